@@ -1,0 +1,156 @@
+# krieg — one Makefile for the whole tree.
+#
+#   make            build bin/kriegd, bin/krieg, bin/krieg-referee
+#   make deps       install the Debian packages the build needs (only if missing)
+#   make run        build and run kriegd with embedded defaults (state under ./var)
+#   make check      build everything with ASan+UBSan and run the unit and integration tests
+#   make bench      perft against Stockfish and other benchmarks
+#   make install    install binaries, man page and systemd unit under $(PREFIX)
+#   make clean
+
+PREFIX  ?= /usr/local
+BUILD   ?= build/release
+BINDIR  ?= bin
+CC      ?= cc
+
+PKGS     = libevent libevent_openssl openssl jansson sqlite3
+TESTPKGS = check
+DEBS     = build-essential pkg-config libevent-dev libssl-dev libjansson-dev \
+           libsqlite3-dev check libedit-dev
+
+OPT      ?= -O2
+SANFLAGS ?=
+WARN      = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -Wno-unused-parameter
+CPPFLAGS += -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Icommon -Iproto -Iserver \
+            -Iclient-cli/krieg -I$(BUILD)/gen
+CFLAGS   += -std=c17 $(OPT) -g $(WARN) $(SANFLAGS)
+LDFLAGS  += $(SANFLAGS)
+
+pkgcflags = $(shell pkg-config --cflags $(1) 2>/dev/null)
+pkglibs   = $(shell pkg-config --libs $(1) 2>/dev/null)
+
+# --- sources -------------------------------------------------------------
+COMMON_SRC  = $(wildcard common/*.c)
+PROTO_SRC   = $(wildcard proto/*.c)
+SERVER_SRC  = $(filter-out server/main.c,$(wildcard server/*.c))
+CLIENT_SRC  = $(filter-out client-cli/krieg/main.c,$(wildcard client-cli/krieg/*.c))
+REFTOOL_SRC = $(wildcard client-cli/referee/*.c)
+UNIT_SRC    = $(wildcard tests/unit/test_*.c)
+INTEG_SRC   = $(wildcard tests/integration/test_*.c)
+HARNESS_SRC = $(wildcard tests/integration/harness*.c)
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+
+LIBCORE   = $(BUILD)/libkriegcore.a
+LIBPROTO  = $(BUILD)/libkriegproto.a
+LIBSERVER = $(BUILD)/libkriegd.a
+LIBCLIENT = $(BUILD)/libkriegclient.a
+
+CORE_LIBS   = -lm
+PROTO_LIBS  = $(call pkglibs,jansson)
+SERVER_LIBS = $(call pkglibs,libevent libevent_openssl libevent_pthreads openssl sqlite3 jansson) -lpthread
+CLIENT_LIBS = $(call pkglibs,libevent libevent_openssl openssl jansson) -ledit
+
+.PHONY: all deps run check check-build unit integration bench install clean
+all: $(BINDIR)/kriegd $(BINDIR)/krieg $(BINDIR)/krieg-referee
+
+# --- dependencies ---------------------------------------------------------
+# Installs only what pkg-config cannot find, so a prepared machine runs nothing.
+deps:
+	@if pkg-config --exists $(PKGS) $(TESTPKGS) libedit && command -v cc >/dev/null; then :; \
+	else \
+	  echo "make deps: installing $(DEBS)"; \
+	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $(DEBS); \
+	fi
+
+# --- libraries -------------------------------------------------------------
+$(BUILD)/obj/common/%.o: common/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+$(BUILD)/obj/proto/%.o: proto/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(call pkgcflags,jansson) -MMD -MP -c -o $@ $<
+$(BUILD)/obj/server/%.o: server/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(call pkgcflags,$(PKGS)) -MMD -MP -c -o $@ $<
+$(BUILD)/obj/client-cli/%.o: client-cli/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(call pkgcflags,$(PKGS) libedit) -MMD -MP -c -o $@ $<
+$(BUILD)/obj/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(call pkgcflags,$(PKGS) check) -MMD -MP -c -o $@ $<
+
+$(LIBCORE): $(call obj,$(COMMON_SRC))
+$(LIBPROTO): $(call obj,$(PROTO_SRC))
+$(LIBSERVER): $(call obj,$(SERVER_SRC))
+$(LIBCLIENT): $(call obj,$(CLIENT_SRC))
+$(BUILD)/%.a:
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+# --- binaries ---------------------------------------------------------------
+$(BINDIR)/kriegd: $(call obj,server/main.c) $(LIBSERVER) $(LIBPROTO) $(LIBCORE)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(SERVER_LIBS) $(CORE_LIBS)
+$(BINDIR)/krieg: $(call obj,client-cli/krieg/main.c) $(LIBCLIENT) $(LIBPROTO) $(LIBCORE)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CLIENT_LIBS) $(CORE_LIBS)
+$(BINDIR)/krieg-referee: $(call obj,$(REFTOOL_SRC)) $(LIBPROTO) $(LIBCORE)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PROTO_LIBS) $(CORE_LIBS)
+
+# --- tests ------------------------------------------------------------------
+# One Check binary per test file; each links every library (the archives
+# contribute only the objects it uses).
+TEST_LIBS = $(LIBSERVER) $(LIBCLIENT) $(LIBPROTO) $(LIBCORE)
+TEST_LDLIBS = $(SERVER_LIBS) -ledit $(call pkglibs,check) $(CORE_LIBS)
+UNIT_BINS  = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+INTEG_BINS = $(patsubst tests/integration/%.c,$(BUILD)/tests/%,$(INTEG_SRC))
+
+$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(TEST_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LDLIBS)
+$(INTEG_BINS): $(BUILD)/tests/%: $(BUILD)/obj/tests/integration/%.o $(call obj,$(HARNESS_SRC)) $(TEST_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LDLIBS)
+
+# The sanitized tree lives apart from the release one so both can coexist.
+ASAN_VARS = BUILD=build/asan BINDIR=build/asan/bin OPT=-O1 \
+            SANFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+
+check: deps
+	$(MAKE) all
+	$(MAKE) $(ASAN_VARS) check-build
+	$(MAKE) $(ASAN_VARS) unit integration
+
+check-build: all $(UNIT_BINS) $(INTEG_BINS)
+
+unit: $(UNIT_BINS)
+	@tests/run-tests.sh unit $(UNIT_BINS)
+
+integration: $(INTEG_BINS) all
+	@KRIEGD=$(abspath $(BINDIR)/kriegd) KRIEG=$(abspath $(BINDIR)/krieg) \
+	 KRIEG_REFEREE=$(abspath $(BINDIR)/krieg-referee) \
+	 tests/run-tests.sh integration $(INTEG_BINS)
+
+bench: deps all
+	@tests/bench/run.sh $(abspath $(BINDIR))
+
+run: deps all
+	@mkdir -p var
+	@echo "kriegd: state in ./var; connect with: bin/krieg --insecure localhost:7474"
+	@echo "        or: openssl s_client -quiet -connect localhost:7474"
+	exec $(BINDIR)/kriegd --state-dir var
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BINDIR)/kriegd $(BINDIR)/krieg $(BINDIR)/krieg-referee $(DESTDIR)$(PREFIX)/bin/
+	[ ! -f client-cli/krieg.1 ] || install -m 644 client-cli/krieg.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+clean:
+	rm -rf build bin
+
+-include $(shell find build -name '*.d' 2>/dev/null)

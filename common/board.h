@@ -1,0 +1,108 @@
+/*
+ * board.h — the chess position: bitboards, a mailbox, and the state FEN
+ * carries.  Pure: no I/O, no globals.  Squares are 0..63, a1 = 0, h1 = 7,
+ * a8 = 56; file = sq & 7, rank = sq >> 3.
+ *
+ * Moves are 16 bits (the Stockfish layout):
+ *   bits 0-5 from, 6-11 to, 12-13 promotion piece (0 N, 1 B, 2 R, 3 Q),
+ *   14-15 kind (MOVE_NORMAL, MOVE_PROMOTION, MOVE_EN_PASSANT, MOVE_CASTLING).
+ * Castling is encoded as the king's own move (e1g1, e1c1, e8g8, e8c8).
+ */
+#ifndef KRIEG_BOARD_H
+#define KRIEG_BOARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint64_t bb_t;
+typedef uint16_t move_t;
+
+enum color { WHITE = 0, BLACK = 1 };
+enum piece_type { PAWN = 0, KNIGHT, BISHOP, ROOK, QUEEN, KING, PIECE_NONE };
+
+#define SQ_NONE 64
+#define MOVE_NONE ((move_t)0)
+
+enum move_kind {
+	MOVE_NORMAL = 0,
+	MOVE_PROMOTION = 1,
+	MOVE_EN_PASSANT = 2,
+	MOVE_CASTLING = 3,
+};
+
+enum castle_right {
+	CASTLE_WK = 1, CASTLE_WQ = 2, CASTLE_BK = 4, CASTLE_BQ = 8,
+};
+
+static inline move_t move_make(int from, int to, enum move_kind kind, int promo)
+{
+	return (move_t)(from | (to << 6) | ((promo - KNIGHT) & 3) << 12 | kind << 14);
+}
+static inline int move_from(move_t m) { return m & 63; }
+static inline int move_to(move_t m) { return (m >> 6) & 63; }
+static inline enum move_kind move_kind(move_t m) { return (enum move_kind)(m >> 14); }
+/* Promotion piece type (KNIGHT..QUEEN); meaningful only for MOVE_PROMOTION. */
+static inline int move_promo(move_t m) { return KNIGHT + ((m >> 12) & 3); }
+
+/* mailbox encoding: 0 empty, else 1 + type + 8 * color */
+#define MAILBOX_EMPTY 0
+static inline uint8_t piece_code(int color, int type) { return (uint8_t)(1 + type + 8 * color); }
+static inline int piece_code_type(uint8_t code) { return code ? (code - 1) & 7 : PIECE_NONE; }
+static inline int piece_code_color(uint8_t code) { return (code - 1) >> 3; }
+
+struct board {
+	bb_t pieces[2][6];     /* by colour, then type */
+	bb_t occ[2];           /* all pieces of a colour */
+	uint8_t mailbox[64];   /* piece_code() per square */
+	uint8_t side;          /* enum color to move */
+	uint8_t castling;      /* enum castle_right bits */
+	uint8_t ep;            /* en-passant target square, or SQ_NONE */
+	uint16_t halfmove;     /* plies since the last capture or pawn move */
+	uint16_t fullmove;     /* starts at 1, incremented after Black moves */
+	uint64_t key;          /* Zobrist key of everything above but the clocks */
+};
+
+/* The standard starting position. */
+void board_start(struct board *b);
+
+/* An empty board (no pieces, White to move, no rights); the building block of FEN and of views. */
+void board_clear(struct board *b);
+
+/* Put / remove a piece, keeping bitboards, mailbox and key in step. */
+void board_put(struct board *b, int color, int type, int sq);
+void board_remove(struct board *b, int sq);
+
+/* Play a move known to be legal (or at least pseudo-legal: movegen checks legality). */
+void board_make(struct board *b, move_t m);
+
+/* Pieces of the side not to move that attack the king of the side to move. */
+bb_t board_checkers(const struct board *b);
+static inline bool board_in_check(const struct board *b) { return board_checkers(b) != 0; }
+
+/* Is sq attacked by any piece of colour `by`, given occupancy `occ`? */
+bool board_attacked(const struct board *b, int sq, int by, bb_t occ);
+
+/* The king square of a colour (SQ_NONE if absent, possible only on view boards). */
+int board_king(const struct board *b, int color);
+
+/* Recompute the key from scratch (FEN parsing, consistency checks in tests). */
+uint64_t board_compute_key(const struct board *b);
+
+/* A copy holding only `color`'s pieces, with that side's castling rights:
+ * the board a player sees.  The side to move is kept. */
+void board_own_view(const struct board *b, int color, struct board *out);
+
+/* Insufficient mating material: K v K, K+minor v K, and any number of
+ * bishops all on one square colour with no other pieces. */
+bool board_insufficient_material(const struct board *b);
+
+/* Can `color` ever mate with the material it has (used for a time forfeit
+ * against a side that cannot mate: that is a draw). */
+bool board_can_mate(const struct board *b, int color);
+
+/* Square names: "e4" into buf[3]; parse returns SQ_NONE on bad input. */
+void square_name(int sq, char buf[3]);
+int square_parse(const char *s);
+
+#endif

@@ -1,0 +1,116 @@
+/*
+ * event.h — what the umpire says, and to whom.
+ *
+ * The referee decides each event's audience once; every later layer
+ * (store, game fan-out, protocol) only routes.  Where the rules tell
+ * different listeners different things (the mover hears which try was
+ * refused, the opponent only that one was), the core emits two events:
+ * the detailed one for the mover and the umpire, the redacted one for the
+ * opponent and spectators.  The umpire therefore sees the most detailed
+ * version of everything exactly once.
+ */
+#ifndef KRIEG_EVENT_H
+#define KRIEG_EVENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "board.h"
+
+enum audience {
+	AUD_WHITE = 1,
+	AUD_BLACK = 2,
+	AUD_UMPIRE = 4,
+	AUD_SPECTATOR = 8,
+};
+#define AUD_PUBLIC (AUD_WHITE | AUD_BLACK | AUD_UMPIRE | AUD_SPECTATOR)
+static inline unsigned aud_of(int color) { return color == WHITE ? AUD_WHITE : AUD_BLACK; }
+
+/* Wire names are in proto/PROTOCOL.md; values are stored in the database,
+ * so never renumber: retire a value by leaving a gap. */
+enum event_type {
+	EV_NONE = 0,
+	EV_MOVE = 1,          /* mover: your attempt was legal and was played (move) */
+	EV_MOVED = 2,         /* opponent, spectators: `by` has moved */
+	EV_ILLEGAL = 3,       /* refused try; move set only in the mover's copy */
+	EV_IMPOSSIBLE = 4,    /* refused as impossible on own pieces alone; move set only in the mover's copy */
+	EV_CAPTURE = 5,       /* square, what, en_passant */
+	EV_CHECK = 6,         /* checks[0..1] */
+	EV_PAWN_TRIES = 7,    /* icc: count of legal pawn captures of `by` (to move) */
+	EV_PAWN_CAPTURES = 8, /* nost: answer = yes/no: does `by` (to move) have a pawn capture */
+	EV_ANY = 9,           /* answer to `by`'s "any?": ANY_NO, ANY_YES, ANY_TRY */
+	EV_ILLEGAL_COUNT = 10,/* nost: `by` made count illegal tries before moving */
+	EV_ALL_ILLEGAL = 11,  /* nost: every try of `by`'s preference list was illegal; send more */
+	EV_QUIET_ENDED = 12,  /* nost: `by`'s "if quiet" sequence stopped (count moves left unplayed) */
+	EV_GAME_OVER = 13,    /* result, reason, by (the side the reason is about, or -1) */
+	EV_UMPIRE_MOVE = 14,  /* umpire only: the move played in full (move), by */
+};
+
+enum captured_kind { CAPTURED_UNSAID = 0, CAPTURED_PAWN = 1, CAPTURED_PIECE = 2 };
+
+/* Check directions, from the checked king's point of view. */
+enum check_dir {
+	CHECK_NONE = 0,
+	CHECK_RANK = 1,
+	CHECK_FILE = 2,
+	CHECK_LONG_DIAGONAL = 3,   /* the diagonal through the king with more squares */
+	CHECK_SHORT_DIAGONAL = 4,  /* the one with fewer (equal: see RULESETS.md) */
+	CHECK_KNIGHT = 5,
+	CHECK_A1H8_DIAGONAL = 6,   /* gollon: the card's "small diagonal" (a1-h8 direction) */
+	CHECK_H1A8_DIAGONAL = 7,   /* gollon: the card's "large diagonal" (h1-a8 direction) */
+};
+
+enum any_answer { ANY_NO = 0, ANY_YES = 1, ANY_TRY = 2 };
+
+enum game_result { RESULT_NONE = 0, RESULT_WHITE = 1, RESULT_BLACK = 2, RESULT_DRAW = 3 };
+
+enum game_reason {
+	REASON_NONE = 0,
+	REASON_CHECKMATE = 1,
+	REASON_STALEMATE = 2,
+	REASON_REPETITION = 3,
+	REASON_FIFTY_MOVES = 4,
+	REASON_INSUFFICIENT = 5,
+	REASON_RESIGNATION = 6,
+	REASON_AGREEMENT = 7,
+	REASON_TIME = 8,             /* `by` ran out of time; a draw if the other side cannot mate */
+	REASON_ABANDONED = 9,        /* `by` stayed away past the grace period */
+	REASON_ABORTED = 10,         /* before both sides moved; no result */
+};
+
+struct event {
+	uint8_t type;        /* enum event_type */
+	uint8_t audience;    /* enum audience bits */
+	int8_t by;           /* WHITE, BLACK, or -1 */
+	int8_t square;       /* EV_CAPTURE: square announced to this audience */
+	move_t move;         /* EV_MOVE, EV_UMPIRE_MOVE, detailed EV_ILLEGAL/EV_IMPOSSIBLE; else MOVE_NONE */
+	uint8_t what;        /* EV_CAPTURE: enum captured_kind */
+	bool en_passant;     /* EV_CAPTURE: announced as en passant (gollon only) */
+	uint8_t checks[2];   /* EV_CHECK: one or two enum check_dir; 0 = none */
+	int16_t count;       /* EV_PAWN_TRIES, EV_ILLEGAL_COUNT, EV_QUIET_ENDED */
+	uint8_t answer;      /* EV_ANY: enum any_answer; EV_PAWN_CAPTURES: 0 no, 1 yes */
+	uint8_t result;      /* EV_GAME_OVER: enum game_result */
+	uint8_t reason;      /* EV_GAME_OVER: enum game_reason */
+	uint16_t ply;        /* plies played when the event was emitted (0 before White's first move) */
+};
+
+/* A growable list of events; the referee appends, the caller reads and frees. */
+struct evlist {
+	struct event *v;
+	size_t n, cap;
+};
+
+void evlist_init(struct evlist *l);
+void evlist_push(struct evlist *l, const struct event *e); /* aborts on out-of-memory */
+void evlist_clear(struct evlist *l);                        /* n = 0, keeps the storage */
+void evlist_free(struct evlist *l);
+
+/* Stable lower-case wire names ("move", "illegal", "rank", "long_diagonal",
+ * "checkmate", ...); NULL for an unknown value. */
+const char *event_type_name(int type);
+const char *check_dir_name(int dir);
+const char *game_reason_name(int reason);
+const char *game_result_name(int result);  /* "1-0", "0-1", "1/2-1/2", "*" */
+
+#endif

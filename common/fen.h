@@ -1,0 +1,25 @@
+/*
+ * fen.h — Forsyth-Edwards Notation in and out, fully validated.
+ */
+#ifndef KRIEG_FEN_H
+#define KRIEG_FEN_H
+
+#include "board.h"
+
+#define FEN_MAX 100      /* longest FEN fen_format() writes, with the NUL */
+#define FEN_INPUT_MAX 256 /* longer input is rejected unread */
+#define FEN_START "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+/*
+ * Parse `fen` into *b.  Returns 0, or -1 with a message naming what is
+ * wrong in err (e.g. "rank 3 has 9 squares", "two white kings",
+ * "side not to move is in check", "castling right K without a rook on h1",
+ * "en passant square e3 without a pawn that just moved two squares").
+ * *b is untouched on error.  The halfmove and fullmove fields are optional.
+ */
+int fen_parse(const char *fen, struct board *b, char *err, size_t errlen);
+
+/* Write the FEN of b into buf (at least FEN_MAX bytes). */
+void fen_format(const struct board *b, char *buf, size_t len);
+
+#endif

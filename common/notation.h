@@ -1,0 +1,55 @@
+/*
+ * notation.h — reading a player's attempt, and writing moves.
+ *
+ * Accepted input forms (case-sensitive for piece letters as in SAN, files
+ * and ranks lower case):
+ *   coordinates   e2e4  e7e8q  e1g1
+ *   SAN           e4  Nf3  exd5  Nbd7  R1e2  O-O  O-O-O  e8=Q  exd8=N  Qh4+  Qxf7#
+ *   seed forms    e2-e4  e5:f6  Nb8c6  Ng8-f6  Qd1xe2  (piece letter + both squares)
+ *   also 0-0 / 0-0-0, a trailing + # ! ? are ignored, "ep"/"e.p." suffix ignored.
+ *
+ * Resolution is against the mover's own pieces only (a board_own_view()),
+ * never the true board: which of my knights can reach f3, is this pawn
+ * move a push or a capture, is a promotion piece needed.  A capture mark
+ * ("x", ":") is optional and never consults enemy pieces.  Omitted promotion
+ * piece means queen.  The result is a move that is *possible* on the
+ * player's own board (movegen_possible), or an error.
+ */
+#ifndef KRIEG_NOTATION_H
+#define KRIEG_NOTATION_H
+
+#include "board.h"
+
+#define NOTATION_INPUT_MAX 32  /* longer attempts are rejected unread */
+#define NOTATION_MAX 12        /* longest SAN/UCI written, with NUL */
+
+enum notation_status {
+	NOTATION_OK = 0,
+	NOTATION_SYNTAX,      /* not a move in any accepted form */
+	NOTATION_NO_PIECE,    /* no own piece of that kind can make that move */
+	NOTATION_AMBIGUOUS,   /* several own pieces could (SAN without disambiguation) */
+};
+
+/*
+ * Parse `text` as an attempt by `color`, resolved on `own` (a board whose
+ * only pieces are `color`'s; use board_own_view()).  On NOTATION_OK, *out
+ * is a move in movegen_possible(own, color).  On error err gets a short
+ * message that never names anything but the player's own pieces.
+ */
+enum notation_status notation_parse(const struct board *own, int color, const char *text,
+                                    move_t *out, char *err, size_t errlen);
+
+/* Coordinates: "e2e4", "e7e8q". */
+void notation_uci(move_t m, char buf[NOTATION_MAX]);
+
+/*
+ * SAN of m.  With own_view false, b is the true board: disambiguation among
+ * legal moves and a + or # mark ("Nf3", "exd5", "O-O", "e8=Q+"), for PGN,
+ * logs and the umpire.  With own_view true, b is a player's own view:
+ * disambiguation among movegen_possible() moves and no marks, so the text
+ * told to a player never depends on enemy pieces (a pin must not change
+ * "Nbd7" into "Nd7").
+ */
+void notation_san(const struct board *b, move_t m, bool own_view, char buf[NOTATION_MAX]);
+
+#endif

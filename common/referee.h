@@ -1,0 +1,85 @@
+/*
+ * referee.h — the umpire of one game.  It holds the true board and rules
+ * on every attempt, emitting events each addressed to its audience.
+ *
+ * Every call either succeeds (REF_OK, events appended to `out`) or fails
+ * with a status, leaves the state exactly as it was and appends nothing;
+ * referee_error() then gives a short message that mentions nothing the
+ * caller may not know.  The referee is deterministic: replaying the same
+ * calls from the same start reproduces the same events, which is how the
+ * server recovers a game, how PGN replays, and how the tests run.
+ */
+#ifndef KRIEG_REFEREE_H
+#define KRIEG_REFEREE_H
+
+#include "board.h"
+#include "event.h"
+#include "movegen.h"
+#include "ruleset.h"
+
+#define REFEREE_LIST_MAX 16     /* tries in one preference list / quiet sequence */
+
+enum referee_status {
+	REF_OK = 0,
+	REF_E_GAME_OVER = 1,        /* the game has ended */
+	REF_E_NOT_YOUR_TURN = 2,
+	REF_E_SYNTAX = 3,           /* not a move in any accepted notation */
+	REF_E_NO_PIECE = 4,         /* no own piece can make that move (resolution on own pieces) */
+	REF_E_AMBIGUOUS = 5,        /* several own pieces could */
+	REF_E_UNSUPPORTED = 6,      /* this rule set has no such action (e.g. lists outside nost) */
+	REF_E_MUST_TRY_CAPTURE = 7, /* after a yes to "any?" a pawn capture must be tried first */
+	REF_E_ANY_ALREADY = 8,      /* "any?" asked already this turn */
+	REF_E_ANY_TOO_EARLY = 9,    /* insurance: not before the asker's first move */
+	REF_E_ALREADY_TRIED = 10,   /* that try was refused already this turn */
+	REF_E_TOO_MANY = 11,        /* list longer than REFEREE_LIST_MAX, or empty */
+	REF_E_BAD_ARGUMENT = 12,    /* bad FEN, bad colour, ... */
+};
+
+struct referee;
+
+/* fen NULL means the standard start.  NULL with a message in err on a bad FEN. */
+struct referee *referee_new(const struct ruleset *rs, const char *fen, char *err, size_t errlen);
+void referee_free(struct referee *r);
+
+/* The opening announcements (e.g. icc's pawn-try count for White).  Call once. */
+int referee_begin(struct referee *r, struct evlist *out);
+
+/* One attempt in any accepted notation (notation.h). */
+int referee_attempt(struct referee *r, int color, const char *text, struct evlist *out);
+
+/* nost: a preference list; the first legal try is played.  If all are
+ * illegal, EV_ALL_ILLEGAL and the turn stays with `color`. */
+int referee_attempt_list(struct referee *r, int color, const char *const *texts, size_t n,
+                         struct evlist *out);
+
+/* nost: "if quiet" — play texts[0] now (as one attempt) and the rest on the
+ * following turns until a check, a capture, an available pawn capture for
+ * either side, or an illegal move ends the sequence (EV_QUIET_ENDED). */
+int referee_quiet(struct referee *r, int color, const char *const *texts, size_t n,
+                  struct evlist *out);
+
+/* "Any?" — where the rule set has it. */
+int referee_any(struct referee *r, int color, struct evlist *out);
+
+/* End the game from outside the board: REASON_RESIGNATION (`color`
+ * resigns), REASON_AGREEMENT, REASON_TIME (`color` flagged; a draw when
+ * the other side cannot mate), REASON_ABANDONED (`color` left),
+ * REASON_ABORTED. */
+int referee_end(struct referee *r, enum game_reason reason, int color, struct evlist *out);
+
+/* The moves `color` may still attempt this turn as seen from its own
+ * pieces alone: movegen_possible() minus tries already refused this turn
+ * (and only pawn captures while a yes to "any?" obliges one). */
+void referee_possible(const struct referee *r, int color, struct movelist *out);
+
+int referee_side_to_move(const struct referee *r);
+int referee_plies(const struct referee *r);              /* moves played so far */
+bool referee_over(const struct referee *r);
+enum game_result referee_result(const struct referee *r);
+enum game_reason referee_reason(const struct referee *r);
+const struct board *referee_board(const struct referee *r);
+const struct ruleset *referee_ruleset(const struct referee *r);
+const char *referee_error(const struct referee *r);       /* message of the last failure */
+const char *referee_status_name(int status);              /* stable wire code, e.g. "not_your_turn" */
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * view.h — what one player knows: their own pieces and what they were
+ * told.  Built from that player's events alone (never the true board), so
+ * the client, a resumed session and a future computer player all derive
+ * the same board, and the tests check it against the referee's.
+ */
+#ifndef KRIEG_VIEW_H
+#define KRIEG_VIEW_H
+
+#include "board.h"
+#include "event.h"
+#include "movegen.h"
+
+struct view {
+	int color;               /* whose view */
+	struct board own;        /* only `color`'s pieces, with its castling rights */
+	int to_move;             /* whose turn it is, as far as this player can tell */
+	struct movelist refused; /* own tries refused this turn */
+	bool must_try_capture;   /* a yes to "any?" obliges a pawn capture */
+	bool over;
+};
+
+/* Start from a position (the player knows the starting FEN). */
+void view_init(struct view *v, const struct board *start, int color);
+
+/* Apply one event this player received (events for other audiences are ignored). */
+void view_apply(struct view *v, const struct event *e);
+
+/* The attempts the player may still make this turn, from its own view alone. */
+void view_possible(const struct view *v, struct movelist *out);
+
+#endif

@@ -1,0 +1,51 @@
+/*
+ * proto.h — the wire protocol's constants, shared by kriegd, krieg and the
+ * tests.  proto/PROTOCOL.md is the contract; this header must agree with it.
+ * Error codes are stored and parsed by peers: never renumber, never reuse;
+ * a retired code keeps its number as a gap.
+ */
+#ifndef KRIEG_PROTO_H
+#define KRIEG_PROTO_H
+
+#define PROTO_VERSION 1
+#define PROTO_LINE_MAX 16384        /* bytes in one line, including the '\n' */
+#define PROTO_ID_MAX 64             /* a string request id's length */
+#define PROTO_NAME_MAX 24           /* user names: [A-Za-z0-9_-], 3..24 */
+#define PROTO_NAME_MIN 3
+#define PROTO_PASSWORD_MIN 8
+#define PROTO_PASSWORD_MAX 256
+#define PROTO_TOKEN_LEN 43          /* resume tokens: 32 random bytes, base64url, no padding */
+
+enum proto_error {
+	PE_NONE = 0,
+	PE_BAD_JSON = 1,          /* not JSON, not an object, invalid UTF-8 */
+	PE_LINE_TOO_LONG = 2,     /* over PROTO_LINE_MAX; the connection is closed */
+	PE_UNKNOWN_TYPE = 3,
+	PE_BAD_REQUEST = 4,       /* a field missing, of the wrong type, too long, or unknown */
+	PE_VERSION = 5,           /* hello with a protocol version we do not speak */
+	PE_HELLO_FIRST = 6,       /* a request before hello */
+	PE_NOT_LOGGED_IN = 7,
+	PE_AUTH_FAILED = 8,       /* wrong user or password, or unknown/expired token */
+	PE_USER_EXISTS = 9,
+	PE_BAD_NAME = 10,
+	PE_WEAK_PASSWORD = 11,
+	PE_RATE_LIMITED = 12,
+	PE_NO_SUCH_USER = 13,
+	PE_NO_SUCH_OFFER = 14,    /* seek or challenge */
+	PE_NO_SUCH_GAME = 15,     /* also: a game you may not see (no existence oracle) */
+	PE_NOT_YOUR_TURN = 16,
+	PE_GAME_OVER = 17,
+	PE_ILLEGAL_ACTION = 18,   /* the rule set or the game state forbids this action now */
+	PE_NOTATION = 19,         /* not a move, no own piece can make it, or ambiguous */
+	PE_SERVER_FULL = 20,
+	PE_STORAGE = 21,          /* the database refused; nothing was changed */
+	PE_INTERNAL = 22,
+	PE_BUSY = 23,             /* try again shortly (e.g. password hashing queue full) */
+};
+
+/* Stable wire name ("bad_json", "line_too_long", ...) or NULL. */
+const char *proto_error_name(int code);
+/* Reverse of proto_error_name(); PE_NONE if unknown. */
+int proto_error_parse(const char *name);
+
+#endif

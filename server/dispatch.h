@@ -1,0 +1,63 @@
+/*
+ * dispatch.h — requests are dispatched from tables of {type, flags,
+ * fields, proceed}.  Every field of a request is checked (presence, type,
+ * size) against the table before the handler runs, so handlers never see
+ * a wrong type; unknown fields are an error.
+ *
+ * A handler answers with exactly one dispatch_ok()/dispatch_error(), now
+ * or later (password hashing answers from a worker's completion).  To
+ * answer later, keep conn_id() and the request id (json_incref), and look
+ * the connection up again with conn_find().
+ */
+#ifndef KRIEG_DISPATCH_H
+#define KRIEG_DISPATCH_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "proto.h"
+
+struct conn;
+
+enum field_kind {
+	F_STRING = 1,     /* max: longest length in bytes */
+	F_INT,            /* max: largest value (min 0 unless F_SIGNED in flags) */
+	F_BOOL,
+	F_STRINGS,        /* array of strings; max: most elements (each <= 32 bytes) */
+	F_OBJECT,         /* checked by the handler */
+};
+
+struct field {
+	const char *name;
+	enum field_kind kind;
+	int required;
+	long long max;
+};
+
+enum cmd_flags {
+	CMD_BEFORE_HELLO = 1,   /* allowed before hello (hello and ping only) */
+	CMD_NO_LOGIN = 2,       /* allowed before login (register, login, guest, resume) */
+};
+
+struct cmd {
+	const char *type;
+	unsigned flags;
+	const struct field *fields;   /* NULL-name terminated; "id" and "type" are implicit */
+	void (*proceed)(struct conn *c, json_t *id, json_t *req);
+};
+
+/* Each module exports one NULL-type-terminated table; dispatch.c lists them. */
+extern const struct cmd conn_cmds[];    /* hello, ping (dispatch.c / conn.c) */
+extern const struct cmd auth_cmds[];    /* register, login, guest, resume, logout (auth.c) */
+extern const struct cmd lobby_cmds[];   /* who, seek, seeks, challenge, accept, decline, cancel (lobby.c) */
+extern const struct cmd game_cmds[];    /* move, any, resign, draw, abort, games, game, possible (game.c) */
+
+/* Decode and run one line. */
+void dispatch_line(struct conn *c, const char *line, size_t len);
+
+/* Answer a request.  fields (stolen, may be NULL) are merged into the reply. */
+void dispatch_ok(struct conn *c, json_t *id, json_t *fields);
+void dispatch_error(struct conn *c, json_t *id, enum proto_error code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+#endif
