@@ -1,0 +1,20 @@
+/*
+ * lobby.h — who is online, open seeks, challenges to a named user.
+ */
+#ifndef KRIEG_LOBBY_H
+#define KRIEG_LOBBY_H
+
+#include <stdint.h>
+
+struct server;
+struct conn;
+struct lobby;
+
+struct lobby *lobby_new(struct server *srv);
+void lobby_free(struct lobby *l);
+
+/* A connection logged in / is closing (conn.c calls these). */
+void lobby_conn_login(struct server *srv, struct conn *c);
+void lobby_conn_closed(struct server *srv, struct conn *c);
+
+#endif

@@ -1,0 +1,100 @@
+/*
+ * store.h — persistence.  SQLite is the first backend; everything the
+ * daemon keeps goes through this interface so a distributed store can be a
+ * second one.  Calls are synchronous; each returns STORE_OK or a status,
+ * and store_error() holds the first error's text (a "sticky" error within
+ * one transaction).
+ *
+ * Games are stored as their record: the ordered actions applied to the
+ * referee (tries, lists, any?, endings) and the events each produced, with
+ * audiences.  Replaying the actions through the referee rebuilds a game.
+ */
+#ifndef KRIEG_STORE_H
+#define KRIEG_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+
+#define STORE_HASH_MAX 256      /* encoded password hash */
+
+enum store_status {
+	STORE_OK = 0,
+	STORE_NOT_FOUND = 1,
+	STORE_EXISTS = 2,      /* unique constraint (user name taken) */
+	STORE_ERROR = 3,       /* I/O, full disk, read-only, corrupt: see store_error() */
+};
+
+struct store;
+
+/* Open (creating and migrating as needed) the database at path. */
+struct store *store_open(const char *path, char *err, size_t errlen);
+void store_close(struct store *st);
+const char *store_error(const struct store *st);
+
+/* Transactions: everything between begin and commit is atomic. */
+int store_begin(struct store *st);
+int store_commit(struct store *st);
+void store_rollback(struct store *st);
+
+/* Users. */
+int store_user_create(struct store *st, const char *name, const char *pwhash, int guest,
+                      int64_t *id);
+int store_user_get(struct store *st, const char *name, int64_t *id, char *pwhash, size_t len);
+int store_user_name(struct store *st, int64_t id, char *name, size_t len);
+
+/* Sessions: only a hash of the resume token is stored. */
+int store_session_create(struct store *st, int64_t user, const char *token_hash,
+                         int64_t expires_unix);
+int store_session_lookup(struct store *st, const char *token_hash, int64_t now_unix,
+                         int64_t *user);
+int store_session_delete(struct store *st, const char *token_hash);
+
+/* Games. */
+struct store_game {
+	int64_t id;
+	int64_t white, black;        /* user ids */
+	char rules[16];              /* rule-set name */
+	char fen[100];               /* start position */
+	int64_t base_ms, inc_ms;     /* clock; both 0 = untimed */
+	int64_t days;                /* correspondence: days per move, 0 = not */
+	int rated;
+	int64_t created_unix;
+	int result, reason;          /* enum game_result / game_reason; RESULT_NONE while live */
+};
+
+int store_game_create(struct store *st, struct store_game *g /* id set on success */);
+int store_game_finish(struct store *st, int64_t game, int result, int reason);
+int store_game_get(struct store *st, int64_t game, struct store_game *out);
+
+/* One action applied to the referee.  kind: "try", "list", "quiet", "any",
+ * "end"; text: the attempt(s) as sent (list items joined by ' '), or the
+ * ending reason name; color: who acted.  seq: 1, 2, ... per game.
+ * clock_*_ms: both clocks after the action.  ok: the referee accepted it. */
+struct store_action {
+	int64_t game;
+	int seq;
+	int color;
+	char kind[8];
+	char text[256];
+	int64_t at_ms;               /* wall clock, ms since the epoch */
+	int64_t clock_white_ms, clock_black_ms;
+	int ok;
+};
+int store_game_action(struct store *st, const struct store_action *a);
+int store_game_events(struct store *st, int64_t game, int seq, const struct event *ev, size_t n);
+
+/* Read back a game's record in order; the callback returns non-zero to stop. */
+int store_game_actions(struct store *st, int64_t game,
+                       int (*fn)(const struct store_action *a, void *arg), void *arg);
+int store_game_event_list(struct store *st, int64_t game,
+                          int (*fn)(int seq, const struct event *e, void *arg), void *arg);
+
+/* Games with no result yet (recovery at start), and a user's games. */
+int store_games_unfinished(struct store *st, int (*fn)(const struct store_game *g, void *arg),
+                           void *arg);
+int store_games_of_user(struct store *st, int64_t user, int limit,
+                        int (*fn)(const struct store_game *g, void *arg), void *arg);
+
+#endif
