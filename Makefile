@@ -91,6 +91,19 @@ $(BUILD)/%.a:
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+# --- generated tables (owner: rules core) -----------------------------------
+# common/gen/gentables.c writes the const lookup tables (magic bitboards,
+# leaper attacks, between/line masks, Zobrist keys) that common/attacks.c
+# includes.  It runs on the build machine, so it is built without sanitizers.
+GEN_TABLES = $(BUILD)/gen/krieg_tables.inc
+$(BUILD)/gen/gentables: common/gen/gentables.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c17 -O2 $(WARN) -o $@ $<
+$(GEN_TABLES): $(BUILD)/gen/gentables
+	$< > $@.tmp && mv $@.tmp $@
+$(call obj,common/attacks.c): $(GEN_TABLES)
+# --- end generated tables ------------------------------------------------------
+
 # --- binaries ---------------------------------------------------------------
 $(BINDIR)/kriegd: $(call obj,server/main.c) $(LIBSERVER) $(LIBPROTO) $(LIBCORE)
 	@mkdir -p $(dir $@)

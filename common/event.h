@@ -79,6 +79,8 @@ enum game_reason {
 	REASON_ABORTED = 10,         /* before both sides moved; no result */
 };
 
+#define EVENT_SAN_MAX 12  /* = NOTATION_MAX: longest SAN with its NUL */
+
 struct event {
 	uint8_t type;        /* enum event_type */
 	uint8_t audience;    /* enum audience bits */
@@ -93,6 +95,8 @@ struct event {
 	uint8_t result;      /* EV_GAME_OVER: enum game_result */
 	uint8_t reason;      /* EV_GAME_OVER: enum game_reason */
 	uint16_t ply;        /* plies played when the event was emitted (0 before White's first move) */
+	char san[EVENT_SAN_MAX]; /* with `move`: its SAN as this audience may read it (own-view SAN for
+	                          * the mover, full SAN with +/# for EV_UMPIRE_MOVE); else "" */
 };
 
 /* A growable list of events; the referee appends, the caller reads and frees. */
@@ -112,5 +116,17 @@ const char *event_type_name(int type);
 const char *check_dir_name(int dir);
 const char *game_reason_name(int reason);
 const char *game_result_name(int result);  /* "1-0", "0-1", "1/2-1/2", "*" */
+const char *captured_kind_name(int what);   /* "pawn", "piece"; NULL for CAPTURED_UNSAID */
+const char *any_answer_name(int answer);    /* "no", "yes", "try" */
+const char *audience_name(unsigned bit);    /* "white", "black", "umpire", "spectator" (one bit) */
+
+/* Reverse look-ups: the value, or -1 for an unknown name. */
+int event_type_parse(const char *name);
+int check_dir_parse(const char *name);
+int game_reason_parse(const char *name);
+int game_result_parse(const char *name);
+int captured_kind_parse(const char *name);  /* CAPTURED_UNSAID is never a name */
+int any_answer_parse(const char *name);
+int audience_parse(const char *name);       /* one AUD_ bit */
 
 #endif

@@ -20,6 +20,16 @@ void movegen_legal(const struct board *b, struct movelist *out);
 /* Is m (any 16-bit value, possibly garbage) a legal move here? */
 bool movegen_is_legal(const struct board *b, move_t m);
 
+/* The number of legal moves, without listing them (checkmate/stalemate
+ * tests, perft's last ply). */
+int movegen_count(const struct board *b);
+
+/* The legal move with m's origin, destination and (for a promotion)
+ * promotion piece, whatever m's kind says, or MOVE_NONE.  This maps a
+ * possible attempt (movegen_possible writes a pawn's diagonal as
+ * MOVE_NORMAL) onto the true board, where it may be an en passant. */
+move_t movegen_find_legal(const struct board *b, move_t m);
+
 /*
  * Moves that side `color` could attempt as seen from its own pieces alone:
  * every move legal on a board holding only that side's pieces (castling

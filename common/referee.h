@@ -41,7 +41,10 @@ struct referee;
 struct referee *referee_new(const struct ruleset *rs, const char *fen, char *err, size_t errlen);
 void referee_free(struct referee *r);
 
-/* The opening announcements (e.g. icc's pawn-try count for White).  Call once. */
+/* The opening announcements (e.g. icc's pawn-try count for White), or the
+ * end of the game if the starting position is already terminal.  Call
+ * once, before anything else: other calls fail with REF_E_BAD_ARGUMENT
+ * until it has been. */
 int referee_begin(struct referee *r, struct evlist *out);
 
 /* One attempt in any accepted notation (notation.h). */
@@ -81,5 +84,13 @@ const struct board *referee_board(const struct referee *r);
 const struct ruleset *referee_ruleset(const struct referee *r);
 const char *referee_error(const struct referee *r);       /* message of the last failure */
 const char *referee_status_name(int status);              /* stable wire code, e.g. "not_your_turn" */
+
+/* Is `color`'s next try obliged to be a pawn capture (a yes to "any?")? */
+bool referee_must_try_capture(const struct referee *r);
+
+/* A hash of the whole game state (board, clocks, turn state, pending
+ * sequences, position history), for tests that a failing call changed
+ * nothing and for replay checks.  Not stable across versions. */
+uint64_t referee_state_hash(const struct referee *r);
 
 #endif

@@ -39,4 +39,47 @@ void conn_foreach(struct server *srv, void (*fn)(struct conn *c, void *arg), voi
  * the connection's own callback.  reason is logged. */
 void conn_close(struct conn *c, const char *reason);
 
+/* ---- Additions (transport internals and dispatch.c's needs) ---------- */
+
+#define KRIEGD_SERVER_NAME "kriegd/0.1"  /* the greeting's "server" */
+#define CONN_REFUSE_EXTRA 16             /* over max_connections: at most this many
+                                            more get a server_full reply; the rest are
+                                            closed right after accept */
+
+/* hello was answered; requests other than hello and ping are allowed. */
+bool conn_hello_done(const struct conn *c);
+void conn_set_hello(struct conn *c);
+
+/* One request token of the connection's bucket (rate_limit per second,
+ * rate_burst deep).  CONN_RATE_CLOSE: refused, and the client kept flooding
+ * (rate_limit_close refusals without ever letting the bucket refill): the
+ * caller answers rate_limited, then calls conn_close(). */
+enum conn_rate { CONN_RATE_OK = 0, CONN_RATE_LIMITED = 1, CONN_RATE_CLOSE = 2 };
+enum conn_rate conn_rate_take(struct conn *c);
+
+/* "1.2.3.4:5678", for logs. */
+const char *conn_peer(const struct conn *c);
+
+/*
+ * Login hooks: conn_set_user() with a new user runs lobby_conn_login() and
+ * games_conn_login() from a deferred event, i.e. after the handler that
+ * logged in has queued its response (so "ok" precedes game_state events).
+ * Setting user 0 (logout) or another user first runs lobby_conn_closed()
+ * and games_conn_closed() for the old user, during which this connection
+ * is skipped by conn_foreach()/conn_send_user().  conn_close() runs the
+ * closed hooks once for a logged-in connection; from then on the
+ * connection is invisible (conn_find() NULL, skipped by conn_foreach),
+ * and conn_send() to it is a no-op.  Shutdown of the daemon runs no hooks.
+ */
+
+/* Daemon internals (listener.c, main.c). */
+struct connset;
+struct sockaddr;
+struct connset *connset_new(void);
+/* Free every connection at once, without hooks (daemon shutdown). */
+void connset_free(struct server *srv);
+void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int socklen);
+/* Connections in the set, in any state. */
+size_t conn_count(const struct server *srv);
+
 #endif

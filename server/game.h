@@ -11,6 +11,12 @@ struct server;
 struct conn;
 struct games;
 
+/* How long a player whose last connection dropped may stay away before the
+ * game is lost by abandonment.  games_set_grace() overrides it (tests). */
+#define GAME_ABANDON_GRACE_MS (60 * 1000)
+/* Finished games listed by the `games` request, besides the live ones. */
+#define GAME_LIST_FINISHED 20
+
 struct games *games_new(struct server *srv);
 void games_free(struct games *g);
 
@@ -25,5 +31,11 @@ void games_conn_closed(struct server *srv, struct conn *c);
 /* Start a game between two users (the lobby calls this on accept). */
 int games_start(struct server *srv, int64_t white, int64_t black, const char *rules,
                 int64_t base_ms, int64_t inc_ms, int64_t days, int rated, int64_t *game_id);
+
+/* Number of live games a user plays in (the lobby's `who`). */
+int games_user_count(const struct games *g, int64_t user);
+
+/* Override the abandonment grace period (ms, > 0). */
+void games_set_grace(struct games *g, int64_t ms);
 
 #endif

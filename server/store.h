@@ -30,10 +30,34 @@ struct store;
 
 /* Open (creating and migrating as needed) the database at path. */
 struct store *store_open(const char *path, char *err, size_t errlen);
+
+/* The schema version this binary writes (PRAGMA user_version).  A newer
+ * binary upgrades an older database in place at open; an older binary
+ * refuses a newer database. */
+#define STORE_SCHEMA_VERSION 3
+#define STORE_BUSY_TIMEOUT_MS 5000
+
+/* store_open() with options; NULL options = the defaults. */
+struct store_options {
+	int readonly;              /* SQLITE_OPEN_READONLY: inspection tools, tests */
+	const char *synchronous;   /* config `store_synchronous`: "off", "normal",
+	                            * "full" (default), "extra" */
+	int busy_timeout_ms;       /* 0 = STORE_BUSY_TIMEOUT_MS */
+};
+struct store *store_open_opts(const char *path, const struct store_options *opt, char *err,
+                              size_t errlen);
+/* Is name a valid `store_synchronous` value?  (For config checking.) */
+int store_synchronous_valid(const char *name);
 void store_close(struct store *st);
 const char *store_error(const struct store *st);
 
-/* Transactions: everything between begin and commit is atomic. */
+/* Transactions: everything between begin and commit is atomic.  They
+ * nest (only the outermost commits).  Once a call inside a transaction
+ * fails with STORE_ERROR the transaction is doomed: later calls return
+ * STORE_ERROR at once, commit rolls everything back and returns
+ * STORE_ERROR, and store_error() keeps the first failure's text.
+ * STORE_NOT_FOUND and STORE_EXISTS are answers, not failures.  Outside a
+ * transaction each call is atomic on its own. */
 int store_begin(struct store *st);
 int store_commit(struct store *st);
 void store_rollback(struct store *st);
@@ -44,12 +68,28 @@ int store_user_create(struct store *st, const char *name, const char *pwhash, in
 int store_user_get(struct store *st, const char *name, int64_t *id, char *pwhash, size_t len);
 int store_user_name(struct store *st, int64_t id, char *name, size_t len);
 
+/* A user by name, case-insensitively (names are unique regardless of case);
+ * name holds the spelling chosen at registration, pwhash "" for guests. */
+struct store_user {
+	int64_t id;
+	char name[32];
+	char pwhash[STORE_HASH_MAX];
+	int guest;
+	int64_t created_unix;
+};
+int store_user_find(struct store *st, const char *name, struct store_user *out);
+
 /* Sessions: only a hash of the resume token is stored. */
 int store_session_create(struct store *st, int64_t user, const char *token_hash,
                          int64_t expires_unix);
 int store_session_lookup(struct store *st, const char *token_hash, int64_t now_unix,
                          int64_t *user);
 int store_session_delete(struct store *st, const char *token_hash);
+/* Move a live session's expiry (resume slides it); NOT_FOUND if expired or unknown. */
+int store_session_touch(struct store *st, const char *token_hash, int64_t now_unix,
+                        int64_t expires_unix);
+/* Delete every session expired at now_unix. */
+int store_sessions_purge(struct store *st, int64_t now_unix);
 
 /* Games. */
 struct store_game {
@@ -65,6 +105,9 @@ struct store_game {
 };
 
 int store_game_create(struct store *st, struct store_game *g /* id set on success */);
+/* NOT_FOUND: no such game; EXISTS: it already has a result or a reason.
+ * A game is unfinished while both result and reason are 0 (an aborted game
+ * has reason REASON_ABORTED and result RESULT_NONE). */
 int store_game_finish(struct store *st, int64_t game, int result, int reason);
 int store_game_get(struct store *st, int64_t game, struct store_game *out);
 
@@ -94,7 +137,27 @@ int store_game_event_list(struct store *st, int64_t game,
 /* Games with no result yet (recovery at start), and a user's games. */
 int store_games_unfinished(struct store *st, int (*fn)(const struct store_game *g, void *arg),
                            void *arg);
+/* Newest first. */
 int store_games_of_user(struct store *st, int64_t user, int limit,
                         int (*fn)(const struct store_game *g, void *arg), void *arg);
+/* A user's unfinished games, oldest first (the `games` list of login/resume). */
+int store_games_live_of_user(struct store *st, int64_t user,
+                             int (*fn)(const struct store_game *g, void *arg), void *arg);
+
+/* The umpire role (future): what an umpire did to a game, after action seq. */
+struct store_umpire_action {
+	int64_t game;
+	int64_t umpire;              /* user id, 0 = the server itself */
+	int seq;
+	char kind[16];
+	char text[256];
+	int64_t at_ms;
+};
+int store_umpire_action(struct store *st, const struct store_umpire_action *u);
+int store_umpire_actions(struct store *st, int64_t game,
+                         int (*fn)(const struct store_umpire_action *u, void *arg), void *arg);
+
+/* Callbacks of the listing functions may call other store functions
+ * (e.g. read a game's actions while listing unfinished games). */
 
 #endif

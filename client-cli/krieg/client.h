@@ -1,0 +1,109 @@
+/*
+ * client.h — the client's state and its two inputs: a command line typed
+ * (or read in --batch) and a protocol line received.  No terminal and no
+ * socket here: output goes through `print`, requests through `send`, and
+ * the time through `now`, so the tests drive a client with no server and
+ * count every byte it would send.
+ */
+#ifndef KRIEG_CLIENT_H
+#define KRIEG_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "cmd.h"
+#include "ghost.h"
+#include "proto.h"
+#include "render.h"
+#include "ruleset.h"
+#include "view.h"
+#include "words.h"
+
+#define CLIENT_GAMES_MAX 32     /* games tracked at once; older finished ones are dropped */
+#define CLIENT_LOG_MAX 8        /* announcements kept per game for the status display */
+#define CLIENT_PENDING_MAX 64   /* requests awaiting a response */
+#define CLIENT_EVENTS_MAX 4096  /* event names kept for `wait` (batch) */
+#define CLIENT_QUIT 1
+
+struct cgame {
+	bool used;
+	long id;
+	int color;                          /* mine */
+	const struct ruleset *rs;
+	char name[2][PROTO_NAME_MAX + 1];   /* white, black */
+	struct view view;
+	struct ghosts ghosts;
+	bool live;
+	bool timed;
+	long clock_ms[2];                   /* readings at clock_at */
+	long clock_at;
+	int draw_offer_from;                /* colour with a standing offer, or -1 */
+	char log[CLIENT_LOG_MAX][WORDS_MAX];
+	int log_n;                          /* total logged; the last CLIENT_LOG_MAX are kept */
+};
+
+struct pending {
+	long long id;
+	enum cmd_type type;                 /* CMD_NONE: hello or a keep-alive ping */
+};
+
+struct client {
+	bool batch;                         /* print received lines verbatim; words nowhere */
+	struct render_opts ropts;
+	char user[PROTO_NAME_MAX + 1];
+	bool logged_in;
+	long long next_id;
+	struct pending pending[CLIENT_PENDING_MAX];
+	int npending;
+	struct cgame games[CLIENT_GAMES_MAX];
+	long current;                       /* current game id, or -1 */
+	long last_challenge;                /* offer id of the last challenge received, or -1 */
+	int errors;                         /* error responses and local errors so far */
+	/* received event names (batch `wait`): a log and a read cursor */
+	char (*evnames)[24];
+	size_t ev_n, ev_cursor;
+
+	void (*print)(void *ctx, const char *text);  /* a message for the person; text has no final '\n' */
+	void (*print_raw)(void *ctx, const char *line); /* batch: a received line, verbatim */
+	int (*send)(void *ctx, const char *line);    /* one request line (no '\n'); 0 or -1 */
+	int (*ask_password)(void *ctx, const char *prompt, char *buf, size_t len); /* 0 or -1 */
+	long (*now)(void *ctx);                       /* monotonic ms */
+	void *ctx;
+};
+
+void client_init(struct client *c);
+void client_free(struct client *c);
+
+/* The hello request (sent once, first). */
+int client_hello(struct client *c);
+
+/*
+ * One command line.  Returns 0, CLIENT_QUIT, or -1 after printing an error
+ * (and counting it in c->errors).  Local commands never call send().
+ */
+int client_command(struct client *c, const char *line);
+
+/* One received protocol line. */
+void client_receive(struct client *c, const char *line);
+
+/* Does a request await its response? (batch mode reads the next command only when none does) */
+static inline bool client_busy(const struct client *c) { return c->npending > 0; }
+
+/* Batch `wait`: has an event named `name` arrived since the cursor?  Consumes it and everything before. */
+bool client_take_event(struct client *c, const char *name);
+
+struct cgame *client_game(struct client *c, long id);
+struct cgame *client_current(struct client *c);
+
+/* A game's clock for `color` now, in ms (-1 untimed). */
+long client_clock(const struct client *c, const struct cgame *g, int color);
+
+/* The prompt: "[#12 White 4:59 · Black 5:00 · your move] krieg> ". */
+void client_prompt(const struct client *c, char *buf, size_t len);
+
+/* The board of the current game with ghosts, and its recent announcements, into buf. */
+void client_render(const struct client *c, const struct cgame *g, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,82 @@
+/*
+ * cmd.h — the command language, shared by the interactive prompt and
+ * --batch (one command per line).
+ *
+ * cmd_parse() turns a line into a typed command; cmd_request() turns a
+ * command that talks to the server into a protocol request.  Commands
+ * the client handles alone (ghosts, help, board, wait, quit) have no
+ * request: cmd_request() returns NULL for them, which is how the tests
+ * prove that a ghost never reaches the server.
+ */
+#ifndef KRIEG_CMD_H
+#define KRIEG_CMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#define CMD_LINE_MAX 1024       /* longer command lines are refused */
+#define CMD_ARGS_MAX 20         /* words in one command line */
+#define CMD_ARG_MAX 272         /* bytes in one word (a password of PROTO_PASSWORD_MAX fits) */
+
+enum cmd_type {
+	CMD_NONE = 0,      /* an empty line or a comment */
+	CMD_HELP,
+	CMD_QUIT,
+	/* session */
+	CMD_LOGIN, CMD_REGISTER, CMD_GUEST, CMD_LOGOUT, CMD_PING,
+	/* lobby */
+	CMD_WHO, CMD_SEEKS, CMD_SEEK, CMD_CHALLENGE, CMD_ACCEPT, CMD_DECLINE, CMD_CANCEL,
+	/* games */
+	CMD_MOVE,          /* one try (args[0]) or, with several, a preference list */
+	CMD_QUIET,         /* an "if quiet" sequence */
+	CMD_ANY, CMD_RESIGN, CMD_DRAW, CMD_ABORT, CMD_GAMES, CMD_GAME, CMD_POSSIBLE, CMD_SWITCH,
+	/* local only */
+	CMD_BOARD, CMD_GHOST_PLACE, CMD_GHOST_MOVE, CMD_GHOST_CLEAR, CMD_WAIT, CMD_SLEEP,
+	/* a JSON request line sent as it is (scripts, tests) */
+	CMD_RAW,
+};
+
+enum draw_action { DRAW_OFFER = 0, DRAW_ACCEPT = 1, DRAW_DECLINE = 2, DRAW_DEFAULT = 3 };
+
+struct cmd {
+	enum cmd_type type;
+	int argc;                              /* positional words after the command word */
+	char argv[CMD_ARGS_MAX][CMD_ARG_MAX];
+	/* seek / challenge terms */
+	char rules[32];                        /* "" = server default */
+	long base, inc, days;                  /* seconds / days; all 0 = untimed */
+	char color[8];                         /* "white", "black", "random" */
+	bool rated;
+	enum draw_action draw;
+	long number;                           /* offer, game, seconds (wait/sleep); -1 = none */
+	char raw[CMD_LINE_MAX];                /* CMD_RAW: the JSON text */
+};
+
+/*
+ * Parse one line.  Returns 0, or -1 with a message in err.  A line whose
+ * first word is not a command is read as moves: one word is a try,
+ * several are a preference list.
+ */
+int cmd_parse(const char *line, struct cmd *c, char *err, size_t errlen);
+
+/* Does this command stay inside the client (no byte to the server)? */
+bool cmd_is_local(const struct cmd *c);
+
+/*
+ * The protocol request for c, with request id `id` and current game
+ * `game` (-1: none; game commands then fail with a message in err).
+ * Returns a new reference, or NULL: for local commands (err empty) or on
+ * error (err set).  CMD_RAW returns the parsed object with `id` added if
+ * it has none.
+ */
+json_t *cmd_request(const struct cmd *c, long long id, long game, char *err, size_t errlen);
+
+/* "login", "seek", ... for messages. */
+const char *cmd_name(enum cmd_type t);
+
+/* The help text (all commands, one per line). */
+const char *cmd_help(void);
+
+#endif

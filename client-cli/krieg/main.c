@@ -1,0 +1,469 @@
+/*
+ * main.c — krieg, the terminal client: flags, the connection, and the two
+ * loops (interactive with libedit, and --batch for scripts).  Both poll the
+ * terminal (or stdin) and the server together with a one-second tick, so
+ * the clocks keep moving while nobody types.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <editline/readline.h>
+
+#include "client.h"
+#include "cmd.h"
+#include "known.h"
+#include "net.h"
+#include "proto.h"
+#include "render.h"
+
+#define KRIEG_VERSION "0.1"
+#define STDIN_LINE_MAX CMD_LINE_MAX
+
+struct ui {
+	struct client cl;
+	struct net *net;
+	bool readline;        /* libedit owns the terminal */
+	bool editing;         /* inside readline(): a prompt and a half-typed line are on screen */
+	bool net_down;
+	bool quit;
+	char prompt[256];
+	/* stdin line reader (batch, and interactive without a terminal) */
+	char in[STDIN_LINE_MAX + 1];
+	size_t in_len;
+	bool in_eof;
+};
+
+static struct ui *the_ui;   /* the libedit line callback has no context argument */
+
+static long mono_ms(void *ctx)
+{
+	(void)ctx;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+static int ui_send(void *ctx, const char *line)
+{
+	struct ui *u = ctx;
+	return u->net && net_send_line(u->net, line) == NET_OK ? 0 : -1;
+}
+
+/* Draw the prompt and the half-typed line again (after output, or when the clocks moved). */
+static void redraw(struct ui *u)
+{
+	fflush(stdout);
+	rl_forced_update_display();
+}
+
+static void ui_print(void *ctx, const char *text)
+{
+	struct ui *u = ctx;
+	if (u->cl.batch) {
+		fprintf(stderr, "krieg: %s\n", text);
+		return;
+	}
+	if (u->readline && u->editing) {
+		/* erase the prompt line, print, then draw prompt and typed text again */
+		fputs("\r\033[K", stdout);
+		fputs(text, stdout);
+		fputc('\n', stdout);
+		redraw(u);
+		return;
+	}
+	fputs(text, stdout);
+	fputc('\n', stdout);
+	fflush(stdout);
+}
+
+static void ui_print_raw(void *ctx, const char *line)
+{
+	(void)ctx;
+	fputs(line, stdout);
+	fputc('\n', stdout);
+	fflush(stdout);
+}
+
+/* Read a password with echo off (termios); the terminal is in cooked mode here. */
+static int ui_ask_password(void *ctx, const char *prompt, char *buf, size_t len)
+{
+	struct ui *u = ctx;
+	struct termios old, quiet;
+	bool tty = isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &old) == 0;
+
+	if (u->cl.batch)
+		return -1;   /* scripts give the password on the command line */
+	fputs(prompt, stdout);
+	fflush(stdout);
+	if (tty) {
+		quiet = old;
+		quiet.c_lflag &= (tcflag_t)~ECHO;
+		quiet.c_lflag |= ICANON;
+		tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet);
+	}
+	size_t n = 0;
+	int rc = 0;
+	for (;;) {
+		char ch;
+		ssize_t r = read(STDIN_FILENO, &ch, 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			rc = n ? 0 : -1;
+			break;
+		}
+		if (ch == '\n' || ch == '\r')
+			break;
+		if (n + 1 < len)
+			buf[n++] = ch;
+	}
+	buf[n] = '\0';
+	if (tty)
+		tcsetattr(STDIN_FILENO, TCSAFLUSH, &old);
+	fputc('\n', stdout);
+	fflush(stdout);
+	return rc;
+}
+
+static void update_prompt(struct ui *u, bool force)
+{
+	char p[sizeof u->prompt];
+	client_prompt(&u->cl, p, sizeof p);
+	if (!force && strcmp(p, u->prompt) == 0)
+		return;
+	snprintf(u->prompt, sizeof u->prompt, "%s", p);
+	if (u->readline && u->editing) {
+		rl_set_prompt(u->prompt);
+		fputs("\r\033[K", stdout);
+		redraw(u);
+	}
+}
+
+/* Feed whatever the server sent to the client. */
+static int pump_net(struct ui *u)
+{
+	static char line[PROTO_LINE_MAX + 1];
+	enum net_status st = net_read(u->net);
+	while (net_next_line(u->net, line, sizeof line))
+		client_receive(&u->cl, line);
+	if (st == NET_OK)
+		return 0;
+	if (st == NET_E_CLOSED)
+		fprintf(stderr, "\nkrieg: the server closed the connection\n");
+	else if (st == NET_E_LINE_TOO_LONG)
+		fprintf(stderr, "\nkrieg: the server sent an over-long line\n");
+	else
+		fprintf(stderr, "\nkrieg: connection error\n");
+	return -1;
+}
+
+/* stdin without libedit: read what is there, split into lines. */
+static int read_stdin(struct ui *u)
+{
+	if (u->in_len >= STDIN_LINE_MAX)
+		return -1;
+	ssize_t r = read(STDIN_FILENO, u->in + u->in_len, STDIN_LINE_MAX - u->in_len);
+	if (r < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (r <= 0) {
+		u->in_eof = true;
+		return 0;
+	}
+	u->in_len += (size_t)r;
+	return 0;
+}
+
+static bool next_stdin_line(struct ui *u, char *buf, size_t len)
+{
+	char *nl = memchr(u->in, '\n', u->in_len);
+	size_t ll;
+	if (nl)
+		ll = (size_t)(nl - u->in);
+	else if (u->in_eof && u->in_len)
+		ll = u->in_len;   /* a last line without its newline */
+	else
+		return false;
+	size_t copy = ll < len - 1 ? ll : len - 1;
+	memcpy(buf, u->in, copy);
+	buf[copy] = '\0';
+	size_t drop = nl ? ll + 1 : ll;
+	memmove(u->in, u->in + drop, u->in_len - drop);
+	u->in_len -= drop;
+	return true;
+}
+
+/* --batch: one command per line, each waiting for its response. */
+static int batch_loop(struct ui *u)
+{
+	char line[STDIN_LINE_MAX + 1];
+	char waiting[32] = "";
+	long wait_until = 0, sleep_until = 0;
+
+	for (;;) {
+		if (u->cl.errors > 0)
+			return 1;
+		long t = mono_ms(NULL);
+		if (waiting[0] && client_take_event(&u->cl, waiting))
+			waiting[0] = '\0';
+		if (waiting[0] && t >= wait_until) {
+			fprintf(stderr, "krieg: timed out waiting for \"%s\"\n", waiting);
+			return 1;
+		}
+		if (sleep_until && t >= sleep_until)
+			sleep_until = 0;
+		while (!waiting[0] && !sleep_until && !client_busy(&u->cl) &&
+		       next_stdin_line(u, line, sizeof line)) {
+			struct cmd cmd;
+			char err[256];
+			if (cmd_parse(line, &cmd, err, sizeof err) != 0) {
+				fprintf(stderr, "krieg: %s\n", err);
+				return 1;
+			}
+			if (cmd.type == CMD_WAIT) {
+				snprintf(waiting, sizeof waiting, "%.23s", cmd.argv[0]);
+				wait_until = t + cmd.number;
+				if (client_take_event(&u->cl, waiting))
+					waiting[0] = '\0';
+				continue;
+			}
+			if (cmd.type == CMD_SLEEP) {
+				sleep_until = t + cmd.number;
+				break;
+			}
+			int rc = client_command(&u->cl, line);
+			if (rc == CLIENT_QUIT)
+				return 0;
+			if (rc != 0)
+				return 1;
+		}
+		if (u->in_eof && u->in_len == 0 && !waiting[0] && !sleep_until && !client_busy(&u->cl))
+			return 0;
+
+		struct pollfd p[2] = {
+			{ .fd = net_fd(u->net), .events = POLLIN },
+			{ .fd = u->in_eof ? -1 : STDIN_FILENO, .events = POLLIN },
+		};
+		int timeout = 1000;
+		if (waiting[0] && wait_until - t < timeout)
+			timeout = (int)(wait_until - t);
+		if (sleep_until && sleep_until - t < timeout)
+			timeout = (int)(sleep_until - t);
+		if (timeout < 0)
+			timeout = 0;
+		if (net_has_line(u->net))
+			timeout = 0;
+		if (poll(p, 2, timeout) < 0 && errno != EINTR)
+			return 1;
+		if ((p[0].revents & (POLLIN | POLLHUP | POLLERR)) || net_has_line(u->net)) {
+			if (pump_net(u) != 0)
+				return u->in_eof && !client_busy(&u->cl) && !waiting[0] ? (u->cl.errors > 0) : 1;
+		}
+		if (p[1].revents & (POLLIN | POLLHUP | POLLERR))
+			read_stdin(u);
+	}
+}
+
+/*
+ * libedit asks us for each key.  While it waits we serve the network and
+ * the one-second tick, so announcements appear and the clocks move while a
+ * line is half typed.
+ */
+static int ui_getc(FILE *in)
+{
+	struct ui *u = the_ui;
+	(void)in;
+	for (;;) {
+		if (u->net_down)
+			return EOF;
+		long t = mono_ms(NULL);
+		struct pollfd p[2] = {
+			{ .fd = net_fd(u->net), .events = POLLIN },
+			{ .fd = STDIN_FILENO, .events = POLLIN },
+		};
+		int timeout = (int)(1000 - t % 1000);   /* wake on the second: the clocks tick */
+		if (net_has_line(u->net))
+			timeout = 0;
+		if (poll(p, 2, timeout) < 0 && errno != EINTR)
+			return EOF;
+		if ((p[0].revents & (POLLIN | POLLHUP | POLLERR)) || net_has_line(u->net)) {
+			if (pump_net(u) != 0) {
+				u->net_down = true;
+				return EOF;
+			}
+		}
+		update_prompt(u, false);
+		if (p[1].revents & (POLLIN | POLLHUP | POLLERR)) {
+			unsigned char ch;
+			ssize_t r = read(STDIN_FILENO, &ch, 1);
+			if (r == 1)
+				return ch;
+			if (r < 0 && (errno == EINTR || errno == EAGAIN))
+				continue;
+			return EOF;
+		}
+	}
+}
+
+static int interactive_loop(struct ui *u)
+{
+	char line[STDIN_LINE_MAX + 1];
+
+	if (u->readline) {
+		rl_getc_function = ui_getc;
+		rl_catch_signals = 0;
+		while (!u->quit && !u->net_down) {
+			client_prompt(&u->cl, u->prompt, sizeof u->prompt);
+			u->editing = true;
+			char *l = readline(u->prompt);
+			u->editing = false;
+			if (!l) {
+				fputc('\n', stdout);
+				break;
+			}
+			if (*l)
+				add_history(l);
+			if (client_command(&u->cl, l) == CLIENT_QUIT)
+				u->quit = true;
+			free(l);
+		}
+		return u->net_down ? 1 : 0;
+	}
+	/* no terminal: plain lines, same loop shape as --batch without waiting */
+	while (!u->quit) {
+		struct pollfd p[2] = {
+			{ .fd = net_fd(u->net), .events = POLLIN },
+			{ .fd = u->in_eof ? -1 : STDIN_FILENO, .events = POLLIN },
+		};
+		if (poll(p, 2, 1000) < 0 && errno != EINTR)
+			break;
+		if (p[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+			if (pump_net(u) != 0)
+				return 1;
+		}
+		if (p[1].revents & (POLLIN | POLLHUP | POLLERR)) {
+			read_stdin(u);
+			while (!u->quit && next_stdin_line(u, line, sizeof line))
+				if (client_command(&u->cl, line) == CLIENT_QUIT)
+					u->quit = true;
+			if (u->in_eof)
+				u->quit = true;
+		}
+	}
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: krieg [options] [HOST[:PORT]]   (default localhost:%s)\n"
+	        "       krieg help\n"
+	        "options:\n"
+	        "  --batch               commands on stdin, received protocol lines on stdout\n"
+	        "  --user NAME           log in as NAME at start (the password is asked for)\n"
+	        "  --guest               play as a guest at start\n"
+	        "  --ascii               letters instead of chess glyphs\n"
+	        "  --no-color            no colour (also: NO_COLOR set, or stdout not a terminal)\n"
+	        "  --known-servers FILE  pinned certificates (default: $KRIEG_KNOWN_SERVERS,\n"
+	        "                        $XDG_CONFIG_HOME/krieg/known_servers, ~/.config/krieg/known_servers)\n"
+	        "  --insecure            do not verify the server (development only; warns every time)\n"
+	        "  --version             print the version\n",
+	        NET_PORT_DEFAULT);
+}
+
+int main(int argc, char **argv)
+{
+	static struct ui u;
+	const char *target = "localhost", *known = NULL, *user = NULL;
+	bool batch = false, ascii = false, no_color = false, insecure = false, guest = false;
+
+	setlocale(LC_ALL, "");
+	signal(SIGPIPE, SIG_IGN);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--batch"))
+			batch = true;
+		else if (!strcmp(a, "--ascii"))
+			ascii = true;
+		else if (!strcmp(a, "--no-color") || !strcmp(a, "--no-colour"))
+			no_color = true;
+		else if (!strcmp(a, "--insecure"))
+			insecure = true;
+		else if (!strcmp(a, "--guest"))
+			guest = true;
+		else if (!strcmp(a, "--known-servers") && i + 1 < argc)
+			known = argv[++i];
+		else if (!strcmp(a, "--user") && i + 1 < argc)
+			user = argv[++i];
+		else if (!strcmp(a, "--version")) {
+			printf("krieg %s (protocol %d)\n", KRIEG_VERSION, PROTO_VERSION);
+			return 0;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "help") && i == argc - 1) {
+			usage(stdout);
+			printf("\n%s", cmd_help());
+			printf("\nSee krieg(1) for more.\n");
+			return 0;
+		} else if (a[0] == '-') {
+			usage(stderr);
+			return 2;
+		} else
+			target = a;
+	}
+
+	char host[NET_HOST_MAX], port[8];
+	if (net_split_hostport(target, host, sizeof host, port, sizeof port) != 0) {
+		fprintf(stderr, "krieg: bad server address \"%s\" (HOST[:PORT])\n", target);
+		return 2;
+	}
+
+	struct net_opts no = { .host = host, .port = port, .insecure = insecure, .known_path = known };
+	char err[2048];
+	if (net_connect(&no, &u.net, err, sizeof err) != NET_OK) {
+		fprintf(stderr, "krieg: %s\n", err);
+		return 1;
+	}
+
+	client_init(&u.cl);
+	the_ui = &u;
+	u.cl.batch = batch;
+	u.cl.ctx = &u;
+	u.cl.print = ui_print;
+	u.cl.print_raw = ui_print_raw;
+	u.cl.send = ui_send;
+	u.cl.now = mono_ms;
+	u.cl.ask_password = ui_ask_password;
+	u.cl.ropts.unicode = !ascii && render_locale_utf8();
+	u.cl.ropts.color = !no_color && render_want_color(STDOUT_FILENO);
+	u.readline = !batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+
+	client_hello(&u.cl);
+	int rc;
+	if (batch) {
+		rc = batch_loop(&u);
+	} else {
+		if (guest)
+			client_command(&u.cl, "guest");
+		else if (user) {
+			char cmdline[128];
+			snprintf(cmdline, sizeof cmdline, "login %.64s", user);
+			client_command(&u.cl, cmdline);
+		} else
+			printf("Connected to %s:%s. Type \"login NAME\", \"register NAME\", \"guest\" or \"help\".\n",
+			       host, port);
+		rc = interactive_loop(&u);
+	}
+	net_free(u.net);
+	client_free(&u.cl);
+	return rc;
+}

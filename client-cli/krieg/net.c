@@ -1,0 +1,415 @@
+/*
+ * net.c — TLS connection and server verification (see net.h).
+ */
+#include "net.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
+#include "known.h"
+#include "proto.h"
+
+struct net {
+	int fd;
+	SSL_CTX *ctx;
+	SSL *ssl;
+	char *in;                  /* received bytes not yet returned as lines */
+	size_t in_len;
+	char fp[KNOWN_FP_HEX + 1];
+};
+
+#define NET_IN_CAP (2 * PROTO_LINE_MAX)
+
+__attribute__((format(printf, 3, 4)))
+static void say(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* The first OpenSSL error in the queue, for a message; the queue is emptied. */
+static const char *ssl_errtext(char *buf, size_t len)
+{
+	unsigned long e = ERR_get_error();
+	if (!e) {
+		snprintf(buf, len, "%s", "unknown TLS error");
+		return buf;
+	}
+	ERR_error_string_n(e, buf, len);
+	ERR_clear_error();
+	return buf;
+}
+
+int net_split_hostport(const char *arg, char *host, size_t hostlen, char *port, size_t portlen)
+{
+	const char *p = NULL;
+	size_t hl;
+
+	if (!arg || !*arg)
+		return -1;
+	if (arg[0] == '[') {
+		const char *close = strchr(arg, ']');
+		if (!close)
+			return -1;
+		hl = (size_t)(close - arg - 1);
+		if (close[1] == ':')
+			p = close + 2;
+		else if (close[1] != '\0')
+			return -1;
+		arg++;
+	} else {
+		const char *colon = strchr(arg, ':');
+		if (colon && strchr(colon + 1, ':'))
+			colon = NULL;        /* a bare IPv6 address, no port */
+		hl = colon ? (size_t)(colon - arg) : strlen(arg);
+		if (colon)
+			p = colon + 1;
+	}
+	if (hl == 0 || hl >= hostlen)
+		return -1;
+	memcpy(host, arg, hl);
+	host[hl] = '\0';
+	if (!p)
+		p = NET_PORT_DEFAULT;
+	if (!*p || strlen(p) >= portlen || strspn(p, "0123456789") != strlen(p) || atol(p) < 1 ||
+	    atol(p) > 65535)
+		return -1;
+	snprintf(port, portlen, "%s", p);
+	return 0;
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* Wait for fd to be ready for `events` until the deadline; 1 ready, 0 timeout, -1 error. */
+static int wait_fd(int fd, short events, long deadline)
+{
+	for (;;) {
+		long left = deadline - now_ms();
+		if (left <= 0)
+			return 0;
+		struct pollfd p = { .fd = fd, .events = events };
+		int r = poll(&p, 1, (int)left);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		return r > 0;
+	}
+}
+
+static int tcp_connect(const char *host, const char *port, char *err, size_t errlen,
+                       enum net_status *st)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM };
+	struct addrinfo *res, *ai;
+	int rc = getaddrinfo(host, port, &hints, &res);
+	if (rc != 0) {
+		say(err, errlen, "cannot resolve %s: %s", host, gai_strerror(rc));
+		*st = NET_E_ADDRESS;
+		return -1;
+	}
+	int fd = -1, last_errno = 0;
+	for (ai = res; ai; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+		if (fd < 0) {
+			last_errno = errno;
+			continue;
+		}
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
+			break;
+		if (errno == EINPROGRESS &&
+		    wait_fd(fd, POLLOUT, now_ms() + NET_CONNECT_TIMEOUT_MS) == 1) {
+			int soerr = 0;
+			socklen_t sl = sizeof soerr;
+			getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl);
+			if (soerr == 0)
+				break;
+			last_errno = soerr;
+		} else {
+			last_errno = errno == EINPROGRESS ? ETIMEDOUT : errno;
+		}
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	if (fd < 0) {
+		say(err, errlen, "cannot connect to %s port %s: %s", host, port, strerror(last_errno));
+		*st = NET_E_CONNECT;
+	}
+	return fd;
+}
+
+static void fingerprint(X509 *cert, char out[KNOWN_FP_HEX + 1])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+	out[0] = '\0';
+	if (!X509_digest(cert, EVP_sha256(), md, &n))
+		return;
+	for (unsigned int i = 0; i < n && 2 * i + 2 <= KNOWN_FP_HEX; i++)
+		snprintf(out + 2 * i, 3, "%02x", md[i]);
+}
+
+/* Decide whether to trust the server; NET_OK or an error with err set. */
+static enum net_status verify(struct net *n, const struct net_opts *o, char *err, size_t errlen)
+{
+	FILE *notice = o->notice ? o->notice : stderr;
+	X509 *cert = SSL_get1_peer_certificate(n->ssl);
+
+	if (!cert) {
+		say(err, errlen, "the server sent no certificate");
+		return NET_E_TLS;
+	}
+	fingerprint(cert, n->fp);
+	X509_free(cert);
+
+	if (o->insecure) {
+		fprintf(notice, "krieg: WARNING: --insecure: the server's certificate is NOT verified; "
+		        "anyone on the path can read and change this session (SHA-256 %s)\n", n->fp);
+		return NET_OK;
+	}
+	if (SSL_get_verify_result(n->ssl) == X509_V_OK)
+		return NET_OK;   /* a system CA vouches for this host name */
+
+	char path[KNOWN_PATH_MAX], hp[NET_HOST_MAX + 16];
+	if (o->known_path)
+		snprintf(path, sizeof path, "%s", o->known_path);
+	else if (known_default_path(path, sizeof path) != 0) {
+		say(err, errlen, "cannot find a known_servers file (set HOME or KRIEG_KNOWN_SERVERS)");
+		return NET_E_KNOWN_FILE;
+	}
+	if (known_hostport(o->host, o->port, hp, sizeof hp) != 0) {
+		say(err, errlen, "host name too long");
+		return NET_E_ADDRESS;
+	}
+	int line = 0;
+	switch (known_check(path, hp, n->fp, &line)) {
+	case KNOWN_MATCH:
+		return NET_OK;
+	case KNOWN_NEW:
+		if (known_add(path, hp, n->fp) != 0) {
+			say(err, errlen, "cannot record %s in %s: %s", hp, path, strerror(errno));
+			return NET_E_KNOWN_FILE;
+		}
+		fprintf(notice, "krieg: the certificate of %s is not signed by a known authority.\n"
+		        "krieg: its SHA-256 fingerprint is %s\n"
+		        "krieg: trusting it on first use; permanently added to %s\n", hp, n->fp, path);
+		return NET_OK;
+	case KNOWN_MISMATCH:
+		say(err, errlen,
+		    "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n"
+		    "@    WARNING: THE SERVER'S CERTIFICATE HAS CHANGED!      @\n"
+		    "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n"
+		    "The certificate %s presents is not the one pinned for it.\n"
+		    "Someone could be intercepting this connection, or the server's\n"
+		    "certificate was replaced.\n"
+		    "Its SHA-256 fingerprint is now %s\n"
+		    "Offending entry: %s:%d\n"
+		    "If you trust the new certificate, remove line %d of %s and connect again.\n"
+		    "Connection refused: certificate changed.",
+		    hp, n->fp, path, line, line, path);
+		return NET_E_CERT_CHANGED;
+	case KNOWN_ERROR:
+	default:
+		say(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return NET_E_KNOWN_FILE;
+	}
+}
+
+/* SNI carries names only, never address literals (RFC 6066 section 3). */
+static bool is_ip_literal(const char *host)
+{
+	unsigned char buf[16];
+	return inet_pton(AF_INET, host, buf) == 1 || inet_pton(AF_INET6, host, buf) == 1;
+}
+
+static SSL_CTX *make_ctx(void)
+{
+	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+	if (!ctx)
+		return NULL;
+	SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+	SSL_CTX_set_options(ctx, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION);
+	/* The chain is checked, but the decision is taken after the handshake
+	 * in verify(), so that an unknown self-signed server can be pinned. */
+	SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);
+	SSL_CTX_set_default_verify_paths(ctx);
+	return ctx;
+}
+
+enum net_status net_connect(const struct net_opts *o, struct net **out, char *err, size_t errlen)
+{
+	enum net_status st = NET_OK;
+	char ebuf[256];
+	struct net *n;
+
+	*out = NULL;
+	n = calloc(1, sizeof *n);
+	if (!n)
+		abort();
+	n->fd = -1;
+	n->in = malloc(NET_IN_CAP);
+	if (!n->in)
+		abort();
+
+	n->fd = tcp_connect(o->host, o->port, err, errlen, &st);
+	if (n->fd < 0)
+		goto fail;
+	n->ctx = make_ctx();
+	if (!n->ctx || !(n->ssl = SSL_new(n->ctx))) {
+		say(err, errlen, "TLS setup failed: %s", ssl_errtext(ebuf, sizeof ebuf));
+		st = NET_E_TLS;
+		goto fail;
+	}
+	SSL_set_fd(n->ssl, n->fd);
+	if (!is_ip_literal(o->host))
+		SSL_set_tlsext_host_name(n->ssl, o->host);
+	SSL_set1_host(n->ssl, o->host);   /* the CA path also checks the name */
+
+	long deadline = now_ms() + NET_CONNECT_TIMEOUT_MS;
+	for (;;) {
+		ERR_clear_error();
+		int r = SSL_connect(n->ssl);
+		if (r == 1)
+			break;
+		int e = SSL_get_error(n->ssl, r);
+		short ev = e == SSL_ERROR_WANT_READ ? POLLIN : e == SSL_ERROR_WANT_WRITE ? POLLOUT : 0;
+		if (ev && wait_fd(n->fd, ev, deadline) == 1)
+			continue;
+		if (ev)
+			say(err, errlen, "TLS handshake with %s timed out", o->host);
+		else
+			say(err, errlen, "TLS handshake with %s failed: %s", o->host,
+			    ssl_errtext(ebuf, sizeof ebuf));
+		st = NET_E_TLS;
+		goto fail;
+	}
+	st = verify(n, o, err, errlen);
+	if (st != NET_OK)
+		goto fail;
+	*out = n;
+	return NET_OK;
+fail:
+	net_free(n);
+	return st;
+}
+
+void net_free(struct net *n)
+{
+	if (!n)
+		return;
+	if (n->ssl) {
+		SSL_shutdown(n->ssl);  /* best effort; non-blocking, no wait */
+		SSL_free(n->ssl);
+	}
+	SSL_CTX_free(n->ctx);
+	if (n->fd >= 0)
+		close(n->fd);
+	free(n->in);
+	free(n);
+}
+
+int net_fd(const struct net *n)
+{
+	return n->fd;
+}
+
+const char *net_fingerprint(const struct net *n)
+{
+	return n->fp;
+}
+
+enum net_status net_send_line(struct net *n, const char *line)
+{
+	size_t len = strlen(line);
+	char *buf = malloc(len + 1);
+	if (!buf)
+		abort();
+	memcpy(buf, line, len);
+	buf[len] = '\n';
+	enum net_status st = NET_OK;
+	size_t off = 0;
+	while (off < len + 1) {
+		ERR_clear_error();
+		int r = SSL_write(n->ssl, buf + off, (int)(len + 1 - off));
+		if (r > 0) {
+			off += (size_t)r;
+			continue;
+		}
+		int e = SSL_get_error(n->ssl, r);
+		short ev = e == SSL_ERROR_WANT_READ ? POLLIN : e == SSL_ERROR_WANT_WRITE ? POLLOUT : 0;
+		if (ev && wait_fd(n->fd, ev, now_ms() + NET_CONNECT_TIMEOUT_MS) == 1)
+			continue;
+		st = e == SSL_ERROR_ZERO_RETURN ? NET_E_CLOSED : NET_E_IO;
+		break;
+	}
+	free(buf);
+	return st;
+}
+
+enum net_status net_read(struct net *n)
+{
+	for (;;) {
+		if (n->in_len >= NET_IN_CAP) {
+			/* two full lines' worth and no newline among the first: over the limit */
+			if (!memchr(n->in, '\n', n->in_len))
+				return NET_E_LINE_TOO_LONG;
+			return NET_OK;   /* let the caller take lines out first */
+		}
+		ERR_clear_error();
+		int r = SSL_read(n->ssl, n->in + n->in_len, (int)(NET_IN_CAP - n->in_len));
+		if (r > 0) {
+			n->in_len += (size_t)r;
+			continue;
+		}
+		int e = SSL_get_error(n->ssl, r);
+		if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE)
+			return NET_OK;
+		if (e == SSL_ERROR_ZERO_RETURN || (e == SSL_ERROR_SYSCALL && ERR_peek_error() == 0))
+			return NET_E_CLOSED;
+		return NET_E_IO;
+	}
+}
+
+bool net_next_line(struct net *n, char *buf, size_t len)
+{
+	char *nl = memchr(n->in, '\n', n->in_len);
+	if (!nl)
+		return false;
+	size_t ll = (size_t)(nl - n->in);
+	size_t copy = ll < len - 1 ? ll : len - 1;
+	memcpy(buf, n->in, copy);
+	buf[copy] = '\0';
+	if (copy && buf[copy - 1] == '\r')
+		buf[copy - 1] = '\0';
+	memmove(n->in, nl + 1, n->in_len - ll - 1);
+	n->in_len -= ll + 1;
+	return true;
+}
+
+bool net_has_line(const struct net *n)
+{
+	return memchr(n->in, '\n', n->in_len) != NULL;
+}

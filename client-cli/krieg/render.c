@@ -1,0 +1,154 @@
+/*
+ * render.c — terminal boards (see render.h).
+ */
+#include "render.h"
+
+#include <langinfo.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "event.h"
+
+#define ANSI_RESET "\033[0m"
+#define ANSI_OWN "\033[1m"          /* pieces on the board: bold */
+#define ANSI_GHOST "\033[2;35m"     /* ghosts: dim magenta, and bracketed anyway */
+#define ANSI_EMPTY "\033[2m"
+#define ANSI_LABEL "\033[36m"
+
+/* indexed by piece_code(): 0 empty, 1..6 white P..K, 9..14 black P..K */
+static const char *const ascii_glyph[16] = {
+	".", "P", "N", "B", "R", "Q", "K", "?", "?", "p", "n", "b", "r", "q", "k", "?",
+};
+static const char *const unicode_glyph[16] = {
+	".", "\u2659", "\u2658", "\u2657", "\u2656", "\u2655", "\u2654", "?",
+	"?", "\u265F", "\u265E", "\u265D", "\u265C", "\u265B", "\u265A", "?",
+};
+
+const char *render_piece(uint8_t code, bool unicode)
+{
+	return (unicode ? unicode_glyph : ascii_glyph)[code & 15];
+}
+
+struct out {
+	char *p;
+	size_t len, used;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void put(struct out *o, const char *fmt, ...)
+{
+	if (o->used >= o->len)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(o->p + o->used, o->len - o->used, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	o->used += (size_t)n;
+	if (o->used >= o->len)
+		o->used = o->len - 1;
+}
+
+static const char *title(const struct render_opts *ro)
+{
+	if (ro->audience & AUD_UMPIRE)
+		return "Umpire's board";
+	if (ro->audience & AUD_SPECTATOR)
+		return "Spectator's board";
+	if (ro->audience & AUD_WHITE)
+		return "White's own board";
+	if (ro->audience & AUD_BLACK)
+		return "Black's own board";
+	return "Board";
+}
+
+static void files_line(struct out *o, const struct render_opts *ro)
+{
+	put(o, "   ");
+	if (ro->color)
+		put(o, ANSI_LABEL);
+	for (int i = 0; i < 8; i++) {
+		int file = ro->bottom == WHITE ? i : 7 - i;
+		put(o, " %c ", 'a' + file);
+	}
+	if (ro->color)
+		put(o, ANSI_RESET);
+	put(o, "\n");
+}
+
+size_t render_board(const struct board *b, const struct ghosts *g, const struct render_opts *ro,
+                    char *buf, size_t len)
+{
+	struct out o = { buf, len, 0 };
+	if (len == 0)
+		return 0;
+	buf[0] = '\0';
+	put(&o, "%s\n", title(ro));
+	files_line(&o, ro);
+	for (int row = 0; row < 8; row++) {
+		int rank = ro->bottom == WHITE ? 7 - row : row;
+		if (ro->color)
+			put(&o, ANSI_LABEL " %d " ANSI_RESET, rank + 1);
+		else
+			put(&o, " %d ", rank + 1);
+		for (int col = 0; col < 8; col++) {
+			int file = ro->bottom == WHITE ? col : 7 - col;
+			int sq = rank * 8 + file;
+			uint8_t code = b->mailbox[sq];
+			uint8_t ghost = g ? g->sq[sq] : MAILBOX_EMPTY;
+			if (code != MAILBOX_EMPTY) {
+				put(&o, "%s %s %s", ro->color ? ANSI_OWN : "",
+				    render_piece(code, ro->unicode), ro->color ? ANSI_RESET : "");
+			} else if (ghost != MAILBOX_EMPTY) {
+				put(&o, "%s[%s]%s", ro->color ? ANSI_GHOST : "",
+				    render_piece(ghost, ro->unicode), ro->color ? ANSI_RESET : "");
+			} else {
+				put(&o, "%s %s %s", ro->color ? ANSI_EMPTY : "",
+				    ro->unicode ? "\u00B7" : ".",
+				    ro->color ? ANSI_RESET : "");
+			}
+		}
+		if (ro->color)
+			put(&o, ANSI_LABEL " %d" ANSI_RESET "\n", rank + 1);
+		else
+			put(&o, " %d\n", rank + 1);
+	}
+	files_line(&o, ro);
+	return o.used;
+}
+
+void render_clock(long ms, char out[RENDER_CLOCK_MAX])
+{
+	if (ms < 0)
+		ms = 0;
+	long s = (ms + 999) / 1000;   /* a clock shows 0:00 only when the time is really gone */
+	if (s > 999L * 3600)
+		s = 999L * 3600;      /* keeps the text short; nobody plays 41 days on the clock */
+	int h = (int)(s / 3600), m = (int)(s / 60 % 60), sec = (int)(s % 60);
+	if (h)
+		snprintf(out, RENDER_CLOCK_MAX, "%d:%02d:%02d", h, m, sec);
+	else
+		snprintf(out, RENDER_CLOCK_MAX, "%d:%02d", m, sec);
+}
+
+bool render_locale_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+	return cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
+}
+
+bool render_want_color(int fd)
+{
+	const char *nc = getenv("NO_COLOR");
+	if (nc && *nc)   /* no-color.org: present and not empty */
+		return false;
+	const char *term = getenv("TERM");
+	if (term && strcmp(term, "dumb") == 0)
+		return false;
+	return isatty(fd);
+}

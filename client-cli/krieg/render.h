@@ -1,0 +1,48 @@
+/*
+ * render.h — drawing a board for a terminal.
+ *
+ * The renderer draws whatever board it is given for a named audience: a
+ * player's own board (their pieces, plus their ghosts in a distinct style),
+ * or — once the protocol offers watching — the umpire's full board.  It
+ * decides nothing about what may be shown; the caller passes only what
+ * that audience was told.
+ */
+#ifndef KRIEG_RENDER_H
+#define KRIEG_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "board.h"
+#include "ghost.h"
+
+#define RENDER_BOARD_MAX 8192    /* bytes a rendered board can take, ANSI included */
+#define RENDER_CLOCK_MAX 16
+
+struct render_opts {
+	bool unicode;        /* chess glyphs; else ASCII letters (white upper case) */
+	bool color;          /* ANSI attributes */
+	int bottom;          /* the colour whose side is at the bottom (WHITE: rank 1 at the bottom) */
+	unsigned audience;   /* enum audience bits: AUD_WHITE/AUD_BLACK (a player), AUD_UMPIRE, AUD_SPECTATOR */
+};
+
+/*
+ * Render b (and g, which may be NULL) into out.  Each square is three
+ * columns: " N " a piece on the board, "[n]" a ghost, " . " an empty
+ * square.  Returns the length written (always NUL-terminated; truncated
+ * output is never produced because RENDER_BOARD_MAX is enough).
+ */
+size_t render_board(const struct board *b, const struct ghosts *g, const struct render_opts *o,
+                    char *out, size_t len);
+
+/* The glyph for a piece code: "N"/"n" in ASCII, "♘"/"♞" in Unicode. */
+const char *render_piece(uint8_t code, bool unicode);
+
+/* "4:59", "1:02:03"; negative readings show as "0:00". */
+void render_clock(long ms, char out[RENDER_CLOCK_MAX]);
+
+/* Should this terminal get Unicode / colour?  (locale codeset, NO_COLOR, isatty) */
+bool render_locale_utf8(void);
+bool render_want_color(int fd);
+
+#endif

@@ -1,0 +1,184 @@
+/*
+ * words.c — announcements in plain words (see words.h).
+ */
+#include "words.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "notation.h"
+
+const char *words_side(int color)
+{
+	return color == WHITE ? "White" : color == BLACK ? "Black" : "Nobody";
+}
+
+static const char *check_words(int dir)
+{
+	switch (dir) {
+	case CHECK_RANK: return "on the rank";
+	case CHECK_FILE: return "on the file";
+	case CHECK_LONG_DIAGONAL: return "on the long diagonal";
+	case CHECK_SHORT_DIAGONAL: return "on the short diagonal";
+	case CHECK_KNIGHT: return "by a knight";
+	case CHECK_A1H8_DIAGONAL: return "on the small diagonal (a1-h8)";
+	case CHECK_H1A8_DIAGONAL: return "on the large diagonal (h1-a8)";
+	default: return "from an unnamed direction";
+	}
+}
+
+static const char *reason_words(int reason)
+{
+	switch (reason) {
+	case REASON_CHECKMATE: return "checkmate";
+	case REASON_STALEMATE: return "stalemate";
+	case REASON_REPETITION: return "threefold repetition";
+	case REASON_FIFTY_MOVES: return "the fifty-move rule";
+	case REASON_INSUFFICIENT: return "insufficient material";
+	case REASON_RESIGNATION: return "resignation";
+	case REASON_AGREEMENT: return "agreement";
+	case REASON_TIME: return "time";
+	case REASON_ABANDONED: return "abandonment";
+	case REASON_ABORTED: return "abort";
+	default: return "the umpire's decision";
+	}
+}
+
+static void game_over(const struct event *e, char *buf, size_t len)
+{
+	const char *res = game_result_name(e->result);
+	if (!res)
+		res = "*";
+	if (e->reason == REASON_ABORTED) {
+		snprintf(buf, len, "Game aborted");
+		return;
+	}
+	char lead[64] = "";
+	if (e->reason == REASON_RESIGNATION && e->by >= 0)
+		snprintf(lead, sizeof lead, "%s resigned. ", words_side(e->by));
+	else if (e->reason == REASON_TIME && e->by >= 0)
+		snprintf(lead, sizeof lead, "%s ran out of time. ", words_side(e->by));
+	else if (e->reason == REASON_ABANDONED && e->by >= 0)
+		snprintf(lead, sizeof lead, "%s abandoned the game. ", words_side(e->by));
+
+	if (e->result == RESULT_WHITE || e->result == RESULT_BLACK) {
+		const char *winner = e->result == RESULT_WHITE ? "White" : "Black";
+		if (lead[0])
+			snprintf(buf, len, "Game over: %s%s wins (%s)", lead, winner, res);
+		else
+			snprintf(buf, len, "Game over: %s wins by %s (%s)", winner,
+			         reason_words(e->reason), res);
+	} else if (e->result == RESULT_DRAW) {
+		if (lead[0])
+			snprintf(buf, len, "Game over: %sDrawn (%s)", lead, res);
+		else
+			snprintf(buf, len, "Game over: drawn by %s (%s)", reason_words(e->reason), res);
+	} else {
+		snprintf(buf, len, "Game over: %s(%s)", lead, res);
+	}
+}
+
+void words_event(const struct event *e, int me, const char *san, char *buf, size_t len)
+{
+	char mv[NOTATION_MAX] = "";
+	bool mine = me >= 0 && e->by == me;
+	const char *who = words_side(e->by);
+
+	if (san && *san)
+		snprintf(mv, sizeof mv, "%s", san);
+	else if (e->move != MOVE_NONE)
+		notation_uci(e->move, mv);
+
+	switch (e->type) {
+	case EV_MOVE:
+		snprintf(buf, len, "You played %s", mv[0] ? mv : "your move");
+		break;
+	case EV_MOVED:
+		snprintf(buf, len, mine ? "You have moved" : "%s has moved", who);
+		break;
+	case EV_ILLEGAL:
+		if (mine && mv[0])
+			snprintf(buf, len, "Illegal: %s. Try again", mv);
+		else if (mine)
+			snprintf(buf, len, "Your try was illegal");
+		else
+			snprintf(buf, len, "%s tried an illegal move", who);
+		break;
+	case EV_IMPOSSIBLE:
+		if (mine && mv[0])
+			snprintf(buf, len, "Impossible: %s (your own pieces cannot make it)", mv);
+		else if (mine)
+			snprintf(buf, len, "Your try was impossible");
+		else
+			snprintf(buf, len, "%s tried an impossible move", who);
+		break;
+	case EV_CAPTURE: {
+		char sq[3] = "??";
+		if (e->square >= 0 && e->square < 64)
+			square_name(e->square, sq);
+		const char *what = e->what == CAPTURED_PAWN ? " a pawn"
+		                 : e->what == CAPTURED_PIECE ? " a piece" : "";
+		snprintf(buf, len, "%s captured%s on %s%s", who, what, sq,
+		         e->en_passant ? " en passant" : "");
+		break;
+	}
+	case EV_CHECK:
+		if (e->checks[1] != CHECK_NONE)
+			snprintf(buf, len, "Double check: %s and %s", check_words(e->checks[0]),
+			         check_words(e->checks[1]));
+		else
+			snprintf(buf, len, "Check %s", check_words(e->checks[0]));
+		break;
+	case EV_PAWN_TRIES: {
+		char n[24];
+		if (e->count == 0)
+			snprintf(n, sizeof n, "no pawn tries");
+		else
+			snprintf(n, sizeof n, "%d pawn %s", e->count, e->count == 1 ? "try" : "tries");
+		if (mine)
+			snprintf(buf, len, "You have %s", n);
+		else
+			snprintf(buf, len, "%s has %s", who, n);
+		break;
+	}
+	case EV_PAWN_CAPTURES:
+		if (mine)
+			snprintf(buf, len, e->answer ? "You have a pawn capture" : "You have no pawn captures");
+		else
+			snprintf(buf, len, e->answer ? "%s has a pawn capture" : "%s has no pawn captures", who);
+		break;
+	case EV_ANY: {
+		const char *ans = e->answer == ANY_YES ? "yes" : e->answer == ANY_TRY ? "try!" : "no";
+		if (mine && e->answer != ANY_NO)
+			snprintf(buf, len, "Any? %s You have a pawn capture to try", e->answer == ANY_TRY ? "Try!" : "Yes.");
+		else if (mine)
+			snprintf(buf, len, "Any? No. You have no pawn captures");
+		else
+			snprintf(buf, len, "%s asked \"any?\": %s", who, ans);
+		break;
+	}
+	case EV_ILLEGAL_COUNT:
+		snprintf(buf, len, "%s made %d illegal %s before moving", mine ? "You" : who, e->count,
+		         e->count == 1 ? "try" : "tries");
+		break;
+	case EV_ALL_ILLEGAL:
+		if (mine)
+			snprintf(buf, len, "All your tries were illegal: send more");
+		else
+			snprintf(buf, len, "All of %s's tries were illegal", who);
+		break;
+	case EV_QUIET_ENDED:
+		snprintf(buf, len, "%s%s quiet sequence stopped with %d %s unplayed",
+		         mine ? "Your" : who, mine ? "" : "'s", e->count, e->count == 1 ? "move" : "moves");
+		break;
+	case EV_GAME_OVER:
+		game_over(e, buf, len);
+		break;
+	case EV_UMPIRE_MOVE:
+		snprintf(buf, len, "%s played %s", who, mv[0] ? mv : "a move");
+		break;
+	default:
+		snprintf(buf, len, "The umpire said something this client does not know");
+		break;
+	}
+}

@@ -1,0 +1,246 @@
+/*
+ * krieg-referee — the umpire on stdin/stdout, for scripts, tests and
+ * post-mortems.  Reads one action per line, acted by the side to move,
+ * and writes every resulting announcement as one JSON line, exactly the
+ * object kriegd sends (proto/event_json.h), with its audience.
+ *
+ *   krieg-referee [--rules NAME] [--fen FEN] [--pov white|black|umpire|spectator]
+ *   krieg-referee perft DEPTH [FEN]
+ *
+ * Actions: a try in any accepted notation; several tries on one line
+ * (spaces or commas) = a preference list (nost); "any"; "quiet M1 M2 ...";
+ * "resign"; "draw" (by agreement); "possible" (the mover's possible
+ * attempts, a tool-only line).  Empty lines and lines starting with '#'
+ * are skipped.  A refused action prints {"event":"error",...} and changes
+ * nothing.  Exit 0 at end of input, 2 on a usage error.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "event_json.h"
+#include "fen.h"
+#include "movegen.h"
+#include "notation.h"
+#include "referee.h"
+#include "ruleset.h"
+
+#define LINE_MAX_BYTES 1024   /* longer input lines are refused whole */
+#define PERFT_DEPTH_MAX 10
+
+static void usage(void)
+{
+	fputs("usage: krieg-referee [--rules NAME] [--fen FEN] [--pov white|black|umpire|spectator]\n"
+	      "       krieg-referee perft DEPTH [FEN]\n"
+	      "rule sets:",
+	      stderr);
+	for (size_t i = 0; i < ruleset_count(); i++)
+		fprintf(stderr, " %s", ruleset_at(i)->name);
+	fputc('\n', stderr);
+}
+
+static void print_json(json_t *o)
+{
+	char *s = json_dumps(o, JSON_COMPACT);
+	if (s) {
+		puts(s);
+		free(s);
+	}
+	json_decref(o);
+}
+
+static int run_perft(int argc, char **argv)
+{
+	if (argc < 3 || argc > 4) {
+		usage();
+		return 2;
+	}
+	char *end;
+	errno = 0;
+	long depth = strtol(argv[2], &end, 10);
+	if (errno || *end || depth < 0 || depth > PERFT_DEPTH_MAX) {
+		fprintf(stderr, "krieg-referee: perft depth must be 0..%d\n", PERFT_DEPTH_MAX);
+		return 2;
+	}
+	struct board b;
+	char err[128];
+	if (fen_parse(argc == 4 ? argv[3] : FEN_START, &b, err, sizeof err) != 0) {
+		fprintf(stderr, "krieg-referee: bad FEN: %s\n", err);
+		return 2;
+	}
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	uint64_t nodes = perft(&b, (int)depth);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	printf("nodes %llu\ntime %.3f\nnps %llu\n", (unsigned long long)nodes, s,
+	       (unsigned long long)(s > 0 ? (double)nodes / s : 0));
+	return 0;
+}
+
+struct tool {
+	struct referee *ref;
+	const struct ruleset *rs;
+	unsigned pov;     /* 0 = everything */
+	struct evlist ev;
+};
+
+static void flush_events(struct tool *t)
+{
+	for (size_t i = 0; i < t->ev.n; i++) {
+		const struct event *e = &t->ev.v[i];
+		if (t->pov && !(e->audience & t->pov))
+			continue;
+		json_t *o = event_to_json(e, t->rs, -1);
+		if (o)
+			print_json(o);
+	}
+	evlist_clear(&t->ev);
+}
+
+static void print_error(struct tool *t, int status)
+{
+	print_json(event_json_error(status, referee_error(t->ref)));
+}
+
+static void print_possible(struct tool *t)
+{
+	struct movelist ml;
+	int side = referee_side_to_move(t->ref);
+	referee_possible(t->ref, side, &ml);
+	json_t *o = json_object(), *a = json_array();
+	json_object_set_new(o, "event", json_string("possible"));
+	json_object_set_new(o, "by", json_string(side == WHITE ? "white" : "black"));
+	for (int i = 0; i < ml.n; i++) {
+		char buf[NOTATION_MAX];
+		notation_uci(ml.m[i], buf);
+		json_array_append_new(a, json_string(buf));
+	}
+	json_object_set_new(o, "moves", a);
+	print_json(o);
+}
+
+/* Split a line into words at spaces, tabs, commas and semicolons. */
+static size_t split(char *line, char **words, size_t max)
+{
+	size_t n = 0;
+	for (char *tok = strtok(line, " \t,;"); tok; tok = strtok(NULL, " \t,;")) {
+		if (n == max)
+			return max + 1;
+		words[n++] = tok;
+	}
+	return n;
+}
+
+static void act(struct tool *t, char *line)
+{
+	char *w[REFEREE_LIST_MAX + 2];
+	size_t n = split(line, w, REFEREE_LIST_MAX + 1);
+	int side = referee_side_to_move(t->ref);
+	int st;
+
+	if (n == 0)
+		return;
+	if (n > REFEREE_LIST_MAX + 1) {
+		print_json(event_json_error(REF_E_TOO_MANY, "too many moves on one line"));
+		return;
+	}
+	if (strcmp(w[0], "any") == 0 && n == 1)
+		st = referee_any(t->ref, side, &t->ev);
+	else if (strcmp(w[0], "resign") == 0 && n == 1)
+		st = referee_end(t->ref, REASON_RESIGNATION, side, &t->ev);
+	else if (strcmp(w[0], "draw") == 0 && n == 1)
+		st = referee_end(t->ref, REASON_AGREEMENT, side, &t->ev);
+	else if (strcmp(w[0], "possible") == 0 && n == 1) {
+		print_possible(t);
+		return;
+	} else if (strcmp(w[0], "quiet") == 0) {
+		if (n == 1) {
+			print_json(event_json_error(REF_E_TOO_MANY, "quiet needs at least one move"));
+			return;
+		}
+		st = referee_quiet(t->ref, side, (const char *const *)&w[1], n - 1, &t->ev);
+	} else if (n == 1)
+		st = referee_attempt(t->ref, side, w[0], &t->ev);
+	else if (n > REFEREE_LIST_MAX) {
+		print_json(event_json_error(REF_E_TOO_MANY, "too many moves on one line"));
+		return;
+	} else
+		st = referee_attempt_list(t->ref, side, (const char *const *)w, n, &t->ev);
+
+	if (st != REF_OK)
+		print_error(t, st);
+	else
+		flush_events(t);
+}
+
+int main(int argc, char **argv)
+{
+	const char *rules = RULESET_DEFAULT, *fen = NULL;
+	struct tool t;
+	memset(&t, 0, sizeof t);
+
+	if (argc >= 2 && strcmp(argv[1], "perft") == 0)
+		return run_perft(argc, argv);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--rules") == 0 && i + 1 < argc) {
+			rules = argv[++i];
+		} else if (strcmp(a, "--fen") == 0 && i + 1 < argc) {
+			fen = argv[++i];
+		} else if (strcmp(a, "--pov") == 0 && i + 1 < argc) {
+			int bit = audience_parse(argv[++i]);
+			if (bit < 0) {
+				usage();
+				return 2;
+			}
+			t.pov = (unsigned)bit;
+		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			usage();
+			return 0;
+		} else {
+			usage();
+			return 2;
+		}
+	}
+	t.rs = ruleset_find(rules);
+	if (t.rs == NULL) {
+		fprintf(stderr, "krieg-referee: unknown rule set \"%s\"\n", rules);
+		usage();
+		return 2;
+	}
+	char err[160];
+	t.ref = referee_new(t.rs, fen, err, sizeof err);
+	if (t.ref == NULL) {
+		fprintf(stderr, "krieg-referee: %s\n", err);
+		return 2;
+	}
+	evlist_init(&t.ev);
+	referee_begin(t.ref, &t.ev);
+	flush_events(&t);
+
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	while ((len = getline(&line, &cap, stdin)) != -1) {
+		if (len > LINE_MAX_BYTES) {
+			print_json(event_json_error(REF_E_BAD_ARGUMENT, "line too long"));
+			continue;
+		}
+		line[strcspn(line, "\r\n")] = '\0';
+		char *p = line;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\0' || *p == '#')
+			continue;
+		act(&t, p);
+		fflush(stdout);
+	}
+	free(line);
+	evlist_free(&t.ev);
+	referee_free(t.ref);
+	return 0;
+}

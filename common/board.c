@@ -1,0 +1,269 @@
+/*
+ * board.c — the position: piece placement, making moves, attacks, keys,
+ * views and the material rules of game end.
+ */
+#include "board.h"
+
+#include <string.h>
+
+#include "bitboard.h"
+#include "zobrist.h"
+
+#define SQ_A1 0
+#define SQ_C1 2
+#define SQ_D1 3
+#define SQ_E1 4
+#define SQ_F1 5
+#define SQ_G1 6
+#define SQ_H1 7
+#define SQ_A8 56
+#define SQ_E8 60
+#define SQ_H8 63
+
+/* Rights that survive a move touching sq (as origin or destination): a
+ * king or rook leaving its home square, or a rook captured there, loses
+ * the matching right. */
+static inline unsigned castle_keep(int sq)
+{
+	switch (sq) {
+	case SQ_A1: return 15u & ~(unsigned)CASTLE_WQ;
+	case SQ_E1: return 15u & ~(unsigned)(CASTLE_WK | CASTLE_WQ);
+	case SQ_H1: return 15u & ~(unsigned)CASTLE_WK;
+	case SQ_A8: return 15u & ~(unsigned)CASTLE_BQ;
+	case SQ_E8: return 15u & ~(unsigned)(CASTLE_BK | CASTLE_BQ);
+	case SQ_H8: return 15u & ~(unsigned)CASTLE_BK;
+	default: return 15u;
+	}
+}
+
+/* Does the en-passant square enter the key?  Only when a pawn of the side
+ * to move attacks it (see zobrist.h). */
+static inline bool ep_in_key(const struct board *b)
+{
+	return b->ep != SQ_NONE &&
+	       (bb_pawn_attacks(b->side ^ 1, b->ep) & b->pieces[b->side][PAWN]) != 0;
+}
+
+void board_clear(struct board *b)
+{
+	memset(b, 0, sizeof *b);
+	b->side = WHITE;
+	b->ep = SQ_NONE;
+	b->fullmove = 1;
+	b->key = board_compute_key(b);
+}
+
+void board_start(struct board *b)
+{
+	static const uint8_t back[8] = { ROOK, KNIGHT, BISHOP, QUEEN, KING, BISHOP, KNIGHT, ROOK };
+	board_clear(b);
+	for (int f = 0; f < 8; f++) {
+		board_put(b, WHITE, back[f], f);
+		board_put(b, WHITE, PAWN, 8 + f);
+		board_put(b, BLACK, PAWN, 48 + f);
+		board_put(b, BLACK, back[f], 56 + f);
+	}
+	b->castling = CASTLE_WK | CASTLE_WQ | CASTLE_BK | CASTLE_BQ;
+	b->key = board_compute_key(b);
+}
+
+static inline void put_piece(struct board *b, int color, int type, int sq)
+{
+	bb_t bit = bb_sq(sq);
+	b->pieces[color][type] |= bit;
+	b->occ[color] |= bit;
+	b->mailbox[sq] = piece_code(color, type);
+	b->key ^= zobrist_piece(color, type, sq);
+}
+
+static inline void remove_piece(struct board *b, int sq)
+{
+	uint8_t code = b->mailbox[sq];
+	int color = piece_code_color(code), type = piece_code_type(code);
+	bb_t bit = bb_sq(sq);
+	b->pieces[color][type] &= ~bit;
+	b->occ[color] &= ~bit;
+	b->mailbox[sq] = MAILBOX_EMPTY;
+	b->key ^= zobrist_piece(color, type, sq);
+}
+
+void board_put(struct board *b, int color, int type, int sq)
+{
+	if (sq < 0 || sq >= 64 || (color != WHITE && color != BLACK) || type < PAWN || type > KING)
+		return;
+	if (b->mailbox[sq] != MAILBOX_EMPTY)
+		remove_piece(b, sq);
+	put_piece(b, color, type, sq);
+}
+
+void board_remove(struct board *b, int sq)
+{
+	if (sq < 0 || sq >= 64 || b->mailbox[sq] == MAILBOX_EMPTY)
+		return;
+	remove_piece(b, sq);
+}
+
+void board_make(struct board *b, move_t m)
+{
+	int from = move_from(m), to = move_to(m);
+	enum move_kind kind = move_kind(m);
+	int us = b->side, them = us ^ 1;
+	uint8_t code = b->mailbox[from];
+	if (code == MAILBOX_EMPTY)
+		return; /* not even pseudo-legal: leave the board alone */
+	int type = piece_code_type(code);
+
+	if (ep_in_key(b))
+		b->key ^= zobrist_ep(b->ep);
+	b->key ^= zobrist_castle(b->castling);
+
+	b->halfmove++;
+	if (kind == MOVE_EN_PASSANT) {
+		remove_piece(b, us == WHITE ? to - 8 : to + 8);
+		b->halfmove = 0;
+	} else if (b->mailbox[to] != MAILBOX_EMPTY && kind != MOVE_CASTLING) {
+		remove_piece(b, to);
+		b->halfmove = 0;
+	}
+	remove_piece(b, from);
+	put_piece(b, us, kind == MOVE_PROMOTION ? move_promo(m) : type, to);
+	if (kind == MOVE_CASTLING) {
+		bool king_side = to > from;
+		int rfrom = king_side ? from + 3 : from - 4, rto = king_side ? from + 1 : from - 1;
+		if (b->mailbox[rfrom] != MAILBOX_EMPTY) {
+			remove_piece(b, rfrom);
+			put_piece(b, us, ROOK, rto);
+		}
+	}
+	if (type == PAWN)
+		b->halfmove = 0;
+
+	b->castling &= (uint8_t)(castle_keep(from) & castle_keep(to));
+	b->ep = (type == PAWN && (to - from == 16 || from - to == 16)) ? (uint8_t)((from + to) / 2)
+	                                                                : SQ_NONE;
+	if (us == BLACK)
+		b->fullmove++;
+	b->side = (uint8_t)them;
+	b->key ^= zobrist_side_key;
+	b->key ^= zobrist_castle(b->castling);
+	if (ep_in_key(b))
+		b->key ^= zobrist_ep(b->ep);
+}
+
+int board_king(const struct board *b, int color)
+{
+	bb_t k = b->pieces[color][KING];
+	return k ? bb_lsb(k) : SQ_NONE;
+}
+
+bb_t board_checkers(const struct board *b)
+{
+	int ksq = board_king(b, b->side);
+	if (ksq == SQ_NONE)
+		return 0;
+	return bb_attackers(b, ksq, b->side ^ 1, b->occ[WHITE] | b->occ[BLACK]);
+}
+
+bool board_attacked(const struct board *b, int sq, int by, bb_t occ)
+{
+	return bb_attackers(b, sq, by, occ) != 0;
+}
+
+uint64_t board_compute_key(const struct board *b)
+{
+	uint64_t key = 0;
+	for (int c = 0; c < 2; c++)
+		for (int t = PAWN; t <= KING; t++)
+			for (bb_t p = b->pieces[c][t]; p;)
+				key ^= zobrist_piece(c, t, bb_pop(&p));
+	key ^= zobrist_castle(b->castling);
+	if (ep_in_key(b))
+		key ^= zobrist_ep(b->ep);
+	if (b->side == BLACK)
+		key ^= zobrist_side_key;
+	return key;
+}
+
+/*
+ * The view keeps what the player knows: own pieces, own castling rights,
+ * whose turn, the move number.  The en-passant square and the halfmove
+ * clock are dropped: both can reveal an enemy pawn move the player was not
+ * told of.
+ */
+void board_own_view(const struct board *b, int color, struct board *out)
+{
+	struct board v;
+	board_clear(&v);
+	for (int t = PAWN; t <= KING; t++)
+		for (bb_t p = b->pieces[color][t]; p;)
+			put_piece(&v, color, t, bb_pop(&p));
+	v.side = b->side;
+	v.castling = b->castling & (color == WHITE ? CASTLE_WK | CASTLE_WQ : CASTLE_BK | CASTLE_BQ);
+	v.fullmove = b->fullmove;
+	v.key = board_compute_key(&v);
+	*out = v;
+}
+
+/*
+ * Can `color` ever give mate, with any help from the opponent?  The rule,
+ * exact for the material classes it names and deliberately generous
+ * beyond them (pawns, rooks, queens and any two minor pieces of different
+ * kinds or colours are assumed able to mate; blocked pawn chains are not
+ * analysed):
+ *   - a bare king cannot mate;
+ *   - a king and one knight mates only with an enemy piece or pawn to
+ *     block its own king's flight (e.g. Ka8, black piece a7, Kc7, Nb6#),
+ *     so it cannot mate a bare king;
+ *   - a king and bishops all on one square colour can mate only if the
+ *     opponent has something able to stand on the other colour: a pawn, a
+ *     knight, a rook, a queen, or a bishop of the other colour;
+ *   - anything else can mate.
+ */
+bool board_can_mate(const struct board *b, int color)
+{
+	const bb_t *p = b->pieces[color];
+	const bb_t *o = b->pieces[color ^ 1];
+	if (p[PAWN] | p[ROOK] | p[QUEEN])
+		return true;
+	int knights = bb_count(p[KNIGHT]);
+	bb_t bishops = p[BISHOP];
+	if (knights == 0 && bishops == 0)
+		return false;
+	if (knights >= 2 || (knights && bishops))
+		return true;
+	if ((bishops & BB_LIGHT) && (bishops & BB_DARK))
+		return true;
+	bb_t others = o[PAWN] | o[KNIGHT] | o[BISHOP] | o[ROOK] | o[QUEEN];
+	if (knights == 1)
+		return others != 0;
+	/* bishops on one colour only */
+	bb_t shade = (bishops & BB_LIGHT) ? BB_DARK : BB_LIGHT; /* the other colour */
+	return (o[PAWN] | o[KNIGHT] | o[ROOK] | o[QUEEN]) != 0 || (o[BISHOP] & shade) != 0;
+}
+
+/* Dead by material: neither side can mate (K v K, K+minor v K, bishops all
+ * on one colour however many and whoever owns them). */
+bool board_insufficient_material(const struct board *b)
+{
+	return !board_can_mate(b, WHITE) && !board_can_mate(b, BLACK);
+}
+
+void square_name(int sq, char buf[3])
+{
+	if (sq < 0 || sq >= 64) {
+		buf[0] = '-';
+		buf[1] = '-';
+		buf[2] = '\0';
+		return;
+	}
+	buf[0] = (char)('a' + (sq & 7));
+	buf[1] = (char)('1' + (sq >> 3));
+	buf[2] = '\0';
+}
+
+int square_parse(const char *s)
+{
+	if (!s || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8' || s[2] != '\0')
+		return SQ_NONE;
+	return (s[1] - '1') * 8 + (s[0] - 'a');
+}

@@ -1,0 +1,161 @@
+/*
+ * event.c — the event list and the stable wire names of event fields.
+ *
+ * The names are part of the wire protocol and of stored records, so they
+ * live in const tables indexed by the enum value; a gap (NULL) is a
+ * retired or never-used value.
+ */
+#include "event.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void evlist_init(struct evlist *l)
+{
+	l->v = NULL;
+	l->n = 0;
+	l->cap = 0;
+}
+
+void evlist_push(struct evlist *l, const struct event *e)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		struct event *v = realloc(l->v, cap * sizeof *v);
+		if (v == NULL) {
+			/* Allocation failure is fatal by project rule (STYLE.md). */
+			fputs("krieg: out of memory\n", stderr);
+			abort();
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = *e;
+}
+
+void evlist_clear(struct evlist *l)
+{
+	l->n = 0;
+}
+
+void evlist_free(struct evlist *l)
+{
+	free(l->v);
+	evlist_init(l);
+}
+
+static const char *const type_names[] = {
+	[EV_NONE] = NULL,
+	[EV_MOVE] = "move",
+	[EV_MOVED] = "moved",
+	[EV_ILLEGAL] = "illegal",
+	[EV_IMPOSSIBLE] = "impossible",
+	[EV_CAPTURE] = "capture",
+	[EV_CHECK] = "check",
+	[EV_PAWN_TRIES] = "pawn_tries",
+	[EV_PAWN_CAPTURES] = "pawn_captures",
+	[EV_ANY] = "any",
+	[EV_ILLEGAL_COUNT] = "illegal_count",
+	[EV_ALL_ILLEGAL] = "all_illegal",
+	[EV_QUIET_ENDED] = "quiet_ended",
+	[EV_GAME_OVER] = "game_over",
+	[EV_UMPIRE_MOVE] = "umpire_move",
+};
+
+static const char *const check_names[] = {
+	[CHECK_NONE] = NULL,
+	[CHECK_RANK] = "rank",
+	[CHECK_FILE] = "file",
+	[CHECK_LONG_DIAGONAL] = "long_diagonal",
+	[CHECK_SHORT_DIAGONAL] = "short_diagonal",
+	[CHECK_KNIGHT] = "knight",
+	[CHECK_A1H8_DIAGONAL] = "a1h8_diagonal",
+	[CHECK_H1A8_DIAGONAL] = "h1a8_diagonal",
+};
+
+static const char *const reason_names[] = {
+	[REASON_NONE] = NULL,
+	[REASON_CHECKMATE] = "checkmate",
+	[REASON_STALEMATE] = "stalemate",
+	[REASON_REPETITION] = "repetition",
+	[REASON_FIFTY_MOVES] = "fifty_moves",
+	[REASON_INSUFFICIENT] = "insufficient_material",
+	[REASON_RESIGNATION] = "resignation",
+	[REASON_AGREEMENT] = "agreement",
+	[REASON_TIME] = "time",
+	[REASON_ABANDONED] = "abandoned",
+	[REASON_ABORTED] = "aborted",
+};
+
+static const char *const result_names[] = {
+	[RESULT_NONE] = "*",
+	[RESULT_WHITE] = "1-0",
+	[RESULT_BLACK] = "0-1",
+	[RESULT_DRAW] = "1/2-1/2",
+};
+
+static const char *const captured_names[] = {
+	[CAPTURED_UNSAID] = NULL,
+	[CAPTURED_PAWN] = "pawn",
+	[CAPTURED_PIECE] = "piece",
+};
+
+static const char *const any_names[] = {
+	[ANY_NO] = "no",
+	[ANY_YES] = "yes",
+	[ANY_TRY] = "try",
+};
+
+#define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static const char *name_at(const char *const *names, int n, int v)
+{
+	return v >= 0 && v < n ? names[v] : NULL;
+}
+
+static int name_find(const char *const *names, int n, const char *name)
+{
+	if (name == NULL)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (names[i] != NULL && strcmp(names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+const char *event_type_name(int type) { return name_at(type_names, NELEM(type_names), type); }
+const char *check_dir_name(int dir) { return name_at(check_names, NELEM(check_names), dir); }
+const char *game_reason_name(int reason) { return name_at(reason_names, NELEM(reason_names), reason); }
+const char *game_result_name(int result) { return name_at(result_names, NELEM(result_names), result); }
+const char *captured_kind_name(int what) { return name_at(captured_names, NELEM(captured_names), what); }
+const char *any_answer_name(int answer) { return name_at(any_names, NELEM(any_names), answer); }
+
+int event_type_parse(const char *name) { return name_find(type_names, NELEM(type_names), name); }
+int check_dir_parse(const char *name) { return name_find(check_names, NELEM(check_names), name); }
+int game_reason_parse(const char *name) { return name_find(reason_names, NELEM(reason_names), name); }
+int game_result_parse(const char *name) { return name_find(result_names, NELEM(result_names), name); }
+int captured_kind_parse(const char *name) { return name_find(captured_names, NELEM(captured_names), name); }
+int any_answer_parse(const char *name) { return name_find(any_names, NELEM(any_names), name); }
+
+const char *audience_name(unsigned bit)
+{
+	switch (bit) {
+	case AUD_WHITE: return "white";
+	case AUD_BLACK: return "black";
+	case AUD_UMPIRE: return "umpire";
+	case AUD_SPECTATOR: return "spectator";
+	default: return NULL;
+	}
+}
+
+int audience_parse(const char *name)
+{
+	static const unsigned bits[] = { AUD_WHITE, AUD_BLACK, AUD_UMPIRE, AUD_SPECTATOR };
+	if (name == NULL)
+		return -1;
+	for (int i = 0; i < NELEM(bits); i++)
+		if (strcmp(audience_name(bits[i]), name) == 0)
+			return (int)bits[i];
+	return -1;
+}

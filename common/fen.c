@@ -1,0 +1,312 @@
+/*
+ * fen.c — FEN in and out.
+ *
+ * The parser sits behind a socket (a FEN comes with a challenge or a
+ * game setup), so it trusts nothing: every field is checked for form and
+ * the position for chess sense (kings, pawns on the back ranks, the side
+ * not to move in check, castling rights without their king and rook, an
+ * en-passant square no double push could have made), and the first
+ * problem is reported by name.  The board is built in a local copy and
+ * only copied out when everything holds, so *b is untouched on error.
+ */
+#include "fen.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bitboard.h"
+
+static const char PIECE_CHARS[] = "pnbrqk";
+
+__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
+                                                         ...)
+{
+	if (err && errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static const char *color_name(int c) { return c == WHITE ? "white" : "black"; }
+
+/* Next space-separated field: [*start, *start + *len). false when none. */
+static bool next_field(const char **p, const char **start, size_t *len)
+{
+	while (**p == ' ')
+		(*p)++;
+	if (**p == '\0')
+		return false;
+	*start = *p;
+	while (**p != ' ' && **p != '\0')
+		(*p)++;
+	*len = (size_t)(*p - *start);
+	return true;
+}
+
+/* A counter: 1-5 decimal digits, value <= max. */
+static bool parse_counter(const char *s, size_t len, unsigned max, unsigned *out)
+{
+	if (len == 0 || len > 5)
+		return false;
+	unsigned v = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (unsigned)(s[i] - '0');
+	}
+	if (v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+static int parse_placement(const char *s, size_t len, struct board *b, char *err, size_t errlen)
+{
+	int rank = 7, file = 0;
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		if (c == '/') {
+			if (file != 8)
+				return fail(err, errlen, "rank %d has %d squares", rank + 1, file);
+			if (rank == 0)
+				return fail(err, errlen, "more than 8 ranks");
+			rank--;
+			file = 0;
+		} else if (c >= '1' && c <= '8') {
+			/* A FEN writer merges empty squares: "71" is malformed. */
+			if (i > 0 && s[i - 1] >= '1' && s[i - 1] <= '8')
+				return fail(err, errlen, "rank %d has two digits in a row", rank + 1);
+			file += c - '0';
+			if (file > 8)
+				return fail(err, errlen, "rank %d has more than 8 squares", rank + 1);
+		} else {
+			char lower = (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+			const char *pc = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')
+			                         ? strchr(PIECE_CHARS, lower)
+			                         : NULL;
+			if (!pc || lower == '\0') {
+				if (c >= 0x21 && c < 0x7f)
+					return fail(err, errlen, "bad piece letter '%c'", c);
+				return fail(err, errlen, "bad byte 0x%02x in placement", (unsigned char)c);
+			}
+			if (file >= 8)
+				return fail(err, errlen, "rank %d has more than 8 squares", rank + 1);
+			board_put(b, c == lower ? BLACK : WHITE, (int)(pc - PIECE_CHARS), rank * 8 + file);
+			file++;
+		}
+	}
+	if (rank != 0)
+		return fail(err, errlen, "%d ranks instead of 8", 8 - rank);
+	if (file != 8)
+		return fail(err, errlen, "rank 1 has %d squares", file);
+	return 0;
+}
+
+static int check_material(const struct board *b, char *err, size_t errlen)
+{
+	for (int c = WHITE; c <= BLACK; c++) {
+		const bb_t *p = b->pieces[c];
+		int kings = bb_count(p[KING]);
+		if (kings == 0)
+			return fail(err, errlen, "no %s king", color_name(c));
+		if (kings > 1)
+			return fail(err, errlen, "%d %s kings", kings, color_name(c));
+		bb_t back = p[PAWN] & (BB_RANK_1 | BB_RANK_8);
+		if (back) {
+			char sq[3];
+			square_name(bb_lsb(back), sq);
+			return fail(err, errlen, "%s pawn on %s", color_name(c), sq);
+		}
+		int pawns = bb_count(p[PAWN]);
+		if (pawns > 8)
+			return fail(err, errlen, "%d %s pawns", pawns, color_name(c));
+		/* Pieces beyond the initial set must have been pawns. */
+		int extra = 0;
+		static const int initial[5] = { 0, 2, 2, 2, 1 };
+		for (int t = KNIGHT; t <= QUEEN; t++) {
+			int k = bb_count(p[t]);
+			if (k > initial[t])
+				extra += k - initial[t];
+		}
+		if (pawns + extra > 8)
+			return fail(err, errlen, "too many %s pieces for the pawns promoted", color_name(c));
+	}
+	return 0;
+}
+
+static int parse_castling(const char *s, size_t len, struct board *b, char *err, size_t errlen)
+{
+	if (len == 1 && s[0] == '-')
+		return 0;
+	if (len > 4)
+		return fail(err, errlen, "castling field too long");
+	for (size_t i = 0; i < len; i++) {
+		int right, color, king_sq, rook_sq;
+		switch (s[i]) {
+		case 'K': right = CASTLE_WK; color = WHITE; king_sq = 4; rook_sq = 7; break;
+		case 'Q': right = CASTLE_WQ; color = WHITE; king_sq = 4; rook_sq = 0; break;
+		case 'k': right = CASTLE_BK; color = BLACK; king_sq = 60; rook_sq = 63; break;
+		case 'q': right = CASTLE_BQ; color = BLACK; king_sq = 60; rook_sq = 56; break;
+		default:
+			if (s[i] >= 0x21 && s[i] < 0x7f)
+				return fail(err, errlen, "bad castling letter '%c'", s[i]);
+			return fail(err, errlen, "bad byte 0x%02x in castling", (unsigned char)s[i]);
+		}
+		if (b->castling & right)
+			return fail(err, errlen, "castling right %c given twice", s[i]);
+		char sq[3];
+		if (!(b->pieces[color][KING] & bb_sq(king_sq))) {
+			square_name(king_sq, sq);
+			return fail(err, errlen, "castling right %c without the king on %s", s[i], sq);
+		}
+		if (!(b->pieces[color][ROOK] & bb_sq(rook_sq))) {
+			square_name(rook_sq, sq);
+			return fail(err, errlen, "castling right %c without a rook on %s", s[i], sq);
+		}
+		b->castling |= (uint8_t)right;
+	}
+	return 0;
+}
+
+/* The en-passant square must be behind a pawn of the side not to move that
+ * could just have come from two squares further back. */
+static int parse_ep(const char *s, size_t len, struct board *b, char *err, size_t errlen)
+{
+	if (len == 1 && s[0] == '-')
+		return 0;
+	char name[3] = { len > 0 ? s[0] : 0, len > 1 ? s[1] : 0, 0 };
+	int sq = len == 2 ? square_parse(name) : SQ_NONE;
+	if (sq == SQ_NONE)
+		return fail(err, errlen, "bad en passant field");
+	int mover = b->side ^ 1; /* who made the double push */
+	int want_rank = mover == WHITE ? 2 : 5;
+	int pawn_sq = mover == WHITE ? sq + 8 : sq - 8;
+	int origin = mover == WHITE ? sq - 8 : sq + 8;
+	if ((sq >> 3) != want_rank || !(b->pieces[mover][PAWN] & bb_sq(pawn_sq)) ||
+	    b->mailbox[sq] != MAILBOX_EMPTY || b->mailbox[origin] != MAILBOX_EMPTY)
+		return fail(err, errlen, "en passant square %s without a pawn that just moved two squares",
+		            name);
+	b->ep = (uint8_t)sq;
+	return 0;
+}
+
+int fen_parse(const char *fen, struct board *out, char *err, size_t errlen)
+{
+	if (err && errlen)
+		err[0] = '\0';
+	if (!fen)
+		return fail(err, errlen, "no FEN");
+	size_t total = strnlen(fen, FEN_INPUT_MAX + 1);
+	if (total > FEN_INPUT_MAX)
+		return fail(err, errlen, "FEN longer than %d bytes", FEN_INPUT_MAX);
+	for (size_t i = 0; i < total; i++)
+		if ((unsigned char)fen[i] < 0x20 || (unsigned char)fen[i] >= 0x7f)
+			return fail(err, errlen, "bad byte 0x%02x in FEN", (unsigned char)fen[i]);
+
+	struct board b;
+	board_clear(&b);
+	const char *p = fen, *f;
+	size_t len;
+
+	if (!next_field(&p, &f, &len))
+		return fail(err, errlen, "empty FEN");
+	if (parse_placement(f, len, &b, err, errlen) < 0)
+		return -1;
+	if (check_material(&b, err, errlen) < 0)
+		return -1;
+
+	if (!next_field(&p, &f, &len))
+		return fail(err, errlen, "missing side to move");
+	if (len != 1 || (f[0] != 'w' && f[0] != 'b'))
+		return fail(err, errlen, "side to move must be w or b");
+	b.side = f[0] == 'w' ? WHITE : BLACK;
+
+	if (!next_field(&p, &f, &len))
+		return fail(err, errlen, "missing castling field");
+	if (parse_castling(f, len, &b, err, errlen) < 0)
+		return -1;
+
+	if (!next_field(&p, &f, &len))
+		return fail(err, errlen, "missing en passant field");
+	if (parse_ep(f, len, &b, err, errlen) < 0)
+		return -1;
+
+	unsigned v;
+	if (next_field(&p, &f, &len)) {
+		if (!parse_counter(f, len, 9999, &v))
+			return fail(err, errlen, "bad halfmove clock");
+		b.halfmove = (uint16_t)v;
+		if (next_field(&p, &f, &len)) {
+			if (!parse_counter(f, len, 9999, &v) || v == 0)
+				return fail(err, errlen, "bad fullmove number");
+			b.fullmove = (uint16_t)v;
+		}
+		if (next_field(&p, &f, &len))
+			return fail(err, errlen, "extra text after the FEN");
+	}
+	if (b.ep != SQ_NONE && b.halfmove != 0)
+		return fail(err, errlen, "halfmove clock must be 0 after a double pawn push");
+
+	/* The side that just moved cannot have left its king in check. */
+	int other = b.side ^ 1;
+	bb_t occ = b.occ[WHITE] | b.occ[BLACK];
+	if (board_attacked(&b, board_king(&b, other), b.side, occ))
+		return fail(err, errlen, "side not to move is in check");
+	if (bb_count(board_checkers(&b)) > 2)
+		return fail(err, errlen, "side to move is in check by more than two pieces");
+
+	b.key = board_compute_key(&b);
+	*out = b;
+	return 0;
+}
+
+void fen_format(const struct board *b, char *buf, size_t len)
+{
+	char tmp[FEN_MAX + 16];
+	size_t n = 0;
+	for (int rank = 7; rank >= 0; rank--) {
+		int empty = 0;
+		for (int file = 0; file < 8; file++) {
+			uint8_t code = b->mailbox[rank * 8 + file];
+			if (code == MAILBOX_EMPTY) {
+				empty++;
+				continue;
+			}
+			if (empty)
+				tmp[n++] = (char)('0' + empty);
+			empty = 0;
+			char c = PIECE_CHARS[piece_code_type(code)];
+			tmp[n++] = piece_code_color(code) == WHITE ? (char)(c - 'a' + 'A') : c;
+		}
+		if (empty)
+			tmp[n++] = (char)('0' + empty);
+		if (rank)
+			tmp[n++] = '/';
+	}
+	tmp[n++] = ' ';
+	tmp[n++] = b->side == WHITE ? 'w' : 'b';
+	tmp[n++] = ' ';
+	if (!b->castling)
+		tmp[n++] = '-';
+	if (b->castling & CASTLE_WK)
+		tmp[n++] = 'K';
+	if (b->castling & CASTLE_WQ)
+		tmp[n++] = 'Q';
+	if (b->castling & CASTLE_BK)
+		tmp[n++] = 'k';
+	if (b->castling & CASTLE_BQ)
+		tmp[n++] = 'q';
+	tmp[n++] = ' ';
+	if (b->ep < 64) {
+		square_name(b->ep, tmp + n);
+		n += 2;
+	} else {
+		tmp[n++] = '-';
+	}
+	tmp[n] = '\0';
+	snprintf(buf, len, "%s %u %u", tmp, (unsigned)b->halfmove, (unsigned)b->fullmove);
+}

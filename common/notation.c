@@ -1,0 +1,341 @@
+/*
+ * notation.c — a player's attempt in, SAN and coordinates out.
+ *
+ * The parser reads the text in three steps: strip what carries no meaning
+ * (annotation marks, "e.p."), recognise the shape (castling, or an
+ * optional piece letter, an optional origin file/rank/square, an optional
+ * capture or dash mark, a destination square, an optional promotion
+ * piece), then resolve it against the mover's own pieces alone: the
+ * candidates are the movegen_possible() moves that fit the shape.  Since
+ * the enemy pieces never enter, neither the result nor any error message
+ * can depend on them.
+ */
+#include "notation.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "bitboard.h"
+#include "movegen.h"
+
+static const char *const PIECE_NAME[6] = { "pawn", "knight", "bishop", "rook", "queen", "king" };
+static const char PIECE_LETTER[6] = { 'P', 'N', 'B', 'R', 'Q', 'K' };
+
+static enum notation_status fail(enum notation_status st, char *err, size_t errlen,
+                                 const char *msg)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "%s", msg);
+	return st;
+}
+
+static int letter_type(char c)
+{
+	switch (c) {
+	case 'P': return PAWN;
+	case 'N': case 'n': return KNIGHT;
+	case 'B': case 'b': return BISHOP;
+	case 'R': case 'r': return ROOK;
+	case 'Q': case 'q': return QUEEN;
+	case 'K': return KING;
+	default: return -1;
+	}
+}
+
+static bool is_file(char c) { return c >= 'a' && c <= 'h'; }
+static bool is_rank(char c) { return c >= '1' && c <= '8'; }
+
+static void trim(char *s, size_t *len)
+{
+	size_t start = 0;
+	while (start < *len && s[start] == ' ')
+		start++;
+	while (*len > start && s[*len - 1] == ' ')
+		(*len)--;
+	memmove(s, s + start, *len - start);
+	*len -= start;
+	s[*len] = '\0';
+}
+
+static bool ends_with(const char *s, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+	return len >= n && memcmp(s + len - n, suffix, n) == 0;
+}
+
+/* Drop trailing + # ! ? and an "e.p." / "ep" suffix, in any order. */
+static void strip_marks(char *s, size_t *len)
+{
+	for (bool changed = true; changed;) {
+		changed = false;
+		trim(s, len);
+		while (*len > 0 && strchr("+#!?", s[*len - 1])) {
+			(*len)--;
+			changed = true;
+		}
+		if (ends_with(s, *len, "e.p.")) {
+			*len -= 4;
+			changed = true;
+		} else if (ends_with(s, *len, "ep") && *len > 2 && !is_file(s[*len - 3])) {
+			*len -= 2;
+			changed = true;
+		}
+		s[*len] = '\0';
+	}
+	trim(s, len);
+}
+
+static enum notation_status parse_castling(const struct board *own, int color, bool king_side,
+                                           move_t *out, char *err, size_t errlen)
+{
+	int base = color == WHITE ? 0 : 56;
+	move_t m = move_make(base + 4, base + (king_side ? 6 : 2), MOVE_CASTLING, KNIGHT);
+	if (!movegen_is_possible(own, color, m))
+		return fail(NOTATION_NO_PIECE, err, errlen,
+		            king_side ? "cannot castle kingside (no right, or own pieces in the way)"
+		                      : "cannot castle queenside (no right, or own pieces in the way)");
+	*out = m;
+	return NOTATION_OK;
+}
+
+enum notation_status notation_parse(const struct board *own, int color, const char *text,
+                                    move_t *out, char *err, size_t errlen)
+{
+	char buf[NOTATION_INPUT_MAX + 1];
+	char msg[96];
+	if (err && errlen)
+		err[0] = '\0';
+	if (color != WHITE && color != BLACK)
+		return fail(NOTATION_SYNTAX, err, errlen, "bad colour");
+	if (!text)
+		return fail(NOTATION_SYNTAX, err, errlen, "empty move");
+	size_t len = strnlen(text, NOTATION_INPUT_MAX + 1);
+	if (len > NOTATION_INPUT_MAX)
+		return fail(NOTATION_SYNTAX, err, errlen, "move text too long");
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)text[i] < 0x20 || (unsigned char)text[i] > 0x7e)
+			return fail(NOTATION_SYNTAX, err, errlen, "not a move");
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	strip_marks(buf, &len);
+	if (len == 0)
+		return fail(NOTATION_SYNTAX, err, errlen, "empty move");
+
+	if (!strcmp(buf, "O-O") || !strcmp(buf, "0-0") || !strcmp(buf, "o-o"))
+		return parse_castling(own, color, true, out, err, errlen);
+	if (!strcmp(buf, "O-O-O") || !strcmp(buf, "0-0-0") || !strcmp(buf, "o-o-o"))
+		return parse_castling(own, color, false, out, err, errlen);
+
+	/* Piece letter (upper case only: a lower-case b is a file). */
+	size_t i = 0;
+	int ptype = -1;
+	if (strchr("PNBRQK", buf[0])) {
+		ptype = letter_type(buf[0]);
+		i = 1;
+	}
+	/* Promotion suffix: after the destination's rank, with or without '='. */
+	size_t end = len;
+	int promo = -1;
+	if (end > i && letter_type(buf[end - 1]) >= KNIGHT && letter_type(buf[end - 1]) <= QUEEN) {
+		if (end - i >= 2 && buf[end - 2] == '=') {
+			promo = letter_type(buf[end - 1]);
+			end -= 2;
+		} else if (end - i >= 2 && is_rank(buf[end - 2])) {
+			promo = letter_type(buf[end - 1]);
+			end -= 1;
+		} else {
+			return fail(NOTATION_SYNTAX, err, errlen, "not a move");
+		}
+	}
+	/* The squares, with at most one capture/dash mark just before the destination. */
+	char core[8];
+	size_t n = 0, sep_at = (size_t)-1;
+	for (; i < end; i++) {
+		char c = buf[i];
+		if (c == 'x' || c == ':' || c == '-') {
+			if (sep_at != (size_t)-1)
+				return fail(NOTATION_SYNTAX, err, errlen, "not a move");
+			sep_at = n;
+			continue;
+		}
+		if (!is_file(c) && !is_rank(c))
+			return fail(NOTATION_SYNTAX, err, errlen, "not a move");
+		if (n >= 4)
+			return fail(NOTATION_SYNTAX, err, errlen, "not a move");
+		core[n++] = c;
+	}
+	if (n < 2 || !is_file(core[n - 2]) || !is_rank(core[n - 1]))
+		return fail(NOTATION_SYNTAX, err, errlen, "not a move");
+	if (sep_at != (size_t)-1 && sep_at != n - 2)
+		return fail(NOTATION_SYNTAX, err, errlen, "not a move");
+	int to = (core[n - 1] - '1') * 8 + (core[n - 2] - 'a');
+	int from_file = -1, from_rank = -1, from = SQ_NONE;
+	if (n == 3) {
+		if (is_file(core[0]))
+			from_file = core[0] - 'a';
+		else
+			from_rank = core[0] - '1';
+	} else if (n == 4) {
+		if (!is_file(core[0]) || !is_rank(core[1]))
+			return fail(NOTATION_SYNTAX, err, errlen, "not a move");
+		from_file = core[0] - 'a';
+		from_rank = core[1] - '1';
+		from = from_rank * 8 + from_file;
+	}
+	char to_name[3], from_name[3];
+	square_name(to, to_name);
+
+	/* Which piece: named, or the own piece on a given origin, or a pawn. */
+	if (from != SQ_NONE) {
+		uint8_t code = own->mailbox[from];
+		square_name(from, from_name);
+		if (code == MAILBOX_EMPTY || piece_code_color(code) != color) {
+			snprintf(msg, sizeof msg, "no own piece on %s", from_name);
+			return fail(NOTATION_NO_PIECE, err, errlen, msg);
+		}
+		if (ptype >= 0 && piece_code_type(code) != ptype) {
+			snprintf(msg, sizeof msg, "no own %s on %s", PIECE_NAME[ptype], from_name);
+			return fail(NOTATION_NO_PIECE, err, errlen, msg);
+		}
+		ptype = piece_code_type(code);
+	} else if (ptype < 0) {
+		ptype = PAWN;
+	}
+
+	struct movelist l;
+	movegen_possible(own, color, &l);
+	move_t found = MOVE_NONE;
+	int count = 0;
+	bool promo_mismatch = false;
+	for (int k = 0; k < l.n; k++) {
+		move_t m = l.m[k];
+		int mf = move_from(m);
+		if (move_to(m) != to || piece_code_type(own->mailbox[mf]) != ptype)
+			continue;
+		if (from_file >= 0 && (mf & 7) != from_file)
+			continue;
+		if (from_rank >= 0 && (mf >> 3) != from_rank)
+			continue;
+		/* A bare pawn destination is a push; a diagonal needs its file. */
+		if (ptype == PAWN && from_file < 0 && (mf & 7) != (to & 7))
+			continue;
+		/* Castling written as a king move needs the origin square too. */
+		if (move_kind(m) == MOVE_CASTLING && from == SQ_NONE)
+			continue;
+		if (move_kind(m) == MOVE_PROMOTION) {
+			if (move_promo(m) != (promo >= 0 ? promo : QUEEN))
+				continue;
+		} else if (promo >= 0) {
+			promo_mismatch = true;
+			continue;
+		}
+		if (count == 0 || move_from(found) != mf)
+			count++;
+		found = m;
+	}
+	if (count == 1) {
+		*out = found;
+		return NOTATION_OK;
+	}
+	if (count > 1) {
+		snprintf(msg, sizeof msg, "more than one own %s can move to %s: say which",
+		         PIECE_NAME[ptype], to_name);
+		return fail(NOTATION_AMBIGUOUS, err, errlen, msg);
+	}
+	if (promo_mismatch)
+		snprintf(msg, sizeof msg, "a move to %s does not promote", to_name);
+	else if (from != SQ_NONE)
+		snprintf(msg, sizeof msg, "own %s on %s cannot move to %s", PIECE_NAME[ptype], from_name,
+		         to_name);
+	else
+		snprintf(msg, sizeof msg, "no own %s can move to %s", PIECE_NAME[ptype], to_name);
+	return fail(NOTATION_NO_PIECE, err, errlen, msg);
+}
+
+void notation_uci(move_t m, char buf[NOTATION_MAX])
+{
+	if (m == MOVE_NONE) {
+		snprintf(buf, NOTATION_MAX, "0000");
+		return;
+	}
+	square_name(move_from(m), buf);
+	square_name(move_to(m), buf + 2);
+	if (move_kind(m) == MOVE_PROMOTION) {
+		buf[4] = "pnbrqk"[move_promo(m)];
+		buf[5] = '\0';
+	}
+}
+
+void notation_san(const struct board *b, move_t m, bool own_view, char buf[NOTATION_MAX])
+{
+	int from = move_from(m), to = move_to(m);
+	uint8_t code = b->mailbox[from];
+	if (m == MOVE_NONE || code == MAILBOX_EMPTY) {
+		notation_uci(m, buf);
+		return;
+	}
+	int color = piece_code_color(code), type = piece_code_type(code);
+	char out[NOTATION_MAX]; /* the longest SAN, "Qa1xb2+" or "exd8=Q+", is 7 */
+	size_t n = 0;
+	char sq[3];
+
+	if (move_kind(m) == MOVE_CASTLING) {
+		n = (size_t)snprintf(out, sizeof out, "%s", to > from ? "O-O" : "O-O-O");
+	} else if (type == PAWN) {
+		if ((from & 7) != (to & 7)) {
+			out[n++] = (char)('a' + (from & 7));
+			out[n++] = 'x';
+		}
+		square_name(to, sq);
+		out[n++] = sq[0];
+		out[n++] = sq[1];
+		if (move_kind(m) == MOVE_PROMOTION) {
+			out[n++] = '=';
+			out[n++] = PIECE_LETTER[move_promo(m)];
+		}
+	} else {
+		out[n++] = PIECE_LETTER[type];
+		/* Disambiguate among the moves the reader can know of: the legal
+		 * ones on the true board, the possible ones on a view. */
+		struct movelist l;
+		if (own_view)
+			movegen_possible(b, color, &l);
+		else
+			movegen_legal(b, &l);
+		bool other = false, same_file = false, same_rank = false;
+		for (int k = 0; k < l.n; k++) {
+			int f = move_from(l.m[k]);
+			if (move_to(l.m[k]) != to || f == from || b->mailbox[f] != code ||
+			    move_kind(l.m[k]) == MOVE_CASTLING)
+				continue;
+			other = true;
+			same_file |= (f & 7) == (from & 7);
+			same_rank |= (f >> 3) == (from >> 3);
+		}
+		if (other) {
+			square_name(from, sq);
+			if (!same_file)
+				out[n++] = sq[0];
+			else if (!same_rank)
+				out[n++] = sq[1];
+			else {
+				out[n++] = sq[0];
+				out[n++] = sq[1];
+			}
+		}
+		uint8_t at = b->mailbox[to];
+		if (at != MAILBOX_EMPTY && piece_code_color(at) != color)
+			out[n++] = 'x';
+		square_name(to, sq);
+		out[n++] = sq[0];
+		out[n++] = sq[1];
+	}
+	if (!own_view) {
+		struct board c = *b;
+		board_make(&c, m);
+		if (board_in_check(&c))
+			out[n++] = movegen_count(&c) == 0 ? '#' : '+';
+	}
+	out[n] = '\0';
+	memcpy(buf, out, n + 1);
+}

@@ -1,0 +1,884 @@
+/*
+ * referee.c — the umpire of one game.
+ *
+ * Shape of every public entry point: validate everything first (turn,
+ * notation, rule-set support), returning an error with nothing changed;
+ * only then act, which cannot fail.  That is what makes "a failing call
+ * leaves the state unchanged and emits nothing" true by construction.
+ *
+ * Audiences: a detailed copy (with the move) goes to the mover and the
+ * umpire, the redacted copy (without it) to the opponent and spectators,
+ * and announcements everybody hears go to AUD_PUBLIC.  The played move
+ * itself reaches the umpire as EV_UMPIRE_MOVE (full SAN), the mover as
+ * EV_MOVE (own-view SAN), everyone else as EV_MOVED.
+ */
+#include "referee.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fen.h"
+#include "notation.h"
+
+struct quiet {
+	int n;      /* moves in the sequence */
+	int next;   /* index of the first move not yet played; n when idle */
+	char text[REFEREE_LIST_MAX][NOTATION_INPUT_MAX + 1];
+};
+
+struct referee {
+	const struct ruleset *rs;
+	struct board b;            /* the true position */
+	bool begun;
+	bool over;
+	enum game_result result;
+	enum game_reason reason;
+	int plies;
+	int moves_made[2];         /* per colour, for insurance's "after the first move" */
+	/* the current turn */
+	struct movelist refused;   /* tries refused this turn (illegal ones) */
+	bool any_asked;
+	bool must_capture;         /* a yes to "any?" obliges a pawn-capture try */
+	int illegal_count;         /* nost: counted illegal tries this turn */
+	struct quiet quiet[2];     /* nost: pending "if quiet" sequences */
+	/* positions since the start, for repetition */
+	uint64_t *keys;
+	size_t nkeys, capkeys;
+	char err[160];
+};
+
+/* ------------------------------------------------------------------ */
+
+static int fail(struct referee *r, int status, const char *msg)
+{
+	snprintf(r->err, sizeof r->err, "%s", msg);
+	return status;
+}
+
+static void keys_push(struct referee *r, uint64_t k)
+{
+	if (r->nkeys == r->capkeys) {
+		size_t cap = r->capkeys ? r->capkeys * 2 : 64;
+		uint64_t *v = realloc(r->keys, cap * sizeof *v);
+		if (v == NULL) {
+			fputs("krieg: out of memory\n", stderr);
+			abort();
+		}
+		r->keys = v;
+		r->capkeys = cap;
+	}
+	r->keys[r->nkeys++] = k;
+}
+
+struct referee *referee_new(const struct ruleset *rs, const char *fen, char *err, size_t errlen)
+{
+	struct board b;
+	if (rs == NULL) {
+		if (err && errlen)
+			snprintf(err, errlen, "unknown rule set");
+		return NULL;
+	}
+	if (fen == NULL) {
+		board_start(&b);
+	} else {
+		char e[128] = "";
+		if (fen_parse(fen, &b, e, sizeof e) != 0) {
+			if (err && errlen)
+				snprintf(err, errlen, "bad FEN: %s", e);
+			return NULL;
+		}
+	}
+	struct referee *r = calloc(1, sizeof *r);
+	if (r == NULL) {
+		fputs("krieg: out of memory\n", stderr);
+		abort();
+	}
+	r->rs = rs;
+	r->b = b;
+	r->quiet[WHITE].next = r->quiet[WHITE].n = 0;
+	r->quiet[BLACK].next = r->quiet[BLACK].n = 0;
+	keys_push(r, b.key);
+	return r;
+}
+
+void referee_free(struct referee *r)
+{
+	if (r == NULL)
+		return;
+	free(r->keys);
+	free(r);
+}
+
+/* ------------------------------------------------------------------ */
+/* emission                                                            */
+
+static struct event ev_base(const struct referee *r, int type, unsigned audience, int by)
+{
+	struct event e;
+	memset(&e, 0, sizeof e);
+	e.type = (uint8_t)type;
+	e.audience = (uint8_t)audience;
+	e.by = (int8_t)by;
+	e.square = -1;
+	e.ply = (uint16_t)r->plies;
+	return e;
+}
+
+static unsigned others_of(int color)
+{
+	return aud_of(!color) | AUD_SPECTATOR;
+}
+
+static unsigned mover_of(int color)
+{
+	return aud_of(color) | AUD_UMPIRE;
+}
+
+/* The direction of one checker, from the checked king's square. */
+static int check_direction(const struct ruleset *rs, int ksq, int csq, int ctype)
+{
+	int kf = ksq & 7, kr = ksq >> 3, cf = csq & 7, cr = csq >> 3;
+	if (ctype == KNIGHT)
+		return CHECK_KNIGHT;
+	if (kr == cr)
+		return CHECK_RANK;
+	if (kf == cf)
+		return CHECK_FILE;
+	/* A diagonal (a pawn's check is one too).  a1-h8 direction: file - rank constant. */
+	bool a1h8 = (cf - kf) == (cr - kr);
+	if (rs->checks == CHECK_STYLE_GOLLON)
+		return a1h8 ? CHECK_A1H8_DIAGONAL : CHECK_H1A8_DIAGONAL;
+	int len_a1h8 = 8 - abs(kf - kr);
+	int len_h1a8 = 8 - abs(kf + kr - 7);
+	/* The two lengths never tie on 8x8: (kf-kr) and (kf+kr-7) differ in parity. */
+	int mine = a1h8 ? len_a1h8 : len_h1a8, other = a1h8 ? len_h1a8 : len_a1h8;
+	return mine > other ? CHECK_LONG_DIAGONAL : CHECK_SHORT_DIAGONAL;
+}
+
+static int count_repetitions(const struct referee *r)
+{
+	/* Only positions since the last capture or pawn move can repeat, and only
+	 * those with the same side to move (every second one). */
+	size_t last = r->nkeys - 1;
+	size_t back = r->b.halfmove;
+	int n = 0;
+	for (size_t i = 0; i <= back && i <= last; i += 2)
+		if (r->keys[last - i] == r->keys[last])
+			n++;
+	return n;
+}
+
+static void game_over(struct referee *r, enum game_result res, enum game_reason why, int by,
+                      struct evlist *out)
+{
+	r->over = true;
+	r->result = res;
+	r->reason = why;
+	r->quiet[WHITE].n = r->quiet[WHITE].next = 0;
+	r->quiet[BLACK].n = r->quiet[BLACK].next = 0;
+	struct event e = ev_base(r, EV_GAME_OVER, AUD_PUBLIC, by);
+	e.result = (uint8_t)res;
+	e.reason = (uint8_t)why;
+	evlist_push(out, &e);
+}
+
+/* Ends the game if the position on the board is terminal; true if it did. */
+static bool check_end(struct referee *r, struct evlist *out)
+{
+	struct movelist ml;
+	int side = r->b.side;
+	movegen_legal(&r->b, &ml);
+	if (ml.n == 0) {
+		if (board_in_check(&r->b))
+			game_over(r, side == WHITE ? RESULT_BLACK : RESULT_WHITE, REASON_CHECKMATE, !side, out);
+		else
+			game_over(r, RESULT_DRAW, REASON_STALEMATE, side, out);
+		return true;
+	}
+	if (r->rs->draw_insufficient && board_insufficient_material(&r->b)) {
+		game_over(r, RESULT_DRAW, REASON_INSUFFICIENT, -1, out);
+		return true;
+	}
+	if (r->rs->draw_fifty && r->b.halfmove >= 100) {
+		game_over(r, RESULT_DRAW, REASON_FIFTY_MOVES, -1, out);
+		return true;
+	}
+	if (r->rs->draw_repetition && count_repetitions(r) >= 3) {
+		game_over(r, RESULT_DRAW, REASON_REPETITION, -1, out);
+		return true;
+	}
+	return false;
+}
+
+/* What both players hear as a turn begins. */
+static void turn_start(struct referee *r, struct evlist *out)
+{
+	int side = r->b.side;
+	if (r->rs->pawn_info == PAWN_INFO_COUNT) {
+		struct event e = ev_base(r, EV_PAWN_TRIES, AUD_PUBLIC, side);
+		e.count = (int16_t)movegen_pawn_captures(&r->b);
+		evlist_push(out, &e);
+	} else if (r->rs->pawn_info == PAWN_INFO_YESNO) {
+		struct event e = ev_base(r, EV_PAWN_CAPTURES, AUD_PUBLIC, side);
+		e.answer = movegen_pawn_captures(&r->b) > 0;
+		evlist_push(out, &e);
+	}
+}
+
+static void reset_turn(struct referee *r)
+{
+	r->refused.n = 0;
+	r->any_asked = false;
+	r->must_capture = false;
+	r->illegal_count = 0;
+}
+
+/* Play a legal move and announce it.  *captured / *checked feed "if quiet". */
+static void play(struct referee *r, int color, move_t m, struct evlist *out, bool *captured,
+                 bool *checked)
+{
+	struct board own;
+	char own_san[NOTATION_MAX], full_san[NOTATION_MAX];
+	int from = move_from(m), to = move_to(m), opp = !color;
+	int victim_sq = SQ_NONE, victim_type = PIECE_NONE;
+
+	board_own_view(&r->b, color, &own);
+	notation_san(&own, m, true, own_san);
+	notation_san(&r->b, m, false, full_san);
+	(void)from;
+	if (move_kind(m) == MOVE_EN_PASSANT) {
+		victim_sq = color == WHITE ? to - 8 : to + 8;
+		victim_type = PAWN;
+	} else if (move_kind(m) != MOVE_CASTLING && r->b.mailbox[to] != MAILBOX_EMPTY) {
+		victim_sq = to;
+		victim_type = piece_code_type(r->b.mailbox[to]);
+	}
+
+	board_make(&r->b, m);
+	r->plies++;
+	r->moves_made[color]++;
+	keys_push(r, r->b.key);
+
+	if (r->rs->illegal == ILLEGAL_COUNTED && r->illegal_count > 0) {
+		struct event e = ev_base(r, EV_ILLEGAL_COUNT, others_of(color) | AUD_UMPIRE, color);
+		e.count = (int16_t)r->illegal_count;
+		evlist_push(out, &e);
+	}
+	struct event e = ev_base(r, EV_MOVE, aud_of(color), color);
+	e.move = m;
+	snprintf(e.san, sizeof e.san, "%s", own_san);
+	evlist_push(out, &e);
+	e = ev_base(r, EV_MOVED, others_of(color), color);
+	evlist_push(out, &e);
+	e = ev_base(r, EV_UMPIRE_MOVE, AUD_UMPIRE, color);
+	e.move = m;
+	snprintf(e.san, sizeof e.san, "%s", full_san);
+	evlist_push(out, &e);
+
+	*captured = victim_sq != SQ_NONE;
+	if (*captured) {
+		bool ep = move_kind(m) == MOVE_EN_PASSANT;
+		if (ep && r->rs->ep == EP_SPLIT) {
+			/* seed 000 rule 8: the capturer hears where his pawn landed,
+			 * the captured side where its pawn was removed. */
+			e = ev_base(r, EV_CAPTURE, mover_of(color), color);
+			e.square = (int8_t)to;
+			evlist_push(out, &e);
+			e = ev_base(r, EV_CAPTURE, others_of(color), color);
+			e.square = (int8_t)victim_sq;
+			evlist_push(out, &e);
+		} else {
+			e = ev_base(r, EV_CAPTURE, AUD_PUBLIC, color);
+			if (ep && r->rs->ep == EP_NAMED_LANDING) {
+				e.square = (int8_t)to;
+				e.en_passant = true;
+			} else {
+				e.square = (int8_t)victim_sq;
+			}
+			if (r->rs->capture_kind)
+				e.what = victim_type == PAWN ? CAPTURED_PAWN : CAPTURED_PIECE;
+			evlist_push(out, &e);
+		}
+	}
+
+	bb_t checkers = board_checkers(&r->b);
+	*checked = checkers != 0;
+	if (checkers) {
+		int ksq = board_king(&r->b, opp);
+		int dirs[2] = { CHECK_NONE, CHECK_NONE }, nd = 0;
+		for (int sq = 0; sq < 64 && nd < 2; sq++) {
+			if (!(checkers >> sq & 1))
+				continue;
+			dirs[nd++] = check_direction(r->rs, ksq, sq, piece_code_type(r->b.mailbox[sq]));
+		}
+		if (nd == 2 && dirs[1] < dirs[0]) {
+			int t = dirs[0];
+			dirs[0] = dirs[1];
+			dirs[1] = t;
+		}
+		e = ev_base(r, EV_CHECK, AUD_PUBLIC, color);
+		e.checks[0] = (uint8_t)dirs[0];
+		e.checks[1] = (uint8_t)dirs[1];
+		evlist_push(out, &e);
+	}
+
+	reset_turn(r);
+	if (!check_end(r, out))
+		turn_start(r, out);
+}
+
+/* ------------------------------------------------------------------ */
+/* reading attempts                                                    */
+
+/* Skips the ignorable tail of an attempt: "e.p."/"ep", then + # ! ?. */
+static bool tail_ok(const char *p)
+{
+	while (*p == ' ')
+		p++;
+	if (strncmp(p, "e.p.", 4) == 0)
+		p += 4;
+	else if (strncmp(p, "ep", 2) == 0)
+		p += 2;
+	while (*p == '+' || *p == '#' || *p == '!' || *p == '?')
+		p++;
+	return *p == '\0';
+}
+
+static int piece_letter(char c)
+{
+	switch (c) {
+	case 'N': return KNIGHT;
+	case 'B': return BISHOP;
+	case 'R': return ROOK;
+	case 'Q': return QUEEN;
+	case 'K': return KING;
+	default: return PIECE_NONE;
+	}
+}
+
+/*
+ * An attempt that names an own piece's square and a target square (or a
+ * castling) but is not a possible move: "Ra1a5" as a first move.  Such an
+ * attempt is answered (impossible, or illegal where the rule set makes no
+ * difference) instead of being a notation error, because the rules speak
+ * of it.  SAN without the starting square that no own piece can make
+ * stays a notation error: it names no piece.
+ */
+static bool raw_attempt(const struct board *own, int color, const char *text, move_t *out)
+{
+	const char *p = text;
+	int back = color == WHITE ? 0 : 56;
+	bool lng = false, castle = false;
+
+	if (strncmp(p, "O-O-O", 5) == 0 || strncmp(p, "0-0-0", 5) == 0) {
+		castle = lng = true;
+		p += 5;
+	} else if (strncmp(p, "O-O", 3) == 0 || strncmp(p, "0-0", 3) == 0) {
+		castle = true;
+		p += 3;
+	}
+	if (castle) {
+		int k = board_king(own, color);
+		if (k != back + 4 || !tail_ok(p))
+			return false;
+		*out = move_make(k, lng ? k - 2 : k + 2, MOVE_CASTLING, KNIGHT);
+		return true;
+	}
+
+	int want = piece_letter(*p);
+	if (want != PIECE_NONE)
+		p++;
+	if (!(p[0] >= 'a' && p[0] <= 'h' && p[1] >= '1' && p[1] <= '8'))
+		return false;
+	int from = (p[1] - '1') * 8 + (p[0] - 'a');
+	p += 2;
+	if (*p == '-' || *p == 'x' || *p == ':')
+		p++;
+	if (!(p[0] >= 'a' && p[0] <= 'h' && p[1] >= '1' && p[1] <= '8'))
+		return false;
+	int to = (p[1] - '1') * 8 + (p[0] - 'a');
+	p += 2;
+	int promo = PIECE_NONE;
+	if (*p == '=')
+		p++;
+	if (*p && strchr("QRBNqrbn", *p)) {
+		/* After the target square a lower-case letter can only be a promotion. */
+		promo = piece_letter((char)(*p >= 'a' ? *p - 'a' + 'A' : *p));
+		p++;
+	}
+	if (!tail_ok(p) || from == to)
+		return false;
+	uint8_t code = own->mailbox[from];
+	if (code == MAILBOX_EMPTY || piece_code_color(code) != color)
+		return false;
+	int type = piece_code_type(code);
+	if (want != PIECE_NONE && want != type)
+		return false;
+	bool last = (to >> 3) == (color == WHITE ? 7 : 0);
+	if (type == PAWN && last) {
+		*out = move_make(from, to, MOVE_PROMOTION, promo == PIECE_NONE ? QUEEN : promo);
+		return true;
+	}
+	if (promo != PIECE_NONE)
+		return false;
+	if (type == KING && from == back + 4 && (to == back + 6 || to == back + 2))
+		*out = move_make(from, to, MOVE_CASTLING, KNIGHT);
+	else
+		*out = move_make(from, to, MOVE_NORMAL, KNIGHT);
+	return true;
+}
+
+/* Read one attempt of `color`: REF_OK with *m and whether it is possible. */
+static int resolve(struct referee *r, int color, const char *text, move_t *m, bool *possible)
+{
+	struct board own;
+	char e[96] = "";
+	if (text == NULL || strlen(text) > NOTATION_INPUT_MAX)
+		return fail(r, REF_E_SYNTAX, "not a move: too long");
+	board_own_view(&r->b, color, &own);
+	enum notation_status st = notation_parse(&own, color, text, m, e, sizeof e);
+	if (st == NOTATION_OK) {
+		*possible = true;
+		return REF_OK;
+	}
+	if (st != NOTATION_AMBIGUOUS && raw_attempt(&own, color, text, m)) {
+		*possible = movegen_is_possible(&own, color, *m);
+		return REF_OK;
+	}
+	char msg[140];
+	snprintf(msg, sizeof msg, "%s", e[0] ? e : "not a move");
+	switch (st) {
+	case NOTATION_AMBIGUOUS: return fail(r, REF_E_AMBIGUOUS, msg);
+	case NOTATION_NO_PIECE: return fail(r, REF_E_NO_PIECE, msg);
+	default: return fail(r, REF_E_SYNTAX, msg);
+	}
+}
+
+static bool is_pawn_capture(const struct board *b, move_t m)
+{
+	return piece_code_type(b->mailbox[move_from(m)]) == PAWN && (move_from(m) & 7) != (move_to(m) & 7);
+}
+
+static bool refused_has(const struct referee *r, move_t m)
+{
+	for (int i = 0; i < r->refused.n; i++)
+		if (r->refused.m[i] == m)
+			return true;
+	return false;
+}
+
+static int check_turn(struct referee *r, int color)
+{
+	if (color != WHITE && color != BLACK)
+		return fail(r, REF_E_BAD_ARGUMENT, "bad colour");
+	if (!r->begun)
+		return fail(r, REF_E_BAD_ARGUMENT, "referee_begin was not called");
+	if (r->over)
+		return fail(r, REF_E_GAME_OVER, "the game is over");
+	if (color != r->b.side)
+		return fail(r, REF_E_NOT_YOUR_TURN, "not your turn");
+	return REF_OK;
+}
+
+/* Validation of one resolved try against the turn state. */
+static int check_try(struct referee *r, move_t m, bool possible)
+{
+	if (refused_has(r, m))
+		return fail(r, REF_E_ALREADY_TRIED, "that try was refused already this turn");
+	if (r->must_capture && !(possible && is_pawn_capture(&r->b, m)))
+		return fail(r, REF_E_MUST_TRY_CAPTURE, "a pawn capture must be tried first");
+	return REF_OK;
+}
+
+enum outcome { OUT_PLAYED, OUT_ILLEGAL, OUT_IMPOSSIBLE };
+
+/*
+ * The legal move of the true board that an attempt means, or MOVE_NONE.
+ * The attempt was read on the player's own board, where a diagonal pawn
+ * step onto the en-passant square is an ordinary capture attempt: match
+ * by squares (and promotion piece), and take the kind from the true board.
+ */
+static move_t legal_match(const struct board *b, move_t m)
+{
+	struct movelist ml;
+	movegen_legal(b, &ml);
+	for (int i = 0; i < ml.n; i++) {
+		move_t l = ml.m[i];
+		if (move_from(l) != move_from(m) || move_to(l) != move_to(m))
+			continue;
+		if (move_kind(l) == MOVE_PROMOTION &&
+		    (move_kind(m) != MOVE_PROMOTION || move_promo(l) != move_promo(m)))
+			continue;
+		return l;
+	}
+	return MOVE_NONE;
+}
+
+/* Rule on one validated try.  Cannot fail. */
+static enum outcome try_move(struct referee *r, int color, move_t m, bool possible, struct evlist *out,
+                             bool *captured, bool *checked)
+{
+	struct event e;
+	char san[NOTATION_MAX];
+
+	if (possible && is_pawn_capture(&r->b, m))
+		r->must_capture = false;
+	if (!possible && r->rs->impossible != IMPOSSIBLE_IS_ILLEGAL) {
+		e = ev_base(r, EV_IMPOSSIBLE, mover_of(color), color);
+		e.move = m; /* no SAN: an impossible move has none */
+		evlist_push(out, &e);
+		if (r->rs->impossible == IMPOSSIBLE_PUBLIC) {
+			e = ev_base(r, EV_IMPOSSIBLE, others_of(color), color);
+			evlist_push(out, &e);
+		}
+		return OUT_IMPOSSIBLE;
+	}
+	move_t legal = possible ? legal_match(&r->b, m) : MOVE_NONE;
+	if (legal != MOVE_NONE) {
+		play(r, color, legal, out, captured, checked);
+		return OUT_PLAYED;
+	}
+	san[0] = '\0';
+	if (possible) {
+		struct board own;
+		board_own_view(&r->b, color, &own);
+		notation_san(&own, m, true, san);
+	}
+	if (r->refused.n < MOVES_MAX)
+		r->refused.m[r->refused.n++] = m;
+	e = ev_base(r, EV_ILLEGAL, mover_of(color), color);
+	e.move = m;
+	snprintf(e.san, sizeof e.san, "%s", san);
+	evlist_push(out, &e);
+	if (r->rs->illegal == ILLEGAL_BOTH) {
+		e = ev_base(r, EV_ILLEGAL, others_of(color), color);
+		evlist_push(out, &e);
+	} else if (r->rs->illegal == ILLEGAL_COUNTED) {
+		r->illegal_count++;
+	}
+	return OUT_ILLEGAL;
+}
+
+static void quiet_end(struct referee *r, int color, int unplayed, struct evlist *out)
+{
+	struct quiet *q = &r->quiet[color];
+	if (unplayed > 0) {
+		struct event e = ev_base(r, EV_QUIET_ENDED, mover_of(color), color);
+		e.count = (int16_t)unplayed;
+		evlist_push(out, &e);
+	}
+	q->n = q->next = 0;
+}
+
+/*
+ * After a move: stop "if quiet" sequences when the move captured or
+ * checked or the side to move now has a pawn capture (seed 000 rule 4),
+ * else play the next move of the side to move's sequence.  Bounded: each
+ * round consumes a move of a sequence.
+ */
+static void after_move(struct referee *r, bool captured, bool checked, struct evlist *out)
+{
+	for (;;) {
+		if (r->over)
+			return;
+		bool stop = captured || checked || movegen_pawn_captures(&r->b) > 0;
+		for (int c = WHITE; c <= BLACK; c++)
+			if (stop && r->quiet[c].next < r->quiet[c].n)
+				quiet_end(r, c, r->quiet[c].n - r->quiet[c].next, out);
+		int s = r->b.side;
+		struct quiet *q = &r->quiet[s];
+		if (q->next >= q->n)
+			return;
+		move_t m;
+		bool possible;
+		char saved[sizeof r->err];
+		memcpy(saved, r->err, sizeof saved);
+		int st = resolve(r, s, q->text[q->next], &m, &possible);
+		memcpy(r->err, saved, sizeof saved);
+		if (st != REF_OK || refused_has(r, m)) {
+			quiet_end(r, s, q->n - q->next, out);
+			return;
+		}
+		enum outcome o = try_move(r, s, m, possible, out, &captured, &checked);
+		if (o != OUT_PLAYED) {
+			/* seed 000 rule 4: "or until one of the moves is illegal" */
+			quiet_end(r, s, q->n - q->next, out);
+			return;
+		}
+		if (++q->next >= q->n)
+			q->n = q->next = 0;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* public                                                              */
+
+int referee_begin(struct referee *r, struct evlist *out)
+{
+	if (r->begun)
+		return fail(r, REF_E_BAD_ARGUMENT, "referee_begin called twice");
+	r->begun = true;
+	if (!check_end(r, out))
+		turn_start(r, out);
+	return REF_OK;
+}
+
+int referee_attempt(struct referee *r, int color, const char *text, struct evlist *out)
+{
+	move_t m;
+	bool possible, captured = false, checked = false;
+	int st = check_turn(r, color);
+	if (st == REF_OK)
+		st = resolve(r, color, text, &m, &possible);
+	if (st == REF_OK)
+		st = check_try(r, m, possible);
+	if (st != REF_OK)
+		return st;
+	if (try_move(r, color, m, possible, out, &captured, &checked) == OUT_PLAYED)
+		after_move(r, captured, checked, out);
+	return REF_OK;
+}
+
+/* Resolve and validate a whole list before anything happens. */
+static int resolve_list(struct referee *r, int color, const char *const *texts, size_t n, move_t *m,
+                        bool *possible)
+{
+	if (texts == NULL || n == 0 || n > REFEREE_LIST_MAX)
+		return fail(r, REF_E_TOO_MANY, "a list holds 1 to 16 moves");
+	for (size_t i = 0; i < n; i++) {
+		int st = resolve(r, color, texts[i], &m[i], &possible[i]);
+		if (st != REF_OK)
+			return st;
+		for (size_t j = 0; j < i; j++)
+			if (m[j] == m[i])
+				return fail(r, REF_E_ALREADY_TRIED, "the same move twice in one list");
+	}
+	return REF_OK;
+}
+
+int referee_attempt_list(struct referee *r, int color, const char *const *texts, size_t n,
+                         struct evlist *out)
+{
+	move_t m[REFEREE_LIST_MAX];
+	bool possible[REFEREE_LIST_MAX], captured = false, checked = false;
+	int st = check_turn(r, color);
+	if (st == REF_OK && !r->rs->preference_lists)
+		st = fail(r, REF_E_UNSUPPORTED, "this rule set takes one move at a time");
+	if (st == REF_OK)
+		st = resolve_list(r, color, texts, n, m, possible);
+	if (st != REF_OK)
+		return st;
+	for (size_t i = 0; i < n; i++)
+		if (refused_has(r, m[i]))
+			return fail(r, REF_E_ALREADY_TRIED, "that try was refused already this turn");
+	if ((st = check_try(r, m[0], possible[0])) != REF_OK)
+		return st;
+
+	for (size_t i = 0; i < n; i++) {
+		/* An obligation met by an earlier try of this list no longer binds. */
+		if (try_move(r, color, m[i], possible[i], out, &captured, &checked) == OUT_PLAYED) {
+			after_move(r, captured, checked, out);
+			return REF_OK;
+		}
+		if (r->must_capture)
+			break; /* cannot happen in nost; keeps the obligation honest elsewhere */
+	}
+	struct event e = ev_base(r, EV_ALL_ILLEGAL, mover_of(color), color);
+	evlist_push(out, &e);
+	return REF_OK;
+}
+
+int referee_quiet(struct referee *r, int color, const char *const *texts, size_t n, struct evlist *out)
+{
+	move_t m;
+	bool possible, captured = false, checked = false;
+	int st = check_turn(r, color);
+	if (st == REF_OK && !r->rs->quiet_sequences)
+		st = fail(r, REF_E_UNSUPPORTED, "this rule set has no \"if quiet\" sequences");
+	if (st == REF_OK && (texts == NULL || n == 0 || n > REFEREE_LIST_MAX))
+		st = fail(r, REF_E_TOO_MANY, "a sequence holds 1 to 16 moves");
+	if (st == REF_OK)
+		st = resolve(r, color, texts[0], &m, &possible);
+	if (st == REF_OK)
+		st = check_try(r, m, possible);
+	/* Later moves are resolved when their turn comes (the pieces will have
+	 * moved); now only their form is checked. */
+	for (size_t i = 1; st == REF_OK && i < n; i++) {
+		struct board own;
+		move_t dummy;
+		char e[96];
+		if (texts[i] == NULL || strlen(texts[i]) > NOTATION_INPUT_MAX)
+			st = fail(r, REF_E_SYNTAX, "not a move: too long");
+		else {
+			board_own_view(&r->b, color, &own);
+			if (notation_parse(&own, color, texts[i], &dummy, e, sizeof e) == NOTATION_SYNTAX &&
+			    !raw_attempt(&own, color, texts[i], &dummy))
+				st = fail(r, REF_E_SYNTAX, "not a move");
+		}
+	}
+	if (st != REF_OK)
+		return st;
+
+	struct quiet *q = &r->quiet[color];
+	if (try_move(r, color, m, possible, out, &captured, &checked) != OUT_PLAYED) {
+		struct event e = ev_base(r, EV_QUIET_ENDED, mover_of(color), color);
+		e.count = (int16_t)n;
+		evlist_push(out, &e);
+		return REF_OK;
+	}
+	q->n = (int)n;
+	q->next = 1;
+	for (size_t i = 1; i < n; i++)
+		snprintf(q->text[i], sizeof q->text[i], "%s", texts[i]);
+	if (q->next >= q->n)
+		q->n = q->next = 0;
+	after_move(r, captured, checked, out);
+	return REF_OK;
+}
+
+int referee_any(struct referee *r, int color, struct evlist *out)
+{
+	int st = check_turn(r, color);
+	if (st != REF_OK)
+		return st;
+	if (r->rs->pawn_info != PAWN_INFO_ASK)
+		return fail(r, REF_E_UNSUPPORTED, "this rule set has no \"any?\"");
+	if (r->any_asked)
+		return fail(r, REF_E_ANY_ALREADY, "\"any?\" was asked already this turn");
+	if (r->rs->any_after_first_move && r->moves_made[color] == 0)
+		return fail(r, REF_E_ANY_TOO_EARLY, "\"any?\" only after your first move");
+
+	r->any_asked = true;
+	if (r->rs->impossible == IMPOSSIBLE_PUBLIC && r->b.pieces[color][PAWN] == 0) {
+		/* seed 004: asking "Any?" with no pawns is answered "Impossible". */
+		struct event e = ev_base(r, EV_IMPOSSIBLE, AUD_PUBLIC, color);
+		evlist_push(out, &e);
+		return REF_OK;
+	}
+	int n = movegen_pawn_captures(&r->b);
+	struct event e = ev_base(r, EV_ANY, AUD_PUBLIC, color);
+	e.answer = n == 0 ? ANY_NO : r->rs->any_answers_try ? ANY_TRY : ANY_YES;
+	evlist_push(out, &e);
+	if (n > 0 && r->rs->any_obliges)
+		r->must_capture = true;
+	return REF_OK;
+}
+
+int referee_end(struct referee *r, enum game_reason reason, int color, struct evlist *out)
+{
+	bool colored = color == WHITE || color == BLACK;
+	if (r->over)
+		return fail(r, REF_E_GAME_OVER, "the game is over");
+	switch (reason) {
+	case REASON_RESIGNATION:
+	case REASON_ABANDONED:
+		if (!colored)
+			return fail(r, REF_E_BAD_ARGUMENT, "bad colour");
+		game_over(r, color == WHITE ? RESULT_BLACK : RESULT_WHITE, reason, color, out);
+		return REF_OK;
+	case REASON_TIME:
+		if (!colored)
+			return fail(r, REF_E_BAD_ARGUMENT, "bad colour");
+		if (board_can_mate(&r->b, !color))
+			game_over(r, color == WHITE ? RESULT_BLACK : RESULT_WHITE, reason, color, out);
+		else
+			game_over(r, RESULT_DRAW, reason, color, out);
+		return REF_OK;
+	case REASON_AGREEMENT:
+		game_over(r, RESULT_DRAW, reason, -1, out);
+		return REF_OK;
+	case REASON_ABORTED:
+		if (r->moves_made[WHITE] > 0 && r->moves_made[BLACK] > 0)
+			return fail(r, REF_E_BAD_ARGUMENT, "both sides have moved: too late to abort");
+		game_over(r, RESULT_NONE, reason, colored ? color : -1, out);
+		return REF_OK;
+	default:
+		return fail(r, REF_E_BAD_ARGUMENT, "not a reason to end a game from outside the board");
+	}
+}
+
+void referee_possible(const struct referee *r, int color, struct movelist *out)
+{
+	struct movelist all;
+	struct board own;
+	out->n = 0;
+	if (r->over || !r->begun || color != r->b.side)
+		return;
+	board_own_view(&r->b, color, &own);
+	movegen_possible(&own, color, &all);
+	for (int i = 0; i < all.n; i++) {
+		move_t m = all.m[i];
+		if (refused_has(r, m))
+			continue;
+		if (r->must_capture && !is_pawn_capture(&own, m))
+			continue;
+		out->m[out->n++] = m;
+	}
+}
+
+int referee_side_to_move(const struct referee *r) { return r->b.side; }
+int referee_plies(const struct referee *r) { return r->plies; }
+bool referee_over(const struct referee *r) { return r->over; }
+enum game_result referee_result(const struct referee *r) { return r->result; }
+enum game_reason referee_reason(const struct referee *r) { return r->reason; }
+const struct board *referee_board(const struct referee *r) { return &r->b; }
+const struct ruleset *referee_ruleset(const struct referee *r) { return r->rs; }
+const char *referee_error(const struct referee *r) { return r->err; }
+bool referee_must_try_capture(const struct referee *r) { return r->must_capture; }
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+	for (size_t i = 0; i < n; i++) {
+		h ^= c[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+#define FNV(h, x) ((h) = fnv((h), &(x), sizeof(x)))
+
+uint64_t referee_state_hash(const struct referee *r)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t key = board_compute_key(&r->b);
+	int v[12] = { r->begun, r->over, r->result, r->reason, r->plies, r->moves_made[0],
+	              r->moves_made[1], r->any_asked, r->must_capture, r->illegal_count,
+	              r->b.halfmove, r->b.fullmove };
+	FNV(h, key);
+	h = fnv(h, r->b.mailbox, sizeof r->b.mailbox);
+	FNV(h, v);
+	h = fnv(h, r->refused.m, (size_t)r->refused.n * sizeof r->refused.m[0]);
+	for (int c = 0; c < 2; c++) {
+		const struct quiet *q = &r->quiet[c];
+		int qv[2] = { q->n, q->next };
+		FNV(h, qv);
+		for (int i = q->next; i < q->n; i++)
+			h = fnv(h, q->text[i], strlen(q->text[i]) + 1);
+	}
+	h = fnv(h, r->keys, r->nkeys * sizeof r->keys[0]);
+	return h;
+}
+
+const char *referee_status_name(int status)
+{
+	static const char *const names[] = {
+		[REF_OK] = "ok",
+		[REF_E_GAME_OVER] = "game_over",
+		[REF_E_NOT_YOUR_TURN] = "not_your_turn",
+		[REF_E_SYNTAX] = "syntax",
+		[REF_E_NO_PIECE] = "no_piece",
+		[REF_E_AMBIGUOUS] = "ambiguous",
+		[REF_E_UNSUPPORTED] = "unsupported",
+		[REF_E_MUST_TRY_CAPTURE] = "must_try_capture",
+		[REF_E_ANY_ALREADY] = "any_already",
+		[REF_E_ANY_TOO_EARLY] = "any_too_early",
+		[REF_E_ALREADY_TRIED] = "already_tried",
+		[REF_E_TOO_MANY] = "too_many",
+		[REF_E_BAD_ARGUMENT] = "bad_argument",
+	};
+	if (status < 0 || status >= (int)(sizeof names / sizeof names[0]))
+		return "unknown";
+	return names[status];
+}

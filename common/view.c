@@ -1,0 +1,154 @@
+/*
+ * view.c — a player's own board and turn state, derived only from the
+ * events addressed to that player.
+ *
+ * Own moves are applied square by square here rather than with
+ * board_make(): the view board holds no enemy pieces, so an en-passant
+ * victim or a captured piece is simply absent, and losses are learnt
+ * from the opponent's capture announcements instead.
+ */
+#include "view.h"
+
+#include <string.h>
+
+void view_init(struct view *v, const struct board *start, int color)
+{
+	memset(v, 0, sizeof *v);
+	v->color = color;
+	board_own_view(start, color, &v->own);
+	v->to_move = start->side;
+	v->own.side = (uint8_t)start->side;
+}
+
+static void drop_right_for_square(struct board *b, int color, int sq)
+{
+	int back = color == WHITE ? 0 : 56;
+	unsigned k = color == WHITE ? CASTLE_WK : CASTLE_BK;
+	unsigned q = color == WHITE ? CASTLE_WQ : CASTLE_BQ;
+	if (sq == back + 7)
+		b->castling &= (uint8_t)~k;
+	else if (sq == back)
+		b->castling &= (uint8_t)~q;
+	else if (sq == back + 4)
+		b->castling &= (uint8_t)~(k | q);
+}
+
+static void apply_own_move(struct view *v, move_t m)
+{
+	struct board *b = &v->own;
+	int from = move_from(m), to = move_to(m);
+	uint8_t code = b->mailbox[from];
+	if (code == MAILBOX_EMPTY)
+		return; /* cannot happen with events from the referee */
+	int type = piece_code_type(code);
+	if (b->mailbox[to] != MAILBOX_EMPTY)
+		board_remove(b, to); /* never an own piece in a legal move; defensive */
+	board_remove(b, from);
+	switch (move_kind(m)) {
+	case MOVE_PROMOTION:
+		board_put(b, v->color, move_promo(m), to);
+		break;
+	case MOVE_CASTLING: {
+		int rank = from & 56;
+		int rfrom = to > from ? rank + 7 : rank;
+		int rto = to > from ? to - 1 : to + 1;
+		board_put(b, v->color, KING, to);
+		if (b->mailbox[rfrom] != MAILBOX_EMPTY) {
+			board_remove(b, rfrom);
+			board_put(b, v->color, ROOK, rto);
+		}
+		break;
+	}
+	default: /* normal and en passant: the victim is not on this board */
+		board_put(b, v->color, type, to);
+		break;
+	}
+	drop_right_for_square(b, v->color, from);
+	b->key = board_compute_key(b);
+}
+
+static void new_turn(struct view *v, int to_move)
+{
+	v->to_move = to_move;
+	v->own.side = (uint8_t)to_move;
+	v->refused.n = 0;
+	v->must_try_capture = false;
+}
+
+static bool is_pawn_capture(const struct board *own, move_t m)
+{
+	return piece_code_type(own->mailbox[move_from(m)]) == PAWN && (move_from(m) & 7) != (move_to(m) & 7);
+}
+
+void view_apply(struct view *v, const struct event *e)
+{
+	int me = v->color;
+	if (!(e->audience & aud_of(me)))
+		return;
+	switch (e->type) {
+	case EV_MOVE:
+		if (e->by == me && e->move != MOVE_NONE) {
+			apply_own_move(v, e->move);
+			new_turn(v, !me);
+		}
+		break;
+	case EV_MOVED:
+		if (e->by == !me)
+			new_turn(v, me);
+		break;
+	case EV_ILLEGAL:
+		if (e->by == me && e->move != MOVE_NONE) {
+			if (is_pawn_capture(&v->own, e->move))
+				v->must_try_capture = false;
+			if (v->refused.n < MOVES_MAX)
+				v->refused.m[v->refused.n++] = e->move;
+		}
+		break;
+	case EV_CAPTURE:
+		if (e->by == !me && e->square >= 0 && e->square < 64) {
+			int sq = e->square;
+			/* gollon names the landing square of an en-passant capture;
+			 * our pawn stood one rank nearer the capturer's side. */
+			if (e->en_passant)
+				sq = me == WHITE ? sq + 8 : sq - 8;
+			if (sq >= 0 && sq < 64 && v->own.mailbox[sq] != MAILBOX_EMPTY &&
+			    piece_code_color(v->own.mailbox[sq]) == me) {
+				board_remove(&v->own, sq);
+				if (sq == (me == WHITE ? 0 : 56) || sq == (me == WHITE ? 7 : 63))
+					drop_right_for_square(&v->own, me, sq);
+				v->own.key = board_compute_key(&v->own);
+			}
+		}
+		break;
+	case EV_ANY:
+		if (e->by == me && (e->answer == ANY_YES || e->answer == ANY_TRY))
+			v->must_try_capture = true;
+		break;
+	case EV_GAME_OVER:
+		v->over = true;
+		break;
+	default:
+		break;
+	}
+}
+
+void view_possible(const struct view *v, struct movelist *out)
+{
+	struct movelist all;
+	out->n = 0;
+	if (v->over || v->to_move != v->color)
+		return;
+	movegen_possible(&v->own, v->color, &all);
+	for (int i = 0; i < all.n; i++) {
+		move_t m = all.m[i];
+		bool refused = false;
+		for (int j = 0; j < v->refused.n; j++)
+			if (v->refused.m[j] == m)
+				refused = true;
+		if (refused)
+			continue;
+		if (v->must_try_capture && !is_pawn_capture(&v->own, m))
+			continue;
+		out->m[out->n++] = m;
+	}
+}

@@ -1,0 +1,54 @@
+/*
+ * proto.c — the stable wire names of the error codes (proto.h).  The table
+ * is indexed by code; a retired code keeps its slot as NULL.
+ */
+#include "proto.h"
+
+#include <stddef.h>
+#include <string.h>
+
+static const char *const error_names[] = {
+	[PE_NONE] = NULL,
+	[PE_BAD_JSON] = "bad_json",
+	[PE_LINE_TOO_LONG] = "line_too_long",
+	[PE_UNKNOWN_TYPE] = "unknown_type",
+	[PE_BAD_REQUEST] = "bad_request",
+	[PE_VERSION] = "version",
+	[PE_HELLO_FIRST] = "hello_first",
+	[PE_NOT_LOGGED_IN] = "not_logged_in",
+	[PE_AUTH_FAILED] = "auth_failed",
+	[PE_USER_EXISTS] = "user_exists",
+	[PE_BAD_NAME] = "bad_name",
+	[PE_WEAK_PASSWORD] = "weak_password",
+	[PE_RATE_LIMITED] = "rate_limited",
+	[PE_NO_SUCH_USER] = "no_such_user",
+	[PE_NO_SUCH_OFFER] = "no_such_offer",
+	[PE_NO_SUCH_GAME] = "no_such_game",
+	[PE_NOT_YOUR_TURN] = "not_your_turn",
+	[PE_GAME_OVER] = "game_over",
+	[PE_ILLEGAL_ACTION] = "illegal_action",
+	[PE_NOTATION] = "notation",
+	[PE_SERVER_FULL] = "server_full",
+	[PE_STORAGE] = "storage",
+	[PE_INTERNAL] = "internal",
+	[PE_BUSY] = "busy",
+};
+
+#define NERRORS ((int)(sizeof error_names / sizeof error_names[0]))
+
+const char *proto_error_name(int code)
+{
+	if (code <= 0 || code >= NERRORS)
+		return NULL;
+	return error_names[code];
+}
+
+int proto_error_parse(const char *name)
+{
+	if (name == NULL)
+		return PE_NONE;
+	for (int i = 1; i < NERRORS; i++)
+		if (error_names[i] != NULL && strcmp(error_names[i], name) == 0)
+			return i;
+	return PE_NONE;
+}

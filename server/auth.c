@@ -1,0 +1,718 @@
+/*
+ * auth.c — register, login, guest, resume, logout.
+ *
+ * The slow part of an account is scrypt (~0.1 s and 32 MiB per hash, by
+ * design).  It runs on AUTH_WORKERS threads fed by a bounded queue; a full
+ * queue answers `busy` at once.  Workers touch only their job's password
+ * and hash buffers: the store, the connection and the request id stay on
+ * the event loop's thread.  A finished job goes on the done list and a
+ * byte is written to a pipe; the loop's read event drains the list and
+ * answers, if the connection still exists (conn_find by id).
+ *
+ * Ownership of a job: the loop thread allocates it and keeps it on its own
+ * `pending` list until it is answered or auth_free(); workers only move it
+ * from `todo` to `done` under the mutex.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+#include <jansson.h>
+#include <openssl/crypto.h>
+#include <openssl/rand.h>
+
+#include "auth.h"
+#include "conn.h"
+#include "dispatch.h"
+#include "kdf.h"
+#include "log.h"
+#include "server.h"
+#include "store.h"
+
+enum job_kind { JOB_REGISTER, JOB_LOGIN };
+
+struct job {
+	struct job *next;             /* todo / done queue (under mu) */
+	struct job *pending_next;     /* the loop thread's list of every live job */
+	enum job_kind kind;
+	uint64_t conn;
+	json_t *id;                   /* loop thread only */
+	char name[32];                /* as struct store_user's */
+	int64_t user;                 /* login: the account, 0 if none (dummy hash) */
+	char *pw;                     /* a copy, wiped before free */
+	size_t pwlen;
+	char hash[KDF_ENCODED_MAX];   /* login: the stored hash; register: the new one */
+	int result;                   /* worker: kdf_verify's result, or kdf_hash's rc */
+};
+
+/* Which token each logged-in connection holds, for logout. */
+struct conn_token {
+	uint64_t conn;
+	char digest[KDF_DIGEST_HEX + 1];
+};
+
+struct auth {
+	struct server *srv;
+	int ln;                                /* scrypt cost of new hashes */
+	char dummy[KDF_ENCODED_MAX];           /* what unknown users are verified against */
+
+	pthread_t threads[AUTH_WORKERS];
+	size_t nthreads;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool stop;                             /* under mu */
+	struct job *todo, **todo_tail;         /* under mu */
+	struct job *done, **done_tail;         /* under mu */
+
+	struct job *pending;                   /* loop thread: every job not yet answered */
+	size_t npending;
+	int pipefd[2];
+	struct event *wake;
+	struct event *purge;
+
+	struct conn_token *tokens;
+	size_t ntokens, captokens;
+};
+
+/* --- validation ------------------------------------------------------------ */
+
+enum proto_error auth_check_name(const char *name, size_t len)
+{
+	size_t plen = strlen(AUTH_GUEST_PREFIX);
+
+	if (name == NULL || len < PROTO_NAME_MIN || len > PROTO_NAME_MAX)
+		return PE_BAD_NAME;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)name[i];
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '_' || ch == '-'))
+			return PE_BAD_NAME;
+	}
+	if (len >= plen && strncasecmp(name, AUTH_GUEST_PREFIX, plen) == 0)
+		return PE_BAD_NAME;
+	return PE_NONE;
+}
+
+enum proto_error auth_check_password(const char *name, const char *pw, size_t len)
+{
+	if (pw == NULL || len < PROTO_PASSWORD_MIN || len > PROTO_PASSWORD_MAX)
+		return PE_WEAK_PASSWORD;
+	if (name != NULL && strlen(name) == len && strncasecmp(name, pw, len) == 0)
+		return PE_WEAK_PASSWORD;
+	return PE_NONE;
+}
+
+int auth_guest_name(char *out, size_t outlen, int nchars)
+{
+	static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	size_t plen = strlen(AUTH_GUEST_PREFIX);
+	unsigned char raw[PROTO_NAME_MAX];
+
+	if (nchars < 1 || plen + (size_t)nchars > PROTO_NAME_MAX || plen + (size_t)nchars >= outlen)
+		return -1;
+	if (RAND_bytes(raw, nchars) != 1)
+		return -1;
+	memcpy(out, AUTH_GUEST_PREFIX, plen);
+	for (int i = 0; i < nchars; i++)
+		out[plen + (size_t)i] = alphabet[raw[i] % 36];   /* 256 % 36: a slight bias, harmless */
+	out[plen + (size_t)nchars] = '\0';
+	return 0;
+}
+
+/* --- workers ---------------------------------------------------------------- */
+
+static void *worker_main(void *arg)
+{
+	struct auth *a = arg;
+
+	for (;;) {
+		struct job *j;
+
+		pthread_mutex_lock(&a->mu);
+		while (!a->stop && a->todo == NULL)
+			pthread_cond_wait(&a->cv, &a->mu);
+		if (a->stop) {
+			pthread_mutex_unlock(&a->mu);
+			return NULL;
+		}
+		j = a->todo;
+		a->todo = j->next;
+		if (a->todo == NULL)
+			a->todo_tail = &a->todo;
+		pthread_mutex_unlock(&a->mu);
+
+		if (j->kind == JOB_REGISTER)
+			j->result = kdf_hash(j->pw, j->pwlen, a->ln, j->hash, sizeof j->hash);
+		else
+			j->result = kdf_verify(j->pw, j->pwlen, j->hash);
+
+		pthread_mutex_lock(&a->mu);
+		j->next = NULL;
+		*a->done_tail = j;
+		a->done_tail = &j->next;
+		pthread_mutex_unlock(&a->mu);
+		/* One byte wakes the loop; a full pipe already means "wake". */
+		ssize_t w;
+		do
+			w = write(a->pipefd[1], "", 1);
+		while (w < 0 && errno == EINTR);
+	}
+}
+
+static void job_free(struct job *j)
+{
+	if (j->pw != NULL) {
+		OPENSSL_cleanse(j->pw, j->pwlen);
+		free(j->pw);
+	}
+	OPENSSL_cleanse(j->hash, sizeof j->hash);
+	json_decref(j->id);
+	free(j);
+}
+
+static void pending_remove(struct auth *a, struct job *j)
+{
+	for (struct job **p = &a->pending; *p != NULL; p = &(*p)->pending_next) {
+		if (*p == j) {
+			*p = j->pending_next;
+			a->npending--;
+			return;
+		}
+	}
+}
+
+/* --- sessions -------------------------------------------------------------- */
+
+static void token_remember(struct auth *a, uint64_t conn, const char *digest)
+{
+	size_t i;
+
+	for (i = 0; i < a->ntokens; i++)
+		if (a->tokens[i].conn == conn)
+			break;
+	if (i == a->ntokens) {
+		if (a->ntokens == a->captokens) {
+			/* Forget connections that are gone before growing. */
+			size_t k = 0;
+			for (size_t r = 0; r < a->ntokens; r++)
+				if (conn_find(a->srv, a->tokens[r].conn) != NULL)
+					a->tokens[k++] = a->tokens[r];
+			a->ntokens = k;
+		}
+		if (a->ntokens == a->captokens) {
+			size_t cap = a->captokens ? a->captokens * 2 : 64;
+			struct conn_token *t = realloc(a->tokens, cap * sizeof *t);
+			if (t == NULL)
+				fatal("realloc");
+			a->tokens = t;
+			a->captokens = cap;
+		}
+		i = a->ntokens++;
+	}
+	a->tokens[i].conn = conn;
+	memcpy(a->tokens[i].digest, digest, sizeof a->tokens[i].digest);
+}
+
+/* Take (and forget) the token digest of a connection; 0 if it had none. */
+static int token_take(struct auth *a, uint64_t conn, char *digest)
+{
+	for (size_t i = 0; i < a->ntokens; i++) {
+		if (a->tokens[i].conn == conn) {
+			memcpy(digest, a->tokens[i].digest, KDF_DIGEST_HEX + 1);
+			a->tokens[i] = a->tokens[--a->ntokens];
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int64_t now_unix(void)
+{
+	return (int64_t)time(NULL);
+}
+
+/* A new session for user: token out (KDF_TOKEN_LEN + 1), digest out.
+ * Returns a store status; the caller may be inside a transaction. */
+static int session_new(struct auth *a, int64_t user, char *token, char *digest)
+{
+	if (kdf_token_new(token) != 0 || kdf_token_digest(token, KDF_TOKEN_LEN, digest) != 0)
+		return STORE_ERROR;
+	return store_session_create(a->srv->store, user, digest, now_unix() + AUTH_SESSION_SECONDS);
+}
+
+static int add_game_id(const struct store_game *g, void *arg)
+{
+	json_array_append_new(arg, json_integer(g->id));
+	return 0;
+}
+
+/* Log the connection in and answer.  with_games: login and resume list
+ * the user's unfinished games (their game_state events follow, sent by
+ * games_conn_login from conn_set_user's deferred hook). */
+static void login_done(struct auth *a, struct conn *c, json_t *id, int64_t user,
+                       const char *name, const char *token, const char *digest, bool with_games)
+{
+	json_t *reply = json_pack("{s:s, s:s}", "user", name, "token", token);
+
+	if (reply == NULL)
+		fatal("json_pack");
+	if (with_games) {
+		json_t *games = json_array();
+		if (games == NULL)
+			fatal("json_array");
+		if (store_games_live_of_user(a->srv->store, user, add_game_id, games) != STORE_OK)
+			log_warnx("auth: listing games of user=%lld: %s", (long long)user,
+			          store_error(a->srv->store));
+		json_object_set_new(reply, "games", games);
+	}
+	token_remember(a, conn_id(c), digest);
+	conn_set_user(c, user, name);
+	dispatch_ok(c, id, reply);
+}
+
+static void reply_storage(struct auth *a, struct conn *c, json_t *id, const char *what)
+{
+	log_msg(LOGL_ERROR, "auth: %s: %s", what, store_error(a->srv->store));
+	dispatch_error(c, id, PE_STORAGE, "the database refused; nothing was changed");
+}
+
+/* --- completions (event loop thread) ---------------------------------------- */
+
+static void finish_register(struct auth *a, struct conn *c, struct job *j)
+{
+	struct store *st = a->srv->store;
+	char token[KDF_TOKEN_LEN + 1], digest[KDF_DIGEST_HEX + 1];
+	int64_t user = 0;
+	int rc;
+
+	if (j->result != 0) {
+		log_msg(LOGL_ERROR, "auth: scrypt failed for a registration");
+		dispatch_error(c, j->id, PE_INTERNAL, "password hashing failed");
+		return;
+	}
+	/* The account and its first session together, or neither. */
+	if (store_begin(st) != STORE_OK) {
+		reply_storage(a, c, j->id, "register");
+		return;
+	}
+	rc = store_user_create(st, j->name, j->hash, 0, &user);
+	if (rc == STORE_EXISTS) {
+		store_rollback(st);
+		dispatch_error(c, j->id, PE_USER_EXISTS, "that name is taken");
+		return;
+	}
+	if (rc == STORE_OK)
+		rc = session_new(a, user, token, digest);
+	if (rc != STORE_OK || store_commit(st) != STORE_OK) {
+		store_rollback(st);
+		reply_storage(a, c, j->id, "register");
+		return;
+	}
+	log_info("conn=%llu register user=%lld name=%s", (unsigned long long)j->conn,
+	         (long long)user, j->name);
+	login_done(a, c, j->id, user, j->name, token, digest, false);
+}
+
+static void finish_login(struct auth *a, struct conn *c, struct job *j)
+{
+	char token[KDF_TOKEN_LEN + 1], digest[KDF_DIGEST_HEX + 1];
+
+	if (j->user == 0 || j->result != 1) {
+		if (j->user != 0 && j->result < 0)
+			log_msg(LOGL_ERROR, "auth: stored hash of user=%lld unusable", (long long)j->user);
+		log_info("conn=%llu login failed", (unsigned long long)j->conn);
+		dispatch_error(c, j->id, PE_AUTH_FAILED, "wrong user name or password");
+		return;
+	}
+	if (session_new(a, j->user, token, digest) != STORE_OK) {
+		reply_storage(a, c, j->id, "login");
+		return;
+	}
+	login_done(a, c, j->id, j->user, j->name, token, digest, true);
+}
+
+static void wake_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct auth *a = arg;
+	char buf[64];
+	struct job *list;
+
+	(void)what;
+	while (read(fd, buf, sizeof buf) > 0)
+		;
+	pthread_mutex_lock(&a->mu);
+	list = a->done;
+	a->done = NULL;
+	a->done_tail = &a->done;
+	pthread_mutex_unlock(&a->mu);
+
+	while (list != NULL) {
+		struct job *j = list;
+		struct conn *c = conn_find(a->srv, j->conn);
+		list = j->next;
+		pending_remove(a, j);
+		if (c != NULL) {
+			if (j->kind == JOB_REGISTER)
+				finish_register(a, c, j);
+			else
+				finish_login(a, c, j);
+		}
+		job_free(j);
+	}
+}
+
+static void purge_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct auth *a = arg;
+
+	(void)fd;
+	(void)what;
+	if (store_sessions_purge(a->srv->store, now_unix()) != STORE_OK)
+		log_warnx("auth: purging expired sessions: %s", store_error(a->srv->store));
+}
+
+/* --- submitting ------------------------------------------------------------- */
+
+/* Queue a hash for conn; answers `busy` itself and returns NULL when the
+ * queue is full or the connection already waits for one. */
+static struct job *job_new(struct auth *a, struct conn *c, json_t *id, enum job_kind kind,
+                           const char *pw, size_t pwlen)
+{
+	uint64_t cid = conn_id(c);
+	struct job *j;
+
+	for (j = a->pending; j != NULL; j = j->pending_next) {
+		if (j->conn == cid) {
+			dispatch_error(c, id, PE_BUSY, "an authentication is already in progress");
+			return NULL;
+		}
+	}
+	if (a->npending >= AUTH_QUEUE_MAX) {
+		log_warnx("auth: hashing queue full (%d)", AUTH_QUEUE_MAX);
+		dispatch_error(c, id, PE_BUSY, "server busy, try again shortly");
+		return NULL;
+	}
+	if ((j = calloc(1, sizeof *j)) == NULL || (j->pw = malloc(pwlen ? pwlen : 1)) == NULL)
+		fatal("calloc");
+	memcpy(j->pw, pw, pwlen);
+	j->pwlen = pwlen;
+	j->kind = kind;
+	j->conn = cid;
+	j->id = json_incref(id);
+	return j;
+}
+
+static void job_submit(struct auth *a, struct job *j)
+{
+	j->pending_next = a->pending;
+	a->pending = j;
+	a->npending++;
+	pthread_mutex_lock(&a->mu);
+	j->next = NULL;
+	*a->todo_tail = j;
+	a->todo_tail = &j->next;
+	pthread_cond_signal(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+}
+
+/* --- handlers ---------------------------------------------------------------- */
+
+static const char *str_field(json_t *req, const char *key, size_t *len)
+{
+	json_t *v = json_object_get(req, key);
+	if (!json_is_string(v)) {
+		*len = 0;
+		return NULL;
+	}
+	*len = json_string_length(v);
+	return json_string_value(v);
+}
+
+static void cmd_register(struct conn *c, json_t *id, json_t *req)
+{
+	struct auth *a = conn_server(c)->auth;
+	size_t nlen, plen;
+	const char *name = str_field(req, "user", &nlen);
+	const char *pw = str_field(req, "password", &plen);
+	struct job *j;
+	int64_t existing;
+	int rc;
+
+	if (auth_check_name(name, nlen) != PE_NONE) {
+		dispatch_error(c, id, PE_BAD_NAME,
+		               "names are %d to %d letters, digits, '_' or '-', not starting with "
+		               "\"%s\"", PROTO_NAME_MIN, PROTO_NAME_MAX, AUTH_GUEST_PREFIX);
+		return;
+	}
+	if (auth_check_password(name, pw, plen) != PE_NONE) {
+		dispatch_error(c, id, PE_WEAK_PASSWORD,
+		               "passwords are %d to %d bytes and not the user name",
+		               PROTO_PASSWORD_MIN, PROTO_PASSWORD_MAX);
+		return;
+	}
+	/* Fail fast on a taken name (the insert checks again after hashing). */
+	rc = store_user_get(a->srv->store, name, &existing, NULL, 0);
+	if (rc == STORE_OK) {
+		dispatch_error(c, id, PE_USER_EXISTS, "that name is taken");
+		return;
+	}
+	if (rc != STORE_NOT_FOUND) {
+		reply_storage(a, c, id, "register");
+		return;
+	}
+	if ((j = job_new(a, c, id, JOB_REGISTER, pw, plen)) == NULL)
+		return;
+	memcpy(j->name, name, nlen);
+	j->name[nlen] = '\0';
+	job_submit(a, j);
+}
+
+static void cmd_login(struct conn *c, json_t *id, json_t *req)
+{
+	struct auth *a = conn_server(c)->auth;
+	size_t nlen, plen;
+	const char *name = str_field(req, "user", &nlen);
+	const char *pw = str_field(req, "password", &plen);
+	struct store_user u;
+	struct job *j;
+	int rc = STORE_NOT_FOUND;
+
+	if (name == NULL || pw == NULL) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "user and password are required");
+		return;
+	}
+	/* A name that cannot exist still costs a hash below, like any
+	 * unknown name: the reply time tells nothing about accounts. */
+	if (nlen <= PROTO_NAME_MAX && strlen(name) == nlen)
+		rc = store_user_find(a->srv->store, name, &u);
+	if (rc == STORE_ERROR) {
+		reply_storage(a, c, id, "login");
+		return;
+	}
+	if ((j = job_new(a, c, id, JOB_LOGIN, pw, plen)) == NULL)
+		return;
+	if (rc == STORE_OK && !u.guest && u.pwhash[0] != '\0' &&
+	    strlen(u.pwhash) < sizeof j->hash) {
+		j->user = u.id;
+		snprintf(j->name, sizeof j->name, "%s", u.name);   /* the registered spelling */
+		memcpy(j->hash, u.pwhash, strlen(u.pwhash) + 1);
+	} else {
+		j->user = 0;
+		memcpy(j->hash, a->dummy, sizeof j->hash);
+	}
+	OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
+	job_submit(a, j);
+}
+
+static void cmd_guest(struct conn *c, json_t *id, json_t *req)
+{
+	struct auth *a = conn_server(c)->auth;
+	struct store *st = a->srv->store;
+	char name[PROTO_NAME_MAX + 1], token[KDF_TOKEN_LEN + 1], digest[KDF_DIGEST_HEX + 1];
+	int64_t user = 0;
+	int rc = STORE_EXISTS;
+
+	(void)req;
+	/* Random names; after a few collisions, longer ones. */
+	for (int i = 0; i < AUTH_GUEST_TRIES && rc == STORE_EXISTS; i++) {
+		int n = AUTH_GUEST_CHARS + 2 * (i / 4);
+		if (auth_guest_name(name, sizeof name, n) != 0) {
+			rc = STORE_ERROR;
+			break;
+		}
+		if (store_begin(st) != STORE_OK) {
+			rc = STORE_ERROR;
+			break;
+		}
+		rc = store_user_create(st, name, NULL, 1, &user);
+		if (rc == STORE_OK)
+			rc = session_new(a, user, token, digest);
+		if (rc == STORE_OK)
+			rc = store_commit(st) == STORE_OK ? STORE_OK : STORE_ERROR;
+		else
+			store_rollback(st);
+	}
+	if (rc != STORE_OK) {
+		reply_storage(a, c, id, "guest");
+		return;
+	}
+	log_info("conn=%llu guest user=%lld name=%s", (unsigned long long)conn_id(c),
+	         (long long)user, name);
+	login_done(a, c, id, user, name, token, digest, false);
+}
+
+static void cmd_resume(struct conn *c, json_t *id, json_t *req)
+{
+	struct auth *a = conn_server(c)->auth;
+	struct store *st = a->srv->store;
+	size_t tlen;
+	const char *token = str_field(req, "token", &tlen);
+	char digest[KDF_DIGEST_HEX + 1], name[PROTO_NAME_MAX + 8];
+	int64_t user = 0, now = now_unix();
+	int rc;
+
+	if (!kdf_token_valid(token, tlen)) {
+		dispatch_error(c, id, PE_AUTH_FAILED, "unknown or expired token");
+		return;
+	}
+	if (kdf_token_digest(token, tlen, digest) != 0) {
+		dispatch_error(c, id, PE_INTERNAL, "digest failed");
+		return;
+	}
+	rc = store_session_lookup(st, digest, now, &user);
+	if (rc == STORE_OK)
+		rc = store_user_name(st, user, name, sizeof name);
+	if (rc == STORE_OK)
+		rc = store_session_touch(st, digest, now, now + AUTH_SESSION_SECONDS);
+	if (rc == STORE_NOT_FOUND) {
+		dispatch_error(c, id, PE_AUTH_FAILED, "unknown or expired token");
+		return;
+	}
+	if (rc != STORE_OK) {
+		reply_storage(a, c, id, "resume");
+		return;
+	}
+	login_done(a, c, id, user, name, token, digest, true);
+}
+
+static void cmd_logout(struct conn *c, json_t *id, json_t *req)
+{
+	struct auth *a = conn_server(c)->auth;
+	char digest[KDF_DIGEST_HEX + 1];
+
+	(void)req;
+	if (token_take(a, conn_id(c), digest) &&
+	    store_session_delete(a->srv->store, digest) == STORE_ERROR)
+		log_warnx("auth: revoking a session: %s", store_error(a->srv->store));
+	conn_set_user(c, 0, NULL);
+	dispatch_ok(c, id, NULL);
+}
+
+static const struct field f_credentials[] = {
+	/* The name's own limits are checked by the handler, so that a long
+	 * name is `bad_name` (register) or `auth_failed` (login), not
+	 * `bad_request`. */
+	{ "user", F_STRING, 1, PROTO_LINE_MAX },
+	{ "password", F_STRING, 1, PROTO_PASSWORD_MAX },
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_none[] = {
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_resume[] = {
+	{ "token", F_STRING, 1, PROTO_TOKEN_LEN * 2 },
+	{ NULL, 0, 0, 0 },
+};
+
+const struct cmd auth_cmds[] = {
+	{ "register", CMD_NO_LOGIN, f_credentials, cmd_register },
+	{ "login", CMD_NO_LOGIN, f_credentials, cmd_login },
+	{ "guest", CMD_NO_LOGIN, f_none, cmd_guest },
+	{ "resume", CMD_NO_LOGIN, f_resume, cmd_resume },
+	{ "logout", 0, f_none, cmd_logout },
+	{ NULL, 0, NULL, NULL },
+};
+
+/* --- life ----------------------------------------------------------------- */
+
+struct auth *auth_new(struct server *srv)
+{
+	struct auth *a = calloc(1, sizeof *a);
+	unsigned char junk[24];
+	struct timeval tv = { AUTH_PURGE_INTERVAL_S, 0 };
+
+	if (a == NULL)
+		fatal("calloc");
+	a->srv = srv;
+	a->ln = KDF_LN_DEFAULT;
+	a->pipefd[0] = a->pipefd[1] = -1;
+	a->todo_tail = &a->todo;
+	a->done_tail = &a->done;
+	pthread_mutex_init(&a->mu, NULL);
+	pthread_cond_init(&a->cv, NULL);
+
+	/* Unknown users are verified against a hash of nothing anyone knows,
+	 * at the same cost as a real one. */
+	if (RAND_bytes(junk, sizeof junk) != 1 ||
+	    kdf_hash((const char *)junk, sizeof junk, a->ln, a->dummy, sizeof a->dummy) != 0) {
+		log_msg(LOGL_ERROR, "auth: scrypt is unavailable (OpenSSL EVP_KDF SCRYPT)");
+		goto fail;
+	}
+	if (pipe(a->pipefd) != 0) {
+		log_warn("auth: pipe");
+		goto fail;
+	}
+	for (int i = 0; i < 2; i++) {
+		if (fcntl(a->pipefd[i], F_SETFL, O_NONBLOCK) != 0 ||
+		    fcntl(a->pipefd[i], F_SETFD, FD_CLOEXEC) != 0) {
+			log_warn("auth: fcntl");
+			goto fail;
+		}
+	}
+	a->wake = event_new(srv->base, a->pipefd[0], EV_READ | EV_PERSIST, wake_cb, a);
+	a->purge = event_new(srv->base, -1, EV_PERSIST, purge_cb, a);
+	if (a->wake == NULL || a->purge == NULL || event_add(a->wake, NULL) != 0 ||
+	    event_add(a->purge, &tv) != 0) {
+		log_msg(LOGL_ERROR, "auth: cannot create events");
+		goto fail;
+	}
+	/* Workers block every signal: signals are the loop thread's. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	for (size_t i = 0; i < AUTH_WORKERS; i++) {
+		int err = pthread_create(&a->threads[i], NULL, worker_main, a);
+		if (err != 0) {
+			pthread_sigmask(SIG_SETMASK, &old, NULL);
+			log_msg(LOGL_ERROR, "auth: pthread_create: %s", strerror(err));
+			goto fail;
+		}
+		a->nthreads++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	purge_cb(-1, 0, a);
+	return a;
+fail:
+	auth_free(a);
+	return NULL;
+}
+
+void auth_free(struct auth *a)
+{
+	if (a == NULL)
+		return;
+	pthread_mutex_lock(&a->mu);
+	a->stop = true;
+	pthread_cond_broadcast(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+	for (size_t i = 0; i < a->nthreads; i++)
+		pthread_join(a->threads[i], NULL);
+	/* Every job, wherever it was queued, is on the pending list. */
+	while (a->pending != NULL) {
+		struct job *j = a->pending;
+		a->pending = j->pending_next;
+		job_free(j);
+	}
+	if (a->wake != NULL)
+		event_free(a->wake);
+	if (a->purge != NULL)
+		event_free(a->purge);
+	for (int i = 0; i < 2; i++)
+		if (a->pipefd[i] >= 0)
+			close(a->pipefd[i]);
+	pthread_mutex_destroy(&a->mu);
+	pthread_cond_destroy(&a->cv);
+	OPENSSL_cleanse(a->dummy, sizeof a->dummy);
+	free(a->tokens);
+	free(a);
+}

@@ -1,0 +1,67 @@
+/*
+ * clock.h — a game's chess clock as pure logic.  Every function takes the
+ * current time ("now", ms on any monotonic-enough scale) as an argument,
+ * so the unit tests inject time instead of sleeping; game.c feeds it the
+ * event loop's clock and arms a libevent timer at clock_deadline().
+ *
+ * Modes:
+ *   CLOCK_UNTIMED        nothing runs, nobody flags.
+ *   CLOCK_FISCHER        base + increment: a side's time runs while it is to
+ *                        move; each move played adds the increment.
+ *   CLOCK_CORRESPONDENCE days per move: each move refills the mover's
+ *                        allowance to the full `days`.
+ * The side to move's clock keeps running through refused tries: only a
+ * move actually played (clock_moved) stops it.
+ */
+#ifndef KRIEG_CLOCK_H
+#define KRIEG_CLOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define CLOCK_DAY_MS (24LL * 60 * 60 * 1000)
+#define CLOCK_BASE_MAX_MS (24LL * 60 * 60 * 1000)   /* one day of base time */
+#define CLOCK_INC_MAX_MS (10LL * 60 * 1000)         /* ten minutes of increment */
+#define CLOCK_DAYS_MAX 60
+
+enum clock_mode { CLOCK_UNTIMED = 0, CLOCK_FISCHER = 1, CLOCK_CORRESPONDENCE = 2 };
+
+struct clock {
+	enum clock_mode mode;
+	int64_t base_ms, inc_ms, days;
+	int64_t remain[2];      /* ms left at the moment `since` (running side) or now (other) */
+	int running;            /* colour whose clock runs, or -1 */
+	int64_t since;          /* when `running` last started */
+};
+
+/* Mode follows from the arguments: days > 0 correspondence, base > 0
+ * Fischer, else untimed.  The clock starts stopped. */
+void clock_init(struct clock *c, int64_t base_ms, int64_t inc_ms, int64_t days);
+
+bool clock_timed(const struct clock *c);
+
+/* Start `color`'s clock at now (the game began, or a recovered game resumes). */
+void clock_start(struct clock *c, int color, int64_t now);
+
+/* `running`'s move was played at now: charge the time it took, credit the
+ * increment (or refill the correspondence allowance) and start the other
+ * side.  No effect when untimed or stopped. */
+void clock_moved(struct clock *c, int64_t now);
+
+/* Stop (the game ended): charge the running side up to now. */
+void clock_stop(struct clock *c, int64_t now);
+
+/* Time left for color at now, never below 0 (untimed: -1). */
+int64_t clock_remaining(const struct clock *c, int color, int64_t now);
+
+/* The colour whose time has run out at now, or -1. */
+int clock_flagged(const struct clock *c, int64_t now);
+
+/* ms from now until the running side flags (0 if it already has), or -1
+ * if nothing can flag. */
+int64_t clock_deadline(const struct clock *c, int64_t now);
+
+/* Set both readings (recovery from a stored action), stopped. */
+void clock_set(struct clock *c, int64_t white_ms, int64_t black_ms);
+
+#endif

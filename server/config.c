@@ -1,0 +1,287 @@
+/*
+ * config.c — see config.h.  Allocation failure is fatal (through
+ * fatal()), as everywhere in the daemon.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (d == NULL)
+		fatal("strdup");
+	return d;
+}
+
+struct config *config_new(void)
+{
+	struct config *cfg = calloc(1, sizeof *cfg);
+
+	if (cfg == NULL)
+		fatal("calloc");
+	cfg->state_dir = xstrdup("./var");
+	cfg->log_level = LOGL_INFO;
+	cfg->max_conns = CONN_MAX_DEFAULT;
+	cfg->handshake_timeout_ms = HANDSHAKE_TIMEOUT_MS_DEFAULT;
+	cfg->idle_timeout_ms = IDLE_TIMEOUT_MS_DEFAULT;
+	cfg->output_max = OUTPUT_MAX_DEFAULT;
+	cfg->rate_limit = RATE_LIMIT_DEFAULT;
+	cfg->rate_burst = RATE_BURST_DEFAULT;
+	cfg->rate_strikes = RATE_STRIKES_DEFAULT;
+	cfg->linger_ms = LINGER_MS_DEFAULT;
+	cfg->accept_pause_ms = ACCEPT_PAUSE_MS_DEFAULT;
+	return cfg;
+}
+
+void config_clear_listen(struct config *cfg)
+{
+	for (size_t i = 0; i < cfg->nlisten; i++)
+		free(cfg->listen[i]);
+	cfg->nlisten = 0;
+}
+
+void config_free(struct config *cfg)
+{
+	if (cfg == NULL)
+		return;
+	config_clear_listen(cfg);
+	free(cfg->state_dir);
+	free(cfg->cert_file);
+	free(cfg->key_file);
+	free(cfg->db_file);
+	free(cfg);
+}
+
+int config_parse_duration_ms(const char *s, int *ms)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno != 0 || v < 0)
+		return -1;
+	double mult = 1000.0;
+	if (*end == '\0' || strcmp(end, "s") == 0)
+		mult = 1000.0;
+	else if (strcmp(end, "ms") == 0)
+		mult = 1.0;
+	else if (strcmp(end, "m") == 0)
+		mult = 60000.0;
+	else if (strcmp(end, "h") == 0)
+		mult = 3600000.0;
+	else
+		return -1;
+	v *= mult;
+	if (v > INT_MAX)
+		return -1;
+	*ms = (int)v;
+	return 0;
+}
+
+int config_parse_size(const char *s, size_t *bytes)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0)
+		return -1;
+	unsigned long long mult = 1;
+	if (*end == '\0')
+		mult = 1;
+	else if (strcmp(end, "k") == 0 || strcmp(end, "K") == 0)
+		mult = 1024;
+	else if (strcmp(end, "M") == 0)
+		mult = 1024 * 1024;
+	else
+		return -1;
+	if (v > (unsigned long long)SIZE_MAX / mult)
+		return -1;
+	*bytes = (size_t)(v * mult);
+	return 0;
+}
+
+static int parse_int(const char *s, int lo, int hi, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end == s || *end != '\0' || errno != 0 || v < lo || v > hi)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static void set_str(char **slot, const char *value)
+{
+	free(*slot);
+	*slot = xstrdup(value);
+}
+
+int config_set(struct config *cfg, const char *key, const char *value, char *err, size_t errlen)
+{
+	int lvl;
+
+	if (strcmp(key, "listen") == 0) {
+		if (cfg->nlisten >= CONFIG_LISTEN_MAX) {
+			snprintf(err, errlen, "more than %d listen addresses", CONFIG_LISTEN_MAX);
+			return -1;
+		}
+		cfg->listen[cfg->nlisten++] = xstrdup(value);
+		return 0;
+	}
+	if (strcmp(key, "state_dir") == 0) {
+		set_str(&cfg->state_dir, value);
+		return 0;
+	}
+	if (strcmp(key, "cert") == 0) {
+		set_str(&cfg->cert_file, value);
+		return 0;
+	}
+	if (strcmp(key, "key") == 0) {
+		set_str(&cfg->key_file, value);
+		return 0;
+	}
+	if (strcmp(key, "database") == 0) {
+		set_str(&cfg->db_file, value);
+		return 0;
+	}
+	if (strcmp(key, "log_level") == 0) {
+		if ((lvl = log_level_parse(value)) < 0) {
+			snprintf(err, errlen, "log_level: expected debug, info, warn or error");
+			return -1;
+		}
+		cfg->log_level = lvl;
+		return 0;
+	}
+
+	static const struct {
+		const char *key;
+		size_t off;
+		int lo, hi;
+	} ints[] = {
+		{ "max_connections", offsetof(struct config, max_conns), 1, 1000000 },
+		{ "rate_limit", offsetof(struct config, rate_limit), 1, 1000000 },
+		{ "rate_burst", offsetof(struct config, rate_burst), 1, 1000000 },
+		{ "rate_limit_close", offsetof(struct config, rate_strikes), 1, 1000000 },
+	};
+	for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+		if (strcmp(key, ints[i].key) != 0)
+			continue;
+		if (parse_int(value, ints[i].lo, ints[i].hi, (int *)((char *)cfg + ints[i].off)) != 0) {
+			snprintf(err, errlen, "%s: expected an integer from %d to %d", key, ints[i].lo,
+			         ints[i].hi);
+			return -1;
+		}
+		return 0;
+	}
+
+	static const struct {
+		const char *key;
+		size_t off;
+		int min_ms;
+	} durations[] = {
+		{ "handshake_timeout", offsetof(struct config, handshake_timeout_ms), 50 },
+		{ "idle_timeout", offsetof(struct config, idle_timeout_ms), 100 },
+		{ "close_linger", offsetof(struct config, linger_ms), 0 },
+		{ "accept_pause", offsetof(struct config, accept_pause_ms), 10 },
+	};
+	for (size_t i = 0; i < sizeof durations / sizeof durations[0]; i++) {
+		int *slot = (int *)((char *)cfg + durations[i].off);
+		int ms;
+
+		if (strcmp(key, durations[i].key) != 0)
+			continue;
+		if (config_parse_duration_ms(value, &ms) != 0 || ms < durations[i].min_ms) {
+			snprintf(err, errlen, "%s: expected a duration of at least %dms (\"30s\", \"500ms\")",
+			         key, durations[i].min_ms);
+			return -1;
+		}
+		*slot = ms;
+		return 0;
+	}
+
+	if (strcmp(key, "output_buffer_max") == 0) {
+		size_t b;
+
+		if (config_parse_size(value, &b) != 0 || b < 4096) {
+			snprintf(err, errlen, "output_buffer_max: expected a size of at least 4096 (\"1M\")");
+			return -1;
+		}
+		cfg->output_max = b;
+		return 0;
+	}
+	snprintf(err, errlen, "unknown setting '%s'", key);
+	return -1;
+}
+
+static char *trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	size_t n = strlen(s);
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+int config_load(struct config *cfg, const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024], msg[256];
+	int lineno = 0, rc = 0;
+
+	if (f == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof line, f) != NULL) {
+		lineno++;
+		if (strchr(line, '\n') == NULL && !feof(f)) {
+			snprintf(err, errlen, "%s:%d: line too long", path, lineno);
+			rc = -1;
+			break;
+		}
+		char *hash = strchr(line, '#');
+		if (hash != NULL)
+			*hash = '\0';
+		char *s = trim(line);
+		if (*s == '\0')
+			continue;
+		char *eq = strchr(s, '=');
+		if (eq == NULL) {
+			snprintf(err, errlen, "%s:%d: expected 'key = value'", path, lineno);
+			rc = -1;
+			break;
+		}
+		*eq = '\0';
+		char *key = trim(s), *value = trim(eq + 1);
+		if (config_set(cfg, key, value, msg, sizeof msg) != 0) {
+			snprintf(err, errlen, "%s:%d: %s", path, lineno, msg);
+			rc = -1;
+			break;
+		}
+	}
+	if (rc == 0 && ferror(f)) {
+		snprintf(err, errlen, "%s: read error", path);
+		rc = -1;
+	}
+	fclose(f);
+	return rc;
+}

@@ -1,0 +1,62 @@
+/*
+ * config.h — kriegd's settings: built-in defaults, then the config file
+ * (`key = value` lines, '#' comments; see deploy/kriegd.conf.example), then
+ * the command line.  Every limit the daemon enforces is a named default
+ * here with a config key to override it.
+ */
+#ifndef KRIEG_CONFIG_H
+#define KRIEG_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CONFIG_LISTEN_MAX 16
+#define CONFIG_PORT_DEFAULT 7474
+
+/* Defaults of the named limits. */
+#define CONN_MAX_DEFAULT 1024              /* max_connections */
+#define HANDSHAKE_TIMEOUT_MS_DEFAULT 10000 /* handshake_timeout */
+#define IDLE_TIMEOUT_MS_DEFAULT 300000     /* idle_timeout; a ping event goes out at half */
+#define OUTPUT_MAX_DEFAULT (1024 * 1024)   /* output_buffer_max, bytes queued to one client */
+#define RATE_LIMIT_DEFAULT 20              /* rate_limit: requests per second, sustained */
+#define RATE_BURST_DEFAULT 40              /* rate_burst: requests in a burst */
+#define RATE_STRIKES_DEFAULT 100           /* rate_limit_close: refused requests before closing */
+#define LINGER_MS_DEFAULT 2000             /* close_linger: flushing a last reply before close */
+#define ACCEPT_PAUSE_MS_DEFAULT 500        /* accept_pause: on EMFILE/ENFILE */
+
+struct config {
+	char *state_dir;            /* state_dir; --state-dir */
+	char *cert_file;            /* cert; NULL: generated under state_dir */
+	char *key_file;             /* key */
+	char *db_file;              /* database; NULL: state_dir/kriegd.db */
+	char *listen[CONFIG_LISTEN_MAX];
+	size_t nlisten;             /* 0: the defaults 127.0.0.1:7474 and [::1]:7474 */
+	int log_level;              /* log_level: enum log_level */
+
+	int max_conns;
+	int handshake_timeout_ms;
+	int idle_timeout_ms;
+	size_t output_max;
+	int rate_limit;
+	int rate_burst;
+	int rate_strikes;
+	int linger_ms;
+	int accept_pause_ms;
+};
+
+struct config *config_new(void);
+void config_free(struct config *cfg);
+
+/* Apply one setting; returns 0, or -1 with a message in err. */
+int config_set(struct config *cfg, const char *key, const char *value, char *err, size_t errlen);
+/* Read a file of settings; returns 0, or -1 with "path:line: message" in err. */
+int config_load(struct config *cfg, const char *path, char *err, size_t errlen);
+/* Forget configured listen addresses (the command line replaces them). */
+void config_clear_listen(struct config *cfg);
+
+/* Durations: "250ms", "10s", "5m", "1h"; a bare number is seconds. */
+int config_parse_duration_ms(const char *s, int *ms);
+/* Sizes: "65536", "64k", "1M". */
+int config_parse_size(const char *s, size_t *bytes);
+
+#endif

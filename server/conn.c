@@ -1,0 +1,629 @@
+/*
+ * conn.c — one client connection: a TLS bufferevent, bounded line framing,
+ * an output cap, handshake/idle/linger timers, a request token bucket, and
+ * one teardown.
+ *
+ * Life of a connection:
+ *   HANDSHAKE --(BEV_EVENT_CONNECTED)--> OPEN --(conn_close)--> LINGER --> DEAD
+ *        \                                  \------(error, EOF, cap)-------^
+ *         \--(timeout, TLS error)-------------------------------------------^
+ * LINGER flushes the last reply (e.g. line_too_long), sends close_notify
+ * and FIN, discards input until the peer closes or close_linger passes:
+ * closing with unread input would make the kernel send a reset that can
+ * destroy the reply in the peer's receive buffer.  DEAD connections are
+ * freed from a deferred event, never inside their own callback.
+ */
+#include "conn.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/queue.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/bufferevent_ssl.h>
+#include <event2/event.h>
+#include <event2/util.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+
+#include "config.h"
+#include "dispatch.h"
+#include "game.h"
+#include "lobby.h"
+#include "log.h"
+#include "proto.h"
+#include "ruleset.h"
+#include "server.h"
+#include "tls.h"
+
+#define CONNSET_BUCKETS 256
+
+enum conn_state { CS_HANDSHAKE, CS_OPEN, CS_LINGER, CS_DEAD };
+
+struct conn {
+	uint64_t id;
+	struct server *srv;
+	struct bufferevent *bev;
+	enum conn_state state;
+	bool refused;              /* over max_connections: server_full, then close */
+	bool hello;
+	bool leaving;              /* running the closed hooks (logout): skipped by foreach */
+	bool shut;                 /* LINGER: close_notify and FIN sent */
+	int64_t user;
+	char *user_name;
+	char peer[64];
+	struct event *timer;       /* handshake, then idle/ping, then linger */
+	struct event *free_ev;     /* deferred free */
+	struct event *login_ev;    /* deferred login hooks */
+	struct timespec last_rx;   /* last line received */
+	bool pinged;               /* keep-alive sent since last_rx */
+	double tokens;
+	struct timespec last_refill;
+	int strikes;               /* refused requests since the bucket was last full */
+	TAILQ_ENTRY(conn) all;
+	TAILQ_ENTRY(conn) chain;
+};
+
+TAILQ_HEAD(connlist, conn);
+
+struct connset {
+	struct connlist all;
+	struct connlist buckets[CONNSET_BUCKETS];
+	size_t count;
+	size_t refusing;
+	uint64_t next_id;
+};
+
+static void conn_teardown(struct conn *c, const char *reason, bool flush);
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (p == NULL)
+		fatal("calloc");
+	return p;
+}
+
+static void now_mono(struct timespec *ts)
+{
+	clock_gettime(CLOCK_MONOTONIC, ts);
+}
+
+static long long ms_since(const struct timespec *then, const struct timespec *now)
+{
+	return (long long)(now->tv_sec - then->tv_sec) * 1000 +
+	       (now->tv_nsec - then->tv_nsec) / 1000000;
+}
+
+static void timer_in(struct event *ev, long long ms)
+{
+	struct timeval tv;
+
+	if (ms < 0)
+		ms = 0;
+	tv.tv_sec = (time_t)(ms / 1000);
+	tv.tv_usec = (suseconds_t)((ms % 1000) * 1000);
+	evtimer_add(ev, &tv);
+}
+
+/* ---- the set ------------------------------------------------------------ */
+
+struct connset *connset_new(void)
+{
+	struct connset *set = xcalloc(1, sizeof *set);
+
+	TAILQ_INIT(&set->all);
+	for (size_t i = 0; i < CONNSET_BUCKETS; i++)
+		TAILQ_INIT(&set->buckets[i]);
+	set->next_id = 1;
+	return set;
+}
+
+static struct connlist *bucket_of(struct connset *set, uint64_t id)
+{
+	return &set->buckets[id % CONNSET_BUCKETS];
+}
+
+static void conn_free(struct conn *c)
+{
+	struct connset *set = c->srv->conns;
+
+	TAILQ_REMOVE(&set->all, c, all);
+	TAILQ_REMOVE(bucket_of(set, c->id), c, chain);
+	set->count--;
+	if (c->refused)
+		set->refusing--;
+	if (c->bev != NULL)
+		bufferevent_free(c->bev);   /* closes the SSL and the socket */
+	ERR_clear_error();
+	event_free(c->timer);
+	event_free(c->free_ev);
+	event_free(c->login_ev);
+	free(c->user_name);
+	free(c);
+}
+
+void connset_free(struct server *srv)
+{
+	struct connset *set = srv->conns;
+	struct conn *c;
+
+	if (set == NULL)
+		return;
+	while ((c = TAILQ_FIRST(&set->all)) != NULL)
+		conn_free(c);
+	free(set);
+	srv->conns = NULL;
+}
+
+size_t conn_count(const struct server *srv)
+{
+	return srv->conns->count;
+}
+
+struct conn *conn_find(struct server *srv, uint64_t id)
+{
+	struct conn *c;
+
+	TAILQ_FOREACH(c, bucket_of(srv->conns, id), chain)
+		if (c->id == id)
+			return c->state == CS_OPEN ? c : NULL;
+	return NULL;
+}
+
+/* ---- accessors ------------------------------------------------------------ */
+
+uint64_t conn_id(const struct conn *c)
+{
+	return c->id;
+}
+
+struct server *conn_server(const struct conn *c)
+{
+	return c->srv;
+}
+
+int64_t conn_user(const struct conn *c)
+{
+	return c->user;
+}
+
+const char *conn_user_name(const struct conn *c)
+{
+	return c->user_name;
+}
+
+const char *conn_peer(const struct conn *c)
+{
+	return c->peer;
+}
+
+bool conn_hello_done(const struct conn *c)
+{
+	return c->hello;
+}
+
+void conn_set_hello(struct conn *c)
+{
+	c->hello = true;
+}
+
+static void run_closed_hooks(struct conn *c)
+{
+	c->leaving = true;
+	lobby_conn_closed(c->srv, c);
+	games_conn_closed(c->srv, c);
+	c->leaving = false;
+}
+
+void conn_set_user(struct conn *c, int64_t user_id, const char *name)
+{
+	char esc[LOG_ESCAPE_BUF];
+
+	if (c->state != CS_OPEN)
+		return;
+	if (c->user != 0 && c->user != user_id) {
+		log_info("conn=%llu logout user=%lld", (unsigned long long)c->id, (long long)c->user);
+		run_closed_hooks(c);
+	}
+	bool login = user_id != 0 && user_id != c->user;
+	free(c->user_name);
+	c->user_name = NULL;
+	c->user = user_id;
+	if (user_id != 0) {
+		if (name == NULL)
+			name = "";
+		if ((c->user_name = strdup(name)) == NULL)
+			fatal("strdup");
+	}
+	if (login) {
+		log_info("conn=%llu login user=%lld name=\"%s\"", (unsigned long long)c->id,
+		         (long long)user_id, log_escape(name, strlen(name), esc, sizeof esc));
+		event_active(c->login_ev, EV_TIMEOUT, 1);
+	}
+}
+
+static void login_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg;
+
+	if (c->state != CS_OPEN || c->user == 0)
+		return;
+	lobby_conn_login(c->srv, c);
+	if (c->state == CS_OPEN && c->user != 0)
+		games_conn_login(c->srv, c);
+}
+
+enum conn_rate conn_rate_take(struct conn *c)
+{
+	const struct config *cfg = c->srv->cfg;
+	struct timespec now;
+
+	now_mono(&now);
+	long long ms = ms_since(&c->last_refill, &now);
+	c->last_refill = now;
+	c->tokens += (double)ms * cfg->rate_limit / 1000.0;
+	if (c->tokens >= cfg->rate_burst) {
+		c->tokens = cfg->rate_burst;
+		c->strikes = 0;   /* quiet long enough to refill: forgive */
+	}
+	if (c->tokens >= 1.0) {
+		c->tokens -= 1.0;
+		return CONN_RATE_OK;
+	}
+	c->strikes++;
+	return c->strikes >= cfg->rate_strikes ? CONN_RATE_CLOSE : CONN_RATE_LIMITED;
+}
+
+/* ---- output --------------------------------------------------------------- */
+
+void conn_send(struct conn *c, json_t *msg)
+{
+	char *s;
+
+	if (msg == NULL)
+		return;
+	if (c == NULL || c->state != CS_OPEN) {
+		json_decref(msg);
+		return;
+	}
+	s = json_dumps(msg, JSON_COMPACT);
+	json_decref(msg);
+	if (s == NULL) {
+		log_warnx("conn=%llu could not encode a message", (unsigned long long)c->id);
+		return;
+	}
+	size_t n = strlen(s);
+	if (n + 1 > PROTO_LINE_MAX)
+		log_warnx("conn=%llu sending a line of %zu bytes, over the protocol's %d",
+		          (unsigned long long)c->id, n + 1, PROTO_LINE_MAX);
+	struct evbuffer *out = bufferevent_get_output(c->bev);
+	if (evbuffer_add(out, s, n) != 0 || evbuffer_add(out, "\n", 1) != 0)
+		fatalx("evbuffer_add: out of memory");
+	free(s);
+	if (evbuffer_get_length(out) > c->srv->cfg->output_max)
+		conn_teardown(c, "output buffer over cap (slow reader)", false);
+}
+
+void conn_send_user(struct server *srv, int64_t user_id, json_t *msg)
+{
+	struct conn *c;
+
+	if (msg == NULL)
+		return;
+	if (user_id != 0) {
+		TAILQ_FOREACH(c, &srv->conns->all, all)
+			if (c->state == CS_OPEN && !c->leaving && c->user == user_id)
+				conn_send(c, json_incref(msg));
+	}
+	json_decref(msg);
+}
+
+void conn_foreach(struct server *srv, void (*fn)(struct conn *c, void *arg), void *arg)
+{
+	struct conn *c;
+
+	/* Frees are deferred, so fn may close any connection, this one included. */
+	TAILQ_FOREACH(c, &srv->conns->all, all)
+		if (c->state == CS_OPEN && !c->leaving && c->user != 0)
+			fn(c, arg);
+}
+
+/* ---- teardown ------------------------------------------------------------- */
+
+static void free_cb(evutil_socket_t fd, short what, void *arg)
+{
+	conn_free(arg);
+}
+
+/* LINGER and the reply is out: say goodbye in TLS and TCP, then wait for the peer. */
+static void linger_shut(struct conn *c)
+{
+	SSL *ssl = bufferevent_openssl_get_ssl(c->bev);
+
+	c->shut = true;
+	if (ssl != NULL)
+		(void)SSL_shutdown(ssl);
+	ERR_clear_error();
+	shutdown(bufferevent_getfd(c->bev), SHUT_WR);
+}
+
+static void conn_teardown(struct conn *c, const char *reason, bool flush)
+{
+	if (c->state == CS_DEAD)
+		return;
+	if (c->state == CS_LINGER) {
+		if (flush)
+			return;
+	} else {
+		log_info("conn=%llu closed reason=\"%s\" user=%lld", (unsigned long long)c->id, reason,
+		         (long long)c->user);
+	}
+	bool was_open = c->state == CS_OPEN;
+	bool was_linger = c->state == CS_LINGER;
+	c->state = flush && was_open ? CS_LINGER : CS_DEAD;
+	if (was_open && c->user != 0)
+		run_closed_hooks(c);
+	event_del(c->login_ev);
+	if (c->state == CS_LINGER) {
+		timer_in(c->timer, c->srv->cfg->linger_ms);
+		bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+		if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
+			linger_shut(c);
+		return;
+	}
+	(void)was_linger;
+	event_del(c->timer);
+	bufferevent_disable(c->bev, EV_READ | EV_WRITE);
+	event_active(c->free_ev, EV_TIMEOUT, 1);
+}
+
+void conn_close(struct conn *c, const char *reason)
+{
+	if (c != NULL)
+		conn_teardown(c, reason, true);
+}
+
+/* ---- callbacks ------------------------------------------------------------ */
+
+static void send_greeting(struct conn *c)
+{
+	json_t *names = json_array();
+
+	for (size_t i = 0; i < ruleset_count(); i++)
+		json_array_append_new(names, json_string(ruleset_at(i)->name));
+	conn_send(c, json_pack("{s:s, s:i, s:s, s:o}", "event", "greeting", "protocol",
+	                       PROTO_VERSION, "server", KRIEGD_SERVER_NAME, "rulesets", names));
+}
+
+static void line_too_long(struct conn *c)
+{
+	dispatch_error(c, NULL, PE_LINE_TOO_LONG, "a line is at most %d bytes including its newline",
+	               PROTO_LINE_MAX);
+	conn_close(c, "line too long");
+}
+
+static void read_cb(struct bufferevent *bev, void *arg)
+{
+	struct conn *c = arg;
+	struct evbuffer *in = bufferevent_get_input(bev);
+	char line[PROTO_LINE_MAX];
+
+	while (c->state == CS_OPEN) {
+		size_t eol_len = 0;
+		struct evbuffer_ptr p = evbuffer_search_eol(in, NULL, &eol_len, EVBUFFER_EOL_LF);
+
+		if (p.pos < 0) {
+			/* No newline yet, and already too much for one line. */
+			if (evbuffer_get_length(in) >= PROTO_LINE_MAX)
+				line_too_long(c);
+			break;
+		}
+		size_t total = (size_t)p.pos + 1;
+		if (total > PROTO_LINE_MAX) {
+			line_too_long(c);
+			break;
+		}
+		if (evbuffer_remove(in, line, total) != (int)total)
+			fatalx("evbuffer_remove");
+		size_t n = total - 1;
+		if (n > 0 && line[n - 1] == '\r')
+			n--;
+		now_mono(&c->last_rx);
+		c->pinged = false;
+		dispatch_line(c, line, n);
+	}
+	if (c->state != CS_OPEN)
+		evbuffer_drain(in, evbuffer_get_length(in));
+}
+
+static void write_cb(struct bufferevent *bev, void *arg)
+{
+	struct conn *c = arg;
+
+	if (c->state == CS_LINGER && !c->shut &&
+	    evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+		linger_shut(c);
+}
+
+static void log_tls_failure(struct conn *c, const char *what)
+{
+	unsigned long e;
+	char buf[256];
+	int n = 0;
+
+	while ((e = bufferevent_get_openssl_error(c->bev)) != 0) {
+		if (ERR_GET_LIB(e) == 0)
+			continue;   /* not an OpenSSL error code (a system call's) */
+		ERR_error_string_n(e, buf, sizeof buf);
+		log_info("conn=%llu %s tls_error=\"%s\"", (unsigned long long)c->id, what, buf);
+		n++;
+	}
+	n += tls_log_errors(c->id, what);
+	if (n == 0 && EVUTIL_SOCKET_ERROR() != 0)
+		log_debug("conn=%llu %s errno=\"%s\"", (unsigned long long)c->id, what,
+		          evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+}
+
+static void event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct conn *c = arg;
+
+	if (what & BEV_EVENT_CONNECTED) {
+		if (c->state != CS_HANDSHAKE)
+			return;
+		SSL *ssl = bufferevent_openssl_get_ssl(bev);
+		log_debug("conn=%llu tls protocol=%s cipher=%s", (unsigned long long)c->id,
+		          ssl ? SSL_get_version(ssl) : "?",
+		          ssl ? SSL_get_cipher_name(ssl) : "?");
+		c->state = CS_OPEN;
+		now_mono(&c->last_rx);
+		c->last_refill = c->last_rx;
+		if (c->refused) {
+			dispatch_error(c, NULL, PE_SERVER_FULL, "the server is full; try again later");
+			conn_close(c, "server full");
+			return;
+		}
+		send_greeting(c);
+		timer_in(c->timer, c->srv->cfg->idle_timeout_ms / 2);
+		return;
+	}
+	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR | BEV_EVENT_TIMEOUT)) {
+		const char *reason;
+
+		if (c->state == CS_HANDSHAKE) {
+			reason = "tls handshake failed";
+			log_tls_failure(c, reason);
+		} else if (what & BEV_EVENT_EOF) {
+			reason = "eof";
+		} else {
+			reason = "connection error";
+			log_tls_failure(c, reason);
+		}
+		ERR_clear_error();
+		conn_teardown(c, reason, false);
+	}
+}
+
+static void timer_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg;
+	const struct config *cfg = c->srv->cfg;
+	struct timespec now;
+
+	switch (c->state) {
+	case CS_HANDSHAKE:
+		conn_teardown(c, "tls handshake timeout", false);
+		return;
+	case CS_LINGER:
+		conn_teardown(c, "linger over", false);
+		return;
+	case CS_DEAD:
+		return;
+	case CS_OPEN:
+		break;
+	}
+	now_mono(&now);
+	long long idle = ms_since(&c->last_rx, &now);
+	long long half = cfg->idle_timeout_ms / 2;
+	if (idle >= cfg->idle_timeout_ms) {
+		conn_teardown(c, "idle timeout", false);
+		return;
+	}
+	if (idle >= half && !c->pinged) {
+		c->pinged = true;
+		conn_send(c, json_pack("{s:s}", "event", "ping"));
+		if (c->state != CS_OPEN)
+			return;
+	}
+	timer_in(c->timer, (c->pinged ? cfg->idle_timeout_ms : half) - idle);
+}
+
+/* ---- accept --------------------------------------------------------------- */
+
+static void format_peer(const struct sockaddr *sa, char *buf, size_t len)
+{
+	char host[INET6_ADDRSTRLEN] = "?";
+
+	if (sa != NULL && sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)sa;
+		evutil_inet_ntop(AF_INET6, &s6->sin6_addr, host, sizeof host);
+		snprintf(buf, len, "[%s]:%u", host, ntohs(s6->sin6_port));
+	} else if (sa != NULL && sa->sa_family == AF_INET) {
+		const struct sockaddr_in *s4 = (const struct sockaddr_in *)sa;
+		evutil_inet_ntop(AF_INET, &s4->sin_addr, host, sizeof host);
+		snprintf(buf, len, "%s:%u", host, ntohs(s4->sin_port));
+	} else {
+		snprintf(buf, len, "?");
+	}
+}
+
+void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int socklen)
+{
+	struct connset *set = srv->conns;
+	const struct config *cfg = srv->cfg;
+	char peer[64];
+	bool refused = false;
+	int one = 1;
+
+	format_peer(sa, peer, sizeof peer);
+	if (set->count - set->refusing >= (size_t)cfg->max_conns) {
+		if (set->refusing >= CONN_REFUSE_EXTRA) {
+			log_warnx("refused peer=%s reason=\"max_connections, no room to say so\"", peer);
+			evutil_closesocket(fd);
+			return;
+		}
+		refused = true;
+	}
+	SSL *ssl = tls_ssl_new(srv->tls);
+	if (ssl == NULL) {
+		evutil_closesocket(fd);
+		return;
+	}
+	struct bufferevent *bev = bufferevent_openssl_socket_new(
+	        srv->base, fd, ssl, BUFFEREVENT_SSL_ACCEPTING,
+	        BEV_OPT_CLOSE_ON_FREE | BEV_OPT_DEFER_CALLBACKS);
+	if (bev == NULL) {
+		log_warnx("refused peer=%s reason=\"bufferevent_openssl_socket_new failed\"", peer);
+		SSL_free(ssl);
+		evutil_closesocket(fd);
+		return;
+	}
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+
+	struct conn *c = xcalloc(1, sizeof *c);
+	c->id = set->next_id++;
+	c->srv = srv;
+	c->bev = bev;
+	c->state = CS_HANDSHAKE;
+	c->refused = refused;
+	c->tokens = cfg->rate_burst;
+	snprintf(c->peer, sizeof c->peer, "%s", peer);
+	if ((c->timer = evtimer_new(srv->base, timer_cb, c)) == NULL ||
+	    (c->free_ev = evtimer_new(srv->base, free_cb, c)) == NULL ||
+	    (c->login_ev = evtimer_new(srv->base, login_cb, c)) == NULL)
+		fatalx("evtimer_new: out of memory");
+	TAILQ_INSERT_TAIL(&set->all, c, all);
+	TAILQ_INSERT_TAIL(bucket_of(set, c->id), c, chain);
+	set->count++;
+	if (refused)
+		set->refusing++;
+
+	/* A client may close without close_notify: that is an EOF, not an error. */
+	bufferevent_openssl_set_allow_dirty_shutdown(bev, 1);
+	/* Stop reading past one line and a bit: memory per client stays bounded. */
+	bufferevent_setwatermark(bev, EV_READ, 0, PROTO_LINE_MAX + 4096);
+	bufferevent_setcb(bev, read_cb, write_cb, event_cb, c);
+	bufferevent_enable(bev, EV_READ | EV_WRITE);
+	timer_in(c->timer, cfg->handshake_timeout_ms);
+	log_info("conn=%llu accepted peer=%s%s", (unsigned long long)c->id, peer,
+	         refused ? " over max_connections" : "");
+}

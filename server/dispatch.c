@@ -1,0 +1,303 @@
+/*
+ * dispatch.c — one line in, one typed request out to its handler.
+ *
+ * The order of checks is the contract of PROTOCOL.md: parse (bad_json) →
+ * rate limit → id (bad_request) → type (bad_request/unknown_type) →
+ * hello_first → not_logged_in → every field (bad_request) → handler.
+ * Nothing a handler owns changes before all checks pass.
+ */
+#include "dispatch.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "conn.h"
+#include "log.h"
+#include "proto.h"
+
+static void cmd_hello(struct conn *c, json_t *id, json_t *req);
+static void cmd_ping(struct conn *c, json_t *id, json_t *req);
+
+#define HELLO_VERSION_MAX 1000000
+#define HELLO_CLIENT_MAX 64
+
+static const struct field hello_fields[] = {
+	{ "version", F_INT, 1, HELLO_VERSION_MAX },
+	{ "client", F_STRING, 0, HELLO_CLIENT_MAX },
+	{ NULL, 0, 0, 0 },
+};
+
+static const struct field no_fields[] = {
+	{ NULL, 0, 0, 0 },
+};
+
+const struct cmd conn_cmds[] = {
+	{ "hello", CMD_BEFORE_HELLO | CMD_NO_LOGIN, hello_fields, cmd_hello },
+	{ "ping", CMD_BEFORE_HELLO | CMD_NO_LOGIN, no_fields, cmd_ping },
+	{ NULL, 0, NULL, NULL },
+};
+
+static const struct cmd *const cmd_tables[] = { conn_cmds, auth_cmds, lobby_cmds, game_cmds };
+
+/* The string element size limit of F_STRINGS. */
+#define FIELD_STRINGS_ITEM_MAX 32
+
+static const struct cmd *find_cmd(const char *type)
+{
+	for (size_t t = 0; t < sizeof cmd_tables / sizeof cmd_tables[0]; t++)
+		for (const struct cmd *cmd = cmd_tables[t]; cmd->type != NULL; cmd++)
+			if (strcmp(cmd->type, type) == 0)
+				return cmd;
+	return NULL;
+}
+
+/* An id is an integer, or a string of at most PROTO_ID_MAX bytes. */
+static bool id_valid(const json_t *id)
+{
+	return json_is_integer(id) || (json_is_string(id) && json_string_length(id) <= PROTO_ID_MAX);
+}
+
+static const char *kind_name(enum field_kind k)
+{
+	switch (k) {
+	case F_STRING: return "a string";
+	case F_INT: return "an integer";
+	case F_BOOL: return "a boolean";
+	case F_STRINGS: return "an array of strings";
+	case F_OBJECT: return "an object";
+	}
+	return "?";
+}
+
+/* 0 if v fits f; otherwise writes why into msg. */
+static int check_field(const struct field *f, const json_t *v, char *msg, size_t len)
+{
+	switch (f->kind) {
+	case F_STRING:
+		if (!json_is_string(v))
+			break;
+		if (f->max > 0 && json_string_length(v) > (size_t)f->max) {
+			snprintf(msg, len, "field '%s' is longer than %lld bytes", f->name, f->max);
+			return -1;
+		}
+		return 0;
+	case F_INT:
+		if (!json_is_integer(v))
+			break;
+		if (json_integer_value(v) < 0 || json_integer_value(v) > f->max) {
+			snprintf(msg, len, "field '%s' must be from 0 to %lld", f->name, f->max);
+			return -1;
+		}
+		return 0;
+	case F_BOOL:
+		if (!json_is_boolean(v))
+			break;
+		return 0;
+	case F_STRINGS: {
+		size_t i;
+		json_t *item;
+
+		if (!json_is_array(v))
+			break;
+		if (f->max > 0 && json_array_size(v) > (size_t)f->max) {
+			snprintf(msg, len, "field '%s' has more than %lld elements", f->name, f->max);
+			return -1;
+		}
+		json_array_foreach(v, i, item) {
+			if (!json_is_string(item) || json_string_length(item) > FIELD_STRINGS_ITEM_MAX) {
+				snprintf(msg, len, "field '%s' must hold strings of at most %d bytes",
+				         f->name, FIELD_STRINGS_ITEM_MAX);
+				return -1;
+			}
+		}
+		return 0;
+	}
+	case F_OBJECT:
+		if (!json_is_object(v))
+			break;
+		return 0;
+	}
+	snprintf(msg, len, "field '%s' must be %s", f->name, kind_name(f->kind));
+	return -1;
+}
+
+static int check_fields(const struct cmd *cmd, json_t *req, char *msg, size_t len)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(req, key, v) {
+		const struct field *f;
+
+		if (strcmp(key, "id") == 0 || strcmp(key, "type") == 0)
+			continue;
+		for (f = cmd->fields; f != NULL && f->name != NULL; f++)
+			if (strcmp(f->name, key) == 0)
+				break;
+		if (f == NULL || f->name == NULL) {
+			snprintf(msg, len, "unknown field '%.32s' for '%s'", key, cmd->type);
+			return -1;
+		}
+	}
+	for (const struct field *f = cmd->fields; f != NULL && f->name != NULL; f++) {
+		v = json_object_get(req, f->name);
+		if (v == NULL) {
+			if (f->required) {
+				snprintf(msg, len, "field '%s' is required", f->name);
+				return -1;
+			}
+			continue;
+		}
+		if (check_field(f, v, msg, len) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static bool blank(const char *line, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (line[i] != ' ' && line[i] != '\t')
+			return false;
+	return true;
+}
+
+void dispatch_line(struct conn *c, const char *line, size_t len)
+{
+	json_error_t jerr;
+	json_t *req, *id = NULL, *type;
+	const struct cmd *cmd;
+	char msg[256];
+
+	/* Blank lines are allowed (typing by hand); they still cost a token. */
+	if (blank(line, len)) {
+		if (conn_rate_take(c) == CONN_RATE_CLOSE)
+			conn_close(c, "rate limit: flooding");
+		return;
+	}
+	req = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (json_is_object(req)) {
+		id = json_object_get(req, "id");
+		if (id != NULL && !id_valid(id))
+			id = NULL;
+	}
+
+	enum conn_rate rate = conn_rate_take(c);
+	if (rate != CONN_RATE_OK) {
+		dispatch_error(c, id, PE_RATE_LIMITED, "too many requests; slow down");
+		if (rate == CONN_RATE_CLOSE)
+			conn_close(c, "rate limit: flooding");
+		goto out;
+	}
+	if (req == NULL) {
+		dispatch_error(c, NULL, PE_BAD_JSON, "not JSON: %s (at byte %d)", jerr.text,
+		               jerr.position);
+		goto out;
+	}
+	if (!json_is_object(req)) {
+		dispatch_error(c, NULL, PE_BAD_JSON, "a request is a JSON object");
+		goto out;
+	}
+	if (id == NULL) {
+		if (json_object_get(req, "id") == NULL)
+			dispatch_error(c, NULL, PE_BAD_REQUEST, "a request needs an id");
+		else
+			dispatch_error(c, NULL, PE_BAD_REQUEST,
+			               "id must be an integer or a string of at most %d bytes",
+			               PROTO_ID_MAX);
+		goto out;
+	}
+	type = json_object_get(req, "type");
+	if (!json_is_string(type)) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "type must be a string");
+		goto out;
+	}
+	cmd = find_cmd(json_string_value(type));
+	if (cmd == NULL) {
+		dispatch_error(c, id, PE_UNKNOWN_TYPE, "unknown request type '%.32s'",
+		               json_string_value(type));
+		goto out;
+	}
+	if (!conn_hello_done(c) && !(cmd->flags & CMD_BEFORE_HELLO)) {
+		dispatch_error(c, id, PE_HELLO_FIRST, "send hello first");
+		goto out;
+	}
+	if (!(cmd->flags & CMD_NO_LOGIN) && conn_user(c) == 0) {
+		dispatch_error(c, id, PE_NOT_LOGGED_IN, "log in first");
+		goto out;
+	}
+	if (check_fields(cmd, req, msg, sizeof msg) != 0) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "%s", msg);
+		goto out;
+	}
+	log_debug("conn=%llu request type=%s", (unsigned long long)conn_id(c), cmd->type);
+	cmd->proceed(c, id, req);
+out:
+	json_decref(req);
+}
+
+void dispatch_ok(struct conn *c, json_t *id, json_t *fields)
+{
+	json_t *resp = json_object();
+	const char *key;
+	json_t *v;
+
+	json_object_set(resp, "id", id != NULL ? id : json_null());
+	json_object_set_new(resp, "ok", json_true());
+	if (fields != NULL) {
+		json_object_foreach(fields, key, v) {
+			if (strcmp(key, "id") != 0 && strcmp(key, "ok") != 0)
+				json_object_set(resp, key, v);
+		}
+		json_decref(fields);
+	}
+	conn_send(c, resp);
+}
+
+void dispatch_error(struct conn *c, json_t *id, enum proto_error code, const char *fmt, ...)
+{
+	char msg[512], esc[LOG_ESCAPE_BUF];
+	const char *name = proto_error_name(code);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (name == NULL)
+		name = "internal";
+	log_debug("conn=%llu error code=%s message=\"%s\"", (unsigned long long)conn_id(c), name,
+	          log_escape(msg, strlen(msg), esc, sizeof esc));
+	conn_send(c, json_pack("{s:O, s:b, s:{s:s, s:s}}", "id", id != NULL ? id : json_null(), "ok",
+	                       0, "error", "code", name, "message", msg));
+}
+
+static void cmd_hello(struct conn *c, json_t *id, json_t *req)
+{
+	json_int_t version = json_integer_value(json_object_get(req, "version"));
+	json_t *client = json_object_get(req, "client");
+	char esc[LOG_ESCAPE_BUF];
+
+	if (version != PROTO_VERSION) {
+		dispatch_error(c, id, PE_VERSION, "this server speaks protocol %d, not %lld",
+		               PROTO_VERSION, (long long)version);
+		return;
+	}
+	if (conn_hello_done(c)) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "hello was already received");
+		return;
+	}
+	conn_set_hello(c);
+	if (client != NULL)
+		log_info("conn=%llu hello client=\"%s\"", (unsigned long long)conn_id(c),
+		         log_escape(json_string_value(client), json_string_length(client), esc,
+		                    sizeof esc));
+	dispatch_ok(c, id, json_pack("{s:i, s:s}", "protocol", PROTO_VERSION, "server",
+	                             KRIEGD_SERVER_NAME));
+}
+
+static void cmd_ping(struct conn *c, json_t *id, json_t *req)
+{
+	dispatch_ok(c, id, NULL);
+}

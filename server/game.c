@@ -1,0 +1,1282 @@
+/*
+ * game.c — live games: one referee each, clocks, the fan-out of every
+ * event to its audience's connections, and persistence of every action.
+ *
+ * One action (a try, a list, a quiet sequence, "any?", or an ending from
+ * outside the board) goes through game_act():
+ *   1. the referee rules on it (pure; a refusal changes nothing and is
+ *      answered with an error, nothing stored);
+ *   2. the clocks are charged;
+ *   3. store_begin, store_game_action, store_game_events,
+ *      store_game_finish when over, store_commit;
+ *   4. only after the commit, every event goes to its audience, then the
+ *      requester gets its ok.
+ * If the store fails, the transaction is rolled back and the in-memory
+ * game is put back as it was: the referee has no copy operation, so it is
+ * REBUILT by replaying the in-memory record (the actions that did commit)
+ * through a fresh referee — the same replay recovery uses — and the clock
+ * and draw offer are restored from a saved copy.  Failures are rare, so
+ * the normal path pays nothing for this.
+ *
+ * Audiences: AUD_WHITE and AUD_BLACK go to every connection of that
+ * player; AUD_UMPIRE and AUD_SPECTATOR have no clients yet, and
+ * route_umpire() / route_spectators() are the seams where they will.
+ *
+ * Ordering on the wire: an action's events are sent first, then the ok
+ * to the request, so a client holding the ok has all its events.
+ */
+#include <ctype.h>
+#include <event2/event.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "clock.h"
+#include "conn.h"
+#include "dispatch.h"
+#include "event_json.h"
+#include "fen.h"
+#include "game.h"
+#include "log.h"
+#include "notation.h"
+#include "proto.h"
+#include "referee.h"
+#include "ruleset.h"
+#include "server.h"
+#include "store.h"
+
+
+
+#define GAME_ID_MAX (1LL << 53)       /* JSON-safe integers */
+#define GAME_ACTIONS_MAX 50000        /* record length held in memory per game */
+#define GAME_PAGE_BYTES 12000         /* events per line in a view, leaving room under PROTO_LINE_MAX */
+#define GAME_EVENTS_MAX (1LL << 30)   /* bound of a view's "from" */
+
+enum act_kind { ACT_BEGIN = 0, ACT_TRY, ACT_LIST, ACT_QUIET, ACT_ANY, ACT_END };
+static const char *const act_names[] = { "begin", "try", "list", "quiet", "any", "end" };
+
+/* One action of the record, kept in memory for a rebuild after a failed commit. */
+struct gaction {
+	uint8_t kind;
+	int8_t color;
+	char text[256];
+};
+
+struct game {
+	struct games *gs;
+	struct game *next;
+	int64_t id;
+	struct store_game info;
+	int64_t user[2];
+	char name[2][PROTO_NAME_MAX + 1];
+	const struct ruleset *rs;
+	struct referee *ref;
+	struct clock clock;
+	struct gaction *acts;
+	size_t nacts, capacts;
+	int seq;                     /* last committed action's seq */
+	int draw_offer;              /* colour with a standing draw offer, or -1 */
+	struct event *flag_timer;
+	struct event *abandon_timer[2];
+	bool dead;
+};
+
+struct games {
+	struct server *srv;
+	struct game *live;
+	struct game *graveyard;      /* finished, freed from reaper (never inside their own callback) */
+	struct event *reaper;
+	int64_t grace_ms;
+};
+
+/* ---- small helpers -------------------------------------------------------- */
+
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int64_t wall_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static const char *color_name(int color)
+{
+	return color == WHITE ? "white" : "black";
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n);
+	if (!q)
+		abort();
+	return q;
+}
+
+static int reason_parse(const char *name)
+{
+	for (int r = REASON_NONE; r <= REASON_ABORTED; r++) {
+		const char *n = game_reason_name(r);
+		if (n && strcmp(n, name) == 0)
+			return r;
+	}
+	return -1;
+}
+
+/* Split a space-joined list (as stored) into at most REFEREE_LIST_MAX items. */
+static size_t split_list(char *buf, const char *items[REFEREE_LIST_MAX])
+{
+	size_t n = 0;
+	for (char *tok = strtok(buf, " "); tok && n < REFEREE_LIST_MAX; tok = strtok(NULL, " "))
+		items[n++] = tok;
+	return n;
+}
+
+/* Apply one action to a referee: the one path used live, on rebuild and on recovery. */
+static int act_apply(struct referee *r, int kind, int color, const char *text, struct evlist *out)
+{
+	switch (kind) {
+	case ACT_BEGIN:
+		return referee_begin(r, out);
+	case ACT_TRY:
+		return referee_attempt(r, color, text, out);
+	case ACT_LIST:
+	case ACT_QUIET: {
+		char buf[256];
+		const char *items[REFEREE_LIST_MAX];
+		snprintf(buf, sizeof buf, "%s", text);
+		size_t n = split_list(buf, items);
+		return kind == ACT_LIST ? referee_attempt_list(r, color, items, n, out)
+		                        : referee_quiet(r, color, items, n, out);
+	}
+	case ACT_ANY:
+		return referee_any(r, color, out);
+	case ACT_END: {
+		int reason = reason_parse(text);
+		if (reason <= REASON_NONE)
+			return REF_E_BAD_ARGUMENT;
+		return referee_end(r, (enum game_reason)reason, color, out);
+	}
+	}
+	return REF_E_BAD_ARGUMENT;
+}
+
+static int act_kind_parse(const char *s)
+{
+	for (size_t i = 0; i < sizeof act_names / sizeof act_names[0]; i++)
+		if (strcmp(act_names[i], s) == 0)
+			return (int)i;
+	return -1;
+}
+
+static void record_push(struct game *g, int kind, int color, const char *text)
+{
+	if (g->nacts == g->capacts) {
+		g->capacts = g->capacts ? g->capacts * 2 : 64;
+		g->acts = xrealloc(g->acts, g->capacts * sizeof *g->acts);
+	}
+	struct gaction *a = &g->acts[g->nacts++];
+	a->kind = (uint8_t)kind;
+	a->color = (int8_t)color;
+	snprintf(a->text, sizeof a->text, "%s", text ? text : "");
+}
+
+/* A fresh referee at the game's start position. */
+static struct referee *referee_fresh(const struct game *g)
+{
+	char err[128];
+	const char *fen = g->info.fen[0] ? g->info.fen : NULL;
+	return referee_new(g->rs, fen, err, sizeof err);
+}
+
+/* Rebuild g->ref by replaying the in-memory record (after a failed commit). */
+static int game_rebuild(struct game *g)
+{
+	struct referee *r = referee_fresh(g);
+	if (!r)
+		return -1;
+	struct evlist out;
+	evlist_init(&out);
+	for (size_t i = 0; i < g->nacts; i++) {
+		evlist_clear(&out);
+		if (act_apply(r, g->acts[i].kind, g->acts[i].color, g->acts[i].text, &out) != REF_OK) {
+			evlist_free(&out);
+			referee_free(r);
+			return -1;
+		}
+	}
+	evlist_free(&out);
+	referee_free(g->ref);
+	g->ref = r;
+	return 0;
+}
+
+/* ---- wire objects --------------------------------------------------------- */
+
+static json_t *clock_json(const struct game *g, int64_t now)
+{
+	if (!clock_timed(&g->clock))
+		return NULL;
+	return json_pack("{s:I, s:I}", "white", (json_int_t)clock_remaining(&g->clock, WHITE, now),
+	                 "black", (json_int_t)clock_remaining(&g->clock, BLACK, now));
+}
+
+static json_t *time_json(const struct store_game *info)
+{
+	if (info->days > 0)
+		return json_pack("{s:I}", "days", (json_int_t)info->days);
+	if (info->base_ms > 0)
+		return json_pack("{s:f, s:f}", "base", (double)info->base_ms / 1000.0,
+		                 "inc", (double)info->inc_ms / 1000.0);
+	return NULL;
+}
+
+/* One announcement as its audience receives it: h2's encoder, plus the game
+ * id and the clock readings. */
+static json_t *event_wire(const struct game *g, const struct ruleset *rs, const struct event *e,
+                          json_t *clock)
+{
+	json_t *j = event_to_json(e, rs, -1);
+	if (!j)
+		return NULL;
+	json_object_set_new(j, "game", json_integer(g->id));
+	if (clock)
+		json_object_set(j, "clock", clock);
+	return j;
+}
+
+/* Seams for audiences without clients yet. */
+static void route_umpire(struct game *g, json_t *msg) { (void)g; (void)msg; }
+static void route_spectators(struct game *g, json_t *msg) { (void)g; (void)msg; }
+
+/* Hand one event to exactly its audience. */
+static void route_event(struct game *g, const struct event *e, json_t *clock)
+{
+	struct server *srv = g->gs->srv;
+	json_t *j = event_wire(g, g->rs, e, clock);
+	if (!j) {
+		log_warnx("game=%" PRId64 " event type=%d has no wire form", g->id, e->type);
+		return;
+	}
+	if (e->audience & AUD_WHITE)
+		conn_send_user(srv, g->user[WHITE], json_deep_copy(j));
+	if (e->audience & AUD_BLACK)
+		conn_send_user(srv, g->user[BLACK], json_deep_copy(j));
+	if (e->audience & AUD_UMPIRE)
+		route_umpire(g, j);
+	if (e->audience & AUD_SPECTATOR)
+		route_spectators(g, j);
+	json_decref(j);
+}
+
+/* A game-level notice (draw offers) to both players. */
+static void send_both(struct game *g, json_t *msg)
+{
+	conn_send_user(g->gs->srv, g->user[WHITE], json_deep_copy(msg));
+	conn_send_user(g->gs->srv, g->user[BLACK], msg);
+}
+
+static enum proto_error ref_to_proto(int st)
+{
+	switch (st) {
+	case REF_E_GAME_OVER: return PE_GAME_OVER;
+	case REF_E_NOT_YOUR_TURN: return PE_NOT_YOUR_TURN;
+	case REF_E_SYNTAX:
+	case REF_E_NO_PIECE:
+	case REF_E_AMBIGUOUS: return PE_NOTATION;
+	case REF_E_UNSUPPORTED:
+	case REF_E_MUST_TRY_CAPTURE:
+	case REF_E_ANY_ALREADY:
+	case REF_E_ANY_TOO_EARLY:
+	case REF_E_ALREADY_TRIED:
+	case REF_E_TOO_MANY: return PE_ILLEGAL_ACTION;
+	case REF_E_BAD_ARGUMENT: return PE_BAD_REQUEST;
+	}
+	return PE_INTERNAL;
+}
+
+/* ---- lifetime ------------------------------------------------------------- */
+
+static void game_free(struct game *g)
+{
+	if (g->flag_timer)
+		event_free(g->flag_timer);
+	for (int i = 0; i < 2; i++)
+		if (g->abandon_timer[i])
+			event_free(g->abandon_timer[i]);
+	referee_free(g->ref);
+	free(g->acts);
+	free(g);
+}
+
+static void reaper_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct games *gs = arg;
+	while (gs->graveyard) {
+		struct game *g = gs->graveyard;
+		gs->graveyard = g->next;
+		game_free(g);
+	}
+}
+
+/* Take a finished game out of the live list; it is freed from the reaper. */
+static void game_bury(struct game *g)
+{
+	struct games *gs = g->gs;
+	for (struct game **p = &gs->live; *p; p = &(*p)->next)
+		if (*p == g) {
+			*p = g->next;
+			break;
+		}
+	g->dead = true;
+	if (g->flag_timer)
+		evtimer_del(g->flag_timer);
+	for (int i = 0; i < 2; i++)
+		if (g->abandon_timer[i])
+			evtimer_del(g->abandon_timer[i]);
+	g->next = gs->graveyard;
+	gs->graveyard = g;
+	struct timeval tv = { 0, 0 };
+	evtimer_add(gs->reaper, &tv);
+}
+
+static struct game *game_find(const struct games *gs, int64_t id)
+{
+	for (struct game *g = gs->live; g; g = g->next)
+		if (g->id == id)
+			return g;
+	return NULL;
+}
+
+static int game_act(struct game *g, int kind, int color, const char *text,
+                    struct conn *c, json_t *id);
+
+static void flag_arm(struct game *g)
+{
+	int64_t left = clock_deadline(&g->clock, mono_ms());
+	evtimer_del(g->flag_timer);
+	if (left < 0)
+		return;
+	/* One ms past the deadline so the flag has surely fallen when we look. */
+	left += 1;
+	struct timeval tv = { (time_t)(left / 1000), (suseconds_t)(left % 1000) * 1000 };
+	evtimer_add(g->flag_timer, &tv);
+}
+
+static void flag_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct game *g = arg;
+	if (g->dead)
+		return;
+	int flagged = clock_flagged(&g->clock, mono_ms());
+	if (flagged < 0) {
+		flag_arm(g);
+		return;
+	}
+	if (game_act(g, ACT_END, flagged, game_reason_name(REASON_TIME), NULL, NULL) != 0 && !g->dead) {
+		/* The store refused: try again in a second. */
+		struct timeval tv = { 1, 0 };
+		evtimer_add(g->flag_timer, &tv);
+	}
+}
+
+static void abandon_fire(struct game *g, int col)
+{
+	if (g->dead)
+		return;
+	if (game_act(g, ACT_END, col, game_reason_name(REASON_ABANDONED), NULL, NULL) != 0 &&
+	    !g->dead) {
+		struct timeval tv = { 1, 0 };
+		evtimer_add(g->abandon_timer[col], &tv);
+	}
+}
+
+static void abandon_white_cb(evutil_socket_t fd, short what, void *arg) { abandon_fire(arg, WHITE); }
+static void abandon_black_cb(evutil_socket_t fd, short what, void *arg) { abandon_fire(arg, BLACK); }
+
+static struct game *game_alloc(struct games *gs, const struct store_game *info)
+{
+	const struct ruleset *rs = ruleset_find(info->rules);
+	if (!rs)
+		return NULL;
+	struct game *g = calloc(1, sizeof *g);
+	if (!g)
+		abort();
+	g->gs = gs;
+	g->id = info->id;
+	g->info = *info;
+	g->user[WHITE] = info->white;
+	g->user[BLACK] = info->black;
+	g->rs = rs;
+	g->draw_offer = -1;
+	clock_init(&g->clock, info->base_ms, info->inc_ms, info->days);
+	g->ref = referee_fresh(g);
+	if (!g->ref) {
+		free(g);
+		return NULL;
+	}
+	struct store *st = gs->srv->store;
+	for (int col = WHITE; col <= BLACK; col++)
+		if (store_user_name(st, g->user[col], g->name[col], sizeof g->name[col]) != STORE_OK)
+			snprintf(g->name[col], sizeof g->name[col], "?");
+	struct event_base *base = gs->srv->base;
+	g->flag_timer = evtimer_new(base, flag_cb, g);
+	g->abandon_timer[WHITE] = evtimer_new(base, abandon_white_cb, g);
+	g->abandon_timer[BLACK] = evtimer_new(base, abandon_black_cb, g);
+	if (!g->flag_timer || !g->abandon_timer[WHITE] || !g->abandon_timer[BLACK])
+		abort();
+	return g;
+}
+
+/* ---- the one path of every action ----------------------------------------- */
+
+/* Persist one accepted action and its events.  0 or -1 (rolled back). */
+static int game_persist(struct game *g, int kind, int color, const char *text,
+                        const struct evlist *out, int64_t now)
+{
+	struct store *st = g->gs->srv->store;
+	struct store_action a = { 0 };
+	a.game = g->id;
+	a.seq = g->seq + 1;
+	a.color = color;
+	snprintf(a.kind, sizeof a.kind, "%s", act_names[kind]);
+	snprintf(a.text, sizeof a.text, "%s", text ? text : "");
+	a.at_ms = wall_ms();
+	a.clock_white_ms = clock_remaining(&g->clock, WHITE, now);
+	a.clock_black_ms = clock_remaining(&g->clock, BLACK, now);
+	a.ok = 1;
+	if (store_begin(st) != STORE_OK)
+		goto fail;
+	if (store_game_action(st, &a) != STORE_OK)
+		goto fail;
+	if (out->n && store_game_events(st, g->id, a.seq, out->v, out->n) != STORE_OK)
+		goto fail;
+	if (referee_over(g->ref) &&
+	    store_game_finish(st, g->id, referee_result(g->ref), referee_reason(g->ref)) != STORE_OK)
+		goto fail;
+	if (store_commit(st) != STORE_OK)
+		goto fail;
+	g->seq = a.seq;
+	return 0;
+fail:
+	log_warnx("game=%" PRId64 " store failed: %s", g->id, store_error(st));
+	store_rollback(st);
+	return -1;
+}
+
+/*
+ * Rule on one action, persist it, then announce it.  c/id are the
+ * requester (NULL for timers).  Returns 0 when the action took effect, 1
+ * when the referee refused it, -1 when the store did.  If the game ends,
+ * g is buried (still readable until the reaper runs).
+ */
+static int game_act(struct game *g, int kind, int color, const char *text,
+                    struct conn *c, json_t *id)
+{
+	int64_t now = mono_ms();
+	if (g->nacts >= GAME_ACTIONS_MAX) {
+		if (c)
+			dispatch_error(c, id, PE_ILLEGAL_ACTION, "the game's record is full");
+		return 1;
+	}
+	/* A flag that fell before this request arrived wins over the request. */
+	int flagged = clock_flagged(&g->clock, now);
+	if (kind != ACT_END && flagged >= 0) {
+		if (game_act(g, ACT_END, flagged, game_reason_name(REASON_TIME), NULL, NULL) == 0) {
+			if (c)
+				dispatch_error(c, id, PE_GAME_OVER, "the game is over");
+			return 1;
+		}
+		if (c)
+			dispatch_error(c, id, PE_STORAGE, "the game could not be saved; nothing was changed");
+		return -1;
+	}
+
+	struct clock saved_clock = g->clock;
+	int saved_offer = g->draw_offer;
+	int plies = referee_plies(g->ref);
+	struct evlist out;
+	evlist_init(&out);
+	int st = act_apply(g->ref, kind, color, text, &out);
+	if (st != REF_OK) {
+		if (c)
+			dispatch_error(c, id, ref_to_proto(st), "%s", referee_error(g->ref));
+		evlist_free(&out);
+		return 1;
+	}
+	for (int p = plies; p < referee_plies(g->ref); p++)
+		clock_moved(&g->clock, now);
+	bool over = referee_over(g->ref);
+	if (over)
+		clock_stop(&g->clock, now);
+	/* A standing offer lapses when the side it was made to plays on. */
+	if (referee_plies(g->ref) > plies && g->draw_offer >= 0 && color != g->draw_offer)
+		g->draw_offer = -1;
+
+	if (game_persist(g, kind, color, text, &out, now) != 0) {
+		g->clock = saved_clock;
+		g->draw_offer = saved_offer;
+		if (game_rebuild(g) != 0)
+			log_warnx("game=%" PRId64 " rebuild after a failed commit failed", g->id);
+		if (c)
+			dispatch_error(c, id, PE_STORAGE, "the game could not be saved; nothing was changed");
+		evlist_free(&out);
+		return -1;
+	}
+	record_push(g, kind, color, text);
+
+	json_t *clk = clock_json(g, now);
+	for (size_t i = 0; i < out.n; i++)
+		route_event(g, &out.v[i], clk);
+	json_decref(clk);
+	evlist_free(&out);
+	if (c)
+		dispatch_ok(c, id, json_pack("{s:I}", "game", (json_int_t)g->id));
+	if (over)
+		game_bury(g);
+	else
+		flag_arm(g);
+	return 0;
+}
+
+/* ---- views ---------------------------------------------------------------- */
+
+/*
+ * A player's events are rebuilt by replaying the stored actions through a
+ * fresh referee (deterministic, so the events are exactly those sent at the
+ * time, SAN included: the events table does not keep the SAN), then keeping
+ * the ones addressed to that player.
+ */
+struct evcollect {
+	const struct ruleset *rs;
+	struct referee *ref;
+	struct game tmp;            /* carries the id for event_wire() */
+	unsigned aud;
+	json_t *arr;
+	struct evlist out;
+	bool failed;
+};
+
+static int collect_cb(const struct store_action *a, void *arg)
+{
+	struct evcollect *ec = arg;
+	int kind = act_kind_parse(a->kind);
+	if (!a->ok)
+		return 0;
+	evlist_clear(&ec->out);
+	if (kind < 0 || act_apply(ec->ref, kind, a->color, a->text, &ec->out) != REF_OK) {
+		ec->failed = true;
+		return 1;
+	}
+	for (size_t i = 0; i < ec->out.n; i++) {
+		if (!(ec->out.v[i].audience & ec->aud))
+			continue;
+		json_t *j = event_wire(&ec->tmp, ec->rs, &ec->out.v[i], NULL);
+		if (j)
+			json_array_append_new(ec->arr, j);
+	}
+	return 0;
+}
+
+static json_t *record_events(struct games *gs, const struct store_game *info, int color)
+{
+	struct evcollect ec = { 0 };
+	char err[128];
+	ec.rs = ruleset_find(info->rules);
+	if (!ec.rs)
+		return NULL;
+	ec.ref = referee_new(ec.rs, info->fen[0] ? info->fen : NULL, err, sizeof err);
+	if (!ec.ref)
+		return NULL;
+	ec.tmp.id = info->id;
+	ec.aud = aud_of(color);
+	ec.arr = json_array();
+	evlist_init(&ec.out);
+	int st = store_game_actions(gs->srv->store, info->id, collect_cb, &ec);
+	evlist_free(&ec.out);
+	referee_free(ec.ref);
+	if (st != STORE_OK || ec.failed) {
+		log_warnx("game=%" PRId64 " record could not be replayed", info->id);
+		json_decref(ec.arr);
+		return NULL;
+	}
+	return ec.arr;
+}
+
+/*
+ * A view can outgrow one protocol line (PROTO_LINE_MAX), so its events go
+ * in pages of at most GAME_PAGE_BYTES: "events" holds the page, "total" the
+ * count, and "next" (present while more remain) the index to continue at.
+ */
+static size_t page_end(json_t *arr, size_t from)
+{
+	size_t n = json_array_size(arr), bytes = 0, i;
+	for (i = from; i < n; i++) {
+		char *txt = json_dumps(json_array_get(arr, i), JSON_COMPACT);
+		size_t len = txt ? strlen(txt) + 1 : 0;
+		free(txt);
+		if (i > from && bytes + len > GAME_PAGE_BYTES)
+			break;
+		bytes += len;
+	}
+	return i;
+}
+
+/* Put the page of `events` starting at `from` into j; returns where it ends. */
+static size_t events_page(json_t *j, json_t *events, size_t from)
+{
+	size_t n = json_array_size(events);
+	if (from > n)
+		from = n;
+	size_t end = page_end(events, from);
+	json_t *page = json_array();
+	for (size_t i = from; i < end; i++)
+		json_array_append(page, json_array_get(events, i));
+	json_object_set_new(j, "events", page);
+	json_object_set_new(j, "total", json_integer((json_int_t)n));
+	if (end < n)
+		json_object_set_new(j, "next", json_integer((json_int_t)end));
+	return end;
+}
+
+/* A player's own view of a game: start info plus every event addressed to
+ * them, replayed from the stored record.  NULL if the store fails. */
+static json_t *view_json(struct games *gs, const struct store_game *info,
+                         const char names[2][PROTO_NAME_MAX + 1], int color,
+                         const struct game *live, size_t from, json_t **all)
+{
+	const struct ruleset *rs = ruleset_find(info->rules);
+	if (!rs)
+		return NULL;
+	json_t *events = record_events(gs, info, color);
+	if (!events)
+		return NULL;
+	json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:s, s:b}",
+	                      "game", (json_int_t)info->id, "rules", rs->name,
+	                      "white", names[WHITE], "black", names[BLACK],
+	                      "color", color_name(color), "rated", info->rated != 0);
+	events_page(j, events, from);
+	if (all)
+		*all = events;
+	else
+		json_decref(events);
+	if (info->fen[0])
+		json_object_set_new(j, "fen", json_string(info->fen));
+	json_t *t = time_json(info);
+	if (t)
+		json_object_set_new(j, "time", t);
+	if (live) {
+		json_object_set_new(j, "live", json_true());
+		json_object_set_new(j, "to_move", json_string(color_name(referee_side_to_move(live->ref))));
+		json_t *clk = clock_json(live, mono_ms());
+		if (clk)
+			json_object_set_new(j, "clock", clk);
+		if (live->draw_offer >= 0)
+			json_object_set_new(j, "draw_offer", json_string(color_name(live->draw_offer)));
+	} else {
+		json_object_set_new(j, "live", json_false());
+		json_object_set_new(j, "result", json_string(game_result_name(info->result)));
+		const char *rn = game_reason_name(info->reason);
+		if (rn)
+			json_object_set_new(j, "reason", json_string(rn));
+	}
+	return j;
+}
+
+static json_t *live_view(struct game *g, int color, size_t from, json_t **all)
+{
+	return view_json(g->gs, &g->info, (const char (*)[PROTO_NAME_MAX + 1])g->name, color, g,
+	                 from, all);
+}
+
+/* ---- public entry points -------------------------------------------------- */
+
+struct games *games_new(struct server *srv)
+{
+	struct games *gs = calloc(1, sizeof *gs);
+	if (!gs)
+		abort();
+	gs->srv = srv;
+	gs->grace_ms = GAME_ABANDON_GRACE_MS;
+	/* Test hook: integration tests shorten the grace period without a flag of their own. */
+	const char *env = getenv("KRIEGD_ABANDON_GRACE_MS");
+	if (env && atoll(env) > 0)
+		gs->grace_ms = atoll(env);
+	if (srv->base) {
+		gs->reaper = evtimer_new(srv->base, reaper_cb, gs);
+		if (!gs->reaper)
+			abort();
+	}
+	return gs;
+}
+
+void games_free(struct games *gs)
+{
+	if (!gs)
+		return;
+	while (gs->live) {
+		struct game *g = gs->live;
+		gs->live = g->next;
+		game_free(g);
+	}
+	reaper_cb(-1, 0, gs);
+	if (gs->reaper)
+		event_free(gs->reaper);
+	free(gs);
+}
+
+void games_set_grace(struct games *gs, int64_t ms)
+{
+	if (ms > 0)
+		gs->grace_ms = ms;
+}
+
+int games_user_count(const struct games *gs, int64_t user)
+{
+	int n = 0;
+	for (const struct game *g = gs->live; g; g = g->next)
+		if (g->user[WHITE] == user || g->user[BLACK] == user)
+			n++;
+	return n;
+}
+
+int games_start(struct server *srv, int64_t white, int64_t black, const char *rules,
+                int64_t base_ms, int64_t inc_ms, int64_t days, int rated, int64_t *game_id)
+{
+	struct games *gs = srv->games;
+	const struct ruleset *rs = ruleset_find(rules ? rules : RULESET_DEFAULT);
+	if (!rs || white == black || white <= 0 || black <= 0)
+		return -1;
+	struct store_game info = { 0 };
+	info.white = white;
+	info.black = black;
+	snprintf(info.rules, sizeof info.rules, "%s", rs->name);
+	snprintf(info.fen, sizeof info.fen, "%s", FEN_START);
+	info.base_ms = base_ms;
+	info.inc_ms = inc_ms;
+	info.days = days;
+	info.rated = rated;
+	info.created_unix = (int64_t)time(NULL);
+	info.result = RESULT_NONE;
+	info.reason = REASON_NONE;
+
+	/* The game row, the opening announcements and their "begin" action are one transaction. */
+	struct store *st = srv->store;
+	if (store_begin(st) != STORE_OK)
+		goto fail;
+	if (store_game_create(st, &info) != STORE_OK)
+		goto fail;
+	struct game *g = game_alloc(gs, &info);
+	if (!g)
+		goto fail;
+	struct evlist out;
+	evlist_init(&out);
+	int64_t now = mono_ms();
+	if (referee_begin(g->ref, &out) != REF_OK) {
+		evlist_free(&out);
+		game_free(g);
+		goto fail;
+	}
+	struct store_action a = { 0 };
+	a.game = g->id;
+	a.seq = 1;
+	a.color = WHITE;
+	snprintf(a.kind, sizeof a.kind, "%s", act_names[ACT_BEGIN]);
+	a.at_ms = wall_ms();
+	a.clock_white_ms = clock_remaining(&g->clock, WHITE, now);
+	a.clock_black_ms = clock_remaining(&g->clock, BLACK, now);
+	a.ok = 1;
+	if (store_game_action(st, &a) != STORE_OK ||
+	    (out.n && store_game_events(st, g->id, 1, out.v, out.n) != STORE_OK) ||
+	    store_commit(st) != STORE_OK) {
+		evlist_free(&out);
+		game_free(g);
+		goto fail;
+	}
+	g->seq = 1;
+	record_push(g, ACT_BEGIN, WHITE, "");
+	g->next = gs->live;
+	gs->live = g;
+	clock_start(&g->clock, WHITE, now);
+
+	json_t *clk = clock_json(g, now);
+	for (int col = WHITE; col <= BLACK; col++) {
+		json_t *j = json_pack("{s:s, s:I, s:s, s:s, s:s, s:s, s:b}", "event", "game_start",
+		                      "game", (json_int_t)g->id, "rules", rs->name,
+		                      "white", g->name[WHITE], "black", g->name[BLACK],
+		                      "color", color_name(col), "rated", rated != 0);
+		json_t *t = time_json(&info);
+		if (t)
+			json_object_set_new(j, "time", t);
+		if (clk)
+			json_object_set(j, "clock", clk);
+		conn_send_user(srv, g->user[col], j);
+	}
+	for (size_t i = 0; i < out.n; i++)
+		route_event(g, &out.v[i], clk);
+	json_decref(clk);
+	evlist_free(&out);
+	flag_arm(g);
+	if (game_id)
+		*game_id = g->id;
+	return 0;
+fail:
+	log_warnx("starting a game failed: %s", store_error(st));
+	store_rollback(st);
+	return -1;
+}
+
+/* Recovery: replay one unfinished game's stored actions. */
+struct replay {
+	struct game *g;
+	struct evlist out;
+	int64_t clk[2];
+	bool failed;
+};
+
+static int replay_cb(const struct store_action *a, void *arg)
+{
+	struct replay *rp = arg;
+	int kind = act_kind_parse(a->kind);
+	if (!a->ok)
+		return 0;
+	evlist_clear(&rp->out);
+	if (kind < 0 || act_apply(rp->g->ref, kind, a->color, a->text, &rp->out) != REF_OK) {
+		log_warnx("game=%" PRId64 " replay stopped at seq %d (%s %s)", rp->g->id, a->seq, a->kind,
+		     a->text);
+		rp->failed = true;
+		return 1;
+	}
+	record_push(rp->g, kind, a->color, a->text);
+	rp->g->seq = a->seq;
+	rp->clk[WHITE] = a->clock_white_ms;
+	rp->clk[BLACK] = a->clock_black_ms;
+	return 0;
+}
+
+static int recover_cb(const struct store_game *info, void *arg)
+{
+	struct games *gs = arg;
+	struct game *g = game_alloc(gs, info);
+	if (!g) {
+		log_warnx("game=%" PRId64 " cannot be recovered (rules %s)", info->id, info->rules);
+		return 0;
+	}
+	struct replay rp = { g, { 0 }, { -1, -1 }, false };
+	evlist_init(&rp.out);
+	int st = store_game_actions(gs->srv->store, info->id, replay_cb, &rp);
+	evlist_free(&rp.out);
+	if (st != STORE_OK || rp.failed || referee_over(g->ref)) {
+		log_warnx("game=%" PRId64 " not recovered", info->id);
+		game_free(g);
+		return 0;
+	}
+	/* Clocks resume from their last stored readings, counting from now:
+	 * the time the daemon was down is not charged to anyone. */
+	if (rp.clk[WHITE] >= 0)
+		clock_set(&g->clock, rp.clk[WHITE], rp.clk[BLACK]);
+	clock_start(&g->clock, referee_side_to_move(g->ref), mono_ms());
+	g->next = gs->live;
+	gs->live = g;
+	flag_arm(g);
+	return 0;
+}
+
+int games_recover(struct games *gs)
+{
+	return store_games_unfinished(gs->srv->store, recover_cb, gs) == STORE_OK ? 0 : -1;
+}
+
+struct usercount {
+	int64_t user;
+	uint64_t except;
+	int n;
+};
+
+static void count_cb(struct conn *c, void *arg)
+{
+	struct usercount *uc = arg;
+	if (conn_user(c) == uc->user && conn_id(c) != uc->except)
+		uc->n++;
+}
+
+void games_conn_login(struct server *srv, struct conn *c)
+{
+	struct games *gs = srv->games;
+	int64_t uid = conn_user(c);
+	if (!gs || uid <= 0)
+		return;
+	for (struct game *g = gs->live; g; g = g->next) {
+		for (int col = WHITE; col <= BLACK; col++) {
+			if (g->user[col] != uid)
+				continue;
+			evtimer_del(g->abandon_timer[col]);
+			json_t *all = NULL;
+			json_t *v = live_view(g, col, 0, &all);
+			if (!v) {
+				log_warnx("game=%" PRId64 " state for a login could not be read", g->id);
+				continue;
+			}
+			json_object_set_new(v, "event", json_string("game_state"));
+			json_t *next = json_object_get(v, "next");
+			size_t from = next ? (size_t)json_integer_value(next) : json_array_size(all);
+			conn_send(c, v);
+			/* The rest of a long record follows in game_events pages. */
+			while (from < json_array_size(all)) {
+				json_t *p = json_pack("{s:s, s:I, s:I}", "event", "game_events",
+				                      "game", (json_int_t)g->id, "from", (json_int_t)from);
+				from = events_page(p, all, from);
+				conn_send(c, p);
+			}
+			json_decref(all);
+		}
+	}
+}
+
+void games_conn_closed(struct server *srv, struct conn *c)
+{
+	struct games *gs = srv->games;
+	int64_t uid = conn_user(c);
+	if (!gs || uid <= 0)
+		return;
+	struct usercount uc = { uid, conn_id(c), 0 };
+	conn_foreach(srv, count_cb, &uc);
+	if (uc.n > 0)
+		return;
+	struct timeval tv = { (time_t)(gs->grace_ms / 1000), (suseconds_t)(gs->grace_ms % 1000) * 1000 };
+	for (struct game *g = gs->live; g; g = g->next)
+		for (int col = WHITE; col <= BLACK; col++)
+			if (g->user[col] == uid && !evtimer_pending(g->abandon_timer[col], NULL))
+				evtimer_add(g->abandon_timer[col], &tv);
+}
+
+/* ---- requests ------------------------------------------------------------- */
+
+/* The live game `id` if the connection's user plays in it.  Otherwise an
+ * error is sent: game_over for a finished game of theirs, no_such_game for
+ * anything else (no existence oracle). */
+static struct game *my_game(struct conn *c, json_t *id, json_t *req, int *color)
+{
+	struct server *srv = conn_server(c);
+	int64_t uid = conn_user(c);
+	json_int_t gid = json_integer_value(json_object_get(req, "game"));
+	struct game *g = game_find(srv->games, gid);
+	if (g && (g->user[WHITE] == uid || g->user[BLACK] == uid)) {
+		*color = g->user[WHITE] == uid ? WHITE : BLACK;
+		return g;
+	}
+	struct store_game info;
+	if (!g && store_game_get(srv->store, gid, &info) == STORE_OK &&
+	    (info.white == uid || info.black == uid) &&
+	    (info.result != RESULT_NONE || info.reason != REASON_NONE)) {
+		dispatch_error(c, id, PE_GAME_OVER, "the game is over");
+		return NULL;
+	}
+	dispatch_error(c, id, PE_NO_SUCH_GAME, "no such game");
+	return NULL;
+}
+
+/* List items must be single words: the record joins them with spaces. */
+static int list_text(json_t *arr, char *buf, size_t len)
+{
+	size_t n = json_array_size(arr), off = 0;
+	if (n == 0 || n > REFEREE_LIST_MAX)
+		return -1;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		const char *s = json_string_value(json_array_get(arr, i));
+		if (!s || !*s || strlen(s) > NOTATION_INPUT_MAX)
+			return -1;
+		for (const char *p = s; *p; p++)
+			if (isspace((unsigned char)*p))
+				return -1;
+		int w = snprintf(buf + off, len - off, "%s%s", i ? " " : "", s);
+		if (w < 0 || (size_t)w >= len - off)
+			return -1;
+		off += (size_t)w;
+	}
+	return 0;
+}
+
+static void cmd_move(struct conn *c, json_t *id, json_t *req)
+{
+	json_t *one = json_object_get(req, "move");
+	json_t *many = json_object_get(req, "moves");
+	if ((one != NULL) == (many != NULL)) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "give exactly one of move or moves");
+		return;
+	}
+	int color;
+	struct game *g = my_game(c, id, req, &color);
+	if (!g)
+		return;
+	if (one) {
+		game_act(g, ACT_TRY, color, json_string_value(one), c, id);
+		return;
+	}
+	char text[256];
+	if (list_text(many, text, sizeof text) != 0) {
+		dispatch_error(c, id, PE_NOTATION, "each move must be one word");
+		return;
+	}
+	game_act(g, ACT_LIST, color, text, c, id);
+}
+
+static void cmd_quiet(struct conn *c, json_t *id, json_t *req)
+{
+	int color;
+	struct game *g = my_game(c, id, req, &color);
+	if (!g)
+		return;
+	char text[256];
+	if (list_text(json_object_get(req, "moves"), text, sizeof text) != 0) {
+		dispatch_error(c, id, PE_NOTATION, "each move must be one word");
+		return;
+	}
+	game_act(g, ACT_QUIET, color, text, c, id);
+}
+
+static void cmd_any(struct conn *c, json_t *id, json_t *req)
+{
+	int color;
+	struct game *g = my_game(c, id, req, &color);
+	if (g)
+		game_act(g, ACT_ANY, color, "", c, id);
+}
+
+static void cmd_resign(struct conn *c, json_t *id, json_t *req)
+{
+	int color;
+	struct game *g = my_game(c, id, req, &color);
+	if (g)
+		game_act(g, ACT_END, color, game_reason_name(REASON_RESIGNATION), c, id);
+}
+
+static void cmd_abort(struct conn *c, json_t *id, json_t *req)
+{
+	int color;
+	struct game *g = my_game(c, id, req, &color);
+	if (!g)
+		return;
+	if (referee_plies(g->ref) >= 2) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "a game can be aborted only before both sides moved");
+		return;
+	}
+	game_act(g, ACT_END, color, game_reason_name(REASON_ABORTED), c, id);
+}
+
+static void cmd_draw(struct conn *c, json_t *id, json_t *req)
+{
+	const char *action = json_string_value(json_object_get(req, "action"));
+	int color;
+	struct game *g = my_game(c, id, req, &color);
+	if (!g)
+		return;
+	if (strcmp(action, "offer") == 0) {
+		if (g->draw_offer == !color) {
+			/* Offering back is accepting. */
+			game_act(g, ACT_END, color, game_reason_name(REASON_AGREEMENT), c, id);
+			return;
+		}
+		g->draw_offer = color;
+		json_t *clk = clock_json(g, mono_ms());
+		json_t *j = json_pack("{s:s, s:I, s:s}", "event", "draw_offer", "game", (json_int_t)g->id,
+		                      "by", color_name(color));
+		if (clk)
+			json_object_set_new(j, "clock", clk);
+		send_both(g, j);
+		dispatch_ok(c, id, json_pack("{s:I}", "game", (json_int_t)g->id));
+	} else if (strcmp(action, "accept") == 0) {
+		if (g->draw_offer != !color) {
+			dispatch_error(c, id, PE_ILLEGAL_ACTION, "no draw offer to accept");
+			return;
+		}
+		game_act(g, ACT_END, color, game_reason_name(REASON_AGREEMENT), c, id);
+	} else if (strcmp(action, "decline") == 0) {
+		if (g->draw_offer != !color) {
+			dispatch_error(c, id, PE_ILLEGAL_ACTION, "no draw offer to decline");
+			return;
+		}
+		g->draw_offer = -1;
+		json_t *clk = clock_json(g, mono_ms());
+		json_t *j = json_pack("{s:s, s:I, s:s}", "event", "draw_declined", "game",
+		                      (json_int_t)g->id, "by", color_name(color));
+		if (clk)
+			json_object_set_new(j, "clock", clk);
+		send_both(g, j);
+		dispatch_ok(c, id, json_pack("{s:I}", "game", (json_int_t)g->id));
+	} else {
+		dispatch_error(c, id, PE_BAD_REQUEST, "action must be offer, accept or decline");
+	}
+}
+
+static void cmd_possible(struct conn *c, json_t *id, json_t *req)
+{
+	int color;
+	struct game *g = my_game(c, id, req, &color);
+	if (!g)
+		return;
+	struct movelist ml;
+	referee_possible(g->ref, color, &ml);
+	json_t *arr = json_array();
+	for (int i = 0; i < ml.n; i++) {
+		char buf[NOTATION_MAX];
+		notation_uci(ml.m[i], buf);
+		json_array_append_new(arr, json_string(buf));
+	}
+	dispatch_ok(c, id, json_pack("{s:I, s:o}", "game", (json_int_t)g->id, "moves", arr));
+}
+
+static void cmd_game(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	int64_t uid = conn_user(c);
+	json_int_t gid = json_integer_value(json_object_get(req, "game"));
+	size_t from = (size_t)json_integer_value(json_object_get(req, "from"));
+	struct game *g = game_find(srv->games, gid);
+	json_t *v = NULL;
+	if (g && (g->user[WHITE] == uid || g->user[BLACK] == uid)) {
+		v = live_view(g, g->user[WHITE] == uid ? WHITE : BLACK, from, NULL);
+	} else if (!g) {
+		struct store_game info;
+		char names[2][PROTO_NAME_MAX + 1];
+		int st = store_game_get(srv->store, gid, &info);
+		if (st == STORE_OK && (info.white == uid || info.black == uid)) {
+			for (int col = WHITE; col <= BLACK; col++)
+				if (store_user_name(srv->store, col == WHITE ? info.white : info.black,
+				                    names[col], sizeof names[col]) != STORE_OK)
+					snprintf(names[col], sizeof names[col], "?");
+			v = view_json(srv->games, &info, (const char (*)[PROTO_NAME_MAX + 1])names,
+			              info.white == uid ? WHITE : BLACK, NULL, from, NULL);
+		} else if (st == STORE_ERROR) {
+			dispatch_error(c, id, PE_STORAGE, "the game could not be read");
+			return;
+		} else {
+			dispatch_error(c, id, PE_NO_SUCH_GAME, "no such game");
+			return;
+		}
+	} else {
+		dispatch_error(c, id, PE_NO_SUCH_GAME, "no such game");
+		return;
+	}
+	if (!v) {
+		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
+		return;
+	}
+	dispatch_ok(c, id, v);
+}
+
+struct listing {
+	struct server *srv;
+	int64_t uid;
+	json_t *arr;
+};
+
+static json_t *summary_json(struct server *srv, const struct store_game *info, int64_t uid,
+                            const struct game *live)
+{
+	char names[2][PROTO_NAME_MAX + 1];
+	for (int col = WHITE; col <= BLACK; col++) {
+		if (live)
+			snprintf(names[col], sizeof names[col], "%s", live->name[col]);
+		else if (store_user_name(srv->store, col == WHITE ? info->white : info->black,
+		                         names[col], sizeof names[col]) != STORE_OK)
+			snprintf(names[col], sizeof names[col], "?");
+	}
+	json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:s, s:b, s:b}", "game", (json_int_t)info->id,
+	                      "rules", info->rules, "white", names[WHITE], "black", names[BLACK],
+	                      "color", color_name(info->white == uid ? WHITE : BLACK),
+	                      "rated", info->rated != 0, "live", live != NULL);
+	json_t *t = time_json(info);
+	if (t)
+		json_object_set_new(j, "time", t);
+	if (live) {
+		json_object_set_new(j, "to_move", json_string(color_name(referee_side_to_move(live->ref))));
+		json_t *clk = clock_json(live, mono_ms());
+		if (clk)
+			json_object_set_new(j, "clock", clk);
+	} else {
+		json_object_set_new(j, "result", json_string(game_result_name(info->result)));
+		const char *rn = game_reason_name(info->reason);
+		if (rn)
+			json_object_set_new(j, "reason", json_string(rn));
+	}
+	return j;
+}
+
+static int listing_cb(const struct store_game *info, void *arg)
+{
+	struct listing *ls = arg;
+	if (info->result == RESULT_NONE && info->reason == REASON_NONE)
+		return 0;   /* live ones come from memory */
+	json_array_append_new(ls->arr, summary_json(ls->srv, info, ls->uid, NULL));
+	return 0;
+}
+
+static void cmd_games(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	int64_t uid = conn_user(c);
+	json_t *arr = json_array();
+	for (struct game *g = srv->games->live; g; g = g->next)
+		if (g->user[WHITE] == uid || g->user[BLACK] == uid)
+			json_array_append_new(arr, summary_json(srv, &g->info, uid, g));
+	struct listing ls = { srv, uid, arr };
+	if (store_games_of_user(srv->store, uid, GAME_LIST_FINISHED, listing_cb, &ls) == STORE_ERROR) {
+		json_decref(arr);
+		dispatch_error(c, id, PE_STORAGE, "the games could not be read");
+		return;
+	}
+	dispatch_ok(c, id, json_pack("{s:o}", "games", arr));
+}
+
+static const struct field f_game[] = {
+	{ "game", F_INT, 1, GAME_ID_MAX },
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_view[] = {
+	{ "game", F_INT, 1, GAME_ID_MAX },
+	{ "from", F_INT, 0, GAME_EVENTS_MAX },
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_move[] = {
+	{ "game", F_INT, 1, GAME_ID_MAX },
+	{ "move", F_STRING, 0, NOTATION_INPUT_MAX },
+	{ "moves", F_STRINGS, 0, REFEREE_LIST_MAX },
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_quiet[] = {
+	{ "game", F_INT, 1, GAME_ID_MAX },
+	{ "moves", F_STRINGS, 1, REFEREE_LIST_MAX },
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_draw[] = {
+	{ "game", F_INT, 1, GAME_ID_MAX },
+	{ "action", F_STRING, 1, 8 },
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_none[] = {
+	{ NULL, 0, 0, 0 },
+};
+
+const struct cmd game_cmds[] = {
+	{ "move", 0, f_move, cmd_move },
+	{ "quiet", 0, f_quiet, cmd_quiet },
+	{ "any", 0, f_game, cmd_any },
+	{ "resign", 0, f_game, cmd_resign },
+	{ "draw", 0, f_draw, cmd_draw },
+	{ "abort", 0, f_game, cmd_abort },
+	{ "games", 0, f_none, cmd_games },
+	{ "game", 0, f_view, cmd_game },
+	{ "possible", 0, f_game, cmd_possible },
+	{ NULL, 0, NULL, NULL },
+};

@@ -1,0 +1,186 @@
+/*
+ * listener.c — see listener.h.
+ */
+#include "listener.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <event2/event.h>
+#include <event2/listener.h>
+#include <event2/util.h>
+
+#include "config.h"
+#include "conn.h"
+#include "log.h"
+#include "server.h"
+
+struct listener {
+	struct listener *next;
+	struct server *srv;
+	struct evconnlistener *evl;
+	struct event *resume;       /* re-enables accepting after a pause */
+	char name[80];              /* bound address, for the log */
+};
+
+static void format_addr(const struct sockaddr *sa, char *buf, size_t len)
+{
+	char host[INET6_ADDRSTRLEN] = "?";
+
+	if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)sa;
+		evutil_inet_ntop(AF_INET6, &s6->sin6_addr, host, sizeof host);
+		snprintf(buf, len, "[%s]:%u", host, ntohs(s6->sin6_port));
+	} else if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *s4 = (const struct sockaddr_in *)sa;
+		evutil_inet_ntop(AF_INET, &s4->sin_addr, host, sizeof host);
+		snprintf(buf, len, "%s:%u", host, ntohs(s4->sin_port));
+	} else {
+		snprintf(buf, len, "?");
+	}
+}
+
+/* "1.2.3.4:PORT" or "[v6addr]:PORT", numeric only; port 0 allowed (any free one). */
+static int parse_addr(const char *addr, struct sockaddr_storage *ss, int *sslen)
+{
+	char host[INET6_ADDRSTRLEN + 1];
+	const char *colon, *hs = addr, *he;
+	char *end;
+	long port;
+
+	memset(ss, 0, sizeof *ss);
+	if (addr[0] == '[') {
+		hs = addr + 1;
+		if ((he = strchr(hs, ']')) == NULL || he[1] != ':')
+			return -1;
+		colon = he + 1;
+	} else {
+		if ((colon = strrchr(addr, ':')) == NULL || strchr(addr, ':') != colon)
+			return -1;
+		he = colon;
+	}
+	if ((size_t)(he - hs) >= sizeof host || he == hs)
+		return -1;
+	memcpy(host, hs, (size_t)(he - hs));
+	host[he - hs] = '\0';
+	errno = 0;
+	port = strtol(colon + 1, &end, 10);
+	if (colon[1] == '\0' || *end != '\0' || errno != 0 || port < 0 || port > 65535)
+		return -1;
+	if (addr[0] == '[') {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+
+		s6->sin6_family = AF_INET6;
+		s6->sin6_port = htons((uint16_t)port);
+		if (evutil_inet_pton(AF_INET6, host, &s6->sin6_addr) != 1)
+			return -1;
+		*sslen = sizeof *s6;
+	} else {
+		struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+
+		s4->sin_family = AF_INET;
+		s4->sin_port = htons((uint16_t)port);
+		if (evutil_inet_pton(AF_INET, host, &s4->sin_addr) != 1)
+			return -1;
+		*sslen = sizeof *s4;
+	}
+	return 0;
+}
+
+static void accept_cb(struct evconnlistener *evl, evutil_socket_t fd, struct sockaddr *sa,
+                      int socklen, void *arg)
+{
+	struct listener *l = arg;
+
+	conn_accept(l->srv, fd, sa, socklen);
+}
+
+static void resume_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct listener *l = arg;
+
+	log_info("listener=%s accepting again", l->name);
+	evconnlistener_enable(l->evl);
+}
+
+static void error_cb(struct evconnlistener *evl, void *arg)
+{
+	struct listener *l = arg;
+	int e = EVUTIL_SOCKET_ERROR();
+
+	if (e == EMFILE || e == ENFILE || e == ENOBUFS || e == ENOMEM) {
+		int ms = l->srv->cfg->accept_pause_ms;
+		struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+
+		log_warnx("listener=%s accept failed error=\"%s\"; pausing for %dms", l->name,
+		          strerror(e), ms);
+		evconnlistener_disable(evl);
+		evtimer_add(l->resume, &tv);
+		return;
+	}
+	log_warnx("listener=%s accept failed error=\"%s\"", l->name, strerror(e));
+}
+
+int listener_open(struct server *srv, const char *addr, bool *unavailable, char *err,
+                  size_t errlen)
+{
+	struct sockaddr_storage ss;
+	int sslen = sizeof ss;
+	struct listener *l;
+	unsigned flags = LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC;
+
+	*unavailable = false;
+	if (parse_addr(addr, &ss, &sslen) != 0) {
+		snprintf(err, errlen, "listen %s: expected 1.2.3.4:PORT or [v6addr]:PORT", addr);
+		return -1;
+	}
+	if (ss.ss_family == AF_INET6)
+		flags |= LEV_OPT_BIND_IPV6ONLY;
+	if ((l = calloc(1, sizeof *l)) == NULL)
+		fatal("calloc");
+	l->srv = srv;
+	l->evl = evconnlistener_new_bind(srv->base, accept_cb, l, flags, SOMAXCONN,
+	                                 (struct sockaddr *)&ss, sslen);
+	if (l->evl == NULL) {
+		int e = errno;
+
+		*unavailable = (e == EAFNOSUPPORT || e == EADDRNOTAVAIL || e == EPROTONOSUPPORT);
+		snprintf(err, errlen, "listen %s: %s", addr, strerror(e));
+		free(l);
+		return -1;
+	}
+	if ((l->resume = evtimer_new(srv->base, resume_cb, l)) == NULL)
+		fatalx("evtimer_new");
+	evconnlistener_set_error_cb(l->evl, error_cb);
+
+	/* Name the bound address (port 0 was replaced by a real one). */
+	struct sockaddr_storage bound;
+	socklen_t blen = sizeof bound;
+	if (getsockname(evconnlistener_get_fd(l->evl), (struct sockaddr *)&bound, &blen) == 0)
+		format_addr((struct sockaddr *)&bound, l->name, sizeof l->name);
+	else
+		snprintf(l->name, sizeof l->name, "%s", addr);
+	log_info("listening on %s", l->name);
+
+	l->next = srv->listeners;
+	srv->listeners = l;
+	return 0;
+}
+
+void listener_free_all(struct server *srv)
+{
+	struct listener *l, *next;
+
+	for (l = srv->listeners; l != NULL; l = next) {
+		next = l->next;
+		evconnlistener_free(l->evl);
+		event_free(l->resume);
+		free(l);
+	}
+	srv->listeners = NULL;
+}

@@ -1,0 +1,26 @@
+/*
+ * listener.h — listening sockets: accept, hand the socket to conn.c, and
+ * on EMFILE/ENFILE pause accepting for a moment instead of spinning.
+ */
+#ifndef KRIEG_LISTENER_H
+#define KRIEG_LISTENER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct server;
+struct listener;
+
+/*
+ * Bind "1.2.3.4:PORT" or "[v6addr]:PORT" (numeric addresses; port 0 picks a
+ * free one) and start accepting once the event loop runs.  Logs
+ * "listening on ADDR:PORT" with the bound port.  Returns 0, or -1 with a
+ * message in err; *unavailable is set when the address family or address
+ * does not exist on this host (a missing IPv6 stack).
+ */
+int listener_open(struct server *srv, const char *addr, bool *unavailable, char *err,
+                  size_t errlen);
+/* Stop accepting and close every listening socket. */
+void listener_free_all(struct server *srv);
+
+#endif

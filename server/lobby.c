@@ -1,0 +1,501 @@
+/*
+ * lobby.c — who is online, open seeks, challenges to a named user.
+ *
+ * An offer is either a seek (open to anyone) or a challenge (to one named
+ * user).  Offers live in memory only: they belong to their owner's
+ * presence, so they vanish when the owner's last connection closes (and
+ * on restart).  Accepting an offer starts a game through games_start().
+ *
+ * Offer colours are the owner's: "white", "black" or "random" (drawn when
+ * the offer is accepted).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "clock.h"
+#include "conn.h"
+#include "dispatch.h"
+#include "game.h"
+#include "lobby.h"
+#include "log.h"
+#include "proto.h"
+#include "ruleset.h"
+#include "server.h"
+#include "store.h"
+
+#define LOBBY_OFFERS_MAX 4096        /* offers in the whole lobby */
+#define LOBBY_OFFERS_PER_USER 16     /* open offers one user may have */
+#define LOBBY_OFFER_ID_MAX (1LL << 53)
+#define LOBBY_RULES_MAX 16
+#define COLOR_RANDOM (-1)
+
+struct offer {
+	struct offer *next;
+	int64_t id;
+	int64_t owner;
+	char owner_name[PROTO_NAME_MAX + 1];
+	int64_t target;                       /* 0: a seek */
+	char target_name[PROTO_NAME_MAX + 1];
+	const struct ruleset *rs;
+	int64_t base_ms, inc_ms, days;
+	int color;                            /* the owner's: WHITE, BLACK, COLOR_RANDOM */
+	bool rated;
+};
+
+struct lobby {
+	struct server *srv;
+	struct offer *offers;
+	size_t noffers;
+	int64_t next_id;
+};
+
+struct lobby *lobby_new(struct server *srv)
+{
+	struct lobby *l = calloc(1, sizeof *l);
+	if (!l)
+		abort();
+	l->srv = srv;
+	l->next_id = 1;
+	return l;
+}
+
+void lobby_free(struct lobby *l)
+{
+	if (!l)
+		return;
+	while (l->offers) {
+		struct offer *o = l->offers;
+		l->offers = o->next;
+		free(o);
+	}
+	free(l);
+}
+
+static const char *color_word(int color)
+{
+	return color == WHITE ? "white" : color == BLACK ? "black" : "random";
+}
+
+static json_t *offer_json(const struct offer *o)
+{
+	json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:b}", "offer", (json_int_t)o->id,
+	                      "user", o->owner_name, "rules", o->rs->name,
+	                      "color", color_word(o->color), "rated", o->rated);
+	if (o->days > 0)
+		json_object_set_new(j, "time", json_pack("{s:I}", "days", (json_int_t)o->days));
+	else if (o->base_ms > 0)
+		json_object_set_new(j, "time", json_pack("{s:f, s:f}", "base", o->base_ms / 1000.0,
+		                                         "inc", o->inc_ms / 1000.0));
+	if (o->target)
+		json_object_set_new(j, "to", json_string(o->target_name));
+	return j;
+}
+
+static struct offer *offer_find(struct lobby *l, int64_t id)
+{
+	for (struct offer *o = l->offers; o; o = o->next)
+		if (o->id == id)
+			return o;
+	return NULL;
+}
+
+static void offer_remove(struct lobby *l, struct offer *o)
+{
+	for (struct offer **p = &l->offers; *p; p = &(*p)->next)
+		if (*p == o) {
+			*p = o->next;
+			l->noffers--;
+			free(o);
+			return;
+		}
+}
+
+/* ---- presence ------------------------------------------------------------- */
+
+struct presence {
+	int64_t user;
+	uint64_t except;
+	int n;
+};
+
+static void presence_cb(struct conn *c, void *arg)
+{
+	struct presence *p = arg;
+	if (conn_user(c) == p->user && conn_id(c) != p->except)
+		p->n++;
+}
+
+void lobby_conn_login(struct server *srv, struct conn *c)
+{
+	struct lobby *l = srv->lobby;
+	int64_t uid = conn_user(c);
+	if (!l || uid <= 0)
+		return;
+	/* Challenges made while this user was away or on another connection. */
+	for (struct offer *o = l->offers; o; o = o->next)
+		if (o->target == uid) {
+			json_t *j = offer_json(o);
+			json_object_set_new(j, "event", json_string("challenge"));
+			conn_send(c, j);
+		}
+}
+
+void lobby_conn_closed(struct server *srv, struct conn *c)
+{
+	struct lobby *l = srv->lobby;
+	int64_t uid = conn_user(c);
+	if (!l || uid <= 0)
+		return;
+	struct presence p = { uid, conn_id(c), 0 };
+	conn_foreach(srv, presence_cb, &p);
+	if (p.n > 0)
+		return;
+	/* The user's last connection: their offers go with them. */
+	struct offer **pp = &l->offers;
+	while (*pp) {
+		struct offer *o = *pp;
+		if (o->owner == uid) {
+			if (o->target) {
+				json_t *j = json_pack("{s:s, s:I}", "event", "challenge_cancelled",
+				                      "offer", (json_int_t)o->id);
+				conn_send_user(srv, o->target, j);
+			}
+			*pp = o->next;
+			l->noffers--;
+			free(o);
+		} else {
+			pp = &o->next;
+		}
+	}
+}
+
+/* ---- who ------------------------------------------------------------------ */
+
+struct who {
+	struct server *srv;
+	json_t *users;
+	int64_t seen[256];
+	size_t nseen;
+};
+
+static void who_cb(struct conn *c, void *arg)
+{
+	struct who *w = arg;
+	int64_t uid = conn_user(c);
+	if (uid <= 0 || !conn_user_name(c))
+		return;
+	for (size_t i = 0; i < w->nseen; i++)
+		if (w->seen[i] == uid)
+			return;
+	/* Dedupe cheaply for the first users; beyond that, search the array. */
+	if (w->nseen < sizeof w->seen / sizeof w->seen[0]) {
+		w->seen[w->nseen++] = uid;
+	} else {
+		size_t i;
+		json_t *u;
+		json_array_foreach(w->users, i, u)
+			if (strcmp(json_string_value(json_object_get(u, "name")), conn_user_name(c)) == 0)
+				return;
+	}
+	json_array_append_new(w->users, json_pack("{s:s, s:i}", "name", conn_user_name(c), "games",
+	                                          games_user_count(w->srv->games, uid)));
+}
+
+static void cmd_who(struct conn *c, json_t *id, json_t *req)
+{
+	struct who *w = calloc(1, sizeof *w);
+	if (!w)
+		abort();
+	w->srv = conn_server(c);
+	w->users = json_array();
+	conn_foreach(w->srv, who_cb, w);
+	dispatch_ok(c, id, json_pack("{s:o}", "users", w->users));
+	free(w);
+}
+
+/* ---- offers --------------------------------------------------------------- */
+
+/* Read rules, time, color, rated into o.  0, or -1 with an error sent. */
+static int offer_terms(struct conn *c, json_t *id, json_t *req, struct offer *o)
+{
+	const char *rules = json_string_value(json_object_get(req, "rules"));
+	o->rs = rules ? ruleset_find(rules) : ruleset_default();
+	if (!o->rs) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "unknown rule set");
+		return -1;
+	}
+	const char *color = json_string_value(json_object_get(req, "color"));
+	if (!color || strcmp(color, "random") == 0)
+		o->color = COLOR_RANDOM;
+	else if (strcmp(color, "white") == 0)
+		o->color = WHITE;
+	else if (strcmp(color, "black") == 0)
+		o->color = BLACK;
+	else {
+		dispatch_error(c, id, PE_BAD_REQUEST, "color must be white, black or random");
+		return -1;
+	}
+	o->rated = json_is_true(json_object_get(req, "rated"));
+
+	json_t *t = json_object_get(req, "time");
+	o->base_ms = o->inc_ms = o->days = 0;
+	if (!t || json_is_null(t))
+		return 0;
+	if (!json_is_object(t))
+		goto bad;
+	const char *key;
+	json_t *v;
+	json_object_foreach(t, key, v) {
+		if (strcmp(key, "base") == 0 && json_is_number(v)) {
+			double s = json_number_value(v);
+			if (!(s > 0) || s * 1000 > (double)CLOCK_BASE_MAX_MS)
+				goto bad;
+			o->base_ms = llround(s * 1000);
+			if (o->base_ms <= 0)
+				goto bad;
+		} else if (strcmp(key, "inc") == 0 && json_is_number(v)) {
+			double s = json_number_value(v);
+			if (!(s >= 0) || s * 1000 > (double)CLOCK_INC_MAX_MS)
+				goto bad;
+			o->inc_ms = llround(s * 1000);
+		} else if (strcmp(key, "days") == 0 && json_is_integer(v)) {
+			json_int_t d = json_integer_value(v);
+			if (d < 1 || d > CLOCK_DAYS_MAX)
+				goto bad;
+			o->days = d;
+		} else {
+			goto bad;
+		}
+	}
+	if (o->days > 0 ? (o->base_ms || o->inc_ms) : (o->base_ms == 0 && o->inc_ms == 0))
+		goto bad;
+	if (o->days == 0 && o->base_ms == 0)
+		goto bad;   /* an increment without a base */
+	return 0;
+bad:
+	dispatch_error(c, id, PE_BAD_REQUEST,
+	               "time must be {\"base\":s,\"inc\":s} or {\"days\":n}, within limits");
+	return -1;
+}
+
+/* A new offer owned by the connection's user, or NULL with an error sent. */
+static struct offer *offer_new(struct conn *c, json_t *id, json_t *req)
+{
+	struct lobby *l = conn_server(c)->lobby;
+	int64_t uid = conn_user(c);
+	size_t mine = 0;
+	for (struct offer *o = l->offers; o; o = o->next)
+		mine += o->owner == uid;
+	if (l->noffers >= LOBBY_OFFERS_MAX || mine >= LOBBY_OFFERS_PER_USER) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "too many open offers");
+		return NULL;
+	}
+	struct offer *o = calloc(1, sizeof *o);
+	if (!o)
+		abort();
+	if (offer_terms(c, id, req, o) != 0) {
+		free(o);
+		return NULL;
+	}
+	o->owner = uid;
+	snprintf(o->owner_name, sizeof o->owner_name, "%s", conn_user_name(c));
+	return o;
+}
+
+static void offer_add(struct lobby *l, struct offer *o)
+{
+	o->id = l->next_id++;
+	if (l->next_id > LOBBY_OFFER_ID_MAX)
+		l->next_id = 1;
+	/* Append, so listings show the oldest first. */
+	struct offer **pp = &l->offers;
+	while (*pp)
+		pp = &(*pp)->next;
+	*pp = o;
+	l->noffers++;
+}
+
+static void cmd_seek(struct conn *c, json_t *id, json_t *req)
+{
+	struct offer *o = offer_new(c, id, req);
+	if (!o)
+		return;
+	offer_add(conn_server(c)->lobby, o);
+	dispatch_ok(c, id, json_pack("{s:I}", "offer", (json_int_t)o->id));
+}
+
+static void cmd_seeks(struct conn *c, json_t *id, json_t *req)
+{
+	struct lobby *l = conn_server(c)->lobby;
+	int64_t uid = conn_user(c);
+	json_t *arr = json_array();
+	/* Open seeks, and the challenges this user made or received. */
+	for (struct offer *o = l->offers; o; o = o->next)
+		if (!o->target || o->owner == uid || o->target == uid)
+			json_array_append_new(arr, offer_json(o));
+	dispatch_ok(c, id, json_pack("{s:o}", "offers", arr));
+}
+
+struct byname {
+	const char *name;
+	int64_t user;
+};
+
+static void byname_cb(struct conn *c, void *arg)
+{
+	struct byname *b = arg;
+	if (!b->user && conn_user(c) > 0 && conn_user_name(c) && strcmp(conn_user_name(c), b->name) == 0)
+		b->user = conn_user(c);
+}
+
+static void cmd_challenge(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	const char *name = json_string_value(json_object_get(req, "user"));
+	struct byname b = { name, 0 };
+	conn_foreach(srv, byname_cb, &b);
+	if (!b.user) {
+		char hash[STORE_HASH_MAX];
+		int st = store_user_get(srv->store, name, &b.user, hash, sizeof hash);
+		if (st == STORE_ERROR) {
+			dispatch_error(c, id, PE_STORAGE, "the user could not be looked up");
+			return;
+		}
+		if (st != STORE_OK) {
+			dispatch_error(c, id, PE_NO_SUCH_USER, "no such user");
+			return;
+		}
+	}
+	if (b.user == conn_user(c)) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "you cannot challenge yourself");
+		return;
+	}
+	struct offer *o = offer_new(c, id, req);
+	if (!o)
+		return;
+	o->target = b.user;
+	snprintf(o->target_name, sizeof o->target_name, "%s", name);
+	offer_add(srv->lobby, o);
+	json_t *ev = offer_json(o);
+	json_object_set_new(ev, "event", json_string("challenge"));
+	conn_send_user(srv, o->target, ev);
+	dispatch_ok(c, id, json_pack("{s:I}", "offer", (json_int_t)o->id));
+}
+
+/* The offer named by the request, if this user may see it; else an error is sent. */
+static struct offer *offer_visible(struct conn *c, json_t *id, json_t *req)
+{
+	struct lobby *l = conn_server(c)->lobby;
+	int64_t uid = conn_user(c);
+	struct offer *o = offer_find(l, json_integer_value(json_object_get(req, "offer")));
+	if (!o || (o->target && o->target != uid && o->owner != uid)) {
+		dispatch_error(c, id, PE_NO_SUCH_OFFER, "no such offer");
+		return NULL;
+	}
+	return o;
+}
+
+static void cmd_accept(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	struct offer *o = offer_visible(c, id, req);
+	if (!o)
+		return;
+	int64_t uid = conn_user(c);
+	if (o->owner == uid) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "you cannot accept your own offer");
+		return;
+	}
+	int owner_color = o->color;
+	if (owner_color == COLOR_RANDOM) {
+		unsigned char r = 0;
+		arc4random_buf(&r, 1);
+		owner_color = r & 1 ? BLACK : WHITE;
+	}
+	int64_t white = owner_color == WHITE ? o->owner : uid;
+	int64_t black = owner_color == WHITE ? uid : o->owner;
+	int64_t game = 0;
+	if (games_start(srv, white, black, o->rs->name, o->base_ms, o->inc_ms, o->days, o->rated,
+	                &game) != 0) {
+		dispatch_error(c, id, PE_STORAGE, "the game could not be created; the offer stands");
+		return;
+	}
+	json_int_t oid = o->id;
+	offer_remove(srv->lobby, o);
+	dispatch_ok(c, id, json_pack("{s:I, s:I}", "offer", oid, "game", (json_int_t)game));
+}
+
+static void cmd_decline(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	struct offer *o = offer_visible(c, id, req);
+	if (!o)
+		return;
+	if (o->target != conn_user(c)) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "only a challenge to you can be declined");
+		return;
+	}
+	json_t *ev = json_pack("{s:s, s:I, s:s}", "event", "challenge_declined", "offer",
+	                       (json_int_t)o->id, "by", conn_user_name(c));
+	conn_send_user(srv, o->owner, ev);
+	json_int_t oid = o->id;
+	offer_remove(srv->lobby, o);
+	dispatch_ok(c, id, json_pack("{s:I}", "offer", oid));
+}
+
+static void cmd_cancel(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	struct offer *o = offer_visible(c, id, req);
+	if (!o)
+		return;
+	if (o->owner != conn_user(c)) {
+		dispatch_error(c, id, PE_NO_SUCH_OFFER, "no such offer");
+		return;
+	}
+	if (o->target)
+		conn_send_user(srv, o->target, json_pack("{s:s, s:I}", "event", "challenge_cancelled",
+		                                         "offer", (json_int_t)o->id));
+	json_int_t oid = o->id;
+	offer_remove(srv->lobby, o);
+	dispatch_ok(c, id, json_pack("{s:I}", "offer", oid));
+}
+
+static const struct field f_none[] = {
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_seek[] = {
+	{ "rules", F_STRING, 0, LOBBY_RULES_MAX },
+	{ "time", F_OBJECT, 0, 0 },
+	{ "color", F_STRING, 0, 8 },
+	{ "rated", F_BOOL, 0, 0 },
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_challenge[] = {
+	{ "user", F_STRING, 1, PROTO_NAME_MAX },
+	{ "rules", F_STRING, 0, LOBBY_RULES_MAX },
+	{ "time", F_OBJECT, 0, 0 },
+	{ "color", F_STRING, 0, 8 },
+	{ "rated", F_BOOL, 0, 0 },
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_offer[] = {
+	{ "offer", F_INT, 1, LOBBY_OFFER_ID_MAX },
+	{ NULL, 0, 0, 0 },
+};
+
+const struct cmd lobby_cmds[] = {
+	{ "who", 0, f_none, cmd_who },
+	{ "seek", 0, f_seek, cmd_seek },
+	{ "seeks", 0, f_none, cmd_seeks },
+	{ "challenge", 0, f_challenge, cmd_challenge },
+	{ "accept", 0, f_offer, cmd_accept },
+	{ "decline", 0, f_offer, cmd_decline },
+	{ "cancel", 0, f_offer, cmd_cancel },
+	{ NULL, 0, NULL, NULL },
+};

@@ -1,0 +1,271 @@
+/*
+ * tls.c — see tls.h.
+ */
+#include "tls.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <openssl/bn.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+#include "config.h"
+#include "log.h"
+
+struct tls {
+	SSL_CTX *ctx;
+	char fingerprint[32 * 3];
+};
+
+int tls_log_errors(uint64_t conn_id, const char *what)
+{
+	unsigned long e;
+	int n = 0;
+	char buf[256];
+
+	while ((e = ERR_get_error()) != 0) {
+		ERR_error_string_n(e, buf, sizeof buf);
+		if (conn_id != 0)
+			log_warnx("conn=%llu tls what=\"%s\" error=\"%s\"", (unsigned long long)conn_id,
+			          what, buf);
+		else
+			log_warnx("tls what=\"%s\" error=\"%s\"", what, buf);
+		n++;
+	}
+	return n;
+}
+
+/* Append OpenSSL's first queued error to err (and drain the rest into the log). */
+static void ssl_err(char *err, size_t errlen, const char *what)
+{
+	unsigned long e = ERR_peek_error();
+	char buf[256] = "unknown error";
+
+	if (e != 0)
+		ERR_error_string_n(e, buf, sizeof buf);
+	snprintf(err, errlen, "%s: %s", what, buf);
+	tls_log_errors(0, what);
+}
+
+static int write_pem(const char *path, mode_t mode, EVP_PKEY *pkey, X509 *x509, char *err,
+                     size_t errlen)
+{
+	char tmp[4096];
+	int fd, ok;
+	FILE *f;
+
+	if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp) {
+		snprintf(err, errlen, "%s: path too long", path);
+		return -1;
+	}
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	if (fchmod(fd, mode) != 0 || (f = fdopen(fd, "w")) == NULL) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	if (pkey != NULL)
+		ok = PEM_write_PrivateKey(f, pkey, NULL, NULL, 0, NULL, NULL);
+	else
+		ok = PEM_write_X509(f, x509);
+	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+		ok = 0;
+	if (fclose(f) != 0)
+		ok = 0;
+	if (!ok) {
+		ssl_err(err, errlen, tmp);
+		unlink(tmp);
+		return -1;
+	}
+	if (rename(tmp, path) != 0) {
+		snprintf(err, errlen, "rename %s: %s", tmp, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static int add_ext(X509 *x, int nid, const char *value)
+{
+	X509V3_CTX ctx;
+	X509_EXTENSION *ext;
+	int ok;
+
+	X509V3_set_ctx_nodb(&ctx);
+	X509V3_set_ctx(&ctx, x, x, NULL, NULL, 0);
+	ext = X509V3_EXT_conf_nid(NULL, &ctx, nid, value);
+	if (ext == NULL)
+		return 0;
+	ok = X509_add_ext(x, ext, -1);
+	X509_EXTENSION_free(ext);
+	return ok;
+}
+
+/* A self-signed certificate for localhost, valid TLS_DEV_DAYS. */
+static int generate_pair(const char *cert_path, const char *key_path, char *err, size_t errlen)
+{
+	EVP_PKEY *pkey = NULL;
+	X509 *x = NULL;
+	BIGNUM *serial = NULL;
+	X509_NAME *name;
+	int rc = -1;
+
+	pkey = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+	if (pkey == NULL) {
+		ssl_err(err, errlen, "generating the key");
+		goto out;
+	}
+	if ((x = X509_new()) == NULL || (serial = BN_new()) == NULL)
+		fatalx("out of memory");
+	if (!X509_set_version(x, 2) || !BN_rand(serial, 63, BN_RAND_TOP_ANY, BN_RAND_BOTTOM_ANY) ||
+	    BN_to_ASN1_INTEGER(serial, X509_get_serialNumber(x)) == NULL ||
+	    X509_gmtime_adj(X509_getm_notBefore(x), -3600) == NULL ||
+	    X509_gmtime_adj(X509_getm_notAfter(x), 60L * 60 * 24 * TLS_DEV_DAYS) == NULL ||
+	    !X509_set_pubkey(x, pkey)) {
+		ssl_err(err, errlen, "building the certificate");
+		goto out;
+	}
+	name = X509_get_subject_name(x);
+	if (!X509_NAME_add_entry_by_txt(name, "O", MBSTRING_ASC,
+	                                (const unsigned char *)"krieg development", -1, -1, 0) ||
+	    !X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, (const unsigned char *)"localhost",
+	                                -1, -1, 0) ||
+	    !X509_set_issuer_name(x, name) ||
+	    !add_ext(x, NID_subject_alt_name, "DNS:localhost,IP:127.0.0.1,IP:::1") ||
+	    !add_ext(x, NID_basic_constraints, "critical,CA:FALSE") ||
+	    !add_ext(x, NID_key_usage, "critical,digitalSignature") ||
+	    !add_ext(x, NID_ext_key_usage, "serverAuth") ||
+	    !X509_sign(x, pkey, EVP_sha256())) {
+		ssl_err(err, errlen, "signing the certificate");
+		goto out;
+	}
+	/* The key first: a certificate on disk implies its key is complete. */
+	if (write_pem(key_path, 0600, pkey, NULL, err, errlen) != 0 ||
+	    write_pem(cert_path, 0644, NULL, x, err, errlen) != 0)
+		goto out;
+	rc = 0;
+out:
+	BN_free(serial);
+	X509_free(x);
+	EVP_PKEY_free(pkey);
+	return rc;
+}
+
+struct tls *tls_new(const struct config *cfg, char *err, size_t errlen)
+{
+	char cert_path[4096], key_path[4096];
+	const char *cert = cfg->cert_file, *key = cfg->key_file;
+	struct tls *t;
+	struct stat st;
+
+	if ((cert == NULL) != (key == NULL)) {
+		snprintf(err, errlen, "set both 'cert' and 'key', or neither");
+		return NULL;
+	}
+	if (cert == NULL) {
+		if ((size_t)snprintf(cert_path, sizeof cert_path, "%s/%s", cfg->state_dir,
+		                     TLS_DEV_CERT) >= sizeof cert_path ||
+		    (size_t)snprintf(key_path, sizeof key_path, "%s/%s", cfg->state_dir, TLS_DEV_KEY) >=
+		            sizeof key_path) {
+			snprintf(err, errlen, "state directory path too long");
+			return NULL;
+		}
+		cert = cert_path;
+		key = key_path;
+		if (stat(cert, &st) != 0 || stat(key, &st) != 0) {
+			log_info("generating a self-signed development certificate cert=%s key=%s", cert,
+			         key);
+			if (generate_pair(cert, key, err, errlen) != 0)
+				return NULL;
+		}
+	}
+	if (stat(key, &st) == 0 && (st.st_mode & 077) != 0)
+		log_warnx("key=%s is readable by group or others", key);
+
+	if ((t = calloc(1, sizeof *t)) == NULL)
+		fatal("calloc");
+	t->ctx = SSL_CTX_new(TLS_server_method());
+	if (t->ctx == NULL) {
+		ssl_err(err, errlen, "SSL_CTX_new");
+		goto fail;
+	}
+	SSL_CTX_set_min_proto_version(t->ctx, TLS1_2_VERSION);
+	long opts = SSL_OP_NO_COMPRESSION | SSL_OP_CIPHER_SERVER_PREFERENCE;
+#ifdef SSL_OP_NO_RENEGOTIATION
+	opts |= SSL_OP_NO_RENEGOTIATION;
+#endif
+#ifdef SSL_OP_IGNORE_UNEXPECTED_EOF
+	/* A client that just closes its socket has left, not attacked us:
+	 * report it as EOF (a truncation attack means nothing to a
+	 * line protocol whose every line is complete). */
+	opts |= SSL_OP_IGNORE_UNEXPECTED_EOF;
+#endif
+	SSL_CTX_set_options(t->ctx, opts);
+	/* Idle connections hold no read/write buffers; bufferevent may move
+	 * its write buffer between retries. */
+	SSL_CTX_set_mode(t->ctx, SSL_MODE_RELEASE_BUFFERS | SSL_MODE_ENABLE_PARTIAL_WRITE |
+	                              SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+	if (SSL_CTX_use_certificate_chain_file(t->ctx, cert) != 1) {
+		ssl_err(err, errlen, cert);
+		goto fail;
+	}
+	if (SSL_CTX_use_PrivateKey_file(t->ctx, key, SSL_FILETYPE_PEM) != 1) {
+		ssl_err(err, errlen, key);
+		goto fail;
+	}
+	if (SSL_CTX_check_private_key(t->ctx) != 1) {
+		ssl_err(err, errlen, "the key does not match the certificate");
+		goto fail;
+	}
+
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+	X509 *x = SSL_CTX_get0_certificate(t->ctx);
+	if (x != NULL && X509_digest(x, EVP_sha256(), md, &mdlen) == 1) {
+		for (unsigned int i = 0; i < mdlen && i < 32; i++)
+			snprintf(t->fingerprint + 3 * i, sizeof t->fingerprint - 3 * i,
+			         i + 1 < mdlen ? "%02X:" : "%02X", md[i]);
+	}
+	log_info("certificate cert=%s sha256=%s", cert, t->fingerprint);
+	return t;
+fail:
+	tls_free(t);
+	return NULL;
+}
+
+void tls_free(struct tls *t)
+{
+	if (t == NULL)
+		return;
+	SSL_CTX_free(t->ctx);
+	free(t);
+}
+
+SSL *tls_ssl_new(struct tls *t)
+{
+	SSL *ssl = SSL_new(t->ctx);
+
+	if (ssl == NULL)
+		tls_log_errors(0, "SSL_new");
+	return ssl;
+}
+
+const char *tls_fingerprint(const struct tls *t)
+{
+	return t->fingerprint;
+}

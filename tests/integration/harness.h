@@ -1,0 +1,127 @@
+/*
+ * harness.h — integration tests against a real kriegd.
+ *
+ * kd_* runs the daemon: bin/kriegd (path from $KRIEGD, set by `make
+ * integration`; else build/asan/bin/kriegd, else bin/kriegd) on
+ * 127.0.0.1:0 with a fresh temporary state directory and optional extra
+ * config lines; its stderr goes to a file the test can search.  kd_stop()
+ * asserts a clean exit (status 0, no sanitizer report in the log).
+ *
+ * kc_* is a TLS client (OpenSSL, non-blocking + poll) that verifies the
+ * daemon's generated certificate.  Every wait has a timeout (KC_TIMEOUT_MS
+ * unless given), so a test fails instead of hanging.  Every line received
+ * is kept, in order: kc_next/kc_response/kc_event take lines out of that
+ * queue (skipping, not dropping, the others), and kc_saw()/kc_line() look
+ * at all of them afterwards, e.g. to assert a player never received
+ * something.  Returned json_t pointers are borrowed: valid until
+ * kc_close().  Helpers that "assert" fail the current Check test.
+ *
+ * A typical test:
+ *
+ *     struct kd *d = kd_start("idle_timeout = 2s\n");
+ *     struct kc *a = kc_hello(d);                      // TLS, greeting, hello
+ *     long long id = kc_req(a, "register", "{s:s, s:s}", "user", "alice",
+ *                           "password", "correct horse");
+ *     json_t *r = kc_ok(a, id);                        // asserts "ok": true
+ *     id = kc_req(a, "seek", NULL);                    // no fields
+ *     kc_error(a, id, "bad_request");                  // asserts the code
+ *     json_t *ev = kc_event(a, "game_start");          // waits for it
+ *     ck_assert(!kc_saw(a, "\"e7e5\""));               // leak check
+ *     kc_close(a);
+ *     kd_stop(d);
+ */
+#ifndef KRIEG_HARNESS_H
+#define KRIEG_HARNESS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define KC_TIMEOUT_MS 10000      /* default wait for one line */
+#define KD_START_TIMEOUT_MS 30000
+#define KC_NULL_ID (-0x7fffffffffffffffLL - 1)   /* "id": null in kc_response/kc_error */
+
+struct kd;
+struct kc;
+
+/* ---- the daemon ---- */
+
+/* Start kriegd; config: extra "key = value\n" lines, or NULL.  Asserts it
+ * came up.  Values that make tests fast: "idle_timeout = 1s",
+ * "handshake_timeout = 300ms", "max_connections = 2", "rate_limit = 1000". */
+struct kd *kd_start(const char *config);
+/* SIGTERM, wait, assert exit status 0 and no sanitizer report; remove the
+ * state directory; free d. */
+void kd_stop(struct kd *d);
+/* Stop as kd_stop() but keep the state directory, and start again on it
+ * (same config, a new port): recovery tests. */
+void kd_restart(struct kd *d);
+/* SIGKILL, no checks, state kept; then kd_start again on it (crash recovery). */
+void kd_crash_restart(struct kd *d);
+
+int kd_port(const struct kd *d);
+pid_t kd_pid(const struct kd *d);
+const char *kd_state_dir(const struct kd *d);
+bool kd_alive(struct kd *d);
+/* Resident memory of the daemon in KiB (from /proc), -1 if unknown. */
+long kd_rss_kb(const struct kd *d);
+/* Everything the daemon wrote to stderr so far (all runs); free() it. */
+char *kd_log(const struct kd *d);
+/* Wait until the log contains needle; false on timeout. */
+bool kd_log_wait(const struct kd *d, const char *needle, int timeout_ms);
+/* Occurrences of needle in the log. */
+int kd_log_count(const struct kd *d, const char *needle);
+
+/* ---- clients ---- */
+
+/* TCP connect and TLS handshake (certificate verified), nothing read. */
+struct kc *kc_open(struct kd *d);
+/* As kc_open, with SO_RCVBUF set before connecting (slow-reader tests). */
+struct kc *kc_open_rcvbuf(struct kd *d, int rcvbuf);
+/* kc_open, then assert the greeting event (kept: kc_greeting()). */
+struct kc *kc_connect(struct kd *d);
+/* kc_connect, then hello with PROTO_VERSION, asserting ok. */
+struct kc *kc_hello(struct kd *d);
+/* A plain TCP socket to the daemon (no TLS), blocking; close() it. */
+int kd_tcp(struct kd *d);
+void kc_close(struct kc *c);
+
+json_t *kc_greeting(struct kc *c);
+
+/* Send one line (a '\n' is appended unless present); asserts success. */
+void kc_send(struct kc *c, const char *line);
+/* Raw bytes; returns 0, or -1 on error/timeout (no assert): flood tests. */
+int kc_write(struct kc *c, const void *buf, size_t len, int timeout_ms);
+/* Send {"id": N, "type": type, ...fields} where fields come from
+ * json_pack(fmt, ...) (an object format like "{s:i}"), fmt NULL for none.
+ * Ids count 1, 2, 3 ... per client.  Returns N. */
+long long kc_req(struct kc *c, const char *type, const char *fmt, ...);
+
+/* The next line not yet taken, any kind; NULL on timeout or EOF. */
+json_t *kc_next(struct kc *c, int timeout_ms);
+/* The next response with this id (KC_NULL_ID: "id": null); asserts it comes. */
+json_t *kc_response(struct kc *c, long long id);
+/* kc_response + assert "ok": true. */
+json_t *kc_ok(struct kc *c, long long id);
+/* kc_response + assert "ok": false with error.code == code. */
+json_t *kc_error(struct kc *c, long long id, const char *code);
+/* kc_req + kc_response. */
+json_t *kc_call(struct kc *c, const char *type, const char *fmt, ...);
+/* The next event named name (taken); asserts it comes within KC_TIMEOUT_MS. */
+json_t *kc_event(struct kc *c, const char *name);
+/* Same, but NULL if none comes within timeout_ms (to assert absence). */
+json_t *kc_event_maybe(struct kc *c, const char *name, int timeout_ms);
+/* Wait for the server to close (lines arriving meanwhile are kept). */
+bool kc_closed(struct kc *c, int timeout_ms);
+
+/* Every line received so far, in order (raw text without '\n'). */
+size_t kc_nlines(const struct kc *c);
+const char *kc_line(const struct kc *c, size_t i);
+/* Whether any line received so far contains needle. */
+bool kc_saw(const struct kc *c, const char *needle);
+
+/* Milliseconds sleep, for pacing. */
+void kt_sleep_ms(int ms);
+
+#endif

@@ -1,0 +1,397 @@
+/*
+ * test_leak.c — the information-leak test.
+ *
+ * Seeded random games in random rule sets are played through a real
+ * kriegd by two TLS clients, with random legal and illegal tries (taken
+ * from each player's possible set), "any?", preference lists and quiet
+ * sequences where the rule set has them, out-of-turn tries and garbage.
+ * The test keeps its own referee replaying the same actions: it predicts
+ * every answer (ok, or the exact error code) and the exact event list each
+ * audience must get.  Then, for each player:
+ *   - every line received passes the per-line rules (no umpire_move, no
+ *     opponent's move field, no capture kind outside icc, the audience
+ *     names the player, no square in an error message that was not in the
+ *     player's own attempt);
+ *   - the received announcement stream equals the AUD-filtered stream of
+ *     the test's referee (the clock and game fields aside);
+ *   - the player's board rebuilt from those events alone (view.h) holds
+ *     exactly the player's pieces on the true board;
+ *   - `game {game}` replays exactly the same stream from the record.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "check_main.h"
+#include "event_json.h"
+#include "harness.h"
+#include "movegen.h"
+#include "notation.h"
+#include "referee.h"
+#include "ruleset.h"
+#include "view.h"
+
+#define LEAK_GAMES 100
+#define LEAK_PLY_CAP 60
+#define LEAK_ACTIONS_CAP 400
+
+static unsigned long long rng_state;
+
+static unsigned rnd(unsigned n)
+{
+	/* splitmix64: a fixed, seedable sequence independent of libc. */
+	unsigned long long z = (rng_state += 0x9E3779B97F4A7C15ULL);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	z ^= z >> 31;
+	return n ? (unsigned)(z % n) : 0;
+}
+
+/* The brief's mapping of referee statuses to wire codes, written out
+ * independently of the server's. */
+static const char *expected_code(int st)
+{
+	switch (st) {
+	case REF_E_GAME_OVER: return "game_over";
+	case REF_E_NOT_YOUR_TURN: return "not_your_turn";
+	case REF_E_SYNTAX:
+	case REF_E_NO_PIECE:
+	case REF_E_AMBIGUOUS: return "notation";
+	case REF_E_BAD_ARGUMENT: return "bad_request";
+	default: return "illegal_action";
+	}
+}
+
+struct lgame {
+	const struct ruleset *rs;
+	struct referee *ref;
+	long long id;
+	struct kc *cl[2];
+	json_t *expected[2];   /* arrays of announcement objects */
+	int plies_seen;
+};
+
+static const char *cname(int color)
+{
+	return color == WHITE ? "white" : "black";
+}
+
+/* Every square name in msg must appear in the player's own attempt text. */
+static void check_error_message(const char *msg, const char *attempt)
+{
+	for (const char *p = msg; p[0] && p[1]; p++) {
+		if (p[0] >= 'a' && p[0] <= 'h' && p[1] >= '1' && p[1] <= '8') {
+			char sq[3] = { p[0], p[1], 0 };
+			ck_assert_msg(attempt && strstr(attempt, sq),
+			              "error message \"%s\" names square %s not in the attempt \"%s\"",
+			              msg, sq, attempt ? attempt : "");
+		}
+	}
+}
+
+/* Per-line rules for a line a player received. */
+static void check_line(const char *text, int color, const struct ruleset *rs)
+{
+	json_t *j = json_loads(text, 0, NULL);
+	ck_assert_msg(j != NULL, "unparsable line: %s", text);
+	const char *ev = json_string_value(json_object_get(j, "event"));
+	if (ev) {
+		ck_assert_msg(strcmp(ev, "umpire_move") != 0, "umpire_move reached a player: %s", text);
+		const char *by = json_string_value(json_object_get(j, "by"));
+		if (json_object_get(j, "move") &&
+		    (!strcmp(ev, "move") || !strcmp(ev, "illegal") || !strcmp(ev, "impossible")))
+			ck_assert_msg(by && strcmp(by, cname(color)) == 0,
+			              "the opponent's move reached %s: %s", cname(color), text);
+		if (!strcmp(ev, "capture") && json_object_get(j, "what"))
+			ck_assert_msg(rs->capture_kind, "capture kind outside icc: %s", text);
+		json_t *aud = json_object_get(j, "audience");
+		if (aud) {
+			bool mine = false;
+			size_t i;
+			json_t *a;
+			json_array_foreach(aud, i, a)
+				mine |= strcmp(json_string_value(a), cname(color)) == 0;
+			ck_assert_msg(mine, "an event not addressed to %s: %s", cname(color), text);
+		}
+	}
+	json_decref(j);
+}
+
+/* A copy without the fields that legitimately differ (clock readings). */
+static json_t *comparable(json_t *e)
+{
+	json_t *c = json_deep_copy(e);
+	json_object_del(c, "clock");
+	json_object_del(c, "game");
+	return c;
+}
+
+static void expect_events(struct lgame *g, const struct evlist *out)
+{
+	for (size_t i = 0; i < out->n; i++)
+		for (int col = WHITE; col <= BLACK; col++)
+			if (out->v[i].audience & aud_of(col))
+				json_array_append_new(g->expected[col],
+				                      event_to_json(&out->v[i], g->rs, -1));
+}
+
+enum lkind { L_TRY, L_LIST, L_QUIET, L_ANY, L_RESIGN, L_ABORT };
+
+/* Play one action locally to predict, then on the server, and compare. */
+static void act(struct lgame *g, int color, enum lkind kind, const char *const *items, size_t n)
+{
+	struct evlist out;
+	evlist_init(&out);
+	int st;
+	switch (kind) {
+	case L_TRY: st = referee_attempt(g->ref, color, items[0], &out); break;
+	case L_LIST: st = referee_attempt_list(g->ref, color, items, n, &out); break;
+	case L_QUIET: st = referee_quiet(g->ref, color, items, n, &out); break;
+	case L_ANY: st = referee_any(g->ref, color, &out); break;
+	case L_RESIGN: st = referee_end(g->ref, REASON_RESIGNATION, color, &out); break;
+	default: st = referee_end(g->ref, REASON_ABORTED, color, &out); break;
+	}
+	struct kc *c = g->cl[color];
+	long long id;
+	char joined[512] = "";
+	json_t *arr = json_array();
+	for (size_t i = 0; i < n; i++) {
+		json_array_append_new(arr, json_string(items[i]));
+		strncat(joined, items[i], sizeof joined - strlen(joined) - 2);
+		strcat(joined, " ");
+	}
+	switch (kind) {
+	case L_TRY: id = kc_req(c, "move", "{s:I, s:s}", "game", g->id, "move", items[0]); break;
+	case L_LIST: id = kc_req(c, "move", "{s:I, s:O}", "game", g->id, "moves", arr); break;
+	case L_QUIET: id = kc_req(c, "quiet", "{s:I, s:O}", "game", g->id, "moves", arr); break;
+	case L_ANY: id = kc_req(c, "any", "{s:I}", "game", g->id); break;
+	case L_RESIGN: id = kc_req(c, "resign", "{s:I}", "game", g->id); break;
+	default: id = kc_req(c, "abort", "{s:I}", "game", g->id); break;
+	}
+	json_decref(arr);
+	if (st == REF_OK) {
+		kc_ok(c, id);
+		expect_events(g, &out);
+	} else {
+		ck_assert_msg(out.n == 0, "a refused call produced events");
+		json_t *r = kc_error(c, id, expected_code(st));
+		const char *msg = json_string_value(json_object_get(json_object_get(r, "error"), "message"));
+		check_error_message(msg ? msg : "", joined);
+	}
+	evlist_free(&out);
+}
+
+/* A random attempt text for color: a possible move in coordinates or own-view SAN. */
+static void random_attempt(struct lgame *g, int color, char buf[NOTATION_MAX])
+{
+	struct movelist ml;
+	referee_possible(g->ref, color, &ml);
+	if (ml.n == 0 || rnd(20) == 0) {
+		snprintf(buf, NOTATION_MAX, "%s", rnd(2) ? "Zz9" : "e9e4");
+		return;
+	}
+	move_t m = ml.m[rnd((unsigned)ml.n)];
+	if (rnd(2)) {
+		notation_uci(m, buf);
+	} else {
+		struct board own;
+		board_own_view(referee_board(g->ref), color, &own);
+		notation_san(&own, m, true, buf);
+	}
+}
+
+static struct kc *guest(struct kd *d)
+{
+	struct kc *c = kc_hello(d);
+	kc_ok(c, kc_req(c, "guest", NULL));
+	return c;
+}
+
+static void drain(struct kc *c)
+{
+	while (kc_next(c, 0))
+		;
+}
+
+/* All the events of `game {game}`, page after page. */
+static json_t *view_events(struct kc *c, long long gid)
+{
+	json_t *all = json_array();
+	long long from = 0;
+	for (;;) {
+		json_t *r = kc_ok(c, kc_req(c, "game", "{s:I, s:I}", "game", gid, "from", from));
+		json_array_extend(all, json_object_get(r, "events"));
+		ck_assert_int_eq(json_integer_value(json_object_get(r, "total")) >= from, 1);
+		json_t *next = json_object_get(r, "next");
+		if (!next)
+			break;
+		ck_assert_int_gt(json_integer_value(next), from);
+		from = json_integer_value(next);
+	}
+	return all;
+}
+
+/* Compare a player's received stream for this game from line `from` on. */
+static void compare_stream(struct lgame *g, int color, size_t from)
+{
+	struct kc *c = g->cl[color];
+	json_t *exp = g->expected[color];
+	size_t k = 0;
+	struct view v;
+	struct board start;
+	board_start(&start);
+	view_init(&v, &start, color);
+	for (size_t i = from; i < kc_nlines(c); i++) {
+		const char *text = kc_line(c, i);
+		check_line(text, color, g->rs);
+		json_t *j = json_loads(text, 0, NULL);
+		const char *ev = json_string_value(json_object_get(j, "event"));
+		json_t *gid = json_object_get(j, "game");
+		if (!ev || !json_is_integer(gid) || json_integer_value(gid) != g->id ||
+		    !strcmp(ev, "game_start") || !strcmp(ev, "game_state") ||
+		    !strcmp(ev, "draw_offer") || !strcmp(ev, "draw_declined")) {
+			json_decref(j);
+			continue;
+		}
+		ck_assert_msg(k < json_array_size(exp), "%s got an extra event: %s", cname(color), text);
+		json_t *got = comparable(j);
+		json_t *want = comparable(json_array_get(exp, k));
+		char *ws = json_dumps(want, JSON_SORT_KEYS | JSON_COMPACT);
+		ck_assert_msg(json_equal(got, want), "%s event %zu: got %s, expected %s",
+		              cname(color), k, text, ws);
+		free(ws);
+		struct event e;
+		ck_assert_msg(event_from_json(j, &e) == 0, "undecodable event %s", text);
+		view_apply(&v, &e);
+		json_decref(got);
+		json_decref(want);
+		json_decref(j);
+		k++;
+	}
+	ck_assert_msg(k == json_array_size(exp), "%s got %zu events, expected %zu", cname(color), k,
+	              json_array_size(exp));
+	/* The view from the events alone holds exactly the player's true pieces. */
+	struct board own;
+	board_own_view(referee_board(g->ref), color, &own);
+	for (int t = PAWN; t <= KING; t++)
+		ck_assert_msg(v.own.pieces[color][t] == own.pieces[color][t],
+		              "%s's view of its piece type %d differs from the true board", cname(color), t);
+
+	/* The record replays the same stream. */
+	json_t *evs = view_events(c, g->id);
+	ck_assert_int_eq(json_array_size(evs), json_array_size(exp));
+	for (size_t i = 0; i < json_array_size(evs); i++) {
+		json_t *a = comparable(json_array_get(evs, i)), *b = comparable(json_array_get(exp, i));
+		ck_assert_msg(json_equal(a, b), "%s: game replay differs at %zu", cname(color), i);
+		json_decref(a);
+		json_decref(b);
+	}
+	json_decref(evs);
+}
+
+static void play_one(struct kc *p[2], unsigned seed)
+{
+	struct lgame g = { 0 };
+	rng_state = 0x4b52494547ULL * (seed + 1);
+	g.rs = ruleset_at(rnd((unsigned)ruleset_count()));
+	char err[128];
+	g.ref = referee_new(g.rs, NULL, err, sizeof err);
+	ck_assert_msg(g.ref != NULL, "referee_new: %s", err);
+	g.expected[WHITE] = json_array();
+	g.expected[BLACK] = json_array();
+
+	/* Who seeks and which colour they take are random too. */
+	int seeker = (int)rnd(2), seeker_color = (int)rnd(2);
+	size_t from[2] = { kc_nlines(p[0]), kc_nlines(p[1]) };
+	json_t *r = kc_ok(p[seeker], kc_req(p[seeker], "seek", "{s:s, s:s}", "rules", g.rs->name,
+	                                    "color", cname(seeker_color)));
+	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
+	r = kc_ok(p[!seeker], kc_req(p[!seeker], "accept", "{s:I}", "offer", offer));
+	g.id = json_integer_value(json_object_get(r, "game"));
+	g.cl[seeker_color] = p[seeker];
+	g.cl[!seeker_color] = p[!seeker];
+	size_t start[2];
+	start[seeker_color] = from[seeker];
+	start[!seeker_color] = from[!seeker];
+
+	struct evlist out;
+	evlist_init(&out);
+	ck_assert_int_eq(referee_begin(g.ref, &out), REF_OK);
+	expect_events(&g, &out);
+	evlist_free(&out);
+
+	for (int n = 0; n < LEAK_ACTIONS_CAP && !referee_over(g.ref); n++) {
+		int side = referee_side_to_move(g.ref);
+		char a[4][NOTATION_MAX];
+		const char *items[4] = { a[0], a[1], a[2], a[3] };
+		if (referee_plies(g.ref) >= LEAK_PLY_CAP || n == LEAK_ACTIONS_CAP - 1) {
+			act(&g, (int)rnd(2), referee_plies(g.ref) < 2 ? L_ABORT : L_RESIGN, NULL, 0);
+			break;
+		}
+		unsigned p100 = rnd(100);
+		if (p100 < 5) {
+			random_attempt(&g, !side, a[0]);
+			act(&g, !side, L_TRY, items, 1);
+		} else if (p100 < 12) {
+			act(&g, side, L_ANY, NULL, 0);
+		} else if (p100 < 27 && g.rs->preference_lists) {
+			size_t k = 2 + rnd(3);
+			for (size_t i = 0; i < k; i++)
+				random_attempt(&g, side, a[i]);
+			act(&g, side, L_LIST, items, k);
+		} else if (p100 < 32 && g.rs->quiet_sequences) {
+			size_t k = 2 + rnd(2);
+			for (size_t i = 0; i < k; i++)
+				random_attempt(&g, side, a[i]);
+			act(&g, side, L_QUIET, items, k);
+		} else if (p100 < 33 && referee_plies(g.ref) < 2) {
+			act(&g, (int)rnd(2), L_ABORT, NULL, 0);
+		} else {
+			random_attempt(&g, side, a[0]);
+			act(&g, side, L_TRY, items, 1);
+		}
+	}
+	ck_assert(referee_over(g.ref));
+	/* The game is over: acting again is game_over, for both. */
+	kc_error(g.cl[WHITE], kc_req(g.cl[WHITE], "resign", "{s:I}", "game", g.id), "game_over");
+	/* Sync: a ping's answer comes after every event queued before it. */
+	for (int col = WHITE; col <= BLACK; col++)
+		kc_ok(g.cl[col], kc_req(g.cl[col], "ping", NULL));
+	for (int col = WHITE; col <= BLACK; col++)
+		compare_stream(&g, col, start[col]);
+	drain(p[0]);
+	drain(p[1]);
+	json_decref(g.expected[WHITE]);
+	json_decref(g.expected[BLACK]);
+	referee_free(g.ref);
+}
+
+START_TEST(random_games_leak_nothing)
+{
+	struct kd *d = kd_start("rate_limit = 1000000\nrate_burst = 1000000\n");
+	struct kc *p[2] = { guest(d), guest(d) };
+	unsigned base = 1;
+	const char *env = getenv("KRIEG_LEAK_SEED");
+	if (env)
+		base = (unsigned)strtoul(env, NULL, 10);
+	for (unsigned i = 0; i < LEAK_GAMES; i++)
+		play_one(p, base + i);
+	kc_close(p[0]);
+	kc_close(p[1]);
+	kd_stop(d);
+}
+END_TEST
+
+static Suite *leak_suite(void)
+{
+	Suite *s = suite_create("leak");
+	TCase *tc = tcase_create("random");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, random_games_leak_nothing);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(leak_suite)

@@ -1,0 +1,518 @@
+/*
+ * test_transport.c — kriegd's transport against a real daemon: greeting,
+ * hello, framing, malformed input, TLS refusal of plaintext, and every
+ * named limit (line length, connections, handshake and idle timeouts,
+ * output cap, request rate).
+ */
+#include <check.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "harness.h"
+#include "proto.h"
+
+/* A raw line in, the error code out, and the connection still serves. */
+static void expect_line_error(struct kc *c, const char *line, long long id, const char *code)
+{
+	kc_send(c, line);
+	kc_error(c, id, code);
+}
+
+static void expect_usable(struct kc *c)
+{
+	long long id = kc_req(c, "ping", NULL);
+
+	kc_ok(c, id);
+}
+
+START_TEST(test_greeting_hello_ping)
+{
+	struct kd *d = kd_start(NULL);
+	struct kc *c = kc_connect(d);
+	json_t *g = kc_greeting(c);
+
+	ck_assert_int_eq(json_integer_value(json_object_get(g, "protocol")), PROTO_VERSION);
+	ck_assert(json_is_string(json_object_get(g, "server")));
+	json_t *rs = json_object_get(g, "rulesets");
+	ck_assert(json_is_array(rs) && json_array_size(rs) >= 1);
+	ck_assert(kc_saw(c, "\"icc\""));
+
+	/* ping is allowed before hello; string ids are echoed. */
+	kc_send(c, "{\"id\":\"abc-1\",\"type\":\"ping\"}");
+	json_t *r = kc_next(c, KC_TIMEOUT_MS);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "id")), "abc-1");
+	ck_assert(json_is_true(json_object_get(r, "ok")));
+
+	json_t *h = kc_ok(c, kc_req(c, "hello", "{s:i}", "version", PROTO_VERSION));
+	ck_assert_int_eq(json_integer_value(json_object_get(h, "protocol")), PROTO_VERSION);
+	expect_usable(c);
+	/* A second hello is refused, harmlessly. */
+	kc_error(c, kc_req(c, "hello", "{s:i}", "version", PROTO_VERSION), "bad_request");
+	/* Blank lines and CRLF are tolerated. */
+	kc_send(c, "\r\n");
+	kc_send(c, "{\"id\":77,\"type\":\"ping\"}\r\n");
+	kc_ok(c, 77);
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(test_version_mismatch)
+{
+	struct kd *d = kd_start(NULL);
+	struct kc *c = kc_connect(d);
+
+	kc_error(c, kc_req(c, "hello", "{s:i}", "version", PROTO_VERSION + 41), "version");
+	kc_error(c, kc_req(c, "hello", "{s:i}", "version", 0), "version");
+	/* Still before hello: other requests are refused ... */
+	kc_error(c, kc_req(c, "who", NULL), "hello_first");
+	/* ... and the right version still works. */
+	kc_ok(c, kc_req(c, "hello", "{s:i}", "version", PROTO_VERSION));
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(test_request_before_hello)
+{
+	struct kd *d = kd_start(NULL);
+	struct kc *c = kc_connect(d);
+
+	kc_error(c, kc_req(c, "login", "{s:s, s:s}", "user", "alice", "password", "longenough"),
+	         "hello_first");
+	kc_error(c, kc_req(c, "guest", NULL), "hello_first");
+	kc_error(c, kc_req(c, "who", NULL), "hello_first");
+	kc_ok(c, kc_req(c, "hello", "{s:i}", "version", PROTO_VERSION));
+	/* After hello, a request that needs a login says so. */
+	kc_error(c, kc_req(c, "who", NULL), "not_logged_in");
+	kc_error(c, kc_req(c, "games", NULL), "not_logged_in");
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(test_malformed)
+{
+	struct kd *d = kd_start(NULL);
+	struct kc *c = kc_hello(d);
+	char longid[PROTO_ID_MAX + 40];
+
+	expect_line_error(c, "not json", KC_NULL_ID, "bad_json");
+	expect_line_error(c, "{\"id\":1,\"type\":\"ping\"", KC_NULL_ID, "bad_json");
+	expect_line_error(c, "{\"id\":1,\"type\":\"ping\"} trailing", KC_NULL_ID, "bad_json");
+	expect_line_error(c, "[1,2,3]", KC_NULL_ID, "bad_json");
+	expect_line_error(c, "\"a string\"", KC_NULL_ID, "bad_json");
+	expect_line_error(c, "42", KC_NULL_ID, "bad_json");
+	/* Invalid UTF-8, an escaped NUL, duplicate keys. */
+	expect_line_error(c, "{\"id\":2,\"type\":\"ping\",\"x\":\"\xff\xfe\"}", KC_NULL_ID, "bad_json");
+	expect_line_error(c, "{\"id\":2,\"type\":\"ping\",\"x\":\"\xc0\xaf\"}", KC_NULL_ID, "bad_json");
+	expect_line_error(c, "{\"id\":2,\"type\":\"hello\",\"client\":\"a\\u0000b\",\"version\":1}",
+	                  KC_NULL_ID, "bad_json");
+	expect_line_error(c, "{\"id\":2,\"id\":3,\"type\":\"ping\"}", KC_NULL_ID, "bad_json");
+
+	/* Unknown type: the id is echoed. */
+	expect_line_error(c, "{\"id\":10,\"type\":\"fly\"}", 10, "unknown_type");
+	kc_send(c, "{\"id\":\"s-11\",\"type\":\"fly\"}");
+	json_t *r = kc_next(c, KC_TIMEOUT_MS);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "id")), "s-11");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(r, "error"), "code")),
+	                 "unknown_type");
+
+	/* Missing or mistyped type. */
+	expect_line_error(c, "{\"id\":12}", 12, "bad_request");
+	expect_line_error(c, "{\"id\":13,\"type\":5}", 13, "bad_request");
+	expect_line_error(c, "{\"id\":14,\"type\":null}", 14, "bad_request");
+
+	/* Wrong field types, unknown fields, missing required fields. */
+	expect_line_error(c, "{\"id\":20,\"type\":\"hello\",\"version\":\"1\"}", 20, "bad_request");
+	expect_line_error(c, "{\"id\":21,\"type\":\"hello\",\"version\":1.0}", 21, "bad_request");
+	expect_line_error(c, "{\"id\":22,\"type\":\"hello\",\"version\":-1}", 22, "bad_request");
+	expect_line_error(c, "{\"id\":23,\"type\":\"hello\"}", 23, "bad_request");
+	expect_line_error(c, "{\"id\":24,\"type\":\"hello\",\"version\":1,\"client\":7}", 24,
+	                  "bad_request");
+	expect_line_error(c, "{\"id\":25,\"type\":\"ping\",\"extra\":true}", 25, "bad_request");
+	expect_line_error(c, "{\"id\":26,\"type\":\"ping\",\"\":true}", 26, "bad_request");
+
+	/* Bad ids: answered with "id": null. */
+	expect_line_error(c, "{\"type\":\"ping\"}", KC_NULL_ID, "bad_request");
+	expect_line_error(c, "{\"id\":null,\"type\":\"ping\"}", KC_NULL_ID, "bad_request");
+	expect_line_error(c, "{\"id\":1.5,\"type\":\"ping\"}", KC_NULL_ID, "bad_request");
+	expect_line_error(c, "{\"id\":true,\"type\":\"ping\"}", KC_NULL_ID, "bad_request");
+	expect_line_error(c, "{\"id\":[1],\"type\":\"ping\"}", KC_NULL_ID, "bad_request");
+	expect_line_error(c, "{\"id\":{},\"type\":\"ping\"}", KC_NULL_ID, "bad_request");
+	memset(longid, 'x', sizeof longid);
+	char line[512];
+	snprintf(line, sizeof line, "{\"id\":\"%.*s\",\"type\":\"ping\"}", PROTO_ID_MAX + 1, longid);
+	expect_line_error(c, line, KC_NULL_ID, "bad_request");
+	/* Exactly PROTO_ID_MAX bytes is fine. */
+	snprintf(line, sizeof line, "{\"id\":\"%.*s\",\"type\":\"ping\"}", PROTO_ID_MAX, longid);
+	kc_send(c, line);
+	r = kc_next(c, KC_TIMEOUT_MS);
+	ck_assert_ptr_nonnull(r);
+	ck_assert(json_is_true(json_object_get(r, "ok")));
+
+	/* After all that, the connection still serves. */
+	expect_usable(c);
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+/* Client text reaches the log escaped: no forged log lines. */
+START_TEST(test_log_escaping)
+{
+	struct kd *d = kd_start(NULL);
+	struct kc *c = kc_connect(d);
+
+	kc_send(c, "{\"id\":1,\"type\":\"hello\",\"version\":1,"
+	           "\"client\":\"evil\\nkriegd: forged line\\u001b[31m\"}");
+	kc_ok(c, 1);
+	ck_assert(kd_log_wait(d, "hello client=", KC_TIMEOUT_MS));
+	char *log = kd_log(d);
+	ck_assert_ptr_null(strstr(log, "\nkriegd: forged line"));
+	ck_assert_ptr_null(strstr(log, "\x1b"));
+	ck_assert_ptr_nonnull(strstr(log, "evil\\x0akriegd: forged line\\x1b[31m"));
+	free(log);
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(test_line_limit_boundary)
+{
+	struct kd *d = kd_start(NULL);
+	struct kc *c = kc_hello(d);
+	char *line = malloc(PROTO_LINE_MAX + 2);
+	const char *head = "{\"id\":5,\"type\":\"ping\",\"pad\":\"";
+
+	/* Exactly PROTO_LINE_MAX bytes with the newline: parsed (and refused
+	 * for its unknown field, not for its length). */
+	size_t body = PROTO_LINE_MAX - 1 - strlen(head) - 2;
+	memcpy(line, head, strlen(head));
+	memset(line + strlen(head), 'a', body);
+	memcpy(line + strlen(head) + body, "\"}\n", 4);
+	ck_assert_uint_eq(strlen(line), PROTO_LINE_MAX);
+	kc_send(c, line);
+	kc_error(c, 5, "bad_request");
+	expect_usable(c);
+
+	/* One byte more: line_too_long, then the server closes. */
+	memcpy(line, head, strlen(head));
+	memset(line + strlen(head), 'a', body + 1);
+	memcpy(line + strlen(head) + body + 1, "\"}\n", 4);
+	ck_assert_uint_eq(strlen(line), PROTO_LINE_MAX + 1);
+	kc_send(c, line);
+	kc_error(c, KC_NULL_ID, "line_too_long");
+	ck_assert(kc_closed(c, KC_TIMEOUT_MS));
+	free(line);
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(test_line_too_long_1mib)
+{
+	struct kd *d = kd_start(NULL);
+	struct kc *c = kc_hello(d);
+	size_t n = 1024 * 1024;
+	char *big = malloc(n + 1);
+
+	memset(big, 'x', n);
+	big[n] = '\n';
+	/* The server stops parsing after PROTO_LINE_MAX; the write may or may
+	 * not complete before it closes. */
+	(void)kc_write(c, big, n + 1, KC_TIMEOUT_MS);
+	kc_error(c, KC_NULL_ID, "line_too_long");
+	ck_assert(kc_closed(c, KC_TIMEOUT_MS));
+	/* Nothing after the error. */
+	ck_assert_ptr_null(kc_next(c, 0));
+	free(big);
+	kc_close(c);
+
+	/* A line without any newline at all, too. */
+	c = kc_hello(d);
+	big = malloc(PROTO_LINE_MAX * 2);
+	memset(big, '{', PROTO_LINE_MAX * 2);
+	(void)kc_write(c, big, PROTO_LINE_MAX * 2, KC_TIMEOUT_MS);
+	kc_error(c, KC_NULL_ID, "line_too_long");
+	ck_assert(kc_closed(c, KC_TIMEOUT_MS));
+	free(big);
+	kc_close(c);
+
+	ck_assert(kd_alive(d));
+	c = kc_hello(d);
+	expect_usable(c);
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+/* Read a plain socket until EOF/reset; returns bytes read, -1 on timeout. */
+static long drain_plain(int fd, char *buf, size_t len, int timeout_ms)
+{
+	size_t got = 0;
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	for (;;) {
+		if (poll(&p, 1, timeout_ms) <= 0)
+			return -1;
+		char tmp[4096];
+		ssize_t r = read(fd, tmp, sizeof tmp);
+		if (r <= 0)
+			return (long)got;
+		if (got < len) {
+			size_t k = (size_t)r < len - got ? (size_t)r : len - got;
+			memcpy(buf + got, tmp, k);
+			got += k;
+		}
+	}
+}
+
+START_TEST(test_plaintext_refused)
+{
+	struct kd *d = kd_start(NULL);
+	int fd = kd_tcp(d);
+	char buf[4096] = "";
+	const char *req = "{\"id\":1,\"type\":\"hello\",\"version\":1}\n";
+
+	ck_assert(write(fd, req, strlen(req)) == (ssize_t)strlen(req));
+	long got = drain_plain(fd, buf, sizeof buf - 1, KC_TIMEOUT_MS);
+	ck_assert_msg(got >= 0, "the server kept a plaintext client open");
+	buf[got] = '\0';
+	ck_assert_ptr_null(strstr(buf, "greeting"));
+	ck_assert_ptr_null(strstr(buf, "\"ok\""));
+	close(fd);
+	ck_assert(kd_log_wait(d, "tls handshake failed", KC_TIMEOUT_MS));
+
+	/* An HTTP client, too. */
+	fd = kd_tcp(d);
+	req = "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n";
+	ck_assert(write(fd, req, strlen(req)) == (ssize_t)strlen(req));
+	ck_assert(drain_plain(fd, buf, sizeof buf - 1, KC_TIMEOUT_MS) >= 0);
+	close(fd);
+
+	ck_assert(kd_alive(d));
+	struct kc *c = kc_hello(d);
+	expect_usable(c);
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(test_handshake_timeout)
+{
+	struct kd *d = kd_start("handshake_timeout = 300ms\n");
+	int fd = kd_tcp(d);
+	char buf[64];
+
+	/* Connected, silent: closed after the handshake timeout. */
+	ck_assert_msg(drain_plain(fd, buf, sizeof buf, 5000) >= 0,
+	              "a silent client was not dropped");
+	close(fd);
+	ck_assert(kd_log_wait(d, "reason=\"tls handshake timeout\"", KC_TIMEOUT_MS));
+	/* A prompt client is unaffected. */
+	struct kc *c = kc_hello(d);
+	kt_sleep_ms(500);
+	expect_usable(c);
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(test_idle_timeout)
+{
+	struct kd *d = kd_start("idle_timeout = 1s\n");
+	struct kc *quiet = kc_hello(d);
+	struct kc *lively = kc_hello(d);
+
+	/* At half the idle timeout, the server pings. */
+	ck_assert_ptr_nonnull(kc_event(quiet, "ping"));
+	/* The lively client answers pings (any line resets the timer). */
+	for (int i = 0; i < 8; i++) {
+		kt_sleep_ms(250);
+		expect_usable(lively);
+	}
+	/* The quiet one is gone by now (1 s of silence). */
+	ck_assert(kc_closed(quiet, 3000));
+	ck_assert(kd_log_wait(d, "reason=\"idle timeout\"", KC_TIMEOUT_MS));
+	expect_usable(lively);
+	kc_close(quiet);
+	kc_close(lively);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(test_max_connections)
+{
+	struct kd *d = kd_start("max_connections = 2\n");
+	struct kc *a = kc_hello(d);
+	struct kc *b = kc_hello(d);
+
+	/* The third gets TLS, then server_full instead of a greeting, then EOF. */
+	struct kc *c = kc_open(d);
+	kc_error(c, KC_NULL_ID, "server_full");
+	ck_assert(kc_closed(c, KC_TIMEOUT_MS));
+	ck_assert(!kc_saw(c, "greeting"));
+	kc_close(c);
+
+	/* Room again once one leaves. */
+	kc_close(a);
+	ck_assert(kd_log_wait(d, "closed reason=\"eof\"", KC_TIMEOUT_MS));
+	c = kc_hello(d);
+	expect_usable(c);
+	expect_usable(b);
+	kc_close(b);
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(test_rate_limit)
+{
+	struct kd *d = kd_start("rate_limit = 5\nrate_burst = 5\nrate_limit_close = 30\n");
+	struct kc *c = kc_hello(d);   /* hello took one token */
+	int ok = 0, limited = 0;
+	long long ids[12];
+
+	for (int i = 0; i < 12; i++)
+		ids[i] = kc_req(c, "ping", NULL);
+	for (int i = 0; i < 12; i++) {
+		json_t *r = kc_response(c, ids[i]);
+		if (json_is_true(json_object_get(r, "ok"))) {
+			ok++;
+		} else {
+			ck_assert_str_eq(json_string_value(json_object_get(json_object_get(r, "error"),
+			                                                   "code")),
+			                 "rate_limited");
+			limited++;
+		}
+	}
+	ck_assert_int_ge(ok, 4);
+	ck_assert_int_le(ok, 7);
+	ck_assert_int_ge(limited, 5);
+	/* The bucket refills: the connection is usable again after a pause. */
+	kt_sleep_ms(1300);
+	expect_usable(c);
+	/* Persistent flooding closes the connection. */
+	for (int i = 0; i < 60; i++)
+		if (kc_write(c, "{\"id\":1,\"type\":\"ping\"}\n", 23, 2000) != 0)
+			break;
+	ck_assert(kc_closed(c, KC_TIMEOUT_MS));
+	ck_assert(kd_log_wait(d, "rate limit", KC_TIMEOUT_MS));
+	kc_close(c);
+	c = kc_hello(d);
+	expect_usable(c);
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(test_slow_reader_dropped)
+{
+	struct kd *d = kd_start("output_buffer_max = 64k\nrate_limit = 1000000\n"
+	                        "rate_burst = 1000000\n");
+	struct kc *slow = kc_open_rcvbuf(d, 4096);
+	char line[256], batch[256 * 64];
+	size_t blen = 0;
+	long rss0 = kd_rss_kb(d);
+
+	/* Requests whose replies are bigger than themselves; never read. */
+	snprintf(line, sizeof line,
+	         "{\"id\":\"%064d\",\"type\":\"no_such_request_type_padding_xx\"}\n", 7);
+	for (int i = 0; i < 64; i++) {
+		memcpy(batch + blen, line, strlen(line));
+		blen += strlen(line);
+	}
+	size_t sent = 0;
+	while (sent < 32u * 1024 * 1024) {
+		if (kc_write(slow, batch, blen, 2000) != 0)
+			break;
+		sent += blen;
+		if (sent % (512 * 1024) < blen && kd_log_count(d, "slow reader") > 0)
+			break;
+	}
+	ck_assert_msg(kd_log_wait(d, "reason=\"output buffer over cap (slow reader)\"", 10000),
+	              "a client that never reads was not dropped after %zu bytes", sent);
+	long rss1 = kd_rss_kb(d);
+	if (rss0 > 0 && rss1 > 0)
+		ck_assert_msg(rss1 - rss0 < 64 * 1024, "RSS grew from %ld to %ld KiB", rss0, rss1);
+	kc_close(slow);
+
+	ck_assert(kd_alive(d));
+	struct kc *c = kc_hello(d);
+	expect_usable(c);
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(test_stop_with_clients)
+{
+	struct kd *d = kd_start(NULL);
+	struct kc *a = kc_hello(d);
+	struct kc *b = kc_connect(d);
+	int raw = kd_tcp(d);   /* mid-handshake */
+
+	kd_stop(d);   /* asserts exit 0 and a clean sanitizer log */
+	ck_assert(kc_closed(a, KC_TIMEOUT_MS));
+	ck_assert(kc_closed(b, KC_TIMEOUT_MS));
+	close(raw);
+	kc_close(a);
+	kc_close(b);
+}
+END_TEST
+
+START_TEST(test_restart_reuses_certificate)
+{
+	struct kd *d = kd_start(NULL);
+	char *log;
+
+	kd_restart(d);
+	log = kd_log(d);
+	/* Generated once, loaded twice. */
+	int generated = 0;
+	for (const char *p = log; (p = strstr(p, "generating a self-signed")) != NULL; p++)
+		generated++;
+	ck_assert_int_eq(generated, 1);
+	free(log);
+	ck_assert_int_eq(kd_log_count(d, " sha256="), 2);
+	struct kc *c = kc_hello(d);
+	expect_usable(c);
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+static Suite *transport_suite(void)
+{
+	Suite *s = suite_create("transport");
+	TCase *tc = tcase_create("transport");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_greeting_hello_ping);
+	tcase_add_test(tc, test_version_mismatch);
+	tcase_add_test(tc, test_request_before_hello);
+	tcase_add_test(tc, test_malformed);
+	tcase_add_test(tc, test_log_escaping);
+	tcase_add_test(tc, test_line_limit_boundary);
+	tcase_add_test(tc, test_line_too_long_1mib);
+	tcase_add_test(tc, test_plaintext_refused);
+	tcase_add_test(tc, test_handshake_timeout);
+	tcase_add_test(tc, test_idle_timeout);
+	tcase_add_test(tc, test_max_connections);
+	tcase_add_test(tc, test_rate_limit);
+	tcase_add_test(tc, test_slow_reader_dropped);
+	tcase_add_test(tc, test_stop_with_clients);
+	tcase_add_test(tc, test_restart_reuses_certificate);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(transport_suite)

@@ -1,0 +1,145 @@
+/*
+ * test_client_cmd.c — krieg's command language: parsing, and the
+ * protocol requests the commands become.
+ */
+#include <check.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "check_main.h"
+#include "cmd.h"
+
+static struct cmd c;
+static char err[256];
+
+/* The request of `line` as compact JSON with sorted keys, or NULL. */
+static char *req(const char *line, long game)
+{
+	ck_assert_int_eq(cmd_parse(line, &c, err, sizeof err), 0);
+	json_t *r = cmd_request(&c, 7, game, err, sizeof err);
+	if (!r)
+		return NULL;
+	char *s = json_dumps(r, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(r);
+	return s;
+}
+
+static void expect(const char *line, long game, const char *json)
+{
+	char *s = req(line, game);
+	ck_assert_msg(s != NULL, "%s: no request (%s)", line, err);
+	ck_assert_str_eq(s, json);
+	free(s);
+}
+
+START_TEST(moves)
+{
+	expect("e4", 3, "{\"game\":3,\"id\":7,\"move\":\"e4\",\"type\":\"move\"}");
+	expect("move Nf3", 3, "{\"game\":3,\"id\":7,\"move\":\"Nf3\",\"type\":\"move\"}");
+	expect("  e2e4  ", 3, "{\"game\":3,\"id\":7,\"move\":\"e2e4\",\"type\":\"move\"}");
+	/* several tries on one line: a preference list */
+	expect("exd5 e5 Nf3", 12, "{\"game\":12,\"id\":7,\"moves\":[\"exd5\",\"e5\",\"Nf3\"],\"type\":\"move\"}");
+	expect("quiet e4 d4", 12, "{\"game\":12,\"id\":7,\"moves\":[\"e4\",\"d4\"],\"type\":\"quiet\"}");
+	/* no current game: refused locally */
+	ck_assert_ptr_null(req("e4", -1));
+	ck_assert_ptr_nonnull(strstr(err, "no current game"));
+}
+END_TEST
+
+START_TEST(game_actions)
+{
+	expect("any", 5, "{\"game\":5,\"id\":7,\"type\":\"any\"}");
+	expect("resign", 5, "{\"game\":5,\"id\":7,\"type\":\"resign\"}");
+	expect("draw offer", 5, "{\"action\":\"offer\",\"game\":5,\"id\":7,\"type\":\"draw\"}");
+	expect("draw accept", 5, "{\"action\":\"accept\",\"game\":5,\"id\":7,\"type\":\"draw\"}");
+	expect("draw decline", 5, "{\"action\":\"decline\",\"game\":5,\"id\":7,\"type\":\"draw\"}");
+	expect("games", -1, "{\"id\":7,\"type\":\"games\"}");
+	ck_assert_int_eq(cmd_parse("draw maybe", &c, err, sizeof err), -1);
+}
+END_TEST
+
+START_TEST(lobby)
+{
+	expect("login alice sekrit123", -1,
+	       "{\"id\":7,\"password\":\"sekrit123\",\"type\":\"login\",\"user\":\"alice\"}");
+	expect("register bob hunter2hunter2", -1,
+	       "{\"id\":7,\"password\":\"hunter2hunter2\",\"type\":\"register\",\"user\":\"bob\"}");
+	expect("guest", -1, "{\"id\":7,\"type\":\"guest\"}");
+	expect("who", -1, "{\"id\":7,\"type\":\"who\"}");
+	expect("seeks", -1, "{\"id\":7,\"type\":\"seeks\"}");
+	expect("seek", -1, "{\"color\":\"random\",\"id\":7,\"rated\":false,\"type\":\"seek\"}");
+	expect("seek nost 5+2 white rated", -1,
+	       "{\"color\":\"white\",\"id\":7,\"rated\":true,\"rules\":\"nost\",\"time\":{\"base\":300,\"inc\":2},\"type\":\"seek\"}");
+	expect("seek 3d", -1, "{\"color\":\"random\",\"id\":7,\"rated\":false,\"time\":{\"days\":3},\"type\":\"seek\"}");
+	expect("challenge carol black 10", -1,
+	       "{\"color\":\"black\",\"id\":7,\"rated\":false,\"time\":{\"base\":600,\"inc\":0},\"type\":\"challenge\",\"user\":\"carol\"}");
+	expect("accept 4", -1, "{\"id\":7,\"offer\":4,\"type\":\"accept\"}");
+	expect("decline 4", -1, "{\"id\":7,\"offer\":4,\"type\":\"decline\"}");
+	expect("cancel 9", -1, "{\"id\":7,\"offer\":9,\"type\":\"cancel\"}");
+	ck_assert_ptr_null(req("accept", -1));    /* which offer? the client fills it in */
+	ck_assert_int_eq(cmd_parse("seek 5+x", &c, err, sizeof err), -1);
+	ck_assert_int_eq(cmd_parse("seek chess960", &c, err, sizeof err), -1);
+	ck_assert_int_eq(cmd_parse("accept four", &c, err, sizeof err), -1);
+	/* a password-less login parses; the request needs the password first */
+	ck_assert_ptr_null(req("login alice", -1));
+	ck_assert_ptr_nonnull(strstr(err, "password"));
+}
+END_TEST
+
+START_TEST(local_commands_send_nothing)
+{
+	static const char *const local[] = {
+		"ghost place Nf6", "ghost move f6 e4", "ghost clear", "ghost clear e4", "board",
+		"help", "switch 3", "wait moved", "wait game_start 5", "sleep 0.5", "quit", "", "# note",
+	};
+	for (size_t i = 0; i < sizeof local / sizeof local[0]; i++) {
+		ck_assert_msg(cmd_parse(local[i], &c, err, sizeof err) == 0, "%s: %s", local[i], err);
+		ck_assert_msg(cmd_is_local(&c), "%s is not local", local[i]);
+		ck_assert_ptr_null(cmd_request(&c, 1, 1, err, sizeof err));
+	}
+	ck_assert_int_eq(cmd_parse("ghost place Nf6", &c, err, sizeof err), 0);
+	ck_assert_int_eq(c.type, CMD_GHOST_PLACE);
+	ck_assert_str_eq(c.argv[0], "Nf6");
+	ck_assert_int_eq(cmd_parse("ghost move f6 e4", &c, err, sizeof err), 0);
+	ck_assert_int_eq(c.type, CMD_GHOST_MOVE);
+	ck_assert_str_eq(c.argv[1], "e4");
+	ck_assert_int_eq(cmd_parse("ghost fly f6", &c, err, sizeof err), -1);
+	ck_assert_int_eq(cmd_parse("ghost move f6", &c, err, sizeof err), -1);
+	ck_assert_int_eq(cmd_parse("wait moved 9999", &c, err, sizeof err), -1);
+}
+END_TEST
+
+START_TEST(raw_and_limits)
+{
+	expect("raw {\"type\":\"ping\"}", -1, "{\"id\":7,\"type\":\"ping\"}");
+	expect("raw {\"id\":\"x\",\"type\":\"who\"}", -1, "{\"id\":\"x\",\"type\":\"who\"}");
+	ck_assert_int_eq(cmd_parse("raw [1,2]", &c, err, sizeof err), 0);
+	ck_assert_ptr_null(cmd_request(&c, 1, -1, err, sizeof err));
+	ck_assert_ptr_nonnull(strstr(err, "JSON object"));
+
+	char line[CMD_LINE_MAX + 8];
+	memset(line, 'a', sizeof line - 1);
+	line[sizeof line - 1] = '\0';
+	ck_assert_int_eq(cmd_parse(line, &c, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "too long"));
+	ck_assert_int_eq(cmd_parse("e4 e5 e4 e5 e4 e5 e4 e5 e4 e5 e4 e5 e4 e5 e4 e5 e4 e5 e4 e5 e4 e5",
+	                           &c, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(cmd_help(), "ghost place"));
+}
+END_TEST
+
+static Suite *cmd_suite(void)
+{
+	Suite *s = suite_create("client_cmd");
+	TCase *tc = tcase_create("cmd");
+	tcase_add_test(tc, moves);
+	tcase_add_test(tc, game_actions);
+	tcase_add_test(tc, lobby);
+	tcase_add_test(tc, local_commands_send_nothing);
+	tcase_add_test(tc, raw_and_limits);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(cmd_suite)

@@ -1,0 +1,162 @@
+/*
+ * test_client_words.c — krieg's plain-words announcements.
+ */
+#include <check.h>
+#include <string.h>
+
+#include "board.h"
+#include "check_main.h"
+#include "event.h"
+#include "words.h"
+
+static char buf[WORDS_MAX];
+
+static struct event ev(int type, int by)
+{
+	struct event e;
+	memset(&e, 0, sizeof e);
+	e.type = (uint8_t)type;
+	e.by = (int8_t)by;
+	e.audience = AUD_PUBLIC;
+	return e;
+}
+
+START_TEST(capture_words)
+{
+	struct event e = ev(EV_CAPTURE, WHITE);
+	e.square = (int8_t)square_parse("d5");
+	e.what = CAPTURED_PAWN;
+	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "White captured a pawn on d5");
+	e.what = CAPTURED_PIECE;
+	e.by = BLACK;
+	e.square = (int8_t)square_parse("e4");
+	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Black captured a piece on e4");
+	e.what = CAPTURED_UNSAID;
+	e.en_passant = true;
+	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Black captured on e4 en passant");
+}
+END_TEST
+
+START_TEST(check_words)
+{
+	struct event e = ev(EV_CHECK, WHITE);
+	e.checks[0] = CHECK_LONG_DIAGONAL;
+	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Check on the long diagonal");
+	e.checks[0] = CHECK_KNIGHT;
+	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Check by a knight");
+	e.checks[0] = CHECK_RANK;
+	e.checks[1] = CHECK_KNIGHT;
+	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Double check: on the rank and by a knight");
+}
+END_TEST
+
+START_TEST(pawn_tries_words)
+{
+	struct event e = ev(EV_PAWN_TRIES, WHITE);
+	e.count = 2;
+	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "You have 2 pawn tries");
+	e.count = 1;
+	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "You have 1 pawn try");
+	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "White has 1 pawn try");
+	e.count = 0;
+	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "White has no pawn tries");
+}
+END_TEST
+
+START_TEST(moves_and_tries)
+{
+	struct event e = ev(EV_MOVE, WHITE);
+	e.move = move_make(square_parse("g1"), square_parse("f3"), MOVE_NORMAL, KNIGHT);
+	words_event(&e, WHITE, "Nf3", buf, sizeof buf);
+	ck_assert_str_eq(buf, "You played Nf3");
+	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "You played g1f3");
+
+	e = ev(EV_MOVED, BLACK);
+	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Black has moved");
+
+	/* the mover hears which try; the opponent only that there was one */
+	e = ev(EV_ILLEGAL, WHITE);
+	e.move = move_make(square_parse("e1"), square_parse("e2"), MOVE_NORMAL, KNIGHT);
+	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Illegal: e1e2. Try again");
+	e.move = MOVE_NONE;
+	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "White tried an illegal move");
+	ck_assert_ptr_null(strstr(buf, "e1"));
+}
+END_TEST
+
+START_TEST(any_and_game_over)
+{
+	struct event e = ev(EV_ANY, BLACK);
+	e.answer = ANY_NO;
+	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Any? No. You have no pawn captures");
+	e.answer = ANY_YES;
+	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Black asked \"any?\": yes");
+
+	e = ev(EV_GAME_OVER, -1);
+	e.result = RESULT_WHITE;
+	e.reason = REASON_CHECKMATE;
+	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Game over: White wins by checkmate (1-0)");
+	e = ev(EV_GAME_OVER, BLACK);
+	e.result = RESULT_WHITE;
+	e.reason = REASON_RESIGNATION;
+	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Game over: Black resigned. White wins (1-0)");
+	e = ev(EV_GAME_OVER, -1);
+	e.result = RESULT_DRAW;
+	e.reason = REASON_STALEMATE;
+	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Game over: drawn by stalemate (1/2-1/2)");
+}
+END_TEST
+
+START_TEST(nost_words)
+{
+	struct event e = ev(EV_ILLEGAL_COUNT, WHITE);
+	e.count = 3;
+	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "White made 3 illegal tries before moving");
+	e = ev(EV_PAWN_CAPTURES, BLACK);
+	e.answer = 1;
+	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "You have a pawn capture");
+	e = ev(EV_QUIET_ENDED, WHITE);
+	e.count = 2;
+	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "White's quiet sequence stopped with 2 moves unplayed");
+	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Your quiet sequence stopped with 2 moves unplayed");
+}
+END_TEST
+
+static Suite *words_suite(void)
+{
+	Suite *s = suite_create("client_words");
+	TCase *tc = tcase_create("words");
+	tcase_add_test(tc, capture_words);
+	tcase_add_test(tc, check_words);
+	tcase_add_test(tc, pawn_tries_words);
+	tcase_add_test(tc, moves_and_tries);
+	tcase_add_test(tc, any_and_game_over);
+	tcase_add_test(tc, nost_words);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(words_suite)

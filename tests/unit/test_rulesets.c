@@ -1,0 +1,565 @@
+/*
+ * test_rulesets.c — every announcement of every rule set, with its
+ * audience and wording.  Positions are small FENs built so that exactly
+ * one rule is at work.
+ */
+#include <check.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "notation.h"
+#include "referee.h"
+
+static struct referee *mk(const char *rules, const char *fen, struct evlist *ev)
+{
+	char err[160];
+	struct referee *r = referee_new(ruleset_find(rules), fen, err, sizeof err);
+	ck_assert_msg(r != NULL, "referee_new(%s): %s", fen ? fen : "start", err);
+	evlist_init(ev);
+	ck_assert_int_eq(referee_begin(r, ev), REF_OK);
+	return r;
+}
+
+static void play(struct referee *r, const char *text, struct evlist *ev)
+{
+	evlist_clear(ev);
+	int st = referee_attempt(r, referee_side_to_move(r), text, ev);
+	ck_assert_msg(st == REF_OK, "%s: %s", text, referee_error(r));
+}
+
+static void done(struct referee *r, struct evlist *ev)
+{
+	referee_free(r);
+	evlist_free(ev);
+}
+
+/* The event of a type whose audience is exactly aud (0: any audience). */
+static const struct event *find(const struct evlist *ev, int type, unsigned aud)
+{
+	for (size_t i = 0; i < ev->n; i++)
+		if (ev->v[i].type == type && (aud == 0 || ev->v[i].audience == aud))
+			return &ev->v[i];
+	return NULL;
+}
+
+static int count_type(const struct evlist *ev, int type)
+{
+	int n = 0;
+	for (size_t i = 0; i < ev->n; i++)
+		n += ev->v[i].type == type;
+	return n;
+}
+
+/* The exact sequence of event types, ended by EV_NONE. */
+static void expect_types(const struct evlist *ev, ...)
+{
+	va_list ap;
+	va_start(ap, ev);
+	size_t i = 0;
+	for (int t = va_arg(ap, int); t != EV_NONE; t = va_arg(ap, int), i++) {
+		ck_assert_msg(i < ev->n, "missing event %s", event_type_name(t));
+		ck_assert_msg(ev->v[i].type == t, "event %zu is %s, want %s", i, event_type_name(ev->v[i].type),
+		              event_type_name(t));
+	}
+	va_end(ap);
+	ck_assert_uint_eq(i, ev->n);
+}
+
+static void say_is(const char *rules, const struct event *e, const char *want)
+{
+	char buf[160];
+	ck_assert_ptr_nonnull(e);
+	ruleset_say(ruleset_find(rules), e, buf, sizeof buf);
+	ck_assert_str_eq(buf, want);
+}
+
+#define W AUD_WHITE
+#define B AUD_BLACK
+#define U AUD_UMPIRE
+#define S AUD_SPECTATOR
+
+/* ---------------------------------------------------------------- table */
+
+START_TEST(test_table)
+{
+	ck_assert_uint_eq(ruleset_count(), 5);
+	ck_assert_str_eq(ruleset_default()->name, "icc");
+	const char *names[] = { "icc", "english", "insurance", "nost", "gollon" };
+	for (int i = 0; i < 5; i++) {
+		const struct ruleset *rs = ruleset_find(names[i]);
+		ck_assert_ptr_nonnull(rs);
+		ck_assert_str_eq(rs->name, names[i]);
+		ck_assert(rs->title && rs->title[0]);
+		ck_assert_ptr_eq(ruleset_at((size_t)i), rs);
+	}
+	ck_assert_ptr_null(ruleset_at(5));
+	ck_assert_ptr_null(ruleset_find(NULL));
+	ck_assert_ptr_null(ruleset_find("ICC"));
+}
+END_TEST
+
+/* ---------------------------------------------------------------- icc */
+
+START_TEST(test_icc_pawn_tries)
+{
+	struct evlist ev;
+	/* b7xa8 (promoting, counted once) and e5xd6 en passant. */
+	struct referee *r = mk("icc", "r3k3/1P6/8/3pP3/8/8/8/4K3 w - d6 0 1", &ev);
+	expect_types(&ev, EV_PAWN_TRIES, EV_NONE);
+	ck_assert_int_eq(ev.v[0].count, 2);
+	ck_assert_int_eq(ev.v[0].by, WHITE);
+	ck_assert_uint_eq(ev.v[0].audience, AUD_PUBLIC);
+	say_is("icc", &ev.v[0], "White has 2 pawn tries");
+	done(r, &ev);
+
+	/* In check from the d3 knight: only c2xd3 resolves it; a2xb3 and c2xb3 do not count. */
+	r = mk("icc", "4k3/8/8/8/8/1p1n4/P1P5/4K3 w - - 0 1", &ev);
+	ck_assert_int_eq(find(&ev, EV_PAWN_TRIES, 0)->count, 1);
+	done(r, &ev);
+
+	r = mk("icc", NULL, &ev);
+	ck_assert_int_eq(find(&ev, EV_PAWN_TRIES, 0)->count, 0);
+	play(r, "e4", &ev);
+	ck_assert_int_eq(find(&ev, EV_PAWN_TRIES, 0)->by, BLACK);
+	play(r, "d5", &ev);
+	ck_assert_int_eq(find(&ev, EV_PAWN_TRIES, 0)->count, 1);
+	done(r, &ev);
+}
+END_TEST
+
+START_TEST(test_icc_captures)
+{
+	struct evlist ev;
+	struct referee *r = mk("icc", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", &ev);
+	play(r, "exd5", &ev);
+	const struct event *e = find(&ev, EV_CAPTURE, AUD_PUBLIC);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(count_type(&ev, EV_CAPTURE), 1);
+	ck_assert_int_eq(e->square, 35); /* d5 */
+	ck_assert_int_eq(e->what, CAPTURED_PAWN);
+	ck_assert(!e->en_passant);
+	say_is("icc", e, "Pawn captured on d5");
+	done(r, &ev);
+
+	r = mk("icc", "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1", &ev);
+	play(r, "exd5", &ev);
+	e = find(&ev, EV_CAPTURE, AUD_PUBLIC);
+	ck_assert_int_eq(e->what, CAPTURED_PIECE);
+	say_is("icc", e, "Piece captured on d5");
+	done(r, &ev);
+
+	/* En passant: an ordinary pawn capture on the taken pawn's square. */
+	r = mk("icc", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", &ev);
+	play(r, "exd6", &ev);
+	e = find(&ev, EV_CAPTURE, AUD_PUBLIC);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(e->square, 35); /* d5, where the black pawn stood */
+	ck_assert_int_eq(e->what, CAPTURED_PAWN);
+	ck_assert(!e->en_passant);
+	ck_assert_int_eq(find(&ev, EV_UMPIRE_MOVE, U)->move, move_make(36, 43, MOVE_EN_PASSANT, KNIGHT));
+	done(r, &ev);
+}
+END_TEST
+
+START_TEST(test_icc_illegal_and_impossible)
+{
+	struct evlist ev;
+	struct movelist before, after;
+	/* The e2 bishop is pinned by the e7 rook. */
+	struct referee *r = mk("icc", "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1", &ev);
+	referee_possible(r, WHITE, &before);
+	play(r, "Bd3", &ev);
+	expect_types(&ev, EV_ILLEGAL, EV_NONE);
+	ck_assert_uint_eq(ev.v[0].audience, W | U);
+	ck_assert_uint_eq(ev.v[0].move, move_make(12, 19, MOVE_NORMAL, KNIGHT));
+	ck_assert_str_eq(ev.v[0].san, "Bd3");
+	referee_possible(r, WHITE, &after);
+	ck_assert_int_eq(after.n, before.n - 1);
+	done(r, &ev);
+
+	/* Impossible on own pieces: refused to the mover alone, and not a try. */
+	r = mk("icc", NULL, &ev);
+	referee_possible(r, WHITE, &before);
+	play(r, "Ra1a5", &ev);
+	expect_types(&ev, EV_IMPOSSIBLE, EV_NONE);
+	ck_assert_uint_eq(ev.v[0].audience, W | U);
+	ck_assert_uint_eq(ev.v[0].move, move_make(0, 32, MOVE_NORMAL, KNIGHT));
+	referee_possible(r, WHITE, &after);
+	ck_assert_int_eq(after.n, before.n);
+	ck_assert_int_eq(before.n, 20 + 14); /* 14 pawn diagonals always count */
+	/* asked again: still answered, still not a try */
+	play(r, "a1a5", &ev);
+	expect_types(&ev, EV_IMPOSSIBLE, EV_NONE);
+	done(r, &ev);
+}
+END_TEST
+
+START_TEST(test_icc_silent_castling_promotion)
+{
+	struct evlist ev;
+	struct referee *r = mk("icc", "4k3/8/8/8/8/8/8/4K2R w K - 0 1", &ev);
+	play(r, "O-O", &ev);
+	expect_types(&ev, EV_MOVE, EV_MOVED, EV_UMPIRE_MOVE, EV_PAWN_TRIES, EV_NONE);
+	ck_assert_uint_eq(ev.v[1].move, MOVE_NONE);
+	ck_assert_uint_eq(ev.v[1].audience, B | S);
+	ck_assert_int_eq(move_kind(ev.v[0].move), MOVE_CASTLING);
+	done(r, &ev);
+
+	r = mk("icc", "8/P7/8/4k3/8/8/8/4K3 w - - 0 1", &ev);
+	play(r, "a8=R", &ev);
+	expect_types(&ev, EV_MOVE, EV_MOVED, EV_UMPIRE_MOVE, EV_PAWN_TRIES, EV_NONE);
+	ck_assert_int_eq(move_promo(ev.v[0].move), ROOK);
+	ck_assert_uint_eq(ev.v[1].move, MOVE_NONE);
+	done(r, &ev);
+}
+END_TEST
+
+struct check_case {
+	const char *fen, *move;
+	int a, b;
+};
+
+static void check_case(const char *rules, const struct check_case *c, const char *said)
+{
+	struct evlist ev;
+	struct referee *r = mk(rules, c->fen, &ev);
+	play(r, c->move, &ev);
+	const struct event *e = find(&ev, EV_CHECK, AUD_PUBLIC);
+	ck_assert_msg(e != NULL, "%s %s: no check", c->fen, c->move);
+	ck_assert_int_eq(count_type(&ev, EV_CHECK), 1);
+	ck_assert_msg(e->checks[0] == c->a && e->checks[1] == c->b, "%s %s: checks %d %d, want %d %d", c->fen,
+	              c->move, e->checks[0], e->checks[1], c->a, c->b);
+	ck_assert_int_eq(e->by, WHITE);
+	if (said)
+		say_is(rules, e, said);
+	done(r, &ev);
+}
+
+static const struct check_case CHECKS[] = {
+	{ "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "Ra8", CHECK_RANK, 0 },
+	{ "4k3/8/8/8/8/8/8/R5K1 w - - 0 1", "Re1", CHECK_FILE, 0 },
+	{ "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "Qa4", CHECK_LONG_DIAGONAL, 0 },  /* a4-e8: 5 squares */
+	{ "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "Qh5", CHECK_SHORT_DIAGONAL, 0 }, /* e8-h5: 4 squares */
+	{ "4k3/p7/8/8/4N3/8/8/4K3 w - - 0 1", "Nf6", CHECK_KNIGHT, 0 },
+	{ "R1N1k3/8/8/8/8/8/8/4K3 w - - 0 1", "Nd6", CHECK_RANK, CHECK_KNIGHT },
+	{ "4k3/8/3P4/8/8/8/8/4K3 w - - 0 1", "d7", CHECK_LONG_DIAGONAL, 0 },   /* a pawn gives a diagonal check */
+	{ "4k3/8/5P2/8/8/8/8/4K3 w - - 0 1", "f7", CHECK_SHORT_DIAGONAL, 0 },
+};
+
+START_TEST(test_icc_checks)
+{
+	const char *said[] = { "Check along the rank", "Check along the file", "Check along the long diagonal",
+		               "Check along the short diagonal", "Check by a knight",
+		               "Double check along the rank and by a knight", NULL, NULL };
+	for (int i = 0; i < 8; i++)
+		check_case("icc", &CHECKS[i], said[i]);
+	/* King in the corner: a1-h8 has 8 squares, the other diagonal is a1 alone. */
+	struct check_case corner = { "8/8/8/8/8/8/7P/k3K1B1 w - - 0 1", "Bd4", CHECK_LONG_DIAGONAL, 0 };
+	check_case("icc", &corner, NULL);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- english */
+
+START_TEST(test_english)
+{
+	struct evlist ev;
+	struct referee *r = mk("english", "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1", &ev);
+	ck_assert_uint_eq(ev.n, 0); /* nothing at the start: pawn captures only on request */
+	play(r, "Bd3", &ev);
+	expect_types(&ev, EV_ILLEGAL, EV_ILLEGAL, EV_NONE);
+	ck_assert_uint_eq(ev.v[0].audience, W | U);
+	ck_assert_uint_ne(ev.v[0].move, MOVE_NONE);
+	ck_assert_uint_eq(ev.v[1].audience, B | S);
+	ck_assert_uint_eq(ev.v[1].move, MOVE_NONE);
+	ck_assert_str_eq(ev.v[1].san, "");
+	say_is("english", &ev.v[1], "White tried an illegal move");
+	/* Impossible tries are just illegal ones here. */
+	play(r, "Ke1e3", &ev);
+	expect_types(&ev, EV_ILLEGAL, EV_ILLEGAL, EV_NONE);
+	play(r, "Kd2", &ev);
+	say_is("english", find(&ev, EV_MOVED, B | S), "White");
+	done(r, &ev);
+
+	r = mk("english", "4k3/8/8/3n4/4P3/8/8/3QK3 w - - 0 1", &ev);
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_any(r, WHITE, &ev), REF_OK);
+	expect_types(&ev, EV_ANY, EV_NONE);
+	ck_assert_uint_eq(ev.v[0].audience, AUD_PUBLIC);
+	ck_assert_int_eq(ev.v[0].answer, ANY_YES);
+	say_is("english", &ev.v[0], "Yes");
+	play(r, "exd5", &ev);
+	const struct event *e = find(&ev, EV_CAPTURE, AUD_PUBLIC);
+	ck_assert_int_eq(e->square, 35);
+	ck_assert_int_eq(e->what, CAPTURED_UNSAID);
+	say_is("english", e, "Capture on d5");
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_any(r, BLACK, &ev), REF_OK);
+	ck_assert_int_eq(ev.v[0].answer, ANY_NO);
+	say_is("english", &ev.v[0], "No");
+	done(r, &ev);
+
+	struct check_case c = { "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "Qa4", CHECK_LONG_DIAGONAL, 0 };
+	check_case("english", &c, "Long check");
+	struct check_case c2 = { "R1N1k3/8/8/8/8/8/8/4K3 w - - 0 1", "Nd6", CHECK_RANK, CHECK_KNIGHT };
+	check_case("english", &c2, "Rank check and Knight check");
+}
+END_TEST
+
+/* ---------------------------------------------------------------- insurance */
+
+START_TEST(test_insurance)
+{
+	struct evlist ev;
+	struct referee *r = mk("insurance", "4k3/4r3/8/2p5/3P4/8/4B3/4K3 w - - 0 1", &ev);
+	play(r, "Bd3", &ev);
+	expect_types(&ev, EV_ILLEGAL, EV_ILLEGAL, EV_NONE);
+	say_is("insurance", &ev.v[1], "You cannot do that");
+	say_is("insurance", &ev.v[0], "You cannot do that (Bd3)");
+	play(r, "dxc5", &ev);
+	say_is("insurance", find(&ev, EV_CAPTURE, AUD_PUBLIC), "White has captured on c5");
+	say_is("insurance", find(&ev, EV_MOVED, B | S), "White has moved");
+	done(r, &ev);
+
+	struct check_case c = { "4k3/p7/8/8/4N3/8/8/4K3 w - - 0 1", "Nf6", CHECK_KNIGHT, 0 };
+	check_case("insurance", &c, "White has given check with a knight");
+	struct check_case c2 = { "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "Qh5", CHECK_SHORT_DIAGONAL, 0 };
+	check_case("insurance", &c2, "White has given check on the short diagonal");
+
+	r = mk("insurance", "k7/8/1K6/8/8/8/7Q/8 w - - 0 1", &ev);
+	play(r, "Qh8", &ev);
+	say_is("insurance", find(&ev, EV_GAME_OVER, AUD_PUBLIC), "White has given checkmate");
+	done(r, &ev);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- nost */
+
+START_TEST(test_nost_ep_split)
+{
+	struct evlist ev;
+	struct referee *r = mk("nost", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", &ev);
+	expect_types(&ev, EV_PAWN_CAPTURES, EV_NONE);
+	ck_assert_int_eq(ev.v[0].answer, 1);
+	ck_assert_uint_eq(ev.v[0].audience, AUD_PUBLIC);
+	play(r, "exd6", &ev);
+	ck_assert_int_eq(count_type(&ev, EV_CAPTURE), 2);
+	const struct event *mine = find(&ev, EV_CAPTURE, W | U), *theirs = find(&ev, EV_CAPTURE, B | S);
+	ck_assert_ptr_nonnull(mine);
+	ck_assert_ptr_nonnull(theirs);
+	ck_assert_int_eq(mine->square, 43);   /* d6: where my pawn landed */
+	ck_assert_int_eq(theirs->square, 35); /* d5: where their pawn was removed */
+	ck_assert(!mine->en_passant && !theirs->en_passant);
+	say_is("nost", theirs, "White captured at d5");
+	const struct event *pc = find(&ev, EV_PAWN_CAPTURES, AUD_PUBLIC);
+	ck_assert_int_eq(pc->answer, 0);
+	ck_assert_int_eq(pc->by, BLACK);
+	say_is("nost", pc, "Black has no pawn capture");
+	done(r, &ev);
+}
+END_TEST
+
+START_TEST(test_nost_lists_and_counts)
+{
+	struct evlist ev;
+	struct referee *r = mk("nost", NULL, &ev);
+	play(r, "e4", &ev);
+	play(r, "e5", &ev);
+	/* e5 is blocked by an enemy (counted), Ra1a3 impossible on own pieces (not counted). */
+	const char *l1[] = { "e5", "Ra1a3" };
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_attempt_list(r, WHITE, l1, 2, &ev), REF_OK);
+	expect_types(&ev, EV_ILLEGAL, EV_IMPOSSIBLE, EV_ALL_ILLEGAL, EV_NONE);
+	for (size_t i = 0; i < ev.n; i++)
+		ck_assert_uint_eq(ev.v[i].audience, W | U);
+	ck_assert_int_eq(referee_side_to_move(r), WHITE);
+	const char *l2[] = { "e5" };
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_attempt_list(r, WHITE, l2, 1, &ev), REF_E_ALREADY_TRIED);
+	const char *l3[] = { "Qh5", "d4", "Nf3" };
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_attempt_list(r, WHITE, l3, 3, &ev), REF_OK);
+	expect_types(&ev, EV_ILLEGAL_COUNT, EV_MOVE, EV_MOVED, EV_UMPIRE_MOVE, EV_PAWN_CAPTURES, EV_NONE);
+	ck_assert_int_eq(ev.v[0].count, 1);
+	ck_assert_uint_eq(ev.v[0].audience, B | U | S);
+	say_is("nost", &ev.v[0], "White tried one illegal move");
+	ck_assert_str_eq(ev.v[1].san, "Qh5");
+	ck_assert_int_eq(ev.v[4].answer, 0); /* Qh5 was legal: no pawn capture for Black */
+	/* Next turn the count starts again. */
+	play(r, "Nc6", &ev);
+	ck_assert_int_eq(count_type(&ev, EV_ILLEGAL_COUNT), 0);
+	done(r, &ev);
+}
+END_TEST
+
+START_TEST(test_nost_quiet)
+{
+	struct evlist ev;
+	struct referee *r = mk("nost", NULL, &ev);
+	const char *q[] = { "Nc3", "Nb1", "Nc3" };
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_quiet(r, WHITE, q, 3, &ev), REF_OK);
+	ck_assert_ptr_nonnull(find(&ev, EV_MOVE, W));
+	ck_assert_int_eq(referee_side_to_move(r), BLACK);
+	/* Black's move triggers White's next one at once. */
+	play(r, "Nf6", &ev);
+	ck_assert_int_eq(count_type(&ev, EV_MOVE), 2);
+	ck_assert_int_eq(referee_side_to_move(r), BLACK);
+	ck_assert_str_eq(find(&ev, EV_UMPIRE_MOVE, U)->san, "Nf6");
+	play(r, "e5", &ev);
+	ck_assert_int_eq(count_type(&ev, EV_MOVE), 2);
+	ck_assert_int_eq(referee_plies(r), 5);
+	ck_assert_int_eq(count_type(&ev, EV_QUIET_ENDED), 0);
+	play(r, "d5", &ev); /* the sequence is spent: White is to move */
+	ck_assert_int_eq(referee_side_to_move(r), WHITE);
+	done(r, &ev);
+
+	/* A pawn capture becoming available stops the sequence. */
+	r = mk("nost", NULL, &ev);
+	const char *q2[] = { "e4", "Nf3", "Bc4" };
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_quiet(r, WHITE, q2, 3, &ev), REF_OK);
+	play(r, "d5", &ev);
+	const struct event *e = find(&ev, EV_QUIET_ENDED, W | U);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(e->count, 2);
+	ck_assert_int_eq(referee_side_to_move(r), WHITE);
+	say_is("nost", e, "White's quiet sequence stopped; 2 moves not played");
+	done(r, &ev);
+
+	/* An illegal move in the sequence stops it, and is counted. */
+	r = mk("nost", NULL, &ev);
+	const char *q3[] = { "e4", "e5", "Nf3" };
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_quiet(r, WHITE, q3, 3, &ev), REF_OK);
+	play(r, "e5", &ev); /* blocks White's e5 */
+	ck_assert_ptr_nonnull(find(&ev, EV_ILLEGAL, W | U));
+	ck_assert_int_eq(find(&ev, EV_QUIET_ENDED, W | U)->count, 2);
+	ck_assert_int_eq(referee_side_to_move(r), WHITE);
+	play(r, "Nf3", &ev);
+	ck_assert_int_eq(find(&ev, EV_ILLEGAL_COUNT, 0)->count, 1);
+	done(r, &ev);
+}
+END_TEST
+
+START_TEST(test_nost_check_words)
+{
+	struct check_case c = { "R1N1k3/8/8/8/8/8/8/4K3 w - - 0 1", "Nd6", CHECK_RANK, CHECK_KNIGHT };
+	check_case("nost", &c, "Black is in double check on the rank and from a knight");
+	struct check_case c2 = { "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "Qa4", CHECK_LONG_DIAGONAL, 0 };
+	check_case("nost", &c2, "Black is in check on the long diagonal");
+}
+END_TEST
+
+/* ---------------------------------------------------------------- gollon */
+
+START_TEST(test_gollon)
+{
+	struct evlist ev;
+	struct referee *r = mk("gollon", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", &ev);
+	ck_assert_uint_eq(ev.n, 0);
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_any(r, WHITE, &ev), REF_OK);
+	ck_assert_int_eq(ev.v[0].answer, ANY_TRY);
+	ck_assert_uint_eq(ev.v[0].audience, AUD_PUBLIC);
+	say_is("gollon", &ev.v[0], "Try!");
+	ck_assert(referee_must_try_capture(r));
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_attempt(r, WHITE, "Kd2", &ev), REF_E_MUST_TRY_CAPTURE);
+	play(r, "exd6", &ev);
+	const struct event *e = find(&ev, EV_CAPTURE, AUD_PUBLIC);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(e->square, 43); /* the landing square */
+	ck_assert(e->en_passant);
+	say_is("gollon", e, "White has taken en passant on d6");
+	/* Black has no pawns: "Any?" is answered "Impossible", to both. */
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_any(r, BLACK, &ev), REF_OK);
+	expect_types(&ev, EV_IMPOSSIBLE, EV_NONE);
+	ck_assert_uint_eq(ev.v[0].audience, AUD_PUBLIC);
+	ck_assert_uint_eq(ev.v[0].move, MOVE_NONE);
+	say_is("gollon", &ev.v[0], "Impossible");
+	/* An impossible move: "Impossible" to both, the move to the mover only. */
+	play(r, "Ke8e6", &ev);
+	expect_types(&ev, EV_IMPOSSIBLE, EV_IMPOSSIBLE, EV_NONE);
+	ck_assert_uint_eq(ev.v[0].audience, B | U);
+	ck_assert_uint_ne(ev.v[0].move, MOVE_NONE);
+	ck_assert_uint_eq(ev.v[1].audience, W | S);
+	ck_assert_uint_eq(ev.v[1].move, MOVE_NONE);
+	done(r, &ev);
+
+	r = mk("gollon", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", &ev);
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_any(r, WHITE, &ev), REF_OK);
+	play(r, "exf5", &ev);
+	expect_types(&ev, EV_ILLEGAL, EV_ILLEGAL, EV_NONE);
+	ck_assert_uint_eq(ev.v[1].audience, B | S);
+	done(r, &ev);
+
+	struct check_case a = { "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "Qa4", CHECK_A1H8_DIAGONAL, 0 };
+	check_case("gollon", &a, "Check along the small diagonal");
+	struct check_case h = { "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "Qh5", CHECK_H1A8_DIAGONAL, 0 };
+	check_case("gollon", &h, "Check along the large diagonal");
+}
+END_TEST
+
+/* ---------------------------------------------------------------- say */
+
+START_TEST(test_say_never_more)
+{
+	/* The redacted copy of an illegal try never names the move. */
+	struct event e;
+	memset(&e, 0, sizeof e);
+	e.type = EV_ILLEGAL;
+	e.by = WHITE;
+	e.audience = B | S;
+	e.square = -1;
+	for (size_t i = 0; i < ruleset_count(); i++) {
+		char buf[160];
+		ruleset_say(ruleset_at(i), &e, buf, sizeof buf);
+		ck_assert_ptr_null(strstr(buf, "e2"));
+		ck_assert(buf[0] != '\0');
+	}
+	/* A capture without a kind never says pawn or piece. */
+	memset(&e, 0, sizeof e);
+	e.type = EV_CAPTURE;
+	e.by = BLACK;
+	e.square = 28;
+	for (size_t i = 0; i < ruleset_count(); i++) {
+		char buf[160];
+		ruleset_say(ruleset_at(i), &e, buf, sizeof buf);
+		ck_assert_ptr_nonnull(strstr(buf, "e4"));
+		ck_assert_ptr_null(strstr(buf, "awn"));
+		ck_assert_ptr_null(strstr(buf, "iece"));
+	}
+	char tiny[4];
+	e.type = EV_MOVED;
+	ruleset_say(ruleset_default(), &e, tiny, sizeof tiny);
+	ck_assert_uint_eq(strlen(tiny), 3);
+}
+END_TEST
+
+static Suite *rulesets_suite(void)
+{
+	Suite *s = suite_create("rulesets");
+	TCase *tc = tcase_create("announcements");
+	tcase_add_test(tc, test_table);
+	tcase_add_test(tc, test_icc_pawn_tries);
+	tcase_add_test(tc, test_icc_captures);
+	tcase_add_test(tc, test_icc_illegal_and_impossible);
+	tcase_add_test(tc, test_icc_silent_castling_promotion);
+	tcase_add_test(tc, test_icc_checks);
+	tcase_add_test(tc, test_english);
+	tcase_add_test(tc, test_insurance);
+	tcase_add_test(tc, test_nost_ep_split);
+	tcase_add_test(tc, test_nost_lists_and_counts);
+	tcase_add_test(tc, test_nost_quiet);
+	tcase_add_test(tc, test_nost_check_words);
+	tcase_add_test(tc, test_gollon);
+	tcase_add_test(tc, test_say_never_more);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(rulesets_suite)

@@ -1,0 +1,688 @@
+/*
+ * test_store.c — the SQLite store: open/create, migrations, refusal of a
+ * newer or foreign file, corrupt files, read-only databases, users,
+ * sessions, game records round trip, listings, transactions.
+ */
+#include <check.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "check_main.h"
+#include "store.h"
+
+static char dir[64];
+static char path[128];
+static char err[512];
+
+static void setup(void)
+{
+	snprintf(dir, sizeof dir, "/tmp/krieg-store-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/krieg.db", dir);
+	err[0] = '\0';
+}
+
+static void teardown(void)
+{
+	char p[160];
+	const char *sfx[] = { "", "-wal", "-shm", "-journal" };
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(p, sizeof p, "%s%s", path, sfx[i]);
+		chmod(p, 0600);
+		unlink(p);
+	}
+	rmdir(dir);
+}
+
+/* Run SQL on the file directly, behind the store's back. */
+static void raw_exec(const char *sql)
+{
+	sqlite3 *db = NULL;
+	char *msg = NULL;
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		ck_abort_msg("raw_exec: %s", msg);
+	sqlite3_close(db);
+}
+
+static int64_t raw_int(const char *sql)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *s = NULL;
+	int64_t v = -1;
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return v;
+}
+
+static struct store *open_ok(void)
+{
+	struct store *st = store_open(path, err, sizeof err);
+	ck_assert_msg(st != NULL, "store_open: %s", err);
+	return st;
+}
+
+static void write_file(const void *data, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(data, 1, n, f), n);
+	fclose(f);
+}
+
+static int64_t mkuser(struct store *st, const char *name)
+{
+	int64_t id = 0;
+	ck_assert_int_eq(store_user_create(st, name, "$scrypt$x", 0, &id), STORE_OK);
+	ck_assert_int_gt(id, 0);
+	return id;
+}
+
+static int64_t mkgame(struct store *st, int64_t w, int64_t b)
+{
+	struct store_game g = { .white = w, .black = b, .base_ms = 300000, .inc_ms = 2000,
+	                        .rated = 1 };
+	snprintf(g.rules, sizeof g.rules, "icc");
+	snprintf(g.fen, sizeof g.fen, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+	ck_assert_int_eq(store_game_create(st, &g), STORE_OK);
+	ck_assert_int_gt(g.id, 0);
+	return g.id;
+}
+
+/* --- open, migrate, refuse ------------------------------------------------- */
+
+START_TEST(open_creates_current_schema)
+{
+	struct store *st = open_ok();
+	int64_t id = mkuser(st, "alice");
+	store_close(st);
+
+	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM sqlite_schema WHERE name IN "
+	                         "('users','sessions','games','actions','events','umpire_actions')"),
+	                 6);
+	/* WAL is a property of the file and persists. */
+	{
+		sqlite3 *db;
+		sqlite3_stmt *s;
+		ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+		ck_assert_int_eq(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &s, NULL), SQLITE_OK);
+		ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
+		ck_assert_str_eq((const char *)sqlite3_column_text(s, 0), "wal");
+		sqlite3_finalize(s);
+		sqlite3_close(db);
+	}
+	/* Reopening keeps the data and does not migrate again. */
+	st = open_ok();
+	int64_t got = 0;
+	ck_assert_int_eq(store_user_get(st, "alice", &got, NULL, 0), STORE_OK);
+	ck_assert_int_eq(got, id);
+	store_close(st);
+}
+END_TEST
+
+/* The version-1 schema as released, written out by hand so the test does
+ * not depend on the code under test to produce it. */
+static const char V1_SQL[] =
+	"CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL COLLATE NOCASE UNIQUE,"
+	" pwhash TEXT, guest INTEGER NOT NULL DEFAULT 0 CHECK (guest IN (0, 1)),"
+	" created INTEGER NOT NULL);"
+	"CREATE TABLE sessions (token_hash TEXT PRIMARY KEY,"
+	" user INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	" created INTEGER NOT NULL, expires INTEGER NOT NULL);"
+	"CREATE INDEX sessions_user ON sessions(user);"
+	"CREATE INDEX sessions_expires ON sessions(expires);"
+	"INSERT INTO users VALUES (7, 'olduser', '$scrypt$old', 0, 1000);"
+	"INSERT INTO sessions VALUES ('abc', 7, 1000, 99999999999);"
+	"PRAGMA application_id = 1263683911;"
+	"PRAGMA user_version = 1;";
+
+START_TEST(migrates_v1_in_place)
+{
+	raw_exec(V1_SQL);
+	ck_assert_int_eq(raw_int("PRAGMA user_version"), 1);
+
+	struct store *st = open_ok();
+	struct store_user u;
+	int64_t user = 0;
+	ck_assert_int_eq(store_user_find(st, "OldUser", &u), STORE_OK);
+	ck_assert_int_eq(u.id, 7);
+	ck_assert_str_eq(u.name, "olduser");
+	ck_assert_str_eq(u.pwhash, "$scrypt$old");
+	ck_assert_int_eq(store_session_lookup(st, "abc", 2000, &user), STORE_OK);
+	ck_assert_int_eq(user, 7);
+	/* The tables of versions 2 and 3 now exist and work. */
+	int64_t b = mkuser(st, "newuser");
+	int64_t g = mkgame(st, 7, b);
+	struct store_umpire_action ua = { .game = g, .umpire = 0, .seq = 0, .at_ms = 5 };
+	snprintf(ua.kind, sizeof ua.kind, "note");
+	ck_assert_int_eq(store_umpire_action(st, &ua), STORE_OK);
+	store_close(st);
+	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
+}
+END_TEST
+
+START_TEST(refuses_newer_version)
+{
+	char want[32];
+	store_close(open_ok());
+	raw_exec("PRAGMA user_version = 99");
+	ck_assert_ptr_null(store_open(path, err, sizeof err));
+	/* The message names both versions. */
+	ck_assert_msg(strstr(err, "99") != NULL, "%s", err);
+	snprintf(want, sizeof want, "%d", STORE_SCHEMA_VERSION);
+	ck_assert_msg(strstr(err, want) != NULL, "%s", err);
+	ck_assert_msg(strstr(err, "newer") != NULL, "%s", err);
+	/* And leaves the file alone. */
+	ck_assert_int_eq(raw_int("PRAGMA user_version"), 99);
+}
+END_TEST
+
+START_TEST(refuses_foreign_database)
+{
+	raw_exec("CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('keep me');");
+	ck_assert_ptr_null(store_open(path, err, sizeof err));
+	ck_assert_msg(strstr(err, "not a krieg database") != NULL, "%s", err);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM notes"), 1);
+	ck_assert_int_eq(raw_int("PRAGMA user_version"), 0);
+}
+END_TEST
+
+START_TEST(corrupt_file_is_an_error)
+{
+	unsigned char junk[8192];
+	unsigned int seed = 12345;
+	for (size_t i = 0; i < sizeof junk; i++) {
+		seed = seed * 1103515245u + 12345u;
+		junk[i] = (unsigned char)(seed >> 16);
+	}
+	write_file(junk, sizeof junk);
+	ck_assert_ptr_null(store_open(path, err, sizeof err));
+	ck_assert_msg(strstr(err, path) != NULL, "%s", err);
+	ck_assert_msg(strstr(err, "not a database") != NULL, "%s", err);
+
+	/* A plausible header over garbage pages. */
+	memcpy(junk, "SQLite format 3", 16);
+	write_file(junk, sizeof junk);
+	ck_assert_ptr_null(store_open(path, err, sizeof err));
+	ck_assert_str_ne(err, "");
+
+	/* A truncated real database. */
+	teardown();
+	setup();
+	{
+		struct store *st = open_ok();
+		mkuser(st, "someone");
+		store_close(st);
+		ck_assert_int_eq(truncate(path, 1000), 0);
+		st = store_open(path, err, sizeof err);
+		if (st != NULL) {
+			/* SQLite may only notice on first use: then it must be
+			 * an error, never a crash. */
+			int64_t id;
+			ck_assert_int_eq(store_user_get(st, "someone", &id, NULL, 0), STORE_ERROR);
+			store_close(st);
+		} else {
+			ck_assert_str_ne(err, "");
+		}
+	}
+}
+END_TEST
+
+START_TEST(bad_options_and_paths)
+{
+	struct store_options o = { .synchronous = "sometimes" };
+	ck_assert_ptr_null(store_open_opts(path, &o, err, sizeof err));
+	ck_assert_msg(strstr(err, "store_synchronous") != NULL, "%s", err);
+	ck_assert_int_eq(store_synchronous_valid("normal"), 1);
+	ck_assert_int_eq(store_synchronous_valid("FULLY"), 0);
+	ck_assert_ptr_null(store_open("/nonexistent-dir/x/krieg.db", err, sizeof err));
+	ck_assert_str_ne(err, "");
+	o.synchronous = "normal";
+	struct store *st = store_open_opts(path, &o, err, sizeof err);
+	ck_assert_msg(st != NULL, "%s", err);
+	store_close(st);
+}
+END_TEST
+
+/* Tests run as root, which ignores file modes: a read-only store is
+ * tested through SQLITE_OPEN_READONLY (store_options.readonly), and the
+ * file-mode path only when not root. */
+START_TEST(readonly_store_refuses_writes)
+{
+	struct store *st = open_ok();
+	mkuser(st, "alice");
+	store_close(st);
+
+	struct store_options o = { .readonly = 1 };
+	st = store_open_opts(path, &o, err, sizeof err);
+	ck_assert_msg(st != NULL, "%s", err);
+	int64_t id = 0;
+	ck_assert_int_eq(store_user_get(st, "alice", &id, NULL, 0), STORE_OK);
+	ck_assert_int_eq(store_user_create(st, "bob", "h", 0, &id), STORE_ERROR);
+	ck_assert_msg(strstr(store_error(st), "readonly") != NULL, "%s", store_error(st));
+	store_close(st);
+
+	st = open_ok();
+	ck_assert_int_eq(store_user_get(st, "bob", &id, NULL, 0), STORE_NOT_FOUND);
+	store_close(st);
+
+	/* A read-only open of an old database cannot migrate it. */
+	teardown();
+	setup();
+	raw_exec(V1_SQL);
+	ck_assert_ptr_null(store_open_opts(path, &o, err, sizeof err));
+	ck_assert_msg(strstr(err, "read-only") != NULL, "%s", err);
+
+	if (geteuid() != 0) {
+		store_close(open_ok());
+		ck_assert_int_eq(chmod(path, 0444), 0);
+		st = store_open(path, err, sizeof err);
+		if (st != NULL) {
+			ck_assert_int_eq(store_user_create(st, "carol", "h", 0, &id), STORE_ERROR);
+			store_close(st);
+		}
+	}
+}
+END_TEST
+
+/* --- users and sessions ------------------------------------------------------ */
+
+START_TEST(user_names_unique_ignoring_case)
+{
+	struct store *st = open_ok();
+	int64_t a = mkuser(st, "Alice"), id = 0;
+	char name[32], hash[STORE_HASH_MAX];
+
+	ck_assert_int_eq(store_user_create(st, "alice", "h", 0, &id), STORE_EXISTS);
+	ck_assert_int_eq(store_user_create(st, "ALICE", "h", 0, &id), STORE_EXISTS);
+	ck_assert_int_eq(store_user_get(st, "aLiCe", &id, hash, sizeof hash), STORE_OK);
+	ck_assert_int_eq(id, a);
+	ck_assert_str_eq(hash, "$scrypt$x");
+	ck_assert_int_eq(store_user_name(st, a, name, sizeof name), STORE_OK);
+	ck_assert_str_eq(name, "Alice");
+	ck_assert_int_eq(store_user_name(st, a + 100, name, sizeof name), STORE_NOT_FOUND);
+	ck_assert_int_eq(store_user_get(st, "nobody", &id, NULL, 0), STORE_NOT_FOUND);
+	/* Too small a buffer is an error, not a truncation. */
+	ck_assert_int_eq(store_user_get(st, "alice", &id, hash, 4), STORE_ERROR);
+
+	int64_t g = 0;
+	struct store_user u;
+	ck_assert_int_eq(store_user_create(st, "guest-ab12", NULL, 1, &g), STORE_OK);
+	ck_assert_int_eq(store_user_find(st, "guest-ab12", &u), STORE_OK);
+	ck_assert_int_eq(u.guest, 1);
+	ck_assert_str_eq(u.pwhash, "");
+	ck_assert_int_eq(u.id, g);
+	ck_assert_int_ne(g, a);
+	store_close(st);
+}
+END_TEST
+
+START_TEST(sessions_expire)
+{
+	struct store *st = open_ok();
+	int64_t u = mkuser(st, "alice"), got = 0;
+	const char *h = "0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f";
+
+	ck_assert_int_eq(store_session_create(st, u, h, 1000), STORE_OK);
+	ck_assert_int_eq(store_session_lookup(st, h, 999, &got), STORE_OK);
+	ck_assert_int_eq(got, u);
+	ck_assert_int_eq(store_session_lookup(st, h, 1000, &got), STORE_NOT_FOUND);
+	ck_assert_int_eq(store_session_lookup(st, "other", 0, &got), STORE_NOT_FOUND);
+
+	/* Touch slides a live session, not an expired one. */
+	ck_assert_int_eq(store_session_touch(st, h, 999, 5000), STORE_OK);
+	ck_assert_int_eq(store_session_lookup(st, h, 4999, &got), STORE_OK);
+	ck_assert_int_eq(store_session_touch(st, h, 5000, 9000), STORE_NOT_FOUND);
+
+	ck_assert_int_eq(store_session_create(st, u, "live", 100000), STORE_OK);
+	ck_assert_int_eq(store_sessions_purge(st, 6000), STORE_OK);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM sessions"), 1);
+	ck_assert_int_eq(store_session_delete(st, "live"), STORE_OK);
+	ck_assert_int_eq(store_session_delete(st, "live"), STORE_NOT_FOUND);
+	ck_assert_int_eq(store_session_lookup(st, "live", 0, &got), STORE_NOT_FOUND);
+	/* A session must belong to a user (foreign keys are on). */
+	ck_assert_int_eq(store_session_create(st, u + 1000, "orphan", 100000), STORE_ERROR);
+	ck_assert_msg(strstr(store_error(st), "FOREIGN KEY") != NULL, "%s", store_error(st));
+	store_close(st);
+}
+END_TEST
+
+/* --- games ------------------------------------------------------------------ */
+
+static const struct event sample_events[] = {
+	{ .type = EV_MOVE, .audience = AUD_WHITE | AUD_UMPIRE, .by = WHITE, .square = -1,
+	  .move = 0x1234, .ply = 1 },
+	{ .type = EV_MOVED, .audience = AUD_BLACK | AUD_SPECTATOR, .by = WHITE, .square = -1,
+	  .ply = 1 },
+	{ .type = EV_CAPTURE, .audience = AUD_PUBLIC, .by = BLACK, .square = 36,
+	  .what = CAPTURED_PAWN, .en_passant = true, .ply = 2 },
+	{ .type = EV_CHECK, .audience = AUD_PUBLIC, .by = -1, .square = -1,
+	  .checks = { CHECK_LONG_DIAGONAL, CHECK_KNIGHT }, .ply = 3 },
+	{ .type = EV_PAWN_TRIES, .audience = AUD_PUBLIC, .by = BLACK, .count = 3, .ply = 3 },
+	{ .type = EV_ILLEGAL_COUNT, .audience = AUD_PUBLIC, .by = BLACK, .count = -32768,
+	  .ply = 65535 },
+	{ .type = EV_ANY, .audience = AUD_BLACK, .by = BLACK, .answer = ANY_TRY, .ply = 4 },
+	{ .type = EV_GAME_OVER, .audience = AUD_PUBLIC, .by = -1, .result = RESULT_DRAW,
+	  .reason = REASON_STALEMATE, .move = 0xffff, .ply = 9 },
+};
+#define NSAMPLE (sizeof sample_events / sizeof sample_events[0])
+
+static void assert_event_eq(const struct event *a, const struct event *b)
+{
+	ck_assert_int_eq(a->type, b->type);
+	ck_assert_int_eq(a->audience, b->audience);
+	ck_assert_int_eq(a->by, b->by);
+	ck_assert_int_eq(a->square, b->square);
+	ck_assert_int_eq(a->move, b->move);
+	ck_assert_int_eq(a->what, b->what);
+	ck_assert_int_eq(a->en_passant, b->en_passant);
+	ck_assert_int_eq(a->checks[0], b->checks[0]);
+	ck_assert_int_eq(a->checks[1], b->checks[1]);
+	ck_assert_int_eq(a->count, b->count);
+	ck_assert_int_eq(a->answer, b->answer);
+	ck_assert_int_eq(a->result, b->result);
+	ck_assert_int_eq(a->reason, b->reason);
+	ck_assert_int_eq(a->ply, b->ply);
+}
+
+struct collect {
+	struct event ev[32];
+	int seq[32];
+	struct store_action act[32];
+	struct store_game games[32];
+	int n;
+	int stop_after;
+};
+
+static int collect_event(int seq, const struct event *e, void *arg)
+{
+	struct collect *c = arg;
+	ck_assert_int_lt(c->n, 32);
+	c->seq[c->n] = seq;
+	c->ev[c->n++] = *e;
+	return 0;
+}
+
+static int collect_action(const struct store_action *a, void *arg)
+{
+	struct collect *c = arg;
+	ck_assert_int_lt(c->n, 32);
+	c->act[c->n++] = *a;
+	return 0;
+}
+
+static int collect_game(const struct store_game *g, void *arg)
+{
+	struct collect *c = arg;
+	ck_assert_int_lt(c->n, 32);
+	c->games[c->n++] = *g;
+	return c->stop_after > 0 && c->n >= c->stop_after;
+}
+
+START_TEST(game_record_round_trip)
+{
+	struct store *st = open_ok();
+	int64_t w = mkuser(st, "white1"), b = mkuser(st, "black1");
+	int64_t g = mkgame(st, w, b);
+	struct store_game got;
+	struct collect c;
+
+	ck_assert_int_eq(store_game_get(st, g, &got), STORE_OK);
+	ck_assert_int_eq(got.id, g);
+	ck_assert_int_eq(got.white, w);
+	ck_assert_int_eq(got.black, b);
+	ck_assert_str_eq(got.rules, "icc");
+	ck_assert_int_eq(got.base_ms, 300000);
+	ck_assert_int_eq(got.inc_ms, 2000);
+	ck_assert_int_eq(got.rated, 1);
+	ck_assert_int_gt(got.created_unix, 0);
+	ck_assert_int_eq(got.result, RESULT_NONE);
+	ck_assert_int_eq(store_game_get(st, g + 99, &got), STORE_NOT_FOUND);
+
+	/* Actions: a legal try, an illegal one, an "any?". */
+	struct store_action acts[3] = {
+		{ .game = g, .seq = 1, .color = WHITE, .kind = "try", .text = "e2e4",
+		  .at_ms = 1700000000123, .clock_white_ms = 299000, .clock_black_ms = 300000,
+		  .ok = 1 },
+		{ .game = g, .seq = 2, .color = BLACK, .kind = "try", .text = "Qxh2",
+		  .at_ms = 1700000001000, .clock_white_ms = 299000, .clock_black_ms = 298500,
+		  .ok = 0 },
+		{ .game = g, .seq = 3, .color = BLACK, .kind = "list", .text = "e7e5 d7d5",
+		  .at_ms = 1700000002000, .clock_white_ms = 299000, .clock_black_ms = 297000,
+		  .ok = 1 },
+	};
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(store_game_action(st, &acts[i]), STORE_OK);
+	/* The same seq twice is refused. */
+	ck_assert_int_eq(store_game_action(st, &acts[0]), STORE_ERROR);
+
+	ck_assert_int_eq(store_game_events(st, g, 1, sample_events, 2), STORE_OK);
+	ck_assert_int_eq(store_game_events(st, g, 2, sample_events + 2, NSAMPLE - 2), STORE_OK);
+	/* A second batch for seq 1 keeps insertion order after the first. */
+	ck_assert_int_eq(store_game_events(st, g, 1, sample_events + 7, 1), STORE_OK);
+
+	memset(&c, 0, sizeof c);
+	ck_assert_int_eq(store_game_actions(st, g, collect_action, &c), STORE_OK);
+	ck_assert_int_eq(c.n, 3);
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(c.act[i].game, acts[i].game);
+		ck_assert_int_eq(c.act[i].seq, acts[i].seq);
+		ck_assert_int_eq(c.act[i].color, acts[i].color);
+		ck_assert_str_eq(c.act[i].kind, acts[i].kind);
+		ck_assert_str_eq(c.act[i].text, acts[i].text);
+		ck_assert_int_eq(c.act[i].at_ms, acts[i].at_ms);
+		ck_assert_int_eq(c.act[i].clock_white_ms, acts[i].clock_white_ms);
+		ck_assert_int_eq(c.act[i].clock_black_ms, acts[i].clock_black_ms);
+		ck_assert_int_eq(c.act[i].ok, acts[i].ok);
+	}
+
+	memset(&c, 0, sizeof c);
+	ck_assert_int_eq(store_game_event_list(st, g, collect_event, &c), STORE_OK);
+	ck_assert_int_eq(c.n, (int)NSAMPLE + 1);
+	ck_assert_int_eq(c.seq[0], 1);
+	assert_event_eq(&c.ev[0], &sample_events[0]);
+	ck_assert_int_eq(c.seq[1], 1);
+	assert_event_eq(&c.ev[1], &sample_events[1]);
+	ck_assert_int_eq(c.seq[2], 1);
+	assert_event_eq(&c.ev[2], &sample_events[7]);
+	for (size_t i = 2; i < NSAMPLE; i++) {
+		ck_assert_int_eq(c.seq[i + 1], 2);
+		assert_event_eq(&c.ev[i + 1], &sample_events[i]);
+	}
+
+	/* Another game's record is separate. */
+	int64_t g2 = mkgame(st, b, w);
+	memset(&c, 0, sizeof c);
+	ck_assert_int_eq(store_game_event_list(st, g2, collect_event, &c), STORE_OK);
+	ck_assert_int_eq(c.n, 0);
+
+	/* Finishing: once. */
+	ck_assert_int_eq(store_game_finish(st, g, RESULT_WHITE, REASON_CHECKMATE), STORE_OK);
+	ck_assert_int_eq(store_game_finish(st, g, RESULT_BLACK, REASON_TIME), STORE_EXISTS);
+	ck_assert_int_eq(store_game_finish(st, g + 99, RESULT_BLACK, REASON_TIME), STORE_NOT_FOUND);
+	ck_assert_int_eq(store_game_get(st, g, &got), STORE_OK);
+	ck_assert_int_eq(got.result, RESULT_WHITE);
+	ck_assert_int_eq(got.reason, REASON_CHECKMATE);
+	store_close(st);
+}
+END_TEST
+
+START_TEST(game_needs_real_players)
+{
+	struct store *st = open_ok();
+	int64_t w = mkuser(st, "white1");
+	struct store_game g = { .white = w, .black = w + 50 };
+	snprintf(g.rules, sizeof g.rules, "icc");
+	ck_assert_int_eq(store_game_create(st, &g), STORE_ERROR);
+	struct store_action a = { .game = 4242, .seq = 1, .kind = "try", .text = "e4" };
+	ck_assert_int_eq(store_game_action(st, &a), STORE_ERROR);
+	ck_assert_int_eq(store_game_events(st, 4242, 1, sample_events, NSAMPLE), STORE_ERROR);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM events"), 0);
+	store_close(st);
+}
+END_TEST
+
+static struct store *nested_st;
+static int nested_calls;
+
+static int nested_game(const struct store_game *g, void *arg)
+{
+	struct collect inner;
+	(void)g;
+	(void)arg;
+	memset(&inner, 0, sizeof inner);
+	/* The same listing from inside its own callback. */
+	ck_assert_int_eq(store_games_unfinished(nested_st, collect_game, &inner), STORE_OK);
+	ck_assert_int_eq(inner.n, 2);
+	nested_calls++;
+	return 0;
+}
+
+START_TEST(unfinished_games_listing)
+{
+	struct store *st = open_ok();
+	int64_t a = mkuser(st, "ann"), b = mkuser(st, "ben"), c3 = mkuser(st, "cat");
+	int64_t g1 = mkgame(st, a, b), g2 = mkgame(st, b, c3), g3 = mkgame(st, a, c3);
+	int64_t g4 = mkgame(st, c3, a);
+	struct collect c;
+
+	ck_assert_int_eq(store_game_finish(st, g2, RESULT_BLACK, REASON_RESIGNATION), STORE_OK);
+	/* Aborted: no result, but over all the same. */
+	ck_assert_int_eq(store_game_finish(st, g4, RESULT_NONE, REASON_ABORTED), STORE_OK);
+
+	memset(&c, 0, sizeof c);
+	ck_assert_int_eq(store_games_unfinished(st, collect_game, &c), STORE_OK);
+	ck_assert_int_eq(c.n, 2);
+	ck_assert_int_eq(c.games[0].id, g1);
+	ck_assert_int_eq(c.games[1].id, g3);
+
+	memset(&c, 0, sizeof c);
+	c.stop_after = 1;
+	ck_assert_int_eq(store_games_unfinished(st, collect_game, &c), STORE_OK);
+	ck_assert_int_eq(c.n, 1);
+
+	memset(&c, 0, sizeof c);
+	ck_assert_int_eq(store_games_live_of_user(st, c3, collect_game, &c), STORE_OK);
+	ck_assert_int_eq(c.n, 1);
+	ck_assert_int_eq(c.games[0].id, g3);
+
+	memset(&c, 0, sizeof c);
+	ck_assert_int_eq(store_games_of_user(st, a, 2, collect_game, &c), STORE_OK);
+	ck_assert_int_eq(c.n, 2);
+	ck_assert_int_eq(c.games[0].id, g4);   /* newest first */
+	ck_assert_int_eq(c.games[1].id, g3);
+	memset(&c, 0, sizeof c);
+	ck_assert_int_eq(store_games_of_user(st, a, 0, collect_game, &c), STORE_OK);
+	ck_assert_int_eq(c.n, 3);
+
+	nested_st = st;
+	nested_calls = 0;
+	ck_assert_int_eq(store_games_unfinished(st, nested_game, NULL), STORE_OK);
+	ck_assert_int_eq(nested_calls, 2);
+	store_close(st);
+}
+END_TEST
+
+/* --- transactions ------------------------------------------------------------ */
+
+START_TEST(rollback_leaves_nothing)
+{
+	struct store *st = open_ok();
+	int64_t id = 0, a;
+
+	ck_assert_int_eq(store_begin(st), STORE_OK);
+	a = mkuser(st, "ghost");
+	int64_t g = mkgame(st, a, a);
+	ck_assert_int_eq(store_game_events(st, g, 1, sample_events, NSAMPLE), STORE_OK);
+	store_rollback(st);
+	ck_assert_int_eq(store_user_get(st, "ghost", &id, NULL, 0), STORE_NOT_FOUND);
+	ck_assert_int_eq(store_game_get(st, g, &(struct store_game){0}), STORE_NOT_FOUND);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM events"), 0);
+
+	/* Commit keeps everything. */
+	ck_assert_int_eq(store_begin(st), STORE_OK);
+	a = mkuser(st, "real");
+	ck_assert_int_eq(store_begin(st), STORE_OK);   /* nested */
+	g = mkgame(st, a, a);
+	ck_assert_int_eq(store_commit(st), STORE_OK);   /* inner: nothing yet */
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM games"), 0);
+	ck_assert_int_eq(store_commit(st), STORE_OK);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM games"), 1);
+	ck_assert_int_eq(store_commit(st), STORE_ERROR);  /* no transaction */
+	store_close(st);
+}
+END_TEST
+
+START_TEST(failure_dooms_transaction)
+{
+	struct store *st = open_ok();
+	int64_t id = 0, a = mkuser(st, "alice");
+	struct store_game bad = { .white = a, .black = 9999 };
+	snprintf(bad.rules, sizeof bad.rules, "icc");
+
+	ck_assert_int_eq(store_begin(st), STORE_OK);
+	ck_assert_int_eq(store_user_create(st, "bob", "h", 0, &id), STORE_OK);
+	/* An answer (name taken) does not doom the transaction ... */
+	ck_assert_int_eq(store_user_create(st, "ALICE", "h", 0, &id), STORE_EXISTS);
+	ck_assert_int_eq(store_user_create(st, "carl", "h", 0, &id), STORE_OK);
+	/* ... a failure does: later calls fail at once and commit rolls back. */
+	ck_assert_int_eq(store_game_create(st, &bad), STORE_ERROR);
+	ck_assert_msg(strstr(store_error(st), "FOREIGN KEY") != NULL, "%s", store_error(st));
+	ck_assert_int_eq(store_user_create(st, "dora", "h", 0, &id), STORE_ERROR);
+	ck_assert_int_eq(store_commit(st), STORE_ERROR);
+	/* The first error's text is kept. */
+	ck_assert_msg(strstr(store_error(st), "FOREIGN KEY") != NULL, "%s", store_error(st));
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM users"), 1);
+
+	/* An inner rollback dooms the outer transaction. */
+	ck_assert_int_eq(store_begin(st), STORE_OK);
+	ck_assert_int_eq(store_user_create(st, "erin", "h", 0, &id), STORE_OK);
+	ck_assert_int_eq(store_begin(st), STORE_OK);
+	store_rollback(st);
+	ck_assert_int_eq(store_commit(st), STORE_ERROR);
+	ck_assert_int_eq(store_user_get(st, "erin", &id, NULL, 0), STORE_NOT_FOUND);
+
+	/* And the store works normally afterwards. */
+	ck_assert_int_eq(store_user_create(st, "fred", "h", 0, &id), STORE_OK);
+	ck_assert_str_eq(store_error(st), "no error");
+	store_close(st);
+}
+END_TEST
+
+static Suite *store_suite(void)
+{
+	Suite *s = suite_create("store");
+	TCase *tc = tcase_create("store");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, open_creates_current_schema);
+	tcase_add_test(tc, migrates_v1_in_place);
+	tcase_add_test(tc, refuses_newer_version);
+	tcase_add_test(tc, refuses_foreign_database);
+	tcase_add_test(tc, corrupt_file_is_an_error);
+	tcase_add_test(tc, bad_options_and_paths);
+	tcase_add_test(tc, readonly_store_refuses_writes);
+	tcase_add_test(tc, user_names_unique_ignoring_case);
+	tcase_add_test(tc, sessions_expire);
+	tcase_add_test(tc, game_record_round_trip);
+	tcase_add_test(tc, game_needs_real_players);
+	tcase_add_test(tc, unfinished_games_listing);
+	tcase_add_test(tc, rollback_leaves_nothing);
+	tcase_add_test(tc, failure_dooms_transaction);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(store_suite)
