@@ -120,13 +120,15 @@ $(BINDIR)/krieg-referee: $(call obj,$(REFTOOL_SRC)) $(LIBPROTO) $(LIBCORE)
 # contribute only the objects it uses).
 TEST_LIBS = $(LIBSERVER) $(LIBCLIENT) $(LIBPROTO) $(LIBCORE)
 TEST_LDLIBS = $(SERVER_LIBS) -ledit $(call pkglibs,check) $(CORE_LIBS)
-UNIT_BINS  = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
-INTEG_BINS = $(patsubst tests/integration/%.c,$(BUILD)/tests/%,$(INTEG_SRC))
+# Unit and integration binaries live in separate folders: the same name
+# (test_auth) may exist in both.
+UNIT_BINS  = $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRC))
+INTEG_BINS = $(patsubst tests/integration/%.c,$(BUILD)/tests/integration/%,$(INTEG_SRC))
 
-$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(TEST_LIBS)
+$(BUILD)/tests/unit/test_%: $(BUILD)/obj/tests/unit/test_%.o $(TEST_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LDLIBS)
-$(INTEG_BINS): $(BUILD)/tests/%: $(BUILD)/obj/tests/integration/%.o $(call obj,$(HARNESS_SRC)) $(TEST_LIBS)
+$(INTEG_BINS): $(BUILD)/tests/integration/%: $(BUILD)/obj/tests/integration/%.o $(call obj,$(HARNESS_SRC)) $(TEST_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LDLIBS)
 
@@ -149,10 +151,17 @@ integration: $(INTEG_BINS) all
 	 KRIEG_REFEREE=$(abspath $(BINDIR)/krieg-referee) \
 	 tests/run-tests.sh integration $(INTEG_BINS)
 
-bench: deps all
+# pkg-config is read when make parses this file, so on a machine where
+# `deps` has just installed the libraries the build must be a fresh make.
+bench: deps
+	@command -v stockfish >/dev/null || [ -x /usr/games/stockfish ] || { \
+	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq stockfish; }
+	@$(MAKE) --no-print-directory all
 	@tests/bench/run.sh $(abspath $(BINDIR))
 
-run: deps all
+run: deps
+	@$(MAKE) --no-print-directory all
 	@mkdir -p var
 	@echo "kriegd: state in ./var; connect with: bin/krieg --insecure localhost:7474"
 	@echo "        or: openssl s_client -quiet -connect localhost:7474"

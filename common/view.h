@@ -16,7 +16,9 @@ struct view {
 	struct board own;        /* only `color`'s pieces, with its castling rights */
 	int to_move;             /* whose turn it is, as far as this player can tell */
 	struct movelist refused; /* own tries refused this turn */
-	bool must_try_capture;   /* a yes to "any?" obliges a pawn capture */
+	bool must_try_capture;   /* a yes/"Try!" to "any?" obliges a pawn capture (every rule
+	                          * set with "any?" has the obligation); cleared by the first
+	                          * pawn-capture try */
 	bool over;
 };
 

@@ -44,6 +44,7 @@
 #include "log.h"
 #include "notation.h"
 #include "proto.h"
+#include "recover.h"
 #include "referee.h"
 #include "ruleset.h"
 #include "server.h"
@@ -835,59 +836,37 @@ fail:
 	return -1;
 }
 
-/* Recovery: replay one unfinished game's stored actions. */
-struct replay {
-	struct game *g;
-	struct evlist out;
-	int64_t clk[2];
-	bool failed;
-};
-
-static int replay_cb(const struct store_action *a, void *arg)
-{
-	struct replay *rp = arg;
-	int kind = act_kind_parse(a->kind);
-	if (!a->ok)
-		return 0;
-	evlist_clear(&rp->out);
-	if (kind < 0 || act_apply(rp->g->ref, kind, a->color, a->text, &rp->out) != REF_OK) {
-		log_warnx("game=%" PRId64 " replay stopped at seq %d (%s %s)", rp->g->id, a->seq, a->kind,
-		     a->text);
-		rp->failed = true;
-		return 1;
-	}
-	record_push(rp->g, kind, a->color, a->text);
-	rp->g->seq = a->seq;
-	rp->clk[WHITE] = a->clock_white_ms;
-	rp->clk[BLACK] = a->clock_black_ms;
-	return 0;
-}
-
+/* Recovery: recover.c replays one unfinished game's stored actions and
+ * checks the replay's events against the stored announcements; a record
+ * that fails is flagged and logged there, and is not resumed here. */
 static int recover_cb(const struct store_game *info, void *arg)
 {
 	struct games *gs = arg;
+	struct recover_result rr;
+	if (recover_game(gs->srv->store, info, &rr) != RECOVER_OK)
+		return 0;
 	struct game *g = game_alloc(gs, info);
 	if (!g) {
 		log_warnx("game=%" PRId64 " cannot be recovered (rules %s)", info->id, info->rules);
+		recover_result_free(&rr);
 		return 0;
 	}
-	struct replay rp = { g, { 0 }, { -1, -1 }, false };
-	evlist_init(&rp.out);
-	int st = store_game_actions(gs->srv->store, info->id, replay_cb, &rp);
-	evlist_free(&rp.out);
-	if (st != STORE_OK || rp.failed || referee_over(g->ref)) {
-		log_warnx("game=%" PRId64 " not recovered", info->id);
-		game_free(g);
-		return 0;
-	}
+	referee_free(g->ref);
+	g->ref = rr.ref;
+	rr.ref = NULL;
+	for (size_t i = 0; i < rr.nacts; i++)
+		record_push(g, act_kind_parse(rr.acts[i].kind), rr.acts[i].color, rr.acts[i].text);
+	g->seq = rr.last_seq;
 	/* Clocks resume from their last stored readings, counting from now:
 	 * the time the daemon was down is not charged to anyone. */
-	if (rp.clk[WHITE] >= 0)
-		clock_set(&g->clock, rp.clk[WHITE], rp.clk[BLACK]);
+	if (rr.clock_ms[WHITE] >= 0)
+		clock_set(&g->clock, rr.clock_ms[WHITE], rr.clock_ms[BLACK]);
+	recover_result_free(&rr);
 	clock_start(&g->clock, referee_side_to_move(g->ref), mono_ms());
 	g->next = gs->live;
 	gs->live = g;
 	flag_arm(g);
+	log_info("game=%" PRId64 " resumed actions=%zu", g->id, g->nacts);
 	return 0;
 }
 

@@ -110,6 +110,14 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	" text TEXT NOT NULL,"
 	" at_ms INTEGER NOT NULL);"
 	"CREATE INDEX umpire_actions_game ON umpire_actions(game, id);",
+
+	/* 4: records that failed the recovery check (recover.c).  A flagged
+	 * game is not resumed and its record is left exactly as found; the
+	 * operator clears the row once the record has been examined. */
+	"CREATE TABLE flagged_games ("
+	" game INTEGER PRIMARY KEY REFERENCES games(id),"
+	" at INTEGER NOT NULL,"
+	" reason TEXT NOT NULL);",
 };
 
 /* --- statements ----------------------------------------------------------- */
@@ -142,6 +150,9 @@ enum stmt_id {
 	S_GAMES_LIVE_OF_USER,
 	S_UMPIRE_INSERT,
 	S_UMPIRE_LIST,
+	S_FLAG_INSERT,
+	S_FLAG_GET,
+	S_GAMES_FINISHED_OF_USER,
 	S__COUNT
 };
 
@@ -181,6 +192,10 @@ static const char *const stmt_sql[S__COUNT] = {
 	                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[S_UMPIRE_LIST] = "SELECT game, umpire, seq, kind, text, at_ms FROM umpire_actions"
 	                  " WHERE game = ?1 ORDER BY id",
+	[S_FLAG_INSERT] = "INSERT OR IGNORE INTO flagged_games (game, at, reason) VALUES (?1, ?2, ?3)",
+	[S_FLAG_GET] = "SELECT reason FROM flagged_games WHERE game = ?1",
+	[S_GAMES_FINISHED_OF_USER] = "SELECT " GAME_COLS " FROM games WHERE (white = ?1 OR black = ?1)"
+	                             " AND (result != 0 OR reason != 0) ORDER BY id DESC LIMIT ?2",
 };
 
 struct store {
@@ -459,6 +474,24 @@ struct store *store_open_opts(const char *path, const struct store_options *opt,
 		sqlite3_finalize(s);
 		if (!ok)
 			goto fail;
+	}
+	/* A damaged file is refused at start with a clear message rather than
+	 * failing request by request later.  quick_check reads every page
+	 * once (O(size), no index cross-check), which start-up can afford. */
+	{
+		sqlite3_stmt *s = NULL;
+		int rc = sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &s, NULL);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_step(s);
+		const char *res = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(s, 0) : NULL;
+		if (rc != SQLITE_ROW || res == NULL || strcmp(res, "ok") != 0) {
+			snprintf(err, errlen, "%s: the database is damaged (%s); restore a backup "
+			         "(deploy/BACKUP.md)", path, res != NULL ? res : sqlite3_errmsg(db));
+			sqlite3_finalize(s);
+			sqlite3_close(db);
+			return NULL;
+		}
+		sqlite3_finalize(s);
 	}
 	if (migrate(db, path, opt->readonly, err, errlen) != 0) {
 		sqlite3_close(db);
@@ -1171,4 +1204,65 @@ int store_umpire_actions(struct store *st, int64_t game,
                          int (*fn)(const struct store_umpire_action *u, void *arg), void *arg)
 {
 	return list_by_id(st, S_UMPIRE_LIST, game, ROW_UMPIRE, (void *)fn, arg, "umpire actions");
+}
+
+/* --- flagged records (recover.c) ------------------------------------------ */
+
+int store_game_flag(struct store *st, int64_t game, const char *reason)
+{
+	int temp, rc;
+	sqlite3_stmt *s;
+
+	if (!enter(st))
+		return STORE_ERROR;
+	if ((s = stmt_get(st, S_FLAG_INSERT, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, game);
+	sqlite3_bind_int64(s, 2, (int64_t)time(NULL));
+	sqlite3_bind_text(s, 3, reason != NULL ? reason : "", -1, SQLITE_TRANSIENT);
+	rc = run(st, S_FLAG_INSERT, s, "game flag");
+	stmt_done(s, temp);
+	return rc;
+}
+
+int store_game_flagged(struct store *st, int64_t game, char *reason, size_t len)
+{
+	int temp, rc, step;
+	sqlite3_stmt *s;
+
+	if (!enter(st))
+		return STORE_ERROR;
+	if ((s = stmt_get(st, S_FLAG_GET, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, game);
+	step = sqlite3_step(s);
+	if (step == SQLITE_DONE) {
+		rc = STORE_NOT_FOUND;
+	} else if (step != SQLITE_ROW) {
+		rc = fail_db(st, "game flagged");
+	} else if (reason != NULL && len > 0) {
+		/* The reason is ours, but cut rather than fail on a long one. */
+		const unsigned char *t = sqlite3_column_text(s, 0);
+		snprintf(reason, len, "%s", t != NULL ? (const char *)t : "");
+		rc = STORE_OK;
+	} else {
+		rc = STORE_OK;
+	}
+	stmt_done(s, temp);
+	return rc;
+}
+
+int store_games_finished_of_user(struct store *st, int64_t user, int limit,
+                                 int (*fn)(const struct store_game *g, void *arg), void *arg)
+{
+	int temp;
+	sqlite3_stmt *s;
+
+	if (!enter(st))
+		return STORE_ERROR;
+	if ((s = stmt_get(st, S_GAMES_FINISHED_OF_USER, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, user);
+	sqlite3_bind_int(s, 2, limit > 0 ? limit : -1);
+	return list(st, s, temp, ROW_GAME, (void *)fn, arg, "finished games of user");
 }

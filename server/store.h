@@ -34,7 +34,7 @@ struct store *store_open(const char *path, char *err, size_t errlen);
 /* The schema version this binary writes (PRAGMA user_version).  A newer
  * binary upgrades an older database in place at open; an older binary
  * refuses a newer database. */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 #define STORE_BUSY_TIMEOUT_MS 5000
 
 /* store_open() with options; NULL options = the defaults. */
@@ -156,6 +156,17 @@ struct store_umpire_action {
 int store_umpire_action(struct store *st, const struct store_umpire_action *u);
 int store_umpire_actions(struct store *st, int64_t game,
                          int (*fn)(const struct store_umpire_action *u, void *arg), void *arg);
+
+/* Records that failed the recovery check (server/recover.c).  Flagging
+ * adds a row and changes nothing else; a game stays flagged (the first
+ * reason is kept) until an operator deletes its row from flagged_games.
+ * store_game_flagged: STORE_OK with the reason if flagged, else NOT_FOUND. */
+int store_game_flag(struct store *st, int64_t game, const char *reason);
+int store_game_flagged(struct store *st, int64_t game, char *reason, size_t len);
+
+/* A user's finished games (a result or a reason), newest first (`history`). */
+int store_games_finished_of_user(struct store *st, int64_t user, int limit,
+                                 int (*fn)(const struct store_game *g, void *arg), void *arg);
 
 /* Callbacks of the listing functions may call other store functions
  * (e.g. read a game's actions while listing unfinished games). */

@@ -247,6 +247,8 @@ static void game_begin(struct client *c, const json_t *msg, bool state)
 	    state ? "Game" : "New game", id, g->name[WHITE], g->name[BLACK], g->rs->name,
 	    words_side(color));
 	show_board(c, g);
+	if (g->live && !g->view.over && g->view.to_move == color)
+		out(c, "#%ld: your move", id);
 }
 
 /* One announcement for this player. */

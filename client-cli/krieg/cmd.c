@@ -168,7 +168,7 @@ static const struct cmd_def *find_def(const char *word)
 
 int cmd_parse(const char *line, struct cmd *c, char *err, size_t errlen)
 {
-	char words[CMD_ARGS_MAX + 1][CMD_ARG_MAX];
+	char words[CMD_ARGS_MAX + 1][CMD_ARG_MAX] = { { 0 } };
 	int nw = 0;
 	const char *p = line;
 
@@ -216,6 +216,8 @@ int cmd_parse(const char *line, struct cmd *c, char *err, size_t errlen)
 		p += n;
 	}
 
+	if (nw == 0)
+		return 0;
 	const struct cmd_def *def = find_def(words[0]);
 	int first = 1;
 	if (!def) {

@@ -318,8 +318,7 @@ static int interactive_loop(struct ui *u)
 	char line[STDIN_LINE_MAX + 1];
 
 	if (u->readline) {
-		rl_getc_function = ui_getc;
-		rl_catch_signals = 0;
+		rl_getc_function = ui_getc;   /* libedit restores the terminal on signals itself */
 		while (!u->quit && !u->net_down) {
 			client_prompt(&u->cl, u->prompt, sizeof u->prompt);
 			u->editing = true;

@@ -17,7 +17,7 @@
 #include "ghost.h"
 
 #define RENDER_BOARD_MAX 8192    /* bytes a rendered board can take, ANSI included */
-#define RENDER_CLOCK_MAX 16
+#define RENDER_CLOCK_MAX 24
 
 struct render_opts {
 	bool unicode;        /* chess glyphs; else ASCII letters (white upper case) */

@@ -11,8 +11,9 @@
  * (spaces or commas) = a preference list (nost); "any"; "quiet M1 M2 ...";
  * "resign"; "draw" (by agreement); "possible" (the mover's possible
  * attempts, a tool-only line).  Empty lines and lines starting with '#'
- * are skipped.  A refused action prints {"event":"error",...} and changes
- * nothing.  Exit 0 at end of input, 2 on a usage error.
+ * are skipped.  A refused action prints {"event":"error",...} (whatever
+ * --pov says: it answers the line just read) and changes nothing.
+ * Exit 0 at end of input, 2 on a usage error.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -110,6 +111,9 @@ static void print_possible(struct tool *t)
 {
 	struct movelist ml;
 	int side = referee_side_to_move(t->ref);
+	/* Under --pov, only the side to move (or the umpire) may see its attempts. */
+	if (t->pov && !(t->pov & (aud_of(side) | AUD_UMPIRE)))
+		return;
 	referee_possible(t->ref, side, &ml);
 	json_t *o = json_object(), *a = json_array();
 	json_object_set_new(o, "event", json_string("possible"));

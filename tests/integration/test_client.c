@@ -1,0 +1,523 @@
+/*
+ * test_client.c — the real krieg binary against a real kriegd:
+ *   - two krieg --batch processes play a game (and neither hears the
+ *     other's moves);
+ *   - --batch exit statuses (server error, local error, no server);
+ *   - krieg driven under a pseudo-terminal: register with a password that
+ *     is not echoed, accept a challenge, play, see the board and the
+ *     umpire's words, place a ghost;
+ *   - a server whose certificate changed is refused, naming the
+ *     known_servers line to remove.
+ * $KRIEG names the client (set by `make integration`); else
+ * build/asan/bin/krieg, else bin/krieg.  Likewise $KRIEGD for the cert test.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "harness.h"
+
+#define RUN_TIMEOUT_MS 20000
+#define OUT_MAX (256 * 1024)
+
+static const char *bin_path(const char *env, const char *asan, const char *plain)
+{
+	const char *p = getenv(env);
+	if (p && *p)
+		return p;
+	if (access(asan, X_OK) == 0)
+		return asan;
+	return plain;
+}
+
+static const char *krieg_bin(void)
+{
+	return bin_path("KRIEG", "build/asan/bin/krieg", "bin/krieg");
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* A private scratch directory per test, removed at teardown. */
+static char scratch[128];
+static char known[192];
+
+static void setup(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	snprintf(scratch, sizeof scratch, "%s/krieg-client-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(scratch));
+	snprintf(known, sizeof known, "%s/known_servers", scratch);
+}
+
+static void teardown(void)
+{
+	char cmd[256];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
+	if (system(cmd) != 0)
+		perror("rm");
+}
+
+/* ---- a krieg process with pipes ---------------------------------------------- */
+
+struct proc {
+	pid_t pid;
+	int in, out, err;
+	char *obuf, *ebuf;
+	size_t olen, elen;
+	int status;
+	bool done;
+};
+
+static void proc_start(struct proc *p, char *const argv[])
+{
+	int pin[2], pout[2], perr[2];
+	memset(p, 0, sizeof *p);
+	ck_assert_int_eq(pipe(pin), 0);
+	ck_assert_int_eq(pipe(pout), 0);
+	ck_assert_int_eq(pipe(perr), 0);
+	p->pid = fork();
+	ck_assert_int_ge(p->pid, 0);
+	if (p->pid == 0) {
+		dup2(pin[0], 0);
+		dup2(pout[1], 1);
+		dup2(perr[1], 2);
+		close(pin[1]);
+		close(pout[0]);
+		close(perr[0]);
+		setenv("KRIEG_KNOWN_SERVERS", known, 1);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(pin[0]);
+	close(pout[1]);
+	close(perr[1]);
+	p->in = pin[1];
+	p->out = pout[0];
+	p->err = perr[0];
+	p->obuf = calloc(1, OUT_MAX + 1);
+	p->ebuf = calloc(1, OUT_MAX + 1);
+	ck_assert(p->obuf && p->ebuf);
+}
+
+static void proc_write(struct proc *p, const char *text)
+{
+	size_t n = strlen(text);
+	ck_assert_int_eq(write(p->in, text, n), (ssize_t)n);
+}
+
+static void proc_close_stdin(struct proc *p)
+{
+	if (p->in >= 0)
+		close(p->in);
+	p->in = -1;
+}
+
+/* Read what is there for up to ms; true once both outputs reached EOF. */
+static bool proc_pump(struct proc *p, int ms)
+{
+	struct pollfd f[2] = { { .fd = p->out, .events = POLLIN }, { .fd = p->err, .events = POLLIN } };
+	if (p->out < 0 && p->err < 0)
+		return true;
+	if (poll(f, 2, ms) <= 0)
+		return false;
+	for (int i = 0; i < 2; i++) {
+		if (!f[i].revents)
+			continue;
+		char **buf = i ? &p->ebuf : &p->obuf;
+		size_t *len = i ? &p->elen : &p->olen;
+		int *fd = i ? &p->err : &p->out;
+		ssize_t r = read(*fd, *buf + *len, OUT_MAX - *len);
+		if (r <= 0) {
+			close(*fd);
+			*fd = -1;
+		} else {
+			*len += (size_t)r;
+		}
+	}
+	return p->out < 0 && p->err < 0;
+}
+
+/* Wait until stdout contains needle. */
+static bool proc_wait_out(struct proc *p, const char *needle, int ms)
+{
+	long end = now_ms() + ms;
+	while (!strstr(p->obuf, needle)) {
+		if (now_ms() > end || proc_pump(p, 100))
+			return strstr(p->obuf, needle) != NULL;
+	}
+	return true;
+}
+
+/* Wait for exit; returns the exit status (or 128+signal; the process is killed on timeout). */
+static int proc_finish(struct proc *p, int ms)
+{
+	long end = now_ms() + ms;
+	proc_close_stdin(p);
+	while (!proc_pump(p, 100) && now_ms() < end)
+		;
+	int st = 0;
+	while (waitpid(p->pid, &st, WNOHANG) == 0) {
+		if (now_ms() > end) {
+			kill(p->pid, SIGKILL);
+			waitpid(p->pid, &st, 0);
+			break;
+		}
+		kt_sleep_ms(20);
+	}
+	p->done = true;
+	p->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return p->status;
+}
+
+static void proc_free(struct proc *p)
+{
+	if (!p->done)
+		proc_finish(p, 1000);
+	free(p->obuf);
+	free(p->ebuf);
+}
+
+/* Run krieg --batch to completion with `input` on stdin. */
+static int run_batch(int port, const char *input, struct proc *p)
+{
+	char addr[64];
+	snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+	char *argv[] = { (char *)krieg_bin(), "--batch", addr, NULL };
+	proc_start(p, argv);
+	proc_write(p, input);
+	return proc_finish(p, RUN_TIMEOUT_MS);
+}
+
+/* ---- batch ---------------------------------------------------------------- */
+
+START_TEST(batch_game_between_two_clients)
+{
+	struct kd *d = kd_start(NULL);
+	char addr[64];
+	snprintf(addr, sizeof addr, "127.0.0.1:%d", kd_port(d));
+	char *argv[] = { (char *)krieg_bin(), "--batch", addr, NULL };
+	struct proc a, b;
+
+	proc_start(&b, argv);
+	proc_write(&b, "register bob_b password123\n"
+	               "wait challenge\n"
+	               "accept\n"
+	               "wait game_start\n"
+	               "wait moved\n"
+	               "d5\n"
+	               "wait moved\n"
+	               "wait capture\n"
+	               "wait game_over\n");
+	ck_assert_msg(proc_wait_out(&b, "\"user\":\"bob_b\"", RUN_TIMEOUT_MS), "bob: %s", b.ebuf);
+
+	proc_start(&a, argv);
+	proc_write(&a, "register alice_b password123\n"
+	               "challenge bob_b icc white\n"
+	               "wait game_start\n"
+	               "e4\n"
+	               "wait moved\n"
+	               "exd5\n"
+	               "resign\n"
+	               "wait game_over\n");
+	int ra = proc_finish(&a, RUN_TIMEOUT_MS);
+	int rb = proc_finish(&b, RUN_TIMEOUT_MS);
+	ck_assert_msg(ra == 0, "alice exit %d\nstdout:\n%s\nstderr:\n%s", ra, a.obuf, a.ebuf);
+	ck_assert_msg(rb == 0, "bob exit %d\nstdout:\n%s\nstderr:\n%s", rb, b.obuf, b.ebuf);
+
+	/* stdout is the protocol, line by line, verbatim */
+	ck_assert(strncmp(a.obuf, "{\"event\":\"greeting\"", 19) == 0);
+	ck_assert_ptr_nonnull(strstr(a.obuf, "\"event\":\"game_start\""));
+	ck_assert_ptr_nonnull(strstr(a.obuf, "\"san\":\"exd5\""));
+	ck_assert_ptr_nonnull(strstr(b.obuf, "\"event\":\"capture\""));
+	ck_assert_ptr_nonnull(strstr(b.obuf, "\"square\":\"d5\""));
+	ck_assert_ptr_nonnull(strstr(b.obuf, "\"reason\":\"resignation\""));
+	/* neither player received the other's move */
+	ck_assert_ptr_null(strstr(b.obuf, "e2e4"));
+	ck_assert_ptr_null(strstr(b.obuf, "exd5"));
+	ck_assert_ptr_null(strstr(a.obuf, "d7d5"));
+	proc_free(&a);
+	proc_free(&b);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(batch_exit_status)
+{
+	struct kd *d = kd_start(NULL);
+	struct proc p;
+
+	/* a server error response: printed on stdout, then a non-zero exit */
+	ck_assert_int_ne(run_batch(kd_port(d), "login nobody_here wrongpassword\nwho\n", &p), 0);
+	ck_assert_ptr_nonnull(strstr(p.obuf, "\"ok\":false"));
+	ck_assert_ptr_nonnull(strstr(p.obuf, "\"code\":\"auth_failed\""));
+	proc_free(&p);
+
+	/* a local error (a move with no game) */
+	ck_assert_int_ne(run_batch(kd_port(d), "guest\ne4\n", &p), 0);
+	ck_assert_ptr_nonnull(strstr(p.ebuf, "no current game"));
+	proc_free(&p);
+
+	/* a wait that times out */
+	ck_assert_int_ne(run_batch(kd_port(d), "guest\nwait game_start 0.3\n", &p), 0);
+	ck_assert_ptr_nonnull(strstr(p.ebuf, "timed out"));
+	proc_free(&p);
+
+	/* all good: zero */
+	ck_assert_int_eq(run_batch(kd_port(d), "guest\nwho\nseeks\n", &p), 0);
+	ck_assert_ptr_nonnull(strstr(p.obuf, "\"users\""));
+	proc_free(&p);
+
+	/* no server there at all */
+	int port = kd_port(d);
+	kd_stop(d);
+	ck_assert_int_ne(run_batch(port, "who\n", &p), 0);
+	ck_assert_ptr_nonnull(strstr(p.ebuf, "cannot connect"));
+	proc_free(&p);
+}
+END_TEST
+
+/* ---- under a pseudo-terminal ---------------------------------------------------- */
+
+struct tty {
+	pid_t pid;
+	int fd;
+	char buf[OUT_MAX + 1];
+	size_t len;
+	size_t mark;   /* expect() searches from here */
+};
+
+static void tty_start(struct tty *t, int port)
+{
+	char addr[64];
+	memset(t, 0, sizeof *t);
+	snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+	struct winsize ws = { .ws_row = 50, .ws_col = 120 };
+	t->pid = forkpty(&t->fd, NULL, NULL, &ws);
+	ck_assert_int_ge(t->pid, 0);
+	if (t->pid == 0) {
+		setenv("KRIEG_KNOWN_SERVERS", known, 1);
+		setenv("TERM", "xterm", 1);
+		setenv("NO_COLOR", "1", 1);
+		execl(krieg_bin(), "krieg", "--ascii", addr, (char *)NULL);
+		_exit(127);
+	}
+}
+
+static void tty_pump(struct tty *t, int ms)
+{
+	struct pollfd f = { .fd = t->fd, .events = POLLIN };
+	if (poll(&f, 1, ms) <= 0)
+		return;
+	ssize_t r = read(t->fd, t->buf + t->len, OUT_MAX - t->len);
+	if (r > 0) {
+		t->len += (size_t)r;
+		t->buf[t->len] = '\0';
+	}
+}
+
+/* Wait for needle in the output after the mark; move the mark past it. */
+static bool tty_expect(struct tty *t, const char *needle)
+{
+	long end = now_ms() + KC_TIMEOUT_MS;
+	for (;;) {
+		char *hit = strstr(t->buf + t->mark, needle);
+		if (hit) {
+			t->mark = (size_t)(hit - t->buf) + strlen(needle);
+			return true;
+		}
+		if (now_ms() > end)
+			return false;
+		tty_pump(t, 100);
+	}
+}
+
+static void tty_type(struct tty *t, const char *line)
+{
+	char buf[256];
+	int n = snprintf(buf, sizeof buf, "%s\r", line);
+	ck_assert_int_eq(write(t->fd, buf, (size_t)n), n);
+}
+
+#define EXPECT(t, s) ck_assert_msg(tty_expect(t, s), "never saw \"%s\" in:\n%s", s, (t)->buf + (t)->mark)
+
+START_TEST(interactive_under_a_pty)
+{
+	struct kd *d = kd_start(NULL);
+	struct tty *t = calloc(1, sizeof *t);
+	ck_assert_ptr_nonnull(t);
+	tty_start(t, kd_port(d));
+
+	EXPECT(t, "krieg> ");
+	tty_type(t, "register alice_t");
+	EXPECT(t, "Password: ");
+	size_t before = t->len;
+	tty_type(t, "sesame-sesame-42");
+	EXPECT(t, "Logged in as alice_t");
+	ck_assert_msg(strstr(t->buf + before, "sesame") == NULL, "the password was echoed");
+
+	/* Bob challenges through the plain protocol client */
+	struct kc *bob = kc_hello(d);
+	kc_ok(bob, kc_req(bob, "register", "{s:s, s:s}", "user", "bob_t", "password", "password123"));
+	kc_ok(bob, kc_req(bob, "challenge", "{s:s, s:s, s:s, s:b}", "user", "alice_t", "rules", "icc",
+	                  "color", "black", "rated", 0));
+	EXPECT(t, "bob_t challenges you");
+	tty_type(t, "accept");
+	EXPECT(t, "you play White");
+	EXPECT(t, " 1  R  N  B  Q  K  B  N  R  1");
+	kc_event(bob, "game_start");
+
+	tty_type(t, "e4");
+	EXPECT(t, "You played e4");
+	EXPECT(t, " 4  .  .  .  .  P  .  .  .  4");
+	kc_event(bob, "moved");
+	json_t *ev = kc_event(bob, "pawn_tries");
+	long long game = json_integer_value(json_object_get(ev, "game"));
+	kc_ok(bob, kc_req(bob, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "d5"));
+	EXPECT(t, "Black has moved");
+	EXPECT(t, "You have 1 pawn try");
+
+	/* a ghost: drawn on the board, never sent */
+	tty_type(t, "ghost place Nf6");
+	EXPECT(t, " 6  .  .  .  .  . [n] .  .  6");
+	tty_type(t, "exd5");
+	EXPECT(t, "White captured a pawn on d5");
+	kc_event(bob, "capture");
+	tty_type(t, "board");
+	EXPECT(t, " 5  .  .  .  P  .  .  .  .  5");
+	/* Black never heard of White's moves or ghosts */
+	ck_assert(!kc_saw(bob, "e2e4"));
+	ck_assert(!kc_saw(bob, "exd5"));
+	ck_assert(!kc_saw(bob, "f6"));
+
+	/* the clocks are in the prompt when the game is timed; this one is not */
+	tty_type(t, "resign");
+	EXPECT(t, "White resigned");
+	tty_type(t, "quit");
+	int st = 0;
+	long end = now_ms() + KC_TIMEOUT_MS;
+	while (waitpid(t->pid, &st, WNOHANG) == 0 && now_ms() < end)
+		tty_pump(t, 50);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	close(t->fd);
+	free(t);
+	kc_close(bob);
+	kd_stop(d);
+}
+END_TEST
+
+/* ---- a changed certificate ---------------------------------------------------------- */
+
+static int free_port(void)
+{
+	int s = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t l = sizeof a;
+	ck_assert_int_eq(bind(s, (struct sockaddr *)&a, sizeof a), 0);
+	ck_assert_int_eq(getsockname(s, (struct sockaddr *)&a, &l), 0);
+	close(s);
+	return ntohs(a.sin_port);
+}
+
+/* kriegd on a fixed port with its own state directory (and so its own generated certificate). */
+static struct proc *daemon_start(const char *state, int port)
+{
+	static char listen[64];
+	snprintf(listen, sizeof listen, "127.0.0.1:%d", port);
+	char *argv[] = { (char *)bin_path("KRIEGD", "build/asan/bin/kriegd", "bin/kriegd"),
+	                 "--state-dir", (char *)state, "--listen", listen, NULL };
+	struct proc *p = calloc(1, sizeof *p);
+	ck_assert_ptr_nonnull(p);
+	proc_start(p, argv);
+	long end = now_ms() + KD_START_TIMEOUT_MS;
+	while (!strstr(p->ebuf, "ready") && now_ms() < end)
+		proc_pump(p, 100);
+	ck_assert_msg(strstr(p->ebuf, "ready"), "kriegd did not start: %s", p->ebuf);
+	return p;
+}
+
+static void daemon_stop(struct proc *p)
+{
+	kill(p->pid, SIGTERM);
+	proc_finish(p, KD_START_TIMEOUT_MS);
+	proc_free(p);
+	free(p);
+}
+
+START_TEST(changed_certificate_is_refused)
+{
+	char sa[256], sb[256];
+	snprintf(sa, sizeof sa, "%s/a", scratch);
+	snprintf(sb, sizeof sb, "%s/b", scratch);
+	int port = free_port();
+	struct proc p;
+
+	struct proc *d = daemon_start(sa, port);
+	/* first use: pinned, with a notice */
+	ck_assert_int_eq(run_batch(port, "ping\n", &p), 0);
+	ck_assert_ptr_nonnull(strstr(p.ebuf, "permanently added"));
+	proc_free(&p);
+	/* second use: the pin matches, silently */
+	ck_assert_int_eq(run_batch(port, "ping\n", &p), 0);
+	ck_assert_ptr_null(strstr(p.ebuf, "permanently added"));
+	proc_free(&p);
+	daemon_stop(d);
+
+	/* the same address, another certificate */
+	d = daemon_start(sb, port);
+	ck_assert_int_ne(run_batch(port, "ping\n", &p), 0);
+	ck_assert_msg(strstr(p.ebuf, "CERTIFICATE HAS CHANGED"), "%s", p.ebuf);
+	char line[256];
+	snprintf(line, sizeof line, "%s:1", known);
+	ck_assert_msg(strstr(p.ebuf, line), "no file:line in: %s", p.ebuf);
+	ck_assert_ptr_null(strstr(p.obuf, "greeting"));   /* not one protocol line went through */
+	proc_free(&p);
+
+	/* --insecure connects, and says so every time */
+	char addr[64];
+	snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+	char *argv[] = { (char *)krieg_bin(), "--batch", "--insecure", addr, NULL };
+	for (int i = 0; i < 2; i++) {
+		proc_start(&p, argv);
+		proc_write(&p, "ping\n");
+		ck_assert_int_eq(proc_finish(&p, RUN_TIMEOUT_MS), 0);
+		ck_assert_ptr_nonnull(strstr(p.ebuf, "WARNING: --insecure"));
+		proc_free(&p);
+	}
+	daemon_stop(d);
+}
+END_TEST
+
+static Suite *client_suite(void)
+{
+	Suite *s = suite_create("client");
+	TCase *tc = tcase_create("client");
+	tcase_set_timeout(tc, 90);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, batch_game_between_two_clients);
+	tcase_add_test(tc, batch_exit_status);
+	tcase_add_test(tc, interactive_under_a_pty);
+	tcase_add_test(tc, changed_certificate_is_refused);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(client_suite)

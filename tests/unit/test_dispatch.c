@@ -1,0 +1,158 @@
+/*
+ * test_dispatch.c — the pieces of the transport that need no socket: the
+ * error-code table of the wire (proto.c), settings (config.c) and the
+ * escaping of client text in logs (log.c).  The dispatcher itself runs
+ * against a real daemon in tests/integration/test_transport.c.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "config.h"
+#include "log.h"
+#include "proto.h"
+
+START_TEST(test_error_names_round_trip)
+{
+	int named = 0;
+
+	for (int code = 1; code <= PE_BUSY; code++) {
+		const char *name = proto_error_name(code);
+
+		ck_assert_ptr_nonnull(name);
+		ck_assert_int_eq(proto_error_parse(name), code);
+		/* Names are lower-case identifiers. */
+		for (const char *p = name; *p; p++)
+			ck_assert(( *p >= 'a' && *p <= 'z') || *p == '_');
+		named++;
+	}
+	ck_assert_int_eq(named, 23);
+	ck_assert_str_eq(proto_error_name(PE_LINE_TOO_LONG), "line_too_long");
+	ck_assert_str_eq(proto_error_name(PE_SERVER_FULL), "server_full");
+	ck_assert_ptr_null(proto_error_name(PE_NONE));
+	ck_assert_ptr_null(proto_error_name(-1));
+	ck_assert_ptr_null(proto_error_name(PE_BUSY + 1));
+	ck_assert_int_eq(proto_error_parse("no_such_code"), PE_NONE);
+	ck_assert_int_eq(proto_error_parse(NULL), PE_NONE);
+	ck_assert_int_eq(proto_error_parse("BAD_JSON"), PE_NONE);
+}
+END_TEST
+
+START_TEST(test_config_values)
+{
+	int ms = -1;
+	size_t sz = 0;
+
+	ck_assert_int_eq(config_parse_duration_ms("10", &ms), 0);
+	ck_assert_int_eq(ms, 10000);
+	ck_assert_int_eq(config_parse_duration_ms("250ms", &ms), 0);
+	ck_assert_int_eq(ms, 250);
+	ck_assert_int_eq(config_parse_duration_ms("1.5s", &ms), 0);
+	ck_assert_int_eq(ms, 1500);
+	ck_assert_int_eq(config_parse_duration_ms("5m", &ms), 0);
+	ck_assert_int_eq(ms, 300000);
+	ck_assert_int_eq(config_parse_duration_ms("-1", &ms), -1);
+	ck_assert_int_eq(config_parse_duration_ms("10 parsecs", &ms), -1);
+	ck_assert_int_eq(config_parse_duration_ms("", &ms), -1);
+	ck_assert_int_eq(config_parse_duration_ms("99999999h", &ms), -1);
+
+	ck_assert_int_eq(config_parse_size("64k", &sz), 0);
+	ck_assert_uint_eq(sz, 65536);
+	ck_assert_int_eq(config_parse_size("1M", &sz), 0);
+	ck_assert_uint_eq(sz, 1048576);
+	ck_assert_int_eq(config_parse_size("-5", &sz), -1);
+	ck_assert_int_eq(config_parse_size("5G", &sz), -1);
+}
+END_TEST
+
+START_TEST(test_config_file)
+{
+	char path[] = "/tmp/kriegd-conf-XXXXXX", err[256];
+	int fd = mkstemp(path);
+	struct config *cfg = config_new();
+
+	ck_assert_int_ge(fd, 0);
+	/* Defaults are the named constants. */
+	ck_assert_int_eq(cfg->max_conns, CONN_MAX_DEFAULT);
+	ck_assert_int_eq(cfg->idle_timeout_ms, IDLE_TIMEOUT_MS_DEFAULT);
+	ck_assert_uint_eq(cfg->output_max, OUTPUT_MAX_DEFAULT);
+	ck_assert_uint_eq(cfg->nlisten, 0);
+
+	const char *text = "# a comment\n\n  max_connections = 7  # trailing\n"
+	                   "idle_timeout=2s\nlisten = 127.0.0.1:0\nlisten = [::1]:9\n"
+	                   "output_buffer_max = 64k\ncert = /a b/c.pem\nkey = k.pem\n"
+	                   "log_level = debug\n";
+	ck_assert(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	ck_assert_int_eq(config_load(cfg, path, err, sizeof err), 0);
+	ck_assert_int_eq(cfg->max_conns, 7);
+	ck_assert_int_eq(cfg->idle_timeout_ms, 2000);
+	ck_assert_uint_eq(cfg->nlisten, 2);
+	ck_assert_str_eq(cfg->listen[1], "[::1]:9");
+	ck_assert_uint_eq(cfg->output_max, 65536);
+	ck_assert_str_eq(cfg->cert_file, "/a b/c.pem");
+	ck_assert_int_eq(cfg->log_level, LOGL_DEBUG);
+	config_clear_listen(cfg);
+	ck_assert_uint_eq(cfg->nlisten, 0);
+
+	/* Errors name the line, and unknown keys are errors. */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	text = "max_connections = 3\nmax_conections = 3\n";
+	ck_assert(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	ck_assert_int_eq(config_load(cfg, path, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, ":2:"));
+	ck_assert_ptr_nonnull(strstr(err, "max_conections"));
+
+	ck_assert_int_eq(config_set(cfg, "max_connections", "0", err, sizeof err), -1);
+	ck_assert_int_eq(config_set(cfg, "max_connections", "12x", err, sizeof err), -1);
+	ck_assert_int_eq(config_set(cfg, "idle_timeout", "1ms", err, sizeof err), -1);
+	ck_assert_int_eq(config_set(cfg, "output_buffer_max", "12", err, sizeof err), -1);
+	ck_assert_int_eq(config_set(cfg, "log_level", "loud", err, sizeof err), -1);
+	ck_assert_int_eq(config_set(cfg, "rate_limit", "5", err, sizeof err), 0);
+	ck_assert_int_eq(cfg->rate_limit, 5);
+	ck_assert_int_eq(config_load(cfg, "/nonexistent/kriegd.conf", err, sizeof err), -1);
+	unlink(path);
+	config_free(cfg);
+}
+END_TEST
+
+START_TEST(test_log_escape)
+{
+	char buf[LOG_ESCAPE_BUF], big[LOG_ESCAPE_MAX * 2];
+
+	ck_assert_str_eq(log_escape("plain", 5, buf, sizeof buf), "plain");
+	ck_assert_str_eq(log_escape("a\nb\"c\\", 6, buf, sizeof buf), "a\\x0ab\\\"c\\\\");
+	ck_assert_str_eq(log_escape("\x1b[31m\xff", 6, buf, sizeof buf), "\\x1b[31m\\xff");
+	ck_assert_str_eq(log_escape("a\0b", 3, buf, sizeof buf), "a\\x00b");
+	/* Cut at LOG_ESCAPE_MAX input bytes, marked. */
+	memset(big, '\n', sizeof big);
+	log_escape(big, sizeof big, buf, sizeof buf);
+	ck_assert_uint_eq(strlen(buf), 4 * LOG_ESCAPE_MAX + 3);
+	ck_assert_str_eq(buf + strlen(buf) - 3, "...");
+	/* A small buffer is never overrun. */
+	char small[10];
+	log_escape("\n\n\n\n\n\n", 6, small, sizeof small);
+	ck_assert_uint_lt(strlen(small), sizeof small);
+	ck_assert_ptr_nonnull(strstr(small, "..."));
+}
+END_TEST
+
+static Suite *dispatch_suite(void)
+{
+	Suite *s = suite_create("dispatch");
+	TCase *tc = tcase_create("units");
+
+	tcase_add_test(tc, test_error_names_round_trip);
+	tcase_add_test(tc, test_config_values);
+	tcase_add_test(tc, test_config_file);
+	tcase_add_test(tc, test_log_escape);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(dispatch_suite)
