@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include <event2/thread.h>
 
 #include "auth.h"
+#include "backup.h"
 #include "config.h"
 #include "conn.h"
 #include "game.h"
@@ -40,7 +42,9 @@ static void usage(FILE *f)
 	        "  --listen ADDR:PORT 1.2.3.4:7474 or [::1]:7474; repeatable; replaces the\n"
 	        "                     config's and the default 127.0.0.1:7474 + [::1]:7474\n"
 	        "  --state-dir DIR    database and generated certificate (default ./var)\n"
-	        "  --set KEY=VALUE    one setting, as in the config file; wins over it\n");
+	        "  --set KEY=VALUE    one setting, as in the config file; wins over it\n"
+	        "       kriegd [--config FILE] [--state-dir DIR] backup FILE\n"
+	        "  backup FILE        copy the database online to FILE (see deploy/BACKUP.md)\n");
 }
 
 static void on_signal(evutil_socket_t sig, short what, void *arg)
@@ -130,7 +134,9 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc) {
+	/* `kriegd [flags] backup FILE`: an online copy of the database (backup.c). */
+	bool backup = optind + 2 == argc && strcmp(argv[optind], "backup") == 0;
+	if (optind != argc && !backup) {
 		usage(stderr);
 		return 2;
 	}
@@ -160,6 +166,11 @@ int main(int argc, char **argv)
 				fatalx("%s", err);
 	}
 	log_set_level((enum log_level)cfg->log_level);
+	if (backup) {
+		int status = backup_main(cfg, argv[optind + 1]);
+		config_free(cfg);
+		return status;
+	}
 
 	/* A client that vanishes must not kill the daemon with SIGPIPE. */
 	signal(SIGPIPE, SIG_IGN);

@@ -385,7 +385,7 @@ static void response(struct client *c, const json_t *msg)
 			    text ? text : "no reason given", code ? code : "error");
 		return;
 	}
-	if (c->batch || !known)
+	if (!known)
 		return;
 	switch (type) {
 	case CMD_LOGIN:
@@ -414,6 +414,9 @@ static void response(struct client *c, const json_t *msg)
 		break;
 	case CMD_WHO: case CMD_SEEKS: case CMD_GAMES: case CMD_POSSIBLE:
 		show_list(c, type, msg);
+		break;
+	case CMD_GAME:
+		game_begin(c, msg, true);
 		break;
 	default:
 		break;
@@ -503,18 +506,20 @@ static void event(struct client *c, const json_t *msg, const char *name)
 		return;
 	}
 	if (g && !strcmp(name, "draw_offer")) {
-		g->draw_offer_from = !g->color;
+		int by = color_parse(json_string_value(json_object_get(msg, "by")));
+		g->draw_offer_from = by >= 0 ? by : !g->color;
 		read_clock(c, g, msg);
-		if (!c->batch)
+		if (g->draw_offer_from == g->color)
+			out(c, "#%ld: you offered a draw.", g->id);
+		else
 			out(c, "#%ld: %s offers a draw: \"draw accept\" or \"draw decline\".", g->id,
-			    words_side(!g->color));
+			    words_side(g->draw_offer_from));
 		return;
 	}
 	if (g && !strcmp(name, "draw_declined")) {
 		g->draw_offer_from = -1;
 		read_clock(c, g, msg);
-		if (!c->batch)
-			out(c, "#%ld: the draw offer was declined.", g->id);
+		out(c, "#%ld: the draw offer was declined.", g->id);
 		return;
 	}
 	if (c->batch)
@@ -576,8 +581,14 @@ static int local_command(struct client *c, struct cmd *cmd)
 		return 0;
 	case CMD_SWITCH: {
 		struct cgame *to = client_game(c, cmd->number);
-		if (!to)
-			return error(c, "no game %ld here (see \"games\")", cmd->number);
+		if (!to) {
+			/* not followed here yet: fetch our own view of it; the answer starts it */
+			json_t *r = json_pack("{s:I, s:s, s:I}", "id", (json_int_t)c->next_id++, "type", "game",
+			                      "game", (json_int_t)cmd->number);
+			send_json(c, r, CMD_GAME);
+			json_decref(r);
+			return 0;
+		}
 		c->current = to->id;
 		show_board(c, to);
 		return 0;

@@ -268,6 +268,53 @@ START_TEST(batch_prints_verbatim_and_waits)
 }
 END_TEST
 
+START_TEST(switch_fetches_a_game_and_draws)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	start_game(&c, 4, "white", false);
+	ck_assert_int_eq(client_command(&c, "switch 9"), 0);
+	ck_assert_int_eq(s.nsent, 1);
+	json_t *r = json_loads(s.sent[0], 0, NULL);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "type")), "game");
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "game")), 9);
+	long long id = json_integer_value(json_object_get(r, "id"));
+	json_decref(r);
+	/* our own view of game 9, as Black, after White's first move */
+	char line[1024];
+	snprintf(line, sizeof line,
+	         "{\"id\":%lld,\"ok\":true,\"game\":9,\"rules\":\"icc\",\"white\":\"x\",\"black\":\"y\","
+	         "\"color\":\"black\",\"rated\":false,\"live\":true,\"to_move\":\"black\",\"events\":["
+	         "{\"event\":\"pawn_tries\",\"by\":\"white\",\"ply\":0,\"audience\":[\"white\",\"black\"],\"count\":0},"
+	         "{\"event\":\"moved\",\"by\":\"white\",\"ply\":1,\"audience\":[\"black\"]}]}", id);
+	client_receive(&c, line);
+	ck_assert_int_eq(c.current, 9);
+	struct cgame *g = client_current(&c);
+	ck_assert_ptr_nonnull(g);
+	ck_assert_int_eq(g->color, BLACK);
+	ck_assert_int_eq(g->view.to_move, BLACK);
+	ck_assert_int_eq(g->log_n, 2);
+	ck_assert_ptr_nonnull(strstr(s.printed, "White has moved"));
+	/* the old game is still there to switch back to, without a request */
+	ck_assert_int_eq(client_command(&c, "switch 4"), 0);
+	ck_assert_int_eq(s.nsent, 1);
+	ck_assert_int_eq(c.current, 4);
+
+	/* a draw offer by the opponent: bare "draw" accepts it */
+	client_receive(&c, "{\"event\":\"draw_offer\",\"game\":4,\"by\":\"black\"}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Black offers a draw"));
+	ck_assert_int_eq(client_command(&c, "draw"), 0);
+	ck_assert_ptr_nonnull(strstr(s.sent[1], "\"action\":\"accept\""));
+	/* our own offer (echoed to us) does not make "draw" an accept */
+	client_receive(&c, "{\"event\":\"draw_declined\",\"game\":4,\"by\":\"black\"}");
+	client_receive(&c, "{\"event\":\"draw_offer\",\"game\":4,\"by\":\"white\"}");
+	ck_assert_int_eq(client_command(&c, "draw"), 0);
+	ck_assert_ptr_nonnull(strstr(s.sent[2], "\"action\":\"offer\""));
+	client_free(&c);
+}
+END_TEST
+
 static Suite *session_suite(void)
 {
 	Suite *s = suite_create("client_session");
@@ -278,6 +325,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, clocks_tick);
 	tcase_add_test(tc, challenge_accept_and_errors);
 	tcase_add_test(tc, batch_prints_verbatim_and_waits);
+	tcase_add_test(tc, switch_fetches_a_game_and_draws);
 	suite_add_tcase(s, tc);
 	return s;
 }

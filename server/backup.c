@@ -1,0 +1,134 @@
+/*
+ * backup.c — `kriegd backup FILE` (see backup.h).
+ */
+#include "backup.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "config.h"
+#include "store.h"
+
+#define BACKUP_PATH_MAX 4096
+
+static int db_fail(sqlite3 *db, const char *what, const char *path, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s %s: %s", what, path, db != NULL ? sqlite3_errmsg(db) : "out of memory");
+	return -1;
+}
+
+/* Is the copy whole, and a krieg database? */
+static int check_copy(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+	sqlite3_stmt *s = NULL;
+	int ok = sqlite3_prepare_v2(db, "PRAGMA integrity_check(1)", -1, &s, NULL) == SQLITE_OK &&
+	         sqlite3_step(s) == SQLITE_ROW;
+	const char *res = ok ? (const char *)sqlite3_column_text(s, 0) : NULL;
+
+	if (res == NULL || strcmp(res, "ok") != 0) {
+		snprintf(err, errlen, "the copy %s fails its integrity check: %s", path,
+		         res != NULL ? res : sqlite3_errmsg(db));
+		sqlite3_finalize(s);
+		return -1;
+	}
+	sqlite3_finalize(s);
+	return 0;
+}
+
+int backup_copy(const char *src, const char *dest, char *err, size_t errlen)
+{
+	char tmp[BACKUP_PATH_MAX];
+	sqlite3 *from = NULL, *to = NULL;
+	int rc = -1;
+
+	if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", dest) >= sizeof tmp) {
+		snprintf(err, errlen, "backup file name too long");
+		return -1;
+	}
+	/* Read-only: the backup never writes the live database.  No CREATE:
+	 * a wrong path must not leave an empty database behind. */
+	if (sqlite3_open_v2(src, &from, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		db_fail(from, "open", src, err, errlen);
+		goto out;
+	}
+	sqlite3_busy_timeout(from, STORE_BUSY_TIMEOUT_MS);
+	unlink(tmp);
+	if (sqlite3_open_v2(tmp, &to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		db_fail(to, "create", tmp, err, errlen);
+		goto out;
+	}
+	sqlite3_backup *b = sqlite3_backup_init(to, "main", from, "main");
+	if (b == NULL) {
+		db_fail(to, "backup to", tmp, err, errlen);
+		goto out;
+	}
+	/* All pages in one step: one read transaction on the source, so the
+	 * copy is one consistent commit; in WAL mode the daemon's writes go on
+	 * meanwhile.  Busy/locked (a checkpoint in progress): wait and retry. */
+	int step;
+	for (int tries = 0;; tries++) {
+		step = sqlite3_backup_step(b, -1);
+		if ((step == SQLITE_BUSY || step == SQLITE_LOCKED) && tries < 50) {
+			sqlite3_sleep(100);
+			continue;
+		}
+		break;
+	}
+	int fin = sqlite3_backup_finish(b);
+	if (step != SQLITE_DONE || fin != SQLITE_OK) {
+		snprintf(err, errlen, "backup of %s: %s", src,
+		         sqlite3_errstr(step != SQLITE_DONE ? step : fin));
+		goto out;
+	}
+	/* The copy keeps the source's WAL flag in its header; checkpoint so
+	 * the single file FILE holds everything once closed. */
+	if (check_copy(to, tmp, err, errlen) != 0)
+		goto out;
+	sqlite3_wal_checkpoint_v2(to, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+	if (sqlite3_close(to) != SQLITE_OK) {
+		db_fail(to, "close", tmp, err, errlen);
+		goto out;
+	}
+	to = NULL;
+	if (rename(tmp, dest) != 0) {
+		snprintf(err, errlen, "rename %s to %s: %s", tmp, dest, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (to != NULL)
+		sqlite3_close(to);
+	if (from != NULL)
+		sqlite3_close(from);
+	if (rc != 0)
+		unlink(tmp);
+	return rc;
+}
+
+int backup_main(const struct config *cfg, const char *dest)
+{
+	char path[BACKUP_PATH_MAX], err[1024];
+	struct stat sb;
+
+	if (cfg->db_file != NULL)
+		snprintf(path, sizeof path, "%s", cfg->db_file);
+	else if ((size_t)snprintf(path, sizeof path, "%s/kriegd.db", cfg->state_dir) >= sizeof path) {
+		fprintf(stderr, "kriegd: backup: state directory path too long\n");
+		return 1;
+	}
+	if (stat(path, &sb) != 0) {
+		fprintf(stderr, "kriegd: backup: no database at %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	if (backup_copy(path, dest, err, sizeof err) != 0) {
+		fprintf(stderr, "kriegd: backup: %s\n", err);
+		return 1;
+	}
+	fprintf(stderr, "kriegd: backup of %s written to %s\n", path, dest);
+	return 0;
+}
