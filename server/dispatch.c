@@ -39,7 +39,8 @@ const struct cmd conn_cmds[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
-static const struct cmd *const cmd_tables[] = { conn_cmds, auth_cmds, lobby_cmds, game_cmds };
+static const struct cmd *const cmd_tables[] = { conn_cmds, auth_cmds, lobby_cmds, game_cmds,
+                                               history_cmds };
 
 /* The string element size limit of F_STRINGS. */
 #define FIELD_STRINGS_ITEM_MAX 32

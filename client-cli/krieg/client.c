@@ -496,7 +496,7 @@ static void event(struct client *c, const json_t *msg, const char *name)
 		return;
 	}
 	if (!strcmp(name, "game_start") || !strcmp(name, "game_state")) {
-		game_begin(c, msg, name[5] == 's' && name[6] == 't' && name[7] == 'a' && name[8] == 't');
+		game_begin(c, msg, strcmp(name, "game_state") == 0);
 		return;
 	}
 	long id = (long)json_integer_value(json_object_get(msg, "game"));

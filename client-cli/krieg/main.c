@@ -102,14 +102,16 @@ static int ui_ask_password(void *ctx, const char *prompt, char *buf, size_t len)
 
 	if (u->cl.batch)
 		return -1;   /* scripts give the password on the command line */
-	fputs(prompt, stdout);
-	fflush(stdout);
+	/* echo off before the prompt shows, and keep typeahead (TCSANOW, not
+	 * TCSAFLUSH): a fast typist or a script may already have sent it */
 	if (tty) {
 		quiet = old;
 		quiet.c_lflag &= (tcflag_t)~ECHO;
 		quiet.c_lflag |= ICANON;
-		tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet);
+		tcsetattr(STDIN_FILENO, TCSANOW, &quiet);
 	}
+	fputs(prompt, stdout);
+	fflush(stdout);
 	size_t n = 0;
 	int rc = 0;
 	for (;;) {
@@ -128,7 +130,7 @@ static int ui_ask_password(void *ctx, const char *prompt, char *buf, size_t len)
 	}
 	buf[n] = '\0';
 	if (tty)
-		tcsetattr(STDIN_FILENO, TCSAFLUSH, &old);
+		tcsetattr(STDIN_FILENO, TCSANOW, &old);
 	fputc('\n', stdout);
 	fflush(stdout);
 	return rc;

@@ -284,9 +284,13 @@ enum net_status net_connect(const struct net_opts *o, struct net **out, char *er
 		goto fail;
 	}
 	SSL_set_fd(n->ssl, n->fd);
-	if (!is_ip_literal(o->host))
+	/* the CA path also checks that the certificate names this host */
+	if (is_ip_literal(o->host)) {
+		X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(n->ssl), o->host);
+	} else {
 		SSL_set_tlsext_host_name(n->ssl, o->host);
-	SSL_set1_host(n->ssl, o->host);   /* the CA path also checks the name */
+		SSL_set1_host(n->ssl, o->host);
+	}
 
 	long deadline = now_ms() + NET_CONNECT_TIMEOUT_MS;
 	for (;;) {

@@ -377,13 +377,16 @@ START_TEST(interactive_under_a_pty)
 	/* Bob challenges through the plain protocol client */
 	struct kc *bob = kc_hello(d);
 	kc_ok(bob, kc_req(bob, "register", "{s:s, s:s}", "user", "bob_t", "password", "password123"));
-	kc_ok(bob, kc_req(bob, "challenge", "{s:s, s:s, s:s, s:b}", "user", "alice_t", "rules", "icc",
-	                  "color", "black", "rated", 0));
+	kc_ok(bob, kc_req(bob, "challenge", "{s:s, s:s, s:s, s:b, s:{s:i, s:i}}", "user", "alice_t",
+	                  "rules", "icc", "color", "black", "rated", 0, "time", "base", 300, "inc", 0));
 	EXPECT(t, "bob_t challenges you");
 	tty_type(t, "accept");
 	EXPECT(t, "you play White");
 	EXPECT(t, " 1  R  N  B  Q  K  B  N  R  1");
 	kc_event(bob, "game_start");
+	/* White's clock runs and the prompt shows it, with nobody typing */
+	EXPECT(t, "[#");
+	EXPECT(t, " White 4:59 | Black 5:00 | your move] > ");
 
 	tty_type(t, "e4");
 	EXPECT(t, "You played e4");
@@ -408,7 +411,6 @@ START_TEST(interactive_under_a_pty)
 	ck_assert(!kc_saw(bob, "exd5"));
 	ck_assert(!kc_saw(bob, "f6"));
 
-	/* the clocks are in the prompt when the game is timed; this one is not */
 	tty_type(t, "resign");
 	EXPECT(t, "White resigned");
 	tty_type(t, "quit");

@@ -354,6 +354,9 @@ static void play_one(struct kc *p[2], unsigned seed)
 		}
 	}
 	ck_assert(referee_over(g.ref));
+	if (getenv("KRIEG_LEAK_VERBOSE"))
+		fprintf(stderr, "leak: seed %u %s game %lld over after %d plies\n", seed, g.rs->name,
+		        g.id, referee_plies(g.ref));
 	/* The game is over: acting again is game_over, for both. */
 	kc_error(g.cl[WHITE], kc_req(g.cl[WHITE], "resign", "{s:I}", "game", g.id), "game_over");
 	/* Sync: a ping's answer comes after every event queued before it. */
@@ -376,7 +379,10 @@ START_TEST(random_games_leak_nothing)
 	const char *env = getenv("KRIEG_LEAK_SEED");
 	if (env)
 		base = (unsigned)strtoul(env, NULL, 10);
-	for (unsigned i = 0; i < LEAK_GAMES; i++)
+	unsigned games = LEAK_GAMES;
+	if ((env = getenv("KRIEG_LEAK_GAMES")) != NULL)
+		games = (unsigned)strtoul(env, NULL, 10);
+	for (unsigned i = 0; i < games; i++)
 		play_one(p, base + i);
 	kc_close(p[0]);
 	kc_close(p[1]);

@@ -1,0 +1,306 @@
+/*
+ * history.c — reading finished (and one's own) games back:
+ *
+ *   history {user?, limit?}  your games, newest first (live and finished);
+ *                            with `user`: that user's finished games
+ *   record  {game, view, from?}
+ *                            a game's announcements as one audience heard
+ *                            them: "white", "black" or "umpire"
+ *   pgn     {game, view?}    the same record as PGN (common/pgn.c)
+ *
+ * Who may read what (PROTOCOL.md, "History"): a finished game is public,
+ * every view of it; an unfinished one is readable only by its players,
+ * and only in their own colour's view — never the other side's, never the
+ * umpire's.  Anything else is no_such_game, whether or not it exists.
+ *
+ * Views are rebuilt by replaying the stored actions through a fresh
+ * referee (recover_apply, the path recovery uses), so the SAN text and
+ * the rule set's wording are the same as when the game was played.
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conn.h"
+#include "dispatch.h"
+#include "event_json.h"
+#include "log.h"
+#include "proto.h"
+#include "recover.h"
+#include "referee.h"
+#include "ruleset.h"
+#include "server.h"
+#include "store.h"
+
+#define HISTORY_GAME_ID_MAX (1LL << 53)   /* JSON-safe integers */
+#define HISTORY_LIMIT_DEFAULT 20
+#define HISTORY_LIMIT_MAX 100
+#define HISTORY_PAGE_BYTES 12000          /* events per reply, well under PROTO_LINE_MAX */
+#define HISTORY_FROM_MAX (1LL << 30)
+
+static bool game_finished(const struct store_game *g)
+{
+	return g->result != RESULT_NONE || g->reason != REASON_NONE;
+}
+
+static void user_names(struct store *st, const struct store_game *g, char names[2][PROTO_NAME_MAX + 1])
+{
+	for (int col = WHITE; col <= BLACK; col++)
+		if (store_user_name(st, col == WHITE ? g->white : g->black, names[col],
+		                    PROTO_NAME_MAX + 1) != STORE_OK)
+			snprintf(names[col], PROTO_NAME_MAX + 1, "?");
+}
+
+/* The summary of one game, as `history` lists it. */
+static json_t *summary_json(struct store *st, const struct store_game *g)
+{
+	char names[2][PROTO_NAME_MAX + 1];
+
+	user_names(st, g, names);
+	json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:b, s:I, s:b}", "game", (json_int_t)g->id,
+	                      "rules", g->rules, "white", names[WHITE], "black", names[BLACK],
+	                      "rated", g->rated != 0, "created", (json_int_t)g->created_unix,
+	                      "live", !game_finished(g));
+	if (g->days > 0)
+		json_object_set_new(j, "time", json_pack("{s:I}", "days", (json_int_t)g->days));
+	else if (g->base_ms > 0)
+		json_object_set_new(j, "time", json_pack("{s:f, s:f}", "base", (double)g->base_ms / 1000.0,
+		                                         "inc", (double)g->inc_ms / 1000.0));
+	if (game_finished(g)) {
+		const char *res = game_result_name(g->result), *rn = game_reason_name(g->reason);
+		json_object_set_new(j, "result", json_string(res != NULL ? res : "*"));
+		if (rn != NULL)
+			json_object_set_new(j, "reason", json_string(rn));
+	}
+	return j;
+}
+
+/* ---- history -------------------------------------------------------------- */
+
+struct listing {
+	struct store *st;
+	json_t *arr;
+};
+
+static int listing_cb(const struct store_game *g, void *arg)
+{
+	struct listing *ls = arg;
+	json_array_append_new(ls->arr, summary_json(ls->st, g));
+	return 0;
+}
+
+static void cmd_history(struct conn *c, json_t *id, json_t *req)
+{
+	struct store *st = conn_server(c)->store;
+	const char *name = json_string_value(json_object_get(req, "user"));
+	json_t *lim = json_object_get(req, "limit");
+	int limit = lim != NULL ? (int)json_integer_value(lim) : HISTORY_LIMIT_DEFAULT;
+	int64_t uid = conn_user(c);
+	bool own = true;
+	int rc;
+
+	if (limit <= 0) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "limit must be 1..%d", HISTORY_LIMIT_MAX);
+		return;
+	}
+	if (name != NULL) {
+		struct store_user u;
+		rc = store_user_find(st, name, &u);
+		if (rc == STORE_NOT_FOUND) {
+			dispatch_error(c, id, PE_NO_SUCH_USER, "no such user");
+			return;
+		}
+		if (rc != STORE_OK) {
+			log_warnx("history: %s", store_error(st));
+			dispatch_error(c, id, PE_STORAGE, "the games could not be read");
+			return;
+		}
+		own = u.id == uid;
+		uid = u.id;
+	}
+	struct listing ls = { st, json_array() };
+	rc = own ? store_games_of_user(st, uid, limit, listing_cb, &ls)
+	         : store_games_finished_of_user(st, uid, limit, listing_cb, &ls);
+	if (rc != STORE_OK) {
+		log_warnx("history: %s", store_error(st));
+		json_decref(ls.arr);
+		dispatch_error(c, id, PE_STORAGE, "the games could not be read");
+		return;
+	}
+	dispatch_ok(c, id, json_pack("{s:o}", "games", ls.arr));
+}
+
+/* ---- record ------------------------------------------------------------------ */
+
+static int view_parse(const char *s)
+{
+	if (s == NULL)
+		return -1;
+	if (strcmp(s, "white") == 0)
+		return AUD_WHITE;
+	if (strcmp(s, "black") == 0)
+		return AUD_BLACK;
+	if (strcmp(s, "umpire") == 0)
+		return AUD_UMPIRE;
+	return -1;
+}
+
+/*
+ * Find the game and decide whether the connection's user may read `aud`'s
+ * view of it.  Sends the error and returns false if not.
+ */
+static bool readable(struct conn *c, json_t *id, json_t *req, unsigned aud, struct store_game *g)
+{
+	struct store *st = conn_server(c)->store;
+	int64_t uid = conn_user(c);
+	json_int_t gid = json_integer_value(json_object_get(req, "game"));
+	int rc = store_game_get(st, gid, g);
+
+	if (rc == STORE_ERROR) {
+		log_warnx("game=%" PRId64 " record: %s", (int64_t)gid, store_error(st));
+		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
+		return false;
+	}
+	if (rc == STORE_OK && game_finished(g))
+		return true;
+	/* Unfinished: a player, own colour only.  Everything else reads as
+	 * "no such game", so the answer says nothing about other games. */
+	if (rc == STORE_OK && ((aud == AUD_WHITE && g->white == uid) ||
+	                       (aud == AUD_BLACK && g->black == uid)))
+		return true;
+	dispatch_error(c, id, PE_NO_SUCH_GAME, "no such game");
+	return false;
+}
+
+struct collect {
+	struct referee *ref;
+	const struct ruleset *rs;
+	int64_t game;
+	unsigned aud;
+	json_t *arr;
+	struct evlist out;
+	bool failed;
+};
+
+static int collect_cb(const struct store_action *a, void *arg)
+{
+	struct collect *cl = arg;
+
+	if (!a->ok)
+		return 0;
+	evlist_clear(&cl->out);
+	if (recover_apply(cl->ref, a, &cl->out) != REF_OK) {
+		cl->failed = true;
+		return 1;
+	}
+	for (size_t i = 0; i < cl->out.n; i++) {
+		if (!(cl->out.v[i].audience & cl->aud))
+			continue;
+		json_t *j = event_to_json(&cl->out.v[i], cl->rs, -1);
+		if (j == NULL)
+			continue;
+		json_object_set_new(j, "game", json_integer((json_int_t)cl->game));
+		json_array_append_new(cl->arr, j);
+	}
+	return 0;
+}
+
+/* Every event of game g addressed to aud, replayed; NULL on failure. */
+static json_t *record_events(struct store *st, const struct store_game *g, unsigned aud)
+{
+	struct collect cl;
+	char err[128];
+
+	memset(&cl, 0, sizeof cl);
+	cl.rs = ruleset_find(g->rules);
+	if (cl.rs == NULL)
+		return NULL;
+	cl.ref = referee_new(cl.rs, g->fen[0] ? g->fen : NULL, err, sizeof err);
+	if (cl.ref == NULL)
+		return NULL;
+	cl.game = g->id;
+	cl.aud = aud;
+	cl.arr = json_array();
+	evlist_init(&cl.out);
+	int rc = store_game_actions(st, g->id, collect_cb, &cl);
+	evlist_free(&cl.out);
+	referee_free(cl.ref);
+	if (rc != STORE_OK || cl.failed) {
+		log_warnx("game=%" PRId64 " record could not be replayed%s%s", g->id,
+		          rc != STORE_OK ? ": " : "", rc != STORE_OK ? store_error(st) : "");
+		json_decref(cl.arr);
+		return NULL;
+	}
+	return cl.arr;
+}
+
+/* Put events[from..] into j, as many as fit one page; "next" if more remain. */
+static void page_into(json_t *j, json_t *events, size_t from)
+{
+	size_t n = json_array_size(events), bytes = 0, i;
+	json_t *page = json_array();
+
+	if (from > n)
+		from = n;
+	for (i = from; i < n; i++) {
+		char *txt = json_dumps(json_array_get(events, i), JSON_COMPACT);
+		size_t len = txt != NULL ? strlen(txt) + 1 : 0;
+		free(txt);
+		if (i > from && bytes + len > HISTORY_PAGE_BYTES)
+			break;
+		bytes += len;
+		json_array_append(page, json_array_get(events, i));
+	}
+	json_object_set_new(j, "events", page);
+	json_object_set_new(j, "total", json_integer((json_int_t)n));
+	if (i < n)
+		json_object_set_new(j, "next", json_integer((json_int_t)i));
+}
+
+static void cmd_record(struct conn *c, json_t *id, json_t *req)
+{
+	struct store *st = conn_server(c)->store;
+	const char *view = json_string_value(json_object_get(req, "view"));
+	int aud = view_parse(view);
+	size_t from = (size_t)json_integer_value(json_object_get(req, "from"));
+	struct store_game g;
+
+	if (aud < 0) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "view must be white, black or umpire");
+		return;
+	}
+	if (!readable(c, id, req, (unsigned)aud, &g))
+		return;
+	json_t *events = record_events(st, &g, (unsigned)aud);
+	if (events == NULL) {
+		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
+		return;
+	}
+	json_t *j = summary_json(st, &g);
+	json_object_set_new(j, "view", json_string(view));
+	if (g.fen[0])
+		json_object_set_new(j, "fen", json_string(g.fen));
+	page_into(j, events, from);
+	json_decref(events);
+	dispatch_ok(c, id, j);
+}
+
+static const struct field f_history[] = {
+	{ "user", F_STRING, 0, PROTO_NAME_MAX },
+	{ "limit", F_INT, 0, HISTORY_LIMIT_MAX },
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_record[] = {
+	{ "game", F_INT, 1, HISTORY_GAME_ID_MAX },
+	{ "view", F_STRING, 1, 8 },
+	{ "from", F_INT, 0, HISTORY_FROM_MAX },
+	{ NULL, 0, 0, 0 },
+};
+
+const struct cmd history_cmds[] = {
+	{ "history", 0, f_history, cmd_history },
+	{ "record", 0, f_record, cmd_record },
+	{ NULL, 0, NULL, NULL },
+};

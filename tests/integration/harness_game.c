@@ -1,0 +1,212 @@
+/*
+ * harness_game.c — see harness_game.h.
+ */
+#define _GNU_SOURCE 1
+#include "harness_game.h"
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "event.h"
+#include "event_json.h"
+#include "movegen.h"
+#include "notation.h"
+#include "referee.h"
+#include "ruleset.h"
+
+static void copy_str(char *dst, size_t len, json_t *obj, const char *key)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+	ck_assert_msg(s != NULL, "no string '%s'", key);
+	snprintf(dst, len, "%s", s);
+}
+
+void kg_guest(struct kd *d, struct kp *p)
+{
+	p->c = kc_hello(d);
+	json_t *r = kc_ok(p->c, kc_req(p->c, "guest", NULL));
+	copy_str(p->name, sizeof p->name, r, "user");
+	copy_str(p->token, sizeof p->token, r, "token");
+}
+
+json_t *kg_resume(struct kd *d, struct kp *p)
+{
+	p->c = kc_hello(d);
+	json_t *r = kc_ok(p->c, kc_req(p->c, "resume", "{s:s}", "token", p->token));
+	if (json_string_value(json_object_get(r, "token")) != NULL)
+		copy_str(p->token, sizeof p->token, r, "token");
+	return r;
+}
+
+int64_t kg_new_game(struct kp *white, struct kp *black)
+{
+	json_t *r = kc_ok(white->c, kc_req(white->c, "seek", "{s:s}", "color", "white"));
+	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
+	r = kc_ok(black->c, kc_req(black->c, "accept", "{s:I}", "offer", offer));
+	json_int_t game = json_integer_value(json_object_get(r, "game"));
+	ck_assert_int_gt(game, 0);
+	return (int64_t)game;
+}
+
+json_t *kg_fetch_events(struct kc *c, const char *type, int64_t game, const char *view,
+                        char *code, size_t codelen)
+{
+	json_t *all = json_array();
+	json_int_t from = 0;
+
+	for (;;) {
+		long long id = view != NULL
+		    ? kc_req(c, type, "{s:I, s:s, s:I}", "game", (json_int_t)game, "view", view, "from", from)
+		    : kc_req(c, type, "{s:I, s:I}", "game", (json_int_t)game, "from", from);
+		json_t *r = kc_response(c, id);
+		if (!json_is_true(json_object_get(r, "ok"))) {
+			if (code != NULL)
+				snprintf(code, codelen, "%s", json_string_value(json_object_get(
+				                                      json_object_get(r, "error"), "code")) ?: "?");
+			json_decref(all);
+			return NULL;
+		}
+		json_t *ev = json_object_get(r, "events");
+		ck_assert(json_is_array(ev));
+		json_array_extend(all, ev);
+		json_t *next = json_object_get(r, "next");
+		if (next == NULL)
+			break;
+		ck_assert_int_gt(json_integer_value(next), from);
+		from = json_integer_value(next);
+	}
+	return all;
+}
+
+static struct referee *replay(const char *rules, const struct kg_act *acts, size_t n,
+                              struct evlist *keep)
+{
+	char err[128];
+	const struct ruleset *rs = ruleset_find(rules);
+	ck_assert_ptr_nonnull(rs);
+	struct referee *r = referee_new(rs, NULL, err, sizeof err);
+	ck_assert_ptr_nonnull(r);
+	struct evlist out;
+	evlist_init(&out);
+	ck_assert_int_eq(referee_begin(r, &out), REF_OK);
+	for (size_t i = 0; i < n; i++) {
+		if (keep != NULL)
+			for (size_t k = 0; k < out.n; k++)
+				evlist_push(keep, &out.v[k]);
+		evlist_clear(&out);
+		int st = referee_attempt(r, acts[i].color, acts[i].text, &out);
+		ck_assert_msg(st == REF_OK, "local replay refused %s: %s", acts[i].text,
+		              referee_error(r));
+	}
+	if (keep != NULL)
+		for (size_t k = 0; k < out.n; k++)
+			evlist_push(keep, &out.v[k]);
+	evlist_free(&out);
+	return r;
+}
+
+json_t *kg_expected(const char *rules, const struct kg_act *acts, size_t n, int64_t game,
+                    unsigned aud)
+{
+	struct evlist all;
+	evlist_init(&all);
+	struct referee *r = replay(rules, acts, n, &all);
+	json_t *arr = json_array();
+	for (size_t i = 0; i < all.n; i++) {
+		if (!(all.v[i].audience & aud))
+			continue;
+		json_t *j = event_to_json(&all.v[i], referee_ruleset(r), -1);
+		ck_assert_ptr_nonnull(j);
+		json_object_set_new(j, "game", json_integer((json_int_t)game));
+		json_array_append_new(arr, j);
+	}
+	evlist_free(&all);
+	referee_free(r);
+	return arr;
+}
+
+int kg_random_try(const char *rules, const struct kg_act *acts, size_t n, unsigned *seed,
+                  struct kg_act *out)
+{
+	struct referee *r = replay(rules, acts, n, NULL);
+	int color = -1;
+	if (!referee_over(r)) {
+		struct movelist ml;
+		color = referee_side_to_move(r);
+		referee_possible(r, color, &ml);
+		ck_assert_int_gt(ml.n, 0);
+		out->color = color;
+		char buf[NOTATION_MAX];
+		notation_uci(ml.m[rand_r(seed) % (unsigned)ml.n], buf);
+		snprintf(out->text, sizeof out->text, "%s", buf);
+	}
+	referee_free(r);
+	return color;
+}
+
+int kg_over(const char *rules, const struct kg_act *acts, size_t n)
+{
+	struct referee *r = replay(rules, acts, n, NULL);
+	int over = referee_over(r);
+	referee_free(r);
+	return over;
+}
+
+const char *kg_kriegd_path(void)
+{
+	const char *p = getenv("KRIEGD");
+
+	if (p != NULL && *p != '\0')
+		return p;
+	if (access("build/asan/bin/kriegd", X_OK) == 0)
+		return "build/asan/bin/kriegd";
+	return "bin/kriegd";
+}
+
+int kg_run_kriegd(char *const argv[], int timeout_ms, char *out, size_t outlen)
+{
+	char logpath[] = "/tmp/kg-run-XXXXXX";
+	int fd = mkstemp(logpath);
+	ck_assert_int_ge(fd, 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		char *args[32];
+		int i = 0;
+		args[i++] = (char *)kg_kriegd_path();
+		for (int k = 1; argv[k] != NULL && i < 31; k++)
+			args[i++] = argv[k];
+		args[i] = NULL;
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv(args[0], args);
+		_exit(127);
+	}
+	int status = 0, waited = 0, rc = -1;
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+		if (w == pid) {
+			rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+			break;
+		}
+		if (waited >= timeout_ms) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			break;
+		}
+		kt_sleep_ms(10);
+		waited += 10;
+	}
+	ssize_t got = pread(fd, out, outlen - 1, 0);
+	out[got > 0 ? got : 0] = '\0';
+	close(fd);
+	unlink(logpath);
+	return rc;
+}

@@ -1,0 +1,69 @@
+/*
+ * harness_game.h — players and games on top of harness.h, for the
+ * recovery, storage and history tests.
+ *
+ * The tests keep their own referee (the rules core links into every test
+ * binary): a game's expected announcements for one audience are computed
+ * by replaying the actions the test saw acknowledged, and compared with
+ * what kriegd serves, object by object.
+ */
+#ifndef KRIEG_HARNESS_GAME_H
+#define KRIEG_HARNESS_GAME_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "harness.h"
+
+#define KG_NAME_MAX 32
+#define KG_TOKEN_MAX 64
+#define KG_TEXT_MAX 16
+
+struct kp {
+	struct kc *c;
+	char name[KG_NAME_MAX];
+	char token[KG_TOKEN_MAX];
+};
+
+/* One acknowledged action: a try by color (0 white, 1 black). */
+struct kg_act {
+	int color;
+	char text[KG_TEXT_MAX];
+};
+
+/* A fresh guest on a new connection. */
+void kg_guest(struct kd *d, struct kp *p);
+/* A new connection resuming p's session; returns the resume response (borrowed). */
+json_t *kg_resume(struct kd *d, struct kp *p);
+/* white seeks as white, black accepts: the game id. */
+int64_t kg_new_game(struct kp *white, struct kp *black);
+
+/* Every event of `game` as kriegd serves it: request `type` ("game" or
+ * "record"; view: NULL for "game") page by page.  A new reference; NULL if
+ * the request failed (*code, if given, gets the error code). */
+json_t *kg_fetch_events(struct kc *c, const char *type, int64_t game, const char *view,
+                        char *code, size_t codelen);
+
+/* The events audience `aud` (AUD_ bits) hears when the referee of `rules`
+ * replays begin + acts[0..n) (icc default start).  A new reference. */
+json_t *kg_expected(const char *rules, const struct kg_act *acts, size_t n, int64_t game,
+                    unsigned aud);
+
+/* A random attempt for the side to move after begin + acts: one of the
+ * moves referee_possible() offers (so the referee rules on it: legal or
+ * illegal, never refused as a request).  Returns the colour to move, or -1
+ * if the game is over.  seed: a rand_r() state. */
+int kg_random_try(const char *rules, const struct kg_act *acts, size_t n, unsigned *seed,
+                  struct kg_act *out);
+/* Is the game over after begin + acts? */
+int kg_over(const char *rules, const struct kg_act *acts, size_t n);
+
+/* The kriegd binary the harness runs (for subcommands like `backup`). */
+const char *kg_kriegd_path(void);
+/* Run kriegd with argv (argv[0] is filled in), wait up to timeout_ms;
+ * returns the exit status (or 128+signal), -1 on timeout; its stderr in
+ * out (NUL-terminated, cut to outlen). */
+int kg_run_kriegd(char *const argv[], int timeout_ms, char *out, size_t outlen);
+
+#endif
