@@ -22,11 +22,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "conn.h"
 #include "dispatch.h"
 #include "event_json.h"
+#include "fen.h"
 #include "log.h"
+#include "pgn.h"
 #include "proto.h"
 #include "recover.h"
 #include "referee.h"
@@ -39,6 +42,9 @@
 #define HISTORY_LIMIT_MAX 100
 #define HISTORY_PAGE_BYTES 12000          /* events per reply, well under PROTO_LINE_MAX */
 #define HISTORY_FROM_MAX (1LL << 30)
+/* PGN bytes per reply: even with every byte escaped twice over in JSON
+ * ('"' -> '\"'), a reply stays well under PROTO_LINE_MAX. */
+#define HISTORY_PGN_CHUNK 6000
 
 static bool game_finished(const struct store_game *g)
 {
@@ -287,6 +293,115 @@ static void cmd_record(struct conn *c, json_t *id, json_t *req)
 	dispatch_ok(c, id, j);
 }
 
+/* ---- pgn -------------------------------------------------------------------- */
+
+struct pgn_actions {
+	struct pgn_action *v;
+	size_t n, cap;
+};
+
+static int pgn_collect(const struct store_action *a, void *arg)
+{
+	struct pgn_actions *pa = arg;
+
+	if (!a->ok)
+		return 0;
+	if (pa->n == pa->cap) {
+		pa->cap = pa->cap ? pa->cap * 2 : 64;
+		pa->v = realloc(pa->v, pa->cap * sizeof *pa->v);
+		if (pa->v == NULL)
+			abort();
+	}
+	struct pgn_action *p = &pa->v[pa->n++];
+	memset(p, 0, sizeof *p);
+	p->color = a->color;
+	snprintf(p->kind, sizeof p->kind, "%s", a->kind);
+	snprintf(p->text, sizeof p->text, "%s", a->text);
+	return 0;
+}
+
+/* The PGN text of game g as audience aud sees it; NULL on failure (logged). */
+static char *game_pgn(struct store *st, const struct store_game *g, unsigned aud)
+{
+	struct pgn_header h;
+	struct pgn_actions pa = { NULL, 0, 0 };
+	char names[2][PROTO_NAME_MAX + 1], err[256];
+	char *text = NULL;
+
+	pgn_header_init(&h);
+	user_names(st, g, names);
+	snprintf(h.event, sizeof h.event, "krieg game %" PRId64, g->id);
+	snprintf(h.site, sizeof h.site, "kriegd");
+	time_t t = (time_t)g->created_unix;
+	struct tm tm;
+	if (gmtime_r(&t, &tm) != NULL)
+		strftime(h.date, sizeof h.date, "%Y.%m.%d", &tm);
+	snprintf(h.white, sizeof h.white, "%s", names[WHITE]);
+	snprintf(h.black, sizeof h.black, "%s", names[BLACK]);
+	snprintf(h.rules, sizeof h.rules, "%s", g->rules);
+	if (g->fen[0] && strcmp(g->fen, FEN_START) != 0)
+		snprintf(h.fen, sizeof h.fen, "%s", g->fen);
+	if (store_game_actions(st, g->id, pgn_collect, &pa) != STORE_OK) {
+		log_warnx("game=%" PRId64 " pgn: %s", g->id, store_error(st));
+	} else if (pgn_write(&h, pa.v, pa.n, aud, &text, err, sizeof err) != 0) {
+		log_warnx("game=%" PRId64 " pgn: %s", g->id, err);
+		text = NULL;
+	}
+	free(pa.v);
+	return text;
+}
+
+static void cmd_pgn(struct conn *c, json_t *id, json_t *req)
+{
+	struct store *st = conn_server(c)->store;
+	const char *view = json_string_value(json_object_get(req, "view"));
+	size_t from = (size_t)json_integer_value(json_object_get(req, "from"));
+	int64_t uid = conn_user(c);
+	struct store_game g;
+	int aud;
+
+	if (view != NULL) {
+		if ((aud = view_parse(view)) < 0) {
+			dispatch_error(c, id, PE_BAD_REQUEST, "view must be white, black or umpire");
+			return;
+		}
+	} else {
+		/* Default: the whole record of a finished game; your own view of
+		 * a live one (or of any game you play, before it is found). */
+		json_int_t gid = json_integer_value(json_object_get(req, "game"));
+		int rc = store_game_get(st, gid, &g);
+		aud = AUD_UMPIRE;
+		if (rc == STORE_OK && !game_finished(&g))
+			aud = g.white == uid ? AUD_WHITE : g.black == uid ? AUD_BLACK : AUD_UMPIRE;
+		view = aud == AUD_WHITE ? "white" : aud == AUD_BLACK ? "black" : "umpire";
+	}
+	if (!readable(c, id, req, (unsigned)aud, &g))
+		return;
+	char *text = game_pgn(st, &g, (unsigned)aud);
+	if (text == NULL) {
+		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
+		return;
+	}
+	/* A long PGN goes in chunks, cut on UTF-8 character boundaries. */
+	size_t total = strlen(text);
+	if (from > total)
+		from = total;
+	size_t end = from + HISTORY_PGN_CHUNK < total ? from + HISTORY_PGN_CHUNK : total;
+	while (end < total && end > from && ((unsigned char)text[end] & 0xC0) == 0x80)
+		end--;
+	json_t *chunk = json_stringn(text + from, end - from);
+	free(text);
+	if (chunk == NULL) {
+		dispatch_error(c, id, PE_INTERNAL, "the PGN could not be encoded");
+		return;
+	}
+	json_t *j = json_pack("{s:I, s:s, s:o, s:I}", "game", (json_int_t)g.id, "view", view,
+	                      "pgn", chunk, "total", (json_int_t)total);
+	if (end < total)
+		json_object_set_new(j, "next", json_integer((json_int_t)end));
+	dispatch_ok(c, id, j);
+}
+
 static const struct field f_history[] = {
 	{ "user", F_STRING, 0, PROTO_NAME_MAX },
 	{ "limit", F_INT, 0, HISTORY_LIMIT_MAX },
@@ -299,8 +414,16 @@ static const struct field f_record[] = {
 	{ NULL, 0, 0, 0 },
 };
 
+static const struct field f_pgn[] = {
+	{ "game", F_INT, 1, HISTORY_GAME_ID_MAX },
+	{ "view", F_STRING, 0, 8 },
+	{ "from", F_INT, 0, HISTORY_FROM_MAX },
+	{ NULL, 0, 0, 0 },
+};
+
 const struct cmd history_cmds[] = {
 	{ "history", 0, f_history, cmd_history },
 	{ "record", 0, f_record, cmd_record },
+	{ "pgn", 0, f_pgn, cmd_pgn },
 	{ NULL, 0, NULL, NULL },
 };

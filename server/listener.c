@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,7 +97,12 @@ static void accept_cb(struct evconnlistener *evl, evutil_socket_t fd, struct soc
                       int socklen, void *arg)
 {
 	struct listener *l = arg;
+	int one = 1;
 
+	/* Replies are small lines written one after another (an action's events,
+	 * then its ok): without this, Nagle holds the later ones for the peer's
+	 * delayed ACK, ~40 ms per request. */
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	conn_accept(l->srv, fd, sa, socklen);
 }
 

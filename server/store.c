@@ -187,7 +187,8 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_GAMES_OF_USER] = "SELECT " GAME_COLS " FROM games WHERE white = ?1 OR black = ?1"
 	                    " ORDER BY id DESC LIMIT ?2",
 	[S_GAMES_LIVE_OF_USER] = "SELECT " GAME_COLS " FROM games WHERE (white = ?1 OR black = ?1)"
-	                         " AND result = 0 AND reason = 0 ORDER BY id",
+	                         " AND result = 0 AND reason = 0"
+	                         " AND id NOT IN (SELECT game FROM flagged_games) ORDER BY id",
 	[S_UMPIRE_INSERT] = "INSERT INTO umpire_actions (game, umpire, seq, kind, text, at_ms)"
 	                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[S_UMPIRE_LIST] = "SELECT game, umpire, seq, kind, text, at_ms FROM umpire_actions"

@@ -140,7 +140,8 @@ int store_games_unfinished(struct store *st, int (*fn)(const struct store_game *
 /* Newest first. */
 int store_games_of_user(struct store *st, int64_t user, int limit,
                         int (*fn)(const struct store_game *g, void *arg), void *arg);
-/* A user's unfinished games, oldest first (the `games` list of login/resume). */
+/* A user's unfinished games, oldest first (the `games` list of login/resume);
+ * flagged games (not resumed) are left out. */
 int store_games_live_of_user(struct store *st, int64_t user,
                              int (*fn)(const struct store_game *g, void *arg), void *arg);
 

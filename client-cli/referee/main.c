@@ -6,6 +6,8 @@
  *
  *   krieg-referee [--rules NAME] [--fen FEN] [--pov white|black|umpire|spectator]
  *   krieg-referee perft DEPTH [FEN]
+ *   krieg-referee pgn [--pov P] FILE|-    (replay a Kriegspiel PGN; pgn_cmd.h)
+ *   krieg-referee topgn [options] < actions (write one; pgn_cmd.h)
  *
  * Actions: a try in any accepted notation; several tries on one line
  * (spaces or commas) = a preference list (nost); "any"; "quiet M1 M2 ...";
@@ -26,6 +28,7 @@
 #include "fen.h"
 #include "movegen.h"
 #include "notation.h"
+#include "pgn_cmd.h"
 #include "referee.h"
 #include "ruleset.h"
 
@@ -36,6 +39,8 @@ static void usage(void)
 {
 	fputs("usage: krieg-referee [--rules NAME] [--fen FEN] [--pov white|black|umpire|spectator]\n"
 	      "       krieg-referee perft DEPTH [FEN]\n"
+	      "       krieg-referee pgn [--pov white|black|umpire|spectator] FILE|-\n"
+	      "       krieg-referee topgn [--rules NAME] [--fen FEN] [--view V] [--white N] [--black N]\n"
 	      "rule sets:",
 	      stderr);
 	for (size_t i = 0; i < ruleset_count(); i++)
@@ -189,6 +194,10 @@ int main(int argc, char **argv)
 
 	if (argc >= 2 && strcmp(argv[1], "perft") == 0)
 		return run_perft(argc, argv);
+	if (argc >= 2 && strcmp(argv[1], "pgn") == 0)
+		return pgn_cmd_replay(argc, argv);
+	if (argc >= 2 && strcmp(argv[1], "topgn") == 0)
+		return pgn_cmd_topgn(argc, argv);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "--rules") == 0 && i + 1 < argc) {

@@ -59,6 +59,11 @@ void kd_stop(struct kd *d);
 void kd_restart(struct kd *d);
 /* SIGKILL, no checks, state kept; then kd_start again on it (crash recovery). */
 void kd_crash_restart(struct kd *d);
+/* kd_restart in two halves, to change the state directory in between
+ * (restore tests): kd_down stops as kd_stop() but keeps the state and d;
+ * kd_up starts the daemon again on it. */
+void kd_down(struct kd *d);
+void kd_up(struct kd *d);
 
 int kd_port(const struct kd *d);
 pid_t kd_pid(const struct kd *d);

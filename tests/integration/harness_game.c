@@ -101,7 +101,9 @@ static struct referee *replay(const char *rules, const struct kg_act *acts, size
 			for (size_t k = 0; k < out.n; k++)
 				evlist_push(keep, &out.v[k]);
 		evlist_clear(&out);
-		int st = referee_attempt(r, acts[i].color, acts[i].text, &out);
+		int st = acts[i].text[0] == '!'
+		    ? referee_end(r, (enum game_reason)game_reason_parse(acts[i].text + 1), acts[i].color, &out)
+		    : referee_attempt(r, acts[i].color, acts[i].text, &out);
 		ck_assert_msg(st == REF_OK, "local replay refused %s: %s", acts[i].text,
 		              referee_error(r));
 	}

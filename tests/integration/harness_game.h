@@ -26,7 +26,8 @@ struct kp {
 	char token[KG_TOKEN_MAX];
 };
 
-/* One acknowledged action: a try by color (0 white, 1 black). */
+/* One acknowledged action: a try by color (0 white, 1 black), or an
+ * ending from outside the board: "!" and the reason name ("!resignation"). */
 struct kg_act {
 	int color;
 	char text[KG_TEXT_MAX];

@@ -322,6 +322,7 @@ static void play_one(struct kc *p[2], unsigned seed)
 	expect_events(&g, &out);
 	evlist_free(&out);
 
+	bool try_abort = rnd(10) == 0;   /* a few games end by abort */
 	for (int n = 0; n < LEAK_ACTIONS_CAP && !referee_over(g.ref); n++) {
 		int side = referee_side_to_move(g.ref);
 		char a[4][NOTATION_MAX];
@@ -346,7 +347,7 @@ static void play_one(struct kc *p[2], unsigned seed)
 			for (size_t i = 0; i < k; i++)
 				random_attempt(&g, side, a[i]);
 			act(&g, side, L_QUIET, items, k);
-		} else if (p100 < 33 && referee_plies(g.ref) < 2) {
+		} else if (p100 < 33 && referee_plies(g.ref) < 2 && try_abort) {
 			act(&g, (int)rnd(2), L_ABORT, NULL, 0);
 		} else {
 			random_attempt(&g, side, a[0]);

@@ -1,0 +1,355 @@
+/*
+ * pgn_cmd.c — `krieg-referee pgn` (replay a PGN) and `krieg-referee topgn`
+ * (write one).  The checking is pgn_read's: this file only reads files,
+ * prints events the way the normal mode does, and turns stdin lines into
+ * actions.
+ */
+#include "pgn_cmd.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "event_json.h"
+#include "pgn.h"
+#include "referee.h"
+#include "ruleset.h"
+
+#define TOPGN_LINE_MAX 1024   /* = the normal mode's LINE_MAX_BYTES */
+
+static void usage(void)
+{
+	fputs("usage: krieg-referee pgn [--pov white|black|umpire|spectator] FILE|-\n"
+	      "       krieg-referee topgn [--rules NAME] [--fen FEN] [--view white|black|umpire|spectator]\n"
+	      "                           [--white NAME] [--black NAME] [--event E] [--site S] [--date D]\n",
+	      stderr);
+}
+
+static void print_events(const struct evlist *ev, const struct ruleset *rs, unsigned pov)
+{
+	for (size_t i = 0; i < ev->n; i++) {
+		const struct event *e = &ev->v[i];
+		if (pov && !(e->audience & pov))
+			continue;
+		json_t *o = event_to_json(e, rs, -1);
+		if (o == NULL)
+			continue;
+		char *s = json_dumps(o, JSON_COMPACT);
+		if (s) {
+			puts(s);
+			free(s);
+		}
+		json_decref(o);
+	}
+}
+
+/* The whole of a file (or stdin for "-"), refusing more than PGN_INPUT_MAX bytes. */
+static char *slurp(const char *path, char *err, size_t errlen)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	if (f == NULL) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return NULL;
+	}
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		if (n + 1 == cap) {
+			if (cap > PGN_INPUT_MAX) {
+				snprintf(err, errlen, "longer than %u bytes", PGN_INPUT_MAX);
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			char *q = realloc(buf, cap * 2);
+			if (q == NULL) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = q;
+			cap *= 2;
+		}
+		size_t got = fread(buf + n, 1, cap - 1 - n, f);
+		n += got;
+		if (got == 0) {
+			if (ferror(f)) {
+				snprintf(err, errlen, "read error");
+				free(buf);
+				buf = NULL;
+			}
+			break;
+		}
+	}
+	if (buf) {
+		buf[n] = '\0';
+		if (strlen(buf) != n) {
+			snprintf(err, errlen, "a NUL byte in the text");
+			free(buf);
+			buf = NULL;
+		}
+	} else if (!err[0]) {
+		snprintf(err, errlen, "out of memory");
+	}
+	if (f != stdin)
+		fclose(f);
+	return buf;
+}
+
+int pgn_cmd_replay(int argc, char **argv)
+{
+	unsigned pov = 0;
+	const char *path = NULL;
+	for (int i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "--pov") == 0 && i + 1 < argc) {
+			int bit = audience_parse(argv[++i]);
+			if (bit < 0) {
+				usage();
+				return 2;
+			}
+			pov = (unsigned)bit;
+		} else if (path == NULL && (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)) {
+			path = argv[i];
+		} else {
+			usage();
+			return 2;
+		}
+	}
+	if (path == NULL) {
+		usage();
+		return 2;
+	}
+
+	char err[256] = "";
+	char *text = slurp(path, err, sizeof err);
+	if (text == NULL) {
+		fprintf(stderr, "krieg-referee: %s: %s\n", path, err);
+		return 1;
+	}
+	struct pgn_header h;
+	struct pgn_action *a;
+	size_t n;
+	int rc = pgn_read(text, &h, &a, &n, err, sizeof err);
+	free(text);
+	if (rc != 0) {
+		fprintf(stderr, "krieg-referee: %s: %s\n", path, err);
+		return 1;
+	}
+
+	/* pgn_read replayed and checked everything; this prints the same replay. */
+	const struct ruleset *rs = ruleset_find(h.rules);
+	struct referee *r = referee_new(rs, h.fen[0] ? h.fen : NULL, err, sizeof err);
+	if (r == NULL) {
+		fprintf(stderr, "krieg-referee: %s: %s\n", path, err);
+		free(a);
+		return 1;
+	}
+	struct evlist ev;
+	evlist_init(&ev);
+	referee_begin(r, &ev);
+	print_events(&ev, rs, pov);
+	for (size_t i = 0; i < n; i++) {
+		evlist_clear(&ev);
+		if (pgn_apply(r, &a[i], &ev) != REF_OK) {
+			/* Cannot happen after pgn_read succeeded; said rather than hidden. */
+			fprintf(stderr, "krieg-referee: %s: action %zu refused on replay: %s\n", path, i + 1,
+			        referee_error(r));
+			rc = 1;
+			break;
+		}
+		print_events(&ev, rs, pov);
+	}
+	evlist_free(&ev);
+	referee_free(r);
+	free(a);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+
+struct record {
+	struct pgn_action *v;
+	size_t n, cap;
+};
+
+static void record_push(struct record *rec, int color, const char *kind, const char *text)
+{
+	if (rec->n == rec->cap) {
+		rec->cap = rec->cap ? rec->cap * 2 : 64;
+		struct pgn_action *v = realloc(rec->v, rec->cap * sizeof *v);
+		if (v == NULL) {
+			fputs("krieg-referee: out of memory\n", stderr);
+			exit(1);
+		}
+		rec->v = v;
+	}
+	struct pgn_action *a = &rec->v[rec->n++];
+	memset(a, 0, sizeof *a);
+	a->color = color;
+	snprintf(a->kind, sizeof a->kind, "%s", kind);
+	snprintf(a->text, sizeof a->text, "%s", text);
+}
+
+/* One stdin line as an action in the normal mode's language; false if the
+ * line is not an action (empty, "possible", malformed). */
+static bool line_action(char *line, int side, struct pgn_action *out)
+{
+	char *w[REFEREE_LIST_MAX + 2];
+	size_t n = 0;
+	for (char *save = NULL, *tok = strtok_r(line, " \t,;", &save); tok;
+	     tok = strtok_r(NULL, " \t,;", &save)) {
+		if (n == REFEREE_LIST_MAX + 1)
+			return false;
+		w[n++] = tok;
+	}
+	memset(out, 0, sizeof *out);
+	out->color = side;
+	if (n == 0 || (n == 1 && strcmp(w[0], "possible") == 0))
+		return false;
+	size_t first = 0;
+	if (n == 1 && strcmp(w[0], "any") == 0) {
+		snprintf(out->kind, sizeof out->kind, "any");
+		return true;
+	}
+	if (n == 1 && (strcmp(w[0], "resign") == 0 || strcmp(w[0], "draw") == 0)) {
+		snprintf(out->kind, sizeof out->kind, "end");
+		snprintf(out->text, sizeof out->text, "%s", w[0][0] == 'r' ? "resignation" : "agreement");
+		return true;
+	}
+	if (strcmp(w[0], "quiet") == 0) {
+		if (n == 1)
+			return false;
+		snprintf(out->kind, sizeof out->kind, "quiet");
+		first = 1;
+	} else if (n == 1) {
+		snprintf(out->kind, sizeof out->kind, "try");
+	} else if (n > REFEREE_LIST_MAX) {
+		return false;
+	} else {
+		snprintf(out->kind, sizeof out->kind, "list");
+	}
+	size_t len = 0;
+	for (size_t i = first; i < n; i++) {
+		int k = snprintf(out->text + len, sizeof out->text - len, "%s%s", i > first ? " " : "", w[i]);
+		if (k < 0 || (size_t)k >= sizeof out->text - len)
+			return false;
+		len += (size_t)k;
+	}
+	return true;
+}
+
+int pgn_cmd_topgn(int argc, char **argv)
+{
+	struct pgn_header h;
+	unsigned view = AUD_UMPIRE;
+	pgn_header_init(&h);
+	for (int i = 2; i < argc; i += 2) {
+		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		char *field = NULL;
+		size_t cap = 0;
+		if (v == NULL) {
+			usage();
+			return 2;
+		}
+		if (strcmp(o, "--rules") == 0) {
+			field = h.rules;
+			cap = sizeof h.rules;
+		} else if (strcmp(o, "--fen") == 0) {
+			field = h.fen;
+			cap = sizeof h.fen;
+		} else if (strcmp(o, "--white") == 0) {
+			field = h.white;
+			cap = sizeof h.white;
+		} else if (strcmp(o, "--black") == 0) {
+			field = h.black;
+			cap = sizeof h.black;
+		} else if (strcmp(o, "--event") == 0) {
+			field = h.event;
+			cap = sizeof h.event;
+		} else if (strcmp(o, "--site") == 0) {
+			field = h.site;
+			cap = sizeof h.site;
+		} else if (strcmp(o, "--date") == 0) {
+			field = h.date;
+			cap = sizeof h.date;
+		} else if (strcmp(o, "--view") == 0) {
+			int bit = audience_parse(v);
+			if (bit < 0) {
+				usage();
+				return 2;
+			}
+			view = (unsigned)bit;
+		} else {
+			usage();
+			return 2;
+		}
+		if (field) {
+			if (strlen(v) >= cap) {
+				fprintf(stderr, "krieg-referee: %s too long\n", o);
+				return 2;
+			}
+			snprintf(field, cap, "%s", v);
+		}
+	}
+	const struct ruleset *rs = ruleset_find(h.rules);
+	if (rs == NULL) {
+		fprintf(stderr, "krieg-referee: unknown rule set \"%s\"\n", h.rules);
+		return 2;
+	}
+	char err[256];
+	struct referee *r = referee_new(rs, h.fen[0] ? h.fen : NULL, err, sizeof err);
+	if (r == NULL) {
+		fprintf(stderr, "krieg-referee: %s\n", err);
+		return 2;
+	}
+	struct evlist ev;
+	evlist_init(&ev);
+	referee_begin(r, &ev);
+
+	/* Only accepted actions enter the record, as on the server. */
+	struct record rec = { 0 };
+	char *line = NULL;
+	size_t lcap = 0;
+	ssize_t len;
+	long lineno = 0;
+	while ((len = getline(&line, &lcap, stdin)) != -1) {
+		lineno++;
+		if (len > TOPGN_LINE_MAX) {
+			fprintf(stderr, "krieg-referee: line %ld: too long, skipped\n", lineno);
+			continue;
+		}
+		line[strcspn(line, "\r\n")] = '\0';
+		char *p = line + strspn(line, " \t");
+		if (*p == '\0' || *p == '#')
+			continue;
+		struct pgn_action a;
+		if (!line_action(p, referee_side_to_move(r), &a)) {
+			fprintf(stderr, "krieg-referee: line %ld: not an action, skipped\n", lineno);
+			continue;
+		}
+		evlist_clear(&ev);
+		int st = pgn_apply(r, &a, &ev);
+		if (st != REF_OK) {
+			fprintf(stderr, "krieg-referee: line %ld: refused (%s), not recorded\n", lineno,
+			        referee_status_name(st));
+			continue;
+		}
+		record_push(&rec, a.color, a.kind, a.text);
+	}
+	free(line);
+	evlist_free(&ev);
+	referee_free(r);
+
+	char *out;
+	int rc = pgn_write(&h, rec.v, rec.n, view, &out, err, sizeof err);
+	free(rec.v);
+	if (rc != 0) {
+		fprintf(stderr, "krieg-referee: %s\n", err);
+		return 1;
+	}
+	fputs(out, stdout);
+	free(out);
+	return 0;
+}

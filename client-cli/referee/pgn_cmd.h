@@ -1,0 +1,21 @@
+/*
+ * pgn_cmd.h — krieg-referee's PGN subcommands (proto/PGN.md).
+ *
+ *   krieg-referee pgn [--pov white|black|umpire|spectator] FILE|-
+ *       replay a full-record Kriegspiel PGN: every event as one JSON line,
+ *       as the normal mode prints it; exit 1 with a message naming the
+ *       move if the PGN's moves, tries or announcements differ from the
+ *       replay, 2 on a usage error.
+ *   krieg-referee topgn [--rules NAME] [--fen FEN] [--view V] [--white NAME]
+ *                       [--black NAME] [--event E] [--site S] [--date D]
+ *       read actions in the normal mode's language on stdin and write
+ *       their PGN (the full record, or V's filtered one).
+ */
+#ifndef KRIEG_PGN_CMD_H
+#define KRIEG_PGN_CMD_H
+
+/* argv[1] is "pgn" / "topgn".  Returns the exit status. */
+int pgn_cmd_replay(int argc, char **argv);
+int pgn_cmd_topgn(int argc, char **argv);
+
+#endif

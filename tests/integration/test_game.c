@@ -1,0 +1,516 @@
+/*
+ * test_game.c — complete games through a real kriegd over TLS: every rule
+ * set to checkmate, clocks, resume, abandonment, draws, resignation,
+ * abort, and requests that must fail cleanly.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "harness.h"
+
+#define FAST_CONFIG "rate_limit = 100000\nrate_burst = 100000\n"
+
+struct player {
+	struct kc *c;
+	char name[32];
+	char token[64];
+};
+
+static void guest(struct kd *d, struct player *p)
+{
+	p->c = kc_hello(d);
+	json_t *r = kc_ok(p->c, kc_req(p->c, "guest", NULL));
+	snprintf(p->name, sizeof p->name, "%s", json_string_value(json_object_get(r, "user")));
+	snprintf(p->token, sizeof p->token, "%s", json_string_value(json_object_get(r, "token")));
+}
+
+/* w seeks as white with the given terms (a json_pack'ed object stolen), b accepts. */
+static long long start_game(struct player *w, struct player *b, const char *rules, json_t *time)
+{
+	json_t *r;
+	if (time)
+		r = kc_ok(w->c, kc_req(w->c, "seek", "{s:s, s:s, s:o}", "rules", rules, "color", "white",
+		                       "time", time));
+	else
+		r = kc_ok(w->c, kc_req(w->c, "seek", "{s:s, s:s}", "rules", rules, "color", "white"));
+	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
+	r = kc_ok(b->c, kc_req(b->c, "accept", "{s:I}", "offer", offer));
+	long long game = json_integer_value(json_object_get(r, "game"));
+	ck_assert_int_gt(game, 0);
+	json_t *ws = kc_event(w->c, "game_start");
+	json_t *bs = kc_event(b->c, "game_start");
+	ck_assert_int_eq(json_integer_value(json_object_get(ws, "game")), game);
+	ck_assert_str_eq(json_string_value(json_object_get(ws, "color")), "white");
+	ck_assert_str_eq(json_string_value(json_object_get(bs, "color")), "black");
+	ck_assert_str_eq(json_string_value(json_object_get(ws, "rules")), rules);
+	ck_assert_str_eq(json_string_value(json_object_get(bs, "white")), w->name);
+	return game;
+}
+
+static json_t *move(struct player *p, long long game, const char *m)
+{
+	return kc_ok(p->c, kc_req(p->c, "move", "{s:I, s:s}", "game", game, "move", m));
+}
+
+/* The next announcement `name` for this game, with its by/fields checked by the caller. */
+static json_t *announcement(struct player *p, const char *name)
+{
+	json_t *e = kc_event(p->c, name);
+	ck_assert_msg(json_is_integer(json_object_get(e, "game")), "%s without a game", name);
+	return e;
+}
+
+static void assert_over(struct player *p, long long game, const char *result, const char *reason)
+{
+	json_t *e = announcement(p, "game_over");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), game);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "result")), result);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), reason);
+}
+
+/* No line a player received names one of these moves of the opponent. */
+static void assert_never_saw(struct player *p, const char *const *needles)
+{
+	for (; *needles; needles++)
+		ck_assert_msg(!kc_saw(p->c, *needles), "%s saw %s", p->name, *needles);
+	for (size_t i = 0; i < kc_nlines(p->c); i++)
+		ck_assert_msg(!strstr(kc_line(p->c, i), "umpire_move"), "%s got an umpire_move",
+		              p->name);
+}
+
+/* ---- checkmate in every rule set -------------------------------------------- */
+
+static const char *const all_rules[] = { "icc", "english", "insurance", "nost", "gollon" };
+
+START_TEST(fools_mate_in_every_ruleset)
+{
+	const char *rules = all_rules[_i];
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct player w, b;
+	guest(d, &w);
+	guest(d, &b);
+	long long g = start_game(&w, &b, rules, NULL);
+	bool nost = strcmp(rules, "nost") == 0;
+	bool ask = strcmp(rules, "icc") != 0 && !nost;
+
+	/* 1. f3 */
+	move(&w, g, "f3");
+	json_t *e = announcement(&w, "move");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "move")), "f2f3");
+	/* Black tries a pawn capture onto an empty square first: refused, then e5. */
+	if (nost) {
+		kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:[s,s]}", "game", g, "moves", "exf6", "e5"));
+	} else {
+		move(&b, g, "exf6");
+		e = announcement(&b, "illegal");
+		ck_assert_str_eq(json_string_value(json_object_get(e, "move")), "e7f6");
+		move(&b, g, "e7-e5");
+	}
+	e = announcement(&b, "move");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "move")), "e7e5");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "black");
+	e = announcement(&w, "moved");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "black");
+	ck_assert_ptr_null(json_object_get(e, "move"));
+
+	/* 2. Any? where the rule set has it (no: f3 has nothing to take). */
+	long long id = kc_req(w.c, "any", "{s:I}", "game", g);
+	if (ask) {
+		kc_ok(w.c, id);
+		e = announcement(&w, "any");
+		ck_assert_str_eq(json_string_value(json_object_get(e, "answer")), "no");
+	} else {
+		kc_error(w.c, id, "illegal_action");
+	}
+	/* A refused try (f3xe4: nothing on e4), then g4. */
+	if (nost) {
+		kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:[s,s]}", "game", g, "moves", "fxe4", "g4"));
+	} else {
+		move(&w, g, "fxe4");
+		/* The same refused try again this turn is not a new try. */
+		kc_error(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", g, "move", "f3e4"),
+		         "illegal_action");
+		move(&w, g, "g2g4");
+	}
+	/* 2... Qh4# */
+	move(&b, g, "Qh4");
+	assert_over(&w, g, "0-1", "checkmate");
+	assert_over(&b, g, "0-1", "checkmate");
+	kc_error(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", g, "move", "e4"), "game_over");
+
+	const char *const black_moves[] = { "\"e7e5\"", "\"d8h4\"", "\"e7f6\"", NULL };
+	const char *const white_moves[] = { "\"f2f3\"", "\"g2g4\"", "\"f3e4\"", NULL };
+	assert_never_saw(&w, black_moves);
+	assert_never_saw(&b, white_moves);
+
+	/* The record: finished, with the result. */
+	json_t *r = kc_ok(b.c, kc_req(b.c, "game", "{s:I}", "game", g));
+	ck_assert(json_is_false(json_object_get(r, "live")));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "result")), "0-1");
+	ck_assert_str_eq(json_string_value(json_object_get(r, "reason")), "checkmate");
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+/* ---- clocks ------------------------------------------------------------------ */
+
+START_TEST(clock_flag_falls_without_any_message)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct player w, b;
+	guest(d, &w);
+	guest(d, &b);
+	long long g = start_game(&w, &b, "icc", json_pack("{s:f, s:i}", "base", 0.6, "inc", 0));
+	/* Clock readings ride on the events (the opening ones were sent with game_start). */
+	json_t *clk = json_object_get(json_array_get(json_object_get(
+		kc_ok(b.c, kc_req(b.c, "games", NULL)), "games"), 0), "clock");
+	ck_assert(json_is_integer(json_object_get(clk, "white")));
+	ck_assert_int_eq(json_integer_value(json_object_get(clk, "black")), 600);
+	/* A refused try does not stop White's clock; then nobody sends anything. */
+	move(&w, g, "exd3");
+	json_t *e = kc_event(b.c, "game_over");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "time");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "result")), "0-1");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "white");
+	e = kc_event(w.c, "game_over");
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(e, "clock"), "white")), 0);
+	kc_error(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", g, "move", "e4"), "game_over");
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(clock_increment_and_correspondence)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct player w, b;
+	guest(d, &w);
+	guest(d, &b);
+	long long g = start_game(&w, &b, "english", json_pack("{s:i, s:i}", "base", 60, "inc", 5));
+	move(&w, g, "e4");
+	json_t *clk = json_object_get(announcement(&w, "move"), "clock");
+	/* White moved within a second or so: the increment puts it above the base. */
+	ck_assert_int_gt(json_integer_value(json_object_get(clk, "white")), 60000);
+	ck_assert_int_eq(json_integer_value(json_object_get(clk, "black")), 60000);
+
+	long long g2 = start_game(&w, &b, "icc", json_pack("{s:i}", "days", 2));
+	json_t *r = kc_ok(w.c, kc_req(w.c, "games", NULL));
+	json_t *games = json_object_get(r, "games");
+	ck_assert_int_eq(json_array_size(games), 2);
+	bool found = false;
+	for (size_t i = 0; i < json_array_size(games); i++) {
+		json_t *gi = json_array_get(games, i);
+		if (json_integer_value(json_object_get(gi, "game")) == g2) {
+			found = true;
+			ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(gi, "time"), "days")), 2);
+			ck_assert_int_gt(json_integer_value(json_object_get(json_object_get(gi, "clock"), "white")),
+			                 2LL * 86400 * 1000 - 60000);
+		}
+	}
+	ck_assert(found);
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+/* ---- resume, several connections, abandonment ------------------------------- */
+
+static json_t *my_game_events(struct kc *c, long long game, size_t from)
+{
+	json_t *arr = json_array();
+	for (size_t i = from; i < kc_nlines(c); i++) {
+		json_t *j = json_loads(kc_line(c, i), 0, NULL);
+		const char *ev = json_string_value(json_object_get(j, "event"));
+		if (ev && json_integer_value(json_object_get(j, "game")) == game &&
+		    strcmp(ev, "game_start") && strcmp(ev, "game_state") && strcmp(ev, "draw_offer") &&
+		    strcmp(ev, "draw_declined")) {
+			json_object_del(j, "clock");
+			json_array_append(arr, j);
+		}
+		json_decref(j);
+	}
+	return arr;
+}
+
+START_TEST(resume_mid_game_gives_the_same_view)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct player w, b;
+	guest(d, &w);
+	guest(d, &b);
+	long long g = start_game(&w, &b, "english", NULL);
+	/* A second connection of White's, logged in with the token, sees White's events too. */
+	struct kc *w2 = kc_hello(d);
+	json_t *r = kc_ok(w2, kc_req(w2, "resume", "{s:s}", "token", w.token));
+	snprintf(w.token, sizeof w.token, "%s", json_string_value(json_object_get(r, "token")));
+	kc_event(w2, "game_state");
+	size_t w2_from = kc_nlines(w2);
+
+	move(&w, g, "e4");
+	move(&b, g, "d5");
+	move(&w, g, "Bb5");
+	move(&b, g, "exd6");          /* refused: nothing on d6 to take */
+	move(&b, g, "c6");            /* out of the check */
+	move(&w, g, "exd5");          /* a capture */
+	kc_ok(w.c, kc_req(w.c, "ping", NULL));
+	kc_ok(w2, kc_req(w2, "ping", NULL));
+	json_t *seen = my_game_events(w.c, g, 0);
+	json_t *seen2 = my_game_events(w2, g, w2_from);
+	ck_assert_msg(json_equal(seen, seen2), "the second connection's stream differs");
+	ck_assert_int_gt(json_array_size(seen), 5);
+
+	/* White drops both connections; Black plays on meanwhile. */
+	kc_close(w.c);
+	kc_close(w2);
+	move(&b, g, "a6");
+	kc_ok(b.c, kc_req(b.c, "ping", NULL));
+
+	struct kc *w3 = kc_hello(d);
+	r = kc_ok(w3, kc_req(w3, "resume", "{s:s}", "token", w.token));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "user")), w.name);
+	json_t *st = kc_event(w3, "game_state");
+	ck_assert_int_eq(json_integer_value(json_object_get(st, "game")), g);
+	ck_assert_str_eq(json_string_value(json_object_get(st, "color")), "white");
+	ck_assert_ptr_null(json_object_get(st, "next"));
+	json_t *evs = json_object_get(st, "events");
+	ck_assert_int_eq(json_integer_value(json_object_get(st, "total")), json_array_size(evs));
+	/* Exactly what White heard before, then what White missed (Black moved, check). */
+	ck_assert_int_gt(json_array_size(evs), json_array_size(seen));
+	for (size_t i = 0; i < json_array_size(seen); i++) {
+		json_t *a = json_deep_copy(json_array_get(evs, i));
+		json_object_del(a, "clock");
+		ck_assert_msg(json_equal(a, json_array_get(seen, i)), "event %zu differs after resume", i);
+		json_decref(a);
+	}
+	json_t *missed = json_array_get(evs, json_array_size(seen));
+	ck_assert_str_eq(json_string_value(json_object_get(missed, "event")), "moved");
+	ck_assert_str_eq(json_string_value(json_object_get(missed, "by")), "black");
+	ck_assert_ptr_null(json_object_get(missed, "move"));
+	for (size_t i = 0; i < kc_nlines(w3); i++)
+		ck_assert(!strstr(kc_line(w3, i), "a7a6") && !strstr(kc_line(w3, i), "umpire_move"));
+	/* And `game` gives the same view. */
+	r = kc_ok(w3, kc_req(w3, "game", "{s:I}", "game", g));
+	ck_assert(json_equal(json_object_get(r, "events"), evs));
+	/* The game goes on from the resumed connection. */
+	kc_ok(w3, kc_req(w3, "move", "{s:I, s:s}", "game", g, "move", "Nc3"));
+	json_decref(seen);
+	json_decref(seen2);
+	kc_close(w3);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(abandonment_after_grace)
+{
+	setenv("KRIEGD_ABANDON_GRACE_MS", "300", 1);
+	struct kd *d = kd_start(FAST_CONFIG);
+	unsetenv("KRIEGD_ABANDON_GRACE_MS");
+	struct player w, b;
+	guest(d, &w);
+	guest(d, &b);
+	long long g = start_game(&w, &b, "icc", NULL);
+	move(&w, g, "e4");
+	move(&b, g, "e5");
+	kc_close(b.c);
+	assert_over(&w, g, "1-0", "abandoned");
+	kc_close(w.c);
+	kd_stop(d);
+}
+END_TEST
+
+/* ---- draws, resignation, abort ----------------------------------------------- */
+
+START_TEST(draw_by_agreement)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct player w, b;
+	guest(d, &w);
+	guest(d, &b);
+	long long g = start_game(&w, &b, "insurance", NULL);
+	kc_error(b.c, kc_req(b.c, "draw", "{s:I, s:s}", "game", g, "action", "accept"),
+	         "illegal_action");
+	kc_ok(w.c, kc_req(w.c, "draw", "{s:I, s:s}", "game", g, "action", "offer"));
+	json_t *e = kc_event(b.c, "draw_offer");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "white");
+	kc_ok(b.c, kc_req(b.c, "draw", "{s:I, s:s}", "game", g, "action", "decline"));
+	e = kc_event(w.c, "draw_declined");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "black");
+	kc_error(b.c, kc_req(b.c, "draw", "{s:I, s:s}", "game", g, "action", "accept"),
+	         "illegal_action");
+	move(&w, g, "d4");
+	kc_ok(b.c, kc_req(b.c, "draw", "{s:I, s:s}", "game", g, "action", "offer"));
+	kc_event(w.c, "draw_offer");
+	kc_ok(w.c, kc_req(w.c, "draw", "{s:I, s:s}", "game", g, "action", "accept"));
+	assert_over(&w, g, "1/2-1/2", "agreement");
+	assert_over(&b, g, "1/2-1/2", "agreement");
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(resignation)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct player w, b;
+	guest(d, &w);
+	guest(d, &b);
+	long long g = start_game(&w, &b, "gollon", NULL);
+	move(&w, g, "Nf3");
+	kc_ok(b.c, kc_req(b.c, "resign", "{s:I}", "game", g));
+	assert_over(&w, g, "1-0", "resignation");
+	assert_over(&b, g, "1-0", "resignation");
+	json_t *r = kc_ok(w.c, kc_req(w.c, "games", NULL));
+	json_t *gi = json_array_get(json_object_get(r, "games"), 0);
+	ck_assert(json_is_false(json_object_get(gi, "live")));
+	ck_assert_str_eq(json_string_value(json_object_get(gi, "result")), "1-0");
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(abort_only_before_both_moved)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct player w, b;
+	guest(d, &w);
+	guest(d, &b);
+	long long g = start_game(&w, &b, "icc", NULL);
+	move(&w, g, "e4");
+	kc_ok(b.c, kc_req(b.c, "abort", "{s:I}", "game", g));
+	assert_over(&w, g, "*", "aborted");
+	assert_over(&b, g, "*", "aborted");
+
+	g = start_game(&w, &b, "icc", NULL);
+	move(&w, g, "e4");
+	move(&b, g, "e5");
+	kc_error(w.c, kc_req(w.c, "abort", "{s:I}", "game", g), "illegal_action");
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+/* ---- requests that must fail -------------------------------------------------- */
+
+START_TEST(acting_in_another_users_game)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct player w, b, x;
+	guest(d, &w);
+	guest(d, &b);
+	guest(d, &x);
+	long long g = start_game(&w, &b, "icc", NULL);
+	static const char *const types[] = { "any", "resign", "abort", "game", "possible" };
+	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+		json_t *e1 = kc_error(x.c, kc_req(x.c, types[i], "{s:I}", "game", g), "no_such_game");
+		json_t *e2 = kc_error(x.c, kc_req(x.c, types[i], "{s:I}", "game", g + 1000), "no_such_game");
+		/* No existence oracle: the same answer for a real game and a missing one. */
+		ck_assert(json_equal(json_object_get(e1, "error"), json_object_get(e2, "error")));
+	}
+	kc_error(x.c, kc_req(x.c, "move", "{s:I, s:s}", "game", g, "move", "e4"), "no_such_game");
+	kc_error(x.c, kc_req(x.c, "draw", "{s:I, s:s}", "game", g, "action", "offer"), "no_such_game");
+	ck_assert_ptr_null(kc_event_maybe(w.c, "draw_offer", 200));
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(x.c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(moving_out_of_turn)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct player w, b;
+	guest(d, &w);
+	guest(d, &b);
+	long long g = start_game(&w, &b, "english", NULL);
+	kc_error(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", g, "move", "e5"), "not_your_turn");
+	move(&w, g, "e4");
+	kc_error(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", g, "move", "d4"), "not_your_turn");
+	kc_error(w.c, kc_req(w.c, "any", "{s:I}", "game", g), "not_your_turn");
+	/* White was told nothing about Black's refused attempts. */
+	ck_assert(!kc_saw(w.c, "e7e5"));
+	json_t *r = kc_ok(b.c, kc_req(b.c, "possible", "{s:I}", "game", g));
+	json_t *moves = json_object_get(r, "moves");
+	bool e5 = false;
+	for (size_t i = 0; i < json_array_size(moves); i++)
+		e5 |= strcmp(json_string_value(json_array_get(moves, i)), "e7e5") == 0;
+	ck_assert(e5);
+	ck_assert_int_ge(json_array_size(moves), 20);
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(malformed_game_requests)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct player w, b;
+	guest(d, &w);
+	guest(d, &b);
+	long long g = start_game(&w, &b, "icc", NULL);
+	struct kc *c = w.c;
+	kc_error(c, kc_req(c, "move", "{s:s}", "move", "e4"), "bad_request");
+	kc_error(c, kc_req(c, "move", "{s:s, s:s}", "game", "1", "move", "e4"), "bad_request");
+	kc_error(c, kc_req(c, "move", "{s:I}", "game", g), "bad_request");
+	kc_error(c, kc_req(c, "move", "{s:I, s:s, s:[s]}", "game", g, "move", "e4", "moves", "d4"),
+	         "bad_request");
+	kc_error(c, kc_req(c, "move", "{s:I, s:s, s:i}", "game", g, "move", "e4", "extra", 1),
+	         "bad_request");
+	kc_error(c, kc_req(c, "move", "{s:I, s:i}", "game", g, "move", 5), "bad_request");
+	kc_error(c, kc_req(c, "move", "{s:I, s:s}", "game", g, "move",
+	                   "e2e4e2e4e2e4e2e4e2e4e2e4e2e4e2e4e2e4"), "bad_request");
+	kc_error(c, kc_req(c, "move", "{s:I, s:I}", "game", -1LL, "move", 1), "bad_request");
+	kc_error(c, kc_req(c, "draw", "{s:I, s:s}", "game", g, "action", "maybe"), "bad_request");
+	kc_error(c, kc_req(c, "draw", "{s:I}", "game", g), "bad_request");
+	kc_error(c, kc_req(c, "move", "{s:I, s:s}", "game", g, "move", "Zz9"), "notation");
+	kc_error(c, kc_req(c, "move", "{s:I, s:s}", "game", g, "move", "Ke2"), "notation");
+	/* Lists and quiet sequences are nost's. */
+	kc_error(c, kc_req(c, "move", "{s:I, s:[s,s]}", "game", g, "moves", "e4", "d4"),
+	         "illegal_action");
+	kc_error(c, kc_req(c, "quiet", "{s:I, s:[s,s]}", "game", g, "moves", "e4", "d4"),
+	         "illegal_action");
+	kc_error(c, kc_req(c, "move", "{s:I, s:[s,s]}", "game", g, "moves", "e4", "d2 d4"),
+	         "notation");
+	/* None of that changed the game: White still moves first. */
+	move(&w, g, "e4");
+	announcement(&w, "move");
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+static Suite *game_suite(void)
+{
+	Suite *s = suite_create("game");
+	TCase *tc = tcase_create("play");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, fools_mate_in_every_ruleset, 0,
+	                    (int)(sizeof all_rules / sizeof all_rules[0]));
+	tcase_add_test(tc, clock_flag_falls_without_any_message);
+	tcase_add_test(tc, clock_increment_and_correspondence);
+	tcase_add_test(tc, resume_mid_game_gives_the_same_view);
+	tcase_add_test(tc, abandonment_after_grace);
+	tcase_add_test(tc, draw_by_agreement);
+	tcase_add_test(tc, resignation);
+	tcase_add_test(tc, abort_only_before_both_moved);
+	tcase_add_test(tc, acting_in_another_users_game);
+	tcase_add_test(tc, moving_out_of_turn);
+	tcase_add_test(tc, malformed_game_requests);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(game_suite)

@@ -1,0 +1,200 @@
+/*
+ * test_history.c — reading games back: `history`, `record` (white's,
+ * black's and the umpire's view of a finished game, compared with a local
+ * replay), `pgn`, and what may not be read: another side's or the umpire's
+ * view of a live game, anyone else's live game.
+ */
+#define _GNU_SOURCE 1
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "event.h"
+#include "harness.h"
+#include "harness_game.h"
+#include "pgn.h"
+
+#define ACTS_MAX 64
+
+struct tgame {
+	int64_t id;
+	struct kg_act acts[ACTS_MAX];
+	size_t n;
+};
+
+static void play(struct kp *w, struct kp *b, struct tgame *g, int n, unsigned *seed)
+{
+	for (int i = 0; i < n; i++) {
+		struct kg_act a;
+		ck_assert_int_ge(kg_random_try("icc", g->acts, g->n, seed, &a), 0);
+		struct kc *c = a.color == WHITE ? w->c : b->c;
+		kc_ok(c, kc_req(c, "move", "{s:I, s:s}", "game", (json_int_t)g->id, "move", a.text));
+		g->acts[g->n++] = a;
+	}
+}
+
+static void expect_view(struct kc *c, struct tgame *g, const char *view, unsigned aud)
+{
+	json_t *got = kg_fetch_events(c, "record", g->id, view, NULL, 0);
+	ck_assert_msg(got != NULL, "record %s refused", view);
+	json_t *want = kg_expected("icc", g->acts, g->n, g->id, aud);
+	ck_assert_msg(json_equal(got, want), "the %s view differs from the replay", view);
+	ck_assert_uint_gt(json_array_size(got), 0);
+	json_decref(got);
+	json_decref(want);
+}
+
+static void expect_refused(struct kc *c, int64_t game, const char *view)
+{
+	char code[32] = "";
+	json_t *got = kg_fetch_events(c, "record", game, view, code, sizeof code);
+	ck_assert_msg(got == NULL, "record %s of game %lld was served", view, (long long)game);
+	ck_assert_str_eq(code, "no_such_game");
+}
+
+static json_t *find_game(json_t *games, int64_t id)
+{
+	for (size_t i = 0; i < json_array_size(games); i++)
+		if (json_integer_value(json_object_get(json_array_get(games, i), "game")) == id)
+			return json_array_get(games, i);
+	return NULL;
+}
+
+/* The whole PGN, chunk by chunk; NULL (code set) when refused. */
+static char *fetch_pgn(struct kc *c, int64_t game, const char *view, char *code, size_t len)
+{
+	size_t cap = 1, n = 0;
+	char *all = calloc(1, 1);
+	json_int_t from = 0;
+	for (;;) {
+		long long id = view != NULL
+		    ? kc_req(c, "pgn", "{s:I, s:s, s:I}", "game", (json_int_t)game, "view", view, "from", from)
+		    : kc_req(c, "pgn", "{s:I, s:I}", "game", (json_int_t)game, "from", from);
+		json_t *r = kc_response(c, id);
+		if (!json_is_true(json_object_get(r, "ok"))) {
+			snprintf(code, len, "%s",
+			         json_string_value(json_object_get(json_object_get(r, "error"), "code")));
+			free(all);
+			return NULL;
+		}
+		const char *t = json_string_value(json_object_get(r, "pgn"));
+		ck_assert_ptr_nonnull(t);
+		size_t tl = strlen(t);
+		all = realloc(all, cap += tl);
+		memcpy(all + n, t, tl + 1);
+		n += tl;
+		json_t *next = json_object_get(r, "next");
+		if (next == NULL)
+			break;
+		from = json_integer_value(next);
+	}
+	return all;
+}
+
+START_TEST(views_and_history)
+{
+	unsigned seed = 5;
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\n");
+	struct kp a, b, x;
+	static struct tgame done, live;
+
+	kg_guest(d, &a);
+	kg_guest(d, &b);
+	kg_guest(d, &x);
+	memset(&done, 0, sizeof done);
+	memset(&live, 0, sizeof live);
+	done.id = kg_new_game(&a, &b);
+	play(&a, &b, &done, 12, &seed);
+	/* The side to move resigns: a finished game with a result. */
+	struct kg_act end;
+	ck_assert_int_ge(kg_random_try("icc", done.acts, done.n, &seed, &end), 0);
+	struct kp *res = end.color == WHITE ? &a : &b;
+	kc_ok(res->c, kc_req(res->c, "resign", "{s:I}", "game", (json_int_t)done.id));
+	snprintf(end.text, sizeof end.text, "!resignation");
+	done.acts[done.n++] = end;
+	live.id = kg_new_game(&a, &b);
+	play(&a, &b, &live, 5, &seed);
+
+	/* A finished game is public: all three views, to anyone. */
+	expect_view(x.c, &done, "white", AUD_WHITE);
+	expect_view(x.c, &done, "black", AUD_BLACK);
+	expect_view(x.c, &done, "umpire", AUD_UMPIRE);
+	expect_view(a.c, &done, "black", AUD_BLACK);
+	/* A live game: your own view only. */
+	expect_view(a.c, &live, "white", AUD_WHITE);
+	expect_view(b.c, &live, "black", AUD_BLACK);
+	expect_refused(a.c, live.id, "black");
+	expect_refused(a.c, live.id, "umpire");
+	expect_refused(b.c, live.id, "white");
+	expect_refused(x.c, live.id, "white");
+	expect_refused(x.c, live.id + 1000, "umpire");
+	kc_error(x.c, kc_req(x.c, "record", "{s:I, s:s}", "game", (json_int_t)done.id, "view", "all"),
+	         "bad_request");
+
+	/* history: mine (live and finished), someone else's (finished only). */
+	json_t *r = kc_ok(a.c, kc_req(a.c, "history", NULL));
+	json_t *games = json_object_get(r, "games");
+	ck_assert_uint_eq(json_array_size(games), 2);
+	ck_assert(json_is_true(json_object_get(find_game(games, live.id), "live")));
+	json_t *gd = find_game(games, done.id);
+	ck_assert(json_is_false(json_object_get(gd, "live")));
+	ck_assert_str_eq(json_string_value(json_object_get(gd, "reason")), "resignation");
+	ck_assert_str_eq(json_string_value(json_object_get(gd, "result")),
+	                 end.color == WHITE ? "0-1" : "1-0");
+	ck_assert_str_eq(json_string_value(json_object_get(gd, "white")), a.name);
+	r = kc_ok(x.c, kc_req(x.c, "history", "{s:s}", "user", a.name));
+	games = json_object_get(r, "games");
+	ck_assert_uint_eq(json_array_size(games), 1);
+	ck_assert_ptr_nonnull(find_game(games, done.id));
+	r = kc_ok(a.c, kc_req(a.c, "history", "{s:i}", "limit", 1));
+	ck_assert_uint_eq(json_array_size(json_object_get(r, "games")), 1);
+	kc_error(x.c, kc_req(x.c, "history", "{s:s}", "user", "nobody-here"), "no_such_user");
+	kc_error(x.c, kc_req(x.c, "history", "{s:i}", "limit", 0), "bad_request");
+
+	/* pgn: the full record of a finished game reads back through pgn_read. */
+	char code[32] = "", err[256];
+	char *text = fetch_pgn(x.c, done.id, NULL, code, sizeof code);
+	ck_assert_msg(text != NULL, "pgn refused: %s", code);
+	ck_assert_ptr_nonnull(strstr(text, a.name));
+	struct pgn_header h;
+	struct pgn_action *acts = NULL;
+	size_t n = 0;
+	ck_assert_msg(pgn_read(text, &h, &acts, &n, err, sizeof err) == 0, "pgn_read: %s", err);
+	ck_assert_uint_gt(n, 0);
+	ck_assert_str_eq(acts[n - 1].kind, "end");
+	free(acts);
+	free(text);
+	/* A live game's pgn: own view by default, never the other's. */
+	text = fetch_pgn(a.c, live.id, NULL, code, sizeof code);
+	ck_assert_msg(text != NULL, "own pgn refused: %s", code);
+	free(text);
+	ck_assert_ptr_null(fetch_pgn(a.c, live.id, "black", code, sizeof code));
+	ck_assert_str_eq(code, "no_such_game");
+	ck_assert_ptr_null(fetch_pgn(x.c, live.id, NULL, code, sizeof code));
+	ck_assert_str_eq(code, "no_such_game");
+
+	/* Views survive a restart (they are replayed from the store). */
+	kc_close(a.c);
+	kc_close(b.c);
+	kc_close(x.c);
+	kd_restart(d);
+	kg_resume(d, &x);
+	expect_view(x.c, &done, "umpire", AUD_UMPIRE);
+	kc_close(x.c);
+	kd_stop(d);
+}
+END_TEST
+
+static Suite *history_suite(void)
+{
+	Suite *s = suite_create("history");
+	TCase *tc = tcase_create("history");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, views_and_history);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(history_suite)

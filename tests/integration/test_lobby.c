@@ -1,0 +1,230 @@
+/*
+ * test_lobby.c — who, seeks, challenges, accept/decline/cancel through a
+ * real kriegd, and the requests the lobby must refuse.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "harness.h"
+
+#define FAST_CONFIG "rate_limit = 100000\nrate_burst = 100000\n"
+
+struct player {
+	struct kc *c;
+	char name[32];
+};
+
+static void guest(struct kd *d, struct player *p)
+{
+	p->c = kc_hello(d);
+	json_t *r = kc_ok(p->c, kc_req(p->c, "guest", NULL));
+	snprintf(p->name, sizeof p->name, "%s", json_string_value(json_object_get(r, "user")));
+}
+
+static json_t *find_by(json_t *arr, const char *key, const char *value)
+{
+	size_t i;
+	json_t *x;
+	json_array_foreach(arr, i, x)
+		if (strcmp(json_string_value(json_object_get(x, key)), value) == 0)
+			return x;
+	return NULL;
+}
+
+START_TEST(who_lists_each_user_once)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct player a, b;
+	guest(d, &a);
+	guest(d, &b);
+	struct kc *anon = kc_hello(d);
+	kc_error(anon, kc_req(anon, "who", NULL), "not_logged_in");
+	json_t *users = json_object_get(kc_ok(a.c, kc_req(a.c, "who", NULL)), "users");
+	ck_assert_int_eq(json_array_size(users), 2);
+	json_t *ua = find_by(users, "name", a.name);
+	ck_assert_ptr_nonnull(ua);
+	ck_assert_int_eq(json_integer_value(json_object_get(ua, "games")), 0);
+	ck_assert_ptr_nonnull(find_by(users, "name", b.name));
+
+	/* A game shows in the count. */
+	json_int_t offer = json_integer_value(json_object_get(
+		kc_ok(a.c, kc_req(a.c, "seek", NULL)), "offer"));
+	kc_ok(b.c, kc_req(b.c, "accept", "{s:I}", "offer", offer));
+	users = json_object_get(kc_ok(b.c, kc_req(b.c, "who", NULL)), "users");
+	ck_assert_int_eq(json_integer_value(json_object_get(find_by(users, "name", b.name), "games")), 1);
+	kc_close(anon);
+	kc_close(a.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(seek_list_accept)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct player a, b;
+	guest(d, &a);
+	guest(d, &b);
+	json_t *r = kc_ok(a.c, kc_req(a.c, "seek", "{s:s, s:{s:i, s:i}, s:s, s:b}", "rules", "nost",
+	                              "time", "base", 300, "inc", 2, "color", "black", "rated", 1));
+	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
+	json_t *offers = json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)), "offers");
+	ck_assert_int_eq(json_array_size(offers), 1);
+	json_t *o = json_array_get(offers, 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(o, "offer")), offer);
+	ck_assert_str_eq(json_string_value(json_object_get(o, "user")), a.name);
+	ck_assert_str_eq(json_string_value(json_object_get(o, "rules")), "nost");
+	ck_assert_str_eq(json_string_value(json_object_get(o, "color")), "black");
+	ck_assert(json_is_true(json_object_get(o, "rated")));
+	ck_assert_int_eq((int)json_number_value(json_object_get(json_object_get(o, "time"), "base")), 300);
+
+	/* Not your own. */
+	kc_error(a.c, kc_req(a.c, "accept", "{s:I}", "offer", offer), "illegal_action");
+	r = kc_ok(b.c, kc_req(b.c, "accept", "{s:I}", "offer", offer));
+	long long game = json_integer_value(json_object_get(r, "game"));
+	json_t *e = kc_event(a.c, "game_start");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), game);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "color")), "black");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "white")), b.name);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "rules")), "nost");
+	e = kc_event(b.c, "game_start");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "color")), "white");
+	/* Gone once taken. */
+	offers = json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)), "offers");
+	ck_assert_int_eq(json_array_size(offers), 0);
+	kc_error(b.c, kc_req(b.c, "accept", "{s:I}", "offer", offer), "no_such_offer");
+	kc_close(a.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(challenge_decline_cancel_accept)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct player a, b, x;
+	guest(d, &a);
+	guest(d, &b);
+	guest(d, &x);
+	json_t *r = kc_ok(a.c, kc_req(a.c, "challenge", "{s:s, s:s}", "user", b.name, "rules", "gollon"));
+	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
+	json_t *e = kc_event(b.c, "challenge");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), offer);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "user")), a.name);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "rules")), "gollon");
+	/* A bystander neither sees nor takes it. */
+	ck_assert_ptr_null(kc_event_maybe(x.c, "challenge", 100));
+	json_t *offers = json_object_get(kc_ok(x.c, kc_req(x.c, "seeks", NULL)), "offers");
+	ck_assert_int_eq(json_array_size(offers), 0);
+	kc_error(x.c, kc_req(x.c, "accept", "{s:I}", "offer", offer), "no_such_offer");
+	kc_error(x.c, kc_req(x.c, "decline", "{s:I}", "offer", offer), "no_such_offer");
+	kc_error(x.c, kc_req(x.c, "cancel", "{s:I}", "offer", offer), "no_such_offer");
+	/* Only the target declines; only the owner cancels. */
+	kc_error(a.c, kc_req(a.c, "decline", "{s:I}", "offer", offer), "illegal_action");
+	kc_error(b.c, kc_req(b.c, "cancel", "{s:I}", "offer", offer), "no_such_offer");
+	kc_ok(b.c, kc_req(b.c, "decline", "{s:I}", "offer", offer));
+	e = kc_event(a.c, "challenge_declined");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), offer);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "by")), b.name);
+	kc_error(b.c, kc_req(b.c, "accept", "{s:I}", "offer", offer), "no_such_offer");
+
+	/* Cancelled by the challenger. */
+	r = kc_ok(a.c, kc_req(a.c, "challenge", "{s:s}", "user", b.name));
+	offer = json_integer_value(json_object_get(r, "offer"));
+	kc_event(b.c, "challenge");
+	kc_ok(a.c, kc_req(a.c, "cancel", "{s:I}", "offer", offer));
+	e = kc_event(b.c, "challenge_cancelled");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), offer);
+	kc_error(b.c, kc_req(b.c, "accept", "{s:I}", "offer", offer), "no_such_offer");
+
+	/* Accepted: a game with the challenger's colour. */
+	r = kc_ok(a.c, kc_req(a.c, "challenge", "{s:s, s:s, s:{s:i}}", "user", b.name, "color",
+	                      "white", "time", "days", 3));
+	offer = json_integer_value(json_object_get(r, "offer"));
+	kc_event(b.c, "challenge");
+	r = kc_ok(b.c, kc_req(b.c, "accept", "{s:I}", "offer", offer));
+	e = kc_event(a.c, "game_start");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "color")), "white");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "rules")), "icc");
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(e, "time"), "days")), 3);
+	kc_close(a.c);
+	kc_close(b.c);
+	kc_close(x.c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(seeks_vanish_with_last_connection)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct player a, b;
+	guest(d, &a);
+	guest(d, &b);
+	kc_ok(a.c, kc_req(a.c, "seek", NULL));
+	kc_ok(a.c, kc_req(a.c, "challenge", "{s:s}", "user", b.name));
+	kc_event(b.c, "challenge");
+	json_t *offers = json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)), "offers");
+	ck_assert_int_eq(json_array_size(offers), 2);
+	kc_close(a.c);
+	/* The challenge's target hears it is gone; then the seek list is empty. */
+	kc_event(b.c, "challenge_cancelled");
+	offers = json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)), "offers");
+	ck_assert_int_eq(json_array_size(offers), 0);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(bad_lobby_requests)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct player a, b;
+	guest(d, &a);
+	guest(d, &b);
+	struct kc *c = a.c;
+	kc_error(c, kc_req(c, "seek", "{s:s}", "rules", "blitzkrieg"), "bad_request");
+	kc_error(c, kc_req(c, "seek", "{s:i}", "rules", 3), "bad_request");
+	kc_error(c, kc_req(c, "seek", "{s:s}", "color", "green"), "bad_request");
+	kc_error(c, kc_req(c, "seek", "{s:{s:i}}", "time", "base", -1), "bad_request");
+	kc_error(c, kc_req(c, "seek", "{s:{s:i}}", "time", "base", 999999), "bad_request");
+	kc_error(c, kc_req(c, "seek", "{s:{s:i, s:i}}", "time", "days", 3, "base", 5), "bad_request");
+	kc_error(c, kc_req(c, "seek", "{s:{s:i}}", "time", "inc", 5), "bad_request");
+	kc_error(c, kc_req(c, "seek", "{s:{s:i}}", "time", "days", 0), "bad_request");
+	kc_error(c, kc_req(c, "seek", "{s:{s:i}}", "time", "minutes", 5), "bad_request");
+	kc_error(c, kc_req(c, "seek", "{s:s}", "time", "5+3"), "bad_request");
+	kc_error(c, kc_req(c, "seek", "{s:i}", "rated", 1), "bad_request");
+	kc_error(c, kc_req(c, "seek", "{s:i}", "colour", 1), "bad_request");
+	kc_error(c, kc_req(c, "challenge", NULL), "bad_request");
+	kc_error(c, kc_req(c, "challenge", "{s:s}", "user", "nosuchuser"), "no_such_user");
+	kc_error(c, kc_req(c, "challenge", "{s:s}", "user", a.name), "illegal_action");
+	kc_error(c, kc_req(c, "challenge", "{s:s}", "user", "a-name-far-too-long-for-anyone-here"),
+	         "bad_request");
+	kc_error(c, kc_req(c, "accept", "{s:s}", "offer", "1"), "bad_request");
+	kc_error(c, kc_req(c, "accept", NULL), "bad_request");
+	kc_error(c, kc_req(c, "accept", "{s:i}", "offer", 12345), "no_such_offer");
+	/* Nothing of that left an offer behind. */
+	json_t *offers = json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)), "offers");
+	ck_assert_int_eq(json_array_size(offers), 0);
+	kc_close(a.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+static Suite *lobby_suite(void)
+{
+	Suite *s = suite_create("lobby");
+	TCase *tc = tcase_create("lobby");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, who_lists_each_user_once);
+	tcase_add_test(tc, seek_list_accept);
+	tcase_add_test(tc, challenge_decline_cancel_accept);
+	tcase_add_test(tc, seeks_vanish_with_last_connection);
+	tcase_add_test(tc, bad_lobby_requests);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(lobby_suite)

@@ -1,0 +1,449 @@
+/*
+ * test_recovery.c — games survive kill -9, restarts, backup and restore:
+ *
+ *   kill_loop        three concurrent games, at least 50 kill -9 points
+ *                    (some while requests are in flight); after every
+ *                    restart each player's view must equal the replay of
+ *                    exactly the acknowledged tries (plus, at most, the one
+ *                    in flight when the daemon died)
+ *   flagged_record   a record whose stored announcements disagree with the
+ *                    replay is flagged, logged, left as it was, not resumed
+ *   clock_downtime   the time the daemon was down is charged to nobody
+ *   backup_restore   `kriegd backup FILE` while a game is in progress;
+ *                    stop, restore the copy as the database, start: the
+ *                    game continues from the backed-up position
+ *   migrate_v1       a schema-1 database (accounts only) is upgraded at start
+ */
+#define _GNU_SOURCE 1
+#include <check.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "check_main.h"
+#include "event.h"
+#include "harness.h"
+#include "harness_game.h"
+
+#define LOOP_GAMES 3
+#define LOOP_KILLS 50
+#define LOOP_ACTS_MAX 4096
+
+static const char *const fast_conf = "rate_limit = 10000\nrate_burst = 10000\n";
+
+struct tgame {
+	int64_t id;
+	int white;                       /* index of the white player */
+	struct kg_act acts[LOOP_ACTS_MAX];
+	size_t n;
+	struct kg_act pending;
+	bool has_pending;
+};
+
+static int pending_kept, pending_lost;
+
+static unsigned test_seed(void)
+{
+	const char *e = getenv("KRIEG_TEST_SEED");
+	unsigned s = e != NULL ? (unsigned)strtoul(e, NULL, 10) : (unsigned)time(NULL);
+	fprintf(stderr, "test_recovery: seed %u (KRIEG_TEST_SEED to repeat)\n", s);
+	return s;
+}
+
+static struct kp *mover(struct kp p[2], const struct tgame *g, int color)
+{
+	return &p[color == WHITE ? g->white : !g->white];
+}
+
+static bool same(json_t *a, json_t *b)
+{
+	return a != NULL && b != NULL && json_equal(a, b);
+}
+
+static void dump_diff(const char *what, json_t *got, json_t *want)
+{
+	char *g = json_dumps(got, JSON_COMPACT), *w = json_dumps(want, JSON_COMPACT);
+	fprintf(stderr, "%s\n got: %s\nwant: %s\n", what, g ? g : "(null)", w ? w : "(null)");
+	free(g);
+	free(w);
+}
+
+/* Both players' views of g must be the replay of the acknowledged tries,
+ * or of those plus the one in flight (then it becomes acknowledged). */
+static void check_game(struct kp p[2], struct tgame *g)
+{
+	int first = g->has_pending ? g->pending.color : WHITE;
+	bool kept = false;
+	for (int k = 0; k < 2; k++) {
+		int col = k == 0 ? first : !first;
+		json_t *got = kg_fetch_events(mover(p, g, col)->c, "game", g->id, NULL, NULL, 0);
+		ck_assert_msg(got != NULL, "game %lld unreadable after restart", (long long)g->id);
+		json_t *want = kg_expected("icc", g->acts, g->n, g->id, aud_of(col));
+		if (k == 0 && g->has_pending && !same(got, want)) {
+			/* The try in flight was committed before the kill. */
+			g->acts[g->n++] = g->pending;
+			pending_kept++;
+			kept = true;
+			json_decref(want);
+			want = kg_expected("icc", g->acts, g->n, g->id, aud_of(col));
+		}
+		if (!same(got, want))
+			dump_diff("view differs", got, want);
+		ck_assert_msg(same(got, want), "game %lld: %s's view is not the acknowledged record",
+		              (long long)g->id, col == WHITE ? "white" : "black");
+		json_decref(got);
+		json_decref(want);
+	}
+	if (g->has_pending && !kept)
+		pending_lost++;
+	g->has_pending = false;
+}
+
+static void try_one(struct kp p[2], struct tgame *g, unsigned *seed, bool wait)
+{
+	struct kg_act a;
+	if (kg_random_try("icc", g->acts, g->n, seed, &a) < 0)
+		return;
+	ck_assert_uint_lt(g->n, LOOP_ACTS_MAX);
+	struct kc *c = mover(p, g, a.color)->c;
+	long long id = kc_req(c, "move", "{s:I, s:s}", "game", (json_int_t)g->id, "move", a.text);
+	if (wait) {
+		kc_ok(c, id);
+		g->acts[g->n++] = a;
+	} else {
+		g->pending = a;
+		g->has_pending = true;
+	}
+}
+
+START_TEST(kill_loop)
+{
+	unsigned seed = test_seed();
+	struct kd *d = kd_start(fast_conf);
+	struct kp p[2];
+	static struct tgame games[LOOP_GAMES];
+	int kills = 0, replaced = 0;
+
+	kg_guest(d, &p[0]);
+	kg_guest(d, &p[1]);
+	for (int i = 0; i < LOOP_GAMES; i++) {
+		memset(&games[i], 0, sizeof games[i]);
+		games[i].white = i % 2;
+		games[i].id = kg_new_game(&p[games[i].white], &p[!games[i].white]);
+	}
+	for (int it = 0; it < LOOP_KILLS; it++) {
+		/* A few acknowledged tries in every game, then one more each in
+		 * flight, and a kill at a random moment. */
+		int steps = (int)(rand_r(&seed) % 3);
+		for (int s = 0; s < steps; s++)
+			for (int i = 0; i < LOOP_GAMES; i++)
+				try_one(p, &games[i], &seed, true);
+		for (int i = 0; i < LOOP_GAMES; i++)
+			try_one(p, &games[i], &seed, false);
+		kt_sleep_ms((int)(rand_r(&seed) % 5));
+		kd_crash_restart(d);
+		kills++;
+		kc_close(p[0].c);
+		kc_close(p[1].c);
+
+		json_t *r0 = kg_resume(d, &p[0]);
+		kg_resume(d, &p[1]);
+		json_t *live = json_object_get(r0, "games");
+		for (int i = 0; i < LOOP_GAMES; i++) {
+			check_game(p, &games[i]);
+			bool listed = false;
+			for (size_t k = 0; k < json_array_size(live); k++)
+				if (json_integer_value(json_array_get(live, k)) == games[i].id)
+					listed = true;
+			ck_assert_msg(listed == !kg_over("icc", games[i].acts, games[i].n),
+			              "game %lld live=%d after restart", (long long)games[i].id, listed);
+			if (!listed) {
+				/* Finished: carry on with a new game in its place. */
+				memset(&games[i], 0, sizeof games[i]);
+				games[i].white = (i + it) % 2;
+				games[i].id = kg_new_game(&p[games[i].white], &p[!games[i].white]);
+				replaced++;
+			}
+		}
+	}
+	ck_assert_int_ge(kills, 50);
+	ck_assert_int_eq(kd_log_count(d, "record check failed"), 0);
+	ck_assert_int_ge(kd_log_count(d, "resumed actions="), LOOP_GAMES);
+	fprintf(stderr, "test_recovery: %d kills, %d games replaced; tries in flight at a kill: "
+	        "%d committed, %d lost\n", kills, replaced, pending_kept, pending_lost);
+	kc_close(p[0].c);
+	kc_close(p[1].c);
+	kd_stop(d);
+}
+END_TEST
+
+static char *db_path(struct kd *d)
+{
+	char *path = NULL;
+	ck_assert_int_gt(asprintf(&path, "%s/kriegd.db", kd_state_dir(d)), 0);
+	return path;
+}
+
+static int64_t raw_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *s = NULL;
+	ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
+	int64_t v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
+static void raw_exec(sqlite3 *db, const char *sql)
+{
+	char *msg = NULL;
+	int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
+	ck_assert_msg(rc == SQLITE_OK, "%s: %s", sql, msg ? msg : "?");
+}
+
+/* n acknowledged random tries in g. */
+static void play(struct kp p[2], struct tgame *g, int n, unsigned *seed)
+{
+	for (int i = 0; i < n; i++)
+		try_one(p, g, seed, true);
+}
+
+START_TEST(flagged_record)
+{
+	unsigned seed = 7;
+	struct kd *d = kd_start(fast_conf);
+	struct kp p[2];
+	static struct tgame good, bad;
+
+	kg_guest(d, &p[0]);
+	kg_guest(d, &p[1]);
+	memset(&good, 0, sizeof good);
+	memset(&bad, 0, sizeof bad);
+	good.id = kg_new_game(&p[0], &p[1]);
+	bad.id = kg_new_game(&p[0], &p[1]);
+	play(p, &good, 6, &seed);
+	play(p, &bad, 6, &seed);
+
+	/* Another process edits one stored announcement of `bad` (WAL lets it
+	 * write while the daemon idles): what a player was told no longer
+	 * follows from the tries. */
+	char *path = db_path(d), sql[256];
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	sqlite3_busy_timeout(db, 5000);
+	snprintf(sql, sizeof sql, "UPDATE events SET ply = ply + 7 WHERE id = (SELECT max(id) FROM "
+	         "events WHERE game = %lld)", (long long)bad.id);
+	raw_exec(db, sql);
+	snprintf(sql, sizeof sql, "SELECT ply FROM events WHERE id = (SELECT max(id) FROM events "
+	         "WHERE game = %lld)", (long long)bad.id);
+	int64_t tampered = raw_int(db, sql);
+	sqlite3_close(db);
+
+	kc_close(p[0].c);
+	kc_close(p[1].c);
+	kd_restart(d);
+	char needle[64];
+	snprintf(needle, sizeof needle, "game=%lld record check failed", (long long)bad.id);
+	ck_assert_msg(kd_log_count(d, needle) == 1, "no flag in the log");
+	ck_assert_int_eq(kd_log_count(d, "record check failed"), 1);
+
+	json_t *r = kg_resume(d, &p[0]);
+	kg_resume(d, &p[1]);
+	json_t *live = json_object_get(r, "games");
+	ck_assert_uint_eq(json_array_size(live), 1);
+	ck_assert_int_eq(json_integer_value(json_array_get(live, 0)), good.id);
+	check_game(p, &good);
+	play(p, &good, 2, &seed);
+	check_game(p, &good);
+	/* The flagged game is not resumed: no move reaches it. */
+	json_t *e = kc_call(p[0].c, "move", "{s:I, s:s}", "game", (json_int_t)bad.id, "move", "a2a3");
+	ck_assert(json_is_false(json_object_get(e, "ok")));
+
+	/* Nothing was changed, the flag is stored, and a second start says so. */
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	sqlite3_busy_timeout(db, 5000);
+	ck_assert_int_eq(raw_int(db, sql), tampered);
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM flagged_games WHERE game = %lld",
+	         (long long)bad.id);
+	ck_assert_int_eq(raw_int(db, sql), 1);
+	sqlite3_close(db);
+	kc_close(p[0].c);
+	kc_close(p[1].c);
+	kd_restart(d);
+	snprintf(needle, sizeof needle, "game=%lld flagged record", (long long)bad.id);
+	ck_assert_int_eq(kd_log_count(d, needle), 1);
+	free(path);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(clock_downtime)
+{
+	struct kd *d = kd_start(fast_conf);
+	struct kp p[2];
+	const json_int_t base_ms = 100000;
+
+	kg_guest(d, &p[0]);
+	kg_guest(d, &p[1]);
+	json_t *r = kc_ok(p[0].c, kc_req(p[0].c, "seek", "{s:s, s:{s:i, s:i}}", "color", "white",
+	                                 "time", "base", (int)(base_ms / 1000), "inc", 0));
+	r = kc_ok(p[1].c, kc_req(p[1].c, "accept", "{s:I}", "offer",
+	                         json_integer_value(json_object_get(r, "offer"))));
+	json_int_t game = json_integer_value(json_object_get(r, "game"));
+	kc_ok(p[0].c, kc_req(p[0].c, "move", "{s:I, s:s}", "game", game, "move", "e2e4"));
+	/* Black to move: its clock runs; the daemon dies and stays down 4 s. */
+	kt_sleep_ms(300);
+	kc_close(p[0].c);
+	kc_close(p[1].c);
+	kd_down(d);
+	kt_sleep_ms(4000);
+	kd_up(d);
+	kg_resume(d, &p[1]);
+	r = kc_ok(p[1].c, kc_req(p[1].c, "game", "{s:I}", "game", game));
+	json_t *clk = json_object_get(r, "clock");
+	ck_assert_ptr_nonnull(clk);
+	json_int_t black = json_integer_value(json_object_get(clk, "black"));
+	json_int_t white = json_integer_value(json_object_get(clk, "white"));
+	/* Only the time since the restart counts (well under the 4 s down). */
+	ck_assert_msg(black > base_ms - 2500 && black <= base_ms, "black's clock %lld", (long long)black);
+	ck_assert_int_le(white, base_ms);
+	ck_assert_int_gt(white, base_ms - 2500);
+	kc_close(p[1].c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(backup_restore)
+{
+	unsigned seed = 11;
+	struct kd *d = kd_start(fast_conf);
+	struct kp p[2];
+	static struct tgame g;
+	char out[4096], file[512];
+
+	kg_guest(d, &p[0]);
+	kg_guest(d, &p[1]);
+	memset(&g, 0, sizeof g);
+	g.id = kg_new_game(&p[0], &p[1]);
+	play(p, &g, 8, &seed);
+	size_t at_backup = g.n;
+
+	/* The copy is taken while the daemon serves (--state-dir names the db). */
+	snprintf(file, sizeof file, "%s/../backup.db", kd_state_dir(d));
+	char *argv[] = { "kriegd", "--state-dir", (char *)kd_state_dir(d), "backup", file, NULL };
+	int st = kg_run_kriegd(argv, 30000, out, sizeof out);
+	ck_assert_msg(st == 0, "backup exited %d: %s", st, out);
+	play(p, &g, 4, &seed);           /* after the backup: lost by the restore */
+
+	/* Restore as deploy/BACKUP.md says: stop, move the old files aside, copy, start. */
+	kc_close(p[0].c);
+	kc_close(p[1].c);
+	kd_down(d);
+	char *path = db_path(d), cmd[2048];
+	snprintf(cmd, sizeof cmd, "cd '%s' && mkdir -p old && mv kriegd.db* old/ && cp '%s' kriegd.db",
+	         kd_state_dir(d), file);
+	ck_assert_int_eq(system(cmd), 0);
+	kd_up(d);
+	ck_assert_int_eq(kd_log_count(d, "record check failed"), 0);
+	kg_resume(d, &p[0]);
+	kg_resume(d, &p[1]);
+	g.n = at_backup;
+	check_game(p, &g);
+	play(p, &g, 4, &seed);           /* the game continues */
+	check_game(p, &g);
+	free(path);
+	kc_close(p[0].c);
+	kc_close(p[1].c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(backup_errors)
+{
+	char out[4096];
+	char *argv[] = { "kriegd", "--state-dir", "/nonexistent/krieg", "backup", "/tmp/x.db", NULL };
+	int st = kg_run_kriegd(argv, 30000, out, sizeof out);
+	ck_assert_int_eq(st, 1);
+	ck_assert_msg(strstr(out, "no database") != NULL, "%s", out);
+	char *argv2[] = { "kriegd", "backup", NULL };
+	ck_assert_int_eq(kg_run_kriegd(argv2, 30000, out, sizeof out), 2);
+}
+END_TEST
+
+/* Schema 1 as the first kriegd wrote it: accounts only. */
+static const char *const schema_v1 =
+	"CREATE TABLE users ( id INTEGER PRIMARY KEY, name TEXT NOT NULL COLLATE NOCASE UNIQUE,"
+	" pwhash TEXT, guest INTEGER NOT NULL DEFAULT 0 CHECK (guest IN (0, 1)),"
+	" created INTEGER NOT NULL);"
+	"CREATE TABLE sessions ( token_hash TEXT PRIMARY KEY,"
+	" user INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	" created INTEGER NOT NULL, expires INTEGER NOT NULL);"
+	"CREATE INDEX sessions_user ON sessions(user);"
+	"CREATE INDEX sessions_expires ON sessions(expires);"
+	"INSERT INTO users (name, pwhash, guest, created) VALUES ('oldtimer', NULL, 0, 1);"
+	"PRAGMA application_id = 1263683911; PRAGMA user_version = 1;";
+
+START_TEST(migrate_v1)
+{
+	char dir[] = "/tmp/krieg-mig-XXXXXX", path[300], conf[400];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/old.db", dir);
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	raw_exec(db, schema_v1);
+	sqlite3_close(db);
+
+	snprintf(conf, sizeof conf, "%sdatabase = %s\n", fast_conf, path);
+	struct kd *d = kd_start(conf);
+	struct kp p[2];
+	unsigned seed = 3;
+	static struct tgame g;
+	kg_guest(d, &p[0]);
+	kg_guest(d, &p[1]);
+	memset(&g, 0, sizeof g);
+	g.id = kg_new_game(&p[0], &p[1]);
+	play(p, &g, 4, &seed);
+	json_t *r = kc_ok(p[0].c, kc_req(p[0].c, "history", "{s:s}", "user", "oldtimer"));
+	ck_assert_uint_eq(json_array_size(json_object_get(r, "games")), 0);
+	kc_close(p[0].c);
+	kc_close(p[1].c);
+	kd_restart(d);
+	kg_resume(d, &p[0]);
+	kg_resume(d, &p[1]);
+	check_game(p, &g);
+	kc_close(p[0].c);
+	kc_close(p[1].c);
+	kd_stop(d);
+
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(raw_int(db, "PRAGMA user_version"), 4);
+	ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM users WHERE name = 'oldtimer'"), 1);
+	sqlite3_close(db);
+	char cmd[400];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+static Suite *recovery_suite(void)
+{
+	Suite *s = suite_create("recovery");
+	TCase *tc = tcase_create("recovery");
+	tcase_set_timeout(tc, 240);
+	tcase_add_test(tc, flagged_record);
+	tcase_add_test(tc, clock_downtime);
+	tcase_add_test(tc, backup_restore);
+	tcase_add_test(tc, backup_errors);
+	tcase_add_test(tc, migrate_v1);
+	tcase_add_test(tc, kill_loop);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(recovery_suite)

@@ -1,0 +1,666 @@
+/*
+ * test_pgn.c — Kriegspiel PGN: a hand-checked game written literally in
+ * the UMD form, export → read round trips of random games in every rule
+ * set (same actions, same events), filtered records that leak nothing,
+ * and hostile input that must fail cleanly.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "fen.h"
+#include "notation.h"
+#include "pgn.h"
+#include "referee.h"
+#include "ruleset.h"
+
+/* ---- helpers ------------------------------------------------------------ */
+
+struct game {
+	struct pgn_action a[400];
+	size_t n;
+	struct evlist ev;   /* every event of the accepted actions, begin's first */
+	char rules[16];
+};
+
+static void act(struct pgn_action *a, int color, const char *kind, const char *text)
+{
+	memset(a, 0, sizeof *a);
+	a->color = color;
+	snprintf(a->kind, sizeof a->kind, "%s", kind);
+	snprintf(a->text, sizeof a->text, "%s", text);
+}
+
+static bool ev_equal(const struct event *x, const struct event *y)
+{
+	return x->type == y->type && x->audience == y->audience && x->by == y->by &&
+	       x->square == y->square && x->move == y->move && x->what == y->what &&
+	       x->en_passant == y->en_passant && x->checks[0] == y->checks[0] &&
+	       x->checks[1] == y->checks[1] && x->count == y->count && x->answer == y->answer &&
+	       x->result == y->result && x->reason == y->reason && x->ply == y->ply &&
+	       strcmp(x->san, y->san) == 0;
+}
+
+/* Replay actions from the start; every event into ev. */
+static void replay(const char *rules, const char *fen, const struct pgn_action *a, size_t n,
+                   struct evlist *ev)
+{
+	char err[160];
+	struct referee *r = referee_new(ruleset_find(rules), fen, err, sizeof err);
+	ck_assert_msg(r != NULL, "%s", err);
+	evlist_init(ev);
+	referee_begin(r, ev);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_int_eq(pgn_apply(r, &a[i], ev), REF_OK);
+	referee_free(r);
+}
+
+/* The text with line breaks made spaces: assertions must not depend on wrapping. */
+static char *flat(const char *s)
+{
+	char *f = strdup(s);
+	for (char *p = f; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	return f;
+}
+
+/* The move tokens of a PGN's movetext, in order (comments, numbers, result skipped). */
+static size_t move_tokens(const char *pgn, char tok[][16], size_t max)
+{
+	const char *p = strstr(pgn, "\n\n");
+	size_t n = 0;
+	p = p ? p + 2 : pgn;
+	while (*p) {
+		if (*p == '{') {
+			p = strchr(p, '}');
+			ck_assert_ptr_nonnull(p);
+			p++;
+			continue;
+		}
+		if (*p == ' ' || *p == '\n') {
+			p++;
+			continue;
+		}
+		size_t len = strcspn(p, " \n{");
+		if (!((*p >= '0' && *p <= '9') || *p == '*') || strncmp(p, "0-0", 3) == 0) {
+			ck_assert_uint_lt(n, max);
+			snprintf(tok[n++], 16, "%.*s", (int)len, p);
+		}
+		p += len;
+	}
+	return n;
+}
+
+static uint64_t rng_state;
+static unsigned rnd(unsigned n)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (unsigned)(rng_state % n);
+}
+
+/* A random move text of `side`: own-view SAN, coordinates, or the seed form. */
+static void move_text(const struct referee *r, int side, move_t m, char *buf, size_t len)
+{
+	char t[NOTATION_MAX];
+	struct board own;
+	board_own_view(referee_board(r), side, &own);
+	switch (rnd(3)) {
+	case 0:
+		notation_san(&own, m, true, t);
+		snprintf(buf, len, "%s", t);
+		break;
+	case 1:
+		notation_uci(m, t);
+		snprintf(buf, len, "%s", t);
+		break;
+	default: {
+		char a[3], b[3];
+		square_name(move_from(m), a);
+		square_name(move_to(m), b);
+		snprintf(buf, len, "%s-%s%s", a, b,
+		         move_kind(m) == MOVE_PROMOTION ? "=Q" : "");
+		if (move_kind(m) == MOVE_PROMOTION && move_promo(m) != QUEEN)
+			notation_uci(m, buf);
+		break;
+	}
+	}
+}
+
+/* Try one action; record it if the referee accepts it. */
+static void try_record(struct referee *r, struct game *g, int color, const char *kind, const char *text)
+{
+	if (g->n == sizeof g->a / sizeof g->a[0])
+		return;
+	struct pgn_action a;
+	act(&a, color, kind, text);
+	if (pgn_apply(r, &a, &g->ev) == REF_OK)
+		g->a[g->n++] = a;
+}
+
+/* A random game: random possible tries (many refused), "any?" where the
+ * rule set has it, impossible attempts, nost lists and quiet sequences,
+ * ended by the board, by resignation or agreement, or left unfinished. */
+static void random_game(const char *rules, uint64_t seed, struct game *g)
+{
+	char err[160];
+	rng_state = seed * 2654435761u + 1;
+	memset(g->a, 0, sizeof g->a);
+	g->n = 0;
+	snprintf(g->rules, sizeof g->rules, "%s", rules);
+	const struct ruleset *rs = ruleset_find(rules);
+	struct referee *r = referee_new(rs, NULL, err, sizeof err);
+	ck_assert_ptr_nonnull(r);
+	evlist_init(&g->ev);
+	referee_begin(r, &g->ev);
+	int budget = 60 + (int)rnd(120);
+	while (!referee_over(r) && budget-- > 0 && g->n < sizeof g->a / sizeof g->a[0] - 1) {
+		int side = referee_side_to_move(r);
+		struct movelist ml;
+		referee_possible(r, side, &ml);
+		if (ml.n == 0)
+			break;
+		char t[PGN_TEXT_MAX];
+		unsigned k = rnd(100);
+		if (rs->pawn_info == PAWN_INFO_ASK && k < 8) {
+			try_record(r, g, side, "any", "");
+		} else if (k < 12) {
+			/* an attempt impossible on own pieces: an own piece onto an own piece */
+			const struct board *b = referee_board(r);
+			int from = -1, to = -1;
+			for (int s = 0; s < 64; s++) {
+				uint8_t c = b->mailbox[s];
+				if (c != MAILBOX_EMPTY && piece_code_color(c) == side && piece_code_type(c) != PAWN) {
+					if (from < 0 || rnd(3) == 0)
+						from = s;
+				}
+			}
+			for (int s = 0; s < 64; s++)
+				if (s != from && b->mailbox[s] != MAILBOX_EMPTY &&
+				    piece_code_color(b->mailbox[s]) == side && (to < 0 || rnd(4) == 0))
+					to = s;
+			if (from >= 0 && to >= 0) {
+				char x[3], y[3];
+				square_name(from, x);
+				square_name(to, y);
+				snprintf(t, sizeof t, "%s%s", x, y);
+				try_record(r, g, side, "try", t);
+			}
+		} else if (rs->preference_lists && k < 25 && ml.n >= 2) {
+			size_t len = 0;
+			int items = 2 + (int)rnd(3);
+			t[0] = '\0';
+			for (int i = 0; i < items; i++) {
+				char one[32];
+				move_text(r, side, ml.m[rnd((unsigned)ml.n)], one, sizeof one);
+				len += (size_t)snprintf(t + len, sizeof t - len, "%s%s", i ? " " : "", one);
+			}
+			try_record(r, g, side, "list", t);
+		} else if (rs->quiet_sequences && k < 35) {
+			size_t len = 0;
+			int items = 2 + (int)rnd(3);
+			t[0] = '\0';
+			for (int i = 0; i < items; i++) {
+				char one[32];
+				move_text(r, side, ml.m[rnd((unsigned)ml.n)], one, sizeof one);
+				len += (size_t)snprintf(t + len, sizeof t - len, "%s%s", i ? " " : "", one);
+			}
+			try_record(r, g, side, "quiet", t);
+		} else {
+			move_text(r, side, ml.m[rnd((unsigned)ml.n)], t, sizeof t);
+			try_record(r, g, side, "try", t);
+		}
+	}
+	if (!referee_over(r)) {
+		unsigned k = rnd(3);
+		if (k == 0)
+			try_record(r, g, referee_side_to_move(r), "end", "resignation");
+		else if (k == 1)
+			try_record(r, g, (int)rnd(2), "end", "agreement");
+	}
+	referee_free(r);
+}
+
+/* ---- the literal game ------------------------------------------------------ */
+
+static const char *const LITERAL =
+	"[Event \"?\"]\n"
+	"[Site \"?\"]\n"
+	"[Date \"????.??.??\"]\n"
+	"[Round \"?\"]\n"
+	"[White \"Alice\"]\n"
+	"[Black \"Bob\"]\n"
+	"[Result \"0-1\"]\n"
+	"[Variant \"Kriegspiel\"]\n"
+	"[KriegRules \"icc\"]\n"
+	"[Termination \"normal\"]\n"
+	"\n"
+	"{\"White has 0 pawn tries\"} 1. e4 {(K::) \"Black has 0 pawn tries\"} d5 {(K::)\n"
+	"\"White has 1 pawn try\"} 2. exd5 {(K::Td5) \"Pawn captured on d5\"\n"
+	"\"Black has 0 pawn tries\"} Qxd5 {(K::Td5) \"Pawn captured on d5\"\n"
+	"\"White has 0 pawn tries\"} 3. Bb5+ {(K::CD) \"Check along the long diagonal\"\n"
+	"\"Black has 0 pawn tries\"} c6 {(K:Kd7,e8e7:) \"Illegal: Kd7\" \"Impossible: e8e7\"\n"
+	"\"White has 0 pawn tries\"} {[%krieg end resignation white] \"White resigns\"} 0-1\n";
+
+static size_t literal_actions(struct pgn_action *a)
+{
+	static const char *const tries[] = { "e4", "d5", "exd5", "Qd5", "Bb5", "Kd7", "e8e7", "c6" };
+	static const int colors[] = { WHITE, BLACK, WHITE, BLACK, WHITE, BLACK, BLACK, BLACK };
+	size_t n = 0;
+	for (size_t i = 0; i < 8; i++)
+		act(&a[n++], colors[i], "try", tries[i]);
+	act(&a[n++], WHITE, "end", "resignation");
+	return n;
+}
+
+START_TEST(test_literal_umd)
+{
+	/* Checked by hand: b5-e8 is the longer diagonal through e8 (5 squares
+	 * against e8-h5's 4); Kd7 stays on the bishop's diagonal (illegal);
+	 * e8e7 lands on an own pawn (impossible, told to Black alone in icc). */
+	struct pgn_action a[16];
+	size_t n = literal_actions(a);
+	struct pgn_header h;
+	pgn_header_init(&h);
+	snprintf(h.white, sizeof h.white, "Alice");
+	snprintf(h.black, sizeof h.black, "Bob");
+	char *out, err[200];
+	ck_assert_msg(pgn_write(&h, a, n, AUD_UMPIRE, &out, err, sizeof err) == 0, "%s", err);
+	ck_assert_str_eq(out, LITERAL);
+	free(out);
+
+	struct pgn_header h2;
+	struct pgn_action *b;
+	size_t nb;
+	ck_assert_msg(pgn_read(LITERAL, &h2, &b, &nb, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(nb, n);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_int_eq(b[i].color, a[i].color);
+		ck_assert_str_eq(b[i].kind, a[i].kind);
+		ck_assert_str_eq(b[i].text, a[i].text);
+	}
+	ck_assert_str_eq(h2.white, "Alice");
+	ck_assert_str_eq(h2.result, "0-1");
+	ck_assert_str_eq(h2.rules, "icc");
+	free(b);
+}
+END_TEST
+
+START_TEST(test_literal_filtered_black)
+{
+	struct pgn_action a[16];
+	size_t n = literal_actions(a);
+	struct pgn_header h;
+	pgn_header_init(&h);
+	char *out, err[200];
+	ck_assert_msg(pgn_write(&h, a, n, AUD_WHITE, &out, err, sizeof err) == 0, "%s", err);
+	/* White sees its own moves in its own notation, "??" for Black's, and
+	 * not Black's refused tries (icc tells them to Black alone). */
+	ck_assert_ptr_nonnull(strstr(out, "[KriegView \"white\"]"));
+	ck_assert_ptr_nonnull(strstr(out, "1. e4 {(K::)"));
+	ck_assert_ptr_nonnull(strstr(out, "2. exd5 {(K::Td5)"));
+	ck_assert_ptr_null(strstr(out, "Qxd5"));
+	ck_assert_ptr_null(strstr(out, "Kd7"));
+	ck_assert_ptr_null(strstr(out, "e8e7"));
+	ck_assert_ptr_null(strstr(out, "%krieg"));
+	ck_assert_ptr_nonnull(strstr(out, "?? {(K::)"));
+	/* ... and such a record cannot be replayed. */
+	struct pgn_header h2;
+	struct pgn_action *b;
+	size_t nb;
+	ck_assert_int_eq(pgn_read(out, &h2, &b, &nb, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "filtered"));
+	free(out);
+}
+END_TEST
+
+/* ---- round trips ------------------------------------------------------------ */
+
+static void round_trip(const char *rules, uint64_t seed)
+{
+	struct game *g = calloc(1, sizeof *g);
+	random_game(rules, seed, g);
+	struct pgn_header h;
+	pgn_header_init(&h);
+	snprintf(h.rules, sizeof h.rules, "%s", rules);
+	char *out, err[300];
+	ck_assert_msg(pgn_write(&h, g->a, g->n, AUD_UMPIRE, &out, err, sizeof err) == 0, "%s seed %llu: %s",
+	              rules, (unsigned long long)seed, err);
+	if (getenv("PGN_DUMP"))
+		fputs(out, stderr);
+	struct pgn_header h2;
+	struct pgn_action *b;
+	size_t nb;
+	ck_assert_msg(pgn_read(out, &h2, &b, &nb, err, sizeof err) == 0, "%s seed %llu: %s\n%s", rules,
+	              (unsigned long long)seed, err, out);
+	ck_assert_str_eq(h2.rules, rules);
+	ck_assert_uint_eq(nb, g->n);
+	for (size_t i = 0; i < nb; i++) {
+		ck_assert_int_eq(b[i].color, g->a[i].color);
+		ck_assert_str_eq(b[i].kind, g->a[i].kind);
+		ck_assert_str_eq(b[i].text, g->a[i].text);
+	}
+	struct evlist ev;
+	replay(rules, NULL, b, nb, &ev);
+	ck_assert_uint_eq(ev.n, g->ev.n);
+	for (size_t i = 0; i < ev.n; i++)
+		ck_assert_msg(ev_equal(&ev.v[i], &g->ev.v[i]), "%s seed %llu: event %zu differs", rules,
+		              (unsigned long long)seed, i);
+
+	/* Writing the read-back actions gives the same text. */
+	char *again;
+	ck_assert_int_eq(pgn_write(&h2, b, nb, AUD_UMPIRE, &again, err, sizeof err), 0);
+	ck_assert_str_eq(again, out);
+
+	/* The filtered records: no byte their audience did not receive.
+	 * Every announcement its audience never heard is absent, and the
+	 * other side's moves are "??". */
+	for (int c = WHITE; c <= BLACK; c++) {
+		unsigned view = aud_of(c);
+		char *f;
+		ck_assert_int_eq(pgn_write(&h, g->a, g->n, view, &f, err, sizeof err), 0);
+		ck_assert_ptr_null(strstr(f, "%krieg"));
+		const struct ruleset *rs = ruleset_find(rules);
+		for (size_t i = 0; i < g->ev.n; i++) {
+			const struct event *e = &g->ev.v[i];
+			if (e->audience & view)
+				continue;
+			char said[200], q[210];
+			ruleset_say(rs, e, said, sizeof said);
+			bool heard = false;
+			for (size_t j = 0; j < g->ev.n && !heard; j++) {
+				char s2[200];
+				if (!(g->ev.v[j].audience & view))
+					continue;
+				ruleset_say(rs, &g->ev.v[j], s2, sizeof s2);
+				heard = strcmp(s2, said) == 0;
+			}
+			snprintf(q, sizeof q, "\"%s\"", said);
+			ck_assert_msg(heard || strstr(f, q) == NULL, "%s seed %llu: %s view leaks %s", rules,
+			              (unsigned long long)seed, audience_name(view), q);
+		}
+		/* Movetext: own moves in own-view SAN, the other side's "??". */
+		static char tok[600][16];
+		size_t nt = move_tokens(f, tok, 600), k = 0;
+		for (size_t i = 0; i < g->ev.n; i++) {
+			const struct event *e = &g->ev.v[i];
+			if (e->type != EV_UMPIRE_MOVE)
+				continue;
+			ck_assert_uint_lt(k, nt);
+			const char *want = "??";
+			if (e->by == c)
+				for (size_t j = i; j-- > 0;)
+					if (g->ev.v[j].type == EV_MOVE) {
+						want = g->ev.v[j].san;
+						break;
+					}
+			ck_assert_msg(strcmp(tok[k], want) == 0, "%s seed %llu: %s view move %zu is %s, not %s",
+			              rules, (unsigned long long)seed, audience_name(view), k, tok[k], want);
+			k++;
+		}
+		ck_assert_uint_eq(k, nt);
+		free(f);
+	}
+	free(again);
+	free(out);
+	free(b);
+	evlist_free(&ev);
+	evlist_free(&g->ev);
+	free(g);
+}
+
+START_TEST(test_round_trip_random)
+{
+	const char *rules = ruleset_at((size_t)_i / 6)->name;
+	round_trip(rules, (uint64_t)_i + 1);
+}
+END_TEST
+
+START_TEST(test_quiet_sequence_automatic_move)
+{
+	/* nost: White's "if quiet" sequence plays Nc3 inside Black's action;
+	 * that half-move has no actions of its own: [%krieg] empty. */
+	struct pgn_action a[8];
+	size_t n = 0;
+	act(&a[n++], WHITE, "quiet", "Nf3 Nc3");
+	act(&a[n++], BLACK, "try", "Nf6");
+	act(&a[n++], BLACK, "list", "Nc6 Na6");
+	struct pgn_header h;
+	pgn_header_init(&h);
+	snprintf(h.rules, sizeof h.rules, "nost");
+	char *out, err[200];
+	ck_assert_msg(pgn_write(&h, a, n, AUD_UMPIRE, &out, err, sizeof err) == 0, "%s", err);
+	char *fl = flat(out);
+	ck_assert_ptr_nonnull(strstr(fl, "2. Nc3 {(K::) [%krieg]"));
+	free(fl);
+	ck_assert_ptr_nonnull(strstr(out, "[%krieg quiet Nf3 Nc3]"));
+	ck_assert_ptr_nonnull(strstr(out, "[%krieg list Nc6 Na6]"));
+	struct pgn_header h2;
+	struct pgn_action *b;
+	size_t nb;
+	ck_assert_msg(pgn_read(out, &h2, &b, &nb, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(nb, n);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_str_eq(b[i].text, a[i].text);
+	free(b);
+	free(out);
+}
+END_TEST
+
+START_TEST(test_plain_umd_reads)
+{
+	/* A UMD PGN from elsewhere: no announcements, no [%krieg], a
+	 * superfluous capture mark; the tries come from (K:...). */
+	const char *text = "[Variant \"Kriegspiel\"]\n[Result \"*\"]\n\n"
+	                   "1. e4 {(K::)} d5 {(K::)} 2. Bc4 {(K:Qd1h5x:)} exd5 {(K:Qh5,Qxd5:Td5)} *\n";
+	struct pgn_header h;
+	struct pgn_action *b;
+	size_t nb;
+	char err[200];
+	/* "Qd1h5x" is no notation at all: refused, named. */
+	ck_assert_int_eq(pgn_read(text, &h, &b, &nb, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "move 2. Bc4"));
+
+	text = "[Variant \"Kriegspiel\"]\n\n"
+	       "1. e4 {(K::)} d5 {(K::)} 2. Nf3 {(K:d1d3,a1a3:)} dxe4 {(K:d8d4:Te4)} *\n";
+	ck_assert_msg(pgn_read(text, &h, &b, &nb, err, sizeof err) == 0, "%s", err);
+	static const char *const want[] = { "e4", "d5", "d1d3", "a1a3", "Nf3", "d8d4", "dxe4" };
+	ck_assert_uint_eq(nb, 7);
+	for (size_t i = 0; i < nb; i++) {
+		ck_assert_str_eq(b[i].kind, "try");
+		ck_assert_str_eq(b[i].text, want[i]);
+	}
+	free(b);
+	/* ... but the umpire must agree: Qh5 is legal, so it was no refused try. */
+	text = "1. e4 {(K::)} d5 {(K::)} 2. Nf3 {(K:Qh5:)} *";
+	ck_assert_int_eq(pgn_read(text, &h, &b, &nb, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "Qh5 is legal"));
+}
+END_TEST
+
+START_TEST(test_setup_fen)
+{
+	/* A study position: Black to move first, written "1...". */
+	const char *fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1";
+	struct pgn_action a[4];
+	size_t n = 0;
+	act(&a[n++], BLACK, "try", "Kd7");
+	act(&a[n++], WHITE, "try", "e4");
+	struct pgn_header h;
+	pgn_header_init(&h);
+	snprintf(h.fen, sizeof h.fen, "%s", fen);
+	char *out, err[200];
+	ck_assert_msg(pgn_write(&h, a, n, AUD_UMPIRE, &out, err, sizeof err) == 0, "%s", err);
+	ck_assert_ptr_nonnull(strstr(out, "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 1\"]"));
+	ck_assert_ptr_nonnull(strstr(out, "1... Kd7 {"));
+	char *fl = flat(out);
+	ck_assert_ptr_nonnull(strstr(fl, "2. e4 {"));
+	free(fl);
+	struct pgn_header h2;
+	struct pgn_action *b;
+	size_t nb;
+	ck_assert_msg(pgn_read(out, &h2, &b, &nb, err, sizeof err) == 0, "%s", err);
+	ck_assert_str_eq(h2.fen, fen);
+	ck_assert_uint_eq(nb, 2);
+	free(b);
+	free(out);
+}
+END_TEST
+
+/* ---- refusals ------------------------------------------------------------------ */
+
+static void expect_error(const char *text, const char *want)
+{
+	struct pgn_header h;
+	struct pgn_action *b = (struct pgn_action *)1;
+	size_t nb = 99;
+	char err[300] = "";
+	ck_assert_msg(pgn_read(text, &h, &b, &nb, err, sizeof err) == -1, "read: %.200s", text);
+	ck_assert_ptr_null(b);
+	ck_assert_uint_eq(nb, 0);
+	ck_assert_msg(strstr(err, want) != NULL, "error \"%s\" does not say \"%s\"", err, want);
+}
+
+START_TEST(test_bad_input)
+{
+	expect_error("1. e4 {(K::) never closed", "unterminated comment");
+	expect_error("[Variant \"Chess\"]\n1. e4 *", "not Kriegspiel");
+	expect_error("[KriegRules \"fide\"]\n1. e4 *", "unknown KriegRules");
+	expect_error("[Result \"2-0\"]\n1. e4 *", "unknown Result");
+	expect_error("[KriegView \"white\"]\n1. e4 *", "cannot be replayed");
+	expect_error("[KriegView \"mars\"]\n1. e4 *", "unknown KriegView");
+	expect_error("[FEN \"8/8/8 w - -\"]\n*", "bad FEN");
+	expect_error("[SetUp \"1\"]\n*", "without a FEN");
+	expect_error("[Event \"unterminated\n1. e4", "unterminated tag value");
+	expect_error("1. e5 *", "illegal move");
+	expect_error("1. e4 {(K::)} e5 {(K::)} 2. Ke3 *", "illegal move");
+	expect_error("1. e4 (1. d4) *", "variations");
+	expect_error("1. e4 * 1. d4 *", "one game per file");
+	expect_error("1. e4 ?? *", "filtered");
+	expect_error("1. e4 {(K:Nf3:)} *", "Nf3 is legal");
+	expect_error("1. e4 {(K::Td5)} *", "opponent heard");
+	expect_error("1. e4 {(K::) \"Black has 3 pawn tries\"} *", "PGN says \"Black has 3 pawn tries\"");
+	expect_error("[Result \"1-0\"]\n1. e4 {[%krieg end resignation black]} 0-1",
+	             "movetext ends 0-1");
+	expect_error("1. e4 {[%krieg fly e4]} *", "unknown [%krieg] action");
+	expect_error("1. e4 {[%krieg try d4]} *", "the replay played d4");
+	expect_error("1. e4 {(K::)} {[%krieg end resignation white]} 2. d4 *", "after the trailing");
+	expect_error("[Result \"0-1\"]\n1. e4 {(K::)} {[%krieg end resignation black]} 0-1",
+	             "Result \"0-1\" but the replay ends 1-0");
+	expect_error("1. e4 \x01 *", "unexpected character");
+
+	/* Huge input is refused unread. */
+	size_t big = PGN_INPUT_MAX + 16;
+	char *huge = malloc(big + 1);
+	memset(huge, ' ', big);
+	huge[big] = '\0';
+	expect_error(huge, "longer than");
+	free(huge);
+}
+END_TEST
+
+START_TEST(test_tampered)
+{
+	/* Each change to the literal record is caught and named. */
+	static const struct {
+		const char *from, *to, *want;
+	} cases[] = {
+		{ "long diagonal", "short diagonal", "move 3. Bb5+" },
+		{ "(K:Kd7,e8e7:)", "(K:e8e7,Kd7:)", "move 3... c6" },
+		{ "\"Illegal: Kd7\" ", "", "move 3... c6" },
+		{ "2. exd5", "2. Nf3", "Qxd5: illegal move" },
+		{ "resignation white", "resignation black", "PGN says \"White resigns\"" },
+		{ "[Result \"0-1\"]", "[Result \"1-0\"]", "movetext ends 0-1" },
+		{ "0-1\n", "1-0\n", "movetext ends 1-0" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *at = strstr(LITERAL, cases[i].from);
+		ck_assert_ptr_nonnull(at);
+		char text[2048];
+		snprintf(text, sizeof text, "%.*s%s%s", (int)(at - LITERAL), LITERAL, cases[i].to,
+		         at + strlen(cases[i].from));
+		expect_error(text, cases[i].want);
+	}
+}
+END_TEST
+
+START_TEST(test_garbage_does_not_crash)
+{
+	/* Mutations of a valid record: each either reads or fails cleanly. */
+	size_t len = strlen(LITERAL);
+	char *text = malloc(len + 1);
+	rng_state = 12345;
+	for (int round = 0; round < 400; round++) {
+		memcpy(text, LITERAL, len + 1);
+		int flips = 1 + (int)rnd(4);
+		for (int k = 0; k < flips; k++) {
+			static const char pool[] = "{}[]()\"%;:,.?-K e4x=QO01/\\\n";
+			text[rnd((unsigned)len)] = pool[rnd(sizeof pool - 1)];
+		}
+		if (rnd(4) == 0)
+			text[rnd((unsigned)len)] = '\0';
+		struct pgn_header h;
+		struct pgn_action *b;
+		size_t nb;
+		char err[200];
+		if (pgn_read(text, &h, &b, &nb, err, sizeof err) == 0)
+			free(b);
+		else
+			ck_assert(err[0] != '\0');
+	}
+	free(text);
+}
+END_TEST
+
+START_TEST(test_write_refuses)
+{
+	struct pgn_action a[2];
+	act(&a[0], WHITE, "try", "e5");  /* no pawn reaches e5: refused */
+	struct pgn_header h;
+	pgn_header_init(&h);
+	char *out, err[200];
+	ck_assert_int_eq(pgn_write(&h, a, 1, AUD_UMPIRE, &out, err, sizeof err), -1);
+	ck_assert_ptr_null(out);
+	ck_assert_ptr_nonnull(strstr(err, "action 1"));
+	snprintf(h.rules, sizeof h.rules, "fide");
+	ck_assert_int_eq(pgn_write(&h, a, 0, AUD_UMPIRE, &out, err, sizeof err), -1);
+	pgn_header_init(&h);
+	act(&a[0], WHITE, "try", "e4]");
+	ck_assert_int_eq(pgn_write(&h, a, 1, AUD_UMPIRE, &out, err, sizeof err), -1);
+	/* A tag value with a quote is escaped and read back. */
+	snprintf(h.event, sizeof h.event, "The \"Big\" one \\ 2");
+	ck_assert_int_eq(pgn_write(&h, a, 0, AUD_UMPIRE, &out, err, sizeof err), 0);
+	struct pgn_header h2;
+	struct pgn_action *b;
+	size_t nb;
+	ck_assert_msg(pgn_read(out, &h2, &b, &nb, err, sizeof err) == 0, "%s", err);
+	ck_assert_str_eq(h2.event, h.event);
+	free(b);
+	free(out);
+}
+END_TEST
+
+static Suite *pgn_suite(void)
+{
+	Suite *s = suite_create("pgn");
+	TCase *tc = tcase_create("pgn");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_literal_umd);
+	tcase_add_test(tc, test_literal_filtered_black);
+	tcase_add_loop_test(tc, test_round_trip_random, 0, (int)(6 * ruleset_count()));
+	tcase_add_test(tc, test_quiet_sequence_automatic_move);
+	tcase_add_test(tc, test_plain_umd_reads);
+	tcase_add_test(tc, test_setup_fen);
+	tcase_add_test(tc, test_bad_input);
+	tcase_add_test(tc, test_tampered);
+	tcase_add_test(tc, test_garbage_does_not_crash);
+	tcase_add_test(tc, test_write_refuses);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(pgn_suite)
