@@ -88,14 +88,24 @@ static int collect_ev(int seq, const struct event *e, void *arg)
 	return 0;
 }
 
-/* Every stored field; the SAN is not stored (it follows from the move). */
-static int event_same(const struct event *a, const struct event *b)
+/* The first stored field in which a and b differ, or NULL if none does.
+ * The SAN is not stored (it follows from the move), so not compared. */
+static const char *event_diff(const struct event *a, const struct event *b)
 {
-	return a->type == b->type && a->audience == b->audience && a->by == b->by &&
-	       a->square == b->square && a->move == b->move && a->what == b->what &&
-	       a->en_passant == b->en_passant && a->checks[0] == b->checks[0] &&
-	       a->checks[1] == b->checks[1] && a->count == b->count && a->answer == b->answer &&
-	       a->result == b->result && a->reason == b->reason && a->ply == b->ply;
+	if (a->type != b->type) return "type";
+	if (a->audience != b->audience) return "audience";
+	if (a->by != b->by) return "by";
+	if (a->square != b->square) return "square";
+	if (a->move != b->move) return "move";
+	if (a->what != b->what) return "what";
+	if (a->en_passant != b->en_passant) return "en_passant";
+	if (a->checks[0] != b->checks[0] || a->checks[1] != b->checks[1]) return "checks";
+	if (a->count != b->count) return "count";
+	if (a->answer != b->answer) return "answer";
+	if (a->result != b->result) return "result";
+	if (a->reason != b->reason) return "reason";
+	if (a->ply != b->ply) return "ply";
+	return NULL;
 }
 
 static const char *ev_name(int type)
@@ -161,9 +171,11 @@ static int replay_action(const struct store_action *a, void *arg)
 			rp->bad = 1;
 			return 1;
 		}
-		if (!event_same(&rp->stored.v[k].e, &rp->out.v[i])) {
-			snprintf(rp->err, rp->errlen, "seq %d: event %zu differs (stored %s, replay %s)",
-			         a->seq, i + 1, ev_name(rp->stored.v[k].e.type), ev_name(rp->out.v[i].type));
+		const char *field = event_diff(&rp->stored.v[k].e, &rp->out.v[i]);
+		if (field != NULL) {
+			snprintf(rp->err, rp->errlen, "seq %d: event %zu differs in %s (stored %s, replay %s)",
+			         a->seq, i + 1, field, ev_name(rp->stored.v[k].e.type),
+			         ev_name(rp->out.v[i].type));
 			rp->bad = 1;
 			return 1;
 		}

@@ -44,7 +44,7 @@ int recover_apply(struct referee *r, const struct store_action *a, struct evlist
 
 /* Replay and check game g (its row as read from the store).  On RECOVER_OK
  * *out holds the result (free it with recover_result_free); otherwise err
- * says what failed, e.g. "seq 7: event 2 differs (stored illegal, replay
+ * says what failed, e.g. "seq 7: event 2 differs in type (stored illegal, replay
  * move)", and *out is empty. */
 int recover_verify(struct store *st, const struct store_game *g, struct recover_result *out,
                    char *err, size_t errlen);

@@ -492,6 +492,168 @@ START_TEST(malformed_game_requests)
 }
 END_TEST
 
+
+/* ---- recovery ----------------------------------------------------------------- */
+
+START_TEST(game_survives_a_crash)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct player w, b;
+	guest(d, &w);
+	guest(d, &b);
+	long long g = start_game(&w, &b, "icc", json_pack("{s:i, s:i}", "base", 600, "inc", 0));
+	move(&w, g, "e4");
+	move(&b, g, "e5");
+	move(&w, g, "exd5");          /* refused: nothing on d5 */
+	kc_ok(w.c, kc_req(w.c, "ping", NULL));
+	json_t *seen = my_game_events(w.c, g, 0);
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_crash_restart(d);
+
+	struct kc *w2 = kc_hello(d);
+	json_t *r = kc_ok(w2, kc_req(w2, "resume", "{s:s}", "token", w.token));
+	ck_assert_int_eq(json_array_size(json_object_get(r, "games")), 1);
+	json_t *st = kc_event(w2, "game_state");
+	json_t *evs = json_object_get(st, "events");
+	ck_assert_int_eq(json_array_size(evs), json_array_size(seen));
+	for (size_t i = 0; i < json_array_size(seen); i++) {
+		json_t *a = json_deep_copy(json_array_get(evs, i));
+		json_object_del(a, "clock");
+		ck_assert_msg(json_equal(a, json_array_get(seen, i)), "event %zu differs after a crash", i);
+		json_decref(a);
+	}
+	/* The refused try is still refused this turn, and the game goes on. */
+	kc_error(w2, kc_req(w2, "move", "{s:I, s:s}", "game", g, "move", "exd5"), "illegal_action");
+	kc_ok(w2, kc_req(w2, "move", "{s:I, s:s}", "game", g, "move", "Nf3"));
+	json_t *e = kc_event(w2, "move");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "move")), "g1f3");
+	ck_assert_int_le(json_integer_value(json_object_get(json_object_get(e, "clock"), "white")), 600000);
+	json_decref(seen);
+	kc_close(w2);
+	kd_stop(d);
+}
+END_TEST
+
+
+/* ---- transcripts ---------------------------------------------------------------- */
+
+/*
+ * A short scripted game per rule set whose two streams are checked like the
+ * others and, when KRIEG_TRANSCRIPT_DIR is set, written out as
+ * <dir>/<rules>-<colour>.txt: "> " lines sent, "< " lines received, in
+ * order.  proto/PROTOCOL.md's annotated transcripts come from these files.
+ */
+struct tplayer {
+	struct kc *c;
+	long long next_id;
+	char *sent[64];
+	size_t sent_at[64];
+	size_t nsent;
+};
+
+static json_t *tsend(struct tplayer *p, json_t *req /* stolen */, const char *expect_code)
+{
+	long long id = p->next_id++;
+	/* Read what has arrived first, so the file shows lines in the order a
+	 * client living through the game would see them. */
+	while (kc_next(p->c, 30))
+		;
+	json_object_set_new(req, "id", json_integer(id));
+	char *line = json_dumps(req, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(req);
+	ck_assert_uint_lt(p->nsent, 64);
+	p->sent[p->nsent] = line;
+	p->sent_at[p->nsent++] = kc_nlines(p->c);
+	kc_send(p->c, line);
+	return expect_code ? kc_error(p->c, id, expect_code) : kc_ok(p->c, id);
+}
+
+static void twrite(struct tplayer *p, const char *dir, const char *rules, const char *color)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s-%s.txt", dir, rules, color);
+	FILE *f = fopen(path, "w");
+	ck_assert_msg(f != NULL, "cannot write %s", path);
+	size_t k = 0;
+	for (size_t i = 0; i <= kc_nlines(p->c); i++) {
+		while (k < p->nsent && p->sent_at[k] == i)
+			fprintf(f, "> %s\n", p->sent[k++]);
+		if (i < kc_nlines(p->c))
+			fprintf(f, "< %s\n", kc_line(p->c, i));
+	}
+	fclose(f);
+}
+
+static json_t *treq(const char *type, long long game)
+{
+	return json_pack("{s:s, s:I}", "type", type, "game", game);
+}
+
+static json_t *tmove(long long game, const char *m)
+{
+	return json_pack("{s:s, s:I, s:s}", "type", "move", "game", game, "move", m);
+}
+
+START_TEST(transcript_games)
+{
+	const char *rules = _i == 0 ? "icc" : "english";
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct tplayer w = { .next_id = 1 }, b = { .next_id = 1 };
+	w.c = kc_connect(d);
+	b.c = kc_connect(d);
+	tsend(&w, json_pack("{s:s, s:i, s:s}", "type", "hello", "version", 1, "client", "transcript"), NULL);
+	tsend(&b, json_pack("{s:s, s:i, s:s}", "type", "hello", "version", 1, "client", "transcript"), NULL);
+	tsend(&w, json_pack("{s:s}", "type", "guest"), NULL);
+	tsend(&b, json_pack("{s:s}", "type", "guest"), NULL);
+	json_t *r = tsend(&w, json_pack("{s:s, s:s, s:s, s:{s:i, s:i}}", "type", "seek", "rules", rules,
+	                                "color", "white", "time", "base", 300, "inc", 2), NULL);
+	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
+	r = tsend(&b, json_pack("{s:s, s:I}", "type", "accept", "offer", offer), NULL);
+	long long g = json_integer_value(json_object_get(r, "game"));
+
+	/* Scholar's mate, with refused tries and an Any? where there is one. */
+	tsend(&w, tmove(g, "e4"), NULL);
+	tsend(&b, tmove(g, "e5"), NULL);
+	tsend(&w, tmove(g, "Bc4"), NULL);
+	tsend(&b, tmove(g, "Nc6"), NULL);
+	tsend(&w, tmove(g, "Qh5"), NULL);
+	tsend(&w, tmove(g, "Nf3"), "not_your_turn");   /* a wrong request: only White hears */
+	if (strcmp(rules, "english") == 0)
+		tsend(&b, treq("any", g), NULL);
+	tsend(&b, tmove(g, "exd4"), NULL);             /* nothing on d4: refused */
+	tsend(&b, tmove(g, "Nf6"), NULL);
+	tsend(&w, tmove(g, "dxe3"), NULL);             /* nothing on e3: refused */
+	tsend(&w, tmove(g, "Qxf7"), NULL);             /* mate */
+	tsend(&w, json_pack("{s:s}", "type", "ping"), NULL);
+	tsend(&b, json_pack("{s:s}", "type", "ping"), NULL);
+
+	const char *const black_moves[] = { "e7e5", "b8c6", "g8f6", "e5d4", NULL };
+	const char *const white_moves[] = { "e2e4", "f1c4", "d1h5", "d2e3", "h5f7", "g1f3", NULL };
+	for (size_t i = 0; i < kc_nlines(w.c); i++)
+		for (const char *const *m = black_moves; *m; m++)
+			ck_assert_msg(!strstr(kc_line(w.c, i), *m), "White saw %s", *m);
+	for (size_t i = 0; i < kc_nlines(b.c); i++)
+		for (const char *const *m = white_moves; *m; m++)
+			ck_assert_msg(!strstr(kc_line(b.c, i), *m), "Black saw %s", *m);
+	ck_assert(kc_saw(w.c, "\"checkmate\""));
+	ck_assert(kc_saw(b.c, "\"checkmate\""));
+
+	const char *dir = getenv("KRIEG_TRANSCRIPT_DIR");
+	if (dir) {
+		twrite(&w, dir, rules, "white");
+		twrite(&b, dir, rules, "black");
+	}
+	for (size_t i = 0; i < w.nsent; i++)
+		free(w.sent[i]);
+	for (size_t i = 0; i < b.nsent; i++)
+		free(b.sent[i]);
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *game_suite(void)
 {
 	Suite *s = suite_create("game");
@@ -509,6 +671,8 @@ static Suite *game_suite(void)
 	tcase_add_test(tc, acting_in_another_users_game);
 	tcase_add_test(tc, moving_out_of_turn);
 	tcase_add_test(tc, malformed_game_requests);
+	tcase_add_test(tc, game_survives_a_crash);
+	tcase_add_loop_test(tc, transcript_games, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,216 @@
+/*
+ * test_recover.c — recover_verify(): a record whose stored announcements
+ * equal the replay's rebuilds the referee; any disagreement (an edited
+ * event, a missing or extra one, a gap in the actions, a game row that
+ * disagrees with where the record ends) is a mismatch, and recover_game()
+ * flags it without touching the record.
+ */
+#define _GNU_SOURCE 1
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "fen.h"
+#include "recover.h"
+#include "referee.h"
+#include "ruleset.h"
+#include "store.h"
+
+static char dir[64], path[128], err[512];
+static struct store *st;
+static struct store_game game;
+
+static void setup(void)
+{
+	snprintf(dir, sizeof dir, "/tmp/krieg-recover-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/t.db", dir);
+	st = store_open(path, err, sizeof err);
+	ck_assert_msg(st != NULL, "%s", err);
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+	store_close(st);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Store a game of these actions as game.c does: each action and its events. */
+static void store_game_of(const char *const *tries, size_t n, int skip_seq, int finish)
+{
+	int64_t u1, u2;
+	ck_assert_int_eq(store_user_create(st, "alice", "", 1, &u1), STORE_OK);
+	ck_assert_int_eq(store_user_create(st, "bob", "", 1, &u2), STORE_OK);
+	memset(&game, 0, sizeof game);
+	game.white = u1;
+	game.black = u2;
+	snprintf(game.rules, sizeof game.rules, "icc");
+	snprintf(game.fen, sizeof game.fen, "%s", FEN_START);
+	ck_assert_int_eq(store_game_create(st, &game), STORE_OK);
+
+	struct referee *r = referee_new(ruleset_find("icc"), NULL, err, sizeof err);
+	struct evlist out;
+	evlist_init(&out);
+	int seq = 0;
+	for (size_t i = 0; i <= n; i++) {
+		struct store_action a;
+		memset(&a, 0, sizeof a);
+		a.game = game.id;
+		a.ok = 1;
+		evlist_clear(&out);
+		if (i == 0) {
+			snprintf(a.kind, sizeof a.kind, "begin");
+			ck_assert_int_eq(referee_begin(r, &out), REF_OK);
+		} else {
+			a.color = referee_side_to_move(r);
+			snprintf(a.kind, sizeof a.kind, "try");
+			snprintf(a.text, sizeof a.text, "%s", tries[i - 1]);
+			ck_assert_int_eq(referee_attempt(r, a.color, a.text, &out), REF_OK);
+		}
+		a.seq = ++seq;
+		if (a.seq == skip_seq)
+			a.seq = ++seq;
+		a.clock_white_ms = 1000 + (int64_t)i;
+		a.clock_black_ms = 2000 + (int64_t)i;
+		ck_assert_int_eq(store_game_action(st, &a), STORE_OK);
+		ck_assert_int_eq(store_game_events(st, game.id, a.seq, out.v, out.n), STORE_OK);
+	}
+	if (finish)
+		ck_assert_int_eq(store_game_finish(st, game.id, RESULT_WHITE, REASON_RESIGNATION),
+		                 STORE_OK);
+	ck_assert_int_eq(store_game_get(st, game.id, &game), STORE_OK);
+	evlist_free(&out);
+	referee_free(r);
+}
+
+static const char *const tries[] = { "e4", "e5", "e4e5", "Nf3", "Nc6", "Bb5" };
+#define NTRIES (sizeof tries / sizeof tries[0])
+
+static void exec_sql(const char *sql)
+{
+	/* A second connection: the store's own is not exposed. */
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "sqlite3 '%s' \"%s\"", path, sql);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+START_TEST(good_record)
+{
+	struct recover_result rr;
+	store_game_of(tries, NTRIES, 0, 0);
+	ck_assert_int_eq(recover_verify(st, &game, &rr, err, sizeof err), RECOVER_OK);
+	ck_assert_ptr_nonnull(rr.ref);
+	ck_assert_uint_eq(rr.nacts, NTRIES + 1);
+	ck_assert_int_eq(rr.last_seq, (int)NTRIES + 1);
+	ck_assert_int_eq(rr.clock_ms[WHITE], 1000 + (int64_t)NTRIES);
+	ck_assert_int_eq(rr.clock_ms[BLACK], 2000 + (int64_t)NTRIES);
+	ck_assert_int_eq(referee_plies(rr.ref), 5);   /* "e4e5" is refused: an illegal try */
+	recover_result_free(&rr);
+	ck_assert_int_eq(recover_game(st, &game, &rr), RECOVER_OK);
+	recover_result_free(&rr);
+	ck_assert_int_eq(store_game_flagged(st, game.id, NULL, 0), STORE_NOT_FOUND);
+}
+END_TEST
+
+START_TEST(edited_event)
+{
+	struct recover_result rr;
+	store_game_of(tries, NTRIES, 0, 0);
+	exec_sql("UPDATE events SET square = square + 1 WHERE id = 5");
+	ck_assert_int_eq(recover_verify(st, &game, &rr, err, sizeof err), RECOVER_MISMATCH);
+	ck_assert_ptr_null(rr.ref);
+	ck_assert_msg(strstr(err, "differs") != NULL, "%s", err);
+	/* recover_game flags it, keeps the first reason, changes nothing else. */
+	ck_assert_int_eq(recover_game(st, &game, &rr), RECOVER_MISMATCH);
+	char reason[256];
+	ck_assert_int_eq(store_game_flagged(st, game.id, reason, sizeof reason), STORE_OK);
+	ck_assert_msg(strstr(reason, "differs") != NULL, "%s", reason);
+	ck_assert_int_eq(recover_game(st, &game, &rr), RECOVER_MISMATCH);
+	struct store_game g2;
+	ck_assert_int_eq(store_game_get(st, game.id, &g2), STORE_OK);
+	ck_assert_int_eq(g2.result, RESULT_NONE);
+	ck_assert_int_eq(g2.reason, REASON_NONE);
+}
+END_TEST
+
+START_TEST(missing_and_extra_events)
+{
+	struct recover_result rr;
+	store_game_of(tries, NTRIES, 0, 0);
+	exec_sql("DELETE FROM events WHERE id = (SELECT max(id) FROM events)");
+	ck_assert_int_eq(recover_verify(st, &game, &rr, err, sizeof err), RECOVER_MISMATCH);
+	teardown();
+	setup();
+	store_game_of(tries, NTRIES, 0, 0);
+	exec_sql("INSERT INTO events (game, seq, type, audience, by_color, square, move, what,"
+	         " en_passant, check1, check2, count, answer, result, reason, ply)"
+	         " SELECT game, seq, type, audience, by_color, square, move, what, en_passant, check1,"
+	         " check2, count, answer, result, reason, ply FROM events WHERE id = 3");
+	ck_assert_int_eq(recover_verify(st, &game, &rr, err, sizeof err), RECOVER_MISMATCH);
+}
+END_TEST
+
+START_TEST(gap_in_actions)
+{
+	struct recover_result rr;
+	store_game_of(tries, NTRIES, 3, 0);
+	ck_assert_int_eq(recover_verify(st, &game, &rr, err, sizeof err), RECOVER_MISMATCH);
+	ck_assert_msg(strstr(err, "missing") != NULL, "%s", err);
+}
+END_TEST
+
+START_TEST(row_disagrees)
+{
+	struct recover_result rr;
+	/* The row says resigned, the record has no ending. */
+	store_game_of(tries, NTRIES, 0, 1);
+	ck_assert_int_eq(recover_verify(st, &game, &rr, err, sizeof err), RECOVER_MISMATCH);
+	ck_assert_msg(strstr(err, "game row") != NULL, "%s", err);
+}
+END_TEST
+
+START_TEST(apply_kinds)
+{
+	struct referee *r = referee_new(ruleset_find("english"), NULL, err, sizeof err);
+	struct evlist out;
+	struct store_action a;
+	evlist_init(&out);
+	memset(&a, 0, sizeof a);
+	snprintf(a.kind, sizeof a.kind, "begin");
+	ck_assert_int_eq(recover_apply(r, &a, &out), REF_OK);
+	snprintf(a.kind, sizeof a.kind, "bogus");
+	ck_assert_int_eq(recover_apply(r, &a, &out), REF_E_BAD_ARGUMENT);
+	snprintf(a.kind, sizeof a.kind, "end");
+	snprintf(a.text, sizeof a.text, "nonsense");
+	ck_assert_int_eq(recover_apply(r, &a, &out), REF_E_BAD_ARGUMENT);
+	snprintf(a.text, sizeof a.text, "resignation");
+	a.color = WHITE;
+	ck_assert_int_eq(recover_apply(r, &a, &out), REF_OK);
+	ck_assert(referee_over(r));
+	ck_assert_int_eq(referee_result(r), RESULT_BLACK);
+	evlist_free(&out);
+	referee_free(r);
+}
+END_TEST
+
+static Suite *recover_suite(void)
+{
+	Suite *s = suite_create("recover");
+	TCase *tc = tcase_create("recover");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, good_record);
+	tcase_add_test(tc, edited_event);
+	tcase_add_test(tc, missing_and_extra_events);
+	tcase_add_test(tc, gap_in_actions);
+	tcase_add_test(tc, row_disagrees);
+	tcase_add_test(tc, apply_kinds);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(recover_suite)
