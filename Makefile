@@ -53,6 +53,8 @@ SERVER_LIBS = $(call pkglibs,libevent libevent_openssl libevent_pthreads openssl
 CLIENT_LIBS = $(call pkglibs,libevent libevent_openssl openssl jansson) -ledit
 
 .PHONY: all deps run check check-build unit integration bench install clean
+# Keep the objects of pattern-built test binaries (make would delete them as intermediates).
+.SECONDARY:
 all: $(BINDIR)/kriegd $(BINDIR)/krieg $(BINDIR)/krieg-referee
 
 # --- dependencies ---------------------------------------------------------

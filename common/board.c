@@ -267,3 +267,19 @@ int square_parse(const char *s)
 		return SQ_NONE;
 	return (s[1] - '1') * 8 + (s[0] - 'a');
 }
+
+/* The one table of piece letters: SAN's, and FEN's in upper case. */
+static const char PIECE_LETTERS[] = "PNBRQK";
+
+int piece_from_letter(char c)
+{
+	if (c >= 'a' && c <= 'z')
+		c = (char)(c - 'a' + 'A');
+	const char *p = c != '\0' ? strchr(PIECE_LETTERS, c) : NULL;
+	return p ? (int)(p - PIECE_LETTERS) : PIECE_NONE;
+}
+
+char piece_letter(int type)
+{
+	return type >= PAWN && type <= KING ? PIECE_LETTERS[type] : '?';
+}

@@ -101,6 +101,14 @@ bool board_insufficient_material(const struct board *b);
  * against a side that cannot mate: that is a draw). */
 bool board_can_mate(const struct board *b, int color);
 
+/* Piece letters, P N B R Q K in enum piece_type order.  piece_from_letter
+ * reads either case and gives PIECE_NONE for any other character: where the
+ * case means something (in SAN a lower-case b is a file, in FEN the case is
+ * the colour) the caller looks at it.  piece_letter writes upper case, '?'
+ * for anything but PAWN..KING. */
+int piece_from_letter(char c);
+char piece_letter(int type);
+
 /* Square names: "e4" into buf[3]; parse returns SQ_NONE on bad input. */
 void square_name(int sq, char buf[3]);
 int square_parse(const char *s);

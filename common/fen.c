@@ -17,8 +17,6 @@
 
 #include "bitboard.h"
 
-static const char PIECE_CHARS[] = "pnbrqk";
-
 __attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
                                                          ...)
 {
@@ -84,18 +82,16 @@ static int parse_placement(const char *s, size_t len, struct board *b, char *err
 			if (file > 8)
 				return fail(err, errlen, "rank %d has more than 8 squares", rank + 1);
 		} else {
-			char lower = (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
-			const char *pc = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')
-			                         ? strchr(PIECE_CHARS, lower)
-			                         : NULL;
-			if (!pc || lower == '\0') {
+			/* FEN's letters are SAN's, the case being the colour. */
+			int type = piece_from_letter(c);
+			if (type == PIECE_NONE) {
 				if (c >= 0x21 && c < 0x7f)
 					return fail(err, errlen, "bad piece letter '%c'", c);
 				return fail(err, errlen, "bad byte 0x%02x in placement", (unsigned char)c);
 			}
 			if (file >= 8)
 				return fail(err, errlen, "rank %d has more than 8 squares", rank + 1);
-			board_put(b, c == lower ? BLACK : WHITE, (int)(pc - PIECE_CHARS), rank * 8 + file);
+			board_put(b, c >= 'a' ? BLACK : WHITE, type, rank * 8 + file);
 			file++;
 		}
 	}
@@ -279,8 +275,8 @@ void fen_format(const struct board *b, char *buf, size_t len)
 			if (empty)
 				tmp[n++] = (char)('0' + empty);
 			empty = 0;
-			char c = PIECE_CHARS[piece_code_type(code)];
-			tmp[n++] = piece_code_color(code) == WHITE ? (char)(c - 'a' + 'A') : c;
+			char c = piece_letter(piece_code_type(code));
+			tmp[n++] = piece_code_color(code) == WHITE ? c : (char)(c - 'A' + 'a');
 		}
 		if (empty)
 			tmp[n++] = (char)('0' + empty);

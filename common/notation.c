@@ -1,14 +1,16 @@
 /*
  * notation.c — a player's attempt in, SAN and coordinates out.
  *
- * The parser reads the text in three steps: strip what carries no meaning
- * (annotation marks, "e.p."), recognise the shape (castling, or an
- * optional piece letter, an optional origin file/rank/square, an optional
- * capture or dash mark, a destination square, an optional promotion
- * piece), then resolve it against the mover's own pieces alone: the
- * candidates are the movegen_possible() moves that fit the shape.  Since
- * the enemy pieces never enter, neither the result nor any error message
- * can depend on them.
+ * Reading is split in two.  notation_lex() holds the whole grammar: strip
+ * what carries no meaning (annotation marks, "e.p."), then recognise the
+ * shape (castling, or an optional piece letter, an optional origin
+ * file/rank/square, an optional capture or dash mark, a destination square,
+ * an optional promotion piece).  The resolvers then find the move the parts
+ * name: notation_resolve() among the mover's own pieces alone (the
+ * candidates are the movegen_possible() moves that fit; since the enemy
+ * pieces never enter, neither the result nor any error message can depend
+ * on them), notation_resolve_legal() among the legal moves of a true board
+ * (PGN records).
  */
 #include "notation.h"
 
@@ -19,7 +21,6 @@
 #include "movegen.h"
 
 static const char *const PIECE_NAME[6] = { "pawn", "knight", "bishop", "rook", "queen", "king" };
-static const char PIECE_LETTER[6] = { 'P', 'N', 'B', 'R', 'Q', 'K' };
 
 static enum notation_status fail(enum notation_status st, char *err, size_t errlen,
                                  const char *msg)
@@ -29,21 +30,15 @@ static enum notation_status fail(enum notation_status st, char *err, size_t errl
 	return st;
 }
 
-static int letter_type(char c)
-{
-	switch (c) {
-	case 'P': return PAWN;
-	case 'N': case 'n': return KNIGHT;
-	case 'B': case 'b': return BISHOP;
-	case 'R': case 'r': return ROOK;
-	case 'Q': case 'q': return QUEEN;
-	case 'K': return KING;
-	default: return -1;
-	}
-}
-
 static bool is_file(char c) { return c >= 'a' && c <= 'h'; }
 static bool is_rank(char c) { return c >= '1' && c <= '8'; }
+
+/* A promotion piece letter, either case (after a rank a b cannot be a file). */
+static bool is_promo_letter(char c)
+{
+	int t = piece_from_letter(c);
+	return t >= KNIGHT && t <= QUEEN;
+}
 
 static void trim(char *s, size_t *len)
 {
@@ -85,28 +80,12 @@ static void strip_marks(char *s, size_t *len)
 	trim(s, len);
 }
 
-static enum notation_status parse_castling(const struct board *own, int color, bool king_side,
-                                           move_t *out, char *err, size_t errlen)
-{
-	int base = color == WHITE ? 0 : 56;
-	move_t m = move_make(base + 4, base + (king_side ? 6 : 2), MOVE_CASTLING, KNIGHT);
-	if (!movegen_is_possible(own, color, m))
-		return fail(NOTATION_NO_PIECE, err, errlen,
-		            king_side ? "cannot castle kingside (no right, or own pieces in the way)"
-		                      : "cannot castle queenside (no right, or own pieces in the way)");
-	*out = m;
-	return NOTATION_OK;
-}
-
-enum notation_status notation_parse(const struct board *own, int color, const char *text,
-                                    move_t *out, char *err, size_t errlen)
+enum notation_status notation_lex(const char *text, struct notation_parts *out, char *err,
+                                  size_t errlen)
 {
 	char buf[NOTATION_INPUT_MAX + 1];
-	char msg[96];
 	if (err && errlen)
 		err[0] = '\0';
-	if (color != WHITE && color != BLACK)
-		return fail(NOTATION_SYNTAX, err, errlen, "bad colour");
 	if (!text)
 		return fail(NOTATION_SYNTAX, err, errlen, "empty move");
 	size_t len = strnlen(text, NOTATION_INPUT_MAX + 1);
@@ -121,27 +100,41 @@ enum notation_status notation_parse(const struct board *own, int color, const ch
 	if (len == 0)
 		return fail(NOTATION_SYNTAX, err, errlen, "empty move");
 
-	if (!strcmp(buf, "O-O") || !strcmp(buf, "0-0") || !strcmp(buf, "o-o"))
-		return parse_castling(own, color, true, out, err, errlen);
-	if (!strcmp(buf, "O-O-O") || !strcmp(buf, "0-0-0") || !strcmp(buf, "o-o-o"))
-		return parse_castling(own, color, false, out, err, errlen);
+	struct notation_parts p = {
+		.castle = NOTATION_CASTLE_NONE,
+		.piece = PIECE_NONE,
+		.from_file = -1,
+		.from_rank = -1,
+		.from = SQ_NONE,
+		.to = SQ_NONE,
+		.promo = PIECE_NONE,
+		.capture = false,
+	};
+	if (!strcmp(buf, "O-O") || !strcmp(buf, "0-0") || !strcmp(buf, "o-o")) {
+		p.castle = NOTATION_CASTLE_SHORT;
+		*out = p;
+		return NOTATION_OK;
+	}
+	if (!strcmp(buf, "O-O-O") || !strcmp(buf, "0-0-0") || !strcmp(buf, "o-o-o")) {
+		p.castle = NOTATION_CASTLE_LONG;
+		*out = p;
+		return NOTATION_OK;
+	}
 
 	/* Piece letter (upper case only: a lower-case b is a file). */
 	size_t i = 0;
-	int ptype = -1;
-	if (strchr("PNBRQK", buf[0])) {
-		ptype = letter_type(buf[0]);
+	if (buf[0] >= 'A' && buf[0] <= 'Z' && piece_from_letter(buf[0]) != PIECE_NONE) {
+		p.piece = piece_from_letter(buf[0]);
 		i = 1;
 	}
 	/* Promotion suffix: after the destination's rank, with or without '='. */
 	size_t end = len;
-	int promo = -1;
-	if (end > i && letter_type(buf[end - 1]) >= KNIGHT && letter_type(buf[end - 1]) <= QUEEN) {
+	if (end > i && is_promo_letter(buf[end - 1])) {
 		if (end - i >= 2 && buf[end - 2] == '=') {
-			promo = letter_type(buf[end - 1]);
+			p.promo = piece_from_letter(buf[end - 1]);
 			end -= 2;
 		} else if (end - i >= 2 && is_rank(buf[end - 2])) {
-			promo = letter_type(buf[end - 1]);
+			p.promo = piece_from_letter(buf[end - 1]);
 			end -= 1;
 		} else {
 			return fail(NOTATION_SYNTAX, err, errlen, "not a move");
@@ -156,6 +149,7 @@ enum notation_status notation_parse(const struct board *own, int color, const ch
 			if (sep_at != (size_t)-1)
 				return fail(NOTATION_SYNTAX, err, errlen, "not a move");
 			sep_at = n;
+			p.capture = c != '-';
 			continue;
 		}
 		if (!is_file(c) && !is_rank(c))
@@ -168,20 +162,68 @@ enum notation_status notation_parse(const struct board *own, int color, const ch
 		return fail(NOTATION_SYNTAX, err, errlen, "not a move");
 	if (sep_at != (size_t)-1 && sep_at != n - 2)
 		return fail(NOTATION_SYNTAX, err, errlen, "not a move");
-	int to = (core[n - 1] - '1') * 8 + (core[n - 2] - 'a');
-	int from_file = -1, from_rank = -1, from = SQ_NONE;
+	p.to = (core[n - 1] - '1') * 8 + (core[n - 2] - 'a');
 	if (n == 3) {
 		if (is_file(core[0]))
-			from_file = core[0] - 'a';
+			p.from_file = core[0] - 'a';
 		else
-			from_rank = core[0] - '1';
+			p.from_rank = core[0] - '1';
 	} else if (n == 4) {
 		if (!is_file(core[0]) || !is_rank(core[1]))
 			return fail(NOTATION_SYNTAX, err, errlen, "not a move");
-		from_file = core[0] - 'a';
-		from_rank = core[1] - '1';
-		from = from_rank * 8 + from_file;
+		p.from_file = core[0] - 'a';
+		p.from_rank = core[1] - '1';
+		p.from = p.from_rank * 8 + p.from_file;
 	}
+	*out = p;
+	return NOTATION_OK;
+}
+
+/* Parts a caller filled in by hand are checked like any other input. */
+static bool parts_sane(const struct notation_parts *p)
+{
+	if (p->castle == NOTATION_CASTLE_SHORT || p->castle == NOTATION_CASTLE_LONG)
+		return true;
+	if (p->castle != NOTATION_CASTLE_NONE || p->to < 0 || p->to > 63)
+		return false;
+	if (p->piece != PIECE_NONE && (p->piece < PAWN || p->piece > KING))
+		return false;
+	if (p->promo != PIECE_NONE && (p->promo < KNIGHT || p->promo > QUEEN))
+		return false;
+	if (p->from_file < -1 || p->from_file > 7 || p->from_rank < -1 || p->from_rank > 7)
+		return false;
+	bool both = p->from_file >= 0 && p->from_rank >= 0;
+	return p->from == (both ? p->from_rank * 8 + p->from_file : SQ_NONE);
+}
+
+static enum notation_status resolve_castling(const struct board *own, int color, bool king_side,
+                                             move_t *out, char *err, size_t errlen)
+{
+	int base = color == WHITE ? 0 : 56;
+	move_t m = move_make(base + 4, base + (king_side ? 6 : 2), MOVE_CASTLING, KNIGHT);
+	if (!movegen_is_possible(own, color, m))
+		return fail(NOTATION_NO_PIECE, err, errlen,
+		            king_side ? "cannot castle kingside (no right, or own pieces in the way)"
+		                      : "cannot castle queenside (no right, or own pieces in the way)");
+	*out = m;
+	return NOTATION_OK;
+}
+
+enum notation_status notation_resolve(const struct board *own, int color,
+                                      const struct notation_parts *p, move_t *out, char *err,
+                                      size_t errlen)
+{
+	char msg[96];
+	if (err && errlen)
+		err[0] = '\0';
+	if (color != WHITE && color != BLACK)
+		return fail(NOTATION_SYNTAX, err, errlen, "bad colour");
+	if (!parts_sane(p))
+		return fail(NOTATION_SYNTAX, err, errlen, "not a move");
+	if (p->castle != NOTATION_CASTLE_NONE)
+		return resolve_castling(own, color, p->castle == NOTATION_CASTLE_SHORT, out, err, errlen);
+
+	int to = p->to, from = p->from, ptype = p->piece;
 	char to_name[3], from_name[3];
 	square_name(to, to_name);
 
@@ -193,12 +235,12 @@ enum notation_status notation_parse(const struct board *own, int color, const ch
 			snprintf(msg, sizeof msg, "no own piece on %s", from_name);
 			return fail(NOTATION_NO_PIECE, err, errlen, msg);
 		}
-		if (ptype >= 0 && piece_code_type(code) != ptype) {
+		if (ptype != PIECE_NONE && piece_code_type(code) != ptype) {
 			snprintf(msg, sizeof msg, "no own %s on %s", PIECE_NAME[ptype], from_name);
 			return fail(NOTATION_NO_PIECE, err, errlen, msg);
 		}
 		ptype = piece_code_type(code);
-	} else if (ptype < 0) {
+	} else if (ptype == PIECE_NONE) {
 		ptype = PAWN;
 	}
 
@@ -212,20 +254,20 @@ enum notation_status notation_parse(const struct board *own, int color, const ch
 		int mf = move_from(m);
 		if (move_to(m) != to || piece_code_type(own->mailbox[mf]) != ptype)
 			continue;
-		if (from_file >= 0 && (mf & 7) != from_file)
+		if (p->from_file >= 0 && (mf & 7) != p->from_file)
 			continue;
-		if (from_rank >= 0 && (mf >> 3) != from_rank)
+		if (p->from_rank >= 0 && (mf >> 3) != p->from_rank)
 			continue;
 		/* A bare pawn destination is a push; a diagonal needs its file. */
-		if (ptype == PAWN && from_file < 0 && (mf & 7) != (to & 7))
+		if (ptype == PAWN && p->from_file < 0 && (mf & 7) != (to & 7))
 			continue;
 		/* Castling written as a king move needs the origin square too. */
 		if (move_kind(m) == MOVE_CASTLING && from == SQ_NONE)
 			continue;
 		if (move_kind(m) == MOVE_PROMOTION) {
-			if (move_promo(m) != (promo >= 0 ? promo : QUEEN))
+			if (move_promo(m) != (p->promo != PIECE_NONE ? p->promo : QUEEN))
 				continue;
-		} else if (promo >= 0) {
+		} else if (p->promo != PIECE_NONE) {
 			promo_mismatch = true;
 			continue;
 		}
@@ -252,6 +294,61 @@ enum notation_status notation_parse(const struct board *own, int color, const ch
 	return fail(NOTATION_NO_PIECE, err, errlen, msg);
 }
 
+enum notation_status notation_parse(const struct board *own, int color, const char *text,
+                                    move_t *out, char *err, size_t errlen)
+{
+	struct notation_parts p;
+	if (color != WHITE && color != BLACK)
+		return fail(NOTATION_SYNTAX, err, errlen, "bad colour");
+	enum notation_status st = notation_lex(text, &p, err, errlen);
+	if (st != NOTATION_OK)
+		return st;
+	return notation_resolve(own, color, &p, out, err, errlen);
+}
+
+enum notation_status notation_resolve_legal(const struct board *b, const struct notation_parts *p,
+                                            move_t *out)
+{
+	if (!parts_sane(p))
+		return NOTATION_SYNTAX;
+	int type = p->piece == PIECE_NONE ? PAWN : p->piece;
+	int castle_file = p->castle == NOTATION_CASTLE_SHORT ? 6 : 2;
+	struct movelist ml;
+	movegen_legal(b, &ml);
+	move_t found = MOVE_NONE;
+	int count = 0;
+	for (int i = 0; i < ml.n; i++) {
+		move_t m = ml.m[i];
+		int from = move_from(m), to = move_to(m);
+		if (p->castle != NOTATION_CASTLE_NONE) {
+			if (move_kind(m) != MOVE_CASTLING || (to & 7) != castle_file)
+				continue;
+		} else {
+			if (piece_code_type(b->mailbox[from]) != type || to != p->to)
+				continue;
+			if ((p->from_file >= 0 && (from & 7) != p->from_file) ||
+			    (p->from_rank >= 0 && (from >> 3) != p->from_rank))
+				continue;
+			if (move_kind(m) == MOVE_PROMOTION) {
+				if (move_promo(m) != (p->promo == PIECE_NONE ? QUEEN : p->promo))
+					continue;
+			} else if (p->promo != PIECE_NONE) {
+				continue;
+			}
+			if (type == KING && move_kind(m) == MOVE_CASTLING)
+				continue; /* castling is written O-O, never Kg1 */
+		}
+		found = m;
+		count++;
+	}
+	if (count == 0)
+		return NOTATION_NO_PIECE;
+	if (count > 1)
+		return NOTATION_AMBIGUOUS;
+	*out = found;
+	return NOTATION_OK;
+}
+
 void notation_uci(move_t m, char buf[NOTATION_MAX])
 {
 	if (m == MOVE_NONE) {
@@ -261,7 +358,7 @@ void notation_uci(move_t m, char buf[NOTATION_MAX])
 	square_name(move_from(m), buf);
 	square_name(move_to(m), buf + 2);
 	if (move_kind(m) == MOVE_PROMOTION) {
-		buf[4] = "pnbrqk"[move_promo(m)];
+		buf[4] = (char)(piece_letter(move_promo(m)) - 'A' + 'a');
 		buf[5] = '\0';
 	}
 }
@@ -291,10 +388,10 @@ void notation_san(const struct board *b, move_t m, bool own_view, char buf[NOTAT
 		out[n++] = sq[1];
 		if (move_kind(m) == MOVE_PROMOTION) {
 			out[n++] = '=';
-			out[n++] = PIECE_LETTER[move_promo(m)];
+			out[n++] = piece_letter(move_promo(m));
 		}
 	} else {
-		out[n++] = PIECE_LETTER[type];
+		out[n++] = piece_letter(type);
 		/* Disambiguate among the moves the reader can know of: the legal
 		 * ones on the true board, the possible ones on a view. */
 		struct movelist l;

@@ -31,6 +31,57 @@ enum notation_status {
 };
 
 /*
+ * The shape of a move text, before any board is looked at.  notation_lex()
+ * holds the whole grammar above; the readers differ only in what they
+ * resolve the parts against (a player's own pieces, an umpire's raw
+ * attempt, the legal moves of a PGN record's true board).
+ */
+enum notation_castle {
+	NOTATION_CASTLE_NONE = 0,
+	NOTATION_CASTLE_SHORT,  /* O-O, 0-0, o-o */
+	NOTATION_CASTLE_LONG,   /* O-O-O, 0-0-0, o-o-o */
+};
+
+struct notation_parts {
+	enum notation_castle castle; /* when not NONE, nothing below is set */
+	int piece;                   /* type named by a leading letter, or PIECE_NONE */
+	int from_file;               /* origin file 0..7 if written, else -1 */
+	int from_rank;               /* origin rank 0..7 if written, else -1 */
+	int from;                    /* origin square if both were written, else SQ_NONE */
+	int to;                      /* destination square; SQ_NONE when castling */
+	int promo;                   /* KNIGHT..QUEEN if written, else PIECE_NONE */
+	bool capture;                /* an 'x' or ':' was written (never required) */
+};
+
+/*
+ * Split `text` into parts.  NOTATION_OK, or NOTATION_SYNTAX with a short
+ * message in err ("empty move", "move text too long", "not a move");
+ * *out is written only on NOTATION_OK.  err may be NULL.
+ */
+enum notation_status notation_lex(const char *text, struct notation_parts *out, char *err,
+                                  size_t errlen);
+
+/*
+ * Resolve parts as an attempt by `color` on `own` (a board_own_view() of
+ * color): the same rules and messages as notation_parse(), which is
+ * notation_lex() followed by this.
+ */
+enum notation_status notation_resolve(const struct board *own, int color,
+                                      const struct notation_parts *p, move_t *out, char *err,
+                                      size_t errlen);
+
+/*
+ * Resolve parts against the legal moves of the side to move on the true
+ * board b, leniently as a PGN reader should: superfluous disambiguation, a
+ * missing capture mark, a pawn capture without its file ("xd5") and a
+ * missing promotion piece (= queen) are accepted; a king move never means
+ * castling.  NOTATION_NO_PIECE when no legal move fits, NOTATION_AMBIGUOUS
+ * when several do; *out is written only on NOTATION_OK.
+ */
+enum notation_status notation_resolve_legal(const struct board *b, const struct notation_parts *p,
+                                            move_t *out);
+
+/*
  * Parse `text` as an attempt by `color`, resolved on `own` (a board whose
  * only pieces are `color`'s; use board_own_view()).  On NOTATION_OK, *out
  * is a move in movegen_possible(own, color).  On error err gets a short

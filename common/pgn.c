@@ -47,8 +47,7 @@ static void sb_putn(struct sbuf *b, const char *s, size_t n)
 			cap *= 2;
 		char *q = realloc(b->p, cap);
 		if (q == NULL) {
-			fputs("krieg: out of memory\n", stderr);
-			abort();
+			abort(); /* out of memory: common/ does no I/O */
 		}
 		b->p = q;
 		b->cap = cap;
@@ -86,8 +85,7 @@ static void *xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size);
 	if (p == NULL) {
-		fputs("krieg: out of memory\n", stderr);
-		abort();
+		abort(); /* out of memory: common/ does no I/O */
 	}
 	return p;
 }
@@ -96,8 +94,7 @@ static void *xrealloc(void *p, size_t size)
 {
 	void *q = realloc(p, size ? size : 1);
 	if (q == NULL) {
-		fputs("krieg: out of memory\n", stderr);
-		abort();
+		abort(); /* out of memory: common/ does no I/O */
 	}
 	return q;
 }
@@ -693,108 +690,22 @@ int pgn_write(const struct pgn_header *h, const struct pgn_action *a, size_t n, 
 /* ------------------------------------------------------------------ */
 /* reading SAN on the true board, leniently                            */
 
-static int san_piece(char c)
-{
-	switch (c) {
-	case 'N': return KNIGHT;
-	case 'B': return BISHOP;
-	case 'R': return ROOK;
-	case 'Q': return QUEEN;
-	case 'K': return KING;
-	default: return PIECE_NONE;
-	}
-}
-
-/* A SAN move of the side to move on the true board b: superfluous
- * disambiguation, a missing capture mark or a missing promotion piece
- * (= queen) are accepted.  MOVE_NONE with *why set otherwise. */
+/* A SAN move of the side to move on the true board b, read by the one
+ * move grammar (notation_lex) and resolved leniently against the legal
+ * moves (notation_resolve_legal).  MOVE_NONE with *why set otherwise. */
 static move_t san_resolve(const struct board *b, const char *tok, const char **why)
 {
-	char s[PGN_SAN_TOKEN_MAX + 1];
-	size_t len = strnlen(tok, sizeof s);
-	*why = "not a move";
-	if (len == 0 || len >= sizeof s)
-		return MOVE_NONE;
-	memcpy(s, tok, len);
-	s[len] = '\0';
-	while (len > 0 && strchr("+#!?", s[len - 1]))
-		s[--len] = '\0';
-	if (len >= 4 && strcmp(s + len - 4, "e.p.") == 0)
-		s[len -= 4] = '\0';
-
-	struct movelist ml;
-	movegen_legal(b, &ml);
-	int castle = 0;
-	if (strcmp(s, "O-O") == 0 || strcmp(s, "0-0") == 0)
-		castle = 6;
-	else if (strcmp(s, "O-O-O") == 0 || strcmp(s, "0-0-0") == 0)
-		castle = 2;
-
-	int type = PAWN, promo = PIECE_NONE, dest = SQ_NONE, ffile = -1, frank = -1;
-	if (!castle) {
-		const char *p = s;
-		if (san_piece(*p) != PIECE_NONE)
-			type = san_piece(*p++);
-		char seq[8];
-		size_t ns = 0;
-		for (; *p; p++) {
-			if ((*p >= 'a' && *p <= 'h') || (*p >= '1' && *p <= '8')) {
-				if (ns == sizeof seq)
-					return MOVE_NONE;
-				seq[ns++] = *p;
-			} else if (*p == 'x' || *p == '-' || *p == ':') {
-				continue;
-			} else if (*p == '=' && san_piece(p[1]) != PIECE_NONE && !p[2]) {
-				promo = san_piece(p[1]);
-				break;
-			} else if (san_piece(*p) != PIECE_NONE && !p[1] && type == PAWN) {
-				promo = san_piece(*p);
-			} else {
-				return MOVE_NONE;
-			}
-		}
-		if (ns < 2 || ns > 4 || !(seq[ns - 2] >= 'a' && seq[ns - 2] <= 'h') ||
-		    !(seq[ns - 1] >= '1' && seq[ns - 1] <= '8'))
-			return MOVE_NONE;
-		dest = (seq[ns - 1] - '1') * 8 + (seq[ns - 2] - 'a');
-		for (size_t i = 0; i + 2 < ns; i++) {
-			if (seq[i] >= 'a' && seq[i] <= 'h')
-				ffile = seq[i] - 'a';
-			else
-				frank = seq[i] - '1';
-		}
-		if (promo == KING)
-			return MOVE_NONE;
+	struct notation_parts p;
+	move_t m = MOVE_NONE;
+	enum notation_status st = notation_lex(tok, &p, NULL, 0);
+	if (st == NOTATION_OK)
+		st = notation_resolve_legal(b, &p, &m);
+	switch (st) {
+	case NOTATION_OK: *why = ""; return m;
+	case NOTATION_NO_PIECE: *why = "illegal move"; break;
+	case NOTATION_AMBIGUOUS: *why = "ambiguous move"; break;
+	default: *why = "not a move"; break;
 	}
-
-	move_t found = MOVE_NONE;
-	int count = 0;
-	for (int i = 0; i < ml.n; i++) {
-		move_t m = ml.m[i];
-		int from = move_from(m), to = move_to(m);
-		if (castle) {
-			if (move_kind(m) != MOVE_CASTLING || (to & 7) != castle)
-				continue;
-		} else {
-			if (piece_code_type(b->mailbox[from]) != type || to != dest)
-				continue;
-			if ((ffile >= 0 && (from & 7) != ffile) || (frank >= 0 && (from >> 3) != frank))
-				continue;
-			if (move_kind(m) == MOVE_PROMOTION) {
-				if (move_promo(m) != (promo == PIECE_NONE ? QUEEN : promo))
-					continue;
-			} else if (promo != PIECE_NONE) {
-				continue;
-			}
-			if (type == KING && move_kind(m) == MOVE_CASTLING)
-				continue; /* castling is written O-O, never Kg1 */
-		}
-		found = m;
-		count++;
-	}
-	if (count == 1)
-		return found;
-	*why = count == 0 ? "illegal move" : "ambiguous move";
 	return MOVE_NONE;
 }
 

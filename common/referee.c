@@ -62,8 +62,7 @@ static void keys_push(struct referee *r, uint64_t k)
 		size_t cap = r->capkeys ? r->capkeys * 2 : 64;
 		uint64_t *v = realloc(r->keys, cap * sizeof *v);
 		if (v == NULL) {
-			fputs("krieg: out of memory\n", stderr);
-			abort();
+			abort(); /* out of memory: common/ does no I/O */
 		}
 		r->keys = v;
 		r->capkeys = cap;
@@ -91,8 +90,7 @@ struct referee *referee_new(const struct ruleset *rs, const char *fen, char *err
 	}
 	struct referee *r = calloc(1, sizeof *r);
 	if (r == NULL) {
-		fputs("krieg: out of memory\n", stderr);
-		abort();
+		abort(); /* out of memory: common/ does no I/O */
 	}
 	r->rs = rs;
 	r->b = b;
@@ -331,32 +329,6 @@ static void play(struct referee *r, int color, move_t m, struct evlist *out, boo
 /* ------------------------------------------------------------------ */
 /* reading attempts                                                    */
 
-/* Skips the ignorable tail of an attempt: "e.p."/"ep", then + # ! ?. */
-static bool tail_ok(const char *p)
-{
-	while (*p == ' ')
-		p++;
-	if (strncmp(p, "e.p.", 4) == 0)
-		p += 4;
-	else if (strncmp(p, "ep", 2) == 0)
-		p += 2;
-	while (*p == '+' || *p == '#' || *p == '!' || *p == '?')
-		p++;
-	return *p == '\0';
-}
-
-static int piece_letter(char c)
-{
-	switch (c) {
-	case 'N': return KNIGHT;
-	case 'B': return BISHOP;
-	case 'R': return ROOK;
-	case 'Q': return QUEEN;
-	case 'K': return KING;
-	default: return PIECE_NONE;
-	}
-}
-
 /*
  * An attempt that names an own piece's square and a target square (or a
  * castling) but is not a possible move: "Ra1a5" as a first move.  Such an
@@ -365,62 +337,34 @@ static int piece_letter(char c)
  * of it.  SAN without the starting square that no own piece can make
  * stays a notation error: it names no piece.
  */
-static bool raw_attempt(const struct board *own, int color, const char *text, move_t *out)
+static bool raw_attempt(const struct board *own, int color, const struct notation_parts *p,
+                        move_t *out)
 {
-	const char *p = text;
 	int back = color == WHITE ? 0 : 56;
-	bool lng = false, castle = false;
 
-	if (strncmp(p, "O-O-O", 5) == 0 || strncmp(p, "0-0-0", 5) == 0) {
-		castle = lng = true;
-		p += 5;
-	} else if (strncmp(p, "O-O", 3) == 0 || strncmp(p, "0-0", 3) == 0) {
-		castle = true;
-		p += 3;
-	}
-	if (castle) {
+	if (p->castle != NOTATION_CASTLE_NONE) {
 		int k = board_king(own, color);
-		if (k != back + 4 || !tail_ok(p))
+		if (k != back + 4)
 			return false;
-		*out = move_make(k, lng ? k - 2 : k + 2, MOVE_CASTLING, KNIGHT);
+		*out = move_make(k, p->castle == NOTATION_CASTLE_LONG ? k - 2 : k + 2, MOVE_CASTLING,
+		                 KNIGHT);
 		return true;
 	}
-
-	int want = piece_letter(*p);
-	if (want != PIECE_NONE)
-		p++;
-	if (!(p[0] >= 'a' && p[0] <= 'h' && p[1] >= '1' && p[1] <= '8'))
-		return false;
-	int from = (p[1] - '1') * 8 + (p[0] - 'a');
-	p += 2;
-	if (*p == '-' || *p == 'x' || *p == ':')
-		p++;
-	if (!(p[0] >= 'a' && p[0] <= 'h' && p[1] >= '1' && p[1] <= '8'))
-		return false;
-	int to = (p[1] - '1') * 8 + (p[0] - 'a');
-	p += 2;
-	int promo = PIECE_NONE;
-	if (*p == '=')
-		p++;
-	if (*p && strchr("QRBNqrbn", *p)) {
-		/* After the target square a lower-case letter can only be a promotion. */
-		promo = piece_letter((char)(*p >= 'a' ? *p - 'a' + 'A' : *p));
-		p++;
-	}
-	if (!tail_ok(p) || from == to)
+	int from = p->from, to = p->to;
+	if (from == SQ_NONE || from == to)
 		return false;
 	uint8_t code = own->mailbox[from];
 	if (code == MAILBOX_EMPTY || piece_code_color(code) != color)
 		return false;
 	int type = piece_code_type(code);
-	if (want != PIECE_NONE && want != type)
+	if (p->piece != PIECE_NONE && p->piece != type)
 		return false;
 	bool last = (to >> 3) == (color == WHITE ? 7 : 0);
 	if (type == PAWN && last) {
-		*out = move_make(from, to, MOVE_PROMOTION, promo == PIECE_NONE ? QUEEN : promo);
+		*out = move_make(from, to, MOVE_PROMOTION, p->promo == PIECE_NONE ? QUEEN : p->promo);
 		return true;
 	}
-	if (promo != PIECE_NONE)
+	if (p->promo != PIECE_NONE)
 		return false;
 	if (type == KING && from == back + 4 && (to == back + 6 || to == back + 2))
 		*out = move_make(from, to, MOVE_CASTLING, KNIGHT);
@@ -433,16 +377,19 @@ static bool raw_attempt(const struct board *own, int color, const char *text, mo
 static int resolve(struct referee *r, int color, const char *text, move_t *m, bool *possible)
 {
 	struct board own;
+	struct notation_parts parts;
 	char e[96] = "";
 	if (text == NULL || strlen(text) > NOTATION_INPUT_MAX)
 		return fail(r, REF_E_SYNTAX, "not a move: too long");
 	board_own_view(&r->b, color, &own);
-	enum notation_status st = notation_parse(&own, color, text, m, e, sizeof e);
+	enum notation_status st = notation_lex(text, &parts, e, sizeof e);
+	if (st == NOTATION_OK)
+		st = notation_resolve(&own, color, &parts, m, e, sizeof e);
 	if (st == NOTATION_OK) {
 		*possible = true;
 		return REF_OK;
 	}
-	if (st != NOTATION_AMBIGUOUS && raw_attempt(&own, color, text, m)) {
+	if (st == NOTATION_NO_PIECE && raw_attempt(&own, color, &parts, m)) {
 		*possible = movegen_is_possible(&own, color, *m);
 		return REF_OK;
 	}
@@ -705,17 +652,11 @@ int referee_quiet(struct referee *r, int color, const char *const *texts, size_t
 	/* Later moves are resolved when their turn comes (the pieces will have
 	 * moved); now only their form is checked. */
 	for (size_t i = 1; st == REF_OK && i < n; i++) {
-		struct board own;
-		move_t dummy;
-		char e[96];
+		struct notation_parts parts;
 		if (texts[i] == NULL || strlen(texts[i]) > NOTATION_INPUT_MAX)
 			st = fail(r, REF_E_SYNTAX, "not a move: too long");
-		else {
-			board_own_view(&r->b, color, &own);
-			if (notation_parse(&own, color, texts[i], &dummy, e, sizeof e) == NOTATION_SYNTAX &&
-			    !raw_attempt(&own, color, texts[i], &dummy))
-				st = fail(r, REF_E_SYNTAX, "not a move");
-		}
+		else if (notation_lex(texts[i], &parts, NULL, 0) != NOTATION_OK)
+			st = fail(r, REF_E_SYNTAX, "not a move");
 	}
 	if (st != REF_OK)
 		return st;

@@ -24,6 +24,19 @@
  *
  * Ordering on the wire: an action's events are sent first, then the ok
  * to the request, so a client holding the ok has all its events.
+ *
+ * A player's view (game_state on login, the `game` request) is rebuilt by
+ * replaying the stored actions through a fresh referee and keeping the
+ * events addressed to that player: the same events, SAN included, that
+ * were sent live.  It is paged (GAME_PAGE_BYTES) to stay under one line.
+ *
+ * Refused calls (REF_E_*) change nothing and are not stored; a refused try
+ * that the referee announces (EV_ILLEGAL ...) is an accepted call and is.
+ * Recovery at start rebuilds each unfinished game through recover.c (a
+ * replay of its actions checked against the stored events); clocks
+ * resume from their last stored readings without charging the downtime;
+ * abandonment timers start only when a connection closes, so a recovered
+ * game waits for its players (or its clock).
  */
 #include <ctype.h>
 #include <event2/event.h>
@@ -489,9 +502,11 @@ static int game_act(struct game *g, int kind, int color, const char *text,
 			dispatch_error(c, id, PE_ILLEGAL_ACTION, "the game's record is full");
 		return 1;
 	}
-	/* A flag that fell before this request arrived wins over the request. */
+	/* A flag that fell before this request arrived wins over the request
+	 * (a resignation or draw included): the timer may just not have run yet. */
 	int flagged = clock_flagged(&g->clock, now);
-	if (kind != ACT_END && flagged >= 0) {
+	bool is_flag = kind == ACT_END && strcmp(text, game_reason_name(REASON_TIME)) == 0;
+	if (flagged >= 0 && !is_flag) {
 		if (game_act(g, ACT_END, flagged, game_reason_name(REASON_TIME), NULL, NULL) == 0) {
 			if (c)
 				dispatch_error(c, id, PE_GAME_OVER, "the game is over");
@@ -542,8 +557,13 @@ static int game_act(struct game *g, int kind, int color, const char *text,
 	evlist_free(&out);
 	if (c)
 		dispatch_ok(c, id, json_pack("{s:I}", "game", (json_int_t)g->id));
-	if (over)
+	if (over) {
+		log_info("game=%" PRId64 " over result=%s reason=%s plies=%d", g->id,
+		         game_result_name(referee_result(g->ref)),
+		         game_reason_name(referee_reason(g->ref)) ? game_reason_name(referee_reason(g->ref)) : "?",
+		         referee_plies(g->ref));
 		game_bury(g);
+	}
 	else
 		flag_arm(g);
 	return 0;
@@ -827,6 +847,9 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	json_decref(clk);
 	evlist_free(&out);
 	flag_arm(g);
+	log_info("game=%" PRId64 " start rules=%s white=%" PRId64 " black=%" PRId64
+	         " base_ms=%" PRId64 " inc_ms=%" PRId64 " days=%" PRId64, g->id, rs->name, white, black,
+	         base_ms, inc_ms, days);
 	if (game_id)
 		*game_id = g->id;
 	return 0;

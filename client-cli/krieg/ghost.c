@@ -3,26 +3,12 @@
  */
 #include "ghost.h"
 
-#include <ctype.h>
 #include <string.h>
 
 void ghost_init(struct ghosts *g, int color)
 {
 	memset(g, 0, sizeof *g);
 	g->color = color;
-}
-
-static int letter_type(char c)
-{
-	switch (toupper((unsigned char)c)) {
-	case 'P': return PAWN;
-	case 'N': return KNIGHT;
-	case 'B': return BISHOP;
-	case 'R': return ROOK;
-	case 'Q': return QUEEN;
-	case 'K': return KING;
-	default: return PIECE_NONE;
-	}
 }
 
 static int parse_sq(const char *s)
@@ -38,7 +24,7 @@ enum ghost_status ghost_place(struct ghosts *g, const struct board *own, const c
 	size_t n = what ? strlen(what) : 0;
 
 	if (n == 3) {
-		type = letter_type(what[0]);
+		type = piece_from_letter(what[0]);
 		sq = parse_sq(what + 1);
 	} else {
 		sq = parse_sq(what);

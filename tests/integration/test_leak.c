@@ -202,11 +202,56 @@ static void random_attempt(struct lgame *g, int color, char buf[NOTATION_MAX])
 	}
 }
 
-static struct kc *guest(struct kd *d)
+static char tokens[2][64];   /* resume tokens of the two players, by client index */
+
+static struct kc *guest(struct kd *d, int i)
 {
 	struct kc *c = kc_hello(d);
-	kc_ok(c, kc_req(c, "guest", NULL));
+	json_t *r = kc_ok(c, kc_req(c, "guest", NULL));
+	snprintf(tokens[i], sizeof tokens[i], "%s", json_string_value(json_object_get(r, "token")));
 	return c;
+}
+
+/*
+ * A second connection resuming mid-game gets exactly the player's view so
+ * far: game_state, then game_events pages when the record is long.
+ */
+static void check_resume(struct kd *d, struct lgame *g, int color, int idx)
+{
+	struct kc *c = kc_hello(d);
+	json_t *r = kc_ok(c, kc_req(c, "resume", "{s:s}", "token", tokens[idx]));
+	snprintf(tokens[idx], sizeof tokens[idx], "%s", json_string_value(json_object_get(r, "token")));
+	json_t *st = kc_event(c, "game_state");
+	ck_assert_int_eq(json_integer_value(json_object_get(st, "game")), g->id);
+	ck_assert_str_eq(json_string_value(json_object_get(st, "color")), cname(color));
+	json_t *all = json_array();
+	json_array_extend(all, json_object_get(st, "events"));
+	json_int_t total = json_integer_value(json_object_get(st, "total"));
+	json_t *next = json_object_get(st, "next");
+	while (next) {
+		json_t *p = kc_event(c, "game_events");
+		ck_assert_int_eq(json_integer_value(json_object_get(p, "from")), json_array_size(all));
+		json_array_extend(all, json_object_get(p, "events"));
+		next = json_object_get(p, "next");
+	}
+	for (size_t i = 0; i < kc_nlines(c); i++) {
+		ck_assert_uint_lt(strlen(kc_line(c, i)), 16384);
+		check_line(kc_line(c, i), color, g->rs);
+	}
+	json_t *exp = g->expected[color];
+	if (getenv("KRIEG_LEAK_VERBOSE"))
+		fprintf(stderr, "leak: resumed game %lld as %s: %zu events in %zu lines\n", g->id,
+		        cname(color), json_array_size(all), kc_nlines(c) - 3);
+	ck_assert_int_eq(total, json_array_size(exp));
+	ck_assert_int_eq(json_array_size(all), json_array_size(exp));
+	for (size_t i = 0; i < json_array_size(exp); i++) {
+		json_t *a = comparable(json_array_get(all, i)), *b = comparable(json_array_get(exp, i));
+		ck_assert_msg(json_equal(a, b), "%s: resumed view differs at %zu", cname(color), i);
+		json_decref(a);
+		json_decref(b);
+	}
+	json_decref(all);
+	kc_close(c);
 }
 
 static void drain(struct kc *c)
@@ -291,7 +336,7 @@ static void compare_stream(struct lgame *g, int color, size_t from)
 	json_decref(evs);
 }
 
-static void play_one(struct kc *p[2], unsigned seed)
+static void play_one(struct kd *d, struct kc *p[2], unsigned seed)
 {
 	struct lgame g = { 0 };
 	rng_state = 0x4b52494547ULL * (seed + 1);
@@ -328,6 +373,10 @@ static void play_one(struct kc *p[2], unsigned seed)
 		char a[4][NOTATION_MAX];
 		const char *items[4] = { a[0], a[1], a[2], a[3] };
 		if (referee_plies(g.ref) >= LEAK_PLY_CAP || n == LEAK_ACTIONS_CAP - 1) {
+			if (seed % 8 == 0) {
+				int col = (int)rnd(2);
+				check_resume(d, &g, col, g.cl[col] == p[0] ? 0 : 1);
+			}
 			act(&g, (int)rnd(2), referee_plies(g.ref) < 2 ? L_ABORT : L_RESIGN, NULL, 0);
 			break;
 		}
@@ -375,7 +424,7 @@ static void play_one(struct kc *p[2], unsigned seed)
 START_TEST(random_games_leak_nothing)
 {
 	struct kd *d = kd_start("rate_limit = 1000000\nrate_burst = 1000000\n");
-	struct kc *p[2] = { guest(d), guest(d) };
+	struct kc *p[2] = { guest(d, 0), guest(d, 1) };
 	unsigned base = 1;
 	const char *env = getenv("KRIEG_LEAK_SEED");
 	if (env)
@@ -384,7 +433,7 @@ START_TEST(random_games_leak_nothing)
 	if ((env = getenv("KRIEG_LEAK_GAMES")) != NULL)
 		games = (unsigned)strtoul(env, NULL, 10);
 	for (unsigned i = 0; i < games; i++)
-		play_one(p, base + i);
+		play_one(d, p, base + i);
 	kc_close(p[0]);
 	kc_close(p[1]);
 	kd_stop(d);
