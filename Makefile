@@ -52,7 +52,7 @@ PROTO_LIBS  = $(call pkglibs,jansson)
 SERVER_LIBS = $(call pkglibs,libevent libevent_openssl libevent_pthreads openssl sqlite3 jansson) -lpthread
 CLIENT_LIBS = $(call pkglibs,libevent libevent_openssl openssl jansson) -ledit
 
-.PHONY: all deps run check check-build unit integration bench install clean
+.PHONY: all deps run check check-build unit integration bench bench-build install clean
 # Keep the objects of pattern-built test binaries (make would delete them as intermediates).
 .SECONDARY:
 all: $(BINDIR)/kriegd $(BINDIR)/krieg $(BINDIR)/krieg-referee
@@ -138,8 +138,12 @@ $(INTEG_BINS): $(BUILD)/tests/integration/%: $(BUILD)/obj/tests/integration/%.o 
 ASAN_VARS = BUILD=build/asan BINDIR=build/asan/bin OPT=-O1 \
             SANFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 
+# gcc builds the release tree; clang (when present) must compile the same
+# sources cleanly; the tests then run from the sanitized tree.
 check: deps
 	$(MAKE) all
+	if command -v clang >/dev/null; then \
+	  $(MAKE) CC=clang BUILD=build/clang BINDIR=build/clang/bin all; fi
 	$(MAKE) $(ASAN_VARS) check-build
 	$(MAKE) $(ASAN_VARS) unit integration
 
@@ -159,8 +163,17 @@ bench: deps
 	@command -v stockfish >/dev/null || [ -x /usr/games/stockfish ] || { \
 	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq stockfish; }
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all bench-build
 	@tests/bench/run.sh $(abspath $(BINDIR))
+	@echo "== password hashing (scrypt) per login"
+	@$(BUILD)/bench/auth_bench
+
+# Benchmark programs: tests/bench/*.c, each linked like a test.
+BENCH_BINS = $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
+bench-build: $(BENCH_BINS)
+$(BUILD)/bench/%: $(BUILD)/obj/tests/bench/%.o $(TEST_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LDLIBS)
 
 run: deps
 	@$(MAKE) --no-print-directory all

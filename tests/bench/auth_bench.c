@@ -3,10 +3,8 @@
  * choose KDF_LN_DEFAULT (server/kdf.h) and AUTH_WORKERS (server/auth.h).
  * Unit tests may not time things; this is where the number comes from.
  *
- *   make BUILD=build/release build/release/obj/server/kdf.o
- *   cc -std=c17 -O2 -D_POSIX_C_SOURCE=200809L -Iserver -Iproto tests/bench/auth_bench.c \
- *      build/release/obj/server/kdf.o -lcrypto -o build/auth_bench
- *   build/auth_bench [runs]
+ *   make bench          (builds build/release/bench/auth_bench and runs it)
+ *   build/release/bench/auth_bench [runs]
  *
  * Measured on the shared 2-core build machine (OpenSSL 3.0.x, r=8, p=1,
  * best of 3):
