@@ -23,11 +23,8 @@ void evlist_push(struct evlist *l, const struct event *e)
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 16;
 		struct event *v = realloc(l->v, cap * sizeof *v);
-		if (v == NULL) {
-			/* Allocation failure is fatal by project rule (STYLE.md). */
-			fputs("krieg: out of memory\n", stderr);
-			abort();
-		}
+		if (v == NULL)
+			abort(); /* allocation failure is fatal (STYLE.md); common/ does no I/O */
 		l->v = v;
 		l->cap = cap;
 	}

@@ -1,12 +1,16 @@
 /*
  * notation.h — reading a player's attempt, and writing moves.
  *
- * Accepted input forms (case-sensitive for piece letters as in SAN, files
- * and ranks lower case):
+ * Accepted input forms (a leading piece letter upper case as in SAN, since
+ * a lower-case b is a file; files and ranks lower case; a promotion letter
+ * in either case):
  *   coordinates   e2e4  e7e8q  e1g1
- *   SAN           e4  Nf3  exd5  Nbd7  R1e2  O-O  O-O-O  e8=Q  exd8=N  Qh4+  Qxf7#
+ *   SAN           e4  Pe4  Nf3  exd5  Nbd7  R1e2  O-O  O-O-O  e8=Q  exd8=N  Qh4+  Qxf7#
  *   seed forms    e2-e4  e5:f6  Nb8c6  Ng8-f6  Qd1xe2  (piece letter + both squares)
- *   also 0-0 / 0-0-0, a trailing + # ! ? are ignored, "ep"/"e.p." suffix ignored.
+ *   also 0-0 / 0-0-0 / o-o / o-o-o; surrounding spaces, a trailing + # ! ? and
+ *   an "ep"/"e.p." suffix are ignored; at most NOTATION_INPUT_MAX characters.
+ * This grammar lives in notation_lex() alone; every reader of move text
+ * (notation_parse, the referee's raw attempts, the PGN reader) goes through it.
  *
  * Resolution is against the mover's own pieces only (a board_own_view()),
  * never the true board: which of my knights can reach f3, is this pawn

@@ -46,9 +46,8 @@ static void sb_putn(struct sbuf *b, const char *s, size_t n)
 		while (cap < b->n + n + 1)
 			cap *= 2;
 		char *q = realloc(b->p, cap);
-		if (q == NULL) {
+		if (q == NULL)
 			abort(); /* out of memory: common/ does no I/O */
-		}
 		b->p = q;
 		b->cap = cap;
 	}
@@ -84,18 +83,16 @@ static void sb_init(struct sbuf *b)
 static void *xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size);
-	if (p == NULL) {
+	if (p == NULL)
 		abort(); /* out of memory: common/ does no I/O */
-	}
 	return p;
 }
 
 static void *xrealloc(void *p, size_t size)
 {
 	void *q = realloc(p, size ? size : 1);
-	if (q == NULL) {
+	if (q == NULL)
 		abort(); /* out of memory: common/ does no I/O */
-	}
 	return q;
 }
 

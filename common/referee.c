@@ -61,9 +61,8 @@ static void keys_push(struct referee *r, uint64_t k)
 	if (r->nkeys == r->capkeys) {
 		size_t cap = r->capkeys ? r->capkeys * 2 : 64;
 		uint64_t *v = realloc(r->keys, cap * sizeof *v);
-		if (v == NULL) {
+		if (v == NULL)
 			abort(); /* out of memory: common/ does no I/O */
-		}
 		r->keys = v;
 		r->capkeys = cap;
 	}
@@ -89,9 +88,8 @@ struct referee *referee_new(const struct ruleset *rs, const char *fen, char *err
 		}
 	}
 	struct referee *r = calloc(1, sizeof *r);
-	if (r == NULL) {
+	if (r == NULL)
 		abort(); /* out of memory: common/ does no I/O */
-	}
 	r->rs = rs;
 	r->b = b;
 	r->quiet[WHITE].next = r->quiet[WHITE].n = 0;
