@@ -185,7 +185,10 @@ run: deps
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BINDIR)/kriegd $(BINDIR)/krieg $(BINDIR)/krieg-referee $(DESTDIR)$(PREFIX)/bin/
-	[ ! -f client-cli/krieg.1 ] || install -m 644 client-cli/krieg.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 client-cli/krieg.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system $(DESTDIR)$(PREFIX)/share/doc/krieg
+	sed 's|/usr/local/bin|$(PREFIX)/bin|g' systemd/kriegd.service > $(DESTDIR)$(PREFIX)/lib/systemd/system/kriegd.service
+	install -m 644 deploy/kriegd.conf.example deploy/BACKUP.md $(DESTDIR)$(PREFIX)/share/doc/krieg/
 
 clean:
 	rm -rf build bin
