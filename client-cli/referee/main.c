@@ -67,7 +67,7 @@ static int run_perft(int argc, char **argv)
 	char *end;
 	errno = 0;
 	long depth = strtol(argv[2], &end, 10);
-	if (errno || *end || depth < 0 || depth > PERFT_DEPTH_MAX) {
+	if (errno || end == argv[2] || *end || depth < 0 || depth > PERFT_DEPTH_MAX) {
 		fprintf(stderr, "krieg-referee: perft depth must be 0..%d\n", PERFT_DEPTH_MAX);
 		return 2;
 	}

@@ -11,16 +11,26 @@
  *   disk_full          the database on a small tmpfs that is then filled
  *                      (needs mount(2), i.e. root; skipped with a notice
  *                      where it is not allowed)
+ *   read_only_database the file system under the database turns read-only
+ *                      while kriegd runs: moves get `storage`, reads go
+ *                      on, nothing half written; back on a writable mount
+ *                      the game goes on and survives a restart (needs
+ *                      root, loop devices and mkfs.ext4; skipped with a
+ *                      notice otherwise)
  */
 #define _GNU_SOURCE 1
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -234,6 +244,170 @@ START_TEST(disk_full)
 }
 END_TEST
 
+/*
+ * A plain `mount -o remount,ro` cannot be done under a running kriegd: the
+ * kernel refuses it (EBUSY) while any file on the mount is open for
+ * writing, and kriegd keeps its database open.  What turns a live file
+ * system read-only in production is an ext4 error with errors=remount-ro,
+ * which the kernel forces whatever is open.  So: the database on a small
+ * ext4 image on a loop device, and ext4's own trigger_fs_error knob.  The
+ * emergency read-only state cannot be remounted read-write (the journal is
+ * aborted), so "writable again" is: stop kriegd, unmount, fsck, mount, start.
+ */
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+	char cmd[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	int st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* /sys/fs/ext4/<dev>/trigger_fs_error for the file system mounted at mnt. */
+static bool ext4_trigger_path(const char *mnt, char *out, size_t outlen)
+{
+	struct stat st;
+	char link[128], target[256];
+	if (stat(mnt, &st) != 0)
+		return false;
+	snprintf(link, sizeof link, "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
+	ssize_t n = readlink(link, target, sizeof target - 1);
+	if (n <= 0)
+		return false;
+	target[n] = '\0';
+	const char *dev = strrchr(target, '/');
+	snprintf(out, outlen, "/sys/fs/ext4/%s/trigger_fs_error", dev ? dev + 1 : target);
+	return access(out, W_OK) == 0;
+}
+
+/* Can a new file be made on mnt?  (ext4's emergency read-only state is not
+ * ST_RDONLY in statvfs on recent kernels, so ask the file system itself.) */
+static bool mount_writable(const char *mnt)
+{
+	char probe[400];
+	snprintf(probe, sizeof probe, "%s/probe", mnt);
+	int fd = open(probe, O_WRONLY | O_CREAT, 0600);
+	if (fd < 0) {
+		ck_assert_msg(errno == EROFS, "probe: %s", strerror(errno));
+		return false;
+	}
+	close(fd);
+	unlink(probe);
+	return true;
+}
+
+/* The image and mount point of read_only_database live in ro_dir, made and
+ * removed by an unchecked fixture: it runs in Check's parent process, so
+ * the loop mount is undone even when a failed assert ends the test. */
+static char ro_dir[64];
+
+static void ro_setup(void)
+{
+	snprintf(ro_dir, sizeof ro_dir, "/tmp/krieg-ro-XXXXXX");
+	if (mkdtemp(ro_dir) == NULL)
+		ro_dir[0] = '\0';
+}
+
+static void ro_teardown(void)
+{
+	char mnt[128];
+	if (ro_dir[0] == '\0')
+		return;
+	snprintf(mnt, sizeof mnt, "%s/mnt", ro_dir);
+	umount2(mnt, MNT_DETACH);
+	sh("rm -rf '%s'", ro_dir);
+	ro_dir[0] = '\0';
+}
+
+START_TEST(read_only_database)
+{
+	char img[300], mnt[300], conf[600], trigger[300];
+	ck_assert_msg(ro_dir[0] != '\0', "no scratch directory");
+	snprintf(img, sizeof img, "%s/fs.img", ro_dir);
+	snprintf(mnt, sizeof mnt, "%s/mnt", ro_dir);
+	ck_assert_int_eq(mkdir(mnt, 0700), 0);
+	if (geteuid() != 0 || sh("command -v e2fsck >/dev/null") != 0 ||
+	    sh("truncate -s 16M '%s' && mkfs.ext4 -q -F '%s' >/dev/null 2>&1", img, img) != 0 ||
+	    sh("mount -o loop,errors=remount-ro '%s' '%s' 2>/dev/null", img, mnt) != 0) {
+		fprintf(stderr, "SKIP read_only_database: cannot make and loop-mount an ext4 image "
+		        "(needs root, loop devices, mkfs.ext4 and e2fsck)\n");
+		return;
+	}
+	if (!ext4_trigger_path(mnt, trigger, sizeof trigger)) {
+		fprintf(stderr, "SKIP read_only_database: no ext4 trigger_fs_error in /sys\n");
+		return;
+	}
+	snprintf(conf, sizeof conf, "rate_limit = 10000\nrate_burst = 10000\n"
+	         "database = %s/kriegd.db\n", mnt);
+	unsigned seed = 17;
+	struct kd *d = kd_start(conf);
+	struct kp w, b;
+	static struct tgame g;
+	kg_guest(d, &w);
+	kg_guest(d, &b);
+	memset(&g, 0, sizeof g);
+	g.id = kg_new_game(&w, &b);
+	for (int i = 0; i < 4; i++)
+		ck_assert_str_eq(try_move(&w, &b, &g, &seed), "");
+	size_t acked = g.n;
+
+	/* The file system goes read-only under the daemon. */
+	int fd = open(trigger, O_WRONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_gt(write(fd, "krieg test\n", 11), 0);
+	close(fd);
+	ck_assert_msg(!mount_writable(mnt), "the mount did not turn read-only");
+
+	ck_assert_str_eq(try_move(&w, &b, &g, &seed), "storage");
+	ck_assert_str_eq(try_move(&w, &b, &g, &seed), "storage");
+	ck_assert_uint_eq(g.n, acked);
+	ck_assert(kd_log_wait(d, "store failed", 5000));
+	ck_assert(kd_alive(d));
+	/* Reads go on, and show exactly the acknowledged moves. */
+	kc_ok(w.c, kc_req(w.c, "ping", NULL));
+	kc_ok(w.c, kc_req(w.c, "who", NULL));
+	kc_ok(b.c, kc_req(b.c, "history", NULL));
+	check_views(&w, &b, &g);
+	/* A new connection is served; a new guest (a write) is refused cleanly. */
+	struct kc *c = kc_hello(d);
+	kc_ok(c, kc_req(c, "ping", NULL));
+	kc_error(c, kc_req(c, "guest", NULL), "storage");
+	kc_ok(c, kc_req(c, "ping", NULL));
+	kc_close(c);
+	kc_close(w.c);
+	kc_close(b.c);
+
+	/* Writable again: stop, repair the file system, start on it. */
+	kd_down(d);
+	ck_assert_int_eq(umount2(mnt, 0), 0);
+	ck_assert_int_le(sh("e2fsck -fy '%s' >/dev/null 2>&1", img), 1);
+	ck_assert_int_eq(sh("mount -o loop '%s' '%s'", img, mnt), 0);
+	ck_assert(mount_writable(mnt));
+	kd_up(d);
+	ck_assert_int_eq(kd_log_count(d, "record check failed"), 0);
+	kg_resume(d, &w);
+	kg_resume(d, &b);
+	check_views(&w, &b, &g);
+	for (int i = 0; i < 3; i++)
+		ck_assert_str_eq(try_move(&w, &b, &g, &seed), "");
+	check_views(&w, &b, &g);
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_restart(d);
+	ck_assert_int_eq(kd_log_count(d, "record check failed"), 0);
+	kg_resume(d, &w);
+	kg_resume(d, &b);
+	check_views(&w, &b, &g);
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+	ck_assert_int_eq(umount2(mnt, 0), 0);
+}
+END_TEST
+
 static Suite *storage_suite(void)
 {
 	Suite *s = suite_create("storage");
@@ -243,6 +417,11 @@ static Suite *storage_suite(void)
 	tcase_add_test(tc, locked_database);
 	tcase_add_test(tc, disk_full);
 	suite_add_tcase(s, tc);
+	TCase *ro = tcase_create("read_only");
+	tcase_set_timeout(ro, 120);
+	tcase_add_unchecked_fixture(ro, ro_setup, ro_teardown);
+	tcase_add_test(ro, read_only_database);
+	suite_add_tcase(s, ro);
 	return s;
 }
 

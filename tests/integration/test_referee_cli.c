@@ -1,0 +1,857 @@
+/*
+ * test_referee_cli.c — the krieg-referee binary end to end: a child process
+ * fed from a temporary file, its stdout and stderr captured, every run
+ * bounded by RUN_TIMEOUT_MS.
+ *
+ *   icc_short_game          e4 d5 exd5: one JSON object per line, the exact
+ *                           announcements of proto/PROTOCOL.md
+ *   pov_filters             --pov P prints exactly the lines whose audience
+ *                           holds P; black never sees White's moves or tries
+ *   bad_input_changes_nothing  refused lines are error events and the game
+ *                           goes on exactly as without them
+ *   rule_sets               every --rules NAME plays a small game, with its
+ *                           own announcements; unknown rules and bad FENs
+ *                           are exit status 2 with a message
+ *   perft_counts            perft 3 = 8902, Kiwipete perft 2 = 2039
+ *   pgn_round_trip          topgn then pgn - gives the direct run's bytes,
+ *                           per rule set; tampered PGNs are refused
+ *   nost_lists_and_quiet    preference lists, all_illegal, illegal_count,
+ *                           "if quiet" sequences and their stop
+ *
+ * $KRIEG_REFEREE names the binary (set by `make integration`); else
+ * build/asan/bin/krieg-referee, else bin/krieg-referee.
+ */
+#define _GNU_SOURCE 1
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "check_main.h"
+#include "harness.h"
+
+#define RUN_TIMEOUT_MS 20000
+#define ARGS_MAX 16
+
+static const char *referee_bin(void)
+{
+	const char *p = getenv("KRIEG_REFEREE");
+	if (p != NULL && *p != '\0')
+		return p;
+	if (access("build/asan/bin/krieg-referee", X_OK) == 0)
+		return "build/asan/bin/krieg-referee";
+	return "bin/krieg-referee";
+}
+
+/* An unlinked temporary file holding text (or empty), positioned at 0. */
+static int temp_fd(const char *text)
+{
+	const char *tmp = getenv("TMPDIR");
+	char path[256];
+	snprintf(path, sizeof path, "%s/krieg-ref-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	int fd = mkstemp(path);
+	ck_assert_msg(fd >= 0, "mkstemp: %s", strerror(errno));
+	unlink(path);
+	size_t len = text ? strlen(text) : 0, off = 0;
+	while (off < len) {
+		ssize_t w = write(fd, text + off, len - off);
+		ck_assert_msg(w > 0, "write: %s", strerror(errno));
+		off += (size_t)w;
+	}
+	ck_assert_int_eq(lseek(fd, 0, SEEK_SET), 0);
+	return fd;
+}
+
+static char *slurp_fd(int fd)
+{
+	off_t n = lseek(fd, 0, SEEK_END);
+	ck_assert_int_ge(n, 0);
+	char *s = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(s);
+	ssize_t got = pread(fd, s, (size_t)n, 0);
+	ck_assert_int_eq(got, n);
+	s[n] = '\0';
+	return s;
+}
+
+struct run {
+	int status;   /* exit status, or 128 + signal */
+	char *out;
+	char *err;
+};
+
+static void run_free(struct run *r)
+{
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
+}
+
+/* Run krieg-referee with args (NULL-terminated) and input on stdin. */
+static void ref_run(struct run *r, const char *const *args, const char *input)
+{
+	int in = temp_fd(input), out = temp_fd(NULL), err = temp_fd(NULL);
+	char *argv[ARGS_MAX + 2];
+	int n = 0;
+	argv[n++] = (char *)referee_bin();
+	for (; args != NULL && args[n - 1] != NULL; n++) {
+		ck_assert_int_lt(n, ARGS_MAX + 1);
+		argv[n] = (char *)args[n - 1];
+	}
+	argv[n] = NULL;
+
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		dup2(in, 0);
+		dup2(out, 1);
+		dup2(err, 2);
+		execv(argv[0], argv);
+		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	int status = 0, waited = 0;
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+		if (w == pid)
+			break;
+		if (waited >= RUN_TIMEOUT_MS) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			ck_abort_msg("krieg-referee did not finish within %d ms", RUN_TIMEOUT_MS);
+		}
+		kt_sleep_ms(2);
+		waited += 2;
+	}
+	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	r->out = slurp_fd(out);
+	r->err = slurp_fd(err);
+	close(in);
+	close(out);
+	close(err);
+	ck_assert_msg(strstr(r->err, "Sanitizer") == NULL && strstr(r->err, "runtime error") == NULL,
+	              "sanitizer report:\n%s", r->err);
+	ck_assert_msg(r->status != 127, "could not run %s: %s", argv[0], r->err);
+}
+
+/* Run and assert exit status 0; returns stdout (free it). */
+static char *ref_ok(const char *const *args, const char *input)
+{
+	struct run r;
+	ref_run(&r, args, input);
+	ck_assert_msg(r.status == 0, "krieg-referee exited %d:\n%s", r.status, r.err);
+	free(r.err);
+	return r.out;
+}
+
+static bool audience_has(json_t *o, const char *who)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(o, "audience"), i, v)
+		if (strcmp(json_string_value(v), who) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Every line of out as a JSON object, checked for the shape all lines
+ * share: "event" a string; an error has a code and a message and no
+ * audience; every other line has a non-empty audience of known names
+ * without repeats, a ply, and "by" (if any) white or black.
+ */
+static json_t *parse_lines(const char *out)
+{
+	static const char *const names[] = { "white", "black", "umpire", "spectator" };
+	json_t *arr = json_array();
+	const char *p = out;
+	ck_assert_msg(*out == '\0' || out[strlen(out) - 1] == '\n', "last line unterminated");
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = (size_t)(nl - p);
+		json_error_t je;
+		json_t *o = json_loadb(p, len, JSON_REJECT_DUPLICATES, &je);
+		ck_assert_msg(json_is_object(o), "not a JSON object: %.*s (%s)", (int)len, p, je.text);
+		const char *ev = json_string_value(json_object_get(o, "event"));
+		ck_assert_msg(ev != NULL, "no event: %.*s", (int)len, p);
+		if (strcmp(ev, "error") == 0) {
+			ck_assert(json_is_string(json_object_get(o, "code")));
+			ck_assert(json_is_string(json_object_get(o, "message")));
+			ck_assert(json_object_get(o, "audience") == NULL);
+		} else if (strcmp(ev, "possible") != 0) {
+			json_t *aud = json_object_get(o, "audience");
+			ck_assert_msg(json_is_array(aud) && json_array_size(aud) > 0, "audience: %.*s",
+			              (int)len, p);
+			unsigned seen = 0;
+			size_t i;
+			json_t *v;
+			json_array_foreach(aud, i, v) {
+				unsigned bit = 0;
+				for (unsigned k = 0; k < 4; k++)
+					if (json_is_string(v) && strcmp(json_string_value(v), names[k]) == 0)
+						bit = 1u << k;
+				ck_assert_msg(bit != 0 && !(seen & bit), "bad audience: %.*s", (int)len, p);
+				seen |= bit;
+			}
+			ck_assert(json_is_integer(json_object_get(o, "ply")));
+			json_t *by = json_object_get(o, "by");
+			ck_assert(by == NULL || (json_is_string(by) &&
+			                         (strcmp(json_string_value(by), "white") == 0 ||
+			                          strcmp(json_string_value(by), "black") == 0)));
+			ck_assert(json_object_get(o, "game") == NULL);
+		}
+		json_array_append_new(arr, o);
+		p = nl + 1;
+	}
+	return arr;
+}
+
+static const char *str(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+static bool is(json_t *o, const char *event, const char *by)
+{
+	return strcmp(str(o, "event"), event) == 0 && (by == NULL || strcmp(str(o, "by"), by) == 0);
+}
+
+static size_t count_events(json_t *arr, const char *event, const char *by)
+{
+	size_t i, n = 0;
+	json_t *o;
+	json_array_foreach(arr, i, o)
+		n += is(o, event, by);
+	return n;
+}
+
+/* The "san" of every umpire_move, space-separated. */
+static void umpire_sans(json_t *arr, char *buf, size_t len)
+{
+	size_t i, off = 0;
+	json_t *o;
+	buf[0] = '\0';
+	json_array_foreach(arr, i, o) {
+		if (!is(o, "umpire_move", NULL))
+			continue;
+		int k = snprintf(buf + off, len - off, "%s%s", off ? " " : "", str(o, "san"));
+		ck_assert(k > 0 && (size_t)k < len - off);
+		off += (size_t)k;
+	}
+}
+
+/* The lines of out whose audience holds who (byte for byte). */
+static char *filter_lines(const char *out, const char *who)
+{
+	char *res = calloc(1, strlen(out) + 1), *q = res;
+	char needle[32];
+	ck_assert_ptr_nonnull(res);
+	snprintf(needle, sizeof needle, "\"%s\"", who);
+	for (const char *p = out; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = (size_t)(nl - p) + 1;
+		const char *aud = strstr(p, "\"audience\":[");
+		if (aud != NULL && aud < nl) {
+			const char *end = strchr(aud, ']');
+			char *cut = strndup(aud, (size_t)(end - aud));
+			if (strstr(cut, needle)) {
+				memcpy(q, p, len);
+				q += len;
+			}
+			free(cut);
+		}
+		p += len;
+	}
+	return res;
+}
+
+/* out without its error lines. */
+static char *drop_errors(const char *out, size_t *nerr)
+{
+	char *res = calloc(1, strlen(out) + 1), *q = res;
+	ck_assert_ptr_nonnull(res);
+	*nerr = 0;
+	for (const char *p = out; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = (size_t)(nl - p) + 1;
+		if (strncmp(p, "{\"event\":\"error\"", 16) == 0) {
+			(*nerr)++;
+		} else {
+			memcpy(q, p, len);
+			q += len;
+		}
+		p += len;
+	}
+	return res;
+}
+
+#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+#define NOARGS ((const char *const[]){ NULL })
+
+/* ------------------------------------------------------------------------- */
+
+START_TEST(icc_short_game)
+{
+	/* proto/PROTOCOL.md, "Announcements": 1.e4 d5 2.exd5 under icc. */
+	static const char *const want[] = {
+		"{\"event\":\"pawn_tries\",\"by\":\"white\",\"ply\":2,\"audience\":[\"white\",\"black\",\"umpire\",\"spectator\"],\"count\":1,\"say\":\"White has 1 pawn try\"}",
+		"{\"event\":\"move\",\"by\":\"white\",\"ply\":3,\"audience\":[\"white\"],\"move\":\"e4d5\",\"san\":\"exd5\",\"say\":\"White played exd5\"}",
+		"{\"event\":\"moved\",\"by\":\"white\",\"ply\":3,\"audience\":[\"black\",\"spectator\"],\"say\":\"White has moved\"}",
+		"{\"event\":\"umpire_move\",\"by\":\"white\",\"ply\":3,\"audience\":[\"umpire\"],\"move\":\"e4d5\",\"san\":\"exd5\",\"say\":\"White played exd5\"}",
+		"{\"event\":\"capture\",\"by\":\"white\",\"ply\":3,\"audience\":[\"white\",\"black\",\"umpire\",\"spectator\"],\"square\":\"d5\",\"what\":\"pawn\",\"say\":\"Pawn captured on d5\"}",
+		"{\"event\":\"pawn_tries\",\"by\":\"black\",\"ply\":3,\"audience\":[\"white\",\"black\",\"umpire\",\"spectator\"],\"count\":0,\"say\":\"Black has 0 pawn tries\"}",
+	};
+	char *out = ref_ok(NOARGS, "e4\nd5\nexd5\n");
+	json_t *ev = parse_lines(out);
+
+	/* 1 opening count + 3 moves x (move, moved, umpire_move, next count) + capture */
+	ck_assert_int_eq(json_array_size(ev), 14);
+	ck_assert_int_eq(count_events(ev, "error", NULL), 0);
+	char sans[128];
+	umpire_sans(ev, sans, sizeof sans);
+	ck_assert_str_eq(sans, "e4 d5 exd5");
+	json_t *first = json_array_get(ev, 0);
+	ck_assert(is(first, "pawn_tries", "white"));
+	ck_assert_int_eq(json_integer_value(json_object_get(first, "ply")), 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(first, "count")), 0);
+
+	/* The last six lines, byte for byte. */
+	const char *p = out;
+	for (int skip = 0; skip < 8; skip++)
+		p = strchr(p, '\n') + 1;
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		const char *nl = strchr(p, '\n');
+		ck_assert_ptr_nonnull(nl);
+		ck_assert_msg(strlen(want[i]) == (size_t)(nl - p) && strncmp(p, want[i], (size_t)(nl - p)) == 0,
+		              "line %zu:\n got  %.*s\n want %s", i + 9, (int)(nl - p), p, want[i]);
+		p = nl + 1;
+	}
+	ck_assert_str_eq(p, "");
+	json_decref(ev);
+	free(out);
+}
+END_TEST
+
+/* White tries an illegal and an impossible move, captures and checks. */
+static const char pov_script[] =
+    "e4\ne5\ne4e5\nd1d3\nQh5\nNc6\nBc4\nNf6\nQxf7\n";
+
+START_TEST(pov_filters)
+{
+	static const char *const povs[] = { "white", "black", "umpire", "spectator" };
+	char *all = ref_ok(NOARGS, pov_script);
+	json_t *ev = parse_lines(all);
+	ck_assert_int_eq(count_events(ev, "illegal", "white"), 1);
+	ck_assert_int_eq(count_events(ev, "impossible", "white"), 1);
+	ck_assert_int_eq(count_events(ev, "check", "white"), 1);
+	json_t *over = json_array_get(ev, json_array_size(ev) - 1);
+	ck_assert(is(over, "game_over", "white"));
+	ck_assert_str_eq(str(over, "reason"), "checkmate");
+	ck_assert_str_eq(str(over, "result"), "1-0");
+	json_decref(ev);
+
+	for (size_t k = 0; k < 4; k++) {
+		char *out = ref_ok(ARGS("--pov", povs[k]), pov_script);
+		char *want = filter_lines(all, povs[k]);
+		ck_assert_msg(strcmp(out, want) == 0, "--pov %s is not the %s lines of the full run",
+		              povs[k], povs[k]);
+		json_t *mine = parse_lines(out);
+		size_t i;
+		json_t *o;
+		json_array_foreach(mine, i, o)
+			ck_assert(audience_has(o, povs[k]));
+		json_decref(mine);
+		free(want);
+		free(out);
+	}
+
+	/* Black's view: nothing of White's moves or tries. */
+	char *out = ref_ok(ARGS("--pov", "black"), pov_script);
+	json_t *b = parse_lines(out);
+	size_t i;
+	json_t *o;
+	json_array_foreach(b, i, o) {
+		if (strcmp(str(o, "by"), "white") != 0)
+			continue;
+		ck_assert_msg(!is(o, "move", NULL) && !is(o, "umpire_move", NULL) &&
+		              !is(o, "illegal", NULL) && !is(o, "impossible", NULL),
+		              "black got White's %s", str(o, "event"));
+		ck_assert(json_object_get(o, "move") == NULL && json_object_get(o, "san") == NULL);
+	}
+	ck_assert_int_eq(count_events(b, "moved", "white"), 4);
+	ck_assert_int_eq(count_events(b, "move", "black"), 3);
+	ck_assert_ptr_null(strstr(out, "e4e5"));
+	ck_assert_ptr_null(strstr(out, "d1d3"));
+	ck_assert_ptr_null(strstr(out, "Qh5"));
+	ck_assert_ptr_null(strstr(out, "Illegal"));
+	ck_assert_ptr_null(strstr(out, "Impossible"));
+	json_decref(b);
+	free(out);
+
+	/* A spectator gets no move at all. */
+	out = ref_ok(ARGS("--pov", "spectator"), pov_script);
+	ck_assert_ptr_null(strstr(out, "\"move\":"));
+	ck_assert_ptr_null(strstr(out, "\"san\":"));
+	free(out);
+	free(all);
+
+	struct run r;
+	ref_run(&r, ARGS("--pov", "referee"), "e4\n");
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_str_eq(r.out, "");
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(bad_input_changes_nothing)
+{
+	static const char clean[] = "e4\nd5\nexd5\nQxd5\nNc3\nresign\n";
+	char long_line[1500];
+	memset(long_line, 'a', sizeof long_line - 1);
+	long_line[sizeof long_line - 1] = '\0';
+	char dirty[4096];
+	/* 9 refused lines: syntax, no piece, a list and a quiet outside nost,
+	 * "any" where icc has none, binary junk, a line over the limit, an
+	 * out-of-place keyword, and a move after the end. */
+	snprintf(dirty, sizeof dirty,
+	         "hello\ne4\nNf3\nd5\ne4 d4\nexd5\nquiet Qd5\nany\nQxd5\n\x01\xff\xfe\n%s\n"
+	         "Nc3\nO-O-O-O\nresign\ne4\n",
+	         long_line);
+	char *want = ref_ok(NOARGS, clean);
+	char *got = ref_ok(NOARGS, dirty);
+	size_t nerr;
+	char *kept = drop_errors(got, &nerr);
+	ck_assert_msg(strcmp(kept, want) == 0, "the refused lines changed the game:\n%s\nvs\n%s",
+	              kept, want);
+	ck_assert_int_eq(nerr, 9);
+
+	json_t *ev = parse_lines(got);
+	size_t i;
+	json_t *o;
+	int errors = 0;
+	json_array_foreach(ev, i, o) {
+		if (!is(o, "error", NULL))
+			continue;
+		const char *code = str(o, "code");
+		ck_assert_msg(strcmp(code, "notation") == 0 || strcmp(code, "illegal_action") == 0 ||
+		              strcmp(code, "bad_request") == 0 || strcmp(code, "game_over") == 0 ||
+		              strcmp(code, "not_your_turn") == 0, "code %s", code);
+		ck_assert_str_ne(str(o, "message"), "");
+		errors++;
+	}
+	ck_assert_int_eq(errors, 9);
+	/* The first refused line is answered at once, after the opening count. */
+	ck_assert(is(json_array_get(ev, 1), "error", NULL));
+	ck_assert_str_eq(str(json_array_get(ev, 1), "code"), "notation");
+	/* The last: the game is over. */
+	ck_assert_str_eq(str(json_array_get(ev, json_array_size(ev) - 1), "code"), "game_over");
+	json_decref(ev);
+	free(kept);
+	free(got);
+
+	/* Errors answer the line just read, whatever --pov says. */
+	got = ref_ok(ARGS("--pov", "black"), "Nf6\ne4\n");
+	ev = parse_lines(got);
+	ck_assert(is(json_array_get(ev, 1), "error", NULL));
+	ck_assert_int_eq(count_events(ev, "error", NULL), 1);
+	ck_assert_int_eq(count_events(ev, "moved", "white"), 1);
+	json_decref(ev);
+	free(got);
+	free(want);
+}
+END_TEST
+
+START_TEST(rule_sets)
+{
+	static const struct {
+		const char *name;
+		bool opponent_hears_illegal;   /* a redacted copy of White's refused try */
+		const char *turn_event;        /* said at every turn start, if any */
+	} rs[] = {
+		{ "icc", false, "pawn_tries" },
+		{ "english", true, NULL },
+		{ "insurance", true, NULL },
+		{ "nost", false, "pawn_captures" },
+		{ "gollon", true, NULL },
+	};
+	for (size_t k = 0; k < sizeof rs / sizeof rs[0]; k++) {
+		char *out = ref_ok(ARGS("--rules", rs[k].name), "e4\ne5\ne4e5\nNf3\nNc6\n");
+		json_t *ev = parse_lines(out);
+		char sans[128];
+		umpire_sans(ev, sans, sizeof sans);
+		ck_assert_msg(strcmp(sans, "e4 e5 Nf3 Nc6") == 0, "%s: moves %s", rs[k].name, sans);
+		ck_assert_int_eq(count_events(ev, "error", NULL), 0);
+		size_t mover = 0, redacted = 0, i;
+		json_t *o;
+		json_array_foreach(ev, i, o) {
+			if (!is(o, "illegal", "white"))
+				continue;
+			if (json_object_get(o, "move") != NULL) {
+				ck_assert_str_eq(str(o, "move"), "e4e5");
+				ck_assert(audience_has(o, "white") && audience_has(o, "umpire"));
+				ck_assert(!audience_has(o, "black") && !audience_has(o, "spectator"));
+				mover++;
+			} else {
+				ck_assert(json_object_get(o, "san") == NULL);
+				ck_assert(!audience_has(o, "white"));
+				ck_assert(audience_has(o, "black"));
+				redacted++;
+			}
+		}
+		ck_assert_msg(mover == 1, "%s: %zu mover copies", rs[k].name, mover);
+		ck_assert_msg(redacted == (rs[k].opponent_hears_illegal ? 1u : 0u),
+		              "%s: %zu redacted copies", rs[k].name, redacted);
+		/* 5 turn starts: before each move and after the last. */
+		ck_assert_int_eq(count_events(ev, "pawn_tries", NULL),
+		                 rs[k].turn_event && strcmp(rs[k].turn_event, "pawn_tries") == 0 ? 5 : 0);
+		ck_assert_int_eq(count_events(ev, "pawn_captures", NULL),
+		                 rs[k].turn_event && strcmp(rs[k].turn_event, "pawn_captures") == 0 ? 5 : 0);
+		json_decref(ev);
+		free(out);
+	}
+
+	/* A start position with Black to move. */
+	char *out = ref_ok(ARGS("--fen", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
+	                   "c5\nNf3\n");
+	json_t *ev = parse_lines(out);
+	char sans[64];
+	umpire_sans(ev, sans, sizeof sans);
+	ck_assert_str_eq(sans, "c5 Nf3");
+	ck_assert(is(json_array_get(ev, 0), "pawn_tries", "black"));
+	json_decref(ev);
+	free(out);
+
+	struct run r;
+	ref_run(&r, ARGS("--rules", "blitz"), "e4\n");
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_str_eq(r.out, "");
+	ck_assert_msg(strstr(r.err, "unknown rule set \"blitz\"") != NULL, "%s", r.err);
+	for (size_t k = 0; k < sizeof rs / sizeof rs[0]; k++)
+		ck_assert_msg(strstr(r.err, rs[k].name) != NULL, "usage does not list %s", rs[k].name);
+	run_free(&r);
+
+	static const struct {
+		const char *fen, *needle;
+	} bad[] = {
+		{ "8/8/8/8/8/8/8/8 w - - 0 1", "king" },
+		{ "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "side to move" },
+		{ "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "rank" },
+		{ "rnbqkbnr/ppppzppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "'z'" },
+		{ "", "empty" },
+	};
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		ref_run(&r, ARGS("--fen", bad[k].fen), "e4\n");
+		ck_assert_msg(r.status == 2, "--fen '%s': exit %d", bad[k].fen, r.status);
+		ck_assert_str_eq(r.out, "");
+		ck_assert_msg(strstr(r.err, "FEN") != NULL && strstr(r.err, bad[k].needle) != NULL,
+		              "--fen '%s': message does not name the problem: %s", bad[k].fen, r.err);
+		run_free(&r);
+	}
+	ref_run(&r, ARGS("--bogus"), "");
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "usage"));
+	run_free(&r);
+}
+END_TEST
+
+static void expect_nodes(const char *const *args, const char *nodes)
+{
+	char *out = ref_ok(args, "");
+	char want[64];
+	snprintf(want, sizeof want, "nodes %s\n", nodes);
+	ck_assert_msg(strncmp(out, want, strlen(want)) == 0, "perft printed:\n%s\nwanted %s", out,
+	              want);
+	free(out);
+}
+
+START_TEST(perft_counts)
+{
+	expect_nodes(ARGS("perft", "3"), "8902");
+	expect_nodes(ARGS("perft", "0"), "1");
+	expect_nodes(ARGS("perft", "2",
+	                  "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+	             "2039");
+	expect_nodes(ARGS("perft", "3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"), "2812");
+
+	static const char *const bad_depth[] = { "11", "-1", "x", "" };
+	struct run r;
+	for (size_t k = 0; k < 4; k++) {
+		ref_run(&r, ARGS("perft", bad_depth[k]), "");
+		ck_assert_msg(r.status == 2, "perft '%s': exit %d", bad_depth[k], r.status);
+		ck_assert_ptr_nonnull(strstr(r.err, "depth"));
+		run_free(&r);
+	}
+	ref_run(&r, ARGS("perft", "1", "8/8/8/8/8/8/8/8 w - - 0 1"), "");
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "FEN"));
+	run_free(&r);
+}
+END_TEST
+
+/* Scripts without refused lines (topgn records only accepted actions). */
+static const struct {
+	const char *rules, *script, *result;
+} games[] = {
+	{ "icc", "e4\ne5\ne4e5\nd1d3\nQh5\nNc6\nBc4\nNf6\nQxf7\n", "1-0" },
+	{ "english", "e4\nd5\nany\nexd5\nany\nQxd5\nNc3\nQe5\nQe2\nQxe2\nBxe2\ndraw\n", "1/2-1/2" },
+	{ "insurance", "e4\nd5\nany\nexd5\nany\nQxd5\ne1e3\nNc3\nQe5\nQe2\nQxe2\nBxe2\nresign\n", "1-0" },
+	{ "nost", "e4\ne5\na4\na5\ne4e5 a4a5\nd3\nquiet Nc6 Nf6 Bc5\nNf3\nNc3\nresign\n", "0-1" },
+	{ "gollon", "e4\nd5\nany\nexd5\nd8d2\nany\nQxd5\nNc3\nQe5\nQe2\nQxe2\nBxe2\n", "*" },
+};
+
+START_TEST(pgn_round_trip)
+{
+	struct run r;
+	char *icc_pgn = NULL;
+	for (size_t k = 0; k < sizeof games / sizeof games[0]; k++) {
+		const char *rules = games[k].rules;
+		char *direct = ref_ok(ARGS("--rules", rules), games[k].script);
+		size_t nerr;
+		free(drop_errors(direct, &nerr));
+		ck_assert_msg(nerr == 0, "%s: the script has refused lines:\n%s", rules, direct);
+
+		char *pgn = ref_ok(ARGS("topgn", "--rules", rules, "--white", "Alice", "--black", "Bob"),
+		                   games[k].script);
+		char tag[64], res[64];
+		snprintf(tag, sizeof tag, "[KriegRules \"%s\"]\n", rules);
+		snprintf(res, sizeof res, "[Result \"%s\"]\n", games[k].result);
+		ck_assert_msg(strncmp(pgn, "[Event ", 7) == 0 && strstr(pgn, tag) && strstr(pgn, res) &&
+		              strstr(pgn, "[White \"Alice\"]") && strstr(pgn, "[Black \"Bob\"]"),
+		              "%s: PGN tags:\n%s", rules, pgn);
+
+		char *replay = ref_ok(ARGS("pgn", "-"), pgn);
+		ck_assert_msg(strcmp(replay, direct) == 0,
+		              "%s: pgn replay differs from the direct run\nPGN:\n%s\nreplay:\n%s\ndirect:\n%s",
+		              rules, pgn, replay, direct);
+		free(replay);
+
+		char *b_direct = ref_ok(ARGS("--rules", rules, "--pov", "black"), games[k].script);
+		char *b_replay = ref_ok(ARGS("pgn", "--pov", "black", "-"), pgn);
+		ck_assert_msg(strcmp(b_direct, b_replay) == 0, "%s: --pov black replay differs", rules);
+		free(b_direct);
+		free(b_replay);
+
+		/* Refused lines in topgn's input are skipped, not recorded. */
+		char dirty[1024];
+		snprintf(dirty, sizeof dirty, "Nf6\n%szz9\n", games[k].script);
+		ref_run(&r, ARGS("topgn", "--rules", rules, "--white", "Alice", "--black", "Bob"), dirty);
+		ck_assert_int_eq(r.status, 0);
+		ck_assert_msg(strcmp(r.out, pgn) == 0, "%s: refused lines entered the PGN", rules);
+		ck_assert_ptr_nonnull(strstr(r.err, "line 1"));
+		run_free(&r);
+
+		if (strcmp(rules, "icc") == 0)
+			icc_pgn = pgn;
+		else
+			free(pgn);
+		free(direct);
+	}
+
+	/* The same from a file. */
+	char path[256];
+	const char *tmp = getenv("TMPDIR");
+	snprintf(path, sizeof path, "%s/krieg-pgn-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, icc_pgn, strlen(icc_pgn)), (ssize_t)strlen(icc_pgn));
+	close(fd);
+	char *direct = ref_ok(NOARGS, games[0].script);
+	char *replay = ref_ok(ARGS("pgn", path), "");
+	ck_assert_str_eq(replay, direct);
+	free(replay);
+	free(direct);
+	unlink(path);
+	ref_run(&r, ARGS("pgn", path), "");
+	ck_assert_int_ne(r.status, 0);
+	ck_assert_str_eq(r.out, "");
+	ck_assert_ptr_nonnull(strstr(r.err, path));
+	run_free(&r);
+
+	/* Tampered records: refused, nothing printed, the move named. */
+	static const struct {
+		const char *from, *to, *needle;
+	} tamper[] = {
+		{ "\"Pawn captured on f7\"", "\"Piece captured on f7\"", "Qxf7" },
+		{ "[Result \"1-0\"]", "[Result \"0-1\"]", "" },
+		{ "(K:e5,d1d3:)", "(K:e5:)", "Qh5" },
+		{ "\"Black has 0 pawn tries\"} Nc6", "\"Black has 1 pawn try\"} Nc6", "Qh5" },
+		{ "Nf6 {", "Nh6 {", "" },
+		{ "\"Check along the short diagonal\"", "\"Check along the long diagonal\"", "Qxf7" },
+		{ "[KriegRules \"icc\"]", "[KriegRules \"blitz\"]", "blitz" },
+	};
+	for (size_t k = 0; k < sizeof tamper / sizeof tamper[0]; k++) {
+		char *p = strstr(icc_pgn, tamper[k].from);
+		ck_assert_msg(p != NULL, "no '%s' in the PGN:\n%s", tamper[k].from, icc_pgn);
+		char *bad = malloc(strlen(icc_pgn) + 64);
+		ck_assert_ptr_nonnull(bad);
+		sprintf(bad, "%.*s%s%s", (int)(p - icc_pgn), icc_pgn, tamper[k].to,
+		        p + strlen(tamper[k].from));
+		ref_run(&r, ARGS("pgn", "-"), bad);
+		ck_assert_msg(r.status == 1, "tamper %zu: exit %d", k, r.status);
+		ck_assert_msg(strcmp(r.out, "") == 0, "tamper %zu printed events", k);
+		ck_assert_msg(strstr(r.err, "krieg-referee: -:") != NULL &&
+		              strstr(r.err, tamper[k].needle) != NULL,
+		              "tamper %zu: message does not name it: %s", k, r.err);
+		run_free(&r);
+		free(bad);
+	}
+	/* Cut short inside a comment. */
+	char *cut = strndup(icc_pgn, (size_t)(strstr(icc_pgn, "Illegal: e5") - icc_pgn));
+	ref_run(&r, ARGS("pgn", "-"), cut);
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_str_eq(r.out, "");
+	ck_assert_str_ne(r.err, "");
+	run_free(&r);
+	free(cut);
+	free(icc_pgn);
+}
+END_TEST
+
+/* Index of the first event named event by `by` at ply, or -1. */
+static long find_at(json_t *ev, const char *event, const char *by, long ply)
+{
+	size_t i;
+	json_t *o;
+	json_array_foreach(ev, i, o)
+		if (is(o, event, by) && json_integer_value(json_object_get(o, "ply")) == ply)
+			return (long)i;
+	return -1;
+}
+
+START_TEST(nost_lists_and_quiet)
+{
+	/* A list of two tries illegal on the board: both refused, the turn stays;
+	 * then d3, and Black hears "two illegal tries" before "White has moved". */
+	char *out = ref_ok(ARGS("--rules", "nost"), "e4\ne5\na4\na5\ne4e5 a4a5\nd3\n");
+	json_t *ev = parse_lines(out);
+	long i = find_at(ev, "illegal", "white", 4);
+	ck_assert_int_ge(i, 0);
+	ck_assert_str_eq(str(json_array_get(ev, (size_t)i), "move"), "e4e5");
+	ck_assert(is(json_array_get(ev, (size_t)i + 1), "illegal", "white"));
+	ck_assert_str_eq(str(json_array_get(ev, (size_t)i + 1), "move"), "a4a5");
+	json_t *all = json_array_get(ev, (size_t)i + 2);
+	ck_assert(is(all, "all_illegal", "white"));
+	ck_assert(audience_has(all, "white") && audience_has(all, "umpire"));
+	ck_assert(!audience_has(all, "black") && !audience_has(all, "spectator"));
+	json_t *cnt = json_array_get(ev, (size_t)i + 3);
+	ck_assert(is(cnt, "illegal_count", "white"));
+	ck_assert_int_eq(json_integer_value(json_object_get(cnt, "count")), 2);
+	ck_assert_int_eq(json_integer_value(json_object_get(cnt, "ply")), 5);
+	ck_assert(!audience_has(cnt, "white") && audience_has(cnt, "black") &&
+	          audience_has(cnt, "umpire") && audience_has(cnt, "spectator"));
+	ck_assert(is(json_array_get(ev, (size_t)i + 4), "move", "white"));
+	ck_assert_str_eq(str(json_array_get(ev, (size_t)i + 4), "san"), "d3");
+	ck_assert(is(json_array_get(ev, (size_t)i + 5), "moved", "white"));
+	ck_assert_int_eq(json_array_size(ev), (size_t)i + 8);
+	json_decref(ev);
+	free(out);
+	out = ref_ok(ARGS("--rules", "nost", "--pov", "black"), "e4\ne5\na4\na5\ne4e5 a4a5\nd3\n");
+	ck_assert_ptr_null(strstr(out, "e4e5"));
+	ck_assert_ptr_null(strstr(out, "all_illegal"));
+	ck_assert_ptr_nonnull(strstr(out, "\"event\":\"illegal_count\""));
+	free(out);
+
+	/* The first legal try of a list is played. */
+	out = ref_ok(ARGS("--rules", "nost"), "e4\ne5\ne4e5 d4 Nf3\n");
+	ev = parse_lines(out);
+	char sans[128];
+	umpire_sans(ev, sans, sizeof sans);
+	ck_assert_str_eq(sans, "e4 e5 d4");
+	ck_assert_int_eq(count_events(ev, "all_illegal", NULL), 0);
+	i = find_at(ev, "illegal_count", "white", 3);
+	ck_assert_int_ge(i, 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(ev, (size_t)i), "count")), 1);
+	json_decref(ev);
+	free(out);
+
+	/* Lists and quiet sequences are nost's alone. */
+	out = ref_ok(ARGS("--rules", "icc"), "e2e5 e4\nquiet e4 d4\n");
+	ev = parse_lines(out);
+	ck_assert_int_eq(count_events(ev, "error", NULL), 2);
+	ck_assert_int_eq(count_events(ev, "impossible", NULL), 0);
+	json_decref(ev);
+	free(out);
+
+	/* A quiet sequence played out: White's later moves follow Black's at once. */
+	out = ref_ok(ARGS("--rules", "nost"), "a3\nh6\nquiet Nf3 Nc3 h3\ng6\n");
+	ev = parse_lines(out);
+	umpire_sans(ev, sans, sizeof sans);
+	ck_assert_str_eq(sans, "a3 h6 Nf3 g6 Nc3");
+	json_decref(ev);
+	free(out);
+	out = ref_ok(ARGS("--rules", "nost"), "a3\nh6\nquiet Nf3 Nc3 h3\ng6\nb6\n");
+	ev = parse_lines(out);
+	umpire_sans(ev, sans, sizeof sans);
+	ck_assert_str_eq(sans, "a3 h6 Nf3 g6 Nc3 b6 h3");
+	ck_assert_int_eq(count_events(ev, "quiet_ended", NULL), 0);
+	ck_assert_int_eq(count_events(ev, "error", NULL), 0);
+	json_t *last = json_array_get(ev, json_array_size(ev) - 1);
+	ck_assert(is(last, "pawn_captures", "black"));
+	ck_assert_int_eq(json_integer_value(json_object_get(last, "ply")), 7);
+	json_decref(ev);
+	free(out);
+
+	/* It stops when a pawn capture is available (here Black's dxe4). */
+	out = ref_ok(ARGS("--rules", "nost"), "e4\nd5\nquiet Nf3 Nc3 a3\ng6\n");
+	ev = parse_lines(out);
+	umpire_sans(ev, sans, sizeof sans);
+	ck_assert_str_eq(sans, "e4 d5 Nf3 g6");
+	i = find_at(ev, "quiet_ended", "white", 3);
+	ck_assert_int_ge(i, 0);
+	json_t *q = json_array_get(ev, (size_t)i);
+	ck_assert_int_eq(json_integer_value(json_object_get(q, "count")), 2);
+	ck_assert(audience_has(q, "white") && audience_has(q, "umpire"));
+	ck_assert(!audience_has(q, "black") && !audience_has(q, "spectator"));
+	/* Nothing of White follows g6: the turn is White's again. */
+	last = json_array_get(ev, json_array_size(ev) - 1);
+	ck_assert(is(last, "pawn_captures", "white"));
+	ck_assert_int_eq(json_integer_value(json_object_get(last, "ply")), 4);
+	json_decref(ev);
+	free(out);
+	out = ref_ok(ARGS("--rules", "nost", "--pov", "black"), "e4\nd5\nquiet Nf3 Nc3 a3\ng6\n");
+	ck_assert_ptr_null(strstr(out, "quiet_ended"));
+	ck_assert_ptr_null(strstr(out, "Nf3"));
+	free(out);
+
+	/* "quiet" with no move is refused. */
+	out = ref_ok(ARGS("--rules", "nost"), "quiet\n");
+	ev = parse_lines(out);
+	ck_assert_int_eq(count_events(ev, "error", NULL), 1);
+	json_decref(ev);
+	free(out);
+}
+END_TEST
+
+static Suite *referee_cli_suite(void)
+{
+	Suite *s = suite_create("referee_cli");
+	TCase *tc = tcase_create("referee_cli");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, icc_short_game);
+	tcase_add_test(tc, pov_filters);
+	tcase_add_test(tc, bad_input_changes_nothing);
+	tcase_add_test(tc, rule_sets);
+	tcase_add_test(tc, perft_counts);
+	tcase_add_test(tc, pgn_round_trip);
+	tcase_add_test(tc, nost_lists_and_quiet);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(referee_cli_suite)
