@@ -167,6 +167,8 @@ bench: deps
 	@tests/bench/run.sh $(abspath $(BINDIR))
 	@echo "== password hashing (scrypt) per login"
 	@$(BUILD)/bench/auth_bench
+	@echo "== moves through kriegd, group commit (TMPDIR: the disk under test)"
+	@$(BUILD)/bench/move_bench $(abspath $(BINDIR)/kriegd)
 
 # Benchmark programs: tests/bench/*.c, each linked like a test.
 BENCH_BINS = $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "store.h"
 
 static char *xstrdup(const char *s)
 {
@@ -40,6 +41,7 @@ struct config *config_new(void)
 	cfg->rate_strikes = RATE_STRIKES_DEFAULT;
 	cfg->linger_ms = LINGER_MS_DEFAULT;
 	cfg->accept_pause_ms = ACCEPT_PAUSE_MS_DEFAULT;
+	cfg->store_synchronous = xstrdup("full");
 	return cfg;
 }
 
@@ -59,6 +61,7 @@ void config_free(struct config *cfg)
 	free(cfg->cert_file);
 	free(cfg->key_file);
 	free(cfg->db_file);
+	free(cfg->store_synchronous);
 	free(cfg);
 }
 
@@ -162,6 +165,14 @@ int config_set(struct config *cfg, const char *key, const char *value, char *err
 		set_str(&cfg->db_file, value);
 		return 0;
 	}
+	if (strcmp(key, "store_synchronous") == 0) {
+		if (!store_synchronous_valid(value)) {
+			snprintf(err, errlen, "store_synchronous: expected off, normal, full or extra");
+			return -1;
+		}
+		set_str(&cfg->store_synchronous, value);
+		return 0;
+	}
 	if (strcmp(key, "log_level") == 0) {
 		if ((lvl = log_level_parse(value)) < 0) {
 			snprintf(err, errlen, "log_level: expected debug, info, warn or error");
@@ -195,12 +206,15 @@ int config_set(struct config *cfg, const char *key, const char *value, char *err
 	static const struct {
 		const char *key;
 		size_t off;
-		int min_ms;
+		int min_ms, max_ms;
 	} durations[] = {
-		{ "handshake_timeout", offsetof(struct config, handshake_timeout_ms), 50 },
-		{ "idle_timeout", offsetof(struct config, idle_timeout_ms), 100 },
-		{ "close_linger", offsetof(struct config, linger_ms), 0 },
-		{ "accept_pause", offsetof(struct config, accept_pause_ms), 10 },
+		{ "handshake_timeout", offsetof(struct config, handshake_timeout_ms), 50, INT_MAX },
+		{ "idle_timeout", offsetof(struct config, idle_timeout_ms), 100, INT_MAX },
+		{ "close_linger", offsetof(struct config, linger_ms), 0, INT_MAX },
+		{ "accept_pause", offsetof(struct config, accept_pause_ms), 10, INT_MAX },
+		/* A cap, so "busy_timeout = 5000" (seconds) is an error, not a stalled daemon. */
+		{ "busy_timeout", offsetof(struct config, busy_timeout_ms), 1, BUSY_TIMEOUT_MS_MAX },
+		{ "abandon_grace", offsetof(struct config, abandon_grace_ms), 100, INT_MAX },
 	};
 	for (size_t i = 0; i < sizeof durations / sizeof durations[0]; i++) {
 		int *slot = (int *)((char *)cfg + durations[i].off);
@@ -208,9 +222,15 @@ int config_set(struct config *cfg, const char *key, const char *value, char *err
 
 		if (strcmp(key, durations[i].key) != 0)
 			continue;
-		if (config_parse_duration_ms(value, &ms) != 0 || ms < durations[i].min_ms) {
-			snprintf(err, errlen, "%s: expected a duration of at least %dms (\"30s\", \"500ms\")",
-			         key, durations[i].min_ms);
+		if (config_parse_duration_ms(value, &ms) != 0 || ms < durations[i].min_ms ||
+		    ms > durations[i].max_ms) {
+			if (durations[i].max_ms < INT_MAX)
+				snprintf(err, errlen, "%s: expected a duration from %dms to %dms (\"5s\", "
+				         "\"500ms\"; a bare number is seconds)", key, durations[i].min_ms,
+				         durations[i].max_ms);
+			else
+				snprintf(err, errlen, "%s: expected a duration of at least %dms (\"30s\", "
+				         "\"500ms\")", key, durations[i].min_ms);
 			return -1;
 		}
 		*slot = ms;

@@ -23,6 +23,7 @@
 #define RATE_STRIKES_DEFAULT 100           /* rate_limit_close: refused requests before closing */
 #define LINGER_MS_DEFAULT 2000             /* close_linger: flushing a last reply before close */
 #define ACCEPT_PAUSE_MS_DEFAULT 500        /* accept_pause: on EMFILE/ENFILE */
+#define BUSY_TIMEOUT_MS_MAX 60000          /* busy_timeout: longest wait for the write lock */
 
 struct config {
 	char *state_dir;            /* state_dir; --state-dir */
@@ -42,6 +43,11 @@ struct config {
 	int rate_strikes;
 	int linger_ms;
 	int accept_pause_ms;
+
+	/* Durability and storage (deploy/BACKUP.md). */
+	char *store_synchronous;    /* store_synchronous: off, normal, full (default), extra */
+	int busy_timeout_ms;        /* busy_timeout; 0: STORE_BUSY_TIMEOUT_MS */
+	int abandon_grace_ms;       /* abandon_grace; 0: GAME_ABANDON_GRACE_MS */
 };
 
 struct config *config_new(void);

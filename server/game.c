@@ -6,24 +6,38 @@
  * outside the board) goes through game_act():
  *   1. the referee rules on it (pure; a refusal changes nothing and is
  *      answered with an error, nothing stored);
- *   2. the clocks are charged;
- *   3. store_begin, store_game_action, store_game_events,
- *      store_game_finish when over, store_commit;
- *   4. only after the commit, every event goes to its audience, then the
- *      requester gets its ok.
- * If the store fails, the transaction is rolled back and the in-memory
- * game is put back as it was: the referee has no copy operation, so it is
- * REBUILT by replaying the in-memory record (the actions that did commit)
- * through a fresh referee — the same replay recovery uses — and the clock
- * and draw offer are restored from a saved copy.  Failures are rare, so
- * the normal path pays nothing for this.
+ *   2. the clocks are charged, and the action joins this loop turn's
+ *      batch (batch.c) with its rows (action, events, finish when over);
+ *   3. its events and the requester's ok are HELD by the batch;
+ *   4. at the end of the turn every action of the turn, in every game,
+ *      is written in ONE transaction (group commit: one fsync per turn,
+ *      not per move); only after the commit do the held messages go out,
+ *      in order, and a finished game is buried.
+ * If the commit fails, it is rolled back and every game with an action in
+ * the batch is put back as it was before its first one: the referee has
+ * no copy operation, so it is REBUILT by replaying the in-memory record
+ * (the actions that did commit) through a fresh referee — the same replay
+ * recovery uses — and the clock, draw offer and seq are restored from a
+ * copy taken at that first action.  Each requester gets `storage`, and no
+ * event of those actions is sent.  Failures are rare, so the normal path
+ * pays nothing for this.
+ *
+ * While a game has an action in the open batch, any further request about
+ * it (a move, a view, a draw offer, `games`, the game_state of a login)
+ * waits for the commit and then runs as if it had just arrived: it must
+ * neither build on nor show a state that may still be undone, nor
+ * overtake the announcements.  Timers (flag fall, abandonment) act like
+ * requests without a requester; if their commit fails they try again a
+ * second later.
  *
  * Audiences: AUD_WHITE and AUD_BLACK go to every connection of that
  * player; AUD_UMPIRE and AUD_SPECTATOR have no clients yet, and
  * route_umpire() / route_spectators() are the seams where they will.
  *
  * Ordering on the wire: an action's events are sent first, then the ok
- * to the request, so a client holding the ok has all its events.
+ * to the request, so a client holding the ok has all its events.  A game
+ * start is its own transaction (the new game's id comes from the store)
+ * and is announced right after it.
  *
  * A player's view (game_state on login, the `game` request) is rebuilt by
  * replaying the stored actions through a fresh referee and keeping the
@@ -48,6 +62,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "batch.h"
 #include "clock.h"
 #include "conn.h"
 #include "dispatch.h"
@@ -92,8 +107,15 @@ struct game {
 	struct clock clock;
 	struct gaction *acts;
 	size_t nacts, capacts;
-	int seq;                     /* last committed action's seq */
+	int seq;                     /* last action's seq (committed or in the open batch) */
 	int draw_offer;              /* colour with a standing draw offer, or -1 */
+	/* Actions of this game in the open batch, and the state before the
+	 * first of them: what a failed commit puts back. */
+	int pending;
+	struct clock saved_clock;
+	int saved_offer;
+	size_t saved_nacts;
+	int saved_seq;
 	struct event *flag_timer;
 	struct event *abandon_timer[2];
 	bool dead;
@@ -104,6 +126,7 @@ struct games {
 	struct game *live;
 	struct game *graveyard;      /* finished, freed from reaper (never inside their own callback) */
 	struct event *reaper;
+	struct batch *batch;         /* this turn's actions, one commit (batch.c) */
 	int64_t grace_ms;
 };
 
@@ -272,19 +295,28 @@ static json_t *event_wire(const struct game *g, const struct ruleset *rs, const 
 static void route_umpire(struct game *g, json_t *msg) { (void)g; (void)msg; }
 static void route_spectators(struct game *g, json_t *msg) { (void)g; (void)msg; }
 
-/* Hand one event to exactly its audience. */
-static void route_event(struct game *g, const struct event *e, json_t *clock)
+/* Hand one event to exactly its audience: held in action ba until its
+ * commit, or sent now when ba is NULL (a game start, committed already). */
+static void to_user(struct game *g, struct batch_action *ba, int64_t user, json_t *msg)
 {
-	struct server *srv = g->gs->srv;
+	if (ba)
+		batch_hold_user(ba, user, msg);
+	else
+		conn_send_user(g->gs->srv, user, msg);
+}
+
+static void route_event(struct game *g, struct batch_action *ba, const struct event *e,
+                        json_t *clock)
+{
 	json_t *j = event_wire(g, g->rs, e, clock);
 	if (!j) {
 		log_warnx("game=%" PRId64 " event type=%d has no wire form", g->id, e->type);
 		return;
 	}
 	if (e->audience & AUD_WHITE)
-		conn_send_user(srv, g->user[WHITE], json_deep_copy(j));
+		to_user(g, ba, g->user[WHITE], json_deep_copy(j));
 	if (e->audience & AUD_BLACK)
-		conn_send_user(srv, g->user[BLACK], json_deep_copy(j));
+		to_user(g, ba, g->user[BLACK], json_deep_copy(j));
 	if (e->audience & AUD_UMPIRE)
 		route_umpire(g, j);
 	if (e->audience & AUD_SPECTATOR)
@@ -372,7 +404,7 @@ static struct game *game_find(const struct games *gs, int64_t id)
 }
 
 static int game_act(struct game *g, int kind, int color, const char *text,
-                    struct conn *c, json_t *id);
+                    struct conn *c, json_t *id, struct event *retry);
 
 static void flag_arm(struct game *g)
 {
@@ -396,22 +428,16 @@ static void flag_cb(evutil_socket_t fd, short what, void *arg)
 		flag_arm(g);
 		return;
 	}
-	if (game_act(g, ACT_END, flagged, game_reason_name(REASON_TIME), NULL, NULL) != 0 && !g->dead) {
-		/* The store refused: try again in a second. */
-		struct timeval tv = { 1, 0 };
-		evtimer_add(g->flag_timer, &tv);
-	}
+	/* If the commit fails, the timer is re-armed to try again in a second. */
+	game_act(g, ACT_END, flagged, game_reason_name(REASON_TIME), NULL, NULL, g->flag_timer);
 }
 
 static void abandon_fire(struct game *g, int col)
 {
 	if (g->dead)
 		return;
-	if (game_act(g, ACT_END, col, game_reason_name(REASON_ABANDONED), NULL, NULL) != 0 &&
-	    !g->dead) {
-		struct timeval tv = { 1, 0 };
-		evtimer_add(g->abandon_timer[col], &tv);
-	}
+	game_act(g, ACT_END, col, game_reason_name(REASON_ABANDONED), NULL, NULL,
+	         g->abandon_timer[col]);
 }
 
 static void abandon_white_cb(evutil_socket_t fd, short what, void *arg) { abandon_fire(arg, WHITE); }
@@ -453,48 +479,94 @@ static struct game *game_alloc(struct games *gs, const struct store_game *info)
 
 /* ---- the one path of every action ----------------------------------------- */
 
-/* Persist one accepted action and its events.  0 or -1 (rolled back). */
-static int game_persist(struct game *g, int kind, int color, const char *text,
-                        const struct evlist *out, int64_t now)
+/* One accepted action waiting in the batch for the turn's commit. */
+struct pending {
+	struct game *g;
+	struct store_action a;
+	struct evlist out;
+	bool over;
+	struct event *retry;         /* a timer to re-arm if the commit fails, or NULL */
+};
+
+static int pending_write(void *arg, struct store *st)
 {
-	struct store *st = g->gs->srv->store;
-	struct store_action a = { 0 };
-	a.game = g->id;
-	a.seq = g->seq + 1;
-	a.color = color;
-	snprintf(a.kind, sizeof a.kind, "%s", act_names[kind]);
-	snprintf(a.text, sizeof a.text, "%s", text ? text : "");
-	a.at_ms = wall_ms();
-	a.clock_white_ms = clock_remaining(&g->clock, WHITE, now);
-	a.clock_black_ms = clock_remaining(&g->clock, BLACK, now);
-	a.ok = 1;
-	if (store_begin(st) != STORE_OK)
+	struct pending *p = arg;
+	struct game *g = p->g;
+	if (store_game_action(st, &p->a) != STORE_OK)
 		goto fail;
-	if (store_game_action(st, &a) != STORE_OK)
+	if (p->out.n && store_game_events(st, g->id, p->a.seq, p->out.v, p->out.n) != STORE_OK)
 		goto fail;
-	if (out->n && store_game_events(st, g->id, a.seq, out->v, out->n) != STORE_OK)
-		goto fail;
-	if (referee_over(g->ref) &&
+	if (p->over &&
 	    store_game_finish(st, g->id, referee_result(g->ref), referee_reason(g->ref)) != STORE_OK)
 		goto fail;
-	if (store_commit(st) != STORE_OK)
-		goto fail;
-	g->seq = a.seq;
-	return 0;
+	return STORE_OK;
 fail:
-	log_warnx("game=%" PRId64 " store failed: %s", g->id, store_error(st));
-	store_rollback(st);
-	return -1;
+	log_warnx("game=%" PRId64 " seq=%d store failed: %s", g->id, p->a.seq, store_error(st));
+	return STORE_ERROR;
 }
 
+static void pending_committed(void *arg)
+{
+	struct pending *p = arg;
+	struct game *g = p->g;
+	g->pending = 0;
+	if (!p->over)
+		return;
+	log_info("game=%" PRId64 " over result=%s reason=%s plies=%d", g->id,
+	         game_result_name(referee_result(g->ref)),
+	         game_reason_name(referee_reason(g->ref)) ? game_reason_name(referee_reason(g->ref)) : "?",
+	         referee_plies(g->ref));
+	game_bury(g);
+}
+
+/* The commit failed: the game goes back to the state before its first
+ * action of the turn (the same for each of its actions, so only the first
+ * call does it).  The referee has no copy operation, so it is rebuilt by
+ * replaying the record that did commit. */
+static void pending_failed(void *arg)
+{
+	struct pending *p = arg;
+	struct game *g = p->g;
+	if (g->pending > 0) {
+		g->pending = 0;
+		g->clock = g->saved_clock;
+		g->draw_offer = g->saved_offer;
+		g->nacts = g->saved_nacts;
+		g->seq = g->saved_seq;
+		if (game_rebuild(g) != 0)
+			log_warnx("game=%" PRId64 " rebuild after a failed commit failed", g->id);
+		flag_arm(g);
+	}
+	/* A fallen flag, or an ending from a timer: try again in a second
+	 * (not at once, over and over, while the store is failing). */
+	struct timeval tv = { 1, 0 };
+	if (p->retry)
+		evtimer_add(p->retry, &tv);
+	else if (clock_flagged(&g->clock, mono_ms()) >= 0)
+		evtimer_add(g->flag_timer, &tv);
+}
+
+static void pending_free(void *arg)
+{
+	struct pending *p = arg;
+	evlist_free(&p->out);
+	free(p);
+}
+
+static const struct batch_ops pending_ops = {
+	pending_write, pending_committed, pending_failed, pending_free,
+};
+
 /*
- * Rule on one action, persist it, then announce it.  c/id are the
- * requester (NULL for timers).  Returns 0 when the action took effect, 1
- * when the referee refused it, -1 when the store did.  If the game ends,
- * g is buried (still readable until the reaper runs).
+ * Rule on one action and put it in this turn's batch with what it
+ * announces.  c/id are the requester (NULL for timers), retry the timer to
+ * re-arm if the commit fails.  Returns 0 when the action was taken (it is
+ * committed, or undone, at the end of the turn), 1 when it was refused
+ * (answered now: a refusal changes nothing).  A game that ends stays live
+ * until the commit, when it is buried.
  */
 static int game_act(struct game *g, int kind, int color, const char *text,
-                    struct conn *c, json_t *id)
+                    struct conn *c, json_t *id, struct event *retry)
 {
 	int64_t now = mono_ms();
 	if (g->nacts >= GAME_ACTIONS_MAX) {
@@ -503,67 +575,76 @@ static int game_act(struct game *g, int kind, int color, const char *text,
 		return 1;
 	}
 	/* A flag that fell before this request arrived wins over the request
-	 * (a resignation or draw included): the timer may just not have run yet. */
+	 * (a resignation or draw included): the timer may just not have run
+	 * yet.  The flag is the action then, and the requester hears
+	 * game_over once it is committed. */
 	int flagged = clock_flagged(&g->clock, now);
-	bool is_flag = kind == ACT_END && strcmp(text, game_reason_name(REASON_TIME)) == 0;
-	if (flagged >= 0 && !is_flag) {
-		if (game_act(g, ACT_END, flagged, game_reason_name(REASON_TIME), NULL, NULL) == 0) {
-			if (c)
-				dispatch_error(c, id, PE_GAME_OVER, "the game is over");
-			return 1;
-		}
-		if (c)
-			dispatch_error(c, id, PE_STORAGE, "the game could not be saved; nothing was changed");
-		return -1;
+	bool flag_instead = false;
+	if (flagged >= 0 && !(kind == ACT_END && strcmp(text, game_reason_name(REASON_TIME)) == 0)) {
+		flag_instead = true;
+		kind = ACT_END;
+		color = flagged;
+		text = game_reason_name(REASON_TIME);
+		retry = g->flag_timer;
 	}
 
-	struct clock saved_clock = g->clock;
-	int saved_offer = g->draw_offer;
+	struct clock before_clock = g->clock;
+	int before_offer = g->draw_offer;
 	int plies = referee_plies(g->ref);
-	struct evlist out;
-	evlist_init(&out);
-	int st = act_apply(g->ref, kind, color, text, &out);
+	struct pending *p = calloc(1, sizeof *p);
+	if (!p)
+		abort();
+	evlist_init(&p->out);
+	int st = act_apply(g->ref, kind, color, text, &p->out);
 	if (st != REF_OK) {
 		if (c)
 			dispatch_error(c, id, ref_to_proto(st), "%s", referee_error(g->ref));
-		evlist_free(&out);
+		pending_free(p);
 		return 1;
 	}
-	for (int p = plies; p < referee_plies(g->ref); p++)
+	for (int i = plies; i < referee_plies(g->ref); i++)
 		clock_moved(&g->clock, now);
-	bool over = referee_over(g->ref);
-	if (over)
+	p->over = referee_over(g->ref);
+	if (p->over)
 		clock_stop(&g->clock, now);
 	/* A standing offer lapses when the side it was made to plays on. */
 	if (referee_plies(g->ref) > plies && g->draw_offer >= 0 && color != g->draw_offer)
 		g->draw_offer = -1;
 
-	if (game_persist(g, kind, color, text, &out, now) != 0) {
-		g->clock = saved_clock;
-		g->draw_offer = saved_offer;
-		if (game_rebuild(g) != 0)
-			log_warnx("game=%" PRId64 " rebuild after a failed commit failed", g->id);
-		if (c)
-			dispatch_error(c, id, PE_STORAGE, "the game could not be saved; nothing was changed");
-		evlist_free(&out);
-		return -1;
+	if (g->pending++ == 0) {
+		g->saved_clock = before_clock;
+		g->saved_offer = before_offer;
+		g->saved_nacts = g->nacts;
+		g->saved_seq = g->seq;
 	}
 	record_push(g, kind, color, text);
+	p->g = g;
+	p->retry = retry;
+	p->a.game = g->id;
+	p->a.seq = ++g->seq;
+	p->a.color = color;
+	snprintf(p->a.kind, sizeof p->a.kind, "%s", act_names[kind]);
+	snprintf(p->a.text, sizeof p->a.text, "%s", text ? text : "");
+	p->a.at_ms = wall_ms();
+	p->a.clock_white_ms = clock_remaining(&g->clock, WHITE, now);
+	p->a.clock_black_ms = clock_remaining(&g->clock, BLACK, now);
+	p->a.ok = 1;
 
+	/* Events first, then the answer: a client holding the ok has all its events. */
+	struct batch_action *ba = batch_begin_action(g->gs->batch, &pending_ops, p,
+	                                             c ? conn_id(c) : 0, id);
 	json_t *clk = clock_json(g, now);
-	for (size_t i = 0; i < out.n; i++)
-		route_event(g, &out.v[i], clk);
+	for (size_t i = 0; i < p->out.n; i++)
+		route_event(g, ba, &p->out.v[i], clk);
 	json_decref(clk);
-	evlist_free(&out);
 	if (c)
-		dispatch_ok(c, id, json_pack("{s:I}", "game", (json_int_t)g->id));
-	if (over) {
-		log_info("game=%" PRId64 " over result=%s reason=%s plies=%d", g->id,
-		         game_result_name(referee_result(g->ref)),
-		         game_reason_name(referee_reason(g->ref)) ? game_reason_name(referee_reason(g->ref)) : "?",
-		         referee_plies(g->ref));
-		game_bury(g);
-	}
+		batch_hold_conn(ba, conn_id(c),
+		                flag_instead ? batch_reply_error(id, proto_error_name(PE_GAME_OVER),
+		                                                 "the game is over")
+		                             : batch_reply_ok(id, json_pack("{s:I}", "game",
+		                                                            (json_int_t)g->id)));
+	if (p->over)
+		evtimer_del(g->flag_timer);
 	else
 		flag_arm(g);
 	return 0;
@@ -737,6 +818,7 @@ struct games *games_new(struct server *srv)
 		if (!gs->reaper)
 			abort();
 	}
+	gs->batch = batch_new(srv);
 	return gs;
 }
 
@@ -744,6 +826,7 @@ void games_free(struct games *gs)
 {
 	if (!gs)
 		return;
+	batch_free(gs->batch);   /* commits what is open; games are still there */
 	while (gs->live) {
 		struct game *g = gs->live;
 		gs->live = g->next;
@@ -753,6 +836,12 @@ void games_free(struct games *gs)
 	if (gs->reaper)
 		event_free(gs->reaper);
 	free(gs);
+}
+
+void games_flush(struct games *gs)
+{
+	if (gs)
+		batch_flush(gs->batch);
 }
 
 void games_set_grace(struct games *gs, int64_t ms)
@@ -843,7 +932,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 		conn_send_user(srv, g->user[col], j);
 	}
 	for (size_t i = 0; i < out.n; i++)
-		route_event(g, &out.v[i], clk);
+		route_event(g, NULL, &out.v[i], clk);
 	json_decref(clk);
 	evlist_free(&out);
 	flag_arm(g);
@@ -911,12 +1000,26 @@ static void count_cb(struct conn *c, void *arg)
 		uc->n++;
 }
 
+static bool user_busy(const struct games *gs, int64_t uid);
+static void wait_for_commit(struct conn *c, json_t *id, json_t *req,
+                            void (*proceed)(struct conn *c, json_t *id, json_t *req));
+
+static void login_again(struct conn *c, json_t *id, json_t *req)
+{
+	games_conn_login(conn_server(c), c);
+}
+
 void games_conn_login(struct server *srv, struct conn *c)
 {
 	struct games *gs = srv->games;
 	int64_t uid = conn_user(c);
 	if (!gs || uid <= 0)
 		return;
+	/* A game_state must neither miss nor overtake an action awaiting the commit. */
+	if (user_busy(gs, uid)) {
+		wait_for_commit(c, NULL, NULL, login_again);
+		return;
+	}
 	for (struct game *g = gs->live; g; g = g->next) {
 		for (int col = WHITE; col <= BLACK; col++) {
 			if (g->user[col] != uid)
@@ -963,16 +1066,73 @@ void games_conn_closed(struct server *srv, struct conn *c)
 
 /* ---- requests ------------------------------------------------------------- */
 
+/*
+ * A request about a game with an action in the open batch waits for the
+ * turn's commit, then runs as if it had just arrived: the state it would
+ * read or build on (the position, the clocks, a draw offer, the record) is
+ * not settled until then, and its answer must not overtake that action's
+ * announcements.
+ */
+typedef void (*proceed_fn)(struct conn *c, json_t *id, json_t *req);
+
+struct waiting {
+	struct server *srv;
+	uint64_t conn;
+	json_t *id, *req;
+	proceed_fn proceed;
+};
+
+static void waiting_run(void *arg)
+{
+	struct waiting *w = arg;
+	struct conn *c = w->srv->conns ? conn_find(w->srv, w->conn) : NULL;
+	if (c)
+		w->proceed(c, w->id, w->req);
+	json_decref(w->id);
+	json_decref(w->req);
+	free(w);
+}
+
+static void wait_for_commit(struct conn *c, json_t *id, json_t *req, proceed_fn proceed)
+{
+	struct server *srv = conn_server(c);
+	struct waiting *w = calloc(1, sizeof *w);
+	if (!w)
+		abort();
+	w->srv = srv;
+	w->conn = conn_id(c);
+	w->id = id ? json_incref(id) : NULL;
+	w->req = req ? json_incref(req) : NULL;
+	w->proceed = proceed;
+	log_debug("conn=%llu request waits for the turn's commit", (unsigned long long)w->conn);
+	batch_after(srv->games->batch, waiting_run, w);
+}
+
+/* Does a live game of user have an action waiting for the commit? */
+static bool user_busy(const struct games *gs, int64_t uid)
+{
+	for (const struct game *g = gs->live; g; g = g->next)
+		if (g->pending && (g->user[WHITE] == uid || g->user[BLACK] == uid))
+			return true;
+	return false;
+}
+
 /* The live game `id` if the connection's user plays in it.  Otherwise an
  * error is sent: game_over for a finished game of theirs, no_such_game for
- * anything else (no existence oracle). */
-static struct game *my_game(struct conn *c, json_t *id, json_t *req, int *color)
+ * anything else (no existence oracle).  NULL too when the game has an
+ * action awaiting the commit: the request (handler self) runs again after it. */
+static struct game *my_game(struct conn *c, json_t *id, json_t *req, int *color,
+                            proceed_fn self)
 {
 	struct server *srv = conn_server(c);
 	int64_t uid = conn_user(c);
 	json_int_t gid = json_integer_value(json_object_get(req, "game"));
 	struct game *g = game_find(srv->games, gid);
 	if (g && (g->user[WHITE] == uid || g->user[BLACK] == uid)) {
+		if (g->pending) {
+			wait_for_commit(c, id, req, self);
+			return NULL;
+		}
 		*color = g->user[WHITE] == uid ? WHITE : BLACK;
 		return g;
 	}
@@ -1018,11 +1178,11 @@ static void cmd_move(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	int color;
-	struct game *g = my_game(c, id, req, &color);
+	struct game *g = my_game(c, id, req, &color, cmd_move);
 	if (!g)
 		return;
 	if (one) {
-		game_act(g, ACT_TRY, color, json_string_value(one), c, id);
+		game_act(g, ACT_TRY, color, json_string_value(one), c, id, NULL);
 		return;
 	}
 	char text[256];
@@ -1030,13 +1190,13 @@ static void cmd_move(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_NOTATION, "each move must be one word");
 		return;
 	}
-	game_act(g, ACT_LIST, color, text, c, id);
+	game_act(g, ACT_LIST, color, text, c, id, NULL);
 }
 
 static void cmd_quiet(struct conn *c, json_t *id, json_t *req)
 {
 	int color;
-	struct game *g = my_game(c, id, req, &color);
+	struct game *g = my_game(c, id, req, &color, cmd_quiet);
 	if (!g)
 		return;
 	char text[256];
@@ -1044,49 +1204,49 @@ static void cmd_quiet(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_NOTATION, "each move must be one word");
 		return;
 	}
-	game_act(g, ACT_QUIET, color, text, c, id);
+	game_act(g, ACT_QUIET, color, text, c, id, NULL);
 }
 
 static void cmd_any(struct conn *c, json_t *id, json_t *req)
 {
 	int color;
-	struct game *g = my_game(c, id, req, &color);
+	struct game *g = my_game(c, id, req, &color, cmd_any);
 	if (g)
-		game_act(g, ACT_ANY, color, "", c, id);
+		game_act(g, ACT_ANY, color, "", c, id, NULL);
 }
 
 static void cmd_resign(struct conn *c, json_t *id, json_t *req)
 {
 	int color;
-	struct game *g = my_game(c, id, req, &color);
+	struct game *g = my_game(c, id, req, &color, cmd_resign);
 	if (g)
-		game_act(g, ACT_END, color, game_reason_name(REASON_RESIGNATION), c, id);
+		game_act(g, ACT_END, color, game_reason_name(REASON_RESIGNATION), c, id, NULL);
 }
 
 static void cmd_abort(struct conn *c, json_t *id, json_t *req)
 {
 	int color;
-	struct game *g = my_game(c, id, req, &color);
+	struct game *g = my_game(c, id, req, &color, cmd_abort);
 	if (!g)
 		return;
 	if (referee_plies(g->ref) >= 2) {
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "a game can be aborted only before both sides moved");
 		return;
 	}
-	game_act(g, ACT_END, color, game_reason_name(REASON_ABORTED), c, id);
+	game_act(g, ACT_END, color, game_reason_name(REASON_ABORTED), c, id, NULL);
 }
 
 static void cmd_draw(struct conn *c, json_t *id, json_t *req)
 {
 	const char *action = json_string_value(json_object_get(req, "action"));
 	int color;
-	struct game *g = my_game(c, id, req, &color);
+	struct game *g = my_game(c, id, req, &color, cmd_draw);
 	if (!g)
 		return;
 	if (strcmp(action, "offer") == 0) {
 		if (g->draw_offer == !color) {
 			/* Offering back is accepting. */
-			game_act(g, ACT_END, color, game_reason_name(REASON_AGREEMENT), c, id);
+			game_act(g, ACT_END, color, game_reason_name(REASON_AGREEMENT), c, id, NULL);
 			return;
 		}
 		g->draw_offer = color;
@@ -1102,7 +1262,7 @@ static void cmd_draw(struct conn *c, json_t *id, json_t *req)
 			dispatch_error(c, id, PE_ILLEGAL_ACTION, "no draw offer to accept");
 			return;
 		}
-		game_act(g, ACT_END, color, game_reason_name(REASON_AGREEMENT), c, id);
+		game_act(g, ACT_END, color, game_reason_name(REASON_AGREEMENT), c, id, NULL);
 	} else if (strcmp(action, "decline") == 0) {
 		if (g->draw_offer != !color) {
 			dispatch_error(c, id, PE_ILLEGAL_ACTION, "no draw offer to decline");
@@ -1124,7 +1284,7 @@ static void cmd_draw(struct conn *c, json_t *id, json_t *req)
 static void cmd_possible(struct conn *c, json_t *id, json_t *req)
 {
 	int color;
-	struct game *g = my_game(c, id, req, &color);
+	struct game *g = my_game(c, id, req, &color, cmd_possible);
 	if (!g)
 		return;
 	struct movelist ml;
@@ -1147,6 +1307,10 @@ static void cmd_game(struct conn *c, json_t *id, json_t *req)
 	struct game *g = game_find(srv->games, gid);
 	json_t *v = NULL;
 	if (g && (g->user[WHITE] == uid || g->user[BLACK] == uid)) {
+		if (g->pending) {
+			wait_for_commit(c, id, req, cmd_game);
+			return;
+		}
 		v = live_view(g, g->user[WHITE] == uid ? WHITE : BLACK, from, NULL);
 	} else if (!g) {
 		struct store_game info;
@@ -1228,6 +1392,10 @@ static void cmd_games(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
 	int64_t uid = conn_user(c);
+	if (user_busy(srv->games, uid)) {
+		wait_for_commit(c, id, req, cmd_games);
+		return;
+	}
 	json_t *arr = json_array();
 	for (struct game *g = srv->games->live; g; g = g->next)
 		if (g->user[WHITE] == uid || g->user[BLACK] == uid)

@@ -35,6 +35,11 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 /* Number of live games a user plays in (the lobby's `who`). */
 int games_user_count(const struct games *g, int64_t user);
 
+/* Commit this turn's actions now and send what they announced (the end
+ * of a loop turn does it by itself; shutdown calls it before the
+ * connections go). */
+void games_flush(struct games *g);
+
 /* Override the abandonment grace period (ms, > 0). */
 void games_set_grace(struct games *g, int64_t ms);
 

@@ -53,6 +53,8 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 
 	log_info("signal=%d shutting down", (int)sig);
 	listener_free_all(srv);
+	/* This turn's moves are committed and announced before the connections go. */
+	games_flush(srv->games);
 	connset_free(srv);
 	event_base_loopexit(srv->base, NULL);
 }
@@ -189,7 +191,10 @@ int main(int argc, char **argv)
 		snprintf(path, sizeof path, "%s", cfg->db_file);
 	else if ((size_t)snprintf(path, sizeof path, "%s/kriegd.db", cfg->state_dir) >= sizeof path)
 		fatalx("state directory path too long");
-	if ((srv.store = store_open(path, err, sizeof err)) == NULL)
+	struct store_options sopt = { 0 };
+	sopt.synchronous = cfg->store_synchronous;
+	sopt.busy_timeout_ms = cfg->busy_timeout_ms;
+	if ((srv.store = store_open_opts(path, &sopt, err, sizeof err)) == NULL)
 		fatalx("store %s: %s", path, err);
 	srv.conns = connset_new();
 	if ((srv.auth = auth_new(&srv)) == NULL)
@@ -198,6 +203,8 @@ int main(int argc, char **argv)
 		fatalx("lobby_new failed");
 	if ((srv.games = games_new(&srv)) == NULL)
 		fatalx("games_new failed");
+	if (cfg->abandon_grace_ms > 0)
+		games_set_grace(srv.games, cfg->abandon_grace_ms);
 	if (games_recover(srv.games) != 0)
 		fatalx("could not recover the unfinished games");
 
@@ -209,12 +216,14 @@ int main(int argc, char **argv)
 
 	/* Last, so a client never reaches a half-started daemon. */
 	open_listeners(&srv);
-	log_info("ready database=%s max_connections=%d", path, cfg->max_conns);
+	log_info("ready database=%s synchronous=%s max_connections=%d", path, cfg->store_synchronous,
+	         cfg->max_conns);
 
 	if (event_base_dispatch(srv.base) < 0)
 		fatalx("event loop failed");
 
 	listener_free_all(&srv);
+	games_flush(srv.games);
 	connset_free(&srv);
 	games_free(srv.games);
 	lobby_free(srv.lobby);

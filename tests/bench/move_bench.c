@@ -1,0 +1,407 @@
+/*
+ * move_bench.c — moves per second through a real kriegd, and how many
+ * actions share one commit (group commit, server/batch.c).
+ *
+ *   make bench          (runs build/release/bench/move_bench bin/kriegd)
+ *   build/release/bench/move_bench [KRIEGD] [SECONDS]
+ *
+ * For each setting it starts kriegd on a fresh state directory (under
+ * $TMPDIR) with log_level = debug, opens G games between guests, and keeps
+ * every game busy for SECONDS: the side to move sends a try chosen at
+ * random among referee_possible() (a local referee follows each game, so
+ * the try is always ruled on, legal or not) and waits for its ok before
+ * the next.  It reports tries per second and, from the daemon's
+ * "store commit actions=N" lines, the commits and actions per commit.
+ * A single game is latency-bound (one commit per try); many games share
+ * commits.
+ *
+ * On the shared 2-core build machine (ext4 on virtio, release build, 3 s):
+ *   synchronous=full   games=1     2788 tries/s   1.00 actions/commit
+ *   synchronous=full   games=16   10176 tries/s   7.88 actions/commit
+ *   synchronous=normal games=16   14134 tries/s   7.76 actions/commit
+ * (That disk's fsync is cheap; where it costs milliseconds, one game drops
+ * to ~1/fsync-time tries/s while 16 games keep sharing each fsync.)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+
+#include <jansson.h>
+#include <openssl/ssl.h>
+
+#include "event.h"
+#include "notation.h"
+#include "referee.h"
+#include "ruleset.h"
+
+#define GAMES_MAX 64
+#define LINE_MAX_BENCH 65536
+
+struct bconn {
+	int fd;
+	SSL *ssl;
+	char buf[LINE_MAX_BENCH];
+	size_t len;
+	long long next_id;
+};
+
+struct bgame {
+	long long id;
+	struct bconn *side[2];
+	struct referee *ref;
+	long long waiting;           /* request id awaiting its ok, or 0 */
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static _Noreturn void die(const char *what)
+{
+	fprintf(stderr, "move_bench: %s\n", what);
+	exit(1);
+}
+
+static void write_all(struct bconn *c, const char *p, int n)
+{
+	while (n > 0) {
+		int w = SSL_write(c->ssl, p, n);
+		if (w > 0) {
+			p += w;
+			n -= w;
+			continue;
+		}
+		int e = SSL_get_error(c->ssl, w);
+		struct pollfd pfd = { c->fd, e == SSL_ERROR_WANT_READ ? POLLIN : POLLOUT, 0 };
+		if (e != SSL_ERROR_WANT_READ && e != SSL_ERROR_WANT_WRITE)
+			die("write failed");
+		poll(&pfd, 1, 1000);
+	}
+}
+
+/* One write per line: two small TLS records in a row would meet Nagle and
+ * delayed ACKs (40 ms stalls), measuring TCP instead of kriegd. */
+static void bsend(struct bconn *c, const char *line)
+{
+	char buf[1024];
+	int n = snprintf(buf, sizeof buf, "%s\n", line);
+	if (n < 0 || (size_t)n >= sizeof buf)
+		die("request too long");
+	write_all(c, buf, n);
+}
+
+/* One line if a whole one is buffered: NUL-terminated in place, consumed
+ * by the next call.  Returns NULL if none. */
+static char *take_line(struct bconn *c, size_t *consumed)
+{
+	char *nl = memchr(c->buf, '\n', c->len);
+	if (!nl)
+		return NULL;
+	*nl = '\0';
+	*consumed = (size_t)(nl - c->buf) + 1;
+	return c->buf;
+}
+
+static void drop(struct bconn *c, size_t n)
+{
+	memmove(c->buf, c->buf + n, c->len - n);
+	c->len -= n;
+}
+
+static void fill(struct bconn *c)
+{
+	if (c->len == sizeof c->buf)
+		die("line too long");
+	int r = SSL_read(c->ssl, c->buf + c->len, (int)(sizeof c->buf - c->len));
+	if (r > 0) {
+		c->len += (size_t)r;
+		return;
+	}
+	int e = SSL_get_error(c->ssl, r);
+	/* Non-blocking (the timed phase): a record that held no data yet. */
+	if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE)
+		return;
+	die("connection closed");
+}
+
+/* Send a request and wait for its response (events are skipped). */
+static json_t *call(struct bconn *c, const char *type, json_t *fields)
+{
+	long long id = ++c->next_id;
+	json_t *req = fields ? fields : json_object();
+	json_object_set_new(req, "id", json_integer(id));
+	json_object_set_new(req, "type", json_string(type));
+	char *s = json_dumps(req, JSON_COMPACT);
+	json_decref(req);
+	bsend(c, s);
+	free(s);
+	for (;;) {
+		size_t used;
+		char *line;
+		while ((line = take_line(c, &used)) != NULL) {
+			json_t *j = json_loads(line, 0, NULL);
+			drop(c, used);
+			if (j && json_integer_value(json_object_get(j, "id")) == id) {
+				if (!json_is_true(json_object_get(j, "ok")))
+					die(type);
+				return j;
+			}
+			json_decref(j);
+		}
+		struct pollfd pfd = { c->fd, POLLIN, 0 };
+		if (SSL_pending(c->ssl) == 0 && poll(&pfd, 1, 10000) == 0)
+			die("no response");
+		fill(c);
+	}
+}
+
+static struct bconn *bconnect(SSL_CTX *ctx, int port)
+{
+	struct bconn *c = calloc(1, sizeof *c);
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
+	if (!c || (c->fd = socket(AF_INET, SOCK_STREAM, 0)) < 0 ||
+	    connect(c->fd, (struct sockaddr *)&sa, sizeof sa) != 0)
+		die("connect");
+	c->ssl = SSL_new(ctx);
+	SSL_set_fd(c->ssl, c->fd);
+	if (SSL_connect(c->ssl) != 1)
+		die("TLS handshake");
+	json_decref(call(c, "hello", json_pack("{s:i}", "version", 1)));
+	json_decref(call(c, "guest", NULL));
+	return c;
+}
+
+static void bclose(struct bconn *c)
+{
+	SSL_shutdown(c->ssl);
+	SSL_free(c->ssl);
+	close(c->fd);
+	free(c);
+}
+
+/* Start kriegd; returns its pid, the port in *port. */
+static pid_t start_kriegd(const char *kriegd, const char *dir, const char *sync, int *port,
+                          char *logpath, size_t loglen)
+{
+	char set_sync[64];
+	snprintf(logpath, loglen, "%s/log", dir);
+	snprintf(set_sync, sizeof set_sync, "store_synchronous=%s", sync);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		dup2(fd, 2);
+		execl(kriegd, "kriegd", "--state-dir", dir, "--listen", "127.0.0.1:0", "--set",
+		      "log_level=debug", "--set", "rate_limit=1000000", "--set", "rate_burst=1000000",
+		      "--set", set_sync, (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; i < 3000; i++) {
+		char text[8192] = "";
+		FILE *f = fopen(logpath, "r");
+		if (f) {
+			size_t n = fread(text, 1, sizeof text - 1, f);
+			text[n] = '\0';
+			fclose(f);
+		}
+		const char *p = strstr(text, "listening on 127.0.0.1:");
+		if (p && strstr(text, "ready")) {
+			*port = atoi(p + strlen("listening on 127.0.0.1:"));
+			return pid;
+		}
+		usleep(10000);
+	}
+	die("kriegd did not start");
+}
+
+/* Commits and actions from the log's "store commit actions=N" lines. */
+static void count_commits(const char *logpath, long *commits, long *actions)
+{
+	FILE *f = fopen(logpath, "r");
+	char line[512];
+	*commits = *actions = 0;
+	while (f && fgets(line, sizeof line, f)) {
+		const char *p = strstr(line, "store commit actions=");
+		if (p) {
+			(*commits)++;
+			*actions += atol(p + strlen("store commit actions="));
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+/* A new game between the game's two players (again, when one ended). */
+static void new_game(struct bgame *g, const struct ruleset *rs)
+{
+	char err[128];
+	json_t *r = call(g->side[WHITE], "seek", json_pack("{s:s}", "color", "white"));
+	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
+	json_decref(r);
+	r = call(g->side[BLACK], "accept", json_pack("{s:I}", "offer", offer));
+	g->id = json_integer_value(json_object_get(r, "game"));
+	json_decref(r);
+	struct evlist out;
+	evlist_init(&out);
+	referee_free(g->ref);
+	g->ref = referee_new(rs, NULL, err, sizeof err);
+	if (!g->ref || referee_begin(g->ref, &out) != REF_OK)
+		die("local referee");
+	evlist_free(&out);
+	g->waiting = 0;
+}
+
+static void next_try(struct bgame *g, unsigned *seed)
+{
+	struct movelist ml;
+	struct evlist out;
+	char uci[NOTATION_MAX], line[200];
+	int color = referee_side_to_move(g->ref);
+	referee_possible(g->ref, color, &ml);
+	if (ml.n == 0)
+		die("no try to make in a live game");
+	notation_uci(ml.m[rand_r(seed) % (unsigned)ml.n], uci);
+	evlist_init(&out);
+	if (referee_attempt(g->ref, color, uci, &out) != REF_OK)
+		die("local referee refused a possible try");
+	evlist_free(&out);
+	struct bconn *c = g->side[color];
+	g->waiting = ++c->next_id;
+	snprintf(line, sizeof line, "{\"id\":%lld,\"type\":\"move\",\"game\":%lld,\"move\":\"%s\"}",
+	         g->waiting, g->id, uci);
+	bsend(c, line);
+}
+
+static void run(const char *kriegd, const char *sync, int ngames, double seconds)
+{
+	char dir[256], logpath[300], cmd[400];
+	const char *tmp = getenv("TMPDIR");
+	/* The disk under test: TMPDIR, e.g. the file system kriegd's state lives on. */
+	snprintf(dir, sizeof dir, "%s/krieg-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	int port;
+	unsigned seed = 7;
+	if (!mkdtemp(dir))
+		die("mkdtemp");
+	pid_t pid = start_kriegd(kriegd, dir, sync, &port, logpath, sizeof logpath);
+	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+	SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);   /* a benchmark on localhost */
+
+	static struct bgame games[GAMES_MAX];
+	const struct ruleset *rs = ruleset_find("icc");
+	for (int i = 0; i < ngames; i++) {
+		struct bgame *g = &games[i];
+		memset(g, 0, sizeof *g);
+		g->side[WHITE] = bconnect(ctx, port);
+		g->side[BLACK] = bconnect(ctx, port);
+		new_game(g, rs);
+	}
+	/* From here on nothing may block: a socket can be readable with only
+	 * a TLS record that holds no data (a session ticket). */
+	for (int i = 0; i < ngames; i++)
+		for (int s2 = 0; s2 < 2; s2++)
+			fcntl(games[i].side[s2]->fd, F_SETFL,
+			      fcntl(games[i].side[s2]->fd, F_GETFL) | O_NONBLOCK);
+	long commits0, actions0;
+	count_commits(logpath, &commits0, &actions0);
+
+	long moves = 0, finished = 0;
+	double t0 = now_s(), t1 = t0;
+	for (int i = 0; i < ngames; i++)
+		next_try(&games[i], &seed);
+	while ((t1 = now_s()) - t0 < seconds) {
+		struct pollfd pfd[2 * GAMES_MAX];
+		struct bconn *pc[2 * GAMES_MAX];
+		int n = 0;
+		for (int i = 0; i < ngames; i++)
+			for (int s = 0; s < 2; s++) {
+				pc[n] = games[i].side[s];
+				pfd[n].fd = pc[n]->fd;
+				pfd[n].events = POLLIN;
+				/* Bytes OpenSSL already holds count as readable. */
+				pfd[n].revents = SSL_pending(pc[n]->ssl) > 0 ? POLLIN : 0;
+				n++;
+			}
+		int any = 0;
+		for (int k = 0; k < n; k++)
+			any |= pfd[k].revents;
+		if (!any && poll(pfd, (nfds_t)n, 1000) < 0 && errno != EINTR)
+			die("poll");
+		for (int k = 0; k < n; k++) {
+			if (!(pfd[k].revents & POLLIN))
+				continue;
+			struct bconn *c = pc[k];
+			fill(c);
+			size_t used;
+			char *line;
+			while ((line = take_line(c, &used)) != NULL) {
+				json_t *j = json_loads(line, 0, NULL);
+				drop(c, used);
+				json_t *id = j ? json_object_get(j, "id") : NULL;
+				for (int i = 0; id && i < ngames; i++) {
+					struct bgame *g = &games[i];
+					if (g->waiting == 0 || json_integer_value(id) != g->waiting ||
+					    (g->side[WHITE] != c && g->side[BLACK] != c))
+						continue;
+					if (!json_is_true(json_object_get(j, "ok")))
+						die("a try was refused");
+					g->waiting = 0;
+					moves++;
+					/* A finished game is replaced, so G games stay busy. */
+					if (referee_over(g->ref)) {
+						new_game(g, rs);
+						finished++;
+					}
+					next_try(g, &seed);
+				}
+				json_decref(j);
+			}
+		}
+	}
+	double elapsed = t1 - t0;
+	long commits, actions;
+	for (int i = 0; i < ngames; i++) {
+		bclose(games[i].side[WHITE]);
+		bclose(games[i].side[BLACK]);
+		referee_free(games[i].ref);
+	}
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+	count_commits(logpath, &commits, &actions);
+	commits -= commits0;
+	actions -= actions0;
+	printf("synchronous=%-6s games=%-3d %7.0f tries/s  %6ld commits  %5.2f actions/commit"
+	       "  (%ld games finished)\n", sync, ngames, moves / elapsed, commits,
+	       commits ? (double)actions / commits : 0.0, finished);
+	SSL_CTX_free(ctx);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "move_bench: could not remove %s\n", dir);
+}
+
+int main(int argc, char **argv)
+{
+	const char *kriegd = argc > 1 ? argv[1] : getenv("KRIEGD") ? getenv("KRIEGD") : "bin/kriegd";
+	double seconds = argc > 2 ? atof(argv[2]) : 3.0;
+	if (access(kriegd, X_OK) != 0) {
+		fprintf(stderr, "move_bench: %s not found (build it first)\n", kriegd);
+		return 1;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	run(kriegd, "full", 1, seconds);
+	run(kriegd, "full", 16, seconds);
+	run(kriegd, "normal", 16, seconds);
+	return 0;
+}
