@@ -86,4 +86,24 @@ static inline bb_t bb_attackers(const struct board *b, int sq, int by, bb_t occ)
 	       (bb_rook(sq, occ) & (p[ROOK] | p[QUEEN]));
 }
 
+/*
+ * Would `us` taking en passant from `from` onto `ep` leave its own king
+ * safe?  Two pawns leave one rank at once, so pins do not tell: test the
+ * board after the capture.  Shared by move generation and the Zobrist key
+ * (board.c), which counts an en-passant right only when it can be used.
+ * A board without us's king (a player's view) has no king to expose.
+ */
+static inline bool bb_ep_safe(const struct board *b, int us, int from, int ep)
+{
+	const bb_t *mine = b->pieces[us], *theirs = b->pieces[us ^ 1];
+	if (!mine[KING])
+		return true;
+	const int ksq = bb_lsb(mine[KING]);
+	const int cap = us == WHITE ? ep - 8 : ep + 8;
+	const bb_t occ = (b->occ[WHITE] | b->occ[BLACK]) ^ bb_sq(from) ^ bb_sq(cap) ^ bb_sq(ep);
+	return !((bb_pawn_attacks(us, ksq) & theirs[PAWN] & ~bb_sq(cap)) | (bb_knight(ksq) & theirs[KNIGHT]) |
+	         (bb_bishop(ksq, occ) & (theirs[BISHOP] | theirs[QUEEN])) |
+	         (bb_rook(ksq, occ) & (theirs[ROOK] | theirs[QUEEN])));
+}
+
 #endif

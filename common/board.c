@@ -36,12 +36,23 @@ static inline unsigned castle_keep(int sq)
 	}
 }
 
-/* Does the en-passant square enter the key?  Only when a pawn of the side
- * to move attacks it (see zobrist.h). */
+/*
+ * Does the en-passant square enter the key?  Only when the side to move
+ * has a legal en-passant capture (see zobrist.h): positions are the same
+ * when the same moves are possible (FIDE 9.2.3), so a right that a pin or
+ * a check forbids to use must not keep a repetition from being one.
+ */
 static inline bool ep_in_key(const struct board *b)
 {
-	return b->ep != SQ_NONE &&
-	       (bb_pawn_attacks(b->side ^ 1, b->ep) & b->pieces[b->side][PAWN]) != 0;
+	if (b->ep == SQ_NONE)
+		return false;
+	const int us = b->side, cap = us == WHITE ? b->ep - 8 : b->ep + 8;
+	if (!(b->pieces[us ^ 1][PAWN] & bb_sq(cap)))
+		return false;
+	for (bb_t p = bb_pawn_attacks(us ^ 1, b->ep) & b->pieces[us][PAWN]; p;)
+		if (bb_ep_safe(b, us, bb_pop(&p), b->ep))
+			return true;
+	return false;
 }
 
 void board_clear(struct board *b)

@@ -36,7 +36,7 @@ enum event_type {
 	EV_ILLEGAL = 3,       /* refused try; move set only in the mover's copy */
 	EV_IMPOSSIBLE = 4,    /* refused as impossible on own pieces alone; move set only in the mover's copy */
 	EV_CAPTURE = 5,       /* square, what, en_passant */
-	EV_CHECK = 6,         /* checks[0..1] */
+	EV_CHECK = 6,         /* checks[0..1]; square: a capture everybody heard with this move, or -1 */
 	EV_PAWN_TRIES = 7,    /* icc: count of legal pawn captures of `by` (to move) */
 	EV_PAWN_CAPTURES = 8, /* nost: answer = yes/no: does `by` (to move) have a pawn capture */
 	EV_ANY = 9,           /* answer to `by`'s "any?": ANY_NO, ANY_YES, ANY_TRY */
@@ -85,7 +85,8 @@ struct event {
 	uint8_t type;        /* enum event_type */
 	uint8_t audience;    /* enum audience bits */
 	int8_t by;           /* WHITE, BLACK, or -1 */
-	int8_t square;       /* EV_CAPTURE: square announced to this audience */
+	int8_t square;       /* EV_CAPTURE: square announced to this audience; EV_CHECK: the public
+	                      * capture square of the same move (insurance says both in one sentence) */
 	move_t move;         /* EV_MOVE, EV_UMPIRE_MOVE, detailed EV_ILLEGAL/EV_IMPOSSIBLE; else MOVE_NONE */
 	uint8_t what;        /* EV_CAPTURE: enum captured_kind */
 	bool en_passant;     /* EV_CAPTURE: announced as en passant (gollon only) */

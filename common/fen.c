@@ -3,10 +3,11 @@
  *
  * The parser sits behind a socket (a FEN comes with a challenge or a
  * game setup), so it trusts nothing: every field is checked for form and
- * the position for chess sense (kings, pawns on the back ranks, the side
- * not to move in check, castling rights without their king and rook, an
- * en-passant square no double push could have made), and the first
- * problem is reported by name.  The board is built in a local copy and
+ * the position for chess sense (kings, pawns on the back ranks, more
+ * promoted pieces than missing pawns, the side not to move in check,
+ * checks no single move gives, castling rights without their king and
+ * rook, an en-passant square no double push could have made), and the
+ * first problem is reported by name.  The board is built in a local copy and
  * only copied out when everything holds, so *b is untouched on error.
  */
 #include "fen.h"
@@ -120,14 +121,18 @@ static int check_material(const struct board *b, char *err, size_t errlen)
 		int pawns = bb_count(p[PAWN]);
 		if (pawns > 8)
 			return fail(err, errlen, "%d %s pawns", pawns, color_name(c));
-		/* Pieces beyond the initial set must have been pawns. */
+		/* Pieces beyond the initial set must have been pawns.  The initial
+		 * bishops are one on each square colour, so a second bishop on
+		 * one colour is a promoted one even with the other bishop gone. */
 		int extra = 0;
-		static const int initial[5] = { 0, 2, 2, 2, 1 };
+		static const int initial[5] = { 0, 2, 0, 2, 1 };
 		for (int t = KNIGHT; t <= QUEEN; t++) {
 			int k = bb_count(p[t]);
-			if (k > initial[t])
+			if (t != BISHOP && k > initial[t])
 				extra += k - initial[t];
 		}
+		int light = bb_count(p[BISHOP] & BB_LIGHT), dark = bb_count(p[BISHOP] & BB_DARK);
+		extra += (light > 1 ? light - 1 : 0) + (dark > 1 ? dark - 1 : 0);
 		if (pawns + extra > 8)
 			return fail(err, errlen, "too many %s pieces for the pawns promoted", color_name(c));
 	}
@@ -187,6 +192,136 @@ static int parse_ep(const char *s, size_t len, struct board *b, char *err, size_
 		return fail(err, errlen, "en passant square %s without a pawn that just moved two squares",
 		            name);
 	b->ep = (uint8_t)sq;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Checks a single move can give                                       */
+
+static bool is_slider(const struct board *b, int sq)
+{
+	int t = piece_code_type(b->mailbox[sq]);
+	return t == BISHOP || t == ROOK || t == QUEEN;
+}
+
+/*
+ * The empty squares the piece of colour `mover` on `sq` can have just come
+ * from: along its own moves, or, for a pawn, one or two squares back or a
+ * capture diagonal back; a piece on the mover's last rank may also be a
+ * promoted pawn.  (Squares now empty: the piece left them.)
+ */
+static bb_t origins(const struct board *b, int sq, int mover)
+{
+	const bb_t occ = b->occ[WHITE] | b->occ[BLACK];
+	const int back = mover == WHITE ? -8 : 8; /* one square towards the mover's side */
+	const bool last = (sq >> 3) == (mover == WHITE ? 7 : 0);
+	bb_t o = 0;
+	switch (piece_code_type(b->mailbox[sq])) {
+	case KNIGHT: o = bb_knight(sq); break;
+	case BISHOP: o = bb_bishop(sq, occ); break;
+	case ROOK: o = bb_rook(sq, occ); break;
+	case QUEEN: o = bb_queen(sq, occ); break;
+	case PAWN: {
+		bool fourth = (sq >> 3) == (mover == WHITE ? 3 : 4);
+		if (!(occ & bb_sq(sq + back))) {
+			o |= bb_sq(sq + back);
+			if (fourth)
+				o |= bb_sq(sq + 2 * back);
+		}
+		o |= bb_pawn_attacks(mover ^ 1, sq); /* where a capturing pawn came from */
+		break;
+	}
+	default: break;
+	}
+	if (last && piece_code_type(b->mailbox[sq]) != PAWN && piece_code_type(b->mailbox[sq]) != KING)
+		o |= bb_sq(sq + back) | bb_pawn_attacks(mover ^ 1, sq);
+	return o & ~occ;
+}
+
+/* Is every checker of `checkers` either the piece on `landed` or a slider
+ * whose line to the king crosses `vacated`? */
+static bool explained(const struct board *b, bb_t checkers, int ksq, int landed, bb_t vacated)
+{
+	for (bb_t c = checkers; c;) {
+		int sq = bb_pop(&c);
+		if (sq == landed)
+			continue;
+		if (!is_slider(b, sq) || !(bb_between(sq, ksq) & vacated))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Could one move of `mover` have given the double check `checkers`?  A
+ * move can check with the piece that moved and discover a check from a
+ * slider whose line crosses the square it left; only an en-passant capture
+ * vacates two squares, so only it can discover two checks at once (or
+ * check with the pawn and discover through the taken pawn's square).  Two
+ * knights, two pawns, a pawn and a knight, or two sliders on one line can
+ * never check together.
+ */
+static bool double_check_possible(const struct board *b, bb_t checkers, int ksq, int mover)
+{
+	int a = bb_lsb(checkers), c = bb_lsb(checkers & (checkers - 1));
+	if (is_slider(b, c) && (origins(b, a, mover) & bb_between(c, ksq)))
+		return true;
+	if (is_slider(b, a) && (origins(b, c, mover) & bb_between(a, ksq)))
+		return true;
+	/* en passant: a pawn of the mover on its sixth rank, the taken pawn's
+	 * square behind it and the capturing pawn's origin beside that empty */
+	const bb_t occ = b->occ[WHITE] | b->occ[BLACK];
+	const bb_t sixth = mover == WHITE ? BB_RANK_6 : BB_RANK_3;
+	for (bb_t p = b->pieces[mover][PAWN] & sixth; p;) {
+		int to = bb_pop(&p);
+		int cap = mover == WHITE ? to - 8 : to + 8;
+		if (occ & bb_sq(cap))
+			continue;
+		for (int side = -1; side <= 1; side += 2) {
+			int file = (cap & 7) + side;
+			if (file < 0 || file > 7 || (occ & bb_sq(cap + side)))
+				continue;
+			if (explained(b, checkers, ksq, to, bb_sq(cap) | bb_sq(cap + side)))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The checks on the side to move must be ones the last move could give. */
+static int check_checks(const struct board *b, char *err, size_t errlen)
+{
+	const int mover = b->side ^ 1, ksq = board_king(b, b->side);
+	const bb_t checkers = board_checkers(b);
+	char s1[3], s2[3];
+	if (!checkers)
+		return 0;
+	if (bb_count(checkers) > 2)
+		return fail(err, errlen, "side to move is in check by more than two pieces");
+	if (b->ep != SQ_NONE) {
+		/* The last move is known: the double step to the pawn in front of
+		 * the en-passant square.  It checks with that pawn or discovers a
+		 * check through the square the pawn left. */
+		int pawn_sq = mover == WHITE ? b->ep + 8 : b->ep - 8;
+		int origin = mover == WHITE ? b->ep - 8 : b->ep + 8;
+		for (bb_t c = checkers; c;) {
+			int sq = bb_pop(&c);
+			if (!explained(b, bb_sq(sq), ksq, pawn_sq, bb_sq(origin))) {
+				square_name(b->ep, s1);
+				square_name(sq, s2);
+				return fail(err, errlen,
+				            "en passant square %s with a check from %s the double step cannot give", s1,
+				            s2);
+			}
+		}
+		return 0;
+	}
+	if (bb_several(checkers) && !double_check_possible(b, checkers, ksq, mover)) {
+		square_name(bb_lsb(checkers), s1);
+		square_name(bb_lsb(checkers & (checkers - 1)), s2);
+		return fail(err, errlen, "impossible double check from %s and %s: no single move gives both",
+		            s1, s2);
+	}
 	return 0;
 }
 
@@ -252,8 +387,8 @@ int fen_parse(const char *fen, struct board *out, char *err, size_t errlen)
 	bb_t occ = b.occ[WHITE] | b.occ[BLACK];
 	if (board_attacked(&b, board_king(&b, other), b.side, occ))
 		return fail(err, errlen, "side not to move is in check");
-	if (bb_count(board_checkers(&b)) > 2)
-		return fail(err, errlen, "side to move is in check by more than two pieces");
+	if (check_checks(&b, err, errlen) < 0)
+		return -1;
 
 	b.key = board_compute_key(&b);
 	*out = b;

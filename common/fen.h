@@ -14,7 +14,11 @@
  * Parse `fen` into *b.  Returns 0, or -1 with a message naming what is
  * wrong in err (e.g. "rank 3 has 9 squares", "two white kings",
  * "side not to move is in check", "castling right K without a rook on h1",
- * "en passant square e3 without a pawn that just moved two squares").
+ * "en passant square e3 without a pawn that just moved two squares",
+ * "impossible double check from d3 and f3: no single move gives both",
+ * "too many white pieces for the pawns promoted" (bishops counted per
+ * square colour)).  Only positions a game can reach pass; every position
+ * reached in play parses from its own FEN.
  * *b is untouched on error.  The halfmove and fullmove fields are optional.
  */
 int fen_parse(const char *fen, struct board *b, char *err, size_t errlen);

@@ -186,12 +186,7 @@ static ALWAYS_INLINE int generate(const struct board *b, struct movelist *l, boo
 			if (theirs[PAWN] & bb_sq(cap)) {
 				for (bb_t p = bb_pawn_attacks(them, ep) & mine[PAWN]; p;) {
 					int from = bb_pop(&p);
-					bb_t occ2 = (occ ^ bb_sq(from) ^ bb_sq(cap)) | bb_sq(ep);
-					bb_t att = (bb_pawn_attacks(us, ksq) & theirs[PAWN] & ~bb_sq(cap)) |
-					           (bb_knight(ksq) & theirs[KNIGHT]) |
-					           (bb_bishop(ksq, occ2) & (theirs[BISHOP] | theirs[QUEEN])) |
-					           (bb_rook(ksq, occ2) & (theirs[ROOK] | theirs[QUEEN]));
-					if (att)
+					if (!bb_ep_safe(b, us, from, ep))
 						continue;
 					if (count_only)
 						n++;

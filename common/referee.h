@@ -30,7 +30,7 @@ enum referee_status {
 	REF_E_MUST_TRY_CAPTURE = 7, /* after a yes to "any?" a pawn capture must be tried first */
 	REF_E_ANY_ALREADY = 8,      /* "any?" asked already this turn */
 	REF_E_ANY_TOO_EARLY = 9,    /* insurance: not before the asker's first move */
-	REF_E_ALREADY_TRIED = 10,   /* that try was refused already this turn */
+	REF_E_ALREADY_TRIED = 10,   /* that try (origin and destination) was refused already this turn */
 	REF_E_TOO_MANY = 11,        /* list longer than REFEREE_LIST_MAX, or empty */
 	REF_E_BAD_ARGUMENT = 12,    /* bad FEN, bad colour, ... */
 };
@@ -72,7 +72,9 @@ int referee_end(struct referee *r, enum game_reason reason, int color, struct ev
 
 /* The moves `color` may still attempt this turn as seen from its own
  * pieces alone: movegen_possible() minus tries already refused this turn
- * (and only pawn captures while a yes to "any?" obliges one). */
+ * (a try is an origin and a destination: a refused promotion takes every
+ * promotion piece with it), and only pawn captures while a yes to "any?"
+ * obliges one. */
 void referee_possible(const struct referee *r, int color, struct movelist *out);
 
 int referee_side_to_move(const struct referee *r);

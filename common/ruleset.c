@@ -228,12 +228,26 @@ static void say_check(enum wording w, const struct event *e, char *buf, size_t l
 		else
 			snprintf(buf, len, "%s", a);
 		break;
-	case W_INSURANCE:
+	case W_INSURANCE: {
+		/* Seed 002 rule 5 says the whole move in one sentence: "White has
+		 * moved giving check on the rank", "White has captured on [square]
+		 * giving check ...".  The check is the move's last announcement, so
+		 * its words carry the sentence (the event holds the square of a
+		 * capture everybody heard with it). */
+		char what[24];
+		if (e->square >= 0 && e->square < 64) {
+			char sq[3];
+			square_name(e->square, sq);
+			snprintf(what, sizeof what, "captured on %s", sq);
+		} else {
+			snprintf(what, sizeof what, "moved");
+		}
 		if (dbl)
-			snprintf(buf, len, "%s has given check %s and %s", side_name(e->by), a, b);
+			snprintf(buf, len, "%s has %s giving check %s and %s", side_name(e->by), what, a, b);
 		else
-			snprintf(buf, len, "%s has given check %s", side_name(e->by), a);
+			snprintf(buf, len, "%s has %s giving check %s", side_name(e->by), what, a);
 		break;
+	}
 	case W_NOST:
 		if (dbl)
 			snprintf(buf, len, "%s is in double check %s and %s", side_name(other), a, b);
@@ -340,6 +354,8 @@ void ruleset_say(const struct ruleset *rs, const struct event *e, char *buf, siz
 	const char *mv = NULL;
 	if (e->move != MOVE_NONE) {
 		notation_uci(e->move, uci);
+		if (e->san[0] == '\0' && move_kind(e->move) == MOVE_CASTLING)
+			snprintf(uci, sizeof uci, "%s", move_to(e->move) > move_from(e->move) ? "O-O" : "O-O-O");
 		mv = e->san[0] ? e->san : uci;
 	}
 

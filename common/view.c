@@ -141,9 +141,11 @@ void view_possible(const struct view *v, struct movelist *out)
 	movegen_possible(&v->own, v->color, &all);
 	for (int i = 0; i < all.n; i++) {
 		move_t m = all.m[i];
+		/* A refused try closes its origin and destination, whatever the
+		 * promotion piece (as referee_possible: referee.c same_try). */
 		bool refused = false;
 		for (int j = 0; j < v->refused.n; j++)
-			if (v->refused.m[j] == m)
+			if (move_from(v->refused.m[j]) == move_from(m) && move_to(v->refused.m[j]) == move_to(m))
 				refused = true;
 		if (refused)
 			continue;

@@ -4,11 +4,12 @@
  * The keys are const tables generated at build time (common/gen/gentables.c,
  * fixed seed) so they are the same in every build and no code mutates them.
  * A position's key is the xor of: one key per piece on a square, the key of
- * the castling-rights set, the en-passant file's key when a pawn of the side
- * to move stands ready to capture there, and the side key when Black is to
- * move.  The en-passant square only counts when a capture is at least
- * pseudo-legally possible so that transpositions reaching the same position
- * (where the double push created no capture chance) hash equal.
+ * the castling-rights set, the en-passant file's key when the side to move
+ * has a legal en-passant capture, and the side key when Black is to move.
+ * The en-passant square counts only when the capture is legal (a pawn
+ * ready beside the pushed one is not enough: a pin or a check may forbid
+ * it): FIDE counts positions as the same when the same moves are possible,
+ * and the umpire's repetition rule depends on it.
  */
 #ifndef KRIEG_ZOBRIST_H
 #define KRIEG_ZOBRIST_H

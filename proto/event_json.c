@@ -65,6 +65,12 @@ json_t *event_to_json(const struct event *e, const struct ruleset *rs, int game_
 			if (check_dir_name(e->checks[i]))
 				json_array_append_new(a, json_string(check_dir_name(e->checks[i])));
 		json_object_set_new(o, "checks", a);
+		/* the square of the capture made with the checking move, if all heard it */
+		if (e->square >= 0 && e->square < 64) {
+			char sq[3];
+			square_name(e->square, sq);
+			json_object_set_new(o, "square", json_string(sq));
+		}
 		break;
 	}
 	case EV_PAWN_TRIES:
@@ -240,6 +246,14 @@ int event_from_json(const json_t *o, struct event *e)
 		size_t i;
 		if (!json_is_array(a) || json_array_size(a) < 1 || json_array_size(a) > 2)
 			goto bad;
+		if (get_str(o, "square", &s))
+			goto bad;
+		if (s) {
+			int sq = square_parse(s);
+			if (sq == SQ_NONE)
+				goto bad;
+			e->square = (int8_t)sq;
+		}
 		json_array_foreach(a, i, v) {
 			int d = json_is_string(v) ? check_dir_parse(json_string_value(v)) : -1;
 			if (d <= 0)

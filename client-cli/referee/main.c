@@ -10,9 +10,11 @@
  *   krieg-referee topgn [options] < actions (write one; pgn_cmd.h)
  *
  * Actions: a try in any accepted notation; several tries on one line
- * (spaces or commas) = a preference list (nost); "any"; "quiet M1 M2 ...";
- * "resign"; "draw" (by agreement); "possible" (the mover's possible
- * attempts, a tool-only line).  Empty lines and lines starting with '#'
+ * (spaces or commas) = a preference list (nost), a spaced "e.p." going with
+ * the move before it; "any"; "quiet M1 M2 ..."; "resign" (the side to
+ * move) or "resign white|black" (either side, as a record may need);
+ * "draw" (by agreement); "possible" (the mover's possible attempts, a
+ * tool-only line).  Empty lines and lines starting with '#'
  * are skipped.  A refused action prints {"event":"error",...} (whatever
  * --pov says: it answers the line just read) and changes nothing.
  * Exit 0 at end of input, 2 on a usage error.
@@ -26,6 +28,7 @@
 
 #include "event_json.h"
 #include "fen.h"
+#include "line.h"
 #include "movegen.h"
 #include "notation.h"
 #include "pgn_cmd.h"
@@ -41,6 +44,8 @@ static void usage(void)
 	      "       krieg-referee perft DEPTH [FEN]\n"
 	      "       krieg-referee pgn [--pov white|black|umpire|spectator] FILE|-\n"
 	      "       krieg-referee topgn [--rules NAME] [--fen FEN] [--view V] [--white N] [--black N]\n"
+	      "actions, one a line on stdin: a move (e.g. e4, Nf3, exd6 e.p., O-O); several moves\n"
+	      "  (a preference list, nost); any; quiet M1 M2 ...; resign [white|black]; draw; possible\n"
 	      "rule sets:",
 	      stderr);
 	for (size_t i = 0; i < ruleset_count(); i++)
@@ -132,22 +137,10 @@ static void print_possible(struct tool *t)
 	print_json(o);
 }
 
-/* Split a line into words at spaces, tabs, commas and semicolons. */
-static size_t split(char *line, char **words, size_t max)
-{
-	size_t n = 0;
-	for (char *tok = strtok(line, " \t,;"); tok; tok = strtok(NULL, " \t,;")) {
-		if (n == max)
-			return max + 1;
-		words[n++] = tok;
-	}
-	return n;
-}
-
 static void act(struct tool *t, char *line)
 {
 	char *w[REFEREE_LIST_MAX + 2];
-	size_t n = split(line, w, REFEREE_LIST_MAX + 1);
+	size_t n = line_split(line, w, REFEREE_LIST_MAX + 1);
 	int side = referee_side_to_move(t->ref);
 	int st;
 
@@ -159,8 +152,16 @@ static void act(struct tool *t, char *line)
 	}
 	if (strcmp(w[0], "any") == 0 && n == 1)
 		st = referee_any(t->ref, side, &t->ev);
-	else if (strcmp(w[0], "resign") == 0 && n == 1)
-		st = referee_end(t->ref, REASON_RESIGNATION, side, &t->ev);
+	else if (strcmp(w[0], "resign") == 0 && n <= 2) {
+		/* Plain "resign" is the side to move's; a record may need the
+		 * other side to resign, so a colour may be named. */
+		int who = n == 1 ? side : line_side(w[1]);
+		if (who < 0) {
+			print_json(event_json_error(REF_E_BAD_ARGUMENT, "resign takes white or black"));
+			return;
+		}
+		st = referee_end(t->ref, REASON_RESIGNATION, who, &t->ev);
+	}
 	else if (strcmp(w[0], "draw") == 0 && n == 1)
 		st = referee_end(t->ref, REASON_AGREEMENT, side, &t->ev);
 	else if (strcmp(w[0], "possible") == 0 && n == 1) {

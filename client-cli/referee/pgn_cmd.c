@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "event_json.h"
+#include "line.h"
 #include "pgn.h"
 #include "referee.h"
 #include "ruleset.h"
@@ -197,13 +198,9 @@ static void record_push(struct record *rec, int color, const char *kind, const c
 static bool line_action(char *line, int side, struct pgn_action *out)
 {
 	char *w[REFEREE_LIST_MAX + 2];
-	size_t n = 0;
-	for (char *save = NULL, *tok = strtok_r(line, " \t,;", &save); tok;
-	     tok = strtok_r(NULL, " \t,;", &save)) {
-		if (n == REFEREE_LIST_MAX + 1)
-			return false;
-		w[n++] = tok;
-	}
+	size_t n = line_split(line, w, REFEREE_LIST_MAX + 1);
+	if (n > REFEREE_LIST_MAX + 1)
+		return false;
 	memset(out, 0, sizeof *out);
 	out->color = side;
 	if (n == 0 || (n == 1 && strcmp(w[0], "possible") == 0))
@@ -216,6 +213,16 @@ static bool line_action(char *line, int side, struct pgn_action *out)
 	if (n == 1 && (strcmp(w[0], "resign") == 0 || strcmp(w[0], "draw") == 0)) {
 		snprintf(out->kind, sizeof out->kind, "end");
 		snprintf(out->text, sizeof out->text, "%s", w[0][0] == 'r' ? "resignation" : "agreement");
+		return true;
+	}
+	if (n == 2 && strcmp(w[0], "resign") == 0) {
+		/* "resign white|black": the record's [%krieg end resignation
+		 * white] names the side, so the other side may resign too. */
+		if (line_side(w[1]) < 0)
+			return false;
+		out->color = line_side(w[1]);
+		snprintf(out->kind, sizeof out->kind, "end");
+		snprintf(out->text, sizeof out->text, "resignation");
 		return true;
 	}
 	if (strcmp(w[0], "quiet") == 0) {

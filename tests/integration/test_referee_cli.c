@@ -17,6 +17,8 @@
  *                           per rule set; tampered PGNs are refused
  *   nost_lists_and_quiet    preference lists, all_illegal, illegal_count,
  *                           "if quiet" sequences and their stop
+ *   ep_suffix_and_resign_side  "exd6 e.p." is one move; "resign white|black"
+ *                           for either side, replayed from its PGN
  *
  * $KRIEG_REFEREE names the binary (set by `make integration`); else
  * build/asan/bin/krieg-referee, else bin/krieg-referee.
@@ -838,6 +840,85 @@ START_TEST(nost_lists_and_quiet)
 }
 END_TEST
 
+/* A spaced "e.p." belongs to the move before it; "resign white|black"
+ * ends the game for either side, whoever is to move. */
+START_TEST(ep_suffix_and_resign_side)
+{
+	static const char fen[] = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1";
+	static const char *const forms[] = { "exd6 e.p.\n", "exd6 ep\n", "e5d6  e.p.\n", "exd6 e.p.+\n" };
+	char sans[128];
+	for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++) {
+		char *out = ref_ok(ARGS("--fen", fen), forms[k]);
+		json_t *ev = parse_lines(out);
+		ck_assert_msg(count_events(ev, "error", NULL) == 0, "%s:\n%s", forms[k], out);
+		umpire_sans(ev, sans, sizeof sans);
+		ck_assert_str_eq(sans, "exd6");
+		json_decref(ev);
+		free(out);
+	}
+	/* a nost preference list: one try per move, suffix or not */
+	char *out = ref_ok(ARGS("--rules", "nost", "--fen", fen), "exf6 ep, exd6 e.p.\n");
+	json_t *ev = parse_lines(out);
+	ck_assert_msg(count_events(ev, "error", NULL) == 0, "%s", out);
+	ck_assert_int_eq(count_events(ev, "illegal", "white"), 1);
+	umpire_sans(ev, sans, sizeof sans);
+	ck_assert_str_eq(sans, "exd6");
+	json_decref(ev);
+	free(out);
+	/* a lone suffix is no move */
+	out = ref_ok(ARGS("--fen", fen), "e.p.\n");
+	ev = parse_lines(out);
+	ck_assert_int_eq(count_events(ev, "error", NULL), 1);
+	json_decref(ev);
+	free(out);
+
+	static const struct {
+		const char *script, *by, *result;
+	} resign[] = {
+		{ "e4\nresign white\n", "white", "0-1" }, /* Black to move, White resigns */
+		{ "e4\nresign black\n", "black", "1-0" },
+		{ "e4\nresign\n", "black", "1-0" },       /* the side to move */
+		{ "resign black\n", "black", "1-0" },
+	};
+	for (size_t k = 0; k < sizeof resign / sizeof resign[0]; k++) {
+		out = ref_ok(NOARGS, resign[k].script);
+		ev = parse_lines(out);
+		ck_assert_int_eq(count_events(ev, "error", NULL), 0);
+		json_t *last = json_array_get(ev, json_array_size(ev) - 1);
+		ck_assert_msg(is(last, "game_over", resign[k].by), "%s:\n%s", resign[k].script, out);
+		ck_assert_str_eq(str(last, "result"), resign[k].result);
+		ck_assert_str_eq(str(last, "reason"), "resignation");
+		json_decref(ev);
+		free(out);
+
+		/* the record replays: topgn then pgn gives the direct run */
+		char *pgn = ref_ok(ARGS("topgn"), resign[k].script);
+		char res[32];
+		snprintf(res, sizeof res, "[Result \"%s\"]", resign[k].result);
+		ck_assert_msg(strstr(pgn, res) != NULL, "%s", pgn);
+		char *direct = ref_ok(NOARGS, resign[k].script);
+		char *replay = ref_ok(ARGS("pgn", "-"), pgn);
+		ck_assert_msg(strcmp(direct, replay) == 0, "replay differs:\n%s\nvs\n%s\nPGN:\n%s", replay,
+		              direct, pgn);
+		free(direct);
+		free(replay);
+		free(pgn);
+	}
+	out = ref_ok(NOARGS, "e4\nresign purple\nresign white black\nresign white\n");
+	ev = parse_lines(out);
+	ck_assert_int_eq(count_events(ev, "error", NULL), 2);
+	ck_assert_int_eq(count_events(ev, "game_over", "white"), 1);
+	json_decref(ev);
+	free(out);
+
+	struct run r;
+	ref_run(&r, ARGS("--help"), "");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_msg(strstr(r.err, "resign [white|black]") != NULL, "%s", r.err);
+	run_free(&r);
+}
+END_TEST
+
 static Suite *referee_cli_suite(void)
 {
 	Suite *s = suite_create("referee_cli");
@@ -850,6 +931,7 @@ static Suite *referee_cli_suite(void)
 	tcase_add_test(tc, perft_counts);
 	tcase_add_test(tc, pgn_round_trip);
 	tcase_add_test(tc, nost_lists_and_quiet);
+	tcase_add_test(tc, ep_suffix_and_resign_side);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -195,6 +195,26 @@ START_TEST(test_zobrist_transpositions)
 	struct board z = load("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1");
 	ck_assert(x.key == z.key);
 	ck_assert(x.key == board_compute_key(&x));
+	/* ... and only when the capture is legal: after c7c5 the b5 pawn is
+	 * held by the h5 rook (taking would open the fifth rank to a5) */
+	struct board p = load("6nk/2p5/8/KP5r/8/8/8/6N1 b - - 0 1");
+	board_make(&p, mv("c7", "c5"));
+	ck_assert_int_eq(p.ep, 42);
+	struct board q = load("6nk/8/8/KPp4r/8/8/8/6N1 w - - 0 1");
+	ck_assert(p.key == q.key);
+	ck_assert(p.key == board_compute_key(&p));
+	/* a legal one does count (rook on h6: no pin) */
+	struct board p2 = load("6nk/2p5/7r/KP6/8/8/8/6N1 b - - 0 1");
+	board_make(&p2, mv("c7", "c5"));
+	struct board q2 = load("6nk/8/7r/KPp5/8/8/8/6N1 w - - 0 1");
+	ck_assert(p2.key != q2.key);
+	ck_assert(p2.key == board_compute_key(&p2));
+	/* in check, an en-passant capture that does not resolve it is no right */
+	struct board p3 = load("1q5k/2p5/8/3PK3/8/8/8/8 b - - 0 1");
+	board_make(&p3, mv("c7", "c5")); /* discovers Qb8 on e5; dxc6 would not help */
+	struct board q3 = load("1q5k/8/8/2pPK3/8/8/8/8 w - - 0 1");
+	ck_assert(p3.key == q3.key);
+	ck_assert(p3.key == board_compute_key(&p3));
 	/* castling rights are part of the key */
 	struct board r1 = load("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
 	struct board r2 = load("r3k2r/8/8/8/8/8/8/R3K2R w Kkq - 0 1");

@@ -87,6 +87,16 @@ START_TEST(test_exact_objects)
 	            "\"spectator\"],\"checks\":[\"rank\",\"knight\"],\"say\":\"Black is in double check on the "
 	            "rank and from a knight\"}");
 
+	/* a check made by a capture everybody heard carries its square, so that
+	 * insurance can say the move in one sentence (seed 002 rule 5) */
+	e = ev0(EV_CHECK, AUD_PUBLIC, WHITE);
+	e.checks[0] = CHECK_RANK;
+	e.square = 63;
+	assert_json(&e, "insurance", -1,
+	            "{\"event\":\"check\",\"by\":\"white\",\"ply\":0,\"audience\":[\"white\",\"black\",\"umpire\","
+	            "\"spectator\"],\"checks\":[\"rank\"],\"square\":\"h8\",\"say\":\"White has captured on h8 "
+	            "giving check on the rank\"}");
+
 	e = ev0(EV_ILLEGAL, AUD_BLACK | AUD_SPECTATOR, WHITE);
 	assert_json(&e, "insurance", -1,
 	            "{\"event\":\"illegal\",\"by\":\"white\",\"ply\":0,\"audience\":[\"black\",\"spectator\"],"
@@ -144,7 +154,7 @@ static void assert_round_trip(const struct event *e, const struct ruleset *rs)
 	ck_assert_int_eq(d.audience, e->audience);
 	ck_assert_int_eq(d.by, e->by);
 	ck_assert_int_eq(d.ply, e->ply);
-	ck_assert_int_eq(d.square, e->type == EV_CAPTURE ? e->square : -1);
+	ck_assert_int_eq(d.square, e->type == EV_CAPTURE || e->type == EV_CHECK ? e->square : -1);
 	ck_assert_int_eq(d.what, e->what);
 	ck_assert_int_eq(d.en_passant, e->en_passant);
 	ck_assert_int_eq(d.checks[0], e->checks[0]);

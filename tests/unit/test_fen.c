@@ -8,6 +8,7 @@
 #include "check_main.h"
 #include "board.h"
 #include "fen.h"
+#include "movegen.h"
 
 static const char *const GOOD[] = {
 	FEN_START,
@@ -18,7 +19,17 @@ static const char *const GOOD[] = {
 	"8/8/8/8/8/8/8/K1k5 b - - 49 120",
 	"4k3/8/8/8/8/8/8/4K2R w K - 0 1",
 	"r3k3/8/8/8/8/8/8/4K3 b q - 0 1",
-	"QQQQQQQQ/Q7/8/8/8/8/8/K6k b - - 0 1",
+	"QQQQQQQQ/Q7/8/8/8/8/6p1/K6k b - - 0 1",
+	/* double checks a single move gives */
+	"R3k3/8/3N4/8/8/8/8/4K3 b - - 0 1",         /* Nc8-d6, the a8 rook discovered */
+	"4k3/8/5N2/8/B7/8/7r/K7 b - - 0 1",         /* Nd7-f6, the a4 bishop discovered */
+	"5R1k/8/8/8/8/8/8/B3K3 b - - 0 1",          /* g7xf8=R, the a1 bishop discovered */
+	"4R3/1B6/3P4/8/4k3/8/8/7K b - - 0 1",       /* e5xd6 e.p. opens the e-file and b7-e4 */
+	"4k3/8/8/8/8/3n4/8/r3K3 w - - 0 1",         /* Nc1-d3, the a1 rook discovered */
+	/* an en-passant square with the check the double step discovered */
+	"1q5k/8/8/2pPK3/8/8/8/8 w - c6 0 1",
+	/* bishops: one of each colour beyond the pawns is no promotion */
+	"4k3/8/8/8/8/8/PPPPPPPP/2B1KB2 w - - 0 1",
 };
 
 START_TEST(test_round_trip)
@@ -79,6 +90,17 @@ static const struct {
 	{ "4k3/8/8/8/8/QQQ5/PPPPPPPP/4K3 w - - 0 1", "too many white pieces" },
 	{ "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1", "side not to move is in check" },
 	{ "4k3/8/3N4/1B6/8/8/8/4RK2 b - - 0 1", "more than two" },
+	/* double checks no single move gives */
+	{ "4k3/8/8/8/8/3n1n2/8/4K3 w - - 0 1", "impossible double check" },   /* two knights */
+	{ "4k3/8/8/8/8/8/3p1p2/4K3 w - - 0 1", "impossible double check" },   /* two pawns */
+	{ "4k3/8/8/8/8/8/5pn1/4K3 w - - 0 1", "impossible double check" },    /* pawn and knight */
+	{ "4k3/8/8/8/8/8/8/r3K2r w - - 0 1", "impossible double check" },     /* two rooks, one rank */
+	{ "4k3/8/8/8/8/8/2n5/r3K3 w - - 0 1", "impossible double check" },    /* no knight square on b1-d1 */
+	{ "4k3/8/8/8/8/6b1/8/4K2r w - - 0 1", "impossible double check" },    /* two sliders, no move between */
+	/* an en-passant square with a check the double step cannot explain */
+	{ "4k3/8/8/3pP3/8/8/8/r3K3 w - d6 0 1", "check from a1" },
+	/* promotions counted per bishop colour: two dark bishops and 8 pawns */
+	{ "4k3/8/8/8/8/8/PPPPPPPP/B1B1K3 w - - 0 1", "too many white pieces" },
 	{ "4k3/8/8/8/8/8/8/4K3 x - - 0 1", "side to move must be w or b" },
 	{ "4k3/8/8/8/8/8/8/4K3 white - - 0 1", "side to move must be w or b" },
 	{ "4k3/8/8/8/8/8/8/4K3 w K - 0 1", "castling right K without a rook on h1" },
@@ -192,6 +214,72 @@ START_TEST(test_mutations)
 }
 END_TEST
 
+/*
+ * The validation must never refuse a position reached in play: random
+ * games (preferring checking moves, so double checks, discovered checks
+ * and en-passant rights with checks come up) from the start and the perft
+ * suite positions; every position's FEN parses back to the same board.
+ */
+static uint64_t xorshift(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+START_TEST(test_positions_from_play_parse)
+{
+	static const char *const starts[] = {
+		FEN_START,
+		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+		"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+		"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+		"rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+		"r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+	};
+	uint64_t seed = 0x5DEECE66DULL;
+	int positions = 0, doubles = 0, ep_checks = 0;
+	for (int g = 0; g < 240; g++) {
+		struct board b;
+		char err[128], fen[FEN_MAX];
+		ck_assert_int_eq(fen_parse(starts[g % 6], &b, err, sizeof err), 0);
+		for (int ply = 0; ply < 160; ply++) {
+			struct movelist l;
+			movegen_legal(&b, &l);
+			if (l.n == 0)
+				break;
+			move_t pick = l.m[xorshift(&seed) % (uint64_t)l.n];
+			if (xorshift(&seed) % 3 != 0) {
+				/* a double check, else a check, when there is one */
+				int first = (int)(xorshift(&seed) % (uint64_t)l.n), best = 0;
+				for (int i = 0; i < l.n && best < 2; i++) {
+					struct board c = b;
+					board_make(&c, l.m[(first + i) % l.n]);
+					int n = __builtin_popcountll(board_checkers(&c));
+					if (n > best) {
+						best = n;
+						pick = l.m[(first + i) % l.n];
+					}
+				}
+			}
+			board_make(&b, pick);
+			fen_format(&b, fen, sizeof fen);
+			struct board c;
+			ck_assert_msg(fen_parse(fen, &c, err, sizeof err) == 0, "%s: %s", fen, err);
+			ck_assert_msg(memcmp(&b, &c, sizeof b) == 0, "%s parses to another board", fen);
+			positions++;
+			bb_t checkers = board_checkers(&b);
+			doubles += __builtin_popcountll(checkers) == 2;
+			ep_checks += checkers != 0 && b.ep != SQ_NONE;
+		}
+	}
+	ck_assert_int_gt(positions, 10000);
+	ck_assert_int_gt(doubles, 20);
+	ck_assert_int_gt(ep_checks, 0);
+}
+END_TEST
+
 static Suite *fen_suite(void)
 {
 	Suite *s = suite_create("fen");
@@ -202,6 +290,7 @@ static Suite *fen_suite(void)
 	tcase_add_test(tc, test_too_long_and_null);
 	tcase_add_test(tc, test_format_small_buffer);
 	tcase_add_test(tc, test_mutations);
+	tcase_add_test(tc, test_positions_from_play_parse);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -368,6 +368,93 @@ START_TEST(test_end_reasons)
 }
 END_TEST
 
+/* A try is its origin and destination: exd8=Q refused, exd8=N is the same
+ * try (legality never depends on the promotion piece), so it is refused
+ * as already tried and is neither counted (nost, seed 000 rule 6) nor
+ * announced again (english). */
+static bool has_from_to(const struct movelist *ml, int from, int to)
+{
+	for (int i = 0; i < ml->n; i++)
+		if (move_from(ml->m[i]) == from && move_to(ml->m[i]) == to)
+			return true;
+	return false;
+}
+
+START_TEST(test_promotion_piece_same_try)
+{
+	static const char fen[] = "4k3/4P3/8/8/8/8/8/4K2r w - - 0 1";
+	struct evlist ev;
+	struct movelist ml;
+	struct referee *r = mk("nost", fen, &ev);
+	ck_assert_int_eq(play(r, "exd8=Q", &ev), REF_OK);
+	ck_assert_ptr_nonnull(find(&ev, EV_ILLEGAL));
+	ASSERT_FAILS_CLEANLY(r, &ev, referee_attempt(r, WHITE, "exd8=N", &ev), REF_E_ALREADY_TRIED);
+	ASSERT_FAILS_CLEANLY(r, &ev, referee_attempt(r, WHITE, "e7d8r", &ev), REF_E_ALREADY_TRIED);
+	const char *again[] = { "exd8=B", "Kd2" };
+	ASSERT_FAILS_CLEANLY(r, &ev, referee_attempt_list(r, WHITE, again, 2, &ev), REF_E_ALREADY_TRIED);
+	/* the same try twice in one list, with two promotion pieces */
+	const char *twice[] = { "exf8=Q", "exf8=N", "Kd2" };
+	ASSERT_FAILS_CLEANLY(r, &ev, referee_attempt_list(r, WHITE, twice, 3, &ev), REF_E_ALREADY_TRIED);
+	referee_possible(r, WHITE, &ml);
+	ck_assert(!has_from_to(&ml, 52, 59)); /* no e7d8 of any piece */
+	ck_assert(has_from_to(&ml, 52, 61));  /* e7f8 still open */
+	ck_assert_int_eq(play(r, "Kd2", &ev), REF_OK);
+	const struct event *c = find(&ev, EV_ILLEGAL_COUNT);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(c->count, 1);
+	referee_free(r);
+	evlist_free(&ev);
+
+	/* english: announced to both once, not again with another piece */
+	r = mk("english", fen, &ev);
+	ck_assert_int_eq(play(r, "exd8=Q", &ev), REF_OK);
+	ck_assert_uint_eq(ev.n, 2);
+	ASSERT_FAILS_CLEANLY(r, &ev, referee_attempt(r, WHITE, "exd8=N", &ev), REF_E_ALREADY_TRIED);
+	referee_free(r);
+	evlist_free(&ev);
+}
+END_TEST
+
+/*
+ * Positions are the same only when the same moves are possible (FIDE
+ * 9.2.3): an en-passant right that no legal capture can use does not make
+ * a position different.  After 1...c5 the b5 pawn may not take en passant
+ * (it would open the fifth rank from h5 to the king on a5), so the
+ * position after 1...c5 is the one after 3...Ng8 and 5...Ng8: the third
+ * occurrence, and the draw, comes with 5...Ng8.
+ */
+START_TEST(test_repetition_illegal_en_passant)
+{
+	struct evlist ev;
+	struct referee *r = mk("icc", "6nk/2p5/8/KP5r/8/8/8/6N1 b - - 0 1", &ev);
+	const char *seq[] = { "c5", "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1" };
+	for (int i = 0; i < 8; i++) {
+		ck_assert_int_eq(play(r, seq[i], &ev), REF_OK);
+		ck_assert_msg(!referee_over(r), "over after %s", seq[i]);
+	}
+	ck_assert_int_eq(play(r, "Ng8", &ev), REF_OK);
+	ck_assert(referee_over(r));
+	ck_assert_int_eq(referee_reason(r), REASON_REPETITION);
+	referee_free(r);
+	evlist_free(&ev);
+
+	/* With a legal en-passant capture (rook on h6: nothing pins the b5
+	 * pawn) the position after 1...c5 differs from the later ones, so
+	 * 5...Ng8 is only its second occurrence; the first position to come a
+	 * third time is the one after 2.Nf3, with 6.Nf3. */
+	r = mk("icc", "6nk/2p5/7r/KP6/8/8/8/6N1 b - - 0 1", &ev);
+	for (int i = 0; i < 8; i++)
+		ck_assert_int_eq(play(r, seq[i], &ev), REF_OK);
+	ck_assert_int_eq(play(r, "Ng8", &ev), REF_OK);
+	ck_assert(!referee_over(r));
+	ck_assert_int_eq(play(r, "Nf3", &ev), REF_OK);
+	ck_assert(referee_over(r));
+	ck_assert_int_eq(referee_reason(r), REASON_REPETITION);
+	referee_free(r);
+	evlist_free(&ev);
+}
+END_TEST
+
 /* A small deterministic generator for the random games. */
 static uint32_t lcg(uint32_t *s)
 {
@@ -443,6 +530,8 @@ static Suite *referee_suite(void)
 	tcase_add_test(tc, test_move_audiences);
 	tcase_add_test(tc, test_game_ends);
 	tcase_add_test(tc, test_repetition);
+	tcase_add_test(tc, test_repetition_illegal_en_passant);
+	tcase_add_test(tc, test_promotion_piece_same_try);
 	tcase_add_test(tc, test_begin_terminal);
 	tcase_add_test(tc, test_end_reasons);
 	tcase_add_test(tc, test_deterministic);

@@ -322,14 +322,82 @@ START_TEST(test_insurance)
 	say_is("insurance", find(&ev, EV_MOVED, B | S), "White has moved");
 	done(r, &ev);
 
+	/* seed 002 rule 5: "White/Black has moved giving check on the
+	 * rank/file/short diagonal/long diagonal/with a knight" */
 	struct check_case c = { "4k3/p7/8/8/4N3/8/8/4K3 w - - 0 1", "Nf6", CHECK_KNIGHT, 0 };
-	check_case("insurance", &c, "White has given check with a knight");
+	check_case("insurance", &c, "White has moved giving check with a knight");
 	struct check_case c2 = { "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "Qh5", CHECK_SHORT_DIAGONAL, 0 };
-	check_case("insurance", &c2, "White has given check on the short diagonal");
+	check_case("insurance", &c2, "White has moved giving check on the short diagonal");
 
 	r = mk("insurance", "k7/8/1K6/8/8/8/7Q/8 w - - 0 1", &ev);
 	play(r, "Qh8", &ev);
 	say_is("insurance", find(&ev, EV_GAME_OVER, AUD_PUBLIC), "White has given checkmate");
+	done(r, &ev);
+}
+END_TEST
+
+/* Seed 002 rule 5, sentence by sentence: each is the `say` of the event
+ * that completes it (RULESETS.md, insurance). */
+START_TEST(test_insurance_rule5)
+{
+	static const struct {
+		struct check_case c;
+		const char *said;
+	} cases[] = {
+		{ { "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "Ra8", CHECK_RANK, 0 },
+		  "White has moved giving check on the rank" },
+		{ { "4k3/8/8/8/8/8/8/R5K1 w - - 0 1", "Re1", CHECK_FILE, 0 },
+		  "White has moved giving check on the file" },
+		{ { "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "Qa4", CHECK_LONG_DIAGONAL, 0 },
+		  "White has moved giving check on the long diagonal" },
+		{ { "R1N1k3/8/8/8/8/8/8/4K3 w - - 0 1", "Nd6", CHECK_RANK, CHECK_KNIGHT },
+		  "White has moved giving check on the rank and with a knight" },
+		{ { "4k2r/8/8/8/8/8/8/4K2R w - - 0 1", "Rxh8", CHECK_RANK, 0 },
+		  "White has captured on h8 giving check on the rank" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		check_case("insurance", &cases[i].c, cases[i].said);
+
+	/* a capture giving check: the capture event has its own sentence, the
+	 * check event the whole move's, and carries the capture's square */
+	struct evlist ev;
+	struct referee *r = mk("insurance", "4k2r/8/8/8/8/8/8/4K2R w - - 0 1", &ev);
+	play(r, "Rxh8", &ev);
+	say_is("insurance", find(&ev, EV_CAPTURE, AUD_PUBLIC), "White has captured on h8");
+	say_is("insurance", find(&ev, EV_MOVED, B | S), "White has moved");
+	ck_assert_int_eq(find(&ev, EV_CHECK, AUD_PUBLIC)->square, 63);
+	done(r, &ev);
+	r = mk("insurance", "3qk3/8/8/8/8/8/8/3RK3 w - - 0 1", &ev);
+	play(r, "Rxd8", &ev); /* checks on the rank, and the king takes back: no check */
+	say_is("insurance", find(&ev, EV_CHECK, AUD_PUBLIC), "White has captured on d8 giving check on the rank");
+	play(r, "Kxd8", &ev);
+	say_is("insurance", find(&ev, EV_CAPTURE, AUD_PUBLIC), "Black has captured on d8");
+	ck_assert_ptr_null(find(&ev, EV_CHECK, 0));
+	done(r, &ev);
+
+	/* a checkmate: "White/Black has given checkmate" */
+	r = mk("insurance", "k7/8/1K6/8/8/8/7Q/8 w - - 0 1", &ev);
+	play(r, "Qh8", &ev);
+	say_is("insurance", find(&ev, EV_GAME_OVER, AUD_PUBLIC), "White has given checkmate");
+	done(r, &ev);
+
+	/* "any?": "Try" / "No", heard by both and by spectators */
+	r = mk("insurance", NULL, &ev);
+	play(r, "e4", &ev);
+	play(r, "d5", &ev);
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_any(r, WHITE, &ev), REF_OK);
+	expect_types(&ev, EV_ANY, EV_NONE);
+	ck_assert_uint_eq(ev.v[0].audience, AUD_PUBLIC);
+	ck_assert_int_eq(ev.v[0].answer, ANY_YES);
+	say_is("insurance", &ev.v[0], "Try");
+	play(r, "exd5", &ev);
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_any(r, BLACK, &ev), REF_OK);
+	expect_types(&ev, EV_ANY, EV_NONE);
+	ck_assert_uint_eq(ev.v[0].audience, AUD_PUBLIC);
+	ck_assert_int_eq(ev.v[0].answer, ANY_NO);
+	say_is("insurance", &ev.v[0], "No");
 	done(r, &ev);
 }
 END_TEST
@@ -504,6 +572,144 @@ START_TEST(test_gollon)
 }
 END_TEST
 
+/* The card's double check order: rank, file, a1-h8, h1-a8, knight. */
+START_TEST(test_gollon_checks)
+{
+	struct check_case rank = { "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "Ra8", CHECK_RANK, 0 };
+	check_case("gollon", &rank, "Check along a rank");
+	struct check_case file = { "4k3/8/8/8/8/8/8/R5K1 w - - 0 1", "Re1", CHECK_FILE, 0 };
+	check_case("gollon", &file, "Check along a file");
+	struct check_case knight = { "4k3/p7/8/8/4N3/8/8/4K3 w - - 0 1", "Nf6", CHECK_KNIGHT, 0 };
+	check_case("gollon", &knight, "Check by a knight");
+	struct check_case rk = { "R1N1k3/8/8/8/8/8/8/4K3 w - - 0 1", "Nd6", CHECK_RANK, CHECK_KNIGHT };
+	check_case("gollon", &rk, "Double check along a rank and by a knight");
+	/* Nd7-f6 opens a4-e8 (a1-h8 direction): the diagonal comes before the knight */
+	struct check_case dk = { "4k3/3N4/8/8/B7/8/7r/K7 w - - 0 1", "Nf6", CHECK_A1H8_DIAGONAL, CHECK_KNIGHT };
+	check_case("gollon", &dk, "Double check along the small diagonal and by a knight");
+	/* e5xd6 e.p. opens the e-file and the h1-a8 diagonal b7-e4 at once */
+	struct check_case ep = { "4R3/1B1p4/8/4P3/4k3/8/8/7K b - - 0 1", NULL, CHECK_FILE,
+	                         CHECK_H1A8_DIAGONAL };
+	struct evlist ev;
+	struct referee *r = mk("gollon", ep.fen, &ev);
+	play(r, "d5", &ev);
+	play(r, "exd6", &ev);
+	const struct event *e = find(&ev, EV_CHECK, AUD_PUBLIC);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(e->checks[0], ep.a);
+	ck_assert_int_eq(e->checks[1], ep.b);
+	say_is("gollon", e, "Double check along a file and along the large diagonal");
+	say_is("gollon", find(&ev, EV_CAPTURE, AUD_PUBLIC), "White has taken en passant on d6");
+	done(r, &ev);
+}
+END_TEST
+
+START_TEST(test_gollon_capture_moved)
+{
+	struct evlist ev;
+	struct referee *r = mk("gollon", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", &ev);
+	play(r, "exd5", &ev);
+	const struct event *e = find(&ev, EV_CAPTURE, AUD_PUBLIC);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(e->square, 35);
+	ck_assert(!e->en_passant);
+	ck_assert_int_eq(e->what, CAPTURED_UNSAID);
+	say_is("gollon", e, "White has captured on d5");
+	say_is("gollon", find(&ev, EV_MOVED, B | S), "White has moved");
+	play(r, "Kd7", &ev);
+	say_is("gollon", find(&ev, EV_MOVED, W | S), "Black has moved");
+	done(r, &ev);
+}
+END_TEST
+
+/*
+ * Castling names the king's move from its home square.  Written when it is
+ * not possible on the player's own board (no right, or the king is not at
+ * home) it is an impossible attempt, whatever the rule set does with those,
+ * and the mover hears it as written: "Impossible: O-O".
+ */
+START_TEST(test_impossible_castling)
+{
+	struct evlist ev;
+	/* gollon, the king on f1: "Impossible" to both */
+	struct referee *r = mk("gollon", "4k3/p7/8/8/8/8/8/5K2 w - - 0 1", &ev);
+	play(r, "O-O", &ev);
+	expect_types(&ev, EV_IMPOSSIBLE, EV_IMPOSSIBLE, EV_NONE);
+	ck_assert_uint_eq(ev.v[0].audience, W | U);
+	ck_assert_uint_eq(ev.v[0].move, move_make(4, 6, MOVE_CASTLING, KNIGHT));
+	say_is("gollon", &ev.v[0], "Impossible: O-O");
+	ck_assert_uint_eq(ev.v[1].audience, B | S);
+	ck_assert_uint_eq(ev.v[1].move, MOVE_NONE);
+	say_is("gollon", &ev.v[1], "Impossible");
+	done(r, &ev);
+
+	/* icc, Black's king on f8: refused to the mover only, not a try */
+	r = mk("icc", "5k2/p7/8/8/8/8/P7/4K3 b - - 0 1", &ev);
+	play(r, "O-O-O", &ev);
+	expect_types(&ev, EV_IMPOSSIBLE, EV_NONE);
+	ck_assert_uint_eq(ev.v[0].audience, B | U);
+	ck_assert_uint_eq(ev.v[0].move, move_make(60, 58, MOVE_CASTLING, KNIGHT));
+	say_is("icc", &ev.v[0], "Impossible: O-O-O");
+	done(r, &ev);
+
+	/* icc, the king at home without the right */
+	r = mk("icc", "4k3/8/8/8/8/8/8/4K2R w - - 0 1", &ev);
+	play(r, "O-O", &ev);
+	expect_types(&ev, EV_IMPOSSIBLE, EV_NONE);
+	say_is("icc", &ev.v[0], "Impossible: O-O");
+	done(r, &ev);
+
+	/* english: an impossible try is an illegal one, announced to both; not twice */
+	r = mk("english", "4k3/p7/8/8/8/8/8/5K2 w - - 0 1", &ev);
+	play(r, "O-O", &ev);
+	expect_types(&ev, EV_ILLEGAL, EV_ILLEGAL, EV_NONE);
+	say_is("english", &ev.v[0], "Illegal: O-O");
+	say_is("english", &ev.v[1], "White tried an illegal move");
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_attempt(r, WHITE, "0-0", &ev), REF_E_ALREADY_TRIED);
+	play(r, "Kg2", &ev);
+	ck_assert_ptr_nonnull(find(&ev, EV_MOVE, W));
+	done(r, &ev);
+}
+END_TEST
+
+/* Every draw the umpire declares, in every rule set's words. */
+START_TEST(test_draw_words)
+{
+	static const struct {
+		const char *fen;
+		const char *moves[8];
+		int reason;
+		const char *said, *said_insurance;
+	} draws[] = {
+		{ "k7/8/8/1Q6/8/8/8/4K3 w - - 0 1", { "Qb6" }, REASON_STALEMATE, "Drawn by stalemate",
+		  "The game is drawn (stalemate)" },
+		{ NULL, { "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8" }, REASON_REPETITION,
+		  "Drawn by threefold repetition", "The game is drawn (threefold repetition)" },
+		{ "k7/8/8/8/8/8/8/K6R w - - 99 80", { "Rh2" }, REASON_FIFTY_MOVES, "Drawn by the fifty-move rule",
+		  "The game is drawn (the fifty-move rule)" },
+		{ "k7/8/8/8/8/8/1r6/K7 w - - 0 1", { "Kxb2" }, REASON_INSUFFICIENT,
+		  "Drawn by insufficient material", "The game is drawn (insufficient material)" },
+	};
+	for (size_t k = 0; k < ruleset_count(); k++) {
+		const char *rules = ruleset_at(k)->name;
+		for (size_t d = 0; d < sizeof draws / sizeof draws[0]; d++) {
+			struct evlist ev;
+			struct referee *r = mk(rules, draws[d].fen, &ev);
+			for (int i = 0; i < 8 && draws[d].moves[i]; i++) {
+				ck_assert(!referee_over(r));
+				play(r, draws[d].moves[i], &ev);
+			}
+			const struct event *e = find(&ev, EV_GAME_OVER, AUD_PUBLIC);
+			ck_assert_msg(e != NULL, "%s: no draw %zu", rules, d);
+			ck_assert_int_eq(e->result, RESULT_DRAW);
+			ck_assert_int_eq(e->reason, draws[d].reason);
+			say_is(rules, e, strcmp(rules, "insurance") == 0 ? draws[d].said_insurance : draws[d].said);
+			done(r, &ev);
+		}
+	}
+}
+END_TEST
+
 /* ---------------------------------------------------------------- say */
 
 START_TEST(test_say_never_more)
@@ -557,6 +763,11 @@ static Suite *rulesets_suite(void)
 	tcase_add_test(tc, test_nost_quiet);
 	tcase_add_test(tc, test_nost_check_words);
 	tcase_add_test(tc, test_gollon);
+	tcase_add_test(tc, test_gollon_checks);
+	tcase_add_test(tc, test_gollon_capture_moved);
+	tcase_add_test(tc, test_insurance_rule5);
+	tcase_add_test(tc, test_impossible_castling);
+	tcase_add_test(tc, test_draw_words);
 	tcase_add_test(tc, test_say_never_more);
 	suite_add_tcase(s, tc);
 	return s;

@@ -139,8 +139,10 @@ static int random_game(const char *rules, const char *fen, uint32_t seed)
 				char tmp[NOTATION_MAX];
 				bool dup = false;
 				uci_of(ml.m[lcg(&seed) % (uint32_t)ml.n], tmp);
+				/* one try per origin and destination (the promotion
+				 * piece does not make another try) */
 				for (int j = 0; j < k; j++)
-					dup = dup || strcmp(t[j], tmp) == 0;
+					dup = dup || strncmp(t[j], tmp, 4) == 0;
 				if (!dup) {
 					memcpy(t[k], tmp, sizeof tmp);
 					texts[k] = t[k];
@@ -237,6 +239,38 @@ START_TEST(test_view_basics)
 }
 END_TEST
 
+/* A refused promotion closes the square to every promotion piece, in the
+ * view as in the referee. */
+START_TEST(test_view_refused_promotion)
+{
+	char err[160];
+	struct referee *r = referee_new(ruleset_find("english"), "4k3/4P3/8/8/8/8/8/4K2r w - - 0 1", err,
+	                                sizeof err);
+	ck_assert_ptr_nonnull(r);
+	struct view views[2];
+	view_init(&views[WHITE], referee_board(r), WHITE);
+	view_init(&views[BLACK], referee_board(r), BLACK);
+	struct evlist ev;
+	evlist_init(&ev);
+	ck_assert_int_eq(referee_begin(r, &ev), REF_OK);
+	feed(views, &ev, r);
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_attempt(r, WHITE, "exd8=Q", &ev), REF_OK);
+	ck_assert_int_eq(ev.v[0].type, EV_ILLEGAL);
+	feed(views, &ev, r); /* view_possible == referee_possible */
+	struct movelist ml;
+	view_possible(&views[WHITE], &ml);
+	int e7f8 = 0;
+	for (int i = 0; i < ml.n; i++) {
+		ck_assert_msg(!(move_from(ml.m[i]) == 52 && move_to(ml.m[i]) == 59), "e7d8 still offered");
+		e7f8 += move_from(ml.m[i]) == 52 && move_to(ml.m[i]) == 61;
+	}
+	ck_assert_int_eq(e7f8, 4);
+	evlist_free(&ev);
+	referee_free(r);
+}
+END_TEST
+
 static Suite *view_suite(void)
 {
 	Suite *s = suite_create("view");
@@ -244,6 +278,7 @@ static Suite *view_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_view_basics);
 	tcase_add_test(tc, test_random_games_every_ruleset);
+	tcase_add_test(tc, test_view_refused_promotion);
 	suite_add_tcase(s, tc);
 	return s;
 }
