@@ -25,7 +25,15 @@
 #define CLIENT_LOG_MAX 8        /* announcements kept per game for the status display */
 #define CLIENT_PENDING_MAX 64   /* requests awaiting a response */
 #define CLIENT_EVENTS_MAX 4096  /* event names kept for `wait` (batch) */
+#define CLIENT_TOKEN_MAX 64     /* a resume token (PROTO_TOKEN_LEN is 43) */
+#define CLIENT_PGN_MAX (4L << 20) /* a PGN fetched in chunks; longer ones are refused */
 #define CLIENT_QUIT 1
+
+/* A try typed in this client, kept until the referee rules: its echo keeps the capture mark typed. */
+struct typed_try {
+	move_t move;
+	bool capture;                       /* the player wrote 'x' or ':' */
+};
 
 struct cgame {
 	bool used;
@@ -42,11 +50,20 @@ struct cgame {
 	int draw_offer_from;                /* colour with a standing offer, or -1 */
 	char log[CLIENT_LOG_MAX][WORDS_MAX];
 	int log_n;                          /* total logged; the last CLIENT_LOG_MAX are kept */
+	struct typed_try tried[CMD_ARGS_MAX];
+	int ntried;
+	/* Said once the action's last announcement is in (client_flush), not on the
+	 * first one: "your move" must not come before the same move's check. */
+	bool turn_notice;
+	bool redraw;
+	bool loading;                       /* the view's events continue in later pages */
 };
 
 struct pending {
 	long long id;
 	enum cmd_type type;                 /* CMD_NONE: hello or a keep-alive ping */
+	long game;                          /* the game it is about, or -1 */
+	long arg;                           /* CMD_DRAW: the action; CMD_GAME/RECORD/PGN: the page's `from` */
 };
 
 struct client {
@@ -61,6 +78,12 @@ struct client {
 	long current;                       /* current game id, or -1 */
 	long last_challenge;                /* offer id of the last challenge received, or -1 */
 	int errors;                         /* error responses and local errors so far */
+	char token[CLIENT_TOKEN_MAX + 1];   /* the session's resume token ("" = none) */
+	/* a PGN arriving in chunks (one at a time) */
+	bool pgn_busy;
+	char *pgn;
+	size_t pgn_len;
+	char pgn_file[CMD_ARG_MAX];
 	/* received event names (batch `wait`): a log and a read cursor */
 	char (*evnames)[24];
 	size_t ev_n, ev_cursor;
@@ -87,6 +110,24 @@ int client_command(struct client *c, const char *line);
 
 /* One received protocol line. */
 void client_receive(struct client *c, const char *line);
+
+/*
+ * Deferred words: the board and "your move" of an action are shown after its
+ * last announcement.  The client flushes them itself at a turn-start
+ * announcement, at game_over and at a response; the caller flushes at the
+ * end of what arrived together (no more lines for a moment).
+ */
+void client_flush(struct client *c);
+bool client_deferred(const struct client *c);
+
+/*
+ * The connection is gone: requests in flight will never be answered.
+ * Returns how many of the player's requests were dropped (pings not counted).
+ */
+int client_disconnected(struct client *c);
+
+/* After client_hello() on a new connection: resume {token}.  0 sent, -1 no session to resume. */
+int client_resume(struct client *c);
 
 /* Does a request await its response? (batch mode reads the next command only when none does) */
 static inline bool client_busy(const struct client *c) { return c->npending > 0; }

@@ -32,6 +32,7 @@ static const struct cmd_def cmd_table[] = {
 	{ "guest", CMD_GUEST, 0, 0, "guest                     play as a guest" },
 	{ "logout", CMD_LOGOUT, 0, 0, "logout                    log out" },
 	{ "ping", CMD_PING, 0, 0, NULL },
+	{ "resume", CMD_RESUME, 1, 1, NULL },
 	{ "who", CMD_WHO, 0, 0, "who                       who is online" },
 	{ "seeks", CMD_SEEKS, 0, 0, "seeks                     open seeks" },
 	{ "seek", CMD_SEEK, 0, 4, "seek [RULES] [TIME] [COLOR] [rated]   offer a game to anyone (TIME: 5+2, 3d, untimed)" },
@@ -49,6 +50,9 @@ static const struct cmd_def cmd_table[] = {
 	{ "game", CMD_GAME, 0, 0, NULL },
 	{ "possible", CMD_POSSIBLE, 0, 0, "possible                  the tries you may still make this turn" },
 	{ "switch", CMD_SWITCH, 1, 1, "switch GAME               make GAME the current game" },
+	{ "history", CMD_HISTORY, 0, 1, "history [USER]            your games, or USER's finished games" },
+	{ "record", CMD_RECORD, 1, 2, "record GAME [white|black|umpire]   what that side (or the umpire) was told, in words" },
+	{ "pgn", CMD_PGN, 1, 4, "pgn GAME [white|black|umpire] [> FILE]   the game as Kriegspiel PGN, shown or written to FILE" },
 	{ "board", CMD_BOARD, 0, 0, "board                     draw the board again" },
 	{ "ghost", CMD_GHOST_PLACE, 1, 3, "ghost place Nf6 | ghost move f6 e4 | ghost clear [SQ]   guesses, never sent" },
 	{ "wait", CMD_WAIT, 1, 2, "wait EVENT [SECONDS]      (batch) wait for the next EVENT (default 30 s)" },
@@ -158,6 +162,34 @@ static int parse_terms(struct cmd *c, int from, char *err, size_t errlen)
 	return 0;
 }
 
+static bool is_view(const char *w)
+{
+	return !strcmp(w, "white") || !strcmp(w, "black") || !strcmp(w, "umpire");
+}
+
+/* record GAME [VIEW]; pgn GAME [VIEW] [> FILE | >FILE] */
+static int parse_view_file(struct cmd *c, char *err, size_t errlen)
+{
+	const char *usage = c->type == CMD_RECORD ? "record GAME [white|black|umpire]"
+	                                          : "pgn GAME [white|black|umpire] [> FILE]";
+	if (!parse_long(c->argv[0], &c->number))
+		return fail(err, errlen, "a game is a number (usage: %s)", usage);
+	for (int i = 1; i < c->argc; i++) {
+		const char *w = c->argv[i];
+		if (is_view(w) && !c->view[0] && !c->file[0]) {
+			snprintf(c->view, sizeof c->view, "%.6s", w);   /* is_view(): at most "umpire" */
+		} else if (c->type == CMD_PGN && w[0] == '>' && !c->file[0]) {
+			const char *f = w[1] ? w + 1 : i + 1 < c->argc ? c->argv[++i] : "";
+			if (!*f)
+				return fail(err, errlen, "pgn: a file name after '>'");
+			snprintf(c->file, sizeof c->file, "%s", f);
+		} else {
+			return fail(err, errlen, "usage: %s", usage);
+		}
+	}
+	return 0;
+}
+
 static const struct cmd_def *find_def(const char *word)
 {
 	for (size_t i = 0; i < CMD_COUNT; i++)
@@ -252,6 +284,9 @@ int cmd_parse(const char *line, struct cmd *c, char *err, size_t errlen)
 		if (!parse_long(c->argv[0], &c->number))
 			return fail(err, errlen, "a game is a number");
 		return 0;
+	case CMD_RECORD:
+	case CMD_PGN:
+		return parse_view_file(c, err, errlen);
 	case CMD_DRAW:
 		c->draw = DRAW_DEFAULT;
 		if (c->argc == 1) {
@@ -369,6 +404,12 @@ json_t *cmd_request(const struct cmd *c, long long id, long game, char *err, siz
 			return NULL;
 		}
 		break;
+	case CMD_RECORD:
+		if (!c->view[0]) {
+			fail(err, errlen, "record: which view? (white, black or umpire)");
+			return NULL;
+		}
+		break;
 	case CMD_ACCEPT: case CMD_DECLINE: case CMD_CANCEL:
 		if (c->number < 0) {
 			fail(err, errlen, "which offer? (a number; see \"seeks\")");
@@ -389,6 +430,22 @@ json_t *cmd_request(const struct cmd *c, long long id, long game, char *err, siz
 		json_object_set_new(r, "password", json_string(c->argv[1]));
 		break;
 	case CMD_GUEST: type = "guest"; break;
+	case CMD_RESUME:
+		type = "resume";
+		json_object_set_new(r, "token", json_string(c->argv[0]));
+		break;
+	case CMD_HISTORY:
+		type = "history";
+		if (c->argc == 1)
+			json_object_set_new(r, "user", json_string(c->argv[0]));
+		break;
+	case CMD_RECORD:
+	case CMD_PGN:
+		type = c->type == CMD_RECORD ? "record" : "pgn";
+		json_object_set_new(r, "game", json_integer(c->number));
+		if (c->view[0])
+			json_object_set_new(r, "view", json_string(c->view));
+		break;
 	case CMD_LOGOUT: type = "logout"; break;
 	case CMD_PING: type = "ping"; break;
 	case CMD_WHO: type = "who"; break;

@@ -26,12 +26,17 @@ enum cmd_type {
 	CMD_QUIT,
 	/* session */
 	CMD_LOGIN, CMD_REGISTER, CMD_GUEST, CMD_LOGOUT, CMD_PING,
+	CMD_RESUME,        /* resume TOKEN: what the client sends after reconnecting */
 	/* lobby */
 	CMD_WHO, CMD_SEEKS, CMD_SEEK, CMD_CHALLENGE, CMD_ACCEPT, CMD_DECLINE, CMD_CANCEL,
 	/* games */
 	CMD_MOVE,          /* one try (args[0]) or, with several, a preference list */
 	CMD_QUIET,         /* an "if quiet" sequence */
 	CMD_ANY, CMD_RESIGN, CMD_DRAW, CMD_ABORT, CMD_GAMES, CMD_GAME, CMD_POSSIBLE, CMD_SWITCH,
+	/* history */
+	CMD_HISTORY,       /* history [USER] */
+	CMD_RECORD,        /* record GAME [VIEW] */
+	CMD_PGN,           /* pgn GAME [VIEW] [> FILE] */
 	/* local only */
 	CMD_BOARD, CMD_GHOST_PLACE, CMD_GHOST_MOVE, CMD_GHOST_CLEAR, CMD_WAIT, CMD_SLEEP,
 	/* a JSON request line sent as it is (scripts, tests) */
@@ -51,6 +56,8 @@ struct cmd {
 	bool rated;
 	enum draw_action draw;
 	long number;                           /* offer, game, seconds (wait/sleep); -1 = none */
+	char view[8];                          /* record/pgn: "white", "black", "umpire", "" = default */
+	char file[CMD_ARG_MAX];                /* pgn: where to write it ("" = show it) */
 	char raw[CMD_LINE_MAX];                /* CMD_RAW: the JSON text */
 };
 

@@ -27,10 +27,16 @@
 
 #define KRIEG_VERSION "0.1"
 #define STDIN_LINE_MAX CMD_LINE_MAX
+#define QUIET_MS 40                    /* no more lines for this long: what arrived together is all in */
+#define RECONNECT_FIRST_MS 1000        /* then 2, 4, 8 ... s */
+#define RECONNECT_DELAY_MAX_MS 30000
+#define RECONNECT_GIVE_UP_MS 120000
 
 struct ui {
 	struct client cl;
 	struct net *net;
+	struct net_opts nopts;  /* how to connect again */
+	char hostport[NET_HOST_MAX + 16];
 	bool readline;        /* libedit owns the terminal */
 	bool editing;         /* inside readline(): a prompt and a half-typed line are on screen */
 	bool net_down;
@@ -136,6 +142,40 @@ static int ui_ask_password(void *ctx, const char *prompt, char *buf, size_t len)
 	return rc;
 }
 
+/* ssh's question for a first-seen server: yes or no, typed out in full; end of input is no. */
+static int ui_confirm(void *ctx, const char *question)
+{
+	(void)ctx;
+	fputs(question, stdout);
+	fflush(stdout);
+	for (;;) {
+		char ans[16];
+		size_t n = 0;
+		bool eof = false;
+		for (;;) {
+			char ch;
+			ssize_t r = read(STDIN_FILENO, &ch, 1);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				eof = true;
+				break;
+			}
+			if (ch == '\n' || ch == '\r')
+				break;
+			if (n + 1 < sizeof ans)
+				ans[n++] = ch;
+		}
+		ans[n] = '\0';
+		if (!strcmp(ans, "yes"))
+			return 1;
+		if (eof || !strcmp(ans, "no"))
+			return 0;
+		fputs("Please type 'yes' or 'no': ", stdout);
+		fflush(stdout);
+	}
+}
+
 static void update_prompt(struct ui *u, bool force)
 {
 	char p[sizeof u->prompt];
@@ -150,22 +190,107 @@ static void update_prompt(struct ui *u, bool force)
 	}
 }
 
-/* Feed whatever the server sent to the client. */
-static int pump_net(struct ui *u)
+/* Feed whatever the server sent to the client.  NET_OK, or why the connection ended. */
+static enum net_status pump_net(struct ui *u)
 {
 	static char line[PROTO_LINE_MAX + 1];
 	enum net_status st = net_read(u->net);
 	while (net_next_line(u->net, line, sizeof line))
 		client_receive(&u->cl, line);
+	return st;
+}
+
+static const char *lost_why(enum net_status st)
+{
+	return st == NET_E_CLOSED ? "the server closed the connection"
+	     : st == NET_E_LINE_TOO_LONG ? "the server sent an over-long line"
+	     : "connection error";
+}
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/*
+ * Interactive: the connection is gone.  Say so, then connect again with a
+ * growing pause (1, 2, 4 ... 30 s) for up to two minutes or until Ctrl-C,
+ * and resume the session: the server then sends each live game's state,
+ * which rebuilds the views.  0 reconnected, -1 gave up.
+ */
+static int reconnect(struct ui *u, enum net_status why)
+{
+	char msg[2400];
+	net_free(u->net);
+	u->net = NULL;
+	int dropped = client_disconnected(&u->cl);
+	snprintf(msg, sizeof msg, "Connection to %s lost (%s); your games go on. Reconnecting\u2026 (Ctrl-C gives up)",
+	         u->hostport, lost_why(why));
+	if (!u->cl.ropts.unicode)
+		snprintf(msg, sizeof msg, "Connection to %s lost (%s); your games go on. Reconnecting... (Ctrl-C gives up)",
+		         u->hostport, lost_why(why));
+	ui_print(u, msg);
+	if (dropped > 0) {
+		snprintf(msg, sizeof msg, "(%d request%s got no answer; the games' state after reconnecting shows what happened)",
+		         dropped, dropped == 1 ? "" : "s");
+		ui_print(u, msg);
+	}
+
+	struct sigaction sa = { .sa_handler = on_sigint }, old;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old);   /* no SA_RESTART: a Ctrl-C ends the wait at once */
+	interrupted = 0;
+	long start = mono_ms(NULL), delay = RECONNECT_FIRST_MS;
+	bool fatal = false;
+	int rc = -1;
+	while (!interrupted && !fatal) {
+		long left = start + RECONNECT_GIVE_UP_MS - mono_ms(NULL);
+		if (left <= 0)
+			break;
+		poll(NULL, 0, (int)(delay < left ? delay : left));
+		if (interrupted)
+			break;
+		struct net_opts o = u->nopts;
+		o.tofu = NET_TOFU_REFUSE;   /* pinned a moment ago: a new certificate now is no first use */
+		char err[2048];
+		enum net_status st = net_connect(&o, &u->net, err, sizeof err);
+		if (st == NET_OK) {
+			rc = 0;
+			break;
+		}
+		fatal = st == NET_E_CERT_CHANGED || st == NET_E_NOT_TRUSTED || st == NET_E_KNOWN_FILE;
+		delay = delay * 2 < RECONNECT_DELAY_MAX_MS ? delay * 2 : RECONNECT_DELAY_MAX_MS;
+		if (fatal)
+			snprintf(msg, sizeof msg, "%s", err);
+		else
+			snprintf(msg, sizeof msg, "Not yet (%s); next try in %ld s.", err, delay / 1000);
+		ui_print(u, msg);
+	}
+	sigaction(SIGINT, &old, NULL);
+	if (rc != 0) {
+		ui_print(u, interrupted ? "Gave up reconnecting. Your games go on; run krieg again to resume them."
+		            : "Could not reconnect. Your games go on; run krieg again to resume them.");
+		return -1;
+	}
+	snprintf(msg, sizeof msg, "Reconnected to %s.", u->hostport);
+	ui_print(u, msg);
+	client_hello(&u->cl);
+	if (client_resume(&u->cl) != 0 && !u->cl.logged_in)
+		ui_print(u, "Type \"login NAME\", \"register NAME\" or \"guest\".");
+	return 0;
+}
+
+/* Interactive: read from the server; on a lost connection, reconnect.  0, or -1: give up. */
+static int serve_net(struct ui *u)
+{
+	enum net_status st = pump_net(u);
 	if (st == NET_OK)
 		return 0;
-	if (st == NET_E_CLOSED)
-		fprintf(stderr, "\nkrieg: the server closed the connection\n");
-	else if (st == NET_E_LINE_TOO_LONG)
-		fprintf(stderr, "\nkrieg: the server sent an over-long line\n");
-	else
-		fprintf(stderr, "\nkrieg: connection error\n");
-	return -1;
+	client_flush(&u->cl);
+	return reconnect(u, st);
 }
 
 /* stdin without libedit: read what is there, split into lines. */
@@ -266,8 +391,13 @@ static int batch_loop(struct ui *u)
 		if (poll(p, 2, timeout) < 0 && errno != EINTR)
 			return 1;
 		if ((p[0].revents & (POLLIN | POLLHUP | POLLERR)) || net_has_line(u->net)) {
-			if (pump_net(u) != 0)
-				return u->in_eof && !client_busy(&u->cl) && !waiting[0] ? (u->cl.errors > 0) : 1;
+			enum net_status st = pump_net(u);
+			if (st != NET_OK) {
+				/* scripts decide what to do next: no reconnecting behind their back */
+				fprintf(stderr, "krieg: connection to %s lost (%s); --batch does not reconnect\n",
+				        u->hostport, lost_why(st));
+				return 1;
+			}
 		}
 		if (p[1].revents & (POLLIN | POLLHUP | POLLERR))
 			read_stdin(u);
@@ -292,15 +422,22 @@ static int ui_getc(FILE *in)
 			{ .fd = STDIN_FILENO, .events = POLLIN },
 		};
 		int timeout = (int)(1000 - t % 1000);   /* wake on the second: the clocks tick */
+		bool deferred = client_deferred(&u->cl);
+		if (deferred && timeout > QUIET_MS)
+			timeout = QUIET_MS;
 		if (net_has_line(u->net))
 			timeout = 0;
-		if (poll(p, 2, timeout) < 0 && errno != EINTR)
+		int n = poll(p, 2, timeout);
+		if (n < 0 && errno != EINTR)
 			return EOF;
-		if ((p[0].revents & (POLLIN | POLLHUP | POLLERR)) || net_has_line(u->net)) {
-			if (pump_net(u) != 0) {
+		bool net_ready = (p[0].revents & (POLLIN | POLLHUP | POLLERR)) || net_has_line(u->net);
+		if (net_ready) {
+			if (serve_net(u) != 0) {
 				u->net_down = true;
 				return EOF;
 			}
+		} else if (deferred) {
+			client_flush(&u->cl);   /* nothing more came: the action's words are all in */
 		}
 		update_prompt(u, false);
 		if (p[1].revents & (POLLIN | POLLHUP | POLLERR)) {
@@ -344,11 +481,14 @@ static int interactive_loop(struct ui *u)
 			{ .fd = net_fd(u->net), .events = POLLIN },
 			{ .fd = u->in_eof ? -1 : STDIN_FILENO, .events = POLLIN },
 		};
-		if (poll(p, 2, 1000) < 0 && errno != EINTR)
+		bool deferred = client_deferred(&u->cl);
+		if (poll(p, 2, deferred ? QUIET_MS : 1000) < 0 && errno != EINTR)
 			break;
-		if (p[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-			if (pump_net(u) != 0)
+		if ((p[0].revents & (POLLIN | POLLHUP | POLLERR)) || net_has_line(u->net)) {
+			if (serve_net(u) != 0)
 				return 1;
+		} else if (deferred) {
+			client_flush(&u->cl);
 		}
 		if (p[1].revents & (POLLIN | POLLHUP | POLLERR)) {
 			read_stdin(u);
@@ -376,6 +516,8 @@ static void usage(FILE *f)
 	        "  --known-servers FILE  pinned certificates (default: $KRIEG_KNOWN_SERVERS,\n"
 	        "                        $XDG_CONFIG_HOME/krieg/known_servers, ~/.config/krieg/known_servers)\n"
 	        "  --insecure            do not verify the server (development only; warns every time)\n"
+	        "  --trust-new           pin a server seen for the first time without asking\n"
+	        "                        (also KRIEG_TRUST_NEW=1; always so in --batch)\n"
 	        "  --version             print the version\n",
 	        NET_PORT_DEFAULT);
 }
@@ -385,6 +527,7 @@ int main(int argc, char **argv)
 	static struct ui u;
 	const char *target = "localhost", *known = NULL, *user = NULL;
 	bool batch = false, ascii = false, no_color = false, insecure = false, guest = false;
+	bool trust_new = getenv("KRIEG_TRUST_NEW") && !strcmp(getenv("KRIEG_TRUST_NEW"), "1");
 
 	setlocale(LC_ALL, "");
 	signal(SIGPIPE, SIG_IGN);
@@ -400,6 +543,8 @@ int main(int argc, char **argv)
 			insecure = true;
 		else if (!strcmp(a, "--guest"))
 			guest = true;
+		else if (!strcmp(a, "--trust-new"))
+			trust_new = true;
 		else if (!strcmp(a, "--known-servers") && i + 1 < argc)
 			known = argv[++i];
 		else if (!strcmp(a, "--user") && i + 1 < argc)
@@ -428,9 +573,16 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	struct net_opts no = { .host = host, .port = port, .insecure = insecure, .known_path = known };
+	/* A first-seen server: ask on a terminal, as ssh does; scripts (and
+	 * --trust-new) pin it with a notice.  Nothing to ask without a terminal. */
+	bool ask = !batch && !trust_new && isatty(STDIN_FILENO);
+	u.nopts = (struct net_opts){ .host = host, .port = port, .insecure = insecure, .known_path = known,
+	                             .tofu = ask ? NET_TOFU_ASK : NET_TOFU_AUTO, .confirm = ui_confirm,
+	                             .confirm_ctx = &u };
+	snprintf(u.hostport, sizeof u.hostport, "%s%s%s:%s", strchr(host, ':') ? "[" : "", host,
+	         strchr(host, ':') ? "]" : "", port);
 	char err[2048];
-	if (net_connect(&no, &u.net, err, sizeof err) != NET_OK) {
+	if (net_connect(&u.nopts, &u.net, err, sizeof err) != NET_OK) {
 		fprintf(stderr, "krieg: %s\n", err);
 		return 1;
 	}

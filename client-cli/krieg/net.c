@@ -172,6 +172,41 @@ static void fingerprint(X509 *cert, char out[KNOWN_FP_HEX + 1])
 		snprintf(out + 2 * i, 3, "%02x", md[i]);
 }
 
+/* A certificate seen for the first time: pin it, ask, or refuse, as the caller chose. */
+static enum net_status first_use(const struct net *n, const struct net_opts *o, const char *hp,
+                                 const char *path, FILE *notice, char *err, size_t errlen)
+{
+	if (o->tofu == NET_TOFU_REFUSE) {
+		say(err, errlen, "the certificate of %s (SHA-256 %s) is not the one pinned in %s, "
+		    "and none is pinned now: refused", hp, n->fp, path);
+		return NET_E_NOT_TRUSTED;
+	}
+	if (o->tofu == NET_TOFU_ASK) {
+		char q[1024];
+		snprintf(q, sizeof q,
+		         "The authenticity of server '%s' can't be established.\n"
+		         "Its certificate is not signed by an authority this system trusts.\n"
+		         "SHA-256 fingerprint is %s.\n"
+		         "Are you sure you want to continue connecting (yes/no)? ", hp, n->fp);
+		if (!o->confirm || o->confirm(o->confirm_ctx, q) != 1) {
+			say(err, errlen, "server verification failed: the certificate of %s was not accepted "
+			    "(nothing was recorded)", hp);
+			return NET_E_NOT_TRUSTED;
+		}
+	}
+	if (known_add(path, hp, n->fp) != 0) {
+		say(err, errlen, "cannot record %s in %s: %s", hp, path, strerror(errno));
+		return NET_E_KNOWN_FILE;
+	}
+	if (o->tofu == NET_TOFU_ASK)
+		fprintf(notice, "krieg: permanently added %s to the known servers (%s).\n", hp, path);
+	else
+		fprintf(notice, "krieg: the certificate of %s is not signed by a known authority.\n"
+		        "krieg: its SHA-256 fingerprint is %s\n"
+		        "krieg: trusting it on first use; permanently added to %s\n", hp, n->fp, path);
+	return NET_OK;
+}
+
 /* Decide whether to trust the server; NET_OK or an error with err set. */
 static enum net_status verify(struct net *n, const struct net_opts *o, char *err, size_t errlen)
 {
@@ -209,14 +244,7 @@ static enum net_status verify(struct net *n, const struct net_opts *o, char *err
 	case KNOWN_MATCH:
 		return NET_OK;
 	case KNOWN_NEW:
-		if (known_add(path, hp, n->fp) != 0) {
-			say(err, errlen, "cannot record %s in %s: %s", hp, path, strerror(errno));
-			return NET_E_KNOWN_FILE;
-		}
-		fprintf(notice, "krieg: the certificate of %s is not signed by a known authority.\n"
-		        "krieg: its SHA-256 fingerprint is %s\n"
-		        "krieg: trusting it on first use; permanently added to %s\n", hp, n->fp, path);
-		return NET_OK;
+		return first_use(n, o, hp, path, notice, err, errlen);
 	case KNOWN_MISMATCH:
 		say(err, errlen,
 		    "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n"
@@ -392,6 +420,10 @@ enum net_status net_read(struct net *n)
 		if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE)
 			return NET_OK;
 		if (e == SSL_ERROR_ZERO_RETURN || (e == SSL_ERROR_SYSCALL && ERR_peek_error() == 0))
+			return NET_E_CLOSED;
+		/* OpenSSL 3 reports a close without close_notify as an error; only whole
+		 * lines are ever used, so a cut connection is just a closed one */
+		if (e == SSL_ERROR_SSL && ERR_GET_REASON(ERR_peek_error()) == SSL_R_UNEXPECTED_EOF_WHILE_READING)
 			return NET_E_CLOSED;
 		return NET_E_IO;
 	}

@@ -8,7 +8,10 @@
  * host name is trusted.  Otherwise trust on first use: the SHA-256 of the
  * certificate is pinned in the known_servers file (known.h) the first time
  * and must match ever after; a changed certificate is refused.  --insecure
- * skips both, with a warning each time.
+ * skips both, with a warning each time.  Whether a first-seen certificate
+ * is pinned is the caller's policy: ask the person (a terminal), pin it
+ * automatically (--batch, --trust-new), or refuse it (a reconnection: the
+ * server was pinned a moment ago, so a new certificate is not a first use).
  */
 #ifndef KRIEG_NET_H
 #define KRIEG_NET_H
@@ -31,6 +34,13 @@ enum net_status {
 	NET_E_CLOSED = 6,        /* the server closed the connection */
 	NET_E_IO = 7,            /* read/write error */
 	NET_E_LINE_TOO_LONG = 8, /* the server sent a line over PROTO_LINE_MAX */
+	NET_E_NOT_TRUSTED = 9,   /* a first-seen certificate was not accepted: nothing pinned */
+};
+
+enum net_tofu {
+	NET_TOFU_AUTO = 0,       /* pin a first-seen certificate, with a notice */
+	NET_TOFU_ASK = 1,        /* ask confirm(); pin only on yes */
+	NET_TOFU_REFUSE = 2,     /* never pin */
 };
 
 struct net;
@@ -41,6 +51,10 @@ struct net_opts {
 	bool insecure;
 	const char *known_path;  /* known_servers file; NULL: known_default_path() */
 	FILE *notice;            /* where notices (new pin, --insecure warning) go; NULL: stderr */
+	enum net_tofu tofu;
+	/* NET_TOFU_ASK: show `question` (it ends "(yes/no)? ") and return 1 for yes, 0 for no */
+	int (*confirm)(void *ctx, const char *question);
+	void *confirm_ctx;
 };
 
 /* "host", "host:port", "[v6addr]:port" → host and port (default 7474).  0 or -1. */

@@ -7,7 +7,11 @@
  *     is not echoed, accept a challenge, play, see the board and the
  *     umpire's words, place a ghost;
  *   - a server whose certificate changed is refused, naming the
- *     known_servers line to remove.
+ *     known_servers line to remove; a first-seen one is asked about on a
+ *     terminal (yes pins it, no stops), pinned silently with --trust-new;
+ *   - the server restarts mid-game: the interactive client reconnects,
+ *     resumes and plays on, a --batch one exits non-zero;
+ *   - history, record and pgn read a finished game back.
  * $KRIEG names the client (set by `make integration`); else
  * build/asan/bin/krieg, else bin/krieg.  Likewise $KRIEGD for the cert test.
  */
@@ -305,7 +309,10 @@ struct tty {
 	size_t mark;   /* expect() searches from here */
 };
 
-static void tty_start(struct tty *t, int port)
+static void tty_pump(struct tty *t, int ms);
+
+/* krieg --ascii [extra] 127.0.0.1:port under a pseudo-terminal. */
+static void tty_start_with(struct tty *t, int port, const char *extra)
 {
 	char addr[64];
 	memset(t, 0, sizeof *t);
@@ -315,11 +322,36 @@ static void tty_start(struct tty *t, int port)
 	ck_assert_int_ge(t->pid, 0);
 	if (t->pid == 0) {
 		setenv("KRIEG_KNOWN_SERVERS", known, 1);
+		unsetenv("KRIEG_TRUST_NEW");
 		setenv("TERM", "xterm", 1);
 		setenv("NO_COLOR", "1", 1);
-		execl(krieg_bin(), "krieg", "--ascii", addr, (char *)NULL);
+		if (extra)
+			execl(krieg_bin(), "krieg", "--ascii", extra, addr, (char *)NULL);
+		else
+			execl(krieg_bin(), "krieg", "--ascii", addr, (char *)NULL);
 		_exit(127);
 	}
+}
+
+static void tty_start(struct tty *t, int port)
+{
+	tty_start_with(t, port, NULL);
+}
+
+/* Wait for the process to end; its exit status, or -1 on timeout (then killed). */
+static int tty_exit(struct tty *t, int ms)
+{
+	int st = 0;
+	long end = now_ms() + ms;
+	pid_t r;
+	while ((r = waitpid(t->pid, &st, WNOHANG)) == 0 && now_ms() < end)
+		tty_pump(t, 50);
+	if (r == 0) {
+		kill(t->pid, SIGKILL);
+		waitpid(t->pid, &st, 0);
+		return -1;
+	}
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 static void tty_pump(struct tty *t, int ms)
@@ -335,9 +367,9 @@ static void tty_pump(struct tty *t, int ms)
 }
 
 /* Wait for needle in the output after the mark; move the mark past it. */
-static bool tty_expect(struct tty *t, const char *needle)
+static bool tty_expect_ms(struct tty *t, const char *needle, int ms)
 {
-	long end = now_ms() + KC_TIMEOUT_MS;
+	long end = now_ms() + ms;
 	for (;;) {
 		char *hit = strstr(t->buf + t->mark, needle);
 		if (hit) {
@@ -348,6 +380,11 @@ static bool tty_expect(struct tty *t, const char *needle)
 			return false;
 		tty_pump(t, 100);
 	}
+}
+
+static bool tty_expect(struct tty *t, const char *needle)
+{
+	return tty_expect_ms(t, needle, KC_TIMEOUT_MS);
 }
 
 static void tty_type(struct tty *t, const char *line)
@@ -366,6 +403,15 @@ START_TEST(interactive_under_a_pty)
 	ck_assert_ptr_nonnull(t);
 	tty_start(t, kd_port(d));
 
+	/* first use on a terminal: asked, as ssh asks; yes pins it */
+	EXPECT(t, "can't be established");
+	EXPECT(t, "SHA-256 fingerprint is ");
+	EXPECT(t, "Are you sure you want to continue connecting (yes/no)? ");
+	tty_type(t, "yes");
+	EXPECT(t, "permanently added 127.0.0.1:");
+	struct stat kst;
+	ck_assert_int_eq(stat(known, &kst), 0);
+	ck_assert_int_gt(kst.st_size, 64);
 	EXPECT(t, "krieg> ");
 	tty_type(t, "register alice_t");
 	EXPECT(t, "Password: ");
@@ -413,12 +459,34 @@ START_TEST(interactive_under_a_pty)
 
 	tty_type(t, "resign");
 	EXPECT(t, "White resigned");
+
+	/* the finished game read back: the list, the umpire's record in words, the PGN to a file */
+	char cmd[512], pgnpath[256];
+	tty_type(t, "history");
+	snprintf(cmd, sizeof cmd, "game %lld: alice_t (White) vs bob_t (Black), icc", game);
+	EXPECT(t, cmd);
+	EXPECT(t, "finished 0-1 by resignation");
+	snprintf(cmd, sizeof cmd, "record %lld umpire", game);
+	tty_type(t, cmd);
+	EXPECT(t, "as the umpire heard it:");
+	EXPECT(t, "White played e4");
+	EXPECT(t, "Black played d5");
+	EXPECT(t, "White played exd5");
+	snprintf(pgnpath, sizeof pgnpath, "%s/game.pgn", scratch);
+	snprintf(cmd, sizeof cmd, "pgn %lld > %s", game, pgnpath);
+	tty_type(t, cmd);
+	EXPECT(t, "Wrote game ");
+	FILE *f = fopen(pgnpath, "r");
+	ck_assert_ptr_nonnull(f);
+	char pgn[8192];
+	size_t pn = fread(pgn, 1, sizeof pgn - 1, f);
+	pgn[pn] = '\0';
+	fclose(f);
+	ck_assert_msg(strstr(pgn, "[White \"alice_t\"]") && strstr(pgn, "[Black \"bob_t\"]"), "%s", pgn);
+	ck_assert_msg(strstr(pgn, "e4") && strstr(pgn, "d5") && strstr(pgn, "0-1"), "%s", pgn);
+
 	tty_type(t, "quit");
-	int st = 0;
-	long end = now_ms() + KC_TIMEOUT_MS;
-	while (waitpid(t->pid, &st, WNOHANG) == 0 && now_ms() < end)
-		tty_pump(t, 50);
-	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	ck_assert_int_eq(tty_exit(t, KC_TIMEOUT_MS), 0);
 	close(t->fd);
 	free(t);
 	kc_close(bob);
@@ -508,6 +576,187 @@ START_TEST(changed_certificate_is_refused)
 }
 END_TEST
 
+
+/* First use on a terminal, answered no: nothing is pinned and krieg stops. */
+START_TEST(first_use_answered_no_is_refused)
+{
+	struct kd *d = kd_start(NULL);
+	struct tty *t = calloc(1, sizeof *t);
+	ck_assert_ptr_nonnull(t);
+	tty_start(t, kd_port(d));
+	EXPECT(t, "Are you sure you want to continue connecting (yes/no)? ");
+	tty_type(t, "perhaps");
+	EXPECT(t, "Please type 'yes' or 'no': ");
+	tty_type(t, "no");
+	EXPECT(t, "was not accepted");
+	ck_assert_int_eq(tty_exit(t, KC_TIMEOUT_MS), 1);
+	struct stat kst;
+	ck_assert_msg(stat(known, &kst) != 0 || kst.st_size == 0, "a server was pinned after \"no\"");
+	ck_assert_ptr_null(strstr(t->buf, "krieg> "));
+	close(t->fd);
+
+	/* --trust-new: no question, the pin is made with a notice */
+	tty_start_with(t, kd_port(d), "--trust-new");
+	EXPECT(t, "permanently added");
+	EXPECT(t, "krieg> ");
+	ck_assert_ptr_null(strstr(t->buf, "(yes/no)"));
+	tty_type(t, "quit");
+	ck_assert_int_eq(tty_exit(t, KC_TIMEOUT_MS), 0);
+	ck_assert_int_eq(stat(known, &kst), 0);
+	close(t->fd);
+	free(t);
+	kd_stop(d);
+}
+END_TEST
+
+/* ---- a daemon that goes away and comes back on the same port ---------------------- */
+
+struct daemon {
+	pid_t pid;
+	char log[256];
+	int readies;   /* "ready" lines in the log so far (it is appended to across starts) */
+};
+
+static void daemon_up(struct daemon *dm, const char *state, int port)
+{
+	char listen[64];
+	snprintf(listen, sizeof listen, "127.0.0.1:%d", port);
+	snprintf(dm->log, sizeof dm->log, "%s/kriegd.log", scratch);
+	dm->pid = fork();
+	ck_assert_int_ge(dm->pid, 0);
+	if (dm->pid == 0) {
+		int fd = open(dm->log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+		int null = open("/dev/null", O_RDONLY);
+		dup2(null, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execl(bin_path("KRIEGD", "build/asan/bin/kriegd", "bin/kriegd"), "kriegd", "--state-dir", state,
+		      "--listen", listen, (char *)NULL);
+		_exit(127);
+	}
+	/* ready once the log says so after this start (the log is appended to) */
+	long end = now_ms() + KD_START_TIMEOUT_MS;
+	for (;;) {
+		char buf[65536] = "";
+		FILE *f = fopen(dm->log, "r");
+		size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+		if (f)
+			fclose(f);
+		buf[n] = '\0';
+		int ready = 0;
+		for (char *p = strstr(buf, "kriegd: ready"); p; p = strstr(p + 1, "kriegd: ready"))
+			ready++;
+		if (ready > dm->readies) {
+			dm->readies = ready;
+			break;
+		}
+		ck_assert_msg(now_ms() < end, "kriegd did not start: %s", buf);
+		ck_assert_msg(waitpid(dm->pid, NULL, WNOHANG) == 0, "kriegd exited: %s", buf);
+		kt_sleep_ms(50);
+	}
+}
+
+static void daemon_down(struct daemon *dm)
+{
+	int st = 0;
+	kill(dm->pid, SIGTERM);
+	long end = now_ms() + KD_START_TIMEOUT_MS;
+	while (waitpid(dm->pid, &st, WNOHANG) == 0) {
+		if (now_ms() > end) {
+			kill(dm->pid, SIGKILL);
+			waitpid(dm->pid, &st, 0);
+			break;
+		}
+		kt_sleep_ms(20);
+	}
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "kriegd exit status %d", st);
+}
+
+/*
+ * The server goes away mid-game and comes back on the same address: the
+ * interactive client says so, reconnects, resumes, shows the game again and
+ * plays on; a --batch client exits non-zero with a clear message instead.
+ */
+START_TEST(reconnects_and_resumes_after_a_restart)
+{
+	char state[256], addr[64];
+	snprintf(state, sizeof state, "%s/state", scratch);
+	int port = free_port();
+	snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+	struct daemon dm = { 0 };
+	daemon_up(&dm, state, port);
+
+	struct tty *t = calloc(1, sizeof *t);
+	ck_assert_ptr_nonnull(t);
+	tty_start_with(t, port, "--trust-new");
+	EXPECT(t, "krieg> ");
+	tty_type(t, "register alice_r password123");
+	EXPECT(t, "Logged in as alice_r");
+
+	char *argv[] = { (char *)krieg_bin(), "--batch", addr, NULL };
+	struct proc bob;
+	proc_start(&bob, argv);
+	proc_write(&bob, "register bob_r password123\n"
+	                 "challenge alice_r icc black\n"
+	                 "wait game_start\n"
+	                 "wait moved\n"
+	                 "wait game_over 60\n");
+	EXPECT(t, "bob_r challenges you");
+	tty_type(t, "accept");
+	EXPECT(t, "you play White");
+	tty_type(t, "ghost place Nf6");
+	EXPECT(t, " 6  .  .  .  .  . [n] .  .  6");
+	tty_type(t, "e4");
+	EXPECT(t, "You played e4");
+	ck_assert_msg(proc_wait_out(&bob, "\"event\":\"moved\"", RUN_TIMEOUT_MS), "%s", bob.ebuf);
+
+	daemon_down(&dm);
+	EXPECT(t, "lost");
+	EXPECT(t, "your games go on. Reconnecting");
+	/* the batch player is told and stops: scripts decide for themselves */
+	ck_assert_int_ne(proc_finish(&bob, RUN_TIMEOUT_MS), 0);
+	ck_assert_msg(strstr(bob.ebuf, "lost") && strstr(bob.ebuf, "does not reconnect"), "%s", bob.ebuf);
+	proc_free(&bob);
+
+	kt_sleep_ms(1500);   /* at least one refused attempt */
+	daemon_up(&dm, state, port);
+	ck_assert_msg(tty_expect_ms(t, "Reconnected to 127.0.0.1:", 40000), "never reconnected:\n%s",
+	              t->buf + t->mark);
+	EXPECT(t, "Session resumed as alice_r");
+	EXPECT(t, "Game ");
+	EXPECT(t, "you play White");
+	/* the view rebuilt from the server's game_state, the guess kept */
+	EXPECT(t, " 6  .  .  .  .  . [n] .  .  6");
+	EXPECT(t, " 4  .  .  .  .  P  .  .  .  4");
+	EXPECT(t, "their move] > ");
+
+	/* Black comes back and moves; White plays on */
+	struct proc bob2;
+	proc_start(&bob2, argv);
+	proc_write(&bob2, "login bob_r password123\n"
+	                  "wait game_state\n"
+	                  "d5\n"
+	                  "wait move\n"
+	                  "wait game_over 60\n");
+	EXPECT(t, "Black has moved");
+	EXPECT(t, "your move");
+	tty_type(t, "exd5");
+	EXPECT(t, "You played exd5");
+	EXPECT(t, "White captured a pawn on d5");
+	tty_type(t, "resign");
+	EXPECT(t, "White resigned");
+	ck_assert_int_eq(proc_finish(&bob2, RUN_TIMEOUT_MS), 0);
+	ck_assert_ptr_nonnull(strstr(bob2.obuf, "\"reason\":\"resignation\""));
+	ck_assert_ptr_null(strstr(bob2.obuf, "e2e4"));
+	proc_free(&bob2);
+	tty_type(t, "quit");
+	ck_assert_int_eq(tty_exit(t, KC_TIMEOUT_MS), 0);
+	close(t->fd);
+	free(t);
+	daemon_down(&dm);
+}
+END_TEST
+
 static Suite *client_suite(void)
 {
 	Suite *s = suite_create("client");
@@ -518,6 +767,8 @@ static Suite *client_suite(void)
 	tcase_add_test(tc, batch_exit_status);
 	tcase_add_test(tc, interactive_under_a_pty);
 	tcase_add_test(tc, changed_certificate_is_refused);
+	tcase_add_test(tc, first_use_answered_no_is_refused);
+	tcase_add_test(tc, reconnects_and_resumes_after_a_restart);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -129,6 +129,33 @@ START_TEST(raw_and_limits)
 }
 END_TEST
 
+START_TEST(history_commands)
+{
+	expect("history", -1, "{\"id\":7,\"type\":\"history\"}");
+	expect("history bob", -1, "{\"id\":7,\"type\":\"history\",\"user\":\"bob\"}");
+	expect("record 9 umpire", -1, "{\"game\":9,\"id\":7,\"type\":\"record\",\"view\":\"umpire\"}");
+	expect("pgn 9", 3, "{\"game\":9,\"id\":7,\"type\":\"pgn\"}");
+	expect("pgn 9 black", 3, "{\"game\":9,\"id\":7,\"type\":\"pgn\",\"view\":\"black\"}");
+	/* the file stays in the client: never in the request */
+	expect("pgn 9 white > /tmp/x.pgn", 3, "{\"game\":9,\"id\":7,\"type\":\"pgn\",\"view\":\"white\"}");
+	ck_assert_str_eq(c.file, "/tmp/x.pgn");
+	expect("pgn 9 >out.pgn", 3, "{\"game\":9,\"id\":7,\"type\":\"pgn\"}");
+	ck_assert_str_eq(c.file, "out.pgn");
+	static const char *const bad[] = {
+		"record", "record x", "record 9 red", "pgn 9 >", "pgn 9 umpire white", "pgn nine",
+		"history a b",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		ck_assert_msg(cmd_parse(bad[i], &c, err, sizeof err) == -1, "%s parsed", bad[i]);
+	/* record without a view: the client picks one; the request alone cannot */
+	ck_assert_int_eq(cmd_parse("record 9", &c, err, sizeof err), 0);
+	ck_assert_ptr_null(cmd_request(&c, 7, -1, err, sizeof err));
+	ck_assert_ptr_nonnull(strstr(cmd_help(), "pgn GAME"));
+	ck_assert_ptr_nonnull(strstr(cmd_help(), "history [USER]"));
+	ck_assert_ptr_nonnull(strstr(cmd_help(), "record GAME"));
+}
+END_TEST
+
 static Suite *cmd_suite(void)
 {
 	Suite *s = suite_create("client_cmd");
@@ -138,6 +165,7 @@ static Suite *cmd_suite(void)
 	tcase_add_test(tc, lobby);
 	tcase_add_test(tc, local_commands_send_nothing);
 	tcase_add_test(tc, raw_and_limits);
+	tcase_add_test(tc, history_commands);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -315,6 +316,396 @@ START_TEST(switch_fetches_a_game_and_draws)
 }
 END_TEST
 
+
+/* The id of the n-th request sent, for a reply. */
+static long long sent_id(const struct sink *s, int n)
+{
+	json_t *r = json_loads(s->sent[n], 0, NULL);
+	ck_assert_ptr_nonnull(r);
+	long long id = json_integer_value(json_object_get(r, "id"));
+	json_decref(r);
+	return id;
+}
+
+/* Answer the last request sent with {"id":..,"ok":true <extra>}. */
+static void reply_ok(struct client *c, const struct sink *s, const char *extra)
+{
+	char line[4096];
+	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":true%s%s}", sent_id(s, s->nsent - 1),
+	         extra && *extra ? "," : "", extra ? extra : "");
+	client_receive(c, line);
+}
+
+static void login_as(struct client *c, struct sink *s, const char *user)
+{
+	char cmd[128], extra[256];
+	snprintf(cmd, sizeof cmd, "login %s password123", user);
+	ck_assert_int_eq(client_command(c, cmd), 0);
+	snprintf(extra, sizeof extra, "\"user\":\"%s\",\"token\":\"tok-%s\",\"games\":[]", user, user);
+	reply_ok(c, s, extra);
+	ck_assert(c->logged_in);
+	ck_assert_str_eq(c->user, user);
+}
+
+/* Regression: after logout, or a login as someone else, the old user's game stayed current. */
+START_TEST(logout_forgets_the_games)
+{
+	struct client c;
+	struct sink s;
+	char prompt[256];
+	make_client(&c, &s, false);
+	login_as(&c, &s, "alice");
+	start_game(&c, 9, "white", false);
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert(strncmp(prompt, "[#9 ", 4) == 0);
+
+	ck_assert_int_eq(client_command(&c, "logout"), 0);
+	reply_ok(&c, &s, NULL);
+	ck_assert(!c.logged_in);
+	ck_assert_ptr_null(client_current(&c));
+	ck_assert_ptr_null(client_game(&c, 9));
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_str_eq(prompt, "krieg> ");
+
+	login_as(&c, &s, "bob");
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_str_eq(prompt, "bob krieg> ");
+	int n = s.nsent;
+	s.printed[0] = '\0';
+	ck_assert_int_eq(client_command(&c, "e4"), -1);   /* no move goes out for alice's game */
+	ck_assert_int_eq(s.nsent, n);
+	ck_assert_ptr_nonnull(strstr(s.printed, "no current game"));
+	ck_assert_int_eq(client_command(&c, "board"), -1);
+
+	/* a login as someone else without a logout forgets too; the same user keeps them */
+	start_game(&c, 11, "black", false);
+	login_as(&c, &s, "bob");
+	ck_assert_ptr_nonnull(client_current(&c));
+	login_as(&c, &s, "carol");
+	ck_assert_ptr_null(client_current(&c));
+	ck_assert_ptr_null(client_game(&c, 11));
+	client_free(&c);
+}
+END_TEST
+
+/* Regression: the draw response said "Draw: done." whatever was done. */
+START_TEST(draw_responses_say_what_happened)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	start_game(&c, 4, "white", false);
+	ck_assert_int_eq(client_command(&c, "draw"), 0);
+	client_receive(&c, "{\"event\":\"draw_offer\",\"game\":4,\"by\":\"white\"}");
+	reply_ok(&c, &s, "\"game\":4");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Draw offered."));
+	client_receive(&c, "{\"event\":\"draw_declined\",\"game\":4,\"by\":\"black\"}");
+
+	client_receive(&c, "{\"event\":\"draw_offer\",\"game\":4,\"by\":\"black\"}");
+	ck_assert_int_eq(client_command(&c, "draw decline"), 0);
+	client_receive(&c, "{\"event\":\"draw_declined\",\"game\":4,\"by\":\"white\"}");
+	reply_ok(&c, &s, "\"game\":4");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Draw declined."));
+
+	client_receive(&c, "{\"event\":\"draw_offer\",\"game\":4,\"by\":\"black\"}");
+	ck_assert_int_eq(client_command(&c, "draw"), 0);
+	client_receive(&c, "{\"event\":\"game_over\",\"game\":4,\"ply\":0,\"audience\":[\"white\",\"black\"],"
+	                   "\"result\":\"1/2-1/2\",\"reason\":\"agreement\"}");
+	reply_ok(&c, &s, "\"game\":4");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Draw accepted."));
+	ck_assert_ptr_null(strstr(s.printed, "Draw: done"));
+	client_free(&c);
+}
+END_TEST
+
+static const char *last_of(const char *hay, const char *needle)
+{
+	const char *last = NULL;
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		last = p;
+	return last;
+}
+
+/* Hand events to c, in the rule set rs. */
+static void deliver_rs(struct client *c, const struct evlist *evs, size_t from, int color, long game,
+                       const char *rs)
+{
+	for (size_t i = from; i < evs->n; i++) {
+		if (!(evs->v[i].audience & aud_of(color)))
+			continue;
+		json_t *j = event_to_json(&evs->v[i], ruleset_find(rs), (int)game);
+		char *txt = json_dumps(j, JSON_COMPACT);
+		client_receive(c, txt);
+		free(txt);
+		json_decref(j);
+	}
+}
+
+/* Regression: "your move" came on `moved`, before the same move's check. */
+START_TEST(your_move_follows_the_last_announcement)
+{
+	static const char *const rules[] = { "icc", "english" };
+	for (size_t r = 0; r < 2; r++) {
+		struct client b;
+		struct sink sb;
+		make_client(&b, &sb, false);
+		char line[512];
+		snprintf(line, sizeof line,
+		         "{\"event\":\"game_start\",\"game\":2,\"rules\":\"%s\",\"white\":\"w\",\"black\":\"b\","
+		         "\"color\":\"black\",\"rated\":false}", rules[r]);
+		client_receive(&b, line);
+		char err[128];
+		struct referee *ref = referee_new(ruleset_find(rules[r]), NULL, err, sizeof err);
+		struct evlist evs;
+		evlist_init(&evs);
+		ck_assert_int_eq(referee_begin(ref, &evs), 0);
+		ck_assert_int_eq(referee_attempt(ref, WHITE, "e4", &evs), 0);
+		ck_assert_int_eq(referee_attempt(ref, BLACK, "f6", &evs), 0);
+		size_t from = evs.n;
+		deliver_rs(&b, &evs, 0, BLACK, 2, rules[r]);
+		ck_assert_int_eq(referee_attempt(ref, WHITE, "Qh5", &evs), 0);
+		sb.printed[0] = '\0';
+		deliver_rs(&b, &evs, from, BLACK, 2, rules[r]);
+		client_flush(&b);   /* the end of what arrived together */
+		const char *check = strstr(sb.printed, "Check");
+		const char *turn = last_of(sb.printed, "#2: your move");
+		ck_assert_msg(check && turn && check < turn, "%s: %s", rules[r], sb.printed);
+		ck_assert_ptr_eq(strstr(sb.printed, "#2: your move"), turn);   /* once */
+		evlist_free(&evs);
+		referee_free(ref);
+		client_free(&b);
+	}
+}
+END_TEST
+
+/* Regression: "Qxd5" typed came back as "You played Qd5". */
+START_TEST(own_move_echoes_the_capture_mark_typed)
+{
+	struct client b;
+	struct sink sb;
+	make_client(&b, &sb, false);
+	start_game(&b, 6, "black", false);
+	char err[128];
+	struct referee *ref = referee_new(ruleset_find("icc"), NULL, err, sizeof err);
+	struct evlist evs;
+	evlist_init(&evs);
+	ck_assert_int_eq(referee_begin(ref, &evs), 0);
+	ck_assert_int_eq(referee_attempt(ref, WHITE, "e4", &evs), 0);
+	ck_assert_int_eq(referee_attempt(ref, BLACK, "d5", &evs), 0);
+	ck_assert_int_eq(referee_attempt(ref, WHITE, "exd5", &evs), 0);
+	deliver(&b, &evs, BLACK, 6);
+	size_t from = evs.n;
+	ck_assert_int_eq(client_command(&b, "Qxd5"), 0);
+	ck_assert_int_eq(referee_attempt(ref, BLACK, "Qxd5", &evs), 0);
+	deliver_rs(&b, &evs, from, BLACK, 6, "icc");
+	ck_assert_msg(strstr(sb.printed, "You played Qxd5"), "%s", sb.printed);
+	/* a move typed without the mark is echoed as the umpire wrote it */
+	from = evs.n;
+	ck_assert_int_eq(referee_attempt(ref, WHITE, "Nc3", &evs), 0);
+	deliver_rs(&b, &evs, from, BLACK, 6, "icc");
+	from = evs.n;
+	ck_assert_int_eq(client_command(&b, "Qa5"), 0);
+	ck_assert_int_eq(referee_attempt(ref, BLACK, "Qa5", &evs), 0);
+	deliver_rs(&b, &evs, from, BLACK, 6, "icc");
+	ck_assert_ptr_nonnull(strstr(sb.printed, "You played Qa5"));
+	ck_assert_ptr_null(strstr(sb.printed, "You played Qxa5"));
+	evlist_free(&evs);
+	referee_free(ref);
+	client_free(&b);
+}
+END_TEST
+
+/* Regression: --batch said "no current game" for a word that is no move at all. */
+START_TEST(batch_unknown_word_is_named)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, true);
+	ck_assert_int_eq(client_command(&c, "frobnicate"), -1);
+	ck_assert_msg(strstr(s.printed, "\"frobnicate\" is not a command or a move"), "%s", s.printed);
+	s.printed[0] = '\0';
+	ck_assert_int_eq(client_command(&c, "e4"), -1);   /* a move, but no game */
+	ck_assert_ptr_nonnull(strstr(s.printed, "no current game"));
+	ck_assert_int_eq(s.nsent, 0);
+	client_free(&c);
+}
+END_TEST
+
+/* The JSON of the last request sent (new reference). */
+static json_t *last_sent(const struct sink *s)
+{
+	json_t *r = json_loads(s->sent[s->nsent - 1], 0, NULL);
+	ck_assert_ptr_nonnull(r);
+	return r;
+}
+
+/* pgn GAME > FILE: chunks are asked for until none remain, then written whole. */
+START_TEST(pgn_chunks_are_joined_into_a_file)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	login_as(&c, &s, "alice");
+	char path[] = "/tmp/krieg-pgn-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "pgn 9 > %s", path);
+	ck_assert_int_eq(client_command(&c, cmd), 0);
+	/* one at a time */
+	ck_assert_int_eq(client_command(&c, "pgn 10"), -1);
+	reply_ok(&c, &s, "\"game\":9,\"view\":\"umpire\",\"pgn\":\"[Event \\\"x\\\"]\\n\\n1. e4 \",\"total\":30,\"next\":19");
+	json_t *r = last_sent(&s);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "type")), "pgn");
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "game")), 9);
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "from")), 19);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "view")), "umpire");
+	json_decref(r);
+	ck_assert(client_busy(&c));
+	reply_ok(&c, &s, "\"game\":9,\"view\":\"umpire\",\"pgn\":\"e5 2. Qh5 *\\n\",\"total\":30");
+	ck_assert(!client_busy(&c));
+	FILE *f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	char buf[256] = "";
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	unlink(path);
+	ck_assert_str_eq(buf, "[Event \"x\"]\n\n1. e4 e5 2. Qh5 *\n");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Wrote game 9"));
+	/* without a file, the PGN is shown */
+	int before = s.nsent;
+	ck_assert_int_eq(client_command(&c, "pgn 9 white"), 0);
+	ck_assert_int_eq(s.nsent, before + 1);
+	reply_ok(&c, &s, "\"game\":9,\"view\":\"white\",\"pgn\":\"[Event \\\"y\\\"]\\n1. e4 *\\n\",\"total\":20");
+	ck_assert_ptr_nonnull(strstr(s.printed, "[Event \"y\"]\n1. e4 *\n"));
+	client_free(&c);
+}
+END_TEST
+
+/* history lists; record pages through one view's announcements, in words. */
+START_TEST(history_and_record_pages)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	login_as(&c, &s, "alice");
+	ck_assert_int_eq(client_command(&c, "history bob"), 0);
+	reply_ok(&c, &s, "\"games\":[{\"game\":9,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\","
+	         "\"rated\":false,\"created\":1735689600,\"live\":false,\"result\":\"0-1\",\"reason\":\"checkmate\"}]");
+	ck_assert_msg(strstr(s.printed, "game 9: alice (White) vs bob (Black), icc, 2025-01-01, finished 0-1 by checkmate"),
+	              "%s", s.printed);
+
+	ck_assert_int_eq(client_command(&c, "record 9"), 0);   /* not followed here: the umpire's view */
+	json_t *r = last_sent(&s);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "view")), "umpire");
+	json_decref(r);
+	reply_ok(&c, &s, "\"game\":9,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\",\"live\":false,"
+	         "\"result\":\"0-1\",\"reason\":\"checkmate\",\"view\":\"umpire\",\"total\":2,\"next\":1,\"events\":["
+	         "{\"event\":\"umpire_move\",\"by\":\"white\",\"ply\":1,\"audience\":[\"umpire\"],\"move\":\"e2e4\",\"san\":\"e4\",\"game\":9}]");
+	r = last_sent(&s);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "type")), "record");
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "from")), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "view")), "umpire");
+	json_decref(r);
+	reply_ok(&c, &s, "\"game\":9,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\",\"live\":false,"
+	         "\"view\":\"umpire\",\"total\":2,\"events\":["
+	         "{\"event\":\"illegal\",\"by\":\"black\",\"ply\":1,\"audience\":[\"umpire\"],\"move\":\"e7e4\",\"san\":\"e4\",\"game\":9}]");
+	ck_assert_ptr_nonnull(strstr(s.printed, "as the umpire heard it:"));
+	ck_assert_ptr_nonnull(strstr(s.printed, "White played e4"));
+	ck_assert_ptr_nonnull(strstr(s.printed, "Black tried e4: illegal"));
+	ck_assert_ptr_nonnull(strstr(s.printed, "(2 announcements)"));
+	ck_assert(!client_busy(&c));
+
+	/* a game followed here: our own side by default */
+	start_game(&c, 12, "black", false);
+	ck_assert_int_eq(client_command(&c, "record 12"), 0);
+	r = last_sent(&s);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "view")), "black");
+	json_decref(r);
+	client_free(&c);
+}
+END_TEST
+
+/* After a lost connection: the token resumes; a resumed state keeps the guesses; an ended game is fetched. */
+START_TEST(resume_after_a_lost_connection)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	ck_assert_int_eq(client_resume(&c), -1);   /* nothing to resume yet */
+	login_as(&c, &s, "alice");
+	start_game(&c, 4, "white", false);
+	start_game(&c, 5, "black", false);
+	ck_assert_int_eq(client_command(&c, "switch 4"), 0);
+	ck_assert_int_eq(client_command(&c, "ghost place Nf6"), 0);
+	ck_assert_int_eq(client_command(&c, "e4"), 0);   /* in flight when the line drops */
+	ck_assert(client_busy(&c));
+	ck_assert_int_eq(client_disconnected(&c), 1);
+	ck_assert(!client_busy(&c));
+
+	ck_assert_int_eq(client_hello(&c), 0);
+	ck_assert_int_eq(client_resume(&c), 0);
+	json_t *r = last_sent(&s);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "type")), "resume");
+	ck_assert_str_eq(json_string_value(json_object_get(r, "token")), "tok-alice");
+	json_decref(r);
+	/* game 5 ended meanwhile: not among the live games, so its end is fetched */
+	reply_ok(&c, &s, "\"user\":\"alice\",\"token\":\"tok2\",\"games\":[4]");
+	ck_assert_str_eq(c.token, "tok2");
+	r = last_sent(&s);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "type")), "game");
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "game")), 5);
+	json_decref(r);
+	client_receive(&c, "{\"event\":\"game_state\",\"game\":4,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\","
+	                   "\"color\":\"white\",\"rated\":false,\"live\":true,\"to_move\":\"black\",\"events\":["
+	                   "{\"event\":\"move\",\"by\":\"white\",\"ply\":1,\"audience\":[\"white\"],\"move\":\"e2e4\",\"san\":\"e4\"}]}");
+	struct cgame *g = client_game(&c, 4);
+	ck_assert_ptr_nonnull(g);
+	ck_assert_int_eq(c.current, 4);                 /* still the game the player was on */
+	ck_assert_int_eq(g->ghosts.sq[square_parse("f6")], piece_code(BLACK, KNIGHT));
+	ck_assert_int_eq(g->view.own.mailbox[square_parse("e4")], piece_code(WHITE, PAWN));
+	ck_assert_int_eq(g->view.to_move, BLACK);
+	reply_ok(&c, &s, "\"game\":5,\"rules\":\"icc\",\"white\":\"bob\",\"black\":\"alice\",\"color\":\"black\","
+	         "\"live\":false,\"result\":\"1-0\",\"reason\":\"time\",\"events\":[]");
+	ck_assert(!client_game(&c, 5)->live);
+	ck_assert_int_eq(c.current, 4);
+
+	/* a refused resume: logged out, the token forgotten */
+	client_disconnected(&c);
+	ck_assert_int_eq(client_resume(&c), 0);
+	char line[256];
+	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":false,\"error\":{\"code\":\"auth_failed\",\"message\":\"x\"}}",
+	         sent_id(&s, s.nsent - 1));
+	client_receive(&c, line);
+	ck_assert(!c.logged_in);
+	ck_assert_int_eq(client_resume(&c), -1);
+	ck_assert_ptr_nonnull(strstr(s.printed, "log in again"));
+	client_free(&c);
+}
+END_TEST
+
+/* A long view arrives in pages (game_events): shown once, when complete. */
+START_TEST(paged_game_state_is_shown_once_complete)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	client_receive(&c, "{\"event\":\"game_state\",\"game\":7,\"rules\":\"icc\",\"white\":\"a\",\"black\":\"b\","
+	                   "\"color\":\"white\",\"live\":true,\"to_move\":\"white\",\"total\":2,\"next\":1,\"events\":["
+	                   "{\"event\":\"move\",\"by\":\"white\",\"ply\":1,\"audience\":[\"white\"],\"move\":\"e2e4\",\"san\":\"e4\"}]}");
+	ck_assert_ptr_null(strstr(s.printed, "own board"));
+	client_receive(&c, "{\"event\":\"game_events\",\"game\":7,\"from\":1,\"total\":2,\"events\":["
+	                   "{\"event\":\"moved\",\"by\":\"black\",\"ply\":2,\"audience\":[\"white\"]}]}");
+	struct cgame *g = client_game(&c, 7);
+	ck_assert_int_eq(g->log_n, 2);
+	ck_assert_ptr_nonnull(strstr(s.printed, "own board"));
+	ck_assert_ptr_nonnull(strstr(s.printed, "#7: your move"));
+	client_free(&c);
+}
+END_TEST
+
 static Suite *session_suite(void)
 {
 	Suite *s = suite_create("client_session");
@@ -326,6 +717,15 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, challenge_accept_and_errors);
 	tcase_add_test(tc, batch_prints_verbatim_and_waits);
 	tcase_add_test(tc, switch_fetches_a_game_and_draws);
+	tcase_add_test(tc, logout_forgets_the_games);
+	tcase_add_test(tc, draw_responses_say_what_happened);
+	tcase_add_test(tc, your_move_follows_the_last_announcement);
+	tcase_add_test(tc, own_move_echoes_the_capture_mark_typed);
+	tcase_add_test(tc, batch_unknown_word_is_named);
+	tcase_add_test(tc, pgn_chunks_are_joined_into_a_file);
+	tcase_add_test(tc, history_and_record_pages);
+	tcase_add_test(tc, resume_after_a_lost_connection);
+	tcase_add_test(tc, paged_game_state_is_shown_once_complete);
 	suite_add_tcase(s, tc);
 	return s;
 }
