@@ -156,6 +156,15 @@ int pgn_apply(struct referee *r, const struct pgn_action *a, struct evlist *out)
 	}
 	if (strcmp(a->kind, "begin") == 0)
 		return referee_begin(r, out);
+	/* A draw offer or its decline: a game-level notice the referee does
+	 * not announce; it only needs a game in progress. */
+	if (strcmp(a->kind, "draw") == 0) {
+		if (strcmp(a->text, "offer") != 0 && strcmp(a->text, "decline") != 0)
+			return REF_E_BAD_ARGUMENT;
+		if (a->color != WHITE && a->color != BLACK)
+			return REF_E_BAD_ARGUMENT;
+		return referee_over(r) ? REF_E_GAME_OVER : REF_OK;
+	}
 	return REF_E_BAD_ARGUMENT;
 }
 
@@ -420,7 +429,8 @@ static void render_krieg(const struct glog *g, size_t first, size_t n, struct sb
 				if (*t != ' ' || (t[1] && t[1] != ' '))
 					sb_putn(out, t, 1);
 		}
-		if (strcmp(a->kind, "end") == 0 && (a->color == WHITE || a->color == BLACK))
+		if ((strcmp(a->kind, "end") == 0 || strcmp(a->kind, "draw") == 0) &&
+		    (a->color == WHITE || a->color == BLACK))
 			sb_printf(out, " %s", color_word(a->color));
 	}
 	sb_puts(out, "]");
@@ -1211,6 +1221,20 @@ static int apply_krieg(struct referee *r, struct alist *l, const char *body, str
 		} else if (strcmp(item, "any") == 0) {
 			if (*text)
 				return fail(err, errlen, "%s: [%%krieg] any takes nothing", where);
+		} else if (strcmp(item, "draw") == 0) {
+			/* draw offer|decline white|black */
+			char *who = text + strcspn(text, " ");
+			if (*who)
+				*who++ = '\0';
+			if (strcmp(who, "white") == 0)
+				color = WHITE;
+			else if (strcmp(who, "black") == 0)
+				color = BLACK;
+			else
+				return fail(err, errlen, "%s: [%%krieg] draw: unknown side \"%.20s\"", where, who);
+			if (strcmp(text, "offer") != 0 && strcmp(text, "decline") != 0)
+				return fail(err, errlen, "%s: [%%krieg] draw: offer or decline, not \"%.20s\"",
+				            where, text);
 		} else if (strcmp(item, "end") == 0) {
 			char *who = text + strcspn(text, " ");
 			if (*who) {

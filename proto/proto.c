@@ -32,6 +32,7 @@ static const char *const error_names[] = {
 	[PE_STORAGE] = "storage",
 	[PE_INTERNAL] = "internal",
 	[PE_BUSY] = "busy",
+	[PE_FLAGGED] = "flagged",
 };
 
 #define NERRORS ((int)(sizeof error_names / sizeof error_names[0]))

@@ -41,6 +41,8 @@ enum proto_error {
 	PE_STORAGE = 21,          /* the database refused; nothing was changed */
 	PE_INTERNAL = 22,
 	PE_BUSY = 23,             /* try again shortly (e.g. password hashing queue full) */
+	PE_FLAGGED = 24,          /* the game's record failed its check at start: not played on,
+	                             nothing replayed from it (only its stored announcements) */
 };
 
 /* Stable wire name ("bad_json", "line_too_long", ...) or NULL. */

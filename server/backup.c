@@ -4,6 +4,8 @@
 #include "backup.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -40,6 +42,24 @@ static int check_copy(sqlite3 *db, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* fsync the directory holding path. */
+static int sync_dir(const char *path, char *err, size_t errlen)
+{
+	char copy[BACKUP_PATH_MAX];
+
+	snprintf(copy, sizeof copy, "%s", path);
+	const char *dir = dirname(copy);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd) != 0) {
+		snprintf(err, errlen, "sync directory %s: %s", dir, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 int backup_copy(const char *src, const char *dest, char *err, size_t errlen)
 {
 	char tmp[BACKUP_PATH_MAX];
@@ -58,6 +78,16 @@ int backup_copy(const char *src, const char *dest, char *err, size_t errlen)
 	}
 	sqlite3_busy_timeout(from, STORE_BUSY_TIMEOUT_MS);
 	unlink(tmp);
+	/* Created here, 0600, whatever the umask: the copy holds password
+	 * hashes and umpire records.  SQLite opens the empty file as a new
+	 * database and gives its journal the same mode. */
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		snprintf(err, errlen, "create %s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	(void)fchmod(fd, 0600);
+	close(fd);
 	if (sqlite3_open_v2(tmp, &to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
 		db_fail(to, "create", tmp, err, errlen);
 		goto out;
@@ -99,6 +129,9 @@ int backup_copy(const char *src, const char *dest, char *err, size_t errlen)
 		snprintf(err, errlen, "rename %s to %s: %s", tmp, dest, strerror(errno));
 		goto out;
 	}
+	/* The rename is durable only once the directory is on disk. */
+	if (sync_dir(dest, err, errlen) != 0)
+		goto out;
 	rc = 0;
 out:
 	if (to != NULL)

@@ -1,18 +1,35 @@
 /*
- * batch.c — group commit; see batch.h.
+ * batch.c — group commit on a store writer thread; see batch.h.
  *
- * One batch is open at a time.  The flush takes the open batch's contents
- * out before it does anything else, so whatever runs during the flush
- * (a connection torn down by its output cap, a rebuilt game re-arming its
- * timers, a waiting request run from batch_after) and opens a new action
- * starts the NEXT batch, which arms the flush event again.
+ * Two turns exist at most: `open` collects the actions of the current
+ * loop turns, `busy` is with the writer thread.  At the end of a loop turn
+ * (flush_ev) the open turn is handed over if the writer is idle; else it
+ * keeps collecting until the writer reports back (a byte on a pipe, as
+ * auth.c's hashing workers do), and the completion re-arms flush_ev.
+ *
+ * Threads: the writer thread touches only the turn it was handed (its
+ * actions' ops->write and args, its rc and err) and its own store
+ * connection, and only between the hand-over and its report (ordered by
+ * the mutex).  Everything else — the held messages, the waiting work,
+ * cancelling actions of the open turn — is the loop's.  While a turn is
+ * with the writer the loop only reads its messages (batch_user_waiting)
+ * and appends to its waiting work, fields the writer never reads.
+ *
+ * Whatever runs during a completion (a connection torn down, a rebuilt
+ * game re-arming its timers, a waiting request) and opens an action joins
+ * the open turn, which the completion hands over at the end of the pass.
  */
 #include "batch.h"
 
+#include <errno.h>
 #include <event2/event.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "conn.h"
 #include "dispatch.h"
@@ -20,20 +37,23 @@
 #include "server.h"
 #include "store.h"
 
+#define BATCH_ERR_MAX 512
+
 struct batch_action {
 	struct batch *b;
-	size_t index;                /* in its turn's actions */
 	const struct batch_ops *ops;
 	void *arg;
+	const void *group;
 	uint64_t requester;
 	json_t *id;
+	bool cancelled;              /* failed with an earlier turn (open turn only) */
 };
 
 struct held {
-	size_t action;               /* index into the actions of the same batch */
+	size_t action;               /* index into the actions of the same turn */
 	bool to_user;
 	uint64_t conn;
-	int64_t user;
+	int64_t user;                /* the addressee (a connection's user when held) */
 	json_t *msg;
 };
 
@@ -42,21 +62,37 @@ struct after {
 	void *arg;
 };
 
-/* What one turn accumulates. */
+/* What one or more loop turns accumulate, committed as one transaction. */
 struct turn {
 	struct batch_action **acts;
 	size_t nacts, capacts;
+	size_t live;                 /* actions not cancelled */
 	struct held *msgs;
 	size_t nmsgs, capmsgs;
 	struct after *afters;
 	size_t nafters, capafters;
+	/* Written by the writer thread, read after its report. */
+	int rc;
+	char err[BATCH_ERR_MAX];
 };
 
 struct batch {
 	struct server *srv;
-	struct event *flush_ev;
-	struct turn cur;
+	struct event *flush_ev;      /* end of a loop turn: hand the open turn over */
+	struct event *done_ev;       /* the writer reported */
+	struct turn *open;           /* collecting; NULL: nothing */
+	struct turn *busy;           /* with the writer; NULL: idle */
 	uint64_t commits;
+
+	struct store *wst;           /* the writer's own connection */
+	bool threaded;               /* false: no event base, commit in place */
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t work_cv, done_cv;
+	struct turn *job;            /* under mu: handed over, not yet done */
+	bool done;                   /* under mu: the writer finished `busy` */
+	bool stop;                   /* under mu */
+	int pipefd[2];
 };
 
 static void *grow(void *p, size_t *cap, size_t size)
@@ -68,141 +104,61 @@ static void *grow(void *p, size_t *cap, size_t size)
 	return p;
 }
 
-static void flush_cb(evutil_socket_t fd, short what, void *arg)
+/* --- the writer thread --------------------------------------------------- */
+
+/* One transaction for every live action of t. */
+static void turn_commit(struct store *st, struct turn *t)
 {
-	batch_flush(arg);
+	int rc = store_begin(st);
+
+	for (size_t i = 0; i < t->nacts && rc == STORE_OK; i++)
+		if (!t->acts[i]->cancelled)
+			rc = t->acts[i]->ops->write(t->acts[i]->arg, st);
+	if (rc == STORE_OK)
+		rc = store_commit(st);   /* rolls back itself when it fails */
+	if (rc != STORE_OK) {
+		snprintf(t->err, sizeof t->err, "%s", store_error(st));
+		store_rollback(st);
+	}
+	t->rc = rc;
 }
 
-struct batch *batch_new(struct server *srv)
+static void *writer_main(void *arg)
 {
-	struct batch *b = calloc(1, sizeof *b);
+	struct batch *b = arg;
 
-	if (b == NULL)
+	pthread_mutex_lock(&b->mu);
+	for (;;) {
+		while (b->job == NULL && !b->stop)
+			pthread_cond_wait(&b->work_cv, &b->mu);
+		if (b->job == NULL)
+			break;
+		struct turn *t = b->job;
+		pthread_mutex_unlock(&b->mu);
+		turn_commit(b->wst, t);
+		pthread_mutex_lock(&b->mu);
+		b->job = NULL;
+		b->done = true;
+		pthread_cond_signal(&b->done_cv);
+		/* One byte wakes the loop; a full pipe already means "wake". */
+		ssize_t w;
+		do
+			w = write(b->pipefd[1], "", 1);
+		while (w < 0 && errno == EINTR);
+	}
+	pthread_mutex_unlock(&b->mu);
+	return NULL;
+}
+
+/* --- turns (loop thread) ---------------------------------------------------- */
+
+static struct turn *turn_new(void)
+{
+	struct turn *t = calloc(1, sizeof *t);
+
+	if (t == NULL)
 		fatal("calloc");
-	b->srv = srv;
-	if (srv->base != NULL && (b->flush_ev = event_new(srv->base, -1, 0, flush_cb, b)) == NULL)
-		fatalx("event_new failed");
-	return b;
-}
-
-void batch_free(struct batch *b)
-{
-	if (b == NULL)
-		return;
-	batch_flush(b);
-	if (b->flush_ev != NULL)
-		event_free(b->flush_ev);
-	free(b);
-}
-
-bool batch_is_open(const struct batch *b)
-{
-	return b->cur.nacts > 0;
-}
-
-uint64_t batch_commits(const struct batch *b)
-{
-	return b->commits;
-}
-
-struct batch_action *batch_begin_action(struct batch *b, const struct batch_ops *ops, void *arg,
-                                        uint64_t requester, json_t *id)
-{
-	struct batch_action *a = calloc(1, sizeof *a);
-
-	if (a == NULL)
-		fatal("calloc");
-	a->b = b;
-	a->index = b->cur.nacts;
-	a->ops = ops;
-	a->arg = arg;
-	a->requester = requester;
-	a->id = id != NULL ? json_incref(id) : NULL;
-	if (b->cur.nacts == b->cur.capacts)
-		b->cur.acts = grow(b->cur.acts, &b->cur.capacts, sizeof *b->cur.acts);
-	b->cur.acts[b->cur.nacts++] = a;
-	/* The first action of the turn arms the flush (once: an active event
-	 * is not queued twice). */
-	if (b->cur.nacts == 1 && b->flush_ev != NULL)
-		event_active(b->flush_ev, EV_TIMEOUT, 1);
-	return a;
-}
-
-static void hold(struct batch_action *a, bool to_user, uint64_t conn, int64_t user, json_t *msg)
-{
-	struct turn *t = &a->b->cur;
-
-	if (msg == NULL)
-		return;
-	if (t->nmsgs == t->capmsgs)
-		t->msgs = grow(t->msgs, &t->capmsgs, sizeof *t->msgs);
-	struct held *h = &t->msgs[t->nmsgs++];
-	h->action = a->index;
-	h->to_user = to_user;
-	h->conn = conn;
-	h->user = user;
-	h->msg = msg;
-}
-
-void batch_hold_conn(struct batch_action *a, uint64_t conn_id, json_t *msg)
-{
-	hold(a, false, conn_id, 0, msg);
-}
-
-void batch_hold_user(struct batch_action *a, int64_t user, json_t *msg)
-{
-	hold(a, true, 0, user, msg);
-}
-
-void batch_after(struct batch *b, void (*fn)(void *arg), void *arg)
-{
-	if (!batch_is_open(b)) {
-		fn(arg);
-		return;
-	}
-	struct turn *t = &b->cur;
-	if (t->nafters == t->capafters)
-		t->afters = grow(t->afters, &t->capafters, sizeof *t->afters);
-	t->afters[t->nafters++] = (struct after){ fn, arg };
-}
-
-/* Send the held messages of a committed turn, in order.  Once shutdown
- * has freed the connections they are dropped. */
-static void release(struct batch *b, struct turn *t)
-{
-	struct server *srv = b->srv;
-
-	for (size_t i = 0; i < t->nmsgs; i++) {
-		json_t *msg = t->msgs[i].msg;
-
-		t->msgs[i].msg = NULL;
-		if (srv->conns == NULL)
-			json_decref(msg);
-		else if (t->msgs[i].to_user)
-			conn_send_user(srv, t->msgs[i].user, msg);
-		else
-			conn_send(conn_find(srv, t->msgs[i].conn), msg);
-	}
-}
-
-/* A failed turn: its messages are dropped, and each requester is told
- * that nothing was changed. */
-static void refuse(struct batch *b, struct turn *t)
-{
-	struct server *srv = b->srv;
-
-	for (size_t i = 0; i < t->nmsgs; i++) {
-		json_decref(t->msgs[i].msg);
-		t->msgs[i].msg = NULL;
-	}
-	for (size_t i = 0; i < t->nacts; i++) {
-		struct batch_action *a = t->acts[i];
-		struct conn *c;
-
-		if (a->requester == 0 || srv->conns == NULL || (c = conn_find(srv, a->requester)) == NULL)
-			continue;
-		dispatch_error(c, a->id, PE_STORAGE, "the game could not be saved; nothing was changed");
-	}
+	return t;
 }
 
 static void turn_free(struct turn *t)
@@ -219,44 +175,369 @@ static void turn_free(struct turn *t)
 	free(t->acts);
 	free(t->msgs);
 	free(t->afters);
+	free(t);
+}
+
+/* Does t hold a message for user from a live action of group (NULL: any)? */
+static bool turn_addresses(const struct turn *t, const void *group, int64_t user)
+{
+	if (t == NULL || user <= 0)
+		return false;
+	for (size_t i = 0; i < t->nmsgs; i++) {
+		const struct batch_action *a = t->acts[t->msgs[i].action];
+		if (t->msgs[i].user == user && !a->cancelled && (group == NULL || a->group == group))
+			return true;
+	}
+	return false;
+}
+
+static void turn_after(struct turn *t, void (*fn)(void *arg), void *arg)
+{
+	if (t->nafters == t->capafters)
+		t->afters = grow(t->afters, &t->capafters, sizeof *t->afters);
+	t->afters[t->nafters++] = (struct after){ fn, arg };
+}
+
+/* The requester of a failed action is told that nothing was changed. */
+static void refuse_one(struct batch *b, struct batch_action *a)
+{
+	struct server *srv = b->srv;
+	struct conn *c;
+
+	if (a->requester == 0 || srv->conns == NULL || (c = conn_find(srv, a->requester)) == NULL)
+		return;
+	dispatch_error(c, a->id, PE_STORAGE, "the game could not be saved; nothing was changed");
+}
+
+/* Send the held messages of a committed turn, in order.  Once shutdown
+ * has freed the connections they are dropped. */
+static void release(struct batch *b, struct turn *t)
+{
+	struct server *srv = b->srv;
+
+	for (size_t i = 0; i < t->nmsgs; i++) {
+		json_t *msg = t->msgs[i].msg;
+
+		t->msgs[i].msg = NULL;
+		if (srv->conns == NULL || t->acts[t->msgs[i].action]->cancelled)
+			json_decref(msg);
+		else if (t->msgs[i].to_user)
+			conn_send_user(srv, t->msgs[i].user, msg);
+		else
+			conn_send(conn_find(srv, t->msgs[i].conn), msg);
+	}
+}
+
+/* Actions of the open turn that belong to a group of the failed turn t
+ * were built on the state t's failure just undid: they fail too. */
+static void cascade(struct batch *b, const struct turn *t)
+{
+	struct turn *o = b->open;
+
+	if (o == NULL)
+		return;
+	for (size_t i = 0; i < o->nacts; i++) {
+		struct batch_action *a = o->acts[i];
+		bool hit = false;
+
+		if (a->cancelled || a->group == NULL)
+			continue;
+		for (size_t j = 0; j < t->nacts && !hit; j++)
+			hit = !t->acts[j]->cancelled && t->acts[j]->group == a->group;
+		if (!hit)
+			continue;
+		a->cancelled = true;
+		o->live--;
+		a->ops->failed(a->arg);
+		refuse_one(b, a);
+	}
+}
+
+/* The writer is done with `busy`: release or refuse, then run what waited. */
+static void complete(struct batch *b)
+{
+	struct turn *t = b->busy;
+
+	b->busy = NULL;
+	if (t->rc == STORE_OK) {
+		b->commits++;
+		log_debug("store commit actions=%zu messages=%zu", t->live, t->nmsgs);
+		release(b, t);
+		for (size_t i = 0; i < t->nacts; i++)
+			if (!t->acts[i]->cancelled)
+				t->acts[i]->ops->committed(t->acts[i]->arg);
+	} else {
+		log_warnx("store failed: %s; actions=%zu not saved, answered storage", t->err, t->live);
+		for (size_t i = 0; i < t->nacts; i++)
+			if (!t->acts[i]->cancelled)
+				t->acts[i]->ops->failed(t->acts[i]->arg);
+		for (size_t i = 0; i < t->nacts; i++)
+			if (!t->acts[i]->cancelled)
+				refuse_one(b, t->acts[i]);
+		cascade(b, t);
+	}
+	/* The work that waited for this outcome, in the order it was queued. */
+	for (size_t i = 0; i < t->nafters; i++)
+		t->afters[i].fn(t->afters[i].arg);
+	turn_free(t);
+	if (b->open != NULL && b->flush_ev != NULL)
+		event_active(b->flush_ev, EV_TIMEOUT, 1);
+}
+
+/* Hand the open turn to the writer (which must be idle). */
+static void submit(struct batch *b)
+{
+	struct turn *t = b->open;
+
+	b->open = NULL;
+	b->busy = t;
+	if (t->live == 0) {
+		/* Every action failed with an earlier turn: nothing to write. */
+		t->rc = STORE_OK;
+		b->busy = NULL;
+		for (size_t i = 0; i < t->nafters; i++)
+			t->afters[i].fn(t->afters[i].arg);
+		turn_free(t);
+		return;
+	}
+	if (!b->threaded) {
+		turn_commit(b->srv->store, t);
+		complete(b);
+		return;
+	}
+	pthread_mutex_lock(&b->mu);
+	b->job = t;
+	b->done = false;
+	pthread_cond_signal(&b->work_cv);
+	pthread_mutex_unlock(&b->mu);
+}
+
+static void flush_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct batch *b = arg;
+
+	(void)fd;
+	(void)what;
+	if (b->busy == NULL && b->open != NULL)
+		submit(b);
+}
+
+static bool take_done(struct batch *b, bool wait)
+{
+	bool d;
+
+	pthread_mutex_lock(&b->mu);
+	while (wait && !b->done)
+		pthread_cond_wait(&b->done_cv, &b->mu);
+	d = b->done;
+	b->done = false;
+	pthread_mutex_unlock(&b->mu);
+	return d;
+}
+
+static void done_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct batch *b = arg;
+	char buf[64];
+
+	(void)what;
+	while (read(fd, buf, sizeof buf) > 0)
+		;
+	/* batch_flush may have taken the report already. */
+	if (b->busy != NULL && take_done(b, false))
+		complete(b);
+}
+
+/* --- public ------------------------------------------------------------------ */
+
+static void start_writer(struct batch *b)
+{
+	char err[512];
+	sigset_t all, old;
+	int rc;
+
+	if ((b->wst = store_open_writer(b->srv->store, err, sizeof err)) == NULL)
+		fatalx("store writer: %s", err);
+	pthread_mutex_init(&b->mu, NULL);
+	pthread_cond_init(&b->work_cv, NULL);
+	pthread_cond_init(&b->done_cv, NULL);
+	if (pipe(b->pipefd) != 0)
+		fatal("batch: pipe");
+	for (int i = 0; i < 2; i++)
+		if (fcntl(b->pipefd[i], F_SETFL, O_NONBLOCK) != 0 ||
+		    fcntl(b->pipefd[i], F_SETFD, FD_CLOEXEC) != 0)
+			fatal("batch: fcntl");
+	b->flush_ev = event_new(b->srv->base, -1, 0, flush_cb, b);
+	b->done_ev = event_new(b->srv->base, b->pipefd[0], EV_READ | EV_PERSIST, done_cb, b);
+	if (b->flush_ev == NULL || b->done_ev == NULL || event_add(b->done_ev, NULL) != 0)
+		fatalx("batch: event_new failed");
+	/* Signals stay with the loop's thread. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&b->thread, NULL, writer_main, b);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0)
+		fatalx("batch: pthread_create: %s", strerror(rc));
+	b->threaded = true;
+}
+
+struct batch *batch_new(struct server *srv)
+{
+	struct batch *b = calloc(1, sizeof *b);
+
+	if (b == NULL)
+		fatal("calloc");
+	b->srv = srv;
+	b->pipefd[0] = b->pipefd[1] = -1;
+	/* Without an event loop (tools, tests of the store) commits are made
+	 * in place, at batch_flush. */
+	if (srv->base != NULL)
+		start_writer(b);
+	return b;
+}
+
+void batch_free(struct batch *b)
+{
+	if (b == NULL)
+		return;
+	batch_flush(b);
+	if (b->threaded) {
+		pthread_mutex_lock(&b->mu);
+		b->stop = true;
+		pthread_cond_signal(&b->work_cv);
+		pthread_mutex_unlock(&b->mu);
+		pthread_join(b->thread, NULL);
+		pthread_mutex_destroy(&b->mu);
+		pthread_cond_destroy(&b->work_cv);
+		pthread_cond_destroy(&b->done_cv);
+		store_close(b->wst);
+	}
+	if (b->flush_ev != NULL)
+		event_free(b->flush_ev);
+	if (b->done_ev != NULL)
+		event_free(b->done_ev);
+	for (int i = 0; i < 2; i++)
+		if (b->pipefd[i] >= 0)
+			close(b->pipefd[i]);
+	free(b);
+}
+
+bool batch_is_open(const struct batch *b)
+{
+	return b->open != NULL || b->busy != NULL;
+}
+
+uint64_t batch_commits(const struct batch *b)
+{
+	return b->commits;
+}
+
+struct batch_action *batch_begin_action(struct batch *b, const struct batch_ops *ops, void *arg,
+                                        const void *group, uint64_t requester, json_t *id)
+{
+	struct batch_action *a = calloc(1, sizeof *a);
+	struct turn *t;
+
+	if (a == NULL)
+		fatal("calloc");
+	if (b->open == NULL) {
+		b->open = turn_new();
+		/* The first action arms the hand-over at the end of this pass
+		 * (a busy writer: the completion re-arms it). */
+		if (b->flush_ev != NULL)
+			event_active(b->flush_ev, EV_TIMEOUT, 1);
+	}
+	t = b->open;
+	a->b = b;
+	a->ops = ops;
+	a->arg = arg;
+	a->group = group;
+	a->requester = requester;
+	a->id = id != NULL ? json_incref(id) : NULL;
+	if (t->nacts == t->capacts)
+		t->acts = grow(t->acts, &t->capacts, sizeof *t->acts);
+	t->acts[t->nacts++] = a;
+	t->live++;
+	return a;
+}
+
+static void hold(struct batch_action *a, bool to_user, uint64_t conn, int64_t user, json_t *msg)
+{
+	struct turn *t = a->b->open;
+	struct server *srv = a->b->srv;
+
+	if (msg == NULL)
+		return;
+	/* a belongs to the open turn: actions are held for while being opened. */
+	size_t idx = t->nacts;
+	while (idx > 0 && t->acts[idx - 1] != a)
+		idx--;
+	if (idx == 0)
+		fatalx("batch: message held for an action of another turn");
+	if (!to_user) {
+		struct conn *c = srv->conns != NULL ? conn_find(srv, conn) : NULL;
+		user = c != NULL ? conn_user(c) : 0;
+	}
+	if (t->nmsgs == t->capmsgs)
+		t->msgs = grow(t->msgs, &t->capmsgs, sizeof *t->msgs);
+	struct held *h = &t->msgs[t->nmsgs++];
+	h->action = idx - 1;
+	h->to_user = to_user;
+	h->conn = conn;
+	h->user = user;
+	h->msg = msg;
+}
+
+void batch_hold_conn(struct batch_action *a, uint64_t conn_id, json_t *msg)
+{
+	hold(a, false, conn_id, 0, msg);
+}
+
+void batch_hold_user(struct batch_action *a, int64_t user, json_t *msg)
+{
+	hold(a, true, 0, user, msg);
+}
+
+bool batch_waiting(const struct batch *b, const void *group, int64_t user)
+{
+	return turn_addresses(b->open, group, user) || turn_addresses(b->busy, group, user);
+}
+
+void batch_after_waiting(struct batch *b, const void *group, int64_t user,
+                         void (*fn)(void *arg), void *arg)
+{
+	/* Turns complete in order: waiting for the newest one that addresses
+	 * user waits for all of them. */
+	if (turn_addresses(b->open, group, user))
+		turn_after(b->open, fn, arg);
+	else if (turn_addresses(b->busy, group, user))
+		turn_after(b->busy, fn, arg);
+	else
+		fn(arg);
+}
+
+void batch_after(struct batch *b, void (*fn)(void *arg), void *arg)
+{
+	if (b->open != NULL)
+		turn_after(b->open, fn, arg);
+	else if (b->busy != NULL)
+		turn_after(b->busy, fn, arg);
+	else
+		fn(arg);
 }
 
 void batch_flush(struct batch *b)
 {
-	struct turn t = b->cur;
-	struct store *st = b->srv->store;
-	int rc;
-
-	if (t.nacts == 0)
-		return;
-	/* Anything opened from here on belongs to the next turn. */
-	memset(&b->cur, 0, sizeof b->cur);
-
-	rc = store_begin(st);
-	for (size_t i = 0; i < t.nacts && rc == STORE_OK; i++)
-		rc = t.acts[i]->ops->write(t.acts[i]->arg, st);
-	if (rc == STORE_OK)
-		rc = store_commit(st);   /* rolls back itself when it fails */
-	else
-		store_rollback(st);
-
-	if (rc == STORE_OK) {
-		b->commits++;
-		log_debug("store commit actions=%zu messages=%zu", t.nacts, t.nmsgs);
-		release(b, &t);
-		for (size_t i = 0; i < t.nacts; i++)
-			t.acts[i]->ops->committed(t.acts[i]->arg);
-	} else {
-		log_warnx("store failed: %s; actions=%zu not saved, answered storage", store_error(st),
-		          t.nacts);
-		for (size_t i = 0; i < t.nacts; i++)
-			t.acts[i]->ops->failed(t.acts[i]->arg);
-		refuse(b, &t);
+	for (;;) {
+		if (b->busy != NULL) {
+			take_done(b, true);
+			complete(b);
+		} else if (b->open != NULL) {
+			submit(b);
+		} else {
+			break;
+		}
 	}
-	/* The work that waited for this outcome, in the order it was queued. */
-	for (size_t i = 0; i < t.nafters; i++)
-		t.afters[i].fn(t.afters[i].arg);
-	turn_free(&t);
 }
 
 json_t *batch_reply_ok(json_t *id, json_t *fields)

@@ -4,23 +4,34 @@
  * to be sent leaves the daemon before that transaction has committed.
  *
  * An action (game.c: a try, an ending, ...) is opened with
- * batch_begin_action(), which also arms the end-of-turn flush.  Its rows
- * are not written then: ops->write runs at the flush, inside the turn's
- * transaction.  What the action announces is handed to batch_hold_*() and
- * held.  At the flush:
+ * batch_begin_action(), which also arms the end-of-turn hand-over.  Its
+ * rows are not written then: ops->write runs later, inside the batch's
+ * transaction, ON THE STORE WRITER THREAD with the writer's own database
+ * connection (so write must touch only what its arg owns and nothing the
+ * loop may change meanwhile).  What the action announces is handed to
+ * batch_hold_*() and held.  At the end of the turn the batch goes to the
+ * writer thread; the event loop keeps serving.  When the writer is done,
+ * back on the loop:
  *   commit ok  -> the held messages go out in the order they were held
  *                 (to the connections, or to every connection of a user,
  *                 that exist at that moment; a closed one just drops
  *                 them), then ops->committed for each action;
  *   commit bad -> rolled back; ops->failed for each action (put the
  *                 in-memory state back), its held messages are dropped and
- *                 its requester, if any, gets the error `storage`.
- * Then the work queued with batch_after() runs (requests that had to wait
- * for the turn's outcome).
+ *                 its requester, if any, gets the error `storage`.  Every
+ *                 action of the NEXT batch (opened while this one was
+ *                 committing) in the same group (game.c: the same game)
+ *                 fails with it: it was built on the state just undone.
+ * Then the work queued with batch_after*() on that batch runs (requests
+ * that had to wait for its outcome).
+ *
+ * One batch commits at a time; while it does, new actions go into the
+ * next one, handed over once the first is done.  So batches commit in
+ * the order they were opened, and per game actions commit in order.
  *
  * "End of the turn" is a libevent event made active when the batch opens.
  * kriegd's base has one priority, and an event made active from inside a
- * callback is appended to the queue being run, so the flush runs after
+ * callback is appended to the queue being run, so the hand-over runs after
  * every callback already due in this pass of the loop (all the lines read
  * from all the connections ready now) and before the loop polls again.
  */
@@ -38,7 +49,8 @@ struct batch;
 struct batch_action;
 
 struct batch_ops {
-	/* Write the action's rows inside the turn's transaction: STORE_OK or not. */
+	/* Write the action's rows inside the batch's transaction: STORE_OK or
+	 * not.  Runs on the store writer thread (see above). */
 	int (*write)(void *arg, struct store *st);
 	/* After the commit, after the held messages went out. */
 	void (*committed)(void *arg);
@@ -48,26 +60,46 @@ struct batch_ops {
 	void (*free)(void *arg);
 };
 
+/* Starts the store writer thread with its own connection to srv->store's
+ * database (store_open_writer); fatal if that cannot be done. */
 struct batch *batch_new(struct server *srv);
-/* Flushes what is open, then frees. */
+/* Drains (batch_flush), stops the writer, then frees. */
 void batch_free(struct batch *b);
 
-/* Open one action of this turn.  requester/id: the connection and request
- * id to answer `storage` if the commit fails (0/NULL: a timer).  id is
- * referenced, not stolen.  Never fails (allocation failure aborts). */
+/* Open one action of this turn.  group: actions of one group depend on
+ * each other (a game); see "commit bad" above.  requester/id: the
+ * connection and request id to answer `storage` if the commit fails
+ * (0/NULL: a timer).  id is referenced, not stolen.  Never fails
+ * (allocation failure aborts). */
 struct batch_action *batch_begin_action(struct batch *b, const struct batch_ops *ops, void *arg,
-                                        uint64_t requester, json_t *id);
+                                        const void *group, uint64_t requester, json_t *id);
 /* Hold a message (stolen) of action a for one connection / for every
  * connection of a user (resolved when it is released). */
 void batch_hold_conn(struct batch_action *a, uint64_t conn_id, json_t *msg);
 void batch_hold_user(struct batch_action *a, int64_t user, json_t *msg);
 
-/* Run fn(arg) after this turn's flush; at once if no batch is open. */
+/*
+ * The deferral rule (game.c applies it to every request about games):
+ * a request of user U about a group (a game) waits only while an
+ * uncommitted action of that group has produced something addressed to
+ * U: a message held for U, or for one of U's connections (the answer to
+ * U's own request).  An action nobody but its actor hears of (icc: an
+ * illegal try) never delays or changes what anyone else is answered.
+ * group NULL: any group (a request about all of U's games).
+ */
+/* Does an uncommitted action of group hold a message for user? */
+bool batch_waiting(const struct batch *b, const void *group, int64_t user);
+/* Run fn(arg) once every uncommitted action of group holding a message
+ * for user is committed or failed; at once if there is none. */
+void batch_after_waiting(struct batch *b, const void *group, int64_t user,
+                         void (*fn)(void *arg), void *arg);
+/* Run fn(arg) after every action opened so far; at once if none is open. */
 void batch_after(struct batch *b, void (*fn)(void *arg), void *arg);
 
-/* Is a batch open (an action awaits this turn's commit)? */
+/* Is an action waiting for its commit (open or committing)? */
 bool batch_is_open(const struct batch *b);
-/* Commit now (the end of a turn; also at shutdown, before connections go). */
+/* Commit everything now and wait for it, releasing or refusing as above
+ * (shutdown, before the connections go). */
 void batch_flush(struct batch *b);
 
 /* Transactions committed so far. */

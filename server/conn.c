@@ -53,12 +53,14 @@ struct conn {
 	struct bufferevent *bev;
 	enum conn_state state;
 	bool refused;              /* over max_connections: server_full, then close */
+	bool refused_addr;         /* over max_connections_per_ip (refused too) */
 	bool hello;
 	bool leaving;              /* running the closed hooks (logout): skipped by foreach */
 	bool shut;                 /* LINGER: close_notify and FIN sent */
 	int64_t user;
 	char *user_name;
 	char peer[64];
+	char host[INET6_ADDRSTRLEN]; /* the peer's address without the port */
 	struct event *timer;       /* handshake, then idle/ping, then linger */
 	struct event *free_ev;     /* deferred free */
 	struct event *login_ev;    /* deferred login hooks */
@@ -67,8 +69,21 @@ struct conn {
 	double tokens;
 	struct timespec last_refill;
 	int strikes;               /* refused requests since the bucket was last full */
+	bool awaiting_state;       /* logged in, game states not built yet (game.c) */
+	/* Lines waiting for the output buffer to drain (conn_send_paced), and
+	 * everything sent after them, in order. */
+	STAILQ_HEAD(, paced) paced;
+	size_t paced_extra;        /* bytes in `paced` from plain conn_send (capped) */
 	TAILQ_ENTRY(conn) all;
 	TAILQ_ENTRY(conn) chain;
+};
+
+/* One encoded line (with its '\n') waiting in a connection's paced queue. */
+struct paced {
+	STAILQ_ENTRY(paced) next;
+	size_t len;
+	bool capped;               /* counts against output_buffer_max */
+	char line[];
 };
 
 TAILQ_HEAD(connlist, conn);
@@ -147,6 +162,11 @@ static void conn_free(struct conn *c)
 	event_free(c->timer);
 	event_free(c->free_ev);
 	event_free(c->login_ev);
+	struct paced *pl;
+	while ((pl = STAILQ_FIRST(&c->paced)) != NULL) {
+		STAILQ_REMOVE_HEAD(&c->paced, next);
+		free(pl);
+	}
 	free(c->user_name);
 	free(c);
 }
@@ -245,6 +265,7 @@ void conn_set_user(struct conn *c, int64_t user_id, const char *name)
 			fatal("strdup");
 	}
 	if (login) {
+		c->awaiting_state = true;
 		log_info("conn=%llu login user=%lld name=\"%s\"", (unsigned long long)c->id,
 		         (long long)user_id, log_escape(name, strlen(name), esc, sizeof esc));
 		event_active(c->login_ev, EV_TIMEOUT, 1);
@@ -285,8 +306,98 @@ enum conn_rate conn_rate_take(struct conn *c)
 
 /* ---- output --------------------------------------------------------------- */
 
+/*
+ * Encode msg as one line (stolen).  A line over PROTO_LINE_MAX breaks the
+ * protocol for every client, so it is never sent: it is logged as the bug
+ * it is, and a response is replaced by an `internal` error with its id
+ * (an event is dropped).  NULL if nothing is to be sent.
+ */
+static char *encode_line(struct conn *c, json_t *msg, size_t *len)
+{
+	char *s = json_dumps(msg, JSON_COMPACT);
+
+	if (s != NULL && strlen(s) + 1 > PROTO_LINE_MAX) {
+		log_warnx("conn=%llu BUG: refusing to send a line of %zu bytes, over the protocol's %d",
+		          (unsigned long long)c->id, strlen(s) + 1, PROTO_LINE_MAX);
+		free(s);
+		s = NULL;
+		json_t *ok = json_object_get(msg, "ok");
+		if (ok != NULL && json_object_get(msg, "event") == NULL) {
+			json_t *id = json_object_get(msg, "id");
+			json_t *err = json_pack("{s:O, s:b, s:{s:s, s:s}}", "id",
+			                        id != NULL ? id : json_null(), "ok", 0, "error", "code",
+			                        proto_error_name(PE_INTERNAL), "message",
+			                        "the reply would be longer than a line");
+			s = err != NULL ? json_dumps(err, JSON_COMPACT) : NULL;
+			json_decref(err);
+		}
+		json_decref(msg);
+		if (s != NULL)
+			*len = strlen(s);
+		return s;
+	}
+	json_decref(msg);
+	if (s == NULL) {
+		log_warnx("conn=%llu could not encode a message", (unsigned long long)c->id);
+		return NULL;
+	}
+	*len = strlen(s);
+	return s;
+}
+
+static void out_add(struct conn *c, const char *s, size_t n)
+{
+	struct evbuffer *out = bufferevent_get_output(c->bev);
+
+	if (evbuffer_add(out, s, n) != 0)
+		fatalx("evbuffer_add: out of memory");
+}
+
+static void paced_push(struct conn *c, const char *s, size_t n, bool capped)
+{
+	struct paced *pl = malloc(sizeof *pl + n + 1);
+
+	if (pl == NULL)
+		fatal("malloc");
+	memcpy(pl->line, s, n);
+	pl->line[n] = '\n';
+	pl->len = n + 1;
+	pl->capped = capped;
+	if (capped)
+		c->paced_extra += pl->len;
+	STAILQ_INSERT_TAIL(&c->paced, pl, next);
+}
+
+/* Half the cap: paced lines move to the output buffer only below it, so
+ * the buffer never holds more than that plus one line of them. */
+static size_t pace_low(const struct conn *c)
+{
+	return c->srv->cfg->output_max / 2;
+}
+
+/* Move paced lines to the output buffer while it is below the low mark;
+ * while some remain, the write callback runs again once it drains. */
+static void pace_drain(struct conn *c)
+{
+	struct evbuffer *out = bufferevent_get_output(c->bev);
+	struct paced *pl;
+
+	while ((pl = STAILQ_FIRST(&c->paced)) != NULL) {
+		size_t have = evbuffer_get_length(out);
+		if (have > 0 && have + pl->len > pace_low(c))
+			break;
+		STAILQ_REMOVE_HEAD(&c->paced, next);
+		if (pl->capped)
+			c->paced_extra -= pl->len;
+		out_add(c, pl->line, pl->len);
+		free(pl);
+	}
+	bufferevent_setwatermark(c->bev, EV_WRITE, STAILQ_EMPTY(&c->paced) ? 0 : pace_low(c), 0);
+}
+
 void conn_send(struct conn *c, json_t *msg)
 {
+	size_t n;
 	char *s;
 
 	if (msg == NULL)
@@ -295,22 +406,49 @@ void conn_send(struct conn *c, json_t *msg)
 		json_decref(msg);
 		return;
 	}
-	s = json_dumps(msg, JSON_COMPACT);
-	json_decref(msg);
-	if (s == NULL) {
-		log_warnx("conn=%llu could not encode a message", (unsigned long long)c->id);
+	if ((s = encode_line(c, msg, &n)) == NULL)
+		return;
+	if (!STAILQ_EMPTY(&c->paced)) {
+		/* Behind paced lines: keep the order. */
+		paced_push(c, s, n, true);
+		free(s);
+		pace_drain(c);
+	} else {
+		out_add(c, s, n);
+		out_add(c, "\n", 1);
+		free(s);
+	}
+	size_t queued = evbuffer_get_length(bufferevent_get_output(c->bev)) + c->paced_extra;
+	if (queued > c->srv->cfg->output_max)
+		conn_teardown(c, "output buffer over cap (slow reader)", false);
+}
+
+void conn_send_paced(struct conn *c, json_t *msg)
+{
+	size_t n;
+	char *s;
+
+	if (msg == NULL)
+		return;
+	if (c == NULL || c->state != CS_OPEN) {
+		json_decref(msg);
 		return;
 	}
-	size_t n = strlen(s);
-	if (n + 1 > PROTO_LINE_MAX)
-		log_warnx("conn=%llu sending a line of %zu bytes, over the protocol's %d",
-		          (unsigned long long)c->id, n + 1, PROTO_LINE_MAX);
-	struct evbuffer *out = bufferevent_get_output(c->bev);
-	if (evbuffer_add(out, s, n) != 0 || evbuffer_add(out, "\n", 1) != 0)
-		fatalx("evbuffer_add: out of memory");
+	if ((s = encode_line(c, msg, &n)) == NULL)
+		return;
+	paced_push(c, s, n, false);
 	free(s);
-	if (evbuffer_get_length(out) > c->srv->cfg->output_max)
-		conn_teardown(c, "output buffer over cap (slow reader)", false);
+	pace_drain(c);
+}
+
+bool conn_awaiting_state(const struct conn *c)
+{
+	return c->awaiting_state;
+}
+
+void conn_state_sent(struct conn *c)
+{
+	c->awaiting_state = false;
 }
 
 void conn_send_user(struct server *srv, int64_t user_id, json_t *msg)
@@ -320,8 +458,13 @@ void conn_send_user(struct server *srv, int64_t user_id, json_t *msg)
 	if (msg == NULL)
 		return;
 	if (user_id != 0) {
+		/* A game's announcement skips a connection whose login game
+		 * states are not built yet: they will hold it (sending it too
+		 * would show it twice). */
+		bool game_msg = json_object_get(msg, "game") != NULL;
 		TAILQ_FOREACH(c, &srv->conns->all, all)
-			if (c->state == CS_OPEN && !c->leaving && c->user == user_id)
+			if (c->state == CS_OPEN && !c->leaving && c->user == user_id &&
+			    !(game_msg && c->awaiting_state))
 				conn_send(c, json_incref(msg));
 	}
 	json_decref(msg);
@@ -449,6 +592,8 @@ static void write_cb(struct bufferevent *bev, void *arg)
 {
 	struct conn *c = arg;
 
+	if (c->state == CS_OPEN && !STAILQ_EMPTY(&c->paced))
+		pace_drain(c);
 	if (c->state == CS_LINGER && !c->shut &&
 	    evbuffer_get_length(bufferevent_get_output(bev)) == 0)
 		linger_shut(c);
@@ -487,6 +632,13 @@ static void event_cb(struct bufferevent *bev, short what, void *arg)
 		c->state = CS_OPEN;
 		now_mono(&c->last_rx);
 		c->last_refill = c->last_rx;
+		if (c->refused_addr) {
+			dispatch_error(c, NULL, PE_SERVER_FULL,
+			               "too many connections from your address (per-address limit); "
+			               "try again later");
+			conn_close(c, "per-address limit");
+			return;
+		}
 		if (c->refused) {
 			dispatch_error(c, NULL, PE_SERVER_FULL, "the server is full; try again later");
 			conn_close(c, "server full");
@@ -549,39 +701,60 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 
 /* ---- accept --------------------------------------------------------------- */
 
-static void format_peer(const struct sockaddr *sa, char *buf, size_t len)
+/* buf: "addr:port" for the log; host: the address alone (per-IP cap). */
+static void format_peer(const struct sockaddr *sa, char *buf, size_t len,
+                        char host[INET6_ADDRSTRLEN])
 {
-	char host[INET6_ADDRSTRLEN] = "?";
+	snprintf(host, INET6_ADDRSTRLEN, "?");
 
 	if (sa != NULL && sa->sa_family == AF_INET6) {
 		const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)sa;
-		evutil_inet_ntop(AF_INET6, &s6->sin6_addr, host, sizeof host);
+		evutil_inet_ntop(AF_INET6, &s6->sin6_addr, host, INET6_ADDRSTRLEN);
 		snprintf(buf, len, "[%s]:%u", host, ntohs(s6->sin6_port));
 	} else if (sa != NULL && sa->sa_family == AF_INET) {
 		const struct sockaddr_in *s4 = (const struct sockaddr_in *)sa;
-		evutil_inet_ntop(AF_INET, &s4->sin_addr, host, sizeof host);
+		evutil_inet_ntop(AF_INET, &s4->sin_addr, host, INET6_ADDRSTRLEN);
 		snprintf(buf, len, "%s:%u", host, ntohs(s4->sin_port));
 	} else {
 		snprintf(buf, len, "?");
 	}
 }
 
+/* Connections from host that hold a slot (not themselves refused).  A
+ * walk over all of them: accepts are rare next to requests, and bounded
+ * by max_connections. */
+static size_t host_count(const struct connset *set, const char *host)
+{
+	const struct conn *c;
+	size_t n = 0;
+
+	TAILQ_FOREACH(c, &set->all, all)
+		if (!c->refused && strcmp(c->host, host) == 0)
+			n++;
+	return n;
+}
+
 void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int socklen)
 {
 	struct connset *set = srv->conns;
 	const struct config *cfg = srv->cfg;
-	char peer[64];
-	bool refused = false;
+	char peer[64], host[INET6_ADDRSTRLEN];
+	bool refused = false, refused_addr = false;
 	int one = 1;
 
-	format_peer(sa, peer, sizeof peer);
-	if (set->count - set->refusing >= (size_t)cfg->max_conns) {
-		if (set->refusing >= CONN_REFUSE_EXTRA) {
-			log_warnx("refused peer=%s reason=\"max_connections, no room to say so\"", peer);
-			evutil_closesocket(fd);
-			return;
-		}
+	format_peer(sa, peer, sizeof peer, host);
+	/* One address may not hold every slot (nor open hundreds of
+	 * connections to probe the server's timing): max_connections_per_ip,
+	 * loopback included.  Refused like server_full, with its own message. */
+	if (set->count - set->refusing >= (size_t)cfg->max_conns)
 		refused = true;
+	else if (host_count(set, host) >= (size_t)cfg->max_conns_per_ip)
+		refused = refused_addr = true;
+	if (refused && set->refusing >= CONN_REFUSE_EXTRA) {
+		log_warnx("refused peer=%s reason=\"%s, no room to say so\"", peer,
+		          refused_addr ? "max_connections_per_ip" : "max_connections");
+		evutil_closesocket(fd);
+		return;
 	}
 	SSL *ssl = tls_ssl_new(srv->tls);
 	if (ssl == NULL) {
@@ -600,13 +773,16 @@ void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int sock
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 
 	struct conn *c = xcalloc(1, sizeof *c);
+	STAILQ_INIT(&c->paced);
 	c->id = set->next_id++;
 	c->srv = srv;
 	c->bev = bev;
 	c->state = CS_HANDSHAKE;
 	c->refused = refused;
+	c->refused_addr = refused_addr;
 	c->tokens = cfg->rate_burst;
 	snprintf(c->peer, sizeof c->peer, "%s", peer);
+	snprintf(c->host, sizeof c->host, "%s", host);
 	if ((c->timer = evtimer_new(srv->base, timer_cb, c)) == NULL ||
 	    (c->free_ev = evtimer_new(srv->base, free_cb, c)) == NULL ||
 	    (c->login_ev = evtimer_new(srv->base, login_cb, c)) == NULL)
@@ -625,5 +801,6 @@ void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int sock
 	bufferevent_enable(bev, EV_READ | EV_WRITE);
 	timer_in(c->timer, cfg->handshake_timeout_ms);
 	log_info("conn=%llu accepted peer=%s%s", (unsigned long long)c->id, peer,
-	         refused ? " over max_connections" : "");
+	         refused_addr ? " over max_connections_per_ip"
+	                      : refused ? " over max_connections" : "");
 }

@@ -29,6 +29,20 @@ void conn_set_user(struct conn *c, int64_t user_id, const char *name);
  * connection over its output cap is marked for closing instead. */
 void conn_send(struct conn *c, json_t *msg);
 
+/* Queue one JSON object (stolen) to go out as the output buffer drains:
+ * a long reply made of many lines (the game_state and game_events pages
+ * of a login) does not count against the output cap, so a reconnecting
+ * player is not dropped for the size of their own games; it is moved to
+ * the socket below half the cap.  Lines sent after it with conn_send()
+ * keep their order behind it (and do count against the cap). */
+void conn_send_paced(struct conn *c, json_t *msg);
+
+/* A login's game states: true from conn_set_user() (a new user) until
+ * game.c has built them (conn_state_sent()).  Live game events skip such
+ * a connection: its game_state will hold them. */
+bool conn_awaiting_state(const struct conn *c);
+void conn_state_sent(struct conn *c);
+
 /* Send to every connection logged in as user_id (a user may have several). */
 void conn_send_user(struct server *srv, int64_t user_id, json_t *msg /* stolen */);
 

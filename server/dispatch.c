@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "conn.h"
@@ -57,7 +58,8 @@ static const struct cmd *find_cmd(const char *type)
 /* An id is an integer, or a string of at most PROTO_ID_MAX bytes. */
 static bool id_valid(const json_t *id)
 {
-	return json_is_integer(id) || (json_is_string(id) && json_string_length(id) <= PROTO_ID_MAX);
+	return (json_is_integer(id) && json_integer_value(id) >= 0) ||
+	       (json_is_string(id) && json_string_length(id) <= PROTO_ID_MAX);
 }
 
 static const char *kind_name(enum field_kind k)
@@ -157,6 +159,29 @@ static int check_fields(const struct cmd *cmd, json_t *req, char *msg, size_t le
 	return 0;
 }
 
+size_t dispatch_page(json_t *j, const char *key, json_t *items, size_t from)
+{
+	size_t n = json_array_size(items), bytes = 0, i;
+	json_t *page = json_array();
+
+	if (from > n)
+		from = n;
+	for (i = from; i < n; i++) {
+		char *txt = json_dumps(json_array_get(items, i), JSON_COMPACT);
+		size_t len = txt != NULL ? strlen(txt) + 1 : 0;
+		free(txt);
+		if (i > from && bytes + len > DISPATCH_PAGE_BYTES)
+			break;
+		bytes += len;
+		json_array_append(page, json_array_get(items, i));
+	}
+	json_object_set_new(j, key, page);
+	json_object_set_new(j, "total", json_integer((json_int_t)n));
+	if (i < n)
+		json_object_set_new(j, "next", json_integer((json_int_t)i));
+	return i;
+}
+
 static bool blank(const char *line, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
@@ -206,7 +231,7 @@ void dispatch_line(struct conn *c, const char *line, size_t len)
 			dispatch_error(c, NULL, PE_BAD_REQUEST, "a request needs an id");
 		else
 			dispatch_error(c, NULL, PE_BAD_REQUEST,
-			               "id must be an integer or a string of at most %d bytes",
+			               "id must be an integer >= 0 or a string of at most %d bytes",
 			               PROTO_ID_MAX);
 		goto out;
 	}

@@ -53,6 +53,17 @@ extern const struct cmd lobby_cmds[];   /* who, seek, seeks, challenge, accept, 
 extern const struct cmd game_cmds[];    /* move, any, resign, draw, abort, games, game, possible (game.c) */
 extern const struct cmd history_cmds[]; /* history, record, pgn (history.c) */
 
+/*
+ * Lists (seeks, who, games, history) are paged so that no reply outgrows
+ * one line: `items[from..]` that fit DISPATCH_PAGE_BYTES go into j[key]
+ * (at least one item), with "total" (the whole list's length) and, while
+ * more remain, "next" (the `from` to ask for).  items is not stolen.
+ * Returns the index after the page.
+ */
+#define DISPATCH_PAGE_BYTES 12000
+#define DISPATCH_FROM_MAX (1LL << 30)
+size_t dispatch_page(json_t *j, const char *key, json_t *items, size_t from);
+
 /* Decode and run one line. */
 void dispatch_line(struct conn *c, const char *line, size_t len);
 

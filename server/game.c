@@ -11,22 +11,23 @@
  *   3. its events and the requester's ok are HELD by the batch;
  *   4. at the end of the turn every action of the turn, in every game,
  *      is written in ONE transaction (group commit: one fsync per turn,
- *      not per move); only after the commit do the held messages go out,
- *      in order, and a finished game is buried.
+ *      not per move) by the store writer thread, while the loop serves
+ *      on; only after the commit do the held messages go out, in order,
+ *      and a finished game is buried.
  * If the commit fails, it is rolled back and every game with an action in
  * the batch is put back as it was before its first one: the referee has
  * no copy operation, so it is REBUILT by replaying the in-memory record
  * (the actions that did commit) through a fresh referee — the same replay
  * recovery uses — and the clock, draw offer and seq are restored from a
- * copy taken at that first action.  Each requester gets `storage`, and no
+ * copy taken at that first action.  The game's actions in the next batch
+ * (taken while this one was committing) fail with it.  Each requester gets `storage`, and no
  * event of those actions is sent.  Failures are rare, so the normal path
  * pays nothing for this.
  *
- * While a game has an action in the open batch, any further request about
- * it (a move, a view, a draw offer, `games`, the game_state of a login)
- * waits for the commit and then runs as if it had just arrived: it must
- * neither build on nor show a state that may still be undone, nor
- * overtake the announcements.  Timers (flag fall, abandonment) act like
+ * A player's request about games waits for a commit only while an
+ * uncommitted action has produced something addressed to that player
+ * (the deferral rule, above wait_for_commit): never for an action only
+ * its opponent hears of, so its timing tells nothing.  Timers (flag fall, abandonment) act like
  * requests without a requester; if their commit fails they try again a
  * second later.
  *
@@ -84,9 +85,19 @@
 #define GAME_ACTIONS_MAX 50000        /* record length held in memory per game */
 #define GAME_PAGE_BYTES 12000         /* events per line in a view, leaving room under PROTO_LINE_MAX */
 #define GAME_EVENTS_MAX (1LL << 30)   /* bound of a view's "from" */
+/* How often a daemon with live games records that it is alive (one small
+ * row, store_state "alive_ms", through the batch): a restart charges the
+ * side to move its thinking time up to the last heartbeat, never the
+ * downtime after it (deploy/BACKUP.md).  A clean shutdown writes it last. */
+#define GAME_HEARTBEAT_MS 1000
+#define GAME_ALIVE_KEY "alive_ms"
+#define GAME_RESUME_KIND "resume"     /* umpire action: clocks at a restart */
 
-enum act_kind { ACT_BEGIN = 0, ACT_TRY, ACT_LIST, ACT_QUIET, ACT_ANY, ACT_END };
-static const char *const act_names[] = { "begin", "try", "list", "quiet", "any", "end" };
+/* ACT_DRAW: a draw offer or its decline (text "offer" / "decline"), stored
+ * like any action so the record, a restart and the views keep it; the
+ * referee announces nothing for it (the notice is game.c's). */
+enum act_kind { ACT_BEGIN = 0, ACT_TRY, ACT_LIST, ACT_QUIET, ACT_ANY, ACT_END, ACT_DRAW };
+static const char *const act_names[] = { "begin", "try", "list", "quiet", "any", "end", "draw" };
 
 /* One action of the record, kept in memory for a rebuild after a failed commit. */
 struct gaction {
@@ -109,16 +120,19 @@ struct game {
 	size_t nacts, capacts;
 	int seq;                     /* last action's seq (committed or in the open batch) */
 	int draw_offer;              /* colour with a standing draw offer, or -1 */
-	/* Actions of this game in the open batch, and the state before the
-	 * first of them: what a failed commit puts back. */
+	/* Actions of this game not yet committed (in the open batch or with
+	 * the store writer); each keeps the state before it (struct pending),
+	 * what a failed commit puts back. */
 	int pending;
-	struct clock saved_clock;
-	int saved_offer;
-	size_t saved_nacts;
-	int saved_seq;
 	struct event *flag_timer;
 	struct event *abandon_timer[2];
 	bool dead;
+};
+
+struct flagged_game {
+	int64_t id;
+	int64_t user[2];
+	char reason[256];
 };
 
 struct games {
@@ -128,6 +142,13 @@ struct games {
 	struct event *reaper;
 	struct batch *batch;         /* this turn's actions, one commit (batch.c) */
 	int64_t grace_ms;
+	struct event *heartbeat;     /* GAME_HEARTBEAT_MS */
+	/* Unfinished games whose record failed the check at start (recover.c):
+	 * never played on; reported as flagged, served from their STORED
+	 * announcements only, never from a replay. */
+	struct flagged_game *flagged;
+	size_t nflagged;
+	int64_t alive_ms;            /* at recovery: the last heartbeat before the restart, or 0 */
 };
 
 /* ---- small helpers -------------------------------------------------------- */
@@ -203,6 +224,10 @@ static int act_apply(struct referee *r, int kind, int color, const char *text, s
 			return REF_E_BAD_ARGUMENT;
 		return referee_end(r, (enum game_reason)reason, color, out);
 	}
+	case ACT_DRAW:
+		if (strcmp(text, "offer") != 0 && strcmp(text, "decline") != 0)
+			return REF_E_BAD_ARGUMENT;
+		return referee_over(r) ? REF_E_GAME_OVER : REF_OK;
 	}
 	return REF_E_BAD_ARGUMENT;
 }
@@ -324,11 +349,16 @@ static void route_event(struct game *g, struct batch_action *ba, const struct ev
 	json_decref(j);
 }
 
-/* A game-level notice (draw offers) to both players. */
-static void send_both(struct game *g, json_t *msg)
+/* The game-level notice of a draw action ("offer" / "decline" by color),
+ * as sent live (with the clocks) and in views (without). */
+static json_t *draw_notice(int64_t game, const char *text, int color, json_t *clock)
 {
-	conn_send_user(g->gs->srv, g->user[WHITE], json_deep_copy(msg));
-	conn_send_user(g->gs->srv, g->user[BLACK], msg);
+	json_t *j = json_pack("{s:s, s:I, s:s}", "event",
+	                      strcmp(text, "offer") == 0 ? "draw_offer" : "draw_declined",
+	                      "game", (json_int_t)game, "by", color == WHITE ? "white" : "black");
+	if (clock)
+		json_object_set(j, "clock", clock);
+	return j;
 }
 
 static enum proto_error ref_to_proto(int st)
@@ -395,6 +425,14 @@ static void game_bury(struct game *g)
 	evtimer_add(gs->reaper, &tv);
 }
 
+static const struct flagged_game *flagged_find(const struct games *gs, int64_t id)
+{
+	for (size_t i = 0; i < gs->nflagged; i++)
+		if (gs->flagged[i].id == id)
+			return &gs->flagged[i];
+	return NULL;
+}
+
 static struct game *game_find(const struct games *gs, int64_t id)
 {
 	for (struct game *g = gs->live; g; g = g->next)
@@ -405,6 +443,26 @@ static struct game *game_find(const struct games *gs, int64_t id)
 
 static int game_act(struct game *g, int kind, int color, const char *text,
                     struct conn *c, json_t *id, struct event *retry);
+
+struct online {
+	int64_t user;
+	int n;
+};
+
+static void online_cb(struct conn *c, void *arg)
+{
+	struct online *o = arg;
+	if (conn_user(c) == o->user)
+		o->n++;
+}
+
+/* Connections logged in as user. */
+static int user_online(struct server *srv, int64_t user)
+{
+	struct online o = { user, 0 };
+	conn_foreach(srv, online_cb, &o);
+	return o.n;
+}
 
 static void flag_arm(struct game *g)
 {
@@ -436,6 +494,11 @@ static void abandon_fire(struct game *g, int col)
 {
 	if (g->dead)
 		return;
+	/* Both players away when a grace period ends (e.g. a restart nobody
+	 * came back to): the side to move forfeits, as the one the game is
+	 * waiting for.  Otherwise the absent player does. */
+	if (user_online(g->gs->srv, g->user[!col]) == 0)
+		col = referee_side_to_move(g->ref);
 	game_act(g, ACT_END, col, game_reason_name(REASON_ABANDONED), NULL, NULL,
 	         g->abandon_timer[col]);
 }
@@ -485,8 +548,17 @@ struct pending {
 	struct store_action a;
 	struct evlist out;
 	bool over;
+	int result, reason;          /* when over: what the game row gets */
 	struct event *retry;         /* a timer to re-arm if the commit fails, or NULL */
+	/* The game before this action: what a failed commit puts back. */
+	struct clock before_clock;
+	int before_offer;
+	size_t before_nacts;
 };
+
+/* pending_write runs on the store writer thread (batch.h): it reads only
+ * p, which the loop does not change once the action is in the batch, and
+ * g->id, which never changes. */
 
 static int pending_write(void *arg, struct store *st)
 {
@@ -496,8 +568,7 @@ static int pending_write(void *arg, struct store *st)
 		goto fail;
 	if (p->out.n && store_game_events(st, g->id, p->a.seq, p->out.v, p->out.n) != STORE_OK)
 		goto fail;
-	if (p->over &&
-	    store_game_finish(st, g->id, referee_result(g->ref), referee_reason(g->ref)) != STORE_OK)
+	if (p->over && store_game_finish(st, g->id, p->result, p->reason) != STORE_OK)
 		goto fail;
 	return STORE_OK;
 fail:
@@ -509,7 +580,7 @@ static void pending_committed(void *arg)
 {
 	struct pending *p = arg;
 	struct game *g = p->g;
-	g->pending = 0;
+	g->pending--;
 	if (!p->over)
 		return;
 	log_info("game=%" PRId64 " over result=%s reason=%s plies=%d", g->id,
@@ -520,19 +591,21 @@ static void pending_committed(void *arg)
 }
 
 /* The commit failed: the game goes back to the state before its first
- * action of the turn (the same for each of its actions, so only the first
- * call does it).  The referee has no copy operation, so it is rebuilt by
+ * failed action.  The batch fails a game's actions in order, the later
+ * ones with them (batch.h), so the first call is the earliest and puts
+ * the state back; later calls find their action gone already (seq past
+ * the game's).  The referee has no copy operation, so it is rebuilt by
  * replaying the record that did commit. */
 static void pending_failed(void *arg)
 {
 	struct pending *p = arg;
 	struct game *g = p->g;
-	if (g->pending > 0) {
-		g->pending = 0;
-		g->clock = g->saved_clock;
-		g->draw_offer = g->saved_offer;
-		g->nacts = g->saved_nacts;
-		g->seq = g->saved_seq;
+	g->pending--;
+	if (p->a.seq <= g->seq) {
+		g->clock = p->before_clock;
+		g->draw_offer = p->before_offer;
+		g->nacts = p->before_nacts;
+		g->seq = p->a.seq - 1;
 		if (game_rebuild(g) != 0)
 			log_warnx("game=%" PRId64 " rebuild after a failed commit failed", g->id);
 		flag_arm(g);
@@ -610,12 +683,16 @@ static int game_act(struct game *g, int kind, int color, const char *text,
 	/* A standing offer lapses when the side it was made to plays on. */
 	if (referee_plies(g->ref) > plies && g->draw_offer >= 0 && color != g->draw_offer)
 		g->draw_offer = -1;
+	if (kind == ACT_DRAW)
+		g->draw_offer = strcmp(text, "offer") == 0 ? color : -1;
 
-	if (g->pending++ == 0) {
-		g->saved_clock = before_clock;
-		g->saved_offer = before_offer;
-		g->saved_nacts = g->nacts;
-		g->saved_seq = g->seq;
+	g->pending++;
+	p->before_clock = before_clock;
+	p->before_offer = before_offer;
+	p->before_nacts = g->nacts;
+	if (p->over) {
+		p->result = referee_result(g->ref);
+		p->reason = referee_reason(g->ref);
 	}
 	record_push(g, kind, color, text);
 	p->g = g;
@@ -631,11 +708,18 @@ static int game_act(struct game *g, int kind, int color, const char *text,
 	p->a.ok = 1;
 
 	/* Events first, then the answer: a client holding the ok has all its events. */
-	struct batch_action *ba = batch_begin_action(g->gs->batch, &pending_ops, p,
+	struct batch_action *ba = batch_begin_action(g->gs->batch, &pending_ops, p, g,
 	                                             c ? conn_id(c) : 0, id);
 	json_t *clk = clock_json(g, now);
 	for (size_t i = 0; i < p->out.n; i++)
 		route_event(g, ba, &p->out.v[i], clk);
+	if (kind == ACT_DRAW) {
+		json_t *j = draw_notice(g->id, text, color, clk);
+		to_user(g, ba, g->user[WHITE], json_deep_copy(j));
+		to_user(g, ba, g->user[BLACK], json_deep_copy(j));
+		route_umpire(g, j);
+		json_decref(j);
+	}
 	json_decref(clk);
 	if (c)
 		batch_hold_conn(ba, conn_id(c),
@@ -686,7 +770,45 @@ static int collect_cb(const struct store_action *a, void *arg)
 		if (j)
 			json_array_append_new(ec->arr, j);
 	}
+	/* Draw notices go to both players (and the umpire). */
+	if (kind == ACT_DRAW)
+		json_array_append_new(ec->arr, draw_notice(ec->tmp.id, a->text, a->color, NULL));
 	return 0;
+}
+
+/* A flagged game's announcements to color as they were STORED (never a
+ * replay of a record that failed its check), without SAN: the events
+ * table does not keep it. */
+struct stored_collect {
+	const struct ruleset *rs;
+	struct game tmp;            /* carries the id for event_wire() */
+	unsigned aud;
+	json_t *arr;
+};
+
+static int stored_cb(int seq, const struct event *e, void *arg)
+{
+	struct stored_collect *sc = arg;
+	if (!(e->audience & sc->aud))
+		return 0;
+	json_t *j = event_wire(&sc->tmp, sc->rs, e, NULL);
+	if (j)
+		json_array_append_new(sc->arr, j);
+	return 0;
+}
+
+static json_t *stored_events(struct games *gs, const struct store_game *info, int color)
+{
+	struct stored_collect sc = { 0 };
+	sc.rs = ruleset_find(info->rules);
+	sc.tmp.id = info->id;
+	sc.aud = aud_of(color);
+	sc.arr = json_array();
+	if (!sc.rs || store_game_event_list(gs->srv->store, info->id, stored_cb, &sc) != STORE_OK) {
+		json_decref(sc.arr);
+		return NULL;
+	}
+	return sc.arr;
 }
 
 static json_t *record_events(struct games *gs, const struct store_game *info, int color)
@@ -759,7 +881,8 @@ static json_t *view_json(struct games *gs, const struct store_game *info,
 	const struct ruleset *rs = ruleset_find(info->rules);
 	if (!rs)
 		return NULL;
-	json_t *events = record_events(gs, info, color);
+	const struct flagged_game *fl = live ? NULL : flagged_find(gs, info->id);
+	json_t *events = fl ? stored_events(gs, info, color) : record_events(gs, info, color);
 	if (!events)
 		return NULL;
 	json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:s, s:b}",
@@ -786,6 +909,10 @@ static json_t *view_json(struct games *gs, const struct store_game *info,
 			json_object_set_new(j, "draw_offer", json_string(color_name(live->draw_offer)));
 	} else {
 		json_object_set_new(j, "live", json_false());
+		if (fl) {
+			json_object_set_new(j, "flagged", json_true());
+			json_object_set_new(j, "flag_reason", json_string(fl->reason));
+		}
 		json_object_set_new(j, "result", json_string(game_result_name(info->result)));
 		const char *rn = game_reason_name(info->reason);
 		if (rn)
@@ -798,6 +925,39 @@ static json_t *live_view(struct game *g, int color, size_t from, json_t **all)
 {
 	return view_json(g->gs, &g->info, (const char (*)[PROTO_NAME_MAX + 1])g->name, color, g,
 	                 from, all);
+}
+
+/* ---- heartbeat ------------------------------------------------------------ */
+
+/* One "alive at" row through the batch, so it takes the path (and the
+ * thread) of every other write. */
+static int alive_write(void *arg, struct store *st)
+{
+	return store_state_set(st, GAME_ALIVE_KEY, *(int64_t *)arg);
+}
+static void alive_nop(void *arg) { (void)arg; }
+
+static const struct batch_ops alive_ops = { alive_write, alive_nop, alive_nop, free };
+
+static void alive_record(struct games *gs)
+{
+	int64_t *t = malloc(sizeof *t);
+	if (!t)
+		abort();
+	*t = wall_ms();
+	/* Its own group: no game's actions depend on it. */
+	batch_begin_action(gs->batch, &alive_ops, t, gs, 0, NULL);
+}
+
+static void heartbeat_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct games *gs = arg;
+	/* Only games with a clock need it; an idle daemon leaves the disk alone. */
+	for (struct game *g = gs->live; g; g = g->next)
+		if (clock_timed(&g->clock)) {
+			alive_record(gs);
+			break;
+		}
 }
 
 /* ---- public entry points -------------------------------------------------- */
@@ -815,7 +975,9 @@ struct games *games_new(struct server *srv)
 		gs->grace_ms = atoll(env);
 	if (srv->base) {
 		gs->reaper = evtimer_new(srv->base, reaper_cb, gs);
-		if (!gs->reaper)
+		gs->heartbeat = event_new(srv->base, -1, EV_PERSIST, heartbeat_cb, gs);
+		struct timeval tv = { GAME_HEARTBEAT_MS / 1000, (GAME_HEARTBEAT_MS % 1000) * 1000 };
+		if (!gs->reaper || !gs->heartbeat || event_add(gs->heartbeat, &tv) != 0)
 			abort();
 	}
 	gs->batch = batch_new(srv);
@@ -826,7 +988,13 @@ void games_free(struct games *gs)
 {
 	if (!gs)
 		return;
+	/* The clean-shutdown checkpoint: the clocks were running until now. */
+	if (gs->live && gs->srv->store)
+		alive_record(gs);
 	batch_free(gs->batch);   /* commits what is open; games are still there */
+	if (gs->heartbeat)
+		event_free(gs->heartbeat);
+	free(gs->flagged);
 	while (gs->live) {
 		struct game *g = gs->live;
 		gs->live = g->next;
@@ -948,6 +1116,29 @@ fail:
 	return -1;
 }
 
+/* A restart's clock readings (umpire action GAME_RESUME_KIND after the
+ * record's last action): where the next restart counts from. */
+struct resume_point {
+	int seq;
+	int64_t ms[2];
+	int64_t at_ms;
+	bool found;
+};
+
+static int resume_point_cb(const struct store_umpire_action *u, void *arg)
+{
+	struct resume_point *rp = arg;
+	long long w, b;
+	if (u->umpire == 0 && u->seq == rp->seq && strcmp(u->kind, GAME_RESUME_KIND) == 0 &&
+	    sscanf(u->text, "%lld %lld", &w, &b) == 2 && w >= 0 && b >= 0) {
+		rp->ms[WHITE] = w;
+		rp->ms[BLACK] = b;
+		rp->at_ms = u->at_ms;
+		rp->found = true;
+	}
+	return 0;
+}
+
 /* Recovery: recover.c replays one unfinished game's stored actions and
  * checks the replay's events against the stored announcements; a record
  * that fails is flagged and logged there, and is not resumed here. */
@@ -955,7 +1146,17 @@ static int recover_cb(const struct store_game *info, void *arg)
 {
 	struct games *gs = arg;
 	struct recover_result rr;
-	if (recover_game(gs->srv->store, info, &rr) != RECOVER_OK)
+	int rc = recover_game(gs->srv->store, info, &rr);
+	if (rc == RECOVER_MISMATCH) {
+		gs->flagged = xrealloc(gs->flagged, (gs->nflagged + 1) * sizeof *gs->flagged);
+		struct flagged_game *fl = &gs->flagged[gs->nflagged++];
+		fl->id = info->id;
+		fl->user[WHITE] = info->white;
+		fl->user[BLACK] = info->black;
+		if (store_game_flagged(gs->srv->store, info->id, fl->reason, sizeof fl->reason) != STORE_OK)
+			snprintf(fl->reason, sizeof fl->reason, "the record failed its check");
+	}
+	if (rc != RECOVER_OK)
 		return 0;
 	struct game *g = game_alloc(gs, info);
 	if (!g) {
@@ -969,21 +1170,62 @@ static int recover_cb(const struct store_game *info, void *arg)
 	for (size_t i = 0; i < rr.nacts; i++)
 		record_push(g, act_kind_parse(rr.acts[i].kind), rr.acts[i].color, rr.acts[i].text);
 	g->seq = rr.last_seq;
-	/* Clocks resume from their last stored readings, counting from now:
-	 * the time the daemon was down is not charged to anyone. */
-	if (rr.clock_ms[WHITE] >= 0)
-		clock_set(&g->clock, rr.clock_ms[WHITE], rr.clock_ms[BLACK]);
+	g->draw_offer = rr.draw_offer;
+	/* Clocks resume from their readings at the last action, less the time
+	 * the side to move then thought while the daemon was still alive (up
+	 * to its last heartbeat or clean shutdown); the downtime after that
+	 * is charged to nobody, and the clock runs again from now. */
+	int mover = referee_side_to_move(g->ref);
+	if (rr.clock_ms[WHITE] >= 0) {
+		struct resume_point rp = { rr.last_seq, { rr.clock_ms[WHITE], rr.clock_ms[BLACK] },
+		                           rr.last_at_ms, false };
+		/* An earlier restart since the last action: its readings and time. */
+		if (store_umpire_actions(gs->srv->store, g->id, resume_point_cb, &rp) != STORE_OK)
+			log_warnx("game=%" PRId64 " earlier restarts unreadable: %s", g->id,
+			          store_error(gs->srv->store));
+		int64_t *ms = rp.ms;
+		int64_t thought = gs->alive_ms - rp.at_ms;
+		if (clock_timed(&g->clock) && thought > 0) {
+			ms[mover] = ms[mover] > thought ? ms[mover] - thought : 0;
+			log_info("game=%" PRId64 " %s charged %" PRId64 " ms thought before the restart",
+			         g->id, color_name(mover), thought);
+		}
+		clock_set(&g->clock, ms[WHITE], ms[BLACK]);
+		/* The clocks run again from now: a later restart (before the next
+		 * action) charges from here, not again across this downtime.  A
+		 * server umpire action, outside the players' record. */
+		if (clock_timed(&g->clock)) {
+			struct store_umpire_action u = { 0 };
+			u.game = g->id;
+			u.seq = rr.last_seq;
+			snprintf(u.kind, sizeof u.kind, "%s", GAME_RESUME_KIND);
+			snprintf(u.text, sizeof u.text, "%" PRId64 " %" PRId64, ms[WHITE], ms[BLACK]);
+			u.at_ms = wall_ms();
+			if (store_umpire_action(gs->srv->store, &u) != STORE_OK)
+				log_warnx("game=%" PRId64 " restart not recorded: %s", g->id,
+				          store_error(gs->srv->store));
+		}
+	}
 	recover_result_free(&rr);
-	clock_start(&g->clock, referee_side_to_move(g->ref), mono_ms());
+	clock_start(&g->clock, mover, mono_ms());
 	g->next = gs->live;
 	gs->live = g;
 	flag_arm(g);
+	/* Nobody is connected yet: each player has the grace period to come
+	 * back (games_conn_login cancels it), as after a dropped connection. */
+	struct timeval tv = { (time_t)(gs->grace_ms / 1000), (suseconds_t)(gs->grace_ms % 1000) * 1000 };
+	for (int col = WHITE; col <= BLACK; col++)
+		evtimer_add(g->abandon_timer[col], &tv);
 	log_info("game=%" PRId64 " resumed actions=%zu", g->id, g->nacts);
 	return 0;
 }
 
 int games_recover(struct games *gs)
 {
+	int64_t alive = 0;
+	if (store_state_get(gs->srv->store, GAME_ALIVE_KEY, &alive) == STORE_ERROR)
+		return -1;
+	gs->alive_ms = alive;
 	return store_games_unfinished(gs->srv->store, recover_cb, gs) == STORE_OK ? 0 : -1;
 }
 
@@ -1000,8 +1242,8 @@ static void count_cb(struct conn *c, void *arg)
 		uc->n++;
 }
 
-static bool user_busy(const struct games *gs, int64_t uid);
-static void wait_for_commit(struct conn *c, json_t *id, json_t *req,
+static bool user_busy(const struct games *gs, const struct game *g, int64_t uid);
+static void wait_for_commit(struct conn *c, const struct game *g, json_t *id, json_t *req,
                             void (*proceed)(struct conn *c, json_t *id, json_t *req));
 
 static void login_again(struct conn *c, json_t *id, json_t *req)
@@ -1016,10 +1258,12 @@ void games_conn_login(struct server *srv, struct conn *c)
 	if (!gs || uid <= 0)
 		return;
 	/* A game_state must neither miss nor overtake an action awaiting the commit. */
-	if (user_busy(gs, uid)) {
-		wait_for_commit(c, NULL, NULL, login_again);
+	if (user_busy(gs, NULL, uid)) {
+		wait_for_commit(c, NULL, NULL, NULL, login_again);
 		return;
 	}
+	/* From here its games' announcements reach it live (conn_send_user). */
+	conn_state_sent(c);
 	for (struct game *g = gs->live; g; g = g->next) {
 		for (int col = WHITE; col <= BLACK; col++) {
 			if (g->user[col] != uid)
@@ -1034,16 +1278,25 @@ void games_conn_login(struct server *srv, struct conn *c)
 			json_object_set_new(v, "event", json_string("game_state"));
 			json_t *next = json_object_get(v, "next");
 			size_t from = next ? (size_t)json_integer_value(next) : json_array_size(all);
-			conn_send(c, v);
+			/* Paced: the states of all a player's games may be far more
+			 * than the output cap; they go out as the client reads. */
+			conn_send_paced(c, v);
 			/* The rest of a long record follows in game_events pages. */
 			while (from < json_array_size(all)) {
 				json_t *p = json_pack("{s:s, s:I, s:I}", "event", "game_events",
 				                      "game", (json_int_t)g->id, "from", (json_int_t)from);
 				from = events_page(p, all, from);
-				conn_send(c, p);
+				conn_send_paced(c, p);
 			}
 			json_decref(all);
 		}
+	}
+	/* A game of theirs that was not resumed is not silently missing. */
+	for (size_t i = 0; i < gs->nflagged; i++) {
+		const struct flagged_game *fl = &gs->flagged[i];
+		if (fl->user[WHITE] == uid || fl->user[BLACK] == uid)
+			conn_send_paced(c, json_pack("{s:s, s:I, s:s}", "event", "game_flagged", "game",
+			                             (json_int_t)fl->id, "reason", fl->reason));
 	}
 }
 
@@ -1067,11 +1320,22 @@ void games_conn_closed(struct server *srv, struct conn *c)
 /* ---- requests ------------------------------------------------------------- */
 
 /*
- * A request about a game with an action in the open batch waits for the
- * turn's commit, then runs as if it had just arrived: the state it would
- * read or build on (the position, the clocks, a draw offer, the record) is
- * not settled until then, and its answer must not overtake that action's
- * announcements.
+ * The deferral rule (batch.h): a request of player P about a game (a move,
+ * a view, `possible`, a draw) waits only while an uncommitted action of
+ * that game has produced something addressed to P — an event with P's
+ * audience bit, or the answer to P's own request (`games` and the
+ * game_state of a login: of any of P's games) — and then runs as if it
+ * had just arrived: its answer must not overtake
+ * those announcements, nor show or build on a state P was told of that
+ * may still be undone.  An action addressed to nobody but its actor (icc:
+ * Black's illegal try, heard by Black alone) delays and changes nothing
+ * White is answered: it cannot change what White may see (the position,
+ * the side to move, the clocks and the draw offer change only by actions
+ * both hear), views are replayed from committed rows, and an action White
+ * takes meanwhile joins the next batch, behind it.  If that commit fails,
+ * White's later action in the same game fails with it (`storage`, the
+ * batch's group rule): the only way Black's private try can reach White,
+ * through a storage failure, not its timing.
  */
 typedef void (*proceed_fn)(struct conn *c, json_t *id, json_t *req);
 
@@ -1093,7 +1357,8 @@ static void waiting_run(void *arg)
 	free(w);
 }
 
-static void wait_for_commit(struct conn *c, json_t *id, json_t *req, proceed_fn proceed)
+static void wait_for_commit(struct conn *c, const struct game *g, json_t *id, json_t *req,
+                            proceed_fn proceed)
 {
 	struct server *srv = conn_server(c);
 	struct waiting *w = calloc(1, sizeof *w);
@@ -1105,22 +1370,20 @@ static void wait_for_commit(struct conn *c, json_t *id, json_t *req, proceed_fn 
 	w->req = req ? json_incref(req) : NULL;
 	w->proceed = proceed;
 	log_debug("conn=%llu request waits for the turn's commit", (unsigned long long)w->conn);
-	batch_after(srv->games->batch, waiting_run, w);
+	batch_after_waiting(srv->games->batch, g, conn_user(c), waiting_run, w);
 }
 
-/* Does a live game of user have an action waiting for the commit? */
-static bool user_busy(const struct games *gs, int64_t uid)
+/* Must a request of user about game g (NULL: about all their games) wait
+ * (the rule above)? */
+static bool user_busy(const struct games *gs, const struct game *g, int64_t uid)
 {
-	for (const struct game *g = gs->live; g; g = g->next)
-		if (g->pending && (g->user[WHITE] == uid || g->user[BLACK] == uid))
-			return true;
-	return false;
+	return batch_waiting(gs->batch, g, uid);
 }
 
 /* The live game `id` if the connection's user plays in it.  Otherwise an
  * error is sent: game_over for a finished game of theirs, no_such_game for
- * anything else (no existence oracle).  NULL too when the game has an
- * action awaiting the commit: the request (handler self) runs again after it. */
+ * anything else (no existence oracle).  NULL too when the user must wait
+ * (the rule above): the request (handler self) runs again after that. */
 static struct game *my_game(struct conn *c, json_t *id, json_t *req, int *color,
                             proceed_fn self)
 {
@@ -1129,8 +1392,8 @@ static struct game *my_game(struct conn *c, json_t *id, json_t *req, int *color,
 	json_int_t gid = json_integer_value(json_object_get(req, "game"));
 	struct game *g = game_find(srv->games, gid);
 	if (g && (g->user[WHITE] == uid || g->user[BLACK] == uid)) {
-		if (g->pending) {
-			wait_for_commit(c, id, req, self);
+		if (user_busy(srv->games, g, uid)) {
+			wait_for_commit(c, g, id, req, self);
 			return NULL;
 		}
 		*color = g->user[WHITE] == uid ? WHITE : BLACK;
@@ -1141,6 +1404,11 @@ static struct game *my_game(struct conn *c, json_t *id, json_t *req, int *color,
 	    (info.white == uid || info.black == uid) &&
 	    (info.result != RESULT_NONE || info.reason != REASON_NONE)) {
 		dispatch_error(c, id, PE_GAME_OVER, "the game is over");
+		return NULL;
+	}
+	const struct flagged_game *fl = g ? NULL : flagged_find(srv->games, gid);
+	if (fl && (fl->user[WHITE] == uid || fl->user[BLACK] == uid)) {
+		dispatch_error(c, id, PE_FLAGGED, "the game's record failed its check; it is not played on");
 		return NULL;
 	}
 	dispatch_error(c, id, PE_NO_SUCH_GAME, "no such game");
@@ -1187,7 +1455,8 @@ static void cmd_move(struct conn *c, json_t *id, json_t *req)
 	}
 	char text[256];
 	if (list_text(many, text, sizeof text) != 0) {
-		dispatch_error(c, id, PE_NOTATION, "each move must be one word");
+		dispatch_error(c, id, PE_BAD_REQUEST, "moves: 1..%d items, each one word",
+		               REFEREE_LIST_MAX);
 		return;
 	}
 	game_act(g, ACT_LIST, color, text, c, id, NULL);
@@ -1201,7 +1470,8 @@ static void cmd_quiet(struct conn *c, json_t *id, json_t *req)
 		return;
 	char text[256];
 	if (list_text(json_object_get(req, "moves"), text, sizeof text) != 0) {
-		dispatch_error(c, id, PE_NOTATION, "each move must be one word");
+		dispatch_error(c, id, PE_BAD_REQUEST, "moves: 1..%d items, each one word",
+		               REFEREE_LIST_MAX);
 		return;
 	}
 	game_act(g, ACT_QUIET, color, text, c, id, NULL);
@@ -1249,14 +1519,7 @@ static void cmd_draw(struct conn *c, json_t *id, json_t *req)
 			game_act(g, ACT_END, color, game_reason_name(REASON_AGREEMENT), c, id, NULL);
 			return;
 		}
-		g->draw_offer = color;
-		json_t *clk = clock_json(g, mono_ms());
-		json_t *j = json_pack("{s:s, s:I, s:s}", "event", "draw_offer", "game", (json_int_t)g->id,
-		                      "by", color_name(color));
-		if (clk)
-			json_object_set_new(j, "clock", clk);
-		send_both(g, j);
-		dispatch_ok(c, id, json_pack("{s:I}", "game", (json_int_t)g->id));
+		game_act(g, ACT_DRAW, color, "offer", c, id, NULL);
 	} else if (strcmp(action, "accept") == 0) {
 		if (g->draw_offer != !color) {
 			dispatch_error(c, id, PE_ILLEGAL_ACTION, "no draw offer to accept");
@@ -1268,14 +1531,7 @@ static void cmd_draw(struct conn *c, json_t *id, json_t *req)
 			dispatch_error(c, id, PE_ILLEGAL_ACTION, "no draw offer to decline");
 			return;
 		}
-		g->draw_offer = -1;
-		json_t *clk = clock_json(g, mono_ms());
-		json_t *j = json_pack("{s:s, s:I, s:s}", "event", "draw_declined", "game",
-		                      (json_int_t)g->id, "by", color_name(color));
-		if (clk)
-			json_object_set_new(j, "clock", clk);
-		send_both(g, j);
-		dispatch_ok(c, id, json_pack("{s:I}", "game", (json_int_t)g->id));
+		game_act(g, ACT_DRAW, color, "decline", c, id, NULL);
 	} else {
 		dispatch_error(c, id, PE_BAD_REQUEST, "action must be offer, accept or decline");
 	}
@@ -1307,8 +1563,8 @@ static void cmd_game(struct conn *c, json_t *id, json_t *req)
 	struct game *g = game_find(srv->games, gid);
 	json_t *v = NULL;
 	if (g && (g->user[WHITE] == uid || g->user[BLACK] == uid)) {
-		if (g->pending) {
-			wait_for_commit(c, id, req, cmd_game);
+		if (user_busy(srv->games, g, uid)) {
+			wait_for_commit(c, g, id, req, cmd_game);
 			return;
 		}
 		v = live_view(g, g->user[WHITE] == uid ? WHITE : BLACK, from, NULL);
@@ -1383,7 +1639,7 @@ static int listing_cb(const struct store_game *info, void *arg)
 {
 	struct listing *ls = arg;
 	if (info->result == RESULT_NONE && info->reason == REASON_NONE)
-		return 0;   /* live ones come from memory */
+		return 0;   /* live and flagged ones come from memory */
 	json_array_append_new(ls->arr, summary_json(ls->srv, info, ls->uid, NULL));
 	return 0;
 }
@@ -1392,8 +1648,8 @@ static void cmd_games(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
 	int64_t uid = conn_user(c);
-	if (user_busy(srv->games, uid)) {
-		wait_for_commit(c, id, req, cmd_games);
+	if (user_busy(srv->games, NULL, uid)) {
+		wait_for_commit(c, NULL, id, req, cmd_games);
 		return;
 	}
 	json_t *arr = json_array();
@@ -1401,12 +1657,27 @@ static void cmd_games(struct conn *c, json_t *id, json_t *req)
 		if (g->user[WHITE] == uid || g->user[BLACK] == uid)
 			json_array_append_new(arr, summary_json(srv, &g->info, uid, g));
 	struct listing ls = { srv, uid, arr };
-	if (store_games_of_user(srv->store, uid, GAME_LIST_FINISHED, listing_cb, &ls) == STORE_ERROR) {
+	for (size_t i = 0; i < srv->games->nflagged; i++) {
+		const struct flagged_game *fl = &srv->games->flagged[i];
+		struct store_game info;
+		if ((fl->user[WHITE] != uid && fl->user[BLACK] != uid) ||
+		    store_game_get(srv->store, fl->id, &info) != STORE_OK)
+			continue;
+		json_t *j = summary_json(srv, &info, uid, NULL);
+		json_object_set_new(j, "flagged", json_true());
+		json_object_set_new(j, "flag_reason", json_string(fl->reason));
+		json_array_append_new(arr, j);
+	}
+	if (store_games_finished_of_user(srv->store, uid, GAME_LIST_FINISHED, listing_cb, &ls) ==
+	    STORE_ERROR) {
 		json_decref(arr);
 		dispatch_error(c, id, PE_STORAGE, "the games could not be read");
 		return;
 	}
-	dispatch_ok(c, id, json_pack("{s:o}", "games", arr));
+	json_t *j = json_object();
+	dispatch_page(j, "games", arr, (size_t)json_integer_value(json_object_get(req, "from")));
+	json_decref(arr);
+	dispatch_ok(c, id, j);
 }
 
 static const struct field f_game[] = {
@@ -1434,7 +1705,8 @@ static const struct field f_draw[] = {
 	{ "action", F_STRING, 1, 8 },
 	{ NULL, 0, 0, 0 },
 };
-static const struct field f_none[] = {
+static const struct field f_list[] = {
+	{ "from", F_INT, 0, DISPATCH_FROM_MAX },
 	{ NULL, 0, 0, 0 },
 };
 
@@ -1445,7 +1717,7 @@ const struct cmd game_cmds[] = {
 	{ "resign", 0, f_game, cmd_resign },
 	{ "draw", 0, f_draw, cmd_draw },
 	{ "abort", 0, f_game, cmd_abort },
-	{ "games", 0, f_none, cmd_games },
+	{ "games", 0, f_list, cmd_games },
 	{ "game", 0, f_view, cmd_game },
 	{ "possible", 0, f_game, cmd_possible },
 	{ NULL, 0, NULL, NULL },

@@ -59,16 +59,28 @@ static void user_names(struct store *st, const struct store_game *g, char names[
 			snprintf(names[col], PROTO_NAME_MAX + 1, "?");
 }
 
-/* The summary of one game, as `history` lists it. */
+/* Is g flagged (its record failed the recovery check)?  reason gets why. */
+static bool game_flagged(struct store *st, const struct store_game *g, char *reason, size_t len)
+{
+	return store_game_flagged(st, g->id, reason, len) == STORE_OK;
+}
+
+/* The summary of one game, as `history` lists it.  A flagged game is not
+ * live (it is never played on) and says so, with the reason. */
 static json_t *summary_json(struct store *st, const struct store_game *g)
 {
-	char names[2][PROTO_NAME_MAX + 1];
+	char names[2][PROTO_NAME_MAX + 1], why[256];
+	bool flagged = game_flagged(st, g, why, sizeof why);
 
 	user_names(st, g, names);
 	json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:b, s:I, s:b}", "game", (json_int_t)g->id,
 	                      "rules", g->rules, "white", names[WHITE], "black", names[BLACK],
 	                      "rated", g->rated != 0, "created", (json_int_t)g->created_unix,
-	                      "live", !game_finished(g));
+	                      "live", !game_finished(g) && !flagged);
+	if (flagged) {
+		json_object_set_new(j, "flagged", json_true());
+		json_object_set_new(j, "flag_reason", json_string(why));
+	}
 	if (g->days > 0)
 		json_object_set_new(j, "time", json_pack("{s:I}", "days", (json_int_t)g->days));
 	else if (g->base_ms > 0)
@@ -135,7 +147,10 @@ static void cmd_history(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_STORAGE, "the games could not be read");
 		return;
 	}
-	dispatch_ok(c, id, json_pack("{s:o}", "games", ls.arr));
+	json_t *j = json_object();
+	dispatch_page(j, "games", ls.arr, (size_t)json_integer_value(json_object_get(req, "from")));
+	json_decref(ls.arr);
+	dispatch_ok(c, id, j);
 }
 
 /* ---- record ------------------------------------------------------------------ */
@@ -210,6 +225,14 @@ static int collect_cb(const struct store_action *a, void *arg)
 		json_object_set_new(j, "game", json_integer((json_int_t)cl->game));
 		json_array_append_new(cl->arr, j);
 	}
+	/* A draw offer or decline: a notice to both players (and the umpire),
+	 * as game.c sends it. */
+	if (strcmp(a->kind, "draw") == 0)
+		json_array_append_new(cl->arr, json_pack("{s:s, s:I, s:s}", "event",
+		                                         strcmp(a->text, "offer") == 0 ? "draw_offer"
+		                                                                       : "draw_declined",
+		                                         "game", (json_int_t)cl->game, "by",
+		                                         a->color == WHITE ? "white" : "black"));
 	return 0;
 }
 
@@ -240,6 +263,39 @@ static json_t *record_events(struct store *st, const struct store_game *g, unsig
 		return NULL;
 	}
 	return cl.arr;
+}
+
+/* A flagged game's announcements as they were STORED (never a replay of
+ * a record that failed its check): those addressed to aud, without SAN
+ * (the events table does not keep it). */
+struct stored_collect {
+	const struct ruleset *rs;
+	int64_t game;
+	unsigned aud;
+	json_t *arr;
+};
+
+static int stored_cb(int seq, const struct event *e, void *arg)
+{
+	struct stored_collect *sc = arg;
+	if (!(e->audience & sc->aud))
+		return 0;
+	json_t *j = event_to_json(e, sc->rs, -1);
+	if (j != NULL) {
+		json_object_set_new(j, "game", json_integer((json_int_t)sc->game));
+		json_array_append_new(sc->arr, j);
+	}
+	return 0;
+}
+
+static json_t *stored_events(struct store *st, const struct store_game *g, unsigned aud)
+{
+	struct stored_collect sc = { ruleset_find(g->rules), g->id, aud, json_array() };
+	if (sc.rs == NULL || store_game_event_list(st, g->id, stored_cb, &sc) != STORE_OK) {
+		json_decref(sc.arr);
+		return NULL;
+	}
+	return sc.arr;
 }
 
 /* Put events[from..] into j, as many as fit one page; "next" if more remain. */
@@ -279,7 +335,10 @@ static void cmd_record(struct conn *c, json_t *id, json_t *req)
 	}
 	if (!readable(c, id, req, (unsigned)aud, &g))
 		return;
-	json_t *events = record_events(st, &g, (unsigned)aud);
+	char why[256];
+	bool flagged = game_flagged(st, &g, why, sizeof why);
+	json_t *events = flagged ? stored_events(st, &g, (unsigned)aud)
+	                         : record_events(st, &g, (unsigned)aud);
 	if (events == NULL) {
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 		return;
@@ -377,6 +436,12 @@ static void cmd_pgn(struct conn *c, json_t *id, json_t *req)
 	}
 	if (!readable(c, id, req, (unsigned)aud, &g))
 		return;
+	char why[256];
+	if (game_flagged(st, &g, why, sizeof why)) {
+		/* A PGN is a replay of the record, and this record failed its check. */
+		dispatch_error(c, id, PE_FLAGGED, "the game's record failed its check; see record");
+		return;
+	}
 	char *text = game_pgn(st, &g, (unsigned)aud);
 	if (text == NULL) {
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
@@ -405,6 +470,7 @@ static void cmd_pgn(struct conn *c, json_t *id, json_t *req)
 static const struct field f_history[] = {
 	{ "user", F_STRING, 0, PROTO_NAME_MAX },
 	{ "limit", F_INT, 0, HISTORY_LIMIT_MAX },
+	{ "from", F_INT, 0, DISPATCH_FROM_MAX },
 	{ NULL, 0, 0, 0 },
 };
 static const struct field f_record[] = {

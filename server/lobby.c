@@ -214,7 +214,10 @@ static void cmd_who(struct conn *c, json_t *id, json_t *req)
 	w->srv = conn_server(c);
 	w->users = json_array();
 	conn_foreach(w->srv, who_cb, w);
-	dispatch_ok(c, id, json_pack("{s:o}", "users", w->users));
+	json_t *j = json_object();
+	dispatch_page(j, "users", w->users, (size_t)json_integer_value(json_object_get(req, "from")));
+	json_decref(w->users);
+	dispatch_ok(c, id, j);
 	free(w);
 }
 
@@ -338,48 +341,38 @@ static void cmd_seeks(struct conn *c, json_t *id, json_t *req)
 	for (struct offer *o = l->offers; o; o = o->next)
 		if (!o->target || o->owner == uid || o->target == uid)
 			json_array_append_new(arr, offer_json(o));
-	dispatch_ok(c, id, json_pack("{s:o}", "offers", arr));
-}
-
-struct byname {
-	const char *name;
-	int64_t user;
-};
-
-static void byname_cb(struct conn *c, void *arg)
-{
-	struct byname *b = arg;
-	if (!b->user && conn_user(c) > 0 && conn_user_name(c) && strcmp(conn_user_name(c), b->name) == 0)
-		b->user = conn_user(c);
+	json_t *j = json_object();
+	dispatch_page(j, "offers", arr, (size_t)json_integer_value(json_object_get(req, "from")));
+	json_decref(arr);
+	dispatch_ok(c, id, j);
 }
 
 static void cmd_challenge(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
 	const char *name = json_string_value(json_object_get(req, "user"));
-	struct byname b = { name, 0 };
-	conn_foreach(srv, byname_cb, &b);
-	if (!b.user) {
-		char hash[STORE_HASH_MAX];
-		int st = store_user_get(srv->store, name, &b.user, hash, sizeof hash);
-		if (st == STORE_ERROR) {
-			dispatch_error(c, id, PE_STORAGE, "the user could not be looked up");
-			return;
-		}
-		if (st != STORE_OK) {
-			dispatch_error(c, id, PE_NO_SUCH_USER, "no such user");
-			return;
-		}
+	/* Names are unique regardless of case: look the account up
+	 * case-insensitively (guests have rows too) and name it as it was
+	 * registered, whatever spelling the challenger typed. */
+	struct store_user u;
+	int st = store_user_find(srv->store, name, &u);
+	if (st == STORE_ERROR) {
+		dispatch_error(c, id, PE_STORAGE, "the user could not be looked up");
+		return;
 	}
-	if (b.user == conn_user(c)) {
+	if (st != STORE_OK) {
+		dispatch_error(c, id, PE_NO_SUCH_USER, "no such user");
+		return;
+	}
+	if (u.id == conn_user(c)) {
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "you cannot challenge yourself");
 		return;
 	}
 	struct offer *o = offer_new(c, id, req);
 	if (!o)
 		return;
-	o->target = b.user;
-	snprintf(o->target_name, sizeof o->target_name, "%s", name);
+	o->target = u.id;
+	snprintf(o->target_name, sizeof o->target_name, "%.*s", PROTO_NAME_MAX, u.name);
 	offer_add(srv->lobby, o);
 	json_t *ev = offer_json(o);
 	json_object_set_new(ev, "event", json_string("challenge"));
@@ -466,7 +459,8 @@ static void cmd_cancel(struct conn *c, json_t *id, json_t *req)
 	dispatch_ok(c, id, json_pack("{s:I}", "offer", oid));
 }
 
-static const struct field f_none[] = {
+static const struct field f_list[] = {
+	{ "from", F_INT, 0, DISPATCH_FROM_MAX },
 	{ NULL, 0, 0, 0 },
 };
 static const struct field f_seek[] = {
@@ -490,9 +484,9 @@ static const struct field f_offer[] = {
 };
 
 const struct cmd lobby_cmds[] = {
-	{ "who", 0, f_none, cmd_who },
+	{ "who", 0, f_list, cmd_who },
 	{ "seek", 0, f_seek, cmd_seek },
-	{ "seeks", 0, f_none, cmd_seeks },
+	{ "seeks", 0, f_list, cmd_seeks },
 	{ "challenge", 0, f_challenge, cmd_challenge },
 	{ "accept", 0, f_offer, cmd_accept },
 	{ "decline", 0, f_offer, cmd_decline },

@@ -168,6 +168,10 @@ int main(int argc, char **argv)
 				fatalx("%s", err);
 	}
 	log_set_level((enum log_level)cfg->log_level);
+	/* Everything kriegd creates (the database and its -wal/-shm, the
+	 * generated key and certificate, a backup) holds password hashes,
+	 * umpire records or secrets: readable by its owner only. */
+	umask(077);
 	if (backup) {
 		int status = backup_main(cfg, argv[optind + 1]);
 		config_free(cfg);
@@ -184,9 +188,8 @@ int main(int argc, char **argv)
 		fatalx("evthread_use_pthreads failed");
 	if ((srv.base = event_base_new()) == NULL)
 		fatalx("event_base_new failed");
-	if ((srv.tls = tls_new(cfg, err, sizeof err)) == NULL)
-		fatalx("tls: %s", err);
-
+	/* The database first: a corrupt, foreign or newer one is refused
+	 * before anything (a generated certificate) is written. */
 	if (cfg->db_file != NULL)
 		snprintf(path, sizeof path, "%s", cfg->db_file);
 	else if ((size_t)snprintf(path, sizeof path, "%s/kriegd.db", cfg->state_dir) >= sizeof path)
@@ -196,6 +199,8 @@ int main(int argc, char **argv)
 	sopt.busy_timeout_ms = cfg->busy_timeout_ms;
 	if ((srv.store = store_open_opts(path, &sopt, err, sizeof err)) == NULL)
 		fatalx("store %s: %s", path, err);
+	if ((srv.tls = tls_new(cfg, err, sizeof err)) == NULL)
+		fatalx("tls: %s", err);
 	srv.conns = connset_new();
 	if ((srv.auth = auth_new(&srv)) == NULL)
 		fatalx("auth_new failed");

@@ -35,6 +35,11 @@ int recover_apply(struct referee *r, const struct store_action *a, struct evlist
 		return referee_attempt(r, a->color, a->text, out);
 	if (strcmp(k, "any") == 0)
 		return referee_any(r, a->color, out);
+	if (strcmp(k, "draw") == 0) {
+		if (strcmp(a->text, "offer") != 0 && strcmp(a->text, "decline") != 0)
+			return REF_E_BAD_ARGUMENT;
+		return referee_over(r) ? REF_E_GAME_OVER : REF_OK;
+	}
 	if (strcmp(k, "end") == 0) {
 		int reason = game_reason_parse(a->text);
 		if (reason <= REASON_NONE)
@@ -58,6 +63,16 @@ int recover_apply(struct referee *r, const struct store_action *a, struct evlist
 		                   : referee_quiet(r, a->color, items, n, out);
 	}
 	return REF_E_BAD_ARGUMENT;
+}
+
+int recover_draw_offer(int offer, const struct store_action *a, int plies_before,
+                       int plies_after)
+{
+	if (strcmp(a->kind, "draw") == 0)
+		return strcmp(a->text, "offer") == 0 ? a->color : -1;
+	if (plies_after > plies_before && offer >= 0 && a->color != offer)
+		return -1;
+	return offer;
 }
 
 /* ---- the stored announcements ---------------------------------------- */
@@ -88,30 +103,47 @@ static int collect_ev(int seq, const struct event *e, void *arg)
 	return 0;
 }
 
-/* The first stored field in which a and b differ, or NULL if none does.
- * The SAN is not stored (it follows from the move), so not compared. */
-static const char *event_diff(const struct event *a, const struct event *b)
-{
-	if (a->type != b->type) return "type";
-	if (a->audience != b->audience) return "audience";
-	if (a->by != b->by) return "by";
-	if (a->square != b->square) return "square";
-	if (a->move != b->move) return "move";
-	if (a->what != b->what) return "what";
-	if (a->en_passant != b->en_passant) return "en_passant";
-	if (a->checks[0] != b->checks[0] || a->checks[1] != b->checks[1]) return "checks";
-	if (a->count != b->count) return "count";
-	if (a->answer != b->answer) return "answer";
-	if (a->result != b->result) return "result";
-	if (a->reason != b->reason) return "reason";
-	if (a->ply != b->ply) return "ply";
-	return NULL;
-}
-
 static const char *ev_name(int type)
 {
 	const char *n = event_type_name(type);
 	return n != NULL ? n : "?";
+}
+
+/* The first stored field in which a and b differ, or NULL if none does;
+ * both values, as text, go to va and vb.  The SAN is not stored (it
+ * follows from the move), so not compared. */
+static const char *event_diff(const struct event *a, const struct event *b, char *va, char *vb,
+                              size_t len)
+{
+#define DIFF_INT(field, name)                                              \
+	if ((a->field) != (b->field)) {                                    \
+		snprintf(va, len, "%lld", (long long)(a->field));          \
+		snprintf(vb, len, "%lld", (long long)(b->field));          \
+		return name;                                               \
+	}
+	if (a->type != b->type) {
+		snprintf(va, len, "%s", ev_name(a->type));
+		snprintf(vb, len, "%s", ev_name(b->type));
+		return "type";
+	}
+	DIFF_INT(audience, "audience")
+	DIFF_INT(by, "by")
+	DIFF_INT(square, "square")
+	DIFF_INT(move, "move")
+	DIFF_INT(what, "what")
+	DIFF_INT(en_passant, "en_passant")
+	if (a->checks[0] != b->checks[0] || a->checks[1] != b->checks[1]) {
+		snprintf(va, len, "%d,%d", (int)a->checks[0], (int)a->checks[1]);
+		snprintf(vb, len, "%d,%d", (int)b->checks[0], (int)b->checks[1]);
+		return "checks";
+	}
+	DIFF_INT(count, "count")
+	DIFF_INT(answer, "answer")
+	DIFF_INT(result, "result")
+	DIFF_INT(reason, "reason")
+	DIFF_INT(ply, "ply")
+#undef DIFF_INT
+	return NULL;
 }
 
 static const char *nz(const char *s)
@@ -155,6 +187,7 @@ static int replay_action(const struct store_action *a, void *arg)
 		return 1;
 	}
 	evlist_clear(&rp->out);
+	int plies = referee_plies(rp->ref);
 	int st = recover_apply(rp->ref, a, &rp->out);
 	if (st != REF_OK) {
 		snprintf(rp->err, rp->errlen, "seq %d: the referee refuses the stored %s (%s)", a->seq,
@@ -171,11 +204,11 @@ static int replay_action(const struct store_action *a, void *arg)
 			rp->bad = 1;
 			return 1;
 		}
-		const char *field = event_diff(&rp->stored.v[k].e, &rp->out.v[i]);
+		char vs[32], vr[32];
+		const char *field = event_diff(&rp->stored.v[k].e, &rp->out.v[i], vs, vr, sizeof vs);
 		if (field != NULL) {
-			snprintf(rp->err, rp->errlen, "seq %d: event %zu differs in %s (stored %s, replay %s)",
-			         a->seq, i + 1, field, ev_name(rp->stored.v[k].e.type),
-			         ev_name(rp->out.v[i].type));
+			snprintf(rp->err, rp->errlen, "seq %d: event %zu (%s) differs in %s (stored %s, "
+			         "replay %s)", a->seq, i + 1, ev_name(rp->stored.v[k].e.type), field, vs, vr);
 			rp->bad = 1;
 			return 1;
 		}
@@ -199,6 +232,8 @@ static int replay_action(const struct store_action *a, void *arg)
 	res->last_seq = a->seq;
 	res->clock_ms[WHITE] = a->clock_white_ms;
 	res->clock_ms[BLACK] = a->clock_black_ms;
+	res->last_at_ms = a->at_ms;
+	res->draw_offer = recover_draw_offer(res->draw_offer, a, plies, referee_plies(rp->ref));
 	return 0;
 }
 
@@ -210,6 +245,7 @@ void recover_result_free(struct recover_result *r)
 	free(r->acts);
 	memset(r, 0, sizeof *r);
 	r->clock_ms[0] = r->clock_ms[1] = -1;
+	r->draw_offer = -1;
 }
 
 int recover_verify(struct store *st, const struct store_game *g, struct recover_result *out,
@@ -221,6 +257,7 @@ int recover_verify(struct store *st, const struct store_game *g, struct recover_
 
 	memset(out, 0, sizeof *out);
 	out->clock_ms[0] = out->clock_ms[1] = -1;
+	out->draw_offer = -1;
 	memset(&rp, 0, sizeof rp);
 	rp.res = out;
 	rp.err = err;
@@ -282,6 +319,7 @@ fail:
 	free(out->acts);
 	memset(out, 0, sizeof *out);
 	out->clock_ms[0] = out->clock_ms[1] = -1;
+	out->draw_offer = -1;
 	return rc;
 }
 
@@ -291,6 +329,7 @@ int recover_game(struct store *st, const struct store_game *g, struct recover_re
 
 	memset(out, 0, sizeof *out);
 	out->clock_ms[0] = out->clock_ms[1] = -1;
+	out->draw_offer = -1;
 	int f = store_game_flagged(st, g->id, reason, sizeof reason);
 	if (f == STORE_OK) {
 		log_warnx("game=%" PRId64 " flagged record (%s): not resumed", g->id, reason);

@@ -30,6 +30,8 @@ struct recover_result {
 	size_t nacts;
 	int last_seq;                  /* seq of the last action, 0 if none */
 	int64_t clock_ms[2];           /* both clocks after the last action; -1 if none */
+	int64_t last_at_ms;            /* wall clock of the last action (ms since the epoch) */
+	int draw_offer;                /* colour with a standing draw offer, or -1 */
 };
 
 enum recover_status {
@@ -39,8 +41,17 @@ enum recover_status {
 };
 
 /* Apply one stored action to a referee: a REF_ status.  kind is one of
- * "begin", "try", "list", "quiet", "any", "end" (as game.c stores them). */
+ * "begin", "try", "list", "quiet", "any", "end", "draw" (as game.c stores
+ * them).  A "draw" action (text "offer" or "decline") is a game-level
+ * notice: it announces nothing through the referee, so it only checks that
+ * the game is not over. */
 int recover_apply(struct referee *r, const struct store_action *a, struct evlist *out);
+
+/* The draw offer standing after action a, given the one standing before it
+ * and the plies played before it (game.c's rule: an offer lapses when the
+ * side it was made to plays on; declining withdraws it). */
+int recover_draw_offer(int offer, const struct store_action *a, int plies_before,
+                       int plies_after);
 
 /* Replay and check game g (its row as read from the store).  On RECOVER_OK
  * *out holds the result (free it with recover_result_free); otherwise err

@@ -118,6 +118,13 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	" game INTEGER PRIMARY KEY REFERENCES games(id),"
 	" at INTEGER NOT NULL,"
 	" reason TEXT NOT NULL);",
+
+	/* 5: the daemon's own named values, e.g. "alive_ms" (game.c's
+	 * heartbeat: the daemon was serving at that wall-clock time, so a
+	 * restart charges the mover up to it, and no more). */
+	"CREATE TABLE server_state ("
+	" name TEXT PRIMARY KEY,"
+	" value INTEGER NOT NULL);",
 };
 
 /* --- statements ----------------------------------------------------------- */
@@ -153,6 +160,8 @@ enum stmt_id {
 	S_FLAG_INSERT,
 	S_FLAG_GET,
 	S_GAMES_FINISHED_OF_USER,
+	S_STATE_SET,
+	S_STATE_GET,
 	S__COUNT
 };
 
@@ -197,10 +206,16 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_FLAG_GET] = "SELECT reason FROM flagged_games WHERE game = ?1",
 	[S_GAMES_FINISHED_OF_USER] = "SELECT " GAME_COLS " FROM games WHERE (white = ?1 OR black = ?1)"
 	                             " AND (result != 0 OR reason != 0) ORDER BY id DESC LIMIT ?2",
+	[S_STATE_SET] = "INSERT INTO server_state (name, value) VALUES (?1, ?2)"
+	                " ON CONFLICT(name) DO UPDATE SET value = excluded.value",
+	[S_STATE_GET] = "SELECT value FROM server_state WHERE name = ?1",
 };
 
 struct store {
 	sqlite3 *db;
+	char *path;                 /* for store_open_writer() */
+	char synchronous[8];
+	int busy_ms;                /* the configured busy_timeout */
 	sqlite3_stmt *stmt[S__COUNT];
 	int depth;                  /* store_begin() nesting */
 	int doomed;                 /* a failure inside the current transaction */
@@ -506,6 +521,14 @@ struct store *store_open_opts(const char *path, const struct store_options *opt,
 		return NULL;
 	}
 	st->db = db;
+	st->busy_ms = opt->busy_timeout_ms > 0 ? opt->busy_timeout_ms : STORE_BUSY_TIMEOUT_MS;
+	snprintf(st->synchronous, sizeof st->synchronous, "%s", sync);
+	if ((st->path = strdup(path)) == NULL) {
+		snprintf(err, errlen, "store: out of memory");
+		sqlite3_close(db);
+		free(st);
+		return NULL;
+	}
 	return st;
 fail:
 	snprintf(err, errlen, "%s: %s", path, msg != NULL ? msg : sqlite3_errmsg(db));
@@ -529,7 +552,61 @@ void store_close(struct store *st)
 		sqlite3_finalize(st->stmt[i]);
 	/* The last connection to close checkpoints and removes the WAL. */
 	sqlite3_close(st->db);
+	free(st->path);
 	free(st);
+}
+
+/*
+ * A second connection for the store writer thread (batch.c).  The file was
+ * checked and migrated when st was opened, so only the per-connection
+ * settings are applied.  SQLITE_BUSY between the two connections: WAL lets
+ * st read while the writer writes; when both write, SQLite's lock decides
+ * and the loser waits in its busy handler.  The writer may wait the whole
+ * busy_timeout (it blocks no client); st now belongs to the event loop,
+ * so its own writes (accounts, sessions, a game's creation) wait at most
+ * STORE_LOOP_BUSY_MS and then fail with STORE_ERROR (`storage`) instead of
+ * freezing every client.  The writer's transactions last a few ms, far
+ * below that bound.
+ */
+struct store *store_open_writer(struct store *st, char *err, size_t errlen)
+{
+	struct store *w;
+	sqlite3 *db = NULL;
+	char *msg = NULL;
+	char sql[64];
+
+	if (st->path == NULL) {
+		snprintf(err, errlen, "store: no database path");
+		return NULL;
+	}
+	if (sqlite3_open_v2(st->path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", st->path,
+		         db != NULL ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		return NULL;
+	}
+	sqlite3_extended_result_codes(db, 1);
+	sqlite3_busy_timeout(db, st->busy_ms);
+	snprintf(sql, sizeof sql, "PRAGMA foreign_keys = ON; PRAGMA synchronous = %s",
+	         st->synchronous);
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", st->path, msg != NULL ? msg : sqlite3_errmsg(db));
+		sqlite3_free(msg);
+		sqlite3_close(db);
+		return NULL;
+	}
+	if ((w = calloc(1, sizeof *w)) == NULL || (w->path = strdup(st->path)) == NULL) {
+		free(w);
+		sqlite3_close(db);
+		snprintf(err, errlen, "store: out of memory");
+		return NULL;
+	}
+	w->db = db;
+	w->busy_ms = st->busy_ms;
+	snprintf(w->synchronous, sizeof w->synchronous, "%s", st->synchronous);
+	sqlite3_busy_timeout(st->db, st->busy_ms < STORE_LOOP_BUSY_MS ? st->busy_ms
+	                                                               : STORE_LOOP_BUSY_MS);
+	return w;
 }
 
 /* --- transactions -------------------------------------------------------- */
@@ -1266,4 +1343,43 @@ int store_games_finished_of_user(struct store *st, int64_t user, int limit,
 	sqlite3_bind_int64(s, 1, user);
 	sqlite3_bind_int(s, 2, limit > 0 ? limit : -1);
 	return list(st, s, temp, ROW_GAME, (void *)fn, arg, "finished games of user");
+}
+
+int store_state_set(struct store *st, const char *name, int64_t value)
+{
+	int temp, rc;
+	sqlite3_stmt *s;
+
+	if (!enter(st))
+		return STORE_ERROR;
+	if ((s = stmt_get(st, S_STATE_SET, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(s, 2, value);
+	rc = run(st, S_STATE_SET, s, "state set");
+	stmt_done(s, temp);
+	return rc;
+}
+
+int store_state_get(struct store *st, const char *name, int64_t *value)
+{
+	int temp, rc, step;
+	sqlite3_stmt *s;
+
+	if (!enter(st))
+		return STORE_ERROR;
+	if ((s = stmt_get(st, S_STATE_GET, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT);
+	step = sqlite3_step(s);
+	if (step == SQLITE_DONE) {
+		rc = STORE_NOT_FOUND;
+	} else if (step != SQLITE_ROW) {
+		rc = fail_db(st, "state get");
+	} else {
+		*value = sqlite3_column_int64(s, 0);
+		rc = STORE_OK;
+	}
+	stmt_done(s, temp);
+	return rc;
 }

@@ -34,7 +34,7 @@ struct store *store_open(const char *path, char *err, size_t errlen);
 /* The schema version this binary writes (PRAGMA user_version).  A newer
  * binary upgrades an older database in place at open; an older binary
  * refuses a newer database. */
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 #define STORE_BUSY_TIMEOUT_MS 5000
 
 /* store_open() with options; NULL options = the defaults. */
@@ -46,6 +46,14 @@ struct store_options {
 };
 struct store *store_open_opts(const char *path, const struct store_options *opt, char *err,
                               size_t errlen);
+/* A second connection to st's database for the store writer thread
+ * (batch.c), with st's synchronous and busy_timeout settings.  From then
+ * on st is the event loop's: its busy handler waits at most
+ * STORE_LOOP_BUSY_MS (see store.c), so a lock held elsewhere fails a
+ * write on the loop quickly instead of freezing every client.  Each
+ * struct store is used by one thread at a time. */
+#define STORE_LOOP_BUSY_MS 250
+struct store *store_open_writer(struct store *st, char *err, size_t errlen);
 /* Is name a valid `store_synchronous` value?  (For config checking.) */
 int store_synchronous_valid(const char *name);
 void store_close(struct store *st);
@@ -168,6 +176,11 @@ int store_game_flagged(struct store *st, int64_t game, char *reason, size_t len)
 /* A user's finished games (a result or a reason), newest first (`history`). */
 int store_games_finished_of_user(struct store *st, int64_t user, int limit,
                                  int (*fn)(const struct store_game *g, void *arg), void *arg);
+
+/* The daemon's own named values (schema 5, table server_state): one row
+ * per name, overwritten.  get: NOT_FOUND if never set. */
+int store_state_set(struct store *st, const char *name, int64_t value);
+int store_state_get(struct store *st, const char *name, int64_t *value);
 
 /* Callbacks of the listing functions may call other store functions
  * (e.g. read a game's actions while listing unfinished games). */

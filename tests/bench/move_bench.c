@@ -206,7 +206,7 @@ static pid_t start_kriegd(const char *kriegd, const char *dir, const char *sync,
 		dup2(fd, 2);
 		execl(kriegd, "kriegd", "--state-dir", dir, "--listen", "127.0.0.1:0", "--set",
 		      "log_level=debug", "--set", "rate_limit=1000000", "--set", "rate_burst=1000000",
-		      "--set", set_sync, (char *)NULL);
+		      "--set", "max_connections_per_ip=1000", "--set", set_sync, (char *)NULL);
 		_exit(127);
 	}
 	for (int i = 0; i < 3000; i++) {

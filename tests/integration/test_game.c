@@ -9,7 +9,10 @@
 #include <string.h>
 
 #include "check_main.h"
+#include "event.h"
 #include "harness.h"
+#include "harness_game.h"
+#include "proto.h"
 
 #define FAST_CONFIG "rate_limit = 100000\nrate_burst = 100000\n"
 
@@ -326,6 +329,113 @@ START_TEST(abandonment_after_grace)
 }
 END_TEST
 
+/*
+ * A login sends every game's state and all its game_events pages: more
+ * than a small output cap holds.  They go out as the client reads, so
+ * the reconnecting player is not dropped (and does not then lose both
+ * games by abandonment), and every event arrives exactly once.
+ */
+#define CAP_ACTS 160
+START_TEST(login_state_larger_than_the_output_cap)
+{
+	struct kd *d = kd_start(FAST_CONFIG "output_buffer_max = 8k\n");
+	struct kp w, b;
+	kg_guest(d, &w);
+	kg_guest(d, &b);
+	static struct kg_act acts[2][CAP_ACTS];
+	size_t n[2] = { 0, 0 };
+	json_int_t games[2];
+	unsigned seed = 5;
+	for (int k = 0; k < 2; k++) {
+		json_t *r = kc_ok(w.c, kc_req(w.c, "seek", "{s:s, s:s}", "rules", "english", "color",
+		                               "white"));
+		r = kc_ok(b.c, kc_req(b.c, "accept", "{s:I}", "offer",
+		                      json_integer_value(json_object_get(r, "offer"))));
+		games[k] = json_integer_value(json_object_get(r, "game"));
+		/* English: every refused try is announced to both sides. */
+		while (n[k] < CAP_ACTS) {
+			struct kg_act a;
+			if (kg_random_try("english", acts[k], n[k], &seed, &a) < 0)
+				break;
+			struct kc *c = a.color == WHITE ? w.c : b.c;
+			kc_ok(c, kc_req(c, "move", "{s:I, s:s}", "game", games[k], "move", a.text));
+			acts[k][n[k]++] = a;
+		}
+	}
+	kc_close(w.c);
+	/* Resume while reading slowly: the state is several times the cap. */
+	w.c = kc_open_rcvbuf(d, 4096);
+	kc_event(w.c, "greeting");
+	kc_ok(w.c, kc_req(w.c, "hello", "{s:i}", "version", PROTO_VERSION));
+	kc_ok(w.c, kc_req(w.c, "resume", "{s:s}", "token", w.token));
+	size_t bytes = 0;
+	for (int round = 0; round < 2; round++) {
+		json_t *st = kc_event(w.c, "game_state");
+		json_int_t gid = json_integer_value(json_object_get(st, "game"));
+		ck_assert(gid == games[0] || gid == games[1]);
+		int k = gid == games[0] ? 0 : 1;
+		json_t *want = kg_expected("english", acts[k], n[k], games[k], AUD_WHITE);
+		json_t *got = json_array();
+		json_int_t total = json_integer_value(json_object_get(st, "total"));
+		json_array_extend(got, json_object_get(st, "events"));
+		while (json_object_get(st, "next") != NULL && (json_int_t)json_array_size(got) < total) {
+			st = kc_event(w.c, "game_events");
+			ck_assert_int_eq(json_integer_value(json_object_get(st, "game")), gid);
+			ck_assert_int_eq(json_integer_value(json_object_get(st, "from")),
+			                 (json_int_t)json_array_size(got));
+			json_array_extend(got, json_object_get(st, "events"));
+		}
+		ck_assert_int_eq((json_int_t)json_array_size(got), total);
+		for (size_t i = 0; i < json_array_size(got); i++)
+			json_object_del(json_array_get(got, i), "clock");
+		ck_assert_msg(json_equal(got, want), "game %lld: the login's events differ",
+		              (long long)games[k]);
+		char *txt = json_dumps(got, JSON_COMPACT);
+		bytes += strlen(txt);
+		free(txt);
+		json_decref(got);
+		json_decref(want);
+	}
+	ck_assert_msg(bytes > 2 * 8192, "only %zu bytes of state: not a test of the cap", bytes);
+	for (size_t i = 0; i < kc_nlines(w.c); i++)
+		ck_assert_uint_lt(strlen(kc_line(w.c, i)) + 1, PROTO_LINE_MAX + 1);
+	/* Still connected, and both games still live. */
+	json_t *r = kc_ok(w.c, kc_req(w.c, "games", NULL));
+	json_t *list = json_object_get(r, "games");
+	size_t live = 0;
+	for (size_t i = 0; i < json_array_size(list); i++)
+		live += json_is_true(json_object_get(json_array_get(list, i), "live"));
+	ck_assert_uint_eq(live, 2);
+	ck_assert_int_eq(kd_log_count(d, "over cap"), 0);
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+/* Correspondence: each move refills the mover's allowance to the full days. */
+START_TEST(correspondence_refill_after_a_move)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct player w, b;
+	guest(d, &w);
+	guest(d, &b);
+	long long g = start_game(&w, &b, "icc", json_pack("{s:i}", "days", 1));
+	kt_sleep_ms(1200);
+	json_t *r = kc_ok(w.c, kc_req(w.c, "game", "{s:I}", "game", g));
+	json_int_t before = json_integer_value(json_object_get(json_object_get(r, "clock"), "white"));
+	ck_assert_int_lt(before, 86400000LL - 1000);
+	move(&w, g, "e4");
+	json_t *clk = json_object_get(announcement(&w, "move"), "clock");
+	ck_assert_int_eq(json_integer_value(json_object_get(clk, "white")), 86400000LL);
+	ck_assert_int_le(json_integer_value(json_object_get(clk, "black")), 86400000LL);
+	ck_assert_int_gt(json_integer_value(json_object_get(clk, "black")), 86400000LL - 2000);
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* ---- draws, resignation, abort ----------------------------------------------- */
 
 START_TEST(draw_by_agreement)
@@ -481,8 +591,11 @@ START_TEST(malformed_game_requests)
 	         "illegal_action");
 	kc_error(c, kc_req(c, "quiet", "{s:I, s:[s,s]}", "game", g, "moves", "e4", "d4"),
 	         "illegal_action");
+	/* A list item with a space, or an empty list, is a malformed request. */
 	kc_error(c, kc_req(c, "move", "{s:I, s:[s,s]}", "game", g, "moves", "e4", "d2 d4"),
-	         "notation");
+	         "bad_request");
+	kc_error(c, kc_req(c, "move", "{s:I, s:[]}", "game", g, "moves"), "bad_request");
+	kc_error(c, kc_req(c, "quiet", "{s:I, s:[]}", "game", g, "moves"), "bad_request");
 	/* None of that changed the game: White still moves first. */
 	move(&w, g, "e4");
 	announcement(&w, "move");
@@ -665,6 +778,8 @@ static Suite *game_suite(void)
 	tcase_add_test(tc, clock_increment_and_correspondence);
 	tcase_add_test(tc, resume_mid_game_gives_the_same_view);
 	tcase_add_test(tc, abandonment_after_grace);
+	tcase_add_test(tc, login_state_larger_than_the_output_cap);
+	tcase_add_test(tc, correspondence_refill_after_a_move);
 	tcase_add_test(tc, draw_by_agreement);
 	tcase_add_test(tc, resignation);
 	tcase_add_test(tc, abort_only_before_both_moved);

@@ -187,12 +187,95 @@ START_TEST(views_and_history)
 }
 END_TEST
 
+/* Fetch every page of a list request (type, with its other fields fixed
+ * by `limit`), asserting each line fits; returns the concatenation. */
+static json_t *fetch_list(struct kc *c, const char *type, const char *key, int limit)
+{
+	json_t *all = json_array();
+	json_int_t from = 0, total = -1;
+	int pages = 0;
+	for (;;) {
+		long long id = limit > 0 ? kc_req(c, type, "{s:i, s:I}", "limit", limit, "from", from)
+		                         : kc_req(c, type, "{s:I}", "from", from);
+		json_t *r = kc_ok(c, id);
+		json_t *items = json_object_get(r, key);
+		ck_assert(json_is_array(items));
+		if (total < 0)
+			total = json_integer_value(json_object_get(r, "total"));
+		ck_assert_int_eq(json_integer_value(json_object_get(r, "total")), total);
+		json_array_extend(all, items);
+		pages++;
+		json_t *next = json_object_get(r, "next");
+		if (!next)
+			break;
+		from = json_integer_value(next);
+		ck_assert_int_eq(from, (json_int_t)json_array_size(all));
+	}
+	ck_assert_int_eq((json_int_t)json_array_size(all), total);
+	ck_assert_msg(pages > 1, "%s fit in one page: not a paging test", type);
+	for (size_t i = 0; i < kc_nlines(c); i++)
+		ck_assert_uint_le(strlen(kc_line(c, i)) + 1, 16384);
+	return all;
+}
+
+static void each_once(json_t *list, const int64_t *ids, size_t n)
+{
+	ck_assert_uint_eq(json_array_size(list), n);
+	for (size_t k = 0; k < n; k++) {
+		int hits = 0;
+		for (size_t i = 0; i < json_array_size(list); i++)
+			hits += json_integer_value(json_object_get(json_array_get(list, i), "game")) == ids[k];
+		ck_assert_msg(hits == 1, "game %lld listed %d times", (long long)ids[k], hits);
+	}
+}
+
+/* `history {limit:100}` and `games` with many games: paged, each game once. */
+START_TEST(lists_are_paged)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\n");
+	struct kp w, b;
+	kg_guest(d, &w);
+	kg_guest(d, &b);
+	enum { GAMES = 140, ABORTED = 40 };
+	static int64_t ids[GAMES];
+	for (int i = 0; i < GAMES; i++) {
+		/* Timed, with a long rule-set name: summaries as long as real ones. */
+		json_t *r = kc_ok(w.c, kc_req(w.c, "seek", "{s:s, s:s, s:{s:i, s:f}}", "rules",
+		                               "insurance", "color", "white", "time", "base", 300,
+		                               "inc", 2.5));
+		r = kc_ok(b.c, kc_req(b.c, "accept", "{s:I}", "offer",
+		                      json_integer_value(json_object_get(r, "offer"))));
+		ids[i] = json_integer_value(json_object_get(r, "game"));
+		if (i < ABORTED)
+			kc_ok(w.c, kc_req(w.c, "abort", "{s:I}", "game", (json_int_t)ids[i]));
+	}
+	/* history: the newest 100. */
+	json_t *h = fetch_list(w.c, "history", "games", 100);
+	each_once(h, ids + GAMES - 100, 100);
+	json_decref(h);
+	/* games: every live one, then the newest finished ones (20). */
+	json_t *g = fetch_list(b.c, "games", "games", 0);
+	static int64_t want[GAMES - ABORTED + 20];
+	size_t n = 0;
+	for (int i = ABORTED; i < GAMES; i++)
+		want[n++] = ids[i];
+	for (int i = ABORTED - 20; i < ABORTED; i++)
+		want[n++] = ids[i];
+	each_once(g, want, n);
+	json_decref(g);
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *history_suite(void)
 {
 	Suite *s = suite_create("history");
 	TCase *tc = tcase_create("history");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, views_and_history);
+	tcase_add_test(tc, lists_are_paged);
 	suite_add_tcase(s, tc);
 	return s;
 }

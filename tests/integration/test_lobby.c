@@ -8,6 +8,7 @@
 
 #include "check_main.h"
 #include "harness.h"
+#include "proto.h"
 
 #define FAST_CONFIG "rate_limit = 100000\nrate_burst = 100000\n"
 
@@ -213,6 +214,98 @@ START_TEST(bad_lobby_requests)
 }
 END_TEST
 
+/* Every offer, page by page, exactly once; no line over PROTO_LINE_MAX. */
+START_TEST(seeks_are_paged)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	enum { USERS = 9, PER = 16 };
+	struct player p[USERS];
+	for (int i = 0; i < USERS; i++) {
+		guest(d, &p[i]);
+		for (int k = 0; k < PER; k++)
+			kc_ok(p[i].c, kc_req(p[i].c, "seek", "{s:s, s:{s:i, s:i}, s:s, s:b}", "rules",
+			                      "insurance", "time", "base", 600 + k, "inc", 10, "color",
+			                      "random", "rated", 1));
+	}
+	char seen[USERS * PER + 1] = { 0 };
+	json_int_t from = 0, pages = 0;
+	for (;;) {
+		json_t *r = kc_ok(p[0].c, kc_req(p[0].c, "seeks", "{s:I}", "from", from));
+		ck_assert_int_eq(json_integer_value(json_object_get(r, "total")), USERS * PER);
+		json_t *offers = json_object_get(r, "offers");
+		ck_assert_uint_gt(json_array_size(offers), 0);
+		for (size_t i = 0; i < json_array_size(offers); i++) {
+			json_int_t o = json_integer_value(json_object_get(json_array_get(offers, i), "offer"));
+			ck_assert(o >= 1 && o <= USERS * PER);
+			ck_assert_msg(!seen[o], "offer %lld twice", (long long)o);
+			seen[o] = 1;
+		}
+		pages++;
+		json_t *next = json_object_get(r, "next");
+		if (!next)
+			break;
+		ck_assert_int_eq(json_integer_value(next), from + (json_int_t)json_array_size(offers));
+		from = json_integer_value(next);
+	}
+	ck_assert_int_gt(pages, 1);
+	for (int o = 1; o <= USERS * PER; o++)
+		ck_assert_msg(seen[o], "offer %d missing", o);
+	for (size_t i = 0; i < kc_nlines(p[0].c); i++)
+		ck_assert_uint_le(strlen(kc_line(p[0].c, i)) + 1, PROTO_LINE_MAX);
+	/* who: the same shape (one page here). */
+	json_t *r = kc_ok(p[1].c, kc_req(p[1].c, "who", "{s:i}", "from", 0));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "total")), USERS);
+	ck_assert_uint_eq(json_array_size(json_object_get(r, "users")), USERS);
+	ck_assert_ptr_null(json_object_get(r, "next"));
+	r = kc_ok(p[1].c, kc_req(p[1].c, "who", "{s:i}", "from", USERS));
+	ck_assert_uint_eq(json_array_size(json_object_get(r, "users")), 0);
+	kc_error(p[1].c, kc_req(p[1].c, "who", "{s:i}", "from", -1), "bad_request");
+	for (int i = 0; i < USERS; i++)
+		kc_close(p[i].c);
+	kd_stop(d);
+}
+END_TEST
+
+/* Names are case-insensitive: a challenge finds the account and names it
+ * as it was registered, whatever the spelling typed. */
+START_TEST(challenge_names_the_account)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct player a;
+	guest(d, &a);
+	struct kc *bob = kc_hello(d);
+	kc_ok(bob, kc_req(bob, "register", "{s:s, s:s}", "user", "Bob_Mixed", "password",
+	                  "correct horse battery"));
+	json_t *r = kc_ok(a.c, kc_req(a.c, "challenge", "{s:s}", "user", "BOB_MIXED"));
+	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
+	json_t *e = kc_event(bob, "challenge");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), offer);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "to")), "Bob_Mixed");
+	json_t *offers = json_object_get(kc_ok(a.c, kc_req(a.c, "seeks", NULL)), "offers");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(offers, 0), "to")),
+	                 "Bob_Mixed");
+	kc_ok(bob, kc_req(bob, "accept", "{s:I}", "offer", offer));
+	kc_event(a.c, "game_start");
+	kc_close(a.c);
+	kc_close(bob);
+	kd_stop(d);
+}
+END_TEST
+
+/* Ids are integers >= 0 or short strings; "time": null is not a time. */
+START_TEST(negative_id_and_null_time)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct player a;
+	guest(d, &a);
+	kc_send(a.c, "{\"id\":-1,\"type\":\"ping\"}");
+	kc_error(a.c, KC_NULL_ID, "bad_request");
+	kc_error(a.c, kc_req(a.c, "seek", "{s:n}", "time"), "bad_request");
+	kc_close(a.c);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *lobby_suite(void)
 {
 	Suite *s = suite_create("lobby");
@@ -223,6 +316,9 @@ static Suite *lobby_suite(void)
 	tcase_add_test(tc, challenge_decline_cancel_accept);
 	tcase_add_test(tc, seeks_vanish_with_last_connection);
 	tcase_add_test(tc, bad_lobby_requests);
+	tcase_add_test(tc, seeks_are_paged);
+	tcase_add_test(tc, challenge_names_the_account);
+	tcase_add_test(tc, negative_id_and_null_time);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -8,7 +8,12 @@
  *                    in flight when the daemon died)
  *   flagged_record   a record whose stored announcements disagree with the
  *                    replay is flagged, logged, left as it was, not resumed
- *   clock_downtime   the time the daemon was down is charged to nobody
+ *   clock_downtime   the mover is charged its thinking up to the last
+ *                    heartbeat (kill -9) or the clean stop, never the downtime
+ *   abandonment_after_restart  recovered games start the grace period;
+ *                    both away: the side to move forfeits
+ *   draw_offer_survives_restart  draw offers/declines are recorded actions
+ *   files_private    database files and backups are mode 0600
  *   backup_restore   `kriegd backup FILE` while a game is in progress;
  *                    stop, restore the copy as the database, start: the
  *                    game continues from the backed-up position
@@ -20,7 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +37,7 @@
 #include "event.h"
 #include "harness.h"
 #include "harness_game.h"
+#include "store.h"
 
 #define LOOP_GAMES 3
 #define LOOP_KILLS 50
@@ -283,37 +291,187 @@ START_TEST(flagged_record)
 }
 END_TEST
 
-START_TEST(clock_downtime)
+/* A timed game (base_ms) between p[0] (white) and p[1]; white plays e2e4. */
+static json_int_t timed_game(struct kp p[2], json_int_t base_ms)
 {
-	struct kd *d = kd_start(fast_conf);
-	struct kp p[2];
-	const json_int_t base_ms = 100000;
-
-	kg_guest(d, &p[0]);
-	kg_guest(d, &p[1]);
 	json_t *r = kc_ok(p[0].c, kc_req(p[0].c, "seek", "{s:s, s:{s:i, s:i}}", "color", "white",
 	                                 "time", "base", (int)(base_ms / 1000), "inc", 0));
 	r = kc_ok(p[1].c, kc_req(p[1].c, "accept", "{s:I}", "offer",
 	                         json_integer_value(json_object_get(r, "offer"))));
 	json_int_t game = json_integer_value(json_object_get(r, "game"));
 	kc_ok(p[0].c, kc_req(p[0].c, "move", "{s:I, s:s}", "game", game, "move", "e2e4"));
-	/* Black to move: its clock runs; the daemon dies and stays down 4 s. */
-	kt_sleep_ms(300);
-	kc_close(p[0].c);
-	kc_close(p[1].c);
-	kd_down(d);
-	kt_sleep_ms(4000);
-	kd_up(d);
-	kg_resume(d, &p[1]);
-	r = kc_ok(p[1].c, kc_req(p[1].c, "game", "{s:I}", "game", game));
+	return game;
+}
+
+static void game_clock(struct kc *c, json_int_t game, json_int_t *white, json_int_t *black)
+{
+	json_t *r = kc_ok(c, kc_req(c, "game", "{s:I}", "game", game));
 	json_t *clk = json_object_get(r, "clock");
 	ck_assert_ptr_nonnull(clk);
-	json_int_t black = json_integer_value(json_object_get(clk, "black"));
-	json_int_t white = json_integer_value(json_object_get(clk, "white"));
-	/* Only the time since the restart counts (well under the 4 s down). */
-	ck_assert_msg(black > base_ms - 2500 && black <= base_ms, "black's clock %lld", (long long)black);
+	*white = json_integer_value(json_object_get(clk, "white"));
+	*black = json_integer_value(json_object_get(clk, "black"));
+}
+
+/*
+ * Black thinks 3 s, then the daemon is killed and stays down 3 s: after
+ * the restart Black has been charged its thinking time (up to the last
+ * heartbeat, at most a second short) but not the downtime.  Then the same
+ * across a clean stop (its checkpoint is the stop itself).
+ */
+START_TEST(clock_downtime)
+{
+	struct kd *d = kd_start(fast_conf);
+	struct kp p[2];
+	const json_int_t base_ms = 100000;
+	json_int_t white, black;
+
+	kg_guest(d, &p[0]);
+	kg_guest(d, &p[1]);
+	json_int_t game = timed_game(p, base_ms);
+	kt_sleep_ms(3000);
+	kc_close(p[0].c);
+	kc_close(p[1].c);
+	int status;
+	kill(kd_pid(d), SIGKILL);
+	waitpid(kd_pid(d), &status, 0);
+	kt_sleep_ms(3000);
+	kd_up(d);
+	kg_resume(d, &p[1]);
+	game_clock(p[1].c, game, &white, &black);
+	/* Charged at least the 2 s up to the last heartbeat; without them the
+	 * clock would be above base - 1 s; with the downtime, below base - 6 s. */
+	ck_assert_msg(black <= base_ms - 2000, "black's thinking was refunded: %lld", (long long)black);
+	ck_assert_msg(black > base_ms - 5000, "the downtime was charged: %lld", (long long)black);
 	ck_assert_int_le(white, base_ms);
 	ck_assert_int_gt(white, base_ms - 2500);
+
+	/* A clean stop after 1.5 s more of Black's thinking, down 3 s. */
+	json_int_t before = black;
+	kt_sleep_ms(1500);
+	kc_close(p[1].c);
+	kd_down(d);
+	kt_sleep_ms(3000);
+	kd_up(d);
+	kg_resume(d, &p[1]);
+	game_clock(p[1].c, game, &white, &black);
+	ck_assert_msg(black <= before - 1500, "thinking before the stop refunded: %lld then %lld",
+	              (long long)before, (long long)black);
+	ck_assert_msg(black > before - 4000, "the downtime was charged: %lld then %lld",
+	              (long long)before, (long long)black);
+	kc_close(p[1].c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * Recovered games start their abandonment grace (abandon_grace): a player
+ * who comes back keeps the game, one who does not loses it; when both stay
+ * away the side to move forfeits (PROTOCOL.md, "Abandonment").
+ */
+START_TEST(abandonment_after_restart)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nabandon_grace = 2s\n");
+	struct kp p[4];
+	for (int i = 0; i < 4; i++)
+		kg_guest(d, &p[i]);
+	/* A: nobody returns, White to move.  B: White (to move) returns, Black does not. */
+	int64_t a = kg_new_game(&p[0], &p[1]);
+	int64_t b = kg_new_game(&p[2], &p[3]);
+	kc_ok(p[0].c, kc_req(p[0].c, "move", "{s:I, s:s}", "game", (json_int_t)a, "move", "e4"));
+	kc_ok(p[1].c, kc_req(p[1].c, "move", "{s:I, s:s}", "game", (json_int_t)a, "move", "e5"));
+	for (int i = 0; i < 4; i++)
+		kc_close(p[i].c);
+	kd_crash_restart(d);
+	kg_resume(d, &p[2]);
+	json_t *e = kc_event(p[2].c, "game_over");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), b);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "result")), "1-0");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "abandoned");
+	kt_sleep_ms(500);
+	kg_resume(d, &p[1]);
+	json_t *r = kc_ok(p[1].c, kc_req(p[1].c, "game", "{s:I}", "game", (json_int_t)a));
+	ck_assert(json_is_false(json_object_get(r, "live")));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "result")), "0-1");
+	ck_assert_str_eq(json_string_value(json_object_get(r, "reason")), "abandoned");
+	kc_close(p[1].c);
+	kc_close(p[2].c);
+	kd_stop(d);
+}
+END_TEST
+
+/* Draw offers and declines are actions: in the record, in the views, and
+ * a standing offer survives a restart (and can then be accepted). */
+START_TEST(draw_offer_survives_restart)
+{
+	struct kd *d = kd_start(fast_conf);
+	struct kp p[2];
+	kg_guest(d, &p[0]);
+	kg_guest(d, &p[1]);
+	json_int_t g = (json_int_t)kg_new_game(&p[0], &p[1]);
+	kc_ok(p[0].c, kc_req(p[0].c, "draw", "{s:I, s:s}", "game", g, "action", "offer"));
+	kc_event(p[1].c, "draw_offer");
+	kc_ok(p[1].c, kc_req(p[1].c, "draw", "{s:I, s:s}", "game", g, "action", "decline"));
+	kc_event(p[0].c, "draw_declined");
+	kc_ok(p[0].c, kc_req(p[0].c, "move", "{s:I, s:s}", "game", g, "move", "d4"));
+	kc_ok(p[1].c, kc_req(p[1].c, "draw", "{s:I, s:s}", "game", g, "action", "offer"));
+	kc_event(p[0].c, "draw_offer");
+	kc_close(p[0].c);
+	kc_close(p[1].c);
+	kd_crash_restart(d);
+	ck_assert_int_eq(kd_log_count(d, "record check failed"), 0);
+	kg_resume(d, &p[0]);
+	json_t *st = kc_event(p[0].c, "game_state");
+	ck_assert_str_eq(json_string_value(json_object_get(st, "draw_offer")), "black");
+	/* The view replays the notices in their place. */
+	json_t *evs = json_object_get(st, "events");
+	const char *want[] = { "draw_offer", "draw_declined", "draw_offer" };
+	size_t k = 0;
+	for (size_t i = 0; i < json_array_size(evs); i++) {
+		const char *ev = json_string_value(json_object_get(json_array_get(evs, i), "event"));
+		if (k < 3 && strcmp(ev, want[k]) == 0)
+			k++;
+	}
+	ck_assert_uint_eq(k, 3);
+	kg_resume(d, &p[1]);
+	kc_ok(p[0].c, kc_req(p[0].c, "draw", "{s:I, s:s}", "game", g, "action", "accept"));
+	json_t *e = kc_event(p[1].c, "game_over");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "agreement");
+	/* The PGN has them too (the umpire's view of a finished game). */
+	json_t *r = kc_ok(p[1].c, kc_req(p[1].c, "pgn", "{s:I}", "game", g));
+	const char *pgn = json_string_value(json_object_get(r, "pgn"));
+	ck_assert_msg(strstr(pgn, "draw offer white; draw decline black; try d4") != NULL, "%s", pgn);
+	ck_assert_msg(strstr(pgn, "[%krieg draw offer black; end agreement white]") != NULL, "%s", pgn);
+	kc_close(p[0].c);
+	kc_close(p[1].c);
+	kd_stop(d);
+}
+END_TEST
+
+/* The database, its WAL, the generated key and a backup are the owner's only. */
+START_TEST(files_private)
+{
+	struct kd *d = kd_start(fast_conf);
+	struct kp p[2];
+	kg_guest(d, &p[0]);
+	kg_guest(d, &p[1]);
+	kg_new_game(&p[0], &p[1]);
+	const char *names[] = { "kriegd.db", "kriegd.db-wal", "kriegd.db-shm" };
+	char path[600];
+	struct stat sb;
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(path, sizeof path, "%s/%s", kd_state_dir(d), names[i]);
+		ck_assert_msg(stat(path, &sb) == 0, "%s missing", path);
+		ck_assert_msg((sb.st_mode & 077) == 0, "%s has mode %o", path, sb.st_mode & 0777);
+	}
+	char file[512], out[4096];
+	snprintf(file, sizeof file, "%s/../private-backup.db", kd_state_dir(d));
+	unlink(file);
+	char *argv[] = { "kriegd", "--state-dir", (char *)kd_state_dir(d), "backup", file, NULL };
+	ck_assert_int_eq(kg_run_kriegd(argv, 30000, out, sizeof out), 0);
+	ck_assert_int_eq(stat(file, &sb), 0);
+	ck_assert_msg((sb.st_mode & 0777) == 0600, "backup has mode %o", sb.st_mode & 0777);
+	unlink(file);
+	kc_close(p[0].c);
 	kc_close(p[1].c);
 	kd_stop(d);
 }
@@ -422,7 +580,7 @@ START_TEST(migrate_v1)
 	kd_stop(d);
 
 	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-	ck_assert_int_eq(raw_int(db, "PRAGMA user_version"), 4);
+	ck_assert_int_eq(raw_int(db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM users WHERE name = 'oldtimer'"), 1);
 	sqlite3_close(db);
 	char cmd[400];
@@ -438,6 +596,9 @@ static Suite *recovery_suite(void)
 	tcase_set_timeout(tc, 240);
 	tcase_add_test(tc, flagged_record);
 	tcase_add_test(tc, clock_downtime);
+	tcase_add_test(tc, abandonment_after_restart);
+	tcase_add_test(tc, draw_offer_survives_restart);
+	tcase_add_test(tc, files_private);
 	tcase_add_test(tc, backup_restore);
 	tcase_add_test(tc, backup_errors);
 	tcase_add_test(tc, migrate_v1);

@@ -644,6 +644,48 @@ START_TEST(test_write_refuses)
 }
 END_TEST
 
+/* Draw offers and declines are actions of the record: written as
+ * [%krieg draw offer white]-style commands and read back exactly, in the
+ * middle of a half-move and after the last one. */
+START_TEST(test_draw_actions_round_trip)
+{
+	struct pgn_action a[8];
+	size_t n = 0;
+	act(&a[n++], WHITE, "draw", "offer");
+	act(&a[n++], WHITE, "try", "d4");
+	act(&a[n++], BLACK, "draw", "decline");
+	act(&a[n++], BLACK, "try", "d5");
+	act(&a[n++], BLACK, "draw", "offer");
+	act(&a[n++], WHITE, "end", "agreement");
+	struct pgn_header h;
+	pgn_header_init(&h);
+	char *out, err[200];
+	ck_assert_msg(pgn_write(&h, a, n, AUD_UMPIRE, &out, err, sizeof err) == 0, "%s", err);
+	ck_assert_ptr_nonnull(strstr(out, "[%krieg draw offer white; try d4]"));
+	ck_assert_ptr_nonnull(strstr(out, "[%krieg draw decline black; try d5]"));
+	ck_assert_ptr_nonnull(strstr(out, "draw offer black"));
+	struct pgn_header h2;
+	struct pgn_action *b;
+	size_t nb;
+	ck_assert_msg(pgn_read(out, &h2, &b, &nb, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(nb, n);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_str_eq(b[i].kind, a[i].kind);
+		ck_assert_str_eq(b[i].text, a[i].text);
+		ck_assert_int_eq(b[i].color, a[i].color);
+	}
+	free(b);
+	free(out);
+	/* A draw action after the end, or a bad one, is refused. */
+	act(&a[n], WHITE, "draw", "offer");
+	ck_assert_int_eq(pgn_write(&h, a, n + 1, AUD_UMPIRE, &out, err, sizeof err), -1);
+	act(&a[0], WHITE, "draw", "maybe");
+	ck_assert_int_eq(pgn_write(&h, a, 1, AUD_UMPIRE, &out, err, sizeof err), -1);
+	const char *bad = "[Variant \"Kriegspiel\"]\n\n{[%krieg draw offer green]} *\n";
+	ck_assert_int_eq(pgn_read(bad, &h2, &b, &nb, err, sizeof err), -1);
+}
+END_TEST
+
 static Suite *pgn_suite(void)
 {
 	Suite *s = suite_create("pgn");
@@ -653,6 +695,7 @@ static Suite *pgn_suite(void)
 	tcase_add_test(tc, test_literal_filtered_black);
 	tcase_add_loop_test(tc, test_round_trip_random, 0, (int)(6 * ruleset_count()));
 	tcase_add_test(tc, test_quiet_sequence_automatic_move);
+	tcase_add_test(tc, test_draw_actions_round_trip);
 	tcase_add_test(tc, test_plain_umd_reads);
 	tcase_add_test(tc, test_setup_fen);
 	tcase_add_test(tc, test_bad_input);
