@@ -44,6 +44,8 @@ enum proto_error {
 	PE_FLAGGED = 24,          /* the game's record failed its check at start: not played on,
 	                             nothing replayed from it (only its stored announcements) */
 };
+/* The highest code in use: a new code goes after it and moves this along. */
+#define PE_LAST PE_FLAGGED
 
 /* Stable wire name ("bad_json", "line_too_long", ...) or NULL. */
 const char *proto_error_name(int code);
