@@ -145,7 +145,7 @@ check: deps
 	if command -v clang >/dev/null; then \
 	  $(MAKE) CC=clang BUILD=build/clang BINDIR=build/clang/bin all; fi
 	$(MAKE) $(ASAN_VARS) check-build
-	$(MAKE) $(ASAN_VARS) unit integration
+	$(MAKE) -k $(ASAN_VARS) unit integration
 
 check-build: all $(UNIT_BINS) $(INTEG_BINS)
 
