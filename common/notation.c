@@ -436,3 +436,31 @@ void notation_san(const struct board *b, move_t m, bool own_view, char buf[NOTAT
 	out[n] = '\0';
 	memcpy(buf, out, n + 1);
 }
+
+bool notation_is_ep_word(const char *w)
+{
+	size_t n = strlen(w);
+	while (n > 0 && strchr("+#!?", w[n - 1]))
+		n--;
+	return (n == 4 && strncmp(w, "e.p.", 4) == 0) || (n == 2 && strncmp(w, "ep", 2) == 0);
+}
+
+int notation_join_list(const char *const *items, size_t n, char *buf, size_t len)
+{
+	size_t off = 0;
+	int words = 0;
+	if (len == 0)
+		return -1;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		/* "exd6", "e.p.": one attempt written as two words. */
+		bool joined = words > 0 && notation_is_ep_word(items[i]);
+		int w = snprintf(buf + off, len - off, "%s%s", joined || words == 0 ? "" : " ", items[i]);
+		if (w < 0 || (size_t)w >= len - off)
+			return -1;
+		off += (size_t)w;
+		if (!joined)
+			words++;
+	}
+	return words;
+}

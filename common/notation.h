@@ -107,4 +107,16 @@ void notation_uci(move_t m, char buf[NOTATION_MAX]);
  */
 void notation_san(const struct board *b, move_t m, bool own_view, char buf[NOTATION_MAX]);
 
+/* Is w a stand-alone en-passant word, "e.p." or "ep" (marks + # ! ? allowed)? */
+bool notation_is_ep_word(const char *w);
+
+/*
+ * Join the words of a preference list or "if quiet" sequence into buf,
+ * space-separated, attaching a stand-alone "e.p."/"ep" word to the word
+ * before it ("exd6" "e.p." is the one attempt "exd6e.p.", which the lexer
+ * reads as exd6); a leading one stays a word of its own.  Returns the
+ * number of attempts, or -1 if buf is too small.
+ */
+int notation_join_list(const char *const *items, size_t n, char *buf, size_t len);
+
 #endif

@@ -540,26 +540,3 @@ void batch_flush(struct batch *b)
 	}
 }
 
-json_t *batch_reply_ok(json_t *id, json_t *fields)
-{
-	json_t *resp = json_object();
-	const char *key;
-	json_t *v;
-
-	json_object_set(resp, "id", id != NULL ? id : json_null());
-	json_object_set_new(resp, "ok", json_true());
-	if (fields != NULL) {
-		json_object_foreach(fields, key, v) {
-			if (strcmp(key, "id") != 0 && strcmp(key, "ok") != 0)
-				json_object_set(resp, key, v);
-		}
-		json_decref(fields);
-	}
-	return resp;
-}
-
-json_t *batch_reply_error(json_t *id, const char *code, const char *message)
-{
-	return json_pack("{s:O, s:b, s:{s:s, s:s}}", "id", id != NULL ? id : json_null(), "ok", 0,
-	                 "error", "code", code, "message", message);
-}

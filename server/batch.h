@@ -105,9 +105,5 @@ void batch_flush(struct batch *b);
 /* Transactions committed so far. */
 uint64_t batch_commits(const struct batch *b);
 
-/* The response objects dispatch_ok()/dispatch_error() send, built without
- * sending (for holding).  fields: stolen, may be NULL. */
-json_t *batch_reply_ok(json_t *id, json_t *fields);
-json_t *batch_reply_error(json_t *id, const char *code, const char *message);
 
 #endif

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "board.h"
+#include "fen.h"
 #include "log.h"
 #include "store.h"
 
@@ -63,6 +65,7 @@ void config_free(struct config *cfg)
 	free(cfg->key_file);
 	free(cfg->db_file);
 	free(cfg->store_synchronous);
+	free(cfg->test_start_fen);
 	free(cfg);
 }
 
@@ -172,6 +175,17 @@ int config_set(struct config *cfg, const char *key, const char *value, char *err
 			return -1;
 		}
 		set_str(&cfg->store_synchronous, value);
+		return 0;
+	}
+	if (strcmp(key, "test_start_fen") == 0) {
+		/* Off by default: lets the integration tests reach endings cheaply. */
+		struct board b;
+		char ferr[128];
+		if (strlen(value) >= FEN_MAX || fen_parse(value, &b, ferr, sizeof ferr) != 0) {
+			snprintf(err, errlen, "test_start_fen: not a valid position");
+			return -1;
+		}
+		set_str(&cfg->test_start_fen, value);
 		return 0;
 	}
 	if (strcmp(key, "log_level") == 0) {

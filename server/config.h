@@ -50,6 +50,9 @@ struct config {
 	char *store_synchronous;    /* store_synchronous: off, normal, full (default), extra */
 	int busy_timeout_ms;        /* busy_timeout; 0: STORE_BUSY_TIMEOUT_MS */
 	int abandon_grace_ms;       /* abandon_grace; 0: GAME_ABANDON_GRACE_MS */
+
+	/* For tests only: every new game starts from this FEN (NULL: the standard start). */
+	char *test_start_fen;       /* test_start_fen */
 };
 
 struct config *config_new(void);

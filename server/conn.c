@@ -310,10 +310,17 @@ enum conn_rate conn_rate_take(struct conn *c)
  * Encode msg as one line (stolen).  A line over PROTO_LINE_MAX breaks the
  * protocol for every client, so it is never sent: it is logged as the bug
  * it is, and a response is replaced by an `internal` error with its id
- * (an event is dropped).  NULL if nothing is to be sent.
+ * (an event is dropped).  NULL if nothing is to be sent, also when the
+ * connection is closing.  Steals msg.
  */
 static char *encode_line(struct conn *c, json_t *msg, size_t *len)
 {
+	if (msg == NULL)
+		return NULL;
+	if (c == NULL || c->state != CS_OPEN) {
+		json_decref(msg);
+		return NULL;
+	}
 	char *s = json_dumps(msg, JSON_COMPACT);
 
 	if (s != NULL && strlen(s) + 1 > PROTO_LINE_MAX) {
@@ -324,10 +331,8 @@ static char *encode_line(struct conn *c, json_t *msg, size_t *len)
 		json_t *ok = json_object_get(msg, "ok");
 		if (ok != NULL && json_object_get(msg, "event") == NULL) {
 			json_t *id = json_object_get(msg, "id");
-			json_t *err = json_pack("{s:O, s:b, s:{s:s, s:s}}", "id",
-			                        id != NULL ? id : json_null(), "ok", 0, "error", "code",
-			                        proto_error_name(PE_INTERNAL), "message",
-			                        "the reply would be longer than a line");
+			json_t *err = dispatch_error_msg(id, PE_INTERNAL,
+			                                 "the reply would be longer than a line");
 			s = err != NULL ? json_dumps(err, JSON_COMPACT) : NULL;
 			json_decref(err);
 		}
@@ -400,12 +405,6 @@ void conn_send(struct conn *c, json_t *msg)
 	size_t n;
 	char *s;
 
-	if (msg == NULL)
-		return;
-	if (c == NULL || c->state != CS_OPEN) {
-		json_decref(msg);
-		return;
-	}
 	if ((s = encode_line(c, msg, &n)) == NULL)
 		return;
 	if (!STAILQ_EMPTY(&c->paced)) {
@@ -428,12 +427,6 @@ void conn_send_paced(struct conn *c, json_t *msg)
 	size_t n;
 	char *s;
 
-	if (msg == NULL)
-		return;
-	if (c == NULL || c->state != CS_OPEN) {
-		json_decref(msg);
-		return;
-	}
 	if ((s = encode_line(c, msg, &n)) == NULL)
 		return;
 	paced_push(c, s, n, false);

@@ -264,7 +264,7 @@ out:
 	json_decref(req);
 }
 
-void dispatch_ok(struct conn *c, json_t *id, json_t *fields)
+json_t *dispatch_ok_msg(json_t *id, json_t *fields)
 {
 	json_t *resp = json_object();
 	const char *key;
@@ -279,7 +279,20 @@ void dispatch_ok(struct conn *c, json_t *id, json_t *fields)
 		}
 		json_decref(fields);
 	}
-	conn_send(c, resp);
+	return resp;
+}
+
+json_t *dispatch_error_msg(json_t *id, enum proto_error code, const char *message)
+{
+	const char *name = proto_error_name(code);
+
+	return json_pack("{s:O, s:b, s:{s:s, s:s}}", "id", id != NULL ? id : json_null(), "ok", 0,
+	                 "error", "code", name != NULL ? name : "internal", "message", message);
+}
+
+void dispatch_ok(struct conn *c, json_t *id, json_t *fields)
+{
+	conn_send(c, dispatch_ok_msg(id, fields));
 }
 
 void dispatch_error(struct conn *c, json_t *id, enum proto_error code, const char *fmt, ...)
@@ -295,8 +308,7 @@ void dispatch_error(struct conn *c, json_t *id, enum proto_error code, const cha
 		name = "internal";
 	log_debug("conn=%llu error code=%s message=\"%s\"", (unsigned long long)conn_id(c), name,
 	          log_escape(msg, strlen(msg), esc, sizeof esc));
-	conn_send(c, json_pack("{s:O, s:b, s:{s:s, s:s}}", "id", id != NULL ? id : json_null(), "ok",
-	                       0, "error", "code", name, "message", msg));
+	conn_send(c, dispatch_error_msg(id, code, msg));
 }
 
 static void cmd_hello(struct conn *c, json_t *id, json_t *req)

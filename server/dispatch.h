@@ -68,6 +68,11 @@ size_t dispatch_page(json_t *j, const char *key, json_t *items, size_t from);
 void dispatch_line(struct conn *c, const char *line, size_t len);
 
 /* Answer a request.  fields (stolen, may be NULL) are merged into the reply. */
+/* The same responses built without sending (group commit holds them until
+ * the commit): fields stolen, may be NULL. */
+json_t *dispatch_ok_msg(json_t *id, json_t *fields);
+json_t *dispatch_error_msg(json_t *id, enum proto_error code, const char *message);
+
 void dispatch_ok(struct conn *c, json_t *id, json_t *fields);
 void dispatch_error(struct conn *c, json_t *id, enum proto_error code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -43,7 +43,7 @@
  * A player's view (game_state on login, the `game` request) is rebuilt by
  * replaying the stored actions through a fresh referee and keeping the
  * events addressed to that player: the same events, SAN included, that
- * were sent live.  It is paged (GAME_PAGE_BYTES) to stay under one line.
+ * were sent live.  It is paged (dispatch_page) to stay under one line.
  *
  * Refused calls (REF_E_*) change nothing and are not stored; a refused try
  * that the referee announces (EV_ILLEGAL ...) is an accepted call and is.
@@ -65,6 +65,7 @@
 
 #include "batch.h"
 #include "clock.h"
+#include "config.h"
 #include "conn.h"
 #include "dispatch.h"
 #include "event_json.h"
@@ -83,7 +84,6 @@
 
 #define GAME_ID_MAX (1LL << 53)       /* JSON-safe integers */
 #define GAME_ACTIONS_MAX 50000        /* record length held in memory per game */
-#define GAME_PAGE_BYTES 12000         /* events per line in a view, leaving room under PROTO_LINE_MAX */
 #define GAME_EVENTS_MAX (1LL << 30)   /* bound of a view's "from" */
 /* How often a daemon with live games records that it is alive (one small
  * row, store_state "alive_ms", through the batch): a restart charges the
@@ -723,10 +723,9 @@ static int game_act(struct game *g, int kind, int color, const char *text,
 	json_decref(clk);
 	if (c)
 		batch_hold_conn(ba, conn_id(c),
-		                flag_instead ? batch_reply_error(id, proto_error_name(PE_GAME_OVER),
-		                                                 "the game is over")
-		                             : batch_reply_ok(id, json_pack("{s:I}", "game",
-		                                                            (json_int_t)g->id)));
+		                flag_instead ? dispatch_error_msg(id, PE_GAME_OVER, "the game is over")
+		                             : dispatch_ok_msg(id, json_pack("{s:I}", "game",
+		                                                             (json_int_t)g->id)));
 	if (p->over)
 		evtimer_del(g->flag_timer);
 	else
@@ -838,38 +837,12 @@ static json_t *record_events(struct games *gs, const struct store_game *info, in
 
 /*
  * A view can outgrow one protocol line (PROTO_LINE_MAX), so its events go
- * in pages of at most GAME_PAGE_BYTES: "events" holds the page, "total" the
- * count, and "next" (present while more remain) the index to continue at.
+ * in pages (dispatch_page): "events" holds the page, "total" the count, and
+ * "next" (present while more remain) the index to continue at.
  */
-static size_t page_end(json_t *arr, size_t from)
-{
-	size_t n = json_array_size(arr), bytes = 0, i;
-	for (i = from; i < n; i++) {
-		char *txt = json_dumps(json_array_get(arr, i), JSON_COMPACT);
-		size_t len = txt ? strlen(txt) + 1 : 0;
-		free(txt);
-		if (i > from && bytes + len > GAME_PAGE_BYTES)
-			break;
-		bytes += len;
-	}
-	return i;
-}
-
-/* Put the page of `events` starting at `from` into j; returns where it ends. */
 static size_t events_page(json_t *j, json_t *events, size_t from)
 {
-	size_t n = json_array_size(events);
-	if (from > n)
-		from = n;
-	size_t end = page_end(events, from);
-	json_t *page = json_array();
-	for (size_t i = from; i < end; i++)
-		json_array_append(page, json_array_get(events, i));
-	json_object_set_new(j, "events", page);
-	json_object_set_new(j, "total", json_integer((json_int_t)n));
-	if (end < n)
-		json_object_set_new(j, "next", json_integer((json_int_t)end));
-	return end;
+	return dispatch_page(j, "events", events, from);
 }
 
 /* A player's own view of a game: start info plus every event addressed to
@@ -910,8 +883,10 @@ static json_t *view_json(struct games *gs, const struct store_game *info,
 	} else {
 		json_object_set_new(j, "live", json_false());
 		if (fl) {
+			/* Never finished, never played on: no result (PROTOCOL.md, History). */
 			json_object_set_new(j, "flagged", json_true());
 			json_object_set_new(j, "flag_reason", json_string(fl->reason));
+			return j;
 		}
 		json_object_set_new(j, "result", json_string(game_result_name(info->result)));
 		const char *rn = game_reason_name(info->reason);
@@ -1038,7 +1013,9 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	info.white = white;
 	info.black = black;
 	snprintf(info.rules, sizeof info.rules, "%s", rs->name);
-	snprintf(info.fen, sizeof info.fen, "%s", FEN_START);
+	/* test_start_fen (tests only) replaces the standard start. */
+	snprintf(info.fen, sizeof info.fen, "%s",
+	         srv->cfg && srv->cfg->test_start_fen ? srv->cfg->test_start_fen : FEN_START);
 	info.base_ms = base_ms;
 	info.inc_ms = inc_ms;
 	info.days = days;
@@ -1418,10 +1395,10 @@ static struct game *my_game(struct conn *c, json_t *id, json_t *req, int *color,
 /* List items must be single words: the record joins them with spaces. */
 static int list_text(json_t *arr, char *buf, size_t len)
 {
-	size_t n = json_array_size(arr), off = 0;
+	size_t n = json_array_size(arr);
+	const char *items[REFEREE_LIST_MAX];
 	if (n == 0 || n > REFEREE_LIST_MAX)
 		return -1;
-	buf[0] = '\0';
 	for (size_t i = 0; i < n; i++) {
 		const char *s = json_string_value(json_array_get(arr, i));
 		if (!s || !*s || strlen(s) > NOTATION_INPUT_MAX)
@@ -1429,12 +1406,10 @@ static int list_text(json_t *arr, char *buf, size_t len)
 		for (const char *p = s; *p; p++)
 			if (isspace((unsigned char)*p))
 				return -1;
-		int w = snprintf(buf + off, len - off, "%s%s", i ? " " : "", s);
-		if (w < 0 || (size_t)w >= len - off)
-			return -1;
-		off += (size_t)w;
+		items[i] = s;
 	}
-	return 0;
+	/* An item "e.p." alone belongs to the one before it, as in krieg-referee. */
+	return notation_join_list(items, n, buf, len) > 0 ? 0 : -1;
 }
 
 static void cmd_move(struct conn *c, json_t *id, json_t *req)
@@ -1664,6 +1639,8 @@ static void cmd_games(struct conn *c, json_t *id, json_t *req)
 		    store_game_get(srv->store, fl->id, &info) != STORE_OK)
 			continue;
 		json_t *j = summary_json(srv, &info, uid, NULL);
+		json_object_del(j, "result");   /* flagged: no result, as in `game` and `history` */
+		json_object_del(j, "reason");
 		json_object_set_new(j, "flagged", json_true());
 		json_object_set_new(j, "flag_reason", json_string(fl->reason));
 		json_array_append_new(arr, j);

@@ -40,7 +40,6 @@
 #define HISTORY_GAME_ID_MAX (1LL << 53)   /* JSON-safe integers */
 #define HISTORY_LIMIT_DEFAULT 20
 #define HISTORY_LIMIT_MAX 100
-#define HISTORY_PAGE_BYTES 12000          /* events per reply, well under PROTO_LINE_MAX */
 #define HISTORY_FROM_MAX (1LL << 30)
 /* PGN bytes per reply: even with every byte escaped twice over in JSON
  * ('"' -> '\"'), a reply stays well under PROTO_LINE_MAX. */
@@ -298,29 +297,6 @@ static json_t *stored_events(struct store *st, const struct store_game *g, unsig
 	return sc.arr;
 }
 
-/* Put events[from..] into j, as many as fit one page; "next" if more remain. */
-static void page_into(json_t *j, json_t *events, size_t from)
-{
-	size_t n = json_array_size(events), bytes = 0, i;
-	json_t *page = json_array();
-
-	if (from > n)
-		from = n;
-	for (i = from; i < n; i++) {
-		char *txt = json_dumps(json_array_get(events, i), JSON_COMPACT);
-		size_t len = txt != NULL ? strlen(txt) + 1 : 0;
-		free(txt);
-		if (i > from && bytes + len > HISTORY_PAGE_BYTES)
-			break;
-		bytes += len;
-		json_array_append(page, json_array_get(events, i));
-	}
-	json_object_set_new(j, "events", page);
-	json_object_set_new(j, "total", json_integer((json_int_t)n));
-	if (i < n)
-		json_object_set_new(j, "next", json_integer((json_int_t)i));
-}
-
 static void cmd_record(struct conn *c, json_t *id, json_t *req)
 {
 	struct store *st = conn_server(c)->store;
@@ -347,7 +323,7 @@ static void cmd_record(struct conn *c, json_t *id, json_t *req)
 	json_object_set_new(j, "view", json_string(view));
 	if (g.fen[0])
 		json_object_set_new(j, "fen", json_string(g.fen));
-	page_into(j, events, from);
+	dispatch_page(j, "events", events, from);
 	json_decref(events);
 	dispatch_ok(c, id, j);
 }

@@ -189,6 +189,83 @@ START_TEST(clock_flag_falls_without_any_message)
 }
 END_TEST
 
+/*
+ * A flag falls in K+Q v K (test_start_fen): when the side with the queen
+ * runs out, the bare king cannot mate and the game is drawn; when the bare
+ * king runs out, the queen wins.
+ */
+#define KQK_FEN "k7/8/8/8/8/8/8/KQ6 w - - 0 1"
+
+START_TEST(time_forfeit_is_a_draw_when_the_other_side_cannot_mate)
+{
+	struct kd *d = kd_start(FAST_CONFIG "test_start_fen = " KQK_FEN "\n");
+	struct player w1, b1, w2, b2;
+	guest(d, &w1);
+	guest(d, &b1);
+	guest(d, &w2);
+	guest(d, &b2);
+	long long g1 = start_game(&w1, &b1, "icc", json_pack("{s:f, s:i}", "base", 0.5, "inc", 0));
+	long long g2 = start_game(&w2, &b2, "icc", json_pack("{s:f, s:i}", "base", 1.5, "inc", 0));
+	json_t *r = kc_ok(w1.c, kc_req(w1.c, "game", "{s:I}", "game", g1));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "fen")), KQK_FEN);
+	/* Game 2: White moves at once, then Black's flag falls: 1-0. */
+	move(&w2, g2, "Ka2");
+	announcement(&w2, "move");
+	/* Game 1: White (king and queen) never moves: the bare king cannot mate. */
+	json_t *e = announcement(&b1, "game_over");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), g1);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "time");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "white");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "result")), "1/2-1/2");
+	assert_over(&w1, g1, "1/2-1/2", "time");
+	assert_over(&w2, g2, "1-0", "time");
+	e = announcement(&b2, "game_over");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "black");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "result")), "1-0");
+	kc_close(w1.c);
+	kc_close(b1.c);
+	kc_close(w2.c);
+	kc_close(b2.c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * nost preference lists over the wire: an item "e.p." (or "ep") alone
+ * belongs to the item before it, as krieg-referee reads a typed line.
+ */
+START_TEST(nost_list_with_a_separate_ep_item)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct player w, b;
+	guest(d, &w);
+	guest(d, &b);
+	long long g = start_game(&w, &b, "nost", NULL);
+	move(&w, g, "e4");
+	move(&b, g, "a6");
+	move(&w, g, "e5");
+	move(&b, g, "d5");
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:[s,s,s]}", "game", g, "moves", "exd6", "e.p.", "a3"));
+	kc_ok(w.c, kc_req(w.c, "ping", NULL));
+	kc_ok(b.c, kc_req(b.c, "ping", NULL));
+	ck_assert_msg(kc_saw(w.c, "\"move\":\"e5d6\""), "the en passant list item was not played");
+	/* nost: the capturer hears the landing square, the victim its pawn's square. */
+	ck_assert(kc_saw(w.c, "\"square\":\"d6\""));
+	ck_assert(kc_saw(b.c, "\"square\":\"d5\""));
+	/* Black's turn: "ep" attaches as well (here to a move that is no capture). */
+	json_t *arr = json_array();
+	json_array_append_new(arr, json_string("Nc6"));
+	json_array_append_new(arr, json_string("ep"));
+	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:O}", "game", g, "moves", arr));
+	json_decref(arr);
+	kc_ok(b.c, kc_req(b.c, "ping", NULL));
+	ck_assert(kc_saw(b.c, "\"move\":\"b8c6\""));
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(clock_increment_and_correspondence)
 {
 	struct kd *d = kd_start(FAST_CONFIG);
@@ -775,6 +852,8 @@ static Suite *game_suite(void)
 	tcase_add_loop_test(tc, fools_mate_in_every_ruleset, 0,
 	                    (int)(sizeof all_rules / sizeof all_rules[0]));
 	tcase_add_test(tc, clock_flag_falls_without_any_message);
+	tcase_add_test(tc, time_forfeit_is_a_draw_when_the_other_side_cannot_mate);
+	tcase_add_test(tc, nost_list_with_a_separate_ep_item);
 	tcase_add_test(tc, clock_increment_and_correspondence);
 	tcase_add_test(tc, resume_mid_game_gives_the_same_view);
 	tcase_add_test(tc, abandonment_after_grace);

@@ -5,7 +5,12 @@
  *                    (some while requests are in flight); after every
  *                    restart each player's view must equal the replay of
  *                    exactly the acknowledged tries (plus, at most, the one
- *                    in flight when the daemon died)
+ *                    in flight when the daemon died); the games are timed:
+ *                    no clock is above the last reading the players saw,
+ *                    and every announcement a player read before the kill
+ *                    is in its view of the record after the restart
+ *   flagged_record   (also) games/history/game say "flagged", actions get
+ *                    `flagged`, each player gets game_flagged at login
  *   flagged_record   a record whose stored announcements disagree with the
  *                    replay is flagged, logged, left as it was, not resumed
  *   clock_downtime   the mover is charged its thinking up to the last
@@ -130,6 +135,107 @@ static void try_one(struct kp p[2], struct tgame *g, unsigned *seed, bool wait)
 	}
 }
 
+#define LOOP_BASE_S 900   /* kill_loop's games are timed; no flag falls in the test */
+
+/* A new timed game between white and black (white seeks, black accepts). */
+static int64_t new_timed_game(struct kp *white, struct kp *black)
+{
+	json_t *r = kc_ok(white->c, kc_req(white->c, "seek", "{s:s, s:{s:i, s:i}}", "color", "white",
+	                                   "time", "base", LOOP_BASE_S, "inc", 0));
+	r = kc_ok(black->c, kc_req(black->c, "accept", "{s:I}", "offer",
+	                           json_integer_value(json_object_get(r, "offer"))));
+	return json_integer_value(json_object_get(r, "game"));
+}
+
+/* What the players heard of each game on their connections before a kill. */
+struct heard {
+	json_t *events[2];         /* per player index: announcements, without clock and game */
+	json_int_t clock[2];       /* per colour: the lowest reading seen (no increment: the latest) */
+};
+
+static int game_index(const struct tgame *games, json_int_t id)
+{
+	for (int i = 0; i < LOOP_GAMES; i++)
+		if (games[i].id == id)
+			return i;
+	return -1;
+}
+
+/* Read everything the connection holds (and what is still in its socket)
+ * and file its announcements by game. */
+static int heard_total;   /* announcements heard before kills, for the summary */
+
+static void collect_heard(struct kc *c, int k, const struct tgame *games, struct heard *h)
+{
+	while (kc_next(c, 0))
+		;
+	for (size_t i = 0; i < kc_nlines(c); i++) {
+		json_t *j = json_loads(kc_line(c, i), 0, NULL);
+		int gi = j ? game_index(games, json_integer_value(json_object_get(j, "game"))) : -1;
+		if (gi < 0 || !json_object_get(j, "audience")) {
+			json_decref(j);
+			continue;
+		}
+		json_t *clk = json_object_get(j, "clock");
+		for (int col = 0; col < 2 && clk; col++) {
+			json_t *v = json_object_get(clk, col == WHITE ? "white" : "black");
+			ck_assert_msg(json_is_integer(v), "a timed game's event without clock: %s",
+			              kc_line(c, i));
+			if (json_integer_value(v) < h[gi].clock[col])
+				h[gi].clock[col] = json_integer_value(v);
+		}
+		json_object_del(j, "clock");
+		json_object_del(j, "game");
+		json_array_append_new(h[gi].events[k], j);
+		heard_total++;
+	}
+}
+
+/*
+ * After the restart: everything a player heard before the kill is in its
+ * view of the record, in order (an announcement was never sent before its
+ * commit), and no clock is above the last reading the players saw (the
+ * mover's thinking is charged up to the heartbeat, never refunded).
+ */
+static void check_heard(struct kp p[2], const struct tgame *g, struct heard *h)
+{
+	for (int k = 0; k < 2; k++) {
+		int col = k == g->white ? WHITE : BLACK;
+		json_t *view = kg_fetch_events(p[k].c, "game", g->id, NULL, NULL, 0);
+		ck_assert_ptr_nonnull(view);
+		size_t at = 0, i;
+		json_t *e;
+		json_array_foreach(h->events[k], i, e) {
+			bool found = false;
+			while (!found && at < json_array_size(view)) {
+				json_t *v = json_deep_copy(json_array_get(view, at++));
+				json_object_del(v, "clock");
+				json_object_del(v, "game");
+				found = json_equal(v, e);
+				json_decref(v);
+			}
+			if (!found)
+				dump_diff("heard before the kill, missing from the record", e, view);
+			ck_assert_msg(found, "game %lld: %s heard an announcement not in the record",
+			              (long long)g->id, col == WHITE ? "white" : "black");
+		}
+		json_decref(view);
+	}
+	if (kg_over("icc", g->acts, g->n))
+		return;
+	json_t *r = kc_ok(p[0].c, kc_req(p[0].c, "game", "{s:I}", "game", (json_int_t)g->id));
+	json_t *clk = json_object_get(r, "clock");
+	ck_assert_ptr_nonnull(clk);
+	for (int col = 0; col < 2; col++) {
+		json_int_t now = json_integer_value(json_object_get(clk, col == WHITE ? "white" : "black"));
+		ck_assert_msg(now <= h->clock[col], "game %lld: %s's clock %lld after the restart, "
+		              "above the %lld the players saw", (long long)g->id,
+		              col == WHITE ? "white" : "black", (long long)now, (long long)h->clock[col]);
+		ck_assert_msg(now > LOOP_BASE_S * 1000LL - 120000, "game %lld: %s's clock %lld drained",
+		              (long long)g->id, col == WHITE ? "white" : "black", (long long)now);
+	}
+}
+
 START_TEST(kill_loop)
 {
 	unsigned seed = test_seed();
@@ -143,8 +249,13 @@ START_TEST(kill_loop)
 	for (int i = 0; i < LOOP_GAMES; i++) {
 		memset(&games[i], 0, sizeof games[i]);
 		games[i].white = i % 2;
-		games[i].id = kg_new_game(&p[games[i].white], &p[!games[i].white]);
+		games[i].id = new_timed_game(&p[games[i].white], &p[!games[i].white]);
 	}
+	static struct heard heard[LOOP_GAMES];
+	/* Reading a dead daemon's connection may make TLS answer into a closed socket. */
+	signal(SIGPIPE, SIG_IGN);
+	for (int i = 0; i < LOOP_GAMES; i++)
+		heard[i].clock[WHITE] = heard[i].clock[BLACK] = LOOP_BASE_S * 1000LL;
 	for (int it = 0; it < LOOP_KILLS; it++) {
 		/* A few acknowledged tries in every game, then one more each in
 		 * flight, and a kill at a random moment. */
@@ -155,8 +266,18 @@ START_TEST(kill_loop)
 		for (int i = 0; i < LOOP_GAMES; i++)
 			try_one(p, &games[i], &seed, false);
 		kt_sleep_ms((int)(rand_r(&seed) % 5));
+		for (int i = 0; i < LOOP_GAMES; i++)
+			for (int k = 0; k < 2; k++)
+				heard[i].events[k] = json_array();
+		/* Both read what has come, then the kill; whatever was already in
+		 * their sockets was sent, hence committed, before it. */
+		for (int k = 0; k < 2; k++)
+			while (kc_next(p[k].c, 0))
+				;
 		kd_crash_restart(d);
 		kills++;
+		for (int k = 0; k < 2; k++)
+			collect_heard(p[k].c, k, games, heard);
 		kc_close(p[0].c);
 		kc_close(p[1].c);
 
@@ -165,6 +286,9 @@ START_TEST(kill_loop)
 		json_t *live = json_object_get(r0, "games");
 		for (int i = 0; i < LOOP_GAMES; i++) {
 			check_game(p, &games[i]);
+			check_heard(p, &games[i], &heard[i]);
+			json_decref(heard[i].events[0]);
+			json_decref(heard[i].events[1]);
 			bool listed = false;
 			for (size_t k = 0; k < json_array_size(live); k++)
 				if (json_integer_value(json_array_get(live, k)) == games[i].id)
@@ -175,7 +299,8 @@ START_TEST(kill_loop)
 				/* Finished: carry on with a new game in its place. */
 				memset(&games[i], 0, sizeof games[i]);
 				games[i].white = (i + it) % 2;
-				games[i].id = kg_new_game(&p[games[i].white], &p[!games[i].white]);
+				games[i].id = new_timed_game(&p[games[i].white], &p[!games[i].white]);
+				heard[i].clock[WHITE] = heard[i].clock[BLACK] = LOOP_BASE_S * 1000LL;
 				replaced++;
 			}
 		}
@@ -184,7 +309,8 @@ START_TEST(kill_loop)
 	ck_assert_int_eq(kd_log_count(d, "record check failed"), 0);
 	ck_assert_int_ge(kd_log_count(d, "resumed actions="), LOOP_GAMES);
 	fprintf(stderr, "test_recovery: %d kills, %d games replaced; tries in flight at a kill: "
-	        "%d committed, %d lost\n", kills, replaced, pending_kept, pending_lost);
+	        "%d committed, %d lost; %d announcements heard before kills\n", kills, replaced,
+	        pending_kept, pending_lost, heard_total);
 	kc_close(p[0].c);
 	kc_close(p[1].c);
 	kd_stop(d);
@@ -220,6 +346,56 @@ static void play(struct kp p[2], struct tgame *g, int n, unsigned *seed)
 {
 	for (int i = 0; i < n; i++)
 		try_one(p, g, seed, true);
+}
+
+/* The item of `list` (a games/history reply's "games") for game id, or NULL. */
+static json_t *listed_game(json_t *list, int64_t id)
+{
+	size_t i;
+	json_t *g;
+	json_array_foreach(list, i, g)
+		if (json_integer_value(json_object_get(g, "game")) == id)
+			return g;
+	return NULL;
+}
+
+static void assert_flagged(json_t *item, bool flagged, const char *where)
+{
+	ck_assert_msg(item != NULL, "%s: game missing", where);
+	ck_assert_msg(json_is_true(json_object_get(item, "flagged")) == flagged,
+	              "%s: flagged should be %d", where, flagged);
+	if (flagged) {
+		ck_assert_msg(json_is_string(json_object_get(item, "flag_reason")), "%s: no reason", where);
+		ck_assert_msg(json_is_false(json_object_get(item, "live")), "%s: flagged but live", where);
+		ck_assert_msg(json_object_get(item, "result") == NULL, "%s: flagged with a result", where);
+	}
+}
+
+/* What players see of a flagged game: said so everywhere, refused with `flagged`. */
+static void check_flagged_on_the_wire(struct kp p[2], int64_t bad, int64_t good)
+{
+	for (int k = 0; k < 2; k++) {
+		struct kc *c = p[k].c;
+		/* At login (here: resume) one game_flagged event, for the flagged game only. */
+		json_t *ev = kc_event(c, "game_flagged");
+		ck_assert_int_eq(json_integer_value(json_object_get(ev, "game")), bad);
+		ck_assert(json_is_string(json_object_get(ev, "reason")));
+		json_t *r = kc_ok(c, kc_req(c, "games", NULL));
+		assert_flagged(listed_game(json_object_get(r, "games"), bad), true, "games");
+		assert_flagged(listed_game(json_object_get(r, "games"), good), false, "games (good)");
+		r = kc_ok(c, kc_req(c, "history", NULL));
+		assert_flagged(listed_game(json_object_get(r, "games"), bad), true, "history");
+		assert_flagged(listed_game(json_object_get(r, "games"), good), false, "history (good)");
+		r = kc_ok(c, kc_req(c, "game", "{s:I}", "game", (json_int_t)bad));
+		assert_flagged(r, true, "game");
+		ck_assert_uint_gt(json_array_size(json_object_get(r, "events")), 0);
+		const char *mv = k == 0 ? "a2a3" : "a7a6";
+		kc_error(c, kc_req(c, "move", "{s:I, s:s}", "game", (json_int_t)bad, "move", mv),
+		         "flagged");
+		kc_error(c, kc_req(c, "resign", "{s:I}", "game", (json_int_t)bad), "flagged");
+		kc_error(c, kc_req(c, "pgn", "{s:I}", "game", (json_int_t)bad), "flagged");
+	}
+	ck_assert_int_eq(kc_saw(p[0].c, "\"game_flagged\"") + kc_saw(p[1].c, "\"game_flagged\""), 2);
 }
 
 START_TEST(flagged_record)
@@ -272,6 +448,7 @@ START_TEST(flagged_record)
 	/* The flagged game is not resumed: no move reaches it. */
 	json_t *e = kc_call(p[0].c, "move", "{s:I, s:s}", "game", (json_int_t)bad.id, "move", "a2a3");
 	ck_assert(json_is_false(json_object_get(e, "ok")));
+	check_flagged_on_the_wire(p, bad.id, good.id);
 
 	/* Nothing was changed, the flag is stored, and a second start says so. */
 	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
