@@ -81,7 +81,7 @@ static long first_line(struct kc *c, long long id, const char *event)
 		if (j && id >= 0)
 			hit = json_integer_value(json_object_get(j, "id")) == id &&
 			      json_object_get(j, "ok") != NULL;
-		else if (j)
+		else if (j && event != NULL)
 			hit = json_is_string(json_object_get(j, "event")) &&
 			      strcmp(json_string_value(json_object_get(j, "event")), event) == 0;
 		json_decref(j);
