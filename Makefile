@@ -147,6 +147,15 @@ check: deps
 	  $(MAKE) CC=clang BUILD=build/clang BINDIR=build/clang/bin check-build; fi
 	$(MAKE) $(ASAN_VARS) check-build
 	$(MAKE) -k $(ASAN_VARS) unit integration
+	$(MAKE) $(TSAN_VARS) build/tsan/bin/kriegd
+	KRIEGD=$(abspath build/tsan/bin/kriegd) tests/run-tests.sh tsan \
+	  $(addprefix build/asan/tests/integration/,$(THREAD_TESTS))
+
+# The daemon's threads (store writer, password hashing) under ThreadSanitizer:
+# the integration tests that drive them run against a TSan-built kriegd.
+TSAN_VARS = BUILD=build/tsan BINDIR=build/tsan/bin OPT=-O1 \
+            SANFLAGS="-fsanitize=thread -fno-omit-frame-pointer"
+THREAD_TESTS = test_accounts test_batch test_timing
 
 check-build: all $(UNIT_BINS) $(INTEG_BINS)
 
