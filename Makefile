@@ -190,7 +190,7 @@ $(BUILD)/bench/%: $(BUILD)/obj/tests/bench/%.o $(TEST_LIBS)
 run: deps
 	@$(MAKE) --no-print-directory all
 	@mkdir -p var
-	@echo "kriegd: state in ./var; connect with: bin/krieg --insecure localhost:7474"
+	@echo "kriegd: state in ./var; connect with: bin/krieg localhost   (pins the development certificate on first use)"
 	@echo "        or: openssl s_client -quiet -connect localhost:7474"
 	exec $(BINDIR)/kriegd --state-dir var
 
