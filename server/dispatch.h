@@ -50,7 +50,7 @@ struct cmd {
 extern const struct cmd conn_cmds[];    /* hello, ping (dispatch.c / conn.c) */
 extern const struct cmd auth_cmds[];    /* register, login, guest, resume, logout (auth.c) */
 extern const struct cmd lobby_cmds[];   /* who, seek, seeks, challenge, accept, decline, cancel (lobby.c) */
-extern const struct cmd game_cmds[];    /* move, any, resign, draw, abort, games, game, possible (game.c) */
+extern const struct cmd game_cmds[];    /* move, any, resign, draw, abort, games, game, possible (game_cmd.c) */
 extern const struct cmd history_cmds[]; /* history, record, pgn (history.c) */
 
 /*

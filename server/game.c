@@ -26,7 +26,7 @@
  *
  * A player's request about games waits for a commit only while an
  * uncommitted action has produced something addressed to that player
- * (the deferral rule, above wait_for_commit): never for an action only
+ * (the deferral rule, game_cmd.c): never for an action only
  * its opponent hears of, so its timing tells nothing.  Timers (flag fall, abandonment) act like
  * requests without a requester; if their commit fails they try again a
  * second later.
@@ -40,11 +40,6 @@
  * start is its own transaction (the new game's id comes from the store)
  * and is announced right after it.
  *
- * A player's view (game_state on login, the `game` request) is rebuilt by
- * replaying the stored actions through a fresh referee and keeping the
- * events addressed to that player: the same events, SAN included, that
- * were sent live.  It is paged (dispatch_page) to stay under one line.
- *
  * Refused calls (REF_E_*) change nothing and are not stored; a refused try
  * that the referee announces (EV_ILLEGAL ...) is an accepted call and is.
  * Recovery at start rebuilds each unfinished game through recover.c (a
@@ -52,8 +47,12 @@
  * resume from their last stored readings without charging the downtime;
  * abandonment timers start only when a connection closes, so a recovered
  * game waits for its players (or its clock).
+ *
+ * The module is split by concern (game_priv.h is what the files share):
+ * this file holds the live state, the action path, clocks and timers,
+ * recovery and the fan-out; game_cmd.c the requests (and the deferral
+ * rule); game_view.c a player's view and the state sent at login.
  */
-#include <ctype.h>
 #include <event2/event.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -71,8 +70,8 @@
 #include "event_json.h"
 #include "fen.h"
 #include "game.h"
+#include "game_priv.h"
 #include "log.h"
-#include "notation.h"
 #include "proto.h"
 #include "recover.h"
 #include "referee.h"
@@ -80,11 +79,7 @@
 #include "server.h"
 #include "store.h"
 
-
-
-#define GAME_ID_MAX (1LL << 53)       /* JSON-safe integers */
 #define GAME_ACTIONS_MAX 50000        /* record length held in memory per game */
-#define GAME_EVENTS_MAX (1LL << 30)   /* bound of a view's "from" */
 /* How often a daemon with live games records that it is alive (one small
  * row, store_state "alive_ms", through the batch): a restart charges the
  * side to move its thinking time up to the last heartbeat, never the
@@ -93,67 +88,12 @@
 #define GAME_ALIVE_KEY "alive_ms"
 #define GAME_RESUME_KIND "resume"     /* umpire action: clocks at a restart */
 
-/* ACT_DRAW: a draw offer or its decline (text "offer" / "decline"), stored
- * like any action so the record, a restart and the views keep it; the
- * referee announces nothing for it (the notice is game.c's). */
-enum act_kind { ACT_BEGIN = 0, ACT_TRY, ACT_LIST, ACT_QUIET, ACT_ANY, ACT_END, ACT_DRAW };
+/* In the order of enum act_kind (game_priv.h). */
 static const char *const act_names[] = { "begin", "try", "list", "quiet", "any", "end", "draw" };
-
-/* One action of the record, kept in memory for a rebuild after a failed commit. */
-struct gaction {
-	uint8_t kind;
-	int8_t color;
-	char text[256];
-};
-
-struct game {
-	struct games *gs;
-	struct game *next;
-	int64_t id;
-	struct store_game info;
-	int64_t user[2];
-	char name[2][PROTO_NAME_MAX + 1];
-	const struct ruleset *rs;
-	struct referee *ref;
-	struct clock clock;
-	struct gaction *acts;
-	size_t nacts, capacts;
-	int seq;                     /* last action's seq (committed or in the open batch) */
-	int draw_offer;              /* colour with a standing draw offer, or -1 */
-	/* Actions of this game not yet committed (in the open batch or with
-	 * the store writer); each keeps the state before it (struct pending),
-	 * what a failed commit puts back. */
-	int pending;
-	struct event *flag_timer;
-	struct event *abandon_timer[2];
-	bool dead;
-};
-
-struct flagged_game {
-	int64_t id;
-	int64_t user[2];
-	char reason[256];
-};
-
-struct games {
-	struct server *srv;
-	struct game *live;
-	struct game *graveyard;      /* finished, freed from reaper (never inside their own callback) */
-	struct event *reaper;
-	struct batch *batch;         /* this turn's actions, one commit (batch.c) */
-	int64_t grace_ms;
-	struct event *heartbeat;     /* GAME_HEARTBEAT_MS */
-	/* Unfinished games whose record failed the check at start (recover.c):
-	 * never played on; reported as flagged, served from their STORED
-	 * announcements only, never from a replay. */
-	struct flagged_game *flagged;
-	size_t nflagged;
-	int64_t alive_ms;            /* at recovery: the last heartbeat before the restart, or 0 */
-};
 
 /* ---- small helpers -------------------------------------------------------- */
 
-static int64_t mono_ms(void)
+int64_t game_mono_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -167,7 +107,7 @@ static int64_t wall_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static const char *color_name(int color)
+const char *game_color_name(int color)
 {
 	return color == WHITE ? "white" : "black";
 }
@@ -200,7 +140,7 @@ static size_t split_list(char *buf, const char *items[REFEREE_LIST_MAX])
 }
 
 /* Apply one action to a referee: the one path used live, on rebuild and on recovery. */
-static int act_apply(struct referee *r, int kind, int color, const char *text, struct evlist *out)
+int game_act_apply(struct referee *r, int kind, int color, const char *text, struct evlist *out)
 {
 	switch (kind) {
 	case ACT_BEGIN:
@@ -232,7 +172,7 @@ static int act_apply(struct referee *r, int kind, int color, const char *text, s
 	return REF_E_BAD_ARGUMENT;
 }
 
-static int act_kind_parse(const char *s)
+int game_act_kind_parse(const char *s)
 {
 	for (size_t i = 0; i < sizeof act_names / sizeof act_names[0]; i++)
 		if (strcmp(act_names[i], s) == 0)
@@ -270,7 +210,7 @@ static int game_rebuild(struct game *g)
 	evlist_init(&out);
 	for (size_t i = 0; i < g->nacts; i++) {
 		evlist_clear(&out);
-		if (act_apply(r, g->acts[i].kind, g->acts[i].color, g->acts[i].text, &out) != REF_OK) {
+		if (game_act_apply(r, g->acts[i].kind, g->acts[i].color, g->acts[i].text, &out) != REF_OK) {
 			evlist_free(&out);
 			referee_free(r);
 			return -1;
@@ -284,7 +224,7 @@ static int game_rebuild(struct game *g)
 
 /* ---- wire objects --------------------------------------------------------- */
 
-static json_t *clock_json(const struct game *g, int64_t now)
+json_t *game_clock_json(const struct game *g, int64_t now)
 {
 	if (!clock_timed(&g->clock))
 		return NULL;
@@ -292,7 +232,7 @@ static json_t *clock_json(const struct game *g, int64_t now)
 	                 "black", (json_int_t)clock_remaining(&g->clock, BLACK, now));
 }
 
-static json_t *time_json(const struct store_game *info)
+json_t *game_time_json(const struct store_game *info)
 {
 	if (info->days > 0)
 		return json_pack("{s:I}", "days", (json_int_t)info->days);
@@ -304,8 +244,8 @@ static json_t *time_json(const struct store_game *info)
 
 /* One announcement as its audience receives it: h2's encoder, plus the game
  * id and the clock readings. */
-static json_t *event_wire(const struct game *g, const struct ruleset *rs, const struct event *e,
-                          json_t *clock)
+json_t *game_event_wire(const struct game *g, const struct ruleset *rs, const struct event *e,
+                        json_t *clock)
 {
 	json_t *j = event_to_json(e, rs, -1);
 	if (!j)
@@ -333,7 +273,7 @@ static void to_user(struct game *g, struct batch_action *ba, int64_t user, json_
 static void route_event(struct game *g, struct batch_action *ba, const struct event *e,
                         json_t *clock)
 {
-	json_t *j = event_wire(g, g->rs, e, clock);
+	json_t *j = game_event_wire(g, g->rs, e, clock);
 	if (!j) {
 		log_warnx("game=%" PRId64 " event type=%d has no wire form", g->id, e->type);
 		return;
@@ -351,7 +291,7 @@ static void route_event(struct game *g, struct batch_action *ba, const struct ev
 
 /* The game-level notice of a draw action ("offer" / "decline" by color),
  * as sent live (with the clocks) and in views (without). */
-static json_t *draw_notice(int64_t game, const char *text, int color, json_t *clock)
+json_t *game_draw_notice(int64_t game, const char *text, int color, json_t *clock)
 {
 	json_t *j = json_pack("{s:s, s:I, s:s}", "event",
 	                      strcmp(text, "offer") == 0 ? "draw_offer" : "draw_declined",
@@ -425,7 +365,7 @@ static void game_bury(struct game *g)
 	evtimer_add(gs->reaper, &tv);
 }
 
-static const struct flagged_game *flagged_find(const struct games *gs, int64_t id)
+const struct flagged_game *game_flagged_find(const struct games *gs, int64_t id)
 {
 	for (size_t i = 0; i < gs->nflagged; i++)
 		if (gs->flagged[i].id == id)
@@ -433,16 +373,13 @@ static const struct flagged_game *flagged_find(const struct games *gs, int64_t i
 	return NULL;
 }
 
-static struct game *game_find(const struct games *gs, int64_t id)
+struct game *game_find(const struct games *gs, int64_t id)
 {
 	for (struct game *g = gs->live; g; g = g->next)
 		if (g->id == id)
 			return g;
 	return NULL;
 }
-
-static int game_act(struct game *g, int kind, int color, const char *text,
-                    struct conn *c, json_t *id, struct event *retry);
 
 struct online {
 	int64_t user;
@@ -466,7 +403,7 @@ static int user_online(struct server *srv, int64_t user)
 
 static void flag_arm(struct game *g)
 {
-	int64_t left = clock_deadline(&g->clock, mono_ms());
+	int64_t left = clock_deadline(&g->clock, game_mono_ms());
 	evtimer_del(g->flag_timer);
 	if (left < 0)
 		return;
@@ -481,7 +418,7 @@ static void flag_cb(evutil_socket_t fd, short what, void *arg)
 	struct game *g = arg;
 	if (g->dead)
 		return;
-	int flagged = clock_flagged(&g->clock, mono_ms());
+	int flagged = clock_flagged(&g->clock, game_mono_ms());
 	if (flagged < 0) {
 		flag_arm(g);
 		return;
@@ -615,7 +552,7 @@ static void pending_failed(void *arg)
 	struct timeval tv = { 1, 0 };
 	if (p->retry)
 		evtimer_add(p->retry, &tv);
-	else if (clock_flagged(&g->clock, mono_ms()) >= 0)
+	else if (clock_flagged(&g->clock, game_mono_ms()) >= 0)
 		evtimer_add(g->flag_timer, &tv);
 }
 
@@ -638,10 +575,10 @@ static const struct batch_ops pending_ops = {
  * (answered now: a refusal changes nothing).  A game that ends stays live
  * until the commit, when it is buried.
  */
-static int game_act(struct game *g, int kind, int color, const char *text,
-                    struct conn *c, json_t *id, struct event *retry)
+int game_act(struct game *g, int kind, int color, const char *text,
+             struct conn *c, json_t *id, struct event *retry)
 {
-	int64_t now = mono_ms();
+	int64_t now = game_mono_ms();
 	if (g->nacts >= GAME_ACTIONS_MAX) {
 		if (c)
 			dispatch_error(c, id, PE_ILLEGAL_ACTION, "the game's record is full");
@@ -668,7 +605,7 @@ static int game_act(struct game *g, int kind, int color, const char *text,
 	if (!p)
 		abort();
 	evlist_init(&p->out);
-	int st = act_apply(g->ref, kind, color, text, &p->out);
+	int st = game_act_apply(g->ref, kind, color, text, &p->out);
 	if (st != REF_OK) {
 		if (c)
 			dispatch_error(c, id, ref_to_proto(st), "%s", referee_error(g->ref));
@@ -710,11 +647,11 @@ static int game_act(struct game *g, int kind, int color, const char *text,
 	/* Events first, then the answer: a client holding the ok has all its events. */
 	struct batch_action *ba = batch_begin_action(g->gs->batch, &pending_ops, p, g,
 	                                             c ? conn_id(c) : 0, id);
-	json_t *clk = clock_json(g, now);
+	json_t *clk = game_clock_json(g, now);
 	for (size_t i = 0; i < p->out.n; i++)
 		route_event(g, ba, &p->out.v[i], clk);
 	if (kind == ACT_DRAW) {
-		json_t *j = draw_notice(g->id, text, color, clk);
+		json_t *j = game_draw_notice(g->id, text, color, clk);
 		to_user(g, ba, g->user[WHITE], json_deep_copy(j));
 		to_user(g, ba, g->user[BLACK], json_deep_copy(j));
 		route_umpire(g, j);
@@ -731,175 +668,6 @@ static int game_act(struct game *g, int kind, int color, const char *text,
 	else
 		flag_arm(g);
 	return 0;
-}
-
-/* ---- views ---------------------------------------------------------------- */
-
-/*
- * A player's events are rebuilt by replaying the stored actions through a
- * fresh referee (deterministic, so the events are exactly those sent at the
- * time, SAN included: the events table does not keep the SAN), then keeping
- * the ones addressed to that player.
- */
-struct evcollect {
-	const struct ruleset *rs;
-	struct referee *ref;
-	struct game tmp;            /* carries the id for event_wire() */
-	unsigned aud;
-	json_t *arr;
-	struct evlist out;
-	bool failed;
-};
-
-static int collect_cb(const struct store_action *a, void *arg)
-{
-	struct evcollect *ec = arg;
-	int kind = act_kind_parse(a->kind);
-	if (!a->ok)
-		return 0;
-	evlist_clear(&ec->out);
-	if (kind < 0 || act_apply(ec->ref, kind, a->color, a->text, &ec->out) != REF_OK) {
-		ec->failed = true;
-		return 1;
-	}
-	for (size_t i = 0; i < ec->out.n; i++) {
-		if (!(ec->out.v[i].audience & ec->aud))
-			continue;
-		json_t *j = event_wire(&ec->tmp, ec->rs, &ec->out.v[i], NULL);
-		if (j)
-			json_array_append_new(ec->arr, j);
-	}
-	/* Draw notices go to both players (and the umpire). */
-	if (kind == ACT_DRAW)
-		json_array_append_new(ec->arr, draw_notice(ec->tmp.id, a->text, a->color, NULL));
-	return 0;
-}
-
-/* A flagged game's announcements to color as they were STORED (never a
- * replay of a record that failed its check), without SAN: the events
- * table does not keep it. */
-struct stored_collect {
-	const struct ruleset *rs;
-	struct game tmp;            /* carries the id for event_wire() */
-	unsigned aud;
-	json_t *arr;
-};
-
-static int stored_cb(int seq, const struct event *e, void *arg)
-{
-	struct stored_collect *sc = arg;
-	if (!(e->audience & sc->aud))
-		return 0;
-	json_t *j = event_wire(&sc->tmp, sc->rs, e, NULL);
-	if (j)
-		json_array_append_new(sc->arr, j);
-	return 0;
-}
-
-static json_t *stored_events(struct games *gs, const struct store_game *info, int color)
-{
-	struct stored_collect sc = { 0 };
-	sc.rs = ruleset_find(info->rules);
-	sc.tmp.id = info->id;
-	sc.aud = aud_of(color);
-	sc.arr = json_array();
-	if (!sc.rs || store_game_event_list(gs->srv->store, info->id, stored_cb, &sc) != STORE_OK) {
-		json_decref(sc.arr);
-		return NULL;
-	}
-	return sc.arr;
-}
-
-static json_t *record_events(struct games *gs, const struct store_game *info, int color)
-{
-	struct evcollect ec = { 0 };
-	char err[128];
-	ec.rs = ruleset_find(info->rules);
-	if (!ec.rs)
-		return NULL;
-	ec.ref = referee_new(ec.rs, info->fen[0] ? info->fen : NULL, err, sizeof err);
-	if (!ec.ref)
-		return NULL;
-	ec.tmp.id = info->id;
-	ec.aud = aud_of(color);
-	ec.arr = json_array();
-	evlist_init(&ec.out);
-	int st = store_game_actions(gs->srv->store, info->id, collect_cb, &ec);
-	evlist_free(&ec.out);
-	referee_free(ec.ref);
-	if (st != STORE_OK || ec.failed) {
-		log_warnx("game=%" PRId64 " record could not be replayed", info->id);
-		json_decref(ec.arr);
-		return NULL;
-	}
-	return ec.arr;
-}
-
-/*
- * A view can outgrow one protocol line (PROTO_LINE_MAX), so its events go
- * in pages (dispatch_page): "events" holds the page, "total" the count, and
- * "next" (present while more remain) the index to continue at.
- */
-static size_t events_page(json_t *j, json_t *events, size_t from)
-{
-	return dispatch_page(j, "events", events, from);
-}
-
-/* A player's own view of a game: start info plus every event addressed to
- * them, replayed from the stored record.  NULL if the store fails. */
-static json_t *view_json(struct games *gs, const struct store_game *info,
-                         const char names[2][PROTO_NAME_MAX + 1], int color,
-                         const struct game *live, size_t from, json_t **all)
-{
-	const struct ruleset *rs = ruleset_find(info->rules);
-	if (!rs)
-		return NULL;
-	const struct flagged_game *fl = live ? NULL : flagged_find(gs, info->id);
-	json_t *events = fl ? stored_events(gs, info, color) : record_events(gs, info, color);
-	if (!events)
-		return NULL;
-	json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:s, s:b}",
-	                      "game", (json_int_t)info->id, "rules", rs->name,
-	                      "white", names[WHITE], "black", names[BLACK],
-	                      "color", color_name(color), "rated", info->rated != 0);
-	events_page(j, events, from);
-	if (all)
-		*all = events;
-	else
-		json_decref(events);
-	if (info->fen[0])
-		json_object_set_new(j, "fen", json_string(info->fen));
-	json_t *t = time_json(info);
-	if (t)
-		json_object_set_new(j, "time", t);
-	if (live) {
-		json_object_set_new(j, "live", json_true());
-		json_object_set_new(j, "to_move", json_string(color_name(referee_side_to_move(live->ref))));
-		json_t *clk = clock_json(live, mono_ms());
-		if (clk)
-			json_object_set_new(j, "clock", clk);
-		if (live->draw_offer >= 0)
-			json_object_set_new(j, "draw_offer", json_string(color_name(live->draw_offer)));
-	} else {
-		json_object_set_new(j, "live", json_false());
-		if (fl) {
-			/* Never finished, never played on: no result (PROTOCOL.md, History). */
-			json_object_set_new(j, "flagged", json_true());
-			json_object_set_new(j, "flag_reason", json_string(fl->reason));
-			return j;
-		}
-		json_object_set_new(j, "result", json_string(game_result_name(info->result)));
-		const char *rn = game_reason_name(info->reason);
-		if (rn)
-			json_object_set_new(j, "reason", json_string(rn));
-	}
-	return j;
-}
-
-static json_t *live_view(struct game *g, int color, size_t from, json_t **all)
-{
-	return view_json(g->gs, &g->info, (const char (*)[PROTO_NAME_MAX + 1])g->name, color, g,
-	                 from, all);
 }
 
 /* ---- heartbeat ------------------------------------------------------------ */
@@ -1035,7 +803,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 		goto fail;
 	struct evlist out;
 	evlist_init(&out);
-	int64_t now = mono_ms();
+	int64_t now = game_mono_ms();
 	if (referee_begin(g->ref, &out) != REF_OK) {
 		evlist_free(&out);
 		game_free(g);
@@ -1063,13 +831,13 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	gs->live = g;
 	clock_start(&g->clock, WHITE, now);
 
-	json_t *clk = clock_json(g, now);
+	json_t *clk = game_clock_json(g, now);
 	for (int col = WHITE; col <= BLACK; col++) {
 		json_t *j = json_pack("{s:s, s:I, s:s, s:s, s:s, s:s, s:b}", "event", "game_start",
 		                      "game", (json_int_t)g->id, "rules", rs->name,
 		                      "white", g->name[WHITE], "black", g->name[BLACK],
-		                      "color", color_name(col), "rated", rated != 0);
-		json_t *t = time_json(&info);
+		                      "color", game_color_name(col), "rated", rated != 0);
+		json_t *t = game_time_json(&info);
 		if (t)
 			json_object_set_new(j, "time", t);
 		if (clk)
@@ -1145,7 +913,7 @@ static int recover_cb(const struct store_game *info, void *arg)
 	g->ref = rr.ref;
 	rr.ref = NULL;
 	for (size_t i = 0; i < rr.nacts; i++)
-		record_push(g, act_kind_parse(rr.acts[i].kind), rr.acts[i].color, rr.acts[i].text);
+		record_push(g, game_act_kind_parse(rr.acts[i].kind), rr.acts[i].color, rr.acts[i].text);
 	g->seq = rr.last_seq;
 	g->draw_offer = rr.draw_offer;
 	/* Clocks resume from their readings at the last action, less the time
@@ -1165,7 +933,7 @@ static int recover_cb(const struct store_game *info, void *arg)
 		if (clock_timed(&g->clock) && thought > 0) {
 			ms[mover] = ms[mover] > thought ? ms[mover] - thought : 0;
 			log_info("game=%" PRId64 " %s charged %" PRId64 " ms thought before the restart",
-			         g->id, color_name(mover), thought);
+			         g->id, game_color_name(mover), thought);
 		}
 		clock_set(&g->clock, ms[WHITE], ms[BLACK]);
 		/* The clocks run again from now: a later restart (before the next
@@ -1184,7 +952,7 @@ static int recover_cb(const struct store_game *info, void *arg)
 		}
 	}
 	recover_result_free(&rr);
-	clock_start(&g->clock, mover, mono_ms());
+	clock_start(&g->clock, mover, game_mono_ms());
 	g->next = gs->live;
 	gs->live = g;
 	flag_arm(g);
@@ -1219,64 +987,6 @@ static void count_cb(struct conn *c, void *arg)
 		uc->n++;
 }
 
-static bool user_busy(const struct games *gs, const struct game *g, int64_t uid);
-static void wait_for_commit(struct conn *c, const struct game *g, json_t *id, json_t *req,
-                            void (*proceed)(struct conn *c, json_t *id, json_t *req));
-
-static void login_again(struct conn *c, json_t *id, json_t *req)
-{
-	games_conn_login(conn_server(c), c);
-}
-
-void games_conn_login(struct server *srv, struct conn *c)
-{
-	struct games *gs = srv->games;
-	int64_t uid = conn_user(c);
-	if (!gs || uid <= 0)
-		return;
-	/* A game_state must neither miss nor overtake an action awaiting the commit. */
-	if (user_busy(gs, NULL, uid)) {
-		wait_for_commit(c, NULL, NULL, NULL, login_again);
-		return;
-	}
-	/* From here its games' announcements reach it live (conn_send_user). */
-	conn_state_sent(c);
-	for (struct game *g = gs->live; g; g = g->next) {
-		for (int col = WHITE; col <= BLACK; col++) {
-			if (g->user[col] != uid)
-				continue;
-			evtimer_del(g->abandon_timer[col]);
-			json_t *all = NULL;
-			json_t *v = live_view(g, col, 0, &all);
-			if (!v) {
-				log_warnx("game=%" PRId64 " state for a login could not be read", g->id);
-				continue;
-			}
-			json_object_set_new(v, "event", json_string("game_state"));
-			json_t *next = json_object_get(v, "next");
-			size_t from = next ? (size_t)json_integer_value(next) : json_array_size(all);
-			/* Paced: the states of all a player's games may be far more
-			 * than the output cap; they go out as the client reads. */
-			conn_send_paced(c, v);
-			/* The rest of a long record follows in game_events pages. */
-			while (from < json_array_size(all)) {
-				json_t *p = json_pack("{s:s, s:I, s:I}", "event", "game_events",
-				                      "game", (json_int_t)g->id, "from", (json_int_t)from);
-				from = events_page(p, all, from);
-				conn_send_paced(c, p);
-			}
-			json_decref(all);
-		}
-	}
-	/* A game of theirs that was not resumed is not silently missing. */
-	for (size_t i = 0; i < gs->nflagged; i++) {
-		const struct flagged_game *fl = &gs->flagged[i];
-		if (fl->user[WHITE] == uid || fl->user[BLACK] == uid)
-			conn_send_paced(c, json_pack("{s:s, s:I, s:s}", "event", "game_flagged", "game",
-			                             (json_int_t)fl->id, "reason", fl->reason));
-	}
-}
-
 void games_conn_closed(struct server *srv, struct conn *c)
 {
 	struct games *gs = srv->games;
@@ -1293,409 +1003,3 @@ void games_conn_closed(struct server *srv, struct conn *c)
 			if (g->user[col] == uid && !evtimer_pending(g->abandon_timer[col], NULL))
 				evtimer_add(g->abandon_timer[col], &tv);
 }
-
-/* ---- requests ------------------------------------------------------------- */
-
-/*
- * The deferral rule (batch.h): a request of player P about a game (a move,
- * a view, `possible`, a draw) waits only while an uncommitted action of
- * that game has produced something addressed to P — an event with P's
- * audience bit, or the answer to P's own request (`games` and the
- * game_state of a login: of any of P's games) — and then runs as if it
- * had just arrived: its answer must not overtake
- * those announcements, nor show or build on a state P was told of that
- * may still be undone.  An action addressed to nobody but its actor (icc:
- * Black's illegal try, heard by Black alone) delays and changes nothing
- * White is answered: it cannot change what White may see (the position,
- * the side to move, the clocks and the draw offer change only by actions
- * both hear), views are replayed from committed rows, and an action White
- * takes meanwhile joins the next batch, behind it.  If that commit fails,
- * White's later action in the same game fails with it (`storage`, the
- * batch's group rule): the only way Black's private try can reach White,
- * through a storage failure, not its timing.
- */
-typedef void (*proceed_fn)(struct conn *c, json_t *id, json_t *req);
-
-struct waiting {
-	struct server *srv;
-	uint64_t conn;
-	json_t *id, *req;
-	proceed_fn proceed;
-};
-
-static void waiting_run(void *arg)
-{
-	struct waiting *w = arg;
-	struct conn *c = w->srv->conns ? conn_find(w->srv, w->conn) : NULL;
-	if (c)
-		w->proceed(c, w->id, w->req);
-	json_decref(w->id);
-	json_decref(w->req);
-	free(w);
-}
-
-static void wait_for_commit(struct conn *c, const struct game *g, json_t *id, json_t *req,
-                            proceed_fn proceed)
-{
-	struct server *srv = conn_server(c);
-	struct waiting *w = calloc(1, sizeof *w);
-	if (!w)
-		abort();
-	w->srv = srv;
-	w->conn = conn_id(c);
-	w->id = id ? json_incref(id) : NULL;
-	w->req = req ? json_incref(req) : NULL;
-	w->proceed = proceed;
-	log_debug("conn=%llu request waits for the turn's commit", (unsigned long long)w->conn);
-	batch_after_waiting(srv->games->batch, g, conn_user(c), waiting_run, w);
-}
-
-/* Must a request of user about game g (NULL: about all their games) wait
- * (the rule above)? */
-static bool user_busy(const struct games *gs, const struct game *g, int64_t uid)
-{
-	return batch_waiting(gs->batch, g, uid);
-}
-
-/* The live game `id` if the connection's user plays in it.  Otherwise an
- * error is sent: game_over for a finished game of theirs, no_such_game for
- * anything else (no existence oracle).  NULL too when the user must wait
- * (the rule above): the request (handler self) runs again after that. */
-static struct game *my_game(struct conn *c, json_t *id, json_t *req, int *color,
-                            proceed_fn self)
-{
-	struct server *srv = conn_server(c);
-	int64_t uid = conn_user(c);
-	json_int_t gid = json_integer_value(json_object_get(req, "game"));
-	struct game *g = game_find(srv->games, gid);
-	if (g && (g->user[WHITE] == uid || g->user[BLACK] == uid)) {
-		if (user_busy(srv->games, g, uid)) {
-			wait_for_commit(c, g, id, req, self);
-			return NULL;
-		}
-		*color = g->user[WHITE] == uid ? WHITE : BLACK;
-		return g;
-	}
-	struct store_game info;
-	if (!g && store_game_get(srv->store, gid, &info) == STORE_OK &&
-	    (info.white == uid || info.black == uid) &&
-	    (info.result != RESULT_NONE || info.reason != REASON_NONE)) {
-		dispatch_error(c, id, PE_GAME_OVER, "the game is over");
-		return NULL;
-	}
-	const struct flagged_game *fl = g ? NULL : flagged_find(srv->games, gid);
-	if (fl && (fl->user[WHITE] == uid || fl->user[BLACK] == uid)) {
-		dispatch_error(c, id, PE_FLAGGED, "the game's record failed its check; it is not played on");
-		return NULL;
-	}
-	dispatch_error(c, id, PE_NO_SUCH_GAME, "no such game");
-	return NULL;
-}
-
-/* List items must be single words: the record joins them with spaces. */
-static int list_text(json_t *arr, char *buf, size_t len)
-{
-	size_t n = json_array_size(arr);
-	const char *items[REFEREE_LIST_MAX];
-	if (n == 0 || n > REFEREE_LIST_MAX)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		const char *s = json_string_value(json_array_get(arr, i));
-		if (!s || !*s || strlen(s) > NOTATION_INPUT_MAX)
-			return -1;
-		for (const char *p = s; *p; p++)
-			if (isspace((unsigned char)*p))
-				return -1;
-		items[i] = s;
-	}
-	/* An item "e.p." alone belongs to the one before it, as in krieg-referee. */
-	return notation_join_list(items, n, buf, len) > 0 ? 0 : -1;
-}
-
-static void cmd_move(struct conn *c, json_t *id, json_t *req)
-{
-	json_t *one = json_object_get(req, "move");
-	json_t *many = json_object_get(req, "moves");
-	if ((one != NULL) == (many != NULL)) {
-		dispatch_error(c, id, PE_BAD_REQUEST, "give exactly one of move or moves");
-		return;
-	}
-	int color;
-	struct game *g = my_game(c, id, req, &color, cmd_move);
-	if (!g)
-		return;
-	if (one) {
-		game_act(g, ACT_TRY, color, json_string_value(one), c, id, NULL);
-		return;
-	}
-	char text[256];
-	if (list_text(many, text, sizeof text) != 0) {
-		dispatch_error(c, id, PE_BAD_REQUEST, "moves: 1..%d items, each one word",
-		               REFEREE_LIST_MAX);
-		return;
-	}
-	game_act(g, ACT_LIST, color, text, c, id, NULL);
-}
-
-static void cmd_quiet(struct conn *c, json_t *id, json_t *req)
-{
-	int color;
-	struct game *g = my_game(c, id, req, &color, cmd_quiet);
-	if (!g)
-		return;
-	char text[256];
-	if (list_text(json_object_get(req, "moves"), text, sizeof text) != 0) {
-		dispatch_error(c, id, PE_BAD_REQUEST, "moves: 1..%d items, each one word",
-		               REFEREE_LIST_MAX);
-		return;
-	}
-	game_act(g, ACT_QUIET, color, text, c, id, NULL);
-}
-
-static void cmd_any(struct conn *c, json_t *id, json_t *req)
-{
-	int color;
-	struct game *g = my_game(c, id, req, &color, cmd_any);
-	if (g)
-		game_act(g, ACT_ANY, color, "", c, id, NULL);
-}
-
-static void cmd_resign(struct conn *c, json_t *id, json_t *req)
-{
-	int color;
-	struct game *g = my_game(c, id, req, &color, cmd_resign);
-	if (g)
-		game_act(g, ACT_END, color, game_reason_name(REASON_RESIGNATION), c, id, NULL);
-}
-
-static void cmd_abort(struct conn *c, json_t *id, json_t *req)
-{
-	int color;
-	struct game *g = my_game(c, id, req, &color, cmd_abort);
-	if (!g)
-		return;
-	if (referee_plies(g->ref) >= 2) {
-		dispatch_error(c, id, PE_ILLEGAL_ACTION, "a game can be aborted only before both sides moved");
-		return;
-	}
-	game_act(g, ACT_END, color, game_reason_name(REASON_ABORTED), c, id, NULL);
-}
-
-static void cmd_draw(struct conn *c, json_t *id, json_t *req)
-{
-	const char *action = json_string_value(json_object_get(req, "action"));
-	int color;
-	struct game *g = my_game(c, id, req, &color, cmd_draw);
-	if (!g)
-		return;
-	if (strcmp(action, "offer") == 0) {
-		if (g->draw_offer == !color) {
-			/* Offering back is accepting. */
-			game_act(g, ACT_END, color, game_reason_name(REASON_AGREEMENT), c, id, NULL);
-			return;
-		}
-		game_act(g, ACT_DRAW, color, "offer", c, id, NULL);
-	} else if (strcmp(action, "accept") == 0) {
-		if (g->draw_offer != !color) {
-			dispatch_error(c, id, PE_ILLEGAL_ACTION, "no draw offer to accept");
-			return;
-		}
-		game_act(g, ACT_END, color, game_reason_name(REASON_AGREEMENT), c, id, NULL);
-	} else if (strcmp(action, "decline") == 0) {
-		if (g->draw_offer != !color) {
-			dispatch_error(c, id, PE_ILLEGAL_ACTION, "no draw offer to decline");
-			return;
-		}
-		game_act(g, ACT_DRAW, color, "decline", c, id, NULL);
-	} else {
-		dispatch_error(c, id, PE_BAD_REQUEST, "action must be offer, accept or decline");
-	}
-}
-
-static void cmd_possible(struct conn *c, json_t *id, json_t *req)
-{
-	int color;
-	struct game *g = my_game(c, id, req, &color, cmd_possible);
-	if (!g)
-		return;
-	struct movelist ml;
-	referee_possible(g->ref, color, &ml);
-	json_t *arr = json_array();
-	for (int i = 0; i < ml.n; i++) {
-		char buf[NOTATION_MAX];
-		notation_uci(ml.m[i], buf);
-		json_array_append_new(arr, json_string(buf));
-	}
-	dispatch_ok(c, id, json_pack("{s:I, s:o}", "game", (json_int_t)g->id, "moves", arr));
-}
-
-static void cmd_game(struct conn *c, json_t *id, json_t *req)
-{
-	struct server *srv = conn_server(c);
-	int64_t uid = conn_user(c);
-	json_int_t gid = json_integer_value(json_object_get(req, "game"));
-	size_t from = (size_t)json_integer_value(json_object_get(req, "from"));
-	struct game *g = game_find(srv->games, gid);
-	json_t *v = NULL;
-	if (g && (g->user[WHITE] == uid || g->user[BLACK] == uid)) {
-		if (user_busy(srv->games, g, uid)) {
-			wait_for_commit(c, g, id, req, cmd_game);
-			return;
-		}
-		v = live_view(g, g->user[WHITE] == uid ? WHITE : BLACK, from, NULL);
-	} else if (!g) {
-		struct store_game info;
-		char names[2][PROTO_NAME_MAX + 1];
-		int st = store_game_get(srv->store, gid, &info);
-		if (st == STORE_OK && (info.white == uid || info.black == uid)) {
-			for (int col = WHITE; col <= BLACK; col++)
-				if (store_user_name(srv->store, col == WHITE ? info.white : info.black,
-				                    names[col], sizeof names[col]) != STORE_OK)
-					snprintf(names[col], sizeof names[col], "?");
-			v = view_json(srv->games, &info, (const char (*)[PROTO_NAME_MAX + 1])names,
-			              info.white == uid ? WHITE : BLACK, NULL, from, NULL);
-		} else if (st == STORE_ERROR) {
-			dispatch_error(c, id, PE_STORAGE, "the game could not be read");
-			return;
-		} else {
-			dispatch_error(c, id, PE_NO_SUCH_GAME, "no such game");
-			return;
-		}
-	} else {
-		dispatch_error(c, id, PE_NO_SUCH_GAME, "no such game");
-		return;
-	}
-	if (!v) {
-		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
-		return;
-	}
-	dispatch_ok(c, id, v);
-}
-
-struct listing {
-	struct server *srv;
-	int64_t uid;
-	json_t *arr;
-};
-
-static json_t *summary_json(struct server *srv, const struct store_game *info, int64_t uid,
-                            const struct game *live)
-{
-	char names[2][PROTO_NAME_MAX + 1];
-	for (int col = WHITE; col <= BLACK; col++) {
-		if (live)
-			snprintf(names[col], sizeof names[col], "%s", live->name[col]);
-		else if (store_user_name(srv->store, col == WHITE ? info->white : info->black,
-		                         names[col], sizeof names[col]) != STORE_OK)
-			snprintf(names[col], sizeof names[col], "?");
-	}
-	json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:s, s:b, s:b}", "game", (json_int_t)info->id,
-	                      "rules", info->rules, "white", names[WHITE], "black", names[BLACK],
-	                      "color", color_name(info->white == uid ? WHITE : BLACK),
-	                      "rated", info->rated != 0, "live", live != NULL);
-	json_t *t = time_json(info);
-	if (t)
-		json_object_set_new(j, "time", t);
-	if (live) {
-		json_object_set_new(j, "to_move", json_string(color_name(referee_side_to_move(live->ref))));
-		json_t *clk = clock_json(live, mono_ms());
-		if (clk)
-			json_object_set_new(j, "clock", clk);
-	} else {
-		json_object_set_new(j, "result", json_string(game_result_name(info->result)));
-		const char *rn = game_reason_name(info->reason);
-		if (rn)
-			json_object_set_new(j, "reason", json_string(rn));
-	}
-	return j;
-}
-
-static int listing_cb(const struct store_game *info, void *arg)
-{
-	struct listing *ls = arg;
-	if (info->result == RESULT_NONE && info->reason == REASON_NONE)
-		return 0;   /* live and flagged ones come from memory */
-	json_array_append_new(ls->arr, summary_json(ls->srv, info, ls->uid, NULL));
-	return 0;
-}
-
-static void cmd_games(struct conn *c, json_t *id, json_t *req)
-{
-	struct server *srv = conn_server(c);
-	int64_t uid = conn_user(c);
-	if (user_busy(srv->games, NULL, uid)) {
-		wait_for_commit(c, NULL, id, req, cmd_games);
-		return;
-	}
-	json_t *arr = json_array();
-	for (struct game *g = srv->games->live; g; g = g->next)
-		if (g->user[WHITE] == uid || g->user[BLACK] == uid)
-			json_array_append_new(arr, summary_json(srv, &g->info, uid, g));
-	struct listing ls = { srv, uid, arr };
-	for (size_t i = 0; i < srv->games->nflagged; i++) {
-		const struct flagged_game *fl = &srv->games->flagged[i];
-		struct store_game info;
-		if ((fl->user[WHITE] != uid && fl->user[BLACK] != uid) ||
-		    store_game_get(srv->store, fl->id, &info) != STORE_OK)
-			continue;
-		json_t *j = summary_json(srv, &info, uid, NULL);
-		json_object_del(j, "result");   /* flagged: no result, as in `game` and `history` */
-		json_object_del(j, "reason");
-		json_object_set_new(j, "flagged", json_true());
-		json_object_set_new(j, "flag_reason", json_string(fl->reason));
-		json_array_append_new(arr, j);
-	}
-	if (store_games_finished_of_user(srv->store, uid, GAME_LIST_FINISHED, listing_cb, &ls) ==
-	    STORE_ERROR) {
-		json_decref(arr);
-		dispatch_error(c, id, PE_STORAGE, "the games could not be read");
-		return;
-	}
-	json_t *j = json_object();
-	dispatch_page(j, "games", arr, (size_t)json_integer_value(json_object_get(req, "from")));
-	json_decref(arr);
-	dispatch_ok(c, id, j);
-}
-
-static const struct field f_game[] = {
-	{ "game", F_INT, 1, GAME_ID_MAX },
-	{ NULL, 0, 0, 0 },
-};
-static const struct field f_view[] = {
-	{ "game", F_INT, 1, GAME_ID_MAX },
-	{ "from", F_INT, 0, GAME_EVENTS_MAX },
-	{ NULL, 0, 0, 0 },
-};
-static const struct field f_move[] = {
-	{ "game", F_INT, 1, GAME_ID_MAX },
-	{ "move", F_STRING, 0, NOTATION_INPUT_MAX },
-	{ "moves", F_STRINGS, 0, REFEREE_LIST_MAX },
-	{ NULL, 0, 0, 0 },
-};
-static const struct field f_quiet[] = {
-	{ "game", F_INT, 1, GAME_ID_MAX },
-	{ "moves", F_STRINGS, 1, REFEREE_LIST_MAX },
-	{ NULL, 0, 0, 0 },
-};
-static const struct field f_draw[] = {
-	{ "game", F_INT, 1, GAME_ID_MAX },
-	{ "action", F_STRING, 1, 8 },
-	{ NULL, 0, 0, 0 },
-};
-static const struct field f_list[] = {
-	{ "from", F_INT, 0, DISPATCH_FROM_MAX },
-	{ NULL, 0, 0, 0 },
-};
-
-const struct cmd game_cmds[] = {
-	{ "move", 0, f_move, cmd_move },
-	{ "quiet", 0, f_quiet, cmd_quiet },
-	{ "any", 0, f_game, cmd_any },
-	{ "resign", 0, f_game, cmd_resign },
-	{ "draw", 0, f_draw, cmd_draw },
-	{ "abort", 0, f_game, cmd_abort },
-	{ "games", 0, f_list, cmd_games },
-	{ "game", 0, f_view, cmd_game },
-	{ "possible", 0, f_game, cmd_possible },
-	{ NULL, 0, NULL, NULL },
-};

@@ -1,0 +1,430 @@
+/*
+ * game_cmd.c — the game requests (move, quiet, any, resign, draw, abort,
+ * games, game, possible), their field specs, and the deferral rule that
+ * holds a request until the turn's commit.
+ */
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "conn.h"
+#include "dispatch.h"
+#include "game.h"
+#include "game_priv.h"
+#include "log.h"
+#include "notation.h"
+#include "proto.h"
+#include "referee.h"
+#include "server.h"
+#include "store.h"
+
+#define GAME_ID_MAX (1LL << 53)       /* JSON-safe integers */
+#define GAME_EVENTS_MAX (1LL << 30)   /* bound of a view's "from" */
+
+/* ---- requests ------------------------------------------------------------- */
+
+/*
+ * The deferral rule (batch.h): a request of player P about a game (a move,
+ * a view, `possible`, a draw) waits only while an uncommitted action of
+ * that game has produced something addressed to P — an event with P's
+ * audience bit, or the answer to P's own request (`games` and the
+ * game_state of a login: of any of P's games) — and then runs as if it
+ * had just arrived: its answer must not overtake
+ * those announcements, nor show or build on a state P was told of that
+ * may still be undone.  An action addressed to nobody but its actor (icc:
+ * Black's illegal try, heard by Black alone) delays and changes nothing
+ * White is answered: it cannot change what White may see (the position,
+ * the side to move, the clocks and the draw offer change only by actions
+ * both hear), views are replayed from committed rows, and an action White
+ * takes meanwhile joins the next batch, behind it.  If that commit fails,
+ * White's later action in the same game fails with it (`storage`, the
+ * batch's group rule): the only way Black's private try can reach White,
+ * through a storage failure, not its timing.
+ */
+
+struct waiting {
+	struct server *srv;
+	uint64_t conn;
+	json_t *id, *req;
+	proceed_fn proceed;
+};
+
+static void waiting_run(void *arg)
+{
+	struct waiting *w = arg;
+	struct conn *c = w->srv->conns ? conn_find(w->srv, w->conn) : NULL;
+	if (c)
+		w->proceed(c, w->id, w->req);
+	json_decref(w->id);
+	json_decref(w->req);
+	free(w);
+}
+
+void game_wait_for_commit(struct conn *c, const struct game *g, json_t *id, json_t *req,
+                          proceed_fn proceed)
+{
+	struct server *srv = conn_server(c);
+	struct waiting *w = calloc(1, sizeof *w);
+	if (!w)
+		abort();
+	w->srv = srv;
+	w->conn = conn_id(c);
+	w->id = id ? json_incref(id) : NULL;
+	w->req = req ? json_incref(req) : NULL;
+	w->proceed = proceed;
+	log_debug("conn=%llu request waits for the turn's commit", (unsigned long long)w->conn);
+	batch_after_waiting(srv->games->batch, g, conn_user(c), waiting_run, w);
+}
+
+/* Must a request of user about game g (NULL: about all their games) wait
+ * (the rule above)? */
+bool game_user_busy(const struct games *gs, const struct game *g, int64_t uid)
+{
+	return batch_waiting(gs->batch, g, uid);
+}
+
+/* The live game `id` if the connection's user plays in it.  Otherwise an
+ * error is sent: game_over for a finished game of theirs, no_such_game for
+ * anything else (no existence oracle).  NULL too when the user must wait
+ * (the rule above): the request (handler self) runs again after that. */
+static struct game *my_game(struct conn *c, json_t *id, json_t *req, int *color,
+                            proceed_fn self)
+{
+	struct server *srv = conn_server(c);
+	int64_t uid = conn_user(c);
+	json_int_t gid = json_integer_value(json_object_get(req, "game"));
+	struct game *g = game_find(srv->games, gid);
+	if (g && (g->user[WHITE] == uid || g->user[BLACK] == uid)) {
+		if (game_user_busy(srv->games, g, uid)) {
+			game_wait_for_commit(c, g, id, req, self);
+			return NULL;
+		}
+		*color = g->user[WHITE] == uid ? WHITE : BLACK;
+		return g;
+	}
+	struct store_game info;
+	if (!g && store_game_get(srv->store, gid, &info) == STORE_OK &&
+	    (info.white == uid || info.black == uid) &&
+	    (info.result != RESULT_NONE || info.reason != REASON_NONE)) {
+		dispatch_error(c, id, PE_GAME_OVER, "the game is over");
+		return NULL;
+	}
+	const struct flagged_game *fl = g ? NULL : game_flagged_find(srv->games, gid);
+	if (fl && (fl->user[WHITE] == uid || fl->user[BLACK] == uid)) {
+		dispatch_error(c, id, PE_FLAGGED, "the game's record failed its check; it is not played on");
+		return NULL;
+	}
+	dispatch_error(c, id, PE_NO_SUCH_GAME, "no such game");
+	return NULL;
+}
+
+/* List items must be single words: the record joins them with spaces. */
+static int list_text(json_t *arr, char *buf, size_t len)
+{
+	size_t n = json_array_size(arr);
+	const char *items[REFEREE_LIST_MAX];
+	if (n == 0 || n > REFEREE_LIST_MAX)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		const char *s = json_string_value(json_array_get(arr, i));
+		if (!s || !*s || strlen(s) > NOTATION_INPUT_MAX)
+			return -1;
+		for (const char *p = s; *p; p++)
+			if (isspace((unsigned char)*p))
+				return -1;
+		items[i] = s;
+	}
+	/* An item "e.p." alone belongs to the one before it, as in krieg-referee. */
+	return notation_join_list(items, n, buf, len) > 0 ? 0 : -1;
+}
+
+static void cmd_move(struct conn *c, json_t *id, json_t *req)
+{
+	json_t *one = json_object_get(req, "move");
+	json_t *many = json_object_get(req, "moves");
+	if ((one != NULL) == (many != NULL)) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "give exactly one of move or moves");
+		return;
+	}
+	int color;
+	struct game *g = my_game(c, id, req, &color, cmd_move);
+	if (!g)
+		return;
+	if (one) {
+		game_act(g, ACT_TRY, color, json_string_value(one), c, id, NULL);
+		return;
+	}
+	char text[256];
+	if (list_text(many, text, sizeof text) != 0) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "moves: 1..%d items, each one word",
+		               REFEREE_LIST_MAX);
+		return;
+	}
+	game_act(g, ACT_LIST, color, text, c, id, NULL);
+}
+
+static void cmd_quiet(struct conn *c, json_t *id, json_t *req)
+{
+	int color;
+	struct game *g = my_game(c, id, req, &color, cmd_quiet);
+	if (!g)
+		return;
+	char text[256];
+	if (list_text(json_object_get(req, "moves"), text, sizeof text) != 0) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "moves: 1..%d items, each one word",
+		               REFEREE_LIST_MAX);
+		return;
+	}
+	game_act(g, ACT_QUIET, color, text, c, id, NULL);
+}
+
+static void cmd_any(struct conn *c, json_t *id, json_t *req)
+{
+	int color;
+	struct game *g = my_game(c, id, req, &color, cmd_any);
+	if (g)
+		game_act(g, ACT_ANY, color, "", c, id, NULL);
+}
+
+static void cmd_resign(struct conn *c, json_t *id, json_t *req)
+{
+	int color;
+	struct game *g = my_game(c, id, req, &color, cmd_resign);
+	if (g)
+		game_act(g, ACT_END, color, game_reason_name(REASON_RESIGNATION), c, id, NULL);
+}
+
+static void cmd_abort(struct conn *c, json_t *id, json_t *req)
+{
+	int color;
+	struct game *g = my_game(c, id, req, &color, cmd_abort);
+	if (!g)
+		return;
+	if (referee_plies(g->ref) >= 2) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "a game can be aborted only before both sides moved");
+		return;
+	}
+	game_act(g, ACT_END, color, game_reason_name(REASON_ABORTED), c, id, NULL);
+}
+
+static void cmd_draw(struct conn *c, json_t *id, json_t *req)
+{
+	const char *action = json_string_value(json_object_get(req, "action"));
+	int color;
+	struct game *g = my_game(c, id, req, &color, cmd_draw);
+	if (!g)
+		return;
+	if (strcmp(action, "offer") == 0) {
+		if (g->draw_offer == !color) {
+			/* Offering back is accepting. */
+			game_act(g, ACT_END, color, game_reason_name(REASON_AGREEMENT), c, id, NULL);
+			return;
+		}
+		game_act(g, ACT_DRAW, color, "offer", c, id, NULL);
+	} else if (strcmp(action, "accept") == 0) {
+		if (g->draw_offer != !color) {
+			dispatch_error(c, id, PE_ILLEGAL_ACTION, "no draw offer to accept");
+			return;
+		}
+		game_act(g, ACT_END, color, game_reason_name(REASON_AGREEMENT), c, id, NULL);
+	} else if (strcmp(action, "decline") == 0) {
+		if (g->draw_offer != !color) {
+			dispatch_error(c, id, PE_ILLEGAL_ACTION, "no draw offer to decline");
+			return;
+		}
+		game_act(g, ACT_DRAW, color, "decline", c, id, NULL);
+	} else {
+		dispatch_error(c, id, PE_BAD_REQUEST, "action must be offer, accept or decline");
+	}
+}
+
+static void cmd_possible(struct conn *c, json_t *id, json_t *req)
+{
+	int color;
+	struct game *g = my_game(c, id, req, &color, cmd_possible);
+	if (!g)
+		return;
+	struct movelist ml;
+	referee_possible(g->ref, color, &ml);
+	json_t *arr = json_array();
+	for (int i = 0; i < ml.n; i++) {
+		char buf[NOTATION_MAX];
+		notation_uci(ml.m[i], buf);
+		json_array_append_new(arr, json_string(buf));
+	}
+	dispatch_ok(c, id, json_pack("{s:I, s:o}", "game", (json_int_t)g->id, "moves", arr));
+}
+
+static void cmd_game(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	int64_t uid = conn_user(c);
+	json_int_t gid = json_integer_value(json_object_get(req, "game"));
+	size_t from = (size_t)json_integer_value(json_object_get(req, "from"));
+	struct game *g = game_find(srv->games, gid);
+	json_t *v = NULL;
+	if (g && (g->user[WHITE] == uid || g->user[BLACK] == uid)) {
+		if (game_user_busy(srv->games, g, uid)) {
+			game_wait_for_commit(c, g, id, req, cmd_game);
+			return;
+		}
+		v = game_live_view(g, g->user[WHITE] == uid ? WHITE : BLACK, from, NULL);
+	} else if (!g) {
+		struct store_game info;
+		char names[2][PROTO_NAME_MAX + 1];
+		int st = store_game_get(srv->store, gid, &info);
+		if (st == STORE_OK && (info.white == uid || info.black == uid)) {
+			for (int col = WHITE; col <= BLACK; col++)
+				if (store_user_name(srv->store, col == WHITE ? info.white : info.black,
+				                    names[col], sizeof names[col]) != STORE_OK)
+					snprintf(names[col], sizeof names[col], "?");
+			v = game_view_json(srv->games, &info, (const char (*)[PROTO_NAME_MAX + 1])names,
+			                   info.white == uid ? WHITE : BLACK, NULL, from, NULL);
+		} else if (st == STORE_ERROR) {
+			dispatch_error(c, id, PE_STORAGE, "the game could not be read");
+			return;
+		} else {
+			dispatch_error(c, id, PE_NO_SUCH_GAME, "no such game");
+			return;
+		}
+	} else {
+		dispatch_error(c, id, PE_NO_SUCH_GAME, "no such game");
+		return;
+	}
+	if (!v) {
+		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
+		return;
+	}
+	dispatch_ok(c, id, v);
+}
+
+struct listing {
+	struct server *srv;
+	int64_t uid;
+	json_t *arr;
+};
+
+static json_t *summary_json(struct server *srv, const struct store_game *info, int64_t uid,
+                            const struct game *live)
+{
+	char names[2][PROTO_NAME_MAX + 1];
+	for (int col = WHITE; col <= BLACK; col++) {
+		if (live)
+			snprintf(names[col], sizeof names[col], "%s", live->name[col]);
+		else if (store_user_name(srv->store, col == WHITE ? info->white : info->black,
+		                         names[col], sizeof names[col]) != STORE_OK)
+			snprintf(names[col], sizeof names[col], "?");
+	}
+	json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:s, s:b, s:b}", "game", (json_int_t)info->id,
+	                      "rules", info->rules, "white", names[WHITE], "black", names[BLACK],
+	                      "color", game_color_name(info->white == uid ? WHITE : BLACK),
+	                      "rated", info->rated != 0, "live", live != NULL);
+	json_t *t = game_time_json(info);
+	if (t)
+		json_object_set_new(j, "time", t);
+	if (live) {
+		json_object_set_new(j, "to_move", json_string(game_color_name(referee_side_to_move(live->ref))));
+		json_t *clk = game_clock_json(live, game_mono_ms());
+		if (clk)
+			json_object_set_new(j, "clock", clk);
+	} else {
+		json_object_set_new(j, "result", json_string(game_result_name(info->result)));
+		const char *rn = game_reason_name(info->reason);
+		if (rn)
+			json_object_set_new(j, "reason", json_string(rn));
+	}
+	return j;
+}
+
+static int listing_cb(const struct store_game *info, void *arg)
+{
+	struct listing *ls = arg;
+	if (info->result == RESULT_NONE && info->reason == REASON_NONE)
+		return 0;   /* live and flagged ones come from memory */
+	json_array_append_new(ls->arr, summary_json(ls->srv, info, ls->uid, NULL));
+	return 0;
+}
+
+static void cmd_games(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	int64_t uid = conn_user(c);
+	if (game_user_busy(srv->games, NULL, uid)) {
+		game_wait_for_commit(c, NULL, id, req, cmd_games);
+		return;
+	}
+	json_t *arr = json_array();
+	for (struct game *g = srv->games->live; g; g = g->next)
+		if (g->user[WHITE] == uid || g->user[BLACK] == uid)
+			json_array_append_new(arr, summary_json(srv, &g->info, uid, g));
+	struct listing ls = { srv, uid, arr };
+	for (size_t i = 0; i < srv->games->nflagged; i++) {
+		const struct flagged_game *fl = &srv->games->flagged[i];
+		struct store_game info;
+		if ((fl->user[WHITE] != uid && fl->user[BLACK] != uid) ||
+		    store_game_get(srv->store, fl->id, &info) != STORE_OK)
+			continue;
+		json_t *j = summary_json(srv, &info, uid, NULL);
+		json_object_del(j, "result");   /* flagged: no result, as in `game` and `history` */
+		json_object_del(j, "reason");
+		json_object_set_new(j, "flagged", json_true());
+		json_object_set_new(j, "flag_reason", json_string(fl->reason));
+		json_array_append_new(arr, j);
+	}
+	if (store_games_finished_of_user(srv->store, uid, GAME_LIST_FINISHED, listing_cb, &ls) ==
+	    STORE_ERROR) {
+		json_decref(arr);
+		dispatch_error(c, id, PE_STORAGE, "the games could not be read");
+		return;
+	}
+	json_t *j = json_object();
+	dispatch_page(j, "games", arr, (size_t)json_integer_value(json_object_get(req, "from")));
+	json_decref(arr);
+	dispatch_ok(c, id, j);
+}
+
+static const struct field f_game[] = {
+	{ "game", F_INT, 1, GAME_ID_MAX },
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_view[] = {
+	{ "game", F_INT, 1, GAME_ID_MAX },
+	{ "from", F_INT, 0, GAME_EVENTS_MAX },
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_move[] = {
+	{ "game", F_INT, 1, GAME_ID_MAX },
+	{ "move", F_STRING, 0, NOTATION_INPUT_MAX },
+	{ "moves", F_STRINGS, 0, REFEREE_LIST_MAX },
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_quiet[] = {
+	{ "game", F_INT, 1, GAME_ID_MAX },
+	{ "moves", F_STRINGS, 1, REFEREE_LIST_MAX },
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_draw[] = {
+	{ "game", F_INT, 1, GAME_ID_MAX },
+	{ "action", F_STRING, 1, 8 },
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_list[] = {
+	{ "from", F_INT, 0, DISPATCH_FROM_MAX },
+	{ NULL, 0, 0, 0 },
+};
+
+const struct cmd game_cmds[] = {
+	{ "move", 0, f_move, cmd_move },
+	{ "quiet", 0, f_quiet, cmd_quiet },
+	{ "any", 0, f_game, cmd_any },
+	{ "resign", 0, f_game, cmd_resign },
+	{ "draw", 0, f_draw, cmd_draw },
+	{ "abort", 0, f_game, cmd_abort },
+	{ "games", 0, f_list, cmd_games },
+	{ "game", 0, f_view, cmd_game },
+	{ "possible", 0, f_game, cmd_possible },
+	{ NULL, 0, NULL, NULL },
+};

@@ -1,0 +1,246 @@
+/*
+ * game_view.c — a player's view of a game (the `game` request, the
+ * game_state sent at login) and its paging.
+ *
+ * A player's view (game_state on login, the `game` request) is rebuilt by
+ * replaying the stored actions through a fresh referee and keeping the
+ * events addressed to that player: the same events, SAN included, that
+ * were sent live.  It is paged (dispatch_page) to stay under one line.
+ */
+#include <event2/event.h>
+#include <inttypes.h>
+#include <stdbool.h>
+
+#include "conn.h"
+#include "dispatch.h"
+#include "game.h"
+#include "game_priv.h"
+#include "log.h"
+#include "proto.h"
+#include "referee.h"
+#include "ruleset.h"
+#include "server.h"
+#include "store.h"
+
+/* ---- views ---------------------------------------------------------------- */
+
+/*
+ * A player's events are rebuilt by replaying the stored actions through a
+ * fresh referee (deterministic, so the events are exactly those sent at the
+ * time, SAN included: the events table does not keep the SAN), then keeping
+ * the ones addressed to that player.
+ */
+struct evcollect {
+	const struct ruleset *rs;
+	struct referee *ref;
+	struct game tmp;            /* carries the id for game_event_wire() */
+	unsigned aud;
+	json_t *arr;
+	struct evlist out;
+	bool failed;
+};
+
+static int collect_cb(const struct store_action *a, void *arg)
+{
+	struct evcollect *ec = arg;
+	int kind = game_act_kind_parse(a->kind);
+	if (!a->ok)
+		return 0;
+	evlist_clear(&ec->out);
+	if (kind < 0 || game_act_apply(ec->ref, kind, a->color, a->text, &ec->out) != REF_OK) {
+		ec->failed = true;
+		return 1;
+	}
+	for (size_t i = 0; i < ec->out.n; i++) {
+		if (!(ec->out.v[i].audience & ec->aud))
+			continue;
+		json_t *j = game_event_wire(&ec->tmp, ec->rs, &ec->out.v[i], NULL);
+		if (j)
+			json_array_append_new(ec->arr, j);
+	}
+	/* Draw notices go to both players (and the umpire). */
+	if (kind == ACT_DRAW)
+		json_array_append_new(ec->arr, game_draw_notice(ec->tmp.id, a->text, a->color, NULL));
+	return 0;
+}
+
+/* A flagged game's announcements to color as they were STORED (never a
+ * replay of a record that failed its check), without SAN: the events
+ * table does not keep it. */
+struct stored_collect {
+	const struct ruleset *rs;
+	struct game tmp;            /* carries the id for game_event_wire() */
+	unsigned aud;
+	json_t *arr;
+};
+
+static int stored_cb(int seq, const struct event *e, void *arg)
+{
+	struct stored_collect *sc = arg;
+	if (!(e->audience & sc->aud))
+		return 0;
+	json_t *j = game_event_wire(&sc->tmp, sc->rs, e, NULL);
+	if (j)
+		json_array_append_new(sc->arr, j);
+	return 0;
+}
+
+static json_t *stored_events(struct games *gs, const struct store_game *info, int color)
+{
+	struct stored_collect sc = { 0 };
+	sc.rs = ruleset_find(info->rules);
+	sc.tmp.id = info->id;
+	sc.aud = aud_of(color);
+	sc.arr = json_array();
+	if (!sc.rs || store_game_event_list(gs->srv->store, info->id, stored_cb, &sc) != STORE_OK) {
+		json_decref(sc.arr);
+		return NULL;
+	}
+	return sc.arr;
+}
+
+static json_t *record_events(struct games *gs, const struct store_game *info, int color)
+{
+	struct evcollect ec = { 0 };
+	char err[128];
+	ec.rs = ruleset_find(info->rules);
+	if (!ec.rs)
+		return NULL;
+	ec.ref = referee_new(ec.rs, info->fen[0] ? info->fen : NULL, err, sizeof err);
+	if (!ec.ref)
+		return NULL;
+	ec.tmp.id = info->id;
+	ec.aud = aud_of(color);
+	ec.arr = json_array();
+	evlist_init(&ec.out);
+	int st = store_game_actions(gs->srv->store, info->id, collect_cb, &ec);
+	evlist_free(&ec.out);
+	referee_free(ec.ref);
+	if (st != STORE_OK || ec.failed) {
+		log_warnx("game=%" PRId64 " record could not be replayed", info->id);
+		json_decref(ec.arr);
+		return NULL;
+	}
+	return ec.arr;
+}
+
+/*
+ * A view can outgrow one protocol line (PROTO_LINE_MAX), so its events go
+ * in pages (dispatch_page): "events" holds the page, "total" the count, and
+ * "next" (present while more remain) the index to continue at.
+ */
+static size_t events_page(json_t *j, json_t *events, size_t from)
+{
+	return dispatch_page(j, "events", events, from);
+}
+
+/* A player's own view of a game: start info plus every event addressed to
+ * them, replayed from the stored record.  NULL if the store fails. */
+json_t *game_view_json(struct games *gs, const struct store_game *info,
+                       const char names[2][PROTO_NAME_MAX + 1], int color,
+                       const struct game *live, size_t from, json_t **all)
+{
+	const struct ruleset *rs = ruleset_find(info->rules);
+	if (!rs)
+		return NULL;
+	const struct flagged_game *fl = live ? NULL : game_flagged_find(gs, info->id);
+	json_t *events = fl ? stored_events(gs, info, color) : record_events(gs, info, color);
+	if (!events)
+		return NULL;
+	json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:s, s:b}",
+	                      "game", (json_int_t)info->id, "rules", rs->name,
+	                      "white", names[WHITE], "black", names[BLACK],
+	                      "color", game_color_name(color), "rated", info->rated != 0);
+	events_page(j, events, from);
+	if (all)
+		*all = events;
+	else
+		json_decref(events);
+	if (info->fen[0])
+		json_object_set_new(j, "fen", json_string(info->fen));
+	json_t *t = game_time_json(info);
+	if (t)
+		json_object_set_new(j, "time", t);
+	if (live) {
+		json_object_set_new(j, "live", json_true());
+		json_object_set_new(j, "to_move", json_string(game_color_name(referee_side_to_move(live->ref))));
+		json_t *clk = game_clock_json(live, game_mono_ms());
+		if (clk)
+			json_object_set_new(j, "clock", clk);
+		if (live->draw_offer >= 0)
+			json_object_set_new(j, "draw_offer", json_string(game_color_name(live->draw_offer)));
+	} else {
+		json_object_set_new(j, "live", json_false());
+		if (fl) {
+			/* Never finished, never played on: no result (PROTOCOL.md, History). */
+			json_object_set_new(j, "flagged", json_true());
+			json_object_set_new(j, "flag_reason", json_string(fl->reason));
+			return j;
+		}
+		json_object_set_new(j, "result", json_string(game_result_name(info->result)));
+		const char *rn = game_reason_name(info->reason);
+		if (rn)
+			json_object_set_new(j, "reason", json_string(rn));
+	}
+	return j;
+}
+
+json_t *game_live_view(struct game *g, int color, size_t from, json_t **all)
+{
+	return game_view_json(g->gs, &g->info, (const char (*)[PROTO_NAME_MAX + 1])g->name, color, g,
+	                      from, all);
+}
+
+static void login_again(struct conn *c, json_t *id, json_t *req)
+{
+	games_conn_login(conn_server(c), c);
+}
+
+void games_conn_login(struct server *srv, struct conn *c)
+{
+	struct games *gs = srv->games;
+	int64_t uid = conn_user(c);
+	if (!gs || uid <= 0)
+		return;
+	/* A game_state must neither miss nor overtake an action awaiting the commit. */
+	if (game_user_busy(gs, NULL, uid)) {
+		game_wait_for_commit(c, NULL, NULL, NULL, login_again);
+		return;
+	}
+	/* From here its games' announcements reach it live (conn_send_user). */
+	conn_state_sent(c);
+	for (struct game *g = gs->live; g; g = g->next) {
+		for (int col = WHITE; col <= BLACK; col++) {
+			if (g->user[col] != uid)
+				continue;
+			evtimer_del(g->abandon_timer[col]);
+			json_t *all = NULL;
+			json_t *v = game_live_view(g, col, 0, &all);
+			if (!v) {
+				log_warnx("game=%" PRId64 " state for a login could not be read", g->id);
+				continue;
+			}
+			json_object_set_new(v, "event", json_string("game_state"));
+			json_t *next = json_object_get(v, "next");
+			size_t from = next ? (size_t)json_integer_value(next) : json_array_size(all);
+			/* Paced: the states of all a player's games may be far more
+			 * than the output cap; they go out as the client reads. */
+			conn_send_paced(c, v);
+			/* The rest of a long record follows in game_events pages. */
+			while (from < json_array_size(all)) {
+				json_t *p = json_pack("{s:s, s:I, s:I}", "event", "game_events",
+				                      "game", (json_int_t)g->id, "from", (json_int_t)from);
+				from = events_page(p, all, from);
+				conn_send_paced(c, p);
+			}
+			json_decref(all);
+		}
+	}
+	/* A game of theirs that was not resumed is not silently missing. */
+	for (size_t i = 0; i < gs->nflagged; i++) {
+		const struct flagged_game *fl = &gs->flagged[i];
+		if (fl->user[WHITE] == uid || fl->user[BLACK] == uid)
+			conn_send_paced(c, json_pack("{s:s, s:I, s:s}", "event", "game_flagged", "game",
+			                             (json_int_t)fl->id, "reason", fl->reason));
+	}
+}
