@@ -11,7 +11,7 @@
  *
  * Ownership of a job: the loop thread allocates it and keeps it on its own
  * `pending` list until it is answered or auth_free(); workers only move it
- * from `todo` to `done` under the mutex.
+ * from `queued` to `done` under the mutex.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,7 +42,7 @@
 enum job_kind { JOB_REGISTER, JOB_LOGIN };
 
 struct job {
-	struct job *next;             /* todo / done queue (under mu) */
+	struct job *next;             /* queued / done list (under mu) */
 	struct job *pending_next;     /* the loop thread's list of every live job */
 	enum job_kind kind;
 	uint64_t conn;
@@ -71,7 +71,7 @@ struct auth {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	bool stop;                             /* under mu */
-	struct job *todo, **todo_tail;         /* under mu */
+	struct job *queued, **queued_tail;         /* under mu */
 	struct job *done, **done_tail;         /* under mu */
 
 	struct job *pending;                   /* loop thread: every job not yet answered */
@@ -139,16 +139,16 @@ static void *worker_main(void *arg)
 		struct job *j;
 
 		pthread_mutex_lock(&a->mu);
-		while (!a->stop && a->todo == NULL)
+		while (!a->stop && a->queued == NULL)
 			pthread_cond_wait(&a->cv, &a->mu);
 		if (a->stop) {
 			pthread_mutex_unlock(&a->mu);
 			return NULL;
 		}
-		j = a->todo;
-		a->todo = j->next;
-		if (a->todo == NULL)
-			a->todo_tail = &a->todo;
+		j = a->queued;
+		a->queued = j->next;
+		if (a->queued == NULL)
+			a->queued_tail = &a->queued;
 		pthread_mutex_unlock(&a->mu);
 
 		if (j->kind == JOB_REGISTER)
@@ -419,8 +419,8 @@ static void job_submit(struct auth *a, struct job *j)
 	a->npending++;
 	pthread_mutex_lock(&a->mu);
 	j->next = NULL;
-	*a->todo_tail = j;
-	a->todo_tail = &j->next;
+	*a->queued_tail = j;
+	a->queued_tail = &j->next;
 	pthread_cond_signal(&a->cv);
 	pthread_mutex_unlock(&a->mu);
 }
@@ -636,7 +636,7 @@ struct auth *auth_new(struct server *srv)
 	a->srv = srv;
 	a->ln = KDF_LN_DEFAULT;
 	a->pipefd[0] = a->pipefd[1] = -1;
-	a->todo_tail = &a->todo;
+	a->queued_tail = &a->queued;
 	a->done_tail = &a->done;
 	pthread_mutex_init(&a->mu, NULL);
 	pthread_cond_init(&a->cv, NULL);
