@@ -5,6 +5,7 @@
 #include "harness.h"
 
 #include <check.h>
+#include <sqlite3.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -773,4 +774,22 @@ bool kc_saw(const struct kc *c, const char *needle)
 		if (strstr(c->lines[i].text, needle) != NULL)
 			return true;
 	return false;
+}
+
+struct sqlite3 *kd_lock_db(const struct kd *d)
+{
+	char path[400];
+	sqlite3 *db;
+
+	snprintf(path, sizeof path, "%s/kriegd.db", kd_state_dir(d));
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "BEGIN EXCLUSIVE; CREATE TABLE lock_holder (x);", NULL, NULL,
+	                              NULL), SQLITE_OK);
+	return db;
+}
+
+void kd_unlock_db(struct sqlite3 *db)
+{
+	ck_assert_int_eq(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
 }

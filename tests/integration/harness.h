@@ -68,6 +68,11 @@ void kd_up(struct kd *d);
 int kd_port(const struct kd *d);
 pid_t kd_pid(const struct kd *d);
 const char *kd_state_dir(const struct kd *d);
+/* Another process takes the database's write lock and keeps it (a storage
+ * fault the daemon must survive); kd_unlock_db releases it. */
+struct sqlite3;
+struct sqlite3 *kd_lock_db(const struct kd *d);
+void kd_unlock_db(struct sqlite3 *db);
 bool kd_alive(struct kd *d);
 /* Resident memory of the daemon in KiB (from /proc), -1 if unknown. */
 long kd_rss_kb(const struct kd *d);

@@ -171,7 +171,7 @@ START_TEST(failed_commit)
 	struct kd *d = kd_start(DEBUG_CONF "busy_timeout = 200ms\n");
 	struct kp a, b, c;
 	struct tgame g1, g2;
-	char l1[200], l2[200], path[400];
+	char l1[200], l2[200];
 
 	two_games(d, &a, &b, &c, &g1, &g2);
 	kc_ok(a.c, kc_req(a.c, "move", "{s:I, s:s}", "game", (json_int_t)g2.id, "move", "c2c4"));
@@ -182,11 +182,7 @@ START_TEST(failed_commit)
 	kc_event(a.c, "moved");
 
 	/* Another process holds the write lock. */
-	snprintf(path, sizeof path, "%s/kriegd.db", kd_state_dir(d));
-	sqlite3 *db;
-	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_exec(db, "BEGIN EXCLUSIVE; CREATE TABLE lock_holder (x);", NULL, NULL,
-	                              NULL), SQLITE_OK);
+	sqlite3 *db = kd_lock_db(d);
 	size_t b_before = kc_nlines(b.c), c_before = kc_nlines(c.c);
 
 	/* One turn, two actions: a move in game 1, a resignation of game 2. */
@@ -211,8 +207,7 @@ START_TEST(failed_commit)
 	check_views(&a, &b, &g1);
 	check_views(&a, &c, &g2);
 
-	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-	sqlite3_close(db);
+	kd_unlock_db(db);
 
 	/* The games go on from exactly where they were: game 2 is still live. */
 	move_line(l1, sizeof l1, 9201, g1.id, "e2e4");

@@ -151,19 +151,14 @@ START_TEST(locked_database)
 		ck_assert_str_eq(try_move(&w, &b, &g, &seed), "");
 
 	/* Another process takes the write lock and keeps it. */
-	char path[400];
-	snprintf(path, sizeof path, "%s/kriegd.db", kd_state_dir(d));
-	sqlite3 *db;
-	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-	raw_exec(db, "BEGIN EXCLUSIVE; CREATE TABLE lock_holder (x);");
+	sqlite3 *db = kd_lock_db(d);
 	ck_assert_str_eq(try_move(&w, &b, &g, &seed), "storage");
 	ck_assert(kd_log_wait(d, "store failed", 5000));
 	/* Reads still work meanwhile (WAL), and the daemon is alive. */
 	check_views(&w, &b, &g);
 	kc_ok(w.c, kc_req(w.c, "history", NULL));
 	kc_ok(w.c, kc_req(w.c, "who", NULL));
-	raw_exec(db, "ROLLBACK");
-	sqlite3_close(db);
+	kd_unlock_db(db);
 
 	/* The lock is gone: the game goes on from exactly where it was. */
 	for (int i = 0; i < 4; i++)

@@ -109,23 +109,6 @@ static bool is_event(struct kc *c, size_t i)
 	return ev;
 }
 
-static sqlite3 *lock_db(struct kd *d)
-{
-	char path[400];
-	sqlite3 *db;
-	snprintf(path, sizeof path, "%s/kriegd.db", kd_state_dir(d));
-	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_exec(db, "BEGIN EXCLUSIVE; CREATE TABLE lock_holder (x);", NULL, NULL,
-	                              NULL), SQLITE_OK);
-	return db;
-}
-
-static void unlock_db(sqlite3 *db)
-{
-	ck_assert_int_eq(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-}
-
 /* 1. e4 e5 2. Nf3: Black's pawn on e5 now "tries" e5e4, blocked by White's
  * pawn: an illegal try Black cannot see is one.  Asserts (with the local
  * referee) that icc tells White nothing of it. */
@@ -166,7 +149,7 @@ START_TEST(private_try_waits_for_nobody)
 	move_ok(&w, &x, &g2, WHITE, "d2d4");
 	kc_event(x.c, "moved");
 
-	sqlite3 *db = lock_db(d);
+	sqlite3 *db = kd_lock_db(d);
 	size_t w_before = kc_nlines(w.c);
 
 	/* Black's private try, then a ping on the same connection: the ping's
@@ -201,7 +184,7 @@ START_TEST(private_try_waits_for_nobody)
 		ck_assert_msg(!is_event(w.c, i) && strstr(kc_line(w.c, i), "illegal") == NULL,
 		              "White heard: %s", kc_line(w.c, i));
 
-	unlock_db(db);
+	kd_unlock_db(db);
 	kc_ok(b.c, try_id);
 	played(&g1, BLACK, "e5e4");
 	long ev = -1;
@@ -240,7 +223,7 @@ START_TEST(loop_not_blocked)
 	kg_guest(d, &o);
 	g.id = kg_new_game(&w, &b);
 
-	sqlite3 *db = lock_db(d);
+	sqlite3 *db = kd_lock_db(d);
 	long long mv = kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)g.id, "move", "e2e4");
 	kc_ok(w.c, kc_req(w.c, "ping", NULL));   /* the move was ruled on */
 
@@ -259,7 +242,7 @@ START_TEST(loop_not_blocked)
 	assert_no_response(w.c, mv, 100);
 	ck_assert(!kc_saw(b.c, "\"moved\""));
 
-	unlock_db(db);
+	kd_unlock_db(db);
 	kc_ok(w.c, mv);
 	played(&g, WHITE, "e2e4");
 	kc_event(b.c, "moved");
@@ -285,7 +268,7 @@ START_TEST(failed_commit_cascade)
 	to_private_try(&w, &b, &g);
 	size_t w_before = kc_nlines(w.c), b_before = kc_nlines(b.c);
 
-	sqlite3 *db = lock_db(d);
+	sqlite3 *db = kd_lock_db(d);
 	long long try_id = kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)g.id, "move", "e5e4");
 	kc_ok(b.c, kc_req(b.c, "ping", NULL));
 	/* White resigns while the try commits: built on a state that is
@@ -294,7 +277,7 @@ START_TEST(failed_commit_cascade)
 	kc_error(b.c, try_id, "storage");
 	kc_error(w.c, res, "storage");
 	ck_assert(kd_log_wait(d, "not saved", 5000));
-	unlock_db(db);
+	kd_unlock_db(db);
 
 	/* Nobody heard anything, and the game is where it was: the same
 	 * illegal try is taken again (not "already tried"). */
