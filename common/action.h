@@ -1,0 +1,110 @@
+/*
+ * action.h — one entry of a game's record, and the one way to apply it.
+ *
+ * A game is its start (rule set, FEN) and the ordered list of actions
+ * applied to its referee.  The record is stored by the server, replayed
+ * on recovery and by every record view, exported and re-imported as PGN
+ * and driven by the tests; all of them read an action through this
+ * module, so one record means one game everywhere.
+ *
+ * An action is a kind, the colour that acted and a text:
+ *   begin   the opening announcements (referee_begin); text ""
+ *   try     one attempt, in any accepted notation (notation.h)
+ *   list    nost: a preference list; quiet: an "if quiet" sequence.  The
+ *   quiet   items are joined by single spaces (action_set_list); a spaced
+ *           "e.p." belongs to the item before it (notation_join_list), so
+ *           "exd6 e.p. Nf3" is two items.  1 to REFEREE_LIST_MAX items:
+ *           more, or none, is REF_E_TOO_MANY — never a truncation.
+ *   any     "Any?"; text ""
+ *   end     an ending from outside the board; text is the reason's wire
+ *           name (game_reason_name: "resignation", "agreement", ...).
+ *           color is the side the reason is about (-1 allowed for
+ *           agreement and aborted)
+ *   draw    a draw offer or its decline (text "offer" / "decline"): a
+ *           notice between the players the referee announces nothing for;
+ *           it needs a game in progress and a colour.
+ * Umpire actions (adjudication, clock adjustment) will be new kinds here,
+ * appended to the enum and the name table; stored names never change.
+ */
+#ifndef KRIEG_ACTION_H
+#define KRIEG_ACTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "event.h"
+#include "referee.h"
+
+/* Values are this module's only: the record stores the NAME
+ * (action_kind_name), so they may be reordered; names never change. */
+enum action_kind {
+	ACTION_BEGIN = 0,
+	ACTION_TRY,
+	ACTION_LIST,
+	ACTION_QUIET,
+	ACTION_ANY,
+	ACTION_END,
+	ACTION_DRAW,
+	ACTION_KIND_COUNT
+};
+
+#define ACTION_TEXT_MAX 256      /* bytes of text with its NUL (= store_action.text) */
+#define ACTION_KIND_NAME_MAX 8   /* longest kind name with its NUL (= store_action.kind) */
+
+struct action {
+	int kind;                    /* enum action_kind */
+	int color;                   /* WHITE, BLACK, or -1 */
+	char text[ACTION_TEXT_MAX];
+};
+
+/* "begin", "try", ...; NULL for a value out of range. */
+const char *action_kind_name(int kind);
+/* The kind of a stored name, or -1. */
+int action_kind_parse(const char *name);
+
+/*
+ * Fill *a from its parts.  Returns REF_OK, or REF_E_BAD_ARGUMENT for an
+ * unknown kind name or a text that does not fit (never truncated).
+ * action_parse takes the kind by name, as the record stores it.
+ */
+int action_set(struct action *a, int kind, int color, const char *text);
+int action_parse(struct action *a, const char *kind, int color, const char *text);
+
+/*
+ * A list or quiet action from its items: joined as the record keeps them.
+ * REF_E_TOO_MANY for no item or more than REFEREE_LIST_MAX attempts,
+ * REF_E_SYNTAX for an item that is empty or holds a space (a record item
+ * is one word), REF_E_BAD_ARGUMENT if the text would not fit.
+ */
+int action_set_list(struct action *a, int kind, int color, const char *const *items, size_t n);
+
+/*
+ * THE list splitting rule: split a list or quiet action's text into its
+ * attempts, in buf (ACTION_TEXT_MAX bytes).  A spaced "e.p." is joined to
+ * the attempt before it.  REF_E_TOO_MANY for none or more than
+ * REFEREE_LIST_MAX; REF_OK with *n items otherwise.
+ */
+int action_split(const char *text, char buf[ACTION_TEXT_MAX],
+                 const char *items[REFEREE_LIST_MAX], size_t *n);
+
+/*
+ * Apply one action to a referee: the only place a record's action becomes
+ * a referee call, used by live play, rebuilds, recovery, record views, PGN
+ * and the tests.  The referee's contract holds: REF_OK with events
+ * appended to out, or a status with nothing changed and nothing appended.
+ */
+int referee_apply(struct referee *r, const struct action *a, struct evlist *out);
+
+/*
+ * The draw-offer lapse rule: the colour with a standing draw offer after
+ * action a, given the offer standing before it (-1 for none) and the
+ * plies played before and after it.  A "draw offer" action makes one; a
+ * decline withdraws it; it lapses when the side it was made to plays a
+ * move (refused tries do not end it).
+ */
+int action_draw_offer(int offer, const struct action *a, int plies_before, int plies_after);
+
+/* A short label for messages: "try e4", "list e4 d4", "end resignation". */
+void action_label(const struct action *a, char *buf, size_t len);
+
+#endif
