@@ -22,8 +22,7 @@ OPT      ?= -O2
 SANFLAGS ?=
 WARN      = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wno-unused-parameter
-CPPFLAGS += -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Icommon -Iproto -Iserver \
-            -Iclient-cli/krieg -I$(BUILD)/gen
+CPPFLAGS += -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
 CFLAGS   += -std=c17 $(OPT) -g $(WARN) $(SANFLAGS)
 LDFLAGS  += $(SANFLAGS)
 
@@ -69,21 +68,34 @@ deps:
 	fi
 
 # --- libraries -------------------------------------------------------------
+# Each directory sees the headers of its own layer and those below it, so
+# the layering is a compile error, not a convention: a common/ file that
+# includes a proto or server header does not build.
+COMMON_INC  = -Icommon -I$(BUILD)/gen
+PROTO_INC   = -Icommon -Iproto
+SERVER_INC  = $(PROTO_INC) -Iserver
+CLIENT_INC  = $(PROTO_INC) -Iclient-cli/krieg
+REFTOOL_INC = $(PROTO_INC) -Iclient-cli/referee
+TEST_INC    = $(PROTO_INC) -Iserver -Iclient-cli/krieg -Itests
+
 $(BUILD)/obj/common/%.o: common/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(COMMON_INC) $(CFLAGS) -MMD -MP -c -o $@ $<
 $(BUILD)/obj/proto/%.o: proto/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(call pkgcflags,jansson) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(PROTO_INC) $(CFLAGS) $(call pkgcflags,jansson) -MMD -MP -c -o $@ $<
 $(BUILD)/obj/server/%.o: server/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(call pkgcflags,$(PKGS)) -MMD -MP -c -o $@ $<
-$(BUILD)/obj/client-cli/%.o: client-cli/%.c
+	$(CC) $(CPPFLAGS) $(SERVER_INC) $(CFLAGS) $(call pkgcflags,$(PKGS)) -MMD -MP -c -o $@ $<
+$(BUILD)/obj/client-cli/krieg/%.o: client-cli/krieg/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(call pkgcflags,$(PKGS) libedit) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CLIENT_INC) $(CFLAGS) $(call pkgcflags,$(PKGS) libedit) -MMD -MP -c -o $@ $<
+$(BUILD)/obj/client-cli/referee/%.o: client-cli/referee/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(REFTOOL_INC) $(CFLAGS) $(call pkgcflags,jansson) -MMD -MP -c -o $@ $<
 $(BUILD)/obj/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(call pkgcflags,$(PKGS) check) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(TEST_INC) $(CFLAGS) $(call pkgcflags,$(PKGS) check) -MMD -MP -c -o $@ $<
 
 $(LIBCORE): $(call obj,$(COMMON_SRC))
 $(LIBPROTO): $(call obj,$(PROTO_SRC))
@@ -205,4 +217,6 @@ install: all
 clean:
 	rm -rf build bin
 
--include $(shell find build -name '*.d' 2>/dev/null)
+# Header dependencies of the tree being built only (build/release,
+# build/clang, build/asan and build/tsan each have their own).
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -110,7 +110,9 @@ int referee_apply(struct referee *r, const struct action *a, struct evlist *out)
 		const char *items[REFEREE_LIST_MAX];
 		size_t n;
 		int st = action_split(a->text, buf, items, &n);
-		if (st != REF_OK)
+		if (st == REF_E_TOO_MANY)
+			n = 0; /* refused by the referee itself, in its order, with its message */
+		else if (st != REF_OK)
 			return st;
 		return a->kind == ACTION_LIST ? referee_attempt_list(r, a->color, items, n, out)
 		                              : referee_quiet(r, a->color, items, n, out);

@@ -12,23 +12,11 @@
  */
 #include "fen.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "bitboard.h"
-
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
-                                                         ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
+#include "errbuf.h"
 
 static const char *color_name(int c) { return c == WHITE ? "white" : "black"; }
 
@@ -70,36 +58,36 @@ static int parse_placement(const char *s, size_t len, struct board *b, char *err
 		char c = s[i];
 		if (c == '/') {
 			if (file != 8)
-				return fail(err, errlen, "rank %d has %d squares", rank + 1, file);
+				return failf(err, errlen, "rank %d has %d squares", rank + 1, file);
 			if (rank == 0)
-				return fail(err, errlen, "more than 8 ranks");
+				return failf(err, errlen, "more than 8 ranks");
 			rank--;
 			file = 0;
 		} else if (c >= '1' && c <= '8') {
 			/* A FEN writer merges empty squares: "71" is malformed. */
 			if (i > 0 && s[i - 1] >= '1' && s[i - 1] <= '8')
-				return fail(err, errlen, "rank %d has two digits in a row", rank + 1);
+				return failf(err, errlen, "rank %d has two digits in a row", rank + 1);
 			file += c - '0';
 			if (file > 8)
-				return fail(err, errlen, "rank %d has more than 8 squares", rank + 1);
+				return failf(err, errlen, "rank %d has more than 8 squares", rank + 1);
 		} else {
 			/* FEN's letters are SAN's, the case being the colour. */
 			int type = piece_from_letter(c);
 			if (type == PIECE_NONE) {
 				if (c >= 0x21 && c < 0x7f)
-					return fail(err, errlen, "bad piece letter '%c'", c);
-				return fail(err, errlen, "bad byte 0x%02x in placement", (unsigned char)c);
+					return failf(err, errlen, "bad piece letter '%c'", c);
+				return failf(err, errlen, "bad byte 0x%02x in placement", (unsigned char)c);
 			}
 			if (file >= 8)
-				return fail(err, errlen, "rank %d has more than 8 squares", rank + 1);
+				return failf(err, errlen, "rank %d has more than 8 squares", rank + 1);
 			board_put(b, c >= 'a' ? BLACK : WHITE, type, rank * 8 + file);
 			file++;
 		}
 	}
 	if (rank != 0)
-		return fail(err, errlen, "%d ranks instead of 8", 8 - rank);
+		return failf(err, errlen, "%d ranks instead of 8", 8 - rank);
 	if (file != 8)
-		return fail(err, errlen, "rank 1 has %d squares", file);
+		return failf(err, errlen, "rank 1 has %d squares", file);
 	return 0;
 }
 
@@ -109,18 +97,18 @@ static int check_material(const struct board *b, char *err, size_t errlen)
 		const bb_t *p = b->pieces[c];
 		int kings = bb_count(p[KING]);
 		if (kings == 0)
-			return fail(err, errlen, "no %s king", color_name(c));
+			return failf(err, errlen, "no %s king", color_name(c));
 		if (kings > 1)
-			return fail(err, errlen, "%d %s kings", kings, color_name(c));
+			return failf(err, errlen, "%d %s kings", kings, color_name(c));
 		bb_t back = p[PAWN] & (BB_RANK_1 | BB_RANK_8);
 		if (back) {
 			char sq[3];
 			square_name(bb_lsb(back), sq);
-			return fail(err, errlen, "%s pawn on %s", color_name(c), sq);
+			return failf(err, errlen, "%s pawn on %s", color_name(c), sq);
 		}
 		int pawns = bb_count(p[PAWN]);
 		if (pawns > 8)
-			return fail(err, errlen, "%d %s pawns", pawns, color_name(c));
+			return failf(err, errlen, "%d %s pawns", pawns, color_name(c));
 		/* Pieces beyond the initial set must have been pawns.  The initial
 		 * bishops are one on each square colour, so a second bishop on
 		 * one colour is a promoted one even with the other bishop gone. */
@@ -134,7 +122,7 @@ static int check_material(const struct board *b, char *err, size_t errlen)
 		int light = bb_count(p[BISHOP] & BB_LIGHT), dark = bb_count(p[BISHOP] & BB_DARK);
 		extra += (light > 1 ? light - 1 : 0) + (dark > 1 ? dark - 1 : 0);
 		if (pawns + extra > 8)
-			return fail(err, errlen, "too many %s pieces for the pawns promoted", color_name(c));
+			return failf(err, errlen, "too many %s pieces for the pawns promoted", color_name(c));
 	}
 	return 0;
 }
@@ -144,7 +132,7 @@ static int parse_castling(const char *s, size_t len, struct board *b, char *err,
 	if (len == 1 && s[0] == '-')
 		return 0;
 	if (len > 4)
-		return fail(err, errlen, "castling field too long");
+		return failf(err, errlen, "castling field too long");
 	for (size_t i = 0; i < len; i++) {
 		int right, color, king_sq, rook_sq;
 		switch (s[i]) {
@@ -154,19 +142,19 @@ static int parse_castling(const char *s, size_t len, struct board *b, char *err,
 		case 'q': right = CASTLE_BQ; color = BLACK; king_sq = 60; rook_sq = 56; break;
 		default:
 			if (s[i] >= 0x21 && s[i] < 0x7f)
-				return fail(err, errlen, "bad castling letter '%c'", s[i]);
-			return fail(err, errlen, "bad byte 0x%02x in castling", (unsigned char)s[i]);
+				return failf(err, errlen, "bad castling letter '%c'", s[i]);
+			return failf(err, errlen, "bad byte 0x%02x in castling", (unsigned char)s[i]);
 		}
 		if (b->castling & right)
-			return fail(err, errlen, "castling right %c given twice", s[i]);
+			return failf(err, errlen, "castling right %c given twice", s[i]);
 		char sq[3];
 		if (!(b->pieces[color][KING] & bb_sq(king_sq))) {
 			square_name(king_sq, sq);
-			return fail(err, errlen, "castling right %c without the king on %s", s[i], sq);
+			return failf(err, errlen, "castling right %c without the king on %s", s[i], sq);
 		}
 		if (!(b->pieces[color][ROOK] & bb_sq(rook_sq))) {
 			square_name(rook_sq, sq);
-			return fail(err, errlen, "castling right %c without a rook on %s", s[i], sq);
+			return failf(err, errlen, "castling right %c without a rook on %s", s[i], sq);
 		}
 		b->castling |= (uint8_t)right;
 	}
@@ -182,15 +170,15 @@ static int parse_ep(const char *s, size_t len, struct board *b, char *err, size_
 	char name[3] = { len > 0 ? s[0] : 0, len > 1 ? s[1] : 0, 0 };
 	int sq = len == 2 ? square_parse(name) : SQ_NONE;
 	if (sq == SQ_NONE)
-		return fail(err, errlen, "bad en passant field");
+		return failf(err, errlen, "bad en passant field");
 	int mover = b->side ^ 1; /* who made the double push */
 	int want_rank = mover == WHITE ? 2 : 5;
 	int pawn_sq = mover == WHITE ? sq + 8 : sq - 8;
 	int origin = mover == WHITE ? sq - 8 : sq + 8;
 	if ((sq >> 3) != want_rank || !(b->pieces[mover][PAWN] & bb_sq(pawn_sq)) ||
 	    b->mailbox[sq] != MAILBOX_EMPTY || b->mailbox[origin] != MAILBOX_EMPTY)
-		return fail(err, errlen, "en passant square %s without a pawn that just moved two squares",
-		            name);
+		return failf(err, errlen, "en passant square %s without a pawn that just moved two squares",
+		             name);
 	b->ep = (uint8_t)sq;
 	return 0;
 }
@@ -297,7 +285,7 @@ static int check_checks(const struct board *b, char *err, size_t errlen)
 	if (!checkers)
 		return 0;
 	if (bb_count(checkers) > 2)
-		return fail(err, errlen, "side to move is in check by more than two pieces");
+		return failf(err, errlen, "side to move is in check by more than two pieces");
 	if (b->ep != SQ_NONE) {
 		/* The last move is known: the double step to the pawn in front of
 		 * the en-passant square.  It checks with that pawn or discovers a
@@ -309,8 +297,8 @@ static int check_checks(const struct board *b, char *err, size_t errlen)
 			if (!explained(b, bb_sq(sq), ksq, pawn_sq, bb_sq(origin))) {
 				square_name(b->ep, s1);
 				square_name(sq, s2);
-				return fail(err, errlen,
-				            "en passant square %s with a check from %s the double step cannot give", s1,
+				return failf(err, errlen,
+				             "en passant square %s with a check from %s the double step cannot give", s1,
 				            s2);
 			}
 		}
@@ -319,8 +307,8 @@ static int check_checks(const struct board *b, char *err, size_t errlen)
 	if (bb_several(checkers) && !double_check_possible(b, checkers, ksq, mover)) {
 		square_name(bb_lsb(checkers), s1);
 		square_name(bb_lsb(checkers & (checkers - 1)), s2);
-		return fail(err, errlen, "impossible double check from %s and %s: no single move gives both",
-		            s1, s2);
+		return failf(err, errlen, "impossible double check from %s and %s: no single move gives both",
+		             s1, s2);
 	}
 	return 0;
 }
@@ -330,13 +318,13 @@ int fen_parse(const char *fen, struct board *out, char *err, size_t errlen)
 	if (err && errlen)
 		err[0] = '\0';
 	if (!fen)
-		return fail(err, errlen, "no FEN");
+		return failf(err, errlen, "no FEN");
 	size_t total = strnlen(fen, FEN_INPUT_MAX + 1);
 	if (total > FEN_INPUT_MAX)
-		return fail(err, errlen, "FEN longer than %d bytes", FEN_INPUT_MAX);
+		return failf(err, errlen, "FEN longer than %d bytes", FEN_INPUT_MAX);
 	for (size_t i = 0; i < total; i++)
 		if ((unsigned char)fen[i] < 0x20 || (unsigned char)fen[i] >= 0x7f)
-			return fail(err, errlen, "bad byte 0x%02x in FEN", (unsigned char)fen[i]);
+			return failf(err, errlen, "bad byte 0x%02x in FEN", (unsigned char)fen[i]);
 
 	struct board b;
 	board_clear(&b);
@@ -344,49 +332,49 @@ int fen_parse(const char *fen, struct board *out, char *err, size_t errlen)
 	size_t len;
 
 	if (!next_field(&p, &f, &len))
-		return fail(err, errlen, "empty FEN");
+		return failf(err, errlen, "empty FEN");
 	if (parse_placement(f, len, &b, err, errlen) < 0)
 		return -1;
 	if (check_material(&b, err, errlen) < 0)
 		return -1;
 
 	if (!next_field(&p, &f, &len))
-		return fail(err, errlen, "missing side to move");
+		return failf(err, errlen, "missing side to move");
 	if (len != 1 || (f[0] != 'w' && f[0] != 'b'))
-		return fail(err, errlen, "side to move must be w or b");
+		return failf(err, errlen, "side to move must be w or b");
 	b.side = f[0] == 'w' ? WHITE : BLACK;
 
 	if (!next_field(&p, &f, &len))
-		return fail(err, errlen, "missing castling field");
+		return failf(err, errlen, "missing castling field");
 	if (parse_castling(f, len, &b, err, errlen) < 0)
 		return -1;
 
 	if (!next_field(&p, &f, &len))
-		return fail(err, errlen, "missing en passant field");
+		return failf(err, errlen, "missing en passant field");
 	if (parse_ep(f, len, &b, err, errlen) < 0)
 		return -1;
 
 	unsigned v;
 	if (next_field(&p, &f, &len)) {
 		if (!parse_counter(f, len, 9999, &v))
-			return fail(err, errlen, "bad halfmove clock");
+			return failf(err, errlen, "bad halfmove clock");
 		b.halfmove = (uint16_t)v;
 		if (next_field(&p, &f, &len)) {
 			if (!parse_counter(f, len, 9999, &v) || v == 0)
-				return fail(err, errlen, "bad fullmove number");
+				return failf(err, errlen, "bad fullmove number");
 			b.fullmove = (uint16_t)v;
 		}
 		if (next_field(&p, &f, &len))
-			return fail(err, errlen, "extra text after the FEN");
+			return failf(err, errlen, "extra text after the FEN");
 	}
 	if (b.ep != SQ_NONE && b.halfmove != 0)
-		return fail(err, errlen, "halfmove clock must be 0 after a double pawn push");
+		return failf(err, errlen, "halfmove clock must be 0 after a double pawn push");
 
 	/* The side that just moved cannot have left its king in check. */
 	int other = b.side ^ 1;
 	bb_t occ = b.occ[WHITE] | b.occ[BLACK];
 	if (board_attacked(&b, board_king(&b, other), b.side, occ))
-		return fail(err, errlen, "side not to move is in check");
+		return failf(err, errlen, "side not to move is in check");
 	if (check_checks(&b, err, errlen) < 0)
 		return -1;
 

@@ -2,9 +2,10 @@
  * pgn.h — Kriegspiel PGN out and in (proto/PGN.md is the format).
  *
  * A game's record is the ordered list of actions applied to the referee
- * (what server/store.h keeps): tries, nost preference lists and "if quiet"
- * sequences, "any?" asks, and endings from outside the board.  pgn_write
- * replays them through a fresh referee and writes the University of
+ * (struct action, action.h; what server/store.h keeps): tries, nost
+ * preference lists and "if quiet" sequences, "any?" asks, draw offers and
+ * endings from outside the board.  pgn_write replays them through a fresh
+ * referee (referee_apply, the one way an action is applied) and writes the University of
  * Maryland form `SAN {(K:refused tries:what the opponent heard) ...}` with
  * the umpire's announcements after the (K:...) block, and a `[%krieg ...]`
  * command holding the exact actions wherever the UMD block alone could not
@@ -13,32 +14,22 @@
  * announcements differ from the replay.
  *
  * Pure: no I/O; the output is a malloc'd string, the input a string.
+ * Code: pgn_log.c (the replayed game log both directions share),
+ * pgn_write.c, pgn_read.c; pgn_priv.h is their private header.
  */
 #ifndef KRIEG_PGN_H
 #define KRIEG_PGN_H
 
 #include <stddef.h>
 
+#include "action.h"
 #include "event.h"
 #include "fen.h"
 #include "referee.h"
 
-#define PGN_TEXT_MAX 256          /* = store_action.text */
 #define PGN_TAG_MAX 128           /* longest tag value kept in a pgn_header field */
 #define PGN_INPUT_MAX (8u << 20)  /* pgn_read refuses longer texts unread */
 #define PGN_ACTIONS_MAX 50000     /* = the server's GAME_ACTIONS_MAX */
-
-/* One action applied to the referee.  kind: "try", "list", "quiet", "any",
- * "end" (a leading "begin", as the server stores it, is accepted by
- * pgn_write and skipped).  text: the attempt as sent; list and quiet items
- * joined by ' '; for "end" the reason name ("resignation", "agreement",
- * "time", "abandoned", "aborted").  color: who acted, WHITE or BLACK (an
- * "end" may have -1). */
-struct pgn_action {
-	int color;
-	char kind[8];
-	char text[PGN_TEXT_MAX];
-};
 
 /* The tag pairs.  Empty strings are written as "?" (Date "????.??.??").
  * rules: a ruleset name (empty = RULESET_DEFAULT); fen: empty for the
@@ -58,32 +49,30 @@ struct pgn_header {
 };
 
 /*
- * Write the PGN of a game.  view: AUD_UMPIRE for the full record (every
- * move, try and announcement; replayable), or AUD_WHITE / AUD_BLACK /
- * AUD_SPECTATOR for the filtered record of that audience: only the events
- * it received, "??" for every move it did not make, no [%krieg] actions.
- * Returns 0 with *out a malloc'd NUL-terminated text (free it), or -1 with
- * a message in err (an unknown rule set, a bad FEN, an action the referee
- * refuses, a text that cannot be written).
+ * Write the PGN of a game whose actions are a[0..n) (a leading "begin",
+ * as the server stores it, is skipped).  view: AUD_UMPIRE for the full
+ * record (every move, try and announcement; replayable), or AUD_WHITE /
+ * AUD_BLACK / AUD_SPECTATOR for the filtered record of that audience: only
+ * the events it received, "??" for every move it did not make, no [%krieg]
+ * actions.  Returns 0 with *out a malloc'd NUL-terminated text (free it),
+ * or -1 with *out NULL and a message in err (an unknown rule set, a bad
+ * FEN, an action referee_apply refuses — e.g. a list of more than
+ * REFEREE_LIST_MAX moves, never cut — a text that cannot be written).
  */
-int pgn_write(const struct pgn_header *h, const struct pgn_action *a, size_t n, unsigned view,
+int pgn_write(const struct pgn_header *h, const struct action *a, size_t n, unsigned view,
               char **out, char *err, size_t errlen);
 
 /*
  * Read one full-record Kriegspiel PGN: fills *h, and *a / *n with the
  * exact action list (malloc'd; free(*a)), which replays to the same events.
- * Returns 0, or -1 with a message in err naming the move, e.g.
+ * Returns 0, or -1 with *a NULL, *n 0 and a message in err naming the move, e.g.
  * "move 5 (white) exd3: PGN says \"Check along the file\", replay says ...".
  * A filtered PGN (KriegView tag, "??" moves) is refused: it cannot be
  * replayed.  A plain UMD PGN without [%krieg] commands reads too: each
  * (K:...) attempt becomes a try, then the move.
  */
-int pgn_read(const char *text, struct pgn_header *h, struct pgn_action **a, size_t *n, char *err,
+int pgn_read(const char *text, struct pgn_header *h, struct action **a, size_t *n, char *err,
              size_t errlen);
-
-/* Apply one action to a referee: the path pgn_write, pgn_read and
- * krieg-referee share.  Returns the referee status. */
-int pgn_apply(struct referee *r, const struct pgn_action *a, struct evlist *out);
 
 /* Fill h with defaults ("?" fields, Result "*", rules RULESET_DEFAULT). */
 void pgn_header_init(struct pgn_header *h);

@@ -11,9 +11,140 @@
 #include <stdio.h>
 #include <string.h>
 
+/*
+ * Wording.  Where the rule sets' umpires say the same thing it is said once,
+ * in ruleset_say(); a struct wording holds only the phrases that differ.
+ * A phrase is a template: {name} is replaced by one value of the event
+ * (see ruleset_say()), everything else is said as written.  Each phrase
+ * uses only fields of the event it renders.
+ */
+#define NCHECK_DIRS (CHECK_H1A8_DIAGONAL + 1)
+
+struct wording {
+	const char *check_dir[NCHECK_DIRS]; /* the words of one check direction; NULL: not said */
+	const char *check[2];          /* one check {check}, a double check {check} and {check2} */
+	const char *check_capture[2];  /* the same when the move captured on {square}; NULL: as check */
+	const char *capture;           /* {who} captured on {square} */
+	const char *capture_pawn;      /* the same when the kind is said; NULL: as capture */
+	const char *capture_piece;
+	const char *capture_ep;        /* when en passant is said; NULL: as capture */
+	const char *move;              /* the mover's own move: {who}, {move} */
+	const char *moved;             /* the opponent's copy: {who} */
+	const char *illegal;           /* the mover's refused try, {move} */
+	const char *illegal_unnamed;   /* a refused try without the move, {who} */
+	const char *any_yes;           /* "any?" answered yes */
+	const char *checkmate;         /* {winner} (or "nobody"), {Winner} (or "Nobody") */
+	const char *drawn;             /* {why} */
+};
+
+static const struct wording icc_words = { /* seed 003 "Checks" */
+	.check_dir = {
+		[CHECK_RANK] = "along the rank",
+		[CHECK_FILE] = "along the file",
+		[CHECK_LONG_DIAGONAL] = "along the long diagonal",
+		[CHECK_SHORT_DIAGONAL] = "along the short diagonal",
+		[CHECK_KNIGHT] = "by a knight",
+	},
+	.check = { "Check {check}", "Double check {check} and {check2}" },
+	.capture = "Capture on {square}",
+	.capture_pawn = "Pawn captured on {square}",
+	.capture_piece = "Piece captured on {square}",
+	.move = "{who} played {move}",
+	.moved = "{who} has moved",
+	.illegal = "Illegal: {move}",
+	.illegal_unnamed = "Illegal move",
+	.any_yes = "Yes",
+	.checkmate = "Checkmate: {winner} wins",
+	.drawn = "Drawn by {why}",
+};
+
+static const struct wording english_words = { /* seed 001 rule 10 */
+	.check_dir = {
+		[CHECK_RANK] = "Rank check",
+		[CHECK_FILE] = "File check",
+		[CHECK_LONG_DIAGONAL] = "Long check",
+		[CHECK_SHORT_DIAGONAL] = "Short check",
+		[CHECK_KNIGHT] = "Knight check",
+	},
+	.check = { "{check}", "{check} and {check2}" },
+	.capture = "Capture on {square}",
+	.move = "{who}: {move}",
+	.moved = "{who}",
+	.illegal = "Illegal: {move}",
+	.illegal_unnamed = "{who} tried an illegal move",
+	.any_yes = "Yes",
+	.checkmate = "Checkmate: {winner} wins",
+	.drawn = "Drawn by {why}",
+};
+
+static const struct wording insurance_words = { /* seed 002 rule 5 */
+	.check_dir = {
+		[CHECK_RANK] = "on the rank",
+		[CHECK_FILE] = "on the file",
+		[CHECK_LONG_DIAGONAL] = "on the long diagonal",
+		[CHECK_SHORT_DIAGONAL] = "on the short diagonal",
+		[CHECK_KNIGHT] = "with a knight",
+	},
+	/* The whole move in one sentence: "White has moved giving check on
+	 * the rank", "White has captured on [square] giving check ...".  The
+	 * check is the move's last announcement, so its words carry the
+	 * sentence (the event holds the square of a capture everybody heard). */
+	.check = { "{who} has moved giving check {check}", "{who} has moved giving check {check} and {check2}" },
+	.check_capture = { "{who} has captured on {square} giving check {check}",
+	                   "{who} has captured on {square} giving check {check} and {check2}" },
+	.capture = "{who} has captured on {square}",
+	.move = "{who} played {move}",
+	.moved = "{who} has moved",
+	.illegal = "You cannot do that ({move})",
+	.illegal_unnamed = "You cannot do that",
+	.any_yes = "Try", /* seed 002: 'The Umpire says "try"' */
+	.checkmate = "{Winner} has given checkmate",
+	.drawn = "The game is drawn ({why})",
+};
+
+static const struct wording nost_words = { /* seed 000 rule 9 */
+	.check_dir = {
+		[CHECK_RANK] = "on the rank",
+		[CHECK_FILE] = "on the file",
+		[CHECK_LONG_DIAGONAL] = "on the long diagonal",
+		[CHECK_SHORT_DIAGONAL] = "on the short diagonal",
+		[CHECK_KNIGHT] = "from a knight",
+	},
+	.check = { "{checked} is in check {check}", "{checked} is in double check {check} and {check2}" },
+	.capture = "{who} captured at {square}",
+	.move = "You moved {move}",
+	.moved = "{who} has moved",
+	.illegal = "Illegal: {move}",
+	.illegal_unnamed = "Illegal move",
+	.any_yes = "Yes",
+	.checkmate = "Checkmate: {winner} wins",
+	.drawn = "Drawn by {why}",
+};
+
+static const struct wording gollon_words = { /* seed 004 "Check" */
+	.check_dir = {
+		[CHECK_RANK] = "along a rank",
+		[CHECK_FILE] = "along a file",
+		[CHECK_A1H8_DIAGONAL] = "along the small diagonal",
+		[CHECK_H1A8_DIAGONAL] = "along the large diagonal",
+		[CHECK_KNIGHT] = "by a knight",
+	},
+	.check = { "Check {check}", "Double check {check} and {check2}" },
+	.capture = "{who} has captured on {square}",
+	.capture_ep = "{who} has taken en passant on {square}",
+	.move = "{who} played {move}",
+	.moved = "{who} has moved",
+	.illegal = "Illegal: {move}",
+	.illegal_unnamed = "{who} tried an illegal move",
+	.any_yes = "Yes",
+	.checkmate = "Checkmate: {winner} wins",
+	.drawn = "Drawn by {why}",
+};
+
 static const struct ruleset rulesets[] = {
 	{
 		.name = "icc",
+		.wording = &icc_words,
 		.title = "ICC / Computer Olympiad: pawn-try counts, pawn or piece captured, silent illegal tries",
 		.illegal = ILLEGAL_MOVER,
 		.impossible = IMPOSSIBLE_PRIVATE,
@@ -32,6 +163,7 @@ static const struct ruleset rulesets[] = {
 	},
 	{
 		.name = "english",
+		.wording = &english_words,
 		.title = "English rules of the Gambit Club, London (1933): \"any?\" on request, illegal tries announced",
 		.illegal = ILLEGAL_BOTH,
 		.impossible = IMPOSSIBLE_IS_ILLEGAL,
@@ -50,6 +182,7 @@ static const struct ruleset rulesets[] = {
 	},
 	{
 		.name = "insurance",
+		.wording = &insurance_words,
 		.title = "Insurance Chess Club (1993): \"any?\" after the first move, \"you cannot do that\"",
 		.illegal = ILLEGAL_BOTH,
 		.impossible = IMPOSSIBLE_IS_ILLEGAL,
@@ -68,6 +201,7 @@ static const struct ruleset rulesets[] = {
 	},
 	{
 		.name = "nost",
+		.wording = &nost_words,
 		.title = "NOST postal (1995): preference lists, \"if quiet\" sequences, illegal-try counts",
 		.illegal = ILLEGAL_COUNTED,
 		.impossible = IMPOSSIBLE_UNCOUNTED,
@@ -86,6 +220,7 @@ static const struct ruleset rulesets[] = {
 	},
 	{
 		.name = "gollon",
+		.wording = &gollon_words,
 		.title = "Gollon / Pritchard card: \"Any?\" answered \"Try!\", \"Impossible\", en passant named",
 		.illegal = ILLEGAL_BOTH,
 		.impossible = IMPOSSIBLE_PUBLIC,
@@ -132,223 +267,90 @@ const struct ruleset *ruleset_at(size_t i)
 }
 
 /* ------------------------------------------------------------------ */
-/* Wording.  Each phrase uses only fields of the event it renders.     */
-
-enum wording { W_ICC, W_ENGLISH, W_INSURANCE, W_NOST, W_GOLLON };
-
-static enum wording wording_of(const struct ruleset *rs)
-{
-	if (rs == NULL)
-		return W_ICC;
-	if (strcmp(rs->name, "english") == 0)
-		return W_ENGLISH;
-	if (strcmp(rs->name, "insurance") == 0)
-		return W_INSURANCE;
-	if (strcmp(rs->name, "nost") == 0)
-		return W_NOST;
-	if (strcmp(rs->name, "gollon") == 0)
-		return W_GOLLON;
-	return W_ICC;
-}
+/* Saying one event.                                                   */
 
 static const char *side_name(int by)
 {
 	return by == WHITE ? "White" : by == BLACK ? "Black" : "Nobody";
 }
 
-/* The direction words of one check, per wording. */
-static const char *check_words(enum wording w, int dir)
+static const char *check_dir_words(const struct wording *w, int dir)
 {
-	switch (w) {
-	case W_ENGLISH: /* seed 001 rule 10 */
-		switch (dir) {
-		case CHECK_RANK: return "Rank check";
-		case CHECK_FILE: return "File check";
-		case CHECK_LONG_DIAGONAL: return "Long check";
-		case CHECK_SHORT_DIAGONAL: return "Short check";
-		case CHECK_KNIGHT: return "Knight check";
-		default: break;
-		}
-		break;
-	case W_INSURANCE: /* seed 002 rule 5 */
-		switch (dir) {
-		case CHECK_RANK: return "on the rank";
-		case CHECK_FILE: return "on the file";
-		case CHECK_LONG_DIAGONAL: return "on the long diagonal";
-		case CHECK_SHORT_DIAGONAL: return "on the short diagonal";
-		case CHECK_KNIGHT: return "with a knight";
-		default: break;
-		}
-		break;
-	case W_NOST: /* seed 000 rule 9 */
-		switch (dir) {
-		case CHECK_RANK: return "on the rank";
-		case CHECK_FILE: return "on the file";
-		case CHECK_LONG_DIAGONAL: return "on the long diagonal";
-		case CHECK_SHORT_DIAGONAL: return "on the short diagonal";
-		case CHECK_KNIGHT: return "from a knight";
-		default: break;
-		}
-		break;
-	case W_GOLLON: /* seed 004 "Check" */
-		switch (dir) {
-		case CHECK_RANK: return "along a rank";
-		case CHECK_FILE: return "along a file";
-		case CHECK_A1H8_DIAGONAL: return "along the small diagonal";
-		case CHECK_H1A8_DIAGONAL: return "along the large diagonal";
-		case CHECK_KNIGHT: return "by a knight";
-		default: break;
-		}
-		break;
-	case W_ICC: /* seed 003 "Checks" */
-		switch (dir) {
-		case CHECK_RANK: return "along the rank";
-		case CHECK_FILE: return "along the file";
-		case CHECK_LONG_DIAGONAL: return "along the long diagonal";
-		case CHECK_SHORT_DIAGONAL: return "along the short diagonal";
-		case CHECK_KNIGHT: return "by a knight";
-		default: break;
-		}
-		break;
-	}
+	if (dir >= 0 && dir < NCHECK_DIRS && w->check_dir[dir] != NULL)
+		return w->check_dir[dir];
 	return "in an unknown direction";
 }
 
-static void say_check(enum wording w, const struct event *e, char *buf, size_t len)
-{
-	int other = e->by == WHITE ? BLACK : e->by == BLACK ? WHITE : -1;
-	const char *a = check_words(w, e->checks[0]);
-	bool dbl = e->checks[1] != CHECK_NONE;
-	const char *b = dbl ? check_words(w, e->checks[1]) : "";
+/* The values a phrase may name, in the order of var_names. */
+enum { V_WHO, V_CHECKED, V_MOVE, V_SQUARE, V_CHECK, V_CHECK2, V_WINNER, V_WINNER_CAP, V_REASON, V_WHY, NVARS };
+static const char *const var_names[NVARS] = {
+	"who", "checked", "move", "square", "check", "check2", "winner", "Winner", "reason", "why",
+};
 
-	switch (w) {
-	case W_ENGLISH:
-		if (dbl)
-			snprintf(buf, len, "%s and %s", a, b);
-		else
-			snprintf(buf, len, "%s", a);
-		break;
-	case W_INSURANCE: {
-		/* Seed 002 rule 5 says the whole move in one sentence: "White has
-		 * moved giving check on the rank", "White has captured on [square]
-		 * giving check ...".  The check is the move's last announcement, so
-		 * its words carry the sentence (the event holds the square of a
-		 * capture everybody heard with it). */
-		char what[24];
-		if (e->square >= 0 && e->square < 64) {
-			char sq[3];
-			square_name(e->square, sq);
-			snprintf(what, sizeof what, "captured on %s", sq);
-		} else {
-			snprintf(what, sizeof what, "moved");
+/* Write phrase t into buf as snprintf would (truncated, always ended). */
+static void expand(char *buf, size_t len, const char *t, const char *const val[NVARS])
+{
+	size_t n = 0;
+	while (*t != '\0') {
+		const char *s = t, *end = t + 1;
+		if (*t == '{') {
+			for (int i = 0; i < NVARS; i++) {
+				size_t k = strlen(var_names[i]);
+				if (strncmp(t + 1, var_names[i], k) == 0 && t[1 + k] == '}') {
+					s = val[i];
+					end = s + strlen(s);
+					t += k + 1;
+					break;
+				}
+			}
 		}
-		if (dbl)
-			snprintf(buf, len, "%s has %s giving check %s and %s", side_name(e->by), what, a, b);
-		else
-			snprintf(buf, len, "%s has %s giving check %s", side_name(e->by), what, a);
-		break;
+		t++;
+		for (; s < end && n + 1 < len; s++)
+			buf[n++] = *s;
 	}
-	case W_NOST:
-		if (dbl)
-			snprintf(buf, len, "%s is in double check %s and %s", side_name(other), a, b);
-		else
-			snprintf(buf, len, "%s is in check %s", side_name(other), a);
-		break;
-	case W_GOLLON:
-	case W_ICC:
-		if (dbl)
-			snprintf(buf, len, "Double check %s and %s", a, b);
-		else
-			snprintf(buf, len, "Check %s", a);
-		break;
-	}
+	buf[n] = '\0';
 }
 
-static void say_capture(enum wording w, const struct event *e, char *buf, size_t len)
+static const char *game_over_phrase(const struct wording *w, const struct event *e)
 {
-	char sq[3] = "??";
-	if (e->square >= 0 && e->square < 64)
-		square_name(e->square, sq);
-	switch (w) {
-	case W_ICC:
-		if (e->what == CAPTURED_PAWN)
-			snprintf(buf, len, "Pawn captured on %s", sq);
-		else if (e->what == CAPTURED_PIECE)
-			snprintf(buf, len, "Piece captured on %s", sq);
-		else
-			snprintf(buf, len, "Capture on %s", sq);
-		break;
-	case W_ENGLISH:
-		snprintf(buf, len, "Capture on %s", sq);
-		break;
-	case W_INSURANCE:
-		snprintf(buf, len, "%s has captured on %s", side_name(e->by), sq);
-		break;
-	case W_NOST:
-		snprintf(buf, len, "%s captured at %s", side_name(e->by), sq);
-		break;
-	case W_GOLLON:
-		if (e->en_passant)
-			snprintf(buf, len, "%s has taken en passant on %s", side_name(e->by), sq);
-		else
-			snprintf(buf, len, "%s has captured on %s", side_name(e->by), sq);
-		break;
-	}
-}
-
-static void say_game_over(enum wording w, const struct event *e, char *buf, size_t len)
-{
-	const char *winner = e->result == RESULT_WHITE ? "White" : e->result == RESULT_BLACK ? "Black" : NULL;
-	const char *reason = game_reason_name(e->reason);
-	if (reason == NULL)
-		reason = "unknown reason";
 	switch (e->reason) {
 	case REASON_CHECKMATE:
-		if (w == W_INSURANCE)
-			snprintf(buf, len, "%s has given checkmate", winner ? winner : "Nobody");
-		else
-			snprintf(buf, len, "Checkmate: %s wins", winner ? winner : "nobody");
-		return;
+		return w->checkmate;
 	case REASON_RESIGNATION:
-		snprintf(buf, len, "%s resigns", side_name(e->by));
-		return;
+		return "{who} resigns";
 	case REASON_TIME:
-		if (winner)
-			snprintf(buf, len, "%s lost on time", side_name(e->by));
-		else
-			snprintf(buf, len, "%s ran out of time; drawn, the other side cannot mate", side_name(e->by));
-		return;
+		if (e->result == RESULT_WHITE || e->result == RESULT_BLACK)
+			return "{who} lost on time";
+		return "{who} ran out of time; drawn, the other side cannot mate";
 	case REASON_ABANDONED:
-		snprintf(buf, len, "%s abandoned the game", side_name(e->by));
-		return;
+		return "{who} abandoned the game";
 	case REASON_ABORTED:
-		snprintf(buf, len, "Game aborted");
-		return;
+		return "Game aborted";
 	default:
 		break;
 	}
-	if (e->result == RESULT_DRAW) {
-		static const char *const why[] = {
-			[REASON_STALEMATE] = "stalemate",
-			[REASON_REPETITION] = "threefold repetition",
-			[REASON_FIFTY_MOVES] = "the fifty-move rule",
-			[REASON_INSUFFICIENT] = "insufficient material",
-			[REASON_AGREEMENT] = "agreement",
-		};
-		const char *t = e->reason < sizeof why / sizeof why[0] && why[e->reason] ? why[e->reason] : reason;
-		if (w == W_INSURANCE)
-			snprintf(buf, len, "The game is drawn (%s)", t);
-		else
-			snprintf(buf, len, "Drawn by %s", t);
-	} else {
-		snprintf(buf, len, "%s wins (%s)", winner ? winner : "Nobody", reason);
-	}
+	return e->result == RESULT_DRAW ? w->drawn : "{Winner} wins ({reason})";
 }
 
 void ruleset_say(const struct ruleset *rs, const struct event *e, char *buf, size_t len)
 {
-	enum wording w = wording_of(rs);
-	const char *who = side_name(e->by);
+	const struct wording *w = (rs != NULL ? rs : ruleset_default())->wording;
+	int checked = e->by == WHITE ? BLACK : e->by == BLACK ? WHITE : -1;
+	const char *winner = e->result == RESULT_WHITE ? "White" : e->result == RESULT_BLACK ? "Black" : NULL;
+	static const char *const why[] = {
+		[REASON_STALEMATE] = "stalemate",
+		[REASON_REPETITION] = "threefold repetition",
+		[REASON_FIFTY_MOVES] = "the fifty-move rule",
+		[REASON_INSUFFICIENT] = "insufficient material",
+		[REASON_AGREEMENT] = "agreement",
+	};
+	const char *reason = game_reason_name(e->reason);
+	if (reason == NULL)
+		reason = "unknown reason";
+	bool on_board = e->square >= 0 && e->square < 64;
+	char sq[3] = "??";
+	if (on_board)
+		square_name(e->square, sq);
 	/* The move is spoken only when this copy carries it. */
 	char uci[NOTATION_MAX];
 	const char *mv = NULL;
@@ -358,87 +360,81 @@ void ruleset_say(const struct ruleset *rs, const struct event *e, char *buf, siz
 			snprintf(uci, sizeof uci, "%s", move_to(e->move) > move_from(e->move) ? "O-O" : "O-O-O");
 		mv = e->san[0] ? e->san : uci;
 	}
+	const char *val[NVARS] = {
+		[V_WHO] = side_name(e->by),
+		[V_CHECKED] = side_name(checked),
+		[V_MOVE] = mv ? mv : "",
+		[V_SQUARE] = sq,
+		[V_CHECK] = check_dir_words(w, e->checks[0]),
+		[V_CHECK2] = check_dir_words(w, e->checks[1]),
+		[V_WINNER] = winner ? winner : "nobody",
+		[V_WINNER_CAP] = winner ? winner : "Nobody",
+		[V_REASON] = reason,
+		[V_WHY] = e->reason < sizeof why / sizeof why[0] && why[e->reason] ? why[e->reason] : reason,
+	};
 
 	if (len == 0)
 		return;
 	buf[0] = '\0';
+	const char *t = NULL;
+	bool dbl = e->checks[1] != CHECK_NONE;
 	switch (e->type) {
 	case EV_MOVE:
-		if (w == W_ENGLISH)
-			snprintf(buf, len, "%s: %s", who, mv ? mv : "");
-		else if (w == W_NOST)
-			snprintf(buf, len, "You moved %s", mv ? mv : "");
-		else
-			snprintf(buf, len, "%s played %s", who, mv ? mv : "");
+		t = w->move;
 		break;
 	case EV_MOVED:
-		if (w == W_ENGLISH)
-			snprintf(buf, len, "%s", who);
-		else
-			snprintf(buf, len, "%s has moved", who);
+		t = w->moved;
 		break;
 	case EV_UMPIRE_MOVE:
-		snprintf(buf, len, "%s played %s", who, mv ? mv : "");
+		t = "{who} played {move}";
 		break;
 	case EV_ILLEGAL:
-		if (w == W_INSURANCE)
-			snprintf(buf, len, "You cannot do that%s%s%s", mv ? " (" : "", mv ? mv : "", mv ? ")" : "");
-		else if (mv)
-			snprintf(buf, len, "Illegal: %s", mv);
-		else if (w == W_ICC || w == W_NOST)
-			snprintf(buf, len, "Illegal move");
-		else
-			snprintf(buf, len, "%s tried an illegal move", who);
+		t = mv ? w->illegal : w->illegal_unnamed;
 		break;
 	case EV_IMPOSSIBLE:
-		if (mv)
-			snprintf(buf, len, "Impossible: %s", mv);
-		else
-			snprintf(buf, len, "Impossible");
+		t = mv ? "Impossible: {move}" : "Impossible";
 		break;
 	case EV_CAPTURE:
-		say_capture(w, e, buf, len);
+		t = e->what == CAPTURED_PAWN && w->capture_pawn ? w->capture_pawn
+		    : e->what == CAPTURED_PIECE && w->capture_piece ? w->capture_piece
+		    : e->en_passant && w->capture_ep ? w->capture_ep
+		    : w->capture;
 		break;
 	case EV_CHECK:
-		say_check(w, e, buf, len);
+		t = on_board && w->check_capture[dbl] ? w->check_capture[dbl] : w->check[dbl];
 		break;
 	case EV_PAWN_TRIES:
 		if (e->count == 1)
-			snprintf(buf, len, "%s has 1 pawn try", who);
+			snprintf(buf, len, "%s has 1 pawn try", val[V_WHO]);
 		else
-			snprintf(buf, len, "%s has %d pawn tries", who, e->count);
+			snprintf(buf, len, "%s has %d pawn tries", val[V_WHO], e->count);
 		break;
 	case EV_PAWN_CAPTURES:
-		snprintf(buf, len, "%s has %s pawn capture", who, e->answer ? "a" : "no");
+		snprintf(buf, len, "%s has %s pawn capture", val[V_WHO], e->answer ? "a" : "no");
 		break;
 	case EV_ANY:
-		if (e->answer == ANY_NO)
-			snprintf(buf, len, "No");
-		else if (e->answer == ANY_TRY)
-			snprintf(buf, len, "Try!");
-		else if (w == W_INSURANCE)
-			snprintf(buf, len, "Try"); /* seed 002: 'The Umpire says "try"' */
-		else
-			snprintf(buf, len, "Yes");
+		t = e->answer == ANY_NO ? "No" : e->answer == ANY_TRY ? "Try!" : w->any_yes;
 		break;
 	case EV_ILLEGAL_COUNT:
 		if (e->count == 1)
-			snprintf(buf, len, "%s tried one illegal move", who);
+			snprintf(buf, len, "%s tried one illegal move", val[V_WHO]);
 		else
-			snprintf(buf, len, "%s tried %d illegal moves", who, e->count);
+			snprintf(buf, len, "%s tried %d illegal moves", val[V_WHO], e->count);
 		break;
 	case EV_ALL_ILLEGAL:
-		snprintf(buf, len, "All of %s's moves were illegal; send more", who);
+		t = "All of {who}'s moves were illegal; send more";
 		break;
 	case EV_QUIET_ENDED:
-		snprintf(buf, len, "%s's quiet sequence stopped; %d move%s not played", who, e->count,
+		snprintf(buf, len, "%s's quiet sequence stopped; %d move%s not played", val[V_WHO], e->count,
 		         e->count == 1 ? "" : "s");
 		break;
 	case EV_GAME_OVER:
-		say_game_over(w, e, buf, len);
+		t = game_over_phrase(w, e);
 		break;
 	default:
-		snprintf(buf, len, "?");
+		t = "?";
 		break;
 	}
+	if (t != NULL)
+		expand(buf, len, t, val);
 }

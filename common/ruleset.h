@@ -46,9 +46,12 @@ enum check_style {
 	CHECK_STYLE_GOLLON = 1,    /* rank, file, a1-h8 "small" / h1-a8 "large" diagonal, knight */
 };
 
+struct wording; /* the umpire's phrases (ruleset.c) */
+
 struct ruleset {
 	const char *name;            /* "icc", "english", "insurance", "nost", "gollon" */
 	const char *title;           /* one line for lobbies and PGN */
+	const struct wording *wording; /* how its umpire says each event (ruleset_say()) */
 	enum illegal_audience illegal;
 	enum impossible_mode impossible;
 	enum pawn_info pawn_info;

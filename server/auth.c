@@ -38,6 +38,7 @@
 #include "log.h"
 #include "server.h"
 #include "store.h"
+#include "xmalloc.h"
 
 enum job_kind { JOB_REGISTER, JOB_LOGIN };
 
@@ -209,14 +210,7 @@ static void token_remember(struct auth *a, uint64_t conn, const char *digest)
 					a->tokens[k++] = a->tokens[r];
 			a->ntokens = k;
 		}
-		if (a->ntokens == a->captokens) {
-			size_t cap = a->captokens ? a->captokens * 2 : 64;
-			struct conn_token *t = realloc(a->tokens, cap * sizeof *t);
-			if (t == NULL)
-				fatal("realloc");
-			a->tokens = t;
-			a->captokens = cap;
-		}
+		a->tokens = xgrow(a->tokens, &a->captokens, a->ntokens + 1, sizeof *a->tokens, 64);
 		i = a->ntokens++;
 	}
 	a->tokens[i].conn = conn;
@@ -256,9 +250,9 @@ static int add_game_id(const struct store_game *g, void *arg)
 	return 0;
 }
 
-/* Log the connection in and answer.  with_games: login and resume list
+/* Answer, then log the connection in.  with_games: login and resume list
  * the user's unfinished games (their game_state events follow, sent by
- * games_conn_login from conn_set_user's deferred hook). */
+ * the login hooks that conn_set_user runs: after the answer). */
 static void login_done(struct auth *a, struct conn *c, json_t *id, int64_t user,
                        const char *name, const char *token, const char *digest, bool with_games)
 {
@@ -276,8 +270,8 @@ static void login_done(struct auth *a, struct conn *c, json_t *id, int64_t user,
 		json_object_set_new(reply, "games", games);
 	}
 	token_remember(a, conn_id(c), digest);
-	conn_set_user(c, user, name);
 	dispatch_ok(c, id, reply);
+	conn_set_user(c, user, name);
 }
 
 static void reply_storage(struct auth *a, struct conn *c, json_t *id, const char *what)
@@ -402,8 +396,8 @@ static struct job *job_new(struct auth *a, struct conn *c, json_t *id, enum job_
 		dispatch_error(c, id, PE_BUSY, "server busy, try again shortly");
 		return NULL;
 	}
-	if ((j = calloc(1, sizeof *j)) == NULL || (j->pw = malloc(pwlen ? pwlen : 1)) == NULL)
-		fatal("calloc");
+	j = xcalloc(1, sizeof *j);
+	j->pw = xmalloc(pwlen);
 	memcpy(j->pw, pw, pwlen);
 	j->pwlen = pwlen;
 	j->kind = kind;
@@ -627,12 +621,10 @@ const struct cmd auth_cmds[] = {
 
 struct auth *auth_new(struct server *srv)
 {
-	struct auth *a = calloc(1, sizeof *a);
+	struct auth *a = xcalloc(1, sizeof *a);
 	unsigned char junk[24];
 	struct timeval tv = { AUTH_PURGE_INTERVAL_S, 0 };
 
-	if (a == NULL)
-		fatal("calloc");
 	a->srv = srv;
 	a->ln = KDF_LN_DEFAULT;
 	a->pipefd[0] = a->pipefd[1] = -1;

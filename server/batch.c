@@ -12,7 +12,7 @@
  * connection, and only between the hand-over and its report (ordered by
  * the mutex).  Everything else — the held messages, the waiting work,
  * cancelling actions of the open turn — is the loop's.  While a turn is
- * with the writer the loop only reads its messages (batch_user_waiting)
+ * with the writer the loop only reads its messages (batch_waiting)
  * and appends to its waiting work, fields the writer never reads.
  *
  * Whatever runs during a completion (a connection torn down, a rebuilt
@@ -32,10 +32,10 @@
 #include <unistd.h>
 
 #include "conn.h"
-#include "dispatch.h"
 #include "log.h"
 #include "server.h"
 #include "store.h"
+#include "xmalloc.h"
 
 #define BATCH_ERR_MAX 512
 
@@ -44,8 +44,6 @@ struct batch_action {
 	const struct batch_ops *ops;
 	void *arg;
 	const void *group;
-	uint64_t requester;
-	json_t *id;
 	bool cancelled;              /* failed with an earlier turn (open turn only) */
 };
 
@@ -95,15 +93,6 @@ struct batch {
 	int pipefd[2];
 };
 
-static void *grow(void *p, size_t *cap, size_t size)
-{
-	*cap = *cap ? *cap * 2 : 16;
-	p = realloc(p, *cap * size);
-	if (p == NULL)
-		fatal("realloc");
-	return p;
-}
-
 /* --- the writer thread --------------------------------------------------- */
 
 /* One transaction for every live action of t. */
@@ -152,22 +141,12 @@ static void *writer_main(void *arg)
 
 /* --- turns (loop thread) ---------------------------------------------------- */
 
-static struct turn *turn_new(void)
-{
-	struct turn *t = calloc(1, sizeof *t);
-
-	if (t == NULL)
-		fatal("calloc");
-	return t;
-}
-
 static void turn_free(struct turn *t)
 {
 	for (size_t i = 0; i < t->nacts; i++) {
 		struct batch_action *a = t->acts[i];
 
 		a->ops->free(a->arg);
-		json_decref(a->id);
 		free(a);
 	}
 	for (size_t i = 0; i < t->nmsgs; i++)
@@ -193,38 +172,26 @@ static bool turn_addresses(const struct turn *t, const void *group, int64_t user
 
 static void turn_after(struct turn *t, void (*fn)(void *arg), void *arg)
 {
-	if (t->nafters == t->capafters)
-		t->afters = grow(t->afters, &t->capafters, sizeof *t->afters);
+	t->afters = xgrow(t->afters, &t->capafters, t->nafters + 1, sizeof *t->afters, 16);
 	t->afters[t->nafters++] = (struct after){ fn, arg };
 }
 
-/* The requester of a failed action is told that nothing was changed. */
-static void refuse_one(struct batch *b, struct batch_action *a)
-{
-	struct server *srv = b->srv;
-	struct conn *c;
-
-	if (a->requester == 0 || srv->conns == NULL || (c = conn_find(srv, a->requester)) == NULL)
-		return;
-	dispatch_error(c, a->id, PE_STORAGE, "the game could not be saved; nothing was changed");
-}
-
 /* Send the held messages of a committed turn, in order.  Once shutdown
- * has freed the connections they are dropped. */
+ * has freed the connections they find nobody. */
 static void release(struct batch *b, struct turn *t)
 {
-	struct server *srv = b->srv;
-
 	for (size_t i = 0; i < t->nmsgs; i++) {
-		json_t *msg = t->msgs[i].msg;
+		const struct held *h = &t->msgs[i];
+		const struct batch_action *a = t->acts[h->action];
+		json_t *msg = h->msg;
 
 		t->msgs[i].msg = NULL;
-		if (srv->conns == NULL || t->acts[t->msgs[i].action]->cancelled)
+		if (a->cancelled)
 			json_decref(msg);
-		else if (t->msgs[i].to_user)
-			conn_send_user(srv, t->msgs[i].user, msg);
+		else if (h->to_user)
+			a->ops->send_user(a->arg, h->user, msg);
 		else
-			conn_send(conn_find(srv, t->msgs[i].conn), msg);
+			conn_send(conn_find(b->srv, h->conn), msg);
 	}
 }
 
@@ -249,7 +216,6 @@ static void cascade(struct batch *b, const struct turn *t)
 		a->cancelled = true;
 		o->live--;
 		a->ops->failed(a->arg);
-		refuse_one(b, a);
 	}
 }
 
@@ -271,9 +237,6 @@ static void complete(struct batch *b)
 		for (size_t i = 0; i < t->nacts; i++)
 			if (!t->acts[i]->cancelled)
 				t->acts[i]->ops->failed(t->acts[i]->arg);
-		for (size_t i = 0; i < t->nacts; i++)
-			if (!t->acts[i]->cancelled)
-				refuse_one(b, t->acts[i]);
 		cascade(b, t);
 	}
 	/* The work that waited for this outcome, in the order it was queued. */
@@ -383,10 +346,8 @@ static void start_writer(struct batch *b)
 
 struct batch *batch_new(struct server *srv)
 {
-	struct batch *b = calloc(1, sizeof *b);
+	struct batch *b = xcalloc(1, sizeof *b);
 
-	if (b == NULL)
-		fatal("calloc");
 	b->srv = srv;
 	b->pipefd[0] = b->pipefd[1] = -1;
 	/* Without an event loop (tools, tests of the store) commits are made
@@ -433,15 +394,13 @@ uint64_t batch_commits(const struct batch *b)
 }
 
 struct batch_action *batch_begin_action(struct batch *b, const struct batch_ops *ops, void *arg,
-                                        const void *group, uint64_t requester, json_t *id)
+                                        const void *group)
 {
-	struct batch_action *a = calloc(1, sizeof *a);
+	struct batch_action *a = xcalloc(1, sizeof *a);
 	struct turn *t;
 
-	if (a == NULL)
-		fatal("calloc");
 	if (b->open == NULL) {
-		b->open = turn_new();
+		b->open = xcalloc(1, sizeof *b->open);
 		/* The first action arms the hand-over at the end of this pass
 		 * (a busy writer: the completion re-arms it). */
 		if (b->flush_ev != NULL)
@@ -452,10 +411,7 @@ struct batch_action *batch_begin_action(struct batch *b, const struct batch_ops 
 	a->ops = ops;
 	a->arg = arg;
 	a->group = group;
-	a->requester = requester;
-	a->id = id != NULL ? json_incref(id) : NULL;
-	if (t->nacts == t->capacts)
-		t->acts = grow(t->acts, &t->capacts, sizeof *t->acts);
+	t->acts = xgrow(t->acts, &t->capacts, t->nacts + 1, sizeof *t->acts, 16);
 	t->acts[t->nacts++] = a;
 	t->live++;
 	return a;
@@ -475,11 +431,10 @@ static void hold(struct batch_action *a, bool to_user, uint64_t conn, int64_t us
 	if (idx == 0)
 		fatalx("batch: message held for an action of another turn");
 	if (!to_user) {
-		struct conn *c = srv->conns != NULL ? conn_find(srv, conn) : NULL;
+		struct conn *c = conn_find(srv, conn);
 		user = c != NULL ? conn_user(c) : 0;
 	}
-	if (t->nmsgs == t->capmsgs)
-		t->msgs = grow(t->msgs, &t->capmsgs, sizeof *t->msgs);
+	t->msgs = xgrow(t->msgs, &t->capmsgs, t->nmsgs + 1, sizeof *t->msgs, 16);
 	struct held *h = &t->msgs[t->nmsgs++];
 	h->action = idx - 1;
 	h->to_user = to_user;

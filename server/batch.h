@@ -13,15 +13,16 @@
  * writer thread; the event loop keeps serving.  When the writer is done,
  * back on the loop:
  *   commit ok  -> the held messages go out in the order they were held
- *                 (to the connections, or to every connection of a user,
- *                 that exist at that moment; a closed one just drops
- *                 them), then ops->committed for each action;
- *   commit bad -> rolled back; ops->failed for each action (put the
- *                 in-memory state back), its held messages are dropped and
- *                 its requester, if any, gets the error `storage`.  Every
- *                 action of the NEXT batch (opened while this one was
- *                 committing) in the same group (game.c: the same game)
- *                 fails with it: it was built on the state just undone.
+ *                 (one for a connection to it if it still exists; one for
+ *                 a user through ops->send_user), then ops->committed for
+ *                 each action;
+ *   commit bad -> rolled back; the held messages are dropped and
+ *                 ops->failed runs for each action (it puts the in-memory
+ *                 state back and answers its requester, if any: batch.c
+ *                 sends nothing itself).  Every action of the NEXT batch
+ *                 (opened while this one was committing) in the same group
+ *                 (game.c: the same game) fails with it: it was built on
+ *                 the state just undone.
  * Then the work queued with batch_after*() on that batch runs (requests
  * that had to wait for its outcome).
  *
@@ -52,9 +53,13 @@ struct batch_ops {
 	/* Write the action's rows inside the batch's transaction: STORE_OK or
 	 * not.  Runs on the store writer thread (see above). */
 	int (*write)(void *arg, struct store *st);
+	/* After the commit: send a message held for user (stolen) to that
+	 * user's connections.  May be NULL if the action holds none. */
+	void (*send_user)(void *arg, int64_t user, json_t *msg);
 	/* After the commit, after the held messages went out. */
 	void (*committed)(void *arg);
-	/* The commit failed and was rolled back: undo the action in memory. */
+	/* The commit failed and was rolled back: undo the action in memory
+	 * and tell its requester, if any, that nothing was changed. */
 	void (*failed)(void *arg);
 	/* Last call for arg, either way. */
 	void (*free)(void *arg);
@@ -67,25 +72,37 @@ struct batch *batch_new(struct server *srv);
 void batch_free(struct batch *b);
 
 /* Open one action of this turn.  group: actions of one group depend on
- * each other (a game); see "commit bad" above.  requester/id: the
- * connection and request id to answer `storage` if the commit fails
- * (0/NULL: a timer).  id is referenced, not stolen.  Never fails
- * (allocation failure aborts). */
+ * each other (a game); see "commit bad" above.  Never fails (allocation
+ * failure aborts). */
 struct batch_action *batch_begin_action(struct batch *b, const struct batch_ops *ops, void *arg,
-                                        const void *group, uint64_t requester, json_t *id);
+                                        const void *group);
 /* Hold a message (stolen) of action a for one connection / for every
  * connection of a user (resolved when it is released). */
 void batch_hold_conn(struct batch_action *a, uint64_t conn_id, json_t *msg);
 void batch_hold_user(struct batch_action *a, int64_t user, json_t *msg);
 
 /*
- * The deferral rule (game.c applies it to every request about games):
- * a request of user U about a group (a game) waits only while an
- * uncommitted action of that group has produced something addressed to
- * U: a message held for U, or for one of U's connections (the answer to
- * U's own request).  An action nobody but its actor hears of (icc: an
- * illegal try) never delays or changes what anyone else is answered.
- * group NULL: any group (a request about all of U's games).
+ * The deferral rule — the one place it is explained; game_cmd.c applies
+ * it to every request about games (a move, a view, `possible`, a draw,
+ * `games`) and to the game states sent at login:
+ *
+ * A request of user U about a group (a game; NULL: all of U's games)
+ * waits only while an uncommitted action of that group has produced
+ * something addressed to U — a message held for U (an event with U's
+ * audience bit), or for one of U's connections (the answer to U's own
+ * request) — and then runs as if it had just arrived.  So its answer
+ * never overtakes those announcements, nor shows or builds on a state U
+ * was told of that may still be undone.
+ *
+ * An action nobody but its actor hears of (icc: Black's illegal try,
+ * heard by Black alone) delays and changes nothing White is answered: it
+ * cannot change what White may see (the position, the side to move, the
+ * clocks and the draw offer change only by actions both hear), views are
+ * replayed from committed rows, and an action White takes meanwhile joins
+ * the next batch, behind it.  If that commit fails, White's later action
+ * in the same game fails with it (`storage`, the group rule above): the
+ * only way Black's private try can reach White, through a storage
+ * failure, never through its timing.
  */
 /* Does an uncommitted action of group hold a message for user? */
 bool batch_waiting(const struct batch *b, const void *group, int64_t user);

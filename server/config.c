@@ -1,6 +1,6 @@
 /*
- * config.c — see config.h.  Allocation failure is fatal (through
- * fatal()), as everywhere in the daemon.
+ * config.c — see config.h.  Allocation failure is fatal (xmalloc.h), as
+ * everywhere in the daemon.
  */
 #include "config.h"
 
@@ -16,22 +16,12 @@
 #include "fen.h"
 #include "log.h"
 #include "store.h"
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (d == NULL)
-		fatal("strdup");
-	return d;
-}
+#include "xmalloc.h"
 
 struct config *config_new(void)
 {
-	struct config *cfg = calloc(1, sizeof *cfg);
+	struct config *cfg = xcalloc(1, sizeof *cfg);
 
-	if (cfg == NULL)
-		fatal("calloc");
 	cfg->state_dir = xstrdup("./var");
 	cfg->log_level = LOGL_INFO;
 	cfg->max_conns = CONN_MAX_DEFAULT;

@@ -17,13 +17,11 @@
 
 #include <errno.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/queue.h>
 #include <sys/socket.h>
-#include <time.h>
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -35,13 +33,13 @@
 
 #include "config.h"
 #include "dispatch.h"
-#include "game.h"
-#include "lobby.h"
 #include "log.h"
+#include "mstime.h"
 #include "proto.h"
 #include "ruleset.h"
 #include "server.h"
 #include "tls.h"
+#include "xmalloc.h"
 
 #define CONNSET_BUCKETS 256
 
@@ -55,7 +53,7 @@ struct conn {
 	bool refused;              /* over max_connections: server_full, then close */
 	bool refused_addr;         /* over max_connections_per_ip (refused too) */
 	bool hello;
-	bool leaving;              /* running the closed hooks (logout): skipped by foreach */
+	bool leaving;              /* running the closed hooks (logout): skipped by conn_of_user */
 	bool shut;                 /* LINGER: close_notify and FIN sent */
 	int64_t user;
 	char *user_name;
@@ -63,13 +61,11 @@ struct conn {
 	char host[INET6_ADDRSTRLEN]; /* the peer's address without the port */
 	struct event *timer;       /* handshake, then idle/ping, then linger */
 	struct event *free_ev;     /* deferred free */
-	struct event *login_ev;    /* deferred login hooks */
-	struct timespec last_rx;   /* last line received */
+	int64_t last_rx;           /* last line received (mstime_mono) */
 	bool pinged;               /* keep-alive sent since last_rx */
 	double tokens;
-	struct timespec last_refill;
+	int64_t last_refill;
 	int strikes;               /* refused requests since the bucket was last full */
-	bool awaiting_state;       /* logged in, game states not built yet (game.c) */
 	/* Lines waiting for the output buffer to drain (conn_send_paced), and
 	 * everything sent after them, in order. */
 	STAILQ_HEAD(, paced) paced;
@@ -98,34 +94,10 @@ struct connset {
 
 static void conn_teardown(struct conn *c, const char *reason, bool flush);
 
-static void *xcalloc(size_t n, size_t size)
+static void timer_in(struct event *ev, int64_t ms)
 {
-	void *p = calloc(n, size);
+	struct timeval tv = mstime_timeval(ms);
 
-	if (p == NULL)
-		fatal("calloc");
-	return p;
-}
-
-static void now_mono(struct timespec *ts)
-{
-	clock_gettime(CLOCK_MONOTONIC, ts);
-}
-
-static long long ms_since(const struct timespec *then, const struct timespec *now)
-{
-	return (long long)(now->tv_sec - then->tv_sec) * 1000 +
-	       (now->tv_nsec - then->tv_nsec) / 1000000;
-}
-
-static void timer_in(struct event *ev, long long ms)
-{
-	struct timeval tv;
-
-	if (ms < 0)
-		ms = 0;
-	tv.tv_sec = (time_t)(ms / 1000);
-	tv.tv_usec = (suseconds_t)((ms % 1000) * 1000);
 	evtimer_add(ev, &tv);
 }
 
@@ -161,7 +133,6 @@ static void conn_free(struct conn *c)
 	ERR_clear_error();
 	event_free(c->timer);
 	event_free(c->free_ev);
-	event_free(c->login_ev);
 	struct paced *pl;
 	while ((pl = STAILQ_FIRST(&c->paced)) != NULL) {
 		STAILQ_REMOVE_HEAD(&c->paced, next);
@@ -193,6 +164,8 @@ struct conn *conn_find(struct server *srv, uint64_t id)
 {
 	struct conn *c;
 
+	if (srv->conns == NULL)
+		return NULL;
 	TAILQ_FOREACH(c, bucket_of(srv->conns, id), chain)
 		if (c->id == id)
 			return c->state == CS_OPEN ? c : NULL;
@@ -236,12 +209,31 @@ void conn_set_hello(struct conn *c)
 	c->hello = true;
 }
 
+void conn_hook_add(struct server *srv, void (*login)(struct server *srv, struct conn *c),
+                   void (*closed)(struct server *srv, struct conn *c))
+{
+	if (srv->nhooks == SERVER_HOOKS_MAX)
+		fatalx("conn_hook_add: more than %d hooks", SERVER_HOOKS_MAX);
+	srv->hooks[srv->nhooks++] = (struct conn_hook){ login, closed };
+}
+
 static void run_closed_hooks(struct conn *c)
 {
 	c->leaving = true;
-	lobby_conn_closed(c->srv, c);
-	games_conn_closed(c->srv, c);
+	for (size_t i = 0; i < c->srv->nhooks; i++)
+		if (c->srv->hooks[i].closed != NULL)
+			c->srv->hooks[i].closed(c->srv, c);
 	c->leaving = false;
+}
+
+/* A hook may close the connection (or log it out): the rest are skipped. */
+static void run_login_hooks(struct conn *c)
+{
+	int64_t user = c->user;
+
+	for (size_t i = 0; i < c->srv->nhooks && c->state == CS_OPEN && c->user == user; i++)
+		if (c->srv->hooks[i].login != NULL)
+			c->srv->hooks[i].login(c->srv, c);
 }
 
 void conn_set_user(struct conn *c, int64_t user_id, const char *name)
@@ -258,38 +250,22 @@ void conn_set_user(struct conn *c, int64_t user_id, const char *name)
 	free(c->user_name);
 	c->user_name = NULL;
 	c->user = user_id;
-	if (user_id != 0) {
-		if (name == NULL)
-			name = "";
-		if ((c->user_name = strdup(name)) == NULL)
-			fatal("strdup");
-	}
+	if (user_id != 0)
+		c->user_name = xstrdup(name != NULL ? name : "");
 	if (login) {
-		c->awaiting_state = true;
 		log_info("conn=%llu login user=%lld name=\"%s\"", (unsigned long long)c->id,
-		         (long long)user_id, log_escape(name, strlen(name), esc, sizeof esc));
-		event_active(c->login_ev, EV_TIMEOUT, 1);
+		         (long long)user_id,
+		         log_escape(c->user_name, strlen(c->user_name), esc, sizeof esc));
+		run_login_hooks(c);
 	}
-}
-
-static void login_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct conn *c = arg;
-
-	if (c->state != CS_OPEN || c->user == 0)
-		return;
-	lobby_conn_login(c->srv, c);
-	if (c->state == CS_OPEN && c->user != 0)
-		games_conn_login(c->srv, c);
 }
 
 enum conn_rate conn_rate_take(struct conn *c)
 {
 	const struct config *cfg = c->srv->cfg;
-	struct timespec now;
+	int64_t now = mstime_mono();
+	int64_t ms = now - c->last_refill;
 
-	now_mono(&now);
-	long long ms = ms_since(&c->last_refill, &now);
 	c->last_refill = now;
 	c->tokens += (double)ms * cfg->rate_limit / 1000.0;
 	if (c->tokens >= cfg->rate_burst) {
@@ -360,10 +336,8 @@ static void out_add(struct conn *c, const char *s, size_t n)
 
 static void paced_push(struct conn *c, const char *s, size_t n, bool capped)
 {
-	struct paced *pl = malloc(sizeof *pl + n + 1);
+	struct paced *pl = xmalloc(sizeof *pl + n + 1);
 
-	if (pl == NULL)
-		fatal("malloc");
 	memcpy(pl->line, s, n);
 	pl->line[n] = '\n';
 	pl->len = n + 1;
@@ -434,43 +408,26 @@ void conn_send_paced(struct conn *c, json_t *msg)
 	pace_drain(c);
 }
 
-bool conn_awaiting_state(const struct conn *c)
+struct conn *conn_of_user(struct server *srv, int64_t user, struct conn *prev)
 {
-	return c->awaiting_state;
-}
+	struct conn *c;
 
-void conn_state_sent(struct conn *c)
-{
-	c->awaiting_state = false;
+	if (prev != NULL)
+		c = TAILQ_NEXT(prev, all);
+	else
+		c = srv->conns != NULL ? TAILQ_FIRST(&srv->conns->all) : NULL;
+	for (; c != NULL; c = TAILQ_NEXT(c, all))
+		if (c->state == CS_OPEN && !c->leaving && c->user != 0 &&
+		    (user == 0 || c->user == user))
+			return c;
+	return NULL;
 }
 
 void conn_send_user(struct server *srv, int64_t user_id, json_t *msg)
 {
-	struct conn *c;
-
-	if (msg == NULL)
-		return;
-	if (user_id != 0) {
-		/* A game's announcement skips a connection whose login game
-		 * states are not built yet: they will hold it (sending it too
-		 * would show it twice). */
-		bool game_msg = json_object_get(msg, "game") != NULL;
-		TAILQ_FOREACH(c, &srv->conns->all, all)
-			if (c->state == CS_OPEN && !c->leaving && c->user == user_id &&
-			    !(game_msg && c->awaiting_state))
-				conn_send(c, json_incref(msg));
-	}
+	for (struct conn *c = NULL; user_id != 0 && (c = conn_of_user(srv, user_id, c)) != NULL;)
+		conn_send(c, json_incref(msg));
 	json_decref(msg);
-}
-
-void conn_foreach(struct server *srv, void (*fn)(struct conn *c, void *arg), void *arg)
-{
-	struct conn *c;
-
-	/* Frees are deferred, so fn may close any connection, this one included. */
-	TAILQ_FOREACH(c, &srv->conns->all, all)
-		if (c->state == CS_OPEN && !c->leaving && c->user != 0)
-			fn(c, arg);
 }
 
 /* ---- teardown ------------------------------------------------------------- */
@@ -504,11 +461,9 @@ static void conn_teardown(struct conn *c, const char *reason, bool flush)
 		         (long long)c->user);
 	}
 	bool was_open = c->state == CS_OPEN;
-	bool was_linger = c->state == CS_LINGER;
 	c->state = flush && was_open ? CS_LINGER : CS_DEAD;
 	if (was_open && c->user != 0)
 		run_closed_hooks(c);
-	event_del(c->login_ev);
 	if (c->state == CS_LINGER) {
 		timer_in(c->timer, c->srv->cfg->linger_ms);
 		bufferevent_enable(c->bev, EV_READ | EV_WRITE);
@@ -516,7 +471,6 @@ static void conn_teardown(struct conn *c, const char *reason, bool flush)
 			linger_shut(c);
 		return;
 	}
-	(void)was_linger;
 	event_del(c->timer);
 	bufferevent_disable(c->bev, EV_READ | EV_WRITE);
 	event_active(c->free_ev, EV_TIMEOUT, 1);
@@ -573,7 +527,7 @@ static void read_cb(struct bufferevent *bev, void *arg)
 		size_t n = total - 1;
 		if (n > 0 && line[n - 1] == '\r')
 			n--;
-		now_mono(&c->last_rx);
+		c->last_rx = mstime_mono();
 		c->pinged = false;
 		dispatch_line(c, line, n);
 	}
@@ -623,8 +577,7 @@ static void event_cb(struct bufferevent *bev, short what, void *arg)
 		          ssl ? SSL_get_version(ssl) : "?",
 		          ssl ? SSL_get_cipher_name(ssl) : "?");
 		c->state = CS_OPEN;
-		now_mono(&c->last_rx);
-		c->last_refill = c->last_rx;
+		c->last_rx = c->last_refill = mstime_mono();
 		if (c->refused_addr) {
 			dispatch_error(c, NULL, PE_SERVER_FULL,
 			               "too many connections from your address (per-address limit); "
@@ -662,7 +615,6 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct conn *c = arg;
 	const struct config *cfg = c->srv->cfg;
-	struct timespec now;
 
 	switch (c->state) {
 	case CS_HANDSHAKE:
@@ -676,9 +628,8 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 	case CS_OPEN:
 		break;
 	}
-	now_mono(&now);
-	long long idle = ms_since(&c->last_rx, &now);
-	long long half = cfg->idle_timeout_ms / 2;
+	int64_t idle = mstime_mono() - c->last_rx;
+	int64_t half = cfg->idle_timeout_ms / 2;
 	if (idle >= cfg->idle_timeout_ms) {
 		conn_teardown(c, "idle timeout", false);
 		return;
@@ -733,7 +684,6 @@ void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int sock
 	const struct config *cfg = srv->cfg;
 	char peer[64], host[INET6_ADDRSTRLEN];
 	bool refused = false, refused_addr = false;
-	int one = 1;
 
 	format_peer(sa, peer, sizeof peer, host);
 	/* One address may not hold every slot (nor open hundreds of
@@ -763,7 +713,6 @@ void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int sock
 		evutil_closesocket(fd);
 		return;
 	}
-	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 
 	struct conn *c = xcalloc(1, sizeof *c);
 	STAILQ_INIT(&c->paced);
@@ -777,8 +726,7 @@ void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int sock
 	snprintf(c->peer, sizeof c->peer, "%s", peer);
 	snprintf(c->host, sizeof c->host, "%s", host);
 	if ((c->timer = evtimer_new(srv->base, timer_cb, c)) == NULL ||
-	    (c->free_ev = evtimer_new(srv->base, free_cb, c)) == NULL ||
-	    (c->login_ev = evtimer_new(srv->base, login_cb, c)) == NULL)
+	    (c->free_ev = evtimer_new(srv->base, free_cb, c)) == NULL)
 		fatalx("evtimer_new: out of memory");
 	TAILQ_INSERT_TAIL(&set->all, c, all);
 	TAILQ_INSERT_TAIL(bucket_of(set, c->id), c, chain);

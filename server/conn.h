@@ -1,29 +1,77 @@
 /*
  * conn.h — one client connection: TLS bufferevent, bounded line framing,
- * output cap, timeouts, one teardown.
+ * output cap, request rate limit, timeouts, one teardown; the set of all
+ * connections, the query "connections of user U", and the login hooks.
  *
  * Other modules hold connection *ids*, never pointers, across callbacks:
  * a connection may be gone by the time deferred work (password hashing, a
  * clock timer) completes; conn_find() returns NULL then.
+ *
+ * The transport knows nothing of what is sent: modules with per-user
+ * state (the lobby, the games) learn of logins and closes through hooks
+ * (struct conn_hook, server.h):
+ *   conn_set_user() with a new user runs every login hook, in the order
+ *   added, at once; so a handler that logs a connection in answers first
+ *   (its "ok" precedes the challenges and game states the hooks send).
+ *   Setting user 0 (logout) or another user first runs every closed hook
+ *   for the old user, during which conn_of_user() skips this connection.
+ *   conn_close() runs the closed hooks once for a logged-in connection;
+ *   from then on the connection is invisible (conn_find() NULL, skipped by
+ *   conn_of_user()) and conn_send() to it is a no-op.  Shutdown of the
+ *   daemon (connset_free) runs no hooks.
  */
 #ifndef KRIEG_CONN_H
 #define KRIEG_CONN_H
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct server;
 struct conn;
+struct sockaddr;
 
+#define KRIEGD_SERVER_NAME "kriegd/0.1"  /* the greeting's "server" */
+#define CONN_REFUSE_EXTRA 16             /* over max_connections: at most this many
+                                            more get a server_full reply; the rest are
+                                            closed right after accept */
+
+/* Add a module's hooks (either may be NULL); fatal past SERVER_HOOKS_MAX. */
+void conn_hook_add(struct server *srv, void (*login)(struct server *srv, struct conn *c),
+                   void (*closed)(struct server *srv, struct conn *c));
+
+/* An open connection by id, or NULL (closed, closing, or no set any more). */
 struct conn *conn_find(struct server *srv, uint64_t id);
 uint64_t conn_id(const struct conn *c);
 struct server *conn_server(const struct conn *c);
+/* "1.2.3.4:5678", for logs. */
+const char *conn_peer(const struct conn *c);
 
 /* The logged-in user of a connection: 0 / NULL before login. */
 int64_t conn_user(const struct conn *c);
 const char *conn_user_name(const struct conn *c);
+/* Log in as user_id (0: log out), running the hooks above. */
 void conn_set_user(struct conn *c, int64_t user_id, const char *name);
+
+/*
+ * The connections logged in as user (0: as anyone), in accept order: the
+ * first with prev NULL, then the one after prev, NULL after the last:
+ *	for (struct conn *c = NULL; (c = conn_of_user(srv, user, c)) != NULL;)
+ * The caller may send to or close the one it holds (frees are deferred).
+ */
+struct conn *conn_of_user(struct server *srv, int64_t user, struct conn *prev);
+
+/* hello was answered; requests other than hello and ping are allowed. */
+bool conn_hello_done(const struct conn *c);
+void conn_set_hello(struct conn *c);
+
+/* One request token of the connection's bucket (rate_limit per second,
+ * rate_burst deep).  CONN_RATE_CLOSE: refused, and the client kept flooding
+ * (rate_limit_close refusals without ever letting the bucket refill): the
+ * caller answers rate_limited, then calls conn_close(). */
+enum conn_rate { CONN_RATE_OK = 0, CONN_RATE_LIMITED = 1, CONN_RATE_CLOSE = 2 };
+enum conn_rate conn_rate_take(struct conn *c);
 
 /* Queue one JSON object as one line.  Steals the reference to msg.  A
  * connection over its output cap is marked for closing instead. */
@@ -37,58 +85,14 @@ void conn_send(struct conn *c, json_t *msg);
  * keep their order behind it (and do count against the cap). */
 void conn_send_paced(struct conn *c, json_t *msg);
 
-/* A login's game states: true from conn_set_user() (a new user) until
- * game.c has built them (conn_state_sent()).  Live game events skip such
- * a connection: its game_state will hold them. */
-bool conn_awaiting_state(const struct conn *c);
-void conn_state_sent(struct conn *c);
-
-/* Send to every connection logged in as user_id (a user may have several). */
-void conn_send_user(struct server *srv, int64_t user_id, json_t *msg /* stolen */);
-
-/* Visit every logged-in connection (the lobby's "who" and broadcasts). */
-void conn_foreach(struct server *srv, void (*fn)(struct conn *c, void *arg), void *arg);
+/* conn_send() to every connection of user_id (msg stolen). */
+void conn_send_user(struct server *srv, int64_t user_id, json_t *msg);
 
 /* Mark for closing; the free happens from a deferred event, never inside
  * the connection's own callback.  reason is logged. */
 void conn_close(struct conn *c, const char *reason);
 
-/* ---- Additions (transport internals and dispatch.c's needs) ---------- */
-
-#define KRIEGD_SERVER_NAME "kriegd/0.1"  /* the greeting's "server" */
-#define CONN_REFUSE_EXTRA 16             /* over max_connections: at most this many
-                                            more get a server_full reply; the rest are
-                                            closed right after accept */
-
-/* hello was answered; requests other than hello and ping are allowed. */
-bool conn_hello_done(const struct conn *c);
-void conn_set_hello(struct conn *c);
-
-/* One request token of the connection's bucket (rate_limit per second,
- * rate_burst deep).  CONN_RATE_CLOSE: refused, and the client kept flooding
- * (rate_limit_close refusals without ever letting the bucket refill): the
- * caller answers rate_limited, then calls conn_close(). */
-enum conn_rate { CONN_RATE_OK = 0, CONN_RATE_LIMITED = 1, CONN_RATE_CLOSE = 2 };
-enum conn_rate conn_rate_take(struct conn *c);
-
-/* "1.2.3.4:5678", for logs. */
-const char *conn_peer(const struct conn *c);
-
-/*
- * Login hooks: conn_set_user() with a new user runs lobby_conn_login() and
- * games_conn_login() from a deferred event, i.e. after the handler that
- * logged in has queued its response (so "ok" precedes game_state events).
- * Setting user 0 (logout) or another user first runs lobby_conn_closed()
- * and games_conn_closed() for the old user, during which this connection
- * is skipped by conn_foreach()/conn_send_user().  conn_close() runs the
- * closed hooks once for a logged-in connection; from then on the
- * connection is invisible (conn_find() NULL, skipped by conn_foreach),
- * and conn_send() to it is a no-op.  Shutdown of the daemon runs no hooks.
- */
-
-/* Daemon internals (listener.c, main.c). */
-struct connset;
-struct sockaddr;
+/* The set (main.c, listener.c). */
 struct connset *connset_new(void);
 /* Free every connection at once, without hooks (daemon shutdown). */
 void connset_free(struct server *srv);

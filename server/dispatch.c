@@ -55,6 +55,15 @@ static const struct cmd *find_cmd(const char *type)
 	return NULL;
 }
 
+const struct cmd *dispatch_cmd_at(size_t i)
+{
+	for (size_t t = 0; t < sizeof cmd_tables / sizeof cmd_tables[0]; t++)
+		for (const struct cmd *cmd = cmd_tables[t]; cmd->type != NULL; cmd++)
+			if (i-- == 0)
+				return cmd;
+	return NULL;
+}
+
 /* An id is an integer, or a string of at most PROTO_ID_MAX bytes. */
 static bool id_valid(const json_t *id)
 {

@@ -21,7 +21,7 @@ struct conn;
 
 enum field_kind {
 	F_STRING = 1,     /* max: longest length in bytes */
-	F_INT,            /* max: largest value (min 0 unless F_SIGNED in flags) */
+	F_INT,            /* max: largest value; never below 0 */
 	F_BOOL,
 	F_STRINGS,        /* array of strings; max: most elements (each <= 32 bytes) */
 	F_OBJECT,         /* checked by the handler */
@@ -47,11 +47,15 @@ struct cmd {
 };
 
 /* Each module exports one NULL-type-terminated table; dispatch.c lists them. */
-extern const struct cmd conn_cmds[];    /* hello, ping (dispatch.c / conn.c) */
+extern const struct cmd conn_cmds[];    /* hello, ping (dispatch.c) */
 extern const struct cmd auth_cmds[];    /* register, login, guest, resume, logout (auth.c) */
 extern const struct cmd lobby_cmds[];   /* who, seek, seeks, challenge, accept, decline, cancel (lobby.c) */
 extern const struct cmd game_cmds[];    /* move, any, resign, draw, abort, games, game, possible (game_cmd.c) */
 extern const struct cmd history_cmds[]; /* history, record, pgn (history.c) */
+
+/* The i-th registered request of all the tables above, in dispatch order;
+ * NULL past the last (tests: every request is documented in PROTOCOL.md). */
+const struct cmd *dispatch_cmd_at(size_t i);
 
 /*
  * Lists (seeks, who, games, history) are paged so that no reply outgrows
@@ -67,12 +71,12 @@ size_t dispatch_page(json_t *j, const char *key, json_t *items, size_t from);
 /* Decode and run one line. */
 void dispatch_line(struct conn *c, const char *line, size_t len);
 
-/* Answer a request.  fields (stolen, may be NULL) are merged into the reply. */
-/* The same responses built without sending (group commit holds them until
- * the commit): fields stolen, may be NULL. */
+/* The responses built without sending (group commit holds them until the
+ * commit): fields stolen, may be NULL. */
 json_t *dispatch_ok_msg(json_t *id, json_t *fields);
 json_t *dispatch_error_msg(json_t *id, enum proto_error code, const char *message);
 
+/* Answer a request.  fields (stolen, may be NULL) are merged into the reply. */
 void dispatch_ok(struct conn *c, json_t *id, json_t *fields);
 void dispatch_error(struct conn *c, json_t *id, enum proto_error code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -17,17 +17,16 @@
  * If the commit fails, it is rolled back and every game with an action in
  * the batch is put back as it was before its first one: the referee has
  * no copy operation, so it is REBUILT by replaying the in-memory record
- * (the actions that did commit) through a fresh referee — the same replay
- * recovery uses — and the clock, draw offer and seq are restored from a
+ * (the actions that did commit) through a fresh referee by referee_apply
+ * (action.h), the one path of every action live, in recovery, in views
+ * and in PGN — and the clock, draw offer and seq are restored from a
  * copy taken at that first action.  The game's actions in the next batch
  * (taken while this one was committing) fail with it.  Each requester gets `storage`, and no
  * event of those actions is sent.  Failures are rare, so the normal path
  * pays nothing for this.
  *
- * A player's request about games waits for a commit only while an
- * uncommitted action has produced something addressed to that player
- * (the deferral rule, game_cmd.c): never for an action only
- * its opponent hears of, so its timing tells nothing.  Timers (flag fall, abandonment) act like
+ * A player's request about games may wait for a commit: the deferral
+ * rule, batch.h.  Timers (flag fall, abandonment) act like
  * requests without a requester; if their commit fails they try again a
  * second later.
  *
@@ -42,16 +41,18 @@
  *
  * Refused calls (REF_E_*) change nothing and are not stored; a refused try
  * that the referee announces (EV_ILLEGAL ...) is an accepted call and is.
- * Recovery at start rebuilds each unfinished game through recover.c (a
- * replay of its actions checked against the stored events); clocks
- * resume from their last stored readings without charging the downtime;
- * abandonment timers start only when a connection closes, so a recovered
- * game waits for its players (or its clock).
+ * Recovery at start is recover.c's (recover_games: a replay of each
+ * unfinished game checked against the stored events, and its clocks
+ * brought to the restart without charging the downtime); this file only
+ * installs what it hands over, with each player given the grace period to
+ * come back.
  *
  * The module is split by concern (game_priv.h is what the files share):
- * this file holds the live state, the action path, clocks and timers,
- * recovery and the fan-out; game_cmd.c the requests (and the deferral
- * rule); game_view.c a player's view and the state sent at login.
+ * this file holds the live state, the action path, clocks and timers
+ * and the fan-out; game_cmd.c the requests (and the deferral rule of
+ * batch.h); game_view.c a player's view and the state sent at login.
+ * announce.c (outside the module) gives the wire form of events and the
+ * replayed views.
  */
 #include <event2/event.h>
 #include <inttypes.h>
@@ -62,6 +63,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "action.h"
 #include "batch.h"
 #include "clock.h"
 #include "config.h"
@@ -72,12 +74,15 @@
 #include "game.h"
 #include "game_priv.h"
 #include "log.h"
+#include "mstime.h"
 #include "proto.h"
 #include "recover.h"
 #include "referee.h"
 #include "ruleset.h"
 #include "server.h"
 #include "store.h"
+#include "announce.h"
+#include "xmalloc.h"
 
 #define GAME_ACTIONS_MAX 50000        /* record length held in memory per game */
 /* How often a daemon with live games records that it is alive (one small
@@ -85,111 +90,26 @@
  * side to move its thinking time up to the last heartbeat, never the
  * downtime after it (deploy/BACKUP.md).  A clean shutdown writes it last. */
 #define GAME_HEARTBEAT_MS 1000
-#define GAME_ALIVE_KEY "alive_ms"
-#define GAME_RESUME_KIND "resume"     /* umpire action: clocks at a restart */
-
-/* In the order of enum act_kind (game_priv.h). */
-static const char *const act_names[] = { "begin", "try", "list", "quiet", "any", "end", "draw" };
 
 /* ---- small helpers -------------------------------------------------------- */
-
-int64_t game_mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static int64_t wall_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 const char *game_color_name(int color)
 {
 	return color == WHITE ? "white" : "black";
 }
 
-static void *xrealloc(void *p, size_t n)
+static void record_push(struct game *g, const struct action *a)
 {
-	void *q = realloc(p, n);
-	if (!q)
-		abort();
-	return q;
+	g->acts = xgrow(g->acts, &g->capacts, g->nacts + 1, sizeof *g->acts, 64);
+	g->acts[g->nacts++] = *a;
 }
 
-static int reason_parse(const char *name)
+/* An action as the store keeps it (names, not enum values). */
+static void action_to_store(struct store_action *sa, const struct action *a)
 {
-	for (int r = REASON_NONE; r <= REASON_ABORTED; r++) {
-		const char *n = game_reason_name(r);
-		if (n && strcmp(n, name) == 0)
-			return r;
-	}
-	return -1;
-}
-
-/* Split a space-joined list (as stored) into at most REFEREE_LIST_MAX items. */
-static size_t split_list(char *buf, const char *items[REFEREE_LIST_MAX])
-{
-	size_t n = 0;
-	for (char *tok = strtok(buf, " "); tok && n < REFEREE_LIST_MAX; tok = strtok(NULL, " "))
-		items[n++] = tok;
-	return n;
-}
-
-/* Apply one action to a referee: the one path used live, on rebuild and on recovery. */
-int game_act_apply(struct referee *r, int kind, int color, const char *text, struct evlist *out)
-{
-	switch (kind) {
-	case ACT_BEGIN:
-		return referee_begin(r, out);
-	case ACT_TRY:
-		return referee_attempt(r, color, text, out);
-	case ACT_LIST:
-	case ACT_QUIET: {
-		char buf[256];
-		const char *items[REFEREE_LIST_MAX];
-		snprintf(buf, sizeof buf, "%s", text);
-		size_t n = split_list(buf, items);
-		return kind == ACT_LIST ? referee_attempt_list(r, color, items, n, out)
-		                        : referee_quiet(r, color, items, n, out);
-	}
-	case ACT_ANY:
-		return referee_any(r, color, out);
-	case ACT_END: {
-		int reason = reason_parse(text);
-		if (reason <= REASON_NONE)
-			return REF_E_BAD_ARGUMENT;
-		return referee_end(r, (enum game_reason)reason, color, out);
-	}
-	case ACT_DRAW:
-		if (strcmp(text, "offer") != 0 && strcmp(text, "decline") != 0)
-			return REF_E_BAD_ARGUMENT;
-		return referee_over(r) ? REF_E_GAME_OVER : REF_OK;
-	}
-	return REF_E_BAD_ARGUMENT;
-}
-
-int game_act_kind_parse(const char *s)
-{
-	for (size_t i = 0; i < sizeof act_names / sizeof act_names[0]; i++)
-		if (strcmp(act_names[i], s) == 0)
-			return (int)i;
-	return -1;
-}
-
-static void record_push(struct game *g, int kind, int color, const char *text)
-{
-	if (g->nacts == g->capacts) {
-		g->capacts = g->capacts ? g->capacts * 2 : 64;
-		g->acts = xrealloc(g->acts, g->capacts * sizeof *g->acts);
-	}
-	struct gaction *a = &g->acts[g->nacts++];
-	a->kind = (uint8_t)kind;
-	a->color = (int8_t)color;
-	snprintf(a->text, sizeof a->text, "%s", text ? text : "");
+	sa->color = a->color;
+	snprintf(sa->kind, sizeof sa->kind, "%s", action_kind_name(a->kind));
+	snprintf(sa->text, sizeof sa->text, "%s", a->text);
 }
 
 /* A fresh referee at the game's start position. */
@@ -210,7 +130,7 @@ static int game_rebuild(struct game *g)
 	evlist_init(&out);
 	for (size_t i = 0; i < g->nacts; i++) {
 		evlist_clear(&out);
-		if (game_act_apply(r, g->acts[i].kind, g->acts[i].color, g->acts[i].text, &out) != REF_OK) {
+		if (referee_apply(r, &g->acts[i], &out) != REF_OK) {
 			evlist_free(&out);
 			referee_free(r);
 			return -1;
@@ -242,23 +162,19 @@ json_t *game_time_json(const struct store_game *info)
 	return NULL;
 }
 
-/* One announcement as its audience receives it: h2's encoder, plus the game
- * id and the clock readings. */
-json_t *game_event_wire(const struct game *g, const struct ruleset *rs, const struct event *e,
-                        json_t *clock)
-{
-	json_t *j = event_to_json(e, rs, -1);
-	if (!j)
-		return NULL;
-	json_object_set_new(j, "game", json_integer(g->id));
-	if (clock)
-		json_object_set(j, "clock", clock);
-	return j;
-}
-
 /* Seams for audiences without clients yet. */
 static void route_umpire(struct game *g, json_t *msg) { (void)g; (void)msg; }
 static void route_spectators(struct game *g, json_t *msg) { (void)g; (void)msg; }
+
+/* Send a game's announcement (stolen) to the user's connections, except
+ * one whose login game states wait for a commit: they will hold it. */
+static void send_user(struct games *gs, int64_t user, json_t *msg)
+{
+	for (struct conn *c = NULL; (c = conn_of_user(gs->srv, user, c)) != NULL;)
+		if (!game_conn_awaiting(gs, conn_id(c)))
+			conn_send(c, json_incref(msg));
+	json_decref(msg);
+}
 
 /* Hand one event to exactly its audience: held in action ba until its
  * commit, or sent now when ba is NULL (a game start, committed already). */
@@ -267,13 +183,13 @@ static void to_user(struct game *g, struct batch_action *ba, int64_t user, json_
 	if (ba)
 		batch_hold_user(ba, user, msg);
 	else
-		conn_send_user(g->gs->srv, user, msg);
+		send_user(g->gs, user, msg);
 }
 
 static void route_event(struct game *g, struct batch_action *ba, const struct event *e,
                         json_t *clock)
 {
-	json_t *j = game_event_wire(g, g->rs, e, clock);
+	json_t *j = announce_event(g->id, g->rs, e, clock);
 	if (!j) {
 		log_warnx("game=%" PRId64 " event type=%d has no wire form", g->id, e->type);
 		return;
@@ -287,18 +203,6 @@ static void route_event(struct game *g, struct batch_action *ba, const struct ev
 	if (e->audience & AUD_SPECTATOR)
 		route_spectators(g, j);
 	json_decref(j);
-}
-
-/* The game-level notice of a draw action ("offer" / "decline" by color),
- * as sent live (with the clocks) and in views (without). */
-json_t *game_draw_notice(int64_t game, const char *text, int color, json_t *clock)
-{
-	json_t *j = json_pack("{s:s, s:I, s:s}", "event",
-	                      strcmp(text, "offer") == 0 ? "draw_offer" : "draw_declined",
-	                      "game", (json_int_t)game, "by", color == WHITE ? "white" : "black");
-	if (clock)
-		json_object_set(j, "clock", clock);
-	return j;
 }
 
 static enum proto_error ref_to_proto(int st)
@@ -381,29 +285,9 @@ struct game *game_find(const struct games *gs, int64_t id)
 	return NULL;
 }
 
-struct online {
-	int64_t user;
-	int n;
-};
-
-static void online_cb(struct conn *c, void *arg)
-{
-	struct online *o = arg;
-	if (conn_user(c) == o->user)
-		o->n++;
-}
-
-/* Connections logged in as user. */
-static int user_online(struct server *srv, int64_t user)
-{
-	struct online o = { user, 0 };
-	conn_foreach(srv, online_cb, &o);
-	return o.n;
-}
-
 static void flag_arm(struct game *g)
 {
-	int64_t left = clock_deadline(&g->clock, game_mono_ms());
+	int64_t left = clock_deadline(&g->clock, mstime_mono());
 	evtimer_del(g->flag_timer);
 	if (left < 0)
 		return;
@@ -418,13 +302,13 @@ static void flag_cb(evutil_socket_t fd, short what, void *arg)
 	struct game *g = arg;
 	if (g->dead)
 		return;
-	int flagged = clock_flagged(&g->clock, game_mono_ms());
+	int flagged = clock_flagged(&g->clock, mstime_mono());
 	if (flagged < 0) {
 		flag_arm(g);
 		return;
 	}
 	/* If the commit fails, the timer is re-armed to try again in a second. */
-	game_act(g, ACT_END, flagged, game_reason_name(REASON_TIME), NULL, NULL, g->flag_timer);
+	game_act(g, ACTION_END, flagged, game_reason_name(REASON_TIME), NULL, NULL, g->flag_timer);
 }
 
 static void abandon_fire(struct game *g, int col)
@@ -434,9 +318,9 @@ static void abandon_fire(struct game *g, int col)
 	/* Both players away when a grace period ends (e.g. a restart nobody
 	 * came back to): the side to move forfeits, as the one the game is
 	 * waiting for.  Otherwise the absent player does. */
-	if (user_online(g->gs->srv, g->user[!col]) == 0)
+	if (!conn_of_user(g->gs->srv, g->user[!col], NULL))
 		col = referee_side_to_move(g->ref);
-	game_act(g, ACT_END, col, game_reason_name(REASON_ABANDONED), NULL, NULL,
+	game_act(g, ACTION_END, col, game_reason_name(REASON_ABANDONED), NULL, NULL,
 	         g->abandon_timer[col]);
 }
 
@@ -448,9 +332,7 @@ static struct game *game_alloc(struct games *gs, const struct store_game *info)
 	const struct ruleset *rs = ruleset_find(info->rules);
 	if (!rs)
 		return NULL;
-	struct game *g = calloc(1, sizeof *g);
-	if (!g)
-		abort();
+	struct game *g = xcalloc(1, sizeof *g);
 	g->gs = gs;
 	g->id = info->id;
 	g->info = *info;
@@ -487,6 +369,8 @@ struct pending {
 	bool over;
 	int result, reason;          /* when over: what the game row gets */
 	struct event *retry;         /* a timer to re-arm if the commit fails, or NULL */
+	uint64_t conn;               /* the requester, answered `storage` if it fails (0: a timer) */
+	json_t *id;
 	/* The game before this action: what a failed commit puts back. */
 	struct clock before_clock;
 	int before_offer;
@@ -547,24 +431,35 @@ static void pending_failed(void *arg)
 			log_warnx("game=%" PRId64 " rebuild after a failed commit failed", g->id);
 		flag_arm(g);
 	}
+	struct conn *c = p->conn ? conn_find(g->gs->srv, p->conn) : NULL;
+	if (c)
+		dispatch_error(c, p->id, PE_STORAGE, "the game could not be saved; nothing was changed");
 	/* A fallen flag, or an ending from a timer: try again in a second
 	 * (not at once, over and over, while the store is failing). */
 	struct timeval tv = { 1, 0 };
 	if (p->retry)
 		evtimer_add(p->retry, &tv);
-	else if (clock_flagged(&g->clock, game_mono_ms()) >= 0)
+	else if (clock_flagged(&g->clock, mstime_mono()) >= 0)
 		evtimer_add(g->flag_timer, &tv);
+}
+
+static void pending_send(void *arg, int64_t user, json_t *msg)
+{
+	struct pending *p = arg;
+	send_user(p->g->gs, user, msg);
 }
 
 static void pending_free(void *arg)
 {
 	struct pending *p = arg;
 	evlist_free(&p->out);
+	json_decref(p->id);
 	free(p);
 }
 
 static const struct batch_ops pending_ops = {
-	pending_write, pending_committed, pending_failed, pending_free,
+	.write = pending_write, .send_user = pending_send, .committed = pending_committed,
+	.failed = pending_failed, .free = pending_free,
 };
 
 /*
@@ -578,10 +473,16 @@ static const struct batch_ops pending_ops = {
 int game_act(struct game *g, int kind, int color, const char *text,
              struct conn *c, json_t *id, struct event *retry)
 {
-	int64_t now = game_mono_ms();
+	int64_t now = mstime_mono();
+	struct action a;
 	if (g->nacts >= GAME_ACTIONS_MAX) {
 		if (c)
 			dispatch_error(c, id, PE_ILLEGAL_ACTION, "the game's record is full");
+		return 1;
+	}
+	if (action_set(&a, kind, color, text) != REF_OK) {
+		if (c)
+			dispatch_error(c, id, PE_BAD_REQUEST, "the action does not fit in a record");
 		return 1;
 	}
 	/* A flag that fell before this request arrived wins over the request
@@ -590,22 +491,18 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	 * game_over once it is committed. */
 	int flagged = clock_flagged(&g->clock, now);
 	bool flag_instead = false;
-	if (flagged >= 0 && !(kind == ACT_END && strcmp(text, game_reason_name(REASON_TIME)) == 0)) {
+	if (flagged >= 0 && !(kind == ACTION_END && strcmp(text, game_reason_name(REASON_TIME)) == 0)) {
 		flag_instead = true;
-		kind = ACT_END;
-		color = flagged;
-		text = game_reason_name(REASON_TIME);
+		action_set(&a, ACTION_END, flagged, game_reason_name(REASON_TIME));
 		retry = g->flag_timer;
 	}
 
 	struct clock before_clock = g->clock;
 	int before_offer = g->draw_offer;
 	int plies = referee_plies(g->ref);
-	struct pending *p = calloc(1, sizeof *p);
-	if (!p)
-		abort();
+	struct pending *p = xcalloc(1, sizeof *p);
 	evlist_init(&p->out);
-	int st = game_act_apply(g->ref, kind, color, text, &p->out);
+	int st = referee_apply(g->ref, &a, &p->out);
 	if (st != REF_OK) {
 		if (c)
 			dispatch_error(c, id, ref_to_proto(st), "%s", referee_error(g->ref));
@@ -617,11 +514,7 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	p->over = referee_over(g->ref);
 	if (p->over)
 		clock_stop(&g->clock, now);
-	/* A standing offer lapses when the side it was made to plays on. */
-	if (referee_plies(g->ref) > plies && g->draw_offer >= 0 && color != g->draw_offer)
-		g->draw_offer = -1;
-	if (kind == ACT_DRAW)
-		g->draw_offer = strcmp(text, "offer") == 0 ? color : -1;
+	g->draw_offer = action_draw_offer(g->draw_offer, &a, plies, referee_plies(g->ref));
 
 	g->pending++;
 	p->before_clock = before_clock;
@@ -631,27 +524,26 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		p->result = referee_result(g->ref);
 		p->reason = referee_reason(g->ref);
 	}
-	record_push(g, kind, color, text);
+	record_push(g, &a);
 	p->g = g;
 	p->retry = retry;
+	p->conn = c ? conn_id(c) : 0;
+	p->id = c && id ? json_incref(id) : NULL;
 	p->a.game = g->id;
 	p->a.seq = ++g->seq;
-	p->a.color = color;
-	snprintf(p->a.kind, sizeof p->a.kind, "%s", act_names[kind]);
-	snprintf(p->a.text, sizeof p->a.text, "%s", text ? text : "");
-	p->a.at_ms = wall_ms();
+	action_to_store(&p->a, &a);
+	p->a.at_ms = mstime_wall();
 	p->a.clock_white_ms = clock_remaining(&g->clock, WHITE, now);
 	p->a.clock_black_ms = clock_remaining(&g->clock, BLACK, now);
 	p->a.ok = 1;
 
 	/* Events first, then the answer: a client holding the ok has all its events. */
-	struct batch_action *ba = batch_begin_action(g->gs->batch, &pending_ops, p, g,
-	                                             c ? conn_id(c) : 0, id);
+	struct batch_action *ba = batch_begin_action(g->gs->batch, &pending_ops, p, g);
 	json_t *clk = game_clock_json(g, now);
 	for (size_t i = 0; i < p->out.n; i++)
 		route_event(g, ba, &p->out.v[i], clk);
-	if (kind == ACT_DRAW) {
-		json_t *j = game_draw_notice(g->id, text, color, clk);
+	if (a.kind == ACTION_DRAW) {
+		json_t *j = announce_draw(g->id, &a, clk);
 		to_user(g, ba, g->user[WHITE], json_deep_copy(j));
 		to_user(g, ba, g->user[BLACK], json_deep_copy(j));
 		route_umpire(g, j);
@@ -676,20 +568,20 @@ int game_act(struct game *g, int kind, int color, const char *text,
  * thread) of every other write. */
 static int alive_write(void *arg, struct store *st)
 {
-	return store_state_set(st, GAME_ALIVE_KEY, *(int64_t *)arg);
+	return store_state_set(st, RECOVER_ALIVE_KEY, *(int64_t *)arg);
 }
 static void alive_nop(void *arg) { (void)arg; }
 
-static const struct batch_ops alive_ops = { alive_write, alive_nop, alive_nop, free };
+static const struct batch_ops alive_ops = {
+	.write = alive_write, .committed = alive_nop, .failed = alive_nop, .free = free,
+};
 
 static void alive_record(struct games *gs)
 {
-	int64_t *t = malloc(sizeof *t);
-	if (!t)
-		abort();
-	*t = wall_ms();
+	int64_t *t = xmalloc(sizeof *t);
+	*t = mstime_wall();
 	/* Its own group: no game's actions depend on it. */
-	batch_begin_action(gs->batch, &alive_ops, t, gs, 0, NULL);
+	batch_begin_action(gs->batch, &alive_ops, t, gs);
 }
 
 static void heartbeat_cb(evutil_socket_t fd, short what, void *arg)
@@ -707,9 +599,7 @@ static void heartbeat_cb(evutil_socket_t fd, short what, void *arg)
 
 struct games *games_new(struct server *srv)
 {
-	struct games *gs = calloc(1, sizeof *gs);
-	if (!gs)
-		abort();
+	struct games *gs = xcalloc(1, sizeof *gs);
 	gs->srv = srv;
 	gs->grace_ms = GAME_ABANDON_GRACE_MS;
 	/* Test hook: integration tests shorten the grace period without a flag of their own. */
@@ -792,7 +682,16 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	info.result = RESULT_NONE;
 	info.reason = REASON_NONE;
 
-	/* The game row, the opening announcements and their "begin" action are one transaction. */
+	/*
+	 * The game row, the opening announcements and their "begin" action are
+	 * one transaction, written here on the loop thread and not through the
+	 * store writer (batch.c) like every later action, because the game's id
+	 * is the row's SQLite rowid: it exists only once the row is inserted,
+	 * and everything after this point (the game_start messages, the live
+	 * game's routing, the batch's per-game ordering, the `ok` to accept)
+	 * names the game by it.  A start is one small transaction per game,
+	 * not per move, so the loop pays for it rarely.
+	 */
 	struct store *st = srv->store;
 	if (store_begin(st) != STORE_OK)
 		goto fail;
@@ -803,8 +702,10 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 		goto fail;
 	struct evlist out;
 	evlist_init(&out);
-	int64_t now = game_mono_ms();
-	if (referee_begin(g->ref, &out) != REF_OK) {
+	int64_t now = mstime_mono();
+	struct action begin;
+	action_set(&begin, ACTION_BEGIN, WHITE, "");
+	if (referee_apply(g->ref, &begin, &out) != REF_OK) {
 		evlist_free(&out);
 		game_free(g);
 		goto fail;
@@ -812,9 +713,8 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	struct store_action a = { 0 };
 	a.game = g->id;
 	a.seq = 1;
-	a.color = WHITE;
-	snprintf(a.kind, sizeof a.kind, "%s", act_names[ACT_BEGIN]);
-	a.at_ms = wall_ms();
+	action_to_store(&a, &begin);
+	a.at_ms = mstime_wall();
 	a.clock_white_ms = clock_remaining(&g->clock, WHITE, now);
 	a.clock_black_ms = clock_remaining(&g->clock, BLACK, now);
 	a.ok = 1;
@@ -826,7 +726,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 		goto fail;
 	}
 	g->seq = 1;
-	record_push(g, ACT_BEGIN, WHITE, "");
+	record_push(g, &begin);
 	g->next = gs->live;
 	gs->live = g;
 	clock_start(&g->clock, WHITE, now);
@@ -842,7 +742,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 			json_object_set_new(j, "time", t);
 		if (clk)
 			json_object_set(j, "clock", clk);
-		conn_send_user(srv, g->user[col], j);
+		send_user(gs, g->user[col], j);
 	}
 	for (size_t i = 0; i < out.n; i++)
 		route_event(g, NULL, &out.v[i], clk);
@@ -861,130 +761,53 @@ fail:
 	return -1;
 }
 
-/* A restart's clock readings (umpire action GAME_RESUME_KIND after the
- * record's last action): where the next restart counts from. */
-struct resume_point {
-	int seq;
-	int64_t ms[2];
-	int64_t at_ms;
-	bool found;
-};
+/* ---- recovery (recover.c decides; this installs) ------------------------- */
 
-static int resume_point_cb(const struct store_umpire_action *u, void *arg)
-{
-	struct resume_point *rp = arg;
-	long long w, b;
-	if (u->umpire == 0 && u->seq == rp->seq && strcmp(u->kind, GAME_RESUME_KIND) == 0 &&
-	    sscanf(u->text, "%lld %lld", &w, &b) == 2 && w >= 0 && b >= 0) {
-		rp->ms[WHITE] = w;
-		rp->ms[BLACK] = b;
-		rp->at_ms = u->at_ms;
-		rp->found = true;
-	}
-	return 0;
-}
-
-/* Recovery: recover.c replays one unfinished game's stored actions and
- * checks the replay's events against the stored announcements; a record
- * that fails is flagged and logged there, and is not resumed here. */
-static int recover_cb(const struct store_game *info, void *arg)
+static void recovered_flagged(void *arg, const struct store_game *info, const char *reason)
 {
 	struct games *gs = arg;
-	struct recover_result rr;
-	int rc = recover_game(gs->srv->store, info, &rr);
-	if (rc == RECOVER_MISMATCH) {
-		gs->flagged = xrealloc(gs->flagged, (gs->nflagged + 1) * sizeof *gs->flagged);
-		struct flagged_game *fl = &gs->flagged[gs->nflagged++];
-		fl->id = info->id;
-		fl->user[WHITE] = info->white;
-		fl->user[BLACK] = info->black;
-		if (store_game_flagged(gs->srv->store, info->id, fl->reason, sizeof fl->reason) != STORE_OK)
-			snprintf(fl->reason, sizeof fl->reason, "the record failed its check");
-	}
-	if (rc != RECOVER_OK)
-		return 0;
+	gs->flagged = xreallocarray(gs->flagged, gs->nflagged + 1, sizeof *gs->flagged);
+	struct flagged_game *fl = &gs->flagged[gs->nflagged++];
+	fl->id = info->id;
+	fl->user[WHITE] = info->white;
+	fl->user[BLACK] = info->black;
+	snprintf(fl->reason, sizeof fl->reason, "%s", reason);
+}
+
+static void recovered_resume(void *arg, const struct store_game *info, struct recover_result *rr)
+{
+	struct games *gs = arg;
 	struct game *g = game_alloc(gs, info);
 	if (!g) {
 		log_warnx("game=%" PRId64 " cannot be recovered (rules %s)", info->id, info->rules);
-		recover_result_free(&rr);
-		return 0;
+		return;
 	}
 	referee_free(g->ref);
-	g->ref = rr.ref;
-	rr.ref = NULL;
-	for (size_t i = 0; i < rr.nacts; i++)
-		record_push(g, game_act_kind_parse(rr.acts[i].kind), rr.acts[i].color, rr.acts[i].text);
-	g->seq = rr.last_seq;
-	g->draw_offer = rr.draw_offer;
-	/* Clocks resume from their readings at the last action, less the time
-	 * the side to move then thought while the daemon was still alive (up
-	 * to its last heartbeat or clean shutdown); the downtime after that
-	 * is charged to nobody, and the clock runs again from now. */
-	int mover = referee_side_to_move(g->ref);
-	if (rr.clock_ms[WHITE] >= 0) {
-		struct resume_point rp = { rr.last_seq, { rr.clock_ms[WHITE], rr.clock_ms[BLACK] },
-		                           rr.last_at_ms, false };
-		/* An earlier restart since the last action: its readings and time. */
-		if (store_umpire_actions(gs->srv->store, g->id, resume_point_cb, &rp) != STORE_OK)
-			log_warnx("game=%" PRId64 " earlier restarts unreadable: %s", g->id,
-			          store_error(gs->srv->store));
-		int64_t *ms = rp.ms;
-		int64_t thought = gs->alive_ms - rp.at_ms;
-		if (clock_timed(&g->clock) && thought > 0) {
-			ms[mover] = ms[mover] > thought ? ms[mover] - thought : 0;
-			log_info("game=%" PRId64 " %s charged %" PRId64 " ms thought before the restart",
-			         g->id, game_color_name(mover), thought);
-		}
-		clock_set(&g->clock, ms[WHITE], ms[BLACK]);
-		/* The clocks run again from now: a later restart (before the next
-		 * action) charges from here, not again across this downtime.  A
-		 * server umpire action, outside the players' record. */
-		if (clock_timed(&g->clock)) {
-			struct store_umpire_action u = { 0 };
-			u.game = g->id;
-			u.seq = rr.last_seq;
-			snprintf(u.kind, sizeof u.kind, "%s", GAME_RESUME_KIND);
-			snprintf(u.text, sizeof u.text, "%" PRId64 " %" PRId64, ms[WHITE], ms[BLACK]);
-			u.at_ms = wall_ms();
-			if (store_umpire_action(gs->srv->store, &u) != STORE_OK)
-				log_warnx("game=%" PRId64 " restart not recorded: %s", g->id,
-				          store_error(gs->srv->store));
-		}
-	}
-	recover_result_free(&rr);
-	clock_start(&g->clock, mover, game_mono_ms());
+	g->ref = rr->ref;
+	rr->ref = NULL;
+	for (size_t i = 0; i < rr->nacts; i++)
+		record_push(g, &rr->acts[i]);
+	g->seq = rr->last_seq;
+	g->draw_offer = rr->draw_offer;
+	if (rr->clock_ms[WHITE] >= 0)
+		clock_set(&g->clock, rr->clock_ms[WHITE], rr->clock_ms[BLACK]);
+	clock_start(&g->clock, referee_side_to_move(g->ref), mstime_mono());
 	g->next = gs->live;
 	gs->live = g;
 	flag_arm(g);
 	/* Nobody is connected yet: each player has the grace period to come
 	 * back (games_conn_login cancels it), as after a dropped connection. */
-	struct timeval tv = { (time_t)(gs->grace_ms / 1000), (suseconds_t)(gs->grace_ms % 1000) * 1000 };
+	struct timeval tv = mstime_timeval(gs->grace_ms);
 	for (int col = WHITE; col <= BLACK; col++)
 		evtimer_add(g->abandon_timer[col], &tv);
 	log_info("game=%" PRId64 " resumed actions=%zu", g->id, g->nacts);
-	return 0;
 }
+
+static const struct recover_ops recovered_ops = { recovered_resume, recovered_flagged };
 
 int games_recover(struct games *gs)
 {
-	int64_t alive = 0;
-	if (store_state_get(gs->srv->store, GAME_ALIVE_KEY, &alive) == STORE_ERROR)
-		return -1;
-	gs->alive_ms = alive;
-	return store_games_unfinished(gs->srv->store, recover_cb, gs) == STORE_OK ? 0 : -1;
-}
-
-struct usercount {
-	int64_t user;
-	uint64_t except;
-	int n;
-};
-
-static void count_cb(struct conn *c, void *arg)
-{
-	struct usercount *uc = arg;
-	if (conn_user(c) == uc->user && conn_id(c) != uc->except)
-		uc->n++;
+	return recover_games(gs->srv->store, &recovered_ops, gs);
 }
 
 void games_conn_closed(struct server *srv, struct conn *c)
@@ -993,10 +816,9 @@ void games_conn_closed(struct server *srv, struct conn *c)
 	int64_t uid = conn_user(c);
 	if (!gs || uid <= 0)
 		return;
-	struct usercount uc = { uid, conn_id(c), 0 };
-	conn_foreach(srv, count_cb, &uc);
-	if (uc.n > 0)
-		return;
+	for (struct conn *o = NULL; (o = conn_of_user(srv, uid, o)) != NULL;)
+		if (o != c)
+			return;   /* not the user's last connection */
 	struct timeval tv = { (time_t)(gs->grace_ms / 1000), (suseconds_t)(gs->grace_ms % 1000) * 1000 };
 	for (struct game *g = gs->live; g; g = g->next)
 		for (int col = WHITE; col <= BLACK; col++)

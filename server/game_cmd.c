@@ -1,7 +1,8 @@
 /*
  * game_cmd.c — the game requests (move, quiet, any, resign, draw, abort,
- * games, game, possible), their field specs, and the deferral rule that
- * holds a request until the turn's commit.
+ * games, game, possible), their field specs, and the deferral rule
+ * (batch.h) that holds a request, or a login's game states, until the
+ * turn's commit.
  */
 #include <ctype.h>
 #include <stdbool.h>
@@ -15,38 +16,24 @@
 #include "game.h"
 #include "game_priv.h"
 #include "log.h"
+#include "mstime.h"
 #include "notation.h"
 #include "proto.h"
 #include "referee.h"
 #include "server.h"
 #include "store.h"
+#include "xmalloc.h"
 
 #define GAME_ID_MAX (1LL << 53)       /* JSON-safe integers */
 #define GAME_EVENTS_MAX (1LL << 30)   /* bound of a view's "from" */
 
 /* ---- requests ------------------------------------------------------------- */
 
-/*
- * The deferral rule (batch.h): a request of player P about a game (a move,
- * a view, `possible`, a draw) waits only while an uncommitted action of
- * that game has produced something addressed to P — an event with P's
- * audience bit, or the answer to P's own request (`games` and the
- * game_state of a login: of any of P's games) — and then runs as if it
- * had just arrived: its answer must not overtake
- * those announcements, nor show or build on a state P was told of that
- * may still be undone.  An action addressed to nobody but its actor (icc:
- * Black's illegal try, heard by Black alone) delays and changes nothing
- * White is answered: it cannot change what White may see (the position,
- * the side to move, the clocks and the draw offer change only by actions
- * both hear), views are replayed from committed rows, and an action White
- * takes meanwhile joins the next batch, behind it.  If that commit fails,
- * White's later action in the same game fails with it (`storage`, the
- * batch's group rule): the only way Black's private try can reach White,
- * through a storage failure, not its timing.
- */
-
+/* A request (or a login's game states: id NULL) waiting for a commit,
+ * under the deferral rule (batch.h). */
 struct waiting {
-	struct server *srv;
+	struct waiting *next;        /* in gs->logins: a login's */
+	struct games *gs;
 	uint64_t conn;
 	json_t *id, *req;
 	proceed_fn proceed;
@@ -55,7 +42,12 @@ struct waiting {
 static void waiting_run(void *arg)
 {
 	struct waiting *w = arg;
-	struct conn *c = w->srv->conns ? conn_find(w->srv, w->conn) : NULL;
+	for (struct waiting **p = &w->gs->logins; *p; p = &(*p)->next)
+		if (*p == w) {
+			*p = w->next;
+			break;
+		}
+	struct conn *c = conn_find(w->gs->srv, w->conn);
 	if (c)
 		w->proceed(c, w->id, w->req);
 	json_decref(w->id);
@@ -66,21 +58,33 @@ static void waiting_run(void *arg)
 void game_wait_for_commit(struct conn *c, const struct game *g, json_t *id, json_t *req,
                           proceed_fn proceed)
 {
-	struct server *srv = conn_server(c);
-	struct waiting *w = calloc(1, sizeof *w);
-	if (!w)
-		abort();
-	w->srv = srv;
+	struct games *gs = conn_server(c)->games;
+	struct waiting *w = xcalloc(1, sizeof *w);
+	w->gs = gs;
 	w->conn = conn_id(c);
 	w->id = id ? json_incref(id) : NULL;
 	w->req = req ? json_incref(req) : NULL;
 	w->proceed = proceed;
+	if (!id) {
+		w->next = gs->logins;
+		gs->logins = w;
+	}
 	log_debug("conn=%llu request waits for the turn's commit", (unsigned long long)w->conn);
-	batch_after_waiting(srv->games->batch, g, conn_user(c), waiting_run, w);
+	batch_after_waiting(gs->batch, g, conn_user(c), waiting_run, w);
+}
+
+/* Does the connection wait for its login's game states?  Live game events
+ * skip it then: the states, built after the commit, will hold them. */
+bool game_conn_awaiting(const struct games *gs, uint64_t conn)
+{
+	for (const struct waiting *w = gs->logins; w; w = w->next)
+		if (w->conn == conn)
+			return true;
+	return false;
 }
 
 /* Must a request of user about game g (NULL: about all their games) wait
- * (the rule above)? */
+ * (batch.h)? */
 bool game_user_busy(const struct games *gs, const struct game *g, int64_t uid)
 {
 	return batch_waiting(gs->batch, g, uid);
@@ -89,7 +93,7 @@ bool game_user_busy(const struct games *gs, const struct game *g, int64_t uid)
 /* The live game `id` if the connection's user plays in it.  Otherwise an
  * error is sent: game_over for a finished game of theirs, no_such_game for
  * anything else (no existence oracle).  NULL too when the user must wait
- * (the rule above): the request (handler self) runs again after that. */
+ * (batch.h): the request (handler self) runs again after that. */
 static struct game *my_game(struct conn *c, json_t *id, json_t *req, int *color,
                             proceed_fn self)
 {
@@ -121,24 +125,30 @@ static struct game *my_game(struct conn *c, json_t *id, json_t *req, int *color,
 	return NULL;
 }
 
-/* List items must be single words: the record joins them with spaces. */
-static int list_text(json_t *arr, char *buf, size_t len)
+/* A list or quiet request's items as the record's text (action_set_list,
+ * the one rule: single words, an item "e.p." alone belongs to the one
+ * before it, 1..REFEREE_LIST_MAX attempts).  Any failure is bad_request. */
+#define LIST_ITEMS_MAX (2 * REFEREE_LIST_MAX)   /* attempts, each with its "e.p." */
+static int list_text(json_t *arr, int kind, int color, char *buf, size_t len)
 {
 	size_t n = json_array_size(arr);
-	const char *items[REFEREE_LIST_MAX];
-	if (n == 0 || n > REFEREE_LIST_MAX)
+	const char *items[LIST_ITEMS_MAX];
+	struct action a;
+	if (n == 0 || n > LIST_ITEMS_MAX)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		const char *s = json_string_value(json_array_get(arr, i));
-		if (!s || !*s || strlen(s) > NOTATION_INPUT_MAX)
+		if (!s || strlen(s) > NOTATION_INPUT_MAX)
 			return -1;
 		for (const char *p = s; *p; p++)
 			if (isspace((unsigned char)*p))
 				return -1;
 		items[i] = s;
 	}
-	/* An item "e.p." alone belongs to the one before it, as in krieg-referee. */
-	return notation_join_list(items, n, buf, len) > 0 ? 0 : -1;
+	if (action_set_list(&a, kind, color, items, n) != REF_OK)
+		return -1;
+	snprintf(buf, len, "%s", a.text);
+	return 0;
 }
 
 static void cmd_move(struct conn *c, json_t *id, json_t *req)
@@ -154,16 +164,16 @@ static void cmd_move(struct conn *c, json_t *id, json_t *req)
 	if (!g)
 		return;
 	if (one) {
-		game_act(g, ACT_TRY, color, json_string_value(one), c, id, NULL);
+		game_act(g, ACTION_TRY, color, json_string_value(one), c, id, NULL);
 		return;
 	}
-	char text[256];
-	if (list_text(many, text, sizeof text) != 0) {
+	char text[ACTION_TEXT_MAX];
+	if (list_text(many, ACTION_LIST, color, text, sizeof text) != 0) {
 		dispatch_error(c, id, PE_BAD_REQUEST, "moves: 1..%d items, each one word",
 		               REFEREE_LIST_MAX);
 		return;
 	}
-	game_act(g, ACT_LIST, color, text, c, id, NULL);
+	game_act(g, ACTION_LIST, color, text, c, id, NULL);
 }
 
 static void cmd_quiet(struct conn *c, json_t *id, json_t *req)
@@ -172,13 +182,13 @@ static void cmd_quiet(struct conn *c, json_t *id, json_t *req)
 	struct game *g = my_game(c, id, req, &color, cmd_quiet);
 	if (!g)
 		return;
-	char text[256];
-	if (list_text(json_object_get(req, "moves"), text, sizeof text) != 0) {
+	char text[ACTION_TEXT_MAX];
+	if (list_text(json_object_get(req, "moves"), ACTION_QUIET, color, text, sizeof text) != 0) {
 		dispatch_error(c, id, PE_BAD_REQUEST, "moves: 1..%d items, each one word",
 		               REFEREE_LIST_MAX);
 		return;
 	}
-	game_act(g, ACT_QUIET, color, text, c, id, NULL);
+	game_act(g, ACTION_QUIET, color, text, c, id, NULL);
 }
 
 static void cmd_any(struct conn *c, json_t *id, json_t *req)
@@ -186,7 +196,7 @@ static void cmd_any(struct conn *c, json_t *id, json_t *req)
 	int color;
 	struct game *g = my_game(c, id, req, &color, cmd_any);
 	if (g)
-		game_act(g, ACT_ANY, color, "", c, id, NULL);
+		game_act(g, ACTION_ANY, color, "", c, id, NULL);
 }
 
 static void cmd_resign(struct conn *c, json_t *id, json_t *req)
@@ -194,7 +204,7 @@ static void cmd_resign(struct conn *c, json_t *id, json_t *req)
 	int color;
 	struct game *g = my_game(c, id, req, &color, cmd_resign);
 	if (g)
-		game_act(g, ACT_END, color, game_reason_name(REASON_RESIGNATION), c, id, NULL);
+		game_act(g, ACTION_END, color, game_reason_name(REASON_RESIGNATION), c, id, NULL);
 }
 
 static void cmd_abort(struct conn *c, json_t *id, json_t *req)
@@ -207,7 +217,7 @@ static void cmd_abort(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "a game can be aborted only before both sides moved");
 		return;
 	}
-	game_act(g, ACT_END, color, game_reason_name(REASON_ABORTED), c, id, NULL);
+	game_act(g, ACTION_END, color, game_reason_name(REASON_ABORTED), c, id, NULL);
 }
 
 static void cmd_draw(struct conn *c, json_t *id, json_t *req)
@@ -220,22 +230,22 @@ static void cmd_draw(struct conn *c, json_t *id, json_t *req)
 	if (strcmp(action, "offer") == 0) {
 		if (g->draw_offer == !color) {
 			/* Offering back is accepting. */
-			game_act(g, ACT_END, color, game_reason_name(REASON_AGREEMENT), c, id, NULL);
+			game_act(g, ACTION_END, color, game_reason_name(REASON_AGREEMENT), c, id, NULL);
 			return;
 		}
-		game_act(g, ACT_DRAW, color, "offer", c, id, NULL);
+		game_act(g, ACTION_DRAW, color, "offer", c, id, NULL);
 	} else if (strcmp(action, "accept") == 0) {
 		if (g->draw_offer != !color) {
 			dispatch_error(c, id, PE_ILLEGAL_ACTION, "no draw offer to accept");
 			return;
 		}
-		game_act(g, ACT_END, color, game_reason_name(REASON_AGREEMENT), c, id, NULL);
+		game_act(g, ACTION_END, color, game_reason_name(REASON_AGREEMENT), c, id, NULL);
 	} else if (strcmp(action, "decline") == 0) {
 		if (g->draw_offer != !color) {
 			dispatch_error(c, id, PE_ILLEGAL_ACTION, "no draw offer to decline");
 			return;
 		}
-		game_act(g, ACT_DRAW, color, "decline", c, id, NULL);
+		game_act(g, ACTION_DRAW, color, "decline", c, id, NULL);
 	} else {
 		dispatch_error(c, id, PE_BAD_REQUEST, "action must be offer, accept or decline");
 	}
@@ -327,7 +337,7 @@ static json_t *summary_json(struct server *srv, const struct store_game *info, i
 		json_object_set_new(j, "time", t);
 	if (live) {
 		json_object_set_new(j, "to_move", json_string(game_color_name(referee_side_to_move(live->ref))));
-		json_t *clk = game_clock_json(live, game_mono_ms());
+		json_t *clk = game_clock_json(live, mstime_mono());
 		if (clk)
 			json_object_set_new(j, "clock", clk);
 	} else {

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "action.h"
 #include "clock.h"
 #include "proto.h"
 #include "store.h"
@@ -22,18 +23,8 @@ struct evlist;
 struct referee;
 struct ruleset;
 struct server;
+struct waiting;
 
-/* ACT_DRAW: a draw offer or its decline (text "offer" / "decline"), stored
- * like any action so the record, a restart and the views keep it; the
- * referee announces nothing for it (the notice is game.c's). */
-enum act_kind { ACT_BEGIN = 0, ACT_TRY, ACT_LIST, ACT_QUIET, ACT_ANY, ACT_END, ACT_DRAW };
-
-/* One action of the record, kept in memory for a rebuild after a failed commit. */
-struct gaction {
-	uint8_t kind;
-	int8_t color;
-	char text[256];
-};
 
 struct game {
 	struct games *gs;
@@ -45,12 +36,12 @@ struct game {
 	const struct ruleset *rs;
 	struct referee *ref;
 	struct clock clock;
-	struct gaction *acts;
+	struct action *acts;         /* the record, kept for a rebuild after a failed commit */
 	size_t nacts, capacts;
 	int seq;                     /* last action's seq (committed or in the open batch) */
 	int draw_offer;              /* colour with a standing draw offer, or -1 */
 	/* Actions of this game not yet committed (in the open batch or with
-	 * the store writer); each keeps the state before it (struct pending),
+	 * the store writer); game.c keeps, with each, the state before it:
 	 * what a failed commit puts back. */
 	int pending;
 	struct event *flag_timer;
@@ -77,29 +68,26 @@ struct games {
 	 * announcements only, never from a replay. */
 	struct flagged_game *flagged;
 	size_t nflagged;
-	int64_t alive_ms;            /* at recovery: the last heartbeat before the restart, or 0 */
+	struct waiting *logins;      /* login game states waiting for a commit (game_cmd.c) */
 };
 
 /* game.c */
-int64_t game_mono_ms(void);
 const char *game_color_name(int color);
-int game_act_apply(struct referee *r, int kind, int color, const char *text, struct evlist *out);
-int game_act_kind_parse(const char *s);
 json_t *game_clock_json(const struct game *g, int64_t now);
 json_t *game_time_json(const struct store_game *info);
-json_t *game_event_wire(const struct game *g, const struct ruleset *rs, const struct event *e,
-                        json_t *clock);
-json_t *game_draw_notice(int64_t game, const char *text, int color, json_t *clock);
 const struct flagged_game *game_flagged_find(const struct games *gs, int64_t id);
 struct game *game_find(const struct games *gs, int64_t id);
+/* kind: enum action_kind (action.h). */
 int game_act(struct game *g, int kind, int color, const char *text,
              struct conn *c, json_t *id, struct event *retry);
 
-/* game_cmd.c: the deferral rule (see there) */
+/* game_cmd.c: the deferral rule (batch.h).  id NULL: a login's game
+ * states, during whose wait live game events skip the connection. */
 typedef void (*proceed_fn)(struct conn *c, json_t *id, json_t *req);
 bool game_user_busy(const struct games *gs, const struct game *g, int64_t uid);
 void game_wait_for_commit(struct conn *c, const struct game *g, json_t *id, json_t *req,
                           proceed_fn proceed);
+bool game_conn_awaiting(const struct games *gs, uint64_t conn);
 
 /* game_view.c */
 json_t *game_view_json(struct games *gs, const struct store_game *info,

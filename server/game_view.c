@@ -2,10 +2,10 @@
  * game_view.c — a player's view of a game (the `game` request, the
  * game_state sent at login) and its paging.
  *
- * A player's view (game_state on login, the `game` request) is rebuilt by
- * replaying the stored actions through a fresh referee and keeping the
- * events addressed to that player: the same events, SAN included, that
- * were sent live.  It is paged (dispatch_page) to stay under one line.
+ * A player's view (game_state on login, the `game` request) is the
+ * record replayed for that player's audience (announce_replay, announce.h): the
+ * same events, SAN included, that were sent live.  It is paged
+ * (dispatch_page) to stay under one line.
  */
 #include <event2/event.h>
 #include <inttypes.h>
@@ -16,113 +16,15 @@
 #include "game.h"
 #include "game_priv.h"
 #include "log.h"
+#include "mstime.h"
 #include "proto.h"
 #include "referee.h"
 #include "ruleset.h"
 #include "server.h"
 #include "store.h"
+#include "announce.h"
 
 /* ---- views ---------------------------------------------------------------- */
-
-/*
- * A player's events are rebuilt by replaying the stored actions through a
- * fresh referee (deterministic, so the events are exactly those sent at the
- * time, SAN included: the events table does not keep the SAN), then keeping
- * the ones addressed to that player.
- */
-struct evcollect {
-	const struct ruleset *rs;
-	struct referee *ref;
-	struct game tmp;            /* carries the id for game_event_wire() */
-	unsigned aud;
-	json_t *arr;
-	struct evlist out;
-	bool failed;
-};
-
-static int collect_cb(const struct store_action *a, void *arg)
-{
-	struct evcollect *ec = arg;
-	int kind = game_act_kind_parse(a->kind);
-	if (!a->ok)
-		return 0;
-	evlist_clear(&ec->out);
-	if (kind < 0 || game_act_apply(ec->ref, kind, a->color, a->text, &ec->out) != REF_OK) {
-		ec->failed = true;
-		return 1;
-	}
-	for (size_t i = 0; i < ec->out.n; i++) {
-		if (!(ec->out.v[i].audience & ec->aud))
-			continue;
-		json_t *j = game_event_wire(&ec->tmp, ec->rs, &ec->out.v[i], NULL);
-		if (j)
-			json_array_append_new(ec->arr, j);
-	}
-	/* Draw notices go to both players (and the umpire). */
-	if (kind == ACT_DRAW)
-		json_array_append_new(ec->arr, game_draw_notice(ec->tmp.id, a->text, a->color, NULL));
-	return 0;
-}
-
-/* A flagged game's announcements to color as they were STORED (never a
- * replay of a record that failed its check), without SAN: the events
- * table does not keep it. */
-struct stored_collect {
-	const struct ruleset *rs;
-	struct game tmp;            /* carries the id for game_event_wire() */
-	unsigned aud;
-	json_t *arr;
-};
-
-static int stored_cb(int seq, const struct event *e, void *arg)
-{
-	struct stored_collect *sc = arg;
-	if (!(e->audience & sc->aud))
-		return 0;
-	json_t *j = game_event_wire(&sc->tmp, sc->rs, e, NULL);
-	if (j)
-		json_array_append_new(sc->arr, j);
-	return 0;
-}
-
-static json_t *stored_events(struct games *gs, const struct store_game *info, int color)
-{
-	struct stored_collect sc = { 0 };
-	sc.rs = ruleset_find(info->rules);
-	sc.tmp.id = info->id;
-	sc.aud = aud_of(color);
-	sc.arr = json_array();
-	if (!sc.rs || store_game_event_list(gs->srv->store, info->id, stored_cb, &sc) != STORE_OK) {
-		json_decref(sc.arr);
-		return NULL;
-	}
-	return sc.arr;
-}
-
-static json_t *record_events(struct games *gs, const struct store_game *info, int color)
-{
-	struct evcollect ec = { 0 };
-	char err[128];
-	ec.rs = ruleset_find(info->rules);
-	if (!ec.rs)
-		return NULL;
-	ec.ref = referee_new(ec.rs, info->fen[0] ? info->fen : NULL, err, sizeof err);
-	if (!ec.ref)
-		return NULL;
-	ec.tmp.id = info->id;
-	ec.aud = aud_of(color);
-	ec.arr = json_array();
-	evlist_init(&ec.out);
-	int st = store_game_actions(gs->srv->store, info->id, collect_cb, &ec);
-	evlist_free(&ec.out);
-	referee_free(ec.ref);
-	if (st != STORE_OK || ec.failed) {
-		log_warnx("game=%" PRId64 " record could not be replayed", info->id);
-		json_decref(ec.arr);
-		return NULL;
-	}
-	return ec.arr;
-}
 
 /*
  * A view can outgrow one protocol line (PROTO_LINE_MAX), so its events go
@@ -144,7 +46,8 @@ json_t *game_view_json(struct games *gs, const struct store_game *info,
 	if (!rs)
 		return NULL;
 	const struct flagged_game *fl = live ? NULL : game_flagged_find(gs, info->id);
-	json_t *events = fl ? stored_events(gs, info, color) : record_events(gs, info, color);
+	struct store *st = gs->srv->store;
+	json_t *events = fl ? announce_stored(st, info, aud_of(color)) : announce_replay(st, info, aud_of(color));
 	if (!events)
 		return NULL;
 	json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:s, s:b}",
@@ -164,7 +67,7 @@ json_t *game_view_json(struct games *gs, const struct store_game *info,
 	if (live) {
 		json_object_set_new(j, "live", json_true());
 		json_object_set_new(j, "to_move", json_string(game_color_name(referee_side_to_move(live->ref))));
-		json_t *clk = game_clock_json(live, game_mono_ms());
+		json_t *clk = game_clock_json(live, mstime_mono());
 		if (clk)
 			json_object_set_new(j, "clock", clk);
 		if (live->draw_offer >= 0)
@@ -207,8 +110,7 @@ void games_conn_login(struct server *srv, struct conn *c)
 		game_wait_for_commit(c, NULL, NULL, NULL, login_again);
 		return;
 	}
-	/* From here its games' announcements reach it live (conn_send_user). */
-	conn_state_sent(c);
+	/* From here its games' announcements reach it live (game_conn_awaiting). */
 	for (struct game *g = gs->live; g; g = g->next) {
 		for (int col = WHITE; col <= BLACK; col++) {
 			if (g->user[col] != uid)

@@ -13,9 +13,9 @@
  * and only in their own colour's view — never the other side's, never the
  * umpire's.  Anything else is no_such_game, whether or not it exists.
  *
- * Views are rebuilt by replaying the stored actions through a fresh
- * referee (recover_apply, the path recovery uses), so the SAN text and
- * the rule set's wording are the same as when the game was played.
+ * Views are the record replayed for one audience (announce_replay, announce.h:
+ * the path live play and recovery take), so the SAN text and the rule
+ * set's wording are the same as when the game was played.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "action.h"
 #include "conn.h"
 #include "dispatch.h"
 #include "event_json.h"
@@ -31,11 +32,12 @@
 #include "log.h"
 #include "pgn.h"
 #include "proto.h"
-#include "recover.h"
 #include "referee.h"
 #include "ruleset.h"
 #include "server.h"
 #include "store.h"
+#include "announce.h"
+#include "xmalloc.h"
 
 #define HISTORY_GAME_ID_MAX (1LL << 53)   /* JSON-safe integers */
 #define HISTORY_LIMIT_DEFAULT 20
@@ -194,109 +196,6 @@ static bool readable(struct conn *c, json_t *id, json_t *req, unsigned aud, stru
 	return false;
 }
 
-struct collect {
-	struct referee *ref;
-	const struct ruleset *rs;
-	int64_t game;
-	unsigned aud;
-	json_t *arr;
-	struct evlist out;
-	bool failed;
-};
-
-static int collect_cb(const struct store_action *a, void *arg)
-{
-	struct collect *cl = arg;
-
-	if (!a->ok)
-		return 0;
-	evlist_clear(&cl->out);
-	if (recover_apply(cl->ref, a, &cl->out) != REF_OK) {
-		cl->failed = true;
-		return 1;
-	}
-	for (size_t i = 0; i < cl->out.n; i++) {
-		if (!(cl->out.v[i].audience & cl->aud))
-			continue;
-		json_t *j = event_to_json(&cl->out.v[i], cl->rs, -1);
-		if (j == NULL)
-			continue;
-		json_object_set_new(j, "game", json_integer((json_int_t)cl->game));
-		json_array_append_new(cl->arr, j);
-	}
-	/* A draw offer or decline: a notice to both players (and the umpire),
-	 * as game.c sends it. */
-	if (strcmp(a->kind, "draw") == 0)
-		json_array_append_new(cl->arr, json_pack("{s:s, s:I, s:s}", "event",
-		                                         strcmp(a->text, "offer") == 0 ? "draw_offer"
-		                                                                       : "draw_declined",
-		                                         "game", (json_int_t)cl->game, "by",
-		                                         a->color == WHITE ? "white" : "black"));
-	return 0;
-}
-
-/* Every event of game g addressed to aud, replayed; NULL on failure. */
-static json_t *record_events(struct store *st, const struct store_game *g, unsigned aud)
-{
-	struct collect cl;
-	char err[128];
-
-	memset(&cl, 0, sizeof cl);
-	cl.rs = ruleset_find(g->rules);
-	if (cl.rs == NULL)
-		return NULL;
-	cl.ref = referee_new(cl.rs, g->fen[0] ? g->fen : NULL, err, sizeof err);
-	if (cl.ref == NULL)
-		return NULL;
-	cl.game = g->id;
-	cl.aud = aud;
-	cl.arr = json_array();
-	evlist_init(&cl.out);
-	int rc = store_game_actions(st, g->id, collect_cb, &cl);
-	evlist_free(&cl.out);
-	referee_free(cl.ref);
-	if (rc != STORE_OK || cl.failed) {
-		log_warnx("game=%" PRId64 " record could not be replayed%s%s", g->id,
-		          rc != STORE_OK ? ": " : "", rc != STORE_OK ? store_error(st) : "");
-		json_decref(cl.arr);
-		return NULL;
-	}
-	return cl.arr;
-}
-
-/* A flagged game's announcements as they were STORED (never a replay of
- * a record that failed its check): those addressed to aud, without SAN
- * (the events table does not keep it). */
-struct stored_collect {
-	const struct ruleset *rs;
-	int64_t game;
-	unsigned aud;
-	json_t *arr;
-};
-
-static int stored_cb(int seq, const struct event *e, void *arg)
-{
-	struct stored_collect *sc = arg;
-	if (!(e->audience & sc->aud))
-		return 0;
-	json_t *j = event_to_json(e, sc->rs, -1);
-	if (j != NULL) {
-		json_object_set_new(j, "game", json_integer((json_int_t)sc->game));
-		json_array_append_new(sc->arr, j);
-	}
-	return 0;
-}
-
-static json_t *stored_events(struct store *st, const struct store_game *g, unsigned aud)
-{
-	struct stored_collect sc = { ruleset_find(g->rules), g->id, aud, json_array() };
-	if (sc.rs == NULL || store_game_event_list(st, g->id, stored_cb, &sc) != STORE_OK) {
-		json_decref(sc.arr);
-		return NULL;
-	}
-	return sc.arr;
-}
-
 static void cmd_record(struct conn *c, json_t *id, json_t *req)
 {
 	struct store *st = conn_server(c)->store;
@@ -313,8 +212,8 @@ static void cmd_record(struct conn *c, json_t *id, json_t *req)
 		return;
 	char why[256];
 	bool flagged = game_flagged(st, &g, why, sizeof why);
-	json_t *events = flagged ? stored_events(st, &g, (unsigned)aud)
-	                         : record_events(st, &g, (unsigned)aud);
+	json_t *events = flagged ? announce_stored(st, &g, (unsigned)aud)
+	                         : announce_replay(st, &g, (unsigned)aud);
 	if (events == NULL) {
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 		return;
@@ -331,8 +230,9 @@ static void cmd_record(struct conn *c, json_t *id, json_t *req)
 /* ---- pgn -------------------------------------------------------------------- */
 
 struct pgn_actions {
-	struct pgn_action *v;
+	struct action *v;
 	size_t n, cap;
+	bool bad;
 };
 
 static int pgn_collect(const struct store_action *a, void *arg)
@@ -341,17 +241,12 @@ static int pgn_collect(const struct store_action *a, void *arg)
 
 	if (!a->ok)
 		return 0;
-	if (pa->n == pa->cap) {
-		pa->cap = pa->cap ? pa->cap * 2 : 64;
-		pa->v = realloc(pa->v, pa->cap * sizeof *pa->v);
-		if (pa->v == NULL)
-			abort();
+	pa->v = xgrow(pa->v, &pa->cap, pa->n + 1, sizeof *pa->v, 64);
+	if (action_parse(&pa->v[pa->n], a->kind, a->color, a->text) != REF_OK) {
+		pa->bad = true;
+		return 1;
 	}
-	struct pgn_action *p = &pa->v[pa->n++];
-	memset(p, 0, sizeof *p);
-	p->color = a->color;
-	snprintf(p->kind, sizeof p->kind, "%s", a->kind);
-	snprintf(p->text, sizeof p->text, "%s", a->text);
+	pa->n++;
 	return 0;
 }
 
@@ -359,7 +254,7 @@ static int pgn_collect(const struct store_action *a, void *arg)
 static char *game_pgn(struct store *st, const struct store_game *g, unsigned aud)
 {
 	struct pgn_header h;
-	struct pgn_actions pa = { NULL, 0, 0 };
+	struct pgn_actions pa = { NULL, 0, 0, false };
 	char names[2][PROTO_NAME_MAX + 1], err[256];
 	char *text = NULL;
 
@@ -376,8 +271,8 @@ static char *game_pgn(struct store *st, const struct store_game *g, unsigned aud
 	snprintf(h.rules, sizeof h.rules, "%s", g->rules);
 	if (g->fen[0] && strcmp(g->fen, FEN_START) != 0)
 		snprintf(h.fen, sizeof h.fen, "%s", g->fen);
-	if (store_game_actions(st, g->id, pgn_collect, &pa) != STORE_OK) {
-		log_warnx("game=%" PRId64 " pgn: %s", g->id, store_error(st));
+	if (store_game_actions(st, g->id, pgn_collect, &pa) != STORE_OK || pa.bad) {
+		log_warnx("game=%" PRId64 " pgn: %s", g->id, pa.bad ? "unknown action" : store_error(st));
 	} else if (pgn_write(&h, pa.v, pa.n, aud, &text, err, sizeof err) != 0) {
 		log_warnx("game=%" PRId64 " pgn: %s", g->id, err);
 		text = NULL;

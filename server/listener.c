@@ -19,7 +19,9 @@
 #include "config.h"
 #include "conn.h"
 #include "log.h"
+#include "mstime.h"
 #include "server.h"
+#include "xmalloc.h"
 
 struct listener {
 	struct listener *next;
@@ -121,7 +123,7 @@ static void error_cb(struct evconnlistener *evl, void *arg)
 
 	if (e == EMFILE || e == ENFILE || e == ENOBUFS || e == ENOMEM) {
 		int ms = l->srv->cfg->accept_pause_ms;
-		struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+		struct timeval tv = mstime_timeval(ms);
 
 		log_warnx("listener=%s accept failed error=\"%s\"; pausing for %dms", l->name,
 		          strerror(e), ms);
@@ -147,8 +149,7 @@ int listener_open(struct server *srv, const char *addr, bool *unavailable, char 
 	}
 	if (ss.ss_family == AF_INET6)
 		flags |= LEV_OPT_BIND_IPV6ONLY;
-	if ((l = calloc(1, sizeof *l)) == NULL)
-		fatal("calloc");
+	l = xcalloc(1, sizeof *l);
 	l->srv = srv;
 	l->evl = evconnlistener_new_bind(srv->base, accept_cb, l, flags, SOMAXCONN,
 	                                 (struct sockaddr *)&ss, sslen);

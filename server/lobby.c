@@ -27,6 +27,7 @@
 #include "ruleset.h"
 #include "server.h"
 #include "store.h"
+#include "xmalloc.h"
 
 #define LOBBY_OFFERS_MAX 4096        /* offers in the whole lobby */
 #define LOBBY_OFFERS_PER_USER 16     /* open offers one user may have */
@@ -56,9 +57,7 @@ struct lobby {
 
 struct lobby *lobby_new(struct server *srv)
 {
-	struct lobby *l = calloc(1, sizeof *l);
-	if (!l)
-		abort();
+	struct lobby *l = xcalloc(1, sizeof *l);
 	l->srv = srv;
 	l->next_id = 1;
 	return l;
@@ -117,19 +116,6 @@ static void offer_remove(struct lobby *l, struct offer *o)
 
 /* ---- presence ------------------------------------------------------------- */
 
-struct presence {
-	int64_t user;
-	uint64_t except;
-	int n;
-};
-
-static void presence_cb(struct conn *c, void *arg)
-{
-	struct presence *p = arg;
-	if (conn_user(c) == p->user && conn_id(c) != p->except)
-		p->n++;
-}
-
 void lobby_conn_login(struct server *srv, struct conn *c)
 {
 	struct lobby *l = srv->lobby;
@@ -151,10 +137,9 @@ void lobby_conn_closed(struct server *srv, struct conn *c)
 	int64_t uid = conn_user(c);
 	if (!l || uid <= 0)
 		return;
-	struct presence p = { uid, conn_id(c), 0 };
-	conn_foreach(srv, presence_cb, &p);
-	if (p.n > 0)
-		return;
+	for (struct conn *o = NULL; (o = conn_of_user(srv, uid, o)) != NULL;)
+		if (o != c)
+			return;
 	/* The user's last connection: their offers go with them. */
 	struct offer **pp = &l->offers;
 	while (*pp) {
@@ -176,49 +161,21 @@ void lobby_conn_closed(struct server *srv, struct conn *c)
 
 /* ---- who ------------------------------------------------------------------ */
 
-struct who {
-	struct server *srv;
-	json_t *users;
-	int64_t seen[256];
-	size_t nseen;
-};
-
-static void who_cb(struct conn *c, void *arg)
-{
-	struct who *w = arg;
-	int64_t uid = conn_user(c);
-	if (uid <= 0 || !conn_user_name(c))
-		return;
-	for (size_t i = 0; i < w->nseen; i++)
-		if (w->seen[i] == uid)
-			return;
-	/* Dedupe cheaply for the first users; beyond that, search the array. */
-	if (w->nseen < sizeof w->seen / sizeof w->seen[0]) {
-		w->seen[w->nseen++] = uid;
-	} else {
-		size_t i;
-		json_t *u;
-		json_array_foreach(w->users, i, u)
-			if (strcmp(json_string_value(json_object_get(u, "name")), conn_user_name(c)) == 0)
-				return;
-	}
-	json_array_append_new(w->users, json_pack("{s:s, s:i}", "name", conn_user_name(c), "games",
-	                                          games_user_count(w->srv->games, uid)));
-}
-
 static void cmd_who(struct conn *c, json_t *id, json_t *req)
 {
-	struct who *w = calloc(1, sizeof *w);
-	if (!w)
-		abort();
-	w->srv = conn_server(c);
-	w->users = json_array();
-	conn_foreach(w->srv, who_cb, w);
+	struct server *srv = conn_server(c);
+	json_t *users = json_array();
+	/* Each user once, at their first connection. */
+	for (struct conn *o = NULL; (o = conn_of_user(srv, 0, o)) != NULL;) {
+		int64_t uid = conn_user(o);
+		if (conn_of_user(srv, uid, NULL) == o)
+			json_array_append_new(users, json_pack("{s:s, s:i}", "name", conn_user_name(o),
+			                                       "games", games_user_count(srv->games, uid)));
+	}
 	json_t *j = json_object();
-	dispatch_page(j, "users", w->users, (size_t)json_integer_value(json_object_get(req, "from")));
-	json_decref(w->users);
+	dispatch_page(j, "users", users, (size_t)json_integer_value(json_object_get(req, "from")));
+	json_decref(users);
 	dispatch_ok(c, id, j);
-	free(w);
 }
 
 /* ---- offers --------------------------------------------------------------- */
@@ -298,9 +255,7 @@ static struct offer *offer_new(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "too many open offers");
 		return NULL;
 	}
-	struct offer *o = calloc(1, sizeof *o);
-	if (!o)
-		abort();
+	struct offer *o = xcalloc(1, sizeof *o);
 	if (offer_terms(c, id, req, o) != 0) {
 		free(o);
 		return NULL;

@@ -13,7 +13,7 @@ struct lobby;
 struct lobby *lobby_new(struct server *srv);
 void lobby_free(struct lobby *l);
 
-/* A connection logged in / is closing (conn.c calls these). */
+/* A connection logged in / is closing: its login hooks (conn.h), added by main.c. */
 void lobby_conn_login(struct server *srv, struct conn *c);
 void lobby_conn_closed(struct server *srv, struct conn *c);
 

@@ -208,6 +208,9 @@ int main(int argc, char **argv)
 		fatalx("lobby_new failed");
 	if ((srv.games = games_new(&srv)) == NULL)
 		fatalx("games_new failed");
+	/* The lobby's first: a login hears its challenges, then its games. */
+	conn_hook_add(&srv, lobby_conn_login, lobby_conn_closed);
+	conn_hook_add(&srv, games_conn_login, games_conn_closed);
 	if (cfg->abandon_grace_ms > 0)
 		games_set_grace(srv.games, cfg->abandon_grace_ms);
 	if (games_recover(srv.games) != 0)

@@ -17,63 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "log.h"
+#include "mstime.h"
 #include "referee.h"
 #include "ruleset.h"
+#include "xmalloc.h"
 
 #define RECOVER_REASON_MAX 256
-
-/* ---- applying one action ----------------------------------------------- */
-
-int recover_apply(struct referee *r, const struct store_action *a, struct evlist *out)
-{
-	const char *k = a->kind;
-
-	if (strcmp(k, "begin") == 0)
-		return referee_begin(r, out);
-	if (strcmp(k, "try") == 0)
-		return referee_attempt(r, a->color, a->text, out);
-	if (strcmp(k, "any") == 0)
-		return referee_any(r, a->color, out);
-	if (strcmp(k, "draw") == 0) {
-		if (strcmp(a->text, "offer") != 0 && strcmp(a->text, "decline") != 0)
-			return REF_E_BAD_ARGUMENT;
-		return referee_over(r) ? REF_E_GAME_OVER : REF_OK;
-	}
-	if (strcmp(k, "end") == 0) {
-		int reason = game_reason_parse(a->text);
-		if (reason <= REASON_NONE)
-			return REF_E_BAD_ARGUMENT;
-		return referee_end(r, (enum game_reason)reason, a->color, out);
-	}
-	if (strcmp(k, "list") == 0 || strcmp(k, "quiet") == 0) {
-		/* Items are single words joined by one space (game.c's list_text). */
-		char buf[sizeof a->text];
-		const char *items[REFEREE_LIST_MAX];
-		size_t n = 0;
-		char *save = NULL;
-
-		snprintf(buf, sizeof buf, "%s", a->text);
-		for (char *tok = strtok_r(buf, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save)) {
-			if (n == REFEREE_LIST_MAX)
-				return REF_E_TOO_MANY;
-			items[n++] = tok;
-		}
-		return k[0] == 'l' ? referee_attempt_list(r, a->color, items, n, out)
-		                   : referee_quiet(r, a->color, items, n, out);
-	}
-	return REF_E_BAD_ARGUMENT;
-}
-
-int recover_draw_offer(int offer, const struct store_action *a, int plies_before,
-                       int plies_after)
-{
-	if (strcmp(a->kind, "draw") == 0)
-		return strcmp(a->text, "offer") == 0 ? a->color : -1;
-	if (plies_after > plies_before && offer >= 0 && a->color != offer)
-		return -1;
-	return offer;
-}
 
 /* ---- the stored announcements ---------------------------------------- */
 
@@ -91,12 +42,7 @@ static int collect_ev(int seq, const struct event *e, void *arg)
 {
 	struct evstore *s = arg;
 
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 256;
-		s->v = realloc(s->v, s->cap * sizeof *s->v);
-		if (s->v == NULL)
-			abort();
-	}
+	s->v = xgrow(s->v, &s->cap, s->n + 1, sizeof *s->v, 256);
 	s->v[s->n].seq = seq;
 	s->v[s->n].e = *e;
 	s->n++;
@@ -188,7 +134,10 @@ static int replay_action(const struct store_action *a, void *arg)
 	}
 	evlist_clear(&rp->out);
 	int plies = referee_plies(rp->ref);
-	int st = recover_apply(rp->ref, a, &rp->out);
+	struct action act;
+	int st = action_parse(&act, a->kind, a->color, a->text);
+	if (st == REF_OK)
+		st = referee_apply(rp->ref, &act, &rp->out);
 	if (st != REF_OK) {
 		snprintf(rp->err, rp->errlen, "seq %d: the referee refuses the stored %s (%s)", a->seq,
 		         a->kind, referee_status_name(st));
@@ -222,18 +171,13 @@ static int replay_action(const struct store_action *a, void *arg)
 	}
 
 	struct recover_result *res = rp->res;
-	if (res->nacts == rp->cap) {
-		rp->cap = rp->cap ? rp->cap * 2 : 64;
-		res->acts = realloc(res->acts, rp->cap * sizeof *res->acts);
-		if (res->acts == NULL)
-			abort();
-	}
-	res->acts[res->nacts++] = *a;
+	res->acts = xgrow(res->acts, &rp->cap, res->nacts + 1, sizeof *res->acts, 64);
+	res->acts[res->nacts++] = act;
 	res->last_seq = a->seq;
 	res->clock_ms[WHITE] = a->clock_white_ms;
 	res->clock_ms[BLACK] = a->clock_black_ms;
 	res->last_at_ms = a->at_ms;
-	res->draw_offer = recover_draw_offer(res->draw_offer, a, plies, referee_plies(rp->ref));
+	res->draw_offer = action_draw_offer(res->draw_offer, &act, plies, referee_plies(rp->ref));
 	return 0;
 }
 
@@ -349,4 +293,99 @@ int recover_game(struct store *st, const struct store_game *g, struct recover_re
 			log_warnx("game=%" PRId64 " could not be flagged: %s", g->id, store_error(st));
 	}
 	return rc;
+}
+
+/* ---- start-up -------------------------------------------------------------- */
+
+/* A restart's clock readings (RECOVER_RESUME_KIND after the record's last
+ * action): where the next restart counts from. */
+struct resume_point {
+	int seq;
+	int64_t ms[2];
+	int64_t at_ms;
+};
+
+static int resume_point_cb(const struct store_umpire_action *u, void *arg)
+{
+	struct resume_point *rp = arg;
+	long long w, b;
+	if (u->umpire == 0 && u->seq == rp->seq && strcmp(u->kind, RECOVER_RESUME_KIND) == 0 &&
+	    sscanf(u->text, "%lld %lld", &w, &b) == 2 && w >= 0 && b >= 0) {
+		rp->ms[WHITE] = w;
+		rp->ms[BLACK] = b;
+		rp->at_ms = u->at_ms;
+	}
+	return 0;
+}
+
+/* Bring rr's clocks to where they stand at this restart (recover.h). */
+static void resume_clocks(struct store *st, const struct store_game *g, struct recover_result *rr,
+                          int64_t alive_ms)
+{
+	struct clock clk;
+	if (rr->clock_ms[WHITE] < 0)
+		return;
+	clock_init(&clk, g->base_ms, g->inc_ms, g->days);
+	struct resume_point rp = { rr->last_seq, { rr->clock_ms[WHITE], rr->clock_ms[BLACK] },
+	                           rr->last_at_ms };
+	/* An earlier restart since the last action: its readings and time. */
+	if (store_umpire_actions(st, g->id, resume_point_cb, &rp) != STORE_OK)
+		log_warnx("game=%" PRId64 " earlier restarts unreadable: %s", g->id, store_error(st));
+	int mover = referee_side_to_move(rr->ref);
+	int64_t thought = alive_ms - rp.at_ms;
+	if (clock_timed(&clk) && thought > 0) {
+		rp.ms[mover] = rp.ms[mover] > thought ? rp.ms[mover] - thought : 0;
+		log_info("game=%" PRId64 " %s charged %" PRId64 " ms thought before the restart", g->id,
+		         mover == WHITE ? "white" : "black", thought);
+	}
+	rr->clock_ms[WHITE] = rp.ms[WHITE];
+	rr->clock_ms[BLACK] = rp.ms[BLACK];
+	if (!clock_timed(&clk))
+		return;
+	/* The clocks run again from now: a later restart (before the next
+	 * action) charges from here, not again across this downtime.  A
+	 * server umpire action, outside the players' record. */
+	struct store_umpire_action u = { 0 };
+	u.game = g->id;
+	u.seq = rr->last_seq;
+	snprintf(u.kind, sizeof u.kind, "%s", RECOVER_RESUME_KIND);
+	snprintf(u.text, sizeof u.text, "%" PRId64 " %" PRId64, rp.ms[WHITE], rp.ms[BLACK]);
+	u.at_ms = mstime_wall();
+	if (store_umpire_action(st, &u) != STORE_OK)
+		log_warnx("game=%" PRId64 " restart not recorded: %s", g->id, store_error(st));
+}
+
+struct start {
+	struct store *st;
+	const struct recover_ops *ops;
+	void *arg;
+	int64_t alive_ms;
+};
+
+static int start_cb(const struct store_game *g, void *arg)
+{
+	struct start *sp = arg;
+	struct recover_result rr;
+	char reason[RECOVER_REASON_MAX];
+
+	int rc = recover_game(sp->st, g, &rr);
+	if (rc == RECOVER_MISMATCH) {
+		if (store_game_flagged(sp->st, g->id, reason, sizeof reason) != STORE_OK)
+			snprintf(reason, sizeof reason, "the record failed its check");
+		sp->ops->flagged(sp->arg, g, reason);
+	}
+	if (rc != RECOVER_OK)
+		return 0;
+	resume_clocks(sp->st, g, &rr, sp->alive_ms);
+	sp->ops->resume(sp->arg, g, &rr);
+	recover_result_free(&rr);
+	return 0;
+}
+
+int recover_games(struct store *st, const struct recover_ops *ops, void *arg)
+{
+	struct start sp = { st, ops, arg, 0 };
+	if (store_state_get(st, RECOVER_ALIVE_KEY, &sp.alive_ms) == STORE_ERROR)
+		return -1;
+	return store_games_unfinished(st, start_cb, &sp) == STORE_OK ? 0 : -1;
 }

@@ -9,8 +9,13 @@
  * trusted: the caller flags it (store_game_flag), logs it, and does not
  * resume the game; nothing in the record is changed.
  *
- * recover_apply() is the one mapping from a stored action to a referee
- * call, shared by recovery and by history's record views.
+ * Every action goes to the referee through referee_apply() (action.h),
+ * the one path live play, record views and PGN take too.
+ *
+ * recover_games() is the daemon's start-up: every unfinished game is
+ * verified, its clocks are brought to where they stand now (see there),
+ * and handed to the live-game layer (game.c) to resume, or reported as
+ * flagged.  The live-game layer only installs what it is given.
  */
 #ifndef KRIEG_RECOVER_H
 #define KRIEG_RECOVER_H
@@ -18,15 +23,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "action.h"
 #include "event.h"
 #include "store.h"
 
 struct referee;
 
+/* store_state keys: a daemon with live games records that it is alive
+ * (game.c's heartbeat), and each restart's clock readings are a server
+ * umpire action of this kind after the record's last action. */
+#define RECOVER_ALIVE_KEY "alive_ms"
+#define RECOVER_RESUME_KIND "resume"
+
 /* A verified replay: the rebuilt referee and what the live game needs. */
 struct recover_result {
 	struct referee *ref;           /* owned by the caller once returned */
-	struct store_action *acts;     /* the applied (ok) actions, in order */
+	struct action *acts;           /* the applied (ok) actions, in order */
 	size_t nacts;
 	int last_seq;                  /* seq of the last action, 0 if none */
 	int64_t clock_ms[2];           /* both clocks after the last action; -1 if none */
@@ -40,19 +52,6 @@ enum recover_status {
 	RECOVER_STORE = 2,      /* the store could not be read (not the record's fault) */
 };
 
-/* Apply one stored action to a referee: a REF_ status.  kind is one of
- * "begin", "try", "list", "quiet", "any", "end", "draw" (as game.c stores
- * them).  A "draw" action (text "offer" or "decline") is a game-level
- * notice: it announces nothing through the referee, so it only checks that
- * the game is not over. */
-int recover_apply(struct referee *r, const struct store_action *a, struct evlist *out);
-
-/* The draw offer standing after action a, given the one standing before it
- * and the plies played before it (game.c's rule: an offer lapses when the
- * side it was made to plays on; declining withdraws it). */
-int recover_draw_offer(int offer, const struct store_action *a, int plies_before,
-                       int plies_after);
-
 /* Replay and check game g (its row as read from the store).  On RECOVER_OK
  * *out holds the result (free it with recover_result_free); otherwise err
  * says what failed, e.g. "seq 7: event 2 differs in type (stored illegal, replay
@@ -65,5 +64,26 @@ void recover_result_free(struct recover_result *r);
  * game and the reason).  Returns RECOVER_OK with *out filled, or the status.
  * A game flagged earlier is not replayed again: RECOVER_MISMATCH. */
 int recover_game(struct store *st, const struct store_game *g, struct recover_result *out);
+
+/* What recover_games() hands over. */
+struct recover_ops {
+	/* A verified game to resume.  rr->clock_ms are the clocks as they
+	 * stand at this restart (-1 for an untimed game without readings);
+	 * the callee takes rr->ref (sets it NULL); the caller frees the rest. */
+	void (*resume)(void *arg, const struct store_game *g, struct recover_result *rr);
+	/* A game whose record failed its check, now or at an earlier start. */
+	void (*flagged)(void *arg, const struct store_game *g, const char *reason);
+};
+
+/*
+ * Start-up: verify every unfinished game and hand it to ops.  Clocks
+ * resume from their readings at the last action (or at the last restart
+ * since it), less the time the side to move thought while the daemon was
+ * still alive (up to its last heartbeat, RECOVER_ALIVE_KEY); the downtime
+ * after that is charged to nobody.  The readings of this restart are
+ * recorded (RECOVER_RESUME_KIND) so a later restart before the next action
+ * counts from here.  Returns 0, or -1 if the store cannot be read.
+ */
+int recover_games(struct store *st, const struct recover_ops *ops, void *arg);
 
 #endif

@@ -5,6 +5,7 @@
 #ifndef KRIEG_SERVER_H
 #define KRIEG_SERVER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct event_base;
@@ -16,6 +17,17 @@ struct auth;
 struct lobby;
 struct games;
 struct connset;
+struct conn;
+struct server;
+
+/* What a module with per-user state does when a connection logs in and
+ * when it is closing (conn.h, "Login hooks").  Registered at start with
+ * conn_hook_add(); the transport knows nothing else of those modules. */
+struct conn_hook {
+	void (*login)(struct server *srv, struct conn *c);
+	void (*closed)(struct server *srv, struct conn *c);
+};
+#define SERVER_HOOKS_MAX 4
 
 struct server {
 	struct event_base *base;
@@ -27,6 +39,8 @@ struct server {
 	struct auth *auth;          /* accounts, sessions, password hashing workers (auth.c) */
 	struct lobby *lobby;        /* seeks, challenges (lobby.c) */
 	struct games *games;        /* live games, clocks (game.c) */
+	struct conn_hook hooks[SERVER_HOOKS_MAX];  /* run in this order (conn.c) */
+	size_t nhooks;
 };
 
 #endif

@@ -1,5 +1,8 @@
 /*
- * store.c — the SQLite backend of store.h.
+ * store.c — the SQLite backend of store.h: opening and migrating the
+ * database, the statement table, the sticky error and transactions.  The
+ * queries are in store_user.c (accounts, sessions) and store_game.c (game
+ * records); store_priv.h is what the three share.
  *
  * One connection, used only from the event loop's thread (auth's hashing
  * workers never touch it).  Statements are prepared once and cached.
@@ -18,13 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include <sqlite3.h>
 
-#include "store.h"
+#include "store_priv.h"
+#include "xmalloc.h"
 
-#define STORE_ERR_MAX 512
 /* PRAGMA application_id: 'KRIG'.  Tells our files from other SQLite files. */
 #define STORE_APP_ID 0x4b524947
 
@@ -133,38 +135,7 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 #define EVENT_COLS "type, audience, by_color, square, move, what, en_passant, check1, check2," \
                    " count, answer, result, reason, ply"
 
-enum stmt_id {
-	S_BEGIN,
-	S_COMMIT,
-	S_ROLLBACK,
-	S_USER_CREATE,
-	S_USER_FIND,
-	S_USER_NAME,
-	S_SESSION_CREATE,
-	S_SESSION_LOOKUP,
-	S_SESSION_DELETE,
-	S_SESSION_TOUCH,
-	S_SESSIONS_PURGE,
-	S_GAME_CREATE,
-	S_GAME_FINISH,
-	S_GAME_GET,
-	S_ACTION_INSERT,
-	S_EVENT_INSERT,
-	S_ACTIONS_LIST,
-	S_EVENTS_LIST,
-	S_GAMES_UNFINISHED,
-	S_GAMES_OF_USER,
-	S_GAMES_LIVE_OF_USER,
-	S_UMPIRE_INSERT,
-	S_UMPIRE_LIST,
-	S_FLAG_INSERT,
-	S_FLAG_GET,
-	S_GAMES_FINISHED_OF_USER,
-	S_STATE_SET,
-	S_STATE_GET,
-	S__COUNT
-};
-
+/* The SQL of each enum stmt_id (store_priv.h), prepared on first use. */
 static const char *const stmt_sql[S__COUNT] = {
 	[S_BEGIN] = "BEGIN IMMEDIATE",
 	[S_COMMIT] = "COMMIT",
@@ -211,22 +182,10 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_STATE_GET] = "SELECT value FROM server_state WHERE name = ?1",
 };
 
-struct store {
-	sqlite3 *db;
-	char *path;                 /* for store_open_writer() */
-	char synchronous[8];
-	int busy_ms;                /* the configured busy_timeout */
-	sqlite3_stmt *stmt[S__COUNT];
-	int depth;                  /* store_begin() nesting */
-	int doomed;                 /* a failure inside the current transaction */
-	char err[STORE_ERR_MAX];
-};
-
 /* --- errors -------------------------------------------------------------- */
 
 /* Record a failure: the first text wins until the next top-level call. */
-static int fail(struct store *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(struct store *st, const char *fmt, ...)
+int store_fail(struct store *st, const char *fmt, ...)
 {
 	if (st->err[0] == '\0') {
 		va_list ap;
@@ -239,14 +198,14 @@ static int fail(struct store *st, const char *fmt, ...)
 	return STORE_ERROR;
 }
 
-static int fail_db(struct store *st, const char *what)
+int store_fail_db(struct store *st, const char *what)
 {
-	return fail(st, "%s: %s", what, sqlite3_errmsg(st->db));
+	return store_fail(st, "%s: %s", what, sqlite3_errmsg(st->db));
 }
 
 /* Every public call starts here.  Outside a transaction the previous
  * error is forgotten; inside a doomed one nothing more runs. */
-static int enter(struct store *st)
+int store_enter(struct store *st)
 {
 	if (st->depth == 0) {
 		st->err[0] = '\0';
@@ -265,7 +224,7 @@ const char *store_error(const struct store *st)
 /* A statement for one use.  If the cached one is still stepping (a listing
  * callback called the same listing again), a private copy is prepared and
  * *temp tells the caller to finalize it. */
-static sqlite3_stmt *stmt_get(struct store *st, enum stmt_id id, int *temp)
+sqlite3_stmt *store_stmt(struct store *st, enum stmt_id id, int *temp)
 {
 	sqlite3_stmt **slot = &st->stmt[id];
 	sqlite3_stmt *s = NULL;
@@ -275,7 +234,7 @@ static sqlite3_stmt *stmt_get(struct store *st, enum stmt_id id, int *temp)
 		return *slot;
 	if (sqlite3_prepare_v3(st->db, stmt_sql[id], -1,
 	                       *slot == NULL ? SQLITE_PREPARE_PERSISTENT : 0, &s, NULL) != SQLITE_OK) {
-		fail_db(st, "prepare");
+		store_fail_db(st, "prepare");
 		sqlite3_finalize(s);
 		return NULL;
 	}
@@ -286,7 +245,7 @@ static sqlite3_stmt *stmt_get(struct store *st, enum stmt_id id, int *temp)
 	return s;
 }
 
-static void stmt_done(sqlite3_stmt *s, int temp)
+void store_stmt_done(sqlite3_stmt *s, int temp)
 {
 	if (s == NULL)
 		return;
@@ -299,16 +258,24 @@ static void stmt_done(sqlite3_stmt *s, int temp)
 }
 
 /* Run a statement that returns no rows. */
-static int run(struct store *st, enum stmt_id id, sqlite3_stmt *s, const char *what)
+int store_run(struct store *st, sqlite3_stmt *s, const char *what)
 {
-	int rc = sqlite3_step(s);
-	(void)id;
-	if (rc != SQLITE_DONE)
-		return fail_db(st, what);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		return store_fail_db(st, what);
 	return STORE_OK;
 }
 
-static int bind_text(sqlite3_stmt *s, int i, const char *text, size_t max)
+/* Run a write keyed by one text; NOT_FOUND when it changed no row. */
+int store_write_changes(struct store *st, sqlite3_stmt *s, int temp, const char *what)
+{
+	int rc = store_run(st, s, what);
+	if (rc == STORE_OK && sqlite3_changes(st->db) == 0)
+		rc = STORE_NOT_FOUND;
+	store_stmt_done(s, temp);
+	return rc;
+}
+
+int store_bind_text(sqlite3_stmt *s, int i, const char *text, size_t max)
 {
 	size_t n = strnlen(text, max);
 	if (n >= max)
@@ -318,8 +285,8 @@ static int bind_text(sqlite3_stmt *s, int i, const char *text, size_t max)
 
 /* Copy a text column into a fixed buffer; a value that does not fit is
  * corruption (we never write one). */
-static int col_text(struct store *st, sqlite3_stmt *s, int col, char *out, size_t len,
-                    const char *what)
+int store_col_text(struct store *st, sqlite3_stmt *s, int col, char *out, size_t len,
+                   const char *what)
 {
 	const unsigned char *t = sqlite3_column_text(s, col);
 	size_t n = (size_t)sqlite3_column_bytes(s, col);
@@ -330,7 +297,7 @@ static int col_text(struct store *st, sqlite3_stmt *s, int col, char *out, size_
 		return STORE_OK;
 	}
 	if (n >= len)
-		return fail(st, "%s: stored text longer than %zu bytes", what, len - 1);
+		return store_fail(st, "%s: stored text longer than %zu bytes", what, len - 1);
 	memcpy(out, t, n);
 	out[n] = '\0';
 	return STORE_OK;
@@ -514,21 +481,11 @@ struct store *store_open_opts(const char *path, const struct store_options *opt,
 		return NULL;
 	}
 
-	st = calloc(1, sizeof *st);
-	if (st == NULL) {
-		snprintf(err, errlen, "store: out of memory");
-		sqlite3_close(db);
-		return NULL;
-	}
+	st = xcalloc(1, sizeof *st);
 	st->db = db;
 	st->busy_ms = opt->busy_timeout_ms > 0 ? opt->busy_timeout_ms : STORE_BUSY_TIMEOUT_MS;
 	snprintf(st->synchronous, sizeof st->synchronous, "%s", sync);
-	if ((st->path = strdup(path)) == NULL) {
-		snprintf(err, errlen, "store: out of memory");
-		sqlite3_close(db);
-		free(st);
-		return NULL;
-	}
+	st->path = xstrdup(path);
 	return st;
 fail:
 	snprintf(err, errlen, "%s: %s", path, msg != NULL ? msg : sqlite3_errmsg(db));
@@ -595,12 +552,8 @@ struct store *store_open_writer(struct store *st, char *err, size_t errlen)
 		sqlite3_close(db);
 		return NULL;
 	}
-	if ((w = calloc(1, sizeof *w)) == NULL || (w->path = strdup(st->path)) == NULL) {
-		free(w);
-		sqlite3_close(db);
-		snprintf(err, errlen, "store: out of memory");
-		return NULL;
-	}
+	w = xcalloc(1, sizeof *w);
+	w->path = xstrdup(st->path);
 	w->db = db;
 	w->busy_ms = st->busy_ms;
 	snprintf(w->synchronous, sizeof w->synchronous, "%s", st->synchronous);
@@ -614,13 +567,13 @@ struct store *store_open_writer(struct store *st, char *err, size_t errlen)
 static int simple(struct store *st, enum stmt_id id, const char *what)
 {
 	int temp;
-	sqlite3_stmt *s = stmt_get(st, id, &temp);
+	sqlite3_stmt *s = store_stmt(st, id, &temp);
 	int rc;
 
 	if (s == NULL)
 		return STORE_ERROR;
-	rc = run(st, id, s, what);
-	stmt_done(s, temp);
+	rc = store_run(st, s, what);
+	store_stmt_done(s, temp);
 	return rc;
 }
 
@@ -652,7 +605,7 @@ int store_commit(struct store *st)
 {
 	if (st->depth == 0) {
 		st->err[0] = '\0';
-		return fail(st, "commit without begin");
+		return store_fail(st, "commit without begin");
 	}
 	if (st->depth > 1) {
 		st->depth--;
@@ -687,677 +640,21 @@ void store_rollback(struct store *st)
 	rollback_now(st);
 }
 
-/* --- users ---------------------------------------------------------------- */
-
-int store_user_create(struct store *st, const char *name, const char *pwhash, int guest,
-                      int64_t *id)
-{
-	int temp, rc, step;
-	sqlite3_stmt *s;
-
-	if (!enter(st))
-		return STORE_ERROR;
-	if ((s = stmt_get(st, S_USER_CREATE, &temp)) == NULL)
-		return STORE_ERROR;
-	if (bind_text(s, 1, name, sizeof ((struct store_user *)0)->name) != SQLITE_OK ||
-	    (pwhash != NULL && pwhash[0] != '\0'
-	         ? bind_text(s, 2, pwhash, STORE_HASH_MAX)
-	         : sqlite3_bind_null(s, 2)) != SQLITE_OK ||
-	    sqlite3_bind_int(s, 3, guest ? 1 : 0) != SQLITE_OK ||
-	    sqlite3_bind_int64(s, 4, (int64_t)time(NULL)) != SQLITE_OK) {
-		rc = fail(st, "user create: name or hash too long");
-		goto out;
-	}
-	step = sqlite3_step(s);
-	if (step == SQLITE_DONE) {
-		if (id != NULL)
-			*id = sqlite3_last_insert_rowid(st->db);
-		rc = STORE_OK;
-	} else if (step == SQLITE_CONSTRAINT_UNIQUE) {
-		/* An answer, not a failure: the transaction lives on, and
-		 * its sticky error text stays free for a real failure. */
-		if (st->depth == 0)
-			snprintf(st->err, sizeof st->err, "user create: name taken");
-		rc = STORE_EXISTS;
-	} else {
-		rc = fail_db(st, "user create");
-	}
-out:
-	stmt_done(s, temp);
-	return rc;
-}
-
-int store_user_find(struct store *st, const char *name, struct store_user *out)
-{
-	int temp, rc, step;
-	sqlite3_stmt *s;
-
-	if (!enter(st))
-		return STORE_ERROR;
-	if ((s = stmt_get(st, S_USER_FIND, &temp)) == NULL)
-		return STORE_ERROR;
-	if (sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
-		rc = fail_db(st, "user find");
-		goto out;
-	}
-	step = sqlite3_step(s);
-	if (step == SQLITE_DONE) {
-		rc = STORE_NOT_FOUND;
-	} else if (step != SQLITE_ROW) {
-		rc = fail_db(st, "user find");
-	} else {
-		memset(out, 0, sizeof *out);
-		out->id = sqlite3_column_int64(s, 0);
-		out->guest = sqlite3_column_int(s, 3);
-		out->created_unix = sqlite3_column_int64(s, 4);
-		rc = col_text(st, s, 1, out->name, sizeof out->name, "user find");
-		if (rc == STORE_OK)
-			rc = col_text(st, s, 2, out->pwhash, sizeof out->pwhash, "user find");
-	}
-out:
-	stmt_done(s, temp);
-	return rc;
-}
-
-int store_user_get(struct store *st, const char *name, int64_t *id, char *pwhash, size_t len)
-{
-	struct store_user u;
-	int rc = store_user_find(st, name, &u);
-
-	if (rc != STORE_OK)
-		return rc;
-	if (id != NULL)
-		*id = u.id;
-	if (pwhash != NULL) {
-		size_t n = strlen(u.pwhash);
-		if (n >= len)
-			return fail(st, "user get: hash buffer too small");
-		memcpy(pwhash, u.pwhash, n + 1);
-	}
-	return STORE_OK;
-}
-
-int store_user_name(struct store *st, int64_t id, char *name, size_t len)
-{
-	int temp, rc, step;
-	sqlite3_stmt *s;
-
-	if (!enter(st))
-		return STORE_ERROR;
-	if ((s = stmt_get(st, S_USER_NAME, &temp)) == NULL)
-		return STORE_ERROR;
-	sqlite3_bind_int64(s, 1, id);
-	step = sqlite3_step(s);
-	if (step == SQLITE_DONE)
-		rc = STORE_NOT_FOUND;
-	else if (step != SQLITE_ROW)
-		rc = fail_db(st, "user name");
-	else
-		rc = col_text(st, s, 0, name, len, "user name");
-	stmt_done(s, temp);
-	return rc;
-}
-
-/* --- sessions -------------------------------------------------------------- */
-
-int store_session_create(struct store *st, int64_t user, const char *token_hash,
-                         int64_t expires_unix)
-{
-	int temp, rc;
-	sqlite3_stmt *s;
-
-	if (!enter(st))
-		return STORE_ERROR;
-	if ((s = stmt_get(st, S_SESSION_CREATE, &temp)) == NULL)
-		return STORE_ERROR;
-	if (bind_text(s, 1, token_hash, STORE_HASH_MAX) != SQLITE_OK) {
-		rc = fail(st, "session create: token hash too long");
-	} else {
-		sqlite3_bind_int64(s, 2, user);
-		sqlite3_bind_int64(s, 3, (int64_t)time(NULL));
-		sqlite3_bind_int64(s, 4, expires_unix);
-		rc = run(st, S_SESSION_CREATE, s, "session create");
-	}
-	stmt_done(s, temp);
-	return rc;
-}
-
-int store_session_lookup(struct store *st, const char *token_hash, int64_t now_unix,
-                         int64_t *user)
-{
-	int temp, rc, step;
-	sqlite3_stmt *s;
-
-	if (!enter(st))
-		return STORE_ERROR;
-	if ((s = stmt_get(st, S_SESSION_LOOKUP, &temp)) == NULL)
-		return STORE_ERROR;
-	sqlite3_bind_text(s, 1, token_hash, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(s, 2, now_unix);
-	step = sqlite3_step(s);
-	if (step == SQLITE_DONE) {
-		rc = STORE_NOT_FOUND;
-	} else if (step == SQLITE_ROW) {
-		if (user != NULL)
-			*user = sqlite3_column_int64(s, 0);
-		rc = STORE_OK;
-	} else {
-		rc = fail_db(st, "session lookup");
-	}
-	stmt_done(s, temp);
-	return rc;
-}
-
-/* Run a write keyed by one text; NOT_FOUND when it changed no row. */
-static int write_changes(struct store *st, sqlite3_stmt *s, int temp, const char *what)
-{
-	int rc = run(st, S__COUNT, s, what);
-	if (rc == STORE_OK && sqlite3_changes(st->db) == 0)
-		rc = STORE_NOT_FOUND;
-	stmt_done(s, temp);
-	return rc;
-}
-
-int store_session_delete(struct store *st, const char *token_hash)
-{
-	int temp;
-	sqlite3_stmt *s;
-
-	if (!enter(st))
-		return STORE_ERROR;
-	if ((s = stmt_get(st, S_SESSION_DELETE, &temp)) == NULL)
-		return STORE_ERROR;
-	sqlite3_bind_text(s, 1, token_hash, -1, SQLITE_TRANSIENT);
-	return write_changes(st, s, temp, "session delete");
-}
-
-int store_session_touch(struct store *st, const char *token_hash, int64_t now_unix,
-                        int64_t expires_unix)
-{
-	int temp;
-	sqlite3_stmt *s;
-
-	if (!enter(st))
-		return STORE_ERROR;
-	if ((s = stmt_get(st, S_SESSION_TOUCH, &temp)) == NULL)
-		return STORE_ERROR;
-	sqlite3_bind_text(s, 1, token_hash, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(s, 2, now_unix);
-	sqlite3_bind_int64(s, 3, expires_unix);
-	return write_changes(st, s, temp, "session touch");
-}
-
-int store_sessions_purge(struct store *st, int64_t now_unix)
-{
-	int temp, rc;
-	sqlite3_stmt *s;
-
-	if (!enter(st))
-		return STORE_ERROR;
-	if ((s = stmt_get(st, S_SESSIONS_PURGE, &temp)) == NULL)
-		return STORE_ERROR;
-	sqlite3_bind_int64(s, 1, now_unix);
-	rc = run(st, S_SESSIONS_PURGE, s, "sessions purge");
-	stmt_done(s, temp);
-	return rc;
-}
-
-/* --- games --------------------------------------------------------------- */
-
-int store_game_create(struct store *st, struct store_game *g)
-{
-	int temp, rc;
-	sqlite3_stmt *s;
-
-	if (!enter(st))
-		return STORE_ERROR;
-	if ((s = stmt_get(st, S_GAME_CREATE, &temp)) == NULL)
-		return STORE_ERROR;
-	if (g->created_unix == 0)
-		g->created_unix = (int64_t)time(NULL);
-	sqlite3_bind_int64(s, 1, g->white);
-	sqlite3_bind_int64(s, 2, g->black);
-	if (bind_text(s, 3, g->rules, sizeof g->rules) != SQLITE_OK ||
-	    bind_text(s, 4, g->fen, sizeof g->fen) != SQLITE_OK) {
-		rc = fail(st, "game create: rules or fen not terminated");
-		goto out;
-	}
-	sqlite3_bind_int64(s, 5, g->base_ms);
-	sqlite3_bind_int64(s, 6, g->inc_ms);
-	sqlite3_bind_int64(s, 7, g->days);
-	sqlite3_bind_int(s, 8, g->rated ? 1 : 0);
-	sqlite3_bind_int64(s, 9, g->created_unix);
-	rc = run(st, S_GAME_CREATE, s, "game create");
-	if (rc == STORE_OK) {
-		g->id = sqlite3_last_insert_rowid(st->db);
-		g->result = 0;
-		g->reason = 0;
-	}
-out:
-	stmt_done(s, temp);
-	return rc;
-}
-
-static int game_row(struct store *st, sqlite3_stmt *s, struct store_game *g)
-{
-	memset(g, 0, sizeof *g);
-	g->id = sqlite3_column_int64(s, 0);
-	g->white = sqlite3_column_int64(s, 1);
-	g->black = sqlite3_column_int64(s, 2);
-	if (col_text(st, s, 3, g->rules, sizeof g->rules, "game") != STORE_OK ||
-	    col_text(st, s, 4, g->fen, sizeof g->fen, "game") != STORE_OK)
-		return STORE_ERROR;
-	g->base_ms = sqlite3_column_int64(s, 5);
-	g->inc_ms = sqlite3_column_int64(s, 6);
-	g->days = sqlite3_column_int64(s, 7);
-	g->rated = sqlite3_column_int(s, 8);
-	g->created_unix = sqlite3_column_int64(s, 9);
-	g->result = sqlite3_column_int(s, 10);
-	g->reason = sqlite3_column_int(s, 11);
-	return STORE_OK;
-}
-
-int store_game_get(struct store *st, int64_t game, struct store_game *out)
-{
-	int temp, rc, step;
-	sqlite3_stmt *s;
-
-	if (!enter(st))
-		return STORE_ERROR;
-	if ((s = stmt_get(st, S_GAME_GET, &temp)) == NULL)
-		return STORE_ERROR;
-	sqlite3_bind_int64(s, 1, game);
-	step = sqlite3_step(s);
-	if (step == SQLITE_DONE)
-		rc = STORE_NOT_FOUND;
-	else if (step != SQLITE_ROW)
-		rc = fail_db(st, "game get");
-	else
-		rc = game_row(st, s, out);
-	stmt_done(s, temp);
-	return rc;
-}
-
-int store_game_finish(struct store *st, int64_t game, int result, int reason)
-{
-	int temp, rc;
-	sqlite3_stmt *s;
-
-	if (!enter(st))
-		return STORE_ERROR;
-	if (result == 0 && reason == 0)
-		return fail(st, "game finish: neither a result nor a reason");
-	if ((s = stmt_get(st, S_GAME_FINISH, &temp)) == NULL)
-		return STORE_ERROR;
-	sqlite3_bind_int64(s, 1, game);
-	sqlite3_bind_int(s, 2, result);
-	sqlite3_bind_int(s, 3, reason);
-	sqlite3_bind_int64(s, 4, (int64_t)time(NULL));
-	rc = write_changes(st, s, temp, "game finish");
-	if (rc == STORE_NOT_FOUND) {
-		/* Tell "no such game" from "already over". */
-		struct store_game g;
-		rc = store_game_get(st, game, &g);
-		if (rc == STORE_OK)
-			rc = STORE_EXISTS;
-	}
-	return rc;
-}
-
-int store_game_action(struct store *st, const struct store_action *a)
-{
-	int temp, rc;
-	sqlite3_stmt *s;
-
-	if (!enter(st))
-		return STORE_ERROR;
-	if ((s = stmt_get(st, S_ACTION_INSERT, &temp)) == NULL)
-		return STORE_ERROR;
-	sqlite3_bind_int64(s, 1, a->game);
-	sqlite3_bind_int(s, 2, a->seq);
-	sqlite3_bind_int(s, 3, a->color);
-	if (bind_text(s, 4, a->kind, sizeof a->kind) != SQLITE_OK ||
-	    bind_text(s, 5, a->text, sizeof a->text) != SQLITE_OK) {
-		rc = fail(st, "game action: kind or text not terminated");
-		goto out;
-	}
-	sqlite3_bind_int64(s, 6, a->at_ms);
-	sqlite3_bind_int64(s, 7, a->clock_white_ms);
-	sqlite3_bind_int64(s, 8, a->clock_black_ms);
-	sqlite3_bind_int(s, 9, a->ok ? 1 : 0);
-	rc = run(st, S_ACTION_INSERT, s, "game action");
-out:
-	stmt_done(s, temp);
-	return rc;
-}
-
-int store_game_events(struct store *st, int64_t game, int seq, const struct event *ev, size_t n)
-{
-	int temp, rc = STORE_OK;
-	sqlite3_stmt *s;
-
-	if (!enter(st))
-		return STORE_ERROR;
-	if (n == 0)
-		return STORE_OK;
-	/* Several rows: all or none. */
-	if (store_begin(st) != STORE_OK)
-		return STORE_ERROR;
-	if ((s = stmt_get(st, S_EVENT_INSERT, &temp)) == NULL) {
-		store_rollback(st);
-		return STORE_ERROR;
-	}
-	for (size_t i = 0; i < n && rc == STORE_OK; i++) {
-		const struct event *e = &ev[i];
-		sqlite3_bind_int64(s, 1, game);
-		sqlite3_bind_int(s, 2, seq);
-		sqlite3_bind_int(s, 3, e->type);
-		sqlite3_bind_int(s, 4, e->audience);
-		sqlite3_bind_int(s, 5, e->by);
-		sqlite3_bind_int(s, 6, e->square);
-		sqlite3_bind_int(s, 7, e->move);
-		sqlite3_bind_int(s, 8, e->what);
-		sqlite3_bind_int(s, 9, e->en_passant ? 1 : 0);
-		sqlite3_bind_int(s, 10, e->checks[0]);
-		sqlite3_bind_int(s, 11, e->checks[1]);
-		sqlite3_bind_int(s, 12, e->count);
-		sqlite3_bind_int(s, 13, e->answer);
-		sqlite3_bind_int(s, 14, e->result);
-		sqlite3_bind_int(s, 15, e->reason);
-		sqlite3_bind_int(s, 16, e->ply);
-		rc = run(st, S_EVENT_INSERT, s, "game events");
-		sqlite3_reset(s);
-	}
-	stmt_done(s, temp);
-	if (rc != STORE_OK) {
-		store_rollback(st);
-		return rc;
-	}
-	return store_commit(st);
-}
-
-/* --- listings ------------------------------------------------------------- */
-
-/* A column that must fit [lo, hi], or the row is corrupt. */
-static int col_range(sqlite3_stmt *s, int col, int64_t lo, int64_t hi, int *ok)
-{
-	int64_t v = sqlite3_column_int64(s, col);
-	if (v < lo || v > hi || sqlite3_column_type(s, col) != SQLITE_INTEGER) {
-		*ok = 0;
-		return 0;
-	}
-	return (int)v;
-}
-
-static int event_row(struct store *st, sqlite3_stmt *s, int *seq, struct event *e)
-{
-	int ok = 1;
-
-	memset(e, 0, sizeof *e);
-	*seq = col_range(s, 0, 0, INT32_MAX, &ok);
-	e->type = (uint8_t)col_range(s, 1, 0, UINT8_MAX, &ok);
-	e->audience = (uint8_t)col_range(s, 2, 0, UINT8_MAX, &ok);
-	e->by = (int8_t)col_range(s, 3, INT8_MIN, INT8_MAX, &ok);
-	e->square = (int8_t)col_range(s, 4, INT8_MIN, INT8_MAX, &ok);
-	e->move = (move_t)col_range(s, 5, 0, UINT16_MAX, &ok);
-	e->what = (uint8_t)col_range(s, 6, 0, UINT8_MAX, &ok);
-	e->en_passant = col_range(s, 7, 0, 1, &ok) != 0;
-	e->checks[0] = (uint8_t)col_range(s, 8, 0, UINT8_MAX, &ok);
-	e->checks[1] = (uint8_t)col_range(s, 9, 0, UINT8_MAX, &ok);
-	e->count = (int16_t)col_range(s, 10, INT16_MIN, INT16_MAX, &ok);
-	e->answer = (uint8_t)col_range(s, 11, 0, UINT8_MAX, &ok);
-	e->result = (uint8_t)col_range(s, 12, 0, UINT8_MAX, &ok);
-	e->reason = (uint8_t)col_range(s, 13, 0, UINT8_MAX, &ok);
-	e->ply = (uint16_t)col_range(s, 14, 0, UINT16_MAX, &ok);
-	return ok ? STORE_OK : fail(st, "game events: stored value out of range (corrupt row)");
-}
-
-static int action_row(struct store *st, sqlite3_stmt *s, struct store_action *a)
-{
-	memset(a, 0, sizeof *a);
-	a->game = sqlite3_column_int64(s, 0);
-	a->seq = sqlite3_column_int(s, 1);
-	a->color = sqlite3_column_int(s, 2);
-	if (col_text(st, s, 3, a->kind, sizeof a->kind, "game actions") != STORE_OK ||
-	    col_text(st, s, 4, a->text, sizeof a->text, "game actions") != STORE_OK)
-		return STORE_ERROR;
-	a->at_ms = sqlite3_column_int64(s, 5);
-	a->clock_white_ms = sqlite3_column_int64(s, 6);
-	a->clock_black_ms = sqlite3_column_int64(s, 7);
-	a->ok = sqlite3_column_int(s, 8);
-	return STORE_OK;
-}
-
-static int umpire_row(struct store *st, sqlite3_stmt *s, struct store_umpire_action *u)
-{
-	memset(u, 0, sizeof *u);
-	u->game = sqlite3_column_int64(s, 0);
-	u->umpire = sqlite3_column_int64(s, 1);   /* NULL reads as 0 */
-	u->seq = sqlite3_column_int(s, 2);
-	if (col_text(st, s, 3, u->kind, sizeof u->kind, "umpire actions") != STORE_OK ||
-	    col_text(st, s, 4, u->text, sizeof u->text, "umpire actions") != STORE_OK)
-		return STORE_ERROR;
-	u->at_ms = sqlite3_column_int64(s, 5);
-	return STORE_OK;
-}
-
-enum row_kind { ROW_GAME, ROW_ACTION, ROW_EVENT, ROW_UMPIRE };
-
-/* Step a bound listing statement, decode each row and hand it to the
- * callback; a non-zero return from the callback stops early (STORE_OK). */
-static int list(struct store *st, sqlite3_stmt *s, int temp, enum row_kind kind, void *fn,
-                void *arg, const char *what)
-{
-	int rc = STORE_OK, step;
-
-	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		int stop = 0;
-		switch (kind) {
-		case ROW_GAME: {
-			struct store_game g;
-			if ((rc = game_row(st, s, &g)) == STORE_OK)
-				stop = ((int (*)(const struct store_game *, void *))fn)(&g, arg);
-			break;
-		}
-		case ROW_ACTION: {
-			struct store_action a;
-			if ((rc = action_row(st, s, &a)) == STORE_OK)
-				stop = ((int (*)(const struct store_action *, void *))fn)(&a, arg);
-			break;
-		}
-		case ROW_EVENT: {
-			struct event e;
-			int seq;
-			if ((rc = event_row(st, s, &seq, &e)) == STORE_OK)
-				stop = ((int (*)(int, const struct event *, void *))fn)(seq, &e, arg);
-			break;
-		}
-		case ROW_UMPIRE: {
-			struct store_umpire_action u;
-			if ((rc = umpire_row(st, s, &u)) == STORE_OK)
-				stop = ((int (*)(const struct store_umpire_action *, void *))fn)(&u, arg);
-			break;
-		}
-		}
-		if (rc != STORE_OK || stop)
-			break;
-	}
-	if (rc == STORE_OK && step != SQLITE_ROW && step != SQLITE_DONE)
-		rc = fail_db(st, what);
-	stmt_done(s, temp);
-	return rc;
-}
-
-static int list_by_id(struct store *st, enum stmt_id id, int64_t key, enum row_kind kind,
-                      void *fn, void *arg, const char *what)
-{
-	int temp;
-	sqlite3_stmt *s;
-
-	if (!enter(st))
-		return STORE_ERROR;
-	if ((s = stmt_get(st, id, &temp)) == NULL)
-		return STORE_ERROR;
-	sqlite3_bind_int64(s, 1, key);
-	return list(st, s, temp, kind, fn, arg, what);
-}
-
-int store_game_actions(struct store *st, int64_t game,
-                       int (*fn)(const struct store_action *a, void *arg), void *arg)
-{
-	return list_by_id(st, S_ACTIONS_LIST, game, ROW_ACTION, (void *)fn, arg, "game actions");
-}
-
-int store_game_event_list(struct store *st, int64_t game,
-                          int (*fn)(int seq, const struct event *e, void *arg), void *arg)
-{
-	return list_by_id(st, S_EVENTS_LIST, game, ROW_EVENT, (void *)fn, arg, "game events");
-}
-
-int store_games_unfinished(struct store *st, int (*fn)(const struct store_game *g, void *arg),
-                           void *arg)
-{
-	int temp;
-	sqlite3_stmt *s;
-
-	if (!enter(st))
-		return STORE_ERROR;
-	if ((s = stmt_get(st, S_GAMES_UNFINISHED, &temp)) == NULL)
-		return STORE_ERROR;
-	return list(st, s, temp, ROW_GAME, (void *)fn, arg, "unfinished games");
-}
-
-int store_games_of_user(struct store *st, int64_t user, int limit,
-                        int (*fn)(const struct store_game *g, void *arg), void *arg)
-{
-	int temp;
-	sqlite3_stmt *s;
-
-	if (!enter(st))
-		return STORE_ERROR;
-	if ((s = stmt_get(st, S_GAMES_OF_USER, &temp)) == NULL)
-		return STORE_ERROR;
-	sqlite3_bind_int64(s, 1, user);
-	sqlite3_bind_int(s, 2, limit > 0 ? limit : -1);   /* LIMIT -1: no limit */
-	return list(st, s, temp, ROW_GAME, (void *)fn, arg, "games of user");
-}
-
-int store_games_live_of_user(struct store *st, int64_t user,
-                             int (*fn)(const struct store_game *g, void *arg), void *arg)
-{
-	return list_by_id(st, S_GAMES_LIVE_OF_USER, user, ROW_GAME, (void *)fn, arg,
-	                  "live games of user");
-}
-
-/* --- umpire ---------------------------------------------------------------- */
-
-int store_umpire_action(struct store *st, const struct store_umpire_action *u)
-{
-	int temp, rc;
-	sqlite3_stmt *s;
-
-	if (!enter(st))
-		return STORE_ERROR;
-	if ((s = stmt_get(st, S_UMPIRE_INSERT, &temp)) == NULL)
-		return STORE_ERROR;
-	sqlite3_bind_int64(s, 1, u->game);
-	if (u->umpire > 0)
-		sqlite3_bind_int64(s, 2, u->umpire);
-	else
-		sqlite3_bind_null(s, 2);
-	sqlite3_bind_int(s, 3, u->seq);
-	if (bind_text(s, 4, u->kind, sizeof u->kind) != SQLITE_OK ||
-	    bind_text(s, 5, u->text, sizeof u->text) != SQLITE_OK) {
-		rc = fail(st, "umpire action: kind or text not terminated");
-		goto out;
-	}
-	sqlite3_bind_int64(s, 6, u->at_ms);
-	rc = run(st, S_UMPIRE_INSERT, s, "umpire action");
-out:
-	stmt_done(s, temp);
-	return rc;
-}
-
-int store_umpire_actions(struct store *st, int64_t game,
-                         int (*fn)(const struct store_umpire_action *u, void *arg), void *arg)
-{
-	return list_by_id(st, S_UMPIRE_LIST, game, ROW_UMPIRE, (void *)fn, arg, "umpire actions");
-}
-
-/* --- flagged records (recover.c) ------------------------------------------ */
-
-int store_game_flag(struct store *st, int64_t game, const char *reason)
-{
-	int temp, rc;
-	sqlite3_stmt *s;
-
-	if (!enter(st))
-		return STORE_ERROR;
-	if ((s = stmt_get(st, S_FLAG_INSERT, &temp)) == NULL)
-		return STORE_ERROR;
-	sqlite3_bind_int64(s, 1, game);
-	sqlite3_bind_int64(s, 2, (int64_t)time(NULL));
-	sqlite3_bind_text(s, 3, reason != NULL ? reason : "", -1, SQLITE_TRANSIENT);
-	rc = run(st, S_FLAG_INSERT, s, "game flag");
-	stmt_done(s, temp);
-	return rc;
-}
-
-int store_game_flagged(struct store *st, int64_t game, char *reason, size_t len)
-{
-	int temp, rc, step;
-	sqlite3_stmt *s;
-
-	if (!enter(st))
-		return STORE_ERROR;
-	if ((s = stmt_get(st, S_FLAG_GET, &temp)) == NULL)
-		return STORE_ERROR;
-	sqlite3_bind_int64(s, 1, game);
-	step = sqlite3_step(s);
-	if (step == SQLITE_DONE) {
-		rc = STORE_NOT_FOUND;
-	} else if (step != SQLITE_ROW) {
-		rc = fail_db(st, "game flagged");
-	} else if (reason != NULL && len > 0) {
-		/* The reason is ours, but cut rather than fail on a long one. */
-		const unsigned char *t = sqlite3_column_text(s, 0);
-		snprintf(reason, len, "%s", t != NULL ? (const char *)t : "");
-		rc = STORE_OK;
-	} else {
-		rc = STORE_OK;
-	}
-	stmt_done(s, temp);
-	return rc;
-}
-
-int store_games_finished_of_user(struct store *st, int64_t user, int limit,
-                                 int (*fn)(const struct store_game *g, void *arg), void *arg)
-{
-	int temp;
-	sqlite3_stmt *s;
-
-	if (!enter(st))
-		return STORE_ERROR;
-	if ((s = stmt_get(st, S_GAMES_FINISHED_OF_USER, &temp)) == NULL)
-		return STORE_ERROR;
-	sqlite3_bind_int64(s, 1, user);
-	sqlite3_bind_int(s, 2, limit > 0 ? limit : -1);
-	return list(st, s, temp, ROW_GAME, (void *)fn, arg, "finished games of user");
-}
+/* --- server state ------------------------------------------------------- */
 
 int store_state_set(struct store *st, const char *name, int64_t value)
 {
 	int temp, rc;
 	sqlite3_stmt *s;
 
-	if (!enter(st))
+	if (!store_enter(st))
 		return STORE_ERROR;
-	if ((s = stmt_get(st, S_STATE_SET, &temp)) == NULL)
+	if ((s = store_stmt(st, S_STATE_SET, &temp)) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(s, 2, value);
-	rc = run(st, S_STATE_SET, s, "state set");
-	stmt_done(s, temp);
+	rc = store_run(st, s, "state set");
+	store_stmt_done(s, temp);
 	return rc;
 }
 
@@ -1366,20 +663,20 @@ int store_state_get(struct store *st, const char *name, int64_t *value)
 	int temp, rc, step;
 	sqlite3_stmt *s;
 
-	if (!enter(st))
+	if (!store_enter(st))
 		return STORE_ERROR;
-	if ((s = stmt_get(st, S_STATE_GET, &temp)) == NULL)
+	if ((s = store_stmt(st, S_STATE_GET, &temp)) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT);
 	step = sqlite3_step(s);
 	if (step == SQLITE_DONE) {
 		rc = STORE_NOT_FOUND;
 	} else if (step != SQLITE_ROW) {
-		rc = fail_db(st, "state get");
+		rc = store_fail_db(st, "state get");
 	} else {
 		*value = sqlite3_column_int64(s, 0);
 		rc = STORE_OK;
 	}
-	stmt_done(s, temp);
+	store_stmt_done(s, temp);
 	return rc;
 }

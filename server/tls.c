@@ -20,6 +20,7 @@
 
 #include "config.h"
 #include "log.h"
+#include "xmalloc.h"
 
 struct tls {
 	SSL_CTX *ctx;
@@ -197,8 +198,7 @@ struct tls *tls_new(const struct config *cfg, char *err, size_t errlen)
 	if (stat(key, &st) == 0 && (st.st_mode & 077) != 0)
 		log_warnx("key=%s is readable by group or others", key);
 
-	if ((t = calloc(1, sizeof *t)) == NULL)
-		fatal("calloc");
+	t = xcalloc(1, sizeof *t);
 	t->ctx = SSL_CTX_new(TLS_server_method());
 	if (t->ctx == NULL) {
 		ssl_err(err, errlen, "SSL_CTX_new");

@@ -1,22 +1,21 @@
 /*
- * client.c — state and dispatch of the terminal client (see client.h).
+ * client.c — the terminal client's state (see client.h): games and their
+ * views, requests in flight, events; commands and answers are dispatched
+ * through the command table (cmd.c), which holds what each command does.
  */
 #include "client.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "board.h"
 #include "event_json.h"
 #include "fen.h"
-#include "notation.h"
+#include "xmalloc.h"
 
-__attribute__((format(printf, 2, 3)))
-static void out(struct client *c, const char *fmt, ...)
+void client_out(struct client *c, const char *fmt, ...)
 {
 	char buf[2048];
 	if (c->batch)
@@ -29,8 +28,7 @@ static void out(struct client *c, const char *fmt, ...)
 		c->print(c->ctx, buf);
 }
 
-__attribute__((format(printf, 2, 3)))
-static int error(struct client *c, const char *fmt, ...)
+int client_error(struct client *c, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
@@ -51,16 +49,14 @@ void client_init(struct client *c)
 	c->last_challenge = -1;
 	c->ropts.bottom = WHITE;
 	c->ropts.audience = AUD_WHITE;
-	c->evnames = calloc(CLIENT_EVENTS_MAX, sizeof *c->evnames);
-	if (!c->evnames)
-		abort();
+	c->evnames = xcalloc(CLIENT_EVENTS_MAX, sizeof *c->evnames);
 }
 
-static void pgn_reset(struct client *c)
+void client_pgn_reset(struct client *c)
 {
 	free(c->pgn);
 	c->pgn = NULL;
-	c->pgn_len = 0;
+	c->pgn_len = c->pgn_cap = 0;
 	c->pgn_file[0] = '\0';
 	c->pgn_busy = false;
 }
@@ -69,7 +65,7 @@ void client_free(struct client *c)
 {
 	free(c->evnames);
 	c->evnames = NULL;
-	pgn_reset(c);
+	client_pgn_reset(c);
 	memset(c->token, 0, sizeof c->token);
 }
 
@@ -93,8 +89,7 @@ struct cgame *client_current(struct client *c)
 	return c->current >= 0 ? client_game(c, c->current) : NULL;
 }
 
-/* Logged out, or logged in as someone else: nothing of the last user's games stays on screen. */
-static void forget_games(struct client *c)
+void client_forget_games(struct client *c)
 {
 	memset(c->games, 0, sizeof c->games);
 	c->current = -1;
@@ -171,7 +166,7 @@ void client_render(const struct client *c, const struct cgame *g, char *buf, siz
 		buf[--n] = '\0';
 }
 
-static void show_board(struct client *c, const struct cgame *g)
+void client_show_board(struct client *c, const struct cgame *g)
 {
 	if (c->batch || !c->print)
 		return;
@@ -212,12 +207,12 @@ static void flush_game(struct client *c, struct cgame *g)
 	if (g->redraw) {
 		g->redraw = false;
 		if (g->id == c->current)
-			show_board(c, g);
+			client_show_board(c, g);
 	}
 	if (g->turn_notice) {
 		g->turn_notice = false;
 		if (g->live && !g->view.over && g->view.to_move == g->color)
-			out(c, "#%ld: your move", g->id);
+			client_out(c, "#%ld: your move", g->id);
 	}
 }
 
@@ -238,43 +233,44 @@ bool client_deferred(const struct client *c)
 
 /* --- requests ------------------------------------------------------------------ */
 
-static void send_req(struct client *c, json_t *req, enum cmd_type type, long game, long arg)
+static void send_req(struct client *c, json_t *req, const struct pending *p)
 {
 	char *text = json_dumps(req, JSON_COMPACT);
 	if (!text)
 		abort();
-	json_int_t id = json_integer_value(json_object_get(req, "id"));
-	if (c->npending < CLIENT_PENDING_MAX && json_is_integer(json_object_get(req, "id"))) {
-		c->pending[c->npending] = (struct pending){ .id = id, .type = type, .game = game, .arg = arg };
-		c->npending++;
+	json_t *id = json_object_get(req, "id");
+	if (c->npending < CLIENT_PENDING_MAX && json_is_integer(id)) {
+		c->pending[c->npending] = *p;
+		c->pending[c->npending++].id = json_integer_value(id);
 	}
 	if (c->send && c->send(c->ctx, text) != 0)
-		error(c, "could not send the request");
+		client_error(c, "could not send the request");
 	free(text);
 }
 
-static void send_json(struct client *c, json_t *req, enum cmd_type type)
+/* hello, or a keep-alive ping: no command awaits the answer */
+static void send_bare(struct client *c, json_t *req)
 {
-	send_req(c, req, type, -1, 0);
+	send_req(c, req, &(struct pending){ .game = -1 });
+	json_decref(req);
 }
 
 static bool pending_has(const struct client *c, enum cmd_type type, long game)
 {
 	for (int i = 0; i < c->npending; i++)
-		if (c->pending[i].type == type && c->pending[i].game == game)
+		if (c->pending[i].cmd && c->pending[i].cmd->type == type && c->pending[i].game == game)
 			return true;
 	return false;
 }
 
-/* The next page of a paged reply: the same request with `from`. */
-static void send_page(struct client *c, const char *type, enum cmd_type ct, long game, const char *view,
-                      long from)
+void client_send_page(struct client *c, const char *type, const struct cmd_entry *cmd, long game,
+                      const char *view, long from)
 {
 	json_t *r = json_pack("{s:I, s:s, s:I, s:I}", "id", (json_int_t)c->next_id++, "type", type,
 	                      "game", (json_int_t)game, "from", (json_int_t)from);
 	if (view)
 		json_object_set_new(r, "view", json_string(view));
-	send_req(c, r, ct, game, from);
+	send_req(c, r, &(struct pending){ .cmd = cmd, .game = game, .arg = from });
 	json_decref(r);
 }
 
@@ -365,7 +361,7 @@ static struct cgame *game_begin(struct client *c, const json_t *msg, bool state,
 	if (make_current || c->current < 0 || c->current == id || !client_game(c, c->current))
 		c->current = id;
 
-	out(c, "%s %ld: %s (White) vs %s (Black), rules %s; you play %s%s.",
+	client_out(c, "%s %ld: %s (White) vs %s (Black), rules %s; you play %s%s.",
 	    state ? "Game" : "New game", id, g->name[WHITE], g->name[BLACK], g->rs->name,
 	    words_side(color), g->id == c->current ? "" : " (\"switch\" to it to see it)");
 	if (json_object_get(msg, "next")) {
@@ -416,7 +412,7 @@ static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 {
 	struct event e;
 	if (event_from_json(msg, &e) != 0) {
-		out(c, "(an announcement this client could not read)");
+		client_out(c, "(an announcement this client could not read)");
 		return;
 	}
 	if (!e.audience)
@@ -440,7 +436,7 @@ static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 	if (c->batch)
 		return;
 	const char *tag = g->id == c->current ? "" : " (another game)";
-	out(c, "#%ld%s: %s", g->id, tag, words);
+	client_out(c, "#%ld%s: %s", g->id, tag, words);
 	if (g->id == c->current && (e.type == EV_MOVE || (e.type == EV_CAPTURE && e.by != g->color) ||
 	                            e.type == EV_GAME_OVER))
 		g->redraw = true;
@@ -465,230 +461,26 @@ static bool pending_take(struct client *c, long long id, struct pending *p)
 	return false;
 }
 
-static const char *str(const json_t *o, const char *key)
+void client_game_answer(struct client *c, const json_t *msg, const struct pending *p)
 {
-	const char *v = json_string_value(json_object_get(o, key));
-	return v ? v : "?";
-}
-
-static void show_list(struct client *c, enum cmd_type type, const json_t *res)
-{
-	size_t i;
-	json_t *x;
-	switch (type) {
-	case CMD_WHO: {
-		json_t *users = json_object_get(res, "users");
-		out(c, "%zu online:", json_array_size(users));
-		json_array_foreach(users, i, x)
-			out(c, "  %-24s %lld game(s)", str(x, "name"),
-			    (long long)json_integer_value(json_object_get(x, "games")));
-		break;
-	}
-	case CMD_SEEKS: {
-		json_t *offers = json_object_get(res, "offers");
-		if (json_array_size(offers) == 0)
-			out(c, "No open seeks or challenges.");
-		json_array_foreach(offers, i, x) {
-			json_t *t = json_object_get(x, "time");
-			char tc[48] = "untimed";
-			if (json_object_get(t, "days"))
-				snprintf(tc, sizeof tc, "%lldd", (long long)json_integer_value(json_object_get(t, "days")));
-			else if (json_object_get(t, "base"))
-				snprintf(tc, sizeof tc, "%g+%g", json_number_value(json_object_get(t, "base")) / 60,
-				         json_number_value(json_object_get(t, "inc")));
-			const char *to = json_string_value(json_object_get(x, "to"));
-			out(c, "  offer %lld: %s, %s, %s, colour %s%s%s%s",
-			    (long long)json_integer_value(json_object_get(x, "offer")), str(x, "user"),
-			    str(x, "rules"), tc,
-			    json_string_value(json_object_get(x, "color")) ?: "random",
-			    json_is_true(json_object_get(x, "rated")) ? ", rated" : "", to ? " -> " : "", to ? to : "");
-		}
-		break;
-	}
-	case CMD_GAMES: {
-		json_t *games = json_object_get(res, "games");
-		if (json_array_size(games) == 0)
-			out(c, "No games.");
-		json_array_foreach(games, i, x) {
-			const char *result = json_string_value(json_object_get(x, "result"));
-			const char *tm = json_string_value(json_object_get(x, "to_move"));
-			out(c, "  game %lld: %s vs %s, %s, you are %s, %s%s",
-			    (long long)json_integer_value(json_object_get(x, "game")), str(x, "white"),
-			    str(x, "black"), str(x, "rules"), str(x, "color"),
-			    result ? "finished " : tm ? tm : "", result ? result : tm ? " to move" : "");
-		}
-		break;
-	}
-	case CMD_HISTORY: {
-		json_t *games = json_object_get(res, "games");
-		if (json_array_size(games) == 0)
-			out(c, "No games.");
-		json_array_foreach(games, i, x) {
-			const char *result = json_string_value(json_object_get(x, "result"));
-			const char *reason = json_string_value(json_object_get(x, "reason"));
-			char when[32] = "";
-			time_t t = (time_t)json_integer_value(json_object_get(x, "created"));
-			struct tm tm;
-			if (t > 0 && gmtime_r(&t, &tm))
-				strftime(when, sizeof when, "%Y-%m-%d", &tm);
-			out(c, "  game %lld: %s (White) vs %s (Black), %s%s%s, %s%s%s%s",
-			    (long long)json_integer_value(json_object_get(x, "game")), str(x, "white"),
-			    str(x, "black"), str(x, "rules"), when[0] ? ", " : "", when,
-			    result ? "finished " : "live", result ? result : "", reason ? " by " : "",
-			    reason ? reason : "");
-		}
-		break;
-	}
-	case CMD_POSSIBLE: {
-		json_t *moves = json_object_get(res, "moves");
-		char line[2048] = "";
-		size_t n = 0;
-		json_array_foreach(moves, i, x) {
-			int w = snprintf(line + n, sizeof line - n, "%s%s", n ? " " : "",
-			                 json_string_value(x) ?: "?");
-			if (w < 0 || (size_t)w >= sizeof line - n)
-				break;
-			n += (size_t)w;
-		}
-		out(c, "You may try: %s", n ? line : "(nothing)");
-		break;
-	}
-	default:
-		break;
-	}
-}
-
-/* One announcement of a record, in words for someone reading it afterwards. */
-static void record_words(const struct event *e, int me, char *buf, size_t len)
-{
-	char mv[NOTATION_MAX] = "";
-	if (e->san[0])
-		snprintf(mv, sizeof mv, "%s", e->san);
-	else if (e->move != MOVE_NONE)
-		notation_uci(e->move, mv);
-	if (e->type == EV_MOVE && e->by != me)
-		snprintf(buf, len, "%s played %s", words_side(e->by), mv[0] ? mv : "a move");
-	else if ((e->type == EV_ILLEGAL || e->type == EV_IMPOSSIBLE) && e->by != me && mv[0])
-		snprintf(buf, len, "%s tried %s: %s", words_side(e->by), mv,
-		         e->type == EV_ILLEGAL ? "illegal" : "impossible");
-	else
-		words_event(e, me, e->san, buf, len);
-}
-
-/* record {game, view}: one page of what that audience heard, more asked for while there is more. */
-static void record_page(struct client *c, const json_t *msg, const struct pending *p)
-{
-	const char *view = str(msg, "view");
-	long game = (long)json_integer_value(json_object_get(msg, "game"));
-	int me = -1;
-	if (!strcmp(view, "white") && !strcmp(str(msg, "white"), c->user))
-		me = WHITE;
-	else if (!strcmp(view, "black") && !strcmp(str(msg, "black"), c->user))
-		me = BLACK;
-	if (p->arg == 0) {
-		const char *result = json_string_value(json_object_get(msg, "result"));
-		const char *reason = json_string_value(json_object_get(msg, "reason"));
-		out(c, "Game %ld, %s: %s (White) vs %s (Black), %s%s%s; as %s%s heard it:", game,
-		    str(msg, "rules"), str(msg, "white"), str(msg, "black"), result ? result : "live",
-		    reason ? " by " : "", reason ? reason : "", !strcmp(view, "umpire") ? "the " : "",
-		    !strcmp(view, "umpire") ? "umpire" : !strcmp(view, "white") ? "White" : "Black");
-	}
-	size_t i;
-	json_t *ev;
-	json_array_foreach(json_object_get(msg, "events"), i, ev) {
-		struct event e;
-		char words[WORDS_MAX];
-		if (event_from_json(ev, &e) != 0)
-			continue;
-		record_words(&e, me, words, sizeof words);
-		out(c, "  %3d. %s", e.ply / 2 + 1, words);
+	struct cgame *g;
+	if (p->arg > 0) {
+		g = client_game(c, p->game);
+		if (g)
+			game_more(c, g, msg);
+	} else {
+		g = game_begin(c, msg, true, p->cmd->type == CMD_SWITCH);
 	}
 	json_t *next = json_object_get(msg, "next");
-	if (json_is_integer(next) && json_integer_value(next) > p->arg)
-		send_page(c, "record", CMD_RECORD, game, view, (long)json_integer_value(next));
-	else
-		out(c, "(%lld announcements)", (long long)json_integer_value(json_object_get(msg, "total")));
-}
-
-/* pgn {game}: a chunk; more asked for while there is more; then shown or written. */
-static void pgn_chunk(struct client *c, const json_t *msg, const struct pending *p)
-{
-	const char *chunk = json_string_value(json_object_get(msg, "pgn"));
-	long game = (long)json_integer_value(json_object_get(msg, "game"));
-	size_t n = chunk ? strlen(chunk) : 0;
-	if (c->pgn_len + n + 1 > (size_t)CLIENT_PGN_MAX) {
-		error(c, "pgn: game %ld is longer than this client takes (%ld bytes)", game, CLIENT_PGN_MAX);
-		pgn_reset(c);
-		return;
-	}
-	char *grown = realloc(c->pgn, c->pgn_len + n + 1);
-	if (!grown)
-		abort();
-	c->pgn = grown;
-	memcpy(c->pgn + c->pgn_len, chunk ? chunk : "", n);
-	c->pgn_len += n;
-	c->pgn[c->pgn_len] = '\0';
-	json_t *next = json_object_get(msg, "next");
-	if (json_is_integer(next) && json_integer_value(next) > p->arg) {
-		send_page(c, "pgn", CMD_PGN, game, str(msg, "view"), (long)json_integer_value(next));
-		return;
-	}
-	if (c->pgn_file[0]) {
-		FILE *f = fopen(c->pgn_file, "w");
-		bool ok = f && fwrite(c->pgn, 1, c->pgn_len, f) == c->pgn_len;
-		if (f && fclose(f) != 0)
-			ok = false;
-		if (!ok)
-			error(c, "pgn: cannot write %s: %s", c->pgn_file, strerror(errno));
-		else
-			out(c, "Wrote game %ld (%s view, %zu bytes) to %s.", game, str(msg, "view"), c->pgn_len,
-			    c->pgn_file);
-	} else if (!c->batch && c->print) {
-		while (c->pgn_len && c->pgn[c->pgn_len - 1] == '\n')
-			c->pgn[--c->pgn_len] = '\0';
-		c->print(c->ctx, c->pgn);
-	}
-	pgn_reset(c);
-}
-
-/* A login of any kind succeeded (login, register, guest, resume). */
-static void logged_in(struct client *c, enum cmd_type type, const json_t *msg)
-{
-	const char *u = json_string_value(json_object_get(msg, "user"));
-	const char *tok = json_string_value(json_object_get(msg, "token"));
-	if (!u)
-		u = "?";
-	if (strcmp(u, c->user) != 0)
-		forget_games(c);
-	snprintf(c->user, sizeof c->user, "%s", u);
-	c->logged_in = true;
-	if (tok && strlen(tok) <= CLIENT_TOKEN_MAX)
-		snprintf(c->token, sizeof c->token, "%s", tok);
-	if (type != CMD_RESUME) {
-		out(c, "Logged in as %s. Type \"help\" for commands.", c->user);
-		return;
-	}
-	out(c, "Session resumed as %s.", c->user);
-	/* a game that ended while we were away gets no game_state: fetch how it ended */
-	json_t *live = json_object_get(msg, "games");
-	for (int i = 0; i < CLIENT_GAMES_MAX; i++) {
-		struct cgame *g = &c->games[i];
-		if (!g->used || !g->live)
-			continue;
-		bool still = false;
-		size_t k;
-		json_t *x;
-		json_array_foreach(live, k, x)
-			if (json_integer_value(x) == g->id)
-				still = true;
-		if (!still)
-			send_page(c, "game", CMD_GAME, g->id, NULL, 0);
-	}
+	if (g && json_is_integer(next) && json_integer_value(next) > p->arg)
+		client_send_page(c, "game", p->cmd, g->id, NULL, (long)json_integer_value(next));
+	else if (g && g->loading)
+		game_shown(c, g);
 }
 
 static void response(struct client *c, const json_t *msg)
 {
-	struct pending p = { .type = CMD_NONE, .game = -1 };
+	struct pending p = { .game = -1 };
 	json_t *jid = json_object_get(msg, "id");
 	bool known = json_is_integer(jid) && pending_take(c, json_integer_value(jid), &p);
 
@@ -698,81 +490,14 @@ static void response(struct client *c, const json_t *msg)
 		const char *code = json_string_value(json_object_get(err, "code"));
 		const char *text = json_string_value(json_object_get(err, "message"));
 		c->errors++;
-		if (!c->batch)
-			out(c, "%s refused: %s (%s)", known && p.type != CMD_NONE ? cmd_name(p.type) : "request",
-			    text ? text : "no reason given", code ? code : "error");
-		if (known && p.type == CMD_RESUME) {
-			c->logged_in = false;
-			memset(c->token, 0, sizeof c->token);
-			out(c, "The session could not be resumed: log in again.");
-		}
-		if (known && p.type == CMD_PGN)
-			pgn_reset(c);
+		client_out(c, "%s refused: %s (%s)", known && p.cmd ? p.cmd->name : "request",
+		           text ? text : "no reason given", code ? code : "error");
+		if (known && p.cmd && p.cmd->refused)
+			p.cmd->refused(c, &p);
 		return;
 	}
-	if (!known)
-		return;
-	switch (p.type) {
-	case CMD_LOGIN:
-	case CMD_REGISTER:
-	case CMD_GUEST:
-	case CMD_RESUME:
-		logged_in(c, p.type, msg);
-		break;
-	case CMD_LOGOUT:
-		c->logged_in = false;
-		c->user[0] = '\0';
-		memset(c->token, 0, sizeof c->token);
-		forget_games(c);
-		out(c, "Logged out.");
-		break;
-	case CMD_SEEK:
-	case CMD_CHALLENGE:
-		out(c, "Offer %lld is open.", (long long)json_integer_value(json_object_get(msg, "offer")));
-		break;
-	case CMD_DECLINE:
-	case CMD_CANCEL:
-		out(c, "Done.");
-		break;
-	case CMD_DRAW: {
-		struct cgame *g = client_game(c, p.game);
-		if (p.arg == DRAW_DECLINE)
-			out(c, "Draw declined.");
-		else if (p.arg == DRAW_ACCEPT || (g && g->view.over))
-			out(c, "Draw accepted.");   /* an offer while theirs stood accepts it */
-		else
-			out(c, "Draw offered.");
-		break;
-	}
-	case CMD_WHO: case CMD_SEEKS: case CMD_GAMES: case CMD_POSSIBLE: case CMD_HISTORY:
-		show_list(c, p.type, msg);
-		break;
-	case CMD_GAME:
-	case CMD_SWITCH: {
-		struct cgame *g;
-		if (p.arg > 0) {
-			g = client_game(c, p.game);
-			if (g)
-				game_more(c, g, msg);
-		} else {
-			g = game_begin(c, msg, true, p.type == CMD_SWITCH);
-		}
-		json_t *next = json_object_get(msg, "next");
-		if (g && json_is_integer(next) && json_integer_value(next) > p.arg)
-			send_page(c, "game", p.type, g->id, NULL, (long)json_integer_value(next));
-		else if (g && g->loading)
-			game_shown(c, g);
-		break;
-	}
-	case CMD_RECORD:
-		record_page(c, msg, &p);
-		break;
-	case CMD_PGN:
-		pgn_chunk(c, msg, &p);
-		break;
-	default:
-		break;
-	}
+	if (known && p.cmd && p.cmd->done)
+		p.cmd->done(c, msg, &p);
 }
 
 /* --- events ------------------------------------------------------------------ */
@@ -817,15 +542,13 @@ static void event(struct client *c, const json_t *msg, const char *name)
 	remember_event(c, name);
 	if (!strcmp(name, "ping")) {
 		/* answer a quiet-client probe so the server keeps us */
-		json_t *r = json_pack("{s:I, s:s}", "id", (json_int_t)c->next_id++, "type", "ping");
-		send_json(c, r, CMD_NONE);
-		json_decref(r);
+		send_bare(c, json_pack("{s:I, s:s}", "id", (json_int_t)c->next_id++, "type", "ping"));
 		return;
 	}
 	if (!strcmp(name, "challenge")) {
 		c->last_challenge = (long)json_integer_value(json_object_get(msg, "offer"));
 		if (!c->batch)
-			out(c, "%s challenges you (%s): type \"accept %ld\" or \"decline %ld\".",
+			client_out(c, "%s challenges you (%s): type \"accept %ld\" or \"decline %ld\".",
 			    json_string_value(json_object_get(msg, "user")) ?: "someone",
 			    json_string_value(json_object_get(msg, "rules")) ?: "?", c->last_challenge,
 			    c->last_challenge);
@@ -851,10 +574,10 @@ static void event(struct client *c, const json_t *msg, const char *name)
 		g->draw_offer_from = by >= 0 ? by : !g->color;
 		read_clock(c, g, msg);
 		if (g->draw_offer_from != g->color)
-			out(c, "#%ld: %s offers a draw: \"draw accept\" or \"draw decline\".", g->id,
+			client_out(c, "#%ld: %s offers a draw: \"draw accept\" or \"draw decline\".", g->id,
 			    words_side(g->draw_offer_from));
 		else if (!pending_has(c, CMD_DRAW, g->id))
-			out(c, "#%ld: you offered a draw (in another session).", g->id);
+			client_out(c, "#%ld: you offered a draw (in another session).", g->id);
 		return;   /* our own offer from here: its answer says "Draw offered." */
 	}
 	if (g && !strcmp(name, "draw_declined")) {
@@ -862,18 +585,18 @@ static void event(struct client *c, const json_t *msg, const char *name)
 		g->draw_offer_from = -1;
 		read_clock(c, g, msg);
 		if (by != g->color)
-			out(c, "#%ld: %s declined the draw.", g->id, by >= 0 ? words_side(by) : "Your opponent");
+			client_out(c, "#%ld: %s declined the draw.", g->id, by >= 0 ? words_side(by) : "Your opponent");
 		return;
 	}
 	if (c->batch)
 		return;
 	if (!strcmp(name, "greeting"))
-		out(c, "Connected to %s.", json_string_value(json_object_get(msg, "server")) ?: "a krieg server");
+		client_out(c, "Connected to %s.", json_string_value(json_object_get(msg, "server")) ?: "a krieg server");
 	else if (!strcmp(name, "challenge_declined"))
-		out(c, "Your challenge (offer %lld) was declined.",
+		client_out(c, "Your challenge (offer %lld) was declined.",
 		    (long long)json_integer_value(json_object_get(msg, "offer")));
 	else if (!strcmp(name, "challenge_cancelled"))
-		out(c, "Challenge %lld was withdrawn.", (long long)json_integer_value(json_object_get(msg, "offer")));
+		client_out(c, "Challenge %lld was withdrawn.", (long long)json_integer_value(json_object_get(msg, "offer")));
 }
 
 void client_receive(struct client *c, const char *line)
@@ -885,7 +608,7 @@ void client_receive(struct client *c, const char *line)
 	if (!json_is_object(msg)) {
 		json_decref(msg);
 		if (!c->batch)
-			out(c, "(unreadable line from the server)");
+			client_out(c, "(unreadable line from the server)");
 		return;
 	}
 	const char *name = json_string_value(json_object_get(msg, "event"));
@@ -902,129 +625,35 @@ int client_disconnected(struct client *c)
 {
 	int dropped = 0;
 	for (int i = 0; i < c->npending; i++)
-		if (c->pending[i].type != CMD_NONE)
+		if (c->pending[i].cmd)
 			dropped++;
 	c->npending = 0;
 	if (c->pgn_busy)
-		pgn_reset(c);
+		client_pgn_reset(c);
 	return dropped;
 }
 
 int client_resume(struct client *c)
 {
+	char line[CLIENT_TOKEN_MAX + 8];
 	if (!c->token[0])
 		return -1;
-	json_t *r = json_pack("{s:I, s:s, s:s}", "id", (json_int_t)c->next_id++, "type", "resume",
-	                      "token", c->token);
-	send_json(c, r, CMD_RESUME);
-	json_decref(r);
-	return 0;
+	snprintf(line, sizeof line, "resume %s", c->token);
+	int rc = client_command(c, line);
+	memset(line, 0, sizeof line);
+	return rc == 0 ? 0 : -1;
 }
 
 /* --- commands ---------------------------------------------------------------- */
 
 int client_hello(struct client *c)
 {
-	json_t *r = json_pack("{s:I, s:s, s:i}", "id", (json_int_t)c->next_id++, "type", "hello",
-	                      "version", PROTO_VERSION);
-	send_json(c, r, CMD_NONE);
-	json_decref(r);
+	send_bare(c, json_pack("{s:I, s:s, s:i}", "id", (json_int_t)c->next_id++, "type", "hello",
+	                       "version", PROTO_VERSION));
 	return 0;
 }
 
-static int local_command(struct client *c, struct cmd *cmd)
-{
-	struct cgame *g = client_current(c);
-	enum ghost_status gs = GHOST_OK;
-
-	switch (cmd->type) {
-	case CMD_NONE:
-	case CMD_WAIT:
-	case CMD_SLEEP:
-		return 0;   /* wait/sleep are the main loop's: they block it */
-	case CMD_QUIT:
-		return CLIENT_QUIT;
-	case CMD_HELP:
-		out(c, "%s", cmd_help());
-		return 0;
-	case CMD_SWITCH: {
-		struct cgame *to = client_game(c, cmd->number);
-		if (!to) {
-			/* not followed here yet: fetch our own view of it; the answer starts it */
-			send_page(c, "game", CMD_SWITCH, cmd->number, NULL, 0);
-			return 0;
-		}
-		c->current = to->id;
-		show_board(c, to);
-		return 0;
-	}
-	default:
-		break;
-	}
-	if (!g)
-		return error(c, "no current game");
-	switch (cmd->type) {
-	case CMD_BOARD:
-		show_board(c, g);
-		return 0;
-	case CMD_GHOST_PLACE:
-		gs = ghost_place(&g->ghosts, &g->view.own, cmd->argv[0]);
-		break;
-	case CMD_GHOST_MOVE:
-		gs = ghost_move(&g->ghosts, &g->view.own, cmd->argv[0], cmd->argv[1]);
-		break;
-	case CMD_GHOST_CLEAR:
-		gs = ghost_clear(&g->ghosts, cmd->argc ? cmd->argv[0] : NULL);
-		break;
-	default:
-		return 0;
-	}
-	if (gs != GHOST_OK)
-		return error(c, "ghost: %s", ghost_error(gs));
-	show_board(c, g);
-	return 0;
-}
-
-/* Is every word a move in some accepted form?  The same words with or without a game. */
-static int check_syntax(struct client *c, const struct cmd *cmd)
-{
-	for (int i = 0; i < cmd->argc; i++) {
-		struct notation_parts parts;
-		if (notation_lex(cmd->argv[i], &parts, NULL, 0) != NOTATION_OK)
-			return error(c, "\"%s\" is not a command or a move (type \"help\")", cmd->argv[i]);
-	}
-	return 0;
-}
-
-/*
- * Early feedback: resolve each try on the player's own pieces before sending.
- * The resolved tries are kept to echo the played one as it was typed.
- */
-static int check_moves(struct client *c, const struct cmd *cmd, struct cgame *g)
-{
-	g->ntried = 0;
-	if (cmd->type == CMD_QUIET)
-		return 0;   /* later moves of a sequence depend on earlier ones; the server judges */
-	for (int i = 0; i < cmd->argc; i++) {
-		move_t m;
-		char err[128] = "";
-		enum notation_status st = notation_parse(&g->view.own, g->color, cmd->argv[i], &m, err,
-		                                         sizeof err);
-		if (st == NOTATION_OK) {
-			struct notation_parts parts;
-			bool x = notation_lex(cmd->argv[i], &parts, NULL, 0) == NOTATION_OK && parts.capture;
-			g->tried[g->ntried++] = (struct typed_try){ .move = m, .capture = x };
-			continue;
-		}
-		g->ntried = 0;
-		if (st == NOTATION_SYNTAX)
-			return error(c, "\"%s\" is not a command or a move (type \"help\")", cmd->argv[i]);
-		return error(c, "%s: %s", cmd->argv[i], err[0] ? err :
-		             st == NOTATION_AMBIGUOUS ? "ambiguous" : "none of your pieces can make that move");
-	}
-	return 0;
-}
-
+/* Parse; the entry's exec hook; its request, sent and awaited. */
 int client_command(struct client *c, const char *line)
 {
 	struct cmd cmd;
@@ -1032,69 +661,22 @@ int client_command(struct client *c, const char *line)
 
 	client_flush(c);
 	if (cmd_parse(line, &cmd, err, sizeof err) != 0)
-		return error(c, "%s", err);
-	if (cmd_is_local(&cmd))
-		return local_command(c, &cmd);
-
+		return client_error(c, "%s", err);
+	if (!cmd.entry)
+		return 0;
 	struct cgame *g = client_current(c);
-	long game = g ? g->id : -1, arg = 0;
-	switch (cmd.type) {
-	case CMD_LOGIN:
-	case CMD_REGISTER:
-		if (cmd.argc == 1) {
-			char pw[CMD_ARG_MAX];
-			if (!c->ask_password || c->ask_password(c->ctx, "Password: ", pw, sizeof pw) != 0)
-				return error(c, "%s needs a password", cmd_name(cmd.type));
-			snprintf(cmd.argv[1], CMD_ARG_MAX, "%s", pw);
-			cmd.argc = 2;
-			memset(pw, 0, sizeof pw);
-		}
-		break;
-	case CMD_ACCEPT:
-	case CMD_DECLINE:
-		if (cmd.number < 0)
-			cmd.number = c->last_challenge;
-		break;
-	case CMD_DRAW:
-		if (cmd.draw == DRAW_DEFAULT)
-			cmd.draw = g && g->draw_offer_from == !g->color ? DRAW_ACCEPT : DRAW_OFFER;
-		arg = cmd.draw;
-		break;
-	case CMD_MOVE:
-	case CMD_QUIET:
-		if (check_syntax(c, &cmd) != 0)
-			return -1;
-		if (g && check_moves(c, &cmd, g) != 0)
-			return -1;
-		break;
-	case CMD_RECORD:
-		if (!cmd.view[0]) {
-			/* our own side of a game we follow; else the whole (finished) record */
-			struct cgame *of = client_game(c, cmd.number);
-			snprintf(cmd.view, sizeof cmd.view, "%s",
-			         of ? (of->color == WHITE ? "white" : "black") : "umpire");
-		}
-		game = cmd.number;
-		break;
-	case CMD_PGN:
-		if (c->pgn_busy)
-			return error(c, "pgn: the last PGN asked for is still arriving");
-		game = cmd.number;
-		break;
-	default:
-		break;
-	}
-	json_t *req = cmd_request(&cmd, c->next_id, g ? g->id : -1, err, sizeof err);
+	if (!g && cmd.entry->game && cmd_is_local(&cmd))
+		return client_error(c, "no current game");   /* a request says more (cmd_request) */
+	struct pending p = { .cmd = cmd.entry, .game = g ? g->id : -1 };
+	int rc = cmd.entry->exec ? cmd.entry->exec(c, &cmd, &p) : 0;
+	json_t *req = rc == 0 ? cmd_request(&cmd, c->next_id, g ? g->id : -1, err, sizeof err) : NULL;
 	memset(cmd.argv, 0, sizeof cmd.argv);   /* a password must not linger */
+	if (rc != 0 || cmd_is_local(&cmd))
+		return rc;
 	if (!req)
-		return error(c, "%s", err[0] ? err : "nothing to send");
-	if (cmd.type == CMD_PGN) {
-		c->pgn_busy = true;
-		c->pgn_len = 0;
-		snprintf(c->pgn_file, sizeof c->pgn_file, "%s", cmd.file);
-	}
+		return client_error(c, "%s", err[0] ? err : "nothing to send");
 	c->next_id++;
-	send_req(c, req, cmd.type, game, arg);
+	send_req(c, req, &p);
 	json_decref(req);
 	return 0;
 }

@@ -4,6 +4,10 @@
  * socket here: output goes through `print`, requests through `send`, and
  * the time through `now`, so the tests drive a client with no server and
  * count every byte it would send.
+ *
+ * client.c owns the state: games and their views, the requests in flight,
+ * events, and the dispatch of commands and answers through the command
+ * table (cmd.h), whose hooks say what each command does.
  */
 #ifndef KRIEG_CLIENT_H
 #define KRIEG_CLIENT_H
@@ -61,9 +65,9 @@ struct cgame {
 
 struct pending {
 	long long id;
-	enum cmd_type type;                 /* CMD_NONE: hello or a keep-alive ping */
+	const struct cmd_entry *cmd;        /* NULL: hello or a keep-alive ping */
 	long game;                          /* the game it is about, or -1 */
-	long arg;                           /* CMD_DRAW: the action; CMD_GAME/RECORD/PGN: the page's `from` */
+	long arg;                           /* draw: the action; game/switch/record/pgn: the page's `from` */
 };
 
 struct client {
@@ -82,7 +86,7 @@ struct client {
 	/* a PGN arriving in chunks (one at a time) */
 	bool pgn_busy;
 	char *pgn;
-	size_t pgn_len;
+	size_t pgn_len, pgn_cap;
 	char pgn_file[CMD_ARG_MAX];
 	/* received event names (batch `wait`): a log and a read cursor */
 	char (*evnames)[24];
@@ -146,5 +150,24 @@ void client_prompt(const struct client *c, char *buf, size_t len);
 
 /* The board of the current game with ghosts, and its recent announcements, into buf. */
 void client_render(const struct client *c, const struct cgame *g, char *buf, size_t len);
+
+/* --- for the command hooks (cmd.c) --- */
+
+/* Words for the person (nothing in --batch: scripts read the protocol lines). */
+__attribute__((format(printf, 2, 3)))
+void client_out(struct client *c, const char *fmt, ...);
+/* An error, printed even in --batch and counted in c->errors.  Returns -1. */
+__attribute__((format(printf, 2, 3)))
+int client_error(struct client *c, const char *fmt, ...);
+void client_show_board(struct client *c, const struct cgame *g);
+/* Send {id, type, game, from[, view]} (a page of a paged reply), awaiting cmd's answer. */
+void client_send_page(struct client *c, const char *type, const struct cmd_entry *cmd, long game,
+                      const char *view, long from);
+/* Logged out, or logged in as someone else: nothing of the last user's games stays on screen. */
+void client_forget_games(struct client *c);
+/* Drop a PGN arriving in chunks. */
+void client_pgn_reset(struct client *c);
+/* A page of a game's view: the answer to game and switch (switch makes it current). */
+void client_game_answer(struct client *c, const json_t *msg, const struct pending *p);
 
 #endif

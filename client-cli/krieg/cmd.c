@@ -1,100 +1,29 @@
 /*
- * cmd.c — the command language (see cmd.h).  One table names every
- * command, its argument counts and its usage line; the parser and the
- * help text both read it.
+ * cmd.c — the commands (see cmd.h): each command's hooks, the table that
+ * names them (one entry per command, at the end), and the parser, request
+ * builder and help text that read it.  The parse and request hooks are
+ * pure, so the tests call them with no client; exec, done and refused act
+ * on the client through client.h.
  */
 #include "cmd.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "client.h"
+#include "errbuf.h"
+#include "event_json.h"
+#include "notation.h"
 #include "ruleset.h"
+#include "xmalloc.h"
 
-struct cmd_def {
-	const char *name;
-	enum cmd_type type;
-	int min, max;           /* positional word counts */
-	const char *usage;
-};
+static const struct cmd_entry *find_entry(const char *word);
 
-#define MANY CMD_ARGS_MAX
-
-static const struct cmd_def cmd_table[] = {
-	{ "help", CMD_HELP, 0, 1, "help                      this text" },
-	{ "quit", CMD_QUIT, 0, 0, "quit                      leave (games go on; resume later)" },
-	{ "exit", CMD_QUIT, 0, 0, NULL },
-	{ "login", CMD_LOGIN, 1, 2, "login USER [PASSWORD]     log in (the password is asked for, not echoed)" },
-	{ "register", CMD_REGISTER, 1, 2, "register USER [PASSWORD]  create an account and log in" },
-	{ "guest", CMD_GUEST, 0, 0, "guest                     play as a guest" },
-	{ "logout", CMD_LOGOUT, 0, 0, "logout                    log out" },
-	{ "ping", CMD_PING, 0, 0, NULL },
-	{ "resume", CMD_RESUME, 1, 1, NULL },
-	{ "who", CMD_WHO, 0, 0, "who                       who is online" },
-	{ "seeks", CMD_SEEKS, 0, 0, "seeks                     open seeks" },
-	{ "seek", CMD_SEEK, 0, 4, "seek [RULES] [TIME] [COLOR] [rated]   offer a game to anyone (TIME: 5+2, 3d, untimed)" },
-	{ "challenge", CMD_CHALLENGE, 1, 5, "challenge USER [RULES] [TIME] [COLOR] [rated]   offer a game to one player" },
-	{ "accept", CMD_ACCEPT, 0, 1, "accept [OFFER]            accept a seek or challenge (default: the last challenge)" },
-	{ "decline", CMD_DECLINE, 0, 1, "decline [OFFER]           decline a challenge" },
-	{ "cancel", CMD_CANCEL, 0, 1, "cancel [OFFER]            withdraw your own seek or challenge" },
-	{ "move", CMD_MOVE, 1, MANY, "move TRY [TRY...]         a try (e4, Nf3, e2e4, O-O); several: a preference list (nost)" },
-	{ "quiet", CMD_QUIET, 1, MANY, "quiet MOVE MOVE...        an \"if quiet\" sequence (nost)" },
-	{ "any", CMD_ANY, 0, 0, "any                       ask \"any?\" (are there pawn captures?)" },
-	{ "resign", CMD_RESIGN, 0, 0, "resign                    resign this game" },
-	{ "draw", CMD_DRAW, 0, 1, "draw [offer|accept|decline]  offer a draw, or accept the pending offer" },
-	{ "abort", CMD_ABORT, 0, 0, "abort                     abort before both sides have moved" },
-	{ "games", CMD_GAMES, 0, 0, "games                     your games" },
-	{ "game", CMD_GAME, 0, 0, NULL },
-	{ "possible", CMD_POSSIBLE, 0, 0, "possible                  the tries you may still make this turn" },
-	{ "switch", CMD_SWITCH, 1, 1, "switch GAME               make GAME the current game" },
-	{ "history", CMD_HISTORY, 0, 1, "history [USER]            your games, or USER's finished games" },
-	{ "record", CMD_RECORD, 1, 2, "record GAME [white|black|umpire]   what that side (or the umpire) was told, in words" },
-	{ "pgn", CMD_PGN, 1, 4, "pgn GAME [white|black|umpire] [> FILE]   the game as Kriegspiel PGN, shown or written to FILE" },
-	{ "board", CMD_BOARD, 0, 0, "board                     draw the board again" },
-	{ "ghost", CMD_GHOST_PLACE, 1, 3, "ghost place Nf6 | ghost move f6 e4 | ghost clear [SQ]   guesses, never sent" },
-	{ "wait", CMD_WAIT, 1, 2, "wait EVENT [SECONDS]      (batch) wait for the next EVENT (default 30 s)" },
-	{ "sleep", CMD_SLEEP, 1, 1, "sleep SECONDS             (batch) pause" },
-	{ "raw", CMD_RAW, 1, MANY, "raw {JSON}                send one protocol request as it is" },
-};
-
-#define CMD_COUNT (sizeof cmd_table / sizeof cmd_table[0])
-
-const char *cmd_name(enum cmd_type t)
-{
-	for (size_t i = 0; i < CMD_COUNT; i++)
-		if (cmd_table[i].type == t)
-			return cmd_table[i].name;
-	return "?";
-}
-
-const char *cmd_help(void)
-{
-	static const char head[] =
-		"Commands (a line that is not a command is read as moves):\n";
-	static char text[6144];
-	if (text[0])
-		return text;
-	size_t used = 0;
-	used += (size_t)snprintf(text + used, sizeof text - used, "%s", head);
-	for (size_t i = 0; i < CMD_COUNT && used < sizeof text; i++)
-		if (cmd_table[i].usage)
-			used += (size_t)snprintf(text + used, sizeof text - used, "  %s\n",
-			                         cmd_table[i].usage);
-	return text;
-}
-
-__attribute__((format(printf, 3, 4)))
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+/* --- reading words ------------------------------------------------------------ */
 
 static bool parse_long(const char *s, long *out)
 {
@@ -140,10 +69,10 @@ static bool parse_time(const char *s, struct cmd *c)
 	return true;
 }
 
-/* The optional terms of seek / challenge, in any order. */
-static int parse_terms(struct cmd *c, int from, char *err, size_t errlen)
+/* seek [TERMS], challenge USER [TERMS]: the terms in any order. */
+static int parse_terms(struct cmd *c, char *err, size_t errlen)
 {
-	for (int i = from; i < c->argc; i++) {
+	for (int i = c->type == CMD_CHALLENGE; i < c->argc; i++) {
 		const char *w = c->argv[i];
 		if (!strcmp(w, "white") || !strcmp(w, "black") || !strcmp(w, "random"))
 			snprintf(c->color, sizeof c->color, "%s", w);
@@ -155,9 +84,9 @@ static int parse_terms(struct cmd *c, int from, char *err, size_t errlen)
 			snprintf(c->rules, sizeof c->rules, "%s", w);
 		else if (isdigit((unsigned char)w[0]) || !strcmp(w, "untimed") || !strcmp(w, "none")) {
 			if (!parse_time(w, c))
-				return fail(err, errlen, "bad time control \"%s\" (try 5+2, 10, 3d or untimed)", w);
+				return failf(err, errlen, "bad time control \"%s\" (try 5+2, 10, 3d or untimed)", w);
 		} else
-			return fail(err, errlen, "unknown term \"%s\" (rule sets, a time like 5+2, white/black/random, rated)", w);
+			return failf(err, errlen, "unknown term \"%s\" (rule sets, a time like 5+2, white/black/random, rated)", w);
 	}
 	return 0;
 }
@@ -167,13 +96,26 @@ static bool is_view(const char *w)
 	return !strcmp(w, "white") || !strcmp(w, "black") || !strcmp(w, "umpire");
 }
 
+static const char *const draw_actions[] = { [DRAW_OFFER] = "offer", [DRAW_ACCEPT] = "accept",
+                                            [DRAW_DECLINE] = "decline" };
+
+/* --- parse hooks --------------------------------------------------------------- */
+
+/* accept / decline / cancel [OFFER], switch GAME */
+static int parse_number(struct cmd *c, char *err, size_t errlen)
+{
+	if (c->argc == 1 && !parse_long(c->argv[0], &c->number))
+		return failf(err, errlen, "%s is a number", c->type == CMD_SWITCH ? "a game" : "an offer");
+	return 0;
+}
+
 /* record GAME [VIEW]; pgn GAME [VIEW] [> FILE | >FILE] */
 static int parse_view_file(struct cmd *c, char *err, size_t errlen)
 {
 	const char *usage = c->type == CMD_RECORD ? "record GAME [white|black|umpire]"
 	                                          : "pgn GAME [white|black|umpire] [> FILE]";
 	if (!parse_long(c->argv[0], &c->number))
-		return fail(err, errlen, "a game is a number (usage: %s)", usage);
+		return failf(err, errlen, "a game is a number (usage: %s)", usage);
 	for (int i = 1; i < c->argc; i++) {
 		const char *w = c->argv[i];
 		if (is_view(w) && !c->view[0] && !c->file[0]) {
@@ -181,182 +123,176 @@ static int parse_view_file(struct cmd *c, char *err, size_t errlen)
 		} else if (c->type == CMD_PGN && w[0] == '>' && !c->file[0]) {
 			const char *f = w[1] ? w + 1 : i + 1 < c->argc ? c->argv[++i] : "";
 			if (!*f)
-				return fail(err, errlen, "pgn: a file name after '>'");
+				return failf(err, errlen, "pgn: a file name after '>'");
 			snprintf(c->file, sizeof c->file, "%s", f);
 		} else {
-			return fail(err, errlen, "usage: %s", usage);
+			return failf(err, errlen, "usage: %s", usage);
 		}
 	}
 	return 0;
 }
 
-static const struct cmd_def *find_def(const char *word)
+static int parse_draw(struct cmd *c, char *err, size_t errlen)
 {
-	for (size_t i = 0; i < CMD_COUNT; i++)
-		if (strcmp(cmd_table[i].name, word) == 0)
-			return &cmd_table[i];
-	return NULL;
+	c->draw = DRAW_DEFAULT;
+	for (int a = DRAW_OFFER; c->argc == 1 && a < DRAW_DEFAULT; a++)
+		if (!strcmp(c->argv[0], draw_actions[a]))
+			c->draw = (enum draw_action)a;
+	if (c->argc == 1 && c->draw == DRAW_DEFAULT)
+		return failf(err, errlen, "draw offer, draw accept or draw decline");
+	return 0;
 }
 
-int cmd_parse(const char *line, struct cmd *c, char *err, size_t errlen)
+/* ghost place SQ | ghost move FROM TO | ghost clear [SQ]: three types; the sub-command word goes. */
+static int parse_ghost(struct cmd *c, char *err, size_t errlen)
 {
-	char words[CMD_ARGS_MAX + 1][CMD_ARG_MAX] = { { 0 } };
-	int nw = 0;
-	const char *p = line;
-
-	memset(c, 0, sizeof *c);
-	c->number = -1;
-	snprintf(c->color, sizeof c->color, "random");
-	if (err && errlen)
-		err[0] = '\0';
-	if (strlen(line) >= CMD_LINE_MAX)
-		return fail(err, errlen, "line too long (at most %d bytes)", CMD_LINE_MAX - 1);
-
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (*p == '\0' || *p == '#' || *p == '\n' || *p == '\r')
-		return 0;
-
-	/* raw keeps the rest of the line as it is */
-	if (strncmp(p, "raw", 3) == 0 && (p[3] == ' ' || p[3] == '\t')) {
-		c->type = CMD_RAW;
-		p += 3;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		snprintf(c->raw, sizeof c->raw, "%s", p);
-		size_t n = strlen(c->raw);
-		while (n && (c->raw[n - 1] == '\n' || c->raw[n - 1] == '\r'))
-			c->raw[--n] = '\0';
-		c->argc = 1;
-		snprintf(c->argv[0], CMD_ARG_MAX, "%s", "json");
-		return 0;
+	static const char usage[] = "usage: ghost place Nf6 | ghost move f6 e4 | ghost clear [SQUARE]";
+	const char *sub = c->argv[0];
+	int want;
+	if (!strcmp(sub, "place")) {
+		want = 1;
+	} else if (!strcmp(sub, "move")) {
+		c->type = CMD_GHOST_MOVE;
+		want = 2;
+	} else if (!strcmp(sub, "clear")) {
+		c->type = CMD_GHOST_CLEAR;
+		if (c->argc > 2)
+			return failf(err, errlen, "usage: ghost clear [SQUARE]");
+		want = c->argc - 1;
+	} else {
+		return failf(err, errlen, "%s", usage);
 	}
+	if (c->argc - 1 != want)
+		return failf(err, errlen, "%s", usage);
+	memmove(c->argv[0], c->argv[1], (size_t)(c->argc - 1) * sizeof c->argv[0]);
+	c->argc--;
+	return 0;
+}
 
-	while (*p) {
-		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-			p++;
-		if (!*p)
-			break;
-		if (nw == CMD_ARGS_MAX + 1)
-			return fail(err, errlen, "too many words (at most %d)", CMD_ARGS_MAX);
-		size_t n = strcspn(p, " \t\r\n");
-		if (n >= CMD_ARG_MAX)
-			return fail(err, errlen, "word too long");
-		memcpy(words[nw], p, n);
-		words[nw][n] = '\0';
-		nw++;
-		p += n;
+/* wait EVENT [SECONDS], sleep SECONDS: the seconds are the last word when the most are given. */
+static int parse_seconds(struct cmd *c, char *err, size_t errlen)
+{
+	const char *num = c->argc == c->entry->max ? c->argv[c->argc - 1] : NULL;
+	c->number = 30000;
+	if (num) {
+		char *end;
+		double s = strtod(num, &end);
+		if (end == num || *end || s < 0 || s > 3600)
+			return failf(err, errlen, "seconds: a number from 0 to 3600");
+		c->number = (long)(s * 1000);
 	}
+	return 0;
+}
 
-	if (nw == 0)
-		return 0;
-	const struct cmd_def *def = find_def(words[0]);
-	int first = 1;
-	if (!def) {
-		/* not a command: moves (one try, or a preference list) */
-		def = find_def("move");
-		first = 0;
-	}
-	c->type = def->type;
-	c->argc = nw - first;
-	if (c->argc > CMD_ARGS_MAX)
-		return fail(err, errlen, "too many words (at most %d)", CMD_ARGS_MAX);
+static int parse_moves(struct cmd *c, char *err, size_t errlen)
+{
 	for (int i = 0; i < c->argc; i++)
-		memcpy(c->argv[i], words[first + i], CMD_ARG_MAX);
-	if (c->argc < def->min || c->argc > def->max) {
-		if (def->usage)
-			return fail(err, errlen, "usage: %s", def->usage);
-		return fail(err, errlen, "usage: %s", def->name);
-	}
-
-	switch (c->type) {
-	case CMD_SEEK:
-		return parse_terms(c, 0, err, errlen);
-	case CMD_CHALLENGE:
-		return parse_terms(c, 1, err, errlen);
-	case CMD_ACCEPT:
-	case CMD_DECLINE:
-	case CMD_CANCEL:
-		if (c->argc == 1 && !parse_long(c->argv[0], &c->number))
-			return fail(err, errlen, "an offer is a number");
-		return 0;
-	case CMD_SWITCH:
-		if (!parse_long(c->argv[0], &c->number))
-			return fail(err, errlen, "a game is a number");
-		return 0;
-	case CMD_RECORD:
-	case CMD_PGN:
-		return parse_view_file(c, err, errlen);
-	case CMD_DRAW:
-		c->draw = DRAW_DEFAULT;
-		if (c->argc == 1) {
-			if (!strcmp(c->argv[0], "offer"))
-				c->draw = DRAW_OFFER;
-			else if (!strcmp(c->argv[0], "accept"))
-				c->draw = DRAW_ACCEPT;
-			else if (!strcmp(c->argv[0], "decline"))
-				c->draw = DRAW_DECLINE;
-			else
-				return fail(err, errlen, "draw offer, draw accept or draw decline");
-		}
-		return 0;
-	case CMD_GHOST_PLACE: {
-		const char *sub = c->argv[0];
-		int want;
-		if (!strcmp(sub, "place")) {
-			want = 1;
-		} else if (!strcmp(sub, "move")) {
-			c->type = CMD_GHOST_MOVE;
-			want = 2;
-		} else if (!strcmp(sub, "clear")) {
-			c->type = CMD_GHOST_CLEAR;
-			if (c->argc > 2)
-				return fail(err, errlen, "usage: ghost clear [SQUARE]");
-			want = c->argc - 1;
-		} else {
-			return fail(err, errlen, "usage: ghost place Nf6 | ghost move f6 e4 | ghost clear [SQUARE]");
-		}
-		if (c->argc - 1 != want)
-			return fail(err, errlen, "usage: ghost place Nf6 | ghost move f6 e4 | ghost clear [SQUARE]");
-		/* drop the sub-command word */
-		for (int i = 1; i < c->argc; i++)
-			memcpy(c->argv[i - 1], c->argv[i], CMD_ARG_MAX);
-		c->argc--;
-		return 0;
-	}
-	case CMD_WAIT:
-	case CMD_SLEEP: {
-		const char *num = c->type == CMD_WAIT ? (c->argc == 2 ? c->argv[1] : NULL) : c->argv[0];
-		c->number = 30000;
-		if (num) {
-			char *end;
-			double s = strtod(num, &end);
-			if (end == num || *end || s < 0 || s > 3600)
-				return fail(err, errlen, "seconds: a number from 0 to 3600");
-			c->number = (long)(s * 1000);
-		}
-		return 0;
-	}
-	case CMD_MOVE:
-	case CMD_QUIET:
-		for (int i = 0; i < c->argc; i++)
-			if (strlen(c->argv[i]) > 32)
-				return fail(err, errlen, "\"%.40s...\" is too long to be a move", c->argv[i]);
-		return 0;
-	default:
-		return 0;
-	}
+		if (strlen(c->argv[i]) > 32)
+			return failf(err, errlen, "\"%.40s...\" is too long to be a move", c->argv[i]);
+	return 0;
 }
 
-bool cmd_is_local(const struct cmd *c)
+/* raw: c->raw holds the rest of the line. */
+static int parse_raw(struct cmd *c, char *err, size_t errlen)
 {
-	switch (c->type) {
-	case CMD_NONE: case CMD_HELP: case CMD_QUIT: case CMD_SWITCH: case CMD_BOARD:
-	case CMD_GHOST_PLACE: case CMD_GHOST_MOVE: case CMD_GHOST_CLEAR: case CMD_WAIT: case CMD_SLEEP:
-		return true;
-	default:
-		return false;
+	size_t n = strlen(c->raw);
+	while (n && (c->raw[n - 1] == '\n' || c->raw[n - 1] == '\r'))
+		c->raw[--n] = '\0';
+	c->argc = 1;
+	snprintf(c->argv[0], CMD_ARG_MAX, "%s", "json");
+	return 0;
+}
+
+/* --- request hooks: {id, ..., type} ------------------------------------------ */
+
+static json_t *req_begin(long long id)
+{
+	return json_pack("{s:I}", "id", (json_int_t)id);
+}
+
+static json_t *req_end(json_t *r, const struct cmd *c)
+{
+	json_object_set_new(r, "type", json_string(c->entry->name));
+	return r;
+}
+
+static json_t *req_plain(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	return json_pack("{s:I, s:s}", "id", (json_int_t)id, "type", c->entry->name);
+}
+
+static json_t *req_game(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	return json_pack("{s:I, s:I, s:s}", "id", (json_int_t)id, "game", (json_int_t)game, "type", c->entry->name);
+}
+
+static json_t *req_login(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	if (c->argc < 2) {
+		failf(err, errlen, "%s needs a password", c->entry->name);
+		return NULL;
 	}
+	json_t *r = req_begin(id);
+	json_object_set_new(r, "user", json_string(c->argv[0]));
+	json_object_set_new(r, "password", json_string(c->argv[1]));
+	return req_end(r, c);
+}
+
+static json_t *req_resume(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	json_t *r = req_begin(id);
+	json_object_set_new(r, "token", json_string(c->argv[0]));
+	return req_end(r, c);
+}
+
+static json_t *req_history(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	json_t *r = req_begin(id);
+	if (c->argc == 1)
+		json_object_set_new(r, "user", json_string(c->argv[0]));
+	return req_end(r, c);
+}
+
+static json_t *req_pgn(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	return json_pack("{s:I, s:I, s:s*, s:s}", "id", (json_int_t)id, "game", (json_int_t)c->number,
+	                 "view", c->view[0] ? c->view : NULL, "type", c->entry->name);
+}
+
+static json_t *req_record(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	if (!c->view[0]) {
+		failf(err, errlen, "record: which view? (white, black or umpire)");
+		return NULL;
+	}
+	return req_pgn(c, id, game, err, errlen);
+}
+
+/* seek / challenge USER */
+static json_t *req_terms(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	json_t *r = req_begin(id);
+	if (c->type == CMD_CHALLENGE)
+		json_object_set_new(r, "user", json_string(c->argv[0]));
+	if (c->rules[0])
+		json_object_set_new(r, "rules", json_string(c->rules));
+	json_t *tc = c->days ? json_pack("{s:I}", "days", (json_int_t)c->days)
+	           : c->base || c->inc ? json_pack("{s:I,s:I}", "base", (json_int_t)c->base, "inc", (json_int_t)c->inc)
+	           : NULL;
+	json_object_set_new(r, "time", tc);   /* untimed: no "time" */
+	json_object_set_new(r, "color", json_string(c->color));
+	json_object_set_new(r, "rated", json_boolean(c->rated));
+	return req_end(r, c);
+}
+
+static json_t *req_offer(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	if (c->number < 0) {
+		failf(err, errlen, "which offer? (a number; see \"seeks\")");
+		return NULL;
+	}
+	return json_pack("{s:I, s:I, s:s}", "id", (json_int_t)id, "offer", (json_int_t)c->number,
+	                 "type", c->entry->name);
 }
 
 static json_t *moves_array(const struct cmd *c)
@@ -367,141 +303,621 @@ static json_t *moves_array(const struct cmd *c)
 	return a;
 }
 
+/* move: one try, or several (a preference list); quiet: always a list */
+static json_t *req_move(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	json_t *r = req_begin(id);
+	json_object_set_new(r, "game", json_integer(game));
+	if (c->argc == 1 && c->type == CMD_MOVE)
+		json_object_set_new(r, "move", json_string(c->argv[0]));
+	else
+		json_object_set_new(r, "moves", moves_array(c));
+	return req_end(r, c);
+}
+
+static json_t *req_draw(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	return json_pack("{s:I, s:s, s:I, s:s}", "id", (json_int_t)id,
+	                 "action", draw_actions[c->draw == DRAW_DEFAULT ? DRAW_OFFER : c->draw],
+	                 "game", (json_int_t)game, "type", c->entry->name);
+}
+
+static json_t *req_raw(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *r = json_loads(c->raw, JSON_REJECT_DUPLICATES, &je);
+	if (!r || !json_is_object(r)) {
+		json_decref(r);
+		failf(err, errlen, "raw: not a JSON object (%s)", r ? "not an object" : je.text);
+		return NULL;
+	}
+	if (!json_object_get(r, "id"))
+		json_object_set_new(r, "id", json_integer(id));
+	return r;
+}
+
+/* --- exec hooks: in the client, before sending or instead of it ------------------- */
+
+static int exec_help(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	client_out(cl, "%s", cmd_help());
+	return 0;
+}
+
+static int exec_quit(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	return CLIENT_QUIT;
+}
+
+static int exec_switch(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	struct cgame *to = client_game(cl, cmd->number);
+	if (!to) {
+		/* not followed here yet: fetch our own view of it; the answer starts it */
+		client_send_page(cl, "game", cmd->entry, cmd->number, NULL, 0);
+		return 0;
+	}
+	cl->current = to->id;
+	client_show_board(cl, to);
+	return 0;
+}
+
+static int exec_board(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	client_show_board(cl, client_current(cl));
+	return 0;
+}
+
+static int exec_ghost(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	struct cgame *g = client_current(cl);
+	enum ghost_status gs = cmd->type == CMD_GHOST_PLACE ? ghost_place(&g->ghosts, &g->view.own, cmd->argv[0])
+	                     : cmd->type == CMD_GHOST_MOVE ? ghost_move(&g->ghosts, &g->view.own, cmd->argv[0],
+	                                                                cmd->argv[1])
+	                     : ghost_clear(&g->ghosts, cmd->argc ? cmd->argv[0] : NULL);
+	if (gs != GHOST_OK)
+		return client_error(cl, "ghost: %s", ghost_error(gs));
+	client_show_board(cl, g);
+	return 0;
+}
+
+/* login / register USER: the password is asked for when it is not on the line. */
+static int exec_login(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	char pw[CMD_ARG_MAX];
+	if (cmd->argc == 2)
+		return 0;
+	if (!cl->ask_password || cl->ask_password(cl->ctx, "Password: ", pw, sizeof pw) != 0)
+		return client_error(cl, "%s needs a password", cmd->entry->name);
+	snprintf(cmd->argv[1], CMD_ARG_MAX, "%s", pw);
+	cmd->argc = 2;
+	memset(pw, 0, sizeof pw);
+	return 0;
+}
+
+/* accept / decline without a number: the last challenge received. */
+static int exec_last_challenge(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	if (cmd->number < 0)
+		cmd->number = cl->last_challenge;
+	return 0;
+}
+
+/* draw alone: accept the opponent's standing offer, else offer one. */
+static int exec_draw(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	struct cgame *g = client_current(cl);
+	if (cmd->draw == DRAW_DEFAULT)
+		cmd->draw = g && g->draw_offer_from == !g->color ? DRAW_ACCEPT : DRAW_OFFER;
+	p->arg = cmd->draw;
+	return 0;
+}
+
+/*
+ * move / quiet: every word must be a move in some accepted form, with or
+ * without a game.  Early feedback: resolve each try on the player's own pieces before sending,
+ * and keep the resolved tries to echo the played one as it was typed.
+ */
+static int exec_move(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	struct cgame *g = client_current(cl);
+	for (int i = 0; i < cmd->argc; i++) {
+		struct notation_parts parts;
+		if (notation_lex(cmd->argv[i], &parts, NULL, 0) != NOTATION_OK)
+			return client_error(cl, "\"%s\" is not a command or a move (type \"help\")", cmd->argv[i]);
+	}
+	if (!g)
+		return 0;
+	g->ntried = 0;
+	if (cmd->type == CMD_QUIET)
+		return 0;   /* later moves of a sequence depend on earlier ones; the server judges */
+	for (int i = 0; i < cmd->argc; i++) {
+		move_t m;
+		char err[128] = "";
+		enum notation_status st = notation_parse(&g->view.own, g->color, cmd->argv[i], &m, err,
+		                                         sizeof err);
+		if (st == NOTATION_OK) {
+			struct notation_parts parts;
+			bool x = notation_lex(cmd->argv[i], &parts, NULL, 0) == NOTATION_OK && parts.capture;
+			g->tried[g->ntried++] = (struct typed_try){ .move = m, .capture = x };
+			continue;
+		}
+		g->ntried = 0;
+		if (st == NOTATION_SYNTAX)
+			return client_error(cl, "\"%s\" is not a command or a move (type \"help\")", cmd->argv[i]);
+		return client_error(cl, "%s: %s", cmd->argv[i], err[0] ? err :
+		                    st == NOTATION_AMBIGUOUS ? "ambiguous" : "none of your pieces can make that move");
+	}
+	return 0;
+}
+
+static int exec_record(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	if (!cmd->view[0]) {
+		/* our own side of a game we follow; else the whole (finished) record */
+		struct cgame *of = client_game(cl, cmd->number);
+		snprintf(cmd->view, sizeof cmd->view, "%s",
+		         of ? (of->color == WHITE ? "white" : "black") : "umpire");
+	}
+	p->game = cmd->number;
+	return 0;
+}
+
+static int exec_pgn(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	if (cl->pgn_busy)
+		return client_error(cl, "pgn: the last PGN asked for is still arriving");
+	p->game = cmd->number;
+	cl->pgn_busy = true;
+	cl->pgn_len = 0;
+	snprintf(cl->pgn_file, sizeof cl->pgn_file, "%s", cmd->file);
+	return 0;
+}
+
+/* --- done and refused hooks: the answers ------------------------------------------ */
+
+static const char *str(const json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+	return v ? v : "?";
+}
+
+/* A login of any kind succeeded (login, register, guest, resume). */
+static void done_login(struct client *c, const json_t *msg, const struct pending *p)
+{
+	const char *u = json_string_value(json_object_get(msg, "user"));
+	const char *tok = json_string_value(json_object_get(msg, "token"));
+	if (!u)
+		u = "?";
+	if (strcmp(u, c->user) != 0)
+		client_forget_games(c);
+	snprintf(c->user, sizeof c->user, "%s", u);
+	c->logged_in = true;
+	if (tok && strlen(tok) <= CLIENT_TOKEN_MAX)
+		snprintf(c->token, sizeof c->token, "%s", tok);
+	if (p->cmd->type != CMD_RESUME) {
+		client_out(c, "Logged in as %s. Type \"help\" for commands.", c->user);
+		return;
+	}
+	client_out(c, "Session resumed as %s.", c->user);
+	/* a game that ended while we were away gets no game_state: fetch how it ended */
+	json_t *live = json_object_get(msg, "games");
+	for (int i = 0; i < CLIENT_GAMES_MAX; i++) {
+		struct cgame *g = &c->games[i];
+		if (!g->used || !g->live)
+			continue;
+		bool still = false;
+		size_t k;
+		json_t *x;
+		json_array_foreach(live, k, x)
+			if (json_integer_value(x) == g->id)
+				still = true;
+		if (!still)
+			client_send_page(c, "game", find_entry("game"), g->id, NULL, 0);
+	}
+}
+
+static void refused_resume(struct client *c, const struct pending *p)
+{
+	c->logged_in = false;
+	memset(c->token, 0, sizeof c->token);
+	client_out(c, "The session could not be resumed: log in again.");
+}
+
+static void done_logout(struct client *c, const json_t *res, const struct pending *p)
+{
+	c->logged_in = false;
+	c->user[0] = '\0';
+	memset(c->token, 0, sizeof c->token);
+	client_forget_games(c);
+	client_out(c, "Logged out.");
+}
+
+static void done_open(struct client *c, const json_t *res, const struct pending *p)
+{
+	client_out(c, "Offer %lld is open.", (long long)json_integer_value(json_object_get(res, "offer")));
+}
+
+static void done_ok(struct client *c, const json_t *res, const struct pending *p)
+{
+	client_out(c, "Done.");
+}
+
+static void done_draw(struct client *c, const json_t *res, const struct pending *p)
+{
+	struct cgame *g = client_game(c, p->game);
+	if (p->arg == DRAW_DECLINE)
+		client_out(c, "Draw declined.");
+	else if (p->arg == DRAW_ACCEPT || (g && g->view.over))
+		client_out(c, "Draw accepted.");   /* an offer while theirs stood accepts it */
+	else
+		client_out(c, "Draw offered.");
+}
+
+static void done_who(struct client *c, const json_t *res, const struct pending *p)
+{
+	size_t i;
+	json_t *x, *users = json_object_get(res, "users");
+	client_out(c, "%zu online:", json_array_size(users));
+	json_array_foreach(users, i, x)
+		client_out(c, "  %-24s %lld game(s)", str(x, "name"),
+		           (long long)json_integer_value(json_object_get(x, "games")));
+}
+
+static void done_seeks(struct client *c, const json_t *res, const struct pending *p)
+{
+	size_t i;
+	json_t *x, *offers = json_object_get(res, "offers");
+	if (json_array_size(offers) == 0)
+		client_out(c, "No open seeks or challenges.");
+	json_array_foreach(offers, i, x) {
+		json_t *t = json_object_get(x, "time");
+		char tc[48] = "untimed";
+		if (json_object_get(t, "days"))
+			snprintf(tc, sizeof tc, "%lldd", (long long)json_integer_value(json_object_get(t, "days")));
+		else if (json_object_get(t, "base"))
+			snprintf(tc, sizeof tc, "%g+%g", json_number_value(json_object_get(t, "base")) / 60,
+			         json_number_value(json_object_get(t, "inc")));
+		const char *to = json_string_value(json_object_get(x, "to"));
+		client_out(c, "  offer %lld: %s, %s, %s, colour %s%s%s%s",
+		           (long long)json_integer_value(json_object_get(x, "offer")), str(x, "user"),
+		           str(x, "rules"), tc,
+		           json_string_value(json_object_get(x, "color")) ?: "random",
+		           json_is_true(json_object_get(x, "rated")) ? ", rated" : "", to ? " -> " : "", to ? to : "");
+	}
+}
+
+static void done_games(struct client *c, const json_t *res, const struct pending *p)
+{
+	size_t i;
+	json_t *x, *games = json_object_get(res, "games");
+	if (json_array_size(games) == 0)
+		client_out(c, "No games.");
+	json_array_foreach(games, i, x) {
+		const char *result = json_string_value(json_object_get(x, "result"));
+		const char *tm = json_string_value(json_object_get(x, "to_move"));
+		client_out(c, "  game %lld: %s vs %s, %s, you are %s, %s%s",
+		           (long long)json_integer_value(json_object_get(x, "game")), str(x, "white"),
+		           str(x, "black"), str(x, "rules"), str(x, "color"),
+		           result ? "finished " : tm ? tm : "", result ? result : tm ? " to move" : "");
+	}
+}
+
+static void done_history(struct client *c, const json_t *res, const struct pending *p)
+{
+	size_t i;
+	json_t *x, *games = json_object_get(res, "games");
+	if (json_array_size(games) == 0)
+		client_out(c, "No games.");
+	json_array_foreach(games, i, x) {
+		const char *result = json_string_value(json_object_get(x, "result"));
+		const char *reason = json_string_value(json_object_get(x, "reason"));
+		char when[32] = "";
+		time_t t = (time_t)json_integer_value(json_object_get(x, "created"));
+		struct tm tm;
+		if (t > 0 && gmtime_r(&t, &tm))
+			strftime(when, sizeof when, "%Y-%m-%d", &tm);
+		client_out(c, "  game %lld: %s (White) vs %s (Black), %s%s%s, %s%s%s%s",
+		           (long long)json_integer_value(json_object_get(x, "game")), str(x, "white"),
+		           str(x, "black"), str(x, "rules"), when[0] ? ", " : "", when,
+		           result ? "finished " : "live", result ? result : "", reason ? " by " : "",
+		           reason ? reason : "");
+	}
+}
+
+static void done_possible(struct client *c, const json_t *res, const struct pending *p)
+{
+	size_t i, n = 0;
+	json_t *x;
+	char line[2048] = "";
+	json_array_foreach(json_object_get(res, "moves"), i, x) {
+		int w = snprintf(line + n, sizeof line - n, "%s%s", n ? " " : "", json_string_value(x) ?: "?");
+		if (w < 0 || (size_t)w >= sizeof line - n)
+			break;
+		n += (size_t)w;
+	}
+	client_out(c, "You may try: %s", n ? line : "(nothing)");
+}
+
+/* One announcement of a record, in words for someone reading it afterwards. */
+static void record_words(const struct event *e, int me, char *buf, size_t len)
+{
+	char mv[NOTATION_MAX] = "";
+	if (e->san[0])
+		snprintf(mv, sizeof mv, "%s", e->san);
+	else if (e->move != MOVE_NONE)
+		notation_uci(e->move, mv);
+	if (e->type == EV_MOVE && e->by != me)
+		snprintf(buf, len, "%s played %s", words_side(e->by), mv[0] ? mv : "a move");
+	else if ((e->type == EV_ILLEGAL || e->type == EV_IMPOSSIBLE) && e->by != me && mv[0])
+		snprintf(buf, len, "%s tried %s: %s", words_side(e->by), mv,
+		         e->type == EV_ILLEGAL ? "illegal" : "impossible");
+	else
+		words_event(e, me, e->san, buf, len);
+}
+
+/* record {game, view}: one page of what that audience heard, more asked for while there is more. */
+static void done_record(struct client *c, const json_t *msg, const struct pending *p)
+{
+	const char *view = str(msg, "view");
+	long game = (long)json_integer_value(json_object_get(msg, "game"));
+	int me = -1;
+	if (!strcmp(view, "white") && !strcmp(str(msg, "white"), c->user))
+		me = WHITE;
+	else if (!strcmp(view, "black") && !strcmp(str(msg, "black"), c->user))
+		me = BLACK;
+	if (p->arg == 0) {
+		const char *result = json_string_value(json_object_get(msg, "result"));
+		const char *reason = json_string_value(json_object_get(msg, "reason"));
+		client_out(c, "Game %ld, %s: %s (White) vs %s (Black), %s%s%s; as %s%s heard it:", game,
+		           str(msg, "rules"), str(msg, "white"), str(msg, "black"), result ? result : "live",
+		           reason ? " by " : "", reason ? reason : "", !strcmp(view, "umpire") ? "the " : "",
+		           !strcmp(view, "umpire") ? "umpire" : !strcmp(view, "white") ? "White" : "Black");
+	}
+	size_t i;
+	json_t *ev;
+	json_array_foreach(json_object_get(msg, "events"), i, ev) {
+		struct event e;
+		char words[WORDS_MAX];
+		if (event_from_json(ev, &e) != 0)
+			continue;
+		record_words(&e, me, words, sizeof words);
+		client_out(c, "  %3d. %s", e.ply / 2 + 1, words);
+	}
+	json_t *next = json_object_get(msg, "next");
+	if (json_is_integer(next) && json_integer_value(next) > p->arg)
+		client_send_page(c, "record", p->cmd, game, view, (long)json_integer_value(next));
+	else
+		client_out(c, "(%lld announcements)", (long long)json_integer_value(json_object_get(msg, "total")));
+}
+
+/* pgn {game}: a chunk; more asked for while there is more; then shown or written. */
+static void done_pgn(struct client *c, const json_t *msg, const struct pending *p)
+{
+	const char *chunk = json_string_value(json_object_get(msg, "pgn"));
+	long game = (long)json_integer_value(json_object_get(msg, "game"));
+	size_t n = chunk ? strlen(chunk) : 0;
+	if (c->pgn_len + n + 1 > (size_t)CLIENT_PGN_MAX) {
+		client_error(c, "pgn: game %ld is longer than this client takes (%ld bytes)", game, CLIENT_PGN_MAX);
+		client_pgn_reset(c);
+		return;
+	}
+	c->pgn = xgrow(c->pgn, &c->pgn_cap, c->pgn_len + n + 1, 1, 4096);
+	memcpy(c->pgn + c->pgn_len, chunk ? chunk : "", n);
+	c->pgn_len += n;
+	c->pgn[c->pgn_len] = '\0';
+	json_t *next = json_object_get(msg, "next");
+	if (json_is_integer(next) && json_integer_value(next) > p->arg) {
+		client_send_page(c, "pgn", p->cmd, game, str(msg, "view"), (long)json_integer_value(next));
+		return;
+	}
+	if (c->pgn_file[0]) {
+		FILE *f = fopen(c->pgn_file, "w");
+		bool ok = f && fwrite(c->pgn, 1, c->pgn_len, f) == c->pgn_len;
+		if (f && fclose(f) != 0)
+			ok = false;
+		if (!ok)
+			client_error(c, "pgn: cannot write %s: %s", c->pgn_file, strerror(errno));
+		else
+			client_out(c, "Wrote game %ld (%s view, %zu bytes) to %s.", game, str(msg, "view"), c->pgn_len,
+			           c->pgn_file);
+	} else if (!c->batch && c->print) {
+		while (c->pgn_len && c->pgn[c->pgn_len - 1] == '\n')
+			c->pgn[--c->pgn_len] = '\0';
+		c->print(c->ctx, c->pgn);
+	}
+	client_pgn_reset(c);
+}
+
+static void refused_pgn(struct client *c, const struct pending *p)
+{
+	client_pgn_reset(c);
+}
+
+/* --- the table ------------------------------------------------------------------ */
+
+#define MANY CMD_ARGS_MAX
+
+static const struct cmd_entry cmd_table[] = {
+	{ .name = "help", .type = CMD_HELP, .max = 1, .exec = exec_help,
+	  .usage = "help                      this text" },
+	{ .name = "quit", .type = CMD_QUIT, .exec = exec_quit,
+	  .usage = "quit                      leave (games go on; resume later)" },
+	{ .name = "exit", .type = CMD_QUIT, .exec = exec_quit, .hidden = true, .usage = "exit" },
+	{ .name = "login", .type = CMD_LOGIN, .min = 1, .max = 2, .request = req_login, .exec = exec_login,
+	  .done = done_login, .usage = "login USER [PASSWORD]     log in (the password is asked for, not echoed)" },
+	{ .name = "register", .type = CMD_REGISTER, .min = 1, .max = 2, .request = req_login, .exec = exec_login,
+	  .done = done_login, .usage = "register USER [PASSWORD]  create an account and log in" },
+	{ .name = "guest", .type = CMD_GUEST, .request = req_plain, .done = done_login,
+	  .usage = "guest                     play as a guest" },
+	{ .name = "logout", .type = CMD_LOGOUT, .request = req_plain, .done = done_logout,
+	  .usage = "logout                    log out" },
+	{ .name = "ping", .type = CMD_PING, .request = req_plain, .hidden = true, .usage = "ping" },
+	{ .name = "resume", .type = CMD_RESUME, .min = 1, .max = 1, .request = req_resume, .done = done_login,
+	  .refused = refused_resume, .hidden = true, .usage = "resume" },
+	{ .name = "who", .type = CMD_WHO, .request = req_plain, .done = done_who,
+	  .usage = "who                       who is online" },
+	{ .name = "seeks", .type = CMD_SEEKS, .request = req_plain, .done = done_seeks,
+	  .usage = "seeks                     open seeks" },
+	{ .name = "seek", .type = CMD_SEEK, .max = 4, .parse = parse_terms, .request = req_terms, .done = done_open,
+	  .usage = "seek [RULES] [TIME] [COLOR] [rated]   offer a game to anyone (TIME: 5+2, 3d, untimed)" },
+	{ .name = "challenge", .type = CMD_CHALLENGE, .min = 1, .max = 5, .parse = parse_terms,
+	  .request = req_terms, .done = done_open,
+	  .usage = "challenge USER [RULES] [TIME] [COLOR] [rated]   offer a game to one player" },
+	{ .name = "accept", .type = CMD_ACCEPT, .max = 1, .parse = parse_number, .request = req_offer,
+	  .exec = exec_last_challenge,   /* the game_start event says the rest */
+	  .usage = "accept [OFFER]            accept a seek or challenge (default: the last challenge)" },
+	{ .name = "decline", .type = CMD_DECLINE, .max = 1, .parse = parse_number, .request = req_offer,
+	  .exec = exec_last_challenge, .done = done_ok,
+	  .usage = "decline [OFFER]           decline a challenge" },
+	{ .name = "cancel", .type = CMD_CANCEL, .max = 1, .parse = parse_number, .request = req_offer, .done = done_ok,
+	  .usage = "cancel [OFFER]            withdraw your own seek or challenge" },
+	{ .name = "move", .type = CMD_MOVE, .min = 1, .max = MANY, .game = true, .parse = parse_moves,
+	  .request = req_move, .exec = exec_move,   /* the announcements say the rest */
+	  .usage = "move TRY [TRY...]         a try (e4, Nf3, e2e4, O-O); several: a preference list (nost)" },
+	{ .name = "quiet", .type = CMD_QUIET, .min = 1, .max = MANY, .game = true, .parse = parse_moves,
+	  .request = req_move, .exec = exec_move,
+	  .usage = "quiet MOVE MOVE...        an \"if quiet\" sequence (nost)" },
+	{ .name = "any", .type = CMD_ANY, .game = true, .request = req_game,
+	  .usage = "any                       ask \"any?\" (are there pawn captures?)" },
+	{ .name = "resign", .type = CMD_RESIGN, .game = true, .request = req_game,
+	  .usage = "resign                    resign this game" },
+	{ .name = "draw", .type = CMD_DRAW, .max = 1, .game = true, .parse = parse_draw, .request = req_draw,
+	  .exec = exec_draw, .done = done_draw,
+	  .usage = "draw [offer|accept|decline]  offer a draw, or accept the pending offer" },
+	{ .name = "abort", .type = CMD_ABORT, .game = true, .request = req_game,
+	  .usage = "abort                     abort before both sides have moved" },
+	{ .name = "games", .type = CMD_GAMES, .request = req_plain, .done = done_games,
+	  .usage = "games                     your games" },
+	{ .name = "game", .type = CMD_GAME, .game = true, .request = req_game, .done = client_game_answer,
+	  .hidden = true, .usage = "game" },
+	{ .name = "possible", .type = CMD_POSSIBLE, .game = true, .request = req_game, .done = done_possible,
+	  .usage = "possible                  the tries you may still make this turn" },
+	{ .name = "switch", .type = CMD_SWITCH, .min = 1, .max = 1, .parse = parse_number, .exec = exec_switch,
+	  .done = client_game_answer,   /* of a game not followed yet */
+	  .usage = "switch GAME               make GAME the current game" },
+	{ .name = "history", .type = CMD_HISTORY, .max = 1, .request = req_history, .done = done_history,
+	  .usage = "history [USER]            your games, or USER's finished games" },
+	{ .name = "record", .type = CMD_RECORD, .min = 1, .max = 2, .parse = parse_view_file, .request = req_record,
+	  .exec = exec_record, .done = done_record,
+	  .usage = "record GAME [white|black|umpire]   what that side (or the umpire) was told, in words" },
+	{ .name = "pgn", .type = CMD_PGN, .min = 1, .max = 4, .parse = parse_view_file, .request = req_pgn,
+	  .exec = exec_pgn, .done = done_pgn, .refused = refused_pgn,
+	  .usage = "pgn GAME [white|black|umpire] [> FILE]   the game as Kriegspiel PGN, shown or written to FILE" },
+	{ .name = "board", .type = CMD_BOARD, .game = true, .exec = exec_board,
+	  .usage = "board                     draw the board again" },
+	{ .name = "ghost", .type = CMD_GHOST_PLACE, .min = 1, .max = 3, .game = true, .parse = parse_ghost,
+	  .exec = exec_ghost,
+	  .usage = "ghost place Nf6 | ghost move f6 e4 | ghost clear [SQ]   guesses, never sent" },
+	/* wait and sleep block the main loop: main.c does them */
+	{ .name = "wait", .type = CMD_WAIT, .min = 1, .max = 2, .parse = parse_seconds,
+	  .usage = "wait EVENT [SECONDS]      (batch) wait for the next EVENT (default 30 s)" },
+	{ .name = "sleep", .type = CMD_SLEEP, .min = 1, .max = 1, .parse = parse_seconds,
+	  .usage = "sleep SECONDS             (batch) pause" },
+	{ .name = "raw", .type = CMD_RAW, .min = 1, .max = MANY, .verbatim = true, .parse = parse_raw,
+	  .request = req_raw, .usage = "raw {JSON}                send one protocol request as it is" },
+};
+
+#define CMD_COUNT (sizeof cmd_table / sizeof cmd_table[0])
+
+const struct cmd_entry *cmd_entry_at(size_t i)
+{
+	return i < CMD_COUNT ? &cmd_table[i] : NULL;
+}
+
+static const struct cmd_entry *find_entry(const char *word)
+{
+	for (size_t i = 0; i < CMD_COUNT; i++)
+		if (strcmp(cmd_table[i].name, word) == 0)
+			return &cmd_table[i];
+	return NULL;
+}
+
+const char *cmd_help(void)
+{
+	static char text[6144];
+	if (text[0])
+		return text;
+	size_t used = (size_t)snprintf(text, sizeof text, "Commands (a line that is not a command is read as moves):\n");
+	for (size_t i = 0; i < CMD_COUNT && used < sizeof text; i++)
+		if (!cmd_table[i].hidden)
+			used += (size_t)snprintf(text + used, sizeof text - used, "  %s\n", cmd_table[i].usage);
+	return text;
+}
+
+/* --- the parser and the request ---------------------------------------------------- */
+
+int cmd_parse(const char *line, struct cmd *c, char *err, size_t errlen)
+{
+	char words[CMD_ARGS_MAX + 1][CMD_ARG_MAX];
+	int nw = 0;
+	const char *p = line;
+
+	memset(c, 0, sizeof *c);
+	c->number = -1;
+	snprintf(c->color, sizeof c->color, "random");
+	if (err && errlen)
+		err[0] = '\0';
+	if (strlen(line) >= CMD_LINE_MAX)
+		return failf(err, errlen, "line too long (at most %d bytes)", CMD_LINE_MAX - 1);
+
+	p += strspn(p, " \t");
+	if (*p == '\0' || *p == '#' || *p == '\n' || *p == '\r')
+		return 0;
+
+	/* a verbatim command (raw) keeps the rest of the line as it is */
+	size_t n = strcspn(p, " \t\r\n");
+	snprintf(words[0], sizeof words[0], "%.*s", (int)(n < CMD_ARG_MAX ? n : 0), p);
+	const struct cmd_entry *e = find_entry(words[0]);
+	if (e && e->verbatim && (p[n] == ' ' || p[n] == '\t')) {
+		c->entry = e;
+		c->type = e->type;
+		snprintf(c->raw, sizeof c->raw, "%s", p + n + strspn(p + n, " \t"));
+		return e->parse(c, err, errlen);
+	}
+
+	while (*p) {
+		p += strspn(p, " \t\r\n");
+		if (!*p)
+			break;
+		if (nw == CMD_ARGS_MAX + 1)
+			return failf(err, errlen, "too many words (at most %d)", CMD_ARGS_MAX);
+		n = strcspn(p, " \t\r\n");
+		if (n >= CMD_ARG_MAX)
+			return failf(err, errlen, "word too long");
+		memcpy(words[nw], p, n);
+		words[nw][n] = '\0';
+		nw++;
+		p += n;
+	}
+
+	/* not a command: moves (one try, or a preference list) */
+	int first = e != NULL;
+	c->entry = e = e ? e : find_entry("move");
+	c->type = e->type;
+	c->argc = nw - first;
+	if (c->argc > CMD_ARGS_MAX)
+		return failf(err, errlen, "too many words (at most %d)", CMD_ARGS_MAX);
+	memcpy(c->argv, words[first], (size_t)c->argc * sizeof c->argv[0]);
+	if (c->argc < e->min || c->argc > e->max)
+		return failf(err, errlen, "usage: %s", e->usage);
+	return e->parse ? e->parse(c, err, errlen) : 0;
+}
+
+bool cmd_is_local(const struct cmd *c)
+{
+	return !c->entry || !c->entry->request;
+}
+
 json_t *cmd_request(const struct cmd *c, long long id, long game, char *err, size_t errlen)
 {
-	const char *type = NULL;
-	json_t *r;
-
 	if (err && errlen)
 		err[0] = '\0';
 	if (cmd_is_local(c))
 		return NULL;
-
-	if (c->type == CMD_RAW) {
-		json_error_t je;
-		r = json_loads(c->raw, JSON_REJECT_DUPLICATES, &je);
-		if (!r || !json_is_object(r)) {
-			json_decref(r);
-			fail(err, errlen, "raw: not a JSON object (%s)", r ? "not an object" : je.text);
-			return NULL;
-		}
-		if (!json_object_get(r, "id"))
-			json_object_set_new(r, "id", json_integer(id));
-		return r;
-	}
-
-	switch (c->type) {
-	case CMD_MOVE: case CMD_QUIET: case CMD_ANY: case CMD_RESIGN: case CMD_DRAW:
-	case CMD_ABORT: case CMD_GAME: case CMD_POSSIBLE:
-		if (game < 0) {
-			fail(err, errlen, "no current game (see \"games\" and \"switch\")");
-			return NULL;
-		}
-		break;
-	case CMD_LOGIN: case CMD_REGISTER:
-		if (c->argc < 2) {
-			fail(err, errlen, "%s needs a password", cmd_name(c->type));
-			return NULL;
-		}
-		break;
-	case CMD_RECORD:
-		if (!c->view[0]) {
-			fail(err, errlen, "record: which view? (white, black or umpire)");
-			return NULL;
-		}
-		break;
-	case CMD_ACCEPT: case CMD_DECLINE: case CMD_CANCEL:
-		if (c->number < 0) {
-			fail(err, errlen, "which offer? (a number; see \"seeks\")");
-			return NULL;
-		}
-		break;
-	default:
-		break;
-	}
-
-	r = json_object();
-	json_object_set_new(r, "id", json_integer(id));
-	switch (c->type) {
-	case CMD_LOGIN:
-	case CMD_REGISTER:
-		type = c->type == CMD_LOGIN ? "login" : "register";
-		json_object_set_new(r, "user", json_string(c->argv[0]));
-		json_object_set_new(r, "password", json_string(c->argv[1]));
-		break;
-	case CMD_GUEST: type = "guest"; break;
-	case CMD_RESUME:
-		type = "resume";
-		json_object_set_new(r, "token", json_string(c->argv[0]));
-		break;
-	case CMD_HISTORY:
-		type = "history";
-		if (c->argc == 1)
-			json_object_set_new(r, "user", json_string(c->argv[0]));
-		break;
-	case CMD_RECORD:
-	case CMD_PGN:
-		type = c->type == CMD_RECORD ? "record" : "pgn";
-		json_object_set_new(r, "game", json_integer(c->number));
-		if (c->view[0])
-			json_object_set_new(r, "view", json_string(c->view));
-		break;
-	case CMD_LOGOUT: type = "logout"; break;
-	case CMD_PING: type = "ping"; break;
-	case CMD_WHO: type = "who"; break;
-	case CMD_SEEKS: type = "seeks"; break;
-	case CMD_GAMES: type = "games"; break;
-	case CMD_SEEK:
-	case CMD_CHALLENGE:
-		type = c->type == CMD_SEEK ? "seek" : "challenge";
-		if (c->type == CMD_CHALLENGE)
-			json_object_set_new(r, "user", json_string(c->argv[0]));
-		if (c->rules[0])
-			json_object_set_new(r, "rules", json_string(c->rules));
-		if (c->days)
-			json_object_set_new(r, "time", json_pack("{s:I}", "days", (json_int_t)c->days));
-		else if (c->base || c->inc)
-			json_object_set_new(r, "time", json_pack("{s:I,s:I}", "base", (json_int_t)c->base,
-			                                         "inc", (json_int_t)c->inc));
-		json_object_set_new(r, "color", json_string(c->color));
-		json_object_set_new(r, "rated", json_boolean(c->rated));
-		break;
-	case CMD_ACCEPT: type = "accept"; goto offer;
-	case CMD_DECLINE: type = "decline"; goto offer;
-	case CMD_CANCEL: type = "cancel";
-	offer:
-		json_object_set_new(r, "offer", json_integer(c->number));
-		break;
-	case CMD_MOVE:
-		type = "move";
-		json_object_set_new(r, "game", json_integer(game));
-		if (c->argc == 1)
-			json_object_set_new(r, "move", json_string(c->argv[0]));
-		else
-			json_object_set_new(r, "moves", moves_array(c));
-		break;
-	case CMD_QUIET:
-		type = "quiet";
-		json_object_set_new(r, "game", json_integer(game));
-		json_object_set_new(r, "moves", moves_array(c));
-		break;
-	case CMD_ANY: type = "any"; goto game;
-	case CMD_RESIGN: type = "resign"; goto game;
-	case CMD_ABORT: type = "abort"; goto game;
-	case CMD_GAME: type = "game"; goto game;
-	case CMD_POSSIBLE: type = "possible"; goto game;
-	case CMD_DRAW:
-		type = "draw";
-		json_object_set_new(r, "action", json_string(c->draw == DRAW_ACCEPT ? "accept"
-		                                             : c->draw == DRAW_DECLINE ? "decline" : "offer"));
-	game:
-		json_object_set_new(r, "game", json_integer(game));
-		break;
-	default:
-		json_decref(r);
-		fail(err, errlen, "not a server command");
+	if (c->entry->game && game < 0) {
+		failf(err, errlen, "no current game (see \"games\" and \"switch\")");
 		return NULL;
 	}
-	json_object_set_new(r, "type", json_string(type));
-	return r;
+	return c->entry->request(c, id, game, err, errlen);
 }

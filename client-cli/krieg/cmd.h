@@ -1,12 +1,17 @@
 /*
- * cmd.h — the command language, shared by the interactive prompt and
- * --batch (one command per line).
+ * cmd.h — the commands, shared by the interactive prompt and --batch (one
+ * command per line).
  *
- * cmd_parse() turns a line into a typed command; cmd_request() turns a
- * command that talks to the server into a protocol request.  Commands
- * the client handles alone (ghosts, help, board, wait, quit) have no
- * request: cmd_request() returns NULL for them, which is how the tests
- * prove that a ghost never reaches the server.
+ * Every command is one entry of one const table (after tmux's cmd_entry):
+ * its word and usage line, how its words are read (parse), the protocol
+ * request it becomes (request), what the client does with it before
+ * sending or instead of sending (exec), and what it does with the answer
+ * (done, refused).  cmd_parse(), cmd_request(), cmd_help() and the client's
+ * dispatch (client.c) read the table; no other code lists the commands.
+ *
+ * Commands the client handles alone (ghosts, help, board, switch, wait,
+ * quit) have no request hook: cmd_request() returns NULL for them, which is
+ * how the tests prove that a ghost never reaches the server.
  */
 #ifndef KRIEG_CMD_H
 #define KRIEG_CMD_H
@@ -20,6 +25,7 @@
 #define CMD_ARGS_MAX 20         /* words in one command line */
 #define CMD_ARG_MAX 272         /* bytes in one word (a password of PROTO_PASSWORD_MAX fits) */
 
+/* Names a command where code must single one out (main.c's wait and sleep, the tests). */
 enum cmd_type {
 	CMD_NONE = 0,      /* an empty line or a comment */
 	CMD_HELP,
@@ -46,7 +52,8 @@ enum cmd_type {
 enum draw_action { DRAW_OFFER = 0, DRAW_ACCEPT = 1, DRAW_DECLINE = 2, DRAW_DEFAULT = 3 };
 
 struct cmd {
-	enum cmd_type type;
+	const struct cmd_entry *entry;         /* NULL: an empty line or a comment */
+	enum cmd_type type;                    /* entry->type, but "ghost" has three */
 	int argc;                              /* positional words after the command word */
 	char argv[CMD_ARGS_MAX][CMD_ARG_MAX];
 	/* seek / challenge terms */
@@ -58,8 +65,37 @@ struct cmd {
 	long number;                           /* offer, game, seconds (wait/sleep); -1 = none */
 	char view[8];                          /* record/pgn: "white", "black", "umpire", "" = default */
 	char file[CMD_ARG_MAX];                /* pgn: where to write it ("" = show it) */
-	char raw[CMD_LINE_MAX];                /* CMD_RAW: the JSON text */
+	char raw[CMD_LINE_MAX];                /* a verbatim entry (raw): the rest of the line */
 };
+
+struct client;
+struct pending;
+
+struct cmd_entry {
+	const char *name;       /* the word typed; the request's "type" */
+	const char *usage;      /* the help line; "usage: ..." when the words do not fit */
+	bool hidden;            /* not in the help */
+	bool verbatim;          /* the rest of the line is one argument, in c->raw, not split */
+	bool game;              /* about the current game: refused without one */
+	enum cmd_type type;
+	int min, max;           /* positional word counts */
+	/* Check and read the words (counted already).  NULL: the words are all. */
+	int (*parse)(struct cmd *c, char *err, size_t errlen);
+	/* The request {id, ..., type} for game `game`, or NULL with err set.  NULL hook: a local command. */
+	json_t *(*request)(const struct cmd *c, long long id, long game, char *err, size_t errlen);
+	/*
+	 * In the client: a local command's whole work; for the others what must
+	 * be filled in or checked before sending (c and the pending record p
+	 * may be changed).  0, CLIENT_QUIT, or -1 after client_error().  NULL: nothing.
+	 */
+	int (*exec)(struct client *cl, struct cmd *c, struct pending *p);
+	/* The server's answer: ok, or refused (after the refusal is shown).  NULL: nothing more. */
+	void (*done)(struct client *cl, const json_t *res, const struct pending *p);
+	void (*refused)(struct client *cl, const struct pending *p);
+};
+
+/* The i-th command of the table, NULL past the last (tests, help). */
+const struct cmd_entry *cmd_entry_at(size_t i);
 
 /*
  * Parse one line.  Returns 0, or -1 with a message in err.  A line whose
@@ -68,20 +104,17 @@ struct cmd {
  */
 int cmd_parse(const char *line, struct cmd *c, char *err, size_t errlen);
 
-/* Does this command stay inside the client (no byte to the server)? */
+/* Does this command stay inside the client (no request of its own)? */
 bool cmd_is_local(const struct cmd *c);
 
 /*
  * The protocol request for c, with request id `id` and current game
  * `game` (-1: none; game commands then fail with a message in err).
  * Returns a new reference, or NULL: for local commands (err empty) or on
- * error (err set).  CMD_RAW returns the parsed object with `id` added if
- * it has none.
+ * error (err set).  raw returns the parsed object with `id` added if it
+ * has none.
  */
 json_t *cmd_request(const struct cmd *c, long long id, long game, char *err, size_t errlen);
-
-/* "login", "seek", ... for messages. */
-const char *cmd_name(enum cmd_type t);
 
 /* The help text (all commands, one per line). */
 const char *cmd_help(void);

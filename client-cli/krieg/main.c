@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <editline/readline.h>
@@ -21,6 +20,7 @@
 #include "client.h"
 #include "cmd.h"
 #include "known.h"
+#include "mstime.h"
 #include "net.h"
 #include "proto.h"
 #include "render.h"
@@ -52,10 +52,7 @@ static struct ui *the_ui;   /* the libedit line callback has no context argument
 
 static long mono_ms(void *ctx)
 {
-	(void)ctx;
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+	return (long)mstime_mono();
 }
 
 static int ui_send(void *ctx, const char *line)

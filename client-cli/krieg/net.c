@@ -8,11 +8,9 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <openssl/err.h>
@@ -20,8 +18,11 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
+#include "errbuf.h"
 #include "known.h"
+#include "mstime.h"
 #include "proto.h"
+#include "xmalloc.h"
 
 struct net {
 	int fd;
@@ -33,15 +34,6 @@ struct net {
 };
 
 #define NET_IN_CAP (2 * PROTO_LINE_MAX)
-
-__attribute__((format(printf, 3, 4)))
-static void say(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* The first OpenSSL error in the queue, for a message; the queue is emptied. */
 static const char *ssl_errtext(char *buf, size_t len)
@@ -94,18 +86,11 @@ int net_split_hostport(const char *arg, char *host, size_t hostlen, char *port, 
 	return 0;
 }
 
-static long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
 /* Wait for fd to be ready for `events` until the deadline; 1 ready, 0 timeout, -1 error. */
 static int wait_fd(int fd, short events, long deadline)
 {
 	for (;;) {
-		long left = deadline - now_ms();
+		long left = deadline - mstime_mono();
 		if (left <= 0)
 			return 0;
 		struct pollfd p = { .fd = fd, .events = events };
@@ -125,7 +110,7 @@ static int tcp_connect(const char *host, const char *port, char *err, size_t err
 	struct addrinfo *res, *ai;
 	int rc = getaddrinfo(host, port, &hints, &res);
 	if (rc != 0) {
-		say(err, errlen, "cannot resolve %s: %s", host, gai_strerror(rc));
+		failf(err, errlen, "cannot resolve %s: %s", host, gai_strerror(rc));
 		*st = NET_E_ADDRESS;
 		return -1;
 	}
@@ -140,7 +125,7 @@ static int tcp_connect(const char *host, const char *port, char *err, size_t err
 		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
 			break;
 		if (errno == EINPROGRESS &&
-		    wait_fd(fd, POLLOUT, now_ms() + NET_CONNECT_TIMEOUT_MS) == 1) {
+		    wait_fd(fd, POLLOUT, mstime_mono() + NET_CONNECT_TIMEOUT_MS) == 1) {
 			int soerr = 0;
 			socklen_t sl = sizeof soerr;
 			getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl);
@@ -155,7 +140,7 @@ static int tcp_connect(const char *host, const char *port, char *err, size_t err
 	}
 	freeaddrinfo(res);
 	if (fd < 0) {
-		say(err, errlen, "cannot connect to %s port %s: %s", host, port, strerror(last_errno));
+		failf(err, errlen, "cannot connect to %s port %s: %s", host, port, strerror(last_errno));
 		*st = NET_E_CONNECT;
 	}
 	return fd;
@@ -177,7 +162,7 @@ static enum net_status first_use(const struct net *n, const struct net_opts *o, 
                                  const char *path, FILE *notice, char *err, size_t errlen)
 {
 	if (o->tofu == NET_TOFU_REFUSE) {
-		say(err, errlen, "the certificate of %s (SHA-256 %s) is not the one pinned in %s, "
+		failf(err, errlen, "the certificate of %s (SHA-256 %s) is not the one pinned in %s, "
 		    "and none is pinned now: refused", hp, n->fp, path);
 		return NET_E_NOT_TRUSTED;
 	}
@@ -189,13 +174,13 @@ static enum net_status first_use(const struct net *n, const struct net_opts *o, 
 		         "SHA-256 fingerprint is %s.\n"
 		         "Are you sure you want to continue connecting (yes/no)? ", hp, n->fp);
 		if (!o->confirm || o->confirm(o->confirm_ctx, q) != 1) {
-			say(err, errlen, "server verification failed: the certificate of %s was not accepted "
+			failf(err, errlen, "server verification failed: the certificate of %s was not accepted "
 			    "(nothing was recorded)", hp);
 			return NET_E_NOT_TRUSTED;
 		}
 	}
 	if (known_add(path, hp, n->fp) != 0) {
-		say(err, errlen, "cannot record %s in %s: %s", hp, path, strerror(errno));
+		failf(err, errlen, "cannot record %s in %s: %s", hp, path, strerror(errno));
 		return NET_E_KNOWN_FILE;
 	}
 	if (o->tofu == NET_TOFU_ASK)
@@ -214,7 +199,7 @@ static enum net_status verify(struct net *n, const struct net_opts *o, char *err
 	X509 *cert = SSL_get1_peer_certificate(n->ssl);
 
 	if (!cert) {
-		say(err, errlen, "the server sent no certificate");
+		failf(err, errlen, "the server sent no certificate");
 		return NET_E_TLS;
 	}
 	fingerprint(cert, n->fp);
@@ -232,11 +217,11 @@ static enum net_status verify(struct net *n, const struct net_opts *o, char *err
 	if (o->known_path)
 		snprintf(path, sizeof path, "%s", o->known_path);
 	else if (known_default_path(path, sizeof path) != 0) {
-		say(err, errlen, "cannot find a known_servers file (set HOME or KRIEG_KNOWN_SERVERS)");
+		failf(err, errlen, "cannot find a known_servers file (set HOME or KRIEG_KNOWN_SERVERS)");
 		return NET_E_KNOWN_FILE;
 	}
 	if (known_hostport(o->host, o->port, hp, sizeof hp) != 0) {
-		say(err, errlen, "host name too long");
+		failf(err, errlen, "host name too long");
 		return NET_E_ADDRESS;
 	}
 	int line = 0;
@@ -246,7 +231,7 @@ static enum net_status verify(struct net *n, const struct net_opts *o, char *err
 	case KNOWN_NEW:
 		return first_use(n, o, hp, path, notice, err, errlen);
 	case KNOWN_MISMATCH:
-		say(err, errlen,
+		failf(err, errlen,
 		    "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n"
 		    "@    WARNING: THE SERVER'S CERTIFICATE HAS CHANGED!      @\n"
 		    "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n"
@@ -261,7 +246,7 @@ static enum net_status verify(struct net *n, const struct net_opts *o, char *err
 		return NET_E_CERT_CHANGED;
 	case KNOWN_ERROR:
 	default:
-		say(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		failf(err, errlen, "cannot read %s: %s", path, strerror(errno));
 		return NET_E_KNOWN_FILE;
 	}
 }
@@ -294,20 +279,16 @@ enum net_status net_connect(const struct net_opts *o, struct net **out, char *er
 	struct net *n;
 
 	*out = NULL;
-	n = calloc(1, sizeof *n);
-	if (!n)
-		abort();
+	n = xcalloc(1, sizeof *n);
 	n->fd = -1;
-	n->in = malloc(NET_IN_CAP);
-	if (!n->in)
-		abort();
+	n->in = xmalloc(NET_IN_CAP);
 
 	n->fd = tcp_connect(o->host, o->port, err, errlen, &st);
 	if (n->fd < 0)
 		goto fail;
 	n->ctx = make_ctx();
 	if (!n->ctx || !(n->ssl = SSL_new(n->ctx))) {
-		say(err, errlen, "TLS setup failed: %s", ssl_errtext(ebuf, sizeof ebuf));
+		failf(err, errlen, "TLS setup failed: %s", ssl_errtext(ebuf, sizeof ebuf));
 		st = NET_E_TLS;
 		goto fail;
 	}
@@ -320,7 +301,7 @@ enum net_status net_connect(const struct net_opts *o, struct net **out, char *er
 		SSL_set1_host(n->ssl, o->host);
 	}
 
-	long deadline = now_ms() + NET_CONNECT_TIMEOUT_MS;
+	long deadline = mstime_mono() + NET_CONNECT_TIMEOUT_MS;
 	for (;;) {
 		ERR_clear_error();
 		int r = SSL_connect(n->ssl);
@@ -331,9 +312,9 @@ enum net_status net_connect(const struct net_opts *o, struct net **out, char *er
 		if (ev && wait_fd(n->fd, ev, deadline) == 1)
 			continue;
 		if (ev)
-			say(err, errlen, "TLS handshake with %s timed out", o->host);
+			failf(err, errlen, "TLS handshake with %s timed out", o->host);
 		else
-			say(err, errlen, "TLS handshake with %s failed: %s", o->host,
+			failf(err, errlen, "TLS handshake with %s failed: %s", o->host,
 			    ssl_errtext(ebuf, sizeof ebuf));
 		st = NET_E_TLS;
 		goto fail;
@@ -376,9 +357,7 @@ const char *net_fingerprint(const struct net *n)
 enum net_status net_send_line(struct net *n, const char *line)
 {
 	size_t len = strlen(line);
-	char *buf = malloc(len + 1);
-	if (!buf)
-		abort();
+	char *buf = xmalloc(len + 1);
 	memcpy(buf, line, len);
 	buf[len] = '\n';
 	enum net_status st = NET_OK;
@@ -392,7 +371,7 @@ enum net_status net_send_line(struct net *n, const char *line)
 		}
 		int e = SSL_get_error(n->ssl, r);
 		short ev = e == SSL_ERROR_WANT_READ ? POLLIN : e == SSL_ERROR_WANT_WRITE ? POLLOUT : 0;
-		if (ev && wait_fd(n->fd, ev, now_ms() + NET_CONNECT_TIMEOUT_MS) == 1)
+		if (ev && wait_fd(n->fd, ev, mstime_mono() + NET_CONNECT_TIMEOUT_MS) == 1)
 			continue;
 		st = e == SSL_ERROR_ZERO_RETURN ? NET_E_CLOSED : NET_E_IO;
 		break;

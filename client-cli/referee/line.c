@@ -1,5 +1,5 @@
 /*
- * line.c — splitting an action line into words (line.h).
+ * line.c — an action line's words and its action (line.h).
  */
 #include "line.h"
 
@@ -7,6 +7,7 @@
 
 #include "board.h"
 #include "notation.h"
+#include "referee.h"
 
 size_t line_split(char *line, char **words, size_t max)
 {
@@ -35,4 +36,67 @@ int line_side(const char *word)
 	if (strcmp(word, "black") == 0)
 		return BLACK;
 	return -1;
+}
+
+static int bad(int *status, const char **msg, int st, const char *why)
+{
+	*status = st;
+	*msg = why;
+	return LINE_BAD;
+}
+
+/* A list or quiet action from its items; LINE_BAD if action_set_list refuses. */
+static int set_list(struct action *a, int kind, int side, char **items, size_t n, int *status,
+                    const char **msg)
+{
+	int st = action_set_list(a, kind, side, (const char *const *)items, n);
+	if (st == REF_E_BAD_ARGUMENT) /* the text does not fit: no move is that long */
+		return bad(status, msg, REF_E_SYNTAX, "not a move: too long");
+	if (st != REF_OK)
+		return bad(status, msg, st, st == REF_E_TOO_MANY ? "a list holds 1 to 16 moves" : "not a move");
+	return LINE_ACTION;
+}
+
+int line_action(char *line, int side, struct action *a, int *status, const char **msg)
+{
+	char *w[REFEREE_LIST_MAX + 2];
+	size_t n = line_split(line, w, REFEREE_LIST_MAX + 1);
+
+	if (n == 0)
+		return LINE_EMPTY;
+	if (n > REFEREE_LIST_MAX + 1)
+		return bad(status, msg, REF_E_TOO_MANY, "too many moves on one line");
+	if (strcmp(w[0], "any") == 0 && n == 1) {
+		action_set(a, ACTION_ANY, side, "");
+		return LINE_ACTION;
+	}
+	if (strcmp(w[0], "resign") == 0 && n <= 2) {
+		/* Plain "resign" is the side to move's; a record may need the
+		 * other side to resign ([%krieg end resignation white] names
+		 * the side), so a colour may be named. */
+		int who = n == 1 ? side : line_side(w[1]);
+		if (who < 0)
+			return bad(status, msg, REF_E_BAD_ARGUMENT, "resign takes white or black");
+		action_set(a, ACTION_END, who, "resignation");
+		return LINE_ACTION;
+	}
+	if (strcmp(w[0], "draw") == 0 && n == 1) {
+		action_set(a, ACTION_END, side, "agreement");
+		return LINE_ACTION;
+	}
+	if (strcmp(w[0], "possible") == 0 && n == 1)
+		return LINE_POSSIBLE;
+	if (strcmp(w[0], "quiet") == 0) {
+		if (n == 1)
+			return bad(status, msg, REF_E_TOO_MANY, "quiet needs at least one move");
+		return set_list(a, ACTION_QUIET, side, &w[1], n - 1, status, msg);
+	}
+	if (n == 1) {
+		if (action_set(a, ACTION_TRY, side, w[0]) != REF_OK)
+			return bad(status, msg, REF_E_SYNTAX, "not a move: too long");
+		return LINE_ACTION;
+	}
+	if (n > REFEREE_LIST_MAX)
+		return bad(status, msg, REF_E_TOO_MANY, "too many moves on one line");
+	return set_list(a, ACTION_LIST, side, w, n, status, msg);
 }

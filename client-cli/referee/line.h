@@ -1,11 +1,14 @@
 /*
- * line.h — the words of one krieg-referee action line, shared by the
- * normal mode (main.c) and topgn (pgn_cmd.c) so both read a line alike.
+ * line.h — one krieg-referee action line, shared by the normal mode
+ * (main.c) and topgn (pgn_cmd.c) so both read a line alike: its words,
+ * and the record's action (action.h) it stands for.
  */
 #ifndef KRIEG_REFEREE_LINE_H
 #define KRIEG_REFEREE_LINE_H
 
 #include <stddef.h>
+
+#include "action.h"
 
 /*
  * Split line in place into words at spaces, tabs, commas and semicolons.
@@ -18,5 +21,22 @@ size_t line_split(char *line, char **words, size_t max);
 
 /* "white" or "black" as a colour, else -1. */
 int line_side(const char *word);
+
+enum line_kind {
+	LINE_ACTION,     /* *a is the line's action */
+	LINE_EMPTY,      /* no word at all (e.g. only commas) */
+	LINE_POSSIBLE,   /* "possible": the tool's own question, not an action */
+	LINE_BAD,        /* not an action: *status and *msg say why */
+};
+
+/*
+ * Read one action line (split in place) in the normal mode's language as
+ * the action of `side` (the side to move): a try; several tries = a
+ * preference list; "quiet M1 M2 ..."; "any"; "resign [white|black]";
+ * "draw" (ending by agreement).  A list's items go into the action by
+ * action_set_list, so they are joined and later split by the record's one
+ * rule.  Returns an enum line_kind.
+ */
+int line_action(char *line, int side, struct action *a, int *status, const char **msg);
 
 #endif

@@ -1,8 +1,10 @@
 /*
  * krieg-referee — the umpire on stdin/stdout, for scripts, tests and
- * post-mortems.  Reads one action per line, acted by the side to move,
- * and writes every resulting announcement as one JSON line, exactly the
- * object kriegd sends (proto/event_json.h), with its audience.
+ * post-mortems.  Reads one action per line, acted by the side to move
+ * (line.h: the line becomes a struct action, applied by referee_apply as
+ * every record's action is), and writes every resulting announcement as
+ * one JSON line, exactly the object kriegd sends (proto/event_json.h),
+ * with its audience.
  *
  *   krieg-referee [--rules NAME] [--fen FEN] [--pov white|black|umpire|spectator]
  *   krieg-referee perft DEPTH [FEN]
@@ -26,6 +28,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "action.h"
 #include "event_json.h"
 #include "fen.h"
 #include "line.h"
@@ -137,50 +140,24 @@ static void print_possible(struct tool *t)
 	print_json(o);
 }
 
+/* One line: its action applied through referee_apply, as every record's is. */
 static void act(struct tool *t, char *line)
 {
-	char *w[REFEREE_LIST_MAX + 2];
-	size_t n = line_split(line, w, REFEREE_LIST_MAX + 1);
-	int side = referee_side_to_move(t->ref);
-	int st;
+	struct action a;
+	int status;
+	const char *msg;
 
-	if (n == 0)
+	switch (line_action(line, referee_side_to_move(t->ref), &a, &status, &msg)) {
+	case LINE_EMPTY:
 		return;
-	if (n > REFEREE_LIST_MAX + 1) {
-		print_json(event_json_error(REF_E_TOO_MANY, "too many moves on one line"));
-		return;
-	}
-	if (strcmp(w[0], "any") == 0 && n == 1)
-		st = referee_any(t->ref, side, &t->ev);
-	else if (strcmp(w[0], "resign") == 0 && n <= 2) {
-		/* Plain "resign" is the side to move's; a record may need the
-		 * other side to resign, so a colour may be named. */
-		int who = n == 1 ? side : line_side(w[1]);
-		if (who < 0) {
-			print_json(event_json_error(REF_E_BAD_ARGUMENT, "resign takes white or black"));
-			return;
-		}
-		st = referee_end(t->ref, REASON_RESIGNATION, who, &t->ev);
-	}
-	else if (strcmp(w[0], "draw") == 0 && n == 1)
-		st = referee_end(t->ref, REASON_AGREEMENT, side, &t->ev);
-	else if (strcmp(w[0], "possible") == 0 && n == 1) {
+	case LINE_POSSIBLE:
 		print_possible(t);
 		return;
-	} else if (strcmp(w[0], "quiet") == 0) {
-		if (n == 1) {
-			print_json(event_json_error(REF_E_TOO_MANY, "quiet needs at least one move"));
-			return;
-		}
-		st = referee_quiet(t->ref, side, (const char *const *)&w[1], n - 1, &t->ev);
-	} else if (n == 1)
-		st = referee_attempt(t->ref, side, w[0], &t->ev);
-	else if (n > REFEREE_LIST_MAX) {
-		print_json(event_json_error(REF_E_TOO_MANY, "too many moves on one line"));
+	case LINE_BAD:
+		print_json(event_json_error(status, msg));
 		return;
-	} else
-		st = referee_attempt_list(t->ref, side, (const char *const *)w, n, &t->ev);
-
+	}
+	int st = referee_apply(t->ref, &a, &t->ev);
 	if (st != REF_OK)
 		print_error(t, st);
 	else

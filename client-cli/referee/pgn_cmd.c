@@ -2,7 +2,8 @@
  * pgn_cmd.c — `krieg-referee pgn` (replay a PGN) and `krieg-referee topgn`
  * (write one).  The checking is pgn_read's: this file only reads files,
  * prints events the way the normal mode does, and turns stdin lines into
- * actions.
+ * actions (line_action, as the normal mode reads them); every action is
+ * applied through referee_apply.
  */
 #include "pgn_cmd.h"
 
@@ -12,11 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "action.h"
 #include "event_json.h"
 #include "line.h"
 #include "pgn.h"
 #include "referee.h"
 #include "ruleset.h"
+#include "xmalloc.h"
 
 #define TOPGN_LINE_MAX 1024   /* = the normal mode's LINE_MAX_BYTES */
 
@@ -130,7 +133,7 @@ int pgn_cmd_replay(int argc, char **argv)
 		return 1;
 	}
 	struct pgn_header h;
-	struct pgn_action *a;
+	struct action *a;
 	size_t n;
 	int rc = pgn_read(text, &h, &a, &n, err, sizeof err);
 	free(text);
@@ -153,7 +156,7 @@ int pgn_cmd_replay(int argc, char **argv)
 	print_events(&ev, rs, pov);
 	for (size_t i = 0; i < n; i++) {
 		evlist_clear(&ev);
-		if (pgn_apply(r, &a[i], &ev) != REF_OK) {
+		if (referee_apply(r, &a[i], &ev) != REF_OK) {
 			/* Cannot happen after pgn_read succeeded; said rather than hidden. */
 			fprintf(stderr, "krieg-referee: %s: action %zu refused on replay: %s\n", path, i + 1,
 			        referee_error(r));
@@ -170,81 +173,16 @@ int pgn_cmd_replay(int argc, char **argv)
 
 /* ------------------------------------------------------------------ */
 
+/* The accepted actions, in order. */
 struct record {
-	struct pgn_action *v;
+	struct action *v;
 	size_t n, cap;
 };
 
-static void record_push(struct record *rec, int color, const char *kind, const char *text)
+static void record_push(struct record *rec, const struct action *a)
 {
-	if (rec->n == rec->cap) {
-		rec->cap = rec->cap ? rec->cap * 2 : 64;
-		struct pgn_action *v = realloc(rec->v, rec->cap * sizeof *v);
-		if (v == NULL) {
-			fputs("krieg-referee: out of memory\n", stderr);
-			exit(1);
-		}
-		rec->v = v;
-	}
-	struct pgn_action *a = &rec->v[rec->n++];
-	memset(a, 0, sizeof *a);
-	a->color = color;
-	snprintf(a->kind, sizeof a->kind, "%s", kind);
-	snprintf(a->text, sizeof a->text, "%s", text);
-}
-
-/* One stdin line as an action in the normal mode's language; false if the
- * line is not an action (empty, "possible", malformed). */
-static bool line_action(char *line, int side, struct pgn_action *out)
-{
-	char *w[REFEREE_LIST_MAX + 2];
-	size_t n = line_split(line, w, REFEREE_LIST_MAX + 1);
-	if (n > REFEREE_LIST_MAX + 1)
-		return false;
-	memset(out, 0, sizeof *out);
-	out->color = side;
-	if (n == 0 || (n == 1 && strcmp(w[0], "possible") == 0))
-		return false;
-	size_t first = 0;
-	if (n == 1 && strcmp(w[0], "any") == 0) {
-		snprintf(out->kind, sizeof out->kind, "any");
-		return true;
-	}
-	if (n == 1 && (strcmp(w[0], "resign") == 0 || strcmp(w[0], "draw") == 0)) {
-		snprintf(out->kind, sizeof out->kind, "end");
-		snprintf(out->text, sizeof out->text, "%s", w[0][0] == 'r' ? "resignation" : "agreement");
-		return true;
-	}
-	if (n == 2 && strcmp(w[0], "resign") == 0) {
-		/* "resign white|black": the record's [%krieg end resignation
-		 * white] names the side, so the other side may resign too. */
-		if (line_side(w[1]) < 0)
-			return false;
-		out->color = line_side(w[1]);
-		snprintf(out->kind, sizeof out->kind, "end");
-		snprintf(out->text, sizeof out->text, "resignation");
-		return true;
-	}
-	if (strcmp(w[0], "quiet") == 0) {
-		if (n == 1)
-			return false;
-		snprintf(out->kind, sizeof out->kind, "quiet");
-		first = 1;
-	} else if (n == 1) {
-		snprintf(out->kind, sizeof out->kind, "try");
-	} else if (n > REFEREE_LIST_MAX) {
-		return false;
-	} else {
-		snprintf(out->kind, sizeof out->kind, "list");
-	}
-	size_t len = 0;
-	for (size_t i = first; i < n; i++) {
-		int k = snprintf(out->text + len, sizeof out->text - len, "%s%s", i > first ? " " : "", w[i]);
-		if (k < 0 || (size_t)k >= sizeof out->text - len)
-			return false;
-		len += (size_t)k;
-	}
-	return true;
+	rec->v = xgrow(rec->v, &rec->cap, rec->n + 1, sizeof *rec->v, 64);
+	rec->v[rec->n++] = *a;
 }
 
 int pgn_cmd_topgn(int argc, char **argv)
@@ -331,19 +269,21 @@ int pgn_cmd_topgn(int argc, char **argv)
 		char *p = line + strspn(line, " \t");
 		if (*p == '\0' || *p == '#')
 			continue;
-		struct pgn_action a;
-		if (!line_action(p, referee_side_to_move(r), &a)) {
+		struct action a;
+		int st;
+		const char *why;
+		if (line_action(p, referee_side_to_move(r), &a, &st, &why) != LINE_ACTION) {
 			fprintf(stderr, "krieg-referee: line %ld: not an action, skipped\n", lineno);
 			continue;
 		}
 		evlist_clear(&ev);
-		int st = pgn_apply(r, &a, &ev);
+		st = referee_apply(r, &a, &ev);
 		if (st != REF_OK) {
 			fprintf(stderr, "krieg-referee: line %ld: refused (%s), not recorded\n", lineno,
 			        referee_status_name(st));
 			continue;
 		}
-		record_push(&rec, a.color, a.kind, a.text);
+		record_push(&rec, &a);
 	}
 	free(line);
 	evlist_free(&ev);

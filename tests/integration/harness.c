@@ -747,6 +747,32 @@ json_t *kc_event(struct kc *c, const char *name)
 	return e;
 }
 
+/* Send a request of `type` on c as a barrier and assert that no untaken
+ * event `name` arrived before its answer (harness.h explains the order). */
+static void no_event_before(struct kc *c, const char *name, const char *type)
+{
+	json_t *r = kc_ok(c, kc_req(c, type, NULL));
+	size_t at = 0;
+
+	while (at < c->n && c->lines[at].json != r)
+		at++;
+	ck_assert_uint_lt(at, c->n);
+	for (size_t i = c->scan; i < at; i++)
+		ck_assert_msg(c->lines[i].taken || !match_event(c->lines[i].json, name),
+		              "an unexpected '%s' event arrived before the %s barrier: %s", name, type,
+		              c->lines[i].text);
+}
+
+void kc_no_event(struct kc *c, const char *name)
+{
+	no_event_before(c, name, "ping");
+}
+
+void kc_no_game_event(struct kc *c, const char *name)
+{
+	no_event_before(c, name, "games");
+}
+
 bool kc_closed(struct kc *c, int timeout_ms)
 {
 	long long deadline = now_ms() + timeout_ms;
@@ -774,6 +800,34 @@ bool kc_saw(const struct kc *c, const char *needle)
 		if (strstr(c->lines[i].text, needle) != NULL)
 			return true;
 	return false;
+}
+
+/* ---- players ------------------------------------------------------------------ */
+
+static void copy_str(char *dst, size_t len, json_t *obj, const char *key)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+
+	ck_assert_msg(s != NULL, "no string '%s'", key);
+	ck_assert_msg(strlen(s) < len, "'%s' is longer than %zu bytes: %s", key, len - 1, s);
+	snprintf(dst, len, "%s", s);
+}
+
+void kp_guest(struct kd *d, struct kp *p)
+{
+	p->c = kc_hello(d);
+	json_t *r = kc_ok(p->c, kc_req(p->c, "guest", NULL));
+	copy_str(p->name, sizeof p->name, r, "user");
+	copy_str(p->token, sizeof p->token, r, "token");
+}
+
+json_t *kp_resume(struct kd *d, struct kp *p)
+{
+	p->c = kc_hello(d);
+	json_t *r = kc_ok(p->c, kc_req(p->c, "resume", "{s:s}", "token", p->token));
+	if (json_string_value(json_object_get(r, "token")) != NULL)
+		copy_str(p->token, sizeof p->token, r, "token");
+	return r;
 }
 
 struct sqlite3 *kd_lock_db(const struct kd *d)

@@ -120,8 +120,37 @@ json_t *kc_error(struct kc *c, long long id, const char *code);
 json_t *kc_call(struct kc *c, const char *type, const char *fmt, ...);
 /* The next event named name (taken); asserts it comes within KC_TIMEOUT_MS. */
 json_t *kc_event(struct kc *c, const char *name);
-/* Same, but NULL if none comes within timeout_ms (to assert absence). */
+/* Same, but NULL if none comes within timeout_ms.  Not for asserting
+ * absence (a slow server passes any timeout): use kc_no_event. */
 json_t *kc_event_maybe(struct kc *c, const char *name, int timeout_ms);
+
+/*
+ * Absence by a barrier, not a timeout: assert that no event `name` (not
+ * yet taken) reached c, where the event would be caused by an action
+ * whose answer the test already holds (another connection's request, or
+ * one of c's own).
+ *
+ * kc_no_event sends a `ping` on c and checks every line that arrived
+ * before its answer.  Why that is enough: kriegd runs one event loop, and
+ * a request's handler queues what it sends (to any connection) on that
+ * connection's output before it returns, its own answer last; c's ping is
+ * read after the test held that answer, so it is handled later, and its
+ * answer is queued on c behind anything the action had queued for c.
+ * The stream keeps that order, so an event the action sent to c precedes
+ * the ping's answer.  A slow server only makes the barrier take longer.
+ *
+ * That holds for what a handler sends at once (lobby events, refusals,
+ * the greeting...).  Game announcements are held until the turn's commit
+ * (batch.h), which a ping may overtake (PROTOCOL.md, Framing).
+ * kc_no_game_event uses a `games` request instead (c must be logged in):
+ * by the deferral rule it is answered only after every uncommitted action
+ * that holds something for c's user has committed and its held messages
+ * went out, so a game event the action produced for c precedes that
+ * answer too.  (It needs no barrier on the acting connection: the action's
+ * answer the test holds is sent after its handler, or its commit, ran.)
+ */
+void kc_no_event(struct kc *c, const char *name);
+void kc_no_game_event(struct kc *c, const char *name);
 /* Wait for the server to close (lines arriving meanwhile are kept). */
 bool kc_closed(struct kc *c, int timeout_ms);
 
@@ -130,6 +159,24 @@ size_t kc_nlines(const struct kc *c);
 const char *kc_line(const struct kc *c, size_t i);
 /* Whether any line received so far contains needle. */
 bool kc_saw(const struct kc *c, const char *needle);
+
+/* ---- players ---- */
+
+#define KP_NAME_MAX 32
+#define KP_TOKEN_MAX 64
+
+/* A logged-in connection: who it is and the token that resumes it. */
+struct kp {
+	struct kc *c;
+	char name[KP_NAME_MAX];
+	char token[KP_TOKEN_MAX];
+};
+
+/* A fresh guest on a new connection (kc_hello, then `guest`). */
+void kp_guest(struct kd *d, struct kp *p);
+/* A new connection resuming p's session: p->c is replaced (the old one
+ * is neither closed nor freed); returns the resume response (borrowed). */
+json_t *kp_resume(struct kd *d, struct kp *p);
 
 /* Milliseconds sleep, for pacing. */
 void kt_sleep_ms(int ms);

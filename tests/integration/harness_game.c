@@ -21,28 +21,10 @@
 #include "referee.h"
 #include "ruleset.h"
 
-static void copy_str(char *dst, size_t len, json_t *obj, const char *key)
+void kg_action(struct action *a, int kind, int color, const char *text)
 {
-	const char *s = json_string_value(json_object_get(obj, key));
-	ck_assert_msg(s != NULL, "no string '%s'", key);
-	snprintf(dst, len, "%s", s);
-}
-
-void kg_guest(struct kd *d, struct kp *p)
-{
-	p->c = kc_hello(d);
-	json_t *r = kc_ok(p->c, kc_req(p->c, "guest", NULL));
-	copy_str(p->name, sizeof p->name, r, "user");
-	copy_str(p->token, sizeof p->token, r, "token");
-}
-
-json_t *kg_resume(struct kd *d, struct kp *p)
-{
-	p->c = kc_hello(d);
-	json_t *r = kc_ok(p->c, kc_req(p->c, "resume", "{s:s}", "token", p->token));
-	if (json_string_value(json_object_get(r, "token")) != NULL)
-		copy_str(p->token, sizeof p->token, r, "token");
-	return r;
+	ck_assert_msg(action_set(a, kind, color, text) == REF_OK, "bad action %d '%s'", kind,
+	              text ? text : "");
 }
 
 int64_t kg_new_game(struct kp *white, struct kp *black)
@@ -85,7 +67,21 @@ json_t *kg_fetch_events(struct kc *c, const char *type, int64_t game, const char
 	return all;
 }
 
-static struct referee *replay(const char *rules, const struct kg_act *acts, size_t n,
+/* Apply one action to the local referee, asserting the referee took it. */
+static void apply(struct referee *r, const struct action *a, struct evlist *out)
+{
+	char label[96];
+
+	action_label(a, label, sizeof label);
+	int st = referee_apply(r, a, out);
+	ck_assert_msg(st == REF_OK, "local replay refused %s (%s): %s", label,
+	              a->color == WHITE ? "white" : a->color == BLACK ? "black" : "-",
+	              referee_error(r));
+}
+
+/* A referee of `rules` after begin + acts[0..n); every event announced on
+ * the way appended to keep, if given. */
+static struct referee *replay(const char *rules, const struct action *acts, size_t n,
                               struct evlist *keep)
 {
 	char err[128];
@@ -95,26 +91,20 @@ static struct referee *replay(const char *rules, const struct kg_act *acts, size
 	ck_assert_ptr_nonnull(r);
 	struct evlist out;
 	evlist_init(&out);
-	ck_assert_int_eq(referee_begin(r, &out), REF_OK);
-	for (size_t i = 0; i < n; i++) {
+	struct action begin;
+	kg_action(&begin, ACTION_BEGIN, -1, "");
+	for (size_t i = 0; i <= n; i++) {
+		apply(r, i == 0 ? &begin : &acts[i - 1], &out);
 		if (keep != NULL)
 			for (size_t k = 0; k < out.n; k++)
 				evlist_push(keep, &out.v[k]);
 		evlist_clear(&out);
-		int st = acts[i].text[0] == '!'
-		    ? referee_end(r, (enum game_reason)game_reason_parse(acts[i].text + 1), acts[i].color, &out)
-		    : referee_attempt(r, acts[i].color, acts[i].text, &out);
-		ck_assert_msg(st == REF_OK, "local replay refused %s: %s", acts[i].text,
-		              referee_error(r));
 	}
-	if (keep != NULL)
-		for (size_t k = 0; k < out.n; k++)
-			evlist_push(keep, &out.v[k]);
 	evlist_free(&out);
 	return r;
 }
 
-json_t *kg_expected(const char *rules, const struct kg_act *acts, size_t n, int64_t game,
+json_t *kg_expected(const char *rules, const struct action *acts, size_t n, int64_t game,
                     unsigned aud)
 {
 	struct evlist all;
@@ -134,8 +124,8 @@ json_t *kg_expected(const char *rules, const struct kg_act *acts, size_t n, int6
 	return arr;
 }
 
-int kg_random_try(const char *rules, const struct kg_act *acts, size_t n, unsigned *seed,
-                  struct kg_act *out)
+int kg_random_try(const char *rules, const struct action *acts, size_t n, unsigned *seed,
+                  struct action *out)
 {
 	struct referee *r = replay(rules, acts, n, NULL);
 	int color = -1;
@@ -144,16 +134,15 @@ int kg_random_try(const char *rules, const struct kg_act *acts, size_t n, unsign
 		color = referee_side_to_move(r);
 		referee_possible(r, color, &ml);
 		ck_assert_int_gt(ml.n, 0);
-		out->color = color;
 		char buf[NOTATION_MAX];
 		notation_uci(ml.m[rand_r(seed) % (unsigned)ml.n], buf);
-		snprintf(out->text, sizeof out->text, "%s", buf);
+		kg_action(out, ACTION_TRY, color, buf);
 	}
 	referee_free(r);
 	return color;
 }
 
-int kg_over(const char *rules, const struct kg_act *acts, size_t n)
+int kg_over(const char *rules, const struct action *acts, size_t n)
 {
 	struct referee *r = replay(rules, acts, n, NULL);
 	int over = referee_over(r);

@@ -1,6 +1,7 @@
 /*
- * harness_game.h — players and games on top of harness.h, for the
- * recovery, storage and history tests.
+ * harness_game.h — games on top of harness.h (players: struct kp,
+ * kp_guest, kp_resume there), for the game, batch, timing, recovery,
+ * storage and history tests.
  *
  * The tests keep their own referee (the rules core links into every test
  * binary): a game's expected announcements for one audience are computed
@@ -14,29 +15,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "action.h"
 #include "harness.h"
 
-#define KG_NAME_MAX 32
-#define KG_TOKEN_MAX 64
-#define KG_TEXT_MAX 16
+/*
+ * A game's actions are kept as the server's record keeps them, struct
+ * action (common/action.h): a try by a colour, an ending from outside the
+ * board (ACTION_END, the reason's wire name: "resignation"), ...  The
+ * local replay applies them with referee_apply, the one way a record's
+ * action is applied, after an implicit "begin".
+ */
 
-struct kp {
-	struct kc *c;
-	char name[KG_NAME_MAX];
-	char token[KG_TOKEN_MAX];
-};
+/* action_set, asserting it took (a known kind, a text that fits). */
+void kg_action(struct action *a, int kind, int color, const char *text);
 
-/* One acknowledged action: a try by color (0 white, 1 black), or an
- * ending from outside the board: "!" and the reason name ("!resignation"). */
-struct kg_act {
-	int color;
-	char text[KG_TEXT_MAX];
-};
-
-/* A fresh guest on a new connection. */
-void kg_guest(struct kd *d, struct kp *p);
-/* A new connection resuming p's session; returns the resume response (borrowed). */
-json_t *kg_resume(struct kd *d, struct kp *p);
 /* white seeks as white, black accepts: the game id. */
 int64_t kg_new_game(struct kp *white, struct kp *black);
 
@@ -48,17 +40,18 @@ json_t *kg_fetch_events(struct kc *c, const char *type, int64_t game, const char
 
 /* The events audience `aud` (AUD_ bits) hears when the referee of `rules`
  * replays begin + acts[0..n) (icc default start).  A new reference. */
-json_t *kg_expected(const char *rules, const struct kg_act *acts, size_t n, int64_t game,
+json_t *kg_expected(const char *rules, const struct action *acts, size_t n, int64_t game,
                     unsigned aud);
 
 /* A random attempt for the side to move after begin + acts: one of the
  * moves referee_possible() offers (so the referee rules on it: legal or
- * illegal, never refused as a request).  Returns the colour to move, or -1
- * if the game is over.  seed: a rand_r() state. */
-int kg_random_try(const char *rules, const struct kg_act *acts, size_t n, unsigned *seed,
-                  struct kg_act *out);
+ * illegal, never refused as a request), as an ACTION_TRY in coordinates.
+ * Returns the colour to move, or -1 if the game is over (*out untouched).
+ * seed: a rand_r() state. */
+int kg_random_try(const char *rules, const struct action *acts, size_t n, unsigned *seed,
+                  struct action *out);
 /* Is the game over after begin + acts? */
-int kg_over(const char *rules, const struct kg_act *acts, size_t n);
+int kg_over(const char *rules, const struct action *acts, size_t n);
 
 /* The kriegd binary the harness runs (for subcommands like `backup`). */
 const char *kg_kriegd_path(void);

@@ -35,16 +35,14 @@
 
 struct tgame {
 	int64_t id;
-	struct kg_act acts[16];
+	struct action acts[16];
 	size_t n;
 };
 
 static void played(struct tgame *g, int color, const char *text)
 {
 	ck_assert_uint_lt(g->n, sizeof g->acts / sizeof g->acts[0]);
-	g->acts[g->n].color = color;
-	snprintf(g->acts[g->n].text, sizeof g->acts[g->n].text, "%s", text);
-	g->n++;
+	kg_action(&g->acts[g->n++], ACTION_TRY, color, text);
 }
 
 /* Two requests in one write (one TLS record): read in one loop turn. */
@@ -100,9 +98,9 @@ static void check_views(struct kp *w, struct kp *b, const struct tgame *g)
 static void two_games(struct kd *d, struct kp *a, struct kp *b, struct kp *c, struct tgame *g1,
                       struct tgame *g2)
 {
-	kg_guest(d, a);
-	kg_guest(d, b);
-	kg_guest(d, c);
+	kp_guest(d, a);
+	kp_guest(d, b);
+	kp_guest(d, c);
 	memset(g1, 0, sizeof *g1);
 	memset(g2, 0, sizeof *g2);
 	g1->id = kg_new_game(a, b);
@@ -230,9 +228,9 @@ START_TEST(failed_commit)
 	kc_close(c.c);
 	kd_restart(d);
 	ck_assert_int_eq(kd_log_count(d, "record check failed"), 0);
-	kg_resume(d, &a);
-	kg_resume(d, &b);
-	kg_resume(d, &c);
+	kp_resume(d, &a);
+	kp_resume(d, &b);
+	kp_resume(d, &c);
 	check_views(&a, &b, &g1);
 	check_views(&a, &c, &g2);
 	kc_close(a.c);
@@ -260,8 +258,8 @@ START_TEST(config_keys)
 	struct kd *d = kd_start("store_synchronous = normal\nbusy_timeout = 1s\nabandon_grace = 300ms\n");
 	ck_assert(kd_log_wait(d, "synchronous=normal", 5000));
 	struct kp w, b;
-	kg_guest(d, &w);
-	kg_guest(d, &b);
+	kp_guest(d, &w);
+	kp_guest(d, &b);
 	int64_t g = kg_new_game(&w, &b);
 	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e2e4"));
 	/* White leaves; the configured grace (not the 60 s default) ends the game. */

@@ -20,14 +20,14 @@
 
 struct tgame {
 	int64_t id;
-	struct kg_act acts[ACTS_MAX];
+	struct action acts[ACTS_MAX];
 	size_t n;
 };
 
 static void play(struct kp *w, struct kp *b, struct tgame *g, int n, unsigned *seed)
 {
 	for (int i = 0; i < n; i++) {
-		struct kg_act a;
+		struct action a;
 		ck_assert_int_ge(kg_random_try("icc", g->acts, g->n, seed, &a), 0);
 		struct kc *c = a.color == WHITE ? w->c : b->c;
 		kc_ok(c, kc_req(c, "move", "{s:I, s:s}", "game", (json_int_t)g->id, "move", a.text));
@@ -100,19 +100,19 @@ START_TEST(views_and_history)
 	struct kp a, b, x;
 	static struct tgame done, live;
 
-	kg_guest(d, &a);
-	kg_guest(d, &b);
-	kg_guest(d, &x);
+	kp_guest(d, &a);
+	kp_guest(d, &b);
+	kp_guest(d, &x);
 	memset(&done, 0, sizeof done);
 	memset(&live, 0, sizeof live);
 	done.id = kg_new_game(&a, &b);
 	play(&a, &b, &done, 12, &seed);
 	/* The side to move resigns: a finished game with a result. */
-	struct kg_act end;
+	struct action end;
 	ck_assert_int_ge(kg_random_try("icc", done.acts, done.n, &seed, &end), 0);
 	struct kp *res = end.color == WHITE ? &a : &b;
 	kc_ok(res->c, kc_req(res->c, "resign", "{s:I}", "game", (json_int_t)done.id));
-	snprintf(end.text, sizeof end.text, "!resignation");
+	kg_action(&end, ACTION_END, end.color, "resignation");
 	done.acts[done.n++] = end;
 	live.id = kg_new_game(&a, &b);
 	play(&a, &b, &live, 5, &seed);
@@ -159,11 +159,11 @@ START_TEST(views_and_history)
 	ck_assert_msg(text != NULL, "pgn refused: %s", code);
 	ck_assert_ptr_nonnull(strstr(text, a.name));
 	struct pgn_header h;
-	struct pgn_action *acts = NULL;
+	struct action *acts = NULL;
 	size_t n = 0;
 	ck_assert_msg(pgn_read(text, &h, &acts, &n, err, sizeof err) == 0, "pgn_read: %s", err);
 	ck_assert_uint_gt(n, 0);
-	ck_assert_str_eq(acts[n - 1].kind, "end");
+	ck_assert_int_eq(acts[n - 1].kind, ACTION_END);
 	free(acts);
 	free(text);
 	/* A live game's pgn: own view by default, never the other's. */
@@ -180,7 +180,7 @@ START_TEST(views_and_history)
 	kc_close(b.c);
 	kc_close(x.c);
 	kd_restart(d);
-	kg_resume(d, &x);
+	kp_resume(d, &x);
 	expect_view(x.c, &done, "umpire", AUD_UMPIRE);
 	kc_close(x.c);
 	kd_stop(d);
@@ -234,8 +234,8 @@ START_TEST(lists_are_paged)
 {
 	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\n");
 	struct kp w, b;
-	kg_guest(d, &w);
-	kg_guest(d, &b);
+	kp_guest(d, &w);
+	kp_guest(d, &b);
 	enum { GAMES = 140, ABORTED = 40 };
 	static int64_t ids[GAMES];
 	for (int i = 0; i < GAMES; i++) {

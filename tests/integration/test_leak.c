@@ -39,7 +39,7 @@
 #include "notation.h"
 #include "referee.h"
 #include "ruleset.h"
-#include "view.h"
+#include "announce.h"
 
 #define LEAK_GAMES 100
 #define LEAK_PLY_CAP 60
@@ -377,15 +377,7 @@ static json_t *without_draws(json_t *all, int *notices)
 	return out;
 }
 
-static char tokens[2][64];   /* resume tokens of the two players, by client index */
-
-static struct kc *guest(struct kd *d, int i)
-{
-	struct kc *c = kc_hello(d);
-	json_t *r = kc_ok(c, kc_req(c, "guest", NULL));
-	snprintf(tokens[i], sizeof tokens[i], "%s", json_string_value(json_object_get(r, "token")));
-	return c;
-}
+static struct kp players[2];   /* the two players, by client index */
 
 /*
  * A second connection resuming mid-game gets exactly the player's view so
@@ -393,9 +385,10 @@ static struct kc *guest(struct kd *d, int i)
  */
 static void check_resume(struct kd *d, struct lgame *g, int color, int idx)
 {
-	struct kc *c = kc_hello(d);
-	json_t *r = kc_ok(c, kc_req(c, "resume", "{s:s}", "token", tokens[idx]));
-	snprintf(tokens[idx], sizeof tokens[idx], "%s", json_string_value(json_object_get(r, "token")));
+	struct kp again = players[idx];   /* a second connection of the same player */
+	kp_resume(d, &again);
+	snprintf(players[idx].token, sizeof players[idx].token, "%s", again.token);
+	struct kc *c = again.c;
 	json_t *st = kc_event(c, "game_state");
 	ck_assert_int_eq(json_integer_value(json_object_get(st, "game")), g->id);
 	ck_assert_str_eq(json_string_value(json_object_get(st, "color")), cname(color));
@@ -646,7 +639,9 @@ static void play_one(struct kd *d, struct kc *p[2], unsigned seed)
 START_TEST(random_games_leak_nothing)
 {
 	struct kd *d = kd_start("rate_limit = 1000000\nrate_burst = 1000000\n");
-	struct kc *p[2] = { guest(d, 0), guest(d, 1) };
+	kp_guest(d, &players[0]);
+	kp_guest(d, &players[1]);
+	struct kc *p[2] = { players[0].c, players[1].c };
 	unsigned base = 300;   /* seeds 300.. include a nost en passant (339) */
 	const char *env = getenv("KRIEG_LEAK_SEED");
 	if (env)

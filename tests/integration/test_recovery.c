@@ -53,9 +53,9 @@ static const char *const fast_conf = "rate_limit = 10000\nrate_burst = 10000\n";
 struct tgame {
 	int64_t id;
 	int white;                       /* index of the white player */
-	struct kg_act acts[LOOP_ACTS_MAX];
+	struct action acts[LOOP_ACTS_MAX];
 	size_t n;
-	struct kg_act pending;
+	struct action pending;
 	bool has_pending;
 };
 
@@ -120,7 +120,7 @@ static void check_game(struct kp p[2], struct tgame *g)
 
 static void try_one(struct kp p[2], struct tgame *g, unsigned *seed, bool wait)
 {
-	struct kg_act a;
+	struct action a;
 	if (kg_random_try("icc", g->acts, g->n, seed, &a) < 0)
 		return;
 	ck_assert_uint_lt(g->n, LOOP_ACTS_MAX);
@@ -244,8 +244,8 @@ START_TEST(kill_loop)
 	static struct tgame games[LOOP_GAMES];
 	int kills = 0, replaced = 0;
 
-	kg_guest(d, &p[0]);
-	kg_guest(d, &p[1]);
+	kp_guest(d, &p[0]);
+	kp_guest(d, &p[1]);
 	for (int i = 0; i < LOOP_GAMES; i++) {
 		memset(&games[i], 0, sizeof games[i]);
 		games[i].white = i % 2;
@@ -281,8 +281,8 @@ START_TEST(kill_loop)
 		kc_close(p[0].c);
 		kc_close(p[1].c);
 
-		json_t *r0 = kg_resume(d, &p[0]);
-		kg_resume(d, &p[1]);
+		json_t *r0 = kp_resume(d, &p[0]);
+		kp_resume(d, &p[1]);
 		json_t *live = json_object_get(r0, "games");
 		for (int i = 0; i < LOOP_GAMES; i++) {
 			check_game(p, &games[i]);
@@ -405,8 +405,8 @@ START_TEST(flagged_record)
 	struct kp p[2];
 	static struct tgame good, bad;
 
-	kg_guest(d, &p[0]);
-	kg_guest(d, &p[1]);
+	kp_guest(d, &p[0]);
+	kp_guest(d, &p[1]);
 	memset(&good, 0, sizeof good);
 	memset(&bad, 0, sizeof bad);
 	good.id = kg_new_game(&p[0], &p[1]);
@@ -437,8 +437,8 @@ START_TEST(flagged_record)
 	ck_assert_msg(kd_log_count(d, needle) == 1, "no flag in the log");
 	ck_assert_int_eq(kd_log_count(d, "record check failed"), 1);
 
-	json_t *r = kg_resume(d, &p[0]);
-	kg_resume(d, &p[1]);
+	json_t *r = kp_resume(d, &p[0]);
+	kp_resume(d, &p[1]);
 	json_t *live = json_object_get(r, "games");
 	ck_assert_uint_eq(json_array_size(live), 1);
 	ck_assert_int_eq(json_integer_value(json_array_get(live, 0)), good.id);
@@ -502,8 +502,8 @@ START_TEST(clock_downtime)
 	const json_int_t base_ms = 100000;
 	json_int_t white, black;
 
-	kg_guest(d, &p[0]);
-	kg_guest(d, &p[1]);
+	kp_guest(d, &p[0]);
+	kp_guest(d, &p[1]);
 	json_int_t game = timed_game(p, base_ms);
 	kt_sleep_ms(3000);
 	kc_close(p[0].c);
@@ -513,7 +513,7 @@ START_TEST(clock_downtime)
 	waitpid(kd_pid(d), &status, 0);
 	kt_sleep_ms(3000);
 	kd_up(d);
-	kg_resume(d, &p[1]);
+	kp_resume(d, &p[1]);
 	game_clock(p[1].c, game, &white, &black);
 	/* Charged at least the 2 s up to the last heartbeat; without them the
 	 * clock would be above base - 1 s; with the downtime, below base - 6 s. */
@@ -529,7 +529,7 @@ START_TEST(clock_downtime)
 	kd_down(d);
 	kt_sleep_ms(3000);
 	kd_up(d);
-	kg_resume(d, &p[1]);
+	kp_resume(d, &p[1]);
 	game_clock(p[1].c, game, &white, &black);
 	ck_assert_msg(black <= before - 1500, "thinking before the stop refunded: %lld then %lld",
 	              (long long)before, (long long)black);
@@ -550,7 +550,7 @@ START_TEST(abandonment_after_restart)
 	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nabandon_grace = 2s\n");
 	struct kp p[4];
 	for (int i = 0; i < 4; i++)
-		kg_guest(d, &p[i]);
+		kp_guest(d, &p[i]);
 	/* A: nobody returns, White to move.  B: White (to move) returns, Black does not. */
 	int64_t a = kg_new_game(&p[0], &p[1]);
 	int64_t b = kg_new_game(&p[2], &p[3]);
@@ -559,13 +559,13 @@ START_TEST(abandonment_after_restart)
 	for (int i = 0; i < 4; i++)
 		kc_close(p[i].c);
 	kd_crash_restart(d);
-	kg_resume(d, &p[2]);
+	kp_resume(d, &p[2]);
 	json_t *e = kc_event(p[2].c, "game_over");
 	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), b);
 	ck_assert_str_eq(json_string_value(json_object_get(e, "result")), "1-0");
 	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "abandoned");
 	kt_sleep_ms(500);
-	kg_resume(d, &p[1]);
+	kp_resume(d, &p[1]);
 	json_t *r = kc_ok(p[1].c, kc_req(p[1].c, "game", "{s:I}", "game", (json_int_t)a));
 	ck_assert(json_is_false(json_object_get(r, "live")));
 	ck_assert_str_eq(json_string_value(json_object_get(r, "result")), "0-1");
@@ -582,8 +582,8 @@ START_TEST(draw_offer_survives_restart)
 {
 	struct kd *d = kd_start(fast_conf);
 	struct kp p[2];
-	kg_guest(d, &p[0]);
-	kg_guest(d, &p[1]);
+	kp_guest(d, &p[0]);
+	kp_guest(d, &p[1]);
 	json_int_t g = (json_int_t)kg_new_game(&p[0], &p[1]);
 	kc_ok(p[0].c, kc_req(p[0].c, "draw", "{s:I, s:s}", "game", g, "action", "offer"));
 	kc_event(p[1].c, "draw_offer");
@@ -596,7 +596,7 @@ START_TEST(draw_offer_survives_restart)
 	kc_close(p[1].c);
 	kd_crash_restart(d);
 	ck_assert_int_eq(kd_log_count(d, "record check failed"), 0);
-	kg_resume(d, &p[0]);
+	kp_resume(d, &p[0]);
 	json_t *st = kc_event(p[0].c, "game_state");
 	ck_assert_str_eq(json_string_value(json_object_get(st, "draw_offer")), "black");
 	/* The view replays the notices in their place. */
@@ -609,7 +609,7 @@ START_TEST(draw_offer_survives_restart)
 			k++;
 	}
 	ck_assert_uint_eq(k, 3);
-	kg_resume(d, &p[1]);
+	kp_resume(d, &p[1]);
 	kc_ok(p[0].c, kc_req(p[0].c, "draw", "{s:I, s:s}", "game", g, "action", "accept"));
 	json_t *e = kc_event(p[1].c, "game_over");
 	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "agreement");
@@ -629,8 +629,8 @@ START_TEST(files_private)
 {
 	struct kd *d = kd_start(fast_conf);
 	struct kp p[2];
-	kg_guest(d, &p[0]);
-	kg_guest(d, &p[1]);
+	kp_guest(d, &p[0]);
+	kp_guest(d, &p[1]);
 	kg_new_game(&p[0], &p[1]);
 	const char *names[] = { "kriegd.db", "kriegd.db-wal", "kriegd.db-shm" };
 	char path[600];
@@ -662,8 +662,8 @@ START_TEST(backup_restore)
 	static struct tgame g;
 	char out[4096], file[512];
 
-	kg_guest(d, &p[0]);
-	kg_guest(d, &p[1]);
+	kp_guest(d, &p[0]);
+	kp_guest(d, &p[1]);
 	memset(&g, 0, sizeof g);
 	g.id = kg_new_game(&p[0], &p[1]);
 	play(p, &g, 8, &seed);
@@ -686,8 +686,8 @@ START_TEST(backup_restore)
 	ck_assert_int_eq(system(cmd), 0);
 	kd_up(d);
 	ck_assert_int_eq(kd_log_count(d, "record check failed"), 0);
-	kg_resume(d, &p[0]);
-	kg_resume(d, &p[1]);
+	kp_resume(d, &p[0]);
+	kp_resume(d, &p[1]);
 	g.n = at_backup;
 	check_game(p, &g);
 	play(p, &g, 4, &seed);           /* the game continues */
@@ -739,8 +739,8 @@ START_TEST(migrate_v1)
 	struct kp p[2];
 	unsigned seed = 3;
 	static struct tgame g;
-	kg_guest(d, &p[0]);
-	kg_guest(d, &p[1]);
+	kp_guest(d, &p[0]);
+	kp_guest(d, &p[1]);
 	memset(&g, 0, sizeof g);
 	g.id = kg_new_game(&p[0], &p[1]);
 	play(p, &g, 4, &seed);
@@ -749,8 +749,8 @@ START_TEST(migrate_v1)
 	kc_close(p[0].c);
 	kc_close(p[1].c);
 	kd_restart(d);
-	kg_resume(d, &p[0]);
-	kg_resume(d, &p[1]);
+	kp_resume(d, &p[0]);
+	kp_resume(d, &p[1]);
 	check_game(p, &g);
 	kc_close(p[0].c);
 	kc_close(p[1].c);

@@ -919,6 +919,45 @@ START_TEST(ep_suffix_and_resign_side)
 }
 END_TEST
 
+/* A list or quiet sequence holds 1 to 16 moves: a PGN edited to hold 17
+ * in its [%krieg] command is refused whole (never cut to 16 and
+ * replayed), exit 1, nothing printed, the move and the rule named. */
+START_TEST(pgn_list_over_16_refused)
+{
+	static const char list16[] = "a3 b3 c3 d3 e3 f3 g3 h3 a4 b4 c4 d4 e4 f4 g4 h4";
+	char script[128];
+	snprintf(script, sizeof script, "%s\ne5\n", list16);
+	char *pgn = ref_ok(ARGS("topgn", "--rules", "nost"), script);
+	char *direct = ref_ok(ARGS("--rules", "nost"), script);
+	char *replay = ref_ok(ARGS("pgn", "-"), pgn);
+	ck_assert_str_eq(replay, direct);
+	free(replay);
+	free(direct);
+
+	static const char *const kinds[] = { "list", "quiet" };
+	for (size_t k = 0; k < 2; k++) {
+		char from[96], to[96];
+		snprintf(from, sizeof from, "[%%krieg list %s]", list16);
+		snprintf(to, sizeof to, "[%%krieg %s %s Nf3]", kinds[k], list16);
+		char *p = strstr(pgn, from);
+		ck_assert_msg(p != NULL, "no '%s' in the PGN:\n%s", from, pgn);
+		char *bad = malloc(strlen(pgn) + 64);
+		ck_assert_ptr_nonnull(bad);
+		sprintf(bad, "%.*s%s%s", (int)(p - pgn), pgn, to, p + strlen(from));
+		struct run r;
+		ref_run(&r, ARGS("pgn", "-"), bad);
+		ck_assert_msg(r.status == 1, "%s of 17: exit %d", kinds[k], r.status);
+		ck_assert_str_eq(r.out, "");
+		ck_assert_msg(strstr(r.err, "krieg-referee: -: move 1. a3") != NULL &&
+		              strstr(r.err, kinds[k]) != NULL && strstr(r.err, "1 to 16 moves") != NULL,
+		              "%s of 17: message does not name it: %s", kinds[k], r.err);
+		run_free(&r);
+		free(bad);
+	}
+	free(pgn);
+}
+END_TEST
+
 static Suite *referee_cli_suite(void)
 {
 	Suite *s = suite_create("referee_cli");
@@ -932,6 +971,7 @@ static Suite *referee_cli_suite(void)
 	tcase_add_test(tc, pgn_round_trip);
 	tcase_add_test(tc, nost_lists_and_quiet);
 	tcase_add_test(tc, ep_suffix_and_resign_side);
+	tcase_add_test(tc, pgn_list_over_16_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }

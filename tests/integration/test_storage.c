@@ -44,7 +44,7 @@
 
 struct tgame {
 	int64_t id;
-	struct kg_act acts[ACTS_MAX];
+	struct action acts[ACTS_MAX];
 	size_t n;
 };
 
@@ -59,7 +59,7 @@ static void raw_exec(sqlite3 *db, const char *sql)
 static const char *try_move(struct kp *w, struct kp *b, struct tgame *g, unsigned *seed)
 {
 	static char code[32];
-	struct kg_act a;
+	struct action a;
 	ck_assert_int_ge(kg_random_try("icc", g->acts, g->n, seed, &a), 0);
 	struct kc *c = a.color == WHITE ? w->c : b->c;
 	json_t *r = kc_response(c, kc_req(c, "move", "{s:I, s:s}", "game", (json_int_t)g->id,
@@ -143,8 +143,8 @@ START_TEST(locked_database)
 	struct kp w, b;
 	static struct tgame g;
 
-	kg_guest(d, &w);
-	kg_guest(d, &b);
+	kp_guest(d, &w);
+	kp_guest(d, &b);
 	memset(&g, 0, sizeof g);
 	g.id = kg_new_game(&w, &b);
 	for (int i = 0; i < 4; i++)
@@ -168,8 +168,8 @@ START_TEST(locked_database)
 	kc_close(b.c);
 	kd_restart(d);
 	ck_assert_int_eq(kd_log_count(d, "record check failed"), 0);
-	kg_resume(d, &w);
-	kg_resume(d, &b);
+	kp_resume(d, &w);
+	kp_resume(d, &b);
 	check_views(&w, &b, &g);
 	kc_close(w.c);
 	kc_close(b.c);
@@ -193,8 +193,8 @@ START_TEST(disk_full)
 	struct kd *d = kd_start(conf);
 	struct kp w, b;
 	static struct tgame g;
-	kg_guest(d, &w);
-	kg_guest(d, &b);
+	kp_guest(d, &w);
+	kp_guest(d, &b);
 	memset(&g, 0, sizeof g);
 	g.id = kg_new_game(&w, &b);
 	for (int i = 0; i < 3; i++)
@@ -228,8 +228,8 @@ START_TEST(disk_full)
 	kc_close(b.c);
 	kd_restart(d);
 	ck_assert_int_eq(kd_log_count(d, "record check failed"), 0);
-	kg_resume(d, &w);
-	kg_resume(d, &b);
+	kp_resume(d, &w);
+	kp_resume(d, &b);
 	check_views(&w, &b, &g);
 	kc_close(w.c);
 	kc_close(b.c);
@@ -341,8 +341,8 @@ START_TEST(read_only_database)
 	struct kd *d = kd_start(conf);
 	struct kp w, b;
 	static struct tgame g;
-	kg_guest(d, &w);
-	kg_guest(d, &b);
+	kp_guest(d, &w);
+	kp_guest(d, &b);
 	memset(&g, 0, sizeof g);
 	g.id = kg_new_game(&w, &b);
 	for (int i = 0; i < 4; i++)
@@ -383,8 +383,8 @@ START_TEST(read_only_database)
 	ck_assert(mount_writable(mnt));
 	kd_up(d);
 	ck_assert_int_eq(kd_log_count(d, "record check failed"), 0);
-	kg_resume(d, &w);
-	kg_resume(d, &b);
+	kp_resume(d, &w);
+	kp_resume(d, &b);
 	check_views(&w, &b, &g);
 	for (int i = 0; i < 3; i++)
 		ck_assert_str_eq(try_move(&w, &b, &g, &seed), "");
@@ -393,8 +393,8 @@ START_TEST(read_only_database)
 	kc_close(b.c);
 	kd_restart(d);
 	ck_assert_int_eq(kd_log_count(d, "record check failed"), 0);
-	kg_resume(d, &w);
-	kg_resume(d, &b);
+	kp_resume(d, &w);
+	kp_resume(d, &b);
 	check_views(&w, &b, &g);
 	kc_close(w.c);
 	kc_close(b.c);

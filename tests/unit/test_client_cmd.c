@@ -1,6 +1,6 @@
 /*
- * test_client_cmd.c — krieg's command language: parsing, and the
- * protocol requests the commands become.
+ * test_client_cmd.c — krieg's command language: the command table,
+ * parsing, and the protocol requests the commands become.
  */
 #include <check.h>
 #include <string.h>
@@ -156,6 +156,54 @@ START_TEST(history_commands)
 }
 END_TEST
 
+/* The table is the only list of commands: each entry complete, names unique, help lists the visible ones. */
+START_TEST(command_table)
+{
+	const char *help = cmd_help();
+	size_t n, listed = 0, help_lines = 0;
+	const struct cmd_entry *e;
+	for (n = 0; (e = cmd_entry_at(n)) != NULL; n++) {
+		ck_assert_msg(e->name && e->name[0], "entry %zu has no name", n);
+		ck_assert_msg(e->usage && !strncmp(e->usage, e->name, strlen(e->name)),
+		              "%s: the usage does not start with the command", e->name);
+		ck_assert_msg(e->min >= 0 && e->min <= e->max && e->max <= CMD_ARGS_MAX, "%s: word counts", e->name);
+		ck_assert_msg(e->request || e->exec || e->type == CMD_WAIT || e->type == CMD_SLEEP,
+		              "%s neither sends nor does anything", e->name);
+		ck_assert_msg(!e->game || e->request, "%s: a game command without a request", e->name);
+		ck_assert_msg(!e->verbatim || e->parse, "%s: verbatim without a parse hook", e->name);
+		for (size_t j = 0; j < n; j++)
+			ck_assert_str_ne(cmd_entry_at(j)->name, e->name);
+		char line[256];
+		snprintf(line, sizeof line, "  %s\n", e->usage);
+		ck_assert_msg((strstr(help, line) != NULL) == !e->hidden, "%s: help and hidden disagree", e->name);
+		listed += !e->hidden;
+		/* the word finds its entry; a request carries the command's name as its type */
+		if (e->min == 0) {
+			ck_assert_msg(cmd_parse(e->name, &c, err, sizeof err) == 0, "%s: %s", e->name, err);
+			ck_assert_ptr_eq(c.entry, e);
+			ck_assert_int_eq(c.type, e->type);
+			ck_assert_int_eq(cmd_is_local(&c), e->request == NULL);
+			json_t *r = cmd_request(&c, 7, 5, err, sizeof err);
+			if (r)
+				ck_assert_str_eq(json_string_value(json_object_get(r, "type")), e->name);
+			json_decref(r);
+		}
+	}
+	ck_assert_uint_gt(n, 30);
+	/* help: a heading, then one line per visible command and nothing else */
+	for (const char *p = strchr(help, '\n'); p && p[1]; p = strchr(p + 1, '\n'))
+		help_lines++;
+	ck_assert_uint_eq(help_lines, listed);
+	/* every command type has an entry ("ghost" reads as three) */
+	for (int t = CMD_HELP; t <= CMD_RAW; t++) {
+		bool found = t == CMD_GHOST_MOVE || t == CMD_GHOST_CLEAR;
+		for (size_t i = 0; (e = cmd_entry_at(i)) != NULL; i++)
+			found = found || (int)e->type == t;
+		ck_assert_msg(found, "command type %d has no entry", t);
+	}
+}
+END_TEST
+
 static Suite *cmd_suite(void)
 {
 	Suite *s = suite_create("client_cmd");
@@ -166,6 +214,7 @@ static Suite *cmd_suite(void)
 	tcase_add_test(tc, local_commands_send_nothing);
 	tcase_add_test(tc, raw_and_limits);
 	tcase_add_test(tc, history_commands);
+	tcase_add_test(tc, command_table);
 	suite_add_tcase(s, tc);
 	return s;
 }

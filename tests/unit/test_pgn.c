@@ -2,13 +2,15 @@
  * test_pgn.c — Kriegspiel PGN: a hand-checked game written literally in
  * the UMD form, export → read round trips of random games in every rule
  * set (same actions, same events), filtered records that leak nothing,
- * and hostile input that must fail cleanly.
+ * hostile input that must fail cleanly, and lists past
+ * REFEREE_LIST_MAX refused rather than cut.
  */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "action.h"
 #include "check_main.h"
 #include "fen.h"
 #include "notation.h"
@@ -19,18 +21,16 @@
 /* ---- helpers ------------------------------------------------------------ */
 
 struct game {
-	struct pgn_action a[400];
+	struct action a[400];
 	size_t n;
 	struct evlist ev;   /* every event of the accepted actions, begin's first */
 	char rules[16];
 };
 
-static void act(struct pgn_action *a, int color, const char *kind, const char *text)
+static void act(struct action *a, int color, const char *kind, const char *text)
 {
 	memset(a, 0, sizeof *a);
-	a->color = color;
-	snprintf(a->kind, sizeof a->kind, "%s", kind);
-	snprintf(a->text, sizeof a->text, "%s", text);
+	ck_assert_int_eq(action_parse(a, kind, color, text), REF_OK);
 }
 
 static bool ev_equal(const struct event *x, const struct event *y)
@@ -44,7 +44,7 @@ static bool ev_equal(const struct event *x, const struct event *y)
 }
 
 /* Replay actions from the start; every event into ev. */
-static void replay(const char *rules, const char *fen, const struct pgn_action *a, size_t n,
+static void replay(const char *rules, const char *fen, const struct action *a, size_t n,
                    struct evlist *ev)
 {
 	char err[160];
@@ -53,7 +53,7 @@ static void replay(const char *rules, const char *fen, const struct pgn_action *
 	evlist_init(ev);
 	referee_begin(r, ev);
 	for (size_t i = 0; i < n; i++)
-		ck_assert_int_eq(pgn_apply(r, &a[i], ev), REF_OK);
+		ck_assert_int_eq(referee_apply(r, &a[i], ev), REF_OK);
 	referee_free(r);
 }
 
@@ -136,9 +136,9 @@ static void try_record(struct referee *r, struct game *g, int color, const char 
 {
 	if (g->n == sizeof g->a / sizeof g->a[0])
 		return;
-	struct pgn_action a;
+	struct action a;
 	act(&a, color, kind, text);
-	if (pgn_apply(r, &a, &g->ev) == REF_OK)
+	if (referee_apply(r, &a, &g->ev) == REF_OK)
 		g->a[g->n++] = a;
 }
 
@@ -164,7 +164,7 @@ static void random_game(const char *rules, uint64_t seed, struct game *g)
 		referee_possible(r, side, &ml);
 		if (ml.n == 0)
 			break;
-		char t[PGN_TEXT_MAX];
+		char t[ACTION_TEXT_MAX];
 		unsigned k = rnd(100);
 		if (rs->pawn_info == PAWN_INFO_ASK && k < 8) {
 			try_record(r, g, side, "any", "");
@@ -246,7 +246,7 @@ static const char *const LITERAL =
 	"\"Black has 0 pawn tries\"} c6 {(K:Kd7,e8e7:) \"Illegal: Kd7\" \"Impossible: e8e7\"\n"
 	"\"White has 0 pawn tries\"} {[%krieg end resignation white] \"White resigns\"} 0-1\n";
 
-static size_t literal_actions(struct pgn_action *a)
+static size_t literal_actions(struct action *a)
 {
 	static const char *const tries[] = { "e4", "d5", "exd5", "Qd5", "Bb5", "Kd7", "e8e7", "c6" };
 	static const int colors[] = { WHITE, BLACK, WHITE, BLACK, WHITE, BLACK, BLACK, BLACK };
@@ -262,7 +262,7 @@ START_TEST(test_literal_umd)
 	/* Checked by hand: b5-e8 is the longer diagonal through e8 (5 squares
 	 * against e8-h5's 4); Kd7 stays on the bishop's diagonal (illegal);
 	 * e8e7 lands on an own pawn (impossible, told to Black alone in icc). */
-	struct pgn_action a[16];
+	struct action a[16];
 	size_t n = literal_actions(a);
 	struct pgn_header h;
 	pgn_header_init(&h);
@@ -274,13 +274,13 @@ START_TEST(test_literal_umd)
 	free(out);
 
 	struct pgn_header h2;
-	struct pgn_action *b;
+	struct action *b;
 	size_t nb;
 	ck_assert_msg(pgn_read(LITERAL, &h2, &b, &nb, err, sizeof err) == 0, "%s", err);
 	ck_assert_uint_eq(nb, n);
 	for (size_t i = 0; i < n; i++) {
 		ck_assert_int_eq(b[i].color, a[i].color);
-		ck_assert_str_eq(b[i].kind, a[i].kind);
+		ck_assert_int_eq(b[i].kind, a[i].kind);
 		ck_assert_str_eq(b[i].text, a[i].text);
 	}
 	ck_assert_str_eq(h2.white, "Alice");
@@ -292,7 +292,7 @@ END_TEST
 
 START_TEST(test_literal_filtered_black)
 {
-	struct pgn_action a[16];
+	struct action a[16];
 	size_t n = literal_actions(a);
 	struct pgn_header h;
 	pgn_header_init(&h);
@@ -310,7 +310,7 @@ START_TEST(test_literal_filtered_black)
 	ck_assert_ptr_nonnull(strstr(out, "?? {(K::)"));
 	/* ... and such a record cannot be replayed. */
 	struct pgn_header h2;
-	struct pgn_action *b;
+	struct action *b;
 	size_t nb;
 	ck_assert_int_eq(pgn_read(out, &h2, &b, &nb, err, sizeof err), -1);
 	ck_assert_ptr_nonnull(strstr(err, "filtered"));
@@ -333,7 +333,7 @@ static void round_trip(const char *rules, uint64_t seed)
 	if (getenv("PGN_DUMP"))
 		fputs(out, stderr);
 	struct pgn_header h2;
-	struct pgn_action *b;
+	struct action *b;
 	size_t nb;
 	ck_assert_msg(pgn_read(out, &h2, &b, &nb, err, sizeof err) == 0, "%s seed %llu: %s\n%s", rules,
 	              (unsigned long long)seed, err, out);
@@ -341,7 +341,7 @@ static void round_trip(const char *rules, uint64_t seed)
 	ck_assert_uint_eq(nb, g->n);
 	for (size_t i = 0; i < nb; i++) {
 		ck_assert_int_eq(b[i].color, g->a[i].color);
-		ck_assert_str_eq(b[i].kind, g->a[i].kind);
+		ck_assert_int_eq(b[i].kind, g->a[i].kind);
 		ck_assert_str_eq(b[i].text, g->a[i].text);
 	}
 	struct evlist ev;
@@ -424,7 +424,7 @@ START_TEST(test_quiet_sequence_automatic_move)
 {
 	/* nost: White's "if quiet" sequence plays Nc3 inside Black's action;
 	 * that half-move has no actions of its own: [%krieg] empty. */
-	struct pgn_action a[8];
+	struct action a[8];
 	size_t n = 0;
 	act(&a[n++], WHITE, "quiet", "Nf3 Nc3");
 	act(&a[n++], BLACK, "try", "Nf6");
@@ -440,7 +440,7 @@ START_TEST(test_quiet_sequence_automatic_move)
 	ck_assert_ptr_nonnull(strstr(out, "[%krieg quiet Nf3 Nc3]"));
 	ck_assert_ptr_nonnull(strstr(out, "[%krieg list Nc6 Na6]"));
 	struct pgn_header h2;
-	struct pgn_action *b;
+	struct action *b;
 	size_t nb;
 	ck_assert_msg(pgn_read(out, &h2, &b, &nb, err, sizeof err) == 0, "%s", err);
 	ck_assert_uint_eq(nb, n);
@@ -458,7 +458,7 @@ START_TEST(test_plain_umd_reads)
 	const char *text = "[Variant \"Kriegspiel\"]\n[Result \"*\"]\n\n"
 	                   "1. e4 {(K::)} d5 {(K::)} 2. Bc4 {(K:Qd1h5x:)} exd5 {(K:Qh5,Qxd5:Td5)} *\n";
 	struct pgn_header h;
-	struct pgn_action *b;
+	struct action *b;
 	size_t nb;
 	char err[200];
 	/* "Qd1h5x" is no notation at all: refused, named. */
@@ -471,7 +471,7 @@ START_TEST(test_plain_umd_reads)
 	static const char *const want[] = { "e4", "d5", "d1d3", "a1a3", "Nf3", "d8d4", "dxe4" };
 	ck_assert_uint_eq(nb, 7);
 	for (size_t i = 0; i < nb; i++) {
-		ck_assert_str_eq(b[i].kind, "try");
+		ck_assert_int_eq(b[i].kind, ACTION_TRY);
 		ck_assert_str_eq(b[i].text, want[i]);
 	}
 	free(b);
@@ -486,7 +486,7 @@ START_TEST(test_setup_fen)
 {
 	/* A study position: Black to move first, written "1...". */
 	const char *fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1";
-	struct pgn_action a[4];
+	struct action a[4];
 	size_t n = 0;
 	act(&a[n++], BLACK, "try", "Kd7");
 	act(&a[n++], WHITE, "try", "e4");
@@ -501,7 +501,7 @@ START_TEST(test_setup_fen)
 	ck_assert_ptr_nonnull(strstr(fl, "2. e4 {"));
 	free(fl);
 	struct pgn_header h2;
-	struct pgn_action *b;
+	struct action *b;
 	size_t nb;
 	ck_assert_msg(pgn_read(out, &h2, &b, &nb, err, sizeof err) == 0, "%s", err);
 	ck_assert_str_eq(h2.fen, fen);
@@ -516,7 +516,7 @@ END_TEST
 static void expect_error(const char *text, const char *want)
 {
 	struct pgn_header h;
-	struct pgn_action *b = (struct pgn_action *)1;
+	struct action *b = (struct action *)1;
 	size_t nb = 99;
 	char err[300] = "";
 	ck_assert_msg(pgn_read(text, &h, &b, &nb, err, sizeof err) == -1, "read: %.200s", text);
@@ -604,7 +604,7 @@ START_TEST(test_garbage_does_not_crash)
 		if (rnd(4) == 0)
 			text[rnd((unsigned)len)] = '\0';
 		struct pgn_header h;
-		struct pgn_action *b;
+		struct action *b;
 		size_t nb;
 		char err[200];
 		if (pgn_read(text, &h, &b, &nb, err, sizeof err) == 0)
@@ -618,7 +618,7 @@ END_TEST
 
 START_TEST(test_write_refuses)
 {
-	struct pgn_action a[2];
+	struct action a[2];
 	act(&a[0], WHITE, "try", "e5");  /* no pawn reaches e5: refused */
 	struct pgn_header h;
 	pgn_header_init(&h);
@@ -635,7 +635,7 @@ START_TEST(test_write_refuses)
 	snprintf(h.event, sizeof h.event, "The \"Big\" one \\ 2");
 	ck_assert_int_eq(pgn_write(&h, a, 0, AUD_UMPIRE, &out, err, sizeof err), 0);
 	struct pgn_header h2;
-	struct pgn_action *b;
+	struct action *b;
 	size_t nb;
 	ck_assert_msg(pgn_read(out, &h2, &b, &nb, err, sizeof err) == 0, "%s", err);
 	ck_assert_str_eq(h2.event, h.event);
@@ -649,7 +649,7 @@ END_TEST
  * middle of a half-move and after the last one. */
 START_TEST(test_draw_actions_round_trip)
 {
-	struct pgn_action a[8];
+	struct action a[8];
 	size_t n = 0;
 	act(&a[n++], WHITE, "draw", "offer");
 	act(&a[n++], WHITE, "try", "d4");
@@ -665,12 +665,12 @@ START_TEST(test_draw_actions_round_trip)
 	ck_assert_ptr_nonnull(strstr(out, "[%krieg draw decline black; try d5]"));
 	ck_assert_ptr_nonnull(strstr(out, "draw offer black"));
 	struct pgn_header h2;
-	struct pgn_action *b;
+	struct action *b;
 	size_t nb;
 	ck_assert_msg(pgn_read(out, &h2, &b, &nb, err, sizeof err) == 0, "%s", err);
 	ck_assert_uint_eq(nb, n);
 	for (size_t i = 0; i < n; i++) {
-		ck_assert_str_eq(b[i].kind, a[i].kind);
+		ck_assert_int_eq(b[i].kind, a[i].kind);
 		ck_assert_str_eq(b[i].text, a[i].text);
 		ck_assert_int_eq(b[i].color, a[i].color);
 	}
@@ -683,6 +683,79 @@ START_TEST(test_draw_actions_round_trip)
 	ck_assert_int_eq(pgn_write(&h, a, 1, AUD_UMPIRE, &out, err, sizeof err), -1);
 	const char *bad = "[Variant \"Kriegspiel\"]\n\n{[%krieg draw offer green]} *\n";
 	ck_assert_int_eq(pgn_read(bad, &h2, &b, &nb, err, sizeof err), -1);
+}
+END_TEST
+
+/* A preference list or quiet sequence holds 1 to REFEREE_LIST_MAX moves
+ * (action.h): a record holding 17 is refused with a message, by the
+ * writer and by the reader, never cut to 16 and replayed. */
+static const char LIST16[] = "a3 b3 c3 d3 e3 f3 g3 h3 a4 b4 c4 d4 e4 f4 g4 h4";
+
+static char *replace_once(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	ck_assert_ptr_nonnull(at);
+	size_t len = strlen(text) - strlen(from) + strlen(to) + 1;
+	char *out = malloc(len);
+	ck_assert_ptr_nonnull(out);
+	snprintf(out, len, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+	return out;
+}
+
+START_TEST(test_list_limit)
+{
+	static const char *const kinds[] = { "list", "quiet" };
+	for (size_t k = 0; k < 2; k++) {
+		struct pgn_header h, h2;
+		pgn_header_init(&h);
+		snprintf(h.rules, sizeof h.rules, "nost");
+		char text17[sizeof LIST16 + 8], err[300] = "", *out;
+		snprintf(text17, sizeof text17, "%s Nf3", LIST16);
+		struct action a[2], *b;
+		size_t nb;
+
+		/* 16: written and read back exactly. */
+		act(&a[0], WHITE, kinds[k], LIST16);
+		act(&a[1], BLACK, "try", "e5");
+		ck_assert_msg(pgn_write(&h, a, 2, AUD_UMPIRE, &out, err, sizeof err) == 0, "%s", err);
+		char cmd16[sizeof LIST16 + 32], cmd17[sizeof LIST16 + 40];
+		snprintf(cmd16, sizeof cmd16, "[%%krieg %s %s]", kinds[k], LIST16);
+		snprintf(cmd17, sizeof cmd17, "[%%krieg %s %s]", kinds[k], text17);
+		char *fl = flat(out);
+		ck_assert_msg(strstr(fl, cmd16) != NULL, "%s", out);
+		free(fl);
+		ck_assert_msg(pgn_read(out, &h2, &b, &nb, err, sizeof err) == 0, "%s", err);
+		ck_assert_uint_eq(nb, 2);
+		ck_assert_int_eq(b[0].kind, a[0].kind);
+		ck_assert_str_eq(b[0].text, LIST16);
+		free(b);
+
+		/* 17: the writer refuses, naming the action and the rule. */
+		act(&a[0], WHITE, kinds[k], text17);
+		char *none = (char *)1;
+		err[0] = '\0';
+		ck_assert_int_eq(pgn_write(&h, a, 2, AUD_UMPIRE, &none, err, sizeof err), -1);
+		ck_assert_ptr_null(none);
+		ck_assert_msg(strstr(err, "action 1") != NULL && strstr(err, kinds[k]) != NULL &&
+		              strstr(err, "1 to 16 moves") != NULL,
+		              "%s", err);
+
+		/* ... and so does the reader, for a record edited to hold 17. */
+		char *edited = flat(out);
+		char *bad = replace_once(edited, cmd16, cmd17);
+		b = (struct action *)1;
+		nb = 99;
+		err[0] = '\0';
+		ck_assert_int_eq(pgn_read(bad, &h2, &b, &nb, err, sizeof err), -1);
+		ck_assert_ptr_null(b);
+		ck_assert_uint_eq(nb, 0);
+		ck_assert_msg(strstr(err, "move 1. a3") != NULL && strstr(err, kinds[k]) != NULL &&
+		              strstr(err, "1 to 16 moves") != NULL,
+		              "%s", err);
+		free(bad);
+		free(edited);
+		free(out);
+	}
 }
 END_TEST
 
@@ -702,6 +775,7 @@ static Suite *pgn_suite(void)
 	tcase_add_test(tc, test_tampered);
 	tcase_add_test(tc, test_garbage_does_not_crash);
 	tcase_add_test(tc, test_write_refuses);
+	tcase_add_test(tc, test_list_limit);
 	suite_add_tcase(s, tc);
 	return s;
 }

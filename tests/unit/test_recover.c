@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "action.h"
 #include "check_main.h"
 #include "fen.h"
 #include "recover.h"
@@ -174,27 +175,76 @@ START_TEST(row_disagrees)
 }
 END_TEST
 
-START_TEST(apply_kinds)
+/* nost: White's preference list of 16 attempts (the most a record holds),
+ * stored as game.c stores it: begin, then the list and its events. */
+static void store_nost_list(void)
 {
-	struct referee *r = referee_new(ruleset_find("english"), NULL, err, sizeof err);
+	static const char *const items[REFEREE_LIST_MAX] = {
+		"a3", "a4", "b3", "b4", "c3", "c4", "d3", "d4",
+		"e3", "e4", "f3", "f4", "g3", "g4", "h3", "h4",
+	};
+	int64_t u1, u2;
+	ck_assert_int_eq(store_user_create(st, "carol", "", 1, &u1), STORE_OK);
+	ck_assert_int_eq(store_user_create(st, "dave", "", 1, &u2), STORE_OK);
+	memset(&game, 0, sizeof game);
+	game.white = u1;
+	game.black = u2;
+	snprintf(game.rules, sizeof game.rules, "nost");
+	snprintf(game.fen, sizeof game.fen, "%s", FEN_START);
+	ck_assert_int_eq(store_game_create(st, &game), STORE_OK);
+
+	struct referee *r = referee_new(ruleset_find("nost"), NULL, err, sizeof err);
 	struct evlist out;
-	struct store_action a;
+	struct action acts[2];
 	evlist_init(&out);
-	memset(&a, 0, sizeof a);
-	snprintf(a.kind, sizeof a.kind, "begin");
-	ck_assert_int_eq(recover_apply(r, &a, &out), REF_OK);
-	snprintf(a.kind, sizeof a.kind, "bogus");
-	ck_assert_int_eq(recover_apply(r, &a, &out), REF_E_BAD_ARGUMENT);
-	snprintf(a.kind, sizeof a.kind, "end");
-	snprintf(a.text, sizeof a.text, "nonsense");
-	ck_assert_int_eq(recover_apply(r, &a, &out), REF_E_BAD_ARGUMENT);
-	snprintf(a.text, sizeof a.text, "resignation");
-	a.color = WHITE;
-	ck_assert_int_eq(recover_apply(r, &a, &out), REF_OK);
-	ck_assert(referee_over(r));
-	ck_assert_int_eq(referee_result(r), RESULT_BLACK);
+	ck_assert_int_eq(action_set(&acts[0], ACTION_BEGIN, WHITE, ""), REF_OK);
+	ck_assert_int_eq(action_set_list(&acts[1], ACTION_LIST, WHITE, items, REFEREE_LIST_MAX),
+	                 REF_OK);
+	for (int i = 0; i < 2; i++) {
+		struct store_action a;
+		memset(&a, 0, sizeof a);
+		a.game = game.id;
+		a.seq = i + 1;
+		a.ok = 1;
+		a.color = acts[i].color;
+		snprintf(a.kind, sizeof a.kind, "%s", action_kind_name(acts[i].kind));
+		snprintf(a.text, sizeof a.text, "%s", acts[i].text);
+		evlist_clear(&out);
+		ck_assert_int_eq(referee_apply(r, &acts[i], &out), REF_OK);
+		ck_assert_int_eq(store_game_action(st, &a), STORE_OK);
+		ck_assert_int_eq(store_game_events(st, game.id, a.seq, out.v, out.n), STORE_OK);
+	}
+	ck_assert_int_eq(store_game_get(st, game.id, &game), STORE_OK);
 	evlist_free(&out);
 	referee_free(r);
+}
+
+START_TEST(list_of_sixteen_resumes)
+{
+	struct recover_result rr;
+	store_nost_list();
+	ck_assert_int_eq(recover_verify(st, &game, &rr, err, sizeof err), RECOVER_OK);
+	ck_assert_int_eq(rr.nacts, 2);
+	ck_assert_int_eq(rr.acts[1].kind, ACTION_LIST);
+	ck_assert_int_eq(referee_plies(rr.ref), 1);   /* a3, the first legal attempt */
+	recover_result_free(&rr);
+}
+END_TEST
+
+/* A record hand-edited to hold 17 attempts in one list is refused with
+ * too_many (action.h: never truncated to 16 and replayed), and flagged. */
+START_TEST(list_of_seventeen_is_refused)
+{
+	struct recover_result rr;
+	store_nost_list();
+	exec_sql("UPDATE actions SET text = text || ' Na3' WHERE kind = 'list'");
+	ck_assert_int_eq(recover_verify(st, &game, &rr, err, sizeof err), RECOVER_MISMATCH);
+	ck_assert_msg(strstr(err, "seq 2") && strstr(err, "refuses the stored list (too_many)"), "%s",
+	              err);
+	ck_assert_int_eq(recover_game(st, &game, &rr), RECOVER_MISMATCH);
+	char why[256];
+	ck_assert_int_eq(store_game_flagged(st, game.id, why, sizeof why), STORE_OK);
+	ck_assert_msg(strstr(why, "too_many") != NULL, "%s", why);
 }
 END_TEST
 
@@ -208,7 +258,8 @@ static Suite *recover_suite(void)
 	tcase_add_test(tc, missing_and_extra_events);
 	tcase_add_test(tc, gap_in_actions);
 	tcase_add_test(tc, row_disagrees);
-	tcase_add_test(tc, apply_kinds);
+	tcase_add_test(tc, list_of_sixteen_resumes);
+	tcase_add_test(tc, list_of_seventeen_is_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }

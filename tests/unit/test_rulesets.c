@@ -746,11 +746,39 @@ START_TEST(test_say_never_more)
 }
 END_TEST
 
+START_TEST(test_say_every_row)
+{
+	/* Every row has its wording, and it names each check direction its
+	 * check style can announce. */
+	static const int dirs[][4] = {
+		[CHECK_STYLE_LENGTH] = { CHECK_RANK, CHECK_FILE, CHECK_LONG_DIAGONAL, CHECK_SHORT_DIAGONAL },
+		[CHECK_STYLE_GOLLON] = { CHECK_RANK, CHECK_FILE, CHECK_A1H8_DIAGONAL, CHECK_H1A8_DIAGONAL },
+	};
+	for (size_t i = 0; i < ruleset_count(); i++) {
+		const struct ruleset *rs = ruleset_at(i);
+		ck_assert_ptr_nonnull(rs->wording);
+		struct event e;
+		memset(&e, 0, sizeof e);
+		e.type = EV_CHECK;
+		e.by = WHITE;
+		e.square = -1;
+		e.checks[1] = CHECK_KNIGHT;
+		for (int d = 0; d < 4; d++) {
+			char buf[160];
+			e.checks[0] = (uint8_t)dirs[rs->checks][d];
+			ruleset_say(rs, &e, buf, sizeof buf);
+			ck_assert_msg(strstr(buf, "unknown") == NULL, "%s: %s", rs->name, buf);
+		}
+	}
+}
+END_TEST
+
 static Suite *rulesets_suite(void)
 {
 	Suite *s = suite_create("rulesets");
 	TCase *tc = tcase_create("announcements");
 	tcase_add_test(tc, test_table);
+	tcase_add_test(tc, test_say_every_row);
 	tcase_add_test(tc, test_icc_pawn_tries);
 	tcase_add_test(tc, test_icc_captures);
 	tcase_add_test(tc, test_icc_illegal_and_impossible);

@@ -1,0 +1,768 @@
+/*
+ * pgn_read.c — pgn_read (pgn.h): the PGN text read into tags and
+ * half-move groups, the exact actions recovered from them by replaying
+ * through referee_apply, and the text checked against the game log those
+ * actions build (pgn_log.c).
+ */
+#include "pgn_priv.h"
+
+#include <stdlib.h>
+#include <strings.h>
+
+/* ------------------------------------------------------------------ */
+/* reading SAN on the true board, leniently                            */
+
+/* A SAN move of the side to move on the true board b, read by the one
+ * move grammar (notation_lex) and resolved leniently against the legal
+ * moves (notation_resolve_legal).  MOVE_NONE with *why set otherwise. */
+static move_t san_resolve(const struct board *b, const char *tok, const char **why)
+{
+	struct notation_parts p;
+	move_t m = MOVE_NONE;
+	enum notation_status st = notation_lex(tok, &p, NULL, 0);
+	if (st == NOTATION_OK)
+		st = notation_resolve_legal(b, &p, &m);
+	switch (st) {
+	case NOTATION_OK: *why = ""; return m;
+	case NOTATION_NO_PIECE: *why = "illegal move"; break;
+	case NOTATION_AMBIGUOUS: *why = "ambiguous move"; break;
+	default: *why = "not a move"; break;
+	}
+	return MOVE_NONE;
+}
+
+/* ------------------------------------------------------------------ */
+/* reading the text                                                    */
+
+/* What the text recorded for one group: the opening, a half-move, the trailing one. */
+struct pgroup {
+	char san[PGN_SAN_TOKEN_MAX + 1];
+	int line;
+	int comments;       /* comments read after the move */
+	bool has_k;
+	struct sbuf k_att, k_info;
+	bool has_krieg;
+	struct sbuf krieg;
+	bool has_ann;
+	struct sbuf ann;    /* '\n'-terminated announcements */
+};
+
+static void pgroup_init(struct pgroup *g)
+{
+	memset(g, 0, sizeof *g);
+	sb_init(&g->k_att);
+	sb_init(&g->k_info);
+	sb_init(&g->krieg);
+	sb_init(&g->ann);
+}
+
+static void pgroup_free(struct pgroup *g)
+{
+	free(g->k_att.p);
+	free(g->k_info.p);
+	free(g->krieg.p);
+	free(g->ann.p);
+}
+
+/* s[0..n) without spaces at either end. */
+static void put_trimmed(struct sbuf *b, const char *s, size_t n)
+{
+	while (n > 0 && *s == ' ') {
+		s++;
+		n--;
+	}
+	while (n > 0 && s[n - 1] == ' ')
+		n--;
+	sb_putn(b, s, n);
+}
+
+struct comment_parts {
+	bool has_k, has_krieg;
+	struct sbuf k_att, k_info, krieg, ann;
+	size_t nann;
+};
+
+/* Split one comment body (whitespace already made spaces) into its parts. */
+static int parse_comment(const char *s, struct comment_parts *cp, int line, char *err, size_t errlen)
+{
+	const char *p = s;
+	while (*p == ' ')
+		p++;
+	if (strncmp(p, "(K:", 3) == 0) {
+		const char *end = strchr(p, ')');
+		const char *c1 = p + 3, *c2 = end ? memchr(c1, ':', (size_t)(end - c1)) : NULL;
+		if (end == NULL || c2 == NULL)
+			return failf(err, errlen, "line %d: bad (K:...) block", line);
+		cp->has_k = true;
+		/* Items trimmed one by one: "d4, Nf3" reads as "d4,Nf3". */
+		for (const char *q = c1; q < c2;) {
+			const char *comma = memchr(q, ',', (size_t)(c2 - q));
+			const char *stop = comma ? comma : c2;
+			put_trimmed(&cp->k_att, q, (size_t)(stop - q));
+			if (comma)
+				sb_puts(&cp->k_att, ",");
+			q = comma ? comma + 1 : c2;
+		}
+		for (const char *q = c2 + 1; q < end;) {
+			const char *comma = memchr(q, ',', (size_t)(end - q));
+			const char *stop = comma ? comma : end;
+			put_trimmed(&cp->k_info, q, (size_t)(stop - q));
+			if (comma)
+				sb_puts(&cp->k_info, ",");
+			q = comma ? comma + 1 : end;
+		}
+		p = end + 1;
+	}
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			break;
+		if (strncmp(p, "[%krieg", 7) == 0 && (p[7] == ' ' || p[7] == ']')) {
+			const char *end = strchr(p, ']');
+			if (end == NULL)
+				return failf(err, errlen, "line %d: unterminated [%%krieg] command", line);
+			if (cp->has_krieg)
+				return failf(err, errlen, "line %d: two [%%krieg] commands in one comment", line);
+			cp->has_krieg = true;
+			put_trimmed(&cp->krieg, p + 7, (size_t)(end - p - 7));
+			p = end + 1;
+		} else if (*p == '"') {
+			const char *end = strchr(p + 1, '"');
+			if (end == NULL)
+				return failf(err, errlen, "line %d: unterminated quoted announcement", line);
+			sb_putn(&cp->ann, p + 1, (size_t)(end - p - 1));
+			sb_puts(&cp->ann, "\n");
+			cp->nann++;
+			p = end + 1;
+		} else {
+			p += strcspn(p, " "); /* free text: ignored */
+		}
+	}
+	return 0;
+}
+
+static int parse_tag_value(const char **pp, char *val, size_t cap, size_t *len, int line, char *err,
+                           size_t errlen)
+{
+	const char *p = *pp;
+	size_t n = 0;
+	bool over = false;
+	if (*p != '"')
+		return failf(err, errlen, "line %d: tag value must be quoted", line);
+	for (p++; *p != '"'; p++) {
+		if (*p == '\0' || *p == '\n')
+			return failf(err, errlen, "line %d: unterminated tag value", line);
+		if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+			p++;
+		if (n + 1 < cap)
+			val[n++] = *p;
+		else
+			over = true;
+	}
+	val[n] = '\0';
+	*len = over ? cap : n;
+	*pp = p + 1;
+	return 0;
+}
+
+/* The fields a tag fills, or NULL for a tag that is only checked or ignored. */
+static char *tag_field(struct pgn_header *h, const char *name, size_t *cap)
+{
+	static const struct {
+		const char *name;
+		size_t off, cap;
+	} fields[] = {
+		{ "Event", offsetof(struct pgn_header, event), PGN_TAG_MAX },
+		{ "Site", offsetof(struct pgn_header, site), PGN_TAG_MAX },
+		{ "Date", offsetof(struct pgn_header, date), PGN_TAG_MAX },
+		{ "Round", offsetof(struct pgn_header, round), PGN_TAG_MAX },
+		{ "White", offsetof(struct pgn_header, white), PGN_TAG_MAX },
+		{ "Black", offsetof(struct pgn_header, black), PGN_TAG_MAX },
+		{ "Termination", offsetof(struct pgn_header, termination), PGN_TAG_MAX },
+	};
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		if (strcmp(fields[i].name, name) == 0) {
+			*cap = fields[i].cap;
+			return (char *)h + fields[i].off;
+		}
+	}
+	return NULL;
+}
+
+struct ptext {
+	struct pgroup open, trail;
+	struct pgroup *hm;
+	size_t nhm, caphm;
+	bool has_trail;
+	char result_token[8];
+	bool setup;
+};
+
+static void ptext_free(struct ptext *t)
+{
+	pgroup_free(&t->open);
+	pgroup_free(&t->trail);
+	for (size_t i = 0; i < t->nhm; i++)
+		pgroup_free(&t->hm[i]);
+	free(t->hm);
+}
+
+static void merge_parts(struct pgroup *g, struct comment_parts *cp)
+{
+	if (cp->has_k && !g->has_k) {
+		g->has_k = true;
+		sb_putn(&g->k_att, cp->k_att.p, cp->k_att.n);
+		sb_putn(&g->k_info, cp->k_info.p, cp->k_info.n);
+	}
+	if (cp->has_krieg && !g->has_krieg) {
+		g->has_krieg = true;
+		sb_putn(&g->krieg, cp->krieg.p, cp->krieg.n);
+	}
+	if (cp->nann) {
+		g->has_ann = true;
+		sb_putn(&g->ann, cp->ann.p, cp->ann.n);
+	}
+}
+
+static int parse_tags(const char **pp, int *line, struct pgn_header *h, struct ptext *t, char *err,
+                      size_t errlen)
+{
+	const char *p = *pp;
+	char val[FEN_INPUT_MAX + 2];
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') {
+			if (*p == '\n')
+				(*line)++;
+			p++;
+		}
+		if (*p == '%') { /* PGN escape line */
+			p += strcspn(p, "\n");
+			continue;
+		}
+		if (*p != '[')
+			break;
+		p++;
+		while (*p == ' ')
+			p++;
+		char name[32];
+		size_t nn = 0;
+		while ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		       *p == '_') {
+			if (nn + 1 >= sizeof name)
+				return failf(err, errlen, "line %d: tag name too long", *line);
+			name[nn++] = *p++;
+		}
+		name[nn] = '\0';
+		if (nn == 0)
+			return failf(err, errlen, "line %d: bad tag pair", *line);
+		while (*p == ' ')
+			p++;
+		size_t len = 0;
+		if (parse_tag_value(&p, val, sizeof val, &len, *line, err, errlen) != 0)
+			return -1;
+		while (*p == ' ')
+			p++;
+		if (*p != ']')
+			return failf(err, errlen, "line %d: tag pair without ']'", *line);
+		p++;
+
+		size_t cap;
+		char *field = tag_field(h, name, &cap);
+		if (field) {
+			if (len >= cap)
+				return failf(err, errlen, "line %d: tag %s too long", *line, name);
+			memcpy(field, val, len + 1);
+		} else if (strcmp(name, "Result") == 0) {
+			if (game_result_parse(val) < 0)
+				return failf(err, errlen, "line %d: unknown Result \"%.20s\"", *line, val);
+			snprintf(h->result, sizeof h->result, "%.7s", val);
+		} else if (strcmp(name, "Variant") == 0) {
+			if (strcasecmp(val, "Kriegspiel") != 0)
+				return failf(err, errlen, "line %d: Variant \"%.40s\" is not Kriegspiel", *line, val);
+		} else if (strcmp(name, "KriegRules") == 0) {
+			if (len >= PGN_TAG_MAX || ruleset_find(val) == NULL)
+				return failf(err, errlen, "line %d: unknown KriegRules \"%.40s\"", *line, val);
+			snprintf(h->rules, sizeof h->rules, "%.*s", PGN_TAG_MAX - 1, val);
+		} else if (strcmp(name, "KriegView") == 0) {
+			if (strcmp(val, "white") == 0 || strcmp(val, "black") == 0 ||
+			    strcmp(val, "spectator") == 0)
+				return failf(err, errlen,
+				             "a filtered PGN (KriegView \"%s\") holds only what one side heard and "
+				             "cannot be replayed; export the umpire's record",
+				             val);
+			if (strcmp(val, "umpire") != 0)
+				return failf(err, errlen, "line %d: unknown KriegView \"%.40s\"", *line, val);
+		} else if (strcmp(name, "SetUp") == 0) {
+			if (strcmp(val, "0") != 0 && strcmp(val, "1") != 0)
+				return failf(err, errlen, "line %d: SetUp must be \"0\" or \"1\"", *line);
+			t->setup = val[0] == '1';
+		} else if (strcmp(name, "FEN") == 0) {
+			struct board b;
+			char e[128];
+			if (len > FEN_INPUT_MAX || fen_parse(val, &b, e, sizeof e) != 0)
+				return failf(err, errlen, "line %d: bad FEN: %s", *line,
+				             len > FEN_INPUT_MAX ? "too long" : e);
+			memcpy(h->fen, val, len + 1); /* len <= FEN_INPUT_MAX */
+		}
+		/* Any other tag (PlyCount, TimeControl, ...) is ignored. */
+	}
+	*pp = p;
+	return 0;
+}
+
+static bool san_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       strchr("+#=!?-.", c) != NULL;
+}
+
+static int parse_movetext(const char *p, int line, struct ptext *t, char *err, size_t errlen)
+{
+	struct pgroup *cur = &t->open; /* the group comments attach to */
+	bool at_line_start = true;
+	struct comment_parts cp;
+
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') {
+			if (*p == '\n') {
+				line++;
+				at_line_start = true;
+			}
+			p++;
+		}
+		if (*p == '\0')
+			break;
+		if (t->result_token[0])
+			return failf(err, errlen, "line %d: text after the result (one game per file)", line);
+		if (*p == '%' && at_line_start) {
+			p += strcspn(p, "\n");
+			continue;
+		}
+		at_line_start = false;
+		if (*p == '{') {
+			const char *end = strchr(p + 1, '}');
+			if (end == NULL)
+				return failf(err, errlen, "line %d: unterminated comment", line);
+			size_t n = (size_t)(end - p - 1);
+			char *body = xcalloc(n + 1, 1);
+			int start_line = line;
+			for (size_t i = 0; i < n; i++) {
+				char c = p[1 + i];
+				if (c == '\n')
+					line++;
+				body[i] = (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
+			}
+			memset(&cp, 0, sizeof cp);
+			sb_init(&cp.k_att);
+			sb_init(&cp.k_info);
+			sb_init(&cp.krieg);
+			sb_init(&cp.ann);
+			int rc = parse_comment(body, &cp, start_line, err, errlen);
+			free(body);
+			if (rc == 0) {
+				struct pgroup *g = NULL;
+				if (cur != &t->open && cur->comments == 0 && cur != &t->trail) {
+					g = cur; /* a half-move's own comment */
+				} else if (cp.has_krieg && !cp.has_k) {
+					if (t->has_trail)
+						rc = failf(err, errlen, "line %d: two trailing [%%krieg] comments",
+						           start_line);
+					t->has_trail = true;
+					g = cur = &t->trail;
+				} else if (cur == &t->open && !cp.has_k) {
+					g = &t->open;
+				}
+				/* Anything else is free commentary: ignored. */
+				if (g && rc == 0) {
+					merge_parts(g, &cp);
+					g->comments++;
+				} else if (cur != &t->open && cur != &t->trail) {
+					cur->comments++;
+				}
+			}
+			free(cp.k_att.p);
+			free(cp.k_info.p);
+			free(cp.krieg.p);
+			free(cp.ann.p);
+			if (rc != 0)
+				return -1;
+			p = end + 1;
+			continue;
+		}
+		if (*p == ';') {
+			p += strcspn(p, "\n");
+			continue;
+		}
+		if (*p == '(' || *p == ')')
+			return failf(err, errlen, "line %d: variations are not supported", line);
+		if (*p == '[')
+			return failf(err, errlen, "line %d: a tag pair after the moves (one game per file)", line);
+		if (*p == '$') {
+			p++;
+			while (*p >= '0' && *p <= '9')
+				p++;
+			continue;
+		}
+		if (*p == '*') {
+			snprintf(t->result_token, sizeof t->result_token, "*");
+			p++;
+			continue;
+		}
+		if (!san_char(*p))
+			return failf(err, errlen, "line %d: unexpected character '%c'", line,
+			             (*p >= 0x20 && *p < 0x7f) ? *p : '?');
+		const char *s = p;
+		while (*p && san_char(*p))
+			p++;
+		if (*p == '/') /* only in 1/2-1/2 */
+			while (*p == '/' || san_char(*p))
+				p++;
+		size_t n = (size_t)(p - s);
+		char tok[PGN_SAN_TOKEN_MAX + 1];
+		if (n > PGN_SAN_TOKEN_MAX)
+			return failf(err, errlen, "line %d: token too long", line);
+		memcpy(tok, s, n);
+		tok[n] = '\0';
+		if (strcmp(tok, "1-0") == 0 || strcmp(tok, "0-1") == 0 || strcmp(tok, "1/2-1/2") == 0) {
+			memcpy(t->result_token, tok, n + 1); /* n <= 7 here */
+			continue;
+		}
+		if (tok[0] >= '0' && tok[0] <= '9' && strcmp(tok, "0-0") != 0 && strcmp(tok, "0-0-0") != 0) {
+			size_t d = strspn(tok, "0123456789");
+			if (tok[d] != '.' || tok[d + strspn(tok + d, ".")] != '\0')
+				return failf(err, errlen, "line %d: bad move number \"%s\"", line, tok);
+			continue;
+		}
+		if (strchr(tok, '/'))
+			return failf(err, errlen, "line %d: bad token \"%s\"", line, tok);
+		if (strncmp(tok, "??", 2) == 0 || strcmp(tok, "--") == 0)
+			return failf(err, errlen,
+			             "line %d: a filtered PGN (\"%s\" for a hidden move) cannot be replayed", line,
+			             tok);
+		if (t->has_trail)
+			return failf(err, errlen, "line %d: a move after the trailing [%%krieg] comment", line);
+		if (t->nhm >= PGN_ACTIONS_MAX)
+			return failf(err, errlen, "line %d: more than %d moves", line, PGN_ACTIONS_MAX);
+		t->hm = xgrow(t->hm, &t->caphm, t->nhm + 1, sizeof *t->hm, 64);
+		cur = &t->hm[t->nhm++];
+		pgroup_init(cur);
+		snprintf(cur->san, sizeof cur->san, "%s", tok);
+		cur->line = line;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* recovering and checking the actions                                 */
+
+struct alist {
+	struct action *v;
+	size_t n, cap;
+};
+
+static void hm_label(const struct board *before, const char *san, char *buf, size_t len)
+{
+	snprintf(buf, len, "move %d%s %s", before->fullmove, before->side == WHITE ? "." : "...", san);
+}
+
+/* Apply one recovered action, appending it to the list. */
+static int apply_new(struct referee *r, struct alist *l, int kind, const char *text, int color,
+                     struct evlist *ev, const char *where, char *err, size_t errlen)
+{
+	struct action a;
+	if (l->n >= PGN_ACTIONS_MAX)
+		return failf(err, errlen, "more than %d actions", PGN_ACTIONS_MAX);
+	if (action_set(&a, kind, color, text) != REF_OK)
+		return failf(err, errlen, "%s: action text too long", where);
+	evlist_clear(ev);
+	int st = referee_apply(r, &a, ev);
+	if (st != REF_OK) {
+		char lab[64];
+		action_label(&a, lab, sizeof lab);
+		return failf(err, errlen, "%s: \"%s\" refused by the referee: %s", where, lab,
+		             st == REF_E_BAD_ARGUMENT ? "bad action" : referee_error(r));
+	}
+	l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof *l->v, 64);
+	l->v[l->n++] = a;
+	return 0;
+}
+
+/* "white" or "black" as a colour, else -1. */
+static int side_word(const char *w)
+{
+	return strcmp(w, "white") == 0 ? WHITE : strcmp(w, "black") == 0 ? BLACK : -1;
+}
+
+/* The actions of a [%krieg ...] command, applied in order. */
+static int apply_krieg(struct referee *r, struct alist *l, const char *body, struct evlist *ev,
+                       const char *where, char *err, size_t errlen)
+{
+	const char *p = body;
+	while (*p) {
+		size_t n = strcspn(p, ";");
+		char item[ACTION_TEXT_MAX + 32];
+		if (n >= sizeof item)
+			return failf(err, errlen, "%s: [%%krieg] action too long", where);
+		item[0] = '\0';
+		size_t a0 = 0, a1 = n;
+		while (a0 < a1 && p[a0] == ' ')
+			a0++;
+		while (a1 > a0 && p[a1 - 1] == ' ')
+			a1--;
+		memcpy(item, p + a0, a1 - a0);
+		item[a1 - a0] = '\0';
+		p += n;
+		if (*p == ';')
+			p++;
+		if (item[0] == '\0')
+			return failf(err, errlen, "%s: empty [%%krieg] action", where);
+		char *text = item + strcspn(item, " ");
+		if (*text) {
+			*text++ = '\0';
+			while (*text == ' ')
+				text++;
+		}
+		int kind = action_kind_parse(item), color = referee_side_to_move(r);
+		char *who;
+		switch (kind) {
+		case ACTION_TRY:
+		case ACTION_LIST:
+		case ACTION_QUIET:
+			if (!*text)
+				return failf(err, errlen, "%s: [%%krieg] %s without a move", where, item);
+			break;
+		case ACTION_ANY:
+			if (*text)
+				return failf(err, errlen, "%s: [%%krieg] any takes nothing", where);
+			break;
+		case ACTION_DRAW:
+			/* draw offer|decline white|black */
+			who = text + strcspn(text, " ");
+			if (*who)
+				*who++ = '\0';
+			if ((color = side_word(who)) < 0)
+				return failf(err, errlen, "%s: [%%krieg] draw: unknown side \"%.20s\"", where, who);
+			if (strcmp(text, "offer") != 0 && strcmp(text, "decline") != 0)
+				return failf(err, errlen, "%s: [%%krieg] draw: offer or decline, not \"%.20s\"",
+				             where, text);
+			break;
+		case ACTION_END:
+			/* end REASON [white|black] */
+			who = text + strcspn(text, " ");
+			color = -1;
+			if (*who) {
+				*who++ = '\0';
+				if ((color = side_word(who)) < 0)
+					return failf(err, errlen, "%s: [%%krieg] end: unknown side \"%.20s\"", where, who);
+			}
+			if (game_reason_parse(text) <= REASON_NONE)
+				return failf(err, errlen, "%s: [%%krieg] end: unknown reason \"%.30s\"", where, text);
+			break;
+		default: /* "begin" is the server's, never written */
+			return failf(err, errlen, "%s: unknown [%%krieg] action \"%.20s\"", where, item);
+		}
+		if (apply_new(r, l, kind, text, color, ev, where, err, errlen) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Compare two '\n'-separated announcement lists; on a difference, say which. */
+static int compare_ann(const char *rec, const char *rep, const char *where, char *err, size_t errlen)
+{
+	while (*rec || *rep) {
+		size_t a = strcspn(rec, "\n"), b = strcspn(rep, "\n");
+		if (a != b || memcmp(rec, rep, a) != 0) {
+			if (!*rec)
+				return failf(err, errlen, "%s: the replay also announces \"%.*s\"", where, (int)b, rep);
+			if (!*rep)
+				return failf(err, errlen, "%s: PGN says \"%.*s\", the replay says nothing more", where,
+				             (int)a, rec);
+			return failf(err, errlen, "%s: PGN says \"%.*s\", the replay says \"%.*s\"", where, (int)a,
+			             rec, (int)b, rep);
+		}
+		rec += a + (rec[a] == '\n');
+		rep += b + (rep[b] == '\n');
+	}
+	return 0;
+}
+
+static int check_log(const struct ptext *t, const struct glog *g, const struct pgn_header *h, char *err,
+                     size_t errlen)
+{
+	struct sbuf s;
+	sb_init(&s);
+	int rc = 0;
+	char where[64];
+
+	if (t->open.has_ann) {
+		pgn_render_announcements(g, 0, g->open_end, AUD_UMPIRE, &s);
+		rc = compare_ann(t->open.ann.p, s.p, "before the first move", err, errlen);
+	}
+	for (size_t i = 0; rc == 0 && i < g->nhm; i++) {
+		const struct hm *hm = &g->hm[i];
+		const struct pgroup *pg = &t->hm[i];
+		const char *why;
+		hm_label(&hm->before, pg->san, where, sizeof where);
+		move_t m = san_resolve(&hm->before, pg->san, &why);
+		if (m != hm->move) {
+			rc = failf(err, errlen, "%s: the replay played %s", where, hm->san);
+			break;
+		}
+		if (pg->has_k) {
+			sb_clear(&s);
+			pgn_render_attempts(g, hm, AUD_UMPIRE, &s);
+			if (strcmp(s.p, pg->k_att.p) != 0) {
+				rc = failf(err, errlen, "%s: PGN records the tries (K:%.60s:), the replay (K:%.60s:)",
+				           where, pg->k_att.p, s.p);
+				break;
+			}
+			sb_clear(&s);
+			pgn_render_info(g, hm, AUD_UMPIRE, &s);
+			if (strcmp(s.p, pg->k_info.p) != 0) {
+				rc = failf(err, errlen, "%s: PGN says the opponent heard (K::%.40s), the replay (K::%.40s)",
+				           where, pg->k_info.p, s.p);
+				break;
+			}
+		}
+		if (pg->has_ann) {
+			sb_clear(&s);
+			pgn_render_announcements(g, hm->ev_first, hm->ev_end, AUD_UMPIRE, &s);
+			rc = compare_ann(pg->ann.p, s.p, where, err, errlen);
+		}
+	}
+	if (rc == 0 && t->trail.has_ann) {
+		sb_clear(&s);
+		pgn_render_announcements(g, g->tr_ev_first, g->ev.n, AUD_UMPIRE, &s);
+		rc = compare_ann(t->trail.ann.p, s.p, "after the last move", err, errlen);
+	}
+	if (rc == 0 && g->over && strcmp(h->result, pgn_result_of(g)) != 0)
+		rc = failf(err, errlen, "Result \"%s\" but the replay ends %s", h->result, pgn_result_of(g));
+	free(s.p);
+	return rc;
+}
+
+static int recover(const struct ptext *t, const struct pgn_header *h, const struct ruleset *rs,
+                   struct alist *l, char *err, size_t errlen)
+{
+	char e[160];
+	struct referee *r = referee_new(rs, h->fen[0] ? h->fen : NULL, e, sizeof e);
+	if (r == NULL)
+		return failf(err, errlen, "%s", e);
+	struct evlist ev;
+	evlist_init(&ev);
+	referee_begin(r, &ev);
+	int rc = 0;
+	char where[64];
+
+	for (size_t i = 0; rc == 0 && i < t->nhm; i++) {
+		const struct pgroup *pg = &t->hm[i];
+		const struct board *b = referee_board(r);
+		hm_label(b, pg->san, where, sizeof where);
+		if (referee_over(r)) {
+			rc = failf(err, errlen, "%s: the game is already over", where);
+			break;
+		}
+		if ((size_t)referee_plies(r) > i) {
+			/* Played by an "if quiet" sequence inside an earlier action. */
+			if (pg->has_krieg && pg->krieg.p[0])
+				rc = failf(err, errlen, "%s: a move played by a quiet sequence has no actions", where);
+			continue;
+		}
+		if (pg->has_krieg) {
+			rc = apply_krieg(r, l, pg->krieg.p, &ev, where, err, errlen);
+		} else {
+			/* UMD: each attempt a try, then the move. */
+			const char *p = pg->k_att.p;
+			while (rc == 0 && *p) {
+				size_t n = strcspn(p, ",");
+				char tok[ACTION_TEXT_MAX];
+				snprintf(tok, sizeof tok, "%.*s", (int)(n < sizeof tok - 1 ? n : sizeof tok - 1), p);
+				p += n + (p[n] == ',');
+				if (strcmp(tok, "??") == 0)
+					rc = failf(err, errlen, "%s: a filtered PGN (\"??\" tries) cannot be replayed", where);
+				else if (tok[0] == '\0')
+					rc = failf(err, errlen, "%s: empty attempt in (K:...)", where);
+				else
+					rc = apply_new(r, l, ACTION_TRY, tok, referee_side_to_move(r), &ev, where, err, errlen);
+				if (rc == 0 && (size_t)referee_plies(r) > i)
+					rc = failf(err, errlen, "%s: the attempt %s is legal: it was played", where, tok);
+			}
+			if (rc != 0)
+				break;
+			const char *why;
+			b = referee_board(r);
+			move_t m = san_resolve(b, pg->san, &why);
+			if (m == MOVE_NONE) {
+				rc = failf(err, errlen, "%s: %s", where, why);
+				break;
+			}
+			struct board own;
+			char san[NOTATION_MAX];
+			board_own_view(b, b->side, &own);
+			notation_san(&own, m, true, san);
+			rc = apply_new(r, l, ACTION_TRY, san, b->side, &ev, where, err, errlen);
+		}
+		if (rc == 0 && (size_t)referee_plies(r) <= i)
+			rc = failf(err, errlen, "%s: the recorded actions do not play a move", where);
+	}
+	if (rc == 0 && t->has_trail)
+		rc = apply_krieg(r, l, t->trail.krieg.p, &ev, "after the last move", err, errlen);
+	if (rc == 0 && (size_t)referee_plies(r) != t->nhm)
+		rc = failf(err, errlen, "the replay plays %d moves, the PGN records %zu", referee_plies(r), t->nhm);
+	evlist_free(&ev);
+	referee_free(r);
+	return rc;
+}
+
+int pgn_read(const char *text, struct pgn_header *h, struct action **a, size_t *n, char *err,
+             size_t errlen)
+{
+	*a = NULL;
+	*n = 0;
+	pgn_header_init(h);
+	if (text == NULL)
+		return failf(err, errlen, "no text");
+	if (strnlen(text, PGN_INPUT_MAX + 1) > PGN_INPUT_MAX)
+		return failf(err, errlen, "PGN longer than %u bytes", PGN_INPUT_MAX);
+
+	struct ptext t;
+	memset(&t, 0, sizeof t);
+	pgroup_init(&t.open);
+	pgroup_init(&t.trail);
+	int line = 1;
+	const char *p = text;
+	int rc = parse_tags(&p, &line, h, &t, err, errlen);
+	if (rc == 0 && t.setup && h->fen[0] == '\0')
+		rc = failf(err, errlen, "SetUp \"1\" without a FEN tag");
+	if (rc == 0)
+		rc = parse_movetext(p, line, &t, err, errlen);
+	if (rc == 0 && t.result_token[0] && strcmp(t.result_token, h->result) != 0)
+		rc = failf(err, errlen, "the movetext ends %s but the Result tag says %s", t.result_token,
+		           h->result);
+
+	struct alist l = { 0 };
+	const struct ruleset *rs = ruleset_find(h->rules);
+	if (rc == 0)
+		rc = recover(&t, h, rs, &l, err, errlen);
+	if (rc == 0) {
+		struct glog g;
+		char e[200];
+		if (pgn_glog_build(&g, rs, h->fen[0] ? h->fen : NULL, l.v, l.n, e, sizeof e) != 0)
+			rc = failf(err, errlen, "replay: %s", e);
+		else if (g.nhm != t.nhm)
+			rc = failf(err, errlen, "the replay plays %zu moves, the PGN records %zu", g.nhm, t.nhm);
+		else
+			rc = check_log(&t, &g, h, err, errlen);
+		pgn_glog_free(&g);
+	}
+	ptext_free(&t);
+	if (rc != 0) {
+		free(l.v);
+		return -1;
+	}
+	*a = l.v;
+	*n = l.n;
+	return 0;
+}

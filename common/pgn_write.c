@@ -1,0 +1,302 @@
+/*
+ * pgn_write.c — pgn_write (pgn.h): the game log (pgn_log.c) as the text
+ * of proto/PGN.md.
+ */
+#include "pgn_priv.h"
+
+#include <stdlib.h>
+
+/* ------------------------------------------------------------------ */
+/* the actions of a half-move                                          */
+
+/* [%krieg ACTION; ACTION] for actions [first, first + n). */
+static void render_krieg(const struct glog *g, size_t first, size_t n, struct sbuf *out)
+{
+	sb_puts(out, "[%krieg");
+	for (size_t i = 0; i < n; i++) {
+		const struct action *a = &g->a[first + i];
+		sb_puts(out, i ? "; " : " ");
+		sb_puts(out, action_kind_name(a->kind));
+		if (a->text[0] && a->kind != ACTION_ANY) {
+			/* Runs of spaces and spaces at the ends carry no meaning (notation.h). */
+			const char *t = a->text;
+			while (*t == ' ')
+				t++;
+			sb_puts(out, " ");
+			for (; *t; t++)
+				if (*t != ' ' || (t[1] && t[1] != ' '))
+					sb_putn(out, t, 1);
+		}
+		if ((a->kind == ACTION_END || a->kind == ACTION_DRAW) &&
+		    (a->color == WHITE || a->color == BLACK))
+			sb_printf(out, " %s", pgn_color_word(a->color));
+	}
+	sb_puts(out, "]");
+}
+
+/* Can the half-move's actions be read back from its (K:...) block alone?
+ * Only if they are: each refused try, in the form the block writes it,
+ * then the move in the mover's own-view SAN. */
+static bool is_default(const struct glog *g, const struct hm *h)
+{
+	if (h->automatic || h->act_n == 0)
+		return false;
+	struct sbuf att;
+	sb_init(&att);
+	pgn_render_attempts(g, h, AUD_UMPIRE, &att);
+	bool ok = true;
+	size_t k = 0;
+	const char *p = att.p;
+	while (ok && *p) {
+		size_t len = strcspn(p, ",");
+		const struct action *a = &g->a[h->act_first + k];
+		ok = k + 1 < h->act_n && a->kind == ACTION_TRY && strlen(a->text) == len &&
+		     memcmp(a->text, p, len) == 0;
+		k++;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	free(att.p);
+	if (!ok || k + 1 != h->act_n)
+		return false;
+	const struct action *last = &g->a[h->act_first + k];
+	return last->kind == ACTION_TRY && strcmp(last->text, h->own) == 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* lines and comments                                                  */
+
+struct wrap {
+	struct sbuf *b;
+	size_t col;
+};
+
+/* An unbreakable piece of movetext; lines are broken between atoms only. */
+static void wr_atom(struct wrap *w, const char *s, size_t n)
+{
+	if (w->col > 0) {
+		if (w->col + 1 + n > PGN_LINE) {
+			sb_puts(w->b, "\n");
+			w->col = 0;
+		} else {
+			sb_puts(w->b, " ");
+			w->col++;
+		}
+	}
+	sb_putn(w->b, s, n);
+	w->col += n;
+}
+
+/* A comment: {el1 el2 ...}; each element one atom, the braces glued on. */
+struct comment {
+	struct sbuf el[64];
+	size_t n;
+};
+
+static void cm_add(struct comment *c, const char *s, size_t n)
+{
+	if (c->n == sizeof c->el / sizeof c->el[0]) {
+		/* Too many announcements for separate atoms: glue onto the last. */
+		sb_puts(&c->el[c->n - 1], " ");
+		sb_putn(&c->el[c->n - 1], s, n);
+		return;
+	}
+	sb_init(&c->el[c->n]);
+	sb_putn(&c->el[c->n], s, n);
+	c->n++;
+}
+
+/* Each line of a '\n'-separated announcement list as a quoted element. */
+static void cm_add_quoted(struct comment *c, const char *list)
+{
+	while (*list) {
+		size_t len = strcspn(list, "\n");
+		char q[PGN_SAY_MAX + 24];
+		snprintf(q, sizeof q, "\"%.*s\"", (int)(len < PGN_SAY_MAX + 16 ? len : PGN_SAY_MAX + 16), list);
+		cm_add(c, q, strlen(q));
+		list += len;
+		if (*list)
+			list++;
+	}
+}
+
+static void cm_flush(struct comment *c, struct wrap *w)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		struct sbuf t;
+		sb_init(&t);
+		if (i == 0)
+			sb_puts(&t, "{");
+		sb_putn(&t, c->el[i].p, c->el[i].n);
+		if (i + 1 == c->n)
+			sb_puts(&t, "}");
+		wr_atom(w, t.p, t.n);
+		free(t.p);
+		free(c->el[i].p);
+	}
+	c->n = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* tags                                                                */
+
+static void tag(struct sbuf *b, const char *name, const char *value, const char *dflt)
+{
+	if (value == NULL || value[0] == '\0')
+		value = dflt;
+	sb_printf(b, "[%s \"", name);
+	for (const char *p = value; *p; p++) {
+		if (*p == '"' || *p == '\\') {
+			char esc[2] = { '\\', *p };
+			sb_putn(b, esc, 2);
+		} else if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f) {
+			sb_puts(b, " ");
+		} else {
+			sb_putn(b, p, 1);
+		}
+	}
+	sb_puts(b, "\"]\n");
+}
+
+static const char *termination_of(const struct glog *g)
+{
+	if (!g->over)
+		return "unterminated";
+	switch (g->reason) {
+	case REASON_TIME: return "time forfeit";
+	case REASON_ABANDONED: return "abandoned";
+	case REASON_ABORTED: return "unterminated";
+	default: return "normal";
+	}
+}
+
+static void write_tags(const struct pgn_header *h, const struct glog *g, unsigned view,
+                       struct sbuf *b)
+{
+	tag(b, "Event", h->event, "?");
+	tag(b, "Site", h->site, "?");
+	tag(b, "Date", h->date, "????.??.??");
+	tag(b, "Round", h->round, "?");
+	tag(b, "White", h->white, "?");
+	tag(b, "Black", h->black, "?");
+	tag(b, "Result", pgn_result_of(g), "*");
+	tag(b, "Variant", "Kriegspiel", "");
+	tag(b, "KriegRules", g->rs->name, "");
+	if (view != AUD_UMPIRE)
+		tag(b, "KriegView", audience_name(view), "");
+	char fen[FEN_MAX];
+	fen_format(&g->start, fen, sizeof fen);
+	if (strcmp(fen, FEN_START) != 0) {
+		tag(b, "SetUp", "1", "");
+		tag(b, "FEN", fen, "");
+	}
+	tag(b, "Termination", termination_of(g), "");
+	sb_puts(b, "\n");
+}
+
+/* ------------------------------------------------------------------ */
+/* writing                                                             */
+
+/* Text the reader gives back as written: printable, none of the
+ * characters that end a comment, a command or an action. */
+static bool writable(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e || strchr(";]{}\"", *s))
+			return false;
+	return true;
+}
+
+/* One half-move: number, move, {(K:...) [%krieg ...] "announcements"}. */
+static void write_hm(const struct glog *g, size_t i, unsigned view, struct wrap *w,
+                     struct comment *c, struct sbuf *t)
+{
+	const struct hm *hm = &g->hm[i];
+	/* The move number and the move stay on one line. */
+	char num[32];
+	const char *san = view == AUD_UMPIRE ? hm->san : view == aud_of(hm->color) ? hm->own : "??";
+	if (hm->color == WHITE)
+		snprintf(num, sizeof num, "%d. %s", hm->before.fullmove, san);
+	else if (i == 0)
+		snprintf(num, sizeof num, "%d... %s", hm->before.fullmove, san);
+	else
+		snprintf(num, sizeof num, "%s", san);
+	wr_atom(w, num, strlen(num));
+
+	sb_clear(t);
+	sb_puts(t, "(K:");
+	pgn_render_attempts(g, hm, view, t);
+	sb_puts(t, ":");
+	pgn_render_info(g, hm, view, t);
+	sb_puts(t, ")");
+	cm_add(c, t->p, t->n);
+	if (view == AUD_UMPIRE && !is_default(g, hm)) {
+		sb_clear(t);
+		render_krieg(g, hm->act_first, hm->act_n, t);
+		cm_add(c, t->p, t->n);
+	}
+	sb_clear(t);
+	pgn_render_announcements(g, hm->ev_first, hm->ev_end, view, t);
+	cm_add_quoted(c, t->p);
+	cm_flush(c, w);
+}
+
+int pgn_write(const struct pgn_header *h, const struct action *a, size_t n, unsigned view,
+              char **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	if (view != AUD_UMPIRE && view != AUD_WHITE && view != AUD_BLACK && view != AUD_SPECTATOR)
+		return failf(err, errlen, "bad view");
+	const char *rules = h->rules[0] ? h->rules : RULESET_DEFAULT;
+	const struct ruleset *rs = ruleset_find(rules);
+	if (rs == NULL)
+		return failf(err, errlen, "unknown rule set \"%.40s\"", rules);
+	for (size_t i = 0; i < n; i++) {
+		if (strnlen(a[i].text, sizeof a[i].text) == sizeof a[i].text || !writable(a[i].text))
+			return failf(err, errlen, "action %zu: text cannot be written", i + 1);
+	}
+
+	struct glog g;
+	if (pgn_glog_build(&g, rs, h->fen[0] ? h->fen : NULL, a, n, err, errlen) != 0) {
+		pgn_glog_free(&g);
+		return -1;
+	}
+
+	struct sbuf b;
+	sb_init(&b);
+	write_tags(h, &g, view, &b);
+
+	struct wrap w = { &b, 0 };
+	struct comment *c = xcalloc(1, sizeof *c);
+	struct sbuf t;
+	sb_init(&t);
+
+	pgn_render_announcements(&g, 0, g.open_end, view, &t);
+	cm_add_quoted(c, t.p);
+	cm_flush(c, &w);
+
+	for (size_t i = 0; i < g.nhm; i++)
+		write_hm(&g, i, view, &w, c, &t);
+
+	if (g.tr_act_first < g.na) {
+		if (view == AUD_UMPIRE) {
+			sb_clear(&t);
+			render_krieg(&g, g.tr_act_first, g.na - g.tr_act_first, &t);
+			cm_add(c, t.p, t.n);
+		}
+		sb_clear(&t);
+		pgn_render_announcements(&g, g.tr_ev_first, g.ev.n, view, &t);
+		cm_add_quoted(c, t.p);
+		cm_flush(c, &w);
+	}
+	const char *res = pgn_result_of(&g);
+	wr_atom(&w, res, strlen(res));
+	sb_puts(&b, "\n");
+
+	free(t.p);
+	free(c);
+	pgn_glog_free(&g);
+	*out = b.p;
+	return 0;
+}

@@ -1,0 +1,130 @@
+/*
+ * announce.c — announcements as an audience receives them (announce.h).
+ */
+#include "announce.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "action.h"
+#include "event.h"
+#include "event_json.h"
+#include "log.h"
+#include "referee.h"
+#include "ruleset.h"
+#include "store.h"
+
+/* Who hears a draw offer or its decline: both players and the umpire. */
+#define ANNOUNCE_DRAW_AUDIENCE (AUD_WHITE | AUD_BLACK | AUD_UMPIRE)
+
+json_t *announce_event(int64_t game, const struct ruleset *rs, const struct event *e,
+                        json_t *clock)
+{
+	json_t *j = event_to_json(e, rs, -1);
+	if (j == NULL)
+		return NULL;
+	json_object_set_new(j, "game", json_integer((json_int_t)game));
+	if (clock != NULL)
+		json_object_set(j, "clock", clock);
+	return j;
+}
+
+json_t *announce_draw(int64_t game, const struct action *a, json_t *clock)
+{
+	json_t *j = json_pack("{s:s, s:I, s:s}", "event",
+	                      strcmp(a->text, "offer") == 0 ? "draw_offer" : "draw_declined",
+	                      "game", (json_int_t)game, "by", a->color == WHITE ? "white" : "black");
+	if (clock != NULL)
+		json_object_set(j, "clock", clock);
+	return j;
+}
+
+struct replay {
+	const struct store_game *g;
+	const struct ruleset *rs;
+	struct referee *ref;
+	unsigned aud;
+	json_t *arr;
+	struct evlist out;
+	bool failed;
+};
+
+static int replay_cb(const struct store_action *sa, void *arg)
+{
+	struct replay *rp = arg;
+	struct action a;
+
+	if (!sa->ok)
+		return 0;
+	evlist_clear(&rp->out);
+	if (action_parse(&a, sa->kind, sa->color, sa->text) != REF_OK ||
+	    referee_apply(rp->ref, &a, &rp->out) != REF_OK) {
+		rp->failed = true;
+		return 1;
+	}
+	for (size_t i = 0; i < rp->out.n; i++) {
+		if (!(rp->out.v[i].audience & rp->aud))
+			continue;
+		json_t *j = announce_event(rp->g->id, rp->rs, &rp->out.v[i], NULL);
+		if (j != NULL)
+			json_array_append_new(rp->arr, j);
+	}
+	if (a.kind == ACTION_DRAW && (rp->aud & ANNOUNCE_DRAW_AUDIENCE))
+		json_array_append_new(rp->arr, announce_draw(rp->g->id, &a, NULL));
+	return 0;
+}
+
+json_t *announce_replay(struct store *st, const struct store_game *g, unsigned aud)
+{
+	struct replay rp = { .g = g, .aud = aud };
+	char err[128];
+
+	rp.rs = ruleset_find(g->rules);
+	if (rp.rs == NULL)
+		return NULL;
+	rp.ref = referee_new(rp.rs, g->fen[0] ? g->fen : NULL, err, sizeof err);
+	if (rp.ref == NULL)
+		return NULL;
+	rp.arr = json_array();
+	evlist_init(&rp.out);
+	int rc = store_game_actions(st, g->id, replay_cb, &rp);
+	evlist_free(&rp.out);
+	referee_free(rp.ref);
+	if (rc != STORE_OK || rp.failed) {
+		log_warnx("game=%" PRId64 " record could not be replayed%s%s", g->id,
+		          rc != STORE_OK ? ": " : "", rc != STORE_OK ? store_error(st) : "");
+		json_decref(rp.arr);
+		return NULL;
+	}
+	return rp.arr;
+}
+
+struct stored {
+	int64_t game;
+	const struct ruleset *rs;
+	unsigned aud;
+	json_t *arr;
+};
+
+static int stored_cb(int seq, const struct event *e, void *arg)
+{
+	struct stored *sv = arg;
+	(void)seq;
+	if (!(e->audience & sv->aud))
+		return 0;
+	json_t *j = announce_event(sv->game, sv->rs, e, NULL);
+	if (j != NULL)
+		json_array_append_new(sv->arr, j);
+	return 0;
+}
+
+json_t *announce_stored(struct store *st, const struct store_game *g, unsigned aud)
+{
+	struct stored sv = { g->id, ruleset_find(g->rules), aud, json_array() };
+	if (sv.rs == NULL || store_game_event_list(st, g->id, stored_cb, &sv) != STORE_OK) {
+		json_decref(sv.arr);
+		return NULL;
+	}
+	return sv.arr;
+}

@@ -1,0 +1,46 @@
+/*
+ * announce.h — announcements as an audience receives them: the wire form of
+ * one event, and a whole game's events for one audience rebuilt from the
+ * stored record.
+ *
+ * Owns the one server-side replay of a record for reading (the `game`
+ * view and game_state at login, `record` in history.c): the stored actions
+ * go through a fresh referee by referee_apply() (common/action.h), the
+ * same path live play and recovery take, so a view holds exactly the
+ * events that were sent at the time, SAN and wording included (the events
+ * table keeps no SAN).  A record that failed its check at start (flagged,
+ * recover.h) is never replayed: announce_stored() serves its STORED events.
+ */
+#ifndef KRIEG_ANNOUNCE_H
+#define KRIEG_ANNOUNCE_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+struct action;
+struct event;
+struct ruleset;
+struct store;
+struct store_game;
+
+/* One announcement to its audience: the event's JSON (event_json.h) with
+ * the game id, and the clock readings when given (a new reference to
+ * clock is taken).  NULL for an event with no wire form. */
+json_t *announce_event(int64_t game, const struct ruleset *rs, const struct event *e,
+                        json_t *clock);
+
+/* The notice of a draw action (a->kind == ACTION_DRAW, "offer" or
+ * "decline" by a->color) to both players and the umpire. */
+json_t *announce_draw(int64_t game, const struct action *a, json_t *clock);
+
+/* Every announcement of game g heard by audience aud (AUD_ bits),
+ * replayed from the stored record, draw notices included for the players
+ * and the umpire.  A new array; NULL (logged) if the store fails or the
+ * record does not replay. */
+json_t *announce_replay(struct store *st, const struct store_game *g, unsigned aud);
+
+/* The same from the STORED events (flagged games): no SAN, no draw
+ * notices (they are not events).  NULL if the store fails. */
+json_t *announce_stored(struct store *st, const struct store_game *g, unsigned aud);
+
+#endif

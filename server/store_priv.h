@@ -1,0 +1,93 @@
+/*
+ * store_priv.h — internal to the store module (store.c, store_user.c,
+ * store_game.c); nothing else includes it, the interface is store.h.
+ *
+ * It owns what the three files share: struct store (one SQLite connection),
+ * the ids of the statement table, and the helpers every query goes
+ * through.  store.c holds the rest of the machinery: opening, the schema
+ * migrations, the statement SQL and its cache, the sticky error and
+ * transactions.  store_user.c holds accounts and sessions, store_game.c
+ * game records and their listings.
+ *
+ * The pattern of a query: store_enter(), store_stmt(), bind, step, decode,
+ * store_stmt_done(); any failure goes through store_fail() so that the
+ * first error of a transaction sticks (see store.h).
+ */
+#ifndef KRIEG_STORE_PRIV_H
+#define KRIEG_STORE_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+#define STORE_ERR_MAX 512
+
+/* One per entry of stmt_sql[] (store.c). */
+enum stmt_id {
+	S_BEGIN,
+	S_COMMIT,
+	S_ROLLBACK,
+	S_USER_CREATE,
+	S_USER_FIND,
+	S_USER_NAME,
+	S_SESSION_CREATE,
+	S_SESSION_LOOKUP,
+	S_SESSION_DELETE,
+	S_SESSION_TOUCH,
+	S_SESSIONS_PURGE,
+	S_GAME_CREATE,
+	S_GAME_FINISH,
+	S_GAME_GET,
+	S_ACTION_INSERT,
+	S_EVENT_INSERT,
+	S_ACTIONS_LIST,
+	S_EVENTS_LIST,
+	S_GAMES_UNFINISHED,
+	S_GAMES_OF_USER,
+	S_GAMES_LIVE_OF_USER,
+	S_UMPIRE_INSERT,
+	S_UMPIRE_LIST,
+	S_FLAG_INSERT,
+	S_FLAG_GET,
+	S_GAMES_FINISHED_OF_USER,
+	S_STATE_SET,
+	S_STATE_GET,
+	S__COUNT
+};
+
+struct store {
+	sqlite3 *db;
+	char *path;                 /* for store_open_writer() */
+	char synchronous[8];
+	int busy_ms;                /* the configured busy_timeout */
+	sqlite3_stmt *stmt[S__COUNT];
+	int depth;                  /* store_begin() nesting */
+	int doomed;                 /* a failure inside the current transaction */
+	char err[STORE_ERR_MAX];
+};
+
+/* Record a failure (the first text wins until the next top-level call)
+ * and doom the open transaction, if any.  Returns STORE_ERROR. */
+int store_fail(struct store *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int store_fail_db(struct store *st, const char *what);   /* what: sqlite3_errmsg */
+/* Every public call starts here: 0 when a doomed transaction forbids it. */
+int store_enter(struct store *st);
+
+/* The cached statement id, ready to bind; NULL (error recorded) on
+ * failure.  *temp says it is a private copy store_stmt_done() finalizes. */
+sqlite3_stmt *store_stmt(struct store *st, enum stmt_id id, int *temp);
+void store_stmt_done(sqlite3_stmt *s, int temp);
+/* Step a statement that returns no rows. */
+int store_run(struct store *st, sqlite3_stmt *s, const char *what);
+/* store_run(), then NOT_FOUND if no row changed; finishes the statement. */
+int store_write_changes(struct store *st, sqlite3_stmt *s, int temp, const char *what);
+/* Bind a text of fewer than max bytes (else SQLITE_TOOBIG). */
+int store_bind_text(sqlite3_stmt *s, int i, const char *text, size_t max);
+/* Copy a text column into out[len]; a longer value is corruption. */
+int store_col_text(struct store *st, sqlite3_stmt *s, int col, char *out, size_t len,
+                   const char *what);
+
+#endif

@@ -1,0 +1,216 @@
+/*
+ * store_user.c — accounts and resume sessions (store.h), on the
+ * connection, statements and sticky error of store.c (store_priv.h).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "store_priv.h"
+
+/* --- users ---------------------------------------------------------------- */
+
+int store_user_create(struct store *st, const char *name, const char *pwhash, int guest,
+                      int64_t *id)
+{
+	int temp, rc, step;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_USER_CREATE, &temp)) == NULL)
+		return STORE_ERROR;
+	if (store_bind_text(s, 1, name, sizeof ((struct store_user *)0)->name) != SQLITE_OK ||
+	    (pwhash != NULL && pwhash[0] != '\0'
+	         ? store_bind_text(s, 2, pwhash, STORE_HASH_MAX)
+	         : sqlite3_bind_null(s, 2)) != SQLITE_OK ||
+	    sqlite3_bind_int(s, 3, guest ? 1 : 0) != SQLITE_OK ||
+	    sqlite3_bind_int64(s, 4, (int64_t)time(NULL)) != SQLITE_OK) {
+		rc = store_fail(st, "user create: name or hash too long");
+		goto out;
+	}
+	step = sqlite3_step(s);
+	if (step == SQLITE_DONE) {
+		if (id != NULL)
+			*id = sqlite3_last_insert_rowid(st->db);
+		rc = STORE_OK;
+	} else if (step == SQLITE_CONSTRAINT_UNIQUE) {
+		/* An answer, not a failure: the transaction lives on, and
+		 * its sticky error text stays free for a real failure. */
+		if (st->depth == 0)
+			snprintf(st->err, sizeof st->err, "user create: name taken");
+		rc = STORE_EXISTS;
+	} else {
+		rc = store_fail_db(st, "user create");
+	}
+out:
+	store_stmt_done(s, temp);
+	return rc;
+}
+
+int store_user_find(struct store *st, const char *name, struct store_user *out)
+{
+	int temp, rc, step;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_USER_FIND, &temp)) == NULL)
+		return STORE_ERROR;
+	if (sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
+		rc = store_fail_db(st, "user find");
+		goto out;
+	}
+	step = sqlite3_step(s);
+	if (step == SQLITE_DONE) {
+		rc = STORE_NOT_FOUND;
+	} else if (step != SQLITE_ROW) {
+		rc = store_fail_db(st, "user find");
+	} else {
+		memset(out, 0, sizeof *out);
+		out->id = sqlite3_column_int64(s, 0);
+		out->guest = sqlite3_column_int(s, 3);
+		out->created_unix = sqlite3_column_int64(s, 4);
+		rc = store_col_text(st, s, 1, out->name, sizeof out->name, "user find");
+		if (rc == STORE_OK)
+			rc = store_col_text(st, s, 2, out->pwhash, sizeof out->pwhash, "user find");
+	}
+out:
+	store_stmt_done(s, temp);
+	return rc;
+}
+
+int store_user_get(struct store *st, const char *name, int64_t *id, char *pwhash, size_t len)
+{
+	struct store_user u;
+	int rc = store_user_find(st, name, &u);
+
+	if (rc != STORE_OK)
+		return rc;
+	if (id != NULL)
+		*id = u.id;
+	if (pwhash != NULL) {
+		size_t n = strlen(u.pwhash);
+		if (n >= len)
+			return store_fail(st, "user get: hash buffer too small");
+		memcpy(pwhash, u.pwhash, n + 1);
+	}
+	return STORE_OK;
+}
+
+int store_user_name(struct store *st, int64_t id, char *name, size_t len)
+{
+	int temp, rc, step;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_USER_NAME, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, id);
+	step = sqlite3_step(s);
+	if (step == SQLITE_DONE)
+		rc = STORE_NOT_FOUND;
+	else if (step != SQLITE_ROW)
+		rc = store_fail_db(st, "user name");
+	else
+		rc = store_col_text(st, s, 0, name, len, "user name");
+	store_stmt_done(s, temp);
+	return rc;
+}
+
+/* --- sessions -------------------------------------------------------------- */
+
+int store_session_create(struct store *st, int64_t user, const char *token_hash,
+                         int64_t expires_unix)
+{
+	int temp, rc;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_SESSION_CREATE, &temp)) == NULL)
+		return STORE_ERROR;
+	if (store_bind_text(s, 1, token_hash, STORE_HASH_MAX) != SQLITE_OK) {
+		rc = store_fail(st, "session create: token hash too long");
+	} else {
+		sqlite3_bind_int64(s, 2, user);
+		sqlite3_bind_int64(s, 3, (int64_t)time(NULL));
+		sqlite3_bind_int64(s, 4, expires_unix);
+		rc = store_run(st, s, "session create");
+	}
+	store_stmt_done(s, temp);
+	return rc;
+}
+
+int store_session_lookup(struct store *st, const char *token_hash, int64_t now_unix,
+                         int64_t *user)
+{
+	int temp, rc, step;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_SESSION_LOOKUP, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_text(s, 1, token_hash, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(s, 2, now_unix);
+	step = sqlite3_step(s);
+	if (step == SQLITE_DONE) {
+		rc = STORE_NOT_FOUND;
+	} else if (step == SQLITE_ROW) {
+		if (user != NULL)
+			*user = sqlite3_column_int64(s, 0);
+		rc = STORE_OK;
+	} else {
+		rc = store_fail_db(st, "session lookup");
+	}
+	store_stmt_done(s, temp);
+	return rc;
+}
+
+int store_session_delete(struct store *st, const char *token_hash)
+{
+	int temp;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_SESSION_DELETE, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_text(s, 1, token_hash, -1, SQLITE_TRANSIENT);
+	return store_write_changes(st, s, temp, "session delete");
+}
+
+int store_session_touch(struct store *st, const char *token_hash, int64_t now_unix,
+                        int64_t expires_unix)
+{
+	int temp;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_SESSION_TOUCH, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_text(s, 1, token_hash, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(s, 2, now_unix);
+	sqlite3_bind_int64(s, 3, expires_unix);
+	return store_write_changes(st, s, temp, "session touch");
+}
+
+int store_sessions_purge(struct store *st, int64_t now_unix)
+{
+	int temp, rc;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_SESSIONS_PURGE, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, now_unix);
+	rc = store_run(st, s, "sessions purge");
+	store_stmt_done(s, temp);
+	return rc;
+}

@@ -1,0 +1,246 @@
+/*
+ * harness_replay.c — the same record through every consumer
+ * (harness_replay.h).
+ *
+ * What is compared is what an audience is told, as JSON: an event's wire
+ * form (announce_event) without its SAN, since the events table keeps
+ * none, and without the draw notices, which are not events of the
+ * referee.  The stored announcements are the reference: they are what
+ * the players were actually sent.
+ */
+#include "harness_replay.h"
+
+#include <jansson.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "action.h"
+#include "errbuf.h"
+#include "event.h"
+#include "pgn.h"
+#include "recover.h"
+#include "referee.h"
+#include "ruleset.h"
+#include "store.h"
+#include "announce.h"
+#include "xmalloc.h"
+
+static const unsigned audiences[] = { AUD_WHITE, AUD_BLACK, AUD_UMPIRE, AUD_SPECTATOR };
+#define NAUD (sizeof audiences / sizeof audiences[0])
+
+struct acts {
+	struct action *v;
+	size_t n, cap;
+	int bad;
+};
+
+static int acts_cb(const struct store_action *sa, void *arg)
+{
+	struct acts *a = arg;
+	if (!sa->ok)
+		return 0;
+	a->v = xgrow(a->v, &a->cap, a->n + 1, sizeof *a->v, 64);
+	if (action_parse(&a->v[a->n], sa->kind, sa->color, sa->text) != REF_OK) {
+		a->bad = 1;
+		return 1;
+	}
+	a->n++;
+	return 0;
+}
+
+/* The comparable form of a view: its events without SAN or draw notices. */
+static json_t *comparable(json_t *events)
+{
+	json_t *out = json_array();
+	size_t i;
+	json_t *e;
+	json_array_foreach(events, i, e) {
+		const char *type = json_string_value(json_object_get(e, "event"));
+		if (type && (strcmp(type, "draw_offer") == 0 || strcmp(type, "draw_declined") == 0))
+			continue;
+		json_t *c = json_deep_copy(e);
+		json_object_del(c, "san");
+		json_array_append_new(out, c);
+	}
+	return out;
+}
+
+/* A replay of actions through a fresh referee, as aud hears it. */
+static json_t *replay_json(const struct store_game *g, const struct action *a, size_t n,
+                           unsigned aud, char *err, size_t errlen)
+{
+	const struct ruleset *rs = ruleset_find(g->rules);
+	char e[128];
+	struct referee *r = rs ? referee_new(rs, g->fen[0] ? g->fen : NULL, e, sizeof e) : NULL;
+	if (r == NULL) {
+		failf(err, errlen, "cannot start a referee");
+		return NULL;
+	}
+	json_t *arr = json_array();
+	struct evlist out;
+	evlist_init(&out);
+	size_t i = 0;
+	/* A re-imported record has no "begin": the referee's opening is the same. */
+	if (n == 0 || a[0].kind != ACTION_BEGIN)
+		referee_begin(r, &out);
+	for (;; i++) {
+		for (size_t k = 0; k < out.n; k++)
+			if (out.v[k].audience & aud)
+				json_array_append_new(arr, announce_event(g->id, rs, &out.v[k], NULL));
+		evlist_clear(&out);
+		if (i == n)
+			break;
+		int st = referee_apply(r, &a[i], &out);
+		if (st != REF_OK) {
+			char lab[64];
+			action_label(&a[i], lab, sizeof lab);
+			failf(err, errlen, "action %zu (%s) refused: %s", i + 1, lab, referee_status_name(st));
+			json_decref(arr);
+			arr = NULL;
+			break;
+		}
+	}
+	evlist_free(&out);
+	referee_free(r);
+	return arr;
+}
+
+/* Compare two views; on a difference, say where in err. */
+static int same(json_t *want, json_t *got, const char *what, unsigned aud, char *err,
+                size_t errlen)
+{
+	json_t *w = comparable(want), *g = comparable(got);
+	int rc = 0;
+	size_t n = json_array_size(w) > json_array_size(g) ? json_array_size(w) : json_array_size(g);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		json_t *x = json_array_get(w, i), *y = json_array_get(g, i);
+		if (x && y && json_equal(x, y))
+			continue;
+		char *sx = x ? json_dumps(x, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+		char *sy = y ? json_dumps(y, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+		rc = failf(err, errlen, "%s: %s event %zu differs: stored %s, got %s", what,
+		           audience_name(aud), i + 1, sx ? sx : "(none)", sy ? sy : "(none)");
+		free(sx);
+		free(sy);
+	}
+	json_decref(w);
+	json_decref(g);
+	return rc;
+}
+
+static int check_game(struct store *st, const struct store_game *g, char *err, size_t errlen)
+{
+	char e[512];
+	struct recover_result rr;
+	struct acts a = { 0 };
+	struct action *back = NULL;
+	size_t nback = 0;
+	char *pgn = NULL;
+	int rc = -1;
+
+	/* Recovery: the replay tells exactly what was stored. */
+	if (recover_verify(st, g, &rr, e, sizeof e) != RECOVER_OK) {
+		failf(err, errlen, "recovery: %s", e);
+		return -1;
+	}
+	recover_result_free(&rr);
+
+	if (store_game_actions(st, g->id, acts_cb, &a) != STORE_OK || a.bad) {
+		failf(err, errlen, "reading the actions");
+		goto out;
+	}
+	struct pgn_header h;
+	pgn_header_init(&h);
+	snprintf(h.rules, sizeof h.rules, "%s", g->rules);
+	if (g->fen[0] && strcmp(g->fen, FEN_START) != 0)
+		snprintf(h.fen, sizeof h.fen, "%s", g->fen);
+	if (pgn_write(&h, a.v, a.n, AUD_UMPIRE, &pgn, e, sizeof e) != 0) {
+		failf(err, errlen, "pgn export: %s", e);
+		goto out;
+	}
+	struct pgn_header h2;
+	if (pgn_read(pgn, &h2, &back, &nback, e, sizeof e) != 0) {
+		failf(err, errlen, "pgn re-import: %s", e);
+		goto out;
+	}
+	for (size_t k = 0; k < NAUD; k++) {
+		unsigned aud = audiences[k];
+		char *filtered = NULL;
+		json_t *stored = announce_stored(st, g, aud);
+		json_t *view = announce_replay(st, g, aud);
+		json_t *re = replay_json(g, back, nback, aud, e, sizeof e);
+		int bad = 0;
+		if (stored == NULL || view == NULL)
+			bad = failf(err, errlen, "view of %s unreadable", audience_name(aud));
+		else if (re == NULL)
+			bad = failf(err, errlen, "pgn re-import replay: %s", e);
+		else if (same(stored, view, "view replay", aud, err, errlen) != 0 ||
+		         same(stored, re, "pgn re-import", aud, err, errlen) != 0)
+			bad = -1;
+		else if (pgn_write(&h, a.v, a.n, aud, &filtered, e, sizeof e) != 0)
+			bad = failf(err, errlen, "pgn export for %s: %s", audience_name(aud), e);
+		free(filtered);
+		json_decref(stored);
+		json_decref(view);
+		json_decref(re);
+		if (bad)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(pgn);
+	free(back);
+	free(a.v);
+	return rc;
+}
+
+int replay_check_db(const char *path, char *err, size_t errlen)
+{
+	char e[256];
+	sqlite3 *db = NULL;
+	sqlite3_stmt *q = NULL;
+	int64_t *ids = NULL;
+	size_t n = 0, cap = 0;
+
+	/* The game ids, read-only, straight from the file. */
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "SELECT id FROM games ORDER BY id", -1, &q, NULL) != SQLITE_OK) {
+		failf(err, errlen, "%s: %s", path, db ? sqlite3_errmsg(db) : "cannot open");
+		sqlite3_close(db);
+		return -1;
+	}
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		ids = xgrow(ids, &cap, n + 1, sizeof *ids, 64);
+		ids[n++] = sqlite3_column_int64(q, 0);
+	}
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+
+	struct store *st = store_open(path, e, sizeof e);
+	if (st == NULL) {
+		free(ids);
+		return failf(err, errlen, "%s: %s", path, e);
+	}
+	int checked = 0;
+	for (size_t i = 0; i < n && checked >= 0; i++) {
+		struct store_game g;
+		char why[256], ge[1024];
+		if (store_game_get(st, ids[i], &g) != STORE_OK) {
+			checked = failf(err, errlen, "game %lld: unreadable", (long long)ids[i]);
+			break;
+		}
+		/* A record the daemon refused (flagged) is a test's deliberate damage. */
+		if (store_game_flagged(st, g.id, why, sizeof why) == STORE_OK)
+			continue;
+		if (check_game(st, &g, ge, sizeof ge) != 0) {
+			checked = failf(err, errlen, "game %lld (%s): %s", (long long)g.id, g.rules, ge);
+			break;
+		}
+		checked++;
+	}
+	store_close(st);
+	free(ids);
+	return checked;
+}

@@ -1,0 +1,399 @@
+/*
+ * test_action.c — a record's action (common/action.h): the kind name
+ * table, building actions, THE list splitting rule (a spaced "e.p." joins
+ * the attempt before it; 1 to REFEREE_LIST_MAX attempts, never cut), the
+ * draw-offer rules, and referee_apply: the same events as the referee's
+ * own calls, and a refusal that changes nothing.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "action.h"
+#include "check_main.h"
+#include "fen.h"
+#include "referee.h"
+#include "ruleset.h"
+
+static struct referee *mk(const char *rules, const char *fen, struct evlist *ev)
+{
+	char err[160];
+	struct referee *r = referee_new(ruleset_find(rules), fen, err, sizeof err);
+	ck_assert_msg(r != NULL, "referee_new: %s", err);
+	evlist_init(ev);
+	ck_assert_int_eq(referee_begin(r, ev), REF_OK);
+	return r;
+}
+
+static struct action mkact(int kind, int color, const char *text)
+{
+	struct action a;
+	ck_assert_int_eq(action_set(&a, kind, color, text), REF_OK);
+	return a;
+}
+
+/* The state snapshot a refusal must leave as it was (as test_referee.c). */
+struct snap {
+	char fen[FEN_MAX];
+	uint64_t hash;
+	int side, plies;
+};
+
+static struct snap snap_of(const struct referee *r)
+{
+	struct snap s;
+	fen_format(referee_board(r), s.fen, sizeof s.fen);
+	s.hash = referee_state_hash(r);
+	s.side = referee_side_to_move(r);
+	s.plies = referee_plies(r);
+	return s;
+}
+
+/* referee_apply(r, a) returns want, appends nothing and changes nothing. */
+static void refused_cleanly(struct referee *r, struct evlist *ev, const struct action *a, int want)
+{
+	struct snap before = snap_of(r);
+	evlist_clear(ev);
+	int st = referee_apply(r, a, ev);
+	char lab[64];
+	action_label(a, lab, sizeof lab);
+	ck_assert_msg(st == want, "%s: status %d, want %d", lab, st, want);
+	ck_assert_uint_eq(ev->n, 0);
+	struct snap after = snap_of(r);
+	ck_assert_str_eq(before.fen, after.fen);
+	ck_assert(before.hash == after.hash);
+	ck_assert_int_eq(before.side, after.side);
+	ck_assert_int_eq(before.plies, after.plies);
+}
+
+/* "w1 w2 ... wn" of distinct pawn moves from the start (n <= 16), then extra. */
+static void moves(size_t n, const char *extra, char *buf, size_t len)
+{
+	static const char *const pawn[16] = { "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3",
+		                              "a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4" };
+	size_t off = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " " : "", pawn[i]);
+	if (extra)
+		snprintf(buf + off, len - off, " %s", extra);
+}
+
+/* ---- names ------------------------------------------------------------------ */
+
+START_TEST(test_kind_names)
+{
+	/* These names are stored in every record: they never change. */
+	static const char *const names[ACTION_KIND_COUNT] = {
+		[ACTION_BEGIN] = "begin", [ACTION_TRY] = "try", [ACTION_LIST] = "list",
+		[ACTION_QUIET] = "quiet", [ACTION_ANY] = "any", [ACTION_END] = "end",
+		[ACTION_DRAW] = "draw",
+	};
+	for (int k = 0; k < ACTION_KIND_COUNT; k++) {
+		ck_assert_ptr_nonnull(action_kind_name(k));
+		ck_assert_str_eq(action_kind_name(k), names[k]);
+		ck_assert_int_eq(action_kind_parse(action_kind_name(k)), k);
+		ck_assert_uint_lt(strlen(names[k]), ACTION_KIND_NAME_MAX);
+	}
+	ck_assert_ptr_null(action_kind_name(-1));
+	ck_assert_ptr_null(action_kind_name(ACTION_KIND_COUNT));
+	ck_assert_int_eq(action_kind_parse(""), -1);
+	ck_assert_int_eq(action_kind_parse("Try"), -1);
+	ck_assert_int_eq(action_kind_parse("tr"), -1);
+	ck_assert_int_eq(action_kind_parse("tries"), -1);
+}
+END_TEST
+
+START_TEST(test_set_and_parse)
+{
+	struct action a;
+	ck_assert_int_eq(action_parse(&a, "try", WHITE, "Nf3"), REF_OK);
+	ck_assert_int_eq(a.kind, ACTION_TRY);
+	ck_assert_int_eq(a.color, WHITE);
+	ck_assert_str_eq(a.text, "Nf3");
+	ck_assert_int_eq(action_set(&a, ACTION_ANY, BLACK, NULL), REF_OK);
+	ck_assert_str_eq(a.text, "");
+	ck_assert_int_eq(action_parse(&a, "fly", WHITE, "e4"), REF_E_BAD_ARGUMENT);
+	ck_assert_int_eq(action_set(&a, ACTION_KIND_COUNT, WHITE, "e4"), REF_E_BAD_ARGUMENT);
+
+	/* A text that does not fit is refused, never cut. */
+	char big[ACTION_TEXT_MAX + 1];
+	memset(big, 'a', sizeof big - 1);
+	big[ACTION_TEXT_MAX] = '\0';
+	ck_assert_int_eq(action_set(&a, ACTION_TRY, WHITE, big), REF_E_BAD_ARGUMENT);
+	big[ACTION_TEXT_MAX - 1] = '\0';
+	ck_assert_int_eq(action_set(&a, ACTION_TRY, WHITE, big), REF_OK);
+	ck_assert_uint_eq(strlen(a.text), ACTION_TEXT_MAX - 1);
+
+	char lab[64];
+	a = mkact(ACTION_LIST, WHITE, "e4 d4");
+	action_label(&a, lab, sizeof lab);
+	ck_assert_str_eq(lab, "list e4 d4");
+	a = mkact(ACTION_ANY, WHITE, "");
+	action_label(&a, lab, sizeof lab);
+	ck_assert_str_eq(lab, "any");
+	a = mkact(ACTION_END, BLACK, "resignation");
+	action_label(&a, lab, sizeof lab);
+	ck_assert_str_eq(lab, "end resignation");
+}
+END_TEST
+
+/* ---- the list splitting rule -------------------------------------------------- */
+
+START_TEST(test_split)
+{
+	char buf[ACTION_TEXT_MAX], text[ACTION_TEXT_MAX];
+	const char *items[REFEREE_LIST_MAX];
+	size_t n = 99;
+
+	/* A spaced "e.p." (or "ep", with marks) joins the attempt before it. */
+	ck_assert_int_eq(action_split("exd6 e.p. Nf3", buf, items, &n), REF_OK);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(items[0], "exd6e.p.");
+	ck_assert_str_eq(items[1], "Nf3");
+	ck_assert_int_eq(action_split("  exf6   ep  exd6 e.p.+ ", buf, items, &n), REF_OK);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(items[0], "exf6ep");
+	ck_assert_str_eq(items[1], "exd6e.p.+");
+	/* ... but a leading one is an attempt of its own. */
+	ck_assert_int_eq(action_split("e.p. e4", buf, items, &n), REF_OK);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(items[0], "e.p.");
+
+	/* 16 attempts are a list; 17 are refused, not cut to 16. */
+	moves(16, NULL, text, sizeof text);
+	ck_assert_int_eq(action_split(text, buf, items, &n), REF_OK);
+	ck_assert_uint_eq(n, 16);
+	ck_assert_str_eq(items[0], "a3");
+	ck_assert_str_eq(items[15], "h4");
+	moves(16, "Nf3", text, sizeof text);
+	n = 99;
+	ck_assert_int_eq(action_split(text, buf, items, &n), REF_E_TOO_MANY);
+	ck_assert_uint_eq(n, 0);
+	/* A suffix is no attempt: 16 moves and an "e.p." are still 16. */
+	moves(16, "e.p.", text, sizeof text);
+	ck_assert_int_eq(action_split(text, buf, items, &n), REF_OK);
+	ck_assert_uint_eq(n, 16);
+	ck_assert_str_eq(items[15], "h4e.p.");
+
+	/* None is no list either. */
+	ck_assert_int_eq(action_split("", buf, items, &n), REF_E_TOO_MANY);
+	ck_assert_int_eq(action_split("    ", buf, items, &n), REF_E_TOO_MANY);
+}
+END_TEST
+
+START_TEST(test_set_list)
+{
+	struct action a;
+	char buf[ACTION_TEXT_MAX];
+	const char *items[REFEREE_LIST_MAX];
+	size_t n;
+
+	static const char *const ep[] = { "exf6", "ep", "exd6", "e.p." };
+	ck_assert_int_eq(action_set_list(&a, ACTION_LIST, WHITE, ep, 4), REF_OK);
+	ck_assert_int_eq(a.kind, ACTION_LIST);
+	ck_assert_int_eq(a.color, WHITE);
+	/* Written as the record keeps it, split back into the same attempts. */
+	ck_assert_int_eq(action_split(a.text, buf, items, &n), REF_OK);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(items[0], "exf6ep");
+	ck_assert_str_eq(items[1], "exd6e.p.");
+
+	static const char *const many[17] = { "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "a4",
+		                              "b4", "c4", "d4", "e4", "f4", "g4", "h4", "Nf3" };
+	ck_assert_int_eq(action_set_list(&a, ACTION_QUIET, BLACK, many, 16), REF_OK);
+	ck_assert_int_eq(a.kind, ACTION_QUIET);
+	ck_assert_int_eq(action_split(a.text, buf, items, &n), REF_OK);
+	ck_assert_uint_eq(n, 16);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_str_eq(items[i], many[i]);
+	ck_assert_int_eq(action_set_list(&a, ACTION_QUIET, BLACK, many, 17), REF_E_TOO_MANY);
+	ck_assert_int_eq(action_set_list(&a, ACTION_LIST, BLACK, many, 0), REF_E_TOO_MANY);
+
+	/* An item is one word. */
+	static const char *const spaced[] = { "e4", "d4 d5" }, *const empty[] = { "e4", "" };
+	ck_assert_int_eq(action_set_list(&a, ACTION_LIST, WHITE, spaced, 2), REF_E_SYNTAX);
+	ck_assert_int_eq(action_set_list(&a, ACTION_LIST, WHITE, empty, 2), REF_E_SYNTAX);
+
+	/* A text that does not fit is refused, never cut. */
+	char word[40];
+	memset(word, 'x', sizeof word - 1);
+	word[sizeof word - 1] = '\0';
+	const char *wide[8];
+	for (size_t i = 0; i < 8; i++)
+		wide[i] = word;
+	ck_assert_int_eq(action_set_list(&a, ACTION_LIST, WHITE, wide, 8), REF_E_BAD_ARGUMENT);
+}
+END_TEST
+
+/* ---- draws -------------------------------------------------------------------- */
+
+START_TEST(test_draw_offer_lapse)
+{
+	struct action offer = mkact(ACTION_DRAW, WHITE, "offer");
+	struct action decline = mkact(ACTION_DRAW, BLACK, "decline");
+	struct action wtry = mkact(ACTION_TRY, WHITE, "e4");
+	struct action btry = mkact(ACTION_TRY, BLACK, "e5");
+
+	ck_assert_int_eq(action_draw_offer(-1, &offer, 0, 0), WHITE);
+	ck_assert_int_eq(action_draw_offer(WHITE, &decline, 0, 0), -1);
+	/* The offerer's own move keeps it; a refused try of the other side too. */
+	ck_assert_int_eq(action_draw_offer(WHITE, &wtry, 0, 1), WHITE);
+	ck_assert_int_eq(action_draw_offer(WHITE, &btry, 1, 1), WHITE);
+	/* The side it was made to plays a move: it lapses. */
+	ck_assert_int_eq(action_draw_offer(WHITE, &btry, 1, 2), -1);
+	ck_assert_int_eq(action_draw_offer(-1, &btry, 1, 2), -1);
+}
+END_TEST
+
+START_TEST(test_draw_apply)
+{
+	struct evlist ev;
+	struct referee *r = mk("icc", NULL, &ev);
+	struct action a = mkact(ACTION_DRAW, WHITE, "offer");
+	/* A notice between the players: accepted, nothing announced. */
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_apply(r, &a, &ev), REF_OK);
+	ck_assert_uint_eq(ev.n, 0);
+	a = mkact(ACTION_DRAW, BLACK, "decline");
+	ck_assert_int_eq(referee_apply(r, &a, &ev), REF_OK);
+	/* It needs a colour and a word the record knows. */
+	a = mkact(ACTION_DRAW, -1, "offer");
+	refused_cleanly(r, &ev, &a, REF_E_BAD_ARGUMENT);
+	a = mkact(ACTION_DRAW, 2, "offer");
+	refused_cleanly(r, &ev, &a, REF_E_BAD_ARGUMENT);
+	a = mkact(ACTION_DRAW, WHITE, "maybe");
+	refused_cleanly(r, &ev, &a, REF_E_BAD_ARGUMENT);
+	/* ... and a game in progress. */
+	a = mkact(ACTION_END, BLACK, "resignation");
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_apply(r, &a, &ev), REF_OK);
+	ck_assert(referee_over(r));
+	a = mkact(ACTION_DRAW, WHITE, "offer");
+	refused_cleanly(r, &ev, &a, REF_E_GAME_OVER);
+	referee_free(r);
+	evlist_free(&ev);
+}
+END_TEST
+
+/* ---- referee_apply ------------------------------------------------------------- */
+
+static bool same_events(const struct evlist *x, const struct evlist *y)
+{
+	if (x->n != y->n)
+		return false;
+	for (size_t i = 0; i < x->n; i++) {
+		const struct event *a = &x->v[i], *b = &y->v[i];
+		if (a->type != b->type || a->audience != b->audience || a->by != b->by ||
+		    a->move != b->move || a->ply != b->ply || a->count != b->count ||
+		    strcmp(a->san, b->san) != 0)
+			return false;
+	}
+	return true;
+}
+
+START_TEST(test_apply_is_the_referee)
+{
+	/* The same game through referee_apply and through the referee's own
+	 * calls: the same events, the same state. */
+	struct evlist e1, e2;
+	struct referee *r1 = mk("nost", NULL, &e1), *r2 = mk("nost", NULL, &e2);
+	static const char *const list[] = { "e4e5", "d4", "Nf3" }, *const quiet[] = { "Nc6", "Nf6" };
+	struct action a;
+
+	a = mkact(ACTION_TRY, WHITE, "e4");
+	ck_assert_int_eq(referee_apply(r1, &a, &e1), REF_OK);
+	ck_assert_int_eq(referee_attempt(r2, WHITE, "e4", &e2), REF_OK);
+	ck_assert_int_eq(action_set_list(&a, ACTION_QUIET, BLACK, quiet, 2), REF_OK);
+	ck_assert_int_eq(referee_apply(r1, &a, &e1), REF_OK);
+	ck_assert_int_eq(referee_quiet(r2, BLACK, quiet, 2, &e2), REF_OK);
+	ck_assert_int_eq(action_set_list(&a, ACTION_LIST, WHITE, list, 3), REF_OK);
+	ck_assert_int_eq(referee_apply(r1, &a, &e1), REF_OK);
+	ck_assert_int_eq(referee_attempt_list(r2, WHITE, list, 3, &e2), REF_OK);
+	a = mkact(ACTION_END, -1, "agreement");
+	ck_assert_int_eq(referee_apply(r1, &a, &e1), REF_OK);
+	ck_assert_int_eq(referee_end(r2, REASON_AGREEMENT, -1, &e2), REF_OK);
+
+	ck_assert(same_events(&e1, &e2));
+	ck_assert(referee_state_hash(r1) == referee_state_hash(r2));
+	ck_assert(referee_over(r1));
+	referee_free(r1);
+	referee_free(r2);
+	evlist_free(&e1);
+	evlist_free(&e2);
+}
+END_TEST
+
+START_TEST(test_apply_refuses_cleanly)
+{
+	struct evlist ev;
+	struct referee *r = mk("nost", NULL, &ev);
+	char text[ACTION_TEXT_MAX];
+	struct action a;
+
+	a = mkact(ACTION_TRY, WHITE, "e4");
+	ck_assert_int_eq(referee_apply(r, &a, &ev), REF_OK);
+
+	/* 17 attempts: refused whole, with the referee's message; never the
+	 * first 16 played. */
+	for (int kind = ACTION_LIST; kind <= ACTION_QUIET; kind++) {
+		snprintf(text, sizeof text, "a6 b6 c6 d6 e6 f6 g6 h6 a5 b5 c5 d5 e5 f5 g5 h5 Nf6");
+		a = mkact(kind, BLACK, text);
+		refused_cleanly(r, &ev, &a, REF_E_TOO_MANY);
+		ck_assert_ptr_nonnull(strstr(referee_error(r), "1 to 16"));
+		a = mkact(kind, BLACK, "   ");
+		refused_cleanly(r, &ev, &a, REF_E_TOO_MANY);
+		ck_assert_ptr_nonnull(strstr(referee_error(r), "1 to 16"));
+	}
+	/* 16 are a list. */
+	a = mkact(ACTION_LIST, BLACK, "a6 b6 c6 d6 e6 f6 g6 h6 a5 b5 c5 d5 e5 f5 g5 h5");
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_apply(r, &a, &ev), REF_OK);
+	ck_assert_int_eq(referee_plies(r), 2);
+
+	/* Everything else the referee or the record refuses. */
+	a = mkact(ACTION_TRY, BLACK, "e5");
+	refused_cleanly(r, &ev, &a, REF_E_NOT_YOUR_TURN);
+	a = mkact(ACTION_TRY, WHITE, "e9");
+	refused_cleanly(r, &ev, &a, REF_E_SYNTAX);
+	a = mkact(ACTION_BEGIN, WHITE, "");
+	refused_cleanly(r, &ev, &a, REF_E_BAD_ARGUMENT);
+	a = mkact(ACTION_END, WHITE, "boredom");
+	refused_cleanly(r, &ev, &a, REF_E_BAD_ARGUMENT);
+	a = mkact(ACTION_END, WHITE, "checkmate"); /* the board's, not an outside ending */
+	refused_cleanly(r, &ev, &a, REF_E_BAD_ARGUMENT);
+	a.kind = ACTION_KIND_COUNT;
+	refused_cleanly(r, &ev, &a, REF_E_BAD_ARGUMENT);
+	a.kind = -1;
+	refused_cleanly(r, &ev, &a, REF_E_BAD_ARGUMENT);
+	referee_free(r);
+	evlist_free(&ev);
+
+	/* Lists are nost's: elsewhere refused for that, whatever their length. */
+	r = mk("icc", NULL, &ev);
+	a = mkact(ACTION_LIST, WHITE, "e4 d4");
+	refused_cleanly(r, &ev, &a, REF_E_UNSUPPORTED);
+	a = mkact(ACTION_QUIET, WHITE, "e4 d4");
+	refused_cleanly(r, &ev, &a, REF_E_UNSUPPORTED);
+	referee_free(r);
+	evlist_free(&ev);
+}
+END_TEST
+
+static Suite *action_suite(void)
+{
+	Suite *s = suite_create("action");
+	TCase *tc = tcase_create("action");
+	tcase_add_test(tc, test_kind_names);
+	tcase_add_test(tc, test_set_and_parse);
+	tcase_add_test(tc, test_split);
+	tcase_add_test(tc, test_set_list);
+	tcase_add_test(tc, test_draw_offer_lapse);
+	tcase_add_test(tc, test_draw_apply);
+	tcase_add_test(tc, test_apply_is_the_referee);
+	tcase_add_test(tc, test_apply_refuses_cleanly);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(action_suite)
