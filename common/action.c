@@ -92,11 +92,6 @@ int action_split(const char *text, char buf[ACTION_TEXT_MAX],
 	return REF_OK;
 }
 
-static bool is_color(int c)
-{
-	return c == WHITE || c == BLACK;
-}
-
 int referee_apply(struct referee *r, const struct action *a, struct evlist *out)
 {
 	switch (a->kind) {
@@ -120,17 +115,15 @@ int referee_apply(struct referee *r, const struct action *a, struct evlist *out)
 	case ACTION_ANY:
 		return referee_any(r, a->color, out);
 	case ACTION_END: {
+		/* An unknown reason is REASON_NONE: the referee refuses it with its message. */
 		int reason = game_reason_parse(a->text);
-		if (reason <= REASON_NONE)
-			return REF_E_BAD_ARGUMENT;
-		return referee_end(r, (enum game_reason)reason, a->color, out);
+		return referee_end(r, reason > REASON_NONE ? (enum game_reason)reason : REASON_NONE,
+		                   a->color, out);
 	}
 	case ACTION_DRAW:
 		if (strcmp(a->text, "offer") != 0 && strcmp(a->text, "decline") != 0)
 			return REF_E_BAD_ARGUMENT;
-		if (!is_color(a->color))
-			return REF_E_BAD_ARGUMENT;
-		return referee_over(r) ? REF_E_GAME_OVER : REF_OK;
+		return referee_notice(r, a->color);
 	}
 	return REF_E_BAD_ARGUMENT;
 }

@@ -64,7 +64,8 @@ int action_kind_parse(const char *name);
 
 /*
  * Fill *a from its parts.  Returns REF_OK, or REF_E_BAD_ARGUMENT for an
- * unknown kind name or a text that does not fit (never truncated).
+ * unknown kind name or a text that does not fit (never truncated); what
+ * the text means is referee_apply's to judge.
  * action_parse takes the kind by name, as the record stores it.
  */
 int action_set(struct action *a, int kind, int color, const char *text);

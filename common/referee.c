@@ -752,6 +752,15 @@ int referee_any(struct referee *r, int color, struct evlist *out)
 	return REF_OK;
 }
 
+int referee_notice(struct referee *r, int color)
+{
+	if (r->over)
+		return fail(r, REF_E_GAME_OVER, "the game is over");
+	if (color != WHITE && color != BLACK)
+		return fail(r, REF_E_BAD_ARGUMENT, "bad colour");
+	return REF_OK;
+}
+
 int referee_end(struct referee *r, enum game_reason reason, int color, struct evlist *out)
 {
 	bool colored = color == WHITE || color == BLACK;

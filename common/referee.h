@@ -70,6 +70,12 @@ int referee_any(struct referee *r, int color, struct evlist *out);
  * REASON_ABORTED. */
 int referee_end(struct referee *r, enum game_reason reason, int color, struct evlist *out);
 
+/* A notice between the players that the referee announces nothing for
+ * (a draw offer or its decline, action.h): REF_OK while the game is in
+ * progress and color is a side; else a failure with its message.  It
+ * changes nothing either way. */
+int referee_notice(struct referee *r, int color);
+
 /* The moves `color` may still attempt this turn as seen from its own
  * pieces alone: movegen_possible() minus tries already refused this turn
  * (a try is an origin and a destination: a refused promotion takes every

@@ -293,7 +293,7 @@ static void flag_arm(struct game *g)
 		return;
 	/* One ms past the deadline so the flag has surely fallen when we look. */
 	left += 1;
-	struct timeval tv = { (time_t)(left / 1000), (suseconds_t)(left % 1000) * 1000 };
+	struct timeval tv = mstime_timeval(left);
 	evtimer_add(g->flag_timer, &tv);
 }
 
@@ -609,7 +609,7 @@ struct games *games_new(struct server *srv)
 	if (srv->base) {
 		gs->reaper = evtimer_new(srv->base, reaper_cb, gs);
 		gs->heartbeat = event_new(srv->base, -1, EV_PERSIST, heartbeat_cb, gs);
-		struct timeval tv = { GAME_HEARTBEAT_MS / 1000, (GAME_HEARTBEAT_MS % 1000) * 1000 };
+		struct timeval tv = mstime_timeval(GAME_HEARTBEAT_MS);
 		if (!gs->reaper || !gs->heartbeat || event_add(gs->heartbeat, &tv) != 0)
 			abort();
 	}
@@ -819,7 +819,7 @@ void games_conn_closed(struct server *srv, struct conn *c)
 	for (struct conn *o = NULL; (o = conn_of_user(srv, uid, o)) != NULL;)
 		if (o != c)
 			return;   /* not the user's last connection */
-	struct timeval tv = { (time_t)(gs->grace_ms / 1000), (suseconds_t)(gs->grace_ms % 1000) * 1000 };
+	struct timeval tv = mstime_timeval(gs->grace_ms);
 	for (struct game *g = gs->live; g; g = g->next)
 		for (int col = WHITE; col <= BLACK; col++)
 			if (g->user[col] == uid && !evtimer_pending(g->abandon_timer[col], NULL))

@@ -31,6 +31,7 @@
 #include "fen.h"
 #include "log.h"
 #include "pgn.h"
+#include "recover.h"
 #include "proto.h"
 #include "referee.h"
 #include "ruleset.h"
@@ -229,32 +230,12 @@ static void cmd_record(struct conn *c, json_t *id, json_t *req)
 
 /* ---- pgn -------------------------------------------------------------------- */
 
-struct pgn_actions {
-	struct action *v;
-	size_t n, cap;
-	bool bad;
-};
-
-static int pgn_collect(const struct store_action *a, void *arg)
-{
-	struct pgn_actions *pa = arg;
-
-	if (!a->ok)
-		return 0;
-	pa->v = xgrow(pa->v, &pa->cap, pa->n + 1, sizeof *pa->v, 64);
-	if (action_parse(&pa->v[pa->n], a->kind, a->color, a->text) != REF_OK) {
-		pa->bad = true;
-		return 1;
-	}
-	pa->n++;
-	return 0;
-}
-
 /* The PGN text of game g as audience aud sees it; NULL on failure (logged). */
 static char *game_pgn(struct store *st, const struct store_game *g, unsigned aud)
 {
 	struct pgn_header h;
-	struct pgn_actions pa = { NULL, 0, 0, false };
+	struct action *acts = NULL;
+	size_t nacts = 0;
 	char names[2][PROTO_NAME_MAX + 1], err[256];
 	char *text = NULL;
 
@@ -271,13 +252,15 @@ static char *game_pgn(struct store *st, const struct store_game *g, unsigned aud
 	snprintf(h.rules, sizeof h.rules, "%s", g->rules);
 	if (g->fen[0] && strcmp(g->fen, FEN_START) != 0)
 		snprintf(h.fen, sizeof h.fen, "%s", g->fen);
-	if (store_game_actions(st, g->id, pgn_collect, &pa) != STORE_OK || pa.bad) {
-		log_warnx("game=%" PRId64 " pgn: %s", g->id, pa.bad ? "unknown action" : store_error(st));
-	} else if (pgn_write(&h, pa.v, pa.n, aud, &text, err, sizeof err) != 0) {
+	int rc = recover_actions(st, g->id, &acts, &nacts);
+	if (rc != RECOVER_OK) {
+		log_warnx("game=%" PRId64 " pgn: %s", g->id,
+		          rc == RECOVER_MISMATCH ? "unknown action" : store_error(st));
+	} else if (pgn_write(&h, acts, nacts, aud, &text, err, sizeof err) != 0) {
 		log_warnx("game=%" PRId64 " pgn: %s", g->id, err);
 		text = NULL;
 	}
-	free(pa.v);
+	free(acts);
 	return text;
 }
 

@@ -295,6 +295,44 @@ int recover_game(struct store *st, const struct store_game *g, struct recover_re
 	return rc;
 }
 
+/* ---- reading the actions alone ------------------------------------------- */
+
+struct actions {
+	struct action *v;
+	size_t n, cap;
+	bool bad;
+};
+
+static int actions_cb(const struct store_action *sa, void *arg)
+{
+	struct actions *a = arg;
+	if (!sa->ok)
+		return 0;
+	a->v = xgrow(a->v, &a->cap, a->n + 1, sizeof *a->v, 64);
+	if (action_parse(&a->v[a->n], sa->kind, sa->color, sa->text) != REF_OK) {
+		a->bad = true;
+		return 1;
+	}
+	a->n++;
+	return 0;
+}
+
+int recover_actions(struct store *st, int64_t game, struct action **v, size_t *n)
+{
+	struct actions a = { NULL, 0, 0, false };
+	int rc = store_game_actions(st, game, actions_cb, &a) != STORE_OK ? RECOVER_STORE
+	         : a.bad                                                  ? RECOVER_MISMATCH
+	                                                                  : RECOVER_OK;
+	if (rc != RECOVER_OK) {
+		free(a.v);
+		a.v = NULL;
+		a.n = 0;
+	}
+	*v = a.v;
+	*n = a.n;
+	return rc;
+}
+
 /* ---- start-up -------------------------------------------------------------- */
 
 /* A restart's clock readings (RECOVER_RESUME_KIND after the record's last

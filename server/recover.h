@@ -65,6 +65,11 @@ void recover_result_free(struct recover_result *r);
  * A game flagged earlier is not replayed again: RECOVER_MISMATCH. */
 int recover_game(struct store *st, const struct store_game *g, struct recover_result *out);
 
+/* The record's applied (ok) actions of game, in order: *v (free it) and
+ * *n.  RECOVER_STORE if the store fails, RECOVER_MISMATCH for a stored
+ * kind no action has; *v NULL and *n 0 then. */
+int recover_actions(struct store *st, int64_t game, struct action **v, size_t *n);
+
 /* What recover_games() hands over. */
 struct recover_ops {
 	/* A verified game to resume.  rr->clock_ms are the clocks as they

@@ -362,8 +362,8 @@ static struct cgame *game_begin(struct client *c, const json_t *msg, bool state,
 		c->current = id;
 
 	client_out(c, "%s %ld: %s (White) vs %s (Black), rules %s; you play %s%s.",
-	    state ? "Game" : "New game", id, g->name[WHITE], g->name[BLACK], g->rs->name,
-	    words_side(color), g->id == c->current ? "" : " (\"switch\" to it to see it)");
+	           state ? "Game" : "New game", id, g->name[WHITE], g->name[BLACK], g->rs->name,
+	           words_side(color), g->id == c->current ? "" : " (\"switch\" to it to see it)");
 	if (json_object_get(msg, "next")) {
 		g->loading = true;   /* the rest of the events follow */
 	} else if (!state) {
@@ -493,7 +493,7 @@ static void response(struct client *c, const json_t *msg)
 		client_out(c, "%s refused: %s (%s)", known && p.cmd ? p.cmd->name : "request",
 		           text ? text : "no reason given", code ? code : "error");
 		if (known && p.cmd && p.cmd->refused)
-			p.cmd->refused(c, &p);
+			p.cmd->refused(c);
 		return;
 	}
 	if (known && p.cmd && p.cmd->done)
@@ -549,9 +549,9 @@ static void event(struct client *c, const json_t *msg, const char *name)
 		c->last_challenge = (long)json_integer_value(json_object_get(msg, "offer"));
 		if (!c->batch)
 			client_out(c, "%s challenges you (%s): type \"accept %ld\" or \"decline %ld\".",
-			    json_string_value(json_object_get(msg, "user")) ?: "someone",
-			    json_string_value(json_object_get(msg, "rules")) ?: "?", c->last_challenge,
-			    c->last_challenge);
+			           json_string_value(json_object_get(msg, "user")) ?: "someone",
+			           json_string_value(json_object_get(msg, "rules")) ?: "?", c->last_challenge,
+			           c->last_challenge);
 		return;
 	}
 	if (!strcmp(name, "game_start") || !strcmp(name, "game_state")) {
@@ -575,7 +575,7 @@ static void event(struct client *c, const json_t *msg, const char *name)
 		read_clock(c, g, msg);
 		if (g->draw_offer_from != g->color)
 			client_out(c, "#%ld: %s offers a draw: \"draw accept\" or \"draw decline\".", g->id,
-			    words_side(g->draw_offer_from));
+			           words_side(g->draw_offer_from));
 		else if (!pending_has(c, CMD_DRAW, g->id))
 			client_out(c, "#%ld: you offered a draw (in another session).", g->id);
 		return;   /* our own offer from here: its answer says "Draw offered." */
@@ -594,7 +594,7 @@ static void event(struct client *c, const json_t *msg, const char *name)
 		client_out(c, "Connected to %s.", json_string_value(json_object_get(msg, "server")) ?: "a krieg server");
 	else if (!strcmp(name, "challenge_declined"))
 		client_out(c, "Your challenge (offer %lld) was declined.",
-		    (long long)json_integer_value(json_object_get(msg, "offer")));
+		           (long long)json_integer_value(json_object_get(msg, "offer")));
 	else if (!strcmp(name, "challenge_cancelled"))
 		client_out(c, "Challenge %lld was withdrawn.", (long long)json_integer_value(json_object_get(msg, "offer")));
 }

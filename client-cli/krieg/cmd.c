@@ -216,14 +216,11 @@ static json_t *req_end(json_t *r, const struct cmd *c)
 	return r;
 }
 
+/* no fields but the game, if it is about one */
 static json_t *req_plain(const struct cmd *c, long long id, long game, char *err, size_t errlen)
 {
-	return json_pack("{s:I, s:s}", "id", (json_int_t)id, "type", c->entry->name);
-}
-
-static json_t *req_game(const struct cmd *c, long long id, long game, char *err, size_t errlen)
-{
-	return json_pack("{s:I, s:I, s:s}", "id", (json_int_t)id, "game", (json_int_t)game, "type", c->entry->name);
+	return json_pack("{s:I, s:o*, s:s}", "id", (json_int_t)id,
+	                 "game", c->entry->game ? json_integer(game) : NULL, "type", c->entry->name);
 }
 
 static json_t *req_login(const struct cmd *c, long long id, long game, char *err, size_t errlen)
@@ -415,8 +412,8 @@ static int exec_draw(struct client *cl, struct cmd *cmd, struct pending *p)
 
 /*
  * move / quiet: every word must be a move in some accepted form, with or
- * without a game.  Early feedback: resolve each try on the player's own pieces before sending,
- * and keep the resolved tries to echo the played one as it was typed.
+ * without a game.  Early feedback: resolve each try on the player's own
+ * pieces before sending, and keep them to echo the played one as typed.
  */
 static int exec_move(struct client *cl, struct cmd *cmd, struct pending *p)
 {
@@ -517,7 +514,7 @@ static void done_login(struct client *c, const json_t *msg, const struct pending
 	}
 }
 
-static void refused_resume(struct client *c, const struct pending *p)
+static void refused_resume(struct client *c)
 {
 	c->logged_in = false;
 	memset(c->token, 0, sizeof c->token);
@@ -729,11 +726,6 @@ static void done_pgn(struct client *c, const json_t *msg, const struct pending *
 	client_pgn_reset(c);
 }
 
-static void refused_pgn(struct client *c, const struct pending *p)
-{
-	client_pgn_reset(c);
-}
-
 /* --- the table ------------------------------------------------------------------ */
 
 #define MANY CMD_ARGS_MAX
@@ -761,54 +753,49 @@ static const struct cmd_entry cmd_table[] = {
 	  .usage = "seeks                     open seeks" },
 	{ .name = "seek", .type = CMD_SEEK, .max = 4, .parse = parse_terms, .request = req_terms, .done = done_open,
 	  .usage = "seek [RULES] [TIME] [COLOR] [rated]   offer a game to anyone (TIME: 5+2, 3d, untimed)" },
-	{ .name = "challenge", .type = CMD_CHALLENGE, .min = 1, .max = 5, .parse = parse_terms,
-	  .request = req_terms, .done = done_open,
-	  .usage = "challenge USER [RULES] [TIME] [COLOR] [rated]   offer a game to one player" },
+	{ .name = "challenge", .type = CMD_CHALLENGE, .min = 1, .max = 5, .parse = parse_terms, .request = req_terms,
+	  .done = done_open, .usage = "challenge USER [RULES] [TIME] [COLOR] [rated]   offer a game to one player" },
 	{ .name = "accept", .type = CMD_ACCEPT, .max = 1, .parse = parse_number, .request = req_offer,
-	  .exec = exec_last_challenge,   /* the game_start event says the rest */
+	  .exec = exec_last_challenge,   /* no done: the game_start event says it */
 	  .usage = "accept [OFFER]            accept a seek or challenge (default: the last challenge)" },
 	{ .name = "decline", .type = CMD_DECLINE, .max = 1, .parse = parse_number, .request = req_offer,
-	  .exec = exec_last_challenge, .done = done_ok,
-	  .usage = "decline [OFFER]           decline a challenge" },
+	  .exec = exec_last_challenge, .done = done_ok, .usage = "decline [OFFER]           decline a challenge" },
 	{ .name = "cancel", .type = CMD_CANCEL, .max = 1, .parse = parse_number, .request = req_offer, .done = done_ok,
 	  .usage = "cancel [OFFER]            withdraw your own seek or challenge" },
 	{ .name = "move", .type = CMD_MOVE, .min = 1, .max = MANY, .game = true, .parse = parse_moves,
-	  .request = req_move, .exec = exec_move,   /* the announcements say the rest */
+	  .request = req_move, .exec = exec_move,   /* no done: the announcements say it */
 	  .usage = "move TRY [TRY...]         a try (e4, Nf3, e2e4, O-O); several: a preference list (nost)" },
 	{ .name = "quiet", .type = CMD_QUIET, .min = 1, .max = MANY, .game = true, .parse = parse_moves,
-	  .request = req_move, .exec = exec_move,
-	  .usage = "quiet MOVE MOVE...        an \"if quiet\" sequence (nost)" },
-	{ .name = "any", .type = CMD_ANY, .game = true, .request = req_game,
+	  .request = req_move, .exec = exec_move, .usage = "quiet MOVE MOVE...        an \"if quiet\" sequence (nost)" },
+	{ .name = "any", .type = CMD_ANY, .game = true, .request = req_plain,
 	  .usage = "any                       ask \"any?\" (are there pawn captures?)" },
-	{ .name = "resign", .type = CMD_RESIGN, .game = true, .request = req_game,
+	{ .name = "resign", .type = CMD_RESIGN, .game = true, .request = req_plain,
 	  .usage = "resign                    resign this game" },
 	{ .name = "draw", .type = CMD_DRAW, .max = 1, .game = true, .parse = parse_draw, .request = req_draw,
 	  .exec = exec_draw, .done = done_draw,
 	  .usage = "draw [offer|accept|decline]  offer a draw, or accept the pending offer" },
-	{ .name = "abort", .type = CMD_ABORT, .game = true, .request = req_game,
+	{ .name = "abort", .type = CMD_ABORT, .game = true, .request = req_plain,
 	  .usage = "abort                     abort before both sides have moved" },
 	{ .name = "games", .type = CMD_GAMES, .request = req_plain, .done = done_games,
 	  .usage = "games                     your games" },
-	{ .name = "game", .type = CMD_GAME, .game = true, .request = req_game, .done = client_game_answer,
+	{ .name = "game", .type = CMD_GAME, .game = true, .request = req_plain, .done = client_game_answer,
 	  .hidden = true, .usage = "game" },
-	{ .name = "possible", .type = CMD_POSSIBLE, .game = true, .request = req_game, .done = done_possible,
+	{ .name = "possible", .type = CMD_POSSIBLE, .game = true, .request = req_plain, .done = done_possible,
 	  .usage = "possible                  the tries you may still make this turn" },
 	{ .name = "switch", .type = CMD_SWITCH, .min = 1, .max = 1, .parse = parse_number, .exec = exec_switch,
-	  .done = client_game_answer,   /* of a game not followed yet */
-	  .usage = "switch GAME               make GAME the current game" },
+	  .done = client_game_answer, .usage = "switch GAME               make GAME the current game" },
 	{ .name = "history", .type = CMD_HISTORY, .max = 1, .request = req_history, .done = done_history,
 	  .usage = "history [USER]            your games, or USER's finished games" },
 	{ .name = "record", .type = CMD_RECORD, .min = 1, .max = 2, .parse = parse_view_file, .request = req_record,
 	  .exec = exec_record, .done = done_record,
 	  .usage = "record GAME [white|black|umpire]   what that side (or the umpire) was told, in words" },
 	{ .name = "pgn", .type = CMD_PGN, .min = 1, .max = 4, .parse = parse_view_file, .request = req_pgn,
-	  .exec = exec_pgn, .done = done_pgn, .refused = refused_pgn,
+	  .exec = exec_pgn, .done = done_pgn, .refused = client_pgn_reset,
 	  .usage = "pgn GAME [white|black|umpire] [> FILE]   the game as Kriegspiel PGN, shown or written to FILE" },
 	{ .name = "board", .type = CMD_BOARD, .game = true, .exec = exec_board,
 	  .usage = "board                     draw the board again" },
 	{ .name = "ghost", .type = CMD_GHOST_PLACE, .min = 1, .max = 3, .game = true, .parse = parse_ghost,
-	  .exec = exec_ghost,
-	  .usage = "ghost place Nf6 | ghost move f6 e4 | ghost clear [SQ]   guesses, never sent" },
+	  .exec = exec_ghost, .usage = "ghost place Nf6 | ghost move f6 e4 | ghost clear [SQ]   guesses, never sent" },
 	/* wait and sleep block the main loop: main.c does them */
 	{ .name = "wait", .type = CMD_WAIT, .min = 1, .max = 2, .parse = parse_seconds,
 	  .usage = "wait EVENT [SECONDS]      (batch) wait for the next EVENT (default 30 s)" },

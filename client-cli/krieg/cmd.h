@@ -91,7 +91,7 @@ struct cmd_entry {
 	int (*exec)(struct client *cl, struct cmd *c, struct pending *p);
 	/* The server's answer: ok, or refused (after the refusal is shown).  NULL: nothing more. */
 	void (*done)(struct client *cl, const json_t *res, const struct pending *p);
-	void (*refused)(struct client *cl, const struct pending *p);
+	void (*refused)(struct client *cl);
 };
 
 /* The i-th command of the table, NULL past the last (tests, help). */

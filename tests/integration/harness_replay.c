@@ -30,26 +30,6 @@
 static const unsigned audiences[] = { AUD_WHITE, AUD_BLACK, AUD_UMPIRE, AUD_SPECTATOR };
 #define NAUD (sizeof audiences / sizeof audiences[0])
 
-struct acts {
-	struct action *v;
-	size_t n, cap;
-	int bad;
-};
-
-static int acts_cb(const struct store_action *sa, void *arg)
-{
-	struct acts *a = arg;
-	if (!sa->ok)
-		return 0;
-	a->v = xgrow(a->v, &a->cap, a->n + 1, sizeof *a->v, 64);
-	if (action_parse(&a->v[a->n], sa->kind, sa->color, sa->text) != REF_OK) {
-		a->bad = 1;
-		return 1;
-	}
-	a->n++;
-	return 0;
-}
-
 /* The comparable form of a view: its events without SAN or draw notices. */
 static json_t *comparable(json_t *events)
 {
@@ -134,7 +114,8 @@ static int check_game(struct store *st, const struct store_game *g, char *err, s
 {
 	char e[512];
 	struct recover_result rr;
-	struct acts a = { 0 };
+	struct action *acts = NULL;
+	size_t nacts = 0;
 	struct action *back = NULL;
 	size_t nback = 0;
 	char *pgn = NULL;
@@ -147,7 +128,7 @@ static int check_game(struct store *st, const struct store_game *g, char *err, s
 	}
 	recover_result_free(&rr);
 
-	if (store_game_actions(st, g->id, acts_cb, &a) != STORE_OK || a.bad) {
+	if (recover_actions(st, g->id, &acts, &nacts) != RECOVER_OK) {
 		failf(err, errlen, "reading the actions");
 		goto out;
 	}
@@ -156,7 +137,7 @@ static int check_game(struct store *st, const struct store_game *g, char *err, s
 	snprintf(h.rules, sizeof h.rules, "%s", g->rules);
 	if (g->fen[0] && strcmp(g->fen, FEN_START) != 0)
 		snprintf(h.fen, sizeof h.fen, "%s", g->fen);
-	if (pgn_write(&h, a.v, a.n, AUD_UMPIRE, &pgn, e, sizeof e) != 0) {
+	if (pgn_write(&h, acts, nacts, AUD_UMPIRE, &pgn, e, sizeof e) != 0) {
 		failf(err, errlen, "pgn export: %s", e);
 		goto out;
 	}
@@ -179,7 +160,7 @@ static int check_game(struct store *st, const struct store_game *g, char *err, s
 		else if (same(stored, view, "view replay", aud, err, errlen) != 0 ||
 		         same(stored, re, "pgn re-import", aud, err, errlen) != 0)
 			bad = -1;
-		else if (pgn_write(&h, a.v, a.n, aud, &filtered, e, sizeof e) != 0)
+		else if (pgn_write(&h, acts, nacts, aud, &filtered, e, sizeof e) != 0)
 			bad = failf(err, errlen, "pgn export for %s: %s", audience_name(aud), e);
 		free(filtered);
 		json_decref(stored);
@@ -192,7 +173,7 @@ static int check_game(struct store *st, const struct store_game *g, char *err, s
 out:
 	free(pgn);
 	free(back);
-	free(a.v);
+	free(acts);
 	return rc;
 }
 

@@ -39,7 +39,7 @@
 #include "notation.h"
 #include "referee.h"
 #include "ruleset.h"
-#include "announce.h"
+#include "view.h"
 
 #define LEAK_GAMES 100
 #define LEAK_PLY_CAP 60
