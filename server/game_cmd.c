@@ -408,12 +408,12 @@ static const struct field f_view[] = {
 static const struct field f_move[] = {
 	{ "game", F_INT, 1, GAME_ID_MAX },
 	{ "move", F_STRING, 0, NOTATION_INPUT_MAX },
-	{ "moves", F_STRINGS, 0, REFEREE_LIST_MAX },
+	{ "moves", F_STRINGS, 0, LIST_ITEMS_MAX },
 	{ NULL, 0, 0, 0 },
 };
 static const struct field f_quiet[] = {
 	{ "game", F_INT, 1, GAME_ID_MAX },
-	{ "moves", F_STRINGS, 1, REFEREE_LIST_MAX },
+	{ "moves", F_STRINGS, 1, LIST_ITEMS_MAX },
 	{ NULL, 0, 0, 0 },
 };
 static const struct field f_draw[] = {

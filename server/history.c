@@ -38,7 +38,6 @@
 #include "server.h"
 #include "store.h"
 #include "announce.h"
-#include "xmalloc.h"
 
 #define HISTORY_GAME_ID_MAX (1LL << 53)   /* JSON-safe integers */
 #define HISTORY_LIMIT_DEFAULT 20

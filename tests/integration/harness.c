@@ -3,6 +3,7 @@
  */
 #define _GNU_SOURCE 1
 #include "harness.h"
+#include "harness_replay.h"
 
 #include <check.h>
 #include <sqlite3.h>
@@ -251,11 +252,24 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 	return remove(path);
 }
 
+/* Every game this daemon kept, through every consumer of a record
+ * (harness_replay.h): recovery, the record views, PGN out and back in. */
+static void kd_check_records(const struct kd *d)
+{
+	char path[4096], err[2048];
+	snprintf(path, sizeof path, "%s/kriegd.db", kd_state_dir(d));
+	if (access(path, F_OK) != 0)
+		return;
+	int n = replay_check_db(path, err, sizeof err);
+	ck_assert_msg(n >= 0, "the records do not replay alike: %s", err);
+}
+
 void kd_stop(struct kd *d)
 {
 	if (d == NULL)
 		return;
 	kd_halt(d);
+	kd_check_records(d);
 	nftw(d->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	free(d);
 }

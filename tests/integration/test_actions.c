@@ -83,7 +83,7 @@ START_TEST(ep_item_is_part_of_its_try)
 	kp_guest(d, &w);
 	kp_guest(d, &b);
 	long long g = nost_game(&w, &b);
-	static const char *const tail[] = { "exd6", "e.p.", NULL };
+	static const char *const tail[] = { "f4", "e.p.", NULL };
 	json_t *l = list_of(15, tail);
 	ck_assert_int_eq(json_array_size(l), 17);
 	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:O}", "game", g, "moves", l));
