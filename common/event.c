@@ -6,6 +6,7 @@
  * retired or never-used value.
  */
 #include "event.h"
+#include "xmalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,14 +21,7 @@ void evlist_init(struct evlist *l)
 
 void evlist_push(struct evlist *l, const struct event *e)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-		struct event *v = realloc(l->v, cap * sizeof *v);
-		if (v == NULL)
-			abort(); /* allocation failure is fatal (STYLE.md); common/ does no I/O */
-		l->v = v;
-		l->cap = cap;
-	}
+	l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof *l->v, 16);
 	l->v[l->n++] = *e;
 }
 

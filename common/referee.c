@@ -18,8 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errbuf.h"
 #include "fen.h"
 #include "notation.h"
+#include "xmalloc.h"
 
 struct quiet {
 	int n;      /* moves in the sequence */
@@ -58,14 +60,7 @@ static int fail(struct referee *r, int status, const char *msg)
 
 static void keys_push(struct referee *r, uint64_t k)
 {
-	if (r->nkeys == r->capkeys) {
-		size_t cap = r->capkeys ? r->capkeys * 2 : 64;
-		uint64_t *v = realloc(r->keys, cap * sizeof *v);
-		if (v == NULL)
-			abort(); /* out of memory: common/ does no I/O */
-		r->keys = v;
-		r->capkeys = cap;
-	}
+	r->keys = xgrow(r->keys, &r->capkeys, r->nkeys + 1, sizeof *r->keys, 64);
 	r->keys[r->nkeys++] = k;
 }
 
@@ -73,8 +68,7 @@ struct referee *referee_new(const struct ruleset *rs, const char *fen, char *err
 {
 	struct board b;
 	if (rs == NULL) {
-		if (err && errlen)
-			snprintf(err, errlen, "unknown rule set");
+		failf(err, errlen, "unknown rule set");
 		return NULL;
 	}
 	if (fen == NULL) {
@@ -82,14 +76,11 @@ struct referee *referee_new(const struct ruleset *rs, const char *fen, char *err
 	} else {
 		char e[128] = "";
 		if (fen_parse(fen, &b, e, sizeof e) != 0) {
-			if (err && errlen)
-				snprintf(err, errlen, "bad FEN: %s", e);
+			failf(err, errlen, "bad FEN: %s", e);
 			return NULL;
 		}
 	}
-	struct referee *r = calloc(1, sizeof *r);
-	if (r == NULL)
-		abort(); /* out of memory: common/ does no I/O */
+	struct referee *r = xcalloc(1, sizeof *r);
 	r->rs = rs;
 	r->b = b;
 	r->quiet[WHITE].next = r->quiet[WHITE].n = 0;

@@ -6,22 +6,14 @@
 #include <string.h>
 
 #include "board.h"
-#include "notation.h"
 #include "referee.h"
 
-size_t line_split(char *line, char **words, size_t max)
+/* Split line in place into at most max words; max + 1 when there are more. */
+static size_t line_split(char *line, char **words, size_t max)
 {
 	size_t n = 0;
 	char *save = NULL;
 	for (char *tok = strtok_r(line, " \t,;", &save); tok; tok = strtok_r(NULL, " \t,;", &save)) {
-		if (n > 0 && notation_is_ep_word(tok)) {   /* as notation_join_list() */
-			/* Move the suffix left against the end of the previous word;
-			 * it only moves towards text already read, so the rest of
-			 * the line (after tok) is untouched. */
-			char *end = words[n - 1] + strlen(words[n - 1]);
-			memmove(end, tok, strlen(tok) + 1);
-			continue;
-		}
 		if (n == max)
 			return max + 1;
 		words[n++] = tok;
@@ -38,6 +30,9 @@ int line_side(const char *word)
 	return -1;
 }
 
+/* Words on one line: a command word, and 16 moves each with its "e.p.". */
+#define LINE_WORDS_MAX (1 + 2 * REFEREE_LIST_MAX)
+
 static int bad(int *status, const char **msg, int st, const char *why)
 {
 	*status = st;
@@ -45,26 +40,32 @@ static int bad(int *status, const char **msg, int st, const char *why)
 	return LINE_BAD;
 }
 
-/* A list or quiet action from its items; LINE_BAD if action_set_list refuses. */
-static int set_list(struct action *a, int kind, int side, char **items, size_t n, int *status,
-                    const char **msg)
+/* A list or quiet action from its items; LINE_BAD if action_set_list
+ * refuses (too_many says `many`).  A list of one attempt is a try. */
+static int set_list(struct action *a, int kind, int side, char **items, size_t n,
+                    const char *many, int *status, const char **msg)
 {
 	int st = action_set_list(a, kind, side, (const char *const *)items, n);
 	if (st == REF_E_BAD_ARGUMENT) /* the text does not fit: no move is that long */
 		return bad(status, msg, REF_E_SYNTAX, "not a move: too long");
 	if (st != REF_OK)
-		return bad(status, msg, st, st == REF_E_TOO_MANY ? "a list holds 1 to 16 moves" : "not a move");
+		return bad(status, msg, st, st == REF_E_TOO_MANY ? many : "not a move");
+	char buf[ACTION_TEXT_MAX];
+	const char *tries[REFEREE_LIST_MAX];
+	size_t k;
+	if (kind == ACTION_LIST && action_split(a->text, buf, tries, &k) == REF_OK && k == 1)
+		a->kind = ACTION_TRY;
 	return LINE_ACTION;
 }
 
 int line_action(char *line, int side, struct action *a, int *status, const char **msg)
 {
-	char *w[REFEREE_LIST_MAX + 2];
-	size_t n = line_split(line, w, REFEREE_LIST_MAX + 1);
+	char *w[LINE_WORDS_MAX + 1];
+	size_t n = line_split(line, w, LINE_WORDS_MAX);
 
 	if (n == 0)
 		return LINE_EMPTY;
-	if (n > REFEREE_LIST_MAX + 1)
+	if (n > LINE_WORDS_MAX)
 		return bad(status, msg, REF_E_TOO_MANY, "too many moves on one line");
 	if (strcmp(w[0], "any") == 0 && n == 1) {
 		action_set(a, ACTION_ANY, side, "");
@@ -89,14 +90,8 @@ int line_action(char *line, int side, struct action *a, int *status, const char 
 	if (strcmp(w[0], "quiet") == 0) {
 		if (n == 1)
 			return bad(status, msg, REF_E_TOO_MANY, "quiet needs at least one move");
-		return set_list(a, ACTION_QUIET, side, &w[1], n - 1, status, msg);
+		return set_list(a, ACTION_QUIET, side, &w[1], n - 1, "a list holds 1 to 16 moves", status,
+		                msg);
 	}
-	if (n == 1) {
-		if (action_set(a, ACTION_TRY, side, w[0]) != REF_OK)
-			return bad(status, msg, REF_E_SYNTAX, "not a move: too long");
-		return LINE_ACTION;
-	}
-	if (n > REFEREE_LIST_MAX)
-		return bad(status, msg, REF_E_TOO_MANY, "too many moves on one line");
-	return set_list(a, ACTION_LIST, side, w, n, status, msg);
+	return set_list(a, ACTION_LIST, side, w, n, "too many moves on one line", status, msg);
 }

@@ -10,15 +10,6 @@
 
 #include "action.h"
 
-/*
- * Split line in place into words at spaces, tabs, commas and semicolons.
- * A word "e.p." or "ep" (annotation marks after it allowed, "e.p.+") is
- * the suffix of the move before it, not a move: it is joined to that word
- * ("exd6 e.p." reads as "exd6e.p.", which notation reads as exd6).
- * Returns the number of words, or max + 1 when there are more than max.
- */
-size_t line_split(char *line, char **words, size_t max);
-
 /* "white" or "black" as a colour, else -1. */
 int line_side(const char *word);
 
@@ -30,12 +21,14 @@ enum line_kind {
 };
 
 /*
- * Read one action line (split in place) in the normal mode's language as
- * the action of `side` (the side to move): a try; several tries = a
- * preference list; "quiet M1 M2 ..."; "any"; "resign [white|black]";
- * "draw" (ending by agreement).  A list's items go into the action by
- * action_set_list, so they are joined and later split by the record's one
- * rule.  Returns an enum line_kind.
+ * Read one action line (split in place into words at spaces, tabs, commas
+ * and semicolons) in the normal mode's language as the action of `side`
+ * (the side to move): a try; several tries = a preference list; "quiet M1
+ * M2 ..."; "any"; "resign [white|black]"; "draw" (ending by agreement).
+ * The moves go into the action by action_set_list, so they are joined and
+ * counted by the record's one rule: a word "e.p." or "ep" is the suffix of
+ * the move before it ("exd6 e.p." is the one try exd6).  Returns an enum
+ * line_kind.
  */
 int line_action(char *line, int side, struct action *a, int *status, const char **msg);
 

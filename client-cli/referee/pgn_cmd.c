@@ -58,7 +58,7 @@ static char *slurp(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap);
+	char *buf = xmalloc(cap);
 	while (buf) {
 		if (n + 1 == cap) {
 			if (cap > PGN_INPUT_MAX) {
@@ -67,14 +67,7 @@ static char *slurp(const char *path, char *err, size_t errlen)
 				buf = NULL;
 				break;
 			}
-			char *q = realloc(buf, cap * 2);
-			if (q == NULL) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = q;
-			cap *= 2;
+			buf = xgrow(buf, &cap, cap + 1, 1, 0);
 		}
 		size_t got = fread(buf + n, 1, cap - 1 - n, f);
 		n += got;
