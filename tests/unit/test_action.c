@@ -13,6 +13,7 @@
 #include "check_main.h"
 #include "fen.h"
 #include "referee.h"
+#include "referee_snap.h"
 #include "ruleset.h"
 
 static struct referee *mk(const char *rules, const char *fen, struct evlist *ev)
@@ -32,23 +33,6 @@ static struct action mkact(int kind, int color, const char *text)
 	return a;
 }
 
-/* The state snapshot a refusal must leave as it was (as test_referee.c). */
-struct snap {
-	char fen[FEN_MAX];
-	uint64_t hash;
-	int side, plies;
-};
-
-static struct snap snap_of(const struct referee *r)
-{
-	struct snap s;
-	fen_format(referee_board(r), s.fen, sizeof s.fen);
-	s.hash = referee_state_hash(r);
-	s.side = referee_side_to_move(r);
-	s.plies = referee_plies(r);
-	return s;
-}
-
 /* referee_apply(r, a) returns want, appends nothing and changes nothing. */
 static void refused_cleanly(struct referee *r, struct evlist *ev, const struct action *a, int want)
 {
@@ -60,10 +44,7 @@ static void refused_cleanly(struct referee *r, struct evlist *ev, const struct a
 	ck_assert_msg(st == want, "%s: status %d, want %d", lab, st, want);
 	ck_assert_uint_eq(ev->n, 0);
 	struct snap after = snap_of(r);
-	ck_assert_str_eq(before.fen, after.fen);
-	ck_assert(before.hash == after.hash);
-	ck_assert_int_eq(before.side, after.side);
-	ck_assert_int_eq(before.plies, after.plies);
+	ASSERT_SAME_SNAP(before, after);
 }
 
 /* "w1 w2 ... wn" of distinct pawn moves from the start (n <= 16), then extra. */

@@ -10,6 +10,7 @@
 #include "fen.h"
 #include "notation.h"
 #include "referee.h"
+#include "referee_snap.h"
 
 static struct referee *mk(const char *rules, const char *fen, struct evlist *ev)
 {
@@ -35,37 +36,6 @@ static const struct event *find(const struct evlist *ev, int type)
 	return NULL;
 }
 
-/* The state snapshot the error-path tests compare. */
-struct snap {
-	char fen[FEN_MAX];
-	uint64_t hash;
-	int side, plies;
-};
-
-static struct snap snap_of(const struct referee *r)
-{
-	struct snap s;
-	fen_format(referee_board(r), s.fen, sizeof s.fen);
-	s.hash = referee_state_hash(r);
-	s.side = referee_side_to_move(r);
-	s.plies = referee_plies(r);
-	return s;
-}
-
-#define ASSERT_FAILS_CLEANLY(r, ev, call, want)                                      \
-	do {                                                                         \
-		struct snap before_ = snap_of(r);                                    \
-		evlist_clear(ev);                                                    \
-		int st_ = (call);                                                    \
-		ck_assert_int_eq(st_, (want));                                       \
-		ck_assert_uint_eq((ev)->n, 0);                                       \
-		struct snap after_ = snap_of(r);                                     \
-		ck_assert_str_eq(before_.fen, after_.fen);                           \
-		ck_assert(before_.hash == after_.hash);                              \
-		ck_assert_int_eq(before_.side, after_.side);                         \
-		ck_assert_int_eq(before_.plies, after_.plies);                       \
-		ck_assert(referee_error(r)[0] != '\0');                              \
-	} while (0)
 
 START_TEST(test_not_your_turn)
 {
