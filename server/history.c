@@ -6,7 +6,7 @@
  *   record  {game, view, from?}
  *                            a game's announcements as one audience heard
  *                            them: "white", "black" or "umpire"
- *   pgn     {game, view?}    the same record as PGN (common/pgn.c)
+ *   pgn     {game, view?}    the same record as PGN (common/pgn.h)
  *
  * Who may read what (PROTOCOL.md, "History"): a finished game is public,
  * every view of it; an unfinished one is readable only by its players,
