@@ -5,18 +5,22 @@
 #   make run        build and run kriegd with embedded defaults (state under ./var)
 #   make check      build everything with ASan+UBSan and run the unit and integration tests
 #   make bench      perft against Stockfish and other benchmarks
-#   make install    install binaries, man page and systemd unit under $(PREFIX)
+#   make fuzz       libFuzzer targets, FUZZ_SECONDS each (tests/fuzz/README.md)
+#   make memcheck   the integration suite with kriegd under valgrind
+#   make install    install binaries, man pages, systemd units and docs under $(PREFIX),
+#                   and $(SYSCONFDIR)/kriegd/kriegd.conf if there is none (DESTDIR= for staging)
 #   make clean
 
 PREFIX  ?= /usr/local
+SYSCONFDIR ?= /etc
 BUILD   ?= build/release
 BINDIR  ?= bin
 CC      ?= cc
 
-PKGS     = libevent libevent_openssl openssl jansson sqlite3
+PKGS     = libevent libevent_openssl openssl jansson sqlite3 libsystemd
 TESTPKGS = check
 DEBS     = build-essential pkg-config libevent-dev libssl-dev libjansson-dev \
-           libsqlite3-dev check libedit-dev
+           libsqlite3-dev check libedit-dev libsystemd-dev groff-base man-db
 
 OPT      ?= -O2
 SANFLAGS ?=
@@ -48,18 +52,19 @@ LIBCLIENT = $(BUILD)/libkriegclient.a
 
 CORE_LIBS   = -lm
 PROTO_LIBS  = $(call pkglibs,jansson)
-SERVER_LIBS = $(call pkglibs,libevent libevent_openssl libevent_pthreads openssl sqlite3 jansson) -lpthread
+SERVER_LIBS = $(call pkglibs,libevent libevent_openssl libevent_pthreads openssl sqlite3 jansson libsystemd) -lpthread
 CLIENT_LIBS = $(call pkglibs,libevent libevent_openssl openssl jansson) -ledit
 
-.PHONY: all deps run check check-build unit integration bench bench-build install clean
+.PHONY: all deps run check check-build unit integration bench bench-build install clean check-service
 # Keep the objects of pattern-built test binaries (make would delete them as intermediates).
 .SECONDARY:
-all: $(BINDIR)/kriegd $(BINDIR)/krieg $(BINDIR)/krieg-referee
+all: $(BINDIR)/kriegd $(BINDIR)/krieg $(BINDIR)/krieg-referee $(BINDIR)/krieg-bot
 
 # --- dependencies ---------------------------------------------------------
 # Installs only what pkg-config cannot find, so a prepared machine runs nothing.
 deps:
-	@if pkg-config --exists $(PKGS) $(TESTPKGS) libedit && command -v cc >/dev/null; then :; \
+	@if pkg-config --exists $(PKGS) $(TESTPKGS) libedit && command -v cc >/dev/null && \
+	    command -v groff >/dev/null && command -v man >/dev/null; then :; \
 	else \
 	  echo "make deps: installing $(DEBS)"; \
 	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
@@ -76,7 +81,7 @@ PROTO_INC   = -Icommon -Iproto
 SERVER_INC  = $(PROTO_INC) -Iserver
 CLIENT_INC  = $(PROTO_INC) -Iclient-cli/krieg
 REFTOOL_INC = $(PROTO_INC) -Iclient-cli/referee
-TEST_INC    = $(PROTO_INC) -Iserver -Iclient-cli/krieg -Itests
+TEST_INC    = $(PROTO_INC) -Iserver -Iclient-cli/krieg -Iclient-cli/bot -Itests
 
 $(BUILD)/obj/common/%.o: common/%.c
 	@mkdir -p $(dir $@)
@@ -129,10 +134,23 @@ $(BINDIR)/krieg-referee: $(call obj,$(REFTOOL_SRC)) $(LIBPROTO) $(LIBCORE)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PROTO_LIBS) $(CORE_LIBS)
 
+# --- krieg-bot (client-cli/bot): a client like any other, over net.c ---------
+BOT_SRC = $(filter-out client-cli/bot/main.c,$(wildcard client-cli/bot/*.c))
+BOT_INC = $(CLIENT_INC) -Iclient-cli/bot
+LIBBOT  = $(BUILD)/libkriegbot.a
+$(BUILD)/obj/client-cli/bot/%.o: client-cli/bot/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(BOT_INC) $(CFLAGS) $(call pkgcflags,$(PKGS)) -MMD -MP -c -o $@ $<
+$(LIBBOT): $(call obj,$(BOT_SRC))
+$(BINDIR)/krieg-bot: $(call obj,client-cli/bot/main.c) $(LIBBOT) $(LIBCLIENT) $(LIBPROTO) $(LIBCORE)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CLIENT_LIBS) $(CORE_LIBS)
+# --- end krieg-bot ---------------------------------------------------------
+
 # --- tests ------------------------------------------------------------------
 # One Check binary per test file; each links every library (the archives
 # contribute only the objects it uses).
-TEST_LIBS = $(LIBSERVER) $(LIBCLIENT) $(LIBPROTO) $(LIBCORE)
+TEST_LIBS = $(LIBSERVER) $(LIBBOT) $(LIBCLIENT) $(LIBPROTO) $(LIBCORE)
 TEST_LDLIBS = $(SERVER_LIBS) -ledit $(call pkglibs,check) $(CORE_LIBS)
 # Unit and integration binaries live in separate folders: the same name
 # (test_auth) may exist in both.
@@ -159,9 +177,11 @@ check: deps
 	  $(MAKE) CC=clang BUILD=build/clang BINDIR=build/clang/bin check-build; fi
 	$(MAKE) $(ASAN_VARS) check-build
 	$(MAKE) -k $(ASAN_VARS) unit integration
+	$(MAKE) check-service
 	$(MAKE) $(TSAN_VARS) build/tsan/bin/kriegd
 	KRIEGD=$(abspath build/tsan/bin/kriegd) tests/run-tests.sh tsan \
 	  $(addprefix build/asan/tests/integration/,$(THREAD_TESTS))
+	if command -v clang >/dev/null; then $(MAKE) fuzz-smoke; fi
 
 # The daemon's threads (store writer, password hashing) under ThreadSanitizer:
 # the integration tests that drive them run against a TSan-built kriegd.
@@ -199,6 +219,40 @@ $(BUILD)/bench/%: $(BUILD)/obj/tests/bench/%.o $(TEST_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LDLIBS)
 
+# --- fuzzing (tests/fuzz/README.md) ----------------------------------------
+# libFuzzer targets, built with clang into their own tree: the libraries
+# with coverage, ASan and UBSan, the targets linked with the fuzzer's main.
+# `make fuzz FUZZ_SECONDS=N` fuzzes each target for N seconds (new inputs
+# go to build/fuzz/corpus/, the seeds in tests/fuzz/corpus/ stay as they
+# are); `make fuzz-smoke` (part of check) replays every seed and
+# regression input, then fuzzes each target for FUZZ_SMOKE_SECONDS.
+FUZZ_SECONDS       ?= 60
+FUZZ_SMOKE_SECONDS ?= 1
+FUZZ_SRC  = $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS = $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
+FUZZ_VARS = CC=clang BUILD=build/fuzz BINDIR=build/fuzz/bin OPT=-O1 \
+            SANFLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+$(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.o $(LIBSERVER) $(LIBPROTO) $(LIBCORE)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(SERVER_LIBS) $(CORE_LIBS)
+.PHONY: fuzz fuzz-build fuzz-deps fuzz-smoke memcheck
+fuzz-build: $(FUZZ_BINS)
+# clang's fuzzer runtime is a package of its own on Debian (libclang-rt-dev).
+fuzz-deps:
+	@t=$$(mktemp -d); echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' > $$t/t.c; \
+	if clang -fsanitize=fuzzer,address,undefined -o $$t/t $$t/t.c 2>/dev/null; then :; else \
+	  echo "make fuzz: installing libclang-rt-dev"; \
+	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends libclang-rt-dev; \
+	fi; rm -rf $$t
+fuzz: deps fuzz-deps
+	@$(MAKE) --no-print-directory $(FUZZ_VARS) fuzz-build
+	@tests/fuzz/run.sh fuzz $(FUZZ_SECONDS) build/fuzz/fuzz
+fuzz-smoke: fuzz-deps
+	@$(MAKE) --no-print-directory $(FUZZ_VARS) fuzz-build
+	@tests/fuzz/run.sh smoke $(FUZZ_SMOKE_SECONDS) build/fuzz/fuzz
+
 run: deps
 	@$(MAKE) --no-print-directory all
 	@mkdir -p var
@@ -206,13 +260,42 @@ run: deps
 	@echo "        or: openssl s_client -quiet -connect localhost:7474"
 	exec $(BINDIR)/kriegd --state-dir var
 
+# --- service (owner: issue 12) ---------------------------------------------------
+# Man pages: checked by groff -ww (every warning) in check-service.
+MANPAGES = client-cli/krieg.1 client-cli/referee/krieg-referee.1 man/kriegd.8 man/kriegd.conf.5
+UNITS    = kriegd.service kriegd.socket kriegd-backup.service kriegd-backup.timer
+# The units name /usr/local and /etc/kriegd; installed, they name PREFIX and SYSCONFDIR.
+UNIT_SED = s|/usr/local|$(PREFIX)|g; s|/etc/kriegd|$(SYSCONFDIR)/kriegd|g
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/krieg \
+	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
+	  $(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(PREFIX)/lib/systemd/system \
+	  $(DESTDIR)$(PREFIX)/share/doc/krieg $(DESTDIR)$(SYSCONFDIR)/kriegd
 	install -m 755 $(BINDIR)/kriegd $(BINDIR)/krieg $(BINDIR)/krieg-referee $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 client-cli/krieg.1 $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system $(DESTDIR)$(PREFIX)/share/doc/krieg
-	sed 's|/usr/local/bin|$(PREFIX)/bin|g' systemd/kriegd.service > $(DESTDIR)$(PREFIX)/lib/systemd/system/kriegd.service
-	install -m 644 deploy/kriegd.conf.example deploy/BACKUP.md $(DESTDIR)$(PREFIX)/share/doc/krieg/
+	install -m 755 deploy/kriegd-backup $(DESTDIR)$(PREFIX)/lib/krieg/
+	install -m 644 client-cli/krieg.1 client-cli/referee/krieg-referee.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 man/kriegd.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/
+	install -m 644 man/kriegd.8 $(DESTDIR)$(PREFIX)/share/man/man8/
+	for u in $(UNITS); do \
+	  sed '$(UNIT_SED)' systemd/$$u > $(DESTDIR)$(PREFIX)/lib/systemd/system/$$u && \
+	  chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/system/$$u || exit 1; done
+	install -m 644 deploy/kriegd.conf.example deploy/BACKUP.md deploy/CLUB.md proto/PROTOCOL.md \
+	  $(DESTDIR)$(PREFIX)/share/doc/krieg/
+	# The administrator's settings are never overwritten by an upgrade.
+	if [ -e $(DESTDIR)$(SYSCONFDIR)/kriegd/kriegd.conf ]; then \
+	  echo "keeping $(DESTDIR)$(SYSCONFDIR)/kriegd/kriegd.conf (the new example: $(PREFIX)/share/doc/krieg/kriegd.conf.example)"; \
+	else install -m 644 deploy/kriegd.conf.example $(DESTDIR)$(SYSCONFDIR)/kriegd/kriegd.conf; fi
+
+# Man pages without a groff warning; `make install` into a temporary root
+# and the installed binaries run; systemd-analyze verify on every unit;
+# deploy/CLUB.md's commands (tests/service/run.sh).
+check-service: all
+	@for m in $(MANPAGES); do \
+	  w=$$(LC_ALL=C.UTF-8 MANWIDTH=80 groff -ww -mandoc -z -Tutf8 $$m 2>&1); \
+	  if [ -n "$$w" ]; then echo "$$m:"; echo "$$w"; exit 1; fi; done; echo "man pages: groff -ww clean"
+	@tests/service/run.sh $(abspath $(BINDIR))
+# --- end service ----------------------------------------------------------------
 
 clean:
 	rm -rf build bin

@@ -52,6 +52,8 @@ static const char *const type_names[] = {
 	[EV_QUIET_ENDED] = "quiet_ended",
 	[EV_GAME_OVER] = "game_over",
 	[EV_UMPIRE_MOVE] = "umpire_move",
+	[EV_PAWN_SQUARES] = "pawn_squares",
+	[EV_PROMOTION] = "promotion",
 };
 
 static const char *const check_names[] = {

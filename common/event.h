@@ -45,6 +45,9 @@ enum event_type {
 	EV_QUIET_ENDED = 12,  /* nost: `by`'s "if quiet" sequence stopped (count moves left unplayed) */
 	EV_GAME_OVER = 13,    /* result, reason, by (the side the reason is about, or -1) */
 	EV_UMPIRE_MOVE = 14,  /* umpire only: the move played in full (move), by */
+	EV_PAWN_SQUARES = 15, /* rand: `squares` = the squares of `by`'s (to move) pawns that have a
+	                       * legal capture; every turn, empty included */
+	EV_PROMOTION = 16,    /* rand: `by` promoted a pawn (neither square nor piece) */
 };
 
 enum captured_kind { CAPTURED_UNSAID = 0, CAPTURED_PAWN = 1, CAPTURED_PIECE = 2 };
@@ -98,6 +101,7 @@ struct event {
 	uint16_t ply;        /* plies played when the event was emitted (0 before White's first move) */
 	char san[EVENT_SAN_MAX]; /* with `move`: its SAN as this audience may read it (own-view SAN for
 	                          * the mover, full SAN with +/# for EV_UMPIRE_MOVE); else "" */
+	uint64_t squares;    /* EV_PAWN_SQUARES: bit i = square i (a1 = 0); else 0 */
 };
 
 /* A growable list of events; the referee appends, the caller reads and frees. */

@@ -354,6 +354,19 @@ int movegen_pawn_captures(const struct board *b)
 	return n;
 }
 
+uint64_t movegen_pawn_capture_squares(const struct board *b)
+{
+	struct movelist l;
+	movegen_legal(b, &l);
+	uint64_t from = 0;
+	for (int i = 0; i < l.n; i++) {
+		move_t m = l.m[i];
+		if (piece_code_type(b->mailbox[move_from(m)]) == PAWN && (move_from(m) & 7) != (move_to(m) & 7))
+			from |= 1ULL << move_from(m);
+	}
+	return from;
+}
+
 static uint64_t perft_rec(const struct board *b, int depth)
 {
 	if (depth == 1)

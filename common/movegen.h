@@ -48,6 +48,10 @@ bool movegen_is_possible(const struct board *b, int color, move_t m);
  * that resolve it, because only legal moves count. */
 int movegen_pawn_captures(const struct board *b);
 
+/* The squares of the side to move's pawns that have a legal capture (bit i
+ * = square i), by the same count as movegen_pawn_captures(). */
+uint64_t movegen_pawn_capture_squares(const struct board *b);
+
 /* Leaf count of the legal move tree to `depth` plies. */
 uint64_t perft(const struct board *b, int depth);
 

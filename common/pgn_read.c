@@ -313,8 +313,11 @@ static int parse_tags(const char **pp, int *line, struct pgn_header *h, struct p
 
 static bool san_char(char c)
 {
+	/* Not the NUL: strchr finds every string's terminator, and a token
+	 * scan that took it for a character ran past the end of the text
+	 * (found by tests/fuzz/fuzz_pgn: a PGN ending in "1/2-1/2x"). */
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       strchr("+#=!?-.", c) != NULL;
+	       (c != '\0' && strchr("+#=!?-.", c) != NULL);
 }
 
 static int parse_movetext(const char *p, int line, struct ptext *t, char *err, size_t errlen)

@@ -42,6 +42,8 @@ struct referee {
 	struct movelist refused;   /* tries refused this turn (illegal ones) */
 	bool any_asked;
 	bool must_capture;         /* a yes to "any?" obliges a pawn-capture try */
+	uint64_t pawn_ok;          /* pawn_info_binds: pawns whose capture tries this turn's pawn
+	                            * information leaves open (all, until it says otherwise) */
 	int illegal_count;         /* nost: counted illegal tries this turn */
 	struct quiet quiet[2];     /* nost: pending "if quiet" sequences */
 	/* positions since the start, for repetition */
@@ -85,6 +87,7 @@ struct referee *referee_new(const struct ruleset *rs, const char *fen, char *err
 	r->b = b;
 	r->quiet[WHITE].next = r->quiet[WHITE].n = 0;
 	r->quiet[BLACK].next = r->quiet[BLACK].n = 0;
+	r->pawn_ok = ~0ULL;
 	keys_push(r, b.key);
 	return r;
 }
@@ -198,6 +201,8 @@ static bool check_end(struct referee *r, struct evlist *out)
 	if (ml.n == 0) {
 		if (board_in_check(&r->b))
 			game_over(r, side == WHITE ? RESULT_BLACK : RESULT_WHITE, REASON_CHECKMATE, !side, out);
+		else if (r->rs->stalemate_loses)
+			game_over(r, side == WHITE ? RESULT_BLACK : RESULT_WHITE, REASON_STALEMATE, side, out);
 		else
 			game_over(r, RESULT_DRAW, REASON_STALEMATE, side, out);
 		return true;
@@ -229,6 +234,14 @@ static void turn_start(struct referee *r, struct evlist *out)
 		struct event e = ev_base(r, EV_PAWN_CAPTURES, AUD_PUBLIC, side);
 		e.answer = movegen_pawn_captures(&r->b) > 0;
 		evlist_push(out, &e);
+		if (r->rs->pawn_info_binds && !e.answer)
+			r->pawn_ok = 0;
+	} else if (r->rs->pawn_info == PAWN_INFO_SQUARES) {
+		struct event e = ev_base(r, EV_PAWN_SQUARES, AUD_PUBLIC, side);
+		e.squares = movegen_pawn_capture_squares(&r->b);
+		evlist_push(out, &e);
+		if (r->rs->pawn_info_binds)
+			r->pawn_ok = e.squares;
 	}
 }
 
@@ -238,6 +251,7 @@ static void reset_turn(struct referee *r)
 	r->any_asked = false;
 	r->must_capture = false;
 	r->illegal_count = 0;
+	r->pawn_ok = ~0ULL;
 }
 
 /* Play a legal move and announce it.  *captured / *checked feed "if quiet". */
@@ -308,6 +322,10 @@ static void play(struct referee *r, int color, move_t m, struct evlist *out, boo
 			evlist_push(out, &e);
 			public_capture_sq = e.square;
 		}
+	}
+	if (r->rs->promotion_said && move_kind(m) == MOVE_PROMOTION) {
+		e = ev_base(r, EV_PROMOTION, AUD_PUBLIC, color);
+		evlist_push(out, &e);
 	}
 
 	bb_t checkers = board_checkers(&r->b);
@@ -387,6 +405,19 @@ static bool raw_attempt(const struct board *own, int color, const struct notatio
 	return true;
 }
 
+static bool is_pawn_capture(const struct board *b, move_t m);
+
+/*
+ * A pawn capture the turn's public pawn information already rules out
+ * (cincinnati "no pawn capture", rand's squares, berkeley_any's "No"): the
+ * mover can know it is illegal, so it is impossible like a move through
+ * an own piece (RULESETS.md, ks-game's possible set).
+ */
+static bool ruled_out(const struct referee *r, move_t m)
+{
+	return r->rs->pawn_info_binds && is_pawn_capture(&r->b, m) && !(r->pawn_ok >> move_from(m) & 1);
+}
+
 /* Read one attempt of `color`: REF_OK with *m and whether it is possible. */
 static int resolve(struct referee *r, int color, const char *text, move_t *m, bool *possible)
 {
@@ -400,11 +431,11 @@ static int resolve(struct referee *r, int color, const char *text, move_t *m, bo
 	if (st == NOTATION_OK)
 		st = notation_resolve(&own, color, &parts, m, e, sizeof e);
 	if (st == NOTATION_OK) {
-		*possible = true;
+		*possible = !ruled_out(r, *m);
 		return REF_OK;
 	}
 	if (st == NOTATION_NO_PIECE && raw_attempt(&own, color, &parts, m)) {
-		*possible = movegen_is_possible(&own, color, *m);
+		*possible = movegen_is_possible(&own, color, *m) && !ruled_out(r, *m);
 		return REF_OK;
 	}
 	char msg[140];
@@ -503,7 +534,9 @@ static enum outcome try_move(struct referee *r, int color, move_t m, bool possib
 	struct event e;
 	char san[NOTATION_MAX];
 
-	if (possible && is_pawn_capture(&r->b, m))
+	/* A refused pawn capture frees the asker where one try is owed, not
+	 * where one must be played (berkeley_any): a move clears it there. */
+	if (possible && is_pawn_capture(&r->b, m) && r->rs->any_obliges != ANY_UNTIL_PLAYED)
 		r->must_capture = false;
 	if (!possible && r->rs->impossible != IMPOSSIBLE_IS_ILLEGAL) {
 		e = ev_base(r, EV_IMPOSSIBLE, mover_of(color), color);
@@ -738,8 +771,10 @@ int referee_any(struct referee *r, int color, struct evlist *out)
 	struct event e = ev_base(r, EV_ANY, AUD_PUBLIC, color);
 	e.answer = n == 0 ? ANY_NO : r->rs->any_answers_try ? ANY_TRY : ANY_YES;
 	evlist_push(out, &e);
-	if (n > 0 && r->rs->any_obliges)
+	if (n > 0 && r->rs->any_obliges != ANY_FREE)
 		r->must_capture = true;
+	if (n == 0 && r->rs->pawn_info_binds)
+		r->pawn_ok = 0;
 	return REF_OK;
 }
 
@@ -800,6 +835,8 @@ void referee_possible(const struct referee *r, int color, struct movelist *out)
 			continue;
 		if (r->must_capture && !is_pawn_capture(&own, m))
 			continue;
+		if (ruled_out(r, m))
+			continue;
 		out->m[out->n++] = m;
 	}
 }
@@ -834,6 +871,7 @@ uint64_t referee_state_hash(const struct referee *r)
 	              r->moves_made[1], r->any_asked, r->must_capture, r->illegal_count,
 	              r->b.halfmove, r->b.fullmove };
 	FNV(h, key);
+	FNV(h, r->pawn_ok);
 	h = fnv(h, r->b.mailbox, sizeof r->b.mailbox);
 	FNV(h, v);
 	h = fnv(h, r->refused.m, (size_t)r->refused.n * sizeof r->refused.m[0]);

@@ -33,6 +33,9 @@ struct wording {
 	const char *illegal;           /* the mover's refused try, {move} */
 	const char *illegal_unnamed;   /* a refused try without the move, {who} */
 	const char *any_yes;           /* "any?" answered yes */
+	const char *impossible;        /* the mover's impossible try, {move}; NULL: "Impossible: {move}" */
+	const char *impossible_unnamed; /* one without the move, {who}; NULL: "Impossible" */
+	const char *stalemate_win;     /* a stalemate that wins, {Winner}; NULL: the generic win */
 	const char *checkmate;         /* {winner} (or "nobody"), {Winner} (or "Nobody") */
 	const char *drawn;             /* {why} */
 };
@@ -141,6 +144,77 @@ static const struct wording gollon_words = { /* seed 004 "Check" */
 	.drawn = "Drawn by {why}",
 };
 
+/* kriegspiel.org's Berkeley rules (Kriegspiel/ks-game; RULESETS.md): the
+ * square of a capture alone, "impossible" said to the mover only. */
+static const struct wording berkeley_words = {
+	.check_dir = {
+		[CHECK_RANK] = "on the rank",
+		[CHECK_FILE] = "on the file",
+		[CHECK_LONG_DIAGONAL] = "on the long diagonal",
+		[CHECK_SHORT_DIAGONAL] = "on the short diagonal",
+		[CHECK_KNIGHT] = "by a knight",
+	},
+	.check = { "Check {check}", "Double check {check} and {check2}" },
+	.capture = "Capture on {square}",
+	.move = "{who} played {move}",
+	.moved = "{who} has moved",
+	.illegal = "Illegal: {move}",
+	.illegal_unnamed = "{who} tried an illegal move",
+	.any_yes = "Yes",
+	.checkmate = "Checkmate: {winner} wins",
+	.drawn = "Drawn by {why}",
+};
+
+/* Cincinnati and RAND (ks-game; RULESETS.md): a pawn or a piece, and
+ * "nonsense" heard by both for a try the mover could know is impossible. */
+static const struct wording cincinnati_words = {
+	.check_dir = {
+		[CHECK_RANK] = "on the rank",
+		[CHECK_FILE] = "on the file",
+		[CHECK_LONG_DIAGONAL] = "on the long diagonal",
+		[CHECK_SHORT_DIAGONAL] = "on the short diagonal",
+		[CHECK_KNIGHT] = "by a knight",
+	},
+	.check = { "Check {check}", "Double check {check} and {check2}" },
+	.capture = "Capture on {square}",
+	.capture_pawn = "Pawn captured on {square}",
+	.capture_piece = "Piece captured on {square}",
+	.move = "{who} played {move}",
+	.moved = "{who} has moved",
+	.illegal = "Illegal: {move}",
+	.illegal_unnamed = "{who} tried an illegal move",
+	.any_yes = "Yes",
+	.impossible = "Nonsense: {move}",
+	.impossible_unnamed = "{who} tried nonsense",
+	.checkmate = "Checkmate: {winner} wins",
+	.drawn = "Drawn by {why}",
+};
+
+/* RAND (Ferguson's announcements, ks-game's rules): "Pawn gone", "Piece gone". */
+static const struct wording rand_words = {
+	.check_dir = {
+		[CHECK_RANK] = "on the rank",
+		[CHECK_FILE] = "on the file",
+		[CHECK_LONG_DIAGONAL] = "on the long diagonal",
+		[CHECK_SHORT_DIAGONAL] = "on the short diagonal",
+		[CHECK_KNIGHT] = "by a knight",
+	},
+	.check = { "Check {check}", "Double check {check} and {check2}" },
+	.capture = "Capture on {square}",
+	.capture_pawn = "Pawn gone on {square}",
+	.capture_piece = "Piece gone on {square}",
+	.move = "{who} played {move}",
+	.moved = "{who} has moved",
+	.illegal = "No: {move}",
+	.illegal_unnamed = "No",
+	.any_yes = "Yes",
+	.impossible = "Nonsense: {move}",
+	.impossible_unnamed = "{who} tried nonsense",
+	.stalemate_win = "Stalemate: {Winner} wins",
+	.checkmate = "Checkmate: {winner} wins",
+	.drawn = "Drawn by {why}",
+};
+
 static const struct ruleset rulesets[] = {
 	{
 		.name = "icc",
@@ -151,7 +225,7 @@ static const struct ruleset rulesets[] = {
 		.pawn_info = PAWN_INFO_COUNT,
 		.any_answers_try = false,
 		.any_after_first_move = false,
-		.any_obliges = false,
+		.any_obliges = ANY_FREE,
 		.capture_kind = true,
 		.ep = EP_VICTIM_SQUARE,
 		.checks = CHECK_STYLE_LENGTH,
@@ -170,7 +244,7 @@ static const struct ruleset rulesets[] = {
 		.pawn_info = PAWN_INFO_ASK,
 		.any_answers_try = false,
 		.any_after_first_move = false,
-		.any_obliges = true,
+		.any_obliges = ANY_ONE_TRY,
 		.capture_kind = false,
 		.ep = EP_VICTIM_SQUARE,
 		.checks = CHECK_STYLE_LENGTH,
@@ -189,7 +263,7 @@ static const struct ruleset rulesets[] = {
 		.pawn_info = PAWN_INFO_ASK,
 		.any_answers_try = false,
 		.any_after_first_move = true,
-		.any_obliges = true,
+		.any_obliges = ANY_ONE_TRY,
 		.capture_kind = false,
 		.ep = EP_VICTIM_SQUARE,
 		.checks = CHECK_STYLE_LENGTH,
@@ -208,7 +282,7 @@ static const struct ruleset rulesets[] = {
 		.pawn_info = PAWN_INFO_YESNO,
 		.any_answers_try = false,
 		.any_after_first_move = false,
-		.any_obliges = false,
+		.any_obliges = ANY_FREE,
 		.capture_kind = false,
 		.ep = EP_SPLIT,
 		.checks = CHECK_STYLE_LENGTH,
@@ -227,10 +301,98 @@ static const struct ruleset rulesets[] = {
 		.pawn_info = PAWN_INFO_ASK,
 		.any_answers_try = true,
 		.any_after_first_move = false,
-		.any_obliges = true,
+		.any_obliges = ANY_ONE_TRY,
 		.capture_kind = false,
 		.ep = EP_NAMED_LANDING,
 		.checks = CHECK_STYLE_GOLLON,
+		.preference_lists = false,
+		.quiet_sequences = false,
+		.draw_repetition = true,
+		.draw_fifty = true,
+		.draw_insufficient = true,
+	},
+	{
+		.name = "berkeley",
+		.wording = &berkeley_words,
+		.title = "Berkeley (kriegspiel.org): illegal tries heard by both, capture square only, no \"any?\"",
+		.illegal = ILLEGAL_BOTH,
+		.impossible = IMPOSSIBLE_PRIVATE,
+		.pawn_info = PAWN_INFO_NONE,
+		.any_answers_try = false,
+		.any_after_first_move = false,
+		.any_obliges = ANY_FREE,
+		.pawn_info_binds = false,
+		.capture_kind = false,
+		.promotion_said = false,
+		.stalemate_loses = false,
+		.ep = EP_VICTIM_SQUARE,
+		.checks = CHECK_STYLE_LENGTH,
+		.preference_lists = false,
+		.quiet_sequences = false,
+		.draw_repetition = true,
+		.draw_fifty = true,
+		.draw_insufficient = true,
+	},
+	{
+		.name = "berkeley_any",
+		.wording = &berkeley_words,
+		.title = "Berkeley + Any (kriegspiel.org): \"any?\" binds to pawn captures until one is played",
+		.illegal = ILLEGAL_BOTH,
+		.impossible = IMPOSSIBLE_PRIVATE,
+		.pawn_info = PAWN_INFO_ASK,
+		.any_answers_try = false,
+		.any_after_first_move = false,
+		.any_obliges = ANY_UNTIL_PLAYED,
+		.pawn_info_binds = true,
+		.capture_kind = false,
+		.promotion_said = false,
+		.stalemate_loses = false,
+		.ep = EP_VICTIM_SQUARE,
+		.checks = CHECK_STYLE_LENGTH,
+		.preference_lists = false,
+		.quiet_sequences = false,
+		.draw_repetition = true,
+		.draw_fifty = true,
+		.draw_insufficient = true,
+	},
+	{
+		.name = "cincinnati",
+		.wording = &cincinnati_words,
+		.title = "Cincinnati (kriegspiel.org): pawn capture yes/no each turn, pawn or piece, \"nonsense\"",
+		.illegal = ILLEGAL_BOTH,
+		.impossible = IMPOSSIBLE_PUBLIC,
+		.pawn_info = PAWN_INFO_YESNO,
+		.any_answers_try = false,
+		.any_after_first_move = false,
+		.any_obliges = ANY_FREE,
+		.pawn_info_binds = true,
+		.capture_kind = true,
+		.promotion_said = false,
+		.stalemate_loses = false,
+		.ep = EP_VICTIM_SQUARE,
+		.checks = CHECK_STYLE_LENGTH,
+		.preference_lists = false,
+		.quiet_sequences = false,
+		.draw_repetition = true,
+		.draw_fifty = true,
+		.draw_insufficient = true,
+	},
+	{
+		.name = "rand",
+		.wording = &rand_words,
+		.title = "RAND (kriegspiel.org): pawn-try squares each turn, promotion said, stalemate loses",
+		.illegal = ILLEGAL_BOTH,
+		.impossible = IMPOSSIBLE_PUBLIC,
+		.pawn_info = PAWN_INFO_SQUARES,
+		.any_answers_try = false,
+		.any_after_first_move = false,
+		.any_obliges = ANY_FREE,
+		.pawn_info_binds = true,
+		.capture_kind = true,
+		.promotion_said = true,
+		.stalemate_loses = true,
+		.ep = EP_VICTIM_SQUARE,
+		.checks = CHECK_STYLE_LENGTH,
 		.preference_lists = false,
 		.quiet_sequences = false,
 		.draw_repetition = true,
@@ -316,6 +478,10 @@ static const char *game_over_phrase(const struct wording *w, const struct event 
 	switch (e->reason) {
 	case REASON_CHECKMATE:
 		return w->checkmate;
+	case REASON_STALEMATE:
+		if (w->stalemate_win && (e->result == RESULT_WHITE || e->result == RESULT_BLACK))
+			return w->stalemate_win;
+		break;
 	case REASON_RESIGNATION:
 		return "{who} resigns";
 	case REASON_TIME:
@@ -330,6 +496,28 @@ static const char *game_over_phrase(const struct wording *w, const struct event 
 		break;
 	}
 	return e->result == RESULT_DRAW ? w->drawn : "{Winner} wins ({reason})";
+}
+
+/* rand: "White has pawn tries from c4 and e4" / "White has no pawn tries". */
+static void say_squares(char *buf, size_t len, const char *who, uint64_t squares)
+{
+	int n = 0, total = 0;
+	for (int sq = 0; sq < 64; sq++)
+		total += (int)(squares >> sq & 1);
+	if (total == 0) {
+		snprintf(buf, len, "%s has no pawn tries", who);
+		return;
+	}
+	size_t k = (size_t)snprintf(buf, len, "%s has pawn tries from", who);
+	for (int sq = 0; sq < 64 && k < len; sq++) {
+		if (!(squares >> sq & 1))
+			continue;
+		char name[3];
+		square_name(sq, name);
+		n++;
+		const char *sep = n == 1 ? " " : n == total ? " and " : ", ";
+		k += (size_t)snprintf(buf + k, len - k, "%s%s", sep, name);
+	}
 }
 
 void ruleset_say(const struct ruleset *rs, const struct event *e, char *buf, size_t len)
@@ -392,7 +580,16 @@ void ruleset_say(const struct ruleset *rs, const struct event *e, char *buf, siz
 		t = mv ? w->illegal : w->illegal_unnamed;
 		break;
 	case EV_IMPOSSIBLE:
-		t = mv ? "Impossible: {move}" : "Impossible";
+		if (mv)
+			t = w->impossible ? w->impossible : "Impossible: {move}";
+		else
+			t = w->impossible_unnamed ? w->impossible_unnamed : "Impossible";
+		break;
+	case EV_PAWN_SQUARES:
+		say_squares(buf, len, val[V_WHO], e->squares);
+		break;
+	case EV_PROMOTION:
+		t = "{who} promoted a pawn";
 		break;
 	case EV_CAPTURE:
 		t = e->what == CAPTURED_PAWN && w->capture_pawn ? w->capture_pawn

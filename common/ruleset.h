@@ -16,23 +16,33 @@
 /* Who hears that a try was refused as illegal. */
 enum illegal_audience {
 	ILLEGAL_MOVER = 0,     /* icc: the mover alone */
-	ILLEGAL_BOTH = 1,      /* english, insurance, gollon: both (opponent without the move) */
+	ILLEGAL_BOTH = 1,      /* english, insurance, gollon, berkeley(_any), cincinnati, rand: both
+	                        * (opponent without the move) */
 	ILLEGAL_COUNTED = 2,   /* nost: mover per try; the opponent hears the count with the move */
 };
 
 /* What happens to an attempt impossible on the mover's own pieces alone. */
 enum impossible_mode {
 	IMPOSSIBLE_IS_ILLEGAL = 0,  /* english, insurance: just another illegal try */
-	IMPOSSIBLE_PRIVATE = 1,     /* icc: refused to the mover only, not a try */
+	IMPOSSIBLE_PRIVATE = 1,     /* icc, berkeley(_any): refused to the mover only, not a try */
 	IMPOSSIBLE_UNCOUNTED = 2,   /* nost: refused to the mover, left out of the count */
-	IMPOSSIBLE_PUBLIC = 3,      /* gollon: "Impossible", heard by both */
+	IMPOSSIBLE_PUBLIC = 3,      /* gollon: "Impossible"; cincinnati, rand: "Nonsense"; heard by both */
 };
 
 /* How pawn-capture information reaches the players. */
 enum pawn_info {
 	PAWN_INFO_COUNT = 0,  /* icc: count announced to both at every turn start */
 	PAWN_INFO_YESNO = 1,  /* nost: yes/no announced to both at every turn start */
-	PAWN_INFO_ASK = 2,    /* english, insurance, gollon: "any?" on request */
+	PAWN_INFO_ASK = 2,    /* english, insurance, gollon, berkeley_any: "any?" on request */
+	PAWN_INFO_NONE = 3,   /* berkeley: nothing is said about pawn captures */
+	PAWN_INFO_SQUARES = 4,/* rand: the squares of the pawns that can capture, at every turn start */
+};
+
+/* How long a yes to "any?" binds the asker to pawn-capture tries. */
+enum any_obligation {
+	ANY_FREE = 0,          /* icc, nost, cincinnati, rand, berkeley: no obligation (or no "any?") */
+	ANY_ONE_TRY = 1,       /* english, insurance, gollon: until one pawn capture has been tried */
+	ANY_UNTIL_PLAYED = 2,  /* berkeley_any: until a pawn capture is played (a refused one does not free) */
 };
 
 enum ep_style {
@@ -49,7 +59,7 @@ enum check_style {
 struct wording; /* the umpire's phrases (ruleset.c) */
 
 struct ruleset {
-	const char *name;            /* "icc", "english", "insurance", "nost", "gollon" */
+	const char *name;            /* "icc", "english", ..., "rand" (the table in ruleset.c) */
 	const char *title;           /* one line for lobbies and PGN */
 	const struct wording *wording; /* how its umpire says each event (ruleset_say()) */
 	enum illegal_audience illegal;
@@ -57,8 +67,12 @@ struct ruleset {
 	enum pawn_info pawn_info;
 	bool any_answers_try;        /* "Try!" instead of "Yes" (gollon) */
 	bool any_after_first_move;   /* "any?" only once the asker has made a first move (insurance) */
-	bool any_obliges;            /* a yes obliges at least one pawn-capture try */
-	bool capture_kind;           /* captures say pawn or piece (icc) */
+	enum any_obligation any_obliges; /* what a yes to "any?" obliges */
+	bool pawn_info_binds;        /* a pawn-capture try the turn's pawn information rules out (no
+	                              * capture said, or not from a square said) is impossible */
+	bool capture_kind;           /* captures say pawn or piece (icc, cincinnati, rand) */
+	bool promotion_said;         /* EV_PROMOTION after a promoting move (rand) */
+	bool stalemate_loses;        /* the stalemated side loses (rand) */
 	enum ep_style ep;
 	enum check_style checks;
 	bool preference_lists;       /* several tries per message, first legal one played (nost) */

@@ -18,6 +18,17 @@ void view_init(struct view *v, const struct board *start, int color)
 	board_own_view(start, color, &v->own);
 	v->to_move = start->side;
 	v->own.side = (uint8_t)start->side;
+	v->pawn_ok = ~0ULL;
+}
+
+void view_set_ruleset(struct view *v, const struct ruleset *rs)
+{
+	v->rs = rs;
+}
+
+static bool binds(const struct view *v)
+{
+	return v->rs != NULL && v->rs->pawn_info_binds;
 }
 
 static void drop_right_for_square(struct board *b, int color, int sq)
@@ -73,6 +84,7 @@ static void new_turn(struct view *v, int to_move)
 	v->own.side = (uint8_t)to_move;
 	v->refused.n = 0;
 	v->must_try_capture = false;
+	v->pawn_ok = ~0ULL;
 }
 
 static bool is_pawn_capture(const struct board *own, move_t m)
@@ -98,7 +110,8 @@ void view_apply(struct view *v, const struct event *e)
 		break;
 	case EV_ILLEGAL:
 		if (e->by == me && e->move != MOVE_NONE) {
-			if (is_pawn_capture(&v->own, e->move))
+			if (is_pawn_capture(&v->own, e->move) &&
+			    !(v->rs != NULL && v->rs->any_obliges == ANY_UNTIL_PLAYED))
 				v->must_try_capture = false;
 			if (v->refused.n < MOVES_MAX)
 				v->refused.m[v->refused.n++] = e->move;
@@ -123,6 +136,16 @@ void view_apply(struct view *v, const struct event *e)
 	case EV_ANY:
 		if (e->by == me && (e->answer == ANY_YES || e->answer == ANY_TRY))
 			v->must_try_capture = true;
+		if (e->by == me && e->answer == ANY_NO && binds(v))
+			v->pawn_ok = 0;
+		break;
+	case EV_PAWN_CAPTURES:
+		if (e->by == me && !e->answer && binds(v))
+			v->pawn_ok = 0;
+		break;
+	case EV_PAWN_SQUARES:
+		if (e->by == me && binds(v))
+			v->pawn_ok = e->squares;
 		break;
 	case EV_GAME_OVER:
 		v->over = true;
@@ -150,6 +173,8 @@ void view_possible(const struct view *v, struct movelist *out)
 		if (refused)
 			continue;
 		if (v->must_try_capture && !is_pawn_capture(&v->own, m))
+			continue;
+		if (is_pawn_capture(&v->own, m) && !(v->pawn_ok >> move_from(m) & 1))
 			continue;
 		out->m[out->n++] = m;
 	}

@@ -10,6 +10,7 @@
 #include "board.h"
 #include "event.h"
 #include "movegen.h"
+#include "ruleset.h"
 
 struct view {
 	int color;               /* whose view */
@@ -18,12 +19,19 @@ struct view {
 	struct movelist refused; /* own tries refused this turn */
 	bool must_try_capture;   /* a yes/"Try!" to "any?" obliges a pawn capture (every rule
 	                          * set with "any?" has the obligation); cleared by the first
-	                          * pawn-capture try */
+	                          * pawn-capture try (berkeley_any: by the move) */
+	uint64_t pawn_ok;        /* pawns whose capture tries the turn's pawn information leaves
+	                          * open (rule sets with pawn_info_binds; else all) */
+	const struct ruleset *rs; /* NULL: the obligation of english, nothing ruled out */
 	bool over;
 };
 
 /* Start from a position (the player knows the starting FEN). */
 void view_init(struct view *v, const struct board *start, int color);
+
+/* The game's rule set, where the view must know what its words bind
+ * (berkeley_any, cincinnati, rand): call after view_init. */
+void view_set_ruleset(struct view *v, const struct ruleset *rs);
 
 /* Apply one event this player received (events for other audiences are ignored). */
 void view_apply(struct view *v, const struct event *e);

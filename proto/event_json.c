@@ -81,6 +81,19 @@ json_t *event_to_json(const struct event *e, const struct ruleset *rs, int game_
 	case EV_PAWN_CAPTURES:
 		json_object_set_new(o, "available", json_boolean(e->answer != 0));
 		break;
+	case EV_PAWN_SQUARES: {
+		/* in square order, a1 first: the order says nothing */
+		json_t *a = json_array();
+		for (int sq = 0; sq < 64; sq++) {
+			char sqn[3];
+			if (!(e->squares >> sq & 1))
+				continue;
+			square_name(sq, sqn);
+			json_array_append_new(a, json_string(sqn));
+		}
+		json_object_set_new(o, "squares", a);
+		break;
+	}
 	case EV_ANY:
 		json_object_set_new(o, "answer", json_string(any_answer_name(e->answer) ? any_answer_name(e->answer) : "no"));
 		break;
@@ -274,6 +287,19 @@ int event_from_json(const json_t *o, struct event *e)
 		if (!json_is_boolean(v))
 			goto bad;
 		e->answer = json_is_true(v);
+		break;
+	}
+	case EV_PAWN_SQUARES: {
+		json_t *a = json_object_get(o, "squares"), *v;
+		size_t i;
+		if (!json_is_array(a) || json_array_size(a) > 8)
+			goto bad;
+		json_array_foreach(a, i, v) {
+			int sq = json_is_string(v) ? square_parse(json_string_value(v)) : SQ_NONE;
+			if (sq == SQ_NONE || (e->squares >> sq & 1))
+				goto bad;
+			e->squares |= 1ULL << sq;
+		}
 		break;
 	}
 	case EV_ANY: {

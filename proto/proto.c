@@ -33,6 +33,9 @@ static const char *const error_names[] = {
 	[PE_INTERNAL] = "internal",
 	[PE_BUSY] = "busy",
 	[PE_FLAGGED] = "flagged",
+	[PE_FORBIDDEN] = "forbidden",
+	[PE_ACCOUNT_DISABLED] = "account_disabled",
+	[PE_RETRY_AFTER] = "retry_after",
 };
 
 #define NERRORS ((int)(sizeof error_names / sizeof error_names[0]))

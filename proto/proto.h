@@ -43,9 +43,13 @@ enum proto_error {
 	PE_BUSY = 23,             /* try again shortly (e.g. password hashing queue full) */
 	PE_FLAGGED = 24,          /* the game's record failed its check at start: not played on,
 	                             nothing replayed from it (only its stored announcements) */
+	PE_FORBIDDEN = 25,        /* the account's role (or its part in a live game) forbids it */
+	PE_ACCOUNT_DISABLED = 26, /* login or resume of a disabled account */
+	PE_RETRY_AFTER = 27,      /* refused for now (login back-off, registration rate): the
+	                             error's "retry_after" says in how many seconds to try again */
 };
 /* The highest code in use: a new code goes after it and moves this along. */
-#define PE_LAST PE_FLAGGED
+#define PE_LAST PE_RETRY_AFTER
 
 /* Stable wire name ("bad_json", "line_too_long", ...) or NULL. */
 const char *proto_error_name(int code);

@@ -45,10 +45,20 @@ struct replay {
 	const struct ruleset *rs;
 	struct referee *ref;
 	unsigned aud;
+	bool with_audience;          /* the umpire's view: each event says who heard it */
 	json_t *arr;
 	struct evlist out;
 	bool failed;
 };
+
+static json_t *audience_names(unsigned aud)
+{
+	json_t *a = json_array();
+	for (unsigned bit = AUD_WHITE; bit <= AUD_SPECTATOR; bit <<= 1)
+		if (aud & bit)
+			json_array_append_new(a, json_string(audience_name(bit)));
+	return a;
+}
 
 static int replay_cb(const struct store_action *sa, void *arg)
 {
@@ -67,17 +77,24 @@ static int replay_cb(const struct store_action *sa, void *arg)
 		if (!(rp->out.v[i].audience & rp->aud))
 			continue;
 		json_t *j = announce_event(rp->g->id, rp->rs, &rp->out.v[i], NULL);
+		if (j != NULL && rp->with_audience)
+			json_object_set_new(j, "audience", audience_names(rp->out.v[i].audience));
 		if (j != NULL)
 			json_array_append_new(rp->arr, j);
 	}
-	if (a.kind == ACTION_DRAW && (rp->aud & ANNOUNCE_DRAW_AUDIENCE))
-		json_array_append_new(rp->arr, announce_draw(rp->g->id, &a, NULL));
+	if (a.kind == ACTION_DRAW && (rp->aud & ANNOUNCE_DRAW_AUDIENCE)) {
+		json_t *j = announce_draw(rp->g->id, &a, NULL);
+		if (rp->with_audience)
+			json_object_set_new(j, "audience", audience_names(ANNOUNCE_DRAW_AUDIENCE));
+		json_array_append_new(rp->arr, j);
+	}
 	return 0;
 }
 
-json_t *announce_replay(struct store *st, const struct store_game *g, unsigned aud)
+static json_t *replay(struct store *st, const struct store_game *g, unsigned aud,
+                      bool with_audience)
 {
-	struct replay rp = { .g = g, .aud = aud };
+	struct replay rp = { .g = g, .aud = aud, .with_audience = with_audience };
 	char err[128];
 
 	rp.rs = ruleset_find(g->rules);
@@ -98,6 +115,16 @@ json_t *announce_replay(struct store *st, const struct store_game *g, unsigned a
 		return NULL;
 	}
 	return rp.arr;
+}
+
+json_t *announce_replay(struct store *st, const struct store_game *g, unsigned aud)
+{
+	return replay(st, g, aud, false);
+}
+
+json_t *announce_replay_umpire(struct store *st, const struct store_game *g)
+{
+	return replay(st, g, AUD_UMPIRE, true);
 }
 
 struct stored {

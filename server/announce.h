@@ -39,6 +39,10 @@ json_t *announce_draw(int64_t game, const struct action *a, json_t *clock);
  * record does not replay. */
 json_t *announce_replay(struct store *st, const struct store_game *g, unsigned aud);
 
+/* The umpire's view (the `umpire` request): every announcement of the
+ * record, each with "audience", the names of who heard it. */
+json_t *announce_replay_umpire(struct store *st, const struct store_game *g);
+
 /* The same from the STORED events (flagged games): no SAN, no draw
  * notices (they are not events).  NULL if the store fails. */
 json_t *announce_stored(struct store *st, const struct store_game *g, unsigned aud);

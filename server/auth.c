@@ -32,10 +32,14 @@
 #include <openssl/rand.h>
 
 #include "auth.h"
+#include "config.h"
 #include "conn.h"
 #include "dispatch.h"
+#include "game.h"
+#include "guard.h"
 #include "kdf.h"
 #include "log.h"
+#include "mstime.h"
 #include "server.h"
 #include "store.h"
 #include "xmalloc.h"
@@ -53,7 +57,12 @@ struct job {
 	char *pw;                     /* a copy, wiped before free */
 	size_t pwlen;
 	char hash[KDF_ENCODED_MAX];   /* login: the stored hash; register: the new one */
+	bool disabled;                /* login: the account is disabled (told only after the password) */
 	int result;                   /* worker: kdf_verify's result, or kdf_hash's rc */
+	char host[GUARD_ADDR_MAX];    /* the client's address: its share of the queue (guard.h) */
+	char tried[LOG_ESCAPE_BUF];   /* login: the name as sent, escaped, for the log */
+	struct event *delay;          /* a failed login's answer, held login_failure_delay */
+	struct auth *owner;           /* for delay's callback */
 };
 
 /* Which token each logged-in connection holds, for logout. */
@@ -80,9 +89,14 @@ struct auth {
 	int pipefd[2];
 	struct event *wake;
 	struct event *purge;
+	struct event *users_timer;             /* AUTH_USERS_CHECK_MS: users_check() */
+	int64_t users_version;                 /* server_state STORE_USERS_VERSION_KEY last seen */
 
 	struct conn_token *tokens;
 	size_t ntokens, captokens;
+
+	struct guard *guard;                   /* registration rate, login back-off (guard.h) */
+	struct guard_log_limit log_busy, log_refused;
 };
 
 /* --- validation ------------------------------------------------------------ */
@@ -132,6 +146,38 @@ int auth_guest_name(char *out, size_t outlen, int nchars)
 
 /* --- workers ---------------------------------------------------------------- */
 
+/*
+ * The next job to hash, under mu: round robin between addresses, not
+ * first come first served, so that a flood from a few addresses cannot
+ * starve everyone else (issue 11).  A job's rank is how many jobs of its
+ * address are queued before it; the lowest rank goes first, the oldest
+ * among equals.  So with addresses A (many jobs) and C (one), C waits
+ * behind at most one job of A.  The queue holds at most AUTH_QUEUE_MAX
+ * jobs, so the quadratic scan is a few hundred comparisons against
+ * 100 ms of scrypt.
+ */
+static struct job *queue_take_fair(struct auth *a)
+{
+	struct job **best = NULL;
+	int best_rank = 0;
+	for (struct job **p = &a->queued; *p != NULL; p = &(*p)->next) {
+		int rank = 0;
+		for (struct job *q = a->queued; q != *p; q = q->next)
+			rank += strcmp(q->host, (*p)->host) == 0;
+		if (best == NULL || rank < best_rank) {
+			best = p;
+			best_rank = rank;
+		}
+	}
+	struct job *j = *best;
+	*best = j->next;
+	/* The tail pointer moves back when the last job was taken. */
+	a->queued_tail = &a->queued;
+	while (*a->queued_tail != NULL)
+		a->queued_tail = &(*a->queued_tail)->next;
+	return j;
+}
+
 static void *worker_main(void *arg)
 {
 	struct auth *a = arg;
@@ -146,10 +192,7 @@ static void *worker_main(void *arg)
 			pthread_mutex_unlock(&a->mu);
 			return NULL;
 		}
-		j = a->queued;
-		a->queued = j->next;
-		if (a->queued == NULL)
-			a->queued_tail = &a->queued;
+		j = queue_take_fair(a);
 		pthread_mutex_unlock(&a->mu);
 
 		if (j->kind == JOB_REGISTER)
@@ -178,6 +221,8 @@ static void job_free(struct job *j)
 	}
 	OPENSSL_cleanse(j->hash, sizeof j->hash);
 	json_decref(j->id);
+	if (j->delay != NULL)
+		event_free(j->delay);
 	free(j);
 }
 
@@ -317,15 +362,33 @@ static void finish_register(struct auth *a, struct conn *c, struct job *j)
 	login_done(a, c, j->id, user, j->name, token, digest, false);
 }
 
+/* A failed login is counted by the guard at once, and logged with the
+ * name tried and the address on one line (deploy/fail2ban matches it). */
+static void login_failed(struct auth *a, struct job *j)
+{
+	if (j->user != 0 && j->result < 0)
+		log_msg(LOGL_ERROR, "auth: stored hash of user=%lld unusable", (long long)j->user);
+	guard_login_failed(a->guard, j->host, j->user, mstime_mono());
+	log_msg(LOGL_WARN, "conn=%llu login failed addr=%s user=%s", (unsigned long long)j->conn,
+	        j->host, j->tried);
+}
+
 static void finish_login(struct auth *a, struct conn *c, struct job *j)
 {
 	char token[KDF_TOKEN_LEN + 1], digest[KDF_DIGEST_HEX + 1];
 
 	if (j->user == 0 || j->result != 1) {
-		if (j->user != 0 && j->result < 0)
-			log_msg(LOGL_ERROR, "auth: stored hash of user=%lld unusable", (long long)j->user);
-		log_info("conn=%llu login failed", (unsigned long long)j->conn);
+		if (j->delay == NULL)   /* not counted yet (no login_failure_delay) */
+			login_failed(a, j);
 		dispatch_error(c, j->id, PE_AUTH_FAILED, "wrong user name or password");
+		return;
+	}
+	guard_login_ok(a->guard, j->host, mstime_mono());
+	/* Said only to whoever knows the password: it tells them nothing new. */
+	if (j->disabled) {
+		log_info("conn=%llu login of disabled user=%lld", (unsigned long long)j->conn,
+		         (long long)j->user);
+		dispatch_error(c, j->id, PE_ACCOUNT_DISABLED, "this account is disabled");
 		return;
 	}
 	if (session_new(a, j->user, token, digest) != STORE_OK) {
@@ -333,6 +396,43 @@ static void finish_login(struct auth *a, struct conn *c, struct job *j)
 		return;
 	}
 	login_done(a, c, j->id, j->user, j->name, token, digest, true);
+}
+
+/* The held answer of a failed login (login_hold). */
+static void delayed_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct job *j = arg;
+	struct auth *a = j->owner;
+	struct conn *c = conn_find(a->srv, j->conn);
+
+	(void)fd;
+	(void)what;
+	pending_remove(a, j);
+	if (c != NULL)
+		finish_login(a, c, j);
+	job_free(j);
+}
+
+/*
+ * A failed login is counted now (its back-off starts now) but answered
+ * only after login_failure_delay: one connection cannot guess faster
+ * than that, and while held the job still counts for its connection
+ * (one authentication at a time) and for its address's share.  Returns
+ * true when j was held (it stays on the pending list).
+ */
+static bool login_hold(struct auth *a, struct job *j)
+{
+	int ms = guard_settings(a->guard)->login_failure_delay_ms;
+	if (j->kind != JOB_LOGIN || (j->user != 0 && j->result == 1) || ms <= 0)
+		return false;
+	j->owner = a;
+	j->delay = evtimer_new(a->srv->base, delayed_cb, j);
+	if (j->delay == NULL)
+		return false;
+	login_failed(a, j);
+	struct timeval tv = mstime_timeval(ms);
+	evtimer_add(j->delay, &tv);
+	return true;
 }
 
 static void wake_cb(evutil_socket_t fd, short what, void *arg)
@@ -354,6 +454,8 @@ static void wake_cb(evutil_socket_t fd, short what, void *arg)
 		struct job *j = list;
 		struct conn *c = conn_find(a->srv, j->conn);
 		list = j->next;
+		if (c != NULL && login_hold(a, j))
+			continue;
 		pending_remove(a, j);
 		if (c != NULL) {
 			if (j->kind == JOB_REGISTER)
@@ -391,12 +493,21 @@ static struct job *job_new(struct auth *a, struct conn *c, json_t *id, enum job_
 			return NULL;
 		}
 	}
-	if (a->npending >= AUTH_QUEUE_MAX) {
-		log_warnx("auth: hashing queue full (%d)", AUTH_QUEUE_MAX);
+	/* One address gets a bounded share of the queue (hash_queue_per_address),
+	 * so a flood from a few addresses leaves room for everyone else. */
+	size_t mine = 0;
+	for (j = a->pending; j != NULL; j = j->pending_next)
+		mine += strcmp(j->host, conn_host(c)) == 0;
+	if (mine >= (size_t)guard_settings(a->guard)->hash_share || a->npending >= AUTH_QUEUE_MAX) {
+		unsigned more = 0;
+		if (guard_log_allow(a->guard, &a->log_busy, mstime_mono(), &more))
+			log_warnx("auth: hashing queue busy addr=%s queued=%zu mine=%zu (%u like it "
+			          "not logged)", conn_host(c), a->npending, mine, more);
 		dispatch_error(c, id, PE_BUSY, "server busy, try again shortly");
 		return NULL;
 	}
 	j = xcalloc(1, sizeof *j);
+	snprintf(j->host, sizeof j->host, "%s", conn_host(c));
 	j->pw = xmalloc(pwlen);
 	memcpy(j->pw, pw, pwlen);
 	j->pwlen = pwlen;
@@ -420,6 +531,15 @@ static void job_submit(struct auth *a, struct job *j)
 }
 
 /* --- handlers ---------------------------------------------------------------- */
+
+/* A `retry_after` error: the error object says in how many seconds. */
+static void reply_retry(struct conn *c, json_t *id, int64_t wait_ms, const char *message)
+{
+	json_t *m = dispatch_error_msg(id, PE_RETRY_AFTER, message);
+	json_object_set_new(json_object_get(m, "error"), "retry_after",
+	                    json_integer((json_int_t)((wait_ms + 999) / 1000)));
+	conn_send(c, m);
+}
 
 static const char *str_field(json_t *req, const char *key, size_t *len)
 {
@@ -464,6 +584,14 @@ static void cmd_register(struct conn *c, json_t *id, json_t *req)
 		reply_storage(a, c, id, "register");
 		return;
 	}
+	/* register_per_hour: an attempt that reaches the hashing counts. */
+	int64_t wait = guard_register(a->guard, conn_host(c), mstime_mono());
+	if (wait > 0) {
+		log_info("conn=%llu register refused addr=%s retry_after_ms=%lld",
+		         (unsigned long long)conn_id(c), conn_host(c), (long long)wait);
+		reply_retry(c, id, wait, "too many registrations from your address; try again later");
+		return;
+	}
 	if ((j = job_new(a, c, id, JOB_REGISTER, pw, plen)) == NULL)
 		return;
 	memcpy(j->name, name, nlen);
@@ -493,11 +621,27 @@ static void cmd_login(struct conn *c, json_t *id, json_t *req)
 		reply_storage(a, c, id, "login");
 		return;
 	}
+	/* Inside a back-off window: refused at once, no hash spent (guard.h). */
+	int64_t wait = guard_login_check(a->guard, conn_host(c), rc == STORE_OK ? u.id : 0,
+	                                 mstime_mono());
+	if (wait > 0) {
+		char esc[LOG_ESCAPE_BUF];
+		unsigned more = 0;
+		if (guard_log_allow(a->guard, &a->log_refused, mstime_mono(), &more))
+			log_msg(LOGL_WARN, "conn=%llu login refused addr=%s user=%s retry_after_ms=%lld "
+			        "(%u like it not logged)", (unsigned long long)conn_id(c), conn_host(c),
+			        log_escape(name, nlen, esc, sizeof esc), (long long)wait, more);
+		OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
+		reply_retry(c, id, wait, "too many failed logins; try again later");
+		return;
+	}
 	if ((j = job_new(a, c, id, JOB_LOGIN, pw, plen)) == NULL)
 		return;
+	log_escape(name, nlen, j->tried, sizeof j->tried);
 	if (rc == STORE_OK && !u.guest && u.pwhash[0] != '\0' &&
 	    strlen(u.pwhash) < sizeof j->hash) {
 		j->user = u.id;
+		j->disabled = u.disabled != 0;
 		snprintf(j->name, sizeof j->name, "%s", u.name);   /* the registered spelling */
 		memcpy(j->hash, u.pwhash, strlen(u.pwhash) + 1);
 	} else {
@@ -517,6 +661,22 @@ static void cmd_guest(struct conn *c, json_t *id, json_t *req)
 	int rc = STORE_EXISTS;
 
 	(void)req;
+	/* guests_per_address: live guests (logged in now) from this address. */
+	int cap = guard_settings(a->guard)->guests_per_address;
+	if (cap > 0) {
+		size_t plen = strlen(AUTH_GUEST_PREFIX);
+		int live = 0;
+		for (struct conn *o = NULL; (o = conn_of_user(a->srv, 0, o)) != NULL;)
+			live += strcmp(conn_host(o), conn_host(c)) == 0 &&
+			        strncmp(conn_user_name(o), AUTH_GUEST_PREFIX, plen) == 0;
+		if (live >= cap) {
+			log_info("conn=%llu guest refused addr=%s live=%d", (unsigned long long)conn_id(c),
+			         conn_host(c), live);
+			dispatch_error(c, id, PE_RATE_LIMITED,
+			               "too many guests from your address (%d); register an account", cap);
+			return;
+		}
+	}
 	/* Random names; after a few collisions, longer ones. */
 	for (int i = 0; i < AUTH_GUEST_TRIES && rc == STORE_EXISTS; i++) {
 		int n = AUTH_GUEST_CHARS + 2 * (i / 4);
@@ -566,6 +726,10 @@ static void cmd_resume(struct conn *c, json_t *id, json_t *req)
 	rc = store_session_lookup(st, digest, now, &user);
 	if (rc == STORE_OK)
 		rc = store_user_name(st, user, name, sizeof name);
+	if (rc == STORE_OK && auth_user_role(a->srv, user) == AUTH_ROLE_NONE) {
+		dispatch_error(c, id, PE_ACCOUNT_DISABLED, "this account is disabled");
+		return;
+	}
 	if (rc == STORE_OK)
 		rc = store_session_touch(st, digest, now, now + AUTH_SESSION_SECONDS);
 	if (rc == STORE_NOT_FOUND) {
@@ -617,6 +781,77 @@ const struct cmd auth_cmds[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
+/* --- roles ------------------------------------------------------------------ */
+
+static const char *const role_names[] = {
+	[AUTH_ROLE_PLAYER] = "player", [AUTH_ROLE_UMPIRE] = "umpire", [AUTH_ROLE_ADMIN] = "admin",
+};
+
+const char *auth_role_name(int role)
+{
+	return role >= AUTH_ROLE_PLAYER && role <= AUTH_ROLE_ADMIN ? role_names[role] : NULL;
+}
+
+int auth_role_parse(const char *name)
+{
+	for (int r = AUTH_ROLE_PLAYER; r <= AUTH_ROLE_ADMIN; r++)
+		if (name != NULL && strcmp(role_names[r], name) == 0)
+			return r;
+	return AUTH_ROLE_NONE;
+}
+
+/* Read from the store at each question, not cached: a role or a disabled
+ * flag changed by `kriegd user` counts from the next request on. */
+int auth_user_role(struct server *srv, int64_t uid)
+{
+	char role[8];
+	int disabled = 0, guest = 0;
+	if (uid <= 0 || store_user_role(srv->store, uid, role, sizeof role, &disabled, &guest) !=
+	                    STORE_OK)
+		return AUTH_ROLE_NONE;
+	if (disabled)
+		return AUTH_ROLE_NONE;
+	if (guest)
+		return AUTH_ROLE_PLAYER;   /* a guest is never privileged, whatever its row says */
+	int r = auth_role_parse(role);
+	return r == AUTH_ROLE_NONE ? AUTH_ROLE_PLAYER : r;
+}
+
+/*
+ * `kriegd user ...` (useradm.c) changes accounts from another process
+ * while the daemon runs.  Rather than re-reading every logged-in account
+ * every second, the daemon reads one row: the users table's trigger
+ * (store.c, schema 6) bumps server_state "users_version" on every change
+ * of a role, a disabled flag or a password.  Only when it moved are the
+ * logged-in accounts looked at: a disabled one's connections are closed,
+ * and the games module drops umpire chairs no longer held by right.
+ */
+static void users_check(evutil_socket_t fd, short what, void *arg)
+{
+	struct auth *a = arg;
+	struct server *srv = a->srv;
+	int64_t v = 0;
+
+	(void)fd;
+	(void)what;
+	if (store_state_get(srv->store, STORE_USERS_VERSION_KEY, &v) == STORE_ERROR) {
+		log_warnx("auth: reading the users version: %s", store_error(srv->store));
+		return;
+	}
+	if (v == a->users_version)
+		return;
+	a->users_version = v;
+	for (struct conn *c = NULL; (c = conn_of_user(srv, 0, c)) != NULL;) {
+		if (auth_user_role(srv, conn_user(c)) != AUTH_ROLE_NONE)
+			continue;
+		log_info("conn=%llu user=%lld disabled: closing", (unsigned long long)conn_id(c),
+		         (long long)conn_user(c));
+		conn_send(c, json_pack("{s:s}", "event", "account_disabled"));
+		conn_close(c, "account disabled");
+	}
+	games_users_changed(srv);
+}
+
 /* --- life ----------------------------------------------------------------- */
 
 struct auth *auth_new(struct server *srv)
@@ -632,6 +867,9 @@ struct auth *auth_new(struct server *srv)
 	a->done_tail = &a->done;
 	pthread_mutex_init(&a->mu, NULL);
 	pthread_cond_init(&a->cv, NULL);
+	struct guard_settings gs;
+	guard_settings_default(&gs);
+	a->guard = guard_new(srv->cfg != NULL ? &srv->cfg->guard : &gs);
 
 	/* Unknown users are verified against a hash of nothing anyone knows,
 	 * at the same cost as a real one. */
@@ -653,8 +891,13 @@ struct auth *auth_new(struct server *srv)
 	}
 	a->wake = event_new(srv->base, a->pipefd[0], EV_READ | EV_PERSIST, wake_cb, a);
 	a->purge = event_new(srv->base, -1, EV_PERSIST, purge_cb, a);
-	if (a->wake == NULL || a->purge == NULL || event_add(a->wake, NULL) != 0 ||
-	    event_add(a->purge, &tv) != 0) {
+	a->users_timer = event_new(srv->base, -1, EV_PERSIST, users_check, a);
+	struct timeval utv = { AUTH_USERS_CHECK_MS / 1000, (AUTH_USERS_CHECK_MS % 1000) * 1000 };
+	if (store_state_get(srv->store, STORE_USERS_VERSION_KEY, &a->users_version) == STORE_ERROR)
+		log_warnx("auth: reading the users version: %s", store_error(srv->store));
+	if (a->wake == NULL || a->purge == NULL || a->users_timer == NULL ||
+	    event_add(a->wake, NULL) != 0 || event_add(a->purge, &tv) != 0 ||
+	    event_add(a->users_timer, &utv) != 0) {
 		log_msg(LOGL_ERROR, "auth: cannot create events");
 		goto fail;
 	}
@@ -683,6 +926,8 @@ void auth_free(struct auth *a)
 {
 	if (a == NULL)
 		return;
+	guard_free(a->guard);
+	a->guard = NULL;
 	pthread_mutex_lock(&a->mu);
 	a->stop = true;
 	pthread_cond_broadcast(&a->cv);
@@ -699,6 +944,8 @@ void auth_free(struct auth *a)
 		event_free(a->wake);
 	if (a->purge != NULL)
 		event_free(a->purge);
+	if (a->users_timer != NULL)
+		event_free(a->users_timer);
 	for (int i = 0; i < 2; i++)
 		if (a->pipefd[i] >= 0)
 			close(a->pipefd[i]);

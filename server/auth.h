@@ -22,6 +22,7 @@
 #define KRIEG_AUTH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "proto.h"
 
@@ -53,5 +54,26 @@ enum proto_error auth_check_password(const char *name, const char *pw, size_t le
 /* "guest-" and nchars random [a-z0-9]; out holds PROTO_NAME_MAX + 1.
  * Returns 0 or -1. */
 int auth_guest_name(char *out, size_t outlen, int nchars);
+
+/*
+ * Roles (schema 6, PROTOCOL.md "Roles"): every account is a player, an
+ * umpire or an admin (an admin may do whatever an umpire may).  They are
+ * set offline by `kriegd user ...` (useradm.c), never over the wire.  A
+ * guest is always a player.  A disabled account cannot log in or resume;
+ * the daemon closes its connections within AUTH_USERS_CHECK_MS of the
+ * change (auth.c, users_check).
+ */
+enum auth_role {
+	AUTH_ROLE_NONE = -1,        /* disabled, unknown, or the store failed: nothing privileged */
+	AUTH_ROLE_PLAYER = 0,
+	AUTH_ROLE_UMPIRE = 1,
+	AUTH_ROLE_ADMIN = 2,
+};
+#define AUTH_USERS_CHECK_MS 1000
+const char *auth_role_name(int role);   /* "player", "umpire", "admin"; NULL otherwise */
+int auth_role_parse(const char *name);  /* AUTH_ROLE_NONE if unknown */
+/* The user's role now (read from the store): AUTH_ROLE_NONE for a
+ * disabled or unknown account. */
+int auth_user_role(struct server *srv, int64_t uid);
 
 #endif

@@ -35,6 +35,7 @@ struct config *config_new(void)
 	cfg->linger_ms = LINGER_MS_DEFAULT;
 	cfg->accept_pause_ms = ACCEPT_PAUSE_MS_DEFAULT;
 	cfg->store_synchronous = xstrdup("full");
+	guard_settings_default(&cfg->guard);
 	return cfg;
 }
 
@@ -125,6 +126,34 @@ static int parse_int(const char *s, int lo, int hi, int *out)
 	return 0;
 }
 
+/* The integer and duration settings, one row each (config_set parses them,
+ * config_print shows them). */
+static const struct {
+	const char *key;
+	size_t off;
+	int lo, hi;
+} ints[] = {
+	{ "max_connections", offsetof(struct config, max_conns), 1, 1000000 },
+	{ "max_connections_per_ip", offsetof(struct config, max_conns_per_ip), 1, 1000000 },
+	{ "rate_limit", offsetof(struct config, rate_limit), 1, 1000000 },
+	{ "rate_burst", offsetof(struct config, rate_burst), 1, 1000000 },
+	{ "rate_limit_close", offsetof(struct config, rate_strikes), 1, 1000000 },
+};
+
+static const struct {
+	const char *key;
+	size_t off;
+	int min_ms, max_ms;
+} durations[] = {
+	{ "handshake_timeout", offsetof(struct config, handshake_timeout_ms), 50, INT_MAX },
+	{ "idle_timeout", offsetof(struct config, idle_timeout_ms), 100, INT_MAX },
+	{ "close_linger", offsetof(struct config, linger_ms), 0, INT_MAX },
+	{ "accept_pause", offsetof(struct config, accept_pause_ms), 10, INT_MAX },
+	/* A cap, so "busy_timeout = 5000" (seconds) is an error, not a stalled daemon. */
+	{ "busy_timeout", offsetof(struct config, busy_timeout_ms), 1, BUSY_TIMEOUT_MS_MAX },
+	{ "abandon_grace", offsetof(struct config, abandon_grace_ms), 100, INT_MAX },
+};
+
 static void set_str(char **slot, const char *value)
 {
 	free(*slot);
@@ -134,6 +163,10 @@ static void set_str(char **slot, const char *value)
 int config_set(struct config *cfg, const char *key, const char *value, char *err, size_t errlen)
 {
 	int lvl;
+	/* The account guard's settings (guard.h) are its own to parse. */
+	int guard_rc = guard_settings_set(&cfg->guard, key, value, err, errlen);
+	if (guard_rc <= 0)
+		return guard_rc;
 
 	if (strcmp(key, "listen") == 0) {
 		if (cfg->nlisten >= CONFIG_LISTEN_MAX) {
@@ -187,17 +220,6 @@ int config_set(struct config *cfg, const char *key, const char *value, char *err
 		return 0;
 	}
 
-	static const struct {
-		const char *key;
-		size_t off;
-		int lo, hi;
-	} ints[] = {
-		{ "max_connections", offsetof(struct config, max_conns), 1, 1000000 },
-		{ "max_connections_per_ip", offsetof(struct config, max_conns_per_ip), 1, 1000000 },
-		{ "rate_limit", offsetof(struct config, rate_limit), 1, 1000000 },
-		{ "rate_burst", offsetof(struct config, rate_burst), 1, 1000000 },
-		{ "rate_limit_close", offsetof(struct config, rate_strikes), 1, 1000000 },
-	};
 	for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
 		if (strcmp(key, ints[i].key) != 0)
 			continue;
@@ -209,19 +231,6 @@ int config_set(struct config *cfg, const char *key, const char *value, char *err
 		return 0;
 	}
 
-	static const struct {
-		const char *key;
-		size_t off;
-		int min_ms, max_ms;
-	} durations[] = {
-		{ "handshake_timeout", offsetof(struct config, handshake_timeout_ms), 50, INT_MAX },
-		{ "idle_timeout", offsetof(struct config, idle_timeout_ms), 100, INT_MAX },
-		{ "close_linger", offsetof(struct config, linger_ms), 0, INT_MAX },
-		{ "accept_pause", offsetof(struct config, accept_pause_ms), 10, INT_MAX },
-		/* A cap, so "busy_timeout = 5000" (seconds) is an error, not a stalled daemon. */
-		{ "busy_timeout", offsetof(struct config, busy_timeout_ms), 1, BUSY_TIMEOUT_MS_MAX },
-		{ "abandon_grace", offsetof(struct config, abandon_grace_ms), 100, INT_MAX },
-	};
 	for (size_t i = 0; i < sizeof durations / sizeof durations[0]; i++) {
 		int *slot = (int *)((char *)cfg + durations[i].off);
 		int ms;
@@ -310,4 +319,113 @@ int config_load(struct config *cfg, const char *path, char *err, size_t errlen)
 	}
 	fclose(f);
 	return rc;
+}
+
+int config_validate(const struct config *cfg, char *err, size_t errlen)
+{
+	if ((cfg->cert_file == NULL) != (cfg->key_file == NULL)) {
+		snprintf(err, errlen, "set both 'cert' and 'key', or neither");
+		return -1;
+	}
+	return 0;
+}
+
+/* "90s", "250ms", "5m": the largest unit that divides ms exactly. */
+static void print_duration(FILE *f, const char *key, int ms)
+{
+	if (ms % 3600000 == 0 && ms > 0)
+		fprintf(f, "%s = %dh\n", key, ms / 3600000);
+	else if (ms % 60000 == 0 && ms > 0)
+		fprintf(f, "%s = %dm\n", key, ms / 60000);
+	else if (ms % 1000 == 0)
+		fprintf(f, "%s = %ds\n", key, ms / 1000);
+	else
+		fprintf(f, "%s = %dms\n", key, ms);
+}
+
+void config_print(const struct config *cfg, FILE *f)
+{
+	static const char *const level_names[] = { "debug", "info", "warn", "error" };
+
+	if (cfg->nlisten == 0)
+		fprintf(f, "listen = 127.0.0.1:%d\nlisten = [::1]:%d\n", CONFIG_PORT_DEFAULT,
+		        CONFIG_PORT_DEFAULT);
+	for (size_t i = 0; i < cfg->nlisten; i++)
+		fprintf(f, "listen = %s\n", cfg->listen[i]);
+	fprintf(f, "state_dir = %s\n", cfg->state_dir);
+	if (cfg->cert_file != NULL)
+		fprintf(f, "cert = %s\nkey = %s\n", cfg->cert_file, cfg->key_file);
+	else
+		fprintf(f, "# cert, key: unset; a self-signed pair under %s\n", cfg->state_dir);
+	if (cfg->db_file != NULL)
+		fprintf(f, "database = %s\n", cfg->db_file);
+	else
+		fprintf(f, "# database: unset; %s/kriegd.db\n", cfg->state_dir);
+	if (cfg->log_level >= 0 && cfg->log_level <= LOGL_ERROR)
+		fprintf(f, "log_level = %s\n", level_names[cfg->log_level]);
+	for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+		fprintf(f, "%s = %d\n", ints[i].key, *(const int *)((const char *)cfg + ints[i].off));
+	for (size_t i = 0; i < sizeof durations / sizeof durations[0]; i++) {
+		int ms = *(const int *)((const char *)cfg + durations[i].off);
+
+		/* 0 means "the module's own default"; show that default's value. */
+		if (ms == 0 && strcmp(durations[i].key, "busy_timeout") == 0)
+			ms = STORE_BUSY_TIMEOUT_MS;
+		if (ms == 0)
+			fprintf(f, "# %s: unset; the built-in default\n", durations[i].key);
+		else
+			print_duration(f, durations[i].key, ms);
+	}
+	fprintf(f, "output_buffer_max = %zu\n", cfg->output_max);
+	fprintf(f, "store_synchronous = %s\n", cfg->store_synchronous);
+	if (cfg->test_start_fen != NULL)
+		fprintf(f, "test_start_fen = %s\n", cfg->test_start_fen);
+}
+
+static bool str_differs(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return a != b;
+	return strcmp(a, b) != 0;
+}
+
+static void name_append(char *names, size_t len, const char *name)
+{
+	size_t used = strlen(names);
+
+	snprintf(names + used, len - used, "%s%s", used > 0 ? "," : "", name);
+}
+
+void config_keep_restart_only(struct config *next, const struct config *cur, char *names,
+                              size_t len)
+{
+	bool listen_differs = next->nlisten != cur->nlisten;
+
+	names[0] = '\0';
+	for (size_t i = 0; !listen_differs && i < cur->nlisten; i++)
+		listen_differs = strcmp(next->listen[i], cur->listen[i]) != 0;
+	if (listen_differs) {
+		name_append(names, len, "listen");
+		config_clear_listen(next);
+		for (size_t i = 0; i < cur->nlisten; i++)
+			next->listen[i] = xstrdup(cur->listen[i]);
+		next->nlisten = cur->nlisten;
+	}
+	if (str_differs(next->state_dir, cur->state_dir)) {
+		name_append(names, len, "state_dir");
+		set_str(&next->state_dir, cur->state_dir);
+	}
+	if (str_differs(next->db_file, cur->db_file)) {
+		name_append(names, len, "database");
+		free(next->db_file);
+		next->db_file = cur->db_file != NULL ? xstrdup(cur->db_file) : NULL;
+	}
+	if (str_differs(next->store_synchronous, cur->store_synchronous)) {
+		name_append(names, len, "store_synchronous");
+		set_str(&next->store_synchronous, cur->store_synchronous);
+	}
+	if (next->busy_timeout_ms != cur->busy_timeout_ms) {
+		name_append(names, len, "busy_timeout");
+		next->busy_timeout_ms = cur->busy_timeout_ms;
+	}
 }

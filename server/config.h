@@ -10,6 +10,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "guard.h"
+#include <stdio.h>
+
 #define CONFIG_LISTEN_MAX 16
 #define CONFIG_PORT_DEFAULT 7474
 
@@ -53,6 +56,10 @@ struct config {
 
 	/* For tests only: every new game starts from this FEN (NULL: the standard start). */
 	char *test_start_fen;       /* test_start_fen */
+
+	/* Defence against abuse of accounts: registration rate, guests,
+	 * login back-off, fair hashing, bounded logs (guard.h). */
+	struct guard_settings guard;
 };
 
 struct config *config_new(void);
@@ -64,6 +71,23 @@ int config_set(struct config *cfg, const char *key, const char *value, char *err
 int config_load(struct config *cfg, const char *path, char *err, size_t errlen);
 /* Forget configured listen addresses (the command line replaces them). */
 void config_clear_listen(struct config *cfg);
+/* Checks across settings (cert and key come together); 0, or -1 and err. */
+int config_validate(const struct config *cfg, char *err, size_t errlen);
+/* Every setting's effective value, one "key = value" line each, in a form
+ * config_load reads back; unset optional ones as '#' comments
+ * (`kriegd --check-config`). */
+void config_print(const struct config *cfg, FILE *f);
+/*
+ * A reload (SIGHUP) applies a new config to a running daemon, but some
+ * settings are fixed at start: the listening sockets (listen), where the
+ * database is and how it was opened (state_dir, database,
+ * store_synchronous, busy_timeout).  This copies the running values of
+ * those from cur into next, so next describes what actually runs, and
+ * writes the names of the ones that differed, comma-separated, into names
+ * ("" if none).
+ */
+void config_keep_restart_only(struct config *next, const struct config *cur, char *names,
+                              size_t len);
 
 /* Durations: "250ms", "10s", "5m", "1h"; a bare number is seconds. */
 int config_parse_duration_ms(const char *s, int *ms);

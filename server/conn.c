@@ -199,6 +199,11 @@ const char *conn_peer(const struct conn *c)
 	return c->peer;
 }
 
+const char *conn_host(const struct conn *c)
+{
+	return c->host;
+}
+
 bool conn_hello_done(const struct conn *c)
 {
 	return c->hello;
@@ -645,6 +650,44 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 
 /* ---- accept --------------------------------------------------------------- */
 
+/* A new connection over bev in the set, reading and writing; its timer
+ * not armed yet. */
+static struct conn *conn_add(struct server *srv, struct bufferevent *bev, enum conn_state state,
+                             const char *peer, const char *host)
+{
+	struct connset *set = srv->conns;
+	struct conn *c = xcalloc(1, sizeof *c);
+
+	STAILQ_INIT(&c->paced);
+	c->id = set->next_id++;
+	c->srv = srv;
+	c->bev = bev;
+	c->state = state;
+	c->tokens = srv->cfg->rate_burst;
+	snprintf(c->peer, sizeof c->peer, "%s", peer);
+	snprintf(c->host, sizeof c->host, "%s", host);
+	if ((c->timer = evtimer_new(srv->base, timer_cb, c)) == NULL ||
+	    (c->free_ev = evtimer_new(srv->base, free_cb, c)) == NULL)
+		fatalx("evtimer_new: out of memory");
+	TAILQ_INSERT_TAIL(&set->all, c, all);
+	TAILQ_INSERT_TAIL(bucket_of(set, c->id), c, chain);
+	set->count++;
+	/* Stop reading past one line and a bit: memory per client stays bounded. */
+	bufferevent_setwatermark(bev, EV_READ, 0, PROTO_LINE_MAX + 4096);
+	bufferevent_setcb(bev, read_cb, write_cb, event_cb, c);
+	bufferevent_enable(bev, EV_READ | EV_WRITE);
+	return c;
+}
+
+struct conn *conn_attach(struct server *srv, struct bufferevent *bev, const char *peer)
+{
+	struct conn *c = conn_add(srv, bev, CS_OPEN, peer, "attached");
+
+	c->last_rx = c->last_refill = mstime_mono();
+	timer_in(c->timer, srv->cfg->idle_timeout_ms / 2);
+	return c;
+}
+
 /* buf: "addr:port" for the log; host: the address alone (per-IP cap). */
 static void format_peer(const struct sockaddr *sa, char *buf, size_t len,
                         char host[INET6_ADDRSTRLEN])
@@ -714,32 +757,13 @@ void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int sock
 		return;
 	}
 
-	struct conn *c = xcalloc(1, sizeof *c);
-	STAILQ_INIT(&c->paced);
-	c->id = set->next_id++;
-	c->srv = srv;
-	c->bev = bev;
-	c->state = CS_HANDSHAKE;
+	struct conn *c = conn_add(srv, bev, CS_HANDSHAKE, peer, host);
 	c->refused = refused;
 	c->refused_addr = refused_addr;
-	c->tokens = cfg->rate_burst;
-	snprintf(c->peer, sizeof c->peer, "%s", peer);
-	snprintf(c->host, sizeof c->host, "%s", host);
-	if ((c->timer = evtimer_new(srv->base, timer_cb, c)) == NULL ||
-	    (c->free_ev = evtimer_new(srv->base, free_cb, c)) == NULL)
-		fatalx("evtimer_new: out of memory");
-	TAILQ_INSERT_TAIL(&set->all, c, all);
-	TAILQ_INSERT_TAIL(bucket_of(set, c->id), c, chain);
-	set->count++;
 	if (refused)
 		set->refusing++;
-
 	/* A client may close without close_notify: that is an EOF, not an error. */
 	bufferevent_openssl_set_allow_dirty_shutdown(bev, 1);
-	/* Stop reading past one line and a bit: memory per client stays bounded. */
-	bufferevent_setwatermark(bev, EV_READ, 0, PROTO_LINE_MAX + 4096);
-	bufferevent_setcb(bev, read_cb, write_cb, event_cb, c);
-	bufferevent_enable(bev, EV_READ | EV_WRITE);
 	timer_in(c->timer, cfg->handshake_timeout_ms);
 	log_info("conn=%llu accepted peer=%s%s", (unsigned long long)c->id, peer,
 	         refused_addr ? " over max_connections_per_ip"

@@ -47,6 +47,9 @@ uint64_t conn_id(const struct conn *c);
 struct server *conn_server(const struct conn *c);
 /* "1.2.3.4:5678", for logs. */
 const char *conn_peer(const struct conn *c);
+/* "1.2.3.4" (the peer's address without the port): what per-address
+ * limits count by (max_connections_per_ip, auth's guard.h). */
+const char *conn_host(const struct conn *c);
 
 /* The logged-in user of a connection: 0 / NULL before login. */
 int64_t conn_user(const struct conn *c);
@@ -97,6 +100,14 @@ struct connset *connset_new(void);
 /* Free every connection at once, without hooks (daemon shutdown). */
 void connset_free(struct server *srv);
 void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int socklen);
+/*
+ * A connection over a bufferevent the caller made, already open (no TLS,
+ * no handshake, no greeting); the connection owns bev from then on.  The
+ * seam for the in-process fuzzer (tests/fuzz/fuzz_dispatch.c), which
+ * drives dispatch_line over a bufferevent pair; the daemon never calls it.
+ */
+struct bufferevent;
+struct conn *conn_attach(struct server *srv, struct bufferevent *bev, const char *peer);
 /* Connections in the set, in any state. */
 size_t conn_count(const struct server *srv);
 

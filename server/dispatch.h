@@ -52,6 +52,8 @@ extern const struct cmd auth_cmds[];    /* register, login, guest, resume, logou
 extern const struct cmd lobby_cmds[];   /* who, seek, seeks, challenge, accept, decline, cancel (lobby.c) */
 extern const struct cmd game_cmds[];    /* move, any, resign, draw, abort, games, game, possible (game_cmd.c) */
 extern const struct cmd history_cmds[]; /* history, record, pgn (history.c) */
+extern const struct cmd watch_cmds[];   /* live, watch, umpire, unwatch (watch.c) */
+extern const struct cmd club_cmds[];    /* standings (club.c) */
 
 /* The i-th registered request of all the tables above, in dispatch order;
  * NULL past the last (tests: every request is documented in PROTOCOL.md). */

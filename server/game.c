@@ -66,6 +66,7 @@
 #include "action.h"
 #include "batch.h"
 #include "clock.h"
+#include "club.h"
 #include "config.h"
 #include "conn.h"
 #include "dispatch.h"
@@ -76,6 +77,7 @@
 #include "log.h"
 #include "mstime.h"
 #include "proto.h"
+#include "rating.h"
 #include "recover.h"
 #include "referee.h"
 #include "ruleset.h"
@@ -162,9 +164,6 @@ json_t *game_time_json(const struct store_game *info)
 	return NULL;
 }
 
-/* Seams for audiences without clients yet. */
-static void route_umpire(struct game *g, json_t *msg) { (void)g; (void)msg; }
-static void route_spectators(struct game *g, json_t *msg) { (void)g; (void)msg; }
 
 /* Send a game's announcement (stolen) to the user's connections, except
  * one whose login game states wait for a commit: they will hold it. */
@@ -198,10 +197,8 @@ static void route_event(struct game *g, struct batch_action *ba, const struct ev
 		to_user(g, ba, g->user[WHITE], json_deep_copy(j));
 	if (e->audience & AUD_BLACK)
 		to_user(g, ba, g->user[BLACK], json_deep_copy(j));
-	if (e->audience & AUD_UMPIRE)
-		route_umpire(g, j);
-	if (e->audience & AUD_SPECTATOR)
-		route_spectators(g, j);
+	/* Umpires and spectators: their seats (watch.c). */
+	watch_route(g, ba, e->audience, j);
 	json_decref(j);
 }
 
@@ -233,6 +230,7 @@ static void game_free(struct game *g)
 	for (int i = 0; i < 2; i++)
 		if (g->abandon_timer[i])
 			event_free(g->abandon_timer[i]);
+	watch_free(g);
 	referee_free(g->ref);
 	free(g->acts);
 	free(g);
@@ -391,6 +389,13 @@ static int pending_write(void *arg, struct store *st)
 		goto fail;
 	if (p->over && store_game_finish(st, g->id, p->result, p->reason) != STORE_OK)
 		goto fail;
+	/* A rated game with a result moves both ratings, in the same commit
+	 * (an aborted game has none). */
+	if (p->over && g->info.rated && p->result != RESULT_NONE &&
+	    store_rating_game(st, g->id, g->user[WHITE], g->user[BLACK], rating_pool(g->info.rules),
+	                      p->result == RESULT_WHITE ? 1.0 : p->result == RESULT_BLACK ? 0.0 : 0.5)
+	        != STORE_OK)
+		goto fail;
 	return STORE_OK;
 fail:
 	log_warnx("game=%" PRId64 " seq=%d store failed: %s", g->id, p->a.seq, store_error(st));
@@ -546,9 +551,11 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		json_t *j = announce_draw(g->id, &a, clk);
 		to_user(g, ba, g->user[WHITE], json_deep_copy(j));
 		to_user(g, ba, g->user[BLACK], json_deep_copy(j));
-		route_umpire(g, j);
+		watch_route(g, ba, AUD_WHITE | AUD_BLACK | AUD_UMPIRE, j);
 		json_decref(j);
 	}
+	if (referee_plies(g->ref) > plies)
+		watch_board(g, ba);
 	json_decref(clk);
 	if (c)
 		batch_hold_conn(ba, conn_id(c),
@@ -651,6 +658,14 @@ void games_set_grace(struct games *gs, int64_t ms)
 		gs->grace_ms = ms;
 }
 
+size_t games_live_count(const struct games *gs)
+{
+	size_t n = 0;
+	for (const struct game *g = gs->live; g; g = g->next)
+		n++;
+	return n;
+}
+
 int games_user_count(const struct games *gs, int64_t user)
 {
 	int n = 0;
@@ -727,6 +742,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	}
 	g->seq = 1;
 	record_push(g, &begin);
+	watch_game_started(gs, g->user);
 	g->next = gs->live;
 	gs->live = g;
 	clock_start(&g->clock, WHITE, now);
@@ -740,6 +756,10 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 		json_t *t = game_time_json(&info);
 		if (t)
 			json_object_set_new(j, "time", t);
+		if (rated)   /* both players' ratings before the game (club.h) */
+			json_object_set_new(j, "ratings", json_pack("{s:o*, s:o*}",
+			        "white", club_rating_json(srv, white, rs->name),
+			        "black", club_rating_json(srv, black, rs->name)));
 		if (clk)
 			json_object_set(j, "clock", clk);
 		send_user(gs, g->user[col], j);
@@ -816,12 +836,19 @@ void games_conn_closed(struct server *srv, struct conn *c)
 	int64_t uid = conn_user(c);
 	if (!gs || uid <= 0)
 		return;
+	watch_conn_closed(gs, conn_id(c));
 	for (struct conn *o = NULL; (o = conn_of_user(srv, uid, o)) != NULL;)
 		if (o != c)
 			return;   /* not the user's last connection */
+	watch_connection(gs, uid, false);
 	struct timeval tv = mstime_timeval(gs->grace_ms);
 	for (struct game *g = gs->live; g; g = g->next)
 		for (int col = WHITE; col <= BLACK; col++)
 			if (g->user[col] == uid && !evtimer_pending(g->abandon_timer[col], NULL))
 				evtimer_add(g->abandon_timer[col], &tv);
+}
+
+void games_users_changed(struct server *srv)
+{
+	watch_users_changed(srv->games);
 }

@@ -5,6 +5,7 @@
 #ifndef KRIEG_GAME_H
 #define KRIEG_GAME_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct server;
@@ -34,11 +35,17 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 
 /* Number of live games a user plays in (the lobby's `who`). */
 int games_user_count(const struct games *g, int64_t user);
+/* Games being played now (the service status line). */
+size_t games_live_count(const struct games *g);
 
 /* Commit this turn's actions now and send what they announced (the end
  * of a loop turn does it by itself; shutdown calls it before the
  * connections go). */
 void games_flush(struct games *g);
+
+/* Accounts changed offline (auth.c, users_check): drop the umpire chairs
+ * of users who may no longer hold them. */
+void games_users_changed(struct server *srv);
 
 /* Override the abandonment grace period (ms, > 0). */
 void games_set_grace(struct games *g, int64_t ms);

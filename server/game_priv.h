@@ -46,6 +46,7 @@ struct game {
 	int pending;
 	struct event *flag_timer;
 	struct event *abandon_timer[2];
+	struct watcher *watchers;    /* spectator and umpire seats (watch.c) */
 	bool dead;
 };
 
@@ -70,6 +71,22 @@ struct games {
 	size_t nflagged;
 	struct waiting *logins;      /* login game states waiting for a commit (game_cmd.c) */
 };
+
+/* watch.c: spectators and the umpire's chair (watch.c's header comment). */
+struct batch_action;
+struct watcher;
+void watch_users_changed(struct games *gs);
+/* An announcement (not stolen) heard by aud: to the seats of g that hear
+ * it (umpires get it with its audience), held in ba (NULL: sent now). */
+void watch_route(struct game *g, struct batch_action *ba, unsigned aud, const json_t *msg);
+/* The true board after a move, to g's umpires. */
+void watch_board(struct game *g, struct batch_action *ba);
+/* A player's first connection came or last one went: their games' umpires hear it. */
+void watch_connection(struct games *gs, int64_t uid, bool connected);
+void watch_conn_closed(struct games *gs, uint64_t conn);
+/* A game between user[0] and user[1] started: their umpire seats go. */
+void watch_game_started(struct games *gs, const int64_t user[2]);
+void watch_free(struct game *g);
 
 /* game.c */
 const char *game_color_name(int color);

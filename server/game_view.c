@@ -110,6 +110,9 @@ void games_conn_login(struct server *srv, struct conn *c)
 		game_wait_for_commit(c, NULL, NULL, NULL, login_again);
 		return;
 	}
+	/* The umpires of its games see the player back (first connection only). */
+	if (conn_of_user(srv, uid, NULL) == c)
+		watch_connection(gs, uid, true);
 	/* From here its games' announcements reach it live (game_conn_awaiting). */
 	for (struct game *g = gs->live; g; g = g->next) {
 		for (int col = WHITE; col <= BLACK; col++) {

@@ -15,6 +15,7 @@
 #include <event2/event.h>
 #include <event2/listener.h>
 #include <event2/util.h>
+#include <systemd/sd-daemon.h>
 
 #include "config.h"
 #include "conn.h"
@@ -134,6 +135,27 @@ static void error_cb(struct evconnlistener *evl, void *arg)
 	log_warnx("listener=%s accept failed error=\"%s\"", l->name, strerror(e));
 }
 
+/* Finish a listener whose evl is made: pause timer, error callback, its
+ * name in the log, and the server's list. */
+static void listener_add(struct server *srv, struct listener *l, const char *fallback)
+{
+	if ((l->resume = evtimer_new(srv->base, resume_cb, l)) == NULL)
+		fatalx("evtimer_new");
+	evconnlistener_set_error_cb(l->evl, error_cb);
+
+	/* Name the bound address (port 0 was replaced by a real one). */
+	struct sockaddr_storage bound;
+	socklen_t blen = sizeof bound;
+	if (getsockname(evconnlistener_get_fd(l->evl), (struct sockaddr *)&bound, &blen) == 0)
+		format_addr((struct sockaddr *)&bound, l->name, sizeof l->name);
+	else
+		snprintf(l->name, sizeof l->name, "%s", fallback);
+	log_info("listening on %s", l->name);
+
+	l->next = srv->listeners;
+	srv->listeners = l;
+}
+
 int listener_open(struct server *srv, const char *addr, bool *unavailable, char *err,
                   size_t errlen)
 {
@@ -161,21 +183,34 @@ int listener_open(struct server *srv, const char *addr, bool *unavailable, char 
 		free(l);
 		return -1;
 	}
-	if ((l->resume = evtimer_new(srv->base, resume_cb, l)) == NULL)
-		fatalx("evtimer_new");
-	evconnlistener_set_error_cb(l->evl, error_cb);
+	listener_add(srv, l, addr);
+	return 0;
+}
 
-	/* Name the bound address (port 0 was replaced by a real one). */
-	struct sockaddr_storage bound;
-	socklen_t blen = sizeof bound;
-	if (getsockname(evconnlistener_get_fd(l->evl), (struct sockaddr *)&bound, &blen) == 0)
-		format_addr((struct sockaddr *)&bound, l->name, sizeof l->name);
-	else
-		snprintf(l->name, sizeof l->name, "%s", addr);
-	log_info("listening on %s", l->name);
+int listener_adopt(struct server *srv, int fd, char *err, size_t errlen)
+{
+	struct listener *l;
 
-	l->next = srv->listeners;
-	srv->listeners = l;
+	/* Only a stream socket that is already listening: a datagram or a
+	 * connected socket in the wrong slot is a unit-file mistake. */
+	if (sd_is_socket(fd, AF_UNSPEC, SOCK_STREAM, 1) <= 0) {
+		snprintf(err, errlen, "passed fd %d is not a listening stream socket", fd);
+		return -1;
+	}
+	if (evutil_make_socket_nonblocking(fd) != 0 || evutil_make_socket_closeonexec(fd) != 0) {
+		snprintf(err, errlen, "passed fd %d: %s", fd, strerror(errno));
+		return -1;
+	}
+	l = xcalloc(1, sizeof *l);
+	l->srv = srv;
+	/* backlog 0: the socket is listening already (the service manager did it). */
+	l->evl = evconnlistener_new(srv->base, accept_cb, l, LEV_OPT_CLOSE_ON_FREE, 0, fd);
+	if (l->evl == NULL) {
+		snprintf(err, errlen, "passed fd %d: %s", fd, strerror(errno));
+		free(l);
+		return -1;
+	}
+	listener_add(srv, l, "passed socket");
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 /*
- * listener.h — listening sockets: accept, hand the socket to conn.c, and
- * on EMFILE/ENFILE pause accepting for a moment instead of spinning.
+ * listener.h — listening sockets, bound here or passed in by systemd:
+ * accept, hand the socket to conn.c, and on EMFILE/ENFILE pause accepting
+ * for a moment instead of spinning.
  */
 #ifndef KRIEG_LISTENER_H
 #define KRIEG_LISTENER_H
@@ -20,6 +21,12 @@ struct listener;
  */
 int listener_open(struct server *srv, const char *addr, bool *unavailable, char *err,
                   size_t errlen);
+/*
+ * Accept on fd, a socket already bound and listening, passed by the
+ * service manager (socket activation: kriegd.socket, LISTEN_FDS).
+ * Returns 0, or -1 with a message in err (not a listening stream socket).
+ */
+int listener_adopt(struct server *srv, int fd, char *err, size_t errlen);
 /* Stop accepting and close every listening socket. */
 void listener_free_all(struct server *srv);
 

@@ -18,6 +18,8 @@
 
 #include "board.h"
 #include "clock.h"
+#include "club.h"
+#include "auth.h"
 #include "conn.h"
 #include "dispatch.h"
 #include "game.h"
@@ -34,6 +36,7 @@
 #define LOBBY_OFFER_ID_MAX (1LL << 53)
 #define LOBBY_RULES_MAX 16
 #define COLOR_RANDOM (-1)
+#define LOBBY_RATING_MAX 4000        /* a seek's rating range: 0..this */
 
 struct offer {
 	struct offer *next;
@@ -46,6 +49,7 @@ struct offer {
 	int64_t base_ms, inc_ms, days;
 	int color;                            /* the owner's: WHITE, BLACK, COLOR_RANDOM */
 	bool rated;
+	int rating_min, rating_max;           /* who may accept a seek; 0, 0: anyone */
 };
 
 struct lobby {
@@ -80,7 +84,9 @@ static const char *color_word(int color)
 	return color == WHITE ? "white" : color == BLACK ? "black" : "random";
 }
 
-static json_t *offer_json(const struct offer *o)
+/* The owner's rating in the offer's pool, and the seek's range, go with
+ * every listing (read now: a rating moves when a game ends). */
+static json_t *offer_json(struct server *srv, const struct offer *o)
 {
 	json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:b}", "offer", (json_int_t)o->id,
 	                      "user", o->owner_name, "rules", o->rs->name,
@@ -92,6 +98,13 @@ static json_t *offer_json(const struct offer *o)
 		                                         "inc", o->inc_ms / 1000.0));
 	if (o->target)
 		json_object_set_new(j, "to", json_string(o->target_name));
+	json_t *r = club_rating_json(srv, o->owner, o->rs->name);
+	if (r)
+		json_object_set_new(j, "rating", r);
+	if (o->rating_max > 0) {
+		json_object_set_new(j, "rating_min", json_integer(o->rating_min));
+		json_object_set_new(j, "rating_max", json_integer(o->rating_max));
+	}
 	return j;
 }
 
@@ -125,7 +138,7 @@ void lobby_conn_login(struct server *srv, struct conn *c)
 	/* Challenges made while this user was away or on another connection. */
 	for (struct offer *o = l->offers; o; o = o->next)
 		if (o->target == uid) {
-			json_t *j = offer_json(o);
+			json_t *j = offer_json(srv, o);
 			json_object_set_new(j, "event", json_string("challenge"));
 			conn_send(c, j);
 		}
@@ -168,9 +181,16 @@ static void cmd_who(struct conn *c, json_t *id, json_t *req)
 	/* Each user once, at their first connection. */
 	for (struct conn *o = NULL; (o = conn_of_user(srv, 0, o)) != NULL;) {
 		int64_t uid = conn_user(o);
-		if (conn_of_user(srv, uid, NULL) == o)
-			json_array_append_new(users, json_pack("{s:s, s:i}", "name", conn_user_name(o),
-			                                       "games", games_user_count(srv->games, uid)));
+		if (conn_of_user(srv, uid, NULL) != o)
+			continue;
+		/* A disabled account still connected (until auth's next check) is shown as a player. */
+		const char *role = auth_role_name(auth_user_role(srv, uid));
+		json_t *u = json_pack("{s:s, s:i, s:s}", "name", conn_user_name(o), "games",
+		                      games_user_count(srv->games, uid), "role", role ? role : "player");
+		json_t *r = club_ratings_json(srv, uid);   /* the pools this user was rated in */
+		if (r)
+			json_object_set_new(u, "ratings", r);
+		json_array_append_new(users, u);
 	}
 	json_t *j = json_object();
 	dispatch_page(j, "users", users, (size_t)json_integer_value(json_object_get(req, "from")));
@@ -201,6 +221,13 @@ static int offer_terms(struct conn *c, json_t *id, json_t *req, struct offer *o)
 		return -1;
 	}
 	o->rated = json_is_true(json_object_get(req, "rated"));
+	json_t *rmin = json_object_get(req, "rating_min"), *rmax = json_object_get(req, "rating_max");
+	o->rating_min = rmin ? (int)json_integer_value(rmin) : 0;
+	o->rating_max = rmax ? (int)json_integer_value(rmax) : (rmin ? LOBBY_RATING_MAX : 0);
+	if (o->rating_min > o->rating_max) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "rating_min is above rating_max");
+		return -1;
+	}
 
 	json_t *t = json_object_get(req, "time");
 	o->base_ms = o->inc_ms = o->days = 0;
@@ -295,7 +322,7 @@ static void cmd_seeks(struct conn *c, json_t *id, json_t *req)
 	/* Open seeks, and the challenges this user made or received. */
 	for (struct offer *o = l->offers; o; o = o->next)
 		if (!o->target || o->owner == uid || o->target == uid)
-			json_array_append_new(arr, offer_json(o));
+			json_array_append_new(arr, offer_json(conn_server(c), o));
 	json_t *j = json_object();
 	dispatch_page(j, "offers", arr, (size_t)json_integer_value(json_object_get(req, "from")));
 	json_decref(arr);
@@ -329,7 +356,7 @@ static void cmd_challenge(struct conn *c, json_t *id, json_t *req)
 	o->target = u.id;
 	snprintf(o->target_name, sizeof o->target_name, "%.*s", PROTO_NAME_MAX, u.name);
 	offer_add(srv->lobby, o);
-	json_t *ev = offer_json(o);
+	json_t *ev = offer_json(srv, o);
 	json_object_set_new(ev, "event", json_string("challenge"));
 	conn_send_user(srv, o->target, ev);
 	dispatch_ok(c, id, json_pack("{s:I}", "offer", (json_int_t)o->id));
@@ -358,6 +385,19 @@ static void cmd_accept(struct conn *c, json_t *id, json_t *req)
 	if (o->owner == uid) {
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "you cannot accept your own offer");
 		return;
+	}
+	if (o->rating_max > 0) {
+		int mine = club_rating_of(srv, uid, o->rs->name);
+		if (mine < 0) {
+			dispatch_error(c, id, PE_STORAGE, "your rating could not be read");
+			return;
+		}
+		if (mine < o->rating_min || mine > o->rating_max) {
+			dispatch_error(c, id, PE_ILLEGAL_ACTION,
+			               "your rating %d is outside this seek's range %d..%d", mine,
+			               o->rating_min, o->rating_max);
+			return;
+		}
 	}
 	int owner_color = o->color;
 	if (owner_color == COLOR_RANDOM) {
@@ -423,6 +463,8 @@ static const struct field f_seek[] = {
 	{ "time", F_OBJECT, 0, 0 },
 	{ "color", F_STRING, 0, 8 },
 	{ "rated", F_BOOL, 0, 0 },
+	{ "rating_min", F_INT, 0, LOBBY_RATING_MAX },
+	{ "rating_max", F_INT, 0, LOBBY_RATING_MAX },
 	{ NULL, 0, 0, 0 },
 };
 static const struct field f_challenge[] = {

@@ -5,14 +5,39 @@
 #include "log.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 /* The level is process-wide configuration, set once at start-up. */
 static enum log_level log_level = LOGL_INFO;
 
 static const char *const level_names[] = { "debug", "info", "warn", "error" };
+/* syslog(3) priorities of the levels: LOG_DEBUG, LOG_INFO, LOG_WARNING, LOG_ERR. */
+static const int level_priority[] = { 7, 6, 4, 3 };
+
+/* 0: not decided yet; 1: the journal; 2: anything else.  Decided on the
+ * first line, before any thread that logs exists; stderr never changes. */
+static int log_dest;
+
+/* $JOURNAL_STREAM is "DEVICE:INODE" of the stream systemd connected; it is
+ * inherited by children whose stderr may be elsewhere, so compare. */
+static bool stderr_is_journal(void)
+{
+	const char *js = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+
+	if (js == NULL || sscanf(js, "%llu:%llu", &dev, &ino) != 2)
+		return false;
+	if (fstat(STDERR_FILENO, &st) != 0)
+		return false;
+	return (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
+}
 
 void log_set_level(enum log_level lvl)
 {
@@ -45,7 +70,22 @@ static void log_emit(enum log_level lvl, const char *fmt, va_list ap, const char
 	case LOGL_WARN: prefix = "warning: "; break;
 	case LOGL_ERROR: prefix = "error: "; break;
 	}
-	int n = snprintf(line, sizeof line, "kriegd: %s", prefix);
+	if (log_dest == 0)
+		log_dest = stderr_is_journal() ? 1 : 2;
+	int n;
+	if (log_dest == 1) {
+		n = snprintf(line, sizeof line, "<%d>%s", level_priority[lvl], prefix);
+	} else {
+		struct timespec ts;
+		struct tm tm;
+		char when[32] = "";
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		if (gmtime_r(&ts.tv_sec, &tm) != NULL)
+			strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
+		n = snprintf(line, sizeof line, "%s.%03ldZ kriegd: %s", when, ts.tv_nsec / 1000000L,
+		             prefix);
+	}
 	if (n < 0 || (size_t)n >= sizeof line)
 		n = 0;
 	vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);

@@ -1,7 +1,11 @@
 /*
- * log.h — the daemon's one logger.  Lines go to stderr as
- *     kriegd: [level: ]message
- * (systemd's journal adds the timestamp).  Messages carry key=value fields,
+ * log.h — the daemon's one logger.  Lines go to stderr, in one of two forms:
+ *     2025-01-31T18:04:05.123Z kriegd: [level: ]message      (a terminal, a file)
+ *     <N>[level: ]message                                    (systemd's journal)
+ * The journal is recognised as systemd documents it: $JOURNAL_STREAM names
+ * the device and inode of stderr.  There the journal adds the time and the
+ * name, and the "<N>" syslog priority prefix (SyslogLevelPrefix=, on by
+ * default) keeps the level.  Messages carry key=value fields,
  * e.g. "conn=12 closed reason=idle_timeout".  Anything a client sent is
  * passed through log_escape() first, so a client cannot forge log lines.
  */

@@ -3,9 +3,12 @@
  * around one event loop.
  *
  *   kriegd [--config FILE] [--listen ADDR:PORT]... [--state-dir DIR] [--set KEY=VALUE]...
+ *   kriegd --check-config [flags]
  *
- * Runs in the foreground and logs to stderr.  SIGTERM/SIGINT: stop
- * accepting, close every connection, free everything, exit 0.
+ * Runs in the foreground and logs to stderr (kriegd(8)).  SIGTERM/SIGINT:
+ * stop accepting, close every connection, free everything, exit 0.
+ * SIGHUP: build the settings again from the same file and flags and
+ * reload the certificate; live connections and games go on.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -28,29 +31,133 @@
 #include "lobby.h"
 #include "log.h"
 #include "server.h"
+#include "service.h"
 #include "store.h"
 #include "tls.h"
+#include "useradm.h"
 
 #define CLI_SETS_MAX 64
+
+/* The settings' sources on the command line, kept for SIGHUP. */
+struct cli {
+	const char *config_file, *state_dir;
+	const char *listens[CONFIG_LISTEN_MAX], *sets[CLI_SETS_MAX];
+	size_t nlistens, nsets;
+};
+
+/* What the signal callbacks need besides the server. */
+struct daemon {
+	struct server *srv;
+	const struct cli *cli;
+	struct service *svc;
+};
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 	        "usage: kriegd [--config FILE] [--listen ADDR:PORT]... [--state-dir DIR]\n"
-	        "              [--set KEY=VALUE]...\n"
+	        "              [--set KEY=VALUE]... [--check-config]\n"
 	        "  --config FILE      settings, 'key = value' lines (see kriegd.conf.example)\n"
 	        "  --listen ADDR:PORT 1.2.3.4:7474 or [::1]:7474; repeatable; replaces the\n"
 	        "                     config's and the default 127.0.0.1:7474 + [::1]:7474\n"
 	        "  --state-dir DIR    database and generated certificate (default ./var)\n"
 	        "  --set KEY=VALUE    one setting, as in the config file; wins over it\n"
+	        "  --check-config     validate the settings (and certificate), print them, exit\n"
 	        "       kriegd [--config FILE] [--state-dir DIR] backup FILE\n"
-	        "  backup FILE        copy the database online to FILE (see deploy/BACKUP.md)\n");
+	        "  backup FILE        copy the database online to FILE (see deploy/BACKUP.md)\n"
+	        "       kriegd [--config FILE] [--state-dir DIR] user add NAME [--role ROLE]\n"
+	        "              [--password-stdin] | role NAME ROLE | passwd NAME [--password-stdin]\n"
+	        "              | disable NAME | enable NAME | list\n"
+	        "  user ...           administer accounts, also while the daemon runs (ROLE:\n"
+	        "                     player, umpire or admin)\n");
+}
+
+/* Defaults, then the file, then the command line.  NULL with err on a
+ * bad file or flag. */
+static struct config *config_build(const struct cli *cli, char *err, size_t errlen)
+{
+	struct config *cfg = config_new();
+	char msg[512];
+
+	if (cli->config_file != NULL && config_load(cfg, cli->config_file, err, errlen) != 0)
+		goto fail;
+	for (size_t i = 0; i < cli->nsets; i++) {
+		char key[64];
+		const char *eq = strchr(cli->sets[i], '=');
+
+		if (eq == NULL || (size_t)(eq - cli->sets[i]) >= sizeof key) {
+			snprintf(err, errlen, "--set %s: expected KEY=VALUE", cli->sets[i]);
+			goto fail;
+		}
+		memcpy(key, cli->sets[i], (size_t)(eq - cli->sets[i]));
+		key[eq - cli->sets[i]] = '\0';
+		if (config_set(cfg, key, eq + 1, msg, sizeof msg) != 0) {
+			snprintf(err, errlen, "--set: %s", msg);
+			goto fail;
+		}
+	}
+	if (cli->state_dir != NULL && config_set(cfg, "state_dir", cli->state_dir, err, errlen) != 0)
+		goto fail;
+	if (cli->nlistens > 0) {
+		config_clear_listen(cfg);
+		for (size_t i = 0; i < cli->nlistens; i++)
+			if (config_set(cfg, "listen", cli->listens[i], err, errlen) != 0)
+				goto fail;
+	}
+	if (config_validate(cfg, err, errlen) != 0)
+		goto fail;
+	return cfg;
+fail:
+	config_free(cfg);
+	return NULL;
+}
+
+/*
+ * SIGHUP: the settings and the certificate again.  All or nothing: a bad
+ * file or certificate is logged and everything stays as it was.  Modules
+ * read srv->cfg when they use a setting, so swapping it is the reload;
+ * what is fixed at start keeps its running value and is named.
+ */
+static void on_reload(evutil_socket_t sig, short what, void *arg)
+{
+	struct daemon *dm = arg;
+	struct server *srv = dm->srv;
+	char err[1024], fixed[256];
+	struct config *next;
+
+	service_reloading(dm->svc);
+	log_info("signal=%d reloading config=%s", (int)sig,
+	         dm->cli->config_file != NULL ? dm->cli->config_file : "(none)");
+	if ((next = config_build(dm->cli, err, sizeof err)) == NULL) {
+		log_msg(LOGL_ERROR, "reload failed, keeping the running settings: %s", err);
+		goto out;
+	}
+	config_keep_restart_only(next, srv->cfg, fixed, sizeof fixed);
+	if (tls_reload(srv->tls, next, err, sizeof err) != 0) {
+		log_msg(LOGL_ERROR, "reload failed, keeping the running settings and certificate: %s",
+		        err);
+		config_free(next);
+		goto out;
+	}
+	if (fixed[0] != '\0')
+		log_warnx("reload: changed settings that take effect only on restart: %s", fixed);
+	config_free(srv->cfg);
+	srv->cfg = next;
+	log_set_level((enum log_level)next->log_level);
+	games_set_grace(srv->games, next->abandon_grace_ms > 0 ? next->abandon_grace_ms
+	                                                       : GAME_ABANDON_GRACE_MS);
+	log_info("reloaded sha256=%s", tls_fingerprint(srv->tls));
+out:
+	/* Back to READY either way: the daemon serves, with old or new settings. */
+	service_ready(dm->svc);
 }
 
 static void on_signal(evutil_socket_t sig, short what, void *arg)
 {
-	struct server *srv = arg;
+	struct daemon *dm = arg;
+	struct server *srv = dm->srv;
 
+	service_stopping(dm->svc);
 	log_info("signal=%d shutting down", (int)sig);
 	listener_free_all(srv);
 	/* This turn's moves are committed and announced before the connections go. */
@@ -66,7 +173,18 @@ static void open_listeners(struct server *srv)
 	const char *const *addrs = defaults;
 	size_t n = sizeof defaults / sizeof defaults[0], opened = 0;
 	char err[512];
+	int passed = service_listen_fds(srv);
 
+	/* Socket activation (kriegd.socket): the service manager's sockets
+	 * replace the listen settings. */
+	if (passed < 0)
+		fatalx("cannot use the sockets passed by the service manager");
+	if (passed > 0) {
+		if (cfg->nlisten > 0)
+			log_info("listen settings ignored: %d socket(s) passed by the service manager",
+			         passed);
+		return;
+	}
 	if (cfg->nlisten > 0) {
 		addrs = (const char *const *)cfg->listen;
 		n = cfg->nlisten;
@@ -97,33 +215,38 @@ int main(int argc, char **argv)
 		{ "set", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "check-config", no_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *config_file = NULL, *state_dir = NULL;
-	const char *listens[CONFIG_LISTEN_MAX], *sets[CLI_SETS_MAX];
-	size_t nlistens = 0, nsets = 0;
+	struct cli cli = { 0 };
 	struct server srv;
-	char err[512], path[4096];
+	char err[1024], path[4096];
+	bool check_config = false;
 	int ch;
 
 	memset(&srv, 0, sizeof srv);
-	while ((ch = getopt_long(argc, argv, "c:l:s:o:hV", longopts, NULL)) != -1) {
+	/* '+': options end at the first word, so a subcommand's own options
+	 * (`user add NAME --role umpire`) are left to it. */
+	while ((ch = getopt_long(argc, argv, "+c:l:s:o:hV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
-			config_file = optarg;
+			cli.config_file = optarg;
 			break;
 		case 'l':
-			if (nlistens >= CONFIG_LISTEN_MAX)
+			if (cli.nlistens >= CONFIG_LISTEN_MAX)
 				fatalx("more than %d --listen", CONFIG_LISTEN_MAX);
-			listens[nlistens++] = optarg;
+			cli.listens[cli.nlistens++] = optarg;
 			break;
 		case 's':
-			state_dir = optarg;
+			cli.state_dir = optarg;
 			break;
 		case 'o':
-			if (nsets >= CLI_SETS_MAX)
+			if (cli.nsets >= CLI_SETS_MAX)
 				fatalx("more than %d --set", CLI_SETS_MAX);
-			sets[nsets++] = optarg;
+			cli.sets[cli.nsets++] = optarg;
+			break;
+		case 'C':
+			check_config = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -138,40 +261,37 @@ int main(int argc, char **argv)
 	}
 	/* `kriegd [flags] backup FILE`: an online copy of the database (backup.c). */
 	bool backup = optind + 2 == argc && strcmp(argv[optind], "backup") == 0;
-	if (optind != argc && !backup) {
+	bool user = optind < argc && strcmp(argv[optind], "user") == 0;
+	if (optind != argc && !backup && !user) {
 		usage(stderr);
 		return 2;
 	}
 
-	/* Defaults, then the file, then the command line. */
-	struct config *cfg = config_new();
+	struct config *cfg = config_build(&cli, err, sizeof err);
+	if (cfg == NULL)
+		fatalx("%s", err);
 	srv.cfg = cfg;
-	if (config_file != NULL && config_load(cfg, config_file, err, sizeof err) != 0)
-		fatalx("%s", err);
-	for (size_t i = 0; i < nsets; i++) {
-		char key[64];
-		const char *eq = strchr(sets[i], '=');
-
-		if (eq == NULL || (size_t)(eq - sets[i]) >= sizeof key)
-			fatalx("--set %s: expected KEY=VALUE", sets[i]);
-		memcpy(key, sets[i], (size_t)(eq - sets[i]));
-		key[eq - sets[i]] = '\0';
-		if (config_set(cfg, key, eq + 1, err, sizeof err) != 0)
-			fatalx("--set: %s", err);
-	}
-	if (state_dir != NULL && config_set(cfg, "state_dir", state_dir, err, sizeof err) != 0)
-		fatalx("%s", err);
-	if (nlistens > 0) {
-		config_clear_listen(cfg);
-		for (size_t i = 0; i < nlistens; i++)
-			if (config_set(cfg, "listen", listens[i], err, sizeof err) != 0)
-				fatalx("%s", err);
+	if (check_config) {
+		/* The certificate too: a renewed pair that does not load is the
+		 * mistake an administrator checks for before `systemctl reload`. */
+		int bad = tls_check(cfg, err, sizeof err) != 0;
+		if (bad)
+			log_msg(LOGL_ERROR, "%s", err);
+		else
+			config_print(cfg, stdout);
+		config_free(cfg);
+		return bad ? EXIT_FAILURE : 0;
 	}
 	log_set_level((enum log_level)cfg->log_level);
 	/* Everything kriegd creates (the database and its -wal/-shm, the
 	 * generated key and certificate, a backup) holds password hashes,
 	 * umpire records or secrets: readable by its owner only. */
 	umask(077);
+	if (user) {
+		int status = useradm_main(cfg, argc - optind, argv + optind);
+		config_free(cfg);
+		return status;
+	}
 	if (backup) {
 		int status = backup_main(cfg, argv[optind + 1]);
 		config_free(cfg);
@@ -216,16 +336,19 @@ int main(int argc, char **argv)
 	if (games_recover(srv.games) != 0)
 		fatalx("could not recover the unfinished games");
 
-	struct event *sigterm = evsignal_new(srv.base, SIGTERM, on_signal, &srv);
-	struct event *sigint = evsignal_new(srv.base, SIGINT, on_signal, &srv);
-	if (sigterm == NULL || sigint == NULL || evsignal_add(sigterm, NULL) != 0 ||
-	    evsignal_add(sigint, NULL) != 0)
+	struct daemon dm = { .srv = &srv, .cli = &cli, .svc = service_new(&srv) };
+	struct event *sigterm = evsignal_new(srv.base, SIGTERM, on_signal, &dm);
+	struct event *sigint = evsignal_new(srv.base, SIGINT, on_signal, &dm);
+	struct event *sighup = evsignal_new(srv.base, SIGHUP, on_reload, &dm);
+	if (sigterm == NULL || sigint == NULL || sighup == NULL || evsignal_add(sigterm, NULL) != 0 ||
+	    evsignal_add(sigint, NULL) != 0 || evsignal_add(sighup, NULL) != 0)
 		fatalx("cannot install signal handlers");
 
 	/* Last, so a client never reaches a half-started daemon. */
 	open_listeners(&srv);
 	log_info("ready database=%s synchronous=%s max_connections=%d", path, cfg->store_synchronous,
 	         cfg->max_conns);
+	service_ready(dm.svc);
 
 	if (event_base_dispatch(srv.base) < 0)
 		fatalx("event loop failed");
@@ -239,10 +362,12 @@ int main(int argc, char **argv)
 	store_close(srv.store);
 	event_free(sigterm);
 	event_free(sigint);
+	event_free(sighup);
+	service_free(dm.svc);
 	tls_free(srv.tls);
 	event_base_free(srv.base);
 	libevent_global_shutdown();
-	config_free(cfg);
+	config_free(srv.cfg);
 	log_info("stopped");
 	return 0;
 }

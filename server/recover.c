@@ -88,6 +88,7 @@ static const char *event_diff(const struct event *a, const struct event *b, char
 	DIFF_INT(result, "result")
 	DIFF_INT(reason, "reason")
 	DIFF_INT(ply, "ply")
+	DIFF_INT(squares, "squares")
 #undef DIFF_INT
 	return NULL;
 }

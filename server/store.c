@@ -127,6 +127,43 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"CREATE TABLE server_state ("
 	" name TEXT PRIMARY KEY,"
 	" value INTEGER NOT NULL);",
+
+	/* 6: roles and disabled accounts (auth.h).  `kriegd user ...` changes
+	 * them from another process while the daemon runs; the trigger bumps
+	 * server_state "users_version" on every such change, so the daemon
+	 * notices with one cheap read a second instead of re-reading every
+	 * logged-in account (auth.c, users_check). */
+	"ALTER TABLE users ADD COLUMN role TEXT NOT NULL DEFAULT 'player'"
+	" CHECK (role IN ('player', 'umpire', 'admin'));"
+	"ALTER TABLE users ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0"
+	" CHECK (disabled IN (0, 1));"
+	"INSERT OR IGNORE INTO server_state (name, value) VALUES ('users_version', 0);"
+	"CREATE TRIGGER users_version AFTER UPDATE OF role, disabled, pwhash ON users"
+	" BEGIN UPDATE server_state SET value = value + 1 WHERE name = 'users_version'; END;",
+
+	/* 7: Glicko-2 ratings (rating.h), one row per user and pool (a rule
+	 * set family), and every change with the game that caused it, so a
+	 * rating can be explained and recomputed. */
+	"CREATE TABLE ratings ("
+	" user INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	" pool TEXT NOT NULL,"
+	" r REAL NOT NULL,"
+	" rd REAL NOT NULL,"
+	" vol REAL NOT NULL,"
+	" games INTEGER NOT NULL DEFAULT 0,"
+	" updated INTEGER NOT NULL,"
+	" PRIMARY KEY (user, pool)) WITHOUT ROWID;"
+	"CREATE INDEX ratings_pool ON ratings(pool, r DESC);"
+	"CREATE TABLE rating_history ("
+	" id INTEGER PRIMARY KEY,"
+	" user INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	" pool TEXT NOT NULL,"
+	" game INTEGER NOT NULL REFERENCES games(id),"
+	" r_before REAL NOT NULL, rd_before REAL NOT NULL, vol_before REAL NOT NULL,"
+	" r REAL NOT NULL, rd REAL NOT NULL, vol REAL NOT NULL,"
+	" at INTEGER NOT NULL);"
+	"CREATE INDEX rating_history_user ON rating_history(user, pool, id);"
+	"CREATE UNIQUE INDEX rating_history_game ON rating_history(game, user);",
 };
 
 /* --- statements ----------------------------------------------------------- */
@@ -141,7 +178,8 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_COMMIT] = "COMMIT",
 	[S_ROLLBACK] = "ROLLBACK",
 	[S_USER_CREATE] = "INSERT INTO users (name, pwhash, guest, created) VALUES (?1, ?2, ?3, ?4)",
-	[S_USER_FIND] = "SELECT id, name, pwhash, guest, created FROM users WHERE name = ?1",
+	[S_USER_FIND] = "SELECT id, name, pwhash, guest, created, role, disabled FROM users"
+	                " WHERE name = ?1",
 	[S_USER_NAME] = "SELECT name FROM users WHERE id = ?1",
 	[S_SESSION_CREATE] = "INSERT INTO sessions (token_hash, user, created, expires)"
 	                     " VALUES (?1, ?2, ?3, ?4)",
@@ -180,6 +218,23 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_STATE_SET] = "INSERT INTO server_state (name, value) VALUES (?1, ?2)"
 	                " ON CONFLICT(name) DO UPDATE SET value = excluded.value",
 	[S_STATE_GET] = "SELECT value FROM server_state WHERE name = ?1",
+	[S_USER_ROLE] = "SELECT role, disabled, guest FROM users WHERE id = ?1",
+	[S_USER_SET_ROLE] = "UPDATE users SET role = ?2 WHERE name = ?1 AND guest = 0",
+	[S_USER_SET_DISABLED] = "UPDATE users SET disabled = ?2 WHERE name = ?1",
+	[S_USER_SET_PWHASH] = "UPDATE users SET pwhash = ?2 WHERE name = ?1 AND guest = 0",
+	[S_USERS_LIST] = "SELECT id, name, pwhash, guest, created, role, disabled FROM users"
+	                 " WHERE guest = 0 ORDER BY name",
+	[S_RATING_GET] = "SELECT r, rd, vol, games FROM ratings WHERE user = ?1 AND pool = ?2",
+	[S_RATING_PUT] = "INSERT INTO ratings (user, pool, r, rd, vol, games, updated)"
+	                 " VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6) ON CONFLICT(user, pool) DO UPDATE"
+	                 " SET r = excluded.r, rd = excluded.rd, vol = excluded.vol,"
+	                 " games = games + 1, updated = excluded.updated",
+	[S_RATING_HISTORY] = "INSERT INTO rating_history (user, pool, game, r_before, rd_before,"
+	                     " vol_before, r, rd, vol, at)"
+	                     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+	[S_STANDINGS] = "SELECT ratings.user, users.name, r, rd, vol, games FROM ratings"
+	                " JOIN users ON users.id = ratings.user WHERE pool = ?1"
+	                " ORDER BY r DESC, users.name LIMIT ?2",
 };
 
 /* --- errors -------------------------------------------------------------- */

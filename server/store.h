@@ -34,7 +34,7 @@ struct store *store_open(const char *path, char *err, size_t errlen);
 /* The schema version this binary writes (PRAGMA user_version).  A newer
  * binary upgrades an older database in place at open; an older binary
  * refuses a newer database. */
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 7
 #define STORE_BUSY_TIMEOUT_MS 5000
 
 /* store_open() with options; NULL options = the defaults. */
@@ -84,8 +84,25 @@ struct store_user {
 	char pwhash[STORE_HASH_MAX];
 	int guest;
 	int64_t created_unix;
+	char role[8];                /* schema 6: "player", "umpire", "admin" (auth.h) */
+	int disabled;
 };
 int store_user_find(struct store *st, const char *name, struct store_user *out);
+
+/* Schema 6: an account's role and disabled flag (auth.h reads them).
+ * store_user_role: NOT_FOUND for no such id.  The setters take the name
+ * (the offline `kriegd user` tool): NOT_FOUND for no such account (guests
+ * have no role and no password to set).  Every change bumps
+ * server_state "users_version" (STORE_USERS_VERSION_KEY) by a trigger. */
+#define STORE_USERS_VERSION_KEY "users_version"
+int store_user_role(struct store *st, int64_t id, char *role, size_t len, int *disabled,
+                    int *guest);
+int store_user_set_role(struct store *st, const char *name, const char *role);
+int store_user_set_disabled(struct store *st, const char *name, int disabled);
+int store_user_set_pwhash(struct store *st, const char *name, const char *pwhash);
+/* Every registered (not guest) account, by name. */
+int store_users_list(struct store *st, int (*fn)(const struct store_user *u, void *arg),
+                     void *arg);
 
 /* Sessions: only a hash of the resume token is stored. */
 int store_session_create(struct store *st, int64_t user, const char *token_hash,
@@ -181,6 +198,25 @@ int store_games_finished_of_user(struct store *st, int64_t user, int limit,
  * per name, overwritten.  get: NOT_FOUND if never set. */
 int store_state_set(struct store *st, const char *name, int64_t value);
 int store_state_get(struct store *st, const char *name, int64_t *value);
+
+/* Ratings (schema 7; rating.h owns the arithmetic and the pools).
+ * store_rating_get: NOT_FOUND for a user never rated in the pool (the
+ * caller uses rating_initial()).  store_rating_game: one finished rated
+ * game between white and black (score_white 1, 0.5, 0): both players'
+ * ratings in the game's pool are updated and a history row each is
+ * written; call it inside the transaction that finishes the game.
+ * store_standings: the pool's table, best first. */
+struct store_rating {
+	int64_t user;
+	char name[32];
+	double r, rd, vol;
+	int games;
+};
+int store_rating_get(struct store *st, int64_t user, const char *pool, struct store_rating *out);
+int store_rating_game(struct store *st, int64_t game, int64_t white, int64_t black,
+                      const char *pool, double score_white);
+int store_standings(struct store *st, const char *pool, int limit,
+                    int (*fn)(const struct store_rating *r, void *arg), void *arg);
 
 /* Callbacks of the listing functions may call other store functions
  * (e.g. read a game's actions while listing unfinished games). */

@@ -167,7 +167,13 @@ int store_game_events(struct store *st, int64_t game, int seq, const struct even
 		sqlite3_bind_int(s, 4, e->audience);
 		sqlite3_bind_int(s, 5, e->by);
 		sqlite3_bind_int(s, 6, e->square);
-		sqlite3_bind_int(s, 7, e->move);
+		/* rand's pawn_squares holds no move: its squares (a bitboard of
+		 * pawns, ranks 2-7 only) ride in the 64-bit move column, so the
+		 * event needs no schema change (event_row reads them back). */
+		if (e->type == EV_PAWN_SQUARES)
+			sqlite3_bind_int64(s, 7, (sqlite3_int64)e->squares);
+		else
+			sqlite3_bind_int(s, 7, e->move);
 		sqlite3_bind_int(s, 8, e->what);
 		sqlite3_bind_int(s, 9, e->en_passant ? 1 : 0);
 		sqlite3_bind_int(s, 10, e->checks[0]);
@@ -212,7 +218,15 @@ static int event_row(struct store *st, sqlite3_stmt *s, int *seq, struct event *
 	e->audience = (uint8_t)col_range(s, 2, 0, UINT8_MAX, &ok);
 	e->by = (int8_t)col_range(s, 3, INT8_MIN, INT8_MAX, &ok);
 	e->square = (int8_t)col_range(s, 4, INT8_MIN, INT8_MAX, &ok);
-	e->move = (move_t)col_range(s, 5, 0, UINT16_MAX, &ok);
+	if (e->type == EV_PAWN_SQUARES) {
+		int64_t sq = sqlite3_column_int64(s, 5);
+		if (sq < 0 || ((uint64_t)sq & 0xff000000000000ffULL) != 0)
+			ok = 0; /* a pawn on the first or last rank: corrupt */
+		else
+			e->squares = (uint64_t)sq;
+	} else {
+		e->move = (move_t)col_range(s, 5, 0, UINT16_MAX, &ok);
+	}
 	e->what = (uint8_t)col_range(s, 6, 0, UINT8_MAX, &ok);
 	e->en_passant = col_range(s, 7, 0, 1, &ok) != 0;
 	e->checks[0] = (uint8_t)col_range(s, 8, 0, UINT8_MAX, &ok);

@@ -12,6 +12,23 @@
 
 /* --- users ---------------------------------------------------------------- */
 
+/* One row of S_USER_FIND / S_USERS_LIST: id, name, pwhash, guest, created,
+ * role, disabled. */
+static int user_row(struct store *st, sqlite3_stmt *s, struct store_user *out)
+{
+	memset(out, 0, sizeof *out);
+	out->id = sqlite3_column_int64(s, 0);
+	out->guest = sqlite3_column_int(s, 3);
+	out->created_unix = sqlite3_column_int64(s, 4);
+	out->disabled = sqlite3_column_int(s, 6);
+	int rc = store_col_text(st, s, 1, out->name, sizeof out->name, "user row");
+	if (rc == STORE_OK)
+		rc = store_col_text(st, s, 2, out->pwhash, sizeof out->pwhash, "user row");
+	if (rc == STORE_OK)
+		rc = store_col_text(st, s, 5, out->role, sizeof out->role, "user row");
+	return rc;
+}
+
 int store_user_create(struct store *st, const char *name, const char *pwhash, int guest,
                       int64_t *id)
 {
@@ -69,13 +86,7 @@ int store_user_find(struct store *st, const char *name, struct store_user *out)
 	} else if (step != SQLITE_ROW) {
 		rc = store_fail_db(st, "user find");
 	} else {
-		memset(out, 0, sizeof *out);
-		out->id = sqlite3_column_int64(s, 0);
-		out->guest = sqlite3_column_int(s, 3);
-		out->created_unix = sqlite3_column_int64(s, 4);
-		rc = store_col_text(st, s, 1, out->name, sizeof out->name, "user find");
-		if (rc == STORE_OK)
-			rc = store_col_text(st, s, 2, out->pwhash, sizeof out->pwhash, "user find");
+		rc = user_row(st, s, out);
 	}
 out:
 	store_stmt_done(s, temp);
@@ -98,6 +109,87 @@ int store_user_get(struct store *st, const char *name, int64_t *id, char *pwhash
 		memcpy(pwhash, u.pwhash, n + 1);
 	}
 	return STORE_OK;
+}
+
+int store_user_role(struct store *st, int64_t id, char *role, size_t len, int *disabled,
+                    int *guest)
+{
+	int temp, rc, step;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_USER_ROLE, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, id);
+	step = sqlite3_step(s);
+	if (step == SQLITE_DONE) {
+		rc = STORE_NOT_FOUND;
+	} else if (step != SQLITE_ROW) {
+		rc = store_fail_db(st, "user role");
+	} else {
+		*disabled = sqlite3_column_int(s, 1);
+		*guest = sqlite3_column_int(s, 2);
+		rc = store_col_text(st, s, 0, role, len, "user role");
+	}
+	store_stmt_done(s, temp);
+	return rc;
+}
+
+/* An UPDATE keyed by name with one text or integer value. */
+static int user_update(struct store *st, enum stmt_id id, const char *name, const char *text,
+                       int value, const char *what)
+{
+	int temp;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, id, &temp)) == NULL)
+		return STORE_ERROR;
+	if (store_bind_text(s, 1, name, sizeof ((struct store_user *)0)->name) != SQLITE_OK ||
+	    (text != NULL ? store_bind_text(s, 2, text, STORE_HASH_MAX)
+	                  : sqlite3_bind_int(s, 2, value)) != SQLITE_OK) {
+		store_stmt_done(s, temp);
+		return store_fail(st, "%s: value too long", what);
+	}
+	return store_write_changes(st, s, temp, what);
+}
+
+int store_user_set_role(struct store *st, const char *name, const char *role)
+{
+	return user_update(st, S_USER_SET_ROLE, name, role, 0, "user role");
+}
+
+int store_user_set_disabled(struct store *st, const char *name, int disabled)
+{
+	return user_update(st, S_USER_SET_DISABLED, name, NULL, disabled ? 1 : 0, "user disable");
+}
+
+int store_user_set_pwhash(struct store *st, const char *name, const char *pwhash)
+{
+	return user_update(st, S_USER_SET_PWHASH, name, pwhash, 0, "user password");
+}
+
+int store_users_list(struct store *st, int (*fn)(const struct store_user *u, void *arg),
+                     void *arg)
+{
+	int temp, rc = STORE_OK, step;
+	sqlite3_stmt *s;
+	struct store_user u;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_USERS_LIST, &temp)) == NULL)
+		return STORE_ERROR;
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		if ((rc = user_row(st, s, &u)) != STORE_OK || fn(&u, arg) != 0)
+			break;
+	}
+	if (rc == STORE_OK && step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = store_fail_db(st, "users list");
+	store_stmt_done(s, temp);
+	return rc;
 }
 
 int store_user_name(struct store *st, int64_t id, char *name, size_t len)

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,44 +168,70 @@ out:
 	return rc;
 }
 
-struct tls *tls_new(const struct config *cfg, char *err, size_t errlen)
+/*
+ * A cert or key setting without a '/' names a systemd credential when
+ * $CREDENTIALS_DIRECTORY is set (LoadCredential=NAME:PATH in the unit): the
+ * service manager, as root, copies a root-only key into a directory only
+ * this service can read.  Otherwise the value is a path.
+ */
+static int resolve(const char *value, char *buf, size_t len, char *err, size_t errlen)
 {
-	char cert_path[4096], key_path[4096];
-	const char *cert = cfg->cert_file, *key = cfg->key_file;
-	struct tls *t;
-	struct stat st;
+	const char *dir = getenv("CREDENTIALS_DIRECTORY");
 
-	if ((cert == NULL) != (key == NULL)) {
-		snprintf(err, errlen, "set both 'cert' and 'key', or neither");
-		return NULL;
+	if (strchr(value, '/') == NULL && dir != NULL && *dir != '\0') {
+		if ((size_t)snprintf(buf, len, "%s/%s", dir, value) >= len) {
+			snprintf(err, errlen, "credential %s: path too long", value);
+			return -1;
+		}
+		return 0;
 	}
-	if (cert == NULL) {
-		if ((size_t)snprintf(cert_path, sizeof cert_path, "%s/%s", cfg->state_dir,
-		                     TLS_DEV_CERT) >= sizeof cert_path ||
-		    (size_t)snprintf(key_path, sizeof key_path, "%s/%s", cfg->state_dir, TLS_DEV_KEY) >=
-		            sizeof key_path) {
+	if ((size_t)snprintf(buf, len, "%s", value) >= len) {
+		snprintf(err, errlen, "%s: path too long", value);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A complete SSL_CTX from the config's certificate and key (or the
+ * generated development pair, created if absent and may_generate), and
+ * the certificate's fingerprint into fp.  NULL with err on any failure.
+ */
+static SSL_CTX *ctx_build(const struct config *cfg, bool may_generate, char *fp, size_t fplen,
+                          char *err, size_t errlen)
+{
+	char cert[4096], key[4096];
+	struct stat st;
+	SSL_CTX *ctx;
+
+	if (config_validate(cfg, err, errlen) != 0)
+		return NULL;
+	if (cfg->cert_file == NULL) {
+		if ((size_t)snprintf(cert, sizeof cert, "%s/%s", cfg->state_dir, TLS_DEV_CERT) >=
+		            sizeof cert ||
+		    (size_t)snprintf(key, sizeof key, "%s/%s", cfg->state_dir, TLS_DEV_KEY) >=
+		            sizeof key) {
 			snprintf(err, errlen, "state directory path too long");
 			return NULL;
 		}
-		cert = cert_path;
-		key = key_path;
-		if (stat(cert, &st) != 0 || stat(key, &st) != 0) {
+		if (may_generate && (stat(cert, &st) != 0 || stat(key, &st) != 0)) {
 			log_info("generating a self-signed development certificate cert=%s key=%s", cert,
 			         key);
 			if (generate_pair(cert, key, err, errlen) != 0)
 				return NULL;
 		}
+	} else if (resolve(cfg->cert_file, cert, sizeof cert, err, errlen) != 0 ||
+	           resolve(cfg->key_file, key, sizeof key, err, errlen) != 0) {
+		return NULL;
 	}
 	if (stat(key, &st) == 0 && (st.st_mode & 077) != 0)
 		log_warnx("key=%s is readable by group or others", key);
 
-	t = xcalloc(1, sizeof *t);
-	t->ctx = SSL_CTX_new(TLS_server_method());
-	if (t->ctx == NULL) {
+	if ((ctx = SSL_CTX_new(TLS_server_method())) == NULL) {
 		ssl_err(err, errlen, "SSL_CTX_new");
-		goto fail;
+		return NULL;
 	}
-	SSL_CTX_set_min_proto_version(t->ctx, TLS1_2_VERSION);
+	SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
 	long opts = SSL_OP_NO_COMPRESSION | SSL_OP_CIPHER_SERVER_PREFERENCE;
 #ifdef SSL_OP_NO_RENEGOTIATION
 	opts |= SSL_OP_NO_RENEGOTIATION;
@@ -215,37 +242,78 @@ struct tls *tls_new(const struct config *cfg, char *err, size_t errlen)
 	 * line protocol whose every line is complete). */
 	opts |= SSL_OP_IGNORE_UNEXPECTED_EOF;
 #endif
-	SSL_CTX_set_options(t->ctx, opts);
+	SSL_CTX_set_options(ctx, opts);
 	/* Idle connections hold no read/write buffers; bufferevent may move
 	 * its write buffer between retries. */
-	SSL_CTX_set_mode(t->ctx, SSL_MODE_RELEASE_BUFFERS | SSL_MODE_ENABLE_PARTIAL_WRITE |
-	                              SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
-	if (SSL_CTX_use_certificate_chain_file(t->ctx, cert) != 1) {
+	SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS | SSL_MODE_ENABLE_PARTIAL_WRITE |
+	                          SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+	if (SSL_CTX_use_certificate_chain_file(ctx, cert) != 1) {
 		ssl_err(err, errlen, cert);
 		goto fail;
 	}
-	if (SSL_CTX_use_PrivateKey_file(t->ctx, key, SSL_FILETYPE_PEM) != 1) {
+	if (SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1) {
 		ssl_err(err, errlen, key);
 		goto fail;
 	}
-	if (SSL_CTX_check_private_key(t->ctx) != 1) {
+	if (SSL_CTX_check_private_key(ctx) != 1) {
 		ssl_err(err, errlen, "the key does not match the certificate");
 		goto fail;
 	}
 
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0;
-	X509 *x = SSL_CTX_get0_certificate(t->ctx);
+	X509 *x = SSL_CTX_get0_certificate(ctx);
+	fp[0] = '\0';
 	if (x != NULL && X509_digest(x, EVP_sha256(), md, &mdlen) == 1) {
-		for (unsigned int i = 0; i < mdlen && i < 32; i++)
-			snprintf(t->fingerprint + 3 * i, sizeof t->fingerprint - 3 * i,
-			         i + 1 < mdlen ? "%02X:" : "%02X", md[i]);
+		for (unsigned int i = 0; i < mdlen && 3 * i + 3 <= fplen; i++)
+			snprintf(fp + 3 * i, fplen - 3 * i, i + 1 < mdlen ? "%02X:" : "%02X", md[i]);
 	}
-	log_info("certificate cert=%s sha256=%s", cert, t->fingerprint);
-	return t;
+	log_info("certificate cert=%s sha256=%s", cert, fp);
+	return ctx;
 fail:
-	tls_free(t);
+	SSL_CTX_free(ctx);
 	return NULL;
+}
+
+struct tls *tls_new(const struct config *cfg, char *err, size_t errlen)
+{
+	struct tls *t = xcalloc(1, sizeof *t);
+
+	if ((t->ctx = ctx_build(cfg, true, t->fingerprint, sizeof t->fingerprint, err, errlen)) ==
+	    NULL) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+int tls_reload(struct tls *t, const struct config *cfg, char *err, size_t errlen)
+{
+	char fp[sizeof t->fingerprint];
+	SSL_CTX *ctx = ctx_build(cfg, true, fp, sizeof fp, err, errlen);
+
+	if (ctx == NULL)
+		return -1;
+	/* Every live SSL holds its own reference to the context it was made
+	 * from (SSL_new), so the old one lives on until its last connection
+	 * ends; only SSLs made from now on use the new one. */
+	SSL_CTX_free(t->ctx);
+	t->ctx = ctx;
+	memcpy(t->fingerprint, fp, sizeof fp);
+	return 0;
+}
+
+int tls_check(const struct config *cfg, char *err, size_t errlen)
+{
+	char fp[32 * 3];
+	SSL_CTX *ctx;
+
+	if (cfg->cert_file == NULL)
+		return config_validate(cfg, err, errlen);
+	if ((ctx = ctx_build(cfg, false, fp, sizeof fp, err, errlen)) == NULL)
+		return -1;
+	SSL_CTX_free(ctx);
+	return 0;
 }
 
 void tls_free(struct tls *t)

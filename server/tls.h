@@ -3,6 +3,10 @@
  * minimum, no compression, no renegotiation.  The certificate and key come
  * from the config; with none configured a self-signed development pair
  * (EC P-256) is generated once under the state directory and reused.
+ * A cert or key value without a '/' names a systemd credential when
+ * $CREDENTIALS_DIRECTORY is set (LoadCredential=, deploy/CLUB.md).
+ * tls_reload (SIGHUP) builds a new context for new connections; live
+ * ones keep the one they were made with.
  */
 #ifndef KRIEG_TLS_H
 #define KRIEG_TLS_H
@@ -22,6 +26,12 @@ struct tls;
 
 struct tls *tls_new(const struct config *cfg, char *err, size_t errlen);
 void tls_free(struct tls *t);
+/* Build a context from cfg again (a renewed certificate); on success new
+ * connections get it, on failure (-1, err) the current one stays. */
+int tls_reload(struct tls *t, const struct config *cfg, char *err, size_t errlen);
+/* Would cfg's certificate and key load?  Generates nothing (a missing
+ * development pair is created at start).  0, or -1 with err. */
+int tls_check(const struct config *cfg, char *err, size_t errlen);
 
 /* A new server-side SSL for one accepted connection; NULL on failure (logged). */
 SSL *tls_ssl_new(struct tls *t);

@@ -347,6 +347,7 @@ static struct cgame *game_begin(struct client *c, const json_t *msg, bool state,
 			start = b;
 	}
 	view_init(&g->view, &start, color);
+	view_set_ruleset(&g->view, g->rs);
 	ghost_init(&g->ghosts, !color);
 	if (keep_ghosts)
 		g->ghosts = keep;
@@ -443,7 +444,8 @@ static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 	if (g->live && !g->view.over && !was_mine && g->view.to_move == g->color)
 		g->turn_notice = true;
 	/* a turn starts, or the game ends: nothing more of this action is coming */
-	if (e.type == EV_PAWN_TRIES || e.type == EV_PAWN_CAPTURES || e.type == EV_GAME_OVER)
+	if (e.type == EV_PAWN_TRIES || e.type == EV_PAWN_CAPTURES || e.type == EV_PAWN_SQUARES ||
+	    e.type == EV_GAME_OVER)
 		flush_game(c, g);
 }
 
@@ -504,7 +506,7 @@ static void response(struct client *c, const json_t *msg)
 
 static bool is_announcement(const char *name)
 {
-	for (int t = EV_MOVE; t <= EV_UMPIRE_MOVE; t++) {
+	for (int t = EV_MOVE; t <= UINT8_MAX; t++) { /* every type the core names, gaps skipped */
 		const char *n = event_type_name(t);
 		if (n && !strcmp(n, name))
 			return true;

@@ -147,6 +147,28 @@ void words_event(const struct event *e, int me, const char *san, char *buf, size
 		else
 			snprintf(buf, len, e->answer ? "%s has a pawn capture" : "%s has no pawn captures", who);
 		break;
+	case EV_PAWN_SQUARES: {
+		/* rand: the squares of the pawns that can capture */
+		char list[8 * 4 + 1] = "";
+		size_t k = 0;
+		for (int sq = 0; sq < 64 && k + 4 < sizeof list; sq++) {
+			if (!(e->squares >> sq & 1))
+				continue;
+			char name[3];
+			square_name(sq, name);
+			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", k ? " " : "", name);
+		}
+		if (!list[0])
+			snprintf(buf, len, mine ? "You have no pawn tries" : "%s has no pawn tries", who);
+		else if (mine)
+			snprintf(buf, len, "Your pawns that can capture: %s", list);
+		else
+			snprintf(buf, len, "%s has pawns that can capture on %s", who, list);
+		break;
+	}
+	case EV_PROMOTION:
+		snprintf(buf, len, mine ? "You promoted a pawn" : "%s promoted a pawn", who);
+		break;
 	case EV_ANY: {
 		const char *ans = e->answer == ANY_YES ? "yes" : e->answer == ANY_TRY ? "try!" : "no";
 		if (mine && e->answer != ANY_NO)

@@ -203,14 +203,16 @@ struct kd *kd_start(const char *config)
 	snprintf(d->state, sizeof d->state, "%s/state", d->dir);
 	snprintf(d->logpath, sizeof d->logpath, "%s/kriegd.log", d->dir);
 	snprintf(d->confpath, sizeof d->confpath, "%s/kriegd.conf", d->dir);
-	if (config != NULL) {
-		FILE *f = fopen(d->confpath, "w");
-
-		ck_assert_ptr_nonnull(f);
+	/* Every test connects from 127.0.0.1: the per-address defences
+	 * against abuse (guard.h) are off unless a test's config turns them
+	 * on (its lines come after these and win). */
+	FILE *f = fopen(d->confpath, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(KD_BASE_CONFIG, f);
+	if (config != NULL)
 		fputs(config, f);
-		fclose(f);
-		d->has_conf = true;
-	}
+	fclose(f);
+	d->has_conf = true;
 	kd_spawn(d);
 	return d;
 }
@@ -372,7 +374,8 @@ int kd_log_count(const struct kd *d, const char *needle)
 
 /* ---- clients ----------------------------------------------------------------- */
 
-static int tcp_connect(struct kd *d, int rcvbuf)
+/* from: a source address ("127.0.0.2": all of 127/8 is loopback), or NULL. */
+static int tcp_connect(struct kd *d, int rcvbuf, const char *from)
 {
 	struct sockaddr_in sin;
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -384,6 +387,14 @@ static int tcp_connect(struct kd *d, int rcvbuf)
 	sin.sin_family = AF_INET;
 	sin.sin_port = htons((uint16_t)d->port);
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (from != NULL) {
+		struct sockaddr_in src;
+		memset(&src, 0, sizeof src);
+		src.sin_family = AF_INET;
+		ck_assert(inet_pton(AF_INET, from, &src.sin_addr) == 1);
+		ck_assert_msg(bind(fd, (struct sockaddr *)&src, sizeof src) == 0, "bind %s: %s", from,
+		              strerror(errno));
+	}
 	ck_assert_msg(connect(fd, (struct sockaddr *)&sin, sizeof sin) == 0, "connect: %s",
 	              strerror(errno));
 	return fd;
@@ -391,7 +402,7 @@ static int tcp_connect(struct kd *d, int rcvbuf)
 
 int kd_tcp(struct kd *d)
 {
-	return tcp_connect(d, 0);
+	return tcp_connect(d, 0, NULL);
 }
 
 /* Wait for fd readiness until deadline; false on timeout. */
@@ -411,14 +422,14 @@ static bool wait_fd(int fd, short events, long long deadline)
 	}
 }
 
-static struct kc *kc_open_with(struct kd *d, int rcvbuf)
+static struct kc *kc_open_with(struct kd *d, int rcvbuf, const char *from)
 {
 	struct kc *c = calloc(1, sizeof *c);
 	char cert[400];
 
 	ck_assert_ptr_nonnull(c);
 	c->next_id = 1;
-	c->fd = tcp_connect(d, rcvbuf);
+	c->fd = tcp_connect(d, rcvbuf, from);
 	fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) | O_NONBLOCK);
 	c->ctx = SSL_CTX_new(TLS_client_method());
 	ck_assert_ptr_nonnull(c->ctx);
@@ -454,12 +465,21 @@ static struct kc *kc_open_with(struct kd *d, int rcvbuf)
 
 struct kc *kc_open(struct kd *d)
 {
-	return kc_open_with(d, 0);
+	return kc_open_with(d, 0, NULL);
 }
 
 struct kc *kc_open_rcvbuf(struct kd *d, int rcvbuf)
 {
-	return kc_open_with(d, rcvbuf);
+	return kc_open_with(d, rcvbuf, NULL);
+}
+
+struct kc *kc_hello_from(struct kd *d, const char *from)
+{
+	struct kc *c = kc_open_with(d, 0, from);
+
+	c->greeting = kc_event(c, "greeting");
+	kc_ok(c, kc_req(c, "hello", "{s:i, s:s}", "version", PROTO_VERSION, "client", "harness"));
+	return c;
 }
 
 struct kc *kc_connect(struct kd *d)

@@ -47,6 +47,12 @@ struct kc;
 
 /* ---- the daemon ---- */
 
+/* What every test's config starts with: the per-address defences against
+ * abuse (server/guard.h) off, since every client is 127.0.0.1; a test of
+ * them sets its own values after these. */
+#define KD_BASE_CONFIG "register_per_hour = 0\nguests_per_address = 0\n" \
+	"login_free_failures = 1000\nlogin_failure_delay = 0\nhash_queue_per_address = 1000\n"
+
 /* Start kriegd; config: extra "key = value\n" lines, or NULL.  Asserts it
  * came up.  Values that make tests fast: "idle_timeout = 1s",
  * "handshake_timeout = 300ms", "max_connections = 2", "rate_limit = 1000". */
@@ -93,6 +99,9 @@ struct kc *kc_open_rcvbuf(struct kd *d, int rcvbuf);
 struct kc *kc_connect(struct kd *d);
 /* kc_connect, then hello with PROTO_VERSION, asserting ok. */
 struct kc *kc_hello(struct kd *d);
+/* kc_hello from another loopback source address ("127.0.0.2"): tests of
+ * per-address limits. */
+struct kc *kc_hello_from(struct kd *d, const char *from);
 /* A plain TCP socket to the daemon (no TLS), blocking; close() it. */
 int kd_tcp(struct kd *d);
 void kc_close(struct kc *c);

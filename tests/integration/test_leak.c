@@ -11,8 +11,9 @@
  *   - every line received passes the per-line rules, written from the rule
  *     documents and not from the core (no umpire_move; an opponent's copy
  *     never has move or san; an opponent's illegal try only in english,
- *     insurance, gollon, its impossible one only in gollon, illegal_count
- *     only in nost; capture kind only in icc, en_passant only in gollon;
+ *     insurance, gollon, berkeley(_any), cincinnati, rand, its impossible
+ *     one only in gollon, cincinnati, rand, illegal_count only in nost;
+ *     capture kind only in icc, cincinnati, rand, en_passant only in gollon;
  *     `say` names no square its event's keys do not hold; the audience
  *     names the player; no square in an error message that was not in the
  *     player's own attempt);
@@ -120,19 +121,28 @@ static bool square_at(const char *s, size_t i)
 
 /*
  * The umpire's words never name a square the event's own keys do not
- * hold: every square in `say` must be in `square`, `move` or `san`.
+ * hold: every square in `say` must be in `square`, `move`, `san` or
+ * (rand's pawn_squares) `squares`.
  */
 static void check_say(json_t *j, const char *text)
 {
 	const char *say = json_string_value(json_object_get(j, "say"));
 	if (!say)
 		return;
-	char keys[64] = "";
+	char keys[96] = "";
 	const char *names[] = { "square", "move", "san" };
 	for (size_t k = 0; k < 3; k++) {
 		const char *v = json_string_value(json_object_get(j, names[k]));
 		if (v) {
 			strncat(keys, v, sizeof keys - strlen(keys) - 2);
+			strcat(keys, " ");
+		}
+	}
+	size_t q;
+	json_t *named;
+	json_array_foreach(json_object_get(j, "squares"), q, named) {
+		if (json_is_string(named)) {
+			strncat(keys, json_string_value(named), sizeof keys - strlen(keys) - 2);
 			strcat(keys, " ");
 		}
 	}
@@ -171,18 +181,21 @@ static void check_line(const char *text, int color, const struct ruleset *rs)
 		/* The opponent's refused tries: english, insurance and gollon tell
 		 * of them; nost only counts them; icc says nothing. */
 		if (theirs && !strcmp(ev, "illegal"))
-			ck_assert_msg(rs_is(rs, "english") || rs_is(rs, "insurance") || rs_is(rs, "gollon"),
+			ck_assert_msg(rs_is(rs, "english") || rs_is(rs, "insurance") || rs_is(rs, "gollon") ||
+			              rs_is(rs, "berkeley") || rs_is(rs, "berkeley_any") ||
+			              rs_is(rs, "cincinnati") || rs_is(rs, "rand"),
 			              "%s: an opponent's illegal try reached %s: %s", rs->name,
 			              cname(color), text);
 		if (theirs && !strcmp(ev, "impossible"))
-			ck_assert_msg(rs_is(rs, "gollon"), "%s: an opponent's impossible try reached %s: %s",
+			ck_assert_msg(rs_is(rs, "gollon") || rs_is(rs, "cincinnati") || rs_is(rs, "rand"), "%s: an opponent's impossible try reached %s: %s",
 			              rs->name, cname(color), text);
 		if (!strcmp(ev, "illegal_count"))
 			ck_assert_msg(rs_is(rs, "nost") && theirs, "%s: illegal_count to %s: %s", rs->name,
 			              cname(color), text);
 		if (!strcmp(ev, "capture")) {
 			if (json_object_get(j, "what"))
-				ck_assert_msg(rs_is(rs, "icc"), "%s: capture kind: %s", rs->name, text);
+				ck_assert_msg(rs_is(rs, "icc") || rs_is(rs, "cincinnati") || rs_is(rs, "rand"),
+				              "%s: capture kind: %s", rs->name, text);
 			if (json_object_get(j, "en_passant"))
 				ck_assert_msg(rs_is(rs, "gollon"), "%s: en passant told: %s", rs->name, text);
 		}

@@ -491,6 +491,10 @@ START_TEST(rule_sets)
 		{ "insurance", true, NULL },
 		{ "nost", false, "pawn_captures" },
 		{ "gollon", true, NULL },
+		{ "berkeley", true, NULL },
+		{ "berkeley_any", true, NULL },
+		{ "cincinnati", true, "pawn_captures" },
+		{ "rand", true, "pawn_squares" },
 	};
 	for (size_t k = 0; k < sizeof rs / sizeof rs[0]; k++) {
 		char *out = ref_ok(ARGS("--rules", rs[k].name), "e4\ne5\ne4e5\nNf3\nNc6\n");
@@ -524,6 +528,8 @@ START_TEST(rule_sets)
 		                 rs[k].turn_event && strcmp(rs[k].turn_event, "pawn_tries") == 0 ? 5 : 0);
 		ck_assert_int_eq(count_events(ev, "pawn_captures", NULL),
 		                 rs[k].turn_event && strcmp(rs[k].turn_event, "pawn_captures") == 0 ? 5 : 0);
+		ck_assert_int_eq(count_events(ev, "pawn_squares", NULL),
+		                 rs[k].turn_event && strcmp(rs[k].turn_event, "pawn_squares") == 0 ? 5 : 0);
 		json_decref(ev);
 		free(out);
 	}
@@ -615,6 +621,10 @@ static const struct {
 	{ "insurance", "e4\nd5\nany\nexd5\nany\nQxd5\ne1e3\nNc3\nQe5\nQe2\nQxe2\nBxe2\nresign\n", "1-0" },
 	{ "nost", "e4\ne5\na4\na5\ne4e5 a4a5\nd3\nquiet Nc6 Nf6 Bc5\nNf3\nNc3\nresign\n", "0-1" },
 	{ "gollon", "e4\nd5\nany\nexd5\nd8d2\nany\nQxd5\nNc3\nQe5\nQe2\nQxe2\nBxe2\n", "*" },
+	{ "berkeley", "e4\nd5\nexd5\nQxd5\ne1e3\nNc3\nQe5\nQe2\nQxe2\nBxe2\nresign\n", "1-0" },
+	{ "berkeley_any", "e4\nd5\nany\nexd5\nany\nQxd5\nNc3\nQe5\nQe2\nQxe2\nBxe2\ndraw\n", "1/2-1/2" },
+	{ "cincinnati", "e4\nd5\nexd5\nQxd5\nf1f3\nNc3\nQe5\nQe2\nQxe2\nBxe2\nresign\n", "1-0" },
+	{ "rand", "e4\ne5\nQh5\nNc6\nBc4\nNf6\nexf5\nQe8\nQxf7\n", "1-0" },
 };
 
 START_TEST(pgn_round_trip)

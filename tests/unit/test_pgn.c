@@ -588,6 +588,28 @@ START_TEST(test_tampered)
 }
 END_TEST
 
+/* Found by tests/fuzz/fuzz_pgn: a text ending inside a token with a '/'
+ * (the scan of "1/2-1/2") read past its end, because the NUL passed for a
+ * SAN character.  Each text in a buffer of exactly its size, so ASan sees
+ * any read past the terminator. */
+START_TEST(test_text_ending_in_slash_token)
+{
+	static const char *const texts[] = { "1/2", "1/2-1/2", "e4 1/", "[Result \"*\"]\n\n1/2-1/25" };
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		size_t len = strlen(texts[i]);
+		char *text = malloc(len + 1);
+		memcpy(text, texts[i], len + 1);
+		struct pgn_header h;
+		struct action *a;
+		size_t n;
+		char err[200];
+		ck_assert_int_eq(pgn_read(text, &h, &a, &n, err, sizeof err), -1);
+		ck_assert(err[0] != '\0');
+		free(text);
+	}
+}
+END_TEST
+
 START_TEST(test_garbage_does_not_crash)
 {
 	/* Mutations of a valid record: each either reads or fails cleanly. */
@@ -774,6 +796,7 @@ static Suite *pgn_suite(void)
 	tcase_add_test(tc, test_bad_input);
 	tcase_add_test(tc, test_tampered);
 	tcase_add_test(tc, test_garbage_does_not_crash);
+	tcase_add_test(tc, test_text_ending_in_slash_token);
 	tcase_add_test(tc, test_write_refuses);
 	tcase_add_test(tc, test_list_limit);
 	suite_add_tcase(s, tc);

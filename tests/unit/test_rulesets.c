@@ -83,17 +83,18 @@ static void say_is(const char *rules, const struct event *e, const char *want)
 
 START_TEST(test_table)
 {
-	ck_assert_uint_eq(ruleset_count(), 5);
+	ck_assert_uint_eq(ruleset_count(), 9);
 	ck_assert_str_eq(ruleset_default()->name, "icc");
-	const char *names[] = { "icc", "english", "insurance", "nost", "gollon" };
-	for (int i = 0; i < 5; i++) {
+	const char *names[] = { "icc", "english", "insurance", "nost", "gollon",
+	                        "berkeley", "berkeley_any", "cincinnati", "rand" };
+	for (int i = 0; i < 9; i++) {
 		const struct ruleset *rs = ruleset_find(names[i]);
 		ck_assert_ptr_nonnull(rs);
 		ck_assert_str_eq(rs->name, names[i]);
 		ck_assert(rs->title && rs->title[0]);
 		ck_assert_ptr_eq(ruleset_at((size_t)i), rs);
 	}
-	ck_assert_ptr_null(ruleset_at(5));
+	ck_assert_ptr_null(ruleset_at(9));
 	ck_assert_ptr_null(ruleset_find(NULL));
 	ck_assert_ptr_null(ruleset_find("ICC"));
 }
@@ -693,6 +694,8 @@ START_TEST(test_draw_words)
 	for (size_t k = 0; k < ruleset_count(); k++) {
 		const char *rules = ruleset_at(k)->name;
 		for (size_t d = 0; d < sizeof draws / sizeof draws[0]; d++) {
+			if (draws[d].reason == REASON_STALEMATE && ruleset_at(k)->stalemate_loses)
+				continue; /* rand: test_rand_promotion_stalemate */
 			struct evlist ev;
 			struct referee *r = mk(rules, draws[d].fen, &ev);
 			for (int i = 0; i < 8 && draws[d].moves[i]; i++) {
@@ -773,6 +776,384 @@ START_TEST(test_say_every_row)
 }
 END_TEST
 
+/* ------------------------------------------- kriegspiel.org's rule sets */
+
+/* A refused try of the mover, the expected copies and words. */
+static void refused(const char *rules, struct referee *r, const char *text, int type, unsigned other_aud,
+                    const char *said_mover, const char *said_other, struct evlist *ev)
+{
+	int me = referee_side_to_move(r);
+	play(r, text, ev);
+	ck_assert_uint_eq(ev->n, other_aud ? 2 : 1);
+	ck_assert_int_eq(ev->v[0].type, type);
+	ck_assert_uint_eq(ev->v[0].audience, aud_of(me) | U);
+	ck_assert_uint_ne(ev->v[0].move, MOVE_NONE);
+	say_is(rules, &ev->v[0], said_mover);
+	if (other_aud) {
+		ck_assert_int_eq(ev->v[1].type, type);
+		ck_assert_uint_eq(ev->v[1].audience, other_aud);
+		ck_assert_uint_eq(ev->v[1].move, MOVE_NONE);
+		ck_assert_str_eq(ev->v[1].san, "");
+		say_is(rules, &ev->v[1], said_other);
+	}
+	ck_assert_int_eq(referee_side_to_move(r), me);
+}
+
+START_TEST(test_berkeley)
+{
+	struct evlist ev;
+	/* Nothing at the turn start, no "any?". */
+	struct referee *r = mk("berkeley", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", &ev);
+	ck_assert_uint_eq(ev.n, 0);
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_any(r, WHITE, &ev), REF_E_UNSUPPORTED);
+	ck_assert_uint_eq(ev.n, 0);
+	/* Illegal: both hear it; impossible: the mover alone, not a try. */
+	refused("berkeley", r, "exf6", EV_ILLEGAL, B | S, "Illegal: exf6", "White tried an illegal move", &ev);
+	refused("berkeley", r, "Ke1e3", EV_IMPOSSIBLE, 0, "Impossible: e1e3", NULL, &ev);
+	refused("berkeley", r, "Ke1e3", EV_IMPOSSIBLE, 0, "Impossible: e1e3", NULL, &ev);
+	/* En passant: an ordinary capture on the taken pawn's square, kind unsaid. */
+	play(r, "exd6", &ev);
+	expect_types(&ev, EV_MOVE, EV_MOVED, EV_UMPIRE_MOVE, EV_CAPTURE, EV_NONE);
+	const struct event *e = find(&ev, EV_CAPTURE, AUD_PUBLIC);
+	ck_assert_int_eq(e->square, 35);
+	ck_assert(!e->en_passant);
+	ck_assert_int_eq(e->what, CAPTURED_UNSAID);
+	say_is("berkeley", e, "Capture on d5");
+	say_is("berkeley", find(&ev, EV_MOVED, B | S), "White has moved");
+	done(r, &ev);
+
+	/* Checks by length; promotion silent. */
+	struct check_case c = CHECKS[2];
+	check_case("berkeley", &c, "Check on the long diagonal");
+	r = mk("berkeley", "8/4P3/k7/8/8/8/8/4K3 w - - 0 1", &ev);
+	play(r, "e8=Q", &ev);
+	expect_types(&ev, EV_MOVE, EV_MOVED, EV_UMPIRE_MOVE, EV_NONE);
+	done(r, &ev);
+}
+END_TEST
+
+START_TEST(test_berkeley_any)
+{
+	struct evlist ev;
+	/* b2xa3 goes nowhere, e4xd5 is the capture the yes is about. */
+	struct referee *r = mk("berkeley_any", "4k3/8/8/3p4/4P3/8/1P6/4K3 w - - 0 1", &ev);
+	ck_assert_uint_eq(ev.n, 0);
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_any(r, WHITE, &ev), REF_OK);
+	expect_types(&ev, EV_ANY, EV_NONE);
+	ck_assert_int_eq(ev.v[0].answer, ANY_YES);
+	ck_assert_uint_eq(ev.v[0].audience, AUD_PUBLIC);
+	say_is("berkeley_any", &ev.v[0], "Yes");
+	ck_assert(referee_must_try_capture(r));
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_any(r, WHITE, &ev), REF_E_ANY_ALREADY);
+	ck_assert_int_eq(referee_attempt(r, WHITE, "Kd2", &ev), REF_E_MUST_TRY_CAPTURE);
+	/* A refused pawn capture is heard by both and does not free White. */
+	refused("berkeley_any", r, "bxa3", EV_ILLEGAL, B | S, "Illegal: bxa3", "White tried an illegal move", &ev);
+	ck_assert(referee_must_try_capture(r));
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_attempt(r, WHITE, "b3", &ev), REF_E_MUST_TRY_CAPTURE);
+	ck_assert_uint_eq(ev.n, 0);
+	struct movelist ml;
+	referee_possible(r, WHITE, &ml);
+	for (int i = 0; i < ml.n; i++)
+		ck_assert_int_ne(move_from(ml.m[i]) & 7, move_to(ml.m[i]) & 7);
+	ck_assert_int_eq(ml.n, 3); /* e4xd5, e4xf5, b2xc3 (b2xa3 was refused) */
+	refused("berkeley_any", r, "exf5", EV_ILLEGAL, B | S, "Illegal: exf5", "White tried an illegal move", &ev);
+	ck_assert(referee_must_try_capture(r));
+	play(r, "exd5", &ev);
+	say_is("berkeley_any", find(&ev, EV_CAPTURE, AUD_PUBLIC), "Capture on d5");
+	ck_assert(!referee_must_try_capture(r));
+	done(r, &ev);
+
+	/* "No": every pawn capture is then known impossible, told to the mover alone. */
+	r = mk("berkeley_any", "4k3/8/8/4p3/4P3/8/8/4K3 w - - 0 1", &ev);
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_any(r, WHITE, &ev), REF_OK);
+	ck_assert_int_eq(ev.v[0].answer, ANY_NO);
+	say_is("berkeley_any", &ev.v[0], "No");
+	ck_assert(!referee_must_try_capture(r));
+	refused("berkeley_any", r, "exd5", EV_IMPOSSIBLE, 0, "Impossible: e4d5", NULL, &ev);
+	referee_possible(r, WHITE, &ml);
+	for (int i = 0; i < ml.n; i++)
+		ck_assert(move_from(ml.m[i]) != 28 || move_to(ml.m[i]) == 36); /* e4: only the push */
+	play(r, "Kd2", &ev);
+	/* Black was not asked: its pawn captures stay open (and e5 has none). */
+	refused("berkeley_any", r, "exd4", EV_ILLEGAL, W | S, "Illegal: exd4", "Black tried an illegal move", &ev);
+	done(r, &ev);
+}
+END_TEST
+
+/* english, for contrast: a refused pawn capture frees the asker (seed 001 rule 11). */
+START_TEST(test_english_obligation_one_try)
+{
+	struct evlist ev;
+	struct referee *r = mk("english", "4k3/8/8/3p4/4P3/8/1P6/4K3 w - - 0 1", &ev);
+	ck_assert_int_eq(referee_any(r, WHITE, &ev), REF_OK);
+	ck_assert(referee_must_try_capture(r));
+	play(r, "bxa3", &ev);
+	ck_assert(!referee_must_try_capture(r));
+	play(r, "Kd2", &ev);
+	ck_assert_ptr_nonnull(find(&ev, EV_MOVE, W));
+	done(r, &ev);
+}
+END_TEST
+
+START_TEST(test_cincinnati)
+{
+	struct evlist ev;
+	struct referee *r = mk("cincinnati", NULL, &ev);
+	expect_types(&ev, EV_PAWN_CAPTURES, EV_NONE);
+	ck_assert_int_eq(ev.v[0].answer, 0);
+	ck_assert_uint_eq(ev.v[0].audience, AUD_PUBLIC);
+	say_is("cincinnati", &ev.v[0], "White has no pawn capture");
+	play(r, "e4", &ev);
+	play(r, "d5", &ev);
+	const struct event *e = find(&ev, EV_PAWN_CAPTURES, AUD_PUBLIC);
+	ck_assert_int_eq(e->answer, 1);
+	ck_assert_int_eq(e->by, WHITE);
+	say_is("cincinnati", e, "White has a pawn capture");
+	/* A yes leaves every pawn capture open: e4xf5 is illegal, heard by both. */
+	refused("cincinnati", r, "exf5", EV_ILLEGAL, B | S, "Illegal: exf5", "White tried an illegal move", &ev);
+	/* Impossible on own pieces: "nonsense", heard by both. */
+	refused("cincinnati", r, "Bf1f3", EV_IMPOSSIBLE, B | S, "Nonsense: f1f3", "White tried nonsense", &ev);
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_any(r, WHITE, &ev), REF_E_UNSUPPORTED);
+	play(r, "exd5", &ev);
+	e = find(&ev, EV_CAPTURE, AUD_PUBLIC);
+	ck_assert_int_eq(e->what, CAPTURED_PAWN);
+	say_is("cincinnati", e, "Pawn captured on d5");
+	play(r, "Qxd5", &ev);
+	/* After "no pawn capture", a pawn capture try is nonsense. */
+	e = find(&ev, EV_PAWN_CAPTURES, AUD_PUBLIC);
+	ck_assert_int_eq(e->answer, 0);
+	refused("cincinnati", r, "dxe3", EV_IMPOSSIBLE, B | S, "Nonsense: d2e3", "White tried nonsense", &ev);
+	struct movelist ml;
+	referee_possible(r, WHITE, &ml);
+	for (int i = 0; i < ml.n; i++)
+		ck_assert(!(piece_code_type(referee_board(r)->mailbox[move_from(ml.m[i])]) == PAWN &&
+		            (move_from(ml.m[i]) & 7) != (move_to(ml.m[i]) & 7)));
+	play(r, "Nc3", &ev);
+	play(r, "Qxg2", &ev);
+	e = find(&ev, EV_CAPTURE, AUD_PUBLIC);
+	ck_assert_int_eq(e->what, CAPTURED_PAWN);
+	play(r, "Nb5", &ev);
+	play(r, "Qxh1", &ev);
+	say_is("cincinnati", find(&ev, EV_CAPTURE, AUD_PUBLIC), "Piece captured on h1");
+	done(r, &ev);
+
+	/* In check, only a capture that answers it counts (ks-game's test). */
+	r = mk("cincinnati", "7k/8/8/8/8/4b3/3P4/r3K3 w - - 0 1", &ev);
+	ck_assert_int_eq(find(&ev, EV_PAWN_CAPTURES, 0)->answer, 0);
+	done(r, &ev);
+}
+END_TEST
+
+START_TEST(test_rand_squares)
+{
+	struct evlist ev;
+	/* ks-game's position: e4 can take on f5, c4 has nothing. */
+	struct referee *r = mk("rand", "7k/8/8/5r2/2P1P3/8/8/4K3 w - - 0 1", &ev);
+	expect_types(&ev, EV_PAWN_SQUARES, EV_NONE);
+	ck_assert_uint_eq(ev.v[0].squares, 1ULL << 28);
+	ck_assert_uint_eq(ev.v[0].audience, AUD_PUBLIC);
+	ck_assert_int_eq(ev.v[0].by, WHITE);
+	say_is("rand", &ev.v[0], "White has pawn tries from e4");
+	/* A capture from a pawn not named is nonsense, heard by both. */
+	refused("rand", r, "cxd5", EV_IMPOSSIBLE, B | S, "Nonsense: c4d5", "White tried nonsense", &ev);
+	refused("rand", r, "Ke1e3", EV_IMPOSSIBLE, B | S, "Nonsense: e1e3", "White tried nonsense", &ev);
+	/* From a named pawn, a wrong target is an ordinary "No". */
+	refused("rand", r, "exd5", EV_ILLEGAL, B | S, "No: exd5", "No", &ev);
+	struct movelist ml;
+	referee_possible(r, WHITE, &ml);
+	for (int i = 0; i < ml.n; i++)
+		ck_assert(move_from(ml.m[i]) != 26 || move_to(ml.m[i]) == 34); /* c4: only c5 */
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_any(r, WHITE, &ev), REF_E_UNSUPPORTED);
+	play(r, "exf5", &ev);
+	expect_types(&ev, EV_MOVE, EV_MOVED, EV_UMPIRE_MOVE, EV_CAPTURE, EV_PAWN_SQUARES, EV_NONE);
+	say_is("rand", find(&ev, EV_CAPTURE, AUD_PUBLIC), "Piece gone on f5");
+	ck_assert_uint_eq(ev.v[4].squares, 0);
+	say_is("rand", &ev.v[4], "Black has no pawn tries");
+	done(r, &ev);
+
+	/* En passant: the capturing pawn named, the taken pawn's square said. */
+	r = mk("rand", NULL, &ev);
+	ck_assert_uint_eq(ev.v[0].squares, 0);
+	play(r, "e4", &ev);
+	play(r, "h6", &ev);
+	play(r, "e5", &ev);
+	play(r, "d5", &ev);
+	const struct event *e = find(&ev, EV_PAWN_SQUARES, AUD_PUBLIC);
+	ck_assert_uint_eq(e->squares, 1ULL << 36);
+	play(r, "exd6", &ev);
+	e = find(&ev, EV_CAPTURE, AUD_PUBLIC);
+	ck_assert_int_eq(e->square, 35);
+	ck_assert_int_eq(e->what, CAPTURED_PAWN);
+	say_is("rand", e, "Pawn gone on d5");
+	e = find(&ev, EV_PAWN_SQUARES, AUD_PUBLIC);
+	ck_assert_uint_eq(e->squares, (1ULL << 50) | (1ULL << 52));
+	say_is("rand", e, "Black has pawn tries from c7 and e7");
+	done(r, &ev);
+
+	/* In check: only captures that answer it. */
+	r = mk("rand", "7k/8/8/8/8/3n4/2P5/4K3 w - - 0 1", &ev);
+	ck_assert_uint_eq(ev.v[0].squares, 1ULL << 10);
+	done(r, &ev);
+	r = mk("rand", "7k/8/8/8/8/4b3/3P4/r3K3 w - - 0 1", &ev);
+	ck_assert_uint_eq(ev.v[0].squares, 0);
+	done(r, &ev);
+	/* Three names. */
+	r = mk("rand", "7k/8/8/1p1p1p2/P1P1P3/8/8/4K3 w - - 0 1", &ev);
+	say_is("rand", &ev.v[0], "White has pawn tries from a4, c4 and e4");
+	done(r, &ev);
+}
+END_TEST
+
+START_TEST(test_rand_promotion_stalemate)
+{
+	struct evlist ev;
+	struct referee *r = mk("rand", "8/7P/8/8/k7/8/8/4K3 w - - 0 1", &ev);
+	play(r, "h8=Q", &ev);
+	expect_types(&ev, EV_MOVE, EV_MOVED, EV_UMPIRE_MOVE, EV_PROMOTION, EV_PAWN_SQUARES, EV_NONE);
+	ck_assert_uint_eq(ev.v[3].audience, AUD_PUBLIC);
+	ck_assert_int_eq(ev.v[3].by, WHITE);
+	ck_assert_int_eq(ev.v[3].square, -1);
+	ck_assert_uint_eq(ev.v[3].move, MOVE_NONE);
+	say_is("rand", &ev.v[3], "White promoted a pawn");
+	done(r, &ev);
+
+	/* A capture that promotes: the capture, then the promotion. */
+	r = mk("rand", "7k/8/8/8/8/5K2/3p4/2B5 b - - 0 1", &ev);
+	ck_assert_uint_eq(ev.v[0].squares, 1ULL << 11);
+	play(r, "dxc1=Q", &ev);
+	expect_types(&ev, EV_MOVE, EV_MOVED, EV_UMPIRE_MOVE, EV_CAPTURE, EV_PROMOTION, EV_PAWN_SQUARES, EV_NONE);
+	ck_assert_int_eq(ev.v[3].what, CAPTURED_PIECE);
+	ck_assert_int_eq(ev.v[3].square, 2);
+	done(r, &ev);
+
+	/* Stalemate loses: the stalemated side loses (ks-game). */
+	r = mk("rand", "7k/5K2/8/6Q1/8/8/8/8 w - - 0 1", &ev);
+	play(r, "Qg6", &ev);
+	const struct event *e = find(&ev, EV_GAME_OVER, AUD_PUBLIC);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(e->result, RESULT_WHITE);
+	ck_assert_int_eq(e->reason, REASON_STALEMATE);
+	ck_assert_int_eq(e->by, BLACK);
+	say_is("rand", e, "Stalemate: White wins");
+	ck_assert_int_eq(referee_result(r), RESULT_WHITE);
+	ck_assert_int_eq(count_type(&ev, EV_PAWN_SQUARES), 0);
+	done(r, &ev);
+	/* Elsewhere a draw. */
+	r = mk("cincinnati", "7k/5K2/8/6Q1/8/8/8/8 w - - 0 1", &ev);
+	play(r, "Qg6", &ev);
+	ck_assert_int_eq(find(&ev, EV_GAME_OVER, AUD_PUBLIC)->result, RESULT_DRAW);
+	done(r, &ev);
+}
+END_TEST
+
+/*
+ * One complete game under each of kriegspiel.org's rule sets: the
+ * scholar's mate with the tries each set answers its own way.  Every line
+ * is one action; "any" asks.  The events of the whole game are checked in
+ * order of type, and the words of the ones the set says differently.
+ */
+struct game_step {
+	const char *action;
+	int types[10];   /* the exact types of the events, ended by EV_NONE */
+};
+
+static void complete_game(const char *rules, const struct game_step *steps, size_t n, int result)
+{
+	struct evlist ev;
+	struct referee *r = mk(rules, NULL, &ev);
+	for (size_t i = 0; i < n; i++) {
+		evlist_clear(&ev);
+		int me = referee_side_to_move(r);
+		int st = strcmp(steps[i].action, "any") == 0 ? referee_any(r, me, &ev)
+		         : referee_attempt(r, me, steps[i].action, &ev);
+		ck_assert_msg(st == REF_OK, "%s %zu %s: %s", rules, i, steps[i].action, referee_error(r));
+		size_t k = 0;
+		for (; steps[i].types[k] != EV_NONE; k++) {
+			ck_assert_msg(k < ev.n, "%s step %zu (%s): missing %s", rules, i, steps[i].action,
+			              event_type_name(steps[i].types[k]));
+			ck_assert_msg(ev.v[k].type == steps[i].types[k], "%s step %zu (%s): event %zu is %s, want %s",
+			              rules, i, steps[i].action, k, event_type_name(ev.v[k].type),
+			              event_type_name(steps[i].types[k]));
+		}
+		ck_assert_msg(k == ev.n, "%s step %zu (%s): %zu events, want %zu", rules, i, steps[i].action,
+		              ev.n, k);
+	}
+	ck_assert(referee_over(r));
+	ck_assert_int_eq(referee_result(r), result);
+	ck_assert_int_eq(referee_reason(r), REASON_CHECKMATE);
+	done(r, &ev);
+}
+
+#define MOVE3 EV_MOVE, EV_MOVED, EV_UMPIRE_MOVE
+#define CAP EV_CAPTURE
+#define ILL2 EV_ILLEGAL, EV_ILLEGAL
+
+START_TEST(test_complete_games)
+{
+	/* 1.e4 e5 2.Qh5 Nc6 3.Bc4 Nf6 4.Qxf7#, with tries along the way. */
+	static const struct game_step berkeley[] = {
+		{ "e4", { MOVE3, 0 } },
+		{ "e5", { MOVE3, 0 } },
+		{ "Qh5", { MOVE3, 0 } },
+		{ "Ke8e6", { EV_IMPOSSIBLE, 0 } },         /* impossible: Black alone hears it */
+		{ "Nc6", { MOVE3, 0 } },
+		{ "Qe8", { ILL2, 0 } },                    /* through f7: illegal, both hear */
+		{ "Bc4", { MOVE3, 0 } },
+		{ "Nf6", { MOVE3, 0 } },
+		{ "Qxf7", { MOVE3, CAP, EV_CHECK, EV_GAME_OVER, 0 } },
+	};
+	complete_game("berkeley", berkeley, sizeof berkeley / sizeof berkeley[0], RESULT_WHITE);
+
+	static const struct game_step berkeley_any[] = {
+		{ "e4", { MOVE3, 0 } },
+		{ "any", { EV_ANY, 0 } },                  /* No */
+		{ "exd6", { EV_IMPOSSIBLE, 0 } },         /* after a "No": known impossible */
+		{ "e5", { MOVE3, 0 } },
+		{ "Qh5", { MOVE3, 0 } },
+		{ "Nc6", { MOVE3, 0 } },
+		{ "Bc4", { MOVE3, 0 } },
+		{ "Nf6", { MOVE3, 0 } },
+		{ "Qe8", { ILL2, 0 } },
+		{ "Qxf7", { MOVE3, CAP, EV_CHECK, EV_GAME_OVER, 0 } },
+	};
+	complete_game("berkeley_any", berkeley_any, sizeof berkeley_any / sizeof berkeley_any[0], RESULT_WHITE);
+
+	static const struct game_step cincinnati[] = {
+		{ "e4", { MOVE3, EV_PAWN_CAPTURES, 0 } },
+		{ "Ke8e6", { EV_IMPOSSIBLE, EV_IMPOSSIBLE, 0 } }, /* nonsense, both hear */
+		{ "e5", { MOVE3, EV_PAWN_CAPTURES, 0 } },
+		{ "Qh5", { MOVE3, EV_PAWN_CAPTURES, 0 } },
+		{ "Nc6", { MOVE3, EV_PAWN_CAPTURES, 0 } },
+		{ "exd5", { EV_IMPOSSIBLE, EV_IMPOSSIBLE, 0 } },  /* "no pawn capture" was said */
+		{ "Bc4", { MOVE3, EV_PAWN_CAPTURES, 0 } },
+		{ "Nf6", { MOVE3, EV_PAWN_CAPTURES, 0 } },
+		{ "Qe8", { ILL2, 0 } },
+		{ "Qxf7", { MOVE3, CAP, EV_CHECK, EV_GAME_OVER, 0 } },
+	};
+	complete_game("cincinnati", cincinnati, sizeof cincinnati / sizeof cincinnati[0], RESULT_WHITE);
+
+	static const struct game_step rand[] = {
+		{ "e4", { MOVE3, EV_PAWN_SQUARES, 0 } },
+		{ "e5", { MOVE3, EV_PAWN_SQUARES, 0 } },
+		{ "Qh5", { MOVE3, EV_PAWN_SQUARES, 0 } },
+		{ "Nc6", { MOVE3, EV_PAWN_SQUARES, 0 } },
+		{ "Bc4", { MOVE3, EV_PAWN_SQUARES, 0 } },
+		{ "Nf6", { MOVE3, EV_PAWN_SQUARES, 0 } },
+		{ "exf5", { EV_IMPOSSIBLE, EV_IMPOSSIBLE, 0 } },  /* e4 was not named */
+		{ "Qe8", { ILL2, 0 } },
+		{ "Qxf7", { MOVE3, CAP, EV_CHECK, EV_GAME_OVER, 0 } },
+	};
+	complete_game("rand", rand, sizeof rand / sizeof rand[0], RESULT_WHITE);
+}
+END_TEST
+
 static Suite *rulesets_suite(void)
 {
 	Suite *s = suite_create("rulesets");
@@ -797,6 +1178,13 @@ static Suite *rulesets_suite(void)
 	tcase_add_test(tc, test_impossible_castling);
 	tcase_add_test(tc, test_draw_words);
 	tcase_add_test(tc, test_say_never_more);
+	tcase_add_test(tc, test_berkeley);
+	tcase_add_test(tc, test_berkeley_any);
+	tcase_add_test(tc, test_english_obligation_one_try);
+	tcase_add_test(tc, test_cincinnati);
+	tcase_add_test(tc, test_rand_squares);
+	tcase_add_test(tc, test_rand_promotion_stalemate);
+	tcase_add_test(tc, test_complete_games);
 	suite_add_tcase(s, tc);
 	return s;
 }

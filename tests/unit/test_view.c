@@ -114,6 +114,8 @@ static int random_game(const char *rules, const char *fen, uint32_t seed)
 	struct view views[2];
 	view_init(&views[WHITE], referee_board(r), WHITE);
 	view_init(&views[BLACK], referee_board(r), BLACK);
+	view_set_ruleset(&views[WHITE], rs);
+	view_set_ruleset(&views[BLACK], rs);
 	struct evlist ev;
 	evlist_init(&ev);
 	ck_assert_int_eq(referee_begin(r, &ev), REF_OK);

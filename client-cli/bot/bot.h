@@ -1,0 +1,69 @@
+/*
+ * bot.h — one game as krieg-bot plays it: its view (common/view.h) and
+ * belief (belief.h), both fed only the events addressed to it, and the
+ * choice of its next action.  No I/O: the network loop (main.c) and the
+ * in-process games of the benchmarks (local.h) drive it the same way.
+ *
+ * Levels:
+ *   random  uniform over the tries it may still make this turn
+ *   greedy  one ply over the belief: the try whose expected evaluation,
+ *           weighted by the chance the umpire accepts it, is best
+ *   full    determinized search: each sampled position of the belief is
+ *           searched two plies deep (our try, the opponent's best reply),
+ *           the values averaged by weight; tries are ordered by value and
+ *           by what a refusal would teach; "any?" asked when the answer is
+ *           in doubt.  Samples are added while the time budget lasts.
+ * Every level never repeats a refused try (the view's own list).
+ */
+#ifndef KRIEG_BOT_H
+#define KRIEG_BOT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "belief.h"
+#include "board.h"
+#include "event.h"
+#include "ruleset.h"
+#include "view.h"
+
+enum bot_level { BOT_RANDOM = 0, BOT_GREEDY = 1, BOT_FULL = 2 };
+
+/* "random", "greedy", "full" → level, or -1. */
+int bot_level_parse(const char *name);
+const char *bot_level_name(int level);
+
+enum bot_action { BOT_WAIT = 0, BOT_ANY = 1, BOT_TRY = 2 };
+
+struct bot {
+	enum bot_level level;
+	const struct ruleset *rs;
+	int color;
+	struct view view;
+	struct belief *bel;
+	uint64_t rng;
+	bool any_asked;           /* this turn */
+	int moves_made;           /* own moves played (insurance: "any?" only after the first) */
+	long searched;            /* determinized positions searched in all (statistics) */
+};
+
+struct bot *bot_new(enum bot_level level, const struct ruleset *rs, const struct board *start, int color,
+                    uint64_t seed, const struct belief_limits *lim);
+void bot_free(struct bot *b);
+
+/* One event the bot received (view and belief both see it). */
+void bot_event(struct bot *b, const struct event *e);
+
+static inline bool bot_to_move(const struct bot *b) { return !b->view.over && b->view.to_move == b->color; }
+
+/*
+ * The next action on our turn: BOT_ANY (ask "any?"), BOT_TRY with *m, or
+ * BOT_WAIT (not our turn, game over, or nothing left to try).  budget_ms
+ * bounds the thinking of this call (full); 0 means a minimal search.
+ */
+enum bot_action bot_choose(struct bot *b, long budget_ms, move_t *m);
+
+/* Static evaluation of a whole position for `color`, in centipawns (exposed for tests). */
+int bot_eval(const struct board *pos, int color);
+
+#endif

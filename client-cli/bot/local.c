@@ -1,0 +1,109 @@
+/*
+ * local.c — in-process games between two bots (local.h).
+ */
+#include "local.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "fen.h"
+#include "mstime.h"
+#include "notation.h"
+#include "referee.h"
+
+static void deliver(struct bot *b[2], const struct evlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		for (int c = 0; c < 2; c++)
+			bot_event(b[c], &l->v[i]);
+}
+
+static void measure(struct bot *b, const struct board *truth, struct local_belief_stats *s)
+{
+	belief_settle(b->bel); /* settling may turn an exact set into a sample */
+	bool exact = belief_is_exact(b->bel);
+	double r = belief_rank(b->bel, truth);
+	if (exact) {
+		s->exact_plies++;
+		s->exact_in += r >= 0;
+	} else {
+		s->sampled_plies++;
+		s->sampled_in += r >= 0;
+		s->sampled_top += r >= 0 && r < 0.5;
+	}
+	s->lost = (long)b->bel->lost;
+}
+
+int local_play(const struct ruleset *rs, enum bot_level white, enum bot_level black, const struct local_opts *o,
+               struct local_result *res, char *err, size_t errlen)
+{
+	memset(res, 0, sizeof *res);
+	struct referee *r = referee_new(rs, o->fen, err, errlen);
+	if (!r)
+		return -1;
+	struct board start;
+	if (o->fen) {
+		if (fen_parse(o->fen, &start, err, errlen) != 0) {
+			referee_free(r);
+			return -1;
+		}
+	} else {
+		board_start(&start);
+	}
+	const struct belief_limits *lim = o->lim.particles ? &o->lim : NULL;
+	struct bot *b[2] = {
+		bot_new(white, rs, &start, WHITE, o->seed * 2 + 1, lim),
+		bot_new(black, rs, &start, BLACK, o->seed * 2 + 2, lim),
+	};
+	struct evlist l;
+	evlist_init(&l);
+	referee_begin(r, &l);
+	deliver(b, &l);
+	int errors = 0, plies = 0;
+	while (!referee_over(r)) {
+		if (referee_plies(r) >= (o->max_plies > 0 ? o->max_plies : LOCAL_PLIES_MAX))
+			break;
+		int side = referee_side_to_move(r);
+		move_t m;
+		int64_t t0 = mstime_mono();
+		enum bot_action a = bot_choose(b[side], o->movetime_ms, &m);
+		res->ms[side] += (long)(mstime_mono() - t0);
+		evlist_clear(&l);
+		int st;
+		if (a == BOT_ANY) {
+			st = referee_any(r, side, &l);
+		} else if (a == BOT_TRY) {
+			char text[NOTATION_MAX];
+			notation_uci(m, text);
+			st = referee_attempt(r, side, text, &l);
+		} else {
+			st = REF_E_BAD_ARGUMENT; /* nothing to try: cannot happen with a legal move left */
+		}
+		res->tries[side]++;
+		if (st != REF_OK) {
+			if (++errors >= LOCAL_ERRORS_MAX || a == BOT_WAIT) {
+				evlist_clear(&l);
+				referee_end(r, REASON_RESIGNATION, side, &l);
+				deliver(b, &l);
+			}
+			continue;
+		}
+		deliver(b, &l);
+		if (referee_plies(r) != plies) {
+			plies = referee_plies(r);
+			res->moves[side]++;
+			errors = 0;
+			if (o->check_belief && !referee_over(r))
+				for (int c = 0; c < 2; c++)
+					measure(b[c], referee_board(r), &res->bs[c]);
+		}
+	}
+	res->result = referee_result(r);
+	res->reason = referee_reason(r);
+	res->plies = referee_plies(r);
+	evlist_free(&l);
+	bot_free(b[0]);
+	bot_free(b[1]);
+	referee_free(r);
+	return 0;
+}

@@ -1,0 +1,51 @@
+/*
+ * local.h — a game between two bots inside one process, refereed by the
+ * rules core exactly as kriegd referees it (common/referee.h), each bot
+ * handed only the events addressed to it.  The offline half of
+ * `krieg-bot arena --local` and of the tests: the only place that holds
+ * the true board, which it uses for one thing, to measure whether each
+ * bot's belief contains it (never to help a bot).
+ */
+#ifndef KRIEG_LOCAL_H
+#define KRIEG_LOCAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bot.h"
+#include "ruleset.h"
+
+#define LOCAL_PLIES_MAX 600       /* a game longer than this is stopped, unfinished */
+#define LOCAL_ERRORS_MAX 64       /* refused requests in one turn before the bot is resigned for */
+
+struct local_opts {
+	const char *fen;              /* NULL: the standard start */
+	long movetime_ms;             /* thinking budget per bot_choose() */
+	bool check_belief;            /* measure belief containment every ply */
+	struct belief_limits lim;     /* zero: the defaults */
+	uint64_t seed;
+	int max_plies;                /* 0: LOCAL_PLIES_MAX */
+};
+
+/* Containment, for one colour's belief. */
+struct local_belief_stats {
+	long exact_plies, exact_in;       /* plies measured while exact / true position inside */
+	long sampled_plies, sampled_top;  /* plies measured while sampled / inside the top half of the weight */
+	long sampled_in;                  /* ... inside at all */
+	long lost;                        /* announcements the sample could not fit */
+};
+
+struct local_result {
+	enum game_result result;
+	enum game_reason reason;
+	int plies;
+	long moves[2], ms[2];             /* moves played and ms thought, per colour */
+	long tries[2];                    /* tries and "any?" sent, per colour */
+	struct local_belief_stats bs[2];
+};
+
+/* Play one game.  0, or -1 with a message in err (a bad FEN). */
+int local_play(const struct ruleset *rs, enum bot_level white, enum bot_level black, const struct local_opts *o,
+               struct local_result *res, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,714 @@
+/*
+ * main.c — krieg-bot: a computer opponent that is a client like any other.
+ * It speaks the protocol over TLS with net.c (the terminal client's
+ * connection), decodes announcements with proto/event_json.c, and plays
+ * each game with a bot (bot.h) fed only the events addressed to it.
+ *
+ *   krieg-bot play HOST[:PORT] (--user U --password-file F | --guest) [options]
+ *   krieg-bot arena --white L --black L --games N --rules R [--movetime MS]
+ *                   [--server HOST:PORT | --kriegd PATH] [--local]
+ *
+ * `arena --local` plays in-process through the rules core (local.h) and
+ * also measures how often each belief holds the true position.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "bot.h"
+#include "event_json.h"
+#include "fen.h"
+#include "local.h"
+#include "mstime.h"
+#include "net.h"
+#include "notation.h"
+#include "proto.h"
+
+#define BOT_VERSION "krieg-bot/0.1"
+#define SESS_GAMES_MAX 16
+#define RULES_MAX 16
+#define RETRY_MS 250              /* after rate_limited / busy */
+#define GAME_ERRORS_MAX 32        /* refused requests in one game before resigning it */
+#define ARENA_GAME_MS_MAX 600000  /* one arena game: give up after ten minutes */
+
+struct bgame {
+	long id;
+	struct bot *bot;
+	bool busy;                /* a move/any awaits its response */
+	int64_t wait_until;
+	int errors;
+	long clock_ms;            /* our clock at the last event, -1 untimed */
+	long inc_ms;
+};
+
+struct sess {
+	const char *name;         /* for messages */
+	struct net *net;
+	char user[PROTO_NAME_MAX + 1];
+	long long next_id;
+	bool logged_in, dead;
+	int level;
+	long movetime_ms;         /* 0: from the clock */
+	const char *rules[RULES_MAX];
+	int nrules;               /* 0: any */
+	int max_games;
+	const char *login_user, *login_password;
+	struct bgame games[SESS_GAMES_MAX];
+	uint64_t seed;
+	/* statistics */
+	long finished, moves, think_ms;
+	int last_result[2];        /* arena: the last finished game's result and our colour */
+};
+
+static void sess_send(struct sess *s, json_t *req)
+{
+	json_object_set_new(req, "id", json_integer(++s->next_id));
+	char *line = json_dumps(req, JSON_COMPACT);
+	json_decref(req);
+	if (!line || net_send_line(s->net, line) != NET_OK)
+		s->dead = true;
+	free(line);
+}
+
+static struct bgame *game_of(struct sess *s, long id)
+{
+	for (int i = 0; i < SESS_GAMES_MAX; i++)
+		if (s->games[i].bot && s->games[i].id == id)
+			return &s->games[i];
+	return NULL;
+}
+
+static int live_games(const struct sess *s)
+{
+	int n = 0;
+	for (int i = 0; i < SESS_GAMES_MAX; i++)
+		n += s->games[i].bot != NULL;
+	return n;
+}
+
+static bool rules_ok(const struct sess *s, const char *rules)
+{
+	if (s->nrules == 0)
+		return true;
+	for (int i = 0; i < s->nrules; i++)
+		if (rules && strcmp(s->rules[i], rules) == 0)
+			return true;
+	return false;
+}
+
+static struct bgame *game_open(struct sess *s, long id, const char *rules, int color, const char *fen)
+{
+	const struct ruleset *rs = ruleset_find(rules ? rules : RULESET_DEFAULT);
+	struct board start;
+	char err[128];
+	if (!rs || color < 0)
+		return NULL;
+	if (fen ? fen_parse(fen, &start, err, sizeof err) != 0 : (board_start(&start), 0))
+		return NULL;
+	for (int i = 0; i < SESS_GAMES_MAX; i++) {
+		struct bgame *g = &s->games[i];
+		if (g->bot)
+			continue;
+		memset(g, 0, sizeof *g);
+		g->id = id;
+		g->clock_ms = -1;
+		g->bot = bot_new(s->level, rs, &start, color, s->seed++ * 7919 + (uint64_t)id, NULL);
+		return g;
+	}
+	return NULL;
+}
+
+static void game_close(struct sess *s, struct bgame *g)
+{
+	bot_free(g->bot);
+	memset(g, 0, sizeof *g);
+}
+
+static int color_parse(const char *c)
+{
+	return !c ? -1 : strcmp(c, "white") == 0 ? WHITE : strcmp(c, "black") == 0 ? BLACK : -1;
+}
+
+static void game_event(struct sess *s, struct bgame *g, const json_t *o)
+{
+	struct event e;
+	if (event_from_json(o, &e) != 0)
+		return;
+	/* The server sends only our own audience's copies; an event without
+	 * an audience list (a stored view) is ours too. */
+	if (e.audience == 0)
+		e.audience = (uint8_t)aud_of(g->bot->color);
+	json_t *clock = json_object_get(o, "clock");
+	if (json_is_object(clock)) {
+		json_t *ms = json_object_get(clock, g->bot->color == WHITE ? "white" : "black");
+		if (json_is_integer(ms))
+			g->clock_ms = (long)json_integer_value(ms);
+	}
+	bot_event(g->bot, &e);
+	if (e.type == EV_GAME_OVER) {
+		s->finished++;
+		s->last_result[0] = e.result;
+		s->last_result[1] = g->bot->color;
+		game_close(s, g);
+	}
+}
+
+static void on_game_view(struct sess *s, const json_t *o)
+{
+	long id = (long)json_integer_value(json_object_get(o, "game"));
+	if (!json_is_true(json_object_get(o, "live")) || game_of(s, id))
+		return;
+	struct bgame *g = game_open(s, id, json_string_value(json_object_get(o, "rules")),
+	                            color_parse(json_string_value(json_object_get(o, "color"))),
+	                            json_string_value(json_object_get(o, "fen")));
+	if (!g)
+		return;
+	size_t i;
+	json_t *ev;
+	json_array_foreach(json_object_get(o, "events"), i, ev) {
+		if (!g->bot)
+			break;
+		game_event(s, g, ev);
+	}
+}
+
+static void on_line(struct sess *s, const char *line)
+{
+	json_error_t jerr;
+	json_t *o = json_loads(line, 0, &jerr);
+	if (!json_is_object(o)) {
+		json_decref(o);
+		return;
+	}
+	const char *ev = json_string_value(json_object_get(o, "event"));
+	json_t *id = json_object_get(o, "id");
+	if (!ev && id) {
+		json_t *ok = json_object_get(o, "ok");
+		json_t *game = json_object_get(o, "game");
+		const char *user = json_string_value(json_object_get(o, "user"));
+		if (json_is_true(ok) && user && json_object_get(o, "token")) {
+			snprintf(s->user, sizeof s->user, "%s", user);
+			s->logged_in = true;
+		} else if (json_is_true(ok) && json_object_get(o, "protocol")) {
+			json_t *req = s->login_user
+			              ? json_pack("{s:s,s:s,s:s}", "type", "login", "user", s->login_user, "password",
+			                          s->login_password ? s->login_password : "")
+			              : json_pack("{s:s}", "type", "guest");
+			sess_send(s, req);
+		} else if (!json_is_true(ok) && !json_is_integer(game) && !s->logged_in) {
+			const char *msg = json_string_value(json_object_get(json_object_get(o, "error"), "message"));
+			fprintf(stderr, "krieg-bot %s: %s\n", s->name, msg ? msg : line);
+			s->dead = true;
+		}
+		struct bgame *g = json_is_integer(game) ? game_of(s, (long)json_integer_value(game)) : NULL;
+		if (g) {
+			g->busy = false;
+			if (!json_is_true(ok)) {
+				const char *code = json_string_value(json_object_get(json_object_get(o, "error"), "code"));
+				g->wait_until = mstime_mono() + (code && (strcmp(code, "rate_limited") == 0 ||
+				                                         strcmp(code, "busy") == 0) ? RETRY_MS : 0);
+				if (++g->errors > GAME_ERRORS_MAX)
+					sess_send(s, json_pack("{s:s,s:I}", "type", "resign", "game", (json_int_t)g->id));
+			}
+		} else if (!json_is_true(ok) && json_is_integer(game)) {
+			/* an error about a game we no longer track: nothing to do */
+		}
+	} else if (ev && strcmp(ev, "challenge") == 0) {
+		const char *rules = json_string_value(json_object_get(o, "rules"));
+		const char *to = json_string_value(json_object_get(o, "to"));
+		json_t *offer = json_object_get(o, "offer");
+		if (to && strcasecmp(to, s->user) == 0 && json_is_integer(offer)) {
+			bool ok = rules_ok(s, rules ? rules : RULESET_DEFAULT) && live_games(s) < s->max_games;
+			sess_send(s, json_pack("{s:s,s:O}", "type", ok ? "accept" : "decline", "offer", offer));
+		}
+	} else if (ev && strcmp(ev, "game_start") == 0) {
+		long gid = (long)json_integer_value(json_object_get(o, "game"));
+		struct bgame *g = game_open(s, gid, json_string_value(json_object_get(o, "rules")),
+		                            color_parse(json_string_value(json_object_get(o, "color"))), NULL);
+		json_t *t = json_object_get(o, "time");
+		if (g && json_is_object(t) && json_is_number(json_object_get(t, "inc")))
+			g->inc_ms = (long)(json_number_value(json_object_get(t, "inc")) * 1000);
+	} else if (ev && strcmp(ev, "game_state") == 0) {
+		on_game_view(s, o);
+	} else if (ev && strcmp(ev, "game_events") == 0) {
+		struct bgame *g = game_of(s, (long)json_integer_value(json_object_get(o, "game")));
+		size_t i;
+		json_t *e;
+		json_array_foreach(json_object_get(o, "events"), i, e) {
+			if (!g || !g->bot)
+				break;
+			game_event(s, g, e);
+		}
+	} else if (ev && strcmp(ev, "ping") == 0) {
+		sess_send(s, json_pack("{s:s}", "type", "ping"));
+	} else if (ev && json_is_integer(json_object_get(o, "game"))) {
+		struct bgame *g = game_of(s, (long)json_integer_value(json_object_get(o, "game")));
+		if (g)
+			game_event(s, g, o);
+	}
+	json_decref(o);
+}
+
+/* The thinking budget of one decision. */
+static long budget(const struct sess *s, const struct bgame *g)
+{
+	if (s->movetime_ms > 0)
+		return s->movetime_ms;
+	if (g->clock_ms < 0)
+		return 1000;
+	long b = g->clock_ms / 40 + g->inc_ms * 3 / 4;
+	return b < 20 ? 20 : b > 10000 ? 10000 : b;
+}
+
+static void sess_act(struct sess *s)
+{
+	int64_t now = mstime_mono();
+	for (int i = 0; i < SESS_GAMES_MAX; i++) {
+		struct bgame *g = &s->games[i];
+		if (!g->bot || g->busy || now < g->wait_until || !bot_to_move(g->bot))
+			continue;
+		move_t m;
+		int64_t t0 = mstime_mono();
+		enum bot_action a = bot_choose(g->bot, budget(s, g), &m);
+		s->think_ms += (long)(mstime_mono() - t0);
+		if (a == BOT_ANY) {
+			sess_send(s, json_pack("{s:s,s:I}", "type", "any", "game", (json_int_t)g->id));
+		} else if (a == BOT_TRY) {
+			char text[NOTATION_MAX];
+			notation_uci(m, text);
+			sess_send(s, json_pack("{s:s,s:I,s:s}", "type", "move", "game", (json_int_t)g->id, "move", text));
+			s->moves++;
+		} else {
+			continue;
+		}
+		g->busy = true;
+	}
+}
+
+static int sess_connect(struct sess *s, const char *hostport, bool insecure, const char *known)
+{
+	char host[NET_HOST_MAX], port[16], err[256];
+	if (net_split_hostport(hostport, host, sizeof host, port, sizeof port) != 0) {
+		fprintf(stderr, "krieg-bot: bad address '%s'\n", hostport);
+		return -1;
+	}
+	static FILE *devnull;
+	if (!devnull)
+		devnull = fopen("/dev/null", "w");
+	struct net_opts o = { .host = host, .port = port, .insecure = insecure, .known_path = known,
+	                      .notice = insecure ? devnull : stderr, .tofu = NET_TOFU_AUTO };
+	if (net_connect(&o, &s->net, err, sizeof err) != NET_OK) {
+		fprintf(stderr, "krieg-bot: %s\n", err);
+		return -1;
+	}
+	sess_send(s, json_pack("{s:s,s:i,s:s}", "type", "hello", "version", PROTO_VERSION, "client", BOT_VERSION));
+	return 0;
+}
+
+/* Read what arrived on every session (waiting at most timeout_ms), then act. */
+static void pump(struct sess **ss, int n, int timeout_ms)
+{
+	struct pollfd p[8];
+	for (int i = 0; i < n; i++)
+		p[i] = (struct pollfd){ .fd = ss[i]->dead ? -1 : net_fd(ss[i]->net), .events = POLLIN };
+	bool ready = false;
+	for (int i = 0; i < n; i++)
+		ready |= !ss[i]->dead && net_has_line(ss[i]->net);
+	if (poll(p, (nfds_t)n, ready ? 0 : timeout_ms) < 0 && errno != EINTR)
+		return;
+	for (int i = 0; i < n; i++) {
+		struct sess *s = ss[i];
+		if (s->dead)
+			continue;
+		if ((p[i].revents & (POLLIN | POLLHUP | POLLERR)) && net_read(s->net) != NET_OK)
+			s->dead = true;
+		char line[PROTO_LINE_MAX];
+		while (!s->dead && net_next_line(s->net, line, sizeof line))
+			on_line(s, line);
+		if (!s->dead)
+			sess_act(s);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* a local kriegd for the arena                                        */
+
+static pid_t kriegd_pid = -1;
+static char kriegd_dir[256];
+
+static int kriegd_start(const char *bin, char *hostport, size_t len)
+{
+	const char *tmp = getenv("TMPDIR");
+	snprintf(kriegd_dir, sizeof kriegd_dir, "%s/krieg-bot-arena-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(kriegd_dir))
+		return -1;
+	char state[300], logp[300], conf[300];
+	snprintf(state, sizeof state, "%s/state", kriegd_dir);
+	snprintf(logp, sizeof logp, "%s/kriegd.log", kriegd_dir);
+	snprintf(conf, sizeof conf, "%s/kriegd.conf", kriegd_dir);
+	FILE *f = fopen(conf, "w");
+	if (!f)
+		return -1;
+	/* two bots from one address, as fast as they think */
+	fputs("guests_per_address = 0\nrate_limit = 1000\nrate_burst = 1000\n", f);
+	fclose(f);
+	pid_t parent = getpid();
+	kriegd_pid = fork();
+	if (kriegd_pid < 0)
+		return -1;
+	if (kriegd_pid == 0) {
+		int fd = open(logp, O_WRONLY | O_CREAT | O_APPEND, 0600);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent || fd < 0)
+			_exit(127);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execl(bin, bin, "--state-dir", state, "--listen", "127.0.0.1:0", "--config", conf, (char *)NULL);
+		_exit(127);
+	}
+	const char *needle = "kriegd: listening on 127.0.0.1:";
+	for (int tries = 0; tries < 1000; tries++) {
+		char buf[8192] = "";
+		FILE *lf = fopen(logp, "r");
+		if (lf) {
+			size_t n = fread(buf, 1, sizeof buf - 1, lf);
+			buf[n] = '\0';
+			fclose(lf);
+		}
+		char *p = strstr(buf, needle);
+		if (p && strstr(buf, "kriegd: ready")) {
+			snprintf(hostport, len, "127.0.0.1:%d", atoi(p + strlen(needle)));
+			return 0;
+		}
+		if (waitpid(kriegd_pid, NULL, WNOHANG) == kriegd_pid)
+			return -1;
+		usleep(10000);
+	}
+	return -1;
+}
+
+static void kriegd_stop(void)
+{
+	if (kriegd_pid > 0) {
+		kill(kriegd_pid, SIGTERM);
+		waitpid(kriegd_pid, NULL, 0);
+		kriegd_pid = -1;
+		char cmd[400];
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", kriegd_dir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "krieg-bot: could not remove %s\n", kriegd_dir);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* arena                                                               */
+
+struct score {
+	double a;       /* points of player A (--white's level) */
+	int n, wins, draws, losses;
+};
+
+static void score_add(struct score *sc, int result, int a_color)
+{
+	double p = result == RESULT_DRAW ? 0.5 : result == (a_color == WHITE ? RESULT_WHITE : RESULT_BLACK) ? 1 : 0;
+	if (result == RESULT_NONE)
+		p = 0.5; /* unfinished (aborted, move cap): counted as a draw */
+	sc->a += p;
+	sc->n++;
+	if (p == 1)
+		sc->wins++;
+	else if (p == 0)
+		sc->losses++;
+	else
+		sc->draws++;
+}
+
+static void score_print(const struct score *sc, const char *la, const char *lb, const char *rules, double ms_per_move)
+{
+	double m = sc->n ? sc->a / sc->n : 0;
+	/* Wilson interval for the score share (draws as half points) */
+	double z = 1.96, n = sc->n ? sc->n : 1;
+	double den = 1 + z * z / n, mid = (m + z * z / (2 * n)) / den;
+	double half = z * sqrt(m * (1 - m) / n + z * z / (4 * n * n)) / den;
+	printf("arena %s: %s vs %s, games %d: +%d =%d -%d, score %.3f (95%% CI %.3f..%.3f), %.1f ms per move\n",
+	       rules, la, lb, sc->n, sc->wins, sc->draws, sc->losses, m, mid - half < 0 ? 0 : mid - half,
+	       mid + half > 1 ? 1 : mid + half, ms_per_move);
+}
+
+static int arena_local(int la, int lb, int games, const struct ruleset *rs, long movetime, const char *fen,
+                       uint64_t seed)
+{
+	struct score sc = { 0 };
+	long ms = 0, moves = 0, full_moves = 0;
+	struct local_belief_stats bs = { 0 };
+	for (int g = 0; g < games; g++) {
+		int a_color = g % 2 == 0 ? WHITE : BLACK;
+		struct local_opts o = { .fen = fen, .movetime_ms = movetime, .check_belief = true, .seed = seed + (uint64_t)g };
+		struct local_result res;
+		char err[128];
+		if (local_play(rs, a_color == WHITE ? la : lb, a_color == WHITE ? lb : la, &o, &res, err, sizeof err) != 0) {
+			fprintf(stderr, "krieg-bot: %s\n", err);
+			return 2;
+		}
+		score_add(&sc, res.result, a_color);
+		for (int c = 0; c < 2; c++) {
+			ms += res.ms[c];
+			moves += res.moves[c];
+			bs.exact_plies += res.bs[c].exact_plies;
+			bs.exact_in += res.bs[c].exact_in;
+			bs.sampled_plies += res.bs[c].sampled_plies;
+			bs.sampled_in += res.bs[c].sampled_in;
+			bs.sampled_top += res.bs[c].sampled_top;
+		}
+		full_moves += res.moves[a_color];
+		if (fen)
+			printf("game %d: %s %s in %ld moves of A\n", g + 1, game_result_name(res.result),
+			       game_reason_name(res.reason) ? game_reason_name(res.reason) : "unfinished", res.moves[a_color]);
+	}
+	score_print(&sc, bot_level_name(la), bot_level_name(lb), rs->name, moves ? (double)ms / (double)moves : 0);
+	printf("belief: exact %ld/%ld plies hold the true position (%.1f%%); sampled %ld plies: held %.1f%%, "
+	       "in the top half of the weight %.1f%%\n",
+	       bs.exact_in, bs.exact_plies, bs.exact_plies ? 100.0 * bs.exact_in / bs.exact_plies : 100.0,
+	       bs.sampled_plies, bs.sampled_plies ? 100.0 * bs.sampled_in / bs.sampled_plies : 0,
+	       bs.sampled_plies ? 100.0 * bs.sampled_top / bs.sampled_plies : 0);
+	if (fen)
+		printf("moves of A per game: %.1f\n", games ? (double)full_moves / games : 0);
+	return 0;
+}
+
+static int arena_net(int la, int lb, int games, const char *rules, long movetime, const char *server,
+                     const char *kriegd)
+{
+	char hostport[128];
+	if (server) {
+		snprintf(hostport, sizeof hostport, "%s", server);
+	} else if (kriegd_start(kriegd, hostport, sizeof hostport) != 0) {
+		fprintf(stderr, "krieg-bot: could not start %s\n", kriegd);
+		kriegd_stop();
+		return 2;
+	}
+	struct sess a = { .name = "A", .level = la, .movetime_ms = movetime, .max_games = 1, .seed = 1 };
+	struct sess b = { .name = "B", .level = lb, .movetime_ms = movetime, .max_games = 1, .seed = 2 };
+	struct sess *ss[2] = { &a, &b };
+	int rc = 0;
+	if (sess_connect(&a, hostport, true, NULL) != 0 || sess_connect(&b, hostport, true, NULL) != 0) {
+		rc = 2;
+		goto out;
+	}
+	struct score sc = { 0 };
+	int64_t t_start = 0;
+	bool in_game = false;
+	while (sc.n < games && !a.dead && !b.dead) {
+		pump(ss, 2, 20);
+		if (!a.logged_in || !b.logged_in)
+			continue;
+		if (!in_game) {
+			int a_color = sc.n % 2 == 0 ? WHITE : BLACK;
+			sess_send(&a, json_pack("{s:s,s:s,s:s,s:s}", "type", "challenge", "user", b.user, "rules", rules,
+			                        "color", a_color == WHITE ? "white" : "black"));
+			in_game = true;
+			t_start = mstime_mono();
+			a.finished = b.finished = 0;
+		} else if (a.finished && b.finished) {
+			score_add(&sc, a.last_result[0], a.last_result[1]);
+			in_game = false;
+		} else if (mstime_mono() - t_start > ARENA_GAME_MS_MAX) {
+			fprintf(stderr, "krieg-bot: a game took too long\n");
+			rc = 2;
+			break;
+		}
+	}
+	if (a.dead || b.dead) {
+		fprintf(stderr, "krieg-bot: lost the connection to %s\n", hostport);
+		rc = 2;
+	}
+	long moves = a.moves + b.moves;
+	score_print(&sc, bot_level_name(la), bot_level_name(lb), rules,
+	            moves ? (double)(a.think_ms + b.think_ms) / (double)moves : 0);
+	printf("belief check through an umpire connection: not available (no umpire chair in PROTOCOL.md); "
+	       "see `krieg-bot arena --local`\n");
+out:
+	for (int i = 0; i < 2; i++) {
+		for (int g = 0; g < SESS_GAMES_MAX; g++)
+			if (ss[i]->games[g].bot)
+				game_close(ss[i], &ss[i]->games[g]);
+		net_free(ss[i]->net);
+	}
+	kriegd_stop();
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* play                                                                */
+
+static volatile sig_atomic_t stop_requested;
+static void on_signal(int sig) { stop_requested = sig; }
+
+static int read_password(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)len, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\r\n")] = '\0';
+	return 0;
+}
+
+static int play(struct sess *s, const char *hostport, bool insecure, const char *known)
+{
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	int64_t delay = 1000;
+	while (!stop_requested) {
+		s->dead = false;
+		s->logged_in = false;
+		if (sess_connect(s, hostport, insecure, known) == 0) {
+			delay = 1000;
+			struct sess *ss[1] = { s };
+			while (!s->dead && !stop_requested)
+				pump(ss, 1, 100);
+			for (int g = 0; g < SESS_GAMES_MAX; g++)
+				if (s->games[g].bot)
+					game_close(s, &s->games[g]); /* rebuilt from game_state at the next login */
+			net_free(s->net);
+			s->net = NULL;
+			if (!stop_requested)
+				fprintf(stderr, "krieg-bot: connection lost; reconnecting\n");
+		}
+		if (stop_requested)
+			break;
+		usleep((useconds_t)delay * 1000);
+		delay = delay * 2 > 60000 ? 60000 : delay * 2;
+	}
+	return 0;
+}
+
+static void usage(void)
+{
+	fputs("usage: krieg-bot play HOST[:PORT] (--user NAME --password-file FILE | --guest)\n"
+	      "                [--level random|greedy|full] [--rules R,R,...] [--max-games N]\n"
+	      "                [--movetime MS] [--insecure] [--known-servers FILE]\n"
+	      "       krieg-bot arena --white LEVEL --black LEVEL --games N --rules R [--movetime MS]\n"
+	      "                [--server HOST:PORT | --kriegd PATH] [--local [--fen FEN]] [--seed N]\n",
+	      stderr);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage();
+		return 2;
+	}
+	const char *cmd = argv[1];
+	int la = BOT_FULL, lb = BOT_RANDOM, games = 2, level = BOT_FULL, max_games = 4;
+	long movetime = 0;
+	const char *rules = RULESET_DEFAULT, *server = NULL, *kriegd = getenv("KRIEGD"), *fen = NULL;
+	const char *user = NULL, *pwfile = NULL, *known = NULL, *target = NULL;
+	bool local = false, insecure = false, guest = false;
+	uint64_t seed = 1;
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define TAKE(name) (strcmp(a, name) == 0 && v && (i++, 1))
+		if (TAKE("--white"))
+			la = bot_level_parse(v);
+		else if (TAKE("--black"))
+			lb = bot_level_parse(v);
+		else if (TAKE("--level"))
+			level = bot_level_parse(v);
+		else if (TAKE("--games"))
+			games = atoi(v);
+		else if (TAKE("--max-games"))
+			max_games = atoi(v);
+		else if (TAKE("--rules"))
+			rules = v;
+		else if (TAKE("--movetime"))
+			movetime = atol(v);
+		else if (TAKE("--server"))
+			server = v;
+		else if (TAKE("--kriegd"))
+			kriegd = v;
+		else if (TAKE("--fen"))
+			fen = v;
+		else if (TAKE("--seed"))
+			seed = (uint64_t)atoll(v);
+		else if (TAKE("--user"))
+			user = v;
+		else if (TAKE("--password-file"))
+			pwfile = v;
+		else if (TAKE("--known-servers"))
+			known = v;
+		else if (strcmp(a, "--local") == 0)
+			local = true;
+		else if (strcmp(a, "--insecure") == 0)
+			insecure = true;
+		else if (strcmp(a, "--guest") == 0)
+			guest = true;
+		else if (a[0] != '-' && !target)
+			target = a;
+		else {
+			fprintf(stderr, "krieg-bot: unknown or incomplete option '%s'\n", a);
+			usage();
+			return 2;
+		}
+#undef TAKE
+	}
+	if (la < 0 || lb < 0 || level < 0 || games < 1 || max_games < 1 || movetime < 0) {
+		fprintf(stderr, "krieg-bot: levels are random, greedy, full; counts are positive\n");
+		return 2;
+	}
+	if (strcmp(cmd, "arena") == 0) {
+		const struct ruleset *rs = ruleset_find(rules);
+		if (!rs) {
+			fprintf(stderr, "krieg-bot: unknown rule set '%s'\n", rules);
+			return 2;
+		}
+		if (local)
+			return arena_local(la, lb, games, rs, movetime, fen, seed);
+		if (!server && !kriegd) {
+			fprintf(stderr, "krieg-bot: arena needs --server HOST:PORT, --kriegd PATH or $KRIEGD\n");
+			return 2;
+		}
+		signal(SIGPIPE, SIG_IGN);
+		return arena_net(la, lb, games, rules, movetime, server, kriegd);
+	}
+	if (strcmp(cmd, "play") == 0) {
+		static char password[PROTO_PASSWORD_MAX + 2];
+		if (!target || (!guest && (!user || !pwfile))) {
+			usage();
+			return 2;
+		}
+		if (!guest && read_password(pwfile, password, sizeof password) != 0) {
+			fprintf(stderr, "krieg-bot: cannot read the password file %s\n", pwfile);
+			return 2;
+		}
+		struct sess s = { .name = "play", .level = level, .movetime_ms = movetime, .max_games = max_games,
+		                  .login_user = guest ? NULL : user, .login_password = password, .seed = seed };
+		if (max_games > SESS_GAMES_MAX)
+			s.max_games = SESS_GAMES_MAX;
+		/* --rules a,b,c: the rule sets whose challenges are accepted */
+		static char rbuf[256];
+		snprintf(rbuf, sizeof rbuf, "%s", rules);
+		if (strcmp(rules, RULESET_DEFAULT) != 0 || strchr(rules, ',')) {
+			for (char *t = strtok(rbuf, ","); t && s.nrules < RULES_MAX; t = strtok(NULL, ","))
+				s.rules[s.nrules++] = t;
+		}
+		return play(&s, target, insecure, known);
+	}
+	usage();
+	return 2;
+}

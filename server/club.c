@@ -1,0 +1,132 @@
+/*
+ * club.c — see club.h.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "club.h"
+#include "conn.h"
+#include "dispatch.h"
+#include "log.h"
+#include "rating.h"
+#include "ruleset.h"
+#include "server.h"
+#include "store.h"
+
+static json_t *rating_obj(double r, double rd)
+{
+	struct rating x = { r, rd, RATING_VOL_DEFAULT };
+	return json_pack("{s:I, s:I, s:b}", "rating", (json_int_t)lround(r), "rd",
+	                 (json_int_t)lround(rd), "provisional", rating_provisional(&x));
+}
+
+/* 0 and the rating (fresh if never rated), or -1 (logged). */
+static int rating_get(struct server *srv, int64_t user, const char *pool, struct store_rating *out)
+{
+	int rc = store_rating_get(srv->store, user, pool, out);
+	if (rc == STORE_NOT_FOUND) {
+		struct rating x = rating_initial();
+		out->r = x.r;
+		out->rd = x.rd;
+		out->vol = x.vol;
+		out->games = 0;
+		return 0;
+	}
+	if (rc != STORE_OK) {
+		log_warnx("club: reading a rating of user=%lld: %s", (long long)user,
+		          store_error(srv->store));
+		return -1;
+	}
+	return 0;
+}
+
+json_t *club_rating_json(struct server *srv, int64_t user, const char *rules)
+{
+	struct store_rating r;
+	if (rating_get(srv, user, rating_pool(rules), &r) != 0)
+		return NULL;
+	return rating_obj(r.r, r.rd);
+}
+
+int club_rating_of(struct server *srv, int64_t user, const char *rules)
+{
+	struct store_rating r;
+	if (rating_get(srv, user, rating_pool(rules), &r) != 0)
+		return -1;
+	return (int)lround(r.r);
+}
+
+json_t *club_ratings_json(struct server *srv, int64_t user)
+{
+	json_t *all = NULL;
+	const char *pool;
+	for (size_t i = 0; (pool = rating_pool_at(i)) != NULL; i++) {
+		struct store_rating r;
+		int rc = store_rating_get(srv->store, user, pool, &r);
+		if (rc == STORE_NOT_FOUND)
+			continue;
+		if (rc != STORE_OK) {
+			log_warnx("club: reading ratings of user=%lld: %s", (long long)user,
+			          store_error(srv->store));
+			json_decref(all);
+			return NULL;
+		}
+		if (all == NULL)
+			all = json_object();
+		json_object_set_new(all, pool, rating_obj(r.r, r.rd));
+	}
+	return all;
+}
+
+/* ---- standings ------------------------------------------------------------ */
+
+struct table {
+	json_t *rows;
+	int rank;
+};
+
+static int standings_row(const struct store_rating *r, void *arg)
+{
+	struct table *t = arg;
+	json_t *row = rating_obj(r->r, r->rd);
+	json_object_set_new(row, "rank", json_integer(++t->rank));
+	json_object_set_new(row, "name", json_string(r->name));
+	json_object_set_new(row, "games", json_integer(r->games));
+	json_array_append_new(t->rows, row);
+	return 0;
+}
+
+static void cmd_standings(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	const char *rules = json_string_value(json_object_get(req, "rules"));
+	const struct ruleset *rs = rules ? ruleset_find(rules) : ruleset_default();
+	if (!rs) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "unknown rule set");
+		return;
+	}
+	const char *pool = rating_pool(rs->name);
+	struct table t = { json_array(), 0 };
+	if (store_standings(srv->store, pool, CLUB_STANDINGS_MAX, standings_row, &t) != STORE_OK) {
+		log_warnx("club: standings: %s", store_error(srv->store));
+		json_decref(t.rows);
+		dispatch_error(c, id, PE_STORAGE, "the standings could not be read");
+		return;
+	}
+	json_t *j = json_pack("{s:s}", "pool", pool);
+	dispatch_page(j, "standings", t.rows, (size_t)json_integer_value(json_object_get(req, "from")));
+	json_decref(t.rows);
+	dispatch_ok(c, id, j);
+}
+
+static const struct field f_standings[] = {
+	{ "rules", F_STRING, 0, 16 },
+	{ "from", F_INT, 0, DISPATCH_FROM_MAX },
+	{ NULL, 0, 0, 0 },
+};
+
+const struct cmd club_cmds[] = {
+	{ "standings", 0, f_standings, cmd_standings },
+	{ NULL, 0, NULL, NULL },
+};

@@ -1,0 +1,236 @@
+/*
+ * guard.c — see guard.h.  The tables are small arrays searched linearly:
+ * a lookup costs microseconds against a login's 100 ms of scrypt, and a
+ * full table forgets its least recently used record, so an attacker with
+ * many addresses can only make the server forget, never grow.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "guard.h"
+#include "xmalloc.h"
+
+#define HOUR_MS (3600 * 1000LL)
+
+struct record {
+	char addr[GUARD_ADDR_MAX];    /* address table */
+	int64_t account;              /* account table */
+	int64_t used_ms;              /* 0: free */
+	int fails;
+	int64_t last_fail_ms;
+	int64_t until_ms;             /* back-off window end */
+	int64_t reg_start_ms;         /* registration hour */
+	int regs;
+};
+
+struct guard {
+	struct guard_settings s;
+	struct record addrs[GUARD_ENTRIES];
+	struct record accounts[GUARD_ENTRIES];
+};
+
+void guard_settings_default(struct guard_settings *s)
+{
+	s->register_per_hour = 5;
+	s->guests_per_address = 8;
+	s->login_free_failures = 3;
+	s->login_backoff_ms = 2000;
+	s->login_backoff_max_ms = 15 * 60 * 1000;
+	s->login_failure_memory_ms = 60 * 60 * 1000;
+	s->login_failure_delay_ms = 1000;
+	s->hash_share = 4;
+	s->log_repeat_ms = 10000;
+}
+
+int guard_settings_set(struct guard_settings *s, const char *key, const char *value, char *err,
+                       size_t errlen)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+		int lo, hi;
+		int duration;
+	} keys[] = {
+		{ "register_per_hour", offsetof(struct guard_settings, register_per_hour), 0, 1000000, 0 },
+		{ "guests_per_address", offsetof(struct guard_settings, guests_per_address), 0, 1000000, 0 },
+		{ "login_free_failures", offsetof(struct guard_settings, login_free_failures), 0, 1000, 0 },
+		{ "hash_queue_per_address", offsetof(struct guard_settings, hash_share), 1, 1000, 0 },
+		{ "login_backoff", offsetof(struct guard_settings, login_backoff_ms), 1, 3600000, 1 },
+		{ "login_backoff_max", offsetof(struct guard_settings, login_backoff_max_ms), 1, 86400000, 1 },
+		{ "login_failure_memory", offsetof(struct guard_settings, login_failure_memory_ms), 1000,
+		  INT_MAX, 1 },
+		{ "login_failure_delay", offsetof(struct guard_settings, login_failure_delay_ms), 0, 60000, 1 },
+		{ "log_repeat_interval", offsetof(struct guard_settings, log_repeat_ms), 0, 3600000, 1 },
+	};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		if (strcmp(key, keys[i].key) != 0)
+			continue;
+		int *slot = (int *)((char *)s + keys[i].off), v;
+		char *end;
+		long n;
+		if (keys[i].duration) {
+			if (config_parse_duration_ms(value, &v) != 0 || v < keys[i].lo || v > keys[i].hi) {
+				snprintf(err, errlen, "%s: expected a duration from %dms to %dms (\"2s\", \"15m\")",
+				         key, keys[i].lo, keys[i].hi);
+				return -1;
+			}
+		} else {
+			n = strtol(value, &end, 10);
+			if (*value == '\0' || *end != '\0' || n < keys[i].lo || n > keys[i].hi) {
+				snprintf(err, errlen, "%s: expected an integer from %d to %d", key, keys[i].lo,
+				         keys[i].hi);
+				return -1;
+			}
+			v = (int)n;
+		}
+		*slot = v;
+		return 0;
+	}
+	return 1;
+}
+
+struct guard *guard_new(const struct guard_settings *s)
+{
+	struct guard *g = xcalloc(1, sizeof *g);
+	g->s = *s;
+	return g;
+}
+
+void guard_free(struct guard *g)
+{
+	free(g);
+}
+
+const struct guard_settings *guard_settings(const struct guard *g)
+{
+	return &g->s;
+}
+
+/* A record has nothing worth keeping at now: no window, no failure to
+ * remember, no registration in the current hour. */
+static bool idle(const struct guard *g, const struct record *r, int64_t now)
+{
+	return r->until_ms <= now &&
+	       (r->fails == 0 || now - r->last_fail_ms >= g->s.login_failure_memory_ms) &&
+	       (r->regs == 0 || now - r->reg_start_ms >= HOUR_MS);
+}
+
+/* The record of addr (account 0) or of account; create: make one (the
+ * least recently used is reused when the table is full).  NULL if none. */
+static struct record *find(struct guard *g, const char *addr, int64_t account, int64_t now,
+                           bool create)
+{
+	struct record *t = addr ? g->addrs : g->accounts, *victim = NULL;
+	for (size_t i = 0; i < GUARD_ENTRIES; i++) {
+		struct record *r = &t[i];
+		if (r->used_ms != 0 && (addr ? strcmp(r->addr, addr) == 0 : r->account == account)) {
+			if (idle(g, r, now)) {
+				/* Stale: start afresh. */
+				memset(r, 0, sizeof *r);
+				break;
+			}
+			r->used_ms = now;
+			return r;
+		}
+		if (victim == NULL || r->used_ms < victim->used_ms)
+			victim = r;
+	}
+	if (!create)
+		return NULL;
+	struct record *r = NULL;
+	for (size_t i = 0; i < GUARD_ENTRIES && r == NULL; i++)
+		if (t[i].used_ms == 0)
+			r = &t[i];
+	if (r == NULL)
+		r = victim;
+	memset(r, 0, sizeof *r);
+	if (addr)
+		snprintf(r->addr, sizeof r->addr, "%s", addr);
+	r->account = account;
+	r->used_ms = now > 0 ? now : 1;
+	return r;
+}
+
+int64_t guard_register(struct guard *g, const char *addr, int64_t now)
+{
+	if (g->s.register_per_hour <= 0)
+		return 0;
+	struct record *r = find(g, addr, 0, now, true);
+	if (r->regs == 0 || now - r->reg_start_ms >= HOUR_MS) {
+		r->reg_start_ms = now;
+		r->regs = 0;
+	}
+	if (r->regs >= g->s.register_per_hour)
+		return r->reg_start_ms + HOUR_MS - now;
+	r->regs++;
+	return 0;
+}
+
+static bool failing(const struct guard *g, const struct record *r, int64_t now)
+{
+	return r && r->fails > 0 && now - r->last_fail_ms < g->s.login_failure_memory_ms;
+}
+
+int64_t guard_login_check(struct guard *g, const char *addr, int64_t account, int64_t now)
+{
+	struct record *a = find(g, addr, 0, now, false);
+	int64_t wait = 0;
+	if (a && a->until_ms > now)
+		wait = a->until_ms - now;
+	/* The account's window binds only an address that failed recently. */
+	if (account > 0 && failing(g, a, now)) {
+		struct record *u = find(g, NULL, account, now, false);
+		if (u && u->until_ms - now > wait)
+			wait = u->until_ms - now;
+	}
+	return wait;
+}
+
+static void fail(const struct guard *g, struct record *r, int64_t now)
+{
+	if (!failing(g, r, now))
+		r->fails = 0;
+	r->fails++;
+	r->last_fail_ms = now;
+	int extra = r->fails - g->s.login_free_failures;
+	if (extra <= 0)
+		return;
+	int64_t w = g->s.login_backoff_ms;
+	for (int i = 1; i < extra && w < g->s.login_backoff_max_ms; i++)
+		w *= 2;
+	if (w > g->s.login_backoff_max_ms)
+		w = g->s.login_backoff_max_ms;
+	r->until_ms = now + w;
+}
+
+void guard_login_failed(struct guard *g, const char *addr, int64_t account, int64_t now)
+{
+	fail(g, find(g, addr, 0, now, true), now);
+	if (account > 0)
+		fail(g, find(g, NULL, account, now, true), now);
+}
+
+void guard_login_ok(struct guard *g, const char *addr, int64_t now)
+{
+	struct record *a = find(g, addr, 0, now, false);
+	if (a) {
+		a->fails = 0;
+		a->until_ms = 0;
+	}
+}
+
+bool guard_log_allow(const struct guard *g, struct guard_log_limit *l, int64_t now,
+                     unsigned *suppressed)
+{
+	if (now < l->next_ms) {
+		l->suppressed++;
+		return false;
+	}
+	*suppressed = l->suppressed;
+	l->suppressed = 0;
+	l->next_ms = now + g->s.log_repeat_ms;
+	return true;
+}

@@ -1,0 +1,85 @@
+/*
+ * guard.h — defence against abuse of accounts (issue 11), pure
+ * bookkeeping: every call is given the time (monotonic ms), so the unit
+ * test drives it without sleeping.  auth.c asks it before and tells it
+ * after each registration, guest and login; it does no I/O itself.
+ *
+ * What it keeps, bounded (GUARD_ENTRIES per table, the least recently
+ * used record is forgotten first):
+ *   per address:  registrations in the current hour; recent login
+ *                 failures and the back-off window they opened;
+ *   per account:  recent login failures and their back-off window.
+ *
+ * Password guessing.  Each failure after the first login_free_failures
+ * opens a window of login_backoff * 2^(extra failures - 1), at most
+ * login_backoff_max, in which further attempts are refused at once with
+ * `retry_after` (no hash is spent on them).  The ADDRESS window stops one
+ * guesser whatever accounts it tries; the ACCOUNT window stops guessers
+ * spread over many addresses, but it binds only attempts from addresses
+ * that have failed recently themselves: the real user, from an address
+ * with no recent failures, still logs in with the right password while a
+ * stranger hammers the account.  Failures are forgotten
+ * login_failure_memory after the last one, and a successful login clears
+ * its address's record.
+ *
+ * Settings (deploy/kriegd.conf.example): see struct guard_settings.
+ */
+#ifndef KRIEG_GUARD_H
+#define KRIEG_GUARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define GUARD_ENTRIES 4096            /* records per table; LRU beyond */
+#define GUARD_ADDR_MAX 48             /* INET6_ADDRSTRLEN and room */
+
+struct guard_settings {
+	int register_per_hour;        /* register_per_hour: registrations per address per
+	                               * hour; 0: unlimited.  Default 5 */
+	int guests_per_address;       /* guests_per_address: live guests from one address;
+	                               * 0: unlimited.  Default 8 */
+	int login_free_failures;      /* login_free_failures: failures before back-off. 3 */
+	int login_backoff_ms;         /* login_backoff: the first window. 2s */
+	int login_backoff_max_ms;     /* login_backoff_max: the longest window. 15m */
+	int login_failure_memory_ms;  /* login_failure_memory: failures forgotten after. 1h */
+	int login_failure_delay_ms;   /* login_failure_delay: a failed login's answer waits. 1s */
+	int hash_share;               /* hash_queue_per_address: an address's jobs in the
+	                               * hashing queue at once.  Default 4 */
+	int log_repeat_ms;            /* log_repeat_interval: one line per kind per interval,
+	                               * then a count of those left out.  Default 10s */
+};
+
+void guard_settings_default(struct guard_settings *s);
+/* Apply one config key: 0 done, -1 bad value (message in err), 1 not a
+ * guard key. */
+int guard_settings_set(struct guard_settings *s, const char *key, const char *value, char *err,
+                       size_t errlen);
+
+struct guard;
+struct guard *guard_new(const struct guard_settings *s);
+void guard_free(struct guard *g);
+const struct guard_settings *guard_settings(const struct guard *g);
+
+/* Registration from addr: 0 if allowed now (and counted), else the ms
+ * until the address may register again. */
+int64_t guard_register(struct guard *g, const char *addr, int64_t now);
+
+/* May addr try to log in to account (0: unknown name) now?  0, or the ms
+ * to wait (retry_after). */
+int64_t guard_login_check(struct guard *g, const char *addr, int64_t account, int64_t now);
+/* A failed login: counts for addr and account. */
+void guard_login_failed(struct guard *g, const char *addr, int64_t account, int64_t now);
+/* A successful login: addr's failures are forgotten. */
+void guard_login_ok(struct guard *g, const char *addr, int64_t now);
+
+/* Bounded logging: may a line of this kind be logged now?  true: log it,
+ * and if *suppressed is non-zero, say that many were left out since. */
+struct guard_log_limit {
+	int64_t next_ms;
+	unsigned suppressed;
+};
+bool guard_log_allow(const struct guard *g, struct guard_log_limit *l, int64_t now,
+                     unsigned *suppressed);
+
+#endif

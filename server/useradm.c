@@ -1,0 +1,226 @@
+/*
+ * useradm.c — `kriegd user ...` (useradm.h): accounts administered on the
+ * database directly, from a second process.
+ */
+#include "useradm.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <openssl/crypto.h>
+
+#include "auth.h"
+#include "config.h"
+#include "kdf.h"
+#include "proto.h"
+#include "store.h"
+
+#define USERADM_PATH_MAX 4096
+#define USERADM_PW_BUF (PROTO_PASSWORD_MAX + 2)   /* a password, its newline, its NUL */
+
+static int fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(int status, const char *fmt, ...)
+{
+	va_list ap;
+	fputs("kriegd: user: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return status;
+}
+
+/* One line from f into buf without its line end; -1 if none or too long. */
+static int read_line(FILE *f, char *buf, size_t len)
+{
+	if (fgets(buf, (int)len, f) == NULL)
+		return -1;
+	size_t n = strlen(buf);
+	if (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	else if (!feof(f))
+		return -1;   /* longer than the buffer */
+	if (n > 0 && buf[n - 1] == '\r')
+		buf[--n] = '\0';
+	return 0;
+}
+
+/* A prompt on the terminal, echo off. */
+static int prompt(FILE *tty, const char *what, char *buf, size_t len)
+{
+	struct termios old, quiet;
+	int fd = fileno(tty);
+	bool restore = tcgetattr(fd, &old) == 0;
+	if (restore) {
+		quiet = old;
+		quiet.c_lflag &= ~(tcflag_t)ECHO;
+		tcsetattr(fd, TCSAFLUSH, &quiet);
+	}
+	fprintf(tty, "%s", what);
+	fflush(tty);
+	int rc = read_line(tty, buf, len);
+	if (restore)
+		tcsetattr(fd, TCSAFLUSH, &old);
+	fputc('\n', tty);
+	return rc;
+}
+
+/* The new password of name, checked (auth_check_password), hashed into hash. */
+static int new_password(const char *name, bool from_stdin, char *hash, size_t hashlen)
+{
+	char pw[USERADM_PW_BUF], again[USERADM_PW_BUF];
+	int rc = 1;
+
+	if (from_stdin) {
+		if (read_line(stdin, pw, sizeof pw) != 0)
+			return fail(1, "no password on stdin (one line of at most %d bytes)",
+			            PROTO_PASSWORD_MAX);
+	} else {
+		FILE *tty = fopen("/dev/tty", "r+");
+		if (tty == NULL)
+			return fail(1, "no terminal to ask for the password: use --password-stdin");
+		int bad = prompt(tty, "Password: ", pw, sizeof pw) != 0 ||
+		          prompt(tty, "Again: ", again, sizeof again) != 0;
+		fclose(tty);
+		if (bad || strcmp(pw, again) != 0) {
+			OPENSSL_cleanse(pw, sizeof pw);
+			OPENSSL_cleanse(again, sizeof again);
+			return fail(1, "the passwords do not match");
+		}
+		OPENSSL_cleanse(again, sizeof again);
+	}
+	if (auth_check_password(name, pw, strlen(pw)) != PE_NONE)
+		rc = fail(1, "passwords are %d to %d bytes and not the user name", PROTO_PASSWORD_MIN,
+		          PROTO_PASSWORD_MAX);
+	else if (kdf_hash(pw, strlen(pw), KDF_LN_DEFAULT, hash, hashlen) != 0)
+		rc = fail(1, "password hashing failed");
+	else
+		rc = 0;
+	OPENSSL_cleanse(pw, sizeof pw);
+	return rc;
+}
+
+static int list_cb(const struct store_user *u, void *arg)
+{
+	(void)arg;
+	printf("%s %s %s\n", u->name, u->role, u->disabled ? "disabled" : "enabled");
+	return 0;
+}
+
+/* The status of a change by name: NOT_FOUND is "no such account". */
+static int changed(struct store *st, int rc, const char *name, const char *what)
+{
+	if (rc == STORE_NOT_FOUND)
+		return fail(1, "%s: no such account", name);
+	if (rc != STORE_OK)
+		return fail(1, "%s: %s", what, store_error(st));
+	fprintf(stderr, "kriegd: user: %s: %s\n", name, what);
+	return 0;
+}
+
+static int usage(void)
+{
+	return fail(2, "usage: user add NAME [--role ROLE] [--password-stdin] | role NAME ROLE |"
+	               " passwd NAME [--password-stdin] | disable NAME | enable NAME | list");
+}
+
+int useradm_main(const struct config *cfg, int argc, char **argv)
+{
+	char path[USERADM_PATH_MAX], err[1024], hash[KDF_ENCODED_MAX];
+	const char *verb = argc > 1 ? argv[1] : "";
+	const char *name = argc > 2 ? argv[2] : NULL;
+	const char *role = "player";
+	bool from_stdin = false;
+	int first_opt = 3;
+
+	/* Words: verb, then NAME (not for list), then the verb's own. */
+	if (strcmp(verb, "list") == 0) {
+		if (argc != 2)
+			return usage();
+	} else if (strcmp(verb, "role") == 0) {
+		if (argc != 4)
+			return usage();
+		role = argv[3];
+		first_opt = argc;
+	} else if (strcmp(verb, "disable") == 0 || strcmp(verb, "enable") == 0) {
+		if (argc != 3)
+			return usage();
+	} else if (strcmp(verb, "add") != 0 && strcmp(verb, "passwd") != 0) {
+		return usage();
+	}
+	if (name == NULL && strcmp(verb, "list") != 0)
+		return usage();
+	for (int i = first_opt; i < argc; i++) {
+		if (strcmp(argv[i], "--password-stdin") == 0)
+			from_stdin = true;
+		else if (strcmp(verb, "add") == 0 && strcmp(argv[i], "--role") == 0 && i + 1 < argc)
+			role = argv[++i];
+		else if (strcmp(verb, "add") == 0 && strncmp(argv[i], "--role=", 7) == 0)
+			role = argv[i] + 7;
+		else
+			return usage();
+	}
+	if (auth_role_parse(role) == AUTH_ROLE_NONE)
+		return fail(2, "%s: the role is player, umpire or admin", role);
+	if (strcmp(verb, "add") == 0 && auth_check_name(name, strlen(name)) != PE_NONE)
+		return fail(1, "%s: names are %d to %d letters, digits, '_' or '-', not starting with "
+		               "\"%s\"", name, PROTO_NAME_MIN, PROTO_NAME_MAX, AUTH_GUEST_PREFIX);
+
+	if (cfg->db_file != NULL) {
+		snprintf(path, sizeof path, "%s", cfg->db_file);
+	} else {
+		if ((size_t)snprintf(path, sizeof path, "%s/kriegd.db", cfg->state_dir) >= sizeof path)
+			return fail(1, "state directory path too long");
+		/* The first admin may be made before the daemon ever ran. */
+		if (mkdir(cfg->state_dir, 0700) != 0 && errno != EEXIST)
+			return fail(1, "mkdir %s: %s", cfg->state_dir, strerror(errno));
+	}
+	/* Before the database is opened: a password prompt holds no lock. */
+	if ((strcmp(verb, "add") == 0 || strcmp(verb, "passwd") == 0) &&
+	    new_password(name, from_stdin, hash, sizeof hash) != 0)
+		return 1;
+
+	struct store_options opt = { 0 };
+	opt.synchronous = cfg->store_synchronous;
+	opt.busy_timeout_ms = cfg->busy_timeout_ms;
+	struct store *st = store_open_opts(path, &opt, err, sizeof err);
+	if (st == NULL)
+		return fail(1, "%s", err);
+	int status;
+	if (strcmp(verb, "list") == 0) {
+		status = store_users_list(st, list_cb, NULL) == STORE_OK ? 0
+		         : fail(1, "list: %s", store_error(st));
+	} else if (strcmp(verb, "add") == 0) {
+		/* The account and its role together, or neither. */
+		int rc = store_begin(st);
+		if (rc == STORE_OK)
+			rc = store_user_create(st, name, hash, 0, NULL);
+		if (rc == STORE_OK)
+			rc = store_user_set_role(st, name, role);
+		if (rc == STORE_OK)
+			rc = store_commit(st);
+		else
+			store_rollback(st);
+		if (rc == STORE_EXISTS)
+			status = fail(1, "%s: that name is taken", name);
+		else
+			status = changed(st, rc, name, "added");
+	} else if (strcmp(verb, "role") == 0) {
+		status = changed(st, store_user_set_role(st, name, role), name, "role set");
+	} else if (strcmp(verb, "passwd") == 0) {
+		status = changed(st, store_user_set_pwhash(st, name, hash), name, "password set");
+	} else {
+		bool off = strcmp(verb, "disable") == 0;
+		status = changed(st, store_user_set_disabled(st, name, off), name,
+		                 off ? "disabled" : "enabled");
+	}
+	OPENSSL_cleanse(hash, sizeof hash);
+	store_close(st);
+	return status;
+}

@@ -1,0 +1,432 @@
+/*
+ * watch.c — spectators and the umpire's chair (PROTOCOL.md, "Watching"):
+ *
+ *   live    {from?}        the live games one may watch
+ *   watch   {game, from?}  the public stream of a live game: the replayed
+ *                          AUD_SPECTATOR view so far (paged like `game`),
+ *                          then its events live
+ *   umpire  {game, from?}  the umpire's chair (role umpire or admin): the
+ *                          full record so far, every event live with the
+ *                          audience that heard it, the true board after
+ *                          every move, the players' connection state
+ *   unwatch {game}         leave either
+ *
+ * Nothing here decides what anyone may know: the referee gave every event
+ * its audience, and this file only routes AUD_SPECTATOR and AUD_UMPIRE to
+ * the connections that hold those seats (game.c calls watch_route for
+ * every event, inside the same batch action, so a watcher's events are
+ * held until the commit like a player's).  What it decides is who may
+ * hold a seat:
+ *   - spectator: any logged-in account that is not disabled and does not
+ *     play in the game; a rated game only for umpires (a player's second
+ *     account could watch it otherwise: PROTOCOL.md);
+ *   - umpire: role umpire or admin, and playing in no live game at all;
+ *     the chairs of an umpire are taken away when a game of theirs starts,
+ *     and when `kriegd user` changes their role (games_users_changed).
+ * Refusals: `forbidden` for a role or a part in a game; `no_such_game` for
+ * a game that is not live (the live list is public, nothing else is).
+ *
+ * A seat is held by a connection (its id), not by a user: a second
+ * connection of the same account has to ask for its own.
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "announce.h"
+#include "auth.h"
+#include "batch.h"
+#include "config.h"
+#include "conn.h"
+#include "dispatch.h"
+#include "event_json.h"
+#include "fen.h"
+#include "game.h"
+#include "game_priv.h"
+#include "log.h"
+#include "mstime.h"
+#include "referee.h"
+#include "ruleset.h"
+#include "server.h"
+#include "xmalloc.h"
+
+#define WATCH_GAME_ID_MAX (1LL << 53)
+#define WATCH_EVENTS_MAX (1LL << 30)
+
+struct watcher {
+	struct watcher *next;
+	uint64_t conn;
+	int64_t user;
+	bool umpire;
+};
+
+/* ---- seats ------------------------------------------------------------- */
+
+static struct watcher *seat_find(const struct game *g, uint64_t conn)
+{
+	for (struct watcher *w = g->watchers; w; w = w->next)
+		if (w->conn == conn)
+			return w;
+	return NULL;
+}
+
+static void seat_remove(struct game *g, struct watcher *gone)
+{
+	for (struct watcher **p = &g->watchers; *p; p = &(*p)->next)
+		if (*p == gone) {
+			*p = gone->next;
+			free(gone);
+			return;
+		}
+}
+
+void watch_free(struct game *g)
+{
+	while (g->watchers) {
+		struct watcher *w = g->watchers;
+		g->watchers = w->next;
+		free(w);
+	}
+}
+
+/* A seat taken away (not left): its holder is told why. */
+static void seat_revoke(struct game *g, struct watcher *w, const char *reason)
+{
+	struct conn *c = conn_find(g->gs->srv, w->conn);
+	if (c)
+		conn_send(c, json_pack("{s:s, s:I, s:s, s:s}", "event", "unwatched", "game",
+		                       (json_int_t)g->id, "seat", w->umpire ? "umpire" : "spectator",
+		                       "reason", reason));
+	log_info("game=%" PRId64 " user=%" PRId64 " loses the %s seat: %s", g->id, w->user,
+	         w->umpire ? "umpire" : "spectator", reason);
+	seat_remove(g, w);
+}
+
+/* Does the user play in any live game? */
+static bool user_playing(const struct games *gs, int64_t uid)
+{
+	return games_user_count(gs, uid) > 0;
+}
+
+void watch_game_started(struct games *gs, const int64_t user[2])
+{
+	for (struct game *g = gs->live; g; g = g->next)
+		for (struct watcher *w = g->watchers, *next; w; w = next) {
+			next = w->next;
+			if (w->umpire && (w->user == user[WHITE] || w->user == user[BLACK]))
+				seat_revoke(g, w, "your own game started");
+		}
+}
+
+void watch_users_changed(struct games *gs)
+{
+	struct server *srv = gs->srv;
+	for (struct game *g = gs->live; g; g = g->next)
+		for (struct watcher *w = g->watchers, *next; w; w = next) {
+			next = w->next;
+			int role = auth_user_role(srv, w->user);
+			if (role == AUTH_ROLE_NONE)
+				seat_revoke(g, w, "the account is disabled");
+			else if (w->umpire && role < AUTH_ROLE_UMPIRE)
+				seat_revoke(g, w, "the account is no longer an umpire");
+		}
+}
+
+void watch_conn_closed(struct games *gs, uint64_t conn)
+{
+	for (struct game *g = gs->live; g; g = g->next) {
+		struct watcher *w = seat_find(g, conn);
+		if (w)
+			seat_remove(g, w);
+	}
+}
+
+/* ---- routing ------------------------------------------------------------- */
+
+static void to_conn(struct batch_action *ba, struct server *srv, uint64_t conn, json_t *msg)
+{
+	if (ba) {
+		batch_hold_conn(ba, conn, msg);
+		return;
+	}
+	struct conn *c = conn_find(srv, conn);
+	if (c)
+		conn_send(c, msg);
+	else
+		json_decref(msg);
+}
+
+/* The audience names of an umpire's copy: who heard it. */
+static json_t *audience_json(unsigned aud)
+{
+	json_t *a = json_array();
+	for (unsigned bit = AUD_WHITE; bit <= AUD_SPECTATOR; bit <<= 1)
+		if (aud & bit)
+			json_array_append_new(a, json_string(audience_name(bit)));
+	return a;
+}
+
+void watch_route(struct game *g, struct batch_action *ba, unsigned aud, const json_t *msg)
+{
+	for (struct watcher *w = g->watchers; w; w = w->next) {
+		if (w->umpire && (aud & AUD_UMPIRE)) {
+			json_t *j = json_deep_copy(msg);
+			json_object_set_new(j, "audience", audience_json(aud));
+			to_conn(ba, g->gs->srv, w->conn, j);
+		} else if (!w->umpire && (aud & AUD_SPECTATOR)) {
+			to_conn(ba, g->gs->srv, w->conn, json_deep_copy(msg));
+		}
+	}
+}
+
+static json_t *board_json(const struct game *g)
+{
+	char fen[FEN_MAX];
+	fen_format(referee_board(g->ref), fen, sizeof fen);
+	return json_pack("{s:s, s:I, s:s, s:i}", "event", "board", "game", (json_int_t)g->id, "fen",
+	                 fen, "ply", referee_plies(g->ref));
+}
+
+void watch_board(struct game *g, struct batch_action *ba)
+{
+	for (struct watcher *w = g->watchers; w; w = w->next)
+		if (w->umpire)
+			to_conn(ba, g->gs->srv, w->conn, board_json(g));
+}
+
+void watch_connection(struct games *gs, int64_t uid, bool connected)
+{
+	for (struct game *g = gs->live; g; g = g->next)
+		for (int col = WHITE; col <= BLACK; col++) {
+			if (g->user[col] != uid)
+				continue;
+			for (struct watcher *w = g->watchers; w; w = w->next)
+				if (w->umpire)
+					to_conn(NULL, gs->srv, w->conn,
+					        json_pack("{s:s, s:I, s:s, s:b}", "event", "connection", "game",
+					                  (json_int_t)g->id, "color", game_color_name(col),
+					                  "connected", connected));
+		}
+}
+
+/* ---- requests ---------------------------------------------------------- */
+
+/* A request that waits until the game has no uncommitted action: the
+ * replayed view so far and the live events after it meet without a gap
+ * (an action in the batch was routed to the seats that existed then). */
+struct watch_wait {
+	struct server *srv;
+	uint64_t conn;
+	json_t *id, *req;
+	void (*proceed)(struct conn *c, json_t *id, json_t *req);
+};
+
+static void wait_run(void *arg)
+{
+	struct watch_wait *w = arg;
+	struct conn *c = conn_find(w->srv, w->conn);
+	if (c)
+		w->proceed(c, w->id, w->req);
+	json_decref(w->id);
+	json_decref(w->req);
+	free(w);
+}
+
+static bool must_wait(struct conn *c, const struct game *g, json_t *id, json_t *req,
+                      void (*proceed)(struct conn *c, json_t *id, json_t *req))
+{
+	if (g->pending == 0)
+		return false;
+	struct watch_wait *w = xcalloc(1, sizeof *w);
+	w->srv = conn_server(c);
+	w->conn = conn_id(c);
+	w->id = id ? json_incref(id) : NULL;
+	w->req = json_incref(req);
+	w->proceed = proceed;
+	batch_after(g->gs->batch, wait_run, w);
+	return true;
+}
+
+static int spectator_delay(const struct server *srv)
+{
+	(void)srv;
+	return 0;   /* spectator_delay (plies) is not implemented yet: rated games are umpires' only */
+}
+
+/* The live game of a watch/umpire request, or NULL with the refusal sent. */
+static struct game *seat_game(struct conn *c, json_t *id, json_t *req, bool umpire, int *role)
+{
+	struct server *srv = conn_server(c);
+	int64_t uid = conn_user(c);
+	json_int_t gid = json_integer_value(json_object_get(req, "game"));
+	struct game *g = game_find(srv->games, gid);
+	*role = auth_user_role(srv, uid);
+	if (*role == AUTH_ROLE_NONE) {
+		dispatch_error(c, id, PE_FORBIDDEN, "this account may not watch");
+		return NULL;
+	}
+	if (umpire && *role < AUTH_ROLE_UMPIRE) {
+		dispatch_error(c, id, PE_FORBIDDEN, "only umpires and admins take the umpire's chair");
+		return NULL;
+	}
+	/* Checked before the game is looked at: the refusal says nothing of it. */
+	if (umpire && user_playing(srv->games, uid)) {
+		dispatch_error(c, id, PE_FORBIDDEN, "an umpire who plays a live game cannot umpire");
+		return NULL;
+	}
+	if (g == NULL || g->dead) {
+		dispatch_error(c, id, PE_NO_SUCH_GAME, "no such live game");
+		return NULL;
+	}
+	if (g->user[WHITE] == uid || g->user[BLACK] == uid) {
+		dispatch_error(c, id, PE_FORBIDDEN, "you play in this game");
+		return NULL;
+	}
+	if (!umpire && g->info.rated && *role < AUTH_ROLE_UMPIRE && spectator_delay(srv) == 0) {
+		dispatch_error(c, id, PE_FORBIDDEN, "rated games are watched live by umpires only");
+		return NULL;
+	}
+	return g;
+}
+
+static json_t *seat_view(struct game *g, bool umpire, size_t from)
+{
+	struct store *st = g->gs->srv->store;
+	json_t *events = umpire ? announce_replay_umpire(st, &g->info)
+	                        : announce_replay(st, &g->info, AUD_SPECTATOR);
+	if (!events)
+		return NULL;
+	json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:b, s:s, s:i, s:s}", "game", (json_int_t)g->id,
+	                      "rules", g->rs->name, "white", g->name[WHITE], "black", g->name[BLACK],
+	                      "rated", g->info.rated != 0, "seat", umpire ? "umpire" : "spectator",
+	                      "ply", referee_plies(g->ref),
+	                      "to_move", game_color_name(referee_side_to_move(g->ref)));
+	dispatch_page(j, "events", events, from);
+	json_decref(events);
+	if (g->info.fen[0])
+		json_object_set_new(j, "start_fen", json_string(g->info.fen));
+	json_t *t = game_time_json(&g->info);
+	if (t)
+		json_object_set_new(j, "time", t);
+	json_t *clk = game_clock_json(g, mstime_mono());
+	if (clk)
+		json_object_set_new(j, "clock", clk);
+	if (umpire) {
+		char fen[FEN_MAX];
+		fen_format(referee_board(g->ref), fen, sizeof fen);
+		json_object_set_new(j, "fen", json_string(fen));
+		struct server *srv = g->gs->srv;
+		json_object_set_new(j, "connected",
+		                    json_pack("{s:b, s:b}",
+		                              "white", conn_of_user(srv, g->user[WHITE], NULL) != NULL,
+		                              "black", conn_of_user(srv, g->user[BLACK], NULL) != NULL));
+		if (g->draw_offer >= 0)
+			json_object_set_new(j, "draw_offer", json_string(game_color_name(g->draw_offer)));
+	}
+	return j;
+}
+
+static void take_seat(struct conn *c, json_t *id, json_t *req, bool umpire,
+                      void (*self)(struct conn *c, json_t *id, json_t *req))
+{
+	int role;
+	struct game *g = seat_game(c, id, req, umpire, &role);
+	if (!g || must_wait(c, g, id, req, self))
+		return;
+	struct watcher *w = seat_find(g, conn_id(c));
+	if (w && w->umpire != umpire) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "this connection holds the other seat: unwatch first");
+		return;
+	}
+	json_t *v = seat_view(g, umpire, (size_t)json_integer_value(json_object_get(req, "from")));
+	if (!v) {
+		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
+		return;
+	}
+	if (!w) {
+		w = xcalloc(1, sizeof *w);
+		w->conn = conn_id(c);
+		w->user = conn_user(c);
+		w->umpire = umpire;
+		w->next = g->watchers;
+		g->watchers = w;
+		log_info("game=%" PRId64 " user=%" PRId64 " takes the %s seat", g->id, w->user,
+		         umpire ? "umpire" : "spectator");
+	}
+	dispatch_ok(c, id, v);
+}
+
+static void cmd_watch(struct conn *c, json_t *id, json_t *req)
+{
+	take_seat(c, id, req, false, cmd_watch);
+}
+
+static void cmd_umpire(struct conn *c, json_t *id, json_t *req)
+{
+	take_seat(c, id, req, true, cmd_umpire);
+}
+
+static void cmd_unwatch(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	json_int_t gid = json_integer_value(json_object_get(req, "game"));
+	struct game *g = game_find(srv->games, gid);
+	struct watcher *w = g ? seat_find(g, conn_id(c)) : NULL;
+	if (!w) {
+		dispatch_error(c, id, PE_NO_SUCH_GAME, "not watching that game");
+		return;
+	}
+	seat_remove(g, w);
+	dispatch_ok(c, id, json_pack("{s:I}", "game", (json_int_t)gid));
+}
+
+static void cmd_live(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	int64_t now = mstime_mono();
+	json_t *arr = json_array();
+	for (struct game *g = srv->games->live; g; g = g->next) {
+		if (g->dead)
+			continue;
+		json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:b, s:i, s:s}", "game", (json_int_t)g->id,
+		                      "rules", g->rs->name, "white", g->name[WHITE], "black",
+		                      g->name[BLACK], "rated", g->info.rated != 0, "ply",
+		                      referee_plies(g->ref), "to_move",
+		                      game_color_name(referee_side_to_move(g->ref)));
+		json_t *t = game_time_json(&g->info);
+		if (t)
+			json_object_set_new(j, "time", t);
+		json_t *clk = game_clock_json(g, now);
+		if (clk)
+			json_object_set_new(j, "clock", clk);
+		json_array_append_new(arr, j);
+	}
+	json_t *j = json_object();
+	dispatch_page(j, "games", arr, (size_t)json_integer_value(json_object_get(req, "from")));
+	json_decref(arr);
+	dispatch_ok(c, id, j);
+}
+
+static const struct field f_seat[] = {
+	{ "game", F_INT, 1, WATCH_GAME_ID_MAX },
+	{ "from", F_INT, 0, WATCH_EVENTS_MAX },
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_unwatch[] = {
+	{ "game", F_INT, 1, WATCH_GAME_ID_MAX },
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_live[] = {
+	{ "from", F_INT, 0, DISPATCH_FROM_MAX },
+	{ NULL, 0, 0, 0 },
+};
+
+const struct cmd watch_cmds[] = {
+	{ "live", 0, f_live, cmd_live },
+	{ "watch", 0, f_seat, cmd_watch },
+	{ "umpire", 0, f_seat, cmd_umpire },
+	{ "unwatch", 0, f_unwatch, cmd_unwatch },
+	{ NULL, 0, NULL, NULL },
+};

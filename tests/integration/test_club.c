@@ -1,0 +1,408 @@
+/*
+ * test_club.c — the club server (issue 11) against a real kriegd:
+ * ratings (updated by rated games only, shown in who, seeks, game starts
+ * and the standings; seek ranges); defence
+ * against abuse (registration rate, guests per address, login back-off
+ * that never locks out the real user, fair hashing, the fail2ban filter
+ * on the daemon's real lines).  Other addresses are other loopback
+ * sources (kc_hello_from).
+ */
+#include <check.h>
+#include <math.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check_main.h"
+#include "harness.h"
+#include "proto.h"
+
+static struct kc *reg(struct kd *d, const char *user)
+{
+	struct kc *c = kc_hello(d);
+	kc_ok(c, kc_req(c, "register", "{s:s, s:s}", "user", user, "password", "correct horse"));
+	return c;
+}
+
+/* a seeks (rules, rated), b accepts: the game id; a plays white.  b's
+ * game_start event goes to *start if given. */
+static long long play_start(struct kc *a, struct kc *b, const char *rules, int rated,
+                            json_t **start)
+{
+	json_t *r = kc_ok(a, kc_req(a, "seek", "{s:s, s:s, s:b}", "rules", rules, "color", "white",
+	                            "rated", rated));
+	long long offer = json_integer_value(json_object_get(r, "offer"));
+	r = kc_ok(b, kc_req(b, "accept", "{s:I}", "offer", (json_int_t)offer));
+	long long g = json_integer_value(json_object_get(r, "game"));
+	kc_event(a, "game_start");
+	json_t *st = kc_event(b, "game_start");
+	ck_assert_int_eq(json_integer_value(json_object_get(st, "game")), g);
+	if (start)
+		*start = st;
+	return g;
+}
+
+static long long play(struct kc *a, struct kc *b, const char *rules, int rated)
+{
+	return play_start(a, b, rules, rated, NULL);
+}
+
+static json_t *standings(struct kc *c, const char *rules)
+{
+	json_t *r = kc_ok(c, kc_req(c, "standings", "{s:s}", "rules", rules));
+	return json_object_get(r, "standings");
+}
+
+START_TEST(rated_games_move_ratings)
+{
+	struct kd *d = kd_start(NULL);
+	struct kc *a = reg(d, "alice"), *b = reg(d, "bob");
+
+	/* No rated game yet: an empty table, and seeks show a provisional 1500. */
+	ck_assert_uint_eq(json_array_size(standings(a, "icc")), 0);
+	kc_ok(a, kc_req(a, "seek", "{s:s, s:b}", "rules", "icc", "rated", 1));
+	json_t *s = kc_ok(b, kc_req(b, "seeks", NULL));
+	json_t *o = json_array_get(json_object_get(s, "offers"), 0);
+	json_t *rt = json_object_get(o, "rating");
+	ck_assert_int_eq(json_integer_value(json_object_get(rt, "rating")), 1500);
+	ck_assert(json_is_true(json_object_get(rt, "provisional")));
+	kc_ok(a, kc_req(a, "cancel", "{s:I}", "offer", json_integer_value(json_object_get(o, "offer"))));
+
+	/* An unrated game changes nothing. */
+	long long g = play(a, b, "icc", 0);
+	kc_ok(b, kc_req(b, "resign", "{s:I}", "game", (json_int_t)g));
+	kc_event(a, "game_over");
+	ck_assert_uint_eq(json_array_size(standings(a, "icc")), 0);
+
+	/* A rated one: the start shows both ratings; bob resigns; alice leads. */
+	json_t *st = NULL;
+	g = play_start(a, b, "nost", 1, &st);
+	ck_assert(json_is_true(json_object_get(st, "rated")));
+	ck_assert_int_eq(json_integer_value(json_object_get(
+	                     json_object_get(json_object_get(st, "ratings"), "white"), "rating")), 1500);
+	kc_ok(b, kc_req(b, "resign", "{s:I}", "game", (json_int_t)g));
+	kc_event(a, "game_over");
+	/* nost is in the icc pool: the icc table has them; english's does not. */
+	json_t *tab = standings(b, "icc");
+	ck_assert_uint_eq(json_array_size(tab), 2);
+	json_t *first = json_array_get(tab, 0), *second = json_array_get(tab, 1);
+	ck_assert_str_eq(json_string_value(json_object_get(first, "name")), "alice");
+	ck_assert_int_eq(json_integer_value(json_object_get(first, "rank")), 1);
+	ck_assert_int_gt(json_integer_value(json_object_get(first, "rating")), 1500);
+	ck_assert_int_lt(json_integer_value(json_object_get(second, "rating")), 1500);
+	ck_assert_int_eq(json_integer_value(json_object_get(first, "games")), 1);
+	ck_assert(json_is_true(json_object_get(first, "provisional")));
+	ck_assert_uint_eq(json_array_size(standings(b, "english")), 0);
+
+	/* who shows the pools a user was rated in. */
+	json_t *w = kc_ok(a, kc_req(a, "who", NULL));
+	json_t *users = json_object_get(w, "users");
+	int seen = 0;
+	for (size_t i = 0; i < json_array_size(users); i++) {
+		json_t *u = json_array_get(users, i);
+		json_t *ratings = json_object_get(u, "ratings");
+		ck_assert(json_is_object(ratings));
+		ck_assert(json_object_get(ratings, "icc") != NULL);
+		ck_assert(json_object_get(ratings, "english") == NULL);
+		seen++;
+	}
+	ck_assert_int_eq(seen, 2);
+
+	/* An abort before both moved: no rating change. */
+	g = play(a, b, "icc", 1);
+	kc_ok(a, kc_req(a, "abort", "{s:I}", "game", (json_int_t)g));
+	kc_event(b, "game_over");
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(standings(a, "icc"), 0),
+	                                                    "games")), 1);
+	/* Ratings survive a restart. */
+	kc_close(a);
+	kc_close(b);
+	kd_restart(d);
+	a = kc_hello(d);
+	kc_ok(a, kc_req(a, "login", "{s:s, s:s}", "user", "bob", "password", "correct horse"));
+	ck_assert_uint_eq(json_array_size(standings(a, "icc")), 2);
+	kc_close(a);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(seek_range)
+{
+	struct kd *d = kd_start(NULL);
+	struct kc *a = reg(d, "carol");
+	json_t *r;
+
+	/* A range the newcomer's 1500 is outside of. */
+	struct kc *b = reg(d, "dave");
+	r = kc_ok(a, kc_req(a, "seek", "{s:i, s:i}", "rating_min", 1600, "rating_max", 2000));
+	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
+	json_t *e = kc_error(b, kc_req(b, "accept", "{s:I}", "offer", offer), "illegal_action");
+	ck_assert(strstr(json_string_value(json_object_get(json_object_get(e, "error"), "message")),
+	                 "1500") != NULL);
+	json_t *s = kc_ok(b, kc_req(b, "seeks", NULL));
+	int found = 0;
+	for (size_t i = 0; i < json_array_size(json_object_get(s, "offers")); i++) {
+		json_t *o = json_array_get(json_object_get(s, "offers"), i);
+		if (json_integer_value(json_object_get(o, "offer")) == offer) {
+			found = 1;
+			ck_assert_int_eq(json_integer_value(json_object_get(o, "rating_min")), 1600);
+			ck_assert_int_eq(json_integer_value(json_object_get(o, "rating_max")), 2000);
+		}
+	}
+	ck_assert(found);
+	kc_error(a, kc_req(a, "seek", "{s:i, s:i}", "rating_min", 1800, "rating_max", 1700),
+	         "bad_request");
+	/* Inside the range: accepted. */
+	r = kc_ok(a, kc_req(a, "seek", "{s:i, s:i}", "rating_min", 1400, "rating_max", 1600));
+	kc_ok(b, kc_req(b, "accept", "{s:I}", "offer", json_integer_value(json_object_get(r, "offer"))));
+	kc_close(a);
+	kc_close(b);
+	kd_stop(d);
+}
+END_TEST
+
+
+static long long mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static json_int_t retry_after(json_t *err)
+{
+	json_t *v = json_object_get(json_object_get(err, "error"), "retry_after");
+	ck_assert_msg(json_is_integer(v), "no retry_after");
+	return json_integer_value(v);
+}
+
+START_TEST(registration_rate_per_address)
+{
+	struct kd *d = kd_start("register_per_hour = 2\n");
+	struct kc *a = kc_hello_from(d, "127.0.0.2");
+	kc_ok(a, kc_req(a, "register", "{s:s, s:s}", "user", "reg1", "password", "correct horse"));
+	struct kc *b = kc_hello_from(d, "127.0.0.2");
+	kc_ok(b, kc_req(b, "register", "{s:s, s:s}", "user", "reg2", "password", "correct horse"));
+	struct kc *c = kc_hello_from(d, "127.0.0.2");
+	json_t *e = kc_error(c, kc_req(c, "register", "{s:s, s:s}", "user", "reg3", "password",
+	                               "correct horse"), "retry_after");
+	ck_assert_int_gt(retry_after(e), 3000);
+	ck_assert_int_le(retry_after(e), 3600);
+	/* Another address is not held by it. */
+	struct kc *o = kc_hello_from(d, "127.0.0.3");
+	kc_ok(o, kc_req(o, "register", "{s:s, s:s}", "user", "reg3", "password", "correct horse"));
+	kc_close(a);
+	kc_close(b);
+	kc_close(c);
+	kc_close(o);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(guests_per_address)
+{
+	struct kd *d = kd_start("guests_per_address = 2\n");
+	struct kc *g[3];
+	for (int i = 0; i < 2; i++) {
+		g[i] = kc_hello_from(d, "127.0.0.2");
+		kc_ok(g[i], kc_req(g[i], "guest", NULL));
+	}
+	g[2] = kc_hello_from(d, "127.0.0.2");
+	kc_error(g[2], kc_req(g[2], "guest", NULL), "rate_limited");
+	struct kc *o = kc_hello_from(d, "127.0.0.3");
+	kc_ok(o, kc_req(o, "guest", NULL));
+	/* A guest that logs out is no longer live: room again. */
+	kc_ok(g[0], kc_req(g[0], "logout", NULL));
+	kc_ok(g[2], kc_req(g[2], "guest", NULL));
+	for (int i = 0; i < 3; i++)
+		kc_close(g[i]);
+	kc_close(o);
+	kd_stop(d);
+}
+END_TEST
+
+static json_t *login(struct kc *c, const char *user, const char *pw)
+{
+	return kc_response(c, kc_req(c, "login", "{s:s, s:s}", "user", user, "password", pw));
+}
+
+static const char *code_of(json_t *r)
+{
+	return json_string_value(json_object_get(json_object_get(r, "error"), "code"));
+}
+
+START_TEST(backoff_slows_guesser_not_owner)
+{
+	struct kd *d = kd_start("login_free_failures = 2\nlogin_backoff = 60s\n"
+	                        "login_failure_delay = 300ms\n");
+	struct kc *owner = kc_hello_from(d, "127.0.0.5");
+	kc_ok(owner, kc_req(owner, "register", "{s:s, s:s}", "user", "erin", "password",
+	                    "correct horse"));
+	kc_close(owner);
+
+	/* A guesser: each failure's answer waits login_failure_delay. */
+	struct kc *g = kc_hello_from(d, "127.0.0.2");
+	for (int i = 0; i < 3; i++) {
+		long long t0 = mono_ms();
+		ck_assert_str_eq(code_of(login(g, "erin", "wrong guess")), "auth_failed");
+		ck_assert_int_ge(mono_ms() - t0, 290);   /* a lower bound: never flaky */
+	}
+	/* The third failure opened a 60 s window: refused at once, no hash,
+	 * for this account or any other from this address. */
+	json_t *r = login(g, "erin", "correct horse");
+	ck_assert_str_eq(code_of(r), "retry_after");
+	ck_assert_int_gt(retry_after(r), 50);
+	ck_assert_str_eq(code_of(login(g, "nobody", "whatever1")), "retry_after");
+
+	/* The owner, from a clean address, logs in at once. */
+	owner = kc_hello_from(d, "127.0.0.3");
+	r = login(owner, "erin", "correct horse");
+	ck_assert(json_is_true(json_object_get(r, "ok")));
+
+	/* A second guesser: once it has failed, the account's window holds it
+	 * even with the right password. */
+	struct kc *g2 = kc_hello_from(d, "127.0.0.4");
+	ck_assert_str_eq(code_of(login(g2, "erin", "bad guess")), "auth_failed");
+	ck_assert_str_eq(code_of(login(g2, "erin", "correct horse")), "retry_after");
+
+	/* One line per failure names the address and the user. */
+	ck_assert(kd_log_wait(d, "login failed addr=127.0.0.2 user=erin", 1000));
+	ck_assert_int_eq(kd_log_count(d, "login failed addr=127.0.0.2 user=erin"), 3);
+	ck_assert_int_eq(kd_log_count(d, "login failed addr=127.0.0.4 user=erin"), 1);
+	kc_close(g);
+	kc_close(g2);
+	kc_close(owner);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(fair_hashing_under_flood)
+{
+	/* Two addresses flood the hashing queue (16 logins each: together
+	 * they would fill the whole AUTH_QUEUE_MAX of 32 first come first
+	 * served); each gets its share, a third address still gets in. */
+	struct kd *d = kd_start("hash_queue_per_address = 4\nrate_limit = 1000\nrate_burst = 1000\n");
+	struct kc *owner = kc_hello_from(d, "127.0.0.4");
+	json_t *r = kc_ok(owner, kc_req(owner, "register", "{s:s, s:s}", "user", "frank",
+	                                "password", "correct horse"));
+	char token[64];
+	snprintf(token, sizeof token, "%s", json_string_value(json_object_get(r, "token")));
+	kc_close(owner);
+	struct kc *flood[32];
+	long long ids[32];
+	for (int i = 0; i < 32; i++)
+		flood[i] = kc_hello_from(d, i % 2 ? "127.0.0.2" : "127.0.0.3");
+	for (int i = 0; i < 32; i++)
+		ids[i] = kc_req(flood[i], "login", "{s:s, s:s}", "user", "frank", "password",
+		                "not the password");
+	/* Resuming a session never waits for hashing, even from a flooder. */
+	struct kc *res = kc_hello_from(d, "127.0.0.2");
+	kc_ok(res, kc_req(res, "resume", "{s:s}", "token", token));
+
+	struct kc *c = kc_hello_from(d, "127.0.0.4");
+	long long t0 = mono_ms();
+	r = login(c, "frank", "correct horse");
+	long long took = mono_ms() - t0;
+	ck_assert_msg(json_is_true(json_object_get(r, "ok")), "third address refused: %s",
+	              code_of(r));
+	/* Round robin: behind at most one job of each flooder (~0.1 s each);
+	 * a generous bound for slow sanitizer builds. */
+	ck_assert_msg(took < 3000, "took %lld ms", took);
+	int busy = 0;
+	for (int i = 0; i < 32; i++) {
+		const char *code = code_of(kc_response(flood[i], ids[i]));
+		busy += code && strcmp(code, "busy") == 0;
+	}
+	ck_assert_int_ge(busy, 32 - 8);   /* at most 4 each were queued */
+	for (int i = 0; i < 32; i++)
+		kc_close(flood[i]);
+	kc_close(res);
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+/* The failregex of deploy/fail2ban/filter.d/kriegd.conf, <HOST> as a
+ * group; returns that group's number. */
+static int filter_regex(regex_t *re)
+{
+	int group = 0;
+	const char *dir = getenv("KRIEG_SRCDIR");
+	char path[512], line[512], pat[600] = "";
+	snprintf(path, sizeof path, "%s/deploy/fail2ban/filter.d/kriegd.conf", dir ? dir : ".");
+	FILE *f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	while (fgets(line, sizeof line, f))
+		if (strncmp(line, "failregex = ", 12) == 0) {
+			line[strcspn(line, "\n")] = '\0';
+			char *host = strstr(line + 12, "<HOST>");
+			ck_assert(host != NULL);
+			group = 1;
+			for (const char *p = line + 12; p < host; p++)
+				group += *p == '(';
+			snprintf(pat, sizeof pat, "%.*s([0-9a-fA-F.:]+)%s", (int)(host - (line + 12)),
+			         line + 12, host + 6);
+		}
+	fclose(f);
+	ck_assert_msg(pat[0] != '\0', "no failregex in %s", path);
+	ck_assert_int_eq(regcomp(re, pat, REG_EXTENDED), 0);
+	return group;
+}
+
+START_TEST(fail2ban_filter)
+{
+	struct kd *d = kd_start("login_free_failures = 1\nlogin_backoff = 60s\n");
+	struct kc *g = kc_hello_from(d, "127.0.0.7");
+	/* A user name that tries to name another address. */
+	ck_assert_str_eq(code_of(login(g, "x addr=10.9.9.9 user=y", "wrong guess")), "auth_failed");
+	ck_assert_str_eq(code_of(login(g, "alice", "wrong guess")), "auth_failed");
+	ck_assert_str_eq(code_of(login(g, "alice", "wrong guess")), "retry_after");
+	struct kc *ok = kc_hello_from(d, "127.0.0.8");
+	kc_ok(ok, kc_req(ok, "guest", NULL));
+	ck_assert(kd_log_wait(d, "login refused addr=127.0.0.7", 1000));
+
+	regex_t re;
+	int h = filter_regex(&re);
+	ck_assert_int_lt(h, 8);
+	char *log = kd_log(d);
+	int hits = 0;
+	for (char *line = strtok(log, "\n"); line; line = strtok(NULL, "\n")) {
+		regmatch_t m[8];
+		if (regexec(&re, line, 8, m, 0) != 0)
+			continue;
+		hits++;
+		ck_assert_msg(m[h].rm_so >= 0 && m[h].rm_eo - m[h].rm_so == 9 &&
+		              strncmp(line + m[h].rm_so, "127.0.0.7", 9) == 0,
+		              "matched the wrong host in: %s", line);
+	}
+	ck_assert_int_eq(hits, 3);   /* two failures and one refusal; nothing else */
+	regfree(&re);
+	free(log);
+	kc_close(g);
+	kc_close(ok);
+	kd_stop(d);
+}
+END_TEST
+
+static Suite *club_suite(void)
+{
+	Suite *s = suite_create("club");
+	TCase *tc = tcase_create("ratings");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, rated_games_move_ratings);
+	tcase_add_test(tc, seek_range);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("abuse");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, registration_rate_per_address);
+	tcase_add_test(tc, guests_per_address);
+	tcase_add_test(tc, backoff_slows_guesser_not_owner);
+	tcase_add_test(tc, fair_hashing_under_flood);
+	tcase_add_test(tc, fail2ban_filter);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(club_suite)

@@ -1,0 +1,478 @@
+/*
+ * test_service.c — kriegd as a systemd service, without systemd: the
+ * sd_notify messages through a datagram socket the test binds as
+ * NOTIFY_SOCKET (READY, STATUS, WATCHDOG, STOPPING), SIGHUP with a
+ * replaced certificate and config (new connections get the new
+ * certificate, a game in progress goes on, a broken certificate or file
+ * keeps the old settings), `--check-config`, and socket activation through
+ * a passed descriptor (LISTEN_FDS/LISTEN_PID).
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+#include "check_main.h"
+#include "harness.h"
+#include "harness_game.h"
+
+#define FP_LEN (32 * 3)
+
+/* "AB:CD:..." SHA-256 of x, as kriegd logs it. */
+static void fp_of(X509 *x, char fp[FP_LEN])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+
+	ck_assert_int_eq(X509_digest(x, EVP_sha256(), md, &n), 1);
+	for (unsigned int i = 0; i < n; i++)
+		snprintf(fp + 3 * i, FP_LEN - 3 * i, i + 1 < n ? "%02X:" : "%02X", md[i]);
+}
+
+static void fp_of_file(const char *path, char fp[FP_LEN])
+{
+	FILE *f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	X509 *x = PEM_read_X509(f, NULL, NULL, NULL);
+	fclose(f);
+	ck_assert_ptr_nonnull(x);
+	fp_of(x, fp);
+	X509_free(x);
+}
+
+/* The certificate a new connection to 127.0.0.1:port is shown (no
+ * verification: which one it is, is the question). */
+static void fp_served(int port, char fp[FP_LEN])
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	struct timeval tv = { .tv_sec = 10 };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_ge(fd, 0);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	ck_assert_msg(connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0, "connect: %s",
+	              strerror(errno));
+	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+	SSL *ssl = SSL_new(ctx);
+	SSL_set_fd(ssl, fd);
+	ck_assert_msg(SSL_connect(ssl) == 1, "TLS handshake failed");
+	X509 *x = SSL_get1_peer_certificate(ssl);
+	ck_assert_ptr_nonnull(x);
+	fp_of(x, fp);
+	X509_free(x);
+	SSL_free(ssl);
+	SSL_CTX_free(ctx);
+	close(fd);
+}
+
+static void write_pem(const char *path, EVP_PKEY *k, X509 *x)
+{
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(k != NULL ? PEM_write_PrivateKey(f, k, NULL, NULL, 0, NULL, NULL)
+	                           : PEM_write_X509(f, x), 1);
+	fclose(f);
+	chmod(path, 0600);
+}
+
+/* A new self-signed pair for localhost (what a renewal puts in place). */
+static void new_pair(const char *cert, const char *key)
+{
+	EVP_PKEY *k = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+	X509 *x = X509_new();
+	X509V3_CTX v3;
+
+	ck_assert_ptr_nonnull(k);
+	X509_set_version(x, 2);
+	ASN1_INTEGER_set(X509_get_serialNumber(x), (long)getpid() ^ (long)time(NULL));
+	X509_gmtime_adj(X509_getm_notBefore(x), -3600);
+	X509_gmtime_adj(X509_getm_notAfter(x), 3600L * 24);
+	X509_set_pubkey(x, k);
+	X509_NAME *name = X509_get_subject_name(x);
+	X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, (const unsigned char *)"localhost", -1,
+	                           -1, 0);
+	X509_set_issuer_name(x, name);
+	X509V3_set_ctx_nodb(&v3);
+	X509V3_set_ctx(&v3, x, x, NULL, NULL, 0);
+	X509_EXTENSION *ext = X509V3_EXT_conf_nid(NULL, &v3, NID_subject_alt_name,
+	                                          "DNS:localhost,IP:127.0.0.1");
+	ck_assert_ptr_nonnull(ext);
+	X509_add_ext(x, ext, -1);
+	X509_EXTENSION_free(ext);
+	ck_assert_int_gt(X509_sign(x, k, EVP_sha256()), 0);
+	/* Written beside, then renamed: as certbot's deploy hooks do. */
+	char tmp[4200];
+	snprintf(tmp, sizeof tmp, "%s.new", key);
+	write_pem(tmp, k, NULL);
+	ck_assert_int_eq(rename(tmp, key), 0);
+	snprintf(tmp, sizeof tmp, "%s.new", cert);
+	write_pem(tmp, NULL, x);
+	ck_assert_int_eq(rename(tmp, cert), 0);
+	X509_free(x);
+	EVP_PKEY_free(k);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The state directory's parent, where the harness keeps kriegd.conf. */
+static void conf_path(const struct kd *d, char *buf, size_t len)
+{
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s", kd_state_dir(d));
+	snprintf(buf, len, "%s/kriegd.conf", dirname(tmp));
+}
+
+/* SIGHUP, then wait for the n-th occurrence of needle in the log. */
+static void hup_and_wait(struct kd *d, const char *needle)
+{
+	int before = kd_log_count(d, needle);
+	ck_assert_int_eq(kill(kd_pid(d), SIGHUP), 0);
+	for (int i = 0; i < 1000 && kd_log_count(d, needle) <= before; i++)
+		kt_sleep_ms(10);
+	char *log = kd_log(d);
+	ck_assert_msg(kd_log_count(d, needle) > before, "no \"%s\" after SIGHUP; log:\n%s", needle,
+	              log);
+	free(log);
+}
+
+START_TEST(reload_certificate)
+{
+	struct kd *d = kd_start("idle_timeout = 60s\n");
+	char cert[4200], key[4200], conf[4200], fp0[FP_LEN], fp1[FP_LEN], fp2[FP_LEN], now[FP_LEN];
+	struct kp w, b;
+
+	snprintf(cert, sizeof cert, "%s/kriegd-cert.pem", kd_state_dir(d));
+	snprintf(key, sizeof key, "%s/kriegd-key.pem", kd_state_dir(d));
+	conf_path(d, conf, sizeof conf);
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	int64_t g = kg_new_game(&w, &b);
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", g, "move", "e4"));
+
+	fp_of_file(cert, fp0);
+	fp_served(kd_port(d), now);
+	ck_assert_str_eq(now, fp0);
+
+	/* A renewed certificate: new connections see it, the game goes on. */
+	new_pair(cert, key);
+	fp_of_file(cert, fp1);
+	ck_assert_str_ne(fp1, fp0);
+	hup_and_wait(d, "reloaded sha256=");
+	fp_served(kd_port(d), now);
+	ck_assert_str_eq(now, fp1);
+	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", g, "move", "e5"));
+	struct kc *fresh = kc_hello(d);     /* verifies against the new file */
+	kc_close(fresh);
+
+	/* A broken certificate: logged, the running one kept. */
+	write_file(cert, "-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n");
+	hup_and_wait(d, "reload failed");
+	fp_served(kd_port(d), now);
+	ck_assert_str_eq(now, fp1);
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", g, "move", "Nf3"));
+
+	/* A broken config file: named with its line, nothing changes. */
+	new_pair(cert, key);
+	fp_of_file(cert, fp2);
+	write_file(conf, "idle_timeout = 60s\nno_such_key = 1\n");
+	hup_and_wait(d, "reload failed");
+	ck_assert_int_ge(kd_log_count(d, "kriegd.conf:2: unknown setting 'no_such_key'"), 1);
+	fp_served(kd_port(d), now);
+	ck_assert_str_eq(now, fp1);
+
+	/* A good one that also changes what needs a restart: applied, and
+	 * the fixed settings named (listen comes from the command line here,
+	 * which wins over the file, so it does not change). */
+	write_file(conf, "idle_timeout = 60s\nlisten = 127.0.0.1:1\ndatabase = /nonexistent/k.db\n"
+	                 "store_synchronous = normal\n");
+	hup_and_wait(d, "reloaded sha256=");
+	ck_assert_int_ge(kd_log_count(d, "take effect only on restart: database,store_synchronous"),
+	                 1);
+	fp_served(kd_port(d), now);
+	ck_assert_str_eq(now, fp2);
+	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", g, "move", "Nc6"));
+	kc_ok(w.c, kc_req(w.c, "ping", NULL));
+	kd_stop(d);
+}
+END_TEST
+
+/* ---- sd_notify ---- */
+
+struct notify {
+	int fd;
+	char path[108];
+	char got[8192];             /* every datagram so far, '|'-separated */
+};
+
+static void notify_open(struct notify *n)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(n->path, sizeof n->path, "%s/kn-%d.sock", tmp && *tmp ? tmp : "/tmp", (int)getpid());
+	unlink(n->path);
+	n->got[0] = '\0';
+	n->fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	ck_assert_int_ge(n->fd, 0);
+	snprintf(sa.sun_path, sizeof sa.sun_path, "%s", n->path);
+	ck_assert_int_eq(bind(n->fd, (struct sockaddr *)&sa, sizeof sa), 0);
+	setenv("NOTIFY_SOCKET", n->path, 1);
+}
+
+/* Wait until `count` datagrams containing needle have come (all kept). */
+static bool notify_wait(struct notify *n, const char *needle, int count, int timeout_ms)
+{
+	for (int waited = 0;; waited += 10) {
+		int seen = 0;
+		for (const char *p = n->got; (p = strstr(p, needle)) != NULL; p++)
+			seen++;
+		if (seen >= count)
+			return true;
+		if (waited >= timeout_ms)
+			return false;
+		struct pollfd pfd = { .fd = n->fd, .events = POLLIN };
+		if (poll(&pfd, 1, 10) == 1) {
+			char buf[1024];
+			ssize_t r = recv(n->fd, buf, sizeof buf - 1, 0);
+			if (r > 0) {
+				buf[r] = '\0';
+				size_t used = strlen(n->got);
+				snprintf(n->got + used, sizeof n->got - used, "%s|", buf);
+			}
+		}
+	}
+}
+
+static void notify_close(struct notify *n)
+{
+	unsetenv("NOTIFY_SOCKET");
+	close(n->fd);
+	unlink(n->path);
+}
+
+START_TEST(notify_ready_status_watchdog)
+{
+	struct notify n;
+
+	notify_open(&n);
+	/* Pings every 150 ms (half the period). */
+	setenv("WATCHDOG_USEC", "300000", 1);
+	struct kd *d = kd_start(NULL);
+	unsetenv("WATCHDOG_USEC");
+	ck_assert_msg(notify_wait(&n, "READY=1", 1, 10000), "no READY=1: %s", n.got);
+	ck_assert_msg(strstr(n.got, "STATUS=0 connections, 0 live games") != NULL, "%s", n.got);
+	ck_assert_msg(notify_wait(&n, "WATCHDOG=1", 3, 10000), "no watchdog pings: %s", n.got);
+
+	/* The status follows what is served. */
+	struct kp w, b;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	kg_new_game(&w, &b);
+	ck_assert_msg(notify_wait(&n, "STATUS=2 connections, 1 live games", 1, 10000), "%s", n.got);
+
+	/* A reload is announced and ends READY again. */
+	int ready = 0;
+	for (const char *p = n.got; (p = strstr(p, "READY=1")) != NULL; p++)
+		ready++;
+	ck_assert_int_eq(kill(kd_pid(d), SIGHUP), 0);
+	ck_assert_msg(notify_wait(&n, "RELOADING=1", 1, 10000), "%s", n.got);
+	ck_assert_msg(notify_wait(&n, "READY=1", ready + 1, 10000), "%s", n.got);
+
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+	ck_assert_msg(notify_wait(&n, "STOPPING=1", 1, 1000), "no STOPPING=1: %s", n.got);
+	notify_close(&n);
+}
+END_TEST
+
+START_TEST(notify_none_without_socket)
+{
+	/* No NOTIFY_SOCKET: no watchdog line, no complaint, a normal start. */
+	unsetenv("NOTIFY_SOCKET");
+	setenv("WATCHDOG_USEC", "300000", 1);
+	struct kd *d = kd_start(NULL);
+	unsetenv("WATCHDOG_USEC");
+	struct kc *c = kc_hello(d);
+	kc_close(c);
+	ck_assert_int_eq(kd_log_count(d, "watchdog"), 0);
+	ck_assert_int_eq(kd_log_count(d, "sd_notify"), 0);
+	kd_stop(d);
+}
+END_TEST
+
+/* ---- --check-config ---- */
+
+START_TEST(check_config)
+{
+	char dir[] = "/tmp/kcc-XXXXXX", path[256], out[16384];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/kriegd.conf", dir);
+
+	write_file(path, "# a club\nlisten = 127.0.0.1:7575\nidle_timeout = 90s\n"
+	                 "output_buffer_max = 64k\nlog_level = warn\n");
+	char *good[] = { "kriegd", "--check-config", "--config", path, NULL };
+	ck_assert_int_eq(kg_run_kriegd(good, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "listen = 127.0.0.1:7575\n") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "idle_timeout = 90s\n") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "output_buffer_max = 65536\n") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "log_level = warn\n") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "max_connections = 1024\n") != NULL, "defaults shown: %s", out);
+
+	/* The printed settings are a valid config themselves. */
+	char again[256];
+	snprintf(again, sizeof again, "%s/printed.conf", dir);
+	write_file(again, out);
+	char *reread[] = { "kriegd", "--check-config", "--config", again, NULL };
+	char out2[16384];
+	ck_assert_int_eq(kg_run_kriegd(reread, 10000, out2, sizeof out2), 0);
+	ck_assert_str_eq(out2, out);
+
+	/* An unknown key and a bad value: non-zero, file and line named. */
+	write_file(path, "listen = 127.0.0.1:7575\n\nlisten_adress = 1.2.3.4:1\n");
+	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "kriegd.conf:3: unknown setting 'listen_adress'") != NULL, "%s",
+	              out);
+	write_file(path, "idle_timeout = soon\n");
+	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "kriegd.conf:1: idle_timeout:") != NULL, "%s", out);
+	/* cert without key, and a certificate that does not load. */
+	write_file(path, "cert = /nonexistent/cert.pem\n");
+	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "set both 'cert' and 'key'") != NULL, "%s", out);
+	write_file(path, "cert = /nonexistent/cert.pem\nkey = /nonexistent/key.pem\n");
+	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "/nonexistent/cert.pem") != NULL, "%s", out);
+
+	/* A credential name (no '/') is read from $CREDENTIALS_DIRECTORY. */
+	char cred[256], c[300], k[300];
+	snprintf(cred, sizeof cred, "%s/creds", dir);
+	ck_assert_int_eq(mkdir(cred, 0700), 0);
+	snprintf(c, sizeof c, "%s/tls-cert", cred);
+	snprintf(k, sizeof k, "%s/tls-key", cred);
+	new_pair(c, k);
+	write_file(path, "cert = tls-cert\nkey = tls-key\n");
+	setenv("CREDENTIALS_DIRECTORY", cred, 1);
+	int rc = kg_run_kriegd(good, 10000, out, sizeof out);
+	unsetenv("CREDENTIALS_DIRECTORY");
+	ck_assert_msg(rc == 0 && strstr(out, "cert = tls-cert\n") != NULL, "%s", out);
+
+	unlink(c);
+	unlink(k);
+	rmdir(cred);
+	unlink(again);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
+/* ---- socket activation ---- */
+
+START_TEST(socket_activation)
+{
+	char dir[] = "/tmp/ksa-XXXXXX", state[256], log[256];
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	socklen_t slen = sizeof sa;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(state, sizeof state, "%s/state", dir);
+	snprintf(log, sizeof log, "%s/kriegd.log", dir);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	int lfd = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_ge(lfd, 0);
+	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&sa, sizeof sa), 0);
+	ck_assert_int_eq(listen(lfd, 16), 0);
+	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&sa, &slen), 0);
+	int port = ntohs(sa.sin_port);
+
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		char pidbuf[32];
+		int out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/* As systemd passes them: from fd 3, LISTEN_PID naming the daemon. */
+		if (out < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0 || dup2(lfd, 3) < 0)
+			_exit(127);
+		snprintf(pidbuf, sizeof pidbuf, "%d", (int)getpid());
+		setenv("LISTEN_PID", pidbuf, 1);
+		setenv("LISTEN_FDS", "1", 1);
+		execl(kg_kriegd_path(), "kriegd", "--state-dir", state, "--listen", "127.0.0.1:1",
+		      (char *)NULL);
+		_exit(127);
+	}
+	close(lfd);
+
+	/* The passed socket accepts before kriegd even reads it; the answer
+	 * (the handshake) comes once it runs. */
+	char fp[FP_LEN], want[FP_LEN], cert[300];
+	fp_served(port, fp);
+	snprintf(cert, sizeof cert, "%s/kriegd-cert.pem", state);
+	fp_of_file(cert, want);
+	ck_assert_str_eq(fp, want);
+
+	ck_assert_int_eq(kill(pid, SIGTERM), 0);
+	int status;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	FILE *f = fopen(log, "r");
+	char text[16384] = "";
+	size_t got = fread(text, 1, sizeof text - 1, f);
+	text[got] = '\0';
+	fclose(f);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s", text);
+	ck_assert_msg(strstr(text, "listen settings ignored: 1 socket(s)") != NULL, "%s", text);
+	char needle[64];
+	snprintf(needle, sizeof needle, "listening on 127.0.0.1:%d", port);
+	ck_assert_msg(strstr(text, needle) != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "127.0.0.1:1\n") == NULL, "%s", text);
+
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+static Suite *service_suite(void)
+{
+	Suite *s = suite_create("service");
+	TCase *tc = tcase_create("service");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, reload_certificate);
+	tcase_add_test(tc, notify_ready_status_watchdog);
+	tcase_add_test(tc, notify_none_without_socket);
+	tcase_add_test(tc, check_config);
+	tcase_add_test(tc, socket_activation);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(service_suite)

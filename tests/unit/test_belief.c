@@ -1,0 +1,309 @@
+/*
+ * test_belief.c — krieg-bot's belief state (client-cli/bot/belief.h).
+ *
+ * Hand-made positions, refereed by the real rules core, one bot colour fed
+ * only its own events: each announcement kind of each rule set narrows the
+ * set of opponent positions to exactly the ones counted by hand here, and
+ * the true position is always among them.  Then random games in every rule
+ * set: while the belief is exact, the true position is in it after every
+ * ply; a sampled belief is exercised for crashes and the lost count.
+ */
+#include <check.h>
+#include <string.h>
+
+#include "belief.h"
+#include "check_main.h"
+#include "fen.h"
+#include "local.h"
+#include "referee.h"
+
+struct sc {
+	const struct ruleset *rs;
+	struct referee *r;
+	struct belief *bel;
+	struct evlist ev;
+	size_t next;          /* events of ev not yet fed */
+};
+
+static void sc_open(struct sc *s, const struct ruleset *rs, const char *fen, int color)
+{
+	char err[128];
+	struct board start;
+	memset(s, 0, sizeof *s);
+	s->rs = rs;
+	ck_assert_int_eq(fen_parse(fen, &start, err, sizeof err), 0);
+	s->r = referee_new(rs, fen, err, sizeof err);
+	ck_assert_ptr_nonnull(s->r);
+	s->bel = belief_new(rs, &start, color, NULL, 7);
+	evlist_init(&s->ev);
+	ck_assert_int_eq(referee_begin(s->r, &s->ev), REF_OK);
+}
+
+/* Feed the events not fed yet, stopping after the first of type `stop` (0: all). */
+static void sc_feed(struct sc *s, int stop)
+{
+	while (s->next < s->ev.n) {
+		const struct event *e = &s->ev.v[s->next++];
+		belief_apply(s->bel, e);
+		if (stop && e->type == stop && (e->audience & aud_of(s->bel->color)))
+			return;
+	}
+}
+
+static void sc_try(struct sc *s, int color, const char *move)
+{
+	sc_feed(s, 0);
+	ck_assert_int_eq(referee_attempt(s->r, color, move, &s->ev), REF_OK);
+}
+
+static void sc_any(struct sc *s, int color)
+{
+	sc_feed(s, 0);
+	ck_assert_int_eq(referee_any(s->r, color, &s->ev), REF_OK);
+}
+
+/* The belief's size after everything said so far, with the truth inside. */
+static size_t sc_count(struct sc *s)
+{
+	sc_feed(s, 0);
+	belief_settle(s->bel);
+	ck_assert_msg(belief_rank(s->bel, referee_board(s->r)) >= 0, "%s: true position dropped", s->rs->name);
+	return belief_count(s->bel);
+}
+
+static void sc_close(struct sc *s)
+{
+	ck_assert_uint_eq(s->bel->lost, 0);
+	belief_free(s->bel);
+	referee_free(s->r);
+	evlist_free(&s->ev);
+}
+
+#define EACH_RULESET(rs) \
+	for (size_t i_ = 0; i_ < ruleset_count(); i_++) \
+		for (const struct ruleset *rs = ruleset_at(i_); rs; rs = NULL)
+
+/* The opponent's move (no announcement) and check directions, in every rule set. */
+START_TEST(test_opponent_move_and_check)
+{
+	EACH_RULESET(rs) {
+		struct sc s;
+		/* black king e8 alone: d8 f8 d7 e7 f7 */
+		sc_open(&s, rs, "4k3/8/8/8/8/8/8/R3K3 b - - 0 1", WHITE);
+		sc_try(&s, BLACK, "Kd8");
+		ck_assert_uint_eq(sc_count(&s), 5);
+		sc_try(&s, WHITE, "Ra8"); /* check on the rank: d8 or f8 */
+		ck_assert_uint_eq(sc_count(&s), 2);
+		sc_close(&s);
+
+		sc_open(&s, rs, "4k3/8/8/8/8/8/8/R3K3 b - - 0 1", WHITE);
+		sc_try(&s, BLACK, "Ke7");
+		sc_try(&s, WHITE, "Ra8"); /* no check: d7 e7 f7 */
+		ck_assert_uint_eq(sc_count(&s), 3);
+		sc_close(&s);
+	}
+}
+END_TEST
+
+/* Our capture: its square, and in icc the kind. */
+START_TEST(test_own_capture_square_and_kind)
+{
+	EACH_RULESET(rs) {
+		struct sc s;
+		/* black: Kh8, Nb6, pawn d7; ten moves, two of them to d5 (the pawn, the knight) */
+		sc_open(&s, rs, "7k/3p4/1n6/8/8/8/8/K2Q4 b - - 0 1", WHITE);
+		sc_try(&s, BLACK, "d5");
+		ck_assert_uint_eq(sc_count(&s), 10);
+		sc_try(&s, WHITE, "Qd5"); /* captures on d5 */
+		ck_assert_uint_eq(sc_count(&s), rs->capture_kind ? 1 : 2);
+		sc_close(&s);
+
+		/* the opponent's move captured nothing and gave no check: */
+		sc_open(&s, rs, "1n5k/8/8/8/8/8/8/K2Q4 b - - 0 1", WHITE);
+		sc_try(&s, BLACK, "Nd7");
+		ck_assert_uint_eq(sc_count(&s), 6);
+		sc_try(&s, WHITE, "Qd7"); /* captures the knight on d7 */
+		ck_assert_uint_eq(sc_count(&s), 1);
+		sc_close(&s);
+
+		sc_open(&s, rs, "1n5k/8/8/8/8/8/8/K2Q4 b - - 0 1", WHITE);
+		sc_try(&s, BLACK, "Na6");
+		sc_try(&s, WHITE, "Qd7"); /* neither capture nor check: Na6, Nc6, Kg8 */
+		ck_assert_uint_eq(sc_count(&s), 3);
+		sc_close(&s);
+	}
+}
+END_TEST
+
+/* Our refused try, and our try played, each say something about the king next to ours. */
+START_TEST(test_own_try_refused_or_played)
+{
+	EACH_RULESET(rs) {
+		struct sc s;
+		sc_open(&s, rs, "R7/8/8/8/8/4k3/8/4K3 b - - 0 1", WHITE);
+		sc_try(&s, BLACK, "Kd3");
+		ck_assert_uint_eq(sc_count(&s), 5); /* d3 f3 d4 e4 f4 */
+		sc_try(&s, WHITE, "Kd2");            /* next to d3: refused */
+		ck_assert_int_eq(s.ev.v[s.ev.n - 1].type, EV_ILLEGAL);
+		ck_assert_uint_eq(sc_count(&s), 1);
+		sc_close(&s);
+
+		sc_open(&s, rs, "R7/8/8/8/8/4k3/8/4K3 b - - 0 1", WHITE);
+		sc_try(&s, BLACK, "Kf4");
+		sc_try(&s, WHITE, "Kd2");            /* played: the king is not on d3 */
+		ck_assert_uint_eq(sc_count(&s), 4);
+		sc_close(&s);
+	}
+}
+END_TEST
+
+/* Pawn-capture information at the turn's start (icc count, nost yes/no, rand squares) or on "any?". */
+START_TEST(test_pawn_information)
+{
+	EACH_RULESET(rs) {
+		struct sc s;
+		/* black: d6, d5 or one of four king moves; only d5 gives e4 a capture */
+		sc_open(&s, rs, "4k3/3p4/8/8/4P3/8/8/4K3 w - - 0 1", WHITE);
+		sc_try(&s, WHITE, "Kd2");
+		sc_try(&s, BLACK, "d5");
+		if (rs->pawn_info == PAWN_INFO_ASK) {
+			ck_assert_uint_eq(sc_count(&s), 6);
+			sc_any(&s, WHITE);
+		}
+		ck_assert_uint_eq(sc_count(&s), rs->pawn_info == PAWN_INFO_NONE ? 6 : 1);
+		sc_close(&s);
+
+		sc_open(&s, rs, "4k3/3p4/8/8/4P3/8/8/4K3 w - - 0 1", WHITE);
+		sc_try(&s, WHITE, "Kd2");
+		sc_try(&s, BLACK, "d6");
+		if (rs->pawn_info == PAWN_INFO_ASK)
+			sc_any(&s, WHITE);
+		ck_assert_uint_eq(sc_count(&s), rs->pawn_info == PAWN_INFO_NONE ? 6 : 5);
+		sc_close(&s);
+	}
+}
+END_TEST
+
+/* The opponent's refused tries: heard (gollon, cincinnati, rand, berkeley), counted (nost) or not. */
+START_TEST(test_opponent_illegal_tries)
+{
+	EACH_RULESET(rs) {
+		struct sc s;
+		sc_open(&s, rs, "4k3/8/8/8/8/8/8/R3K3 b - - 0 1", WHITE);
+		sc_try(&s, BLACK, "Ke7");
+		sc_try(&s, WHITE, "Ra6");
+		ck_assert_uint_eq(sc_count(&s), 5);   /* d8 f8 d7 e7 f7 */
+		sc_try(&s, BLACK, "Ke6");              /* refused: the rook holds the sixth rank */
+		/* only kings on the seventh rank had a try to refuse */
+		bool told = rs->illegal != ILLEGAL_MOVER && rs->impossible != IMPOSSIBLE_IS_ILLEGAL;
+		if (rs->illegal == ILLEGAL_COUNTED) {
+			sc_try(&s, BLACK, "Kd7");          /* the count comes with the move */
+			sc_feed(&s, EV_ILLEGAL_COUNT);
+			ck_assert_uint_eq(belief_count(s.bel), 3);
+		} else {
+			ck_assert_uint_eq(sc_count(&s), told ? 3 : 5);
+		}
+		sc_close(&s);
+	}
+}
+END_TEST
+
+/* En passant as each rule set tells it to the capturer. */
+START_TEST(test_en_passant)
+{
+	EACH_RULESET(rs) {
+		struct sc s;
+		sc_open(&s, rs, "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1", WHITE);
+		sc_try(&s, BLACK, "d5");
+		sc_try(&s, WHITE, "exd6");
+		ck_assert_uint_eq(sc_count(&s), 1);
+		sc_close(&s);
+		/* and as the victim hears it */
+		sc_open(&s, rs, "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1", BLACK);
+		sc_try(&s, BLACK, "d5");
+		sc_try(&s, WHITE, "exd6");
+		ck_assert_uint_eq(sc_count(&s), 1);
+		sc_close(&s);
+	}
+}
+END_TEST
+
+/* A yes to the opponent's "any?" obliges a pawn-capture try: with no refusal heard, its move was one. */
+START_TEST(test_opponent_any_obliges)
+{
+	EACH_RULESET(rs) {
+		if (rs->pawn_info != PAWN_INFO_ASK || rs->any_after_first_move)
+			continue;
+		struct sc s;
+		sc_open(&s, rs, "4k3/8/5n2/3p4/8/8/4P3/4K3 w - - 0 1", WHITE);
+		sc_try(&s, WHITE, "e4");
+		sc_any(&s, BLACK);
+		sc_try(&s, BLACK, "dxe4");
+		ck_assert_uint_eq(sc_count(&s), 1);   /* not Nxe4 */
+		sc_close(&s);
+	}
+	/* where nobody asks, both captures on e4 stay */
+	struct sc s;
+	sc_open(&s, ruleset_find("nost"), "4k3/8/5n2/3p4/8/8/4P3/4K3 w - - 0 1", WHITE);
+	sc_try(&s, WHITE, "e4");
+	sc_try(&s, BLACK, "dxe4");
+	ck_assert_uint_eq(sc_count(&s), 2);
+	sc_close(&s);
+}
+END_TEST
+
+/* A copy is independent of its original. */
+START_TEST(test_clone)
+{
+	struct sc s;
+	sc_open(&s, ruleset_find("icc"), "4k3/8/8/8/8/8/8/R3K3 b - - 0 1", WHITE);
+	sc_try(&s, BLACK, "Kd8");
+	ck_assert_uint_eq(sc_count(&s), 5);
+	struct belief *c = belief_clone(s.bel);
+	sc_try(&s, WHITE, "Ra8");
+	ck_assert_uint_eq(sc_count(&s), 2);
+	ck_assert_uint_eq(belief_count(c), 5);
+	belief_free(c);
+	sc_close(&s);
+}
+END_TEST
+
+/* Random games in every rule set: an exact belief always holds the true position. */
+START_TEST(test_random_games_contain_truth)
+{
+	EACH_RULESET(rs) {
+		for (int g = 0; g < 3; g++) {
+			struct local_opts o = { .check_belief = true, .seed = (uint64_t)g + 11, .max_plies = 24,
+			                        .lim = { .exact_max = 1500, .particles = 200 } };
+			struct local_result res;
+			char err[128];
+			ck_assert_int_eq(local_play(rs, BOT_RANDOM, BOT_RANDOM, &o, &res, err, sizeof err), 0);
+			for (int c = 0; c < 2; c++) {
+				ck_assert_msg(res.bs[c].exact_in == res.bs[c].exact_plies, "%s game %d %s: %ld of %ld",
+				              rs->name, g, c ? "black" : "white", res.bs[c].exact_in, res.bs[c].exact_plies);
+				ck_assert_int_gt(res.bs[c].exact_plies, 0);
+			}
+		}
+	}
+}
+END_TEST
+
+static Suite *belief_suite(void)
+{
+	Suite *s = suite_create("belief");
+	TCase *tc = tcase_create("belief");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_opponent_move_and_check);
+	tcase_add_test(tc, test_own_capture_square_and_kind);
+	tcase_add_test(tc, test_own_try_refused_or_played);
+	tcase_add_test(tc, test_pawn_information);
+	tcase_add_test(tc, test_opponent_illegal_tries);
+	tcase_add_test(tc, test_en_passant);
+	tcase_add_test(tc, test_opponent_any_obliges);
+	tcase_add_test(tc, test_clone);
+	tcase_add_test(tc, test_random_games_contain_truth);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(belief_suite)
