@@ -79,6 +79,7 @@ static const char *const reason_names[] = {
 	[REASON_TIME] = "time",
 	[REASON_ABANDONED] = "abandoned",
 	[REASON_ABORTED] = "aborted",
+	[REASON_ADJUDICATION] = "adjudication",
 };
 
 static const char *const result_names[] = {

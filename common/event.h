@@ -79,7 +79,8 @@ enum game_reason {
 	REASON_AGREEMENT = 7,
 	REASON_TIME = 8,             /* `by` ran out of time; a draw if the other side cannot mate */
 	REASON_ABANDONED = 9,        /* `by` stayed away past the grace period */
-	REASON_ABORTED = 10,         /* before both sides moved; no result */
+	REASON_ABORTED = 10,         /* before both sides moved (or by an umpire, any time); no result */
+	REASON_ADJUDICATION = 11,    /* an umpire decided the result (action.h, "adjudge"); by -1 */
 };
 
 #define EVENT_SAN_MAX 12  /* = NOTATION_MAX: longest SAN with its NUL */

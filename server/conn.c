@@ -66,6 +66,10 @@ struct conn {
 	double tokens;
 	int64_t last_refill;
 	int strikes;               /* refused requests since the bucket was last full */
+	/* Message framing other than '\n'-terminated lines (a WebSocket,
+	 * server/web.c); NULL for the line transport. */
+	const struct conn_framing *framing;
+	void *framing_ctx;
 	/* Lines waiting for the output buffer to drain (conn_send_paced), and
 	 * everything sent after them, in order. */
 	STAILQ_HEAD(, paced) paced;
@@ -128,6 +132,8 @@ static void conn_free(struct conn *c)
 	set->count--;
 	if (c->refused)
 		set->refusing--;
+	if (c->framing != NULL)
+		c->framing->free(c->framing_ctx);
 	if (c->bev != NULL)
 		bufferevent_free(c->bev);   /* closes the SSL and the socket */
 	ERR_clear_error();
@@ -339,6 +345,17 @@ static void out_add(struct conn *c, const char *s, size_t n)
 		fatalx("evbuffer_add: out of memory");
 }
 
+/* One message (s, n bytes, no newline) to the output, in the connection's framing. */
+static void out_msg(struct conn *c, const char *s, size_t n)
+{
+	if (c->framing != NULL) {
+		c->framing->put(c->framing_ctx, s, n);
+		return;
+	}
+	out_add(c, s, n);
+	out_add(c, "\n", 1);
+}
+
 static void paced_push(struct conn *c, const char *s, size_t n, bool capped)
 {
 	struct paced *pl = xmalloc(sizeof *pl + n + 1);
@@ -373,7 +390,7 @@ static void pace_drain(struct conn *c)
 		STAILQ_REMOVE_HEAD(&c->paced, next);
 		if (pl->capped)
 			c->paced_extra -= pl->len;
-		out_add(c, pl->line, pl->len);
+		out_msg(c, pl->line, pl->len - 1);
 		free(pl);
 	}
 	bufferevent_setwatermark(c->bev, EV_WRITE, STAILQ_EMPTY(&c->paced) ? 0 : pace_low(c), 0);
@@ -392,8 +409,7 @@ void conn_send(struct conn *c, json_t *msg)
 		free(s);
 		pace_drain(c);
 	} else {
-		out_add(c, s, n);
-		out_add(c, "\n", 1);
+		out_msg(c, s, n);
 		free(s);
 	}
 	size_t queued = evbuffer_get_length(bufferevent_get_output(c->bev)) + c->paced_extra;
@@ -470,6 +486,8 @@ static void conn_teardown(struct conn *c, const char *reason, bool flush)
 	if (was_open && c->user != 0)
 		run_closed_hooks(c);
 	if (c->state == CS_LINGER) {
+		if (c->framing != NULL)
+			c->framing->goodbye(c->framing_ctx);
 		timer_in(c->timer, c->srv->cfg->linger_ms);
 		bufferevent_enable(c->bev, EV_READ | EV_WRITE);
 		if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
@@ -488,6 +506,15 @@ void conn_close(struct conn *c, const char *reason)
 }
 
 /* ---- callbacks ------------------------------------------------------------ */
+
+void conn_message(struct conn *c, const char *msg, size_t n)
+{
+	if (c->state != CS_OPEN)
+		return;
+	c->last_rx = mstime_mono();
+	c->pinged = false;
+	dispatch_line(c, msg, n);
+}
 
 static void send_greeting(struct conn *c)
 {
@@ -512,6 +539,13 @@ static void read_cb(struct bufferevent *bev, void *arg)
 	struct evbuffer *in = bufferevent_get_input(bev);
 	char line[PROTO_LINE_MAX];
 
+	if (c->framing != NULL) {
+		if (c->state == CS_OPEN)
+			c->framing->input(c->framing_ctx);
+		if (c->state != CS_OPEN)
+			evbuffer_drain(in, evbuffer_get_length(in));
+		return;
+	}
 	while (c->state == CS_OPEN) {
 		size_t eol_len = 0;
 		struct evbuffer_ptr p = evbuffer_search_eol(in, NULL, &eol_len, EVBUFFER_EOL_LF);
@@ -532,9 +566,7 @@ static void read_cb(struct bufferevent *bev, void *arg)
 		size_t n = total - 1;
 		if (n > 0 && line[n - 1] == '\r')
 			n--;
-		c->last_rx = mstime_mono();
-		c->pinged = false;
-		dispatch_line(c, line, n);
+		conn_message(c, line, n);
 	}
 	if (c->state != CS_OPEN)
 		evbuffer_drain(in, evbuffer_get_length(in));
@@ -581,22 +613,7 @@ static void event_cb(struct bufferevent *bev, short what, void *arg)
 		log_debug("conn=%llu tls protocol=%s cipher=%s", (unsigned long long)c->id,
 		          ssl ? SSL_get_version(ssl) : "?",
 		          ssl ? SSL_get_cipher_name(ssl) : "?");
-		c->state = CS_OPEN;
-		c->last_rx = c->last_refill = mstime_mono();
-		if (c->refused_addr) {
-			dispatch_error(c, NULL, PE_SERVER_FULL,
-			               "too many connections from your address (per-address limit); "
-			               "try again later");
-			conn_close(c, "per-address limit");
-			return;
-		}
-		if (c->refused) {
-			dispatch_error(c, NULL, PE_SERVER_FULL, "the server is full; try again later");
-			conn_close(c, "server full");
-			return;
-		}
-		send_greeting(c);
-		timer_in(c->timer, c->srv->cfg->idle_timeout_ms / 2);
+		conn_opened(c);
 		return;
 	}
 	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR | BEV_EVENT_TIMEOUT)) {
@@ -642,6 +659,8 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 	if (idle >= half && !c->pinged) {
 		c->pinged = true;
 		conn_send(c, json_pack("{s:s}", "event", "ping"));
+		if (c->state == CS_OPEN && c->framing != NULL && c->framing->keepalive != NULL)
+			c->framing->keepalive(c->framing_ctx);
 		if (c->state != CS_OPEN)
 			return;
 	}
@@ -721,24 +740,87 @@ static size_t host_count(const struct connset *set, const char *host)
 	return n;
 }
 
+/* Room for one more connection from host?  0 with *refused (and
+ * *refused_addr) set as it is to be told; -1: refused with no room to say
+ * so (logged).  One address may not hold every slot (nor open hundreds of
+ * connections to probe the server's timing): max_connections_per_ip,
+ * loopback included.  Refused like server_full, with its own message. */
+static int admit(struct server *srv, const char *peer, const char *host, bool *refused,
+                 bool *refused_addr)
+{
+	struct connset *set = srv->conns;
+	const struct config *cfg = srv->cfg;
+
+	*refused = *refused_addr = false;
+	if (set->count - set->refusing >= (size_t)cfg->max_conns)
+		*refused = true;
+	else if (host_count(set, host) >= (size_t)cfg->max_conns_per_ip)
+		*refused = *refused_addr = true;
+	if (*refused && set->refusing >= CONN_REFUSE_EXTRA) {
+		log_warnx("refused peer=%s reason=\"%s, no room to say so\"", peer,
+		          *refused_addr ? "max_connections_per_ip" : "max_connections");
+		return -1;
+	}
+	return 0;
+}
+
+/* OPEN (the TLS handshake is done): refuse over the limits, else greet
+ * and arm the idle timer. */
+static void conn_opened(struct conn *c)
+{
+	c->state = CS_OPEN;
+	c->last_rx = c->last_refill = mstime_mono();
+	if (c->refused_addr) {
+		dispatch_error(c, NULL, PE_SERVER_FULL,
+		               "too many connections from your address (per-address limit); "
+		               "try again later");
+		conn_close(c, "per-address limit");
+		return;
+	}
+	if (c->refused) {
+		dispatch_error(c, NULL, PE_SERVER_FULL, "the server is full; try again later");
+		conn_close(c, "server full");
+		return;
+	}
+	send_greeting(c);
+	timer_in(c->timer, c->srv->cfg->idle_timeout_ms / 2);
+}
+
+struct conn *conn_adopt(struct server *srv, struct bufferevent *bev, const char *peer,
+                        const char *host, const struct conn_framing *framing, void *ctx)
+{
+	bool refused, refused_addr;
+
+	if (admit(srv, peer, host, &refused, &refused_addr) != 0)
+		return NULL;
+	struct conn *c = conn_add(srv, bev, CS_HANDSHAKE, peer, host);
+	c->framing = framing;
+	c->framing_ctx = ctx;
+	c->refused = refused;
+	c->refused_addr = refused_addr;
+	if (refused)
+		srv->conns->refusing++;
+	log_info("conn=%llu accepted peer=%s transport=websocket%s", (unsigned long long)c->id, peer,
+	         refused_addr ? " over max_connections_per_ip"
+	                      : refused ? " over max_connections" : "");
+	conn_opened(c);
+	/* Bytes that came with the upgrade request (a first message) are
+	 * already buffered: no read event will announce them. */
+	if (c->state == CS_OPEN &&
+	    evbuffer_get_length(bufferevent_get_input(bev)) > 0)
+		read_cb(bev, c);
+	return c;
+}
+
 void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int socklen)
 {
 	struct connset *set = srv->conns;
 	const struct config *cfg = srv->cfg;
 	char peer[64], host[INET6_ADDRSTRLEN];
-	bool refused = false, refused_addr = false;
+	bool refused, refused_addr;
 
 	format_peer(sa, peer, sizeof peer, host);
-	/* One address may not hold every slot (nor open hundreds of
-	 * connections to probe the server's timing): max_connections_per_ip,
-	 * loopback included.  Refused like server_full, with its own message. */
-	if (set->count - set->refusing >= (size_t)cfg->max_conns)
-		refused = true;
-	else if (host_count(set, host) >= (size_t)cfg->max_conns_per_ip)
-		refused = refused_addr = true;
-	if (refused && set->refusing >= CONN_REFUSE_EXTRA) {
-		log_warnx("refused peer=%s reason=\"%s, no room to say so\"", peer,
-		          refused_addr ? "max_connections_per_ip" : "max_connections");
+	if (admit(srv, peer, host, &refused, &refused_addr) != 0) {
 		evutil_closesocket(fd);
 		return;
 	}

@@ -108,6 +108,41 @@ void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int sock
  */
 struct bufferevent;
 struct conn *conn_attach(struct server *srv, struct bufferevent *bev, const char *peer);
+/*
+ * The seam for message framings other than '\n'-terminated lines (the
+ * WebSocket door, server/web.c): the connection keeps its limits,
+ * dispatch, hooks, timers and teardown, and asks the framing only to turn
+ * bytes into messages and back.  Each message is exactly one protocol
+ * line without its newline.
+ *   input     bytes arrived in the bufferevent's input: decode whole
+ *             messages, handing each to conn_message(); on a framing
+ *             error queue its own goodbye and conn_close().
+ *   put       queue one message (n bytes) to the bufferevent's output.
+ *   goodbye   the connection is closing (LINGER): queue the framing's
+ *             close (a close frame) behind the last reply; idempotent.
+ *   keepalive the idle timer's half-way mark (besides the ping event);
+ *             may be NULL.
+ *   free      the connection is freed (before its bufferevent).
+ */
+struct conn_framing {
+	void (*input)(void *ctx);
+	void (*put)(void *ctx, const char *msg, size_t n);
+	void (*goodbye)(void *ctx);
+	void (*keepalive)(void *ctx);
+	void (*free)(void *ctx);
+};
+/*
+ * A connection over bev (open: TLS, if any, and the upgrade are done),
+ * framed by framing/ctx, counted against max_connections and
+ * max_connections_per_ip by host like an accepted one, and greeted.  The
+ * connection owns bev and ctx from then on.  NULL when refused with no
+ * room to say so: bev and ctx stay the caller's.
+ */
+struct conn *conn_adopt(struct server *srv, struct bufferevent *bev, const char *peer,
+                        const char *host, const struct conn_framing *framing, void *ctx);
+/* One message received (n bytes, no newline): the idle timer is reset and
+ * it goes to dispatch, as a line of the line transport does. */
+void conn_message(struct conn *c, const char *msg, size_t n);
 /* Connections in the set, in any state. */
 size_t conn_count(const struct server *srv);
 
