@@ -20,7 +20,7 @@ CC      ?= cc
 PKGS     = libevent libevent_openssl openssl jansson sqlite3 libsystemd
 TESTPKGS = check
 DEBS     = build-essential pkg-config libevent-dev libssl-dev libjansson-dev \
-           libsqlite3-dev check libedit-dev libsystemd-dev groff-base man-db
+           libsqlite3-dev check libedit-dev libsystemd-dev groff-base man-db libwslay-dev
 
 OPT      ?= -O2
 SANFLAGS ?=
@@ -49,10 +49,14 @@ LIBCORE   = $(BUILD)/libkriegcore.a
 LIBPROTO  = $(BUILD)/libkriegproto.a
 LIBSERVER = $(BUILD)/libkriegd.a
 LIBCLIENT = $(BUILD)/libkriegclient.a
+# The web door's compiled-in files (see "web client" below).
+WEB_FILES       = $(notdir $(wildcard client-web/*.html client-web/*.css client-web/*.js client-web/*.svg))
+WEB_ASSETS_C    = $(BUILD)/gen/web_assets.c
+WEB_ASSETS_OBJ  = $(BUILD)/obj/gen/web_assets.o
 
 CORE_LIBS   = -lm
 PROTO_LIBS  = $(call pkglibs,jansson)
-SERVER_LIBS = $(call pkglibs,libevent libevent_openssl libevent_pthreads openssl sqlite3 jansson libsystemd) -lpthread
+SERVER_LIBS = $(call pkglibs,libevent libevent_openssl libevent_pthreads openssl sqlite3 jansson libsystemd) -lwslay -lpthread
 CLIENT_LIBS = $(call pkglibs,libevent libevent_openssl openssl jansson) -ledit
 
 .PHONY: all deps run check check-build unit integration bench bench-build install clean check-service
@@ -64,7 +68,8 @@ all: $(BINDIR)/kriegd $(BINDIR)/krieg $(BINDIR)/krieg-referee $(BINDIR)/krieg-bo
 # Installs only what pkg-config cannot find, so a prepared machine runs nothing.
 deps:
 	@if pkg-config --exists $(PKGS) $(TESTPKGS) libedit && command -v cc >/dev/null && \
-	    command -v groff >/dev/null && command -v man >/dev/null; then :; \
+	    command -v groff >/dev/null && command -v man >/dev/null && \
+	    [ -f /usr/include/wslay/wslay.h ]; then :; \
 	else \
 	  echo "make deps: installing $(DEBS)"; \
 	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
@@ -104,7 +109,7 @@ $(BUILD)/obj/tests/%.o: tests/%.c
 
 $(LIBCORE): $(call obj,$(COMMON_SRC))
 $(LIBPROTO): $(call obj,$(PROTO_SRC))
-$(LIBSERVER): $(call obj,$(SERVER_SRC))
+$(LIBSERVER): $(call obj,$(SERVER_SRC)) $(WEB_ASSETS_OBJ)
 $(LIBCLIENT): $(call obj,$(CLIENT_SRC))
 $(BUILD)/%.a:
 	@mkdir -p $(dir $@)
@@ -122,6 +127,19 @@ $(GEN_TABLES): $(BUILD)/gen/gentables
 	$< > $@.tmp && mv $@.tmp $@
 $(call obj,common/attacks.c): $(GEN_TABLES)
 # --- end generated tables ------------------------------------------------------
+
+# --- web client (owner: issue 16) ----------------------------------------------
+# client-web/'s files, compiled into kriegd as one generated C file
+# (server/web.h, struct web_asset): the web door's whole file set.
+$(BUILD)/gen/genassets: server/gen/genassets.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c17 -O2 $(WARN) -o $@ $<
+$(WEB_ASSETS_C): $(BUILD)/gen/genassets $(addprefix client-web/,$(WEB_FILES))
+	$< client-web $(WEB_FILES) > $@.tmp && mv $@.tmp $@
+$(WEB_ASSETS_OBJ): $(WEB_ASSETS_C)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(SERVER_INC) $(CFLAGS) -c -o $@ $<
+# --- end web client -------------------------------------------------------------
 
 # --- binaries ---------------------------------------------------------------
 $(BINDIR)/kriegd: $(call obj,server/main.c) $(LIBSERVER) $(LIBPROTO) $(LIBCORE)
@@ -211,6 +229,7 @@ bench: deps
 	@$(BUILD)/bench/auth_bench
 	@echo "== moves through kriegd, group commit (TMPDIR: the disk under test)"
 	@$(BUILD)/bench/move_bench $(abspath $(BINDIR)/kriegd)
+	@client-cli/bot/bench.sh $(abspath $(BINDIR))
 
 # Benchmark programs: tests/bench/*.c, each linked like a test.
 BENCH_BINS = $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
@@ -253,12 +272,27 @@ fuzz-smoke: fuzz-deps
 	@$(MAKE) --no-print-directory $(FUZZ_VARS) fuzz-build
 	@tests/fuzz/run.sh smoke $(FUZZ_SMOKE_SECONDS) build/fuzz/fuzz
 
+# The integration suite with kriegd under valgrind (memcheck): any memory
+# error or definite leak in the daemon fails the test that ran it
+# (tests/integration/valgrind-kriegd).  The daemon is this tree's build,
+# without sanitizers; timeouts are stretched for valgrind's pace.
+MEMCHECK_TESTS ?= $(INTEG_BINS)
+memcheck: deps
+	@command -v valgrind >/dev/null || { \
+	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq valgrind; }
+	@$(MAKE) --no-print-directory all $(INTEG_BINS)
+	@KRIEGD=$(abspath tests/integration/valgrind-kriegd) KRIEGD_MEMCHECK=$(abspath $(BINDIR)/kriegd) \
+	 KRIEG=$(abspath $(BINDIR)/krieg) KRIEG_REFEREE=$(abspath $(BINDIR)/krieg-referee) \
+	 CK_TIMEOUT_MULTIPLIER=20 tests/run-tests.sh memcheck $(MEMCHECK_TESTS)
+
 run: deps
 	@$(MAKE) --no-print-directory all
 	@mkdir -p var
 	@echo "kriegd: state in ./var; connect with: bin/krieg localhost   (pins the development certificate on first use)"
 	@echo "        or: openssl s_client -quiet -connect localhost:7474"
-	exec $(BINDIR)/kriegd --state-dir var
+	@echo "        or a browser: https://127.0.0.1:7480/ (the web door, listen_web)"
+	exec $(BINDIR)/kriegd --state-dir var --set listen_web=127.0.0.1:7480
 
 # --- service (owner: issue 12) ---------------------------------------------------
 # Man pages: checked by groff -ww (every warning) in check-service.

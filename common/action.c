@@ -13,7 +13,9 @@
 static const char *const kind_names[ACTION_KIND_COUNT] = {
 	[ACTION_BEGIN] = "begin", [ACTION_TRY] = "try", [ACTION_LIST] = "list",
 	[ACTION_QUIET] = "quiet", [ACTION_ANY] = "any", [ACTION_END] = "end",
-	[ACTION_DRAW] = "draw",
+	[ACTION_DRAW] = "draw", [ACTION_PAUSE] = "pause", [ACTION_UNPAUSE] = "unpause",
+	[ACTION_ADDTIME] = "addtime", [ACTION_ADJUDGE] = "adjudge", [ACTION_UABORT] = "uabort",
+	[ACTION_NOTE] = "note",
 };
 
 const char *action_kind_name(int kind)
@@ -124,8 +126,181 @@ int referee_apply(struct referee *r, const struct action *a, struct evlist *out)
 		if (strcmp(a->text, "offer") != 0 && strcmp(a->text, "decline") != 0)
 			return REF_E_BAD_ARGUMENT;
 		return referee_notice(r, a->color);
+	case ACTION_PAUSE:
+	case ACTION_UNPAUSE:
+	case ACTION_ADDTIME:
+	case ACTION_ADJUDGE:
+	case ACTION_UABORT:
+	case ACTION_NOTE: {
+		struct action_umpire u;
+		if (action_umpire_parse(a, &u) != REF_OK)
+			return REF_E_BAD_ARGUMENT;
+		if (a->kind == ACTION_ADJUDGE)
+			return referee_umpire_end(r, (enum game_result)u.result, REASON_ADJUDICATION, out);
+		if (a->kind == ACTION_UABORT)
+			return referee_umpire_end(r, RESULT_NONE, REASON_ABORTED, out);
+		return referee_umpire_notice(r);
+	}
 	}
 	return REF_E_BAD_ARGUMENT;
+}
+
+/* ---- umpire actions -------------------------------------------------------- */
+
+bool action_is_umpire(int kind)
+{
+	return kind >= ACTION_PAUSE && kind <= ACTION_NOTE;
+}
+
+/* Length of the UTF-8 sequence at p (shortest form, no surrogates, at most
+ * U+10FFFF, no C1 control), or 0 if it is not one. */
+static size_t utf8_char(const unsigned char *p)
+{
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf && (p[1] & 0xc0) == 0x80)
+		return p[0] == 0xc2 && p[1] < 0xa0 ? 0 : 2;   /* U+0080..U+009F: C1 controls */
+	if (p[0] >= 0xe0 && p[0] <= 0xef && (p[1] & 0xc0) == 0x80 && (p[2] & 0xc0) == 0x80) {
+		if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0))
+			return 0;
+		return 3;
+	}
+	if (p[0] >= 0xf0 && p[0] <= 0xf4 && (p[1] & 0xc0) == 0x80 && (p[2] & 0xc0) == 0x80 &&
+	    (p[3] & 0xc0) == 0x80) {
+		if ((p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+int action_umpire_text(const char *in, char *out, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)in;
+	size_t n = 0;
+	bool space = false;
+	if (in == NULL || len < ACTION_REASON_MAX + 1)
+		return REF_E_BAD_ARGUMENT;
+	while (*p) {
+		if (*p == ' ') {
+			space = n > 0;   /* leading spaces dropped; a run becomes one */
+			p++;
+			continue;
+		}
+		if (*p < 0x20 || *p == 0x7f)
+			return REF_E_BAD_ARGUMENT;
+		size_t k = utf8_char(p);
+		if (k == 0 || n + space + k > ACTION_REASON_MAX)
+			return REF_E_BAD_ARGUMENT;
+		if (space)
+			out[n++] = ' ';
+		space = false;
+		memcpy(out + n, p, k);
+		n += k;
+		p += k;
+	}
+	out[n] = '\0';
+	return n > 0 ? REF_OK : REF_E_BAD_ARGUMENT;
+}
+
+/* Is s already in action_umpire_text's normal form? */
+static bool reason_ok(const char *s)
+{
+	char buf[ACTION_REASON_MAX + 1];
+	return action_umpire_text(s, buf, sizeof buf) == REF_OK && strcmp(buf, s) == 0;
+}
+
+int action_umpire_parse(const struct action *a, struct action_umpire *u)
+{
+	memset(u, 0, sizeof *u);
+	u->result = RESULT_NONE;
+	const char *t = a->text;
+	bool side = a->color == WHITE || a->color == BLACK;
+	if (!action_is_umpire(a->kind) || (side != (a->kind == ACTION_ADDTIME)))
+		return REF_E_BAD_ARGUMENT;
+	const char *sp = strchr(t, ' ');
+	switch (a->kind) {
+	case ACTION_ADDTIME: {
+		/* 1..86400 in plain decimal, no sign, no leading zero. */
+		if (sp == NULL || sp == t || sp - t > 5 || t[0] == '0')
+			return REF_E_BAD_ARGUMENT;
+		int v = 0;
+		for (const char *q = t; q < sp; q++) {
+			if (*q < '0' || *q > '9')
+				return REF_E_BAD_ARGUMENT;
+			v = v * 10 + (*q - '0');
+		}
+		if (v < 1 || v > ACTION_ADDTIME_MAX_S)
+			return REF_E_BAD_ARGUMENT;
+		u->seconds = v;
+		t = sp + 1;
+		break;
+	}
+	case ACTION_ADJUDGE: {
+		if (sp == NULL)
+			return REF_E_BAD_ARGUMENT;
+		char word[8];
+		if ((size_t)(sp - t) >= sizeof word)
+			return REF_E_BAD_ARGUMENT;
+		memcpy(word, t, (size_t)(sp - t));
+		word[sp - t] = '\0';
+		int res = game_result_parse(word);
+		if (res != RESULT_WHITE && res != RESULT_BLACK && res != RESULT_DRAW)
+			return REF_E_BAD_ARGUMENT;
+		u->result = res;
+		t = sp + 1;
+		break;
+	}
+	case ACTION_NOTE:
+		if (sp != NULL && sp - t == 6 && strncmp(t, "public", 6) == 0)
+			u->public = true;
+		else if (!(sp != NULL && sp - t == 7 && strncmp(t, "private", 7) == 0))
+			return REF_E_BAD_ARGUMENT;
+		t = sp + 1;
+		break;
+	default:
+		break;
+	}
+	if (!reason_ok(t))
+		return REF_E_BAD_ARGUMENT;
+	u->reason = t;
+	return REF_OK;
+}
+
+int action_set_umpire(struct action *a, int kind, int color, const struct action_umpire *u)
+{
+	char reason[ACTION_REASON_MAX + 1], text[ACTION_TEXT_MAX];
+	if (!action_is_umpire(kind) || action_umpire_text(u->reason, reason, sizeof reason) != REF_OK)
+		return REF_E_BAD_ARGUMENT;
+	switch (kind) {
+	case ACTION_ADDTIME:
+		snprintf(text, sizeof text, "%d %s", u->seconds, reason);
+		break;
+	case ACTION_ADJUDGE:
+		snprintf(text, sizeof text, "%s %s", game_result_name(u->result), reason);
+		break;
+	case ACTION_NOTE:
+		snprintf(text, sizeof text, "%s %s", u->public ? "public" : "private", reason);
+		break;
+	default:
+		snprintf(text, sizeof text, "%s", reason);
+		break;
+	}
+	struct action tmp;
+	struct action_umpire check;
+	if (action_set(&tmp, kind, color, text) != REF_OK || action_umpire_parse(&tmp, &check) != REF_OK)
+		return REF_E_BAD_ARGUMENT;
+	*a = tmp;
+	return REF_OK;
+}
+
+bool action_paused(bool paused, const struct action *a)
+{
+	if (a->kind == ACTION_PAUSE)
+		return true;
+	if (a->kind == ACTION_UNPAUSE)
+		return false;
+	return paused;
 }
 
 int action_draw_offer(int offer, const struct action *a, int plies_before, int plies_after)

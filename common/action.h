@@ -23,8 +23,23 @@
  *   draw    a draw offer or its decline (text "offer" / "decline"): a
  *           notice between the players the referee announces nothing for;
  *           it needs a game in progress and a colour.
- * Umpire actions (adjudication, clock adjustment) will be new kinds here,
- * appended to the enum and the name table; stored names never change.
+ * Umpire actions (server/watch.c takes them; color -1 unless said): the
+ * text is the umpire's reason, normalised by action_umpire_text, after a
+ * first word where the kind needs one:
+ *   pause    "REASON"            both clocks stop
+ *   unpause  "REASON"            the side to move's clock runs again
+ *   addtime  "SECONDS REASON"    color: the side whose clock gains 1..86400 s
+ *   adjudge  "RESULT REASON"     RESULT "1-0", "0-1" or "1/2-1/2": the game
+ *                                ends, REASON_ADJUDICATION
+ *   uabort   "REASON"            the game ends with no result, REASON_ABORTED,
+ *                                at any point (a player's abort is "end aborted")
+ *   note     "public REASON" or "private REASON": a message to everyone, or
+ *                                a note only umpires see
+ * pause, unpause, addtime and note are notices like draw: the referee
+ * announces nothing for them and only checks the game is in progress;
+ * what they do to the clocks is the server's (action_paused, server/clock.h).
+ * Later kinds are appended to the enum and the name table; stored names
+ * never change.
  */
 #ifndef KRIEG_ACTION_H
 #define KRIEG_ACTION_H
@@ -45,6 +60,12 @@ enum action_kind {
 	ACTION_ANY,
 	ACTION_END,
 	ACTION_DRAW,
+	ACTION_PAUSE,                /* umpire actions (the header comment) */
+	ACTION_UNPAUSE,
+	ACTION_ADDTIME,
+	ACTION_ADJUDGE,
+	ACTION_UABORT,
+	ACTION_NOTE,
 	ACTION_KIND_COUNT
 };
 
@@ -104,6 +125,43 @@ int referee_apply(struct referee *r, const struct action *a, struct evlist *out)
  * move (refused tries do not end it).
  */
 int action_draw_offer(int offer, const struct action *a, int plies_before, int plies_after);
+
+/* ---- umpire actions ---- */
+
+#define ACTION_REASON_MAX 200            /* bytes of an umpire's reason or note */
+#define ACTION_ADDTIME_MAX_S 86400       /* most seconds one addtime gives */
+
+/* Is this kind an umpire's? */
+bool action_is_umpire(int kind);
+
+/*
+ * An umpire's reason as the record keeps it: valid UTF-8 without control
+ * characters, spaces at the ends dropped and runs of spaces made one, 1 to
+ * ACTION_REASON_MAX bytes.  REF_OK with it in out (len >= ACTION_REASON_MAX
+ * + 1), or REF_E_BAD_ARGUMENT.  The normal form is what PGN keeps
+ * (proto/PGN.md), so a record reads back exactly.
+ */
+int action_umpire_text(const char *in, char *out, size_t len);
+
+/* An umpire action's parts, read from its text (reason points into it). */
+struct action_umpire {
+	int seconds;                 /* addtime */
+	int result;                  /* adjudge: enum game_result */
+	bool public;                 /* note */
+	const char *reason;
+};
+
+/* Read a's parts.  REF_OK, or REF_E_BAD_ARGUMENT for a kind that is no
+ * umpire's or a text or colour out of its form (the header comment). */
+int action_umpire_parse(const struct action *a, struct action_umpire *u);
+
+/* Build an umpire action from its parts (reason normalised here).
+ * REF_OK or REF_E_BAD_ARGUMENT. */
+int action_set_umpire(struct action *a, int kind, int color, const struct action_umpire *u);
+
+/* The pause rule: is the game paused after action a, given it was (paused)
+ * before?  A pause pauses, an unpause resumes, everything else leaves it. */
+bool action_paused(bool paused, const struct action *a);
 
 /* A short label for messages: "try e4", "list e4 d4", "end resignation". */
 void action_label(const struct action *a, char *buf, size_t len);

@@ -114,15 +114,79 @@ void board_remove(struct board *b, int sq)
 	remove_piece(b, sq);
 }
 
+void board_hand_add(struct board *b, int color, int type)
+{
+	if ((color != WHITE && color != BLACK) || type < PAWN || type > QUEEN ||
+	    b->hand[color][type] >= HAND_MAX)
+		return;
+	b->hand[color][type]++;
+	b->key ^= zobrist_hand(color, type, b->hand[color][type]);
+}
+
+void board_hand_take(struct board *b, int color, int type)
+{
+	if ((color != WHITE && color != BLACK) || type < PAWN || type > QUEEN || b->hand[color][type] == 0)
+		return;
+	b->key ^= zobrist_hand(color, type, b->hand[color][type]);
+	b->hand[color][type]--;
+}
+
+/*
+ * A drop: the man leaves the reserve for an empty square.  It resets the
+ * halfmove clock because it cannot be undone (the reserve only grows again
+ * by a capture, which resets the clock anyway), so no position before it
+ * can come back; it takes away any en-passant right and no castling right.
+ */
+static void make_drop(struct board *b, move_t m)
+{
+	int to = move_to(m), type = move_drop_piece(m), us = b->side;
+	if (m == MOVE_NONE || type > QUEEN || b->mailbox[to] != MAILBOX_EMPTY || b->hand[us][type] == 0)
+		return; /* not even pseudo-legal: leave the board alone */
+	if (ep_in_key(b))
+		b->key ^= zobrist_ep(b->ep);
+	board_hand_take(b, us, type);
+	put_piece(b, us, type, to);
+	b->halfmove = 0;
+	b->ep = SQ_NONE;
+	if (us == BLACK)
+		b->fullmove++;
+	b->side = (uint8_t)(us ^ 1);
+	b->key ^= zobrist_side_key;
+}
+
+/* Crazyhouse bookkeeping of a board move, before it is made: the victim to
+ * the captor's reserve (a promoted man as the pawn it was), and the
+ * promoted mark following its man. */
+static void crazy_account(struct board *b, int from, int to, enum move_kind kind, int us)
+{
+	if (kind == MOVE_EN_PASSANT) {
+		board_hand_add(b, us, PAWN);
+	} else if (kind != MOVE_CASTLING && b->mailbox[to] != MAILBOX_EMPTY) {
+		bool was_pawn = (b->promoted & bb_sq(to)) != 0;
+		board_hand_add(b, us, was_pawn ? PAWN : piece_code_type(b->mailbox[to]));
+		b->promoted &= ~bb_sq(to);
+	}
+	if (b->promoted & bb_sq(from))
+		b->promoted ^= bb_sq(from) | bb_sq(to);
+	if (kind == MOVE_PROMOTION)
+		b->promoted |= bb_sq(to);
+}
+
 void board_make(struct board *b, move_t m)
 {
 	int from = move_from(m), to = move_to(m);
+	if (from == to) {
+		make_drop(b, m);
+		return;
+	}
 	enum move_kind kind = move_kind(m);
 	int us = b->side, them = us ^ 1;
 	uint8_t code = b->mailbox[from];
 	if (code == MAILBOX_EMPTY)
 		return; /* not even pseudo-legal: leave the board alone */
 	int type = piece_code_type(code);
+	if (b->crazy)
+		crazy_account(b, from, to, kind, us);
 
 	if (ep_in_key(b))
 		b->key ^= zobrist_ep(b->ep);
@@ -192,6 +256,10 @@ uint64_t board_compute_key(const struct board *b)
 		key ^= zobrist_ep(b->ep);
 	if (b->side == BLACK)
 		key ^= zobrist_side_key;
+	for (int c = 0; c < 2; c++)
+		for (int t = PAWN; t <= QUEEN; t++)
+			for (int n = 1; n <= b->hand[c][t] && n <= HAND_MAX; n++)
+				key ^= zobrist_hand(c, t, n);
 	return key;
 }
 
@@ -211,8 +279,29 @@ void board_own_view(const struct board *b, int color, struct board *out)
 	v.side = b->side;
 	v.castling = b->castling & (color == WHITE ? CASTLE_WK | CASTLE_WQ : CASTLE_BK | CASTLE_BQ);
 	v.fullmove = b->fullmove;
+	memcpy(v.hand, b->hand, sizeof v.hand);
+	v.crazy = b->crazy;
+	v.promoted = b->promoted & b->occ[color];
 	v.key = board_compute_key(&v);
 	*out = v;
+}
+
+/*
+ * Crazyhouse: a captured man changes sides, so what one side holds is
+ * what either may come to hold.  Dead only with nothing in either reserve
+ * and at most one knight or bishop on the whole board: a lone minor piece
+ * cannot mate, whoever ends up with it.
+ */
+static bool crazy_dead(const struct board *b)
+{
+	if (board_hand_any(b, WHITE) || board_hand_any(b, BLACK))
+		return false;
+	bb_t heavy = 0, minor = 0;
+	for (int c = 0; c < 2; c++) {
+		heavy |= b->pieces[c][PAWN] | b->pieces[c][ROOK] | b->pieces[c][QUEEN];
+		minor |= b->pieces[c][KNIGHT] | b->pieces[c][BISHOP];
+	}
+	return heavy == 0 && !bb_several(minor);
 }
 
 /*
@@ -232,6 +321,8 @@ void board_own_view(const struct board *b, int color, struct board *out)
  */
 bool board_can_mate(const struct board *b, int color)
 {
+	if (b->crazy)
+		return !crazy_dead(b);
 	const bb_t *p = b->pieces[color];
 	const bb_t *o = b->pieces[color ^ 1];
 	if (p[PAWN] | p[ROOK] | p[QUEEN])
@@ -256,6 +347,8 @@ bool board_can_mate(const struct board *b, int color)
  * on one colour however many and whoever owns them). */
 bool board_insufficient_material(const struct board *b)
 {
+	if (b->crazy)
+		return crazy_dead(b);
 	return !board_can_mate(b, WHITE) && !board_can_mate(b, BLACK);
 }
 

@@ -7,6 +7,11 @@
  *   bits 0-5 from, 6-11 to, 12-13 promotion piece (0 N, 1 B, 2 R, 3 Q),
  *   14-15 kind (MOVE_NORMAL, MOVE_PROMOTION, MOVE_EN_PASSANT, MOVE_CASTLING).
  * Castling is encoded as the king's own move (e1g1, e1c1, e8g8, e8c8).
+ * A Crazyhouse drop (crazykrieg) has from == to, which no board move has:
+ * bits 0-5 and 6-11 both the square, bits 12-14 the piece type dropped
+ * (PAWN..QUEEN), bit 15 clear; move_kind() means nothing for it, so code
+ * that looks at a move's kind asks move_is_drop() first.  MOVE_NONE reads
+ * as a pawn dropped on a1, never legal (no pawn on the first rank).
  */
 #ifndef KRIEG_BOARD_H
 #define KRIEG_BOARD_H
@@ -14,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef uint64_t bb_t;
 typedef uint16_t move_t;
@@ -44,6 +50,13 @@ static inline int move_to(move_t m) { return (m >> 6) & 63; }
 static inline enum move_kind move_kind(move_t m) { return (enum move_kind)(m >> 14); }
 /* Promotion piece type (KNIGHT..QUEEN); meaningful only for MOVE_PROMOTION. */
 static inline int move_promo(move_t m) { return KNIGHT + ((m >> 12) & 3); }
+static inline move_t move_make_drop(int type, int to)
+{
+	return (move_t)(to | (to << 6) | (type & 7) << 12);
+}
+static inline bool move_is_drop(move_t m) { return (m & 63) == ((m >> 6) & 63) && m != MOVE_NONE; }
+/* The piece type a drop puts down (PAWN..QUEEN); meaningful only for a drop. */
+static inline int move_drop_piece(move_t m) { return (m >> 12) & 7; }
 
 /* mailbox encoding: 0 empty, else 1 + type + 8 * color */
 #define MAILBOX_EMPTY 0
@@ -60,8 +73,26 @@ struct board {
 	uint8_t ep;            /* en-passant target square, or SQ_NONE */
 	uint16_t halfmove;     /* plies since the last capture or pawn move */
 	uint16_t fullmove;     /* starts at 1, incremented after Black moves */
-	uint64_t key;          /* Zobrist key of everything above but the clocks */
+	uint64_t key;          /* Zobrist key of everything above but the clocks and `promoted` */
+	/* Crazyhouse (crazykrieg): with `crazy` set, a captured man goes to its
+	 * captor's reserve (a promoted one as a pawn).  Reserves are counts by
+	 * type, hand[colour][PAWN..QUEEN] (index 5..7 always 0, so that one
+	 * 64-bit load tells whether a side holds anything).  Drops are
+	 * generated from whatever a hand holds, crazy or not (a player's view
+	 * board keeps its hands without making moves). */
+	uint8_t hand[2][8];
+	bb_t promoted;         /* crazy: the men that were pawns */
+	uint8_t crazy;
 };
+
+#define HAND_MAX 16 /* most men of one type a reserve can hold (pawns: all sixteen) */
+
+static inline bool board_hand_any(const struct board *b, int color)
+{
+	uint64_t v;
+	memcpy(&v, b->hand[color], sizeof v);
+	return v != 0;
+}
 
 /* The standard starting position. */
 void board_start(struct board *b);
@@ -72,6 +103,11 @@ void board_clear(struct board *b);
 /* Put / remove a piece, keeping bitboards, mailbox and key in step. */
 void board_put(struct board *b, int color, int type, int sq);
 void board_remove(struct board *b, int sq);
+
+/* Add one man of `type` (PAWN..QUEEN) to / take one from `color`'s
+ * reserve, keeping the key; nothing happens beyond 0..HAND_MAX. */
+void board_hand_add(struct board *b, int color, int type);
+void board_hand_take(struct board *b, int color, int type);
 
 /* Play a move known to be legal (or at least pseudo-legal: movegen checks legality). */
 void board_make(struct board *b, move_t m);
@@ -90,7 +126,8 @@ int board_king(const struct board *b, int color);
 uint64_t board_compute_key(const struct board *b);
 
 /* A copy holding only `color`'s pieces, with that side's castling rights:
- * the board a player sees.  The side to move is kept. */
+ * the board a player sees.  The side to move is kept, and so are both
+ * reserves and `crazy` (crazykrieg's reserves are public). */
 void board_own_view(const struct board *b, int color, struct board *out);
 
 /* Insufficient mating material: K v K, K+minor v K, and any number of

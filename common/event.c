@@ -54,6 +54,7 @@ static const char *const type_names[] = {
 	[EV_UMPIRE_MOVE] = "umpire_move",
 	[EV_PAWN_SQUARES] = "pawn_squares",
 	[EV_PROMOTION] = "promotion",
+	[EV_DROP] = "drop",
 };
 
 static const char *const check_names[] = {
@@ -93,6 +94,10 @@ static const char *const captured_names[] = {
 	[CAPTURED_UNSAID] = NULL,
 	[CAPTURED_PAWN] = "pawn",
 	[CAPTURED_PIECE] = "piece",
+	[CAPTURED_KNIGHT] = "knight",
+	[CAPTURED_BISHOP] = "bishop",
+	[CAPTURED_ROOK] = "rook",
+	[CAPTURED_QUEEN] = "queen",
 };
 
 static const char *const any_names[] = {

@@ -48,9 +48,28 @@ enum event_type {
 	EV_PAWN_SQUARES = 15, /* rand: `squares` = the squares of `by`'s (to move) pawns that have a
 	                       * legal capture; every turn, empty included */
 	EV_PROMOTION = 16,    /* rand: `by` promoted a pawn (neither square nor piece) */
+	EV_DROP = 17,         /* crazykrieg: `by` dropped a man from its reserve, `what` (enum
+	                       * captured_kind: which man, never the square); heard by all */
 };
 
-enum captured_kind { CAPTURED_UNSAID = 0, CAPTURED_PAWN = 1, CAPTURED_PIECE = 2 };
+/* Stored in the database: never renumber.  The exact men (crazykrieg's
+ * captures and drops) follow the older values; a pawn is CAPTURED_PAWN. */
+enum captured_kind {
+	CAPTURED_UNSAID = 0, CAPTURED_PAWN = 1, CAPTURED_PIECE = 2,
+	CAPTURED_KNIGHT = 3, CAPTURED_BISHOP = 4, CAPTURED_ROOK = 5, CAPTURED_QUEEN = 6,
+};
+
+/* The exact kind of a man PAWN..QUEEN, and back (PIECE_NONE for a kind that names no one man). */
+static inline uint8_t captured_exact(int type)
+{
+	return type == PAWN ? CAPTURED_PAWN : type >= KNIGHT && type <= QUEEN ? (uint8_t)(CAPTURED_KNIGHT + type - KNIGHT)
+	                                                                     : CAPTURED_UNSAID;
+}
+static inline int captured_type(int what)
+{
+	return what == CAPTURED_PAWN ? PAWN : what >= CAPTURED_KNIGHT && what <= CAPTURED_QUEEN
+	                                          ? KNIGHT + what - CAPTURED_KNIGHT : PIECE_NONE;
+}
 
 /* Check directions, from the checked king's point of view. */
 enum check_dir {
@@ -92,7 +111,7 @@ struct event {
 	int8_t square;       /* EV_CAPTURE: square announced to this audience; EV_CHECK: the public
 	                      * capture square of the same move (insurance says both in one sentence) */
 	move_t move;         /* EV_MOVE, EV_UMPIRE_MOVE, detailed EV_ILLEGAL/EV_IMPOSSIBLE; else MOVE_NONE */
-	uint8_t what;        /* EV_CAPTURE: enum captured_kind */
+	uint8_t what;        /* EV_CAPTURE, EV_DROP: enum captured_kind */
 	bool en_passant;     /* EV_CAPTURE: announced as en passant (gollon only) */
 	uint8_t checks[2];   /* EV_CHECK: one or two enum check_dir; 0 = none */
 	int16_t count;       /* EV_PAWN_TRIES, EV_ILLEGAL_COUNT, EV_QUIET_ENDED */
@@ -122,7 +141,8 @@ const char *event_type_name(int type);
 const char *check_dir_name(int dir);
 const char *game_reason_name(int reason);
 const char *game_result_name(int result);  /* "1-0", "0-1", "1/2-1/2", "*" */
-const char *captured_kind_name(int what);   /* "pawn", "piece"; NULL for CAPTURED_UNSAID */
+const char *captured_kind_name(int what);   /* "pawn", "piece", "knight", ... "queen"; NULL for
+                                             * CAPTURED_UNSAID */
 const char *any_answer_name(int answer);    /* "no", "yes", "try" */
 const char *audience_name(unsigned bit);    /* "white", "black", "umpire", "spectator" (one bit) */
 

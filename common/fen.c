@@ -82,6 +82,15 @@ static int parse_placement(const char *s, size_t len, struct board *b, char *err
 				return failf(err, errlen, "rank %d has more than 8 squares", rank + 1);
 			board_put(b, c >= 'a' ? BLACK : WHITE, type, rank * 8 + file);
 			file++;
+			/* Crazyhouse FEN marks a promoted man with a '~' after it. */
+			if (i + 1 < len && s[i + 1] == '~') {
+				if (!b->crazy)
+					return failf(err, errlen, "promoted mark '~' without a reserve field");
+				if (type == PAWN || type == KING)
+					return failf(err, errlen, "promoted mark '~' after '%c'", c);
+				b->promoted |= bb_sq(rank * 8 + file - 1);
+				i++;
+			}
 		}
 	}
 	if (rank != 0)
@@ -91,8 +100,68 @@ static int parse_placement(const char *s, size_t len, struct board *b, char *err
 	return 0;
 }
 
+/*
+ * The reserve field of Crazyhouse FEN, between the brackets: a letter per
+ * man held, upper case White's, lower case Black's, in any order; empty
+ * (or "-") for no reserves.
+ */
+static int parse_hand(const char *s, size_t len, struct board *b, char *err, size_t errlen)
+{
+	if (len == 1 && s[0] == '-')
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		int type = piece_from_letter(s[i]);
+		if (type == PIECE_NONE || type == KING) {
+			if (s[i] >= 0x21 && s[i] < 0x7f)
+				return failf(err, errlen, "bad reserve letter '%c'", s[i]);
+			return failf(err, errlen, "bad byte 0x%02x in reserve", (unsigned char)s[i]);
+		}
+		int color = s[i] >= 'a' ? BLACK : WHITE;
+		if (b->hand[color][type] >= HAND_MAX)
+			return failf(err, errlen, "more than %d '%c' in reserve", HAND_MAX, s[i]);
+		b->hand[color][type]++;
+	}
+	return 0;
+}
+
+/*
+ * Crazyhouse material: men change sides, so the counts that hold are of
+ * both sides together, board and reserves: at most the initial 16 pawns
+ * (with every promoted man, which was one), 4 knights, 4 bishops (on any
+ * square colour: a bishop may be dropped anywhere), 4 rooks and 2 queens
+ * not promoted; one king each, and no pawn on the first or last rank.
+ */
+static int check_crazy_material(const struct board *b, char *err, size_t errlen)
+{
+	static const int initial[5] = { 16, 4, 4, 4, 2 };
+	static const char *const names[5] = { "pawns", "knights", "bishops", "rooks", "queens" };
+	for (int c = WHITE; c <= BLACK; c++) {
+		int kings = bb_count(b->pieces[c][KING]);
+		if (kings == 0)
+			return failf(err, errlen, "no %s king", color_name(c));
+		if (kings > 1)
+			return failf(err, errlen, "%d %s kings", kings, color_name(c));
+		bb_t back = b->pieces[c][PAWN] & (BB_RANK_1 | BB_RANK_8);
+		if (back) {
+			char sq[3];
+			square_name(bb_lsb(back), sq);
+			return failf(err, errlen, "%s pawn on %s", color_name(c), sq);
+		}
+	}
+	for (int t = PAWN; t <= QUEEN; t++) {
+		int n = b->hand[WHITE][t] + b->hand[BLACK][t];
+		bb_t on = b->pieces[WHITE][t] | b->pieces[BLACK][t];
+		n += bb_count(t == PAWN ? on | b->promoted : on & ~b->promoted);
+		if (n > initial[t])
+			return failf(err, errlen, "more than %d %s on the board and in reserve", initial[t], names[t]);
+	}
+	return 0;
+}
+
 static int check_material(const struct board *b, char *err, size_t errlen)
 {
+	if (b->crazy)
+		return check_crazy_material(b, err, errlen);
 	for (int c = WHITE; c <= BLACK; c++) {
 		const bb_t *p = b->pieces[c];
 		int kings = bb_count(p[KING]);
@@ -333,6 +402,17 @@ int fen_parse(const char *fen, struct board *out, char *err, size_t errlen)
 
 	if (!next_field(&p, &f, &len))
 		return failf(err, errlen, "empty FEN");
+	/* Crazyhouse: the placement ends in the reserves, "...RNBQKBNR[Qp]". */
+	const char *open = memchr(f, '[', len);
+	if (open != NULL) {
+		size_t plen = (size_t)(open - f);
+		if (f[len - 1] != ']' || len - plen < 2)
+			return failf(err, errlen, "reserve field without its ']'");
+		b.crazy = 1;
+		if (parse_hand(open + 1, len - plen - 2, &b, err, errlen) < 0)
+			return -1;
+		len = plen;
+	}
 	if (parse_placement(f, len, &b, err, errlen) < 0)
 		return -1;
 	if (check_material(&b, err, errlen) < 0)
@@ -387,6 +467,7 @@ void fen_format(const struct board *b, char *buf, size_t len)
 {
 	char tmp[FEN_MAX + 16];
 	size_t n = 0;
+	static const int hand_order[5] = { QUEEN, ROOK, BISHOP, KNIGHT, PAWN };
 	for (int rank = 7; rank >= 0; rank--) {
 		int empty = 0;
 		for (int file = 0; file < 8; file++) {
@@ -400,11 +481,23 @@ void fen_format(const struct board *b, char *buf, size_t len)
 			empty = 0;
 			char c = piece_letter(piece_code_type(code));
 			tmp[n++] = piece_code_color(code) == WHITE ? c : (char)(c - 'A' + 'a');
+			if (b->crazy && (b->promoted & bb_sq(rank * 8 + file)))
+				tmp[n++] = '~';
 		}
 		if (empty)
 			tmp[n++] = (char)('0' + empty);
 		if (rank)
 			tmp[n++] = '/';
+	}
+	if (b->crazy) {
+		tmp[n++] = '[';
+		for (int c = WHITE; c <= BLACK; c++)
+			for (int i = 0; i < 5; i++)
+				for (int k = 0; k < b->hand[c][hand_order[i]] && k < HAND_MAX; k++) {
+					char l = piece_letter(hand_order[i]);
+					tmp[n++] = c == WHITE ? l : (char)(l - 'A' + 'a');
+				}
+		tmp[n++] = ']';
 	}
 	tmp[n++] = ' ';
 	tmp[n++] = b->side == WHITE ? 'w' : 'b';

@@ -59,6 +59,29 @@ static ALWAYS_INLINE int emit_piece(struct movelist *l, int from, bb_t targets, 
 }
 
 /*
+ * Drops from `us`'s reserve onto `targets` (empty squares; pawns never on
+ * the first or last rank).  Out of line: standard chess never gets here,
+ * and the hot generator stays as small as it was.
+ */
+static __attribute__((noinline)) int emit_drops(const struct board *b, struct movelist *l, bool count_only,
+                                                int us, bb_t targets)
+{
+	int n = 0;
+	for (int t = PAWN; t <= QUEEN; t++) {
+		if (!b->hand[us][t])
+			continue;
+		bb_t to = t == PAWN ? targets & ~(BB_RANK_1 | BB_RANK_8) : targets;
+		if (count_only) {
+			n += bb_count(to);
+			continue;
+		}
+		while (to)
+			l->m[l->n++] = move_make_drop(t, bb_pop(&to));
+	}
+	return n;
+}
+
+/*
  * The generator.  `us` is a compile-time constant in each instantiation
  * so the pawn shifts fold away.  Returns the number of moves when
  * count_only, else appends to l and returns 0.
@@ -220,6 +243,13 @@ static ALWAYS_INLINE int generate(const struct board *b, struct movelist *l, boo
 				emit(l, ksq, base + 2, MOVE_CASTLING, KNIGHT);
 		}
 	}
+
+	/* Drops (crazykrieg): a dropped man never uncovers its king, so any
+	 * empty square will do, and in check only one between the king and
+	 * its (single, sliding) checker. */
+	if (board_hand_any(b, us))
+		n += emit_drops(b, l, count_only, us,
+		                ~occ & (checkers ? bb_between(ksq, bb_lsb(checkers)) : ~0ULL));
 	return n;
 }
 
@@ -258,6 +288,8 @@ bool movegen_is_legal(const struct board *b, move_t m)
 /* Same origin, destination and (for promotions) piece; the kind follows. */
 static bool same_attempt(move_t a, move_t b)
 {
+	if (move_is_drop(a) || move_is_drop(b))
+		return a == b;
 	if (move_from(a) != move_from(b) || move_to(a) != move_to(b))
 		return false;
 	bool pa = move_kind(a) == MOVE_PROMOTION, pb = move_kind(b) == MOVE_PROMOTION;
@@ -322,6 +354,9 @@ void movegen_possible(const struct board *b, int color, struct movelist *out)
 		    !(own & (bb_sq(base + 1) | bb_sq(base + 2) | bb_sq(base + 3))))
 			emit(out, ksq, base + 2, MOVE_CASTLING, KNIGHT);
 	}
+	/* Drops: onto any square the player's own men leave empty. */
+	if (board_hand_any(b, color))
+		emit_drops(b, out, false, color, ~own);
 }
 
 bool movegen_is_possible(const struct board *b, int color, move_t m)

@@ -7,14 +7,18 @@
 
 #include "board.h"
 
-#define MOVES_MAX 256
+/* Standard chess has at most 218 legal moves; crazykrieg's drops add up to
+ * five men times 64 squares, and the possible moves of a player's own
+ * board (pawn diagonals onto any square, promotions) stay below 300. */
+#define MOVES_MAX 640
 
 struct movelist {
 	move_t m[MOVES_MAX];
 	int n;
 };
 
-/* All legal moves of the side to move.  Promotions appear four times (N, B, R, Q). */
+/* All legal moves of the side to move.  Promotions appear four times (N, B, R, Q).
+ * Drops from the side's reserve (board.h) are legal moves too. */
 void movegen_legal(const struct board *b, struct movelist *out);
 
 /* Is m (any 16-bit value, possibly garbage) a legal move here? */
@@ -36,7 +40,9 @@ move_t movegen_find_legal(const struct board *b, move_t m);
  * needs the right and empty squares between king and rook on that board;
  * the king is never in check there), plus every pawn diagonal capture onto
  * a square not holding an own piece (with its promotions, and whether or
- * not an enemy stands there).  An attempt outside this set is "impossible":
+ * not an enemy stands there), plus every drop from the reserve onto a
+ * square without an own man (pawns not on the first or last rank).  An
+ * attempt outside this set is "impossible":
  * the player can know it is illegal without any knowledge of the enemy.
  * Works whoever is to move.
  */

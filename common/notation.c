@@ -121,6 +121,26 @@ enum notation_status notation_lex(const char *text, struct notation_parts *out, 
 		return NOTATION_OK;
 	}
 
+	/* A drop: an optional upper-case piece letter, '@', a square. */
+	const char *at = strchr(buf, '@');
+	if (at != NULL) {
+		size_t k = (size_t)(at - buf);
+		if (k > 1 || len != k + 3 || !is_file(at[1]) || !is_rank(at[2]))
+			return fail(NOTATION_SYNTAX, err, errlen, "not a move");
+		if (k == 1) {
+			int t = buf[0] >= 'A' && buf[0] <= 'Z' ? piece_from_letter(buf[0]) : PIECE_NONE;
+			if (t == PIECE_NONE || t == KING)
+				return fail(NOTATION_SYNTAX, err, errlen, "not a move");
+			p.piece = t;
+		} else {
+			p.piece = PAWN;
+		}
+		p.drop = true;
+		p.to = (at[2] - '1') * 8 + (at[1] - 'a');
+		*out = p;
+		return NOTATION_OK;
+	}
+
 	/* Piece letter (upper case only: a lower-case b is a file). */
 	size_t i = 0;
 	if (buf[0] >= 'A' && buf[0] <= 'Z' && piece_from_letter(buf[0]) != PIECE_NONE) {
@@ -186,6 +206,9 @@ static bool parts_sane(const struct notation_parts *p)
 		return true;
 	if (p->castle != NOTATION_CASTLE_NONE || p->to < 0 || p->to > 63)
 		return false;
+	if (p->drop)
+		return p->piece >= PAWN && p->piece <= QUEEN && p->from == SQ_NONE && p->from_file == -1 &&
+		       p->from_rank == -1 && p->promo == PIECE_NONE;
 	if (p->piece != PIECE_NONE && (p->piece < PAWN || p->piece > KING))
 		return false;
 	if (p->promo != PIECE_NONE && (p->promo < KNIGHT || p->promo > QUEEN))
@@ -226,6 +249,19 @@ enum notation_status notation_resolve(const struct board *own, int color,
 	int to = p->to, from = p->from, ptype = p->piece;
 	char to_name[3], from_name[3];
 	square_name(to, to_name);
+	if (p->drop) {
+		/* The reserve is the player's own (and public) knowledge. */
+		move_t m = move_make_drop(ptype, to);
+		if (!own->hand[color][ptype])
+			snprintf(msg, sizeof msg, "no %s in reserve", PIECE_NAME[ptype]);
+		else if (!movegen_is_possible(own, color, m))
+			snprintf(msg, sizeof msg, "cannot drop a %s on %s", PIECE_NAME[ptype], to_name);
+		else {
+			*out = m;
+			return NOTATION_OK;
+		}
+		return fail(NOTATION_NO_PIECE, err, errlen, msg);
+	}
 
 	/* Which piece: named, or the own piece on a given origin, or a pawn. */
 	if (from != SQ_NONE) {
@@ -320,7 +356,10 @@ enum notation_status notation_resolve_legal(const struct board *b, const struct 
 	for (int i = 0; i < ml.n; i++) {
 		move_t m = ml.m[i];
 		int from = move_from(m), to = move_to(m);
-		if (p->castle != NOTATION_CASTLE_NONE) {
+		if (p->drop || move_is_drop(m)) {
+			if (!p->drop || !move_is_drop(m) || move_drop_piece(m) != p->piece || to != p->to)
+				continue;
+		} else if (p->castle != NOTATION_CASTLE_NONE) {
 			if (move_kind(m) != MOVE_CASTLING || (to & 7) != castle_file)
 				continue;
 		} else {
@@ -355,6 +394,12 @@ void notation_uci(move_t m, char buf[NOTATION_MAX])
 		snprintf(buf, NOTATION_MAX, "0000");
 		return;
 	}
+	if (move_is_drop(m)) {
+		buf[0] = piece_letter(move_drop_piece(m));
+		buf[1] = '@';
+		square_name(move_to(m), buf + 2);
+		return;
+	}
 	square_name(move_from(m), buf);
 	square_name(move_to(m), buf + 2);
 	if (move_kind(m) == MOVE_PROMOTION) {
@@ -367,7 +412,7 @@ void notation_san(const struct board *b, move_t m, bool own_view, char buf[NOTAT
 {
 	int from = move_from(m), to = move_to(m);
 	uint8_t code = b->mailbox[from];
-	if (m == MOVE_NONE || code == MAILBOX_EMPTY) {
+	if (m == MOVE_NONE || (code == MAILBOX_EMPTY && !move_is_drop(m))) {
 		notation_uci(m, buf);
 		return;
 	}
@@ -376,7 +421,10 @@ void notation_san(const struct board *b, move_t m, bool own_view, char buf[NOTAT
 	size_t n = 0;
 	char sq[3];
 
-	if (move_kind(m) == MOVE_CASTLING) {
+	if (move_is_drop(m)) {
+		notation_uci(m, out); /* "N@f3": the same in SAN */
+		n = 4;
+	} else if (move_kind(m) == MOVE_CASTLING) {
 		n = (size_t)snprintf(out, sizeof out, "%s", to > from ? "O-O" : "O-O-O");
 	} else if (type == PAWN) {
 		if ((from & 7) != (to & 7)) {

@@ -7,6 +7,7 @@
  *   coordinates   e2e4  e7e8q  e1g1
  *   SAN           e4  Pe4  Nf3  exd5  Nbd7  R1e2  O-O  O-O-O  e8=Q  exd8=N  Qh4+  Qxf7#
  *   seed forms    e2-e4  e5:f6  Nb8c6  Ng8-f6  Qd1xe2  (piece letter + both squares)
+ *   drops        N@f3  P@e4  @e4 (a pawn)   (crazykrieg: a man from the reserve)
  *   also 0-0 / 0-0-0 / o-o / o-o-o; surrounding spaces, a trailing + # ! ? and
  *   an "ep"/"e.p." suffix are ignored; at most NOTATION_INPUT_MAX characters.
  * This grammar lives in notation_lex() alone; every reader of move text
@@ -55,6 +56,7 @@ struct notation_parts {
 	int to;                      /* destination square; SQ_NONE when castling */
 	int promo;                   /* KNIGHT..QUEEN if written, else PIECE_NONE */
 	bool capture;                /* an 'x' or ':' was written (never required) */
+	bool drop;                   /* "N@f3": piece (PAWN..QUEEN) dropped on `to`; no origin */
 };
 
 /*
@@ -94,7 +96,7 @@ enum notation_status notation_resolve_legal(const struct board *b, const struct 
 enum notation_status notation_parse(const struct board *own, int color, const char *text,
                                     move_t *out, char *err, size_t errlen);
 
-/* Coordinates: "e2e4", "e7e8q". */
+/* Coordinates: "e2e4", "e7e8q"; a drop as in Crazyhouse UCI, "N@f3". */
 void notation_uci(move_t m, char buf[NOTATION_MAX]);
 
 /*
@@ -103,7 +105,8 @@ void notation_uci(move_t m, char buf[NOTATION_MAX]);
  * logs and the umpire.  With own_view true, b is a player's own view:
  * disambiguation among movegen_possible() moves and no marks, so the text
  * told to a player never depends on enemy pieces (a pin must not change
- * "Nbd7" into "Nd7").
+ * "Nbd7" into "Nd7").  A drop is "N@f3" ("P@e4" for a pawn), with its
+ * mark on the true board.
  */
 void notation_san(const struct board *b, move_t m, bool own_view, char buf[NOTATION_MAX]);
 

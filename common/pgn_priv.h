@@ -42,6 +42,9 @@
 #define PGN_LINE 79          /* export lines are wrapped before this column */
 #define PGN_SAN_TOKEN_MAX 24 /* longest move token read */
 #define PGN_SAY_MAX 160      /* one announcement's text */
+/* Bytes of an umpire action's text written %XX in [%krieg] (PGN.md),
+ * with every byte from 0x80. */
+#define PGN_ESCAPED "%;[]{}\""
 
 /* ------------------------------------------------------------------ */
 /* a growable string: p is always a string after sb_init               */

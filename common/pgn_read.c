@@ -317,7 +317,7 @@ static bool san_char(char c)
 	 * scan that took it for a character ran past the end of the text
 	 * (found by tests/fuzz/fuzz_pgn: a PGN ending in "1/2-1/2x"). */
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       (c != '\0' && strchr("+#=!?-.", c) != NULL);
+	       (c != '\0' && strchr("+#=!?-.@", c) != NULL); /* '@': a drop, N@f3 (crazykrieg) */
 }
 
 static int parse_movetext(const char *p, int line, struct ptext *t, char *err, size_t errlen)
@@ -497,6 +497,34 @@ static int side_word(const char *w)
 	return strcmp(w, "white") == 0 ? WHITE : strcmp(w, "black") == 0 ? BLACK : -1;
 }
 
+/* Undo the %XX escapes of an umpire's text (PGN_ESCAPED and every byte
+ * from 0x80: PGN is ASCII), in place.  What it gives is checked again by
+ * referee_apply (action_umpire_parse: UTF-8, the normal form). */
+static int unescape(char *s)
+{
+	char *o = s;
+	for (const char *p = s; *p; p++) {
+		if (*p != '%') {
+			*o++ = *p;
+			continue;
+		}
+		int v = 0;
+		for (int k = 1; k <= 2; k++) {
+			char c = p[k];
+			int d = c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+			if (d < 0)
+				return -1;
+			v = v * 16 + d;
+		}
+		if (v < 0x80 && (v == 0 || strchr(PGN_ESCAPED, v) == NULL))
+			return -1;
+		*o++ = (char)v;
+		p += 2;
+	}
+	*o = '\0';
+	return 0;
+}
+
 /* The actions of a [%krieg ...] command, applied in order. */
 static int apply_krieg(struct referee *r, struct alist *l, const char *body, struct evlist *ev,
                        const char *where, char *err, size_t errlen)
@@ -504,7 +532,7 @@ static int apply_krieg(struct referee *r, struct alist *l, const char *body, str
 	const char *p = body;
 	while (*p) {
 		size_t n = strcspn(p, ";");
-		char item[ACTION_TEXT_MAX + 32];
+		char item[3 * ACTION_TEXT_MAX + 32];   /* an umpire's text may be %XX-escaped */
 		if (n >= sizeof item)
 			return failf(err, errlen, "%s: [%%krieg] action too long", where);
 		item[0] = '\0';
@@ -561,6 +589,26 @@ static int apply_krieg(struct referee *r, struct alist *l, const char *body, str
 			}
 			if (game_reason_parse(text) <= REASON_NONE)
 				return failf(err, errlen, "%s: [%%krieg] end: unknown reason \"%.30s\"", where, text);
+			break;
+		case ACTION_PAUSE:
+		case ACTION_UNPAUSE:
+		case ACTION_ADDTIME:
+		case ACTION_ADJUDGE:
+		case ACTION_UABORT:
+		case ACTION_NOTE:
+			/* [addtime white|black] TEXT, TEXT %XX-escaped */
+			color = -1;
+			if (kind == ACTION_ADDTIME) {
+				who = text;
+				text += strcspn(text, " ");
+				if (*text)
+					*text++ = '\0';
+				if ((color = side_word(who)) < 0)
+					return failf(err, errlen, "%s: [%%krieg] addtime: unknown side \"%.20s\"",
+					             where, who);
+			}
+			if (unescape(text) != 0)
+				return failf(err, errlen, "%s: [%%krieg] %s: a bad %%XX escape", where, item);
 			break;
 		default: /* "begin" is the server's, never written */
 			return failf(err, errlen, "%s: unknown [%%krieg] action \"%.20s\"", where, item);

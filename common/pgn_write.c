@@ -17,7 +17,18 @@ static void render_krieg(const struct glog *g, size_t first, size_t n, struct sb
 		const struct action *a = &g->a[first + i];
 		sb_puts(out, i ? "; " : " ");
 		sb_puts(out, action_kind_name(a->kind));
-		if (a->text[0] && a->kind != ACTION_ANY) {
+		if (action_is_umpire(a->kind)) {
+			/* An umpire's text is free: escaped so it cannot end the
+			 * command or the comment (PGN.md). */
+			if (a->kind == ACTION_ADDTIME)
+				sb_printf(out, " %s", pgn_color_word(a->color));
+			sb_puts(out, " ");
+			for (const char *t = a->text; *t; t++)
+				if (strchr(PGN_ESCAPED, *t) || (unsigned char)*t >= 0x80)
+					sb_printf(out, "%%%02X", (unsigned)(unsigned char)*t);
+				else
+					sb_putn(out, t, 1);
+		} else if (a->text[0] && a->kind != ACTION_ANY) {
 			/* Runs of spaces and spaces at the ends carry no meaning (notation.h). */
 			const char *t = a->text;
 			while (*t == ' ')
@@ -167,6 +178,7 @@ static const char *termination_of(const struct glog *g)
 	case REASON_TIME: return "time forfeit";
 	case REASON_ABANDONED: return "abandoned";
 	case REASON_ABORTED: return "unterminated";
+	case REASON_ADJUDICATION: return "adjudication";
 	default: return "normal";
 	}
 }
@@ -253,7 +265,9 @@ int pgn_write(const struct pgn_header *h, const struct action *a, size_t n, unsi
 	if (rs == NULL)
 		return failf(err, errlen, "unknown rule set \"%.40s\"", rules);
 	for (size_t i = 0; i < n; i++) {
-		if (strnlen(a[i].text, sizeof a[i].text) == sizeof a[i].text || !writable(a[i].text))
+		/* An umpire's text is escaped instead (render_krieg). */
+		if (strnlen(a[i].text, sizeof a[i].text) == sizeof a[i].text ||
+		    (!action_is_umpire(a[i].kind) && !writable(a[i].text)))
 			return failf(err, errlen, "action %zu: text cannot be written", i + 1);
 	}
 

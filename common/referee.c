@@ -82,6 +82,13 @@ struct referee *referee_new(const struct ruleset *rs, const char *fen, char *err
 			return NULL;
 		}
 	}
+	/* Reserves are crazykrieg's alone; its board sends captured men there. */
+	if (b.crazy && !rs->drops) {
+		failf(err, errlen, "bad FEN: a reserve field in a rule set without drops");
+		return NULL;
+	}
+	if (rs->drops)
+		b.crazy = 1;
 	struct referee *r = xcalloc(1, sizeof *r);
 	r->rs = rs;
 	r->b = b;
@@ -162,6 +169,21 @@ static int check_rank(int dir)
 	case CHECK_H1A8_DIAGONAL: return 3;
 	case CHECK_KNIGHT: return 4;
 	default: return 5;
+	}
+}
+
+void referee_check_dirs(const struct ruleset *rs, const struct board *b, uint8_t dirs[2])
+{
+	bb_t checkers = board_checkers(b);
+	int ksq = board_king(b, b->side), nd = 0;
+	dirs[0] = dirs[1] = CHECK_NONE;
+	for (int sq = 0; sq < 64 && nd < 2; sq++)
+		if (checkers >> sq & 1)
+			dirs[nd++] = (uint8_t)check_direction(rs, ksq, sq, piece_code_type(b->mailbox[sq]));
+	if (nd == 2 && check_rank(dirs[1]) < check_rank(dirs[0])) {
+		uint8_t t = dirs[0];
+		dirs[0] = dirs[1];
+		dirs[1] = t;
 	}
 }
 
@@ -260,7 +282,7 @@ static void play(struct referee *r, int color, move_t m, struct evlist *out, boo
 {
 	struct board own;
 	char own_san[NOTATION_MAX], full_san[NOTATION_MAX];
-	int from = move_from(m), to = move_to(m), opp = !color;
+	int from = move_from(m), to = move_to(m);
 	int victim_sq = SQ_NONE, victim_type = PIECE_NONE;
 
 	board_own_view(&r->b, color, &own);
@@ -273,6 +295,10 @@ static void play(struct referee *r, int color, move_t m, struct evlist *out, boo
 	} else if (move_kind(m) != MOVE_CASTLING && r->b.mailbox[to] != MAILBOX_EMPTY) {
 		victim_sq = to;
 		victim_type = piece_code_type(r->b.mailbox[to]);
+		/* Crazyhouse: a promoted man is taken as the pawn it goes back to
+		 * (ks-game test_crazykrieg_capture_of_promoted_pawn_enters_reserve_as_pawn). */
+		if (r->b.crazy && (r->b.promoted >> to & 1))
+			victim_type = PAWN;
 	}
 
 	board_make(&r->b, m);
@@ -295,6 +321,12 @@ static void play(struct referee *r, int color, move_t m, struct evlist *out, boo
 	e.move = m;
 	snprintf(e.san, sizeof e.san, "%s", full_san);
 	evlist_push(out, &e);
+	if (move_is_drop(m)) {
+		/* crazykrieg: the man, never the square (the reserves are public). */
+		e = ev_base(r, EV_DROP, AUD_PUBLIC, color);
+		e.what = captured_exact(move_drop_piece(m));
+		evlist_push(out, &e);
+	}
 
 	*captured = victim_sq != SQ_NONE;
 	int public_capture_sq = -1; /* a capture square every listener heard */
@@ -317,13 +349,15 @@ static void play(struct referee *r, int color, move_t m, struct evlist *out, boo
 			} else {
 				e.square = (int8_t)victim_sq;
 			}
-			if (r->rs->capture_kind)
+			if (r->rs->capture_exact)
+				e.what = captured_exact(victim_type);
+			else if (r->rs->capture_kind)
 				e.what = victim_type == PAWN ? CAPTURED_PAWN : CAPTURED_PIECE;
 			evlist_push(out, &e);
 			public_capture_sq = e.square;
 		}
 	}
-	if (r->rs->promotion_said && move_kind(m) == MOVE_PROMOTION) {
+	if (r->rs->promotion_said && !move_is_drop(m) && move_kind(m) == MOVE_PROMOTION) {
 		e = ev_base(r, EV_PROMOTION, AUD_PUBLIC, color);
 		evlist_push(out, &e);
 	}
@@ -331,21 +365,11 @@ static void play(struct referee *r, int color, move_t m, struct evlist *out, boo
 	bb_t checkers = board_checkers(&r->b);
 	*checked = checkers != 0;
 	if (checkers) {
-		int ksq = board_king(&r->b, opp);
-		int dirs[2] = { CHECK_NONE, CHECK_NONE }, nd = 0;
-		for (int sq = 0; sq < 64 && nd < 2; sq++) {
-			if (!(checkers >> sq & 1))
-				continue;
-			dirs[nd++] = check_direction(r->rs, ksq, sq, piece_code_type(r->b.mailbox[sq]));
-		}
-		if (nd == 2 && check_rank(dirs[1]) < check_rank(dirs[0])) {
-			int t = dirs[0];
-			dirs[0] = dirs[1];
-			dirs[1] = t;
-		}
+		uint8_t dirs[2];
+		referee_check_dirs(r->rs, &r->b, dirs);
 		e = ev_base(r, EV_CHECK, AUD_PUBLIC, color);
-		e.checks[0] = (uint8_t)dirs[0];
-		e.checks[1] = (uint8_t)dirs[1];
+		e.checks[0] = dirs[0];
+		e.checks[1] = dirs[1];
 		/* So that one sentence can say the whole move (insurance: "White
 		 * has captured on e4 giving check on the rank"). */
 		e.square = (int8_t)public_capture_sq;
@@ -373,6 +397,17 @@ static bool raw_attempt(const struct board *own, int color, const struct notatio
 {
 	int back = color == WHITE ? 0 : 56;
 
+	if (p->drop) {
+		/* A drop of a man the reserve holds onto an own man: the player
+		 * knows it cannot be.  A pawn onto the first or last rank is no
+		 * drop at all (as e2e9 is no move), and P@a1 would read as
+		 * MOVE_NONE: a notation error. */
+		if (p->piece < PAWN || p->piece > QUEEN || !own->hand[color][p->piece] ||
+		    (p->piece == PAWN && (p->to < 8 || p->to >= 56)))
+			return false;
+		*out = move_make_drop(p->piece, p->to);
+		return true;
+	}
 	if (p->castle != NOTATION_CASTLE_NONE) {
 		/* Castling names one move, the king's from its home square, whether
 		 * or not the king stands there: written when it is not possible (no
@@ -517,6 +552,11 @@ static move_t legal_match(const struct board *b, move_t m)
 	movegen_legal(b, &ml);
 	for (int i = 0; i < ml.n; i++) {
 		move_t l = ml.m[i];
+		if (move_is_drop(l) || move_is_drop(m)) {
+			if (l == m)
+				return l;
+			continue;
+		}
 		if (move_from(l) != move_from(m) || move_to(l) != move_to(m))
 			continue;
 		if (move_kind(l) == MOVE_PROMOTION &&
@@ -761,7 +801,7 @@ int referee_any(struct referee *r, int color, struct evlist *out)
 		return fail(r, REF_E_ANY_TOO_EARLY, "\"any?\" only after your first move");
 
 	r->any_asked = true;
-	if (r->rs->impossible == IMPOSSIBLE_PUBLIC && r->b.pieces[color][PAWN] == 0) {
+	if (r->rs->any_no_pawns_impossible && r->b.pieces[color][PAWN] == 0) {
 		/* seed 004: asking "Any?" with no pawns is answered "Impossible". */
 		struct event e = ev_base(r, EV_IMPOSSIBLE, AUD_PUBLIC, color);
 		evlist_push(out, &e);
@@ -784,6 +824,29 @@ int referee_notice(struct referee *r, int color)
 		return fail(r, REF_E_GAME_OVER, "the game is over");
 	if (color != WHITE && color != BLACK)
 		return fail(r, REF_E_BAD_ARGUMENT, "bad colour");
+	return REF_OK;
+}
+
+int referee_umpire_notice(struct referee *r)
+{
+	if (r->over)
+		return fail(r, REF_E_GAME_OVER, "the game is over");
+	if (!r->begun)
+		return fail(r, REF_E_BAD_ARGUMENT, "the game has not begun");
+	return REF_OK;
+}
+
+int referee_umpire_end(struct referee *r, enum game_result result, enum game_reason reason,
+                       struct evlist *out)
+{
+	int st = referee_umpire_notice(r);
+	if (st != REF_OK)
+		return st;
+	bool decided = result == RESULT_WHITE || result == RESULT_BLACK || result == RESULT_DRAW;
+	if (!(reason == REASON_ADJUDICATION && decided) &&
+	    !(reason == REASON_ABORTED && result == RESULT_NONE))
+		return fail(r, REF_E_BAD_ARGUMENT, "not an umpire's ending");
+	game_over(r, result, reason, -1, out);
 	return REF_OK;
 }
 

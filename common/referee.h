@@ -76,6 +76,16 @@ int referee_end(struct referee *r, enum game_reason reason, int color, struct ev
  * changes nothing either way. */
 int referee_notice(struct referee *r, int color);
 
+/* An umpire's notice (a clock pause or resumption, added time, a note:
+ * action.h): REF_OK while the game is in progress; it changes nothing. */
+int referee_umpire_notice(struct referee *r);
+
+/* An umpire ends the game at any point: REASON_ADJUDICATION with result
+ * RESULT_WHITE, RESULT_BLACK or RESULT_DRAW, or REASON_ABORTED with
+ * RESULT_NONE.  EV_GAME_OVER to everyone, by -1. */
+int referee_umpire_end(struct referee *r, enum game_result result, enum game_reason reason,
+                       struct evlist *out);
+
 /* The moves `color` may still attempt this turn as seen from its own
  * pieces alone: movegen_possible() minus tries already refused this turn
  * (a try is an origin and a destination: a refused promotion takes every
@@ -92,6 +102,12 @@ const struct board *referee_board(const struct referee *r);
 const struct ruleset *referee_ruleset(const struct referee *r);
 const char *referee_error(const struct referee *r);       /* message of the last failure */
 const char *referee_status_name(int status);              /* stable wire code, e.g. "not_your_turn" */
+
+/* The check directions the umpire announces when the side to move in `b`
+ * is in check, in announcement order (CHECK_NONE where fewer): the one
+ * rule of naming a check, shared with krieg-bot's belief, which predicts
+ * what the umpire would say for each position it holds possible. */
+void referee_check_dirs(const struct ruleset *rs, const struct board *b, uint8_t dirs[2]);
 
 /* Is `color`'s next try obliged to be a pawn capture (a yes to "any?")? */
 bool referee_must_try_capture(const struct referee *r);

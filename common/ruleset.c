@@ -28,6 +28,8 @@ struct wording {
 	const char *capture_pawn;      /* the same when the kind is said; NULL: as capture */
 	const char *capture_piece;
 	const char *capture_ep;        /* when en passant is said; NULL: as capture */
+	const char *capture_exact;     /* the exact man said, {man} on {square}; NULL: as capture */
+	const char *drop;              /* {who} dropped {a_man}; NULL: not said */
 	const char *move;              /* the mover's own move: {who}, {move} */
 	const char *moved;             /* the opponent's copy: {who} */
 	const char *illegal;           /* the mover's refused try, {move} */
@@ -215,6 +217,29 @@ static const struct wording rand_words = {
 	.drawn = "Drawn by {why}",
 };
 
+static const struct wording crazykrieg_words = { /* ks-game's answers, as berkeley's */
+	.check_dir = {
+		[CHECK_RANK] = "on the rank",
+		[CHECK_FILE] = "on the file",
+		[CHECK_LONG_DIAGONAL] = "on the long diagonal",
+		[CHECK_SHORT_DIAGONAL] = "on the short diagonal",
+		[CHECK_KNIGHT] = "by a knight",
+	},
+	.check = { "Check {check}", "Double check {check} and {check2}" },
+	.capture = "Capture on {square}",
+	.capture_exact = "{Man} captured on {square}",
+	.drop = "{who} dropped {a_man}",
+	.move = "{who} played {move}",
+	.moved = "{who} has moved",
+	.illegal = "Illegal: {move}",
+	.illegal_unnamed = "{who} tried an illegal move",
+	.any_yes = "Yes",
+	.impossible = "Nonsense: {move}",
+	.impossible_unnamed = "{who} tried nonsense",
+	.checkmate = "Checkmate: {winner} wins",
+	.drawn = "Drawn by {why}",
+};
+
 static const struct ruleset rulesets[] = {
 	{
 		.name = "icc",
@@ -302,6 +327,7 @@ static const struct ruleset rulesets[] = {
 		.any_answers_try = true,
 		.any_after_first_move = false,
 		.any_obliges = ANY_ONE_TRY,
+		.any_no_pawns_impossible = true,
 		.capture_kind = false,
 		.ep = EP_NAMED_LANDING,
 		.checks = CHECK_STYLE_GOLLON,
@@ -398,6 +424,29 @@ static const struct ruleset rulesets[] = {
 		.draw_repetition = true,
 		.draw_fifty = true,
 		.draw_insufficient = true,
+	},	{
+		.name = "crazykrieg",
+		.wording = &crazykrieg_words,
+		.title = "CrazyKrieg (kriegspiel.org): Crazyhouse drops, exact captures, \"any?\", \"nonsense\"",
+		.illegal = ILLEGAL_BOTH,
+		.impossible = IMPOSSIBLE_PUBLIC,
+		.pawn_info = PAWN_INFO_ASK,
+		.any_answers_try = false,
+		.any_after_first_move = false,
+		.any_obliges = ANY_ONE_TRY,
+		.pawn_info_binds = true,
+		.capture_kind = false,
+		.capture_exact = true,
+		.drops = true,
+		.promotion_said = false,
+		.stalemate_loses = false,
+		.ep = EP_VICTIM_SQUARE,
+		.checks = CHECK_STYLE_LENGTH,
+		.preference_lists = false,
+		.quiet_sequences = false,
+		.draw_repetition = true,
+		.draw_fifty = true,
+		.draw_insufficient = true,
 	},
 };
 
@@ -444,9 +493,11 @@ static const char *check_dir_words(const struct wording *w, int dir)
 }
 
 /* The values a phrase may name, in the order of var_names. */
-enum { V_WHO, V_CHECKED, V_MOVE, V_SQUARE, V_CHECK, V_CHECK2, V_WINNER, V_WINNER_CAP, V_REASON, V_WHY, NVARS };
+enum { V_WHO, V_CHECKED, V_MOVE, V_SQUARE, V_CHECK, V_CHECK2, V_WINNER, V_WINNER_CAP, V_REASON, V_WHY,
+       V_MAN_CAP, V_A_MAN, NVARS };
 static const char *const var_names[NVARS] = {
 	"who", "checked", "move", "square", "check", "check2", "winner", "Winner", "reason", "why",
+	"Man", "a_man",
 };
 
 /* Write phrase t into buf as snprintf would (truncated, always ended). */
@@ -492,6 +543,9 @@ static const char *game_over_phrase(const struct wording *w, const struct event 
 		return "{who} abandoned the game";
 	case REASON_ABORTED:
 		return "Game aborted";
+	case REASON_ADJUDICATION:
+		return e->result == RESULT_DRAW ? "The umpire adjudicates a draw"
+		                                : "The umpire adjudicates: {Winner} wins";
 	default:
 		break;
 	}
@@ -532,6 +586,8 @@ void ruleset_say(const struct ruleset *rs, const struct event *e, char *buf, siz
 		[REASON_INSUFFICIENT] = "insufficient material",
 		[REASON_AGREEMENT] = "agreement",
 	};
+	static const char *const man_cap[6] = { "Pawn", "Knight", "Bishop", "Rook", "Queen", "Man" };
+	static const char *const a_man[6] = { "a pawn", "a knight", "a bishop", "a rook", "a queen", "a man" };
 	const char *reason = game_reason_name(e->reason);
 	if (reason == NULL)
 		reason = "unknown reason";
@@ -559,6 +615,8 @@ void ruleset_say(const struct ruleset *rs, const struct event *e, char *buf, siz
 		[V_WINNER_CAP] = winner ? winner : "Nobody",
 		[V_REASON] = reason,
 		[V_WHY] = e->reason < sizeof why / sizeof why[0] && why[e->reason] ? why[e->reason] : reason,
+		[V_MAN_CAP] = man_cap[captured_type(e->what) <= QUEEN ? captured_type(e->what) : KING],
+		[V_A_MAN] = a_man[captured_type(e->what) <= QUEEN ? captured_type(e->what) : KING],
 	};
 
 	if (len == 0)
@@ -591,8 +649,12 @@ void ruleset_say(const struct ruleset *rs, const struct event *e, char *buf, siz
 	case EV_PROMOTION:
 		t = "{who} promoted a pawn";
 		break;
+	case EV_DROP:
+		t = w->drop ? w->drop : "{who} dropped {a_man}";
+		break;
 	case EV_CAPTURE:
-		t = e->what == CAPTURED_PAWN && w->capture_pawn ? w->capture_pawn
+		t = w->capture_exact && captured_type(e->what) != PIECE_NONE ? w->capture_exact
+		    : e->what == CAPTURED_PAWN && w->capture_pawn ? w->capture_pawn
 		    : e->what == CAPTURED_PIECE && w->capture_piece ? w->capture_piece
 		    : e->en_passant && w->capture_ep ? w->capture_ep
 		    : w->capture;

@@ -41,7 +41,8 @@ enum pawn_info {
 /* How long a yes to "any?" binds the asker to pawn-capture tries. */
 enum any_obligation {
 	ANY_FREE = 0,          /* icc, nost, cincinnati, rand, berkeley: no obligation (or no "any?") */
-	ANY_ONE_TRY = 1,       /* english, insurance, gollon: until one pawn capture has been tried */
+	ANY_ONE_TRY = 1,       /* english, insurance, gollon, crazykrieg: until one pawn capture has
+	                        * been tried */
 	ANY_UNTIL_PLAYED = 2,  /* berkeley_any: until a pawn capture is played (a refused one does not free) */
 };
 
@@ -71,6 +72,10 @@ struct ruleset {
 	bool pawn_info_binds;        /* a pawn-capture try the turn's pawn information rules out (no
 	                              * capture said, or not from a square said) is impossible */
 	bool capture_kind;           /* captures say pawn or piece (icc, cincinnati, rand) */
+	bool capture_exact;          /* captures say the exact man taken (crazykrieg) */
+	bool drops;                  /* Crazyhouse: captured men go to the captor's reserve and may
+	                              * be dropped; a drop is told by man, not square (crazykrieg) */
+	bool any_no_pawns_impossible;/* "any?" without pawns is answered "Impossible" (gollon) */
 	bool promotion_said;         /* EV_PROMOTION after a promoting move (rand) */
 	bool stalemate_loses;        /* the stalemated side loses (rand) */
 	enum ep_style ep;

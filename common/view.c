@@ -24,6 +24,15 @@ void view_init(struct view *v, const struct board *start, int color)
 void view_set_ruleset(struct view *v, const struct ruleset *rs)
 {
 	v->rs = rs;
+	/* crazykrieg: the reserves are public and move with what is said. */
+	if (rs != NULL && rs->drops)
+		v->own.crazy = 1;
+}
+
+/* Does this view keep reserves (crazykrieg)? */
+static bool drops(const struct view *v)
+{
+	return v->rs != NULL && v->rs->drops;
 }
 
 static bool binds(const struct view *v)
@@ -48,6 +57,12 @@ static void apply_own_move(struct view *v, move_t m)
 {
 	struct board *b = &v->own;
 	int from = move_from(m), to = move_to(m);
+	if (move_is_drop(m)) {
+		board_hand_take(b, v->color, move_drop_piece(m));
+		board_put(b, v->color, move_drop_piece(m), to);
+		b->key = board_compute_key(b);
+		return;
+	}
 	uint8_t code = b->mailbox[from];
 	if (code == MAILBOX_EMPTY)
 		return; /* cannot happen with events from the referee */
@@ -118,6 +133,9 @@ void view_apply(struct view *v, const struct event *e)
 		}
 		break;
 	case EV_CAPTURE:
+		/* crazykrieg: the exact man goes to the captor's reserve. */
+		if (drops(v) && (e->by == WHITE || e->by == BLACK) && captured_type(e->what) != PIECE_NONE)
+			board_hand_add(&v->own, e->by, captured_type(e->what));
 		if (e->by == !me && e->square >= 0 && e->square < 64) {
 			int sq = e->square;
 			/* gollon names the landing square of an en-passant capture;
@@ -132,6 +150,11 @@ void view_apply(struct view *v, const struct event *e)
 				v->own.key = board_compute_key(&v->own);
 			}
 		}
+		break;
+	case EV_DROP:
+		/* Our own drop left the reserve with our move (EV_MOVE). */
+		if (drops(v) && e->by == !me && captured_type(e->what) != PIECE_NONE)
+			board_hand_take(&v->own, !me, captured_type(e->what));
 		break;
 	case EV_ANY:
 		if (e->by == me && (e->answer == ANY_YES || e->answer == ANY_TRY))

@@ -14,7 +14,8 @@
 
 struct view {
 	int color;               /* whose view */
-	struct board own;        /* only `color`'s pieces, with its castling rights */
+	struct board own;        /* only `color`'s pieces, with its castling rights; in crazykrieg
+	                          * both reserves, kept from captures and drops as told */
 	int to_move;             /* whose turn it is, as far as this player can tell */
 	struct movelist refused; /* own tries refused this turn */
 	bool must_try_capture;   /* a yes/"Try!" to "any?" obliges a pawn capture (every rule

@@ -59,6 +59,10 @@ json_t *event_to_json(const struct event *e, const struct ruleset *rs, int game_
 			json_object_set_new(o, "en_passant", json_true());
 		break;
 	}
+	case EV_DROP:
+		if (captured_kind_name(e->what))
+			json_object_set_new(o, "what", json_string(captured_kind_name(e->what)));
+		break;
 	case EV_CHECK: {
 		json_t *a = json_array();
 		for (int i = 0; i < 2; i++)
@@ -149,6 +153,15 @@ static int get_int(const json_t *o, const char *key, long lo, long hi, long *out
 static int parse_uci(const char *s, const char *san, move_t *m)
 {
 	size_t n = strlen(s);
+	if (n == 4 && s[1] == '@') {
+		/* a drop, "N@f3" (crazykrieg) */
+		int type = piece_from_letter(s[0]), to = square_parse((char[3]){ s[2], s[3], 0 });
+		if (s[0] < 'A' || s[0] > 'Z' || type > QUEEN || to == SQ_NONE ||
+		    (type == PAWN && (to < 8 || to >= 56)))
+			return -1;
+		*m = move_make_drop(type, to);
+		return 0;
+	}
 	if (n != 4 && n != 5)
 		return -1;
 	int from = square_parse((char[3]){ s[0], s[1], 0 });
@@ -273,6 +286,17 @@ int event_from_json(const json_t *o, struct event *e)
 				goto bad;
 			e->checks[i] = (uint8_t)d;
 		}
+		break;
+	}
+	case EV_DROP: {
+		int w = -1;
+		if (get_str(o, "what", &s))
+			goto bad;
+		if (s)
+			w = captured_kind_parse(s);
+		if (captured_type(w) == PIECE_NONE)
+			goto bad; /* a drop names its man */
+		e->what = (uint8_t)w;
 		break;
 	}
 	case EV_PAWN_TRIES:

@@ -36,6 +36,10 @@ static const char *const error_names[] = {
 	[PE_FORBIDDEN] = "forbidden",
 	[PE_ACCOUNT_DISABLED] = "account_disabled",
 	[PE_RETRY_AFTER] = "retry_after",
+	[PE_REGISTRATION_CLOSED] = "registration_closed",
+	[PE_INVITE_REQUIRED] = "invite_required",
+	[PE_BAD_INVITE] = "bad_invite",
+	[PE_GUESTS_DISABLED] = "guests_disabled",
 };
 
 #define NERRORS ((int)(sizeof error_names / sizeof error_names[0]))

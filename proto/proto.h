@@ -47,9 +47,13 @@ enum proto_error {
 	PE_ACCOUNT_DISABLED = 26, /* login or resume of a disabled account */
 	PE_RETRY_AFTER = 27,      /* refused for now (login back-off, registration rate): the
 	                             error's "retry_after" says in how many seconds to try again */
+	PE_REGISTRATION_CLOSED = 28, /* `register` on a server whose registration policy is closed */
+	PE_INVITE_REQUIRED = 29,  /* `register` without an invite code under the invite policy */
+	PE_BAD_INVITE = 30,       /* an invite code that is unknown, used or expired */
+	PE_GUESTS_DISABLED = 31,  /* `guest` on a server with guests = off */
 };
 /* The highest code in use: a new code goes after it and moves this along. */
-#define PE_LAST PE_RETRY_AFTER
+#define PE_LAST PE_GUESTS_DISABLED
 
 /* Stable wire name ("bad_json", "line_too_long", ...) or NULL. */
 const char *proto_error_name(int code);

@@ -10,6 +10,7 @@
 #include "action.h"
 #include "event.h"
 #include "event_json.h"
+#include "fen.h"
 #include "log.h"
 #include "referee.h"
 #include "ruleset.h"
@@ -38,6 +39,59 @@ json_t *announce_draw(int64_t game, const struct action *a, json_t *clock)
 	if (clock != NULL)
 		json_object_set(j, "clock", clock);
 	return j;
+}
+
+json_t *announce_notice(int64_t game, const struct action *a, int ply, json_t *clock,
+                        unsigned *aud)
+{
+	struct action_umpire u;
+	json_t *j;
+	if (a->kind == ACTION_DRAW) {
+		*aud = ANNOUNCE_DRAW_AUDIENCE;
+		return announce_draw(game, a, clock);
+	}
+	if (a->kind == ACTION_ADJUDGE || a->kind == ACTION_UABORT ||
+	    action_umpire_parse(a, &u) != REF_OK)
+		return NULL;
+	*aud = AUD_PUBLIC;
+	switch (a->kind) {
+	case ACTION_PAUSE:
+	case ACTION_UNPAUSE:
+		j = json_pack("{s:s, s:I, s:s, s:s, s:i}", "event",
+		              a->kind == ACTION_PAUSE ? "clock_paused" : "clock_unpaused", "game",
+		              (json_int_t)game, "by", "umpire", "reason", u.reason, "ply", ply);
+		break;
+	case ACTION_ADDTIME:
+		j = json_pack("{s:s, s:I, s:s, s:i, s:s, s:i}", "event", "time_added", "game",
+		              (json_int_t)game, "color", a->color == WHITE ? "white" : "black", "seconds",
+		              u.seconds, "reason", u.reason, "ply", ply);
+		break;
+	default: /* ACTION_NOTE */
+		j = json_pack("{s:s, s:I, s:s, s:i}", "event", "umpire_note", "game", (json_int_t)game,
+		              "text", u.reason, "ply", ply);
+		if (!u.public) {
+			json_object_set_new(j, "private", json_true());
+			*aud = AUD_UMPIRE;
+		}
+		break;
+	}
+	if (clock != NULL)
+		json_object_set(j, "clock", clock);
+	return j;
+}
+
+void announce_decorate(json_t *j, const struct event *e, const struct referee *r,
+                       const struct action *a)
+{
+	struct action_umpire u;
+	if (j == NULL || e->type != EV_GAME_OVER)
+		return;
+	char fen[FEN_MAX];
+	fen_format(referee_board(r), fen, sizeof fen);
+	json_object_set_new(j, "fen", json_string(fen));
+	if ((a->kind == ACTION_ADJUDGE || a->kind == ACTION_UABORT) &&
+	    action_umpire_parse(a, &u) == REF_OK)
+		json_object_set_new(j, "note", json_string(u.reason));
 }
 
 struct replay {
@@ -77,16 +131,20 @@ static int replay_cb(const struct store_action *sa, void *arg)
 		if (!(rp->out.v[i].audience & rp->aud))
 			continue;
 		json_t *j = announce_event(rp->g->id, rp->rs, &rp->out.v[i], NULL);
+		announce_decorate(j, &rp->out.v[i], rp->ref, &a);
 		if (j != NULL && rp->with_audience)
 			json_object_set_new(j, "audience", audience_names(rp->out.v[i].audience));
 		if (j != NULL)
 			json_array_append_new(rp->arr, j);
 	}
-	if (a.kind == ACTION_DRAW && (rp->aud & ANNOUNCE_DRAW_AUDIENCE)) {
-		json_t *j = announce_draw(rp->g->id, &a, NULL);
+	unsigned naud = 0;
+	json_t *j = announce_notice(rp->g->id, &a, referee_plies(rp->ref), NULL, &naud);
+	if (j != NULL && (rp->aud & naud)) {
 		if (rp->with_audience)
-			json_object_set_new(j, "audience", audience_names(ANNOUNCE_DRAW_AUDIENCE));
+			json_object_set_new(j, "audience", audience_names(naud));
 		json_array_append_new(rp->arr, j);
+	} else {
+		json_decref(j);
 	}
 	return 0;
 }

@@ -19,6 +19,7 @@
 
 struct action;
 struct event;
+struct referee;
 struct ruleset;
 struct store;
 struct store_game;
@@ -32,6 +33,21 @@ json_t *announce_event(int64_t game, const struct ruleset *rs, const struct even
 /* The notice of a draw action (a->kind == ACTION_DRAW, "offer" or
  * "decline" by a->color) to both players and the umpire. */
 json_t *announce_draw(int64_t game, const struct action *a, json_t *clock);
+
+/* The notice of an action the referee announces nothing for: a draw
+ * offer or decline (announce_draw), an umpire's clock pause, resumption,
+ * added time or note (action.h); ply: the plies played when it was taken.
+ * *aud gets who hears it.  NULL for a kind that has none. */
+json_t *announce_notice(int64_t game, const struct action *a, int ply, json_t *clock,
+                        unsigned *aud);
+
+/* What the server adds to a referee event e of action a, given r the
+ * referee after a: a game_over carries the true final position ("fen",
+ * the game is over: everyone may see it) and an umpire's reason ("note")
+ * when the umpire ended it.  Live, in every replayed view and in the
+ * tests' expectations alike. */
+void announce_decorate(json_t *j, const struct event *e, const struct referee *r,
+                       const struct action *a);
 
 /* Every announcement of game g heard by audience aud (AUD_ bits),
  * replayed from the stored record, draw notices included for the players

@@ -31,6 +31,7 @@
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
 
+#include "admin.h"
 #include "auth.h"
 #include "config.h"
 #include "conn.h"
@@ -44,7 +45,9 @@
 #include "store.h"
 #include "xmalloc.h"
 
-enum job_kind { JOB_REGISTER, JOB_LOGIN };
+/* JOB_PASSWD verifies pw (the old password) and then hashes pw2 (the new
+ * one) into hash2; JOB_HASH hashes pw for another module (auth_hash_for). */
+enum job_kind { JOB_REGISTER, JOB_LOGIN, JOB_PASSWD, JOB_HASH };
 
 struct job {
 	struct job *next;             /* queued / done list (under mu) */
@@ -58,11 +61,28 @@ struct job {
 	size_t pwlen;
 	char hash[KDF_ENCODED_MAX];   /* login: the stored hash; register: the new one */
 	bool disabled;                /* login: the account is disabled (told only after the password) */
+	bool must_change;             /* login: an admin reset the password (admin.h) */
+	bool completes_login;         /* passwd: from a connection a must_change login left waiting */
+	char *pw2;                    /* passwd: the new password, wiped before free */
+	size_t pw2len;
+	char hash2[KDF_ENCODED_MAX];  /* passwd: the new hash */
+	int result2;                  /* passwd: kdf_hash's rc for the new one */
+	char invite[KDF_DIGEST_HEX + 1];  /* register: the invite code's digest, "" if none */
+	json_t *req;                  /* JOB_HASH: the request, for done */
+	auth_hashed_fn done;          /* JOB_HASH */
 	int result;                   /* worker: kdf_verify's result, or kdf_hash's rc */
 	char host[GUARD_ADDR_MAX];    /* the client's address: its share of the queue (guard.h) */
 	char tried[LOG_ESCAPE_BUF];   /* login: the name as sent, escaped, for the log */
 	struct event *delay;          /* a failed login's answer, held login_failure_delay */
 	struct auth *owner;           /* for delay's callback */
+};
+
+/* A connection whose login found a password to change (users.must_change):
+ * not logged in; `passwd` completes the login of this user. */
+struct conn_must_change {
+	uint64_t conn;
+	int64_t user;
+	char name[32];
 };
 
 /* Which token each logged-in connection holds, for logout. */
@@ -94,6 +114,9 @@ struct auth {
 
 	struct conn_token *tokens;
 	size_t ntokens, captokens;
+
+	struct conn_must_change *changing;     /* logins waiting for `passwd` */
+	size_t nchanging, capchanging;
 
 	struct guard *guard;                   /* registration rate, login back-off (guard.h) */
 	struct guard_log_limit log_busy, log_refused;
@@ -195,10 +218,13 @@ static void *worker_main(void *arg)
 		j = queue_take_fair(a);
 		pthread_mutex_unlock(&a->mu);
 
-		if (j->kind == JOB_REGISTER)
+		if (j->kind == JOB_REGISTER || j->kind == JOB_HASH) {
 			j->result = kdf_hash(j->pw, j->pwlen, a->ln, j->hash, sizeof j->hash);
-		else
+		} else {
 			j->result = kdf_verify(j->pw, j->pwlen, j->hash);
+			if (j->kind == JOB_PASSWD && j->result == 1)
+				j->result2 = kdf_hash(j->pw2, j->pw2len, a->ln, j->hash2, sizeof j->hash2);
+		}
 
 		pthread_mutex_lock(&a->mu);
 		j->next = NULL;
@@ -219,8 +245,14 @@ static void job_free(struct job *j)
 		OPENSSL_cleanse(j->pw, j->pwlen);
 		free(j->pw);
 	}
+	if (j->pw2 != NULL) {
+		OPENSSL_cleanse(j->pw2, j->pw2len);
+		free(j->pw2);
+	}
 	OPENSSL_cleanse(j->hash, sizeof j->hash);
+	OPENSSL_cleanse(j->hash2, sizeof j->hash2);
 	json_decref(j->id);
+	json_decref(j->req);
 	if (j->delay != NULL)
 		event_free(j->delay);
 	free(j);
@@ -275,6 +307,49 @@ static int token_take(struct auth *a, uint64_t conn, char *digest)
 	return 0;
 }
 
+/* The must_change login waiting on conn, or NULL. */
+static struct conn_must_change *changing_find(struct auth *a, uint64_t conn)
+{
+	for (size_t i = 0; i < a->nchanging; i++)
+		if (a->changing[i].conn == conn)
+			return &a->changing[i];
+	return NULL;
+}
+
+static void changing_forget(struct auth *a, uint64_t conn)
+{
+	struct conn_must_change *m = changing_find(a, conn);
+	if (m != NULL)
+		*m = a->changing[--a->nchanging];
+}
+
+static void changing_set(struct auth *a, uint64_t conn, int64_t user, const char *name)
+{
+	changing_forget(a, conn);
+	if (a->nchanging == a->capchanging) {
+		/* Forget connections that are gone before growing. */
+		size_t k = 0;
+		for (size_t r = 0; r < a->nchanging; r++)
+			if (conn_find(a->srv, a->changing[r].conn) != NULL)
+				a->changing[k++] = a->changing[r];
+		a->nchanging = k;
+	}
+	a->changing = xgrow(a->changing, &a->capchanging, a->nchanging + 1, sizeof *a->changing, 16);
+	struct conn_must_change *m = &a->changing[a->nchanging++];
+	m->conn = conn;
+	m->user = user;
+	snprintf(m->name, sizeof m->name, "%s", name);
+}
+
+/* The token digest a connection logged in with, without forgetting it. */
+static const char *token_of(struct auth *a, uint64_t conn)
+{
+	for (size_t i = 0; i < a->ntokens; i++)
+		if (a->tokens[i].conn == conn)
+			return a->tokens[i].digest;
+	return NULL;
+}
+
 static int64_t now_unix(void)
 {
 	return (int64_t)time(NULL);
@@ -315,6 +390,11 @@ static void login_done(struct auth *a, struct conn *c, json_t *id, int64_t user,
 		json_object_set_new(reply, "games", games);
 	}
 	token_remember(a, conn_id(c), digest);
+	changing_forget(a, conn_id(c));
+	/* The admin's user list shows each account's last login (schema 8). */
+	if (store_user_seen(a->srv->store, user, now_unix(), conn_host(c)) == STORE_ERROR)
+		log_warnx("auth: recording the login of user=%lld: %s", (long long)user,
+		          store_error(a->srv->store));
 	dispatch_ok(c, id, reply);
 	conn_set_user(c, user, name);
 }
@@ -350,6 +430,16 @@ static void finish_register(struct auth *a, struct conn *c, struct job *j)
 		dispatch_error(c, j->id, PE_USER_EXISTS, "that name is taken");
 		return;
 	}
+	/* The code was checked before hashing; using it now, in the same
+	 * transaction, settles a race of two registrations for one code. */
+	if (rc == STORE_OK && j->invite[0] != '\0') {
+		rc = store_invite_use(st, j->invite, user, now_unix());
+		if (rc == STORE_NOT_FOUND) {
+			store_rollback(st);
+			dispatch_error(c, j->id, PE_BAD_INVITE, "that invite code is unknown, used or expired");
+			return;
+		}
+	}
 	if (rc == STORE_OK)
 		rc = session_new(a, user, token, digest);
 	if (rc != STORE_OK || store_commit(st) != STORE_OK) {
@@ -357,8 +447,8 @@ static void finish_register(struct auth *a, struct conn *c, struct job *j)
 		reply_storage(a, c, j->id, "register");
 		return;
 	}
-	log_info("conn=%llu register user=%lld name=%s", (unsigned long long)j->conn,
-	         (long long)user, j->name);
+	log_info("conn=%llu register user=%lld name=%s%s", (unsigned long long)j->conn,
+	         (long long)user, j->name, j->invite[0] != '\0' ? " invited" : "");
 	login_done(a, c, j->id, user, j->name, token, digest, false);
 }
 
@@ -391,11 +481,126 @@ static void finish_login(struct auth *a, struct conn *c, struct job *j)
 		dispatch_error(c, j->id, PE_ACCOUNT_DISABLED, "this account is disabled");
 		return;
 	}
+	/* An admin reset the password: no session until it is changed. */
+	if (j->must_change) {
+		log_info("conn=%llu login of user=%lld must change the password",
+		         (unsigned long long)j->conn, (long long)j->user);
+		if (conn_user(c) != 0) {
+			char old[KDF_DIGEST_HEX + 1];
+			token_take(a, j->conn, old);
+			conn_set_user(c, 0, NULL);
+		}
+		changing_set(a, j->conn, j->user, j->name);
+		dispatch_ok(c, j->id, json_pack("{s:s, s:b}", "user", j->name,
+		                                "must_change_password", 1));
+		return;
+	}
 	if (session_new(a, j->user, token, digest) != STORE_OK) {
 		reply_storage(a, c, j->id, "login");
 		return;
 	}
 	login_done(a, c, j->id, j->user, j->name, token, digest, true);
+}
+
+/* End the other sessions of user: see auth.h. */
+int auth_end_sessions(struct server *srv, int64_t user, struct conn *keep, const char *reason)
+{
+	struct auth *a = srv->auth;
+	const char *digest = keep != NULL ? token_of(a, conn_id(keep)) : NULL;
+	int n = 0;
+
+	if (store_sessions_end_user(srv->store, user, digest != NULL ? digest : "") != STORE_OK) {
+		log_warnx("auth: ending the sessions of user=%lld: %s", (long long)user,
+		          store_error(srv->store));
+		return -1;
+	}
+	for (struct conn *o = NULL; (o = conn_of_user(srv, user, o)) != NULL;) {
+		if (o == keep)
+			continue;
+		char dg[KDF_DIGEST_HEX + 1];
+		token_take(a, conn_id(o), dg);
+		conn_send(o, json_pack("{s:s, s:s}", "event", "session_ended", "reason", reason));
+		conn_close(o, reason);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * passwd: the old password was right and the new one is hashed.  The new
+ * hash, the end of every other session and (for a login that waited on
+ * it) the new session are one transaction; then the other connections
+ * are closed.
+ */
+static void finish_passwd(struct auth *a, struct conn *c, struct job *j)
+{
+	struct store *st = a->srv->store;
+	char token[KDF_TOKEN_LEN + 1], digest[KDF_DIGEST_HEX + 1];
+	int rc;
+
+	if (j->result != 1) {
+		login_failed(a, j);
+		dispatch_error(c, j->id, PE_AUTH_FAILED, "the old password is wrong");
+		return;
+	}
+	if (j->result2 != 0) {
+		log_msg(LOGL_ERROR, "auth: scrypt failed for a password change");
+		dispatch_error(c, j->id, PE_INTERNAL, "password hashing failed");
+		return;
+	}
+	/* The connection may have logged out or in as someone else meanwhile. */
+	struct conn_must_change *m = changing_find(a, j->conn);
+	bool waiting = m != NULL && m->user == j->user;
+	if (j->completes_login ? !waiting : conn_user(c) != j->user) {
+		dispatch_error(c, j->id, PE_NOT_LOGGED_IN, "log in first");
+		return;
+	}
+	const char *keep = j->completes_login ? NULL : token_of(a, j->conn);
+	rc = store_begin(st);
+	if (rc == STORE_OK)
+		rc = store_user_set_password(st, j->user, j->hash2, 0);
+	if (rc == STORE_OK)
+		rc = store_sessions_end_user(st, j->user, keep != NULL ? keep : "");
+	if (rc == STORE_OK && j->completes_login)
+		rc = session_new(a, j->user, token, digest);
+	if (rc != STORE_OK || store_commit(st) != STORE_OK) {
+		store_rollback(st);
+		if (rc == STORE_NOT_FOUND)
+			dispatch_error(c, j->id, PE_AUTH_FAILED, "the account is gone");
+		else
+			reply_storage(a, c, j->id, "passwd");
+		return;
+	}
+	guard_login_ok(a->guard, j->host, mstime_mono());
+	int ended = 0;
+	for (struct conn *o = NULL; (o = conn_of_user(a->srv, j->user, o)) != NULL;) {
+		if (o == c)
+			continue;
+		char dg[KDF_DIGEST_HEX + 1];
+		token_take(a, conn_id(o), dg);
+		conn_send(o, json_pack("{s:s, s:s}", "event", "session_ended", "reason",
+		                       "the password was changed"));
+		conn_close(o, "password changed");
+		ended++;
+	}
+	log_info("conn=%llu passwd user=%lld name=%s connections_ended=%d%s",
+	         (unsigned long long)j->conn, (long long)j->user, j->name, ended,
+	         j->completes_login ? " (required)" : "");
+	if (j->completes_login)
+		login_done(a, c, j->id, j->user, j->name, token, digest, true);
+	else
+		dispatch_ok(c, j->id, json_pack("{s:i}", "ended", ended));
+}
+
+static void finish_hash(struct auth *a, struct conn *c, struct job *j)
+{
+	(void)a;
+	if (j->result != 0) {
+		log_msg(LOGL_ERROR, "auth: scrypt failed");
+		dispatch_error(c, j->id, PE_INTERNAL, "password hashing failed");
+		return;
+	}
+	j->done(c, j->id, j->req, j->hash);
 }
 
 /* The held answer of a failed login (login_hold). */
@@ -458,10 +663,12 @@ static void wake_cb(evutil_socket_t fd, short what, void *arg)
 			continue;
 		pending_remove(a, j);
 		if (c != NULL) {
-			if (j->kind == JOB_REGISTER)
-				finish_register(a, c, j);
-			else
-				finish_login(a, c, j);
+			switch (j->kind) {
+			case JOB_REGISTER: finish_register(a, c, j); break;
+			case JOB_LOGIN: finish_login(a, c, j); break;
+			case JOB_PASSWD: finish_passwd(a, c, j); break;
+			case JOB_HASH: finish_hash(a, c, j); break;
+			}
 		}
 		job_free(j);
 	}
@@ -558,10 +765,39 @@ static void cmd_register(struct conn *c, json_t *id, json_t *req)
 	size_t nlen, plen;
 	const char *name = str_field(req, "user", &nlen);
 	const char *pw = str_field(req, "password", &plen);
+	size_t ilen;
+	const char *invite = str_field(req, "invite", &ilen);
+	char idigest[KDF_DIGEST_HEX + 1] = "";
 	struct job *j;
 	int64_t existing;
 	int rc;
 
+	/* The club's policy first (admin.h): a refusal names the policy, so
+	 * the client can explain what to do instead. */
+	const struct admin_policy *pol = admin_policy_of(a->srv);
+	if (pol->registration == ADMIN_REG_CLOSED) {
+		dispatch_error(c, id, PE_REGISTRATION_CLOSED,
+		               "registration is closed on this server; an admin creates accounts");
+		return;
+	}
+	if (pol->registration == ADMIN_REG_INVITE && invite == NULL) {
+		dispatch_error(c, id, PE_INVITE_REQUIRED,
+		               "this server registers by invitation; ask an admin for an invite code");
+		return;
+	}
+	if (pol->registration == ADMIN_REG_INVITE) {
+		rc = STORE_NOT_FOUND;
+		if (kdf_token_valid(invite, ilen) && kdf_token_digest(invite, ilen, idigest) == 0)
+			rc = store_invite_valid(a->srv->store, idigest, now_unix());
+		if (rc == STORE_ERROR) {
+			reply_storage(a, c, id, "register");
+			return;
+		}
+		if (rc != STORE_OK) {
+			dispatch_error(c, id, PE_BAD_INVITE, "that invite code is unknown, used or expired");
+			return;
+		}
+	}
 	if (auth_check_name(name, nlen) != PE_NONE) {
 		dispatch_error(c, id, PE_BAD_NAME,
 		               "names are %d to %d letters, digits, '_' or '-', not starting with "
@@ -596,6 +832,7 @@ static void cmd_register(struct conn *c, json_t *id, json_t *req)
 		return;
 	memcpy(j->name, name, nlen);
 	j->name[nlen] = '\0';
+	memcpy(j->invite, idigest, sizeof j->invite);
 	job_submit(a, j);
 }
 
@@ -642,6 +879,7 @@ static void cmd_login(struct conn *c, json_t *id, json_t *req)
 	    strlen(u.pwhash) < sizeof j->hash) {
 		j->user = u.id;
 		j->disabled = u.disabled != 0;
+		j->must_change = u.must_change != 0;
 		snprintf(j->name, sizeof j->name, "%s", u.name);   /* the registered spelling */
 		memcpy(j->hash, u.pwhash, strlen(u.pwhash) + 1);
 	} else {
@@ -661,6 +899,11 @@ static void cmd_guest(struct conn *c, json_t *id, json_t *req)
 	int rc = STORE_EXISTS;
 
 	(void)req;
+	if (!admin_policy_of(a->srv)->guests) {
+		dispatch_error(c, id, PE_GUESTS_DISABLED,
+		               "this server has no guest accounts; log in or register");
+		return;
+	}
 	/* guests_per_address: live guests (logged in now) from this address. */
 	int cap = guard_settings(a->guard)->guests_per_address;
 	if (cap > 0) {
@@ -749,11 +992,98 @@ static void cmd_logout(struct conn *c, json_t *id, json_t *req)
 	char digest[KDF_DIGEST_HEX + 1];
 
 	(void)req;
+	changing_forget(a, conn_id(c));
 	if (token_take(a, conn_id(c), digest) &&
 	    store_session_delete(a->srv->store, digest) == STORE_ERROR)
 		log_warnx("auth: revoking a session: %s", store_error(a->srv->store));
 	conn_set_user(c, 0, NULL);
 	dispatch_ok(c, id, NULL);
+}
+
+/*
+ * passwd {old, new}: a logged-in user's own password, or the password a
+ * must_change login is waiting on (then the answer completes the login).
+ * The old password is verified like a login (the back-off applies: a
+ * borrowed session cannot guess its way to the password).
+ */
+static void cmd_passwd(struct conn *c, json_t *id, json_t *req)
+{
+	struct auth *a = conn_server(c)->auth;
+	size_t olen, nlen;
+	const char *old = str_field(req, "old", &olen);
+	const char *neu = str_field(req, "new", &nlen);
+	struct conn_must_change *m = changing_find(a, conn_id(c));
+	int64_t user = conn_user(c);
+	char name[32];
+	struct store_user u;
+	struct job *j;
+
+	if (user == 0 && m == NULL) {
+		dispatch_error(c, id, PE_NOT_LOGGED_IN, "log in first");
+		return;
+	}
+	if (user == 0) {
+		user = m->user;
+		snprintf(name, sizeof name, "%s", m->name);
+	} else {
+		snprintf(name, sizeof name, "%s", conn_user_name(c));
+	}
+	if (auth_check_password(name, neu, nlen) != PE_NONE ||
+	    (olen == nlen && memcmp(old, neu, nlen) == 0)) {
+		dispatch_error(c, id, PE_WEAK_PASSWORD,
+		               "passwords are %d to %d bytes, not the user name and not the old one",
+		               PROTO_PASSWORD_MIN, PROTO_PASSWORD_MAX);
+		return;
+	}
+	int rc = store_user_find(a->srv->store, name, &u);
+	if (rc == STORE_ERROR) {
+		reply_storage(a, c, id, "passwd");
+		return;
+	}
+	if (rc != STORE_OK || u.id != user || u.guest || u.pwhash[0] == '\0' ||
+	    strlen(u.pwhash) >= sizeof j->hash) {
+		OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "a guest has no password to change");
+		return;
+	}
+	if (u.disabled) {
+		OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
+		dispatch_error(c, id, PE_ACCOUNT_DISABLED, "this account is disabled");
+		return;
+	}
+	int64_t wait = guard_login_check(a->guard, conn_host(c), u.id, mstime_mono());
+	if (wait > 0) {
+		OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
+		reply_retry(c, id, wait, "too many failed logins; try again later");
+		return;
+	}
+	if ((j = job_new(a, c, id, JOB_PASSWD, old, olen)) == NULL) {
+		OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
+		return;
+	}
+	j->pw2 = xmalloc(nlen);
+	memcpy(j->pw2, neu, nlen);
+	j->pw2len = nlen;
+	j->user = u.id;
+	j->completes_login = conn_user(c) == 0;
+	snprintf(j->name, sizeof j->name, "%s", u.name);
+	log_escape(u.name, strlen(u.name), j->tried, sizeof j->tried);
+	memcpy(j->hash, u.pwhash, strlen(u.pwhash) + 1);
+	OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
+	job_submit(a, j);
+}
+
+bool auth_hash_for(struct conn *c, json_t *id, json_t *req, const char *pw, size_t pwlen,
+                   auth_hashed_fn done)
+{
+	struct auth *a = conn_server(c)->auth;
+	struct job *j = job_new(a, c, id, JOB_HASH, pw, pwlen);
+	if (j == NULL)
+		return false;
+	j->req = json_incref(req);
+	j->done = done;
+	job_submit(a, j);
+	return true;
 }
 
 static const struct field f_credentials[] = {
@@ -762,6 +1092,17 @@ static const struct field f_credentials[] = {
 	 * `bad_request`. */
 	{ "user", F_STRING, 1, PROTO_LINE_MAX },
 	{ "password", F_STRING, 1, PROTO_PASSWORD_MAX },
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_register[] = {
+	{ "user", F_STRING, 1, PROTO_LINE_MAX },
+	{ "password", F_STRING, 1, PROTO_PASSWORD_MAX },
+	{ "invite", F_STRING, 0, PROTO_TOKEN_LEN * 2 },
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_passwd[] = {
+	{ "old", F_STRING, 1, PROTO_PASSWORD_MAX },
+	{ "new", F_STRING, 1, PROTO_PASSWORD_MAX },
 	{ NULL, 0, 0, 0 },
 };
 static const struct field f_none[] = {
@@ -773,11 +1114,13 @@ static const struct field f_resume[] = {
 };
 
 const struct cmd auth_cmds[] = {
-	{ "register", CMD_NO_LOGIN, f_credentials, cmd_register },
+	{ "register", CMD_NO_LOGIN, f_register, cmd_register },
 	{ "login", CMD_NO_LOGIN, f_credentials, cmd_login },
 	{ "guest", CMD_NO_LOGIN, f_none, cmd_guest },
 	{ "resume", CMD_NO_LOGIN, f_resume, cmd_resume },
 	{ "logout", 0, f_none, cmd_logout },
+	/* CMD_NO_LOGIN: a must_change login is not logged in (auth.h). */
+	{ "passwd", CMD_NO_LOGIN, f_passwd, cmd_passwd },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -826,6 +1169,8 @@ int auth_user_role(struct server *srv, int64_t uid)
  * logged-in accounts looked at: a disabled one's connections are closed,
  * and the games module drops umpire chairs no longer held by right.
  */
+static void users_apply(struct auth *a);
+
 static void users_check(evutil_socket_t fd, short what, void *arg)
 {
 	struct auth *a = arg;
@@ -841,6 +1186,23 @@ static void users_check(evutil_socket_t fd, short what, void *arg)
 	if (v == a->users_version)
 		return;
 	a->users_version = v;
+	users_apply(a);
+}
+
+/* An admin's change over the protocol (admin.c) applies at once; the
+ * version it bumped is then seen as known by the next users_check. */
+void auth_users_changed(struct server *srv)
+{
+	struct auth *a = srv->auth;
+	int64_t v = 0;
+	if (store_state_get(srv->store, STORE_USERS_VERSION_KEY, &v) == STORE_OK)
+		a->users_version = v;
+	users_apply(a);
+}
+
+static void users_apply(struct auth *a)
+{
+	struct server *srv = a->srv;
 	for (struct conn *c = NULL; (c = conn_of_user(srv, 0, c)) != NULL;) {
 		if (auth_user_role(srv, conn_user(c)) != AUTH_ROLE_NONE)
 			continue;
@@ -953,5 +1315,6 @@ void auth_free(struct auth *a)
 	pthread_cond_destroy(&a->cv);
 	OPENSSL_cleanse(a->dummy, sizeof a->dummy);
 	free(a->tokens);
+	free(a->changing);
 	free(a);
 }

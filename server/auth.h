@@ -10,6 +10,13 @@
  *   guest    {}                -> ok {user, token}
  *   resume   {token}           -> ok {user, token, games:[id...]}
  *   logout   {}                -> ok {}
+ *   passwd   {old, new}        -> ok {ended}  (every other session of the user ends)
+ *
+ * Registration and guests follow the club's policy (admin.h).  A login
+ * whose password an admin reset (users.must_change, schema 8) answers
+ * ok {user, must_change_password: true} WITHOUT logging the connection in
+ * or issuing a token: only `passwd` (with the reset password as `old`)
+ * completes it, and its answer is then a login's {user, token, games}.
  *
  * Sessions: a token is 32 random bytes in base64url; only its SHA-256 is
  * stored.  A token lives AUTH_SESSION_SECONDS after it was issued or last
@@ -21,8 +28,11 @@
 #ifndef KRIEG_AUTH_H
 #define KRIEG_AUTH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <jansson.h>
 
 #include "proto.h"
 
@@ -75,5 +85,26 @@ int auth_role_parse(const char *name);  /* AUTH_ROLE_NONE if unknown */
 /* The user's role now (read from the store): AUTH_ROLE_NONE for a
  * disabled or unknown account. */
 int auth_user_role(struct server *srv, int64_t uid);
+
+/* For admin.c. */
+struct conn;
+/* Accounts changed in the store (disabled, role): close the connections
+ * of disabled accounts and re-check umpire chairs now, as the periodic
+ * users check would within AUTH_USERS_CHECK_MS. */
+void auth_users_changed(struct server *srv);
+/* End user's sessions: delete every stored session but the one `keep`
+ * logged in with (keep NULL: all), and close every other connection of
+ * user, each told {"event":"session_ended","reason":reason} first.
+ * Returns the number of connections closed, or -1 if the store failed
+ * (logged; nothing closed). */
+int auth_end_sessions(struct server *srv, int64_t user, struct conn *keep, const char *reason);
+/* Hash pw on the hashing workers (fair share and `busy` as for a login),
+ * then call done(c, id, req, hash) on the loop thread if c is still open;
+ * id and req are kept (json_incref) until then.  A hashing failure is
+ * answered `internal` without calling done.  false: refused now (`busy`
+ * already answered). */
+typedef void (*auth_hashed_fn)(struct conn *c, json_t *id, json_t *req, const char *hash);
+bool auth_hash_for(struct conn *c, json_t *id, json_t *req, const char *pw, size_t pwlen,
+                   auth_hashed_fn done);
 
 #endif

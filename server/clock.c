@@ -23,6 +23,7 @@ void clock_init(struct clock *c, int64_t base_ms, int64_t inc_ms, int64_t days)
 	}
 	c->running = -1;
 	c->since = 0;
+	c->paused = false;
 }
 
 bool clock_timed(const struct clock *c)
@@ -101,4 +102,33 @@ void clock_set(struct clock *c, int64_t white_ms, int64_t black_ms)
 	c->remain[0] = white_ms > 0 ? white_ms : 0;
 	c->remain[1] = black_ms > 0 ? black_ms : 0;
 	c->running = -1;
+}
+
+void clock_pause(struct clock *c, int64_t now)
+{
+	if (c->paused)
+		return;
+	charge(c, now);
+	c->running = -1;
+	c->paused = true;
+}
+
+void clock_unpause(struct clock *c, int color, int64_t now)
+{
+	if (!c->paused)
+		return;
+	c->paused = false;
+	clock_start(c, color, now);
+}
+
+bool clock_paused(const struct clock *c)
+{
+	return c->paused;
+}
+
+void clock_add(struct clock *c, int color, int64_t ms)
+{
+	if (!clock_timed(c) || (color != 0 && color != 1) || ms <= 0)
+		return;
+	c->remain[color] += ms;
 }

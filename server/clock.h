@@ -12,6 +12,9 @@
  *                        allowance to the full `days`.
  * The side to move's clock keeps running through refused tries: only a
  * move actually played (clock_moved) stops it.
+ * An umpire may pause the clock (clock_pause): nobody is charged and
+ * nobody flags until clock_unpause starts the side to move again; time
+ * may be added to either side at any point (clock_add).
  */
 #ifndef KRIEG_CLOCK_H
 #define KRIEG_CLOCK_H
@@ -32,6 +35,7 @@ struct clock {
 	int64_t remain[2];      /* ms left at the moment `since` (running side) or now (other) */
 	int running;            /* colour whose clock runs, or -1 */
 	int64_t since;          /* when `running` last started */
+	bool paused;            /* an umpire stopped it (running is -1 meanwhile) */
 };
 
 /* Mode follows from the arguments: days > 0 correspondence, base > 0
@@ -60,6 +64,16 @@ int clock_flagged(const struct clock *c, int64_t now);
 /* ms from now until the running side flags (0 if it already has), or -1
  * if nothing can flag. */
 int64_t clock_deadline(const struct clock *c, int64_t now);
+
+/* An umpire's pause: charge the running side up to now and stop; no
+ * effect when paused already.  clock_unpause starts `color` (the side to
+ * move) at now and ends the pause; no effect when not paused. */
+void clock_pause(struct clock *c, int64_t now);
+void clock_unpause(struct clock *c, int color, int64_t now);
+bool clock_paused(const struct clock *c);
+
+/* Give color ms more (an umpire's added time).  No effect when untimed. */
+void clock_add(struct clock *c, int color, int64_t ms);
 
 /* Set both readings (recovery from a stored action), stopped. */
 void clock_set(struct clock *c, int64_t white_ms, int64_t black_ms);

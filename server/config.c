@@ -36,6 +36,7 @@ struct config *config_new(void)
 	cfg->accept_pause_ms = ACCEPT_PAUSE_MS_DEFAULT;
 	cfg->store_synchronous = xstrdup("full");
 	guard_settings_default(&cfg->guard);
+	admin_policy_default(&cfg->policy);
 	return cfg;
 }
 
@@ -46,11 +47,38 @@ void config_clear_listen(struct config *cfg)
 	cfg->nlisten = 0;
 }
 
+/* The web door's repeatable keys, one row each (config_set, config_print,
+ * config_free). */
+static const struct {
+	const char *key;
+	size_t off, count_off;
+} web_lists[] = {
+	{ "listen_web", offsetof(struct config, listen_web), offsetof(struct config, nlisten_web) },
+	{ "listen_web_plain", offsetof(struct config, listen_web_plain),
+	  offsetof(struct config, nlisten_web_plain) },
+	{ "web_origins", offsetof(struct config, web_origins), offsetof(struct config, nweb_origins) },
+	{ "web_trusted_proxy", offsetof(struct config, web_trusted_proxy),
+	  offsetof(struct config, nweb_trusted_proxy) },
+};
+
+static char **web_list(const struct config *cfg, size_t i, size_t **n)
+{
+	*n = (size_t *)((char *)cfg + web_lists[i].count_off);
+	return (char **)((char *)cfg + web_lists[i].off);
+}
+
 void config_free(struct config *cfg)
 {
 	if (cfg == NULL)
 		return;
 	config_clear_listen(cfg);
+	for (size_t i = 0; i < sizeof web_lists / sizeof web_lists[0]; i++) {
+		size_t *n;
+		char **v = web_list(cfg, i, &n);
+		for (size_t k = 0; k < *n; k++)
+			free(v[k]);
+	}
+	free(cfg->web_root);
 	free(cfg->state_dir);
 	free(cfg->cert_file);
 	free(cfg->key_file);
@@ -138,6 +166,7 @@ static const struct {
 	{ "rate_limit", offsetof(struct config, rate_limit), 1, 1000000 },
 	{ "rate_burst", offsetof(struct config, rate_burst), 1, 1000000 },
 	{ "rate_limit_close", offsetof(struct config, rate_strikes), 1, 1000000 },
+	{ "spectator_delay", offsetof(struct config, spectator_delay), 0, 1000 },
 };
 
 static const struct {
@@ -167,6 +196,10 @@ int config_set(struct config *cfg, const char *key, const char *value, char *err
 	int guard_rc = guard_settings_set(&cfg->guard, key, value, err, errlen);
 	if (guard_rc <= 0)
 		return guard_rc;
+	/* So is the registration policy (admin.h). */
+	int policy_rc = admin_policy_set(&cfg->policy, key, value, err, errlen);
+	if (policy_rc <= 0)
+		return policy_rc;
 
 	if (strcmp(key, "listen") == 0) {
 		if (cfg->nlisten >= CONFIG_LISTEN_MAX) {
@@ -174,6 +207,23 @@ int config_set(struct config *cfg, const char *key, const char *value, char *err
 			return -1;
 		}
 		cfg->listen[cfg->nlisten++] = xstrdup(value);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof web_lists / sizeof web_lists[0]; i++) {
+		size_t *n;
+		char **v = web_list(cfg, i, &n);
+
+		if (strcmp(key, web_lists[i].key) != 0)
+			continue;
+		if (*n >= CONFIG_LISTEN_MAX) {
+			snprintf(err, errlen, "more than %d %s values", CONFIG_LISTEN_MAX, key);
+			return -1;
+		}
+		v[(*n)++] = xstrdup(value);
+		return 0;
+	}
+	if (strcmp(key, "web_root") == 0) {
+		set_str(&cfg->web_root, value);
 		return 0;
 	}
 	if (strcmp(key, "state_dir") == 0) {
@@ -378,8 +428,17 @@ void config_print(const struct config *cfg, FILE *f)
 	}
 	fprintf(f, "output_buffer_max = %zu\n", cfg->output_max);
 	fprintf(f, "store_synchronous = %s\n", cfg->store_synchronous);
+	admin_policy_print(&cfg->policy, f);
 	if (cfg->test_start_fen != NULL)
 		fprintf(f, "test_start_fen = %s\n", cfg->test_start_fen);
+	for (size_t i = 0; i < sizeof web_lists / sizeof web_lists[0]; i++) {
+		size_t *n;
+		char **v = web_list(cfg, i, &n);
+		for (size_t k = 0; k < *n; k++)
+			fprintf(f, "%s = %s\n", web_lists[i].key, v[k]);
+	}
+	if (cfg->web_root != NULL)
+		fprintf(f, "web_root = %s\n", cfg->web_root);
 }
 
 static bool str_differs(const char *a, const char *b)
@@ -410,6 +469,21 @@ void config_keep_restart_only(struct config *next, const struct config *cur, cha
 		for (size_t i = 0; i < cur->nlisten; i++)
 			next->listen[i] = xstrdup(cur->listen[i]);
 		next->nlisten = cur->nlisten;
+	}
+	for (size_t i = 0; i < 2; i++) {   /* listen_web, listen_web_plain: the sockets */
+		size_t *nn, *cn;
+		char **nv = web_list(next, i, &nn), **cv = web_list(cur, i, &cn);
+		bool differs = *nn != *cn;
+		for (size_t k = 0; !differs && k < *cn; k++)
+			differs = strcmp(nv[k], cv[k]) != 0;
+		if (!differs)
+			continue;
+		name_append(names, len, web_lists[i].key);
+		for (size_t k = 0; k < *nn; k++)
+			free(nv[k]);
+		for (size_t k = 0; k < *cn; k++)
+			nv[k] = xstrdup(cv[k]);
+		*nn = *cn;
 	}
 	if (str_differs(next->state_dir, cur->state_dir)) {
 		name_append(names, len, "state_dir");

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "admin.h"
 #include "guard.h"
 #include <stdio.h>
 
@@ -53,6 +54,20 @@ struct config {
 	char *store_synchronous;    /* store_synchronous: off, normal, full (default), extra */
 	int busy_timeout_ms;        /* busy_timeout; 0: STORE_BUSY_TIMEOUT_MS */
 	int abandon_grace_ms;       /* abandon_grace; 0: GAME_ABANDON_GRACE_MS */
+	int spectator_delay;        /* spectator_delay: plies rated games reach spectators late; 0: umpires only (watch.c) */
+
+	/* The web door (server/web.c): HTTPS listeners, loopback-only plain
+	 * ones behind a TLS-terminating proxy, the allowed page origins and
+	 * the proxies whose X-Forwarded-For is believed. */
+	char *listen_web[CONFIG_LISTEN_MAX];        /* listen_web; none: no web door */
+	size_t nlisten_web;
+	char *listen_web_plain[CONFIG_LISTEN_MAX];  /* listen_web_plain: 127.0.0.1 / ::1 only */
+	size_t nlisten_web_plain;
+	char *web_root;             /* web_root: serve the client's files from here (development) */
+	char *web_origins[CONFIG_LISTEN_MAX];       /* web_origins: "https://host[:port]" each */
+	size_t nweb_origins;
+	char *web_trusted_proxy[CONFIG_LISTEN_MAX]; /* web_trusted_proxy: addresses */
+	size_t nweb_trusted_proxy;
 
 	/* For tests only: every new game starts from this FEN (NULL: the standard start). */
 	char *test_start_fen;       /* test_start_fen */
@@ -60,6 +75,9 @@ struct config {
 	/* Defence against abuse of accounts: registration rate, guests,
 	 * login back-off, fair hashing, bounded logs (guard.h). */
 	struct guard_settings guard;
+
+	/* Who may register and whether guests may play (admin.h). */
+	struct admin_policy policy;
 };
 
 struct config *config_new(void);

@@ -97,6 +97,7 @@ struct connset {
 };
 
 static void conn_teardown(struct conn *c, const char *reason, bool flush);
+static void conn_opened(struct conn *c);
 
 static void timer_in(struct event *ev, int64_t ms)
 {
@@ -541,7 +542,7 @@ static void read_cb(struct bufferevent *bev, void *arg)
 
 	if (c->framing != NULL) {
 		if (c->state == CS_OPEN)
-			c->framing->input(c->framing_ctx);
+			c->framing->input(c, c->framing_ctx);
 		if (c->state != CS_OPEN)
 			evbuffer_drain(in, evbuffer_get_length(in));
 		return;
@@ -708,7 +709,7 @@ struct conn *conn_attach(struct server *srv, struct bufferevent *bev, const char
 }
 
 /* buf: "addr:port" for the log; host: the address alone (per-IP cap). */
-static void format_peer(const struct sockaddr *sa, char *buf, size_t len,
+void conn_format_peer(const struct sockaddr *sa, char *buf, size_t len,
                         char host[INET6_ADDRSTRLEN])
 {
 	snprintf(host, INET6_ADDRSTRLEN, "?");
@@ -819,7 +820,7 @@ void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int sock
 	char peer[64], host[INET6_ADDRSTRLEN];
 	bool refused, refused_addr;
 
-	format_peer(sa, peer, sizeof peer, host);
+	conn_format_peer(sa, peer, sizeof peer, host);
 	if (admit(srv, peer, host, &refused, &refused_addr) != 0) {
 		evutil_closesocket(fd);
 		return;

@@ -125,7 +125,7 @@ struct conn *conn_attach(struct server *srv, struct bufferevent *bev, const char
  *   free      the connection is freed (before its bufferevent).
  */
 struct conn_framing {
-	void (*input)(void *ctx);
+	void (*input)(struct conn *c, void *ctx);
 	void (*put)(void *ctx, const char *msg, size_t n);
 	void (*goodbye)(void *ctx);
 	void (*keepalive)(void *ctx);
@@ -140,6 +140,10 @@ struct conn_framing {
  */
 struct conn *conn_adopt(struct server *srv, struct bufferevent *bev, const char *peer,
                         const char *host, const struct conn_framing *framing, void *ctx);
+/* buf: "addr:port" (for the log); host: the address alone. */
+#include <netinet/in.h>
+void conn_format_peer(const struct sockaddr *sa, char *buf, size_t len,
+                      char host[INET6_ADDRSTRLEN]);
 /* One message received (n bytes, no newline): the idle timer is reset and
  * it goes to dispatch, as a line of the line transport does. */
 void conn_message(struct conn *c, const char *msg, size_t n);

@@ -54,6 +54,7 @@ extern const struct cmd game_cmds[];    /* move, any, resign, draw, abort, games
 extern const struct cmd history_cmds[]; /* history, record, pgn (history.c) */
 extern const struct cmd watch_cmds[];   /* live, watch, umpire, unwatch (watch.c) */
 extern const struct cmd club_cmds[];    /* standings (club.c) */
+extern const struct cmd admin_cmds[];   /* users, user_create, ..., audit (admin.c) */
 
 /* The i-th registered request of all the tables above, in dispatch order;
  * NULL past the last (tests: every request is documented in PROTOCOL.md). */

@@ -186,9 +186,10 @@ static void to_user(struct game *g, struct batch_action *ba, int64_t user, json_
 }
 
 static void route_event(struct game *g, struct batch_action *ba, const struct event *e,
-                        json_t *clock)
+                        const struct action *a, json_t *clock)
 {
 	json_t *j = announce_event(g->id, g->rs, e, clock);
+	announce_decorate(j, e, g->ref, a);
 	if (!j) {
 		log_warnx("game=%" PRId64 " event type=%d has no wire form", g->id, e->type);
 		return;
@@ -372,6 +373,7 @@ struct pending {
 	/* The game before this action: what a failed commit puts back. */
 	struct clock before_clock;
 	int before_offer;
+	bool before_paused;
 	size_t before_nacts;
 };
 
@@ -430,10 +432,12 @@ static void pending_failed(void *arg)
 	if (p->a.seq <= g->seq) {
 		g->clock = p->before_clock;
 		g->draw_offer = p->before_offer;
+		g->paused = p->before_paused;
 		g->nacts = p->before_nacts;
 		g->seq = p->a.seq - 1;
 		if (game_rebuild(g) != 0)
 			log_warnx("game=%" PRId64 " rebuild after a failed commit failed", g->id);
+		watch_storage_failed(g);
 		flag_arm(g);
 	}
 	struct conn *c = p->conn ? conn_find(g->gs->srv, p->conn) : NULL;
@@ -502,8 +506,27 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		retry = g->flag_timer;
 	}
 
+	/* The umpire's pause is the server's state, not the referee's: checked here. */
+	const char *refusal = NULL;
+	bool move_kind = a.kind == ACTION_TRY || a.kind == ACTION_LIST || a.kind == ACTION_QUIET ||
+	                 a.kind == ACTION_ANY;
+	if (g->paused && move_kind)
+		refusal = "the game is paused by the umpire";
+	else if (a.kind == ACTION_PAUSE && g->paused)
+		refusal = "the game is paused already";
+	else if (a.kind == ACTION_UNPAUSE && !g->paused)
+		refusal = "the game is not paused";
+	else if (a.kind == ACTION_ADDTIME && !clock_timed(&g->clock))
+		refusal = "the game has no clock";
+	if (refusal && !referee_over(g->ref)) {
+		if (c)
+			dispatch_error(c, id, PE_ILLEGAL_ACTION, "%s", refusal);
+		return 1;
+	}
+
 	struct clock before_clock = g->clock;
 	int before_offer = g->draw_offer;
+	bool before_paused = g->paused;
 	int plies = referee_plies(g->ref);
 	struct pending *p = xcalloc(1, sizeof *p);
 	evlist_init(&p->out);
@@ -520,10 +543,19 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	if (p->over)
 		clock_stop(&g->clock, now);
 	g->draw_offer = action_draw_offer(g->draw_offer, &a, plies, referee_plies(g->ref));
+	g->paused = action_paused(g->paused, &a);
+	struct action_umpire u;
+	if (a.kind == ACTION_PAUSE)
+		clock_pause(&g->clock, now);
+	else if (a.kind == ACTION_UNPAUSE)
+		clock_unpause(&g->clock, referee_side_to_move(g->ref), now);
+	else if (a.kind == ACTION_ADDTIME && action_umpire_parse(&a, &u) == REF_OK)
+		clock_add(&g->clock, a.color, (int64_t)u.seconds * 1000);
 
 	g->pending++;
 	p->before_clock = before_clock;
 	p->before_offer = before_offer;
+	p->before_paused = before_paused;
 	p->before_nacts = g->nacts;
 	if (p->over) {
 		p->result = referee_result(g->ref);
@@ -546,13 +578,16 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	struct batch_action *ba = batch_begin_action(g->gs->batch, &pending_ops, p, g);
 	json_t *clk = game_clock_json(g, now);
 	for (size_t i = 0; i < p->out.n; i++)
-		route_event(g, ba, &p->out.v[i], clk);
-	if (a.kind == ACTION_DRAW) {
-		json_t *j = announce_draw(g->id, &a, clk);
-		to_user(g, ba, g->user[WHITE], json_deep_copy(j));
-		to_user(g, ba, g->user[BLACK], json_deep_copy(j));
-		watch_route(g, ba, AUD_WHITE | AUD_BLACK | AUD_UMPIRE, j);
-		json_decref(j);
+		route_event(g, ba, &p->out.v[i], &a, clk);
+	unsigned naud = 0;
+	json_t *notice = announce_notice(g->id, &a, referee_plies(g->ref), clk, &naud);
+	if (notice) {
+		if (naud & AUD_WHITE)
+			to_user(g, ba, g->user[WHITE], json_deep_copy(notice));
+		if (naud & AUD_BLACK)
+			to_user(g, ba, g->user[BLACK], json_deep_copy(notice));
+		watch_route(g, ba, naud, notice);
+		json_decref(notice);
 	}
 	if (referee_plies(g->ref) > plies)
 		watch_board(g, ba);
@@ -765,7 +800,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 		send_user(gs, g->user[col], j);
 	}
 	for (size_t i = 0; i < out.n; i++)
-		route_event(g, NULL, &out.v[i], clk);
+		route_event(g, NULL, &out.v[i], &begin, clk);
 	json_decref(clk);
 	evlist_free(&out);
 	flag_arm(g);
@@ -809,9 +844,14 @@ static void recovered_resume(void *arg, const struct store_game *info, struct re
 		record_push(g, &rr->acts[i]);
 	g->seq = rr->last_seq;
 	g->draw_offer = rr->draw_offer;
+	g->paused = rr->paused;
 	if (rr->clock_ms[WHITE] >= 0)
 		clock_set(&g->clock, rr->clock_ms[WHITE], rr->clock_ms[BLACK]);
-	clock_start(&g->clock, referee_side_to_move(g->ref), mstime_mono());
+	/* Paused by an umpire: it stays so, and nobody's clock runs. */
+	if (g->paused)
+		clock_pause(&g->clock, mstime_mono());
+	else
+		clock_start(&g->clock, referee_side_to_move(g->ref), mstime_mono());
 	g->next = gs->live;
 	gs->live = g;
 	flag_arm(g);

@@ -40,6 +40,7 @@ struct game {
 	size_t nacts, capacts;
 	int seq;                     /* last action's seq (committed or in the open batch) */
 	int draw_offer;              /* colour with a standing draw offer, or -1 */
+	bool paused;                 /* an umpire paused the game (action_paused): no moves, no clock */
 	/* Actions of this game not yet committed (in the open batch or with
 	 * the store writer); game.c keeps, with each, the state before it:
 	 * what a failed commit puts back. */
@@ -47,6 +48,7 @@ struct game {
 	struct event *flag_timer;
 	struct event *abandon_timer[2];
 	struct watcher *watchers;    /* spectator and umpire seats (watch.c) */
+	struct watch_delay *delay;   /* a delayed game's unreleased public stream (watch.c), or NULL */
 	bool dead;
 };
 
@@ -87,6 +89,9 @@ void watch_conn_closed(struct games *gs, uint64_t conn);
 /* A game between user[0] and user[1] started: their umpire seats go. */
 void watch_game_started(struct games *gs, const int64_t user[2]);
 void watch_free(struct game *g);
+/* A commit of g failed: a delayed game's spectators lose their seats (what
+ * the batch released is lost) and its queue goes. */
+void watch_storage_failed(struct game *g);
 
 /* game.c */
 const char *game_color_name(int color);

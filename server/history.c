@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "action.h"
+#include "auth.h"
 #include "conn.h"
 #include "dispatch.h"
 #include "event_json.h"
@@ -196,6 +197,13 @@ static bool readable(struct conn *c, json_t *id, json_t *req, unsigned aud, stru
 	return false;
 }
 
+/* An umpire's private notes (action.h, "note private") stay the umpires'
+ * after the game too: the full record others read leaves them out. */
+static bool private_notes(struct conn *c)
+{
+	return auth_user_role(conn_server(c), conn_user(c)) >= AUTH_ROLE_UMPIRE;
+}
+
 static void cmd_record(struct conn *c, json_t *id, json_t *req)
 {
 	struct store *st = conn_server(c)->store;
@@ -218,6 +226,15 @@ static void cmd_record(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 		return;
 	}
+	if (aud == AUD_UMPIRE && !private_notes(c)) {
+		size_t i;
+		json_t *e;
+		json_array_foreach(events, i, e)
+			if (json_is_true(json_object_get(e, "private"))) {
+				json_array_remove(events, i);
+				i--;
+			}
+	}
 	json_t *j = summary_json(st, &g);
 	json_object_set_new(j, "view", json_string(view));
 	if (g.fen[0])
@@ -230,7 +247,7 @@ static void cmd_record(struct conn *c, json_t *id, json_t *req)
 /* ---- pgn -------------------------------------------------------------------- */
 
 /* The PGN text of game g as audience aud sees it; NULL on failure (logged). */
-static char *game_pgn(struct store *st, const struct store_game *g, unsigned aud)
+static char *game_pgn(struct store *st, const struct store_game *g, unsigned aud, bool notes)
 {
 	struct pgn_header h;
 	struct action *acts = NULL;
@@ -252,6 +269,16 @@ static char *game_pgn(struct store *st, const struct store_game *g, unsigned aud
 	if (g->fen[0] && strcmp(g->fen, FEN_START) != 0)
 		snprintf(h.fen, sizeof h.fen, "%s", g->fen);
 	int rc = recover_actions(st, g->id, &acts, &nacts);
+	struct action_umpire u;
+	if (rc == RECOVER_OK && !notes) {
+		/* A note changes nothing in the game: the record replays without it. */
+		size_t k = 0;
+		for (size_t i = 0; i < nacts; i++)
+			if (!(acts[i].kind == ACTION_NOTE && action_umpire_parse(&acts[i], &u) == REF_OK &&
+			      !u.public))
+				acts[k++] = acts[i];
+		nacts = k;
+	}
 	if (rc != RECOVER_OK) {
 		log_warnx("game=%" PRId64 " pgn: %s", g->id,
 		          rc == RECOVER_MISMATCH ? "unknown action" : store_error(st));
@@ -295,7 +322,7 @@ static void cmd_pgn(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_FLAGGED, "the game's record failed its check; see record");
 		return;
 	}
-	char *text = game_pgn(st, &g, (unsigned)aud);
+	char *text = game_pgn(st, &g, (unsigned)aud, private_notes(c));
 	if (text == NULL) {
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 		return;

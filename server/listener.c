@@ -22,6 +22,7 @@
 #include "log.h"
 #include "mstime.h"
 #include "server.h"
+#include "web.h"
 #include "xmalloc.h"
 
 struct listener {
@@ -29,6 +30,7 @@ struct listener {
 	struct server *srv;
 	struct evconnlistener *evl;
 	struct event *resume;       /* re-enables accepting after a pause */
+	enum listener_kind kind;    /* who takes an accepted socket: conn.c or web.c */
 	char name[80];              /* bound address, for the log */
 };
 
@@ -106,7 +108,10 @@ static void accept_cb(struct evconnlistener *evl, evutil_socket_t fd, struct soc
 	 * then its ok): without this, Nagle holds the later ones for the peer's
 	 * delayed ACK, ~40 ms per request. */
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	conn_accept(l->srv, fd, sa, socklen);
+	if (l->kind == LISTENER_LINE)
+		conn_accept(l->srv, fd, sa, socklen);
+	else
+		web_accept(l->srv, fd, sa, l->kind == LISTENER_WEB_PLAIN);
 }
 
 static void resume_cb(evutil_socket_t fd, short what, void *arg)
@@ -156,8 +161,24 @@ static void listener_add(struct server *srv, struct listener *l, const char *fal
 	srv->listeners = l;
 }
 
+/* 127.0.0.0/8 or ::1: where a plain (TLS-less) web listener may bind. */
+static bool is_loopback(const struct sockaddr_storage *ss)
+{
+	if (ss->ss_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr) >> 24) == 127;
+	if (ss->ss_family == AF_INET6)
+		return IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)ss)->sin6_addr);
+	return false;
+}
+
 int listener_open(struct server *srv, const char *addr, bool *unavailable, char *err,
                   size_t errlen)
+{
+	return listener_open_kind(srv, addr, LISTENER_LINE, unavailable, err, errlen);
+}
+
+int listener_open_kind(struct server *srv, const char *addr, enum listener_kind kind,
+                       bool *unavailable, char *err, size_t errlen)
 {
 	struct sockaddr_storage ss;
 	int sslen = sizeof ss;
@@ -169,10 +190,16 @@ int listener_open(struct server *srv, const char *addr, bool *unavailable, char 
 		snprintf(err, errlen, "listen %s: expected 1.2.3.4:PORT or [v6addr]:PORT", addr);
 		return -1;
 	}
+	if (kind == LISTENER_WEB_PLAIN && !is_loopback(&ss)) {
+		snprintf(err, errlen, "listen_web_plain %s: refused, not a loopback address (plain HTTP "
+		         "only behind a local TLS proxy; use listen_web for the network)", addr);
+		return -1;
+	}
 	if (ss.ss_family == AF_INET6)
 		flags |= LEV_OPT_BIND_IPV6ONLY;
 	l = xcalloc(1, sizeof *l);
 	l->srv = srv;
+	l->kind = kind;
 	l->evl = evconnlistener_new_bind(srv->base, accept_cb, l, flags, SOMAXCONN,
 	                                 (struct sockaddr *)&ss, sslen);
 	if (l->evl == NULL) {

@@ -21,6 +21,16 @@ struct listener;
  */
 int listener_open(struct server *srv, const char *addr, bool *unavailable, char *err,
                   size_t errlen);
+/* What an accepted socket is for. */
+enum listener_kind {
+	LISTENER_LINE = 0,       /* the line protocol over TLS (conn.c) */
+	LISTENER_WEB = 1,        /* the web door over TLS (web.c) */
+	LISTENER_WEB_PLAIN = 2,  /* the web door without TLS, behind a proxy: loopback only */
+};
+/* listener_open for one kind; a LISTENER_WEB_PLAIN address that is not
+ * loopback (127.0.0.0/8, ::1) is refused with a message. */
+int listener_open_kind(struct server *srv, const char *addr, enum listener_kind kind,
+                       bool *unavailable, char *err, size_t errlen);
 /*
  * Accept on fd, a socket already bound and listening, passed by the
  * service manager (socket activation: kriegd.socket, LISTEN_FDS).

@@ -35,6 +35,7 @@
 #include "store.h"
 #include "tls.h"
 #include "useradm.h"
+#include "web.h"
 
 #define CLI_SETS_MAX 64
 
@@ -162,8 +163,27 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 	listener_free_all(srv);
 	/* This turn's moves are committed and announced before the connections go. */
 	games_flush(srv->games);
+	web_free(srv->web);
+	srv->web = NULL;
 	connset_free(srv);
 	event_base_loopexit(srv->base, NULL);
+}
+
+/* The web door (web.h): off unless listen_web or listen_web_plain is set. */
+static void open_web_listeners(struct server *srv)
+{
+	const struct config *cfg = srv->cfg;
+	char err[512];
+	bool unavailable;
+
+	for (size_t i = 0; i < cfg->nlisten_web + cfg->nlisten_web_plain; i++) {
+		bool plain = i >= cfg->nlisten_web;
+		const char *addr = plain ? cfg->listen_web_plain[i - cfg->nlisten_web] : cfg->listen_web[i];
+
+		if (listener_open_kind(srv, addr, plain ? LISTENER_WEB_PLAIN : LISTENER_WEB,
+		                       &unavailable, err, sizeof err) != 0)
+			fatalx("%s", err);
+	}
 }
 
 static void open_listeners(struct server *srv)
@@ -322,6 +342,7 @@ int main(int argc, char **argv)
 	if ((srv.tls = tls_new(cfg, err, sizeof err)) == NULL)
 		fatalx("tls: %s", err);
 	srv.conns = connset_new();
+	srv.web = web_new(&srv);
 	if ((srv.auth = auth_new(&srv)) == NULL)
 		fatalx("auth_new failed");
 	if ((srv.lobby = lobby_new(&srv)) == NULL)
@@ -346,6 +367,7 @@ int main(int argc, char **argv)
 
 	/* Last, so a client never reaches a half-started daemon. */
 	open_listeners(&srv);
+	open_web_listeners(&srv);
 	log_info("ready database=%s synchronous=%s max_connections=%d", path, cfg->store_synchronous,
 	         cfg->max_conns);
 	service_ready(dm.svc);
@@ -355,6 +377,7 @@ int main(int argc, char **argv)
 
 	listener_free_all(&srv);
 	games_flush(srv.games);
+	web_free(srv.web);
 	connset_free(&srv);
 	games_free(srv.games);
 	lobby_free(srv.lobby);

@@ -179,6 +179,7 @@ static int replay_action(const struct store_action *a, void *arg)
 	res->clock_ms[BLACK] = a->clock_black_ms;
 	res->last_at_ms = a->at_ms;
 	res->draw_offer = action_draw_offer(res->draw_offer, &act, plies, referee_plies(rp->ref));
+	res->paused = action_paused(res->paused, &act);
 	return 0;
 }
 
@@ -372,7 +373,7 @@ static void resume_clocks(struct store *st, const struct store_game *g, struct r
 		log_warnx("game=%" PRId64 " earlier restarts unreadable: %s", g->id, store_error(st));
 	int mover = referee_side_to_move(rr->ref);
 	int64_t thought = alive_ms - rp.at_ms;
-	if (clock_timed(&clk) && thought > 0) {
+	if (clock_timed(&clk) && thought > 0 && !rr->paused) {
 		rp.ms[mover] = rp.ms[mover] > thought ? rp.ms[mover] - thought : 0;
 		log_info("game=%" PRId64 " %s charged %" PRId64 " ms thought before the restart", g->id,
 		         mover == WHITE ? "white" : "black", thought);

@@ -20,6 +20,7 @@
 #ifndef KRIEG_RECOVER_H
 #define KRIEG_RECOVER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,6 +45,7 @@ struct recover_result {
 	int64_t clock_ms[2];           /* both clocks after the last action; -1 if none */
 	int64_t last_at_ms;            /* wall clock of the last action (ms since the epoch) */
 	int draw_offer;                /* colour with a standing draw offer, or -1 */
+	bool paused;                   /* an umpire's pause stands (action_paused) */
 };
 
 enum recover_status {
@@ -85,7 +87,9 @@ struct recover_ops {
  * resume from their readings at the last action (or at the last restart
  * since it), less the time the side to move thought while the daemon was
  * still alive (up to its last heartbeat, RECOVER_ALIVE_KEY); the downtime
- * after that is charged to nobody.  The readings of this restart are
+ * after that is charged to nobody.  A game an umpire paused charges
+ * nothing at all: its readings are those of the last action (the pause,
+ * or added time during it), and it resumes paused.  The readings of this restart are
  * recorded (RECOVER_RESUME_KIND) so a later restart before the next action
  * counts from here.  Returns 0, or -1 if the store cannot be read.
  */

@@ -17,6 +17,7 @@ struct auth;
 struct lobby;
 struct games;
 struct connset;
+struct web;
 struct conn;
 struct server;
 
@@ -35,6 +36,7 @@ struct server {
 	struct tls *tls;            /* SSL_CTX and certificate (tls.c) */
 	struct listener *listeners;  /* listener.c */
 	struct connset *conns;      /* every live connection, by id (conn.c) */
+	struct web *web;            /* the web door's HTTP requests in progress (web.c) */
 	struct store *store;        /* SQLite (store.c) */
 	struct auth *auth;          /* accounts, sessions, password hashing workers (auth.c) */
 	struct lobby *lobby;        /* seeks, challenges (lobby.c) */

@@ -164,10 +164,38 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	" at INTEGER NOT NULL);"
 	"CREATE INDEX rating_history_user ON rating_history(user, pool, id);"
 	"CREATE UNIQUE INDEX rating_history_game ON rating_history(game, user);",
+
+	/* 8: club administration (admin.h).  Each account's last login and
+	 * the address it came from (the admin's user list); a password an
+	 * admin reset must be changed at the next login; single-use invite
+	 * codes (only a digest, as for session tokens); and the audit log of
+	 * every admin action, with the admin's name as it was then. */
+	"ALTER TABLE users ADD COLUMN must_change INTEGER NOT NULL DEFAULT 0"
+	" CHECK (must_change IN (0, 1));"
+	"ALTER TABLE users ADD COLUMN last_login INTEGER;"
+	"ALTER TABLE users ADD COLUMN last_addr TEXT;"
+	"CREATE TABLE invites ("
+	" code_hash TEXT PRIMARY KEY,"
+	" created_by INTEGER REFERENCES users(id),"
+	" created INTEGER NOT NULL,"
+	" expires INTEGER NOT NULL,"
+	" used_by INTEGER REFERENCES users(id),"
+	" used INTEGER);"
+	"CREATE TABLE audit ("
+	" id INTEGER PRIMARY KEY,"
+	" at INTEGER NOT NULL,"
+	" admin INTEGER REFERENCES users(id),"
+	" admin_name TEXT NOT NULL,"
+	" addr TEXT NOT NULL,"
+	" action TEXT NOT NULL,"
+	" target TEXT NOT NULL,"
+	" detail TEXT NOT NULL);",
 };
 
 /* --- statements ----------------------------------------------------------- */
 
+#define USER_COLS "id, name, pwhash, guest, created, role, disabled, must_change, last_login," \
+                  " last_addr"
 #define GAME_COLS "id, white, black, rules, fen, base_ms, inc_ms, days, rated, created, result, reason"
 #define EVENT_COLS "type, audience, by_color, square, move, what, en_passant, check1, check2," \
                    " count, answer, result, reason, ply"
@@ -178,8 +206,7 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_COMMIT] = "COMMIT",
 	[S_ROLLBACK] = "ROLLBACK",
 	[S_USER_CREATE] = "INSERT INTO users (name, pwhash, guest, created) VALUES (?1, ?2, ?3, ?4)",
-	[S_USER_FIND] = "SELECT id, name, pwhash, guest, created, role, disabled FROM users"
-	                " WHERE name = ?1",
+	[S_USER_FIND] = "SELECT " USER_COLS " FROM users WHERE name = ?1",
 	[S_USER_NAME] = "SELECT name FROM users WHERE id = ?1",
 	[S_SESSION_CREATE] = "INSERT INTO sessions (token_hash, user, created, expires)"
 	                     " VALUES (?1, ?2, ?3, ?4)",
@@ -222,8 +249,7 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_USER_SET_ROLE] = "UPDATE users SET role = ?2 WHERE name = ?1 AND guest = 0",
 	[S_USER_SET_DISABLED] = "UPDATE users SET disabled = ?2 WHERE name = ?1",
 	[S_USER_SET_PWHASH] = "UPDATE users SET pwhash = ?2 WHERE name = ?1 AND guest = 0",
-	[S_USERS_LIST] = "SELECT id, name, pwhash, guest, created, role, disabled FROM users"
-	                 " WHERE guest = 0 ORDER BY name",
+	[S_USERS_LIST] = "SELECT " USER_COLS " FROM users WHERE guest = 0 ORDER BY name",
 	[S_RATING_GET] = "SELECT r, rd, vol, games FROM ratings WHERE user = ?1 AND pool = ?2",
 	[S_RATING_PUT] = "INSERT INTO ratings (user, pool, r, rd, vol, games, updated)"
 	                 " VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6) ON CONFLICT(user, pool) DO UPDATE"
@@ -235,6 +261,20 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_STANDINGS] = "SELECT ratings.user, users.name, r, rd, vol, games FROM ratings"
 	                " JOIN users ON users.id = ratings.user WHERE pool = ?1"
 	                " ORDER BY r DESC, users.name LIMIT ?2",
+	[S_USER_SEEN] = "UPDATE users SET last_login = ?2, last_addr = ?3 WHERE id = ?1",
+	[S_USER_SET_PASSWORD] = "UPDATE users SET pwhash = ?2, must_change = ?3"
+	                        " WHERE id = ?1 AND guest = 0",
+	[S_SESSIONS_END_USER] = "DELETE FROM sessions WHERE user = ?1 AND token_hash != ?2",
+	[S_INVITE_CREATE] = "INSERT INTO invites (code_hash, created_by, created, expires)"
+	                    " VALUES (?1, ?2, ?3, ?4)",
+	[S_INVITE_VALID] = "SELECT 1 FROM invites WHERE code_hash = ?1 AND used_by IS NULL"
+	                   " AND expires > ?2",
+	[S_INVITE_USE] = "UPDATE invites SET used_by = ?3, used = ?2 WHERE code_hash = ?1"
+	                 " AND used_by IS NULL AND expires > ?2",
+	[S_AUDIT_ADD] = "INSERT INTO audit (at, admin, admin_name, addr, action, target, detail)"
+	                " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[S_AUDIT_LIST] = "SELECT id, at, admin_name, addr, action, target, detail FROM audit"
+	                 " ORDER BY id DESC LIMIT ?1",
 };
 
 /* --- errors -------------------------------------------------------------- */

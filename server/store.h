@@ -34,7 +34,7 @@ struct store *store_open(const char *path, char *err, size_t errlen);
 /* The schema version this binary writes (PRAGMA user_version).  A newer
  * binary upgrades an older database in place at open; an older binary
  * refuses a newer database. */
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 #define STORE_BUSY_TIMEOUT_MS 5000
 
 /* store_open() with options; NULL options = the defaults. */
@@ -86,6 +86,9 @@ struct store_user {
 	int64_t created_unix;
 	char role[8];                /* schema 6: "player", "umpire", "admin" (auth.h) */
 	int disabled;
+	int must_change;             /* schema 8: the password must be changed at next login */
+	int64_t last_login_unix;     /* schema 8: 0 = never */
+	char last_addr[48];          /* schema 8: the address of the last login, "" = none */
 };
 int store_user_find(struct store *st, const char *name, struct store_user *out);
 
@@ -103,6 +106,42 @@ int store_user_set_pwhash(struct store *st, const char *name, const char *pwhash
 /* Every registered (not guest) account, by name. */
 int store_users_list(struct store *st, int (*fn)(const struct store_user *u, void *arg),
                      void *arg);
+
+/*
+ * Schema 8: club administration (admin.h).
+ * store_user_seen: a login of id at now_unix from addr (last login).
+ * store_user_set_password: a new hash by id, and whether it must be
+ * changed at the next login; NOT_FOUND for no such account or a guest.
+ * store_sessions_end_user: every session of user but the one whose
+ * digest is keep ("" keeps none).
+ * Invites: only a digest of the code is stored.  store_invite_valid: OK
+ * if unused and unexpired, else NOT_FOUND; store_invite_use marks it used
+ * by user (NOT_FOUND if it was not valid: two registrations racing for
+ * one code get one account).
+ */
+int store_user_seen(struct store *st, int64_t id, int64_t now_unix, const char *addr);
+int store_user_set_password(struct store *st, int64_t id, const char *pwhash, int must_change);
+int store_sessions_end_user(struct store *st, int64_t user, const char *keep);
+int store_invite_create(struct store *st, const char *digest, int64_t by, int64_t now_unix,
+                        int64_t expires_unix);
+int store_invite_valid(struct store *st, const char *digest, int64_t now_unix);
+int store_invite_use(struct store *st, const char *digest, int64_t user, int64_t now_unix);
+
+/* The audit log: one row per admin action. */
+struct store_audit {
+	int64_t id;                  /* set by store_audit_list */
+	int64_t at_unix;
+	int64_t admin;               /* the admin's user id */
+	char admin_name[32];
+	char addr[48];
+	char action[24];
+	char target[64];
+	char detail[256];
+};
+int store_audit_add(struct store *st, const struct store_audit *a);
+/* Newest first, at most limit rows. */
+int store_audit_list(struct store *st, int limit,
+                     int (*fn)(const struct store_audit *a, void *arg), void *arg);
 
 /* Sessions: only a hash of the resume token is stored. */
 int store_session_create(struct store *st, int64_t user, const char *token_hash,

@@ -13,7 +13,7 @@
 /* --- users ---------------------------------------------------------------- */
 
 /* One row of S_USER_FIND / S_USERS_LIST: id, name, pwhash, guest, created,
- * role, disabled. */
+ * role, disabled, must_change, last_login, last_addr (USER_COLS). */
 static int user_row(struct store *st, sqlite3_stmt *s, struct store_user *out)
 {
 	memset(out, 0, sizeof *out);
@@ -21,7 +21,11 @@ static int user_row(struct store *st, sqlite3_stmt *s, struct store_user *out)
 	out->guest = sqlite3_column_int(s, 3);
 	out->created_unix = sqlite3_column_int64(s, 4);
 	out->disabled = sqlite3_column_int(s, 6);
+	out->must_change = sqlite3_column_int(s, 7);
+	out->last_login_unix = sqlite3_column_int64(s, 8);
 	int rc = store_col_text(st, s, 1, out->name, sizeof out->name, "user row");
+	if (rc == STORE_OK)
+		rc = store_col_text(st, s, 9, out->last_addr, sizeof out->last_addr, "user row");
 	if (rc == STORE_OK)
 		rc = store_col_text(st, s, 2, out->pwhash, sizeof out->pwhash, "user row");
 	if (rc == STORE_OK)

@@ -10,6 +10,10 @@
  *                          audience that heard it, the true board after
  *                          every move, the players' connection state
  *   unwatch {game}         leave either
+ *   clock_pause, clock_unpause, add_time, adjudicate, umpire_abort, note
+ *                          the umpire's actions (holder of the game's
+ *                          chair only): each one action of the record
+ *                          (action.h), taken by game_act like a move
  *
  * Nothing here decides what anyone may know: the referee gave every event
  * its audience, and this file only routes AUD_SPECTATOR and AUD_UMPIRE to
@@ -35,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "admin.h"
 #include "announce.h"
 #include "auth.h"
 #include "batch.h"
@@ -62,6 +67,14 @@ struct watcher {
 	bool umpire;
 };
 
+/* A delayed game's public stream not yet released to its spectators: the
+ * events of the last spectator_delay plies, in order (watch_route). */
+struct watch_delay {
+	json_t **msg;
+	int *ply;
+	size_t n, cap, capply;
+};
+
 /* ---- seats ------------------------------------------------------------- */
 
 static struct watcher *seat_find(const struct game *g, uint64_t conn)
@@ -82,6 +95,19 @@ static void seat_remove(struct game *g, struct watcher *gone)
 		}
 }
 
+static void delay_free(struct game *g)
+{
+	struct watch_delay *q = g->delay;
+	if (q == NULL)
+		return;
+	for (size_t i = 0; i < q->n; i++)
+		json_decref(q->msg[i]);
+	free(q->msg);
+	free(q->ply);
+	free(q);
+	g->delay = NULL;
+}
+
 void watch_free(struct game *g)
 {
 	while (g->watchers) {
@@ -89,6 +115,7 @@ void watch_free(struct game *g)
 		g->watchers = w->next;
 		free(w);
 	}
+	delay_free(g);
 }
 
 /* A seat taken away (not left): its holder is told why. */
@@ -134,6 +161,20 @@ void watch_users_changed(struct games *gs)
 		}
 }
 
+void watch_storage_failed(struct game *g)
+{
+	if (g->delay == NULL)
+		return;
+	/* What the failed batch released is lost with it: the spectators
+	 * start again from a catch-up the record and the stream agree on. */
+	for (struct watcher *w = g->watchers, *next; w; w = next) {
+		next = w->next;
+		if (!w->umpire)
+			seat_revoke(g, w, "the game could not be saved; watch again");
+	}
+	delay_free(g);
+}
+
 void watch_conn_closed(struct games *gs, uint64_t conn)
 {
 	for (struct game *g = gs->live; g; g = g->next) {
@@ -168,17 +209,65 @@ static json_t *audience_json(unsigned aud)
 	return a;
 }
 
+/* Plies a game's public stream reaches its spectators late: the server's
+ * spectator_delay for a rated game, 0 (live) otherwise. */
+static int game_delay(const struct game *g)
+{
+	const struct config *cfg = g->gs->srv->cfg;
+	return g->info.rated && cfg != NULL ? cfg->spectator_delay : 0;
+}
+
+/* Is an event of ply `ply` released to the spectators of g?  Once the game
+ * is over, everything is. */
+static bool released(const struct game *g, int ply)
+{
+	return referee_over(g->ref) || ply <= referee_plies(g->ref) - game_delay(g);
+}
+
+static void spectators_send(struct game *g, struct batch_action *ba, const json_t *msg)
+{
+	for (struct watcher *w = g->watchers; w; w = w->next)
+		if (!w->umpire)
+			to_conn(ba, g->gs->srv, w->conn, json_deep_copy(msg));
+}
+
+/* Queue a delayed game's public event, then release what is due.  Its
+ * ply is the one the event says (an event or notice always has it). */
+static void delay_route(struct game *g, struct batch_action *ba, const json_t *msg)
+{
+	struct watch_delay *q = g->delay;
+	q->msg = xgrow(q->msg, &q->cap, q->n + 1, sizeof *q->msg, 32);
+	q->ply = xgrow(q->ply, &q->capply, q->n + 1, sizeof *q->ply, 32);
+	q->msg[q->n] = json_deep_copy(msg);
+	q->ply[q->n] = (int)json_integer_value(json_object_get(msg, "ply"));
+	q->n++;
+	size_t k = 0;
+	while (k < q->n && released(g, q->ply[k])) {
+		spectators_send(g, ba, q->msg[k]);
+		json_decref(q->msg[k]);
+		k++;
+	}
+	memmove(q->msg, q->msg + k, (q->n - k) * sizeof *q->msg);
+	memmove(q->ply, q->ply + k, (q->n - k) * sizeof *q->ply);
+	q->n -= k;
+}
+
 void watch_route(struct game *g, struct batch_action *ba, unsigned aud, const json_t *msg)
 {
-	for (struct watcher *w = g->watchers; w; w = w->next) {
+	for (struct watcher *w = g->watchers; w; w = w->next)
 		if (w->umpire && (aud & AUD_UMPIRE)) {
 			json_t *j = json_deep_copy(msg);
 			json_object_set_new(j, "audience", audience_json(aud));
 			to_conn(ba, g->gs->srv, w->conn, j);
-		} else if (!w->umpire && (aud & AUD_SPECTATOR)) {
-			to_conn(ba, g->gs->srv, w->conn, json_deep_copy(msg));
 		}
-	}
+	if (!(aud & AUD_SPECTATOR))
+		return;
+	/* A delayed game's queue exists from its first spectator on (take_seat
+	 * fills it from the record); before that, nobody is to be sent anything. */
+	if (g->delay != NULL)
+		delay_route(g, ba, msg);
+	else if (game_delay(g) == 0)
+		spectators_send(g, ba, msg);
 }
 
 static json_t *board_json(const struct game *g)
@@ -249,12 +338,6 @@ static bool must_wait(struct conn *c, const struct game *g, json_t *id, json_t *
 	return true;
 }
 
-static int spectator_delay(const struct server *srv)
-{
-	(void)srv;
-	return 0;   /* spectator_delay (plies) is not implemented yet: rated games are umpires' only */
-}
-
 /* The live game of a watch/umpire request, or NULL with the refusal sent. */
 static struct game *seat_game(struct conn *c, json_t *id, json_t *req, bool umpire, int *role)
 {
@@ -284,7 +367,7 @@ static struct game *seat_game(struct conn *c, json_t *id, json_t *req, bool umpi
 		dispatch_error(c, id, PE_FORBIDDEN, "you play in this game");
 		return NULL;
 	}
-	if (!umpire && g->info.rated && *role < AUTH_ROLE_UMPIRE && spectator_delay(srv) == 0) {
+	if (!umpire && g->info.rated && *role < AUTH_ROLE_UMPIRE && game_delay(g) == 0) {
 		dispatch_error(c, id, PE_FORBIDDEN, "rated games are watched live by umpires only");
 		return NULL;
 	}
@@ -298,6 +381,30 @@ static json_t *seat_view(struct game *g, bool umpire, size_t from)
 	                        : announce_replay(st, &g->info, AUD_SPECTATOR);
 	if (!events)
 		return NULL;
+	if (!umpire && game_delay(g) > 0) {
+		/* A delayed game: the catch-up is what is released; the rest is
+		 * the queue (filled here at the first spectator: the game has no
+		 * uncommitted action, so the record and the stream agree). */
+		size_t keep = 0;
+		while (keep < json_array_size(events) &&
+		       released(g, (int)json_integer_value(
+		                           json_object_get(json_array_get(events, keep), "ply"))))
+			keep++;
+		if (g->delay == NULL) {
+			struct watch_delay *q = xcalloc(1, sizeof *q);
+			g->delay = q;
+			for (size_t i = keep; i < json_array_size(events); i++) {
+				json_t *e = json_array_get(events, i);
+				q->msg = xgrow(q->msg, &q->cap, q->n + 1, sizeof *q->msg, 32);
+				q->ply = xgrow(q->ply, &q->capply, q->n + 1, sizeof *q->ply, 32);
+				q->msg[q->n] = json_incref(e);
+				q->ply[q->n] = (int)json_integer_value(json_object_get(e, "ply"));
+				q->n++;
+			}
+		}
+		while (json_array_size(events) > keep)
+			json_array_remove(events, keep);
+	}
 	json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:b, s:s, s:i, s:s}", "game", (json_int_t)g->id,
 	                      "rules", g->rs->name, "white", g->name[WHITE], "black", g->name[BLACK],
 	                      "rated", g->info.rated != 0, "seat", umpire ? "umpire" : "spectator",
@@ -409,6 +516,132 @@ static void cmd_live(struct conn *c, json_t *id, json_t *req)
 	dispatch_ok(c, id, j);
 }
 
+/* ---- the umpire's actions ------------------------------------------------ */
+
+/* The live game of an umpire action, if c holds its chair; NULL with the
+ * refusal sent.  The role is checked first, so a refusal for it names
+ * nothing of the game. */
+static struct game *chair_game(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	int role = auth_user_role(srv, conn_user(c));
+	if (role < AUTH_ROLE_UMPIRE) {
+		dispatch_error(c, id, PE_FORBIDDEN, "only umpires and admins act on a game");
+		return NULL;
+	}
+	struct game *g = game_find(srv->games, json_integer_value(json_object_get(req, "game")));
+	if (g == NULL || g->dead) {
+		dispatch_error(c, id, PE_NO_SUCH_GAME, "no such live game");
+		return NULL;
+	}
+	struct watcher *w = seat_find(g, conn_id(c));
+	if (w == NULL || !w->umpire) {
+		dispatch_error(c, id, PE_FORBIDDEN, "take the umpire's chair of this game first");
+		return NULL;
+	}
+	return g;
+}
+
+/* Record and announce one umpire action (game_act, the path of every action). */
+static void umpire_act(struct conn *c, json_t *id, json_t *req, int kind, int color,
+                       struct action_umpire *u)
+{
+	struct game *g = chair_game(c, id, req);
+	if (g == NULL)
+		return;
+	struct action a;
+	if (action_set_umpire(&a, kind, color, u) != REF_OK) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "%s: 1..%d bytes of UTF-8 without control characters",
+		               kind == ACTION_NOTE ? "text" : "reason", ACTION_REASON_MAX);
+		return;
+	}
+	log_info("game=%" PRId64 " user=%" PRId64 " umpire %s", g->id, conn_user(c),
+	         action_kind_name(kind));
+	if (kind == ACTION_ADJUDGE || kind == ACTION_UABORT)   /* an admin's is audited */
+		admin_audit_game(c, g->id, action_kind_name(kind), a.text);
+	game_act(g, a.kind, a.color, a.text, c, id, NULL);
+}
+
+static const char *req_str(json_t *req, const char *key)
+{
+	return json_string_value(json_object_get(req, key));
+}
+
+static void cmd_clock_pause(struct conn *c, json_t *id, json_t *req)
+{
+	struct action_umpire u = { .reason = req_str(req, "reason") };
+	umpire_act(c, id, req, ACTION_PAUSE, -1, &u);
+}
+
+static void cmd_clock_unpause(struct conn *c, json_t *id, json_t *req)
+{
+	struct action_umpire u = { .reason = req_str(req, "reason") };
+	umpire_act(c, id, req, ACTION_UNPAUSE, -1, &u);
+}
+
+static void cmd_add_time(struct conn *c, json_t *id, json_t *req)
+{
+	const char *col = req_str(req, "color");
+	int color = strcmp(col, "white") == 0 ? WHITE : strcmp(col, "black") == 0 ? BLACK : -1;
+	json_int_t secs = json_integer_value(json_object_get(req, "seconds"));
+	if (color < 0 || secs < 1) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "color: white or black; seconds: 1..%d",
+		               ACTION_ADDTIME_MAX_S);
+		return;
+	}
+	struct action_umpire u = { .seconds = (int)secs, .reason = req_str(req, "reason") };
+	umpire_act(c, id, req, ACTION_ADDTIME, color, &u);
+}
+
+static void cmd_adjudicate(struct conn *c, json_t *id, json_t *req)
+{
+	int res = game_result_parse(req_str(req, "result"));
+	if (res != RESULT_WHITE && res != RESULT_BLACK && res != RESULT_DRAW) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "result: 1-0, 0-1 or 1/2-1/2");
+		return;
+	}
+	struct action_umpire u = { .result = res, .reason = req_str(req, "reason") };
+	umpire_act(c, id, req, ACTION_ADJUDGE, -1, &u);
+}
+
+static void cmd_umpire_abort(struct conn *c, json_t *id, json_t *req)
+{
+	struct action_umpire u = { .reason = req_str(req, "reason") };
+	umpire_act(c, id, req, ACTION_UABORT, -1, &u);
+}
+
+static void cmd_note(struct conn *c, json_t *id, json_t *req)
+{
+	struct action_umpire u = { .public = json_is_true(json_object_get(req, "public")),
+	                           .reason = req_str(req, "text") };
+	umpire_act(c, id, req, ACTION_NOTE, -1, &u);
+}
+
+static const struct field f_reason[] = {
+	{ "game", F_INT, 1, WATCH_GAME_ID_MAX },
+	{ "reason", F_STRING, 1, ACTION_REASON_MAX },
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_add_time[] = {
+	{ "game", F_INT, 1, WATCH_GAME_ID_MAX },
+	{ "color", F_STRING, 1, 5 },
+	{ "seconds", F_INT, 1, ACTION_ADDTIME_MAX_S },
+	{ "reason", F_STRING, 1, ACTION_REASON_MAX },
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_adjudicate[] = {
+	{ "game", F_INT, 1, WATCH_GAME_ID_MAX },
+	{ "result", F_STRING, 1, 7 },
+	{ "reason", F_STRING, 1, ACTION_REASON_MAX },
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_note[] = {
+	{ "game", F_INT, 1, WATCH_GAME_ID_MAX },
+	{ "text", F_STRING, 1, ACTION_REASON_MAX },
+	{ "public", F_BOOL, 0, 0 },
+	{ NULL, 0, 0, 0 },
+};
+
 static const struct field f_seat[] = {
 	{ "game", F_INT, 1, WATCH_GAME_ID_MAX },
 	{ "from", F_INT, 0, WATCH_EVENTS_MAX },
@@ -428,5 +661,11 @@ const struct cmd watch_cmds[] = {
 	{ "watch", 0, f_seat, cmd_watch },
 	{ "umpire", 0, f_seat, cmd_umpire },
 	{ "unwatch", 0, f_unwatch, cmd_unwatch },
+	{ "clock_pause", 0, f_reason, cmd_clock_pause },
+	{ "clock_unpause", 0, f_reason, cmd_clock_unpause },
+	{ "add_time", 0, f_add_time, cmd_add_time },
+	{ "adjudicate", 0, f_adjudicate, cmd_adjudicate },
+	{ "umpire_abort", 0, f_reason, cmd_umpire_abort },
+	{ "note", 0, f_note, cmd_note },
 	{ NULL, 0, NULL, NULL },
 };

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "movegen.h"
+#include "referee.h"
 #include "xmalloc.h"
 
 uint64_t belief_rand(uint64_t *s)
@@ -27,26 +28,30 @@ static double rand_unit(uint64_t *s)
 	return (double)(belief_rand(s) >> 11) / 9007199254740992.0;
 }
 
+static const struct heard heard_none = { .sq = -1 };
+
 struct belief *belief_new(const struct ruleset *rs, const struct board *start, int color,
                           const struct belief_limits *lim, uint64_t seed)
 {
 	struct belief *bel = xcalloc(1, sizeof *bel);
 	bel->rs = rs;
 	bel->color = color;
-	bel->lim = lim ? *lim : (struct belief_limits){ BELIEF_EXACT_MAX, BELIEF_PARTICLES };
+	bel->lim = lim ? *lim : (struct belief_limits){ BELIEF_EXACT_MAX, BELIEF_PARTICLES, BELIEF_REJUV_DIV };
 	if (bel->lim.particles < 1)
 		bel->lim.particles = 1;
 	if (bel->lim.exact_max < bel->lim.particles)
 		bel->lim.exact_max = bel->lim.particles;
+	if (bel->lim.rejuv_div == 0)
+		bel->lim.rejuv_div = BELIEF_REJUV_DIV;
 	bel->cap = 64;
 	bel->h = xcalloc(bel->cap, sizeof *bel->h);
 	bel->h[0].b = *start;
 	bel->h[0].w = 1.0;
-	bel->h[0].x_sq = -1;
+	bel->h[0].x = heard_none;
 	bel->n = 1;
 	bel->exact = true;
 	bel->rng = seed ? seed : 0x6b72696567ULL;
-	bel->heard_sq = -1;
+	bel->heard = heard_none;
 	return bel;
 }
 
@@ -55,7 +60,18 @@ void belief_free(struct belief *bel)
 	if (!bel)
 		return;
 	free(bel->h);
+	free(bel->ckpt);
+	free(bel->log);
 	free(bel);
+}
+
+static void *dup_array(const void *p, size_t n, size_t size)
+{
+	if (!p || n == 0)
+		return NULL;
+	void *c = xreallocarray(NULL, n, size);
+	memcpy(c, p, n * size);
+	return c;
 }
 
 struct belief *belief_clone(const struct belief *bel)
@@ -65,43 +81,14 @@ struct belief *belief_clone(const struct belief *bel)
 	c->cap = bel->n ? bel->n : 1;
 	c->h = xreallocarray(NULL, c->cap, sizeof *c->h);
 	memcpy(c->h, bel->h, bel->n * sizeof *bel->h);
+	c->ckpt = dup_array(bel->ckpt, bel->nckpt, sizeof *bel->ckpt);
+	c->log = dup_array(bel->log, bel->nlog, sizeof *bel->log);
+	c->caplog = c->log ? bel->nlog : 0;
 	return c;
 }
 
 /* ------------------------------------------------------------------ */
 /* predicting the umpire                                               */
-
-/* The direction of one checker from the checked king (referee.c's rule). */
-static int check_direction(const struct ruleset *rs, int ksq, int csq, int ctype)
-{
-	int kf = ksq & 7, kr = ksq >> 3, cf = csq & 7, cr = csq >> 3;
-	if (ctype == KNIGHT)
-		return CHECK_KNIGHT;
-	if (kr == cr)
-		return CHECK_RANK;
-	if (kf == cf)
-		return CHECK_FILE;
-	bool a1h8 = (cf - kf) == (cr - kr);
-	if (rs->checks == CHECK_STYLE_GOLLON)
-		return a1h8 ? CHECK_A1H8_DIAGONAL : CHECK_H1A8_DIAGONAL;
-	int len_a1h8 = 8 - abs(kf - kr);
-	int len_h1a8 = 8 - abs(kf + kr - 7);
-	int mine = a1h8 ? len_a1h8 : len_h1a8, other = a1h8 ? len_h1a8 : len_a1h8;
-	return mine > other ? CHECK_LONG_DIAGONAL : CHECK_SHORT_DIAGONAL;
-}
-
-/* Order of two directions in a double check: rank, file, diagonals, knight. */
-static int check_order(int dir)
-{
-	switch (dir) {
-	case CHECK_RANK: return 0;
-	case CHECK_FILE: return 1;
-	case CHECK_LONG_DIAGONAL: case CHECK_A1H8_DIAGONAL: return 2;
-	case CHECK_SHORT_DIAGONAL: case CHECK_H1A8_DIAGONAL: return 3;
-	case CHECK_KNIGHT: return 4;
-	default: return 5;
-	}
-}
 
 /*
  * Play legal move m on h->b and record what the umpire would tell us
@@ -121,36 +108,31 @@ static void play_predict(const struct ruleset *rs, int me, struct belief_hyp *h,
 		victim_sq = to;
 		victim_type = piece_code_type(b->mailbox[to]);
 	}
-	h->x_promo = rs->promotion_said && move_kind(m) == MOVE_PROMOTION;
+	h->x = heard_none;
+	h->x.promo = rs->promotion_said && move_kind(m) == MOVE_PROMOTION;
 	board_make(b, m);
-	h->x_sq = -1;
-	h->x_what = CAPTURED_UNSAID;
-	h->x_ep = false;
 	if (victim_sq >= 0) {
 		if (ep && rs->ep == EP_SPLIT) {
-			h->x_sq = (int8_t)(mover == me ? to : victim_sq);
+			h->x.sq = (int8_t)(mover == me ? to : victim_sq);
 		} else if (ep && rs->ep == EP_NAMED_LANDING) {
-			h->x_sq = (int8_t)to;
-			h->x_ep = true;
+			h->x.sq = (int8_t)to;
+			h->x.ep = true;
 		} else {
-			h->x_sq = (int8_t)victim_sq;
+			h->x.sq = (int8_t)victim_sq;
 		}
 		if (rs->capture_kind && !(ep && rs->ep == EP_SPLIT))
-			h->x_what = victim_type == PAWN ? CAPTURED_PAWN : CAPTURED_PIECE;
+			h->x.what = victim_type == PAWN ? CAPTURED_PAWN : CAPTURED_PIECE;
 	}
-	h->x_chk[0] = h->x_chk[1] = CHECK_NONE;
-	bb_t checkers = board_checkers(b);
-	if (checkers) {
-		int ksq = board_king(b, b->side), nd = 0;
-		for (int sq = 0; sq < 64 && nd < 2; sq++)
-			if (checkers >> sq & 1)
-				h->x_chk[nd++] = (uint8_t)check_direction(rs, ksq, sq, piece_code_type(b->mailbox[sq]));
-		if (nd == 2 && check_order(h->x_chk[1]) < check_order(h->x_chk[0])) {
-			uint8_t t = h->x_chk[0];
-			h->x_chk[0] = h->x_chk[1];
-			h->x_chk[1] = t;
-		}
-	}
+	if (board_checkers(b))
+		referee_check_dirs(rs, b, h->x.chk);
+}
+
+/* Does a candidate's prediction match what was heard? */
+static bool heard_same(const struct heard *x, const struct heard *y)
+{
+	if (x->promo != y->promo || x->sq != y->sq || x->chk[0] != y->chk[0] || x->chk[1] != y->chk[1])
+		return false;
+	return x->sq < 0 || (x->what == y->what && x->ep == y->ep);
 }
 
 static bool is_pawn_capture(const struct board *b, move_t m)
@@ -179,6 +161,63 @@ static int refusable_tries(const struct board *b)
 }
 
 /* ------------------------------------------------------------------ */
+/* observations                                                        */
+
+/*
+ * Does `o` hold of candidate h?  A move (OBS_OWN) is played on it, with
+ * its prediction compared to what was heard unless `pending` (the trailing
+ * announcements are still coming).  OBS_OPP is a choice, not a test: the
+ * callers make it.
+ */
+static bool obs_holds(const struct belief *bel, const struct belief_obs *o, struct belief_hyp *h, bool pending)
+{
+	const struct board *b = &h->b;
+	switch (o->kind) {
+	case OBS_OWN: {
+		move_t l = b->side == bel->color ? movegen_find_legal(b, o->m) : MOVE_NONE;
+		if (l == MOVE_NONE)
+			return false;
+		play_predict(bel->rs, bel->color, h, l);
+		return pending || heard_same(&h->x, &o->h);
+	}
+	case OBS_ILLEGAL:
+		return movegen_find_legal(b, o->m) == MOVE_NONE;
+	case OBS_REFUSABLE:
+		return refusable_tries(b) >= o->n;
+	case OBS_SIDE:
+		return b->side == o->n;
+	case OBS_PAWN_COUNT:
+		return movegen_pawn_captures(b) == o->n;
+	case OBS_PAWN_YESNO:
+		return (movegen_pawn_captures(b) > 0) == (o->n != 0);
+	case OBS_PAWN_SQUARES:
+		return movegen_pawn_capture_squares(b) == o->squares;
+	default:
+		return true;
+	}
+}
+
+static struct belief_obs *log_push(struct belief *bel, enum obs_kind kind)
+{
+	if (bel->nlog == bel->caplog)
+		bel->log = xgrow(bel->log, &bel->caplog, bel->nlog + 1, sizeof *bel->log, 64);
+	struct belief_obs *o = &bel->log[bel->nlog++];
+	memset(o, 0, sizeof *o);
+	o->kind = (uint8_t)kind;
+	o->h = heard_none;
+	return o;
+}
+
+/* The log entry whose trailing announcements are being collected, if any. */
+static struct belief_obs *log_pending(struct belief *bel)
+{
+	if (!bel->pending || bel->nlog == 0)
+		return NULL;
+	struct belief_obs *o = &bel->log[bel->nlog - 1];
+	return o->kind == OBS_OWN || o->kind == OBS_OPP ? o : NULL;
+}
+
+/* ------------------------------------------------------------------ */
 /* set maintenance                                                     */
 
 static void normalize(struct belief *bel)
@@ -193,30 +232,6 @@ static void normalize(struct belief *bel)
 	}
 	for (size_t i = 0; i < bel->n; i++)
 		bel->h[i].w /= t;
-}
-
-typedef bool (*keep_fn)(const struct belief *bel, const struct belief_hyp *h, const void *arg);
-
-/*
- * Keep the hypotheses `keep` accepts.  If it accepts none, the truth was
- * lost earlier (possible only in a sample, or a bug): the announcement is
- * skipped rather than leaving nothing to play against, and counted.
- */
-static void filter(struct belief *bel, keep_fn keep, const void *arg)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < bel->n; i++)
-		k += keep(bel, &bel->h[i], arg);
-	if (k == 0) {
-		bel->lost++;
-		return;
-	}
-	k = 0;
-	for (size_t i = 0; i < bel->n; i++)
-		if (keep(bel, &bel->h[i], arg))
-			bel->h[k++] = bel->h[i];
-	bel->n = k;
-	normalize(bel);
 }
 
 static int cmp_key(const void *a, const void *b)
@@ -262,6 +277,168 @@ static void resample(struct belief *bel)
 	dedupe(bel);
 }
 
+static void set_reserve(struct belief *bel, size_t n)
+{
+	if (bel->cap >= n)
+		return;
+	bel->cap = n;
+	bel->h = xreallocarray(bel->h, bel->cap, sizeof *bel->h);
+}
+
+/*
+ * One opponent history replayed from a checkpoint position (belief.h):
+ * at each OBS_OPP, the children consistent with everything logged up to
+ * the next OBS_OPP, one taken uniformly, the weight multiplied by their
+ * share of the legal moves.  False if some step has no consistent child.
+ */
+static bool replay(struct belief *bel, struct belief_hyp *h, bool last_pending)
+{
+	struct movelist ml;
+	struct belief_hyp *ok = NULL;
+	size_t i = 0;
+	bool good = true;
+	while (good && i < bel->nlog) {
+		const struct belief_obs *o = &bel->log[i];
+		if (o->kind != OBS_OPP) {
+			good = obs_holds(bel, o, h, last_pending && i + 1 == bel->nlog);
+			i++;
+			continue;
+		}
+		size_t end = i + 1;
+		while (end < bel->nlog && bel->log[end].kind != OBS_OPP)
+			end++;
+		if (h->b.side == bel->color) {
+			good = false;
+			break;
+		}
+		movegen_legal(&h->b, &ml);
+		if (!ok)
+			ok = xreallocarray(NULL, MOVES_MAX, sizeof *ok);
+		int legal = 0, nok = 0;
+		for (int j = 0; j < ml.n; j++) {
+			if (o->obliged && !is_pawn_capture(&h->b, ml.m[j]))
+				continue;
+			legal++;
+			struct belief_hyp c = *h;
+			play_predict(bel->rs, bel->color, &c, ml.m[j]);
+			bool pend = last_pending && i + 1 == bel->nlog;
+			if (!pend && !heard_same(&c.x, &o->h))
+				continue;
+			bool fits = true;
+			for (size_t k = i + 1; k < end && fits; k++)
+				fits = obs_holds(bel, &bel->log[k], &c, last_pending && k + 1 == bel->nlog);
+			if (fits)
+				ok[nok++] = c;
+		}
+		if (nok == 0) {
+			good = false;
+			break;
+		}
+		double w = h->w * (double)nok / (double)legal;
+		*h = ok[belief_rand(&bel->rng) % (uint64_t)nok];
+		h->w = w;
+		i = end;
+	}
+	free(ok);
+	return good;
+}
+
+/*
+ * Draw fresh particles from the checkpoint (belief.h), up to `want` new
+ * ones in at most want * BELIEF_REJUV_TRIES replays.  With `replace` the
+ * set becomes the new particles alone (the old ones fit nothing); else the
+ * new ones join the survivors, each group holding weight by its size.
+ * False if no replay succeeded (the set is left as it was).
+ */
+static bool rejuvenate(struct belief *bel, size_t want, bool replace, bool last_pending)
+{
+	if (!bel->ckpt || bel->nckpt == 0 || want == 0)
+		return false;
+	bel->rejuvenations++;
+	struct belief_hyp *fresh = xreallocarray(NULL, want, sizeof *fresh);
+	size_t got = 0;
+	for (size_t t = 0; t < want * BELIEF_REJUV_TRIES && got < want; t++) {
+		/* a checkpoint position by weight (the checkpoint sums to 1) */
+		double u = rand_unit(&bel->rng), c = 0;
+		size_t k = 0;
+		for (; k + 1 < bel->nckpt; k++) {
+			c += bel->ckpt[k].w;
+			if (u < c)
+				break;
+		}
+		struct belief_hyp h = bel->ckpt[k];
+		h.w = 1.0;
+		if (replay(bel, &h, last_pending))
+			fresh[got++] = h;
+	}
+	if (got == 0) {
+		bel->rejuv_failed++;
+		free(fresh);
+		return false;
+	}
+	double tf = 0;
+	for (size_t i = 0; i < got; i++)
+		tf += fresh[i].w;
+	size_t old = replace ? 0 : bel->n;
+	normalize(bel);
+	double share_new = (double)got / (double)(got + old);
+	for (size_t i = 0; i < old; i++)
+		bel->h[i].w *= 1 - share_new;
+	set_reserve(bel, old + got);
+	for (size_t i = 0; i < got; i++) {
+		bel->h[old + i] = fresh[i];
+		bel->h[old + i].w = tf > 0 ? fresh[i].w / tf * share_new : share_new / (double)got;
+	}
+	bel->n = old + got;
+	free(fresh);
+	dedupe(bel);
+	normalize(bel);
+	return true;
+}
+
+/* A sample thinned below particles/rejuv_div distinct positions is topped up. */
+static void maybe_rejuvenate(struct belief *bel)
+{
+	if (bel->exact || bel->lim.rejuv_div == SIZE_MAX)
+		return;
+	size_t floor = bel->lim.particles / bel->lim.rejuv_div;
+	if (bel->n < floor)
+		rejuvenate(bel, bel->lim.particles - bel->n, false, false);
+}
+
+/*
+ * Keep the hypotheses the logged observation `o` holds of (it is the last
+ * log entry).  If none fits, the truth was lost earlier (possible only in a
+ * sample, or a bug): the set is regenerated from the checkpoint; failing
+ * that the observation is skipped, and counted.
+ */
+static void filter_obs(struct belief *bel, const struct belief_obs *o)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < bel->n; i++) {
+		struct belief_hyp h = bel->h[i];
+		if (obs_holds(bel, o, &h, false))
+			bel->h[k++] = h;
+	}
+	if (k == 0) {
+		if (bel->exact || !rejuvenate(bel, bel->lim.particles, true, false))
+			bel->lost++;
+		return;
+	}
+	bel->n = k;
+	normalize(bel);
+	maybe_rejuvenate(bel);
+}
+
+static void filter_log(struct belief *bel, enum obs_kind kind, int n, move_t m, uint64_t squares)
+{
+	struct belief_obs *o = log_push(bel, kind);
+	o->n = n;
+	o->m = m;
+	o->squares = squares;
+	filter_obs(bel, o);
+}
+
 static void shrink(struct belief *bel)
 {
 	size_t limit = bel->exact ? bel->lim.exact_max : bel->lim.particles;
@@ -271,104 +448,84 @@ static void shrink(struct belief *bel)
 	resample(bel);
 }
 
-/* ------------------------------------------------------------------ */
-/* the filters                                                         */
-
-static bool keep_heard(const struct belief *bel, const struct belief_hyp *h, const void *arg)
-{
-	if (h->x_promo != bel->heard_promo)
-		return false;
-	if (h->x_sq != bel->heard_sq || h->x_chk[0] != bel->heard_chk[0] || h->x_chk[1] != bel->heard_chk[1])
-		return false;
-	if (h->x_sq >= 0 && (h->x_what != bel->heard_what || h->x_ep != bel->heard_ep))
-		return false;
-	return true;
-}
-
-static bool keep_pawn_count(const struct belief *bel, const struct belief_hyp *h, const void *arg)
-{
-	return movegen_pawn_captures(&h->b) == *(const int *)arg;
-}
-
-static bool keep_pawn_yesno(const struct belief *bel, const struct belief_hyp *h, const void *arg)
-{
-	return (movegen_pawn_captures(&h->b) > 0) == *(const bool *)arg;
-}
-
-static bool keep_pawn_squares(const struct belief *bel, const struct belief_hyp *h, const void *arg)
-{
-	return movegen_pawn_capture_squares(&h->b) == *(const uint64_t *)arg;
-}
-
-static bool keep_illegal(const struct belief *bel, const struct belief_hyp *h, const void *arg)
-{
-	return movegen_find_legal(&h->b, *(const move_t *)arg) == MOVE_NONE;
-}
-
-static bool keep_refusable(const struct belief *bel, const struct belief_hyp *h, const void *arg)
-{
-	return refusable_tries(&h->b) >= *(const int *)arg;
-}
-
-static bool keep_side(const struct belief *bel, const struct belief_hyp *h, const void *arg)
-{
-	return h->b.side == *(const int *)arg;
-}
-
 void belief_settle(struct belief *bel)
 {
 	if (!bel->pending)
 		return;
+	struct belief_obs *o = log_pending(bel);
+	if (o)
+		o->h = bel->heard;
 	bel->pending = false;
-	filter(bel, keep_heard, NULL);
+	size_t k = 0;
+	for (size_t i = 0; i < bel->n; i++)
+		if (heard_same(&bel->h[i].x, &bel->heard))
+			bel->h[k++] = bel->h[i];
+	bel->heard = heard_none;
+	if (k == 0) {
+		if (bel->exact || !rejuvenate(bel, bel->lim.particles, true, false))
+			bel->lost++;
+		return;
+	}
+	bel->n = k;
 	dedupe(bel);
 	shrink(bel);
 	normalize(bel);
-	bel->heard_sq = -1;
-	bel->heard_what = CAPTURED_UNSAID;
-	bel->heard_ep = false;
-	bel->heard_chk[0] = bel->heard_chk[1] = CHECK_NONE;
-	bel->heard_promo = false;
+	maybe_rejuvenate(bel);
 }
 
 static void own_move(struct belief *bel, move_t m)
 {
+	struct belief_obs *o = log_push(bel, OBS_OWN);
+	o->m = m;
 	size_t k = 0;
 	for (size_t i = 0; i < bel->n; i++) {
 		struct belief_hyp h = bel->h[i];
-		move_t l = h.b.side == bel->color ? movegen_find_legal(&h.b, m) : MOVE_NONE;
-		if (l == MOVE_NONE)
-			continue;
-		play_predict(bel->rs, bel->color, &h, l);
-		bel->h[k++] = h;
+		if (obs_holds(bel, o, &h, true))
+			bel->h[k++] = h;
 	}
-	if (k == 0) {
-		/* Nothing fitted (a lost sample): keep the positions, with our move played on our pieces. */
-		bel->lost++;
-		for (size_t i = 0; i < bel->n; i++) {
-			struct belief_hyp *h = &bel->h[i];
-			if (h->b.mailbox[move_to(m)] != MAILBOX_EMPTY)
-				board_remove(&h->b, move_to(m));
-			int code = h->b.mailbox[move_from(m)];
-			if (code != MAILBOX_EMPTY) {
-				board_remove(&h->b, move_from(m));
-				board_put(&h->b, bel->color,
-				          move_kind(m) == MOVE_PROMOTION ? move_promo(m) : piece_code_type((uint8_t)code),
-				          move_to(m));
-			}
-			h->b.side = (uint8_t)!bel->color;
-			h->b.ep = SQ_NONE;
-			h->b.key = board_compute_key(&h->b);
-		}
-		bel->pending = false;
+	if (k > 0) {
+		bel->n = k;
+		bel->pending = true;
 		return;
 	}
-	bel->n = k;
-	bel->pending = true;
+	if (!bel->exact && rejuvenate(bel, bel->lim.particles, true, true)) {
+		bel->pending = true;
+		return;
+	}
+	/* Nothing fitted (a lost sample): keep the positions, with our move played on our pieces. */
+	bel->lost++;
+	for (size_t i = 0; i < bel->n; i++) {
+		struct belief_hyp *h = &bel->h[i];
+		if (h->b.mailbox[move_to(m)] != MAILBOX_EMPTY)
+			board_remove(&h->b, move_to(m));
+		int code = h->b.mailbox[move_from(m)];
+		if (code != MAILBOX_EMPTY) {
+			board_remove(&h->b, move_from(m));
+			board_put(&h->b, bel->color,
+			          move_kind(m) == MOVE_PROMOTION ? move_promo(m) : piece_code_type((uint8_t)code),
+			          move_to(m));
+		}
+		h->b.side = (uint8_t)!bel->color;
+		h->b.ep = SQ_NONE;
+		h->b.key = board_compute_key(&h->b);
+		h->x = heard_none;
+	}
+	bel->pending = false;
+	bel->log[bel->nlog - 1].h = heard_none;
 }
 
 static void opp_move(struct belief *bel)
 {
+	/* While exact, every opponent move starts a new checkpoint: the set
+	 * before it is exact, and the log only needs what came after. */
+	if (bel->exact) {
+		free(bel->ckpt);
+		bel->ckpt = dup_array(bel->h, bel->n, sizeof *bel->h);
+		bel->nckpt = bel->n;
+		bel->nlog = 0;
+	}
+	struct belief_obs *o = log_push(bel, OBS_OPP);
+	o->obliged = bel->opp_obliged;
 	struct belief_hyp *out = NULL;
 	size_t n = 0, cap = 0;
 	for (size_t i = 0; i < bel->n; i++) {
@@ -384,10 +541,8 @@ static void opp_move(struct belief *bel)
 			ml.m[k++] = ml.m[j];
 		}
 		for (int j = 0; j < k; j++) {
-			if (n == cap) {
-				cap = cap ? cap * 2 : 256;
-				out = xreallocarray(out, cap, sizeof *out);
-			}
+			if (n == cap)
+				out = xgrow(out, &cap, n + 1, sizeof *out, 256);
 			out[n] = *p;
 			out[n].w = p->w / k;
 			play_predict(bel->rs, bel->color, &out[n], ml.m[j]);
@@ -395,8 +550,12 @@ static void opp_move(struct belief *bel)
 		}
 	}
 	if (n == 0) {
-		bel->lost++;
 		free(out);
+		if (!bel->exact && rejuvenate(bel, bel->lim.particles, true, true)) {
+			bel->pending = true;
+			return;
+		}
+		bel->lost++;
 		return;
 	}
 	free(bel->h);
@@ -418,18 +577,18 @@ void belief_apply(struct belief *bel, const struct event *e)
 	if (!(e->audience & aud_of(me)) || bel->over)
 		return;
 	if (e->type == EV_CAPTURE && bel->pending) {
-		bel->heard_sq = e->square;
-		bel->heard_what = e->what;
-		bel->heard_ep = e->en_passant;
+		bel->heard.sq = e->square;
+		bel->heard.what = e->what;
+		bel->heard.ep = e->en_passant;
 		return;
 	}
 	if (e->type == EV_PROMOTION && bel->pending) {
-		bel->heard_promo = true;
+		bel->heard.promo = true;
 		return;
 	}
 	if (e->type == EV_CHECK && bel->pending) {
-		bel->heard_chk[0] = e->checks[0];
-		bel->heard_chk[1] = e->checks[1];
+		bel->heard.chk[0] = e->checks[0];
+		bel->heard.chk[1] = e->checks[1];
 		return;
 	}
 	belief_settle(bel);
@@ -448,8 +607,7 @@ void belief_apply(struct belief *bel, const struct event *e)
 		break;
 	case EV_ILLEGAL:
 		if (e->by == me && e->move != MOVE_NONE) {
-			move_t m = e->move;
-			filter(bel, keep_illegal, &m);
+			filter_log(bel, OBS_ILLEGAL, 0, e->move, 0);
 		} else if (e->by == opp) {
 			/* Its first refused try after a yes was the obliged pawn
 			 * capture, which frees it where one try is owed. */
@@ -457,42 +615,34 @@ void belief_apply(struct belief *bel, const struct event *e)
 				bel->opp_obliged = false;
 			/* Where impossible tries are told apart, a refused try needs a
 			 * possible one the board refuses, a distinct one each time. */
-			if (bel->rs->impossible != IMPOSSIBLE_IS_ILLEGAL) {
-				int need = ++bel->opp_illegal;
-				filter(bel, keep_refusable, &need);
-			}
+			if (bel->rs->impossible != IMPOSSIBLE_IS_ILLEGAL)
+				filter_log(bel, OBS_REFUSABLE, ++bel->opp_illegal, MOVE_NONE, 0);
 		}
 		break;
 	case EV_ILLEGAL_COUNT:
-		if (e->by == opp && e->count > 0) {
-			int need = e->count;
-			filter(bel, keep_refusable, &need);
-		}
+		if (e->by == opp && e->count > 0)
+			filter_log(bel, OBS_REFUSABLE, e->count, MOVE_NONE, 0);
 		break;
 	case EV_PAWN_TRIES:
 		if (e->by == WHITE || e->by == BLACK) {
-			int side = e->by, count = e->count;
-			filter(bel, keep_side, &side);
-			filter(bel, keep_pawn_count, &count);
+			filter_log(bel, OBS_SIDE, e->by, MOVE_NONE, 0);
+			filter_log(bel, OBS_PAWN_COUNT, e->count, MOVE_NONE, 0);
 		}
 		break;
 	case EV_PAWN_CAPTURES:
 	case EV_ANY:
 		if (e->by == WHITE || e->by == BLACK) {
-			int side = e->by;
 			bool yes = e->type == EV_ANY ? e->answer != ANY_NO : e->answer != 0;
-			filter(bel, keep_side, &side);
-			filter(bel, keep_pawn_yesno, &yes);
+			filter_log(bel, OBS_SIDE, e->by, MOVE_NONE, 0);
+			filter_log(bel, OBS_PAWN_YESNO, yes, MOVE_NONE, 0);
 			if (e->type == EV_ANY && e->by == opp && yes && bel->rs->any_obliges != ANY_FREE)
 				bel->opp_obliged = true;
 		}
 		break;
 	case EV_PAWN_SQUARES:
 		if (e->by == WHITE || e->by == BLACK) {
-			int side = e->by;
-			uint64_t sq = e->squares;
-			filter(bel, keep_side, &side);
-			filter(bel, keep_pawn_squares, &sq);
+			filter_log(bel, OBS_SIDE, e->by, MOVE_NONE, 0);
+			filter_log(bel, OBS_PAWN_SQUARES, 0, MOVE_NONE, e->squares);
 		}
 		break;
 	case EV_GAME_OVER:

@@ -8,17 +8,29 @@
  * it is exact: every position the opponent's moves could have produced and
  * the umpire's words did not rule out, deduplicated.  Past exact_max it
  * becomes a weighted sample (a particle filter): each opponent move expands
- * every particle into all its children (weight shared equally among them),
+ * every particle into all its children (weight shared equally among them:
+ * the opponent is modelled as choosing uniformly among its legal moves),
  * the announcements filter them, and systematic resampling brings the
  * count back to `particles`.
+ *
+ * A filter alone loses diversity and, once the truth is gone, never gets it
+ * back.  So the belief also keeps a checkpoint (the last exact set) and a
+ * log of every observation since (belief_obs).  When the sample thins out
+ * (fewer than particles/rejuv_div distinct positions) or nothing in it fits
+ * an announcement, it is rejuvenated: fresh particles are drawn by
+ * replaying opponent histories from the checkpoint, at each opponent move
+ * choosing uniformly among the children consistent with everything observed
+ * up to the next opponent move (sequential importance sampling, weight
+ * multiplied by consistent/legal children at each step), so every new
+ * particle fits every announcement.
  *
  * The announcements that follow a move (capture, check) arrive as separate
  * events; the move's children carry what they would make the umpire say,
  * and the set is filtered once the last of them is in ("settled"): at the
  * next event of another kind, or by belief_settle() before a decision.
  *
- * The hypotheses are one flat array, so a copy is one allocation and one
- * memcpy (belief_clone).
+ * belief_clone copies the set, the checkpoint and the log (flat arrays, one
+ * allocation and memcpy each).
  */
 #ifndef KRIEG_BELIEF_H
 #define KRIEG_BELIEF_H
@@ -33,21 +45,50 @@
 
 #define BELIEF_EXACT_MAX 4096     /* exact enumeration up to this many positions */
 #define BELIEF_PARTICLES 1024     /* then a sample of this many */
+#define BELIEF_REJUV_DIV 4        /* rejuvenate below particles/4 distinct positions */
+#define BELIEF_REJUV_TRIES 4      /* replay attempts per particle wanted, at most */
 
 struct belief_limits {
 	size_t exact_max;
 	size_t particles;
+	size_t rejuv_div;         /* 0: BELIEF_REJUV_DIV; SIZE_MAX: never rejuvenate (for measurements) */
+};
+
+/* What the umpire tells us after one move (ours or theirs). */
+struct heard {
+	int8_t sq;                /* capture square as our audience hears it, or -1 */
+	uint8_t what;             /* enum captured_kind as announced (CAPTURED_UNSAID where not said) */
+	bool ep;                  /* gollon's "en passant" flag */
+	uint8_t chk[2];           /* check directions as announced, CHECK_NONE if none */
+	bool promo;               /* a promotion the rule set announces (rand) */
 };
 
 /* One candidate position: the whole board, both colours. */
 struct belief_hyp {
 	struct board b;
 	double w;                 /* weight; the set's weights sum to 1 once settled */
-	int8_t x_sq;              /* what the last move makes the umpire say to us: capture square or -1 */
-	uint8_t x_what;           /* enum captured_kind as announced (CAPTURED_UNSAID where not said) */
-	bool x_ep;                /* gollon's "en passant" flag */
-	uint8_t x_chk[2];         /* check directions as announced, CHECK_NONE if none */
-	bool x_promo;             /* a promotion the rule set announces (rand) */
+	struct heard x;           /* what the last move makes the umpire say to us */
+};
+
+/* One observation since the checkpoint, replayable on any candidate position. */
+enum obs_kind {
+	OBS_OWN,                  /* our move m was played; then `h` was heard */
+	OBS_OPP,                  /* the opponent moved (a pawn capture if `obliged`); then `h` */
+	OBS_ILLEGAL,              /* our try m was refused */
+	OBS_REFUSABLE,            /* the side to move has at least n refusable tries */
+	OBS_SIDE,                 /* n is the side to move */
+	OBS_PAWN_COUNT,           /* the side to move has n pawn captures */
+	OBS_PAWN_YESNO,           /* it has one (n = 1) or none (n = 0) */
+	OBS_PAWN_SQUARES,         /* its pawn captures land on `squares` */
+};
+
+struct belief_obs {
+	uint8_t kind;
+	bool obliged;
+	move_t m;
+	int n;
+	uint64_t squares;
+	struct heard h;
 };
 
 struct belief {
@@ -60,16 +101,18 @@ struct belief {
 	bool over;
 	/* a move's trailing announcements, collected until the set settles */
 	bool pending;
-	int8_t heard_sq;
-	uint8_t heard_what;
-	bool heard_ep;
-	uint8_t heard_chk[2];
-	bool heard_promo;
+	struct heard heard;
 	/* the opponent's turn so far */
 	int opp_illegal;          /* its refused tries heard this turn (where told apart from impossible ones) */
 	bool opp_obliged;         /* its "any?" got a yes: its first try must be a pawn capture */
 	uint64_t rng;
-	unsigned long lost;       /* announcements nothing in the sample fitted (skipped; sample mode only) */
+	unsigned long lost;       /* announcements nothing could be made to fit (skipped; sample mode only) */
+	unsigned long rejuvenations, rejuv_failed;   /* statistics */
+	/* the last exact set and every observation since (rejuvenation) */
+	struct belief_hyp *ckpt;
+	size_t nckpt;
+	struct belief_obs *log;
+	size_t nlog, caplog;
 };
 
 /* start: the position the game began from (the players know it).  lim NULL: the defaults. */

@@ -32,6 +32,7 @@ static void measure(struct bot *b, const struct board *truth, struct local_belie
 		s->sampled_top += r >= 0 && r < 0.5;
 	}
 	s->lost = (long)b->bel->lost;
+	s->rejuvenations = (long)b->bel->rejuvenations;
 }
 
 int local_play(const struct ruleset *rs, enum bot_level white, enum bot_level black, const struct local_opts *o,

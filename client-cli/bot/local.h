@@ -33,6 +33,7 @@ struct local_belief_stats {
 	long sampled_plies, sampled_top;  /* plies measured while sampled / inside the top half of the weight */
 	long sampled_in;                  /* ... inside at all */
 	long lost;                        /* announcements the sample could not fit */
+	long rejuvenations;               /* times the sample was regenerated from the checkpoint */
 };
 
 struct local_result {

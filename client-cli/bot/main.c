@@ -29,6 +29,7 @@
 #include "event_json.h"
 #include "fen.h"
 #include "local.h"
+#include "movegen.h"
 #include "mstime.h"
 #include "net.h"
 #include "notation.h"
@@ -98,6 +99,10 @@ static int live_games(const struct sess *s)
 
 static bool rules_ok(const struct sess *s, const char *rules)
 {
+	/* The belief (belief.h) does not model crazykrieg's reserves and drops. */
+	const struct ruleset *rs = ruleset_find(rules);
+	if (rs != NULL && rs->drops)
+		return false;
 	if (s->nrules == 0)
 		return true;
 	for (int i = 0; i < s->nrules; i++)
@@ -446,14 +451,15 @@ static void score_print(const struct score *sc, const char *la, const char *lb, 
 }
 
 static int arena_local(int la, int lb, int games, const struct ruleset *rs, long movetime, const char *fen,
-                       uint64_t seed)
+                       uint64_t seed, const struct belief_limits *lim)
 {
 	struct score sc = { 0 };
 	long ms = 0, moves = 0, full_moves = 0;
 	struct local_belief_stats bs = { 0 };
 	for (int g = 0; g < games; g++) {
 		int a_color = g % 2 == 0 ? WHITE : BLACK;
-		struct local_opts o = { .fen = fen, .movetime_ms = movetime, .check_belief = true, .seed = seed + (uint64_t)g };
+		struct local_opts o = { .fen = fen, .movetime_ms = movetime, .check_belief = true, .seed = seed + (uint64_t)g,
+		                        .lim = *lim };
 		struct local_result res;
 		char err[128];
 		if (local_play(rs, a_color == WHITE ? la : lb, a_color == WHITE ? lb : la, &o, &res, err, sizeof err) != 0) {
@@ -469,6 +475,8 @@ static int arena_local(int la, int lb, int games, const struct ruleset *rs, long
 			bs.sampled_plies += res.bs[c].sampled_plies;
 			bs.sampled_in += res.bs[c].sampled_in;
 			bs.sampled_top += res.bs[c].sampled_top;
+			bs.lost += res.bs[c].lost;
+			bs.rejuvenations += res.bs[c].rejuvenations;
 		}
 		full_moves += res.moves[a_color];
 		if (fen)
@@ -481,6 +489,7 @@ static int arena_local(int la, int lb, int games, const struct ruleset *rs, long
 	       bs.exact_in, bs.exact_plies, bs.exact_plies ? 100.0 * bs.exact_in / bs.exact_plies : 100.0,
 	       bs.sampled_plies, bs.sampled_plies ? 100.0 * bs.sampled_in / bs.sampled_plies : 0,
 	       bs.sampled_plies ? 100.0 * bs.sampled_top / bs.sampled_plies : 0);
+	printf("belief: %ld rejuvenations, %ld announcements fitted by nothing\n", bs.rejuvenations, bs.lost);
 	if (fen)
 		printf("moves of A per game: %.1f\n", games ? (double)full_moves / games : 0);
 	return 0;
@@ -604,7 +613,8 @@ static void usage(void)
 	      "                [--level random|greedy|full] [--rules R,R,...] [--max-games N]\n"
 	      "                [--movetime MS] [--insecure] [--known-servers FILE]\n"
 	      "       krieg-bot arena --white LEVEL --black LEVEL --games N --rules R [--movetime MS]\n"
-	      "                [--server HOST:PORT | --kriegd PATH] [--local [--fen FEN]] [--seed N]\n",
+	      "                [--server HOST:PORT | --kriegd PATH] [--local [--fen FEN]] [--seed N]\n"
+	      "                [--particles N] [--exact-max N] [--rejuv-div N (0: never)]\n",
 	      stderr);
 }
 
@@ -621,6 +631,7 @@ int main(int argc, char **argv)
 	const char *user = NULL, *pwfile = NULL, *known = NULL, *target = NULL;
 	bool local = false, insecure = false, guest = false;
 	uint64_t seed = 1;
+	struct belief_limits lim = { BELIEF_EXACT_MAX, BELIEF_PARTICLES, BELIEF_REJUV_DIV };
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define TAKE(name) (strcmp(a, name) == 0 && v && (i++, 1))
@@ -644,6 +655,12 @@ int main(int argc, char **argv)
 			kriegd = v;
 		else if (TAKE("--fen"))
 			fen = v;
+		else if (TAKE("--particles"))
+			lim.particles = (size_t)atol(v);
+		else if (TAKE("--exact-max"))
+			lim.exact_max = (size_t)atol(v);
+		else if (TAKE("--rejuv-div"))
+			lim.rejuv_div = atol(v) > 0 ? (size_t)atol(v) : SIZE_MAX;
 		else if (TAKE("--seed"))
 			seed = (uint64_t)atoll(v);
 		else if (TAKE("--user"))
@@ -678,13 +695,35 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		if (local)
-			return arena_local(la, lb, games, rs, movetime, fen, seed);
+			return arena_local(la, lb, games, rs, movetime, fen, seed, &lim);
 		if (!server && !kriegd) {
 			fprintf(stderr, "krieg-bot: arena needs --server HOST:PORT, --kriegd PATH or $KRIEGD\n");
 			return 2;
 		}
 		signal(SIGPIPE, SIG_IGN);
 		return arena_net(la, lb, games, rules, movetime, server, kriegd);
+	}
+	if (strcmp(cmd, "krk-fen") == 0) {
+		/* a random legal K+R v K start, White to move, for the benchmark */
+		uint64_t r = seed * 0x9e3779b97f4a7c15ULL + 1;
+		for (;;) {
+			int wk = (int)(belief_rand(&r) % 64), wr = (int)(belief_rand(&r) % 64), bk = (int)(belief_rand(&r) % 64);
+			if (wk == wr || wk == bk || wr == bk)
+				continue;
+			struct board b;
+			board_clear(&b);
+			board_put(&b, WHITE, KING, wk);
+			board_put(&b, WHITE, ROOK, wr);
+			board_put(&b, BLACK, KING, bk);
+			char f[FEN_MAX], err[128];
+			fen_format(&b, f, sizeof f);
+			struct board chk;
+			/* fen_parse refuses adjacent kings and the side not to move in check */
+			if (fen_parse(f, &chk, err, sizeof err) != 0 || movegen_count(&chk) == 0)
+				continue;
+			printf("%s\n", f);
+			return 0;
+		}
 	}
 	if (strcmp(cmd, "play") == 0) {
 		static char password[PROTO_PASSWORD_MAX + 2];

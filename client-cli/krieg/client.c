@@ -1,7 +1,8 @@
 /*
  * client.c — the terminal client's state (see client.h): games and their
- * views, requests in flight, events; commands and answers are dispatched
- * through the command table (cmd.c), which holds what each command does.
+ * views, the seats it watches from (seat.c), requests in flight, events;
+ * commands and answers are dispatched through the command table (cmd.c),
+ * which holds what each command does.
  */
 #include "client.h"
 
@@ -46,6 +47,7 @@ void client_init(struct client *c)
 	memset(c, 0, sizeof *c);
 	c->next_id = 1;
 	c->current = -1;
+	c->seat_current = -1;
 	c->last_challenge = -1;
 	c->ropts.bottom = WHITE;
 	c->ropts.audience = AUD_WHITE;
@@ -74,6 +76,11 @@ static long now(const struct client *c)
 	return c->now ? c->now(c->ctx) : 0;
 }
 
+long client_now(const struct client *c)
+{
+	return now(c);
+}
+
 /* --- games ----------------------------------------------------------------- */
 
 struct cgame *client_game(struct client *c, long id)
@@ -92,8 +99,75 @@ struct cgame *client_current(struct client *c)
 void client_forget_games(struct client *c)
 {
 	memset(c->games, 0, sizeof c->games);
+	memset(c->seats, 0, sizeof c->seats);
 	c->current = -1;
+	c->seat_current = -1;
+	c->seat_focus = false;
 	c->last_challenge = -1;
+}
+
+/* --- seats ----------------------------------------------------------------- */
+
+struct seat *client_seat(struct client *c, long id)
+{
+	for (int i = 0; i < CLIENT_SEATS_MAX; i++)
+		if (c->seats[i].used && c->seats[i].id == id)
+			return &c->seats[i];
+	return NULL;
+}
+
+/* A free slot, else the oldest finished seat's, else NULL. */
+struct seat *client_seat_slot(struct client *c, long id)
+{
+	struct seat *s = client_seat(c, id);
+	if (s)
+		return s;
+	for (int i = 0; i < CLIENT_SEATS_MAX; i++)
+		if (!c->seats[i].used)
+			return &c->seats[i];
+	for (int i = 0; i < CLIENT_SEATS_MAX; i++)
+		if (c->seats[i].over && c->seats[i].id != c->seat_current)
+			return &c->seats[i];
+	return NULL;
+}
+
+void client_seat_drop(struct client *c, long id)
+{
+	struct seat *s = client_seat(c, id);
+	if (s)
+		memset(s, 0, sizeof *s);
+	if (c->seat_current != id)
+		return;
+	c->seat_current = -1;
+	c->seat_focus = false;
+	for (int i = 0; i < CLIENT_SEATS_MAX; i++)
+		if (c->seats[i].used) {
+			c->seat_current = c->seats[i].id;
+			c->seat_focus = client_current(c) == NULL;
+		}
+}
+
+struct seat *client_chair(struct client *c)
+{
+	struct seat *cur = c->seat_current >= 0 ? client_seat(c, c->seat_current) : NULL, *only = NULL;
+	if (cur && cur->umpire)
+		return cur;
+	int n = 0;
+	for (int i = 0; i < CLIENT_SEATS_MAX; i++)
+		if (c->seats[i].used && c->seats[i].umpire) {
+			only = &c->seats[i];
+			n++;
+		}
+	return n == 1 ? only : NULL;
+}
+
+void client_show_seat(struct client *c, const struct seat *s)
+{
+	if (c->batch || !c->print || !s)
+		return;
+	char buf[SEAT_VIEW_MAX];
+	seat_render(s, &c->ropts, now(c), buf, sizeof buf);
+	c->print(c->ctx, buf);
 }
 
 /* A slot for a new game: a free one, else the oldest finished one. */
@@ -123,7 +197,7 @@ long client_clock(const struct client *c, const struct cgame *g, int color)
 	if (!g->timed || g->clock_ms[color] < 0)
 		return -1;
 	long v = g->clock_ms[color];
-	if (g->live && g->view.to_move == color && !g->view.over)
+	if (g->live && g->view.to_move == color && !g->view.over && !g->paused)
 		v -= now(c) - g->clock_at;
 	return v < 0 ? 0 : v;
 }
@@ -178,6 +252,11 @@ void client_show_board(struct client *c, const struct cgame *g)
 void client_prompt(const struct client *c, char *buf, size_t len)
 {
 	const struct cgame *g = NULL;
+	for (int i = 0; c->seat_focus && i < CLIENT_SEATS_MAX; i++)
+		if (c->seats[i].used && c->seats[i].id == c->seat_current) {
+			seat_prompt(&c->seats[i], now(c), buf, len);
+			return;
+		}
 	for (int i = 0; i < CLIENT_GAMES_MAX; i++)
 		if (c->games[i].used && c->games[i].id == c->current)
 			g = &c->games[i];
@@ -221,6 +300,14 @@ void client_flush(struct client *c)
 	for (int i = 0; i < CLIENT_GAMES_MAX; i++)
 		if (c->games[i].used)
 			flush_game(c, &c->games[i]);
+	for (int i = 0; i < CLIENT_SEATS_MAX; i++) {
+		struct seat *s = &c->seats[i];
+		if (s->used && s->redraw) {
+			s->redraw = false;
+			if (s->id == c->seat_current && c->seat_focus)
+				client_show_seat(c, s);
+		}
+	}
 }
 
 bool client_deferred(const struct client *c)
@@ -228,12 +315,15 @@ bool client_deferred(const struct client *c)
 	for (int i = 0; i < CLIENT_GAMES_MAX; i++)
 		if (c->games[i].used && (c->games[i].redraw || c->games[i].turn_notice))
 			return true;
+	for (int i = 0; i < CLIENT_SEATS_MAX; i++)
+		if (c->seats[i].used && c->seats[i].redraw)
+			return true;
 	return false;
 }
 
 /* --- requests ------------------------------------------------------------------ */
 
-static void send_req(struct client *c, json_t *req, const struct pending *p)
+void client_send_request(struct client *c, json_t *req, const struct pending *p)
 {
 	char *text = json_dumps(req, JSON_COMPACT);
 	if (!text)
@@ -251,7 +341,7 @@ static void send_req(struct client *c, json_t *req, const struct pending *p)
 /* hello, or a keep-alive ping: no command awaits the answer */
 static void send_bare(struct client *c, json_t *req)
 {
-	send_req(c, req, &(struct pending){ .game = -1 });
+	client_send_request(c, req, &(struct pending){ .game = -1 });
 	json_decref(req);
 }
 
@@ -270,7 +360,7 @@ void client_send_page(struct client *c, const char *type, const struct cmd_entry
 	                      "game", (json_int_t)game, "from", (json_int_t)from);
 	if (view)
 		json_object_set_new(r, "view", json_string(view));
-	send_req(c, r, &(struct pending){ .cmd = cmd, .game = game, .arg = from });
+	client_send_request(c, r, &(struct pending){ .cmd = cmd, .game = game, .arg = from });
 	json_decref(r);
 }
 
@@ -283,13 +373,18 @@ static void apply_events(struct cgame *g, const json_t *evs)
 	json_t *ev;
 	json_array_foreach(evs, i, ev) {
 		struct event e;
-		if (event_from_json(ev, &e) != 0)
+		char words[WORDS_MAX];
+		if (words_umpire_action(ev, words, sizeof words) == 0) {
+			game_log(g, words);   /* a record with the umpire's actions in it */
+			continue;
+		}
+		if (words_read_event(ev, &e) != 0)
 			continue;
 		if (!e.audience)
 			e.audience = (uint8_t)aud_of(g->color);
 		view_apply(&g->view, &e);
-		char words[WORDS_MAX];
-		words_event(&e, g->color, e.san, words, sizeof words);
+		if (e.type != EV_GAME_OVER || words_umpire_end(ev, words, sizeof words) != 0)
+			words_event(&e, g->color, e.san, words, sizeof words);
 		game_log(g, words);
 	}
 	ghost_sync(&g->ghosts, &g->view.own);
@@ -361,6 +456,8 @@ static struct cgame *game_begin(struct client *c, const json_t *msg, bool state,
 	read_clock(c, g, msg);
 	if (make_current || c->current < 0 || c->current == id || !client_game(c, c->current))
 		c->current = id;
+	if (make_current)
+		c->seat_focus = false;   /* a game of one's own comes first */
 
 	client_out(c, "%s %ld: %s (White) vs %s (Black), rules %s; you play %s%s.",
 	           state ? "Game" : "New game", id, g->name[WHITE], g->name[BLACK], g->rs->name,
@@ -412,7 +509,7 @@ static void echo_typed(struct cgame *g, const struct event *e, char *san, size_t
 static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 {
 	struct event e;
-	if (event_from_json(msg, &e) != 0) {
+	if (words_read_event(msg, &e) != 0) {
 		client_out(c, "(an announcement this client could not read)");
 		return;
 	}
@@ -428,7 +525,8 @@ static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 	if (e.type == EV_MOVE && e.by == g->color)
 		echo_typed(g, &e, san, sizeof san);
 	char words[WORDS_MAX];
-	words_event(&e, g->color, san, words, sizeof words);
+	if (e.type != EV_GAME_OVER || words_umpire_end(msg, words, sizeof words) != 0)
+		words_event(&e, g->color, san, words, sizeof words);
 	game_log(g, words);
 	if (e.type == EV_GAME_OVER) {
 		g->live = false;
@@ -492,10 +590,11 @@ static void response(struct client *c, const json_t *msg)
 		const char *code = json_string_value(json_object_get(err, "code"));
 		const char *text = json_string_value(json_object_get(err, "message"));
 		c->errors++;
+		snprintf(c->refused_code, sizeof c->refused_code, "%s", code ? code : "");
 		client_out(c, "%s refused: %s (%s)", known && p.cmd ? p.cmd->name : "request",
 		           text ? text : "no reason given", code ? code : "error");
 		if (known && p.cmd && p.cmd->refused)
-			p.cmd->refused(c);
+			p.cmd->refused(c, &p);
 		return;
 	}
 	if (known && p.cmd && p.cmd->done)
@@ -539,6 +638,47 @@ bool client_take_event(struct client *c, const char *name)
 	return false;
 }
 
+/* The umpire's action in a game one plays: the clocks may stop or change. */
+static void umpire_action(struct client *c, struct cgame *g, const json_t *msg, const char *name)
+{
+	char words[WORDS_MAX];
+	if (words_umpire_action(msg, words, sizeof words) != 0)
+		return;
+	if (!strcmp(name, "clock_paused"))
+		g->paused = true;
+	else if (!strcmp(name, "clock_unpaused"))
+		g->paused = false;
+	read_clock(c, g, msg);
+	game_log(g, words);
+	client_out(c, "#%ld%s: %s", g->id, g->id == c->current ? "" : " (another game)", words);
+}
+
+/* A live event of a watched game. */
+static void seat_incoming(struct client *c, struct seat *s, const json_t *msg)
+{
+	char words[WORDS_MAX];
+	unsigned fx = seat_event(s, msg, now(c), words, sizeof words);
+	if (!(fx & SEAT_SAID))
+		return;
+	/* the chair's line says who heard it */
+	client_out(c, "#%ld (%s): %s", s->id, seat_kind(s), s->umpire ? s->log[(s->log_n - 1) % SEAT_LOG_MAX] : words);
+	if (fx & SEAT_ENDED)
+		client_out(c, "#%ld: the game is over and the seat closed (\"unwatch %ld\" clears it here).", s->id, s->id);
+}
+
+/* The server took a seat away (the umpire's own game started, a role changed). */
+static void unwatched(struct client *c, const json_t *msg)
+{
+	long id = (long)json_integer_value(json_object_get(msg, "game"));
+	char why[256];
+	words_clean(json_string_value(json_object_get(msg, "reason")), why, sizeof why);
+	if (!client_seat(c, id))
+		return;
+	client_out(c, "#%ld: you no longer hold the %s seat%s%s.", id,
+	            client_seat(c, id)->umpire ? "umpire's" : "spectator's", why[0] ? ": " : "", why);
+	client_seat_drop(c, id);
+}
+
 static void event(struct client *c, const json_t *msg, const char *name)
 {
 	remember_event(c, name);
@@ -563,6 +703,21 @@ static void event(struct client *c, const json_t *msg, const char *name)
 	}
 	long id = (long)json_integer_value(json_object_get(msg, "game"));
 	struct cgame *g = json_object_get(msg, "game") ? client_game(c, id) : NULL;
+	if (!strcmp(name, "unwatched")) {
+		unwatched(c, msg);
+		return;
+	}
+	if (g && (!strcmp(name, "clock_paused") || !strcmp(name, "clock_unpaused") ||
+	          !strcmp(name, "time_added") || !strcmp(name, "umpire_note"))) {
+		umpire_action(c, g, msg, name);
+		return;
+	}
+	/* a game one watches (never one's own: the server seats no player in their game) */
+	struct seat *seat = !g && json_object_get(msg, "game") ? client_seat(c, id) : NULL;
+	if (seat) {
+		seat_incoming(c, seat, msg);
+		return;
+	}
 	if (g && !strcmp(name, "game_events")) {
 		game_more(c, g, msg);
 		return;
@@ -671,6 +826,8 @@ int client_command(struct client *c, const char *line)
 		return client_error(c, "no current game");   /* a request says more (cmd_request) */
 	struct pending p = { .cmd = cmd.entry, .game = g ? g->id : -1 };
 	int rc = cmd.entry->exec ? cmd.entry->exec(c, &cmd, &p) : 0;
+	if (rc == CLIENT_HANDLED)
+		return 0;
 	json_t *req = rc == 0 ? cmd_request(&cmd, c->next_id, g ? g->id : -1, err, sizeof err) : NULL;
 	memset(cmd.argv, 0, sizeof cmd.argv);   /* a password must not linger */
 	if (rc != 0 || cmd_is_local(&cmd))
@@ -678,7 +835,7 @@ int client_command(struct client *c, const char *line)
 	if (!req)
 		return client_error(c, "%s", err[0] ? err : "nothing to send");
 	c->next_id++;
-	send_req(c, req, &p);
+	client_send_request(c, req, &p);
 	json_decref(req);
 	return 0;
 }

@@ -22,6 +22,7 @@
 #include "proto.h"
 #include "render.h"
 #include "ruleset.h"
+#include "seat.h"
 #include "view.h"
 #include "words.h"
 
@@ -31,7 +32,9 @@
 #define CLIENT_EVENTS_MAX 4096  /* event names kept for `wait` (batch) */
 #define CLIENT_TOKEN_MAX 64     /* a resume token (PROTO_TOKEN_LEN is 43) */
 #define CLIENT_PGN_MAX (4L << 20) /* a PGN fetched in chunks; longer ones are refused */
+#define CLIENT_SEATS_MAX 8      /* games watched at once (spectator seats and umpire's chairs) */
 #define CLIENT_QUIT 1
+#define CLIENT_HANDLED 2        /* an exec hook did all there was to do: nothing to send */
 
 /* A try typed in this client, kept until the referee rules: its echo keeps the capture mark typed. */
 struct typed_try {
@@ -49,6 +52,7 @@ struct cgame {
 	struct ghosts ghosts;
 	bool live;
 	bool timed;
+	bool paused;                        /* the umpire stopped the clocks */
 	long clock_ms[2];                   /* readings at clock_at */
 	long clock_at;
 	int draw_offer_from;                /* colour with a standing offer, or -1 */
@@ -67,7 +71,8 @@ struct pending {
 	long long id;
 	const struct cmd_entry *cmd;        /* NULL: hello or a keep-alive ping */
 	long game;                          /* the game it is about, or -1 */
-	long arg;                           /* draw: the action; game/switch/record/pgn: the page's `from` */
+	long arg;                           /* draw: the action; game/switch/record/pgn/watch/umpire/live:
+	                                     * the page's `from`; an umpire's action: its enum cmd_type */
 };
 
 struct client {
@@ -80,8 +85,13 @@ struct client {
 	int npending;
 	struct cgame games[CLIENT_GAMES_MAX];
 	long current;                       /* current game id, or -1 */
+	struct seat seats[CLIENT_SEATS_MAX];
+	long seat_current;                  /* the current seat's game id, or -1 */
+	bool seat_focus;                    /* the prompt and `board` show the current seat, not the game */
+	char on_login[CMD_LINE_MAX];        /* a command run once logged in (krieg watch GAME), or "" */
 	long last_challenge;                /* offer id of the last challenge received, or -1 */
 	int errors;                         /* error responses and local errors so far */
+	char refused_code[32];              /* the last refusal's error code, for refused hooks */
 	char token[CLIENT_TOKEN_MAX + 1];   /* the session's resume token ("" = none) */
 	/* a PGN arriving in chunks (one at a time) */
 	bool pgn_busy;
@@ -142,6 +152,9 @@ bool client_take_event(struct client *c, const char *name);
 struct cgame *client_game(struct client *c, long id);
 struct cgame *client_current(struct client *c);
 
+/* The client's monotonic time (ms). */
+long client_now(const struct client *c);
+
 /* A game's clock for `color` now, in ms (-1 untimed). */
 long client_clock(const struct client *c, const struct cgame *g, int color);
 
@@ -160,11 +173,21 @@ void client_out(struct client *c, const char *fmt, ...);
 __attribute__((format(printf, 2, 3)))
 int client_error(struct client *c, const char *fmt, ...);
 void client_show_board(struct client *c, const struct cgame *g);
+/* Send a request built by the caller (borrowed), awaiting p->cmd's answer. */
+void client_send_request(struct client *c, json_t *req, const struct pending *p);
 /* Send {id, type, game, from[, view]} (a page of a paged reply), awaiting cmd's answer. */
 void client_send_page(struct client *c, const char *type, const struct cmd_entry *cmd, long game,
                       const char *view, long from);
 /* Logged out, or logged in as someone else: nothing of the last user's games stays on screen. */
 void client_forget_games(struct client *c);
+/* Seats: the one of game id, or NULL; a slot for a new one (reused if held); drop one. */
+struct seat *client_seat(struct client *c, long id);
+struct seat *client_seat_slot(struct client *c, long id);
+void client_seat_drop(struct client *c, long id);
+/* The chair the umpire's commands act on: the current seat if it is a chair, else the only chair held. */
+struct seat *client_chair(struct client *c);
+/* The view of a seat (its board for the chair), printed. */
+void client_show_seat(struct client *c, const struct seat *s);
 /* Drop a PGN arriving in chunks. */
 void client_pgn_reset(struct client *c);
 /* A page of a game's view: the answer to game and switch (switch makes it current). */

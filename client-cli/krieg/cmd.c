@@ -101,12 +101,109 @@ static const char *const draw_actions[] = { [DRAW_OFFER] = "offer", [DRAW_ACCEPT
 
 /* --- parse hooks --------------------------------------------------------------- */
 
-/* accept / decline / cancel [OFFER], switch GAME */
+/* accept / decline / cancel [OFFER], switch / watch / umpire / unwatch GAME */
 static int parse_number(struct cmd *c, char *err, size_t errlen)
 {
+	bool offer = c->type == CMD_ACCEPT || c->type == CMD_DECLINE || c->type == CMD_CANCEL;
 	if (c->argc == 1 && !parse_long(c->argv[0], &c->number))
-		return failf(err, errlen, "%s is a number", c->type == CMD_SWITCH ? "a game" : "an offer");
+		return failf(err, errlen, "%s is a number", offer ? "an offer" : "a game");
 	return 0;
+}
+
+/* --- the umpire's actions: verbatim lines, so that a reason keeps its words ---------- */
+
+/* The next word of a verbatim line into out ("" at the end); returns what follows it. */
+static const char *next_word(const char *p, char *out, size_t len)
+{
+	p += strspn(p, " \t");
+	size_t n = strcspn(p, " \t\r\n");
+	snprintf(out, len, "%.*s", (int)(n < len ? n : len - 1), p);
+	return p + n;
+}
+
+/*
+ * The rest of the line as a reason or a note: trimmed, 1..CMD_REASON_MAX
+ * bytes of UTF-8 and no control character (the wire's rule, checked here
+ * so that a typo is told at once and in words).  dflt stands in for none.
+ */
+static int take_text(struct cmd *c, const char *p, const char *dflt, char *err, size_t errlen)
+{
+	p += strspn(p, " \t");
+	size_t n = strlen(p);
+	while (n && strchr(" \t\r\n", p[n - 1]))
+		n--;
+	if (n == 0 && dflt) {
+		p = dflt;
+		n = strlen(dflt);
+	}
+	if (n == 0)
+		return failf(err, errlen, "%s: a reason is needed (usage: %s)", c->entry->name, c->entry->usage);
+	if (n > CMD_REASON_MAX)
+		return failf(err, errlen, "%s: the text is %zu bytes, at most %d", c->entry->name, n, CMD_REASON_MAX);
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f)
+			return failf(err, errlen, "%s: no control characters (tabs included) in the text", c->entry->name);
+	memcpy(c->text, p, n);
+	c->text[n] = '\0';
+	json_t *utf8 = json_string(c->text);   /* NULL: not UTF-8 */
+	if (!utf8)
+		return failf(err, errlen, "%s: the text is not valid UTF-8", c->entry->name);
+	json_decref(utf8);
+	return 0;
+}
+
+/* pause [REASON...], unpause [REASON...] */
+static int parse_pause(struct cmd *c, char *err, size_t errlen)
+{
+	return take_text(c, c->raw, "no reason given", err, errlen);
+}
+
+/* addtime COLOR SECONDS REASON... */
+static int parse_addtime(struct cmd *c, char *err, size_t errlen)
+{
+	char w[CMD_ARG_MAX];
+	const char *p = next_word(c->raw, w, sizeof w);
+	if (strcmp(w, "white") != 0 && strcmp(w, "black") != 0)
+		return failf(err, errlen, "addtime: white or black first (usage: %s)", c->entry->usage);
+	snprintf(c->color, sizeof c->color, "%.5s", w);   /* "white" or "black" */
+	p = next_word(p, w, sizeof w);
+	if (!parse_long(w, &c->seconds) || c->seconds < 1 || c->seconds > CMD_ADDTIME_MAX)
+		return failf(err, errlen, "addtime: seconds from 1 to %d (usage: %s)", CMD_ADDTIME_MAX, c->entry->usage);
+	return take_text(c, p, NULL, err, errlen);
+}
+
+/* adjudicate RESULT REASON... */
+static int parse_adjudicate(struct cmd *c, char *err, size_t errlen)
+{
+	char w[CMD_ARG_MAX];
+	const char *p = next_word(c->raw, w, sizeof w);
+	if (!strcmp(w, "draw") || !strcmp(w, "1/2"))
+		snprintf(w, sizeof w, "1/2-1/2");
+	if (strcmp(w, "1-0") != 0 && strcmp(w, "0-1") != 0 && strcmp(w, "1/2-1/2") != 0)
+		return failf(err, errlen, "adjudicate: the result is 1-0, 0-1 or 1/2-1/2 (usage: %s)", c->entry->usage);
+	snprintf(c->result, sizeof c->result, "%.7s", w);   /* at most "1/2-1/2" */
+	return take_text(c, p, NULL, err, errlen);
+}
+
+/* abort (a player's, of the current game) or abort REASON... (the umpire's, of the chair's game) */
+static int parse_abort(struct cmd *c, char *err, size_t errlen)
+{
+	if (c->raw[strspn(c->raw, " \t\r\n")] == '\0')
+		return 0;
+	c->type = CMD_UMPIRE_ABORT;
+	return take_text(c, c->raw, NULL, err, errlen);
+}
+
+/* note [--public] TEXT... */
+static int parse_note(struct cmd *c, char *err, size_t errlen)
+{
+	char w[CMD_ARG_MAX];
+	const char *p = next_word(c->raw, w, sizeof w);
+	if (!strcmp(w, "--public")) {
+		c->public_note = true;
+		return take_text(c, p, NULL, err, errlen);
+	}
+	return take_text(c, c->raw, NULL, err, errlen);
 }
 
 /* record GAME [VIEW]; pgn GAME [VIEW] [> FILE | >FILE] */
@@ -232,6 +329,8 @@ static json_t *req_login(const struct cmd *c, long long id, long game, char *err
 	json_t *r = req_begin(id);
 	json_object_set_new(r, "user", json_string(c->argv[0]));
 	json_object_set_new(r, "password", json_string(c->argv[1]));
+	if (c->argc > 2)   /* register USER PASSWORD INVITE */
+		json_object_set_new(r, "invite", json_string(c->argv[2]));
 	return req_end(r, c);
 }
 
@@ -319,6 +418,70 @@ static json_t *req_draw(const struct cmd *c, long long id, long game, char *err,
 	                 "game", (json_int_t)game, "type", c->entry->name);
 }
 
+/* watch / umpire / unwatch GAME */
+static json_t *req_seat(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	if (c->number < 0) {
+		failf(err, errlen, "%s: which game? (a number; see \"live\")", c->entry->name);
+		return NULL;
+	}
+	return json_pack("{s:I, s:I, s:s}", "id", (json_int_t)id, "game", (json_int_t)c->number, "type",
+	                 c->entry->name);
+}
+
+/* The umpire's actions (PROTOCOL.md): on the chair's game, c->number. */
+static json_t *req_umpire(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	if (c->number < 0) {
+		failf(err, errlen, "%s: you hold no umpire's chair (take one with \"umpire GAME\")", c->entry->name);
+		return NULL;
+	}
+	json_t *r = json_pack("{s:I, s:I}", "id", (json_int_t)id, "game", (json_int_t)c->number);
+	const char *type = "clock_pause";
+	switch (c->type) {
+	case CMD_PAUSE:
+		break;
+	case CMD_UNPAUSE:
+		type = "clock_unpause";
+		break;
+	case CMD_ADDTIME:
+		type = "add_time";
+		json_object_set_new(r, "color", json_string(c->color));
+		json_object_set_new(r, "seconds", json_integer(c->seconds));
+		break;
+	case CMD_ADJUDICATE:
+		type = "adjudicate";
+		json_object_set_new(r, "result", json_string(c->result));
+		break;
+	case CMD_UMPIRE_ABORT:
+		type = "umpire_abort";
+		break;
+	case CMD_NOTE:
+		type = "note";
+		json_object_set_new(r, "public", json_boolean(c->public_note));
+		break;
+	default:
+		json_decref(r);
+		failf(err, errlen, "%s: not an umpire's action", c->entry->name);
+		return NULL;
+	}
+	json_object_set_new(r, c->type == CMD_NOTE ? "text" : "reason", json_string(c->text));
+	json_object_set_new(r, "type", json_string(type));
+	return r;
+}
+
+/* abort: the player's (current game), or with a reason the umpire's (the chair's game) */
+static json_t *req_abort(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	if (c->type == CMD_UMPIRE_ABORT)
+		return req_umpire(c, id, game, err, errlen);
+	if (game < 0) {
+		failf(err, errlen, "no current game (see \"games\" and \"switch\"; an umpire writes abort REASON...)");
+		return NULL;
+	}
+	return json_pack("{s:I, s:I, s:s}", "id", (json_int_t)id, "game", (json_int_t)game, "type", "abort");
+}
+
 static json_t *req_raw(const struct cmd *c, long long id, long game, char *err, size_t errlen)
 {
 	json_error_t je;
@@ -349,6 +512,14 @@ static int exec_quit(struct client *cl, struct cmd *cmd, struct pending *p)
 static int exec_switch(struct client *cl, struct cmd *cmd, struct pending *p)
 {
 	struct cgame *to = client_game(cl, cmd->number);
+	struct seat *seat = client_seat(cl, cmd->number);
+	if (seat && !to) {
+		cl->seat_current = seat->id;
+		cl->seat_focus = true;
+		client_show_seat(cl, seat);
+		return 0;
+	}
+	cl->seat_focus = false;
 	if (!to) {
 		/* not followed here yet: fetch our own view of it; the answer starts it */
 		client_send_page(cl, "game", cmd->entry, cmd->number, NULL, 0);
@@ -361,7 +532,71 @@ static int exec_switch(struct client *cl, struct cmd *cmd, struct pending *p)
 
 static int exec_board(struct client *cl, struct cmd *cmd, struct pending *p)
 {
+	struct seat *seat = cl->seat_focus ? client_seat(cl, cl->seat_current) : NULL;
+	if (seat) {
+		client_show_seat(cl, seat);
+		return 0;
+	}
+	if (!client_current(cl))
+		return client_error(cl, "no current game");
 	client_show_board(cl, client_current(cl));
+	return 0;
+}
+
+/* watch / umpire GAME: a seat needs a free place here before the server gives one. */
+static int exec_seat(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	if (!client_seat_slot(cl, cmd->number))
+		return client_error(cl, "%s: this client watches %d games already; unwatch one first", cmd->entry->name,
+		                    CLIENT_SEATS_MAX);
+	p->game = cmd->number;
+	p->arg = 0;
+	return 0;
+}
+
+/* unwatch [GAME]: the current seat by default; a finished game's seat is only cleared here. */
+static int exec_unwatch(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	if (cmd->number < 0)
+		cmd->number = cl->seat_current;
+	if (cmd->number < 0)
+		return client_error(cl, "unwatch: you watch no game");
+	struct seat *s = client_seat(cl, cmd->number);
+	if (s && s->over) {
+		client_seat_drop(cl, cmd->number);
+		client_out(cl, "Stopped watching game %ld.", cmd->number);
+		return CLIENT_HANDLED;   /* the server closed the seat at the game's end */
+	}
+	p->game = cmd->number;
+	return 0;
+}
+
+/* The umpire's actions: on the current chair (or the only one). */
+static int exec_chair(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	struct seat *s = client_chair(cl);
+	if (!s) {
+		int chairs = 0;
+		for (int i = 0; i < CLIENT_SEATS_MAX; i++)
+			chairs += cl->seats[i].used && cl->seats[i].umpire;
+		return client_error(cl, "%s: %s", cmd->entry->name,
+		                    chairs ? "you hold several chairs: \"switch GAME\" to the one you mean"
+		                           : "you hold no umpire's chair (take one with \"umpire GAME\")");
+	}
+	if (s->over)
+		return client_error(cl, "%s: game %ld is over", cmd->entry->name, s->id);
+	cmd->number = s->id;
+	p->game = s->id;
+	p->arg = cmd->type;
+	return 0;
+}
+
+static int exec_abort(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	if (cmd->type == CMD_UMPIRE_ABORT)
+		return exec_chair(cl, cmd, p);
+	if (!client_current(cl) && client_chair(cl))
+		return client_error(cl, "abort: the umpire's abort gives its reason (abort REASON...)");
 	return 0;
 }
 
@@ -382,7 +617,7 @@ static int exec_ghost(struct client *cl, struct cmd *cmd, struct pending *p)
 static int exec_login(struct client *cl, struct cmd *cmd, struct pending *p)
 {
 	char pw[CMD_ARG_MAX];
-	if (cmd->argc == 2)
+	if (cmd->argc >= 2)
 		return 0;
 	if (!cl->ask_password || cl->ask_password(cl->ctx, "Password: ", pw, sizeof pw) != 0)
 		return client_error(cl, "%s needs a password", cmd->entry->name);
@@ -479,6 +714,17 @@ static const char *str(const json_t *o, const char *key)
 	return v ? v : "?";
 }
 
+/* krieg watch GAME / krieg umpire GAME: what was asked for once logged in. */
+static void login_then(struct client *c)
+{
+	char line[CMD_LINE_MAX];
+	if (!c->on_login[0])
+		return;
+	snprintf(line, sizeof line, "%s", c->on_login);
+	c->on_login[0] = '\0';
+	client_command(c, line);
+}
+
 /* A login of any kind succeeded (login, register, guest, resume). */
 static void done_login(struct client *c, const json_t *msg, const struct pending *p)
 {
@@ -494,9 +740,17 @@ static void done_login(struct client *c, const json_t *msg, const struct pending
 		snprintf(c->token, sizeof c->token, "%s", tok);
 	if (p->cmd->type != CMD_RESUME) {
 		client_out(c, "Logged in as %s. Type \"help\" for commands.", c->user);
+		login_then(c);
 		return;
 	}
 	client_out(c, "Session resumed as %s.", c->user);
+	/* a seat belongs to a connection: the new one takes them again (a new catch-up) */
+	for (int i = 0; i < CLIENT_SEATS_MAX; i++) {
+		struct seat *s = &c->seats[i];
+		if (s->used && !s->over)
+			client_send_page(c, s->umpire ? "umpire" : "watch", find_entry(s->umpire ? "umpire" : "watch"),
+			                 s->id, NULL, 0);
+	}
 	/* a game that ended while we were away gets no game_state: fetch how it ended */
 	json_t *live = json_object_get(msg, "games");
 	for (int i = 0; i < CLIENT_GAMES_MAX; i++) {
@@ -512,9 +766,25 @@ static void done_login(struct client *c, const json_t *msg, const struct pending
 		if (!still)
 			client_send_page(c, "game", find_entry("game"), g->id, NULL, 0);
 	}
+	login_then(c);
 }
 
-static void refused_resume(struct client *c)
+/* register refused by the server's registration policy: say what to do. */
+static void refused_register(struct client *c, const struct pending *p)
+{
+	const char *code = c->refused_code;
+	if (strcmp(code, "registration_closed") == 0)
+		client_out(c, "This server does not take registrations: an admin creates accounts. "
+		              "Ask one for an account, or play as a guest (\"guest\").");
+	else if (strcmp(code, "invite_required") == 0)
+		client_out(c, "This server registers by invitation: ask an admin for an invite code, "
+		              "then \"register NAME PASSWORD CODE\".");
+	else if (strcmp(code, "bad_invite") == 0)
+		client_out(c, "That invite code is unknown, already used or expired: ask an admin "
+		              "for a new one.");
+}
+
+static void refused_resume(struct client *c, const struct pending *p)
 {
 	c->logged_in = false;
 	memset(c->token, 0, sizeof c->token);
@@ -561,6 +831,103 @@ static void done_who(struct client *c, const json_t *res, const struct pending *
 		           (long long)json_integer_value(json_object_get(x, "games")));
 }
 
+/* A time control in words: "5+2", "3d", "untimed". */
+static void time_words(const json_t *t, char *buf, size_t len)
+{
+	snprintf(buf, len, "untimed");
+	if (json_object_get(t, "days"))
+		snprintf(buf, len, "%lldd", (long long)json_integer_value(json_object_get(t, "days")));
+	else if (json_object_get(t, "base"))
+		snprintf(buf, len, "%g+%g", json_number_value(json_object_get(t, "base")) / 60,
+		         json_number_value(json_object_get(t, "inc")));
+}
+
+/* live {from}: one page of the live games; the next asked for while there is more. */
+static void done_live(struct client *c, const json_t *res, const struct pending *p)
+{
+	size_t i;
+	json_t *x, *games = json_object_get(res, "games");
+	if (p->arg == 0 && json_array_size(games) == 0)
+		client_out(c, "No live games.");
+	json_array_foreach(games, i, x) {
+		char tc[48], clk[64] = "", wc[RENDER_CLOCK_MAX], bc[RENDER_CLOCK_MAX];
+		time_words(json_object_get(x, "time"), tc, sizeof tc);
+		json_t *k = json_object_get(x, "clock");
+		if (json_is_number(json_object_get(k, "white")) && json_is_number(json_object_get(k, "black"))) {
+			render_clock((long)json_number_value(json_object_get(k, "white")), wc);
+			render_clock((long)json_number_value(json_object_get(k, "black")), bc);
+			snprintf(clk, sizeof clk, ", clocks %s | %s", wc, bc);
+		}
+		json_int_t ply = json_integer_value(json_object_get(x, "ply"));
+		client_out(c, "  game %lld: %s (White) vs %s (Black), %s, %s, %s, move %lld, %s to move%s",
+		           (long long)json_integer_value(json_object_get(x, "game")), str(x, "white"),
+		           str(x, "black"), str(x, "rules"), tc,
+		           json_is_true(json_object_get(x, "rated")) ? "rated" : "unrated", (long long)(ply / 2 + 1),
+		           str(x, "to_move"), clk);
+	}
+	json_t *next = json_object_get(res, "next");
+	if (json_is_integer(next) && json_integer_value(next) > p->arg) {
+		json_int_t from = json_integer_value(next);
+		json_t *r = json_pack("{s:I, s:s, s:I}", "id", (json_int_t)c->next_id++, "type", "live", "from", from);
+		client_send_request(c, r, &(struct pending){ .cmd = p->cmd, .game = -1, .arg = (long)from });
+		json_decref(r);
+	}
+}
+
+/* watch / umpire {game, from}: a page of the catch-up; the seat is shown once all of it is in. */
+static void done_seat(struct client *c, const json_t *msg, const struct pending *p)
+{
+	bool umpire = p->cmd->type == CMD_UMPIRE;
+	struct seat *s = p->arg == 0 ? client_seat_slot(c, p->game) : client_seat(c, p->game);
+	if (!s)
+		return;   /* a later page of a seat dropped meanwhile, or no room (exec_seat checked) */
+	if (p->arg == 0)
+		seat_begin(s, msg, umpire, client_now(c));
+	else
+		seat_page(s, msg, client_now(c));
+	json_t *next = json_object_get(msg, "next");
+	if (json_is_integer(next) && json_integer_value(next) > p->arg) {
+		client_send_page(c, p->cmd->name, p->cmd, s->id, NULL, (long)json_integer_value(next));
+		return;
+	}
+	s->loading = false;
+	c->seat_current = s->id;
+	c->seat_focus = true;
+	long long total = (long long)json_integer_value(json_object_get(msg, "total"));
+	client_out(c, "%s game %ld: %lld announcement%s so far%s.", umpire ? "In the umpire's chair of" : "Watching",
+	           s->id, total, total == 1 ? "" : "s",
+	           total > SEAT_LOG_MAX ? ", the latest below" : "");
+	client_show_seat(c, s);
+}
+
+/* A page after the first refused: the seat is gone (the game ended meanwhile, most likely). */
+static void refused_seat(struct client *c, const struct pending *p)
+{
+	if (p->arg > 0 && client_seat(c, p->game)) {
+		client_seat_drop(c, p->game);
+		client_out(c, "#%ld: the seat was lost while the game's record was arriving.", p->game);
+	}
+}
+
+static void done_unwatch(struct client *c, const json_t *res, const struct pending *p)
+{
+	client_seat_drop(c, p->game);
+	client_out(c, "Stopped watching game %ld.", p->game);
+}
+
+/* The umpire's actions: the events say what changed; the answer says it was done. */
+static void done_umpire(struct client *c, const json_t *res, const struct pending *p)
+{
+	const char *what = p->arg == CMD_PAUSE ? "clocks paused"
+	                 : p->arg == CMD_UNPAUSE ? "clocks restarted"
+	                 : p->arg == CMD_ADDTIME ? "time added"
+	                 : p->arg == CMD_ADJUDICATE ? "result given"
+	                 : p->arg == CMD_UMPIRE_ABORT ? "game aborted"
+	                 : p->arg == CMD_NOTE ? "note recorded" : NULL;
+	if (what)   /* a player's own abort: its game_over says it */
+		client_out(c, "#%ld: done (%s).", p->game, what);
+}
+
 static void done_seeks(struct client *c, const json_t *res, const struct pending *p)
 {
 	size_t i;
@@ -568,13 +935,8 @@ static void done_seeks(struct client *c, const json_t *res, const struct pending
 	if (json_array_size(offers) == 0)
 		client_out(c, "No open seeks or challenges.");
 	json_array_foreach(offers, i, x) {
-		json_t *t = json_object_get(x, "time");
-		char tc[48] = "untimed";
-		if (json_object_get(t, "days"))
-			snprintf(tc, sizeof tc, "%lldd", (long long)json_integer_value(json_object_get(t, "days")));
-		else if (json_object_get(t, "base"))
-			snprintf(tc, sizeof tc, "%g+%g", json_number_value(json_object_get(t, "base")) / 60,
-			         json_number_value(json_object_get(t, "inc")));
+		char tc[48];
+		time_words(json_object_get(x, "time"), tc, sizeof tc);
 		const char *to = json_string_value(json_object_get(x, "to"));
 		client_out(c, "  offer %lld: %s, %s, %s, colour %s%s%s%s",
 		           (long long)json_integer_value(json_object_get(x, "offer")), str(x, "user"),
@@ -688,6 +1050,11 @@ static void done_record(struct client *c, const json_t *msg, const struct pendin
 		client_out(c, "(%lld announcements)", (long long)json_integer_value(json_object_get(msg, "total")));
 }
 
+static void refused_pgn(struct client *c, const struct pending *p)
+{
+	client_pgn_reset(c);
+}
+
 /* pgn {game}: a chunk; more asked for while there is more; then shown or written. */
 static void done_pgn(struct client *c, const json_t *msg, const struct pending *p)
 {
@@ -738,8 +1105,9 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "exit", .type = CMD_QUIT, .exec = exec_quit, .hidden = true, .usage = "exit" },
 	{ .name = "login", .type = CMD_LOGIN, .min = 1, .max = 2, .request = req_login, .exec = exec_login,
 	  .done = done_login, .usage = "login USER [PASSWORD]     log in (the password is asked for, not echoed)" },
-	{ .name = "register", .type = CMD_REGISTER, .min = 1, .max = 2, .request = req_login, .exec = exec_login,
-	  .done = done_login, .usage = "register USER [PASSWORD]  create an account and log in" },
+	{ .name = "register", .type = CMD_REGISTER, .min = 1, .max = 3, .request = req_login, .exec = exec_login,
+	  .done = done_login, .refused = refused_register,
+	  .usage = "register USER [PASSWORD [INVITE]]  create an account and log in" },
 	{ .name = "guest", .type = CMD_GUEST, .request = req_plain, .done = done_login,
 	  .usage = "guest                     play as a guest" },
 	{ .name = "logout", .type = CMD_LOGOUT, .request = req_plain, .done = done_logout,
@@ -774,8 +1142,9 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "draw", .type = CMD_DRAW, .max = 1, .game = true, .parse = parse_draw, .request = req_draw,
 	  .exec = exec_draw, .done = done_draw,
 	  .usage = "draw [offer|accept|decline]  offer a draw, or accept the pending offer" },
-	{ .name = "abort", .type = CMD_ABORT, .game = true, .request = req_plain,
-	  .usage = "abort                     abort before both sides have moved" },
+	{ .name = "abort", .type = CMD_ABORT, .max = MANY, .verbatim = true, .parse = parse_abort,
+	  .request = req_abort, .exec = exec_abort, .done = done_umpire,
+	  .usage = "abort [REASON...]         abort before both sides have moved; umpire: end the chair's game, no result" },
 	{ .name = "games", .type = CMD_GAMES, .request = req_plain, .done = done_games,
 	  .usage = "games                     your games" },
 	{ .name = "game", .type = CMD_GAME, .game = true, .request = req_plain, .done = client_game_answer,
@@ -783,16 +1152,42 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "possible", .type = CMD_POSSIBLE, .game = true, .request = req_plain, .done = done_possible,
 	  .usage = "possible                  the tries you may still make this turn" },
 	{ .name = "switch", .type = CMD_SWITCH, .min = 1, .max = 1, .parse = parse_number, .exec = exec_switch,
-	  .done = client_game_answer, .usage = "switch GAME               make GAME the current game" },
+	  .done = client_game_answer, .usage = "switch GAME               make GAME (played or watched) the current game" },
 	{ .name = "history", .type = CMD_HISTORY, .max = 1, .request = req_history, .done = done_history,
 	  .usage = "history [USER]            your games, or USER's finished games" },
 	{ .name = "record", .type = CMD_RECORD, .min = 1, .max = 2, .parse = parse_view_file, .request = req_record,
 	  .exec = exec_record, .done = done_record,
 	  .usage = "record GAME [white|black|umpire]   what that side (or the umpire) was told, in words" },
 	{ .name = "pgn", .type = CMD_PGN, .min = 1, .max = 4, .parse = parse_view_file, .request = req_pgn,
-	  .exec = exec_pgn, .done = done_pgn, .refused = client_pgn_reset,
+	  .exec = exec_pgn, .done = done_pgn, .refused = refused_pgn,
 	  .usage = "pgn GAME [white|black|umpire] [> FILE]   the game as Kriegspiel PGN, shown or written to FILE" },
-	{ .name = "board", .type = CMD_BOARD, .game = true, .exec = exec_board,
+	{ .name = "live", .type = CMD_LIVE, .request = req_plain, .done = done_live,
+	  .usage = "live                      the live games one may watch" },
+	{ .name = "watch", .type = CMD_WATCH, .min = 1, .max = 1, .parse = parse_number, .request = req_seat,
+	  .exec = exec_seat, .done = done_seat, .refused = refused_seat,
+	  .usage = "watch GAME                watch a live game: what both players hear, and the clocks" },
+	{ .name = "umpire", .type = CMD_UMPIRE, .min = 1, .max = 1, .parse = parse_number, .request = req_seat,
+	  .exec = exec_seat, .done = done_seat, .refused = refused_seat,
+	  .usage = "umpire GAME               (umpires) the umpire's chair: the true board, every try, who heard what" },
+	{ .name = "unwatch", .type = CMD_UNWATCH, .max = 1, .parse = parse_number, .request = req_seat,
+	  .exec = exec_unwatch, .done = done_unwatch,
+	  .usage = "unwatch [GAME]            leave a seat (default: the current one)" },
+	{ .name = "pause", .type = CMD_PAUSE, .max = MANY, .verbatim = true, .parse = parse_pause,
+	  .request = req_umpire, .exec = exec_chair, .done = done_umpire,
+	  .usage = "pause [REASON...]         (umpire) stop both clocks of the chair's game" },
+	{ .name = "unpause", .type = CMD_UNPAUSE, .max = MANY, .verbatim = true, .parse = parse_pause,
+	  .request = req_umpire, .exec = exec_chair, .done = done_umpire,
+	  .usage = "unpause [REASON...]       (umpire) start the clocks again" },
+	{ .name = "addtime", .type = CMD_ADDTIME, .min = 3, .max = MANY, .verbatim = true, .parse = parse_addtime,
+	  .request = req_umpire, .exec = exec_chair, .done = done_umpire,
+	  .usage = "addtime COLOR SECONDS REASON...   (umpire) give white or black more time" },
+	{ .name = "adjudicate", .type = CMD_ADJUDICATE, .min = 2, .max = MANY, .verbatim = true,
+	  .parse = parse_adjudicate, .request = req_umpire, .exec = exec_chair, .done = done_umpire,
+	  .usage = "adjudicate RESULT REASON...   (umpire) end the game 1-0, 0-1 or 1/2-1/2" },
+	{ .name = "note", .type = CMD_NOTE, .min = 1, .max = MANY, .verbatim = true, .parse = parse_note,
+	  .request = req_umpire, .exec = exec_chair, .done = done_umpire,
+	  .usage = "note [--public] TEXT...   (umpire) a note for umpires, or with --public a message to all" },
+	{ .name = "board", .type = CMD_BOARD, .exec = exec_board,
 	  .usage = "board                     draw the board again" },
 	{ .name = "ghost", .type = CMD_GHOST_PLACE, .min = 1, .max = 3, .game = true, .parse = parse_ghost,
 	  .exec = exec_ghost, .usage = "ghost place Nf6 | ghost move f6 e4 | ghost clear [SQ]   guesses, never sent" },
@@ -822,7 +1217,7 @@ static const struct cmd_entry *find_entry(const char *word)
 
 const char *cmd_help(void)
 {
-	static char text[6144];
+	static char text[8192];
 	if (text[0])
 		return text;
 	size_t used = (size_t)snprintf(text, sizeof text, "Commands (a line that is not a command is read as moves):\n");

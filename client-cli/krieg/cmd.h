@@ -24,6 +24,8 @@
 #define CMD_LINE_MAX 1024       /* longer command lines are refused */
 #define CMD_ARGS_MAX 20         /* words in one command line */
 #define CMD_ARG_MAX 272         /* bytes in one word (a password of PROTO_PASSWORD_MAX fits) */
+#define CMD_REASON_MAX 200      /* an umpire's reason or note, in bytes (the wire's limit) */
+#define CMD_ADDTIME_MAX 86400   /* seconds an umpire adds at once (the wire's limit) */
 
 /* Names a command where code must single one out (main.c's wait and sleep, the tests). */
 enum cmd_type {
@@ -43,6 +45,12 @@ enum cmd_type {
 	CMD_HISTORY,       /* history [USER] */
 	CMD_RECORD,        /* record GAME [VIEW] */
 	CMD_PGN,           /* pgn GAME [VIEW] [> FILE] */
+	/* watching (PROTOCOL.md, "Watching") */
+	CMD_LIVE, CMD_WATCH, CMD_UMPIRE, CMD_UNWATCH,
+	/* the umpire's actions, on the chair's game */
+	CMD_PAUSE, CMD_UNPAUSE, CMD_ADDTIME, CMD_ADJUDICATE,
+	CMD_UMPIRE_ABORT,  /* "abort REASON...": the entry is abort's; a reason makes it the umpire's */
+	CMD_NOTE,
 	/* local only */
 	CMD_BOARD, CMD_GHOST_PLACE, CMD_GHOST_MOVE, CMD_GHOST_CLEAR, CMD_WAIT, CMD_SLEEP,
 	/* a JSON request line sent as it is (scripts, tests) */
@@ -62,10 +70,16 @@ struct cmd {
 	char color[8];                         /* "white", "black", "random" */
 	bool rated;
 	enum draw_action draw;
-	long number;                           /* offer, game, seconds (wait/sleep); -1 = none */
+	long number;                           /* offer, game, seconds (wait/sleep); -1 = none;
+	                                        * the umpire's actions: the chair's game (set by exec) */
 	char view[8];                          /* record/pgn: "white", "black", "umpire", "" = default */
 	char file[CMD_ARG_MAX];                /* pgn: where to write it ("" = show it) */
 	char raw[CMD_LINE_MAX];                /* a verbatim entry (raw): the rest of the line */
+	/* the umpire's actions */
+	long seconds;                          /* addtime */
+	char result[8];                        /* adjudicate: "1-0", "0-1", "1/2-1/2" */
+	bool public_note;                      /* note --public */
+	char text[CMD_REASON_MAX + 1];         /* the reason, or the note's text */
 };
 
 struct client;
@@ -86,12 +100,13 @@ struct cmd_entry {
 	/*
 	 * In the client: a local command's whole work; for the others what must
 	 * be filled in or checked before sending (c and the pending record p
-	 * may be changed).  0, CLIENT_QUIT, or -1 after client_error().  NULL: nothing.
+	 * may be changed).  0, CLIENT_QUIT, CLIENT_HANDLED (done here, nothing
+	 * to send), or -1 after client_error().  NULL: nothing.
 	 */
 	int (*exec)(struct client *cl, struct cmd *c, struct pending *p);
 	/* The server's answer: ok, or refused (after the refusal is shown).  NULL: nothing more. */
 	void (*done)(struct client *cl, const json_t *res, const struct pending *p);
-	void (*refused)(struct client *cl);
+	void (*refused)(struct client *cl, const struct pending *p);
 };
 
 /* The i-th command of the table, NULL past the last (tests, help). */

@@ -503,6 +503,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 	        "usage: krieg [options] [HOST[:PORT]]   (default localhost:%s)\n"
+	        "       krieg [options] [HOST[:PORT]] watch GAME    log in, then watch GAME\n"
+	        "       krieg [options] [HOST[:PORT]] umpire GAME   log in, then take GAME's umpire's chair\n"
 	        "       krieg help\n"
 	        "options:\n"
 	        "  --batch               commands on stdin, received protocol lines on stdout\n"
@@ -523,6 +525,7 @@ int main(int argc, char **argv)
 {
 	static struct ui u;
 	const char *target = "localhost", *known = NULL, *user = NULL;
+	char then[64] = "";   /* krieg watch GAME / krieg umpire GAME: run once logged in */
 	bool batch = false, ascii = false, no_color = false, insecure = false, guest = false;
 	bool trust_new = getenv("KRIEG_TRUST_NEW") && !strcmp(getenv("KRIEG_TRUST_NEW"), "1");
 
@@ -557,6 +560,15 @@ int main(int argc, char **argv)
 			printf("\n%s", cmd_help());
 			printf("\nSee krieg(1) for more.\n");
 			return 0;
+		} else if (!strcmp(a, "watch") || !strcmp(a, "umpire")) {
+			char *end;
+			long game = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : -1;
+			if (i + 1 >= argc || end == argv[i + 1] || *end || game < 1) {
+				fprintf(stderr, "krieg: %s GAME: a game number\n", a);
+				return 2;
+			}
+			snprintf(then, sizeof then, "%s %ld", a, game);
+			i++;
 		} else if (a[0] == '-') {
 			usage(stderr);
 			return 2;
@@ -596,6 +608,7 @@ int main(int argc, char **argv)
 	u.cl.ropts.unicode = !ascii && render_locale_utf8();
 	u.cl.ropts.color = !no_color && render_want_color(STDOUT_FILENO);
 	u.readline = !batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+	snprintf(u.cl.on_login, sizeof u.cl.on_login, "%s", then);
 
 	client_hello(&u.cl);
 	int rc;
@@ -609,8 +622,8 @@ int main(int argc, char **argv)
 			snprintf(cmdline, sizeof cmdline, "login %.64s", user);
 			client_command(&u.cl, cmdline);
 		} else
-			printf("Connected to %s:%s. Type \"login NAME\", \"register NAME\", \"guest\" or \"help\".\n",
-			       host, port);
+			printf("Connected to %s:%s. Type \"login NAME\", \"register NAME\", \"guest\" or \"help\"%s%s%s.\n",
+			       host, port, then[0] ? " (then: " : "", then, then[0] ? ")" : "");
 		rc = interactive_loop(&u);
 	}
 	net_free(u.net);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "event_json.h"
 #include "notation.h"
 
 const char *words_side(int color)
@@ -116,8 +117,10 @@ void words_event(const struct event *e, int me, const char *san, char *buf, size
 		char sq[3] = "??";
 		if (e->square >= 0 && e->square < 64)
 			square_name(e->square, sq);
-		const char *what = e->what == CAPTURED_PAWN ? " a pawn"
-		                 : e->what == CAPTURED_PIECE ? " a piece" : "";
+		static const char *const man[] = { " a pawn", " a knight", " a bishop", " a rook", " a queen" };
+		int exact = captured_type(e->what); /* crazykrieg names the man */
+		const char *what = e->what == CAPTURED_PIECE ? " a piece"
+		                 : exact >= PAWN && exact <= QUEEN ? man[exact] : "";
 		snprintf(buf, len, "%s captured%s on %s%s", who, what, sq,
 		         e->en_passant ? " en passant" : "");
 		break;
@@ -166,6 +169,14 @@ void words_event(const struct event *e, int me, const char *san, char *buf, size
 			snprintf(buf, len, "%s has pawns that can capture on %s", who, list);
 		break;
 	}
+	case EV_DROP: {
+		/* crazykrieg: the man from the reserve, never the square */
+		static const char *const man[] = { "a pawn", "a knight", "a bishop", "a rook", "a queen" };
+		int t = captured_type(e->what);
+		const char *m = t >= PAWN && t <= QUEEN ? man[t] : "a man";
+		snprintf(buf, len, mine ? "You dropped %s" : "%s dropped %s", mine ? m : who, m);
+		break;
+	}
 	case EV_PROMOTION:
 		snprintf(buf, len, mine ? "You promoted a pawn" : "%s promoted a pawn", who);
 		break;
@@ -203,4 +214,138 @@ void words_event(const struct event *e, int me, const char *san, char *buf, size
 		snprintf(buf, len, "The umpire said something this client does not know");
 		break;
 	}
+}
+
+/* --- the umpire's chair, and the umpire's actions --------------------------------- */
+
+void words_umpire(const struct event *e, char *buf, size_t len)
+{
+	char mv[NOTATION_MAX] = "";
+	if (e->san[0])
+		snprintf(mv, sizeof mv, "%s", e->san);
+	else if (e->move != MOVE_NONE)
+		notation_uci(e->move, mv);
+	if ((e->type == EV_ILLEGAL || e->type == EV_IMPOSSIBLE) && mv[0])
+		snprintf(buf, len, "%s tried %s: %s", words_side(e->by), mv,
+		         e->type == EV_ILLEGAL ? "illegal" : "impossible");
+	else
+		words_event(e, -1, e->san, buf, len);
+}
+
+void words_audience(unsigned aud, char *buf, size_t len)
+{
+	unsigned heard = aud & (AUD_WHITE | AUD_BLACK | AUD_SPECTATOR);
+	if (heard == (AUD_WHITE | AUD_BLACK | AUD_SPECTATOR)) {
+		snprintf(buf, len, "everyone");
+		return;
+	}
+	if (!heard) {
+		snprintf(buf, len, "umpire only");
+		return;
+	}
+	const char *names[3] = { "", "", "" };
+	int n = 0;
+	if (heard & AUD_WHITE)
+		names[n++] = "White";
+	if (heard & AUD_BLACK)
+		names[n++] = "Black";
+	if (heard & AUD_SPECTATOR)
+		names[n++] = "spectators";
+	if (n == 1)
+		snprintf(buf, len, "%s", names[0]);
+	else if (n == 2)
+		snprintf(buf, len, "%s and %s", names[0], names[1]);
+	else
+		snprintf(buf, len, "%s, %s and %s", names[0], names[1], names[2]);
+}
+
+void words_clean(const char *in, char *out, size_t len)
+{
+	size_t n = 0;
+	if (len == 0)
+		return;
+	for (; in && *in && n + 1 < len; in++) {
+		unsigned char ch = (unsigned char)*in;
+		out[n++] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
+	}
+	out[n] = '\0';
+}
+
+/* The umpire's text of a message (`reason`, `text` or `note`), cleaned; "" when absent. */
+static void umpire_text(const json_t *msg, const char *key, char *out, size_t len)
+{
+	words_clean(json_string_value(json_object_get(msg, key)), out, len);
+}
+
+int words_umpire_action(const json_t *msg, char *buf, size_t len)
+{
+	const char *name = json_string_value(json_object_get(msg, "event"));
+	char text[256];
+	if (!name)
+		return -1;
+	if (!strcmp(name, "clock_paused") || !strcmp(name, "clock_unpaused")) {
+		umpire_text(msg, "reason", text, sizeof text);
+		snprintf(buf, len, "The umpire %s the clocks%s%s", name[6] == 'p' ? "paused" : "restarted",
+		         text[0] ? ": " : "", text);
+		return 0;
+	}
+	if (!strcmp(name, "time_added")) {
+		const char *color = json_string_value(json_object_get(msg, "color"));
+		json_int_t secs = json_integer_value(json_object_get(msg, "seconds"));
+		umpire_text(msg, "reason", text, sizeof text);
+		snprintf(buf, len, "The umpire gave %s %lld more second%s%s%s",
+		         color && !strcmp(color, "black") ? "Black" : color && !strcmp(color, "white") ? "White" : "a side",
+		         (long long)secs, secs == 1 ? "" : "s", text[0] ? ": " : "", text);
+		return 0;
+	}
+	if (!strcmp(name, "umpire_note")) {
+		umpire_text(msg, "text", text, sizeof text);
+		if (json_is_true(json_object_get(msg, "private")))
+			snprintf(buf, len, "Umpire's note (umpires only): %s", text);
+		else
+			snprintf(buf, len, "The umpire says: %s", text);
+		return 0;
+	}
+	return -1;
+}
+
+int words_umpire_end(const json_t *msg, char *buf, size_t len)
+{
+	const char *name = json_string_value(json_object_get(msg, "event"));
+	const char *reason = json_string_value(json_object_get(msg, "reason"));
+	const char *result = json_string_value(json_object_get(msg, "result"));
+	char note[256];
+	if (!name || strcmp(name, "game_over") != 0)
+		return -1;
+	umpire_text(msg, "note", note, sizeof note);
+	bool adjudged = reason && !strcmp(reason, "adjudication");
+	if (!adjudged && !note[0])
+		return -1;   /* an ordinary end: words_event says it */
+	if (!adjudged && reason && !strcmp(reason, "aborted")) {
+		snprintf(buf, len, "Game aborted by the umpire: %s", note);
+		return 0;
+	}
+	const char *who = !result ? "no result"
+	                : !strcmp(result, "1-0") ? "White wins"
+	                : !strcmp(result, "0-1") ? "Black wins"
+	                : !strcmp(result, "1/2-1/2") ? "drawn" : "no result";
+	char res[16];
+	words_clean(result ? result : "*", res, sizeof res);
+	snprintf(buf, len, "Game over: %s by the umpire's decision (%s)%s%s", who, res, note[0] ? ": " : "", note);
+	return 0;
+}
+
+int words_read_event(const json_t *msg, struct event *e)
+{
+	if (event_from_json(msg, e) == 0)
+		return 0;
+	const char *name = json_string_value(json_object_get(msg, "event"));
+	if (!name || strcmp(name, "game_over") != 0 || !json_object_get(msg, "reason"))
+		return -1;
+	/* a reason newer than this build (the umpire's "adjudication"): the rest still reads */
+	json_t *copy = json_copy((json_t *)msg);
+	json_object_del(copy, "reason");
+	int rc = event_from_json(copy, e);
+	json_decref(copy);
+	return rc;
 }

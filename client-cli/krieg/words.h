@@ -9,7 +9,10 @@
 #ifndef KRIEG_WORDS_H
 #define KRIEG_WORDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+#include <jansson.h>
 
 #include "event.h"
 
@@ -24,5 +27,40 @@ void words_event(const struct event *e, int me, const char *san, char *buf, size
 
 /* "White" / "Black" / "Nobody". */
 const char *words_side(int color);
+
+/*
+ * The umpire's reading of an event from the chair: as words_event() for a
+ * listener who is neither side, except that a try the umpire's copy names
+ * is named ("White tried e2e5: illegal").
+ */
+void words_umpire(const struct event *e, char *buf, size_t len);
+
+/* Who heard a copy, for the umpire: "everyone", "White", "Black and spectators", "umpire only". */
+void words_audience(unsigned audience, char *buf, size_t len);
+
+/*
+ * The umpire's actions as they reach players, spectators and umpires
+ * (clock_paused, clock_unpaused, time_added, umpire_note): their words
+ * into buf and 0, or -1 for any other object.  The umpire's free text is
+ * copied with its control characters replaced (words_clean).
+ */
+int words_umpire_action(const json_t *msg, char *buf, size_t len);
+
+/*
+ * A game_over an umpire decided (reason "adjudication", or "aborted" with
+ * a "note"): "Game over: the umpire adjudicated 1-0 (REASON)".  0 and the
+ * words, or -1 for any other object.
+ */
+int words_umpire_end(const json_t *msg, char *buf, size_t len);
+
+/*
+ * event_from_json(), except that a game_over whose reason this build does
+ * not name (an umpire's "adjudication") still reads, as REASON_NONE:
+ * words_umpire_end() says it.  0, or -1.
+ */
+int words_read_event(const json_t *msg, struct event *e);
+
+/* Free text from the server made safe for a terminal: control characters become '?'. */
+void words_clean(const char *in, char *out, size_t len);
 
 #endif

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "announce.h"
 #include "event.h"
 #include "event_json.h"
 #include "movegen.h"
@@ -107,19 +108,32 @@ static struct referee *replay(const char *rules, const struct action *acts, size
 json_t *kg_expected(const char *rules, const struct action *acts, size_t n, int64_t game,
                     unsigned aud)
 {
-	struct evlist all;
-	evlist_init(&all);
-	struct referee *r = replay(rules, acts, n, &all);
+	char err[128];
+	const struct ruleset *rs = ruleset_find(rules);
+	ck_assert_ptr_nonnull(rs);
+	struct referee *r = referee_new(rs, NULL, err, sizeof err);
+	ck_assert_ptr_nonnull(r);
+	struct evlist out;
+	evlist_init(&out);
+	struct action begin;
+	kg_action(&begin, ACTION_BEGIN, -1, "");
 	json_t *arr = json_array();
-	for (size_t i = 0; i < all.n; i++) {
-		if (!(all.v[i].audience & aud))
-			continue;
-		json_t *j = event_to_json(&all.v[i], referee_ruleset(r), -1);
-		ck_assert_ptr_nonnull(j);
-		json_object_set_new(j, "game", json_integer((json_int_t)game));
-		json_array_append_new(arr, j);
+	for (size_t i = 0; i <= n; i++) {
+		const struct action *a = i == 0 ? &begin : &acts[i - 1];
+		apply(r, a, &out);
+		for (size_t k = 0; k < out.n; k++) {
+			if (!(out.v[k].audience & aud))
+				continue;
+			json_t *j = event_to_json(&out.v[k], rs, -1);
+			ck_assert_ptr_nonnull(j);
+			json_object_set_new(j, "game", json_integer((json_int_t)game));
+			/* The server's additions (a game_over's final position, ...). */
+			announce_decorate(j, &out.v[k], r, a);
+			json_array_append_new(arr, j);
+		}
+		evlist_clear(&out);
 	}
-	evlist_free(&all);
+	evlist_free(&out);
 	referee_free(r);
 	return arr;
 }

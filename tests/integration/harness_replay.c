@@ -32,8 +32,20 @@
 static const unsigned audiences[] = { AUD_WHITE, AUD_BLACK, AUD_UMPIRE, AUD_SPECTATOR };
 #define NAUD (sizeof audiences / sizeof audiences[0])
 
-/* The comparable form of a view: its events without the draw notices and,
- * when strip, without SAN and the sentence that quotes it. */
+/* The notices (announce_notice): not events of the referee, never stored. */
+static bool is_notice(const char *type)
+{
+	static const char *const notices[] = { "draw_offer", "draw_declined", "clock_paused",
+	                                       "clock_unpaused", "time_added", "umpire_note" };
+	for (size_t i = 0; type && i < sizeof notices / sizeof notices[0]; i++)
+		if (strcmp(type, notices[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The comparable form of a view: when strip (against the stored events),
+ * without the notices, without SAN and the sentence that quotes it, and
+ * without what the server adds to a game_over (announce_decorate). */
 static json_t *comparable(json_t *events, bool strip)
 {
 	json_t *out = json_array();
@@ -41,12 +53,14 @@ static json_t *comparable(json_t *events, bool strip)
 	json_t *e;
 	json_array_foreach(events, i, e) {
 		const char *type = json_string_value(json_object_get(e, "event"));
-		if (type && (strcmp(type, "draw_offer") == 0 || strcmp(type, "draw_declined") == 0))
+		if (strip && is_notice(type))
 			continue;
 		json_t *c = json_deep_copy(e);
 		if (strip) {
 			json_object_del(c, "san");
 			json_object_del(c, "say");
+			json_object_del(c, "fen");
+			json_object_del(c, "note");
 		}
 		json_array_append_new(out, c);
 	}
@@ -68,13 +82,25 @@ static json_t *replay_json(const struct store_game *g, const struct action *a, s
 	struct evlist out;
 	evlist_init(&out);
 	size_t i = 0;
+	struct action begin;
+	action_set(&begin, ACTION_BEGIN, -1, "");
 	/* A re-imported record has no "begin": the referee's opening is the same. */
 	if (n == 0 || a[0].kind != ACTION_BEGIN)
 		referee_begin(r, &out);
 	for (;; i++) {
+		const struct action *done = i > 0 ? &a[i - 1] : &begin;
 		for (size_t k = 0; k < out.n; k++)
-			if (out.v[k].audience & aud)
-				json_array_append_new(arr, announce_event(g->id, rs, &out.v[k], NULL));
+			if (out.v[k].audience & aud) {
+				json_t *j = announce_event(g->id, rs, &out.v[k], NULL);
+				announce_decorate(j, &out.v[k], r, done);
+				json_array_append_new(arr, j);
+			}
+		unsigned naud = 0;
+		json_t *notice = i > 0 ? announce_notice(g->id, done, referee_plies(r), NULL, &naud) : NULL;
+		if (notice && (naud & aud))
+			json_array_append_new(arr, notice);
+		else
+			json_decref(notice);
 		evlist_clear(&out);
 		if (i == n)
 			break;

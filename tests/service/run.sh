@@ -107,11 +107,12 @@ cat >"$S/git" <<'STUB'
 case $1 in clone) mkdir -p "$3" ;; esac
 echo "(git $*)"
 STUB
+realmake=$(command -v make)
 cat >"$S/make" <<STUB
 #!/bin/sh
 # The tree under test is built already; install installs it into the root.
 case " \$* " in
-*" install "*) exec make -s --no-print-directory -C "$repo" install BINDIR="$bindir" BUILD="$build" DESTDIR="$R" ;;
+*" install "*) exec "$realmake" -s --no-print-directory -C "$repo" install BINDIR="$bindir" BUILD="$build" DESTDIR="$R" ;;
 *) echo "(make \$*)" ;;
 esac
 STUB
@@ -169,9 +170,10 @@ case "\$verb \$unit" in
 "restart kriegd") stop; start ;;
 "reload kriegd")
 	running || { echo "kriegd is not running" >&2; exit 1; }
-	n=\$(count "reload"); kill -HUP "\$(cat "\$pidf")"
-	waitfor "reloaded sha256=\|reload failed" "\$(count "reloaded sha256=\|reload failed")"
-	if grep -q "reload failed" "\$log"; then echo "reload failed" >&2; exit 1; fi ;;
+	n=\$(count "reloaded sha256=\|reload failed"); f=\$(count "reload failed")
+	kill -HUP "\$(cat "\$pidf")"
+	waitfor "reloaded sha256=\|reload failed" "\$n"
+	if [ "\$(count "reload failed")" -gt "\$f" ]; then echo "reload failed" >&2; exit 1; fi ;;
 "status kriegd") running || { echo "kriegd is not running" >&2; exit 3; }; echo "kriegd running" ;;
 "start kriegd-backup"|"start kriegd-backup.timer") backup ;;
 *) echo "systemctl stand-in: '\$*' not emulated" >&2; exit 1 ;;

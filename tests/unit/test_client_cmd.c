@@ -3,6 +3,8 @@
  * parsing, and the protocol requests the commands become.
  */
 #include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -199,11 +201,82 @@ START_TEST(command_table)
 	ck_assert_uint_eq(help_lines, listed);
 	/* every command type has an entry ("ghost" reads as three) */
 	for (int t = CMD_HELP; t <= CMD_RAW; t++) {
-		bool found = t == CMD_GHOST_MOVE || t == CMD_GHOST_CLEAR;
+		bool found = t == CMD_GHOST_MOVE || t == CMD_GHOST_CLEAR || t == CMD_UMPIRE_ABORT;
 		for (size_t i = 0; (e = cmd_entry_at(i)) != NULL; i++)
 			found = found || (int)e->type == t;
 		ck_assert_msg(found, "command type %d has no entry", t);
 	}
+}
+END_TEST
+
+/* Watching, and the umpire's actions (the chair's game is filled in by the client: c.number). */
+static void expect_chair(const char *line, const char *json)
+{
+	ck_assert_msg(cmd_parse(line, &c, err, sizeof err) == 0, "%s: %s", line, err);
+	/* without a chair: no request */
+	ck_assert_ptr_null(cmd_request(&c, 7, 3, err, sizeof err));
+	ck_assert_ptr_nonnull(strstr(err, "no umpire's chair"));
+	c.number = 12;
+	json_t *r = cmd_request(&c, 7, 3, err, sizeof err);
+	ck_assert_msg(r != NULL, "%s: %s", line, err);
+	char *s = json_dumps(r, JSON_COMPACT | JSON_SORT_KEYS);
+	ck_assert_str_eq(s, json);
+	free(s);
+	json_decref(r);
+}
+
+START_TEST(watching_and_umpire_actions)
+{
+	expect("live", -1, "{\"id\":7,\"type\":\"live\"}");
+	expect("watch 12", -1, "{\"game\":12,\"id\":7,\"type\":\"watch\"}");
+	expect("umpire 12", 3, "{\"game\":12,\"id\":7,\"type\":\"umpire\"}");
+	expect("unwatch 12", -1, "{\"game\":12,\"id\":7,\"type\":\"unwatch\"}");
+	ck_assert_int_eq(cmd_parse("watch twelve", &c, err, sizeof err), -1);
+	ck_assert_int_eq(cmd_parse("watch", &c, err, sizeof err), -1);
+	ck_assert_int_eq(cmd_parse("umpire 1 2", &c, err, sizeof err), -1);
+
+	expect_chair("pause", "{\"game\":12,\"id\":7,\"reason\":\"no reason given\",\"type\":\"clock_pause\"}");
+	expect_chair("pause tea", "{\"game\":12,\"id\":7,\"reason\":\"tea\",\"type\":\"clock_pause\"}");
+	expect_chair("unpause   tea over ", "{\"game\":12,\"id\":7,\"reason\":\"tea over\",\"type\":\"clock_unpause\"}");
+	expect_chair("addtime white 30 disturbed by  a phone",
+	             "{\"color\":\"white\",\"game\":12,\"id\":7,\"reason\":\"disturbed by  a phone\",\"seconds\":30,"
+	             "\"type\":\"add_time\"}");
+	expect_chair("adjudicate 0-1 flag fell unseen",
+	             "{\"game\":12,\"id\":7,\"reason\":\"flag fell unseen\",\"result\":\"0-1\",\"type\":\"adjudicate\"}");
+	expect_chair("adjudicate 1/2-1/2 bare kings",
+	             "{\"game\":12,\"id\":7,\"reason\":\"bare kings\",\"result\":\"1/2-1/2\",\"type\":\"adjudicate\"}");
+	expect_chair("abort wrong pairing", "{\"game\":12,\"id\":7,\"reason\":\"wrong pairing\",\"type\":\"umpire_abort\"}");
+	expect_chair("note --public Round 2 at 14:00",
+	             "{\"game\":12,\"id\":7,\"public\":true,\"text\":\"Round 2 at 14:00\",\"type\":\"note\"}");
+	expect_chair("note --publicity is private",
+	             "{\"game\":12,\"id\":7,\"public\":false,\"text\":\"--publicity is private\",\"type\":\"note\"}");
+	expect_chair("note caf\u00e9 talk", "{\"game\":12,\"id\":7,\"public\":false,\"text\":\"caf\u00e9 talk\",\"type\":\"note\"}");
+	/* a player's abort is unchanged: the current game, no reason */
+	expect("abort", 5, "{\"game\":5,\"id\":7,\"type\":\"abort\"}");
+	ck_assert_int_eq(cmd_parse("abort", &c, err, sizeof err), 0);
+	ck_assert_ptr_null(cmd_request(&c, 7, -1, err, sizeof err));
+	ck_assert_ptr_nonnull(strstr(err, "no current game"));
+	/* the wire's limits, told before sending */
+	static const char *const bad[] = { "addtime", "addtime white", "addtime white 60", "addtime red 60 x",
+	                                   "addtime black -5 x", "addtime black 86401 x", "adjudicate",
+	                                   "adjudicate 1-0", "adjudicate win x", "note", "note --public",
+	                                   "note a\tb", "note \xff\xfe", "pause \x1b[2J" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		ck_assert_msg(cmd_parse(bad[i], &c, err, sizeof err) == -1, "\"%s\" accepted", bad[i]);
+	char line[CMD_REASON_MAX + 16] = "note ";
+	memset(line + 5, 'x', CMD_REASON_MAX);
+	line[5 + CMD_REASON_MAX] = '\0';
+	ck_assert_int_eq(cmd_parse(line, &c, err, sizeof err), 0);   /* exactly the limit */
+	strcat(line, "x");
+	ck_assert_int_eq(cmd_parse(line, &c, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "at most 200"));
+	/* all of them in the help */
+	static const char *const listed[] = { "live ", "watch GAME", "umpire GAME", "unwatch [GAME]", "pause [REASON...]",
+	                                      "unpause [REASON...]", "addtime COLOR SECONDS REASON...",
+	                                      "adjudicate RESULT REASON...", "abort [REASON...]",
+	                                      "note [--public] TEXT..." };
+	for (size_t i = 0; i < sizeof listed / sizeof listed[0]; i++)
+		ck_assert_msg(strstr(cmd_help(), listed[i]), "%s not in the help", listed[i]);
 }
 END_TEST
 
@@ -218,6 +291,7 @@ static Suite *cmd_suite(void)
 	tcase_add_test(tc, raw_and_limits);
 	tcase_add_test(tc, history_commands);
 	tcase_add_test(tc, command_table);
+	tcase_add_test(tc, watching_and_umpire_actions);
 	suite_add_tcase(s, tc);
 	return s;
 }

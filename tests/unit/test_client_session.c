@@ -686,6 +686,35 @@ START_TEST(resume_after_a_lost_connection)
 }
 END_TEST
 
+/* register refused by the server's policy explains it; an invite code is sent along. */
+START_TEST(register_refusal_explains_the_policy)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	static const char *const codes[] = { "invite_required", "registration_closed", "bad_invite" };
+	static const char *const says[] = { "by invitation", "an admin creates accounts", "new one" };
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(client_command(&c, i == 2 ? "register alice sesame-pw CODE42"
+		                                           : "register alice sesame-pw"), 0);
+		json_t *r = last_sent(&s);
+		ck_assert_str_eq(json_string_value(json_object_get(r, "type")), "register");
+		if (i == 2)
+			ck_assert_str_eq(json_string_value(json_object_get(r, "invite")), "CODE42");
+		else
+			ck_assert_ptr_null(json_object_get(r, "invite"));
+		json_decref(r);
+		char line[256];
+		snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":false,\"error\":{\"code\":\"%s\","
+		         "\"message\":\"x\"}}", sent_id(&s, s.nsent - 1), codes[i]);
+		client_receive(&c, line);
+		ck_assert_msg(strstr(s.printed, says[i]) != NULL, "%s: %s", codes[i], s.printed);
+		ck_assert(!c.logged_in);
+	}
+	client_free(&c);
+}
+END_TEST
+
 /* A long view arrives in pages (game_events): shown once, when complete. */
 START_TEST(paged_game_state_is_shown_once_complete)
 {
@@ -726,6 +755,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, history_and_record_pages);
 	tcase_add_test(tc, resume_after_a_lost_connection);
 	tcase_add_test(tc, paged_game_state_is_shown_once_complete);
+	tcase_add_test(tc, register_refusal_explains_the_policy);
 	suite_add_tcase(s, tc);
 	return s;
 }

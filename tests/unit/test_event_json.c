@@ -248,7 +248,11 @@ START_TEST(test_hostile_objects)
 		"{\"event\":\"move\",\"move\":\"e7e8k\"}",
 		"{\"event\":\"move\",\"move\":\"e2e4\",\"san\":\"this is far too long\"}",
 		"{\"event\":\"capture\",\"square\":\"i9\"}",
-		"{\"event\":\"capture\",\"square\":\"e4\",\"what\":\"queen\"}",
+		"{\"event\":\"capture\",\"square\":\"e4\",\"what\":\"king\"}",
+		"{\"event\":\"drop\",\"what\":\"piece\"}",       /* a drop names its man */
+		"{\"event\":\"drop\"}",
+		"{\"event\":\"move\",\"move\":\"P@e8\"}",        /* no pawn on the last rank */
+		"{\"event\":\"move\",\"move\":\"K@e4\"}",
 		"{\"event\":\"capture\",\"square\":\"e4\",\"en_passant\":1}",
 		"{\"event\":\"check\"}",
 		"{\"event\":\"check\",\"checks\":[]}",

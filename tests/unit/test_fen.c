@@ -30,6 +30,12 @@ static const char *const GOOD[] = {
 	"1q5k/8/8/2pPK3/8/8/8/8 w - c6 0 1",
 	/* bishops: one of each colour beyond the pawns is no promotion */
 	"4k3/8/8/8/8/8/PPPPPPPP/2B1KB2 w - - 0 1",
+	/* Crazyhouse (crazykrieg): reserves in brackets, White's first, Q R B N P; '~' promoted */
+	"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1",
+	"2k5/8/8/8/8/8/8/4K3[QRBNPPqrbnp] b - - 0 8",
+	"4k3/1Q~6/8/8/4b3/8/Kpp5/8[] b - - 0 1",
+	/* three knights and ten pawns of one side: men change sides */
+	"4k3/8/8/8/PPPPPPPP/PP6/8/1NNNK3[] w - - 0 1",
 };
 
 START_TEST(test_round_trip)
@@ -125,6 +131,14 @@ static const struct {
 	{ "4k3/8/8/8/8/8/8/4K3\tw - - 0 1", "bad byte 0x09" },
 	{ "4k3/8/8/8/8/8/8/4K3 w - - 0 1\n", "bad byte 0x0a" },
 	{ "4k3/8/8/8/8/8/8/4K3 w \xc3\xa9 - 0 1", "bad byte 0xc3" },
+	{ "4k3/8/8/8/8/8/8/4K3[Q w - - 0 1", "without its ']'" },
+	{ "4k3/8/8/8/8/8/8/4K3[K] w - - 0 1", "bad reserve letter 'K'" },
+	{ "4k3/8/8/8/8/8/8/4K3[x] w - - 0 1", "bad reserve letter 'x'" },
+	{ "4k3/8/8/8/8/8/8/4Q~K3 w - - 0 1", "'~' without a reserve field" },
+	{ "4k3/8/8/8/8/8/8/4K2P~[] w - - 0 1", "'~' after 'P'" },
+	{ "4k3/8/8/8/8/8/8/4K3[QQq] w - - 0 1", "more than 2 queens" },
+	{ "4k3/8/8/8/8/8/8/4K3[PPPPPPPPPPPPPPPPP] w - - 0 1", "more than 16 'P'" },
+	{ "4k3/8/8/8/8/8/8/Q~3K3[PPPPPPPPpppppppp] w - - 0 1", "more than 16 pawns" },
 };
 
 START_TEST(test_bad_fen)

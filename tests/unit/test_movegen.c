@@ -5,6 +5,11 @@
  * page (positions 1-6) and from the commonly used talkchess test set
  * (Martin Sedlak's positions); the extra en-passant pin positions were
  * counted with Stockfish 15.1 (`go perft N`), an independent generator.
+ * Crazyhouse (crazykrieg) counts: the start position's depth 5, 4888832,
+ * from Fairy-Stockfish's tests/perft.sh (equal to chess's 4865609 plus the
+ * drops after the first captures), the others from shakmaty's
+ * tests/crazyhouse.perft (zh-drops, zh-all-drop-types, zh-middlegame,
+ * zh-promoted; its "8/" ninth rank is written "[]" here).
  */
 #include <check.h>
 #include <string.h>
@@ -83,6 +88,95 @@ static const struct {
 	{ "8/2k5/8/3pP3/8/8/2K5/6B1 w - d6 0 1", 5, 158401 },
 	{ "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", 4, 524138 },
 };
+
+static const struct {
+	const char *fen;
+	int depth;
+	uint64_t nodes;
+} PERFT_ZH[] = {
+	{ "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1", 4, 197281 },
+	{ "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1", 5, 4888832 },
+	{ "2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1", 1, 67 },
+	{ "2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1", 2, 3083 },
+	{ "2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1", 3, 88634 },
+	{ "2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1", 4, 932554 },
+	{ "2k5/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 1", 1, 301 },
+	{ "2k5/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 1", 2, 75353 },
+	{ "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[] b KQkq - 0 1", 1, 42 },
+	{ "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[] b KQkq - 0 1", 3, 58057 },
+	{ "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[] b KQkq - 0 1", 4, 2083382 },
+	{ "4k3/1Q~6/8/8/4b3/8/Kpp5/8[] b - - 0 1", 1, 20 },
+	{ "4k3/1Q~6/8/8/4b3/8/Kpp5/8[] b - - 0 1", 2, 360 },
+	{ "4k3/1Q~6/8/8/4b3/8/Kpp5/8[] b - - 0 1", 3, 5445 },
+	{ "4k3/1Q~6/8/8/4b3/8/Kpp5/8[] b - - 0 1", 4, 132758 },
+};
+
+START_TEST(test_perft_crazyhouse)
+{
+	struct board b = load(PERFT_ZH[_i].fen);
+	ck_assert(b.crazy);
+	uint64_t n = perft(&b, PERFT_ZH[_i].depth);
+	ck_assert_msg(n == PERFT_ZH[_i].nodes, "%s depth %d: %llu, want %llu", PERFT_ZH[_i].fen,
+	              PERFT_ZH[_i].depth, (unsigned long long)n, (unsigned long long)PERFT_ZH[_i].nodes);
+}
+END_TEST
+
+/* Drops: keys kept incrementally equal the recomputed ones, reserves and
+ * promoted marks follow captures, check evasions by interposition only. */
+START_TEST(test_drops)
+{
+	struct board b = load("4k3/8/8/8/8/8/8/R3K3[Nq] w Q - 0 1");
+	struct movelist l;
+	movegen_legal(&b, &l);
+	int drops = 0;
+	for (int i = 0; i < l.n; i++)
+		if (move_is_drop(l.m[i])) {
+			drops++;
+			ck_assert_int_eq(move_drop_piece(l.m[i]), KNIGHT);
+			struct board c = b;
+			board_make(&c, l.m[i]);
+			ck_assert_uint_eq(c.key, board_compute_key(&c));
+			ck_assert_int_eq(c.hand[WHITE][KNIGHT], 0);
+			ck_assert_int_eq(c.halfmove, 0);
+		}
+	ck_assert_int_eq(drops, 61);
+	/* Black in check along the e-file: a drop must interpose (e7..e2), a pawn never on rank 1/8. */
+	b = load("4k3/8/8/8/8/8/8/4R1K1[p] b - - 0 1");
+	movegen_legal(&b, &l);
+	drops = 0;
+	for (int i = 0; i < l.n; i++)
+		if (move_is_drop(l.m[i])) {
+			drops++;
+			ck_assert_int_ge(move_to(l.m[i]), 12);
+			ck_assert_int_le(move_to(l.m[i]), 52);
+			ck_assert_int_eq(move_to(l.m[i]) & 7, 4);
+		}
+	ck_assert_int_eq(drops, 6);
+	/* A knight's check cannot be blocked. */
+	b = load("4k3/8/3N4/8/8/8/8/4K3[q] b - - 0 1");
+	movegen_legal(&b, &l);
+	for (int i = 0; i < l.n; i++)
+		ck_assert(!move_is_drop(l.m[i]));
+	/* A promoted queen taken goes to the reserve as a pawn. */
+	b = load("3rk3/4Q~3/8/8/8/8/8/4K3[] b - - 0 1");
+	board_make(&b, mv("d8", "e7", MOVE_NORMAL, KNIGHT));
+	ck_assert_int_eq(b.hand[BLACK][PAWN], 1);
+	ck_assert_int_eq(b.hand[BLACK][QUEEN], 0);
+	ck_assert_uint_eq(b.promoted, 0);
+	ck_assert_uint_eq(b.key, board_compute_key(&b));
+	/* Possible: drops onto any square not holding an own man. */
+	b = load("4k3/8/8/8/8/8/8/4K3[P] w - - 0 1");
+	movegen_possible(&b, WHITE, &l);
+	drops = 0;
+	for (int i = 0; i < l.n; i++)
+		drops += move_is_drop(l.m[i]);
+	ck_assert_int_eq(drops, 48);
+	/* Standard boards never drop, whatever MOVE_NONE reads as. */
+	board_start(&b);
+	ck_assert(!move_is_drop(MOVE_NONE));
+	ck_assert(!movegen_is_legal(&b, move_make_drop(KNIGHT, 28)));
+}
+END_TEST
 
 START_TEST(test_perft_suite)
 {
@@ -342,6 +436,8 @@ static Suite *movegen_suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_perft_suite, 0, (int)(sizeof PERFT / sizeof PERFT[0]));
+	tcase_add_loop_test(tc, test_perft_crazyhouse, 0, (int)(sizeof PERFT_ZH / sizeof PERFT_ZH[0]));
+	tcase_add_test(tc, test_drops);
 	tcase_add_test(tc, test_perft_zero_and_count);
 	tcase_add_test(tc, test_castling_through_into_out_of_check);
 	tcase_add_test(tc, test_castling_rights_lost);

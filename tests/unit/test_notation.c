@@ -299,6 +299,50 @@ START_TEST(test_uci_out)
 }
 END_TEST
 
+/* Drops (crazykrieg): read against the reserve, written "N@f3" in SAN and UCI. */
+START_TEST(test_drops)
+{
+	struct board b = load("4k3/8/8/8/8/8/8/4K3[NPq] w - - 0 1"), own;
+	board_own_view(&b, WHITE, &own);
+	move_t m;
+	char err[96], buf[NOTATION_MAX];
+	ck_assert_int_eq(notation_parse(&own, WHITE, "N@f3", &m, err, sizeof err), NOTATION_OK);
+	ck_assert(move_is_drop(m));
+	ck_assert_int_eq(move_drop_piece(m), KNIGHT);
+	ck_assert_int_eq(move_to(m), 21);
+	notation_uci(m, buf);
+	ck_assert_str_eq(buf, "N@f3");
+	notation_san(&b, m, false, buf);
+	ck_assert_str_eq(buf, "N@f3");
+	ck_assert_int_eq(notation_parse(&own, WHITE, "P@e4", &m, err, sizeof err), NOTATION_OK);
+	ck_assert_int_eq(move_drop_piece(m), PAWN);
+	ck_assert_int_eq(notation_parse(&own, WHITE, "@e4", &m, err, sizeof err), NOTATION_OK);
+	ck_assert_int_eq(move_drop_piece(m), PAWN);
+	/* the mark: N@d6+ gives check */
+	notation_san(&b, move_make_drop(KNIGHT, 43), false, buf);
+	ck_assert_str_eq(buf, "N@d6+");
+	/* not in the reserve / onto an own man / a pawn on the last rank */
+	ck_assert_int_eq(notation_parse(&own, WHITE, "Q@d4", &m, err, sizeof err), NOTATION_NO_PIECE);
+	ck_assert_str_eq(err, "no queen in reserve");
+	ck_assert_int_eq(notation_parse(&own, WHITE, "N@e1", &m, err, sizeof err), NOTATION_NO_PIECE);
+	ck_assert_str_eq(err, "cannot drop a knight on e1");
+	ck_assert_int_eq(notation_parse(&own, WHITE, "P@e8", &m, err, sizeof err), NOTATION_NO_PIECE);
+	/* syntax */
+	const char *bad[] = { "K@e4", "n@e4", "N@", "N@e9", "NN@e4", "N@e4=Q", "e2@e4", "@" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		ck_assert_msg(notation_parse(&own, WHITE, bad[i], &m, err, sizeof err) == NOTATION_SYNTAX, "%s",
+		              bad[i]);
+	/* a PGN reader resolves drops among the legal moves */
+	struct notation_parts p;
+	ck_assert_int_eq(notation_lex("N@f3", &p, NULL, 0), NOTATION_OK);
+	ck_assert(p.drop);
+	ck_assert_int_eq(notation_resolve_legal(&b, &p, &m), NOTATION_OK);
+	ck_assert_uint_eq(m, move_make_drop(KNIGHT, 21));
+	ck_assert_int_eq(notation_lex("Q@f3", &p, NULL, 0), NOTATION_OK);
+	ck_assert_int_eq(notation_resolve_legal(&b, &p, &m), NOTATION_NO_PIECE);
+}
+END_TEST
+
 static void san_is(const char *fen, const char *move, enum move_kind kind, bool own_view,
                    const char *want)
 {
@@ -396,6 +440,7 @@ static Suite *notation_suite(void)
 	tcase_add_test(tc, test_enemy_independent);
 	tcase_add_test(tc, test_uci_out);
 	tcase_add_test(tc, test_san_out);
+	tcase_add_test(tc, test_drops);
 	tcase_add_test(tc, test_san_round_trip);
 	suite_add_tcase(s, tc);
 	return s;

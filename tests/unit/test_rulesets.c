@@ -83,18 +83,18 @@ static void say_is(const char *rules, const struct event *e, const char *want)
 
 START_TEST(test_table)
 {
-	ck_assert_uint_eq(ruleset_count(), 9);
+	ck_assert_uint_eq(ruleset_count(), 10);
 	ck_assert_str_eq(ruleset_default()->name, "icc");
 	const char *names[] = { "icc", "english", "insurance", "nost", "gollon",
-	                        "berkeley", "berkeley_any", "cincinnati", "rand" };
-	for (int i = 0; i < 9; i++) {
+	                        "berkeley", "berkeley_any", "cincinnati", "rand", "crazykrieg" };
+	for (int i = 0; i < 10; i++) {
 		const struct ruleset *rs = ruleset_find(names[i]);
 		ck_assert_ptr_nonnull(rs);
 		ck_assert_str_eq(rs->name, names[i]);
 		ck_assert(rs->title && rs->title[0]);
 		ck_assert_ptr_eq(ruleset_at((size_t)i), rs);
 	}
-	ck_assert_ptr_null(ruleset_at(9));
+	ck_assert_ptr_null(ruleset_at(10));
 	ck_assert_ptr_null(ruleset_find(NULL));
 	ck_assert_ptr_null(ruleset_find("ICC"));
 }
@@ -696,6 +696,8 @@ START_TEST(test_draw_words)
 		for (size_t d = 0; d < sizeof draws / sizeof draws[0]; d++) {
 			if (draws[d].reason == REASON_STALEMATE && ruleset_at(k)->stalemate_loses)
 				continue; /* rand: test_rand_promotion_stalemate */
+			if (draws[d].reason == REASON_INSUFFICIENT && ruleset_at(k)->drops)
+				continue; /* the rook goes to White's reserve: test_crazykrieg_material */
 			struct evlist ev;
 			struct referee *r = mk(rules, draws[d].fen, &ev);
 			for (int i = 0; i < 8 && draws[d].moves[i]; i++) {
@@ -882,6 +884,102 @@ START_TEST(test_berkeley_any)
 	/* Black was not asked: its pawn captures stay open (and e5 has none). */
 	refused("berkeley_any", r, "exd4", EV_ILLEGAL, W | S, "Illegal: exd4", "Black tried an illegal move", &ev);
 	done(r, &ev);
+}
+END_TEST
+
+/* crazykrieg (ks-game test_crazykrieg.py): every announcement kind. */
+START_TEST(test_crazykrieg)
+{
+	struct evlist ev;
+	/* Nothing at the turn start; exact captures; the captured man to the reserve. */
+	struct referee *r = mk("crazykrieg", "7k/8/8/n2b4/4P3/8/8/R3K3 w - - 0 1", &ev);
+	ck_assert_uint_eq(ev.n, 0);
+	/* "any?": yes, heard by both; the obligation holds off other tries... */
+	ck_assert_int_eq(referee_any(r, WHITE, &ev), REF_OK);
+	expect_types(&ev, EV_ANY, EV_NONE);
+	ck_assert_uint_eq(ev.v[0].audience, AUD_PUBLIC);
+	say_is("crazykrieg", &ev.v[0], "Yes");
+	ck_assert_int_eq(referee_attempt(r, WHITE, "Rxa5", &ev), REF_E_MUST_TRY_CAPTURE);
+	/* ...until a pawn capture is tried, even a failed one (ks-game
+	 * test_crazykrieg_any_yes_requires_one_pawn_try_then_releases_after_failed_try). */
+	refused("crazykrieg", r, "exf5", EV_ILLEGAL, B | S, "Illegal: exf5", "White tried an illegal move", &ev);
+	ck_assert(!referee_must_try_capture(r));
+	/* impossible: "Nonsense", heard by both */
+	refused("crazykrieg", r, "Ke1e3", EV_IMPOSSIBLE, B | S, "Nonsense: e1e3", "White tried nonsense", &ev);
+	play(r, "Rxa5", &ev);
+	const struct event *e = find(&ev, EV_CAPTURE, AUD_PUBLIC);
+	ck_assert_int_eq(e->what, CAPTURED_KNIGHT);
+	ck_assert_int_eq(e->square, 32);
+	say_is("crazykrieg", e, "Knight captured on a5");
+	ck_assert_int_eq(referee_board(r)->hand[WHITE][KNIGHT], 1);
+	play(r, "Kg8", &ev);
+	/* A drop: the mover hears the drop, everybody the man, nobody the square;
+	 * a knight's check is said as any other. */
+	play(r, "N@f6", &ev);
+	expect_types(&ev, EV_MOVE, EV_MOVED, EV_UMPIRE_MOVE, EV_DROP, EV_CHECK, EV_NONE);
+	ck_assert_str_eq(ev.v[0].san, "N@f6");
+	say_is("crazykrieg", &ev.v[0], "White played N@f6");
+	ck_assert_uint_eq(ev.v[3].audience, AUD_PUBLIC);
+	ck_assert_int_eq(ev.v[3].what, CAPTURED_KNIGHT);
+	ck_assert_uint_eq(ev.v[3].move, MOVE_NONE);
+	ck_assert_int_eq(ev.v[3].square, -1);
+	say_is("crazykrieg", &ev.v[3], "White dropped a knight");
+	say_is("crazykrieg", &ev.v[4], "Check by a knight");
+	ck_assert_str_eq(ev.v[2].san, "N@f6+");
+	ck_assert_int_eq(referee_board(r)->hand[WHITE][KNIGHT], 0);
+	done(r, &ev);
+
+	/* A drop onto a square an enemy man hides is illegal, heard by both
+	 * (ks-game ..._drop_on_hidden_occupied_square_is_public_illegal...);
+	 * another man onto the same square is the same try. */
+	r = mk("crazykrieg", "k7/8/8/8/8/4n3/1K6/8[P] w - - 0 1", &ev);
+	refused("crazykrieg", r, "P@e3", EV_ILLEGAL, B | S, "Illegal: P@e3", "White tried an illegal move", &ev);
+	ck_assert_int_eq(referee_attempt(r, WHITE, "P@e3", &ev), REF_E_ALREADY_TRIED);
+	/* onto an own man: nonsense; a pawn on the last rank, a man not held: no move at all */
+	refused("crazykrieg", r, "P@b2", EV_IMPOSSIBLE, B | S, "Nonsense: P@b2", "White tried nonsense", &ev);
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_attempt(r, WHITE, "P@e8", &ev), REF_E_NO_PIECE);
+	ck_assert_str_eq(referee_error(r), "cannot drop a pawn on e8");
+	ck_assert_int_eq(referee_attempt(r, WHITE, "N@e4", &ev), REF_E_NO_PIECE);
+	ck_assert_str_eq(referee_error(r), "no knight in reserve");
+	ck_assert_uint_eq(ev.n, 0);
+	done(r, &ev);
+
+	/* A drop that leaves the king in check is illegal; one that interposes is played. */
+	r = mk("crazykrieg", "k3r3/8/8/8/8/8/8/4K3[B] w - - 0 1", &ev);
+	refused("crazykrieg", r, "B@a2", EV_ILLEGAL, B | S, "Illegal: B@a2", "White tried an illegal move", &ev);
+	play(r, "B@e2", &ev);
+	ck_assert_ptr_nonnull(find(&ev, EV_DROP, AUD_PUBLIC));
+	done(r, &ev);
+
+	/* A promoted man taken is said and kept as the pawn it was (ks-game
+	 * test_crazykrieg_capture_of_promoted_pawn_enters_reserve_as_pawn). */
+	r = mk("crazykrieg", "3rQ~2k/8/8/8/8/8/8/K7[] b - - 0 1", &ev);
+	play(r, "Rxe8", &ev);
+	e = find(&ev, EV_CAPTURE, AUD_PUBLIC);
+	ck_assert_int_eq(e->what, CAPTURED_PAWN);
+	say_is("crazykrieg", e, "Pawn captured on e8");
+	ck_assert_int_eq(referee_board(r)->hand[BLACK][PAWN], 1);
+	ck_assert_int_eq(referee_board(r)->hand[BLACK][QUEEN], 0);
+	/* A man in reserve keeps the game alive (..._reserve_material_prevents_insufficient...). */
+	ck_assert(!referee_over(r));
+	done(r, &ev);
+	r = mk("crazykrieg", "7k/8/8/8/8/8/8/K7[] w - - 0 1", &ev);
+	ck_assert(referee_over(r));
+	ck_assert_int_eq(find(&ev, EV_GAME_OVER, AUD_PUBLIC)->reason, REASON_INSUFFICIENT);
+	done(r, &ev);
+
+	/* "No": pawn captures are then nonsense (ks-game removes them from the possible set). */
+	r = mk("crazykrieg", "4k3/8/8/4p3/4P3/8/8/4K3 w - - 0 1", &ev);
+	ck_assert_int_eq(referee_any(r, WHITE, &ev), REF_OK);
+	say_is("crazykrieg", &ev.v[0], "No");
+	refused("crazykrieg", r, "exd5", EV_IMPOSSIBLE, B | S, "Nonsense: e4d5", "White tried nonsense", &ev);
+	done(r, &ev);
+
+	/* Reserves belong to crazykrieg alone. */
+	char err[160];
+	ck_assert_ptr_null(referee_new(ruleset_find("icc"), "7k/8/8/8/8/8/8/K7[N] w - - 0 1", err, sizeof err));
+	ck_assert_ptr_nonnull(strstr(err, "reserve"));
 }
 END_TEST
 
@@ -1181,6 +1279,7 @@ static Suite *rulesets_suite(void)
 	tcase_add_test(tc, test_berkeley);
 	tcase_add_test(tc, test_berkeley_any);
 	tcase_add_test(tc, test_english_obligation_one_try);
+	tcase_add_test(tc, test_crazykrieg);
 	tcase_add_test(tc, test_cincinnati);
 	tcase_add_test(tc, test_rand_squares);
 	tcase_add_test(tc, test_rand_promotion_stalemate);

@@ -1,0 +1,38 @@
+// net.js — the protocol over a WebSocket: one JSON line per text message
+// (proto/PROTOCOL.md, "WebSocket transport").  Requests get ids; replies are
+// matched by id; events go to the listener.
+export class Net {
+  constructor(onEvent, onClose) {
+    this.nextId = 1;
+    this.pending = new Map();
+    this.onEvent = onEvent;
+    this.onClose = onClose;
+    this.frames = [];   // every message received, as sent: the tests compare them
+  }
+  open() {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+      this.ws = ws;
+      ws.onmessage = (m) => {
+        this.frames.push(m.data);
+        const msg = JSON.parse(m.data);
+        if (msg.event === 'greeting') { this.greeting = msg; resolve(msg); }
+        if ('id' in msg && 'ok' in msg && this.pending.has(msg.id)) {
+          const p = this.pending.get(msg.id);
+          this.pending.delete(msg.id);
+          p(msg);
+          return;
+        }
+        if (msg.event) this.onEvent(msg);
+      };
+      ws.onclose = (e) => { this.onClose(e); reject(e); };
+    });
+  }
+  call(type, fields = {}) {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.ws.send(JSON.stringify({ id, type, ...fields }));
+    });
+  }
+}

@@ -1,0 +1,562 @@
+/*
+ * test_admin.c — running a club (issue 11) against a real kriegd:
+ *   policy_open          the default: register and guest work
+ *   policy_invite        register needs a single-use invite an admin made
+ *   policy_closed        register refused; an admin creates the account,
+ *                        whose first login must change the password
+ *   guests_off           guest refused, register still works
+ *   passwd_ends_others   passwd ends every other session and its token,
+ *                        keeps this one; wrong old / weak new refused
+ *   admin_forbidden      every admin request is forbidden to a player
+ *   admin_users          the user list: role, state, last login, address
+ *   admin_disable_role   disable closes live sessions, enable lets back in;
+ *                        a role change shows in who
+ *   admin_reset          reset ends the sessions; the next login must
+ *                        change the password and nothing else is allowed
+ *   admin_kick_broadcast kick closes connections, broadcast reaches everyone
+ *   admin_audit          every admin action is an audit row with the
+ *                        admin's name, and a log line
+ *   admin_game_end       an admin ends games from the umpire's chair
+ *                        (adjudicate, umpire_abort), each audited
+ */
+#include <check.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "harness.h"
+#include "harness_game.h"
+
+#define PW "correct horse"
+
+static struct kc *reg(struct kd *d, const char *user)
+{
+	struct kc *c = kc_hello(d);
+	kc_ok(c, kc_req(c, "register", "{s:s, s:s}", "user", user, "password", PW));
+	return c;
+}
+
+static struct kc *login(struct kd *d, const char *user, const char *pw, char *token, size_t len)
+{
+	struct kc *c = kc_hello(d);
+	json_t *r = kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", user, "password", pw));
+	ck_assert_ptr_null(json_object_get(r, "must_change_password"));
+	if (token != NULL)
+		snprintf(token, len, "%s", json_string_value(json_object_get(r, "token")));
+	return c;
+}
+
+/* `kriegd --state-dir DIR user ARGS...` with input on stdin; its status. */
+static int user_tool(struct kd *d, const char *input, ...)
+{
+	char *args[16];
+	int n = 0;
+	va_list ap;
+	args[n++] = (char *)kg_kriegd_path();
+	args[n++] = "--state-dir";
+	args[n++] = (char *)kd_state_dir(d);
+	args[n++] = "user";
+	va_start(ap, input);
+	for (char *a; n < 15 && (a = va_arg(ap, char *)) != NULL;)
+		args[n++] = a;
+	va_end(ap);
+	args[n] = NULL;
+	char inpath[] = "/tmp/ka-in-XXXXXX";
+	int in = mkstemp(inpath);
+	ck_assert_int_ge(in, 0);
+	if (input != NULL)
+		ck_assert(write(in, input, strlen(input)) == (ssize_t)strlen(input));
+	lseek(in, 0, SEEK_SET);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(in, 0);
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		dup2(null, 2);
+		setsid();
+		execv(args[0], args);
+		_exit(127);
+	}
+	int status = 0;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	close(in);
+	unlink(inpath);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* An admin "boss" made by the operator's tool (any policy), logged in. */
+static struct kc *boss(struct kd *d)
+{
+	ck_assert_int_eq(user_tool(d, "boss-password\n", "add", "boss", "--role", "admin",
+	                           "--password-stdin", NULL), 0);
+	return login(d, "boss", "boss-password", NULL, 0);
+}
+
+/* The row of `users` for name (borrowed), or NULL. */
+static json_t *user_row(struct kc *admin, const char *name)
+{
+	json_t *r = kc_ok(admin, kc_req(admin, "users", NULL)), *u;
+	size_t i;
+	json_array_foreach(json_object_get(r, "users"), i, u)
+		if (strcmp(json_string_value(json_object_get(u, "name")), name) == 0)
+			return u;
+	return NULL;
+}
+
+/* The audit rows' "action target" strings, newest first, joined by '|'. */
+static void audit_actions(struct kc *admin, char *buf, size_t len)
+{
+	json_t *r = kc_ok(admin, kc_req(admin, "audit", NULL)), *e;
+	size_t i, used = 0;
+	buf[0] = '\0';
+	json_array_foreach(json_object_get(r, "entries"), i, e) {
+		ck_assert_str_eq(json_string_value(json_object_get(e, "admin")), "boss");
+		ck_assert_str_eq(json_string_value(json_object_get(e, "address")), "127.0.0.1");
+		ck_assert(json_integer_value(json_object_get(e, "at")) > 0);
+		used += (size_t)snprintf(buf + used, len - used, "%s%s %s", i ? "|" : "",
+		                         json_string_value(json_object_get(e, "action")),
+		                         json_string_value(json_object_get(e, "target")));
+		ck_assert(used < len);
+	}
+}
+
+START_TEST(policy_open)
+{
+	struct kd *d = kd_start("registration = open\nguests = on\n");
+	struct kc *a = reg(d, "alice");
+	struct kp g;
+	kp_guest(d, &g);
+	kc_close(g.c);
+	kc_close(a);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(policy_invite)
+{
+	struct kd *d = kd_start("registration = invite\n");
+	struct kc *c = kc_hello(d);
+	json_t *r = kc_error(c, kc_req(c, "register", "{s:s, s:s}", "user", "alice", "password", PW),
+	                     "invite_required");
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(json_object_get(r, "error"),
+	                                                               "message")), "invite"));
+	kc_error(c, kc_req(c, "register", "{s:s, s:s, s:s}", "user", "alice", "password", PW,
+	                   "invite", "nonsense"), "bad_invite");
+	kc_error(c, kc_req(c, "register", "{s:s, s:s, s:s}", "user", "alice", "password", PW,
+	                   "invite", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"), "bad_invite");
+	/* Guests still play, but cannot invite. */
+	struct kp g;
+	kp_guest(d, &g);
+	kc_error(g.c, kc_req(g.c, "invite", NULL), "forbidden");
+	struct kc *b = boss(d);
+	r = kc_ok(b, kc_req(b, "invite", NULL));
+	char code[64];
+	snprintf(code, sizeof code, "%s", json_string_value(json_object_get(r, "invite")));
+	ck_assert_int_eq((int)strlen(code), 43);
+	ck_assert(json_integer_value(json_object_get(r, "expires")) > 0);
+	r = kc_ok(c, kc_req(c, "register", "{s:s, s:s, s:s}", "user", "alice", "password", PW,
+	                    "invite", code));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "user")), "alice");
+	/* Single use. */
+	struct kc *c2 = kc_hello(d);
+	kc_error(c2, kc_req(c2, "register", "{s:s, s:s, s:s}", "user", "carol", "password", PW,
+	                    "invite", code), "bad_invite");
+	ck_assert_ptr_null(user_row(b, "carol"));
+	ck_assert_ptr_nonnull(user_row(b, "alice"));
+	/* The code itself is never in the audit, nor in the log. */
+	char *log = kd_log(d);
+	ck_assert_ptr_null(strstr(log, code));
+	free(log);
+	kc_close(c2);
+	kc_close(g.c);
+	kc_close(b);
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(policy_closed)
+{
+	struct kd *d = kd_start("registration = closed\n");
+	struct kc *c = kc_hello(d);
+	kc_error(c, kc_req(c, "register", "{s:s, s:s}", "user", "alice", "password", PW),
+	         "registration_closed");
+	struct kc *b = boss(d);
+	json_t *r = kc_ok(b, kc_req(b, "user_create", "{s:s, s:s, s:s}", "user", "alice", "password",
+	                            "first-password", "role", "umpire"));
+	ck_assert(json_is_true(json_object_get(r, "must_change_password")));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "role")), "umpire");
+	kc_error(b, kc_req(b, "user_create", "{s:s, s:s}", "user", "ALICE", "password",
+	                   "first-password"), "user_exists");
+	kc_error(b, kc_req(b, "user_create", "{s:s, s:s}", "user", "guest-x", "password",
+	                   "first-password"), "bad_name");
+	kc_error(b, kc_req(b, "user_create", "{s:s, s:s}", "user", "dave", "password", "short"),
+	         "weak_password");
+	kc_error(b, kc_req(b, "user_create", "{s:s, s:s, s:s}", "user", "dave", "password",
+	                   "first-password", "role", "king"), "bad_request");
+	/* The first login must change the password: no token, not logged in. */
+	r = kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", "alice", "password", "first-password"));
+	ck_assert(json_is_true(json_object_get(r, "must_change_password")));
+	ck_assert_ptr_null(json_object_get(r, "token"));
+	kc_error(c, kc_req(c, "who", NULL), "not_logged_in");
+	kc_error(c, kc_req(c, "passwd", "{s:s, s:s}", "old", "first-password", "new",
+	                   "first-password"), "weak_password");
+	r = kc_ok(c, kc_req(c, "passwd", "{s:s, s:s}", "old", "first-password", "new", "own-password"));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "user")), "alice");
+	ck_assert_int_eq((int)json_string_length(json_object_get(r, "token")), 43);
+	kc_ok(c, kc_req(c, "who", NULL));
+	kc_close(c);
+	c = login(d, "alice", "own-password", NULL, 0);
+	ck_assert(!json_is_true(json_object_get(user_row(b, "alice"), "must_change_password")));
+	/* Created without must_change: logs in at once. */
+	kc_ok(b, kc_req(b, "user_create", "{s:s, s:s, s:b}", "user", "erin", "password",
+	                "erin-password", "must_change", 0));
+	kc_close(login(d, "erin", "erin-password", NULL, 0));
+	kc_close(c);
+	kc_close(b);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(guests_off)
+{
+	struct kd *d = kd_start("guests = off\n");
+	struct kc *c = kc_hello(d);
+	kc_error(c, kc_req(c, "guest", NULL), "guests_disabled");
+	kc_ok(c, kc_req(c, "register", "{s:s, s:s}", "user", "alice", "password", PW));
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(passwd_ends_others)
+{
+	struct kd *d = kd_start(NULL);
+	char ta[KP_TOKEN_MAX], tb[KP_TOKEN_MAX];
+	kc_close(reg(d, "alice"));
+	struct kc *a = login(d, "alice", PW, ta, sizeof ta);
+	struct kc *b = login(d, "alice", PW, tb, sizeof tb);
+	struct kc *c = login(d, "alice", PW, NULL, 0);
+	struct kc *bob = reg(d, "bob");
+	kc_error(a, kc_req(a, "passwd", "{s:s, s:s}", "old", "wrong-password", "new", "new-password"),
+	         "auth_failed");
+	kc_error(a, kc_req(a, "passwd", "{s:s, s:s}", "old", PW, "new", "alice"), "weak_password");
+	json_t *r = kc_ok(a, kc_req(a, "passwd", "{s:s, s:s}", "old", PW, "new", "new-password"));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "ended")), 2);
+	ck_assert(kc_closed(b, 10000));
+	ck_assert(kc_closed(c, 10000));
+	ck_assert(kc_saw(b, "\"session_ended\""));
+	/* This session goes on, with its token; the others' tokens are dead. */
+	kc_ok(a, kc_req(a, "who", NULL));
+	struct kc *r1 = kc_hello(d);
+	kc_error(r1, kc_req(r1, "resume", "{s:s}", "token", tb), "auth_failed");
+	kc_ok(r1, kc_req(r1, "resume", "{s:s}", "token", ta));
+	kc_close(r1);
+	/* Another user is untouched. */
+	kc_ok(bob, kc_req(bob, "ping", NULL));
+	ck_assert(!kc_saw(bob, "session_ended"));
+	r1 = kc_hello(d);
+	kc_error(r1, kc_req(r1, "login", "{s:s, s:s}", "user", "alice", "password", PW), "auth_failed");
+	kc_close(r1);
+	kc_close(login(d, "alice", "new-password", NULL, 0));
+	/* Not logged in: nothing to change.  A guest has no password. */
+	r1 = kc_hello(d);
+	kc_error(r1, kc_req(r1, "passwd", "{s:s, s:s}", "old", PW, "new", "new-password"),
+	         "not_logged_in");
+	kc_close(r1);
+	struct kp g;
+	kp_guest(d, &g);
+	kc_error(g.c, kc_req(g.c, "passwd", "{s:s, s:s}", "old", PW, "new", "new-password"),
+	         "illegal_action");
+	kc_close(g.c);
+	kc_close(bob);
+	kc_close(a);
+	kc_close(b);
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(admin_forbidden)
+{
+	struct kd *d = kd_start(NULL);
+	struct kc *p = reg(d, "plain");
+	ck_assert_int_eq(user_tool(d, NULL, "role", "plain", "umpire", NULL), 0);
+	static const char *const types[] = { "users", "invite", "audit" };
+	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+		kc_error(p, kc_req(p, types[i], NULL), "forbidden");
+	kc_error(p, kc_req(p, "user_create", "{s:s, s:s}", "user", "x-new", "password", PW),
+	         "forbidden");
+	kc_error(p, kc_req(p, "user_disable", "{s:s}", "user", "plain"), "forbidden");
+	kc_error(p, kc_req(p, "user_enable", "{s:s}", "user", "plain"), "forbidden");
+	kc_error(p, kc_req(p, "user_reset", "{s:s, s:s}", "user", "plain", "password", PW),
+	         "forbidden");
+	kc_error(p, kc_req(p, "user_role", "{s:s, s:s}", "user", "plain", "role", "admin"),
+	         "forbidden");
+	kc_error(p, kc_req(p, "kick", "{s:s}", "user", "plain"), "forbidden");
+	kc_error(p, kc_req(p, "broadcast", "{s:s}", "text", "hello"), "forbidden");
+	kc_close(p);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(admin_users)
+{
+	struct kd *d = kd_start(NULL);
+	kc_close(reg(d, "alice"));
+	struct kc *b = boss(d);
+	json_t *u = user_row(b, "alice");
+	ck_assert_ptr_nonnull(u);
+	ck_assert_str_eq(json_string_value(json_object_get(u, "role")), "player");
+	ck_assert_str_eq(json_string_value(json_object_get(u, "state")), "enabled");
+	/* Registering logged in from 127.0.0.1. */
+	ck_assert(json_integer_value(json_object_get(u, "last_login")) > 0);
+	ck_assert_str_eq(json_string_value(json_object_get(u, "last_address")), "127.0.0.1");
+	ck_assert_int_eq(json_integer_value(json_object_get(u, "online")), 0);
+	ck_assert(!json_is_true(json_object_get(u, "must_change_password")));
+	/* An account made by an admin has never logged in. */
+	kc_ok(b, kc_req(b, "user_create", "{s:s, s:s}", "user", "carol", "password", "carol-password"));
+	u = user_row(b, "carol");
+	ck_assert(json_is_null(json_object_get(u, "last_login")));
+	ck_assert(json_is_null(json_object_get(u, "last_address")));
+	ck_assert(json_is_true(json_object_get(u, "must_change_password")));
+	struct kc *a = kc_hello_from(d, "127.0.0.2");
+	kc_ok(a, kc_req(a, "login", "{s:s, s:s}", "user", "alice", "password", PW));
+	u = user_row(b, "alice");
+	ck_assert(json_integer_value(json_object_get(u, "last_login")) > 0);
+	ck_assert_str_eq(json_string_value(json_object_get(u, "last_address")), "127.0.0.2");
+	ck_assert_int_eq(json_integer_value(json_object_get(u, "online")), 1);
+	u = user_row(b, "boss");
+	ck_assert_str_eq(json_string_value(json_object_get(u, "role")), "admin");
+	ck_assert_str_eq(json_string_value(json_object_get(u, "last_address")), "127.0.0.1");
+	kc_close(a);
+	kc_close(b);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(admin_disable_role)
+{
+	struct kd *d = kd_start(NULL);
+	char token[KP_TOKEN_MAX];
+	kc_close(reg(d, "alice"));
+	struct kc *a = login(d, "alice", PW, token, sizeof token);
+	struct kc *b = boss(d);
+	kc_error(b, kc_req(b, "user_disable", "{s:s}", "user", "nobody"), "no_such_user");
+	kc_error(b, kc_req(b, "user_disable", "{s:s}", "user", "boss"), "illegal_action");
+	json_t *r = kc_ok(b, kc_req(b, "user_disable", "{s:s}", "user", "ALICE"));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "user")), "alice");
+	ck_assert_str_eq(json_string_value(json_object_get(r, "state")), "disabled");
+	/* Closed at once (the same path as `kriegd user disable`). */
+	ck_assert(kc_closed(a, 10000));
+	ck_assert(kc_saw(a, "account_disabled"));
+	ck_assert_str_eq(json_string_value(json_object_get(user_row(b, "alice"), "state")),
+	                 "disabled");
+	struct kc *c = kc_hello(d);
+	kc_error(c, kc_req(c, "login", "{s:s, s:s}", "user", "alice", "password", PW),
+	         "account_disabled");
+	kc_error(c, kc_req(c, "resume", "{s:s}", "token", token), "account_disabled");
+	kc_ok(b, kc_req(b, "user_enable", "{s:s}", "user", "alice"));
+	kc_ok(c, kc_req(c, "resume", "{s:s}", "token", token));
+	/* Roles. */
+	kc_error(b, kc_req(b, "user_role", "{s:s, s:s}", "user", "alice", "role", "king"),
+	         "bad_request");
+	kc_error(b, kc_req(b, "user_role", "{s:s, s:s}", "user", "boss", "role", "player"),
+	         "illegal_action");
+	r = kc_ok(b, kc_req(b, "user_role", "{s:s, s:s}", "user", "alice", "role", "umpire"));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "role")), "umpire");
+	r = kc_ok(c, kc_req(c, "who", NULL));
+	json_t *x;
+	size_t i;
+	bool seen = false;
+	json_array_foreach(json_object_get(r, "users"), i, x) {
+		if (strcmp(json_string_value(json_object_get(x, "name")), "alice") == 0) {
+			ck_assert_str_eq(json_string_value(json_object_get(x, "role")), "umpire");
+			seen = true;
+		}
+	}
+	ck_assert(seen);
+	struct kp g;
+	kp_guest(d, &g);
+	kc_error(b, kc_req(b, "user_role", "{s:s, s:s}", "user", g.name, "role", "admin"),
+	         "no_such_user");
+	kc_close(g.c);
+	kc_close(c);
+	kc_close(a);
+	kc_close(b);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(admin_reset)
+{
+	struct kd *d = kd_start(NULL);
+	char token[KP_TOKEN_MAX];
+	kc_close(reg(d, "alice"));
+	struct kc *a = login(d, "alice", PW, token, sizeof token);
+	struct kc *b = boss(d);
+	kc_error(b, kc_req(b, "user_reset", "{s:s, s:s}", "user", "alice", "password", "alice"),
+	         "weak_password");
+	kc_error(b, kc_req(b, "user_reset", "{s:s, s:s}", "user", "boss", "password", "temp-password"),
+	         "illegal_action");
+	json_t *r = kc_ok(b, kc_req(b, "user_reset", "{s:s, s:s}", "user", "alice", "password",
+	                            "temp-password"));
+	ck_assert(json_is_true(json_object_get(r, "must_change_password")));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "closed")), 1);
+	ck_assert(kc_closed(a, 10000));
+	ck_assert(kc_saw(a, "\"session_ended\""));
+	struct kc *c = kc_hello(d);
+	kc_error(c, kc_req(c, "resume", "{s:s}", "token", token), "auth_failed");
+	kc_error(c, kc_req(c, "login", "{s:s, s:s}", "user", "alice", "password", PW), "auth_failed");
+	r = kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", "alice", "password", "temp-password"));
+	ck_assert(json_is_true(json_object_get(r, "must_change_password")));
+	ck_assert_ptr_null(json_object_get(r, "token"));
+	/* Only passwd: everything else needs the login it has not got. */
+	kc_error(c, kc_req(c, "seek", NULL), "not_logged_in");
+	kc_error(c, kc_req(c, "passwd", "{s:s, s:s}", "old", "wrong-password", "new",
+	                   "alice-again"), "auth_failed");
+	r = kc_ok(c, kc_req(c, "passwd", "{s:s, s:s}", "old", "temp-password", "new", "alice-again"));
+	ck_assert_int_eq((int)json_string_length(json_object_get(r, "token")), 43);
+	kc_ok(c, kc_req(c, "who", NULL));
+	kc_close(login(d, "alice", "alice-again", NULL, 0));
+	kc_close(c);
+	kc_close(a);
+	kc_close(b);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(admin_kick_broadcast)
+{
+	struct kd *d = kd_start(NULL);
+	struct kc *a = reg(d, "alice");
+	struct kc *a2 = login(d, "alice", PW, NULL, 0);
+	struct kc *bob = reg(d, "bob");
+	struct kc *anon = kc_hello(d);   /* not logged in: not "online" */
+	struct kc *b = boss(d);
+	json_t *r = kc_ok(b, kc_req(b, "kick", "{s:s, s:s}", "user", "alice", "reason",
+	                            "cool down"));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "closed")), 2);
+	ck_assert(kc_closed(a, 10000));
+	ck_assert(kc_closed(a2, 10000));
+	ck_assert(kc_saw(a, "cool down"));
+	kc_error(b, kc_req(b, "kick", "{s:s}", "user", "boss"), "illegal_action");
+	kc_error(b, kc_req(b, "broadcast", "{s:s}", "text", ""), "bad_request");
+	kc_error(b, kc_req(b, "broadcast", "{s:s}", "text", "two\nlines"), "bad_request");
+	r = kc_ok(b, kc_req(b, "broadcast", "{s:s}", "text", "the club closes at ten"));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "sent")), 2);   /* bob and boss */
+	json_t *ev = kc_event(bob, "notice");
+	ck_assert_str_eq(json_string_value(json_object_get(ev, "text")), "the club closes at ten");
+	ck_assert_str_eq(json_string_value(json_object_get(ev, "from")), "boss");
+	kc_event(b, "notice");
+	kc_no_event(anon, "notice");
+	kc_close(anon);
+	kc_close(bob);
+	kc_close(a);
+	kc_close(a2);
+	kc_close(b);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(admin_audit)
+{
+	struct kd *d = kd_start(NULL);
+	char buf[2048];
+	kc_close(reg(d, "alice"));
+	struct kc *b = boss(d);
+	audit_actions(b, buf, sizeof buf);
+	ck_assert_str_eq(buf, "");
+	kc_ok(b, kc_req(b, "user_create", "{s:s, s:s}", "user", "carol", "password", "carol-password"));
+	kc_ok(b, kc_req(b, "user_disable", "{s:s}", "user", "alice"));
+	kc_ok(b, kc_req(b, "user_enable", "{s:s}", "user", "alice"));
+	kc_ok(b, kc_req(b, "user_role", "{s:s, s:s}", "user", "alice", "role", "umpire"));
+	kc_ok(b, kc_req(b, "user_reset", "{s:s, s:s}", "user", "alice", "password", "temp-password"));
+	kc_ok(b, kc_req(b, "kick", "{s:s}", "user", "carol"));
+	kc_ok(b, kc_req(b, "invite", NULL));
+	kc_ok(b, kc_req(b, "broadcast", "{s:s}", "text", "hello all"));
+	/* Refused actions leave no row. */
+	kc_error(b, kc_req(b, "user_disable", "{s:s}", "user", "nobody"), "no_such_user");
+	audit_actions(b, buf, sizeof buf);
+	ck_assert_str_eq(buf, "broadcast |invite |kick carol|user_reset alice|user_role alice|"
+	                      "user_enable alice|user_disable alice|user_create carol");
+	json_t *r = kc_ok(b, kc_req(b, "audit", NULL));
+	json_t *top = json_array_get(json_object_get(r, "entries"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(top, "detail")), "hello all");
+	top = json_array_get(json_object_get(r, "entries"), 4);
+	ck_assert_str_eq(json_string_value(json_object_get(top, "detail")), "player -> umpire");
+	/* And one log line each, naming the admin. */
+	ck_assert_int_eq(kd_log_count(d, "admin=boss addr=127.0.0.1 action="), 8);
+	ck_assert_int_eq(kd_log_count(d, "admin=boss addr=127.0.0.1 action=user_role target=alice"), 1);
+	kc_close(b);
+	kd_stop(d);
+}
+END_TEST
+
+/* Ending games is the umpire's action: an admin takes the chair; each is audited. */
+START_TEST(admin_game_end)
+{
+	struct kd *d = kd_start(NULL);
+	struct kp w, bl;
+	kp_guest(d, &w);
+	kp_guest(d, &bl);
+	int64_t g1 = kg_new_game(&w, &bl);
+	struct kc *b = boss(d);
+	/* Only from the chair. */
+	kc_error(b, kc_req(b, "adjudicate", "{s:I, s:s, s:s}", "game", (json_int_t)g1, "result", "1-0",
+	                   "reason", "flag fell on the wall clock"), "forbidden");
+	kc_ok(b, kc_req(b, "umpire", "{s:I}", "game", (json_int_t)g1));
+	kc_ok(b, kc_req(b, "adjudicate", "{s:I, s:s, s:s}", "game", (json_int_t)g1, "result", "1-0",
+	                "reason", "flag fell on the wall clock"));
+	json_t *ev = kc_event(bl.c, "game_over");
+	ck_assert_str_eq(json_string_value(json_object_get(ev, "result")), "1-0");
+	ck_assert_str_eq(json_string_value(json_object_get(ev, "reason")), "adjudication");
+	int64_t g2 = kg_new_game(&w, &bl);
+	kc_ok(b, kc_req(b, "umpire", "{s:I}", "game", (json_int_t)g2));
+	kc_ok(b, kc_req(b, "umpire_abort", "{s:I, s:s}", "game", (json_int_t)g2, "reason",
+	                "the hall closes"));
+	ev = kc_event(w.c, "game_over");
+	while (json_integer_value(json_object_get(ev, "game")) != g2)
+		ev = kc_event(w.c, "game_over");
+	ck_assert_str_eq(json_string_value(json_object_get(ev, "reason")), "aborted");
+	char buf[512], want[512];
+	audit_actions(b, buf, sizeof buf);
+	snprintf(want, sizeof want, "uabort game %lld|adjudge game %lld", (long long)g2,
+	         (long long)g1);
+	ck_assert_str_eq(buf, want);
+	kc_close(b);
+	kc_close(w.c);
+	kc_close(bl.c);
+	kd_stop(d);
+}
+END_TEST
+
+static Suite *admin_suite(void)
+{
+	Suite *s = suite_create("admin");
+	TCase *tc = tcase_create("admin");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, policy_open);
+	tcase_add_test(tc, policy_invite);
+	tcase_add_test(tc, policy_closed);
+	tcase_add_test(tc, guests_off);
+	tcase_add_test(tc, passwd_ends_others);
+	tcase_add_test(tc, admin_forbidden);
+	tcase_add_test(tc, admin_users);
+	tcase_add_test(tc, admin_disable_role);
+	tcase_add_test(tc, admin_reset);
+	tcase_add_test(tc, admin_kick_broadcast);
+	tcase_add_test(tc, admin_audit);
+	tcase_add_test(tc, admin_game_end);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(admin_suite)

@@ -1,0 +1,188 @@
+/*
+ * test_faults.c — the daemon under faults from outside, each ending with
+ * the daemon serving and nothing lost:
+ *   - a connection vanishing mid-handshake (part of a ClientHello, then a
+ *     reset) and mid-line (half a request, then gone): the half line is
+ *     never dispatched;
+ *   - a half-open connection (the peer stops reading and sending but
+ *     never closes): the idle timeout closes it; its game waits for the
+ *     player, who resumes;
+ *   - kriegd stopped (SIGSTOP) with a game in flight and continued: the
+ *     time it was stopped is time that passed (clocks run on the
+ *     monotonic clock), connections made meanwhile are served, the game
+ *     goes on.
+ * The database locked by another process longer than busy_timeout is
+ * test_storage.c's locked_database; the disk full and read-only cases are
+ * there too.  A wall-clock step cannot be made without root; clocks and
+ * timers read mstime_mono() only (proto/mstime.h), see tests/fuzz/README.md.
+ */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "harness.h"
+#include "harness_game.h"
+
+#define FAST_CONFIG "rate_limit = 100000\nrate_burst = 100000\n"
+
+/* Close with a reset (SO_LINGER 0), as a vanished peer's kernel would. */
+static void reset_close(int fd)
+{
+	struct linger l = { 1, 0 };
+
+	setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+	close(fd);
+}
+
+static long long clock_of(json_t *ev, const char *side)
+{
+	json_t *clk = json_object_get(ev, "clock");
+
+	ck_assert_msg(json_is_object(clk), "an event without a clock");
+	return json_integer_value(json_object_get(clk, side));
+}
+
+START_TEST(vanish_mid_handshake)
+{
+	struct kd *d = kd_start(NULL);
+	/* The first bytes of a TLS 1.2+ ClientHello record, then nothing. */
+	static const unsigned char hello_start[] = { 0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01 };
+
+	for (int i = 0; i < 8; i++) {
+		int fd = kd_tcp(d);
+		if (i % 2 == 0)
+			ck_assert(write(fd, hello_start, sizeof hello_start) == (ssize_t)sizeof hello_start);
+		if (i % 4 < 2)
+			reset_close(fd);
+		else
+			close(fd);
+	}
+	/* Every one of them is gone from the daemon's books, and it serves. */
+	struct kc *c = kc_hello(d);
+	kc_ok(c, kc_req(c, "ping", NULL));
+	struct kp w, b;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	kg_new_game(&w, &b);
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(vanish_mid_line)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct kp w, b;
+
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	int64_t g = kg_new_game(&w, &b);
+	char half[128];
+	int n = snprintf(half, sizeof half, "{\"type\":\"move\",\"game\":%lld,\"move\":\"e4\",\"id\":9",
+	                 (long long)g);
+	/* Half a request: everything but its closing brace and newline. */
+	ck_assert_int_eq(kc_write(w.c, half, (size_t)n, KC_TIMEOUT_MS), 0);
+	kc_close(w.c);
+	/* Black hears nothing of it: no move was made. */
+	kc_no_game_event(b.c, "moved");
+	kp_resume(d, &w);
+	/* Still White's first move: the half line was never a request. */
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "d4"));
+	json_t *e = kc_event(b.c, "moved");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "white");
+	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "d5"));
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(half_open_connection)
+{
+	/* idle_timeout 1 s: a ping at 0.5 s, closed at 1 s without a line back. */
+	struct kd *d = kd_start(FAST_CONFIG "idle_timeout = 1s\n");
+	struct kp w, b;
+
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	int64_t g = kg_new_game(&w, &b);
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e4"));
+	/* Black's peer goes silent: it neither reads nor sends nor closes.
+	 * White keeps its own connection alive meanwhile. */
+	for (int i = 0; i < 8 && !kd_log_wait(d, "reason=\"idle timeout\"", 0); i++) {
+		kc_ok(w.c, kc_req(w.c, "ping", NULL));
+		kt_sleep_ms(250);
+	}
+	ck_assert(kd_log_wait(d, "reason=\"idle timeout\"", 5000));
+	ck_assert(kc_closed(b.c, KC_TIMEOUT_MS));
+	/* The game waited for Black, who comes back to it. */
+	kp_resume(d, &b);
+	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e5"));
+	kc_event(w.c, "moved");
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(stopped_and_continued)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct kp w, b;
+
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	json_t *r = kc_ok(w.c, kc_req(w.c, "seek", "{s:s, s:s, s:{s:i, s:i}}", "rules", "icc", "color",
+	                              "white", "time", "base", 60, "inc", 0));
+	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
+	r = kc_ok(b.c, kc_req(b.c, "accept", "{s:I}", "offer", offer));
+	json_int_t g = json_integer_value(json_object_get(r, "game"));
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", g, "move", "e4"));
+	json_t *e = kc_event(b.c, "moved");
+	long long black_before = clock_of(e, "black");
+
+	/* Stopped for 1.5 s with Black to move; a player connects meanwhile. */
+	ck_assert_int_eq(kill(kd_pid(d), SIGSTOP), 0);
+	kt_sleep_ms(1500);
+	int late = kd_tcp(d);   /* accepted by the kernel, served after SIGCONT */
+	ck_assert_int_eq(kill(kd_pid(d), SIGCONT), 0);
+	close(late);
+
+	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", g, "move", "e5"));
+	e = kc_event(w.c, "moved");
+	/* The stop was time that passed: Black's clock paid for it. */
+	ck_assert_int_le(clock_of(e, "black"), black_before - 1500);
+	ck_assert_int_gt(clock_of(e, "black"), black_before - 30000);
+	/* And the daemon serves new connections and the game goes on. */
+	struct kc *c = kc_hello(d);
+	kc_ok(c, kc_req(c, "ping", NULL));
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", g, "move", "Nf3"));
+	kc_event(b.c, "moved");
+	kc_close(c);
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+static Suite *faults_suite(void)
+{
+	Suite *s = suite_create("faults");
+	TCase *tc = tcase_create("faults");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, vanish_mid_handshake);
+	tcase_add_test(tc, vanish_mid_line);
+	tcase_add_test(tc, half_open_connection);
+	tcase_add_test(tc, stopped_and_continued);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(faults_suite)

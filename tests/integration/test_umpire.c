@@ -1,0 +1,420 @@
+/*
+ * test_umpire.c — the umpire's actions (PROTOCOL.md, "The umpire's
+ * actions"), on a real kriegd:
+ *   pause_addtime_crash   a pause charges no time (the clock readings of the
+ *                         notices, not wall timing), moves are refused while
+ *                         paused, added time lands on the right side, and a
+ *                         kill -9 during the pause resumes paused with the
+ *                         same readings; then unpause, notes, adjudication:
+ *                         each announced to exactly its audiences, recorded,
+ *                         in the record views and the PGN
+ *   umpire_abort          an umpire aborts after both sides moved
+ *   refusals              every umpire request refused to whoever may not
+ *                         make it (with its code, naming nothing of the
+ *                         game), and bad fields refused, nothing changed
+ * kd_stop replays every game through recovery, the record views and PGN
+ * (harness_replay.h), the umpire's kinds included.
+ */
+#include <check.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "harness.h"
+#include "harness_game.h"
+
+static const char *const fast_conf = "rate_limit = 10000\nrate_burst = 10000\n";
+#define PASSWORD "sesame-open"
+
+/* An account made by `kriegd user add` with role. */
+static void account_add(struct kd *d, const char *name, const char *role)
+{
+	char inpath[] = "/tmp/ku-in-XXXXXX";
+	int in = mkstemp(inpath);
+	ck_assert(in >= 0);
+	ck_assert(write(in, PASSWORD "\n", sizeof PASSWORD) == (ssize_t)sizeof PASSWORD);
+	lseek(in, 0, SEEK_SET);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(in, 0);
+		execl(kg_kriegd_path(), "kriegd", "--state-dir", kd_state_dir(d), "user", "add", name,
+		      "--role", role, "--password-stdin", (char *)NULL);
+		_exit(127);
+	}
+	int status;
+	waitpid(pid, &status, 0);
+	close(in);
+	unlink(inpath);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* Log p (an account) in on a new connection. */
+static void login(struct kd *d, struct kp *p, const char *name)
+{
+	p->c = kc_hello(d);
+	kc_ok(p->c, kc_req(p->c, "login", "{s:s, s:s}", "user", name, "password", PASSWORD));
+	snprintf(p->name, sizeof p->name, "%s", name);
+}
+
+static void account(struct kd *d, struct kp *p, const char *name, const char *role)
+{
+	account_add(d, name, role);
+	login(d, p, name);
+}
+
+/* A game, white seeking; timed (base seconds, no increment) when base > 0. */
+static int64_t new_game(struct kp *w, struct kp *b, int base)
+{
+	json_t *r = base > 0 ? kc_ok(w->c, kc_req(w->c, "seek", "{s:s, s:s, s:{s:i, s:i}}", "color",
+	                                          "white", "rules", "icc", "time", "base", base, "inc", 0))
+	                     : kc_ok(w->c, kc_req(w->c, "seek", "{s:s, s:s}", "color", "white", "rules",
+	                                          "icc"));
+	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
+	r = kc_ok(b->c, kc_req(b->c, "accept", "{s:I}", "offer", offer));
+	return (int64_t)json_integer_value(json_object_get(r, "game"));
+}
+
+static json_int_t clock_of(json_t *j, const char *color)
+{
+	json_t *clk = json_object_get(j, "clock");
+	ck_assert_msg(clk != NULL, "no clock readings");
+	return json_integer_value(json_object_get(clk, color));
+}
+
+static void move(struct kp *p, int64_t game, const char *mv)
+{
+	kc_ok(p->c, kc_req(p->c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", mv));
+}
+
+/* The clocks of game in the `live` list. */
+static json_t *live_entry(struct kp *p, int64_t game)
+{
+	json_t *r = kc_ok(p->c, kc_req(p->c, "live", NULL));
+	size_t i;
+	json_t *g;
+	json_array_foreach(json_object_get(r, "games"), i, g)
+		if (json_integer_value(json_object_get(g, "game")) == game)
+			return g;
+	ck_abort_msg("game %lld not live", (long long)game);
+	return NULL;
+}
+
+/* Every line c received that is event `name` of game. */
+static int count_events(struct kc *c, const char *name, int64_t game)
+{
+	int n = 0;
+	for (size_t i = 0; i < kc_nlines(c); i++) {
+		json_t *j = json_loads(kc_line(c, i), 0, NULL);
+		const char *ev = j ? json_string_value(json_object_get(j, "event")) : NULL;
+		if (ev && strcmp(ev, name) == 0 && json_integer_value(json_object_get(j, "game")) == game)
+			n++;
+		json_decref(j);
+	}
+	return n;
+}
+
+/* Events of a record view (all pages) of a finished game. */
+static json_t *record(struct kc *c, int64_t game, const char *view)
+{
+	json_t *ev = kg_fetch_events(c, "record", game, view, NULL, 0);
+	ck_assert_ptr_nonnull(ev);
+	return ev;
+}
+
+static bool has_event(json_t *events, const char *name, const char *key, const char *value)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(events, i, e) {
+		const char *ev = json_string_value(json_object_get(e, "event"));
+		const char *v = key ? json_string_value(json_object_get(e, key)) : NULL;
+		if (ev && strcmp(ev, name) == 0 && (!key || (v && strcmp(v, value) == 0)))
+			return true;
+	}
+	return false;
+}
+
+START_TEST(pause_addtime_crash)
+{
+	struct kd *d = kd_start(fast_conf);
+	struct kp w, b, spec, ump;
+	account(d, &w, "whitey", "player");
+	account(d, &b, "blacky", "player");
+	account(d, &spec, "watcher", "player");
+	account(d, &ump, "ref", "umpire");
+	int64_t game = new_game(&w, &b, 600);
+	kc_ok(spec.c, kc_req(spec.c, "watch", "{s:I}", "game", (json_int_t)game));
+	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
+	move(&w, game, "e4");
+	kc_event(b.c, "moved");
+
+	/* Pause: the reason normalised (ends trimmed, a run of spaces one). */
+	kc_ok(ump.c, kc_req(ump.c, "clock_pause", "{s:I, s:s}", "game", (json_int_t)game, "reason",
+	                    "  light   failure; hall B ] } % é  "));
+	json_t *pw = kc_event(w.c, "clock_paused");
+	json_t *pb = kc_event(b.c, "clock_paused");
+	json_t *ps = kc_event(spec.c, "clock_paused");
+	json_t *pu = kc_event(ump.c, "clock_paused");
+	ck_assert_str_eq(json_string_value(json_object_get(pw, "reason")), "light failure; hall B ] } % é");
+	ck_assert_str_eq(json_string_value(json_object_get(pw, "by")), "umpire");
+	json_int_t paused_w = clock_of(pw, "white"), paused_b = clock_of(pw, "black");
+	ck_assert_int_eq(clock_of(pb, "black"), paused_b);
+	ck_assert_int_eq(clock_of(ps, "black"), paused_b);
+	ck_assert_ptr_nonnull(json_object_get(pu, "audience"));
+	ck_assert_int_le(paused_b, 600000);
+	/* Paused: no move, no second pause. */
+	kc_error(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e5"),
+	         "illegal_action");
+	kc_error(ump.c, kc_req(ump.c, "clock_pause", "{s:I, s:s}", "game", (json_int_t)game, "reason",
+	                       "again"), "illegal_action");
+	/* Time added to White while paused: White's reading grows by exactly
+	 * that, Black's (the side to move) does not move at all. */
+	kc_ok(ump.c, kc_req(ump.c, "add_time", "{s:I, s:s, s:i, s:s}", "game", (json_int_t)game,
+	                    "color", "white", "seconds", 30, "reason", "compensation"));
+	json_t *ta = kc_event(b.c, "time_added");
+	ck_assert_str_eq(json_string_value(json_object_get(ta, "color")), "white");
+	ck_assert_int_eq(json_integer_value(json_object_get(ta, "seconds")), 30);
+	ck_assert_int_eq(clock_of(ta, "white"), paused_w + 30000);
+	ck_assert_int_eq(clock_of(ta, "black"), paused_b);
+	kc_event(spec.c, "time_added");
+	kt_sleep_ms(50);   /* some wall time passes during the pause: it must not count */
+	json_t *le = live_entry(&spec, game);
+	ck_assert_int_eq(clock_of(le, "black"), paused_b);
+
+	/* kill -9 during the pause: it resumes paused, charging nothing. */
+	kd_crash_restart(d);
+	login(d, &w, "whitey");
+	login(d, &b, "blacky");
+	login(d, &spec, "watcher");
+	login(d, &ump, "ref");
+	le = live_entry(&spec, game);
+	ck_assert_int_eq(clock_of(le, "white"), paused_w + 30000);
+	ck_assert_int_eq(clock_of(le, "black"), paused_b);
+	kc_error(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e5"),
+	         "illegal_action");
+	kc_ok(spec.c, kc_req(spec.c, "watch", "{s:I}", "game", (json_int_t)game));
+	json_t *seat = kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
+	ck_assert(has_event(json_object_get(seat, "events"), "clock_paused", "reason",
+	                    "light failure; hall B ] } % é"));
+	ck_assert(has_event(json_object_get(seat, "events"), "time_added", "reason", "compensation"));
+
+	/* Unpause: the readings are still those of the pause. */
+	kc_ok(ump.c, kc_req(ump.c, "clock_unpause", "{s:I, s:s}", "game", (json_int_t)game, "reason",
+	                    "lights back"));
+	json_t *un = kc_event(b.c, "clock_unpaused");
+	ck_assert_int_eq(clock_of(un, "white"), paused_w + 30000);
+	ck_assert_int_eq(clock_of(un, "black"), paused_b);
+	kc_event(w.c, "clock_unpaused");
+	kc_error(ump.c, kc_req(ump.c, "clock_unpause", "{s:I, s:s}", "game", (json_int_t)game,
+	                       "reason", "again"), "illegal_action");
+	move(&b, game, "e5");
+
+	/* A private note reaches the umpires only; a public one everybody. */
+	kc_ok(ump.c, kc_req(ump.c, "note", "{s:I, s:s, s:b}", "game", (json_int_t)game, "text",
+	                    "white looked at a phone", "public", 0));
+	json_t *pn = kc_event(ump.c, "umpire_note");
+	ck_assert(json_is_true(json_object_get(pn, "private")));
+	kc_no_game_event(w.c, "umpire_note");
+	kc_no_game_event(b.c, "umpire_note");
+	kc_no_game_event(spec.c, "umpire_note");
+	ck_assert(!kc_saw(w.c, "phone") && !kc_saw(b.c, "phone") && !kc_saw(spec.c, "phone"));
+	kc_ok(ump.c, kc_req(ump.c, "note", "{s:I, s:s, s:b}", "game", (json_int_t)game, "text",
+	                    "five minutes to the round's end", "public", 1));
+	json_t *note = kc_event(w.c, "umpire_note");
+	ck_assert_str_eq(json_string_value(json_object_get(note, "text")),
+	                 "five minutes to the round's end");
+	ck_assert_ptr_null(json_object_get(note, "private"));
+	kc_event(b.c, "umpire_note");
+	kc_event(spec.c, "umpire_note");
+
+	/* Adjudication ends the game: reason, note, and the final position. */
+	kc_ok(ump.c, kc_req(ump.c, "adjudicate", "{s:I, s:s, s:s}", "game", (json_int_t)game,
+	                    "result", "1/2-1/2", "reason", "round over, equal position"));
+	for (struct kp *p = &w; p; p = p == &w ? &b : p == &b ? &spec : NULL) {
+		json_t *go = kc_event(p->c, "game_over");
+		ck_assert_str_eq(json_string_value(json_object_get(go, "reason")), "adjudication");
+		ck_assert_str_eq(json_string_value(json_object_get(go, "result")), "1/2-1/2");
+		ck_assert_str_eq(json_string_value(json_object_get(go, "note")), "round over, equal position");
+		ck_assert_str_eq(json_string_value(json_object_get(go, "fen")),
+		                 "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2");
+	}
+	/* Once only, each. */
+	kc_no_game_event(w.c, "game_over");
+	ck_assert_int_eq(count_events(w.c, "umpire_note", game), 1);
+	ck_assert_int_eq(count_events(ump.c, "umpire_note", game), 2);
+	ck_assert_int_eq(count_events(spec.c, "game_over", game), 1);
+
+	/* The record views: the players' hold the public notices, not the
+	 * private note; the umpire's holds it. */
+	json_t *rw = record(w.c, game, "white");
+	ck_assert(has_event(rw, "clock_unpaused", "reason", "lights back"));
+	ck_assert(has_event(rw, "umpire_note", "text", "five minutes to the round's end"));
+	ck_assert(!has_event(rw, "umpire_note", "text", "white looked at a phone"));
+	ck_assert(has_event(rw, "game_over", "note", "round over, equal position"));
+	json_decref(rw);
+	json_t *ru = record(ump.c, game, "umpire");
+	ck_assert(has_event(ru, "umpire_note", "text", "white looked at a phone"));
+	json_decref(ru);
+	/* A player reading the full record after the game: no private note. */
+	json_t *rwu = record(w.c, game, "umpire");
+	ck_assert(has_event(rwu, "umpire_note", "text", "five minutes to the round's end"));
+	ck_assert(!has_event(rwu, "umpire_note", "text", "white looked at a phone"));
+	json_decref(rwu);
+	json_t *pg = kc_ok(w.c, kc_req(w.c, "pgn", "{s:I, s:s}", "game", (json_int_t)game, "view", "umpire"));
+	const char *text = json_string_value(json_object_get(pg, "pgn"));
+	ck_assert_ptr_nonnull(text);
+	ck_assert_msg(strstr(text, "phone") == NULL, "%s", text);
+	ck_assert_msg(strstr(text, "note public five minutes") != NULL, "%s", text);
+	/* The umpire's PGN keeps every umpire action (escaped where it must). */
+	pg = kc_ok(ump.c, kc_req(ump.c, "pgn", "{s:I, s:s}", "game", (json_int_t)game, "view", "umpire"));
+	text = json_string_value(json_object_get(pg, "pgn"));
+	ck_assert_ptr_nonnull(text);
+	ck_assert_msg(strstr(text, "pause light failure%3B hall B %5D %7D %25 %C3%A9") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "addtime white 30 compensation") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "note private white looked at a phone") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "adjudge 1/2-1/2 round over") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "[Termination \"adjudication\"]") != NULL, "%s", text);
+	kd_stop(d);   /* the harness replays the record through recovery, views and PGN */
+}
+END_TEST
+
+START_TEST(umpire_abort)
+{
+	struct kd *d = kd_start(fast_conf);
+	struct kp w, b, ump;
+	account(d, &w, "whitey", "player");
+	account(d, &b, "blacky", "player");
+	account(d, &ump, "ref", "admin");
+	int64_t game = new_game(&w, &b, 0);
+	move(&w, game, "d4");
+	move(&b, game, "d5");
+	/* A player can no longer abort; the umpire can. */
+	kc_error(w.c, kc_req(w.c, "abort", "{s:I}", "game", (json_int_t)game), "illegal_action");
+	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
+	/* No clock to add to. */
+	kc_error(ump.c, kc_req(ump.c, "add_time", "{s:I, s:s, s:i, s:s}", "game", (json_int_t)game,
+	                       "color", "black", "seconds", 10, "reason", "x"), "illegal_action");
+	kc_ok(ump.c, kc_req(ump.c, "umpire_abort", "{s:I, s:s}", "game", (json_int_t)game, "reason",
+	                    "fire alarm"));
+	json_t *go = kc_event(b.c, "game_over");
+	ck_assert_str_eq(json_string_value(json_object_get(go, "reason")), "aborted");
+	ck_assert_str_eq(json_string_value(json_object_get(go, "result")), "*");
+	ck_assert_str_eq(json_string_value(json_object_get(go, "note")), "fire alarm");
+	ck_assert_ptr_nonnull(json_object_get(go, "fen"));
+	go = kc_event(ump.c, "game_over");
+	ck_assert_str_eq(json_string_value(json_object_get(go, "note")), "fire alarm");
+	/* Over: nothing more. */
+	kc_error(ump.c, kc_req(ump.c, "note", "{s:I, s:s}", "game", (json_int_t)game, "text", "late"),
+	         "no_such_game");
+	kd_stop(d);
+}
+END_TEST
+
+/* An umpire request of type, well formed. */
+static long long umpire_req(struct kp *p, const char *type, int64_t game)
+{
+	json_int_t g = (json_int_t)game;
+	if (strcmp(type, "add_time") == 0)
+		return kc_req(p->c, type, "{s:I, s:s, s:i, s:s}", "game", g, "color", "white", "seconds",
+		              5, "reason", "r");
+	if (strcmp(type, "adjudicate") == 0)
+		return kc_req(p->c, type, "{s:I, s:s, s:s}", "game", g, "result", "1-0", "reason", "r");
+	if (strcmp(type, "note") == 0)
+		return kc_req(p->c, type, "{s:I, s:s, s:b}", "game", g, "text", "t", "public", 1);
+	return kc_req(p->c, type, "{s:I, s:s}", "game", g, "reason", "r");
+}
+
+/* A refusal with code, naming nothing of the game. */
+static void refused(struct kp *p, const char *type, int64_t game, const char *code)
+{
+	json_t *r = kc_error(p->c, umpire_req(p, type, game), code);
+	char *s = json_dumps(r, 0);
+	ck_assert_msg(strstr(s, "whitey") == NULL && strstr(s, "e4") == NULL, "%s leaks: %s", type, s);
+	free(s);
+}
+
+static const char *const umpire_requests[] = { "clock_pause", "clock_unpause", "add_time",
+	                                       "adjudicate", "umpire_abort", "note" };
+#define NREQ (sizeof umpire_requests / sizeof umpire_requests[0])
+
+START_TEST(refusals)
+{
+	struct kd *d = kd_start(fast_conf);
+	struct kp w, b, other, guest, ump, ump2, dis;
+	account(d, &w, "whitey", "player");
+	account(d, &b, "blacky", "player");
+	account(d, &other, "other", "player");
+	kp_guest(d, &guest);
+	account(d, &ump, "ref", "umpire");
+	account(d, &ump2, "ref2", "umpire");
+	account(d, &dis, "gone", "umpire");
+	int64_t game = new_game(&w, &b, 300);
+	move(&w, game, "e4");
+	/* ump2 watches as a spectator (not the chair); dis holds the chair, then is disabled. */
+	kc_ok(ump2.c, kc_req(ump2.c, "watch", "{s:I}", "game", (json_int_t)game));
+	kc_ok(dis.c, kc_req(dis.c, "umpire", "{s:I}", "game", (json_int_t)game));
+	char err[256];
+	char *argv[] = { NULL, "--state-dir", (char *)kd_state_dir(d), "user", "disable", "gone", NULL };
+	ck_assert_int_eq(kg_run_kriegd(argv, 10000, err, sizeof err), 0);
+	/* Disabled: the session is closed, and the chair goes with it. */
+	kc_event(dis.c, "account_disabled");
+	ck_assert(kc_closed(dis.c, 10000));
+
+	for (size_t i = 0; i < NREQ; i++) {
+		const char *t = umpire_requests[i];
+		refused(&w, t, game, "forbidden");        /* a player of the game */
+		refused(&b, t, game, "forbidden");
+		refused(&other, t, game, "forbidden");    /* another player */
+		refused(&guest, t, game, "forbidden");
+		refused(&ump2, t, game, "forbidden");     /* an umpire without the chair */
+		refused(&ump, t, game, "forbidden");
+		refused(&ump, t, 999999, "no_such_game"); /* no such game: existence private */
+	}
+	/* Bad fields, from the chair. */
+	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
+	json_int_t g = (json_int_t)game;
+	kc_error(ump.c, kc_req(ump.c, "clock_pause", "{s:I, s:s}", "game", g, "reason", "   "),
+	         "bad_request");
+	kc_error(ump.c, kc_req(ump.c, "clock_pause", "{s:I, s:s}", "game", g, "reason", "a\tb"),
+	         "bad_request");
+	kc_error(ump.c, kc_req(ump.c, "clock_pause", "{s:I}", "game", g), "bad_request");
+	kc_error(ump.c, kc_req(ump.c, "add_time", "{s:I, s:s, s:i, s:s}", "game", g, "color", "white",
+	                       "seconds", 0, "reason", "x"), "bad_request");
+	kc_error(ump.c, kc_req(ump.c, "add_time", "{s:I, s:s, s:i, s:s}", "game", g, "color", "white",
+	                       "seconds", 86401, "reason", "x"), "bad_request");
+	kc_error(ump.c, kc_req(ump.c, "add_time", "{s:I, s:s, s:i, s:s}", "game", g, "color", "red",
+	                       "seconds", 5, "reason", "x"), "bad_request");
+	kc_error(ump.c, kc_req(ump.c, "adjudicate", "{s:I, s:s, s:s}", "game", g, "result", "*",
+	                       "reason", "x"), "bad_request");
+	char longer[202];
+	memset(longer, 'x', sizeof longer - 1);
+	longer[sizeof longer - 1] = '\0';
+	kc_error(ump.c, kc_req(ump.c, "note", "{s:I, s:s}", "game", g, "text", longer), "bad_request");
+	/* Nothing of it reached the players, and the game goes on. */
+	kc_no_game_event(b.c, "clock_paused");
+	kc_no_game_event(b.c, "time_added");
+	kc_no_game_event(b.c, "umpire_note");
+	kc_no_game_event(b.c, "game_over");
+	move(&b, game, "e5");
+	kd_stop(d);
+}
+END_TEST
+
+static Suite *umpire_suite(void)
+{
+	Suite *s = suite_create("umpire");
+	TCase *tc = tcase_create("umpire");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, pause_addtime_crash);
+	tcase_add_test(tc, umpire_abort);
+	tcase_add_test(tc, refusals);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(umpire_suite)

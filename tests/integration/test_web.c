@@ -1,0 +1,688 @@
+/*
+ * test_web.c — the web door (server/web.c) against a real kriegd, without
+ * a browser: static files (types, headers, no traversal), the WebSocket
+ * upgrade (a connection like any other, its messages the protocol's
+ * lines), every close code, fragmented messages with control frames
+ * between the fragments, a 1 MiB message, a slow reader, a cross-origin
+ * upgrade refused, and the plain listener (loopback only, X-Forwarded-For
+ * from a trusted proxy).
+ *
+ * wsc_* is a small blocking client written here from RFC 6455 (not wslay:
+ * the server's framing is under test, so the client must not share it),
+ * over TLS or plain TCP, with SO_RCVTIMEO so every wait is bounded.
+ */
+#define _GNU_SOURCE 1   /* memmem, strcasestr */
+#include <check.h>
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+
+#include "check_main.h"
+#include "harness.h"
+#include "proto.h"
+
+#define WSC_TIMEOUT_MS 10000
+#define ORIGIN_OK "Origin: https://127.0.0.1:%d\r\n"
+
+struct wsc {
+	int fd;
+	SSL_CTX *ctx;
+	SSL *ssl;
+	char *head;             /* the response head, NUL-terminated */
+	unsigned char *rbuf;    /* bytes read past the head */
+	size_t rlen, rcap;
+};
+
+/* The port of the nth (0-based) "listening on 127.0.0.1:" line of the log:
+ * the line listener is the first, the web ones follow in config order. */
+static int listen_port(const struct kd *d, int nth)
+{
+	char *log = kd_log(d), *p = log;
+	const char *needle = "listening on 127.0.0.1:";
+	int port = -1;
+
+	for (int i = 0; (p = strstr(p, needle)) != NULL; i++, p++)
+		if (i == nth) {
+			port = atoi(p + strlen(needle));
+			break;
+		}
+	free(log);
+	ck_assert_msg(port > 0, "no listener %d in the log", nth);
+	return port;
+}
+
+static void wsc_raw_write(struct wsc *w, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n > 0) {
+		ssize_t k;
+		if (w->ssl != NULL) {
+			int r = SSL_write(w->ssl, p, (int)n);
+			k = r > 0 ? r : -1;
+		} else {
+			k = write(w->fd, p, n);
+		}
+		ck_assert_msg(k > 0, "write to kriegd failed");
+		p += k;
+		n -= (size_t)k;
+	}
+}
+
+/* Up to n bytes; 0 on EOF, -1 on time-out or error. */
+static ssize_t wsc_raw_read(struct wsc *w, void *buf, size_t n)
+{
+	if (w->ssl != NULL) {
+		int r = SSL_read(w->ssl, buf, (int)n);
+		if (r > 0)
+			return r;
+		int e = SSL_get_error(w->ssl, r);
+		ERR_clear_error();
+		return e == SSL_ERROR_ZERO_RETURN || (e == SSL_ERROR_SYSCALL && errno == 0) ? 0 : -1;
+	}
+	ssize_t k = read(w->fd, buf, n);
+	return k;
+}
+
+/* Fill rbuf to at least n bytes; false on EOF or time-out. */
+static bool wsc_fill(struct wsc *w, size_t n)
+{
+	while (w->rlen < n) {
+		if (w->rcap < n + 65536) {
+			w->rcap = n + 65536;
+			w->rbuf = realloc(w->rbuf, w->rcap);
+			ck_assert_ptr_nonnull(w->rbuf);
+		}
+		ssize_t k = wsc_raw_read(w, w->rbuf + w->rlen, w->rcap - w->rlen);
+		if (k <= 0)
+			return false;
+		w->rlen += (size_t)k;
+	}
+	return true;
+}
+
+static void wsc_consume(struct wsc *w, size_t n)
+{
+	memmove(w->rbuf, w->rbuf + n, w->rlen - n);
+	w->rlen -= n;
+}
+
+static struct wsc *wsc_connect(int port, bool tls, int rcvbuf)
+{
+	struct wsc *w = calloc(1, sizeof *w);
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	struct timeval tv = { WSC_TIMEOUT_MS / 1000, 0 };
+
+	ck_assert_ptr_nonnull(w);
+	/* A server that closes first makes our writes fail, not kill us. */
+	signal(SIGPIPE, SIG_IGN);
+	inet_pton(AF_INET, "127.0.0.1", &sin.sin_addr);
+	w->fd = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_ge(w->fd, 0);
+	if (rcvbuf > 0)
+		setsockopt(w->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+	setsockopt(w->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	setsockopt(w->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+	ck_assert_msg(connect(w->fd, (struct sockaddr *)&sin, sizeof sin) == 0, "connect: %s",
+	              strerror(errno));
+	if (tls) {
+		/* The certificate is the daemon's generated one: the line
+		 * transport's tests verify it; here the framing is under test. */
+		w->ctx = SSL_CTX_new(TLS_client_method());
+		w->ssl = SSL_new(w->ctx);
+		SSL_set_fd(w->ssl, w->fd);
+		ck_assert_msg(SSL_connect(w->ssl) == 1, "TLS handshake with the web door failed");
+	}
+	return w;
+}
+
+static void wsc_close(struct wsc *w)
+{
+	if (w == NULL)
+		return;
+	if (w->ssl != NULL)
+		SSL_free(w->ssl);
+	if (w->ctx != NULL)
+		SSL_CTX_free(w->ctx);
+	close(w->fd);
+	free(w->head);
+	free(w->rbuf);
+	free(w);
+}
+
+/* Send a request head; read the response head into w->head; its status. */
+static int wsc_request(struct wsc *w, const char *head)
+{
+	wsc_raw_write(w, head, strlen(head));
+	for (;;) {
+		unsigned char *end = w->rlen >= 4 ? memmem(w->rbuf, w->rlen, "\r\n\r\n", 4) : NULL;
+		if (end != NULL) {
+			size_t n = (size_t)(end - w->rbuf) + 4;
+			free(w->head);
+			w->head = strndup((char *)w->rbuf, n);
+			wsc_consume(w, n);
+			break;
+		}
+		ck_assert_msg(wsc_fill(w, w->rlen + 1), "no response head");
+	}
+	ck_assert(strncmp(w->head, "HTTP/1.1 ", 9) == 0);
+	return atoi(w->head + 9);
+}
+
+/* The whole body after the head (Content-Length). */
+static char *wsc_body(struct wsc *w, size_t *len)
+{
+	const char *cl = strcasestr(w->head, "\r\ncontent-length: ");
+	ck_assert_ptr_nonnull(cl);
+	size_t n = (size_t)atol(cl + 18);
+	ck_assert(wsc_fill(w, n));
+	char *b = malloc(n + 1);
+	memcpy(b, w->rbuf, n);
+	b[n] = '\0';
+	wsc_consume(w, n);
+	*len = n;
+	return b;
+}
+
+static struct wsc *wsc_upgrade(int port, bool tls, const char *extra)
+{
+	struct wsc *w = wsc_connect(port, tls, 0);
+	char req[2048];
+
+	snprintf(req, sizeof req,
+	         "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
+	         "Connection: keep-alive, Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+	         "Sec-WebSocket-Version: 13\r\n%s\r\n", port, extra != NULL ? extra : "");
+	int st = wsc_request(w, req);
+	ck_assert_msg(st == 101, "upgrade answered %d:\n%s", st, w->head);
+	/* RFC 6455's own example key and accept value. */
+	ck_assert_ptr_nonnull(strstr(w->head, "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n"));
+	return w;
+}
+
+/* One frame, masked as a client must (unless masked is false). */
+static void wsc_frame(struct wsc *w, bool fin, int opcode, const void *data, size_t n, bool masked)
+{
+	unsigned char *f = malloc(n + 14);
+	size_t h = 0;
+	const unsigned char mask[4] = { 0x12, 0x34, 0x56, 0x78 };
+
+	f[h++] = (unsigned char)((fin ? 0x80 : 0) | opcode);
+	unsigned char m = masked ? 0x80 : 0;
+	if (n < 126) {
+		f[h++] = m | (unsigned char)n;
+	} else if (n < 65536) {
+		f[h++] = m | 126;
+		f[h++] = (unsigned char)(n >> 8);
+		f[h++] = (unsigned char)n;
+	} else {
+		f[h++] = m | 127;
+		for (int i = 7; i >= 0; i--)
+			f[h++] = (unsigned char)((uint64_t)n >> (8 * i));
+	}
+	if (masked) {
+		memcpy(f + h, mask, 4);
+		h += 4;
+	}
+	for (size_t i = 0; i < n; i++)
+		f[h + i] = ((const unsigned char *)data)[i] ^ (masked ? mask[i % 4] : 0);
+	wsc_raw_write(w, f, h + n);
+	free(f);
+}
+
+static void wsc_text(struct wsc *w, const char *s)
+{
+	wsc_frame(w, true, 1, s, strlen(s), true);
+}
+
+/* The next frame from the server (servers never mask); its payload
+ * NUL-terminated in *out (caller frees).  -1 on EOF/time-out. */
+static int wsc_next(struct wsc *w, char **out, size_t *len)
+{
+	if (!wsc_fill(w, 2))
+		return -1;
+	int op = w->rbuf[0] & 0x0f;
+	ck_assert_msg(!(w->rbuf[1] & 0x80), "the server masked a frame");
+	ck_assert_msg(w->rbuf[0] & 0x80, "the server fragmented a message");
+	uint64_t n = w->rbuf[1] & 0x7f;
+	size_t h = 2;
+	if (n == 126) {
+		if (!wsc_fill(w, 4))
+			return -1;
+		n = (uint64_t)w->rbuf[2] << 8 | w->rbuf[3];
+		h = 4;
+	} else if (n == 127) {
+		if (!wsc_fill(w, 10))
+			return -1;
+		n = 0;
+		for (int i = 0; i < 8; i++)
+			n = n << 8 | w->rbuf[2 + i];
+		h = 10;
+	}
+	if (!wsc_fill(w, h + n))
+		return -1;
+	*out = malloc(n + 1);
+	memcpy(*out, w->rbuf + h, n);
+	(*out)[n] = '\0';
+	*len = n;
+	wsc_consume(w, h + n);
+	return op;
+}
+
+/* The next text message (skipping pings); asserts one arrives. */
+static json_t *wsc_msg(struct wsc *w)
+{
+	for (;;) {
+		char *p;
+		size_t n;
+		int op = wsc_next(w, &p, &n);
+		ck_assert_msg(op >= 0, "no message from the web door");
+		if (op == 9 || op == 10) {
+			free(p);
+			continue;
+		}
+		ck_assert_msg(op == 1, "expected a text frame, got opcode %d", op);
+		ck_assert_msg(memchr(p, '\n', n) == NULL, "a newline inside a message");
+		json_error_t je;
+		json_t *j = json_loads(p, 0, &je);
+		ck_assert_msg(j != NULL, "not JSON: %s", p);
+		free(p);
+		return j;
+	}
+}
+
+/* Read until the close frame; its status code (-1: closed without one). */
+static int wsc_close_code(struct wsc *w)
+{
+	for (;;) {
+		char *p;
+		size_t n;
+		int op = wsc_next(w, &p, &n);
+		if (op < 0)
+			return -1;
+		if (op == 8) {
+			int code = n >= 2 ? ((unsigned char)p[0] << 8 | (unsigned char)p[1]) : 0;
+			free(p);
+			return code;
+		}
+		free(p);
+	}
+}
+
+static json_t *wsc_hello(struct wsc *w)
+{
+	json_t *g = wsc_msg(w);
+	ck_assert_str_eq(json_string_value(json_object_get(g, "event")), "greeting");
+	json_decref(g);
+	char req[128];
+	snprintf(req, sizeof req, "{\"id\":1,\"type\":\"hello\",\"version\":%d}", PROTO_VERSION);
+	wsc_text(w, req);
+	json_t *r = wsc_msg(w);
+	ck_assert(json_is_true(json_object_get(r, "ok")));
+	return r;
+}
+
+static struct kd *start_web(const char *extra)
+{
+	char conf[1024];
+
+	snprintf(conf, sizeof conf, "listen_web = 127.0.0.1:0\n%s", extra != NULL ? extra : "");
+	return kd_start(conf);
+}
+
+/* ---- static files ---- */
+
+START_TEST(test_static_files)
+{
+	struct kd *d = start_web(NULL);
+	int port = listen_port(d, 1);
+	struct wsc *w = wsc_connect(port, true, 0);
+	char req[512];
+	size_t n;
+
+	snprintf(req, sizeof req, "GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n", port);
+	ck_assert_int_eq(wsc_request(w, req), 200);
+	ck_assert_ptr_nonnull(strstr(w->head, "\r\nContent-Type: text/html; charset=utf-8\r\n"));
+	ck_assert_ptr_nonnull(strstr(w->head, "\r\nCache-Control: no-cache\r\n"));
+	ck_assert_ptr_nonnull(strstr(w->head, "\r\nContent-Security-Policy: default-src 'none'; "
+	                                      "script-src 'self';"));
+	ck_assert_ptr_nonnull(strstr(w->head, "\r\nX-Content-Type-Options: nosniff\r\n"));
+	char *body = wsc_body(w, &n);
+	ck_assert_ptr_nonnull(strstr(body, "<html"));
+	free(body);
+	wsc_close(w);
+
+	/* Nothing outside the file set: traversal, encoded or not, and
+	 * names that exist in the source tree but are not served. */
+	static const char *const refused[] = {
+		"/../server/web.c", "/%2e%2e/%2e%2e/etc/passwd", "/..%2fserver%2fweb.c",
+		"//etc/passwd", "/index.html/..", "/.git/config", "/nonexistent.js",
+	};
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		w = wsc_connect(port, true, 0);
+		snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", refused[i]);
+		ck_assert_msg(wsc_request(w, req) == 404, "%s: %s", refused[i], w->head);
+		wsc_close(w);
+	}
+	/* GET only, HTTP/1.1 only, a bounded head. */
+	w = wsc_connect(port, true, 0);
+	ck_assert_int_eq(wsc_request(w, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"), 405);
+	wsc_close(w);
+	w = wsc_connect(port, true, 0);
+	ck_assert_int_eq(wsc_request(w, "GET / HTTP/1.0\r\nHost: x\r\n\r\n"), 505);
+	wsc_close(w);
+	w = wsc_connect(port, true, 0);
+	char *big = malloc(20000);
+	snprintf(big, 20000, "GET / HTTP/1.1\r\nHost: x\r\nX-Pad: %09000d\r\n\r\n", 0);
+	ck_assert_int_eq(wsc_request(w, big), 431);
+	free(big);
+	wsc_close(w);
+	kd_stop(d);
+}
+END_TEST
+
+/* ---- the WebSocket: a connection like any other ---- */
+
+START_TEST(test_upgrade_lines)
+{
+	struct kd *d = start_web(NULL);
+	int port = listen_port(d, 1);
+	char origin[128];
+
+	snprintf(origin, sizeof origin, ORIGIN_OK, port);
+	struct wsc *w = wsc_upgrade(port, true, origin);
+	/* The same greeting a line client gets, byte for byte. */
+	struct kc *line = kc_connect(d);
+	json_t *lg = kc_greeting(line);
+	char *p;
+	size_t n;
+	ck_assert_int_eq(wsc_next(w, &p, &n), 1);
+	char *ls = json_dumps(lg, JSON_COMPACT);
+	ck_assert_str_eq(p, ls);
+	free(ls);
+	free(p);
+	char req[128];
+	snprintf(req, sizeof req, "{\"id\":1,\"type\":\"hello\",\"version\":%d}", PROTO_VERSION);
+	wsc_text(w, req);
+	json_t *r = wsc_msg(w);
+	ck_assert(json_is_true(json_object_get(r, "ok")));
+	json_decref(r);
+	/* A bad line is answered and the connection goes on. */
+	wsc_text(w, "{not json");
+	r = wsc_msg(w);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(r, "error"), "code")),
+	                 "bad_json");
+	json_decref(r);
+	/* A message with a newline inside is not one line. */
+	wsc_text(w, "{\"id\":2,\n\"type\":\"ping\"}");
+	r = wsc_msg(w);
+	ck_assert(json_is_false(json_object_get(r, "ok")));
+	json_decref(r);
+	/* A fragmented message with a ping between its fragments. */
+	const char *a = "{\"id\":3,", *b = "\"type\":\"ping\"}";
+	wsc_frame(w, false, 1, a, strlen(a), true);
+	wsc_frame(w, true, 9, "hi", 2, true);
+	wsc_frame(w, true, 0, b, strlen(b), true);
+	ck_assert_int_eq(wsc_next(w, &p, &n), 10);   /* the pong first, with the ping's data */
+	ck_assert_str_eq(p, "hi");
+	free(p);
+	r = wsc_msg(w);
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "id")), 3);
+	ck_assert(json_is_true(json_object_get(r, "ok")));
+	json_decref(r);
+	/* A close from the client is answered with a close. */
+	wsc_frame(w, true, 8, "\x03\xe8", 2, true);
+	ck_assert_int_eq(wsc_close_code(w), 1000);
+	ck_assert(kd_log_wait(d, "reason=\"websocket close\"", 5000));
+	wsc_close(w);
+	kc_close(line);
+	kd_stop(d);
+}
+END_TEST
+
+/* Send one offending frame after hello; the close code that comes back. */
+static int close_after(struct kd *d, int port, void (*offend)(struct wsc *w))
+{
+	struct wsc *w = wsc_upgrade(port, true, NULL);
+	json_decref(wsc_hello(w));
+	offend(w);
+	int code = wsc_close_code(w);
+	wsc_close(w);
+	return code;
+}
+
+static void offend_binary(struct wsc *w)
+{
+	wsc_frame(w, true, 2, "\x01\x02", 2, true);
+}
+
+static void offend_utf8(struct wsc *w)
+{
+	wsc_frame(w, true, 1, "{\"id\":\"\xc3\x28\"}", 10, true);
+}
+
+static void offend_unmasked(struct wsc *w)
+{
+	wsc_frame(w, true, 1, "{}", 2, false);
+}
+
+static void offend_fragmented_ping(struct wsc *w)
+{
+	wsc_frame(w, false, 9, "x", 1, true);
+}
+
+static void offend_1mib(struct wsc *w)
+{
+	size_t n = 1024 * 1024;
+	char *big = malloc(n);
+	memset(big, ' ', n);
+	big[0] = '{';
+	big[n - 1] = '}';
+	/* The server may close before reading it all: a write failure then is fine. */
+	wsc_frame(w, true, 1, big, n, true);
+	free(big);
+}
+
+static void offend_line_plus_one(struct wsc *w)
+{
+	/* A line's limit counts its newline: a message of PROTO_LINE_MAX bytes is one too many. */
+	char *big = malloc(PROTO_LINE_MAX);
+	memset(big, ' ', PROTO_LINE_MAX);
+	wsc_frame(w, true, 1, big, PROTO_LINE_MAX, true);
+	free(big);
+}
+
+START_TEST(test_close_codes)
+{
+	struct kd *d = start_web(NULL);
+	int port = listen_port(d, 1);
+
+	ck_assert_int_eq(close_after(d, port, offend_binary), 1003);
+	ck_assert_int_eq(close_after(d, port, offend_utf8), 1007);
+	ck_assert_int_eq(close_after(d, port, offend_unmasked), 1002);
+	ck_assert_int_eq(close_after(d, port, offend_fragmented_ping), 1002);
+	ck_assert_int_eq(close_after(d, port, offend_line_plus_one), 1009);
+	ck_assert_int_eq(close_after(d, port, offend_1mib), 1009);
+	ck_assert(kd_log_wait(d, "reason=\"websocket: message too big\"", 5000));
+	ck_assert(kd_log_wait(d, "reason=\"websocket: binary message\"", 5000));
+	/* The longest message that fits is served (an error about its content). */
+	struct wsc *w = wsc_upgrade(port, true, NULL);
+	json_decref(wsc_hello(w));
+	char *big = malloc(PROTO_LINE_MAX);
+	memset(big, ' ', PROTO_LINE_MAX - 1);
+	big[PROTO_LINE_MAX - 1] = '\0';
+	big[0] = '[';
+	big[PROTO_LINE_MAX - 2] = ']';
+	wsc_text(w, big);
+	free(big);
+	json_t *r = wsc_msg(w);
+	ck_assert(json_is_false(json_object_get(r, "ok")));
+	json_decref(r);
+	wsc_close(w);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(test_cross_origin_refused)
+{
+	struct kd *d = start_web("web_origins = https://play.example.org\n");
+	int port = listen_port(d, 1);
+	struct wsc *w = wsc_connect(port, true, 0);
+	char req[1024];
+
+	snprintf(req, sizeof req,
+	         "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
+	         "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+	         "Sec-WebSocket-Version: 13\r\nOrigin: https://evil.example.com\r\n\r\n", port);
+	ck_assert_int_eq(wsc_request(w, req), 403);
+	ck_assert(kd_log_wait(d, "refused cross-origin upgrade origin=\"https://evil.example.com\"",
+	                      5000));
+	wsc_close(w);
+	/* A listed origin is let in. */
+	w = wsc_upgrade(port, true, "Origin: https://play.example.org\r\n");
+	json_decref(wsc_hello(w));
+	wsc_close(w);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(test_slow_reader)
+{
+	struct kd *d = start_web("output_buffer_max = 64k\nrate_limit = 1000000\n"
+	                         "rate_burst = 1000000\n");
+	int port = listen_port(d, 1);
+	struct wsc *w = wsc_connect(port, true, 4096);
+	char req[512], msg[256];
+
+	snprintf(req, sizeof req,
+	         "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
+	         "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+	         "Sec-WebSocket-Version: 13\r\n\r\n", port);
+	ck_assert_int_eq(wsc_request(w, req), 101);
+	snprintf(msg, sizeof msg, "{\"id\":\"%064d\",\"type\":\"no_such_request_type_padding_xx\"}", 7);
+	/* Requests whose replies are bigger than themselves; never read. */
+	struct timeval tv = { 2, 0 };
+	setsockopt(w->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+	for (int i = 0; i < 200000 && kd_log_count(d, "slow reader") == 0; i++) {
+		unsigned char f[300];
+		size_t n = strlen(msg);
+		ck_assert(n < 126);
+		f[0] = 0x81;
+		f[1] = (unsigned char)(0x80 | n);
+		memset(f + 2, 0, 4);   /* a zero mask: the payload as is */
+		memcpy(f + 6, msg, n);
+		if (SSL_write(w->ssl, f, (int)(n + 6)) <= 0)
+			break;
+	}
+	ck_assert_msg(kd_log_wait(d, "reason=\"output buffer over cap (slow reader)\"", 10000),
+	              "a WebSocket that never reads was not dropped");
+	wsc_close(w);
+	kd_stop(d);
+}
+END_TEST
+
+/* ---- the plain listener, behind a proxy ---- */
+
+START_TEST(test_plain_loopback_only)
+{
+	const char *bin = getenv("KRIEGD");
+	char cmd[4096], dir[] = "/tmp/kriegd-web-XXXXXX", out[8192];
+
+	if (bin == NULL)
+		bin = "build/asan/bin/kriegd";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(cmd, sizeof cmd,
+	         "'%s' --state-dir '%s/s' --listen 127.0.0.1:0 --set listen_web_plain=0.0.0.0:0 2>&1",
+	         bin, dir);
+	FILE *p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	size_t n = fread(out, 1, sizeof out - 1, p);
+	out[n] = '\0';
+	int st = pclose(p);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) != 0, "kriegd started:\n%s", out);
+	ck_assert_msg(strstr(out, "listen_web_plain 0.0.0.0:0: refused, not a loopback address") != NULL,
+	              "%s", out);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+START_TEST(test_plain_forwarded_for)
+{
+	struct kd *d = kd_start("listen_web_plain = 127.0.0.1:0\nweb_trusted_proxy = 127.0.0.1\n"
+	                        "max_connections_per_ip = 2\n");
+	int port = listen_port(d, 1);
+	char extra[256];
+
+	/* Behind the proxy the page's origin is https://HOST. */
+	snprintf(extra, sizeof extra, "X-Forwarded-For: 10.9.9.9, 203.0.113.7\r\n" ORIGIN_OK, port);
+	struct wsc *w = wsc_upgrade(port, false, extra);
+	json_decref(wsc_hello(w));
+	ck_assert(kd_log_wait(d, "peer=203.0.113.7(via 127.0.0.1) transport=websocket", 5000));
+	/* The abuse limits count the forwarded address: two from 203.0.113.7
+	 * fill its share, and a third is refused as server_full ... */
+	struct wsc *w2 = wsc_upgrade(port, false, "X-Forwarded-For: 203.0.113.7\r\n");
+	json_decref(wsc_hello(w2));
+	struct wsc *w3 = wsc_upgrade(port, false, "X-Forwarded-For: 203.0.113.7\r\n");
+	json_t *e = wsc_msg(w3);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "error"), "code")),
+	                 "server_full");
+	json_decref(e);
+	ck_assert_int_eq(wsc_close_code(w3), 1000);
+	wsc_close(w3);
+	/* ... while another forwarded address still gets in. */
+	struct wsc *w4 = wsc_upgrade(port, false, "X-Forwarded-For: 198.51.100.1\r\n");
+	json_decref(wsc_hello(w4));
+	wsc_close(w4);
+	wsc_close(w2);
+	wsc_close(w);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(test_forwarded_for_untrusted_ignored)
+{
+	struct kd *d = kd_start("listen_web_plain = 127.0.0.1:0\n");
+	int port = listen_port(d, 1);
+	struct wsc *w = wsc_upgrade(port, false, "X-Forwarded-For: 203.0.113.7\r\n");
+
+	json_decref(wsc_hello(w));
+	ck_assert(kd_log_wait(d, "peer=127.0.0.1:", 5000));
+	ck_assert_int_eq(kd_log_count(d, "203.0.113.7"), 0);
+	wsc_close(w);
+	kd_stop(d);
+}
+END_TEST
+
+static Suite *web_suite(void)
+{
+	Suite *s = suite_create("web");
+	TCase *tc = tcase_create("door");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_static_files);
+	tcase_add_test(tc, test_upgrade_lines);
+	tcase_add_test(tc, test_close_codes);
+	tcase_add_test(tc, test_cross_origin_refused);
+	tcase_add_test(tc, test_slow_reader);
+	tcase_add_test(tc, test_plain_loopback_only);
+	tcase_add_test(tc, test_plain_forwarded_for);
+	tcase_add_test(tc, test_forwarded_for_untrusted_ignored);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(web_suite)

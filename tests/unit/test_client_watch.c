@@ -1,0 +1,590 @@
+/*
+ * test_client_watch.c — krieg's seats, with no server: canned server lines
+ * in (announcements built by the real referee and the shared event codec,
+ * each copy to the audience the core gave it), requests out, words and
+ * boards shown.
+ *   - a spectator's seat: the public stream in words, ticking clocks, the
+ *     game's end, catch-up pages; it shows nothing it was not sent, and
+ *     not even a private copy sent to it by mistake;
+ *   - the umpire's chair: the true board with both sides' pieces (ASCII and
+ *     Unicode), each side's last try and its ruling, who heard what, the
+ *     players' connections;
+ *   - the umpire's actions: the requests they become, refusals shown;
+ *   - the umpire's actions as a player and a spectator see them.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "check_main.h"
+#include "client.h"
+#include "event_json.h"
+#include "fen.h"
+#include "referee.h"
+
+struct sink {
+	char sent[64][1024];
+	int nsent;
+	char printed[65536];
+	long now;
+};
+
+static int sink_send(void *ctx, const char *line)
+{
+	struct sink *s = ctx;
+	if (s->nsent < 64)
+		snprintf(s->sent[s->nsent], sizeof s->sent[0], "%s", line);
+	s->nsent++;
+	return 0;
+}
+
+static void sink_print(void *ctx, const char *text)
+{
+	struct sink *s = ctx;
+	size_t n = strlen(s->printed);
+	snprintf(s->printed + n, sizeof s->printed - n, "%s\n", text);
+}
+
+static long sink_now(void *ctx)
+{
+	return ((struct sink *)ctx)->now;
+}
+
+static void make_client(struct client *c, struct sink *s)
+{
+	memset(s, 0, sizeof *s);
+	s->now = 100000;
+	client_init(c);
+	c->ctx = s;
+	c->send = sink_send;
+	c->print = sink_print;
+	c->now = sink_now;
+}
+
+/* The last request sent, keys sorted, without its id; and that id. */
+static char *last_sent(struct sink *s, long long *id)
+{
+	ck_assert_int_gt(s->nsent, 0);
+	json_t *r = json_loads(s->sent[s->nsent - 1], 0, NULL);
+	ck_assert_ptr_nonnull(r);
+	if (id)
+		*id = json_integer_value(json_object_get(r, "id"));
+	json_object_del(r, "id");
+	char *text = json_dumps(r, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(r);
+	return text;
+}
+
+static void expect_sent(struct sink *s, const char *want)
+{
+	char *got = last_sent(s, NULL);
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+
+static void receive(struct client *c, json_t *msg)
+{
+	char *line = json_dumps(msg, JSON_COMPACT);
+	client_receive(c, line);
+	free(line);
+	json_decref(msg);
+}
+
+/* The copies of evs[from..] a listener in `aud` receives, as the server sends them. */
+static json_t *copies(const struct evlist *evs, size_t from, unsigned aud, long game, const char *rules,
+                      bool clock)
+{
+	json_t *arr = json_array();
+	for (size_t i = from; i < evs->n; i++) {
+		if (!(evs->v[i].audience & aud))
+			continue;
+		json_t *j = event_to_json(&evs->v[i], ruleset_find(rules), (int)game);
+		if (aud == AUD_SPECTATOR)
+			json_object_del(j, "audience");
+		if (clock)
+			json_object_set_new(j, "clock", json_pack("{s:i, s:i}", "white", 300000, "black", 300000));
+		json_array_append_new(arr, j);
+	}
+	return arr;
+}
+
+static void deliver(struct client *c, const struct evlist *evs, size_t from, unsigned aud, long game,
+                    const char *rules)
+{
+	json_t *arr = copies(evs, from, aud, game, rules, true);
+	size_t i;
+	json_t *j;
+	json_array_foreach(arr, i, j)
+		receive(c, json_incref(j));
+	json_decref(arr);
+}
+
+static json_t *ok_reply(long long id, long game, const char *seat, const char *rules, int ply, const char *to_move)
+{
+	return json_pack("{s:I, s:b, s:I, s:s, s:s, s:s, s:b, s:s, s:i, s:s, s:{s:i, s:i}, s:{s:i, s:i}}", "id",
+	                 (json_int_t)id, "ok", 1, "game", (json_int_t)game, "rules", rules, "white", "alice",
+	                 "black", "bob", "rated", 0, "seat", seat, "ply", ply, "to_move", to_move, "time",
+	                 "base", 300, "inc", 0, "clock", "white", 300000, "black", 300000);
+}
+
+/* The words and coordinates of a game's moves a spectator must never see. */
+static const char *const secret[] = { "e2e4", "e4", "e7e5", "e5", "g1f3", "Nf3", "d7d5", "d7d4", "e4d5",
+                                      "Qh5", "d1h5", "Umpire's board", " P ", " p " };
+
+static void assert_no_secret(const char *text)
+{
+	for (size_t i = 0; i < sizeof secret / sizeof secret[0]; i++)
+		ck_assert_msg(strstr(text, secret[i]) == NULL, "\"%s\" shown to a spectator:\n%s", secret[i], text);
+}
+
+START_TEST(spectator_sees_the_public_stream)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s);
+	c.ropts.unicode = false;
+	ck_assert_int_eq(client_command(&c, "watch 12"), 0);
+	long long id;
+	char *req = last_sent(&s, &id);
+	ck_assert_str_eq(req, "{\"game\":12,\"type\":\"watch\"}");
+	free(req);
+
+	char err[128];
+	struct referee *ref = referee_new(ruleset_find("english"), NULL, err, sizeof err);
+	struct evlist evs;
+	evlist_init(&evs);
+	ck_assert_int_eq(referee_begin(ref, &evs), 0);
+	ck_assert_int_eq(referee_attempt(ref, WHITE, "e4", &evs), 0);
+	json_t *r = ok_reply(id, 12, "spectator", "english", referee_plies(ref), "black");
+	json_object_set_new(r, "events", copies(&evs, 0, AUD_SPECTATOR, 12, "english", false));
+	json_object_set_new(r, "total", json_integer(1));
+	receive(&c, r);
+	ck_assert_msg(strstr(s.printed, "Watching game 12"), "%s", s.printed);
+	ck_assert_ptr_nonnull(strstr(s.printed, "White has moved"));
+	ck_assert_ptr_nonnull(strstr(s.printed, "you are watching"));
+
+	/* live: an illegal try (english tells everyone, the move to nobody but its maker), a move */
+	size_t from = evs.n;
+	ck_assert_int_eq(referee_attempt(ref, BLACK, "d7d4", &evs), 0);
+	ck_assert_int_eq(referee_attempt(ref, BLACK, "d5", &evs), 0);
+	ck_assert_int_eq(referee_attempt(ref, WHITE, "exd5", &evs), 0);
+	deliver(&c, &evs, from, AUD_SPECTATOR, 12, "english");
+	ck_assert_msg(strstr(s.printed, "#12 (watching): Black tried an illegal move"), "%s", s.printed);
+	ck_assert_ptr_nonnull(strstr(s.printed, "#12 (watching): White captured on d5"));
+
+	/* the clocks tick for the side to move, in the prompt */
+	char prompt[256];
+	s.now += 3000;
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_str_eq(prompt, "[#12 watching | White 5:00 | Black 4:57 | Black to move] > ");
+
+	/* copies meant for others, sent by mistake: nothing of them is shown */
+	from = evs.n;
+	ck_assert_int_eq(referee_attempt(ref, BLACK, "Qxd5", &evs), 0);
+	json_t *priv = copies(&evs, from, AUD_BLACK | AUD_UMPIRE, 12, "english", true);
+	size_t i;
+	json_t *j;
+	json_array_foreach(priv, i, j) {
+		const char *name = json_string_value(json_object_get(j, "event"));
+		if (!strcmp(name, "move") || !strcmp(name, "umpire_move"))
+			receive(&c, json_incref(j));
+	}
+	json_decref(priv);
+	receive(&c, json_pack("{s:s, s:i, s:s, s:i}", "event", "board", "game", 12, "fen",
+	                      "rnb1kbnr/ppp2ppp/8/3q4/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3", "ply", 4));
+	ck_assert_int_eq(client_command(&c, "board"), 0);
+	assert_no_secret(s.printed);
+	ck_assert_ptr_null(strstr(s.printed, "Qxd5"));
+	ck_assert_ptr_null(strstr(s.printed, "played"));
+
+	/* the end */
+	from = evs.n;
+	ck_assert_int_eq(referee_end(ref, REASON_RESIGNATION, BLACK, &evs), 0);
+	deliver(&c, &evs, from, AUD_SPECTATOR, 12, "english");
+	ck_assert_msg(strstr(s.printed, "#12 (watching): Game over: Black resigned. White wins (1-0)"), "%s", s.printed);
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_ptr_nonnull(strstr(prompt, "game over"));
+	/* the server closed the seat: unwatch clears it here without asking */
+	int before = s.nsent;
+	ck_assert_int_eq(client_command(&c, "unwatch"), 0);
+	ck_assert_int_eq(s.nsent, before);
+	ck_assert_ptr_null(client_seat(&c, 12));
+	assert_no_secret(s.printed);
+	evlist_free(&evs);
+	referee_free(ref);
+	client_free(&c);
+}
+END_TEST
+
+/* A long catch-up comes in pages: each asked for, live events meanwhile left to the pages. */
+START_TEST(spectator_catch_up_pages)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s);
+	ck_assert_int_eq(client_command(&c, "watch 3"), 0);
+	long long id;
+	free(last_sent(&s, &id));
+
+	char err[128];
+	struct referee *ref = referee_new(ruleset_find("icc"), NULL, err, sizeof err);
+	struct evlist evs;
+	evlist_init(&evs);
+	ck_assert_int_eq(referee_begin(ref, &evs), 0);
+	static const char *const moves[] = { "e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5" };
+	for (size_t k = 0; k < 6; k++)
+		ck_assert_int_eq(referee_attempt(ref, k % 2 ? BLACK : WHITE, moves[k], &evs), 0);
+	json_t *all = copies(&evs, 0, AUD_SPECTATOR, 3, "icc", false);
+	size_t total = json_array_size(all);
+	ck_assert_uint_gt(total, 6);
+
+	json_t *r = ok_reply(id, 3, "spectator", "icc", 6, "white");
+	json_t *page = json_array();
+	for (size_t k = 0; k < 4; k++)
+		json_array_append(page, json_array_get(all, k));
+	json_object_set_new(r, "events", page);
+	json_object_set_new(r, "total", json_integer((json_int_t)total));
+	json_object_set_new(r, "next", json_integer(4));
+	receive(&c, r);
+	char *req = last_sent(&s, &id);
+	ck_assert_str_eq(req, "{\"from\":4,\"game\":3,\"type\":\"watch\"}");
+	free(req);
+	ck_assert_ptr_null(strstr(s.printed, "Watching game 3"));   /* not before the whole catch-up */
+	/* a live event before the last page: the page holds it; not shown twice */
+	receive(&c, json_incref(json_array_get(all, total - 1)));
+	r = ok_reply(id, 3, "spectator", "icc", 6, "white");
+	page = json_array();
+	for (size_t k = 4; k < total; k++)
+		json_array_append(page, json_array_get(all, k));
+	json_object_set_new(r, "events", page);
+	json_object_set_new(r, "total", json_integer((json_int_t)total));
+	receive(&c, r);
+	ck_assert_msg(strstr(s.printed, "Watching game 3"), "%s", s.printed);
+	struct seat *seat = client_seat(&c, 3);
+	ck_assert_ptr_nonnull(seat);
+	ck_assert_int_eq(seat->heard, (long)total);
+	ck_assert(!seat->loading);
+	ck_assert_int_eq(seat->to_move, WHITE);
+	ck_assert_int_eq(seat->ply, 6);
+	/* a later page refused (the game ended meanwhile): the seat goes */
+	ck_assert_int_eq(client_command(&c, "watch 4"), 0);
+	free(last_sent(&s, &id));
+	r = ok_reply(id, 4, "spectator", "icc", 0, "white");
+	json_object_set_new(r, "events", json_array());
+	json_object_set_new(r, "total", json_integer(9));
+	json_object_set_new(r, "next", json_integer(0 + 5));
+	receive(&c, r);
+	free(last_sent(&s, &id));
+	receive(&c, json_pack("{s:I, s:b, s:{s:s, s:s}}", "id", (json_int_t)id, "ok", 0, "error", "code",
+	                      "no_such_game", "message", "no such live game"));
+	ck_assert_ptr_null(client_seat(&c, 4));
+	ck_assert_ptr_nonnull(strstr(s.printed, "watch refused: no such live game (no_such_game)"));
+	json_decref(all);
+	evlist_free(&evs);
+	referee_free(ref);
+	client_free(&c);
+}
+END_TEST
+
+/* The chair after 1.e4 and a refused try: the true board, the tries, who heard what. */
+static void seat_umpire(struct client *c, struct sink *s, struct referee **refp, struct evlist *evs)
+{
+	ck_assert_int_eq(client_command(c, "umpire 7"), 0);
+	long long id;
+	char *req = last_sent(s, &id);
+	ck_assert_str_eq(req, "{\"game\":7,\"type\":\"umpire\"}");
+	free(req);
+	char err[128];
+	struct referee *ref = referee_new(ruleset_find("english"), NULL, err, sizeof err);
+	evlist_init(evs);
+	ck_assert_int_eq(referee_begin(ref, evs), 0);
+	ck_assert_int_eq(referee_attempt(ref, WHITE, "e4", evs), 0);
+	ck_assert_int_eq(referee_attempt(ref, BLACK, "d7d4", evs), 0);
+	char fen[FEN_MAX];
+	fen_format(referee_board(ref), fen, sizeof fen);
+	json_t *r = ok_reply(id, 7, "umpire", "english", referee_plies(ref), "black");
+	json_object_set_new(r, "events", copies(evs, 0, AUD_UMPIRE, 7, "english", false));
+	json_object_set_new(r, "total", json_integer(3));
+	json_object_set_new(r, "fen", json_string(fen));
+	json_object_set_new(r, "connected", json_pack("{s:b, s:b}", "white", 1, "black", 0));
+	receive(c, r);
+	*refp = ref;
+}
+
+START_TEST(umpire_chair_shows_everything)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s);
+	c.ropts.unicode = false;
+	struct referee *ref;
+	struct evlist evs;
+	seat_umpire(&c, &s, &ref, &evs);
+	const char *p = s.printed;
+	ck_assert_msg(strstr(p, "In the umpire's chair of game 7"), "%s", p);
+	ck_assert_ptr_nonnull(strstr(p, "Umpire's board"));
+	/* both sides' pieces on the true board */
+	ck_assert_msg(strstr(p, " 8  r  n  b  q  k  b  n  r  8"), "%s", p);
+	ck_assert_ptr_nonnull(strstr(p, " 4  .  .  .  .  P  .  .  .  4"));
+	ck_assert_ptr_nonnull(strstr(p, " 1  R  N  B  Q  K  B  N  R  1"));
+	/* each announcement with who heard it; the tries named */
+	ck_assert_ptr_nonnull(strstr(p, "[umpire only] White played e4"));
+	ck_assert_msg(strstr(p, "[Black] Black tried d7d4: illegal"), "%s", p);
+	ck_assert_ptr_nonnull(strstr(p, "Last tries: White e4: played | Black d7d4: illegal"));
+	ck_assert_ptr_nonnull(strstr(p, "White (alice) 5:00, connected | Black (bob) 5:00, away"));
+
+	/* live: Black's move, the new true board, a connection coming back */
+	size_t from = evs.n;
+	ck_assert_int_eq(referee_attempt(ref, BLACK, "d5", &evs), 0);
+	s.printed[0] = '\0';
+	deliver(&c, &evs, from, AUD_UMPIRE, 7, "english");
+	char fen[FEN_MAX];
+	fen_format(referee_board(ref), fen, sizeof fen);
+	receive(&c, json_pack("{s:s, s:i, s:s, s:i}", "event", "board", "game", 7, "fen", fen, "ply", 2));
+	receive(&c, json_pack("{s:s, s:i, s:s, s:b}", "event", "connection", "game", 7, "color", "black",
+	                      "connected", 1));
+	client_flush(&c);
+	p = s.printed;
+	ck_assert_msg(strstr(p, "#7 (umpire): [umpire only] Black played d5"), "%s", p);
+	ck_assert_ptr_nonnull(strstr(p, "#7 (umpire): [umpire only] Black (bob) is connected again"));
+	ck_assert_ptr_nonnull(strstr(p, " 5  .  .  .  p  .  .  .  .  5"));
+	ck_assert_ptr_nonnull(strstr(p, "Last tries: White e4: played | Black d5: played"));
+	ck_assert_ptr_nonnull(strstr(p, "connected | Black (bob) 5:00, connected"));
+
+	/* Unicode: both sides' glyphs */
+	c.ropts.unicode = true;
+	s.printed[0] = '\0';
+	ck_assert_int_eq(client_command(&c, "board"), 0);
+	ck_assert_ptr_nonnull(strstr(s.printed, "\u2659"));
+	ck_assert_ptr_nonnull(strstr(s.printed, "\u265F"));
+	ck_assert_ptr_nonnull(strstr(s.printed, "\u2654"));
+	ck_assert_ptr_nonnull(strstr(s.printed, "\u265A"));
+	evlist_free(&evs);
+	referee_free(ref);
+	client_free(&c);
+}
+END_TEST
+
+START_TEST(umpire_actions_requests_and_refusals)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s);
+	/* no chair: refused here, nothing sent */
+	static const char *const acts[] = { "pause", "unpause lunch", "addtime white 60 a noisy hall",
+	                                    "adjudicate 1-0 mate in one", "abort fire alarm", "note hello" };
+	for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++) {
+		ck_assert_int_eq(client_command(&c, acts[i]), -1);
+		ck_assert_int_eq(s.nsent, 0);
+	}
+	ck_assert_msg(strstr(s.printed, "pause: you hold no umpire's chair"), "%s", s.printed);
+
+	struct referee *ref;
+	struct evlist evs;
+	seat_umpire(&c, &s, &ref, &evs);
+	ck_assert_int_eq(client_command(&c, "pause"), 0);
+	expect_sent(&s, "{\"game\":7,\"reason\":\"no reason given\",\"type\":\"clock_pause\"}");
+	ck_assert_int_eq(client_command(&c, "pause  the hall lights are out  "), 0);
+	expect_sent(&s, "{\"game\":7,\"reason\":\"the hall lights are out\",\"type\":\"clock_pause\"}");
+	ck_assert_int_eq(client_command(&c, "unpause lights back"), 0);
+	expect_sent(&s, "{\"game\":7,\"reason\":\"lights back\",\"type\":\"clock_unpause\"}");
+	ck_assert_int_eq(client_command(&c, "addtime black 90 the clock was   started late"), 0);
+	expect_sent(&s, "{\"color\":\"black\",\"game\":7,\"reason\":\"the clock was   started late\","
+	                "\"seconds\":90,\"type\":\"add_time\"}");
+	ck_assert_int_eq(client_command(&c, "adjudicate draw dead drawn ending"), 0);
+	expect_sent(&s, "{\"game\":7,\"reason\":\"dead drawn ending\",\"result\":\"1/2-1/2\",\"type\":\"adjudicate\"}");
+	ck_assert_int_eq(client_command(&c, "abort fire alarm"), 0);
+	expect_sent(&s, "{\"game\":7,\"reason\":\"fire alarm\",\"type\":\"umpire_abort\"}");
+	ck_assert_int_eq(client_command(&c, "note --public Play resumes at 3"), 0);
+	expect_sent(&s, "{\"game\":7,\"public\":true,\"text\":\"Play resumes at 3\",\"type\":\"note\"}");
+	long long id;
+	ck_assert_int_eq(client_command(&c, "note white looked at the ceiling"), 0);
+	char *req = last_sent(&s, &id);
+	ck_assert_str_eq(req, "{\"game\":7,\"public\":false,\"text\":\"white looked at the ceiling\",\"type\":\"note\"}");
+	free(req);
+	/* the answer, and a refusal with its code */
+	receive(&c, json_pack("{s:I, s:b, s:i}", "id", (json_int_t)id, "ok", 1, "game", 7));
+	ck_assert_msg(strstr(s.printed, "#7: done (note recorded)."), "%s", s.printed);
+	ck_assert_int_eq(client_command(&c, "pause x"), 0);
+	free(last_sent(&s, &id));
+	int errors = c.errors;
+	receive(&c, json_pack("{s:I, s:b, s:{s:s, s:s}}", "id", (json_int_t)id, "ok", 0, "error", "code",
+	                      "forbidden", "message", "an umpire who plays a live game cannot umpire"));
+	ck_assert_ptr_nonnull(strstr(s.printed, "pause refused: an umpire who plays a live game cannot umpire (forbidden)"));
+	ck_assert_int_eq(c.errors, errors + 1);
+	/* bad words: told here, nothing sent */
+	int n = s.nsent;
+	static const char *const bad[] = { "addtime green 60 x", "addtime white 0 x", "addtime white 86401 x",
+	                                   "addtime white 60", "adjudicate 2-0 x", "adjudicate 1-0",
+	                                   "note", "note --public", "note \t", "abort \x01 bell" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		ck_assert_msg(client_command(&c, bad[i]) == -1, "%s accepted", bad[i]);
+	char longer[CMD_REASON_MAX + 16];
+	memset(longer, 'a', sizeof longer - 1);
+	longer[sizeof longer - 1] = '\0';
+	memcpy(longer, "note ", 5);
+	ck_assert_int_eq(client_command(&c, longer), -1);
+	ck_assert_int_eq(s.nsent, n);
+	/* a player's abort is still the plain abort, of the current game */
+	client_receive(&c, "{\"event\":\"game_start\",\"game\":9,\"rules\":\"icc\",\"white\":\"me\",\"black\":\"x\","
+	                   "\"color\":\"white\",\"rated\":false}");
+	ck_assert_int_eq(client_command(&c, "abort"), 0);
+	expect_sent(&s, "{\"game\":9,\"type\":\"abort\"}");
+	evlist_free(&evs);
+	referee_free(ref);
+	client_free(&c);
+}
+END_TEST
+
+static const char *const umpire_lines[] = {
+	"{\"event\":\"clock_paused\",\"game\":%d,\"by\":\"umpire\",\"reason\":\"lights out\",\"clock\":{\"white\":250000,\"black\":200000}}",
+	"{\"event\":\"time_added\",\"game\":%d,\"color\":\"black\",\"seconds\":60,\"reason\":\"noise\",\"clock\":{\"white\":250000,\"black\":260000}}",
+	"{\"event\":\"clock_unpaused\",\"game\":%d,\"by\":\"umpire\",\"reason\":\"lights back\",\"clock\":{\"white\":250000,\"black\":260000}}",
+	"{\"event\":\"umpire_note\",\"game\":%d,\"text\":\"Play ends at 6\\u001b[31m\"}",
+	"{\"event\":\"game_over\",\"game\":%d,\"result\":\"1-0\",\"reason\":\"adjudication\",\"note\":\"mate in one\",\"ply\":3,\"audience\":[\"white\",\"black\",\"umpire\",\"spectator\"]}",
+};
+
+static void umpire_acts(struct client *c, struct sink *s, int game, const char *prefix)
+{
+	char line[512], prompt[256];
+	snprintf(line, sizeof line, umpire_lines[0], game);
+	client_receive(c, line);
+	s->now += 5000;   /* paused: no time passes on either clock */
+	client_prompt(c, prompt, sizeof prompt);
+	ck_assert_msg(strstr(prompt, "White 4:10 | Black 3:20"), "%s", prompt);
+	snprintf(line, sizeof line, umpire_lines[1], game);
+	client_receive(c, line);
+	snprintf(line, sizeof line, umpire_lines[2], game);
+	client_receive(c, line);
+	s->now += 2000;
+	client_prompt(c, prompt, sizeof prompt);
+	ck_assert_msg(strstr(prompt, "White 4:08 | Black 4:20"), "%s", prompt);
+	snprintf(line, sizeof line, umpire_lines[3], game);
+	client_receive(c, line);
+	snprintf(line, sizeof line, umpire_lines[4], game);
+	client_receive(c, line);
+	static const char *const said[] = {
+		"The umpire paused the clocks: lights out", "The umpire gave Black 60 more seconds: noise",
+		"The umpire restarted the clocks: lights back", "The umpire says: Play ends at 6?[31m",
+		"Game over: White wins by the umpire's decision (1-0): mate in one",
+	};
+	for (size_t i = 0; i < sizeof said / sizeof said[0]; i++) {
+		char want[256];
+		snprintf(want, sizeof want, "%s%s", prefix, said[i]);
+		ck_assert_msg(strstr(s->printed, want), "\"%s\" not in:\n%s", want, s->printed);
+	}
+	ck_assert_ptr_null(strstr(s->printed, "\033[31m"));   /* no escape reaches the terminal */
+}
+
+START_TEST(players_and_spectators_hear_the_umpire)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s);
+	client_receive(&c, "{\"event\":\"game_start\",\"game\":5,\"rules\":\"icc\",\"white\":\"me\",\"black\":\"x\","
+	                   "\"color\":\"white\",\"rated\":false,\"clock\":{\"white\":300000,\"black\":300000}}");
+	umpire_acts(&c, &s, 5, "#5: ");
+	ck_assert(client_current(&c)->view.over);
+	client_free(&c);
+
+	make_client(&c, &s);
+	ck_assert_int_eq(client_command(&c, "watch 6"), 0);
+	long long id;
+	free(last_sent(&s, &id));
+	json_t *r = ok_reply(id, 6, "spectator", "icc", 0, "white");
+	json_object_set_new(r, "events", json_array());
+	json_object_set_new(r, "total", json_integer(0));
+	receive(&c, r);
+	umpire_acts(&c, &s, 6, "#6 (watching): ");
+	ck_assert(client_seat(&c, 6)->over);
+	client_free(&c);
+}
+END_TEST
+
+START_TEST(live_list_and_seat_commands)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s);
+	ck_assert_int_eq(client_command(&c, "live"), 0);
+	long long id;
+	char *req = last_sent(&s, &id);
+	ck_assert_str_eq(req, "{\"type\":\"live\"}");
+	free(req);
+	client_receive(&c, "{\"id\":1,\"ok\":true,\"games\":[{\"game\":12,\"rules\":\"icc\",\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"rated\":false,\"ply\":14,\"to_move\":\"white\",\"time\":{\"base\":300.0,"
+	                   "\"inc\":2.0},\"clock\":{\"white\":281000,\"black\":290500}}],\"total\":2,\"next\":1}");
+	ck_assert_msg(strstr(s.printed, "game 12: alice (White) vs bob (Black), icc, 5+2, unrated, move 8, white to "
+	                                "move, clocks 4:41 | 4:51"), "%s", s.printed);
+	req = last_sent(&s, &id);
+	ck_assert_str_eq(req, "{\"from\":1,\"type\":\"live\"}");
+	free(req);
+	/* the server takes a seat away */
+	ck_assert_int_eq(client_command(&c, "umpire 12"), 0);
+	free(last_sent(&s, &id));
+	json_t *r = ok_reply(id, 12, "umpire", "icc", 0, "white");
+	json_object_set_new(r, "events", json_array());
+	json_object_set_new(r, "total", json_integer(0));
+	receive(&c, r);
+	ck_assert_ptr_nonnull(client_seat(&c, 12));
+	client_receive(&c, "{\"event\":\"unwatched\",\"game\":12,\"seat\":\"umpire\",\"reason\":\"your own game started\"}");
+	ck_assert_ptr_null(client_seat(&c, 12));
+	ck_assert_ptr_nonnull(strstr(s.printed, "#12: you no longer hold the umpire's seat: your own game started."));
+	/* unwatch GAME asks the server, and the answer clears the seat */
+	ck_assert_int_eq(client_command(&c, "watch 13"), 0);
+	free(last_sent(&s, &id));
+	r = ok_reply(id, 13, "spectator", "icc", 0, "white");
+	json_object_set_new(r, "events", json_array());
+	json_object_set_new(r, "total", json_integer(0));
+	receive(&c, r);
+	ck_assert_int_eq(client_command(&c, "unwatch 13"), 0);
+	req = last_sent(&s, &id);
+	ck_assert_str_eq(req, "{\"game\":13,\"type\":\"unwatch\"}");
+	free(req);
+	receive(&c, json_pack("{s:I, s:b, s:i}", "id", (json_int_t)id, "ok", 1, "game", 13));
+	ck_assert_ptr_null(client_seat(&c, 13));
+	ck_assert_int_eq(client_command(&c, "unwatch"), -1);   /* none left */
+	ck_assert_int_eq(client_command(&c, "watch x"), -1);
+	client_free(&c);
+}
+END_TEST
+
+/* krieg watch GAME: the seat is asked for once the login is in. */
+START_TEST(watch_after_login)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s);
+	snprintf(c.on_login, sizeof c.on_login, "watch 21");
+	ck_assert_int_eq(client_command(&c, "login carol sesame-open"), 0);
+	long long id;
+	free(last_sent(&s, &id));
+	ck_assert_int_eq(s.nsent, 1);
+	receive(&c, json_pack("{s:I, s:b, s:s, s:s, s:[]}", "id", (json_int_t)id, "ok", 1, "user", "carol",
+	                      "token", "t", "games"));
+	ck_assert_int_eq(s.nsent, 2);
+	expect_sent(&s, "{\"game\":21,\"type\":\"watch\"}");
+	ck_assert_str_eq(c.on_login, "");
+	client_free(&c);
+}
+END_TEST
+
+static Suite *watch_suite(void)
+{
+	Suite *s = suite_create("client_watch");
+	TCase *tc = tcase_create("watch");
+	tcase_add_test(tc, spectator_sees_the_public_stream);
+	tcase_add_test(tc, spectator_catch_up_pages);
+	tcase_add_test(tc, umpire_chair_shows_everything);
+	tcase_add_test(tc, umpire_actions_requests_and_refusals);
+	tcase_add_test(tc, players_and_spectators_hear_the_umpire);
+	tcase_add_test(tc, live_list_and_seat_commands);
+	tcase_add_test(tc, watch_after_login);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(watch_suite)
