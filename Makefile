@@ -139,6 +139,23 @@ $(WEB_ASSETS_C): $(BUILD)/gen/genassets $(addprefix client-web/,$(WEB_FILES))
 $(WEB_ASSETS_OBJ): $(WEB_ASSETS_C)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(SERVER_INC) $(CFLAGS) -c -o $@ $<
+# The browser tests (tests/browser/): Debian's chromium driven by Node with
+# playwright-core (installed from the committed package-lock.json into
+# tests/browser/node_modules; no browser is downloaded) against a real kriegd.
+BROWSER_DEBS = chromium nodejs npm
+.PHONY: browser-deps check-browser
+browser-deps:
+	@if [ -x /usr/bin/chromium ] && command -v node >/dev/null && command -v npm >/dev/null; then :; else \
+	  echo "make check-browser: installing $(BROWSER_DEBS)"; \
+	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $(BROWSER_DEBS) || \
+	  { echo "make check-browser: chromium could not be installed; the browser tests cannot run" >&2; exit 1; }; \
+	fi
+	@[ -d tests/browser/node_modules/playwright-core ] || (cd tests/browser && npm ci --no-audit --no-fund)
+check-browser: browser-deps $(BINDIR)/kriegd
+	@mkdir -p $(BUILD)/browser
+	node tests/browser/play.mjs $(abspath $(BINDIR)/kriegd) $(abspath $(BUILD)/browser/screenshot.png)
 # --- end web client -------------------------------------------------------------
 
 # --- binaries ---------------------------------------------------------------
@@ -200,6 +217,7 @@ check: deps
 	KRIEGD=$(abspath build/tsan/bin/kriegd) tests/run-tests.sh tsan \
 	  $(addprefix build/asan/tests/integration/,$(THREAD_TESTS))
 	if command -v clang >/dev/null; then $(MAKE) fuzz-smoke; fi
+	$(MAKE) $(ASAN_VARS) check-browser
 
 # The daemon's threads (store writer, password hashing) under ThreadSanitizer:
 # the integration tests that drive them run against a TSan-built kriegd.
@@ -284,7 +302,7 @@ memcheck: deps
 	@$(MAKE) --no-print-directory all $(INTEG_BINS)
 	@KRIEGD=$(abspath tests/integration/valgrind-kriegd) KRIEGD_MEMCHECK=$(abspath $(BINDIR)/kriegd) \
 	 KRIEG=$(abspath $(BINDIR)/krieg) KRIEG_REFEREE=$(abspath $(BINDIR)/krieg-referee) \
-	 CK_TIMEOUT_MULTIPLIER=20 tests/run-tests.sh memcheck $(MEMCHECK_TESTS)
+	 CK_TIMEOUT_MULTIPLIER=20 KRIEG_TIMEOUT_SCALE=20 tests/run-tests.sh memcheck $(MEMCHECK_TESTS)
 
 run: deps
 	@$(MAKE) --no-print-directory all

@@ -68,10 +68,11 @@ int auth_guest_name(char *out, size_t outlen, int nchars);
 /*
  * Roles (schema 6, PROTOCOL.md "Roles"): every account is a player, an
  * umpire or an admin (an admin may do whatever an umpire may).  They are
- * set offline by `kriegd user ...` (useradm.c), never over the wire.  A
- * guest is always a player.  A disabled account cannot log in or resume;
- * the daemon closes its connections within AUTH_USERS_CHECK_MS of the
- * change (auth.c, users_check).
+ * set offline by `kriegd user ...` (useradm.c), or by an admin over the
+ * wire (admin.c).  A guest is always a player.  A disabled account cannot
+ * log in or resume; the daemon closes its connections within
+ * AUTH_USERS_CHECK_MS of an offline change (auth.c, users_check), at
+ * once for an admin's (auth_users_changed).
  */
 enum auth_role {
 	AUTH_ROLE_NONE = -1,        /* disabled, unknown, or the store failed: nothing privileged */

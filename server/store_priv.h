@@ -1,6 +1,7 @@
 /*
  * store_priv.h — internal to the store module (store.c, store_user.c,
- * store_game.c); nothing else includes it, the interface is store.h.
+ * store_game.c, store_rating.c, store_admin.c); nothing else includes it,
+ * the interface is store.h.
  *
  * It owns what the three files share: struct store (one SQLite connection),
  * the ids of the statement table, and the helpers every query goes

@@ -690,8 +690,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(cmd, "arena") == 0) {
 		const struct ruleset *rs = ruleset_find(rules);
-		if (!rs) {
-			fprintf(stderr, "krieg-bot: unknown rule set '%s'\n", rules);
+		if (!rs || rs->drops) {
+			fprintf(stderr, "krieg-bot: %s rule set '%s'\n", rs ? "unsupported" : "unknown", rules);
 			return 2;
 		}
 		if (local)

@@ -75,6 +75,30 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+int kt_timeout_scale(void)
+{
+	static int scale;
+
+	if (scale == 0) {
+		const char *e = getenv("KRIEG_TIMEOUT_SCALE");
+		long v = e ? strtol(e, NULL, 10) : 1;
+
+		scale = v < 1 ? 1 : v > 1000 ? 1000 : (int)v;
+	}
+	return scale;
+}
+
+/* An explicit timeout, stretched like KC_TIMEOUT_MS but never past it (a
+ * wait of KC_TIMEOUT_MS itself is already scaled). */
+static long long scaled(int timeout_ms)
+{
+	long long t = (long long)timeout_ms * kt_timeout_scale();
+
+	if (timeout_ms >= KC_TIMEOUT_MS)
+		return timeout_ms;
+	return t < KC_TIMEOUT_MS ? t : KC_TIMEOUT_MS;
+}
+
 void kt_sleep_ms(int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
@@ -226,7 +250,7 @@ static const char *const sanitizer_marks[] = {
 static void kd_halt(struct kd *d)
 {
 	int status = 0;
-	long long deadline = now_ms() + 20000;
+	long long deadline = now_ms() + 20000LL * kt_timeout_scale();
 	pid_t r;
 
 	ck_assert_msg(kill(d->pid, SIGTERM) == 0, "kriegd already gone: %s", strerror(errno));
@@ -346,7 +370,7 @@ char *kd_log(const struct kd *d)
 
 bool kd_log_wait(const struct kd *d, const char *needle, int timeout_ms)
 {
-	long long deadline = now_ms() + timeout_ms;
+	long long deadline = now_ms() + scaled(timeout_ms);
 
 	for (;;) {
 		char *log = read_file_from(d->logpath, d->log_start);
@@ -523,7 +547,7 @@ void kc_close(struct kc *c)
 int kc_write(struct kc *c, const void *buf, size_t len, int timeout_ms)
 {
 	const char *p = buf;
-	long long deadline = now_ms() + timeout_ms;
+	long long deadline = now_ms() + scaled(timeout_ms);
 
 	while (len > 0) {
 		int chunk = len > 65536 ? 65536 : (int)len;
@@ -666,7 +690,7 @@ static bool pump(struct kc *c, long long deadline)
 static json_t *take(struct kc *c, bool (*match)(json_t *j, const void *arg), const void *arg,
                     int timeout_ms)
 {
-	long long deadline = now_ms() + timeout_ms;
+	long long deadline = now_ms() + scaled(timeout_ms);
 	size_t i = c->scan;
 
 	for (;;) {
@@ -809,7 +833,7 @@ void kc_no_game_event(struct kc *c, const char *name)
 
 bool kc_closed(struct kc *c, int timeout_ms)
 {
-	long long deadline = now_ms() + timeout_ms;
+	long long deadline = now_ms() + scaled(timeout_ms);
 
 	while (!c->eof) {
 		if (!pump(c, deadline) && !c->eof)

@@ -38,8 +38,13 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define KC_TIMEOUT_MS 10000      /* default wait for one line */
-#define KD_START_TIMEOUT_MS 30000
+/* Every wait is stretched by $KRIEG_TIMEOUT_SCALE (a whole number, default
+ * 1): `make memcheck` sets it, since kriegd under valgrind runs 20-50 times
+ * slower.  Explicit shorter timeouts given to the kd_/kc_ waits are scaled
+ * too, up to KC_TIMEOUT_MS. */
+int kt_timeout_scale(void);
+#define KC_TIMEOUT_MS (10000 * kt_timeout_scale())      /* default wait for one line */
+#define KD_START_TIMEOUT_MS (30000 * kt_timeout_scale())
 #define KC_NULL_ID (-0x7fffffffffffffffLL - 1)   /* "id": null in kc_response/kc_error */
 
 struct kd;

@@ -73,7 +73,7 @@ static void assert_never_saw(struct kp *p, const char *const *needles)
 /* ---- checkmate in every rule set -------------------------------------------- */
 
 static const char *const all_rules[] = { "icc", "english", "insurance", "nost", "gollon",
-                                         "berkeley", "berkeley_any", "cincinnati", "rand" };
+                                         "berkeley", "berkeley_any", "cincinnati", "rand", "crazykrieg" };
 
 START_TEST(fools_mate_in_every_ruleset)
 {
@@ -85,12 +85,12 @@ START_TEST(fools_mate_in_every_ruleset)
 	long long g = start_game(&w, &b, rules, NULL);
 	bool nost = strcmp(rules, "nost") == 0;
 	bool ask = !strcmp(rules, "english") || !strcmp(rules, "insurance") || !strcmp(rules, "gollon") ||
-	           !strcmp(rules, "berkeley_any");
+	           !strcmp(rules, "berkeley_any") || !strcmp(rules, "crazykrieg");
 	/* cincinnati and rand said "no pawn capture" (rand: no pawn named), so a
 	 * pawn capture try is nonsense, heard by both, and not a try */
 	bool nonsense = !strcmp(rules, "cincinnati") || !strcmp(rules, "rand");
-	/* berkeley_any: after its "No", fxe4 is impossible (told to White alone), not a try */
-	bool not_a_try = nonsense || !strcmp(rules, "berkeley_any");
+	/* berkeley_any, crazykrieg: after their "No", fxe4 is impossible, not a try */
+	bool not_a_try = nonsense || !strcmp(rules, "berkeley_any") || !strcmp(rules, "crazykrieg");
 
 	/* 1. f3 */
 	move(&w, g, "f3");

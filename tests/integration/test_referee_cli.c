@@ -495,6 +495,7 @@ START_TEST(rule_sets)
 		{ "berkeley_any", true, NULL },
 		{ "cincinnati", true, "pawn_captures" },
 		{ "rand", true, "pawn_squares" },
+		{ "crazykrieg", true, NULL },
 	};
 	for (size_t k = 0; k < sizeof rs / sizeof rs[0]; k++) {
 		char *out = ref_ok(ARGS("--rules", rs[k].name), "e4\ne5\ne4e5\nNf3\nNc6\n");
@@ -625,6 +626,7 @@ static const struct {
 	{ "berkeley_any", "e4\nd5\nany\nexd5\nany\nQxd5\nNc3\nQe5\nQe2\nQxe2\nBxe2\ndraw\n", "1/2-1/2" },
 	{ "cincinnati", "e4\nd5\nexd5\nQxd5\nf1f3\nNc3\nQe5\nQe2\nQxe2\nBxe2\nresign\n", "1-0" },
 	{ "rand", "e4\ne5\nQh5\nNc6\nBc4\nNf6\nexf5\nQe8\nQxf7\n", "1-0" },
+	{ "crazykrieg", "e4\nd5\nany\nexd5\nany\nQxd5\nNc3\nQe5\nQe2\nQxe2\nBxe2\nP@d6\nQ@h5\nresign\n", "1-0" },
 };
 
 START_TEST(pgn_round_trip)

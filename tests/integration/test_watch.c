@@ -31,6 +31,8 @@
 #include "event.h"
 #include "harness.h"
 #include "harness_game.h"
+#include "movegen.h"
+#include "notation.h"
 #include "referee.h"
 #include "ruleset.h"
 
@@ -130,7 +132,17 @@ struct slot {
 	int pending_col;
 	json_t *s_first, *u_first, *l_first;
 	size_t s_at_late;
+	struct referee *ref;          /* the test's own, after begin + acts[0..n) */
 };
+
+/* Apply the slot's last acknowledged action to its referee. */
+static void slot_apply(struct slot *sl)
+{
+	struct evlist out;
+	evlist_init(&out);
+	ck_assert_int_eq(referee_apply(sl->ref, &sl->acts[sl->n], &out), REF_OK);
+	evlist_free(&out);
+}
 
 /* Start the slot's game and seat the spectator and the umpire. */
 static void slot_start(struct slot *sl, struct kp *spec, struct kp *ump, const char *rules,
@@ -144,6 +156,13 @@ static void slot_start(struct slot *sl, struct kp *spec, struct kp *ump, const c
 	sl->late_at = (size_t)(rand_r(seed) % 20);
 	sl->l_first = NULL;
 	sl->s_at_late = 0;
+	char err[128];
+	sl->ref = referee_new(ruleset_find(rules), NULL, err, sizeof err);
+	ck_assert_ptr_nonnull(sl->ref);
+	struct evlist out;
+	evlist_init(&out);
+	ck_assert_int_eq(referee_begin(sl->ref, &out), REF_OK);
+	evlist_free(&out);
 	sl->s_first = seat_events(spec->c, "watch", sl->game, NULL);
 	json_t *u_reply = NULL;
 	sl->u_first = seat_events(ump->c, "umpire", sl->game, &u_reply);
@@ -156,13 +175,19 @@ static void slot_start(struct slot *sl, struct kp *spec, struct kp *ump, const c
  * that ends a long game), sent without waiting for its answer. */
 static void slot_send(struct slot *sl, unsigned *seed)
 {
-	int col = sl->n < WATCH_ACTIONS_MAX ? kg_random_try(sl->rules, sl->acts, sl->n, seed,
-	                                                    &sl->acts[sl->n])
-	                                    : -1;
-	if (col >= 0) {
+	/* As kg_random_try, on the slot's own referee (no replay per try). */
+	int col = -1;
+	if (sl->n < WATCH_ACTIONS_MAX && !referee_over(sl->ref)) {
+		struct movelist ml;
+		col = referee_side_to_move(sl->ref);
+		referee_possible(sl->ref, col, &ml);
+		ck_assert_int_gt(ml.n, 0);
+		char buf[NOTATION_MAX];
+		notation_uci(ml.m[rand_r(seed) % (unsigned)ml.n], buf);
+		kg_action(&sl->acts[sl->n], ACTION_TRY, col, buf);
 		sl->pending = kc_req(sl->pl[col].c, "move", "{s:I, s:s}", "game", (json_int_t)sl->game,
 		                     "move", sl->acts[sl->n].text);
-	} else if (!kg_over(sl->rules, sl->acts, sl->n)) {
+	} else if (!referee_over(sl->ref)) {
 		col = (int)(rand_r(seed) % 2);
 		sl->pending = kc_req(sl->pl[col].c, "resign", "{s:I}", "game", (json_int_t)sl->game);
 		kg_action(&sl->acts[sl->n], ACTION_END, col, "resignation");
@@ -291,6 +316,7 @@ static void play_rules(struct kd *d, struct slot *slots, size_t nslots, struct k
 			if (sl->done)
 				continue;
 			kc_ok(sl->pl[sl->pending_col].c, sl->pending);
+			slot_apply(sl);
 			sl->n++;
 		}
 	}
@@ -313,6 +339,7 @@ static void play_rules(struct kd *d, struct slot *slots, size_t nslots, struct k
 		json_decref(sl->s_first);
 		json_decref(sl->u_first);
 		json_decref(sl->l_first);
+		referee_free(sl->ref);
 	}
 }
 

@@ -75,7 +75,7 @@ mkdir -p "$B/state"
 "$R/usr/local/bin/kriegd" --state-dir "$B/state" user list >/dev/null
 for i in 1 2 3; do
 	KRIEGD="$R/usr/local/bin/kriegd" KRIEGD_CONFIG=/nonexistent KRIEGD_STATE_DIR="$B/state" \
-		KRIEGD_BACKUP_KEEP=2 "$R/usr/local/lib/krieg/kriegd-backup" "$B/out" >/dev/null ||
+		KRIEGD_BACKUP_KEEP=2 "$R/usr/local/lib/krieg/kriegd-backup" "$B/out" >/dev/null 2>&1 ||
 		fail "kriegd-backup run $i"
 done
 [ "$(ls "$B/out" | wc -l)" = 2 ] || fail "kriegd-backup KEEP=2 left $(ls "$B/out" | wc -l) copies"

@@ -79,10 +79,10 @@ static void sc_close(struct sc *s)
 	evlist_free(&s->ev);
 }
 
+/* Every rule set but crazykrieg: the belief holds no reserves yet. */
 #define EACH_RULESET(rs) \
 	for (size_t i_ = 0; i_ < ruleset_count(); i_++) \
-		for (const struct ruleset *rs = ruleset_at(i_); rs && !rs->drops; rs = NULL) /* no reserves in
-		                                                                           * the belief yet */
+		for (const struct ruleset *rs = ruleset_at(i_); rs && !rs->drops; rs = NULL)
 
 /* The opponent's move (no announcement) and check directions, in every rule set. */
 START_TEST(test_opponent_move_and_check)

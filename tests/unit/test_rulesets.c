@@ -10,6 +10,7 @@
 #include "check_main.h"
 #include "notation.h"
 #include "referee.h"
+#include "view.h"
 
 static struct referee *mk(const char *rules, const char *fen, struct evlist *ev)
 {
@@ -983,6 +984,44 @@ START_TEST(test_crazykrieg)
 }
 END_TEST
 
+/* Both players' views keep both reserves from what they are told alone
+ * (captures say the man, drops the man): random crazykrieg games. */
+START_TEST(test_crazykrieg_views)
+{
+	uint64_t seed = 0x9E3779B97F4A7C15ULL;
+	for (int game = 0; game < 20; game++) {
+		struct evlist ev;
+		struct referee *r = mk("crazykrieg", NULL, &ev);
+		struct view v[2];
+		for (int c = 0; c < 2; c++) {
+			view_init(&v[c], referee_board(r), c);
+			view_set_ruleset(&v[c], ruleset_find("crazykrieg"));
+		}
+		for (int ply = 0; ply < 160 && !referee_over(r); ply++) {
+			struct movelist l;
+			movegen_legal(referee_board(r), &l);
+			seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+			/* prefer drops when there are any, to exercise them */
+			move_t m = l.m[seed % (uint64_t)l.n];
+			for (int i = 0; i < l.n && (seed >> 40) % 3 == 0; i++)
+				if (move_is_drop(l.m[i]))
+					m = l.m[i];
+			char text[NOTATION_MAX];
+			notation_uci(m, text);
+			play(r, text, &ev);
+			for (size_t i = 0; i < ev.n; i++)
+				for (int c = 0; c < 2; c++)
+					view_apply(&v[c], &ev.v[i]);
+			for (int c = 0; c < 2; c++) {
+				ck_assert(memcmp(v[c].own.hand, referee_board(r)->hand, sizeof v[c].own.hand) == 0);
+				ck_assert_uint_eq(v[c].own.occ[c], referee_board(r)->occ[c]);
+			}
+		}
+		done(r, &ev);
+	}
+}
+END_TEST
+
 /* english, for contrast: a refused pawn capture frees the asker (seed 001 rule 11). */
 START_TEST(test_english_obligation_one_try)
 {
@@ -1280,6 +1319,7 @@ static Suite *rulesets_suite(void)
 	tcase_add_test(tc, test_berkeley_any);
 	tcase_add_test(tc, test_english_obligation_one_try);
 	tcase_add_test(tc, test_crazykrieg);
+	tcase_add_test(tc, test_crazykrieg_views);
 	tcase_add_test(tc, test_cincinnati);
 	tcase_add_test(tc, test_rand_squares);
 	tcase_add_test(tc, test_rand_promotion_stalemate);
