@@ -247,6 +247,8 @@ bench: deps
 	@$(BUILD)/bench/auth_bench
 	@echo "== moves through kriegd, group commit (TMPDIR: the disk under test)"
 	@$(BUILD)/bench/move_bench $(abspath $(BINDIR)/kriegd)
+	@echo "== load: kriegd against the transport ceiling (tests/bench/loadgen, echod)"
+	@tests/bench/load.sh $(abspath $(BINDIR)) $(abspath $(BUILD)/bench)
 	@client-cli/bot/bench.sh $(abspath $(BINDIR))
 
 # Benchmark programs: tests/bench/*.c, each linked like a test.

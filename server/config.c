@@ -14,6 +14,7 @@
 
 #include "board.h"
 #include "fen.h"
+#include "game.h"
 #include "log.h"
 #include "store.h"
 #include "xmalloc.h"
@@ -181,6 +182,7 @@ static const struct {
 	/* A cap, so "busy_timeout = 5000" (seconds) is an error, not a stalled daemon. */
 	{ "busy_timeout", offsetof(struct config, busy_timeout_ms), 1, BUSY_TIMEOUT_MS_MAX },
 	{ "abandon_grace", offsetof(struct config, abandon_grace_ms), 100, INT_MAX },
+	{ "untimed_abandon_grace", offsetof(struct config, untimed_abandon_grace_ms), 0, INT_MAX },
 };
 
 static void set_str(char **slot, const char *value)
@@ -421,6 +423,8 @@ void config_print(const struct config *cfg, FILE *f)
 		/* 0 means "the module's own default"; show that default's value. */
 		if (ms == 0 && strcmp(durations[i].key, "busy_timeout") == 0)
 			ms = STORE_BUSY_TIMEOUT_MS;
+		if (ms == 0 && strcmp(durations[i].key, "abandon_grace") == 0)
+			ms = GAME_ABANDON_GRACE_MS;
 		if (ms == 0)
 			fprintf(f, "# %s: unset; the built-in default\n", durations[i].key);
 		else

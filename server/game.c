@@ -411,6 +411,7 @@ static void pending_committed(void *arg)
 	g->pending--;
 	if (!p->over)
 		return;
+	presence_game_over(g);
 	log_info("game=%" PRId64 " over result=%s reason=%s plies=%d", g->id,
 	         game_result_name(referee_result(g->ref)),
 	         game_reason_name(referee_reason(g->ref)) ? game_reason_name(referee_reason(g->ref)) : "?",
@@ -647,7 +648,7 @@ struct games *games_new(struct server *srv)
 	/* Test hook: integration tests shorten the grace period without a flag of their own. */
 	const char *env = getenv("KRIEGD_ABANDON_GRACE_MS");
 	if (env && atoll(env) > 0)
-		gs->grace_ms = atoll(env);
+		gs->grace_ms = gs->untimed_grace_ms = atoll(env);   /* both graces */
 	if (srv->base) {
 		gs->reaper = evtimer_new(srv->base, reaper_cb, gs);
 		gs->heartbeat = event_new(srv->base, -1, EV_PERSIST, heartbeat_cb, gs);
@@ -670,6 +671,7 @@ void games_free(struct games *gs)
 	if (gs->heartbeat)
 		event_free(gs->heartbeat);
 	free(gs->flagged);
+	presence_free(gs);
 	while (gs->live) {
 		struct game *g = gs->live;
 		gs->live = g->next;
@@ -691,6 +693,12 @@ void games_set_grace(struct games *gs, int64_t ms)
 {
 	if (ms > 0)
 		gs->grace_ms = ms;
+}
+
+void games_set_untimed_grace(struct games *gs, int64_t ms)
+{
+	if (ms >= 0)
+		gs->untimed_grace_ms = ms;
 }
 
 size_t games_live_count(const struct games *gs)
@@ -855,11 +863,9 @@ static void recovered_resume(void *arg, const struct store_game *info, struct re
 	g->next = gs->live;
 	gs->live = g;
 	flag_arm(g);
-	/* Nobody is connected yet: each player has the grace period to come
+	/* Nobody is connected yet: each player has the game's grace to come
 	 * back (games_conn_login cancels it), as after a dropped connection. */
-	struct timeval tv = mstime_timeval(gs->grace_ms);
-	for (int col = WHITE; col <= BLACK; col++)
-		evtimer_add(g->abandon_timer[col], &tv);
+	presence_recovered(g);
 	log_info("game=%" PRId64 " resumed actions=%zu", g->id, g->nacts);
 }
 
@@ -881,11 +887,11 @@ void games_conn_closed(struct server *srv, struct conn *c)
 		if (o != c)
 			return;   /* not the user's last connection */
 	watch_connection(gs, uid, false);
-	struct timeval tv = mstime_timeval(gs->grace_ms);
+	/* The game's grace (none for one that waits) and the opponent told. */
 	for (struct game *g = gs->live; g; g = g->next)
 		for (int col = WHITE; col <= BLACK; col++)
-			if (g->user[col] == uid && !evtimer_pending(g->abandon_timer[col], NULL))
-				evtimer_add(g->abandon_timer[col], &tv);
+			if (g->user[col] == uid)
+				presence_away(g, col);
 }
 
 void games_users_changed(struct server *srv)

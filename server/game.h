@@ -12,8 +12,8 @@ struct server;
 struct conn;
 struct games;
 
-/* How long a player whose last connection dropped may stay away before the
- * game is lost by abandonment.  games_set_grace() overrides it (tests). */
+/* How long a player whose last connection dropped may stay away before a
+ * timed game is lost by abandonment.  games_set_grace() overrides it. */
 #define GAME_ABANDON_GRACE_MS (60 * 1000)
 /* Finished games listed by the `games` request, besides the live ones. */
 #define GAME_LIST_FINISHED 20
@@ -47,7 +47,10 @@ void games_flush(struct games *g);
  * of users who may no longer hold them. */
 void games_users_changed(struct server *srv);
 
-/* Override the abandonment grace period (ms, > 0). */
+/* Override the abandonment grace period of timed games (ms, > 0). */
 void games_set_grace(struct games *g, int64_t ms);
+/* The grace of untimed games (ms; 0: never abandoned, the default).
+ * Correspondence games are never abandoned (game_presence.c). */
+void games_set_untimed_grace(struct games *g, int64_t ms);
 
 #endif

@@ -47,6 +47,9 @@ struct game {
 	int pending;
 	struct event *flag_timer;
 	struct event *abandon_timer[2];
+	bool away[2];                /* the player's last connection dropped (game_presence.c) */
+	int64_t away_until[2];       /* when away: the abandonment deadline (wall ms), 0 for none */
+	bool adjourned;              /* both players agreed to adjourn: no clock, no abandonment */
 	struct watcher *watchers;    /* spectator and umpire seats (watch.c) */
 	struct watch_delay *delay;   /* a delayed game's unreleased public stream (watch.c), or NULL */
 	bool dead;
@@ -64,7 +67,10 @@ struct games {
 	struct game *graveyard;      /* finished, freed from reaper (never inside their own callback) */
 	struct event *reaper;
 	struct batch *batch;         /* this turn's actions, one commit (batch.c) */
-	int64_t grace_ms;
+	int64_t grace_ms;            /* abandonment grace of a timed game */
+	int64_t untimed_grace_ms;    /* of an untimed game; 0: never (game_presence.c) */
+	struct missed_game *missed;  /* games that ended while a player was away */
+	size_t nmissed, capmissed;
 	struct event *heartbeat;     /* GAME_HEARTBEAT_MS */
 	/* Unfinished games whose record failed the check at start (recover.c):
 	 * never played on; reported as flagged, served from their STORED
@@ -110,6 +116,23 @@ bool game_user_busy(const struct games *gs, const struct game *g, int64_t uid);
 void game_wait_for_commit(struct conn *c, const struct game *g, json_t *id, json_t *req,
                           proceed_fn proceed);
 bool game_conn_awaiting(const struct games *gs, uint64_t conn);
+
+/* game_presence.c: the abandonment policy, away/back, the login welcome. */
+struct missed_game;
+/* The game's abandonment grace (ms), 0 for none (correspondence, adjourned...). */
+int64_t presence_grace(const struct game *g);
+/* col's player's last connection dropped / they logged in again. */
+void presence_away(struct game *g, int col);
+void presence_back(struct game *g, int col);
+/* A recovered game: both players away, each given the game's grace. */
+void presence_recovered(struct game *g);
+/* The policy changed (adjourned, a new grace): the away players' timers again. */
+void presence_rearm(struct game *g);
+/* g ended (committed): its absent players hear of it at their next login. */
+void presence_game_over(struct game *g);
+/* After a login's game states: the `welcome` summary, if there is anything to say. */
+void presence_login(struct games *gs, struct conn *c);
+void presence_free(struct games *gs);
 
 /* game_view.c */
 json_t *game_view_json(struct games *gs, const struct store_game *info,

@@ -72,6 +72,12 @@ json_t *game_view_json(struct games *gs, const struct store_game *info,
 			json_object_set_new(j, "clock", clk);
 		if (live->draw_offer >= 0)
 			json_object_set_new(j, "draw_offer", json_string(game_color_name(live->draw_offer)));
+		if (live->away[!color]) {   /* the opponent is away (game_presence.c) */
+			json_t *aw = json_object();
+			if (live->away_until[!color] > 0)
+				json_object_set_new(aw, "until", json_integer(live->away_until[!color]));
+			json_object_set_new(j, "opponent_away", aw);
+		}
 	} else {
 		json_object_set_new(j, "live", json_false());
 		if (fl) {
@@ -118,7 +124,7 @@ void games_conn_login(struct server *srv, struct conn *c)
 		for (int col = WHITE; col <= BLACK; col++) {
 			if (g->user[col] != uid)
 				continue;
-			evtimer_del(g->abandon_timer[col]);
+			presence_back(g, col);
 			json_t *all = NULL;
 			json_t *v = game_live_view(g, col, 0, &all);
 			if (!v) {
@@ -148,4 +154,6 @@ void games_conn_login(struct server *srv, struct conn *c)
 			conn_send_paced(c, json_pack("{s:s, s:I, s:s}", "event", "game_flagged", "game",
 			                             (json_int_t)fl->id, "reason", fl->reason));
 	}
+	/* What waits for them, what is offered, what ended while they were away. */
+	presence_login(gs, c);
 }

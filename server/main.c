@@ -147,6 +147,7 @@ static void on_reload(evutil_socket_t sig, short what, void *arg)
 	log_set_level((enum log_level)next->log_level);
 	games_set_grace(srv->games, next->abandon_grace_ms > 0 ? next->abandon_grace_ms
 	                                                       : GAME_ABANDON_GRACE_MS);
+	games_set_untimed_grace(srv->games, next->untimed_abandon_grace_ms);
 	log_info("reloaded sha256=%s", tls_fingerprint(srv->tls));
 out:
 	/* Back to READY either way: the daemon serves, with old or new settings. */
@@ -354,6 +355,8 @@ int main(int argc, char **argv)
 	conn_hook_add(&srv, games_conn_login, games_conn_closed);
 	if (cfg->abandon_grace_ms > 0)
 		games_set_grace(srv.games, cfg->abandon_grace_ms);
+	if (cfg->untimed_abandon_grace_ms > 0)
+		games_set_untimed_grace(srv.games, cfg->untimed_abandon_grace_ms);
 	if (games_recover(srv.games) != 0)
 		fatalx("could not recover the unfinished games");
 

@@ -5,6 +5,7 @@
  */
 #include "bot.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,11 +15,8 @@
 #include "xmalloc.h"
 
 #define BOT_MATE 100000
-#define BOT_SAMPLES_MIN 8         /* determinizations searched before the clock is looked at */
-#define BOT_SAMPLES_MAX 256       /* and at most */
 #define BOT_GREEDY_SAMPLES 64
 #define BOT_REFUSAL_COST 5        /* a refused try costs a little time and tells the opponent a little */
-#define BOT_INFO_BONUS 20         /* full: what a try whose fate is in doubt teaches, at p = 1/2 */
 
 static const char *const level_names[] = { "random", "greedy", "full" };
 
@@ -149,6 +147,193 @@ static int value_after(const struct board *after, int us, int depth)
 	return best;
 }
 
+/* ------------------------------------------------------------------ */
+/* full: information-set Monte Carlo tree search                       */
+
+/*
+ * One tree for our information set (single-observer ISMCTS, Cowling,
+ * Powley and Whitehouse 2012, as Ciancarini and Favini's Kriegspiel
+ * players use it): every iteration draws a position from the belief by
+ * weight (a determinization) and walks the tree using only the moves legal
+ * there.  Below the root both sides play in that determinization (its
+ * opponent knows our pieces: the usual, accepted bias); a child's
+ * availability count stands in for its parent's visits in UCB.
+ *
+ * At the root the children are our tries, all available in every
+ * determinization: where the try is illegal the iteration ends in
+ * "refused", valued at the position as it stands less a small cost, and
+ * counted, so each try carries p = its legal share.  The final choice adds
+ * to a try's mean value a bonus for what its ruling would teach (largest
+ * at p = 1/2): a refused try is information, and a try that surely works
+ * or surely fails teaches nothing.
+ */
+#define MCTS_DEPTH 4              /* plies below the root: ours, theirs, ours, theirs */
+#define MCTS_UCB_C 0.5
+#define MCTS_ITER_MIN 64          /* iterations before the clock is looked at */
+#define MCTS_ITER_MAX 200000
+#define MCTS_REFUSAL_COST 0.01    /* value given up by a refused try (time, and a word to the opponent) */
+#define MCTS_INFO_BONUS 0.02      /* value of a ruling whose outcome is fully in doubt */
+
+struct mnode {
+	move_t m;
+	int first, next;          /* first child, next sibling (-1: none) */
+	int visits, avail;
+	int legal;                /* root tries: iterations in which it was legal */
+	double sum;               /* values from our side's view, in [0,1] */
+};
+
+struct mtree {
+	struct mnode *v;
+	size_t n, cap;
+};
+
+static int mt_add(struct mtree *t, int parent, move_t m)
+{
+	t->v = xgrow(t->v, &t->cap, t->n + 1, sizeof *t->v, 1024);
+	struct mnode *x = &t->v[t->n];
+	memset(x, 0, sizeof *x);
+	x->m = m;
+	x->first = x->next = -1;
+	if (parent >= 0) {
+		x->next = t->v[parent].first;
+		t->v[parent].first = (int)t->n;
+	}
+	return (int)t->n++;
+}
+
+static double squash(int cp)
+{
+	return 1.0 / (1.0 + exp(-(double)cp / 400.0));
+}
+
+/* The value of a position for `us`, the side to move being either. */
+static double leaf_value(const struct board *pos, int us, bool *terminal)
+{
+	*terminal = true;
+	if (movegen_count(pos) == 0)
+		return board_in_check(pos) ? (pos->side == us ? 0.0 : 1.0) : 0.5;
+	if (pos->halfmove >= 100 || board_insufficient_material(pos))
+		return 0.5;
+	*terminal = false;
+	return squash(bot_eval(pos, us));
+}
+
+/* Walk one determinization below node `at` (its move already played on pos), to MCTS_DEPTH plies. */
+static double mcts_descend(struct bot *b, struct mtree *t, int at, struct board *pos, int depth)
+{
+	bool terminal;
+	double v = leaf_value(pos, b->color, &terminal);
+	if (terminal || depth >= MCTS_DEPTH) {
+		t->v[at].visits++;
+		t->v[at].sum += v;
+		return v;
+	}
+	struct movelist ml;
+	movegen_legal(pos, &ml);
+	bool ours = pos->side == b->color;
+	/* children available here; an untried one is expanded first */
+	int pick = -1;
+	double best = -1e18;
+	for (int i = 0; i < ml.n; i++) {
+		int c = t->v[at].first;
+		while (c >= 0 && t->v[c].m != ml.m[i])
+			c = t->v[c].next;
+		if (c < 0) {
+			c = mt_add(t, at, ml.m[i]);
+			t->v[c].avail++;
+			pick = c;
+			/* the others' availability counts as well */
+			for (int j = i + 1; j < ml.n; j++) {
+				int d = t->v[at].first;
+				while (d >= 0 && t->v[d].m != ml.m[j])
+					d = t->v[d].next;
+				if (d >= 0)
+					t->v[d].avail++;
+			}
+			break;
+		}
+		t->v[c].avail++;
+		double mean = t->v[c].visits ? t->v[c].sum / t->v[c].visits : 0.5;
+		if (!ours)
+			mean = 1 - mean;
+		double u = mean + MCTS_UCB_C * sqrt(log((double)t->v[c].avail + 1) / (t->v[c].visits + 1));
+		if (u > best) {
+			best = u;
+			pick = c;
+		}
+	}
+	board_make(pos, t->v[pick].m);
+	v = mcts_descend(b, t, pick, pos, depth + 1);
+	t->v[at].visits++;
+	t->v[at].sum += v;
+	return v;
+}
+
+static bool is_pawn_capture_try(const struct board *own, move_t m);
+
+/* The try chosen by ISMCTS over the belief within budget_ms. */
+static move_t mcts_choose(struct bot *b, const struct movelist *tries, long budget_ms)
+{
+	struct mtree t = { 0 };
+	int root = mt_add(&t, -1, MOVE_NONE);
+	for (int i = 0; i < tries->n; i++)
+		mt_add(&t, root, tries->m[i]);
+	int64_t deadline = mstime_mono() + (budget_ms > 0 ? budget_ms : 0);
+	long iters = 0;
+	for (; iters < MCTS_ITER_MAX; iters++) {
+		if (iters >= MCTS_ITER_MIN && (iters & 15) == 0 && mstime_mono() >= deadline)
+			break;
+		struct board pos = *belief_sample(b->bel);
+		bool terminal;
+		double here = leaf_value(&pos, b->color, &terminal);
+		/* root: UCB over every try (all are available in every determinization) */
+		int pick = -1;
+		double best = -1e18;
+		for (int c = t.v[root].first; c >= 0; c = t.v[c].next) {
+			struct mnode *x = &t.v[c];
+			double u = x->visits == 0 ? 1e9 + (double)(belief_rand(&b->rng) % 1000)
+			                          : x->sum / x->visits +
+			                                    MCTS_UCB_C * sqrt(log((double)iters + 1) / x->visits);
+			if (u > best) {
+				best = u;
+				pick = c;
+			}
+		}
+		struct mnode *x = &t.v[pick];
+		x->avail++;
+		move_t l = movegen_find_legal(&pos, x->m);
+		if (l == MOVE_NONE) {
+			x->visits++;
+			x->sum += here - MCTS_REFUSAL_COST;
+			continue;
+		}
+		x->legal++;
+		board_make(&pos, l);
+		double v = mcts_descend(b, &t, pick, &pos, 1);
+		/* mcts_descend counted the visit at `pick` */
+		(void)v;
+	}
+	b->searched += iters;
+	/* the most valuable try, with what its ruling teaches */
+	move_t best_m = tries->m[0];
+	double best = -1e18;
+	for (int c = t.v[root].first; c >= 0; c = t.v[c].next) {
+		struct mnode *x = &t.v[c];
+		if (x->visits == 0)
+			continue;
+		double p = (double)x->legal / x->visits;
+		double s = x->sum / x->visits + MCTS_INFO_BONUS * 4 * p * (1 - p);
+		/* a try tried too rarely to judge is not trusted over a well-explored one */
+		s -= 0.5 / sqrt((double)x->visits + 1) * 0.1;
+		if (s > best) {
+			best = s;
+			best_m = x->m;
+		}
+	}
+	free(t.v);
+	return best_m;
+}
+
 struct cand {
 	move_t m;
 	double wl;      /* weight of the samples where it is legal */
@@ -215,26 +400,26 @@ enum bot_action bot_choose(struct bot *b, long budget_ms, move_t *out)
 		}
 	}
 
+	if (b->level == BOT_FULL) {
+		*out = mcts_choose(b, &ml, budget_ms);
+		return BOT_TRY;
+	}
+
+	/* greedy: every try, one ply, over (a sample of) the belief */
 	int nc = ml.n;
 	struct cand *c = xcalloc((size_t)nc, sizeof *c);
 	for (int i = 0; i < nc; i++)
 		c[i].m = ml.m[i];
-	int depth = b->level == BOT_FULL ? 2 : 1;
 	double cur = 0, wt = 0;
 	struct belief *bel = b->bel;
-	size_t limit = b->level == BOT_FULL ? BOT_SAMPLES_MAX : BOT_GREEDY_SAMPLES;
-	if (bel->n <= limit) {
-		/* small enough: every position, by its own weight */
+	if (bel->n <= BOT_GREEDY_SAMPLES) {
 		for (size_t i = 0; i < bel->n; i++) {
-			search_sample(b, &bel->h[i].b, bel->h[i].w, c, nc, depth, &cur);
+			search_sample(b, &bel->h[i].b, bel->h[i].w, c, nc, 1, &cur);
 			wt += bel->h[i].w;
 		}
 	} else {
-		int64_t deadline = mstime_mono() + (budget_ms > 0 ? budget_ms : 0);
-		for (size_t k = 0; k < limit; k++) {
-			if (k >= BOT_SAMPLES_MIN && mstime_mono() >= deadline)
-				break;
-			search_sample(b, belief_sample(bel), 1.0, c, nc, depth, &cur);
+		for (size_t k = 0; k < BOT_GREEDY_SAMPLES; k++) {
+			search_sample(b, belief_sample(bel), 1.0, c, nc, 1, &cur);
 			wt += 1.0;
 		}
 	}
@@ -245,13 +430,11 @@ enum bot_action bot_choose(struct bot *b, long budget_ms, move_t *out)
 	for (int i = 0; i < nc; i++) {
 		double p = wt > 0 ? c[i].wl / wt : 0;
 		double v = c[i].wl > 0 ? c[i].wv / c[i].wl : cur;
-		double s = p * v + (1 - p) * (cur - BOT_REFUSAL_COST);
-		if (b->level == BOT_FULL)
-			s += BOT_INFO_BONUS * 4 * p * (1 - p);
+		double sc = p * v + (1 - p) * (cur - BOT_REFUSAL_COST);
 		/* ties broken at random, so that equal tries do not always go the same way */
-		s += (double)(belief_rand(&b->rng) % 1000) * 1e-4;
-		if (s > best) {
-			best = s;
+		sc += (double)(belief_rand(&b->rng) % 1000) * 1e-4;
+		if (sc > best) {
+			best = sc;
 			bi = i;
 		}
 	}

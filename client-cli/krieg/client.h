@@ -5,9 +5,10 @@
  * the time through `now`, so the tests drive a client with no server and
  * count every byte it would send.
  *
- * client.c owns the state: games and their views, the requests in flight,
- * events, and the dispatch of commands and answers through the command
- * table (cmd.h), whose hooks say what each command does.
+ * client.c owns the state: games and their views, the seats it watches
+ * from (seat.h: a spectator's seat, the umpire's chair), the requests in
+ * flight, events, and the dispatch of commands and answers through the
+ * command table (cmd.h), whose hooks say what each command does.
  */
 #ifndef KRIEG_CLIENT_H
 #define KRIEG_CLIENT_H

@@ -738,19 +738,19 @@ static void done_login(struct client *c, const json_t *msg, const struct pending
 	c->logged_in = true;
 	if (tok && strlen(tok) <= CLIENT_TOKEN_MAX)
 		snprintf(c->token, sizeof c->token, "%s", tok);
-	if (p->cmd->type != CMD_RESUME) {
-		client_out(c, "Logged in as %s. Type \"help\" for commands.", c->user);
-		login_then(c);
-		return;
-	}
-	client_out(c, "Session resumed as %s.", c->user);
-	/* a seat belongs to a connection: the new one takes them again (a new catch-up) */
+	/* a seat belongs to a connection: a new one (same user) takes them again, with a new catch-up */
 	for (int i = 0; i < CLIENT_SEATS_MAX; i++) {
 		struct seat *s = &c->seats[i];
 		if (s->used && !s->over)
 			client_send_page(c, s->umpire ? "umpire" : "watch", find_entry(s->umpire ? "umpire" : "watch"),
 			                 s->id, NULL, 0);
 	}
+	if (p->cmd->type != CMD_RESUME) {
+		client_out(c, "Logged in as %s. Type \"help\" for commands.", c->user);
+		login_then(c);
+		return;
+	}
+	client_out(c, "Session resumed as %s.", c->user);
 	/* a game that ended while we were away gets no game_state: fetch how it ended */
 	json_t *live = json_object_get(msg, "games");
 	for (int i = 0; i < CLIENT_GAMES_MAX; i++) {

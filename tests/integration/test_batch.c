@@ -255,14 +255,15 @@ static void expect_refused(const char *set, const char *needle)
 
 START_TEST(config_keys)
 {
-	struct kd *d = kd_start("store_synchronous = normal\nbusy_timeout = 1s\nabandon_grace = 300ms\n");
+	struct kd *d = kd_start("store_synchronous = normal\nbusy_timeout = 1s\n"
+	                        "untimed_abandon_grace = 300ms\n");
 	ck_assert(kd_log_wait(d, "synchronous=normal", 5000));
 	struct kp w, b;
 	kp_guest(d, &w);
 	kp_guest(d, &b);
 	int64_t g = kg_new_game(&w, &b);
 	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e2e4"));
-	/* White leaves; the configured grace (not the 60 s default) ends the game. */
+	/* White leaves; the configured grace (untimed games have none by default) ends the game. */
 	kc_close(w.c);
 	json_t *e = kc_event(b.c, "game_over");
 	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "abandoned");
@@ -272,6 +273,7 @@ START_TEST(config_keys)
 	expect_refused("store_synchronous=fast", "store_synchronous");
 	expect_refused("busy_timeout=5000", "busy_timeout");
 	expect_refused("abandon_grace=soon", "abandon_grace");
+	expect_refused("untimed_abandon_grace=never", "untimed_abandon_grace");
 }
 END_TEST
 

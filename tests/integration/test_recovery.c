@@ -541,13 +541,15 @@ START_TEST(clock_downtime)
 END_TEST
 
 /*
- * Recovered games start their abandonment grace (abandon_grace): a player
+ * Recovered games start their abandonment grace (untimed_abandon_grace for
+ * these untimed games): a player
  * who comes back keeps the game, one who does not loses it; when both stay
  * away the side to move forfeits (PROTOCOL.md, "Abandonment").
  */
 START_TEST(abandonment_after_restart)
 {
-	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nabandon_grace = 2s\n");
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\n"
+	                        "untimed_abandon_grace = 2s\n");
 	struct kp p[4];
 	for (int i = 0; i < 4; i++)
 		kp_guest(d, &p[i]);

@@ -220,6 +220,8 @@ START_TEST(reload_certificate)
 	ck_assert_str_eq(now, fp2);
 	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", g, "move", "Nc6"));
 	kc_ok(w.c, kc_req(w.c, "ping", NULL));
+	kc_close(w.c);
+	kc_close(b.c);
 	kd_stop(d);
 }
 END_TEST

@@ -13,6 +13,10 @@
  *                          the game; an umpire loses the chair when their
  *                          own game starts
  *   live_list              `live` lists the live games
+ *   delayed_stream         spectator_delay = 4: a rated game's spectator
+ *                          holds exactly the public stream up to 4 plies
+ *                          back after every move (catch-up too), all of it
+ *                          once the game ends
  *
  * WATCH_GAMES (environment) sets the games per rule set (default 100, as
  * the issue asks), played WATCH_PARALLEL at a time on one daemon.
@@ -130,7 +134,8 @@ struct slot {
 	bool done;
 	long long pending;            /* id of the request in flight, or 0 */
 	int pending_col;
-	json_t *s_first, *u_first, *l_first;
+	json_t *s_first, *u_first, *l_first;   /* the seats' catch-ups */
+	json_t *live[3], *boards;              /* then what each seat received (enum seat) */
 	size_t s_at_late;
 	struct referee *ref;          /* the test's own, after begin + acts[0..n) */
 };
@@ -156,6 +161,9 @@ static void slot_start(struct slot *sl, struct kp *spec, struct kp *ump, const c
 	sl->late_at = (size_t)(rand_r(seed) % 20);
 	sl->l_first = NULL;
 	sl->s_at_late = 0;
+	for (int k = 0; k < 3; k++)
+		sl->live[k] = json_array();
+	sl->boards = json_array();
 	char err[128];
 	sl->ref = referee_new(ruleset_find(rules), NULL, err, sizeof err);
 	ck_assert_ptr_nonnull(sl->ref);
@@ -244,28 +252,25 @@ static void slot_check(struct slot *sl, json_t *s_all, json_t *u_all, json_t *bo
 	json_decref(want_u);
 }
 
-/* The game's events c received from line mark on, without the boards
- * (into boards, if given); c must have been flushed (a ping) before. */
-static json_t *events_since(struct kc *c, size_t mark, int64_t game, json_t *boards)
+enum seat { SEAT_SPEC, SEAT_UMP, SEAT_LATE };
+
+/* Take every line c holds (after a ping barrier: all it was sent so far)
+ * and hand each game event to its slot's stream for this seat (the
+ * umpire's boards apart).  Taking them keeps the client's queue short. */
+static void drain(struct kc *c, struct slot *slots, size_t nslots, enum seat seat)
 {
-	json_t *arr = json_array();
-	for (size_t i = mark; i < kc_nlines(c); i++) {
-		const char *line = kc_line(c, i);
-		if (strstr(line, "\"event\"") == NULL)
-			continue;
-		json_t *j = json_loads(line, 0, NULL);
+	kc_ok(c, kc_req(c, "ping", NULL));
+	json_t *j;
+	while ((j = kc_next(c, 0)) != NULL) {
 		const char *ev = json_string_value(json_object_get(j, "event"));
-		if (ev && json_integer_value(json_object_get(j, "game")) == game) {
-			if (strcmp(ev, "board") == 0) {
-				if (boards)
-					json_array_append(boards, j);
-			} else {
-				json_array_append(arr, j);
-			}
-		}
-		json_decref(j);
+		json_int_t game = json_integer_value(json_object_get(j, "game"));
+		if (ev == NULL)
+			continue;
+		for (size_t k = 0; k < nslots; k++)
+			if (slots[k].game == game)
+				json_array_append(strcmp(ev, "board") == 0 ? slots[k].boards
+				                                             : slots[k].live[seat], j);
 	}
-	return arr;
 }
 
 /* WATCH_PARALLEL games of one rule set at a time, each with its own two
@@ -273,17 +278,12 @@ static json_t *events_since(struct kc *c, size_t mark, int64_t game, json_t *boa
  * Each round sends one request in every game before reading any answer,
  * so the daemon commits the round's actions together. */
 #define WATCH_PARALLEL 20
-static void play_rules(struct kd *d, struct slot *slots, size_t nslots, struct kp *spec,
-                       struct kp *ump, struct kp *late, const char *rules, unsigned *seed)
+static void play_rules(struct slot *slots, size_t nslots, struct kp *spec, struct kp *ump,
+                       struct kp *late, const char *rules, unsigned *seed)
 {
-	(void)d;
 	for (size_t k = 0; k < nslots; k++)
 		slot_start(&slots[k], spec, ump, rules, seed);
-	kc_ok(spec->c, kc_req(spec->c, "ping", NULL));
-	kc_ok(ump->c, kc_req(ump->c, "ping", NULL));
-	size_t mark_s = kc_nlines(spec->c), mark_u = kc_nlines(ump->c), mark_l = kc_nlines(late->c);
 	for (;;) {
-		bool any = false;
 		/* A late spectator joins at its game's chosen point: everything
 		 * acknowledged so far has reached the first spectator. */
 		bool flushed = false;
@@ -291,19 +291,17 @@ static void play_rules(struct kd *d, struct slot *slots, size_t nslots, struct k
 			struct slot *sl = &slots[k];
 			if (sl->done || sl->l_first || sl->n != sl->late_at)
 				continue;
-			if (!flushed)
-				kc_ok(spec->c, kc_req(spec->c, "ping", NULL));
+			if (!flushed) {
+				drain(spec->c, slots, nslots, SEAT_SPEC);
+				drain(late->c, slots, nslots, SEAT_LATE);
+			}
 			flushed = true;
-			json_t *so_far = events_since(spec->c, mark_s, sl->game, NULL);
-			sl->s_at_late = json_array_size(sl->s_first) + json_array_size(so_far);
-			json_decref(so_far);
-			kc_ok(late->c, kc_req(late->c, "ping", NULL));
-			sl->l_first = seat_events(late->c, "watch", sl->game, NULL);
+			sl->s_at_late = json_array_size(sl->s_first) + json_array_size(sl->live[SEAT_SPEC]);
 			/* Nothing of this game reached `late` before its seat. */
-			json_t *none = events_since(late->c, mark_l, sl->game, NULL);
-			ck_assert_int_eq(json_array_size(none), 0);
-			json_decref(none);
+			ck_assert_int_eq(json_array_size(sl->live[SEAT_LATE]), 0);
+			sl->l_first = seat_events(late->c, "watch", sl->game, NULL);
 		}
+		bool any = false;
 		for (size_t k = 0; k < nslots; k++)
 			if (!slots[k].done) {
 				slot_send(&slots[k], seed);
@@ -320,26 +318,26 @@ static void play_rules(struct kd *d, struct slot *slots, size_t nslots, struct k
 			sl->n++;
 		}
 	}
-	kc_ok(spec->c, kc_req(spec->c, "ping", NULL));
-	kc_ok(ump->c, kc_req(ump->c, "ping", NULL));
-	kc_ok(late->c, kc_req(late->c, "ping", NULL));
+	drain(spec->c, slots, nslots, SEAT_SPEC);
+	drain(ump->c, slots, nslots, SEAT_UMP);
+	drain(late->c, slots, nslots, SEAT_LATE);
 	for (size_t k = 0; k < nslots; k++) {
 		struct slot *sl = &slots[k];
-		json_t *boards = json_array();
-		json_t *more = events_since(spec->c, mark_s, sl->game, NULL);
-		json_array_extend(sl->s_first, more);
-		json_decref(more);
-		more = events_since(ump->c, mark_u, sl->game, boards);
-		json_array_extend(sl->u_first, more);
-		json_decref(more);
-		json_t *l_live = events_since(late->c, mark_l, sl->game, NULL);
-		slot_check(sl, sl->s_first, sl->u_first, boards, l_live);
-		json_decref(l_live);
-		json_decref(boards);
+		json_array_extend(sl->s_first, sl->live[SEAT_SPEC]);
+		json_array_extend(sl->u_first, sl->live[SEAT_UMP]);
+		slot_check(sl, sl->s_first, sl->u_first, sl->boards, sl->live[SEAT_LATE]);
 		json_decref(sl->s_first);
 		json_decref(sl->u_first);
 		json_decref(sl->l_first);
+		for (int i = 0; i < 3; i++)
+			json_decref(sl->live[i]);
+		json_decref(sl->boards);
 		referee_free(sl->ref);
+		/* The players' own events are not this test's: taken, so the
+		 * next games' answers are found without scanning past them. */
+		for (int col = WHITE; col <= BLACK; col++)
+			while (kc_next(sl->pl[col].c, 0) != NULL)
+				;
 	}
 }
 
@@ -363,7 +361,7 @@ START_TEST(streams_every_ruleset)
 	for (size_t r = 0; r < ruleset_count(); r++)
 		for (int k = 0; k < games; k += WATCH_PARALLEL) {
 			size_t n = games - k < WATCH_PARALLEL ? (size_t)(games - k) : WATCH_PARALLEL;
-			play_rules(d, slots, n, &spec, &ump, &late, ruleset_at(r)->name, &seed);
+			play_rules(slots, n, &spec, &ump, &late, ruleset_at(r)->name, &seed);
 		}
 	for (size_t k = 0; k < WATCH_PARALLEL; k++) {
 		kc_close(slots[k].pl[0].c);
@@ -478,6 +476,99 @@ START_TEST(live_list)
 }
 END_TEST
 
+/* The ply of a streamed event (every event and notice says it). */
+static int ply_of(json_t *e)
+{
+	json_t *p = json_object_get(e, "ply");
+	ck_assert_msg(json_is_integer(p), "an event without ply");
+	return (int)json_integer_value(p);
+}
+
+/* spectator_delay = 4: a rated game is watched 4 plies behind, by anyone;
+ * the spectator holds exactly the released prefix of the public stream
+ * (never an event of the last 4 plies) after every action, a late
+ * spectator's catch-up is that prefix too, and the end releases all. */
+START_TEST(delayed_stream)
+{
+	enum { DELAY = 4 };
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nspectator_delay = 4\n");
+	struct kp pl[2], spec, late;
+	account(d, &pl[WHITE], "whitey", "player");
+	account(d, &pl[BLACK], "blacky", "player");
+	account(d, &spec, "watcher", "player");
+	account(d, &late, "latecomer", "player");
+	int64_t game = new_game(&pl[WHITE], &pl[BLACK], "icc", true);
+	json_t *got = seat_events(spec.c, "watch", game, NULL);
+	struct slot sl = { 0 };
+	char err[128];
+	sl.ref = referee_new(ruleset_find("icc"), NULL, err, sizeof err);
+	struct evlist out;
+	evlist_init(&out);
+	referee_begin(sl.ref, &out);
+	unsigned seed = 4;
+	size_t late_at = 11;
+	while (sl.n < 40 && !referee_over(sl.ref)) {
+		struct movelist ml;
+		int col = referee_side_to_move(sl.ref);
+		referee_possible(sl.ref, col, &ml);
+		char buf[NOTATION_MAX];
+		notation_uci(ml.m[rand_r(&seed) % (unsigned)ml.n], buf);
+		kg_action(&sl.acts[sl.n], ACTION_TRY, col, buf);
+		kc_ok(pl[col].c, kc_req(pl[col].c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move",
+		                        buf));
+		slot_apply(&sl);
+		sl.n++;
+		/* What the spectator holds now: exactly the events of plies up to
+		 * (plies - DELAY), in order. */
+		kc_ok(spec.c, kc_req(spec.c, "ping", NULL));
+		json_t *j;
+		while ((j = kc_next(spec.c, 0)) != NULL)
+			if (json_integer_value(json_object_get(j, "game")) == game &&
+			    json_object_get(j, "event"))
+				json_array_append(got, j);
+		int plies = referee_plies(sl.ref);
+		json_t *want = kg_expected("icc", sl.acts, sl.n, game, AUD_SPECTATOR);
+		json_t *prefix = json_array();
+		size_t i;
+		json_t *e;
+		json_array_foreach(want, i, e)
+			if (ply_of(e) <= plies - DELAY)
+				json_array_append(prefix, e);
+		json_array_foreach(got, i, e)
+			ck_assert_msg(ply_of(e) <= plies - DELAY, "a spectator holds ply %d at ply %d",
+			              ply_of(e), plies);
+		assert_same(got, prefix, true, "delayed spectator");
+		if (sl.n == late_at) {
+			json_t *catchup = seat_events(late.c, "watch", game, NULL);
+			assert_same(catchup, prefix, true, "delayed late catch-up");
+			json_decref(catchup);
+		}
+		json_decref(prefix);
+		json_decref(want);
+	}
+	/* The end releases everything. */
+	kc_ok(pl[WHITE].c, kc_req(pl[WHITE].c, "resign", "{s:I}", "game", (json_int_t)game));
+	kg_action(&sl.acts[sl.n++], ACTION_END, WHITE, "resignation");
+	json_t *over = kc_event(spec.c, "game_over");
+	ck_assert_ptr_nonnull(json_object_get(over, "fen"));
+	kc_ok(spec.c, kc_req(spec.c, "ping", NULL));
+	json_t *j;
+	while ((j = kc_next(spec.c, 0)) != NULL)
+		if (json_integer_value(json_object_get(j, "game")) == game && json_object_get(j, "event"))
+			json_array_append(got, j);
+	/* kc_event took the game_over: put it back in its place, the last. */
+	json_t *want = kg_expected("icc", sl.acts, sl.n, game, AUD_SPECTATOR);
+	ck_assert_int_eq(json_array_size(got) + 1, json_array_size(want));
+	json_array_append(got, over);
+	assert_same(got, want, true, "delayed spectator at the end");
+	json_decref(want);
+	json_decref(got);
+	evlist_free(&out);
+	referee_free(sl.ref);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *watch_suite(void)
 {
 	Suite *s = suite_create("watch");
@@ -485,6 +576,7 @@ static Suite *watch_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, live_list);
 	tcase_add_test(tc, permission_matrix);
+	tcase_add_test(tc, delayed_stream);
 	tcase_add_test(tc, streams_every_ruleset);
 	suite_add_tcase(s, tc);
 	return s;

@@ -540,12 +540,34 @@ START_TEST(live_list_and_seat_commands)
 	json_object_set_new(r, "events", json_array());
 	json_object_set_new(r, "total", json_integer(0));
 	receive(&c, r);
+	/* two seats and a game of one's own: switch moves between them, the prompt follows */
+	ck_assert_int_eq(client_command(&c, "umpire 14"), 0);
+	free(last_sent(&s, &id));
+	r = ok_reply(id, 14, "umpire", "icc", 0, "white");
+	json_object_set_new(r, "events", json_array());
+	json_object_set_new(r, "total", json_integer(0));
+	receive(&c, r);
+	char prompt[256];
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_str_eq(prompt, "[#14 umpire | White 5:00 | Black 5:00 | White to move] > ");
+	ck_assert_int_eq(client_command(&c, "switch 13"), 0);
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_str_eq(prompt, "[#13 watching | White 5:00 | Black 5:00 | White to move] > ");
+	/* the umpire's commands act on the only chair, whichever seat is current */
+	ck_assert_int_eq(client_command(&c, "pause tea"), 0);
+	expect_sent(&s, "{\"game\":14,\"reason\":\"tea\",\"type\":\"clock_pause\"}");
 	ck_assert_int_eq(client_command(&c, "unwatch 13"), 0);
 	req = last_sent(&s, &id);
 	ck_assert_str_eq(req, "{\"game\":13,\"type\":\"unwatch\"}");
 	free(req);
 	receive(&c, json_pack("{s:I, s:b, s:i}", "id", (json_int_t)id, "ok", 1, "game", 13));
 	ck_assert_ptr_null(client_seat(&c, 13));
+	/* the chair is the current seat now: unwatch alone leaves it */
+	ck_assert_int_eq(client_command(&c, "unwatch"), 0);
+	req = last_sent(&s, &id);
+	ck_assert_str_eq(req, "{\"game\":14,\"type\":\"unwatch\"}");
+	free(req);
+	receive(&c, json_pack("{s:I, s:b, s:i}", "id", (json_int_t)id, "ok", 1, "game", 14));
 	ck_assert_int_eq(client_command(&c, "unwatch"), -1);   /* none left */
 	ck_assert_int_eq(client_command(&c, "watch x"), -1);
 	client_free(&c);

@@ -5,6 +5,7 @@
  */
 #include <check.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check_main.h"
@@ -1022,6 +1023,54 @@ START_TEST(test_crazykrieg_views)
 }
 END_TEST
 
+/* RULESETS.md's complete crazykrieg game, every event in order with its words. */
+START_TEST(test_crazykrieg_game)
+{
+	static const char *const script[] = { "e4", "e5", "Nf3", "Nc6", "Bc4", "Nd4", "any", "Nxe5", "Qg5",
+	                                      "Nxf7", "Qxg2", "Rf1", "Qxe4", "Ke1e3", "P@e4", "P@e2", "Nf3" };
+	struct evlist ev, all;
+	struct referee *r = mk("crazykrieg", NULL, &ev);
+	evlist_init(&all);
+	for (size_t i = 0; i < sizeof script / sizeof script[0]; i++) {
+		evlist_clear(&ev);
+		int st = strcmp(script[i], "any") == 0 ? referee_any(r, referee_side_to_move(r), &ev)
+		                                        : referee_attempt(r, referee_side_to_move(r), script[i], &ev);
+		ck_assert_msg(st == REF_OK, "%s: %s", script[i], referee_error(r));
+		for (size_t k = 0; k < ev.n; k++)
+			evlist_push(&all, &ev.v[k]);
+	}
+	char names[2048] = "", says[4096] = "";
+	for (size_t k = 0; k < all.n; k++) {
+		char say[160];
+		ruleset_say(ruleset_find("crazykrieg"), &all.v[k], say, sizeof say);
+		snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? " " : "",
+		         event_type_name(all.v[k].type));
+		snprintf(says + strlen(says), sizeof says - strlen(says), "%s%s", k ? " | " : "", say);
+	}
+	ck_assert_str_eq(names, "move moved umpire_move move moved umpire_move move moved umpire_move move moved umpire_mov"
+	                 "e move moved umpire_move move moved umpire_move any move moved umpire_move capture move mo"
+	                 "ved umpire_move move moved umpire_move capture move moved umpire_move capture move moved u"
+	                 "mpire_move move moved umpire_move capture check impossible impossible illegal illegal move"
+	                 " moved umpire_move drop move moved umpire_move check game_over");
+	ck_assert_str_eq(says, "White played e4 | White has moved | White played e4 | Black played e5 | Black has moved | "
+	                 "Black played e5 | White played Nf3 | White has moved | White played Nf3 | Black played Nc6"
+	                 " | Black has moved | Black played Nc6 | White played Bc4 | White has moved | White played "
+	                 "Bc4 | Black played Nd4 | Black has moved | Black played Nd4 | No | White played Ne5 | Whit"
+	                 "e has moved | White played Nxe5 | Pawn captured on e5 | Black played Qg5 | Black has moved"
+	                 " | Black played Qg5 | White played Nf7 | White has moved | White played Nxf7 | Pawn captur"
+	                 "ed on f7 | Black played Qg2 | Black has moved | Black played Qxg2 | Pawn captured on g2 | "
+	                 "White played Rf1 | White has moved | White played Rf1 | Black played Qe4 | Black has moved"
+	                 " | Black played Qxe4+ | Pawn captured on e4 | Check on the file | Nonsense: e1e3 | White t"
+	                 "ried nonsense | Illegal: P@e4 | White tried an illegal move | White played P@e2 | White ha"
+	                 "s moved | White played P@e2 | White dropped a pawn | Black played Nf3 | Black has moved | "
+	                 "Black played Nf3# | Check by a knight | Checkmate: Black wins");
+	ck_assert(referee_over(r));
+	ck_assert_int_eq(referee_result(r), RESULT_BLACK);
+	evlist_free(&all);
+	done(r, &ev);
+}
+END_TEST
+
 /* english, for contrast: a refused pawn capture frees the asker (seed 001 rule 11). */
 START_TEST(test_english_obligation_one_try)
 {
@@ -1320,6 +1369,7 @@ static Suite *rulesets_suite(void)
 	tcase_add_test(tc, test_english_obligation_one_try);
 	tcase_add_test(tc, test_crazykrieg);
 	tcase_add_test(tc, test_crazykrieg_views);
+	tcase_add_test(tc, test_crazykrieg_game);
 	tcase_add_test(tc, test_cincinnati);
 	tcase_add_test(tc, test_rand_squares);
 	tcase_add_test(tc, test_rand_promotion_stalemate);

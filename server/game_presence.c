@@ -1,0 +1,187 @@
+/*
+ * game_presence.c — who is at the board: the abandonment policy, the
+ * away/back notices, and what a player is told when they log in
+ * (PROTOCOL.md, "Presence").  Part of the game module (game_priv.h).
+ *
+ * The policy (presence_grace): leaving is normal for a game that waits.
+ *   correspondence ({"days": N})  never abandoned: the per-move deadline
+ *                                 (the clock) is the only limit;
+ *   untimed                       abandoned only after untimed_abandon_grace
+ *                                 (0, the default: never);
+ *   timed (base + increment)      abandon_grace (60 s by default); the clock
+ *                                 keeps running meanwhile, as ever.
+ * When a player's last connection drops, the opponent and the spectators
+ * hear opponent_away (with the grace deadline when there is one); when the
+ * player is back, opponent_back.  Presence is public: every watcher of a
+ * game sees the players come and go on the lobby anyway.
+ *
+ * At login, after the game states, one `welcome` event lists the games
+ * that wait for the player's move (with the time left), the standing draw
+ * offers of their games, and the games that ended while they were away
+ * (kept in memory from the end until their next login; a restart forgets
+ * them: the `games` list has them still).
+ */
+#include <event2/event.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "conn.h"
+#include "game.h"
+#include "game_priv.h"
+#include "log.h"
+#include "mstime.h"
+#include "referee.h"
+#include "server.h"
+#include "xmalloc.h"
+
+/* Games that ended while a player was away, kept for that player's next
+ * login; the oldest go first past this many (a server-wide bound). */
+#define PRESENCE_MISSED_MAX 10000
+
+struct missed_game {
+	int64_t user, game;
+	int result, reason;
+};
+
+int64_t presence_grace(const struct game *g)
+{
+	if (g->adjourned || g->info.days > 0)
+		return 0;
+	if (g->info.base_ms > 0)
+		return g->gs->grace_ms;
+	return g->gs->untimed_grace_ms;
+}
+
+/* To the other player's connections (not one waiting for its login's
+ * states: those carry the state) and to the spectators. */
+static void presence_send(struct game *g, int col, json_t *msg)
+{
+	struct games *gs = g->gs;
+	for (struct conn *c = NULL; (c = conn_of_user(gs->srv, g->user[!col], c)) != NULL;)
+		if (!game_conn_awaiting(gs, conn_id(c)))
+			conn_send(c, json_incref(msg));
+	watch_route(g, NULL, AUD_SPECTATOR, msg);
+	json_decref(msg);
+}
+
+static void presence_arm(struct game *g, int col)
+{
+	int64_t grace = presence_grace(g);
+	g->away_until[col] = 0;
+	if (grace <= 0)
+		return;
+	g->away_until[col] = mstime_wall() + grace;
+	struct timeval tv = mstime_timeval(grace);
+	evtimer_add(g->abandon_timer[col], &tv);
+}
+
+void presence_away(struct game *g, int col)
+{
+	if (g->away[col])
+		return;
+	g->away[col] = true;
+	presence_arm(g, col);
+	json_t *j = json_pack("{s:s, s:I, s:s}", "event", "opponent_away", "game", (json_int_t)g->id,
+	                      "color", game_color_name(col));
+	if (g->away_until[col] > 0)
+		json_object_set_new(j, "until", json_integer(g->away_until[col]));
+	presence_send(g, col, j);
+}
+
+void presence_back(struct game *g, int col)
+{
+	evtimer_del(g->abandon_timer[col]);
+	if (!g->away[col])
+		return;
+	g->away[col] = false;
+	g->away_until[col] = 0;
+	presence_send(g, col, json_pack("{s:s, s:I, s:s}", "event", "opponent_back", "game",
+	                                (json_int_t)g->id, "color", game_color_name(col)));
+}
+
+void presence_recovered(struct game *g)
+{
+	/* Nobody is connected yet: each player has the game's grace to come back. */
+	for (int col = WHITE; col <= BLACK; col++) {
+		g->away[col] = true;
+		presence_arm(g, col);
+	}
+}
+
+void presence_rearm(struct game *g)
+{
+	for (int col = WHITE; col <= BLACK; col++) {
+		evtimer_del(g->abandon_timer[col]);
+		if (g->away[col])
+			presence_arm(g, col);
+	}
+}
+
+void presence_game_over(struct game *g)
+{
+	struct games *gs = g->gs;
+	for (int col = WHITE; col <= BLACK; col++) {
+		if (conn_of_user(gs->srv, g->user[col], NULL) != NULL)
+			continue;
+		if (gs->nmissed == PRESENCE_MISSED_MAX) {
+			memmove(gs->missed, gs->missed + 1, (gs->nmissed - 1) * sizeof *gs->missed);
+			gs->nmissed--;
+		}
+		gs->missed = xgrow(gs->missed, &gs->capmissed, gs->nmissed + 1, sizeof *gs->missed, 16);
+		gs->missed[gs->nmissed++] = (struct missed_game){ g->user[col], g->id,
+		                                                  referee_result(g->ref),
+		                                                  referee_reason(g->ref) };
+	}
+}
+
+void presence_login(struct games *gs, struct conn *c)
+{
+	int64_t uid = conn_user(c);
+	int64_t now = mstime_mono();
+	json_t *turn = json_array(), *offers = json_array(), *ended = json_array();
+	for (struct game *g = gs->live; g; g = g->next)
+		for (int col = WHITE; col <= BLACK; col++) {
+			if (g->user[col] != uid || referee_over(g->ref))
+				continue;
+			if (referee_side_to_move(g->ref) == col) {
+				json_t *j = json_pack("{s:I, s:s, s:s}", "game", (json_int_t)g->id, "color",
+				                      game_color_name(col), "opponent", g->name[!col]);
+				if (clock_timed(&g->clock))
+					json_object_set_new(j, "left", json_integer(clock_remaining(&g->clock, col, now)));
+				json_array_append_new(turn, j);
+			}
+			if (g->draw_offer >= 0)
+				json_array_append_new(offers, json_pack("{s:I, s:s}", "game", (json_int_t)g->id,
+				                                        "by", game_color_name(g->draw_offer)));
+		}
+	size_t k = 0;
+	for (size_t i = 0; i < gs->nmissed; i++) {
+		struct missed_game *m = &gs->missed[i];
+		if (m->user != uid) {
+			gs->missed[k++] = *m;
+			continue;
+		}
+		json_t *j = json_pack("{s:I, s:s}", "game", (json_int_t)m->game, "result",
+		                      game_result_name(m->result));
+		if (game_reason_name(m->reason))
+			json_object_set_new(j, "reason", json_string(game_reason_name(m->reason)));
+		json_array_append_new(ended, j);
+	}
+	gs->nmissed = k;
+	if (json_array_size(turn) + json_array_size(offers) + json_array_size(ended) == 0) {
+		json_decref(turn);
+		json_decref(offers);
+		json_decref(ended);
+		return;
+	}
+	conn_send_paced(c, json_pack("{s:s, s:o, s:o, s:o}", "event", "welcome", "your_move", turn,
+	                             "draw_offers", offers, "ended", ended));
+}
+
+void presence_free(struct games *gs)
+{
+	free(gs->missed);
+}

@@ -1,0 +1,867 @@
+/*
+ * loadgen.c — kriegd against the transport ceiling, in one run.
+ *
+ *   loadgen [options] KRIEGD ECHOD
+ *     -c CONNS     connections (2 per game; default 32)
+ *     -d SECONDS   measured window (default 5), after -w SECONDS of warm-up (default 1)
+ *     -t MS        think time before each try, drawn from 0.5..1.5 x MS (default 0)
+ *     -s SYNC      kriegd's store_synchronous (default full)
+ *     -i N         idle mode: N TLS connections that only say hello; reports
+ *                  daemon memory per connection
+ *     -r           also print the result as one row of make bench's table
+ *
+ * For each server (echod first, then kriegd, each started by loadgen on
+ * 127.0.0.1:0 with a fresh state directory under $TMPDIR) it opens CONNS
+ * TLS connections from this one process (libevent + OpenSSL), logs them in
+ * (kriegd: hello + guest; echod: hello + pair), starts CONNS/2 games
+ * (kriegd: a challenge and its accept, untimed... 1 h + 2 s, so nothing
+ * flags) and replays games computed before the clock starts: seeded random
+ * tries (legal or not) with a local referee, so during the run the client
+ * only sends prepared lines and matches answers.  Each pair sends one try,
+ * waits for its ok and, for a legal try, for the opponent's "moved"
+ * announcement (echod announces every try, and loadgen waits for it), then
+ * thinks and sends the next.  A finished game is followed by the next one.
+ *
+ * Reported per server: tries/s, games/s, latency try -> ok and try ->
+ * opponent's announcement (p50/p99/p99.9), the daemon's CPU per try (from
+ * /proc/PID/stat over the window), its RSS per connection (after login,
+ * over the RSS before any connection) and per live game (after the games
+ * started, over the RSS after login), and loadgen's own CPU; then kriegd's
+ * figures as a ratio of echod's.  Loopback only; every loop is bounded and
+ * the run stops by itself (a run that cannot finish dies with a message).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/bufferevent_ssl.h>
+#include <event2/event.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+
+#include "event.h"
+#include "notation.h"
+#include "referee.h"
+#include "ruleset.h"
+
+#define LG_GAMES_POOL 64        /* distinct pre-computed games, replayed in turn */
+#define LG_TRIES_MAX 4000       /* a game not over by then is resigned */
+#define LG_HANDSHAKES 64        /* connections being set up at once */
+#define LG_SETUP_S 120          /* setting up every connection and game */
+#define LG_DRAIN_S 5            /* tries in flight at the end of the window */
+
+enum server_kind { SRV_ECHOD, SRV_KRIEGD };
+
+struct pgame {                  /* one pre-computed game */
+	int n;
+	char (*line)[NOTATION_MAX]; /* the try's text (coordinates) */
+	unsigned char *legal;       /* played (the opponent hears "moved") */
+	unsigned char *color;       /* who tries */
+	bool over;                  /* ends by the referee after the last try */
+};
+
+struct lconn;
+
+struct pair {
+	struct lconn *c[2];         /* WHITE, BLACK */
+	int index;
+	long long game;             /* kriegd's game id */
+	const struct pgame *g;
+	int pool_next;
+	int pos;                    /* next try in g */
+	bool ready;                 /* both logged in */
+	bool playing;
+	bool in_flight, got_ok, got_ann, want_ann, ending;
+	long long want_id;
+	double t_sent;
+	struct event *think;
+};
+
+struct lconn {
+	struct bufferevent *bev;
+	struct pair *p;
+	int side;
+	int stage;                  /* 0 handshake, 1 greeting, 2 hello, 3 login, 4 ready */
+	long long next_id, want_id;
+	char name[64];              /* kriegd's guest name */
+};
+
+struct samples {
+	uint32_t *v;                /* microseconds */
+	size_t n, cap;
+};
+
+struct run {
+	enum server_kind kind;
+	const char *path, *sync;
+	int conns, pairs, idle;
+	double think_ms, warm_s, window_s;
+	struct event_base *base;
+	SSL_CTX *ctx;
+	int port;
+	pid_t pid;
+	char dir[256], log[300];
+	struct lconn *lc;
+	struct pair *pr;
+	int opened, logged_in, setting_up, games_started;
+	int phase;                  /* 0 setup, 1 warm-up, 2 window, 3 drain */
+	double t_window0, t_window1;
+	long tries, games_done, errors;
+	long cpu0, cpu1;            /* daemon's utime+stime, ticks */
+	long rss_base, rss_conns, rss_games;   /* KiB */
+	double self_cpu0, self_cpu1;
+	struct samples answer, ann;
+	unsigned seed;
+};
+
+static struct pgame pool[LG_GAMES_POOL];
+
+/* ---- small things ---------------------------------------------------------- */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static _Noreturn void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("loadgen: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(1);
+}
+
+static void *xcalloc_lg(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static void sample_add(struct samples *s, double seconds)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 4096;
+		s->v = realloc(s->v, s->cap * sizeof *s->v);
+		if (!s->v)
+			die("out of memory");
+	}
+	double us = seconds * 1e6;
+	s->v[s->n++] = us > 4e9 ? 4000000000u : (uint32_t)us;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The q-quantile in milliseconds (samples sorted). */
+static double quantile_ms(const struct samples *s, double q)
+{
+	if (s->n == 0)
+		return 0;
+	size_t i = (size_t)(q * (double)(s->n - 1) + 0.5);
+	return s->v[i] / 1000.0;
+}
+
+/* utime + stime of a process, in clock ticks. */
+static long proc_cpu(pid_t pid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	/* Fields after the command name, which ends at the last ')'. */
+	char *p = strrchr(buf, ')');
+	long ut = 0, st = 0;
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %ld %ld", &ut, &st) != 2)
+		die("cannot read %s", path);
+	return ut + st;
+}
+
+/* VmRSS of a process, KiB. */
+static long proc_rss(pid_t pid)
+{
+	char path[64], line[256];
+	long kib = -1;
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "r");
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "VmRSS: %ld", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kib;
+}
+
+static double self_cpu(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+/* ---- the pre-computed games ------------------------------------------------- */
+
+static void pool_build(unsigned seed)
+{
+	const struct ruleset *rs = ruleset_find("icc");
+	char err[128];
+
+	for (int k = 0; k < LG_GAMES_POOL; k++) {
+		struct pgame *g = &pool[k];
+		struct evlist out;
+		struct referee *ref = referee_new(rs, NULL, err, sizeof err);
+
+		evlist_init(&out);
+		if (!ref || referee_begin(ref, &out) != REF_OK)
+			die("local referee: %s", err);
+		evlist_free(&out);
+		g->line = xcalloc_lg(LG_TRIES_MAX, sizeof *g->line);
+		g->legal = xcalloc_lg(LG_TRIES_MAX, 1);
+		g->color = xcalloc_lg(LG_TRIES_MAX, 1);
+		while (g->n < LG_TRIES_MAX && !referee_over(ref)) {
+			struct movelist ml;
+			int color = referee_side_to_move(ref);
+			referee_possible(ref, color, &ml);
+			if (ml.n == 0)
+				die("no try in a live game");
+			notation_uci(ml.m[rand_r(&seed) % (unsigned)ml.n], g->line[g->n]);
+			evlist_init(&out);
+			if (referee_attempt(ref, color, g->line[g->n], &out) != REF_OK)
+				die("local referee refused a possible try");
+			evlist_free(&out);
+			g->color[g->n] = (unsigned char)color;
+			g->legal[g->n] = referee_over(ref) || referee_side_to_move(ref) != color;
+			g->n++;
+		}
+		g->over = referee_over(ref);
+		referee_free(ref);
+	}
+}
+
+/* ---- the servers ------------------------------------------------------------ */
+
+static void start_server(struct run *r)
+{
+	const char *tmp = getenv("TMPDIR");
+	char maxc[64], maxip[64], sync[64];
+
+	snprintf(r->dir, sizeof r->dir, "%s/krieg-loadgen-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(r->dir))
+		die("mkdtemp: %s", strerror(errno));
+	snprintf(r->log, sizeof r->log, "%s/log", r->dir);
+	snprintf(maxc, sizeof maxc, "max_connections=%d", r->conns + r->idle + 100);
+	snprintf(maxip, sizeof maxip, "max_connections_per_ip=%d", r->conns + r->idle + 100);
+	snprintf(sync, sizeof sync, "store_synchronous=%s", r->sync);
+	r->pid = fork();
+	if (r->pid < 0)
+		die("fork");
+	if (r->pid == 0) {
+		int fd = open(r->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		dup2(fd, 2);
+		if (r->kind == SRV_ECHOD)
+			execl(r->path, "echod", "600", (char *)NULL);
+		else
+			execl(r->path, "kriegd", "--state-dir", r->dir, "--listen", "127.0.0.1:0",
+			      "--set", "rate_limit=1000000", "--set", "rate_burst=1000000",
+			      "--set", maxc, "--set", maxip, "--set", sync,
+			      "--set", "guests_per_address=0", "--set", "register_per_hour=0",
+			      "--set", "idle_timeout=600s", (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; i < 3000; i++) {
+		char text[16384] = "";
+		FILE *f = fopen(r->log, "r");
+		if (f) {
+			size_t n = fread(text, 1, sizeof text - 1, f);
+			text[n] = '\0';
+			fclose(f);
+		}
+		const char *p = strstr(text, "listening on 127.0.0.1:");
+		if (p && strstr(text, "ready")) {
+			r->port = atoi(p + strlen("listening on 127.0.0.1:"));
+			return;
+		}
+		if (waitpid(r->pid, NULL, WNOHANG) == r->pid)
+			die("%s exited at start:\n%s", r->path, text);
+		usleep(10000);
+	}
+	die("%s did not start", r->path);
+}
+
+static void stop_server(struct run *r)
+{
+	char cmd[400];
+	int status = 0;
+
+	kill(r->pid, SIGTERM);
+	for (int i = 0; i < 3000 && waitpid(r->pid, &status, WNOHANG) == 0; i++)
+		usleep(10000);
+	if (waitpid(r->pid, &status, WNOHANG) == 0) {
+		kill(r->pid, SIGKILL);
+		waitpid(r->pid, &status, 0);
+		fprintf(stderr, "loadgen: %s did not exit within 30 s of SIGTERM\n", r->path);
+	}
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", r->dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "loadgen: could not remove %s\n", r->dir);
+}
+
+/* ---- the connections ---------------------------------------------------------- */
+
+static struct run *R;   /* the run in progress (libevent callbacks) */
+
+static void send_line(struct lconn *c, const char *fmt, ...)
+{
+	va_list ap;
+	struct evbuffer *out = bufferevent_get_output(c->bev);
+
+	va_start(ap, fmt);
+	evbuffer_add_vprintf(out, fmt, ap);
+	va_end(ap);
+	evbuffer_add(out, "\n", 1);
+}
+
+static long long request(struct lconn *c, const char *type, const char *fields)
+{
+	c->want_id = ++c->next_id;
+	send_line(c, "{\"id\":%lld,\"type\":\"%s\"%s%s}", c->want_id, type,
+	          fields && *fields ? "," : "", fields ? fields : "");
+	return c->want_id;
+}
+
+static void open_more(void);
+static void start_game(struct pair *p);
+static void next_try(struct pair *p);
+
+static void think_cb(evutil_socket_t fd, short what, void *arg)
+{
+	next_try(arg);
+}
+
+static void after_try(struct pair *p)
+{
+	struct run *r = R;
+
+	p->in_flight = false;
+	if (r->phase == 2) {
+		r->tries++;
+		if (p->pos == p->g->n && !p->ending)
+			r->games_done++;
+	}
+	if (r->phase >= 3)
+		return;
+	if (p->pos == p->g->n) {
+		if (r->kind == SRV_KRIEGD && !p->g->over) {
+			/* Not over by LG_TRIES_MAX: resign, then the next game. */
+			char f[64];
+			snprintf(f, sizeof f, "\"game\":%lld", p->game);
+			p->ending = true;
+			p->in_flight = true;
+			p->want_id = request(p->c[WHITE], "resign", f);
+			return;
+		}
+		start_game(p);
+		return;
+	}
+	if (r->think_ms > 0) {
+		double ms = r->think_ms * (0.5 + (double)rand_r(&r->seed) / RAND_MAX);
+		struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)((long)ms % 1000 * 1000) };
+		evtimer_add(p->think, &tv);
+	} else {
+		next_try(p);
+	}
+}
+
+static void next_try(struct pair *p)
+{
+	struct run *r = R;
+
+	if (r->phase >= 3 || p->in_flight)
+		return;
+	int k = p->pos++;
+	struct lconn *c = p->c[p->g->color[k]];
+	p->in_flight = true;
+	p->got_ok = p->got_ann = false;
+	p->want_ann = r->kind == SRV_ECHOD || p->g->legal[k];
+	p->want_id = ++c->next_id;
+	p->t_sent = now_s();
+	send_line(c, "{\"id\":%lld,\"type\":\"move\",\"game\":%lld,\"move\":\"%s\"}", p->want_id,
+	          p->game, p->g->line[k]);
+}
+
+static void start_game(struct pair *p)
+{
+	struct run *r = R;
+
+	p->g = &pool[p->pool_next];
+	p->pool_next = (p->pool_next + 1) % LG_GAMES_POOL;
+	p->pos = 0;
+	p->ending = false;
+	p->playing = false;
+	if (r->kind == SRV_ECHOD) {
+		p->playing = true;
+		if (!p->ready)
+			return;
+		r->games_started++;
+		if (r->phase > 0)
+			next_try(p);
+		return;
+	}
+	char f[160];
+	snprintf(f, sizeof f, "\"user\":\"%s\",\"color\":\"white\",\"time\":{\"base\":3600,\"inc\":2}",
+	         p->c[BLACK]->name);
+	p->in_flight = true;
+	p->want_id = request(p->c[WHITE], "challenge", f);
+}
+
+/* The number after key in line, or -1. */
+static long long num_after(const char *line, const char *key)
+{
+	const char *q = strstr(line, key);
+	return q ? strtoll(q + strlen(key), NULL, 10) : -1;
+}
+
+static void on_line(struct lconn *c, const char *line)
+{
+	struct run *r = R;
+	struct pair *p = c->p;
+	bool response = strncmp(line, "{\"id\":", 6) == 0;
+	long long id = response ? strtoll(line + 6, NULL, 10) : -1;
+	bool ok = response && strstr(line, "\"ok\":true") != NULL;
+
+	if (c->stage < 4) {
+		if (c->stage == 1 && strstr(line, "\"event\":\"greeting\"")) {
+			c->stage = 2;
+			request(c, "hello", "\"version\":1");
+			return;
+		}
+		if (!response || id != c->want_id)
+			return;
+		if (!ok)
+			die("setup refused: %s", line);
+		if (c->stage == 2 && r->idle) {
+			c->stage = 4;
+			r->logged_in++;
+			r->setting_up--;
+			open_more();
+			return;
+		}
+		if (c->stage == 2) {
+			c->stage = 3;
+			if (r->kind == SRV_KRIEGD) {
+				request(c, "guest", NULL);
+			} else {
+				char f[32];
+				snprintf(f, sizeof f, "\"key\":%d", p->index);
+				request(c, "pair", f);
+			}
+			return;
+		}
+		const char *u = strstr(line, "\"user\":\"");
+		if (u)
+			snprintf(c->name, sizeof c->name, "%.*s", (int)strcspn(u + 8, "\""), u + 8);
+		c->stage = 4;
+		r->logged_in++;
+		r->setting_up--;
+		open_more();
+		return;
+	}
+	if (!p)
+		return;
+	if (!response) {
+		bool ann = strstr(line, "\"event\":\"moved\"") || strstr(line, "\"event\":\"game_over\"");
+		if (ann && p->in_flight && p->want_ann && !p->got_ann && p->playing &&
+		    c != p->c[p->g->color[p->pos - 1]]) {
+			p->got_ann = true;
+			if (r->phase == 2)
+				sample_add(&r->ann, now_s() - p->t_sent);
+			if (p->got_ok)
+				after_try(p);
+		}
+		return;
+	}
+	if (!p->in_flight || id != p->want_id)
+		return;
+	if (!ok)
+		die("refused: %s", line);
+	if (!p->playing) {
+		/* kriegd: the challenge's offer, then black's accept of it. */
+		if (c->side == WHITE) {
+			char f[64];
+			snprintf(f, sizeof f, "\"offer\":%lld", num_after(line, "\"offer\":"));
+			p->want_id = request(p->c[BLACK], "accept", f);
+			return;
+		}
+		p->game = num_after(line, "\"game\":");
+		p->playing = true;
+		p->in_flight = false;
+		r->games_started++;
+		if (r->phase > 0)
+			next_try(p);
+		return;
+	}
+	if (p->ending) {
+		p->in_flight = false;
+		start_game(p);
+		return;
+	}
+	p->got_ok = true;
+	if (r->phase == 2)
+		sample_add(&r->answer, now_s() - p->t_sent);
+	if (!p->want_ann || p->got_ann)
+		after_try(p);
+}
+
+static void read_cb(struct bufferevent *bev, void *arg)
+{
+	struct lconn *c = arg;
+	struct evbuffer *in = bufferevent_get_input(bev);
+	char *line;
+	size_t n;
+
+	while ((line = evbuffer_readln(in, &n, EVBUFFER_EOL_LF)) != NULL) {
+		on_line(c, line);
+		free(line);
+	}
+}
+
+static void event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct lconn *c = arg;
+
+	if (what & BEV_EVENT_CONNECTED) {
+		c->stage = 1;
+		return;
+	}
+	unsigned long e = bufferevent_get_openssl_error(bev);
+	die("connection %ld closed by the server (%s)%s%s", (long)(c - R->lc),
+	    what & BEV_EVENT_EOF ? "eof" : "error", e ? ": " : "",
+	    e ? ERR_error_string(e, NULL) : "");
+}
+
+static void conn_open(struct run *r, struct lconn *c)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)r->port) };
+	SSL *ssl = SSL_new(r->ctx);
+
+	inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
+	c->bev = bufferevent_openssl_socket_new(r->base, -1, ssl, BUFFEREVENT_SSL_CONNECTING,
+	                                        BEV_OPT_CLOSE_ON_FREE);
+	if (!ssl || !c->bev)
+		die("bufferevent_openssl_socket_new");
+	bufferevent_setcb(c->bev, read_cb, NULL, event_cb, c);
+	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	if (bufferevent_socket_connect(c->bev, (struct sockaddr *)&sa, sizeof sa) != 0)
+		die("connect: %s", strerror(errno));
+	int one = 1;
+	setsockopt(bufferevent_getfd(c->bev), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+/* Keep LG_HANDSHAKES connections being set up until all are open. */
+static void open_more(void)
+{
+	struct run *r = R;
+	int total = r->idle ? r->idle : r->conns;
+
+	while (r->opened < total && r->setting_up < LG_HANDSHAKES) {
+		struct lconn *c = &r->lc[r->opened++];
+		r->setting_up++;
+		conn_open(r, c);
+	}
+	if (r->logged_in == total)
+		event_base_loopbreak(r->base);
+}
+
+/* ---- one run -------------------------------------------------------------- */
+
+static void deadline_cb(evutil_socket_t fd, short what, void *arg)
+{
+	die("%s", (const char *)arg);
+}
+
+static void loop_for(struct run *r, double seconds)
+{
+	struct timeval tv = { (time_t)seconds, (suseconds_t)((seconds - (long)seconds) * 1e6) };
+	event_base_loopexit(r->base, &tv);
+	event_base_dispatch(r->base);
+}
+
+static bool all_idle(const struct run *r)
+{
+	for (int i = 0; i < r->pairs; i++)
+		if (r->pr[i].in_flight)
+			return false;
+	return true;
+}
+
+static void run_one(struct run *r)
+{
+	R = r;
+	r->seed = 12345;
+	r->base = event_base_new();
+	r->ctx = SSL_CTX_new(TLS_client_method());
+	if (!r->base || !r->ctx)
+		die("out of memory");
+	SSL_CTX_set_verify(r->ctx, SSL_VERIFY_NONE, NULL);   /* loopback benchmark */
+	start_server(r);
+	usleep(200000);
+	r->rss_base = proc_rss(r->pid);
+
+	int total = r->idle ? r->idle : r->conns;
+	r->lc = xcalloc_lg((size_t)total, sizeof *r->lc);
+	r->pairs = r->idle ? 0 : r->conns / 2;
+	r->pr = xcalloc_lg((size_t)(r->pairs ? r->pairs : 1), sizeof *r->pr);
+	for (int i = 0; i < r->pairs; i++) {
+		struct pair *p = &r->pr[i];
+		p->index = i;
+		p->pool_next = i % LG_GAMES_POOL;
+		p->think = evtimer_new(r->base, think_cb, p);
+		for (int s = 0; s < 2; s++) {
+			p->c[s] = &r->lc[2 * i + s];
+			p->c[s]->p = p;
+			p->c[s]->side = s;
+		}
+	}
+
+	struct event *deadline = evtimer_new(r->base, deadline_cb, "setup did not finish in time");
+	struct timeval setup_tv = { LG_SETUP_S, 0 };
+	evtimer_add(deadline, &setup_tv);
+	open_more();
+	event_base_dispatch(r->base);      /* until every connection is logged in */
+	usleep(200000);
+	r->rss_conns = proc_rss(r->pid);
+	if (r->idle) {
+		event_free(deadline);
+		return;
+	}
+	for (int i = 0; i < r->pairs; i++) {
+		r->pr[i].ready = true;
+		start_game(&r->pr[i]);
+	}
+	while (r->games_started < r->pairs)
+		loop_for(r, 0.05);
+	event_del(deadline);
+	usleep(200000);
+	r->rss_games = proc_rss(r->pid);
+
+	/* The clock starts: warm-up, then the measured window. */
+	r->phase = 1;
+	for (int i = 0; i < r->pairs; i++) {
+		struct pair *p = &r->pr[i];
+		if (r->think_ms > 0) {
+			/* Spread the first tries over one think time. */
+			double ms = r->think_ms * (double)rand_r(&r->seed) / RAND_MAX;
+			struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)((long)ms % 1000 * 1000) };
+			evtimer_add(p->think, &tv);
+		} else {
+			next_try(p);
+		}
+	}
+	loop_for(r, r->warm_s);
+	r->phase = 2;
+	r->cpu0 = proc_cpu(r->pid);
+	r->self_cpu0 = self_cpu();
+	r->t_window0 = now_s();
+	loop_for(r, r->window_s);
+	r->t_window1 = now_s();
+	r->cpu1 = proc_cpu(r->pid);
+	r->self_cpu1 = self_cpu();
+	r->phase = 3;
+	for (int i = 0; i < r->pairs; i++)
+		evtimer_del(r->pr[i].think);
+	double until = now_s() + LG_DRAIN_S;
+	while (!all_idle(r) && now_s() < until)
+		loop_for(r, 0.05);
+	event_free(deadline);
+}
+
+static void run_free(struct run *r)
+{
+	int total = r->idle ? r->idle : r->conns;
+
+	for (int i = 0; i < total; i++)
+		if (r->lc[i].bev)
+			bufferevent_free(r->lc[i].bev);
+	for (int i = 0; i < r->pairs; i++)
+		event_free(r->pr[i].think);
+	free(r->lc);
+	free(r->pr);
+	free(r->answer.v);
+	free(r->ann.v);
+	event_base_free(r->base);
+	SSL_CTX_free(r->ctx);
+}
+
+/* ---- reports ---------------------------------------------------------------- */
+
+struct figures {
+	double tries_s, games_s, cpu_us, self_us;
+	double ans[3], ann[3];     /* p50, p99, p99.9 in ms */
+	double kib_conn, kib_game;
+};
+
+static struct figures figures_of(struct run *r)
+{
+	struct figures f = { 0 };
+	double w = r->t_window1 - r->t_window0;
+	long tick = sysconf(_SC_CLK_TCK);
+	const double q[3] = { 0.50, 0.99, 0.999 };
+	int total = r->idle ? r->idle : r->conns;
+
+	f.kib_conn = (double)(r->rss_conns - r->rss_base) / total;
+	if (r->idle)
+		return f;
+	f.tries_s = r->tries / w;
+	f.games_s = r->games_done / w;
+	f.cpu_us = r->tries ? (double)(r->cpu1 - r->cpu0) / tick / r->tries * 1e6 : 0;
+	f.self_us = r->tries ? (r->self_cpu1 - r->self_cpu0) / r->tries * 1e6 : 0;
+	f.kib_game = (double)(r->rss_games - r->rss_conns) / r->pairs;
+	qsort(r->answer.v, r->answer.n, sizeof *r->answer.v, cmp_u32);
+	qsort(r->ann.v, r->ann.n, sizeof *r->ann.v, cmp_u32);
+	for (int i = 0; i < 3; i++) {
+		f.ans[i] = quantile_ms(&r->answer, q[i]);
+		f.ann[i] = quantile_ms(&r->ann, q[i]);
+	}
+	return f;
+}
+
+static void print_figures(const char *name, const struct figures *f, const struct run *r)
+{
+	if (r->idle) {
+		printf("%-7s %d idle TLS connections: %.1f KiB each (RSS %ld -> %ld KiB)\n", name,
+		       r->idle, f->kib_conn, r->rss_base, r->rss_conns);
+		return;
+	}
+	printf("%-7s %8.0f tries/s %7.2f games/s  try->ok p50/p99/p99.9 %.2f/%.2f/%.2f ms"
+	       "  try->opponent %.2f/%.2f/%.2f ms\n", name, f->tries_s, f->games_s, f->ans[0],
+	       f->ans[1], f->ans[2], f->ann[0], f->ann[1], f->ann[2]);
+	printf("%-7s %8.1f us server CPU/try  %.1f us loadgen CPU/try  %.1f KiB/connection"
+	       "  %.1f KiB/live game  (%ld tries, %ld errors)\n", "", f->cpu_us, f->self_us,
+	       f->kib_conn, f->kib_game, r->tries, r->errors);
+}
+
+static double ratio(double a, double b)
+{
+	return b > 0 ? a / b : 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: loadgen [-c CONNS] [-d SECONDS] [-w SECONDS] [-t THINK_MS] "
+	                "[-s SYNC] [-i IDLE] [-r] KRIEGD ECHOD\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	struct run base = { .conns = 32, .window_s = 5, .warm_s = 1, .sync = "full" };
+	bool row = false;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "c:d:w:t:s:i:r")) != -1) {
+		switch (opt) {
+		case 'c': base.conns = atoi(optarg); break;
+		case 'd': base.window_s = atof(optarg); break;
+		case 'w': base.warm_s = atof(optarg); break;
+		case 't': base.think_ms = atof(optarg); break;
+		case 's': base.sync = optarg; break;
+		case 'i': base.idle = atoi(optarg); break;
+		case 'r': row = true; break;
+		default: usage();
+		}
+	}
+	if (argc - optind != 2 || base.conns < 2 || base.conns % 2 || base.conns > 100000 ||
+	    base.idle < 0 || base.idle > 100000 || base.window_s <= 0 || base.window_s > 3600 ||
+	    base.warm_s < 0 || base.warm_s > 600 || base.think_ms < 0 || base.think_ms > 60000)
+		usage();
+	signal(SIGPIPE, SIG_IGN);
+	/* Both ends of every connection: this process, and the servers it starts. */
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+	    rl.rlim_cur < (rlim_t)(base.idle ? base.idle : base.conns) + 64)
+		die("RLIMIT_NOFILE %ld is too low for %d connections", (long)rl.rlim_cur,
+		    base.idle ? base.idle : base.conns);
+	pool_build(7);
+
+	struct run echo = base, krieg = base;
+	echo.kind = SRV_ECHOD;
+	echo.path = argv[optind + 1];
+	krieg.kind = SRV_KRIEGD;
+	krieg.path = argv[optind];
+	run_one(&echo);
+	struct figures fe = figures_of(&echo);
+	stop_server(&echo);
+	run_one(&krieg);
+	struct figures fk = figures_of(&krieg);
+	stop_server(&krieg);
+
+	if (base.idle)
+		printf("== %d idle connections\n", base.idle);
+	else
+		printf("== %d connections (%d games), think %.0f ms, synchronous=%s, %.0f s window\n",
+		       base.conns, base.conns / 2, base.think_ms, base.sync, base.window_s);
+	print_figures("echod", &fe, &echo);
+	print_figures("kriegd", &fk, &krieg);
+	if (base.idle) {
+		printf("ratio   kriegd/echod memory per idle connection %.2f\n",
+		       ratio(fk.kib_conn, fe.kib_conn));
+		if (row)
+			printf("ROW| idle TLS connections | %d | %.1f KiB | %.1f KiB | %.2f |\n",
+			       base.idle, fk.kib_conn, fe.kib_conn, ratio(fk.kib_conn, fe.kib_conn));
+	} else {
+		printf("ratio   kriegd/echod: tries/s %.2f, CPU/try %.2f, try->ok p50 %.2f p99 %.2f,"
+		       " try->opponent p99 %.2f\n", ratio(fk.tries_s, fe.tries_s),
+		       ratio(fk.cpu_us, fe.cpu_us), ratio(fk.ans[0], fe.ans[0]),
+		       ratio(fk.ans[1], fe.ans[1]), ratio(fk.ann[1], fe.ann[1]));
+		if (row)
+			printf("ROW| %d | %.0f ms | %.0f | %.0f | %.2f | %.1f / %.1f | %.2f "
+			       "| %.2f / %.2f | %.2f / %.2f | %.1f / %.1f |\n",
+			       base.conns, base.think_ms, fk.tries_s, fe.tries_s,
+			       ratio(fk.tries_s, fe.tries_s), fk.cpu_us, fe.cpu_us, fk.games_s,
+			       fk.ans[1], fe.ans[1], fk.ann[1], fe.ann[1], fk.kib_conn, fk.kib_game);
+	}
+	run_free(&echo);
+	run_free(&krieg);
+	for (int k = 0; k < LG_GAMES_POOL; k++) {
+		free(pool[k].line);
+		free(pool[k].legal);
+		free(pool[k].color);
+	}
+	return 0;
+}
