@@ -1189,6 +1189,12 @@ static void users_check(evutil_socket_t fd, short what, void *arg)
 	users_apply(a);
 }
 
+void auth_reconfigure(struct server *srv)
+{
+	if (srv->auth != NULL && srv->cfg != NULL)
+		guard_reconfigure(srv->auth->guard, &srv->cfg->guard);
+}
+
 /* An admin's change over the protocol (admin.c) applies at once; the
  * version it bumped is then seen as known by the next users_check. */
 void auth_users_changed(struct server *srv)

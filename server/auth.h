@@ -93,6 +93,8 @@ struct conn;
  * of disabled accounts and re-check umpire chairs now, as the periodic
  * users check would within AUTH_USERS_CHECK_MS. */
 void auth_users_changed(struct server *srv);
+/* The settings of srv->cfg changed (a reload): the abuse limits follow. */
+void auth_reconfigure(struct server *srv);
 /* End user's sessions: delete every stored session but the one `keep`
  * logged in with (keep NULL: all), and close every other connection of
  * user, each told {"event":"session_ended","reason":reason} first.

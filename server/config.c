@@ -435,14 +435,26 @@ void config_print(const struct config *cfg, FILE *f)
 	admin_policy_print(&cfg->policy, f);
 	if (cfg->test_start_fen != NULL)
 		fprintf(f, "test_start_fen = %s\n", cfg->test_start_fen);
+	/* The web door's keys, unset ones as comments, so that every key shows
+	 * (and tests/service/run.sh holds kriegd.conf(5) to documenting it). */
+	static const char *const web_unset[] = {
+		"the web door is off", "no plain listener for a proxy",
+		"only the door's own origin", "X-Forwarded-For is ignored",
+	};
+	_Static_assert(sizeof web_unset / sizeof web_unset[0] == sizeof web_lists / sizeof web_lists[0],
+	               "one 'unset' wording per web list");
 	for (size_t i = 0; i < sizeof web_lists / sizeof web_lists[0]; i++) {
 		size_t *n;
 		char **v = web_list(cfg, i, &n);
+		if (*n == 0)
+			fprintf(f, "# %s: unset; %s\n", web_lists[i].key, web_unset[i]);
 		for (size_t k = 0; k < *n; k++)
 			fprintf(f, "%s = %s\n", web_lists[i].key, v[k]);
 	}
 	if (cfg->web_root != NULL)
 		fprintf(f, "web_root = %s\n", cfg->web_root);
+	else
+		fprintf(f, "# web_root: unset; the client files compiled into kriegd\n");
 }
 
 static bool str_differs(const char *a, const char *b)

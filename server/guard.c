@@ -99,6 +99,11 @@ struct guard *guard_new(const struct guard_settings *s)
 	return g;
 }
 
+void guard_reconfigure(struct guard *g, const struct guard_settings *s)
+{
+	g->s = *s;   /* the counts stay: a reload forgets no guesser */
+}
+
 void guard_free(struct guard *g)
 {
 	free(g);

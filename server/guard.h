@@ -59,6 +59,9 @@ int guard_settings_set(struct guard_settings *s, const char *key, const char *va
 struct guard;
 struct guard *guard_new(const struct guard_settings *s);
 void guard_free(struct guard *g);
+/* New settings (a SIGHUP reload); what it remembers of addresses and
+ * accounts is kept. */
+void guard_reconfigure(struct guard *g, const struct guard_settings *s);
 const struct guard_settings *guard_settings(const struct guard *g);
 
 /* Registration from addr: 0 if allowed now (and counted), else the ms

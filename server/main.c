@@ -148,6 +148,7 @@ static void on_reload(evutil_socket_t sig, short what, void *arg)
 	games_set_grace(srv->games, next->abandon_grace_ms > 0 ? next->abandon_grace_ms
 	                                                       : GAME_ABANDON_GRACE_MS);
 	games_set_untimed_grace(srv->games, next->untimed_abandon_grace_ms);
+	auth_reconfigure(srv);
 	log_info("reloaded sha256=%s", tls_fingerprint(srv->tls));
 out:
 	/* Back to READY either way: the daemon serves, with old or new settings. */

@@ -514,11 +514,21 @@ static void own_move(struct belief *bel, move_t m)
 	bel->log[bel->nlog - 1].h = heard_none;
 }
 
+static size_t log_opp_moves(const struct belief *bel)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < bel->nlog; i++)
+		n += bel->log[i].kind == OBS_OPP;
+	return n;
+}
+
 static void opp_move(struct belief *bel)
 {
 	/* While exact, every opponent move starts a new checkpoint: the set
-	 * before it is exact, and the log only needs what came after. */
-	if (bel->exact) {
+	 * before it is exact, and the log only needs what came after.  Once
+	 * sampled, the checkpoint trails by BELIEF_CKPT_LAG opponent moves: a
+	 * longer replay would be rejected nearly always. */
+	if (bel->exact || log_opp_moves(bel) >= BELIEF_CKPT_LAG) {
 		free(bel->ckpt);
 		bel->ckpt = dup_array(bel->h, bel->n, sizeof *bel->h);
 		bel->nckpt = bel->n;

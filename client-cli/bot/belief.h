@@ -14,8 +14,9 @@
  * count back to `particles`.
  *
  * A filter alone loses diversity and, once the truth is gone, never gets it
- * back.  So the belief also keeps a checkpoint (the last exact set) and a
- * log of every observation since (belief_obs).  When the sample thins out
+ * back.  So the belief also keeps a checkpoint (the last exact set; once
+ * sampled, the sample of BELIEF_CKPT_LAG opponent moves ago) and a log of
+ * every observation since (belief_obs).  When the sample thins out
  * (fewer than particles/rejuv_div distinct positions) or nothing in it fits
  * an announcement, it is rejuvenated: fresh particles are drawn by
  * replaying opponent histories from the checkpoint, at each opponent move
@@ -47,6 +48,7 @@
 #define BELIEF_PARTICLES 1024     /* then a sample of this many */
 #define BELIEF_REJUV_DIV 4        /* rejuvenate below particles/4 distinct positions */
 #define BELIEF_REJUV_TRIES 4      /* replay attempts per particle wanted, at most */
+#define BELIEF_CKPT_LAG 6         /* a sampled checkpoint trails by this many opponent moves */
 
 struct belief_limits {
 	size_t exact_max;
