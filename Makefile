@@ -317,7 +317,7 @@ run: deps
 # --- service (owner: issue 12) ---------------------------------------------------
 # Man pages: checked by groff -ww (every warning) in check-service.
 MANPAGES = client-cli/krieg.1 client-cli/referee/krieg-referee.1 man/kriegd.8 man/kriegd.conf.5
-UNITS    = kriegd.service kriegd.socket kriegd-backup.service kriegd-backup.timer
+UNITS    = kriegd.service kriegd.socket kriegd-backup.service kriegd-backup.timer krieg-bot@.service
 # The units name /usr/local and /etc/kriegd; installed, they name PREFIX and SYSCONFDIR.
 UNIT_SED = s|/usr/local|$(PREFIX)|g; s|/etc/kriegd|$(SYSCONFDIR)/kriegd|g
 
@@ -326,7 +326,8 @@ install: all
 	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
 	  $(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(PREFIX)/lib/systemd/system \
 	  $(DESTDIR)$(PREFIX)/share/doc/krieg $(DESTDIR)$(SYSCONFDIR)/kriegd
-	install -m 755 $(BINDIR)/kriegd $(BINDIR)/krieg $(BINDIR)/krieg-referee $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(BINDIR)/kriegd $(BINDIR)/krieg $(BINDIR)/krieg-referee $(BINDIR)/krieg-bot \
+	  $(DESTDIR)$(PREFIX)/bin/
 	install -m 755 deploy/kriegd-backup $(DESTDIR)$(PREFIX)/lib/krieg/
 	install -m 644 client-cli/krieg.1 client-cli/referee/krieg-referee.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 man/kriegd.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/
@@ -334,7 +335,7 @@ install: all
 	for u in $(UNITS); do \
 	  sed '$(UNIT_SED)' systemd/$$u > $(DESTDIR)$(PREFIX)/lib/systemd/system/$$u && \
 	  chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/system/$$u || exit 1; done
-	install -m 644 deploy/kriegd.conf.example deploy/BACKUP.md deploy/CLUB.md proto/PROTOCOL.md \
+	install -m 644 deploy/kriegd.conf.example deploy/BACKUP.md deploy/CLUB.md deploy/BOTS.md proto/PROTOCOL.md \
 	  $(DESTDIR)$(PREFIX)/share/doc/krieg/
 	# The administrator's settings are never overwritten by an upgrade.
 	if [ -e $(DESTDIR)$(SYSCONFDIR)/kriegd/kriegd.conf ]; then \

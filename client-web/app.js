@@ -4,17 +4,22 @@
 // table in common/ruleset.c): the page never words an event itself.
 import { Net } from './net.js';
 import { Board, fenPieces } from './board.js';
+import { RecordView } from './record.js';
+import { WatchView } from './watch.js';
+import { announce, fmtClock } from './words.js';
 
 const $ = (id) => document.getElementById(id);
-const show = (id) => ['login', 'lobby', 'game'].forEach((s) => { $(s).hidden = s !== id; });
+const show = (id) => ['login', 'lobby', 'game', 'watch', 'record'].forEach((s) => { $(s).hidden = s !== id; });
 const status = (t) => { $('status').textContent = t; };
 
-const state = { game: null, color: null, clock: null, toMove: null, ticked: 0 };
+const state = { game: null, color: null, clock: null, toMove: null, ticked: 0, rules: null };
 const board = new Board($('board'), tryMove);
 let promoPending = null;
 
 const net = new Net(onEvent, () => status('disconnected — reload to reconnect'));
-window.krieg = { net, state, board };   // for the browser tests
+const records = new RecordView(net, show, status);
+const watch = new WatchView(net, show, status, toLobby);
+window.krieg = { net, state, board, watch, records };   // for the browser tests
 
 async function start() {
   const g = await net.open();
@@ -35,7 +40,14 @@ function signedIn(r) {
   state.user = r.user;
   $('me').textContent = `— ${r.user}`;
   status(`signed in as ${r.user}`);
-  if (!state.game) { show('lobby'); refreshSeeks(); }
+  if (!state.game) toLobby();
+}
+
+function toLobby() {
+  show('lobby');
+  refreshSeeks();
+  refreshLive();
+  refreshHistory();
 }
 
 async function auth(type) {
@@ -69,33 +81,104 @@ async function refreshSeeks() {
   }
 }
 $('btn-refresh').addEventListener('click', refreshSeeks);
+
+const button = (text, f, data = {}) => {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = text;
+  Object.assign(b.dataset, data);
+  b.addEventListener('click', f);
+  return b;
+};
+
+// Challenges arrive pushed (`challenge`), and leave by `challenge_cancelled`.
+function addChallenge(ev) {
+  if (ev.to !== undefined && ev.user === state.user) return;   // my own, to someone else
+  const li = document.createElement('li');
+  li.id = `challenge-${ev.offer}`;
+  const time = ev.time ? (ev.time.days ? `${ev.time.days} days a move` : `${ev.time.base / 60}+${ev.time.inc}`) : 'untimed';
+  li.textContent = `${ev.user} challenges you: ${ev.rules} ${time}, ${ev.user} plays ${ev.color}${ev.rated ? ', rated' : ''} `;
+  li.append(button('Accept', async () => {
+    const r = await net.call('accept', { offer: ev.offer });
+    if (!r.ok) status(r.error.message);
+    li.remove();
+  }, { accept: ev.offer }), button('Decline', async () => {
+    await net.call('decline', { offer: ev.offer });
+    li.remove();
+  }, { decline: ev.offer }));
+  $(li.id)?.remove();
+  $('challenges').appendChild(li);
+}
+$('challenge-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const r = await net.call('challenge', { user: $('challenge-user').value.trim(), rules: $('rules').value,
+    time: { base: +$('base').value * 60, inc: +$('inc').value }, color: $('color').value });
+  status(r.ok ? `challenge sent (offer ${r.offer})` : r.error.message);
+});
+
+// Live games: watch any; the umpire's chair for umpires and admins (the
+// server refuses anyone else, and the page says why).
+async function refreshLive() {
+  const r = await net.callAll('live', {}, 'games');
+  const ul = $('live');
+  ul.replaceChildren();
+  for (const g of r.games || []) {
+    const li = document.createElement('li');
+    li.textContent = `Game ${g.game}: ${g.white} – ${g.black} (${g.rules}${g.rated ? ', rated' : ''}), ply ${g.ply} `;
+    if (g.white !== state.user && g.black !== state.user) {
+      li.append(button('Watch', () => watch.open(g.game, 'spectator'), { watch: g.game }),
+        button('Umpire', () => watch.open(g.game, 'umpire'), { umpire: g.game }));
+    }
+    ul.appendChild(li);
+  }
+}
+$('btn-live').addEventListener('click', refreshLive);
+
+// One's games: the record in each view one may read, and the PGN.
+async function refreshHistory() {
+  const r = await net.call('history', { limit: 20 });
+  const ul = $('history');
+  ul.replaceChildren();
+  for (const g of r.games || []) {
+    const li = document.createElement('li');
+    const mine = g.white === state.user ? 'white' : 'black';
+    li.textContent = `Game ${g.game}: ${g.white} – ${g.black} (${g.rules}) ${g.live ? 'in progress' : `${g.result} ${g.reason}`} `;
+    const views = g.live ? [mine] : ['white', 'black', 'umpire'];
+    for (const v of views) li.append(button(`${v} record`, () => records.open(g.game, v), { record: g.game, view: v }));
+    li.append(button('PGN', async () => {
+      records.game = g.game;
+      records.view = g.live ? mine : 'umpire';
+      await records.downloadPgn();
+    }, { pgn: g.game }));
+    ul.appendChild(li);
+  }
+}
+$('btn-history').addEventListener('click', refreshHistory);
 $('seek-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const r = await net.call('seek', { rules: $('rules').value,
-    time: { base: +$('base').value * 60, inc: +$('inc').value } });
+    time: { base: +$('base').value * 60, inc: +$('inc').value }, color: $('color').value });
   status(r.ok ? `seeking (offer ${r.offer})` : r.error.message);
   refreshSeeks();
 });
 
-function say(ev) {
-  if (!ev.say) return;
-  const li = document.createElement('li');
-  li.textContent = (ev.ply !== undefined ? `${Math.floor(ev.ply / 2) + 1}. ` : '') + ev.say;
-  $('announcements').appendChild(li);
-  li.scrollIntoView({ block: 'nearest' });
-}
+const say = (ev) => announce($('announcements'), ev);
 
 function enterGame(g) {
   state.game = g.game;
   state.color = g.color;
   state.clock = g.clock || null;
-  state.toMove = g.to_move || 'white';
+  state.toMove = g.live === false ? null : g.to_move || 'white';
+  state.rules = g.rules;
+  state.paused = false;
   state.ticked = performance.now();
   board.color = g.color;
   board.pieces = fenPieces(g.fen || 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', g.color);
   board.ghosts = new Map();
   $('announcements').replaceChildren();
   $('game-title').textContent = `Game ${g.game}: ${g.white} – ${g.black} (${g.rules}), you play ${g.color}`;
+  $('btn-quiet').hidden = g.rules !== 'nost';
+  $('move-help').hidden = g.rules !== 'nost';
   show('game');
   (g.events || []).forEach((ev) => gameEvent(ev, false));
   board.render();
@@ -108,6 +191,8 @@ function gameEvent(ev, live = true) {
   if (ev.clock) { state.clock = ev.clock; state.ticked = performance.now(); }
   if (ev.event === 'move' || ev.event === 'moved') state.toMove = ev.by === 'white' ? 'black' : 'white';
   if (ev.event === 'game_over') state.toMove = null;
+  if (ev.event === 'clock_paused') state.paused = true;
+  if (ev.event === 'clock_unpaused') state.paused = false;
   say(ev);
   if (live) { board.render(); turn(); }
 }
@@ -125,6 +210,16 @@ function onEvent(ev) {
     return;
   }
   if (ev.event === 'ping') { net.call('ping'); return; }
+  if (ev.event === 'challenge') { addChallenge(ev); return; }
+  if (ev.event === 'challenge_cancelled') { $(`challenge-${ev.offer}`)?.remove(); return; }
+  if (ev.event === 'challenge_declined') { status(`${ev.by} declined your challenge`); return; }
+  if (ev.event === 'notice') { status(`${ev.from}: ${ev.text}`); return; }
+  if (ev.event === 'session_ended' || ev.event === 'account_disabled') {
+    sessionStorage.removeItem('krieg.token');
+    status(ev.reason || 'this account is disabled');
+    return;
+  }
+  if (ev.game !== undefined && ev.game === watch.game) { watch.event(ev); return; }
   if (ev.game !== undefined && ev.game === state.game) gameEvent(ev);
 }
 
@@ -146,12 +241,21 @@ $('promo').addEventListener('click', (e) => {
   promoPending = null;
   tryMove(uci, false);
 });
+// Several tries separated by commas (or spaces) are a preference list (nost).
+const typedMoves = () => $('move').value.split(/[,\s]+/).map((s) => s.trim()).filter(Boolean);
 $('move-form').addEventListener('submit', async (e) => {
   e.preventDefault();
-  // Several tries separated by commas are a preference list (nost).
-  const moves = $('move').value.split(',').map((s) => s.trim()).filter(Boolean);
+  const moves = typedMoves();
+  if (!moves.length) return;
   const r = await net.call('move', moves.length > 1 ? { game: state.game, moves } : { game: state.game, move: moves[0] });
   if (!r.ok) status(r.error.message); else $('move').value = '';
+});
+// An "if quiet" sequence (nost): the first now, the rest on the following turns.
+$('btn-quiet').addEventListener('click', async () => {
+  const moves = typedMoves();
+  if (!moves.length) return;
+  const r = await net.call('quiet', { game: state.game, moves });
+  if (!r.ok) status(r.error.message); else { $('move').value = ''; status(`if quiet: ${moves.join(' ')}`); }
 });
 const confirmed = (what, f) => () => { if (confirm(`${what}?`)) f(); };
 $('btn-any').addEventListener('click', async () => {
@@ -161,19 +265,15 @@ $('btn-any').addEventListener('click', async () => {
 $('btn-draw').addEventListener('click', confirmed('Offer a draw', () => net.call('draw', { game: state.game, action: 'offer' })));
 $('btn-resign').addEventListener('click', confirmed('Resign', () => net.call('resign', { game: state.game })));
 $('btn-abort').addEventListener('click', confirmed('Abort the game', () => net.call('abort', { game: state.game })));
-$('btn-lobby').addEventListener('click', () => { state.game = null; show('lobby'); refreshSeeks(); });
+$('btn-lobby').addEventListener('click', () => { state.game = null; toLobby(); });
 
-function fmt(ms) {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-}
 setInterval(() => {
   if (!state.clock) return;
-  const el = performance.now() - state.ticked;
+  const el = state.paused ? 0 : performance.now() - state.ticked;
   for (const side of ['white', 'black']) {
     const ms = state.clock[side] - (side === state.toMove ? el : 0);
     const e = $(`clock-${side}`);
-    e.textContent = `${side} ${fmt(ms)}`;
+    e.textContent = `${side} ${fmtClock(ms)}${state.paused ? ' (paused)' : ''}`;
     e.classList.toggle('tomove', side === state.toMove);
   }
 }, 250);

@@ -1,10 +1,12 @@
 // board.js — one's own pieces on an SVG board, the ghosts one places for
-// the opponent, and tries by click then click (or drag).  Knows no rules:
+// the opponent, and tries by click then click, or by drag.  With no onTry
+// it only shows a board (the spectator's, or the umpire's true one).  Knows no rules:
 // the referee (kriegd) decides; the board only shows what one was told.
 const GLYPH = { K: '♔', Q: '♕', R: '♖', B: '♗', N: '♘', P: '♙', k: '♚', q: '♛', r: '♜', b: '♝', n: '♞', p: '♟' };
 const NS = 'http://www.w3.org/2000/svg';
 export const sqName = (f, r) => 'abcdefgh'[f] + (r + 1);
 
+// color null: both sides' pieces (the umpire's chair, a finished game's fen).
 export function fenPieces(fen, color) {
   const out = new Map();
   const rows = fen.split(' ')[0].split('/');
@@ -13,7 +15,7 @@ export function fenPieces(fen, color) {
     for (const ch of row) {
       if (/\d/.test(ch)) { f += +ch; continue; }
       const white = ch === ch.toUpperCase();
-      if ((color === 'white') === white) out.set(sqName(f, 7 - i), ch);
+      if (color === null || (color === 'white') === white) out.set(sqName(f, 7 - i), ch);
       f++;
     }
   });
@@ -21,6 +23,7 @@ export function fenPieces(fen, color) {
 }
 
 export class Board {
+  // onTry null: a board to look at (spectator, umpire), no tries, no ghosts.
   constructor(el, onTry) {
     this.el = el;
     this.onTry = onTry;
@@ -28,6 +31,7 @@ export class Board {
     this.ghosts = new Map();
     this.color = 'white';
     this.sel = null;
+    this.drag = null;   // { from, glyph, moved } while a piece is dragged
   }
   // A move of one's own, in coordinates ("e2e4", "e7e8q", castling as the king's move).
   applyOwn(uci) {
@@ -57,8 +61,11 @@ export class Board {
       const rect = document.createElementNS(NS, 'rect');
       Object.entries({ x, y, width: 50, height: 50, 'data-square': name }).forEach(([k, v]) => rect.setAttribute(k, v));
       rect.setAttribute('class', name === this.sel ? 'sq-sel' : (f + r) % 2 ? 'sq-light' : 'sq-dark');
-      rect.addEventListener('click', () => this.click(name));
-      rect.addEventListener('contextmenu', (e) => { e.preventDefault(); this.ghost(name); });
+      if (this.onTry) {
+        rect.addEventListener('click', () => this.click(name));
+        rect.addEventListener('contextmenu', (e) => { e.preventDefault(); this.ghost(name); });
+        rect.addEventListener('pointerdown', (e) => this.dragStart(e, svg, name));
+      }
       svg.appendChild(rect);
       const p = this.pieces.get(name) || this.ghosts.get(name);
       if (p) {
@@ -66,10 +73,56 @@ export class Board {
         t.setAttribute('x', x + 25); t.setAttribute('y', y + 27);
         t.setAttribute('class', this.pieces.has(name) ? 'piece' : 'piece ghost');
         t.textContent = GLYPH[p];
+        t.dataset.on = name;
         svg.appendChild(t);
       }
     }
+    if (this.onTry) {
+      svg.addEventListener('pointermove', (e) => this.dragMove(e, svg));
+      svg.addEventListener('pointerup', (e) => this.dragEnd(e, svg));
+      svg.addEventListener('pointercancel', () => { this.drag = null; this.render(); });
+    }
     this.el.replaceChildren(svg);
+  }
+  // The square under a pointer, from the board's own geometry.
+  squareAt(e, svg) {
+    const r = svg.getBoundingClientRect();
+    let f = Math.floor(((e.clientX - r.left) / r.width) * 8);
+    let rank = 7 - Math.floor(((e.clientY - r.top) / r.height) * 8);
+    if (f < 0 || f > 7 || rank < 0 || rank > 7) return null;
+    if (this.color === 'black') { f = 7 - f; rank = 7 - rank; }
+    return sqName(f, rank);
+  }
+  // Drag to move: press on an own piece, let go on the target square.  A
+  // press and release on the same square stays a click (select, then click).
+  dragStart(e, svg, name) {
+    if (!this.pieces.has(name) || e.button !== 0) return;
+    const glyph = [...svg.querySelectorAll('text')].find((t) => t.dataset.on === name);
+    this.drag = { from: name, glyph, moved: false, x: e.clientX, y: e.clientY };
+  }
+  dragMove(e, svg) {
+    if (!this.drag || !this.drag.glyph) return;
+    // A few pixels of jitter in a click is not a drag.
+    if (!this.drag.moved && Math.hypot(e.clientX - this.drag.x, e.clientY - this.drag.y) < 6) return;
+    const r = svg.getBoundingClientRect();
+    this.drag.moved = true;
+    this.drag.glyph.setAttribute('x', ((e.clientX - r.left) / r.width) * 400);
+    this.drag.glyph.setAttribute('y', ((e.clientY - r.top) / r.height) * 400);
+  }
+  dragEnd(e, svg) {
+    const d = this.drag;
+    this.drag = null;
+    if (!d) return;
+    const to = this.squareAt(e, svg);
+    if (!to || to === d.from || !d.moved) { if (d.moved) this.render(); return; }
+    this.sel = null;
+    this.render();
+    this.tryTo(d.from, to);
+  }
+  tryTo(from, to) {
+    const p = this.pieces.get(from);
+    const last = this.color === 'white' ? '8' : '1';
+    this.onTry(from + to, p.toLowerCase() === 'p' && to[1] === last);
   }
   // Right click cycles a ghost of the opponent's on an empty square.
   ghost(name) {
@@ -89,9 +142,9 @@ export class Board {
     } else {
       const from = this.sel;
       this.sel = null;
-      const p = this.pieces.get(from);
-      const last = this.color === 'white' ? '8' : '1';
-      this.onTry(from + name, p.toLowerCase() === 'p' && name[1] === last);
+      this.render();
+      this.tryTo(from, name);
+      return;
     }
     this.render();
   }

@@ -28,6 +28,19 @@ export class Net {
       ws.onclose = (e) => { this.onClose(e); reject(e); };
     });
   }
+  // A paged request (PROTOCOL.md: `next` while more remain) read to its end:
+  // the first reply with every page's `key` items (or text) joined.
+  async callAll(type, fields, key) {
+    const first = await this.call(type, fields);
+    let r = first;
+    while (r.ok && r.next !== undefined) {
+      r = await this.call(type, { ...fields, from: r.next });
+      if (!r.ok) return r;
+      first[key] = first[key].concat(r[key]);
+    }
+    delete first.next;
+    return first;
+  }
   call(type, fields = {}) {
     const id = this.nextId++;
     return new Promise((resolve) => {

@@ -15,7 +15,7 @@ static const char *const kind_names[ACTION_KIND_COUNT] = {
 	[ACTION_QUIET] = "quiet", [ACTION_ANY] = "any", [ACTION_END] = "end",
 	[ACTION_DRAW] = "draw", [ACTION_PAUSE] = "pause", [ACTION_UNPAUSE] = "unpause",
 	[ACTION_ADDTIME] = "addtime", [ACTION_ADJUDGE] = "adjudge", [ACTION_UABORT] = "uabort",
-	[ACTION_NOTE] = "note",
+	[ACTION_NOTE] = "note", [ACTION_SAY] = "say", [ACTION_SPEC] = "spec",
 };
 
 const char *action_kind_name(int kind)
@@ -141,8 +141,55 @@ int referee_apply(struct referee *r, const struct action *a, struct evlist *out)
 			return referee_umpire_end(r, RESULT_NONE, REASON_ABORTED, out);
 		return referee_umpire_notice(r);
 	}
+	case ACTION_SAY:
+	case ACTION_SPEC: {
+		/* Words, never a ruling: the referee only checks the game is on. */
+		char buf[ACTION_TEXT_MAX];
+		const char *name, *text;
+		if (action_chat_parse(a, buf, &name, &text) != REF_OK)
+			return REF_E_BAD_ARGUMENT;
+		return a->kind == ACTION_SAY ? referee_notice(r, a->color) : referee_umpire_notice(r);
+	}
 	}
 	return REF_E_BAD_ARGUMENT;
+}
+
+/* ---- chat ------------------------------------------------------------------ */
+
+static bool reason_ok(const char *s);   /* the umpire's text rule, below: chat's too */
+
+bool action_is_chat(int kind)
+{
+	return kind == ACTION_SAY || kind == ACTION_SPEC;
+}
+
+int action_chat_parse(const struct action *a, char buf[ACTION_TEXT_MAX], const char **name,
+                      const char **text)
+{
+	*name = NULL;
+	*text = NULL;
+	if (!action_is_chat(a->kind) || strlen(a->text) >= ACTION_TEXT_MAX)
+		return REF_E_BAD_ARGUMENT;
+	memcpy(buf, a->text, strlen(a->text) + 1);
+	char *t = buf;
+	if (a->kind == ACTION_SAY) {
+		if (a->color != WHITE && a->color != BLACK)
+			return REF_E_BAD_ARGUMENT;
+	} else {
+		char *sp = strchr(buf, ' ');
+		if (a->color != -1 || sp == NULL || sp == buf)
+			return REF_E_BAD_ARGUMENT;
+		*sp = '\0';
+		for (const char *p = buf; *p; p++)
+			if ((unsigned char)*p <= 0x20 || (unsigned char)*p >= 0x7f)
+				return REF_E_BAD_ARGUMENT;
+		*name = buf;
+		t = sp + 1;
+	}
+	if (!reason_ok(t))
+		return REF_E_BAD_ARGUMENT;
+	*text = t;
+	return REF_OK;
 }
 
 /* ---- umpire actions -------------------------------------------------------- */

@@ -38,6 +38,15 @@
  * pause, unpause, addtime and note are notices like draw: the referee
  * announces nothing for them and only checks the game is in progress;
  * what they do to the clocks is the server's (action_paused, server/clock.h).
+ * Chat (server/chat.c takes them): notices too, the referee announces
+ * nothing for them; the text is action_umpire_text's normal form (valid
+ * UTF-8, no control characters, 1 to ACTION_REASON_MAX bytes):
+ *   say      "TEXT"              color: the player who spoke; heard by both
+ *                                players, the spectators and the umpires
+ *   spec     "NAME TEXT"         color -1: a spectator's words (NAME, one word,
+ *                                the account that spoke) on the spectators'
+ *                                channel: spectators and umpires only, never
+ *                                a player of the live game
  * Later kinds are appended to the enum and the name table; stored names
  * never change.
  */
@@ -66,6 +75,8 @@ enum action_kind {
 	ACTION_ADJUDGE,
 	ACTION_UABORT,
 	ACTION_NOTE,
+	ACTION_SAY,                  /* chat (the header comment, "Chat") */
+	ACTION_SPEC,
 	ACTION_KIND_COUNT
 };
 
@@ -162,6 +173,18 @@ int action_set_umpire(struct action *a, int kind, int color, const struct action
 /* The pause rule: is the game paused after action a, given it was (paused)
  * before?  A pause pauses, an unpause resumes, everything else leaves it. */
 bool action_paused(bool paused, const struct action *a);
+
+/* ---- chat ---- */
+
+/* Is this kind chat (say, spec)? */
+bool action_is_chat(int kind);
+
+/* A chat action's parts: name (spec: the speaker's account; say: NULL) and
+ * text, copied into buf (ACTION_TEXT_MAX bytes).  REF_OK, or
+ * REF_E_BAD_ARGUMENT for a kind that is no chat or a text or colour out of
+ * its form (the header comment). */
+int action_chat_parse(const struct action *a, char buf[ACTION_TEXT_MAX], const char **name,
+                      const char **text);
 
 /* A short label for messages: "try e4", "list e4 d4", "end resignation". */
 void action_label(const struct action *a, char *buf, size_t len);

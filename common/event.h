@@ -120,7 +120,8 @@ struct event {
 	uint8_t reason;      /* EV_GAME_OVER: enum game_reason */
 	uint16_t ply;        /* plies played when the event was emitted (0 before White's first move) */
 	char san[EVENT_SAN_MAX]; /* with `move`: its SAN as this audience may read it (own-view SAN for
-	                          * the mover, full SAN with +/# for EV_UMPIRE_MOVE); else "" */
+	                          * the mover, with the capture and check marks the mover is told:
+	                          * "Nxe5", "Bxf2+"; full SAN with +/# for EV_UMPIRE_MOVE); else "" */
 	uint64_t squares;    /* EV_PAWN_SQUARES: bit i = square i (a1 = 0); else 0 */
 };
 

@@ -596,16 +596,18 @@ static int apply_krieg(struct referee *r, struct alist *l, const char *body, str
 		case ACTION_ADJUDGE:
 		case ACTION_UABORT:
 		case ACTION_NOTE:
-			/* [addtime white|black] TEXT, TEXT %XX-escaped */
+		case ACTION_SAY:
+		case ACTION_SPEC:
+			/* [addtime|say white|black] TEXT, TEXT %XX-escaped (spec: "NAME TEXT") */
 			color = -1;
-			if (kind == ACTION_ADDTIME) {
+			if (kind == ACTION_ADDTIME || kind == ACTION_SAY) {
 				who = text;
 				text += strcspn(text, " ");
 				if (*text)
 					*text++ = '\0';
 				if ((color = side_word(who)) < 0)
-					return failf(err, errlen, "%s: [%%krieg] addtime: unknown side \"%.20s\"",
-					             where, who);
+					return failf(err, errlen, "%s: [%%krieg] %s: unknown side \"%.20s\"",
+					             where, item, who);
 			}
 			if (unescape(text) != 0)
 				return failf(err, errlen, "%s: [%%krieg] %s: a bad %%XX escape", where, item);

@@ -17,10 +17,10 @@ static void render_krieg(const struct glog *g, size_t first, size_t n, struct sb
 		const struct action *a = &g->a[first + i];
 		sb_puts(out, i ? "; " : " ");
 		sb_puts(out, action_kind_name(a->kind));
-		if (action_is_umpire(a->kind)) {
-			/* An umpire's text is free: escaped so it cannot end the
-			 * command or the comment (PGN.md). */
-			if (a->kind == ACTION_ADDTIME)
+		if (action_is_umpire(a->kind) || action_is_chat(a->kind)) {
+			/* An umpire's text, or chat, is free: escaped so it cannot
+			 * end the command or the comment (PGN.md). */
+			if (a->kind == ACTION_ADDTIME || a->kind == ACTION_SAY)
 				sb_printf(out, " %s", pgn_color_word(a->color));
 			sb_puts(out, " ");
 			for (const char *t = a->text; *t; t++)
@@ -72,7 +72,13 @@ static bool is_default(const struct glog *g, const struct hm *h)
 	if (!ok || k + 1 != h->act_n)
 		return false;
 	const struct action *last = &g->a[h->act_first + k];
-	return last->kind == ACTION_TRY && strcmp(last->text, h->own) == 0;
+	/* The move as pgn_read writes it back: own-view SAN without the
+	 * capture and check marks h->own (what the mover was told) carries. */
+	struct board own;
+	char plain[NOTATION_MAX];
+	board_own_view(&h->before, h->color, &own);
+	notation_san(&own, h->move, true, plain);
+	return last->kind == ACTION_TRY && strcmp(last->text, plain) == 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -267,7 +273,7 @@ int pgn_write(const struct pgn_header *h, const struct action *a, size_t n, unsi
 	for (size_t i = 0; i < n; i++) {
 		/* An umpire's text is escaped instead (render_krieg). */
 		if (strnlen(a[i].text, sizeof a[i].text) == sizeof a[i].text ||
-		    (!action_is_umpire(a[i].kind) && !writable(a[i].text)))
+		    (!action_is_umpire(a[i].kind) && !action_is_chat(a[i].kind) && !writable(a[i].text)))
 			return failf(err, errlen, "action %zu: text cannot be written", i + 1);
 	}
 

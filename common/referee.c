@@ -301,6 +301,18 @@ static void play(struct referee *r, int color, move_t m, struct evlist *out, boo
 			victim_type = PAWN;
 	}
 
+	/* The mover's SAN keeps the capture mark: the umpire tells the mover of
+	 * every capture in every rule set, so "Nxe5" says nothing the mover is
+	 * not told (a pawn's capture is marked by the view already). */
+	if (victim_sq != SQ_NONE && strchr(own_san, 'x') == NULL && !move_is_drop(m) &&
+	    move_kind(m) != MOVE_CASTLING) {
+		size_t len = strlen(own_san);
+		if (len >= 2 && len + 1 < sizeof own_san) {
+			memmove(own_san + len - 1, own_san + len - 2, 3);
+			own_san[len - 2] = 'x';
+		}
+	}
+
 	board_make(&r->b, m);
 	r->plies++;
 	r->moves_made[color]++;
@@ -314,6 +326,7 @@ static void play(struct referee *r, int color, move_t m, struct evlist *out, boo
 	struct event e = ev_base(r, EV_MOVE, aud_of(color), color);
 	e.move = m;
 	snprintf(e.san, sizeof e.san, "%s", own_san);
+	size_t own_move = out->n;   /* its check mark is added below */
 	evlist_push(out, &e);
 	e = ev_base(r, EV_MOVED, others_of(color), color);
 	evlist_push(out, &e);
@@ -377,7 +390,18 @@ static void play(struct referee *r, int color, move_t m, struct evlist *out, boo
 	}
 
 	reset_turn(r);
-	if (!check_end(r, out))
+	bool over = check_end(r, out);
+	/* The check mark of the mover's SAN: every rule set announces the check
+	 * to everyone (and a mate ends the game for everyone to hear). */
+	if (*checked && own_move < out->n && out->v[own_move].type == EV_MOVE) {
+		char *san = out->v[own_move].san;
+		size_t len = strlen(san);
+		if (len + 1 < sizeof out->v[own_move].san) {
+			san[len] = over && r->reason == REASON_CHECKMATE ? '#' : '+';
+			san[len + 1] = '\0';
+		}
+	}
+	if (!over)
 		turn_start(r, out);
 }
 

@@ -50,6 +50,24 @@ json_t *announce_notice(int64_t game, const struct action *a, int ply, json_t *c
 		*aud = ANNOUNCE_DRAW_AUDIENCE;
 		return announce_draw(game, a, clock);
 	}
+	if (action_is_chat(a->kind)) {
+		/* A player's or a spectator's words: its own event, never the
+		 * umpire's voice; the spectators' channel never reaches a player. */
+		char buf[ACTION_TEXT_MAX];
+		const char *name, *text;
+		if (action_chat_parse(a, buf, &name, &text) != REF_OK)
+			return NULL;
+		if (a->kind == ACTION_SAY) {
+			*aud = AUD_PUBLIC;
+			return json_pack("{s:s, s:I, s:s, s:s, s:s, s:i}", "event", "chat", "game",
+			                 (json_int_t)game, "channel", "game", "color",
+			                 a->color == WHITE ? "white" : "black", "text", text, "ply", ply);
+		}
+		*aud = AUD_SPECTATOR | AUD_UMPIRE;
+		return json_pack("{s:s, s:I, s:s, s:s, s:s, s:i}", "event", "chat", "game",
+		                 (json_int_t)game, "channel", "spectators", "user", name, "text", text,
+		                 "ply", ply);
+	}
 	if (a->kind == ACTION_ADJUDGE || a->kind == ACTION_UABORT ||
 	    action_umpire_parse(a, &u) != REF_OK)
 		return NULL;

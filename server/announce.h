@@ -36,7 +36,9 @@ json_t *announce_draw(int64_t game, const struct action *a, json_t *clock);
 
 /* The notice of an action the referee announces nothing for: a draw
  * offer or decline (announce_draw), an umpire's clock pause, resumption,
- * added time or note (action.h); ply: the plies played when it was taken.
+ * added time or note, a player's or a spectator's chat (action.h: a
+ * "chat" event, the players' channel to everyone, the spectators' to
+ * spectators and umpires only); ply: the plies played when it was taken.
  * *aud gets who hears it.  NULL for a kind that has none. */
 json_t *announce_notice(int64_t game, const struct action *a, int ply, json_t *clock,
                         unsigned *aud);

@@ -583,9 +583,11 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	unsigned naud = 0;
 	json_t *notice = announce_notice(g->id, &a, referee_plies(g->ref), clk, &naud);
 	if (notice) {
-		if (naud & AUD_WHITE)
+		/* A player who muted the other does not receive their chat (chat.c). */
+		bool said = a.kind == ACTION_SAY;
+		if ((naud & AUD_WHITE) && !(said && chat_muted(g->gs, g->user[WHITE], g->user[a.color])))
 			to_user(g, ba, g->user[WHITE], json_deep_copy(notice));
-		if (naud & AUD_BLACK)
+		if ((naud & AUD_BLACK) && !(said && chat_muted(g->gs, g->user[BLACK], g->user[a.color])))
 			to_user(g, ba, g->user[BLACK], json_deep_copy(notice));
 		watch_route(g, ba, naud, notice);
 		json_decref(notice);
@@ -672,6 +674,7 @@ void games_free(struct games *gs)
 		event_free(gs->heartbeat);
 	free(gs->flagged);
 	presence_free(gs);
+	chat_free(gs);
 	while (gs->live) {
 		struct game *g = gs->live;
 		gs->live = g->next;

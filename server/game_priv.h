@@ -71,6 +71,7 @@ struct games {
 	int64_t untimed_grace_ms;    /* of an untimed game; 0: never (game_presence.c) */
 	struct missed_game *missed;  /* games that ended while a player was away */
 	size_t nmissed, capmissed;
+	struct chat *chat;           /* rates and mutes (chat.c), NULL until first used */
 	struct event *heartbeat;     /* GAME_HEARTBEAT_MS */
 	/* Unfinished games whose record failed the check at start (recover.c):
 	 * never played on; reported as flagged, served from their STORED
@@ -133,6 +134,14 @@ void presence_game_over(struct game *g);
 /* After a login's game states: the `welcome` summary, if there is anything to say. */
 void presence_login(struct games *gs, struct conn *c);
 void presence_free(struct games *gs);
+
+/* chat.c */
+struct chat;
+/* Does listener mute speaker (users)? */
+bool chat_muted(struct games *gs, int64_t listener, int64_t speaker);
+void chat_free(struct games *gs);
+/* watch.c: does the connection hold a spectator's seat of g? */
+bool watch_is_spectator(const struct game *g, uint64_t conn);
 
 /* game_view.c */
 json_t *game_view_json(struct games *gs, const struct store_game *info,

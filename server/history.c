@@ -11,7 +11,8 @@
  * Who may read what (PROTOCOL.md, "History"): a finished game is public,
  * every view of it; an unfinished one is readable only by its players,
  * and only in their own colour's view — never the other side's, never the
- * umpire's.  Anything else is no_such_game, whether or not it exists.
+ * umpire's (its players are refused those with `forbidden`: the game is
+ * theirs).  Anything else is no_such_game, whether or not it exists.
  *
  * Views are the record replayed for one audience (announce_replay, announce.h:
  * the path live play and recovery take), so the SAN text and the rule
@@ -193,6 +194,12 @@ static bool readable(struct conn *c, json_t *id, json_t *req, unsigned aud, stru
 	if (rc == STORE_OK && ((aud == AUD_WHITE && g->white == uid) ||
 	                       (aud == AUD_BLACK && g->black == uid)))
 		return true;
+	/* A player of it knows the game exists: the refusal says why. */
+	if (rc == STORE_OK && (g->white == uid || g->black == uid)) {
+		dispatch_error(c, id, PE_FORBIDDEN, "the game is not over: only your own view of it can "
+		               "be read until it ends");
+		return false;
+	}
 	dispatch_error(c, id, PE_NO_SUCH_GAME, "no such game");
 	return false;
 }

@@ -85,6 +85,12 @@ static struct watcher *seat_find(const struct game *g, uint64_t conn)
 	return NULL;
 }
 
+bool watch_is_spectator(const struct game *g, uint64_t conn)
+{
+	const struct watcher *w = seat_find(g, conn);
+	return w != NULL && !w->umpire;
+}
+
 static void seat_remove(struct game *g, struct watcher *gone)
 {
 	for (struct watcher **p = &g->watchers; *p; p = &(*p)->next)
@@ -432,6 +438,8 @@ static json_t *seat_view(struct game *g, bool umpire, size_t from)
 		if (g->draw_offer >= 0)
 			json_object_set_new(j, "draw_offer", json_string(game_color_name(g->draw_offer)));
 	}
+	if (g->paused)
+		json_object_set_new(j, "paused", json_true());
 	return j;
 }
 

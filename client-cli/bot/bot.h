@@ -8,11 +8,14 @@
  *   random  uniform over the tries it may still make this turn
  *   greedy  one ply over the belief: the try whose expected evaluation,
  *           weighted by the chance the umpire accepts it, is best
- *   full    determinized search: each sampled position of the belief is
- *           searched two plies deep (our try, the opponent's best reply),
- *           the values averaged by weight; tries are ordered by value and
- *           by what a refusal would teach; "any?" asked when the answer is
- *           in doubt.  Samples are added while the time budget lasts.
+ *   full    information-set Monte Carlo tree search (bot.c): each
+ *           iteration draws a position from the belief by weight and walks
+ *           one shared tree four plies deep with the moves legal there; a
+ *           try illegal in the drawn position ends as "refused".  The try
+ *           chosen has the best mean value plus a bonus for what its ruling
+ *           would teach (largest when its legality is most in doubt); "any?"
+ *           asked when the answer is in doubt.  Iterations run while the
+ *           time budget lasts (from the clock: main.c).
  * Every level never repeats a refused try (the view's own list).
  */
 #ifndef KRIEG_BOT_H
@@ -44,7 +47,7 @@ struct bot {
 	uint64_t rng;
 	bool any_asked;           /* this turn */
 	int moves_made;           /* own moves played (insurance: "any?" only after the first) */
-	long searched;            /* determinized positions searched in all (statistics) */
+	long searched;            /* determinizations searched in all (statistics) */
 };
 
 struct bot *bot_new(enum bot_level level, const struct ruleset *rs, const struct board *start, int color,

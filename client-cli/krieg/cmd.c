@@ -1041,7 +1041,11 @@ static void done_record(struct client *c, const json_t *msg, const struct pendin
 		if (event_from_json(ev, &e) != 0)
 			continue;
 		record_words(&e, me, words, sizeof words);
-		client_out(c, "  %3d. %s", e.ply / 2 + 1, words);
+		/* Numbered as chess does ("1. e4", "1... e5"): an event belongs to
+		 * the half-move just played when its mover's (a capture, a check),
+		 * else to the next one (tries, pawn-try counts). */
+		int half = e.ply > 0 && e.by == (e.ply - 1) % 2 ? e.ply : e.ply + 1;
+		client_out(c, "  %3d%s %s", (half + 1) / 2, half % 2 == 0 ? "..." : ".", words);
 	}
 	json_t *next = json_object_get(msg, "next");
 	if (json_is_integer(next) && json_integer_value(next) > p->arg)

@@ -1,12 +1,26 @@
-// play.mjs — two chromium pages (headless, Debian's /usr/bin/chromium
-// driven by playwright-core) sign in as guests over wss to a real kriegd,
-// one seeks, the other accepts, they play, and a screenshot of the game in
-// progress is written.  Usage: node play.mjs KRIEGD SCREENSHOT.png
+// play.mjs — the web client in a real browser (Debian's /usr/bin/chromium,
+// headless, driven by playwright-core; nothing is downloaded) against a
+// real kriegd, over wss:
+//   1. two pages register and play a complete game (Scholar's mate, icc)
+//      by drag, by click then click and by typed tries, while a third page
+//      watches it; one player's page is reloaded mid-game and resumes its
+//      seat; a screenshot of the game in progress is written;
+//   2. each page's frames are exactly the lines a line-protocol client in
+//      the same seat received (a second connection of the same account, or
+//      the same spectator's session watching too), byte for byte;
+//   3. the record view in every view and the PGN download of the finished
+//      game;
+//   4. a browser player against a line-protocol player (Fool's mate), and
+//      the umpire's chair in a page: the true board, both sides' tries, a
+//      pause and a public note that reach the players;
+//   5. nost: an "if quiet" sequence sent from a page plays on by itself.
+// Usage: node play.mjs KRIEGD SCREENSHOT.png
 import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync, rmSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LineClient } from './line.mjs';
 
 const [kriegd, shot] = process.argv.slice(2);
 const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -14,77 +28,268 @@ if (!existsSync(browserPath)) {
   console.error(`browser tests: ${browserPath} is missing; install Debian's chromium (make deps)`);
   process.exit(1);
 }
+const T0 = Date.now();
 const dir = mkdtempSync(join(tmpdir(), 'krieg-browser-'));
+const state = join(dir, 's');
 const log = join(dir, 'kriegd.log');
-const { openSync } = await import('node:fs');
+// The umpire's account, made offline before the daemon starts.
+execFileSync(kriegd, ['--state-dir', state, 'user', 'add', 'ump', '--role', 'umpire', '--password-stdin'],
+  { input: 'umpire-password\n', stdio: ['pipe', 'ignore', 'inherit'] });
 const fd = openSync(log, 'w');
-const d = spawn(kriegd, ['--state-dir', join(dir, 's'), '--listen', '127.0.0.1:0',
+const d = spawn(kriegd, ['--state-dir', state, '--listen', '127.0.0.1:0',
   '--set', 'listen_web=127.0.0.1:0', '--set', 'guests_per_address=0', '--set', 'register_per_hour=0'],
 { stdio: ['ignore', fd, fd] });
-let port = 0;
+let port = 0, linePort = 0;
 for (let i = 0; i < 300 && !port; i++) {
   await new Promise((r) => setTimeout(r, 100));
   const m = [...readFileSync(log, 'utf8').matchAll(/listening on 127\.0\.0\.1:(\d+)/g)];
-  if (m.length >= 2) port = +m[1][1];
+  if (m.length >= 2) { linePort = +m[0][1]; port = +m[1][1]; }
 }
-const fail = (msg) => { console.error(`FAIL: ${msg}\n--- kriegd log:\n${readFileSync(log, 'utf8')}`); d.kill(); process.exit(1); };
-if (!port) fail('kriegd did not open its web door');
+let browser = null;
+const fail = async (msg) => {
+  console.error(`FAIL: ${msg}\n--- kriegd log:\n${readFileSync(log, 'utf8')}`);
+  if (browser) await browser.close();
+  d.kill();
+  process.exit(1);
+};
+const check = (cond, msg) => { if (!cond) throw new Error(msg); };
+if (!port) await fail('kriegd did not open its web door');
 
-const browser = await chromium.launch({
+browser = await chromium.launch({
   executablePath: browserPath,
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
-const ctx = await browser.newContext({ ignoreHTTPSErrors: true });
+// One context per person: sessionStorage and downloads of their own.
 const errors = [];
-const page = async () => {
+const newPage = async () => {
+  const ctx = await browser.newContext({ ignoreHTTPSErrors: true, acceptDownloads: true });
   const p = await ctx.newPage();
   p.on('pageerror', (e) => errors.push(String(e)));
   p.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  p.on('dialog', (dlg) => dlg.accept());   // confirmations: yes
   await p.goto(`https://127.0.0.1:${port}/`);
   await p.waitForSelector('#btn-guest:visible', { timeout: 10000 });
-  await p.click('#btn-guest');
-  await p.waitForSelector('#lobby:visible', { timeout: 10000 });
   return p;
 };
+const signIn = async (p, user, password, register) => {
+  await p.fill('#user', user);
+  await p.fill('#password', password);
+  await p.click(register ? '#btn-register' : '#btn-login');
+  await p.waitForSelector('#lobby:visible', { timeout: 10000 });
+};
+// Poll fn(arg) in the page until true (page.waitForFunction evaluates a
+// string inside the page, which the page's CSP rightly forbids).
+const until = async (p, fn, arg, what, ms = 10000) => {
+  for (const end = Date.now() + ms; Date.now() < end;) {
+    if (await p.evaluate(fn, arg)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+};
+const frames = (p) => p.evaluate(() => window.krieg.net.frames);
+// Wait until the page's announcements hold a line matching re.
+const heard = async (p, list, re) => {
+  try {
+    await until(p, ([id, src]) =>
+      [...document.querySelectorAll(`#${id} li`)].some((li) => new RegExp(src, 'i').test(li.textContent)),
+    [list, re.source], `${re} in #${list}`);
+  } catch (e) {
+    throw new Error(`${e.message}; it holds:\n${await p.textContent(`#${list}`)}\nstatus: ${await p.textContent('#status')}`);
+  }
+};
+const toMove = (p, color) => until(p, (c) => window.krieg.state.toMove === c, color, `${color} to move`);
+const square = async (p, sq) => {
+  const b = await p.locator(`#board rect[data-square="${sq}"]`).boundingBox();
+  return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+};
+const clickMove = async (p, from, to) => {
+  await p.click(`#board rect[data-square="${from}"]`);
+  await p.click(`#board rect[data-square="${to}"]`);
+};
+const dragMove = async (p, from, to) => {
+  const a = await square(p, from), b = await square(p, to);
+  await p.mouse.move(a.x, a.y);
+  await p.mouse.down();
+  await p.mouse.move(b.x, b.y, { steps: 8 });
+  await p.mouse.up();
+};
+const typeMove = async (p, mv) => {
+  await p.fill('#move', mv);
+  await p.click('#move-form button[type="submit"]');
+};
+// The lines of one game (by id) among a connection's messages, as received.
+const gameLines = (lines, game, skip = ['game_state', 'game_events']) => lines.filter((l) => {
+  const m = JSON.parse(l);
+  return m.event && m.game === game && !skip.includes(m.event);
+});
+const sameLines = (what, got, want) => {
+  check(want.length > 0, `${what}: the line client received nothing`);
+  check(got.length === want.length && got.every((l, i) => l === want[i]),
+    `${what}: the page's frames differ from the line client's lines\n--- page:\n${got.join('\n')}\n--- line:\n${want.join('\n')}`);
+};
+
 try {
-  const a = await page(), b = await page();
+  const suffix = String(process.pid % 100000);
+  const wName = `alice${suffix}`, bName = `bob${suffix}`;
+  const a = await newPage(), b = await newPage(), c = await newPage();
+  await signIn(a, wName, 'alice-password', true);
+  await signIn(b, bName, 'bob-password', true);
+  await c.click('#btn-guest');
+  await c.waitForSelector('#lobby:visible', { timeout: 10000 });
+
+  // The line clients in the same seats: a second connection of each
+  // player's account, and the spectator's own session (its token).
+  const la = await LineClient.open(linePort), lb = await LineClient.open(linePort);
+  await la.ok('hello', { version: 1 });
+  await lb.ok('hello', { version: 1 });
+  await la.ok('login', { user: wName, password: 'alice-password' });
+  await lb.ok('login', { user: bName, password: 'bob-password' });
+
+  // ---- 1. a complete game, watched ----
   await a.selectOption('#rules', 'icc');
+  await a.selectOption('#color', 'white');
   await a.click('#btn-seek');
-  await b.waitForTimeout(300);
+  await b.waitForTimeout(200);
   await b.click('#btn-refresh');
   await b.click('#seeks button[data-offer]', { timeout: 10000 });
   await a.waitForSelector('#game:visible', { timeout: 10000 });
   await b.waitForSelector('#game:visible', { timeout: 10000 });
-  const white = (await a.evaluate(() => window.krieg.state.color)) === 'white' ? a : b;
-  const black = white === a ? b : a;
-  // 1. e4 by clicks; 1... e5 typed.
-  await white.click('rect[data-square="e2"]');
-  await white.click('rect[data-square="e4"]');
-  await white.waitForSelector('#announcements li', { timeout: 10000 });
-  await black.fill('#move', 'e7e5');
-  await black.click('#move-form button');
-  await white.waitForFunction(() => document.querySelectorAll('#announcements li').length >= 3, null, { timeout: 10000 });
-  // The board shows the own move; reloading resumes the seat.
-  const wp = await white.evaluate(() => window.krieg.board.pieces.get('e4'));
-  if (wp !== 'P') fail(`white's board has ${wp} on e4`);
-  await white.screenshot({ path: shot, fullPage: true });
-  await black.reload();
-  await black.waitForSelector('#game:visible', { timeout: 10000 });
-  const bp = await black.evaluate(() => window.krieg.board.pieces.get('e5'));
-  if (bp !== 'p') fail(`after a reload black's board has ${bp} on e5`);
-  // Every frame a page got is one protocol line.
-  for (const p of [white, black]) {
-    const frames = await p.evaluate(() => window.krieg.net.frames);
-    if (!frames.length || frames.some((f) => f.includes('\n') || typeof JSON.parse(f) !== 'object'))
-      fail('a frame that is not one protocol line');
-  }
-  if (errors.length) fail(`errors in the pages: ${errors.join('; ')}`);
-  console.log(`browser: two pages played 1. e4 e5 over wss, a reload resumed; screenshot ${shot}`);
+  const game = await a.evaluate(() => window.krieg.state.game);
+  check(await a.evaluate(() => window.krieg.state.color) === 'white', 'alice does not play white');
+
+  await c.click('#btn-live');
+  await c.click(`#live button[data-watch="${game}"]`, { timeout: 10000 });
+  await c.waitForSelector('#watch:visible', { timeout: 10000 });
+  const lc = await LineClient.open(linePort);
+  await lc.ok('hello', { version: 1 });
+  await lc.ok('resume', { token: await c.evaluate(() => sessionStorage.getItem('krieg.token')) });
+  await lc.ok('watch', { game });
+
+  await dragMove(a, 'e2', 'e4');                       // 1. e4, by drag
+  await toMove(b, 'black');
+  check(await a.evaluate(() => window.krieg.board.pieces.get('e4')) === 'P', 'the drag did not play e4');
+  await clickMove(b, 'e7', 'e5');                      // 1... e5, click then click
+  await toMove(a, 'white');
+  await typeMove(a, 'Bc4');                            // 2. Bc4, typed
+  await toMove(b, 'black');
+  // A reload mid-game resumes the seat (the token in sessionStorage).
+  const bBefore = await frames(b);
+  await b.reload();
+  await b.waitForSelector('#game:visible', { timeout: 10000 });
+  check(await b.evaluate(() => window.krieg.board.pieces.get('e5')) === 'p', "after a reload black's board lost e5");
+  await typeMove(b, 'Nc6');
+  await toMove(a, 'white');
+  await a.click('#board rect[data-square="d1"]');      // 3. Qh5, by clicks
+  await a.click('#board rect[data-square="h5"]');
+  await toMove(b, 'black');
+  await a.screenshot({ path: shot, fullPage: true });
+  await dragMove(b, 'g8', 'f6');                       // 3... Nf6, by drag
+  await toMove(a, 'white');
+  await typeMove(a, 'Qxf7');                           // 4. Qxf7#
+  for (const [p, list] of [[a, 'announcements'], [b, 'announcements'], [c, 'watch-announcements']])
+    await heard(p, list, /^4\. .*checkmate/i);
+  // Announcements are numbered by the move they belong to.
+  await heard(a, 'announcements', /^1\. Black has moved$/);
+  await heard(c, 'watch-announcements', /^3\. Black has moved$/);
+  const over = await lc.waitFor((m) => m.event === 'game_over' && m.game === game);
+  check(over.result === '1-0', `the game ended ${over.result}`);
+  await la.waitFor((m) => m.event === 'game_over' && m.game === game);
+  await lb.waitFor((m) => m.event === 'game_over' && m.game === game);
+
+  // ---- 2. the same lines on both transports ----
+  sameLines('white', gameLines(await frames(a), game), gameLines(la.lines, game));
+  sameLines('black', gameLines(bBefore.concat(await frames(b)), game), gameLines(lb.lines, game));
+  // The spectator: every line after the watch reply.
+  const cAfter = (await frames(c)).map((l) => JSON.parse(l));
+  const watchReply = cAfter.findIndex((m) => m.ok === true && m.seat === 'spectator');
+  sameLines('spectator', gameLines((await frames(c)).slice(watchReply + 1), game), gameLines(lc.lines, game));
+  check(!gameLines(await frames(c), game).some((l) => /"event":"move"|"move":"/.test(l)),
+    'the spectator received a move');
+
+  // ---- 3. the record and the PGN ----
+  await a.click('#btn-lobby');
+  await a.click('#btn-history');
+  await a.click(`#history button[data-record="${game}"][data-view="umpire"]`, { timeout: 10000 });
+  await a.waitForSelector('#record:visible', { timeout: 10000 });
+  const recText = await a.textContent('#record-events');
+  check(/e4/.test(recText) && /e5/.test(recText), "the umpire's record does not name both sides' moves");
+  const dl = a.waitForEvent('download', { timeout: 10000 });
+  await a.click('#btn-pgn');
+  const pgnPath = await (await dl).path();
+  const pgn = readFileSync(pgnPath, 'utf8');
+  check(/\[Result "1-0"\]/.test(pgn) && /Qxf7/.test(pgn), `the PGN download:\n${pgn}`);
+  await a.click('#btn-record-back');
+
+  // ---- 4. a browser player against a line player, an umpire watching ----
+  const lp = await LineClient.open(linePort);
+  await lp.ok('hello', { version: 1 });
+  await lp.ok('guest');
+  await lp.ok('seek', { rules: 'english', color: 'black', time: { base: 300, inc: 0 } });
+  await a.click('#btn-refresh');
+  await a.click('#seeks button[data-offer]', { timeout: 10000 });
+  await a.waitForSelector('#game:visible', { timeout: 10000 });
+  const g2 = await a.evaluate(() => window.krieg.state.game);
+  check(g2 !== game, 'no second game');
+  const u = await newPage();
+  await signIn(u, 'ump', 'umpire-password', false);
+  await u.click('#btn-live');
+  await u.click(`#live button[data-umpire="${g2}"]`, { timeout: 10000 });
+  await u.waitForSelector('#umpire-form:visible', { timeout: 10000 });
+
+  await typeMove(a, 'f3');                             // 1. f3
+  await lp.waitFor((m) => m.event === 'moved' && m.game === g2 && m.by === 'white');
+  await lp.ok('move', { game: g2, move: 'e5' });       // 1... e5, from the line
+  await toMove(a, 'white');
+  await typeMove(a, 'g4');                             // 2. g4
+  await lp.waitFor((m) => m.event === 'moved' && m.game === g2 && m.ply === 3);
+  // The chair: the true board and both sides' tries.
+  await until(u, () => window.krieg.watch.board.pieces.get('g4') === 'P'
+    && window.krieg.watch.board.pieces.get('e5') === 'p', null, "the umpire's true board");
+  check((await u.textContent('#tries-white')).includes('g4') && (await u.textContent('#tries-black')).includes('e5'),
+    "the chair does not list both sides' moves");
+  // An umpire's pause and a public note reach the browser player.
+  await u.fill('#umpire-text', 'a short break');
+  await u.click('#umpire-form button[data-act="clock_pause"]');
+  await heard(a, 'announcements', /umpire paused the clocks: a short break/);
+  await u.fill('#umpire-text', 'play on');
+  await u.click('#umpire-form button[data-act="clock_unpause"]');
+  await heard(a, 'announcements', /umpire restarted the clocks: play on/);
+  await u.fill('#umpire-text', 'good luck');
+  await u.click('#umpire-form button[data-act="note"][data-public="true"]');
+  await heard(a, 'announcements', /umpire says: good luck/);
+  await lp.waitFor((m) => m.event === 'umpire_note' && m.game === g2);
+  await lp.ok('move', { game: g2, move: 'Qh4' });      // 2... Qh4#
+  await heard(a, 'announcements', /checkmate/i);
+  await heard(u, 'watch-announcements', /checkmate/i);
+  await la.waitFor((m) => m.event === 'game_over' && m.game === g2);
+  sameLines('white against a line player', gameLines(await frames(a), g2), gameLines(la.lines, g2));
+
+  // ---- 5. nost: an "if quiet" sequence from the page ----
+  await b.click('#btn-lobby');
+  await lp.ok('seek', { rules: 'nost', color: 'black', time: { base: 300, inc: 0 } });
+  await b.click('#btn-refresh');
+  await b.click('#seeks button[data-offer]', { timeout: 10000 });
+  await until(b, (g) => window.krieg.state.game !== null && window.krieg.state.game !== g && window.krieg.state.rules === 'nost',
+    g2, 'the nost game');
+  const g3 = await b.evaluate(() => window.krieg.state.game);
+  await b.fill('#move', 'f3, g4');
+  await b.click('#btn-quiet');                         // f3 now, g4 if quiet
+  await lp.waitFor((m) => m.event === 'moved' && m.game === g3 && m.ply === 1);
+  await lp.ok('move', { game: g3, move: 'e5' });
+  await lp.waitFor((m) => m.event === 'moved' && m.game === g3 && m.ply === 3);   // g4, played for b
+  await until(b, () => window.krieg.board.pieces.get('g4') === 'P', null, "g4 on the page's board");
+  await lp.ok('move', { game: g3, move: 'Qh4' });
+  await heard(b, 'announcements', /^2\. .*checkmate/);
+  await lb.waitFor((m) => m.event === 'game_over' && m.game === g3);
+  sameLines('white in nost', gameLines(await frames(b), g3), gameLines(lb.lines, g3));
+
+  if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
+  for (const l of [la, lb, lc, lp]) l.close();
+  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
 } catch (e) {
-  fail(String(e));
-} finally {
-  await browser.close();
-  d.kill('SIGTERM');
+  await fail(e.stack || String(e));
 }
+await browser.close();
+d.kill('SIGTERM');
 rmSync(dir, { recursive: true, force: true });

@@ -469,9 +469,10 @@ START_TEST(interactive_under_a_pty)
 	snprintf(cmd, sizeof cmd, "record %lld umpire", game);
 	tty_type(t, cmd);
 	EXPECT(t, "as the umpire heard it:");
-	EXPECT(t, "White played e4");
-	EXPECT(t, "Black played d5");
-	EXPECT(t, "White played exd5");
+	/* numbered as chess does (issue 10: Black's moves were one too high) */
+	EXPECT(t, "1. White played e4");
+	EXPECT(t, "1... Black played d5");
+	EXPECT(t, "2. White played exd5");
 	snprintf(pgnpath, sizeof pgnpath, "%s/game.pgn", scratch);
 	snprintf(cmd, sizeof cmd, "pgn %lld > %s", game, pgnpath);
 	tty_type(t, cmd);

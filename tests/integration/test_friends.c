@@ -12,8 +12,12 @@
  *   away_and_back        opponent_away {game, color, until} / opponent_back
  *                        to the opponent and the spectators; no deadline
  *                        for a game that waits
+ *   capture_and_check_marks_in_every_view  the mover is told "Nxe5",
+ *                        "Bxf2+": live, after a resume, in record views
+ *                        and PGN of every audience
  */
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,6 +223,234 @@ START_TEST(away_and_back)
 }
 END_TEST
 
+/* Does any event of arr (a view's events) say san for a move? */
+static bool has_san(json_t *arr, const char *san)
+{
+	for (size_t i = 0; i < json_array_size(arr); i++) {
+		const char *v = json_string_value(json_object_get(json_array_get(arr, i), "san"));
+		if (v && strcmp(v, san) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The first pgn page (short games fit in one). */
+static const char *pgn_text(struct kp *p, json_int_t game, const char *view)
+{
+	json_t *r = kc_ok(p->c, kc_req(p->c, "pgn", "{s:I, s:s}", "game", game, "view", view));
+	return json_string_value(json_object_get(r, "pgn"));
+}
+
+START_TEST(capture_and_check_marks_in_every_view)
+{
+	struct kd *d = kd_start("rate_limit = 100000\nrate_burst = 100000\n");
+	struct kp w, b;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	json_int_t g = start_game(&w, &b, "icc", NULL);
+	static const char *const moves[] = { "e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "Ne5", "Bf2" };
+	for (size_t i = 0; i < 8; i++)
+		move(i % 2 ? &b : &w, g, moves[i]);
+	/* Live: typed without the marks, told with them. */
+	kc_ok(w.c, kc_req(w.c, "ping", NULL));
+	ck_assert(kc_saw(w.c, "\"san\":\"Nxe5\""));
+	ck_assert(kc_saw(b.c, "\"san\":\"Bxf2+\""));
+	/* After a resume, the view says the same. */
+	kc_close(b.c);
+	kp_resume(d, &b);
+	json_t *st = kc_event(b.c, "game_state");
+	ck_assert(has_san(json_object_get(st, "events"), "Bxf2+"));
+	ck_assert(!has_san(json_object_get(st, "events"), "Bf2"));
+	json_t *own = kg_fetch_events(w.c, "record", g, "white", NULL, 0);
+	ck_assert(has_san(own, "Nxe5") && !has_san(own, "Ne5"));
+	json_decref(own);
+	ck_assert_ptr_nonnull(strstr(pgn_text(&b, g, "black"), "Bxf2+"));
+	ck_assert_ptr_nonnull(strstr(pgn_text(&w, g, "white"), "Nxe5"));
+	/* Over: the umpire's record and PGN too. */
+	kc_ok(w.c, kc_req(w.c, "resign", "{s:I}", "game", g));
+	json_t *ump = kg_fetch_events(w.c, "record", g, "umpire", NULL, 0);
+	ck_assert(has_san(ump, "Nxe5") && has_san(ump, "Bxf2+"));
+	json_decref(ump);
+	const char *full = pgn_text(&w, g, "umpire");
+	ck_assert_msg(strstr(full, "Nxe5") && strstr(full, "Bxf2+"), "%s", full);
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+/* ---- chat ------------------------------------------------------------------ */
+
+static unsigned test_seed(void)
+{
+	const char *e = getenv("KRIEG_TEST_SEED");
+	unsigned seed = e ? (unsigned)strtoul(e, NULL, 10) : (unsigned)time(NULL);
+	fprintf(stderr, "test_friends: seed %u (KRIEG_TEST_SEED to repeat)\n", seed);
+	return seed;
+}
+
+/* arr without its chat events (a new reference). */
+static json_t *without_chat(json_t *arr)
+{
+	json_t *out = json_array();
+	for (size_t i = 0; i < json_array_size(arr); i++) {
+		json_t *e = json_array_get(arr, i);
+		if (strcmp(json_string_value(json_object_get(e, "event")), "chat") != 0)
+			json_array_append(out, e);
+	}
+	return out;
+}
+
+/*
+ * A seeded game with chat on both channels and two spectators: nothing of
+ * the spectators' channel reaches a player, every message reaches its
+ * audience, and the announcements of every view, chat taken out, are
+ * exactly the referee's for the moves alone.
+ */
+START_TEST(chat_reaches_only_its_audience)
+{
+	unsigned seed = test_seed();
+	struct kd *d = kd_start("rate_limit = 100000\nrate_burst = 100000\n");
+	struct kp w, b, s1, s2;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	kp_guest(d, &s1);
+	kp_guest(d, &s2);
+	json_int_t g = start_game(&w, &b, "icc", NULL);
+	kc_ok(s1.c, kc_req(s1.c, "watch", "{s:I}", "game", g));
+	kc_ok(s2.c, kc_req(s2.c, "watch", "{s:I}", "game", g));
+	struct action acts[64];
+	size_t n = 0;
+	int said[4] = { 0, 0, 0, 0 };
+	struct kp *who[4] = { &w, &b, &s1, &s2 };
+	for (int step = 0; step < 60 && n < 40; step++) {
+		int k = (int)(rand_r(&seed) % 3);
+		if (k == 0) {
+			int p = (int)(rand_r(&seed) % 4);
+			if (said[p] == 4)   /* under the rate limit (5 per 10 s) */
+				continue;
+			char text[64];
+			snprintf(text, sizeof text, "%s-%d-%d \u00e9t\u00e9", p < 2 ? "SAY" : "SPEC", p, said[p]++);
+			kc_ok(who[p]->c, kc_req(who[p]->c, p < 2 ? "say" : "spec", "{s:I, s:s}", "game", g,
+			                        "text", text));
+			continue;
+		}
+		struct action a;
+		int col = kg_random_try("icc", acts, n, &seed, &a);
+		if (col < 0)
+			break;
+		kc_ok(who[col]->c, kc_req(who[col]->c, "move", "{s:I, s:s}", "game", g, "move", a.text));
+		acts[n++] = a;
+	}
+	if (!kg_over("icc", acts, n)) {
+		kc_ok(w.c, kc_req(w.c, "resign", "{s:I}", "game", g));
+		kg_action(&acts[n++], ACTION_END, WHITE, "resignation");
+	}
+	/* A barrier: the last action's ok is held, so everything it and the
+	 * actions before it sent is queued ahead of each ping's answer. */
+	for (int p = 0; p < 4; p++)
+		kc_ok(who[p]->c, kc_req(who[p]->c, "ping", NULL));
+	/* Nothing of the spectators' channel reached a player. */
+	for (int p = 0; p < 2; p++)
+		ck_assert_msg(!kc_saw(who[p]->c, "SPEC-"), "a player received the spectators' channel");
+	/* Every message reached its audience. */
+	for (int p = 0; p < 4; p++)
+		for (int i = 0; i < said[p]; i++) {
+			char text[32];
+			snprintf(text, sizeof text, "%s-%d-%d", p < 2 ? "SAY" : "SPEC", p, i);
+			for (int r = p < 2 ? 0 : 2; r < 4; r++)
+				ck_assert_msg(kc_saw(who[r]->c, text), "%s did not reach %d", text, r);
+		}
+	/* Chat changes no announcement: every view, chat taken out, is the
+	 * referee's for the moves alone; the umpire's record has the chat. */
+	static const struct { const char *view; unsigned aud; } views[] = {
+		{ "white", AUD_WHITE }, { "black", AUD_BLACK }, { "umpire", AUD_UMPIRE },
+	};
+	for (size_t v = 0; v < 3; v++) {
+		json_t *got = kg_fetch_events(s1.c, "record", g, views[v].view, NULL, 0);
+		ck_assert_ptr_nonnull(got);
+		json_t *plain = without_chat(got);
+		json_t *want = kg_expected("icc", acts, n, g, views[v].aud);
+		ck_assert_msg(json_equal(plain, want), "the %s view differs with chat", views[v].view);
+		if (v < 2) {
+			char *text = json_dumps(got, 0);
+			ck_assert_msg(!strstr(text, "SPEC-"), "spectators' chat in a player's view");
+			free(text);
+		}
+		json_decref(got);
+		json_decref(plain);
+		json_decref(want);
+	}
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(s1.c);
+	kc_close(s2.c);
+	kd_stop(d);   /* replays the game, chat included, through recovery, views and PGN */
+}
+END_TEST
+
+START_TEST(chat_requests)
+{
+	struct kd *d = kd_start("rate_limit = 100000\nrate_burst = 100000\n");
+	struct kp w, b, s, x;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	kp_guest(d, &s);
+	kp_guest(d, &x);
+	json_int_t g = start_game(&w, &b, "english", NULL);
+	kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", g));
+	/* Only a player says, only a spectator speaks on the spectators' channel. */
+	kc_error(s.c, kc_req(s.c, "say", "{s:I, s:s}", "game", g, "text", "hi"), "no_such_game");
+	kc_error(x.c, kc_req(x.c, "say", "{s:I, s:s}", "game", g, "text", "hi"), "no_such_game");
+	kc_error(w.c, kc_req(w.c, "spec", "{s:I, s:s}", "game", g, "text", "hi"), "forbidden");
+	kc_error(x.c, kc_req(x.c, "spec", "{s:I, s:s}", "game", g, "text", "hi"), "forbidden");
+	/* Checked at the edge: empty, control characters, bad UTF-8, too long. */
+	kc_error(w.c, kc_req(w.c, "say", "{s:I, s:s}", "game", g, "text", "  "), "bad_request");
+	kc_error(w.c, kc_req(w.c, "say", "{s:I, s:s}", "game", g, "text", "a\tb"), "bad_request");
+	kc_send(w.c, "{\"id\":900,\"type\":\"say\",\"game\":1,\"text\":\"\\u00c0\\u0080\"}");
+	kc_error(w.c, 900, "bad_request");   /* U+0080: a C1 control character */
+	char big[260];
+	memset(big, 'a', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	kc_error(w.c, kc_req(w.c, "say", "{s:I, s:s}", "game", g, "text", big), "bad_request");
+	/* The chat event: the player's words, by colour, spaces normalised. */
+	kc_ok(w.c, kc_req(w.c, "say", "{s:I, s:s}", "game", g, "text", "  good   luck "));
+	json_t *e = kc_event(b.c, "chat");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "channel")), "game");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "color")), "white");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "text")), "good luck");
+	e = kc_event(s.c, "chat");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "text")), "good luck");
+	kc_ok(s.c, kc_req(s.c, "spec", "{s:I, s:s}", "game", g, "text", "white is lost"));
+	e = kc_event(s.c, "chat");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "channel")), "spectators");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "user")), s.name);
+	kc_ok(w.c, kc_req(w.c, "games", NULL));   /* a barrier for the players' held events */
+	ck_assert(!kc_saw(w.c, "white is lost") && !kc_saw(b.c, "white is lost"));
+	/* Rate-limited: 5 per 10 s (one said above). */
+	for (int i = 0; i < 4; i++)
+		kc_ok(w.c, kc_req(w.c, "say", "{s:I, s:s}", "game", g, "text", "more"));
+	kc_error(w.c, kc_req(w.c, "say", "{s:I, s:s}", "game", g, "text", "too much"), "rate_limited");
+	/* tell, mute. */
+	kc_ok(x.c, kc_req(x.c, "tell", "{s:s, s:s}", "user", b.name, "text", "hello bob"));
+	e = kc_event(b.c, "tell");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "from")), x.name);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "text")), "hello bob");
+	kc_error(x.c, kc_req(x.c, "tell", "{s:s, s:s}", "user", "nobody_here", "text", "hi"), "no_such_user");
+	kc_ok(b.c, kc_req(b.c, "mute", "{s:s}", "user", x.name));
+	kc_ok(x.c, kc_req(x.c, "tell", "{s:s, s:s}", "user", b.name, "text", "MUTED-TELL"));
+	kc_no_event(b.c, "tell");
+	ck_assert(!kc_saw(b.c, "MUTED-TELL"));
+	kc_ok(b.c, kc_req(b.c, "mute", "{s:s}", "user", w.name));
+	kc_ok(s.c, kc_req(s.c, "ping", NULL));
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(s.c);
+	kc_close(x.c);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *friends_suite(void)
 {
 	Suite *s = suite_create("friends");
@@ -227,6 +459,9 @@ static Suite *friends_suite(void)
 	tcase_add_test(tc, correspondence_and_untimed_wait);
 	tcase_add_test(tc, welcome_after_leaving);
 	tcase_add_test(tc, away_and_back);
+	tcase_add_test(tc, capture_and_check_marks_in_every_view);
+	tcase_add_test(tc, chat_reaches_only_its_audience);
+	tcase_add_test(tc, chat_requests);
 	suite_add_tcase(s, tc);
 	return s;
 }

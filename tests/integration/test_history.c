@@ -46,12 +46,17 @@ static void expect_view(struct kc *c, struct tgame *g, const char *view, unsigne
 	json_decref(want);
 }
 
-static void expect_refused(struct kc *c, int64_t game, const char *view)
+static void expect_refused_code(struct kc *c, int64_t game, const char *view, const char *want)
 {
 	char code[32] = "";
 	json_t *got = kg_fetch_events(c, "record", game, view, code, sizeof code);
 	ck_assert_msg(got == NULL, "record %s of game %lld was served", view, (long long)game);
-	ck_assert_str_eq(code, "no_such_game");
+	ck_assert_str_eq(code, want);
+}
+
+static void expect_refused(struct kc *c, int64_t game, const char *view)
+{
+	expect_refused_code(c, game, view, "no_such_game");
 }
 
 static json_t *find_game(json_t *games, int64_t id)
@@ -125,9 +130,10 @@ START_TEST(views_and_history)
 	/* A live game: your own view only. */
 	expect_view(a.c, &live, "white", AUD_WHITE);
 	expect_view(b.c, &live, "black", AUD_BLACK);
-	expect_refused(a.c, live.id, "black");
-	expect_refused(a.c, live.id, "umpire");
-	expect_refused(b.c, live.id, "white");
+	/* A player of the live game is told why (issue 10), not "no such game". */
+	expect_refused_code(a.c, live.id, "black", "forbidden");
+	expect_refused_code(a.c, live.id, "umpire", "forbidden");
+	expect_refused_code(b.c, live.id, "white", "forbidden");
 	expect_refused(x.c, live.id, "white");
 	expect_refused(x.c, live.id + 1000, "umpire");
 	kc_error(x.c, kc_req(x.c, "record", "{s:I, s:s}", "game", (json_int_t)done.id, "view", "all"),
@@ -171,7 +177,7 @@ START_TEST(views_and_history)
 	ck_assert_msg(text != NULL, "own pgn refused: %s", code);
 	free(text);
 	ck_assert_ptr_null(fetch_pgn(a.c, live.id, "black", code, sizeof code));
-	ck_assert_str_eq(code, "no_such_game");
+	ck_assert_str_eq(code, "forbidden");
 	ck_assert_ptr_null(fetch_pgn(x.c, live.id, NULL, code, sizeof code));
 	ck_assert_str_eq(code, "no_such_game");
 

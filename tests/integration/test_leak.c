@@ -35,6 +35,7 @@
 #include "board.h"
 #include "check_main.h"
 #include "event_json.h"
+#include "fen.h"
 #include "harness.h"
 #include "movegen.h"
 #include "notation.h"
@@ -241,9 +242,18 @@ static void expect_events(struct lgame *g, const struct evlist *out)
 			ep_seen++;
 	for (size_t i = 0; i < out->n; i++)
 		for (int col = WHITE; col <= BLACK; col++)
-			if (out->v[i].audience & aud_of(col))
-				json_array_append_new(g->expected[col],
-				                      event_to_json(&out->v[i], g->rs, -1));
+			if (out->v[i].audience & aud_of(col)) {
+				json_t *j = event_to_json(&out->v[i], g->rs, -1);
+				/* Once the game is over, both players are shown the true
+				 * final position (PROTOCOL.md, game_over): the test's own
+				 * referee says what it must be. */
+				if (out->v[i].type == EV_GAME_OVER) {
+					char fen[FEN_MAX];
+					fen_format(referee_board(g->ref), fen, sizeof fen);
+					json_object_set_new(j, "fen", json_string(fen));
+				}
+				json_array_append_new(g->expected[col], j);
+			}
 }
 
 enum lkind { L_TRY, L_LIST, L_QUIET, L_ANY, L_RESIGN, L_ABORT, L_AGREE };

@@ -199,6 +199,7 @@ START_TEST(pause_addtime_crash)
 	         "illegal_action");
 	kc_ok(spec.c, kc_req(spec.c, "watch", "{s:I}", "game", (json_int_t)game));
 	json_t *seat = kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
+	ck_assert(json_is_true(json_object_get(seat, "paused")));
 	ck_assert(has_event(json_object_get(seat, "events"), "clock_paused", "reason",
 	                    "light failure; hall B ] } % é"));
 	ck_assert(has_event(json_object_get(seat, "events"), "time_added", "reason", "compensation"));

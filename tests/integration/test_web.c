@@ -667,6 +667,67 @@ START_TEST(test_forwarded_for_untrusted_ignored)
 }
 END_TEST
 
+/* ---- configuration: --check-config and reload ---- */
+
+/* --check-config names every web key, set or not (kriegd.conf(5) documents
+ * each: tests/service/run.sh). */
+START_TEST(test_check_config_prints_web_keys)
+{
+	const char *bin = getenv("KRIEGD");
+	char cmd[4096], out[16384];
+
+	if (bin == NULL)
+		bin = "build/asan/bin/kriegd";
+	snprintf(cmd, sizeof cmd,
+	         "'%s' --check-config --state-dir /nonexistent --set listen_web=127.0.0.1:7480 "
+	         "--set web_trusted_proxy=127.0.0.1 2>&1", bin);
+	FILE *p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	size_t n = fread(out, 1, sizeof out - 1, p);
+	out[n] = '\0';
+	ck_assert_int_eq(pclose(p), 0);
+	ck_assert_msg(strstr(out, "\nlisten_web = 127.0.0.1:7480\n") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\nweb_trusted_proxy = 127.0.0.1\n") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\n# listen_web_plain: unset;") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\n# web_origins: unset;") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\n# web_root: unset;") != NULL, "%s", out);
+}
+END_TEST
+
+static void write_conf(const struct kd *d, const char *text)
+{
+	char path[4200], dir[4096];
+	snprintf(dir, sizeof dir, "%s", kd_state_dir(d));
+	char *slash = strrchr(dir, '/');
+	ck_assert_ptr_nonnull(slash);
+	*slash = '\0';
+	snprintf(path, sizeof path, "%s/kriegd.conf", dir);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A reload keeps the web listeners (sockets: a restart's business) and
+ * names them, while web_origins, read at each upgrade, applies at once. */
+START_TEST(test_reload_names_web_listeners)
+{
+	struct kd *d = start_web(NULL);
+	int port = listen_port(d, 1);
+	const char *needle = "take effect only on restart: listen_web,listen_web_plain";
+
+	write_conf(d, "listen_web = 127.0.0.1:1\nlisten_web_plain = 127.0.0.1:2\n"
+	              "web_origins = https://club.example.org\n");
+	ck_assert_int_eq(kill(kd_pid(d), SIGHUP), 0);
+	ck_assert_msg(kd_log_wait(d, needle, 10000), "reload did not name the web listeners");
+	/* The old door still serves, with the new origin list. */
+	struct wsc *w = wsc_upgrade(port, true, "Origin: https://club.example.org\r\n");
+	json_decref(wsc_hello(w));
+	wsc_close(w);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *web_suite(void)
 {
 	Suite *s = suite_create("web");
@@ -681,6 +742,8 @@ static Suite *web_suite(void)
 	tcase_add_test(tc, test_plain_loopback_only);
 	tcase_add_test(tc, test_plain_forwarded_for);
 	tcase_add_test(tc, test_forwarded_for_untrusted_ignored);
+	tcase_add_test(tc, test_check_config_prints_web_keys);
+	tcase_add_test(tc, test_reload_names_web_listeners);
 	suite_add_tcase(s, tc);
 	return s;
 }

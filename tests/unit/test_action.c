@@ -68,7 +68,9 @@ START_TEST(test_kind_names)
 	static const char *const names[ACTION_KIND_COUNT] = {
 		[ACTION_BEGIN] = "begin", [ACTION_TRY] = "try", [ACTION_LIST] = "list",
 		[ACTION_QUIET] = "quiet", [ACTION_ANY] = "any", [ACTION_END] = "end",
-		[ACTION_DRAW] = "draw",
+		[ACTION_DRAW] = "draw", [ACTION_PAUSE] = "pause", [ACTION_UNPAUSE] = "unpause",
+		[ACTION_ADDTIME] = "addtime", [ACTION_ADJUDGE] = "adjudge", [ACTION_UABORT] = "uabort",
+		[ACTION_NOTE] = "note",
 	};
 	for (int k = 0; k < ACTION_KIND_COUNT; k++) {
 		ck_assert_ptr_nonnull(action_kind_name(k));
@@ -361,6 +363,102 @@ START_TEST(test_apply_refuses_cleanly)
 }
 END_TEST
 
+/* An umpire's reason: normalised once, refused when it cannot be kept. */
+START_TEST(test_umpire_text)
+{
+	char out[ACTION_REASON_MAX + 1];
+	ck_assert_int_eq(action_umpire_text("  a   b  c ", out, sizeof out), REF_OK);
+	ck_assert_str_eq(out, "a b c");
+	ck_assert_int_eq(action_umpire_text("caf\xc3\xa9; ] } %", out, sizeof out), REF_OK);
+	ck_assert_str_eq(out, "caf\xc3\xa9; ] } %");
+	ck_assert_int_eq(action_umpire_text("   ", out, sizeof out), REF_E_BAD_ARGUMENT);
+	ck_assert_int_eq(action_umpire_text("a\tb", out, sizeof out), REF_E_BAD_ARGUMENT);
+	ck_assert_int_eq(action_umpire_text("a\x7f", out, sizeof out), REF_E_BAD_ARGUMENT);
+	ck_assert_int_eq(action_umpire_text("\xc2\x85", out, sizeof out), REF_E_BAD_ARGUMENT); /* C1 */
+	ck_assert_int_eq(action_umpire_text("\xc3", out, sizeof out), REF_E_BAD_ARGUMENT);
+	ck_assert_int_eq(action_umpire_text("\xed\xa0\x80", out, sizeof out), REF_E_BAD_ARGUMENT);
+	char big[ACTION_REASON_MAX + 2];
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	ck_assert_int_eq(action_umpire_text(big, out, sizeof out), REF_E_BAD_ARGUMENT);
+	big[ACTION_REASON_MAX] = '\0';
+	ck_assert_int_eq(action_umpire_text(big, out, sizeof out), REF_OK);
+}
+END_TEST
+
+/* The umpire's kinds through referee_apply: notices change nothing, the
+ * endings end the game; bad texts and colours are refused cleanly. */
+START_TEST(test_umpire_apply)
+{
+	struct evlist ev;
+	struct referee *r = mk("icc", NULL, &ev);
+	struct action_umpire u = { .seconds = 30, .reason = " time  trouble " };
+	struct action a;
+	ck_assert_int_eq(action_set_umpire(&a, ACTION_ADDTIME, WHITE, &u), REF_OK);
+	ck_assert_str_eq(a.text, "30 time trouble");
+	struct action_umpire back;
+	ck_assert_int_eq(action_umpire_parse(&a, &back), REF_OK);
+	ck_assert_int_eq(back.seconds, 30);
+	ck_assert_str_eq(back.reason, "time trouble");
+	static const struct { int kind, color; const char *text; } bad[] = {
+		{ ACTION_ADDTIME, -1, "30 x" },      { ACTION_ADDTIME, WHITE, "0 x" },
+		{ ACTION_ADDTIME, WHITE, "86401 x" }, { ACTION_ADDTIME, WHITE, "030 x" },
+		{ ACTION_ADDTIME, WHITE, "30" },     { ACTION_PAUSE, WHITE, "x" },
+		{ ACTION_PAUSE, -1, "" },            { ACTION_PAUSE, -1, " x" },
+		{ ACTION_ADJUDGE, -1, "* x" },       { ACTION_ADJUDGE, -1, "2-0 x" },
+		{ ACTION_NOTE, -1, "loud x" },       { ACTION_NOTE, -1, "public" },
+		{ ACTION_UABORT, -1, "a  b" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		a = mkact(bad[i].kind, bad[i].color, bad[i].text);
+		refused_cleanly(r, &ev, &a, REF_E_BAD_ARGUMENT);
+	}
+	static const struct { int kind, color; const char *text; } notice[] = {
+		{ ACTION_PAUSE, -1, "x" }, { ACTION_ADDTIME, BLACK, "86400 y" },
+		{ ACTION_UNPAUSE, -1, "z" }, { ACTION_NOTE, -1, "private a b" },
+		{ ACTION_NOTE, -1, "public c" },
+	};
+	for (size_t i = 0; i < sizeof notice / sizeof notice[0]; i++) {
+		a = mkact(notice[i].kind, notice[i].color, notice[i].text);
+		struct snap before = snap_of(r);
+		evlist_clear(&ev);
+		ck_assert_int_eq(referee_apply(r, &a, &ev), REF_OK);
+		ck_assert_uint_eq(ev.n, 0);
+		struct snap after = snap_of(r);
+		ASSERT_SAME_SNAP(before, after);
+	}
+	ck_assert(action_paused(false, &(struct action){ .kind = ACTION_PAUSE }));
+	ck_assert(!action_paused(true, &(struct action){ .kind = ACTION_UNPAUSE }));
+	ck_assert(action_paused(true, &(struct action){ .kind = ACTION_TRY }));
+	a = mkact(ACTION_ADJUDGE, -1, "0-1 flag dispute");
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_apply(r, &a, &ev), REF_OK);
+	ck_assert_uint_eq(ev.n, 1);
+	ck_assert_int_eq(ev.v[0].type, EV_GAME_OVER);
+	ck_assert_int_eq(ev.v[0].result, RESULT_BLACK);
+	ck_assert_int_eq(ev.v[0].reason, REASON_ADJUDICATION);
+	ck_assert_int_eq(ev.v[0].audience, AUD_PUBLIC);
+	a = mkact(ACTION_NOTE, -1, "public late");
+	refused_cleanly(r, &ev, &a, REF_E_GAME_OVER);
+	referee_free(r);
+	/* An umpire aborts after both sides moved; a player could not. */
+	r = mk("icc", NULL, &ev);
+	a = mkact(ACTION_TRY, WHITE, "e4");
+	ck_assert_int_eq(referee_apply(r, &a, &ev), REF_OK);
+	a = mkact(ACTION_TRY, BLACK, "e5");
+	ck_assert_int_eq(referee_apply(r, &a, &ev), REF_OK);
+	a = mkact(ACTION_END, WHITE, "aborted");
+	refused_cleanly(r, &ev, &a, REF_E_BAD_ARGUMENT);
+	a = mkact(ACTION_UABORT, -1, "fire alarm");
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_apply(r, &a, &ev), REF_OK);
+	ck_assert_int_eq(ev.v[0].reason, REASON_ABORTED);
+	ck_assert_int_eq(ev.v[0].result, RESULT_NONE);
+	referee_free(r);
+	evlist_free(&ev);
+}
+END_TEST
+
 static Suite *action_suite(void)
 {
 	Suite *s = suite_create("action");
@@ -373,6 +471,8 @@ static Suite *action_suite(void)
 	tcase_add_test(tc, test_draw_apply);
 	tcase_add_test(tc, test_apply_is_the_referee);
 	tcase_add_test(tc, test_apply_refuses_cleanly);
+	tcase_add_test(tc, test_umpire_text);
+	tcase_add_test(tc, test_umpire_apply);
 	suite_add_tcase(s, tc);
 	return s;
 }

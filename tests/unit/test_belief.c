@@ -269,6 +269,46 @@ START_TEST(test_clone)
 }
 END_TEST
 
+/*
+ * A sample that lost the truth is regenerated from the checkpoint: one
+ * particle keeps one of the king's five moves; the check on the rank
+ * rules out three of them, and when the particle was one of those the
+ * belief replays the king's move, choosing among the moves the check
+ * allows, rather than skipping the announcement.
+ */
+START_TEST(test_sample_recovers_by_rejuvenation)
+{
+	int replaced = 0;
+	for (uint64_t seed = 1; seed <= 12; seed++) {
+		struct sc s;
+		sc_open(&s, ruleset_find("icc"), "4k3/8/8/8/8/8/8/R3K3 b - - 0 1", WHITE);
+		belief_free(s.bel);
+		struct belief_limits lim = { .exact_max = 1, .particles = 1 };
+		struct board start;
+		char err[64];
+		ck_assert_int_eq(fen_parse("4k3/8/8/8/8/8/8/R3K3 b - - 0 1", &start, err, sizeof err), 0);
+		s.bel = belief_new(s.rs, &start, WHITE, &lim, seed);
+		sc_try(&s, BLACK, "Kd8");
+		sc_feed(&s, 0);
+		belief_settle(s.bel);
+		ck_assert(!belief_is_exact(s.bel));
+		ck_assert_uint_eq(belief_count(s.bel), 1);
+		sc_try(&s, WHITE, "Ra8");
+		sc_feed(&s, 0);
+		belief_settle(s.bel);
+		ck_assert_uint_eq(s.bel->lost, 0);
+		ck_assert_uint_ge(belief_count(s.bel), 1);
+		for (size_t i = 0; i < belief_count(s.bel); i++) {
+			int k = board_king(&s.bel->h[i].b, BLACK);
+			ck_assert_msg(k == square_parse("d8") || k == square_parse("f8"), "seed %d: king on %d", (int)seed, k);
+		}
+		replaced += s.bel->rejuvenations > 0;
+		sc_close(&s);
+	}
+	ck_assert_int_gt(replaced, 0); /* some seed kept a king the check ruled out */
+}
+END_TEST
+
 /* Random games in every rule set: an exact belief always holds the true position. */
 START_TEST(test_random_games_contain_truth)
 {
@@ -303,6 +343,7 @@ static Suite *belief_suite(void)
 	tcase_add_test(tc, test_opponent_any_obliges);
 	tcase_add_test(tc, test_clone);
 	tcase_add_test(tc, test_random_games_contain_truth);
+	tcase_add_test(tc, test_sample_recovers_by_rejuvenation);
 	suite_add_tcase(s, tc);
 	return s;
 }

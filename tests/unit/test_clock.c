@@ -104,6 +104,29 @@ START_TEST(set_restores_readings)
 }
 END_TEST
 
+/* An umpire's pause charges nobody and nobody flags, however long it
+ * lasts; time added lands on its side; unpause starts the side to move. */
+START_TEST(pause_charges_nothing)
+{
+	struct clock c;
+	clock_init(&c, 60000, 0, 0);
+	clock_start(&c, 0, 0);
+	clock_pause(&c, 10000);
+	ck_assert(clock_paused(&c));
+	ck_assert_int_eq(clock_remaining(&c, 0, 10000000), 50000);
+	ck_assert_int_eq(clock_flagged(&c, 10000000), -1);
+	ck_assert_int_eq(clock_deadline(&c, 10000000), -1);
+	clock_pause(&c, 20000000);    /* paused already: nothing */
+	clock_add(&c, 1, 30000);
+	ck_assert_int_eq(clock_remaining(&c, 1, 20000000), 90000);
+	clock_unpause(&c, 0, 30000000);
+	ck_assert(!clock_paused(&c));
+	ck_assert_int_eq(clock_remaining(&c, 0, 30001000), 49000);
+	clock_unpause(&c, 1, 30002000);  /* not paused: nothing */
+	ck_assert_int_eq(c.running, 0);
+}
+END_TEST
+
 static Suite *clock_suite(void)
 {
 	Suite *s = suite_create("clock");
@@ -114,6 +137,7 @@ static Suite *clock_suite(void)
 	tcase_add_test(tc, stop_freezes);
 	tcase_add_test(tc, correspondence_refills);
 	tcase_add_test(tc, set_restores_readings);
+	tcase_add_test(tc, pause_charges_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -919,8 +919,8 @@ START_TEST(test_crazykrieg)
 	 * a knight's check is said as any other. */
 	play(r, "N@f6", &ev);
 	expect_types(&ev, EV_MOVE, EV_MOVED, EV_UMPIRE_MOVE, EV_DROP, EV_CHECK, EV_NONE);
-	ck_assert_str_eq(ev.v[0].san, "N@f6");
-	say_is("crazykrieg", &ev.v[0], "White played N@f6");
+	ck_assert_str_eq(ev.v[0].san, "N@f6+");   /* the check is told to the mover too */
+	say_is("crazykrieg", &ev.v[0], "White played N@f6+");
 	ck_assert_uint_eq(ev.v[3].audience, AUD_PUBLIC);
 	ck_assert_int_eq(ev.v[3].what, CAPTURED_KNIGHT);
 	ck_assert_uint_eq(ev.v[3].move, MOVE_NONE);
@@ -1055,14 +1055,14 @@ START_TEST(test_crazykrieg_game)
 	ck_assert_str_eq(says, "White played e4 | White has moved | White played e4 | Black played e5 | Black has moved | "
 	                 "Black played e5 | White played Nf3 | White has moved | White played Nf3 | Black played Nc6"
 	                 " | Black has moved | Black played Nc6 | White played Bc4 | White has moved | White played "
-	                 "Bc4 | Black played Nd4 | Black has moved | Black played Nd4 | No | White played Ne5 | Whit"
-	                 "e has moved | White played Nxe5 | Pawn captured on e5 | Black played Qg5 | Black has moved"
-	                 " | Black played Qg5 | White played Nf7 | White has moved | White played Nxf7 | Pawn captur"
-	                 "ed on f7 | Black played Qg2 | Black has moved | Black played Qxg2 | Pawn captured on g2 | "
-	                 "White played Rf1 | White has moved | White played Rf1 | Black played Qe4 | Black has moved"
+	                 "Bc4 | Black played Nd4 | Black has moved | Black played Nd4 | No | White played Nxe5 | Whi"
+	                 "te has moved | White played Nxe5 | Pawn captured on e5 | Black played Qg5 | Black has moved"
+	                 " | Black played Qg5 | White played Nxf7 | White has moved | White played Nxf7 | Pawn captur"
+	                 "ed on f7 | Black played Qxg2 | Black has moved | Black played Qxg2 | Pawn captured on g2 | "
+	                 "White played Rf1 | White has moved | White played Rf1 | Black played Qxe4+ | Black has moved"
 	                 " | Black played Qxe4+ | Pawn captured on e4 | Check on the file | Nonsense: e1e3 | White t"
 	                 "ried nonsense | Illegal: P@e4 | White tried an illegal move | White played P@e2 | White ha"
-	                 "s moved | White played P@e2 | White dropped a pawn | Black played Nf3 | Black has moved | "
+	                 "s moved | White played P@e2 | White dropped a pawn | Black played Nf3# | Black has moved | "
 	                 "Black played Nf3# | Check by a knight | Checkmate: Black wins");
 	ck_assert(referee_over(r));
 	ck_assert_int_eq(referee_result(r), RESULT_BLACK);

@@ -1,0 +1,127 @@
+// watch.js — the spectator's seat and the umpire's chair (PROTOCOL.md
+// "Watching").  A spectator hears the public announcements only and sees no
+// pieces; the umpire sees the true board (`fen`, then a `board` event after
+// each move), every announcement with who heard it, both sides' tries, the
+// players' connections, and acts from the chair (pause, add time,
+// adjudicate, abort, notes).  What arrives is what the server chose to
+// send this seat: the page adds nothing.
+import { Board, fenPieces } from './board.js';
+import { announce, fmtClock, moveNumber } from './words.js';
+
+const $ = (id) => document.getElementById(id);
+const other = (c) => (c === 'white' ? 'black' : 'white');
+const TRIES = new Set(['illegal', 'impossible', 'umpire_move']);
+
+export class WatchView {
+  constructor(net, show, status, onLeave) {
+    this.net = net;
+    this.show = show;
+    this.status = status;
+    this.onLeave = onLeave;
+    this.board = new Board($('watch-board'), null);
+    this.reset();
+    $('btn-unwatch').addEventListener('click', () => this.leave());
+    $('umpire-form').addEventListener('click', (e) => this.act(e.target));
+    setInterval(() => this.tick(), 250);
+  }
+
+  reset() {
+    this.game = null;
+    this.seat = null;
+    this.clock = null;
+    this.toMove = null;
+    this.paused = false;
+    this.ticked = 0;
+    this.connected = null;
+  }
+
+  // `watch {game}` or `umpire {game}`: take the seat, read the record so far.
+  async open(game, seat) {
+    const r = await this.net.callAll(seat === 'umpire' ? 'umpire' : 'watch', { game }, 'events');
+    if (!r.ok) { this.status(r.error.message); return r; }
+    this.reset();
+    this.game = game;
+    this.seat = seat;
+    this.clock = r.clock || null;
+    this.toMove = r.to_move || null;
+    this.ticked = performance.now();
+    this.connected = r.connected || null;
+    this.paused = !!r.paused;
+    $('watch-title').textContent = `Game ${game}: ${r.white} – ${r.black} (${r.rules}), ${seat === 'umpire' ? "the umpire's chair" : 'watching'}`;
+    $('umpire-form').hidden = seat !== 'umpire';
+    $('tries').hidden = seat !== 'umpire';
+    ['watch-announcements', 'tries-white', 'tries-black'].forEach((id) => $(id).replaceChildren());
+    this.board.color = 'white';
+    this.board.pieces = seat === 'umpire' && r.fen ? fenPieces(r.fen, null) : new Map();
+    r.events.forEach((ev) => this.event(ev, false));
+    this.render();
+    this.show('watch');
+    return r;
+  }
+
+  // One event of the watched game, live or from the seat's reply.
+  event(ev, live = true) {
+    if (ev.clock) { this.clock = ev.clock; this.ticked = performance.now(); }
+    switch (ev.event) {
+    case 'board': this.board.pieces = fenPieces(ev.fen, null); break;
+    case 'connection': this.connected = { ...this.connected, [ev.color]: ev.connected }; break;
+    case 'moved': case 'umpire_move': this.toMove = other(ev.by); break;
+    case 'clock_paused': this.paused = true; break;
+    case 'clock_unpaused': this.paused = false; break;
+    case 'unwatched': this.status(`You left game ${this.game}: ${ev.reason}`); this.leave(false); return;
+    case 'game_over':
+      this.toMove = null;
+      if (ev.fen) this.board.pieces = fenPieces(ev.fen, null);   // the game is over: public
+      break;
+    default: break;
+    }
+    announce($('watch-announcements'), ev, this.seat === 'umpire');
+    if (this.seat === 'umpire' && TRIES.has(ev.event) && ev.move && (ev.by === 'white' || ev.by === 'black')) {
+      const li = document.createElement('li');
+      li.textContent = `${moveNumber(ev)}${ev.san || ev.move}${ev.event === 'umpire_move' ? '' : ` (${ev.event})`}`;
+      $(`tries-${ev.by}`).appendChild(li);
+    }
+    if (live) this.render();
+  }
+
+  render() {
+    this.board.render();
+    const c = this.connected;
+    $('watch-connected').textContent = c
+      ? `White ${c.white ? 'connected' : 'away'}, Black ${c.black ? 'connected' : 'away'}` : '';
+    this.tick();
+  }
+
+  tick() {
+    if (!this.game || !this.clock) return;
+    const el = this.paused ? 0 : performance.now() - this.ticked;
+    for (const side of ['white', 'black']) {
+      const e = $(`watch-clock-${side}`);
+      e.textContent = `${side} ${fmtClock(this.clock[side] - (side === this.toMove ? el : 0))}${this.paused ? ' (paused)' : ''}`;
+      e.classList.toggle('tomove', side === this.toMove);
+    }
+  }
+
+  // An umpire's action from the chair; the text box is its reason (or note).
+  async act(btn) {
+    const type = btn.dataset.act;
+    if (!type || !this.game) return;
+    const text = $('umpire-text').value.trim();
+    if (!text) { this.status('Write a reason (or the note) first'); return; }
+    const f = { game: this.game };
+    if (type === 'note') { f.text = text; f.public = btn.dataset.public === 'true'; } else f.reason = text;
+    if (type === 'add_time') { f.color = btn.dataset.color; f.seconds = +$('umpire-seconds').value; }
+    if (type === 'adjudicate') f.result = btn.dataset.result;
+    if ((type === 'adjudicate' || type === 'umpire_abort') && !confirm(`${btn.textContent}?`)) return;
+    const r = await this.net.call(type, f);
+    // Cleared once done, unless the umpire has typed the next one meanwhile.
+    if (!r.ok) this.status(r.error.message); else if ($('umpire-text').value.trim() === text) $('umpire-text').value = '';
+  }
+
+  async leave(ask = true) {
+    const g = this.game;
+    if (ask && g !== null && this.toMove !== null) await this.net.call('unwatch', { game: g });
+    this.reset();
+    this.onLeave();
+  }
+}

@@ -1,0 +1,66 @@
+// words.js — how the page words what it shows.  An announcement's words
+// are the server's (`say`, from the rule set's wording table in
+// common/ruleset.c, the terminal client's too); only the notices that are
+// not the referee's (an umpire's actions, draw offers), who heard an
+// announcement, and move numbers are worded here, as client-cli/krieg/words.c
+// words them for the terminal.
+const SIDE = { white: 'White', black: 'Black' };
+
+// "12. ": the move an event belongs to.  `ply` counts the half-moves played
+// when it was said, so Black's events (before Black's move: odd, after it:
+// even) belong to the move of the ply before; White's to floor(ply/2) + 1.
+export function moveNumber(ev) {
+  if (!Number.isInteger(ev.ply)) return '';
+  const ply = ev.by === 'black' ? Math.max(0, ev.ply - 1) : ev.ply;
+  return `${Math.floor(ply / 2) + 1}. `;
+}
+
+function umpireText(ev, key) {
+  const t = typeof ev[key] === 'string' ? ev[key] : '';
+  return t ? `: ${t}` : '';
+}
+
+// The words of one event or notice, or null for one with nothing to say.
+export function words(ev) {
+  switch (ev.event) {
+  case 'clock_paused': return `The umpire paused the clocks${umpireText(ev, 'reason')}`;
+  case 'clock_unpaused': return `The umpire restarted the clocks${umpireText(ev, 'reason')}`;
+  case 'time_added':
+    return `The umpire gave ${SIDE[ev.color] || 'a side'} ${ev.seconds} more second${ev.seconds === 1 ? '' : 's'}${umpireText(ev, 'reason')}`;
+  case 'umpire_note':
+    return ev.private ? `Umpire's note (umpires only)${umpireText(ev, 'text')}` : `The umpire says${umpireText(ev, 'text')}`;
+  case 'draw_offer': return `${SIDE[ev.by] || 'A player'} offers a draw`;
+  case 'draw_declined': return `${SIDE[ev.by] || 'A player'} declines the draw`;
+  default: break;
+  }
+  if (!ev.say) return null;
+  if (ev.event === 'game_over' && ev.note) return `${ev.say} (${ev.note})`;
+  return ev.say;
+}
+
+// Who heard an announcement, for the umpire's record ("everyone", "White").
+export function audience(list) {
+  if (!Array.isArray(list)) return '';
+  const heard = ['white', 'black', 'spectator'].filter((a) => list.includes(a));
+  if (heard.length === 3) return 'everyone';
+  if (!heard.length) return 'umpire only';
+  const names = heard.map((a) => (a === 'spectator' ? 'spectators' : SIDE[a]));
+  return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+// Append one numbered line to an announcement list (an aria-live region).
+export function announce(ol, ev, withAudience = false) {
+  const text = words(ev);
+  if (!text) return null;
+  const li = document.createElement('li');
+  li.textContent = moveNumber(ev) + text + (withAudience && ev.audience ? ` — ${audience(ev.audience)}` : '');
+  li.dataset.event = ev.event;
+  ol.appendChild(li);
+  li.scrollIntoView({ block: 'nearest' });
+  return li;
+}
+
+export function fmtClock(ms) {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}

@@ -1,0 +1,260 @@
+/*
+ * chat.c — words between people (PROTOCOL.md, "Chat"):
+ *
+ *   say  {game, text}   a player of a live game to the other player; the
+ *                       spectators and umpires read it too
+ *   spec {game, text}   a spectator of a live game (holding a `watch` seat)
+ *                       to the other spectators and the umpires: the
+ *                       spectators' channel, never sent to a player of it
+ *   tell {user, text}   one user to another who is online
+ *   mute {user} / unmute {user}
+ *                       the muting user no longer receives that user's
+ *                       say and tell (kept in memory for the daemon's life)
+ *
+ * say and spec are actions of the game's record (action.h, ACTION_SAY and
+ * ACTION_SPEC), taken by game_act like a move: stored with their time,
+ * replayed into record views and PGN, and announced as a `chat` event of
+ * their own (announce_notice), never as one of the umpire's announcements,
+ * and never changing what the referee announces.  tell is not stored.
+ *
+ * Every text is checked at the edge: valid UTF-8 without control
+ * characters, 1..ACTION_REASON_MAX bytes (action_umpire_text's normal
+ * form), and each user may send CHAT_BURST messages per CHAT_WINDOW_MS.
+ * Part of the game module (game_priv.h): it holds its state in struct games.
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "action.h"
+#include "conn.h"
+#include "dispatch.h"
+#include "game.h"
+#include "game_priv.h"
+#include "log.h"
+#include "mstime.h"
+#include "proto.h"
+#include "server.h"
+#include "store.h"
+#include "xmalloc.h"
+
+#define CHAT_BURST 5                /* messages a user may send ... */
+#define CHAT_WINDOW_MS (10 * 1000)  /* ... per this window */
+#define CHAT_MUTES_MAX 200          /* users one user may mute */
+#define CHAT_GAME_ID_MAX (1LL << 53)
+
+struct chat_user {
+	int64_t user;
+	int64_t window_start;        /* mstime_mono of the window's first message */
+	int sent;                    /* messages in the window */
+	int64_t *muted;              /* users whose words this one does not receive */
+	size_t nmuted, capmuted;
+};
+
+struct chat {
+	struct chat_user *u;
+	size_t n, cap;
+};
+
+static struct chat_user *chat_user(struct games *gs, int64_t uid, bool create)
+{
+	if (gs->chat == NULL) {
+		if (!create)
+			return NULL;
+		gs->chat = xcalloc(1, sizeof *gs->chat);
+	}
+	struct chat *ch = gs->chat;
+	for (size_t i = 0; i < ch->n; i++)
+		if (ch->u[i].user == uid)
+			return &ch->u[i];
+	if (!create)
+		return NULL;
+	ch->u = xgrow(ch->u, &ch->cap, ch->n + 1, sizeof *ch->u, 16);
+	struct chat_user *cu = &ch->u[ch->n++];
+	memset(cu, 0, sizeof *cu);
+	cu->user = uid;
+	return cu;
+}
+
+void chat_free(struct games *gs)
+{
+	if (gs->chat == NULL)
+		return;
+	for (size_t i = 0; i < gs->chat->n; i++)
+		free(gs->chat->u[i].muted);
+	free(gs->chat->u);
+	free(gs->chat);
+	gs->chat = NULL;
+}
+
+bool chat_muted(struct games *gs, int64_t listener, int64_t speaker)
+{
+	struct chat_user *cu = chat_user(gs, listener, false);
+	if (cu == NULL)
+		return false;
+	for (size_t i = 0; i < cu->nmuted; i++)
+		if (cu->muted[i] == speaker)
+			return true;
+	return false;
+}
+
+/* The text in its normal form in out, and the sender's rate checked.
+ * Sends the error and returns false if either fails. */
+static bool chat_checked(struct conn *c, json_t *id, json_t *req, char *out, size_t len)
+{
+	const char *text = json_string_value(json_object_get(req, "text"));
+	if (action_umpire_text(text, out, len) != REF_OK) {
+		dispatch_error(c, id, PE_BAD_REQUEST,
+		               "text: 1..%d bytes of UTF-8 without control characters", ACTION_REASON_MAX);
+		return false;
+	}
+	struct chat_user *cu = chat_user(conn_server(c)->games, conn_user(c), true);
+	int64_t now = mstime_mono();
+	if (cu->sent == 0 || now - cu->window_start >= CHAT_WINDOW_MS) {
+		cu->window_start = now;
+		cu->sent = 0;
+	}
+	if (cu->sent >= CHAT_BURST) {
+		dispatch_error(c, id, PE_RATE_LIMITED, "at most %d messages in %d seconds", CHAT_BURST,
+		               CHAT_WINDOW_MS / 1000);
+		return false;
+	}
+	cu->sent++;
+	return true;
+}
+
+static void cmd_say(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	int64_t uid = conn_user(c);
+	struct game *g = game_find(srv->games, json_integer_value(json_object_get(req, "game")));
+	if (g == NULL || g->dead || (g->user[WHITE] != uid && g->user[BLACK] != uid)) {
+		dispatch_error(c, id, PE_NO_SUCH_GAME, "no such live game of yours");
+		return;
+	}
+	if (game_user_busy(srv->games, g, uid)) {
+		game_wait_for_commit(c, g, id, req, cmd_say);
+		return;
+	}
+	char text[ACTION_REASON_MAX + 1];
+	if (!chat_checked(c, id, req, text, sizeof text))
+		return;
+	game_act(g, ACTION_SAY, g->user[WHITE] == uid ? WHITE : BLACK, text, c, id, NULL);
+}
+
+static void cmd_spec(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	struct game *g = game_find(srv->games, json_integer_value(json_object_get(req, "game")));
+	if (g == NULL || g->dead) {
+		dispatch_error(c, id, PE_NO_SUCH_GAME, "no such live game");
+		return;
+	}
+	if (!watch_is_spectator(g, conn_id(c))) {
+		dispatch_error(c, id, PE_FORBIDDEN, "watch the game first: the spectators' channel is "
+		               "for its spectators");
+		return;
+	}
+	if (game_user_busy(srv->games, g, conn_user(c))) {
+		game_wait_for_commit(c, g, id, req, cmd_spec);
+		return;
+	}
+	char text[ACTION_REASON_MAX + 1], line[ACTION_TEXT_MAX];
+	if (!chat_checked(c, id, req, text, sizeof text))
+		return;
+	snprintf(line, sizeof line, "%s %s", conn_user_name(c), text);
+	game_act(g, ACTION_SPEC, -1, line, c, id, NULL);
+}
+
+/* The user named in the request, or 0 (the error sent). */
+static int64_t named_user(struct conn *c, json_t *id, json_t *req)
+{
+	struct store_user u;
+	const char *name = json_string_value(json_object_get(req, "user"));
+	int rc = store_user_find(conn_server(c)->store, name, &u);
+	if (rc == STORE_ERROR) {
+		dispatch_error(c, id, PE_STORAGE, "the user could not be read");
+		return 0;
+	}
+	if (rc != STORE_OK) {
+		dispatch_error(c, id, PE_NO_SUCH_USER, "no such user");
+		return 0;
+	}
+	return u.id;
+}
+
+static void cmd_tell(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	int64_t to = named_user(c, id, req);
+	if (to == 0)
+		return;
+	if (to == conn_user(c)) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "that is you");
+		return;
+	}
+	if (conn_of_user(srv, to, NULL) == NULL) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "%s is not online",
+		               json_string_value(json_object_get(req, "user")));
+		return;
+	}
+	char text[ACTION_REASON_MAX + 1];
+	if (!chat_checked(c, id, req, text, sizeof text))
+		return;
+	/* A muted sender is answered ok all the same: muting is not announced. */
+	if (!chat_muted(srv->games, to, conn_user(c)))
+		for (struct conn *o = NULL; (o = conn_of_user(srv, to, o)) != NULL;)
+			conn_send(o, json_pack("{s:s, s:s, s:s}", "event", "tell", "from", conn_user_name(c),
+			                       "text", text));
+	dispatch_ok(c, id, NULL);
+}
+
+static void cmd_mute(struct conn *c, json_t *id, json_t *req)
+{
+	bool mute = strcmp(json_string_value(json_object_get(req, "type")), "mute") == 0;
+	int64_t who = named_user(c, id, req);
+	if (who == 0)
+		return;
+	struct games *gs = conn_server(c)->games;
+	struct chat_user *cu = chat_user(gs, conn_user(c), true);
+	size_t i = 0;
+	while (i < cu->nmuted && cu->muted[i] != who)
+		i++;
+	if (mute && i == cu->nmuted) {
+		if (cu->nmuted == CHAT_MUTES_MAX) {
+			dispatch_error(c, id, PE_ILLEGAL_ACTION, "at most %d users muted", CHAT_MUTES_MAX);
+			return;
+		}
+		cu->muted = xgrow(cu->muted, &cu->capmuted, cu->nmuted + 1, sizeof *cu->muted, 8);
+		cu->muted[cu->nmuted++] = who;
+	} else if (!mute && i < cu->nmuted) {
+		cu->muted[i] = cu->muted[--cu->nmuted];
+	}
+	dispatch_ok(c, id, NULL);
+}
+
+static const struct field f_say[] = {
+	{ "game", F_INT, 1, CHAT_GAME_ID_MAX },
+	{ "text", F_STRING, 1, 4 * ACTION_REASON_MAX },   /* the exact bound is checked after */
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_tell[] = {
+	{ "user", F_STRING, 1, PROTO_NAME_MAX },
+	{ "text", F_STRING, 1, 4 * ACTION_REASON_MAX },
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_user[] = {
+	{ "user", F_STRING, 1, PROTO_NAME_MAX },
+	{ NULL, 0, 0, 0 },
+};
+
+const struct cmd chat_cmds[] = {
+	{ "say", 0, f_say, cmd_say },
+	{ "spec", 0, f_say, cmd_spec },
+	{ "tell", 0, f_tell, cmd_tell },
+	{ "mute", 0, f_user, cmd_mute },
+	{ "unmute", 0, f_user, cmd_mute },
+	{ NULL, 0, NULL, NULL },
+};
