@@ -565,9 +565,11 @@ static void umpire_act(struct conn *c, json_t *id, json_t *req, int kind, int co
 	}
 	log_info("game=%" PRId64 " user=%" PRId64 " umpire %s", g->id, conn_user(c),
 	         action_kind_name(kind));
-	if (kind == ACTION_ADJUDGE || kind == ACTION_UABORT)   /* an admin's is audited */
+	/* An admin's ending is audited once the game took it (a refusal is
+	 * not an action; a commit that then fails, rare, leaves the row). */
+	if (game_act(g, a.kind, a.color, a.text, c, id, NULL) == 0 &&
+	    (kind == ACTION_ADJUDGE || kind == ACTION_UABORT))
 		admin_audit_game(c, g->id, action_kind_name(kind), a.text);
-	game_act(g, a.kind, a.color, a.text, c, id, NULL);
 }
 
 static const char *req_str(json_t *req, const char *key)

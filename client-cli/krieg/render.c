@@ -81,6 +81,25 @@ static void files_line(struct out *o, const struct render_opts *ro)
 	put(o, "\n");
 }
 
+/* crazykrieg: both reserves are public, so every view shows both, each
+ * man once per piece held (queen first).  Other rule sets hold none. */
+static void hands_line(struct out *o, const struct board *b, const struct render_opts *ro)
+{
+	if (!board_hand_any(b, WHITE) && !board_hand_any(b, BLACK))
+		return;
+	put(o, "In hand:");
+	for (int col = WHITE; col <= BLACK; col++) {
+		put(o, " %s ", col == WHITE ? "White" : "| Black");
+		int n = 0;
+		for (int type = QUEEN; type >= PAWN; type--)
+			for (int k = 0; k < b->hand[col][type]; k++, n++)
+				put(o, "%s", render_piece(piece_code(col, type), ro->unicode));
+		if (n == 0)
+			put(o, "-");
+	}
+	put(o, "\n");
+}
+
 size_t render_board(const struct board *b, const struct ghosts *g, const struct render_opts *ro,
                     char *buf, size_t len)
 {
@@ -119,6 +138,7 @@ size_t render_board(const struct board *b, const struct ghosts *g, const struct 
 			put(&o, " %d\n", rank + 1);
 	}
 	files_line(&o, ro);
+	hands_line(&o, b, ro);
 	return o.used;
 }
 

@@ -70,7 +70,7 @@ START_TEST(test_kind_names)
 		[ACTION_QUIET] = "quiet", [ACTION_ANY] = "any", [ACTION_END] = "end",
 		[ACTION_DRAW] = "draw", [ACTION_PAUSE] = "pause", [ACTION_UNPAUSE] = "unpause",
 		[ACTION_ADDTIME] = "addtime", [ACTION_ADJUDGE] = "adjudge", [ACTION_UABORT] = "uabort",
-		[ACTION_NOTE] = "note",
+		[ACTION_NOTE] = "note", [ACTION_SAY] = "say", [ACTION_SPEC] = "spec",
 	};
 	for (int k = 0; k < ACTION_KIND_COUNT; k++) {
 		ck_assert_ptr_nonnull(action_kind_name(k));

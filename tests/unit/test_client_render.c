@@ -56,6 +56,26 @@ START_TEST(ascii_white_side)
 }
 END_TEST
 
+/* crazykrieg: both (public) reserves under the board; none elsewhere. */
+START_TEST(hands_under_the_board)
+{
+	struct board own;
+	struct render_opts o = { .unicode = false, .color = false, .bottom = WHITE, .audience = AUD_WHITE };
+	char line[256];
+	own_start(&own, WHITE);
+	render_board(&own, NULL, &o, out, sizeof out);
+	ck_assert_ptr_null(strstr(out, "In hand"));
+	board_hand_add(&own, WHITE, KNIGHT);
+	board_hand_add(&own, WHITE, PAWN);
+	board_hand_add(&own, WHITE, PAWN);
+	render_board(&own, NULL, &o, out, sizeof out);
+	ck_assert_str_eq(row(out, 11, line, sizeof line), "In hand: White NPP | Black -");
+	board_hand_add(&own, BLACK, QUEEN);
+	render_board(&own, NULL, &o, out, sizeof out);
+	ck_assert_str_eq(row(out, 11, line, sizeof line), "In hand: White NPP | Black q");
+}
+END_TEST
+
 START_TEST(ascii_black_side)
 {
 	struct board own;
@@ -204,6 +224,7 @@ static Suite *render_suite(void)
 	Suite *s = suite_create("client_render");
 	TCase *tc = tcase_create("render");
 	tcase_add_test(tc, ascii_white_side);
+	tcase_add_test(tc, hands_under_the_board);
 	tcase_add_test(tc, ascii_black_side);
 	tcase_add_test(tc, unicode_pieces);
 	tcase_add_test(tc, ghosts_are_bracketed);
