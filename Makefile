@@ -141,11 +141,13 @@ $(WEB_ASSETS_OBJ): $(WEB_ASSETS_C)
 	$(CC) $(CPPFLAGS) $(SERVER_INC) $(CFLAGS) -c -o $@ $<
 # The browser tests (tests/browser/): Debian's chromium driven by Node with
 # playwright-core (installed from the committed package-lock.json into
-# tests/browser/node_modules; no browser is downloaded) against a real kriegd.
-BROWSER_DEBS = chromium nodejs npm
+# tests/browser/node_modules; no browser is downloaded) against a real kriegd;
+# and nginx-light for tests/browser/proxy.sh (deploy/proxy/'s example, run).
+BROWSER_DEBS = chromium nodejs npm nginx-light
 .PHONY: browser-deps check-browser
 browser-deps:
-	@if [ -x /usr/bin/chromium ] && command -v node >/dev/null && command -v npm >/dev/null; then :; else \
+	@if [ -x /usr/bin/chromium ] && command -v node >/dev/null && command -v npm >/dev/null && \
+	  [ -x /usr/sbin/nginx ]; then :; else \
 	  echo "make check-browser: installing $(BROWSER_DEBS)"; \
 	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && \
@@ -156,6 +158,7 @@ browser-deps:
 check-browser: browser-deps $(BINDIR)/kriegd
 	@mkdir -p $(BUILD)/browser
 	node tests/browser/play.mjs $(abspath $(BINDIR)/kriegd) $(abspath $(BUILD)/browser/screenshot.png)
+	tests/browser/proxy.sh $(abspath $(BINDIR)/kriegd)
 # --- end web client -------------------------------------------------------------
 
 # --- binaries ---------------------------------------------------------------

@@ -180,6 +180,7 @@ function enterGame(g) {
   $('btn-quiet').hidden = g.rules !== 'nost';
   $('move-help').hidden = g.rules !== 'nost';
   show('game');
+  status(`signed in as ${state.user}, playing game ${g.game}`);
   (g.events || []).forEach((ev) => gameEvent(ev, false));
   board.render();
   turn();

@@ -499,6 +499,10 @@ static void finish_login(struct auth *a, struct conn *c, struct job *j)
 		reply_storage(a, c, j->id, "login");
 		return;
 	}
+	/* The success beside the failures: who logged in from where (audits,
+	 * and the order of hashing the fair queue gave, test_club.c). */
+	log_info("conn=%llu login ok addr=%s user=%s", (unsigned long long)j->conn, j->host,
+	         j->name);
 	login_done(a, c, j->id, j->user, j->name, token, digest, true);
 }
 

@@ -161,6 +161,7 @@ try {
   await c.click('#btn-live');
   await c.click(`#live button[data-watch="${game}"]`, { timeout: 10000 });
   await c.waitForSelector('#watch:visible', { timeout: 10000 });
+  check(!(await c.isVisible('#umpire-form')) && !(await c.isVisible('#tries')), "a spectator's page shows the umpire's tools");
   const lc = await LineClient.open(linePort);
   await lc.ok('hello', { version: 1 });
   await lc.ok('resume', { token: await c.evaluate(() => sessionStorage.getItem('krieg.token')) });
