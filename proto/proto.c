@@ -40,6 +40,7 @@ static const char *const error_names[] = {
 	[PE_INVITE_REQUIRED] = "invite_required",
 	[PE_BAD_INVITE] = "bad_invite",
 	[PE_GUESTS_DISABLED] = "guests_disabled",
+	[PE_PASSWORD_CHANGE_REQUIRED] = "password_change_required",
 };
 
 #define NERRORS ((int)(sizeof error_names / sizeof error_names[0]))

@@ -51,9 +51,11 @@ enum proto_error {
 	PE_INVITE_REQUIRED = 29,  /* `register` without an invite code under the invite policy */
 	PE_BAD_INVITE = 30,       /* an invite code that is unknown, used or expired */
 	PE_GUESTS_DISABLED = 31,  /* `guest` on a server with guests = off */
+	PE_PASSWORD_CHANGE_REQUIRED = 32, /* a login an admin's reset left waiting: only `passwd`
+	                             (or another login) until the password is changed */
 };
 /* The highest code in use: a new code goes after it and moves this along. */
-#define PE_LAST PE_GUESTS_DISABLED
+#define PE_LAST PE_PASSWORD_CHANGE_REQUIRED
 
 /* Stable wire name ("bad_json", "line_too_long", ...) or NULL. */
 const char *proto_error_name(int code);

@@ -72,6 +72,7 @@ struct job {
 	auth_hashed_fn done;          /* JOB_HASH */
 	int result;                   /* worker: kdf_verify's result, or kdf_hash's rc */
 	char host[GUARD_ADDR_MAX];    /* the client's address: its share of the queue (guard.h) */
+	int64_t round;                /* under mu: the round robin's turn it is hashed in */
 	char tried[LOG_ESCAPE_BUF];   /* login: the name as sent, escaped, for the log */
 	struct event *delay;          /* a failed login's answer, held login_failure_delay */
 	struct auth *owner;           /* for delay's callback */
@@ -102,6 +103,7 @@ struct auth {
 	pthread_cond_t cv;
 	bool stop;                             /* under mu */
 	struct job *queued, **queued_tail;         /* under mu */
+	int64_t round;                         /* under mu: the turn of the last job taken */
 	struct job *done, **done_tail;         /* under mu */
 
 	struct job *pending;                   /* loop thread: every job not yet answered */
@@ -170,30 +172,35 @@ int auth_guest_name(char *out, size_t outlen, int nchars)
 /* --- workers ---------------------------------------------------------------- */
 
 /*
- * The next job to hash, under mu: round robin between addresses, not
- * first come first served, so that a flood from a few addresses cannot
- * starve everyone else (issue 11).  A job's rank is how many jobs of its
- * address are queued before it; the lowest rank goes first, the oldest
- * among equals.  So with addresses A (many jobs) and C (one), C waits
- * behind at most one job of A.  The queue holds at most AUTH_QUEUE_MAX
- * jobs, so the quadratic scan is a few hundred comparisons against
- * 100 ms of scrypt.
+ * Fair hashing (issue 11): round robin between addresses, not first come
+ * first served, so that a flood from a few addresses cannot starve
+ * everyone else.  Each job gets a turn when it is queued (queue_turn):
+ * the turn being served, or one after the last turn its address already
+ * holds in the queue.  The lowest turn goes first, the oldest among
+ * equals.  So with addresses A and B holding many jobs, a job of C
+ * joins the current turn and waits behind at most one job of each.
+ * (A rank recomputed against the queue at each take is not enough: the
+ * oldest job of A always ranks first, so C waited behind all of A.)  The
+ * queue holds at most AUTH_QUEUE_MAX jobs: the scans are a few dozen
+ * comparisons against 100 ms of scrypt.
  */
+static void queue_turn(struct auth *a, struct job *j)
+{
+	j->round = a->round;
+	for (struct job *q = a->queued; q != NULL; q = q->next)
+		if (strcmp(q->host, j->host) == 0 && q->round >= j->round)
+			j->round = q->round + 1;
+}
+
 static struct job *queue_take_fair(struct auth *a)
 {
 	struct job **best = NULL;
-	int best_rank = 0;
-	for (struct job **p = &a->queued; *p != NULL; p = &(*p)->next) {
-		int rank = 0;
-		for (struct job *q = a->queued; q != *p; q = q->next)
-			rank += strcmp(q->host, (*p)->host) == 0;
-		if (best == NULL || rank < best_rank) {
+	for (struct job **p = &a->queued; *p != NULL; p = &(*p)->next)
+		if (best == NULL || (*p)->round < (*best)->round)
 			best = p;
-			best_rank = rank;
-		}
-	}
 	struct job *j = *best;
 	*best = j->next;
+	a->round = j->round;
 	/* The tail pointer moves back when the last job was taken. */
 	a->queued_tail = &a->queued;
 	while (*a->queued_tail != NULL)
@@ -339,6 +346,12 @@ static void changing_set(struct auth *a, uint64_t conn, int64_t user, const char
 	m->conn = conn;
 	m->user = user;
 	snprintf(m->name, sizeof m->name, "%s", name);
+}
+
+bool auth_password_change_pending(struct conn *c)
+{
+	struct server *srv = conn_server(c);
+	return srv != NULL && srv->auth != NULL && changing_find(srv->auth, conn_id(c)) != NULL;
 }
 
 /* The token digest a connection logged in with, without forgetting it. */
@@ -735,6 +748,7 @@ static void job_submit(struct auth *a, struct job *j)
 	a->npending++;
 	pthread_mutex_lock(&a->mu);
 	j->next = NULL;
+	queue_turn(a, j);
 	*a->queued_tail = j;
 	a->queued_tail = &j->next;
 	pthread_cond_signal(&a->cv);

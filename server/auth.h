@@ -93,6 +93,9 @@ struct conn;
  * of disabled accounts and re-check umpire chairs now, as the periodic
  * users check would within AUTH_USERS_CHECK_MS. */
 void auth_users_changed(struct server *srv);
+/* Is a must_change login waiting on c for `passwd`?  dispatch.c then
+ * answers `password_change_required` instead of `not_logged_in`. */
+bool auth_password_change_pending(struct conn *c);
 /* The settings of srv->cfg changed (a reload): the abuse limits follow. */
 void auth_reconfigure(struct server *srv);
 /* End user's sessions: delete every stored session but the one `keep`

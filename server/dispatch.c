@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "auth.h"
 #include "conn.h"
 #include "log.h"
 #include "proto.h"
@@ -261,7 +262,11 @@ void dispatch_line(struct conn *c, const char *line, size_t len)
 		goto out;
 	}
 	if (!(cmd->flags & CMD_NO_LOGIN) && conn_user(c) == 0) {
-		dispatch_error(c, id, PE_NOT_LOGGED_IN, "log in first");
+		if (auth_password_change_pending(c))
+			dispatch_error(c, id, PE_PASSWORD_CHANGE_REQUIRED,
+			               "change your password first: passwd {old, new}");
+		else
+			dispatch_error(c, id, PE_NOT_LOGGED_IN, "log in first");
 		goto out;
 	}
 	if (check_fields(cmd, req, msg, sizeof msg) != 0) {

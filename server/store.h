@@ -131,7 +131,7 @@ int store_invite_use(struct store *st, const char *digest, int64_t user, int64_t
 struct store_audit {
 	int64_t id;                  /* set by store_audit_list */
 	int64_t at_unix;
-	int64_t admin;               /* the admin's user id */
+	int64_t admin;               /* the admin's user id; 0: none (`kriegd user`, stored NULL) */
 	char admin_name[32];
 	char addr[48];
 	char action[24];

@@ -141,7 +141,11 @@ int store_audit_add(struct store *st, const struct store_audit *a)
 	if ((s = store_stmt(st, S_AUDIT_ADD, &temp)) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, a->at_unix);
-	sqlite3_bind_int64(s, 2, a->admin);
+	/* No account made an offline change (useradm.c): no user to refer to. */
+	if (a->admin != 0)
+		sqlite3_bind_int64(s, 2, a->admin);
+	else
+		sqlite3_bind_null(s, 2);
 	if (store_bind_text(s, 3, a->admin_name, sizeof a->admin_name) != SQLITE_OK ||
 	    store_bind_text(s, 4, a->addr, sizeof a->addr) != SQLITE_OK ||
 	    store_bind_text(s, 5, a->action, sizeof a->action) != SQLITE_OK ||

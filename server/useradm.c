@@ -5,12 +5,14 @@
 #include "useradm.h"
 
 #include <errno.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <openssl/crypto.h>
@@ -113,6 +115,44 @@ static int list_cb(const struct store_user *u, void *arg)
 	return 0;
 }
 
+/*
+ * The audit row of an offline change (admin.h: every change to accounts
+ * is audited).  The operator is the Unix user running the tool (its
+ * name, "uid N" if it has none), and the address is "console", which no
+ * connection has: no user id, as no account made the change.
+ */
+static void audit_row(struct store_audit *row, const char *action, const char *target,
+                      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void audit_row(struct store_audit *row, const char *action, const char *target,
+                      const char *fmt, ...)
+{
+	va_list ap;
+	struct passwd *pw = getpwuid(getuid());
+	memset(row, 0, sizeof *row);
+	row->at_unix = (int64_t)time(NULL);
+	row->admin = 0;
+	if (pw != NULL && pw->pw_name != NULL && pw->pw_name[0] != '\0')
+		snprintf(row->admin_name, sizeof row->admin_name, "%s", pw->pw_name);
+	else
+		snprintf(row->admin_name, sizeof row->admin_name, "uid %lu", (unsigned long)getuid());
+	snprintf(row->addr, sizeof row->addr, "%s", USERADM_AUDIT_ADDR);
+	snprintf(row->action, sizeof row->action, "%s", action);
+	snprintf(row->target, sizeof row->target, "%s", target);
+	va_start(ap, fmt);
+	vsnprintf(row->detail, sizeof row->detail, fmt, ap);
+	va_end(ap);
+}
+
+/* End a transaction whose change ran with status rc: commit it, or roll
+ * it back and return rc. */
+static int finish(struct store *st, int rc)
+{
+	if (rc == STORE_OK)
+		return store_commit(st);
+	store_rollback(st);
+	return rc;
+}
+
 /* The status of a change by name: NOT_FOUND is "no such account". */
 static int changed(struct store *st, int rc, const char *name, const char *what)
 {
@@ -126,8 +166,9 @@ static int changed(struct store *st, int rc, const char *name, const char *what)
 
 static int usage(void)
 {
-	return fail(2, "usage: user add NAME [--role ROLE] [--password-stdin] | role NAME ROLE |"
-	               " passwd NAME [--password-stdin] | disable NAME | enable NAME | list");
+	return fail(2, "usage: user add NAME [--role ROLE] [--must-change] [--password-stdin] |"
+	               " role NAME ROLE | passwd NAME [--must-change] [--password-stdin] |"
+	               " disable NAME | enable NAME | list");
 }
 
 int useradm_main(const struct config *cfg, int argc, char **argv)
@@ -136,7 +177,7 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 	const char *verb = argc > 1 ? argv[1] : "";
 	const char *name = argc > 2 ? argv[2] : NULL;
 	const char *role = "player";
-	bool from_stdin = false;
+	bool from_stdin = false, must_change = false;
 	int first_opt = 3;
 
 	/* Words: verb, then NAME (not for list), then the verb's own. */
@@ -159,6 +200,8 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 	for (int i = first_opt; i < argc; i++) {
 		if (strcmp(argv[i], "--password-stdin") == 0)
 			from_stdin = true;
+		else if (strcmp(argv[i], "--must-change") == 0)
+			must_change = true;   /* add and passwd only: the others take no options */
 		else if (strcmp(verb, "add") == 0 && strcmp(argv[i], "--role") == 0 && i + 1 < argc)
 			role = argv[++i];
 		else if (strcmp(verb, "add") == 0 && strncmp(argv[i], "--role=", 7) == 0)
@@ -192,34 +235,67 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 	struct store *st = store_open_opts(path, &opt, err, sizeof err);
 	if (st == NULL)
 		return fail(1, "%s", err);
-	int status;
+	int status, rc;
+	struct store_user u;
+	struct store_audit row;
 	if (strcmp(verb, "list") == 0) {
 		status = store_users_list(st, list_cb, NULL) == STORE_OK ? 0
 		         : fail(1, "list: %s", store_error(st));
 	} else if (strcmp(verb, "add") == 0) {
-		/* The account and its role together, or neither. */
-		int rc = store_begin(st);
+		/* The account, its role, its must-change flag and the audit row
+		 * together, or none of them. */
+		int64_t id = 0;
+		audit_row(&row, "user_create", name, "role=%s must_change=%d", role, must_change);
+		rc = store_begin(st);
 		if (rc == STORE_OK)
-			rc = store_user_create(st, name, hash, 0, NULL);
+			rc = store_user_create(st, name, hash, 0, &id);
 		if (rc == STORE_OK)
 			rc = store_user_set_role(st, name, role);
+		if (rc == STORE_OK && must_change)
+			rc = store_user_set_password(st, id, hash, 1);
 		if (rc == STORE_OK)
-			rc = store_commit(st);
-		else
-			store_rollback(st);
+			rc = store_audit_add(st, &row);
+		rc = finish(st, rc);
 		if (rc == STORE_EXISTS)
 			status = fail(1, "%s: that name is taken", name);
 		else
 			status = changed(st, rc, name, "added");
+	} else if ((rc = store_user_find(st, name, &u)) != STORE_OK || u.guest) {
+		/* role, passwd, disable, enable: of a registered account. */
+		OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
+		status = changed(st, rc == STORE_OK ? STORE_NOT_FOUND : rc, name, "reading");
 	} else if (strcmp(verb, "role") == 0) {
-		status = changed(st, store_user_set_role(st, name, role), name, "role set");
+		audit_row(&row, "user_role", u.name, "%s -> %s", u.role, role);
+		rc = store_begin(st);
+		if (rc == STORE_OK)
+			rc = store_user_set_role(st, u.name, role);
+		if (rc == STORE_OK)
+			rc = store_audit_add(st, &row);
+		status = changed(st, finish(st, rc), name, "role set");
 	} else if (strcmp(verb, "passwd") == 0) {
-		status = changed(st, store_user_set_pwhash(st, name, hash), name, "password set");
+		/* With --must-change, as an admin's user_reset: the stored sessions
+		 * end too, so that no token resumes around the change. */
+		audit_row(&row, "user_passwd", u.name, "must_change=%d%s", must_change,
+		          must_change ? " sessions ended" : "");
+		rc = store_begin(st);
+		if (rc == STORE_OK)
+			rc = store_user_set_password(st, u.id, hash, must_change);
+		if (rc == STORE_OK && must_change)
+			rc = store_sessions_end_user(st, u.id, "");
+		if (rc == STORE_OK)
+			rc = store_audit_add(st, &row);
+		status = changed(st, finish(st, rc), name, "password set");
 	} else {
 		bool off = strcmp(verb, "disable") == 0;
-		status = changed(st, store_user_set_disabled(st, name, off), name,
-		                 off ? "disabled" : "enabled");
+		audit_row(&row, off ? "user_disable" : "user_enable", u.name, "%s", "");
+		rc = store_begin(st);
+		if (rc == STORE_OK)
+			rc = store_user_set_disabled(st, u.name, off);
+		if (rc == STORE_OK)
+			rc = store_audit_add(st, &row);
+		status = changed(st, finish(st, rc), name, off ? "disabled" : "enabled");
 	}
+	OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
 	OPENSSL_cleanse(hash, sizeof hash);
 	store_close(st);
 	return status;

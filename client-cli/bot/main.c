@@ -50,6 +50,8 @@ struct bgame {
 	int errors;
 	long clock_ms;            /* our clock at the last event, -1 untimed */
 	long inc_ms;
+	int ply;                  /* plies played, from the last event's "ply" */
+	bool draw_offered;        /* arena: the ply cap's draw offer is sent */
 };
 
 struct sess {
@@ -63,12 +65,15 @@ struct sess {
 	const char *rules[RULES_MAX];
 	int nrules;               /* 0: any */
 	int max_games;
+	int max_plies;            /* arena, player A: offer a draw at this many plies (0: never) */
+	bool accept_draws;        /* arena, player B: accept every draw offer (the cap's) */
 	const char *login_user, *login_password;
 	struct bgame games[SESS_GAMES_MAX];
 	uint64_t seed;
 	/* statistics */
 	long finished, moves, think_ms;
 	int last_result[2];        /* arena: the last finished game's result and our colour */
+	int last_reason;
 };
 
 static void sess_send(struct sess *s, json_t *req)
@@ -159,11 +164,14 @@ static void game_event(struct sess *s, struct bgame *g, const json_t *o)
 		if (json_is_integer(ms))
 			g->clock_ms = (long)json_integer_value(ms);
 	}
+	if (e.ply > g->ply)
+		g->ply = e.ply;
 	bot_event(g->bot, &e);
 	if (e.type == EV_GAME_OVER) {
 		s->finished++;
 		s->last_result[0] = e.result;
 		s->last_result[1] = g->bot->color;
+		s->last_reason = e.reason;
 		game_close(s, g);
 	}
 }
@@ -254,6 +262,12 @@ static void on_line(struct sess *s, const char *line)
 				break;
 			game_event(s, g, e);
 		}
+	} else if (ev && strcmp(ev, "draw_offer") == 0) {
+		/* Only the arena's second player accepts: the ply cap's adjudication. */
+		struct bgame *g = game_of(s, (long)json_integer_value(json_object_get(o, "game")));
+		const char *by = json_string_value(json_object_get(o, "by"));
+		if (g && s->accept_draws && color_parse(by) == !g->bot->color)
+			sess_send(s, json_pack("{s:s,s:I,s:s}", "type", "draw", "game", (json_int_t)g->id, "action", "accept"));
 	} else if (ev && strcmp(ev, "ping") == 0) {
 		sess_send(s, json_pack("{s:s}", "type", "ping"));
 	} else if (ev && json_is_integer(json_object_get(o, "game"))) {
@@ -280,6 +294,11 @@ static void sess_act(struct sess *s)
 	int64_t now = mstime_mono();
 	for (int i = 0; i < SESS_GAMES_MAX; i++) {
 		struct bgame *g = &s->games[i];
+		if (g->bot && s->max_plies > 0 && g->ply >= s->max_plies && !g->draw_offered) {
+			/* the arena's ply cap: a draw by agreement (the other bot accepts) */
+			sess_send(s, json_pack("{s:s,s:I,s:s}", "type", "draw", "game", (json_int_t)g->id, "action", "offer"));
+			g->draw_offered = true;
+		}
 		if (!g->bot || g->busy || now < g->wait_until || !bot_to_move(g->bot))
 			continue;
 		move_t m;
@@ -450,8 +469,8 @@ static void score_print(const struct score *sc, const char *la, const char *lb, 
 	       mid + half > 1 ? 1 : mid + half, ms_per_move);
 }
 
-static int arena_local(int la, int lb, int games, const struct ruleset *rs, long movetime, const char *fen,
-                       uint64_t seed, const struct belief_limits *lim)
+static int arena_local(int la, int lb, int games, const struct ruleset *rs, long movetime, int max_plies,
+                       const char *fen, uint64_t seed, const struct belief_limits *lim)
 {
 	struct score sc = { 0 };
 	long ms = 0, moves = 0, full_moves = 0;
@@ -459,7 +478,7 @@ static int arena_local(int la, int lb, int games, const struct ruleset *rs, long
 	for (int g = 0; g < games; g++) {
 		int a_color = g % 2 == 0 ? WHITE : BLACK;
 		struct local_opts o = { .fen = fen, .movetime_ms = movetime, .check_belief = true, .seed = seed + (uint64_t)g,
-		                        .lim = *lim };
+		                        .lim = *lim, .max_plies = max_plies };
 		struct local_result res;
 		char err[128];
 		if (local_play(rs, a_color == WHITE ? la : lb, a_color == WHITE ? lb : la, &o, &res, err, sizeof err) != 0) {
@@ -495,8 +514,8 @@ static int arena_local(int la, int lb, int games, const struct ruleset *rs, long
 	return 0;
 }
 
-static int arena_net(int la, int lb, int games, const char *rules, long movetime, const char *server,
-                     const char *kriegd)
+static int arena_net(int la, int lb, int games, const char *rules, long movetime, int max_plies,
+                     const char *server, const char *kriegd)
 {
 	char hostport[128];
 	if (server) {
@@ -506,8 +525,10 @@ static int arena_net(int la, int lb, int games, const char *rules, long movetime
 		kriegd_stop();
 		return 2;
 	}
-	struct sess a = { .name = "A", .level = la, .movetime_ms = movetime, .max_games = 1, .seed = 1 };
-	struct sess b = { .name = "B", .level = lb, .movetime_ms = movetime, .max_games = 1, .seed = 2 };
+	struct sess a = { .name = "A", .level = la, .movetime_ms = movetime, .max_games = 1, .seed = 1,
+	                  .max_plies = max_plies };
+	struct sess b = { .name = "B", .level = lb, .movetime_ms = movetime, .max_games = 1, .seed = 2,
+	                  .accept_draws = true };
 	struct sess *ss[2] = { &a, &b };
 	int rc = 0;
 	if (sess_connect(&a, hostport, true, NULL) != 0 || sess_connect(&b, hostport, true, NULL) != 0) {
@@ -517,6 +538,7 @@ static int arena_net(int la, int lb, int games, const char *rules, long movetime
 	struct score sc = { 0 };
 	int64_t t_start = 0;
 	bool in_game = false;
+	int capped = 0;
 	while (sc.n < games && !a.dead && !b.dead) {
 		pump(ss, 2, 20);
 		if (!a.logged_in || !b.logged_in)
@@ -530,6 +552,7 @@ static int arena_net(int la, int lb, int games, const char *rules, long movetime
 			a.finished = b.finished = 0;
 		} else if (a.finished && b.finished) {
 			score_add(&sc, a.last_result[0], a.last_result[1]);
+			capped += a.last_reason == REASON_AGREEMENT; /* only the ply cap's offer is ever accepted */
 			in_game = false;
 		} else if (mstime_mono() - t_start > ARENA_GAME_MS_MAX) {
 			fprintf(stderr, "krieg-bot: a game took too long\n");
@@ -544,6 +567,8 @@ static int arena_net(int la, int lb, int games, const char *rules, long movetime
 	long moves = a.moves + b.moves;
 	score_print(&sc, bot_level_name(la), bot_level_name(lb), rules,
 	            moves ? (double)(a.think_ms + b.think_ms) / (double)moves : 0);
+	if (max_plies > 0)
+		printf("ply cap %d: %d of %d games drawn there by agreement\n", max_plies, capped, sc.n);
 	printf("belief check through an umpire connection: not available (no umpire chair in PROTOCOL.md); "
 	       "see `krieg-bot arena --local`\n");
 out:
@@ -613,6 +638,7 @@ static void usage(void)
 	      "                [--level random|greedy|full] [--rules R,R,...] [--max-games N]\n"
 	      "                [--movetime MS] [--insecure] [--known-servers FILE]\n"
 	      "       krieg-bot arena --white LEVEL --black LEVEL --games N --rules R [--movetime MS]\n"
+	      "                [--max-plies N (a draw by agreement there; 0: none)]\n"
 	      "                [--server HOST:PORT | --kriegd PATH] [--local [--fen FEN]] [--seed N]\n"
 	      "                [--particles N] [--exact-max N] [--rejuv-div N (0: never)]\n",
 	      stderr);
@@ -625,7 +651,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const char *cmd = argv[1];
-	int la = BOT_FULL, lb = BOT_RANDOM, games = 2, level = BOT_FULL, max_games = 4;
+	int la = BOT_FULL, lb = BOT_RANDOM, games = 2, level = BOT_FULL, max_games = 4, max_plies = 0;
 	long movetime = 0;
 	const char *rules = RULESET_DEFAULT, *server = NULL, *kriegd = getenv("KRIEGD"), *fen = NULL;
 	const char *user = NULL, *pwfile = NULL, *known = NULL, *target = NULL;
@@ -645,6 +671,8 @@ int main(int argc, char **argv)
 			games = atoi(v);
 		else if (TAKE("--max-games"))
 			max_games = atoi(v);
+		else if (TAKE("--max-plies"))
+			max_plies = atoi(v);
 		else if (TAKE("--rules"))
 			rules = v;
 		else if (TAKE("--movetime"))
@@ -684,7 +712,7 @@ int main(int argc, char **argv)
 		}
 #undef TAKE
 	}
-	if (la < 0 || lb < 0 || level < 0 || games < 1 || max_games < 1 || movetime < 0) {
+	if (la < 0 || lb < 0 || level < 0 || games < 1 || max_games < 1 || movetime < 0 || max_plies < 0) {
 		fprintf(stderr, "krieg-bot: levels are random, greedy, full; counts are positive\n");
 		return 2;
 	}
@@ -695,13 +723,13 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		if (local)
-			return arena_local(la, lb, games, rs, movetime, fen, seed, &lim);
+			return arena_local(la, lb, games, rs, movetime, max_plies, fen, seed, &lim);
 		if (!server && !kriegd) {
 			fprintf(stderr, "krieg-bot: arena needs --server HOST:PORT, --kriegd PATH or $KRIEGD\n");
 			return 2;
 		}
 		signal(SIGPIPE, SIG_IGN);
-		return arena_net(la, lb, games, rules, movetime, server, kriegd);
+		return arena_net(la, lb, games, rules, movetime, max_plies, server, kriegd);
 	}
 	if (strcmp(cmd, "krk-fen") == 0) {
 		/* a random legal K+R v K start, White to move, for the benchmark */

@@ -13,7 +13,8 @@
 //   4. a browser player against a line-protocol player (Fool's mate), and
 //      the umpire's chair in a page: the true board, both sides' tries, a
 //      pause and a public note that reach the players;
-//   5. nost: an "if quiet" sequence sent from a page plays on by itself.
+//   5. nost: an "if quiet" sequence sent from a page plays on by itself;
+//   6. a challenge pushed to a page, declined there.
 // Usage: node play.mjs KRIEGD SCREENSHOT.png
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
@@ -260,6 +261,7 @@ try {
   await u.click('#umpire-form button[data-act="note"][data-public="true"]');
   await heard(a, 'announcements', /umpire says: good luck/);
   await lp.waitFor((m) => m.event === 'umpire_note' && m.game === g2);
+  await u.screenshot({ path: shot.replace(/\.png$/, '-umpire.png'), fullPage: true });
   await lp.ok('move', { game: g2, move: 'Qh4' });      // 2... Qh4#
   await heard(a, 'announcements', /checkmate/i);
   await heard(u, 'watch-announcements', /checkmate/i);
@@ -285,9 +287,18 @@ try {
   await lb.waitFor((m) => m.event === 'game_over' && m.game === g3);
   sameLines('white in nost', gameLines(await frames(b), g3), gameLines(lb.lines, g3));
 
+  // ---- 6. a challenge arrives pushed, and is declined ----
+  await a.click('#btn-lobby');
+  await b.click('#btn-lobby');
+  await a.fill('#challenge-user', bName);
+  await a.click('#btn-challenge');
+  await b.click('#challenges button[data-decline]', { timeout: 10000 });
+  await until(a, () => /declined your challenge/.test(document.getElementById('status').textContent), null,
+    'the decline on the challenger\'s page');
+
   if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
   for (const l of [la, lb, lc, lp]) l.close();
-  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
+  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, a pushed challenge (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
 } catch (e) {
   await fail(e.stack || String(e));
 }

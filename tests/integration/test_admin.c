@@ -205,7 +205,7 @@ START_TEST(policy_closed)
 	r = kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", "alice", "password", "first-password"));
 	ck_assert(json_is_true(json_object_get(r, "must_change_password")));
 	ck_assert_ptr_null(json_object_get(r, "token"));
-	kc_error(c, kc_req(c, "who", NULL), "not_logged_in");
+	kc_error(c, kc_req(c, "who", NULL), "password_change_required");
 	kc_error(c, kc_req(c, "passwd", "{s:s, s:s}", "old", "first-password", "new",
 	                   "first-password"), "weak_password");
 	r = kc_ok(c, kc_req(c, "passwd", "{s:s, s:s}", "old", "first-password", "new", "own-password"));
@@ -418,8 +418,17 @@ START_TEST(admin_reset)
 	r = kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", "alice", "password", "temp-password"));
 	ck_assert(json_is_true(json_object_get(r, "must_change_password")));
 	ck_assert_ptr_null(json_object_get(r, "token"));
-	/* Only passwd: everything else needs the login it has not got. */
-	kc_error(c, kc_req(c, "seek", NULL), "not_logged_in");
+	/* Only passwd: everything else needs the login it has not got, and
+	 * says why (a connection that never logged in is only not_logged_in). */
+	kc_error(c, kc_req(c, "seek", NULL), "password_change_required");
+	json_t *e = kc_response(c, kc_req(c, "who", NULL));
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "error"), "code")),
+	                 "password_change_required");
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(json_object_get(e, "error"),
+	                                                                "message")), "passwd"));
+	struct kc *other = kc_hello(d);
+	kc_error(other, kc_req(other, "who", NULL), "not_logged_in");
+	kc_close(other);
 	kc_error(c, kc_req(c, "passwd", "{s:s, s:s}", "old", "wrong-password", "new",
 	                   "alice-again"), "auth_failed");
 	r = kc_ok(c, kc_req(c, "passwd", "{s:s, s:s}", "old", "temp-password", "new", "alice-again"));

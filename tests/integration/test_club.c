@@ -304,7 +304,7 @@ START_TEST(fair_hashing_under_flood)
 	 * (2 workers, ~0.1 s a hash): far longer than the round trips before
 	 * the third login is queued. */
 	struct kd *d = kd_start("hash_queue_per_address = 12\nrate_limit = 1000\n"
-	                        "rate_burst = 1000\nlogin_free_failures = 1000\n");
+	                        "rate_burst = 1000\n");
 	struct kc *owner = kc_hello_from(d, "127.0.0.4");
 	json_t *r = kc_ok(owner, kc_req(owner, "register", "{s:s, s:s}", "user", "frank",
 	                                "password", "correct horse"));
