@@ -352,7 +352,7 @@ check-service: all
 	@for m in $(MANPAGES); do \
 	  w=$$(LC_ALL=C.UTF-8 MANWIDTH=80 groff -ww -mandoc -z -Tutf8 $$m 2>&1); \
 	  if [ -n "$$w" ]; then echo "$$m:"; echo "$$w"; exit 1; fi; done; echo "man pages: groff -ww clean"
-	@tests/service/run.sh $(abspath $(BINDIR))
+	@tests/service/run.sh $(abspath $(BINDIR)) $(BUILD)
 # --- end service ----------------------------------------------------------------
 
 clean:

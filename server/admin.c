@@ -502,8 +502,8 @@ static void cmd_invite(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	/* The audit names the code by the start of its digest, never the code. */
-	audit_row(c, &row, "invite", "", "code_sha256=%.12s expires=%lld", digest,
-	          (long long)expires);
+	audit_row(c, &row, "invite", "", "code_sha256=%.*s expires=%lld", ADMIN_INVITE_PREFIX,
+	          digest, (long long)expires);
 	int rc = store_begin(st);
 	if (rc == STORE_OK)
 		rc = store_invite_create(st, digest, conn_user(c), now, expires);
@@ -516,6 +516,136 @@ static void cmd_invite(struct conn *c, json_t *id, json_t *req)
 	}
 	audit_log(c, &row);
 	dispatch_ok(c, id, json_pack("{s:s, s:I}", "invite", code, "expires", (json_int_t)expires));
+}
+
+/* invites: the codes made, newest first, each named by the start of its
+ * digest (as in the audit): a code is shown once, to the admin who made
+ * it, and never again. */
+struct invite_list {
+	json_t *rows;
+	int64_t now;
+};
+
+static const char *invite_state(const struct store_invite *iv, int64_t now)
+{
+	if (iv->used_by[0] != '\0')
+		return "used";
+	if (iv->used_unix != 0)
+		return "revoked";
+	return iv->expires_unix > now ? "open" : "expired";
+}
+
+static int invite_item(const struct store_invite *iv, void *arg)
+{
+	struct invite_list *l = arg;
+	json_t *row = json_pack("{s:s%, s:I, s:I, s:s}", "code_sha256", iv->digest,
+	                        (size_t)ADMIN_INVITE_PREFIX, "created", (json_int_t)iv->created_unix,
+	                        "expires", (json_int_t)iv->expires_unix, "state",
+	                        invite_state(iv, l->now));
+	json_object_set_new(row, "created_by", iv->created_by[0] != '\0'
+	                                           ? json_string(iv->created_by) : json_null());
+	json_object_set_new(row, "used_by", iv->used_by[0] != '\0' ? json_string(iv->used_by)
+	                                                              : json_null());
+	json_object_set_new(row, "used", iv->used_unix != 0 ? json_integer((json_int_t)iv->used_unix)
+	                                                     : json_null());
+	json_array_append_new(l->rows, row);
+	return 0;
+}
+
+static void cmd_invites(struct conn *c, json_t *id, json_t *req)
+{
+	struct invite_list l = { json_array(), (int64_t)time(NULL) };
+
+	if (!admin_only(c, id)) {
+		json_decref(l.rows);
+		return;
+	}
+	if (store_invites_list(conn_server(c)->store, "", ADMIN_INVITES_MAX, invite_item, &l) !=
+	    STORE_OK) {
+		json_decref(l.rows);
+		reply_storage(c, id, "invites");
+		return;
+	}
+	json_t *j = json_object();
+	dispatch_page(j, "invites", l.rows, (size_t)json_integer_value(json_object_get(req, "from")));
+	json_decref(l.rows);
+	dispatch_ok(c, id, j);
+}
+
+/* invite_revoke {code_sha256}: the digest's start as `invites` lists it
+ * (ADMIN_INVITE_PREFIX hex digits, or more, up to the whole digest). */
+struct invite_match {
+	struct store_invite first;
+	int n;
+};
+
+static int match_item(const struct store_invite *iv, void *arg)
+{
+	struct invite_match *m = arg;
+	if (m->n++ == 0)
+		m->first = *iv;
+	return 0;
+}
+
+static void cmd_invite_revoke(struct conn *c, json_t *id, json_t *req)
+{
+	struct store *st = conn_server(c)->store;
+	json_t *jd = json_object_get(req, "code_sha256");
+	const char *given = json_string_value(jd);
+	size_t len = json_string_length(jd);
+	char prefix[KDF_DIGEST_HEX + 1];
+	struct invite_match m = { .n = 0 };
+	const struct store_invite *iv = &m.first;
+	struct store_audit row;
+	int64_t now = (int64_t)time(NULL);
+
+	if (!admin_only(c, id))
+		return;
+	bool hex = len >= ADMIN_INVITE_PREFIX && len <= KDF_DIGEST_HEX;
+	for (size_t i = 0; hex && i < len; i++) {
+		char ch = given[i];
+		if (ch >= 'A' && ch <= 'F')
+			ch = (char)(ch - 'A' + 'a');
+		hex = (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f');
+		prefix[i] = ch;
+	}
+	if (!hex) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "code_sha256 is %d to %d hex digits, as "
+		               "`invites` lists it", ADMIN_INVITE_PREFIX, KDF_DIGEST_HEX);
+		return;
+	}
+	prefix[len] = '\0';
+	if (store_invites_list(st, prefix, 2, match_item, &m) != STORE_OK) {
+		reply_storage(c, id, "invite_revoke");
+		return;
+	}
+	if (m.n == 0) {
+		dispatch_error(c, id, PE_BAD_INVITE, "no invite code has that digest");
+		return;
+	}
+	if (m.n > 1) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "more than one invite code starts so: give "
+		               "more of the digest");
+		return;
+	}
+	audit_row(c, &row, "invite_revoke", "", "code_sha256=%.*s", ADMIN_INVITE_PREFIX, iv->digest);
+	int rc = store_begin(st);
+	if (rc == STORE_OK)
+		rc = store_invite_revoke(st, iv->digest, now);
+	if (rc == STORE_OK)
+		rc = store_audit_add(st, &row);
+	if (rc != STORE_OK || store_commit(st) != STORE_OK) {
+		store_rollback(st);
+		if (rc == STORE_NOT_FOUND)
+			dispatch_error(c, id, PE_BAD_INVITE, "that invite code is already used, revoked "
+			               "or expired");
+		else
+			reply_storage(c, id, "invite_revoke");
+		return;
+	}
+	audit_log(c, &row);
+	dispatch_ok(c, id, json_pack("{s:s%, s:s}", "code_sha256", iv->digest,
+	                             (size_t)ADMIN_INVITE_PREFIX, "state", "revoked"));
 }
 
 static void cmd_broadcast(struct conn *c, json_t *id, json_t *req)
@@ -604,6 +734,10 @@ static const struct field f_kick[] = {
 static const struct field f_none[] = {
 	{ NULL, 0, 0, 0 },
 };
+static const struct field f_invite_revoke[] = {
+	{ "code_sha256", F_STRING, 1, KDF_DIGEST_HEX },
+	{ NULL, 0, 0, 0 },
+};
 static const struct field f_broadcast[] = {
 	{ "text", F_STRING, 1, ADMIN_NOTICE_MAX },
 	{ NULL, 0, 0, 0 },
@@ -618,6 +752,8 @@ const struct cmd admin_cmds[] = {
 	{ "user_role", 0, f_user_role, cmd_user_role },
 	{ "kick", 0, f_kick, cmd_kick },
 	{ "invite", 0, f_none, cmd_invite },
+	{ "invites", 0, f_from, cmd_invites },
+	{ "invite_revoke", 0, f_invite_revoke, cmd_invite_revoke },
 	{ "broadcast", 0, f_broadcast, cmd_broadcast },
 	{ "audit", 0, f_from, cmd_audit },
 	{ NULL, 0, NULL, NULL },

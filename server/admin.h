@@ -13,7 +13,10 @@
  *
  * Admin requests (role admin, `forbidden` otherwise; admin_cmds):
  *   users, user_create, user_disable, user_enable, user_reset, user_role,
- *   kick, invite, broadcast, audit.
+ *   kick, invite, invites, invite_revoke, broadcast, audit.
+ * An invite code is shown once, in the answer to `invite`; `invites`,
+ * the audit and the log name it by the first ADMIN_INVITE_PREFIX hex
+ * digits of its SHA-256 (all the store keeps), which invite_revoke takes.
  * Each action that changes something is stored in the audit table (with
  * the admin's name and address) in the same transaction as the change,
  * and logged as one `admin=NAME action=...` line.  Accounts are changed
@@ -43,6 +46,8 @@ struct admin_policy {
 
 #define ADMIN_INVITE_SECONDS (14 * 24 * 3600)  /* an invite code lives two weeks */
 #define ADMIN_AUDIT_MAX 1000                   /* rows `audit` reads (newest first) */
+#define ADMIN_INVITES_MAX 1000                 /* codes `invites` reads (newest first) */
+#define ADMIN_INVITE_PREFIX 12                 /* hex digits naming a code's digest */
 #define ADMIN_NOTICE_MAX 500                   /* bytes in a broadcast notice */
 #define ADMIN_REASON_MAX 200                   /* bytes in a kick reason */
 

@@ -1178,6 +1178,12 @@ int auth_user_role(struct server *srv, int64_t uid)
 	return r == AUTH_ROLE_NONE ? AUTH_ROLE_PLAYER : r;
 }
 
+bool auth_user_is_bot(struct server *srv, int64_t uid)
+{
+	int bot = 0;
+	return uid > 0 && store_user_bot(srv->store, uid, &bot) == STORE_OK && bot;
+}
+
 /*
  * `kriegd user ...` (useradm.c) changes accounts from another process
  * while the daemon runs.  Rather than re-reading every logged-in account

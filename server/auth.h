@@ -86,6 +86,10 @@ int auth_role_parse(const char *name);  /* AUTH_ROLE_NONE if unknown */
 /* The user's role now (read from the store): AUTH_ROLE_NONE for a
  * disabled or unknown account. */
 int auth_user_role(struct server *srv, int64_t uid);
+/* Is uid a bot account (schema 9, set offline by `kriegd user bot`)?
+ * false for guests, unknown ids and a failing store (read now, like the
+ * role: the lobby and game start mark bots, and rating asks). */
+bool auth_user_is_bot(struct server *srv, int64_t uid);
 
 /* For admin.c. */
 struct conn;

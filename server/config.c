@@ -263,6 +263,14 @@ int config_set(struct config *cfg, const char *key, const char *value, char *err
 		set_str(&cfg->test_start_fen, value);
 		return 0;
 	}
+	if (strcmp(key, "rate_bots_vs_humans") == 0) {
+		if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0) {
+			snprintf(err, errlen, "rate_bots_vs_humans: expected on or off");
+			return -1;
+		}
+		cfg->rate_bots_vs_humans = strcmp(value, "on") == 0;
+		return 0;
+	}
 	if (strcmp(key, "log_level") == 0) {
 		if ((lvl = log_level_parse(value)) < 0) {
 			snprintf(err, errlen, "log_level: expected debug, info, warn or error");
@@ -432,6 +440,7 @@ void config_print(const struct config *cfg, FILE *f)
 	}
 	fprintf(f, "output_buffer_max = %zu\n", cfg->output_max);
 	fprintf(f, "store_synchronous = %s\n", cfg->store_synchronous);
+	fprintf(f, "rate_bots_vs_humans = %s\n", cfg->rate_bots_vs_humans ? "on" : "off");
 	admin_policy_print(&cfg->policy, f);
 	if (cfg->test_start_fen != NULL)
 		fprintf(f, "test_start_fen = %s\n", cfg->test_start_fen);

@@ -56,6 +56,7 @@ struct config {
 	int abandon_grace_ms;       /* abandon_grace; 0: GAME_ABANDON_GRACE_MS */
 	int untimed_abandon_grace_ms; /* untimed_abandon_grace; 0: untimed games are never abandoned */
 	int spectator_delay;        /* spectator_delay: plies rated games reach spectators late; 0: umpires only (watch.c) */
+	bool rate_bots_vs_humans;   /* rate_bots_vs_humans: rated games between a bot account and a person (game.c) */
 
 	/* The web door (server/web.c): HTTPS listeners, loopback-only plain
 	 * ones behind a TLS-terminating proxy, the allowed page origins and

@@ -84,6 +84,7 @@
 #include "server.h"
 #include "store.h"
 #include "announce.h"
+#include "auth.h"
 #include "xmalloc.h"
 
 #define GAME_ACTIONS_MAX 50000        /* record length held in memory per game */
@@ -728,6 +729,12 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	const struct ruleset *rs = ruleset_find(rules ? rules : RULESET_DEFAULT);
 	if (!rs || white == black || white <= 0 || black <= 0)
 		return -1;
+	/* A bot is rated against a person only where the server says so
+	 * (rate_bots_vs_humans, off by default): such a game starts unrated,
+	 * and game_start says so, so that no rating moves at its end. */
+	bool bot[2] = { auth_user_is_bot(srv, white), auth_user_is_bot(srv, black) };
+	if (rated && bot[WHITE] != bot[BLACK] && !(srv->cfg && srv->cfg->rate_bots_vs_humans))
+		rated = 0;
 	struct store_game info = { 0 };
 	info.white = white;
 	info.black = black;
@@ -802,6 +809,13 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 		json_t *t = game_time_json(&info);
 		if (t)
 			json_object_set_new(j, "time", t);
+		if (bot[WHITE] || bot[BLACK]) {   /* the colours played by bot accounts */
+			json_t *bots = json_array();
+			for (int k = WHITE; k <= BLACK; k++)
+				if (bot[k])
+					json_array_append_new(bots, json_string(game_color_name(k)));
+			json_object_set_new(j, "bots", bots);
+		}
 		if (rated)   /* both players' ratings before the game (club.h) */
 			json_object_set_new(j, "ratings", json_pack("{s:o*, s:o*}",
 			        "white", club_rating_json(srv, white, rs->name),

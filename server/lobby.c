@@ -98,6 +98,8 @@ static json_t *offer_json(struct server *srv, const struct offer *o)
 		                                         "inc", o->inc_ms / 1000.0));
 	if (o->target)
 		json_object_set_new(j, "to", json_string(o->target_name));
+	if (auth_user_is_bot(srv, o->owner))   /* the offer is a computer's */
+		json_object_set_new(j, "bot", json_true());
 	json_t *r = club_rating_json(srv, o->owner, o->rs->name);
 	if (r)
 		json_object_set_new(j, "rating", r);
@@ -187,6 +189,8 @@ static void cmd_who(struct conn *c, json_t *id, json_t *req)
 		const char *role = auth_role_name(auth_user_role(srv, uid));
 		json_t *u = json_pack("{s:s, s:i, s:s}", "name", conn_user_name(o), "games",
 		                      games_user_count(srv->games, uid), "role", role ? role : "player");
+		if (auth_user_is_bot(srv, uid))
+			json_object_set_new(u, "bot", json_true());
 		json_t *r = club_ratings_json(srv, uid);   /* the pools this user was rated in */
 		if (r)
 			json_object_set_new(u, "ratings", r);

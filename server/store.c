@@ -190,12 +190,18 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	" action TEXT NOT NULL,"
 	" target TEXT NOT NULL,"
 	" detail TEXT NOT NULL);",
+
+	/* 9: bot accounts (issue 14): a flag set offline (`kriegd user bot`),
+	 * shown wherever a player is named in the lobby and at game start, and
+	 * read when a rated game starts (a bot is rated against people only
+	 * where the server says so: rate_bots_vs_humans). */
+	"ALTER TABLE users ADD COLUMN bot INTEGER NOT NULL DEFAULT 0 CHECK (bot IN (0, 1));",
 };
 
 /* --- statements ----------------------------------------------------------- */
 
 #define USER_COLS "id, name, pwhash, guest, created, role, disabled, must_change, last_login," \
-                  " last_addr"
+                  " last_addr, bot"
 #define GAME_COLS "id, white, black, rules, fen, base_ms, inc_ms, days, rated, created, result, reason"
 #define EVENT_COLS "type, audience, by_color, square, move, what, en_passant, check1, check2," \
                    " count, answer, result, reason, ply"
@@ -275,6 +281,17 @@ static const char *const stmt_sql[S__COUNT] = {
 	                " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[S_AUDIT_LIST] = "SELECT id, at, admin_name, addr, action, target, detail FROM audit"
 	                 " ORDER BY id DESC LIMIT ?1",
+	[S_INVITES_LIST] = "SELECT i.code_hash, cu.name, i.created, i.expires, uu.name, i.used"
+	                   " FROM invites i LEFT JOIN users cu ON cu.id = i.created_by"
+	                   " LEFT JOIN users uu ON uu.id = i.used_by"
+	                   " WHERE substr(i.code_hash, 1, length(?1)) = ?1"
+	                   " ORDER BY i.created DESC, i.code_hash LIMIT ?2",
+	/* A revoked code: used at the revocation by nobody, and expired then. */
+	[S_INVITE_REVOKE] = "UPDATE invites SET used = ?2, expires = min(expires, ?2)"
+	                    " WHERE code_hash = ?1 AND used_by IS NULL AND used IS NULL"
+	                    " AND expires > ?2",
+	[S_USER_BOT] = "SELECT bot FROM users WHERE id = ?1",
+	[S_USER_SET_BOT] = "UPDATE users SET bot = ?2 WHERE name = ?1 AND guest = 0",
 };
 
 /* --- errors -------------------------------------------------------------- */

@@ -34,7 +34,7 @@ struct store *store_open(const char *path, char *err, size_t errlen);
 /* The schema version this binary writes (PRAGMA user_version).  A newer
  * binary upgrades an older database in place at open; an older binary
  * refuses a newer database. */
-#define STORE_SCHEMA_VERSION 8
+#define STORE_SCHEMA_VERSION 9
 #define STORE_BUSY_TIMEOUT_MS 5000
 
 /* store_open() with options; NULL options = the defaults. */
@@ -89,6 +89,7 @@ struct store_user {
 	int must_change;             /* schema 8: the password must be changed at next login */
 	int64_t last_login_unix;     /* schema 8: 0 = never */
 	char last_addr[48];          /* schema 8: the address of the last login, "" = none */
+	int bot;                     /* schema 9: a computer player's account (`kriegd user bot`) */
 };
 int store_user_find(struct store *st, const char *name, struct store_user *out);
 
@@ -103,6 +104,11 @@ int store_user_role(struct store *st, int64_t id, char *role, size_t len, int *d
 int store_user_set_role(struct store *st, const char *name, const char *role);
 int store_user_set_disabled(struct store *st, const char *name, int disabled);
 int store_user_set_pwhash(struct store *st, const char *name, const char *pwhash);
+/* Schema 9: the bot flag of an account (`kriegd user bot`).  store_user_bot:
+ * NOT_FOUND for no such id; set_bot by name: NOT_FOUND for no such
+ * registered account (a guest is never a bot). */
+int store_user_bot(struct store *st, int64_t id, int *bot);
+int store_user_set_bot(struct store *st, const char *name, int bot);
 /* Every registered (not guest) account, by name. */
 int store_users_list(struct store *st, int (*fn)(const struct store_user *u, void *arg),
                      void *arg);
@@ -126,6 +132,21 @@ int store_invite_create(struct store *st, const char *digest, int64_t by, int64_
                         int64_t expires_unix);
 int store_invite_valid(struct store *st, const char *digest, int64_t now_unix);
 int store_invite_use(struct store *st, const char *digest, int64_t user, int64_t now_unix);
+
+/* The invite codes, newest first, at most limit, whose digest starts
+ * with prefix ("" for all).  State: used_by set: used; used_unix set
+ * without used_by: revoked; else expired when expires_unix <= now. */
+struct store_invite {
+	char digest[STORE_HASH_MAX];  /* the code's SHA-256 in hex */
+	char created_by[32];          /* the admin's name, "" if the account is gone */
+	int64_t created_unix, expires_unix;
+	char used_by[32];             /* "" if not used */
+	int64_t used_unix;            /* 0 if neither used nor revoked */
+};
+int store_invites_list(struct store *st, const char *prefix, int limit,
+                       int (*fn)(const struct store_invite *iv, void *arg), void *arg);
+/* An unused, unrevoked, unexpired code ends now: NOT_FOUND otherwise. */
+int store_invite_revoke(struct store *st, const char *digest, int64_t now_unix);
 
 /* The audit log: one row per admin action. */
 struct store_audit {

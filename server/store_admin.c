@@ -192,3 +192,56 @@ int store_audit_list(struct store *st, int limit,
 	store_stmt_done(s, temp);
 	return rc;
 }
+
+int store_invites_list(struct store *st, const char *prefix, int limit,
+                       int (*fn)(const struct store_invite *iv, void *arg), void *arg)
+{
+	int temp, rc = STORE_OK, step;
+	sqlite3_stmt *s;
+	struct store_invite iv;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_INVITES_LIST, &temp)) == NULL)
+		return STORE_ERROR;
+	if (store_bind_text(s, 1, prefix, sizeof iv.digest) != SQLITE_OK) {
+		store_stmt_done(s, temp);
+		return store_fail(st, "invites: prefix too long");
+	}
+	sqlite3_bind_int(s, 2, limit);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		memset(&iv, 0, sizeof iv);
+		rc = store_col_text(st, s, 0, iv.digest, sizeof iv.digest, "invite row");
+		/* A NULL name (the account is gone) reads as "". */
+		if (rc == STORE_OK && sqlite3_column_type(s, 1) != SQLITE_NULL)
+			rc = store_col_text(st, s, 1, iv.created_by, sizeof iv.created_by, "invite row");
+		iv.created_unix = sqlite3_column_int64(s, 2);
+		iv.expires_unix = sqlite3_column_int64(s, 3);
+		if (rc == STORE_OK && sqlite3_column_type(s, 4) != SQLITE_NULL)
+			rc = store_col_text(st, s, 4, iv.used_by, sizeof iv.used_by, "invite row");
+		iv.used_unix = sqlite3_column_int64(s, 5);
+		if (rc != STORE_OK || fn(&iv, arg) != 0)
+			break;
+	}
+	if (rc == STORE_OK && step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = store_fail_db(st, "invites list");
+	store_stmt_done(s, temp);
+	return rc;
+}
+
+int store_invite_revoke(struct store *st, const char *digest, int64_t now_unix)
+{
+	int temp;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_INVITE_REVOKE, &temp)) == NULL)
+		return STORE_ERROR;
+	if (store_bind_text(s, 1, digest, STORE_HASH_MAX) != SQLITE_OK) {
+		store_stmt_done(s, temp);
+		return STORE_NOT_FOUND;   /* no stored digest is that long */
+	}
+	sqlite3_bind_int64(s, 2, now_unix);
+	return store_write_changes(st, s, temp, "invite revoke");
+}

@@ -13,7 +13,7 @@
 /* --- users ---------------------------------------------------------------- */
 
 /* One row of S_USER_FIND / S_USERS_LIST: id, name, pwhash, guest, created,
- * role, disabled, must_change, last_login, last_addr (USER_COLS). */
+ * role, disabled, must_change, last_login, last_addr, bot (USER_COLS). */
 static int user_row(struct store *st, sqlite3_stmt *s, struct store_user *out)
 {
 	memset(out, 0, sizeof *out);
@@ -23,6 +23,7 @@ static int user_row(struct store *st, sqlite3_stmt *s, struct store_user *out)
 	out->disabled = sqlite3_column_int(s, 6);
 	out->must_change = sqlite3_column_int(s, 7);
 	out->last_login_unix = sqlite3_column_int64(s, 8);
+	out->bot = sqlite3_column_int(s, 10);
 	int rc = store_col_text(st, s, 1, out->name, sizeof out->name, "user row");
 	if (rc == STORE_OK)
 		rc = store_col_text(st, s, 9, out->last_addr, sizeof out->last_addr, "user row");
@@ -168,6 +169,34 @@ int store_user_set_role(struct store *st, const char *name, const char *role)
 int store_user_set_disabled(struct store *st, const char *name, int disabled)
 {
 	return user_update(st, S_USER_SET_DISABLED, name, NULL, disabled ? 1 : 0, "user disable");
+}
+
+int store_user_set_bot(struct store *st, const char *name, int bot)
+{
+	return user_update(st, S_USER_SET_BOT, name, NULL, bot ? 1 : 0, "user bot");
+}
+
+int store_user_bot(struct store *st, int64_t id, int *bot)
+{
+	int temp, rc, step;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_USER_BOT, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, id);
+	step = sqlite3_step(s);
+	if (step == SQLITE_DONE) {
+		rc = STORE_NOT_FOUND;
+	} else if (step != SQLITE_ROW) {
+		rc = store_fail_db(st, "user bot");
+	} else {
+		*bot = sqlite3_column_int(s, 0);
+		rc = STORE_OK;
+	}
+	store_stmt_done(s, temp);
+	return rc;
 }
 
 int store_user_set_pwhash(struct store *st, const char *name, const char *pwhash)

@@ -111,7 +111,7 @@ static int new_password(const char *name, bool from_stdin, char *hash, size_t ha
 static int list_cb(const struct store_user *u, void *arg)
 {
 	(void)arg;
-	printf("%s %s %s\n", u->name, u->role, u->disabled ? "disabled" : "enabled");
+	printf("%s %s %s%s\n", u->name, u->role, u->disabled ? "disabled" : "enabled", u->bot ? " bot" : "");
 	return 0;
 }
 
@@ -166,8 +166,8 @@ static int changed(struct store *st, int rc, const char *name, const char *what)
 
 static int usage(void)
 {
-	return fail(2, "usage: user add NAME [--role ROLE] [--must-change] [--password-stdin] |"
-	               " role NAME ROLE | passwd NAME [--must-change] [--password-stdin] |"
+	return fail(2, "usage: user add NAME [--role ROLE] [--bot] [--must-change] [--password-stdin] |"
+	               " role NAME ROLE | bot NAME on|off | passwd NAME [--must-change] [--password-stdin] |"
 	               " disable NAME | enable NAME | list");
 }
 
@@ -177,7 +177,7 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 	const char *verb = argc > 1 ? argv[1] : "";
 	const char *name = argc > 2 ? argv[2] : NULL;
 	const char *role = "player";
-	bool from_stdin = false, must_change = false;
+	bool from_stdin = false, must_change = false, bot = false;
 	int first_opt = 3;
 
 	/* Words: verb, then NAME (not for list), then the verb's own. */
@@ -188,6 +188,11 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 		if (argc != 4)
 			return usage();
 		role = argv[3];
+		first_opt = argc;
+	} else if (strcmp(verb, "bot") == 0) {
+		if (argc != 4 || (strcmp(argv[3], "on") != 0 && strcmp(argv[3], "off") != 0))
+			return usage();
+		bot = strcmp(argv[3], "on") == 0;
 		first_opt = argc;
 	} else if (strcmp(verb, "disable") == 0 || strcmp(verb, "enable") == 0) {
 		if (argc != 3)
@@ -202,6 +207,8 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 			from_stdin = true;
 		else if (strcmp(argv[i], "--must-change") == 0)
 			must_change = true;   /* add and passwd only: the others take no options */
+		else if (strcmp(verb, "add") == 0 && strcmp(argv[i], "--bot") == 0)
+			bot = true;
 		else if (strcmp(verb, "add") == 0 && strcmp(argv[i], "--role") == 0 && i + 1 < argc)
 			role = argv[++i];
 		else if (strcmp(verb, "add") == 0 && strncmp(argv[i], "--role=", 7) == 0)
@@ -245,7 +252,8 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 		/* The account, its role, its must-change flag and the audit row
 		 * together, or none of them. */
 		int64_t id = 0;
-		audit_row(&row, "user_create", name, "role=%s must_change=%d", role, must_change);
+		audit_row(&row, "user_create", name, "role=%s must_change=%d%s", role, must_change,
+		          bot ? " bot=1" : "");
 		rc = store_begin(st);
 		if (rc == STORE_OK)
 			rc = store_user_create(st, name, hash, 0, &id);
@@ -253,6 +261,8 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 			rc = store_user_set_role(st, name, role);
 		if (rc == STORE_OK && must_change)
 			rc = store_user_set_password(st, id, hash, 1);
+		if (rc == STORE_OK && bot)
+			rc = store_user_set_bot(st, name, 1);
 		if (rc == STORE_OK)
 			rc = store_audit_add(st, &row);
 		rc = finish(st, rc);
@@ -272,6 +282,14 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 		if (rc == STORE_OK)
 			rc = store_audit_add(st, &row);
 		status = changed(st, finish(st, rc), name, "role set");
+	} else if (strcmp(verb, "bot") == 0) {
+		audit_row(&row, "user_bot", u.name, "bot=%d -> %d", u.bot, bot);
+		rc = store_begin(st);
+		if (rc == STORE_OK)
+			rc = store_user_set_bot(st, u.name, bot);
+		if (rc == STORE_OK)
+			rc = store_audit_add(st, &row);
+		status = changed(st, finish(st, rc), name, bot ? "bot on" : "bot off");
 	} else if (strcmp(verb, "passwd") == 0) {
 		/* With --must-change, as an admin's user_reset: the stored sessions
 		 * end too, so that no token resumes around the change. */

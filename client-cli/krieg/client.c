@@ -14,6 +14,7 @@
 #include "board.h"
 #include "event_json.h"
 #include "fen.h"
+#include "mstime.h"
 #include "xmalloc.h"
 
 void client_out(struct client *c, const char *fmt, ...)
@@ -79,6 +80,26 @@ static long now(const struct client *c)
 long client_now(const struct client *c)
 {
 	return now(c);
+}
+
+static long long wall(const struct client *c)
+{
+	return c->wall ? c->wall(c->ctx) : (long long)mstime_wall();
+}
+
+/* The opponent is away: the deadline (`until`, ms since the epoch) made monotonic, so the
+ * prompt counts it down with the clocks; no `until`: the game waits for them. */
+static void set_away(struct client *c, struct cgame *g, const json_t *away)
+{
+	json_t *until = json_object_get(away, "until");
+	g->opp_away = true;
+	g->away_deadline = 0;
+	if (json_is_integer(until)) {
+		long long left = (long long)json_integer_value(until) - wall(c);
+		g->away_deadline = now(c) + (long)(left > 0 ? left : 0);
+		if (g->away_deadline == 0)
+			g->away_deadline = 1;   /* 0 means "no deadline" */
+	}
 }
 
 /* --- games ----------------------------------------------------------------- */
@@ -273,10 +294,17 @@ void client_prompt(const struct client *c, char *buf, size_t len)
 		render_clock(b, bc);
 	const char *turn = !g->live || g->view.over ? "game over"
 	                 : g->view.to_move == g->color ? "your move" : "their move";
+	char away[64] = "";
+	if (g->opp_away && g->live && !g->view.over) {
+		char left[32] = "";
+		if (g->away_deadline > 0)
+			words_duration(g->away_deadline - now(c), left, sizeof left);
+		snprintf(away, sizeof away, " | %s away%s%s", words_side(!g->color), left[0] ? " " : "", left);
+	}
 	if (g->timed)
-		snprintf(buf, len, "[#%ld White %s | Black %s | %s] > ", g->id, wc, bc, turn);
+		snprintf(buf, len, "[#%ld White %s | Black %s | %s%s] > ", g->id, wc, bc, turn, away);
 	else
-		snprintf(buf, len, "[#%ld %s | %s] > ", g->id, words_side(g->color), turn);
+		snprintf(buf, len, "[#%ld %s | %s%s] > ", g->id, words_side(g->color), turn, away);
 }
 
 /* --- deferred words ------------------------------------------------------------ */
@@ -454,6 +482,8 @@ static struct cgame *game_begin(struct client *c, const json_t *msg, bool state,
 	if (!g->live)
 		g->view.over = true;
 	read_clock(c, g, msg);
+	if (g->live && json_is_object(json_object_get(msg, "opponent_away")))
+		set_away(c, g, json_object_get(msg, "opponent_away"));
 	if (make_current || c->current < 0 || c->current == id || !client_game(c, c->current))
 		c->current = id;
 	if (make_current)
@@ -679,6 +709,94 @@ static void unwatched(struct client *c, const json_t *msg)
 	client_seat_drop(c, id);
 }
 
+/* Chat of one's own game or of a watched one: the players' words, set apart from the umpire's. */
+static void chat_event(struct client *c, const json_t *msg, long id, const struct cgame *g,
+                       const struct seat *s)
+{
+	char words[WORDS_CHAT_MAX];
+	if (!g && !s)
+		return;   /* a game this client does not follow (a seat just left) */
+	const char *wn = g ? g->name[WHITE] : s->name[WHITE], *bn = g ? g->name[BLACK] : s->name[BLACK];
+	if (words_chat(msg, wn, bn, g ? g->color : -1, words, sizeof words) != 0)
+		return;
+	if (g)
+		client_out(c, "#%ld%s: %s", id, id == c->current ? "" : " (another game)", words);
+	else
+		client_out(c, "#%ld (%s): %s", id, seat_kind(s), words);
+}
+
+/* opponent_away / opponent_back: the prompt of one's own game counts the grace down. */
+static void presence_event(struct client *c, const json_t *msg, const char *name, long id, struct cgame *g,
+                           const struct seat *s)
+{
+	int col = color_parse(json_string_value(json_object_get(msg, "color")));
+	bool away = strcmp(name, "opponent_away") == 0;
+	if ((!g && !s) || col < 0)
+		return;
+	if (g && col == g->color)
+		return;   /* about oneself: another session's business */
+	char who[PROTO_NAME_MAX + 32], tag[32];
+	snprintf(who, sizeof who, "%s (%s)", words_side(col), g ? g->name[col] : s->name[col]);
+	if (g)
+		snprintf(tag, sizeof tag, "%s", id == c->current ? "" : " (another game)");
+	else
+		snprintf(tag, sizeof tag, " (%s)", seat_kind(s));
+	if (!away) {
+		if (g)
+			g->opp_away = false;
+		client_out(c, "#%ld%s: %s is back.", id, tag, who);
+		return;
+	}
+	json_t *until = json_object_get(msg, "until");
+	char left[32] = "";
+	if (json_is_integer(until))
+		words_duration((long long)json_integer_value(until) - wall(c), left, sizeof left);
+	if (g)
+		set_away(c, g, msg);
+	if (left[0])
+		client_out(c, "#%ld%s: %s has left; the game is lost by abandonment unless they are back within %s.",
+		           id, tag, who, left);
+	else
+		client_out(c, "#%ld%s: %s has left; the game waits for them.", id, tag, who);
+}
+
+/* welcome: what waited while one was away (after the login's game states). */
+static void welcome(struct client *c, const json_t *msg)
+{
+	size_t i;
+	json_t *x;
+	json_t *turn = json_object_get(msg, "your_move"), *offers = json_object_get(msg, "draw_offers"),
+	       *ended = json_object_get(msg, "ended");
+	client_out(c, "While you were away:");
+	json_array_foreach(turn, i, x) {
+		char left[32] = "", opp[PROTO_NAME_MAX + 1];
+		json_t *l = json_object_get(x, "left");
+		if (json_is_integer(l))
+			words_duration((long long)json_integer_value(l), left, sizeof left);
+		words_clean(json_string_value(json_object_get(x, "opponent")), opp, sizeof opp);
+		client_out(c, "  game %lld against %s: your move%s%s%s.",
+		           (long long)json_integer_value(json_object_get(x, "game")), opp[0] ? opp : "?",
+		           left[0] ? " (" : "", left, left[0] ? " left)" : "");
+	}
+	json_array_foreach(offers, i, x) {
+		long id = (long)json_integer_value(json_object_get(x, "game"));
+		int by = color_parse(json_string_value(json_object_get(x, "by")));
+		const struct cgame *g = client_game(c, id);
+		if (g && by == g->color)
+			client_out(c, "  game %ld: your draw offer stands.", id);
+		else
+			client_out(c, "  game %ld: %s offers a draw (\"switch %ld\", then \"draw accept\" or "
+			           "\"draw decline\").", id, words_side(by), id);
+	}
+	json_array_foreach(ended, i, x) {
+		char res[16], why[32];
+		words_clean(json_string_value(json_object_get(x, "result")), res, sizeof res);
+		words_clean(json_string_value(json_object_get(x, "reason")), why, sizeof why);
+		client_out(c, "  game %lld ended: %s%s%s%s.", (long long)json_integer_value(json_object_get(x, "game")),
+		           res[0] ? res : "*", why[0] ? " (" : "", why, why[0] ? ")" : "");
+	}
+}
+
 static void event(struct client *c, const json_t *msg, const char *name)
 {
 	remember_event(c, name);
@@ -705,6 +823,14 @@ static void event(struct client *c, const json_t *msg, const char *name)
 	struct cgame *g = json_object_get(msg, "game") ? client_game(c, id) : NULL;
 	if (!strcmp(name, "unwatched")) {
 		unwatched(c, msg);
+		return;
+	}
+	if (!strcmp(name, "chat")) {
+		chat_event(c, msg, id, g, g ? NULL : client_seat(c, id));
+		return;
+	}
+	if (!strcmp(name, "opponent_away") || !strcmp(name, "opponent_back")) {
+		presence_event(c, msg, name, id, g, g ? NULL : client_seat(c, id));
 		return;
 	}
 	if (g && (!strcmp(name, "clock_paused") || !strcmp(name, "clock_unpaused") ||
@@ -747,7 +873,12 @@ static void event(struct client *c, const json_t *msg, const char *name)
 	}
 	if (c->batch)
 		return;
-	if (!strcmp(name, "greeting"))
+	char words[WORDS_CHAT_MAX];
+	if (!strcmp(name, "welcome"))
+		welcome(c, msg);
+	else if (words_tell(msg, words, sizeof words) == 0)
+		client_out(c, "%s", words);
+	else if (!strcmp(name, "greeting"))
 		client_out(c, "Connected to %s.", json_string_value(json_object_get(msg, "server")) ?: "a krieg server");
 	else if (!strcmp(name, "challenge_declined"))
 		client_out(c, "Your challenge (offer %lld) was declined.",

@@ -66,6 +66,9 @@ struct cgame {
 	bool turn_notice;
 	bool redraw;
 	bool loading;                       /* the view's events continue in later pages */
+	/* the opponent's last connection dropped (opponent_away): shown in the prompt */
+	bool opp_away;
+	long away_deadline;                 /* monotonic ms when the grace ends; 0: the game waits */
 };
 
 struct pending {
@@ -108,6 +111,7 @@ struct client {
 	int (*send)(void *ctx, const char *line);    /* one request line (no '\n'); 0 or -1 */
 	int (*ask_password)(void *ctx, const char *prompt, char *buf, size_t len); /* 0 or -1 */
 	long (*now)(void *ctx);                       /* monotonic ms */
+	long long (*wall)(void *ctx);                 /* ms since the epoch; NULL: the system's */
 	void *ctx;
 };
 

@@ -206,6 +206,22 @@ static int parse_note(struct cmd *c, char *err, size_t errlen)
 	return take_text(c, c->raw, NULL, err, errlen);
 }
 
+/* say TEXT..., spec TEXT...: the rest of the line is the text */
+static int parse_chat(struct cmd *c, char *err, size_t errlen)
+{
+	return take_text(c, c->raw, NULL, err, errlen);
+}
+
+/* tell USER TEXT...: the user in argv[0] */
+static int parse_tell(struct cmd *c, char *err, size_t errlen)
+{
+	const char *p = next_word(c->raw, c->argv[0], sizeof c->argv[0]);
+	c->argc = 1;
+	if (!c->argv[0][0] || !*(p + strspn(p, " \t\r\n")))
+		return failf(err, errlen, "usage: %s", c->entry->usage);
+	return take_text(c, p, NULL, err, errlen);
+}
+
 /* record GAME [VIEW]; pgn GAME [VIEW] [> FILE | >FILE] */
 static int parse_view_file(struct cmd *c, char *err, size_t errlen)
 {
@@ -429,6 +445,24 @@ static json_t *req_seat(const struct cmd *c, long long id, long game, char *err,
 	                 c->entry->name);
 }
 
+/* say {game, text} (the current game), spec {game, text} (the watched game, c->number) */
+static json_t *req_chat(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	if (c->type == CMD_SPEC)
+		game = c->number;
+	return json_pack("{s:I, s:I, s:s, s:s}", "id", (json_int_t)id, "game", (json_int_t)game, "text", c->text,
+	                 "type", c->entry->name);
+}
+
+/* tell {user, text}; mute / unmute {user} */
+static json_t *req_user(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	json_t *r = json_pack("{s:I, s:s}", "id", (json_int_t)id, "user", c->argv[0]);
+	if (c->type == CMD_TELL)
+		json_object_set_new(r, "text", json_string(c->text));
+	return req_end(r, c);
+}
+
 /* The umpire's actions (PROTOCOL.md): on the chair's game, c->number. */
 static json_t *req_umpire(const struct cmd *c, long long id, long game, char *err, size_t errlen)
 {
@@ -588,6 +622,28 @@ static int exec_chair(struct client *cl, struct cmd *cmd, struct pending *p)
 	cmd->number = s->id;
 	p->game = s->id;
 	p->arg = cmd->type;
+	return 0;
+}
+
+/* spec: on the watched game (the current seat, a spectator's). */
+static int exec_spec(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	struct seat *s = cl->seat_current >= 0 ? client_seat(cl, cl->seat_current) : NULL;
+	if (!s || s->umpire)
+		return client_error(cl, "spec: the spectators' channel is for spectators: \"watch GAME\" first%s",
+		                    client_current(cl) ? " (to your opponent: \"say TEXT\")" : "");
+	if (s->over)
+		return client_error(cl, "spec: game %ld is over", s->id);
+	cmd->number = s->id;
+	p->game = s->id;
+	return 0;
+}
+
+/* tell / mute / unmute: the answer names the user again (pending's arg is the table index of none). */
+static int exec_user(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	if (cl->logged_in && strcasecmp(cmd->argv[0], cl->user) == 0)
+		return client_error(cl, "%s: that is you", cmd->entry->name);
 	return 0;
 }
 
@@ -928,6 +984,17 @@ static void done_umpire(struct client *c, const json_t *res, const struct pendin
 		client_out(c, "#%ld: done (%s).", p->game, what);
 }
 
+static void done_tell(struct client *c, const json_t *res, const struct pending *p)
+{
+	client_out(c, "Told.");
+}
+
+static void done_mute(struct client *c, const json_t *res, const struct pending *p)
+{
+	client_out(c, p->cmd->type == CMD_MUTE ? "Muted: you no longer hear that user's say and tell."
+	                                       : "Unmuted: you hear that user again.");
+}
+
 static void done_seeks(struct client *c, const json_t *res, const struct pending *p)
 {
 	size_t i;
@@ -1191,6 +1258,19 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "note", .type = CMD_NOTE, .min = 1, .max = MANY, .verbatim = true, .parse = parse_note,
 	  .request = req_umpire, .exec = exec_chair, .done = done_umpire,
 	  .usage = "note [--public] TEXT...   (umpire) a note for umpires, or with --public a message to all" },
+	{ .name = "say", .type = CMD_SAY, .min = 1, .max = MANY, .verbatim = true, .game = true,
+	  .parse = parse_chat, .request = req_chat,   /* no done: the chat event echoes it */
+	  .usage = "say TEXT...               to your opponent in the current game (spectators read it too)" },
+	{ .name = "spec", .type = CMD_SPEC, .min = 1, .max = MANY, .verbatim = true, .parse = parse_chat,
+	  .request = req_chat, .exec = exec_spec,
+	  .usage = "spec TEXT...              to the other spectators of the game you watch (never to its players)" },
+	{ .name = "tell", .type = CMD_TELL, .min = 2, .max = MANY, .verbatim = true, .parse = parse_tell,
+	  .request = req_user, .exec = exec_user, .done = done_tell,
+	  .usage = "tell USER TEXT...         a message to a user who is online" },
+	{ .name = "mute", .type = CMD_MUTE, .min = 1, .max = 1, .request = req_user, .exec = exec_user,
+	  .done = done_mute, .usage = "mute USER                 stop hearing USER's say and tell" },
+	{ .name = "unmute", .type = CMD_UNMUTE, .min = 1, .max = 1, .request = req_user, .exec = exec_user,
+	  .done = done_mute, .usage = "unmute USER               hear USER again" },
 	{ .name = "board", .type = CMD_BOARD, .exec = exec_board,
 	  .usage = "board                     draw the board again" },
 	{ .name = "ghost", .type = CMD_GHOST_PLACE, .min = 1, .max = 3, .game = true, .parse = parse_ghost,

@@ -51,6 +51,8 @@ enum cmd_type {
 	CMD_PAUSE, CMD_UNPAUSE, CMD_ADDTIME, CMD_ADJUDICATE,
 	CMD_UMPIRE_ABORT,  /* "abort REASON...": the entry is abort's; a reason makes it the umpire's */
 	CMD_NOTE,
+	/* words between people (PROTOCOL.md, "Chat") */
+	CMD_SAY, CMD_SPEC, CMD_TELL, CMD_MUTE, CMD_UNMUTE,
 	/* local only */
 	CMD_BOARD, CMD_GHOST_PLACE, CMD_GHOST_MOVE, CMD_GHOST_CLEAR, CMD_WAIT, CMD_SLEEP,
 	/* a JSON request line sent as it is (scripts, tests) */

@@ -349,3 +349,56 @@ int words_read_event(const json_t *msg, struct event *e)
 	json_decref(copy);
 	return rc;
 }
+
+int words_chat(const json_t *msg, const char *white, const char *black, int me, char *buf, size_t len)
+{
+	const char *name = json_string_value(json_object_get(msg, "event"));
+	const char *channel = json_string_value(json_object_get(msg, "channel"));
+	if (!name || strcmp(name, "chat") != 0 || !channel)
+		return -1;
+	char text[256], who[64];
+	words_clean(json_string_value(json_object_get(msg, "text")), text, sizeof text);
+	if (!strcmp(channel, "spectators")) {
+		words_clean(json_string_value(json_object_get(msg, "user")), who, sizeof who);
+		snprintf(buf, len, "%s (spectator) says: \"%s\"", who[0] ? who : "a spectator", text);
+		return 0;
+	}
+	const char *col = json_string_value(json_object_get(msg, "color"));
+	int c = col && !strcmp(col, "white") ? WHITE : col && !strcmp(col, "black") ? BLACK : -1;
+	if (c < 0)
+		return -1;
+	if (c == me) {
+		snprintf(buf, len, "You say: \"%s\"", text);
+		return 0;
+	}
+	const char *n = c == WHITE ? white : black;
+	words_clean(n, who, sizeof who);
+	if (who[0])
+		snprintf(buf, len, "%s (%s) says: \"%s\"", who, words_side(c), text);
+	else
+		snprintf(buf, len, "%s says: \"%s\"", words_side(c), text);
+	return 0;
+}
+
+int words_tell(const json_t *msg, char *buf, size_t len)
+{
+	const char *name = json_string_value(json_object_get(msg, "event"));
+	if (!name || strcmp(name, "tell") != 0)
+		return -1;
+	char text[256], who[64];
+	words_clean(json_string_value(json_object_get(msg, "text")), text, sizeof text);
+	words_clean(json_string_value(json_object_get(msg, "from")), who, sizeof who);
+	snprintf(buf, len, "%s tells you: \"%s\"", who[0] ? who : "someone", text);
+	return 0;
+}
+
+void words_duration(long long ms, char *buf, size_t len)
+{
+	long long s = ms > 0 ? (ms + 999) / 1000 : 0;   /* a deadline: round up, never early */
+	if (s >= 86400)
+		snprintf(buf, len, "%lldd %lldh", s / 86400, s % 86400 / 3600);
+	else if (s >= 3600)
+		snprintf(buf, len, "%lld:%02lld:%02lld", s / 3600, s % 3600 / 60, s % 60);
+	else
+		snprintf(buf, len, "%lld:%02lld", s / 60, s % 60);
+}

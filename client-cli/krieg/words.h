@@ -17,6 +17,7 @@
 #include "event.h"
 
 #define WORDS_MAX 160
+#define WORDS_CHAT_MAX 320   /* a chat line: a name, the channel, and up to 200 bytes of text */
 
 /*
  * me is the listener's colour (WHITE/BLACK) or -1 for an umpire or spectator.
@@ -62,5 +63,22 @@ int words_read_event(const json_t *msg, struct event *e);
 
 /* Free text from the server made safe for a terminal: control characters become '?'. */
 void words_clean(const char *in, char *out, size_t len);
+
+/*
+ * A `chat` event (PROTOCOL.md, "Chat") in words that are plainly a
+ * person's, never the umpire's: quoted, and led by who said it:
+ *   alice (White) says: "good luck"      a player, on the game's channel
+ *   You say: "good luck"                 the listener's own words (me)
+ *   carol (spectator) says: "nice"       the spectators' channel
+ * white and black name the players (NULL: unknown); me is the listener's
+ * colour, or -1.  0 and the words, or -1 for any other object.
+ */
+int words_chat(const json_t *msg, const char *white, const char *black, int me, char *buf, size_t len);
+
+/* A `tell` event: `bob tells you: "hello"`.  0, or -1 for any other object. */
+int words_tell(const json_t *msg, char *buf, size_t len);
+
+/* A span of time: "0:45", "1:02:03", "2d 3h" (a day or more); negative as "0:00". */
+void words_duration(long long ms, char *buf, size_t len);
 
 #endif

@@ -18,9 +18,12 @@
  *                        admin's name, and a log line
  *   admin_game_end       an admin ends games from the umpire's chair
  *                        (adjudicate, umpire_abort), each audited
+ *   offline_audit        `kriegd user ...` changes are audited (the Unix
+ *                        user at the console); --must-change
  */
 #include <check.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -110,17 +113,21 @@ static json_t *user_row(struct kc *admin, const char *name)
 	return NULL;
 }
 
-/* The audit rows' "action target" strings, newest first, joined by '|'. */
+/* The audit rows' "action target" strings, newest first, joined by '|',
+ * of the rows made over the protocol (the offline tool's, made by the
+ * console, are skipped: offline_audit). */
 static void audit_actions(struct kc *admin, char *buf, size_t len)
 {
 	json_t *r = kc_ok(admin, kc_req(admin, "audit", NULL)), *e;
-	size_t i, used = 0;
+	size_t i, used = 0, n = 0;
 	buf[0] = '\0';
 	json_array_foreach(json_object_get(r, "entries"), i, e) {
+		if (strcmp(json_string_value(json_object_get(e, "address")), "console") == 0)
+			continue;
 		ck_assert_str_eq(json_string_value(json_object_get(e, "admin")), "boss");
 		ck_assert_str_eq(json_string_value(json_object_get(e, "address")), "127.0.0.1");
 		ck_assert(json_integer_value(json_object_get(e, "at")) > 0);
-		used += (size_t)snprintf(buf + used, len - used, "%s%s %s", i ? "|" : "",
+		used += (size_t)snprintf(buf + used, len - used, "%s%s %s", n++ ? "|" : "",
 		                         json_string_value(json_object_get(e, "action")),
 		                         json_string_value(json_object_get(e, "target")));
 		ck_assert(used < len);
@@ -509,6 +516,70 @@ START_TEST(admin_audit)
 }
 END_TEST
 
+/* `kriegd user ...` changes are audited too, by the Unix user at the
+ * "console"; --must-change makes the next login change the password,
+ * and passwd --must-change ends the stored sessions. */
+START_TEST(offline_audit)
+{
+	struct kd *d = kd_start(NULL);
+	char token[KP_TOKEN_MAX];
+	struct kc *b = boss(d);
+	ck_assert_int_eq(user_tool(d, "carol-password\n", "add", "carol", "--must-change",
+	                           "--password-stdin", NULL), 0);
+	struct kc *c = kc_hello(d);
+	json_t *r = kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", "carol", "password",
+	                            "carol-password"));
+	ck_assert(json_is_true(json_object_get(r, "must_change_password")));
+	kc_error(c, kc_req(c, "who", NULL), "password_change_required");
+	kc_ok(c, kc_req(c, "passwd", "{s:s, s:s}", "old", "carol-password", "new", "carol-own"));
+	kc_close(c);
+
+	kc_close(reg(d, "alice"));
+	kc_close(login(d, "alice", PW, token, sizeof token));
+	ck_assert_int_eq(user_tool(d, "temp-password\n", "passwd", "alice", "--must-change",
+	                           "--password-stdin", NULL), 0);
+	c = kc_hello(d);
+	kc_error(c, kc_req(c, "resume", "{s:s}", "token", token), "auth_failed");
+	r = kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", "alice", "password", "temp-password"));
+	ck_assert(json_is_true(json_object_get(r, "must_change_password")));
+	kc_close(c);
+	/* Without --must-change the operator's password stands (and clears the flag). */
+	ck_assert_int_eq(user_tool(d, "chosen-password\n", "passwd", "alice", "--password-stdin",
+	                           NULL), 0);
+	kc_close(login(d, "alice", "chosen-password", NULL, 0));
+	ck_assert_int_eq(user_tool(d, NULL, "role", "alice", "umpire", NULL), 0);
+	ck_assert_int_eq(user_tool(d, NULL, "disable", "alice", NULL), 0);
+	ck_assert_int_eq(user_tool(d, NULL, "enable", "alice", NULL), 0);
+	/* Refused: no row. */
+	ck_assert_int_ne(user_tool(d, "x-password\n", "passwd", "nobody", "--password-stdin", NULL), 0);
+	ck_assert_int_ne(user_tool(d, NULL, "role", "alice", "--must-change", NULL), 0);
+	ck_assert_int_ne(user_tool(d, NULL, "disable", "alice", "--must-change", NULL), 0);
+
+	struct passwd *pw = getpwuid(getuid());
+	ck_assert_ptr_nonnull(pw);
+	r = kc_ok(b, kc_req(b, "audit", NULL));
+	const char *want[] = {
+		"user_enable alice ", "user_disable alice ", "user_role alice player -> umpire",
+		"user_passwd alice must_change=0", "user_passwd alice must_change=1 sessions ended",
+		"user_create carol role=player must_change=1", "user_create boss role=admin must_change=0",
+	};
+	json_t *entries = json_object_get(r, "entries"), *e;
+	size_t i;
+	ck_assert_int_eq((int)json_array_size(entries), 7);
+	json_array_foreach(entries, i, e) {
+		char row[256];
+		snprintf(row, sizeof row, "%s %s %s", json_string_value(json_object_get(e, "action")),
+		         json_string_value(json_object_get(e, "target")),
+		         json_string_value(json_object_get(e, "detail")));
+		ck_assert_str_eq(row, want[i]);
+		ck_assert_str_eq(json_string_value(json_object_get(e, "admin")), pw->pw_name);
+		ck_assert_str_eq(json_string_value(json_object_get(e, "address")), "console");
+	}
+	kc_close(b);
+	kd_stop(d);
+}
+END_TEST
+
 /* Ending games is the umpire's action: an admin takes the chair; each is audited. */
 START_TEST(admin_game_end)
 {
@@ -564,6 +635,7 @@ static Suite *admin_suite(void)
 	tcase_add_test(tc, admin_kick_broadcast);
 	tcase_add_test(tc, admin_audit);
 	tcase_add_test(tc, admin_game_end);
+	tcase_add_test(tc, offline_audit);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -441,6 +441,7 @@ START_TEST(test_umpire_apply)
 	a = mkact(ACTION_NOTE, -1, "public late");
 	refused_cleanly(r, &ev, &a, REF_E_GAME_OVER);
 	referee_free(r);
+	evlist_free(&ev);
 	/* An umpire aborts after both sides moved; a player could not. */
 	r = mk("icc", NULL, &ev);
 	a = mkact(ACTION_TRY, WHITE, "e4");

@@ -184,7 +184,7 @@ static void assert_round_trip(const struct event *e, const struct ruleset *rs)
 
 START_TEST(test_round_trip_random_games)
 {
-	int seen[16] = { 0 };
+	int seen[64] = { 0 };   /* by event type (enum event_type grows) */
 	static const char *fens[] = { NULL, "r3k2r/pPpp1ppp/8/3Pp3/8/8/PP1P1PpP/R3K2R w KQkq e6 0 1" };
 	for (size_t k = 0; k < ruleset_count(); k++) {
 		const struct ruleset *rs = ruleset_at(k);
@@ -198,6 +198,7 @@ START_TEST(test_round_trip_random_games)
 			for (int step = 0; step < 200 && !referee_over(r); step++) {
 				for (size_t i = 0; i < ev.n; i++) {
 					assert_round_trip(&ev.v[i], rs);
+					ck_assert_uint_lt(ev.v[i].type, sizeof seen / sizeof seen[0]);
 					seen[ev.v[i].type]++;
 				}
 				evlist_clear(&ev);
