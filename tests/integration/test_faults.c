@@ -122,7 +122,9 @@ START_TEST(half_open_connection)
 	ck_assert(kd_log_wait(d, "reason=\"idle timeout\"", 5000));
 	ck_assert(kc_closed(b.c, KC_TIMEOUT_MS));
 	/* The game waited for Black, who comes back to it. */
+	struct kc *gone = b.c;
 	kp_resume(d, &b);
+	kc_close(gone);
 	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e5"));
 	kc_event(w.c, "moved");
 	kc_close(w.c);

@@ -142,7 +142,9 @@ START_TEST(welcome_after_leaving)
 	ck_assert_str_eq(json_string_value(json_object_get(x, "result")), "0-1");
 	ck_assert_str_eq(json_string_value(json_object_get(x, "reason")), "abandoned");
 	/* Told once: the next login has nothing ended to report. */
+	struct kc *first = b.c;
 	kp_resume(d, &b);
+	kc_close(first);
 	w = kc_event(b.c, "welcome");
 	ck_assert_ptr_null(entry(w, "ended", timed));
 	/* The one whose move it is not is reminded of their own offer only. */
