@@ -307,7 +307,7 @@ memcheck: deps
 	@$(MAKE) --no-print-directory all $(INTEG_BINS)
 	@KRIEGD=$(abspath tests/integration/valgrind-kriegd) KRIEGD_MEMCHECK=$(abspath $(BINDIR)/kriegd) \
 	 KRIEG=$(abspath $(BINDIR)/krieg) KRIEG_REFEREE=$(abspath $(BINDIR)/krieg-referee) \
-	 CK_TIMEOUT_MULTIPLIER=20 KRIEG_TIMEOUT_SCALE=20 tests/run-tests.sh memcheck $(MEMCHECK_TESTS)
+	 KRIEG_BOT=$(abspath $(BINDIR)/krieg-bot) CK_TIMEOUT_MULTIPLIER=20 KRIEG_TIMEOUT_SCALE=20 tests/run-tests.sh memcheck $(MEMCHECK_TESTS)
 
 run: deps
 	@$(MAKE) --no-print-directory all

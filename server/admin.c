@@ -538,7 +538,7 @@ static const char *invite_state(const struct store_invite *iv, int64_t now)
 static int invite_item(const struct store_invite *iv, void *arg)
 {
 	struct invite_list *l = arg;
-	json_t *row = json_pack("{s:s%, s:I, s:I, s:s}", "code_sha256", iv->digest,
+	json_t *row = json_pack("{s:s%, s:I, s:I, s:s}", "digest", iv->digest,
 	                        (size_t)ADMIN_INVITE_PREFIX, "created", (json_int_t)iv->created_unix,
 	                        "expires", (json_int_t)iv->expires_unix, "state",
 	                        invite_state(iv, l->now));
@@ -572,7 +572,7 @@ static void cmd_invites(struct conn *c, json_t *id, json_t *req)
 	dispatch_ok(c, id, j);
 }
 
-/* invite_revoke {code_sha256}: the digest's start as `invites` lists it
+/* invite_revoke {digest}: the digest's start as `invites` lists it
  * (ADMIN_INVITE_PREFIX hex digits, or more, up to the whole digest). */
 struct invite_match {
 	struct store_invite first;
@@ -590,7 +590,7 @@ static int match_item(const struct store_invite *iv, void *arg)
 static void cmd_invite_revoke(struct conn *c, json_t *id, json_t *req)
 {
 	struct store *st = conn_server(c)->store;
-	json_t *jd = json_object_get(req, "code_sha256");
+	json_t *jd = json_object_get(req, "digest");
 	const char *given = json_string_value(jd);
 	size_t len = json_string_length(jd);
 	char prefix[KDF_DIGEST_HEX + 1];
@@ -610,7 +610,7 @@ static void cmd_invite_revoke(struct conn *c, json_t *id, json_t *req)
 		prefix[i] = ch;
 	}
 	if (!hex) {
-		dispatch_error(c, id, PE_BAD_REQUEST, "code_sha256 is %d to %d hex digits, as "
+		dispatch_error(c, id, PE_BAD_REQUEST, "digest is %d to %d hex digits, as "
 		               "`invites` lists it", ADMIN_INVITE_PREFIX, KDF_DIGEST_HEX);
 		return;
 	}
@@ -644,7 +644,7 @@ static void cmd_invite_revoke(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	audit_log(c, &row);
-	dispatch_ok(c, id, json_pack("{s:s%, s:s}", "code_sha256", iv->digest,
+	dispatch_ok(c, id, json_pack("{s:s%, s:s}", "digest", iv->digest,
 	                             (size_t)ADMIN_INVITE_PREFIX, "state", "revoked"));
 }
 
@@ -735,7 +735,7 @@ static const struct field f_none[] = {
 	{ NULL, 0, 0, 0 },
 };
 static const struct field f_invite_revoke[] = {
-	{ "code_sha256", F_STRING, 1, KDF_DIGEST_HEX },
+	{ "digest", F_STRING, 1, KDF_DIGEST_HEX },
 	{ NULL, 0, 0, 0 },
 };
 static const struct field f_broadcast[] = {

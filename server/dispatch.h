@@ -49,7 +49,7 @@ struct cmd {
 /* Each module exports one NULL-type-terminated table; dispatch.c lists them. */
 extern const struct cmd conn_cmds[];    /* hello, ping (dispatch.c) */
 extern const struct cmd auth_cmds[];    /* register, login, guest, resume, logout (auth.c) */
-extern const struct cmd lobby_cmds[];   /* who, seek, seeks, challenge, accept, decline, cancel (lobby.c) */
+extern const struct cmd lobby_cmds[];   /* who, seek, seeks, challenge, accept, decline, cancel, lobby_watch, lobby_unwatch (lobby.c) */
 extern const struct cmd game_cmds[];    /* move, any, resign, draw, abort, games, game, possible (game_cmd.c) */
 extern const struct cmd history_cmds[]; /* history, record, pgn (history.c) */
 extern const struct cmd chat_cmds[];    /* say, spec, tell, mute, unmute (chat.c) */

@@ -8,6 +8,11 @@
  *
  * Offer colours are the owner's: "white", "black" or "random" (drawn when
  * the offer is accepted).
+ *
+ * The lobby comes to those who watch it (lobby_watch): each open seek is
+ * pushed to them as it appears (`seek`) and as it goes (`seek_gone`:
+ * accepted, cancelled, or its owner left).  Challenges are never pushed
+ * to watchers: they concern two users only.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -37,6 +42,7 @@
 #define LOBBY_RULES_MAX 16
 #define COLOR_RANDOM (-1)
 #define LOBBY_RATING_MAX 4000        /* a seek's rating range: 0..this */
+#define LOBBY_WATCHERS_MAX 4096      /* connections watching the lobby at once */
 
 struct offer {
 	struct offer *next;
@@ -57,6 +63,8 @@ struct lobby {
 	struct offer *offers;
 	size_t noffers;
 	int64_t next_id;
+	uint64_t *watchers;                   /* conn_id()s of lobby_watch connections */
+	size_t nwatchers, capwatchers;
 };
 
 struct lobby *lobby_new(struct server *srv)
@@ -76,6 +84,7 @@ void lobby_free(struct lobby *l)
 		l->offers = o->next;
 		free(o);
 	}
+	free(l->watchers);
 	free(l);
 }
 
@@ -110,6 +119,40 @@ static json_t *offer_json(struct server *srv, const struct offer *o)
 	return j;
 }
 
+/* To every connection watching the lobby (still logged in); msg is consumed. */
+static void lobby_push(struct lobby *l, json_t *msg)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < l->nwatchers; i++) {
+		struct conn *c = conn_find(l->srv, l->watchers[i]);
+		if (c == NULL)
+			continue;   /* gone: forgotten here */
+		l->watchers[k++] = l->watchers[i];
+		if (conn_user(c) > 0)
+			conn_send(c, json_incref(msg));
+	}
+	l->nwatchers = k;
+	json_decref(msg);
+}
+
+/* A seek appeared (challenges are nobody else's business). */
+static void lobby_push_seek(struct lobby *l, const struct offer *o)
+{
+	if (o->target || l->nwatchers == 0)
+		return;
+	json_t *j = offer_json(l->srv, o);
+	json_object_set_new(j, "event", json_string("seek"));
+	lobby_push(l, j);
+}
+
+/* A seek went (accepted, cancelled, its owner left). */
+static void lobby_push_gone(struct lobby *l, const struct offer *o)
+{
+	if (o->target || l->nwatchers == 0)
+		return;
+	lobby_push(l, json_pack("{s:s, s:I}", "event", "seek_gone", "offer", (json_int_t)o->id));
+}
+
 static struct offer *offer_find(struct lobby *l, int64_t id)
 {
 	for (struct offer *o = l->offers; o; o = o->next)
@@ -124,6 +167,7 @@ static void offer_remove(struct lobby *l, struct offer *o)
 		if (*p == o) {
 			*p = o->next;
 			l->noffers--;
+			lobby_push_gone(l, o);
 			free(o);
 			return;
 		}
@@ -152,6 +196,11 @@ void lobby_conn_closed(struct server *srv, struct conn *c)
 	int64_t uid = conn_user(c);
 	if (!l || uid <= 0)
 		return;
+	for (size_t i = 0; i < l->nwatchers; i++)
+		if (l->watchers[i] == conn_id(c)) {
+			l->watchers[i] = l->watchers[--l->nwatchers];
+			break;
+		}
 	for (struct conn *o = NULL; (o = conn_of_user(srv, uid, o)) != NULL;)
 		if (o != c)
 			return;
@@ -167,6 +216,7 @@ void lobby_conn_closed(struct server *srv, struct conn *c)
 			}
 			*pp = o->next;
 			l->noffers--;
+			lobby_push_gone(l, o);
 			free(o);
 		} else {
 			pp = &o->next;
@@ -315,7 +365,9 @@ static void cmd_seek(struct conn *c, json_t *id, json_t *req)
 	if (!o)
 		return;
 	offer_add(conn_server(c)->lobby, o);
-	dispatch_ok(c, id, json_pack("{s:I}", "offer", (json_int_t)o->id));
+	json_int_t oid = o->id;
+	dispatch_ok(c, id, json_pack("{s:I}", "offer", oid));
+	lobby_push_seek(conn_server(c)->lobby, o);
 }
 
 static void cmd_seeks(struct conn *c, json_t *id, json_t *req)
@@ -440,10 +492,27 @@ static void cmd_decline(struct conn *c, json_t *id, json_t *req)
 	dispatch_ok(c, id, json_pack("{s:I}", "offer", oid));
 }
 
+/* cancel without an offer: the user's only open offer. */
+static struct offer *offer_only(struct conn *c, json_t *id)
+{
+	struct offer *mine = NULL;
+	size_t n = 0;
+	for (struct offer *o = conn_server(c)->lobby->offers; o; o = o->next)
+		if (o->owner == conn_user(c)) {
+			mine = o;
+			n++;
+		}
+	if (n == 0)
+		dispatch_error(c, id, PE_NO_SUCH_OFFER, "you have no open offer");
+	else if (n > 1)
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "you have %zu open offers: name the one to cancel", n);
+	return n == 1 ? mine : NULL;
+}
+
 static void cmd_cancel(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
-	struct offer *o = offer_visible(c, id, req);
+	struct offer *o = json_object_get(req, "offer") ? offer_visible(c, id, req) : offer_only(c, id);
 	if (!o)
 		return;
 	if (o->owner != conn_user(c)) {
@@ -456,6 +525,35 @@ static void cmd_cancel(struct conn *c, json_t *id, json_t *req)
 	json_int_t oid = o->id;
 	offer_remove(srv->lobby, o);
 	dispatch_ok(c, id, json_pack("{s:I}", "offer", oid));
+}
+
+/* lobby_watch {from?}: pushed seeks from now on, and the open ones now (the seeks reply). */
+static void cmd_lobby_watch(struct conn *c, json_t *id, json_t *req)
+{
+	struct lobby *l = conn_server(c)->lobby;
+	bool known = false;
+	for (size_t i = 0; i < l->nwatchers; i++)
+		known |= l->watchers[i] == conn_id(c);
+	if (!known) {
+		if (l->nwatchers == LOBBY_WATCHERS_MAX) {
+			dispatch_error(c, id, PE_BUSY, "too many connections watch the lobby; try later");
+			return;
+		}
+		l->watchers = xgrow(l->watchers, &l->capwatchers, l->nwatchers + 1, sizeof *l->watchers, 16);
+		l->watchers[l->nwatchers++] = conn_id(c);
+	}
+	cmd_seeks(c, id, req);
+}
+
+static void cmd_lobby_unwatch(struct conn *c, json_t *id, json_t *req)
+{
+	struct lobby *l = conn_server(c)->lobby;
+	for (size_t i = 0; i < l->nwatchers; i++)
+		if (l->watchers[i] == conn_id(c)) {
+			l->watchers[i] = l->watchers[--l->nwatchers];
+			break;
+		}
+	dispatch_ok(c, id, NULL);
 }
 
 static const struct field f_list[] = {
@@ -483,6 +581,13 @@ static const struct field f_offer[] = {
 	{ "offer", F_INT, 1, LOBBY_OFFER_ID_MAX },
 	{ NULL, 0, 0, 0 },
 };
+static const struct field f_cancel[] = {
+	{ "offer", F_INT, 0, LOBBY_OFFER_ID_MAX },   /* absent: the user's only offer */
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_none[] = {
+	{ NULL, 0, 0, 0 },
+};
 
 const struct cmd lobby_cmds[] = {
 	{ "who", 0, f_list, cmd_who },
@@ -491,6 +596,8 @@ const struct cmd lobby_cmds[] = {
 	{ "challenge", 0, f_challenge, cmd_challenge },
 	{ "accept", 0, f_offer, cmd_accept },
 	{ "decline", 0, f_offer, cmd_decline },
-	{ "cancel", 0, f_offer, cmd_cancel },
+	{ "cancel", 0, f_cancel, cmd_cancel },
+	{ "lobby_watch", 0, f_list, cmd_lobby_watch },
+	{ "lobby_unwatch", 0, f_none, cmd_lobby_unwatch },
 	{ NULL, 0, NULL, NULL },
 };

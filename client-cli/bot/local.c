@@ -18,7 +18,7 @@ static void deliver(struct bot *b[2], const struct evlist *l)
 			bot_event(b[c], &l->v[i]);
 }
 
-static void measure(struct bot *b, const struct board *truth, struct local_belief_stats *s)
+void local_measure(struct bot *b, const struct board *truth, struct local_belief_stats *s)
 {
 	belief_settle(b->bel); /* settling may turn an exact set into a sample */
 	bool exact = belief_is_exact(b->bel);
@@ -96,7 +96,7 @@ int local_play(const struct ruleset *rs, enum bot_level white, enum bot_level bl
 			errors = 0;
 			if (o->check_belief && !referee_over(r))
 				for (int c = 0; c < 2; c++)
-					measure(b[c], referee_board(r), &res->bs[c]);
+					local_measure(b[c], referee_board(r), &res->bs[c]);
 		}
 	}
 	res->result = referee_result(r);

@@ -45,6 +45,14 @@ struct local_result {
 	struct local_belief_stats bs[2];
 };
 
+/*
+ * Measure b's belief against the true position (one ply into s; lost and
+ * rejuvenations are set to the belief's own counts, which are per game).
+ * Used here and by the network arena, whose truth is an umpire's `board`
+ * event (main.c): never by a bot.
+ */
+void local_measure(struct bot *b, const struct board *truth, struct local_belief_stats *s);
+
 /* Play one game.  0, or -1 with a message in err (a bad FEN). */
 int local_play(const struct ruleset *rs, enum bot_level white, enum bot_level black, const struct local_opts *o,
                struct local_result *res, char *err, size_t errlen);

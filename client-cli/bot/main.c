@@ -36,7 +36,10 @@
 #include "proto.h"
 
 #define BOT_VERSION "krieg-bot/0.1"
-#define SESS_GAMES_MAX 16
+#define SESS_GAMES_MAX 32        /* --max-games at most PLAY_GAMES_MAX, plus seeks taken at once */
+#define PLAY_GAMES_MAX 16
+#define SEEKS_MAX 16              /* the server's cap on one user's open offers */
+#define TIMES_MAX 8
 #define RULES_MAX 16
 #define RETRY_MS 250              /* after rate_limited / busy */
 #define GAME_ERRORS_MAX 32        /* refused requests in one game before resigning it */
@@ -52,6 +55,24 @@ struct bgame {
 	long inc_ms;
 	int ply;                  /* plies played, from the last event's "ply" */
 	bool draw_offered;        /* arena: the ply cap's draw offer is sent */
+	int checked_ply;          /* arena: the last ply the umpire's board was checked against the belief */
+	struct local_belief_stats bs;  /* arena: this game's checks */
+};
+
+/* A time control as offers carry it: all zero is untimed. */
+struct tc {
+	long base_ms, inc_ms;
+	int days;
+};
+
+/* One seek play mode keeps open while it has room for a game. */
+struct seekslot {
+	const char *rules;
+	struct tc tc;
+	long long offer;          /* the server's offer id; 0: not open */
+	long long req;            /* the `seek` request awaiting its answer; 0: none */
+	bool failed;              /* refused: not asked again this connection */
+	bool seen;                /* in the `seeks` list being read */
 };
 
 struct sess {
@@ -65,6 +86,13 @@ struct sess {
 	const char *rules[RULES_MAX];
 	int nrules;               /* 0: any */
 	int max_games;
+	struct tc times[TIMES_MAX];   /* time controls accepted and sought */
+	int ntimes;               /* 0: any (seeks: untimed) */
+	struct seekslot seeks[SEEKS_MAX];
+	int nseeks;               /* 0: seek nothing, only answer challenges */
+	bool seeks_dirty;         /* a game began or ended, or we logged in: reconcile the seeks */
+	long long seeks_req;      /* the `seeks` request being read; 0: none */
+	int64_t seeks_wait;       /* after a refused listing: not before this (mstime_mono) */
 	int max_plies;            /* arena, player A: offer a draw at this many plies (0: never) */
 	bool accept_draws;        /* arena, player B: accept every draw offer (the cap's) */
 	const char *login_user, *login_password;
@@ -74,9 +102,25 @@ struct sess {
 	long finished, moves, think_ms;
 	int last_result[2];        /* arena: the last finished game's result and our colour */
 	int last_reason;
+	struct local_belief_stats bs;  /* arena: the umpire's checks of finished games */
+	/*
+	 * The arena's umpire connection: a session of its own, logged in to an
+	 * umpire account, holding the chair of the game being played.  Its
+	 * `board` events are the true position after every ply; a bot's
+	 * session pointing at it (`umpire`) acts only once the umpire has the
+	 * position of the bot's ply, and first measures its belief against it.
+	 * The truth goes from the umpire to the measurement, never to a bot.
+	 */
+	struct sess *umpire;      /* a bot's: the arena's umpire session, or NULL */
+	bool is_umpire;
+	long long umpire_req;     /* the umpire's: id of its `umpire` request */
+	long ugame;               /* the game whose chair is asked for or held (0: none) */
+	bool useated, ufailed;
+	int uply;                 /* the ply of utrue */
+	struct board utrue;
 };
 
-static void sess_send(struct sess *s, json_t *req)
+static long long sess_send(struct sess *s, json_t *req)
 {
 	json_object_set_new(req, "id", json_integer(++s->next_id));
 	char *line = json_dumps(req, JSON_COMPACT);
@@ -84,6 +128,29 @@ static void sess_send(struct sess *s, json_t *req)
 	if (!line || net_send_line(s->net, line) != NET_OK)
 		s->dead = true;
 	free(line);
+	return s->next_id;
+}
+
+static void stats_add(struct local_belief_stats *to, const struct local_belief_stats *from)
+{
+	to->exact_plies += from->exact_plies;
+	to->exact_in += from->exact_in;
+	to->sampled_plies += from->sampled_plies;
+	to->sampled_in += from->sampled_in;
+	to->sampled_top += from->sampled_top;
+	to->lost += from->lost;
+	to->rejuvenations += from->rejuvenations;
+}
+
+/* The umpire's true position of its game at a ply (the chair's reply, or a `board` event). */
+static void umpire_board(struct sess *s, const json_t *o)
+{
+	const char *fen = json_string_value(json_object_get(o, "fen"));
+	char err[128];
+	if (fen && fen_parse(fen, &s->utrue, err, sizeof err) == 0) {
+		s->uply = (int)json_integer_value(json_object_get(o, "ply"));
+		s->useated = true;
+	}
 }
 
 static struct bgame *game_of(struct sess *s, long id)
@@ -100,6 +167,143 @@ static int live_games(const struct sess *s)
 	for (int i = 0; i < SESS_GAMES_MAX; i++)
 		n += s->games[i].bot != NULL;
 	return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* time controls and seeks (play)                                      */
+
+/* "untimed", "Nd" (correspondence, days per move) or "BASE+INC" (seconds; BASE may be fractional). */
+static int tc_parse(const char *t, struct tc *out)
+{
+	char *end;
+	memset(out, 0, sizeof *out);
+	if (strcmp(t, "untimed") == 0)
+		return 0;
+	if (t[0] < '0' || t[0] > '9')
+		return -1;
+	double base = strtod(t, &end);
+	if (*end == 'd' && end[1] == '\0' && base >= 1 && base <= 60 && base == (int)base) {
+		out->days = (int)base;
+		return 0;
+	}
+	if (*end != '+' || end[1] < '0' || end[1] > '9' || base <= 0 || base > 86400)
+		return -1;
+	long inc = strtol(end + 1, &end, 10);
+	if (*end != '\0' || inc < 0 || inc > 600)
+		return -1;
+	out->base_ms = lround(base * 1000);
+	out->inc_ms = inc * 1000;
+	return 0;
+}
+
+/* An offer's or a game's "time" (absent: untimed). */
+static void tc_of_json(const json_t *t, struct tc *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!json_is_object(t))
+		return;
+	if (json_is_integer(json_object_get(t, "days")))
+		out->days = (int)json_integer_value(json_object_get(t, "days"));
+	out->base_ms = lround(json_number_value(json_object_get(t, "base")) * 1000);
+	out->inc_ms = lround(json_number_value(json_object_get(t, "inc")) * 1000);
+}
+
+static json_t *tc_json(const struct tc *tc)
+{
+	if (tc->days > 0)
+		return json_pack("{s:i}", "days", tc->days);
+	if (tc->base_ms > 0)
+		return json_pack("{s:f,s:f}", "base", tc->base_ms / 1000.0, "inc", tc->inc_ms / 1000.0);
+	return NULL;
+}
+
+/* Whether a challenge's time control is one of ours (--time; none given: any). */
+static bool tc_ok(const struct sess *s, const json_t *time)
+{
+	if (s->ntimes == 0)
+		return true;
+	struct tc tc;
+	tc_of_json(time, &tc);
+	for (int i = 0; i < s->ntimes; i++)
+		if (s->times[i].base_ms == tc.base_ms && s->times[i].inc_ms == tc.inc_ms && s->times[i].days == tc.days)
+			return true;
+	return false;
+}
+
+static int live_games(const struct sess *s);
+
+/*
+ * The `seeks` list has been read (every page): a seek of ours missing from
+ * it was taken (its game has begun) or is gone.  With room for another
+ * game, every configured seek is (re)posted; without, ours are cancelled,
+ * so that nobody starts a game the bot would not play.
+ */
+static void seeks_reconcile(struct sess *s)
+{
+	bool room = live_games(s) < s->max_games;
+	for (int i = 0; i < s->nseeks; i++) {
+		struct seekslot *k = &s->seeks[i];
+		if (k->offer && !k->seen)
+			k->offer = 0;
+		k->seen = false;
+		if (room && !k->offer && !k->req && !k->failed) {
+			json_t *req = json_pack("{s:s,s:s,s:s}", "type", "seek", "rules", k->rules, "color", "random");
+			json_t *t = tc_json(&k->tc);
+			if (t)
+				json_object_set_new(req, "time", t);
+			k->req = sess_send(s, req);
+		} else if (!room && k->offer) {
+			sess_send(s, json_pack("{s:s,s:I}", "type", "cancel", "offer", (json_int_t)k->offer));
+			k->offer = 0;
+		}
+	}
+}
+
+/* An answer about our seeks; true if it was one (taken). */
+static bool seeks_answer(struct sess *s, long long rid, const json_t *o)
+{
+	bool ok = json_is_true(json_object_get(o, "ok"));
+	if (s->seeks_req && rid == s->seeks_req) {
+		s->seeks_req = 0;
+		if (!ok) {
+			s->seeks_dirty = true;
+			s->seeks_wait = mstime_mono() + 1000;
+			return true;
+		}
+		size_t i;
+		json_t *x;
+		json_array_foreach(json_object_get(o, "offers"), i, x) {
+			json_int_t id = json_integer_value(json_object_get(x, "offer"));
+			for (int k = 0; k < s->nseeks; k++)
+				if (s->seeks[k].offer == id)
+					s->seeks[k].seen = true;
+		}
+		json_t *next = json_object_get(o, "next");
+		if (json_is_integer(next))
+			s->seeks_req = sess_send(s, json_pack("{s:s,s:O}", "type", "seeks", "from", next));
+		else
+			seeks_reconcile(s);
+		return true;
+	}
+	for (int k = 0; k < s->nseeks; k++) {
+		struct seekslot *x = &s->seeks[k];
+		if (!x->req || rid != x->req)
+			continue;
+		x->req = 0;
+		if (ok) {
+			x->offer = (long long)json_integer_value(json_object_get(o, "offer"));
+			if (live_games(s) >= s->max_games) {   /* a game began meanwhile: no room now */
+				sess_send(s, json_pack("{s:s,s:I}", "type", "cancel", "offer", (json_int_t)x->offer));
+				x->offer = 0;
+			}
+		} else {
+			const char *msg = json_string_value(json_object_get(json_object_get(o, "error"), "message"));
+			fprintf(stderr, "krieg-bot: a seek (%s) was refused: %s\n", x->rules, msg ? msg : "?");
+			x->failed = true;
+		}
+		return true;
+	}
+	return false;
 }
 
 static bool rules_ok(const struct sess *s, const char *rules)
@@ -132,6 +336,7 @@ static struct bgame *game_open(struct sess *s, long id, const char *rules, int c
 		memset(g, 0, sizeof *g);
 		g->id = id;
 		g->clock_ms = -1;
+		g->checked_ply = -1;
 		g->bot = bot_new(s->level, rs, &start, color, s->seed++ * 7919 + (uint64_t)id, NULL);
 		return g;
 	}
@@ -172,6 +377,8 @@ static void game_event(struct sess *s, struct bgame *g, const json_t *o)
 		s->last_result[0] = e.result;
 		s->last_result[1] = g->bot->color;
 		s->last_reason = e.reason;
+		s->seeks_dirty = true;
+		stats_add(&s->bs, &g->bs);
 		game_close(s, g);
 	}
 }
@@ -205,13 +412,38 @@ static void on_line(struct sess *s, const char *line)
 	}
 	const char *ev = json_string_value(json_object_get(o, "event"));
 	json_t *id = json_object_get(o, "id");
+	if (s->is_umpire && s->ugame && (ev || json_integer_value(id) == s->umpire_req) &&
+	    json_integer_value(json_object_get(o, "game")) == s->ugame) {
+		if (!ev && json_is_true(json_object_get(o, "ok"))) {
+			umpire_board(s, o);
+		} else if (!ev) {
+			const char *msg = json_string_value(json_object_get(json_object_get(o, "error"), "message"));
+			fprintf(stderr, "krieg-bot: the umpire's chair was refused: %s\n", msg ? msg : line);
+			s->ufailed = true;
+		} else if (strcmp(ev, "board") == 0) {
+			umpire_board(s, o);
+		} else if (strcmp(ev, "unwatched") == 0) {
+			s->useated = false;
+		}
+		json_decref(o);
+		return;
+	}
 	if (!ev && id) {
 		json_t *ok = json_object_get(o, "ok");
 		json_t *game = json_object_get(o, "game");
 		const char *user = json_string_value(json_object_get(o, "user"));
+		if (seeks_answer(s, (long long)json_integer_value(id), o)) {
+			json_decref(o);
+			return;
+		}
 		if (json_is_true(ok) && user && json_object_get(o, "token")) {
 			snprintf(s->user, sizeof s->user, "%s", user);
 			s->logged_in = true;
+			/* a new connection: our offers vanished with the last one */
+			for (int k = 0; k < s->nseeks; k++)
+				s->seeks[k] = (struct seekslot){ .rules = s->seeks[k].rules, .tc = s->seeks[k].tc };
+			s->seeks_req = 0;
+			s->seeks_dirty = true;
 		} else if (json_is_true(ok) && json_object_get(o, "protocol")) {
 			json_t *req = s->login_user
 			              ? json_pack("{s:s,s:s,s:s}", "type", "login", "user", s->login_user, "password",
@@ -241,7 +473,8 @@ static void on_line(struct sess *s, const char *line)
 		const char *to = json_string_value(json_object_get(o, "to"));
 		json_t *offer = json_object_get(o, "offer");
 		if (to && strcasecmp(to, s->user) == 0 && json_is_integer(offer)) {
-			bool ok = rules_ok(s, rules ? rules : RULESET_DEFAULT) && live_games(s) < s->max_games;
+			bool ok = rules_ok(s, rules ? rules : RULESET_DEFAULT) && tc_ok(s, json_object_get(o, "time")) &&
+			          live_games(s) < s->max_games;
 			sess_send(s, json_pack("{s:s,s:O}", "type", ok ? "accept" : "decline", "offer", offer));
 		}
 	} else if (ev && strcmp(ev, "game_start") == 0) {
@@ -251,6 +484,7 @@ static void on_line(struct sess *s, const char *line)
 		json_t *t = json_object_get(o, "time");
 		if (g && json_is_object(t) && json_is_number(json_object_get(t, "inc")))
 			g->inc_ms = (long)(json_number_value(json_object_get(t, "inc")) * 1000);
+		s->seeks_dirty = true;
 	} else if (ev && strcmp(ev, "game_state") == 0) {
 		on_game_view(s, o);
 	} else if (ev && strcmp(ev, "game_events") == 0) {
@@ -292,6 +526,13 @@ static long budget(const struct sess *s, const struct bgame *g)
 static void sess_act(struct sess *s)
 {
 	int64_t now = mstime_mono();
+	if (s->nseeks && s->logged_in && s->seeks_dirty && !s->seeks_req && now >= s->seeks_wait) {
+		/* which of our seeks are still open: a `seeks` listing, then seeks_reconcile */
+		s->seeks_dirty = false;
+		for (int k = 0; k < s->nseeks; k++)
+			s->seeks[k].seen = false;
+		s->seeks_req = sess_send(s, json_pack("{s:s}", "type", "seeks"));
+	}
 	for (int i = 0; i < SESS_GAMES_MAX; i++) {
 		struct bgame *g = &s->games[i];
 		if (g->bot && s->max_plies > 0 && g->ply >= s->max_plies && !g->draw_offered) {
@@ -299,7 +540,19 @@ static void sess_act(struct sess *s)
 			sess_send(s, json_pack("{s:s,s:I,s:s}", "type", "draw", "game", (json_int_t)g->id, "action", "offer"));
 			g->draw_offered = true;
 		}
-		if (!g->bot || g->busy || now < g->wait_until || !bot_to_move(g->bot))
+		if (!g->bot || g->busy)
+			continue;
+		struct sess *u = s->umpire;
+		if (u && !u->dead && !u->ufailed) {
+			/* Wait for the umpire's position of this ply; check the belief once per ply. */
+			if (!u->useated || u->ugame != g->id || u->uply != g->ply)
+				continue;
+			if (g->checked_ply != g->ply) {
+				local_measure(g->bot, &u->utrue, &g->bs);
+				g->checked_ply = g->ply;
+			}
+		}
+		if (now < g->wait_until || !bot_to_move(g->bot))
 			continue;
 		move_t m;
 		int64_t t0 = mstime_mono();
@@ -370,7 +623,56 @@ static void pump(struct sess **ss, int n, int timeout_ms)
 static pid_t kriegd_pid = -1;
 static char kriegd_dir[256];
 
-static int kriegd_start(const char *bin, char *hostport, size_t len)
+#define ARENA_UMPIRE "arena-umpire"
+
+/*
+ * The umpire account of the arena's own kriegd, made offline before it
+ * starts (`kriegd user add NAME --role umpire --password-stdin`), with a
+ * random password written to the tool's stdin.  0, or -1.
+ */
+static int kriegd_add_umpire(const char *bin, const char *state, char *password, size_t len)
+{
+	unsigned char r[12];
+	int rfd = open("/dev/urandom", O_RDONLY);
+	if (rfd < 0 || read(rfd, r, sizeof r) != (ssize_t)sizeof r || len < 2 * sizeof r + 1) {
+		if (rfd >= 0)
+			close(rfd);
+		return -1;
+	}
+	close(rfd);
+	for (size_t i = 0; i < sizeof r; i++)
+		snprintf(password + 2 * i, 3, "%02x", r[i]);
+	int p[2];
+	if (pipe(p) != 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		close(p[1]);
+		dup2(p[0], 0);
+		if (null >= 0) {
+			dup2(null, 1);
+			dup2(null, 2);
+		}
+		execl(bin, bin, "--state-dir", state, "user", "add", ARENA_UMPIRE, "--role", "umpire",
+		      "--password-stdin", (char *)NULL);
+		_exit(127);
+	}
+	close(p[0]);
+	bool ok = dprintf(p[1], "%s\n", password) > 0;
+	close(p[1]);
+	int status;
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		ok = false;
+	return ok ? 0 : -1;
+}
+
+static int kriegd_start(const char *bin, char *hostport, size_t len, char *umpire_pw, size_t pwlen)
 {
 	const char *tmp = getenv("TMPDIR");
 	snprintf(kriegd_dir, sizeof kriegd_dir, "%s/krieg-bot-arena-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -386,6 +688,10 @@ static int kriegd_start(const char *bin, char *hostport, size_t len)
 	/* two bots from one address, as fast as they think */
 	fputs("guests_per_address = 0\nrate_limit = 1000\nrate_burst = 1000\n", f);
 	fclose(f);
+	if (kriegd_add_umpire(bin, state, umpire_pw, pwlen) != 0) {
+		fprintf(stderr, "krieg-bot: could not make the arena's umpire account (%s user add)\n", bin);
+		return -1;
+	}
 	pid_t parent = getpid();
 	kriegd_pid = fork();
 	if (kriegd_pid < 0)
@@ -401,7 +707,7 @@ static int kriegd_start(const char *bin, char *hostport, size_t len)
 		_exit(127);
 	}
 	const char *needle = "kriegd: listening on 127.0.0.1:";
-	for (int tries = 0; tries < 1000; tries++) {
+	for (int tries = 0; tries < 6000; tries++) {   /* a minute: a kriegd under valgrind is slow */
 		char buf[8192] = "";
 		FILE *lf = fopen(logp, "r");
 		if (lf) {
@@ -514,38 +820,68 @@ static int arena_local(int la, int lb, int games, const struct ruleset *rs, long
 	return 0;
 }
 
-static int arena_net(int la, int lb, int games, const char *rules, long movetime, int max_plies,
-                     const char *server, const char *kriegd)
+struct arena_opts {
+	int la, lb, games, max_plies;
+	const char *rules;
+	long movetime;
+	const char *server;                       /* NULL: start kriegd */
+	const char *kriegd;
+	const char *umpire, *umpire_pwfile;       /* with --server: an umpire account (optional) */
+};
+
+static int read_password(const char *path, char *buf, size_t len);
+
+static int arena_net(const struct arena_opts *ao)
 {
 	char hostport[128];
-	if (server) {
-		snprintf(hostport, sizeof hostport, "%s", server);
-	} else if (kriegd_start(kriegd, hostport, sizeof hostport) != 0) {
-		fprintf(stderr, "krieg-bot: could not start %s\n", kriegd);
+	static char umpire_pw[PROTO_PASSWORD_MAX + 2];
+	const char *umpire = NULL;
+	if (ao->server) {
+		snprintf(hostport, sizeof hostport, "%s", ao->server);
+		if (ao->umpire) {
+			if (!ao->umpire_pwfile || read_password(ao->umpire_pwfile, umpire_pw, sizeof umpire_pw) != 0) {
+				fprintf(stderr, "krieg-bot: --umpire needs a readable --umpire-password-file\n");
+				return 2;
+			}
+			umpire = ao->umpire;
+		}
+	} else if (kriegd_start(ao->kriegd, hostport, sizeof hostport, umpire_pw, sizeof umpire_pw) != 0) {
+		fprintf(stderr, "krieg-bot: could not start %s\n", ao->kriegd);
 		kriegd_stop();
 		return 2;
+	} else {
+		umpire = ARENA_UMPIRE;
 	}
-	struct sess a = { .name = "A", .level = la, .movetime_ms = movetime, .max_games = 1, .seed = 1,
-	                  .max_plies = max_plies };
-	struct sess b = { .name = "B", .level = lb, .movetime_ms = movetime, .max_games = 1, .seed = 2,
+	struct sess a = { .name = "A", .level = ao->la, .movetime_ms = ao->movetime, .max_games = 1, .seed = 1,
+	                  .max_plies = ao->max_plies };
+	struct sess b = { .name = "B", .level = ao->lb, .movetime_ms = ao->movetime, .max_games = 1, .seed = 2,
 	                  .accept_draws = true };
-	struct sess *ss[2] = { &a, &b };
+	struct sess u = { .name = "umpire", .is_umpire = true, .login_user = umpire, .login_password = umpire_pw };
+	/* the umpire first: its board of a ply is read before the bots act on that ply */
+	struct sess *ss[3] = { &u, &a, &b };
+	int nss = 0;
 	int rc = 0;
-	if (sess_connect(&a, hostport, true, NULL) != 0 || sess_connect(&b, hostport, true, NULL) != 0) {
+	if (sess_connect(&a, hostport, true, NULL) != 0 || sess_connect(&b, hostport, true, NULL) != 0 ||
+	    (umpire && sess_connect(&u, hostport, true, NULL) != 0)) {
 		rc = 2;
 		goto out;
 	}
+	struct sess **sp = umpire ? ss : ss + 1;
+	nss = umpire ? 3 : 2;
+	if (umpire)
+		a.umpire = b.umpire = &u;
 	struct score sc = { 0 };
 	int64_t t_start = 0;
 	bool in_game = false;
 	int capped = 0;
-	while (sc.n < games && !a.dead && !b.dead) {
-		pump(ss, 2, 20);
-		if (!a.logged_in || !b.logged_in)
+	while (sc.n < ao->games && !a.dead && !b.dead) {
+		pump(sp, nss, 20);
+		bool umpire_ok = umpire && !u.dead && !u.ufailed;
+		if (!a.logged_in || !b.logged_in || (umpire_ok && !u.logged_in))
 			continue;
 		if (!in_game) {
 			int a_color = sc.n % 2 == 0 ? WHITE : BLACK;
-			sess_send(&a, json_pack("{s:s,s:s,s:s,s:s}", "type", "challenge", "user", b.user, "rules", rules,
+			sess_send(&a, json_pack("{s:s,s:s,s:s,s:s}", "type", "challenge", "user", b.user, "rules", ao->rules,
 			                        "color", a_color == WHITE ? "white" : "black"));
 			in_game = true;
 			t_start = mstime_mono();
@@ -554,10 +890,20 @@ static int arena_net(int la, int lb, int games, const char *rules, long movetime
 			score_add(&sc, a.last_result[0], a.last_result[1]);
 			capped += a.last_reason == REASON_AGREEMENT; /* only the ply cap's offer is ever accepted */
 			in_game = false;
+			u.ugame = 0;
+			u.useated = false;
 		} else if (mstime_mono() - t_start > ARENA_GAME_MS_MAX) {
 			fprintf(stderr, "krieg-bot: a game took too long\n");
 			rc = 2;
 			break;
+		} else if (umpire_ok && u.ugame == 0) {
+			/* the game has begun (A holds it): take its chair */
+			for (int i = 0; i < SESS_GAMES_MAX; i++)
+				if (a.games[i].bot) {
+					u.ugame = a.games[i].id;
+					u.umpire_req = sess_send(&u, json_pack("{s:s,s:I}", "type", "umpire", "game",
+					                                      (json_int_t)u.ugame));
+				}
 		}
 	}
 	if (a.dead || b.dead) {
@@ -565,14 +911,26 @@ static int arena_net(int la, int lb, int games, const char *rules, long movetime
 		rc = 2;
 	}
 	long moves = a.moves + b.moves;
-	score_print(&sc, bot_level_name(la), bot_level_name(lb), rules,
+	score_print(&sc, bot_level_name(ao->la), bot_level_name(ao->lb), ao->rules,
 	            moves ? (double)(a.think_ms + b.think_ms) / (double)moves : 0);
-	if (max_plies > 0)
-		printf("ply cap %d: %d of %d games drawn there by agreement\n", max_plies, capped, sc.n);
-	printf("belief check through an umpire connection: not available (no umpire chair in PROTOCOL.md); "
-	       "see `krieg-bot arena --local`\n");
+	if (ao->max_plies > 0)
+		printf("ply cap %d: %d of %d games drawn there by agreement\n", ao->max_plies, capped, sc.n);
+	if (umpire && !u.dead && !u.ufailed) {
+		struct local_belief_stats bs = { 0 };
+		stats_add(&bs, &a.bs);
+		stats_add(&bs, &b.bs);
+		printf("umpire's check: exact %ld/%ld plies hold the true position (%.1f%%); sampled %ld plies: "
+		       "held %.1f%%, in the top half of the weight %.1f%%\n",
+		       bs.exact_in, bs.exact_plies, bs.exact_plies ? 100.0 * bs.exact_in / bs.exact_plies : 100.0,
+		       bs.sampled_plies, bs.sampled_plies ? 100.0 * bs.sampled_in / bs.sampled_plies : 0,
+		       bs.sampled_plies ? 100.0 * bs.sampled_top / bs.sampled_plies : 0);
+	} else {
+		printf("umpire's check: not made (%s)\n",
+		       !umpire ? "no umpire account: --umpire NAME --umpire-password-file FILE"
+		               : "the umpire's connection or chair failed");
+	}
 out:
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 3; i++) {
 		for (int g = 0; g < SESS_GAMES_MAX; g++)
 			if (ss[i]->games[g].bot)
 				game_close(ss[i], &ss[i]->games[g]);
@@ -636,10 +994,12 @@ static void usage(void)
 {
 	fputs("usage: krieg-bot play HOST[:PORT] (--user NAME --password-file FILE | --guest)\n"
 	      "                [--level random|greedy|full] [--rules R,R,...] [--max-games N]\n"
+	      "                [--time untimed|Nd|BASE+INC,...] [--seek]\n"
 	      "                [--movetime MS] [--insecure] [--known-servers FILE]\n"
 	      "       krieg-bot arena --white LEVEL --black LEVEL --games N --rules R [--movetime MS]\n"
 	      "                [--max-plies N (a draw by agreement there; 0: none)]\n"
-	      "                [--server HOST:PORT | --kriegd PATH] [--local [--fen FEN]] [--seed N]\n"
+	      "                [--server HOST:PORT [--umpire NAME --umpire-password-file FILE] | --kriegd PATH]\n"
+	      "                [--local [--fen FEN]] [--seed N]\n"
 	      "                [--particles N] [--exact-max N] [--rejuv-div N (0: never)]\n",
 	      stderr);
 }
@@ -655,7 +1015,9 @@ int main(int argc, char **argv)
 	long movetime = 0;
 	const char *rules = RULESET_DEFAULT, *server = NULL, *kriegd = getenv("KRIEGD"), *fen = NULL;
 	const char *user = NULL, *pwfile = NULL, *known = NULL, *target = NULL;
-	bool local = false, insecure = false, guest = false;
+	const char *umpire = NULL, *umpire_pwfile = NULL;
+	bool local = false, insecure = false, guest = false, seek = false;
+	const char *times = NULL;
 	uint64_t seed = 1;
 	struct belief_limits lim = { BELIEF_EXACT_MAX, BELIEF_PARTICLES, BELIEF_REJUV_DIV };
 	for (int i = 2; i < argc; i++) {
@@ -695,8 +1057,16 @@ int main(int argc, char **argv)
 			user = v;
 		else if (TAKE("--password-file"))
 			pwfile = v;
+		else if (TAKE("--umpire"))
+			umpire = v;
+		else if (TAKE("--umpire-password-file"))
+			umpire_pwfile = v;
 		else if (TAKE("--known-servers"))
 			known = v;
+		else if (TAKE("--time"))
+			times = v;
+		else if (strcmp(a, "--seek") == 0)
+			seek = true;
 		else if (strcmp(a, "--local") == 0)
 			local = true;
 		else if (strcmp(a, "--insecure") == 0)
@@ -729,7 +1099,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		signal(SIGPIPE, SIG_IGN);
-		return arena_net(la, lb, games, rules, movetime, max_plies, server, kriegd);
+		struct arena_opts ao = { .la = la, .lb = lb, .games = games, .max_plies = max_plies, .rules = rules,
+		                         .movetime = movetime, .server = server, .kriegd = kriegd,
+		                         .umpire = umpire, .umpire_pwfile = umpire_pwfile };
+		return arena_net(&ao);
 	}
 	if (strcmp(cmd, "krk-fen") == 0) {
 		/* a random legal K+R v K start, White to move, for the benchmark */
@@ -765,14 +1138,44 @@ int main(int argc, char **argv)
 		}
 		struct sess s = { .name = "play", .level = level, .movetime_ms = movetime, .max_games = max_games,
 		                  .login_user = guest ? NULL : user, .login_password = password, .seed = seed };
-		if (max_games > SESS_GAMES_MAX)
-			s.max_games = SESS_GAMES_MAX;
+		if (max_games > PLAY_GAMES_MAX)
+			s.max_games = PLAY_GAMES_MAX;
 		/* --rules a,b,c: the rule sets whose challenges are accepted */
 		static char rbuf[256];
 		snprintf(rbuf, sizeof rbuf, "%s", rules);
 		if (strcmp(rules, RULESET_DEFAULT) != 0 || strchr(rules, ',')) {
 			for (char *t = strtok(rbuf, ","); t && s.nrules < RULES_MAX; t = strtok(NULL, ","))
 				s.rules[s.nrules++] = t;
+		}
+		for (int i = 0; i < s.nrules; i++) {
+			const struct ruleset *rs = ruleset_find(s.rules[i]);
+			if (!rs || rs->drops) {
+				fprintf(stderr, "krieg-bot: %s rule set '%s'\n", rs ? "unsupported" : "unknown", s.rules[i]);
+				return 2;
+			}
+		}
+		/* --time a,b,c: the time controls it accepts and seeks */
+		static char tbuf[256];
+		snprintf(tbuf, sizeof tbuf, "%s", times ? times : "");
+		for (char *t = strtok(tbuf, ","); t; t = strtok(NULL, ",")) {
+			if (s.ntimes >= TIMES_MAX || tc_parse(t, &s.times[s.ntimes]) != 0) {
+				fprintf(stderr, "krieg-bot: --time takes at most %d of untimed, Nd (days per move) or "
+				        "BASE+INC (seconds), not '%s'\n", TIMES_MAX, t);
+				return 2;
+			}
+			s.ntimes++;
+		}
+		/* --seek: one open seek per rule set and time control */
+		if (seek) {
+			int nr = s.nrules ? s.nrules : 1, nt = s.ntimes ? s.ntimes : 1;
+			if (nr * nt > SEEKS_MAX) {
+				fprintf(stderr, "krieg-bot: --seek: at most %d rule sets times time controls\n", SEEKS_MAX);
+				return 2;
+			}
+			for (int r = 0; r < nr; r++)
+				for (int t = 0; t < nt; t++)
+					s.seeks[s.nseeks++] = (struct seekslot){ .rules = s.nrules ? s.rules[r] : RULESET_DEFAULT,
+					                                          .tc = s.ntimes ? s.times[t] : (struct tc){ 0 } };
 		}
 		return play(&s, target, insecure, known);
 	}

@@ -623,6 +623,8 @@ static void response(struct client *c, const json_t *msg)
 		snprintf(c->refused_code, sizeof c->refused_code, "%s", code ? code : "");
 		client_out(c, "%s refused: %s (%s)", known && p.cmd ? p.cmd->name : "request",
 		           text ? text : "no reason given", code ? code : "error");
+		if (code && strcmp(code, "password_change_required") == 0)
+			client_out(c, "%s", CLIENT_PASSWD_HINT);
 		if (known && p.cmd && p.cmd->refused)
 			p.cmd->refused(c, &p);
 		return;
@@ -806,12 +808,29 @@ static void event(struct client *c, const json_t *msg, const char *name)
 		return;
 	}
 	if (!strcmp(name, "challenge")) {
+		/* its terms: "alice (1500?) challenges you: icc, 3 days a move, rated, you play Black" */
+		char terms[WORDS_CHAT_MAX];
 		c->last_challenge = (long)json_integer_value(json_object_get(msg, "offer"));
-		if (!c->batch)
-			client_out(c, "%s challenges you (%s): type \"accept %ld\" or \"decline %ld\".",
-			           json_string_value(json_object_get(msg, "user")) ?: "someone",
-			           json_string_value(json_object_get(msg, "rules")) ?: "?", c->last_challenge,
-			           c->last_challenge);
+		words_offer(msg, c->user, terms, sizeof terms);
+		const char *colon = strstr(terms, ": ");
+		if (colon)
+			client_out(c, "%.*s challenges you:%s. Type \"accept %ld\" or \"decline %ld\".",
+			           (int)(colon - terms), terms, colon + 1, c->last_challenge, c->last_challenge);
+		return;
+	}
+	if (!strcmp(name, "seek") || !strcmp(name, "seek_gone")) {
+		/* the lobby, pushed (lobby on) */
+		char terms[WORDS_CHAT_MAX];
+		long offer = (long)json_integer_value(json_object_get(msg, "offer"));
+		if (name[4] == '_') {
+			client_out(c, "Seek %ld is gone.", offer);
+			return;
+		}
+		words_offer(msg, c->user, terms, sizeof terms);
+		const char *who = json_string_value(json_object_get(msg, "user"));
+		bool mine = who && !strcmp(who, c->user);
+		client_out(c, "Seek %ld: %s%s%ld%s", offer, terms, mine ? " (yours; \"cancel " : " (\"play ",
+		           offer, "\")");
 		return;
 	}
 	if (!strcmp(name, "game_start") || !strcmp(name, "game_state")) {

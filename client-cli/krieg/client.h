@@ -34,6 +34,9 @@
 #define CLIENT_TOKEN_MAX 64     /* a resume token (PROTO_TOKEN_LEN is 43) */
 #define CLIENT_PGN_MAX (4L << 20) /* a PGN fetched in chunks; longer ones are refused */
 #define CLIENT_SEATS_MAX 8      /* games watched at once (spectator seats and umpire's chairs) */
+/* Said after a login an admin's reset left waiting, and at each request refused for it. */
+#define CLIENT_PASSWD_HINT "An admin has reset this account's password: choose your own with " \
+	"\"passwd\" (the old one is the password you were given) before anything else."
 #define CLIENT_QUIT 1
 #define CLIENT_HANDLED 2        /* an exec hook did all there was to do: nothing to send */
 

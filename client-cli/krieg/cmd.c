@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "client.h"
@@ -104,7 +105,7 @@ static const char *const draw_actions[] = { [DRAW_OFFER] = "offer", [DRAW_ACCEPT
 /* accept / decline / cancel [OFFER], switch / watch / umpire / unwatch GAME */
 static int parse_number(struct cmd *c, char *err, size_t errlen)
 {
-	bool offer = c->type == CMD_ACCEPT || c->type == CMD_DECLINE || c->type == CMD_CANCEL;
+	bool offer = c->type == CMD_ACCEPT || c->type == CMD_DECLINE || c->type == CMD_CANCEL || c->type == CMD_PLAY;
 	if (c->argc == 1 && !parse_long(c->argv[0], &c->number))
 		return failf(err, errlen, "%s is a number", offer ? "an offer" : "a game");
 	return 0;
@@ -399,12 +400,28 @@ static json_t *req_terms(const struct cmd *c, long long id, long game, char *err
 
 static json_t *req_offer(const struct cmd *c, long long id, long game, char *err, size_t errlen)
 {
+	if (c->number < 0 && c->type == CMD_CANCEL)   /* the server cancels your only offer */
+		return json_pack("{s:I, s:s}", "id", (json_int_t)id, "type", "cancel");
 	if (c->number < 0) {
 		failf(err, errlen, "which offer? (a number; see \"seeks\")");
 		return NULL;
 	}
 	return json_pack("{s:I, s:I, s:s}", "id", (json_int_t)id, "offer", (json_int_t)c->number,
-	                 "type", c->entry->name);
+	                 "type", c->type == CMD_PLAY ? "accept" : c->entry->name);
+}
+
+/* lobby [on|off] */
+static int parse_lobby(struct cmd *c, char *err, size_t errlen)
+{
+	if (c->argc == 1 && strcmp(c->argv[0], "on") != 0 && strcmp(c->argv[0], "off") != 0)
+		return failf(err, errlen, "usage: %s", c->entry->usage);
+	return 0;
+}
+
+static json_t *req_lobby(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	bool off = c->argc == 1 && !strcmp(c->argv[0], "off");
+	return json_pack("{s:I, s:s}", "id", (json_int_t)id, "type", off ? "lobby_unwatch" : "lobby_watch");
 }
 
 static json_t *moves_array(const struct cmd *c)
@@ -639,7 +656,7 @@ static int exec_spec(struct client *cl, struct cmd *cmd, struct pending *p)
 	return 0;
 }
 
-/* tell / mute / unmute: the answer names the user again (pending's arg is the table index of none). */
+/* tell / mute / unmute: not oneself (the server would refuse it; say so at once). */
 static int exec_user(struct client *cl, struct cmd *cmd, struct pending *p)
 {
 	if (cl->logged_in && strcasecmp(cmd->argv[0], cl->user) == 0)
@@ -681,6 +698,37 @@ static int exec_login(struct client *cl, struct cmd *cmd, struct pending *p)
 	cmd->argc = 2;
 	memset(pw, 0, sizeof pw);
 	return 0;
+}
+
+/* passwd [OLD [NEW]]: the passwords not on the line are asked for (the new
+ * one twice, so that a typing slip does not lock the user out). */
+static int exec_passwd(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	char pw[CMD_ARG_MAX], again[CMD_ARG_MAX];
+	static const char *const prompts[] = { "Old password: ", "New password: " };
+	for (int i = cmd->argc; i < 2; i++) {
+		if (!cl->ask_password || cl->ask_password(cl->ctx, prompts[i], pw, sizeof pw) != 0)
+			return client_error(cl, "passwd needs the old and the new password");
+		if (i == 1 && (cl->ask_password(cl->ctx, "New password again: ", again, sizeof again) != 0 ||
+		               strcmp(pw, again) != 0)) {
+			memset(pw, 0, sizeof pw);
+			memset(again, 0, sizeof again);
+			return client_error(cl, "passwd: the new passwords differ; nothing was changed");
+		}
+		snprintf(cmd->argv[i], CMD_ARG_MAX, "%s", pw);
+		memset(pw, 0, sizeof pw);
+		memset(again, 0, sizeof again);
+	}
+	cmd->argc = 2;
+	return 0;
+}
+
+static json_t *req_passwd(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	json_t *r = req_begin(id);
+	json_object_set_new(r, "old", json_string(c->argv[0]));
+	json_object_set_new(r, "new", json_string(c->argv[1]));
+	return req_end(r, c);
 }
 
 /* accept / decline without a number: the last challenge received. */
@@ -781,13 +829,20 @@ static void login_then(struct client *c)
 	client_command(c, line);
 }
 
-/* A login of any kind succeeded (login, register, guest, resume). */
+/* A login of any kind succeeded (login, register, guest, resume, the
+ * passwd a reset login waited on). */
 static void done_login(struct client *c, const json_t *msg, const struct pending *p)
 {
 	const char *u = json_string_value(json_object_get(msg, "user"));
 	const char *tok = json_string_value(json_object_get(msg, "token"));
 	if (!u)
 		u = "?";
+	/* The right password, but an admin reset it: not logged in until passwd. */
+	if (json_is_true(json_object_get(msg, "must_change_password")) && !tok) {
+		c->logged_in = false;
+		client_out(c, "%s", CLIENT_PASSWD_HINT);
+		return;
+	}
 	if (strcmp(u, c->user) != 0)
 		client_forget_games(c);
 	snprintf(c->user, sizeof c->user, "%s", u);
@@ -845,6 +900,18 @@ static void refused_resume(struct client *c, const struct pending *p)
 	c->logged_in = false;
 	memset(c->token, 0, sizeof c->token);
 	client_out(c, "The session could not be resumed: log in again.");
+}
+
+/* passwd: the answer of a reset login's passwd is that login's. */
+static void done_passwd(struct client *c, const json_t *res, const struct pending *p)
+{
+	if (json_object_get(res, "token")) {
+		client_out(c, "Password changed.");
+		done_login(c, res, p);
+		return;
+	}
+	client_out(c, "Password changed; %lld other session(s) ended.",
+	           (long long)json_integer_value(json_object_get(res, "ended")));
 }
 
 static void done_logout(struct client *c, const json_t *res, const struct pending *p)
@@ -995,6 +1062,20 @@ static void done_mute(struct client *c, const json_t *res, const struct pending 
 	                                       : "Unmuted: you hear that user again.");
 }
 
+static void done_seeks(struct client *c, const json_t *res, const struct pending *p);
+
+/* lobby_watch: the open seeks now; lobby_unwatch: nothing more */
+static void done_lobby(struct client *c, const json_t *res, const struct pending *p)
+{
+	if (!json_object_get(res, "offers")) {
+		client_out(c, "No longer watching the lobby.");
+		return;
+	}
+	done_seeks(c, res, p);
+	client_out(c, "Watching the lobby: seeks are shown as they open and go (\"play OFFER\" takes one, "
+	              "\"lobby off\" stops).");
+}
+
 static void done_seeks(struct client *c, const json_t *res, const struct pending *p)
 {
 	size_t i;
@@ -1002,14 +1083,11 @@ static void done_seeks(struct client *c, const json_t *res, const struct pending
 	if (json_array_size(offers) == 0)
 		client_out(c, "No open seeks or challenges.");
 	json_array_foreach(offers, i, x) {
-		char tc[48];
-		time_words(json_object_get(x, "time"), tc, sizeof tc);
-		const char *to = json_string_value(json_object_get(x, "to"));
-		client_out(c, "  offer %lld: %s, %s, %s, colour %s%s%s%s",
-		           (long long)json_integer_value(json_object_get(x, "offer")), str(x, "user"),
-		           str(x, "rules"), tc,
-		           json_string_value(json_object_get(x, "color")) ?: "random",
-		           json_is_true(json_object_get(x, "rated")) ? ", rated" : "", to ? " -> " : "", to ? to : "");
+		char terms[WORDS_CHAT_MAX], to[PROTO_NAME_MAX + 1];
+		words_offer(x, c->user, terms, sizeof terms);
+		words_clean(json_string_value(json_object_get(x, "to")), to, sizeof to);
+		client_out(c, "  offer %lld: %s%s%s", (long long)json_integer_value(json_object_get(x, "offer")), terms,
+		           to[0] ? ", a challenge to " : "", to);
 	}
 }
 
@@ -1184,6 +1262,9 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "logout", .type = CMD_LOGOUT, .request = req_plain, .done = done_logout,
 	  .usage = "logout                    log out" },
 	{ .name = "ping", .type = CMD_PING, .request = req_plain, .hidden = true, .usage = "ping" },
+	{ .name = "passwd", .type = CMD_PASSWD, .max = 2, .request = req_passwd, .exec = exec_passwd,
+	  .done = done_passwd,
+	  .usage = "passwd [OLD [NEW]]        change your password (asked for, not echoed)" },
 	{ .name = "resume", .type = CMD_RESUME, .min = 1, .max = 1, .request = req_resume, .done = done_login,
 	  .refused = refused_resume, .hidden = true, .usage = "resume" },
 	{ .name = "who", .type = CMD_WHO, .request = req_plain, .done = done_who,
@@ -1200,7 +1281,11 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "decline", .type = CMD_DECLINE, .max = 1, .parse = parse_number, .request = req_offer,
 	  .exec = exec_last_challenge, .done = done_ok, .usage = "decline [OFFER]           decline a challenge" },
 	{ .name = "cancel", .type = CMD_CANCEL, .max = 1, .parse = parse_number, .request = req_offer, .done = done_ok,
-	  .usage = "cancel [OFFER]            withdraw your own seek or challenge" },
+	  .usage = "cancel [OFFER]            withdraw your own seek or challenge (default: your only one)" },
+	{ .name = "lobby", .type = CMD_LOBBY, .max = 1, .parse = parse_lobby, .request = req_lobby, .done = done_lobby,
+	  .usage = "lobby [on|off]            watch the lobby: seeks shown as they open and go" },
+	{ .name = "play", .type = CMD_PLAY, .min = 1, .max = 1, .parse = parse_number, .request = req_offer,
+	  .usage = "play OFFER                take a seek (as accept)" },
 	{ .name = "move", .type = CMD_MOVE, .min = 1, .max = MANY, .game = true, .parse = parse_moves,
 	  .request = req_move, .exec = exec_move,   /* no done: the announcements say it */
 	  .usage = "move TRY [TRY...]         a try (e4, Nf3, e2e4, O-O); several: a preference list (nost)" },

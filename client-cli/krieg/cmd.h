@@ -35,8 +35,11 @@ enum cmd_type {
 	/* session */
 	CMD_LOGIN, CMD_REGISTER, CMD_GUEST, CMD_LOGOUT, CMD_PING,
 	CMD_RESUME,        /* resume TOKEN: what the client sends after reconnecting */
+	CMD_PASSWD,        /* passwd [OLD [NEW]]: one's own password, or the one a reset login waits on */
 	/* lobby */
 	CMD_WHO, CMD_SEEKS, CMD_SEEK, CMD_CHALLENGE, CMD_ACCEPT, CMD_DECLINE, CMD_CANCEL,
+	CMD_LOBBY,         /* lobby [on|off]: lobby_watch / lobby_unwatch */
+	CMD_PLAY,          /* play OFFER: accept a seek */
 	/* games */
 	CMD_MOVE,          /* one try (args[0]) or, with several, a preference list */
 	CMD_QUIET,         /* an "if quiet" sequence */

@@ -8,6 +8,7 @@
 
 #include "event_json.h"
 #include "notation.h"
+#include "proto.h"
 
 const char *words_side(int color)
 {
@@ -401,4 +402,41 @@ void words_duration(long long ms, char *buf, size_t len)
 		snprintf(buf, len, "%lld:%02lld:%02lld", s / 3600, s % 3600 / 60, s % 60);
 	else
 		snprintf(buf, len, "%lld:%02lld", s / 60, s % 60);
+}
+
+void words_time(const json_t *t, char *buf, size_t len)
+{
+	json_t *days = json_object_get(t, "days"), *base = json_object_get(t, "base");
+	if (json_is_integer(days))
+		snprintf(buf, len, "%lld day%s a move", (long long)json_integer_value(days),
+		         json_integer_value(days) == 1 ? "" : "s");
+	else if (json_is_number(base))
+		snprintf(buf, len, "%g+%g", json_number_value(base) / 60, json_number_value(json_object_get(t, "inc")));
+	else
+		snprintf(buf, len, "untimed");
+}
+
+void words_offer(const json_t *o, const char *me, char *buf, size_t len)
+{
+	char who[PROTO_NAME_MAX + 1], rules[32], tc[48], rating[24] = "", side[48], range[48] = "";
+	words_clean(json_string_value(json_object_get(o, "user")), who, sizeof who);
+	words_clean(json_string_value(json_object_get(o, "rules")), rules, sizeof rules);
+	words_time(json_object_get(o, "time"), tc, sizeof tc);
+	json_t *r = json_object_get(o, "rating");
+	if (json_is_integer(json_object_get(r, "rating")))
+		snprintf(rating, sizeof rating, " (%lld%s)", (long long)json_integer_value(json_object_get(r, "rating")),
+		         json_is_true(json_object_get(r, "provisional")) ? "?" : "");
+	const char *col = json_string_value(json_object_get(o, "color"));
+	int owner = col && !strcmp(col, "white") ? WHITE : col && !strcmp(col, "black") ? BLACK : -1;
+	bool mine = me && me[0] && !strcmp(who, me);
+	if (owner < 0)
+		snprintf(side, sizeof side, "colours drawn at random");
+	else
+		snprintf(side, sizeof side, "you play %s", words_side(mine ? owner : !owner));
+	if (json_is_integer(json_object_get(o, "rating_max")))
+		snprintf(range, sizeof range, ", ratings %lld..%lld",
+		         (long long)json_integer_value(json_object_get(o, "rating_min")),
+		         (long long)json_integer_value(json_object_get(o, "rating_max")));
+	snprintf(buf, len, "%s%s: %s, %s, %s, %s%s", who[0] ? who : "?", rating, rules[0] ? rules : "?", tc,
+	         json_is_true(json_object_get(o, "rated")) ? "rated" : "unrated", side, range);
 }

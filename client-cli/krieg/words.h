@@ -78,6 +78,17 @@ int words_chat(const json_t *msg, const char *white, const char *black, int me, 
 /* A `tell` event: `bob tells you: "hello"`.  0, or -1 for any other object. */
 int words_tell(const json_t *msg, char *buf, size_t len);
 
+/* A time control ({"base","inc"} / {"days"} / NULL) in words: "5+2", "3 days a move", "untimed". */
+void words_time(const json_t *time, char *buf, size_t len);
+
+/*
+ * An offer's terms (a seek, a challenge, a `seeks` item) in words, for the
+ * user `me`: "alice (1500?): icc, 5+2, rated, you play Black, ratings
+ * 1400..1800".  The offer's `color` is its owner's; a provisional rating
+ * has a '?'.
+ */
+void words_offer(const json_t *offer, const char *me, char *buf, size_t len);
+
 /* A span of time: "0:45", "1:02:03", "2d 3h" (a day or more); negative as "0:00". */
 void words_duration(long long ms, char *buf, size_t len);
 

@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -131,6 +132,7 @@ struct run {
 };
 
 static struct pgame pool[LG_GAMES_POOL];
+static pid_t server_pid;        /* the server running now: stopped by die() too */
 
 /* ---- small things ---------------------------------------------------------- */
 
@@ -151,6 +153,8 @@ static _Noreturn void die(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
+	if (server_pid > 0)
+		kill(server_pid, SIGTERM);
 	exit(1);
 }
 
@@ -288,6 +292,8 @@ static void start_server(struct run *r)
 	if (r->pid < 0)
 		die("fork");
 	if (r->pid == 0) {
+		/* Whatever happens to loadgen, its server does not outlive it. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		int fd = open(r->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		dup2(fd, 2);
 		if (r->kind == SRV_ECHOD)
@@ -300,6 +306,7 @@ static void start_server(struct run *r)
 			      "--set", "idle_timeout=600s", (char *)NULL);
 		_exit(127);
 	}
+	server_pid = r->pid;
 	for (int i = 0; i < 3000; i++) {
 		char text[16384] = "";
 		FILE *f = fopen(r->log, "r");
@@ -333,6 +340,7 @@ static void stop_server(struct run *r)
 		waitpid(r->pid, &status, 0);
 		fprintf(stderr, "loadgen: %s did not exit within 30 s of SIGTERM\n", r->path);
 	}
+	server_pid = 0;
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", r->dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "loadgen: could not remove %s\n", r->dir);
@@ -827,6 +835,7 @@ int main(int argc, char **argv)
 	run_one(&echo);
 	struct figures fe = figures_of(&echo);
 	stop_server(&echo);
+	run_free(&echo);      /* its connections: 10,000 idle ones twice would not fit */
 	run_one(&krieg);
 	struct figures fk = figures_of(&krieg);
 	stop_server(&krieg);
@@ -856,7 +865,6 @@ int main(int argc, char **argv)
 			       ratio(fk.tries_s, fe.tries_s), fk.cpu_us, fe.cpu_us, fk.games_s,
 			       fk.ans[1], fe.ans[1], fk.ann[1], fe.ann[1], fk.kib_conn, fk.kib_game);
 	}
-	run_free(&echo);
 	run_free(&krieg);
 	for (int k = 0; k < LG_GAMES_POOL; k++) {
 		free(pool[k].line);

@@ -18,6 +18,8 @@
  *                        admin's name, and a log line
  *   admin_game_end       an admin ends games from the umpire's chair
  *                        (adjudicate, umpire_abort), each audited
+ *   admin_invites        invites lists the codes (never the codes
+ *                        themselves), invite_revoke ends an unused one
  *   offline_audit        `kriegd user ...` changes are audited (the Unix
  *                        user at the console); --must-change
  */
@@ -31,6 +33,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <openssl/evp.h>
 
 #include "check_main.h"
 #include "harness.h"
@@ -291,12 +295,109 @@ START_TEST(passwd_ends_others)
 }
 END_TEST
 
+/* The first 12 hex digits of the SHA-256 of an invite code: how
+ * `invites` names it. */
+static void code_prefix(const char *code, char *out)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned mdlen = 0;
+	ck_assert(EVP_Digest(code, strlen(code), md, &mdlen, EVP_sha256(), NULL) == 1);
+	for (int i = 0; i < 6; i++)
+		snprintf(out + 2 * i, 3, "%02x", md[i]);
+}
+
+/* The `invites` row of the code whose digest starts with prefix (borrowed). */
+static json_t *invite_row(json_t *list, const char *prefix)
+{
+	json_t *iv;
+	size_t i;
+	json_array_foreach(json_object_get(list, "invites"), i, iv)
+		if (strcmp(json_string_value(json_object_get(iv, "digest")), prefix) == 0)
+			return iv;
+	return NULL;
+}
+
+/* invites lists the codes without revealing them; invite_revoke ends an
+ * unused one; both admin-only, the revocation audited. */
+START_TEST(admin_invites)
+{
+	struct kd *d = kd_start("registration = invite\n");
+	struct kc *b = boss(d);
+	char code[3][64], pre[3][16];
+	for (int i = 0; i < 3; i++) {
+		json_t *r = kc_ok(b, kc_req(b, "invite", NULL));
+		snprintf(code[i], sizeof code[i], "%s", json_string_value(json_object_get(r, "invite")));
+		code_prefix(code[i], pre[i]);
+	}
+	struct kc *c = kc_hello(d);
+	kc_ok(c, kc_req(c, "register", "{s:s, s:s, s:s}", "user", "alice", "password", PW,
+	                "invite", code[0]));
+	kc_close(c);
+
+	json_t *r = kc_ok(b, kc_req(b, "invites", NULL));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "total")), 3);
+	char *text = json_dumps(r, 0);
+	for (int i = 0; i < 3; i++)
+		ck_assert_ptr_null(strstr(text, code[i]));   /* a code is never shown again */
+	free(text);
+	json_t *iv = invite_row(r, pre[0]);
+	ck_assert_ptr_nonnull(iv);
+	ck_assert_str_eq(json_string_value(json_object_get(iv, "state")), "used");
+	ck_assert_str_eq(json_string_value(json_object_get(iv, "used_by")), "alice");
+	ck_assert_str_eq(json_string_value(json_object_get(iv, "created_by")), "boss");
+	ck_assert(json_integer_value(json_object_get(iv, "used")) > 0);
+	ck_assert(json_integer_value(json_object_get(iv, "expires")) >
+	          json_integer_value(json_object_get(iv, "created")));
+	iv = invite_row(r, pre[1]);
+	ck_assert_ptr_nonnull(iv);
+	ck_assert_str_eq(json_string_value(json_object_get(iv, "state")), "open");
+	ck_assert(json_is_null(json_object_get(iv, "used_by")));
+	ck_assert(json_is_null(json_object_get(iv, "used")));
+
+	/* Revoke the second by its digest's start (any case). */
+	char upper[16];
+	for (int i = 0; i < 13; i++)
+		upper[i] = (char)(pre[1][i] >= 'a' && pre[1][i] <= 'f' ? pre[1][i] - 32 : pre[1][i]);
+	r = kc_ok(b, kc_req(b, "invite_revoke", "{s:s}", "digest", upper));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "digest")), pre[1]);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "state")), "revoked");
+	c = kc_hello(d);
+	kc_error(c, kc_req(c, "register", "{s:s, s:s, s:s}", "user", "carol", "password", PW,
+	                   "invite", code[1]), "bad_invite");
+	/* Refused: again, a used code, an unknown one, not a digest. */
+	kc_error(b, kc_req(b, "invite_revoke", "{s:s}", "digest", pre[1]), "bad_invite");
+	kc_error(b, kc_req(b, "invite_revoke", "{s:s}", "digest", pre[0]), "bad_invite");
+	kc_error(b, kc_req(b, "invite_revoke", "{s:s}", "digest", "zzzzzzzzzzzz"), "bad_request");
+	kc_error(b, kc_req(b, "invite_revoke", "{s:s}", "digest", "abc"), "bad_request");
+	kc_error(b, kc_req(b, "invite_revoke", "{s:s}", "digest", code[2]), "bad_request");
+	r = kc_ok(b, kc_req(b, "invites", NULL));
+	iv = invite_row(r, pre[1]);
+	ck_assert_str_eq(json_string_value(json_object_get(iv, "state")), "revoked");
+	ck_assert(json_is_null(json_object_get(iv, "used_by")));
+	ck_assert(json_integer_value(json_object_get(iv, "used")) > 0);
+	ck_assert_str_eq(json_string_value(json_object_get(invite_row(r, pre[2]), "state")), "open");
+	/* The others stand. */
+	kc_ok(c, kc_req(c, "register", "{s:s, s:s, s:s}", "user", "carol", "password", PW,
+	                "invite", code[2]));
+	char buf[512], want[64];
+	audit_actions(b, buf, sizeof buf);
+	ck_assert_str_eq(buf, "invite_revoke |invite |invite |invite ");
+	r = kc_ok(b, kc_req(b, "audit", NULL));
+	snprintf(want, sizeof want, "code_sha256=%s", pre[1]);
+	ck_assert_str_eq(json_string_value(json_object_get(
+	                     json_array_get(json_object_get(r, "entries"), 0), "detail")), want);
+	kc_close(c);
+	kc_close(b);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(admin_forbidden)
 {
 	struct kd *d = kd_start(NULL);
 	struct kc *p = reg(d, "plain");
 	ck_assert_int_eq(user_tool(d, NULL, "role", "plain", "umpire", NULL), 0);
-	static const char *const types[] = { "users", "invite", "audit" };
+	static const char *const types[] = { "users", "invite", "invites", "audit" };
 	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
 		kc_error(p, kc_req(p, types[i], NULL), "forbidden");
 	kc_error(p, kc_req(p, "user_create", "{s:s, s:s}", "user", "x-new", "password", PW),
@@ -309,6 +410,7 @@ START_TEST(admin_forbidden)
 	         "forbidden");
 	kc_error(p, kc_req(p, "kick", "{s:s}", "user", "plain"), "forbidden");
 	kc_error(p, kc_req(p, "broadcast", "{s:s}", "text", "hello"), "forbidden");
+	kc_error(p, kc_req(p, "invite_revoke", "{s:s}", "digest", "0123456789ab"), "forbidden");
 	kc_close(p);
 	kd_stop(d);
 }
@@ -636,6 +738,7 @@ static Suite *admin_suite(void)
 	tcase_add_test(tc, admin_audit);
 	tcase_add_test(tc, admin_game_end);
 	tcase_add_test(tc, offline_audit);
+	tcase_add_test(tc, admin_invites);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -5,16 +5,30 @@
  * the end: a game_over both hear, here the draw the arena's ply cap
  * (--max-plies) has the bots agree, so that the test takes seconds.
  *
+ * Bot accounts (PROTOCOL.md, "Bot accounts"): the flag set offline
+ * (`kriegd user add NAME --bot`, `user bot NAME on|off`), shown in `who`,
+ * on offers and in game_start, and a bot's rated game against a person
+ * started unrated unless rate_bots_vs_humans is on.
+ *
  * $KRIEG_BOT names the binary; else krieg-bot beside $KRIEGD.
  */
 #include <check.h>
+#include <signal.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "check_main.h"
 #include "harness.h"
+#include "harness_game.h"
+
+#define PASSWORD "sesame-open"
 
 static void bot_path(char *buf, size_t len)
 {
@@ -45,15 +59,106 @@ static char *run(const char *cmd, int *status)
 	return out;
 }
 
+/* `kriegd --state-dir DIR user ARGS...`, the password on its stdin;
+ * returns its exit status. */
+static int user_argv(struct kd *d, const char *const *args)
+{
+	char inpath[] = "/tmp/kbot-in-XXXXXX";
+	int in = mkstemp(inpath);
+	ck_assert(in >= 0);
+	ck_assert(write(in, PASSWORD "\n", sizeof PASSWORD) == (ssize_t)sizeof PASSWORD);
+	lseek(in, 0, SEEK_SET);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(in, 0);
+		dup2(null, 2);
+		const char *argv[16] = { "kriegd", "--state-dir", kd_state_dir(d), "user" };
+		for (int i = 0; args[i] && i < 10; i++)
+			argv[4 + i] = args[i];
+		execv(kg_kriegd_path(), (char *const *)argv);
+		_exit(127);
+	}
+	int status;
+	waitpid(pid, &status, 0);
+	close(in);
+	unlink(inpath);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+#define user_cmd(d, ...) user_argv((d), (const char *const[]){ __VA_ARGS__, NULL })
+
+static struct kc *login(struct kd *d, const char *name)
+{
+	struct kc *c = kc_hello(d);
+	kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", name, "password", PASSWORD));
+	return c;
+}
+
+/* The `who` entry of name. */
+static json_t *who_entry(struct kc *c, const char *name)
+{
+	json_t *r = kc_ok(c, kc_req(c, "who", NULL));
+	size_t i;
+	json_t *u;
+	json_array_foreach(json_object_get(r, "users"), i, u)
+		if (strcmp(json_string_value(json_object_get(u, "name")), name) == 0)
+			return u;
+	ck_abort_msg("%s is not in who", name);
+	return NULL;
+}
+
+/* owner seeks a rated icc game as White, taker accepts: taker's game_start. */
+static json_t *rated_game(struct kc *owner, struct kc *taker, bool expect_bot_offer)
+{
+	json_t *r = kc_ok(owner, kc_req(owner, "seek", "{s:s, s:s, s:b}", "rules", "icc", "color", "white",
+	                                "rated", 1));
+	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
+	json_t *list = kc_ok(taker, kc_req(taker, "seeks", NULL));
+	json_t *o = NULL, *x;
+	size_t i;
+	json_array_foreach(json_object_get(list, "offers"), i, x)
+		if (json_integer_value(json_object_get(x, "offer")) == offer)
+			o = x;
+	ck_assert_ptr_nonnull(o);
+	ck_assert_int_eq(json_is_true(json_object_get(o, "bot")), expect_bot_offer);
+	if (!expect_bot_offer)
+		ck_assert_ptr_null(json_object_get(o, "bot"));
+	kc_ok(taker, kc_req(taker, "accept", "{s:I}", "offer", offer));
+	return kc_event(taker, "game_start");
+}
+
+/*
+ * One game per rule set between two bots over the network, with the
+ * arena's umpire connection checking every ply's true position against
+ * the beliefs: icc on the harness's kriegd with an umpire account made
+ * here (--server, --umpire); english on a kriegd the arena starts itself,
+ * its umpire account made offline by the arena (--kriegd).
+ */
 START_TEST(test_arena_smoke)
 {
-	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
-	char bin[PATH_MAX], cmd[PATH_MAX + 256];
+	char bin[PATH_MAX], cmd[3 * PATH_MAX];
 	bot_path(bin, sizeof bin);
-	snprintf(cmd, sizeof cmd,
-	         "'%s' arena --white greedy --black random --games 1 --rules %s --movetime 1 --max-plies %d"
-	         " --server 127.0.0.1:%d",
-	         bin, _i == 0 ? "icc" : "english", ARENA_PLIES, kd_port(d));
+	struct kd *d = NULL;
+	char pwpath[] = "/tmp/kbot-pw-XXXXXX";
+	if (_i == 0) {
+		d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
+		ck_assert_int_eq(user_cmd(d, "add", "ump", "--role", "umpire", "--password-stdin"), 0);
+		int fd = mkstemp(pwpath);
+		ck_assert(fd >= 0);
+		ck_assert(write(fd, PASSWORD "\n", sizeof PASSWORD) == (ssize_t)sizeof PASSWORD);
+		close(fd);
+		snprintf(cmd, sizeof cmd,
+		         "'%s' arena --white greedy --black random --games 1 --rules icc --movetime 1 --max-plies %d"
+		         " --server 127.0.0.1:%d --umpire ump --umpire-password-file %s",
+		         bin, ARENA_PLIES, kd_port(d), pwpath);
+	} else {
+		snprintf(cmd, sizeof cmd,
+		         "'%s' arena --white greedy --black random --games 1 --rules english --movetime 1 --max-plies %d"
+		         " --kriegd '%s'",
+		         bin, ARENA_PLIES, kg_kriegd_path());
+	}
 	int status;
 	char *out = run(cmd, &status);
 	ck_assert_msg(status == 0, "krieg-bot arena failed (%d): %s", status, out);
@@ -64,7 +169,19 @@ START_TEST(test_arena_smoke)
 	ck_assert_msg(strstr(out, "games 1: +1 =0 -0") || strstr(out, "games 1: +0 =0 -1") ||
 	                      strstr(out, "games drawn there by agreement"),
 	              "no finished game: %s", out);
-	kd_stop(d);
+	/* the umpire checked every ply it could: the exact belief always held the truth */
+	const char *u = strstr(out, "umpire's check: exact ");
+	ck_assert_msg(u != NULL, "no umpire's check: %s", out);
+	long in = -1, plies = -1, sampled = -1;
+	ck_assert_int_eq(sscanf(u, "umpire's check: exact %ld/%ld plies hold the true position (%*[^)]); sampled %ld",
+	                        &in, &plies, &sampled), 3);
+	ck_assert_int_eq(in, plies);
+	/* both bots, at about every ply of the game (a game shorter than the cap: fewer) */
+	ck_assert_msg(plies + sampled >= 4, "too few plies checked: %s", out);
+	if (d) {
+		unlink(pwpath);
+		kd_stop(d);
+	}
 }
 END_TEST
 
@@ -84,6 +201,175 @@ START_TEST(test_bad_arguments)
 }
 END_TEST
 
+START_TEST(test_bot_accounts)
+{
+	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
+	ck_assert_int_eq(user_cmd(d, "add", "robo", "--bot", "--password-stdin"), 0);
+	ck_assert_int_eq(user_cmd(d, "add", "alice", "--password-stdin"), 0);
+	ck_assert_int_eq(user_cmd(d, "add", "bob", "--password-stdin"), 0);
+	ck_assert_int_eq(user_cmd(d, "bot", "bob", "on"), 0);   /* a second bot, set later */
+	/* bad words change nothing */
+	ck_assert_int_ne(user_cmd(d, "bot", "alice", "maybe"), 0);
+	ck_assert_int_ne(user_cmd(d, "bot", "nobody", "on"), 0);
+	struct kc *robo = login(d, "robo"), *alice = login(d, "alice"), *bob = login(d, "bob");
+
+	/* who marks the bots, and only them */
+	ck_assert(json_is_true(json_object_get(who_entry(alice, "robo"), "bot")));
+	ck_assert(json_is_true(json_object_get(who_entry(alice, "bob"), "bot")));
+	ck_assert_ptr_null(json_object_get(who_entry(robo, "alice"), "bot"));
+
+	/* a bot's rated seek taken by a person: the game starts unrated */
+	json_t *gs = rated_game(robo, alice, true);
+	ck_assert(json_is_false(json_object_get(gs, "rated")));
+	ck_assert_ptr_null(json_object_get(gs, "ratings"));
+	json_t *bots = json_object_get(gs, "bots");
+	ck_assert_int_eq(json_array_size(bots), 1);
+	ck_assert_str_eq(json_string_value(json_array_get(bots, 0)), "white");
+	json_t *gsr = kc_event(robo, "game_start");
+	ck_assert(json_is_false(json_object_get(gsr, "rated")));
+
+	/* a challenge from a bot says so too */
+	kc_ok(bob, kc_req(bob, "challenge", "{s:s}", "user", "alice"));
+	json_t *ch = kc_event(alice, "challenge");
+	ck_assert(json_is_true(json_object_get(ch, "bot")));
+
+	/* bot against bot: rated as offered, both marked */
+	kc_ok(robo, kc_req(robo, "resign", "{s:I}", "game", json_integer_value(json_object_get(gs, "game"))));
+	gs = rated_game(robo, bob, true);
+	ck_assert(json_is_true(json_object_get(gs, "rated")));
+	ck_assert_int_eq(json_array_size(json_object_get(gs, "bots")), 2);
+
+	/* the flag taken away offline: a person again, at once */
+	ck_assert_int_eq(user_cmd(d, "bot", "robo", "off"), 0);
+	ck_assert_ptr_null(json_object_get(who_entry(alice, "robo"), "bot"));
+	kc_ok(robo, kc_req(robo, "resign", "{s:I}", "game", json_integer_value(json_object_get(gs, "game"))));
+	gs = rated_game(robo, alice, false);
+	ck_assert(json_is_true(json_object_get(gs, "rated")));
+	ck_assert_ptr_null(json_object_get(gs, "bots"));
+	kc_close(robo);
+	kc_close(alice);
+	kc_close(bob);
+	kd_stop(d);
+
+	/* the server says bots are rated against people */
+	d = kd_start("rate_limit = 1000\nrate_burst = 1000\nrate_bots_vs_humans = on\n");
+	ck_assert_int_eq(user_cmd(d, "add", "robo", "--bot", "--password-stdin"), 0);
+	ck_assert_int_eq(user_cmd(d, "add", "alice", "--password-stdin"), 0);
+	robo = login(d, "robo");
+	alice = login(d, "alice");
+	gs = rated_game(robo, alice, true);
+	ck_assert(json_is_true(json_object_get(gs, "rated")));
+	ck_assert_ptr_nonnull(json_object_get(gs, "ratings"));
+	kc_close(robo);
+	kc_close(alice);
+	kd_stop(d);
+}
+END_TEST
+
+/* The offer of `user` in the seeks list c sees (borrowed), or NULL. */
+static json_t *seek_of(struct kc *c, const char *user)
+{
+	json_t *r = kc_ok(c, kc_req(c, "seeks", NULL));
+	size_t i;
+	json_t *o;
+	json_array_foreach(json_object_get(r, "offers"), i, o)
+		if (strcmp(json_string_value(json_object_get(o, "user")), user) == 0 && !json_object_get(o, "to"))
+			return o;
+	return NULL;
+}
+
+/* Poll the seeks list until a seek by a user other than `me` is open (bounded). */
+static json_t *wait_seek(struct kc *c, const char *me)
+{
+	for (int t = 0; t < 400 * kt_timeout_scale(); t++) {
+		json_t *r = kc_ok(c, kc_req(c, "seeks", NULL));
+		size_t i;
+		json_t *o;
+		json_array_foreach(json_object_get(r, "offers"), i, o)
+			if (strcmp(json_string_value(json_object_get(o, "user")), me) != 0 && !json_object_get(o, "to"))
+				return o;
+		kt_sleep_ms(50);
+	}
+	ck_abort_msg("the bot posted no seek");
+	return NULL;
+}
+
+/* challenge `bot` with rules and time (base seconds, inc); returns the offer id */
+static json_int_t challenge(struct kc *c, const char *bot, const char *rules, int base, int inc)
+{
+	json_t *r = kc_ok(c, kc_req(c, "challenge", "{s:s, s:s, s:{s:i, s:i}}", "user", bot, "rules", rules,
+	                            "time", "base", base, "inc", inc));
+	return json_integer_value(json_object_get(r, "offer"));
+}
+
+/*
+ * play mode: `--seek` posts one seek per rule set and time control,
+ * challenges outside them are declined, and with --max-games 1 a bot in
+ * a game declines the next and reposts its seek once the game is over.
+ */
+START_TEST(test_play_seeks)
+{
+	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
+	char bin[PATH_MAX], port[16];
+	bot_path(bin, sizeof bin);
+	snprintf(port, sizeof port, "127.0.0.1:%d", kd_port(d));
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);   /* a failed test's bot does not outlive it */
+		execl(bin, bin, "play", port, "--guest", "--insecure", "--rules", "english", "--time", "60+1", "--seek",
+		      "--max-games", "1", "--movetime", "1", "--level", "random", (char *)NULL);
+		_exit(127);
+	}
+	struct kp me;
+	kp_guest(d, &me);
+	json_t *o = wait_seek(me.c, me.name);
+	char bot[64];
+	snprintf(bot, sizeof bot, "%s", json_string_value(json_object_get(o, "user")));
+	ck_assert_str_eq(json_string_value(json_object_get(o, "rules")), "english");
+	json_t *t = json_object_get(o, "time");
+	ck_assert(json_number_value(json_object_get(t, "base")) == 60.0);
+	ck_assert(json_number_value(json_object_get(t, "inc")) == 1.0);
+	json_int_t seek = json_integer_value(json_object_get(o, "offer"));
+
+	/* another time control, or rule set: declined */
+	json_int_t ch = challenge(me.c, bot, "english", 300, 2);
+	json_t *dec = kc_event(me.c, "challenge_declined");
+	ck_assert_int_eq(json_integer_value(json_object_get(dec, "offer")), ch);
+	ch = challenge(me.c, bot, "icc", 60, 1);
+	dec = kc_event(me.c, "challenge_declined");
+	ck_assert_int_eq(json_integer_value(json_object_get(dec, "offer")), ch);
+
+	/* its seek taken: a game; a fitting challenge now finds it busy (--max-games 1) */
+	json_t *acc = kc_ok(me.c, kc_req(me.c, "accept", "{s:I}", "offer", seek));
+	json_int_t game = json_integer_value(json_object_get(acc, "game"));
+	ch = challenge(me.c, bot, "english", 60, 1);
+	dec = kc_event(me.c, "challenge_declined");
+	ck_assert_int_eq(json_integer_value(json_object_get(dec, "offer")), ch);
+
+	/* the game over, the seek is open again */
+	kc_ok(me.c, kc_req(me.c, "resign", "{s:I}", "game", game));
+	json_t *again = NULL;
+	for (int i = 0; i < 400 * kt_timeout_scale() && !again; i++) {
+		again = seek_of(me.c, bot);
+		if (!again)
+			kt_sleep_ms(50);
+	}
+	ck_assert_ptr_nonnull(again);
+	ck_assert_int_ne(json_integer_value(json_object_get(again, "offer")), seek);
+	ck_assert_str_eq(json_string_value(json_object_get(again, "rules")), "english");
+
+	kill(pid, SIGTERM);
+	int status;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	kc_close(me.c);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *bot_suite(void)
 {
 	Suite *s = suite_create("bot");
@@ -91,6 +377,8 @@ static Suite *bot_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_arena_smoke, 0, 1);
 	tcase_add_test(tc, test_bad_arguments);
+	tcase_add_test(tc, test_bot_accounts);
+	tcase_add_test(tc, test_play_seeks);
 	suite_add_tcase(s, tc);
 	return s;
 }

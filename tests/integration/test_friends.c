@@ -453,6 +453,94 @@ START_TEST(chat_requests)
 }
 END_TEST
 
+/* ---- the lobby comes to you --------------------------------------------------- */
+
+/* How many events named `name` c has received. */
+static int count_events(const struct kc *c, const char *name)
+{
+	int n = 0;
+	for (size_t i = 0; i < kc_nlines(c); i++) {
+		json_t *j = json_loads(kc_line(c, i), 0, NULL);
+		const char *ev = json_string_value(json_object_get(j, "event"));
+		n += ev && !strcmp(ev, name);
+		json_decref(j);
+	}
+	return n;
+}
+
+/*
+ * lobby_watch pushes seeks as they open and as they go (accepted,
+ * cancelled, owner gone), never challenges, and only to watchers; a
+ * challenge carries its terms; cancel alone cancels the only offer.
+ */
+START_TEST(lobby_comes_to_you)
+{
+	struct kd *d = kd_start(FRIENDS_CONFIG);
+	struct kp a, b, c, n;
+	kp_guest(d, &a);
+	kp_guest(d, &b);
+	kp_guest(d, &c);
+	kp_guest(d, &n);   /* never watches */
+	json_t *r = kc_ok(b.c, kc_req(b.c, "seek", "{s:s, s:s, s:{s:i}}", "rules", "nost", "color", "black",
+	                              "time", "days", 3));
+	json_int_t old = json_integer_value(json_object_get(r, "offer"));
+	/* watching: the open seeks now, as the seeks reply */
+	r = kc_ok(a.c, kc_req(a.c, "lobby_watch", NULL));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "total")), 1);
+	kc_ok(a.c, kc_req(a.c, "lobby_watch", NULL));   /* twice is once */
+	kc_ok(c.c, kc_req(c.c, "lobby_watch", NULL));
+	/* a new seek, with its terms */
+	r = kc_ok(b.c, kc_req(b.c, "seek", "{s:s, s:s, s:b, s:{s:i, s:i}}", "rules", "icc", "color", "white",
+	                      "rated", 1, "time", "base", 300, "inc", 2));
+	json_int_t sk = json_integer_value(json_object_get(r, "offer"));
+	json_t *e = kc_event(a.c, "seek");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), sk);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "user")), b.name);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "rules")), "icc");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "color")), "white");
+	ck_assert(json_is_true(json_object_get(e, "rated")));
+	ck_assert(json_is_number(json_object_get(json_object_get(e, "time"), "base")));
+	kc_event(c.c, "seek");
+	/* a challenge: terms to its target, nothing to the watchers */
+	kc_ok(b.c, kc_req(b.c, "challenge", "{s:s, s:s, s:s, s:{s:i}}", "user", n.name, "rules", "english",
+	                  "color", "white", "time", "days", 2));
+	e = kc_event(n.c, "challenge");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "rules")), "english");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "color")), "white");
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(e, "time"), "days")), 2);
+	ck_assert(json_is_false(json_object_get(e, "rated")));
+	/* taken: gone for every watcher */
+	kc_ok(c.c, kc_req(c.c, "accept", "{s:I}", "offer", sk));
+	e = kc_event(a.c, "seek_gone");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), sk);
+	/* b has two offers left (the old seek, the challenge): cancel must be told which */
+	kc_error(b.c, kc_req(b.c, "cancel", NULL), "illegal_action");
+	kc_ok(b.c, kc_req(b.c, "cancel", "{s:I}", "offer", old));
+	e = kc_event(a.c, "seek_gone");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), old);
+	r = kc_ok(b.c, kc_req(b.c, "cancel", NULL));   /* the only one: the challenge */
+	kc_event(n.c, "challenge_cancelled");
+	kc_error(b.c, kc_req(b.c, "cancel", NULL), "no_such_offer");
+	/* unwatched: no more */
+	kc_ok(a.c, kc_req(a.c, "lobby_unwatch", NULL));
+	kc_ok(b.c, kc_req(b.c, "seek", NULL));
+	kc_event(c.c, "seek");
+	/* the owner leaves: the seek goes */
+	kc_close(b.c);
+	kc_event(c.c, "seek_gone");
+	kc_ok(a.c, kc_req(a.c, "ping", NULL));
+	kc_ok(n.c, kc_req(n.c, "ping", NULL));
+	ck_assert_int_eq(count_events(a.c, "seek"), 1);
+	ck_assert_int_eq(count_events(a.c, "seek_gone"), 2);
+	ck_assert_int_eq(count_events(n.c, "seek"), 0);
+	ck_assert_int_eq(count_events(n.c, "seek_gone"), 0);
+	kc_close(a.c);
+	kc_close(c.c);
+	kc_close(n.c);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *friends_suite(void)
 {
 	Suite *s = suite_create("friends");
@@ -464,6 +552,7 @@ static Suite *friends_suite(void)
 	tcase_add_test(tc, capture_and_check_marks_in_every_view);
 	tcase_add_test(tc, chat_reaches_only_its_audience);
 	tcase_add_test(tc, chat_requests);
+	tcase_add_test(tc, lobby_comes_to_you);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -715,6 +715,54 @@ START_TEST(register_refusal_explains_the_policy)
 }
 END_TEST
 
+/* A login an admin's reset left waiting: not logged in, told to use passwd,
+ * and again at each request the server refuses for it; passwd completes
+ * the login.  Logged in, passwd says how many other sessions ended. */
+START_TEST(reset_login_prompts_for_passwd)
+{
+	struct client c;
+	struct sink s;
+	char line[256];
+	make_client(&c, &s, false);
+	ck_assert_int_eq(client_command(&c, "login alice temp-password"), 0);
+	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":true,\"user\":\"alice\","
+	         "\"must_change_password\":true}", sent_id(&s, s.nsent - 1));
+	client_receive(&c, line);
+	ck_assert(!c.logged_in);
+	ck_assert_ptr_nonnull(strstr(s.printed, "\"passwd\""));
+	ck_assert_ptr_null(strstr(s.printed, "Logged in"));
+	s.printed[0] = '\0';
+	ck_assert_int_eq(client_command(&c, "who"), 0);
+	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":false,\"error\":{\"code\":"
+	         "\"password_change_required\",\"message\":\"x\"}}", sent_id(&s, s.nsent - 1));
+	client_receive(&c, line);
+	ck_assert_ptr_nonnull(strstr(s.printed, "choose your own with \"passwd\""));
+	/* Without a terminal both passwords go on the line. */
+	int before = s.nsent;
+	ck_assert_int_ne(client_command(&c, "passwd temp-password"), 0);
+	ck_assert_int_eq(s.nsent, before);
+	ck_assert_int_eq(client_command(&c, "passwd temp-password own-password"), 0);
+	json_t *r = last_sent(&s);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "type")), "passwd");
+	ck_assert_str_eq(json_string_value(json_object_get(r, "old")), "temp-password");
+	ck_assert_str_eq(json_string_value(json_object_get(r, "new")), "own-password");
+	json_decref(r);
+	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":true,\"user\":\"alice\",\"token\":"
+	         "\"tok\",\"games\":[]}", sent_id(&s, s.nsent - 1));
+	client_receive(&c, line);
+	ck_assert(c.logged_in);
+	ck_assert_str_eq(c.user, "alice");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Logged in as alice"));
+	ck_assert_int_eq(client_command(&c, "passwd own-password newer-password"), 0);
+	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":true,\"ended\":2}",
+	         sent_id(&s, s.nsent - 1));
+	client_receive(&c, line);
+	ck_assert_ptr_nonnull(strstr(s.printed, "2 other session(s) ended"));
+	ck_assert(c.logged_in);
+	client_free(&c);
+}
+END_TEST
+
 /* A long view arrives in pages (game_events): shown once, when complete. */
 START_TEST(paged_game_state_is_shown_once_complete)
 {
@@ -756,6 +804,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, resume_after_a_lost_connection);
 	tcase_add_test(tc, paged_game_state_is_shown_once_complete);
 	tcase_add_test(tc, register_refusal_explains_the_policy);
+	tcase_add_test(tc, reset_login_prompts_for_passwd);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,334 @@
+/*
+ * test_client_chat.c — the client's side of issue 10 without a server:
+ * chat in the players' own words (never the umpire's voice, never in the
+ * announcement list), the chat commands' requests, the opponent's
+ * presence counted down in the prompt, the login's welcome, the lobby
+ * pushed to the client, and the commands that ask before they act.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "check_main.h"
+#include "client.h"
+
+struct sink {
+	char sent[32][1024];
+	int nsent;
+	char printed[16384];
+	long now;
+	long long wall;
+	int asked;
+	const char *answers[4];
+};
+
+static int sink_send(void *ctx, const char *line)
+{
+	struct sink *s = ctx;
+	if (s->nsent < 32)
+		snprintf(s->sent[s->nsent], sizeof s->sent[0], "%s", line);
+	s->nsent++;
+	return 0;
+}
+
+static void sink_print(void *ctx, const char *text)
+{
+	struct sink *s = ctx;
+	size_t n = strlen(s->printed);
+	snprintf(s->printed + n, sizeof s->printed - n, "%s\n", text);
+}
+
+static long sink_now(void *ctx)
+{
+	return ((struct sink *)ctx)->now;
+}
+
+static long long sink_wall(void *ctx)
+{
+	return ((struct sink *)ctx)->wall;
+}
+
+static void make_client(struct client *c, struct sink *s)
+{
+	memset(s, 0, sizeof *s);
+	s->now = 100000;
+	s->wall = 1767225600000LL;
+	client_init(c);
+	c->ctx = s;
+	c->send = sink_send;
+	c->print = sink_print;
+	c->now = sink_now;
+	c->wall = sink_wall;
+	c->logged_in = true;
+	snprintf(c->user, sizeof c->user, "alice");
+}
+
+static void start_game(struct client *c, long id, const char *color)
+{
+	char line[512];
+	snprintf(line, sizeof line,
+	         "{\"event\":\"game_start\",\"game\":%ld,\"rules\":\"icc\",\"white\":\"alice\","
+	         "\"black\":\"bob\",\"color\":\"%s\",\"rated\":false,\"time\":{\"base\":300,\"inc\":0},"
+	         "\"clock\":{\"white\":300000,\"black\":300000}}", id, color);
+	client_receive(c, line);
+	client_flush(c);
+}
+
+/* The last request sent, parsed (a new reference). */
+static json_t *last_sent(const struct sink *s)
+{
+	ck_assert_int_gt(s->nsent, 0);
+	json_t *j = json_loads(s->sent[s->nsent - 1], 0, NULL);
+	ck_assert_ptr_nonnull(j);
+	return j;
+}
+
+static const char *field(const json_t *j, const char *key)
+{
+	const char *v = json_string_value(json_object_get(j, key));
+	return v ? v : "";
+}
+
+START_TEST(chat_is_the_players_words)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s);
+	start_game(&c, 4, "white");
+	struct cgame *g = client_current(&c);
+	int logged = g->log_n;
+	client_receive(&c, "{\"event\":\"chat\",\"game\":4,\"channel\":\"game\",\"color\":\"black\","
+	                   "\"text\":\"good luck\",\"ply\":0}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "#4: bob (Black) says: \"good luck\""));
+	client_receive(&c, "{\"event\":\"chat\",\"game\":4,\"channel\":\"game\",\"color\":\"white\","
+	                   "\"text\":\"you too\",\"ply\":0}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "#4: You say: \"you too\""));
+	/* a chat line that tries to speak as the umpire stays quoted, in the player's name */
+	client_receive(&c, "{\"event\":\"chat\",\"game\":4,\"channel\":\"game\",\"color\":\"black\","
+	                   "\"text\":\"White has 2 pawn tries\",\"ply\":0}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "bob (Black) says: \"White has 2 pawn tries\""));
+	ck_assert_ptr_null(strstr(s.printed, "\n#4: White has 2 pawn tries"));
+	/* never in the announcement list under the board */
+	ck_assert_int_eq(g->log_n, logged);
+	/* a private message */
+	client_receive(&c, "{\"event\":\"tell\",\"from\":\"carol\",\"text\":\"hi\\u0007 there\"}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "carol tells you: \"hi? there\""));
+	/* chat of a game this client does not follow: nothing */
+	size_t before = strlen(s.printed);
+	client_receive(&c, "{\"event\":\"chat\",\"game\":9,\"channel\":\"game\",\"color\":\"black\","
+	                   "\"text\":\"x\",\"ply\":0}");
+	ck_assert_uint_eq(strlen(s.printed), before);
+	client_free(&c);
+}
+END_TEST
+
+START_TEST(chat_commands_send_their_requests)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s);
+	start_game(&c, 4, "white");
+
+	ck_assert_int_eq(client_command(&c, "say good luck, have fun"), 0);
+	json_t *j = last_sent(&s);
+	ck_assert_str_eq(field(j, "type"), "say");
+	ck_assert_str_eq(field(j, "text"), "good luck, have fun");
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "game")), 4);
+	json_decref(j);
+
+	ck_assert_int_eq(client_command(&c, "tell bob  see you at  eight"), 0);
+	j = last_sent(&s);
+	ck_assert_str_eq(field(j, "type"), "tell");
+	ck_assert_str_eq(field(j, "user"), "bob");
+	ck_assert_str_eq(field(j, "text"), "see you at  eight");
+	json_decref(j);
+
+	ck_assert_int_eq(client_command(&c, "mute bob"), 0);
+	j = last_sent(&s);
+	ck_assert_str_eq(field(j, "type"), "mute");
+	ck_assert_str_eq(field(j, "user"), "bob");
+	ck_assert_ptr_null(json_object_get(j, "text"));
+	json_decref(j);
+	ck_assert_int_eq(client_command(&c, "unmute bob"), 0);
+	j = last_sent(&s);
+	ck_assert_str_eq(field(j, "type"), "unmute");
+	json_decref(j);
+
+	/* refused here, nothing sent */
+	int n = s.nsent;
+	ck_assert_int_eq(client_command(&c, "say"), -1);
+	ck_assert_int_eq(client_command(&c, "tell bob"), -1);
+	ck_assert_int_eq(client_command(&c, "tell alice hello me"), -1);
+	ck_assert_int_eq(client_command(&c, "spec hello"), -1);   /* no seat */
+	ck_assert_ptr_nonnull(strstr(s.printed, "\"watch GAME\" first"));
+	char longtext[300];
+	memset(longtext, 'a', sizeof longtext - 1);
+	longtext[sizeof longtext - 1] = '\0';
+	char line[400];
+	snprintf(line, sizeof line, "say %s", longtext);
+	ck_assert_int_eq(client_command(&c, line), -1);
+	ck_assert_int_eq(s.nsent, n);
+	client_free(&c);
+}
+END_TEST
+
+START_TEST(opponent_away_in_the_prompt)
+{
+	struct client c;
+	struct sink s;
+	char prompt[256];
+	make_client(&c, &s);
+	start_game(&c, 4, "white");
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_ptr_null(strstr(prompt, "away"));
+
+	char line[256];
+	snprintf(line, sizeof line, "{\"event\":\"opponent_away\",\"game\":4,\"color\":\"black\",\"until\":%lld}",
+	         s.wall + 60000);
+	client_receive(&c, line);
+	ck_assert_ptr_nonnull(strstr(s.printed, "#4: Black (bob) has left; the game is lost by abandonment "
+	                                        "unless they are back within 1:00."));
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_ptr_nonnull(strstr(prompt, "| Black away 1:00] > "));
+	s.now += 15000;   /* the grace counts down with the clocks */
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_ptr_nonnull(strstr(prompt, "| Black away 0:45] > "));
+
+	client_receive(&c, "{\"event\":\"opponent_back\",\"game\":4,\"color\":\"black\"}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "#4: Black (bob) is back."));
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_ptr_null(strstr(prompt, "away"));
+
+	/* a game that waits: no deadline */
+	client_receive(&c, "{\"event\":\"opponent_away\",\"game\":4,\"color\":\"black\"}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "the game waits for them"));
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_ptr_nonnull(strstr(prompt, "| Black away] > "));
+
+	/* a reconnection's game_state says it too */
+	snprintf(line, sizeof line,
+	         "{\"event\":\"game_state\",\"game\":5,\"rules\":\"icc\",\"white\":\"carol\",\"black\":\"alice\","
+	         "\"color\":\"black\",\"rated\":false,\"live\":true,\"to_move\":\"white\",\"events\":[],"
+	         "\"opponent_away\":{\"until\":%lld}}", s.wall + 3 * 3600 * 1000LL);
+	client_receive(&c, line);
+	ck_assert_int_eq(client_command(&c, "switch 5"), 0);
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_ptr_nonnull(strstr(prompt, "[#5 Black | their move | White away 3:00:00] > "));
+	client_free(&c);
+}
+END_TEST
+
+START_TEST(welcome_says_what_waited)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s);
+	start_game(&c, 12, "black");
+	client_receive(&c, "{\"event\":\"welcome\",\"your_move\":[{\"game\":12,\"color\":\"black\","
+	                   "\"opponent\":\"alice\",\"left\":172790000}],\"draw_offers\":[{\"game\":12,"
+	                   "\"by\":\"white\"},{\"game\":13,\"by\":\"black\"}],\"ended\":[{\"game\":9,"
+	                   "\"result\":\"1-0\",\"reason\":\"abandoned\"}]}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "While you were away:"));
+	ck_assert_ptr_nonnull(strstr(s.printed, "game 12 against alice: your move (1d 23h left)."));
+	ck_assert_ptr_nonnull(strstr(s.printed, "game 12: White offers a draw"));
+	ck_assert_ptr_nonnull(strstr(s.printed, "game 13: Black offers a draw"));
+	ck_assert_ptr_nonnull(strstr(s.printed, "game 9 ended: 1-0 (abandoned)."));
+	client_free(&c);
+}
+END_TEST
+
+START_TEST(durations_in_words)
+{
+	char b[32];
+	words_duration(0, b, sizeof b);
+	ck_assert_str_eq(b, "0:00");
+	words_duration(-5, b, sizeof b);
+	ck_assert_str_eq(b, "0:00");
+	words_duration(59001, b, sizeof b);   /* a deadline rounds up: never shown early */
+	ck_assert_str_eq(b, "1:00");
+	words_duration(3723000, b, sizeof b);
+	ck_assert_str_eq(b, "1:02:03");
+	words_duration(2 * 86400000LL + 3 * 3600000LL, b, sizeof b);
+	ck_assert_str_eq(b, "2d 3h");
+}
+END_TEST
+
+START_TEST(the_lobby_comes_to_the_client)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s);
+	/* a challenge shows its terms; the colour named is the challenger's */
+	client_receive(&c, "{\"event\":\"challenge\",\"offer\":5,\"user\":\"bob\",\"to\":\"alice\","
+	                   "\"rules\":\"nost\",\"color\":\"white\",\"rated\":true,\"time\":{\"days\":3},"
+	                   "\"rating\":{\"rating\":1500,\"rd\":350,\"provisional\":true}}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "bob (1500?) challenges you: nost, 3 days a move, rated, "
+	                                        "you play Black. Type \"accept 5\" or \"decline 5\"."));
+	client_receive(&c, "{\"event\":\"challenge\",\"offer\":6,\"user\":\"bob\",\"rules\":\"icc\","
+	                   "\"color\":\"random\",\"rated\":false,\"time\":{\"base\":300.0,\"inc\":2.0}}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "bob challenges you: icc, 5+2, unrated, colours drawn at random."));
+
+	/* lobby on / off */
+	ck_assert_int_eq(client_command(&c, "lobby"), 0);
+	json_t *j = last_sent(&s);
+	ck_assert_str_eq(field(j, "type"), "lobby_watch");
+	char line[256];
+	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":true,\"offers\":[],\"total\":0}",
+	         (long long)json_integer_value(json_object_get(j, "id")));
+	json_decref(j);
+	client_receive(&c, line);
+	ck_assert_ptr_nonnull(strstr(s.printed, "Watching the lobby"));
+	ck_assert_int_eq(client_command(&c, "lobby off"), 0);
+	j = last_sent(&s);
+	ck_assert_str_eq(field(j, "type"), "lobby_unwatch");
+	json_decref(j);
+	ck_assert_int_eq(client_command(&c, "lobby maybe"), -1);
+
+	/* pushed seeks: shown as they open and go */
+	client_receive(&c, "{\"event\":\"seek\",\"offer\":9,\"user\":\"carol\",\"rules\":\"icc\","
+	                   "\"color\":\"black\",\"rated\":true,\"time\":{\"base\":600.0,\"inc\":0.0},"
+	                   "\"rating\":{\"rating\":1612,\"rd\":74,\"provisional\":false},"
+	                   "\"rating_min\":1400,\"rating_max\":1800}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Seek 9: carol (1612): icc, 10+0, rated, you play White, "
+	                                        "ratings 1400..1800 (\"play 9\")"));
+	client_receive(&c, "{\"event\":\"seek\",\"offer\":10,\"user\":\"alice\",\"rules\":\"icc\","
+	                   "\"color\":\"random\",\"rated\":false}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Seek 10: alice: icc, untimed, unrated, colours drawn at random "
+	                                        "(yours; \"cancel 10\")"));
+	client_receive(&c, "{\"event\":\"seek_gone\",\"offer\":9}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Seek 9 is gone."));
+
+	/* play N takes a seek; cancel alone is the server's "your only offer" */
+	ck_assert_int_eq(client_command(&c, "play 9"), 0);
+	j = last_sent(&s);
+	ck_assert_str_eq(field(j, "type"), "accept");
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "offer")), 9);
+	json_decref(j);
+	ck_assert_int_eq(client_command(&c, "play"), -1);
+	ck_assert_int_eq(client_command(&c, "cancel"), 0);
+	j = last_sent(&s);
+	ck_assert_str_eq(field(j, "type"), "cancel");
+	ck_assert_ptr_null(json_object_get(j, "offer"));
+	json_decref(j);
+	client_free(&c);
+}
+END_TEST
+
+static Suite *chat_suite(void)
+{
+	Suite *s = suite_create("client_chat");
+	TCase *tc = tcase_create("chat");
+	tcase_add_test(tc, chat_is_the_players_words);
+	tcase_add_test(tc, chat_commands_send_their_requests);
+	tcase_add_test(tc, opponent_away_in_the_prompt);
+	tcase_add_test(tc, welcome_says_what_waited);
+	tcase_add_test(tc, durations_in_words);
+	tcase_add_test(tc, the_lobby_comes_to_the_client);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(chat_suite)
