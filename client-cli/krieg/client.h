@@ -84,6 +84,8 @@ struct pending {
 
 struct client {
 	bool batch;                         /* print received lines verbatim; words nowhere */
+	bool interactive;                   /* a person at a terminal: passwords are asked for, never typed
+	                                     * on the line (it lands in the history); resign asks first */
 	struct render_opts ropts;
 	char user[PROTO_NAME_MAX + 1];
 	bool logged_in;

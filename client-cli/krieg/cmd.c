@@ -686,14 +686,33 @@ static int exec_ghost(struct client *cl, struct cmd *cmd, struct pending *p)
 	return 0;
 }
 
-/* login / register USER: the password is asked for when it is not on the line. */
+/*
+ * login / register USER: the password is asked for, with echo off, when it
+ * is not on the line; register asks twice, since a typo there locks the
+ * account's owner out.  At a terminal a password on the line is refused:
+ * it would stay in the history and on the screen (scripts give it).
+ */
 static int exec_login(struct client *cl, struct cmd *cmd, struct pending *p)
 {
-	char pw[CMD_ARG_MAX];
+	char pw[CMD_ARG_MAX], again[CMD_ARG_MAX];
+	bool reg = cmd->type == CMD_REGISTER;
+	if (cmd->argc >= 2 && cl->interactive && !cl->batch)
+		return client_error(cl, "%s: not with the password on the line (it stays in the history); type "
+		                    "\"%s %s\" alone and the password is asked for, unseen%s", cmd->entry->name,
+		                    cmd->entry->name, cmd->argv[0], reg ? ", twice" : "");
 	if (cmd->argc >= 2)
 		return 0;
 	if (!cl->ask_password || cl->ask_password(cl->ctx, "Password: ", pw, sizeof pw) != 0)
 		return client_error(cl, "%s needs a password", cmd->entry->name);
+	if (reg) {
+		int rc = cl->ask_password(cl->ctx, "Password again: ", again, sizeof again);
+		bool same = rc == 0 && strcmp(pw, again) == 0;
+		memset(again, 0, sizeof again);
+		if (!same) {
+			memset(pw, 0, sizeof pw);
+			return client_error(cl, "register: the two passwords differ; nothing was sent");
+		}
+	}
 	snprintf(cmd->argv[1], CMD_ARG_MAX, "%s", pw);
 	cmd->argc = 2;
 	memset(pw, 0, sizeof pw);
@@ -1453,6 +1472,16 @@ int cmd_parse(const char *line, struct cmd *c, char *err, size_t errlen)
 	if (c->argc < e->min || c->argc > e->max)
 		return failf(err, errlen, "usage: %s", e->usage);
 	return e->parse ? e->parse(c, err, errlen) : 0;
+}
+
+bool cmd_has_secret(const char *line)
+{
+	struct cmd c;
+	char err[256];
+	bool secret = cmd_parse(line, &c, err, sizeof err) == 0 && (c.type == CMD_LOGIN || c.type == CMD_REGISTER) &&
+	              c.argc >= 2;
+	memset(&c, 0, sizeof c);
+	return secret;
 }
 
 bool cmd_is_local(const struct cmd *c)

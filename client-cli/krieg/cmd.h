@@ -136,6 +136,9 @@ bool cmd_is_local(const struct cmd *c);
  */
 json_t *cmd_request(const struct cmd *c, long long id, long game, char *err, size_t errlen);
 
+/* Does this line carry a password (login/register USER PASSWORD)?  Such a line is kept out of the history. */
+bool cmd_has_secret(const char *line);
+
 /* The help text (all commands, one per line). */
 const char *cmd_help(void);
 

@@ -464,7 +464,7 @@ static int interactive_loop(struct ui *u)
 				fputc('\n', stdout);
 				break;
 			}
-			if (*l)
+			if (*l && !cmd_has_secret(l))
 				add_history(l);
 			if (client_command(&u->cl, l) == CLIENT_QUIT)
 				u->quit = true;
@@ -608,6 +608,7 @@ int main(int argc, char **argv)
 	u.cl.ropts.unicode = !ascii && render_locale_utf8();
 	u.cl.ropts.color = !no_color && render_want_color(STDOUT_FILENO);
 	u.readline = !batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+	u.cl.interactive = u.readline;
 	snprintf(u.cl.on_login, sizeof u.cl.on_login, "%s", then);
 
 	client_hello(&u.cl);
