@@ -13,6 +13,7 @@
  * EV_MOVE (own-view SAN), everyone else as EV_MOVED.
  */
 #include "referee.h"
+#include "referee_priv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,38 +24,9 @@
 #include "notation.h"
 #include "xmalloc.h"
 
-struct quiet {
-	int n;      /* moves in the sequence */
-	int next;   /* index of the first move not yet played; n when idle */
-	char text[REFEREE_LIST_MAX][NOTATION_INPUT_MAX + 1];
-};
-
-struct referee {
-	const struct ruleset *rs;
-	struct board b;            /* the true position */
-	bool begun;
-	bool over;
-	enum game_result result;
-	enum game_reason reason;
-	int plies;
-	int moves_made[2];         /* per colour, for insurance's "after the first move" */
-	/* the current turn */
-	struct movelist refused;   /* tries refused this turn (illegal ones) */
-	bool any_asked;
-	bool must_capture;         /* a yes to "any?" obliges a pawn-capture try */
-	uint64_t pawn_ok;          /* pawn_info_binds: pawns whose capture tries this turn's pawn
-	                            * information leaves open (all, until it says otherwise) */
-	int illegal_count;         /* nost: counted illegal tries this turn */
-	struct quiet quiet[2];     /* nost: pending "if quiet" sequences */
-	/* positions since the start, for repetition */
-	uint64_t *keys;
-	size_t nkeys, capkeys;
-	char err[160];
-};
-
 /* ------------------------------------------------------------------ */
 
-static int fail(struct referee *r, int status, const char *msg)
+int referee_fail(struct referee *r, int status, const char *msg)
 {
 	snprintf(r->err, sizeof r->err, "%s", msg);
 	return status;
@@ -405,191 +377,7 @@ static void play(struct referee *r, int color, move_t m, struct evlist *out, boo
 		turn_start(r, out);
 }
 
-/* ------------------------------------------------------------------ */
-/* reading attempts                                                    */
-
-/*
- * An attempt that names an own piece's square and a target square (or a
- * castling) but is not a possible move: "Ra1a5" as a first move.  Such an
- * attempt is answered (impossible, or illegal where the rule set makes no
- * difference) instead of being a notation error, because the rules speak
- * of it.  SAN without the starting square that no own piece can make
- * stays a notation error: it names no piece.
- */
-static bool raw_attempt(const struct board *own, int color, const struct notation_parts *p,
-                        move_t *out)
-{
-	int back = color == WHITE ? 0 : 56;
-
-	if (p->drop) {
-		/* A drop of a man the reserve holds onto an own man: the player
-		 * knows it cannot be.  A pawn onto the first or last rank is no
-		 * drop at all (as e2e9 is no move), and P@a1 would read as
-		 * MOVE_NONE: a notation error. */
-		if (p->piece < PAWN || p->piece > QUEEN || !own->hand[color][p->piece] ||
-		    (p->piece == PAWN && (p->to < 8 || p->to >= 56)))
-			return false;
-		*out = move_make_drop(p->piece, p->to);
-		return true;
-	}
-	if (p->castle != NOTATION_CASTLE_NONE) {
-		/* Castling names one move, the king's from its home square, whether
-		 * or not the king stands there: written when it is not possible (no
-		 * right, king or rook moved, own pieces between) it is an attempt
-		 * the player knows to be impossible, like "O-O without the right". */
-		*out = move_make(back + 4, p->castle == NOTATION_CASTLE_LONG ? back + 2 : back + 6,
-		                 MOVE_CASTLING, KNIGHT);
-		return true;
-	}
-	int from = p->from, to = p->to;
-	if (from == SQ_NONE || from == to)
-		return false;
-	uint8_t code = own->mailbox[from];
-	if (code == MAILBOX_EMPTY || piece_code_color(code) != color)
-		return false;
-	int type = piece_code_type(code);
-	if (p->piece != PIECE_NONE && p->piece != type)
-		return false;
-	bool last = (to >> 3) == (color == WHITE ? 7 : 0);
-	if (type == PAWN && last) {
-		*out = move_make(from, to, MOVE_PROMOTION, p->promo == PIECE_NONE ? QUEEN : p->promo);
-		return true;
-	}
-	if (p->promo != PIECE_NONE)
-		return false;
-	if (type == KING && from == back + 4 && (to == back + 6 || to == back + 2))
-		*out = move_make(from, to, MOVE_CASTLING, KNIGHT);
-	else
-		*out = move_make(from, to, MOVE_NORMAL, KNIGHT);
-	return true;
-}
-
-static bool is_pawn_capture(const struct board *b, move_t m);
-
-/*
- * A pawn capture the turn's public pawn information already rules out
- * (cincinnati "no pawn capture", rand's squares, berkeley_any's "No"): the
- * mover can know it is illegal, so it is impossible like a move through
- * an own piece (RULESETS.md, ks-game's possible set).
- */
-static bool ruled_out(const struct referee *r, move_t m)
-{
-	return r->rs->pawn_info_binds && is_pawn_capture(&r->b, m) && !(r->pawn_ok >> move_from(m) & 1);
-}
-
-/* Read one attempt of `color`: REF_OK with *m and whether it is possible. */
-static int resolve(struct referee *r, int color, const char *text, move_t *m, bool *possible)
-{
-	struct board own;
-	struct notation_parts parts;
-	char e[96] = "";
-	if (text == NULL || strlen(text) > NOTATION_INPUT_MAX)
-		return fail(r, REF_E_SYNTAX, "not a move: too long");
-	board_own_view(&r->b, color, &own);
-	enum notation_status st = notation_lex(text, &parts, e, sizeof e);
-	if (st == NOTATION_OK)
-		st = notation_resolve(&own, color, &parts, m, e, sizeof e);
-	if (st == NOTATION_OK) {
-		*possible = !ruled_out(r, *m);
-		return REF_OK;
-	}
-	if (st == NOTATION_NO_PIECE && raw_attempt(&own, color, &parts, m)) {
-		*possible = movegen_is_possible(&own, color, *m) && !ruled_out(r, *m);
-		return REF_OK;
-	}
-	char msg[140];
-	snprintf(msg, sizeof msg, "%s", e[0] ? e : "not a move");
-	switch (st) {
-	case NOTATION_AMBIGUOUS: return fail(r, REF_E_AMBIGUOUS, msg);
-	case NOTATION_NO_PIECE: return fail(r, REF_E_NO_PIECE, msg);
-	default: return fail(r, REF_E_SYNTAX, msg);
-	}
-}
-
-static bool is_pawn_capture(const struct board *b, move_t m)
-{
-	return piece_code_type(b->mailbox[move_from(m)]) == PAWN && (move_from(m) & 7) != (move_to(m) & 7);
-}
-
-/*
- * One try is one origin and one destination.  The promotion piece does
- * not make another: whether a pawn may step or capture onto the last rank
- * never depends on what it becomes, so exd8=N after exd8=Q was refused
- * would ask the same question again (seed 000 rule 6 counts it once; the
- * rule sets that announce tries would announce it twice).
- */
-static bool same_try(move_t a, move_t b)
-{
-	return move_from(a) == move_from(b) && move_to(a) == move_to(b);
-}
-
-static bool refused_has(const struct referee *r, move_t m)
-{
-	for (int i = 0; i < r->refused.n; i++)
-		if (same_try(r->refused.m[i], m))
-			return true;
-	return false;
-}
-
-static int check_turn(struct referee *r, int color)
-{
-	if (color != WHITE && color != BLACK)
-		return fail(r, REF_E_BAD_ARGUMENT, "bad colour");
-	if (!r->begun)
-		return fail(r, REF_E_BAD_ARGUMENT, "referee_begin was not called");
-	if (r->over)
-		return fail(r, REF_E_GAME_OVER, "the game is over");
-	if (color != r->b.side)
-		return fail(r, REF_E_NOT_YOUR_TURN, "not your turn");
-	return REF_OK;
-}
-
-/* Validation of one resolved try against the turn state. */
-static int check_try(struct referee *r, move_t m, bool possible)
-{
-	if (refused_has(r, m))
-		return fail(r, REF_E_ALREADY_TRIED, "that try was refused already this turn");
-	if (r->must_capture && !(possible && is_pawn_capture(&r->b, m)))
-		return fail(r, REF_E_MUST_TRY_CAPTURE, "a pawn capture must be tried first");
-	return REF_OK;
-}
-
 enum outcome { OUT_PLAYED, OUT_ILLEGAL, OUT_IMPOSSIBLE };
-
-/* "O-O" / "O-O-O" for a castling attempt, "" for anything else. */
-static const char *castle_san(move_t m)
-{
-	if (move_kind(m) != MOVE_CASTLING)
-		return "";
-	return move_to(m) > move_from(m) ? "O-O" : "O-O-O";
-}
-
-/*
- * The legal move of the true board that an attempt means, or MOVE_NONE.
- * The attempt was read on the player's own board, where a diagonal pawn
- * step onto the en-passant square is an ordinary capture attempt: match
- * by squares (and promotion piece), and take the kind from the true board.
- */
-static move_t legal_match(const struct board *b, move_t m)
-{
-	struct movelist ml;
-	movegen_legal(b, &ml);
-	for (int i = 0; i < ml.n; i++) {
-		move_t l = ml.m[i];
-		if (move_is_drop(l) || move_is_drop(m)) {
-			if (l == m)
-				return l;
-			continue;
-		}
-		if (move_from(l) != move_from(m) || move_to(l) != move_to(m))
-			continue;
-		if (move_kind(l) == MOVE_PROMOTION &&
-		    (move_kind(m) != MOVE_PROMOTION || move_promo(l) != move_promo(m)))
-			continue;
-		return l;
-	}
-	return MOVE_NONE;
-}
 
 /* Rule on one validated try.  Cannot fail. */
 static enum outcome try_move(struct referee *r, int color, move_t m, bool possible, struct evlist *out,
@@ -600,14 +388,14 @@ static enum outcome try_move(struct referee *r, int color, move_t m, bool possib
 
 	/* A refused pawn capture frees the asker where one try is owed, not
 	 * where one must be played (berkeley_any): a move clears it there. */
-	if (possible && is_pawn_capture(&r->b, m) && r->rs->any_obliges != ANY_UNTIL_PLAYED)
+	if (possible && referee_is_pawn_capture(&r->b, m) && r->rs->any_obliges != ANY_UNTIL_PLAYED)
 		r->must_capture = false;
 	if (!possible && r->rs->impossible != IMPOSSIBLE_IS_ILLEGAL) {
 		e = ev_base(r, EV_IMPOSSIBLE, mover_of(color), color);
 		e.move = m;
 		/* No SAN: an impossible move has none, but castling, which names
 		 * no square, is told as the player wrote it. */
-		snprintf(e.san, sizeof e.san, "%s", castle_san(m));
+		snprintf(e.san, sizeof e.san, "%s", referee_castle_san(m));
 		evlist_push(out, &e);
 		if (r->rs->impossible == IMPOSSIBLE_PUBLIC) {
 			e = ev_base(r, EV_IMPOSSIBLE, others_of(color), color);
@@ -615,12 +403,12 @@ static enum outcome try_move(struct referee *r, int color, move_t m, bool possib
 		}
 		return OUT_IMPOSSIBLE;
 	}
-	move_t legal = possible ? legal_match(&r->b, m) : MOVE_NONE;
+	move_t legal = possible ? referee_legal_match(&r->b, m) : MOVE_NONE;
 	if (legal != MOVE_NONE) {
 		play(r, color, legal, out, captured, checked);
 		return OUT_PLAYED;
 	}
-	snprintf(san, sizeof san, "%s", castle_san(m));
+	snprintf(san, sizeof san, "%s", referee_castle_san(m));
 	if (possible) {
 		struct board own;
 		board_own_view(&r->b, color, &own);
@@ -675,9 +463,9 @@ static void after_move(struct referee *r, bool captured, bool checked, struct ev
 		bool possible;
 		char saved[sizeof r->err];
 		memcpy(saved, r->err, sizeof saved);
-		int st = resolve(r, s, q->text[q->next], &m, &possible);
+		int st = referee_resolve(r, s, q->text[q->next], &m, &possible);
 		memcpy(r->err, saved, sizeof saved);
-		if (st != REF_OK || refused_has(r, m)) {
+		if (st != REF_OK || referee_refused_has(r, m)) {
 			quiet_end(r, s, q->n - q->next, out);
 			return;
 		}
@@ -698,7 +486,7 @@ static void after_move(struct referee *r, bool captured, bool checked, struct ev
 int referee_begin(struct referee *r, struct evlist *out)
 {
 	if (r->begun)
-		return fail(r, REF_E_BAD_ARGUMENT, "referee_begin called twice");
+		return referee_fail(r, REF_E_BAD_ARGUMENT, "referee_begin called twice");
 	r->begun = true;
 	if (!check_end(r, out))
 		turn_start(r, out);
@@ -709,11 +497,11 @@ int referee_attempt(struct referee *r, int color, const char *text, struct evlis
 {
 	move_t m;
 	bool possible, captured = false, checked = false;
-	int st = check_turn(r, color);
+	int st = referee_check_turn(r, color);
 	if (st == REF_OK)
-		st = resolve(r, color, text, &m, &possible);
+		st = referee_resolve(r, color, text, &m, &possible);
 	if (st == REF_OK)
-		st = check_try(r, m, possible);
+		st = referee_check_try(r, m, possible);
 	if (st != REF_OK)
 		return st;
 	if (try_move(r, color, m, possible, out, &captured, &checked) == OUT_PLAYED)
@@ -726,14 +514,14 @@ static int resolve_list(struct referee *r, int color, const char *const *texts, 
                         bool *possible)
 {
 	if (texts == NULL || n == 0 || n > REFEREE_LIST_MAX)
-		return fail(r, REF_E_TOO_MANY, "a list holds 1 to 16 moves");
+		return referee_fail(r, REF_E_TOO_MANY, "a list holds 1 to 16 moves");
 	for (size_t i = 0; i < n; i++) {
-		int st = resolve(r, color, texts[i], &m[i], &possible[i]);
+		int st = referee_resolve(r, color, texts[i], &m[i], &possible[i]);
 		if (st != REF_OK)
 			return st;
 		for (size_t j = 0; j < i; j++)
-			if (same_try(m[j], m[i]))
-				return fail(r, REF_E_ALREADY_TRIED, "the same move twice in one list");
+			if (referee_same_try(m[j], m[i]))
+				return referee_fail(r, REF_E_ALREADY_TRIED, "the same move twice in one list");
 	}
 	return REF_OK;
 }
@@ -743,17 +531,17 @@ int referee_attempt_list(struct referee *r, int color, const char *const *texts,
 {
 	move_t m[REFEREE_LIST_MAX];
 	bool possible[REFEREE_LIST_MAX], captured = false, checked = false;
-	int st = check_turn(r, color);
+	int st = referee_check_turn(r, color);
 	if (st == REF_OK && !r->rs->preference_lists)
-		st = fail(r, REF_E_UNSUPPORTED, "this rule set takes one move at a time");
+		st = referee_fail(r, REF_E_UNSUPPORTED, "this rule set takes one move at a time");
 	if (st == REF_OK)
 		st = resolve_list(r, color, texts, n, m, possible);
 	if (st != REF_OK)
 		return st;
 	for (size_t i = 0; i < n; i++)
-		if (refused_has(r, m[i]))
-			return fail(r, REF_E_ALREADY_TRIED, "that try was refused already this turn");
-	if ((st = check_try(r, m[0], possible[0])) != REF_OK)
+		if (referee_refused_has(r, m[i]))
+			return referee_fail(r, REF_E_ALREADY_TRIED, "that try was refused already this turn");
+	if ((st = referee_check_try(r, m[0], possible[0])) != REF_OK)
 		return st;
 
 	for (size_t i = 0; i < n; i++) {
@@ -774,23 +562,23 @@ int referee_quiet(struct referee *r, int color, const char *const *texts, size_t
 {
 	move_t m;
 	bool possible, captured = false, checked = false;
-	int st = check_turn(r, color);
+	int st = referee_check_turn(r, color);
 	if (st == REF_OK && !r->rs->quiet_sequences)
-		st = fail(r, REF_E_UNSUPPORTED, "this rule set has no \"if quiet\" sequences");
+		st = referee_fail(r, REF_E_UNSUPPORTED, "this rule set has no \"if quiet\" sequences");
 	if (st == REF_OK && (texts == NULL || n == 0 || n > REFEREE_LIST_MAX))
-		st = fail(r, REF_E_TOO_MANY, "a sequence holds 1 to 16 moves");
+		st = referee_fail(r, REF_E_TOO_MANY, "a sequence holds 1 to 16 moves");
 	if (st == REF_OK)
-		st = resolve(r, color, texts[0], &m, &possible);
+		st = referee_resolve(r, color, texts[0], &m, &possible);
 	if (st == REF_OK)
-		st = check_try(r, m, possible);
+		st = referee_check_try(r, m, possible);
 	/* Later moves are resolved when their turn comes (the pieces will have
 	 * moved); now only their form is checked. */
 	for (size_t i = 1; st == REF_OK && i < n; i++) {
 		struct notation_parts parts;
 		if (texts[i] == NULL || strlen(texts[i]) > NOTATION_INPUT_MAX)
-			st = fail(r, REF_E_SYNTAX, "not a move: too long");
+			st = referee_fail(r, REF_E_SYNTAX, "not a move: too long");
 		else if (notation_lex(texts[i], &parts, NULL, 0) != NOTATION_OK)
-			st = fail(r, REF_E_SYNTAX, "not a move");
+			st = referee_fail(r, REF_E_SYNTAX, "not a move");
 	}
 	if (st != REF_OK)
 		return st;
@@ -814,15 +602,15 @@ int referee_quiet(struct referee *r, int color, const char *const *texts, size_t
 
 int referee_any(struct referee *r, int color, struct evlist *out)
 {
-	int st = check_turn(r, color);
+	int st = referee_check_turn(r, color);
 	if (st != REF_OK)
 		return st;
 	if (r->rs->pawn_info != PAWN_INFO_ASK)
-		return fail(r, REF_E_UNSUPPORTED, "this rule set has no \"any?\"");
+		return referee_fail(r, REF_E_UNSUPPORTED, "this rule set has no \"any?\"");
 	if (r->any_asked)
-		return fail(r, REF_E_ANY_ALREADY, "\"any?\" was asked already this turn");
+		return referee_fail(r, REF_E_ANY_ALREADY, "\"any?\" was asked already this turn");
 	if (r->rs->any_after_first_move && r->moves_made[color] == 0)
-		return fail(r, REF_E_ANY_TOO_EARLY, "\"any?\" only after your first move");
+		return referee_fail(r, REF_E_ANY_TOO_EARLY, "\"any?\" only after your first move");
 
 	r->any_asked = true;
 	if (r->rs->any_no_pawns_impossible && r->b.pieces[color][PAWN] == 0) {
@@ -845,18 +633,18 @@ int referee_any(struct referee *r, int color, struct evlist *out)
 int referee_notice(struct referee *r, int color)
 {
 	if (r->over)
-		return fail(r, REF_E_GAME_OVER, "the game is over");
+		return referee_fail(r, REF_E_GAME_OVER, "the game is over");
 	if (color != WHITE && color != BLACK)
-		return fail(r, REF_E_BAD_ARGUMENT, "bad colour");
+		return referee_fail(r, REF_E_BAD_ARGUMENT, "bad colour");
 	return REF_OK;
 }
 
 int referee_umpire_notice(struct referee *r)
 {
 	if (r->over)
-		return fail(r, REF_E_GAME_OVER, "the game is over");
+		return referee_fail(r, REF_E_GAME_OVER, "the game is over");
 	if (!r->begun)
-		return fail(r, REF_E_BAD_ARGUMENT, "the game has not begun");
+		return referee_fail(r, REF_E_BAD_ARGUMENT, "the game has not begun");
 	return REF_OK;
 }
 
@@ -869,7 +657,7 @@ int referee_umpire_end(struct referee *r, enum game_result result, enum game_rea
 	bool decided = result == RESULT_WHITE || result == RESULT_BLACK || result == RESULT_DRAW;
 	if (!(reason == REASON_ADJUDICATION && decided) &&
 	    !(reason == REASON_ABORTED && result == RESULT_NONE))
-		return fail(r, REF_E_BAD_ARGUMENT, "not an umpire's ending");
+		return referee_fail(r, REF_E_BAD_ARGUMENT, "not an umpire's ending");
 	game_over(r, result, reason, -1, out);
 	return REF_OK;
 }
@@ -878,17 +666,17 @@ int referee_end(struct referee *r, enum game_reason reason, int color, struct ev
 {
 	bool colored = color == WHITE || color == BLACK;
 	if (r->over)
-		return fail(r, REF_E_GAME_OVER, "the game is over");
+		return referee_fail(r, REF_E_GAME_OVER, "the game is over");
 	switch (reason) {
 	case REASON_RESIGNATION:
 	case REASON_ABANDONED:
 		if (!colored)
-			return fail(r, REF_E_BAD_ARGUMENT, "bad colour");
+			return referee_fail(r, REF_E_BAD_ARGUMENT, "bad colour");
 		game_over(r, color == WHITE ? RESULT_BLACK : RESULT_WHITE, reason, color, out);
 		return REF_OK;
 	case REASON_TIME:
 		if (!colored)
-			return fail(r, REF_E_BAD_ARGUMENT, "bad colour");
+			return referee_fail(r, REF_E_BAD_ARGUMENT, "bad colour");
 		if (board_can_mate(&r->b, !color))
 			game_over(r, color == WHITE ? RESULT_BLACK : RESULT_WHITE, reason, color, out);
 		else
@@ -899,11 +687,11 @@ int referee_end(struct referee *r, enum game_reason reason, int color, struct ev
 		return REF_OK;
 	case REASON_ABORTED:
 		if (r->moves_made[WHITE] > 0 && r->moves_made[BLACK] > 0)
-			return fail(r, REF_E_BAD_ARGUMENT, "both sides have moved: too late to abort");
+			return referee_fail(r, REF_E_BAD_ARGUMENT, "both sides have moved: too late to abort");
 		game_over(r, RESULT_NONE, reason, colored ? color : -1, out);
 		return REF_OK;
 	default:
-		return fail(r, REF_E_BAD_ARGUMENT, "not a reason to end a game from outside the board");
+		return referee_fail(r, REF_E_BAD_ARGUMENT, "not a reason to end a game from outside the board");
 	}
 }
 
@@ -918,11 +706,11 @@ void referee_possible(const struct referee *r, int color, struct movelist *out)
 	movegen_possible(&own, color, &all);
 	for (int i = 0; i < all.n; i++) {
 		move_t m = all.m[i];
-		if (refused_has(r, m))
+		if (referee_refused_has(r, m))
 			continue;
-		if (r->must_capture && !is_pawn_capture(&own, m))
+		if (r->must_capture && !referee_is_pawn_capture(&own, m))
 			continue;
-		if (ruled_out(r, m))
+		if (referee_ruled_out(r, m))
 			continue;
 		out->m[out->n++] = m;
 	}
