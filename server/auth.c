@@ -33,6 +33,7 @@
 
 #include "admin.h"
 #include "auth.h"
+#include "auth_priv.h"
 #include "config.h"
 #include "conn.h"
 #include "dispatch.h"
@@ -44,85 +45,6 @@
 #include "server.h"
 #include "store.h"
 #include "xmalloc.h"
-
-/* JOB_PASSWD verifies pw (the old password) and then hashes pw2 (the new
- * one) into hash2; JOB_HASH hashes pw for another module (auth_hash_for). */
-enum job_kind { JOB_REGISTER, JOB_LOGIN, JOB_PASSWD, JOB_HASH };
-
-struct job {
-	struct job *next;             /* queued / done list (under mu) */
-	struct job *pending_next;     /* the loop thread's list of every live job */
-	enum job_kind kind;
-	uint64_t conn;
-	json_t *id;                   /* loop thread only */
-	char name[32];                /* as struct store_user's */
-	int64_t user;                 /* login: the account, 0 if none (dummy hash) */
-	char *pw;                     /* a copy, wiped before free */
-	size_t pwlen;
-	char hash[KDF_ENCODED_MAX];   /* login: the stored hash; register: the new one */
-	bool disabled;                /* login: the account is disabled (told only after the password) */
-	bool must_change;             /* login: an admin reset the password (admin.h) */
-	bool completes_login;         /* passwd: from a connection a must_change login left waiting */
-	char *pw2;                    /* passwd: the new password, wiped before free */
-	size_t pw2len;
-	char hash2[KDF_ENCODED_MAX];  /* passwd: the new hash */
-	int result2;                  /* passwd: kdf_hash's rc for the new one */
-	char invite[KDF_DIGEST_HEX + 1];  /* register: the invite code's digest, "" if none */
-	json_t *req;                  /* JOB_HASH: the request, for done */
-	auth_hashed_fn done;          /* JOB_HASH */
-	int result;                   /* worker: kdf_verify's result, or kdf_hash's rc */
-	char host[GUARD_ADDR_MAX];    /* the client's address: its share of the queue (guard.h) */
-	int64_t round;                /* under mu: the round robin's turn it is hashed in */
-	char tried[LOG_ESCAPE_BUF];   /* login: the name as sent, escaped, for the log */
-	struct event *delay;          /* a failed login's answer, held login_failure_delay */
-	struct auth *owner;           /* for delay's callback */
-};
-
-/* A connection whose login found a password to change (users.must_change):
- * not logged in; `passwd` completes the login of this user. */
-struct conn_must_change {
-	uint64_t conn;
-	int64_t user;
-	char name[32];
-};
-
-/* Which token each logged-in connection holds, for logout. */
-struct conn_token {
-	uint64_t conn;
-	char digest[KDF_DIGEST_HEX + 1];
-};
-
-struct auth {
-	struct server *srv;
-	int ln;                                /* scrypt cost of new hashes */
-	char dummy[KDF_ENCODED_MAX];           /* what unknown users are verified against */
-
-	pthread_t threads[AUTH_WORKERS];
-	size_t nthreads;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	bool stop;                             /* under mu */
-	struct job *queued, **queued_tail;         /* under mu */
-	int64_t round;                         /* under mu: the turn of the last job taken */
-	struct job *done, **done_tail;         /* under mu */
-
-	struct job *pending;                   /* loop thread: every job not yet answered */
-	size_t npending;
-	int pipefd[2];
-	struct event *wake;
-	struct event *purge;
-	struct event *users_timer;             /* AUTH_USERS_CHECK_MS: users_check() */
-	int64_t users_version;                 /* server_state STORE_USERS_VERSION_KEY last seen */
-
-	struct conn_token *tokens;
-	size_t ntokens, captokens;
-
-	struct conn_must_change *changing;     /* logins waiting for `passwd` */
-	size_t nchanging, capchanging;
-
-	struct guard *guard;                   /* registration rate, login back-off (guard.h) */
-	struct guard_log_limit log_busy, log_refused;
-};
 
 /* --- validation ------------------------------------------------------------ */
 
@@ -302,7 +224,7 @@ static void token_remember(struct auth *a, uint64_t conn, const char *digest)
 }
 
 /* Take (and forget) the token digest of a connection; 0 if it had none. */
-static int token_take(struct auth *a, uint64_t conn, char *digest)
+int auth_token_take(struct auth *a, uint64_t conn, char *digest)
 {
 	for (size_t i = 0; i < a->ntokens; i++) {
 		if (a->tokens[i].conn == conn) {
@@ -315,7 +237,7 @@ static int token_take(struct auth *a, uint64_t conn, char *digest)
 }
 
 /* The must_change login waiting on conn, or NULL. */
-static struct conn_must_change *changing_find(struct auth *a, uint64_t conn)
+struct conn_must_change *auth_changing_find(struct auth *a, uint64_t conn)
 {
 	for (size_t i = 0; i < a->nchanging; i++)
 		if (a->changing[i].conn == conn)
@@ -323,16 +245,16 @@ static struct conn_must_change *changing_find(struct auth *a, uint64_t conn)
 	return NULL;
 }
 
-static void changing_forget(struct auth *a, uint64_t conn)
+void auth_changing_forget(struct auth *a, uint64_t conn)
 {
-	struct conn_must_change *m = changing_find(a, conn);
+	struct conn_must_change *m = auth_changing_find(a, conn);
 	if (m != NULL)
 		*m = a->changing[--a->nchanging];
 }
 
 static void changing_set(struct auth *a, uint64_t conn, int64_t user, const char *name)
 {
-	changing_forget(a, conn);
+	auth_changing_forget(a, conn);
 	if (a->nchanging == a->capchanging) {
 		/* Forget connections that are gone before growing. */
 		size_t k = 0;
@@ -351,7 +273,7 @@ static void changing_set(struct auth *a, uint64_t conn, int64_t user, const char
 bool auth_password_change_pending(struct conn *c)
 {
 	struct server *srv = conn_server(c);
-	return srv != NULL && srv->auth != NULL && changing_find(srv->auth, conn_id(c)) != NULL;
+	return srv != NULL && srv->auth != NULL && auth_changing_find(srv->auth, conn_id(c)) != NULL;
 }
 
 /* The token digest a connection logged in with, without forgetting it. */
@@ -363,18 +285,18 @@ static const char *token_of(struct auth *a, uint64_t conn)
 	return NULL;
 }
 
-static int64_t now_unix(void)
+int64_t auth_now_unix(void)
 {
 	return (int64_t)time(NULL);
 }
 
 /* A new session for user: token out (KDF_TOKEN_LEN + 1), digest out.
  * Returns a store status; the caller may be inside a transaction. */
-static int session_new(struct auth *a, int64_t user, char *token, char *digest)
+int auth_session_new(struct auth *a, int64_t user, char *token, char *digest)
 {
 	if (kdf_token_new(token) != 0 || kdf_token_digest(token, KDF_TOKEN_LEN, digest) != 0)
 		return STORE_ERROR;
-	return store_session_create(a->srv->store, user, digest, now_unix() + AUTH_SESSION_SECONDS);
+	return store_session_create(a->srv->store, user, digest, auth_now_unix() + AUTH_SESSION_SECONDS);
 }
 
 static int add_game_id(const struct store_game *g, void *arg)
@@ -386,7 +308,7 @@ static int add_game_id(const struct store_game *g, void *arg)
 /* Answer, then log the connection in.  with_games: login and resume list
  * the user's unfinished games (their game_state events follow, sent by
  * the login hooks that conn_set_user runs: after the answer). */
-static void login_done(struct auth *a, struct conn *c, json_t *id, int64_t user,
+void auth_login_done(struct auth *a, struct conn *c, json_t *id, int64_t user,
                        const char *name, const char *token, const char *digest, bool with_games)
 {
 	json_t *reply = json_pack("{s:s, s:s}", "user", name, "token", token);
@@ -403,16 +325,16 @@ static void login_done(struct auth *a, struct conn *c, json_t *id, int64_t user,
 		json_object_set_new(reply, "games", games);
 	}
 	token_remember(a, conn_id(c), digest);
-	changing_forget(a, conn_id(c));
+	auth_changing_forget(a, conn_id(c));
 	/* The admin's user list shows each account's last login (schema 8). */
-	if (store_user_seen(a->srv->store, user, now_unix(), conn_host(c)) == STORE_ERROR)
+	if (store_user_seen(a->srv->store, user, auth_now_unix(), conn_host(c)) == STORE_ERROR)
 		log_warnx("auth: recording the login of user=%lld: %s", (long long)user,
 		          store_error(a->srv->store));
 	dispatch_ok(c, id, reply);
 	conn_set_user(c, user, name);
 }
 
-static void reply_storage(struct auth *a, struct conn *c, json_t *id, const char *what)
+void auth_reply_storage(struct auth *a, struct conn *c, json_t *id, const char *what)
 {
 	log_msg(LOGL_ERROR, "auth: %s: %s", what, store_error(a->srv->store));
 	dispatch_error(c, id, PE_STORAGE, "the database refused; nothing was changed");
@@ -434,7 +356,7 @@ static void finish_register(struct auth *a, struct conn *c, struct job *j)
 	}
 	/* The account and its first session together, or neither. */
 	if (store_begin(st) != STORE_OK) {
-		reply_storage(a, c, j->id, "register");
+		auth_reply_storage(a, c, j->id, "register");
 		return;
 	}
 	rc = store_user_create(st, j->name, j->hash, 0, &user);
@@ -446,7 +368,7 @@ static void finish_register(struct auth *a, struct conn *c, struct job *j)
 	/* The code was checked before hashing; using it now, in the same
 	 * transaction, settles a race of two registrations for one code. */
 	if (rc == STORE_OK && j->invite[0] != '\0') {
-		rc = store_invite_use(st, j->invite, user, now_unix());
+		rc = store_invite_use(st, j->invite, user, auth_now_unix());
 		if (rc == STORE_NOT_FOUND) {
 			store_rollback(st);
 			dispatch_error(c, j->id, PE_BAD_INVITE, "that invite code is unknown, used or expired");
@@ -454,15 +376,15 @@ static void finish_register(struct auth *a, struct conn *c, struct job *j)
 		}
 	}
 	if (rc == STORE_OK)
-		rc = session_new(a, user, token, digest);
+		rc = auth_session_new(a, user, token, digest);
 	if (rc != STORE_OK || store_commit(st) != STORE_OK) {
 		store_rollback(st);
-		reply_storage(a, c, j->id, "register");
+		auth_reply_storage(a, c, j->id, "register");
 		return;
 	}
 	log_info("conn=%llu register user=%lld name=%s%s", (unsigned long long)j->conn,
 	         (long long)user, j->name, j->invite[0] != '\0' ? " invited" : "");
-	login_done(a, c, j->id, user, j->name, token, digest, false);
+	auth_login_done(a, c, j->id, user, j->name, token, digest, false);
 }
 
 /* A failed login is counted by the guard at once, and logged with the
@@ -500,7 +422,7 @@ static void finish_login(struct auth *a, struct conn *c, struct job *j)
 		         (unsigned long long)j->conn, (long long)j->user);
 		if (conn_user(c) != 0) {
 			char old[KDF_DIGEST_HEX + 1];
-			token_take(a, j->conn, old);
+			auth_token_take(a, j->conn, old);
 			conn_set_user(c, 0, NULL);
 		}
 		changing_set(a, j->conn, j->user, j->name);
@@ -508,15 +430,15 @@ static void finish_login(struct auth *a, struct conn *c, struct job *j)
 		                                "must_change_password", 1));
 		return;
 	}
-	if (session_new(a, j->user, token, digest) != STORE_OK) {
-		reply_storage(a, c, j->id, "login");
+	if (auth_session_new(a, j->user, token, digest) != STORE_OK) {
+		auth_reply_storage(a, c, j->id, "login");
 		return;
 	}
 	/* The success beside the failures: who logged in from where (audits,
 	 * and the order of hashing the fair queue gave, test_club.c). */
 	log_info("conn=%llu login ok addr=%s user=%s", (unsigned long long)j->conn, j->host,
 	         j->name);
-	login_done(a, c, j->id, j->user, j->name, token, digest, true);
+	auth_login_done(a, c, j->id, j->user, j->name, token, digest, true);
 }
 
 /* End the other sessions of user: see auth.h. */
@@ -535,7 +457,7 @@ int auth_end_sessions(struct server *srv, int64_t user, struct conn *keep, const
 		if (o == keep)
 			continue;
 		char dg[KDF_DIGEST_HEX + 1];
-		token_take(a, conn_id(o), dg);
+		auth_token_take(a, conn_id(o), dg);
 		conn_send(o, json_pack("{s:s, s:s}", "event", "session_ended", "reason", reason));
 		conn_close(o, reason);
 		n++;
@@ -566,7 +488,7 @@ static void finish_passwd(struct auth *a, struct conn *c, struct job *j)
 		return;
 	}
 	/* The connection may have logged out or in as someone else meanwhile. */
-	struct conn_must_change *m = changing_find(a, j->conn);
+	struct conn_must_change *m = auth_changing_find(a, j->conn);
 	bool waiting = m != NULL && m->user == j->user;
 	if (j->completes_login ? !waiting : conn_user(c) != j->user) {
 		dispatch_error(c, j->id, PE_NOT_LOGGED_IN, "log in first");
@@ -579,13 +501,13 @@ static void finish_passwd(struct auth *a, struct conn *c, struct job *j)
 	if (rc == STORE_OK)
 		rc = store_sessions_end_user(st, j->user, keep != NULL ? keep : "");
 	if (rc == STORE_OK && j->completes_login)
-		rc = session_new(a, j->user, token, digest);
+		rc = auth_session_new(a, j->user, token, digest);
 	if (rc != STORE_OK || store_commit(st) != STORE_OK) {
 		store_rollback(st);
 		if (rc == STORE_NOT_FOUND)
 			dispatch_error(c, j->id, PE_AUTH_FAILED, "the account is gone");
 		else
-			reply_storage(a, c, j->id, "passwd");
+			auth_reply_storage(a, c, j->id, "passwd");
 		return;
 	}
 	guard_login_ok(a->guard, j->host, mstime_mono());
@@ -594,7 +516,7 @@ static void finish_passwd(struct auth *a, struct conn *c, struct job *j)
 		if (o == c)
 			continue;
 		char dg[KDF_DIGEST_HEX + 1];
-		token_take(a, conn_id(o), dg);
+		auth_token_take(a, conn_id(o), dg);
 		conn_send(o, json_pack("{s:s, s:s}", "event", "session_ended", "reason",
 		                       "the password was changed"));
 		conn_close(o, "password changed");
@@ -604,7 +526,7 @@ static void finish_passwd(struct auth *a, struct conn *c, struct job *j)
 	         (unsigned long long)j->conn, (long long)j->user, j->name, ended,
 	         j->completes_login ? " (required)" : "");
 	if (j->completes_login)
-		login_done(a, c, j->id, j->user, j->name, token, digest, true);
+		auth_login_done(a, c, j->id, j->user, j->name, token, digest, true);
 	else
 		dispatch_ok(c, j->id, json_pack("{s:i}", "ended", ended));
 }
@@ -697,7 +619,7 @@ static void purge_cb(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	if (store_sessions_purge(a->srv->store, now_unix()) != STORE_OK)
+	if (store_sessions_purge(a->srv->store, auth_now_unix()) != STORE_OK)
 		log_warnx("auth: purging expired sessions: %s", store_error(a->srv->store));
 }
 
@@ -705,7 +627,7 @@ static void purge_cb(evutil_socket_t fd, short what, void *arg)
 
 /* Queue a hash for conn; answers `busy` itself and returns NULL when the
  * queue is full or the connection already waits for one. */
-static struct job *job_new(struct auth *a, struct conn *c, json_t *id, enum job_kind kind,
+struct job *auth_job_new(struct auth *a, struct conn *c, json_t *id, enum job_kind kind,
                            const char *pw, size_t pwlen)
 {
 	uint64_t cid = conn_id(c);
@@ -741,7 +663,7 @@ static struct job *job_new(struct auth *a, struct conn *c, json_t *id, enum job_
 	return j;
 }
 
-static void job_submit(struct auth *a, struct job *j)
+void auth_job_submit(struct auth *a, struct job *j)
 {
 	j->pending_next = a->pending;
 	a->pending = j;
@@ -753,495 +675,6 @@ static void job_submit(struct auth *a, struct job *j)
 	a->queued_tail = &j->next;
 	pthread_cond_signal(&a->cv);
 	pthread_mutex_unlock(&a->mu);
-}
-
-/* --- handlers ---------------------------------------------------------------- */
-
-/* A `retry_after` error: the error object says in how many seconds. */
-static void reply_retry(struct conn *c, json_t *id, int64_t wait_ms, const char *message)
-{
-	json_t *m = dispatch_error_msg(id, PE_RETRY_AFTER, message);
-	json_object_set_new(json_object_get(m, "error"), "retry_after",
-	                    json_integer((json_int_t)((wait_ms + 999) / 1000)));
-	conn_send(c, m);
-}
-
-static const char *str_field(json_t *req, const char *key, size_t *len)
-{
-	json_t *v = json_object_get(req, key);
-	if (!json_is_string(v)) {
-		*len = 0;
-		return NULL;
-	}
-	*len = json_string_length(v);
-	return json_string_value(v);
-}
-
-static void cmd_register(struct conn *c, json_t *id, json_t *req)
-{
-	struct auth *a = conn_server(c)->auth;
-	size_t nlen, plen;
-	const char *name = str_field(req, "user", &nlen);
-	const char *pw = str_field(req, "password", &plen);
-	size_t ilen;
-	const char *invite = str_field(req, "invite", &ilen);
-	char idigest[KDF_DIGEST_HEX + 1] = "";
-	struct job *j;
-	int64_t existing;
-	int rc;
-
-	/* The club's policy first (admin.h): a refusal names the policy, so
-	 * the client can explain what to do instead. */
-	const struct admin_policy *pol = admin_policy_of(a->srv);
-	if (pol->registration == ADMIN_REG_CLOSED) {
-		dispatch_error(c, id, PE_REGISTRATION_CLOSED,
-		               "registration is closed on this server; an admin creates accounts");
-		return;
-	}
-	if (pol->registration == ADMIN_REG_INVITE && invite == NULL) {
-		dispatch_error(c, id, PE_INVITE_REQUIRED,
-		               "this server registers by invitation; ask an admin for an invite code");
-		return;
-	}
-	if (pol->registration == ADMIN_REG_INVITE) {
-		rc = STORE_NOT_FOUND;
-		if (kdf_token_valid(invite, ilen) && kdf_token_digest(invite, ilen, idigest) == 0)
-			rc = store_invite_valid(a->srv->store, idigest, now_unix());
-		if (rc == STORE_ERROR) {
-			reply_storage(a, c, id, "register");
-			return;
-		}
-		if (rc != STORE_OK) {
-			dispatch_error(c, id, PE_BAD_INVITE, "that invite code is unknown, used or expired");
-			return;
-		}
-	}
-	if (auth_check_name(name, nlen) != PE_NONE) {
-		dispatch_error(c, id, PE_BAD_NAME,
-		               "names are %d to %d letters, digits, '_' or '-', not starting with "
-		               "\"%s\"", PROTO_NAME_MIN, PROTO_NAME_MAX, AUTH_GUEST_PREFIX);
-		return;
-	}
-	if (auth_check_password(name, pw, plen) != PE_NONE) {
-		dispatch_error(c, id, PE_WEAK_PASSWORD,
-		               "passwords are %d to %d bytes and not the user name",
-		               PROTO_PASSWORD_MIN, PROTO_PASSWORD_MAX);
-		return;
-	}
-	/* Fail fast on a taken name (the insert checks again after hashing). */
-	rc = store_user_get(a->srv->store, name, &existing, NULL, 0);
-	if (rc == STORE_OK) {
-		dispatch_error(c, id, PE_USER_EXISTS, "that name is taken");
-		return;
-	}
-	if (rc != STORE_NOT_FOUND) {
-		reply_storage(a, c, id, "register");
-		return;
-	}
-	/* register_per_hour: an attempt that reaches the hashing counts. */
-	int64_t wait = guard_register(a->guard, conn_host(c), mstime_mono());
-	if (wait > 0) {
-		log_info("conn=%llu register refused addr=%s retry_after_ms=%lld",
-		         (unsigned long long)conn_id(c), conn_host(c), (long long)wait);
-		reply_retry(c, id, wait, "too many registrations from your address; try again later");
-		return;
-	}
-	if ((j = job_new(a, c, id, JOB_REGISTER, pw, plen)) == NULL)
-		return;
-	memcpy(j->name, name, nlen);
-	j->name[nlen] = '\0';
-	memcpy(j->invite, idigest, sizeof j->invite);
-	job_submit(a, j);
-}
-
-static void cmd_login(struct conn *c, json_t *id, json_t *req)
-{
-	struct auth *a = conn_server(c)->auth;
-	size_t nlen, plen;
-	const char *name = str_field(req, "user", &nlen);
-	const char *pw = str_field(req, "password", &plen);
-	struct store_user u;
-	struct job *j;
-	int rc = STORE_NOT_FOUND;
-
-	if (name == NULL || pw == NULL) {
-		dispatch_error(c, id, PE_BAD_REQUEST, "user and password are required");
-		return;
-	}
-	/* A name that cannot exist still costs a hash below, like any
-	 * unknown name: the reply time tells nothing about accounts. */
-	if (nlen <= PROTO_NAME_MAX && strlen(name) == nlen)
-		rc = store_user_find(a->srv->store, name, &u);
-	if (rc == STORE_ERROR) {
-		reply_storage(a, c, id, "login");
-		return;
-	}
-	/* Inside a back-off window: refused at once, no hash spent (guard.h). */
-	int64_t wait = guard_login_check(a->guard, conn_host(c), rc == STORE_OK ? u.id : 0,
-	                                 mstime_mono());
-	if (wait > 0) {
-		char esc[LOG_ESCAPE_BUF];
-		unsigned more = 0;
-		if (guard_log_allow(a->guard, &a->log_refused, mstime_mono(), &more))
-			log_msg(LOGL_WARN, "conn=%llu login refused addr=%s user=%s retry_after_ms=%lld "
-			        "(%u like it not logged)", (unsigned long long)conn_id(c), conn_host(c),
-			        log_escape(name, nlen, esc, sizeof esc), (long long)wait, more);
-		OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
-		reply_retry(c, id, wait, "too many failed logins; try again later");
-		return;
-	}
-	if ((j = job_new(a, c, id, JOB_LOGIN, pw, plen)) == NULL)
-		return;
-	log_escape(name, nlen, j->tried, sizeof j->tried);
-	if (rc == STORE_OK && !u.guest && u.pwhash[0] != '\0' &&
-	    strlen(u.pwhash) < sizeof j->hash) {
-		j->user = u.id;
-		j->disabled = u.disabled != 0;
-		j->must_change = u.must_change != 0;
-		snprintf(j->name, sizeof j->name, "%s", u.name);   /* the registered spelling */
-		memcpy(j->hash, u.pwhash, strlen(u.pwhash) + 1);
-	} else {
-		j->user = 0;
-		memcpy(j->hash, a->dummy, sizeof j->hash);
-	}
-	OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
-	job_submit(a, j);
-}
-
-static void cmd_guest(struct conn *c, json_t *id, json_t *req)
-{
-	struct auth *a = conn_server(c)->auth;
-	struct store *st = a->srv->store;
-	char name[PROTO_NAME_MAX + 1], token[KDF_TOKEN_LEN + 1], digest[KDF_DIGEST_HEX + 1];
-	int64_t user = 0;
-	int rc = STORE_EXISTS;
-
-	(void)req;
-	if (!admin_policy_of(a->srv)->guests) {
-		dispatch_error(c, id, PE_GUESTS_DISABLED,
-		               "this server has no guest accounts; log in or register");
-		return;
-	}
-	/* guests_per_address: live guests (logged in now) from this address. */
-	int cap = guard_settings(a->guard)->guests_per_address;
-	if (cap > 0) {
-		size_t plen = strlen(AUTH_GUEST_PREFIX);
-		int live = 0;
-		for (struct conn *o = NULL; (o = conn_of_user(a->srv, 0, o)) != NULL;)
-			live += strcmp(conn_host(o), conn_host(c)) == 0 &&
-			        strncmp(conn_user_name(o), AUTH_GUEST_PREFIX, plen) == 0;
-		if (live >= cap) {
-			log_info("conn=%llu guest refused addr=%s live=%d", (unsigned long long)conn_id(c),
-			         conn_host(c), live);
-			dispatch_error(c, id, PE_RATE_LIMITED,
-			               "too many guests from your address (%d); register an account", cap);
-			return;
-		}
-	}
-	/* Random names; after a few collisions, longer ones. */
-	for (int i = 0; i < AUTH_GUEST_TRIES && rc == STORE_EXISTS; i++) {
-		int n = AUTH_GUEST_CHARS + 2 * (i / 4);
-		if (auth_guest_name(name, sizeof name, n) != 0) {
-			rc = STORE_ERROR;
-			break;
-		}
-		if (store_begin(st) != STORE_OK) {
-			rc = STORE_ERROR;
-			break;
-		}
-		rc = store_user_create(st, name, NULL, 1, &user);
-		if (rc == STORE_OK)
-			rc = session_new(a, user, token, digest);
-		if (rc == STORE_OK)
-			rc = store_commit(st) == STORE_OK ? STORE_OK : STORE_ERROR;
-		else
-			store_rollback(st);
-	}
-	if (rc != STORE_OK) {
-		reply_storage(a, c, id, "guest");
-		return;
-	}
-	log_info("conn=%llu guest user=%lld name=%s", (unsigned long long)conn_id(c),
-	         (long long)user, name);
-	login_done(a, c, id, user, name, token, digest, false);
-}
-
-static void cmd_resume(struct conn *c, json_t *id, json_t *req)
-{
-	struct auth *a = conn_server(c)->auth;
-	struct store *st = a->srv->store;
-	size_t tlen;
-	const char *token = str_field(req, "token", &tlen);
-	char digest[KDF_DIGEST_HEX + 1], name[PROTO_NAME_MAX + 8];
-	int64_t user = 0, now = now_unix();
-	int rc;
-
-	if (!kdf_token_valid(token, tlen)) {
-		dispatch_error(c, id, PE_AUTH_FAILED, "unknown or expired token");
-		return;
-	}
-	if (kdf_token_digest(token, tlen, digest) != 0) {
-		dispatch_error(c, id, PE_INTERNAL, "digest failed");
-		return;
-	}
-	rc = store_session_lookup(st, digest, now, &user);
-	if (rc == STORE_OK)
-		rc = store_user_name(st, user, name, sizeof name);
-	if (rc == STORE_OK && auth_user_role(a->srv, user) == AUTH_ROLE_NONE) {
-		dispatch_error(c, id, PE_ACCOUNT_DISABLED, "this account is disabled");
-		return;
-	}
-	if (rc == STORE_OK)
-		rc = store_session_touch(st, digest, now, now + AUTH_SESSION_SECONDS);
-	if (rc == STORE_NOT_FOUND) {
-		dispatch_error(c, id, PE_AUTH_FAILED, "unknown or expired token");
-		return;
-	}
-	if (rc != STORE_OK) {
-		reply_storage(a, c, id, "resume");
-		return;
-	}
-	login_done(a, c, id, user, name, token, digest, true);
-}
-
-static void cmd_logout(struct conn *c, json_t *id, json_t *req)
-{
-	struct auth *a = conn_server(c)->auth;
-	char digest[KDF_DIGEST_HEX + 1];
-
-	(void)req;
-	changing_forget(a, conn_id(c));
-	if (token_take(a, conn_id(c), digest) &&
-	    store_session_delete(a->srv->store, digest) == STORE_ERROR)
-		log_warnx("auth: revoking a session: %s", store_error(a->srv->store));
-	conn_set_user(c, 0, NULL);
-	dispatch_ok(c, id, NULL);
-}
-
-/*
- * passwd {old, new}: a logged-in user's own password, or the password a
- * must_change login is waiting on (then the answer completes the login).
- * The old password is verified like a login (the back-off applies: a
- * borrowed session cannot guess its way to the password).
- */
-static void cmd_passwd(struct conn *c, json_t *id, json_t *req)
-{
-	struct auth *a = conn_server(c)->auth;
-	size_t olen, nlen;
-	const char *old = str_field(req, "old", &olen);
-	const char *neu = str_field(req, "new", &nlen);
-	struct conn_must_change *m = changing_find(a, conn_id(c));
-	int64_t user = conn_user(c);
-	char name[32];
-	struct store_user u;
-	struct job *j;
-
-	if (user == 0 && m == NULL) {
-		dispatch_error(c, id, PE_NOT_LOGGED_IN, "log in first");
-		return;
-	}
-	if (user == 0) {
-		user = m->user;
-		snprintf(name, sizeof name, "%s", m->name);
-	} else {
-		snprintf(name, sizeof name, "%s", conn_user_name(c));
-	}
-	if (auth_check_password(name, neu, nlen) != PE_NONE ||
-	    (olen == nlen && memcmp(old, neu, nlen) == 0)) {
-		dispatch_error(c, id, PE_WEAK_PASSWORD,
-		               "passwords are %d to %d bytes, not the user name and not the old one",
-		               PROTO_PASSWORD_MIN, PROTO_PASSWORD_MAX);
-		return;
-	}
-	int rc = store_user_find(a->srv->store, name, &u);
-	if (rc == STORE_ERROR) {
-		reply_storage(a, c, id, "passwd");
-		return;
-	}
-	if (rc != STORE_OK || u.id != user || u.guest || u.pwhash[0] == '\0' ||
-	    strlen(u.pwhash) >= sizeof j->hash) {
-		OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
-		dispatch_error(c, id, PE_ILLEGAL_ACTION, "a guest has no password to change");
-		return;
-	}
-	if (u.disabled) {
-		OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
-		dispatch_error(c, id, PE_ACCOUNT_DISABLED, "this account is disabled");
-		return;
-	}
-	int64_t wait = guard_login_check(a->guard, conn_host(c), u.id, mstime_mono());
-	if (wait > 0) {
-		OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
-		reply_retry(c, id, wait, "too many failed logins; try again later");
-		return;
-	}
-	if ((j = job_new(a, c, id, JOB_PASSWD, old, olen)) == NULL) {
-		OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
-		return;
-	}
-	j->pw2 = xmalloc(nlen);
-	memcpy(j->pw2, neu, nlen);
-	j->pw2len = nlen;
-	j->user = u.id;
-	j->completes_login = conn_user(c) == 0;
-	snprintf(j->name, sizeof j->name, "%s", u.name);
-	log_escape(u.name, strlen(u.name), j->tried, sizeof j->tried);
-	memcpy(j->hash, u.pwhash, strlen(u.pwhash) + 1);
-	OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
-	job_submit(a, j);
-}
-
-bool auth_hash_for(struct conn *c, json_t *id, json_t *req, const char *pw, size_t pwlen,
-                   auth_hashed_fn done)
-{
-	struct auth *a = conn_server(c)->auth;
-	struct job *j = job_new(a, c, id, JOB_HASH, pw, pwlen);
-	if (j == NULL)
-		return false;
-	j->req = json_incref(req);
-	j->done = done;
-	job_submit(a, j);
-	return true;
-}
-
-static const struct field f_credentials[] = {
-	/* The name's own limits are checked by the handler, so that a long
-	 * name is `bad_name` (register) or `auth_failed` (login), not
-	 * `bad_request`. */
-	{ "user", F_STRING, 1, PROTO_LINE_MAX },
-	{ "password", F_STRING, 1, PROTO_PASSWORD_MAX },
-	{ NULL, 0, 0, 0 },
-};
-static const struct field f_register[] = {
-	{ "user", F_STRING, 1, PROTO_LINE_MAX },
-	{ "password", F_STRING, 1, PROTO_PASSWORD_MAX },
-	{ "invite", F_STRING, 0, PROTO_TOKEN_LEN * 2 },
-	{ NULL, 0, 0, 0 },
-};
-static const struct field f_passwd[] = {
-	{ "old", F_STRING, 1, PROTO_PASSWORD_MAX },
-	{ "new", F_STRING, 1, PROTO_PASSWORD_MAX },
-	{ NULL, 0, 0, 0 },
-};
-static const struct field f_none[] = {
-	{ NULL, 0, 0, 0 },
-};
-static const struct field f_resume[] = {
-	{ "token", F_STRING, 1, PROTO_TOKEN_LEN * 2 },
-	{ NULL, 0, 0, 0 },
-};
-
-const struct cmd auth_cmds[] = {
-	{ "register", CMD_NO_LOGIN, f_register, cmd_register },
-	{ "login", CMD_NO_LOGIN, f_credentials, cmd_login },
-	{ "guest", CMD_NO_LOGIN, f_none, cmd_guest },
-	{ "resume", CMD_NO_LOGIN, f_resume, cmd_resume },
-	{ "logout", 0, f_none, cmd_logout },
-	/* CMD_NO_LOGIN: a must_change login is not logged in (auth.h). */
-	{ "passwd", CMD_NO_LOGIN, f_passwd, cmd_passwd },
-	{ NULL, 0, NULL, NULL },
-};
-
-/* --- roles ------------------------------------------------------------------ */
-
-static const char *const role_names[] = {
-	[AUTH_ROLE_PLAYER] = "player", [AUTH_ROLE_UMPIRE] = "umpire", [AUTH_ROLE_ADMIN] = "admin",
-};
-
-const char *auth_role_name(int role)
-{
-	return role >= AUTH_ROLE_PLAYER && role <= AUTH_ROLE_ADMIN ? role_names[role] : NULL;
-}
-
-int auth_role_parse(const char *name)
-{
-	for (int r = AUTH_ROLE_PLAYER; r <= AUTH_ROLE_ADMIN; r++)
-		if (name != NULL && strcmp(role_names[r], name) == 0)
-			return r;
-	return AUTH_ROLE_NONE;
-}
-
-/* Read from the store at each question, not cached: a role or a disabled
- * flag changed by `kriegd user` counts from the next request on. */
-int auth_user_role(struct server *srv, int64_t uid)
-{
-	char role[8];
-	int disabled = 0, guest = 0;
-	if (uid <= 0 || store_user_role(srv->store, uid, role, sizeof role, &disabled, &guest) !=
-	                    STORE_OK)
-		return AUTH_ROLE_NONE;
-	if (disabled)
-		return AUTH_ROLE_NONE;
-	if (guest)
-		return AUTH_ROLE_PLAYER;   /* a guest is never privileged, whatever its row says */
-	int r = auth_role_parse(role);
-	return r == AUTH_ROLE_NONE ? AUTH_ROLE_PLAYER : r;
-}
-
-bool auth_user_is_bot(struct server *srv, int64_t uid)
-{
-	int bot = 0;
-	return uid > 0 && store_user_bot(srv->store, uid, &bot) == STORE_OK && bot;
-}
-
-/*
- * `kriegd user ...` (useradm.c) changes accounts from another process
- * while the daemon runs.  Rather than re-reading every logged-in account
- * every second, the daemon reads one row: the users table's trigger
- * (store.c, schema 6) bumps server_state "users_version" on every change
- * of a role, a disabled flag or a password.  Only when it moved are the
- * logged-in accounts looked at: a disabled one's connections are closed,
- * and the games module drops umpire chairs no longer held by right.
- */
-static void users_apply(struct auth *a);
-
-static void users_check(evutil_socket_t fd, short what, void *arg)
-{
-	struct auth *a = arg;
-	struct server *srv = a->srv;
-	int64_t v = 0;
-
-	(void)fd;
-	(void)what;
-	if (store_state_get(srv->store, STORE_USERS_VERSION_KEY, &v) == STORE_ERROR) {
-		log_warnx("auth: reading the users version: %s", store_error(srv->store));
-		return;
-	}
-	if (v == a->users_version)
-		return;
-	a->users_version = v;
-	users_apply(a);
-}
-
-void auth_reconfigure(struct server *srv)
-{
-	if (srv->auth != NULL && srv->cfg != NULL)
-		guard_reconfigure(srv->auth->guard, &srv->cfg->guard);
-}
-
-/* An admin's change over the protocol (admin.c) applies at once; the
- * version it bumped is then seen as known by the next users_check. */
-void auth_users_changed(struct server *srv)
-{
-	struct auth *a = srv->auth;
-	int64_t v = 0;
-	if (store_state_get(srv->store, STORE_USERS_VERSION_KEY, &v) == STORE_OK)
-		a->users_version = v;
-	users_apply(a);
-}
-
-static void users_apply(struct auth *a)
-{
-	struct server *srv = a->srv;
-	for (struct conn *c = NULL; (c = conn_of_user(srv, 0, c)) != NULL;) {
-		if (auth_user_role(srv, conn_user(c)) != AUTH_ROLE_NONE)
-			continue;
-		log_info("conn=%llu user=%lld disabled: closing", (unsigned long long)conn_id(c),
-		         (long long)conn_user(c));
-		conn_send(c, json_pack("{s:s}", "event", "account_disabled"));
-		conn_close(c, "account disabled");
-	}
-	games_users_changed(srv);
 }
 
 /* --- life ----------------------------------------------------------------- */
@@ -1283,7 +716,7 @@ struct auth *auth_new(struct server *srv)
 	}
 	a->wake = event_new(srv->base, a->pipefd[0], EV_READ | EV_PERSIST, wake_cb, a);
 	a->purge = event_new(srv->base, -1, EV_PERSIST, purge_cb, a);
-	a->users_timer = event_new(srv->base, -1, EV_PERSIST, users_check, a);
+	a->users_timer = event_new(srv->base, -1, EV_PERSIST, auth_users_check, a);
 	struct timeval utv = { AUTH_USERS_CHECK_MS / 1000, (AUTH_USERS_CHECK_MS % 1000) * 1000 };
 	if (store_state_get(srv->store, STORE_USERS_VERSION_KEY, &a->users_version) == STORE_ERROR)
 		log_warnx("auth: reading the users version: %s", store_error(srv->store));

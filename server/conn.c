@@ -42,6 +42,7 @@
 #include "xmalloc.h"
 
 #define CONNSET_BUCKETS 256
+#define CONNSET_USER_BUCKETS 64    /* first size of the user index; doubles with users */
 
 enum conn_state { CS_HANDSHAKE, CS_OPEN, CS_LINGER, CS_DEAD };
 
@@ -76,6 +77,8 @@ struct conn {
 	size_t paced_extra;        /* bytes in `paced` from plain conn_send (capped) */
 	TAILQ_ENTRY(conn) all;
 	TAILQ_ENTRY(conn) chain;
+	struct userconns *uc;      /* the user index's entry for `user` (NULL: user 0) */
+	TAILQ_ENTRY(conn) byuser;  /* in uc->conns */
 };
 
 /* One encoded line (with its '\n') waiting in a connection's paced queue. */
@@ -88,12 +91,30 @@ struct paced {
 
 TAILQ_HEAD(connlist, conn);
 
+/*
+ * The user index: each logged-in user's connections, so that fan-out to
+ * the addressees of an event (conn_of_user, several per try) costs the
+ * user's connections and not every connection of the daemon.  A
+ * connection is in the list of its user from conn_set_user() until it is
+ * freed (closing ones stay, skipped like in the walk over all, so a caller
+ * holding one can still step past it); the list is in id order, which is
+ * accept order.
+ */
+struct userconns {
+	int64_t user;
+	struct connlist conns;
+	struct userconns *next;    /* hash chain */
+};
+
 struct connset {
 	struct connlist all;
 	struct connlist buckets[CONNSET_BUCKETS];
 	size_t count;
 	size_t refusing;
 	uint64_t next_id;
+	struct userconns **users;  /* hash of the user index, nuserbuckets chains */
+	size_t nusers;
+	size_t nuserbuckets;       /* a power of two, >= nusers */
 };
 
 static void conn_teardown(struct conn *c, const char *reason, bool flush);
@@ -116,6 +137,8 @@ struct connset *connset_new(void)
 	for (size_t i = 0; i < CONNSET_BUCKETS; i++)
 		TAILQ_INIT(&set->buckets[i]);
 	set->next_id = 1;
+	set->nuserbuckets = CONNSET_USER_BUCKETS;
+	set->users = xcalloc(set->nuserbuckets, sizeof *set->users);
 	return set;
 }
 
@@ -124,12 +147,100 @@ static struct connlist *bucket_of(struct connset *set, uint64_t id)
 	return &set->buckets[id % CONNSET_BUCKETS];
 }
 
+/* User ids are small and sequential; the multiplication spreads them over
+ * the high bits, which the shift keeps. */
+static size_t user_hash(int64_t user, size_t nbuckets)
+{
+	uint64_t h = (uint64_t)user * UINT64_C(0x9E3779B97F4A7C15);
+
+	return (size_t)(h >> 32) & (nbuckets - 1);
+}
+
+static struct userconns *users_find(const struct connset *set, int64_t user)
+{
+	struct userconns *uc = set->users[user_hash(user, set->nuserbuckets)];
+
+	while (uc != NULL && uc->user != user)
+		uc = uc->next;
+	return uc;
+}
+
+/* Double the chains once there are as many users as chains. */
+static void users_grow(struct connset *set)
+{
+	size_t n = set->nuserbuckets * 2;
+	struct userconns **users = xcalloc(n, sizeof *users);
+
+	for (size_t i = 0; i < set->nuserbuckets; i++) {
+		struct userconns *uc, *next;
+		for (uc = set->users[i]; uc != NULL; uc = next) {
+			next = uc->next;
+			size_t b = user_hash(uc->user, n);
+			uc->next = users[b];
+			users[b] = uc;
+		}
+	}
+	free(set->users);
+	set->users = users;
+	set->nuserbuckets = n;
+}
+
+/* Put c in the list of c->user (not 0), at its place by id. */
+static void index_add(struct conn *c)
+{
+	struct connset *set = c->srv->conns;
+	struct userconns *uc = users_find(set, c->user);
+
+	if (uc == NULL) {
+		if (set->nusers >= set->nuserbuckets)
+			users_grow(set);
+		uc = xcalloc(1, sizeof *uc);
+		uc->user = c->user;
+		TAILQ_INIT(&uc->conns);
+		size_t b = user_hash(uc->user, set->nuserbuckets);
+		uc->next = set->users[b];
+		set->users[b] = uc;
+		set->nusers++;
+	}
+	/* Usually the newest: found from the tail at once. */
+	struct conn *at;
+	TAILQ_FOREACH_REVERSE(at, &uc->conns, connlist, byuser)
+		if (at->id < c->id)
+			break;
+	if (at != NULL)
+		TAILQ_INSERT_AFTER(&uc->conns, at, c, byuser);
+	else
+		TAILQ_INSERT_HEAD(&uc->conns, c, byuser);
+	c->uc = uc;
+}
+
+/* Take c out of its user's list; the user's entry goes with their last. */
+static void index_remove(struct conn *c)
+{
+	struct connset *set = c->srv->conns;
+	struct userconns *uc = c->uc;
+
+	if (uc == NULL)
+		return;
+	c->uc = NULL;
+	TAILQ_REMOVE(&uc->conns, c, byuser);
+	if (!TAILQ_EMPTY(&uc->conns))
+		return;
+	struct userconns **pp = &set->users[user_hash(uc->user, set->nuserbuckets)];
+	while (*pp != uc)
+		pp = &(*pp)->next;
+	*pp = uc->next;
+	set->nusers--;
+	free(uc);
+}
+
 static void conn_free(struct conn *c)
 {
 	struct connset *set = c->srv->conns;
 
 	TAILQ_REMOVE(&set->all, c, all);
 	TAILQ_REMOVE(bucket_of(set, c->id), c, chain);
+	index_remove(c);
 	set->count--;
 	if (c->refused)
 		set->refusing--;
@@ -158,6 +269,7 @@ void connset_free(struct server *srv)
 		return;
 	while ((c = TAILQ_FIRST(&set->all)) != NULL)
 		conn_free(c);
+	free(set->users);
 	free(set);
 	srv->conns = NULL;
 }
@@ -261,7 +373,12 @@ void conn_set_user(struct conn *c, int64_t user_id, const char *name)
 	bool login = user_id != 0 && user_id != c->user;
 	free(c->user_name);
 	c->user_name = NULL;
-	c->user = user_id;
+	if (user_id != c->user) {
+		index_remove(c);
+		c->user = user_id;
+		if (user_id != 0)
+			index_add(c);
+	}
 	if (user_id != 0)
 		c->user_name = xstrdup(name != NULL ? name : "");
 	if (login) {
@@ -430,17 +547,41 @@ void conn_send_paced(struct conn *c, json_t *msg)
 	pace_drain(c);
 }
 
+static bool conn_visible(const struct conn *c)
+{
+	return c->state == CS_OPEN && !c->leaving && c->user != 0;
+}
+
 struct conn *conn_of_user(struct server *srv, int64_t user, struct conn *prev)
 {
 	struct conn *c;
 
-	if (prev != NULL)
-		c = TAILQ_NEXT(prev, all);
-	else
-		c = srv->conns != NULL ? TAILQ_FIRST(&srv->conns->all) : NULL;
-	for (; c != NULL; c = TAILQ_NEXT(c, all))
-		if (c->state == CS_OPEN && !c->leaving && c->user != 0 &&
-		    (user == 0 || c->user == user))
+	if (srv->conns == NULL)
+		return NULL;
+	if (user == 0) {
+		/* Anyone: the walk over all (lobby's who, admin's counts). */
+		c = prev != NULL ? TAILQ_NEXT(prev, all) : TAILQ_FIRST(&srv->conns->all);
+		for (; c != NULL; c = TAILQ_NEXT(c, all))
+			if (conn_visible(c))
+				return c;
+		return NULL;
+	}
+	struct userconns *uc = users_find(srv->conns, user);
+	if (uc == NULL)
+		return NULL;
+	if (prev == NULL) {
+		c = TAILQ_FIRST(&uc->conns);
+	} else if (prev->uc == uc) {
+		c = TAILQ_NEXT(prev, byuser);
+	} else {
+		/* The caller logged prev out (or in as someone else) while it
+		 * held it: the next is the first of user's after it by id. */
+		TAILQ_FOREACH(c, &uc->conns, byuser)
+			if (c->id > prev->id)
+				break;
+	}
+	for (; c != NULL; c = TAILQ_NEXT(c, byuser))
+		if (conn_visible(c))
 			return c;
 	return NULL;
 }

@@ -61,7 +61,10 @@ void conn_set_user(struct conn *c, int64_t user_id, const char *name);
  * The connections logged in as user (0: as anyone), in accept order: the
  * first with prev NULL, then the one after prev, NULL after the last:
  *	for (struct conn *c = NULL; (c = conn_of_user(srv, user, c)) != NULL;)
- * The caller may send to or close the one it holds (frees are deferred).
+ * The caller may send to or close the one it holds (frees are deferred),
+ * or log it out or in as another user (the walk goes on with the next of
+ * `user` in accept order).  A per-user index: a walk costs the
+ * connections of that user; user 0 walks every connection.
  */
 struct conn *conn_of_user(struct server *srv, int64_t user, struct conn *prev);
 

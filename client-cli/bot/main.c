@@ -6,10 +6,19 @@
  *
  *   krieg-bot play HOST[:PORT] (--user U --password-file F | --guest) [options]
  *   krieg-bot arena --white L --black L --games N --rules R [--movetime MS]
- *                   [--server HOST:PORT | --kriegd PATH] [--local]
+ *                   [--max-plies N] [--server HOST:PORT [--umpire U --umpire-password-file F]
+ *                   | --kriegd PATH] [--local]
  *
+ * `play` answers challenges within its rule sets and time controls and,
+ * with --seek, keeps one seek open per rule set and time control while it
+ * has room for a game (--max-games).
+ *
+ * `arena` over the network plays through kriegd and attaches an umpire
+ * connection to each game, whose `board` events are the true position
+ * every ply: each bot's belief is measured against it before the bot
+ * acts on that ply (the truth reaches the measurement, never a bot).
  * `arena --local` plays in-process through the rules core (local.h) and
- * also measures how often each belief holds the true position.
+ * measures the same with the referee's board.
  */
 #include <errno.h>
 #include <fcntl.h>

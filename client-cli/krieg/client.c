@@ -621,8 +621,14 @@ static void response(struct client *c, const json_t *msg)
 		const char *text = json_string_value(json_object_get(err, "message"));
 		c->errors++;
 		snprintf(c->refused_code, sizeof c->refused_code, "%s", code ? code : "");
-		client_out(c, "%s refused: %s (%s)", known && p.cmd ? p.cmd->name : "request",
-		           text ? text : "no reason given", code ? code : "error");
+		char why[512];
+		snprintf(why, sizeof why, "%s refused: %s (%s)", known && p.cmd ? p.cmd->name : "request",
+		         text ? text : "no reason given", code ? code : "error");
+		words_clean(why, why, sizeof why);   /* one line, whatever the server wrote */
+		if (c->batch && c->print)
+			c->print(c->ctx, why);   /* --batch fails with a reason (stderr), not silently */
+		else
+			client_out(c, "%s", why);
 		if (code && strcmp(code, "password_change_required") == 0)
 			client_out(c, "%s", CLIENT_PASSWD_HINT);
 		if (known && p.cmd && p.cmd->refused)
@@ -974,6 +980,8 @@ int client_command(struct client *c, const char *line)
 	struct cgame *g = client_current(c);
 	if (!g && cmd.entry->game && cmd_is_local(&cmd))
 		return client_error(c, "no current game");   /* a request says more (cmd_request) */
+	if (c->confirm != cmd.type)
+		c->confirm = CMD_NONE;   /* a question asked is forgotten at any other command */
 	struct pending p = { .cmd = cmd.entry, .game = g ? g->id : -1 };
 	int rc = cmd.entry->exec ? cmd.entry->exec(c, &cmd, &p) : 0;
 	if (rc == CLIENT_HANDLED)

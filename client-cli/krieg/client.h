@@ -99,6 +99,9 @@ struct client {
 	bool seat_focus;                    /* the prompt and `board` show the current seat, not the game */
 	char on_login[CMD_LINE_MAX];        /* a command run once logged in (krieg watch GAME), or "" */
 	long last_challenge;                /* offer id of the last challenge received, or -1 */
+	/* resign / abort asked once at a terminal: the same command again (on the same game) confirms */
+	enum cmd_type confirm;              /* CMD_NONE: nothing asked */
+	long confirm_game;
 	int errors;                         /* error responses and local errors so far */
 	char refused_code[32];              /* the last refusal's error code, for refused hooks */
 	char token[CLIENT_TOKEN_MAX + 1];   /* the session's resume token ("" = none) */

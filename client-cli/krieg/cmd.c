@@ -189,7 +189,11 @@ static int parse_adjudicate(struct cmd *c, char *err, size_t errlen)
 /* abort (a player's, of the current game) or abort REASON... (the umpire's, of the chair's game) */
 static int parse_abort(struct cmd *c, char *err, size_t errlen)
 {
-	if (c->raw[strspn(c->raw, " \t\r\n")] == '\0')
+	char w[CMD_ARG_MAX];
+	const char *rest = next_word(c->raw, w, sizeof w);
+	if (!strcmp(w, "--yes") && rest[strspn(rest, " \t\r\n")] == '\0')
+		c->yes = true;   /* the player's abort, unasked */
+	if (c->yes || c->raw[strspn(c->raw, " \t\r\n")] == '\0')
 		return 0;
 	c->type = CMD_UMPIRE_ABORT;
 	return take_text(c, c->raw, NULL, err, errlen);
@@ -243,6 +247,15 @@ static int parse_view_file(struct cmd *c, char *err, size_t errlen)
 			return failf(err, errlen, "usage: %s", usage);
 		}
 	}
+	return 0;
+}
+
+/* resign [--yes] */
+static int parse_yes(struct cmd *c, char *err, size_t errlen)
+{
+	if (c->argc == 1 && strcmp(c->argv[0], "--yes") != 0)
+		return failf(err, errlen, "usage: %s", c->entry->usage);
+	c->yes = c->argc == 1;
 	return 0;
 }
 
@@ -664,13 +677,38 @@ static int exec_user(struct client *cl, struct cmd *cmd, struct pending *p)
 	return 0;
 }
 
+/*
+ * resign / abort at a terminal: asked once; the same command again on the
+ * same game does it (client_command forgets the question at any other
+ * command).  --yes, --batch and a client without a terminal do not ask.
+ */
+static int confirm(struct client *cl, struct cmd *cmd, const char *what)
+{
+	struct cgame *g = client_current(cl);
+	if (!g || cmd->yes || !cl->interactive || cl->batch ||
+	    (cl->confirm == cmd->type && cl->confirm_game == g->id)) {
+		cl->confirm = CMD_NONE;
+		return 0;
+	}
+	cl->confirm = cmd->type;
+	cl->confirm_game = g->id;
+	client_out(cl, "%s game %ld against %s? Type \"%s\" again to confirm (\"%s --yes\" does it at once).", what,
+	           g->id, g->name[!g->color], cmd->entry->name, cmd->entry->name);
+	return CLIENT_HANDLED;
+}
+
+static int exec_resign(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	return confirm(cl, cmd, "Resign");
+}
+
 static int exec_abort(struct client *cl, struct cmd *cmd, struct pending *p)
 {
 	if (cmd->type == CMD_UMPIRE_ABORT)
 		return exec_chair(cl, cmd, p);
 	if (!client_current(cl) && client_chair(cl))
 		return client_error(cl, "abort: the umpire's abort gives its reason (abort REASON...)");
-	return 0;
+	return confirm(cl, cmd, "Abort");
 }
 
 static int exec_ghost(struct client *cl, struct cmd *cmd, struct pending *p)
@@ -1148,18 +1186,77 @@ static void done_history(struct client *c, const json_t *res, const struct pendi
 	}
 }
 
+#define POSSIBLE_WIDTH 76   /* the tries wrap before this column, between items */
+
+/* One try of `possible` (coordinates) as its group's item: the destination, "e8=Q" for a
+ * promotion, "b1-d2" when another piece of the group reaches the same square.  Its piece
+ * type, or PIECE_NONE for a form this client does not read (shown as it came). */
+static int possible_item(const struct board *own, const char *mv, bool from, char *out, size_t len)
+{
+	int f = strlen(mv) >= 4 ? square_parse((char[3]){ mv[0], mv[1], 0 }) : -1;
+	int t = strlen(mv) >= 4 ? square_parse((char[3]){ mv[2], mv[3], 0 }) : -1;
+	int type = f >= 0 && t >= 0 && (strlen(mv) == 4 || strlen(mv) == 5) ? piece_code_type(own->mailbox[f])
+	                                                                         : PIECE_NONE;
+	if (type == PIECE_NONE) {
+		snprintf(out, len, "%s", mv);
+		return PIECE_NONE;
+	}
+	snprintf(out, len, "%s%s%.2s%s%c", from ? (char[3]){ mv[0], mv[1], 0 } : "", from ? "-" : "", mv + 2,
+	         mv[4] ? "=" : "", mv[4] ? (char)toupper((unsigned char)mv[4]) : '\0');
+	return type;
+}
+
+/* possible: the tries grouped by piece ("N: c3 f3 | P: a3 a4 ..."), wrapped between items. */
 static void done_possible(struct client *c, const json_t *res, const struct pending *p)
 {
-	size_t i, n = 0;
-	json_t *x;
-	char line[2048] = "";
-	json_array_foreach(json_object_get(res, "moves"), i, x) {
-		int w = snprintf(line + n, sizeof line - n, "%s%s", n ? " " : "", json_string_value(x) ?: "?");
-		if (w < 0 || (size_t)w >= sizeof line - n)
-			break;
-		n += (size_t)w;
+	static const int order[] = { KING, QUEEN, ROOK, BISHOP, KNIGHT, PAWN, PIECE_NONE };
+	const struct cgame *g = client_game(c, p->game);
+	json_t *moves = json_object_get(res, "moves");
+	size_t i, n = json_array_size(moves);
+	if (n == 0 || !g) {
+		client_out(c, "You may try: %s", n ? "(this client does not follow the game)" : "(nothing)");
+		return;
 	}
-	client_out(c, "You may try: %s", n ? line : "(nothing)");
+	char line[256];   /* a line wraps before POSSIBLE_WIDTH; an item is under 80 */
+	size_t used = (size_t)snprintf(line, sizeof line, "You may try:");
+	bool first_group = true;
+	for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+		bool opened = false;
+		json_t *x;
+		json_array_foreach(moves, i, x) {
+			const char *mv = json_string_value(x);
+			char item[64], probe[64];
+			if (!mv || possible_item(&g->view.own, mv, false, probe, sizeof probe) != order[k])
+				continue;
+			/* two pieces of the group to one square: name where each comes from */
+			bool shared = false;
+			size_t j;
+			json_t *y;
+			json_array_foreach(moves, j, y) {
+				char other[64];
+				const char *mv2 = json_string_value(y);
+				if (j != i && mv2 && strncmp(mv, mv2, 2) != 0 &&
+				    possible_item(&g->view.own, mv2, false, other, sizeof other) == order[k] &&
+				    !strcmp(other, probe))
+					shared = true;
+			}
+			possible_item(&g->view.own, mv, shared, item, sizeof item);
+			char word[80];
+			if (!opened)
+				snprintf(word, sizeof word, "%s%c: %s", first_group ? "" : "| ",
+				         order[k] == PIECE_NONE ? '?' : "PNBRQK"[order[k]], item);
+			else
+				snprintf(word, sizeof word, "%s", item);
+			if (used + 1 + strlen(word) > POSSIBLE_WIDTH) {
+				client_out(c, "%s", line);
+				used = (size_t)snprintf(line, sizeof line, "   ");
+			}
+			used += (size_t)snprintf(line + used, sizeof line - used, " %s", word);
+			opened = true;
+			first_group = false;
+		}
+	}
+	client_out(c, "%s", line);
 }
 
 /* One announcement of a record, in words for someone reading it afterwards. */
@@ -1312,14 +1409,14 @@ static const struct cmd_entry cmd_table[] = {
 	  .request = req_move, .exec = exec_move, .usage = "quiet MOVE MOVE...        an \"if quiet\" sequence (nost)" },
 	{ .name = "any", .type = CMD_ANY, .game = true, .request = req_plain,
 	  .usage = "any                       ask \"any?\" (are there pawn captures?)" },
-	{ .name = "resign", .type = CMD_RESIGN, .game = true, .request = req_plain,
-	  .usage = "resign                    resign this game" },
+	{ .name = "resign", .type = CMD_RESIGN, .max = 1, .game = true, .parse = parse_yes, .request = req_plain,
+	  .exec = exec_resign, .usage = "resign [--yes]            resign this game (asked first, unless --yes)" },
 	{ .name = "draw", .type = CMD_DRAW, .max = 1, .game = true, .parse = parse_draw, .request = req_draw,
 	  .exec = exec_draw, .done = done_draw,
 	  .usage = "draw [offer|accept|decline]  offer a draw, or accept the pending offer" },
 	{ .name = "abort", .type = CMD_ABORT, .max = MANY, .verbatim = true, .parse = parse_abort,
 	  .request = req_abort, .exec = exec_abort, .done = done_umpire,
-	  .usage = "abort [REASON...]         abort before both sides have moved; umpire: end the chair's game, no result" },
+	  .usage = "abort [--yes|REASON...]   abort before both sides have moved (asked first); umpire: end the chair's game, no result" },
 	{ .name = "games", .type = CMD_GAMES, .request = req_plain, .done = done_games,
 	  .usage = "games                     your games" },
 	{ .name = "game", .type = CMD_GAME, .game = true, .request = req_plain, .done = client_game_answer,

@@ -85,6 +85,7 @@ struct cmd {
 	char result[8];                        /* adjudicate: "1-0", "0-1", "1/2-1/2" */
 	bool public_note;                      /* note --public */
 	char text[CMD_REASON_MAX + 1];         /* the reason, or the note's text */
+	bool yes;                              /* resign / abort --yes: no confirmation asked */
 };
 
 struct client;

@@ -273,6 +273,9 @@ START_TEST(batch_exit_status)
 	ck_assert_int_ne(run_batch(kd_port(d), "login nobody_here wrongpassword\nwho\n", &p), 0);
 	ck_assert_ptr_nonnull(strstr(p.obuf, "\"ok\":false"));
 	ck_assert_ptr_nonnull(strstr(p.obuf, "\"code\":\"auth_failed\""));
+	/* and a one-line reason on stderr, not a silent exit */
+	ck_assert_msg(strstr(p.ebuf, "krieg: login refused: ") && strstr(p.ebuf, "(auth_failed)\n"),
+	              "stderr: %s", p.ebuf);
 	proc_free(&p);
 
 	/* a local error (a move with no game) */
@@ -434,9 +437,21 @@ START_TEST(interactive_under_a_pty)
 	ck_assert_int_eq(stat(known, &kst), 0);
 	ck_assert_int_gt(kst.st_size, 64);
 	EXPECT(t, "krieg> ");
+	/* a password on the line is refused at a terminal (it would stay in the history) */
+	tty_type(t, "register alice_t sesame-sesame-42");
+	EXPECT(t, "not with the password on the line");
+	/* asked twice, never echoed; two that differ send nothing */
 	tty_type(t, "register alice_t");
 	EXPECT(t, "Password: ");
 	size_t before = t->len;
+	tty_type(t, "sesame-sesame-42");
+	EXPECT(t, "Password again: ");
+	tty_type(t, "sesame-sesame-43");
+	EXPECT(t, "the two passwords differ; nothing was sent");
+	tty_type(t, "register alice_t");
+	EXPECT(t, "Password: ");
+	tty_type(t, "sesame-sesame-42");
+	EXPECT(t, "Password again: ");
 	tty_type(t, "sesame-sesame-42");
 	EXPECT(t, "Logged in as alice_t");
 	ck_assert_msg(strstr(t->buf + before, "sesame") == NULL, "the password was echoed");
@@ -446,7 +461,7 @@ START_TEST(interactive_under_a_pty)
 	kc_ok(bob, kc_req(bob, "register", "{s:s, s:s}", "user", "bob_t", "password", "password123"));
 	kc_ok(bob, kc_req(bob, "challenge", "{s:s, s:s, s:s, s:b, s:{s:i, s:i}}", "user", "alice_t",
 	                  "rules", "icc", "color", "black", "rated", 0, "time", "base", 300, "inc", 0));
-	EXPECT(t, "bob_t challenges you");
+	EXPECT(t, "bob_t (1500?) challenges you: icc, 5+0, unrated, you play White.");
 	tty_type(t, "accept");
 	EXPECT(t, "you play White");
 	EXPECT(t, " 1  R  N  B  Q  K  B  N  R  1");
@@ -478,6 +493,13 @@ START_TEST(interactive_under_a_pty)
 	ck_assert(!saw_in_events(bob, "exd5"));
 	ck_assert(!saw_in_events(bob, "f6"));
 
+	/* resign asks first; anything else in between forgets the question */
+	tty_type(t, "resign");
+	EXPECT(t, "Resign game ");
+	EXPECT(t, "Type \"resign\" again to confirm");
+	tty_type(t, "board");
+	tty_type(t, "resign");
+	EXPECT(t, "Type \"resign\" again to confirm");
 	tty_type(t, "resign");
 	EXPECT(t, "White resigned");
 
@@ -767,7 +789,11 @@ START_TEST(reconnects_and_resumes_after_a_restart)
 	ck_assert_ptr_nonnull(t);
 	tty_start_with(t, port, "--trust-new");
 	EXPECT(t, "krieg> ");
-	tty_type(t, "register alice_r password123");
+	tty_type(t, "register alice_r");
+	EXPECT(t, "Password: ");
+	tty_type(t, "password123");
+	EXPECT(t, "Password again: ");
+	tty_type(t, "password123");
 	EXPECT(t, "Logged in as alice_r");
 
 	char *argv[] = { (char *)krieg_bin(), "--batch", addr, NULL };
@@ -778,7 +804,7 @@ START_TEST(reconnects_and_resumes_after_a_restart)
 	                 "wait game_start\n"
 	                 "wait moved\n"
 	                 "wait game_over 60\n");
-	EXPECT(t, "bob_r challenges you");
+	EXPECT(t, "bob_r (1500?) challenges you: icc, untimed, unrated, you play White.");
 	tty_type(t, "accept");
 	EXPECT(t, "you play White");
 	tty_type(t, "ghost place Nf6");
@@ -820,7 +846,7 @@ START_TEST(reconnects_and_resumes_after_a_restart)
 	tty_type(t, "exd5");
 	EXPECT(t, "You played exd5");
 	EXPECT(t, "White captured a pawn on d5");
-	tty_type(t, "resign");
+	tty_type(t, "resign --yes");
 	EXPECT(t, "White resigned");
 	ck_assert_int_eq(proc_finish(&bob2, RUN_TIMEOUT_MS), 0);
 	ck_assert_ptr_nonnull(strstr(bob2.obuf, "\"reason\":\"resignation\""));

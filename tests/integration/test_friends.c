@@ -15,6 +15,9 @@
  *   capture_and_check_marks_in_every_view  the mover is told "Nxe5",
  *                        "Bxf2+": live, after a resume, in record views
  *                        and PGN of every audience
+ *   lobby_comes_to_you   lobby_watch pushes seeks as they open and go, to
+ *                        watchers only, never challenges; a challenge
+ *                        carries its terms; cancel alone cancels the only offer
  */
 #include <check.h>
 #include <stdbool.h>

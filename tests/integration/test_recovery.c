@@ -541,6 +541,46 @@ START_TEST(clock_downtime)
 END_TEST
 
 /*
+ * The clock of the side to move never rises across restarts (no
+ * increment, no added time): White, to move, reads the clock after each of
+ * several kill -9 restarts made before the first heartbeat of the new run
+ * and before any action.  Each reading must be at most the one before.
+ * (The readings shown since the last reference point, here the previous
+ * restart, were given back when the heartbeat it charged up to was the
+ * previous run's.)
+ */
+START_TEST(clock_never_rises)
+{
+	struct kd *d = kd_start(fast_conf);
+	struct kp p[2];
+	json_int_t white, black, low[2];
+
+	kp_guest(d, &p[0]);
+	kp_guest(d, &p[1]);
+	json_int_t game = new_timed_game(&p[0], &p[1]);
+	game_clock(p[0].c, game, &low[WHITE], &low[BLACK]);
+	for (int i = 0; i < 6; i++) {
+		kc_close(p[0].c);
+		kc_close(p[1].c);
+		kd_crash_restart(d);
+		kp_resume(d, &p[0]);
+		kp_resume(d, &p[1]);
+		/* Some thinking shown to White, well inside the heartbeat's second. */
+		kt_sleep_ms(150);
+		game_clock(p[0].c, game, &white, &black);
+		ck_assert_msg(white <= low[WHITE], "restart %d: white's clock rose from %lld to %lld",
+		              i, (long long)low[WHITE], (long long)white);
+		ck_assert_int_eq(black, low[BLACK]);
+		low[WHITE] = white;
+	}
+	ck_assert_int_gt(low[WHITE], LOOP_BASE_S * 1000LL - 60000);
+	kc_close(p[0].c);
+	kc_close(p[1].c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
  * Recovered games start their abandonment grace (untimed_abandon_grace for
  * these untimed games): a player
  * who comes back keeps the game, one who does not loses it; when both stay
@@ -775,6 +815,7 @@ static Suite *recovery_suite(void)
 	tcase_set_timeout(tc, 240);
 	tcase_add_test(tc, flagged_record);
 	tcase_add_test(tc, clock_downtime);
+	tcase_add_test(tc, clock_never_rises);
 	tcase_add_test(tc, abandonment_after_restart);
 	tcase_add_test(tc, draw_offer_survives_restart);
 	tcase_add_test(tc, files_private);

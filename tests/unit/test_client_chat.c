@@ -317,6 +317,131 @@ START_TEST(the_lobby_comes_to_the_client)
 }
 END_TEST
 
+/* The answer to the last request sent: {"id":N,"ok":true} plus body (may be ""). */
+static void answer(struct client *c, const struct sink *s, const char *body)
+{
+	json_t *j = last_sent(s);
+	char line[4096];
+	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":true%s}", (long long)json_integer_value(json_object_get(j, "id")),
+	         body);
+	json_decref(j);
+	client_receive(c, line);
+}
+
+START_TEST(possible_grouped_by_piece)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s);
+	start_game(&c, 4, "white");
+	ck_assert_int_eq(client_command(&c, "possible"), 0);
+	answer(&c, &s, ",\"game\":4,\"moves\":[\"a2a3\",\"a2a4\",\"b1a3\",\"b1c3\",\"b2b3\",\"b2b4\",\"c2c3\","
+	               "\"c2c4\",\"d2d3\",\"d2d4\",\"e2e3\",\"e2e4\",\"f2f3\",\"f2f4\",\"g1f3\",\"g1h3\",\"g2g3\","
+	               "\"g2g4\",\"h2h3\",\"h2h4\"]");
+	ck_assert_ptr_nonnull(strstr(s.printed, "You may try: N: a3 c3 f3 h3 | P: a3 a4 b3 b4 c3 c4 d3 d4 e3 e4 f3"));
+	/* wrapped between items, never inside one: every line is short, and "h4" is whole */
+	const char *at = strstr(s.printed, "You may try:");
+	for (const char *l = at; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		ck_assert_int_le((int)strcspn(l, "\n"), 76);
+	ck_assert_ptr_nonnull(strstr(at, " h3 h4\n"));
+	client_free(&c);
+
+	/* two pieces of a kind to one square: each named by where it comes from; a promotion */
+	make_client(&c, &s);
+	client_receive(&c, "{\"event\":\"game_start\",\"game\":6,\"rules\":\"icc\",\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"color\":\"white\",\"rated\":false,"
+	                   "\"fen\":\"4k3/P7/8/8/8/8/8/N1N1K3 w - - 0 1\"}");
+	ck_assert_int_eq(client_command(&c, "possible"), 0);
+	answer(&c, &s, ",\"game\":6,\"moves\":[\"a1b3\",\"c1b3\",\"c1d3\",\"a7a8q\",\"e1d2\"]");
+	ck_assert_ptr_nonnull(strstr(s.printed, "You may try: K: d2 | N: a1-b3 c1-b3 d3 | P: a8=Q"));
+	client_free(&c);
+}
+END_TEST
+
+/* resign and abort ask first at a terminal; --yes, --batch and anything in between. */
+START_TEST(resign_asks_first)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s);
+	c.interactive = true;
+	start_game(&c, 4, "white");
+	int n = s.nsent;
+	ck_assert_int_eq(client_command(&c, "resign"), 0);
+	ck_assert_int_eq(s.nsent, n);
+	ck_assert_ptr_nonnull(strstr(s.printed, "Resign game 4 against bob? Type \"resign\" again to confirm"));
+	ck_assert_int_eq(client_command(&c, "board"), 0);   /* forgets the question */
+	ck_assert_int_eq(client_command(&c, "resign"), 0);
+	ck_assert_int_eq(s.nsent, n);
+	ck_assert_int_eq(client_command(&c, "resign"), 0);
+	ck_assert_int_eq(s.nsent, n + 1);
+	json_t *j = last_sent(&s);
+	ck_assert_str_eq(field(j, "type"), "resign");
+	json_decref(j);
+	ck_assert_int_eq(client_command(&c, "resign --yes"), 0);
+	ck_assert_int_eq(s.nsent, n + 2);
+	ck_assert_int_eq(client_command(&c, "resign now"), -1);
+	/* abort: the same; "abort --yes" is the player's, not an umpire's reason */
+	ck_assert_int_eq(client_command(&c, "abort"), 0);
+	ck_assert_int_eq(s.nsent, n + 2);
+	ck_assert_int_eq(client_command(&c, "abort --yes"), 0);
+	j = last_sent(&s);
+	ck_assert_str_eq(field(j, "type"), "abort");
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "game")), 4);
+	ck_assert_ptr_null(json_object_get(j, "reason"));
+	json_decref(j);
+	/* no terminal: no question */
+	c.interactive = false;
+	ck_assert_int_eq(client_command(&c, "resign"), 0);
+	ck_assert_int_eq(s.nsent, n + 4);
+	client_free(&c);
+}
+END_TEST
+
+static int ask_from_sink(void *ctx, const char *prompt, char *buf, size_t len)
+{
+	struct sink *s = ctx;
+	if (s->asked >= 4 || !s->answers[s->asked])
+		return -1;
+	snprintf(buf, len, "%s", s->answers[s->asked++]);
+	return 0;
+}
+
+START_TEST(register_asks_twice)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s);
+	c.interactive = true;
+	c.ask_password = ask_from_sink;
+	/* on the line at a terminal: refused, with the way to do it */
+	ck_assert_int_eq(client_command(&c, "register carol sesame-open"), -1);
+	ck_assert_ptr_nonnull(strstr(s.printed, "type \"register carol\" alone"));
+	ck_assert(cmd_has_secret("register carol sesame-open"));
+	ck_assert(cmd_has_secret("login carol sesame-open"));
+	ck_assert(!cmd_has_secret("register carol"));
+	ck_assert_int_eq(s.nsent, 0);
+	/* two that differ: nothing sent */
+	s.answers[0] = "sesame-open";
+	s.answers[1] = "sesame-opem";
+	ck_assert_int_eq(client_command(&c, "register carol"), -1);
+	ck_assert_int_eq(s.asked, 2);
+	ck_assert_int_eq(s.nsent, 0);
+	/* the same twice: sent */
+	s.asked = 0;
+	s.answers[1] = "sesame-open";
+	ck_assert_int_eq(client_command(&c, "register carol"), 0);
+	json_t *j = last_sent(&s);
+	ck_assert_str_eq(field(j, "password"), "sesame-open");
+	json_decref(j);
+	/* login asks once */
+	s.asked = 0;
+	ck_assert_int_eq(client_command(&c, "login carol"), 0);
+	ck_assert_int_eq(s.asked, 1);
+	client_free(&c);
+}
+END_TEST
+
 static Suite *chat_suite(void)
 {
 	Suite *s = suite_create("client_chat");
@@ -327,6 +452,9 @@ static Suite *chat_suite(void)
 	tcase_add_test(tc, welcome_says_what_waited);
 	tcase_add_test(tc, durations_in_words);
 	tcase_add_test(tc, the_lobby_comes_to_the_client);
+	tcase_add_test(tc, possible_grouped_by_piece);
+	tcase_add_test(tc, resign_asks_first);
+	tcase_add_test(tc, register_asks_twice);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -276,7 +276,7 @@ START_TEST(watching_and_umpire_actions)
 	/* all of them in the help */
 	static const char *const listed[] = { "live ", "watch GAME", "umpire GAME", "unwatch [GAME]", "pause [REASON...]",
 	                                      "unpause [REASON...]", "addtime COLOR SECONDS REASON...",
-	                                      "adjudicate RESULT REASON...", "abort [REASON...]",
+	                                      "adjudicate RESULT REASON...", "abort [--yes|REASON...]",
 	                                      "note [--public] TEXT..." };
 	for (size_t i = 0; i < sizeof listed / sizeof listed[0]; i++)
 		ck_assert_msg(strstr(cmd_help(), listed[i]), "%s not in the help", listed[i]);

@@ -1,0 +1,140 @@
+/*
+ * auth_roles.c — account roles, and the poll that applies account changes
+ * (a role, a disabled flag, a password) made while the daemon runs, by the
+ * offline `kriegd user` commands or an admin (auth_priv.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+#include <jansson.h>
+#include <openssl/crypto.h>
+#include <openssl/rand.h>
+
+#include "admin.h"
+#include "auth.h"
+#include "auth_priv.h"
+#include "config.h"
+#include "conn.h"
+#include "dispatch.h"
+#include "game.h"
+#include "guard.h"
+#include "kdf.h"
+#include "log.h"
+#include "mstime.h"
+#include "server.h"
+#include "store.h"
+#include "xmalloc.h"
+
+/* --- roles ------------------------------------------------------------------ */
+
+static const char *const role_names[] = {
+	[AUTH_ROLE_PLAYER] = "player", [AUTH_ROLE_UMPIRE] = "umpire", [AUTH_ROLE_ADMIN] = "admin",
+};
+
+const char *auth_role_name(int role)
+{
+	return role >= AUTH_ROLE_PLAYER && role <= AUTH_ROLE_ADMIN ? role_names[role] : NULL;
+}
+
+int auth_role_parse(const char *name)
+{
+	for (int r = AUTH_ROLE_PLAYER; r <= AUTH_ROLE_ADMIN; r++)
+		if (name != NULL && strcmp(role_names[r], name) == 0)
+			return r;
+	return AUTH_ROLE_NONE;
+}
+
+/* Read from the store at each question, not cached: a role or a disabled
+ * flag changed by `kriegd user` counts from the next request on. */
+int auth_user_role(struct server *srv, int64_t uid)
+{
+	char role[8];
+	int disabled = 0, guest = 0;
+	if (uid <= 0 || store_user_role(srv->store, uid, role, sizeof role, &disabled, &guest) !=
+	                    STORE_OK)
+		return AUTH_ROLE_NONE;
+	if (disabled)
+		return AUTH_ROLE_NONE;
+	if (guest)
+		return AUTH_ROLE_PLAYER;   /* a guest is never privileged, whatever its row says */
+	int r = auth_role_parse(role);
+	return r == AUTH_ROLE_NONE ? AUTH_ROLE_PLAYER : r;
+}
+
+bool auth_user_is_bot(struct server *srv, int64_t uid)
+{
+	int bot = 0;
+	return uid > 0 && store_user_bot(srv->store, uid, &bot) == STORE_OK && bot;
+}
+
+/*
+ * `kriegd user ...` (useradm.c) changes accounts from another process
+ * while the daemon runs.  Rather than re-reading every logged-in account
+ * every second, the daemon reads one row: the users table's trigger
+ * (store.c, schema 6) bumps server_state "users_version" on every change
+ * of a role, a disabled flag or a password.  Only when it moved are the
+ * logged-in accounts looked at: a disabled one's connections are closed,
+ * and the games module drops umpire chairs no longer held by right.
+ */
+static void users_apply(struct auth *a);
+
+void auth_users_check(evutil_socket_t fd, short what, void *arg)
+{
+	struct auth *a = arg;
+	struct server *srv = a->srv;
+	int64_t v = 0;
+
+	(void)fd;
+	(void)what;
+	if (store_state_get(srv->store, STORE_USERS_VERSION_KEY, &v) == STORE_ERROR) {
+		log_warnx("auth: reading the users version: %s", store_error(srv->store));
+		return;
+	}
+	if (v == a->users_version)
+		return;
+	a->users_version = v;
+	users_apply(a);
+}
+
+void auth_reconfigure(struct server *srv)
+{
+	if (srv->auth != NULL && srv->cfg != NULL)
+		guard_reconfigure(srv->auth->guard, &srv->cfg->guard);
+}
+
+/* An admin's change over the protocol (admin.c) applies at once; the
+ * version it bumped is then seen as known by the next auth_users_check. */
+void auth_users_changed(struct server *srv)
+{
+	struct auth *a = srv->auth;
+	int64_t v = 0;
+	if (store_state_get(srv->store, STORE_USERS_VERSION_KEY, &v) == STORE_OK)
+		a->users_version = v;
+	users_apply(a);
+}
+
+static void users_apply(struct auth *a)
+{
+	struct server *srv = a->srv;
+	for (struct conn *c = NULL; (c = conn_of_user(srv, 0, c)) != NULL;) {
+		if (auth_user_role(srv, conn_user(c)) != AUTH_ROLE_NONE)
+			continue;
+		log_info("conn=%llu user=%lld disabled: closing", (unsigned long long)conn_id(c),
+		         (long long)conn_user(c));
+		conn_send(c, json_pack("{s:s}", "event", "account_disabled"));
+		conn_close(c, "account disabled");
+	}
+	games_users_changed(srv);
+}
+

@@ -1,0 +1,294 @@
+/*
+ * test_conn.c — conn_of_user() (server/conn.h) over its per-user index,
+ * against a model: many users and connections attached over bufferevent
+ * pairs (conn_attach, no socket), logins, logouts, switches of user,
+ * closes (a kick's "send then close" while walking), frees, and the
+ * closed hooks, during which the leaving connection is skipped.  After
+ * every step each user's connections must be exactly the model's open
+ * ones of that user, in accept order, and user 0 must list every
+ * logged-in one.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+
+#include "check_main.h"
+#include "config.h"
+#include "conn.h"
+#include "log.h"
+#include "server.h"
+
+#define T_CONNS 600    /* more than the index's first size, so it grows */
+#define T_USERS 97
+#define T_STEPS 3000
+
+struct model {
+	struct conn *c;
+	struct bufferevent *far;
+	int64_t user;         /* 0: not logged in */
+	bool open;
+};
+
+static struct server srv;
+static struct model m[T_CONNS];
+static int nconns;
+
+static void world_new(void)
+{
+	log_set_level(LOGL_WARN);
+	srv = (struct server){ 0 };
+	srv.cfg = config_new();
+	ck_assert_ptr_nonnull(srv.base = event_base_new());
+	srv.conns = connset_new();
+	nconns = 0;
+}
+
+static void world_free(void)
+{
+	connset_free(&srv);
+	for (int i = 0; i < nconns; i++)
+		if (m[i].far != NULL)
+			bufferevent_free(m[i].far);
+	event_base_free(srv.base);
+	config_free(srv.cfg);
+}
+
+static int attach(void)
+{
+	struct bufferevent *pair[2];
+
+	ck_assert_int_lt(nconns, T_CONNS);
+	ck_assert_int_eq(bufferevent_pair_new(srv.base, 0, pair), 0);
+	struct conn *c = conn_attach(&srv, pair[0], "test");
+	m[nconns] = (struct model){ c, pair[1], 0, true };
+	return nconns++;
+}
+
+static int model_of(const struct conn *c)
+{
+	for (int i = 0; i < nconns; i++)
+		if (m[i].open && m[i].c == c)
+			return i;
+	return -1;
+}
+
+/* conn_of_user(user) walks exactly the model's open connections of user
+ * (any logged-in one for 0), in accept order. */
+static void check_user(int64_t user)
+{
+	struct conn *c = NULL;
+	int i = 0;
+
+	for (;;) {
+		while (i < nconns && !(m[i].open && m[i].user != 0 && (user == 0 || m[i].user == user)))
+			i++;
+		c = conn_of_user(&srv, user, c);
+		if (i == nconns) {
+			ck_assert_msg(c == NULL, "user %lld: an extra connection", (long long)user);
+			return;
+		}
+		ck_assert_msg(c == m[i].c, "user %lld: connection %d missing or out of order (got %d)",
+		              (long long)user, i, c != NULL ? model_of(c) : -2);
+		ck_assert_int_eq(conn_user(c), m[i].user);
+		i++;
+	}
+}
+
+static void check_all(void)
+{
+	for (int64_t u = 0; u <= T_USERS; u++)
+		check_user(u);
+	ck_assert_ptr_null(conn_of_user(&srv, T_USERS + 1000, NULL));
+}
+
+static void set_user(int i, int64_t user)
+{
+	conn_set_user(m[i].c, user, user != 0 ? "someone" : NULL);
+	m[i].user = user;
+}
+
+static void close_one(int i)
+{
+	conn_close(m[i].c, "test");
+	m[i].open = false;
+}
+
+/* The deferred frees run. */
+static void settle(void)
+{
+	event_base_loop(srv.base, EVLOOP_NONBLOCK);
+	event_base_loop(srv.base, EVLOOP_NONBLOCK);
+}
+
+/* The peer goes away (EOF): the connection, open or lingering, is torn
+ * down and freed, which takes it out of the index. */
+static void vanish(int i)
+{
+	/* A pair tells its partner EOF on a finishing flush, not on a free. */
+	size_t before = conn_count(&srv);
+	bufferevent_flush(m[i].far, EV_WRITE, BEV_FINISHED);
+	bufferevent_free(m[i].far);
+	m[i].far = NULL;
+	m[i].open = false;
+	settle();
+	ck_assert_uint_eq(conn_count(&srv), before - 1);
+}
+
+START_TEST(random_logins_logouts_closes)
+{
+	unsigned seed = 13;
+
+	world_new();
+	for (int i = 0; i < T_CONNS / 2; i++)
+		set_user(attach(), 1 + rand_r(&seed) % T_USERS);
+	check_all();
+	for (int step = 0; step < T_STEPS; step++) {
+		int i = (int)(rand_r(&seed) % (unsigned)nconns);
+		unsigned op = rand_r(&seed) % 9;
+		if (m[i].far == NULL)
+			op = 7;
+		else if (!m[i].open && op != 8)
+			op = 6;
+		switch (op) {
+		case 0: case 1: case 2:   /* log in (or in as someone else) */
+			set_user(i, 1 + rand_r(&seed) % T_USERS);
+			break;
+		case 3:                   /* the same user again: nothing moves */
+			set_user(i, m[i].user);
+			break;
+		case 4:                   /* log out */
+			set_user(i, 0);
+			break;
+		case 5:                   /* close (stays indexed until freed) */
+			close_one(i);
+			break;
+		case 6:
+			settle();
+			break;
+		case 7:                   /* a new connection, later in accept order */
+			if (nconns < T_CONNS)
+				set_user(attach(), rand_r(&seed) % 3 == 0 ? 0 : 1 + rand_r(&seed) % T_USERS);
+			break;
+		case 8:                   /* its peer goes away: freed */
+			vanish(i);
+			break;
+		}
+		if (step % 50 == 0 || op != 6)
+			check_user(m[i].user);
+		if (step % 200 == 0)
+			check_all();
+	}
+	settle();
+	check_all();
+	world_free();
+}
+END_TEST
+
+/* admin's kick: send to each and close it while walking; the walk still
+ * reaches every one, and afterwards none is left. */
+START_TEST(close_while_walking)
+{
+	world_new();
+	for (int i = 0; i < 40; i++)
+		set_user(attach(), i % 4 == 0 ? 7 : 1 + i % 3);
+	int n = 0;
+	for (struct conn *o = NULL; (o = conn_of_user(&srv, 7, o)) != NULL; n++) {
+		conn_send(o, json_pack("{s:s}", "event", "session_ended"));
+		close_one(model_of(o));
+	}
+	ck_assert_int_eq(n, 10);
+	ck_assert_ptr_null(conn_of_user(&srv, 7, NULL));
+	check_all();
+	settle();
+	check_all();
+	for (int i = 0; i < nconns; i++)
+		if (!m[i].open)
+			vanish(i);
+	check_all();
+	world_free();
+}
+END_TEST
+
+/* The one a caller holds is logged out, or in as someone else, mid-walk:
+ * the walk goes on with the next connection of the user it walks, by
+ * accept order, as the walk over all connections did. */
+START_TEST(user_changes_while_walking)
+{
+	world_new();
+	for (int i = 0; i < 30; i++)
+		set_user(attach(), i % 2 == 0 ? 5 : 6);
+	int n = 0, k = 0;
+	for (struct conn *o = NULL; (o = conn_of_user(&srv, 5, o)) != NULL; n++) {
+		ck_assert_int_eq(conn_user(o), 5);
+		int i = model_of(o);
+		ck_assert_int_eq(i, 2 * n);   /* every one of user 5, in order */
+		set_user(i, k++ % 2 == 0 ? 0 : 6);
+	}
+	ck_assert_int_eq(n, 15);
+	ck_assert_ptr_null(conn_of_user(&srv, 5, NULL));
+	check_all();
+	/* Logged back in, they take their places by accept order, not by
+	 * login order. */
+	for (int i = 28; i >= 0; i -= 2)
+		set_user(i, 5);
+	check_all();
+	world_free();
+}
+END_TEST
+
+/* During the closed hooks of a connection (logout, close) conn_of_user
+ * skips it: a module asks "was that the user's last connection?". */
+static int hook_calls, hook_others;
+
+static void count_others(struct server *s, struct conn *c)
+{
+	hook_calls++;
+	hook_others = 0;
+	for (struct conn *o = NULL; (o = conn_of_user(s, conn_user(c), o)) != NULL;) {
+		ck_assert_ptr_ne(o, c);
+		hook_others++;
+	}
+}
+
+START_TEST(closed_hooks_skip_the_leaving)
+{
+	world_new();
+	conn_hook_add(&srv, NULL, count_others);
+	int a = attach(), b = attach(), c = attach();
+	set_user(a, 9);
+	set_user(b, 9);
+	set_user(c, 9);
+	set_user(b, 0);
+	ck_assert_int_eq(hook_calls, 1);
+	ck_assert_int_eq(hook_others, 2);
+	set_user(a, 10);
+	ck_assert_int_eq(hook_calls, 2);
+	ck_assert_int_eq(hook_others, 1);
+	close_one(c);
+	ck_assert_int_eq(hook_calls, 3);
+	ck_assert_int_eq(hook_others, 0);
+	check_all();
+	settle();
+	check_all();
+	world_free();
+}
+END_TEST
+
+static Suite *conn_suite(void)
+{
+	Suite *s = suite_create("conn");
+	TCase *tc = tcase_create("conn_of_user");
+
+	tcase_add_test(tc, random_logins_logouts_closes);
+	tcase_add_test(tc, close_while_walking);
+	tcase_add_test(tc, user_changes_while_walking);
+	tcase_add_test(tc, closed_hooks_skip_the_leaving);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(conn_suite)
