@@ -16,6 +16,7 @@ static const char *const kind_names[ACTION_KIND_COUNT] = {
 	[ACTION_DRAW] = "draw", [ACTION_PAUSE] = "pause", [ACTION_UNPAUSE] = "unpause",
 	[ACTION_ADDTIME] = "addtime", [ACTION_ADJUDGE] = "adjudge", [ACTION_UABORT] = "uabort",
 	[ACTION_NOTE] = "note", [ACTION_SAY] = "say", [ACTION_SPEC] = "spec",
+	[ACTION_ADJOURN] = "adjourn", [ACTION_UNADJ] = "unadj",
 };
 
 const char *action_kind_name(int kind)
@@ -141,6 +142,15 @@ int referee_apply(struct referee *r, const struct action *a, struct evlist *out)
 			return referee_umpire_end(r, RESULT_NONE, REASON_ABORTED, out);
 		return referee_umpire_notice(r);
 	}
+	case ACTION_ADJOURN:
+		if (strcmp(a->text, "offer") != 0 && strcmp(a->text, "agree") != 0 &&
+		    strcmp(a->text, "decline") != 0)
+			return REF_E_BAD_ARGUMENT;
+		return referee_notice(r, a->color);
+	case ACTION_UNADJ:
+		if (a->text[0] != '\0')
+			return REF_E_BAD_ARGUMENT;
+		return referee_notice(r, a->color);
 	case ACTION_SAY:
 	case ACTION_SPEC: {
 		/* Words, never a ruling: the referee only checks the game is on. */
@@ -348,6 +358,29 @@ bool action_paused(bool paused, const struct action *a)
 	if (a->kind == ACTION_UNPAUSE)
 		return false;
 	return paused;
+}
+
+bool action_is_adjourn(int kind)
+{
+	return kind == ACTION_ADJOURN || kind == ACTION_UNADJ;
+}
+
+bool action_adjourned(bool adjourned, const struct action *a)
+{
+	if (a->kind == ACTION_ADJOURN && strcmp(a->text, "agree") == 0)
+		return true;
+	if (a->kind == ACTION_UNADJ)
+		return false;
+	return adjourned;
+}
+
+int action_adjourn_offer(int offer, const struct action *a, int plies_before, int plies_after)
+{
+	if (a->kind == ACTION_ADJOURN)
+		return strcmp(a->text, "offer") == 0 ? a->color : -1;
+	if (plies_after > plies_before && offer >= 0 && a->color != offer)
+		return -1;
+	return offer;
 }
 
 int action_draw_offer(int offer, const struct action *a, int plies_before, int plies_after)

@@ -47,6 +47,19 @@
  *                                the account that spoke) on the spectators'
  *                                channel: spectators and umpires only, never
  *                                a player of the live game
+ * Adjournment (game_cmd.c takes them; PROTOCOL.md "Adjournment"): notices
+ * like draw, the referee announces nothing for them and only checks the
+ * game is in progress and the colour; color is the player who acted:
+ *   adjourn  "offer"             an offer to adjourn, made to the opponent
+ *            "agree"             the opponent's offer taken: the game is
+ *                                adjourned (clocks stop, never abandoned)
+ *            "decline"           the opponent's offer refused
+ *   unadj    ""                  an adjourned game resumed: the side to
+ *                                move's clock runs again
+ * The server allows them only in a timed game, "agree"/"decline" only
+ * against a standing offer, unadj only while adjourned with both players
+ * connected; the record keeps only what was taken (action_adjourned,
+ * action_adjourn_offer give the state after each).
  * Later kinds are appended to the enum and the name table; stored names
  * never change.
  */
@@ -77,6 +90,8 @@ enum action_kind {
 	ACTION_NOTE,
 	ACTION_SAY,                  /* chat (the header comment, "Chat") */
 	ACTION_SPEC,
+	ACTION_ADJOURN,              /* adjournment (the header comment) */
+	ACTION_UNADJ,
 	ACTION_KIND_COUNT
 };
 
@@ -173,6 +188,20 @@ int action_set_umpire(struct action *a, int kind, int color, const struct action
 /* The pause rule: is the game paused after action a, given it was (paused)
  * before?  A pause pauses, an unpause resumes, everything else leaves it. */
 bool action_paused(bool paused, const struct action *a);
+
+/* ---- adjournment ---- */
+
+/* Is this kind adjournment's (adjourn, unadj)? */
+bool action_is_adjourn(int kind);
+
+/* The adjournment rule: is the game adjourned after action a, given it
+ * was (adjourned) before?  "adjourn agree" adjourns, unadj resumes. */
+bool action_adjourned(bool adjourned, const struct action *a);
+
+/* The adjourn-offer lapse rule, as action_draw_offer's: the colour with a
+ * standing offer to adjourn after a (-1 for none).  "adjourn offer" makes
+ * one; agree and decline end it; a move by the side it was made to lapses it. */
+int action_adjourn_offer(int offer, const struct action *a, int plies_before, int plies_after);
 
 /* ---- chat ---- */
 

@@ -578,6 +578,27 @@ static int apply_krieg(struct referee *r, struct alist *l, const char *body, str
 				return failf(err, errlen, "%s: [%%krieg] draw: offer or decline, not \"%.20s\"",
 				             where, text);
 			break;
+		case ACTION_ADJOURN:
+			/* adjourn offer|agree|decline white|black */
+			who = text + strcspn(text, " ");
+			if (*who)
+				*who++ = '\0';
+			if ((color = side_word(who)) < 0)
+				return failf(err, errlen, "%s: [%%krieg] adjourn: unknown side \"%.20s\"", where,
+				             who);
+			if (strcmp(text, "offer") != 0 && strcmp(text, "agree") != 0 &&
+			    strcmp(text, "decline") != 0)
+				return failf(err, errlen,
+				             "%s: [%%krieg] adjourn: offer, agree or decline, not \"%.20s\"", where,
+				             text);
+			break;
+		case ACTION_UNADJ:
+			/* unadj white|black */
+			if ((color = side_word(text)) < 0)
+				return failf(err, errlen, "%s: [%%krieg] unadj: unknown side \"%.20s\"", where,
+				             text);
+			text[0] = '\0';
+			break;
 		case ACTION_END:
 			/* end REASON [white|black] */
 			who = text + strcspn(text, " ");

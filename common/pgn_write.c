@@ -9,13 +9,27 @@
 /* ------------------------------------------------------------------ */
 /* the actions of a half-move                                          */
 
-/* [%krieg ACTION; ACTION] for actions [first, first + n). */
-static void render_krieg(const struct glog *g, size_t first, size_t n, struct sbuf *out)
+/* Does a filtered view hear action a?  Only chat is in a filtered view's
+ * [%krieg]: the players' words for everyone, the spectators' channel for
+ * the spectators (PROTOCOL.md "Chat"); the umpire's view has every action. */
+static bool heard(const struct action *a, unsigned view)
 {
-	sb_puts(out, "[%krieg");
+	if (view == AUD_UMPIRE)
+		return true;
+	return a->kind == ACTION_SAY || (a->kind == ACTION_SPEC && view == AUD_SPECTATOR);
+}
+
+/* [%krieg ACTION; ACTION] for the actions [first, first + n) view heard;
+ * in a filtered view, nothing when it heard none. */
+static void render_krieg(const struct glog *g, size_t first, size_t n, unsigned view,
+                         struct sbuf *out)
+{
+	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct action *a = &g->a[first + i];
-		sb_puts(out, i ? "; " : " ");
+		if (!heard(a, view))
+			continue;
+		sb_puts(out, k++ ? "; " : "[%krieg ");
 		sb_puts(out, action_kind_name(a->kind));
 		if (action_is_umpire(a->kind) || action_is_chat(a->kind)) {
 			/* An umpire's text, or chat, is free: escaped so it cannot
@@ -38,11 +52,14 @@ static void render_krieg(const struct glog *g, size_t first, size_t n, struct sb
 				if (*t != ' ' || (t[1] && t[1] != ' '))
 					sb_putn(out, t, 1);
 		}
-		if ((a->kind == ACTION_END || a->kind == ACTION_DRAW) &&
+		if ((a->kind == ACTION_END || a->kind == ACTION_DRAW || action_is_adjourn(a->kind)) &&
 		    (a->color == WHITE || a->color == BLACK))
 			sb_printf(out, " %s", pgn_color_word(a->color));
 	}
-	sb_puts(out, "]");
+	if (k > 0)
+		sb_puts(out, "]");
+	else if (view == AUD_UMPIRE)
+		sb_puts(out, "[%krieg]");   /* a move an "if quiet" sequence played (PGN.md) */
 }
 
 /* Can the half-move's actions be read back from its (K:...) block alone?
@@ -249,10 +266,11 @@ static void write_hm(const struct glog *g, size_t i, unsigned view, struct wrap 
 	pgn_render_info(g, hm, view, t);
 	sb_puts(t, ")");
 	cm_add(c, t->p, t->n);
-	if (view == AUD_UMPIRE && !is_default(g, hm)) {
+	if (view != AUD_UMPIRE || !is_default(g, hm)) {
 		sb_clear(t);
-		render_krieg(g, hm->act_first, hm->act_n, t);
-		cm_add(c, t->p, t->n);
+		render_krieg(g, hm->act_first, hm->act_n, view, t);
+		if (t->n)
+			cm_add(c, t->p, t->n);
 	}
 	sb_clear(t);
 	pgn_render_announcements(g, hm->ev_first, hm->ev_end, view, t);
@@ -300,11 +318,10 @@ int pgn_write(const struct pgn_header *h, const struct action *a, size_t n, unsi
 		write_hm(&g, i, view, &w, c, &t);
 
 	if (g.tr_act_first < g.na) {
-		if (view == AUD_UMPIRE) {
-			sb_clear(&t);
-			render_krieg(&g, g.tr_act_first, g.na - g.tr_act_first, &t);
+		sb_clear(&t);
+		render_krieg(&g, g.tr_act_first, g.na - g.tr_act_first, view, &t);
+		if (t.n)
 			cm_add(c, t.p, t.n);
-		}
 		sb_clear(&t);
 		pgn_render_announcements(&g, g.tr_ev_first, g.ev.n, view, &t);
 		cm_add_quoted(c, t.p);

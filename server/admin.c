@@ -119,6 +119,24 @@ static void reply_storage(struct conn *c, json_t *id, const char *what)
 	dispatch_error(c, id, PE_STORAGE, "the database refused; nothing was changed");
 }
 
+/* End an action's transaction (store_begin'd; rc: how its change went):
+ * add the audit row, commit, and log the row.  STORE_OK; else all of it
+ * rolled back and rc (STORE_ERROR if only the commit failed), for the
+ * caller to answer. */
+static int audit_commit(struct conn *c, int rc, const struct store_audit *row)
+{
+	struct store *st = conn_server(c)->store;
+
+	if (rc == STORE_OK)
+		rc = store_audit_add(st, row);
+	if (rc == STORE_OK && store_commit(st) == STORE_OK) {
+		audit_log(c, row);
+		return STORE_OK;
+	}
+	store_rollback(st);
+	return rc != STORE_OK ? rc : STORE_ERROR;
+}
+
 /* Write an action-less audit row (kick, broadcast, invite are their own
  * change): commit it and log it.  0, or -1 after answering `storage`. */
 static int audit_only(struct conn *c, json_t *id, const struct store_audit *row)
@@ -268,17 +286,14 @@ static void created(struct conn *c, json_t *id, json_t *req, const char *hash)
 		rc = store_user_set_password(st, user, hash, must_change);
 	if (rc == STORE_OK && strcmp(role, "player") != 0)
 		rc = store_user_set_role(st, name, role);
-	if (rc == STORE_OK)
-		rc = store_audit_add(st, &row);
-	if (rc != STORE_OK || store_commit(st) != STORE_OK) {
-		store_rollback(st);
+	rc = audit_commit(c, rc, &row);
+	if (rc != STORE_OK) {
 		if (rc == STORE_EXISTS)
 			dispatch_error(c, id, PE_USER_EXISTS, "that name is taken");
 		else
 			reply_storage(c, id, "user_create");
 		return;
 	}
-	audit_log(c, &row);
 	dispatch_ok(c, id, json_pack("{s:s, s:s, s:b}", "user", name, "role", role,
 	                             "must_change_password", must_change));
 }
@@ -339,14 +354,10 @@ static void set_disabled(struct conn *c, json_t *id, json_t *req, bool disabled)
 	int rc = store_begin(st);
 	if (rc == STORE_OK)
 		rc = store_user_set_disabled(st, u.name, disabled);
-	if (rc == STORE_OK)
-		rc = store_audit_add(st, &row);
-	if (rc != STORE_OK || store_commit(st) != STORE_OK) {
-		store_rollback(st);
+	if (audit_commit(c, rc, &row) != STORE_OK) {
 		reply_storage(c, id, "user_disable");
 		return;
 	}
-	audit_log(c, &row);
 	dispatch_ok(c, id, json_pack("{s:s, s:s}", "user", u.name, "state",
 	                             disabled ? "disabled" : "enabled"));
 	auth_users_changed(srv);
@@ -380,17 +391,14 @@ static void reset_done(struct conn *c, json_t *id, json_t *req, const char *hash
 		rc = store_user_set_password(st, u.id, hash, 1);
 	if (rc == STORE_OK)
 		rc = store_sessions_end_user(st, u.id, "");
-	if (rc == STORE_OK)
-		rc = store_audit_add(st, &row);
-	if (rc != STORE_OK || store_commit(st) != STORE_OK) {
-		store_rollback(st);
+	rc = audit_commit(c, rc, &row);
+	if (rc != STORE_OK) {
 		if (rc == STORE_NOT_FOUND)
 			dispatch_error(c, id, PE_NO_SUCH_USER, "no such user");
 		else
 			reply_storage(c, id, "user_reset");
 		return;
 	}
-	audit_log(c, &row);
 	int closed = auth_end_sessions(srv, u.id, NULL, "an admin reset your password");
 	dispatch_ok(c, id, json_pack("{s:s, s:b, s:i}", "user", u.name, "must_change_password", 1,
 	                             "closed", closed > 0 ? closed : 0));
@@ -444,14 +452,10 @@ static void cmd_user_role(struct conn *c, json_t *id, json_t *req)
 	int rc = store_begin(st);
 	if (rc == STORE_OK)
 		rc = store_user_set_role(st, u.name, role);
-	if (rc == STORE_OK)
-		rc = store_audit_add(st, &row);
-	if (rc != STORE_OK || store_commit(st) != STORE_OK) {
-		store_rollback(st);
+	if (audit_commit(c, rc, &row) != STORE_OK) {
 		reply_storage(c, id, "user_role");
 		return;
 	}
-	audit_log(c, &row);
 	dispatch_ok(c, id, json_pack("{s:s, s:s}", "user", u.name, "role", role));
 	auth_users_changed(srv);   /* chairs no longer held by right are given up */
 }
@@ -507,14 +511,10 @@ static void cmd_invite(struct conn *c, json_t *id, json_t *req)
 	int rc = store_begin(st);
 	if (rc == STORE_OK)
 		rc = store_invite_create(st, digest, conn_user(c), now, expires);
-	if (rc == STORE_OK)
-		rc = store_audit_add(st, &row);
-	if (rc != STORE_OK || store_commit(st) != STORE_OK) {
-		store_rollback(st);
+	if (audit_commit(c, rc, &row) != STORE_OK) {
 		reply_storage(c, id, "invite");
 		return;
 	}
-	audit_log(c, &row);
 	dispatch_ok(c, id, json_pack("{s:s, s:I}", "invite", code, "expires", (json_int_t)expires));
 }
 
@@ -632,10 +632,8 @@ static void cmd_invite_revoke(struct conn *c, json_t *id, json_t *req)
 	int rc = store_begin(st);
 	if (rc == STORE_OK)
 		rc = store_invite_revoke(st, iv->digest, now);
-	if (rc == STORE_OK)
-		rc = store_audit_add(st, &row);
-	if (rc != STORE_OK || store_commit(st) != STORE_OK) {
-		store_rollback(st);
+	rc = audit_commit(c, rc, &row);
+	if (rc != STORE_OK) {
 		if (rc == STORE_NOT_FOUND)
 			dispatch_error(c, id, PE_BAD_INVITE, "that invite code is already used, revoked "
 			               "or expired");
@@ -643,7 +641,6 @@ static void cmd_invite_revoke(struct conn *c, json_t *id, json_t *req)
 			reply_storage(c, id, "invite_revoke");
 		return;
 	}
-	audit_log(c, &row);
 	dispatch_ok(c, id, json_pack("{s:s%, s:s}", "digest", iv->digest,
 	                             (size_t)ADMIN_INVITE_PREFIX, "state", "revoked"));
 }

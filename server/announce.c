@@ -50,6 +50,21 @@ json_t *announce_notice(int64_t game, const struct action *a, int ply, json_t *c
 		*aud = ANNOUNCE_DRAW_AUDIENCE;
 		return announce_draw(game, a, clock);
 	}
+	if (action_is_adjourn(a->kind)) {
+		/* An offer or its refusal is between the players (as a draw's);
+		 * the clocks stopping or running again is everyone's news. */
+		const char *name = a->kind == ACTION_UNADJ ? "unadjourned"
+		                   : strcmp(a->text, "offer") == 0 ? "adjourn_offer"
+		                   : strcmp(a->text, "decline") == 0 ? "adjourn_declined"
+		                   : "adjourned";
+		bool public = a->kind == ACTION_UNADJ || strcmp(a->text, "agree") == 0;
+		*aud = public ? AUD_PUBLIC : ANNOUNCE_DRAW_AUDIENCE;
+		j = json_pack("{s:s, s:I, s:s, s:i}", "event", name, "game", (json_int_t)game, "by",
+		              a->color == WHITE ? "white" : "black", "ply", ply);
+		if (clock != NULL)
+			json_object_set(j, "clock", clock);
+		return j;
+	}
 	if (action_is_chat(a->kind)) {
 		/* A player's or a spectator's words: its own event, never the
 		 * umpire's voice; the spectators' channel never reaches a player. */

@@ -35,7 +35,9 @@ json_t *announce_event(int64_t game, const struct ruleset *rs, const struct even
 json_t *announce_draw(int64_t game, const struct action *a, json_t *clock);
 
 /* The notice of an action the referee announces nothing for: a draw
- * offer or decline (announce_draw), an umpire's clock pause, resumption,
+ * offer or decline (announce_draw), an offer to adjourn, its decline, an
+ * adjournment and its end (adjourn_offer and adjourn_declined to the
+ * players and umpires; adjourned and unadjourned to everyone), an umpire's clock pause, resumption,
  * added time or note, a player's or a spectator's chat (action.h: a
  * "chat" event, the players' channel to everyone, the spectators' to
  * spectators and umpires only); ply: the plies played when it was taken.

@@ -9,7 +9,9 @@
  *   tell {user, text}   one user to another who is online
  *   mute {user} / unmute {user}
  *                       the muting user no longer receives that user's
- *                       say and tell (kept in memory for the daemon's life)
+ *                       say, spec and tell, as a player or as a spectator
+ *                       (watch.c asks chat_speaker; kept in memory for
+ *                       the daemon's life)
  *
  * say and spec are actions of the game's record (action.h, ACTION_SAY and
  * ACTION_SPEC), taken by game_act like a move: stored with their time,
@@ -166,6 +168,24 @@ static void cmd_spec(struct conn *c, json_t *id, json_t *req)
 		return;
 	snprintf(line, sizeof line, "%s %s", conn_user_name(c), text);
 	game_act(g, ACTION_SPEC, -1, line, c, id, NULL);
+}
+
+int64_t chat_speaker(const struct game *g, const json_t *msg)
+{
+	const char *ev = json_string_value(json_object_get(msg, "event"));
+	if (g->gs->chat == NULL || ev == NULL || strcmp(ev, "chat") != 0)
+		return 0;   /* nobody has muted anyone yet: nothing to look up */
+	const char *channel = json_string_value(json_object_get(msg, "channel"));
+	if (channel && strcmp(channel, "game") == 0) {
+		const char *col = json_string_value(json_object_get(msg, "color"));
+		return col && strcmp(col, "black") == 0 ? g->user[BLACK] : g->user[WHITE];
+	}
+	/* A spectator's words: the account that spoke, by the name the record keeps. */
+	const char *name = json_string_value(json_object_get(msg, "user"));
+	struct store_user u;
+	if (name && store_user_find(g->gs->srv->store, name, &u) == STORE_OK)
+		return u.id;
+	return 0;
 }
 
 /* The user named in the request, or 0 (the error sent). */

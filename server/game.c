@@ -89,10 +89,14 @@
 
 #define GAME_ACTIONS_MAX 50000        /* record length held in memory per game */
 /* How often a daemon with live games records that it is alive (one small
- * row, store_state "alive_ms", through the batch): a restart charges the
- * side to move its thinking time up to the last heartbeat, never the
- * downtime after it (deploy/BACKUP.md).  A clean shutdown writes it last. */
+ * row, store_state "alive_ms", through the batch), as a lease reaching past
+ * the next one (RECOVER_ALIVE_LEASE_MS): a restart charges the side to
+ * move its thinking time up to the last lease, so never less than a
+ * reading it was shown, and at most the lease's margin of the downtime
+ * (deploy/BACKUP.md).  A clean shutdown writes its exact time last. */
 #define GAME_HEARTBEAT_MS 1000
+_Static_assert(RECOVER_ALIVE_LEASE_MS > GAME_HEARTBEAT_MS,
+               "a heartbeat's lease must reach past the next heartbeat");
 
 /* ---- small helpers -------------------------------------------------------- */
 
@@ -340,6 +344,7 @@ static struct game *game_alloc(struct games *gs, const struct store_game *info)
 	g->user[BLACK] = info->black;
 	g->rs = rs;
 	g->draw_offer = -1;
+	g->adjourn_offer = -1;
 	clock_init(&g->clock, info->base_ms, info->inc_ms, info->days);
 	g->ref = referee_fresh(g);
 	if (!g->ref) {
@@ -375,6 +380,8 @@ struct pending {
 	struct clock before_clock;
 	int before_offer;
 	bool before_paused;
+	bool before_adjourned;
+	int before_adjourn_offer;
 	size_t before_nacts;
 };
 
@@ -435,6 +442,11 @@ static void pending_failed(void *arg)
 		g->clock = p->before_clock;
 		g->draw_offer = p->before_offer;
 		g->paused = p->before_paused;
+		bool rearm = g->adjourned != p->before_adjourned;
+		g->adjourned = p->before_adjourned;
+		g->adjourn_offer = p->before_adjourn_offer;
+		if (rearm)
+			presence_rearm(g);
 		g->nacts = p->before_nacts;
 		g->seq = p->a.seq - 1;
 		if (game_rebuild(g) != 0)
@@ -520,6 +532,17 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		refusal = "the game is not paused";
 	else if (a.kind == ACTION_ADDTIME && !clock_timed(&g->clock))
 		refusal = "the game has no clock";
+	/* So is an adjournment (action.h, "Adjournment"): one stop at a time. */
+	else if (g->adjourned && (move_kind || a.kind == ACTION_PAUSE))
+		refusal = "the game is adjourned";
+	else if (action_is_adjourn(a.kind) && g->paused)
+		refusal = "the game is paused by the umpire";
+	else if (action_is_adjourn(a.kind) && (!clock_timed(&g->clock) || g->info.days > 0))
+		refusal = "only a game with a running clock can be adjourned";
+	else if (a.kind == ACTION_ADJOURN && g->adjourned)
+		refusal = "the game is adjourned already";
+	else if (a.kind == ACTION_UNADJ && !g->adjourned)
+		refusal = "the game is not adjourned";
 	if (refusal && !referee_over(g->ref)) {
 		if (c)
 			dispatch_error(c, id, PE_ILLEGAL_ACTION, "%s", refusal);
@@ -529,6 +552,8 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	struct clock before_clock = g->clock;
 	int before_offer = g->draw_offer;
 	bool before_paused = g->paused;
+	bool before_adjourned = g->adjourned;
+	int before_adjourn_offer = g->adjourn_offer;
 	int plies = referee_plies(g->ref);
 	struct pending *p = xcalloc(1, sizeof *p);
 	evlist_init(&p->out);
@@ -553,11 +578,23 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		clock_unpause(&g->clock, referee_side_to_move(g->ref), now);
 	else if (a.kind == ACTION_ADDTIME && action_umpire_parse(&a, &u) == REF_OK)
 		clock_add(&g->clock, a.color, (int64_t)u.seconds * 1000);
+	g->adjourn_offer = action_adjourn_offer(g->adjourn_offer, &a, plies, referee_plies(g->ref));
+	g->adjourned = action_adjourned(g->adjourned, &a);
+	if (g->adjourned != before_adjourned) {
+		/* The umpire's pause, for both players' sake: nobody is charged. */
+		if (g->adjourned)
+			clock_pause(&g->clock, now);
+		else
+			clock_unpause(&g->clock, referee_side_to_move(g->ref), now);
+		presence_rearm(g);
+	}
 
 	g->pending++;
 	p->before_clock = before_clock;
 	p->before_offer = before_offer;
 	p->before_paused = before_paused;
+	p->before_adjourned = before_adjourned;
+	p->before_adjourn_offer = before_adjourn_offer;
 	p->before_nacts = g->nacts;
 	if (p->over) {
 		p->result = referee_result(g->ref);
@@ -622,10 +659,11 @@ static const struct batch_ops alive_ops = {
 	.write = alive_write, .committed = alive_nop, .failed = alive_nop, .free = free,
 };
 
-static void alive_record(struct games *gs)
+/* "Alive until" now + lease_ms (recover.h; 0: a clean stop's exact time). */
+static void alive_record(struct games *gs, int64_t lease_ms)
 {
 	int64_t *t = xmalloc(sizeof *t);
-	*t = mstime_wall();
+	*t = mstime_wall() + lease_ms;
 	/* Its own group: no game's actions depend on it. */
 	batch_begin_action(gs->batch, &alive_ops, t, gs);
 }
@@ -636,7 +674,7 @@ static void heartbeat_cb(evutil_socket_t fd, short what, void *arg)
 	/* Only games with a clock need it; an idle daemon leaves the disk alone. */
 	for (struct game *g = gs->live; g; g = g->next)
 		if (clock_timed(&g->clock)) {
-			alive_record(gs);
+			alive_record(gs, RECOVER_ALIVE_LEASE_MS);
 			break;
 		}
 }
@@ -669,7 +707,7 @@ void games_free(struct games *gs)
 		return;
 	/* The clean-shutdown checkpoint: the clocks were running until now. */
 	if (gs->live && gs->srv->store)
-		alive_record(gs);
+		alive_record(gs, 0);
 	batch_free(gs->batch);   /* commits what is open; games are still there */
 	if (gs->heartbeat)
 		event_free(gs->heartbeat);
@@ -786,8 +824,14 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	a.clock_white_ms = clock_remaining(&g->clock, WHITE, now);
 	a.clock_black_ms = clock_remaining(&g->clock, BLACK, now);
 	a.ok = 1;
+	/* White's clock runs from here, maybe before this loop's next
+	 * heartbeat (none while no timed game was live): the lease covers it
+	 * (recover.h). */
 	if (store_game_action(st, &a) != STORE_OK ||
 	    (out.n && store_game_events(st, g->id, 1, out.v, out.n) != STORE_OK) ||
+	    (clock_timed(&g->clock) &&
+	     store_state_set(st, RECOVER_ALIVE_KEY, mstime_wall() + RECOVER_ALIVE_LEASE_MS)
+	             != STORE_OK) ||
 	    store_commit(st) != STORE_OK) {
 		evlist_free(&out);
 		game_free(g);
@@ -870,10 +914,12 @@ static void recovered_resume(void *arg, const struct store_game *info, struct re
 	g->seq = rr->last_seq;
 	g->draw_offer = rr->draw_offer;
 	g->paused = rr->paused;
+	g->adjourned = rr->adjourned;
+	g->adjourn_offer = rr->adjourn_offer;
 	if (rr->clock_ms[WHITE] >= 0)
 		clock_set(&g->clock, rr->clock_ms[WHITE], rr->clock_ms[BLACK]);
-	/* Paused by an umpire: it stays so, and nobody's clock runs. */
-	if (g->paused)
+	/* Paused by an umpire, or adjourned: it stays so, and nobody's clock runs. */
+	if (g->paused || g->adjourned)
 		clock_pause(&g->clock, mstime_mono());
 	else
 		clock_start(&g->clock, referee_side_to_move(g->ref), mstime_mono());

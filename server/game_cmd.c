@@ -251,6 +251,47 @@ static void cmd_draw(struct conn *c, json_t *id, json_t *req)
 	}
 }
 
+/* Adjournment (PROTOCOL.md "Adjournment"): offered, accepted and
+ * declined as a draw is; the clocks stop in game_act. */
+static void cmd_adjourn(struct conn *c, json_t *id, json_t *req)
+{
+	const char *action = json_string_value(json_object_get(req, "action"));
+	int color;
+	if (action == NULL)
+		action = "offer";
+	if (strcmp(action, "offer") != 0 && strcmp(action, "accept") != 0 &&
+	    strcmp(action, "decline") != 0) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "action must be offer, accept or decline");
+		return;
+	}
+	struct game *g = my_game(c, id, req, &color, cmd_adjourn);
+	if (!g)
+		return;
+	bool offered = g->adjourn_offer == !color;
+	if (strcmp(action, "offer") == 0)
+		/* Offering back is accepting. */
+		game_act(g, ACTION_ADJOURN, color, offered ? "agree" : "offer", c, id, NULL);
+	else if (!offered)
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "no offer to adjourn to %s", action);
+	else
+		game_act(g, ACTION_ADJOURN, color, strcmp(action, "accept") == 0 ? "agree" : "decline",
+		         c, id, NULL);
+}
+
+static void cmd_unadjourn(struct conn *c, json_t *id, json_t *req)
+{
+	int color;
+	struct game *g = my_game(c, id, req, &color, cmd_unadjourn);
+	if (!g)
+		return;
+	/* Both at the board, or the clock would run for an absent player. */
+	if (g->adjourned && conn_of_user(conn_server(c), g->user[!color], NULL) == NULL) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "the opponent is not connected");
+		return;
+	}
+	game_act(g, ACTION_UNADJ, color, "", c, id, NULL);
+}
+
 static void cmd_possible(struct conn *c, json_t *id, json_t *req)
 {
 	int color;
@@ -416,6 +457,11 @@ static const struct field f_quiet[] = {
 	{ "moves", F_STRINGS, 1, LIST_ITEMS_MAX },
 	{ NULL, 0, 0, 0 },
 };
+static const struct field f_adjourn[] = {
+	{ "game", F_INT, 1, GAME_ID_MAX },
+	{ "action", F_STRING, 0, 8 },
+	{ NULL, 0, 0, 0 },
+};
 static const struct field f_draw[] = {
 	{ "game", F_INT, 1, GAME_ID_MAX },
 	{ "action", F_STRING, 1, 8 },
@@ -433,6 +479,8 @@ const struct cmd game_cmds[] = {
 	{ "resign", 0, f_game, cmd_resign },
 	{ "draw", 0, f_draw, cmd_draw },
 	{ "abort", 0, f_game, cmd_abort },
+	{ "adjourn", 0, f_adjourn, cmd_adjourn },
+	{ "unadjourn", 0, f_game, cmd_unadjourn },
 	{ "games", 0, f_list, cmd_games },
 	{ "game", 0, f_view, cmd_game },
 	{ "possible", 0, f_game, cmd_possible },

@@ -49,7 +49,9 @@ struct game {
 	struct event *abandon_timer[2];
 	bool away[2];                /* the player's last connection dropped (game_presence.c) */
 	int64_t away_until[2];       /* when away: the abandonment deadline (wall ms), 0 for none */
-	bool adjourned;              /* both players agreed to adjourn: no clock, no abandonment */
+	bool adjourned;              /* both players agreed to adjourn (action_adjourned): no moves,
+	                              * no clock, no abandonment */
+	int adjourn_offer;           /* colour with a standing offer to adjourn, or -1 */
 	struct watcher *watchers;    /* spectator and umpire seats (watch.c) */
 	struct watch_delay *delay;   /* a delayed game's unreleased public stream (watch.c), or NULL */
 	bool dead;
@@ -140,6 +142,10 @@ struct chat;
 /* Does listener mute speaker (users)? */
 bool chat_muted(struct games *gs, int64_t listener, int64_t speaker);
 void chat_free(struct games *gs);
+/* The user who spoke a chat event msg of g (either channel), or 0 for a
+ * message that is no chat or when nobody has muted anyone: what the
+ * spectators' routing (watch.c) checks chat_muted against. */
+int64_t chat_speaker(const struct game *g, const json_t *msg);
 /* watch.c: does the connection hold a spectator's seat of g? */
 bool watch_is_spectator(const struct game *g, uint64_t conn);
 

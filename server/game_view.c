@@ -74,6 +74,11 @@ json_t *game_view_json(struct games *gs, const struct store_game *info,
 			json_object_set_new(j, "draw_offer", json_string(game_color_name(live->draw_offer)));
 		if (live->paused)   /* an umpire's pause stands (clock_pause) */
 			json_object_set_new(j, "paused", json_true());
+		if (live->adjourned)   /* the players adjourned it (PROTOCOL.md "Adjournment") */
+			json_object_set_new(j, "adjourned", json_true());
+		if (live->adjourn_offer >= 0)
+			json_object_set_new(j, "adjourn_offer",
+			                    json_string(game_color_name(live->adjourn_offer)));
 		if (live->away[!color]) {   /* the opponent is away (game_presence.c) */
 			json_t *aw = json_object();
 			if (live->away_until[!color] > 0)

@@ -180,6 +180,9 @@ static int replay_action(const struct store_action *a, void *arg)
 	res->last_at_ms = a->at_ms;
 	res->draw_offer = action_draw_offer(res->draw_offer, &act, plies, referee_plies(rp->ref));
 	res->paused = action_paused(res->paused, &act);
+	res->adjourned = action_adjourned(res->adjourned, &act);
+	res->adjourn_offer = action_adjourn_offer(res->adjourn_offer, &act, plies,
+	                                          referee_plies(rp->ref));
 	return 0;
 }
 
@@ -192,6 +195,7 @@ void recover_result_free(struct recover_result *r)
 	memset(r, 0, sizeof *r);
 	r->clock_ms[0] = r->clock_ms[1] = -1;
 	r->draw_offer = -1;
+	r->adjourn_offer = -1;
 }
 
 int recover_verify(struct store *st, const struct store_game *g, struct recover_result *out,
@@ -204,6 +208,7 @@ int recover_verify(struct store *st, const struct store_game *g, struct recover_
 	memset(out, 0, sizeof *out);
 	out->clock_ms[0] = out->clock_ms[1] = -1;
 	out->draw_offer = -1;
+	out->adjourn_offer = -1;
 	memset(&rp, 0, sizeof rp);
 	rp.res = out;
 	rp.err = err;
@@ -359,13 +364,16 @@ static int resume_point_cb(const struct store_umpire_action *u, void *arg)
 }
 
 /* Bring rr's clocks to where they stand at this restart (recover.h). */
-static void resume_clocks(struct store *st, const struct store_game *g, struct recover_result *rr,
-                          int64_t alive_ms)
+static bool resume_clocks(struct store *st, const struct store_game *g, struct recover_result *rr,
+                          int64_t alive_ms, int64_t now)
 {
 	struct clock clk;
 	if (rr->clock_ms[WHITE] < 0)
-		return;
+		return false;
 	clock_init(&clk, g->base_ms, g->inc_ms, g->days);
+	/* A lease reaching past this start (a quick restart) ends here. */
+	if (alive_ms > now)
+		alive_ms = now;
 	struct resume_point rp = { rr->last_seq, { rr->clock_ms[WHITE], rr->clock_ms[BLACK] },
 	                           rr->last_at_ms };
 	/* An earlier restart since the last action: its readings and time. */
@@ -373,7 +381,7 @@ static void resume_clocks(struct store *st, const struct store_game *g, struct r
 		log_warnx("game=%" PRId64 " earlier restarts unreadable: %s", g->id, store_error(st));
 	int mover = referee_side_to_move(rr->ref);
 	int64_t thought = alive_ms - rp.at_ms;
-	if (clock_timed(&clk) && thought > 0 && !rr->paused) {
+	if (clock_timed(&clk) && thought > 0 && !rr->paused && !rr->adjourned) {
 		rp.ms[mover] = rp.ms[mover] > thought ? rp.ms[mover] - thought : 0;
 		log_info("game=%" PRId64 " %s charged %" PRId64 " ms thought before the restart", g->id,
 		         mover == WHITE ? "white" : "black", thought);
@@ -381,7 +389,7 @@ static void resume_clocks(struct store *st, const struct store_game *g, struct r
 	rr->clock_ms[WHITE] = rp.ms[WHITE];
 	rr->clock_ms[BLACK] = rp.ms[BLACK];
 	if (!clock_timed(&clk))
-		return;
+		return false;
 	/* The clocks run again from now: a later restart (before the next
 	 * action) charges from here, not again across this downtime.  A
 	 * server umpire action, outside the players' record. */
@@ -393,6 +401,7 @@ static void resume_clocks(struct store *st, const struct store_game *g, struct r
 	u.at_ms = mstime_wall();
 	if (store_umpire_action(st, &u) != STORE_OK)
 		log_warnx("game=%" PRId64 " restart not recorded: %s", g->id, store_error(st));
+	return true;
 }
 
 struct start {
@@ -400,6 +409,8 @@ struct start {
 	const struct recover_ops *ops;
 	void *arg;
 	int64_t alive_ms;
+	int64_t now;       /* wall clock of this start */
+	bool timed;        /* a timed game resumed: its clock runs from now on */
 };
 
 static int start_cb(const struct store_game *g, void *arg)
@@ -416,7 +427,8 @@ static int start_cb(const struct store_game *g, void *arg)
 	}
 	if (rc != RECOVER_OK)
 		return 0;
-	resume_clocks(sp->st, g, &rr, sp->alive_ms);
+	if (resume_clocks(sp->st, g, &rr, sp->alive_ms, sp->now))
+		sp->timed = true;
 	sp->ops->resume(sp->arg, g, &rr);
 	recover_result_free(&rr);
 	return 0;
@@ -424,8 +436,15 @@ static int start_cb(const struct store_game *g, void *arg)
 
 int recover_games(struct store *st, const struct recover_ops *ops, void *arg)
 {
-	struct start sp = { st, ops, arg, 0 };
+	struct start sp = { st, ops, arg, 0, mstime_wall(), false };
 	if (store_state_get(st, RECOVER_ALIVE_KEY, &sp.alive_ms) == STORE_ERROR)
 		return -1;
-	return store_games_unfinished(st, start_cb, &sp) == STORE_OK ? 0 : -1;
+	if (store_games_unfinished(st, start_cb, &sp) != STORE_OK)
+		return -1;
+	/* The resumed clocks run from now, before the first heartbeat: the
+	 * first lease covers the readings shown until it (recover.h). */
+	if (sp.timed && store_state_set(st, RECOVER_ALIVE_KEY, mstime_wall() + RECOVER_ALIVE_LEASE_MS)
+	                        != STORE_OK)
+		log_warnx("alive lease not recorded: %s", store_error(st));
+	return 0;
 }

@@ -34,6 +34,14 @@ struct referee;
  * (game.c's heartbeat), and each restart's clock readings are a server
  * umpire action of this kind after the record's last action. */
 #define RECOVER_ALIVE_KEY "alive_ms"
+/* The heartbeat is a lease: each records "alive until" its time plus this
+ * (a heartbeat's period, GAME_HEARTBEAT_MS, and room for its commit), and
+ * so does a start with timed games and a game's start, before any clock
+ * reading goes out.  Every reading a player was shown is then within the
+ * stored lease, and a restart, charging the mover up to it, never hands
+ * back time a player saw run (deploy/BACKUP.md).  A clean stop records
+ * its exact time instead. */
+#define RECOVER_ALIVE_LEASE_MS 1500
 #define RECOVER_RESUME_KIND "resume"
 
 /* A verified replay: the rebuilt referee and what the live game needs. */
@@ -46,6 +54,8 @@ struct recover_result {
 	int64_t last_at_ms;            /* wall clock of the last action (ms since the epoch) */
 	int draw_offer;                /* colour with a standing draw offer, or -1 */
 	bool paused;                   /* an umpire's pause stands (action_paused) */
+	bool adjourned;                /* the players adjourned it (action_adjourned) */
+	int adjourn_offer;             /* colour with a standing offer to adjourn, or -1 */
 };
 
 enum recover_status {
@@ -86,8 +96,10 @@ struct recover_ops {
  * Start-up: verify every unfinished game and hand it to ops.  Clocks
  * resume from their readings at the last action (or at the last restart
  * since it), less the time the side to move thought while the daemon was
- * still alive (up to its last heartbeat, RECOVER_ALIVE_KEY); the downtime
- * after that is charged to nobody.  A game an umpire paused charges
+ * still alive (up to the lease of its last heartbeat, RECOVER_ALIVE_KEY,
+ * and never past this start); the downtime after that is charged to
+ * nobody.  A game an umpire paused (or the
+ * players adjourned) charges
  * nothing at all: its readings are those of the last action (the pause,
  * or added time during it), and it resumes paused.  The readings of this restart are
  * recorded (RECOVER_RESUME_KIND) so a later restart before the next action

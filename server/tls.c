@@ -25,7 +25,7 @@
 
 struct tls {
 	SSL_CTX *ctx;
-	char fingerprint[32 * 3];
+	char fingerprint[32 * 3];        /* 64 hex digits (ctx_build) */
 };
 
 int tls_log_errors(uint64_t conn_id, const char *what)
@@ -265,8 +265,11 @@ static SSL_CTX *ctx_build(const struct config *cfg, bool may_generate, char *fp,
 	X509 *x = SSL_CTX_get0_certificate(ctx);
 	fp[0] = '\0';
 	if (x != NULL && X509_digest(x, EVP_sha256(), md, &mdlen) == 1) {
-		for (unsigned int i = 0; i < mdlen && 3 * i + 3 <= fplen; i++)
-			snprintf(fp + 3 * i, fplen - 3 * i, i + 1 < mdlen ? "%02X:" : "%02X", md[i]);
+		/* The client's format (known servers file, its first-use prompt,
+		 * krieg(1)): 64 lower-case hex digits, so an operator compares
+		 * the two at a glance. */
+		for (unsigned int i = 0; i < mdlen && 2 * i + 3 <= fplen; i++)
+			snprintf(fp + 2 * i, fplen - 2 * i, "%02x", md[i]);
 	}
 	log_info("certificate cert=%s sha256=%s", cert, fp);
 	return ctx;

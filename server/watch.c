@@ -232,8 +232,10 @@ static bool released(const struct game *g, int ply)
 
 static void spectators_send(struct game *g, struct batch_action *ba, const json_t *msg)
 {
+	/* A spectator who muted the speaker does not receive their chat (chat.c). */
+	int64_t speaker = chat_speaker(g, msg);
 	for (struct watcher *w = g->watchers; w; w = w->next)
-		if (!w->umpire)
+		if (!w->umpire && !(speaker && chat_muted(g->gs, w->user, speaker)))
 			to_conn(ba, g->gs->srv, w->conn, json_deep_copy(msg));
 }
 

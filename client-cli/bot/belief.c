@@ -46,6 +46,9 @@ struct belief *belief_new(const struct ruleset *rs, const struct board *start, i
 	bel->cap = 64;
 	bel->h = xcalloc(bel->cap, sizeof *bel->h);
 	bel->h[0].b = *start;
+	/* As referee_new: crazykrieg's board sends captured men to reserves. */
+	if (rs->drops)
+		bel->h[0].b.crazy = 1;
 	bel->h[0].w = 1.0;
 	bel->h[0].x = heard_none;
 	bel->n = 1;
@@ -93,23 +96,30 @@ struct belief *belief_clone(const struct belief *bel)
 /*
  * Play legal move m on h->b and record what the umpire would tell us
  * (`me`) about it: the capture square as our audience hears it, the kind
- * where the rule set says it, and the check directions.
+ * where the rule set says it (crazykrieg: the exact man, a promoted one as
+ * the pawn it was), the man a drop put down, and the check directions.
  */
 static void play_predict(const struct ruleset *rs, int me, struct belief_hyp *h, move_t m)
 {
 	struct board *b = &h->b;
 	int mover = b->side, to = move_to(m);
 	int victim_sq = -1, victim_type = PIECE_NONE;
-	bool ep = move_kind(m) == MOVE_EN_PASSANT;
+	/* A drop's bits say nothing of a kind (board.h): ask first. */
+	bool drop = move_is_drop(m);
+	bool ep = !drop && move_kind(m) == MOVE_EN_PASSANT;
 	if (ep) {
 		victim_sq = mover == WHITE ? to - 8 : to + 8;
 		victim_type = PAWN;
-	} else if (move_kind(m) != MOVE_CASTLING && b->mailbox[to] != MAILBOX_EMPTY) {
+	} else if (!drop && move_kind(m) != MOVE_CASTLING && b->mailbox[to] != MAILBOX_EMPTY) {
 		victim_sq = to;
 		victim_type = piece_code_type(b->mailbox[to]);
+		if (b->crazy && (b->promoted >> to & 1))
+			victim_type = PAWN;
 	}
 	h->x = heard_none;
-	h->x.promo = rs->promotion_said && move_kind(m) == MOVE_PROMOTION;
+	h->x.promo = rs->promotion_said && !drop && move_kind(m) == MOVE_PROMOTION;
+	if (drop)
+		h->x.drop = captured_exact(move_drop_piece(m));
 	board_make(b, m);
 	if (victim_sq >= 0) {
 		if (ep && rs->ep == EP_SPLIT) {
@@ -120,7 +130,9 @@ static void play_predict(const struct ruleset *rs, int me, struct belief_hyp *h,
 		} else {
 			h->x.sq = (int8_t)victim_sq;
 		}
-		if (rs->capture_kind && !(ep && rs->ep == EP_SPLIT))
+		if (rs->capture_exact)
+			h->x.what = captured_exact(victim_type);
+		else if (rs->capture_kind && !(ep && rs->ep == EP_SPLIT))
 			h->x.what = victim_type == PAWN ? CAPTURED_PAWN : CAPTURED_PIECE;
 	}
 	if (board_checkers(b))
@@ -130,7 +142,8 @@ static void play_predict(const struct ruleset *rs, int me, struct belief_hyp *h,
 /* Does a candidate's prediction match what was heard? */
 static bool heard_same(const struct heard *x, const struct heard *y)
 {
-	if (x->promo != y->promo || x->sq != y->sq || x->chk[0] != y->chk[0] || x->chk[1] != y->chk[1])
+	if (x->promo != y->promo || x->drop != y->drop || x->sq != y->sq || x->chk[0] != y->chk[0] ||
+	    x->chk[1] != y->chk[1])
 		return false;
 	return x->sq < 0 || (x->what == y->what && x->ep == y->ep);
 }
@@ -140,18 +153,29 @@ static bool is_pawn_capture(const struct board *b, move_t m)
 	return piece_code_type(b->mailbox[move_from(m)]) == PAWN && (move_from(m) & 7) != (move_to(m) & 7);
 }
 
-/* Distinct tries (origin, destination) the side to move could make that the umpire would refuse. */
+/*
+ * Distinct tries (origin, destination) the side to move could make that
+ * the umpire would refuse.  A drop's try is its square, whatever the man
+ * (RULESETS.md, crazykrieg), so the drops onto one square count once.
+ */
 static int refusable_tries(const struct board *b)
 {
 	struct movelist poss, legal;
 	movegen_possible(b, b->side, &poss);
 	movegen_legal(b, &legal);
 	int n = 0;
+	bb_t drop_seen = 0;
 	for (int i = 0; i < poss.n; i++) {
 		move_t m = poss.m[i];
-		/* a promotion counts once: a refused one closes every piece */
-		if (move_kind(m) == MOVE_PROMOTION && move_promo(m) != QUEEN)
+		if (move_is_drop(m)) {
+			bb_t sq = 1ULL << move_to(m);
+			if (drop_seen & sq)
+				continue;
+			drop_seen |= sq;
+		} else if (move_kind(m) == MOVE_PROMOTION && move_promo(m) != QUEEN) {
+			/* a promotion counts once: a refused one closes every piece */
 			continue;
+		}
 		bool ok = false;
 		for (int j = 0; j < legal.n && !ok; j++)
 			ok = move_from(legal.m[j]) == move_from(m) && move_to(legal.m[j]) == move_to(m);
@@ -234,13 +258,22 @@ static void normalize(struct belief *bel)
 		bel->h[i].w /= t;
 }
 
-static int cmp_key(const void *a, const void *b)
+/* The key leaves out crazykrieg's promoted mask, which decides what a later capture is told. */
+static bool same_pos(const struct board *a, const struct board *b)
 {
-	uint64_t x = ((const struct belief_hyp *)a)->b.key, y = ((const struct belief_hyp *)b)->b.key;
-	return x < y ? -1 : x > y;
+	return a->key == b->key && a->promoted == b->promoted;
 }
 
-/* Merge transpositions (same Zobrist key: pieces, side, rights, en passant), summing weights. */
+static int cmp_key(const void *a, const void *b)
+{
+	const struct board *p = &((const struct belief_hyp *)a)->b, *q = &((const struct belief_hyp *)b)->b;
+	if (p->key != q->key)
+		return p->key < q->key ? -1 : 1;
+	return p->promoted < q->promoted ? -1 : p->promoted > q->promoted;
+}
+
+/* Merge transpositions (same Zobrist key: pieces, side, rights, en passant,
+ * reserves; and the same promoted men), summing weights. */
 static void dedupe(struct belief *bel)
 {
 	if (bel->n < 2)
@@ -248,7 +281,7 @@ static void dedupe(struct belief *bel)
 	qsort(bel->h, bel->n, sizeof *bel->h, cmp_key);
 	size_t k = 0;
 	for (size_t i = 1; i < bel->n; i++) {
-		if (bel->h[i].b.key == bel->h[k].b.key)
+		if (same_pos(&bel->h[i].b, &bel->h[k].b))
 			bel->h[k].w += bel->h[i].w;
 		else
 			bel->h[++k] = bel->h[i];
@@ -496,10 +529,19 @@ static void own_move(struct belief *bel, move_t m)
 	bel->lost++;
 	for (size_t i = 0; i < bel->n; i++) {
 		struct belief_hyp *h = &bel->h[i];
-		if (h->b.mailbox[move_to(m)] != MAILBOX_EMPTY)
+		if (h->b.mailbox[move_to(m)] != MAILBOX_EMPTY) {
+			if (h->b.crazy)
+				board_hand_add(&h->b, bel->color,
+				               h->b.promoted >> move_to(m) & 1 ? PAWN
+				                                               : piece_code_type(h->b.mailbox[move_to(m)]));
+			h->b.promoted &= ~(1ULL << move_to(m));
 			board_remove(&h->b, move_to(m));
+		}
 		int code = h->b.mailbox[move_from(m)];
-		if (code != MAILBOX_EMPTY) {
+		if (move_is_drop(m)) {
+			board_hand_take(&h->b, bel->color, move_drop_piece(m));
+			board_put(&h->b, bel->color, move_drop_piece(m), move_to(m));
+		} else if (code != MAILBOX_EMPTY) {
 			board_remove(&h->b, move_from(m));
 			board_put(&h->b, bel->color,
 			          move_kind(m) == MOVE_PROMOTION ? move_promo(m) : piece_code_type((uint8_t)code),
@@ -596,6 +638,11 @@ void belief_apply(struct belief *bel, const struct event *e)
 		bel->heard.promo = true;
 		return;
 	}
+	/* crazykrieg: the man, never the square; it follows the move's EV_MOVE/EV_MOVED. */
+	if (e->type == EV_DROP && bel->pending) {
+		bel->heard.drop = e->what;
+		return;
+	}
 	if (e->type == EV_CHECK && bel->pending) {
 		bel->heard.chk[0] = e->checks[0];
 		bel->heard.chk[1] = e->checks[1];
@@ -680,7 +727,7 @@ double belief_rank(struct belief *bel, const struct board *pos)
 	belief_settle(bel);
 	double w = -1;
 	for (size_t i = 0; i < bel->n; i++)
-		if (bel->h[i].b.key == pos->key)
+		if (same_pos(&bel->h[i].b, pos))
 			w = bel->h[i].w;
 	if (w < 0)
 		return -1;

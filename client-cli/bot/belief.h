@@ -30,6 +30,15 @@
  * and the set is filtered once the last of them is in ("settled"): at the
  * next event of another kind, or by belief_settle() before a decision.
  *
+ * crazykrieg: a position is a whole struct board, reserves included, and
+ * its moves are the core's (movegen.h: drops are legal moves, board_make
+ * sends a captured man to its captor's reserve, a promoted one as a pawn).
+ * So the opponent's reserve is followed through every candidate: our own
+ * captures add the exact man the umpire names to our reserve, its captures
+ * to its reserve, and an opponent's drop (told by man, never by square)
+ * expands into one child for every square where that man could legally
+ * land, the other moves being filtered out by the drop's announcement.
+ *
  * belief_clone copies the set, the checkpoint and the log (flat arrays, one
  * allocation and memcpy each).
  */
@@ -63,6 +72,7 @@ struct heard {
 	bool ep;                  /* gollon's "en passant" flag */
 	uint8_t chk[2];           /* check directions as announced, CHECK_NONE if none */
 	bool promo;               /* a promotion the rule set announces (rand) */
+	uint8_t drop;             /* crazykrieg: the man dropped (enum captured_kind), CAPTURED_UNSAID if none */
 };
 
 /* One candidate position: the whole board, both colours. */

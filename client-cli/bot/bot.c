@@ -86,7 +86,8 @@ static int side_score(const struct board *pos, int c)
 	int s = 0;
 	for (int t = PAWN; t < KING; t++) {
 		bb_t p = pos->pieces[c][t];
-		s += bb_count(p) * piece_value[t];
+		/* crazykrieg: a man in reserve is worth its full value (it may land anywhere) */
+		s += (bb_count(p) + pos->hand[c][t]) * piece_value[t];
 		while (p) {
 			int sq = bb_pop(&p);
 			if (t == PAWN)

@@ -317,10 +317,6 @@ static bool seeks_answer(struct sess *s, long long rid, const json_t *o)
 
 static bool rules_ok(const struct sess *s, const char *rules)
 {
-	/* The belief (belief.h) does not model crazykrieg's reserves and drops. */
-	const struct ruleset *rs = ruleset_find(rules);
-	if (rs != NULL && rs->drops)
-		return false;
 	if (s->nrules == 0)
 		return true;
 	for (int i = 0; i < s->nrules; i++)
@@ -1097,8 +1093,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(cmd, "arena") == 0) {
 		const struct ruleset *rs = ruleset_find(rules);
-		if (!rs || rs->drops) {
-			fprintf(stderr, "krieg-bot: %s rule set '%s'\n", rs ? "unsupported" : "unknown", rules);
+		if (!rs) {
+			fprintf(stderr, "krieg-bot: unknown rule set '%s'\n", rules);
 			return 2;
 		}
 		if (local)
@@ -1158,8 +1154,8 @@ int main(int argc, char **argv)
 		}
 		for (int i = 0; i < s.nrules; i++) {
 			const struct ruleset *rs = ruleset_find(s.rules[i]);
-			if (!rs || rs->drops) {
-				fprintf(stderr, "krieg-bot: %s rule set '%s'\n", rs ? "unsupported" : "unknown", s.rules[i]);
+			if (!rs) {
+				fprintf(stderr, "krieg-bot: unknown rule set '%s'\n", s.rules[i]);
 				return 2;
 			}
 		}

@@ -479,6 +479,9 @@ static struct cgame *game_begin(struct client *c, const json_t *msg, bool state,
 	if (tm >= 0)
 		g->view.to_move = tm;
 	g->draw_offer_from = color_parse(json_string_value(json_object_get(msg, "draw_offer")));
+	/* Stopped clocks: an umpire's pause, or an adjournment. */
+	g->paused = json_is_true(json_object_get(msg, "paused")) ||
+	            json_is_true(json_object_get(msg, "adjourned"));
 	if (!g->live)
 		g->view.over = true;
 	read_clock(c, g, msg);
@@ -682,9 +685,9 @@ static void umpire_action(struct client *c, struct cgame *g, const json_t *msg, 
 	char words[WORDS_MAX];
 	if (words_umpire_action(msg, words, sizeof words) != 0)
 		return;
-	if (!strcmp(name, "clock_paused"))
+	if (!strcmp(name, "clock_paused") || !strcmp(name, "adjourned"))
 		g->paused = true;
-	else if (!strcmp(name, "clock_unpaused"))
+	else if (!strcmp(name, "clock_unpaused") || !strcmp(name, "unadjourned"))
 		g->paused = false;
 	read_clock(c, g, msg);
 	game_log(g, words);
@@ -859,7 +862,9 @@ static void event(struct client *c, const json_t *msg, const char *name)
 		return;
 	}
 	if (g && (!strcmp(name, "clock_paused") || !strcmp(name, "clock_unpaused") ||
-	          !strcmp(name, "time_added") || !strcmp(name, "umpire_note"))) {
+	          !strcmp(name, "time_added") || !strcmp(name, "umpire_note") ||
+	          !strcmp(name, "adjourn_offer") || !strcmp(name, "adjourn_declined") ||
+	          !strcmp(name, "adjourned") || !strcmp(name, "unadjourned"))) {
 		umpire_action(c, g, msg, name);
 		return;
 	}

@@ -56,7 +56,7 @@ struct cgame {
 	struct ghosts ghosts;
 	bool live;
 	bool timed;
-	bool paused;                        /* the umpire stopped the clocks */
+	bool paused;                        /* the umpire stopped the clocks, or the game is adjourned */
 	long clock_ms[2];                   /* readings at clock_at */
 	long clock_at;
 	int draw_offer_from;                /* colour with a standing offer, or -1 */

@@ -259,6 +259,19 @@ static int parse_yes(struct cmd *c, char *err, size_t errlen)
 	return 0;
 }
 
+/* adjourn [offer|accept|decline]: alone, the server offers, or accepts
+ * the opponent's standing offer. */
+static int parse_adjourn(struct cmd *c, char *err, size_t errlen)
+{
+	c->draw = DRAW_DEFAULT;
+	for (int a = DRAW_OFFER; c->argc == 1 && a < DRAW_DEFAULT; a++)
+		if (!strcmp(c->argv[0], draw_actions[a]))
+			c->draw = (enum draw_action)a;
+	if (c->argc == 1 && c->draw == DRAW_DEFAULT)
+		return failf(err, errlen, "adjourn, adjourn accept or adjourn decline");
+	return 0;
+}
+
 static int parse_draw(struct cmd *c, char *err, size_t errlen)
 {
 	c->draw = DRAW_DEFAULT;
@@ -462,6 +475,13 @@ static json_t *req_draw(const struct cmd *c, long long id, long game, char *err,
 	return json_pack("{s:I, s:s, s:I, s:s}", "id", (json_int_t)id,
 	                 "action", draw_actions[c->draw == DRAW_DEFAULT ? DRAW_OFFER : c->draw],
 	                 "game", (json_int_t)game, "type", c->entry->name);
+}
+
+static json_t *req_adjourn(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	return json_pack("{s:I, s:s*, s:I, s:s}", "id", (json_int_t)id, "action",
+	                 c->draw == DRAW_DEFAULT ? NULL : draw_actions[c->draw], "game",
+	                 (json_int_t)game, "type", c->entry->name);
 }
 
 /* watch / umpire / unwatch GAME */
@@ -1298,7 +1318,16 @@ static void done_record(struct client *c, const json_t *msg, const struct pendin
 	json_t *ev;
 	json_array_foreach(json_object_get(msg, "events"), i, ev) {
 		struct event e;
-		char words[WORDS_MAX];
+		char words[WORDS_CHAT_MAX + WORDS_MAX];
+		/* Words between people and the umpire's or the players' notices
+		 * (chat, pause, adjournment...): their own lines, placed before the
+		 * half-move that followed them, never as an announcement. */
+		if (words_chat(ev, str(msg, "white"), str(msg, "black"), me, words, sizeof words) == 0 ||
+		    words_umpire_action(ev, words, sizeof words) == 0) {
+			int next = (int)json_integer_value(json_object_get(ev, "ply")) + 1;
+			client_out(c, "  %3d%s %s", (next + 1) / 2, next % 2 == 0 ? "..." : ".", words);
+			continue;
+		}
 		if (event_from_json(ev, &e) != 0)
 			continue;
 		record_words(&e, me, words, sizeof words);
@@ -1414,6 +1443,11 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "draw", .type = CMD_DRAW, .max = 1, .game = true, .parse = parse_draw, .request = req_draw,
 	  .exec = exec_draw, .done = done_draw,
 	  .usage = "draw [offer|accept|decline]  offer a draw, or accept the pending offer" },
+	{ .name = "adjourn", .type = CMD_ADJOURN, .max = 1, .game = true, .parse = parse_adjourn,
+	  .request = req_adjourn, .done = done_ok,
+	  .usage = "adjourn [accept|decline]  offer to adjourn (timed games: clocks stop), or accept the offer" },
+	{ .name = "unadjourn", .type = CMD_UNADJOURN, .game = true, .request = req_plain, .done = done_ok,
+	  .usage = "unadjourn                 resume the adjourned game (both players connected)" },
 	{ .name = "abort", .type = CMD_ABORT, .max = MANY, .verbatim = true, .parse = parse_abort,
 	  .request = req_abort, .exec = exec_abort, .done = done_umpire,
 	  .usage = "abort [--yes|REASON...]   abort before both sides have moved (asked first); umpire: end the chair's game, no result" },

@@ -44,6 +44,8 @@ enum cmd_type {
 	CMD_MOVE,          /* one try (args[0]) or, with several, a preference list */
 	CMD_QUIET,         /* an "if quiet" sequence */
 	CMD_ANY, CMD_RESIGN, CMD_DRAW, CMD_ABORT, CMD_GAMES, CMD_GAME, CMD_POSSIBLE, CMD_SWITCH,
+	CMD_ADJOURN,       /* adjourn [offer|accept|decline] (PROTOCOL.md, "Adjournment") */
+	CMD_UNADJOURN,
 	/* history */
 	CMD_HISTORY,       /* history [USER] */
 	CMD_RECORD,        /* record GAME [VIEW] */

@@ -125,9 +125,9 @@ static unsigned apply(struct seat *s, const json_t *msg, long now, char *buf, si
 		return SEAT_SAID;
 	}
 	if (words_umpire_action(msg, buf, len) == 0) {
-		if (!strcmp(name, "clock_paused"))
+		if (!strcmp(name, "clock_paused") || !strcmp(name, "adjourned"))
 			s->paused = true;
-		else if (!strcmp(name, "clock_unpaused"))
+		else if (!strcmp(name, "clock_unpaused") || !strcmp(name, "unadjourned"))
 			s->paused = false;
 		bool priv = json_is_true(json_object_get(msg, "private"));
 		seat_log(s, buf, priv ? AUD_UMPIRE : AUD_PUBLIC, s->umpire);

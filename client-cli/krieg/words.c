@@ -290,6 +290,27 @@ int words_umpire_action(const json_t *msg, char *buf, size_t len)
 		         text[0] ? ": " : "", text);
 		return 0;
 	}
+	/* Adjournment (PROTOCOL.md "Adjournment"): the players', not the umpire's. */
+	const char *by = json_string_value(json_object_get(msg, "by"));
+	const char *side = by && !strcmp(by, "white") ? "White" : by && !strcmp(by, "black") ? "Black"
+	                                                                                     : "A player";
+	if (!strcmp(name, "adjourn_offer")) {
+		snprintf(buf, len, "%s offers to adjourn (\"adjourn\" accepts, \"adjourn decline\" declines)",
+		         side);
+		return 0;
+	}
+	if (!strcmp(name, "adjourn_declined")) {
+		snprintf(buf, len, "%s declined to adjourn", side);
+		return 0;
+	}
+	if (!strcmp(name, "adjourned")) {
+		snprintf(buf, len, "Adjourned (%s agreed): the clocks are stopped until \"unadjourn\"", side);
+		return 0;
+	}
+	if (!strcmp(name, "unadjourned")) {
+		snprintf(buf, len, "%s resumed the adjourned game: the clocks run again", side);
+		return 0;
+	}
 	if (!strcmp(name, "time_added")) {
 		const char *color = json_string_value(json_object_get(msg, "color"));
 		json_int_t secs = json_integer_value(json_object_get(msg, "seconds"));

@@ -41,7 +41,9 @@ void words_audience(unsigned audience, char *buf, size_t len);
 
 /*
  * The umpire's actions as they reach players, spectators and umpires
- * (clock_paused, clock_unpaused, time_added, umpire_note): their words
+ * (clock_paused, clock_unpaused, time_added, umpire_note), and the
+ * players' adjournment notices, which read the same way (adjourn_offer,
+ * adjourn_declined, adjourned, unadjourned): their words
  * into buf and 0, or -1 for any other object.  The umpire's free text is
  * copied with its control characters replaced (words_clean).
  */

@@ -9,6 +9,11 @@
  *     -i N         idle mode: N TLS connections that only say hello; reports
  *                  daemon memory per connection
  *     -r           also print the result as one row of make bench's table
+ *     --ws         the WebSocket door instead of echod: kriegd twice, with
+ *                  the same lines over its line transport and then over
+ *                  listen_web (GET /ws, one protocol line per text
+ *                  message); reports WebSocket over line (ECHOD may be
+ *                  left out)
  *
  * For each server (echod first, then kriegd, each started by loadgen on
  * 127.0.0.1:0 with a fresh state directory under $TMPDIR) it opens CONNS
@@ -29,10 +34,18 @@
  * started, over the RSS after login), and loadgen's own CPU; then kriegd's
  * figures as a ratio of echod's.  Loopback only; every loop is bounded and
  * the run stops by itself (a run that cannot finish dies with a message).
+ *
+ * --ws is a browser's side of the door: after TLS, an HTTP/1.1 GET /ws with
+ * a random Sec-WebSocket-Key and the page's own Origin; the 101 and its
+ * Sec-WebSocket-Accept (SHA-1 and base64 with OpenSSL) are checked, then
+ * wslay frames the lines (client frames masked, server frames not).  Both
+ * kriegd runs of --ws have the web listener open, so only the transport
+ * differs between them.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
@@ -42,6 +55,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -54,10 +68,14 @@
 #include <event2/bufferevent_ssl.h>
 #include <event2/event.h>
 #include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
 #include <openssl/ssl.h>
+#include <wslay/wslay.h>
 
 #include "event.h"
 #include "notation.h"
+#include "proto.h"
 #include "referee.h"
 #include "ruleset.h"
 
@@ -66,6 +84,7 @@
 #define LG_HANDSHAKES 64        /* connections being set up at once */
 #define LG_SETUP_S 120          /* setting up every connection and game */
 #define LG_DRAIN_S 5            /* tries in flight at the end of the window */
+#define LG_WS_HEAD_MAX 4096     /* the server's 101 response head */
 
 enum server_kind { SRV_ECHOD, SRV_KRIEGD };
 
@@ -101,6 +120,9 @@ struct lconn {
 	int stage;                  /* 0 handshake, 1 greeting, 2 hello, 3 login, 4 ready */
 	long long next_id, want_id;
 	char name[64];              /* kriegd's guest name */
+	/* --ws: the framing, once the 101 was checked (NULL before). */
+	wslay_event_context_ptr ws;
+	char ws_accept[32];         /* the Sec-WebSocket-Accept expected */
 };
 
 struct samples {
@@ -112,6 +134,9 @@ struct run {
 	enum server_kind kind;
 	const char *path, *sync;
 	int conns, pairs, idle;
+	bool web;                   /* kriegd with listen_web too */
+	bool ws;                    /* the clients connect to it, over WebSocket */
+	int web_port;
 	double think_ms, warm_s, window_s;
 	struct event_base *base;
 	SSL_CTX *ctx;
@@ -298,12 +323,21 @@ static void start_server(struct run *r)
 		dup2(fd, 2);
 		if (r->kind == SRV_ECHOD)
 			execl(r->path, "echod", "600", (char *)NULL);
-		else
+		else if (!r->web)
 			execl(r->path, "kriegd", "--state-dir", r->dir, "--listen", "127.0.0.1:0",
 			      "--set", "rate_limit=1000000", "--set", "rate_burst=1000000",
 			      "--set", maxc, "--set", maxip, "--set", sync,
 			      "--set", "guests_per_address=0", "--set", "register_per_hour=0",
 			      "--set", "idle_timeout=600s", (char *)NULL);
+		else
+			/* The web listener opens after the line one: its
+			 * "listening on" comes second in the log. */
+			execl(r->path, "kriegd", "--state-dir", r->dir, "--listen", "127.0.0.1:0",
+			      "--set", "rate_limit=1000000", "--set", "rate_burst=1000000",
+			      "--set", maxc, "--set", maxip, "--set", sync,
+			      "--set", "guests_per_address=0", "--set", "register_per_hour=0",
+			      "--set", "idle_timeout=600s", "--set", "listen_web=127.0.0.1:0",
+			      (char *)NULL);
 		_exit(127);
 	}
 	server_pid = r->pid;
@@ -318,6 +352,12 @@ static void start_server(struct run *r)
 		const char *p = strstr(text, "listening on 127.0.0.1:");
 		if (p && strstr(text, "ready")) {
 			r->port = atoi(p + strlen("listening on 127.0.0.1:"));
+			if (r->web) {
+				const char *q = strstr(p + 1, "listening on 127.0.0.1:");
+				if (!q)
+					die("%s: no web listener in its log:\n%s", r->path, text);
+				r->web_port = atoi(q + strlen("listening on 127.0.0.1:"));
+			}
 			return;
 		}
 		if (waitpid(r->pid, NULL, WNOHANG) == r->pid)
@@ -350,9 +390,176 @@ static void stop_server(struct run *r)
 
 static struct run *R;   /* the run in progress (libevent callbacks) */
 
+/* ---- the WebSocket client (--ws) ----------------------------------------------- */
+
+static void on_line(struct lconn *c, const char *line);
+
+/* Masking keys.  RFC 6455 wants them unpredictable to the page's script,
+ * which this benchmark has none of; a cheap generator keeps loadgen's own
+ * CPU, on the same cores as kriegd, out of the comparison. */
+static int ws_genmask_cb(wslay_event_context_ptr ctx, uint8_t *buf, size_t len, void *arg)
+{
+	static uint64_t x = 0x9e3779b97f4a7c15u;
+
+	for (size_t i = 0; i < len; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		buf[i] = (uint8_t)x;
+	}
+	return 0;
+}
+
+static ssize_t ws_recv_cb(wslay_event_context_ptr ctx, uint8_t *buf, size_t len, int flags,
+                          void *arg)
+{
+	struct lconn *c = arg;
+	int n = evbuffer_remove(bufferevent_get_input(c->bev), buf, len);
+
+	if (n <= 0) {
+		wslay_event_set_error(ctx, WSLAY_ERR_WOULDBLOCK);
+		return -1;
+	}
+	return n;
+}
+
+static ssize_t ws_send_cb(wslay_event_context_ptr ctx, const uint8_t *data, size_t len,
+                          int flags, void *arg)
+{
+	struct lconn *c = arg;
+
+	if (evbuffer_add(bufferevent_get_output(c->bev), data, len) != 0)
+		die("out of memory");
+	return (ssize_t)len;
+}
+
+/* One text message is one line, without its newline. */
+static void ws_msg_cb(wslay_event_context_ptr ctx, const struct wslay_event_on_msg_recv_arg *arg,
+                      void *user)
+{
+	struct lconn *c = user;
+	char line[PROTO_LINE_MAX];
+
+	switch (arg->opcode) {
+	case WSLAY_TEXT_FRAME:
+		/* max_recv_msg_length keeps it under PROTO_LINE_MAX. */
+		if (arg->msg_length >= sizeof line || memchr(arg->msg, '\n', arg->msg_length))
+			die("connection %ld: a message that is not one line", (long)(c - R->lc));
+		memcpy(line, arg->msg, arg->msg_length);
+		line[arg->msg_length] = '\0';
+		on_line(c, line);
+		return;
+	case WSLAY_CONNECTION_CLOSE:
+		die("connection %ld: the server closed its WebSocket (status %u)", (long)(c - R->lc),
+		    (unsigned)arg->status_code);
+	case WSLAY_BINARY_FRAME:
+		die("connection %ld: a binary message from the server", (long)(c - R->lc));
+	default:
+		return;          /* ping (wslay queues the pong) and pong */
+	}
+}
+
+static void ws_send(struct lconn *c, const char *msg, size_t n)
+{
+	struct wslay_event_msg m = { WSLAY_TEXT_FRAME, (const uint8_t *)msg, n };
+
+	if (wslay_event_queue_msg(c->ws, &m) != 0 || wslay_event_send(c->ws) != 0)
+		die("connection %ld: wslay cannot send", (long)(c - R->lc));
+}
+
+/* After TLS: the upgrade request, as a browser on the door's own page sends it. */
+static void ws_upgrade(struct lconn *c)
+{
+	static const char guid[] = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+	unsigned char raw[16], md[EVP_MAX_MD_SIZE];
+	char key[32], cat[32 + sizeof guid];
+	unsigned int mdlen = 0;
+
+	if (RAND_bytes(raw, sizeof raw) != 1)
+		die("RAND_bytes failed");
+	EVP_EncodeBlock((unsigned char *)key, raw, sizeof raw);       /* 24 characters */
+	snprintf(cat, sizeof cat, "%s%s", key, guid);
+	if (EVP_Digest(cat, strlen(cat), md, &mdlen, EVP_sha1(), NULL) != 1 || mdlen != 20)
+		die("SHA-1 failed");
+	EVP_EncodeBlock((unsigned char *)c->ws_accept, md, 20);       /* 28 characters */
+	evbuffer_add_printf(bufferevent_get_output(c->bev),
+	                    "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
+	                    "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+	                    "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n"
+	                    "Origin: https://127.0.0.1:%d\r\n\r\n",
+	                    R->web_port, key, R->web_port);
+}
+
+/* The value of a header field of head (its name case-insensitive), or NULL. */
+static const char *head_field(const char *head, const char *name, size_t *len)
+{
+	size_t nl = strlen(name);
+
+	for (const char *l = strstr(head, "\r\n"); l && l[2] != '\r'; l = strstr(l + 2, "\r\n")) {
+		if (strncasecmp(l + 2, name, nl) == 0 && l[2 + nl] == ':') {
+			const char *v = l + 3 + nl;
+			v += strspn(v, " \t");
+			*len = strcspn(v, " \t\r");
+			return v;
+		}
+	}
+	return NULL;
+}
+
+/* The server's response to the upgrade, once its head is whole: a 101
+ * with the right Sec-WebSocket-Accept, or the run dies.  True when the
+ * connection speaks WebSocket from here on. */
+static bool ws_head(struct lconn *c)
+{
+	static const struct wslay_event_callbacks cbs = {
+		.recv_callback = ws_recv_cb,
+		.send_callback = ws_send_cb,
+		.genmask_callback = ws_genmask_cb,
+		.on_msg_recv_callback = ws_msg_cb,
+	};
+	struct evbuffer *in = bufferevent_get_input(c->bev);
+	struct evbuffer_ptr p = evbuffer_search(in, "\r\n\r\n", 4, NULL);
+	char head[LG_WS_HEAD_MAX + 1];
+	const char *v;
+	size_t vl = 0;
+	long i = (long)(c - R->lc);
+
+	if (p.pos < 0) {
+		if (evbuffer_get_length(in) > LG_WS_HEAD_MAX)
+			die("connection %ld: a response head over %d bytes", i, LG_WS_HEAD_MAX);
+		return false;
+	}
+	size_t n = (size_t)p.pos + 4;
+	if (n > LG_WS_HEAD_MAX || evbuffer_remove(in, head, n) != (int)n)
+		die("connection %ld: a response head over %d bytes", i, LG_WS_HEAD_MAX);
+	head[n] = '\0';
+	if (strncmp(head, "HTTP/1.1 101 ", 13) != 0)
+		die("connection %ld: upgrade refused: %.*s", i, (int)strcspn(head, "\r"), head);
+	if (!(v = head_field(head, "Upgrade", &vl)) || vl != 9 || strncasecmp(v, "websocket", 9) != 0)
+		die("connection %ld: a 101 without Upgrade: websocket", i);
+	if (!(v = head_field(head, "Sec-WebSocket-Accept", &vl)) || vl != strlen(c->ws_accept) ||
+	    memcmp(v, c->ws_accept, vl) != 0)
+		die("connection %ld: wrong or missing Sec-WebSocket-Accept", i);
+	if (wslay_event_context_client_init(&c->ws, &cbs, c) != 0)
+		die("out of memory");
+	wslay_event_config_set_max_recv_msg_length(c->ws, PROTO_LINE_MAX - 1);
+	return true;
+}
+
 static void send_line(struct lconn *c, const char *fmt, ...)
 {
 	va_list ap;
+
+	if (c->ws) {
+		char msg[PROTO_LINE_MAX];
+		va_start(ap, fmt);
+		int n = vsnprintf(msg, sizeof msg, fmt, ap);
+		va_end(ap);
+		if (n < 0 || (size_t)n >= sizeof msg)
+			die("a line over PROTO_LINE_MAX");
+		ws_send(c, msg, (size_t)n);
+		return;
+	}
 	struct evbuffer *out = bufferevent_get_output(c->bev);
 
 	va_start(ap, fmt);
@@ -559,6 +766,14 @@ static void read_cb(struct bufferevent *bev, void *arg)
 	char *line;
 	size_t n;
 
+	if (R->ws) {
+		if (!c->ws && (c->stage == 0 || !ws_head(c)))
+			return;
+		/* Every whole message goes to on_line; then the pongs wslay queued. */
+		if (wslay_event_recv(c->ws) != 0 || wslay_event_send(c->ws) != 0)
+			die("connection %ld: WebSocket protocol error from the server", (long)(c - R->lc));
+		return;
+	}
 	while ((line = evbuffer_readln(in, &n, EVBUFFER_EOL_LF)) != NULL) {
 		on_line(c, line);
 		free(line);
@@ -571,6 +786,8 @@ static void event_cb(struct bufferevent *bev, short what, void *arg)
 
 	if (what & BEV_EVENT_CONNECTED) {
 		c->stage = 1;
+		if (R->ws)
+			ws_upgrade(c);
 		return;
 	}
 	unsigned long e = bufferevent_get_openssl_error(bev);
@@ -581,7 +798,8 @@ static void event_cb(struct bufferevent *bev, short what, void *arg)
 
 static void conn_open(struct run *r, struct lconn *c)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)r->port) };
+	int port = r->ws ? r->web_port : r->port;
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
 	SSL *ssl = SSL_new(r->ctx);
 
 	inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
@@ -719,9 +937,12 @@ static void run_free(struct run *r)
 {
 	int total = r->idle ? r->idle : r->conns;
 
-	for (int i = 0; i < total; i++)
+	for (int i = 0; i < total; i++) {
+		if (r->lc[i].ws)
+			wslay_event_context_free(r->lc[i].ws);
 		if (r->lc[i].bev)
 			bufferevent_free(r->lc[i].bev);
+	}
 	for (int i = 0; i < r->pairs; i++)
 		event_free(r->pr[i].think);
 	free(r->lc);
@@ -768,8 +989,8 @@ static struct figures figures_of(struct run *r)
 static void print_figures(const char *name, const struct figures *f, const struct run *r)
 {
 	if (r->idle) {
-		printf("%-7s %d idle TLS connections: %.1f KiB each (RSS %ld -> %ld KiB)\n", name,
-		       r->idle, f->kib_conn, r->rss_base, r->rss_conns);
+		printf("%-7s %d idle %s connections: %.1f KiB each (RSS %ld -> %ld KiB)\n", name,
+		       r->idle, r->ws ? "WebSocket" : "TLS", f->kib_conn, r->rss_base, r->rss_conns);
 		return;
 	}
 	printf("%-7s %8.0f tries/s %7.2f games/s  try->ok p50/p99/p99.9 %.2f/%.2f/%.2f ms"
@@ -788,17 +1009,86 @@ static double ratio(double a, double b)
 static void usage(void)
 {
 	fprintf(stderr, "usage: loadgen [-c CONNS] [-d SECONDS] [-w SECONDS] [-t THINK_MS] "
-	                "[-s SYNC] [-i IDLE] [-r] KRIEGD ECHOD\n");
+	                "[-s SYNC] [-i IDLE] [-r] KRIEGD ECHOD\n"
+	                "       loadgen --ws [options] KRIEGD [ECHOD]\n");
 	exit(2);
+}
+
+static void pool_free(void)
+{
+	for (int k = 0; k < LG_GAMES_POOL; k++) {
+		free(pool[k].line);
+		free(pool[k].legal);
+		free(pool[k].color);
+	}
+}
+
+/* Within 15% of the line transport (issue 16): more is better for a rate,
+ * less for a latency. */
+static bool within15(double ws_over_line, bool rate)
+{
+	return rate ? ws_over_line >= 0.85 : ws_over_line <= 1.15;
+}
+
+/* --ws: the same kriegd and lines over its line transport, then over
+ * WebSocket; the WebSocket figures as a ratio of the line ones. */
+static void main_ws(const struct run *base, const char *kriegd, bool row)
+{
+	struct run line = *base, web = *base;
+
+	line.kind = web.kind = SRV_KRIEGD;
+	line.path = web.path = kriegd;
+	line.web = web.web = true;
+	web.ws = true;
+	run_one(&line);
+	struct figures fl = figures_of(&line);
+	stop_server(&line);
+	run_free(&line);
+	run_one(&web);
+	struct figures fw = figures_of(&web);
+	stop_server(&web);
+
+	if (base->idle)
+		printf("== %d idle connections, kriegd: line transport v WebSocket\n", base->idle);
+	else
+		printf("== %d connections (%d games), think %.0f ms, synchronous=%s, %.0f s window,"
+		       " kriegd: line transport v WebSocket\n", base->conns, base->conns / 2,
+		       base->think_ms, base->sync, base->window_s);
+	print_figures("line", &fl, &line);
+	print_figures("ws", &fw, &web);
+	if (base->idle) {
+		printf("ws-line memory per idle connection %+.1f KiB\n", fw.kib_conn - fl.kib_conn);
+		if (row)
+			printf("WSROW| idle connections (hello only) | %d | %.1f KiB | %.1f KiB | %+.1f KiB "
+			       "| %s |\n", base->idle, fw.kib_conn, fl.kib_conn, fw.kib_conn - fl.kib_conn,
+			       fw.kib_conn - fl.kib_conn <= 2.0 ? "yes" : "no");
+	} else {
+		double rt = ratio(fw.tries_s, fl.tries_s), rp = ratio(fw.ans[1], fl.ans[1]);
+		double ra = ratio(fw.ann[1], fl.ann[1]);
+		printf("ratio   ws/line: tries/s %.2f, CPU/try %.2f, try->ok p50 %.2f p99 %.2f,"
+		       " try->opponent p99 %.2f\n", rt, ratio(fw.cpu_us, fl.cpu_us),
+		       ratio(fw.ans[0], fl.ans[0]), rp, ra);
+		if (row)
+			printf("WSROW| %d | %.0f ms | %.0f / %.0f | %.2f | %.2f / %.2f | %.2f "
+			       "| %.2f / %.2f | %.1f / %.1f | %s |\n",
+			       base->conns, base->think_ms, fw.tries_s, fl.tries_s, rt, fw.ans[1],
+			       fl.ans[1], rp, fw.ann[1], fl.ann[1], fw.cpu_us, fl.cpu_us,
+			       within15(rt, true) && within15(rp, false) ? "yes" : "no");
+	}
+	run_free(&web);
 }
 
 int main(int argc, char **argv)
 {
 	struct run base = { .conns = 32, .window_s = 5, .warm_s = 1, .sync = "full" };
-	bool row = false;
+	static const struct option longopts[] = {
+		{ "ws", no_argument, NULL, 'W' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool row = false, ws = false;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "c:d:w:t:s:i:r")) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:d:w:t:s:i:r", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'c': base.conns = atoi(optarg); break;
 		case 'd': base.window_s = atof(optarg); break;
@@ -807,10 +1097,11 @@ int main(int argc, char **argv)
 		case 's': base.sync = optarg; break;
 		case 'i': base.idle = atoi(optarg); break;
 		case 'r': row = true; break;
+		case 'W': ws = true; break;
 		default: usage();
 		}
 	}
-	if (argc - optind != 2 || base.conns < 2 || base.conns % 2 || base.conns > 100000 ||
+	if ((ws ? argc - optind < 1 || argc - optind > 2 : argc - optind != 2) || base.conns < 2 || base.conns % 2 || base.conns > 100000 ||
 	    base.idle < 0 || base.idle > 100000 || base.window_s <= 0 || base.window_s > 3600 ||
 	    base.warm_s < 0 || base.warm_s > 600 || base.think_ms < 0 || base.think_ms > 60000)
 		usage();
@@ -826,6 +1117,11 @@ int main(int argc, char **argv)
 		die("RLIMIT_NOFILE %ld is too low for %d connections", (long)rl.rlim_cur,
 		    base.idle ? base.idle : base.conns);
 	pool_build(7);
+	if (ws) {
+		main_ws(&base, argv[optind], row);
+		pool_free();
+		return 0;
+	}
 
 	struct run echo = base, krieg = base;
 	echo.kind = SRV_ECHOD;
@@ -866,10 +1162,6 @@ int main(int argc, char **argv)
 			       fk.ans[1], fe.ans[1], fk.ann[1], fe.ann[1], fk.kib_conn, fk.kib_game);
 	}
 	run_free(&krieg);
-	for (int k = 0; k < LG_GAMES_POOL; k++) {
-		free(pool[k].line);
-		free(pool[k].legal);
-		free(pool[k].color);
-	}
+	pool_free();
 	return 0;
 }

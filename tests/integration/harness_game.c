@@ -177,9 +177,21 @@ const char *kg_kriegd_path(void)
 
 int kg_run_kriegd(char *const argv[], int timeout_ms, char *out, size_t outlen)
 {
-	char logpath[] = "/tmp/kg-run-XXXXXX";
-	int fd = mkstemp(logpath);
+	return kg_run_kriegd_input(argv, NULL, timeout_ms, out, outlen);
+}
+
+int kg_run_kriegd_input(char *const argv[], const char *input, int timeout_ms, char *out,
+                        size_t outlen)
+{
+	char logpath[] = "/tmp/kg-run-XXXXXX", inpath[] = "/tmp/kg-in-XXXXXX";
+	int fd = mkstemp(logpath), in = -1;
 	ck_assert_int_ge(fd, 0);
+	if (input != NULL) {
+		in = mkstemp(inpath);
+		ck_assert_int_ge(in, 0);
+		ck_assert(write(in, input, strlen(input)) == (ssize_t)strlen(input));
+		lseek(in, 0, SEEK_SET);
+	}
 	pid_t pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
@@ -189,10 +201,18 @@ int kg_run_kriegd(char *const argv[], int timeout_ms, char *out, size_t outlen)
 		for (int k = 1; argv[k] != NULL && i < 31; k++)
 			args[i++] = argv[k];
 		args[i] = NULL;
+		if (in >= 0) {
+			dup2(in, 0);
+			setsid();
+		}
 		dup2(fd, 1);
 		dup2(fd, 2);
 		execv(args[0], args);
 		_exit(127);
+	}
+	if (in >= 0) {
+		close(in);
+		unlink(inpath);
 	}
 	int status = 0, waited = 0, rc = -1;
 	for (;;) {
@@ -214,4 +234,50 @@ int kg_run_kriegd(char *const argv[], int timeout_ms, char *out, size_t outlen)
 	close(fd);
 	unlink(logpath);
 	return rc;
+}
+
+int kg_user_argv(struct kd *d, const char *input, char *out, size_t outlen,
+                 const char *const args[])
+{
+	char *argv[32] = { "kriegd", "--state-dir", (char *)kd_state_dir(d), "user" };
+	char spill[1024];
+	int n = 4;
+
+	for (int k = 0; args[k] != NULL; k++) {
+		ck_assert_int_lt(n, 28);
+		argv[n++] = (char *)args[k];
+	}
+	argv[n] = NULL;
+	if (out == NULL) {
+		out = spill;
+		outlen = sizeof spill;
+	}
+	return kg_run_kriegd_input(argv, input != NULL ? input : "", KG_USER_TIMEOUT_MS, out,
+	                           outlen);
+}
+
+void kg_user_add(struct kd *d, const char *name, const char *role, const char *password)
+{
+	char input[256], out[1024];
+
+	snprintf(input, sizeof input, "%s\n", password);
+	int rc = kg_user(d, input, out, sizeof out, "add", name, "--role", role, "--password-stdin");
+	ck_assert_msg(rc == 0, "user add %s: exit %d: %s", name, rc, out);
+}
+
+struct kc *kg_login(struct kd *d, const char *name, const char *password, char *token,
+                    size_t len)
+{
+	struct kc *c = kc_hello(d);
+	json_t *r = kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", name, "password", password));
+	ck_assert_ptr_null(json_object_get(r, "must_change_password"));
+	if (token != NULL)
+		snprintf(token, len, "%s", json_string_value(json_object_get(r, "token")));
+	return c;
+}
+
+void kp_login(struct kd *d, struct kp *p, const char *name, const char *password)
+{
+	p->c = kg_login(d, name, password, NULL, 0);
+	snprintf(p->name, sizeof p->name, "%s", name);
 }

@@ -59,5 +59,31 @@ const char *kg_kriegd_path(void);
  * returns the exit status (or 128+signal), -1 on timeout; its stderr in
  * out (NUL-terminated, cut to outlen). */
 int kg_run_kriegd(char *const argv[], int timeout_ms, char *out, size_t outlen);
+/* kg_run_kriegd with `input` on its stdin, in a session of its own (no
+ * terminal: a prompt fails rather than hangs). */
+int kg_run_kriegd_input(char *const argv[], const char *input, int timeout_ms, char *out,
+                        size_t outlen);
+
+/* Wait for an offline `kriegd user ...` run before calling it hung. */
+#define KG_USER_TIMEOUT_MS 30000
+
+/* `kriegd --state-dir DIR user ARGS...` (args NULL-terminated, at most 24)
+ * with input (NULL: none) on its stdin, as kg_run_kriegd_input: its exit
+ * status; its stdout+stderr in out unless out is NULL. */
+int kg_user_argv(struct kd *d, const char *input, char *out, size_t outlen,
+                 const char *const args[]);
+#define kg_user(d, input, out, outlen, ...) \
+	kg_user_argv((d), (input), (out), (outlen), (const char *const[]){ __VA_ARGS__, NULL })
+
+/* An account made offline (`user add NAME --role ROLE --password-stdin`),
+ * asserting it took. */
+void kg_user_add(struct kd *d, const char *name, const char *role, const char *password);
+
+/* A new connection logged in as name (asserted ok, and not waiting for a
+ * password change); the session token copied to token unless NULL. */
+struct kc *kg_login(struct kd *d, const char *name, const char *password, char *token,
+                    size_t len);
+/* p logged in as name on a new connection (p->c, p->name). */
+void kp_login(struct kd *d, struct kp *p, const char *name, const char *password);
 
 #endif

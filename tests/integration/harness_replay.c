@@ -36,7 +36,9 @@ static const unsigned audiences[] = { AUD_WHITE, AUD_BLACK, AUD_UMPIRE, AUD_SPEC
 static bool is_notice(const char *type)
 {
 	static const char *const notices[] = { "draw_offer", "draw_declined", "clock_paused",
-	                                       "clock_unpaused", "time_added", "umpire_note", "chat" };
+	                                       "clock_unpaused", "time_added", "umpire_note", "chat",
+	                                       "adjourn_offer", "adjourn_declined", "adjourned",
+	                                       "unadjourned" };
 	for (size_t i = 0; type && i < sizeof notices / sizeof notices[0]; i++)
 		if (strcmp(type, notices[i]) == 0)
 			return true;

@@ -49,61 +49,11 @@ static struct kc *reg(struct kd *d, const char *user)
 	return c;
 }
 
-static struct kc *login(struct kd *d, const char *user, const char *pw, char *token, size_t len)
-{
-	struct kc *c = kc_hello(d);
-	json_t *r = kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", user, "password", pw));
-	ck_assert_ptr_null(json_object_get(r, "must_change_password"));
-	if (token != NULL)
-		snprintf(token, len, "%s", json_string_value(json_object_get(r, "token")));
-	return c;
-}
-
-/* `kriegd --state-dir DIR user ARGS...` with input on stdin; its status. */
-static int user_tool(struct kd *d, const char *input, ...)
-{
-	char *args[16];
-	int n = 0;
-	va_list ap;
-	args[n++] = (char *)kg_kriegd_path();
-	args[n++] = "--state-dir";
-	args[n++] = (char *)kd_state_dir(d);
-	args[n++] = "user";
-	va_start(ap, input);
-	for (char *a; n < 15 && (a = va_arg(ap, char *)) != NULL;)
-		args[n++] = a;
-	va_end(ap);
-	args[n] = NULL;
-	char inpath[] = "/tmp/ka-in-XXXXXX";
-	int in = mkstemp(inpath);
-	ck_assert_int_ge(in, 0);
-	if (input != NULL)
-		ck_assert(write(in, input, strlen(input)) == (ssize_t)strlen(input));
-	lseek(in, 0, SEEK_SET);
-	pid_t pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		dup2(in, 0);
-		int null = open("/dev/null", O_WRONLY);
-		dup2(null, 1);
-		dup2(null, 2);
-		setsid();
-		execv(args[0], args);
-		_exit(127);
-	}
-	int status = 0;
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	close(in);
-	unlink(inpath);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 /* An admin "boss" made by the operator's tool (any policy), logged in. */
 static struct kc *boss(struct kd *d)
 {
-	ck_assert_int_eq(user_tool(d, "boss-password\n", "add", "boss", "--role", "admin",
-	                           "--password-stdin", NULL), 0);
-	return login(d, "boss", "boss-password", NULL, 0);
+	kg_user_add(d, "boss", "admin", "boss-password");
+	return kg_login(d, "boss", "boss-password", NULL, 0);
 }
 
 /* The row of `users` for name (borrowed), or NULL. */
@@ -224,12 +174,12 @@ START_TEST(policy_closed)
 	ck_assert_int_eq((int)json_string_length(json_object_get(r, "token")), 43);
 	kc_ok(c, kc_req(c, "who", NULL));
 	kc_close(c);
-	c = login(d, "alice", "own-password", NULL, 0);
+	c = kg_login(d, "alice", "own-password", NULL, 0);
 	ck_assert(!json_is_true(json_object_get(user_row(b, "alice"), "must_change_password")));
 	/* Created without must_change: logs in at once. */
 	kc_ok(b, kc_req(b, "user_create", "{s:s, s:s, s:b}", "user", "erin", "password",
 	                "erin-password", "must_change", 0));
-	kc_close(login(d, "erin", "erin-password", NULL, 0));
+	kc_close(kg_login(d, "erin", "erin-password", NULL, 0));
 	kc_close(c);
 	kc_close(b);
 	kd_stop(d);
@@ -252,9 +202,9 @@ START_TEST(passwd_ends_others)
 	struct kd *d = kd_start(NULL);
 	char ta[KP_TOKEN_MAX], tb[KP_TOKEN_MAX];
 	kc_close(reg(d, "alice"));
-	struct kc *a = login(d, "alice", PW, ta, sizeof ta);
-	struct kc *b = login(d, "alice", PW, tb, sizeof tb);
-	struct kc *c = login(d, "alice", PW, NULL, 0);
+	struct kc *a = kg_login(d, "alice", PW, ta, sizeof ta);
+	struct kc *b = kg_login(d, "alice", PW, tb, sizeof tb);
+	struct kc *c = kg_login(d, "alice", PW, NULL, 0);
 	struct kc *bob = reg(d, "bob");
 	kc_error(a, kc_req(a, "passwd", "{s:s, s:s}", "old", "wrong-password", "new", "new-password"),
 	         "auth_failed");
@@ -276,7 +226,7 @@ START_TEST(passwd_ends_others)
 	r1 = kc_hello(d);
 	kc_error(r1, kc_req(r1, "login", "{s:s, s:s}", "user", "alice", "password", PW), "auth_failed");
 	kc_close(r1);
-	kc_close(login(d, "alice", "new-password", NULL, 0));
+	kc_close(kg_login(d, "alice", "new-password", NULL, 0));
 	/* Not logged in: nothing to change.  A guest has no password. */
 	r1 = kc_hello(d);
 	kc_error(r1, kc_req(r1, "passwd", "{s:s, s:s}", "old", PW, "new", "new-password"),
@@ -396,7 +346,7 @@ START_TEST(admin_forbidden)
 {
 	struct kd *d = kd_start(NULL);
 	struct kc *p = reg(d, "plain");
-	ck_assert_int_eq(user_tool(d, NULL, "role", "plain", "umpire", NULL), 0);
+	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "role", "plain", "umpire"), 0);
 	static const char *const types[] = { "users", "invite", "invites", "audit" };
 	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
 		kc_error(p, kc_req(p, types[i], NULL), "forbidden");
@@ -456,7 +406,7 @@ START_TEST(admin_disable_role)
 	struct kd *d = kd_start(NULL);
 	char token[KP_TOKEN_MAX];
 	kc_close(reg(d, "alice"));
-	struct kc *a = login(d, "alice", PW, token, sizeof token);
+	struct kc *a = kg_login(d, "alice", PW, token, sizeof token);
 	struct kc *b = boss(d);
 	kc_error(b, kc_req(b, "user_disable", "{s:s}", "user", "nobody"), "no_such_user");
 	kc_error(b, kc_req(b, "user_disable", "{s:s}", "user", "boss"), "illegal_action");
@@ -509,7 +459,7 @@ START_TEST(admin_reset)
 	struct kd *d = kd_start(NULL);
 	char token[KP_TOKEN_MAX];
 	kc_close(reg(d, "alice"));
-	struct kc *a = login(d, "alice", PW, token, sizeof token);
+	struct kc *a = kg_login(d, "alice", PW, token, sizeof token);
 	struct kc *b = boss(d);
 	kc_error(b, kc_req(b, "user_reset", "{s:s, s:s}", "user", "alice", "password", "alice"),
 	         "weak_password");
@@ -543,7 +493,7 @@ START_TEST(admin_reset)
 	r = kc_ok(c, kc_req(c, "passwd", "{s:s, s:s}", "old", "temp-password", "new", "alice-again"));
 	ck_assert_int_eq((int)json_string_length(json_object_get(r, "token")), 43);
 	kc_ok(c, kc_req(c, "who", NULL));
-	kc_close(login(d, "alice", "alice-again", NULL, 0));
+	kc_close(kg_login(d, "alice", "alice-again", NULL, 0));
 	kc_close(c);
 	kc_close(a);
 	kc_close(b);
@@ -555,7 +505,7 @@ START_TEST(admin_kick_broadcast)
 {
 	struct kd *d = kd_start(NULL);
 	struct kc *a = reg(d, "alice");
-	struct kc *a2 = login(d, "alice", PW, NULL, 0);
+	struct kc *a2 = kg_login(d, "alice", PW, NULL, 0);
 	struct kc *bob = reg(d, "bob");
 	struct kc *anon = kc_hello(d);   /* not logged in: not "online" */
 	struct kc *b = boss(d);
@@ -626,8 +576,8 @@ START_TEST(offline_audit)
 	struct kd *d = kd_start(NULL);
 	char token[KP_TOKEN_MAX];
 	struct kc *b = boss(d);
-	ck_assert_int_eq(user_tool(d, "carol-password\n", "add", "carol", "--must-change",
-	                           "--password-stdin", NULL), 0);
+	ck_assert_int_eq(kg_user(d, "carol-password\n", NULL, 0, "add", "carol", "--must-change",
+	                           "--password-stdin"), 0);
 	struct kc *c = kc_hello(d);
 	json_t *r = kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", "carol", "password",
 	                            "carol-password"));
@@ -637,25 +587,24 @@ START_TEST(offline_audit)
 	kc_close(c);
 
 	kc_close(reg(d, "alice"));
-	kc_close(login(d, "alice", PW, token, sizeof token));
-	ck_assert_int_eq(user_tool(d, "temp-password\n", "passwd", "alice", "--must-change",
-	                           "--password-stdin", NULL), 0);
+	kc_close(kg_login(d, "alice", PW, token, sizeof token));
+	ck_assert_int_eq(kg_user(d, "temp-password\n", NULL, 0, "passwd", "alice", "--must-change",
+	                           "--password-stdin"), 0);
 	c = kc_hello(d);
 	kc_error(c, kc_req(c, "resume", "{s:s}", "token", token), "auth_failed");
 	r = kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", "alice", "password", "temp-password"));
 	ck_assert(json_is_true(json_object_get(r, "must_change_password")));
 	kc_close(c);
 	/* Without --must-change the operator's password stands (and clears the flag). */
-	ck_assert_int_eq(user_tool(d, "chosen-password\n", "passwd", "alice", "--password-stdin",
-	                           NULL), 0);
-	kc_close(login(d, "alice", "chosen-password", NULL, 0));
-	ck_assert_int_eq(user_tool(d, NULL, "role", "alice", "umpire", NULL), 0);
-	ck_assert_int_eq(user_tool(d, NULL, "disable", "alice", NULL), 0);
-	ck_assert_int_eq(user_tool(d, NULL, "enable", "alice", NULL), 0);
+	ck_assert_int_eq(kg_user(d, "chosen-password\n", NULL, 0, "passwd", "alice", "--password-stdin"), 0);
+	kc_close(kg_login(d, "alice", "chosen-password", NULL, 0));
+	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "role", "alice", "umpire"), 0);
+	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "disable", "alice"), 0);
+	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "enable", "alice"), 0);
 	/* Refused: no row. */
-	ck_assert_int_ne(user_tool(d, "x-password\n", "passwd", "nobody", "--password-stdin", NULL), 0);
-	ck_assert_int_ne(user_tool(d, NULL, "role", "alice", "--must-change", NULL), 0);
-	ck_assert_int_ne(user_tool(d, NULL, "disable", "alice", "--must-change", NULL), 0);
+	ck_assert_int_ne(kg_user(d, "x-password\n", NULL, 0, "passwd", "nobody", "--password-stdin"), 0);
+	ck_assert_int_ne(kg_user(d, NULL, NULL, 0, "role", "alice", "--must-change"), 0);
+	ck_assert_int_ne(kg_user(d, NULL, NULL, 0, "disable", "alice", "--must-change"), 0);
 
 	struct passwd *pw = getpwuid(getuid());
 	ck_assert_ptr_nonnull(pw);

@@ -61,39 +61,11 @@ static char *run(const char *cmd, int *status)
 
 /* `kriegd --state-dir DIR user ARGS...`, the password on its stdin;
  * returns its exit status. */
-static int user_argv(struct kd *d, const char *const *args)
-{
-	char inpath[] = "/tmp/kbot-in-XXXXXX";
-	int in = mkstemp(inpath);
-	ck_assert(in >= 0);
-	ck_assert(write(in, PASSWORD "\n", sizeof PASSWORD) == (ssize_t)sizeof PASSWORD);
-	lseek(in, 0, SEEK_SET);
-	pid_t pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-		dup2(in, 0);
-		dup2(null, 2);
-		const char *argv[16] = { "kriegd", "--state-dir", kd_state_dir(d), "user" };
-		for (int i = 0; args[i] && i < 10; i++)
-			argv[4 + i] = args[i];
-		execv(kg_kriegd_path(), (char *const *)argv);
-		_exit(127);
-	}
-	int status;
-	waitpid(pid, &status, 0);
-	close(in);
-	unlink(inpath);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
-
-#define user_cmd(d, ...) user_argv((d), (const char *const[]){ __VA_ARGS__, NULL })
+#define user_cmd(d, ...) kg_user((d), PASSWORD "\n", NULL, 0, __VA_ARGS__)
 
 static struct kc *login(struct kd *d, const char *name)
 {
-	struct kc *c = kc_hello(d);
-	kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", name, "password", PASSWORD));
-	return c;
+	return kg_login(d, name, PASSWORD, NULL, 0);
 }
 
 /* The `who` entry of name. */

@@ -34,181 +34,32 @@
 
 #include "check_main.h"
 #include "harness.h"
+#include "harness_client.h"
 
 #define RUN_TIMEOUT_MS 20000
-#define OUT_MAX (256 * 1024)
-
-static const char *bin_path(const char *env, const char *asan, const char *plain)
-{
-	const char *p = getenv(env);
-	if (p && *p)
-		return p;
-	if (access(asan, X_OK) == 0)
-		return asan;
-	return plain;
-}
-
-static const char *krieg_bin(void)
-{
-	return bin_path("KRIEG", "build/asan/bin/krieg", "bin/krieg");
-}
-
-static long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
 
 /* A private scratch directory per test, removed at teardown. */
-static char scratch[128];
-static char known[192];
+static struct kcl_scratch sc;
 
 static void setup(void)
 {
-	const char *tmp = getenv("TMPDIR");
-	snprintf(scratch, sizeof scratch, "%s/krieg-client-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(scratch));
-	snprintf(known, sizeof known, "%s/known_servers", scratch);
+	kcl_scratch_make(&sc, "krieg-client");
 }
 
 static void teardown(void)
 {
-	char cmd[256];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
-	if (system(cmd) != 0)
-		perror("rm");
-}
-
-/* ---- a krieg process with pipes ---------------------------------------------- */
-
-struct proc {
-	pid_t pid;
-	int in, out, err;
-	char *obuf, *ebuf;
-	size_t olen, elen;
-	int status;
-	bool done;
-};
-
-static void proc_start(struct proc *p, char *const argv[])
-{
-	int pin[2], pout[2], perr[2];
-	memset(p, 0, sizeof *p);
-	ck_assert_int_eq(pipe(pin), 0);
-	ck_assert_int_eq(pipe(pout), 0);
-	ck_assert_int_eq(pipe(perr), 0);
-	p->pid = fork();
-	ck_assert_int_ge(p->pid, 0);
-	if (p->pid == 0) {
-		dup2(pin[0], 0);
-		dup2(pout[1], 1);
-		dup2(perr[1], 2);
-		close(pin[1]);
-		close(pout[0]);
-		close(perr[0]);
-		setenv("KRIEG_KNOWN_SERVERS", known, 1);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(pin[0]);
-	close(pout[1]);
-	close(perr[1]);
-	p->in = pin[1];
-	p->out = pout[0];
-	p->err = perr[0];
-	p->obuf = calloc(1, OUT_MAX + 1);
-	p->ebuf = calloc(1, OUT_MAX + 1);
-	ck_assert(p->obuf && p->ebuf);
-}
-
-static void proc_write(struct proc *p, const char *text)
-{
-	size_t n = strlen(text);
-	ck_assert_int_eq(write(p->in, text, n), (ssize_t)n);
-}
-
-static void proc_close_stdin(struct proc *p)
-{
-	if (p->in >= 0)
-		close(p->in);
-	p->in = -1;
-}
-
-/* Read what is there for up to ms; true once both outputs reached EOF. */
-static bool proc_pump(struct proc *p, int ms)
-{
-	struct pollfd f[2] = { { .fd = p->out, .events = POLLIN }, { .fd = p->err, .events = POLLIN } };
-	if (p->out < 0 && p->err < 0)
-		return true;
-	if (poll(f, 2, ms) <= 0)
-		return false;
-	for (int i = 0; i < 2; i++) {
-		if (!f[i].revents)
-			continue;
-		char **buf = i ? &p->ebuf : &p->obuf;
-		size_t *len = i ? &p->elen : &p->olen;
-		int *fd = i ? &p->err : &p->out;
-		ssize_t r = read(*fd, *buf + *len, OUT_MAX - *len);
-		if (r <= 0) {
-			close(*fd);
-			*fd = -1;
-		} else {
-			*len += (size_t)r;
-		}
-	}
-	return p->out < 0 && p->err < 0;
-}
-
-/* Wait until stdout contains needle. */
-static bool proc_wait_out(struct proc *p, const char *needle, int ms)
-{
-	long end = now_ms() + ms;
-	while (!strstr(p->obuf, needle)) {
-		if (now_ms() > end || proc_pump(p, 100))
-			return strstr(p->obuf, needle) != NULL;
-	}
-	return true;
-}
-
-/* Wait for exit; returns the exit status (or 128+signal; the process is killed on timeout). */
-static int proc_finish(struct proc *p, int ms)
-{
-	long end = now_ms() + ms;
-	proc_close_stdin(p);
-	while (!proc_pump(p, 100) && now_ms() < end)
-		;
-	int st = 0;
-	while (waitpid(p->pid, &st, WNOHANG) == 0) {
-		if (now_ms() > end) {
-			kill(p->pid, SIGKILL);
-			waitpid(p->pid, &st, 0);
-			break;
-		}
-		kt_sleep_ms(20);
-	}
-	p->done = true;
-	p->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	return p->status;
-}
-
-static void proc_free(struct proc *p)
-{
-	if (!p->done)
-		proc_finish(p, 1000);
-	free(p->obuf);
-	free(p->ebuf);
+	kcl_scratch_remove(&sc);
 }
 
 /* Run krieg --batch to completion with `input` on stdin. */
-static int run_batch(int port, const char *input, struct proc *p)
+static int run_batch(int port, const char *input, struct kcl_proc *p)
 {
 	char addr[64];
 	snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
-	char *argv[] = { (char *)krieg_bin(), "--batch", addr, NULL };
-	proc_start(p, argv);
-	proc_write(p, input);
-	return proc_finish(p, RUN_TIMEOUT_MS);
+	char *argv[] = { (char *)kcl_krieg_path(), "--batch", addr, NULL };
+	kcl_proc_start(p, argv, sc.known, false);
+	kcl_proc_write(p, input);
+	return kcl_proc_finish(p, RUN_TIMEOUT_MS);
 }
 
 /* ---- batch ---------------------------------------------------------------- */
@@ -218,11 +69,11 @@ START_TEST(batch_game_between_two_clients)
 	struct kd *d = kd_start(NULL);
 	char addr[64];
 	snprintf(addr, sizeof addr, "127.0.0.1:%d", kd_port(d));
-	char *argv[] = { (char *)krieg_bin(), "--batch", addr, NULL };
-	struct proc a, b;
+	char *argv[] = { (char *)kcl_krieg_path(), "--batch", addr, NULL };
+	struct kcl_proc a, b;
 
-	proc_start(&b, argv);
-	proc_write(&b, "register bob_b password123\n"
+	kcl_proc_start(&b, argv, sc.known, false);
+	kcl_proc_write(&b, "register bob_b password123\n"
 	               "wait challenge\n"
 	               "accept\n"
 	               "wait game_start\n"
@@ -231,10 +82,10 @@ START_TEST(batch_game_between_two_clients)
 	               "wait moved\n"
 	               "wait capture\n"
 	               "wait game_over\n");
-	ck_assert_msg(proc_wait_out(&b, "\"user\":\"bob_b\"", RUN_TIMEOUT_MS), "bob: %s", b.ebuf);
+	ck_assert_msg(kcl_proc_wait_out(&b, "\"user\":\"bob_b\"", RUN_TIMEOUT_MS), "bob: %s", b.ebuf);
 
-	proc_start(&a, argv);
-	proc_write(&a, "register alice_b password123\n"
+	kcl_proc_start(&a, argv, sc.known, false);
+	kcl_proc_write(&a, "register alice_b password123\n"
 	               "challenge bob_b icc white\n"
 	               "wait game_start\n"
 	               "e4\n"
@@ -242,8 +93,8 @@ START_TEST(batch_game_between_two_clients)
 	               "exd5\n"
 	               "resign\n"
 	               "wait game_over\n");
-	int ra = proc_finish(&a, RUN_TIMEOUT_MS);
-	int rb = proc_finish(&b, RUN_TIMEOUT_MS);
+	int ra = kcl_proc_finish(&a, RUN_TIMEOUT_MS);
+	int rb = kcl_proc_finish(&b, RUN_TIMEOUT_MS);
 	ck_assert_msg(ra == 0, "alice exit %d\nstdout:\n%s\nstderr:\n%s", ra, a.obuf, a.ebuf);
 	ck_assert_msg(rb == 0, "bob exit %d\nstdout:\n%s\nstderr:\n%s", rb, b.obuf, b.ebuf);
 
@@ -258,8 +109,8 @@ START_TEST(batch_game_between_two_clients)
 	ck_assert_ptr_null(strstr(b.obuf, "e2e4"));
 	ck_assert_ptr_null(strstr(b.obuf, "exd5"));
 	ck_assert_ptr_null(strstr(a.obuf, "d7d5"));
-	proc_free(&a);
-	proc_free(&b);
+	kcl_proc_free(&a);
+	kcl_proc_free(&b);
 	kd_stop(d);
 }
 END_TEST
@@ -267,7 +118,7 @@ END_TEST
 START_TEST(batch_exit_status)
 {
 	struct kd *d = kd_start(NULL);
-	struct proc p;
+	struct kcl_proc p;
 
 	/* a server error response: printed on stdout, then a non-zero exit */
 	ck_assert_int_ne(run_batch(kd_port(d), "login nobody_here wrongpassword\nwho\n", &p), 0);
@@ -276,29 +127,29 @@ START_TEST(batch_exit_status)
 	/* and a one-line reason on stderr, not a silent exit */
 	ck_assert_msg(strstr(p.ebuf, "krieg: login refused: ") && strstr(p.ebuf, "(auth_failed)\n"),
 	              "stderr: %s", p.ebuf);
-	proc_free(&p);
+	kcl_proc_free(&p);
 
 	/* a local error (a move with no game) */
 	ck_assert_int_ne(run_batch(kd_port(d), "guest\ne4\n", &p), 0);
 	ck_assert_ptr_nonnull(strstr(p.ebuf, "no current game"));
-	proc_free(&p);
+	kcl_proc_free(&p);
 
 	/* a wait that times out */
 	ck_assert_int_ne(run_batch(kd_port(d), "guest\nwait game_start 0.3\n", &p), 0);
 	ck_assert_ptr_nonnull(strstr(p.ebuf, "timed out"));
-	proc_free(&p);
+	kcl_proc_free(&p);
 
 	/* all good: zero */
 	ck_assert_int_eq(run_batch(kd_port(d), "guest\nwho\nseeks\n", &p), 0);
 	ck_assert_ptr_nonnull(strstr(p.obuf, "\"users\""));
-	proc_free(&p);
+	kcl_proc_free(&p);
 
 	/* no server there at all */
 	int port = kd_port(d);
 	kd_stop(d);
 	ck_assert_int_ne(run_batch(port, "who\n", &p), 0);
 	ck_assert_ptr_nonnull(strstr(p.ebuf, "cannot connect"));
-	proc_free(&p);
+	kcl_proc_free(&p);
 }
 END_TEST
 
@@ -307,7 +158,7 @@ END_TEST
 struct tty {
 	pid_t pid;
 	int fd;
-	char buf[OUT_MAX + 1];
+	char buf[KCL_OUT_MAX + 1];
 	size_t len;
 	size_t mark;   /* expect() searches from here */
 };
@@ -324,14 +175,14 @@ static void tty_start_with(struct tty *t, int port, const char *extra)
 	t->pid = forkpty(&t->fd, NULL, NULL, &ws);
 	ck_assert_int_ge(t->pid, 0);
 	if (t->pid == 0) {
-		setenv("KRIEG_KNOWN_SERVERS", known, 1);
+		setenv("KRIEG_KNOWN_SERVERS", sc.known, 1);
 		unsetenv("KRIEG_TRUST_NEW");
 		setenv("TERM", "xterm", 1);
 		setenv("NO_COLOR", "1", 1);
 		if (extra)
-			execl(krieg_bin(), "krieg", "--ascii", extra, addr, (char *)NULL);
+			execl(kcl_krieg_path(), "krieg", "--ascii", extra, addr, (char *)NULL);
 		else
-			execl(krieg_bin(), "krieg", "--ascii", addr, (char *)NULL);
+			execl(kcl_krieg_path(), "krieg", "--ascii", addr, (char *)NULL);
 		_exit(127);
 	}
 }
@@ -345,9 +196,9 @@ static void tty_start(struct tty *t, int port)
 static int tty_exit(struct tty *t, int ms)
 {
 	int st = 0;
-	long end = now_ms() + ms;
+	long end = kcl_now_ms() + ms;
 	pid_t r;
-	while ((r = waitpid(t->pid, &st, WNOHANG)) == 0 && now_ms() < end)
+	while ((r = waitpid(t->pid, &st, WNOHANG)) == 0 && kcl_now_ms() < end)
 		tty_pump(t, 50);
 	if (r == 0) {
 		kill(t->pid, SIGKILL);
@@ -362,7 +213,7 @@ static void tty_pump(struct tty *t, int ms)
 	struct pollfd f = { .fd = t->fd, .events = POLLIN };
 	if (poll(&f, 1, ms) <= 0)
 		return;
-	ssize_t r = read(t->fd, t->buf + t->len, OUT_MAX - t->len);
+	ssize_t r = read(t->fd, t->buf + t->len, KCL_OUT_MAX - t->len);
 	if (r > 0) {
 		t->len += (size_t)r;
 		t->buf[t->len] = '\0';
@@ -372,14 +223,14 @@ static void tty_pump(struct tty *t, int ms)
 /* Wait for needle in the output after the mark; move the mark past it. */
 static bool tty_expect_ms(struct tty *t, const char *needle, int ms)
 {
-	long end = now_ms() + ms;
+	long end = kcl_now_ms() + ms;
 	for (;;) {
 		char *hit = strstr(t->buf + t->mark, needle);
 		if (hit) {
 			t->mark = (size_t)(hit - t->buf) + strlen(needle);
 			return true;
 		}
-		if (now_ms() > end)
+		if (kcl_now_ms() > end)
 			return false;
 		tty_pump(t, 100);
 	}
@@ -434,7 +285,7 @@ START_TEST(interactive_under_a_pty)
 	tty_type(t, "yes");
 	EXPECT(t, "permanently added 127.0.0.1:");
 	struct stat kst;
-	ck_assert_int_eq(stat(known, &kst), 0);
+	ck_assert_int_eq(stat(sc.known, &kst), 0);
 	ck_assert_int_gt(kst.st_size, 64);
 	EXPECT(t, "krieg> ");
 	/* a password on the line is refused at a terminal (it would stay in the history) */
@@ -516,7 +367,7 @@ START_TEST(interactive_under_a_pty)
 	EXPECT(t, "1. White played e4");
 	EXPECT(t, "1... Black played d5");
 	EXPECT(t, "2. White played exd5");
-	snprintf(pgnpath, sizeof pgnpath, "%s/game.pgn", scratch);
+	snprintf(pgnpath, sizeof pgnpath, "%s/game.pgn", sc.dir);
 	snprintf(cmd, sizeof cmd, "pgn %lld > %s", game, pgnpath);
 	tty_type(t, cmd);
 	EXPECT(t, "Wrote game ");
@@ -607,47 +458,47 @@ static int free_port(void)
 }
 
 /* kriegd on a fixed port with its own state directory (and so its own generated certificate). */
-static struct proc *daemon_start(const char *state, int port)
+static struct kcl_proc *daemon_start(const char *state, int port)
 {
 	static char listen[64];
 	snprintf(listen, sizeof listen, "127.0.0.1:%d", port);
-	char *argv[] = { (char *)bin_path("KRIEGD", "build/asan/bin/kriegd", "bin/kriegd"),
+	char *argv[] = { (char *)kcl_bin_path("KRIEGD", "build/asan/bin/kriegd", "bin/kriegd"),
 	                 "--state-dir", (char *)state, "--listen", listen, NULL };
-	struct proc *p = calloc(1, sizeof *p);
+	struct kcl_proc *p = calloc(1, sizeof *p);
 	ck_assert_ptr_nonnull(p);
-	proc_start(p, argv);
-	long end = now_ms() + KD_START_TIMEOUT_MS;
-	while (!strstr(p->ebuf, "ready") && now_ms() < end)
-		proc_pump(p, 100);
+	kcl_proc_start(p, argv, sc.known, false);
+	long end = kcl_now_ms() + KD_START_TIMEOUT_MS;
+	while (!strstr(p->ebuf, "ready") && kcl_now_ms() < end)
+		kcl_proc_pump(p, 100);
 	ck_assert_msg(strstr(p->ebuf, "ready"), "kriegd did not start: %s", p->ebuf);
 	return p;
 }
 
-static void daemon_stop(struct proc *p)
+static void daemon_stop(struct kcl_proc *p)
 {
 	kill(p->pid, SIGTERM);
-	proc_finish(p, KD_START_TIMEOUT_MS);
-	proc_free(p);
+	kcl_proc_finish(p, KD_START_TIMEOUT_MS);
+	kcl_proc_free(p);
 	free(p);
 }
 
 START_TEST(changed_certificate_is_refused)
 {
 	char sa[256], sb[256];
-	snprintf(sa, sizeof sa, "%s/a", scratch);
-	snprintf(sb, sizeof sb, "%s/b", scratch);
+	snprintf(sa, sizeof sa, "%s/a", sc.dir);
+	snprintf(sb, sizeof sb, "%s/b", sc.dir);
 	int port = free_port();
-	struct proc p;
+	struct kcl_proc p;
 
-	struct proc *d = daemon_start(sa, port);
+	struct kcl_proc *d = daemon_start(sa, port);
 	/* first use: pinned, with a notice */
 	ck_assert_int_eq(run_batch(port, "ping\n", &p), 0);
 	ck_assert_ptr_nonnull(strstr(p.ebuf, "permanently added"));
-	proc_free(&p);
+	kcl_proc_free(&p);
 	/* second use: the pin matches, silently */
 	ck_assert_int_eq(run_batch(port, "ping\n", &p), 0);
 	ck_assert_ptr_null(strstr(p.ebuf, "permanently added"));
-	proc_free(&p);
+	kcl_proc_free(&p);
 	daemon_stop(d);
 
 	/* the same address, another certificate */
@@ -655,21 +506,21 @@ START_TEST(changed_certificate_is_refused)
 	ck_assert_int_ne(run_batch(port, "ping\n", &p), 0);
 	ck_assert_msg(strstr(p.ebuf, "CERTIFICATE HAS CHANGED"), "%s", p.ebuf);
 	char line[256];
-	snprintf(line, sizeof line, "%s:1", known);
+	snprintf(line, sizeof line, "%s:1", sc.known);
 	ck_assert_msg(strstr(p.ebuf, line), "no file:line in: %s", p.ebuf);
 	ck_assert_ptr_null(strstr(p.obuf, "greeting"));   /* not one protocol line went through */
-	proc_free(&p);
+	kcl_proc_free(&p);
 
 	/* --insecure connects, and says so every time */
 	char addr[64];
 	snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
-	char *argv[] = { (char *)krieg_bin(), "--batch", "--insecure", addr, NULL };
+	char *argv[] = { (char *)kcl_krieg_path(), "--batch", "--insecure", addr, NULL };
 	for (int i = 0; i < 2; i++) {
-		proc_start(&p, argv);
-		proc_write(&p, "ping\n");
-		ck_assert_int_eq(proc_finish(&p, RUN_TIMEOUT_MS), 0);
+		kcl_proc_start(&p, argv, sc.known, false);
+		kcl_proc_write(&p, "ping\n");
+		ck_assert_int_eq(kcl_proc_finish(&p, RUN_TIMEOUT_MS), 0);
 		ck_assert_ptr_nonnull(strstr(p.ebuf, "WARNING: --insecure"));
-		proc_free(&p);
+		kcl_proc_free(&p);
 	}
 	daemon_stop(d);
 }
@@ -690,7 +541,7 @@ START_TEST(first_use_answered_no_is_refused)
 	EXPECT(t, "was not accepted");
 	ck_assert_int_eq(tty_exit(t, KC_TIMEOUT_MS), 1);
 	struct stat kst;
-	ck_assert_msg(stat(known, &kst) != 0 || kst.st_size == 0, "a server was pinned after \"no\"");
+	ck_assert_msg(stat(sc.known, &kst) != 0 || kst.st_size == 0, "a server was pinned after \"no\"");
 	ck_assert_ptr_null(strstr(t->buf, "krieg> "));
 	close(t->fd);
 
@@ -701,7 +552,7 @@ START_TEST(first_use_answered_no_is_refused)
 	ck_assert_ptr_null(strstr(t->buf, "(yes/no)"));
 	tty_type(t, "quit");
 	ck_assert_int_eq(tty_exit(t, KC_TIMEOUT_MS), 0);
-	ck_assert_int_eq(stat(known, &kst), 0);
+	ck_assert_int_eq(stat(sc.known, &kst), 0);
 	close(t->fd);
 	free(t);
 	kd_stop(d);
@@ -720,7 +571,7 @@ static void daemon_up(struct daemon *dm, const char *state, int port)
 {
 	char listen[64];
 	snprintf(listen, sizeof listen, "127.0.0.1:%d", port);
-	snprintf(dm->log, sizeof dm->log, "%s/kriegd.log", scratch);
+	snprintf(dm->log, sizeof dm->log, "%s/kriegd.log", sc.dir);
 	dm->pid = fork();
 	ck_assert_int_ge(dm->pid, 0);
 	if (dm->pid == 0) {
@@ -729,12 +580,12 @@ static void daemon_up(struct daemon *dm, const char *state, int port)
 		dup2(null, 0);
 		dup2(fd, 1);
 		dup2(fd, 2);
-		execl(bin_path("KRIEGD", "build/asan/bin/kriegd", "bin/kriegd"), "kriegd", "--state-dir", state,
+		execl(kcl_bin_path("KRIEGD", "build/asan/bin/kriegd", "bin/kriegd"), "kriegd", "--state-dir", state,
 		      "--listen", listen, (char *)NULL);
 		_exit(127);
 	}
 	/* ready once the log says so after this start (the log is appended to) */
-	long end = now_ms() + KD_START_TIMEOUT_MS;
+	long end = kcl_now_ms() + KD_START_TIMEOUT_MS;
 	for (;;) {
 		char buf[65536] = "";
 		FILE *f = fopen(dm->log, "r");
@@ -749,7 +600,7 @@ static void daemon_up(struct daemon *dm, const char *state, int port)
 			dm->readies = ready;
 			break;
 		}
-		ck_assert_msg(now_ms() < end, "kriegd did not start: %s", buf);
+		ck_assert_msg(kcl_now_ms() < end, "kriegd did not start: %s", buf);
 		ck_assert_msg(waitpid(dm->pid, NULL, WNOHANG) == 0, "kriegd exited: %s", buf);
 		kt_sleep_ms(50);
 	}
@@ -759,9 +610,9 @@ static void daemon_down(struct daemon *dm)
 {
 	int st = 0;
 	kill(dm->pid, SIGTERM);
-	long end = now_ms() + KD_START_TIMEOUT_MS;
+	long end = kcl_now_ms() + KD_START_TIMEOUT_MS;
 	while (waitpid(dm->pid, &st, WNOHANG) == 0) {
-		if (now_ms() > end) {
+		if (kcl_now_ms() > end) {
 			kill(dm->pid, SIGKILL);
 			waitpid(dm->pid, &st, 0);
 			break;
@@ -779,7 +630,7 @@ static void daemon_down(struct daemon *dm)
 START_TEST(reconnects_and_resumes_after_a_restart)
 {
 	char state[256], addr[64];
-	snprintf(state, sizeof state, "%s/state", scratch);
+	snprintf(state, sizeof state, "%s/state", sc.dir);
 	int port = free_port();
 	snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
 	struct daemon dm = { 0 };
@@ -796,10 +647,10 @@ START_TEST(reconnects_and_resumes_after_a_restart)
 	tty_type(t, "password123");
 	EXPECT(t, "Logged in as alice_r");
 
-	char *argv[] = { (char *)krieg_bin(), "--batch", addr, NULL };
-	struct proc bob;
-	proc_start(&bob, argv);
-	proc_write(&bob, "register bob_r password123\n"
+	char *argv[] = { (char *)kcl_krieg_path(), "--batch", addr, NULL };
+	struct kcl_proc bob;
+	kcl_proc_start(&bob, argv, sc.known, false);
+	kcl_proc_write(&bob, "register bob_r password123\n"
 	                 "challenge alice_r icc black\n"
 	                 "wait game_start\n"
 	                 "wait moved\n"
@@ -811,15 +662,15 @@ START_TEST(reconnects_and_resumes_after_a_restart)
 	EXPECT(t, " 6  .  .  .  .  . [n] .  .  6");
 	tty_type(t, "e4");
 	EXPECT(t, "You played e4");
-	ck_assert_msg(proc_wait_out(&bob, "\"event\":\"moved\"", RUN_TIMEOUT_MS), "%s", bob.ebuf);
+	ck_assert_msg(kcl_proc_wait_out(&bob, "\"event\":\"moved\"", RUN_TIMEOUT_MS), "%s", bob.ebuf);
 
 	daemon_down(&dm);
 	EXPECT(t, "lost");
 	EXPECT(t, "your games go on. Reconnecting");
 	/* the batch player is told and stops: scripts decide for themselves */
-	ck_assert_int_ne(proc_finish(&bob, RUN_TIMEOUT_MS), 0);
+	ck_assert_int_ne(kcl_proc_finish(&bob, RUN_TIMEOUT_MS), 0);
 	ck_assert_msg(strstr(bob.ebuf, "lost") && strstr(bob.ebuf, "does not reconnect"), "%s", bob.ebuf);
-	proc_free(&bob);
+	kcl_proc_free(&bob);
 
 	kt_sleep_ms(1500);   /* at least one refused attempt */
 	daemon_up(&dm, state, port);
@@ -834,9 +685,9 @@ START_TEST(reconnects_and_resumes_after_a_restart)
 	EXPECT(t, "their move] > ");
 
 	/* Black comes back and moves; White plays on */
-	struct proc bob2;
-	proc_start(&bob2, argv);
-	proc_write(&bob2, "login bob_r password123\n"
+	struct kcl_proc bob2;
+	kcl_proc_start(&bob2, argv, sc.known, false);
+	kcl_proc_write(&bob2, "login bob_r password123\n"
 	                  "wait game_state\n"
 	                  "d5\n"
 	                  "wait move\n"
@@ -848,10 +699,10 @@ START_TEST(reconnects_and_resumes_after_a_restart)
 	EXPECT(t, "White captured a pawn on d5");
 	tty_type(t, "resign --yes");
 	EXPECT(t, "White resigned");
-	ck_assert_int_eq(proc_finish(&bob2, RUN_TIMEOUT_MS), 0);
+	ck_assert_int_eq(kcl_proc_finish(&bob2, RUN_TIMEOUT_MS), 0);
 	ck_assert_ptr_nonnull(strstr(bob2.obuf, "\"reason\":\"resignation\""));
 	ck_assert_ptr_null(strstr(bob2.obuf, "e2e4"));
-	proc_free(&bob2);
+	kcl_proc_free(&bob2);
 	tty_type(t, "quit");
 	ck_assert_int_eq(tty_exit(t, KC_TIMEOUT_MS), 0);
 	close(t->fd);

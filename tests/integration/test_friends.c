@@ -15,6 +15,10 @@
  *   capture_and_check_marks_in_every_view  the mover is told "Nxe5",
  *                        "Bxf2+": live, after a resume, in record views
  *                        and PGN of every audience
+ *   adjourned_game_waits  both players agree to adjourn a timed game; both
+ *                        leave past the grace and a kill -9: never
+ *                        abandoned, no time charged, resumed by unadjourn
+ *                        once both are back, both told
  *   lobby_comes_to_you   lobby_watch pushes seeks as they open and go, to
  *                        watchers only, never challenges; a challenge
  *                        carries its terms; cancel alone cancels the only offer
@@ -446,6 +450,25 @@ START_TEST(chat_requests)
 	kc_ok(x.c, kc_req(x.c, "tell", "{s:s, s:s}", "user", b.name, "text", "MUTED-TELL"));
 	kc_no_event(b.c, "tell");
 	ck_assert(!kc_saw(b.c, "MUTED-TELL"));
+	/* Mute filters the spectators' channel too: s mutes t (a spectator)
+	 * and w (a player); x, watching too, still hears both. */
+	struct kp t;
+	kp_guest(d, &t);
+	kc_ok(t.c, kc_req(t.c, "watch", "{s:I}", "game", g));
+	kc_ok(x.c, kc_req(x.c, "watch", "{s:I}", "game", g));
+	for (int i = 0; i < 4; i++)   /* the "more"s s read */
+		kc_event(s.c, "chat");
+	kc_ok(s.c, kc_req(s.c, "mute", "{s:s}", "user", t.name));
+	kc_ok(s.c, kc_req(s.c, "mute", "{s:s}", "user", b.name));
+	kc_ok(t.c, kc_req(t.c, "spec", "{s:I, s:s}", "game", g, "text", "MUTED-SPEC"));
+	e = kc_event(x.c, "chat");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "text")), "MUTED-SPEC");
+	kc_ok(b.c, kc_req(b.c, "say", "{s:I, s:s}", "game", g, "text", "MUTED-SAY"));
+	e = kc_event(x.c, "chat");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "text")), "MUTED-SAY");
+	kc_no_game_event(s.c, "chat");
+	ck_assert(!kc_saw(s.c, "MUTED-SPEC") && !kc_saw(s.c, "MUTED-SAY"));
+	kc_close(t.c);
 	kc_ok(b.c, kc_req(b.c, "mute", "{s:s}", "user", w.name));
 	kc_ok(s.c, kc_req(s.c, "ping", NULL));
 	kc_close(w.c);
@@ -544,6 +567,130 @@ START_TEST(lobby_comes_to_you)
 }
 END_TEST
 
+/* A clock object's readings (ms). */
+static void clock_of(json_t *msg, json_int_t ms[2])
+{
+	json_t *clk = json_object_get(msg, "clock");
+	ck_assert_msg(json_is_object(clk), "no clock");
+	ms[0] = json_integer_value(json_object_get(clk, "white"));
+	ms[1] = json_integer_value(json_object_get(clk, "black"));
+}
+
+/* p's game_state for game (taken), after a resume. */
+static json_t *state_of(struct kp *p, json_int_t game)
+{
+	for (;;) {
+		json_t *st = kc_event(p->c, "game_state");
+		if (json_integer_value(json_object_get(st, "game")) == game)
+			return st;
+	}
+}
+
+START_TEST(adjourned_game_waits)
+{
+	struct kd *d = kd_start(FRIENDS_CONFIG);
+	struct kp a, b, c, w;
+	kp_guest(d, &a);
+	kp_guest(d, &b);
+	kp_guest(d, &c);
+	kp_guest(d, &w);
+	json_int_t game = start_game(&a, &b, "icc", json_pack("{s:i, s:i}", "base", 600, "inc", 0));
+	json_int_t untimed = start_game(&c, &w, "icc", NULL);
+	move(&a, game, "e4");
+
+	/* Refusals change nothing: no offer to accept, untimed games, not adjourned. */
+	kc_error(b.c, kc_req(b.c, "adjourn", "{s:I, s:s}", "game", game, "action", "accept"),
+	         "illegal_action");
+	kc_error(c.c, kc_req(c.c, "adjourn", "{s:I}", "game", untimed), "illegal_action");
+	kc_error(a.c, kc_req(a.c, "unadjourn", "{s:I}", "game", game), "illegal_action");
+	kc_error(a.c, kc_req(a.c, "adjourn", "{s:I, s:s}", "game", game, "action", "later"),
+	         "bad_request");
+
+	/* An offer, declined, then offered and accepted (offering back accepts). */
+	kc_ok(a.c, kc_req(a.c, "adjourn", "{s:I}", "game", game));
+	json_t *e = kc_event(b.c, "adjourn_offer");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "white");
+	kc_ok(b.c, kc_req(b.c, "adjourn", "{s:I, s:s}", "game", game, "action", "decline"));
+	kc_event(a.c, "adjourn_declined");
+	kc_ok(b.c, kc_req(b.c, "adjourn", "{s:I}", "game", game));
+	kc_event(a.c, "adjourn_offer");
+	kc_ok(a.c, kc_req(a.c, "adjourn", "{s:I}", "game", game));
+	json_int_t stopped[2], now[2];
+	e = kc_event(b.c, "adjourned");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "white");
+	clock_of(e, stopped);
+	e = kc_event(a.c, "adjourned");
+	clock_of(e, now);
+	ck_assert_int_eq(now[0], stopped[0]);
+	ck_assert_int_eq(now[1], stopped[1]);
+	/* No moves while adjourned; resigning still could. */
+	kc_error(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", game, "move", "e5"), "illegal_action");
+	kc_error(b.c, kc_req(b.c, "adjourn", "{s:I}", "game", game), "illegal_action");
+
+	/* Both leave past the grace: the barrier is a timed game abandoned
+	 * meanwhile (c's opponent w... is untimed: a third timed game). */
+	struct kp x, y;
+	kp_guest(d, &x);
+	kp_guest(d, &y);
+	json_int_t timed = start_game(&x, &y, "icc", json_pack("{s:i, s:i}", "base", 600, "inc", 0));
+	kc_close(a.c);
+	kc_close(b.c);
+	kc_close(y.c);
+	e = kc_event(x.c, "game_over");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), timed);
+	kt_sleep_ms(300);
+
+	kp_resume(d, &a);
+	json_t *st = state_of(&a, game);
+	ck_assert(json_is_true(json_object_get(st, "live")));
+	ck_assert(json_is_true(json_object_get(st, "adjourned")));
+	clock_of(st, now);
+	ck_assert_int_eq(now[0], stopped[0]);
+	ck_assert_int_eq(now[1], stopped[1]);
+	/* The opponent is away: not yet. */
+	kc_error(a.c, kc_req(a.c, "unadjourn", "{s:I}", "game", game), "illegal_action");
+
+	/* A kill -9 while adjourned: it comes back adjourned, same readings. */
+	kc_close(a.c);
+	kd_crash_restart(d);
+	kp_resume(d, &a);
+	st = state_of(&a, game);
+	ck_assert(json_is_true(json_object_get(st, "adjourned")));
+	clock_of(st, now);
+	ck_assert_int_eq(now[0], stopped[0]);
+	ck_assert_int_eq(now[1], stopped[1]);
+	kp_resume(d, &b);
+	st = state_of(&b, game);
+	ck_assert(json_is_true(json_object_get(st, "adjourned")));
+
+	/* Both back: one asks, both are told, the clocks run from where they stopped. */
+	kc_ok(b.c, kc_req(b.c, "unadjourn", "{s:I}", "game", game));
+	e = kc_event(a.c, "unadjourned");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "black");
+	clock_of(e, now);
+	ck_assert_int_eq(now[0], stopped[0]);
+	ck_assert_int_eq(now[1], stopped[1]);
+	kc_event(b.c, "unadjourned");
+	move(&b, game, "e5");
+	/* As Black's move lands, White's clock starts from where it stopped:
+	 * nothing was charged across the adjournment, the leaving, the restart. */
+	e = kc_event(a.c, "moved");
+	clock_of(e, now);
+	ck_assert_int_eq(now[0], stopped[0]);
+	ck_assert_int_le(now[1], stopped[1]);
+	st = kc_ok(a.c, kc_req(a.c, "game", "{s:I}", "game", game));
+	ck_assert(json_is_true(json_object_get(st, "live")));
+	ck_assert(!json_object_get(st, "adjourned"));
+	ck_assert(!kc_saw(a.c, "abandoned") && !kc_saw(b.c, "abandoned"));
+	kc_close(a.c);
+	kc_close(b.c);
+	kc_close(c.c);
+	kc_close(w.c);
+	kc_close(x.c);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *friends_suite(void)
 {
 	Suite *s = suite_create("friends");
@@ -556,6 +703,7 @@ static Suite *friends_suite(void)
 	tcase_add_test(tc, chat_reaches_only_its_audience);
 	tcase_add_test(tc, chat_requests);
 	tcase_add_test(tc, lobby_comes_to_you);
+	tcase_add_test(tc, adjourned_game_waits);
 	suite_add_tcase(s, tc);
 	return s;
 }

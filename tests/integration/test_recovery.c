@@ -14,7 +14,10 @@
  *   flagged_record   a record whose stored announcements disagree with the
  *                    replay is flagged, logged, left as it was, not resumed
  *   clock_downtime   the mover is charged its thinking up to the last
- *                    heartbeat (kill -9) or the clean stop, never the downtime
+ *                    heartbeat's lease (kill -9) or the clean stop, never
+ *                    more than the lease's margin of the downtime
+ *   clock_never_rises  no reading a player was shown is handed back by a
+ *                    restart, even one before the run's first heartbeat
  *   abandonment_after_restart  recovered games start the grace period;
  *                    both away: the side to move forfeits
  *   draw_offer_survives_restart  draw offers/declines are recorded actions
@@ -492,7 +495,8 @@ static void game_clock(struct kc *c, json_int_t game, json_int_t *white, json_in
 /*
  * Black thinks 3 s, then the daemon is killed and stays down 3 s: after
  * the restart Black has been charged its thinking time (up to the last
- * heartbeat, at most a second short) but not the downtime.  Then the same
+ * heartbeat's lease: at most a second short, at most half a second long)
+ * but not the rest of the downtime.  Then the same
  * across a clean stop (its checkpoint is the stop itself).
  */
 START_TEST(clock_downtime)
@@ -541,13 +545,13 @@ START_TEST(clock_downtime)
 END_TEST
 
 /*
- * The clock of the side to move never rises across restarts (no
- * increment, no added time): White, to move, reads the clock after each of
- * several kill -9 restarts made before the first heartbeat of the new run
- * and before any action.  Each reading must be at most the one before.
- * (The readings shown since the last reference point, here the previous
- * restart, were given back when the heartbeat it charged up to was the
- * previous run's.)
+ * The clock of the side to move never rises across kill -9 (no increment,
+ * no added time): White, to move in a new game, reads the clock, then after
+ * each of several restarts, each made before the new run's first heartbeat
+ * and with no action in between; then the same with Black to move.  Each
+ * reading must be at most the one before.  Before the heartbeat became a lease (recover.h), the time shown
+ * since the last reference point (the game's start, then each restart) was
+ * given back when no heartbeat had been recorded since it.
  */
 START_TEST(clock_never_rises)
 {
@@ -558,22 +562,31 @@ START_TEST(clock_never_rises)
 	kp_guest(d, &p[0]);
 	kp_guest(d, &p[1]);
 	json_int_t game = new_timed_game(&p[0], &p[1]);
+	kt_sleep_ms(150);
 	game_clock(p[0].c, game, &low[WHITE], &low[BLACK]);
-	for (int i = 0; i < 6; i++) {
+	for (int i = 0; i < 12; i++) {
+		/* Half-way, White moves: then Black is the one to move. */
+		int col = i < 6 ? WHITE : BLACK;
+		if (i == 6) {
+			kc_ok(p[0].c, kc_req(p[0].c, "move", "{s:I, s:s}", "game", game, "move", "e2e4"));
+			game_clock(p[1].c, game, &low[WHITE], &low[BLACK]);
+		}
 		kc_close(p[0].c);
 		kc_close(p[1].c);
 		kd_crash_restart(d);
 		kp_resume(d, &p[0]);
 		kp_resume(d, &p[1]);
-		/* Some thinking shown to White, well inside the heartbeat's second. */
+		/* Some thinking shown, well inside the heartbeat's second. */
 		kt_sleep_ms(150);
-		game_clock(p[0].c, game, &white, &black);
-		ck_assert_msg(white <= low[WHITE], "restart %d: white's clock rose from %lld to %lld",
-		              i, (long long)low[WHITE], (long long)white);
-		ck_assert_int_eq(black, low[BLACK]);
-		low[WHITE] = white;
+		game_clock(p[col].c, game, &white, &black);
+		json_int_t now[2] = { [WHITE] = white, [BLACK] = black };
+		ck_assert_msg(now[col] <= low[col], "restart %d: %s's clock rose from %lld to %lld", i,
+		              col == WHITE ? "white" : "black", (long long)low[col], (long long)now[col]);
+		ck_assert_int_eq(now[!col], low[!col]);
+		low[col] = now[col];
 	}
 	ck_assert_int_gt(low[WHITE], LOOP_BASE_S * 1000LL - 60000);
+	ck_assert_int_gt(low[BLACK], LOOP_BASE_S * 1000LL - 60000);
 	kc_close(p[0].c);
 	kc_close(p[1].c);
 	kd_stop(d);

@@ -28,75 +28,6 @@
 #include "harness.h"
 #include "harness_game.h"
 
-#define ROLES_TIMEOUT_MS 30000
-
-/* Run `kriegd --state-dir DIR user ARGS...` with input on stdin; its exit
- * status, its stdout+stderr in out. */
-static int user_cmd(struct kd *d, const char *input, char *out, size_t outlen, ...)
-{
-	char *args[16];
-	int n = 0;
-	va_list ap;
-	args[n++] = (char *)kg_kriegd_path();
-	args[n++] = "--state-dir";
-	args[n++] = (char *)kd_state_dir(d);
-	args[n++] = "user";
-	va_start(ap, outlen);
-	for (char *a; n < 15 && (a = va_arg(ap, char *)) != NULL;)
-		args[n++] = a;
-	va_end(ap);
-	args[n] = NULL;
-
-	char inpath[] = "/tmp/kr-in-XXXXXX", outpath[] = "/tmp/kr-out-XXXXXX";
-	int in = mkstemp(inpath), fd = mkstemp(outpath);
-	ck_assert(in >= 0 && fd >= 0);
-	if (input)
-		ck_assert(write(in, input, strlen(input)) == (ssize_t)strlen(input));
-	lseek(in, 0, SEEK_SET);
-	pid_t pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		dup2(in, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		/* No terminal: the prompt path must fail, not hang. */
-		setsid();
-		execv(args[0], args);
-		_exit(127);
-	}
-	int status = 0, waited = 0, rc = -1;
-	for (;;) {
-		if (waitpid(pid, &status, WNOHANG) == pid) {
-			rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-			break;
-		}
-		if (waited >= ROLES_TIMEOUT_MS) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			break;
-		}
-		kt_sleep_ms(10);
-		waited += 10;
-	}
-	ssize_t got = pread(fd, out, outlen - 1, 0);
-	out[got > 0 ? got : 0] = '\0';
-	close(in);
-	close(fd);
-	unlink(inpath);
-	unlink(outpath);
-	return rc;
-}
-
-/* A logged-in connection of name with password pw (asserted ok). */
-static struct kc *login(struct kd *d, const char *name, const char *pw, char *token, size_t len)
-{
-	struct kc *c = kc_hello(d);
-	json_t *r = kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", name, "password", pw));
-	if (token)
-		snprintf(token, len, "%s", json_string_value(json_object_get(r, "token")));
-	return c;
-}
-
 static const char *login_code(struct kd *d, const char *name, const char *pw, char *buf,
                               size_t len)
 {
@@ -128,21 +59,21 @@ START_TEST(user_add_role_who)
 {
 	struct kd *d = kd_start("");
 	char out[4096], buf[64];
-	ck_assert_int_eq(user_cmd(d, "sesame-ump\n", out, sizeof out, "add", "ump", "--role", "umpire",
-	                          "--password-stdin", NULL), 0);
-	ck_assert_int_eq(user_cmd(d, "sesame-pl\n", out, sizeof out, "add", "plain",
-	                          "--password-stdin", NULL), 0);
-	struct kc *u = login(d, "ump", "sesame-ump", NULL, 0);
-	struct kc *p = login(d, "plain", "sesame-pl", NULL, 0);
+	ck_assert_int_eq(kg_user(d, "sesame-ump\n", out, sizeof out, "add", "ump", "--role", "umpire",
+	                          "--password-stdin"), 0);
+	ck_assert_int_eq(kg_user(d, "sesame-pl\n", out, sizeof out, "add", "plain",
+	                          "--password-stdin"), 0);
+	struct kc *u = kg_login(d, "ump", "sesame-ump", NULL, 0);
+	struct kc *p = kg_login(d, "plain", "sesame-pl", NULL, 0);
 	ck_assert_str_eq(who_role(p, "ump", buf, sizeof buf), "umpire");
 	ck_assert_str_eq(who_role(p, "plain", buf, sizeof buf), "player");
 	struct kp g;
 	kp_guest(d, &g);
 	ck_assert_str_eq(who_role(p, g.name, buf, sizeof buf), "player");
 	/* A change made while the daemon runs counts at once. */
-	ck_assert_int_eq(user_cmd(d, NULL, out, sizeof out, "role", "ump", "admin", NULL), 0);
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "role", "ump", "admin"), 0);
 	ck_assert_str_eq(who_role(p, "ump", buf, sizeof buf), "admin");
-	ck_assert_int_eq(user_cmd(d, NULL, out, sizeof out, "role", "ump", "player", NULL), 0);
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "role", "ump", "player"), 0);
 	ck_assert_str_eq(who_role(u, "ump", buf, sizeof buf), "player");
 	kc_close(g.c);
 	kc_close(u);
@@ -155,24 +86,24 @@ START_TEST(user_cli_errors)
 {
 	struct kd *d = kd_start("");
 	char out[4096], buf[64];
-	ck_assert_int_eq(user_cmd(d, "sesame-one\n", out, sizeof out, "add", "one",
-	                          "--password-stdin", NULL), 0);
+	ck_assert_int_eq(kg_user(d, "sesame-one\n", out, sizeof out, "add", "one",
+	                          "--password-stdin"), 0);
 	/* Taken, also in another case. */
-	ck_assert_int_eq(user_cmd(d, "sesame-two\n", out, sizeof out, "add", "ONE",
-	                          "--password-stdin", NULL), 1);
+	ck_assert_int_eq(kg_user(d, "sesame-two\n", out, sizeof out, "add", "ONE",
+	                          "--password-stdin"), 1);
 	ck_assert_ptr_nonnull(strstr(out, "taken"));
 	ck_assert_int_eq((int)(strchr(out, '\n') - out) + 1, (int)strlen(out));   /* one line */
-	ck_assert_int_eq(user_cmd(d, NULL, out, sizeof out, "role", "nobody", "umpire", NULL), 1);
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "role", "nobody", "umpire"), 1);
 	ck_assert_ptr_nonnull(strstr(out, "no such account"));
-	ck_assert_int_eq(user_cmd(d, NULL, out, sizeof out, "role", "one", "king", NULL), 2);
-	ck_assert_int_eq(user_cmd(d, NULL, out, sizeof out, "disable", "nobody", NULL), 1);
-	ck_assert_int_eq(user_cmd(d, NULL, out, sizeof out, "frobnicate", NULL), 2);
-	ck_assert_int_eq(user_cmd(d, NULL, out, sizeof out, "add", NULL), 2);
-	ck_assert_int_eq(user_cmd(d, "x\n", out, sizeof out, "add", "two", "--password-stdin", NULL), 1);
-	ck_assert_int_eq(user_cmd(d, "sesame-two\n", out, sizeof out, "add", "guest-abc",
-	                          "--password-stdin", NULL), 1);
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "role", "one", "king"), 2);
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "disable", "nobody"), 1);
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "frobnicate"), 2);
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "add"), 2);
+	ck_assert_int_eq(kg_user(d, "x\n", out, sizeof out, "add", "two", "--password-stdin"), 1);
+	ck_assert_int_eq(kg_user(d, "sesame-two\n", out, sizeof out, "add", "guest-abc",
+	                          "--password-stdin"), 1);
 	/* No terminal and no --password-stdin: refused, not hung. */
-	ck_assert_int_eq(user_cmd(d, NULL, out, sizeof out, "add", "three", NULL), 1);
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "add", "three"), 1);
 	/* Nothing of the refused ones exists. */
 	ck_assert_str_eq(login_code(d, "two", "x", buf, sizeof buf), "auth_failed");
 	ck_assert_str_eq(login_code(d, "three", "sesame-three", buf, sizeof buf), "auth_failed");
@@ -180,7 +111,7 @@ START_TEST(user_cli_errors)
 	/* A guest has no role to set. */
 	struct kp g;
 	kp_guest(d, &g);
-	ck_assert_int_eq(user_cmd(d, NULL, out, sizeof out, "role", g.name, "umpire", NULL), 1);
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "role", g.name, "umpire"), 1);
 	ck_assert_str_eq(who_role(g.c, g.name, buf, sizeof buf), "player");
 	kc_close(g.c);
 	kd_stop(d);
@@ -193,12 +124,12 @@ START_TEST(user_list)
 	char out[4096];
 	struct kp g;
 	kp_guest(d, &g);
-	ck_assert_int_eq(user_cmd(d, "sesame-bbb\n", out, sizeof out, "add", "bbb", "--role=admin",
-	                          "--password-stdin", NULL), 0);
-	ck_assert_int_eq(user_cmd(d, "sesame-aaa\n", out, sizeof out, "add", "aaa",
-	                          "--password-stdin", NULL), 0);
-	ck_assert_int_eq(user_cmd(d, NULL, out, sizeof out, "disable", "aaa", NULL), 0);
-	ck_assert_int_eq(user_cmd(d, NULL, out, sizeof out, "list", NULL), 0);
+	ck_assert_int_eq(kg_user(d, "sesame-bbb\n", out, sizeof out, "add", "bbb", "--role=admin",
+	                          "--password-stdin"), 0);
+	ck_assert_int_eq(kg_user(d, "sesame-aaa\n", out, sizeof out, "add", "aaa",
+	                          "--password-stdin"), 0);
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "disable", "aaa"), 0);
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "list"), 0);
 	ck_assert_str_eq(out, "aaa player disabled\nbbb admin enabled\n");
 	kc_close(g.c);
 	kd_stop(d);
@@ -209,15 +140,15 @@ START_TEST(user_passwd)
 {
 	struct kd *d = kd_start("");
 	char out[4096], buf[64];
-	ck_assert_int_eq(user_cmd(d, "sesame-old\n", out, sizeof out, "add", "pwd",
-	                          "--password-stdin", NULL), 0);
+	ck_assert_int_eq(kg_user(d, "sesame-old\n", out, sizeof out, "add", "pwd",
+	                          "--password-stdin"), 0);
 	ck_assert_str_eq(login_code(d, "pwd", "sesame-old", buf, sizeof buf), "ok");
-	ck_assert_int_eq(user_cmd(d, "sesame-new\n", out, sizeof out, "passwd", "pwd",
-	                          "--password-stdin", NULL), 0);
+	ck_assert_int_eq(kg_user(d, "sesame-new\n", out, sizeof out, "passwd", "pwd",
+	                          "--password-stdin"), 0);
 	ck_assert_str_eq(login_code(d, "pwd", "sesame-old", buf, sizeof buf), "auth_failed");
 	ck_assert_str_eq(login_code(d, "pwd", "sesame-new", buf, sizeof buf), "ok");
-	ck_assert_int_eq(user_cmd(d, "sesame-new\n", out, sizeof out, "passwd", "nobody",
-	                          "--password-stdin", NULL), 1);
+	ck_assert_int_eq(kg_user(d, "sesame-new\n", out, sizeof out, "passwd", "nobody",
+	                          "--password-stdin"), 1);
 	kd_stop(d);
 }
 END_TEST
@@ -226,13 +157,13 @@ START_TEST(disable_closes)
 {
 	struct kd *d = kd_start("");
 	char out[4096], buf[64], token[KP_TOKEN_MAX];
-	ck_assert_int_eq(user_cmd(d, "sesame-dis\n", out, sizeof out, "add", "dis", "--role", "umpire",
-	                          "--password-stdin", NULL), 0);
-	struct kc *a = login(d, "dis", "sesame-dis", token, sizeof token);
-	struct kc *b = login(d, "dis", "sesame-dis", NULL, 0);
+	ck_assert_int_eq(kg_user(d, "sesame-dis\n", out, sizeof out, "add", "dis", "--role", "umpire",
+	                          "--password-stdin"), 0);
+	struct kc *a = kg_login(d, "dis", "sesame-dis", token, sizeof token);
+	struct kc *b = kg_login(d, "dis", "sesame-dis", NULL, 0);
 	struct kp other;
 	kp_guest(d, &other);
-	ck_assert_int_eq(user_cmd(d, NULL, out, sizeof out, "disable", "dis", NULL), 0);
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "disable", "dis"), 0);
 	/* The daemon notices within its check interval: both sessions go. */
 	ck_assert(kc_closed(a, 10000));
 	ck_assert(kc_closed(b, 10000));
@@ -245,7 +176,7 @@ START_TEST(disable_closes)
 	struct kc *r = kc_hello(d);
 	kc_error(r, kc_req(r, "resume", "{s:s}", "token", token), "account_disabled");
 	kc_close(r);
-	ck_assert_int_eq(user_cmd(d, NULL, out, sizeof out, "enable", "dis", NULL), 0);
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "enable", "dis"), 0);
 	ck_assert_str_eq(login_code(d, "dis", "sesame-dis", buf, sizeof buf), "ok");
 	r = kc_hello(d);
 	kc_ok(r, kc_req(r, "resume", "{s:s}", "token", token));

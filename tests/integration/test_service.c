@@ -39,7 +39,8 @@
 
 #define FP_LEN (32 * 3)
 
-/* "AB:CD:..." SHA-256 of x, as kriegd logs it. */
+/* The SHA-256 of x in 64 lower-case hex digits: as kriegd logs it and as
+ * krieg shows and pins it (one format everywhere, issue 10). */
 static void fp_of(X509 *x, char fp[FP_LEN])
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
@@ -47,7 +48,7 @@ static void fp_of(X509 *x, char fp[FP_LEN])
 
 	ck_assert_int_eq(X509_digest(x, EVP_sha256(), md, &n), 1);
 	for (unsigned int i = 0; i < n; i++)
-		snprintf(fp + 3 * i, FP_LEN - 3 * i, i + 1 < n ? "%02X:" : "%02X", md[i]);
+		snprintf(fp + 2 * i, FP_LEN - 2 * i, "%02x", md[i]);
 }
 
 static void fp_of_file(const char *path, char fp[FP_LEN])
@@ -180,6 +181,10 @@ START_TEST(reload_certificate)
 	fp_of_file(cert, fp0);
 	fp_served(kd_port(d), now);
 	ck_assert_str_eq(now, fp0);
+	/* The log names it as the client does. */
+	char logged[FP_LEN + 16];
+	snprintf(logged, sizeof logged, "sha256=%s", fp0);
+	ck_assert(kd_log_wait(d, logged, 5000));
 
 	/* A renewed certificate: new connections see it, the game goes on. */
 	new_pair(cert, key);

@@ -20,8 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "check_main.h"
 #include "harness.h"
@@ -30,41 +28,11 @@
 static const char *const fast_conf = "rate_limit = 10000\nrate_burst = 10000\n";
 #define PASSWORD "sesame-open"
 
-/* An account made by `kriegd user add` with role. */
-static void account_add(struct kd *d, const char *name, const char *role)
-{
-	char inpath[] = "/tmp/ku-in-XXXXXX";
-	int in = mkstemp(inpath);
-	ck_assert(in >= 0);
-	ck_assert(write(in, PASSWORD "\n", sizeof PASSWORD) == (ssize_t)sizeof PASSWORD);
-	lseek(in, 0, SEEK_SET);
-	pid_t pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		dup2(in, 0);
-		execl(kg_kriegd_path(), "kriegd", "--state-dir", kd_state_dir(d), "user", "add", name,
-		      "--role", role, "--password-stdin", (char *)NULL);
-		_exit(127);
-	}
-	int status;
-	waitpid(pid, &status, 0);
-	close(in);
-	unlink(inpath);
-	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-}
-
-/* Log p (an account) in on a new connection. */
-static void login(struct kd *d, struct kp *p, const char *name)
-{
-	p->c = kc_hello(d);
-	kc_ok(p->c, kc_req(p->c, "login", "{s:s, s:s}", "user", name, "password", PASSWORD));
-	snprintf(p->name, sizeof p->name, "%s", name);
-}
-
+/* An account made by `kriegd user add` with role, logged in. */
 static void account(struct kd *d, struct kp *p, const char *name, const char *role)
 {
-	account_add(d, name, role);
-	login(d, p, name);
+	kg_user_add(d, name, role, PASSWORD);
+	kp_login(d, p, name, PASSWORD);
 }
 
 /* A game, white seeking; timed (base seconds, no increment) when base > 0. */
@@ -188,10 +156,10 @@ START_TEST(pause_addtime_crash)
 
 	/* kill -9 during the pause: it resumes paused, charging nothing. */
 	kd_crash_restart(d);
-	login(d, &w, "whitey");
-	login(d, &b, "blacky");
-	login(d, &spec, "watcher");
-	login(d, &ump, "ref");
+	kp_login(d, &w, "whitey", PASSWORD);
+	kp_login(d, &b, "blacky", PASSWORD);
+	kp_login(d, &spec, "watcher", PASSWORD);
+	kp_login(d, &ump, "ref", PASSWORD);
 	le = live_entry(&spec, game);
 	ck_assert_int_eq(clock_of(le, "white"), paused_w + 30000);
 	ck_assert_int_eq(clock_of(le, "black"), paused_b);

@@ -27,8 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "action.h"
 #include "check_main.h"
@@ -47,27 +45,8 @@ static const char *const fast_conf = "rate_limit = 10000\nrate_burst = 10000\n";
 /* An account made by `kriegd user add` with role, logged in on a new connection. */
 static void account(struct kd *d, struct kp *p, const char *name, const char *role)
 {
-	char inpath[] = "/tmp/kw-in-XXXXXX";
-	int in = mkstemp(inpath);
-	ck_assert(in >= 0);
-	ck_assert(write(in, "sesame-open\n", 12) == 12);
-	lseek(in, 0, SEEK_SET);
-	pid_t pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		dup2(in, 0);
-		execl(kg_kriegd_path(), "kriegd", "--state-dir", kd_state_dir(d), "user", "add", name,
-		      "--role", role, "--password-stdin", (char *)NULL);
-		_exit(127);
-	}
-	int status;
-	waitpid(pid, &status, 0);
-	close(in);
-	unlink(inpath);
-	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	p->c = kc_hello(d);
-	kc_ok(p->c, kc_req(p->c, "login", "{s:s, s:s}", "user", name, "password", "sesame-open"));
-	snprintf(p->name, sizeof p->name, "%s", name);
+	kg_user_add(d, name, role, "sesame-open");
+	kp_login(d, p, name, "sesame-open");
 }
 
 static int64_t new_game(struct kp *w, struct kp *b, const char *rules, bool rated)

@@ -71,6 +71,7 @@ START_TEST(test_kind_names)
 		[ACTION_DRAW] = "draw", [ACTION_PAUSE] = "pause", [ACTION_UNPAUSE] = "unpause",
 		[ACTION_ADDTIME] = "addtime", [ACTION_ADJUDGE] = "adjudge", [ACTION_UABORT] = "uabort",
 		[ACTION_NOTE] = "note", [ACTION_SAY] = "say", [ACTION_SPEC] = "spec",
+		[ACTION_ADJOURN] = "adjourn", [ACTION_UNADJ] = "unadj",
 	};
 	for (int k = 0; k < ACTION_KIND_COUNT; k++) {
 		ck_assert_ptr_nonnull(action_kind_name(k));
@@ -253,6 +254,71 @@ START_TEST(test_draw_apply)
 	ck_assert_int_eq(referee_apply(r, &a, &ev), REF_OK);
 	ck_assert(referee_over(r));
 	a = mkact(ACTION_DRAW, WHITE, "offer");
+	refused_cleanly(r, &ev, &a, REF_E_GAME_OVER);
+	referee_free(r);
+	evlist_free(&ev);
+}
+END_TEST
+
+/* ---- adjournment ---------------------------------------------------------------- */
+
+START_TEST(test_adjourn_rules)
+{
+	struct action offer = mkact(ACTION_ADJOURN, WHITE, "offer");
+	struct action agree = mkact(ACTION_ADJOURN, BLACK, "agree");
+	struct action decline = mkact(ACTION_ADJOURN, BLACK, "decline");
+	struct action unadj = mkact(ACTION_UNADJ, WHITE, "");
+	struct action btry = mkact(ACTION_TRY, BLACK, "e5");
+	struct action pause = mkact(ACTION_PAUSE, -1, "lights");
+
+	ck_assert_int_eq(action_adjourn_offer(-1, &offer, 0, 0), WHITE);
+	ck_assert_int_eq(action_adjourn_offer(WHITE, &agree, 0, 0), -1);
+	ck_assert_int_eq(action_adjourn_offer(WHITE, &decline, 0, 0), -1);
+	ck_assert_int_eq(action_adjourn_offer(WHITE, &btry, 1, 1), WHITE);   /* refused try */
+	ck_assert_int_eq(action_adjourn_offer(WHITE, &btry, 1, 2), -1);      /* a move lapses it */
+	/* A draw offer is another offer: it leaves this one alone, and back. */
+	struct action doffer = mkact(ACTION_DRAW, BLACK, "offer");
+	ck_assert_int_eq(action_adjourn_offer(WHITE, &doffer, 1, 1), WHITE);
+	ck_assert_int_eq(action_draw_offer(-1, &offer, 1, 1), -1);
+
+	ck_assert(!action_adjourned(false, &offer));
+	ck_assert(action_adjourned(false, &agree));
+	ck_assert(action_adjourned(true, &btry));
+	ck_assert(!action_adjourned(true, &unadj));
+	ck_assert(!action_adjourned(false, &decline));
+	/* The umpire's pause is another state (action_paused). */
+	ck_assert(!action_adjourned(false, &pause));
+	ck_assert(!action_paused(false, &agree));
+	ck_assert(action_is_adjourn(ACTION_ADJOURN) && action_is_adjourn(ACTION_UNADJ));
+	ck_assert(!action_is_adjourn(ACTION_DRAW) && !action_is_umpire(ACTION_ADJOURN) &&
+	          !action_is_chat(ACTION_UNADJ));
+}
+END_TEST
+
+START_TEST(test_adjourn_apply)
+{
+	struct evlist ev;
+	struct referee *r = mk("icc", NULL, &ev);
+	static const char *const ok[] = { "offer", "agree", "decline" };
+	for (size_t i = 0; i < 3; i++) {
+		struct action a = mkact(ACTION_ADJOURN, i % 2 ? BLACK : WHITE, ok[i]);
+		evlist_clear(&ev);
+		ck_assert_int_eq(referee_apply(r, &a, &ev), REF_OK);
+		ck_assert_uint_eq(ev.n, 0);   /* a notice: the referee announces nothing */
+	}
+	struct action a = mkact(ACTION_UNADJ, WHITE, "");
+	ck_assert_int_eq(referee_apply(r, &a, &ev), REF_OK);
+	a = mkact(ACTION_ADJOURN, WHITE, "maybe");
+	refused_cleanly(r, &ev, &a, REF_E_BAD_ARGUMENT);
+	a = mkact(ACTION_ADJOURN, -1, "offer");
+	refused_cleanly(r, &ev, &a, REF_E_BAD_ARGUMENT);
+	a = mkact(ACTION_UNADJ, WHITE, "now");
+	refused_cleanly(r, &ev, &a, REF_E_BAD_ARGUMENT);
+	a = mkact(ACTION_UNADJ, -1, "");
+	refused_cleanly(r, &ev, &a, REF_E_BAD_ARGUMENT);
+	a = mkact(ACTION_END, BLACK, "resignation");
+	ck_assert_int_eq(referee_apply(r, &a, &ev), REF_OK);
+	a = mkact(ACTION_ADJOURN, WHITE, "offer");
 	refused_cleanly(r, &ev, &a, REF_E_GAME_OVER);
 	referee_free(r);
 	evlist_free(&ev);
@@ -470,6 +536,8 @@ static Suite *action_suite(void)
 	tcase_add_test(tc, test_set_list);
 	tcase_add_test(tc, test_draw_offer_lapse);
 	tcase_add_test(tc, test_draw_apply);
+	tcase_add_test(tc, test_adjourn_rules);
+	tcase_add_test(tc, test_adjourn_apply);
 	tcase_add_test(tc, test_apply_is_the_referee);
 	tcase_add_test(tc, test_apply_refuses_cleanly);
 	tcase_add_test(tc, test_umpire_text);

@@ -14,53 +14,12 @@
 
 #include "check_main.h"
 #include "client.h"
-
-struct sink {
-	char sent[32][1024];
-	int nsent;
-	char printed[16384];
-	long now;
-	long long wall;
-	int asked;
-	const char *answers[4];
-};
-
-static int sink_send(void *ctx, const char *line)
-{
-	struct sink *s = ctx;
-	if (s->nsent < 32)
-		snprintf(s->sent[s->nsent], sizeof s->sent[0], "%s", line);
-	s->nsent++;
-	return 0;
-}
-
-static void sink_print(void *ctx, const char *text)
-{
-	struct sink *s = ctx;
-	size_t n = strlen(s->printed);
-	snprintf(s->printed + n, sizeof s->printed - n, "%s\n", text);
-}
-
-static long sink_now(void *ctx)
-{
-	return ((struct sink *)ctx)->now;
-}
-
-static long long sink_wall(void *ctx)
-{
-	return ((struct sink *)ctx)->wall;
-}
+#include "client_fixture.h"
 
 static void make_client(struct client *c, struct sink *s)
 {
-	memset(s, 0, sizeof *s);
-	s->now = 100000;
+	sink_client(c, s);
 	s->wall = 1767225600000LL;
-	client_init(c);
-	c->ctx = s;
-	c->send = sink_send;
-	c->print = sink_print;
-	c->now = sink_now;
 	c->wall = sink_wall;
 	c->logged_in = true;
 	snprintf(c->user, sizeof c->user, "alice");
@@ -75,15 +34,6 @@ static void start_game(struct client *c, long id, const char *color)
 	         "\"clock\":{\"white\":300000,\"black\":300000}}", id, color);
 	client_receive(c, line);
 	client_flush(c);
-}
-
-/* The last request sent, parsed (a new reference). */
-static json_t *last_sent(const struct sink *s)
-{
-	ck_assert_int_gt(s->nsent, 0);
-	json_t *j = json_loads(s->sent[s->nsent - 1], 0, NULL);
-	ck_assert_ptr_nonnull(j);
-	return j;
 }
 
 static const char *field(const json_t *j, const char *key)
@@ -133,27 +83,27 @@ START_TEST(chat_commands_send_their_requests)
 	start_game(&c, 4, "white");
 
 	ck_assert_int_eq(client_command(&c, "say good luck, have fun"), 0);
-	json_t *j = last_sent(&s);
+	json_t *j = sink_last(&s);
 	ck_assert_str_eq(field(j, "type"), "say");
 	ck_assert_str_eq(field(j, "text"), "good luck, have fun");
 	ck_assert_int_eq(json_integer_value(json_object_get(j, "game")), 4);
 	json_decref(j);
 
 	ck_assert_int_eq(client_command(&c, "tell bob  see you at  eight"), 0);
-	j = last_sent(&s);
+	j = sink_last(&s);
 	ck_assert_str_eq(field(j, "type"), "tell");
 	ck_assert_str_eq(field(j, "user"), "bob");
 	ck_assert_str_eq(field(j, "text"), "see you at  eight");
 	json_decref(j);
 
 	ck_assert_int_eq(client_command(&c, "mute bob"), 0);
-	j = last_sent(&s);
+	j = sink_last(&s);
 	ck_assert_str_eq(field(j, "type"), "mute");
 	ck_assert_str_eq(field(j, "user"), "bob");
 	ck_assert_ptr_null(json_object_get(j, "text"));
 	json_decref(j);
 	ck_assert_int_eq(client_command(&c, "unmute bob"), 0);
-	j = last_sent(&s);
+	j = sink_last(&s);
 	ck_assert_str_eq(field(j, "type"), "unmute");
 	json_decref(j);
 
@@ -273,7 +223,7 @@ START_TEST(the_lobby_comes_to_the_client)
 
 	/* lobby on / off */
 	ck_assert_int_eq(client_command(&c, "lobby"), 0);
-	json_t *j = last_sent(&s);
+	json_t *j = sink_last(&s);
 	ck_assert_str_eq(field(j, "type"), "lobby_watch");
 	char line[256];
 	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":true,\"offers\":[],\"total\":0}",
@@ -282,7 +232,7 @@ START_TEST(the_lobby_comes_to_the_client)
 	client_receive(&c, line);
 	ck_assert_ptr_nonnull(strstr(s.printed, "Watching the lobby"));
 	ck_assert_int_eq(client_command(&c, "lobby off"), 0);
-	j = last_sent(&s);
+	j = sink_last(&s);
 	ck_assert_str_eq(field(j, "type"), "lobby_unwatch");
 	json_decref(j);
 	ck_assert_int_eq(client_command(&c, "lobby maybe"), -1);
@@ -303,30 +253,19 @@ START_TEST(the_lobby_comes_to_the_client)
 
 	/* play N takes a seek; cancel alone is the server's "your only offer" */
 	ck_assert_int_eq(client_command(&c, "play 9"), 0);
-	j = last_sent(&s);
+	j = sink_last(&s);
 	ck_assert_str_eq(field(j, "type"), "accept");
 	ck_assert_int_eq(json_integer_value(json_object_get(j, "offer")), 9);
 	json_decref(j);
 	ck_assert_int_eq(client_command(&c, "play"), -1);
 	ck_assert_int_eq(client_command(&c, "cancel"), 0);
-	j = last_sent(&s);
+	j = sink_last(&s);
 	ck_assert_str_eq(field(j, "type"), "cancel");
 	ck_assert_ptr_null(json_object_get(j, "offer"));
 	json_decref(j);
 	client_free(&c);
 }
 END_TEST
-
-/* The answer to the last request sent: {"id":N,"ok":true} plus body (may be ""). */
-static void answer(struct client *c, const struct sink *s, const char *body)
-{
-	json_t *j = last_sent(s);
-	char line[4096];
-	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":true%s}", (long long)json_integer_value(json_object_get(j, "id")),
-	         body);
-	json_decref(j);
-	client_receive(c, line);
-}
 
 START_TEST(possible_grouped_by_piece)
 {
@@ -335,7 +274,7 @@ START_TEST(possible_grouped_by_piece)
 	make_client(&c, &s);
 	start_game(&c, 4, "white");
 	ck_assert_int_eq(client_command(&c, "possible"), 0);
-	answer(&c, &s, ",\"game\":4,\"moves\":[\"a2a3\",\"a2a4\",\"b1a3\",\"b1c3\",\"b2b3\",\"b2b4\",\"c2c3\","
+	sink_reply_ok(&c, &s, "\"game\":4,\"moves\":[\"a2a3\",\"a2a4\",\"b1a3\",\"b1c3\",\"b2b3\",\"b2b4\",\"c2c3\","
 	               "\"c2c4\",\"d2d3\",\"d2d4\",\"e2e3\",\"e2e4\",\"f2f3\",\"f2f4\",\"g1f3\",\"g1h3\",\"g2g3\","
 	               "\"g2g4\",\"h2h3\",\"h2h4\"]");
 	ck_assert_ptr_nonnull(strstr(s.printed, "You may try: N: a3 c3 f3 h3 | P: a3 a4 b3 b4 c3 c4 d3 d4 e3 e4 f3"));
@@ -352,7 +291,7 @@ START_TEST(possible_grouped_by_piece)
 	                   "\"black\":\"bob\",\"color\":\"white\",\"rated\":false,"
 	                   "\"fen\":\"4k3/P7/8/8/8/8/8/N1N1K3 w - - 0 1\"}");
 	ck_assert_int_eq(client_command(&c, "possible"), 0);
-	answer(&c, &s, ",\"game\":6,\"moves\":[\"a1b3\",\"c1b3\",\"c1d3\",\"a7a8q\",\"e1d2\"]");
+	sink_reply_ok(&c, &s, "\"game\":6,\"moves\":[\"a1b3\",\"c1b3\",\"c1d3\",\"a7a8q\",\"e1d2\"]");
 	ck_assert_ptr_nonnull(strstr(s.printed, "You may try: K: d2 | N: a1-b3 c1-b3 d3 | P: a8=Q"));
 	client_free(&c);
 }
@@ -375,7 +314,7 @@ START_TEST(resign_asks_first)
 	ck_assert_int_eq(s.nsent, n);
 	ck_assert_int_eq(client_command(&c, "resign"), 0);
 	ck_assert_int_eq(s.nsent, n + 1);
-	json_t *j = last_sent(&s);
+	json_t *j = sink_last(&s);
 	ck_assert_str_eq(field(j, "type"), "resign");
 	json_decref(j);
 	ck_assert_int_eq(client_command(&c, "resign --yes"), 0);
@@ -385,7 +324,7 @@ START_TEST(resign_asks_first)
 	ck_assert_int_eq(client_command(&c, "abort"), 0);
 	ck_assert_int_eq(s.nsent, n + 2);
 	ck_assert_int_eq(client_command(&c, "abort --yes"), 0);
-	j = last_sent(&s);
+	j = sink_last(&s);
 	ck_assert_str_eq(field(j, "type"), "abort");
 	ck_assert_int_eq(json_integer_value(json_object_get(j, "game")), 4);
 	ck_assert_ptr_null(json_object_get(j, "reason"));
@@ -431,7 +370,7 @@ START_TEST(register_asks_twice)
 	s.asked = 0;
 	s.answers[1] = "sesame-open";
 	ck_assert_int_eq(client_command(&c, "register carol"), 0);
-	json_t *j = last_sent(&s);
+	json_t *j = sink_last(&s);
 	ck_assert_str_eq(field(j, "password"), "sesame-open");
 	json_decref(j);
 	/* login asks once */

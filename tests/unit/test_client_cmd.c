@@ -58,6 +58,12 @@ START_TEST(game_actions)
 	expect("draw decline", 5, "{\"action\":\"decline\",\"game\":5,\"id\":7,\"type\":\"draw\"}");
 	expect("games", -1, "{\"id\":7,\"type\":\"games\"}");
 	ck_assert_int_eq(cmd_parse("draw maybe", &c, err, sizeof err), -1);
+	/* adjourn alone: the server offers, or accepts a standing offer */
+	expect("adjourn", 5, "{\"game\":5,\"id\":7,\"type\":\"adjourn\"}");
+	expect("adjourn decline", 5, "{\"action\":\"decline\",\"game\":5,\"id\":7,\"type\":\"adjourn\"}");
+	expect("adjourn accept", 5, "{\"action\":\"accept\",\"game\":5,\"id\":7,\"type\":\"adjourn\"}");
+	expect("unadjourn", 5, "{\"game\":5,\"id\":7,\"type\":\"unadjourn\"}");
+	ck_assert_int_eq(cmd_parse("adjourn later", &c, err, sizeof err), -1);
 }
 END_TEST
 

@@ -14,58 +14,15 @@
 
 #include "check_main.h"
 #include "client.h"
+#include "client_fixture.h"
 #include "event_json.h"
 #include "referee.h"
 
-struct sink {
-	char sent[64][1024];
-	int nsent;
-	size_t bytes;
-	char printed[16384];
-	char raw[4096];
-	long now;
-};
-
-static int sink_send(void *ctx, const char *line)
-{
-	struct sink *s = ctx;
-	s->bytes += strlen(line) + 1;
-	if (s->nsent < 64)
-		snprintf(s->sent[s->nsent], sizeof s->sent[0], "%s", line);
-	s->nsent++;
-	return 0;
-}
-
-static void sink_print(void *ctx, const char *text)
-{
-	struct sink *s = ctx;
-	size_t n = strlen(s->printed);
-	snprintf(s->printed + n, sizeof s->printed - n, "%s\n", text);
-}
-
-static void sink_raw(void *ctx, const char *line)
-{
-	struct sink *s = ctx;
-	size_t n = strlen(s->raw);
-	snprintf(s->raw + n, sizeof s->raw - n, "%s\n", line);
-}
-
-static long sink_now(void *ctx)
-{
-	return ((struct sink *)ctx)->now;
-}
-
 static void make_client(struct client *c, struct sink *s, bool batch)
 {
-	memset(s, 0, sizeof *s);
-	s->now = 100000;
-	client_init(c);
+	sink_client(c, s);
 	c->batch = batch;
-	c->ctx = s;
-	c->send = sink_send;
-	c->print = sink_print;
 	c->print_raw = sink_raw;
-	c->now = sink_now;
 }
 
 static void start_game(struct client *c, long id, const char *color, bool timed)
@@ -318,31 +275,13 @@ END_TEST
 
 
 /* The id of the n-th request sent, for a reply. */
-static long long sent_id(const struct sink *s, int n)
-{
-	json_t *r = json_loads(s->sent[n], 0, NULL);
-	ck_assert_ptr_nonnull(r);
-	long long id = json_integer_value(json_object_get(r, "id"));
-	json_decref(r);
-	return id;
-}
-
-/* Answer the last request sent with {"id":..,"ok":true <extra>}. */
-static void reply_ok(struct client *c, const struct sink *s, const char *extra)
-{
-	char line[4096];
-	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":true%s%s}", sent_id(s, s->nsent - 1),
-	         extra && *extra ? "," : "", extra ? extra : "");
-	client_receive(c, line);
-}
-
 static void login_as(struct client *c, struct sink *s, const char *user)
 {
 	char cmd[128], extra[256];
 	snprintf(cmd, sizeof cmd, "login %s password123", user);
 	ck_assert_int_eq(client_command(c, cmd), 0);
 	snprintf(extra, sizeof extra, "\"user\":\"%s\",\"token\":\"tok-%s\",\"games\":[]", user, user);
-	reply_ok(c, s, extra);
+	sink_reply_ok(c, s, extra);
 	ck_assert(c->logged_in);
 	ck_assert_str_eq(c->user, user);
 }
@@ -360,7 +299,7 @@ START_TEST(logout_forgets_the_games)
 	ck_assert(strncmp(prompt, "[#9 ", 4) == 0);
 
 	ck_assert_int_eq(client_command(&c, "logout"), 0);
-	reply_ok(&c, &s, NULL);
+	sink_reply_ok(&c, &s, NULL);
 	ck_assert(!c.logged_in);
 	ck_assert_ptr_null(client_current(&c));
 	ck_assert_ptr_null(client_game(&c, 9));
@@ -397,21 +336,21 @@ START_TEST(draw_responses_say_what_happened)
 	start_game(&c, 4, "white", false);
 	ck_assert_int_eq(client_command(&c, "draw"), 0);
 	client_receive(&c, "{\"event\":\"draw_offer\",\"game\":4,\"by\":\"white\"}");
-	reply_ok(&c, &s, "\"game\":4");
+	sink_reply_ok(&c, &s, "\"game\":4");
 	ck_assert_ptr_nonnull(strstr(s.printed, "Draw offered."));
 	client_receive(&c, "{\"event\":\"draw_declined\",\"game\":4,\"by\":\"black\"}");
 
 	client_receive(&c, "{\"event\":\"draw_offer\",\"game\":4,\"by\":\"black\"}");
 	ck_assert_int_eq(client_command(&c, "draw decline"), 0);
 	client_receive(&c, "{\"event\":\"draw_declined\",\"game\":4,\"by\":\"white\"}");
-	reply_ok(&c, &s, "\"game\":4");
+	sink_reply_ok(&c, &s, "\"game\":4");
 	ck_assert_ptr_nonnull(strstr(s.printed, "Draw declined."));
 
 	client_receive(&c, "{\"event\":\"draw_offer\",\"game\":4,\"by\":\"black\"}");
 	ck_assert_int_eq(client_command(&c, "draw"), 0);
 	client_receive(&c, "{\"event\":\"game_over\",\"game\":4,\"ply\":0,\"audience\":[\"white\",\"black\"],"
 	                   "\"result\":\"1/2-1/2\",\"reason\":\"agreement\"}");
-	reply_ok(&c, &s, "\"game\":4");
+	sink_reply_ok(&c, &s, "\"game\":4");
 	ck_assert_ptr_nonnull(strstr(s.printed, "Draw accepted."));
 	ck_assert_ptr_null(strstr(s.printed, "Draw: done"));
 	client_free(&c);
@@ -532,13 +471,6 @@ START_TEST(batch_unknown_word_is_named)
 END_TEST
 
 /* The JSON of the last request sent (new reference). */
-static json_t *last_sent(const struct sink *s)
-{
-	json_t *r = json_loads(s->sent[s->nsent - 1], 0, NULL);
-	ck_assert_ptr_nonnull(r);
-	return r;
-}
-
 /* pgn GAME > FILE: chunks are asked for until none remain, then written whole. */
 START_TEST(pgn_chunks_are_joined_into_a_file)
 {
@@ -555,15 +487,15 @@ START_TEST(pgn_chunks_are_joined_into_a_file)
 	ck_assert_int_eq(client_command(&c, cmd), 0);
 	/* one at a time */
 	ck_assert_int_eq(client_command(&c, "pgn 10"), -1);
-	reply_ok(&c, &s, "\"game\":9,\"view\":\"umpire\",\"pgn\":\"[Event \\\"x\\\"]\\n\\n1. e4 \",\"total\":30,\"next\":19");
-	json_t *r = last_sent(&s);
+	sink_reply_ok(&c, &s, "\"game\":9,\"view\":\"umpire\",\"pgn\":\"[Event \\\"x\\\"]\\n\\n1. e4 \",\"total\":30,\"next\":19");
+	json_t *r = sink_last(&s);
 	ck_assert_str_eq(json_string_value(json_object_get(r, "type")), "pgn");
 	ck_assert_int_eq(json_integer_value(json_object_get(r, "game")), 9);
 	ck_assert_int_eq(json_integer_value(json_object_get(r, "from")), 19);
 	ck_assert_str_eq(json_string_value(json_object_get(r, "view")), "umpire");
 	json_decref(r);
 	ck_assert(client_busy(&c));
-	reply_ok(&c, &s, "\"game\":9,\"view\":\"umpire\",\"pgn\":\"e5 2. Qh5 *\\n\",\"total\":30");
+	sink_reply_ok(&c, &s, "\"game\":9,\"view\":\"umpire\",\"pgn\":\"e5 2. Qh5 *\\n\",\"total\":30");
 	ck_assert(!client_busy(&c));
 	FILE *f = fopen(path, "r");
 	ck_assert_ptr_nonnull(f);
@@ -578,7 +510,7 @@ START_TEST(pgn_chunks_are_joined_into_a_file)
 	int before = s.nsent;
 	ck_assert_int_eq(client_command(&c, "pgn 9 white"), 0);
 	ck_assert_int_eq(s.nsent, before + 1);
-	reply_ok(&c, &s, "\"game\":9,\"view\":\"white\",\"pgn\":\"[Event \\\"y\\\"]\\n1. e4 *\\n\",\"total\":20");
+	sink_reply_ok(&c, &s, "\"game\":9,\"view\":\"white\",\"pgn\":\"[Event \\\"y\\\"]\\n1. e4 *\\n\",\"total\":20");
 	ck_assert_ptr_nonnull(strstr(s.printed, "[Event \"y\"]\n1. e4 *\n"));
 	client_free(&c);
 }
@@ -592,26 +524,31 @@ START_TEST(history_and_record_pages)
 	make_client(&c, &s, false);
 	login_as(&c, &s, "alice");
 	ck_assert_int_eq(client_command(&c, "history bob"), 0);
-	reply_ok(&c, &s, "\"games\":[{\"game\":9,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\","
+	sink_reply_ok(&c, &s, "\"games\":[{\"game\":9,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\","
 	         "\"rated\":false,\"created\":1735689600,\"live\":false,\"result\":\"0-1\",\"reason\":\"checkmate\"}]");
 	ck_assert_msg(strstr(s.printed, "game 9: alice (White) vs bob (Black), icc, 2025-01-01, finished 0-1 by checkmate"),
 	              "%s", s.printed);
 
 	ck_assert_int_eq(client_command(&c, "record 9"), 0);   /* not followed here: the umpire's view */
-	json_t *r = last_sent(&s);
+	json_t *r = sink_last(&s);
 	ck_assert_str_eq(json_string_value(json_object_get(r, "view")), "umpire");
 	json_decref(r);
-	reply_ok(&c, &s, "\"game\":9,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\",\"live\":false,"
+	sink_reply_ok(&c, &s, "\"game\":9,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\",\"live\":false,"
 	         "\"result\":\"0-1\",\"reason\":\"checkmate\",\"view\":\"umpire\",\"total\":2,\"next\":1,\"events\":["
 	         "{\"event\":\"umpire_move\",\"by\":\"white\",\"ply\":1,\"audience\":[\"umpire\"],\"move\":\"e2e4\",\"san\":\"e4\",\"game\":9}]");
-	r = last_sent(&s);
+	r = sink_last(&s);
 	ck_assert_str_eq(json_string_value(json_object_get(r, "type")), "record");
 	ck_assert_int_eq(json_integer_value(json_object_get(r, "from")), 1);
 	ck_assert_str_eq(json_string_value(json_object_get(r, "view")), "umpire");
 	json_decref(r);
-	reply_ok(&c, &s, "\"game\":9,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\",\"live\":false,"
+	sink_reply_ok(&c, &s, "\"game\":9,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\",\"live\":false,"
 	         "\"view\":\"umpire\",\"total\":2,\"events\":["
-	         "{\"event\":\"illegal\",\"by\":\"black\",\"ply\":1,\"audience\":[\"umpire\"],\"move\":\"e7e4\",\"san\":\"e4\",\"game\":9}]");
+	         "{\"event\":\"illegal\",\"by\":\"black\",\"ply\":1,\"audience\":[\"umpire\"],\"move\":\"e7e4\",\"san\":\"e4\",\"game\":9},"
+	         "{\"event\":\"chat\",\"game\":9,\"channel\":\"game\",\"color\":\"black\",\"text\":\"nice try\",\"ply\":1},"
+	         "{\"event\":\"adjourned\",\"game\":9,\"by\":\"white\",\"ply\":1}]");
+	/* chat in the record's words: the player's own, numbered where it was said */
+	ck_assert_msg(strstr(s.printed, "1... bob (Black) says: \"nice try\""), "%s", s.printed);
+	ck_assert_ptr_nonnull(strstr(s.printed, "1... Adjourned (White agreed)"));
 	ck_assert_ptr_nonnull(strstr(s.printed, "as the umpire heard it:"));
 	ck_assert_ptr_nonnull(strstr(s.printed, "White played e4"));
 	ck_assert_ptr_nonnull(strstr(s.printed, "Black tried e4: illegal"));
@@ -621,7 +558,7 @@ START_TEST(history_and_record_pages)
 	/* a game followed here: our own side by default */
 	start_game(&c, 12, "black", false);
 	ck_assert_int_eq(client_command(&c, "record 12"), 0);
-	r = last_sent(&s);
+	r = sink_last(&s);
 	ck_assert_str_eq(json_string_value(json_object_get(r, "view")), "black");
 	json_decref(r);
 	client_free(&c);
@@ -647,14 +584,14 @@ START_TEST(resume_after_a_lost_connection)
 
 	ck_assert_int_eq(client_hello(&c), 0);
 	ck_assert_int_eq(client_resume(&c), 0);
-	json_t *r = last_sent(&s);
+	json_t *r = sink_last(&s);
 	ck_assert_str_eq(json_string_value(json_object_get(r, "type")), "resume");
 	ck_assert_str_eq(json_string_value(json_object_get(r, "token")), "tok-alice");
 	json_decref(r);
 	/* game 5 ended meanwhile: not among the live games, so its end is fetched */
-	reply_ok(&c, &s, "\"user\":\"alice\",\"token\":\"tok2\",\"games\":[4]");
+	sink_reply_ok(&c, &s, "\"user\":\"alice\",\"token\":\"tok2\",\"games\":[4]");
 	ck_assert_str_eq(c.token, "tok2");
-	r = last_sent(&s);
+	r = sink_last(&s);
 	ck_assert_str_eq(json_string_value(json_object_get(r, "type")), "game");
 	ck_assert_int_eq(json_integer_value(json_object_get(r, "game")), 5);
 	json_decref(r);
@@ -667,7 +604,7 @@ START_TEST(resume_after_a_lost_connection)
 	ck_assert_int_eq(g->ghosts.sq[square_parse("f6")], piece_code(BLACK, KNIGHT));
 	ck_assert_int_eq(g->view.own.mailbox[square_parse("e4")], piece_code(WHITE, PAWN));
 	ck_assert_int_eq(g->view.to_move, BLACK);
-	reply_ok(&c, &s, "\"game\":5,\"rules\":\"icc\",\"white\":\"bob\",\"black\":\"alice\",\"color\":\"black\","
+	sink_reply_ok(&c, &s, "\"game\":5,\"rules\":\"icc\",\"white\":\"bob\",\"black\":\"alice\",\"color\":\"black\","
 	         "\"live\":false,\"result\":\"1-0\",\"reason\":\"time\",\"events\":[]");
 	ck_assert(!client_game(&c, 5)->live);
 	ck_assert_int_eq(c.current, 4);
@@ -677,7 +614,7 @@ START_TEST(resume_after_a_lost_connection)
 	ck_assert_int_eq(client_resume(&c), 0);
 	char line[256];
 	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":false,\"error\":{\"code\":\"auth_failed\",\"message\":\"x\"}}",
-	         sent_id(&s, s.nsent - 1));
+	         sink_sent_id(&s, s.nsent - 1));
 	client_receive(&c, line);
 	ck_assert(!c.logged_in);
 	ck_assert_int_eq(client_resume(&c), -1);
@@ -697,7 +634,7 @@ START_TEST(register_refusal_explains_the_policy)
 	for (int i = 0; i < 3; i++) {
 		ck_assert_int_eq(client_command(&c, i == 2 ? "register alice sesame-pw CODE42"
 		                                           : "register alice sesame-pw"), 0);
-		json_t *r = last_sent(&s);
+		json_t *r = sink_last(&s);
 		ck_assert_str_eq(json_string_value(json_object_get(r, "type")), "register");
 		if (i == 2)
 			ck_assert_str_eq(json_string_value(json_object_get(r, "invite")), "CODE42");
@@ -706,7 +643,7 @@ START_TEST(register_refusal_explains_the_policy)
 		json_decref(r);
 		char line[256];
 		snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":false,\"error\":{\"code\":\"%s\","
-		         "\"message\":\"x\"}}", sent_id(&s, s.nsent - 1), codes[i]);
+		         "\"message\":\"x\"}}", sink_sent_id(&s, s.nsent - 1), codes[i]);
 		client_receive(&c, line);
 		ck_assert_msg(strstr(s.printed, says[i]) != NULL, "%s: %s", codes[i], s.printed);
 		ck_assert(!c.logged_in);
@@ -726,7 +663,7 @@ START_TEST(reset_login_prompts_for_passwd)
 	make_client(&c, &s, false);
 	ck_assert_int_eq(client_command(&c, "login alice temp-password"), 0);
 	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":true,\"user\":\"alice\","
-	         "\"must_change_password\":true}", sent_id(&s, s.nsent - 1));
+	         "\"must_change_password\":true}", sink_sent_id(&s, s.nsent - 1));
 	client_receive(&c, line);
 	ck_assert(!c.logged_in);
 	ck_assert_ptr_nonnull(strstr(s.printed, "\"passwd\""));
@@ -734,7 +671,7 @@ START_TEST(reset_login_prompts_for_passwd)
 	s.printed[0] = '\0';
 	ck_assert_int_eq(client_command(&c, "who"), 0);
 	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":false,\"error\":{\"code\":"
-	         "\"password_change_required\",\"message\":\"x\"}}", sent_id(&s, s.nsent - 1));
+	         "\"password_change_required\",\"message\":\"x\"}}", sink_sent_id(&s, s.nsent - 1));
 	client_receive(&c, line);
 	ck_assert_ptr_nonnull(strstr(s.printed, "choose your own with \"passwd\""));
 	/* Without a terminal both passwords go on the line. */
@@ -742,20 +679,20 @@ START_TEST(reset_login_prompts_for_passwd)
 	ck_assert_int_ne(client_command(&c, "passwd temp-password"), 0);
 	ck_assert_int_eq(s.nsent, before);
 	ck_assert_int_eq(client_command(&c, "passwd temp-password own-password"), 0);
-	json_t *r = last_sent(&s);
+	json_t *r = sink_last(&s);
 	ck_assert_str_eq(json_string_value(json_object_get(r, "type")), "passwd");
 	ck_assert_str_eq(json_string_value(json_object_get(r, "old")), "temp-password");
 	ck_assert_str_eq(json_string_value(json_object_get(r, "new")), "own-password");
 	json_decref(r);
 	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":true,\"user\":\"alice\",\"token\":"
-	         "\"tok\",\"games\":[]}", sent_id(&s, s.nsent - 1));
+	         "\"tok\",\"games\":[]}", sink_sent_id(&s, s.nsent - 1));
 	client_receive(&c, line);
 	ck_assert(c.logged_in);
 	ck_assert_str_eq(c.user, "alice");
 	ck_assert_ptr_nonnull(strstr(s.printed, "Logged in as alice"));
 	ck_assert_int_eq(client_command(&c, "passwd own-password newer-password"), 0);
 	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":true,\"ended\":2}",
-	         sent_id(&s, s.nsent - 1));
+	         sink_sent_id(&s, s.nsent - 1));
 	client_receive(&c, line);
 	ck_assert_ptr_nonnull(strstr(s.printed, "2 other session(s) ended"));
 	ck_assert(c.logged_in);

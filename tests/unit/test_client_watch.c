@@ -21,48 +21,10 @@
 
 #include "check_main.h"
 #include "client.h"
+#include "client_fixture.h"
 #include "event_json.h"
 #include "fen.h"
 #include "referee.h"
-
-struct sink {
-	char sent[64][1024];
-	int nsent;
-	char printed[65536];
-	long now;
-};
-
-static int sink_send(void *ctx, const char *line)
-{
-	struct sink *s = ctx;
-	if (s->nsent < 64)
-		snprintf(s->sent[s->nsent], sizeof s->sent[0], "%s", line);
-	s->nsent++;
-	return 0;
-}
-
-static void sink_print(void *ctx, const char *text)
-{
-	struct sink *s = ctx;
-	size_t n = strlen(s->printed);
-	snprintf(s->printed + n, sizeof s->printed - n, "%s\n", text);
-}
-
-static long sink_now(void *ctx)
-{
-	return ((struct sink *)ctx)->now;
-}
-
-static void make_client(struct client *c, struct sink *s)
-{
-	memset(s, 0, sizeof *s);
-	s->now = 100000;
-	client_init(c);
-	c->ctx = s;
-	c->send = sink_send;
-	c->print = sink_print;
-	c->now = sink_now;
-}
 
 /* The last request sent, keys sorted, without its id; and that id. */
 static char *last_sent(struct sink *s, long long *id)
@@ -144,7 +106,7 @@ START_TEST(spectator_sees_the_public_stream)
 {
 	struct client c;
 	struct sink s;
-	make_client(&c, &s);
+	sink_client(&c, &s);
 	c.ropts.unicode = false;
 	ck_assert_int_eq(client_command(&c, "watch 12"), 0);
 	long long id;
@@ -224,7 +186,7 @@ START_TEST(spectator_catch_up_pages)
 {
 	struct client c;
 	struct sink s;
-	make_client(&c, &s);
+	sink_client(&c, &s);
 	ck_assert_int_eq(client_command(&c, "watch 3"), 0);
 	long long id;
 	free(last_sent(&s, &id));
@@ -318,7 +280,7 @@ START_TEST(umpire_chair_shows_everything)
 {
 	struct client c;
 	struct sink s;
-	make_client(&c, &s);
+	sink_client(&c, &s);
 	c.ropts.unicode = false;
 	struct referee *ref;
 	struct evlist evs;
@@ -372,7 +334,7 @@ START_TEST(umpire_actions_requests_and_refusals)
 {
 	struct client c;
 	struct sink s;
-	make_client(&c, &s);
+	sink_client(&c, &s);
 	/* no chair: refused here, nothing sent */
 	static const char *const acts[] = { "pause", "unpause lunch", "addtime white 60 a noisy hall",
 	                                    "adjudicate 1-0 mate in one", "abort fire alarm", "note hello" };
@@ -483,14 +445,14 @@ START_TEST(players_and_spectators_hear_the_umpire)
 {
 	struct client c;
 	struct sink s;
-	make_client(&c, &s);
+	sink_client(&c, &s);
 	client_receive(&c, "{\"event\":\"game_start\",\"game\":5,\"rules\":\"icc\",\"white\":\"me\",\"black\":\"x\","
 	                   "\"color\":\"white\",\"rated\":false,\"clock\":{\"white\":300000,\"black\":300000}}");
 	umpire_acts(&c, &s, 5, "#5: ");
 	ck_assert(client_current(&c)->view.over);
 	client_free(&c);
 
-	make_client(&c, &s);
+	sink_client(&c, &s);
 	ck_assert_int_eq(client_command(&c, "watch 6"), 0);
 	long long id;
 	free(last_sent(&s, &id));
@@ -508,7 +470,7 @@ START_TEST(live_list_and_seat_commands)
 {
 	struct client c;
 	struct sink s;
-	make_client(&c, &s);
+	sink_client(&c, &s);
 	ck_assert_int_eq(client_command(&c, "live"), 0);
 	long long id;
 	char *req = last_sent(&s, &id);
@@ -579,7 +541,7 @@ START_TEST(watch_after_login)
 {
 	struct client c;
 	struct sink s;
-	make_client(&c, &s);
+	sink_client(&c, &s);
 	snprintf(c.on_login, sizeof c.on_login, "watch 21");
 	ck_assert_int_eq(client_command(&c, "login carol sesame-open"), 0);
 	long long id;

@@ -2,6 +2,7 @@
  * test_client_words.c — krieg's plain-words announcements.
  */
 #include <check.h>
+#include <jansson.h>
 #include <string.h>
 
 #include "board.h"
@@ -145,6 +146,26 @@ START_TEST(nost_words)
 }
 END_TEST
 
+/* The adjournment notices read as the players' doings, live and in a record. */
+START_TEST(adjournment_words)
+{
+	static const struct { const char *json, *want; } cases[] = {
+		{ "{\"event\":\"adjourn_offer\",\"game\":3,\"by\":\"white\",\"ply\":1}", "White offers to adjourn" },
+		{ "{\"event\":\"adjourn_declined\",\"game\":3,\"by\":\"black\",\"ply\":1}", "Black declined to adjourn" },
+		{ "{\"event\":\"adjourned\",\"game\":3,\"by\":\"black\",\"ply\":1}", "Adjourned (Black agreed)" },
+		{ "{\"event\":\"unadjourned\",\"game\":3,\"by\":\"white\",\"ply\":1}", "White resumed the adjourned game" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		json_t *j = json_loads(cases[i].json, 0, NULL);
+		ck_assert_ptr_nonnull(j);
+		ck_assert_int_eq(words_umpire_action(j, buf, sizeof buf), 0);
+		ck_assert_msg(strncmp(buf, cases[i].want, strlen(cases[i].want)) == 0, "%s", buf);
+		ck_assert(strstr(buf, "umpire") == NULL);   /* never the umpire's voice */
+		json_decref(j);
+	}
+}
+END_TEST
+
 static Suite *words_suite(void)
 {
 	Suite *s = suite_create("client_words");
@@ -155,6 +176,7 @@ static Suite *words_suite(void)
 	tcase_add_test(tc, moves_and_tries);
 	tcase_add_test(tc, any_and_game_over);
 	tcase_add_test(tc, nost_words);
+	tcase_add_test(tc, adjournment_words);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -290,6 +290,59 @@ START_TEST(test_literal_umd)
 }
 END_TEST
 
+/* Chat is in the filtered views of whoever heard it: a player's words in
+ * every view, the spectators' channel in the spectators' (and umpire's)
+ * only; adjournment notices stay the umpire's record's. */
+START_TEST(test_filtered_views_carry_heard_chat)
+{
+	struct action a[8];
+	size_t n = 0;
+	act(&a[n++], -1, "begin", "");
+	act(&a[n++], WHITE, "say", "good luck");
+	act(&a[n++], -1, "spec", "carol white is lost");
+	act(&a[n++], WHITE, "try", "e4");
+	act(&a[n++], WHITE, "adjourn", "offer");
+	act(&a[n++], BLACK, "adjourn", "agree");
+	act(&a[n++], BLACK, "unadj", "");
+	act(&a[n++], BLACK, "say", "thanks");
+	struct pgn_header h;
+	pgn_header_init(&h);
+	char *out, err[200];
+	static const unsigned players[] = { AUD_WHITE, AUD_BLACK };
+	for (size_t i = 0; i < 2; i++) {
+		ck_assert_msg(pgn_write(&h, a, n, players[i], &out, err, sizeof err) == 0, "%s", err);
+		ck_assert_msg(strstr(out, "[%krieg say white good luck]") != NULL, "%s", out);
+		ck_assert_msg(strstr(out, "[%krieg say black thanks]") != NULL, "%s", out);
+		ck_assert_ptr_null(strstr(out, "white is lost"));   /* never a player's */
+		ck_assert_ptr_null(strstr(out, "adjourn"));
+		free(out);
+	}
+	ck_assert_msg(pgn_write(&h, a, n, AUD_SPECTATOR, &out, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(strstr(out, "[%krieg say white good luck; spec carol white is lost]") != NULL, "%s",
+	              out);
+	free(out);
+	/* The umpire's record has every action and reads back exactly. */
+	ck_assert_msg(pgn_write(&h, a, n, AUD_UMPIRE, &out, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(strstr(out, "adjourn offer white; adjourn agree black; unadj black") != NULL, "%s",
+	              out);
+	struct pgn_header h2;
+	struct action *b;
+	size_t nb;
+	ck_assert_msg(pgn_read(out, &h2, &b, &nb, err, sizeof err) == 0, "%s", err);
+	for (size_t i = 0; i < nb; i++)
+		fprintf(stderr, "%zu %s %d %s\n", i, action_kind_name(b[i].kind), b[i].color, b[i].text);
+	fprintf(stderr, "%s\n", out);
+	ck_assert_uint_eq(nb, n);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_int_eq(b[i].kind, a[i].kind);
+		ck_assert_int_eq(b[i].color, a[i].color);
+		ck_assert_str_eq(b[i].text, a[i].text);
+	}
+	free(b);
+	free(out);
+}
+END_TEST
+
 START_TEST(test_literal_filtered_black)
 {
 	struct action a[16];
@@ -788,6 +841,7 @@ static Suite *pgn_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_literal_umd);
 	tcase_add_test(tc, test_literal_filtered_black);
+	tcase_add_test(tc, test_filtered_views_carry_heard_chat);
 	tcase_add_loop_test(tc, test_round_trip_random, 0, (int)(6 * ruleset_count()));
 	tcase_add_test(tc, test_quiet_sequence_automatic_move);
 	tcase_add_test(tc, test_draw_actions_round_trip);
