@@ -235,10 +235,30 @@ static void read_clock(struct client *c, struct cgame *g, const json_t *msg)
 	g->clock_at = now(c);
 }
 
-static void game_log(struct cgame *g, const char *text)
+/* One line of the announcement list under the board, numbered as chess
+ * does and as `record` is ("12." White's half-move, "12..." Black's):
+ * half is the half-move it belongs to, counted from 1. */
+static void game_log(struct cgame *g, int half, const char *text)
 {
-	snprintf(g->log[g->log_n % CLIENT_LOG_MAX], WORDS_MAX, "%s", text);
+	if (half < 1)
+		half = 1;
+	/* The number takes at most 16 bytes of the line: the words are cut first. */
+	snprintf(g->log[g->log_n % CLIENT_LOG_MAX], WORDS_MAX, "%d%s %.*s", (half + 1) / 2 % 100000,
+	         half % 2 == 0 ? "..." : ".", WORDS_MAX - 16, text);
 	g->log_n++;
+}
+
+/* The half-move an announcement belongs to: the one just played when its
+ * mover's (a capture, a check), else the next one (tries, pawn-try counts). */
+static int event_half(const struct event *e)
+{
+	return e->ply > 0 && e->by == (e->ply - 1) % 2 ? e->ply : e->ply + 1;
+}
+
+/* A notice (the umpire's action, adjournment): before the next half-move. */
+static int notice_half(const json_t *msg)
+{
+	return (int)json_integer_value(json_object_get(msg, "ply")) + 1;
 }
 
 void client_render(const struct client *c, const struct cgame *g, char *buf, size_t len)
@@ -403,7 +423,7 @@ static void apply_events(struct cgame *g, const json_t *evs)
 		struct event e;
 		char words[WORDS_MAX];
 		if (words_umpire_action(ev, words, sizeof words) == 0) {
-			game_log(g, words);   /* a record with the umpire's actions in it */
+			game_log(g, notice_half(ev), words);   /* a record with the umpire's actions in it */
 			continue;
 		}
 		if (words_read_event(ev, &e) != 0)
@@ -413,7 +433,7 @@ static void apply_events(struct cgame *g, const json_t *evs)
 		view_apply(&g->view, &e);
 		if (e.type != EV_GAME_OVER || words_umpire_end(ev, words, sizeof words) != 0)
 			words_event(&e, g->color, e.san, words, sizeof words);
-		game_log(g, words);
+		game_log(g, event_half(&e), words);
 	}
 	ghost_sync(&g->ghosts, &g->view.own);
 }
@@ -560,7 +580,7 @@ static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 	char words[WORDS_MAX];
 	if (e.type != EV_GAME_OVER || words_umpire_end(msg, words, sizeof words) != 0)
 		words_event(&e, g->color, san, words, sizeof words);
-	game_log(g, words);
+	game_log(g, event_half(&e), words);
 	if (e.type == EV_GAME_OVER) {
 		g->live = false;
 		g->view.over = true;
@@ -690,7 +710,7 @@ static void umpire_action(struct client *c, struct cgame *g, const json_t *msg, 
 	else if (!strcmp(name, "clock_unpaused") || !strcmp(name, "unadjourned"))
 		g->paused = false;
 	read_clock(c, g, msg);
-	game_log(g, words);
+	game_log(g, notice_half(msg), words);
 	client_out(c, "#%ld%s: %s", g->id, g->id == c->current ? "" : " (another game)", words);
 }
 

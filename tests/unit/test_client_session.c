@@ -253,6 +253,9 @@ START_TEST(switch_fetches_a_game_and_draws)
 	ck_assert_int_eq(g->color, BLACK);
 	ck_assert_int_eq(g->view.to_move, BLACK);
 	ck_assert_int_eq(g->log_n, 2);
+	/* the list under the board is numbered as chess does */
+	ck_assert_msg(!strncmp(g->log[0], "1. ", 3), "%s", g->log[0]);
+	ck_assert_msg(!strncmp(g->log[1], "1. White has moved", 18), "%s", g->log[1]);
 	ck_assert_ptr_nonnull(strstr(s.printed, "White has moved"));
 	/* the old game is still there to switch back to, without a request */
 	ck_assert_int_eq(client_command(&c, "switch 4"), 0);

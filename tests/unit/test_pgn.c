@@ -329,14 +329,11 @@ START_TEST(test_filtered_views_carry_heard_chat)
 	struct action *b;
 	size_t nb;
 	ck_assert_msg(pgn_read(out, &h2, &b, &nb, err, sizeof err) == 0, "%s", err);
-	for (size_t i = 0; i < nb; i++)
-		fprintf(stderr, "%zu %s %d %s\n", i, action_kind_name(b[i].kind), b[i].color, b[i].text);
-	fprintf(stderr, "%s\n", out);
-	ck_assert_uint_eq(nb, n);
-	for (size_t i = 0; i < n; i++) {
-		ck_assert_int_eq(b[i].kind, a[i].kind);
-		ck_assert_int_eq(b[i].color, a[i].color);
-		ck_assert_str_eq(b[i].text, a[i].text);
+	ck_assert_uint_eq(nb, n - 1);   /* all but begin, the server's (PGN.md) */
+	for (size_t i = 0; i < nb; i++) {
+		ck_assert_int_eq(b[i].kind, a[i + 1].kind);
+		ck_assert_int_eq(b[i].color, a[i + 1].color);
+		ck_assert_str_eq(b[i].text, a[i + 1].text);
 	}
 	free(b);
 	free(out);
