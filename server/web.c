@@ -69,13 +69,15 @@ struct web {
 
 /* A WebSocket's framing state, owned by its conn (conn_framing). */
 struct ws {
-	wslay_event_context_ptr ctx;
+	wslay_event_context_ptr ctx;    /* NULL while idle (ws_release) */
 	struct bufferevent *bev;
 	struct conn *c;             /* set while input is being decoded */
 	/* Frame headers as the bytes pass to wslay (ws_scan). */
 	unsigned char hdr[14];
 	size_t hlen, hneed;
 	uint64_t skip;              /* payload bytes left of the current frame */
+	bool frag;                  /* a fragmented data message is not finished */
+	int depth;                  /* inside wslay_event_recv: ctx stays */
 };
 
 static void wreq_finish(struct wreq *r, bool flush);
@@ -155,6 +157,8 @@ static bool ws_scan(struct ws *ws, const unsigned char *b, size_t n)
 		}
 		if (ws->hlen >= 2 && ws->hlen == ws->hneed) {
 			unsigned len7 = ws->hdr[1] & 0x7f;
+			if (!(ws->hdr[0] & 0x08))
+				ws->frag = !(ws->hdr[0] & 0x80);
 			uint64_t len = len7;
 			if (len7 >= 126) {
 				len = 0;
@@ -169,6 +173,31 @@ static bool ws_scan(struct ws *ws, const unsigned char *b, size_t n)
 }
 
 static void ws_fail(struct ws *ws, uint16_t code, const char *why, const char *reason);
+
+static wslay_event_context_ptr ws_ctx(struct ws *ws);
+
+/*
+ * An idle WebSocket holds no wslay context: wslay keeps two fixed 4 KiB
+ * buffers in each (8.7 KiB a connection, BENCHMARKS.md), which would make a
+ * quiet browser cost half as much again as a line connection.  It is
+ * dropped only where wslay has nothing worth keeping: between frames (no
+ * header or payload half passed to it, ws_scan), outside a fragmented
+ * message, nothing queued, no close received or sent, and never inside
+ * wslay_event_recv (a reply is sent from its callback).  The next frame in
+ * or out makes a fresh one.
+ */
+static void ws_release(struct ws *ws)
+{
+	wslay_event_context_ptr ctx = ws->ctx;
+
+	if (ctx == NULL || ws->depth > 0 || ws->hlen > 0 || ws->skip > 0 || ws->frag ||
+	    !wslay_event_get_read_enabled(ctx) || !wslay_event_get_write_enabled(ctx) ||
+	    wslay_event_get_close_received(ctx) || wslay_event_get_close_sent(ctx) ||
+	    wslay_event_want_write(ctx) || wslay_event_get_queued_msg_count(ctx) > 0)
+		return;
+	wslay_event_context_free(ctx);
+	ws->ctx = NULL;
+}
 
 static ssize_t ws_recv_cb(wslay_event_context_ptr ctx, uint8_t *buf, size_t len, int flags,
                           void *arg)
@@ -248,7 +277,10 @@ static void ws_input(struct conn *c, void *arg)
 	struct ws *ws = arg;
 
 	ws->c = c;
-	if (wslay_event_recv(ws->ctx) != 0) {
+	ws->depth++;
+	int rv = wslay_event_recv(ws_ctx(ws));
+	ws->depth--;
+	if (rv != 0) {
 		ws_fail(ws, WSLAY_CODE_PROTOCOL_ERROR, "protocol error", "websocket: protocol error");
 		return;
 	}
@@ -263,6 +295,7 @@ static void ws_input(struct conn *c, void *arg)
 		return;
 	}
 	(void)wslay_event_send(ws->ctx);   /* pongs */
+	ws_release(ws);
 }
 
 static void ws_put(void *arg, const char *msg, size_t n)
@@ -270,15 +303,16 @@ static void ws_put(void *arg, const char *msg, size_t n)
 	struct ws *ws = arg;
 	struct wslay_event_msg m = { WSLAY_TEXT_FRAME, (const uint8_t *)msg, n };
 
-	if (wslay_event_queue_msg(ws->ctx, &m) == 0)
+	if (wslay_event_queue_msg(ws_ctx(ws), &m) == 0)
 		(void)wslay_event_send(ws->ctx);
+	ws_release(ws);
 }
 
 static void ws_goodbye(void *arg)
 {
 	struct ws *ws = arg;
 
-	(void)wslay_event_queue_close(ws->ctx, WSLAY_CODE_NORMAL_CLOSURE, NULL, 0);
+	(void)wslay_event_queue_close(ws_ctx(ws), WSLAY_CODE_NORMAL_CLOSURE, NULL, 0);
 	(void)wslay_event_send(ws->ctx);
 }
 
@@ -287,15 +321,17 @@ static void ws_keepalive(void *arg)
 	struct ws *ws = arg;
 	struct wslay_event_msg m = { WSLAY_PING, NULL, 0 };
 
-	if (wslay_event_queue_msg(ws->ctx, &m) == 0)
+	if (wslay_event_queue_msg(ws_ctx(ws), &m) == 0)
 		(void)wslay_event_send(ws->ctx);
+	ws_release(ws);
 }
 
 static void ws_free(void *arg)
 {
 	struct ws *ws = arg;
 
-	wslay_event_context_free(ws->ctx);
+	if (ws->ctx != NULL)
+		wslay_event_context_free(ws->ctx);
 	free(ws);
 }
 
@@ -307,20 +343,29 @@ static const struct conn_framing ws_framing = {
 	.free = ws_free,
 };
 
-static struct ws *ws_new(struct bufferevent *bev)
+static wslay_event_context_ptr ws_ctx(struct ws *ws)
 {
 	static const struct wslay_event_callbacks cbs = {
 		.recv_callback = ws_recv_cb,
 		.send_callback = ws_send_cb,
 		.on_msg_recv_callback = ws_msg_cb,
 	};
-	struct ws *ws = xcalloc(1, sizeof *ws);
 
-	ws->bev = bev;
+	if (ws->ctx != NULL)
+		return ws->ctx;
 	if (wslay_event_context_server_init(&ws->ctx, &cbs, ws) != 0)
 		fatalx("wslay_event_context_server_init: out of memory");
 	/* A message is a line without its newline: one byte less than the line limit. */
 	wslay_event_config_set_max_recv_msg_length(ws->ctx, PROTO_LINE_MAX - 1);
+	return ws->ctx;
+}
+
+/* No wslay context yet: the first frame makes it (ws_ctx). */
+static struct ws *ws_new(struct bufferevent *bev)
+{
+	struct ws *ws = xcalloc(1, sizeof *ws);
+
+	ws->bev = bev;
 	return ws;
 }
 
