@@ -156,6 +156,10 @@ START_TEST(pause_addtime_crash)
 
 	/* kill -9 during the pause: it resumes paused, charging nothing. */
 	kd_crash_restart(d);
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(spec.c);
+	kc_close(ump.c);
 	kp_login(d, &w, "whitey", PASSWORD);
 	kp_login(d, &b, "blacky", PASSWORD);
 	kp_login(d, &spec, "watcher", PASSWORD);
@@ -248,6 +252,10 @@ START_TEST(pause_addtime_crash)
 	ck_assert_msg(strstr(text, "note private white looked at a phone") != NULL, "%s", text);
 	ck_assert_msg(strstr(text, "adjudge 1/2-1/2 round over") != NULL, "%s", text);
 	ck_assert_msg(strstr(text, "[Termination \"adjudication\"]") != NULL, "%s", text);
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(spec.c);
+	kc_close(ump.c);
 	kd_stop(d);   /* the harness replays the record through recovery, views and PGN */
 }
 END_TEST
@@ -280,6 +288,9 @@ START_TEST(umpire_abort)
 	/* Over: nothing more. */
 	kc_error(ump.c, kc_req(ump.c, "note", "{s:I, s:s}", "game", (json_int_t)game, "text", "late"),
 	         "no_such_game");
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(ump.c);
 	kd_stop(d);
 }
 END_TEST
@@ -370,6 +381,13 @@ START_TEST(refusals)
 	kc_no_game_event(b.c, "umpire_note");
 	kc_no_game_event(b.c, "game_over");
 	move(&b, game, "e5");
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(other.c);
+	kc_close(guest.c);
+	kc_close(ump.c);
+	kc_close(ump2.c);
+	kc_close(dis.c);
 	kd_stop(d);
 }
 END_TEST

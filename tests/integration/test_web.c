@@ -443,6 +443,20 @@ START_TEST(test_upgrade_lines)
 	ck_assert_int_eq(json_integer_value(json_object_get(r, "id")), 3);
 	ck_assert(json_is_true(json_object_get(r, "ok")));
 	json_decref(r);
+	/* The same with the pong awaited between the fragments, so the server
+	 * has read the first one and gone idle before the last comes: an idle
+	 * connection's wslay context is dropped (web.c ws_release), but never
+	 * inside a message. */
+	const char *a4 = "{\"id\":4,";
+	wsc_frame(w, false, 1, a4, strlen(a4), true);
+	wsc_frame(w, true, 9, "hi", 2, true);
+	ck_assert_int_eq(wsc_next(w, &p, &n), 10);
+	free(p);
+	wsc_frame(w, true, 0, b, strlen(b), true);
+	r = wsc_msg(w);
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "id")), 4);
+	ck_assert(json_is_true(json_object_get(r, "ok")));
+	json_decref(r);
 	/* A close from the client is answered with a close. */
 	wsc_frame(w, true, 8, "\x03\xe8", 2, true);
 	ck_assert_int_eq(wsc_close_code(w), 1000);
