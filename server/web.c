@@ -190,7 +190,7 @@ static void ws_release(struct ws *ws)
 {
 	wslay_event_context_ptr ctx = ws->ctx;
 
-	if (ctx == NULL || ws->depth > 0 || ws->hlen > 0 || ws->skip > 0 ||
+	if (ctx == NULL || ws->depth > 0 || ws->hlen > 0 || ws->skip > 0 || ws->frag ||
 	    !wslay_event_get_read_enabled(ctx) || !wslay_event_get_write_enabled(ctx) ||
 	    wslay_event_get_close_received(ctx) || wslay_event_get_close_sent(ctx) ||
 	    wslay_event_want_write(ctx) || wslay_event_get_queued_msg_count(ctx) > 0)

@@ -569,8 +569,14 @@ static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 	if (!e.audience)
 		e.audience = (uint8_t)aud_of(g->color);
 	bool was_mine = g->view.to_move == g->color;
+	struct board before = g->view.own;
+	struct ghosts ghosts_before = g->ghosts;
 	view_apply(&g->view, &e);
 	ghost_sync(&g->ghosts, &g->view.own);
+	/* What the board shows: own men, both reserves, the ghosts. */
+	bool changed = memcmp(before.mailbox, g->view.own.mailbox, sizeof before.mailbox) != 0 ||
+	               memcmp(before.hand, g->view.own.hand, sizeof before.hand) != 0 ||
+	               memcmp(&ghosts_before, &g->ghosts, sizeof ghosts_before) != 0;
 	read_clock(c, g, msg);
 
 	char san[EVENT_SAN_MAX + 2];
@@ -589,8 +595,9 @@ static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 		return;
 	const char *tag = g->id == c->current ? "" : " (another game)";
 	client_out(c, "#%ld%s: %s", g->id, tag, words);
-	if (g->id == c->current && (e.type == EV_MOVE || (e.type == EV_CAPTURE && e.by != g->color) ||
-	                            e.type == EV_GAME_OVER))
+	/* Redrawn after every event that changes what the board shows (and at
+	 * the end), once the action's announcements are all in. */
+	if (g->id == c->current && (changed || e.type == EV_GAME_OVER))
 		g->redraw = true;
 	if (g->live && !g->view.over && !was_mine && g->view.to_move == g->color)
 		g->turn_notice = true;

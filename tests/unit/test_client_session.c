@@ -50,6 +50,62 @@ static void deliver(struct client *c, const struct evlist *evs, int color, long 
 	}
 }
 
+/* The board is redrawn after every event that changes what it shows:
+ * in crazykrieg the opponent's drop changes only the reserves under it. */
+START_TEST(board_redrawn_when_what_it_shows_changes)
+{
+	struct client c;
+	struct sink s;
+	char err[128];
+	make_client(&c, &s, false);
+	client_receive(&c, "{\"event\":\"game_start\",\"game\":5,\"rules\":\"crazykrieg\","
+	                   "\"white\":\"alice\",\"black\":\"bob\",\"color\":\"white\",\"rated\":false}");
+	const struct ruleset *rs = ruleset_find("crazykrieg");
+	ck_assert_ptr_nonnull(rs);
+	struct referee *r = referee_new(rs, NULL, err, sizeof err);
+	struct evlist ev;
+	evlist_init(&ev);
+	ck_assert_int_eq(referee_begin(r, &ev), REF_OK);
+	static const char *const tries[] = { "e4", "d5", "exd5", "Qxd5", "Nc3", "P@e5" };
+	/* Black's d5 changes nothing White's board shows; Black's capture on
+	 * d5 and Black's drop (a reserve) do. */
+	static const int redraws[] = { 1, 0, 1, 1, 1, 1 };
+	client_flush(&c);
+	int boards = 0;
+	for (const char *p = s.printed; (p = strstr(p, "White's own board")) != NULL; p++)
+		boards++;
+	for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
+		int side = referee_side_to_move(r);
+		ck_assert_int_eq(referee_attempt(r, side, tries[i], &ev), REF_OK);
+		for (size_t k = 0; k < ev.n; k++) {
+			if (!(ev.v[k].audience & AUD_WHITE))
+				continue;
+			json_t *j = event_to_json(&ev.v[k], rs, 5);
+			char *line = json_dumps(j, JSON_COMPACT);
+			client_receive(&c, line);
+			free(line);
+			json_decref(j);
+		}
+		evlist_clear(&ev);
+		client_flush(&c);
+		int now = 0;
+		for (const char *p = s.printed; (p = strstr(p, "White's own board")) != NULL; p++)
+			now++;
+		ck_assert_msg(now == boards + redraws[i], "after %s: %d boards, want %d", tries[i], now,
+		              boards + redraws[i]);
+		boards = now;
+	}
+	/* The last board shows Black's reserve emptied by the drop. */
+	const char *last = s.printed;
+	for (const char *p = last; (p = strstr(p, "In hand:")) != NULL; p++)
+		last = p;
+	ck_assert_msg(strncmp(last, "In hand: White P | Black -", 26) == 0, "%.40s", last);
+	evlist_free(&ev);
+	referee_free(r);
+	client_free(&c);
+}
+END_TEST
+
 START_TEST(ghosts_never_reach_the_server)
 {
 	struct client c;
@@ -728,6 +784,7 @@ static Suite *session_suite(void)
 	Suite *s = suite_create("client_session");
 	TCase *tc = tcase_create("session");
 	tcase_add_test(tc, ghosts_never_reach_the_server);
+	tcase_add_test(tc, board_redrawn_when_what_it_shows_changes);
 	tcase_add_test(tc, moves_checked_on_own_pieces);
 	tcase_add_test(tc, referee_events_build_the_views);
 	tcase_add_test(tc, clocks_tick);
