@@ -430,6 +430,17 @@ START_TEST(permission_matrix)
 	kc_ok(guest.c, kc_req(guest.c, "unwatch", "{s:I}", "game", (json_int_t)unrated));
 	kc_error(guest.c, kc_req(guest.c, "unwatch", "{s:I}", "game", (json_int_t)unrated),
 	         "no_such_game");
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(other.c);
+	kc_close(guest.c);
+	kc_close(ump.c);
+	kc_close(ump2.c);
+	kc_close(adm.c);
+	kc_close(dis.c);
+	kc_close(x.c);
+	kc_close(y.c);
+	kc_close(opp.c);
 	kd_stop(d);
 }
 END_TEST
@@ -451,6 +462,9 @@ START_TEST(live_list)
 	ck_assert_str_eq(json_string_value(json_object_get(g, "white")), w.name);
 	ck_assert_str_eq(json_string_value(json_object_get(g, "rules")), "icc");
 	ck_assert_int_eq(json_integer_value(json_object_get(g, "ply")), 1);
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(o.c);
 	kd_stop(d);
 }
 END_TEST
@@ -544,6 +558,10 @@ START_TEST(delayed_stream)
 	json_decref(got);
 	evlist_free(&out);
 	referee_free(sl.ref);
+	kc_close(pl[WHITE].c);
+	kc_close(pl[BLACK].c);
+	kc_close(spec.c);
+	kc_close(late.c);
 	kd_stop(d);
 }
 END_TEST
