@@ -106,7 +106,9 @@ static json_t *rated_game(struct kc *owner, struct kc *taker, bool expect_bot_of
  * arena's umpire connection checking every ply's true position against
  * the beliefs: icc on the harness's kriegd with an umpire account made
  * here (--server, --umpire); english on a kriegd the arena starts itself,
- * its umpire account made offline by the arena (--kriegd).
+ * its umpire account made offline by the arena (--kriegd); crazykrieg the
+ * same way (drops and reserves through the wire: the umpire's FEN carries
+ * the reserves the beliefs are checked against).
  */
 START_TEST(test_arena_smoke)
 {
@@ -127,9 +129,9 @@ START_TEST(test_arena_smoke)
 		         bin, ARENA_PLIES, kd_port(d), pwpath);
 	} else {
 		snprintf(cmd, sizeof cmd,
-		         "'%s' arena --white greedy --black random --games 1 --rules english --movetime 1 --max-plies %d"
+		         "'%s' arena --white greedy --black random --games 1 --rules %s --movetime 1 --max-plies %d"
 		         " --kriegd '%s'",
-		         bin, ARENA_PLIES, kg_kriegd_path());
+		         bin, _i == 1 ? "english" : "crazykrieg", ARENA_PLIES, kg_kriegd_path());
 	}
 	int status;
 	char *out = run(cmd, &status);
@@ -348,6 +350,7 @@ static Suite *bot_suite(void)
 	TCase *tc = tcase_create("bot");
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_arena_smoke, 0, 1);
+	tcase_add_loop_test(tc, test_arena_smoke, 2, 3);
 	tcase_add_test(tc, test_bad_arguments);
 	tcase_add_test(tc, test_bot_accounts);
 	tcase_add_test(tc, test_play_seeks);

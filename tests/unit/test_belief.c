@@ -79,10 +79,10 @@ static void sc_close(struct sc *s)
 	evlist_free(&s->ev);
 }
 
-/* Every rule set but crazykrieg: the belief holds no reserves yet. */
+/* Every rule set, crazykrieg included (its reserves: test_crazykrieg_*). */
 #define EACH_RULESET(rs) \
 	for (size_t i_ = 0; i_ < ruleset_count(); i_++) \
-		for (const struct ruleset *rs = ruleset_at(i_); rs && !rs->drops; rs = NULL)
+		for (const struct ruleset *rs = ruleset_at(i_); rs; rs = NULL)
 
 /* The opponent's move (no announcement) and check directions, in every rule set. */
 START_TEST(test_opponent_move_and_check)
@@ -116,7 +116,7 @@ START_TEST(test_own_capture_square_and_kind)
 		sc_try(&s, BLACK, "d5");
 		ck_assert_uint_eq(sc_count(&s), 10);
 		sc_try(&s, WHITE, "Qd5"); /* captures on d5 */
-		ck_assert_uint_eq(sc_count(&s), rs->capture_kind ? 1 : 2);
+		ck_assert_uint_eq(sc_count(&s), rs->capture_kind || rs->capture_exact ? 1 : 2);
 		sc_close(&s);
 
 		/* the opponent's move captured nothing and gave no check: */
@@ -253,6 +253,119 @@ START_TEST(test_opponent_any_obliges)
 }
 END_TEST
 
+/* Does every position of the belief hold `n` men of `type` in `color`'s reserve? */
+static bool all_hold(const struct belief *bel, int color, int type, int n)
+{
+	for (size_t i = 0; i < bel->n; i++)
+		if (bel->h[i].b.hand[color][type] != n)
+			return false;
+	return bel->n > 0;
+}
+
+/*
+ * crazykrieg: the opponent's drop is told by man, never by square.  Black
+ * (king e8, a knight in reserve) drops it quietly: every empty square but
+ * the four that would check our king (c2 d3 f3 g2), and none of the king's
+ * moves.  Our own drop then rules out the square it lands on.
+ */
+START_TEST(test_crazykrieg_opponent_drop)
+{
+	const struct ruleset *rs = ruleset_find("crazykrieg");
+	struct sc s;
+	sc_open(&s, rs, "4k3/8/8/8/8/8/8/R3K3[Nn] b - - 0 1", WHITE);
+	sc_try(&s, BLACK, "N@a8");
+	ck_assert_uint_eq(sc_count(&s), 61 - 4);
+	ck_assert(all_hold(s.bel, BLACK, KNIGHT, 0));
+	for (size_t i = 0; i < belief_count(s.bel); i++)
+		ck_assert_int_eq(board_king(&s.bel->h[i].b, BLACK), square_parse("e8"));
+	sc_try(&s, WHITE, "N@h3");           /* played: the black knight is not on h3 */
+	ck_assert_uint_eq(sc_count(&s), 61 - 4 - 1);
+	ck_assert(all_hold(s.bel, WHITE, KNIGHT, 0));
+	sc_close(&s);
+
+	/* a drop that checks is told its check: only the four squares remain */
+	sc_open(&s, rs, "4k3/8/8/8/8/8/8/R3K3[n] b - - 0 1", WHITE);
+	sc_try(&s, BLACK, "N@d3");
+	ck_assert_uint_eq(sc_count(&s), 4);
+	sc_close(&s);
+
+	/* the mover's own belief follows its drop: one position, reserve spent */
+	sc_open(&s, rs, "4k3/8/8/8/8/8/8/R3K3[n] b - - 0 1", BLACK);
+	sc_try(&s, BLACK, "N@a8");
+	ck_assert_uint_eq(sc_count(&s), 1);
+	ck_assert(all_hold(s.bel, BLACK, KNIGHT, 0));
+	sc_close(&s);
+}
+END_TEST
+
+/*
+ * crazykrieg: a capture names the exact man, which goes to the captor's
+ * reserve.  Ours: the queen takes on d5 the pawn (not the knight) and
+ * holds it.  Theirs: the rook takes our knight on b1 and holds it; its
+ * later drop (a knight, quiet) can land on any empty square but the six
+ * checking our king, and leaves its reserve empty.
+ */
+START_TEST(test_crazykrieg_exact_capture)
+{
+	const struct ruleset *rs = ruleset_find("crazykrieg");
+	struct sc s;
+	sc_open(&s, rs, "7k/3p4/1n6/8/8/8/8/K2Q4 b - - 0 1", WHITE);
+	sc_try(&s, BLACK, "d5");
+	ck_assert_uint_eq(sc_count(&s), 10);
+	sc_try(&s, WHITE, "Qd5");
+	ck_assert_uint_eq(sc_count(&s), 1);  /* a pawn: not the knight */
+	ck_assert(all_hold(s.bel, WHITE, PAWN, 1));
+	ck_assert(all_hold(s.bel, WHITE, KNIGHT, 0));
+	sc_close(&s);
+
+	sc_open(&s, rs, "1r2k3/8/8/8/8/8/8/1N2K3 b - - 0 1", WHITE);
+	sc_try(&s, BLACK, "Rxb1");
+	ck_assert_uint_eq(sc_count(&s), 1);
+	ck_assert(all_hold(s.bel, BLACK, KNIGHT, 1));
+	sc_try(&s, WHITE, "Ke2");
+	sc_try(&s, BLACK, "N@h8");
+	ck_assert_uint_eq(sc_count(&s), 61 - 6); /* not c1 c3 d4 f4 g3 g1 */
+	ck_assert(all_hold(s.bel, BLACK, KNIGHT, 0));
+	sc_close(&s);
+
+	/* a promoted man is taken, and told, as a pawn: the rook's capture
+	 * "Pawn captured on b3" keeps the promoted queen (or rook) */
+	sc_open(&s, rs, "4k3/1P6/8/8/8/r7/8/4K3 w - - 0 1", BLACK);
+	sc_try(&s, WHITE, "b8=Q+");
+	ck_assert_uint_eq(sc_count(&s), 2);  /* the queen or the rook: a check along the rank */
+	sc_try(&s, BLACK, "Kd7");
+	sc_try(&s, WHITE, "Qb3");
+	sc_try(&s, BLACK, "Rxb3");
+	ck_assert_uint_ge(sc_count(&s), 1);
+	ck_assert(all_hold(s.bel, BLACK, PAWN, 1));
+	ck_assert(all_hold(s.bel, BLACK, QUEEN, 0));
+	sc_close(&s);
+}
+END_TEST
+
+/* crazykrieg from reserves on both sides, so that drops come early: every
+ * level plays, and an exact belief always holds the true position. */
+START_TEST(test_crazykrieg_games_with_drops)
+{
+	static const enum bot_level lv[][2] = { { BOT_RANDOM, BOT_RANDOM }, { BOT_GREEDY, BOT_FULL } };
+	for (int g = 0; g < 4; g++) {
+		struct local_opts o = { .check_belief = true, .seed = (uint64_t)g + 3, .max_plies = 16,
+		                        .fen = "4k3/pp6/8/8/8/8/PP6/4K3[NPnp] w - - 0 1",
+		                        .lim = { .exact_max = 20000, .particles = 200 } };
+		struct local_result res;
+		char err[128];
+		ck_assert_int_eq(local_play(ruleset_find("crazykrieg"), lv[g % 2][0], lv[g % 2][1], &o, &res, err,
+		                            sizeof err), 0);
+		for (int c = 0; c < 2; c++) {
+			ck_assert_msg(res.bs[c].exact_in == res.bs[c].exact_plies, "game %d %s: %ld of %ld", g,
+			              c ? "black" : "white", res.bs[c].exact_in, res.bs[c].exact_plies);
+			ck_assert_int_gt(res.bs[c].exact_plies, 0);
+			ck_assert_int_gt(res.moves[c], 0);
+		}
+	}
+}
+END_TEST
+
 /* A copy is independent of its original. */
 START_TEST(test_clone)
 {
@@ -342,6 +455,9 @@ static Suite *belief_suite(void)
 	tcase_add_test(tc, test_en_passant);
 	tcase_add_test(tc, test_opponent_any_obliges);
 	tcase_add_test(tc, test_clone);
+	tcase_add_test(tc, test_crazykrieg_opponent_drop);
+	tcase_add_test(tc, test_crazykrieg_exact_capture);
+	tcase_add_test(tc, test_crazykrieg_games_with_drops);
 	tcase_add_test(tc, test_random_games_contain_truth);
 	tcase_add_test(tc, test_sample_recovers_by_rejuvenation);
 	suite_add_tcase(s, tc);
