@@ -194,6 +194,8 @@ function gameEvent(ev, live = true) {
   if (ev.event === 'game_over') state.toMove = null;
   if (ev.event === 'clock_paused') state.paused = true;
   if (ev.event === 'clock_unpaused') state.paused = false;
+  if (ev.event === 'adjourned') state.paused = true;
+  if (ev.event === 'unadjourned') state.paused = false;
   say(ev);
   if (live) { board.render(); turn(); }
 }
@@ -215,6 +217,7 @@ function onEvent(ev) {
   if (ev.event === 'challenge_cancelled') { $(`challenge-${ev.offer}`)?.remove(); return; }
   if (ev.event === 'challenge_declined') { status(`${ev.by} declined your challenge`); return; }
   if (ev.event === 'notice') { status(`${ev.from}: ${ev.text}`); return; }
+  if (ev.event === 'tell') { status(`${ev.from} tells you: "${ev.text}"`); return; }
   if (ev.event === 'session_ended' || ev.event === 'account_disabled') {
     sessionStorage.removeItem('krieg.token');
     status(ev.reason || 'this account is disabled');

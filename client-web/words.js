@@ -1,7 +1,8 @@
 // words.js — how the page words what it shows.  An announcement's words
 // are the server's (`say`, from the rule set's wording table in
 // common/ruleset.c, the terminal client's too); only the notices that are
-// not the referee's (an umpire's actions, draw offers), who heard an
+// not the referee's (an umpire's actions, draw offers, adjournment,
+// presence, chat), who heard an
 // announcement, and move numbers are worded here, as client-cli/krieg/words.c
 // words them for the terminal.
 const SIDE = { white: 'White', black: 'Black' };
@@ -31,6 +32,17 @@ export function words(ev) {
     return ev.private ? `Umpire's note (umpires only)${umpireText(ev, 'text')}` : `The umpire says${umpireText(ev, 'text')}`;
   case 'draw_offer': return `${SIDE[ev.by] || 'A player'} offers a draw`;
   case 'draw_declined': return `${SIDE[ev.by] || 'A player'} declines the draw`;
+  case 'adjourn_offer': return `${SIDE[ev.by] || 'A player'} offers to adjourn`;
+  case 'adjourn_declined': return `${SIDE[ev.by] || 'A player'} declines to adjourn`;
+  case 'adjourned': return 'The game is adjourned: the clocks are stopped';
+  case 'unadjourned': return `${SIDE[ev.by] || 'A player'} resumes the adjourned game`;
+  case 'opponent_away': return `${SIDE[ev.color] || 'Your opponent'} has left`;
+  case 'opponent_back': return `${SIDE[ev.color] || 'Your opponent'} is back`;
+  // Chat is a player's words, quoted and named, never the umpire's voice.
+  case 'chat':
+    return ev.channel === 'spectators'
+      ? `${ev.user || 'a spectator'} (spectator) says: "${ev.text}"`
+      : `${SIDE[ev.color] || 'A player'} says: "${ev.text}"`;
   default: break;
   }
   if (!ev.say) return null;
