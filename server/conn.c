@@ -14,6 +14,7 @@
  * freed from a deferred event, never inside their own callback.
  */
 #include "conn.h"
+#include "conn_priv.h"
 
 #include <errno.h>
 #include <netinet/in.h>
@@ -41,83 +42,6 @@
 #include "tls.h"
 #include "xmalloc.h"
 
-#define CONNSET_BUCKETS 256
-#define CONNSET_USER_BUCKETS 64    /* first size of the user index; doubles with users */
-
-enum conn_state { CS_HANDSHAKE, CS_OPEN, CS_LINGER, CS_DEAD };
-
-struct conn {
-	uint64_t id;
-	struct server *srv;
-	struct bufferevent *bev;
-	enum conn_state state;
-	bool refused;              /* over max_connections: server_full, then close */
-	bool refused_addr;         /* over max_connections_per_ip (refused too) */
-	bool hello;
-	bool leaving;              /* running the closed hooks (logout): skipped by conn_of_user */
-	bool shut;                 /* LINGER: close_notify and FIN sent */
-	int64_t user;
-	char *user_name;
-	char peer[64];
-	char host[INET6_ADDRSTRLEN]; /* the peer's address without the port */
-	struct event *timer;       /* handshake, then idle/ping, then linger */
-	struct event *free_ev;     /* deferred free */
-	int64_t last_rx;           /* last line received (mstime_mono) */
-	bool pinged;               /* keep-alive sent since last_rx */
-	double tokens;
-	int64_t last_refill;
-	int strikes;               /* refused requests since the bucket was last full */
-	/* Message framing other than '\n'-terminated lines (a WebSocket,
-	 * server/web.c); NULL for the line transport. */
-	const struct conn_framing *framing;
-	void *framing_ctx;
-	/* Lines waiting for the output buffer to drain (conn_send_paced), and
-	 * everything sent after them, in order. */
-	STAILQ_HEAD(, paced) paced;
-	size_t paced_extra;        /* bytes in `paced` from plain conn_send (capped) */
-	TAILQ_ENTRY(conn) all;
-	TAILQ_ENTRY(conn) chain;
-	struct userconns *uc;      /* the user index's entry for `user` (NULL: user 0) */
-	TAILQ_ENTRY(conn) byuser;  /* in uc->conns */
-};
-
-/* One encoded line (with its '\n') waiting in a connection's paced queue. */
-struct paced {
-	STAILQ_ENTRY(paced) next;
-	size_t len;
-	bool capped;               /* counts against output_buffer_max */
-	char line[];
-};
-
-TAILQ_HEAD(connlist, conn);
-
-/*
- * The user index: each logged-in user's connections, so that fan-out to
- * the addressees of an event (conn_of_user, several per try) costs the
- * user's connections and not every connection of the daemon.  A
- * connection is in the list of its user from conn_set_user() until it is
- * freed (closing ones stay, skipped like in the walk over all, so a caller
- * holding one can still step past it); the list is in id order, which is
- * accept order.
- */
-struct userconns {
-	int64_t user;
-	struct connlist conns;
-	struct userconns *next;    /* hash chain */
-};
-
-struct connset {
-	struct connlist all;
-	struct connlist buckets[CONNSET_BUCKETS];
-	size_t count;
-	size_t refusing;
-	uint64_t next_id;
-	struct userconns **users;  /* hash of the user index, nuserbuckets chains */
-	size_t nusers;
-	size_t nuserbuckets;       /* a power of two, >= nusers */
-};
-
-static void conn_teardown(struct conn *c, const char *reason, bool flush);
 static void conn_opened(struct conn *c);
 
 static void timer_in(struct event *ev, int64_t ms)
@@ -409,144 +333,6 @@ enum conn_rate conn_rate_take(struct conn *c)
 	return c->strikes >= cfg->rate_strikes ? CONN_RATE_CLOSE : CONN_RATE_LIMITED;
 }
 
-/* ---- output --------------------------------------------------------------- */
-
-/*
- * Encode msg as one line (stolen).  A line over PROTO_LINE_MAX breaks the
- * protocol for every client, so it is never sent: it is logged as the bug
- * it is, and a response is replaced by an `internal` error with its id
- * (an event is dropped).  NULL if nothing is to be sent, also when the
- * connection is closing.  Steals msg.
- */
-static char *encode_line(struct conn *c, json_t *msg, size_t *len)
-{
-	if (msg == NULL)
-		return NULL;
-	if (c == NULL || c->state != CS_OPEN) {
-		json_decref(msg);
-		return NULL;
-	}
-	char *s = json_dumps(msg, JSON_COMPACT);
-
-	if (s != NULL && strlen(s) + 1 > PROTO_LINE_MAX) {
-		log_warnx("conn=%llu BUG: refusing to send a line of %zu bytes, over the protocol's %d",
-		          (unsigned long long)c->id, strlen(s) + 1, PROTO_LINE_MAX);
-		free(s);
-		s = NULL;
-		json_t *ok = json_object_get(msg, "ok");
-		if (ok != NULL && json_object_get(msg, "event") == NULL) {
-			json_t *id = json_object_get(msg, "id");
-			json_t *err = dispatch_error_msg(id, PE_INTERNAL,
-			                                 "the reply would be longer than a line");
-			s = err != NULL ? json_dumps(err, JSON_COMPACT) : NULL;
-			json_decref(err);
-		}
-		json_decref(msg);
-		if (s != NULL)
-			*len = strlen(s);
-		return s;
-	}
-	json_decref(msg);
-	if (s == NULL) {
-		log_warnx("conn=%llu could not encode a message", (unsigned long long)c->id);
-		return NULL;
-	}
-	*len = strlen(s);
-	return s;
-}
-
-static void out_add(struct conn *c, const char *s, size_t n)
-{
-	struct evbuffer *out = bufferevent_get_output(c->bev);
-
-	if (evbuffer_add(out, s, n) != 0)
-		fatalx("evbuffer_add: out of memory");
-}
-
-/* One message (s, n bytes, no newline) to the output, in the connection's framing. */
-static void out_msg(struct conn *c, const char *s, size_t n)
-{
-	if (c->framing != NULL) {
-		c->framing->put(c->framing_ctx, s, n);
-		return;
-	}
-	out_add(c, s, n);
-	out_add(c, "\n", 1);
-}
-
-static void paced_push(struct conn *c, const char *s, size_t n, bool capped)
-{
-	struct paced *pl = xmalloc(sizeof *pl + n + 1);
-
-	memcpy(pl->line, s, n);
-	pl->line[n] = '\n';
-	pl->len = n + 1;
-	pl->capped = capped;
-	if (capped)
-		c->paced_extra += pl->len;
-	STAILQ_INSERT_TAIL(&c->paced, pl, next);
-}
-
-/* Half the cap: paced lines move to the output buffer only below it, so
- * the buffer never holds more than that plus one line of them. */
-static size_t pace_low(const struct conn *c)
-{
-	return c->srv->cfg->output_max / 2;
-}
-
-/* Move paced lines to the output buffer while it is below the low mark;
- * while some remain, the write callback runs again once it drains. */
-static void pace_drain(struct conn *c)
-{
-	struct evbuffer *out = bufferevent_get_output(c->bev);
-	struct paced *pl;
-
-	while ((pl = STAILQ_FIRST(&c->paced)) != NULL) {
-		size_t have = evbuffer_get_length(out);
-		if (have > 0 && have + pl->len > pace_low(c))
-			break;
-		STAILQ_REMOVE_HEAD(&c->paced, next);
-		if (pl->capped)
-			c->paced_extra -= pl->len;
-		out_msg(c, pl->line, pl->len - 1);
-		free(pl);
-	}
-	bufferevent_setwatermark(c->bev, EV_WRITE, STAILQ_EMPTY(&c->paced) ? 0 : pace_low(c), 0);
-}
-
-void conn_send(struct conn *c, json_t *msg)
-{
-	size_t n;
-	char *s;
-
-	if ((s = encode_line(c, msg, &n)) == NULL)
-		return;
-	if (!STAILQ_EMPTY(&c->paced)) {
-		/* Behind paced lines: keep the order. */
-		paced_push(c, s, n, true);
-		free(s);
-		pace_drain(c);
-	} else {
-		out_msg(c, s, n);
-		free(s);
-	}
-	size_t queued = evbuffer_get_length(bufferevent_get_output(c->bev)) + c->paced_extra;
-	if (queued > c->srv->cfg->output_max)
-		conn_teardown(c, "output buffer over cap (slow reader)", false);
-}
-
-void conn_send_paced(struct conn *c, json_t *msg)
-{
-	size_t n;
-	char *s;
-
-	if ((s = encode_line(c, msg, &n)) == NULL)
-		return;
-	paced_push(c, s, n, false);
-	free(s);
-	pace_drain(c);
-}
-
 static bool conn_visible(const struct conn *c)
 {
 	return c->state == CS_OPEN && !c->leaving && c->user != 0;
@@ -612,7 +398,7 @@ static void linger_shut(struct conn *c)
 	shutdown(bufferevent_getfd(c->bev), SHUT_WR);
 }
 
-static void conn_teardown(struct conn *c, const char *reason, bool flush)
+void conn_teardown(struct conn *c, const char *reason, bool flush)
 {
 	if (c->state == CS_DEAD)
 		return;
@@ -719,7 +505,7 @@ static void write_cb(struct bufferevent *bev, void *arg)
 	struct conn *c = arg;
 
 	if (c->state == CS_OPEN && !STAILQ_EMPTY(&c->paced))
-		pace_drain(c);
+		conn_pace_drain(c);
 	if (c->state == CS_LINGER && !c->shut &&
 	    evbuffer_get_length(bufferevent_get_output(bev)) == 0)
 		linger_shut(c);

@@ -1,0 +1,161 @@
+/*
+ * conn_out.c — what a connection sends (conn_priv.h): each message encoded
+ * as one line, the output cap (a slow reader is closed, not buffered
+ * without bound), and the paced queue that lets a long login state go out
+ * as the client reads while later lines keep their order.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <jansson.h>
+
+#include "config.h"
+#include "conn.h"
+#include "conn_priv.h"
+#include "dispatch.h"
+#include "log.h"
+#include "proto.h"
+#include "server.h"
+#include "xmalloc.h"
+
+/* ---- output --------------------------------------------------------------- */
+
+/*
+ * Encode msg as one line (stolen).  A line over PROTO_LINE_MAX breaks the
+ * protocol for every client, so it is never sent: it is logged as the bug
+ * it is, and a response is replaced by an `internal` error with its id
+ * (an event is dropped).  NULL if nothing is to be sent, also when the
+ * connection is closing.  Steals msg.
+ */
+static char *encode_line(struct conn *c, json_t *msg, size_t *len)
+{
+	if (msg == NULL)
+		return NULL;
+	if (c == NULL || c->state != CS_OPEN) {
+		json_decref(msg);
+		return NULL;
+	}
+	char *s = json_dumps(msg, JSON_COMPACT);
+
+	if (s != NULL && strlen(s) + 1 > PROTO_LINE_MAX) {
+		log_warnx("conn=%llu BUG: refusing to send a line of %zu bytes, over the protocol's %d",
+		          (unsigned long long)c->id, strlen(s) + 1, PROTO_LINE_MAX);
+		free(s);
+		s = NULL;
+		json_t *ok = json_object_get(msg, "ok");
+		if (ok != NULL && json_object_get(msg, "event") == NULL) {
+			json_t *id = json_object_get(msg, "id");
+			json_t *err = dispatch_error_msg(id, PE_INTERNAL,
+			                                 "the reply would be longer than a line");
+			s = err != NULL ? json_dumps(err, JSON_COMPACT) : NULL;
+			json_decref(err);
+		}
+		json_decref(msg);
+		if (s != NULL)
+			*len = strlen(s);
+		return s;
+	}
+	json_decref(msg);
+	if (s == NULL) {
+		log_warnx("conn=%llu could not encode a message", (unsigned long long)c->id);
+		return NULL;
+	}
+	*len = strlen(s);
+	return s;
+}
+
+static void out_add(struct conn *c, const char *s, size_t n)
+{
+	struct evbuffer *out = bufferevent_get_output(c->bev);
+
+	if (evbuffer_add(out, s, n) != 0)
+		fatalx("evbuffer_add: out of memory");
+}
+
+/* One message (s, n bytes, no newline) to the output, in the connection's framing. */
+static void out_msg(struct conn *c, const char *s, size_t n)
+{
+	if (c->framing != NULL) {
+		c->framing->put(c->framing_ctx, s, n);
+		return;
+	}
+	out_add(c, s, n);
+	out_add(c, "\n", 1);
+}
+
+static void paced_push(struct conn *c, const char *s, size_t n, bool capped)
+{
+	struct paced *pl = xmalloc(sizeof *pl + n + 1);
+
+	memcpy(pl->line, s, n);
+	pl->line[n] = '\n';
+	pl->len = n + 1;
+	pl->capped = capped;
+	if (capped)
+		c->paced_extra += pl->len;
+	STAILQ_INSERT_TAIL(&c->paced, pl, next);
+}
+
+/* Half the cap: paced lines move to the output buffer only below it, so
+ * the buffer never holds more than that plus one line of them. */
+static size_t pace_low(const struct conn *c)
+{
+	return c->srv->cfg->output_max / 2;
+}
+
+/* Move paced lines to the output buffer while it is below the low mark;
+ * while some remain, the write callback runs again once it drains. */
+void conn_pace_drain(struct conn *c)
+{
+	struct evbuffer *out = bufferevent_get_output(c->bev);
+	struct paced *pl;
+
+	while ((pl = STAILQ_FIRST(&c->paced)) != NULL) {
+		size_t have = evbuffer_get_length(out);
+		if (have > 0 && have + pl->len > pace_low(c))
+			break;
+		STAILQ_REMOVE_HEAD(&c->paced, next);
+		if (pl->capped)
+			c->paced_extra -= pl->len;
+		out_msg(c, pl->line, pl->len - 1);
+		free(pl);
+	}
+	bufferevent_setwatermark(c->bev, EV_WRITE, STAILQ_EMPTY(&c->paced) ? 0 : pace_low(c), 0);
+}
+
+void conn_send(struct conn *c, json_t *msg)
+{
+	size_t n;
+	char *s;
+
+	if ((s = encode_line(c, msg, &n)) == NULL)
+		return;
+	if (!STAILQ_EMPTY(&c->paced)) {
+		/* Behind paced lines: keep the order. */
+		paced_push(c, s, n, true);
+		free(s);
+		conn_pace_drain(c);
+	} else {
+		out_msg(c, s, n);
+		free(s);
+	}
+	size_t queued = evbuffer_get_length(bufferevent_get_output(c->bev)) + c->paced_extra;
+	if (queued > c->srv->cfg->output_max)
+		conn_teardown(c, "output buffer over cap (slow reader)", false);
+}
+
+void conn_send_paced(struct conn *c, json_t *msg)
+{
+	size_t n;
+	char *s;
+
+	if ((s = encode_line(c, msg, &n)) == NULL)
+		return;
+	paced_push(c, s, n, false);
+	free(s);
+	conn_pace_drain(c);
+}
+

@@ -1,0 +1,104 @@
+/*
+ * conn_priv.h — internal to the connection module (conn.c, conn_out.c):
+ * a connection's state, the set and its user index.  Nothing outside the
+ * module includes it; its interface is conn.h.
+ *
+ * conn.c holds the set, the accessors, teardown, the callbacks and
+ * accepting; conn_out.c the output path (encoding, the output cap and the
+ * paced queue).
+ */
+#ifndef KRIEG_CONN_PRIV_H
+#define KRIEG_CONN_PRIV_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+
+#include "conn.h"
+
+#define CONNSET_BUCKETS 256
+#define CONNSET_USER_BUCKETS 64    /* first size of the user index; doubles with users */
+
+enum conn_state { CS_HANDSHAKE, CS_OPEN, CS_LINGER, CS_DEAD };
+
+struct conn {
+	uint64_t id;
+	struct server *srv;
+	struct bufferevent *bev;
+	enum conn_state state;
+	bool refused;              /* over max_connections: server_full, then close */
+	bool refused_addr;         /* over max_connections_per_ip (refused too) */
+	bool hello;
+	bool leaving;              /* running the closed hooks (logout): skipped by conn_of_user */
+	bool shut;                 /* LINGER: close_notify and FIN sent */
+	int64_t user;
+	char *user_name;
+	char peer[64];
+	char host[INET6_ADDRSTRLEN]; /* the peer's address without the port */
+	struct event *timer;       /* handshake, then idle/ping, then linger */
+	struct event *free_ev;     /* deferred free */
+	int64_t last_rx;           /* last line received (mstime_mono) */
+	bool pinged;               /* keep-alive sent since last_rx */
+	double tokens;
+	int64_t last_refill;
+	int strikes;               /* refused requests since the bucket was last full */
+	/* Message framing other than '\n'-terminated lines (a WebSocket,
+	 * server/web.c); NULL for the line transport. */
+	const struct conn_framing *framing;
+	void *framing_ctx;
+	/* Lines waiting for the output buffer to drain (conn_send_paced), and
+	 * everything sent after them, in order. */
+	STAILQ_HEAD(, paced) paced;
+	size_t paced_extra;        /* bytes in `paced` from plain conn_send (capped) */
+	TAILQ_ENTRY(conn) all;
+	TAILQ_ENTRY(conn) chain;
+	struct userconns *uc;      /* the user index's entry for `user` (NULL: user 0) */
+	TAILQ_ENTRY(conn) byuser;  /* in uc->conns */
+};
+
+/* One encoded line (with its '\n') waiting in a connection's paced queue. */
+struct paced {
+	STAILQ_ENTRY(paced) next;
+	size_t len;
+	bool capped;               /* counts against output_buffer_max */
+	char line[];
+};
+
+TAILQ_HEAD(connlist, conn);
+
+/*
+ * The user index: each logged-in user's connections, so that fan-out to
+ * the addressees of an event (conn_of_user, several per try) costs the
+ * user's connections and not every connection of the daemon.  A
+ * connection is in the list of its user from conn_set_user() until it is
+ * freed (closing ones stay, skipped like in the walk over all, so a caller
+ * holding one can still step past it); the list is in id order, which is
+ * accept order.
+ */
+struct userconns {
+	int64_t user;
+	struct connlist conns;
+	struct userconns *next;    /* hash chain */
+};
+
+struct connset {
+	struct connlist all;
+	struct connlist buckets[CONNSET_BUCKETS];
+	size_t count;
+	size_t refusing;
+	uint64_t next_id;
+	struct userconns **users;  /* hash of the user index, nuserbuckets chains */
+	size_t nusers;
+	size_t nuserbuckets;       /* a power of two, >= nusers */
+};
+
+/* conn.c: the one teardown (conn_close is it with flush); logs why. */
+void conn_teardown(struct conn *c, const char *reason, bool flush);
+/* conn_out.c: move paced lines into the output buffer while it is low. */
+void conn_pace_drain(struct conn *c);
+
+#endif
