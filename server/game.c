@@ -93,8 +93,8 @@
  * the next one (RECOVER_ALIVE_LEASE_MS): a restart charges the side to
  * move its thinking time up to the last lease, so never less than a
  * reading it was shown, and at most the lease's margin of the downtime
- * (deploy/BACKUP.md).  A clean shutdown writes its exact time last. */
-#define GAME_HEARTBEAT_MS 1000
+ * (deploy/BACKUP.md).  A clean shutdown writes its exact time last.
+ * GAME_HEARTBEAT_MS is in game_priv.h (game_restart.c beats). */
 _Static_assert(RECOVER_ALIVE_LEASE_MS > GAME_HEARTBEAT_MS,
                "a heartbeat's lease must reach past the next heartbeat");
 
@@ -105,7 +105,7 @@ const char *game_color_name(int color)
 	return color == WHITE ? "white" : "black";
 }
 
-static void record_push(struct game *g, const struct action *a)
+void game_record_push(struct game *g, const struct action *a)
 {
 	g->acts = xgrow(g->acts, &g->capacts, g->nacts + 1, sizeof *g->acts, 64);
 	g->acts[g->nacts++] = *a;
@@ -289,7 +289,7 @@ struct game *game_find(const struct games *gs, int64_t id)
 	return NULL;
 }
 
-static void flag_arm(struct game *g)
+void game_flag_arm(struct game *g)
 {
 	int64_t left = clock_deadline(&g->clock, mstime_mono());
 	evtimer_del(g->flag_timer);
@@ -308,7 +308,7 @@ static void flag_cb(evutil_socket_t fd, short what, void *arg)
 		return;
 	int flagged = clock_flagged(&g->clock, mstime_mono());
 	if (flagged < 0) {
-		flag_arm(g);
+		game_flag_arm(g);
 		return;
 	}
 	/* If the commit fails, the timer is re-armed to try again in a second. */
@@ -331,7 +331,7 @@ static void abandon_fire(struct game *g, int col)
 static void abandon_white_cb(evutil_socket_t fd, short what, void *arg) { abandon_fire(arg, WHITE); }
 static void abandon_black_cb(evutil_socket_t fd, short what, void *arg) { abandon_fire(arg, BLACK); }
 
-static struct game *game_alloc(struct games *gs, const struct store_game *info)
+struct game *game_alloc(struct games *gs, const struct store_game *info)
 {
 	const struct ruleset *rs = ruleset_find(info->rules);
 	if (!rs)
@@ -452,7 +452,7 @@ static void pending_failed(void *arg)
 		if (game_rebuild(g) != 0)
 			log_warnx("game=%" PRId64 " rebuild after a failed commit failed", g->id);
 		watch_storage_failed(g);
-		flag_arm(g);
+		game_flag_arm(g);
 	}
 	struct conn *c = p->conn ? conn_find(g->gs->srv, p->conn) : NULL;
 	if (c)
@@ -600,7 +600,7 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		p->result = referee_result(g->ref);
 		p->reason = referee_reason(g->ref);
 	}
-	record_push(g, &a);
+	game_record_push(g, &a);
 	p->g = g;
 	p->retry = retry;
 	p->conn = c ? conn_id(c) : 0;
@@ -641,42 +641,8 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	if (p->over)
 		evtimer_del(g->flag_timer);
 	else
-		flag_arm(g);
+		game_flag_arm(g);
 	return 0;
-}
-
-/* ---- heartbeat ------------------------------------------------------------ */
-
-/* One "alive at" row through the batch, so it takes the path (and the
- * thread) of every other write. */
-static int alive_write(void *arg, struct store *st)
-{
-	return store_state_set(st, RECOVER_ALIVE_KEY, *(int64_t *)arg);
-}
-static void alive_nop(void *arg) { (void)arg; }
-
-static const struct batch_ops alive_ops = {
-	.write = alive_write, .committed = alive_nop, .failed = alive_nop, .free = free,
-};
-
-/* "Alive until" now + lease_ms (recover.h; 0: a clean stop's exact time). */
-static void alive_record(struct games *gs, int64_t lease_ms)
-{
-	int64_t *t = xmalloc(sizeof *t);
-	*t = mstime_wall() + lease_ms;
-	/* Its own group: no game's actions depend on it. */
-	batch_begin_action(gs->batch, &alive_ops, t, gs);
-}
-
-static void heartbeat_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct games *gs = arg;
-	/* Only games with a clock need it; an idle daemon leaves the disk alone. */
-	for (struct game *g = gs->live; g; g = g->next)
-		if (clock_timed(&g->clock)) {
-			alive_record(gs, RECOVER_ALIVE_LEASE_MS);
-			break;
-		}
 }
 
 /* ---- public entry points -------------------------------------------------- */
@@ -692,7 +658,7 @@ struct games *games_new(struct server *srv)
 		gs->grace_ms = gs->untimed_grace_ms = atoll(env);   /* both graces */
 	if (srv->base) {
 		gs->reaper = evtimer_new(srv->base, reaper_cb, gs);
-		gs->heartbeat = event_new(srv->base, -1, EV_PERSIST, heartbeat_cb, gs);
+		gs->heartbeat = event_new(srv->base, -1, EV_PERSIST, game_heartbeat_cb, gs);
 		struct timeval tv = mstime_timeval(GAME_HEARTBEAT_MS);
 		if (!gs->reaper || !gs->heartbeat || event_add(gs->heartbeat, &tv) != 0)
 			abort();
@@ -707,7 +673,7 @@ void games_free(struct games *gs)
 		return;
 	/* The clean-shutdown checkpoint: the clocks were running until now. */
 	if (gs->live && gs->srv->store)
-		alive_record(gs, 0);
+		game_alive_record(gs, 0);
 	batch_free(gs->batch);   /* commits what is open; games are still there */
 	if (gs->heartbeat)
 		event_free(gs->heartbeat);
@@ -838,7 +804,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 		goto fail;
 	}
 	g->seq = 1;
-	record_push(g, &begin);
+	game_record_push(g, &begin);
 	watch_game_started(gs, g->user);
 	g->next = gs->live;
 	gs->live = g;
@@ -872,7 +838,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 		route_event(g, NULL, &out.v[i], &begin, clk);
 	json_decref(clk);
 	evlist_free(&out);
-	flag_arm(g);
+	game_flag_arm(g);
 	log_info("game=%" PRId64 " start rules=%s white=%" PRId64 " black=%" PRId64
 	         " base_ms=%" PRId64 " inc_ms=%" PRId64 " days=%" PRId64, g->id, rs->name, white, black,
 	         base_ms, inc_ms, days);
@@ -883,81 +849,4 @@ fail:
 	log_warnx("starting a game failed: %s", store_error(st));
 	store_rollback(st);
 	return -1;
-}
-
-/* ---- recovery (recover.c decides; this installs) ------------------------- */
-
-static void recovered_flagged(void *arg, const struct store_game *info, const char *reason)
-{
-	struct games *gs = arg;
-	gs->flagged = xreallocarray(gs->flagged, gs->nflagged + 1, sizeof *gs->flagged);
-	struct flagged_game *fl = &gs->flagged[gs->nflagged++];
-	fl->id = info->id;
-	fl->user[WHITE] = info->white;
-	fl->user[BLACK] = info->black;
-	snprintf(fl->reason, sizeof fl->reason, "%s", reason);
-}
-
-static void recovered_resume(void *arg, const struct store_game *info, struct recover_result *rr)
-{
-	struct games *gs = arg;
-	struct game *g = game_alloc(gs, info);
-	if (!g) {
-		log_warnx("game=%" PRId64 " cannot be recovered (rules %s)", info->id, info->rules);
-		return;
-	}
-	referee_free(g->ref);
-	g->ref = rr->ref;
-	rr->ref = NULL;
-	for (size_t i = 0; i < rr->nacts; i++)
-		record_push(g, &rr->acts[i]);
-	g->seq = rr->last_seq;
-	g->draw_offer = rr->draw_offer;
-	g->paused = rr->paused;
-	g->adjourned = rr->adjourned;
-	g->adjourn_offer = rr->adjourn_offer;
-	if (rr->clock_ms[WHITE] >= 0)
-		clock_set(&g->clock, rr->clock_ms[WHITE], rr->clock_ms[BLACK]);
-	/* Paused by an umpire, or adjourned: it stays so, and nobody's clock runs. */
-	if (g->paused || g->adjourned)
-		clock_pause(&g->clock, mstime_mono());
-	else
-		clock_start(&g->clock, referee_side_to_move(g->ref), mstime_mono());
-	g->next = gs->live;
-	gs->live = g;
-	flag_arm(g);
-	/* Nobody is connected yet: each player has the game's grace to come
-	 * back (games_conn_login cancels it), as after a dropped connection. */
-	presence_recovered(g);
-	log_info("game=%" PRId64 " resumed actions=%zu", g->id, g->nacts);
-}
-
-static const struct recover_ops recovered_ops = { recovered_resume, recovered_flagged };
-
-int games_recover(struct games *gs)
-{
-	return recover_games(gs->srv->store, &recovered_ops, gs);
-}
-
-void games_conn_closed(struct server *srv, struct conn *c)
-{
-	struct games *gs = srv->games;
-	int64_t uid = conn_user(c);
-	if (!gs || uid <= 0)
-		return;
-	watch_conn_closed(gs, conn_id(c));
-	for (struct conn *o = NULL; (o = conn_of_user(srv, uid, o)) != NULL;)
-		if (o != c)
-			return;   /* not the user's last connection */
-	watch_connection(gs, uid, false);
-	/* The game's grace (none for one that waits) and the opponent told. */
-	for (struct game *g = gs->live; g; g = g->next)
-		for (int col = WHITE; col <= BLACK; col++)
-			if (g->user[col] == uid)
-				presence_away(g, col);
-}
-
-void games_users_changed(struct server *srv)
-{
-	watch_users_changed(srv->games);
 }

@@ -7,6 +7,7 @@
 #ifndef KRIEG_GAME_PRIV_H
 #define KRIEG_GAME_PRIV_H
 
+#include <event2/util.h>
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -111,6 +112,15 @@ struct game *game_find(const struct games *gs, int64_t id);
 /* kind: enum action_kind (action.h). */
 int game_act(struct game *g, int kind, int color, const char *text,
              struct conn *c, json_t *id, struct event *retry);
+/* ... and what game_restart.c needs of it */
+struct game *game_alloc(struct games *gs, const struct store_game *info);
+void game_record_push(struct game *g, const struct action *a);
+void game_flag_arm(struct game *g);
+
+/* game_restart.c: the heartbeat (a lease, recover.h), and games_recover */
+#define GAME_HEARTBEAT_MS 1000
+void game_alive_record(struct games *gs, int64_t lease_ms);
+void game_heartbeat_cb(evutil_socket_t fd, short what, void *arg);
 
 /* game_cmd.c: the deferral rule (batch.h).  id NULL: a login's game
  * states, during whose wait live game events skip the connection. */
