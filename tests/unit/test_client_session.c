@@ -15,6 +15,8 @@
 #include "check_main.h"
 #include "client.h"
 #include "client_fixture.h"
+#include "render.h"
+#include "words.h"
 #include "event_json.h"
 #include "referee.h"
 
@@ -101,6 +103,78 @@ START_TEST(board_redrawn_when_what_it_shows_changes)
 		last = p;
 	ck_assert_msg(strncmp(last, "In hand: White P | Black -", 26) == 0, "%.40s", last);
 	evlist_free(&ev);
+	referee_free(r);
+	client_free(&c);
+}
+END_TEST
+
+/* The list under the board: numbered, and each announcement once, also
+ * across a reconnection whose game_state repeats the record so far. */
+START_TEST(board_list_has_no_duplicates)
+{
+	struct client c;
+	struct sink s;
+	char err[128];
+	make_client(&c, &s, false);
+	start_game(&c, 6, "white", false);
+	const struct ruleset *rs = ruleset_find("icc");
+	struct referee *r = referee_new(rs, NULL, err, sizeof err);
+	struct evlist ev, all;
+	evlist_init(&ev);
+	evlist_init(&all);
+	ck_assert_int_eq(referee_begin(r, &ev), REF_OK);
+	static const char *const tries[] = { "e4", "d5", "exd5", "Qxd5", "Nc3", "Qa5", "Nf3" };
+	for (size_t i = 0; i <= sizeof tries / sizeof tries[0]; i++) {
+		if (i > 0) {
+			int side = referee_side_to_move(r);
+			ck_assert_int_eq(referee_attempt(r, side, tries[i - 1], &ev), REF_OK);
+		}
+		for (size_t k = 0; k < ev.n; k++)
+			if (ev.v[k].audience & AUD_WHITE)
+				evlist_push(&all, &ev.v[k]);
+		/* the reconnection, after Black's Qxd5: the state so far, again */
+		if (i == 4) {
+			json_t *st = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:b, s:[]}", "event",
+			                       "game_state", "game", 6, "rules", "icc", "white", "alice",
+			                       "black", "bob", "color", "white", "rated", 0, "events");
+			for (size_t k = 0; k < all.n; k++)
+				json_array_append_new(json_object_get(st, "events"),
+				                      event_to_json(&all.v[k], rs, 6));
+			char *line = json_dumps(st, JSON_COMPACT);
+			client_receive(&c, line);
+			free(line);
+			json_decref(st);
+		} else {
+			for (size_t k = 0; k < ev.n; k++) {
+				if (!(ev.v[k].audience & AUD_WHITE))
+					continue;
+				json_t *j = event_to_json(&ev.v[k], rs, 6);
+				char *line = json_dumps(j, JSON_COMPACT);
+				client_receive(&c, line);
+				free(line);
+				json_decref(j);
+			}
+		}
+		evlist_clear(&ev);
+	}
+	client_flush(&c);
+	struct cgame *g = client_current(&c);
+	ck_assert_ptr_nonnull(g);
+	static char buf[RENDER_BOARD_MAX + CLIENT_LOG_MAX * (WORDS_MAX + 4)];
+	client_render(&c, g, buf, sizeof buf);
+	/* the lines under the board ("  N. words"), each once */
+	char *lines[64];
+	int n = 0;
+	for (char *p = strtok(buf, "\n"); p && n < 64; p = strtok(NULL, "\n"))
+		if (p[0] == ' ' && p[1] == ' ' && p[2] >= '0' && p[2] <= '9')
+			lines[n++] = p;
+	ck_assert_int_ge(n, 4);
+	for (int i = 0; i < n; i++)
+		for (int k = i + 1; k < n; k++)
+			ck_assert_msg(strcmp(lines[i], lines[k]) != 0, "twice: %s", lines[i]);
+	ck_assert_ptr_nonnull(strstr(lines[n - 1], "4."));   /* White's Nf3 is move 4 */
+	evlist_free(&ev);
+	evlist_free(&all);
 	referee_free(r);
 	client_free(&c);
 }
@@ -784,6 +858,7 @@ static Suite *session_suite(void)
 	Suite *s = suite_create("client_session");
 	TCase *tc = tcase_create("session");
 	tcase_add_test(tc, ghosts_never_reach_the_server);
+	tcase_add_test(tc, board_list_has_no_duplicates);
 	tcase_add_test(tc, board_redrawn_when_what_it_shows_changes);
 	tcase_add_test(tc, moves_checked_on_own_pieces);
 	tcase_add_test(tc, referee_events_build_the_views);
