@@ -259,28 +259,27 @@ static int parse_yes(struct cmd *c, char *err, size_t errlen)
 	return 0;
 }
 
-/* adjourn [offer|accept|decline]: alone, the server offers, or accepts
- * the opponent's standing offer. */
-static int parse_adjourn(struct cmd *c, char *err, size_t errlen)
+/* An offer between the players (draw, adjourn): alone, the server offers,
+ * or accepts the opponent's standing offer; else offer, accept or decline. */
+static int parse_offer(struct cmd *c, const char *usage, char *err, size_t errlen)
 {
 	c->draw = DRAW_DEFAULT;
 	for (int a = DRAW_OFFER; c->argc == 1 && a < DRAW_DEFAULT; a++)
 		if (!strcmp(c->argv[0], draw_actions[a]))
 			c->draw = (enum draw_action)a;
 	if (c->argc == 1 && c->draw == DRAW_DEFAULT)
-		return failf(err, errlen, "adjourn, adjourn accept or adjourn decline");
+		return failf(err, errlen, "%s", usage);
 	return 0;
+}
+
+static int parse_adjourn(struct cmd *c, char *err, size_t errlen)
+{
+	return parse_offer(c, "adjourn, adjourn accept or adjourn decline", err, errlen);
 }
 
 static int parse_draw(struct cmd *c, char *err, size_t errlen)
 {
-	c->draw = DRAW_DEFAULT;
-	for (int a = DRAW_OFFER; c->argc == 1 && a < DRAW_DEFAULT; a++)
-		if (!strcmp(c->argv[0], draw_actions[a]))
-			c->draw = (enum draw_action)a;
-	if (c->argc == 1 && c->draw == DRAW_DEFAULT)
-		return failf(err, errlen, "draw offer, draw accept or draw decline");
-	return 0;
+	return parse_offer(c, "draw offer, draw accept or draw decline", err, errlen);
 }
 
 /* ghost place SQ | ghost move FROM TO | ghost clear [SQ]: three types; the sub-command word goes. */
