@@ -377,6 +377,16 @@ int store_run(struct store *st, sqlite3_stmt *s, const char *what)
 	return STORE_OK;
 }
 
+int store_step_row(struct store *st, sqlite3_stmt *s, const char *what)
+{
+	int step = sqlite3_step(s);
+	if (step == SQLITE_ROW)
+		return STORE_OK;
+	if (step == SQLITE_DONE)
+		return STORE_NOT_FOUND;
+	return store_fail_db(st, what);
+}
+
 /* Run a write keyed by one text; NOT_FOUND when it changed no row. */
 int store_write_changes(struct store *st, sqlite3_stmt *s, int temp, const char *what)
 {
@@ -772,7 +782,7 @@ int store_state_set(struct store *st, const char *name, int64_t value)
 
 int store_state_get(struct store *st, const char *name, int64_t *value)
 {
-	int temp, rc, step;
+	int temp, rc;
 	sqlite3_stmt *s;
 
 	if (!store_enter(st))
@@ -780,14 +790,9 @@ int store_state_get(struct store *st, const char *name, int64_t *value)
 	if ((s = store_stmt(st, S_STATE_GET, &temp)) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT);
-	step = sqlite3_step(s);
-	if (step == SQLITE_DONE) {
-		rc = STORE_NOT_FOUND;
-	} else if (step != SQLITE_ROW) {
-		rc = store_fail_db(st, "state get");
-	} else {
+	rc = store_step_row(st, s, "state get");
+	if (rc == STORE_OK) {
 		*value = sqlite3_column_int64(s, 0);
-		rc = STORE_OK;
 	}
 	store_stmt_done(s, temp);
 	return rc;

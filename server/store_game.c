@@ -71,7 +71,7 @@ static int game_row(struct store *st, sqlite3_stmt *s, struct store_game *g)
 
 int store_game_get(struct store *st, int64_t game, struct store_game *out)
 {
-	int temp, rc, step;
+	int temp, rc;
 	sqlite3_stmt *s;
 
 	if (!store_enter(st))
@@ -79,12 +79,8 @@ int store_game_get(struct store *st, int64_t game, struct store_game *out)
 	if ((s = store_stmt(st, S_GAME_GET, &temp)) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, game);
-	step = sqlite3_step(s);
-	if (step == SQLITE_DONE)
-		rc = STORE_NOT_FOUND;
-	else if (step != SQLITE_ROW)
-		rc = store_fail_db(st, "game get");
-	else
+	rc = store_step_row(st, s, "game get");
+	if (rc == STORE_OK)
 		rc = game_row(st, s, out);
 	store_stmt_done(s, temp);
 	return rc;

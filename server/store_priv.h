@@ -104,6 +104,9 @@ sqlite3_stmt *store_stmt(struct store *st, enum stmt_id id, int *temp);
 void store_stmt_done(sqlite3_stmt *s, int temp);
 /* Step a statement that returns no rows. */
 int store_run(struct store *st, sqlite3_stmt *s, const char *what);
+/* Step a lookup once: STORE_OK with the row's columns readable,
+ * STORE_NOT_FOUND for no row, else the error (store_fail_db). */
+int store_step_row(struct store *st, sqlite3_stmt *s, const char *what);
 /* store_run(), then NOT_FOUND if no row changed; finishes the statement. */
 int store_write_changes(struct store *st, sqlite3_stmt *s, int temp, const char *what);
 /* Bind a text of fewer than max bytes (else SQLITE_TOOBIG). */

@@ -74,7 +74,7 @@ out:
 
 int store_user_find(struct store *st, const char *name, struct store_user *out)
 {
-	int temp, rc, step;
+	int temp, rc;
 	sqlite3_stmt *s;
 
 	if (!store_enter(st))
@@ -85,12 +85,8 @@ int store_user_find(struct store *st, const char *name, struct store_user *out)
 		rc = store_fail_db(st, "user find");
 		goto out;
 	}
-	step = sqlite3_step(s);
-	if (step == SQLITE_DONE) {
-		rc = STORE_NOT_FOUND;
-	} else if (step != SQLITE_ROW) {
-		rc = store_fail_db(st, "user find");
-	} else {
+	rc = store_step_row(st, s, "user find");
+	if (rc == STORE_OK) {
 		rc = user_row(st, s, out);
 	}
 out:
@@ -119,7 +115,7 @@ int store_user_get(struct store *st, const char *name, int64_t *id, char *pwhash
 int store_user_role(struct store *st, int64_t id, char *role, size_t len, int *disabled,
                     int *guest)
 {
-	int temp, rc, step;
+	int temp, rc;
 	sqlite3_stmt *s;
 
 	if (!store_enter(st))
@@ -127,12 +123,8 @@ int store_user_role(struct store *st, int64_t id, char *role, size_t len, int *d
 	if ((s = store_stmt(st, S_USER_ROLE, &temp)) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, id);
-	step = sqlite3_step(s);
-	if (step == SQLITE_DONE) {
-		rc = STORE_NOT_FOUND;
-	} else if (step != SQLITE_ROW) {
-		rc = store_fail_db(st, "user role");
-	} else {
+	rc = store_step_row(st, s, "user role");
+	if (rc == STORE_OK) {
 		*disabled = sqlite3_column_int(s, 1);
 		*guest = sqlite3_column_int(s, 2);
 		rc = store_col_text(st, s, 0, role, len, "user role");
@@ -178,7 +170,7 @@ int store_user_set_bot(struct store *st, const char *name, int bot)
 
 int store_user_bot(struct store *st, int64_t id, int *bot)
 {
-	int temp, rc, step;
+	int temp, rc;
 	sqlite3_stmt *s;
 
 	if (!store_enter(st))
@@ -186,14 +178,9 @@ int store_user_bot(struct store *st, int64_t id, int *bot)
 	if ((s = store_stmt(st, S_USER_BOT, &temp)) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, id);
-	step = sqlite3_step(s);
-	if (step == SQLITE_DONE) {
-		rc = STORE_NOT_FOUND;
-	} else if (step != SQLITE_ROW) {
-		rc = store_fail_db(st, "user bot");
-	} else {
+	rc = store_step_row(st, s, "user bot");
+	if (rc == STORE_OK) {
 		*bot = sqlite3_column_int(s, 0);
-		rc = STORE_OK;
 	}
 	store_stmt_done(s, temp);
 	return rc;
@@ -227,7 +214,7 @@ int store_users_list(struct store *st, int (*fn)(const struct store_user *u, voi
 
 int store_user_name(struct store *st, int64_t id, char *name, size_t len)
 {
-	int temp, rc, step;
+	int temp, rc;
 	sqlite3_stmt *s;
 
 	if (!store_enter(st))
@@ -235,12 +222,8 @@ int store_user_name(struct store *st, int64_t id, char *name, size_t len)
 	if ((s = store_stmt(st, S_USER_NAME, &temp)) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, id);
-	step = sqlite3_step(s);
-	if (step == SQLITE_DONE)
-		rc = STORE_NOT_FOUND;
-	else if (step != SQLITE_ROW)
-		rc = store_fail_db(st, "user name");
-	else
+	rc = store_step_row(st, s, "user name");
+	if (rc == STORE_OK)
 		rc = store_col_text(st, s, 0, name, len, "user name");
 	store_stmt_done(s, temp);
 	return rc;
@@ -273,7 +256,7 @@ int store_session_create(struct store *st, int64_t user, const char *token_hash,
 int store_session_lookup(struct store *st, const char *token_hash, int64_t now_unix,
                          int64_t *user)
 {
-	int temp, rc, step;
+	int temp, rc;
 	sqlite3_stmt *s;
 
 	if (!store_enter(st))
@@ -282,15 +265,10 @@ int store_session_lookup(struct store *st, const char *token_hash, int64_t now_u
 		return STORE_ERROR;
 	sqlite3_bind_text(s, 1, token_hash, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(s, 2, now_unix);
-	step = sqlite3_step(s);
-	if (step == SQLITE_DONE) {
-		rc = STORE_NOT_FOUND;
-	} else if (step == SQLITE_ROW) {
+	rc = store_step_row(st, s, "session lookup");
+	if (rc == STORE_OK) {
 		if (user != NULL)
 			*user = sqlite3_column_int64(s, 0);
-		rc = STORE_OK;
-	} else {
-		rc = store_fail_db(st, "session lookup");
 	}
 	store_stmt_done(s, temp);
 	return rc;
