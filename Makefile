@@ -201,6 +201,13 @@ $(BUILD)/tests/unit/test_%: $(BUILD)/obj/tests/unit/test_%.o $(TEST_LIBS)
 $(INTEG_BINS): $(BUILD)/tests/integration/%: $(BUILD)/obj/tests/integration/%.o $(call obj,$(HARNESS_SRC)) $(TEST_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LDLIBS)
+# test_clockjump steps kriegd's wall clock with an LD_PRELOAD shim, found
+# beside the test binary (../../lib); built without the sanitizers.
+FAKETIME_SO = $(BUILD)/lib/krieg-faketime.so
+$(FAKETIME_SO): tests/integration/faketime.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c17 $(OPT) -g $(WARN) -fPIC -shared -o $@ $< -ldl
+$(BUILD)/tests/integration/test_clockjump: | $(FAKETIME_SO)
 
 # The sanitized tree lives apart from the release one so both can coexist.
 ASAN_VARS = BUILD=build/asan BINDIR=build/asan/bin OPT=-O1 \
@@ -298,8 +305,11 @@ fuzz-smoke: fuzz-deps
 # The integration suite with kriegd under valgrind (memcheck): any memory
 # error or definite leak in the daemon fails the test that ran it
 # (tests/integration/valgrind-kriegd).  The daemon is this tree's build,
-# without sanitizers; timeouts are stretched for valgrind's pace.
+# without sanitizers; timeouts are stretched for valgrind's pace.  Every
+# code path, not volume: test_watch plays MEMCHECK_WATCH_GAMES games per
+# rule set instead of 100 (make check keeps 100).  One suite at a time.
 MEMCHECK_TESTS ?= $(INTEG_BINS)
+MEMCHECK_WATCH_GAMES ?= 5
 memcheck: deps
 	@command -v valgrind >/dev/null || { \
 	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
@@ -307,7 +317,8 @@ memcheck: deps
 	@$(MAKE) --no-print-directory all $(INTEG_BINS)
 	@KRIEGD=$(abspath tests/integration/valgrind-kriegd) KRIEGD_MEMCHECK=$(abspath $(BINDIR)/kriegd) \
 	 KRIEG=$(abspath $(BINDIR)/krieg) KRIEG_REFEREE=$(abspath $(BINDIR)/krieg-referee) \
-	 KRIEG_BOT=$(abspath $(BINDIR)/krieg-bot) CK_TIMEOUT_MULTIPLIER=20 KRIEG_TIMEOUT_SCALE=20 tests/run-tests.sh memcheck $(MEMCHECK_TESTS)
+	 KRIEG_BOT=$(abspath $(BINDIR)/krieg-bot) CK_TIMEOUT_MULTIPLIER=20 KRIEG_TIMEOUT_SCALE=20 \
+	 WATCH_GAMES=$(MEMCHECK_WATCH_GAMES) tests/run-tests.sh memcheck $(MEMCHECK_TESTS)
 
 run: deps
 	@$(MAKE) --no-print-directory all

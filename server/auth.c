@@ -285,6 +285,9 @@ static const char *token_of(struct auth *a, uint64_t conn)
 	return NULL;
 }
 
+/* Wall time, rightly: session and invite expiries are stored and must
+ * outlive a restart; a clock step moves them by the step, against
+ * lifetimes of days. */
 int64_t auth_now_unix(void)
 {
 	return (int64_t)time(NULL);

@@ -199,10 +199,11 @@ static void route_event(struct game *g, struct batch_action *ba, const struct ev
 		log_warnx("game=%" PRId64 " event type=%d has no wire form", g->id, e->type);
 		return;
 	}
+	/* Shared, not copied: a held message is only encoded, never changed. */
 	if (e->audience & AUD_WHITE)
-		to_user(g, ba, g->user[WHITE], json_deep_copy(j));
+		to_user(g, ba, g->user[WHITE], json_incref(j));
 	if (e->audience & AUD_BLACK)
-		to_user(g, ba, g->user[BLACK], json_deep_copy(j));
+		to_user(g, ba, g->user[BLACK], json_incref(j));
 	/* Umpires and spectators: their seats (watch.c). */
 	watch_route(g, ba, e->audience, j);
 	json_decref(j);
@@ -608,7 +609,7 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	p->a.game = g->id;
 	p->a.seq = ++g->seq;
 	action_to_store(&p->a, &a);
-	p->a.at_ms = mstime_wall();
+	p->a.at_ms = recover_clock_ms();   /* what a restart charges from (recover.h) */
 	p->a.clock_white_ms = clock_remaining(&g->clock, WHITE, now);
 	p->a.clock_black_ms = clock_remaining(&g->clock, BLACK, now);
 	p->a.ok = 1;
@@ -624,9 +625,9 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		/* A player who muted the other does not receive their chat (chat.c). */
 		bool said = a.kind == ACTION_SAY;
 		if ((naud & AUD_WHITE) && !(said && chat_muted(g->gs, g->user[WHITE], g->user[a.color])))
-			to_user(g, ba, g->user[WHITE], json_deep_copy(notice));
+			to_user(g, ba, g->user[WHITE], json_incref(notice));
 		if ((naud & AUD_BLACK) && !(said && chat_muted(g->gs, g->user[BLACK], g->user[a.color])))
-			to_user(g, ba, g->user[BLACK], json_deep_copy(notice));
+			to_user(g, ba, g->user[BLACK], json_incref(notice));
 		watch_route(g, ba, naud, notice);
 		json_decref(notice);
 	}
@@ -786,7 +787,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	a.game = g->id;
 	a.seq = 1;
 	action_to_store(&a, &begin);
-	a.at_ms = mstime_wall();
+	a.at_ms = recover_clock_ms();
 	a.clock_white_ms = clock_remaining(&g->clock, WHITE, now);
 	a.clock_black_ms = clock_remaining(&g->clock, BLACK, now);
 	a.ok = 1;
@@ -796,7 +797,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	if (store_game_action(st, &a) != STORE_OK ||
 	    (out.n && store_game_events(st, g->id, 1, out.v, out.n) != STORE_OK) ||
 	    (clock_timed(&g->clock) &&
-	     store_state_set(st, RECOVER_ALIVE_KEY, mstime_wall() + RECOVER_ALIVE_LEASE_MS)
+	     store_state_set(st, RECOVER_ALIVE_KEY, recover_clock_ms() + RECOVER_ALIVE_LEASE_MS)
 	             != STORE_OK) ||
 	    store_commit(st) != STORE_OK) {
 		evlist_free(&out);

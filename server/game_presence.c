@@ -73,6 +73,9 @@ static void presence_arm(struct game *g, int col)
 	g->away_until[col] = 0;
 	if (grace <= 0)
 		return;
+	/* The deadline as shown to people (the wall clock); what enforces it
+	 * is the timer, on libevent's monotonic clock, so a wall-clock step
+	 * moves only the time shown, never when the game is abandoned. */
 	g->away_until[col] = mstime_wall() + grace;
 	struct timeval tv = mstime_timeval(grace);
 	evtimer_add(g->abandon_timer[col], &tv);

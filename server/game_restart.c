@@ -51,11 +51,12 @@ static const struct batch_ops alive_ops = {
 	.write = alive_write, .committed = alive_nop, .failed = alive_nop, .free = free,
 };
 
-/* "Alive until" now + lease_ms (recover.h; 0: a clean stop's exact time). */
+/* "Alive until" now + lease_ms (recover.h; 0: a clean stop's exact time),
+ * on the clock the actions' at_ms are read from (recover_clock_ms). */
 void game_alive_record(struct games *gs, int64_t lease_ms)
 {
 	int64_t *t = xmalloc(sizeof *t);
-	*t = mstime_wall() + lease_ms;
+	*t = recover_clock_ms() + lease_ms;
 	/* Its own group: no game's actions depend on it. */
 	batch_begin_action(gs->batch, &alive_ops, t, gs);
 }

@@ -342,6 +342,17 @@ int recover_actions(struct store *st, int64_t game, struct action **v, size_t *n
 
 /* ---- start-up -------------------------------------------------------------- */
 
+int64_t recover_clock_ms(void)
+{
+	static bool anchored;
+	static int64_t wall_less_mono;
+	if (!anchored) {
+		wall_less_mono = mstime_wall() - mstime_mono();
+		anchored = true;
+	}
+	return mstime_mono() + wall_less_mono;
+}
+
 /* A restart's clock readings (RECOVER_RESUME_KIND after the record's last
  * action): where the next restart counts from. */
 struct resume_point {
@@ -371,8 +382,14 @@ static bool resume_clocks(struct store *st, const struct store_game *g, struct r
 	if (rr->clock_ms[WHITE] < 0)
 		return false;
 	clock_init(&clk, g->base_ms, g->inc_ms, g->days);
-	/* A lease reaching past this start (a quick restart) ends here. */
-	if (alive_ms > now)
+	/* A lease reaching past this start (a quick restart) ends here.  A
+	 * start earlier than the lease was written (its end less its length)
+	 * is no quick restart: the wall clock was stepped back while the
+	 * daemon was down, by an unknown amount.  The lease then stands, as
+	 * after any restart later than it: the mover pays its thinking up to
+	 * the lease (alive_ms and rp.at_ms are of one run: recover_clock_ms),
+	 * and the unmeasurable downtime is charged to nobody. */
+	if (alive_ms > now && now >= alive_ms - RECOVER_ALIVE_LEASE_MS)
 		alive_ms = now;
 	struct resume_point rp = { rr->last_seq, { rr->clock_ms[WHITE], rr->clock_ms[BLACK] },
 	                           rr->last_at_ms };
@@ -398,7 +415,7 @@ static bool resume_clocks(struct store *st, const struct store_game *g, struct r
 	u.seq = rr->last_seq;
 	snprintf(u.kind, sizeof u.kind, "%s", RECOVER_RESUME_KIND);
 	snprintf(u.text, sizeof u.text, "%" PRId64 " %" PRId64, rp.ms[WHITE], rp.ms[BLACK]);
-	u.at_ms = mstime_wall();
+	u.at_ms = recover_clock_ms();
 	if (store_umpire_action(st, &u) != STORE_OK)
 		log_warnx("game=%" PRId64 " restart not recorded: %s", g->id, store_error(st));
 	return true;
@@ -409,7 +426,7 @@ struct start {
 	const struct recover_ops *ops;
 	void *arg;
 	int64_t alive_ms;
-	int64_t now;       /* wall clock of this start */
+	int64_t now;       /* this start, on recover_clock_ms() */
 	bool timed;        /* a timed game resumed: its clock runs from now on */
 };
 
@@ -436,15 +453,15 @@ static int start_cb(const struct store_game *g, void *arg)
 
 int recover_games(struct store *st, const struct recover_ops *ops, void *arg)
 {
-	struct start sp = { st, ops, arg, 0, mstime_wall(), false };
+	struct start sp = { st, ops, arg, 0, recover_clock_ms(), false };
 	if (store_state_get(st, RECOVER_ALIVE_KEY, &sp.alive_ms) == STORE_ERROR)
 		return -1;
 	if (store_games_unfinished(st, start_cb, &sp) != STORE_OK)
 		return -1;
 	/* The resumed clocks run from now, before the first heartbeat: the
 	 * first lease covers the readings shown until it (recover.h). */
-	if (sp.timed && store_state_set(st, RECOVER_ALIVE_KEY, mstime_wall() + RECOVER_ALIVE_LEASE_MS)
-	                        != STORE_OK)
+	if (sp.timed &&
+	    store_state_set(st, RECOVER_ALIVE_KEY, recover_clock_ms() + RECOVER_ALIVE_LEASE_MS) != STORE_OK)
 		log_warnx("alive lease not recorded: %s", store_error(st));
 	return 0;
 }

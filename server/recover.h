@@ -44,6 +44,21 @@ struct referee;
 #define RECOVER_ALIVE_LEASE_MS 1500
 #define RECOVER_RESUME_KIND "resume"
 
+/*
+ * The clock of those stored times (an action's and a restart's at_ms, the
+ * alive lease), ms since the epoch: the wall clock as read at this
+ * process's first call, advanced by the monotonic clock since.  A restart
+ * charges the mover the difference of two of them, so within one run
+ * that difference must be monotonic time: a wall-clock step while the
+ * daemon runs (`date -s`, NTP stepping a badly set clock) would otherwise
+ * be charged to the mover (a step forward, up to a flag fall) or refunded
+ * (a step back) at the next restart.  Across runs it is wall time, as it
+ * must be: the lease outlives the process, and the monotonic clock's zero
+ * does not outlive the machine.  A step made while the daemon runs reaches
+ * these stamps at its next start.  Main thread only.
+ */
+int64_t recover_clock_ms(void);
+
 /* A verified replay: the rebuilt referee and what the live game needs. */
 struct recover_result {
 	struct referee *ref;           /* owned by the caller once returned */
@@ -97,7 +112,9 @@ struct recover_ops {
  * resume from their readings at the last action (or at the last restart
  * since it), less the time the side to move thought while the daemon was
  * still alive (up to the lease of its last heartbeat, RECOVER_ALIVE_KEY,
- * and never past this start); the downtime after that is charged to
+ * and never past this start, unless this start comes before the lease was
+ * written: the wall clock went back while the daemon was down, and the
+ * whole lease is charged); the downtime after that is charged to
  * nobody.  A game an umpire paused (or the
  * players adjourned) charges
  * nothing at all: its readings are those of the last action (the pause,

@@ -627,6 +627,7 @@ void store_close(struct store *st)
 		return;
 	if (st->depth > 0)
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	store_ckpt_stop(st->ckpt);
 	for (int i = 0; i < S__COUNT; i++)
 		sqlite3_finalize(st->stmt[i]);
 	/* The last connection to close checkpoints and removes the WAL. */
@@ -679,6 +680,10 @@ struct store *store_open_writer(struct store *st, char *err, size_t errlen)
 	w->db = db;
 	w->busy_ms = st->busy_ms;
 	snprintf(w->synchronous, sizeof w->synchronous, "%s", st->synchronous);
+	if ((w->ckpt = store_ckpt_start(w, st, err, errlen)) == NULL) {
+		store_close(w);
+		return NULL;
+	}
 	sqlite3_busy_timeout(st->db, st->busy_ms < STORE_LOOP_BUSY_MS ? st->busy_ms
 	                                                               : STORE_LOOP_BUSY_MS);
 	return w;

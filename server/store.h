@@ -54,6 +54,15 @@ struct store *store_open_opts(const char *path, const struct store_options *opt,
  * struct store is used by one thread at a time. */
 #define STORE_LOOP_BUSY_MS 250
 struct store *store_open_writer(struct store *st, char *err, size_t errlen);
+/* The writer's connection also starts the WAL checkpointer (store_ckpt.c):
+ * commits no longer checkpoint in place.  A commit that leaves
+ * STORE_CKPT_PAGES in the WAL wakes it; one that finds
+ * STORE_CKPT_HARD_PAGES checkpoints itself. */
+#define STORE_CKPT_PAGES 1000
+#define STORE_CKPT_HARD_PAGES 8000
+#define STORE_CKPT_FINISH 256   /* frames a commit copies itself (store_ckpt.c) */
+/* Checkpoints the writer's checkpointer has run (tests). */
+uint64_t store_ckpt_runs(const struct store *writer);
 /* Is name a valid `store_synchronous` value?  (For config checking.) */
 int store_synchronous_valid(const char *name);
 void store_close(struct store *st);

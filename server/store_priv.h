@@ -89,7 +89,16 @@ struct store {
 	int depth;                  /* store_begin() nesting */
 	int doomed;                 /* a failure inside the current transaction */
 	char err[STORE_ERR_MAX];
+	struct store_ckpt *ckpt;    /* the writer's (store_open_writer): its checkpointer */
 };
+
+/* store_ckpt.c: WAL checkpoints on a thread of their own, started with the
+ * writer's connection, hooking the writer's and peer's commits; stopped
+ * when the writer's store closes. */
+struct store_ckpt;
+struct store_ckpt *store_ckpt_start(struct store *writer, struct store *peer, char *err,
+                                    size_t errlen);
+void store_ckpt_stop(struct store_ckpt *c);
 
 /* Record a failure (the first text wins until the next top-level call)
  * and doom the open transaction, if any.  Returns STORE_ERROR. */

@@ -13,8 +13,8 @@
  *     goes on.
  * The database locked by another process longer than busy_timeout is
  * test_storage.c's locked_database; the disk full and read-only cases are
- * there too.  A wall-clock step cannot be made without root; clocks and
- * timers read mstime_mono() only (proto/mstime.h), see tests/fuzz/README.md.
+ * there too.  The wall clock stepping an hour forward and back (without
+ * root: an LD_PRELOAD shim, faketime.c) is test_clockjump.c.
  */
 #include <check.h>
 #include <signal.h>

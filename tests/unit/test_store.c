@@ -661,6 +661,47 @@ START_TEST(failure_dooms_transaction)
 }
 END_TEST
 
+/* WAL checkpoints run on the checkpointer's thread (store_ckpt.c), not in
+ * the writer's commits, and keep the WAL bounded. */
+START_TEST(checkpoints_off_the_commit_path)
+{
+	struct store_options o = { .synchronous = "off" };
+	struct store *st = store_open_opts(path, &o, err, sizeof err);
+	ck_assert_msg(st != NULL, "%s", err);
+	struct store *w = store_open_writer(st, err, sizeof err);
+	ck_assert_msg(w != NULL, "%s", err);
+	ck_assert_uint_eq(store_ckpt_runs(w), 0);
+	char wal[160];
+	snprintf(wal, sizeof wal, "%s-wal", path);
+	off_t most = 0;
+	/* One page per commit: ten times the mark.  Without the checkpointer
+	 * the WAL would grow to STORE_CKPT_HARD_PAGES before anything ran. */
+	for (int i = 0; i < 10 * STORE_CKPT_PAGES; i++) {
+		ck_assert_int_eq(store_state_set(w, "ckpt_test", i), STORE_OK);
+		struct stat sb;
+		if (stat(wal, &sb) == 0 && sb.st_size > most)
+			most = sb.st_size;
+	}
+	/* The loop's connection commits too; its commits do not checkpoint either. */
+	ck_assert_int_eq(store_state_set(st, "ckpt_loop", 1), STORE_OK);
+	for (int i = 0; i < 500 && store_ckpt_runs(w) == 0; i++)
+		usleep(10000);
+	ck_assert_uint_ge(store_ckpt_runs(w), 1);
+	/* Restarted from its start after each complete checkpoint: a few
+	 * marks' worth at most (4 KiB pages plus frame headers). */
+	ck_assert_msg(most < (off_t)5 * STORE_CKPT_PAGES * 4200, "WAL grew to %lld bytes",
+	              (long long)most);
+	int64_t v = -1;
+	ck_assert_int_eq(store_state_get(st, "ckpt_test", &v), STORE_OK);
+	ck_assert_int_eq(v, 10 * STORE_CKPT_PAGES - 1);
+	store_close(w);
+	/* Without its writer, the loop's connection checkpoints as SQLite does. */
+	ck_assert_int_eq(store_state_set(st, "ckpt_loop", 2), STORE_OK);
+	store_close(st);
+	ck_assert_int_eq(raw_int("SELECT value FROM server_state WHERE name = 'ckpt_loop'"), 2);
+}
+END_TEST
+
 static Suite *store_suite(void)
 {
 	Suite *s = suite_create("store");
@@ -681,6 +722,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, unfinished_games_listing);
 	tcase_add_test(tc, rollback_leaves_nothing);
 	tcase_add_test(tc, failure_dooms_transaction);
+	tcase_add_test(tc, checkpoints_off_the_commit_path);
 	suite_add_tcase(s, tc);
 	return s;
 }
