@@ -28,14 +28,26 @@ void kg_action(struct action *a, int kind, int color, const char *text)
 	              text ? text : "");
 }
 
-int64_t kg_new_game(struct kp *white, struct kp *black)
+/* The seek's accept: the game's id. */
+static int64_t accept_seek(struct kp *black, json_t *r)
 {
-	json_t *r = kc_ok(white->c, kc_req(white->c, "seek", "{s:s}", "color", "white"));
 	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
 	r = kc_ok(black->c, kc_req(black->c, "accept", "{s:I}", "offer", offer));
 	json_int_t game = json_integer_value(json_object_get(r, "game"));
 	ck_assert_int_gt(game, 0);
 	return (int64_t)game;
+}
+
+int64_t kg_new_game(struct kp *white, struct kp *black)
+{
+	return accept_seek(black, kc_ok(white->c, kc_req(white->c, "seek", "{s:s}", "color", "white")));
+}
+
+int64_t kg_new_timed_game(struct kp *white, struct kp *black, int base_s, int inc_s)
+{
+	return accept_seek(black, kc_ok(white->c, kc_req(white->c, "seek", "{s:s, s:s, s:{s:i, s:i}}",
+	                                                 "rules", "icc", "color", "white", "time",
+	                                                 "base", base_s, "inc", inc_s)));
 }
 
 json_t *kg_fetch_events(struct kc *c, const char *type, int64_t game, const char *view,

@@ -232,11 +232,7 @@ START_TEST(wall_clock_steps)
 	struct kp w, b;
 	kp_guest(d, &w);
 	kp_guest(d, &b);
-	json_t *r = kc_ok(w.c, kc_req(w.c, "seek", "{s:s, s:s, s:{s:i, s:i}}", "rules", "icc", "color",
-	                              "white", "time", "base", 300, "inc", 0));
-	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
-	r = kc_ok(b.c, kc_req(b.c, "accept", "{s:I}", "offer", offer));
-	json_int_t g = json_integer_value(json_object_get(r, "game"));
+	json_int_t g = kg_new_timed_game(&w, &b, 300, 0);
 	move(&w, g, "e2e4");
 	move(&b, g, "e7e5");
 	/* Black spends its chat window (5 lines in 10 s) before the step. */

@@ -140,11 +140,7 @@ START_TEST(stopped_and_continued)
 
 	kp_guest(d, &w);
 	kp_guest(d, &b);
-	json_t *r = kc_ok(w.c, kc_req(w.c, "seek", "{s:s, s:s, s:{s:i, s:i}}", "rules", "icc", "color",
-	                              "white", "time", "base", 60, "inc", 0));
-	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
-	r = kc_ok(b.c, kc_req(b.c, "accept", "{s:I}", "offer", offer));
-	json_int_t g = json_integer_value(json_object_get(r, "game"));
+	json_int_t g = kg_new_timed_game(&w, &b, 60, 0);
 	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", g, "move", "e4"));
 	json_t *e = kc_event(b.c, "moved");
 	long long black_before = clock_of(e, "black");
