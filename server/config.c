@@ -36,6 +36,7 @@ struct config *config_new(void)
 	cfg->linger_ms = LINGER_MS_DEFAULT;
 	cfg->accept_pause_ms = ACCEPT_PAUSE_MS_DEFAULT;
 	cfg->store_synchronous = xstrdup("full");
+	cfg->store_ckpt_pages = STORE_CKPT_PAGES;
 	guard_settings_default(&cfg->guard);
 	admin_policy_default(&cfg->policy);
 	return cfg;
@@ -168,6 +169,7 @@ static const struct {
 	{ "rate_burst", offsetof(struct config, rate_burst), 1, 1000000 },
 	{ "rate_limit_close", offsetof(struct config, rate_strikes), 1, 1000000 },
 	{ "spectator_delay", offsetof(struct config, spectator_delay), 0, 1000 },
+	{ "store_checkpoint_pages", offsetof(struct config, store_ckpt_pages), 10, 1000000 },
 };
 
 static const struct {
@@ -526,5 +528,9 @@ void config_keep_restart_only(struct config *next, const struct config *cur, cha
 	if (next->busy_timeout_ms != cur->busy_timeout_ms) {
 		name_append(names, len, "busy_timeout");
 		next->busy_timeout_ms = cur->busy_timeout_ms;
+	}
+	if (next->store_ckpt_pages != cur->store_ckpt_pages) {
+		name_append(names, len, "store_checkpoint_pages");
+		next->store_ckpt_pages = cur->store_ckpt_pages;
 	}
 }

@@ -339,6 +339,7 @@ int main(int argc, char **argv)
 	struct store_options sopt = { 0 };
 	sopt.synchronous = cfg->store_synchronous;
 	sopt.busy_timeout_ms = cfg->busy_timeout_ms;
+	sopt.checkpoint_pages = cfg->store_ckpt_pages;
 	if ((srv.store = store_open_opts(path, &sopt, err, sizeof err)) == NULL)
 		fatalx("store %s: %s", path, err);
 	if ((srv.tls = tls_new(cfg, err, sizeof err)) == NULL)

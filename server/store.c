@@ -530,7 +530,7 @@ fail:
 struct store *store_open_opts(const char *path, const struct store_options *opt, char *err,
                               size_t errlen)
 {
-	static const struct store_options defaults = { 0, "full", 0 };
+	static const struct store_options defaults = { 0, "full", 0, 0 };
 	struct store *st;
 	sqlite3 *db = NULL;
 	char *msg = NULL;
@@ -606,6 +606,7 @@ struct store *store_open_opts(const char *path, const struct store_options *opt,
 	st = xcalloc(1, sizeof *st);
 	st->db = db;
 	st->busy_ms = opt->busy_timeout_ms > 0 ? opt->busy_timeout_ms : STORE_BUSY_TIMEOUT_MS;
+	st->ckpt_pages = opt->checkpoint_pages > 0 ? opt->checkpoint_pages : STORE_CKPT_PAGES;
 	snprintf(st->synchronous, sizeof st->synchronous, "%s", sync);
 	st->path = xstrdup(path);
 	return st;
@@ -679,6 +680,7 @@ struct store *store_open_writer(struct store *st, char *err, size_t errlen)
 	w->path = xstrdup(st->path);
 	w->db = db;
 	w->busy_ms = st->busy_ms;
+	w->ckpt_pages = st->ckpt_pages;
 	snprintf(w->synchronous, sizeof w->synchronous, "%s", st->synchronous);
 	if ((w->ckpt = store_ckpt_start(w, st, err, errlen)) == NULL) {
 		store_close(w);

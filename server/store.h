@@ -43,6 +43,7 @@ struct store_options {
 	const char *synchronous;   /* config `store_synchronous`: "off", "normal",
 	                            * "full" (default), "extra" */
 	int busy_timeout_ms;       /* 0 = STORE_BUSY_TIMEOUT_MS */
+	int checkpoint_pages;      /* the writer's checkpoint mark; 0 = STORE_CKPT_PAGES */
 };
 struct store *store_open_opts(const char *path, const struct store_options *opt, char *err,
                               size_t errlen);
@@ -55,11 +56,12 @@ struct store *store_open_opts(const char *path, const struct store_options *opt,
 #define STORE_LOOP_BUSY_MS 250
 struct store *store_open_writer(struct store *st, char *err, size_t errlen);
 /* The writer's connection also starts the WAL checkpointer (store_ckpt.c):
- * commits no longer checkpoint in place.  A commit that leaves
- * STORE_CKPT_PAGES in the WAL wakes it; one that finds
- * STORE_CKPT_HARD_PAGES checkpoints itself. */
+ * commits no longer checkpoint in place.  A commit that leaves the mark
+ * (store_options.checkpoint_pages, default STORE_CKPT_PAGES, SQLite's own
+ * default) in the WAL wakes it; one that finds STORE_CKPT_HARD_FACTOR
+ * times the mark checkpoints itself. */
 #define STORE_CKPT_PAGES 1000
-#define STORE_CKPT_HARD_PAGES 8000
+#define STORE_CKPT_HARD_FACTOR 8
 #define STORE_CKPT_FINISH 256   /* frames a commit copies itself (store_ckpt.c) */
 /* Checkpoints the writer's checkpointer has run (tests). */
 uint64_t store_ckpt_runs(const struct store *writer);

@@ -12,8 +12,9 @@
  * connections (BENCHMARKS.md).
  *
  * So the daemon's two connections (the writer's and the loop's) do not
- * checkpoint when they commit.  A commit that leaves STORE_CKPT_PAGES or
- * more in the WAL wakes this module's thread, which runs a PASSIVE
+ * checkpoint when they commit.  A commit that leaves the mark
+ * (`store_checkpoint_pages`, 1000 by default, SQLite's own) or more in the
+ * WAL wakes this module's thread, which runs a PASSIVE
  * checkpoint on a third connection: it copies the frames no reader still
  * needs without taking the writer's lock, so commits go on meanwhile.
  *
@@ -24,8 +25,8 @@
  * idle and at most STORE_CKPT_FINISH frames left behind its last pass
  * copies those few itself (a small PASSIVE checkpoint in place), and the
  * next transaction starts the file over.  If the WAL reaches
- * STORE_CKPT_HARD_PAGES anyway (a long read pinning old frames), the
- * commit that sees it checkpoints in place, as SQLite would have: the WAL
+ * STORE_CKPT_HARD_FACTOR times the mark anyway (a long read pinning old
+ * frames), the commit that sees it checkpoints in place, as SQLite would have: the WAL
  * stays bounded either way.
  *
  * Durability is unchanged: a commit is durable when its frames are synced
@@ -51,6 +52,7 @@ struct store_ckpt {
 	bool wanted;                 /* under mu */
 	bool running;                /* under mu: the thread is checkpointing */
 	bool stop;                   /* under mu */
+	int mark, hard;              /* the writer's ckpt_pages, and HARD_FACTOR x that */
 	int copied;                  /* under mu: frames copied as of its last pass */
 	uint64_t runs;               /* under mu: checkpoints run by the thread */
 };
@@ -73,6 +75,8 @@ static void *ckpt_main(void *arg)
 		                                   &nckpt);
 		if (rc != SQLITE_OK && rc != SQLITE_BUSY)
 			log_warnx("store: checkpoint: %s", sqlite3_errmsg(c->db));
+		else
+			log_debug("store: checkpoint wal=%d copied=%d", nlog, nckpt);
 		pthread_mutex_lock(&c->mu);
 		c->running = false;
 		c->copied = rc == SQLITE_OK ? nckpt : 0;
@@ -88,21 +92,21 @@ static int ckpt_hook(void *arg, sqlite3 *db, const char *name, int pages)
 {
 	struct store_ckpt *c = arg;
 
-	if (pages < STORE_CKPT_PAGES)
+	if (pages < c->mark)
 		return SQLITE_OK;
 	pthread_mutex_lock(&c->mu);
 	bool idle = !c->running && !c->wanted;
 	bool finish = idle && c->copied > 0 && pages - c->copied <= STORE_CKPT_FINISH;
-	if (finish || pages >= STORE_CKPT_HARD_PAGES)
+	if (finish || pages >= c->hard)
 		c->copied = 0;
 	else if (idle) {
 		c->wanted = true;
 		pthread_cond_signal(&c->cv);
 	}
 	pthread_mutex_unlock(&c->mu);
-	if (pages >= STORE_CKPT_HARD_PAGES)
+	if (pages >= c->hard)
 		log_warnx("store: the WAL holds %d pages; checkpointing in the commit", pages);
-	if (finish || pages >= STORE_CKPT_HARD_PAGES)
+	if (finish || pages >= c->hard)
 		sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
 	return SQLITE_OK;
 }
@@ -128,6 +132,8 @@ struct store_ckpt *store_ckpt_start(struct store *writer, struct store *peer, ch
 	struct store_ckpt *c = xcalloc(1, sizeof *c);
 	c->db = db;
 	c->peer = peer->db;
+	c->mark = writer->ckpt_pages;
+	c->hard = STORE_CKPT_HARD_FACTOR * c->mark;
 	pthread_mutex_init(&c->mu, NULL);
 	pthread_cond_init(&c->cv, NULL);
 	/* Signals stay with the loop's thread. */
@@ -156,7 +162,7 @@ void store_ckpt_stop(struct store_ckpt *c)
 {
 	if (c == NULL)
 		return;
-	sqlite3_wal_autocheckpoint(c->peer, STORE_CKPT_PAGES);
+	sqlite3_wal_autocheckpoint(c->peer, c->mark);
 	pthread_mutex_lock(&c->mu);
 	c->stop = true;
 	pthread_cond_signal(&c->cv);

@@ -89,6 +89,7 @@ struct store {
 	int depth;                  /* store_begin() nesting */
 	int doomed;                 /* a failure inside the current transaction */
 	char err[STORE_ERR_MAX];
+	int ckpt_pages;             /* store_options.checkpoint_pages */
 	struct store_ckpt *ckpt;    /* the writer's (store_open_writer): its checkpointer */
 };
 

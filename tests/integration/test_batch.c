@@ -31,7 +31,10 @@
 #include "harness.h"
 #include "harness_game.h"
 
-#define DEBUG_CONF "log_level = debug\nrate_limit = 10000\nrate_burst = 10000\n"
+/* A checkpoint mark of 10 pages: the checkpointer thread (store_ckpt.c)
+ * runs all through these tests, also under ThreadSanitizer (make check). */
+#define DEBUG_CONF "log_level = debug\nrate_limit = 10000\nrate_burst = 10000\n" \
+                   "store_checkpoint_pages = 10\n"
 
 struct tgame {
 	int64_t id;

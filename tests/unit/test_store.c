@@ -675,7 +675,7 @@ START_TEST(checkpoints_off_the_commit_path)
 	snprintf(wal, sizeof wal, "%s-wal", path);
 	off_t most = 0;
 	/* One page per commit: ten times the mark.  Without the checkpointer
-	 * the WAL would grow to STORE_CKPT_HARD_PAGES before anything ran. */
+	 * the WAL would grow to STORE_CKPT_HARD_FACTOR marks before anything ran. */
 	for (int i = 0; i < 10 * STORE_CKPT_PAGES; i++) {
 		ck_assert_int_eq(store_state_set(w, "ckpt_test", i), STORE_OK);
 		struct stat sb;
