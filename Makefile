@@ -5,6 +5,7 @@
 #   make run        build and run kriegd with embedded defaults (state under ./var)
 #   make check      build everything with ASan+UBSan and run the unit and integration tests
 #   make bench      perft against Stockfish and other benchmarks
+#   make soak       kriegd's RSS under SOAK_CONNS/2 games for SOAK_SECONDS: FLAT or GROWING
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS each (tests/fuzz/README.md)
 #   make memcheck   the integration suite with kriegd under valgrind
 #   make install    install binaries, man pages, systemd units and docs under $(PREFIX),
@@ -267,6 +268,25 @@ bench-build: $(BENCH_BINS)
 $(BUILD)/bench/%: $(BUILD)/obj/tests/bench/%.o $(TEST_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LDLIBS)
+
+# The soak (issue 13; BENCHMARKS.md "Soak"): loadgen --soak runs kriegd
+# under SOAK_CONNS connections (SOAK_CONNS/2 games, each finished game
+# followed by the next) for SOAK_SECONDS, think time SOAK_THINK ms (drawn
+# from 0.5..1.5 x: 30..90 ms, about 3,000 tries/s and a third of a core for
+# kriegd, so the machine stays usable), kriegd's RSS sampled every
+# SOAK_SAMPLE s; the verdict is fitted after the warm-up (20%, at least
+# 120 s).  Fails when GROWING.
+SOAK_SECONDS ?= 600
+SOAK_CONNS   ?= 400
+SOAK_THINK   ?= 60
+SOAK_SAMPLE  ?= 5
+.PHONY: soak
+soak: deps
+	@$(MAKE) --no-print-directory all bench-build
+	@echo "== soak: load average before: $$(cut -d' ' -f1-3 /proc/loadavg), $$(nproc) cores"
+	@$(BUILD)/bench/loadgen --soak $(SOAK_SECONDS) -S $(SOAK_SAMPLE) -c $(SOAK_CONNS) \
+	   -t $(SOAK_THINK) $(abspath $(BINDIR)/kriegd); s=$$?; \
+	 echo "== soak: load average after: $$(cut -d' ' -f1-3 /proc/loadavg)"; exit $$s
 
 # --- fuzzing (tests/fuzz/README.md) ----------------------------------------
 # libFuzzer targets, built with clang into their own tree: the libraries

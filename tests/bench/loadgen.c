@@ -14,6 +14,13 @@
  *                  listen_web (GET /ws, one protocol line per text
  *                  message); reports WebSocket over line (ECHOD may be
  *                  left out)
+ *     --soak SECONDS  kriegd alone (ECHOD may be left out) for SECONDS,
+ *                  games played one after another on every pair; its
+ *                  memory sampled every -S INTERVAL seconds (default 10),
+ *                  one line a sample; then a verdict, FLAT or GROWING, on
+ *                  the RSS after the warm-up (-w; default 20% of SECONDS,
+ *                  at least 120 s, at most half).  Exit status 1 when
+ *                  GROWING.
  *
  * For each server (echod first, then kriegd, each started by loadgen on
  * 127.0.0.1:0 with a fresh state directory under $TMPDIR) it opens CONNS
@@ -35,6 +42,23 @@
  * figures as a ratio of echod's.  Loopback only; every loop is bounded and
  * the run stops by itself (a run that cannot finish dies with a message).
  *
+ * --soak is the leak hunt of issue 13: the clock runs SECONDS in all, a
+ * pair's finished game is followed by the next (so per-game state is made
+ * and dropped throughout), and every INTERVAL kriegd's VmRSS, VmHWM,
+ * RssAnon/RssFile/RssShmem, the live and finished games and the tries so
+ * far are printed.  Over the samples after the warm-up a least-squares
+ * line of RSS against time gives the slope (KiB per minute, and per cent
+ * of the RSS at the end of the warm-up per minute); the verdict is FLAT
+ * when that line grows less than LG_SOAK_FLAT_KIB over the time after the
+ * warm-up.  The slope of the second half alone is printed too: a cache
+ * still filling (SQLite's pages up to cache_size) flattens there, a leak
+ * does not.  The usual figures (tries/s, latency, CPU per try) are those
+ * of the time after the warm-up.  The default warm-up is measured, not
+ * guessed: at 200 games (30..90 ms think time) kriegd's RSS climbs from
+ * about 21 MiB (connections and games set up) to a plateau near 53 MiB and
+ * reaches it after 100-150 s (the allocator's arenas and SQLite's page
+ * caches settling under the load), then wanders within a few MiB of it.
+ *
  * --ws is a browser's side of the door: after TLS, an HTTP/1.1 GET /ws with
  * a random Sec-WebSocket-Key and the page's own Origin; the 101 and its
  * Sec-WebSocket-Accept (SHA-1 and base64 with OpenSSL) are checked, then
@@ -46,6 +70,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
@@ -59,6 +84,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -85,6 +111,16 @@
 #define LG_SETUP_S 120          /* setting up every connection and game */
 #define LG_DRAIN_S 5            /* tries in flight at the end of the window */
 #define LG_WS_HEAD_MAX 4096     /* the server's 101 response head */
+/* --soak: FLAT when the fitted RSS line grows less than this over the time
+ * after the warm-up.  1 MiB, because (a) with nothing leaking, kriegd's RSS
+ * still wanders by a few hundred KiB between samples (glibc's arenas, one
+ * per thread, take and return memory in chunks; SQLite's page cache
+ * recycles pages), and the fitted line over dozens of samples moves far
+ * less than that; (b) a leak that matters does not hide under it: the
+ * 10-minute run at 200 games finishes thousands of games and plays about a
+ * million tries, so 1 MiB bounds a per-game leak to a few hundred bytes and
+ * a per-try leak to about one byte.  The verdict prints those bounds. */
+#define LG_SOAK_FLAT_KIB 1024.0
 
 enum server_kind { SRV_ECHOD, SRV_KRIEGD };
 
@@ -130,6 +166,19 @@ struct samples {
 	size_t n, cap;
 };
 
+struct mem {                    /* from /proc/PID/status, KiB */
+	long rss, hwm, anon, file, shmem;
+};
+
+struct soak_sample {            /* --soak: one sample */
+	double t;                   /* seconds since the clock started */
+	struct mem m;
+	int live;                   /* pairs in a game */
+	long games, tries;          /* finished since the clock started */
+	long cpu;                   /* the daemon's utime+stime, ticks */
+	long long db_kib, wal_kib;  /* kriegd.db and kriegd.db-wal */
+};
+
 struct run {
 	enum server_kind kind;
 	const char *path, *sync;
@@ -154,6 +203,12 @@ struct run {
 	double self_cpu0, self_cpu1;
 	struct samples answer, ann;
 	unsigned seed;
+	/* --soak (soak_s > 0): warm_s + window_s = soak_s. */
+	double soak_s, sample_s, t_clock0;
+	long tries_all, games_all;  /* since the clock started (every phase) */
+	struct event *sampler;
+	struct soak_sample *ss;
+	size_t nss, capss;
 };
 
 static struct pgame pool[LG_GAMES_POOL];
@@ -250,6 +305,36 @@ static long proc_rss(pid_t pid)
 	if (f)
 		fclose(f);
 	return kib;
+}
+
+/* The memory lines of /proc/PID/status. */
+static struct mem proc_mem(pid_t pid)
+{
+	char path[64], line[256];
+	struct mem m = { -1, -1, -1, -1, -1 };
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "r");
+	while (f && fgets(line, sizeof line, f)) {
+		if (sscanf(line, "VmRSS: %ld", &m.rss) == 1 || sscanf(line, "VmHWM: %ld", &m.hwm) == 1 ||
+		    sscanf(line, "RssAnon: %ld", &m.anon) == 1 ||
+		    sscanf(line, "RssFile: %ld", &m.file) == 1 ||
+		    sscanf(line, "RssShmem: %ld", &m.shmem) == 1)
+			continue;
+	}
+	if (f)
+		fclose(f);
+	if (m.rss < 0)
+		die("cannot read %s", path);
+	return m;
+}
+
+/* Size of a file in KiB, 0 if there is none. */
+static long long file_kib(const char *dir, const char *name)
+{
+	char path[400];
+	struct stat st;
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	return stat(path, &st) == 0 ? (long long)st.st_size / 1024 : 0;
 }
 
 static double self_cpu(void)
@@ -595,6 +680,11 @@ static void after_try(struct pair *p)
 		if (p->pos == p->g->n && !p->ending)
 			r->games_done++;
 	}
+	if (r->phase == 1 || r->phase == 2) {
+		r->tries_all++;
+		if (p->pos == p->g->n && !p->ending)
+			r->games_all++;
+	}
 	if (r->phase >= 3)
 		return;
 	if (p->pos == p->g->n) {
@@ -830,6 +920,131 @@ static void open_more(void)
 		event_base_loopbreak(r->base);
 }
 
+/* ---- --soak: the memory samples ------------------------------------------ */
+
+static void soak_take(struct run *r)
+{
+	if (r->nss == r->capss) {
+		r->capss = r->capss ? r->capss * 2 : 256;
+		r->ss = realloc(r->ss, r->capss * sizeof *r->ss);
+		if (!r->ss)
+			die("out of memory");
+	}
+	struct soak_sample *s = &r->ss[r->nss++];
+	s->t = now_s() - r->t_clock0;
+	s->m = proc_mem(r->pid);
+	s->live = 0;
+	for (int i = 0; i < r->pairs; i++)
+		s->live += r->pr[i].playing;
+	s->games = r->games_all;
+	s->tries = r->tries_all;
+	s->cpu = proc_cpu(r->pid);
+	s->db_kib = file_kib(r->dir, "kriegd.db");
+	s->wal_kib = file_kib(r->dir, "kriegd.db-wal");
+
+	const struct soak_sample *p = r->nss > 1 ? s - 1 : s;
+	double dt = s->t - p->t;
+	long tick = sysconf(_SC_CLK_TCK);
+	printf("soak %6.0f s  VmRSS %7ld KiB  VmHWM %7ld KiB  (anon %ld, file %ld, shmem %ld)"
+	       "  live games %d  finished %ld  tries %ld  %.0f tries/s  kriegd CPU %.0f%%"
+	       "  db %lld KiB  wal %lld KiB%s\n",
+	       s->t, s->m.rss, s->m.hwm, s->m.anon, s->m.file, s->m.shmem, s->live, s->games,
+	       s->tries, dt > 0 ? (double)(s->tries - p->tries) / dt : 0,
+	       dt > 0 ? 100.0 * (double)(s->cpu - p->cpu) / tick / dt : 0, s->db_kib, s->wal_kib,
+	       s->t < r->warm_s - r->sample_s / 2 ? "  (warm-up)" : "");
+	fflush(stdout);
+}
+
+static void sampler_cb(evutil_socket_t fd, short what, void *arg)
+{
+	soak_take(arg);
+}
+
+/* Least-squares slope of RSS (KiB) over time (s) of samples [a, b), and
+ * its standard error in *se (0 with fewer than 3 samples).  The samples
+ * are not independent (RSS moves slowly), so the error is a lower bound
+ * on the real uncertainty: a hint, not a test. */
+static double soak_slope(const struct soak_sample *s, size_t a, size_t b, double *se)
+{
+	double n = (double)(b - a), st = 0, sr = 0, stt = 0, str = 0, ssr = 0;
+
+	*se = 0;
+	if (b - a < 2)
+		return 0;
+	for (size_t i = a; i < b; i++) {
+		st += s[i].t;
+		sr += (double)s[i].m.rss;
+	}
+	double mt = st / n, mr = sr / n;
+	for (size_t i = a; i < b; i++) {
+		stt += (s[i].t - mt) * (s[i].t - mt);
+		str += (s[i].t - mt) * ((double)s[i].m.rss - mr);
+	}
+	if (stt <= 0)
+		return 0;
+	double k = str / stt;
+	for (size_t i = a; i < b; i++) {
+		double e = (double)s[i].m.rss - (mr + k * (s[i].t - mt));
+		ssr += e * e;
+	}
+	if (b - a > 2)
+		*se = sqrt(ssr / (n - 2) / stt);
+	return k;
+}
+
+/* The verdict over the samples after the warm-up; true when FLAT. */
+static bool soak_verdict(const struct run *r)
+{
+	const struct soak_sample *s = r->ss;
+	size_t a = 0, n = r->nss;
+
+	while (a < n && s[a].t < r->warm_s - r->sample_s / 2)
+		a++;
+	if (n - a < 3)
+		die("soak: %zu samples after the warm-up; at least 3 are needed (a longer run or a"
+		    " shorter -S)", n - a);
+	size_t h = a;
+	while (h < n && s[h].t < (s[a].t + s[n - 1].t) / 2)
+		h++;
+	double span = s[n - 1].t - s[a].t;
+	double se, se2;
+	double slope = soak_slope(s, a, n, &se) * 60, slope2 = soak_slope(s, h, n, &se2) * 60;
+	double growth = slope / 60 * span;      /* slopes in KiB/min */
+	long max = 0, min = s[a].m.rss, max_after = 0;
+	for (size_t i = 0; i < n; i++)
+		max = s[i].m.rss > max ? s[i].m.rss : max;
+	for (size_t i = a; i < n; i++) {
+		min = s[i].m.rss < min ? s[i].m.rss : min;
+		max_after = s[i].m.rss > max_after ? s[i].m.rss : max_after;
+	}
+	long games = s[n - 1].games - s[a].games, tries = s[n - 1].tries - s[a].tries;
+	bool flat = growth < LG_SOAK_FLAT_KIB;
+
+	printf("soak: %zu samples every %.0f s over %.0f s, %d connections (%d games at a time),"
+	       " think %.0f ms; warm-up %.0f s\n", n, r->sample_s, s[n - 1].t, r->conns, r->pairs,
+	       r->think_ms, r->warm_s);
+	/* VmHWM is the kernel's peak, updated lazily: it can lag a sampled VmRSS. */
+	printf("soak: VmRSS %ld KiB at the start, %ld KiB at the end of the warm-up (t=%.0f s),"
+	       " %ld KiB at the end, %ld..%ld KiB after the warm-up, max %ld KiB; VmHWM %ld KiB\n",
+	       s[0].m.rss, s[a].m.rss, s[a].t, s[n - 1].m.rss, min, max_after, max,
+	       s[n - 1].m.hwm);
+	printf("soak: after the warm-up %ld games finished (%ld in all), %ld tries; slope %+.1f"
+	       " +- %.1f KiB/min (%+.3f%%/min), second half %+.1f +- %.1f KiB/min; fitted growth"
+	       " %+.0f +- %.0f KiB over %.0f s (+- 2 standard errors)\n", games, s[n - 1].games,
+	       tries, slope, 2 * se * 60, 100 * slope / (double)s[a].m.rss, slope2, 2 * se2 * 60,
+	       growth, 2 * se * span, span);
+	if (games > 0 && tries > 0)
+		printf("soak: a leak below the threshold is under %.0f bytes per finished game or"
+		       " %.2f bytes per try\n", LG_SOAK_FLAT_KIB * 1024 / (double)games,
+		       LG_SOAK_FLAT_KIB * 1024 / (double)tries);
+	printf("soak: %s (threshold: fitted growth under %.0f KiB after the warm-up)\n",
+	       flat ? "FLAT" : "GROWING", LG_SOAK_FLAT_KIB);
+	if (!flat && slope2 / 60 * span < LG_SOAK_FLAT_KIB)
+		printf("soak: the second half alone is flat (%+.0f KiB over the same time): a cache"
+		       " still filling? run longer\n", slope2 / 60 * span);
+	return flat;
+}
+
 /* ---- one run -------------------------------------------------------------- */
 
 static void deadline_cb(evutil_socket_t fd, short what, void *arg)
@@ -904,6 +1119,15 @@ static void run_one(struct run *r)
 
 	/* The clock starts: warm-up, then the measured window. */
 	r->phase = 1;
+	r->t_clock0 = now_s();
+	if (r->soak_s > 0) {
+		struct timeval tv = { (time_t)r->sample_s,
+		                      (suseconds_t)((r->sample_s - (long)r->sample_s) * 1e6) };
+		r->sampler = event_new(r->base, -1, EV_PERSIST, sampler_cb, r);
+		if (!r->sampler || evtimer_add(r->sampler, &tv) != 0)
+			die("out of memory");
+		soak_take(r);
+	}
 	for (int i = 0; i < r->pairs; i++) {
 		struct pair *p = &r->pr[i];
 		if (r->think_ms > 0) {
@@ -924,6 +1148,12 @@ static void run_one(struct run *r)
 	r->t_window1 = now_s();
 	r->cpu1 = proc_cpu(r->pid);
 	r->self_cpu1 = self_cpu();
+	if (r->sampler) {
+		event_free(r->sampler);
+		r->sampler = NULL;
+		if (r->nss == 0 || now_s() - r->t_clock0 - r->ss[r->nss - 1].t >= r->sample_s / 2)
+			soak_take(r);
+	}
 	r->phase = 3;
 	for (int i = 0; i < r->pairs; i++)
 		evtimer_del(r->pr[i].think);
@@ -949,6 +1179,7 @@ static void run_free(struct run *r)
 	free(r->pr);
 	free(r->answer.v);
 	free(r->ann.v);
+	free(r->ss);
 	event_base_free(r->base);
 	SSL_CTX_free(r->ctx);
 }
@@ -1010,7 +1241,8 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: loadgen [-c CONNS] [-d SECONDS] [-w SECONDS] [-t THINK_MS] "
 	                "[-s SYNC] [-i IDLE] [-r] KRIEGD ECHOD\n"
-	                "       loadgen --ws [options] KRIEGD [ECHOD]\n");
+	                "       loadgen --ws [options] KRIEGD [ECHOD]\n"
+	                "       loadgen --soak SECONDS [-S INTERVAL] [options] KRIEGD [ECHOD]\n");
 	exit(2);
 }
 
@@ -1028,6 +1260,27 @@ static void pool_free(void)
 static bool within15(double ws_over_line, bool rate)
 {
 	return rate ? ws_over_line >= 0.85 : ws_over_line <= 1.15;
+}
+
+/* --soak: kriegd alone for soak_s; its samples, figures and verdict. */
+static int main_soak(const struct run *base, const char *kriegd)
+{
+	struct run k = *base;
+
+	k.kind = SRV_KRIEGD;
+	k.path = kriegd;
+	printf("== soak: %d connections (%d games), think %.0f ms, synchronous=%s, %.0f s"
+	       " (warm-up %.0f s), a sample every %.0f s\n", k.conns, k.conns / 2, k.think_ms,
+	       k.sync, k.soak_s, k.warm_s, k.sample_s);
+	fflush(stdout);
+	run_one(&k);
+	struct figures f = figures_of(&k);
+	bool flat = soak_verdict(&k);
+	stop_server(&k);
+	printf("after the warm-up (%.0f s):\n", k.t_window1 - k.t_window0);
+	print_figures("kriegd", &f, &k);
+	run_free(&k);
+	return flat ? 0 : 1;
 }
 
 /* --ws: the same kriegd and lines over its line transport, then over
@@ -1080,19 +1333,23 @@ static void main_ws(const struct run *base, const char *kriegd, bool row)
 
 int main(int argc, char **argv)
 {
-	struct run base = { .conns = 32, .window_s = 5, .warm_s = 1, .sync = "full" };
+	struct run base = { .conns = 32, .window_s = 5, .warm_s = 1, .sync = "full",
+	                    .sample_s = 10 };
 	static const struct option longopts[] = {
 		{ "ws", no_argument, NULL, 'W' },
+		{ "soak", required_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool row = false, ws = false;
+	bool row = false, ws = false, warm_set = false;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "c:d:w:t:s:i:r", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:d:w:t:s:i:rS:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'c': base.conns = atoi(optarg); break;
 		case 'd': base.window_s = atof(optarg); break;
-		case 'w': base.warm_s = atof(optarg); break;
+		case 'w': base.warm_s = atof(optarg); warm_set = true; break;
+		case 'K': base.soak_s = atof(optarg); break;
+		case 'S': base.sample_s = atof(optarg); break;
 		case 't': base.think_ms = atof(optarg); break;
 		case 's': base.sync = optarg; break;
 		case 'i': base.idle = atoi(optarg); break;
@@ -1101,8 +1358,22 @@ int main(int argc, char **argv)
 		default: usage();
 		}
 	}
-	if ((ws ? argc - optind < 1 || argc - optind > 2 : argc - optind != 2) || base.conns < 2 || base.conns % 2 || base.conns > 100000 ||
-	    base.idle < 0 || base.idle > 100000 || base.window_s <= 0 || base.window_s > 3600 ||
+	bool soak = base.soak_s != 0;
+	if (soak) {
+		if (base.soak_s < 0 || base.soak_s > 86400 || base.sample_s < 0.1 ||
+		    base.sample_s > base.soak_s || ws || row || base.idle)
+			usage();
+		if (!warm_set) {
+			base.warm_s = base.soak_s / 5 < 120 ? 120 : base.soak_s / 5;
+			base.warm_s = base.warm_s > base.soak_s / 2 ? base.soak_s / 2 : base.warm_s;
+		}
+		if (base.warm_s >= base.soak_s)
+			usage();
+		base.window_s = base.soak_s - base.warm_s;
+	}
+	if ((ws || soak ? argc - optind < 1 || argc - optind > 2 : argc - optind != 2) || base.conns < 2 || base.conns % 2 || base.conns > 100000 ||
+	    base.idle < 0 || base.idle > 100000 || base.window_s <= 0 || base.window_s > 86400 ||
+	    (!soak && base.window_s > 3600) ||
 	    base.warm_s < 0 || base.warm_s > 600 || base.think_ms < 0 || base.think_ms > 60000)
 		usage();
 	signal(SIGPIPE, SIG_IGN);
@@ -1117,6 +1388,11 @@ int main(int argc, char **argv)
 		die("RLIMIT_NOFILE %ld is too low for %d connections", (long)rl.rlim_cur,
 		    base.idle ? base.idle : base.conns);
 	pool_build(7);
+	if (soak) {
+		int status = main_soak(&base, argv[optind]);
+		pool_free();
+		return status;
+	}
 	if (ws) {
 		main_ws(&base, argv[optind], row);
 		pool_free();
