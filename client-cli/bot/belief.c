@@ -472,6 +472,79 @@ static void filter_log(struct belief *bel, enum obs_kind kind, int n, move_t m, 
 	filter_obs(bel, o);
 }
 
+/*
+ * The exact set again from the checkpoint (the exact set before the last
+ * opponent move: opp_move) by every logged observation, the move whose
+ * announcements came late included.  False without a checkpoint, or when
+ * the log does not start at it (the belief was sampled meanwhile).
+ */
+static bool rebuild_exact(struct belief *bel)
+{
+	if (!bel->exact || !bel->ckpt || bel->nckpt == 0 || bel->nlog == 0 || bel->log[0].kind != OBS_OPP)
+		return false;
+	size_t n = bel->nckpt, cap = bel->nckpt;
+	struct belief_hyp *cur = dup_array(bel->ckpt, n, sizeof *cur);
+	struct movelist ml;
+	for (size_t i = 0; i < bel->nlog; i++) {
+		const struct belief_obs *o = &bel->log[i];
+		size_t k = 0;
+		if (o->kind != OBS_OPP) {
+			for (size_t j = 0; j < n; j++) {
+				struct belief_hyp h = cur[j];
+				if (obs_holds(bel, o, &h, false))
+					cur[k++] = h;
+			}
+			n = k;
+			continue;
+		}
+		struct belief_hyp *out = NULL;
+		size_t nout = 0, capout = 0;
+		for (size_t j = 0; j < n; j++) {
+			const struct belief_hyp *p = &cur[j];
+			if (p->b.side == bel->color)
+				continue;
+			movegen_legal(&p->b, &ml);
+			int legal = 0;
+			for (int m = 0; m < ml.n; m++)
+				if (!o->obliged || is_pawn_capture(&p->b, ml.m[m]))
+					ml.m[legal++] = ml.m[m];
+			for (int m = 0; m < legal; m++) {
+				struct belief_hyp c = *p;
+				c.w = p->w / legal;
+				play_predict(bel->rs, bel->color, &c, ml.m[m]);
+				if (!heard_same(&c.x, &o->h))
+					continue;
+				if (nout == capout)
+					out = xgrow(out, &capout, nout + 1, sizeof *out, 256);
+				out[nout++] = c;
+			}
+		}
+		free(cur);
+		cur = out;
+		n = nout;
+		cap = capout;
+	}
+	if (n == 0) {
+		free(cur);
+		return false;
+	}
+	free(bel->h);
+	bel->h = cur;
+	bel->n = n;
+	bel->cap = cap;
+	return true;
+}
+
+/*
+ * Bring an oversized set back to its limit: past exact_max an exact set
+ * becomes a sample, and a sample is resampled to `particles`.  Not done
+ * as each announcement arrives but only when the set is used (the public
+ * belief_settle) or is about to grow (the opponent's next move), so that
+ * everything heard in between (the move's announcements, pawn tries, our
+ * refused tries) filters the whole set first: the resampling then draws
+ * among candidates that fit all of it, instead of a sample most of which
+ * the next announcement throws away (and the truth with it).
+ */
 static void shrink(struct belief *bel)
 {
 	size_t limit = bel->exact ? bel->lim.exact_max : bel->lim.particles;
@@ -479,9 +552,12 @@ static void shrink(struct belief *bel)
 		return;
 	bel->exact = false;
 	resample(bel);
+	normalize(bel);
+	maybe_rejuvenate(bel);
 }
 
-void belief_settle(struct belief *bel)
+/* Filter by the last move's announcements, without shrinking (belief_apply). */
+static void settle_heard(struct belief *bel)
 {
 	if (!bel->pending)
 		return;
@@ -489,6 +565,17 @@ void belief_settle(struct belief *bel)
 	if (o)
 		o->h = bel->heard;
 	bel->pending = false;
+	bel->reopen = o != NULL;
+	if (bel->reopened) {
+		/* The set was filtered by part of what was heard (belief.h): rebuild it. */
+		bel->reopened = false;
+		bel->heard = heard_none;
+		if (!rebuild_exact(bel) && (bel->exact || !rejuvenate(bel, bel->lim.particles, true, false)))
+			bel->lost++;
+		dedupe(bel);
+		normalize(bel);
+		return;
+	}
 	size_t k = 0;
 	for (size_t i = 0; i < bel->n; i++)
 		if (heard_same(&bel->h[i].x, &bel->heard))
@@ -501,9 +588,14 @@ void belief_settle(struct belief *bel)
 	}
 	bel->n = k;
 	dedupe(bel);
-	shrink(bel);
 	normalize(bel);
 	maybe_rejuvenate(bel);
+}
+
+void belief_settle(struct belief *bel)
+{
+	settle_heard(bel);
+	shrink(bel);
 }
 
 static void own_move(struct belief *bel, move_t m)
@@ -566,6 +658,7 @@ static size_t log_opp_moves(const struct belief *bel)
 
 static void opp_move(struct belief *bel)
 {
+	shrink(bel);
 	/* While exact, every opponent move starts a new checkpoint: the set
 	 * before it is exact, and the log only needs what came after.  Once
 	 * sampled, the checkpoint trails by BELIEF_CKPT_LAG opponent moves: a
@@ -628,6 +721,13 @@ void belief_apply(struct belief *bel, const struct event *e)
 	int me = bel->color, opp = !me;
 	if (!(e->audience & aud_of(me)) || bel->over)
 		return;
+	bool trailing = e->type == EV_CAPTURE || e->type == EV_PROMOTION || e->type == EV_DROP || e->type == EV_CHECK;
+	if (trailing && !bel->pending && bel->reopen) {
+		/* settled too early (belief.h): what was heard so far, and this */
+		bel->heard = bel->log[bel->nlog - 1].h;
+		bel->pending = true;
+		bel->reopened = true;
+	}
 	if (e->type == EV_CAPTURE && bel->pending) {
 		bel->heard.sq = e->square;
 		bel->heard.what = e->what;
@@ -648,7 +748,8 @@ void belief_apply(struct belief *bel, const struct event *e)
 		bel->heard.chk[1] = e->checks[1];
 		return;
 	}
-	belief_settle(bel);
+	settle_heard(bel);
+	bel->reopen = false; /* what follows is not this move's */
 	switch (e->type) {
 	case EV_MOVE:
 		if (e->by == me && e->move != MOVE_NONE) {
@@ -722,20 +823,41 @@ const struct board *belief_sample(struct belief *bel)
 	return &bel->h[bel->n - 1].b;
 }
 
+/* Weights this close (relative) are one weight: equal shares reached by different float paths. */
+#define RANK_TIE_EPS 1e-9
+
 double belief_rank(struct belief *bel, const struct board *pos)
 {
 	belief_settle(bel);
+	if (bel->n == 0)
+		return -1;
+	/* Distinct positions with their summed weights (a copy: the set keeps its order). */
+	struct belief_hyp *d = xreallocarray(NULL, bel->n, sizeof *d);
+	memcpy(d, bel->h, bel->n * sizeof *d);
+	qsort(d, bel->n, sizeof *d, cmp_key);
+	size_t k = 0;
+	double total = d[0].w;
+	for (size_t i = 1; i < bel->n; i++) {
+		total += d[i].w;
+		if (same_pos(&d[i].b, &d[k].b))
+			d[k].w += d[i].w;
+		else
+			d[++k] = d[i];
+	}
+	size_t nd = k + 1;
 	double w = -1;
-	for (size_t i = 0; i < bel->n; i++)
-		if (same_pos(&bel->h[i].b, pos))
-			w = bel->h[i].w;
+	for (size_t i = 0; i < nd && w < 0; i++)
+		if (same_pos(&d[i].b, pos))
+			w = d[i].w;
+	double above = 0;
+	if (w >= 0)
+		for (size_t i = 0; i < nd; i++)
+			if (d[i].w > w * (1 + RANK_TIE_EPS))
+				above += d[i].w;
+	free(d);
 	if (w < 0)
 		return -1;
-	double above = 0;
-	for (size_t i = 0; i < bel->n; i++)
-		if (bel->h[i].w > w)
-			above += bel->h[i].w;
-	return above;
+	return total > 0 ? above / total : 0;
 }
 
 double belief_p_legal(struct belief *bel, move_t m)

@@ -11,7 +11,11 @@
  * every particle into all its children (weight shared equally among them:
  * the opponent is modelled as choosing uniformly among its legal moves),
  * the announcements filter them, and systematic resampling brings the
- * count back to `particles`.
+ * count back to `particles`.  The resampling (and the switch from exact to
+ * sampled) waits until the set is used (belief_settle) or is about to grow
+ * again (the next opponent move): everything heard in between filters the
+ * whole set first, so the sample is drawn among positions that fit all of
+ * it rather than thinned afterwards.
  *
  * A filter alone loses diversity and, once the truth is gone, never gets it
  * back.  So the belief also keeps a checkpoint (the last exact set; once
@@ -29,6 +33,11 @@
  * events; the move's children carry what they would make the umpire say,
  * and the set is filtered once the last of them is in ("settled"): at the
  * next event of another kind, or by belief_settle() before a decision.
+ * Over a network a decision (or a measurement) may come between two lines
+ * of one ply; a trailing announcement that arrives after the set settled,
+ * with nothing else heard since, reopens the move, and the set is rebuilt
+ * from the checkpoint by every observation logged (exact: all of them
+ * enumerated again; sampled: rejuvenation).
  *
  * crazykrieg: a position is a whole struct board, reserves included, and
  * its moves are the core's (movegen.h: drops are legal moves, board_make
@@ -114,6 +123,8 @@ struct belief {
 	/* a move's trailing announcements, collected until the set settles */
 	bool pending;
 	struct heard heard;
+	bool reopen;              /* settled, and nothing logged since: a late trailing announcement reopens it */
+	bool reopened;            /* ... which it did: the settle rebuilds the set from the checkpoint */
 	/* the opponent's turn so far */
 	int opp_illegal;          /* its refused tries heard this turn (where told apart from impossible ones) */
 	bool opp_obliged;         /* its "any?" got a yes: its first try must be a pawn capture */
@@ -136,7 +147,9 @@ struct belief *belief_clone(const struct belief *bel);
 /* One event the bot received (events for other audiences are ignored). */
 void belief_apply(struct belief *bel, const struct event *e);
 
-/* Filter by the last move's announcements, if not done yet.  Idempotent. */
+/* Filter by the last move's announcements, if not done yet, and bring the
+ * set back within its limit (exact_max while exact, else `particles`).
+ * Idempotent; everything that reads the set calls it first. */
 void belief_settle(struct belief *bel);
 
 static inline size_t belief_count(const struct belief *bel) { return bel->n; }
@@ -147,9 +160,14 @@ const struct board *belief_sample(struct belief *bel);
 
 /*
  * Where a position stands in the belief: the share of the total weight
- * held by positions weighted strictly more than it, or -1 if it is not
- * in the set.  0 means it is (one of) the most likely; < 0.5 means it is
- * in the top half of the weight.  For measurements, never for play.
+ * held by distinct positions weighted strictly more than it, or -1 if it
+ * is not in the set.  Copies of one position count as one, their weights
+ * summed; weights equal to within a relative 1e-9 are equal (the same
+ * share reached by different float paths).  0 means it is (one of) the
+ * most likely; < 0.5 means it is in the top half of the weight: among the
+ * fewest heaviest distinct positions whose weight reaches half, ties at
+ * the boundary included (so with equal weights every position is).  For
+ * measurements, never for play.
  */
 double belief_rank(struct belief *bel, const struct board *pos);
 

@@ -20,19 +20,25 @@ static void deliver(struct bot *b[2], const struct evlist *l)
 
 void local_measure(struct bot *b, const struct board *truth, struct local_belief_stats *s)
 {
-	belief_settle(b->bel); /* settling may turn an exact set into a sample */
-	bool exact = belief_is_exact(b->bel);
-	double r = belief_rank(b->bel, truth);
+	/* On a copy: settling resamples (drawing from the belief's generator)
+	 * and may turn an exact set into a sample, which the bot itself does
+	 * only when it uses the set; the measurement must not change the bot. */
+	struct belief *c = belief_clone(b->bel);
+	belief_settle(c);
+	bool exact = belief_is_exact(c);
+	double r = belief_rank(c, truth);
 	if (exact) {
 		s->exact_plies++;
 		s->exact_in += r >= 0;
+		s->exact_top += r >= 0 && r < 0.5;
 	} else {
 		s->sampled_plies++;
 		s->sampled_in += r >= 0;
 		s->sampled_top += r >= 0 && r < 0.5;
 	}
-	s->lost = (long)b->bel->lost;
-	s->rejuvenations = (long)b->bel->rejuvenations;
+	s->lost = (long)c->lost;
+	s->rejuvenations = (long)c->rejuvenations;
+	belief_free(c);
 }
 
 int local_play(const struct ruleset *rs, enum bot_level white, enum bot_level black, const struct local_opts *o,

@@ -30,6 +30,7 @@ struct local_opts {
 /* Containment, for one colour's belief. */
 struct local_belief_stats {
 	long exact_plies, exact_in;       /* plies measured while exact / true position inside */
+	long exact_top;                   /* ... inside the top half of the weight (belief_rank < 0.5) */
 	long sampled_plies, sampled_top;  /* plies measured while sampled / inside the top half of the weight */
 	long sampled_in;                  /* ... inside at all */
 	long lost;                        /* announcements the sample could not fit */
@@ -48,6 +49,9 @@ struct local_result {
 /*
  * Measure b's belief against the true position (one ply into s; lost and
  * rejuvenations are set to the belief's own counts, which are per game).
+ * The belief is measured as the bot would use it now (settled: filtered by
+ * everything heard and cut back to its limit), on a copy, so that the
+ * measurement never changes what the bot does next.
  * Used here and by the network arena, whose truth is an umpire's `board`
  * event (main.c): never by a bot.
  */

@@ -144,6 +144,7 @@ static void stats_add(struct local_belief_stats *to, const struct local_belief_s
 {
 	to->exact_plies += from->exact_plies;
 	to->exact_in += from->exact_in;
+	to->exact_top += from->exact_top;
 	to->sampled_plies += from->sampled_plies;
 	to->sampled_in += from->sampled_in;
 	to->sampled_top += from->sampled_top;
@@ -802,6 +803,7 @@ static int arena_local(int la, int lb, int games, const struct ruleset *rs, long
 			moves += res.moves[c];
 			bs.exact_plies += res.bs[c].exact_plies;
 			bs.exact_in += res.bs[c].exact_in;
+			bs.exact_top += res.bs[c].exact_top;
 			bs.sampled_plies += res.bs[c].sampled_plies;
 			bs.sampled_in += res.bs[c].sampled_in;
 			bs.sampled_top += res.bs[c].sampled_top;
@@ -814,9 +816,10 @@ static int arena_local(int la, int lb, int games, const struct ruleset *rs, long
 			       game_reason_name(res.reason) ? game_reason_name(res.reason) : "unfinished", res.moves[a_color]);
 	}
 	score_print(&sc, bot_level_name(la), bot_level_name(lb), rs->name, moves ? (double)ms / (double)moves : 0);
-	printf("belief: exact %ld/%ld plies hold the true position (%.1f%%); sampled %ld plies: held %.1f%%, "
-	       "in the top half of the weight %.1f%%\n",
+	printf("belief: exact %ld/%ld plies hold the true position (%.1f%%, in the top half of the weight %.1f%%); "
+	       "sampled %ld plies: held %.1f%%, in the top half of the weight %.1f%%\n",
 	       bs.exact_in, bs.exact_plies, bs.exact_plies ? 100.0 * bs.exact_in / bs.exact_plies : 100.0,
+	       bs.exact_plies ? 100.0 * bs.exact_top / bs.exact_plies : 100.0,
 	       bs.sampled_plies, bs.sampled_plies ? 100.0 * bs.sampled_in / bs.sampled_plies : 0,
 	       bs.sampled_plies ? 100.0 * bs.sampled_top / bs.sampled_plies : 0);
 	printf("belief: %ld rejuvenations, %ld announcements fitted by nothing\n", bs.rejuvenations, bs.lost);
@@ -924,9 +927,10 @@ static int arena_net(const struct arena_opts *ao)
 		struct local_belief_stats bs = { 0 };
 		stats_add(&bs, &a.bs);
 		stats_add(&bs, &b.bs);
-		printf("umpire's check: exact %ld/%ld plies hold the true position (%.1f%%); sampled %ld plies: "
-		       "held %.1f%%, in the top half of the weight %.1f%%\n",
+		printf("umpire's check: exact %ld/%ld plies hold the true position (%.1f%%, in the top half of the "
+		       "weight %.1f%%); sampled %ld plies: held %.1f%%, in the top half of the weight %.1f%%\n",
 		       bs.exact_in, bs.exact_plies, bs.exact_plies ? 100.0 * bs.exact_in / bs.exact_plies : 100.0,
+		       bs.exact_plies ? 100.0 * bs.exact_top / bs.exact_plies : 100.0,
 		       bs.sampled_plies, bs.sampled_plies ? 100.0 * bs.sampled_in / bs.sampled_plies : 0,
 		       bs.sampled_plies ? 100.0 * bs.sampled_top / bs.sampled_plies : 0);
 	} else {

@@ -9,6 +9,7 @@
  * ply; a sampled belief is exercised for crashes and the lost count.
  */
 #include <check.h>
+#include <math.h>
 #include <string.h>
 
 #include "belief.h"
@@ -16,6 +17,7 @@
 #include "fen.h"
 #include "local.h"
 #include "referee.h"
+#include "xmalloc.h"
 
 struct sc {
 	const struct ruleset *rs;
@@ -422,6 +424,153 @@ START_TEST(test_sample_recovers_by_rejuvenation)
 }
 END_TEST
 
+/*
+ * One move's announcements split as a network may split them: the belief
+ * settles (a decision, a measurement) after the move's own event and
+ * before its capture and check arrive.  Regression: the late capture and
+ * check were ignored, the set stayed filtered by "nothing said", and the
+ * true position was gone.  The split belief must end where the whole one
+ * does.
+ */
+static size_t split_count(const struct ruleset *rs, const char *fen, const char *first, int mover,
+                          const char *move, bool split)
+{
+	struct sc s;
+	sc_open(&s, rs, fen, WHITE);
+	if (first) {
+		sc_try(&s, BLACK, first);
+		sc_count(&s);
+	}
+	sc_feed(&s, 0);
+	ck_assert_int_eq(referee_attempt(s.r, mover, move, &s.ev), REF_OK);
+	if (split) {
+		sc_feed(&s, mover == WHITE ? EV_MOVE : EV_MOVED);
+		belief_settle(s.bel);
+	}
+	size_t n = sc_count(&s);
+	sc_close(&s);
+	return n;
+}
+
+START_TEST(test_late_trailing_announcements)
+{
+	EACH_RULESET(rs) {
+		/* our Ra8+ after the king's move: d8 or f8 (test_opponent_move_and_check) */
+		const char *k = "4k3/8/8/8/8/8/8/R3K3 b - - 0 1";
+		ck_assert_uint_eq(split_count(rs, k, "Kd8", WHITE, "Ra8", true), 2);
+		/* the opponent's check, then its capture with check */
+		const char *r = "1r2k3/8/8/8/8/8/8/R3K3 b - - 0 1";
+		size_t whole = split_count(rs, r, NULL, BLACK, "Rb1", false);
+		ck_assert_uint_gt(whole, 0);
+		ck_assert_uint_eq(split_count(rs, r, NULL, BLACK, "Rb1", true), whole);
+		const char *x = "r3k3/8/8/8/8/8/8/R3K3 b - - 0 1";
+		whole = split_count(rs, x, NULL, BLACK, "Rxa1", false);
+		ck_assert_uint_eq(whole, 1);
+		ck_assert_uint_eq(split_count(rs, x, NULL, BLACK, "Rxa1", true), whole);
+	}
+	/* a sample (one particle): rebuilt by rejuvenation with the check heard */
+	for (uint64_t seed = 1; seed <= 6; seed++) {
+		struct sc s;
+		const char *k = "4k3/8/8/8/8/8/8/R3K3 b - - 0 1";
+		sc_open(&s, ruleset_find("icc"), k, WHITE);
+		belief_free(s.bel);
+		struct belief_limits lim = { .exact_max = 1, .particles = 1 };
+		struct board start;
+		char err[64];
+		ck_assert_int_eq(fen_parse(k, &start, err, sizeof err), 0);
+		s.bel = belief_new(s.rs, &start, WHITE, &lim, seed);
+		sc_try(&s, BLACK, "Kd8");
+		sc_feed(&s, 0);
+		ck_assert_int_eq(referee_attempt(s.r, WHITE, "Ra8", &s.ev), REF_OK);
+		sc_feed(&s, EV_MOVE);
+		belief_settle(s.bel);
+		sc_feed(&s, 0);
+		belief_settle(s.bel);
+		ck_assert(!belief_is_exact(s.bel));
+		ck_assert_uint_ge(belief_count(s.bel), 1);
+		for (size_t i = 0; i < belief_count(s.bel); i++) {
+			int kb = board_king(&s.bel->h[i].b, BLACK);
+			ck_assert_msg(kb == square_parse("d8") || kb == square_parse("f8"), "seed %d: king on %d", (int)seed, kb);
+		}
+		sc_close(&s);
+	}
+}
+END_TEST
+
+/* A belief of hand-made positions and weights (one entry per FEN, in order). */
+static struct belief *rank_belief(const char *const *fens, const double *w, size_t n, struct board *pos)
+{
+	char err[64];
+	for (size_t i = 0; i < n; i++)
+		ck_assert_int_eq(fen_parse(fens[i], &pos[i], err, sizeof err), 0);
+	struct belief *bel = belief_new(ruleset_find("icc"), &pos[0], WHITE, NULL, 1);
+	bel->h = xreallocarray(bel->h, n, sizeof *bel->h);
+	bel->cap = bel->n = n;
+	for (size_t i = 0; i < n; i++)
+		bel->h[i] = (struct belief_hyp){ .b = pos[i], .w = w[i], .x = { .sq = -1 } };
+	bel->exact = false;
+	return bel;
+}
+
+#define RANK_K1 "4k3/8/8/8/8/8/8/4K3 b - - 0 1"
+#define RANK_K2 "3k4/8/8/8/8/8/8/4K3 b - - 0 1"
+#define RANK_K3 "5k2/8/8/8/8/8/8/4K3 b - - 0 1"
+#define RANK_K4 "8/4k3/8/8/8/8/8/4K3 b - - 0 1"
+#define RANK_K5 "8/3k4/8/8/8/8/8/4K3 b - - 0 1"
+
+/*
+ * "In the top half of the weight": among the fewest heaviest distinct
+ * positions whose weight reaches half, ties at the boundary included.
+ * Copies of a position are one position (their weights summed), and
+ * weights a rounding apart are equal.  Regression: belief_rank took the
+ * weight of one copy only, and ranked a position below one heavier by a
+ * single ulp, so equal shares could fall out of the top half.
+ */
+START_TEST(test_rank_top_half)
+{
+	struct board pos[10];
+	/* clear order: 0.6 is the top half alone */
+	const char *f3[] = { RANK_K1, RANK_K2, RANK_K3 };
+	struct belief *bel = rank_belief(f3, (const double[]){ 0.6, 0.3, 0.1 }, 3, pos);
+	ck_assert_double_eq(belief_rank(bel, &pos[0]), 0);
+	ck_assert_double_eq_tol(belief_rank(bel, &pos[1]), 0.6, 1e-12);
+	ck_assert_double_ge(belief_rank(bel, &pos[2]), 0.5);
+	struct board other;
+	char err[64];
+	ck_assert_int_eq(fen_parse(RANK_K4, &other, err, sizeof err), 0);
+	ck_assert_double_eq(belief_rank(bel, &other), -1);
+	belief_free(bel);
+
+	/* uniform: every distinct position is in the top half */
+	const char *f4[] = { RANK_K1, RANK_K2, RANK_K3, RANK_K4 };
+	bel = rank_belief(f4, (const double[]){ 0.25, 0.25, 0.25, 0.25 }, 4, pos);
+	for (int i = 0; i < 4; i++)
+		ck_assert_double_lt(belief_rank(bel, &pos[i]), 0.5);
+	belief_free(bel);
+
+	/* copies summed: K1 twice (0.4 in all) leads, K2 and K3 tie at the boundary */
+	const char *fd[] = { RANK_K1, RANK_K2, RANK_K1, RANK_K3 };
+	bel = rank_belief(fd, (const double[]){ 0.2, 0.3, 0.2, 0.3 }, 4, pos);
+	ck_assert_double_eq(belief_rank(bel, &pos[0]), 0);
+	ck_assert_double_eq_tol(belief_rank(bel, &pos[1]), 0.4, 1e-12);
+	ck_assert_double_eq_tol(belief_rank(bel, &pos[3]), 0.4, 1e-12);
+	belief_free(bel);
+
+	/* ten equal shares, half of them one ulp heavier: all ten are in */
+	const char *f10[] = { RANK_K1, RANK_K2, RANK_K3, RANK_K4, RANK_K5,
+	                      "8/5k2/8/8/8/8/8/4K3 b - - 0 1", "8/8/4k3/8/8/8/8/4K3 b - - 0 1",
+	                      "8/8/3k4/8/8/8/8/4K3 b - - 0 1", "8/8/5k2/8/8/8/8/4K3 b - - 0 1",
+	                      "8/8/8/4k3/8/8/8/4K3 b - - 0 1" };
+	double w10[10];
+	for (int i = 0; i < 10; i++)
+		w10[i] = i < 5 ? nextafter(0.1, 1.0) : 0.1;
+	bel = rank_belief(f10, w10, 10, pos);
+	for (int i = 0; i < 10; i++)
+		ck_assert_msg(belief_rank(bel, &pos[i]) < 0.5, "position %d out of the top half", i);
+	belief_free(bel);
+}
+END_TEST
+
 /* Random games in every rule set: an exact belief always holds the true position. */
 START_TEST(test_random_games_contain_truth)
 {
@@ -455,6 +604,8 @@ static Suite *belief_suite(void)
 	tcase_add_test(tc, test_en_passant);
 	tcase_add_test(tc, test_opponent_any_obliges);
 	tcase_add_test(tc, test_clone);
+	tcase_add_test(tc, test_rank_top_half);
+	tcase_add_test(tc, test_late_trailing_announcements);
 	tcase_add_test(tc, test_crazykrieg_opponent_drop);
 	tcase_add_test(tc, test_crazykrieg_exact_capture);
 	tcase_add_test(tc, test_crazykrieg_games_with_drops);
