@@ -324,10 +324,13 @@ fuzz-smoke: fuzz-deps
 
 # The integration suite with kriegd under valgrind (memcheck): any memory
 # error or definite leak in the daemon fails the test that ran it
-# (tests/integration/valgrind-kriegd).  The daemon is this tree's build,
-# without sanitizers; timeouts are stretched for valgrind's pace.  Every
-# code path, not volume: test_watch plays MEMCHECK_WATCH_GAMES games per
-# rule set instead of 100 (make check keeps 100).  One suite at a time.
+# (tests/integration/valgrind-kriegd), and so does any valgrind report
+# of a daemon the test killed (one log per process in $(BUILD)/memcheck,
+# checked by tests/run-tests.sh after each suite).  The daemon is this
+# tree's build, without sanitizers; timeouts are stretched for valgrind's
+# pace.  Every code path, not volume: test_watch plays MEMCHECK_WATCH_GAMES
+# games per rule set instead of 100 (make check keeps 100).  One suite at
+# a time: about 35 minutes on one core.
 MEMCHECK_TESTS ?= $(INTEG_BINS)
 MEMCHECK_WATCH_GAMES ?= 5
 memcheck: deps
@@ -338,7 +341,8 @@ memcheck: deps
 	@KRIEGD=$(abspath tests/integration/valgrind-kriegd) KRIEGD_MEMCHECK=$(abspath $(BINDIR)/kriegd) \
 	 KRIEG=$(abspath $(BINDIR)/krieg) KRIEG_REFEREE=$(abspath $(BINDIR)/krieg-referee) \
 	 KRIEG_BOT=$(abspath $(BINDIR)/krieg-bot) CK_TIMEOUT_MULTIPLIER=20 KRIEG_TIMEOUT_SCALE=20 \
-	 WATCH_GAMES=$(MEMCHECK_WATCH_GAMES) tests/run-tests.sh memcheck $(MEMCHECK_TESTS)
+	 WATCH_GAMES=$(MEMCHECK_WATCH_GAMES) KRIEG_MEMCHECK_LOGDIR=$(abspath $(BUILD))/memcheck \
+	 tests/run-tests.sh memcheck $(MEMCHECK_TESTS)
 
 run: deps
 	@$(MAKE) --no-print-directory all

@@ -379,6 +379,11 @@ int main(int argc, char **argv)
 
 	if (event_base_dispatch(srv.base) < 0)
 		fatalx("event loop failed");
+	/* The last turn's deferred callbacks (libevent runs 32 a turn, the
+	 * rest the next): each holds its bufferevent, freed with the
+	 * connections, until it has run, and event_base_free would drop them
+	 * unrun, the bufferevents with them. */
+	event_base_loop(srv.base, EVLOOP_NONBLOCK);
 
 	listener_free_all(&srv);
 	games_flush(srv.games);

@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 #include <errno.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -494,19 +495,28 @@ START_TEST(test_restart_reuses_certificate)
 END_TEST
 
 
-static int count_fds(pid_t pid)
+/* The lowest descriptor number pid has free: RLIMIT_NOFILE bounds the
+ * numbers, not the count (under valgrind the tool's own descriptors sit
+ * near the top of the range, far above the daemon's). */
+static int lowest_free_fd(pid_t pid)
 {
 	char path[64];
-	int n = 0;
+	static bool open_fd[4096];
 
+	memset(open_fd, 0, sizeof open_fd);
 	snprintf(path, sizeof path, "/proc/%d/fd", (int)pid);
 	DIR *dir = opendir(path);
 	if (dir == NULL)
 		return -1;
-	for (struct dirent *e; (e = readdir(dir)) != NULL;)
-		if (e->d_name[0] != '.')
-			n++;
+	for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+		long n = e->d_name[0] != '.' ? strtol(e->d_name, NULL, 10) : -1;
+		if (n >= 0 && n < (long)(sizeof open_fd / sizeof open_fd[0]))
+			open_fd[n] = true;
+	}
 	closedir(dir);
+	int n = 0;
+	while (n < (int)(sizeof open_fd / sizeof open_fd[0]) && open_fd[n])
+		n++;
 	return n;
 }
 
@@ -516,7 +526,7 @@ START_TEST(test_emfile_pause)
 {
 	struct kd *d = kd_start("accept_pause = 200ms\n");
 	int fds[8];
-	int used = count_fds(kd_pid(d));
+	int used = lowest_free_fd(kd_pid(d));
 
 	ck_assert_int_gt(used, 0);
 	/* Lower the soft limit only, so it can be raised back unprivileged. */
@@ -528,7 +538,7 @@ START_TEST(test_emfile_pause)
 	for (int i = 0; i < 8; i++)
 		fds[i] = kd_tcp(d);
 	ck_assert_msg(kd_log_wait(d, "pausing for 200ms", KC_TIMEOUT_MS),
-	              "no accept pause with %d descriptors", used + 2);
+	              "no accept pause with descriptors limited to %d", used + 2);
 	for (int i = 0; i < 8; i++)
 		close(fds[i]);
 	ck_assert_msg(prlimit(kd_pid(d), RLIMIT_NOFILE, &old, NULL) == 0, "prlimit: %s",
