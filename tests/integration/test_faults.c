@@ -110,8 +110,13 @@ END_TEST
 
 START_TEST(half_open_connection)
 {
-	/* idle_timeout 1 s: a ping at 0.5 s, closed at 1 s without a line back. */
-	struct kd *d = kd_start(FAST_CONFIG "idle_timeout = 1s\n");
+	/* idle_timeout 1 s: a ping at 0.5 s, closed at 1 s without a line back.
+	 * Stretched with the harness's scale (valgrind): White's own pings,
+	 * 250 ms apart, must keep arriving well within it. */
+	int scale = kt_timeout_scale();
+	char conf[128];
+	snprintf(conf, sizeof conf, FAST_CONFIG "idle_timeout = %ds\n", scale);
+	struct kd *d = kd_start(conf);
 	struct kp w, b;
 
 	kp_guest(d, &w);
@@ -120,7 +125,7 @@ START_TEST(half_open_connection)
 	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e4"));
 	/* Black's peer goes silent: it neither reads nor sends nor closes.
 	 * White keeps its own connection alive meanwhile. */
-	for (int i = 0; i < 8 && !kd_log_wait(d, "reason=\"idle timeout\"", 0); i++) {
+	for (int i = 0; i < 8 * scale && !kd_log_wait(d, "reason=\"idle timeout\"", 0); i++) {
 		kc_ok(w.c, kc_req(w.c, "ping", NULL));
 		kt_sleep_ms(250);
 	}
