@@ -17,6 +17,7 @@
 #define BOT_MATE 100000
 #define BOT_GREEDY_SAMPLES 64
 #define BOT_REFUSAL_COST 5        /* a refused try costs a little time and tells the opponent a little */
+#define BOT_REPEAT_DRAW 0.5       /* share of the way to a draw per earlier occurrence of a try's arrangement */
 
 static const char *const level_names[] = { "random", "greedy", "full" };
 
@@ -33,6 +34,43 @@ const char *bot_level_name(int level)
 	return level >= 0 && level < 3 ? level_names[level] : "?";
 }
 
+/* Our men and castling rights: the part of a position's identity we know. */
+static uint64_t own_key(const struct board *own, int color)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ own->castling;
+	for (int t = PAWN; t <= KING; t++) {
+		h ^= own->pieces[color][t] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+		h *= 0xbf58476d1ce4e5b9ULL;
+	}
+	return h ^ (h >> 31);
+}
+
+static void remember(struct bot *b, const struct board *own)
+{
+	b->seen[b->nseen++ % BOT_SEEN_MAX] = own_key(own, b->color);
+}
+
+int bot_repeats(const struct bot *b, move_t m)
+{
+	struct view v = b->view;
+	struct event e = { .type = EV_MOVE, .audience = (uint8_t)aud_of(b->color), .by = (int8_t)b->color,
+		           .move = m };
+	view_apply(&v, &e);
+	uint64_t k = own_key(&v.own, b->color);
+	int n = 0, have = b->nseen < BOT_SEEN_MAX ? b->nseen : BOT_SEEN_MAX;
+	for (int i = 0; i < have; i++)
+		n += b->seen[i] == k;
+	return n;
+}
+
+/* A value v in [lo, hi] with `draw` the value of a draw, moved toward it for a try that repeats. */
+static double repeat_adjust(const struct bot *b, move_t m, double v, double draw)
+{
+	int n = bot_repeats(b, m);
+	double k = n * BOT_REPEAT_DRAW;
+	return n == 0 ? v : v + (draw - v) * (k < 1 ? k : 1);
+}
+
 struct bot *bot_new(enum bot_level level, const struct ruleset *rs, const struct board *start, int color,
                     uint64_t seed, const struct belief_limits *lim)
 {
@@ -44,6 +82,8 @@ struct bot *bot_new(enum bot_level level, const struct ruleset *rs, const struct
 	view_init(&b->view, start, color);
 	view_set_ruleset(&b->view, rs);
 	b->bel = belief_new(rs, start, color, lim, seed);
+	if (start->side != color)
+		remember(b, &b->view.own);
 	return b;
 }
 
@@ -63,6 +103,7 @@ void bot_event(struct bot *b, const struct event *e)
 	belief_apply(b->bel, e);
 	if (e->type == EV_MOVE && e->by == b->color) {
 		b->moves_made++;
+		remember(b, &b->view.own);
 		b->any_asked = false;
 	} else if (e->type == EV_MOVED && e->by == !b->color) {
 		b->any_asked = false;
@@ -323,7 +364,7 @@ static move_t mcts_choose(struct bot *b, const struct movelist *tries, long budg
 		if (x->visits == 0)
 			continue;
 		double p = (double)x->legal / x->visits;
-		double s = x->sum / x->visits + MCTS_INFO_BONUS * 4 * p * (1 - p);
+		double s = repeat_adjust(b, x->m, x->sum / x->visits, 0.5) + MCTS_INFO_BONUS * 4 * p * (1 - p);
 		/* a try tried too rarely to judge is not trusted over a well-explored one */
 		s -= 0.5 / sqrt((double)x->visits + 1) * 0.1;
 		if (s > best) {
@@ -431,7 +472,7 @@ enum bot_action bot_choose(struct bot *b, long budget_ms, move_t *out)
 	for (int i = 0; i < nc; i++) {
 		double p = wt > 0 ? c[i].wl / wt : 0;
 		double v = c[i].wl > 0 ? c[i].wv / c[i].wl : cur;
-		double sc = p * v + (1 - p) * (cur - BOT_REFUSAL_COST);
+		double sc = repeat_adjust(b, c[i].m, p * v + (1 - p) * (cur - BOT_REFUSAL_COST), 0);
 		/* ties broken at random, so that equal tries do not always go the same way */
 		sc += (double)(belief_rand(&b->rng) % 1000) * 1e-4;
 		if (sc > best) {

@@ -16,7 +16,11 @@
  *           would teach (largest when its legality is most in doubt); "any?"
  *           asked when the answer is in doubt.  Iterations run while the
  *           time budget lasts (from the clock: main.c).
- * Every level never repeats a refused try (the view's own list).
+ * Every level never repeats a refused try (the view's own list), and the
+ * searching levels value a try that would bring back an arrangement of
+ * their own men already seen (with the opponent to move) closer to a draw:
+ * a position can repeat only if ours does, and a third repetition is one
+ * (against `random` most draws of the first benchmark were repetitions).
  */
 #ifndef KRIEG_BOT_H
 #define KRIEG_BOT_H
@@ -31,6 +35,9 @@
 #include "view.h"
 
 enum bot_level { BOT_RANDOM = 0, BOT_GREEDY = 1, BOT_FULL = 2 };
+
+#define BOT_SEEN_MAX 512          /* own arrangements remembered (a repetition needs no capture or
+                                   * pawn move since: 100 plies under the fifty-move rule) */
 
 /* "random", "greedy", "full" → level, or -1. */
 int bot_level_parse(const char *name);
@@ -48,6 +55,10 @@ struct bot {
 	bool any_asked;           /* this turn */
 	int moves_made;           /* own moves played (insurance: "any?" only after the first) */
 	long searched;            /* determinizations searched in all (statistics) */
+	/* Keys of our own men after each of our moves (the opponent to move),
+	 * the last BOT_SEEN_MAX of them: what a try would repeat. */
+	uint64_t seen[BOT_SEEN_MAX];
+	int nseen;
 };
 
 struct bot *bot_new(enum bot_level level, const struct ruleset *rs, const struct board *start, int color,
@@ -65,6 +76,10 @@ static inline bool bot_to_move(const struct bot *b) { return !b->view.over && b-
  * bounds the thinking of this call (full); 0 means a minimal search.
  */
 enum bot_action bot_choose(struct bot *b, long budget_ms, move_t *m);
+
+/* How many times the arrangement of our men after try m (the opponent to
+ * move) has been seen after our moves before (exposed for tests). */
+int bot_repeats(const struct bot *b, move_t m);
 
 /* Static evaluation of a whole position for `color`, in centipawns (exposed for tests). */
 int bot_eval(const struct board *pos, int color);

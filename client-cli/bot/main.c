@@ -811,9 +811,9 @@ static int arena_local(int la, int lb, int games, const struct ruleset *rs, long
 			bs.rejuvenations += res.bs[c].rejuvenations;
 		}
 		full_moves += res.moves[a_color];
-		if (fen)
-			printf("game %d: %s %s in %ld moves of A\n", g + 1, game_result_name(res.result),
-			       game_reason_name(res.reason) ? game_reason_name(res.reason) : "unfinished", res.moves[a_color]);
+		printf("game %d: %s %s in %ld moves of A\n", g + 1, game_result_name(res.result),
+		       game_reason_name(res.reason) ? game_reason_name(res.reason) : "unfinished", res.moves[a_color]);
+		fflush(stdout); /* a long arena shows its progress */
 	}
 	score_print(&sc, bot_level_name(la), bot_level_name(lb), rs->name, moves ? (double)ms / (double)moves : 0);
 	printf("belief: exact %ld/%ld plies hold the true position (%.1f%%, in the top half of the weight %.1f%%); "

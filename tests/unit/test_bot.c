@@ -1,0 +1,169 @@
+/*
+ * test_bot.c — krieg-bot's player (client-cli/bot/bot.h) beyond its
+ * belief (test_belief.c): what it remembers of its own arrangements and
+ * how that steers its choice away from repeating the position.
+ *
+ * A referee holds the true game; the bot is handed only the events
+ * addressed to its colour, as kriegd and the arena hand them.
+ */
+#include <check.h>
+#include <string.h>
+
+#include "bot.h"
+#include "check_main.h"
+#include "fen.h"
+#include "referee.h"
+#include "ruleset.h"
+
+struct g {
+	struct referee *r;
+	struct bot *b;
+	struct evlist ev;
+	size_t next;
+};
+
+static void g_open(struct g *g, enum bot_level level, const char *fen, int color, uint64_t seed)
+{
+	char err[128];
+	struct board start;
+	memset(g, 0, sizeof *g);
+	ck_assert_int_eq(fen_parse(fen, &start, err, sizeof err), 0);
+	g->r = referee_new(ruleset_default(), fen, err, sizeof err);
+	ck_assert_ptr_nonnull(g->r);
+	g->b = bot_new(level, ruleset_default(), &start, color, seed, NULL);
+	evlist_init(&g->ev);
+	ck_assert_int_eq(referee_begin(g->r, &g->ev), REF_OK);
+}
+
+static void g_feed(struct g *g)
+{
+	while (g->next < g->ev.n)
+		bot_event(g->b, &g->ev.v[g->next++]);
+}
+
+/* A try that the referee must accept. */
+static void g_move(struct g *g, int color, const char *move)
+{
+	g_feed(g);
+	size_t before = g->ev.n;
+	ck_assert_int_eq(referee_attempt(g->r, color, move, &g->ev), REF_OK);
+	bool played = false;
+	for (size_t i = before; i < g->ev.n; i++)
+		played |= g->ev.v[i].type == EV_MOVE;
+	ck_assert_msg(played, "%s was not played", move);
+	g_feed(g);
+}
+
+static move_t g_own(struct g *g, const char *uci)
+{
+	int from = (uci[0] - 'a') + 8 * (uci[1] - '1'), to = (uci[2] - 'a') + 8 * (uci[3] - '1');
+	struct movelist ml;
+	view_possible(&g->b->view, &ml);
+	for (int i = 0; i < ml.n; i++)
+		if (move_from(ml.m[i]) == from && move_to(ml.m[i]) == to)
+			return ml.m[i];
+	ck_abort_msg("%s is not a possible try", uci);
+	return MOVE_NONE;
+}
+
+static void g_close(struct g *g)
+{
+	bot_free(g->b);
+	referee_free(g->r);
+	evlist_free(&g->ev);
+}
+
+/*
+ * White's king goes e1-e2-e1 while Black's king walks on: White's men come
+ * back to where they were, the whole position does not (a threefold
+ * repetition would end the game).  n: the first shuffle or the second.
+ */
+static void shuffle(struct g *g, int n)
+{
+	static const char *const black[2][2] = { { "e8d8", "d8d7" }, { "d7c7", "c7c8" } };
+	g_move(g, WHITE, "e1e2");
+	g_move(g, BLACK, black[n][0]);
+	g_move(g, WHITE, "e2e1");
+	g_move(g, BLACK, black[n][1]);
+}
+
+START_TEST(test_repeats_counted_after_own_moves)
+{
+	struct g g;
+	/* Black's pawn on h4 blocks the rook's file: h1-h8 is refused */
+	g_open(&g, BOT_GREEDY, "4k3/8/8/8/7p/8/8/4K2R w - - 0 1", WHITE, 1);
+	/* the start had White to move: not comparable with what follows our moves */
+	ck_assert_int_eq(bot_repeats(g.b, g_own(&g, "e1e2")), 0);
+	shuffle(&g, 0);
+	ck_assert_int_eq(bot_repeats(g.b, g_own(&g, "e1e2")), 1);
+	ck_assert_int_eq(bot_repeats(g.b, g_own(&g, "e1d2")), 0);
+	/* the rook's square is part of our arrangement */
+	ck_assert_int_eq(bot_repeats(g.b, g_own(&g, "h1h2")), 0);
+	shuffle(&g, 1);
+	ck_assert_int_eq(bot_repeats(g.b, g_own(&g, "e1e2")), 2);
+	/* a refused try is not a move: nothing is remembered */
+	int seen = g.b->nseen;
+	g_feed(&g);
+	ck_assert_int_eq(referee_attempt(g.r, WHITE, "h1h8", &g.ev), REF_OK);
+	ck_assert_int_eq(g.ev.v[g.ev.n - 1].type == EV_MOVE, 0);
+	g_feed(&g);
+	ck_assert_int_eq(g.b->nseen, seen);
+	ck_assert_int_eq(bot_repeats(g.b, g_own(&g, "e1e2")), 2);
+	g_close(&g);
+}
+END_TEST
+
+START_TEST(test_black_remembers_the_start)
+{
+	struct g g;
+	/* Black's men as they stand with White to move: the arrangement its moves come back to */
+	g_open(&g, BOT_GREEDY, "4k3/8/8/8/8/8/8/4K2R w - - 0 1", BLACK, 1);
+	g_move(&g, WHITE, "e1d1");
+	ck_assert_int_eq(bot_repeats(g.b, g_own(&g, "e8e7")), 0);
+	g_move(&g, BLACK, "e8e7");
+	g_move(&g, WHITE, "d1e1");
+	ck_assert_int_eq(bot_repeats(g.b, g_own(&g, "e7e8")), 1);
+	g_close(&g);
+}
+END_TEST
+
+/*
+ * King and rook against a lone king, White's arrangement after Ke2 seen
+ * twice: a third time could be the draw the referee declares (White cannot
+ * tell).  Winning, the searching levels never choose the try that repeats
+ * its arrangement a third time while others are open.
+ */
+START_TEST(test_winning_side_avoids_the_third_repetition)
+{
+	static const enum bot_level lv[] = { BOT_GREEDY, BOT_FULL };
+	for (size_t l = 0; l < sizeof lv / sizeof lv[0]; l++) {
+		for (uint64_t seed = 1; seed <= 6; seed++) {
+			struct g g;
+			g_open(&g, lv[l], "4k3/8/8/8/8/8/8/4K2R w - - 0 1", WHITE, seed);
+			shuffle(&g, 0);
+			shuffle(&g, 1);
+			move_t rep = g_own(&g, "e1e2");
+			ck_assert_int_eq(bot_repeats(g.b, rep), 2);
+			move_t m;
+			ck_assert_int_eq(bot_choose(g.b, 20, &m), BOT_TRY);
+			ck_assert_msg(bot_repeats(g.b, m) < 2, "%s seed %llu repeated a third time",
+			              bot_level_name(lv[l]), (unsigned long long)seed);
+			g_close(&g);
+		}
+	}
+}
+END_TEST
+
+static Suite *bot_suite(void)
+{
+	Suite *s = suite_create("bot");
+	TCase *tc = tcase_create("bot");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_repeats_counted_after_own_moves);
+	tcase_add_test(tc, test_black_remembers_the_start);
+	tcase_add_test(tc, test_winning_side_avoids_the_third_repetition);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(bot_suite)
