@@ -330,7 +330,7 @@ fuzz-smoke: fuzz-deps
 # tree's build, without sanitizers; timeouts are stretched for valgrind's
 # pace.  Every code path, not volume: test_watch plays MEMCHECK_WATCH_GAMES
 # games per rule set instead of 100 (make check keeps 100).  One suite at
-# a time: about 35 minutes on one core.
+# a time: about 25 minutes on one core.
 MEMCHECK_TESTS ?= $(INTEG_BINS)
 MEMCHECK_WATCH_GAMES ?= 5
 memcheck: deps

@@ -52,7 +52,7 @@ struct store_ckpt {
 	bool wanted;                 /* under mu */
 	bool running;                /* under mu: the thread is checkpointing */
 	bool stop;                   /* under mu */
-	int mark, hard;              /* the writer's ckpt_pages, and HARD_FACTOR x that */
+	int mark;                    /* the writer's ckpt_pages */
 	int copied;                  /* under mu: frames copied as of its last pass */
 	uint64_t runs;               /* under mu: checkpoints run by the thread */
 };
@@ -94,19 +94,20 @@ static int ckpt_hook(void *arg, sqlite3 *db, const char *name, int pages)
 
 	if (pages < c->mark)
 		return SQLITE_OK;
+	bool hard = pages >= STORE_CKPT_HARD_FACTOR * c->mark;
 	pthread_mutex_lock(&c->mu);
 	bool idle = !c->running && !c->wanted;
 	bool finish = idle && c->copied > 0 && pages - c->copied <= STORE_CKPT_FINISH;
-	if (finish || pages >= c->hard)
+	if (finish || hard)
 		c->copied = 0;
 	else if (idle) {
 		c->wanted = true;
 		pthread_cond_signal(&c->cv);
 	}
 	pthread_mutex_unlock(&c->mu);
-	if (pages >= c->hard)
+	if (hard)
 		log_warnx("store: the WAL holds %d pages; checkpointing in the commit", pages);
-	if (finish || pages >= c->hard)
+	if (finish || hard)
 		sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
 	return SQLITE_OK;
 }
@@ -133,7 +134,6 @@ struct store_ckpt *store_ckpt_start(struct store *writer, struct store *peer, ch
 	c->db = db;
 	c->peer = peer->db;
 	c->mark = writer->ckpt_pages;
-	c->hard = STORE_CKPT_HARD_FACTOR * c->mark;
 	pthread_mutex_init(&c->mu, NULL);
 	pthread_cond_init(&c->cv, NULL);
 	/* Signals stay with the loop's thread. */

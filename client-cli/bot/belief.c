@@ -274,19 +274,26 @@ static int cmp_key(const void *a, const void *b)
 
 /* Merge transpositions (same Zobrist key: pieces, side, rights, en passant,
  * reserves; and the same promoted men), summing weights. */
+/* Sort h[0..n) by position and merge copies of one position, their weights
+ * summed; returns the number of distinct positions. */
+static size_t merge_copies(struct belief_hyp *h, size_t n)
+{
+	if (n < 2)
+		return n;
+	qsort(h, n, sizeof *h, cmp_key);
+	size_t k = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (same_pos(&h[i].b, &h[k].b))
+			h[k].w += h[i].w;
+		else
+			h[++k] = h[i];
+	}
+	return k + 1;
+}
+
 static void dedupe(struct belief *bel)
 {
-	if (bel->n < 2)
-		return;
-	qsort(bel->h, bel->n, sizeof *bel->h, cmp_key);
-	size_t k = 0;
-	for (size_t i = 1; i < bel->n; i++) {
-		if (same_pos(&bel->h[i].b, &bel->h[k].b))
-			bel->h[k].w += bel->h[i].w;
-		else
-			bel->h[++k] = bel->h[i];
-	}
-	bel->n = k + 1;
+	bel->n = merge_copies(bel->h, bel->n);
 }
 
 /* Systematic resampling down to the particle count; duplicates merge back. */
@@ -473,6 +480,43 @@ static void filter_log(struct belief *bel, enum obs_kind kind, int n, move_t m, 
 }
 
 /*
+ * Every child of the positions h[0..n) with the opponent to move: one per
+ * legal move (pawn captures only when `obliged`), each with an equal share
+ * of its parent's weight (the opponent modelled as choosing uniformly),
+ * and what it would make the umpire say; with `keep`, only the children
+ * whose announcements are those.  A new array (NULL if none) of *n, room
+ * for *cap.
+ */
+static struct belief_hyp *expand(const struct belief *bel, const struct belief_hyp *h, size_t nh, bool obliged,
+                                 const struct heard *keep, size_t *n, size_t *cap)
+{
+	struct belief_hyp *out = NULL;
+	struct movelist ml;
+	*n = *cap = 0;
+	for (size_t i = 0; i < nh; i++) {
+		const struct belief_hyp *p = &h[i];
+		if (p->b.side == bel->color)
+			continue;
+		movegen_legal(&p->b, &ml);
+		int legal = 0;
+		for (int j = 0; j < ml.n; j++)
+			if (!obliged || is_pawn_capture(&p->b, ml.m[j]))
+				ml.m[legal++] = ml.m[j];
+		for (int j = 0; j < legal; j++) {
+			struct belief_hyp c = *p;
+			c.w = p->w / legal;
+			play_predict(bel->rs, bel->color, &c, ml.m[j]);
+			if (keep != NULL && !heard_same(&c.x, keep))
+				continue;
+			if (*n == *cap)
+				out = xgrow(out, cap, *n + 1, sizeof *out, 256);
+			out[(*n)++] = c;
+		}
+	}
+	return out;
+}
+
+/*
  * The exact set again from the checkpoint (the exact set before the last
  * opponent move: opp_move) by every logged observation, the move whose
  * announcements came late included.  False without a checkpoint, or when
@@ -484,7 +528,6 @@ static bool rebuild_exact(struct belief *bel)
 		return false;
 	size_t n = bel->nckpt, cap = bel->nckpt;
 	struct belief_hyp *cur = dup_array(bel->ckpt, n, sizeof *cur);
-	struct movelist ml;
 	for (size_t i = 0; i < bel->nlog; i++) {
 		const struct belief_obs *o = &bel->log[i];
 		size_t k = 0;
@@ -497,28 +540,8 @@ static bool rebuild_exact(struct belief *bel)
 			n = k;
 			continue;
 		}
-		struct belief_hyp *out = NULL;
-		size_t nout = 0, capout = 0;
-		for (size_t j = 0; j < n; j++) {
-			const struct belief_hyp *p = &cur[j];
-			if (p->b.side == bel->color)
-				continue;
-			movegen_legal(&p->b, &ml);
-			int legal = 0;
-			for (int m = 0; m < ml.n; m++)
-				if (!o->obliged || is_pawn_capture(&p->b, ml.m[m]))
-					ml.m[legal++] = ml.m[m];
-			for (int m = 0; m < legal; m++) {
-				struct belief_hyp c = *p;
-				c.w = p->w / legal;
-				play_predict(bel->rs, bel->color, &c, ml.m[m]);
-				if (!heard_same(&c.x, &o->h))
-					continue;
-				if (nout == capout)
-					out = xgrow(out, &capout, nout + 1, sizeof *out, 256);
-				out[nout++] = c;
-			}
-		}
+		size_t nout, capout;
+		struct belief_hyp *out = expand(bel, cur, n, o->obliged, &o->h, &nout, &capout);
 		free(cur);
 		cur = out;
 		n = nout;
@@ -671,29 +694,8 @@ static void opp_move(struct belief *bel)
 	}
 	struct belief_obs *o = log_push(bel, OBS_OPP);
 	o->obliged = bel->opp_obliged;
-	struct belief_hyp *out = NULL;
-	size_t n = 0, cap = 0;
-	for (size_t i = 0; i < bel->n; i++) {
-		const struct belief_hyp *p = &bel->h[i];
-		if (p->b.side == bel->color)
-			continue;
-		struct movelist ml;
-		movegen_legal(&p->b, &ml);
-		int k = 0;
-		for (int j = 0; j < ml.n; j++) {
-			if (bel->opp_obliged && !is_pawn_capture(&p->b, ml.m[j]))
-				continue;
-			ml.m[k++] = ml.m[j];
-		}
-		for (int j = 0; j < k; j++) {
-			if (n == cap)
-				out = xgrow(out, &cap, n + 1, sizeof *out, 256);
-			out[n] = *p;
-			out[n].w = p->w / k;
-			play_predict(bel->rs, bel->color, &out[n], ml.m[j]);
-			n++;
-		}
-	}
+	size_t n, cap;
+	struct belief_hyp *out = expand(bel, bel->h, bel->n, bel->opp_obliged, NULL, &n, &cap);
 	if (n == 0) {
 		free(out);
 		if (!bel->exact && rejuvenate(bel, bel->lim.particles, true, true)) {
@@ -832,19 +834,11 @@ double belief_rank(struct belief *bel, const struct board *pos)
 	if (bel->n == 0)
 		return -1;
 	/* Distinct positions with their summed weights (a copy: the set keeps its order). */
-	struct belief_hyp *d = xreallocarray(NULL, bel->n, sizeof *d);
-	memcpy(d, bel->h, bel->n * sizeof *d);
-	qsort(d, bel->n, sizeof *d, cmp_key);
-	size_t k = 0;
-	double total = d[0].w;
-	for (size_t i = 1; i < bel->n; i++) {
+	struct belief_hyp *d = dup_array(bel->h, bel->n, sizeof *d);
+	size_t nd = merge_copies(d, bel->n);
+	double total = 0;
+	for (size_t i = 0; i < nd; i++)
 		total += d[i].w;
-		if (same_pos(&d[i].b, &d[k].b))
-			d[k].w += d[i].w;
-		else
-			d[++k] = d[i];
-	}
-	size_t nd = k + 1;
 	double w = -1;
 	for (size_t i = 0; i < nd && w < 0; i++)
 		if (same_pos(&d[i].b, pos))

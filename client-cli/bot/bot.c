@@ -63,7 +63,7 @@ int bot_repeats(const struct bot *b, move_t m)
 	return n;
 }
 
-/* A value v in [lo, hi] with `draw` the value of a draw, moved toward it for a try that repeats. */
+/* A try's value v moved toward `draw` (the value of a draw on v's scale) by how often it repeats. */
 static double repeat_adjust(const struct bot *b, move_t m, double v, double draw)
 {
 	int n = bot_repeats(b, m);

@@ -152,6 +152,17 @@ static void stats_add(struct local_belief_stats *to, const struct local_belief_s
 	to->rejuvenations += from->rejuvenations;
 }
 
+/* One line of containment figures, after `label` ("belief", "umpire's check"). */
+static void stats_print(const char *label, const struct local_belief_stats *bs)
+{
+	printf("%s: exact %ld/%ld plies hold the true position (%.1f%%, in the top half of the weight %.1f%%); "
+	       "sampled %ld plies: held %.1f%%, in the top half of the weight %.1f%%\n",
+	       label, bs->exact_in, bs->exact_plies, bs->exact_plies ? 100.0 * bs->exact_in / bs->exact_plies : 100.0,
+	       bs->exact_plies ? 100.0 * bs->exact_top / bs->exact_plies : 100.0,
+	       bs->sampled_plies, bs->sampled_plies ? 100.0 * bs->sampled_in / bs->sampled_plies : 0,
+	       bs->sampled_plies ? 100.0 * bs->sampled_top / bs->sampled_plies : 0);
+}
+
 /* The umpire's true position of its game at a ply (the chair's reply, or a `board` event). */
 static void umpire_board(struct sess *s, const json_t *o)
 {
@@ -801,14 +812,7 @@ static int arena_local(int la, int lb, int games, const struct ruleset *rs, long
 		for (int c = 0; c < 2; c++) {
 			ms += res.ms[c];
 			moves += res.moves[c];
-			bs.exact_plies += res.bs[c].exact_plies;
-			bs.exact_in += res.bs[c].exact_in;
-			bs.exact_top += res.bs[c].exact_top;
-			bs.sampled_plies += res.bs[c].sampled_plies;
-			bs.sampled_in += res.bs[c].sampled_in;
-			bs.sampled_top += res.bs[c].sampled_top;
-			bs.lost += res.bs[c].lost;
-			bs.rejuvenations += res.bs[c].rejuvenations;
+			stats_add(&bs, &res.bs[c]);
 		}
 		full_moves += res.moves[a_color];
 		printf("game %d: %s %s in %ld moves of A\n", g + 1, game_result_name(res.result),
@@ -816,12 +820,7 @@ static int arena_local(int la, int lb, int games, const struct ruleset *rs, long
 		fflush(stdout); /* a long arena shows its progress */
 	}
 	score_print(&sc, bot_level_name(la), bot_level_name(lb), rs->name, moves ? (double)ms / (double)moves : 0);
-	printf("belief: exact %ld/%ld plies hold the true position (%.1f%%, in the top half of the weight %.1f%%); "
-	       "sampled %ld plies: held %.1f%%, in the top half of the weight %.1f%%\n",
-	       bs.exact_in, bs.exact_plies, bs.exact_plies ? 100.0 * bs.exact_in / bs.exact_plies : 100.0,
-	       bs.exact_plies ? 100.0 * bs.exact_top / bs.exact_plies : 100.0,
-	       bs.sampled_plies, bs.sampled_plies ? 100.0 * bs.sampled_in / bs.sampled_plies : 0,
-	       bs.sampled_plies ? 100.0 * bs.sampled_top / bs.sampled_plies : 0);
+	stats_print("belief", &bs);
 	printf("belief: %ld rejuvenations, %ld announcements fitted by nothing\n", bs.rejuvenations, bs.lost);
 	if (fen)
 		printf("moves of A per game: %.1f\n", games ? (double)full_moves / games : 0);
@@ -927,12 +926,7 @@ static int arena_net(const struct arena_opts *ao)
 		struct local_belief_stats bs = { 0 };
 		stats_add(&bs, &a.bs);
 		stats_add(&bs, &b.bs);
-		printf("umpire's check: exact %ld/%ld plies hold the true position (%.1f%%, in the top half of the "
-		       "weight %.1f%%); sampled %ld plies: held %.1f%%, in the top half of the weight %.1f%%\n",
-		       bs.exact_in, bs.exact_plies, bs.exact_plies ? 100.0 * bs.exact_in / bs.exact_plies : 100.0,
-		       bs.exact_plies ? 100.0 * bs.exact_top / bs.exact_plies : 100.0,
-		       bs.sampled_plies, bs.sampled_plies ? 100.0 * bs.sampled_in / bs.sampled_plies : 0,
-		       bs.sampled_plies ? 100.0 * bs.sampled_top / bs.sampled_plies : 0);
+		stats_print("umpire's check", &bs);
 	} else {
 		printf("umpire's check: not made (%s)\n",
 		       !umpire ? "no umpire account: --umpire NAME --umpire-password-file FILE"

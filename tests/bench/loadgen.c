@@ -292,22 +292,7 @@ static long proc_cpu(pid_t pid)
 	return ut + st;
 }
 
-/* VmRSS of a process, KiB. */
-static long proc_rss(pid_t pid)
-{
-	char path[64], line[256];
-	long kib = -1;
-	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-	FILE *f = fopen(path, "r");
-	while (f && fgets(line, sizeof line, f))
-		if (sscanf(line, "VmRSS: %ld", &kib) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kib;
-}
-
-/* The memory lines of /proc/PID/status. */
+/* The memory lines of /proc/PID/status (each -1 where it cannot be read). */
 static struct mem proc_mem(pid_t pid)
 {
 	char path[64], line[256];
@@ -323,8 +308,6 @@ static struct mem proc_mem(pid_t pid)
 	}
 	if (f)
 		fclose(f);
-	if (m.rss < 0)
-		die("cannot read %s", path);
 	return m;
 }
 
@@ -933,6 +916,8 @@ static void soak_take(struct run *r)
 	struct soak_sample *s = &r->ss[r->nss++];
 	s->t = now_s() - r->t_clock0;
 	s->m = proc_mem(r->pid);
+	if (s->m.rss < 0)
+		die("cannot read the memory of process %d", (int)r->pid);
 	s->live = 0;
 	for (int i = 0; i < r->pairs; i++)
 		s->live += r->pr[i].playing;
@@ -1078,7 +1063,7 @@ static void run_one(struct run *r)
 	SSL_CTX_set_verify(r->ctx, SSL_VERIFY_NONE, NULL);   /* loopback benchmark */
 	start_server(r);
 	usleep(200000);
-	r->rss_base = proc_rss(r->pid);
+	r->rss_base = proc_mem(r->pid).rss;
 
 	int total = r->idle ? r->idle : r->conns;
 	r->lc = xcalloc_lg((size_t)total, sizeof *r->lc);
@@ -1102,7 +1087,7 @@ static void run_one(struct run *r)
 	open_more();
 	event_base_dispatch(r->base);      /* until every connection is logged in */
 	usleep(200000);
-	r->rss_conns = proc_rss(r->pid);
+	r->rss_conns = proc_mem(r->pid).rss;
 	if (r->idle) {
 		event_free(deadline);
 		return;
@@ -1115,7 +1100,7 @@ static void run_one(struct run *r)
 		loop_for(r, 0.05);
 	event_del(deadline);
 	usleep(200000);
-	r->rss_games = proc_rss(r->pid);
+	r->rss_games = proc_mem(r->pid).rss;
 
 	/* The clock starts: warm-up, then the measured window. */
 	r->phase = 1;
