@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bitboard.h"
 #include "movegen.h"
 #include "referee.h"
 #include "xmalloc.h"
@@ -53,6 +54,11 @@ struct belief *belief_new(const struct ruleset *rs, const struct board *start, i
 	bel->h[0].x = heard_none;
 	bel->n = 1;
 	bel->exact = true;
+	/* crazykrieg: a man taken goes to a reserve and may come back, so a bare
+	 * king is never known for good there: not counted (-1) */
+	bel->opp_men = rs->drops ? -1 : bb_count(start->occ[!color]);
+	view_init(&bel->mine, start, color);
+	view_set_ruleset(&bel->mine, rs);
 	bel->rng = seed ? seed : 0x6b72696567ULL;
 	bel->heard = heard_none;
 	return bel;
@@ -631,6 +637,7 @@ static void own_move(struct belief *bel, move_t m)
 		if (obs_holds(bel, o, &h, true))
 			bel->h[k++] = h;
 	}
+	bel->own_unheard = false;
 	if (k > 0) {
 		bel->n = k;
 		bel->pending = true;
@@ -640,8 +647,10 @@ static void own_move(struct belief *bel, move_t m)
 		bel->pending = true;
 		return;
 	}
-	/* Nothing fitted (a lost sample): keep the positions, with our move played on our pieces. */
+	/* Nothing fitted (a lost sample): keep the positions, with our move
+	 * played on our pieces, and what the umpire says of it unheard. */
 	bel->lost++;
+	bel->own_unheard = true;
 	for (size_t i = 0; i < bel->n; i++) {
 		struct belief_hyp *h = &bel->h[i];
 		if (h->b.mailbox[move_to(m)] != MAILBOX_EMPTY) {
@@ -679,9 +688,97 @@ static size_t log_opp_moves(const struct belief *bel)
 	return n;
 }
 
+/* The opponent has its king alone: counted from the announcements (every
+ * capture is announced), never from a candidate, which a lost sample may
+ * have given a capture that did not happen. */
+static bool opp_bare(const struct belief *bel)
+{
+	return bel->opp_men == 1 && bel->n > 0;
+}
+
+/*
+ * A sample whose opponent is down to a bare king becomes exact again
+ * (belief.h): the set before the opponent's move is every square its king
+ * may stand on, given our men (all known), what our last move made the
+ * umpire say of check (unless a lost sample could not hear it), and what
+ * was heard of the opponent's turn since (its refused tries).  That is a superset of the consistent positions (our
+ * refused tries of the turn before are not replayed on it), so it holds
+ * the truth even when the sample had lost it, which is what made the bot
+ * stalemate or wander after a king it could not place.  Each square keeps
+ * BELIEF_BARE_KEEP of the sample's weight on it, the rest spread evenly:
+ * what the sample learnt still counts, and no square is left out.  From
+ * here the set never exceeds 64 positions, so it stays exact.
+ */
+static bool enumerate_bare_king(struct belief *bel)
+{
+	int opp = !bel->color;
+	if (bel->exact || !opp_bare(bel) || bel->h[0].b.side != opp)
+		return false;
+	const struct belief_hyp *base = &bel->h[0];
+	double had[64] = { 0 }, total = 0;
+	for (size_t i = 0; i < bel->n; i++) {
+		int k = board_king(&bel->h[i].b, opp);
+		if (k != SQ_NONE) {
+			had[k] += bel->h[i].w;
+			total += bel->h[i].w;
+		}
+	}
+	size_t since = bel->nlog;
+	while (since > 0 && bel->log[since - 1].kind != OBS_OWN)
+		since--;
+	if (since == 0)
+		since = bel->nlog; /* no move of ours logged: nothing heard of this position to replay */
+	/* Our men as we know them (a lost candidate may have them wrong), the
+	 * rest of the position (side, clocks, en passant) as the candidates do. */
+	struct belief_hyp empty = *base;
+	empty.b = bel->mine.own;
+	empty.b.side = (uint8_t)opp;
+	empty.b.ep = base->b.ep;
+	empty.b.halfmove = base->b.halfmove;
+	empty.b.fullmove = base->b.fullmove;
+	int ours = board_king(&empty.b, bel->color);
+	struct belief_hyp *out = xreallocarray(NULL, 64, sizeof *out);
+	size_t n = 0;
+	for (int sq = 0; sq < 64; sq++) {
+		if ((empty.b.occ[bel->color] >> sq & 1) || (ours != SQ_NONE && (bb_king(ours) >> sq & 1)))
+			continue;
+		struct belief_hyp h = empty;
+		board_put(&h.b, opp, KING, sq);
+		h.b.key = board_compute_key(&h.b); /* (a king without a rook has no castling right: none here) */
+		uint8_t chk[2] = { CHECK_NONE, CHECK_NONE };
+		if (board_checkers(&h.b))
+			referee_check_dirs(bel->rs, &h.b, chk);
+		if (!bel->own_unheard && (chk[0] != base->x.chk[0] || chk[1] != base->x.chk[1]))
+			continue;
+		/* what was heard since our move (its refused tries) is of this position */
+		bool fits = true;
+		for (size_t i = since; i < bel->nlog && fits; i++)
+			fits = obs_holds(bel, &bel->log[i], &h, false);
+		if (fits)
+			out[n++] = h;
+	}
+	if (n == 0) {
+		free(out);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int k = board_king(&out[i].b, opp);
+		out[i].w = (1 - BELIEF_BARE_KEEP) / (double)n + (total > 0 ? BELIEF_BARE_KEEP * had[k] / total : 0);
+	}
+	free(bel->h);
+	bel->h = out;
+	bel->n = n;
+	bel->cap = 64;
+	bel->exact = true;
+	bel->reexact++;
+	normalize(bel);
+	return true;
+}
+
 static void opp_move(struct belief *bel)
 {
 	shrink(bel);
+	enumerate_bare_king(bel);
 	/* While exact, every opponent move starts a new checkpoint: the set
 	 * before it is exact, and the log only needs what came after.  Once
 	 * sampled, the checkpoint trails by BELIEF_CKPT_LAG opponent moves: a
@@ -723,6 +820,9 @@ void belief_apply(struct belief *bel, const struct event *e)
 	int me = bel->color, opp = !me;
 	if (!(e->audience & aud_of(me)) || bel->over)
 		return;
+	view_apply(&bel->mine, e);
+	if (e->type == EV_CAPTURE && e->by == me && bel->opp_men > 0)
+		bel->opp_men--;
 	bool trailing = e->type == EV_CAPTURE || e->type == EV_PROMOTION || e->type == EV_DROP || e->type == EV_CHECK;
 	if (trailing && !bel->pending && bel->reopen) {
 		/* settled too early (belief.h): what was heard so far, and this */

@@ -39,6 +39,17 @@
  * from the checkpoint by every observation logged (exact: all of them
  * enumerated again; sampled: rejuvenation).
  *
+ * A bare king: once our captures (every one is announced, so they are
+ * counted, not read from a candidate) have left the opponent its king
+ * alone, the positions it can be in are no more than the squares that king
+ * may stand on (not in crazykrieg, where a man taken may be dropped
+ * again).  A sample then becomes exact again at the opponent's next move:
+ * all of those squares, each keeping part of the weight the sample gave it
+ * (the rest spread evenly), so the truth is back in the set even if the
+ * sample had lost it; with at most 64 positions the set stays exact to the
+ * end.  "Exact" there means the set holds every consistent position (and a
+ * few that our last turn's refused tries would have ruled out).
+ *
  * crazykrieg: a position is a whole struct board, reserves included, and
  * its moves are the core's (movegen.h: drops are legal moves, board_make
  * sends a captured man to its captor's reserve, a promoted one as a pawn).
@@ -61,12 +72,14 @@
 #include "board.h"
 #include "event.h"
 #include "ruleset.h"
+#include "view.h"
 
 #define BELIEF_EXACT_MAX 4096     /* exact enumeration up to this many positions */
 #define BELIEF_PARTICLES 1024     /* then a sample of this many */
 #define BELIEF_REJUV_DIV 4        /* rejuvenate below particles/4 distinct positions */
 #define BELIEF_REJUV_TRIES 4      /* replay attempts per particle wanted, at most */
 #define BELIEF_CKPT_LAG 6         /* a sampled checkpoint trails by this many opponent moves */
+#define BELIEF_BARE_KEEP 0.5      /* share of weight a bare king's squares keep from the sample */
 
 struct belief_limits {
 	size_t exact_max;
@@ -118,7 +131,7 @@ struct belief {
 	struct belief_hyp *h;
 	size_t n, cap;
 	struct belief_limits lim;
-	bool exact;               /* false once the set has ever been sampled */
+	bool exact;               /* false while the set is a sample (see "bare king" above) */
 	bool over;
 	/* a move's trailing announcements, collected until the set settles */
 	bool pending;
@@ -131,6 +144,10 @@ struct belief {
 	uint64_t rng;
 	unsigned long lost;       /* announcements nothing could be made to fit (skipped; sample mode only) */
 	unsigned long rejuvenations, rejuv_failed;   /* statistics */
+	unsigned long reexact;    /* times a sample became exact again (bare king) */
+	int opp_men;              /* the opponent's men on the board, by the captures announced (-1: crazykrieg) */
+	struct view mine;         /* our own men as we were told (a lost sample may have them wrong) */
+	bool own_unheard;         /* our last move fitted no candidate: its announcements went unheard */
 	/* the last exact set and every observation since (rejuvenation) */
 	struct belief_hyp *ckpt;
 	size_t nckpt;

@@ -38,6 +38,7 @@ void local_measure(struct bot *b, const struct board *truth, struct local_belief
 	}
 	s->lost = (long)c->lost;
 	s->rejuvenations = (long)c->rejuvenations;
+	s->reexact = (long)c->reexact;
 	belief_free(c);
 }
 

@@ -35,6 +35,7 @@ struct local_belief_stats {
 	long sampled_in;                  /* ... inside at all */
 	long lost;                        /* announcements the sample could not fit */
 	long rejuvenations;               /* times the sample was regenerated from the checkpoint */
+	long reexact;                     /* times a sample became exact again (a bare king) */
 };
 
 struct local_result {
@@ -47,8 +48,8 @@ struct local_result {
 };
 
 /*
- * Measure b's belief against the true position (one ply into s; lost and
- * rejuvenations are set to the belief's own counts, which are per game).
+ * Measure b's belief against the true position (one ply into s; lost,
+ * rejuvenations and reexact are set to the belief's own counts, which are per game).
  * The belief is measured as the bot would use it now (settled: filtered by
  * everything heard and cut back to its limit), on a copy, so that the
  * measurement never changes what the bot does next.

@@ -150,6 +150,7 @@ static void stats_add(struct local_belief_stats *to, const struct local_belief_s
 	to->sampled_top += from->sampled_top;
 	to->lost += from->lost;
 	to->rejuvenations += from->rejuvenations;
+	to->reexact += from->reexact;
 }
 
 /* One line of containment figures, after `label` ("belief", "umpire's check"). */
@@ -821,7 +822,9 @@ static int arena_local(int la, int lb, int games, const struct ruleset *rs, long
 	}
 	score_print(&sc, bot_level_name(la), bot_level_name(lb), rs->name, moves ? (double)ms / (double)moves : 0);
 	stats_print("belief", &bs);
-	printf("belief: %ld rejuvenations, %ld announcements fitted by nothing\n", bs.rejuvenations, bs.lost);
+	printf("belief: %ld rejuvenations, %ld announcements fitted by nothing, %ld samples made exact again "
+	       "(a bare king)\n",
+	       bs.rejuvenations, bs.lost, bs.reexact);
 	if (fen)
 		printf("moves of A per game: %.1f\n", games ? (double)full_moves / games : 0);
 	return 0;

@@ -591,6 +591,42 @@ START_TEST(test_random_games_contain_truth)
 }
 END_TEST
 
+/*
+ * A sample whose opponent is left a bare king is exact again (belief.h):
+ * greedy with queen and rook against random with king, knight, bishop and
+ * two pawns, the beliefs small enough (16 particles) to be sampled within a
+ * few plies and often lost.  Once the opponent has only its king the set is
+ * every square that king may stand on, and it holds the truth at every ply
+ * after, whatever the sample had.  Regressions: the sample stayed a sample
+ * and a lost king stayed lost (stalemates and fifty-move draws in english);
+ * then, a lost candidate's count of men (a capture it made up) and its
+ * placement of our own men were trusted, and the exact set missed the truth.
+ */
+START_TEST(test_bare_king_exact_again)
+{
+	long reexact = 0;
+	for (int r = 0; r < 2; r++) {
+		const struct ruleset *rs = ruleset_find(r ? "icc" : "english");
+		for (uint64_t seed = 1; seed <= 20; seed++) {
+			struct local_opts o = { .fen = "2b1k3/pp6/8/3n4/8/8/8/R2QK3 w - - 0 1", .check_belief = true,
+			                        .seed = seed, .max_plies = 200,
+			                        .lim = { .exact_max = 64, .particles = 16 } };
+			struct local_result res;
+			char err[128];
+			ck_assert_int_eq(local_play(rs, BOT_GREEDY, BOT_RANDOM, &o, &res, err, sizeof err), 0);
+			for (int c = 0; c < 2; c++) {
+				const struct local_belief_stats *b = &res.bs[c];
+				ck_assert_msg(b->exact_in == b->exact_plies, "%s seed %d %s: %ld of %ld", rs->name, (int)seed,
+				              c ? "black" : "white", b->exact_in, b->exact_plies);
+				ck_assert_int_le(b->reexact, 1); /* once exact, a bare king's set stays exact */
+				reexact += b->reexact;
+			}
+		}
+	}
+	ck_assert_int_gt(reexact, 4); /* 7 in these 40 games, as it stands */
+}
+END_TEST
+
 static Suite *belief_suite(void)
 {
 	Suite *s = suite_create("belief");
@@ -611,6 +647,7 @@ static Suite *belief_suite(void)
 	tcase_add_test(tc, test_crazykrieg_games_with_drops);
 	tcase_add_test(tc, test_random_games_contain_truth);
 	tcase_add_test(tc, test_sample_recovers_by_rejuvenation);
+	tcase_add_test(tc, test_bare_king_exact_again);
 	suite_add_tcase(s, tc);
 	return s;
 }
