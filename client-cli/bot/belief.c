@@ -452,6 +452,24 @@ static void maybe_rejuvenate(struct belief *bel)
 		rejuvenate(bel, bel->lim.particles - bel->n, false, false);
 }
 
+/* The opponent has its king alone: counted from the announcements (every
+ * capture is announced), never from a candidate, which a lost sample may
+ * have given a capture that did not happen. */
+static bool opp_bare(const struct belief *bel)
+{
+	return bel->opp_men == 1 && bel->n > 0;
+}
+
+/* Nothing could be made to fit what was heard: the announcement is skipped
+ * and counted.  A bare king's set (belief.h) is enumerated again at the
+ * opponent's next move, and is not called exact until then. */
+static void set_lost(struct belief *bel)
+{
+	bel->lost++;
+	if (opp_bare(bel))
+		bel->exact = false;
+}
+
 /*
  * Keep the hypotheses the logged observation `o` holds of (it is the last
  * log entry).  If none fits, the truth was lost earlier (possible only in a
@@ -468,7 +486,7 @@ static void filter_obs(struct belief *bel, const struct belief_obs *o)
 	}
 	if (k == 0) {
 		if (bel->exact || !rejuvenate(bel, bel->lim.particles, true, false))
-			bel->lost++;
+			set_lost(bel);
 		return;
 	}
 	bel->n = k;
@@ -600,7 +618,7 @@ static void settle_heard(struct belief *bel)
 		bel->reopened = false;
 		bel->heard = heard_none;
 		if (!rebuild_exact(bel) && (bel->exact || !rejuvenate(bel, bel->lim.particles, true, false)))
-			bel->lost++;
+			set_lost(bel);
 		dedupe(bel);
 		normalize(bel);
 		return;
@@ -612,7 +630,7 @@ static void settle_heard(struct belief *bel)
 	bel->heard = heard_none;
 	if (k == 0) {
 		if (bel->exact || !rejuvenate(bel, bel->lim.particles, true, false))
-			bel->lost++;
+			set_lost(bel);
 		return;
 	}
 	bel->n = k;
@@ -649,7 +667,7 @@ static void own_move(struct belief *bel, move_t m)
 	}
 	/* Nothing fitted (a lost sample): keep the positions, with our move
 	 * played on our pieces, and what the umpire says of it unheard. */
-	bel->lost++;
+	set_lost(bel);
 	bel->own_unheard = true;
 	for (size_t i = 0; i < bel->n; i++) {
 		struct belief_hyp *h = &bel->h[i];
@@ -688,20 +706,13 @@ static size_t log_opp_moves(const struct belief *bel)
 	return n;
 }
 
-/* The opponent has its king alone: counted from the announcements (every
- * capture is announced), never from a candidate, which a lost sample may
- * have given a capture that did not happen. */
-static bool opp_bare(const struct belief *bel)
-{
-	return bel->opp_men == 1 && bel->n > 0;
-}
-
 /*
  * A sample whose opponent is down to a bare king becomes exact again
  * (belief.h): the set before the opponent's move is every square its king
- * may stand on, given our men (all known), what our last move made the
- * umpire say of check (unless a lost sample could not hear it), and what
- * was heard of the opponent's turn since (its refused tries).  That is a superset of the consistent positions (our
+ * may stand on, given our men (all known), what the umpire said of check
+ * after our last move (as logged, not as a candidate predicted it: in a
+ * lost sample they differ), and what was heard of the opponent's turn
+ * since (its refused tries).  That is a superset of the consistent positions (our
  * refused tries of the turn before are not replayed on it), so it holds
  * the truth even when the sample had lost it, which is what made the bot
  * stalemate or wander after a king it could not place.  Each square keeps
@@ -723,9 +734,12 @@ static bool enumerate_bare_king(struct belief *bel)
 			total += bel->h[i].w;
 		}
 	}
+	/* Our last move, as logged: what the umpire said of it (a candidate's
+	 * prediction may differ, if nothing fitted it), and what was heard after */
 	size_t since = bel->nlog;
 	while (since > 0 && bel->log[since - 1].kind != OBS_OWN)
 		since--;
+	const struct heard *said = since > 0 && !bel->own_unheard ? &bel->log[since - 1].h : NULL;
 	if (since == 0)
 		since = bel->nlog; /* no move of ours logged: nothing heard of this position to replay */
 	/* Our men as we know them (a lost candidate may have them wrong), the
@@ -748,7 +762,7 @@ static bool enumerate_bare_king(struct belief *bel)
 		uint8_t chk[2] = { CHECK_NONE, CHECK_NONE };
 		if (board_checkers(&h.b))
 			referee_check_dirs(bel->rs, &h.b, chk);
-		if (!bel->own_unheard && (chk[0] != base->x.chk[0] || chk[1] != base->x.chk[1]))
+		if (said && (chk[0] != said->chk[0] || chk[1] != said->chk[1]))
 			continue;
 		/* what was heard since our move (its refused tries) is of this position */
 		bool fits = true;
@@ -799,7 +813,7 @@ static void opp_move(struct belief *bel)
 			bel->pending = true;
 			return;
 		}
-		bel->lost++;
+		set_lost(bel);
 		return;
 	}
 	free(bel->h);

@@ -48,7 +48,9 @@
  * (the rest spread evenly), so the truth is back in the set even if the
  * sample had lost it; with at most 64 positions the set stays exact to the
  * end.  "Exact" there means the set holds every consistent position (and a
- * few that our last turn's refused tries would have ruled out).
+ * few that our last turn's refused tries would have ruled out); should
+ * nothing in it fit an announcement, it is enumerated again at the
+ * opponent's next move.
  *
  * crazykrieg: a position is a whole struct board, reserves included, and
  * its moves are the core's (movegen.h: drops are legal moves, board_make
@@ -142,7 +144,7 @@ struct belief {
 	int opp_illegal;          /* its refused tries heard this turn (where told apart from impossible ones) */
 	bool opp_obliged;         /* its "any?" got a yes: its first try must be a pawn capture */
 	uint64_t rng;
-	unsigned long lost;       /* announcements nothing could be made to fit (skipped; sample mode only) */
+	unsigned long lost;       /* announcements nothing could be made to fit (skipped) */
 	unsigned long rejuvenations, rejuv_failed;   /* statistics */
 	unsigned long reexact;    /* times a sample became exact again (bare king) */
 	int opp_men;              /* the opponent's men on the board, by the captures announced (-1: crazykrieg) */

@@ -627,6 +627,44 @@ START_TEST(test_bare_king_exact_again)
 }
 END_TEST
 
+/*
+ * A bare king's exact set that lost the truth heals: nothing in it fits the
+ * next announcement, so it is enumerated again at the opponent's move.
+ * The set is made wrong by hand (the king put on h5 where it stands on
+ * e8); Ra8 gives a rank check that no candidate predicts.  Regression: the
+ * exact set skipped the announcement and stayed wrong to the end of the
+ * game (with, in a lost sample, the check taken from a candidate's
+ * prediction instead of from what the umpire said).
+ */
+START_TEST(test_bare_king_set_heals)
+{
+	struct sc s;
+	sc_open(&s, ruleset_find("icc"), "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", WHITE);
+	struct board *b = &s.bel->h[0].b;
+	board_remove(b, square_parse("e8"));
+	board_put(b, BLACK, KING, square_parse("h5"));
+	b->key = board_compute_key(b);
+	sc_try(&s, WHITE, "Ra8");
+	sc_feed(&s, 0);
+	belief_settle(s.bel);
+	ck_assert_uint_eq(s.bel->lost, 1);
+	ck_assert(!belief_is_exact(s.bel));
+	sc_try(&s, BLACK, "Ke7");
+	sc_feed(&s, 0);
+	belief_settle(s.bel);
+	ck_assert(belief_is_exact(s.bel));
+	ck_assert_uint_eq(s.bel->reexact, 1);
+	ck_assert_msg(belief_rank(s.bel, referee_board(s.r)) >= 0, "the truth is not back");
+	/* from Ra8's rank check: the king stood on b8..g8 away from nothing; now a rank below or on it */
+	for (size_t i = 0; i < belief_count(s.bel); i++) {
+		int k = board_king(&s.bel->h[i].b, BLACK);
+		ck_assert_msg((k >> 3) >= 6, "king on %d", k);
+	}
+	s.bel->lost = 0; /* counted above; sc_close wants none */
+	sc_close(&s);
+}
+END_TEST
+
 static Suite *belief_suite(void)
 {
 	Suite *s = suite_create("belief");
@@ -648,6 +686,7 @@ static Suite *belief_suite(void)
 	tcase_add_test(tc, test_random_games_contain_truth);
 	tcase_add_test(tc, test_sample_recovers_by_rejuvenation);
 	tcase_add_test(tc, test_bare_king_exact_again);
+	tcase_add_test(tc, test_bare_king_set_heals);
 	suite_add_tcase(s, tc);
 	return s;
 }
