@@ -278,10 +278,9 @@ static int cmp_key(const void *a, const void *b)
 	return p->promoted < q->promoted ? -1 : p->promoted > q->promoted;
 }
 
-/* Merge transpositions (same Zobrist key: pieces, side, rights, en passant,
- * reserves; and the same promoted men), summing weights. */
-/* Sort h[0..n) by position and merge copies of one position, their weights
- * summed; returns the number of distinct positions. */
+/* Sort h[0..n) by position and merge transpositions (same Zobrist key:
+ * pieces, side, rights, en passant, reserves; and the same promoted men),
+ * their weights summed; returns the number of distinct positions. */
 static size_t merge_copies(struct belief_hyp *h, size_t n)
 {
 	if (n < 2)
@@ -735,13 +734,13 @@ static bool enumerate_bare_king(struct belief *bel)
 		}
 	}
 	/* Our last move, as logged: what the umpire said of it (a candidate's
-	 * prediction may differ, if nothing fitted it), and what was heard after */
-	size_t since = bel->nlog;
-	while (since > 0 && bel->log[since - 1].kind != OBS_OWN)
-		since--;
-	const struct heard *said = since > 0 && !bel->own_unheard ? &bel->log[since - 1].h : NULL;
-	if (since == 0)
-		since = bel->nlog; /* no move of ours logged: nothing heard of this position to replay */
+	 * prediction may differ, if nothing fitted it), and what was heard of
+	 * this position after it (none of it if no move of ours is logged) */
+	size_t own = bel->nlog;
+	while (own > 0 && bel->log[own - 1].kind != OBS_OWN)
+		own--;
+	const struct heard *said = own > 0 && !bel->own_unheard ? &bel->log[own - 1].h : NULL;
+	size_t since = own > 0 ? own : bel->nlog;
 	/* Our men as we know them (a lost candidate may have them wrong), the
 	 * rest of the position (side, clocks, en passant) as the candidates do. */
 	struct belief_hyp empty = *base;
