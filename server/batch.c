@@ -219,6 +219,8 @@ static void cascade(struct batch *b, const struct turn *t)
 	}
 }
 
+static void submit(struct batch *b);
+
 /* The writer is done with `busy`: release or refuse, then run what waited. */
 static void complete(struct batch *b)
 {
@@ -228,6 +230,13 @@ static void complete(struct batch *b)
 	if (t->rc == STORE_OK) {
 		b->commits++;
 		log_debug("store commit actions=%zu messages=%zu", t->live, t->nmsgs);
+		/* The open turn was built on t's state, which is now durable: hand
+		 * it to the writer before t's messages go out, so the two threads
+		 * overlap (committing while sending) instead of taking turns.  Its
+		 * messages still follow t's: it cannot complete before this
+		 * callback returns. */
+		if (b->threaded && b->open != NULL && b->open->live > 0)
+			submit(b);
 		release(b, t);
 		for (size_t i = 0; i < t->nacts; i++)
 			if (!t->acts[i]->cancelled)
