@@ -5,7 +5,9 @@
  * loop turns, `busy` is with the writer thread.  At the end of a loop turn
  * (flush_ev) the open turn is handed over if the writer is idle; else it
  * keeps collecting until the writer reports back (a byte on a pipe, as
- * auth.c's hashing workers do), and the completion re-arms flush_ev.
+ * auth.c's hashing workers do).  A completion that committed hands the
+ * open turn over before it sends anything; one that failed first fails
+ * what was built on it (cascade) and re-arms flush_ev.
  *
  * Threads: the writer thread touches only the turn it was handed (its
  * actions' ops->write and args, its rc and err) and its own store
