@@ -236,7 +236,9 @@ static void complete(struct batch *b)
 		 * it to the writer before t's messages go out, so the two threads
 		 * overlap (committing while sending) instead of taking turns.  Its
 		 * messages still follow t's: it cannot complete before this
-		 * callback returns. */
+		 * callback returns.  Not a turn whose actions were all
+		 * cancelled: submit would finish it at once and run its waiting
+		 * work ahead of t's; flush_ev hands it over after this. */
 		if (b->threaded && b->open != NULL && b->open->live > 0)
 			submit(b);
 		release(b, t);

@@ -705,34 +705,105 @@ static size_t log_opp_moves(const struct belief *bel)
 	return n;
 }
 
-/*
- * A sample whose opponent is down to a bare king becomes exact again
- * (belief.h): the set before the opponent's move is every square its king
- * may stand on, given our men (all known), what the umpire said of check
- * after our last move (as logged, not as a candidate predicted it: in a
- * lost sample they differ), and what was heard of the opponent's turn
- * since (its refused tries).  That is a superset of the consistent positions (our
- * refused tries of the turn before are not replayed on it), so it holds
- * the truth even when the sample had lost it, which is what made the bot
- * stalemate or wander after a king it could not place.  Each square keeps
- * BELIEF_BARE_KEEP of the sample's weight on it, the rest spread evenly:
- * what the sample learnt still counts, and no square is left out.  From
- * here the set never exceeds 64 positions, so it stays exact.
- */
-static bool enumerate_bare_king(struct belief *bel)
+/* The opponent has few men (counted as opp_bare counts): its king is spread again (belief.h). */
+static bool opp_few(const struct belief *bel)
+{
+	return bel->opp_men >= 1 && bel->opp_men <= BELIEF_FEW_MEN && bel->n > 0;
+}
+
+/* One arrangement of the opponent's men other than its king, as a sample holds it. */
+struct arrangement {
+	uint64_t key;             /* of those men alone */
+	size_t hyp;               /* a candidate holding it */
+	double w;                 /* the sample's weight on it */
+	double had[64];           /* ... by the square of the king */
+};
+
+static uint64_t men_key(const struct board *b, int color)
+{
+	uint64_t h = 0x6d656e6b6579ULL;
+	for (int t = PAWN; t < KING; t++)
+		h = (h ^ b->pieces[color][t]) * 0x9e3779b97f4a7c15ULL + (uint64_t)t;
+	return h ^ (h >> 29);
+}
+
+static int cmp_arrangement(const void *a, const void *b)
+{
+	double x = ((const struct arrangement *)a)->w, y = ((const struct arrangement *)b)->w;
+	return x > y ? -1 : x < y;
+}
+
+/* The sample's arrangements, heaviest first (*n of them; the caller frees).
+ * A bare king has one, whatever men a lost candidate may still give it. */
+static struct arrangement *arrangements(const struct belief *bel, bool bare, size_t *n)
 {
 	int opp = !bel->color;
-	if (bel->exact || !opp_bare(bel) || bel->h[0].b.side != opp)
-		return false;
-	const struct belief_hyp *base = &bel->h[0];
-	double had[64] = { 0 }, total = 0;
+	struct arrangement *a = xreallocarray(NULL, bel->n, sizeof *a);
+	size_t na = 0;
 	for (size_t i = 0; i < bel->n; i++) {
-		int k = board_king(&bel->h[i].b, opp);
-		if (k != SQ_NONE) {
-			had[k] += bel->h[i].w;
-			total += bel->h[i].w;
+		const struct board *b = &bel->h[i].b;
+		uint64_t key = bare ? 0 : men_key(b, opp);
+		size_t j = 0;
+		while (j < na && a[j].key != key)
+			j++;
+		if (j == na) {
+			memset(&a[na], 0, sizeof a[na]);
+			a[na].key = key;
+			a[na++].hyp = i;
 		}
+		int k = board_king(b, opp);
+		a[j].w += bel->h[i].w;
+		if (k != SQ_NONE)
+			a[j].had[k] += bel->h[i].w;
 	}
+	qsort(a, na, sizeof *a, cmp_arrangement);
+	*n = na;
+	return a;
+}
+
+/* color's castling rights among `rights` that its king (on `king`) and
+ * rooks on b can still have: a lost candidate may keep one through a
+ * capture it never saw. */
+static uint8_t rights_in_place(const struct board *b, int color, int king, uint8_t rights)
+{
+	int home = color == WHITE ? 4 : 60;
+	bb_t rooks = b->pieces[color][ROOK];
+	uint8_t k = color == WHITE ? CASTLE_WK : CASTLE_BK, q = color == WHITE ? CASTLE_WQ : CASTLE_BQ;
+	uint8_t out = 0;
+	if (king != home)
+		return 0;
+	if ((rights & k) && (rooks >> (home + 3) & 1))
+		out |= k;
+	if ((rights & q) && (rooks >> (home - 4) & 1))
+		out |= q;
+	return out;
+}
+
+/*
+ * The opponent's king spread again over every square it may stand on
+ * (belief.h, "few men"), before the opponent's move: for each arrangement
+ * of its other men the sample holds (none, for a bare king), every square
+ * given our men (all known), what the umpire said of check after our last
+ * move (as logged, not as a candidate predicted it: in a lost sample they
+ * differ), and what was heard of the opponent's turn since (its refused
+ * tries).  For a bare king that is a superset of the consistent positions
+ * (our refused tries of the turn before are not replayed on it), so it
+ * holds the truth even when the sample had lost it, which is what made the
+ * bot stalemate or wander after a king it could not place; the set stays
+ * exact from there (at most 64 positions).  With other men it is still a
+ * sample (their squares are the sample's), but no longer one that has
+ * lost the king.  Each square keeps BELIEF_BARE_KEEP of the sample's
+ * weight on it, the rest of its arrangement's weight spread evenly: what
+ * the sample learnt still counts, and no square is left out.
+ */
+static bool spread_king(struct belief *bel)
+{
+	int opp = !bel->color;
+	bool bare = opp_bare(bel);
+	if (bel->exact || !opp_few(bel) || bel->h[0].b.side != opp)
+		return false;
+	size_t na;
+	struct arrangement *a = arrangements(bel, bare, &na);
 	/* Our last move, as logged: what the umpire said of it (a candidate's
 	 * prediction may differ, if nothing fitted it), and what was heard of
 	 * this position after it (none of it if no move of ours is logged) */
@@ -741,49 +812,80 @@ static bool enumerate_bare_king(struct belief *bel)
 		own--;
 	const struct heard *said = own > 0 && !bel->own_unheard ? &bel->log[own - 1].h : NULL;
 	size_t since = own > 0 ? own : bel->nlog;
-	/* Our men as we know them (a lost candidate may have them wrong), the
-	 * rest of the position (side, clocks, en passant) as the candidates do. */
-	struct belief_hyp empty = *base;
-	empty.b = bel->mine.own;
-	empty.b.side = (uint8_t)opp;
-	empty.b.ep = base->b.ep;
-	empty.b.halfmove = base->b.halfmove;
-	empty.b.fullmove = base->b.fullmove;
-	int ours = board_king(&empty.b, bel->color);
-	struct belief_hyp *out = xreallocarray(NULL, 64, sizeof *out);
-	size_t n = 0;
-	for (int sq = 0; sq < 64; sq++) {
-		if ((empty.b.occ[bel->color] >> sq & 1) || (ours != SQ_NONE && (bb_king(ours) >> sq & 1)))
+	/* At most a sample's size (the heaviest arrangements), whole arrangements only */
+	size_t cap = bel->lim.particles > 64 ? bel->lim.particles : 64, n = 0;
+	struct belief_hyp *out = xreallocarray(NULL, cap, sizeof *out);
+	for (size_t g = 0; g < na && n + 64 <= cap; g++) {
+		/* Our men as we know them (a lost candidate may have them wrong),
+		 * the opponent's other men as this arrangement has them, the rest
+		 * (side, clocks, en passant) as its candidate does.  A king moved
+		 * off its square keeps no castling right. */
+		const struct belief_hyp *base = &bel->h[a[g].hyp];
+		/* the men counted from the announcements, not a lost candidate's */
+		if (!bare && bb_count(base->b.occ[opp] & ~base->b.pieces[opp][KING]) != bel->opp_men - 1)
 			continue;
-		struct belief_hyp h = empty;
-		board_put(&h.b, opp, KING, sq);
-		h.b.key = board_compute_key(&h.b); /* (a king without a rook has no castling right: none here) */
-		uint8_t chk[2] = { CHECK_NONE, CHECK_NONE };
-		if (board_checkers(&h.b))
-			referee_check_dirs(bel->rs, &h.b, chk);
-		if (said && (chk[0] != said->chk[0] || chk[1] != said->chk[1]))
+		struct belief_hyp empty = *base;
+		empty.b = bel->mine.own;
+		empty.b.side = (uint8_t)opp;
+		empty.b.ep = base->b.ep;
+		empty.b.halfmove = base->b.halfmove;
+		empty.b.fullmove = base->b.fullmove;
+		bool clash = false;
+		for (int t = PAWN; t < KING && !bare; t++)
+			for (bb_t m = base->b.pieces[opp][t]; m && !clash;) {
+				int sq = bb_pop(&m);
+				/* a lost candidate may have a man where ours stands: not placeable */
+				clash = empty.b.mailbox[sq] != MAILBOX_EMPTY;
+				if (!clash)
+					board_put(&empty.b, opp, t, sq);
+			}
+		if (clash)
 			continue;
-		/* what was heard since our move (its refused tries) is of this position */
-		bool fits = true;
-		for (size_t i = since; i < bel->nlog && fits; i++)
-			fits = obs_holds(bel, &bel->log[i], &h, false);
-		if (fits)
-			out[n++] = h;
+		int was = board_king(&base->b, opp);
+		uint8_t rights = bare ? 0 : rights_in_place(&empty.b, opp, was, base->b.castling);
+		int ours = board_king(&empty.b, bel->color);
+		size_t first = n;
+		for (int sq = 0; sq < 64; sq++) {
+			if (((empty.b.occ[WHITE] | empty.b.occ[BLACK]) >> sq & 1) ||
+			    (ours != SQ_NONE && (bb_king(ours) >> sq & 1)))
+				continue;
+			struct belief_hyp h = empty;
+			board_put(&h.b, opp, KING, sq);
+			if (sq == was)
+				h.b.castling |= rights; /* ours are our view's: board_own_view keeps only those */
+			h.b.key = board_compute_key(&h.b);
+			uint8_t chk[2] = { CHECK_NONE, CHECK_NONE };
+			if (board_checkers(&h.b))
+				referee_check_dirs(bel->rs, &h.b, chk);
+			if (said && (chk[0] != said->chk[0] || chk[1] != said->chk[1]))
+				continue;
+			/* what was heard since our move (its refused tries) is of this position */
+			bool fits = true;
+			for (size_t i = since; i < bel->nlog && fits; i++)
+				fits = obs_holds(bel, &bel->log[i], &h, false);
+			if (fits)
+				out[n++] = h;
+		}
+		for (size_t i = first; i < n; i++) {
+			int k = board_king(&out[i].b, opp);
+			out[i].w = (1 - BELIEF_BARE_KEEP) * a[g].w / (double)(n - first) + BELIEF_BARE_KEEP * a[g].had[k];
+		}
 	}
+	free(a);
 	if (n == 0) {
 		free(out);
 		return false;
 	}
-	for (size_t i = 0; i < n; i++) {
-		int k = board_king(&out[i].b, opp);
-		out[i].w = (1 - BELIEF_BARE_KEEP) / (double)n + (total > 0 ? BELIEF_BARE_KEEP * had[k] / total : 0);
-	}
 	free(bel->h);
 	bel->h = out;
 	bel->n = n;
-	bel->cap = 64;
-	bel->exact = true;
-	bel->reexact++;
+	bel->cap = cap;
+	bel->exact = bare;
+	if (bare)
+		bel->reexact++;
+	else
+		bel->respread++;
+	dedupe(bel);
 	normalize(bel);
 	return true;
 }
@@ -791,7 +893,7 @@ static bool enumerate_bare_king(struct belief *bel)
 static void opp_move(struct belief *bel)
 {
 	shrink(bel);
-	enumerate_bare_king(bel);
+	spread_king(bel);
 	/* While exact, every opponent move starts a new checkpoint: the set
 	 * before it is exact, and the log only needs what came after.  Once
 	 * sampled, the checkpoint trails by BELIEF_CKPT_LAG opponent moves: a

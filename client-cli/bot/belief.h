@@ -52,6 +52,14 @@
  * nothing in it fit an announcement, it is enumerated again at the
  * opponent's next move.
  *
+ * Few men: while the opponent has BELIEF_FEW_MEN men or fewer (counted the
+ * same way) and the set is a sample, its king is spread again at every
+ * opponent move: for each arrangement of its other men the sample holds,
+ * every square the king may stand on, weighted as for a bare king.  The
+ * other men stay where the sample has them, so the set is still a sample;
+ * but a sample that had lost the king (the one thing a stalemate or a
+ * mate depends on) has it back.
+ *
  * crazykrieg: a position is a whole struct board, reserves included, and
  * its moves are the core's (movegen.h: drops are legal moves, board_make
  * sends a captured man to its captor's reserve, a promoted one as a pawn).
@@ -81,7 +89,8 @@
 #define BELIEF_REJUV_DIV 4        /* rejuvenate below particles/4 distinct positions */
 #define BELIEF_REJUV_TRIES 4      /* replay attempts per particle wanted, at most */
 #define BELIEF_CKPT_LAG 6         /* a sampled checkpoint trails by this many opponent moves */
-#define BELIEF_BARE_KEEP 0.5      /* share of weight a bare king's squares keep from the sample */
+#define BELIEF_BARE_KEEP 0.5      /* share of weight a spread king's squares keep from the sample */
+#define BELIEF_FEW_MEN 3          /* an opponent with this many men or fewer has its king spread again */
 
 struct belief_limits {
 	size_t exact_max;
@@ -147,6 +156,7 @@ struct belief {
 	unsigned long lost;       /* announcements nothing could be made to fit (skipped) */
 	unsigned long rejuvenations, rejuv_failed;   /* statistics */
 	unsigned long reexact;    /* times a sample became exact again (bare king) */
+	unsigned long respread;   /* times a sample's king was spread again (few men, not bare) */
 	int opp_men;              /* the opponent's men on the board, by the captures announced (-1: crazykrieg) */
 	struct view mine;         /* our own men as we were told (a lost sample may have them wrong) */
 	bool own_unheard;         /* our last move fitted no candidate: its announcements went unheard */

@@ -35,10 +35,15 @@ void local_measure(struct bot *b, const struct board *truth, struct local_belief
 		s->sampled_plies++;
 		s->sampled_in += r >= 0;
 		s->sampled_top += r >= 0 && r < 0.5;
+		if (c->opp_men >= 1 && c->opp_men <= BELIEF_FEW_MEN) {
+			s->few_plies++;
+			s->few_in += r >= 0;
+		}
 	}
 	s->lost = (long)c->lost;
 	s->rejuvenations = (long)c->rejuvenations;
 	s->reexact = (long)c->reexact;
+	s->respread = (long)c->respread;
 	belief_free(c);
 }
 

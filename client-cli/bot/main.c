@@ -151,6 +151,9 @@ static void stats_add(struct local_belief_stats *to, const struct local_belief_s
 	to->lost += from->lost;
 	to->rejuvenations += from->rejuvenations;
 	to->reexact += from->reexact;
+	to->respread += from->respread;
+	to->few_plies += from->few_plies;
+	to->few_in += from->few_in;
 }
 
 /* One line of containment figures, after `label` ("belief", "umpire's check"). */
@@ -823,8 +826,9 @@ static int arena_local(int la, int lb, int games, const struct ruleset *rs, long
 	score_print(&sc, bot_level_name(la), bot_level_name(lb), rs->name, moves ? (double)ms / (double)moves : 0);
 	stats_print("belief", &bs);
 	printf("belief: %ld rejuvenations, %ld announcements fitted by nothing, %ld samples made exact again "
-	       "(a bare king)\n",
-	       bs.rejuvenations, bs.lost, bs.reexact);
+	       "(a bare king), %ld kings spread again (few men); sampled plies with few men: %ld, held %.1f%%\n",
+	       bs.rejuvenations, bs.lost, bs.reexact, bs.respread, bs.few_plies,
+	       bs.few_plies ? 100.0 * bs.few_in / bs.few_plies : 0);
 	if (fen)
 		printf("moves of A per game: %.1f\n", games ? (double)full_moves / games : 0);
 	return 0;
