@@ -713,19 +713,11 @@ static bool opp_few(const struct belief *bel)
 
 /* One arrangement of the opponent's men other than its king, as a sample holds it. */
 struct arrangement {
-	uint64_t key;             /* of those men alone */
+	bb_t men[KING];           /* those men, by type (none for a bare king) */
 	size_t hyp;               /* a candidate holding it */
 	double w;                 /* the sample's weight on it */
 	double had[64];           /* ... by the square of the king */
 };
-
-static uint64_t men_key(const struct board *b, int color)
-{
-	uint64_t h = 0x6d656e6b6579ULL;
-	for (int t = PAWN; t < KING; t++)
-		h = (h ^ b->pieces[color][t]) * 0x9e3779b97f4a7c15ULL + (uint64_t)t;
-	return h ^ (h >> 29);
-}
 
 static int cmp_arrangement(const void *a, const void *b)
 {
@@ -734,7 +726,9 @@ static int cmp_arrangement(const void *a, const void *b)
 }
 
 /* The sample's arrangements, heaviest first (*n of them; the caller frees).
- * A bare king has one, whatever men a lost candidate may still give it. */
+ * A bare king has one, whatever men a lost candidate may still give it;
+ * otherwise a candidate whose count of men is not the one the captures
+ * announced (a lost one's) is left out. */
 static struct arrangement *arrangements(const struct belief *bel, bool bare, size_t *n)
 {
 	int opp = !bel->color;
@@ -742,13 +736,18 @@ static struct arrangement *arrangements(const struct belief *bel, bool bare, siz
 	size_t na = 0;
 	for (size_t i = 0; i < bel->n; i++) {
 		const struct board *b = &bel->h[i].b;
-		uint64_t key = bare ? 0 : men_key(b, opp);
+		bb_t men[KING] = { 0 };
+		if (!bare) {
+			memcpy(men, b->pieces[opp], sizeof men);
+			if (bb_count(b->occ[opp] & ~b->pieces[opp][KING]) != bel->opp_men - 1)
+				continue;
+		}
 		size_t j = 0;
-		while (j < na && a[j].key != key)
+		while (j < na && memcmp(a[j].men, men, sizeof men) != 0)
 			j++;
 		if (j == na) {
 			memset(&a[na], 0, sizeof a[na]);
-			a[na].key = key;
+			memcpy(a[na].men, men, sizeof men);
 			a[na++].hyp = i;
 		}
 		int k = board_king(b, opp);
@@ -821,9 +820,6 @@ static bool spread_king(struct belief *bel)
 		 * (side, clocks, en passant) as its candidate does.  A king moved
 		 * off its square keeps no castling right. */
 		const struct belief_hyp *base = &bel->h[a[g].hyp];
-		/* the men counted from the announcements, not a lost candidate's */
-		if (!bare && bb_count(base->b.occ[opp] & ~base->b.pieces[opp][KING]) != bel->opp_men - 1)
-			continue;
 		struct belief_hyp empty = *base;
 		empty.b = bel->mine.own;
 		empty.b.side = (uint8_t)opp;
@@ -831,8 +827,8 @@ static bool spread_king(struct belief *bel)
 		empty.b.halfmove = base->b.halfmove;
 		empty.b.fullmove = base->b.fullmove;
 		bool clash = false;
-		for (int t = PAWN; t < KING && !bare; t++)
-			for (bb_t m = base->b.pieces[opp][t]; m && !clash;) {
+		for (int t = PAWN; t < KING; t++)
+			for (bb_t m = a[g].men[t]; m && !clash;) {
 				int sq = bb_pop(&m);
 				/* a lost candidate may have a man where ours stands: not placeable */
 				clash = empty.b.mailbox[sq] != MAILBOX_EMPTY;
