@@ -9,33 +9,6 @@
 #include "bitboard.h"
 #include "zobrist.h"
 
-#define SQ_A1 0
-#define SQ_C1 2
-#define SQ_D1 3
-#define SQ_E1 4
-#define SQ_F1 5
-#define SQ_G1 6
-#define SQ_H1 7
-#define SQ_A8 56
-#define SQ_E8 60
-#define SQ_H8 63
-
-/* Rights that survive a move touching sq (as origin or destination): a
- * king or rook leaving its home square, or a rook captured there, loses
- * the matching right. */
-static inline unsigned castle_keep(int sq)
-{
-	switch (sq) {
-	case SQ_A1: return 15u & ~(unsigned)CASTLE_WQ;
-	case SQ_E1: return 15u & ~(unsigned)(CASTLE_WK | CASTLE_WQ);
-	case SQ_H1: return 15u & ~(unsigned)CASTLE_WK;
-	case SQ_A8: return 15u & ~(unsigned)CASTLE_BQ;
-	case SQ_E8: return 15u & ~(unsigned)(CASTLE_BK | CASTLE_BQ);
-	case SQ_H8: return 15u & ~(unsigned)CASTLE_BK;
-	default: return 15u;
-	}
-}
-
 /*
  * Does the en-passant square enter the key?  Only when the side to move
  * has a legal en-passant capture (see zobrist.h): positions are the same
@@ -213,7 +186,7 @@ void board_make(struct board *b, move_t m)
 	if (type == PAWN)
 		b->halfmove = 0;
 
-	b->castling &= (uint8_t)(castle_keep(from) & castle_keep(to));
+	b->castling &= (uint8_t)(board_castle_keep(from) & board_castle_keep(to));
 	b->ep = (type == PAWN && (to - from == 16 || from - to == 16)) ? (uint8_t)((from + to) / 2)
 	                                                                : SQ_NONE;
 	if (us == BLACK)
@@ -223,6 +196,18 @@ void board_make(struct board *b, move_t m)
 	b->key ^= zobrist_castle(b->castling);
 	if (ep_in_key(b))
 		b->key ^= zobrist_ep(b->ep);
+}
+
+unsigned board_castling_in_place(const struct board *b, unsigned rights)
+{
+	unsigned out = 0;
+	for (unsigned r = CASTLE_WK; r <= CASTLE_BQ; r <<= 1) {
+		int color = r & castle_rights_of(WHITE) ? WHITE : BLACK;
+		if ((rights & r) && (b->pieces[color][KING] >> castle_king_square(r) & 1) &&
+		    (b->pieces[color][ROOK] >> castle_rook_square(r) & 1))
+			out |= r;
+	}
+	return out;
 }
 
 int board_king(const struct board *b, int color)
@@ -277,7 +262,7 @@ void board_own_view(const struct board *b, int color, struct board *out)
 		for (bb_t p = b->pieces[color][t]; p;)
 			put_piece(&v, color, t, bb_pop(&p));
 	v.side = b->side;
-	v.castling = b->castling & (color == WHITE ? CASTLE_WK | CASTLE_WQ : CASTLE_BK | CASTLE_BQ);
+	v.castling = b->castling & castle_rights_of(color);
 	v.fullmove = b->fullmove;
 	memcpy(v.hand, b->hand, sizeof v.hand);
 	v.crazy = b->crazy;

@@ -41,6 +41,35 @@ enum castle_right {
 	CASTLE_WK = 1, CASTLE_WQ = 2, CASTLE_BK = 4, CASTLE_BQ = 8,
 };
 
+/*
+ * A castling right needs its king and its rook on their first squares
+ * (K: e1 and h1, Q: e1 and a1, k: e8 and h8, q: e8 and a8).  The rule is
+ * stated here once: making a move (board_castle_keep), reading a FEN,
+ * a player's own view and krieg-bot's belief all take it from here.
+ */
+static inline int castle_king_square(unsigned right) { return right & (CASTLE_WK | CASTLE_WQ) ? 4 : 60; }
+static inline int castle_rook_square(unsigned right)
+{
+	return (right & (CASTLE_WK | CASTLE_BK) ? 7 : 0) + (right & (CASTLE_WK | CASTLE_WQ) ? 0 : 56);
+}
+static inline unsigned castle_rights_of(int color) { return color == WHITE ? CASTLE_WK | CASTLE_WQ : CASTLE_BK | CASTLE_BQ; }
+
+/* The rights that survive a move touching sq (as origin or destination): a
+ * king or rook leaving its first square, or a rook captured there, loses the
+ * matching right.  (A switch of constants: board_make calls it twice a move.) */
+static inline unsigned board_castle_keep(int sq)
+{
+	switch (sq) {
+	case 0: return 15u & ~(unsigned)CASTLE_WQ;                  /* a1 */
+	case 4: return 15u & ~(unsigned)(CASTLE_WK | CASTLE_WQ);    /* e1 */
+	case 7: return 15u & ~(unsigned)CASTLE_WK;                  /* h1 */
+	case 56: return 15u & ~(unsigned)CASTLE_BQ;                 /* a8 */
+	case 60: return 15u & ~(unsigned)(CASTLE_BK | CASTLE_BQ);   /* e8 */
+	case 63: return 15u & ~(unsigned)CASTLE_BK;                 /* h8 */
+	default: return 15u;
+	}
+}
+
 static inline move_t move_make(int from, int to, enum move_kind kind, int promo)
 {
 	return (move_t)(from | (to << 6) | ((promo - KNIGHT) & 3) << 12 | kind << 14);
@@ -118,6 +147,9 @@ static inline bool board_in_check(const struct board *b) { return board_checkers
 
 /* Is sq attacked by any piece of colour `by`, given occupancy `occ`? */
 bool board_attacked(const struct board *b, int sq, int by, bb_t occ);
+
+/* Of `rights`, those whose king and rook stand on their first squares in b. */
+unsigned board_castling_in_place(const struct board *b, unsigned rights);
 
 /* The king square of a colour (SQ_NONE if absent, possible only on view boards). */
 int board_king(const struct board *b, int color);

@@ -203,12 +203,12 @@ static int parse_castling(const char *s, size_t len, struct board *b, char *err,
 	if (len > 4)
 		return failf(err, errlen, "castling field too long");
 	for (size_t i = 0; i < len; i++) {
-		int right, color, king_sq, rook_sq;
+		unsigned right;
 		switch (s[i]) {
-		case 'K': right = CASTLE_WK; color = WHITE; king_sq = 4; rook_sq = 7; break;
-		case 'Q': right = CASTLE_WQ; color = WHITE; king_sq = 4; rook_sq = 0; break;
-		case 'k': right = CASTLE_BK; color = BLACK; king_sq = 60; rook_sq = 63; break;
-		case 'q': right = CASTLE_BQ; color = BLACK; king_sq = 60; rook_sq = 56; break;
+		case 'K': right = CASTLE_WK; break;
+		case 'Q': right = CASTLE_WQ; break;
+		case 'k': right = CASTLE_BK; break;
+		case 'q': right = CASTLE_BQ; break;
 		default:
 			if (s[i] >= 0x21 && s[i] < 0x7f)
 				return failf(err, errlen, "bad castling letter '%c'", s[i]);
@@ -217,6 +217,8 @@ static int parse_castling(const char *s, size_t len, struct board *b, char *err,
 		if (b->castling & right)
 			return failf(err, errlen, "castling right %c given twice", s[i]);
 		char sq[3];
+		int color = right & castle_rights_of(WHITE) ? WHITE : BLACK;
+		int king_sq = castle_king_square(right), rook_sq = castle_rook_square(right);
 		if (!(b->pieces[color][KING] & bb_sq(king_sq))) {
 			square_name(king_sq, sq);
 			return failf(err, errlen, "castling right %c without the king on %s", s[i], sq);

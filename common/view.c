@@ -40,19 +40,6 @@ static bool binds(const struct view *v)
 	return v->rs != NULL && v->rs->pawn_info_binds;
 }
 
-static void drop_right_for_square(struct board *b, int color, int sq)
-{
-	int back = color == WHITE ? 0 : 56;
-	unsigned k = color == WHITE ? CASTLE_WK : CASTLE_BK;
-	unsigned q = color == WHITE ? CASTLE_WQ : CASTLE_BQ;
-	if (sq == back + 7)
-		b->castling &= (uint8_t)~k;
-	else if (sq == back)
-		b->castling &= (uint8_t)~q;
-	else if (sq == back + 4)
-		b->castling &= (uint8_t)~(k | q);
-}
-
 static void apply_own_move(struct view *v, move_t m)
 {
 	struct board *b = &v->own;
@@ -89,7 +76,7 @@ static void apply_own_move(struct view *v, move_t m)
 		board_put(b, v->color, type, to);
 		break;
 	}
-	drop_right_for_square(b, v->color, from);
+	b->castling &= (uint8_t)board_castle_keep(from);
 	b->key = board_compute_key(b);
 }
 
@@ -145,8 +132,7 @@ void view_apply(struct view *v, const struct event *e)
 			if (sq >= 0 && sq < 64 && v->own.mailbox[sq] != MAILBOX_EMPTY &&
 			    piece_code_color(v->own.mailbox[sq]) == me) {
 				board_remove(&v->own, sq);
-				if (sq == (me == WHITE ? 0 : 56) || sq == (me == WHITE ? 7 : 63))
-					drop_right_for_square(&v->own, me, sq);
+				v->own.castling &= (uint8_t)board_castle_keep(sq); /* a rook taken in its corner */
 				v->own.key = board_compute_key(&v->own);
 			}
 		}

@@ -719,63 +719,71 @@ struct arrangement {
 	double had[64];           /* ... by the square of the king */
 };
 
+/* Heaviest first; equal weights by their first candidate, so that the
+ * order is the sample's, not the sort's. */
 static int cmp_arrangement(const void *a, const void *b)
 {
-	double x = ((const struct arrangement *)a)->w, y = ((const struct arrangement *)b)->w;
-	return x > y ? -1 : x < y;
+	const struct arrangement *x = a, *y = b;
+	if (x->w != y->w)
+		return x->w > y->w ? -1 : 1;
+	return (x->hyp > y->hyp) - (x->hyp < y->hyp);
+}
+
+/* A candidate's men other than its king, and the candidate. */
+struct men_of {
+	bb_t men[KING];
+	size_t hyp;
+};
+
+/* By the men, then by the candidate (each group in the sample's order). */
+static int cmp_men_of(const void *a, const void *b)
+{
+	const struct men_of *x = a, *y = b;
+	int c = memcmp(x->men, y->men, sizeof x->men);
+	return c ? c : (x->hyp > y->hyp) - (x->hyp < y->hyp);
 }
 
 /* The sample's arrangements, heaviest first (*n of them; the caller frees).
  * A bare king has one, whatever men a lost candidate may still give it;
  * otherwise a candidate whose count of men is not the one the captures
- * announced (a lost one's) is left out. */
+ * announced (a lost one's) is left out.  The candidates are sorted by
+ * their men, so each arrangement is gathered in one pass. */
 static struct arrangement *arrangements(const struct belief *bel, bool bare, size_t *n)
 {
 	int opp = !bel->color;
-	struct arrangement *a = xreallocarray(NULL, bel->n, sizeof *a);
-	size_t na = 0;
+	struct men_of *k = xreallocarray(NULL, bel->n ? bel->n : 1, sizeof *k);
+	size_t nk = 0;
 	for (size_t i = 0; i < bel->n; i++) {
 		const struct board *b = &bel->h[i].b;
-		bb_t men[KING] = { 0 };
+		memset(k[nk].men, 0, sizeof k[nk].men);
 		if (!bare) {
-			memcpy(men, b->pieces[opp], sizeof men);
 			if (bb_count(b->occ[opp] & ~b->pieces[opp][KING]) != bel->opp_men - 1)
 				continue;
+			memcpy(k[nk].men, b->pieces[opp], sizeof k[nk].men);
 		}
-		size_t j = 0;
-		while (j < na && memcmp(a[j].men, men, sizeof men) != 0)
-			j++;
-		if (j == na) {
-			memset(&a[na], 0, sizeof a[na]);
-			memcpy(a[na].men, men, sizeof men);
-			a[na++].hyp = i;
-		}
-		int k = board_king(b, opp);
-		a[j].w += bel->h[i].w;
-		if (k != SQ_NONE)
-			a[j].had[k] += bel->h[i].w;
+		k[nk++].hyp = i;
 	}
-	qsort(a, na, sizeof *a, cmp_arrangement);
+	qsort(k, nk, sizeof *k, cmp_men_of);
+	struct arrangement *a = NULL;
+	size_t na = 0, cap = 0;
+	for (size_t i = 0; i < nk; i++) {
+		if (i == 0 || memcmp(k[i].men, k[i - 1].men, sizeof k[i].men) != 0) {
+			a = xgrow(a, &cap, na + 1, sizeof *a, 16);
+			memset(&a[na], 0, sizeof a[na]);
+			memcpy(a[na].men, k[i].men, sizeof a[na].men);
+			a[na++].hyp = k[i].hyp;
+		}
+		const struct belief_hyp *h = &bel->h[k[i].hyp];
+		int king = board_king(&h->b, opp);
+		a[na - 1].w += h->w;
+		if (king != SQ_NONE)
+			a[na - 1].had[king] += h->w;
+	}
+	free(k);
+	if (na > 1) /* a is NULL when there is none */
+		qsort(a, na, sizeof *a, cmp_arrangement);
 	*n = na;
 	return a;
-}
-
-/* color's castling rights among `rights` that its king (on `king`) and
- * rooks on b can still have: a lost candidate may keep one through a
- * capture it never saw. */
-static uint8_t rights_in_place(const struct board *b, int color, int king, uint8_t rights)
-{
-	int home = color == WHITE ? 4 : 60;
-	bb_t rooks = b->pieces[color][ROOK];
-	uint8_t k = color == WHITE ? CASTLE_WK : CASTLE_BK, q = color == WHITE ? CASTLE_WQ : CASTLE_BQ;
-	uint8_t out = 0;
-	if (king != home)
-		return 0;
-	if ((rights & k) && (rooks >> (home + 3) & 1))
-		out |= k;
-	if ((rights & q) && (rooks >> (home - 4) & 1))
-		out |= q;
-	return out;
 }
 
 /*
@@ -838,7 +846,6 @@ static bool spread_king(struct belief *bel)
 		if (clash)
 			continue;
 		int was = board_king(&base->b, opp);
-		uint8_t rights = bare ? 0 : rights_in_place(&empty.b, opp, was, base->b.castling);
 		int ours = board_king(&empty.b, bel->color);
 		size_t first = n;
 		for (int sq = 0; sq < 64; sq++) {
@@ -847,8 +854,11 @@ static bool spread_king(struct belief *bel)
 				continue;
 			struct belief_hyp h = empty;
 			board_put(&h.b, opp, KING, sq);
+			/* its rights where its king and rook still stand for them (a lost
+			 * candidate may keep one through a capture it never saw); ours
+			 * are our view's, which board_own_view left alone */
 			if (sq == was)
-				h.b.castling |= rights; /* ours are our view's: board_own_view keeps only those */
+				h.b.castling |= (uint8_t)board_castling_in_place(&h.b, base->b.castling & castle_rights_of(opp));
 			h.b.key = board_compute_key(&h.b);
 			uint8_t chk[2] = { CHECK_NONE, CHECK_NONE };
 			if (board_checkers(&h.b))

@@ -313,6 +313,39 @@ START_TEST(test_square_names)
 }
 END_TEST
 
+/*
+ * The castling rule, stated once in board.h: a right needs its king and
+ * rook on their first squares.  What making a move keeps agrees with those
+ * squares, and what a board can have is what stands there.
+ */
+START_TEST(test_castling_squares)
+{
+	static const char *const name[4] = { "K", "Q", "k", "q" };
+	static const char *const at[4][2] = { { "e1", "h1" }, { "e1", "a1" }, { "e8", "h8" }, { "e8", "a8" } };
+	for (int i = 0; i < 4; i++) {
+		unsigned r = 1u << i;
+		ck_assert_int_eq(castle_king_square(r), sq(at[i][0]));
+		ck_assert_int_eq(castle_rook_square(r), sq(at[i][1]));
+		ck_assert_uint_eq(castle_rights_of(i < 2 ? WHITE : BLACK) & r, r);
+		ck_assert_uint_eq(castle_rights_of(i < 2 ? BLACK : WHITE) & r, 0);
+		for (int s = 0; s < 64; s++) {
+			bool lost = s == castle_king_square(r) || s == castle_rook_square(r);
+			ck_assert_msg(!(board_castle_keep(s) & r) == lost, "right %s, square %d", name[i], s);
+		}
+	}
+	struct board b = load("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+	ck_assert_uint_eq(board_castling_in_place(&b, 15), 15);
+	ck_assert_uint_eq(board_castling_in_place(&b, CASTLE_WQ | CASTLE_BK), CASTLE_WQ | CASTLE_BK);
+	b = load("r3k3/8/8/8/8/8/8/R4K1R w - - 0 1"); /* White's king off e1, Black's h-rook gone */
+	ck_assert_uint_eq(board_castling_in_place(&b, 15), CASTLE_BQ);
+	b = load("4k2r/8/8/8/8/8/8/1R2K3 w - - 0 1"); /* a rook beside the corner is not in it */
+	ck_assert_uint_eq(board_castling_in_place(&b, 15), CASTLE_BK);
+	b = load("r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1");
+	b.pieces[BLACK][ROOK] = 0; /* the bitboards decide, not the mailbox */
+	ck_assert_uint_eq(board_castling_in_place(&b, 15), CASTLE_WK | CASTLE_WQ);
+}
+END_TEST
+
 static Suite *board_suite(void)
 {
 	Suite *s = suite_create("board");
@@ -327,6 +360,7 @@ static Suite *board_suite(void)
 	tcase_add_test(tc, test_own_view);
 	tcase_add_loop_test(tc, test_material, 0, (int)(sizeof MATERIAL / sizeof MATERIAL[0]));
 	tcase_add_test(tc, test_square_names);
+	tcase_add_test(tc, test_castling_squares);
 	suite_add_tcase(s, tc);
 	return s;
 }
