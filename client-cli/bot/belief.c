@@ -711,12 +711,32 @@ static bool opp_few(const struct belief *bel)
 	return bel->opp_men >= 1 && bel->opp_men <= BELIEF_FEW_MEN && bel->n > 0;
 }
 
-/* One arrangement of the opponent's men other than its king, as a sample holds it. */
+/*
+ * A candidate's men other than its king, and what the spread keeps of them
+ * (belief.h, "few men"): its pieces on their squares and its pawns by file
+ * only.  A sample that lost a pawn has it on the right file more often than
+ * at the right rank (only a capture, which is announced, changes a pawn's
+ * file), and a blocked pawn left out of the sample is what its king was
+ * stalemated beside.
+ */
+struct men_of {
+	bb_t key[KING];           /* pieces by type; key[PAWN]: pawns per file, 4 bits a file */
+	bb_t pawns;               /* the candidate's pawns (none for a bare king) */
+	size_t hyp;               /* the candidate */
+};
+
+/* By the key, then by the candidate (each group in the sample's order). */
+static int cmp_men_of(const void *a, const void *b)
+{
+	const struct men_of *x = a, *y = b;
+	int c = memcmp(x->key, y->key, sizeof x->key);
+	return c ? c : (x->hyp > y->hyp) - (x->hyp < y->hyp);
+}
+
+/* One arrangement: the candidates k[first..end) sharing a key, and their weight. */
 struct arrangement {
-	bb_t men[KING];           /* those men, by type (none for a bare king) */
-	size_t hyp;               /* a candidate holding it */
-	double w;                 /* the sample's weight on it */
-	double had[64];           /* ... by the square of the king */
+	size_t first, end;
+	double w;
 };
 
 /* Heaviest first; equal weights by their first candidate, so that the
@@ -726,40 +746,29 @@ static int cmp_arrangement(const void *a, const void *b)
 	const struct arrangement *x = a, *y = b;
 	if (x->w != y->w)
 		return x->w > y->w ? -1 : 1;
-	return (x->hyp > y->hyp) - (x->hyp < y->hyp);
+	return (x->first > y->first) - (x->first < y->first);
 }
 
-/* A candidate's men other than its king, and the candidate. */
-struct men_of {
-	bb_t men[KING];
-	size_t hyp;
-};
-
-/* By the men, then by the candidate (each group in the sample's order). */
-static int cmp_men_of(const void *a, const void *b)
-{
-	const struct men_of *x = a, *y = b;
-	int c = memcmp(x->men, y->men, sizeof x->men);
-	return c ? c : (x->hyp > y->hyp) - (x->hyp < y->hyp);
-}
-
-/* The sample's arrangements, heaviest first (*n of them; the caller frees).
- * A bare king has one, whatever men a lost candidate may still give it;
- * otherwise a candidate whose count of men is not the one the captures
- * announced (a lost one's) is left out.  The candidates are sorted by
- * their men, so each arrangement is gathered in one pass. */
-static struct arrangement *arrangements(const struct belief *bel, bool bare, size_t *n)
+/* The sample's arrangements, heaviest first (*n of them, over *keys, sorted;
+ * the caller frees both).  A bare king has one, whatever men a lost
+ * candidate may still give it; otherwise a candidate whose count of men is
+ * not the one the captures announced (a lost one's) is left out. */
+static struct arrangement *arrangements(const struct belief *bel, bool bare, struct men_of **keys, size_t *n)
 {
 	int opp = !bel->color;
 	struct men_of *k = xreallocarray(NULL, bel->n ? bel->n : 1, sizeof *k);
 	size_t nk = 0;
 	for (size_t i = 0; i < bel->n; i++) {
 		const struct board *b = &bel->h[i].b;
-		memset(k[nk].men, 0, sizeof k[nk].men);
+		memset(&k[nk], 0, sizeof k[nk]);
 		if (!bare) {
 			if (bb_count(b->occ[opp] & ~b->pieces[opp][KING]) != bel->opp_men - 1)
 				continue;
-			memcpy(k[nk].men, b->pieces[opp], sizeof k[nk].men);
+			memcpy(k[nk].key, b->pieces[opp], sizeof k[nk].key);
+			k[nk].pawns = b->pieces[opp][PAWN];
+			k[nk].key[PAWN] = 0;
+			for (bb_t p = k[nk].pawns; p;)
+				k[nk].key[PAWN] += (bb_t)1 << 4 * (bb_pop(&p) & 7);
 		}
 		k[nk++].hyp = i;
 	}
@@ -767,125 +776,161 @@ static struct arrangement *arrangements(const struct belief *bel, bool bare, siz
 	struct arrangement *a = NULL;
 	size_t na = 0, cap = 0;
 	for (size_t i = 0; i < nk; i++) {
-		if (i == 0 || memcmp(k[i].men, k[i - 1].men, sizeof k[i].men) != 0) {
+		if (i == 0 || memcmp(k[i].key, k[i - 1].key, sizeof k[i].key) != 0) {
 			a = xgrow(a, &cap, na + 1, sizeof *a, 16);
-			memset(&a[na], 0, sizeof a[na]);
-			memcpy(a[na].men, k[i].men, sizeof a[na].men);
-			a[na++].hyp = k[i].hyp;
+			a[na++] = (struct arrangement){ .first = i, .end = i };
 		}
-		const struct belief_hyp *h = &bel->h[k[i].hyp];
-		int king = board_king(&h->b, opp);
-		a[na - 1].w += h->w;
-		if (king != SQ_NONE)
-			a[na - 1].had[king] += h->w;
+		a[na - 1].end = i + 1;
+		a[na - 1].w += bel->h[k[i].hyp].w;
 	}
-	free(k);
 	if (na > 1) /* a is NULL when there is none */
 		qsort(a, na, sizeof *a, cmp_arrangement);
+	*keys = k;
 	*n = na;
 	return a;
 }
 
+/* What the spread must agree with: what the umpire said of check after our
+ * last move (NULL: nothing logged) and the observations from `since` on. */
+struct spread_fit {
+	const struct heard *said;
+	size_t since;
+};
+
 /*
- * The opponent's king spread again over every square it may stand on
- * (belief.h, "few men"), before the opponent's move: for each arrangement
- * of its other men the sample holds (none, for a bare king), every square
- * given our men (all known), what the umpire said of check after our last
- * move (as logged, not as a candidate predicted it: in a lost sample they
- * differ), and what was heard of the opponent's turn since (its refused
- * tries).  For a bare king that is a superset of the consistent positions
- * (our refused tries of the turn before are not replayed on it), so it
- * holds the truth even when the sample had lost it, which is what made the
- * bot stalemate or wander after a king it could not place; the set stays
- * exact from there (at most 64 positions).  With other men it is still a
- * sample (their squares are the sample's), but no longer one that has
- * lost the king.  Each square keeps BELIEF_BARE_KEEP of the sample's
- * weight on it, the rest of its arrangement's weight spread evenly: what
- * the sample learnt still counts, and no square is left out.
+ * One position of the spread into *h: our men as we know them, the
+ * opponent's pieces and pawns as given, its king on `king`, the rest
+ * (side, clocks, en passant) as `base` has them; castling rights only
+ * where `base`'s king has not moved and its rooks still stand.  False if
+ * a square is taken twice, our king would stand in check (we moved last),
+ * or it does not fit what was heard.
  */
-static bool spread_king(struct belief *bel)
+static bool spread_place(const struct belief *bel, const struct belief_hyp *base, const bb_t pieces[KING], bb_t pawns,
+                         int king, const struct spread_fit *fit, struct belief_hyp *h)
+{
+	int opp = !bel->color, ours = board_king(&bel->mine.own, bel->color);
+	*h = *base;
+	h->b = bel->mine.own;
+	h->b.side = (uint8_t)opp;
+	h->b.ep = base->b.ep;
+	h->b.halfmove = base->b.halfmove;
+	h->b.fullmove = base->b.fullmove;
+	if (h->b.mailbox[king] != MAILBOX_EMPTY || (ours != SQ_NONE && (bb_king(ours) >> king & 1)))
+		return false;
+	board_put(&h->b, opp, KING, king);
+	for (int t = PAWN; t < KING; t++)
+		for (bb_t m = t == PAWN ? pawns : pieces[t]; m;) {
+			int sq = bb_pop(&m);
+			if (h->b.mailbox[sq] != MAILBOX_EMPTY)
+				return false;
+			board_put(&h->b, opp, t, sq);
+		}
+	if (king == board_king(&base->b, opp))
+		h->b.castling |= (uint8_t)board_castling_in_place(&h->b, base->b.castling & castle_rights_of(opp));
+	if (ours != SQ_NONE && board_attacked(&h->b, ours, opp, h->b.occ[WHITE] | h->b.occ[BLACK]))
+		return false;
+	h->b.key = board_compute_key(&h->b);
+	uint8_t chk[2] = { CHECK_NONE, CHECK_NONE };
+	if (board_checkers(&h->b))
+		referee_check_dirs(bel->rs, &h->b, chk);
+	if (fit->said && (chk[0] != fit->said->chk[0] || chk[1] != fit->said->chk[1]))
+		return false;
+	for (size_t i = fit->since; i < bel->nlog; i++)
+		if (!obs_holds(bel, &bel->log[i], h, false))
+			return false;
+	return true;
+}
+
+#define SPREAD_RANKS 6            /* a pawn stands on one of the six middle ranks */
+
+/*
+ * The opponent's king, and its pawns along their files, spread again
+ * (belief.h, "few men"), before the opponent's move: for each arrangement
+ * the sample holds (heaviest first, whole arrangements, at most exact_max
+ * positions), every rank for each pawn on its file and every square for
+ * the king, given our men (all known), what the umpire said of check after
+ * our last move (as logged, not as a candidate predicted it: in a lost
+ * sample they differ), and what was heard of the opponent's turn since
+ * (its refused tries).  The pieces stay where the sample has them.  For a
+ * bare king that is a superset of the consistent positions (our refused
+ * tries of the turn before are not replayed on it), so it holds the truth
+ * even when the sample had lost it, and the set stays exact from there (at
+ * most 64 positions).  With other men it is still a sample, but no longer
+ * one that has lost the king or a pawn's rank: the men a stalemate depends
+ * on.  Each position gets BELIEF_BARE_KEEP of the weight the sample had on
+ * it (its candidates placed again, our men as we know them) and its share
+ * of the rest of its arrangement's weight, spread evenly.
+ */
+static bool spread_few(struct belief *bel)
 {
 	int opp = !bel->color;
 	bool bare = opp_bare(bel);
 	if (bel->exact || !opp_few(bel) || bel->h[0].b.side != opp)
 		return false;
+	struct men_of *k;
 	size_t na;
-	struct arrangement *a = arrangements(bel, bare, &na);
+	struct arrangement *a = arrangements(bel, bare, &k, &na);
 	/* Our last move, as logged: what the umpire said of it (a candidate's
 	 * prediction may differ, if nothing fitted it), and what was heard of
 	 * this position after it (none of it if no move of ours is logged) */
 	size_t own = bel->nlog;
 	while (own > 0 && bel->log[own - 1].kind != OBS_OWN)
 		own--;
-	const struct heard *said = own > 0 && !bel->own_unheard ? &bel->log[own - 1].h : NULL;
-	size_t since = own > 0 ? own : bel->nlog;
-	/* At most a sample's size (the heaviest arrangements), whole arrangements only */
-	size_t cap = bel->lim.particles > 64 ? bel->lim.particles : 64, n = 0;
-	struct belief_hyp *out = xreallocarray(NULL, cap, sizeof *out);
-	for (size_t g = 0; g < na && n + 64 <= cap; g++) {
-		/* Our men as we know them (a lost candidate may have them wrong),
-		 * the opponent's other men as this arrangement has them, the rest
-		 * (side, clocks, en passant) as its candidate does.  A king moved
-		 * off its square keeps no castling right. */
-		const struct belief_hyp *base = &bel->h[a[g].hyp];
-		struct belief_hyp empty = *base;
-		empty.b = bel->mine.own;
-		empty.b.side = (uint8_t)opp;
-		empty.b.ep = base->b.ep;
-		empty.b.halfmove = base->b.halfmove;
-		empty.b.fullmove = base->b.fullmove;
-		bool clash = false;
-		for (int t = PAWN; t < KING; t++)
-			for (bb_t m = a[g].men[t]; m && !clash;) {
-				int sq = bb_pop(&m);
-				/* a lost candidate may have a man where ours stands: not placeable */
-				clash = empty.b.mailbox[sq] != MAILBOX_EMPTY;
-				if (!clash)
-					board_put(&empty.b, opp, t, sq);
-			}
-		if (clash)
-			continue;
-		int was = board_king(&base->b, opp);
-		int ours = board_king(&empty.b, bel->color);
+	struct spread_fit fit = { .said = own > 0 && !bel->own_unheard ? &bel->log[own - 1].h : NULL,
+		                  .since = own > 0 ? own : bel->nlog };
+	size_t cap = bel->lim.exact_max > 64 ? bel->lim.exact_max : 64, n = 0;
+	struct belief_hyp *out = xreallocarray(NULL, cap + bel->n, sizeof *out);
+	for (size_t g = 0; g < na; g++) {
+		const struct men_of *key = &k[a[g].first];
+		const struct belief_hyp *base = &bel->h[key->hyp];
+		int files[BELIEF_FEW_MEN], np = 0;
+		for (int f = 0; f < 8; f++)
+			for (unsigned c = (unsigned)(key->key[PAWN] >> 4 * f & 15); c > 0 && np < BELIEF_FEW_MEN; c--)
+				files[np++] = f;
+		size_t combos = 1;
+		for (int i = 0; i < np; i++)
+			combos *= SPREAD_RANKS;
+		if (n + combos * 64 > cap)
+			break;
+		/* the even half: every rank for each pawn (on one file, in rising
+		 * order: the same position once), every square for the king */
 		size_t first = n;
-		for (int sq = 0; sq < 64; sq++) {
-			if (((empty.b.occ[WHITE] | empty.b.occ[BLACK]) >> sq & 1) ||
-			    (ours != SQ_NONE && (bb_king(ours) >> sq & 1)))
+		for (size_t c = 0; c < combos; c++) {
+			bb_t pawns = 0;
+			size_t rest = c;
+			int i = 0, prev = 0;
+			for (; i < np; i++, rest /= SPREAD_RANKS) {
+				int rank = 1 + (int)(rest % SPREAD_RANKS);
+				if (i > 0 && files[i] == files[i - 1] && rank <= prev)
+					break;
+				prev = rank;
+				pawns |= bb_sq(rank * 8 + files[i]);
+			}
+			if (i < np)
 				continue;
-			struct belief_hyp h = empty;
-			board_put(&h.b, opp, KING, sq);
-			/* its rights where its king and rook still stand for them (a lost
-			 * candidate may keep one through a capture it never saw); ours
-			 * are our view's, which board_own_view left alone */
-			if (sq == was)
-				h.b.castling |= (uint8_t)board_castling_in_place(&h.b, base->b.castling & castle_rights_of(opp));
-			h.b.key = board_compute_key(&h.b);
-			uint8_t chk[2] = { CHECK_NONE, CHECK_NONE };
-			if (board_checkers(&h.b))
-				referee_check_dirs(bel->rs, &h.b, chk);
-			if (said && (chk[0] != said->chk[0] || chk[1] != said->chk[1]))
-				continue;
-			/* what was heard since our move (its refused tries) is of this position */
-			bool fits = true;
-			for (size_t i = since; i < bel->nlog && fits; i++)
-				fits = obs_holds(bel, &bel->log[i], &h, false);
-			if (fits)
-				out[n++] = h;
+			for (int sq = 0; sq < 64; sq++)
+				if (spread_place(bel, base, key->key, pawns, sq, &fit, &out[n]))
+					n++;
 		}
-		for (size_t i = first; i < n; i++) {
-			int k = board_king(&out[i].b, opp);
-			out[i].w = (1 - BELIEF_BARE_KEEP) * a[g].w / (double)(n - first) + BELIEF_BARE_KEEP * a[g].had[k];
+		for (size_t i = first; i < n; i++)
+			out[i].w = (1 - BELIEF_BARE_KEEP) * a[g].w / (double)(n - first);
+		/* the sample's half: its candidates placed again */
+		for (size_t j = a[g].first; j < a[g].end; j++) {
+			const struct belief_hyp *c = &bel->h[k[j].hyp];
+			if (spread_place(bel, c, key->key, k[j].pawns, board_king(&c->b, opp), &fit, &out[n]))
+				out[n++].w = BELIEF_BARE_KEEP * c->w;
 		}
 	}
 	free(a);
+	free(k);
 	if (n == 0) {
 		free(out);
 		return false;
 	}
 	free(bel->h);
+	bel->cap = cap + bel->n;
 	bel->h = out;
 	bel->n = n;
-	bel->cap = cap;
 	bel->exact = bare;
 	if (bare)
 		bel->reexact++;
@@ -899,7 +944,7 @@ static bool spread_king(struct belief *bel)
 static void opp_move(struct belief *bel)
 {
 	shrink(bel);
-	spread_king(bel);
+	spread_few(bel);
 	/* While exact, every opponent move starts a new checkpoint: the set
 	 * before it is exact, and the log only needs what came after.  Once
 	 * sampled, the checkpoint trails by BELIEF_CKPT_LAG opponent moves: a

@@ -53,12 +53,14 @@
  * opponent's next move.
  *
  * Few men: while the opponent has BELIEF_FEW_MEN men or fewer (counted the
- * same way) and the set is a sample, its king is spread again at every
- * opponent move: for each arrangement of its other men the sample holds,
- * every square the king may stand on, weighted as for a bare king.  The
- * other men stay where the sample has them, so the set is still a sample;
- * but a sample that had lost the king (the one thing a stalemate or a
- * mate depends on) has it back.
+ * same way) and the set is a sample, its king and its pawns are spread
+ * again at every opponent move: for each arrangement of its other men the
+ * sample holds (its pieces on their squares, its pawns by file), every
+ * rank for each pawn on its file and every square for the king, weighted
+ * as for a bare king.  The pieces stay where the sample has them, so the
+ * set is still a sample; but a sample that had lost the king, or a pawn's
+ * rank (a blocked pawn is what a king is stalemated beside), has them
+ * back.
  *
  * crazykrieg: a position is a whole struct board, reserves included, and
  * its moves are the core's (movegen.h: drops are legal moves, board_make
@@ -90,7 +92,7 @@
 #define BELIEF_REJUV_TRIES 4      /* replay attempts per particle wanted, at most */
 #define BELIEF_CKPT_LAG 6         /* a sampled checkpoint trails by this many opponent moves */
 #define BELIEF_BARE_KEEP 0.5      /* share of weight a spread king's squares keep from the sample */
-#define BELIEF_FEW_MEN 3          /* an opponent with this many men or fewer has its king spread again */
+#define BELIEF_FEW_MEN 3          /* an opponent with this many men or fewer has its king and pawns spread again */
 
 struct belief_limits {
 	size_t exact_max;
@@ -156,7 +158,7 @@ struct belief {
 	unsigned long lost;       /* announcements nothing could be made to fit (skipped) */
 	unsigned long rejuvenations, rejuv_failed;   /* statistics */
 	unsigned long reexact;    /* times a sample became exact again (bare king) */
-	unsigned long respread;   /* times a sample's king was spread again (few men, not bare) */
+	unsigned long respread;   /* times a sample's king and pawns were spread again (few men, not bare) */
 	int opp_men;              /* the opponent's men on the board, by the captures announced (-1: crazykrieg) */
 	struct view mine;         /* our own men as we were told (a lost sample may have them wrong) */
 	bool own_unheard;         /* our last move fitted no candidate: its announcements went unheard */

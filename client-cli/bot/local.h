@@ -36,7 +36,7 @@ struct local_belief_stats {
 	long lost;                        /* announcements the sample could not fit */
 	long rejuvenations;               /* times the sample was regenerated from the checkpoint */
 	long reexact;                     /* times a sample became exact again (a bare king) */
-	long respread;                    /* times a sample's king was spread again (few men) */
+	long respread;                    /* times a sample's king and pawns were spread again (few men) */
 	long few_plies, few_in;           /* sampled plies with the opponent at BELIEF_FEW_MEN men or fewer / truth inside */
 };
 

@@ -826,7 +826,7 @@ static int arena_local(int la, int lb, int games, const struct ruleset *rs, long
 	score_print(&sc, bot_level_name(la), bot_level_name(lb), rs->name, moves ? (double)ms / (double)moves : 0);
 	stats_print("belief", &bs);
 	printf("belief: %ld rejuvenations, %ld announcements fitted by nothing, %ld samples made exact again "
-	       "(a bare king), %ld kings spread again (few men); sampled plies with few men: %ld, held %.1f%%\n",
+	       "(a bare king), %ld kings and pawns spread again (few men); sampled plies with few men: %ld, held %.1f%%\n",
 	       bs.rejuvenations, bs.lost, bs.reexact, bs.respread, bs.few_plies,
 	       bs.few_plies ? 100.0 * bs.few_in / bs.few_plies : 0);
 	if (fen)
