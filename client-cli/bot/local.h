@@ -64,4 +64,13 @@ void local_measure(struct bot *b, const struct board *truth, struct local_belief
 int local_play(const struct ruleset *rs, enum bot_level white, enum bot_level black, const struct local_opts *o,
                struct local_result *res, char *err, size_t errlen);
 
+/*
+ * A random legal K+R v K start (White: king and rook; Black: king; White to
+ * move, Black not stalemated), written into fen (FEN_MAX bytes): the
+ * benchmark's ending (`krieg-bot krk-fen --seed N`).  The same start for
+ * the same seed; the seed is mixed before it starts the generator, so that
+ * seeds 1..N each draw a stream of their own.
+ */
+void local_krk_fen(uint64_t seed, char *fen, size_t len);
+
 #endif

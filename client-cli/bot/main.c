@@ -1115,26 +1115,10 @@ int main(int argc, char **argv)
 		return arena_net(&ao);
 	}
 	if (strcmp(cmd, "krk-fen") == 0) {
-		/* a random legal K+R v K start, White to move, for the benchmark */
-		uint64_t r = seed * 0x9e3779b97f4a7c15ULL + 1;
-		for (;;) {
-			int wk = (int)(belief_rand(&r) % 64), wr = (int)(belief_rand(&r) % 64), bk = (int)(belief_rand(&r) % 64);
-			if (wk == wr || wk == bk || wr == bk)
-				continue;
-			struct board b;
-			board_clear(&b);
-			board_put(&b, WHITE, KING, wk);
-			board_put(&b, WHITE, ROOK, wr);
-			board_put(&b, BLACK, KING, bk);
-			char f[FEN_MAX], err[128];
-			fen_format(&b, f, sizeof f);
-			struct board chk;
-			/* fen_parse refuses adjacent kings and the side not to move in check */
-			if (fen_parse(f, &chk, err, sizeof err) != 0 || movegen_count(&chk) == 0)
-				continue;
-			printf("%s\n", f);
-			return 0;
-		}
+		char start[FEN_MAX];
+		local_krk_fen(seed, start, sizeof start);
+		printf("%s\n", start);
+		return 0;
 	}
 	if (strcmp(cmd, "play") == 0) {
 		static char password[PROTO_PASSWORD_MAX + 2];
