@@ -815,7 +815,7 @@ static bool spread_place(const struct belief *bel, const struct belief_hyp *base
 	h->b.ep = base->b.ep;
 	h->b.halfmove = base->b.halfmove;
 	h->b.fullmove = base->b.fullmove;
-	if (h->b.mailbox[king] != MAILBOX_EMPTY || (ours != SQ_NONE && (bb_king(ours) >> king & 1)))
+	if (king == SQ_NONE || h->b.mailbox[king] != MAILBOX_EMPTY || (ours != SQ_NONE && (bb_king(ours) >> king & 1)))
 		return false;
 	board_put(&h->b, opp, KING, king);
 	for (int t = PAWN; t < KING; t++)
