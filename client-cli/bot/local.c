@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "fen.h"
 #include "movegen.h"
@@ -12,11 +13,24 @@
 #include "notation.h"
 #include "referee.h"
 
-static void deliver(struct bot *b[2], const struct evlist *l)
+static double now_ms(void)
 {
-	for (size_t i = 0; i < l->n; i++)
-		for (int c = 0; c < 2; c++)
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* Each event to both bots; the time each takes to take them in (its view
+ * and belief: a move of the opponent's is where the belief does its work)
+ * is added to upkeep[colour]. */
+static void deliver(struct bot *b[2], const struct evlist *l, double upkeep[2])
+{
+	for (int c = 0; c < 2; c++) {
+		double t0 = now_ms();
+		for (size_t i = 0; i < l->n; i++)
 			bot_event(b[c], &l->v[i]);
+		upkeep[c] += now_ms() - t0;
+	}
 }
 
 void local_measure(struct bot *b, const struct board *truth, struct local_belief_stats *s)
@@ -72,7 +86,7 @@ int local_play(const struct ruleset *rs, enum bot_level white, enum bot_level bl
 	struct evlist l;
 	evlist_init(&l);
 	referee_begin(r, &l);
-	deliver(b, &l);
+	deliver(b, &l, res->upkeep_ms);
 	int errors = 0, plies = 0;
 	while (!referee_over(r)) {
 		if (referee_plies(r) >= (o->max_plies > 0 ? o->max_plies : LOCAL_PLIES_MAX))
@@ -98,11 +112,11 @@ int local_play(const struct ruleset *rs, enum bot_level white, enum bot_level bl
 			if (++errors >= LOCAL_ERRORS_MAX || a == BOT_WAIT) {
 				evlist_clear(&l);
 				referee_end(r, REASON_RESIGNATION, side, &l);
-				deliver(b, &l);
+				deliver(b, &l, res->upkeep_ms);
 			}
 			continue;
 		}
-		deliver(b, &l);
+		deliver(b, &l, res->upkeep_ms);
 		if (referee_plies(r) != plies) {
 			plies = referee_plies(r);
 			res->moves[side]++;

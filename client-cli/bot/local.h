@@ -45,6 +45,7 @@ struct local_result {
 	enum game_reason reason;
 	int plies;
 	long moves[2], ms[2];             /* moves played and ms thought, per colour */
+	double upkeep_ms[2];              /* ms spent taking in events (view and belief), per colour */
 	long tries[2];                    /* tries and "any?" sent, per colour */
 	struct local_belief_stats bs[2];
 };
