@@ -260,6 +260,42 @@ static double leaf_value(const struct board *pos, int us, bool *terminal)
 	return squash(bot_eval(pos, us));
 }
 
+/*
+ * A node's children by move, for one visit: the sibling list walked once,
+ * then a lookup per legal move (the list walked per move was the search's
+ * largest cost: moves x children at every node of every iteration).
+ * Open addressing over more slots than a position has moves (218 at most).
+ */
+#define MCTS_SLOTS 512
+
+struct child_index {
+	int slot[MCTS_SLOTS];     /* a child's index in the tree, -1: empty */
+};
+
+static unsigned child_hash(move_t m)
+{
+	return ((uint32_t)m * 2654435761u) >> 23; /* the top 9 bits: 0..511 */
+}
+
+static void child_index_build(struct child_index *ix, const struct mtree *t, int at)
+{
+	memset(ix->slot, -1, sizeof ix->slot);
+	for (int c = t->v[at].first; c >= 0; c = t->v[c].next) {
+		unsigned h = child_hash(t->v[c].m);
+		while (ix->slot[h] >= 0)
+			h = (h + 1) & (MCTS_SLOTS - 1);
+		ix->slot[h] = c;
+	}
+}
+
+/* The child for move m, or -1 (a child added after the build is not in it). */
+static int child_find(const struct child_index *ix, const struct mtree *t, move_t m)
+{
+	for (unsigned h = child_hash(m);; h = (h + 1) & (MCTS_SLOTS - 1))
+		if (ix->slot[h] < 0 || t->v[ix->slot[h]].m == m)
+			return ix->slot[h];
+}
+
 /* Walk one determinization below node `at` (its move already played on pos), to MCTS_DEPTH plies. */
 static double mcts_descend(struct bot *b, struct mtree *t, int at, struct board *pos, int depth)
 {
@@ -273,22 +309,20 @@ static double mcts_descend(struct bot *b, struct mtree *t, int at, struct board 
 	struct movelist ml;
 	movegen_legal(pos, &ml);
 	bool ours = pos->side == b->color;
+	struct child_index ix;
+	child_index_build(&ix, t, at);
 	/* children available here; an untried one is expanded first */
 	int pick = -1;
 	double best = -1e18;
 	for (int i = 0; i < ml.n; i++) {
-		int c = t->v[at].first;
-		while (c >= 0 && t->v[c].m != ml.m[i])
-			c = t->v[c].next;
+		int c = child_find(&ix, t, ml.m[i]);
 		if (c < 0) {
 			c = mt_add(t, at, ml.m[i]);
 			t->v[c].avail++;
 			pick = c;
 			/* the others' availability counts as well */
 			for (int j = i + 1; j < ml.n; j++) {
-				int d = t->v[at].first;
-				while (d >= 0 && t->v[d].m != ml.m[j])
-					d = t->v[d].next;
+				int d = child_find(&ix, t, ml.m[j]);
 				if (d >= 0)
 					t->v[d].avail++;
 			}

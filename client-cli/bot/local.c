@@ -126,6 +126,8 @@ int local_play(const struct ruleset *rs, enum bot_level white, enum bot_level bl
 					local_measure(b[c], referee_board(r), &res->bs[c]);
 		}
 	}
+	for (int c = 0; c < 2; c++)
+		res->searched[c] = b[c]->searched;
 	res->result = referee_result(r);
 	res->reason = referee_reason(r);
 	res->plies = referee_plies(r);

@@ -46,6 +46,7 @@ struct local_result {
 	int plies;
 	long moves[2], ms[2];             /* moves played and ms thought, per colour */
 	double upkeep_ms[2];              /* ms spent taking in events (view and belief), per colour */
+	long searched[2];                 /* positions its search drew from the belief (bot.h `searched`) */
 	long tries[2];                    /* tries and "any?" sent, per colour */
 	struct local_belief_stats bs[2];
 };

@@ -800,7 +800,7 @@ static int arena_local(int la, int lb, int games, const struct ruleset *rs, long
                        const char *fen, uint64_t seed, const struct belief_limits *lim)
 {
 	struct score sc = { 0 };
-	long ms = 0, moves = 0, full_moves = 0, a_ms = 0;
+	long ms = 0, moves = 0, full_moves = 0, a_ms = 0, a_searched = 0;
 	double a_upkeep = 0;
 	struct local_belief_stats bs = { 0 };
 	for (int g = 0; g < games; g++) {
@@ -822,6 +822,7 @@ static int arena_local(int la, int lb, int games, const struct ruleset *rs, long
 		full_moves += res.moves[a_color];
 		a_ms += res.ms[a_color];
 		a_upkeep += res.upkeep_ms[a_color];
+		a_searched += res.searched[a_color];
 		printf("game %d: %s %s in %ld moves of A\n", g + 1, game_result_name(res.result),
 		       game_reason_name(res.reason) ? game_reason_name(res.reason) : "unfinished", res.moves[a_color]);
 		fflush(stdout); /* a long arena shows its progress */
@@ -834,8 +835,10 @@ static int arena_local(int la, int lb, int games, const struct ruleset *rs, long
 	       bs.few_plies ? 100.0 * bs.few_in / bs.few_plies : 0);
 	/* The budget bounds the thinking; taking in the opponent's move (the
 	 * belief's expansion, filtering, spreading) comes on top of it */
-	printf("time per move of A (%s): %.1f ms thinking, %.1f ms taking in events\n", bot_level_name(la),
-	       full_moves ? (double)a_ms / (double)full_moves : 0, full_moves ? a_upkeep / (double)full_moves : 0);
+	printf("time per move of A (%s): %.1f ms thinking (%.0f positions searched a second), %.1f ms taking in "
+	       "events\n",
+	       bot_level_name(la), full_moves ? (double)a_ms / (double)full_moves : 0,
+	       a_ms ? 1000.0 * (double)a_searched / (double)a_ms : 0, full_moves ? a_upkeep / (double)full_moves : 0);
 	if (fen)
 		printf("moves of A per game: %.1f\n", games ? (double)full_moves / games : 0);
 	return 0;
