@@ -227,6 +227,10 @@ struct mnode {
 struct mtree {
 	struct mnode *v;
 	size_t n, cap;
+	int *child_at;            /* the child index (child_index_build): by move */
+	uint32_t *stamp;          /* ... valid where stamp == gen */
+	uint32_t gen;
+	int widest;               /* the most children a node had when visited */
 };
 
 static int mt_add(struct mtree *t, int parent, move_t m)
@@ -263,37 +267,31 @@ static double leaf_value(const struct board *pos, int us, bool *terminal)
 /*
  * A node's children by move, for one visit: the sibling list walked once,
  * then a lookup per legal move (the list walked per move was the search's
- * largest cost: moves x children at every node of every iteration).
- * Open addressing over more slots than a position has moves (218 at most).
+ * largest cost: moves x children at every node of every iteration).  A
+ * node below the root may have thousands of children (the union of the
+ * moves of every determinization that reached it), so the index is one
+ * slot per possible move_t, stamped with the visit that filled it.  One
+ * index serves the whole tree: a visit's lookups are all made before it
+ * descends.
  */
-#define MCTS_SLOTS 512
+#define MCTS_MOVES 65536          /* every value of a move_t */
 
-struct child_index {
-	int slot[MCTS_SLOTS];     /* a child's index in the tree, -1: empty */
-};
-
-static unsigned child_hash(move_t m)
+static void child_index_build(struct mtree *t, int at)
 {
-	return ((uint32_t)m * 2654435761u) >> 23; /* the top 9 bits: 0..511 */
-}
-
-static void child_index_build(struct child_index *ix, const struct mtree *t, int at)
-{
-	memset(ix->slot, -1, sizeof ix->slot);
-	for (int c = t->v[at].first; c >= 0; c = t->v[c].next) {
-		unsigned h = child_hash(t->v[c].m);
-		while (ix->slot[h] >= 0)
-			h = (h + 1) & (MCTS_SLOTS - 1);
-		ix->slot[h] = c;
+	int n = 0;
+	t->gen++;
+	for (int c = t->v[at].first; c >= 0; c = t->v[c].next, n++) {
+		t->child_at[t->v[c].m] = c;
+		t->stamp[t->v[c].m] = t->gen;
 	}
+	if (n > t->widest)
+		t->widest = n;
 }
 
 /* The child for move m, or -1 (a child added after the build is not in it). */
-static int child_find(const struct child_index *ix, const struct mtree *t, move_t m)
+static int child_find(const struct mtree *t, move_t m)
 {
-	for (unsigned h = child_hash(m);; h = (h + 1) & (MCTS_SLOTS - 1))
-		if (ix->slot[h] < 0 || t->v[ix->slot[h]].m == m)
-			return ix->slot[h];
+	return t->stamp[m] == t->gen ? t->child_at[m] : -1;
 }
 
 /* Walk one determinization below node `at` (its move already played on pos), to MCTS_DEPTH plies. */
@@ -309,20 +307,19 @@ static double mcts_descend(struct bot *b, struct mtree *t, int at, struct board 
 	struct movelist ml;
 	movegen_legal(pos, &ml);
 	bool ours = pos->side == b->color;
-	struct child_index ix;
-	child_index_build(&ix, t, at);
+	child_index_build(t, at);
 	/* children available here; an untried one is expanded first */
 	int pick = -1;
 	double best = -1e18;
 	for (int i = 0; i < ml.n; i++) {
-		int c = child_find(&ix, t, ml.m[i]);
+		int c = child_find(t, ml.m[i]);
 		if (c < 0) {
 			c = mt_add(t, at, ml.m[i]);
 			t->v[c].avail++;
 			pick = c;
 			/* the others' availability counts as well */
 			for (int j = i + 1; j < ml.n; j++) {
-				int d = child_find(&ix, t, ml.m[j]);
+				int d = child_find(t, ml.m[j]);
 				if (d >= 0)
 					t->v[d].avail++;
 			}
@@ -350,7 +347,8 @@ static bool is_pawn_capture_try(const struct board *own, move_t m);
 /* The try chosen by ISMCTS over the belief within budget_ms. */
 static move_t mcts_choose(struct bot *b, const struct movelist *tries, long budget_ms)
 {
-	struct mtree t = { 0 };
+	struct mtree t = { .child_at = xreallocarray(NULL, MCTS_MOVES, sizeof(int)),
+		           .stamp = xcalloc(MCTS_MOVES, sizeof(uint32_t)) };
 	int root = mt_add(&t, -1, MOVE_NONE);
 	for (int i = 0; i < tries->n; i++)
 		mt_add(&t, root, tries->m[i]);
@@ -390,6 +388,7 @@ static move_t mcts_choose(struct bot *b, const struct movelist *tries, long budg
 		(void)v;
 	}
 	b->searched += iters;
+	b->widest = t.widest;
 	/* the most valuable try, with what its ruling teaches */
 	move_t best_m = tries->m[0];
 	double best = -1e18;
@@ -407,6 +406,8 @@ static move_t mcts_choose(struct bot *b, const struct movelist *tries, long budg
 		}
 	}
 	free(t.v);
+	free(t.child_at);
+	free(t.stamp);
 	return best_m;
 }
 

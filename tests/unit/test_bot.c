@@ -157,6 +157,29 @@ START_TEST(test_winning_side_avoids_the_third_repetition)
 }
 END_TEST
 
+/*
+ * A node below the root gathers the moves of every determinization that
+ * reaches it: with the opponent's men spread over many positions, far more
+ * than a position's 218 at most.  The search indexes a node's children by
+ * move; it must hold them all.  Regression: an index of 512 slots (open
+ * addressing) spun forever once a node had more children than slots
+ * (`arena --rules icc --movetime 100` hung in the first game).
+ */
+START_TEST(test_search_wide_nodes)
+{
+	struct g g;
+	g_open(&g, BOT_FULL, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", WHITE, 3);
+	static const char *const moves[] = { "a2a3", "e7e5", "h2h3", "d7d5", "a3a4", "g7g6", "h3h4", "b7b6", "b2b3", "c7c5" };
+	for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
+		g_move(&g, i % 2 ? BLACK : WHITE, moves[i]);
+	move_t m;
+	ck_assert_int_eq(bot_choose(g.b, 1500, &m), BOT_TRY);
+	ck_assert_int_ne(m, MOVE_NONE);
+	ck_assert_msg(g.b->widest > 512, "the widest node had %d children: the case is not reached", g.b->widest);
+	g_close(&g);
+}
+END_TEST
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp((const char *)a, (const char *)b);
@@ -203,6 +226,7 @@ static Suite *bot_suite(void)
 	tcase_add_test(tc, test_black_remembers_the_start);
 	tcase_add_test(tc, test_winning_side_avoids_the_third_repetition);
 	tcase_add_test(tc, test_krk_starts);
+	tcase_add_test(tc, test_search_wide_nodes);
 	suite_add_tcase(s, tc);
 	return s;
 }
