@@ -857,7 +857,7 @@ static bool spread_place(const struct belief *bel, const struct belief_hyp *base
  * even when the sample had lost it, and the set stays exact from there (at
  * most 64 positions).  With other men it is still a sample, but no longer
  * one that has lost the king or a pawn's rank: the men a stalemate depends
- * on.  Each position gets BELIEF_BARE_KEEP of the weight the sample had on
+ * on.  Each position gets BELIEF_SPREAD_KEEP of the weight the sample had on
  * it (its candidates placed again, our men as we know them) and its share
  * of the rest of its arrangement's weight, spread evenly.
  */
@@ -913,12 +913,12 @@ static bool spread_few(struct belief *bel)
 					n++;
 		}
 		for (size_t i = first; i < n; i++)
-			out[i].w = (1 - BELIEF_BARE_KEEP) * a[g].w / (double)(n - first);
+			out[i].w = (1 - BELIEF_SPREAD_KEEP) * a[g].w / (double)(n - first);
 		/* the sample's half: its candidates placed again */
 		for (size_t j = a[g].first; j < a[g].end; j++) {
 			const struct belief_hyp *c = &bel->h[k[j].hyp];
 			if (spread_place(bel, c, key->key, k[j].pawns, board_king(&c->b, opp), &fit, &out[n]))
-				out[n++].w = BELIEF_BARE_KEEP * c->w;
+				out[n++].w = BELIEF_SPREAD_KEEP * c->w;
 		}
 	}
 	free(a);

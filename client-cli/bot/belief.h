@@ -91,7 +91,7 @@
 #define BELIEF_REJUV_DIV 4        /* rejuvenate below particles/4 distinct positions */
 #define BELIEF_REJUV_TRIES 4      /* replay attempts per particle wanted, at most */
 #define BELIEF_CKPT_LAG 6         /* a sampled checkpoint trails by this many opponent moves */
-#define BELIEF_BARE_KEEP 0.5      /* share of weight a spread king's squares keep from the sample */
+#define BELIEF_SPREAD_KEEP 0.5    /* share of weight a spread position keeps from the sample (few men, bare king) */
 #define BELIEF_FEW_MEN 3          /* an opponent with this many men or fewer has its king and pawns spread again */
 
 struct belief_limits {
