@@ -216,15 +216,17 @@ ASAN_VARS = BUILD=build/asan BINDIR=build/asan/bin OPT=-O1 \
 
 # gcc builds the release tree and its tests (-O2 finds warnings -O1 does
 # not); clang (when present) must compile the same sources cleanly; the
-# tests then run from the sanitized tree.
+# tests then run from the sanitized tree.  The builds take one job per
+# core (JOBS); the suites run one at a time (several time a daemon).
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check: deps
-	$(MAKE) check-build
+	$(MAKE) -j$(JOBS) check-build
 	if command -v clang >/dev/null; then \
-	  $(MAKE) CC=clang BUILD=build/clang BINDIR=build/clang/bin check-build; fi
-	$(MAKE) $(ASAN_VARS) check-build
+	  $(MAKE) -j$(JOBS) CC=clang BUILD=build/clang BINDIR=build/clang/bin check-build; fi
+	$(MAKE) -j$(JOBS) $(ASAN_VARS) check-build
 	$(MAKE) -k $(ASAN_VARS) unit integration
 	$(MAKE) check-service
-	$(MAKE) $(TSAN_VARS) build/tsan/bin/kriegd
+	$(MAKE) -j$(JOBS) $(TSAN_VARS) build/tsan/bin/kriegd
 	KRIEGD=$(abspath build/tsan/bin/kriegd) tests/run-tests.sh tsan \
 	  $(addprefix build/asan/tests/integration/,$(THREAD_TESTS))
 	if command -v clang >/dev/null; then $(MAKE) fuzz-smoke; fi
@@ -319,7 +321,7 @@ fuzz: deps fuzz-deps
 	@$(MAKE) --no-print-directory $(FUZZ_VARS) fuzz-build
 	@tests/fuzz/run.sh fuzz $(FUZZ_SECONDS) build/fuzz/fuzz
 fuzz-smoke: fuzz-deps
-	@$(MAKE) --no-print-directory $(FUZZ_VARS) fuzz-build
+	@$(MAKE) --no-print-directory -j$(JOBS) $(FUZZ_VARS) fuzz-build
 	@tests/fuzz/run.sh smoke $(FUZZ_SMOKE_SECONDS) build/fuzz/fuzz
 
 # The integration suite with kriegd under valgrind (memcheck): any memory
