@@ -1,6 +1,6 @@
 # krieg — one Makefile for the whole tree.
 #
-#   make            build bin/kriegd, bin/krieg, bin/krieg-referee
+#   make            build bin/kriegd, bin/krieg, bin/krieg-referee, bin/krieg-bot
 #   make deps       install the Debian packages the build needs (only if missing)
 #   make run        build and run kriegd with embedded defaults (state under ./var)
 #   make check      build everything with ASan+UBSan and run the unit and integration tests
