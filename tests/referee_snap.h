@@ -12,7 +12,7 @@
 #ifndef KRIEG_REFEREE_SNAP_H
 #define KRIEG_REFEREE_SNAP_H
 
-#include <check.h>
+#include "check_main.h"   /* check.h, with assertions that do not write on a pass */
 #include <stdint.h>
 
 #include "fen.h"
