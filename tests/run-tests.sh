@@ -64,7 +64,15 @@ while [ "$next" -lt ${#names[@]} ] || [ ${#running[@]} -gt 0 ]; do
   done
   done_pid=
   wait -n -p done_pid "${!running[@]}"
-  [ -n "$done_pid" ] || continue
+  if [ -z "$done_pid" ]; then
+    # No child left to wait for: whatever is still listed has ended
+    # unseen (its result file says how, and a missing one is a failure).
+    for p in "${!running[@]}"; do
+      report "${running[$p]}" "${names[${running[$p]}]}"
+      unset "running[$p]"
+    done
+    continue
+  fi
   i=${running[$done_pid]}
   unset "running[$done_pid]"
   report "$i" "${names[$i]}"
