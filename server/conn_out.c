@@ -16,6 +16,7 @@
 #include "conn.h"
 #include "conn_priv.h"
 #include "dispatch.h"
+#include "jsonline.h"
 #include "log.h"
 #include "proto.h"
 #include "server.h"
@@ -27,11 +28,13 @@
  * Encode msg (stolen) as one line into buf, which holds PROTO_LINE_MAX
  * bytes: the message, then room for the '\n' the caller puts at buf[n].
  * Encoding into the caller's (stack) buffer spares an allocation, a copy
- * and two strlen per message on the hottest path (BENCHMARKS.md).  A line
- * over PROTO_LINE_MAX breaks the protocol for every client, so it is never
- * sent: it is logged as the bug it is, and a response is replaced by an
- * `internal` error with its id (an event is dropped).  Returns the length,
- * 0 if nothing is to be sent, also when the connection is closing.
+ * and two strlen per message on the hottest path, and jsonline_dump
+ * writes jansson's own text for far less than json_dumpb (BENCHMARKS.md).
+ * A line over PROTO_LINE_MAX breaks the protocol for every client, so it
+ * is never sent: it is logged as the bug it is, and a response is
+ * replaced by an `internal` error with its id (an event is dropped).
+ * Returns the length, 0 if nothing is to be sent, also when the
+ * connection is closing.
  */
 static size_t encode_line(struct conn *c, json_t *msg, char *buf)
 {
@@ -41,7 +44,7 @@ static size_t encode_line(struct conn *c, json_t *msg, char *buf)
 		json_decref(msg);
 		return 0;
 	}
-	size_t n = json_dumpb(msg, buf, PROTO_LINE_MAX - 1, JSON_COMPACT);
+	size_t n = jsonline_dump(msg, buf, PROTO_LINE_MAX - 1);
 
 	if (n == 0)
 		log_warnx("conn=%llu could not encode a message", (unsigned long long)c->id);
@@ -54,7 +57,7 @@ static size_t encode_line(struct conn *c, json_t *msg, char *buf)
 			json_t *id = json_object_get(msg, "id");
 			json_t *err = dispatch_error_msg(id, PE_INTERNAL,
 			                                 "the reply would be longer than a line");
-			n = err != NULL ? json_dumpb(err, buf, PROTO_LINE_MAX - 1, JSON_COMPACT) : 0;
+			n = jsonline_dump(err, buf, PROTO_LINE_MAX - 1);
 			if (n > PROTO_LINE_MAX - 1)
 				n = 0;
 			json_decref(err);
