@@ -394,9 +394,7 @@ static int pending_write(void *arg, struct store *st)
 {
 	struct pending *p = arg;
 	struct game *g = p->g;
-	if (store_game_action(st, &p->a) != STORE_OK)
-		goto fail;
-	if (p->out.n && store_game_events(st, g->id, p->a.seq, p->out.v, p->out.n) != STORE_OK)
+	if (store_game_action(st, &p->a, p->out.v, p->out.n) != STORE_OK)
 		goto fail;
 	if (p->over && store_game_finish(st, g->id, p->result, p->reason) != STORE_OK)
 		goto fail;
@@ -794,8 +792,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	/* White's clock runs from here, maybe before this loop's next
 	 * heartbeat (none while no timed game was live): the lease covers it
 	 * (recover.h). */
-	if (store_game_action(st, &a) != STORE_OK ||
-	    (out.n && store_game_events(st, g->id, 1, out.v, out.n) != STORE_OK) ||
+	if (store_game_action(st, &a, out.v, out.n) != STORE_OK ||
 	    (clock_timed(&g->clock) &&
 	     store_state_set(st, RECOVER_ALIVE_KEY, recover_clock_ms() + RECOVER_ALIVE_LEASE_MS)
 	             != STORE_OK) ||

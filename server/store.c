@@ -196,6 +196,14 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	 * read when a rated game starts (a bot is rated against people only
 	 * where the server says so: rate_bots_vs_humans). */
 	"ALTER TABLE users ADD COLUMN bot INTEGER NOT NULL DEFAULT 0 CHECK (bot IN (0, 1));",
+
+	/* 10: an action's events in its own row (store_game.c, "the events of
+	 * an action"), written with it by one insert.  A row apiece in
+	 * `events` cost the store writer three inserts and an index entry per
+	 * action, on a second page per game per commit (BENCHMARKS.md).
+	 * Records written before stay in `events` and are read from there:
+	 * NULL here means "none in this row". */
+	"ALTER TABLE actions ADD COLUMN events BLOB;",
 };
 
 /* --- statements ----------------------------------------------------------- */
@@ -226,13 +234,13 @@ static const char *const stmt_sql[S__COUNT] = {
 	                  " WHERE id = ?1 AND result = 0 AND reason = 0",
 	[S_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1",
 	[S_ACTION_INSERT] = "INSERT INTO actions (game, seq, color, kind, text, at_ms,"
-	                    " clock_white_ms, clock_black_ms, ok)"
-	                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-	[S_EVENT_INSERT] = "INSERT INTO events (game, seq, " EVENT_COLS ") VALUES (?1, ?2, ?3, ?4,"
-	                   " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+	                    " clock_white_ms, clock_black_ms, ok, events)"
+	                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
 	[S_ACTIONS_LIST] = "SELECT game, seq, color, kind, text, at_ms, clock_white_ms,"
 	                   " clock_black_ms, ok FROM actions WHERE game = ?1 ORDER BY seq",
 	[S_EVENTS_LIST] = "SELECT seq, " EVENT_COLS " FROM events WHERE game = ?1 ORDER BY seq, id",
+	[S_ACTION_EVENTS_LIST] = "SELECT seq, events FROM actions"
+	                         " WHERE game = ?1 AND events IS NOT NULL ORDER BY seq",
 	[S_GAMES_UNFINISHED] = "SELECT " GAME_COLS " FROM games WHERE result = 0 AND reason = 0"
 	                       " ORDER BY id",
 	[S_GAMES_OF_USER] = "SELECT " GAME_COLS " FROM games WHERE white = ?1 OR black = ?1"

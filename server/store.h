@@ -34,7 +34,7 @@ struct store *store_open(const char *path, char *err, size_t errlen);
 /* The schema version this binary writes (PRAGMA user_version).  A newer
  * binary upgrades an older database in place at open; an older binary
  * refuses a newer database. */
-#define STORE_SCHEMA_VERSION 9
+#define STORE_SCHEMA_VERSION 10
 #define STORE_BUSY_TIMEOUT_MS 5000
 
 /* store_open() with options; NULL options = the defaults. */
@@ -221,8 +221,10 @@ struct store_action {
 	int64_t clock_white_ms, clock_black_ms;
 	int ok;
 };
-int store_game_action(struct store *st, const struct store_action *a);
-int store_game_events(struct store *st, int64_t game, int seq, const struct event *ev, size_t n);
+/* The action and the n events it produced (ev may be NULL when n is 0),
+ * in one row: both or neither. */
+int store_game_action(struct store *st, const struct store_action *a, const struct event *ev,
+                      size_t n);
 
 /* Read back a game's record in order; the callback returns non-zero to stop. */
 int store_game_actions(struct store *st, int64_t game,

@@ -4,8 +4,10 @@
  * them back; on the connection, statements and sticky error of store.c
  * (store_priv.h).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -112,15 +114,136 @@ int store_game_finish(struct store *st, int64_t game, int result, int reason)
 	return rc;
 }
 
-int store_game_action(struct store *st, const struct store_action *a)
+/*
+ * The events of an action, in the action's row (migration 10): a record
+ * of EVENT_REC_BYTES per event, in the order the referee produced them.
+ * A record holds the fields of EVENT_COLS (store.c) in that order,
+ * little-endian, each as wide as struct event's own field, except the
+ * move field: 8 bytes, since rand's pawn_squares holds no move and its
+ * squares (a bitboard of pawns, ranks 2-7 only) ride there.  Reading back
+ * applies the same ranges as a row of the old `events` table, so a record
+ * is read alike from either place.
+ */
+enum {
+	EF_TYPE, EF_AUDIENCE, EF_BY, EF_SQUARE, EF_MOVE, EF_WHAT, EF_EN_PASSANT, EF_CHECK1,
+	EF_CHECK2, EF_COUNT, EF_ANSWER, EF_RESULT, EF_REASON, EF_PLY, EF__COUNT
+};
+static const struct {
+	uint8_t width;
+	bool is_signed;
+} event_field[EF__COUNT] = {
+	[EF_TYPE] = { 1, false },    [EF_AUDIENCE] = { 1, false }, [EF_BY] = { 1, true },
+	[EF_SQUARE] = { 1, true },   [EF_MOVE] = { 8, false },     [EF_WHAT] = { 1, false },
+	[EF_EN_PASSANT] = { 1, false }, [EF_CHECK1] = { 1, false }, [EF_CHECK2] = { 1, false },
+	[EF_COUNT] = { 2, true },    [EF_ANSWER] = { 1, false },   [EF_RESULT] = { 1, false },
+	[EF_REASON] = { 1, false },  [EF_PLY] = { 2, false },
+};
+#define EVENT_REC_BYTES 23   /* the sum of the widths above */
+/* Records an action's events take on the stack; more (a long preference
+ * list) are encoded on the heap. */
+#define EVENT_REC_STACK 32
+
+static void event_fields(const struct event *e, int64_t v[EF__COUNT])
+{
+	v[EF_TYPE] = e->type;
+	v[EF_AUDIENCE] = e->audience;
+	v[EF_BY] = e->by;
+	v[EF_SQUARE] = e->square;
+	v[EF_MOVE] = e->type == EV_PAWN_SQUARES ? (int64_t)e->squares : (int64_t)e->move;
+	v[EF_WHAT] = e->what;
+	v[EF_EN_PASSANT] = e->en_passant ? 1 : 0;
+	v[EF_CHECK1] = e->checks[0];
+	v[EF_CHECK2] = e->checks[1];
+	v[EF_COUNT] = e->count;
+	v[EF_ANSWER] = e->answer;
+	v[EF_RESULT] = e->result;
+	v[EF_REASON] = e->reason;
+	v[EF_PLY] = e->ply;
+}
+
+static int in_range(int64_t v, int64_t lo, int64_t hi, int *ok)
+{
+	if (v < lo || v > hi) {
+		*ok = 0;
+		return 0;
+	}
+	return (int)v;
+}
+
+/* Fields as read from either place into an event; 0 if one is out of
+ * its range (a corrupt record). */
+static int fields_event(const int64_t v[EF__COUNT], struct event *e)
+{
+	int ok = 1;
+
+	memset(e, 0, sizeof *e);
+	e->type = (uint8_t)in_range(v[EF_TYPE], 0, UINT8_MAX, &ok);
+	e->audience = (uint8_t)in_range(v[EF_AUDIENCE], 0, UINT8_MAX, &ok);
+	e->by = (int8_t)in_range(v[EF_BY], INT8_MIN, INT8_MAX, &ok);
+	e->square = (int8_t)in_range(v[EF_SQUARE], INT8_MIN, INT8_MAX, &ok);
+	if (e->type == EV_PAWN_SQUARES) {
+		if (v[EF_MOVE] < 0 || ((uint64_t)v[EF_MOVE] & 0xff000000000000ffULL) != 0)
+			ok = 0; /* a pawn on the first or last rank */
+		else
+			e->squares = (uint64_t)v[EF_MOVE];
+	} else {
+		e->move = (move_t)in_range(v[EF_MOVE], 0, UINT16_MAX, &ok);
+	}
+	e->what = (uint8_t)in_range(v[EF_WHAT], 0, UINT8_MAX, &ok);
+	e->en_passant = in_range(v[EF_EN_PASSANT], 0, 1, &ok) != 0;
+	e->checks[0] = (uint8_t)in_range(v[EF_CHECK1], 0, UINT8_MAX, &ok);
+	e->checks[1] = (uint8_t)in_range(v[EF_CHECK2], 0, UINT8_MAX, &ok);
+	e->count = (int16_t)in_range(v[EF_COUNT], INT16_MIN, INT16_MAX, &ok);
+	e->answer = (uint8_t)in_range(v[EF_ANSWER], 0, UINT8_MAX, &ok);
+	e->result = (uint8_t)in_range(v[EF_RESULT], 0, UINT8_MAX, &ok);
+	e->reason = (uint8_t)in_range(v[EF_REASON], 0, UINT8_MAX, &ok);
+	e->ply = (uint16_t)in_range(v[EF_PLY], 0, UINT16_MAX, &ok);
+	return ok;
+}
+
+static void event_pack(const struct event *e, uint8_t *rec)
+{
+	int64_t v[EF__COUNT];
+
+	event_fields(e, v);
+	for (int f = 0; f < EF__COUNT; f++) {
+		uint64_t u = (uint64_t)v[f];
+		for (int b = 0; b < event_field[f].width; b++)
+			*rec++ = (uint8_t)(u >> (8 * b));
+	}
+}
+
+static int event_unpack(const uint8_t *rec, struct event *e)
+{
+	int64_t v[EF__COUNT];
+
+	for (int f = 0; f < EF__COUNT; f++) {
+		int w = event_field[f].width;
+		uint64_t u = 0;
+		for (int b = 0; b < w; b++)
+			u |= (uint64_t)*rec++ << (8 * b);
+		if (event_field[f].is_signed && w < 8 && (u >> (8 * w - 1)) != 0)
+			u |= ~0ULL << (8 * w);   /* sign-extend */
+		v[f] = (int64_t)u;
+	}
+	return fields_event(v, e);
+}
+
+int store_game_action(struct store *st, const struct store_action *a, const struct event *ev,
+                      size_t n)
 {
 	int temp, rc;
 	sqlite3_stmt *s;
+	uint8_t stack[EVENT_REC_STACK * EVENT_REC_BYTES], *recs = stack;
 
 	if (!store_enter(st))
 		return STORE_ERROR;
-	if ((s = store_stmt(st, S_ACTION_INSERT, &temp)) == NULL)
-		return STORE_ERROR;
+	if (n > EVENT_REC_STACK && (recs = malloc(n * EVENT_REC_BYTES)) == NULL)
+		return store_fail(st, "game action: out of memory for its events");
+	if ((s = store_stmt(st, S_ACTION_INSERT, &temp)) == NULL) {
+		rc = STORE_ERROR;
+		goto free;
+	}
 	sqlite3_bind_int64(s, 1, a->game);
 	sqlite3_bind_int(s, 2, a->seq);
 	sqlite3_bind_int(s, 3, a->color);
@@ -133,61 +256,19 @@ int store_game_action(struct store *st, const struct store_action *a)
 	sqlite3_bind_int64(s, 7, a->clock_white_ms);
 	sqlite3_bind_int64(s, 8, a->clock_black_ms);
 	sqlite3_bind_int(s, 9, a->ok ? 1 : 0);
+	for (size_t i = 0; i < n; i++)
+		event_pack(&ev[i], recs + i * EVENT_REC_BYTES);
+	if (n > 0)
+		sqlite3_bind_blob(s, 10, recs, (int)(n * EVENT_REC_BYTES), SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s, 10);
 	rc = store_run(st, s, "game action");
 out:
 	store_stmt_done(s, temp);
+free:
+	if (recs != stack)
+		free(recs);
 	return rc;
-}
-
-int store_game_events(struct store *st, int64_t game, int seq, const struct event *ev, size_t n)
-{
-	int temp, rc = STORE_OK;
-	sqlite3_stmt *s;
-
-	if (!store_enter(st))
-		return STORE_ERROR;
-	if (n == 0)
-		return STORE_OK;
-	/* Several rows: all or none. */
-	if (store_begin(st) != STORE_OK)
-		return STORE_ERROR;
-	if ((s = store_stmt(st, S_EVENT_INSERT, &temp)) == NULL) {
-		store_rollback(st);
-		return STORE_ERROR;
-	}
-	for (size_t i = 0; i < n && rc == STORE_OK; i++) {
-		const struct event *e = &ev[i];
-		sqlite3_bind_int64(s, 1, game);
-		sqlite3_bind_int(s, 2, seq);
-		sqlite3_bind_int(s, 3, e->type);
-		sqlite3_bind_int(s, 4, e->audience);
-		sqlite3_bind_int(s, 5, e->by);
-		sqlite3_bind_int(s, 6, e->square);
-		/* rand's pawn_squares holds no move: its squares (a bitboard of
-		 * pawns, ranks 2-7 only) ride in the 64-bit move column, so the
-		 * event needs no schema change (event_row reads them back). */
-		if (e->type == EV_PAWN_SQUARES)
-			sqlite3_bind_int64(s, 7, (sqlite3_int64)e->squares);
-		else
-			sqlite3_bind_int(s, 7, e->move);
-		sqlite3_bind_int(s, 8, e->what);
-		sqlite3_bind_int(s, 9, e->en_passant ? 1 : 0);
-		sqlite3_bind_int(s, 10, e->checks[0]);
-		sqlite3_bind_int(s, 11, e->checks[1]);
-		sqlite3_bind_int(s, 12, e->count);
-		sqlite3_bind_int(s, 13, e->answer);
-		sqlite3_bind_int(s, 14, e->result);
-		sqlite3_bind_int(s, 15, e->reason);
-		sqlite3_bind_int(s, 16, e->ply);
-		rc = store_run(st, s, "game events");
-		sqlite3_reset(s);
-	}
-	store_stmt_done(s, temp);
-	if (rc != STORE_OK) {
-		store_rollback(st);
-		return rc;
-	}
-	return store_commit(st);
 }
 
 /* --- listings ------------------------------------------------------------- */
@@ -203,35 +284,21 @@ static int col_range(sqlite3_stmt *s, int col, int64_t lo, int64_t hi, int *ok)
 	return (int)v;
 }
 
-/* One row of seq, EVENT_COLS (store.c). */
+/* One row of seq, EVENT_COLS (store.c): a record written before
+ * migration 10. */
 static int event_row(struct store *st, sqlite3_stmt *s, int *seq, struct event *e)
 {
+	int64_t v[EF__COUNT];
 	int ok = 1;
 
-	memset(e, 0, sizeof *e);
 	*seq = col_range(s, 0, 0, INT32_MAX, &ok);
-	e->type = (uint8_t)col_range(s, 1, 0, UINT8_MAX, &ok);
-	e->audience = (uint8_t)col_range(s, 2, 0, UINT8_MAX, &ok);
-	e->by = (int8_t)col_range(s, 3, INT8_MIN, INT8_MAX, &ok);
-	e->square = (int8_t)col_range(s, 4, INT8_MIN, INT8_MAX, &ok);
-	if (e->type == EV_PAWN_SQUARES) {
-		int64_t sq = sqlite3_column_int64(s, 5);
-		if (sq < 0 || ((uint64_t)sq & 0xff000000000000ffULL) != 0)
-			ok = 0; /* a pawn on the first or last rank: corrupt */
-		else
-			e->squares = (uint64_t)sq;
-	} else {
-		e->move = (move_t)col_range(s, 5, 0, UINT16_MAX, &ok);
+	for (int f = 0; f < EF__COUNT; f++) {
+		v[f] = sqlite3_column_int64(s, 1 + f);
+		if (sqlite3_column_type(s, 1 + f) != SQLITE_INTEGER)
+			ok = 0;
 	}
-	e->what = (uint8_t)col_range(s, 6, 0, UINT8_MAX, &ok);
-	e->en_passant = col_range(s, 7, 0, 1, &ok) != 0;
-	e->checks[0] = (uint8_t)col_range(s, 8, 0, UINT8_MAX, &ok);
-	e->checks[1] = (uint8_t)col_range(s, 9, 0, UINT8_MAX, &ok);
-	e->count = (int16_t)col_range(s, 10, INT16_MIN, INT16_MAX, &ok);
-	e->answer = (uint8_t)col_range(s, 11, 0, UINT8_MAX, &ok);
-	e->result = (uint8_t)col_range(s, 12, 0, UINT8_MAX, &ok);
-	e->reason = (uint8_t)col_range(s, 13, 0, UINT8_MAX, &ok);
-	e->ply = (uint16_t)col_range(s, 14, 0, UINT16_MAX, &ok);
+	if (!fields_event(v, e))
+		ok = 0;
 	return ok ? STORE_OK : store_fail(st, "game events: stored value out of range (corrupt row)");
 }
 
@@ -331,10 +398,69 @@ int store_game_actions(struct store *st, int64_t game,
 	return list_by_id(st, S_ACTIONS_LIST, game, ROW_ACTION, (void *)fn, arg, "game actions");
 }
 
+/* A listing's callback, and whether it asked to stop. */
+struct ev_pass {
+	int (*fn)(int seq, const struct event *e, void *arg);
+	void *arg;
+	bool stopped;
+};
+
+static int ev_pass_cb(int seq, const struct event *e, void *arg)
+{
+	struct ev_pass *p = arg;
+	p->stopped = p->fn(seq, e, p->arg) != 0;
+	return p->stopped;
+}
+
+/* The events kept in a game's action rows, in seq order. */
+static int action_events(struct store *st, int64_t game, struct ev_pass *p)
+{
+	int temp, rc = STORE_OK, step = SQLITE_DONE;
+	sqlite3_stmt *s;
+
+	if ((s = store_stmt(st, S_ACTION_EVENTS_LIST, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, game);
+	while (rc == STORE_OK && !p->stopped && (step = sqlite3_step(s)) == SQLITE_ROW) {
+		int ok = 1;
+		int seq = col_range(s, 0, 0, INT32_MAX, &ok);
+		const uint8_t *recs = sqlite3_column_blob(s, 1);
+		size_t len = (size_t)sqlite3_column_bytes(s, 1);
+		if (!ok || sqlite3_column_type(s, 1) != SQLITE_BLOB || len == 0 ||
+		    len % EVENT_REC_BYTES != 0) {
+			rc = store_fail(st, "game events: the events of action %d are corrupt", seq);
+			break;
+		}
+		for (size_t off = 0; off < len && !p->stopped; off += EVENT_REC_BYTES) {
+			struct event e;
+			if (!event_unpack(recs + off, &e)) {
+				rc = store_fail(st, "game events: stored value out of range in action %d",
+				                seq);
+				break;
+			}
+			ev_pass_cb(seq, &e, p);
+		}
+	}
+	if (rc == STORE_OK && !p->stopped && step != SQLITE_DONE)
+		rc = store_fail_db(st, "game events");
+	store_stmt_done(s, temp);
+	return rc;
+}
+
+/* A game's events: first those in `events`, then those in its action rows.
+ * Both in seq order, and together too: the daemon writes only the second
+ * form from migration 10 on, so a game's rows in `events` (a game that was
+ * in play across the upgrade) all come before its rows in `actions`. */
 int store_game_event_list(struct store *st, int64_t game,
                           int (*fn)(int seq, const struct event *e, void *arg), void *arg)
 {
-	return list_by_id(st, S_EVENTS_LIST, game, ROW_EVENT, (void *)fn, arg, "game events");
+	struct ev_pass p = { .fn = fn, .arg = arg, .stopped = false };
+	int rc = list_by_id(st, S_EVENTS_LIST, game, ROW_EVENT, (void *)ev_pass_cb, &p,
+	                    "game events");
+
+	if (rc != STORE_OK || p.stopped)
+		return rc;
+	return action_events(st, game, &p);
 }
 
 int store_games_unfinished(struct store *st, int (*fn)(const struct store_game *g, void *arg),

@@ -420,16 +420,21 @@ START_TEST(flagged_record)
 	/* Another process edits one stored announcement of `bad` (WAL lets it
 	 * write while the daemon idles): what a player was told no longer
 	 * follows from the tries. */
-	char *path = db_path(d), sql[256];
+	char *path = db_path(d), sql[384];
 	sqlite3 *db;
 	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
 	sqlite3_busy_timeout(db, 5000);
-	snprintf(sql, sizeof sql, "UPDATE events SET ply = ply + 7 WHERE id = (SELECT max(id) FROM "
-	         "events WHERE game = %lld)", (long long)bad.id);
+	/* The ply (the last two bytes of an event's 23) of its last event. */
+	char last[160];
+	snprintf(last, sizeof last, "WHERE game = %lld AND seq = (SELECT max(seq) FROM actions "
+	         "WHERE game = %lld AND events IS NOT NULL)", (long long)bad.id, (long long)bad.id);
+	snprintf(sql, sizeof sql, "UPDATE actions SET events = CAST(substr(events, 1, "
+	         "length(events) - 2) || x'FF7F' AS BLOB) %s", last);
 	raw_exec(db, sql);
-	snprintf(sql, sizeof sql, "SELECT ply FROM events WHERE id = (SELECT max(id) FROM events "
-	         "WHERE game = %lld)", (long long)bad.id);
+	snprintf(sql, sizeof sql, "SELECT length(events) * 10 + (hex(substr(events, -2)) = 'FF7F') "
+	         "FROM actions %s", last);
 	int64_t tampered = raw_int(db, sql);
+	ck_assert_int_eq(tampered % 10, 1);
 	sqlite3_close(db);
 
 	kc_close(p[0].c);

@@ -83,8 +83,7 @@ static void store_record(const char *rules, const struct action *acts, size_t n,
 			a.seq = ++seq;
 		a.clock_white_ms = 1000 + (int64_t)i;
 		a.clock_black_ms = 2000 + (int64_t)i;
-		ck_assert_int_eq(store_game_action(st, &a), STORE_OK);
-		ck_assert_int_eq(store_game_events(st, game.id, a.seq, out.v, out.n), STORE_OK);
+		ck_assert_int_eq(store_game_action(st, &a, out.v, out.n), STORE_OK);
 	}
 	if (finish)
 		ck_assert_int_eq(store_game_finish(st, game.id, RESULT_WHITE, REASON_RESIGNATION),
@@ -137,7 +136,9 @@ START_TEST(edited_event)
 {
 	struct recover_result rr;
 	store_game_of(tries, NTRIES, 0, 0);
-	exec_sql("UPDATE events SET square = square + 1 WHERE id = 5");
+	/* Black's e5 (seq 3): its first event's square byte (the 4th) moved. */
+	exec_sql("UPDATE actions SET events = CAST(substr(events, 1, 3) || x'05' ||"
+	         " substr(events, 5) AS BLOB) WHERE seq = 3");
 	ck_assert_int_eq(recover_verify(st, &game, &rr, err, sizeof err), RECOVER_MISMATCH);
 	ck_assert_ptr_null(rr.ref);
 	ck_assert_msg(strstr(err, "differs") != NULL, "%s", err);
@@ -158,16 +159,20 @@ START_TEST(missing_and_extra_events)
 {
 	struct recover_result rr;
 	store_game_of(tries, NTRIES, 0, 0);
-	exec_sql("DELETE FROM events WHERE id = (SELECT max(id) FROM events)");
+	/* The last event (a record is 23 bytes) gone. */
+	exec_sql("UPDATE actions SET events = CASE WHEN length(events) = 23 THEN NULL"
+	         " ELSE substr(events, 1, length(events) - 23) END"
+	         " WHERE seq = (SELECT max(seq) FROM actions WHERE events IS NOT NULL)");
 	ck_assert_int_eq(recover_verify(st, &game, &rr, err, sizeof err), RECOVER_MISMATCH);
+	ck_assert_msg(strstr(err, "the record holds") != NULL, "%s", err);
 	teardown();
 	setup();
 	store_game_of(tries, NTRIES, 0, 0);
-	exec_sql("INSERT INTO events (game, seq, type, audience, by_color, square, move, what,"
-	         " en_passant, check1, check2, count, answer, result, reason, ply)"
-	         " SELECT game, seq, type, audience, by_color, square, move, what, en_passant, check1,"
-	         " check2, count, answer, result, reason, ply FROM events WHERE id = 3");
+	/* An event of seq 2 twice. */
+	exec_sql("UPDATE actions SET events = CAST(events || substr(events, 1, 23) AS BLOB)"
+	         " WHERE seq = 2");
 	ck_assert_int_eq(recover_verify(st, &game, &rr, err, sizeof err), RECOVER_MISMATCH);
+	ck_assert_msg(strstr(err, "more events than the replay") != NULL, "%s", err);
 }
 END_TEST
 

@@ -376,6 +376,9 @@ static const struct event sample_events[] = {
 	{ .type = EV_ANY, .audience = AUD_BLACK, .by = BLACK, .answer = ANY_TRY, .ply = 4 },
 	{ .type = EV_GAME_OVER, .audience = AUD_PUBLIC, .by = -1, .result = RESULT_DRAW,
 	  .reason = REASON_STALEMATE, .move = 0xffff, .ply = 9 },
+	/* rand's pawn squares: a bitboard where the others keep a move. */
+	{ .type = EV_PAWN_SQUARES, .audience = AUD_WHITE, .by = WHITE, .square = -1,
+	  .squares = 0x00ff00000000ff00ULL, .count = 32767, .ply = 10 },
 };
 #define NSAMPLE (sizeof sample_events / sizeof sample_events[0])
 
@@ -395,6 +398,7 @@ static void assert_event_eq(const struct event *a, const struct event *b)
 	ck_assert_int_eq(a->result, b->result);
 	ck_assert_int_eq(a->reason, b->reason);
 	ck_assert_int_eq(a->ply, b->ply);
+	ck_assert_uint_eq(a->squares, b->squares);
 }
 
 struct collect {
@@ -463,15 +467,15 @@ START_TEST(game_record_round_trip)
 		  .at_ms = 1700000002000, .clock_white_ms = 299000, .clock_black_ms = 297000,
 		  .ok = 1 },
 	};
-	for (int i = 0; i < 3; i++)
-		ck_assert_int_eq(store_game_action(st, &acts[i]), STORE_OK);
-	/* The same seq twice is refused. */
-	ck_assert_int_eq(store_game_action(st, &acts[0]), STORE_ERROR);
-
-	ck_assert_int_eq(store_game_events(st, g, 1, sample_events, 2), STORE_OK);
-	ck_assert_int_eq(store_game_events(st, g, 2, sample_events + 2, NSAMPLE - 2), STORE_OK);
-	/* A second batch for seq 1 keeps insertion order after the first. */
-	ck_assert_int_eq(store_game_events(st, g, 1, sample_events + 7, 1), STORE_OK);
+	/* Each with its events, or none. */
+	ck_assert_int_eq(store_game_action(st, &acts[0], sample_events, 2), STORE_OK);
+	ck_assert_int_eq(store_game_action(st, &acts[1], sample_events + 2, NSAMPLE - 2), STORE_OK);
+	ck_assert_int_eq(store_game_action(st, &acts[2], NULL, 0), STORE_OK);
+	/* The same seq twice is refused, its events with it. */
+	ck_assert_int_eq(store_game_action(st, &acts[0], sample_events, 1), STORE_ERROR);
+	/* One row an action: the events live in it, none in the old table. */
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM events"), 0);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM actions WHERE events IS NOT NULL"), 2);
 
 	memset(&c, 0, sizeof c);
 	ck_assert_int_eq(store_game_actions(st, g, collect_action, &c), STORE_OK);
@@ -490,16 +494,10 @@ START_TEST(game_record_round_trip)
 
 	memset(&c, 0, sizeof c);
 	ck_assert_int_eq(store_game_event_list(st, g, collect_event, &c), STORE_OK);
-	ck_assert_int_eq(c.n, (int)NSAMPLE + 1);
-	ck_assert_int_eq(c.seq[0], 1);
-	assert_event_eq(&c.ev[0], &sample_events[0]);
-	ck_assert_int_eq(c.seq[1], 1);
-	assert_event_eq(&c.ev[1], &sample_events[1]);
-	ck_assert_int_eq(c.seq[2], 1);
-	assert_event_eq(&c.ev[2], &sample_events[7]);
-	for (size_t i = 2; i < NSAMPLE; i++) {
-		ck_assert_int_eq(c.seq[i + 1], 2);
-		assert_event_eq(&c.ev[i + 1], &sample_events[i]);
+	ck_assert_int_eq(c.n, (int)NSAMPLE);
+	for (size_t i = 0; i < NSAMPLE; i++) {
+		ck_assert_int_eq(c.seq[i], i < 2 ? 1 : 2);
+		assert_event_eq(&c.ev[i], &sample_events[i]);
 	}
 
 	/* Another game's record is separate. */
@@ -527,10 +525,149 @@ START_TEST(game_needs_real_players)
 	snprintf(g.rules, sizeof g.rules, "icc");
 	ck_assert_int_eq(store_game_create(st, &g), STORE_ERROR);
 	struct store_action a = { .game = 4242, .seq = 1, .kind = "try", .text = "e4" };
-	ck_assert_int_eq(store_game_action(st, &a), STORE_ERROR);
-	ck_assert_int_eq(store_game_events(st, 4242, 1, sample_events, NSAMPLE), STORE_ERROR);
-	ck_assert_int_eq(raw_int("SELECT count(*) FROM events"), 0);
+	ck_assert_int_eq(store_game_action(st, &a, sample_events, NSAMPLE), STORE_ERROR);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM actions"), 0);
 	store_close(st);
+}
+END_TEST
+
+/* Counts events; those of seq 4 must be events_of_both_forms's many[]. */
+struct count_many {
+	int n;
+	int bad;
+};
+
+static int count_many(int seq, const struct event *e, void *arg)
+{
+	struct count_many *cm = arg;
+	if (seq == 4) {
+		int i = cm->n - 5;
+		struct event want = sample_events[(size_t)i % NSAMPLE];
+		want.ply = (uint16_t)(1000 + i);
+		if (e->type != want.type || e->ply != want.ply || e->move != want.move ||
+		    e->squares != want.squares || e->count != want.count)
+			cm->bad++;
+	}
+	cm->n++;
+	return 0;
+}
+
+static int stop_first(int seq, const struct event *e, void *arg)
+{
+	collect_event(seq, e, arg);
+	return 1;
+}
+
+/* A game in play across the upgrade to migration 10: its first events in
+ * rows of `events` (the old form, written here behind the store's back),
+ * its later ones in its action rows.  Read back as one record in order. */
+START_TEST(events_of_both_forms)
+{
+	struct store *st = open_ok();
+	int64_t w = mkuser(st, "white1"), b = mkuser(st, "black1");
+	int64_t g = mkgame(st, w, b);
+	char sql[512];
+	struct collect c;
+
+	for (int seq = 1; seq <= 2; seq++) {
+		struct store_action a = { .game = g, .seq = seq, .color = seq == 1 ? WHITE : BLACK,
+		                          .kind = "try", .text = "e4", .ok = 1 };
+		ck_assert_int_eq(store_game_action(st, &a, NULL, 0), STORE_OK);
+		snprintf(sql, sizeof sql,
+		         "INSERT INTO events (game, seq, type, audience, by_color, square, move, what,"
+		         " en_passant, check1, check2, count, answer, result, reason, ply)"
+		         " VALUES (%lld, %d, %d, %d, %d, -1, %d, 0, 0, 0, 0, 0, 0, 0, 0, %d)",
+		         (long long)g, seq, EV_MOVE, AUD_WHITE | AUD_UMPIRE, seq == 1 ? WHITE : BLACK,
+		         100 + seq, seq);
+		raw_exec(sql);
+	}
+	struct store_action a3 = { .game = g, .seq = 3, .color = WHITE, .kind = "try",
+		                   .text = "d4", .ok = 1 };
+	ck_assert_int_eq(store_game_action(st, &a3, sample_events, 3), STORE_OK);
+
+	memset(&c, 0, sizeof c);
+	ck_assert_int_eq(store_game_event_list(st, g, collect_event, &c), STORE_OK);
+	ck_assert_int_eq(c.n, 5);
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(c.seq[i], i + 1);
+		ck_assert_int_eq(c.ev[i].type, EV_MOVE);
+		ck_assert_int_eq(c.ev[i].move, 101 + i);
+		ck_assert_int_eq(c.ev[i].ply, i + 1);
+	}
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(c.seq[2 + i], 3);
+		assert_event_eq(&c.ev[2 + i], &sample_events[i]);
+	}
+	/* More events than fit the writer's stack buffer (a long preference
+	 * list): encoded on the heap, read back whole. */
+	struct event many[40];
+	for (size_t i = 0; i < 40; i++) {
+		many[i] = sample_events[i % NSAMPLE];
+		many[i].ply = (uint16_t)(1000 + i);
+	}
+	struct store_action a4 = { .game = g, .seq = 4, .color = BLACK, .kind = "list",
+		                   .text = "d5", .ok = 1 };
+	ck_assert_int_eq(store_game_action(st, &a4, many, 40), STORE_OK);
+	struct count_many cm = { 0, 0 };
+	ck_assert_int_eq(store_game_event_list(st, g, count_many, &cm), STORE_OK);
+	ck_assert_int_eq(cm.n, 5 + 40);
+	ck_assert_int_eq(cm.bad, 0);
+
+	/* A callback that stops in the old rows is not called again. */
+	memset(&c, 0, sizeof c);
+	ck_assert_int_eq(store_game_event_list(st, g, stop_first, &c), STORE_OK);
+	ck_assert_int_eq(c.n, 1);
+	store_close(st);
+}
+END_TEST
+
+/* Events damaged in their row are an error of the listing, not events. */
+START_TEST(corrupt_action_events)
+{
+	static const char *const damage[] = {
+		"x'0102'",                                  /* not a whole record */
+		"x''",                                      /* empty, not NULL */
+		"'text, not a blob'",
+		/* en_passant (the 13th byte) must be 0 or 1 */
+		"x'0101FFFF00000000000000000002000000000000000100'",
+		/* a pawn_squares bitboard with a pawn on the first rank */
+		"x'0F0100FF01000000000000000000000000000000000100'",
+	};
+	struct store *st = open_ok();
+	int64_t w = mkuser(st, "white1"), b = mkuser(st, "black1");
+	int64_t g = mkgame(st, w, b);
+	struct store_action a = { .game = g, .seq = 1, .kind = "try", .text = "e4", .ok = 1 };
+	struct collect c;
+	char sql[256];
+
+	ck_assert_int_eq(store_game_action(st, &a, sample_events, 1), STORE_OK);
+	store_close(st);
+	/* The layout, by hand: a record the listing reads. */
+	raw_exec("UPDATE actions SET events = x'03070124341200000000000000010000FEFF0000002C01'");
+	st = open_ok();
+	memset(&c, 0, sizeof c);
+	ck_assert_int_eq(store_game_event_list(st, g, collect_event, &c), STORE_OK);
+	ck_assert_int_eq(c.n, 1);
+	ck_assert_int_eq(c.ev[0].type, 3);
+	ck_assert_int_eq(c.ev[0].audience, 7);
+	ck_assert_int_eq(c.ev[0].by, 1);
+	ck_assert_int_eq(c.ev[0].square, 36);
+	ck_assert_int_eq(c.ev[0].move, 0x1234);
+	ck_assert(c.ev[0].en_passant);
+	ck_assert_int_eq(c.ev[0].count, -2);
+	ck_assert_int_eq(c.ev[0].ply, 300);
+	store_close(st);
+	for (size_t i = 0; i < sizeof damage / sizeof damage[0]; i++) {
+		snprintf(sql, sizeof sql, "UPDATE actions SET events = %s", damage[i]);
+		raw_exec(sql);
+		st = open_ok();
+		memset(&c, 0, sizeof c);
+		ck_assert_msg(store_game_event_list(st, g, collect_event, &c) == STORE_ERROR, "%s",
+		              damage[i]);
+		ck_assert_int_eq(c.n, 0);
+		ck_assert_msg(strstr(store_error(st), "action 1") != NULL, "%s", store_error(st));
+		store_close(st);
+	}
 }
 END_TEST
 
@@ -605,11 +742,12 @@ START_TEST(rollback_leaves_nothing)
 	ck_assert_int_eq(store_begin(st), STORE_OK);
 	a = mkuser(st, "ghost");
 	int64_t g = mkgame(st, a, a);
-	ck_assert_int_eq(store_game_events(st, g, 1, sample_events, NSAMPLE), STORE_OK);
+	struct store_action act = { .game = g, .seq = 1, .kind = "try", .text = "e4", .ok = 1 };
+	ck_assert_int_eq(store_game_action(st, &act, sample_events, NSAMPLE), STORE_OK);
 	store_rollback(st);
 	ck_assert_int_eq(store_user_get(st, "ghost", &id, NULL, 0), STORE_NOT_FOUND);
 	ck_assert_int_eq(store_game_get(st, g, &(struct store_game){0}), STORE_NOT_FOUND);
-	ck_assert_int_eq(raw_int("SELECT count(*) FROM events"), 0);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM actions"), 0);
 
 	/* Commit keeps everything. */
 	ck_assert_int_eq(store_begin(st), STORE_OK);
@@ -719,6 +857,8 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, sessions_expire);
 	tcase_add_test(tc, game_record_round_trip);
 	tcase_add_test(tc, game_needs_real_players);
+	tcase_add_test(tc, events_of_both_forms);
+	tcase_add_test(tc, corrupt_action_events);
 	tcase_add_test(tc, unfinished_games_listing);
 	tcase_add_test(tc, rollback_leaves_nothing);
 	tcase_add_test(tc, failure_dooms_transaction);
