@@ -424,10 +424,12 @@ static int action_events(struct store *st, int64_t game, struct ev_pass *p)
 	while (rc == STORE_OK && !p->stopped && (step = sqlite3_step(s)) == SQLITE_ROW) {
 		int ok = 1;
 		int seq = col_range(s, 0, 0, INT32_MAX, &ok);
+		/* The type before reading the value (reading may convert it). */
+		if (sqlite3_column_type(s, 1) != SQLITE_BLOB)
+			ok = 0;
 		const uint8_t *recs = sqlite3_column_blob(s, 1);
 		size_t len = (size_t)sqlite3_column_bytes(s, 1);
-		if (!ok || sqlite3_column_type(s, 1) != SQLITE_BLOB || len == 0 ||
-		    len % EVENT_REC_BYTES != 0) {
+		if (!ok || len == 0 || len % EVENT_REC_BYTES != 0) {
 			rc = store_fail(st, "game events: the events of action %d are corrupt", seq);
 			break;
 		}
