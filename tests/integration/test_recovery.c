@@ -30,6 +30,7 @@
 #define _GNU_SOURCE 1
 #include <check.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -826,6 +827,104 @@ START_TEST(migrate_v1)
 }
 END_TEST
 
+/*
+ * A game in play across the upgrade to schema version 10.  Before it, each
+ * event was a row of `events`; since, an action's events are a BLOB in its
+ * row (server/store_game.c: a record of 23 bytes per event, the fields of
+ * `events` in order, little-endian, as wide as struct event's: 1 1 1 1 8 1
+ * 1 1 1 2 1 1 1 2, signed where the struct's are).  The daemon is stopped,
+ * the events of the game's first actions are written back into the old
+ * form, and the daemon must resume the game from a record in both forms,
+ * go on, and resume it again.
+ */
+static const int rec_width[14] = { 1, 1, 1, 1, 8, 1, 1, 1, 1, 2, 1, 1, 1, 2 };
+static const bool rec_signed[14] = { false, false, true, true, false, false, false,
+	                             false, false, true, false, false, false, false };
+#define REC_BYTES 23
+
+static void to_old_form(sqlite3 *db, int64_t game, int upto_seq)
+{
+	sqlite3_stmt *sel, *ins;
+	char sql[256];
+	snprintf(sql, sizeof sql, "SELECT seq, events FROM actions WHERE game = %lld AND seq <= %d"
+	         " AND events IS NOT NULL ORDER BY seq", (long long)game, upto_seq);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &sel, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "INSERT INTO events (game, seq, type, audience,"
+	                 " by_color, square, move, what, en_passant, check1, check2, count, answer,"
+	                 " result, reason, ply) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+	                 " ?11, ?12, ?13, ?14, ?15, ?16)", -1, &ins, NULL), SQLITE_OK);
+	int moved = 0;
+	while (sqlite3_step(sel) == SQLITE_ROW) {
+		int seq = sqlite3_column_int(sel, 0);
+		const unsigned char *b = sqlite3_column_blob(sel, 1);
+		int len = sqlite3_column_bytes(sel, 1);
+		ck_assert_int_eq(len % REC_BYTES, 0);
+		for (int off = 0; off < len; off += REC_BYTES) {
+			const unsigned char *r = b + off;
+			sqlite3_bind_int64(ins, 1, game);
+			sqlite3_bind_int(ins, 2, seq);
+			for (int f = 0; f < 14; f++) {
+				uint64_t u = 0;
+				for (int k = 0; k < rec_width[f]; k++)
+					u |= (uint64_t)*r++ << (8 * k);
+				if (rec_signed[f] && (u >> (8 * rec_width[f] - 1)) != 0)
+					u |= ~0ULL << (8 * rec_width[f]);
+				sqlite3_bind_int64(ins, 3 + f, (sqlite3_int64)u);
+			}
+			ck_assert_int_eq(sqlite3_step(ins), SQLITE_DONE);
+			sqlite3_reset(ins);
+			moved++;
+		}
+	}
+	sqlite3_finalize(sel);
+	sqlite3_finalize(ins);
+	ck_assert_int_gt(moved, 0);
+	snprintf(sql, sizeof sql, "UPDATE actions SET events = NULL WHERE game = %lld AND seq <= %d",
+	         (long long)game, upto_seq);
+	raw_exec(db, sql);
+}
+
+START_TEST(record_from_before_v10)
+{
+	unsigned seed = 11;
+	struct kd *d = kd_start(fast_conf);
+	struct kp p[2];
+	static struct tgame g;
+	kp_guest(d, &p[0]);
+	kp_guest(d, &p[1]);
+	memset(&g, 0, sizeof g);
+	g.id = kg_new_game(&p[0], &p[1]);
+	play(p, &g, 8, &seed);
+	kc_close(p[0].c);
+	kc_close(p[1].c);
+
+	kd_down(d);
+	char *path = db_path(d);
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	to_old_form(db, g.id, 5);
+	ck_assert_int_gt(raw_int(db, "SELECT count(*) FROM events"), 0);
+	ck_assert_int_gt(raw_int(db, "SELECT count(*) FROM actions WHERE events IS NOT NULL"), 0);
+	sqlite3_close(db);
+	kd_up(d);
+
+	for (int round = 0; round < 2; round++) {
+		kp_resume(d, &p[0]);
+		kp_resume(d, &p[1]);
+		check_game(p, &g);
+		play(p, &g, 6, &seed);
+		check_game(p, &g);
+		kc_close(p[0].c);
+		kc_close(p[1].c);
+		kd_crash_restart(d);
+	}
+	ck_assert_int_eq(kd_log_count(d, "record check failed"), 0);
+	ck_assert_int_eq(kd_log_count(d, "flagged"), 0);
+	free(path);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *recovery_suite(void)
 {
 	Suite *s = suite_create("recovery");
@@ -840,6 +939,7 @@ static Suite *recovery_suite(void)
 	tcase_add_test(tc, backup_restore);
 	tcase_add_test(tc, backup_errors);
 	tcase_add_test(tc, migrate_v1);
+	tcase_add_test(tc, record_from_before_v10);
 	tcase_add_test(tc, kill_loop);
 	suite_add_tcase(s, tc);
 	return s;
