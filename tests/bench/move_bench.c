@@ -69,9 +69,15 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The daemon of the setting being run: a failure stops it too (else it
+ * outlives the benchmark, holding the caller's stdout open). */
+static pid_t daemon_pid;
+
 static _Noreturn void die(const char *what)
 {
 	fprintf(stderr, "move_bench: %s\n", what);
+	if (daemon_pid > 0)
+		kill(daemon_pid, SIGTERM);
 	exit(1);
 }
 
@@ -155,8 +161,12 @@ static json_t *call(struct bconn *c, const char *type, json_t *fields)
 			json_t *j = json_loads(line, 0, NULL);
 			drop(c, used);
 			if (j && json_integer_value(json_object_get(j, "id")) == id) {
-				if (!json_is_true(json_object_get(j, "ok")))
+				if (!json_is_true(json_object_get(j, "ok"))) {
+					char *text = json_dumps(j, JSON_COMPACT);
+					fprintf(stderr, "move_bench: %s refused: %s\n", type,
+					        text ? text : "?");
 					die(type);
+				}
 				return j;
 			}
 			json_decref(j);
@@ -206,9 +216,11 @@ static pid_t start_kriegd(const char *kriegd, const char *dir, const char *sync,
 		dup2(fd, 2);
 		execl(kriegd, "kriegd", "--state-dir", dir, "--listen", "127.0.0.1:0", "--set",
 		      "log_level=debug", "--set", "rate_limit=1000000", "--set", "rate_burst=1000000",
-		      "--set", "max_connections_per_ip=1000", "--set", set_sync, (char *)NULL);
+		      "--set", "max_connections_per_ip=1000", "--set", "guests_per_address=0",
+		      "--set", set_sync, (char *)NULL);
 		_exit(127);
 	}
+	daemon_pid = pid;
 	for (int i = 0; i < 3000; i++) {
 		char text[8192] = "";
 		FILE *f = fopen(logpath, "r");
@@ -379,6 +391,7 @@ static void run(const char *kriegd, const char *sync, int ngames, double seconds
 	}
 	kill(pid, SIGTERM);
 	waitpid(pid, NULL, 0);
+	daemon_pid = 0;
 	count_commits(logpath, &commits, &actions);
 	commits -= commits0;
 	actions -= actions0;
