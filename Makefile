@@ -195,6 +195,7 @@ TEST_LDLIBS = $(SERVER_LIBS) -ledit $(call pkglibs,check) $(CORE_LIBS)
 # (test_auth) may exist in both.
 UNIT_BINS  = $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRC))
 INTEG_BINS = $(patsubst tests/integration/%.c,$(BUILD)/tests/integration/%,$(INTEG_SRC))
+BENCH_BINS = $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
 
 $(BUILD)/tests/unit/test_%: $(BUILD)/obj/tests/unit/test_%.o $(TEST_LIBS)
 	@mkdir -p $(dir $@)
@@ -284,8 +285,8 @@ bench-smoke: all $(BENCH_BINS)
 	  || { echo "bench-smoke: loadgen failed"; exit 1; }
 	@echo "bench-smoke: passed"
 
-# Benchmark programs: tests/bench/*.c, each linked like a test.
-BENCH_BINS = $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
+# Benchmark programs: tests/bench/*.c, each linked like a test (BENCH_BINS
+# is defined with the test binaries, before the rules that need it).
 bench-build: $(BENCH_BINS)
 $(BUILD)/bench/%: $(BUILD)/obj/tests/bench/%.o $(TEST_LIBS)
 	@mkdir -p $(dir $@)
