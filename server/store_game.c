@@ -161,6 +161,7 @@ static void event_fields(const struct event *e, int64_t v[EF__COUNT])
 	v[EF_PLY] = e->ply;
 }
 
+/* v inside [lo, hi], else 0 with *ok cleared. */
 static int in_range(int64_t v, int64_t lo, int64_t hi, int *ok)
 {
 	if (v < lo || v > hi) {
@@ -273,15 +274,19 @@ free:
 
 /* --- listings ------------------------------------------------------------- */
 
-/* A column that must fit [lo, hi], or the row is corrupt. */
+/* An integer column (its type read before its value, which may convert
+ * it); another type clears *ok. */
+static int64_t col_int(sqlite3_stmt *s, int col, int *ok)
+{
+	if (sqlite3_column_type(s, col) != SQLITE_INTEGER)
+		*ok = 0;
+	return sqlite3_column_int64(s, col);
+}
+
+/* An integer column that must fit [lo, hi], or the row is corrupt. */
 static int col_range(sqlite3_stmt *s, int col, int64_t lo, int64_t hi, int *ok)
 {
-	int64_t v = sqlite3_column_int64(s, col);
-	if (v < lo || v > hi || sqlite3_column_type(s, col) != SQLITE_INTEGER) {
-		*ok = 0;
-		return 0;
-	}
-	return (int)v;
+	return in_range(col_int(s, col, ok), lo, hi, ok);
 }
 
 /* One row of seq, EVENT_COLS (store.c): a record written before
@@ -292,11 +297,8 @@ static int event_row(struct store *st, sqlite3_stmt *s, int *seq, struct event *
 	int ok = 1;
 
 	*seq = col_range(s, 0, 0, INT32_MAX, &ok);
-	for (int f = 0; f < EF__COUNT; f++) {
-		v[f] = sqlite3_column_int64(s, 1 + f);
-		if (sqlite3_column_type(s, 1 + f) != SQLITE_INTEGER)
-			ok = 0;
-	}
+	for (int f = 0; f < EF__COUNT; f++)
+		v[f] = col_int(s, 1 + f, &ok);
 	if (!fields_event(v, e))
 		ok = 0;
 	return ok ? STORE_OK : store_fail(st, "game events: stored value out of range (corrupt row)");
