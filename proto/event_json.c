@@ -5,106 +5,131 @@
 
 #include <string.h>
 
+#include "jsonline.h"
 #include "notation.h"
 #include "referee.h"
 
 #define SAY_MAX 160
 
-static json_t *audience_array(unsigned aud)
-{
-	static const unsigned bits[] = { AUD_WHITE, AUD_BLACK, AUD_UMPIRE, AUD_SPECTATOR };
-	json_t *a = json_array();
-	for (size_t i = 0; i < sizeof bits / sizeof bits[0]; i++)
-		if (aud & bits[i])
-			json_array_append_new(a, json_string(audience_name(bits[i])));
-	return a;
-}
+/* Room for any announcement object as event_to_json writes it: "say" is
+ * under SAY_MAX, the rest is a few dozen short fields. */
+#define EVENT_JSON_MAX 1024
 
 static const char *color_name(int c)
 {
 	return c == WHITE ? "white" : c == BLACK ? "black" : NULL;
 }
 
-json_t *event_to_json(const struct event *e, const struct ruleset *rs, int game_id)
+static void put_key_str(struct jsonline_out *o, const char *key, const char *v)
 {
+	jsonline_put_key(o, key);
+	jsonline_put_str(o, v, strlen(v));
+}
+
+static void put_key_square(struct jsonline_out *o, const char *key, int sq)
+{
+	char name[3];
+	square_name(sq, name);
+	put_key_str(o, key, name);
+}
+
+int event_json_put(struct jsonline_out *o, const struct event *e, const struct ruleset *rs)
+{
+	static const unsigned bits[] = { AUD_WHITE, AUD_BLACK, AUD_UMPIRE, AUD_SPECTATOR };
 	const char *name = event_type_name(e->type);
 	if (name == NULL)
-		return NULL;
-	json_t *o = json_object();
-	json_object_set_new(o, "event", json_string(name));
-	if (game_id >= 0)
-		json_object_set_new(o, "game", json_integer(game_id));
+		return -1;
+	jsonline_put(o, "{", 1);
+	put_key_str(o, "event", name);
 	if (color_name(e->by))
-		json_object_set_new(o, "by", json_string(color_name(e->by)));
-	json_object_set_new(o, "ply", json_integer(e->ply));
-	json_object_set_new(o, "audience", audience_array(e->audience));
+		put_key_str(o, "by", color_name(e->by));
+	jsonline_put_key(o, "ply");
+	jsonline_put_int(o, e->ply);
+	jsonline_put_key(o, "audience");
+	jsonline_put(o, "[", 1);
+	for (size_t i = 0, n = 0; i < sizeof bits / sizeof bits[0]; i++)
+		if (e->audience & bits[i]) {
+			if (n++ > 0)
+				jsonline_put(o, ",", 1);
+			const char *who = audience_name(bits[i]);
+			jsonline_put_str(o, who, strlen(who));
+		}
+	jsonline_put(o, "]", 1);
 
 	if (e->move != MOVE_NONE) {
 		char uci[NOTATION_MAX];
 		notation_uci(e->move, uci);
-		json_object_set_new(o, "move", json_string(uci));
-		if (e->san[0])
-			json_object_set_new(o, "san", json_stringn(e->san, strnlen(e->san, sizeof e->san)));
+		put_key_str(o, "move", uci);
+		if (e->san[0]) {
+			jsonline_put_key(o, "san");
+			jsonline_put_str(o, e->san, strnlen(e->san, sizeof e->san));
+		}
 	}
 	switch (e->type) {
-	case EV_CAPTURE: {
-		char sq[3];
-		if (e->square >= 0 && e->square < 64) {
-			square_name(e->square, sq);
-			json_object_set_new(o, "square", json_string(sq));
-		}
+	case EV_CAPTURE:
+		if (e->square >= 0 && e->square < 64)
+			put_key_square(o, "square", e->square);
 		if (captured_kind_name(e->what))
-			json_object_set_new(o, "what", json_string(captured_kind_name(e->what)));
-		if (e->en_passant)
-			json_object_set_new(o, "en_passant", json_true());
+			put_key_str(o, "what", captured_kind_name(e->what));
+		if (e->en_passant) {
+			jsonline_put_key(o, "en_passant");
+			jsonline_put(o, "true", 4);
+		}
 		break;
-	}
 	case EV_DROP:
 		if (captured_kind_name(e->what))
-			json_object_set_new(o, "what", json_string(captured_kind_name(e->what)));
+			put_key_str(o, "what", captured_kind_name(e->what));
 		break;
-	case EV_CHECK: {
-		json_t *a = json_array();
-		for (int i = 0; i < 2; i++)
-			if (check_dir_name(e->checks[i]))
-				json_array_append_new(a, json_string(check_dir_name(e->checks[i])));
-		json_object_set_new(o, "checks", a);
+	case EV_CHECK:
+		jsonline_put_key(o, "checks");
+		jsonline_put(o, "[", 1);
+		for (int i = 0, n = 0; i < 2; i++)
+			if (check_dir_name(e->checks[i])) {
+				if (n++ > 0)
+					jsonline_put(o, ",", 1);
+				const char *dir = check_dir_name(e->checks[i]);
+				jsonline_put_str(o, dir, strlen(dir));
+			}
+		jsonline_put(o, "]", 1);
 		/* the square of the capture made with the checking move, if all heard it */
-		if (e->square >= 0 && e->square < 64) {
-			char sq[3];
-			square_name(e->square, sq);
-			json_object_set_new(o, "square", json_string(sq));
-		}
+		if (e->square >= 0 && e->square < 64)
+			put_key_square(o, "square", e->square);
 		break;
-	}
 	case EV_PAWN_TRIES:
 	case EV_ILLEGAL_COUNT:
 	case EV_QUIET_ENDED:
-		json_object_set_new(o, "count", json_integer(e->count));
+		jsonline_put_key(o, "count");
+		jsonline_put_int(o, e->count);
 		break;
 	case EV_PAWN_CAPTURES:
-		json_object_set_new(o, "available", json_boolean(e->answer != 0));
+		jsonline_put_key(o, "available");
+		if (e->answer != 0)
+			jsonline_put(o, "true", 4);
+		else
+			jsonline_put(o, "false", 5);
 		break;
-	case EV_PAWN_SQUARES: {
+	case EV_PAWN_SQUARES:
 		/* in square order, a1 first: the order says nothing */
-		json_t *a = json_array();
-		for (int sq = 0; sq < 64; sq++) {
+		jsonline_put_key(o, "squares");
+		jsonline_put(o, "[", 1);
+		for (int sq = 0, n = 0; sq < 64; sq++) {
 			char sqn[3];
 			if (!(e->squares >> sq & 1))
 				continue;
+			if (n++ > 0)
+				jsonline_put(o, ",", 1);
 			square_name(sq, sqn);
-			json_array_append_new(a, json_string(sqn));
+			jsonline_put_str(o, sqn, 2);
 		}
-		json_object_set_new(o, "squares", a);
+		jsonline_put(o, "]", 1);
 		break;
-	}
 	case EV_ANY:
-		json_object_set_new(o, "answer", json_string(any_answer_name(e->answer) ? any_answer_name(e->answer) : "no"));
+		put_key_str(o, "answer", any_answer_name(e->answer) ? any_answer_name(e->answer) : "no");
 		break;
 	case EV_GAME_OVER:
-		json_object_set_new(o, "result", json_string(game_result_name(e->result) ? game_result_name(e->result) : "*"));
+		put_key_str(o, "result", game_result_name(e->result) ? game_result_name(e->result) : "*");
 		if (game_reason_name(e->reason))
-			json_object_set_new(o, "reason", json_string(game_reason_name(e->reason)));
+			put_key_str(o, "reason", game_reason_name(e->reason));
 		break;
 	default:
 		break;
@@ -112,9 +137,25 @@ json_t *event_to_json(const struct event *e, const struct ruleset *rs, int game_
 	if (rs != NULL) {
 		char say[SAY_MAX];
 		ruleset_say(rs, e, say, sizeof say);
-		json_object_set_new(o, "say", json_string(say));
+		put_key_str(o, "say", say);
 	}
-	return o;
+	return 0;
+}
+
+json_t *event_to_json(const struct event *e, const struct ruleset *rs, int game_id)
+{
+	char buf[EVENT_JSON_MAX];
+	struct jsonline_out o = { .buf = buf, .size = sizeof buf, .used = 0 };
+	if (event_json_put(&o, e, rs) != 0)
+		return NULL;
+	if (game_id >= 0) {
+		jsonline_put_key(&o, "game");
+		jsonline_put_int(&o, game_id);
+	}
+	jsonline_put(&o, "}", 1);
+	if (o.used > o.size)
+		return NULL;
+	return json_loadb(buf, o.used, 0, NULL);
 }
 
 /* ------------------------------------------------------------------ */

@@ -5,6 +5,9 @@
  *
  * The encoder writes only what the event holds: a redacted copy (no move)
  * has no "move" key, a capture without a piece kind has no "what" key.
+ * It writes text (jsonline.h), the form the server sends without building
+ * a tree on the try path; the tree is that text parsed, so the two never
+ * differ (tests/unit/test_event_json.c checks the text is jansson's own).
  */
 #ifndef KRIEG_EVENT_JSON_H
 #define KRIEG_EVENT_JSON_H
@@ -14,11 +17,22 @@
 #include "event.h"
 #include "ruleset.h"
 
+struct jsonline_out;
+
 /*
- * The announcement object of e: {"event": NAME, "game": id, "by": "white",
- * "ply": n, "audience": ["white","umpire"], ...fields..., "say": text}.
- * game_id < 0 leaves "game" out (krieg-referee); rs NULL leaves "say" out.
- * Returns a new reference, or NULL for an event of unknown type.
+ * The announcement object of e as text, the one place its form is made:
+ * {"event": NAME, "by": "white", "ply": n, "audience": ["white","umpire"],
+ * ...fields..., "say": text — from the '{' on, WITHOUT the closing '}', so
+ * that the server can add its own members (server/announce.h) to the
+ * line it sends.  rs NULL leaves "say" out.  Returns 0, or -1 for an
+ * event of unknown type (nothing written).
+ */
+int event_json_put(struct jsonline_out *o, const struct event *e, const struct ruleset *rs);
+
+/*
+ * The same object as a tree (event_json_put's text, parsed), with
+ * "game": id last; game_id < 0 leaves it out (krieg-referee).  Returns a
+ * new reference, or NULL for an event of unknown type.
  */
 json_t *event_to_json(const struct event *e, const struct ruleset *rs, int game_id);
 

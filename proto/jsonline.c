@@ -9,26 +9,22 @@
 /* Room for a real as jansson writes it (its own bound is 100). */
 #define JSONLINE_REAL_MAX 100
 
-/* The text so far: like json_dumpb, a piece is copied only if it fits,
- * and `used` counts every byte, so the caller learns the whole length. */
-struct out {
-	char *buf;
-	size_t size;
-	size_t used;
-};
-
-static void put(struct out *o, const char *s, size_t n)
+/* Like json_dumpb, a piece is copied only if it fits, and `used` counts
+ * every byte, so the caller learns the whole length. */
+static void put(struct jsonline_out *o, const char *s, size_t n)
 {
 	if (o->used <= o->size && n <= o->size - o->used)
 		memcpy(o->buf + o->used, s, n);
 	o->used += n;
+	if (n > 0)
+		o->last = s[n - 1];
 }
 
 /* A string in quotes, escaped as jansson escapes it without flags: the
  * quote, the backslash and the control characters, each of the last
  * with its short form where JSON has one, else \u00XX in capitals.
  * Everything else, UTF-8 included, is copied as it is. */
-static void put_string(struct out *o, const char *s, size_t n)
+static void put_string(struct jsonline_out *o, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	size_t run = 0;
@@ -64,7 +60,7 @@ static void put_string(struct out *o, const char *s, size_t n)
 	put(o, "\"", 1);
 }
 
-static void put_integer(struct out *o, json_int_t v)
+static void put_integer(struct jsonline_out *o, json_int_t v)
 {
 	char tmp[24];
 	char *p = tmp + sizeof tmp;
@@ -80,7 +76,7 @@ static void put_integer(struct out *o, json_int_t v)
 	put(o, p, (size_t)(tmp + sizeof tmp - p));
 }
 
-static int put_value(struct out *o, const json_t *j, int depth)
+static int put_value(struct jsonline_out *o, const json_t *j, int depth)
 {
 	switch (json_typeof(j)) {
 	case JSON_OBJECT: {
@@ -142,9 +138,36 @@ static int put_value(struct out *o, const json_t *j, int depth)
 	return -1;
 }
 
+void jsonline_put(struct jsonline_out *o, const char *s, size_t n)
+{
+	put(o, s, n);
+}
+
+void jsonline_put_str(struct jsonline_out *o, const char *s, size_t n)
+{
+	put_string(o, s, n);
+}
+
+void jsonline_put_int(struct jsonline_out *o, int64_t v)
+{
+	put_integer(o, (json_int_t)v);
+}
+
+void jsonline_put_key(struct jsonline_out *o, const char *key)
+{
+	/* A member after another needs its comma; the first follows the '{'. */
+	if (o->last != '{')
+		put(o, ",", 1);
+	/* A constant of the caller's with nothing to escape (jsonline.h):
+	 * copied, not scanned, a dozen times a line on the try path. */
+	put(o, "\"", 1);
+	put(o, key, strlen(key));
+	put(o, "\":", 2);
+}
+
 size_t jsonline_dump(const json_t *j, char *buf, size_t size)
 {
-	struct out o = { .buf = buf, .size = size, .used = 0 };
+	struct jsonline_out o = { .buf = buf, .size = size, .used = 0 };
 
 	if (j == NULL || !(json_is_object(j) || json_is_array(j)))
 		return 0;

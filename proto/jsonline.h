@@ -1,6 +1,7 @@
 /*
  * jsonline.h — a jansson object or array written as one compact JSON text:
- * the daemon's every outgoing line (server/conn_out.c).
+ * the daemon's every outgoing line (server/line.c), and the same text
+ * written piece by piece where no tree is built (an event's line).
  *
  * The text is byte for byte what json_dumpb(j, buf, size, JSON_COMPACT)
  * writes (tests/unit/test_jsonline.c compares the two over random trees,
@@ -24,6 +25,7 @@
 #define KRIEG_JSONLINE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -39,5 +41,30 @@
  * JSONLINE_DEPTH_MAX.  The same contract as json_dumpb with JSON_COMPACT.
  */
 size_t jsonline_dump(const json_t *j, char *buf, size_t size);
+
+/*
+ * The same text written piece by piece, for a line built without a tree
+ * (an announcement on the try path: proto/event_json.h, server/announce.h).
+ * Like jsonline_dump, a piece is copied only if it fits and `used` counts
+ * every byte, so the caller learns the whole length and checks it against
+ * size.  Each piece is written exactly as jsonline_dump writes the value.
+ */
+struct jsonline_out {
+	char *buf;
+	size_t size;
+	size_t used;
+	char last;                   /* the text's last byte so far, stored or not */
+};
+
+/* s as it is (braces, brackets, literals the caller knows to be JSON). */
+void jsonline_put(struct jsonline_out *o, const char *s, size_t n);
+/* A string (UTF-8, as above) in quotes, escaped as jsonline_dump does. */
+void jsonline_put_str(struct jsonline_out *o, const char *s, size_t n);
+void jsonline_put_int(struct jsonline_out *o, int64_t v);
+/* "key": of an object member, with the comma before it unless it is the
+ * first member (the text so far ends in '{', whether or not it fit).  key
+ * is a constant of the caller's in printable ASCII with no '"' or '\\':
+ * it is copied as it is. */
+void jsonline_put_key(struct jsonline_out *o, const char *key);
 
 #endif

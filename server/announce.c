@@ -11,7 +11,9 @@
 #include "event.h"
 #include "event_json.h"
 #include "fen.h"
+#include "jsonline.h"
 #include "log.h"
+#include "proto.h"
 #include "referee.h"
 #include "ruleset.h"
 #include "store.h"
@@ -19,29 +21,74 @@
 /* Who hears a draw offer or its decline: both players and the umpire. */
 #define ANNOUNCE_DRAW_AUDIENCE (AUD_WHITE | AUD_BLACK | AUD_UMPIRE)
 
-json_t *announce_event(int64_t game, const struct ruleset *rs, const struct event *e,
-                        json_t *clock)
+/* The fen of the final position and an umpire's note: what a game_over
+ * is told beyond the referee's event (announce.h). */
+static void put_decoration(struct jsonline_out *o, const struct event *e,
+                           const struct referee *r, const struct action *a)
 {
-	json_t *j = event_to_json(e, rs, -1);
-	if (j == NULL)
+	struct action_umpire u;
+	if (r == NULL || e->type != EV_GAME_OVER)
+		return;
+	char fen[FEN_MAX];
+	fen_format(referee_board(r), fen, sizeof fen);
+	jsonline_put_key(o, "fen");
+	jsonline_put_str(o, fen, strlen(fen));
+	if (a != NULL && (a->kind == ACTION_ADJUDGE || a->kind == ACTION_UABORT) &&
+	    action_umpire_parse(a, &u) == REF_OK) {
+		jsonline_put_key(o, "note");
+		jsonline_put_str(o, u.reason, strlen(u.reason));
+	}
+}
+
+int announce_event_put(struct jsonline_out *o, int64_t game, const struct ruleset *rs,
+                       const struct event *e, const int64_t *clock, const struct referee *r,
+                       const struct action *a)
+{
+	if (event_json_put(o, e, rs) != 0)
+		return -1;
+	jsonline_put_key(o, "game");
+	jsonline_put_int(o, game);
+	if (clock != NULL) {
+		jsonline_put_key(o, "clock");
+		jsonline_put(o, "{\"white\":", 9);
+		jsonline_put_int(o, clock[WHITE]);
+		jsonline_put(o, ",\"black\":", 9);
+		jsonline_put_int(o, clock[BLACK]);
+		jsonline_put(o, "}", 1);
+	}
+	put_decoration(o, e, r, a);
+	jsonline_put(o, "}", 1);
+	return 0;
+}
+
+json_t *announce_event(int64_t game, const struct ruleset *rs, const struct event *e,
+                        const int64_t *clock, const struct referee *r, const struct action *a)
+{
+	char buf[PROTO_LINE_MAX];
+	struct jsonline_out o = { .buf = buf, .size = sizeof buf, .used = 0 };
+	if (announce_event_put(&o, game, rs, e, clock, r, a) != 0 || o.used > o.size)
 		return NULL;
-	json_object_set_new(j, "game", json_integer((json_int_t)game));
-	if (clock != NULL)
-		json_object_set(j, "clock", clock);
+	return json_loadb(buf, o.used, 0, NULL);
+}
+
+/* The clock readings (ms) as a notice carries them, when given. */
+static json_t *with_clock(json_t *j, const int64_t *clock)
+{
+	if (j != NULL && clock != NULL)
+		json_object_set_new(j, "clock", json_pack("{s:I, s:I}", "white", (json_int_t)clock[WHITE],
+		                                          "black", (json_int_t)clock[BLACK]));
 	return j;
 }
 
-json_t *announce_draw(int64_t game, const struct action *a, json_t *clock)
+json_t *announce_draw(int64_t game, const struct action *a, const int64_t *clock)
 {
 	json_t *j = json_pack("{s:s, s:I, s:s}", "event",
 	                      strcmp(a->text, "offer") == 0 ? "draw_offer" : "draw_declined",
 	                      "game", (json_int_t)game, "by", a->color == WHITE ? "white" : "black");
-	if (clock != NULL)
-		json_object_set(j, "clock", clock);
-	return j;
+	return with_clock(j, clock);
 }
 
-json_t *announce_notice(int64_t game, const struct action *a, int ply, json_t *clock,
+json_t *announce_notice(int64_t game, const struct action *a, int ply, const int64_t *clock,
                         unsigned *aud)
 {
 	struct action_umpire u;
@@ -61,9 +108,7 @@ json_t *announce_notice(int64_t game, const struct action *a, int ply, json_t *c
 		*aud = public ? AUD_PUBLIC : ANNOUNCE_DRAW_AUDIENCE;
 		j = json_pack("{s:s, s:I, s:s, s:i}", "event", name, "game", (json_int_t)game, "by",
 		              a->color == WHITE ? "white" : "black", "ply", ply);
-		if (clock != NULL)
-			json_object_set(j, "clock", clock);
-		return j;
+		return with_clock(j, clock);
 	}
 	if (action_is_chat(a->kind)) {
 		/* A player's or a spectator's words: its own event, never the
@@ -108,23 +153,7 @@ json_t *announce_notice(int64_t game, const struct action *a, int ply, json_t *c
 		}
 		break;
 	}
-	if (clock != NULL)
-		json_object_set(j, "clock", clock);
-	return j;
-}
-
-void announce_decorate(json_t *j, const struct event *e, const struct referee *r,
-                       const struct action *a)
-{
-	struct action_umpire u;
-	if (j == NULL || e->type != EV_GAME_OVER)
-		return;
-	char fen[FEN_MAX];
-	fen_format(referee_board(r), fen, sizeof fen);
-	json_object_set_new(j, "fen", json_string(fen));
-	if ((a->kind == ACTION_ADJUDGE || a->kind == ACTION_UABORT) &&
-	    action_umpire_parse(a, &u) == REF_OK)
-		json_object_set_new(j, "note", json_string(u.reason));
+	return with_clock(j, clock);
 }
 
 struct replay {
@@ -163,8 +192,7 @@ static int replay_cb(const struct store_action *sa, void *arg)
 	for (size_t i = 0; i < rp->out.n; i++) {
 		if (!(rp->out.v[i].audience & rp->aud))
 			continue;
-		json_t *j = announce_event(rp->g->id, rp->rs, &rp->out.v[i], NULL);
-		announce_decorate(j, &rp->out.v[i], rp->ref, &a);
+		json_t *j = announce_event(rp->g->id, rp->rs, &rp->out.v[i], NULL, rp->ref, &a);
 		if (j != NULL && rp->with_audience)
 			json_object_set_new(j, "audience", audience_names(rp->out.v[i].audience));
 		if (j != NULL)
@@ -231,7 +259,7 @@ static int stored_cb(int seq, const struct event *e, void *arg)
 	(void)seq;
 	if (!(e->audience & sv->aud))
 		return 0;
-	json_t *j = announce_event(sv->game, sv->rs, e, NULL);
+	json_t *j = announce_event(sv->game, sv->rs, e, NULL, NULL, NULL);
 	if (j != NULL)
 		json_array_append_new(sv->arr, j);
 	return 0;

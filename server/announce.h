@@ -19,20 +19,36 @@
 
 struct action;
 struct event;
+struct jsonline_out;
 struct referee;
 struct ruleset;
 struct store;
 struct store_game;
 
-/* One announcement to its audience: the event's JSON (event_json.h) with
- * the game id, and the clock readings when given (a new reference to
- * clock is taken).  NULL for an event with no wire form. */
+/*
+ * One announcement to its audience, as the line sent (no '\n'): the
+ * event's object (event_json_put) with "game", the clock readings in ms
+ * (clock[WHITE], clock[BLACK]) when clock is not NULL, and what the
+ * server adds when r (the referee after action a) is given: a game_over
+ * carries the true final position ("fen": the game is over, everyone may
+ * see it) and an umpire's reason ("note") when the umpire ended it.  Live
+ * (game.c writes it straight into the line, no tree: BENCHMARKS.md), in
+ * every replayed view and in the tests' expectations alike.  Returns 0, or
+ * -1 for an event with no wire form; o->used over o->size means it did
+ * not fit.
+ */
+int announce_event_put(struct jsonline_out *o, int64_t game, const struct ruleset *rs,
+                       const struct event *e, const int64_t *clock, const struct referee *r,
+                       const struct action *a);
+
+/* The same parsed into a tree (replayed views, the umpire's and the
+ * spectators' copies).  NULL for an event with no wire form. */
 json_t *announce_event(int64_t game, const struct ruleset *rs, const struct event *e,
-                        json_t *clock);
+                        const int64_t *clock, const struct referee *r, const struct action *a);
 
 /* The notice of a draw action (a->kind == ACTION_DRAW, "offer" or
  * "decline" by a->color) to both players and the umpire. */
-json_t *announce_draw(int64_t game, const struct action *a, json_t *clock);
+json_t *announce_draw(int64_t game, const struct action *a, const int64_t *clock);
 
 /* The notice of an action the referee announces nothing for: a draw
  * offer or decline (announce_draw), an offer to adjourn, its decline, an
@@ -42,16 +58,8 @@ json_t *announce_draw(int64_t game, const struct action *a, json_t *clock);
  * "chat" event, the players' channel to everyone, the spectators' to
  * spectators and umpires only); ply: the plies played when it was taken.
  * *aud gets who hears it.  NULL for a kind that has none. */
-json_t *announce_notice(int64_t game, const struct action *a, int ply, json_t *clock,
+json_t *announce_notice(int64_t game, const struct action *a, int ply, const int64_t *clock,
                         unsigned *aud);
-
-/* What the server adds to a referee event e of action a, given r the
- * referee after a: a game_over carries the true final position ("fen",
- * the game is over: everyone may see it) and an umpire's reason ("note")
- * when the umpire ended it.  Live, in every replayed view and in the
- * tests' expectations alike. */
-void announce_decorate(json_t *j, const struct event *e, const struct referee *r,
-                       const struct action *a);
 
 /* Every announcement of game g heard by audience aud (AUD_ bits),
  * replayed from the stored record, draw notices included for the players

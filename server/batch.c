@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "conn.h"
+#include "line.h"
 #include "log.h"
 #include "server.h"
 #include "store.h"
@@ -54,7 +55,7 @@ struct held {
 	bool to_user;
 	uint64_t conn;
 	int64_t user;                /* the addressee (a connection's user when held) */
-	json_t *msg;
+	struct line *msg;
 };
 
 struct after {
@@ -152,7 +153,7 @@ static void turn_free(struct turn *t)
 		free(a);
 	}
 	for (size_t i = 0; i < t->nmsgs; i++)
-		json_decref(t->msgs[i].msg);
+		line_unref(t->msgs[i].msg);
 	free(t->acts);
 	free(t->msgs);
 	free(t->afters);
@@ -185,15 +186,14 @@ static void release(struct batch *b, struct turn *t)
 	for (size_t i = 0; i < t->nmsgs; i++) {
 		const struct held *h = &t->msgs[i];
 		const struct batch_action *a = t->acts[h->action];
-		json_t *msg = h->msg;
+		struct line *msg = h->msg;
 
 		t->msgs[i].msg = NULL;
-		if (a->cancelled)
-			json_decref(msg);
-		else if (h->to_user)
+		if (!a->cancelled && h->to_user)
 			a->ops->send_user(a->arg, h->user, msg);
-		else
-			conn_send(conn_find(b->srv, h->conn), msg);
+		else if (!a->cancelled)
+			conn_send_line(conn_find(b->srv, h->conn), msg);
+		line_unref(msg);
 	}
 }
 
@@ -430,7 +430,8 @@ struct batch_action *batch_begin_action(struct batch *b, const struct batch_ops 
 	return a;
 }
 
-static void hold(struct batch_action *a, bool to_user, uint64_t conn, int64_t user, json_t *msg)
+static void hold(struct batch_action *a, bool to_user, uint64_t conn, int64_t user,
+                 struct line *msg)
 {
 	struct turn *t = a->b->open;
 	struct server *srv = a->b->srv;
@@ -458,10 +459,10 @@ static void hold(struct batch_action *a, bool to_user, uint64_t conn, int64_t us
 
 void batch_hold_conn(struct batch_action *a, uint64_t conn_id, json_t *msg)
 {
-	hold(a, false, conn_id, 0, msg);
+	hold(a, false, conn_id, 0, line_encode(msg));
 }
 
-void batch_hold_user(struct batch_action *a, int64_t user, json_t *msg)
+void batch_hold_user(struct batch_action *a, int64_t user, struct line *msg)
 {
 	hold(a, true, 0, user, msg);
 }

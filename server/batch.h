@@ -48,14 +48,15 @@ struct server;
 struct store;
 struct batch;
 struct batch_action;
+struct line;
 
 struct batch_ops {
 	/* Write the action's rows inside the batch's transaction: STORE_OK or
 	 * not.  Runs on the store writer thread (see above). */
 	int (*write)(void *arg, struct store *st);
-	/* After the commit: send a message held for user (stolen) to that
+	/* After the commit: send a line held for user (borrowed) to that
 	 * user's connections.  May be NULL if the action holds none. */
-	void (*send_user)(void *arg, int64_t user, json_t *msg);
+	void (*send_user)(void *arg, int64_t user, const struct line *msg);
 	/* After the commit, after the held messages went out. */
 	void (*committed)(void *arg);
 	/* The commit failed and was rolled back: undo the action in memory
@@ -76,10 +77,11 @@ void batch_free(struct batch *b);
  * failure aborts). */
 struct batch_action *batch_begin_action(struct batch *b, const struct batch_ops *ops, void *arg,
                                         const void *group);
-/* Hold a message (stolen) of action a for one connection / for every
- * connection of a user (resolved when it is released). */
+/* Hold a message of action a for one connection (msg stolen, encoded now:
+ * line.h) / for every connection of a user (a reference of msg stolen;
+ * resolved when it is released).  NULL holds nothing. */
 void batch_hold_conn(struct batch_action *a, uint64_t conn_id, json_t *msg);
-void batch_hold_user(struct batch_action *a, int64_t user, json_t *msg);
+void batch_hold_user(struct batch_action *a, int64_t user, struct line *msg);
 
 /*
  * The deferral rule — the one place it is explained; game_cmd.c applies

@@ -30,6 +30,7 @@
 
 struct server;
 struct conn;
+struct line;
 struct sockaddr;
 
 #define KRIEGD_SERVER_NAME "kriegd/0.1"  /* the greeting's "server" */
@@ -82,6 +83,9 @@ enum conn_rate conn_rate_take(struct conn *c);
 /* Queue one JSON object as one line.  Steals the reference to msg.  A
  * connection over its output cap is marked for closing instead. */
 void conn_send(struct conn *c, json_t *msg);
+/* The same for a line already encoded (line.h; borrowed: the caller keeps
+ * its reference).  c NULL or closing: nothing. */
+void conn_send_line(struct conn *c, const struct line *l);
 
 /* Queue one JSON object (stolen) to go out as the output buffer drains:
  * a long reply made of many lines (the game_state and game_events pages

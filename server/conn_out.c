@@ -15,8 +15,7 @@
 #include "config.h"
 #include "conn.h"
 #include "conn_priv.h"
-#include "dispatch.h"
-#include "jsonline.h"
+#include "line.h"
 #include "log.h"
 #include "proto.h"
 #include "server.h"
@@ -24,47 +23,16 @@
 
 /* ---- output --------------------------------------------------------------- */
 
-/*
- * Encode msg (stolen) as one line into buf, which holds PROTO_LINE_MAX
- * bytes: the message, then room for the '\n' the caller puts at buf[n].
- * Encoding into the caller's (stack) buffer spares an allocation, a copy
- * and two strlen per message on the hottest path, and jsonline_dump
- * writes jansson's own text for far less than json_dumpb (BENCHMARKS.md).
- * A line over PROTO_LINE_MAX breaks the protocol for every client, so it
- * is never sent: it is logged as the bug it is, and a response is
- * replaced by an `internal` error with its id (an event is dropped).
- * Returns the length, 0 if nothing is to be sent, also when the
- * connection is closing.
- */
+/* Encode msg (stolen) for c (line.h); 0 if nothing is to be sent, also
+ * when the connection is closing.  Into the caller's (stack) buffer: no
+ * allocation and no copy for a message sent to one connection. */
 static size_t encode_line(struct conn *c, json_t *msg, char *buf)
 {
-	if (msg == NULL)
-		return 0;
 	if (c == NULL || c->state != CS_OPEN) {
 		json_decref(msg);
 		return 0;
 	}
-	size_t n = jsonline_dump(msg, buf, PROTO_LINE_MAX - 1);
-
-	if (n == 0)
-		log_warnx("conn=%llu could not encode a message", (unsigned long long)c->id);
-	else if (n > PROTO_LINE_MAX - 1) {
-		log_warnx("conn=%llu BUG: refusing to send a line of %zu bytes, over the protocol's %d",
-		          (unsigned long long)c->id, n + 1, PROTO_LINE_MAX);
-		n = 0;
-		json_t *ok = json_object_get(msg, "ok");
-		if (ok != NULL && json_object_get(msg, "event") == NULL) {
-			json_t *id = json_object_get(msg, "id");
-			json_t *err = dispatch_error_msg(id, PE_INTERNAL,
-			                                 "the reply would be longer than a line");
-			n = jsonline_dump(err, buf, PROTO_LINE_MAX - 1);
-			if (n > PROTO_LINE_MAX - 1)
-				n = 0;
-			json_decref(err);
-		}
-	}
-	json_decref(msg);
-	return n;
+	return line_encode_into(msg, buf);
 }
 
 static void out_add(struct conn *c, const char *s, size_t n)
@@ -126,14 +94,9 @@ void conn_pace_drain(struct conn *c)
 	bufferevent_setwatermark(c->bev, EV_WRITE, STAILQ_EMPTY(&c->paced) ? 0 : pace_low(c), 0);
 }
 
-void conn_send(struct conn *c, json_t *msg)
+/* s: n bytes followed by a '\n', to c's output (behind its paced lines). */
+static void send_text(struct conn *c, const char *s, size_t n)
 {
-	char s[PROTO_LINE_MAX];
-	size_t n;
-
-	if ((n = encode_line(c, msg, s)) == 0)
-		return;
-	s[n] = '\n';
 	if (!STAILQ_EMPTY(&c->paced)) {
 		/* Behind paced lines: keep the order. */
 		paced_push(c, s, n, true);
@@ -144,6 +107,24 @@ void conn_send(struct conn *c, json_t *msg)
 	size_t queued = evbuffer_get_length(bufferevent_get_output(c->bev)) + c->paced_extra;
 	if (queued > c->srv->cfg->output_max)
 		conn_teardown(c, "output buffer over cap (slow reader)", false);
+}
+
+void conn_send(struct conn *c, json_t *msg)
+{
+	char s[PROTO_LINE_MAX];
+	size_t n;
+
+	if ((n = encode_line(c, msg, s)) == 0)
+		return;
+	s[n] = '\n';
+	send_text(c, s, n);
+}
+
+void conn_send_line(struct conn *c, const struct line *l)
+{
+	if (c == NULL || l == NULL || c->state != CS_OPEN)
+		return;
+	send_text(c, line_text(l), line_len(l));
 }
 
 void conn_send_paced(struct conn *c, json_t *msg)

@@ -74,6 +74,8 @@
 #include "fen.h"
 #include "game.h"
 #include "game_priv.h"
+#include "jsonline.h"
+#include "line.h"
 #include "log.h"
 #include "mstime.h"
 #include "proto.h"
@@ -151,12 +153,21 @@ static int game_rebuild(struct game *g)
 
 /* ---- wire objects --------------------------------------------------------- */
 
-json_t *game_clock_json(const struct game *g, int64_t now)
+const int64_t *game_clock_read(const struct game *g, int64_t now, int64_t ms[2])
 {
 	if (!clock_timed(&g->clock))
 		return NULL;
-	return json_pack("{s:I, s:I}", "white", (json_int_t)clock_remaining(&g->clock, WHITE, now),
-	                 "black", (json_int_t)clock_remaining(&g->clock, BLACK, now));
+	ms[WHITE] = clock_remaining(&g->clock, WHITE, now);
+	ms[BLACK] = clock_remaining(&g->clock, BLACK, now);
+	return ms;
+}
+
+json_t *game_clock_json(const struct game *g, int64_t now)
+{
+	int64_t ms[2];
+	if (game_clock_read(g, now, ms) == NULL)
+		return NULL;
+	return json_pack("{s:I, s:I}", "white", (json_int_t)ms[WHITE], "black", (json_int_t)ms[BLACK]);
 }
 
 json_t *game_time_json(const struct store_game *info)
@@ -170,43 +181,49 @@ json_t *game_time_json(const struct store_game *info)
 }
 
 
-/* Send a game's announcement (stolen) to the user's connections, except
- * one whose login game states wait for a commit: they will hold it. */
-static void send_user(struct games *gs, int64_t user, json_t *msg)
+/* Send a game's line to the user's connections, except one whose login
+ * game states wait for a commit: they will hold it. */
+static void send_user(struct games *gs, int64_t user, const struct line *l)
 {
 	for (struct conn *c = NULL; (c = conn_of_user(gs->srv, user, c)) != NULL;)
 		if (!game_conn_awaiting(gs, conn_id(c)))
-			conn_send(c, json_incref(msg));
-	json_decref(msg);
+			conn_send_line(c, l);
 }
 
-/* Hand one event to exactly its audience: held in action ba until its
- * commit, or sent now when ba is NULL (a game start, committed already). */
-static void to_user(struct game *g, struct batch_action *ba, int64_t user, json_t *msg)
+/* Hand one line to a player: held in action ba until its commit, or sent
+ * now when ba is NULL (a game start, committed already).  Shared, not
+ * copied: a line is never changed. */
+static void to_user(struct game *g, struct batch_action *ba, int64_t user, struct line *l)
 {
 	if (ba)
-		batch_hold_user(ba, user, msg);
+		batch_hold_user(ba, user, line_ref(l));
 	else
-		send_user(g->gs, user, msg);
+		send_user(g->gs, user, l);
 }
 
+/* The players' line of an event is written straight from the event (no
+ * tree: announce.h); the umpires' and spectators' copies, which watch.c
+ * changes per seat, are parsed from it only when a seat may need them. */
 static void route_event(struct game *g, struct batch_action *ba, const struct event *e,
-                        const struct action *a, json_t *clock)
+                        const struct action *a, const int64_t *clock)
 {
-	json_t *j = announce_event(g->id, g->rs, e, clock);
-	announce_decorate(j, e, g->ref, a);
-	if (!j) {
+	char buf[PROTO_LINE_MAX];
+	struct jsonline_out o = { .buf = buf, .size = sizeof buf, .used = 0 };
+	if (announce_event_put(&o, g->id, g->rs, e, clock, g->ref, a) != 0) {
 		log_warnx("game=%" PRId64 " event type=%d has no wire form", g->id, e->type);
 		return;
 	}
-	/* Shared, not copied: a held message is only encoded, never changed. */
+	struct line *l = line_new(buf, o.used);
 	if (e->audience & AUD_WHITE)
-		to_user(g, ba, g->user[WHITE], json_incref(j));
+		to_user(g, ba, g->user[WHITE], l);
 	if (e->audience & AUD_BLACK)
-		to_user(g, ba, g->user[BLACK], json_incref(j));
-	/* Umpires and spectators: their seats (watch.c). */
-	watch_route(g, ba, e->audience, j);
-	json_decref(j);
+		to_user(g, ba, g->user[BLACK], l);
+	if (l != NULL && watch_wants(g)) {
+		json_t *j = json_loadb(buf, o.used, 0, NULL);
+		watch_route(g, ba, e->audience, j);
+		json_decref(j);
+	}
+	line_unref(l);
 }
 
 static enum proto_error ref_to_proto(int st)
@@ -465,7 +482,7 @@ static void pending_failed(void *arg)
 		evtimer_add(g->flag_timer, &tv);
 }
 
-static void pending_send(void *arg, int64_t user, json_t *msg)
+static void pending_send(void *arg, int64_t user, const struct line *msg)
 {
 	struct pending *p = arg;
 	send_user(p->g->gs, user, msg);
@@ -614,7 +631,8 @@ int game_act(struct game *g, int kind, int color, const char *text,
 
 	/* Events first, then the answer: a client holding the ok has all its events. */
 	struct batch_action *ba = batch_begin_action(g->gs->batch, &pending_ops, p, g);
-	json_t *clk = game_clock_json(g, now);
+	int64_t clock_ms[2];
+	const int64_t *clk = game_clock_read(g, now, clock_ms);
 	for (size_t i = 0; i < p->out.n; i++)
 		route_event(g, ba, &p->out.v[i], &a, clk);
 	unsigned naud = 0;
@@ -622,16 +640,17 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	if (notice) {
 		/* A player who muted the other does not receive their chat (chat.c). */
 		bool said = a.kind == ACTION_SAY;
+		struct line *l = line_encode(json_incref(notice));
 		if ((naud & AUD_WHITE) && !(said && chat_muted(g->gs, g->user[WHITE], g->user[a.color])))
-			to_user(g, ba, g->user[WHITE], json_incref(notice));
+			to_user(g, ba, g->user[WHITE], l);
 		if ((naud & AUD_BLACK) && !(said && chat_muted(g->gs, g->user[BLACK], g->user[a.color])))
-			to_user(g, ba, g->user[BLACK], json_incref(notice));
+			to_user(g, ba, g->user[BLACK], l);
+		line_unref(l);
 		watch_route(g, ba, naud, notice);
 		json_decref(notice);
 	}
 	if (referee_plies(g->ref) > plies)
 		watch_board(g, ba);
-	json_decref(clk);
 	if (c)
 		batch_hold_conn(ba, conn_id(c),
 		                flag_instead ? dispatch_error_msg(id, PE_GAME_OVER, "the game is over")
@@ -809,6 +828,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	clock_start(&g->clock, WHITE, now);
 
 	json_t *clk = game_clock_json(g, now);
+	int64_t clock_ms[2];
 	for (int col = WHITE; col <= BLACK; col++) {
 		json_t *j = json_pack("{s:s, s:I, s:s, s:s, s:s, s:s, s:b}", "event", "game_start",
 		                      "game", (json_int_t)g->id, "rules", rs->name,
@@ -830,10 +850,12 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 			        "black", club_rating_json(srv, black, rs->name)));
 		if (clk)
 			json_object_set(j, "clock", clk);
-		send_user(gs, g->user[col], j);
+		struct line *l = line_encode(j);
+		send_user(gs, g->user[col], l);
+		line_unref(l);
 	}
 	for (size_t i = 0; i < out.n; i++)
-		route_event(g, NULL, &out.v[i], &begin, clk);
+		route_event(g, NULL, &out.v[i], &begin, game_clock_read(g, now, clock_ms));
 	json_decref(clk);
 	evlist_free(&out);
 	game_flag_arm(g);

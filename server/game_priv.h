@@ -91,6 +91,10 @@ void watch_users_changed(struct games *gs);
 /* An announcement (not stolen) heard by aud: to the seats of g that hear
  * it (umpires get it with its audience), held in ba (NULL: sent now). */
 void watch_route(struct game *g, struct batch_action *ba, unsigned aud, const json_t *msg);
+/* May watch_route have anyone to send to, or a delayed stream to keep
+ * (g has a seat, or had one)?  When not, the caller need not build the
+ * seats' copy of an event. */
+bool watch_wants(const struct game *g);
 /* The true board after a move, to g's umpires. */
 void watch_board(struct game *g, struct batch_action *ba);
 /* A player's first connection came or last one went: their games' umpires hear it. */
@@ -106,6 +110,9 @@ void watch_storage_failed(struct game *g);
 /* game.c */
 const char *game_color_name(int color);
 json_t *game_clock_json(const struct game *g, int64_t now);
+/* The same readings into ms (ms[WHITE], ms[BLACK]); returns ms, or NULL
+ * for an untimed game. */
+const int64_t *game_clock_read(const struct game *g, int64_t now, int64_t ms[2]);
 json_t *game_time_json(const struct store_game *info);
 const struct flagged_game *game_flagged_find(const struct games *gs, int64_t id);
 struct game *game_find(const struct games *gs, int64_t id);

@@ -260,6 +260,11 @@ static void delay_route(struct game *g, struct batch_action *ba, const json_t *m
 	q->n -= k;
 }
 
+bool watch_wants(const struct game *g)
+{
+	return g->watchers != NULL || g->delay != NULL;
+}
+
 void watch_route(struct game *g, struct batch_action *ba, unsigned aud, const json_t *msg)
 {
 	for (struct watcher *w = g->watchers; w; w = w->next)

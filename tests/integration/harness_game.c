@@ -14,9 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "announce.h"
+#include "action.h"
 #include "event.h"
 #include "event_json.h"
+#include "fen.h"
 #include "movegen.h"
 #include "notation.h"
 #include "referee.h"
@@ -139,8 +140,17 @@ json_t *kg_expected(const char *rules, const struct action *acts, size_t n, int6
 			json_t *j = event_to_json(&out.v[k], rs, -1);
 			ck_assert_ptr_nonnull(j);
 			json_object_set_new(j, "game", json_integer((json_int_t)game));
-			/* The server's additions (a game_over's final position, ...). */
-			announce_decorate(j, &out.v[k], r, a);
+			/* The server's additions, stated here on their own (announce.h):
+			 * a game_over's final position and an umpire's reason. */
+			if (out.v[k].type == EV_GAME_OVER) {
+				char fen[FEN_MAX];
+				struct action_umpire u;
+				fen_format(referee_board(r), fen, sizeof fen);
+				json_object_set_new(j, "fen", json_string(fen));
+				if ((a->kind == ACTION_ADJUDGE || a->kind == ACTION_UABORT) &&
+				    action_umpire_parse(a, &u) == REF_OK)
+					json_object_set_new(j, "note", json_string(u.reason));
+			}
 			json_array_append_new(arr, j);
 		}
 		evlist_clear(&out);

@@ -47,7 +47,7 @@ static bool is_notice(const char *type)
 
 /* The comparable form of a view: when strip (against the stored events),
  * without the notices, without SAN and the sentence that quotes it, and
- * without what the server adds to a game_over (announce_decorate). */
+ * without what the server adds to a game_over (announce_event's r and a). */
 static json_t *comparable(json_t *events, bool strip)
 {
 	json_t *out = json_array();
@@ -93,8 +93,7 @@ static json_t *replay_json(const struct store_game *g, const struct action *a, s
 		const struct action *done = i > 0 ? &a[i - 1] : &begin;
 		for (size_t k = 0; k < out.n; k++)
 			if (out.v[k].audience & aud) {
-				json_t *j = announce_event(g->id, rs, &out.v[k], NULL);
-				announce_decorate(j, &out.v[k], r, done);
+				json_t *j = announce_event(g->id, rs, &out.v[k], NULL, r, done);
 				json_array_append_new(arr, j);
 			}
 		unsigned naud = 0;

@@ -208,6 +208,58 @@ START_TEST(test_refused)
 }
 END_TEST
 
+/* A line written piece by piece (what the server does for an event) is
+ * what jsonline_dump writes for the same object; in a buffer too small
+ * nothing goes past its end and the whole length is still counted. */
+START_TEST(test_pieces)
+{
+	static const char ctl[] = "a\"b\\c\n\x01 \xc3\xa9";
+	json_t *want = json_pack("{s:s, s:I, s:[s, s], s:{s:I, s:I}, s:b, s:s}", "event", "moved",
+	                         "ply", (json_int_t)-9223372036854775807LL - 1, "audience", "white",
+	                         "umpire", "clock", "white", (json_int_t)0, "black",
+	                         (json_int_t)300000, "en_passant", 1, "say", ctl);
+	char text[256];
+	size_t n = jsonline_dump(want, text, sizeof text);
+	ck_assert_uint_gt(n, 0);
+	ck_assert_uint_lt(n, sizeof text);
+
+	for (size_t size = 0; size <= n + 1; size++) {
+		char buf[300];
+		memset(buf, '#', sizeof buf);
+		struct jsonline_out o = { .buf = buf, .size = size, .used = 0 };
+		jsonline_put(&o, "{", 1);
+		jsonline_put_key(&o, "event");
+		jsonline_put_str(&o, "moved", 5);
+		jsonline_put_key(&o, "ply");
+		jsonline_put_int(&o, INT64_MIN);
+		jsonline_put_key(&o, "audience");
+		jsonline_put(&o, "[", 1);
+		jsonline_put_str(&o, "white", 5);
+		jsonline_put(&o, ",", 1);
+		jsonline_put_str(&o, "umpire", 6);
+		jsonline_put(&o, "]", 1);
+		jsonline_put_key(&o, "clock");
+		jsonline_put(&o, "{", 1);
+		jsonline_put_key(&o, "white");
+		jsonline_put_int(&o, 0);
+		jsonline_put_key(&o, "black");
+		jsonline_put_int(&o, 300000);
+		jsonline_put(&o, "}", 1);
+		jsonline_put_key(&o, "en_passant");
+		jsonline_put(&o, "true", 4);
+		jsonline_put_key(&o, "say");
+		jsonline_put_str(&o, ctl, strlen(ctl));
+		jsonline_put(&o, "}", 1);
+		ck_assert_uint_eq(o.used, n);
+		for (size_t i = size; i < sizeof buf; i++)
+			ck_assert_msg(buf[i] == '#', "byte %zu written with size %zu", i, size);
+		if (size >= n)
+			ck_assert_int_eq(memcmp(buf, text, n), 0);
+	}
+	json_decref(want);
+}
+END_TEST
+
 static Suite *jsonline_suite(void)
 {
 	Suite *s = suite_create("jsonline");
@@ -216,6 +268,7 @@ static Suite *jsonline_suite(void)
 	tcase_add_test(tc, test_exact_texts);
 	tcase_add_test(tc, test_same_as_jansson);
 	tcase_add_test(tc, test_refused);
+	tcase_add_test(tc, test_pieces);
 	suite_add_tcase(s, tc);
 	return s;
 }
