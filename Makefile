@@ -144,16 +144,22 @@ $(WEB_ASSETS_OBJ): $(WEB_ASSETS_C)
 # playwright-core (installed from the committed package-lock.json into
 # tests/browser/node_modules; no browser is downloaded) against a real kriegd;
 # and nginx-light for tests/browser/proxy.sh (deploy/proxy/'s example, run).
-BROWSER_DEBS = chromium nodejs npm nginx-light
+# Debian packages: chromium, nodejs, npm, nginx-light.
 .PHONY: browser-deps check-browser
+# Only what is missing is installed: a machine whose Node.js came from
+# elsewhere (NodeSource's nodejs carries its own npm) refuses Debian's npm
+# beside it, and the whole install with it.
 browser-deps:
-	@if [ -x /usr/bin/chromium ] && command -v node >/dev/null && command -v npm >/dev/null && \
-	  [ -x /usr/sbin/nginx ]; then :; else \
-	  echo "make check-browser: installing $(BROWSER_DEBS)"; \
+	@need=; [ -x /usr/bin/chromium ] || need="$$need chromium"; \
+	  command -v node >/dev/null || need="$$need nodejs"; \
+	  command -v npm >/dev/null || need="$$need npm"; \
+	  [ -x /usr/sbin/nginx ] || need="$$need nginx-light"; \
+	  if [ -n "$$need" ]; then \
+	  echo "make check-browser: installing$$need"; \
 	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $(BROWSER_DEBS) || \
-	  { echo "make check-browser: chromium could not be installed; the browser tests cannot run" >&2; exit 1; }; \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$need || \
+	  { echo "make check-browser: could not install$$need; the browser tests cannot run" >&2; exit 1; }; \
 	fi
 	@[ -d tests/browser/node_modules/playwright-core ] || (cd tests/browser && npm ci --no-audit --no-fund)
 check-browser: browser-deps $(BINDIR)/kriegd
