@@ -284,12 +284,7 @@ bench: deps
 # made without errors, never for speed.
 .PHONY: bench-smoke
 bench-smoke: all $(BENCH_BINS)
-	@$(BUILD)/bench/move_bench $(abspath $(BINDIR)/kriegd) 1
-	@$(BUILD)/bench/loadgen -c 4 -d 1 -w 0 $(abspath $(BINDIR)/kriegd) $(BUILD)/bench/echod \
-	  >$(BUILD)/bench/smoke.txt 2>&1; rc=$$?; cat $(BUILD)/bench/smoke.txt; \
-	  [ $$rc -eq 0 ] && [ "$$(grep -c '([1-9][0-9]* tries, 0 errors)' $(BUILD)/bench/smoke.txt)" -eq 2 ] \
-	  || { echo "bench-smoke: loadgen failed"; exit 1; }
-	@echo "bench-smoke: passed"
+	@tests/bench/smoke.sh $(BUILD)/bench $(abspath $(BINDIR)/kriegd)
 
 # Benchmark programs: tests/bench/*.c, each linked like a test (BENCH_BINS
 # is defined with the test binaries, before the rules that need it).
