@@ -71,12 +71,19 @@ json_t *announce_event(int64_t game, const struct ruleset *rs, const struct even
 	return json_loadb(buf, o.used, 0, NULL);
 }
 
+json_t *announce_clock_json(const int64_t *clock)
+{
+	if (clock == NULL)
+		return NULL;
+	return json_pack("{s:I, s:I}", "white", (json_int_t)clock[WHITE], "black",
+	                 (json_int_t)clock[BLACK]);
+}
+
 /* The clock readings (ms) as a notice carries them, when given. */
 static json_t *with_clock(json_t *j, const int64_t *clock)
 {
 	if (j != NULL && clock != NULL)
-		json_object_set_new(j, "clock", json_pack("{s:I, s:I}", "white", (json_int_t)clock[WHITE],
-		                                          "black", (json_int_t)clock[BLACK]));
+		json_object_set_new(j, "clock", announce_clock_json(clock));
 	return j;
 }
 

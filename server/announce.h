@@ -46,6 +46,10 @@ int announce_event_put(struct jsonline_out *o, int64_t game, const struct rulese
 json_t *announce_event(int64_t game, const struct ruleset *rs, const struct event *e,
                         const int64_t *clock, const struct referee *r, const struct action *a);
 
+/* Clock readings in ms (clock[WHITE], clock[BLACK]) as the wire's
+ * {"white": ms, "black": ms}; NULL for NULL (an untimed game). */
+json_t *announce_clock_json(const int64_t *clock);
+
 /* The notice of a draw action (a->kind == ACTION_DRAW, "offer" or
  * "decline" by a->color) to both players and the umpire. */
 json_t *announce_draw(int64_t game, const struct action *a, const int64_t *clock);

@@ -165,9 +165,7 @@ const int64_t *game_clock_read(const struct game *g, int64_t now, int64_t ms[2])
 json_t *game_clock_json(const struct game *g, int64_t now)
 {
 	int64_t ms[2];
-	if (game_clock_read(g, now, ms) == NULL)
-		return NULL;
-	return json_pack("{s:I, s:I}", "white", (json_int_t)ms[WHITE], "black", (json_int_t)ms[BLACK]);
+	return announce_clock_json(game_clock_read(g, now, ms));
 }
 
 json_t *game_time_json(const struct store_game *info)
@@ -827,8 +825,9 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	gs->live = g;
 	clock_start(&g->clock, WHITE, now);
 
-	json_t *clk = game_clock_json(g, now);
 	int64_t clock_ms[2];
+	const int64_t *clk_ms = game_clock_read(g, now, clock_ms);
+	json_t *clk = announce_clock_json(clk_ms);
 	for (int col = WHITE; col <= BLACK; col++) {
 		json_t *j = json_pack("{s:s, s:I, s:s, s:s, s:s, s:s, s:b}", "event", "game_start",
 		                      "game", (json_int_t)g->id, "rules", rs->name,
@@ -855,7 +854,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 		line_unref(l);
 	}
 	for (size_t i = 0; i < out.n; i++)
-		route_event(g, NULL, &out.v[i], &begin, game_clock_read(g, now, clock_ms));
+		route_event(g, NULL, &out.v[i], &begin, clk_ms);
 	json_decref(clk);
 	evlist_free(&out);
 	game_flag_arm(g);

@@ -18,7 +18,7 @@ static char *long_text(size_t n)
 {
 	char *s = malloc(n + 1);
 	ck_assert_ptr_nonnull(s);
-	memset(s, 'x', n);
+	memset(s, 'q', n);
 	s[n] = '\0';
 	return s;
 }
@@ -81,7 +81,7 @@ START_TEST(test_over_long)
 	char text[200];   /* a line is not NUL-terminated */
 	memcpy(text, line_text(l), line_len(l));
 	text[line_len(l)] = '\0';
-	ck_assert_ptr_null(strstr(text, "xxxx"));
+	ck_assert_ptr_null(strstr(text, "qqqq"));   /* none of the filler */
 	json_decref(j);
 	line_unref(l);
 	/* An event: dropped. */
