@@ -33,9 +33,21 @@ static void put_key_square(struct jsonline_out *o, const char *key, int sq)
 	put_key_str(o, key, name);
 }
 
+/* An audience's members in the order both forms name them. */
+static const unsigned audience_bits[] = { AUD_WHITE, AUD_BLACK, AUD_UMPIRE, AUD_SPECTATOR };
+#define NAUDIENCE (sizeof audience_bits / sizeof audience_bits[0])
+
+json_t *event_json_audience(unsigned aud)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < NAUDIENCE; i++)
+		if (aud & audience_bits[i])
+			json_array_append_new(a, json_string(audience_name(audience_bits[i])));
+	return a;
+}
+
 int event_json_put(struct jsonline_out *o, const struct event *e, const struct ruleset *rs)
 {
-	static const unsigned bits[] = { AUD_WHITE, AUD_BLACK, AUD_UMPIRE, AUD_SPECTATOR };
 	const char *name = event_type_name(e->type);
 	if (name == NULL)
 		return -1;
@@ -47,11 +59,11 @@ int event_json_put(struct jsonline_out *o, const struct event *e, const struct r
 	jsonline_put_int(o, e->ply);
 	jsonline_put_key(o, "audience");
 	jsonline_put(o, "[", 1);
-	for (size_t i = 0, n = 0; i < sizeof bits / sizeof bits[0]; i++)
-		if (e->audience & bits[i]) {
+	for (size_t i = 0, n = 0; i < NAUDIENCE; i++)
+		if (e->audience & audience_bits[i]) {
 			if (n++ > 0)
 				jsonline_put(o, ",", 1);
-			const char *who = audience_name(bits[i]);
+			const char *who = audience_name(audience_bits[i]);
 			jsonline_put_str(o, who, strlen(who));
 		}
 	jsonline_put(o, "]", 1);

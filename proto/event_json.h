@@ -36,6 +36,11 @@ int event_json_put(struct jsonline_out *o, const struct event *e, const struct r
  */
 json_t *event_to_json(const struct event *e, const struct ruleset *rs, int game_id);
 
+/* An audience set (AUD_* bits) as the array of names both forms write,
+ * e.g. ["white","umpire"]: for the umpire's copies, which name who else
+ * was told.  Returns a new reference. */
+json_t *event_json_audience(unsigned aud);
+
 /*
  * The reverse, for the client and the tests: fills *e from an announcement
  * object.  Unknown keys ("game", "say", "clock", ...) are ignored; a known

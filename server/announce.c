@@ -174,15 +174,6 @@ struct replay {
 	bool failed;
 };
 
-static json_t *audience_names(unsigned aud)
-{
-	json_t *a = json_array();
-	for (unsigned bit = AUD_WHITE; bit <= AUD_SPECTATOR; bit <<= 1)
-		if (aud & bit)
-			json_array_append_new(a, json_string(audience_name(bit)));
-	return a;
-}
-
 static int replay_cb(const struct store_action *sa, void *arg)
 {
 	struct replay *rp = arg;
@@ -201,7 +192,7 @@ static int replay_cb(const struct store_action *sa, void *arg)
 			continue;
 		json_t *j = announce_event(rp->g->id, rp->rs, &rp->out.v[i], NULL, rp->ref, &a);
 		if (j != NULL && rp->with_audience)
-			json_object_set_new(j, "audience", audience_names(rp->out.v[i].audience));
+			json_object_set_new(j, "audience", event_json_audience(rp->out.v[i].audience));
 		if (j != NULL)
 			json_array_append_new(rp->arr, j);
 	}
@@ -209,7 +200,7 @@ static int replay_cb(const struct store_action *sa, void *arg)
 	json_t *j = announce_notice(rp->g->id, &a, referee_plies(rp->ref), NULL, &naud);
 	if (j != NULL && (rp->aud & naud)) {
 		if (rp->with_audience)
-			json_object_set_new(j, "audience", audience_names(naud));
+			json_object_set_new(j, "audience", event_json_audience(naud));
 		json_array_append_new(rp->arr, j);
 	} else {
 		json_decref(j);

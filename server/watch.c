@@ -206,15 +206,6 @@ static void to_conn(struct batch_action *ba, struct server *srv, uint64_t conn, 
 }
 
 /* The audience names of an umpire's copy: who heard it. */
-static json_t *audience_json(unsigned aud)
-{
-	json_t *a = json_array();
-	for (unsigned bit = AUD_WHITE; bit <= AUD_SPECTATOR; bit <<= 1)
-		if (aud & bit)
-			json_array_append_new(a, json_string(audience_name(bit)));
-	return a;
-}
-
 /* Plies a game's public stream reaches its spectators late: the server's
  * spectator_delay for a rated game, 0 (live) otherwise. */
 static int game_delay(const struct game *g)
@@ -270,7 +261,7 @@ void watch_route(struct game *g, struct batch_action *ba, unsigned aud, const js
 	for (struct watcher *w = g->watchers; w; w = w->next)
 		if (w->umpire && (aud & AUD_UMPIRE)) {
 			json_t *j = json_deep_copy(msg);
-			json_object_set_new(j, "audience", audience_json(aud));
+			json_object_set_new(j, "audience", event_json_audience(aud));
 			to_conn(ba, g->gs->srv, w->conn, j);
 		}
 	if (!(aud & AUD_SPECTATOR))

@@ -49,6 +49,23 @@ static struct event ev0(int type, unsigned aud, int by)
 	return e;
 }
 
+/* The umpire's copies name the audience with event_json_audience: for
+ * every set it is the array an announcement's own text carries. */
+START_TEST(test_audience_forms)
+{
+	for (unsigned aud = 0; aud < 16; aud++) {
+		struct event e = ev0(EV_MOVE, aud, WHITE);
+		json_t *o = event_to_json(&e, NULL, -1);
+		json_t *a = event_json_audience(aud);
+		ck_assert_ptr_nonnull(o);
+		ck_assert_msg(json_equal(json_object_get(o, "audience"), a), "audience %u", aud);
+		ck_assert_uint_eq(json_array_size(a), (unsigned)__builtin_popcount(aud));
+		json_decref(a);
+		json_decref(o);
+	}
+}
+END_TEST
+
 START_TEST(test_exact_objects)
 {
 	struct event e = ev0(EV_MOVE, AUD_WHITE, WHITE);
@@ -322,6 +339,7 @@ static Suite *event_json_suite(void)
 	TCase *tc = tcase_create("codec");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_exact_objects);
+	tcase_add_test(tc, test_audience_forms);
 	tcase_add_test(tc, test_round_trip_random_games);
 	tcase_add_test(tc, test_hostile_objects);
 	tcase_add_test(tc, test_errors);

@@ -840,6 +840,104 @@ START_TEST(checkpoints_off_the_commit_path)
 }
 END_TEST
 
+/* The query plan of sql on the file, its steps' details joined by "; ". */
+static void raw_plan(const char *sql, char *out, size_t len)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *s = NULL;
+	char q[512];
+	size_t used = 0;
+	snprintf(q, sizeof q, "EXPLAIN QUERY PLAN %s", sql);
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, q, -1, &s, NULL), SQLITE_OK);
+	out[0] = '\0';
+	while (sqlite3_step(s) == SQLITE_ROW && used < len)
+		used += (size_t)snprintf(out + used, len - used, "%s; ", sqlite3_column_text(s, 3));
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+}
+
+/* Migration 11: a database whose `actions` is keyed by (game, seq), the
+ * form of versions 2 to 10, with two games' actions written interleaved.
+ * After the upgrade every action reads back in order with its events,
+ * the table is in insertion order, a game's listing walks the index
+ * (no scan, no sort), and (game, seq) is still refused twice. */
+START_TEST(migrates_v10_actions)
+{
+	struct store *st = open_ok();
+	int64_t w = mkuser(st, "white1"), b = mkuser(st, "black1");
+	int64_t g[2] = { mkgame(st, w, b), mkgame(st, b, w) };
+	for (int seq = 1; seq <= 6; seq++) {
+		for (int i = 1; i >= 0; i--) {
+			struct store_action a = { .game = g[i], .seq = seq, .color = seq % 2 ? WHITE : BLACK,
+			                          .kind = "try", .at_ms = 1000 * seq + i, .ok = seq != 3 };
+			snprintf(a.text, sizeof a.text, "m%d-%d", i, seq);
+			ck_assert_int_eq(store_game_action(st, &a, sample_events, (size_t)seq % NSAMPLE),
+			                 STORE_OK);
+		}
+	}
+	store_close(st);
+	raw_exec("BEGIN;"
+	         "DROP INDEX actions_game;"
+	         "CREATE TABLE actions_v10 (game INTEGER NOT NULL REFERENCES games(id),"
+	         " seq INTEGER NOT NULL, color INTEGER NOT NULL, kind TEXT NOT NULL,"
+	         " text TEXT NOT NULL, at_ms INTEGER NOT NULL, clock_white_ms INTEGER NOT NULL,"
+	         " clock_black_ms INTEGER NOT NULL, ok INTEGER NOT NULL,"
+	         " PRIMARY KEY (game, seq)) WITHOUT ROWID;"
+	         "ALTER TABLE actions_v10 ADD COLUMN events BLOB;"
+	         "INSERT INTO actions_v10 SELECT game, seq, color, kind, text, at_ms,"
+	         " clock_white_ms, clock_black_ms, ok, events FROM actions;"
+	         "DROP TABLE actions;"
+	         "ALTER TABLE actions_v10 RENAME TO actions;"
+	         "PRAGMA user_version = 10;"
+	         "COMMIT;");
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM sqlite_master WHERE name = 'actions'"
+	                         " AND sql LIKE '%WITHOUT ROWID%'"), 1);
+
+	st = open_ok();
+	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM sqlite_master WHERE name = 'actions'"
+	                         " AND sql LIKE '%WITHOUT ROWID%'"), 0);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM actions"), 12);
+	for (int i = 0; i < 2; i++) {
+		struct collect c;
+		memset(&c, 0, sizeof c);
+		ck_assert_int_eq(store_game_actions(st, g[i], collect_action, &c), STORE_OK);
+		ck_assert_int_eq(c.n, 6);
+		for (int k = 0; k < 6; k++) {
+			char want[32];
+			snprintf(want, sizeof want, "m%d-%d", i, k + 1);
+			ck_assert_int_eq(c.act[k].seq, k + 1);
+			ck_assert_str_eq(c.act[k].text, want);
+			ck_assert_int_eq(c.act[k].at_ms, 1000 * (k + 1) + i);
+			ck_assert_int_eq(c.act[k].ok, k + 1 != 3);
+		}
+		memset(&c, 0, sizeof c);
+		ck_assert_int_eq(store_game_event_list(st, g[i], collect_event, &c), STORE_OK);
+		int n = 0;
+		for (int seq = 1; seq <= 6; seq++) {
+			for (int e = 0; e < seq % (int)NSAMPLE; e++, n++) {
+				ck_assert_int_eq(c.seq[n], seq);
+				assert_event_eq(&c.ev[n], &sample_events[e]);
+			}
+		}
+		ck_assert_int_eq(c.n, n);
+	}
+	/* A new action goes after every old one: the table is in insertion
+	 * order now. */
+	struct store_action a7 = { .game = g[0], .seq = 7, .kind = "try", .text = "late" };
+	ck_assert_int_eq(store_game_action(st, &a7, NULL, 0), STORE_OK);
+	ck_assert_int_eq(raw_int("SELECT seq FROM actions ORDER BY rowid DESC LIMIT 1"), 7);
+	ck_assert_int_eq(store_game_action(st, &a7, NULL, 0), STORE_ERROR);
+	store_close(st);
+
+	char plan[512];
+	raw_plan("SELECT seq FROM actions WHERE game = 1 ORDER BY seq", plan, sizeof plan);
+	ck_assert_msg(strstr(plan, "INDEX actions_game") != NULL, "%s", plan);
+	ck_assert_msg(strstr(plan, "TEMP B-TREE") == NULL, "%s", plan);
+}
+END_TEST
+
 static Suite *store_suite(void)
 {
 	Suite *s = suite_create("store");
@@ -859,6 +957,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, game_needs_real_players);
 	tcase_add_test(tc, events_of_both_forms);
 	tcase_add_test(tc, corrupt_action_events);
+	tcase_add_test(tc, migrates_v10_actions);
 	tcase_add_test(tc, unfinished_games_listing);
 	tcase_add_test(tc, rollback_leaves_nothing);
 	tcase_add_test(tc, failure_dooms_transaction);
