@@ -137,6 +137,8 @@ int game_result_parse(const char *name) { return name_find(result_names, NELEM(r
 int captured_kind_parse(const char *name) { return name_find(captured_names, NELEM(captured_names), name); }
 int any_answer_parse(const char *name) { return name_find(any_names, NELEM(any_names), name); }
 
+const unsigned audience_bits[AUD_COUNT] = { AUD_WHITE, AUD_BLACK, AUD_UMPIRE, AUD_SPECTATOR };
+
 const char *audience_name(unsigned bit)
 {
 	switch (bit) {
@@ -150,11 +152,10 @@ const char *audience_name(unsigned bit)
 
 int audience_parse(const char *name)
 {
-	static const unsigned bits[] = { AUD_WHITE, AUD_BLACK, AUD_UMPIRE, AUD_SPECTATOR };
 	if (name == NULL)
 		return -1;
-	for (int i = 0; i < NELEM(bits); i++)
-		if (strcmp(audience_name(bits[i]), name) == 0)
-			return (int)bits[i];
+	for (int i = 0; i < AUD_COUNT; i++)
+		if (strcmp(audience_name(audience_bits[i]), name) == 0)
+			return (int)audience_bits[i];
 	return -1;
 }

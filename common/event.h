@@ -25,6 +25,9 @@ enum audience {
 	AUD_SPECTATOR = 8,
 };
 #define AUD_PUBLIC (AUD_WHITE | AUD_BLACK | AUD_UMPIRE | AUD_SPECTATOR)
+#define AUD_COUNT 4
+/* Each audience once, in the order the wire names a set of them. */
+extern const unsigned audience_bits[AUD_COUNT];
 static inline unsigned aud_of(int color) { return color == WHITE ? AUD_WHITE : AUD_BLACK; }
 
 /* Wire names are in proto/PROTOCOL.md; values are stored in the database,

@@ -33,14 +33,10 @@ static void put_key_square(struct jsonline_out *o, const char *key, int sq)
 	put_key_str(o, key, name);
 }
 
-/* An audience's members in the order both forms name them. */
-static const unsigned audience_bits[] = { AUD_WHITE, AUD_BLACK, AUD_UMPIRE, AUD_SPECTATOR };
-#define NAUDIENCE (sizeof audience_bits / sizeof audience_bits[0])
-
 json_t *event_json_audience(unsigned aud)
 {
 	json_t *a = json_array();
-	for (size_t i = 0; i < NAUDIENCE; i++)
+	for (size_t i = 0; i < AUD_COUNT; i++)
 		if (aud & audience_bits[i])
 			json_array_append_new(a, json_string(audience_name(audience_bits[i])));
 	return a;
@@ -59,7 +55,7 @@ int event_json_put(struct jsonline_out *o, const struct event *e, const struct r
 	jsonline_put_int(o, e->ply);
 	jsonline_put_key(o, "audience");
 	jsonline_put(o, "[", 1);
-	for (size_t i = 0, n = 0; i < NAUDIENCE; i++)
+	for (size_t i = 0, n = 0; i < AUD_COUNT; i++)
 		if (e->audience & audience_bits[i]) {
 			if (n++ > 0)
 				jsonline_put(o, ",", 1);

@@ -29,9 +29,6 @@
 #include "announce.h"
 #include "xmalloc.h"
 
-static const unsigned audiences[] = { AUD_WHITE, AUD_BLACK, AUD_UMPIRE, AUD_SPECTATOR };
-#define NAUD (sizeof audiences / sizeof audiences[0])
-
 /* The notices (announce_notice): not events of the referee, never stored. */
 static bool is_notice(const char *type)
 {
@@ -179,8 +176,8 @@ static int check_game(struct store *st, const struct store_game *g, char *err, s
 		failf(err, errlen, "pgn re-import: %s", e);
 		goto out;
 	}
-	for (size_t k = 0; k < NAUD; k++) {
-		unsigned aud = audiences[k];
+	for (size_t k = 0; k < AUD_COUNT; k++) {
+		unsigned aud = audience_bits[k];
 		char *filtered = NULL;
 		json_t *stored = announce_stored(st, g, aud);
 		json_t *view = announce_replay(st, g, aud);
