@@ -370,6 +370,11 @@ const char *store_error(const struct store *st)
 
 /* --- statement cache ---------------------------------------------------- */
 
+const char *store_stmt_sql(enum stmt_id id)
+{
+	return stmt_sql[id];
+}
+
 /* A statement for one use.  If the cached one is still stepping (a listing
  * callback called the same listing again), a private copy is prepared and
  * *temp tells the caller to finalize it. */

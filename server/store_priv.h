@@ -1,7 +1,8 @@
 /*
  * store_priv.h — internal to the store module (store.c, store_user.c,
- * store_game.c, store_rating.c, store_admin.c); nothing else includes it,
- * the interface is store.h.
+ * store_game.c, store_rating.c, store_admin.c); nothing else includes it
+ * but test_store.c, which checks every statement's query plan
+ * (store_stmt_sql); the interface is store.h.
  *
  * It owns what the three files share: struct store (one SQLite connection),
  * the ids of the statement table, and the helpers every query goes
@@ -111,6 +112,8 @@ int store_enter(struct store *st);
 /* The cached statement id, ready to bind; NULL (error recorded) on
  * failure.  *temp says it is a private copy store_stmt_done() finalizes. */
 sqlite3_stmt *store_stmt(struct store *st, enum stmt_id id, int *temp);
+/* The SQL of statement id, for test_store.c's query-plan check. */
+const char *store_stmt_sql(enum stmt_id id);
 void store_stmt_done(sqlite3_stmt *s, int temp);
 /* Step a statement that returns no rows. */
 int store_run(struct store *st, sqlite3_stmt *s, const char *what);
