@@ -112,9 +112,9 @@ int store_enter(struct store *st);
 /* The cached statement id, ready to bind; NULL (error recorded) on
  * failure.  *temp says it is a private copy store_stmt_done() finalizes. */
 sqlite3_stmt *store_stmt(struct store *st, enum stmt_id id, int *temp);
+void store_stmt_done(sqlite3_stmt *s, int temp);
 /* The SQL of statement id, for test_store.c's query-plan check. */
 const char *store_stmt_sql(enum stmt_id id);
-void store_stmt_done(sqlite3_stmt *s, int temp);
 /* Step a statement that returns no rows. */
 int store_run(struct store *st, sqlite3_stmt *s, const char *what);
 /* Step a lookup once: STORE_OK with the row's columns readable,
