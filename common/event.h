@@ -26,6 +26,7 @@ enum audience {
 };
 #define AUD_PUBLIC (AUD_WHITE | AUD_BLACK | AUD_UMPIRE | AUD_SPECTATOR)
 #define AUD_COUNT 4
+_Static_assert(AUD_PUBLIC == (1u << AUD_COUNT) - 1, "AUD_COUNT: one bit for each audience");
 /* Each audience once, in the order the wire names a set of them. */
 extern const unsigned audience_bits[AUD_COUNT];
 static inline unsigned aud_of(int color) { return color == WHITE ? AUD_WHITE : AUD_BLACK; }

@@ -946,21 +946,17 @@ END_TEST
  * walks a whole index ("SEARCH t USING INDEX i" for a max()). */
 static bool plan_scans(const char *plan, const char *table)
 {
-	const char *step = plan;
-	while (*step != '\0') {
+	size_t n = strlen(table);
+	for (const char *step = plan; *step != '\0';) {
 		const char *end = strstr(step, "; ");
 		size_t len = end != NULL ? (size_t)(end - step) : strlen(step);
-		char one[512];
-		snprintf(one, sizeof one, "%.*s", (int)len, step);
-		const char *name = NULL;
-		bool search = strncmp(one, "SEARCH ", 7) == 0;
-		if (strncmp(one, "SCAN ", 5) == 0 || search)
-			name = one + (search ? 7 : 5);
+		bool search = strncmp(step, "SEARCH ", 7) == 0;
+		const char *name = search ? step + 7 : strncmp(step, "SCAN ", 5) == 0 ? step + 5 : NULL;
 		if (name != NULL && strncmp(name, "TABLE ", 6) == 0)
 			name += 6;
-		size_t n = strlen(table);
 		if (name != NULL && strncmp(name, table, n) == 0 &&
-		    (name[n] == '\0' || name[n] == ' ') && (!search || strchr(name, '(') == NULL))
+		    (name[n] == ' ' || name[n] == ';' || name[n] == '\0') &&
+		    !(search && memchr(step, '(', len) != NULL))
 			return true;
 		step += len + (end != NULL ? 2 : 0);
 	}
