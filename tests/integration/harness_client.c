@@ -4,6 +4,7 @@
 #include "harness_client.h"
 
 #include "check_main.h"   /* check.h, with assertions that do not write on a pass */
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -53,14 +54,28 @@ void kcl_scratch_remove(const struct kcl_scratch *s)
 		perror("rm");
 }
 
+/*
+ * A pipe whose ends close on exec: the child gets its own ends as 0, 1
+ * and 2 (dup2 clears the flag on the copy), and no later child inherits
+ * this one's.  Without it a process started after this one held its stdin
+ * open, so closing our end did not give it end-of-file until the later
+ * one exited (test_client_watch waited out its deadline twice).
+ */
+static void cloexec_pipe(int fd[2])
+{
+	ck_assert_int_eq(pipe(fd), 0);
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(fcntl(fd[i], F_SETFD, FD_CLOEXEC), 0);
+}
+
 void kcl_proc_start(struct kcl_proc *p, char *const argv[], const char *known, bool merged)
 {
 	int pin[2], pout[2], perr[2] = { -1, -1 };
 	memset(p, 0, sizeof *p);
-	ck_assert_int_eq(pipe(pin), 0);
-	ck_assert_int_eq(pipe(pout), 0);
+	cloexec_pipe(pin);
+	cloexec_pipe(pout);
 	if (!merged)
-		ck_assert_int_eq(pipe(perr), 0);
+		cloexec_pipe(perr);
 	p->pid = fork();
 	ck_assert_int_ge(p->pid, 0);
 	if (p->pid == 0) {

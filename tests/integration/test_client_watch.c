@@ -49,10 +49,14 @@ static void proc_expect(struct kcl_proc *p, const char *needle)
 	              needle, p->obuf);
 }
 
-/* Close stdin (the client quits), reap, free. */
+/* Close stdin: the client quits at once, with status 0 (not killed at
+ * the deadline); reap, free. */
 static void proc_end(struct kcl_proc *p)
 {
-	kcl_proc_finish(p, WAIT_MS);
+	long start = kcl_now_ms();
+	int st = kcl_proc_finish(p, WAIT_MS);
+	ck_assert_msg(st == 0, "the client ended with status %d %ld ms after its stdin closed:\n%s", st,
+	              kcl_now_ms() - start, p->obuf);
 	kcl_proc_free(p);
 }
 
