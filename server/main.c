@@ -34,6 +34,7 @@
 #include "service.h"
 #include "store.h"
 #include "tls.h"
+#include "trim.h"
 #include "useradm.h"
 #include "web.h"
 
@@ -369,6 +370,9 @@ int main(int argc, char **argv)
 	if (sigterm == NULL || sigint == NULL || sighup == NULL || evsignal_add(sigterm, NULL) != 0 ||
 	    evsignal_add(sigint, NULL) != 0 || evsignal_add(sighup, NULL) != 0)
 		fatalx("cannot install signal handlers");
+	struct trim *trim = trim_new(srv.base, TRIM_INTERVAL_MS);
+	if (trim == NULL)
+		fatalx("cannot start the memory trim timer");
 
 	/* Last, so a client never reaches a half-started daemon. */
 	open_listeners(&srv);
@@ -397,6 +401,7 @@ int main(int argc, char **argv)
 	event_free(sigint);
 	event_free(sighup);
 	service_free(dm.svc);
+	trim_free(trim);
 	tls_free(srv.tls);
 	event_base_free(srv.base);
 	libevent_global_shutdown();

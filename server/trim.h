@@ -1,0 +1,40 @@
+/*
+ * trim.h — the memory kriegd has freed, given back to the system.
+ *
+ * glibc's malloc keeps freed pages in its arenas and gives back only the
+ * top of a heap, and only past a threshold.  Under kriegd's churn (games
+ * and connections made and dropped all day, the live heap swinging by
+ * several MiB within a minute) the resident size then tracks the highest
+ * the heap has reached more than what is in use: in the 10-minute soaks
+ * RSS crept up by about 1.5 MiB while the live heap, recorded by
+ * heaptrack, stayed flat (BENCHMARKS.md, "Soak").  A daemon that runs for
+ * months should not keep its busiest minute's pages.  So the loop calls
+ * malloc_trim(0) every TRIM_INTERVAL_MS, which also releases whole free
+ * pages inside a heap (madvise), in every arena.  Elsewhere than glibc it
+ * does nothing.
+ *
+ * Owns one persistent timer on the daemon's event base.
+ */
+#ifndef KRIEG_TRIM_H
+#define KRIEG_TRIM_H
+
+#include <stdint.h>
+
+struct event_base;
+struct trim;
+
+#define TRIM_INTERVAL_MS 10000
+
+/* A timer every interval_ms (> 0) on base; NULL when it cannot be made. */
+struct trim *trim_new(struct event_base *base, int64_t interval_ms);
+void trim_free(struct trim *t);
+
+/* One trim now (what the timer does): 1 when the allocator gave memory
+ * back, 0 when it had nothing to give or is not glibc's. */
+int trim_once(struct trim *t);
+
+/* How many trims have run, and the longest one in microseconds. */
+uint64_t trim_runs(const struct trim *t);
+int64_t trim_longest_us(const struct trim *t);
+
+#endif
