@@ -232,7 +232,7 @@ check: deps
 	  $(MAKE) -j$(JOBS) CC=clang BUILD=build/clang BINDIR=build/clang/bin check-build; fi
 	$(MAKE) -j$(JOBS) $(ASAN_VARS) check-build
 	$(MAKE) -k $(ASAN_VARS) unit integration
-	tests/run-tests.sh plain $(addprefix build/release/tests/unit/,$(PLAIN_TESTS))
+	tests/run-tests.sh plain $(addprefix $(BUILD)/tests/unit/,$(PLAIN_TESTS))
 	$(MAKE) check-service
 	$(MAKE) bench-smoke
 	$(MAKE) -j$(JOBS) $(TSAN_VARS) build/tsan/bin/kriegd
