@@ -47,8 +47,6 @@ int trim_once(struct trim *t)
 
 static void trim_cb(evutil_socket_t fd, short what, void *arg)
 {
-	(void)fd;
-	(void)what;
 	trim_once(arg);
 }
 
