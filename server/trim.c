@@ -19,7 +19,6 @@
 struct trim {
 	struct event *timer;
 	uint64_t runs;
-	int64_t longest_us;
 };
 
 static int64_t now_us(void)
@@ -36,12 +35,8 @@ int trim_once(struct trim *t)
 #if defined(__GLIBC__)
 	gave = malloc_trim(0);
 #endif
-	int64_t took = now_us() - start;
 	t->runs++;
-	if (took > t->longest_us)
-		t->longest_us = took;
-	log_debug("trim gave=%d took_us=%lld longest_us=%lld", gave, (long long)took,
-	          (long long)t->longest_us);
+	log_debug("trim gave=%d took_us=%lld", gave, (long long)(now_us() - start));
 	return gave;
 }
 
@@ -73,9 +68,4 @@ void trim_free(struct trim *t)
 uint64_t trim_runs(const struct trim *t)
 {
 	return t->runs;
-}
-
-int64_t trim_longest_us(const struct trim *t)
-{
-	return t->longest_us;
 }

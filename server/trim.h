@@ -35,8 +35,7 @@ void trim_free(struct trim *t);
  * back, 0 when it had nothing to give or is not glibc's. */
 int trim_once(struct trim *t);
 
-/* How many trims have run, and the longest one in microseconds. */
+/* How many trims have run (each logs its duration at log_level=debug). */
 uint64_t trim_runs(const struct trim *t);
-int64_t trim_longest_us(const struct trim *t);
 
 #endif
