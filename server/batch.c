@@ -36,11 +36,15 @@
 #include "conn.h"
 #include "line.h"
 #include "log.h"
+#include "mstime.h"
 #include "server.h"
 #include "store.h"
 #include "xmalloc.h"
 
 #define BATCH_ERR_MAX 512
+/* A commit this slow is logged: a stalled disk (fsync) or a database
+ * locked by another process holds every player's announcement back. */
+#define BATCH_SLOW_MS 1000
 
 struct batch_action {
 	struct batch *b;
@@ -74,6 +78,7 @@ struct turn {
 	size_t nafters, capafters;
 	/* Written by the writer thread, read after its report. */
 	int rc;
+	int64_t took_ms;             /* the transaction, begin to commit */
 	char err[BATCH_ERR_MAX];
 };
 
@@ -101,6 +106,7 @@ struct batch {
 /* One transaction for every live action of t. */
 static void turn_commit(struct store *st, struct turn *t)
 {
+	int64_t t0 = mstime_mono();
 	int rc = store_begin(st);
 
 	for (size_t i = 0; i < t->nacts && rc == STORE_OK; i++)
@@ -113,6 +119,7 @@ static void turn_commit(struct store *st, struct turn *t)
 		store_rollback(st);
 	}
 	t->rc = rc;
+	t->took_ms = mstime_mono() - t0;
 }
 
 static void *writer_main(void *arg)
@@ -229,6 +236,8 @@ static void complete(struct batch *b)
 	struct turn *t = b->busy;
 
 	b->busy = NULL;
+	if (t->took_ms >= BATCH_SLOW_MS)
+		log_warnx("store commit slow took_ms=%" PRId64 " actions=%zu", t->took_ms, t->live);
 	if (t->rc == STORE_OK) {
 		b->commits++;
 		log_debug("store commit actions=%zu messages=%zu", t->live, t->nmsgs);

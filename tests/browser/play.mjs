@@ -18,7 +18,7 @@
 // Usage: node play.mjs KRIEGD SCREENSHOT.png
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, rmSync, openSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, existsSync, rmSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LineClient } from './line.mjs';
@@ -47,8 +47,37 @@ for (let i = 0; i < 300 && !port; i++) {
   if (m.length >= 2) { linePort = +m[0][1]; port = +m[1][1]; }
 }
 let browser = null;
+// Who is in the test, for a failure's report: each page's status line,
+// turn and announcements, and each line client's last lines.
+const pages = {}, lineClients = {};
+const seen = async () => {
+  let out = '';
+  for (const [who, p] of Object.entries(pages)) {
+    const text = async (sel) => (await p.textContent(sel, { timeout: 1000 }).catch(() => '?')).trim();
+    out += `--- page ${who}: status "${await text('#status')}", turn "${await text('#turn')}"\n`
+      + `    announcements: ${await text('#announcements')}\n`;
+  }
+  for (const [who, l] of Object.entries(lineClients))
+    out += `--- line client ${who}, last lines:\n${l.lines.slice(-8).join('\n')}\n`;
+  // Does kriegd still answer?  If not, what are its threads doing: the
+  // state of each (R: running, S: sleeping), and under ASan a stack of
+  // its loop (a SIGSEGV makes ASan print one into the log).
+  const answers = await Promise.race([
+    LineClient.open(linePort).then(async (l) => { await l.ok('hello', { version: 1 }); l.close(); return true; }),
+    new Promise((r) => setTimeout(() => r(false), 3000))]).catch(() => false);
+  out += `--- kriegd ${answers ? 'answers a new connection' : 'does NOT answer a new connection in 3 s'}; threads:`;
+  try {
+    for (const t of readdirSync(`/proc/${d.pid}/task`))
+      out += ` ${t}:${readFileSync(`/proc/${d.pid}/task/${t}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[0]}`;
+  } catch (e) { out += ` (${e.code})`; }
+  if (!answers) {
+    d.kill('SIGSEGV');
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  return `${out}\n`;
+};
 const fail = async (msg) => {
-  console.error(`FAIL: ${msg}\n--- kriegd log:\n${readFileSync(log, 'utf8')}`);
+  console.error(`FAIL: ${msg}\n${await seen()}--- kriegd log:\n${readFileSync(log, 'utf8')}`);
   if (browser) await browser.close();
   d.kill();
   process.exit(1);
@@ -134,6 +163,7 @@ try {
   const suffix = String(process.pid % 100000);
   const wName = `alice${suffix}`, bName = `bob${suffix}`;
   const a = await newPage(), b = await newPage(), c = await newPage();
+  Object.assign(pages, { a, b, c });
   await signIn(a, wName, 'alice-password', true);
   await signIn(b, bName, 'bob-password', true);
   await c.click('#btn-guest');
@@ -142,6 +172,7 @@ try {
   // The line clients in the same seats: a second connection of each
   // player's account, and the spectator's own session (its token).
   const la = await LineClient.open(linePort), lb = await LineClient.open(linePort);
+  Object.assign(lineClients, { la, lb });
   await la.ok('hello', { version: 1 });
   await lb.ok('hello', { version: 1 });
   await la.ok('login', { user: wName, password: 'alice-password' });
@@ -164,6 +195,7 @@ try {
   await c.waitForSelector('#watch:visible', { timeout: 10000 });
   check(!(await c.isVisible('#umpire-form')) && !(await c.isVisible('#tries')), "a spectator's page shows the umpire's tools");
   const lc = await LineClient.open(linePort);
+  lineClients.lc = lc;
   await lc.ok('hello', { version: 1 });
   await lc.ok('resume', { token: await c.evaluate(() => sessionStorage.getItem('krieg.token')) });
   await lc.ok('watch', { game });
@@ -225,6 +257,7 @@ try {
 
   // ---- 4. a browser player against a line player, an umpire watching ----
   const lp = await LineClient.open(linePort);
+  lineClients.lp = lp;
   await lp.ok('hello', { version: 1 });
   await lp.ok('guest');
   await lp.ok('seek', { rules: 'english', color: 'black', time: { base: 300, inc: 0 } });
@@ -234,6 +267,7 @@ try {
   const g2 = await a.evaluate(() => window.krieg.state.game);
   check(g2 !== game, 'no second game');
   const u = await newPage();
+  pages.u = u;
   await signIn(u, 'ump', 'umpire-password', false);
   await u.click('#btn-live');
   await u.click(`#live button[data-umpire="${g2}"]`, { timeout: 10000 });
