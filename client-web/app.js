@@ -247,19 +247,22 @@ $('promo').addEventListener('click', (e) => {
 });
 // Several tries separated by commas (or spaces) are a preference list (nost).
 const typedMoves = () => $('move').value.split(/[,\s]+/).map((s) => s.trim()).filter(Boolean);
+// The answer clears the text it answered, not what was typed since: the
+// next try may be typed before this one's answer arrives.
+const clearSent = (text) => { if ($('move').value === text) $('move').value = ''; };
 $('move-form').addEventListener('submit', async (e) => {
   e.preventDefault();
-  const moves = typedMoves();
+  const text = $('move').value, moves = typedMoves();
   if (!moves.length) return;
   const r = await net.call('move', moves.length > 1 ? { game: state.game, moves } : { game: state.game, move: moves[0] });
-  if (!r.ok) status(r.error.message); else $('move').value = '';
+  if (!r.ok) status(r.error.message); else clearSent(text);
 });
 // An "if quiet" sequence (nost): the first now, the rest on the following turns.
 $('btn-quiet').addEventListener('click', async () => {
-  const moves = typedMoves();
+  const text = $('move').value, moves = typedMoves();
   if (!moves.length) return;
   const r = await net.call('quiet', { game: state.game, moves });
-  if (!r.ok) status(r.error.message); else { $('move').value = ''; status(`if quiet: ${moves.join(' ')}`); }
+  if (!r.ok) status(r.error.message); else { clearSent(text); status(`if quiet: ${moves.join(' ')}`); }
 });
 const confirmed = (what, f) => () => { if (confirm(`${what}?`)) f(); };
 $('btn-any').addEventListener('click', async () => {

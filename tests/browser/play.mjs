@@ -54,8 +54,11 @@ const seen = async () => {
   let out = '';
   for (const [who, p] of Object.entries(pages)) {
     const text = async (sel) => (await p.textContent(sel, { timeout: 1000 }).catch(() => '?')).trim();
+    const net = await p.evaluate(() => ({ unanswered: [...window.krieg.net.pending.keys()],
+      sent: window.krieg.net.nextId - 1, last: window.krieg.net.frames.slice(-6) })).catch((e) => ({ error: String(e) }));
     out += `--- page ${who}: status "${await text('#status')}", turn "${await text('#turn')}"\n`
-      + `    announcements: ${await text('#announcements')}\n`;
+      + `    announcements: ${await text('#announcements')}\n`
+      + `    requests sent ${net.sent}, unanswered ${JSON.stringify(net.unanswered)}; last frames:\n    ${(net.last || [net.error]).join('\n    ')}\n`;
   }
   for (const [who, l] of Object.entries(lineClients))
     out += `--- line client ${who}, last lines:\n${l.lines.slice(-8).join('\n')}\n`;
@@ -144,9 +147,12 @@ const dragMove = async (p, from, to) => {
   await p.mouse.move(b.x, b.y, { steps: 8 });
   await p.mouse.up();
 };
+// Typed and sent, and its answer read by the page (which then clears it):
+// the page's turn may still say what it said before this try.
 const typeMove = async (p, mv) => {
   await p.fill('#move', mv);
   await p.click('#move-form button[type="submit"]');
+  await until(p, () => document.getElementById('move').value === '', null, `the answer to ${mv}`);
 };
 // The lines of one game (by id) among a connection's messages, as received.
 const gameLines = (lines, game, skip = ['game_state', 'game_events']) => lines.filter((l) => {
@@ -273,8 +279,19 @@ try {
   await u.click(`#live button[data-umpire="${g2}"]`, { timeout: 10000 });
   await u.waitForSelector('#umpire-form:visible', { timeout: 10000 });
 
-  await typeMove(a, 'f3');                             // 1. f3
+  // The next try typed before the answer to the last one arrives (kriegd
+  // held stopped meanwhile) is not cleared by that answer.
+  process.kill(d.pid, 'SIGSTOP');
+  try {
+    await a.fill('#move', 'f3');                       // 1. f3
+    await a.click('#move-form button[type="submit"]');
+    await a.fill('#move', 'g4');
+  } finally {
+    process.kill(d.pid, 'SIGCONT');
+  }
   await lp.waitFor((m) => m.event === 'moved' && m.game === g2 && m.by === 'white');
+  await until(a, () => window.krieg.net.pending.size === 0, null, 'the answer to f3');
+  check(await a.inputValue('#move') === 'g4', `the answer to f3 cleared the next try (now "${await a.inputValue('#move')}")`);
   await lp.ok('move', { game: g2, move: 'e5' });       // 1... e5, from the line
   await toMove(a, 'white');
   await typeMove(a, 'g4');                             // 2. g4
