@@ -136,9 +136,15 @@ const square = async (p, sq) => {
   const b = await p.locator(`#board rect[data-square="${sq}"]`).boundingBox();
   return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
 };
+// A try is made by a page's handler at once (net.call); it is answered
+// once the page has read the reply, and with it the try's own events (sent
+// before the reply: PROTOCOL.md).  Until then the page's turn still says what it said
+// before the try, so a test that went on by its turn could act too early.
+const answered = (p) => until(p, () => window.krieg.net.pending.size === 0, null, 'the answer to a try');
 const clickMove = async (p, from, to) => {
   await p.click(`#board rect[data-square="${from}"]`);
   await p.click(`#board rect[data-square="${to}"]`);
+  await answered(p);
 };
 const dragMove = async (p, from, to) => {
   const a = await square(p, from), b = await square(p, to);
@@ -146,13 +152,12 @@ const dragMove = async (p, from, to) => {
   await p.mouse.down();
   await p.mouse.move(b.x, b.y, { steps: 8 });
   await p.mouse.up();
+  await answered(p);
 };
-// Typed and sent, and its answer read by the page (which then clears it):
-// the page's turn may still say what it said before this try.
 const typeMove = async (p, mv) => {
   await p.fill('#move', mv);
   await p.click('#move-form button[type="submit"]');
-  await until(p, () => document.getElementById('move').value === '', null, `the answer to ${mv}`);
+  await answered(p);
 };
 // The lines of one game (by id) among a connection's messages, as received.
 const gameLines = (lines, game, skip = ['game_state', 'game_events']) => lines.filter((l) => {
@@ -220,8 +225,7 @@ try {
   check(await b.evaluate(() => window.krieg.board.pieces.get('e5')) === 'p', "after a reload black's board lost e5");
   await typeMove(b, 'Nc6');
   await toMove(a, 'white');
-  await a.click('#board rect[data-square="d1"]');      // 3. Qh5, by clicks
-  await a.click('#board rect[data-square="h5"]');
+  await clickMove(a, 'd1', 'h5');                      // 3. Qh5, by clicks
   await toMove(b, 'black');
   await a.screenshot({ path: shot, fullPage: true });
   await dragMove(b, 'g8', 'f6');                       // 3... Nf6, by drag
@@ -290,7 +294,7 @@ try {
     process.kill(d.pid, 'SIGCONT');
   }
   await lp.waitFor((m) => m.event === 'moved' && m.game === g2 && m.by === 'white');
-  await until(a, () => window.krieg.net.pending.size === 0, null, 'the answer to f3');
+  await answered(a);
   check(await a.inputValue('#move') === 'g4', `the answer to f3 cleared the next try (now "${await a.inputValue('#move')}")`);
   await lp.ok('move', { game: g2, move: 'e5' });       // 1... e5, from the line
   await toMove(a, 'white');
