@@ -12,7 +12,8 @@
 //      game;
 //   4. a browser player against a line-protocol player (Fool's mate), and
 //      the umpire's chair in a page: the true board, both sides' tries, a
-//      pause and a public note that reach the players;
+//      pause and a public note that reach the players; a try typed while
+//      the last one is unanswered is not cleared by that answer;
 //   5. nost: an "if quiet" sequence sent from a page plays on by itself;
 //   6. a challenge pushed to a page, declined there.
 // Usage: node play.mjs KRIEGD SCREENSHOT.png
@@ -48,7 +49,8 @@ for (let i = 0; i < 300 && !port; i++) {
 }
 let browser = null;
 // Who is in the test, for a failure's report: each page's status line,
-// turn and announcements, and each line client's last lines.
+// turn, announcements, requests unanswered and last frames, and each line
+// client's last lines.
 const pages = {}, lineClients = {};
 const seen = async () => {
   let out = '';
@@ -137,9 +139,9 @@ const square = async (p, sq) => {
   return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
 };
 // A try is made by a page's handler at once (net.call); it is answered
-// once the page has read the reply, and with it the try's own events (sent
-// before the reply: PROTOCOL.md).  Until then the page's turn still says what it said
-// before the try, so a test that went on by its turn could act too early.
+// once the page has read the reply, and with it the try's own events
+// (sent before the reply: PROTOCOL.md).  Until then the page's turn still
+// says what it said before the try: a test going on by it could act early.
 const answered = (p) => until(p, () => window.krieg.net.pending.size === 0, null, 'the answer to a try');
 const clickMove = async (p, from, to) => {
   await p.click(`#board rect[data-square="${from}"]`);
