@@ -7,11 +7,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "action.h"
 #include "fen.h"
 #include "movegen.h"
 #include "mstime.h"
 #include "notation.h"
 #include "referee.h"
+#include "xmalloc.h"
 
 static double now_ms(void)
 {
@@ -22,9 +24,11 @@ static double now_ms(void)
 
 /* Each event to both bots; the time each takes to take them in (its view
  * and belief: a move of the opponent's is where the belief does its work)
- * is added to upkeep[colour]. */
-static void deliver(struct bot *b[2], const struct evlist *l, double upkeep[2])
+ * is added to res->upkeep_ms[colour], the events to res->events. */
+static void deliver(struct bot *b[2], const struct evlist *l, struct local_result *res)
 {
+	double *upkeep = res->upkeep_ms;
+	res->events += (long)l->n;
 	for (int c = 0; c < 2; c++) {
 		double t0 = now_ms();
 		for (size_t i = 0; i < l->n; i++)
@@ -62,6 +66,22 @@ void local_measure(struct bot *b, const struct board *truth, struct local_belief
 	belief_free(c);
 }
 
+/* Apply one action, as kriegd does (referee_apply), and keep it in the
+ * record when asked: every action the referee took, in order. */
+static int apply(struct referee *r, const struct local_opts *o, struct local_result *res, int kind, int color,
+                 const char *text, struct evlist *l)
+{
+	struct action a;
+	if (action_set(&a, kind, color, text) != REF_OK)
+		return REF_E_BAD_ARGUMENT;
+	int st = referee_apply(r, &a, l);
+	if (st == REF_OK && o->record) {
+		res->acts = xgrow(res->acts, &res->capacts, res->nacts + 1, sizeof *res->acts, 64);
+		res->acts[res->nacts++] = a;
+	}
+	return st;
+}
+
 int local_play(const struct ruleset *rs, enum bot_level white, enum bot_level black, const struct local_opts *o,
                struct local_result *res, char *err, size_t errlen)
 {
@@ -85,8 +105,8 @@ int local_play(const struct ruleset *rs, enum bot_level white, enum bot_level bl
 	};
 	struct evlist l;
 	evlist_init(&l);
-	referee_begin(r, &l);
-	deliver(b, &l, res->upkeep_ms);
+	apply(r, o, res, ACTION_BEGIN, WHITE, "", &l);
+	deliver(b, &l, res);
 	int errors = 0, plies = 0;
 	while (!referee_over(r)) {
 		if (referee_plies(r) >= (o->max_plies > 0 ? o->max_plies : LOCAL_PLIES_MAX))
@@ -99,11 +119,11 @@ int local_play(const struct ruleset *rs, enum bot_level white, enum bot_level bl
 		evlist_clear(&l);
 		int st;
 		if (a == BOT_ANY) {
-			st = referee_any(r, side, &l);
+			st = apply(r, o, res, ACTION_ANY, side, "", &l);
 		} else if (a == BOT_TRY) {
 			char text[NOTATION_MAX];
 			notation_uci(m, text);
-			st = referee_attempt(r, side, text, &l);
+			st = apply(r, o, res, ACTION_TRY, side, text, &l);
 		} else {
 			st = REF_E_BAD_ARGUMENT; /* nothing to try: cannot happen with a legal move left */
 		}
@@ -111,12 +131,12 @@ int local_play(const struct ruleset *rs, enum bot_level white, enum bot_level bl
 		if (st != REF_OK) {
 			if (++errors >= LOCAL_ERRORS_MAX || a == BOT_WAIT) {
 				evlist_clear(&l);
-				referee_end(r, REASON_RESIGNATION, side, &l);
-				deliver(b, &l, res->upkeep_ms);
+				apply(r, o, res, ACTION_END, side, game_reason_name(REASON_RESIGNATION), &l);
+				deliver(b, &l, res);
 			}
 			continue;
 		}
-		deliver(b, &l, res->upkeep_ms);
+		deliver(b, &l, res);
 		if (referee_plies(r) != plies) {
 			plies = referee_plies(r);
 			res->moves[side]++;

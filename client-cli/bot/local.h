@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "action.h"
 #include "bot.h"
 #include "ruleset.h"
 
@@ -25,6 +26,7 @@ struct local_opts {
 	struct belief_limits lim;     /* zero: the defaults */
 	uint64_t seed;
 	int max_plies;                /* 0: LOCAL_PLIES_MAX */
+	bool record;                  /* keep the game's record in the result */
 };
 
 /* Containment, for one colour's belief. */
@@ -48,7 +50,13 @@ struct local_result {
 	double upkeep_ms[2];              /* ms spent taking in events (view and belief), per colour */
 	long searched[2];                 /* positions its search drew from the belief (bot.h `searched`) */
 	long tries[2];                    /* tries and "any?" sent, per colour */
+	long events;                      /* events the referee announced (every audience's) */
 	struct local_belief_stats bs[2];
+	/* With opts.record: every action the referee took, in order, as kriegd
+	 * stores a game (action.h; pgn_write takes it).  Malloc'd: the caller
+	 * frees acts (NULL without record). */
+	struct action *acts;
+	size_t nacts, capacts;
 };
 
 /*

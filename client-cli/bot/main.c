@@ -7,7 +7,7 @@
  *   krieg-bot play HOST[:PORT] (--user U --password-file F | --guest) [options]
  *   krieg-bot arena --white L --black L --games N --rules R [--movetime MS]
  *                   [--max-plies N] [--server HOST:PORT [--umpire U --umpire-password-file F]
- *                   | --kriegd PATH] [--local]
+ *                   | --kriegd PATH] [--local [--fen FEN] [--pgn FILE]]
  *
  * `play` answers challenges within its rule sets and time controls and,
  * with --seek, keeps one seek open per rule set and time control while it
@@ -18,7 +18,8 @@
  * every ply: each bot's belief is measured against it before the bot
  * acts on that ply (the truth reaches the measurement, never a bot).
  * `arena --local` plays in-process through the rules core (local.h) and
- * measures the same with the referee's board.
+ * measures the same with the referee's board; --pgn writes every game's
+ * full record there (the umpire's PGN, proto/PGN.md), to study its play.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,6 +43,7 @@
 #include "mstime.h"
 #include "net.h"
 #include "notation.h"
+#include "pgn.h"
 #include "proto.h"
 
 #define BOT_VERSION "krieg-bot/0.1"
@@ -796,9 +798,40 @@ static void score_print(const struct score *sc, const char *la, const char *lb, 
 	       mid + half > 1 ? 1 : mid + half, ms_per_move);
 }
 
-static int arena_local(int la, int lb, int games, const struct ruleset *rs, long movetime, int max_plies,
-                       const char *fen, uint64_t seed, const struct belief_limits *lim)
+/* One game's full record (the umpire's view: every try and announcement;
+ * krieg-referee pgn reads it back) appended to f.  Players "A (level)" and
+ * "B (level)", Round the game's number. */
+static int arena_pgn(FILE *f, const struct ruleset *rs, const char *fen, int g, int a_color, int la, int lb,
+                     const struct local_result *res)
 {
+	struct pgn_header h;
+	pgn_header_init(&h);
+	snprintf(h.event, sizeof h.event, "krieg-bot arena");
+	snprintf(h.site, sizeof h.site, "local");
+	snprintf(h.round, sizeof h.round, "%d", g + 1);
+	snprintf(a_color == WHITE ? h.white : h.black, sizeof h.white, "A (%s)", bot_level_name(la));
+	snprintf(a_color == WHITE ? h.black : h.white, sizeof h.white, "B (%s)", bot_level_name(lb));
+	snprintf(h.rules, sizeof h.rules, "%s", rs->name);
+	if (fen)
+		snprintf(h.fen, sizeof h.fen, "%s", fen);
+	char *text, err[160];
+	if (pgn_write(&h, res->acts, res->nacts, AUD_UMPIRE, &text, err, sizeof err) != 0) {
+		fprintf(stderr, "krieg-bot: game %d: no PGN: %s\n", g + 1, err);
+		return -1;
+	}
+	fprintf(f, "%s\n", text);
+	free(text);
+	return fflush(f) == 0 && !ferror(f) ? 0 : -1;
+}
+
+static int arena_local(int la, int lb, int games, const struct ruleset *rs, long movetime, int max_plies,
+                       const char *fen, uint64_t seed, const struct belief_limits *lim, const char *pgn)
+{
+	FILE *pf = NULL;
+	if (pgn && !(pf = fopen(pgn, "w"))) {
+		fprintf(stderr, "krieg-bot: %s: %s\n", pgn, strerror(errno));
+		return 2;
+	}
 	struct score sc = { 0 };
 	long ms = 0, moves = 0, full_moves = 0, a_ms = 0, a_searched = 0;
 	double a_upkeep = 0;
@@ -806,11 +839,20 @@ static int arena_local(int la, int lb, int games, const struct ruleset *rs, long
 	for (int g = 0; g < games; g++) {
 		int a_color = g % 2 == 0 ? WHITE : BLACK;
 		struct local_opts o = { .fen = fen, .movetime_ms = movetime, .check_belief = true, .seed = seed + (uint64_t)g,
-		                        .lim = *lim, .max_plies = max_plies };
+		                        .lim = *lim, .max_plies = max_plies, .record = pf != NULL };
 		struct local_result res;
 		char err[128];
 		if (local_play(rs, a_color == WHITE ? la : lb, a_color == WHITE ? lb : la, &o, &res, err, sizeof err) != 0) {
 			fprintf(stderr, "krieg-bot: %s\n", err);
+			if (pf)
+				fclose(pf);
+			return 2;
+		}
+		int wrote = pf ? arena_pgn(pf, rs, fen, g, a_color, la, lb, &res) : 0;
+		free(res.acts);
+		if (wrote != 0) {
+			fprintf(stderr, "krieg-bot: %s: the games could not be written\n", pgn);
+			fclose(pf);
 			return 2;
 		}
 		score_add(&sc, res.result, a_color);
@@ -841,6 +883,10 @@ static int arena_local(int la, int lb, int games, const struct ruleset *rs, long
 	       a_ms ? 1000.0 * (double)a_searched / (double)a_ms : 0, full_moves ? a_upkeep / (double)full_moves : 0);
 	if (fen)
 		printf("moves of A per game: %.1f\n", games ? (double)full_moves / games : 0);
+	if (pf && fclose(pf) != 0) {
+		fprintf(stderr, "krieg-bot: %s: %s\n", pgn, strerror(errno));
+		return 2;
+	}
 	return 0;
 }
 
@@ -1019,7 +1065,7 @@ static void usage(void)
 	      "       krieg-bot arena --white LEVEL --black LEVEL --games N --rules R [--movetime MS]\n"
 	      "                [--max-plies N (a draw by agreement there; 0: none)]\n"
 	      "                [--server HOST:PORT [--umpire NAME --umpire-password-file FILE] | --kriegd PATH]\n"
-	      "                [--local [--fen FEN]] [--seed N]\n"
+	      "                [--local [--fen FEN] [--pgn FILE]] [--seed N]\n"
 	      "                [--particles N] [--exact-max N] [--rejuv-div N (0: never)]\n",
 	      stderr);
 }
@@ -1033,7 +1079,7 @@ int main(int argc, char **argv)
 	const char *cmd = argv[1];
 	int la = BOT_FULL, lb = BOT_RANDOM, games = 2, level = BOT_FULL, max_games = 4, max_plies = 0;
 	long movetime = 0;
-	const char *rules = RULESET_DEFAULT, *server = NULL, *kriegd = getenv("KRIEGD"), *fen = NULL;
+	const char *rules = RULESET_DEFAULT, *server = NULL, *kriegd = getenv("KRIEGD"), *fen = NULL, *pgn = NULL;
 	const char *user = NULL, *pwfile = NULL, *known = NULL, *target = NULL;
 	const char *umpire = NULL, *umpire_pwfile = NULL;
 	bool local = false, insecure = false, guest = false, seek = false;
@@ -1065,6 +1111,8 @@ int main(int argc, char **argv)
 			kriegd = v;
 		else if (TAKE("--fen"))
 			fen = v;
+		else if (TAKE("--pgn"))
+			pgn = v;
 		else if (TAKE("--particles"))
 			lim.particles = (size_t)atol(v);
 		else if (TAKE("--exact-max"))
@@ -1113,7 +1161,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		if (local)
-			return arena_local(la, lb, games, rs, movetime, max_plies, fen, seed, &lim);
+			return arena_local(la, lb, games, rs, movetime, max_plies, fen, seed, &lim, pgn);
 		if (!server && !kriegd) {
 			fprintf(stderr, "krieg-bot: arena needs --server HOST:PORT, --kriegd PATH or $KRIEGD\n");
 			return 2;

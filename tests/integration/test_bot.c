@@ -3,7 +3,8 @@
  * game per rule set between two bots, each a TLS client that logs in as a
  * guest, challenges or accepts, and plays through the protocol alone, to
  * the end: a game_over both hear, here the draw the arena's ply cap
- * (--max-plies) has the bots agree, so that the test takes seconds.
+ * (--max-plies) has the bots agree, so that the test takes seconds.  The
+ * local arena's --pgn file holds each game's record, read back.
  *
  * Bot accounts (PROTOCOL.md, "Bot accounts"): the flag set offline
  * (`kriegd user add NAME --bot`, `user bot NAME on|off`), shown in `who`,
@@ -27,6 +28,7 @@
 #include "check_main.h"
 #include "harness.h"
 #include "harness_game.h"
+#include "pgn.h"
 
 #define PASSWORD "sesame-open"
 
@@ -159,6 +161,57 @@ START_TEST(test_arena_smoke)
 }
 END_TEST
 
+/*
+ * arena --local --pgn FILE: every game's full record, in order, A's colour
+ * alternating, each reading back (pgn_read replays it and refuses one whose
+ * tries or announcements the replay does not give), its result the one the
+ * arena printed for that game.
+ */
+START_TEST(test_arena_local_pgn)
+{
+	char bin[PATH_MAX], cmd[2 * PATH_MAX], path[] = "/tmp/kbot-pgn-XXXXXX";
+	bot_path(bin, sizeof bin);
+	int fd = mkstemp(path);
+	ck_assert(fd >= 0);
+	close(fd);
+	snprintf(cmd, sizeof cmd,
+	         "'%s' arena --local --white greedy --black random --games 2 --rules english --movetime 1"
+	         " --max-plies %d --seed 5 --pgn %s",
+	         bin, 4 * ARENA_PLIES, path);
+	int status;
+	char *out = run(cmd, &status);
+	ck_assert_msg(status == 0, "krieg-bot arena failed (%d): %s", status, out);
+	FILE *f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	static char text[1 << 20];
+	size_t len = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	unlink(path);
+	ck_assert_uint_lt(len, sizeof text - 1);
+	text[len] = '\0';
+	char *game[3] = { text, strstr(text + 1, "\n[Event "), NULL };
+	ck_assert_msg(game[1] != NULL, "one game in the PGN file:\n%s", text);
+	ck_assert_ptr_null(strstr(game[1] + 1, "\n[Event "));
+	*game[1]++ = '\0';
+	for (int g = 0; g < 2; g++) {
+		struct pgn_header h;
+		struct action *a;
+		size_t n;
+		char err[256], want[64], line[32];
+		ck_assert_msg(pgn_read(game[g], &h, &a, &n, err, sizeof err) == 0, "game %d: %s", g + 1, err);
+		ck_assert_uint_gt(n, 0);
+		free(a);
+		snprintf(want, sizeof want, "%d", g + 1);
+		ck_assert_str_eq(h.round, want);
+		ck_assert_str_eq(h.rules, "english");
+		ck_assert_str_eq(g == 0 ? h.white : h.black, "A (greedy)");
+		ck_assert_str_eq(g == 0 ? h.black : h.white, "B (random)");
+		snprintf(line, sizeof line, "game %d: %s ", g + 1, h.result);
+		ck_assert_msg(strstr(out, line) != NULL, "no \"%s\" in: %s", line, out);
+	}
+}
+END_TEST
+
 START_TEST(test_bad_arguments)
 {
 	char bin[PATH_MAX], cmd[PATH_MAX + 128];
@@ -172,6 +225,10 @@ START_TEST(test_bad_arguments)
 	out = run(cmd, &status);
 	ck_assert_int_ne(status, 0);
 	ck_assert_msg(strstr(out, "unknown rule set") != NULL, "%s", out);
+	snprintf(cmd, sizeof cmd, "'%s' arena --local --pgn /nonexistent/dir/games.pgn 2>&1", bin);
+	out = run(cmd, &status);
+	ck_assert_int_ne(status, 0);
+	ck_assert_msg(strstr(out, "/nonexistent/dir/games.pgn: No such file") != NULL, "%s", out);
 }
 END_TEST
 
@@ -351,6 +408,7 @@ static Suite *bot_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_arena_smoke, 0, 1);
 	tcase_add_loop_test(tc, test_arena_smoke, 2, 3);
+	tcase_add_test(tc, test_arena_local_pgn);
 	tcase_add_test(tc, test_bad_arguments);
 	tcase_add_test(tc, test_bot_accounts);
 	tcase_add_test(tc, test_play_seeks);

@@ -10,6 +10,8 @@
  */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "belief.h"
@@ -17,6 +19,7 @@
 #include "check_main.h"
 #include "fen.h"
 #include "local.h"
+#include "pgn.h"
 #include "referee.h"
 #include "xmalloc.h"
 
@@ -612,6 +615,72 @@ START_TEST(test_random_games_contain_truth)
 }
 END_TEST
 
+/* A record skips its leading "begin" (pgn_write and pgn_read leave it out). */
+static const struct action *moves_of(const struct action *a, size_t *n)
+{
+	if (*n > 0 && a[0].kind == ACTION_BEGIN) {
+		(*n)--;
+		return a + 1;
+	}
+	return a;
+}
+
+/*
+ * The record local_play keeps (arena --pgn) is the game: replayed through
+ * a fresh referee it gives as many announcements, the same plies, result
+ * and reason, and its PGN
+ * reads back to the same actions, in every rule set (refused tries,
+ * greedy's "any?"s, crazykrieg's drops).
+ */
+START_TEST(test_local_record_replays)
+{
+	EACH_RULESET(rs) {
+		for (int g = 0; g < 2; g++) {
+			struct local_opts o = { .seed = (uint64_t)g + 31, .max_plies = 40, .record = true,
+			                        .lim = { .exact_max = 64, .particles = 16 } };
+			struct local_result res;
+			char err[256];
+			ck_assert_int_eq(local_play(rs, BOT_GREEDY, BOT_RANDOM, &o, &res, err, sizeof err), 0);
+			ck_assert_uint_gt(res.nacts, (size_t)res.plies);   /* begin, every move, and refusals */
+			ck_assert_int_eq(res.acts[0].kind, ACTION_BEGIN);
+			struct referee *r = referee_new(rs, NULL, err, sizeof err);
+			ck_assert_ptr_nonnull(r);
+			struct evlist l;
+			evlist_init(&l);
+			for (size_t i = 0; i < res.nacts; i++)
+				ck_assert_msg(referee_apply(r, &res.acts[i], &l) == REF_OK, "%s game %d: action %zu (%s) refused",
+				              rs->name, g, i, res.acts[i].text);
+			ck_assert_int_eq((long)l.n, res.events);          /* every announcement again */
+			ck_assert_int_eq(referee_plies(r), res.plies);
+			ck_assert_int_eq(referee_result(r), res.result);
+			ck_assert_int_eq(referee_reason(r), res.reason);
+			evlist_free(&l);
+			referee_free(r);
+
+			struct pgn_header h;
+			pgn_header_init(&h);
+			snprintf(h.rules, sizeof h.rules, "%s", rs->name);
+			char *text;
+			ck_assert_msg(pgn_write(&h, res.acts, res.nacts, AUD_UMPIRE, &text, err, sizeof err) == 0, "%s", err);
+			struct pgn_header back;
+			struct action *a;
+			size_t n;
+			ck_assert_msg(pgn_read(text, &back, &a, &n, err, sizeof err) == 0, "%s game %d: %s", rs->name, g, err);
+			size_t nw = res.nacts, nr = n;
+			const struct action *w = moves_of(res.acts, &nw), *rd = moves_of(a, &nr);
+			ck_assert_uint_eq(nr, nw);
+			for (size_t i = 0; i < nw; i++)
+				ck_assert_msg(rd[i].kind == w[i].kind && rd[i].color == w[i].color &&
+				                      strcmp(rd[i].text, w[i].text) == 0,
+				              "%s game %d: action %zu reads back as %s", rs->name, g, i, rd[i].text);
+			free(a);
+			free(text);
+			free(res.acts);
+		}
+	}
+}
+END_TEST
+
 /*
  * A sample whose opponent is left a bare king is exact again (belief.h):
  * greedy with queen and rook against random with king, knight, bishop and
@@ -766,6 +835,7 @@ static Suite *belief_suite(void)
 	tcase_add_test(tc, test_crazykrieg_exact_capture);
 	tcase_add_test(tc, test_crazykrieg_games_with_drops);
 	tcase_add_test(tc, test_random_games_contain_truth);
+	tcase_add_test(tc, test_local_record_replays);
 	tcase_add_test(tc, test_sample_recovers_by_rejuvenation);
 	tcase_add_test(tc, test_bare_king_exact_again);
 	tcase_add_test(tc, test_bare_king_set_heals);
