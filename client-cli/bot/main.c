@@ -1162,6 +1162,11 @@ int main(int argc, char **argv)
 		}
 		if (local)
 			return arena_local(la, lb, games, rs, movetime, max_plies, fen, seed, &lim, pgn);
+		if (pgn || fen) {
+			/* over the network the games are kriegd's: its record and PGN export */
+			fprintf(stderr, "krieg-bot: --pgn and --fen are for --local\n");
+			return 2;
+		}
 		if (!server && !kriegd) {
 			fprintf(stderr, "krieg-bot: arena needs --server HOST:PORT, --kriegd PATH or $KRIEGD\n");
 			return 2;

@@ -229,6 +229,10 @@ START_TEST(test_bad_arguments)
 	out = run(cmd, &status);
 	ck_assert_int_ne(status, 0);
 	ck_assert_msg(strstr(out, "/nonexistent/dir/games.pgn: No such file") != NULL, "%s", out);
+	snprintf(cmd, sizeof cmd, "'%s' arena --server 127.0.0.1:1 --pgn games.pgn 2>&1", bin);
+	out = run(cmd, &status);
+	ck_assert_int_ne(status, 0);
+	ck_assert_msg(strstr(out, "--pgn and --fen are for --local") != NULL, "%s", out);
 }
 END_TEST
 
