@@ -12,6 +12,7 @@
 #ifndef KRIEG_STORE_H
 #define KRIEG_STORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -59,12 +60,14 @@ struct store *store_open_writer(struct store *st, char *err, size_t errlen);
  * commits no longer checkpoint in place.  A commit that leaves the mark
  * (store_options.checkpoint_pages, default STORE_CKPT_PAGES, SQLite's own
  * default) in the WAL wakes it; one that finds STORE_CKPT_HARD_FACTOR
- * times the mark checkpoints itself. */
+ * times the mark waits for a pass in progress and checkpoints itself. */
 #define STORE_CKPT_PAGES 1000
 #define STORE_CKPT_HARD_FACTOR 8
 #define STORE_CKPT_FINISH 256   /* frames a commit copies itself (store_ckpt.c) */
-/* Checkpoints the writer's checkpointer has run (tests). */
+/* Checkpoints the writer's checkpointer has run, and whether it has one
+ * wanted or running now (tests). */
 uint64_t store_ckpt_runs(const struct store *writer);
+bool store_ckpt_busy(const struct store *writer);
 /* Is name a valid `store_synchronous` value?  (For config checking.) */
 int store_synchronous_valid(const char *name);
 void store_close(struct store *st);

@@ -25,9 +25,13 @@
  * idle and at most STORE_CKPT_FINISH frames left behind its last pass
  * copies those few itself (a small PASSIVE checkpoint in place), and the
  * next transaction starts the file over.  If the WAL reaches
- * STORE_CKPT_HARD_FACTOR times the mark anyway (a long read pinning old
- * frames), the commit that sees it checkpoints in place, as SQLite would have: the WAL
- * stays bounded either way.
+ * STORE_CKPT_HARD_FACTOR times the mark anyway (a writer faster than the
+ * thread's passes, or a long read pinning old frames), the commit that sees
+ * it checkpoints in place, as SQLite would have.  It first waits for a pass
+ * in progress to end: that pass holds the checkpoint lock, and a PASSIVE
+ * checkpoint beside it copies nothing (SQLITE_BUSY), so without the wait
+ * the WAL grew on past the bound for as long as the pass took.  So the WAL
+ * stays within the bound and one commit's frames, unless a reader pins it.
  *
  * Durability is unchanged: a commit is durable when its frames are synced
  * in the WAL (synchronous = full), whoever checkpoints them later.
@@ -49,6 +53,7 @@ struct store_ckpt {
 	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
+	pthread_cond_t idle;         /* signalled when a pass ends */
 	bool wanted;                 /* under mu */
 	bool running;                /* under mu: the thread is checkpointing */
 	bool stop;                   /* under mu */
@@ -81,6 +86,7 @@ static void *ckpt_main(void *arg)
 		c->running = false;
 		c->copied = rc == SQLITE_OK ? nckpt : 0;
 		c->runs++;
+		pthread_cond_broadcast(&c->idle);
 	}
 	pthread_mutex_unlock(&c->mu);
 	return NULL;
@@ -96,6 +102,11 @@ static int ckpt_hook(void *arg, sqlite3 *db, const char *name, int pages)
 		return SQLITE_OK;
 	bool hard = pages >= STORE_CKPT_HARD_FACTOR * c->mark;
 	pthread_mutex_lock(&c->mu);
+	if (hard) {
+		c->wanted = false;   /* this commit checkpoints instead */
+		while (c->running)
+			pthread_cond_wait(&c->idle, &c->mu);
+	}
 	bool idle = !c->running && !c->wanted;
 	bool finish = idle && c->copied > 0 && pages - c->copied <= STORE_CKPT_FINISH;
 	if (finish || hard)
@@ -136,6 +147,7 @@ struct store_ckpt *store_ckpt_start(struct store *writer, struct store *peer, ch
 	c->mark = writer->ckpt_pages;
 	pthread_mutex_init(&c->mu, NULL);
 	pthread_cond_init(&c->cv, NULL);
+	pthread_cond_init(&c->idle, NULL);
 	/* Signals stay with the loop's thread. */
 	sigset_t all, old;
 	sigfillset(&all);
@@ -146,6 +158,7 @@ struct store_ckpt *store_ckpt_start(struct store *writer, struct store *peer, ch
 		snprintf(err, errlen, "checkpointer: pthread_create: %s", strerror(rc));
 		pthread_mutex_destroy(&c->mu);
 		pthread_cond_destroy(&c->cv);
+		pthread_cond_destroy(&c->idle);
 		sqlite3_close(db);
 		free(c);
 		return NULL;
@@ -170,8 +183,22 @@ void store_ckpt_stop(struct store_ckpt *c)
 	pthread_join(c->thread, NULL);
 	pthread_mutex_destroy(&c->mu);
 	pthread_cond_destroy(&c->cv);
+	pthread_cond_destroy(&c->idle);
 	sqlite3_close(c->db);
 	free(c);
+}
+
+bool store_ckpt_busy(const struct store *writer)
+{
+	struct store_ckpt *c = writer->ckpt;
+	bool busy;
+
+	if (c == NULL)
+		return false;
+	pthread_mutex_lock(&c->mu);
+	busy = c->wanted || c->running;
+	pthread_mutex_unlock(&c->mu);
+	return busy;
 }
 
 uint64_t store_ckpt_runs(const struct store *writer)
