@@ -344,6 +344,48 @@ static double mcts_descend(struct bot *b, struct mtree *t, int at, struct board 
 
 static bool is_pawn_capture_try(const struct board *own, move_t m);
 
+/* Does m, legal on pos, leave the side then to move a king without a move, not in check? */
+static bool boxes_king(const struct board *pos, move_t m)
+{
+	struct board after = *pos;
+	board_make(&after, m);
+	int k = board_king(&after, after.side);
+	if (k == SQ_NONE || board_in_check(&after))
+		return false;
+	struct movelist ml;
+	movegen_legal(&after, &ml);
+	for (int i = 0; i < ml.n; i++)
+		if (move_from(ml.m[i]) == k)
+			return false;
+	return true;
+}
+
+/*
+ * A king boxed in without check, beside a few men, is stalemated if they
+ * cannot move either, and where the last men stand, and whether they are
+ * pinned or blocked, is what a sample knows least.  The stalemates the bot
+ * gave away in won english games were all of this kind: Qe6 boxed a king
+ * whose bishop stood pinned on a square no sample had it on; queens boxed
+ * a king whose two pawns were blocked on ranks the sample had wrong
+ * (BENCHMARKS.md).  The search valued those tries by the sample, where the
+ * men could move.  An exact belief holds the true position, and the search
+ * sees its stalemates; a bare king's are exact too.
+ */
+double bot_box_share(const struct bot *b, move_t m)
+{
+	const struct belief *bel = b->bel;
+	if (belief_is_exact(bel) || bel->opp_men < 2 || bel->opp_men > BOT_BOX_MEN)
+		return 0;
+	double boxed = 0, all = 0;
+	for (size_t i = 0; i < bel->n; i++) {
+		all += bel->h[i].w;
+		move_t l = movegen_find_legal(&bel->h[i].b, m);
+		if (l != MOVE_NONE && boxes_king(&bel->h[i].b, l))
+			boxed += bel->h[i].w;
+	}
+	return all > 0 ? boxed / all : 0;
+}
+
 /* The try chosen by ISMCTS over the belief within budget_ms. */
 static move_t mcts_choose(struct bot *b, const struct movelist *tries, long budget_ms)
 {
@@ -397,7 +439,11 @@ static move_t mcts_choose(struct bot *b, const struct movelist *tries, long budg
 		if (x->visits == 0)
 			continue;
 		double p = (double)x->legal / x->visits;
-		double s = repeat_adjust(b, x->m, x->sum / x->visits, 0.5) + MCTS_INFO_BONUS * 4 * p * (1 - p);
+		double v = x->sum / x->visits;
+		/* a try that may box the king in is worth a draw where it does (bot_box_share) */
+		if (v > 0.5)
+			v -= (v - 0.5) * bot_box_share(b, x->m);
+		double s = repeat_adjust(b, x->m, v, 0.5) + MCTS_INFO_BONUS * 4 * p * (1 - p);
 		/* a try tried too rarely to judge is not trusted over a well-explored one */
 		s -= 0.5 / sqrt((double)x->visits + 1) * 0.1;
 		if (s > best) {

@@ -82,6 +82,15 @@ enum bot_action bot_choose(struct bot *b, long budget_ms, move_t *m);
  * move) has been seen after our moves before (exposed for tests). */
 int bot_repeats(const struct bot *b, move_t m);
 
+/*
+ * The stalemate risk of try m (full): the share of the belief's weight in
+ * which m is legal and leaves the opponent's king no move and not in
+ * check, while the opponent has a few men beside it (2 to BOT_BOX_MEN men
+ * in all) and the belief is a sample.  0 otherwise.  (Exposed for tests.)
+ */
+#define BOT_BOX_MEN 4
+double bot_box_share(const struct bot *b, move_t m);
+
 /* Static evaluation of a whole position for `color`, in centipawns (exposed for tests). */
 int bot_eval(const struct board *pos, int color);
 
