@@ -364,11 +364,11 @@ static bool boxes_king(const struct board *pos, move_t m)
  * A king boxed in without check, beside a few men, is stalemated if they
  * cannot move either, and where the last men stand, and whether they are
  * pinned or blocked, is what a sample knows least.  The stalemates the bot
- * gave away in won english games were all of this kind: Qe6 boxed a king
- * whose bishop stood pinned on a square no sample had it on; queens boxed
- * a king whose two pawns were blocked on ranks the sample had wrong
- * (BENCHMARKS.md).  The search valued those tries by the sample, where the
- * men could move.  An exact belief holds the true position, and the search
+ * gave away in won english games that were looked at were of this kind
+ * (BENCHMARKS.md): Qe6 boxed a king whose bishop stood pinned on a square
+ * no sample had it on; queens boxed a king whose two pawns were blocked on
+ * ranks the sample had wrong.  The search valued those tries by the
+ * sample, where the men could move.  An exact belief holds the true position, and the search
  * sees its stalemates; a bare king's are exact too.
  */
 double bot_box_share(const struct bot *b, move_t m)
