@@ -638,9 +638,111 @@ static void settle_heard(struct belief *bel)
 	maybe_rejuvenate(bel);
 }
 
+/* Does candidate b agree with what we know for certain: whose turn it
+ * is, our men as we were told, and an opponent's king somewhere (belief.h,
+ * "a lost sample")? */
+static bool anchored(const struct belief *bel, const struct board *b)
+{
+	int me = bel->color;
+	if (b->side != bel->mine.to_move || board_king(b, !me) == SQ_NONE)
+		return false;
+	for (int t = PAWN; t <= KING; t++)
+		if (b->pieces[me][t] != bel->mine.own.pieces[me][t])
+			return false;
+	return memcmp(b->hand[me], bel->mine.own.hand[me], sizeof b->hand[me]) == 0;
+}
+
+/* A placed candidate can have come about: the side not to move is not in check. */
+static bool placed_legal(const struct board *b)
+{
+	int waiting = !b->side, k = board_king(b, waiting);
+	return k != SQ_NONE && !board_attacked(b, k, b->side, b->occ[WHITE] | b->occ[BLACK]);
+}
+
+/* Candidate c re-placed as b, with the opponent's (opp) king on each of
+ * `squares` where it can stand, appended to *out (*n of *cap), sharing c's
+ * weight: how many were. */
+static size_t place_king(const struct belief_hyp *c, const struct board *b, int opp, bb_t squares,
+                         struct belief_hyp **out, size_t *n, size_t *cap)
+{
+	size_t first = *n;
+	for (bb_t m = squares; m;) {
+		struct board p = *b;
+		board_put(&p, opp, KING, bb_pop(&m));
+		if (!placed_legal(&p))
+			continue;
+		p.castling |= (uint8_t)board_castling_in_place(&p, c->b.castling & castle_rights_of(opp));
+		p.key = board_compute_key(&p);
+		*out = xgrow(*out, cap, *n + 1, sizeof **out, 64);
+		(*out)[*n] = *c;
+		(*out)[*n].b = p;
+		(*out)[(*n)++].x = heard_none;
+	}
+	for (size_t j = first; j < *n; j++)
+		(*out)[j].w = c->w / (double)(*n - first);
+	return *n - first;
+}
+
+/*
+ * A lost sample's candidates put back on what we know (belief.h): our men
+ * as told, the side to move as it is, the opponent's men where the
+ * candidate has them (one on a square of ours is gone: we took it), and
+ * where a candidate has lost the opponent's king, or has it where it
+ * cannot stand, that king on every square it may stand on, sharing the
+ * candidate's weight.  A candidate
+ * that cannot have come about is dropped; if every one would be, the set
+ * is left as it was.
+ */
+static void reanchor(struct belief *bel)
+{
+	int me = bel->color, opp = !me;
+	size_t n = 0, cap = 0;
+	struct belief_hyp *out = NULL;
+	for (size_t i = 0; i < bel->n; i++) {
+		const struct board *c = &bel->h[i].b;
+		struct board b = bel->mine.own;
+		b.side = (uint8_t)bel->mine.to_move;
+		b.ep = SQ_NONE;
+		b.halfmove = c->halfmove;
+		b.fullmove = c->fullmove;
+		b.castling &= (uint8_t)castle_rights_of(me);
+		memcpy(b.hand[opp], c->hand[opp], sizeof b.hand[opp]);
+		b.promoted &= b.occ[me];
+		for (int t = PAWN; t < KING; t++)
+			for (bb_t m = c->pieces[opp][t] & ~b.occ[me]; m;) {
+				int sq = bb_pop(&m);
+				board_put(&b, opp, t, sq);
+				b.promoted |= c->promoted & bb_sq(sq);
+			}
+		int king = board_king(c, opp);
+		bb_t empty = ~(b.occ[WHITE] | b.occ[BLACK]);
+		if (king == SQ_NONE || place_king(&bel->h[i], &b, opp, bb_sq(king) & empty, &out, &n, &cap) == 0)
+			place_king(&bel->h[i], &b, opp, empty, &out, &n, &cap);
+	}
+	if (n == 0) {
+		free(out);
+		return;
+	}
+	free(bel->h);
+	bel->h = out;
+	bel->n = n;
+	bel->cap = cap;
+	bel->reanchored++;
+	dedupe(bel);
+	normalize(bel);
+}
+
 void belief_settle(struct belief *bel)
 {
 	settle_heard(bel);
+	/* A lost set: fresh particles from the checkpoint if any replay fits
+	 * everything heard since; failing that, the set put back on what we know. */
+	for (size_t i = 0; i < bel->n; i++)
+		if (!anchored(bel, &bel->h[i].b)) {
+			if (bel->exact || !rejuvenate(bel, bel->lim.particles, true, false))
+				reanchor(bel);
+			break;
+		}
 	shrink(bel);
 }
 

@@ -62,6 +62,18 @@
  * rank (a blocked pawn is what a king is stalemated beside), has them
  * back.
  *
+ * A lost sample: when nothing could be made to fit (an announcement
+ * skipped, our move played on candidates it did not fit), the candidates
+ * can fall behind what the bot knows for certain: a turn behind, our men
+ * as they were, the opponent's king "taken" by a move of ours it did not
+ * fit.  Every try is then illegal in every candidate, and the search has
+ * nothing to go on.  So before the set is used (belief_settle) a set with
+ * a candidate that disagrees with whose turn it is, or with our men as we
+ * were told, or has no opponent king, is drawn afresh from the checkpoint
+ * if a replay fits, and failing that put back on what we know: our men,
+ * the side to move, the opponent's men where the candidate had them, and
+ * a king it lost on every square it may stand on.
+ *
  * crazykrieg: a position is a whole struct board, reserves included, and
  * its moves are the core's (movegen.h: drops are legal moves, board_make
  * sends a captured man to its captor's reserve, a promoted one as a pawn).
@@ -159,6 +171,7 @@ struct belief {
 	unsigned long rejuvenations, rejuv_failed;   /* statistics */
 	unsigned long reexact;    /* times a sample became exact again (bare king) */
 	unsigned long respread;   /* times a sample's king and pawns were spread again (few men, not bare) */
+	unsigned long reanchored; /* times a lost sample was put back on our men and the turn (belief_settle) */
 	int opp_men;              /* the opponent's men on the board, by the captures announced (-1: crazykrieg) */
 	struct view mine;         /* our own men as we were told (a lost sample may have them wrong) */
 	bool own_unheard;         /* our last move fitted no candidate: its announcements went unheard */

@@ -63,6 +63,7 @@ void local_measure(struct bot *b, const struct board *truth, struct local_belief
 	s->rejuvenations = (long)c->rejuvenations;
 	s->reexact = (long)c->reexact;
 	s->respread = (long)c->respread;
+	s->reanchored = (long)c->reanchored;
 	belief_free(c);
 }
 

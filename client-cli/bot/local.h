@@ -39,6 +39,7 @@ struct local_belief_stats {
 	long rejuvenations;               /* times the sample was regenerated from the checkpoint */
 	long reexact;                     /* times a sample became exact again (a bare king) */
 	long respread;                    /* times a sample's king and pawns were spread again (few men) */
+	long reanchored;                  /* times a lost sample was put back on the bot's men and turn */
 	long few_plies, few_in;           /* sampled plies with the opponent at BELIEF_FEW_MEN men or fewer / truth inside */
 };
 
@@ -61,7 +62,7 @@ struct local_result {
 
 /*
  * Measure b's belief against the true position (one ply into s; lost,
- * rejuvenations and reexact are set to the belief's own counts, which are per game).
+ * rejuvenations, reexact, respread and reanchored are set to the belief's own counts, which are per game).
  * The belief is measured as the bot would use it now (settled: filtered by
  * everything heard and cut back to its limit), on a copy, so that the
  * measurement never changes what the bot does next.

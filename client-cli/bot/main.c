@@ -154,6 +154,7 @@ static void stats_add(struct local_belief_stats *to, const struct local_belief_s
 	to->rejuvenations += from->rejuvenations;
 	to->reexact += from->reexact;
 	to->respread += from->respread;
+	to->reanchored += from->reanchored;
 	to->few_plies += from->few_plies;
 	to->few_in += from->few_in;
 }
@@ -872,8 +873,9 @@ static int arena_local(int la, int lb, int games, const struct ruleset *rs, long
 	score_print(&sc, bot_level_name(la), bot_level_name(lb), rs->name, moves ? (double)ms / (double)moves : 0);
 	stats_print("belief", &bs);
 	printf("belief: %ld rejuvenations, %ld announcements fitted by nothing, %ld samples made exact again "
-	       "(a bare king), %ld kings and pawns spread again (few men); sampled plies with few men: %ld, held %.1f%%\n",
-	       bs.rejuvenations, bs.lost, bs.reexact, bs.respread, bs.few_plies,
+	       "(a bare king), %ld kings and pawns spread again (few men), %ld lost samples put back on the bot's men "
+	       "and turn; sampled plies with few men: %ld, held %.1f%%\n",
+	       bs.rejuvenations, bs.lost, bs.reexact, bs.respread, bs.reanchored, bs.few_plies,
 	       bs.few_plies ? 100.0 * bs.few_in / bs.few_plies : 0);
 	/* The budget bounds the thinking; taking in the opponent's move (the
 	 * belief's expansion, filtering, spreading) comes on top of it */

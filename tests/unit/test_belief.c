@@ -792,6 +792,52 @@ START_TEST(test_few_men_spread)
 END_TEST
 
 /*
+ * A lost sample put back on what the bot knows (belief.h): the one
+ * candidate has Black's king on a5 (the truth keeps it on e8) and a white
+ * queen White does not have.  Ra5 is legal, but "takes" that king in the
+ * candidate: nothing fits, and the move is played on the candidate as it
+ * is, which leaves it without a king.  Before the set is used, it is put
+ * back on White's men (no queen), Black to move, the pawns where they
+ * were, and the king on every square it may stand on: the truth is back,
+ * and stays in through Black's move.  Regression: the set stayed kingless
+ * and a turn behind, every try "illegal" in every candidate; the search
+ * then valued all tries alike, and a try's repetition (valued a draw)
+ * came out on top: the bot drew a game by threefold repetition a queen,
+ * two rooks and two knights up (english, against `random`).
+ */
+START_TEST(test_lost_sample_reanchored)
+{
+	struct sc s;
+	sc_open(&s, ruleset_find("icc"), "4k3/pppp4/8/8/8/8/8/R3K3 w - - 0 1", WHITE);
+	sc_misplace_king(&s, "a5");
+	struct board *b = &s.bel->h[0].b;
+	board_put(b, WHITE, QUEEN, square_parse("h1"));
+	b->key = board_compute_key(b);
+	s.bel->exact = false;
+	sc_try(&s, WHITE, "Ra5");
+	sc_feed(&s, 0);
+	belief_settle(s.bel);
+	ck_assert_uint_eq(s.bel->lost, 1);
+	ck_assert_uint_eq(s.bel->reanchored, 1);
+	const struct board *truth = referee_board(s.r);
+	ck_assert_msg(belief_rank(s.bel, truth) >= 0, "the truth is not back");
+	ck_assert_uint_gt(belief_count(s.bel), 40);
+	for (size_t i = 0; i < belief_count(s.bel); i++) {
+		const struct board *c = &s.bel->h[i].b;
+		ck_assert_int_eq(c->side, BLACK);
+		ck_assert(memcmp(c->pieces[WHITE], truth->pieces[WHITE], sizeof c->pieces[WHITE]) == 0);
+		ck_assert(c->pieces[BLACK][PAWN] == truth->pieces[BLACK][PAWN]);
+		ck_assert_int_ne(board_king(c, BLACK), SQ_NONE);
+	}
+	sc_try(&s, BLACK, "Ke7");
+	ck_assert_uint_gt(sc_count(&s), 0);
+	ck_assert_uint_eq(s.bel->reanchored, 1);
+	s.bel->lost = 0; /* counted above; sc_close wants none */
+	sc_close(&s);
+}
+END_TEST
+
+/*
  * A bare king is spread with no other man, whatever a lost candidate
  * still gives it: here a pawn on a7 the announcements took away (the
  * opponent's men are counted from them).  Regression: the first few-men
@@ -841,6 +887,7 @@ static Suite *belief_suite(void)
 	tcase_add_test(tc, test_bare_king_set_heals);
 	tcase_add_test(tc, test_few_men_spread);
 	tcase_add_test(tc, test_bare_king_ignores_phantom_men);
+	tcase_add_test(tc, test_lost_sample_reanchored);
 	suite_add_tcase(s, tc);
 	return s;
 }
