@@ -395,9 +395,9 @@ static move_t mcts_choose(struct bot *b, const struct movelist *tries, long budg
 	for (int i = 0; i < tries->n; i++)
 		mt_add(&t, root, tries->m[i]);
 	int64_t deadline = mstime_mono() + (budget_ms > 0 ? budget_ms : 0);
-	long iters = 0;
-	for (; iters < MCTS_ITER_MAX; iters++) {
-		if (iters >= MCTS_ITER_MIN && (iters & 15) == 0 && mstime_mono() >= deadline)
+	long iters = 0, most = b->iterations > 0 ? b->iterations : MCTS_ITER_MAX;
+	for (; iters < most; iters++) {
+		if (b->iterations == 0 && iters >= MCTS_ITER_MIN && (iters & 15) == 0 && mstime_mono() >= deadline)
 			break;
 		struct board pos = *belief_sample(b->bel);
 		bool terminal;

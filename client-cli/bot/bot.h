@@ -56,6 +56,8 @@ struct bot {
 	int moves_made;           /* own moves played (insurance: "any?" only after the first) */
 	long searched;            /* determinizations searched in all (statistics) */
 	int widest;               /* full: the most children a node of the last search had (statistics) */
+	long iterations;          /* full: search exactly this many iterations, the clock unread
+	                           * (tests: the same search on any machine); 0: the budget rules */
 	/* Keys of our own men after each of our moves (the opponent to move),
 	 * the last BOT_SEEN_MAX of them: what a try would repeat. */
 	uint64_t seen[BOT_SEEN_MAX];
