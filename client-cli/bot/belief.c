@@ -689,9 +689,8 @@ static size_t place_king(const struct belief_hyp *c, const struct board *b, int 
  * candidate has them (one on a square of ours is gone: we took it), and
  * where a candidate has lost the opponent's king, or has it where it
  * cannot stand, that king on every square it may stand on, sharing the
- * candidate's weight.  A candidate
- * that cannot have come about is dropped; if every one would be, the set
- * is left as it was.
+ * candidate's weight.  A candidate that cannot have come about is
+ * dropped; if every one would be, the set is left as it was.
  */
 static void reanchor(struct belief *bel)
 {

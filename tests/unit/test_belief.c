@@ -95,6 +95,16 @@ static void sc_misplace_king(struct sc *s, const char *to)
 	b->key = board_compute_key(b);
 }
 
+/* Further wrong, and called a sample: a man of `color` and `type` the
+ * truth does not have, on square sq. */
+static void sc_phantom(struct sc *s, int color, int type, const char *sq)
+{
+	struct board *b = &s->bel->h[0].b;
+	board_put(b, color, type, square_parse(sq));
+	b->key = board_compute_key(b);
+	s->bel->exact = false;
+}
+
 /* After all that was said, a bare king's set is exact again (once) and holds the truth. */
 static void sc_exact_again(struct sc *s)
 {
@@ -810,10 +820,7 @@ START_TEST(test_lost_sample_reanchored)
 	struct sc s;
 	sc_open(&s, ruleset_find("icc"), "4k3/pppp4/8/8/8/8/8/R3K3 w - - 0 1", WHITE);
 	sc_misplace_king(&s, "a5");
-	struct board *b = &s.bel->h[0].b;
-	board_put(b, WHITE, QUEEN, square_parse("h1"));
-	b->key = board_compute_key(b);
-	s.bel->exact = false;
+	sc_phantom(&s, WHITE, QUEEN, "h1");
 	sc_try(&s, WHITE, "Ra5");
 	sc_feed(&s, 0);
 	belief_settle(s.bel);
@@ -849,10 +856,7 @@ START_TEST(test_bare_king_ignores_phantom_men)
 	struct sc s;
 	sc_open(&s, ruleset_find("english"), "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", WHITE);
 	sc_misplace_king(&s, "h5");
-	struct board *b = &s.bel->h[0].b;
-	board_put(b, BLACK, PAWN, square_parse("a7"));
-	b->key = board_compute_key(b);
-	s.bel->exact = false;
+	sc_phantom(&s, BLACK, PAWN, "a7");
 	sc_try(&s, WHITE, "Rb1");
 	sc_try(&s, BLACK, "Kd7");
 	sc_exact_again(&s);
