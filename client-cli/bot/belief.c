@@ -278,6 +278,15 @@ static int cmp_key(const void *a, const void *b)
 	return p->promoted < q->promoted ? -1 : p->promoted > q->promoted;
 }
 
+/* The set becomes h (n candidates in room for cap), the old one freed. */
+static void set_take(struct belief *bel, struct belief_hyp *h, size_t n, size_t cap)
+{
+	free(bel->h);
+	bel->h = h;
+	bel->n = n;
+	bel->cap = cap;
+}
+
 /* Sort h[0..n) by position and merge transpositions (same Zobrist key:
  * pieces, side, rights, en passant, reserves; and the same promoted men),
  * their weights summed; returns the number of distinct positions. */
@@ -316,9 +325,7 @@ static void resample(struct belief *bel)
 		out[j].w = step;
 		u += step;
 	}
-	free(bel->h);
-	bel->h = out;
-	bel->n = bel->cap = n;
+	set_take(bel, out, n, n);
 	dedupe(bel);
 }
 
@@ -574,10 +581,7 @@ static bool rebuild_exact(struct belief *bel)
 		free(cur);
 		return false;
 	}
-	free(bel->h);
-	bel->h = cur;
-	bel->n = n;
-	bel->cap = cap;
+	set_take(bel, cur, n, cap);
 	return true;
 }
 
@@ -722,10 +726,7 @@ static void reanchor(struct belief *bel)
 		free(out);
 		return;
 	}
-	free(bel->h);
-	bel->h = out;
-	bel->n = n;
-	bel->cap = cap;
+	set_take(bel, out, n, cap);
 	bel->reanchored++;
 	dedupe(bel);
 	normalize(bel);
@@ -1028,10 +1029,7 @@ static bool spread_few(struct belief *bel)
 		free(out);
 		return false;
 	}
-	free(bel->h);
-	bel->cap = cap + bel->n;
-	bel->h = out;
-	bel->n = n;
+	set_take(bel, out, n, cap + bel->n);
 	bel->exact = bare;
 	if (bare)
 		bel->reexact++;
@@ -1069,10 +1067,7 @@ static void opp_move(struct belief *bel)
 		set_lost(bel);
 		return;
 	}
-	free(bel->h);
-	bel->h = out;
-	bel->n = n;
-	bel->cap = cap;
+	set_take(bel, out, n, cap);
 	bel->pending = true;
 }
 
