@@ -330,7 +330,7 @@ FUZZ_SRC  = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS = $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 FUZZ_VARS = CC=clang BUILD=build/fuzz BINDIR=build/fuzz/bin OPT=-O1 \
             SANFLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-$(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.o $(LIBSERVER) $(LIBPROTO) $(LIBCORE)
+$(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.o $(LIBSERVER) $(LIBBOT) $(LIBCLIENT) $(LIBPROTO) $(LIBCORE)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(SERVER_LIBS) $(CORE_LIBS)
 .PHONY: fuzz fuzz-build fuzz-deps fuzz-smoke memcheck

@@ -45,6 +45,7 @@
 #include "notation.h"
 #include "pgn.h"
 #include "proto.h"
+#include "scrub.h"
 
 #define BOT_VERSION "krieg-bot/0.1"
 #define SESS_GAMES_MAX 32        /* --max-games at most PLAY_GAMES_MAX, plus seeks taken at once */
@@ -232,8 +233,8 @@ static void tc_of_json(const json_t *t, struct tc *out)
 		return;
 	if (json_is_integer(json_object_get(t, "days")))
 		out->days = (int)json_integer_value(json_object_get(t, "days"));
-	out->base_ms = lround(json_number_value(json_object_get(t, "base")) * 1000);
-	out->inc_ms = lround(json_number_value(json_object_get(t, "inc")) * 1000);
+	out->base_ms = scrub_ms(json_object_get(t, "base"), 1000);
+	out->inc_ms = scrub_ms(json_object_get(t, "inc"), 1000);
 }
 
 static json_t *tc_json(const struct tc *tc)
@@ -287,6 +288,18 @@ static void seeks_reconcile(struct sess *s)
 	}
 }
 
+/* The end of a refusal's log line: its message, or the whole line (scrubbed,
+ * as every line received is) when it has none. */
+static void say_refusal(const json_t *o)
+{
+	const char *msg = json_string_value(json_object_get(json_object_get(o, "error"), "message"));
+	char *line = msg ? NULL : json_dumps(o, JSON_COMPACT);
+	if (line)
+		scrub_text(line, strlen(line));
+	fprintf(stderr, "%s\n", msg ? msg : line ? line : "?");
+	free(line);
+}
+
 /* An answer about our seeks; true if it was one (taken). */
 static bool seeks_answer(struct sess *s, long long rid, const json_t *o)
 {
@@ -325,8 +338,8 @@ static bool seeks_answer(struct sess *s, long long rid, const json_t *o)
 				x->offer = 0;
 			}
 		} else {
-			const char *msg = json_string_value(json_object_get(json_object_get(o, "error"), "message"));
-			fprintf(stderr, "krieg-bot: a seek (%s) was refused: %s\n", x->rules, msg ? msg : "?");
+			fprintf(stderr, "krieg-bot: a seek (%s) was refused: ", x->rules);
+			say_refusal(o);
 			x->failed = true;
 		}
 		return true;
@@ -391,7 +404,7 @@ static void game_event(struct sess *s, struct bgame *g, const json_t *o)
 	if (json_is_object(clock)) {
 		json_t *ms = json_object_get(clock, g->bot->color == WHITE ? "white" : "black");
 		if (json_is_integer(ms))
-			g->clock_ms = (long)json_integer_value(ms);
+			g->clock_ms = scrub_ms(ms, 1);
 	}
 	if (e.ply > g->ply)
 		g->ply = e.ply;
@@ -434,6 +447,7 @@ static void on_line(struct sess *s, const char *line)
 		json_decref(o);
 		return;
 	}
+	scrub_json(o);    /* a server's words reach our log and terminal (scrub.h) */
 	const char *ev = json_string_value(json_object_get(o, "event"));
 	json_t *id = json_object_get(o, "id");
 	if (s->is_umpire && s->ugame && (ev || json_integer_value(id) == s->umpire_req) &&
@@ -441,8 +455,8 @@ static void on_line(struct sess *s, const char *line)
 		if (!ev && json_is_true(json_object_get(o, "ok"))) {
 			umpire_board(s, o);
 		} else if (!ev) {
-			const char *msg = json_string_value(json_object_get(json_object_get(o, "error"), "message"));
-			fprintf(stderr, "krieg-bot: the umpire's chair was refused: %s\n", msg ? msg : line);
+			fputs("krieg-bot: the umpire's chair was refused: ", stderr);
+			say_refusal(o);
 			s->ufailed = true;
 		} else if (strcmp(ev, "board") == 0) {
 			umpire_board(s, o);
@@ -475,8 +489,8 @@ static void on_line(struct sess *s, const char *line)
 			              : json_pack("{s:s}", "type", "guest");
 			sess_send(s, req);
 		} else if (!json_is_true(ok) && !json_is_integer(game) && !s->logged_in) {
-			const char *msg = json_string_value(json_object_get(json_object_get(o, "error"), "message"));
-			fprintf(stderr, "krieg-bot %s: %s\n", s->name, msg ? msg : line);
+			fprintf(stderr, "krieg-bot %s: ", s->name);
+			say_refusal(o);
 			s->dead = true;
 		}
 		struct bgame *g = json_is_integer(game) ? game_of(s, (long)json_integer_value(game)) : NULL;
@@ -507,7 +521,7 @@ static void on_line(struct sess *s, const char *line)
 		                            color_parse(json_string_value(json_object_get(o, "color"))), NULL);
 		json_t *t = json_object_get(o, "time");
 		if (g && json_is_object(t) && json_is_number(json_object_get(t, "inc")))
-			g->inc_ms = (long)(json_number_value(json_object_get(t, "inc")) * 1000);
+			g->inc_ms = scrub_ms(json_object_get(t, "inc"), 1000);
 		s->seeks_dirty = true;
 	} else if (ev && strcmp(ev, "game_state") == 0) {
 		on_game_view(s, o);

@@ -15,6 +15,7 @@
 #include "event_json.h"
 #include "fen.h"
 #include "mstime.h"
+#include "scrub.h"
 #include "xmalloc.h"
 
 void client_out(struct client *c, const char *fmt, ...)
@@ -229,8 +230,8 @@ static void read_clock(struct client *c, struct cgame *g, const json_t *msg)
 	json_t *w = json_object_get(clk, "white"), *b = json_object_get(clk, "black");
 	if (!json_is_number(w) || !json_is_number(b))
 		return;
-	g->clock_ms[WHITE] = (long)json_number_value(w);
-	g->clock_ms[BLACK] = (long)json_number_value(b);
+	g->clock_ms[WHITE] = scrub_ms(w, 1);
+	g->clock_ms[BLACK] = scrub_ms(b, 1);
 	g->timed = g->clock_ms[WHITE] >= 0 && g->clock_ms[BLACK] >= 0;
 	g->clock_at = now(c);
 }
@@ -944,10 +945,16 @@ static void event(struct client *c, const json_t *msg, const char *name)
 		client_out(c, "Challenge %lld was withdrawn.", (long long)json_integer_value(json_object_get(msg, "offer")));
 }
 
+/* A server's line: its text is scrubbed (scrub.h) before anything of it is
+ * shown, the verbatim copy of batch mode included. */
 void client_receive(struct client *c, const char *line)
 {
-	if (c->batch && c->print_raw)
-		c->print_raw(c->ctx, line);
+	if (c->batch && c->print_raw) {
+		char *shown = xstrdup(line);
+		scrub_text(shown, strlen(shown));
+		c->print_raw(c->ctx, shown);
+		free(shown);
+	}
 	json_error_t je;
 	json_t *msg = json_loads(line, 0, &je);
 	if (!json_is_object(msg)) {
@@ -956,6 +963,7 @@ void client_receive(struct client *c, const char *line)
 			client_out(c, "(unreadable line from the server)");
 		return;
 	}
+	scrub_json(msg);
 	const char *name = json_string_value(json_object_get(msg, "event"));
 	if (name)
 		event(c, msg, name);

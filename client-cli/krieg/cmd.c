@@ -20,6 +20,7 @@
 #include "event_json.h"
 #include "notation.h"
 #include "ruleset.h"
+#include "scrub.h"
 #include "xmalloc.h"
 
 static const struct cmd_entry *find_entry(const char *word);
@@ -1053,8 +1054,8 @@ static void done_live(struct client *c, const json_t *res, const struct pending 
 		time_words(json_object_get(x, "time"), tc, sizeof tc);
 		json_t *k = json_object_get(x, "clock");
 		if (json_is_number(json_object_get(k, "white")) && json_is_number(json_object_get(k, "black"))) {
-			render_clock((long)json_number_value(json_object_get(k, "white")), wc);
-			render_clock((long)json_number_value(json_object_get(k, "black")), bc);
+			render_clock(scrub_ms(json_object_get(k, "white"), 1), wc);
+			render_clock(scrub_ms(json_object_get(k, "black"), 1), bc);
 			snprintf(clk, sizeof clk, ", clocks %s | %s", wc, bc);
 		}
 		json_int_t ply = json_integer_value(json_object_get(x, "ply"));

@@ -10,6 +10,7 @@
 #include "event.h"
 #include "fen.h"
 #include "notation.h"
+#include "scrub.h"
 
 static int color_parse(const char *s)
 {
@@ -29,8 +30,8 @@ static void read_clock(struct seat *s, const json_t *msg, long now)
 	json_t *w = json_object_get(clk, "white"), *b = json_object_get(clk, "black");
 	if (!json_is_number(w) || !json_is_number(b))
 		return;
-	s->clock_ms[WHITE] = (long)json_number_value(w);
-	s->clock_ms[BLACK] = (long)json_number_value(b);
+	s->clock_ms[WHITE] = scrub_ms(w, 1);
+	s->clock_ms[BLACK] = scrub_ms(b, 1);
 	s->timed = true;
 	s->clock_at = now;
 }

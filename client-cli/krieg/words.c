@@ -9,6 +9,7 @@
 #include "event_json.h"
 #include "notation.h"
 #include "proto.h"
+#include "scrub.h"
 
 const char *words_side(int color)
 {
@@ -265,11 +266,10 @@ void words_clean(const char *in, char *out, size_t len)
 	size_t n = 0;
 	if (len == 0)
 		return;
-	for (; in && *in && n + 1 < len; in++) {
-		unsigned char ch = (unsigned char)*in;
-		out[n++] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
-	}
+	for (; in && *in && n + 1 < len; in++)
+		out[n++] = *in == '\n' || *in == '\t' ? '?' : *in;
 	out[n] = '\0';
+	scrub_text(out, n);
 }
 
 /* The umpire's text of a message (`reason`, `text` or `note`), cleaned; "" when absent. */

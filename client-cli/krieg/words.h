@@ -63,7 +63,8 @@ int words_umpire_end(const json_t *msg, char *buf, size_t len);
  */
 int words_read_event(const json_t *msg, struct event *e);
 
-/* Free text from the server made safe for a terminal: control characters become '?'. */
+/* Free text from the server made one safe line for a terminal: control characters
+ * (scrub.h), tabs and newlines become '?'. */
 void words_clean(const char *in, char *out, size_t len);
 
 /*

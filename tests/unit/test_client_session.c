@@ -15,6 +15,7 @@
 #include "check_main.h"
 #include "client.h"
 #include "client_fixture.h"
+#include "scrub.h"
 #include "render.h"
 #include "words.h"
 #include "event_json.h"
@@ -853,6 +854,37 @@ START_TEST(paged_game_state_is_shown_once_complete)
 }
 END_TEST
 
+/* A hostile server's words reach the terminal without their control
+ * characters (scrub.h): a name that clears the screen, chat that rings the
+ * bell or opens a CSI in its C1 form; a clock reading no long can hold is
+ * held to a year, not cast (undefined behaviour, which UBSan reports).
+ * Found by fuzz_client (tests/fuzz/regress/client). */
+START_TEST(server_text_is_scrubbed_before_it_is_shown)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	client_receive(&c, "{\"event\":\"game_start\",\"game\":4,\"rules\":\"icc\",\"white\":\"\\u001b[2Jal\\u0007ice\","
+	                   "\"black\":\"bob\",\"color\":\"black\",\"rated\":false,\"time\":{\"base\":300,\"inc\":0},"
+	                   "\"clock\":{\"white\":3058e46,\"black\":-1e300}}");
+	client_receive(&c, "{\"event\":\"chat\",\"game\":4,\"channel\":\"game\",\"color\":\"white\",\"ply\":0,"
+	                   "\"text\":\"hi\\u009b31m\\u007f there\"}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "?[2Jal?ice"));
+	ck_assert_ptr_nonnull(strstr(s.printed, "hi??31m? there"));
+	ck_assert_uint_eq(scrub_count(s.printed, strlen(s.printed)), 0);
+	struct cgame *g = client_current(&c);
+	ck_assert_int_eq(g->clock_ms[WHITE], SCRUB_MS_MAX);
+	ck_assert_int_eq(g->clock_ms[BLACK], -SCRUB_MS_MAX);
+	client_free(&c);
+
+	/* batch mode prints each line as received, but not a raw control byte */
+	make_client(&c, &s, true);
+	client_receive(&c, "{\"event\":\"chat\",\"text\":\"a\x7f\xc2\x9b" "b\"}");
+	ck_assert_str_eq(s.raw, "{\"event\":\"chat\",\"text\":\"a???b\"}\n");
+	client_free(&c);
+}
+END_TEST
+
 static Suite *session_suite(void)
 {
 	Suite *s = suite_create("client_session");
@@ -877,6 +909,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, paged_game_state_is_shown_once_complete);
 	tcase_add_test(tc, register_refusal_explains_the_policy);
 	tcase_add_test(tc, reset_login_prompts_for_passwd);
+	tcase_add_test(tc, server_text_is_scrubbed_before_it_is_shown);
 	suite_add_tcase(s, tc);
 	return s;
 }
