@@ -4,8 +4,10 @@
  * might send.  A bot plays on any server it is pointed at, and what
  * reaches it is exactly this: events as event_from_json reads them.
  *
- * The input's first line names the game: "RULES LEVEL COLOR" ("icc full
- * white"; unknown words fall back to icc, random, white).  Every later
+ * The input's first line names the game: "RULES LEVEL COLOR [FEN]" ("icc
+ * full white"; unknown words fall back to icc, random, white; a FEN
+ * fen_parse accepts is the start, as a game_state's "fen" is for the
+ * bot, else the usual start).  Every later
  * line ("< " in front is dropped, so PROTOCOL.md's transcripts are inputs)
  * is one event line; lines event_from_json refuses are skipped, as the
  * bot skips them.  After each event, if it is the bot's turn, it chooses
@@ -46,7 +48,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int level = lw ? bot_level_parse(lw) : -1;
 	int color = color_of(strtok_r(NULL, " ", &wsave));
 	struct board start;
-	board_start(&start);
+	char err[128];
+	if (wsave == NULL || fen_parse(wsave, &start, err, sizeof err) != 0)
+		board_start(&start);
 	/* small limits: each input runs in milliseconds, and the switch from
 	 * exact to sampled is reached within a few moves */
 	struct belief_limits lim = { .exact_max = 64, .particles = 32 };
