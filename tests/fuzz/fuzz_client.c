@@ -19,6 +19,8 @@
  *    CSI and the rest would be commands to the user's terminal; colours
  *    are off here, so none is the renderer's own).
  */
+#include <dirent.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -61,14 +63,30 @@ static long long on_wall(void *ctx)
 	return 1800000000000LL + clock_ms;
 }
 
+static char scratch[] = "/tmp/fuzz_client.XXXXXX";
+
+/* The scratch directory goes at exit (with what a pgn command left in it:
+ * files named without a '/', so directly inside it). */
+static void scratch_remove(void)
+{
+	DIR *d = opendir(scratch);
+	struct dirent *e;
+	while (d != NULL && (e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			unlinkat(dirfd(d), e->d_name, 0);
+	if (d != NULL)
+		closedir(d);
+	rmdir(scratch);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static bool moved;
 	if (!moved) {
 		/* a scratch directory to stand in, whatever a command writes */
-		char dir[] = "/tmp/fuzz_client.XXXXXX";
-		if (mkdtemp(dir) == NULL || chdir(dir) != 0)
+		if (mkdtemp(scratch) == NULL || chdir(scratch) != 0)
 			abort();
+		atexit(scratch_remove);
 		moved = true;
 	}
 	char *text = fuzz_cstr(data, size);
