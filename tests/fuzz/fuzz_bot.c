@@ -43,8 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(text);
 		return 0;
 	}
-	const struct ruleset *rs = ruleset_find(strtok_r(head, " ", &wsave) ? head : "");
-	const char *lw = strtok_r(NULL, " ", &wsave);
+	const char *rw = strtok_r(head, " ", &wsave), *lw = strtok_r(NULL, " ", &wsave);
+	const struct ruleset *rs = rw ? ruleset_find(rw) : NULL;
 	int level = lw ? bot_level_parse(lw) : -1;
 	int color = color_of(strtok_r(NULL, " ", &wsave));
 	struct board start;
