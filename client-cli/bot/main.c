@@ -26,6 +26,7 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,7 @@ struct seekslot {
 
 struct sess {
 	const char *name;         /* for messages */
+	bool journal;             /* play: a line on stderr per login, offer answered, game begun and ended */
 	struct net *net;
 	char user[PROTO_NAME_MAX + 1];
 	long long next_id;
@@ -201,7 +203,12 @@ static int live_games(const struct sess *s)
 /* ------------------------------------------------------------------ */
 /* time controls and seeks (play)                                      */
 
-/* "untimed", "Nd" (correspondence, days per move) or "BASE+INC" (seconds; BASE may be fractional). */
+/*
+ * "untimed", "Nd" (correspondence, days per move), "BASE+INC" or "BASE":
+ * minutes and seconds of increment, as the chess servers and `krieg`'s
+ * seek and challenge write them ("5+2"); BASE may be fractional ("0.5+0",
+ * half a minute), within the wire's 86,400 seconds.
+ */
 static int tc_parse(const char *t, struct tc *out)
 {
 	char *end;
@@ -215,12 +222,16 @@ static int tc_parse(const char *t, struct tc *out)
 		out->days = (int)base;
 		return 0;
 	}
-	if (*end != '+' || end[1] < '0' || end[1] > '9' || base <= 0 || base > 86400)
+	long inc = 0;
+	if (*end == '+') {
+		if (end[1] < '0' || end[1] > '9')
+			return -1;
+		inc = strtol(end + 1, &end, 10);
+	}
+	/* base > 0 and <= 1440: whole milliseconds, at least one (0 is untimed) */
+	if (*end != '\0' || !(base > 0 && base <= 1440) || inc < 0 || inc > 600 || lround(base * 60000) < 1)
 		return -1;
-	long inc = strtol(end + 1, &end, 10);
-	if (*end != '\0' || inc < 0 || inc > 600)
-		return -1;
-	out->base_ms = lround(base * 1000);
+	out->base_ms = lround(base * 60000);
 	out->inc_ms = inc * 1000;
 	return 0;
 }
@@ -244,6 +255,34 @@ static json_t *tc_json(const struct tc *tc)
 	if (tc->base_ms > 0)
 		return json_pack("{s:f,s:f}", "base", tc->base_ms / 1000.0, "inc", tc->inc_ms / 1000.0);
 	return NULL;
+}
+
+/* An offer's or a game's "time" as --time spells it: "untimed", "3d", "5+2", "0.5+0". */
+static void tc_text(const json_t *time, char *out, size_t len)
+{
+	struct tc tc;
+	tc_of_json(time, &tc);
+	if (tc.days > 0)
+		snprintf(out, len, "%dd", tc.days);
+	else if (tc.base_ms > 0)
+		snprintf(out, len, "%g+%g", tc.base_ms / 60000.0, tc.inc_ms / 1000.0);
+	else
+		snprintf(out, len, "untimed");
+}
+
+/* One line of play mode's journal (stderr: the service's journal).  What
+ * it names came from the server and was scrubbed on arrival (on_line). */
+static void say(const struct sess *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(const struct sess *s, const char *fmt, ...)
+{
+	if (!s->journal)
+		return;
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "krieg-bot: %s\n", buf);
 }
 
 /* Whether a challenge's time control is one of ours (--time; none given: any). */
@@ -410,6 +449,9 @@ static void game_event(struct sess *s, struct bgame *g, const json_t *o)
 		g->ply = e.ply;
 	bot_event(g->bot, &e);
 	if (e.type == EV_GAME_OVER) {
+		int mine = g->bot->color == WHITE ? RESULT_WHITE : RESULT_BLACK;
+		say(s, "game %ld ends: %s by %s (%s)", g->id, game_result_name(e.result), game_reason_name(e.reason),
+		    e.result == mine ? "won" : e.result == RESULT_DRAW ? "drawn" : e.result == RESULT_NONE ? "no result" : "lost");
 		s->finished++;
 		s->last_result[0] = e.result;
 		s->last_result[1] = g->bot->color;
@@ -430,6 +472,8 @@ static void on_game_view(struct sess *s, const json_t *o)
 	                            json_string_value(json_object_get(o, "fen")));
 	if (!g)
 		return;
+	say(s, "game %ld resumed (its view rebuilt from %zu events)", id,
+	    json_array_size(json_object_get(o, "events")));
 	size_t i;
 	json_t *ev;
 	json_array_foreach(json_object_get(o, "events"), i, ev) {
@@ -477,6 +521,7 @@ static void on_line(struct sess *s, const char *line)
 		if (json_is_true(ok) && user && json_object_get(o, "token")) {
 			snprintf(s->user, sizeof s->user, "%s", user);
 			s->logged_in = true;
+			say(s, "logged in as %s", s->user);
 			/* a new connection: our offers vanished with the last one */
 			for (int k = 0; k < s->nseeks; k++)
 				s->seeks[k] = (struct seekslot){ .rules = s->seeks[k].rules, .tc = s->seeks[k].tc };
@@ -511,17 +556,36 @@ static void on_line(struct sess *s, const char *line)
 		const char *to = json_string_value(json_object_get(o, "to"));
 		json_t *offer = json_object_get(o, "offer");
 		if (to && strcasecmp(to, s->user) == 0 && json_is_integer(offer)) {
-			bool ok = rules_ok(s, rules ? rules : RULESET_DEFAULT) && tc_ok(s, json_object_get(o, "time")) &&
-			          live_games(s) < s->max_games;
-			sess_send(s, json_pack("{s:s,s:O}", "type", ok ? "accept" : "decline", "offer", offer));
+			json_t *time = json_object_get(o, "time");
+			const char *from = json_string_value(json_object_get(o, "user"));
+			if (!rules)
+				rules = RULESET_DEFAULT;
+			const char *no = !rules_ok(s, rules) ? "declined: not a rule set it plays"
+			                 : !tc_ok(s, time) ? "declined: not a time control it plays"
+			                 : live_games(s) >= s->max_games ? "declined: at its limit of games at once"
+			                 : NULL;
+			char tct[32];
+			tc_text(time, tct, sizeof tct);
+			say(s, "offer %" JSON_INTEGER_FORMAT " from %s (%s, %s): %s", json_integer_value(offer),
+			    from ? from : "?", rules, tct, no ? no : "accepted");
+			sess_send(s, json_pack("{s:s,s:O}", "type", no ? "decline" : "accept", "offer", offer));
 		}
 	} else if (ev && strcmp(ev, "game_start") == 0) {
 		long gid = (long)json_integer_value(json_object_get(o, "game"));
-		struct bgame *g = game_open(s, gid, json_string_value(json_object_get(o, "rules")),
+		const char *rules = json_string_value(json_object_get(o, "rules"));
+		struct bgame *g = game_open(s, gid, rules,
 		                            color_parse(json_string_value(json_object_get(o, "color"))), NULL);
 		json_t *t = json_object_get(o, "time");
 		if (g && json_is_object(t) && json_is_number(json_object_get(t, "inc")))
 			g->inc_ms = scrub_ms(json_object_get(t, "inc"), 1000);
+		if (g) {
+			char tct[32];
+			tc_text(t, tct, sizeof tct);
+			const char *w = json_string_value(json_object_get(o, "white"));
+			const char *b = json_string_value(json_object_get(o, "black"));
+			say(s, "game %ld begins: %s (White) v %s (Black), %s, %s", gid, w ? w : "?", b ? b : "?",
+			    rules ? rules : RULESET_DEFAULT, tct);
+		}
 		s->seeks_dirty = true;
 	} else if (ev && strcmp(ev, "game_state") == 0) {
 		on_game_view(s, o);
@@ -621,7 +685,8 @@ static int sess_connect(struct sess *s, const char *hostport, bool insecure, con
 	if (!devnull)
 		devnull = fopen("/dev/null", "w");
 	struct net_opts o = { .host = host, .port = port, .insecure = insecure, .known_path = known,
-	                      .notice = insecure ? devnull : stderr, .tofu = NET_TOFU_AUTO };
+	                      .notice = insecure ? devnull : stderr, .tofu = NET_TOFU_AUTO,
+	                      .program = "krieg-bot" };
 	if (net_connect(&o, &s->net, err, sizeof err) != NET_OK) {
 		fprintf(stderr, "krieg-bot: %s\n", err);
 		return -1;
@@ -1076,7 +1141,7 @@ static void usage(void)
 {
 	fputs("usage: krieg-bot play HOST[:PORT] (--user NAME --password-file FILE | --guest)\n"
 	      "                [--level random|greedy|full] [--rules R,R,...] [--max-games N]\n"
-	      "                [--time untimed|Nd|BASE+INC,...] [--seek]\n"
+	      "                [--time untimed|Nd|MINUTES+INC,...] [--seek]\n"
 	      "                [--movetime MS] [--insecure] [--known-servers FILE]\n"
 	      "       krieg-bot arena --white LEVEL --black LEVEL --games N --rules R [--movetime MS]\n"
 	      "                [--max-plies N (a draw by agreement there; 0: none)]\n"
@@ -1209,7 +1274,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "krieg-bot: cannot read the password file %s\n", pwfile);
 			return 2;
 		}
-		struct sess s = { .name = "play", .level = level, .movetime_ms = movetime, .max_games = max_games,
+		struct sess s = { .name = "play", .journal = true, .level = level, .movetime_ms = movetime, .max_games = max_games,
 		                  .login_user = guest ? NULL : user, .login_password = password, .seed = seed };
 		if (max_games > PLAY_GAMES_MAX)
 			s.max_games = PLAY_GAMES_MAX;
@@ -1233,7 +1298,7 @@ int main(int argc, char **argv)
 		for (char *t = strtok(tbuf, ","); t; t = strtok(NULL, ",")) {
 			if (s.ntimes >= TIMES_MAX || tc_parse(t, &s.times[s.ntimes]) != 0) {
 				fprintf(stderr, "krieg-bot: --time takes at most %d of untimed, Nd (days per move) or "
-				        "BASE+INC (seconds), not '%s'\n", TIMES_MAX, t);
+				        "MINUTES+INC (5+2: five minutes, two seconds more a move), not '%s'\n", TIMES_MAX, t);
 				return 2;
 			}
 			s.ntimes++;

@@ -18,29 +18,44 @@
 #include "scrub.h"
 #include "xmalloc.h"
 
-void client_out(struct client *c, const char *fmt, ...)
+/* Show words of any length: most fit the stack buffer; longer ones (the
+ * help is over 2 KB) are formatted again on the heap, never cut short. */
+static void client_vprint(struct client *c, const char *fmt, va_list ap)
 {
 	char buf[2048];
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(buf, sizeof buf, fmt, ap);
+	if (n >= 0 && c->print) {
+		if ((size_t)n < sizeof buf) {
+			c->print(c->ctx, buf);
+		} else {
+			char *big = xmalloc((size_t)n + 1);
+			vsnprintf(big, (size_t)n + 1, fmt, again);
+			c->print(c->ctx, big);
+			free(big);
+		}
+	}
+	va_end(again);
+}
+
+void client_out(struct client *c, const char *fmt, ...)
+{
 	if (c->batch)
 		return;   /* scripts read the protocol lines; words go nowhere */
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	client_vprint(c, fmt, ap);
 	va_end(ap);
-	if (c->print)
-		c->print(c->ctx, buf);
 }
 
 int client_error(struct client *c, const char *fmt, ...)
 {
-	char buf[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	client_vprint(c, fmt, ap);
 	va_end(ap);
 	c->errors++;
-	if (c->print)
-		c->print(c->ctx, buf);
 	return -1;
 }
 

@@ -183,12 +183,13 @@ static enum net_status first_use(const struct net *n, const struct net_opts *o, 
 		failf(err, errlen, "cannot record %s in %s: %s", hp, path, strerror(errno));
 		return NET_E_KNOWN_FILE;
 	}
+	const char *me = o->program ? o->program : "krieg";
 	if (o->tofu == NET_TOFU_ASK)
-		fprintf(notice, "krieg: permanently added %s to the known servers (%s).\n", hp, path);
+		fprintf(notice, "%s: permanently added %s to the known servers (%s).\n", me, hp, path);
 	else
-		fprintf(notice, "krieg: the certificate of %s is not signed by a known authority.\n"
-		        "krieg: its SHA-256 fingerprint is %s\n"
-		        "krieg: trusting it on first use; permanently added to %s\n", hp, n->fp, path);
+		fprintf(notice, "%s: the certificate of %s is not signed by a known authority.\n"
+		        "%s: its SHA-256 fingerprint is %s\n"
+		        "%s: trusting it on first use; permanently added to %s\n", me, hp, me, n->fp, me, path);
 	return NET_OK;
 }
 
@@ -206,8 +207,9 @@ static enum net_status verify(struct net *n, const struct net_opts *o, char *err
 	X509_free(cert);
 
 	if (o->insecure) {
-		fprintf(notice, "krieg: WARNING: --insecure: the server's certificate is NOT verified; "
-		        "anyone on the path can read and change this session (SHA-256 %s)\n", n->fp);
+		fprintf(notice, "%s: WARNING: --insecure: the server's certificate is NOT verified; "
+		        "anyone on the path can read and change this session (SHA-256 %s)\n",
+		        o->program ? o->program : "krieg", n->fp);
 		return NET_OK;
 	}
 	if (SSL_get_verify_result(n->ssl) == X509_V_OK)

@@ -51,6 +51,7 @@ struct net_opts {
 	bool insecure;
 	const char *known_path;  /* known_servers file; NULL: known_default_path() */
 	FILE *notice;            /* where notices (new pin, --insecure warning) go; NULL: stderr */
+	const char *program;     /* the notices' prefix ("krieg-bot"); NULL: "krieg" */
 	enum net_tofu tofu;
 	/* NET_TOFU_ASK: show `question` (it ends "(yes/no)? ") and return 1 for yes, 0 for no */
 	int (*confirm)(void *ctx, const char *question);

@@ -230,6 +230,11 @@ START_TEST(test_bad_arguments)
 	refused("arena --rules nosuch --local", "unknown rule set");
 	refused("arena --local --pgn /nonexistent/dir/games.pgn", "/nonexistent/dir/games.pgn: No such file");
 	refused("arena --server 127.0.0.1:1 --pgn games.pgn", "--pgn and --fen are for --local");
+	/* --time is in minutes (as krieg writes it), at most a day, increments at most 600 s */
+	refused("play 127.0.0.1:1 --guest --time 1441+0", "--time takes");
+	refused("play 127.0.0.1:1 --guest --time 5+601", "--time takes");
+	refused("play 127.0.0.1:1 --guest --time 0+2", "--time takes");
+	refused("play 127.0.0.1:1 --guest --time 5+", "--time takes");
 }
 END_TEST
 
@@ -334,24 +339,49 @@ static json_int_t challenge(struct kc *c, const char *bot, const char *rules, in
 	return json_integer_value(json_object_get(r, "offer"));
 }
 
+/* The line of the bot's journal that starts with `head`, or fail. */
+static void journal_has(const char *journal, const char *head, const char *tail)
+{
+	char line[512];
+	for (const char *p = journal; *p;) {
+		size_t n = strcspn(p, "\n");
+		snprintf(line, sizeof line, "%.*s", (int)n, p);
+		p += n + (p[n] == '\n');
+		if (strncmp(line, head, strlen(head)) == 0) {
+			ck_assert_msg(strstr(line, tail) != NULL, "journal: \"%s\" has no \"%s\"", line, tail);
+			return;
+		}
+	}
+	ck_abort_msg("no \"%s\" in the bot's journal:\n%s", head, journal);
+}
+
 /*
- * play mode: `--seek` posts one seek per rule set and time control,
- * challenges outside them are declined, and with --max-games 1 a bot in
- * a game declines the next and reposts its seek once the game is over.
+ * play mode: `--seek` posts one seek per rule set and time control
+ * (--time in minutes and seconds, as krieg's seek writes it), challenges
+ * outside them are declined, and with --max-games 1 a bot in a game
+ * declines the next and reposts its seek once the game is over.  Its
+ * journal (stderr) names each login, offer answered and why, game begun
+ * and ended.
  */
 START_TEST(test_play_seeks)
 {
 	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
-	char bin[PATH_MAX], port[16];
+	char bin[PATH_MAX], port[16], jpath[] = "/tmp/krieg-bot-journal.XXXXXX";
+	char kpath[] = "/tmp/krieg-bot-known.XXXXXX";   /* its pins: kriegd's certificate is new to it */
 	bot_path(bin, sizeof bin);
 	snprintf(port, sizeof port, "127.0.0.1:%d", kd_port(d));
+	int jfd = mkstemp(jpath), kfd = mkstemp(kpath);
+	ck_assert_int_ge(jfd, 0);
+	ck_assert_int_ge(kfd, 0);
+	close(kfd);
 	pid_t pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
 		dup2(null, 1);
+		dup2(jfd, 2);
 		prctl(PR_SET_PDEATHSIG, SIGTERM);   /* a failed test's bot does not outlive it */
-		execl(bin, bin, "play", port, "--guest", "--insecure", "--rules", "english", "--time", "60+1", "--seek",
+		execl(bin, bin, "play", port, "--guest", "--known-servers", kpath, "--rules", "english", "--time", "1+1", "--seek",
 		      "--max-games", "1", "--movetime", "1", "--level", "random", (char *)NULL);
 		_exit(127);
 	}
@@ -367,17 +397,17 @@ START_TEST(test_play_seeks)
 	json_int_t seek = json_integer_value(json_object_get(o, "offer"));
 
 	/* another time control, or rule set: declined */
-	json_int_t ch = challenge(me.c, bot, "english", 300, 2);
+	json_int_t ch1 = challenge(me.c, bot, "english", 300, 2);
 	json_t *dec = kc_event(me.c, "challenge_declined");
-	ck_assert_int_eq(json_integer_value(json_object_get(dec, "offer")), ch);
-	ch = challenge(me.c, bot, "icc", 60, 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(dec, "offer")), ch1);
+	json_int_t ch2 = challenge(me.c, bot, "icc", 60, 1);
 	dec = kc_event(me.c, "challenge_declined");
-	ck_assert_int_eq(json_integer_value(json_object_get(dec, "offer")), ch);
+	ck_assert_int_eq(json_integer_value(json_object_get(dec, "offer")), ch2);
 
 	/* its seek taken: a game; a fitting challenge now finds it busy (--max-games 1) */
 	json_t *acc = kc_ok(me.c, kc_req(me.c, "accept", "{s:I}", "offer", seek));
 	json_int_t game = json_integer_value(json_object_get(acc, "game"));
-	ch = challenge(me.c, bot, "english", 60, 1);
+	json_int_t ch = challenge(me.c, bot, "english", 60, 1);
 	dec = kc_event(me.c, "challenge_declined");
 	ck_assert_int_eq(json_integer_value(json_object_get(dec, "offer")), ch);
 
@@ -397,6 +427,31 @@ START_TEST(test_play_seeks)
 	int status;
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+	static char journal[8192];
+	ssize_t jn = pread(jfd, journal, sizeof journal - 1, 0);
+	ck_assert_int_gt(jn, 0);
+	journal[jn] = '\0';
+	close(jfd);
+	unlink(jpath);
+	unlink(kpath);
+	char head[128], tail[128];
+	snprintf(head, sizeof head, "krieg-bot: trusting it on first use; permanently added to %s", kpath);
+	journal_has(journal, head, kpath);
+	snprintf(head, sizeof head, "krieg-bot: logged in as %s", bot);
+	journal_has(journal, head, bot);
+	snprintf(head, sizeof head, "krieg-bot: offer %lld from %s (english, 5+2): ", (long long)ch1, me.name);
+	journal_has(journal, head, "declined: not a time control it plays");
+	snprintf(head, sizeof head, "krieg-bot: offer %lld from %s (icc, 1+1): ", (long long)ch2, me.name);
+	journal_has(journal, head, "declined: not a rule set it plays");
+	snprintf(head, sizeof head, "krieg-bot: offer %lld from %s (english, 1+1): ", (long long)ch, me.name);
+	journal_has(journal, head, "declined: at its limit of games at once");
+	snprintf(head, sizeof head, "krieg-bot: game %lld begins: ", (long long)game);
+	snprintf(tail, sizeof tail, "english, 1+1");
+	journal_has(journal, head, tail);
+	journal_has(journal, head, me.name);
+	snprintf(head, sizeof head, "krieg-bot: game %lld ends: ", (long long)game);
+	journal_has(journal, head, "by resignation (won)");
 	kc_close(me.c);
 	kd_stop(d);
 }

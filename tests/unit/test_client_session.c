@@ -15,6 +15,7 @@
 #include "check_main.h"
 #include "client.h"
 #include "client_fixture.h"
+#include "cmd.h"
 #include "scrub.h"
 #include "render.h"
 #include "words.h"
@@ -206,6 +207,19 @@ START_TEST(ghosts_never_reach_the_server)
 	ck_assert_int_eq(g->ghosts.sq[square_parse("b4")], piece_code(BLACK, BISHOP));
 	/* the board the player sees shows it, bracketed */
 	ck_assert_ptr_nonnull(strstr(s.printed, "[b]"));
+	client_free(&c);
+}
+END_TEST
+
+/* "help" shows the whole table: the words went through a 2 KB buffer that
+ * cut the help (over 2 KB) off in the middle of a line. */
+START_TEST(help_is_shown_whole)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	ck_assert_int_eq(client_command(&c, "help"), 0);
+	ck_assert_ptr_nonnull(strstr(s.printed, cmd_help()));
 	client_free(&c);
 }
 END_TEST
@@ -892,6 +906,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, ghosts_never_reach_the_server);
 	tcase_add_test(tc, board_list_has_no_duplicates);
 	tcase_add_test(tc, board_redrawn_when_what_it_shows_changes);
+	tcase_add_test(tc, help_is_shown_whole);
 	tcase_add_test(tc, moves_checked_on_own_pieces);
 	tcase_add_test(tc, referee_events_build_the_views);
 	tcase_add_test(tc, clocks_tick);
