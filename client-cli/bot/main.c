@@ -450,7 +450,7 @@ static void game_event(struct sess *s, struct bgame *g, const json_t *o)
 	bot_event(g->bot, &e);
 	if (e.type == EV_GAME_OVER) {
 		int mine = g->bot->color == WHITE ? RESULT_WHITE : RESULT_BLACK;
-		say(s, "game %ld ends: %s by %s (%s)", g->id, game_result_name(e.result), game_reason_name(e.reason),
+		say(s, "game %ld ends: %s, %s; %s", g->id, game_result_name(e.result), game_reason_name(e.reason),
 		    e.result == mine ? "won" : e.result == RESULT_DRAW ? "drawn" : e.result == RESULT_NONE ? "no result" : "lost");
 		s->finished++;
 		s->last_result[0] = e.result;

@@ -451,7 +451,7 @@ START_TEST(test_play_seeks)
 	journal_has(journal, head, tail);
 	journal_has(journal, head, me.name);
 	snprintf(head, sizeof head, "krieg-bot: game %lld ends: ", (long long)game);
-	journal_has(journal, head, "by resignation (won)");
+	journal_has(journal, head, ", resignation; won");
 	kc_close(me.c);
 	kd_stop(d);
 }
