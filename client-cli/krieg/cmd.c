@@ -1226,7 +1226,7 @@ static int possible_item(const struct board *own, const char *mv, bool from, cha
 	return type;
 }
 
-/* possible: the tries grouped by piece ("N: c3 f3 | P: a3 a4 ..."), wrapped between items. */
+/* possible: the tries grouped by piece ("N: c3 f3 | P: a3 a4 ... | drops: N@e5"), wrapped between items. */
 static void done_possible(struct client *c, const json_t *res, const struct pending *p)
 {
 	static const int order[] = { KING, QUEEN, ROOK, BISHOP, KNIGHT, PAWN, PIECE_NONE };
@@ -1262,9 +1262,9 @@ static void done_possible(struct client *c, const json_t *res, const struct pend
 			}
 			possible_item(&g->view.own, mv, shared, item, sizeof item);
 			char word[80];
-			if (!opened)
-				snprintf(word, sizeof word, "%s%c: %s", first_group ? "" : "| ",
-				         order[k] == PIECE_NONE ? '?' : "PNBRQK"[order[k]], item);
+			if (!opened)   /* the last group: drops (crazykrieg's "N@f3"), shown as they came */
+				snprintf(word, sizeof word, "%s%s: %s", first_group ? "" : "| ",
+				         order[k] == PIECE_NONE ? "drops" : (char[2]){ "PNBRQK"[order[k]], 0 }, item);
 			else
 				snprintf(word, sizeof word, "%s", item);
 			if (used + 1 + strlen(word) > POSSIBLE_WIDTH) {

@@ -294,6 +294,15 @@ START_TEST(possible_grouped_by_piece)
 	sink_reply_ok(&c, &s, "\"game\":6,\"moves\":[\"a1b3\",\"c1b3\",\"c1d3\",\"a7a8q\",\"e1d2\"]");
 	ck_assert_ptr_nonnull(strstr(s.printed, "You may try: K: d2 | N: a1-b3 c1-b3 d3 | P: a8=Q"));
 	client_free(&c);
+
+	/* crazykrieg's drops: a group of their own, named (it was "?") */
+	make_client(&c, &s);
+	client_receive(&c, "{\"event\":\"game_start\",\"game\":7,\"rules\":\"crazykrieg\",\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"color\":\"white\",\"rated\":false}");
+	ck_assert_int_eq(client_command(&c, "possible"), 0);
+	sink_reply_ok(&c, &s, "\"game\":7,\"moves\":[\"g1f3\",\"N@e5\",\"P@d3\"]");
+	ck_assert_ptr_nonnull(strstr(s.printed, "You may try: N: f3 | drops: N@e5 P@d3"));
+	client_free(&c);
 }
 END_TEST
 
