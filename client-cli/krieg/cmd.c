@@ -1213,10 +1213,12 @@ static void done_history(struct client *c, const json_t *res, const struct pendi
  * type, or PIECE_NONE for a form this client does not read (shown as it came). */
 static int possible_item(const struct board *own, const char *mv, bool from, char *out, size_t len)
 {
-	int f = strlen(mv) >= 4 ? square_parse((char[3]){ mv[0], mv[1], 0 }) : -1;
-	int t = strlen(mv) >= 4 ? square_parse((char[3]){ mv[2], mv[3], 0 }) : -1;
-	int type = f >= 0 && t >= 0 && (strlen(mv) == 4 || strlen(mv) == 5) ? piece_code_type(own->mailbox[f])
-	                                                                         : PIECE_NONE;
+	/* square_parse's "no square" is SQ_NONE (64), one past the mailbox: a
+	 * drop's "N@" once read mailbox[64], the board's side to move */
+	size_t n = strlen(mv);
+	int f = n == 4 || n == 5 ? square_parse((char[3]){ mv[0], mv[1], 0 }) : SQ_NONE;
+	int t = n == 4 || n == 5 ? square_parse((char[3]){ mv[2], mv[3], 0 }) : SQ_NONE;
+	int type = f != SQ_NONE && t != SQ_NONE ? piece_code_type(own->mailbox[f]) : PIECE_NONE;
 	if (type == PIECE_NONE) {
 		snprintf(out, len, "%s", mv);
 		return PIECE_NONE;

@@ -303,6 +303,16 @@ START_TEST(possible_grouped_by_piece)
 	sink_reply_ok(&c, &s, "\"game\":7,\"moves\":[\"g1f3\",\"N@e5\",\"P@d3\"]");
 	ck_assert_ptr_nonnull(strstr(s.printed, "You may try: N: f3 | drops: N@e5 P@d3"));
 	client_free(&c);
+	/* and for Black to move: "P@" is no square, and was read as one past the
+	 * mailbox, the board's side to move (1, a pawn's code): "P: e5" */
+	make_client(&c, &s);
+	client_receive(&c, "{\"event\":\"game_start\",\"game\":8,\"rules\":\"crazykrieg\",\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"color\":\"black\",\"rated\":false,"
+	                   "\"fen\":\"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\"}");
+	ck_assert_int_eq(client_command(&c, "possible"), 0);
+	sink_reply_ok(&c, &s, "\"game\":8,\"moves\":[\"g8f6\",\"P@e5\",\"N@d4\"]");
+	ck_assert_msg(strstr(s.printed, "You may try: N: f6 | drops: P@e5 N@d4") != NULL, "%s", s.printed);
+	client_free(&c);
 }
 END_TEST
 
