@@ -1236,7 +1236,9 @@ static void done_possible(struct client *c, const json_t *res, const struct pend
 	json_t *moves = json_object_get(res, "moves");
 	size_t i, n = json_array_size(moves);
 	if (n == 0 || !g) {
-		client_out(c, "You may try: %s", n ? "(this client does not follow the game)" : "(nothing)");
+		client_out(c, "You may try: %s", n ? "(this client does not follow the game)"
+		                                 : g && g->live && !g->view.over && g->view.to_move != g->color
+		                                 ? "nothing now (it is their move)" : "(nothing)");
 		return;
 	}
 	char line[256];   /* a line wraps before POSSIBLE_WIDTH; an item is under 80 */

@@ -313,6 +313,13 @@ START_TEST(possible_grouped_by_piece)
 	sink_reply_ok(&c, &s, "\"game\":8,\"moves\":[\"g8f6\",\"P@e5\",\"N@d4\"]");
 	ck_assert_msg(strstr(s.printed, "You may try: N: f6 | drops: P@e5 N@d4") != NULL, "%s", s.printed);
 	client_free(&c);
+	/* nothing to try on the opponent's move: said so (the server's list is empty) */
+	make_client(&c, &s);
+	start_game(&c, 9, "black");
+	ck_assert_int_eq(client_command(&c, "possible"), 0);
+	sink_reply_ok(&c, &s, "\"game\":9,\"moves\":[]");
+	ck_assert_msg(strstr(s.printed, "You may try: nothing now (it is their move)") != NULL, "%s", s.printed);
+	client_free(&c);
 }
 END_TEST
 
