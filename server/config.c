@@ -435,7 +435,9 @@ void config_print(const struct config *cfg, FILE *f)
 			ms = STORE_BUSY_TIMEOUT_MS;
 		if (ms == 0 && strcmp(durations[i].key, "abandon_grace") == 0)
 			ms = GAME_ABANDON_GRACE_MS;
-		if (ms == 0)
+		if (ms == 0 && strcmp(durations[i].key, "untimed_abandon_grace") == 0)
+			fprintf(f, "# untimed_abandon_grace = 0: untimed games are never abandoned\n");
+		if (ms == 0 && strcmp(durations[i].key, "untimed_abandon_grace") != 0)
 			fprintf(f, "# %s: unset; the built-in default\n", durations[i].key);
 		else
 			print_duration(f, durations[i].key, ms);

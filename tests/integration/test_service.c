@@ -353,6 +353,8 @@ START_TEST(check_config)
 	ck_assert_msg(strstr(out, "output_buffer_max = 65536\n") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "log_level = warn\n") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "max_connections = 1024\n") != NULL, "defaults shown: %s", out);
+	/* a default of 0 is a value, shown as one (it said "the built-in default") */
+	ck_assert_msg(strstr(out, "\nuntimed_abandon_grace = 0s\n") != NULL, "%s", out);
 
 	/* The printed settings are a valid config themselves. */
 	char again[256];
