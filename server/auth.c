@@ -65,6 +65,11 @@ enum proto_error auth_check_name(const char *name, size_t len)
 	return PE_NONE;
 }
 
+bool auth_is_guest_name(const char *name)
+{
+	return strncmp(name, AUTH_GUEST_PREFIX, strlen(AUTH_GUEST_PREFIX)) == 0;
+}
+
 enum proto_error auth_check_password(const char *name, const char *pw, size_t len)
 {
 	if (pw == NULL || len < PROTO_PASSWORD_MIN || len > PROTO_PASSWORD_MAX)

@@ -61,6 +61,9 @@ enum proto_error auth_check_name(const char *name, size_t len);
 /* PROTO_PASSWORD_MIN..PROTO_PASSWORD_MAX bytes and not the user name
  * (ignoring case): PE_WEAK_PASSWORD otherwise. */
 enum proto_error auth_check_password(const char *name, const char *pw, size_t len);
+/* Whether an account name is a guest's (the prefix no registration may take). */
+bool auth_is_guest_name(const char *name);
+
 /* "guest-" and nchars random [a-z0-9]; out holds PROTO_NAME_MAX + 1.
  * Returns 0 or -1. */
 int auth_guest_name(char *out, size_t outlen, int nchars);

@@ -205,11 +205,9 @@ static void cmd_guest(struct conn *c, json_t *id, json_t *req)
 	/* guests_per_address: live guests (logged in now) from this address. */
 	int cap = guard_settings(a->guard)->guests_per_address;
 	if (cap > 0) {
-		size_t plen = strlen(AUTH_GUEST_PREFIX);
 		int live = 0;
 		for (struct conn *o = NULL; (o = conn_of_user(a->srv, 0, o)) != NULL;)
-			live += strcmp(conn_host(o), conn_host(c)) == 0 &&
-			        strncmp(conn_user_name(o), AUTH_GUEST_PREFIX, plen) == 0;
+			live += strcmp(conn_host(o), conn_host(c)) == 0 && auth_is_guest_name(conn_user_name(o));
 		if (live >= cap) {
 			log_info("conn=%llu guest refused addr=%s live=%d", (unsigned long long)conn_id(c),
 			         conn_host(c), live);

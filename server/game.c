@@ -337,8 +337,10 @@ static void abandon_fire(struct game *g, int col)
 		return;
 	/* Both players away when a grace period ends (e.g. a restart nobody
 	 * came back to): the side to move forfeits, as the one the game is
-	 * waiting for.  Otherwise the absent player does. */
-	if (!conn_of_user(g->gs->srv, g->user[!col], NULL))
+	 * waiting for.  Otherwise the absent player does; so does a guest
+	 * whose opponent's absence has no grace (an untimed game that waits
+	 * for a registered player who is away, not for the guest). */
+	if (!conn_of_user(g->gs->srv, g->user[!col], NULL) && presence_grace(g, !col) > 0)
 		col = referee_side_to_move(g->ref);
 	game_act(g, ACTION_END, col, game_reason_name(REASON_ABANDONED), NULL, NULL,
 	         g->abandon_timer[col]);

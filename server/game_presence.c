@@ -7,7 +7,14 @@
  *   correspondence ({"days": N})  never abandoned: the per-move deadline
  *                                 (the clock) is the only limit;
  *   untimed                       abandoned only after untimed_abandon_grace
- *                                 (0, the default: never);
+ *                                 (0, the default: never); but a guest
+ *                                 after abandon_grace at most: a guest comes
+ *                                 back only with its session's token, which
+ *                                 clients keep no longer than they run (krieg)
+ *                                 or a browser tab lives, so a game waiting
+ *                                 for a guest who quit would wait for nobody
+ *                                 and its opponent could leave it only by
+ *                                 resigning;
  *   timed (base + increment)      abandon_grace (60 s by default); the clock
  *                                 keeps running meanwhile, as ever.
  * When a player's last connection drops, the opponent and the spectators
@@ -27,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "auth.h"
 #include "clock.h"
 #include "conn.h"
 #include "game.h"
@@ -46,13 +54,16 @@ struct missed_game {
 	int result, reason;
 };
 
-int64_t presence_grace(const struct game *g)
+int64_t presence_grace(const struct game *g, int col)
 {
 	if (g->adjourned || g->info.days > 0)
 		return 0;
 	if (g->info.base_ms > 0)
 		return g->gs->grace_ms;
-	return g->gs->untimed_grace_ms;
+	int64_t u = g->gs->untimed_grace_ms;
+	if (auth_is_guest_name(g->name[col]) && (u <= 0 || u > g->gs->grace_ms))
+		return g->gs->grace_ms;
+	return u;
 }
 
 /* To the other player's connections (not one waiting for its login's
@@ -69,7 +80,7 @@ static void presence_send(struct game *g, int col, json_t *msg)
 
 static void presence_arm(struct game *g, int col)
 {
-	int64_t grace = presence_grace(g);
+	int64_t grace = presence_grace(g, col);
 	g->away_until[col] = 0;
 	if (grace <= 0)
 		return;

@@ -89,6 +89,7 @@ struct client {
 	struct render_opts ropts;
 	char user[PROTO_NAME_MAX + 1];
 	bool logged_in;
+	bool guest;                         /* logged in by `guest`: no coming back after quit */
 	long long next_id;
 	struct pending pending[CLIENT_PENDING_MAX];
 	int npending;

@@ -588,8 +588,18 @@ static int exec_help(struct client *cl, struct cmd *cmd, struct pending *p)
 	return 0;
 }
 
+/* quit: the games go on.  A guest is told what that means for its own:
+ * its token leaves with this client, and the server abandons a guest's
+ * games after a grace (PROTOCOL.md, "Presence"). */
 static int exec_quit(struct client *cl, struct cmd *cmd, struct pending *p)
 {
+	int live = 0;
+	for (int i = 0; i < CLIENT_GAMES_MAX; i++)
+		live += cl->games[i].used && cl->games[i].live && !cl->games[i].view.over;
+	if (cl->logged_in && cl->guest && live > 0)
+		client_out(cl, "You are a guest: once this client quits you cannot come back, and your %d "
+		           "game%s will be lost by abandonment after the server's grace (a minute by default). "
+		           "Register an account to leave games waiting for you.", live, live == 1 ? "" : "s");
 	return CLIENT_QUIT;
 }
 
@@ -924,6 +934,8 @@ static void done_login(struct client *c, const json_t *msg, const struct pending
 		client_forget_games(c);
 	snprintf(c->user, sizeof c->user, "%s", u);
 	c->logged_in = true;
+	if (p->cmd->type != CMD_RESUME)
+		c->guest = p->cmd->type == CMD_GUEST;
 	if (tok && strlen(tok) <= CLIENT_TOKEN_MAX)
 		snprintf(c->token, sizeof c->token, "%s", tok);
 	/* a seat belongs to a connection: a new one (same user) takes them again, with a new catch-up */

@@ -884,6 +884,15 @@ void kp_guest(struct kd *d, struct kp *p)
 	copy_str(p->token, sizeof p->token, r, "token");
 }
 
+void kp_register(struct kd *d, struct kp *p, const char *name)
+{
+	p->c = kc_hello(d);
+	json_t *r = kc_ok(p->c, kc_req(p->c, "register", "{s:s, s:s}", "user", name, "password",
+	                              "harness-password"));
+	copy_str(p->name, sizeof p->name, r, "user");
+	copy_str(p->token, sizeof p->token, r, "token");
+}
+
 json_t *kp_resume(struct kd *d, struct kp *p)
 {
 	p->c = kc_hello(d);

@@ -188,6 +188,8 @@ struct kp {
 
 /* A fresh guest on a new connection (kc_hello, then `guest`). */
 void kp_guest(struct kd *d, struct kp *p);
+/* A new account `name` registered and logged in on a new connection. */
+void kp_register(struct kd *d, struct kp *p, const char *name);
 /* A new connection resuming p's session: p->c is replaced (the old one
  * is neither closed nor freed); returns the resume response (borrowed). */
 json_t *kp_resume(struct kd *d, struct kp *p);

@@ -3,9 +3,15 @@
  * wait for their players, presence, and the login welcome.
  *
  *   correspondence_and_untimed_wait  both players of a correspondence game
- *                        and of an untimed one leave for longer than the
- *                        (short) grace of a timed game, which is lost by
- *                        abandonment meanwhile: the waiting games go on
+ *                        and of an untimed one (registered accounts) leave
+ *                        for longer than the (short) grace of a timed game,
+ *                        which is lost by abandonment meanwhile: the
+ *                        waiting games go on
+ *   untimed_guest_abandons  a guest who leaves an untimed game loses it
+ *                        after abandon_grace (a guest comes back only with
+ *                        a token its client drops on quitting); so when its
+ *                        registered opponent is away too, the guest, not
+ *                        the side to move, forfeits
  *   welcome_after_leaving  a login lists the games awaiting the player's
  *                        move (time left on a deadline), standing draw
  *                        offers, and games that ended while they were away
@@ -80,8 +86,14 @@ START_TEST(correspondence_and_untimed_wait)
 {
 	struct kd *d = kd_start(FRIENDS_CONFIG);
 	struct kp p[6];
-	for (int i = 0; i < 6; i++)
-		kp_guest(d, &p[i]);
+	for (int i = 0; i < 6; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "waiter%d", i);
+		if (i == 2 || i == 3)
+			kp_register(d, &p[i], name);   /* an untimed game waits for accounts (not guests) */
+		else
+			kp_guest(d, &p[i]);
+	}
 	json_int_t corr = start_game(&p[0], &p[1], "icc", json_pack("{s:i}", "days", 3));
 	json_int_t untimed = start_game(&p[2], &p[3], "icc", NULL);
 	json_int_t timed = start_game(&p[4], &p[5], "icc", json_pack("{s:i, s:i}", "base", 600, "inc", 0));
@@ -108,6 +120,45 @@ START_TEST(correspondence_and_untimed_wait)
 	ck_assert(!kc_saw(p[2].c, "abandoned") && !kc_saw(p[3].c, "abandoned"));
 	for (int i = 0; i < 5; i++)
 		kc_close(p[i].c);
+	kd_stop(d);
+}
+END_TEST
+
+START_TEST(untimed_guest_abandons)
+{
+	struct kd *d = kd_start(FRIENDS_CONFIG);
+	struct kp alice, g1, bob, g2;
+	kp_register(d, &alice, "alice");
+	kp_guest(d, &g1);
+	kp_register(d, &bob, "bobby");
+	kp_guest(d, &g2);
+
+	/* The guest leaves; its registered opponent stays: it is told the deadline, then wins. */
+	json_int_t one = start_game(&alice, &g1, "icc", NULL);
+	move(&alice, one, "e4");
+	kc_close(g1.c);
+	json_t *e = kc_event(alice.c, "opponent_away");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), one);
+	ck_assert_ptr_nonnull(json_object_get(e, "until"));
+	e = kc_event(alice.c, "game_over");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), one);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "result")), "1-0");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "abandoned");
+
+	/* Both leave, the registered player to move: the game waited for them,
+	 * so the guest forfeits (the side to move did, before). */
+	json_int_t two = start_game(&g2, &bob, "icc", NULL);
+	move(&g2, two, "e4");
+	kc_close(bob.c);
+	kc_close(g2.c);
+	kt_sleep_ms(900);   /* three graces */
+	kp_resume(d, &bob);
+	json_t *r = kc_ok(bob.c, kc_req(bob.c, "game", "{s:I}", "game", two));
+	ck_assert(json_is_false(json_object_get(r, "live")));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "result")), "0-1");
+	ck_assert_str_eq(json_string_value(json_object_get(r, "reason")), "abandoned");
+	kc_close(alice.c);
+	kc_close(bob.c);
 	kd_stop(d);
 }
 END_TEST
@@ -697,6 +748,7 @@ static Suite *friends_suite(void)
 	TCase *tc = tcase_create("waiting");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, correspondence_and_untimed_wait);
+	tcase_add_test(tc, untimed_guest_abandons);
 	tcase_add_test(tc, welcome_after_leaving);
 	tcase_add_test(tc, away_and_back);
 	tcase_add_test(tc, capture_and_check_marks_in_every_view);

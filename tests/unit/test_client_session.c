@@ -224,6 +224,31 @@ START_TEST(help_is_shown_whole)
 }
 END_TEST
 
+/* quit as a guest with a live game: told that it will be lost (a guest
+ * cannot come back); an account's quit says nothing (its games wait). */
+START_TEST(guest_quit_warns)
+{
+	static const char *const logins[] = { "guest", "login alice pw-on-the-line" };
+	for (int k = 0; k < 2; k++) {
+		struct client c;
+		struct sink s;
+		make_client(&c, &s, false);
+		c.interactive = false;
+		client_command(&c, logins[k]);
+		sink_reply_ok(&c, &s, k == 0 ? "\"user\":\"guest-ab12\",\"token\":\"t0k\""
+		                             : "\"user\":\"alice\",\"token\":\"t0k\"");
+		ck_assert(c.logged_in);
+		ck_assert_str_eq(c.user, k == 0 ? "guest-ab12" : "alice");
+		ck_assert_int_eq(client_command(&c, "quit"), CLIENT_QUIT);
+		ck_assert_ptr_null(strstr(s.printed, "You are a guest"));   /* no game: nothing to lose */
+		start_game(&c, 4, "white", false);
+		ck_assert_int_eq(client_command(&c, "quit"), CLIENT_QUIT);
+		ck_assert_msg((strstr(s.printed, "You are a guest") != NULL) == (k == 0), "%s", s.printed);
+		client_free(&c);
+	}
+}
+END_TEST
+
 START_TEST(moves_checked_on_own_pieces)
 {
 	struct client c;
@@ -907,6 +932,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, board_list_has_no_duplicates);
 	tcase_add_test(tc, board_redrawn_when_what_it_shows_changes);
 	tcase_add_test(tc, help_is_shown_whole);
+	tcase_add_test(tc, guest_quit_warns);
 	tcase_add_test(tc, moves_checked_on_own_pieces);
 	tcase_add_test(tc, referee_events_build_the_views);
 	tcase_add_test(tc, clocks_tick);
