@@ -87,7 +87,7 @@ START_TEST(correspondence_and_untimed_wait)
 	struct kd *d = kd_start(FRIENDS_CONFIG);
 	struct kp p[6];
 	for (int i = 0; i < 6; i++) {
-		char name[16];
+		char name[24];
 		snprintf(name, sizeof name, "waiter%d", i);
 		if (i == 2 || i == 3)
 			kp_register(d, &p[i], name);   /* an untimed game waits for accounts (not guests) */
