@@ -5,7 +5,10 @@
 #   smoke  replay every seed and regression input, then SECONDS of fuzzing each
 # Prints the CPU seconds spent and one closing line; fails on any crash.
 set -u
-mode=$1; secs=$2; bindir=$3
+mode=$1; secs=$2
+# Absolute paths: a target may chdir (fuzz_client stands in a scratch
+# directory), and libFuzzer writes new inputs and crashes by these paths.
+bindir=$(cd "$3" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 pass=0; fail=0; failed=()
 start=$(date +%s)
