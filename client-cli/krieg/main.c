@@ -576,6 +576,12 @@ int main(int argc, char **argv)
 			target = a;
 	}
 
+	if (batch && user) {
+		fprintf(stderr, "krieg: --user asks for the password, which --batch cannot; "
+		        "send \"login %.64s PASSWORD\" as the first line instead\n", user);
+		return 2;
+	}
+
 	char host[NET_HOST_MAX], port[8];
 	if (net_split_hostport(target, host, sizeof host, port, sizeof port) != 0) {
 		fprintf(stderr, "krieg: bad server address \"%s\" (HOST[:PORT])\n", target);
@@ -614,6 +620,8 @@ int main(int argc, char **argv)
 	client_hello(&u.cl);
 	int rc;
 	if (batch) {
+		if (guest)   /* sent first: the loop reads stdin once it is answered */
+			client_command(&u.cl, "guest");
 		rc = batch_loop(&u);
 	} else {
 		if (guest)

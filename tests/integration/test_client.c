@@ -115,6 +115,35 @@ START_TEST(batch_game_between_two_clients)
 }
 END_TEST
 
+/* --guest logs in before the first line is read (it was ignored under
+ * --batch: the script's first request was refused, not_logged_in); --user,
+ * whose password is asked for, is refused with the way a script logs in. */
+START_TEST(batch_login_options)
+{
+	struct kd *d = kd_start(NULL);
+	char addr[64];
+	snprintf(addr, sizeof addr, "127.0.0.1:%d", kd_port(d));
+	struct kcl_proc p;
+	char *guest[] = { (char *)kcl_krieg_path(), "--batch", "--guest", addr, NULL };
+	kcl_proc_start(&p, guest, sc.known, false);
+	kcl_proc_write(&p, "seeks\nwho\n");
+	int rc = kcl_proc_finish(&p, RUN_TIMEOUT_MS);
+	ck_assert_msg(rc == 0, "exit %d\nstdout:\n%s\nstderr:\n%s", rc, p.obuf, p.ebuf);
+	ck_assert_ptr_nonnull(strstr(p.obuf, "\"user\":\"guest-"));
+	ck_assert_ptr_nonnull(strstr(p.obuf, "\"offers\""));
+	ck_assert_ptr_null(strstr(p.obuf, "not_logged_in"));
+	kcl_proc_free(&p);
+
+	char *user[] = { (char *)kcl_krieg_path(), "--batch", "--user", "alice", addr, NULL };
+	kcl_proc_start(&p, user, sc.known, false);
+	rc = kcl_proc_finish(&p, RUN_TIMEOUT_MS);
+	ck_assert_int_eq(rc, 2);
+	ck_assert_msg(strstr(p.ebuf, "send \"login alice PASSWORD\" as the first line") != NULL, "%s", p.ebuf);
+	kcl_proc_free(&p);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(batch_exit_status)
 {
 	struct kd *d = kd_start(NULL);
@@ -718,6 +747,7 @@ static Suite *client_suite(void)
 	tcase_set_timeout(tc, 90);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, batch_game_between_two_clients);
+	tcase_add_test(tc, batch_login_options);
 	tcase_add_test(tc, batch_exit_status);
 	tcase_add_test(tc, interactive_under_a_pty);
 	tcase_add_test(tc, chat_and_presence_under_a_pty);
