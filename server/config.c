@@ -435,12 +435,15 @@ void config_print(const struct config *cfg, FILE *f)
 			ms = STORE_BUSY_TIMEOUT_MS;
 		if (ms == 0 && strcmp(durations[i].key, "abandon_grace") == 0)
 			ms = GAME_ABANDON_GRACE_MS;
-		if (ms == 0 && strcmp(durations[i].key, "untimed_abandon_grace") == 0)
-			fprintf(f, "# untimed_abandon_grace = 0: untimed games are never abandoned\n");
-		if (ms == 0 && strcmp(durations[i].key, "untimed_abandon_grace") != 0)
+		if (ms == 0 && strcmp(durations[i].key, "untimed_abandon_grace") == 0) {
+			/* here 0 is the value itself, not "unset" */
+			fprintf(f, "# 0: untimed games are never abandoned (a guest's after abandon_grace)\n");
+			print_duration(f, durations[i].key, 0);
+		} else if (ms == 0) {
 			fprintf(f, "# %s: unset; the built-in default\n", durations[i].key);
-		else
+		} else {
 			print_duration(f, durations[i].key, ms);
+		}
 	}
 	fprintf(f, "output_buffer_max = %zu\n", cfg->output_max);
 	fprintf(f, "store_synchronous = %s\n", cfg->store_synchronous);

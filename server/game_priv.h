@@ -139,8 +139,9 @@ bool game_conn_awaiting(const struct games *gs, uint64_t conn);
 
 /* game_presence.c: the abandonment policy, away/back, the login welcome. */
 struct missed_game;
-/* The game's abandonment grace (ms), 0 for none (correspondence, adjourned...). */
-int64_t presence_grace(const struct game *g, int col);   /* col's, when away; 0: none */
+/* The abandonment grace (ms) of col's player when away, 0 for none
+ * (correspondence, adjourned, an untimed game's registered player...). */
+int64_t presence_grace(const struct game *g, int col);
 /* col's player's last connection dropped / they logged in again. */
 void presence_away(struct game *g, int col);
 void presence_back(struct game *g, int col);
