@@ -39,6 +39,14 @@ static int64_t accept_seek(struct kp *black, json_t *r)
 	return (int64_t)game;
 }
 
+void kg_assert_ended(struct kc *c, int64_t game, const char *result, const char *reason)
+{
+	json_t *r = kc_ok(c, kc_req(c, "game", "{s:I}", "game", (json_int_t)game));
+	ck_assert_msg(json_is_false(json_object_get(r, "live")), "game %lld is live", (long long)game);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "result")), result);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "reason")), reason);
+}
+
 int64_t kg_new_game(struct kp *white, struct kp *black)
 {
 	return accept_seek(black, kc_ok(white->c, kc_req(white->c, "seek", "{s:s}", "color", "white")));

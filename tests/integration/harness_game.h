@@ -33,6 +33,8 @@ void kg_action(struct action *a, int kind, int color, const char *text);
 int64_t kg_new_game(struct kp *white, struct kp *black);
 /* The same with a clock (icc): base and increment in seconds. */
 int64_t kg_new_timed_game(struct kp *white, struct kp *black, int base_s, int inc_s);
+/* c's `game` request for game says it is over, with this result and reason. */
+void kg_assert_ended(struct kc *c, int64_t game, const char *result, const char *reason);
 
 /* Every event of `game` as kriegd serves it: request `type` ("game" or
  * "record"; view: NULL for "game") page by page.  A new reference; NULL if

@@ -153,10 +153,7 @@ START_TEST(untimed_guest_abandons)
 	kc_close(g2.c);
 	kt_sleep_ms(900);   /* three graces */
 	kp_resume(d, &bob);
-	json_t *r = kc_ok(bob.c, kc_req(bob.c, "game", "{s:I}", "game", two));
-	ck_assert(json_is_false(json_object_get(r, "live")));
-	ck_assert_str_eq(json_string_value(json_object_get(r, "result")), "0-1");
-	ck_assert_str_eq(json_string_value(json_object_get(r, "reason")), "abandoned");
+	kg_assert_ended(bob.c, two, "0-1", "abandoned");
 	kc_close(alice.c);
 	kc_close(bob.c);
 	kd_stop(d);

@@ -144,10 +144,7 @@ START_TEST(fools_mate_in_every_ruleset)
 	assert_never_saw(&b, white_moves);
 
 	/* The record: finished, with the result. */
-	json_t *r = kc_ok(b.c, kc_req(b.c, "game", "{s:I}", "game", g));
-	ck_assert(json_is_false(json_object_get(r, "live")));
-	ck_assert_str_eq(json_string_value(json_object_get(r, "result")), "0-1");
-	ck_assert_str_eq(json_string_value(json_object_get(r, "reason")), "checkmate");
+	kg_assert_ended(b.c, g, "0-1", "checkmate");
 	kc_close(w.c);
 	kc_close(b.c);
 	kd_stop(d);

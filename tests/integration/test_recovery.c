@@ -627,10 +627,7 @@ START_TEST(abandonment_after_restart)
 	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "abandoned");
 	kt_sleep_ms(500);
 	kp_resume(d, &p[1]);
-	json_t *r = kc_ok(p[1].c, kc_req(p[1].c, "game", "{s:I}", "game", (json_int_t)a));
-	ck_assert(json_is_false(json_object_get(r, "live")));
-	ck_assert_str_eq(json_string_value(json_object_get(r, "result")), "0-1");
-	ck_assert_str_eq(json_string_value(json_object_get(r, "reason")), "abandoned");
+	kg_assert_ended(p[1].c, a, "0-1", "abandoned");
 	kc_close(p[1].c);
 	kc_close(p[2].c);
 	kd_stop(d);
