@@ -267,6 +267,26 @@ START_TEST(the_lobby_comes_to_the_client)
 }
 END_TEST
 
+/* A game of `rules` as `color` (from `fen`, or the start), "possible"
+ * answered with `moves` (JSON strings, comma-separated): `want` is shown. */
+static void possible_shows(const char *rules, const char *color, const char *fen, const char *moves,
+                           const char *want)
+{
+	struct client c;
+	struct sink s;
+	char line[512];
+	make_client(&c, &s);
+	snprintf(line, sizeof line, "{\"event\":\"game_start\",\"game\":6,\"rules\":\"%s\",\"white\":\"alice\","
+	         "\"black\":\"bob\",\"color\":\"%s\",\"rated\":false%s%s%s}", rules, color,
+	         fen ? ",\"fen\":\"" : "", fen ? fen : "", fen ? "\"" : "");
+	client_receive(&c, line);
+	ck_assert_int_eq(client_command(&c, "possible"), 0);
+	snprintf(line, sizeof line, "\"game\":6,\"moves\":[%s]", moves);
+	sink_reply_ok(&c, &s, line);
+	ck_assert_msg(strstr(s.printed, want) != NULL, "no \"%s\" in:\n%s", want, s.printed);
+	client_free(&c);
+}
+
 START_TEST(possible_grouped_by_piece)
 {
 	struct client c;
@@ -286,40 +306,18 @@ START_TEST(possible_grouped_by_piece)
 	client_free(&c);
 
 	/* two pieces of a kind to one square: each named by where it comes from; a promotion */
-	make_client(&c, &s);
-	client_receive(&c, "{\"event\":\"game_start\",\"game\":6,\"rules\":\"icc\",\"white\":\"alice\","
-	                   "\"black\":\"bob\",\"color\":\"white\",\"rated\":false,"
-	                   "\"fen\":\"4k3/P7/8/8/8/8/8/N1N1K3 w - - 0 1\"}");
-	ck_assert_int_eq(client_command(&c, "possible"), 0);
-	sink_reply_ok(&c, &s, "\"game\":6,\"moves\":[\"a1b3\",\"c1b3\",\"c1d3\",\"a7a8q\",\"e1d2\"]");
-	ck_assert_ptr_nonnull(strstr(s.printed, "You may try: K: d2 | N: a1-b3 c1-b3 d3 | P: a8=Q"));
-	client_free(&c);
-
+	possible_shows("icc", "white", "4k3/P7/8/8/8/8/8/N1N1K3 w - - 0 1",
+	               "\"a1b3\",\"c1b3\",\"c1d3\",\"a7a8q\",\"e1d2\"",
+	               "You may try: K: d2 | N: a1-b3 c1-b3 d3 | P: a8=Q");
 	/* crazykrieg's drops: a group of their own, named (it was "?") */
-	make_client(&c, &s);
-	client_receive(&c, "{\"event\":\"game_start\",\"game\":7,\"rules\":\"crazykrieg\",\"white\":\"alice\","
-	                   "\"black\":\"bob\",\"color\":\"white\",\"rated\":false}");
-	ck_assert_int_eq(client_command(&c, "possible"), 0);
-	sink_reply_ok(&c, &s, "\"game\":7,\"moves\":[\"g1f3\",\"N@e5\",\"P@d3\"]");
-	ck_assert_ptr_nonnull(strstr(s.printed, "You may try: N: f3 | drops: N@e5 P@d3"));
-	client_free(&c);
+	possible_shows("crazykrieg", "white", NULL, "\"g1f3\",\"N@e5\",\"P@d3\"",
+	               "You may try: N: f3 | drops: N@e5 P@d3");
 	/* and for Black to move: "P@" is no square, and was read as one past the
 	 * mailbox, the board's side to move (1, a pawn's code): "P: e5" */
-	make_client(&c, &s);
-	client_receive(&c, "{\"event\":\"game_start\",\"game\":8,\"rules\":\"crazykrieg\",\"white\":\"alice\","
-	                   "\"black\":\"bob\",\"color\":\"black\",\"rated\":false,"
-	                   "\"fen\":\"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\"}");
-	ck_assert_int_eq(client_command(&c, "possible"), 0);
-	sink_reply_ok(&c, &s, "\"game\":8,\"moves\":[\"g8f6\",\"P@e5\",\"N@d4\"]");
-	ck_assert_msg(strstr(s.printed, "You may try: N: f6 | drops: P@e5 N@d4") != NULL, "%s", s.printed);
-	client_free(&c);
+	possible_shows("crazykrieg", "black", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+	               "\"g8f6\",\"P@e5\",\"N@d4\"", "You may try: N: f6 | drops: P@e5 N@d4");
 	/* nothing to try on the opponent's move: said so (the server's list is empty) */
-	make_client(&c, &s);
-	start_game(&c, 9, "black");
-	ck_assert_int_eq(client_command(&c, "possible"), 0);
-	sink_reply_ok(&c, &s, "\"game\":9,\"moves\":[]");
-	ck_assert_msg(strstr(s.printed, "You may try: nothing now (it is their move)") != NULL, "%s", s.printed);
-	client_free(&c);
+	possible_shows("icc", "black", NULL, "", "You may try: nothing now (it is their move)");
 }
 END_TEST
 
