@@ -12,7 +12,8 @@ const $ = (id) => document.getElementById(id);
 const show = (id) => ['login', 'lobby', 'game', 'watch', 'record'].forEach((s) => { $(s).hidden = s !== id; });
 const status = (t) => { $('status').textContent = t; };
 
-const state = { game: null, color: null, clock: null, toMove: null, ticked: 0, rules: null };
+const state = { game: null, color: null, clock: null, toMove: null, ticked: 0, rules: null,
+  hands: { white: {}, black: {} } };
 const board = new Board($('board'), tryMove);
 let promoPending = null;
 
@@ -170,6 +171,8 @@ function enterGame(g) {
   state.clock = g.clock || null;
   state.toMove = g.live === false ? null : g.to_move || 'white';
   state.rules = g.rules;
+  state.hands = { white: {}, black: {} };
+  $('hands').hidden = g.rules !== 'crazykrieg';
   state.paused = false;
   state.ticked = performance.now();
   board.color = g.color;
@@ -186,8 +189,22 @@ function enterGame(g) {
   turn();
 }
 
+// crazykrieg's reserves are public: a capture puts the man taken (a
+// promoted one as a pawn, as the server words it) in the captor's hand, a
+// drop takes it out; both are announced to everyone.
+const LETTERS = { pawn: 'P', knight: 'N', bishop: 'B', rook: 'R', queen: 'Q' };
+function handsText() {
+  const side = (c) => Object.keys(LETTERS).filter((m) => state.hands[c][m] > 0)
+    .map((m) => LETTERS[m].repeat(state.hands[c][m])).join(' ') || '–';
+  return `In hand: White ${side('white')} | Black ${side('black')}`;
+}
+
 function gameEvent(ev, live = true) {
   if (ev.event === 'move' && ev.by === state.color && ev.move) board.applyOwn(ev.move);
+  if (state.rules === 'crazykrieg' && (ev.event === 'capture' || ev.event === 'drop') && LETTERS[ev.what]) {
+    const h = state.hands[ev.by];
+    h[ev.what] = (h[ev.what] || 0) + (ev.event === 'capture' ? 1 : -1);
+  }
   if (ev.event === 'capture' && ev.by !== state.color && ev.square) board.lose(ev.square);
   if (ev.clock) { state.clock = ev.clock; state.ticked = performance.now(); }
   if (ev.event === 'move' || ev.event === 'moved') state.toMove = ev.by === 'white' ? 'black' : 'white';
@@ -230,6 +247,7 @@ function onEvent(ev) {
 function turn() {
   $('turn').textContent = state.toMove === null ? 'Game over'
     : state.toMove === state.color ? 'Your move' : "Opponent's move";
+  if (state.rules === 'crazykrieg') $('hands').textContent = handsText();
 }
 
 async function tryMove(uci, promotes) {

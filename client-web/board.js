@@ -35,6 +35,12 @@ export class Board {
   }
   // A move of one's own, in coordinates ("e2e4", "e7e8q", castling as the king's move).
   applyOwn(uci) {
+    if (uci[1] === '@') {   // a drop (crazykrieg): "N@f3"
+      const to = uci.slice(2, 4);
+      this.pieces.set(to, this.color === 'white' ? uci[0].toUpperCase() : uci[0].toLowerCase());
+      this.ghosts.delete(to);
+      return;
+    }
     const from = uci.slice(0, 2), to = uci.slice(2, 4), promo = uci[4];
     let p = this.pieces.get(from);
     if (!p) return;

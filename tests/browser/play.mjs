@@ -15,7 +15,8 @@
 //      pause and a public note that reach the players; a try typed while
 //      the last one is unanswered is not cleared by that answer;
 //   5. nost: an "if quiet" sequence sent from a page plays on by itself;
-//   6. a challenge pushed to a page, declined there.
+//   6. a challenge pushed to a page, declined there;
+//   7. crazykrieg: both reserves shown under the board, a typed drop drawn.
 // Usage: node play.mjs KRIEGD SCREENSHOT.png
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
@@ -344,6 +345,29 @@ try {
   await lb.waitFor((m) => m.event === 'game_over' && m.game === g3);
   sameLines('white in nost', gameLines(await frames(b), g3), gameLines(lb.lines, g3));
 
+  // ---- 7. crazykrieg: the reserves shown, a typed drop drawn ----
+  await b.click('#btn-lobby');
+  await lp.ok('seek', { rules: 'crazykrieg', color: 'black', time: { base: 300, inc: 0 } });
+  await b.click('#btn-refresh');
+  await b.click('#seeks button[data-offer]', { timeout: 10000 });
+  await until(b, () => window.krieg.state.rules === 'crazykrieg', null, 'the crazykrieg game');
+  const g4 = await b.evaluate(() => window.krieg.state.game);
+  const hands = () => b.textContent('#hands');
+  await typeMove(b, 'e4');
+  await lp.ok('move', { game: g4, move: 'd5' });
+  await toMove(b, 'white');
+  await typeMove(b, 'exd5');
+  check(await hands() === 'In hand: White P | Black –', `after exd5: ${await hands()}`);
+  await lp.ok('move', { game: g4, move: 'Qxd5' });
+  await toMove(b, 'white');
+  check(await hands() === 'In hand: White P | Black P', `after Qxd5: ${await hands()}`);
+  await typeMove(b, 'P@e4');
+  await toMove(b, 'black');
+  check(await b.evaluate(() => window.krieg.board.pieces.get('e4')) === 'P', 'the drop P@e4 is not on the board');
+  check(await hands() === 'In hand: White – | Black P', `after P@e4: ${await hands()}`);
+  await lp.ok('resign', { game: g4 });
+  await heard(b, 'announcements', /Black resigns/);
+
   // ---- 6. a challenge arrives pushed, and is declined ----
   await a.click('#btn-lobby');
   await b.click('#btn-lobby');
@@ -355,7 +379,7 @@ try {
 
   if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
   for (const l of [la, lb, lc, lp]) l.close();
-  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, a pushed challenge (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
+  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
 } catch (e) {
   await fail(e.stack || String(e));
 }
