@@ -6,6 +6,7 @@ import { Net } from './net.js';
 import { Board, fenPieces } from './board.js';
 import { RecordView } from './record.js';
 import { WatchView } from './watch.js';
+import { Hands } from './hands.js';
 import { announce, fmtClock } from './words.js';
 
 const $ = (id) => document.getElementById(id);
@@ -13,7 +14,7 @@ const show = (id) => ['login', 'lobby', 'game', 'watch', 'record'].forEach((s) =
 const status = (t) => { $('status').textContent = t; };
 
 const state = { game: null, color: null, clock: null, toMove: null, ticked: 0, rules: null,
-  hands: { white: {}, black: {} } };
+  hands: new Hands() };
 const board = new Board($('board'), tryMove);
 let promoPending = null;
 
@@ -171,7 +172,7 @@ function enterGame(g) {
   state.clock = g.clock || null;
   state.toMove = g.live === false ? null : g.to_move || 'white';
   state.rules = g.rules;
-  state.hands = { white: {}, black: {} };
+  state.hands.reset();
   $('hands').hidden = g.rules !== 'crazykrieg';
   state.paused = false;
   state.ticked = performance.now();
@@ -189,22 +190,9 @@ function enterGame(g) {
   turn();
 }
 
-// crazykrieg's reserves are public: a capture puts the man taken (a
-// promoted one as a pawn, as the server words it) in the captor's hand, a
-// drop takes it out; both are announced to everyone.
-const LETTERS = { pawn: 'P', knight: 'N', bishop: 'B', rook: 'R', queen: 'Q' };
-function handsText() {
-  const side = (c) => Object.keys(LETTERS).filter((m) => state.hands[c][m] > 0)
-    .map((m) => LETTERS[m].repeat(state.hands[c][m])).join(' ') || '–';
-  return `In hand: White ${side('white')} | Black ${side('black')}`;
-}
-
 function gameEvent(ev, live = true) {
   if (ev.event === 'move' && ev.by === state.color && ev.move) board.applyOwn(ev.move);
-  if (state.rules === 'crazykrieg' && (ev.event === 'capture' || ev.event === 'drop') && LETTERS[ev.what]) {
-    const h = state.hands[ev.by];
-    h[ev.what] = (h[ev.what] || 0) + (ev.event === 'capture' ? 1 : -1);
-  }
+  if (state.rules === 'crazykrieg') state.hands.event(ev);
   if (ev.event === 'capture' && ev.by !== state.color && ev.square) board.lose(ev.square);
   if (ev.clock) { state.clock = ev.clock; state.ticked = performance.now(); }
   if (ev.event === 'move' || ev.event === 'moved') state.toMove = ev.by === 'white' ? 'black' : 'white';
@@ -247,7 +235,7 @@ function onEvent(ev) {
 function turn() {
   $('turn').textContent = state.toMove === null ? 'Game over'
     : state.toMove === state.color ? 'Your move' : "Opponent's move";
-  if (state.rules === 'crazykrieg') $('hands').textContent = handsText();
+  if (state.rules === 'crazykrieg') $('hands').textContent = state.hands.text();
 }
 
 async function tryMove(uci, promotes) {

@@ -13,6 +13,7 @@ export function fenPieces(fen, color) {
   rows.forEach((row, i) => {
     let f = 0;
     for (const ch of row) {
+      if (ch === '[') break;   // crazyhouse FEN: the reserves follow the last rank ("RNBQKBNR[Pp]")
       if (/\d/.test(ch)) { f += +ch; continue; }
       const white = ch === ch.toUpperCase();
       if (color === null || (color === 'white') === white) out.set(sqName(f, 7 - i), ch);

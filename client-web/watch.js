@@ -7,6 +7,7 @@
 // send this seat: the page adds nothing.
 import { Board, fenPieces } from './board.js';
 import { announce, fmtClock, moveNumber } from './words.js';
+import { Hands } from './hands.js';
 
 const $ = (id) => document.getElementById(id);
 const other = (c) => (c === 'white' ? 'black' : 'white');
@@ -19,6 +20,7 @@ export class WatchView {
     this.status = status;
     this.onLeave = onLeave;
     this.board = new Board($('watch-board'), null);
+    this.hands = new Hands();
     this.reset();
     $('btn-unwatch').addEventListener('click', () => this.leave());
     $('umpire-form').addEventListener('click', (e) => this.act(e.target));
@@ -33,6 +35,8 @@ export class WatchView {
     this.paused = false;
     this.ticked = 0;
     this.connected = null;
+    this.rules = null;
+    this.hands.reset();
   }
 
   // `watch {game}` or `umpire {game}`: take the seat, read the record so far.
@@ -47,6 +51,8 @@ export class WatchView {
     this.ticked = performance.now();
     this.connected = r.connected || null;
     this.paused = !!r.paused;
+    this.rules = r.rules;
+    $('watch-hands').hidden = r.rules !== 'crazykrieg';
     $('watch-title').textContent = `Game ${game}: ${r.white} – ${r.black} (${r.rules}), ${seat === 'umpire' ? "the umpire's chair" : 'watching'}`;
     $('umpire-form').hidden = seat !== 'umpire';
     $('tries').hidden = seat !== 'umpire';
@@ -62,6 +68,7 @@ export class WatchView {
   // One event of the watched game, live or from the seat's reply.
   event(ev, live = true) {
     if (ev.clock) { this.clock = ev.clock; this.ticked = performance.now(); }
+    if (this.rules === 'crazykrieg') this.hands.event(ev);
     switch (ev.event) {
     case 'board': this.board.pieces = fenPieces(ev.fen, null); break;
     case 'connection': this.connected = { ...this.connected, [ev.color]: ev.connected }; break;
@@ -89,6 +96,7 @@ export class WatchView {
     const c = this.connected;
     $('watch-connected').textContent = c
       ? `White ${c.white ? 'connected' : 'away'}, Black ${c.black ? 'connected' : 'away'}` : '';
+    if (this.rules === 'crazykrieg') $('watch-hands').textContent = this.hands.text();
     this.tick();
   }
 

@@ -16,7 +16,8 @@
 //      the last one is unanswered is not cleared by that answer;
 //   5. nost: an "if quiet" sequence sent from a page plays on by itself;
 //   6. a challenge pushed to a page, declined there;
-//   7. crazykrieg: both reserves shown under the board, a typed drop drawn.
+//   7. crazykrieg: both reserves shown under the board (the player's and a
+//      spectator's), a typed drop drawn.
 // Usage: node play.mjs KRIEGD SCREENSHOT.png
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
@@ -353,6 +354,10 @@ try {
   await until(b, () => window.krieg.state.rules === 'crazykrieg', null, 'the crazykrieg game');
   const g4 = await b.evaluate(() => window.krieg.state.game);
   const hands = () => b.textContent('#hands');
+  await c.click('#btn-unwatch');                      // the spectator's page follows this game
+  await c.click('#btn-live');
+  await c.click(`#live button[data-watch="${g4}"]`, { timeout: 10000 });
+  await c.waitForSelector('#watch-hands:visible', { timeout: 10000 });
   await typeMove(b, 'e4');
   await lp.ok('move', { game: g4, move: 'd5' });
   await toMove(b, 'white');
@@ -365,6 +370,8 @@ try {
   await toMove(b, 'black');
   check(await b.evaluate(() => window.krieg.board.pieces.get('e4')) === 'P', 'the drop P@e4 is not on the board');
   check(await hands() === 'In hand: White – | Black P', `after P@e4: ${await hands()}`);
+  await until(c, () => document.getElementById('watch-hands').textContent === 'In hand: White – | Black P', null,
+    "the spectator's reserves after P@e4");
   await lp.ok('resign', { game: g4 });
   await heard(b, 'announcements', /Black resigns/);
 
