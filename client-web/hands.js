@@ -2,7 +2,8 @@
 // public.  A capture puts the man taken (a promoted one as a pawn, as the
 // server words it) in the captor's hand; a drop takes it out.  Both events
 // go to everyone, so a player's page and a spectator's keep the same count.
-const LETTERS = { pawn: 'P', knight: 'N', bishop: 'B', rook: 'R', queen: 'Q' };
+// Queen first, as krieg's board shows them.
+const LETTERS = { queen: 'Q', rook: 'R', bishop: 'B', knight: 'N', pawn: 'P' };
 
 export class Hands {
   constructor() { this.reset(); }
@@ -16,7 +17,7 @@ export class Hands {
     h[ev.what] = (h[ev.what] || 0) + (ev.event === 'capture' ? 1 : -1);
   }
 
-  // "In hand: White P N | Black –"
+  // "In hand: White N P | Black –"
   text() {
     const side = (c) => Object.keys(LETTERS).filter((m) => this.men[c][m] > 0)
       .map((m) => LETTERS[m].repeat(this.men[c][m])).join(' ') || '–';
