@@ -110,6 +110,10 @@ struct sess {
 	int max_plies;            /* arena, player A: offer a draw at this many plies (0: never) */
 	bool accept_draws;        /* arena, player B: accept every draw offer (the cap's) */
 	const char *login_user, *login_password;
+	/* A guest's session, resumed after a lost connection: a new `guest`
+	 * would be someone else, and its games would be abandoned. */
+	char token[PROTO_TOKEN_LEN + 1];
+	long long resume_req;     /* the `resume` being answered; 0: none */
 	struct bgame games[SESS_GAMES_MAX];
 	uint64_t seed;
 	/* statistics */
@@ -521,12 +525,25 @@ static void on_line(struct sess *s, const char *line)
 		if (json_is_true(ok) && user && json_object_get(o, "token")) {
 			snprintf(s->user, sizeof s->user, "%s", user);
 			s->logged_in = true;
-			say(s, "logged in as %s", s->user);
+			const char *tok = json_string_value(json_object_get(o, "token"));
+			if (!s->login_user && tok && strlen(tok) <= PROTO_TOKEN_LEN)
+				snprintf(s->token, sizeof s->token, "%s", tok);
+			say(s, "%s as %s", json_integer_value(id) == s->resume_req ? "session resumed" : "logged in",
+			    s->user);
+			s->resume_req = 0;
 			/* a new connection: our offers vanished with the last one */
 			for (int k = 0; k < s->nseeks; k++)
 				s->seeks[k] = (struct seekslot){ .rules = s->seeks[k].rules, .tc = s->seeks[k].tc };
 			s->seeks_req = 0;
 			s->seeks_dirty = true;
+		} else if (json_is_true(ok) && json_object_get(o, "protocol") && !s->login_user && s->token[0]) {
+			s->resume_req = sess_send(s, json_pack("{s:s,s:s}", "type", "resume", "token", s->token));
+		} else if (!json_is_true(ok) && s->resume_req && json_integer_value(id) == s->resume_req) {
+			/* the session is gone (expired, or a server that forgot it): a new guest */
+			say(s, "the guest session could not be resumed; a new guest");
+			s->resume_req = 0;
+			s->token[0] = '\0';
+			sess_send(s, json_pack("{s:s}", "type", "guest"));
 		} else if (json_is_true(ok) && json_object_get(o, "protocol")) {
 			json_t *req = s->login_user
 			              ? json_pack("{s:s,s:s,s:s}", "type", "login", "user", s->login_user, "password",
@@ -1116,6 +1133,7 @@ static int play(struct sess *s, const char *hostport, bool insecure, const char 
 	while (!stop_requested) {
 		s->dead = false;
 		s->logged_in = false;
+		s->resume_req = 0;
 		if (sess_connect(s, hostport, insecure, known) == 0) {
 			delay = 1000;
 			struct sess *ss[1] = { s };

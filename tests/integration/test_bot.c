@@ -457,6 +457,85 @@ START_TEST(test_play_seeks)
 }
 END_TEST
 
+/* The bot's name, once its journal says it logged in (bounded poll). */
+static void journal_user(int fd, char *name, size_t len)
+{
+	static char text[8192];
+	for (int t = 0; t < 400 * kt_timeout_scale(); t++) {
+		ssize_t n = pread(fd, text, sizeof text - 1, 0);
+		text[n > 0 ? n : 0] = '\0';
+		const char *at = strstr(text, "krieg-bot: logged in as ");
+		if (at) {
+			at += strlen("krieg-bot: logged in as ");
+			snprintf(name, len, "%.*s", (int)strcspn(at, "\n"), at);
+			return;
+		}
+		kt_sleep_ms(50);
+	}
+	ck_abort_msg("the bot did not log in: %s", text);
+}
+
+/*
+ * A guest bot whose connection is lost resumes its session (a new `guest`
+ * was someone else: its games were abandoned under it).  An admin's kick
+ * closes the bot's connection and leaves its session valid.
+ */
+START_TEST(test_play_guest_resumes)
+{
+	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
+	kg_user_add(d, "boss", "admin", PASSWORD);
+	char bin[PATH_MAX], port[16], jpath[] = "/tmp/krieg-bot-journal.XXXXXX";
+	bot_path(bin, sizeof bin);
+	snprintf(port, sizeof port, "127.0.0.1:%d", kd_port(d));
+	int jfd = mkstemp(jpath);
+	ck_assert_int_ge(jfd, 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		dup2(jfd, 2);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		execl(bin, bin, "play", port, "--guest", "--insecure", "--movetime", "1", "--level", "random",
+		      (char *)NULL);
+		_exit(127);
+	}
+	char bot[64];
+	journal_user(jfd, bot, sizeof bot);
+	struct kp me;
+	kp_guest(d, &me);
+	kc_ok(me.c, kc_req(me.c, "challenge", "{s:s, s:s, s:s}", "user", bot, "rules", "icc", "color", "white"));
+	json_int_t game = json_integer_value(json_object_get(kc_event(me.c, "game_start"), "game"));
+	kc_ok(me.c, kc_req(me.c, "move", "{s:I, s:s}", "game", game, "move", "e4"));
+	kc_event(me.c, "moved");                    /* the bot's reply */
+
+	struct kc *boss = kg_login(d, "boss", PASSWORD, NULL, 0);
+	kc_ok(boss, kc_req(boss, "kick", "{s:s}", "user", bot));
+	kc_event(me.c, "opponent_away");
+	kc_event(me.c, "opponent_back");             /* the same account, back */
+	kc_ok(me.c, kc_req(me.c, "move", "{s:I, s:s}", "game", game, "move", "d4"));
+	kc_event(me.c, "moved");                    /* and it plays on */
+	ck_assert(!kc_saw(me.c, "game_over"));
+
+	kill(pid, SIGTERM);
+	int status;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	static char journal[8192];
+	ssize_t jn = pread(jfd, journal, sizeof journal - 1, 0);
+	journal[jn > 0 ? jn : 0] = '\0';
+	close(jfd);
+	unlink(jpath);
+	char head[128];
+	snprintf(head, sizeof head, "krieg-bot: session resumed as %s", bot);
+	journal_has(journal, head, bot);
+	snprintf(head, sizeof head, "krieg-bot: game %lld resumed", (long long)game);
+	journal_has(journal, head, "events");
+	kc_close(boss);
+	kc_close(me.c);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *bot_suite(void)
 {
 	Suite *s = suite_create("bot");
@@ -468,6 +547,7 @@ static Suite *bot_suite(void)
 	tcase_add_test(tc, test_bad_arguments);
 	tcase_add_test(tc, test_bot_accounts);
 	tcase_add_test(tc, test_play_seeks);
+	tcase_add_test(tc, test_play_guest_resumes);
 	suite_add_tcase(s, tc);
 	return s;
 }
