@@ -551,29 +551,6 @@ static void game_more(struct client *c, struct cgame *g, const json_t *msg)
 		game_shown(c, g);
 }
 
-/* Own-view SAN never has a capture mark (the mover cannot see what stood there); the player's own 'x' may come back. */
-static void echo_typed(struct cgame *g, const struct event *e, char *san, size_t len)
-{
-	bool x = false;
-	for (int i = 0; i < g->ntried; i++)
-		if (move_from(g->tried[i].move) == move_from(e->move) &&
-		    move_to(g->tried[i].move) == move_to(e->move))
-			x = g->tried[i].capture;
-	g->ntried = 0;
-	if (!x || !san[0] || strchr(san, 'x') || !strchr("NBRQK", san[0]))
-		return;
-	/* before the destination square: the last file-rank pair */
-	int at = -1;
-	for (int i = 0; san[i] && san[i + 1]; i++)
-		if (san[i] >= 'a' && san[i] <= 'h' && san[i + 1] >= '1' && san[i + 1] <= '8')
-			at = i;
-	size_t n = strlen(san);
-	if (at < 1 || n + 2 > len)
-		return;
-	memmove(san + at + 1, san + at, n - (size_t)at + 1);
-	san[at] = 'x';
-}
-
 /* One announcement for this player. */
 static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 {
@@ -595,13 +572,11 @@ static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 	               memcmp(&ghosts_before, &g->ghosts, sizeof ghosts_before) != 0;
 	read_clock(c, g, msg);
 
-	char san[EVENT_SAN_MAX + 2];
-	snprintf(san, sizeof san, "%s", e.san);
-	if (e.type == EV_MOVE && e.by == g->color)
-		echo_typed(g, &e, san, sizeof san);
+	/* The mover's own SAN is the server's: its capture mark says whether
+	 * the move took a man (PROTOCOL.md), whatever the player typed. */
 	char words[WORDS_MAX];
 	if (e.type != EV_GAME_OVER || words_umpire_end(msg, words, sizeof words) != 0)
-		words_event(&e, g->color, san, words, sizeof words);
+		words_event(&e, g->color, e.san, words, sizeof words);
 	game_log(g, event_half(&e), words);
 	if (e.type == EV_GAME_OVER) {
 		g->live = false;

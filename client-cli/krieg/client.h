@@ -40,12 +40,6 @@
 #define CLIENT_QUIT 1
 #define CLIENT_HANDLED 2        /* an exec hook did all there was to do: nothing to send */
 
-/* A try typed in this client, kept until the referee rules: its echo keeps the capture mark typed. */
-struct typed_try {
-	move_t move;
-	bool capture;                       /* the player wrote 'x' or ':' */
-};
-
 struct cgame {
 	bool used;
 	long id;
@@ -62,8 +56,6 @@ struct cgame {
 	int draw_offer_from;                /* colour with a standing offer, or -1 */
 	char log[CLIENT_LOG_MAX][WORDS_MAX];
 	int log_n;                          /* total logged; the last CLIENT_LOG_MAX are kept */
-	struct typed_try tried[CMD_ARGS_MAX];
-	int ntried;
 	/* Said once the action's last announcement is in (client_flush), not on the
 	 * first one: "your move" must not come before the same move's check. */
 	bool turn_notice;

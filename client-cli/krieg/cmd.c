@@ -839,7 +839,7 @@ static int exec_draw(struct client *cl, struct cmd *cmd, struct pending *p)
 /*
  * move / quiet: every word must be a move in some accepted form, with or
  * without a game.  Early feedback: resolve each try on the player's own
- * pieces before sending, and keep them to echo the played one as typed.
+ * pieces before sending.
  */
 static int exec_move(struct client *cl, struct cmd *cmd, struct pending *p)
 {
@@ -851,7 +851,6 @@ static int exec_move(struct client *cl, struct cmd *cmd, struct pending *p)
 	}
 	if (!g)
 		return 0;
-	g->ntried = 0;
 	if (cmd->type == CMD_QUIET)
 		return 0;   /* later moves of a sequence depend on earlier ones; the server judges */
 	for (int i = 0; i < cmd->argc; i++) {
@@ -859,13 +858,8 @@ static int exec_move(struct client *cl, struct cmd *cmd, struct pending *p)
 		char err[128] = "";
 		enum notation_status st = notation_parse(&g->view.own, g->color, cmd->argv[i], &m, err,
 		                                         sizeof err);
-		if (st == NOTATION_OK) {
-			struct notation_parts parts;
-			bool x = notation_lex(cmd->argv[i], &parts, NULL, 0) == NOTATION_OK && parts.capture;
-			g->tried[g->ntried++] = (struct typed_try){ .move = m, .capture = x };
+		if (st == NOTATION_OK)
 			continue;
-		}
-		g->ntried = 0;
 		if (st == NOTATION_SYNTAX)
 			return client_error(cl, "\"%s\" is not a command or a move (type \"help\")", cmd->argv[i]);
 		return client_error(cl, "%s: %s", cmd->argv[i], err[0] ? err :

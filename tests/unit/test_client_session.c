@@ -249,6 +249,27 @@ START_TEST(guest_quit_warns)
 }
 END_TEST
 
+/* The played move is echoed as the server wrote it: a typed 'x' onto a
+ * square that held nothing came back as "Qxe4+" (the echo re-added it),
+ * telling the player of a capture that did not happen. */
+START_TEST(played_move_echoed_as_the_server_wrote_it)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	client_receive(&c, "{\"event\":\"game_start\",\"game\":3,\"rules\":\"icc\",\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"color\":\"black\",\"rated\":false,"
+	                   "\"fen\":\"4k3/8/8/3q4/8/8/8/4K3 b - - 0 1\"}");
+	ck_assert_int_eq(client_command(&c, "Qxe4"), 0);
+	client_receive(&c, "{\"event\":\"move\",\"game\":3,\"by\":\"black\",\"ply\":1,\"move\":\"d5e4\","
+	                   "\"san\":\"Qe4+\",\"say\":\"Black played Qe4+\"}");
+	client_flush(&c);
+	ck_assert_msg(strstr(s.printed, "You played Qe4+") != NULL, "%s", s.printed);
+	ck_assert_ptr_null(strstr(s.printed, "Qxe4"));
+	client_free(&c);
+}
+END_TEST
+
 START_TEST(moves_checked_on_own_pieces)
 {
 	struct client c;
@@ -933,6 +954,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, board_redrawn_when_what_it_shows_changes);
 	tcase_add_test(tc, help_is_shown_whole);
 	tcase_add_test(tc, guest_quit_warns);
+	tcase_add_test(tc, played_move_echoed_as_the_server_wrote_it);
 	tcase_add_test(tc, moves_checked_on_own_pieces);
 	tcase_add_test(tc, referee_events_build_the_views);
 	tcase_add_test(tc, clocks_tick);
