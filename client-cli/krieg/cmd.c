@@ -580,6 +580,17 @@ static json_t *req_raw(const struct cmd *c, long long id, long game, char *err, 
 	return r;
 }
 
+/* raw: the answer shown as it came (scrubbed on arrival), for the requests this
+ * client has no words for: an admin's invite code, users, audit.  It went
+ * nowhere at the prompt, so the invite a club's admin asked for was lost. */
+static void done_raw(struct client *c, const json_t *res, const struct pending *p)
+{
+	char *line = json_dumps(res, JSON_COMPACT);
+	if (line)
+		client_out(c, "%s", line);
+	free(line);
+}
+
 /* --- exec hooks: in the client, before sending or instead of it ------------------- */
 
 static int exec_help(struct client *cl, struct cmd *cmd, struct pending *p)
@@ -1526,7 +1537,8 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "sleep", .type = CMD_SLEEP, .min = 1, .max = 1, .parse = parse_seconds,
 	  .usage = "sleep SECONDS             (batch) pause" },
 	{ .name = "raw", .type = CMD_RAW, .min = 1, .max = MANY, .verbatim = true, .parse = parse_raw,
-	  .request = req_raw, .usage = "raw {JSON}                send one protocol request as it is" },
+	  .request = req_raw, .done = done_raw,
+	  .usage = "raw {JSON}                send one protocol request as it is, and show its answer" },
 };
 
 #define CMD_COUNT (sizeof cmd_table / sizeof cmd_table[0])

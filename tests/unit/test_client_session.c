@@ -270,6 +270,19 @@ START_TEST(played_move_echoed_as_the_server_wrote_it)
 }
 END_TEST
 
+/* raw shows its answer at the prompt (an admin's invite code went nowhere). */
+START_TEST(raw_answer_is_shown)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	ck_assert_int_eq(client_command(&c, "raw {\"type\":\"invite\"}"), 0);
+	sink_reply_ok(&c, &s, "\"invite\":\"9DjLLyNhLvXy\",\"expires\":1797492626");
+	ck_assert_msg(strstr(s.printed, "\"invite\":\"9DjLLyNhLvXy\"") != NULL, "%s", s.printed);
+	client_free(&c);
+}
+END_TEST
+
 START_TEST(moves_checked_on_own_pieces)
 {
 	struct client c;
@@ -954,6 +967,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, board_redrawn_when_what_it_shows_changes);
 	tcase_add_test(tc, help_is_shown_whole);
 	tcase_add_test(tc, guest_quit_warns);
+	tcase_add_test(tc, raw_answer_is_shown);
 	tcase_add_test(tc, played_move_echoed_as_the_server_wrote_it);
 	tcase_add_test(tc, moves_checked_on_own_pieces);
 	tcase_add_test(tc, referee_events_build_the_views);
