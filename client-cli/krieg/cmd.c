@@ -769,17 +769,22 @@ static int exec_ghost(struct client *cl, struct cmd *cmd, struct pending *p)
  * login / register USER: the password is asked for, with echo off, when it
  * is not on the line; register asks twice, since a typo there locks the
  * account's owner out.  At a terminal a password on the line is refused:
- * it would stay in the history and on the screen (scripts give it).
+ * it would stay in the history and on the screen (scripts give it); so
+ * there a server's invite code (registration = invite) comes as
+ * `register USER --invite CODE`, and the password is asked for.
  */
 static int exec_login(struct client *cl, struct cmd *cmd, struct pending *p)
 {
 	char pw[CMD_ARG_MAX], again[CMD_ARG_MAX];
-	bool reg = cmd->type == CMD_REGISTER;
-	if (cmd->argc >= 2 && cl->interactive && !cl->batch)
+	bool reg = cmd->type == CMD_REGISTER, terminal = cl->interactive && !cl->batch;
+	char invite[CMD_ARG_MAX] = "";
+	if (reg && terminal && cmd->argc == 3 && strcmp(cmd->argv[1], "--invite") == 0)
+		snprintf(invite, sizeof invite, "%s", cmd->argv[2]);
+	else if (cmd->argc >= 2 && terminal)
 		return client_error(cl, "%s: not with the password on the line (it stays in the history); type "
-		                    "\"%s %s\" alone and the password is asked for, unseen%s", cmd->entry->name,
-		                    cmd->entry->name, cmd->argv[0], reg ? ", twice" : "");
-	if (cmd->argc >= 2)
+		                    "\"%s %s%s\" alone and the password is asked for, unseen%s", cmd->entry->name,
+		                    cmd->entry->name, cmd->argv[0], reg ? " [--invite CODE]" : "", reg ? ", twice" : "");
+	else if (cmd->argc >= 2)
 		return 0;
 	if (!cl->ask_password || cl->ask_password(cl->ctx, "Password: ", pw, sizeof pw) != 0)
 		return client_error(cl, "%s needs a password", cmd->entry->name);
@@ -795,6 +800,10 @@ static int exec_login(struct client *cl, struct cmd *cmd, struct pending *p)
 	snprintf(cmd->argv[1], CMD_ARG_MAX, "%s", pw);
 	cmd->argc = 2;
 	memset(pw, 0, sizeof pw);
+	if (invite[0]) {
+		snprintf(cmd->argv[2], CMD_ARG_MAX, "%s", invite);
+		cmd->argc = 3;
+	}
 	return 0;
 }
 
@@ -982,8 +991,9 @@ static void refused_register(struct client *c, const struct pending *p)
 		client_out(c, "This server does not take registrations: an admin creates accounts. "
 		              "Ask one for an account, or play as a guest (\"guest\").");
 	else if (strcmp(code, "invite_required") == 0)
-		client_out(c, "This server registers by invitation: ask an admin for an invite code, "
-		              "then \"register NAME PASSWORD CODE\".");
+		client_out(c, "This server registers by invitation: ask an admin for an invite code, then %s",
+		           c->interactive && !c->batch ? "\"register NAME --invite CODE\" (the password is asked for)."
+		                                       : "\"register NAME PASSWORD CODE\".");
 	else if (strcmp(code, "bad_invite") == 0)
 		client_out(c, "That invite code is unknown, already used or expired: ask an admin "
 		              "for a new one.");
@@ -1422,7 +1432,7 @@ static const struct cmd_entry cmd_table[] = {
 	  .done = done_login, .usage = "login USER [PASSWORD]     log in (the password is asked for, not echoed)" },
 	{ .name = "register", .type = CMD_REGISTER, .min = 1, .max = 3, .request = req_login, .exec = exec_login,
 	  .done = done_login, .refused = refused_register,
-	  .usage = "register USER [PASSWORD [INVITE]]  create an account and log in" },
+	  .usage = "register USER [--invite CODE]  create an account and log in (scripts: USER PASSWORD [CODE])" },
 	{ .name = "guest", .type = CMD_GUEST, .request = req_plain, .done = done_login,
 	  .usage = "guest                     play as a guest" },
 	{ .name = "logout", .type = CMD_LOGOUT, .request = req_plain, .done = done_logout,

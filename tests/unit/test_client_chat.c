@@ -379,7 +379,7 @@ START_TEST(register_asks_twice)
 	c.ask_password = ask_from_sink;
 	/* on the line at a terminal: refused, with the way to do it */
 	ck_assert_int_eq(client_command(&c, "register carol sesame-open"), -1);
-	ck_assert_ptr_nonnull(strstr(s.printed, "type \"register carol\" alone"));
+	ck_assert_ptr_nonnull(strstr(s.printed, "type \"register carol [--invite CODE]\" alone"));
 	ck_assert(cmd_has_secret("register carol sesame-open"));
 	ck_assert(cmd_has_secret("login carol sesame-open"));
 	ck_assert(!cmd_has_secret("register carol"));
@@ -397,6 +397,15 @@ START_TEST(register_asks_twice)
 	json_t *j = sink_last(&s);
 	ck_assert_str_eq(field(j, "password"), "sesame-open");
 	json_decref(j);
+	/* an invite code at a terminal: --invite, the password asked for twice */
+	s.asked = 0;
+	ck_assert_int_eq(client_command(&c, "register carol --invite 9DjLLyNhLvXy"), 0);
+	j = sink_last(&s);
+	ck_assert_str_eq(field(j, "password"), "sesame-open");
+	ck_assert_str_eq(field(j, "invite"), "9DjLLyNhLvXy");
+	ck_assert_int_eq(s.asked, 2);
+	json_decref(j);
+	ck_assert(cmd_has_secret("register carol --invite 9DjLLyNhLvXy"));   /* kept out of the history */
 	/* login asks once */
 	s.asked = 0;
 	ck_assert_int_eq(client_command(&c, "login carol"), 0);
