@@ -72,7 +72,13 @@ export function announce(ol, ev, withAudience = false) {
   return li;
 }
 
+// As krieg shows a clock: "4:59", "1:02:03", a correspondence game's "2d 23:59";
+// rounded up, so that 0:00 means the time is gone.
 export function fmtClock(ms) {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const d = Math.floor(s / 86400), h = Math.floor(s / 3600) % 24, m = Math.floor(s / 60) % 60;
+  const two = (n) => String(n).padStart(2, '0');
+  if (d) return `${d}d ${two(h)}:${two(m)}`;
+  if (h) return `${h}:${two(m)}:${two(s % 60)}`;
+  return `${m}:${two(s % 60)}`;
 }

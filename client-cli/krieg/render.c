@@ -147,10 +147,13 @@ void render_clock(long ms, char out[RENDER_CLOCK_MAX])
 	if (ms < 0)
 		ms = 0;
 	long s = (ms + 999) / 1000;   /* a clock shows 0:00 only when the time is really gone */
-	if (s > 999L * 3600)
-		s = 999L * 3600;      /* keeps the text short; nobody plays 41 days on the clock */
-	int h = (int)(s / 3600), m = (int)(s / 60 % 60), sec = (int)(s % 60);
-	if (h)
+	if (s > 999L * 86400)
+		s = 999L * 86400;     /* keeps the text short */
+	long d = s / 86400;
+	int h = (int)(s / 3600 % 24), m = (int)(s / 60 % 60), sec = (int)(s % 60);
+	if (d)   /* correspondence: up to 60 days a move; "2d 23:59" (hours and minutes) */
+		snprintf(out, RENDER_CLOCK_MAX, "%ldd %02d:%02d", d, h, m);
+	else if (h)
 		snprintf(out, RENDER_CLOCK_MAX, "%d:%02d:%02d", h, m, sec);
 	else
 		snprintf(out, RENDER_CLOCK_MAX, "%d:%02d", m, sec);

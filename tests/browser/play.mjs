@@ -384,6 +384,13 @@ try {
   await until(a, () => /declined your challenge/.test(document.getElementById('status').textContent), null,
     'the decline on the challenger\'s page');
 
+  // The clock's words, as krieg shows them (a correspondence clock read "4320:00").
+  const clocks = await a.evaluate(async () => {
+    const { fmtClock } = await import('/words.js');
+    return [299001, 3723000, 3 * 86400000, 60 * 86400000 - 61000].map(fmtClock);
+  });
+  check(clocks.join(' ') === '5:00 1:02:03 3d 00:00 59d 23:58', `fmtClock: ${clocks.join(' ')}`);
+
   if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
   for (const l of [la, lb, lc, lp]) l.close();
   console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);

@@ -204,6 +204,14 @@ START_TEST(clock_text)
 	ck_assert_str_eq(buf, "1:02:03");
 	render_clock(-5, buf);
 	ck_assert_str_eq(buf, "0:00");
+	/* a correspondence clock: days, hours and minutes (3 days read 72:00:00,
+	 * and 60 days were cut to 999:00:00) */
+	render_clock(3 * 86400000L, buf);
+	ck_assert_str_eq(buf, "3d 00:00");
+	render_clock(60 * 86400000L - 61000, buf);
+	ck_assert_str_eq(buf, "59d 23:58");
+	render_clock(86399000L, buf);
+	ck_assert_str_eq(buf, "23:59:59");
 }
 END_TEST
 
