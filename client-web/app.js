@@ -7,7 +7,7 @@ import { Board, fenPieces } from './board.js';
 import { RecordView } from './record.js';
 import { WatchView } from './watch.js';
 import { Hands } from './hands.js';
-import { announce, fmtClock } from './words.js';
+import { announce, fmtClock, timeText } from './words.js';
 
 const $ = (id) => document.getElementById(id);
 const show = (id) => ['login', 'lobby', 'game', 'watch', 'record'].forEach((s) => { $(s).hidden = s !== id; });
@@ -71,7 +71,7 @@ async function refreshSeeks() {
   ul.replaceChildren();
   for (const o of r.offers || []) {
     const li = document.createElement('li');
-    li.textContent = `${o.user}: ${o.rules} ${o.time.base / 60}+${o.time.inc} ${o.color} `;
+    li.textContent = `${o.user}: ${o.rules} ${timeText(o.time)} ${o.color} `;
     if (o.user !== state.user) {
       const b = document.createElement('button');
       b.textContent = 'Accept';
@@ -98,8 +98,7 @@ function addChallenge(ev) {
   if (ev.to !== undefined && ev.user === state.user) return;   // my own, to someone else
   const li = document.createElement('li');
   li.id = `challenge-${ev.offer}`;
-  const time = ev.time ? (ev.time.days ? `${ev.time.days} days a move` : `${ev.time.base / 60}+${ev.time.inc}`) : 'untimed';
-  li.textContent = `${ev.user} challenges you: ${ev.rules} ${time}, ${ev.user} plays ${ev.color}${ev.rated ? ', rated' : ''} `;
+  li.textContent = `${ev.user} challenges you: ${ev.rules} ${timeText(ev.time)}, ${ev.user} plays ${ev.color}${ev.rated ? ', rated' : ''} `;
   li.append(button('Accept', async () => {
     const r = await net.call('accept', { offer: ev.offer });
     if (!r.ok) status(r.error.message);
@@ -111,10 +110,23 @@ function addChallenge(ev) {
   $(li.id)?.remove();
   $('challenges').appendChild(li);
 }
+// The terms of the seek form, for a seek or a challenge: the time control
+// chosen (a clock, days a move, or none: no "time").
+function terms() {
+  const t = { rules: $('rules').value, color: $('color').value };
+  if ($('tc').value === 'clock') t.time = { base: +$('base').value * 60, inc: +$('inc').value };
+  if ($('tc').value === 'days') t.time = { days: +$('days').value };
+  return t;
+}
+const tcShown = () => {
+  for (const [id, on] of [['base', 'clock'], ['inc', 'clock'], ['days', 'days']]) $(id).parentElement.hidden = $('tc').value !== on;
+};
+$('tc').addEventListener('change', tcShown);
+tcShown();
+
 $('challenge-form').addEventListener('submit', async (e) => {
   e.preventDefault();
-  const r = await net.call('challenge', { user: $('challenge-user').value.trim(), rules: $('rules').value,
-    time: { base: +$('base').value * 60, inc: +$('inc').value }, color: $('color').value });
+  const r = await net.call('challenge', { user: $('challenge-user').value.trim(), ...terms() });
   status(r.ok ? `challenge sent (offer ${r.offer})` : r.error.message);
 });
 
@@ -158,8 +170,7 @@ async function refreshHistory() {
 $('btn-history').addEventListener('click', refreshHistory);
 $('seek-form').addEventListener('submit', async (e) => {
   e.preventDefault();
-  const r = await net.call('seek', { rules: $('rules').value,
-    time: { base: +$('base').value * 60, inc: +$('inc').value }, color: $('color').value });
+  const r = await net.call('seek', terms());
   status(r.ok ? `seeking (offer ${r.offer})` : r.error.message);
   refreshSeeks();
 });

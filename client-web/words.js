@@ -72,6 +72,14 @@ export function announce(ol, ev, withAudience = false) {
   return li;
 }
 
+// An offer's or a game's time control in words, as krieg writes them:
+// "5+2" (minutes and seconds of increment), "3 days a move", "untimed".
+export function timeText(t) {
+  if (!t) return 'untimed';
+  if (t.days) return `${t.days} day${t.days === 1 ? '' : 's'} a move`;
+  return `${t.base / 60}+${t.inc}`;
+}
+
 // As krieg shows a clock: "4:59", "1:02:03", a correspondence game's "2d 23:59";
 // rounded up, so that 0:00 means the time is gone.
 export function fmtClock(ms) {

@@ -17,7 +17,8 @@
 //   5. nost: an "if quiet" sequence sent from a page plays on by itself;
 //   6. a challenge pushed to a page, declined there;
 //   7. crazykrieg: both reserves shown under the board (the player's and a
-//      spectator's), a typed drop drawn.
+//      spectator's), a typed drop drawn; an untimed seek listed and taken;
+//   8. a correspondence seek (days a move) made from the page.
 // Usage: node play.mjs KRIEGD SCREENSHOT.png
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
@@ -347,9 +348,12 @@ try {
   sameLines('white in nost', gameLines(await frames(b), g3), gameLines(lb.lines, g3));
 
   // ---- 7. crazykrieg: the reserves shown, a typed drop drawn ----
+  // (an untimed seek: the seek list once stopped at one, reading its absent clock)
   await b.click('#btn-lobby');
-  await lp.ok('seek', { rules: 'crazykrieg', color: 'black', time: { base: 300, inc: 0 } });
+  await lp.ok('seek', { rules: 'crazykrieg', color: 'black' });
   await b.click('#btn-refresh');
+  await until(b, () => /crazykrieg untimed/.test(document.getElementById('seeks').textContent), null,
+    'the untimed seek listed');
   await b.click('#seeks button[data-offer]', { timeout: 10000 });
   await until(b, () => window.krieg.state.rules === 'crazykrieg', null, 'the crazykrieg game');
   const g4 = await b.evaluate(() => window.krieg.state.game);
@@ -384,6 +388,16 @@ try {
   await until(a, () => /declined your challenge/.test(document.getElementById('status').textContent), null,
     'the decline on the challenger\'s page');
 
+  // ---- 8. a correspondence seek from the page: days a move ----
+  await a.selectOption('#tc', 'days');
+  check(await a.isVisible('#days') && !(await a.isVisible('#base')), 'the days field is not the one shown');
+  await a.fill('#days', '3');
+  await a.click('#btn-seek');
+  const offers = (await lp.ok('seeks')).offers;
+  check(offers.some((o) => o.user === wName && o.time && o.time.days === 3), `no 3-day seek: ${JSON.stringify(offers)}`);
+  await until(a, () => /3 days a move/.test(document.getElementById('seeks').textContent), null,
+    "the page's own seek listed");
+
   // The clock's words, as krieg shows them (a correspondence clock read "4320:00").
   const clocks = await a.evaluate(async () => {
     const { fmtClock } = await import('/words.js');
@@ -393,7 +407,7 @@ try {
 
   if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
   for (const l of [la, lb, lc, lp]) l.close();
-  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
+  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, untimed and correspondence seeks (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
 } catch (e) {
   await fail(e.stack || String(e));
 }
