@@ -71,7 +71,7 @@ async function refreshSeeks() {
   ul.replaceChildren();
   for (const o of r.offers || []) {
     const li = document.createElement('li');
-    li.textContent = `${o.user}: ${o.rules} ${timeText(o.time)} ${o.color} `;
+    li.textContent = `${o.user}${o.bot ? ' (a bot)' : ''}: ${o.rules} ${timeText(o.time)} ${o.color} `;
     if (o.user !== state.user) {
       const b = document.createElement('button');
       b.textContent = 'Accept';
@@ -98,7 +98,7 @@ function addChallenge(ev) {
   if (ev.to !== undefined && ev.user === state.user) return;   // my own, to someone else
   const li = document.createElement('li');
   li.id = `challenge-${ev.offer}`;
-  li.textContent = `${ev.user} challenges you: ${ev.rules} ${timeText(ev.time)}, ${ev.user} plays ${ev.color}${ev.rated ? ', rated' : ''} `;
+  li.textContent = `${ev.user}${ev.bot ? ' (a bot)' : ''} challenges you: ${ev.rules} ${timeText(ev.time)}, ${ev.user} plays ${ev.color}${ev.rated ? ', rated' : ''} `;
   li.append(button('Accept', async () => {
     const r = await net.call('accept', { offer: ev.offer });
     if (!r.ok) status(r.error.message);
@@ -191,7 +191,8 @@ function enterGame(g) {
   board.pieces = fenPieces(g.fen || 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', g.color);
   board.ghosts = new Map();
   $('announcements').replaceChildren();
-  $('game-title').textContent = `Game ${g.game}: ${g.white} – ${g.black} (${g.rules}), you play ${g.color}`;
+  const bot = (c) => ((g.bots || []).includes(c) ? ' (a bot)' : '');   // accounts flagged as bots
+  $('game-title').textContent = `Game ${g.game}: ${g.white}${bot('white')} – ${g.black}${bot('black')} (${g.rules}), you play ${g.color}`;
   $('btn-quiet').hidden = g.rules !== 'nost';
   $('move-help').hidden = g.rules !== 'nost';
   show('game');

@@ -528,9 +528,19 @@ static struct cgame *game_begin(struct client *c, const json_t *msg, bool state,
 	if (make_current)
 		c->seat_focus = false;   /* a game of one's own comes first */
 
-	client_out(c, "%s %ld: %s (White) vs %s (Black), rules %s; you play %s%s.",
-	           state ? "Game" : "New game", id, g->name[WHITE], g->name[BLACK], g->rs->name,
-	           words_side(color), g->id == c->current ? "" : " (\"switch\" to it to see it)");
+	/* game_start's "bots": the colours played by accounts flagged as bots */
+	bool bot[2] = { false, false };
+	size_t bi;
+	json_t *bx;
+	json_array_foreach(json_object_get(msg, "bots"), bi, bx) {
+		int bc = color_parse(json_string_value(bx));
+		if (bc >= 0)
+			bot[bc] = true;
+	}
+	client_out(c, "%s %ld: %s (White%s) vs %s (Black%s), rules %s; you play %s%s.",
+	           state ? "Game" : "New game", id, g->name[WHITE], bot[WHITE] ? ", a bot" : "", g->name[BLACK],
+	           bot[BLACK] ? ", a bot" : "", g->rs->name, words_side(color),
+	           g->id == c->current ? "" : " (\"switch\" to it to see it)");
 	if (json_object_get(msg, "next")) {
 		g->loading = true;   /* the rest of the events follow */
 	} else if (!state) {

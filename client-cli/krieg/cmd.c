@@ -1054,19 +1054,9 @@ static void done_who(struct client *c, const json_t *res, const struct pending *
 	json_t *x, *users = json_object_get(res, "users");
 	client_out(c, "%zu online:", json_array_size(users));
 	json_array_foreach(users, i, x)
-		client_out(c, "  %-24s %lld game(s)", str(x, "name"),
-		           (long long)json_integer_value(json_object_get(x, "games")));
-}
-
-/* A time control in words: "5+2", "3d", "untimed". */
-static void time_words(const json_t *t, char *buf, size_t len)
-{
-	snprintf(buf, len, "untimed");
-	if (json_object_get(t, "days"))
-		snprintf(buf, len, "%lldd", (long long)json_integer_value(json_object_get(t, "days")));
-	else if (json_object_get(t, "base"))
-		snprintf(buf, len, "%g+%g", json_number_value(json_object_get(t, "base")) / 60,
-		         json_number_value(json_object_get(t, "inc")));
+		client_out(c, "  %-24s %lld game(s)%s", str(x, "name"),
+		           (long long)json_integer_value(json_object_get(x, "games")),
+		           json_is_true(json_object_get(x, "bot")) ? ", a bot" : "");
 }
 
 /* live {from}: one page of the live games; the next asked for while there is more. */
@@ -1078,7 +1068,7 @@ static void done_live(struct client *c, const json_t *res, const struct pending 
 		client_out(c, "No live games.");
 	json_array_foreach(games, i, x) {
 		char tc[48], clk[64] = "", wc[RENDER_CLOCK_MAX], bc[RENDER_CLOCK_MAX];
-		time_words(json_object_get(x, "time"), tc, sizeof tc);
+		words_time(json_object_get(x, "time"), tc, sizeof tc);
 		json_t *k = json_object_get(x, "clock");
 		if (json_is_number(json_object_get(k, "white")) && json_is_number(json_object_get(k, "black"))) {
 			render_clock(scrub_ms(json_object_get(k, "white"), 1), wc);

@@ -444,9 +444,13 @@ void words_offer(const json_t *o, const char *me, char *buf, size_t len)
 	words_clean(json_string_value(json_object_get(o, "rules")), rules, sizeof rules);
 	words_time(json_object_get(o, "time"), tc, sizeof tc);
 	json_t *r = json_object_get(o, "rating");
+	bool bot = json_is_true(json_object_get(o, "bot"));   /* an account flagged as a bot */
 	if (json_is_integer(json_object_get(r, "rating")))
-		snprintf(rating, sizeof rating, " (%lld%s)", (long long)json_integer_value(json_object_get(r, "rating")),
+		snprintf(rating, sizeof rating, " (%s%lld%s)", bot ? "a bot, " : "",
+		         (long long)json_integer_value(json_object_get(r, "rating")),
 		         json_is_true(json_object_get(r, "provisional")) ? "?" : "");
+	else if (bot)
+		snprintf(rating, sizeof rating, " (a bot)");
 	const char *col = json_string_value(json_object_get(o, "color"));
 	int owner = col && !strcmp(col, "white") ? WHITE : col && !strcmp(col, "black") ? BLACK : -1;
 	bool mine = me && me[0] && !strcmp(who, me);

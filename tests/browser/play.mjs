@@ -18,7 +18,8 @@
 //   6. a challenge pushed to a page, declined there;
 //   7. crazykrieg: both reserves shown under the board (the player's and a
 //      spectator's), a typed drop drawn; an untimed seek listed and taken;
-//   8. a correspondence seek (days a move) made from the page.
+//   8. a correspondence seek (days a move) made from the page; a bot
+//      account's seek marked as a bot's.
 // Usage: node play.mjs KRIEGD SCREENSHOT.png
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
@@ -40,6 +41,9 @@ const log = join(dir, 'kriegd.log');
 // The umpire's account, made offline before the daemon starts.
 execFileSync(kriegd, ['--state-dir', state, 'user', 'add', 'ump', '--role', 'umpire', '--password-stdin'],
   { input: 'umpire-password\n', stdio: ['pipe', 'ignore', 'inherit'] });
+// And an account flagged as a bot, whose seek the lobby marks.
+execFileSync(kriegd, ['--state-dir', state, 'user', 'add', 'robo', '--bot', '--password-stdin'],
+  { input: 'robo-password\n', stdio: ['pipe', 'ignore', 'inherit'] });
 const fd = openSync(log, 'w');
 const d = spawn(kriegd, ['--state-dir', state, '--listen', '127.0.0.1:0',
   '--set', 'listen_web=127.0.0.1:0', '--set', 'guests_per_address=0', '--set', 'register_per_hour=0'],
@@ -397,6 +401,15 @@ try {
   check(offers.some((o) => o.user === wName && o.time && o.time.days === 3), `no 3-day seek: ${JSON.stringify(offers)}`);
   await until(a, () => /3 days a move/.test(document.getElementById('seeks').textContent), null,
     "the page's own seek listed");
+  // A bot account's seek is marked as a bot's.
+  const lr = await LineClient.open(linePort);
+  lineClients.lr = lr;
+  await lr.ok('hello', { version: 1 });
+  await lr.ok('login', { user: 'robo', password: 'robo-password' });
+  await lr.ok('seek', { rules: 'icc', color: 'random' });
+  await a.click('#btn-refresh');
+  await until(a, () => /robo \(a bot\): icc untimed/.test(document.getElementById('seeks').textContent), null,
+    "the bot's seek marked");
 
   // The clock's words, as krieg shows them (a correspondence clock read "4320:00").
   const clocks = await a.evaluate(async () => {
@@ -406,7 +419,7 @@ try {
   check(clocks.join(' ') === '5:00 1:02:03 3d 00:00 59d 23:58', `fmtClock: ${clocks.join(' ')}`);
 
   if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
-  for (const l of [la, lb, lc, lp]) l.close();
+  for (const l of [la, lb, lc, lp, lr]) l.close();
   console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, untimed and correspondence seeks (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
 } catch (e) {
   await fail(e.stack || String(e));

@@ -283,6 +283,30 @@ START_TEST(raw_answer_is_shown)
 }
 END_TEST
 
+/* Accounts flagged as bots are marked wherever krieg names a player from
+ * the server's "bot"/"bots": who, the seeks, a new game (they were not). */
+START_TEST(bots_are_marked)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	ck_assert_int_eq(client_command(&c, "who"), 0);
+	sink_reply_ok(&c, &s, "\"users\":[{\"name\":\"alice\",\"games\":1},"
+	                      "{\"name\":\"robo\",\"games\":0,\"bot\":true}],\"total\":2");
+	ck_assert_ptr_nonnull(strstr(s.printed, "0 game(s), a bot"));
+	ck_assert_ptr_null(strstr(s.printed, "1 game(s), a bot"));
+	ck_assert_int_eq(client_command(&c, "seeks"), 0);
+	sink_reply_ok(&c, &s, "\"offers\":[{\"offer\":9,\"user\":\"robo\",\"rules\":\"icc\",\"color\":\"random\","
+	                      "\"rated\":false,\"bot\":true,\"rating\":{\"rating\":1500,\"provisional\":true}}],"
+	                      "\"total\":1");
+	ck_assert_msg(strstr(s.printed, "robo (a bot, 1500?): icc") != NULL, "%s", s.printed);
+	client_receive(&c, "{\"event\":\"game_start\",\"game\":5,\"rules\":\"icc\",\"white\":\"alice\","
+	                   "\"black\":\"robo\",\"color\":\"white\",\"rated\":false,\"bots\":[\"black\"]}");
+	ck_assert_msg(strstr(s.printed, "alice (White) vs robo (Black, a bot)") != NULL, "%s", s.printed);
+	client_free(&c);
+}
+END_TEST
+
 START_TEST(moves_checked_on_own_pieces)
 {
 	struct client c;
@@ -967,6 +991,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, board_redrawn_when_what_it_shows_changes);
 	tcase_add_test(tc, help_is_shown_whole);
 	tcase_add_test(tc, guest_quit_warns);
+	tcase_add_test(tc, bots_are_marked);
 	tcase_add_test(tc, raw_answer_is_shown);
 	tcase_add_test(tc, played_move_echoed_as_the_server_wrote_it);
 	tcase_add_test(tc, moves_checked_on_own_pieces);
