@@ -355,6 +355,77 @@ static void journal_has(const char *journal, const char *head, const char *tail)
 	ck_abort_msg("no \"%s\" in the bot's journal:\n%s", head, journal);
 }
 
+/* `krieg-bot play` against d, its journal (stderr) in a file of its own. */
+struct playbot {
+	pid_t pid;
+	int fd;
+	char path[40];
+	char text[8192];   /* the journal, as last read */
+};
+
+/* Start it with args (NULL-ended) after the server's address. */
+static void playbot_start(struct playbot *b, struct kd *d, const char *const *args)
+{
+	char bin[PATH_MAX], port[16];
+	const char *argv[32] = { bin, "play", port };
+	int n = 3;
+	bot_path(bin, sizeof bin);
+	snprintf(port, sizeof port, "127.0.0.1:%d", kd_port(d));
+	while (*args && n < 31)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	snprintf(b->path, sizeof b->path, "/tmp/krieg-bot-journal.XXXXXX");
+	b->fd = mkstemp(b->path);
+	ck_assert_int_ge(b->fd, 0);
+	b->pid = fork();
+	ck_assert_int_ge(b->pid, 0);
+	if (b->pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		dup2(b->fd, 2);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);   /* a failed test's bot does not outlive it */
+		execv(bin, (char *const *)argv);
+		_exit(127);
+	}
+}
+
+/* The journal so far. */
+static const char *playbot_read(struct playbot *b)
+{
+	ssize_t n = pread(b->fd, b->text, sizeof b->text - 1, 0);
+	b->text[n > 0 ? n : 0] = '\0';
+	return b->text;
+}
+
+/* SIGTERM: it leaves cleanly (exit 0); the journal is read, its file removed. */
+static const char *playbot_stop(struct playbot *b)
+{
+	int status;
+	kill(b->pid, SIGTERM);
+	ck_assert_int_eq(waitpid(b->pid, &status, 0), b->pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	playbot_read(b);
+	close(b->fd);
+	unlink(b->path);
+	return b->text;
+}
+
+/* The bot's name, once its journal says it logged in (bounded poll). */
+static void playbot_user(struct playbot *b, char *name, size_t len)
+{
+	static const char said[] = "krieg-bot: logged in as ";
+	for (int t = 0; t < 400 * kt_timeout_scale(); t++) {
+		const char *at = strstr(playbot_read(b), said);
+		if (at) {
+			at += strlen(said);
+			snprintf(name, len, "%.*s", (int)strcspn(at, "\n"), at);
+			return;
+		}
+		kt_sleep_ms(50);
+	}
+	ck_abort_msg("the bot did not log in: %s", b->text);
+}
+
 /*
  * play mode: `--seek` posts one seek per rule set and time control
  * (--time in minutes and seconds, as krieg's seek writes it), challenges
@@ -366,25 +437,14 @@ static void journal_has(const char *journal, const char *head, const char *tail)
 START_TEST(test_play_seeks)
 {
 	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
-	char bin[PATH_MAX], port[16], jpath[] = "/tmp/krieg-bot-journal.XXXXXX";
 	char kpath[] = "/tmp/krieg-bot-known.XXXXXX";   /* its pins: kriegd's certificate is new to it */
-	bot_path(bin, sizeof bin);
-	snprintf(port, sizeof port, "127.0.0.1:%d", kd_port(d));
-	int jfd = mkstemp(jpath), kfd = mkstemp(kpath);
-	ck_assert_int_ge(jfd, 0);
+	int kfd = mkstemp(kpath);
 	ck_assert_int_ge(kfd, 0);
 	close(kfd);
-	pid_t pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-		dup2(null, 1);
-		dup2(jfd, 2);
-		prctl(PR_SET_PDEATHSIG, SIGTERM);   /* a failed test's bot does not outlive it */
-		execl(bin, bin, "play", port, "--guest", "--known-servers", kpath, "--rules", "english", "--time", "1+1", "--seek",
-		      "--max-games", "1", "--movetime", "1", "--level", "random", (char *)NULL);
-		_exit(127);
-	}
+	struct playbot pb;
+	playbot_start(&pb, d, (const char *const[]){ "--guest", "--known-servers", kpath, "--rules", "english",
+	                                             "--time", "1+1", "--seek", "--max-games", "1", "--movetime",
+	                                             "1", "--level", "random", NULL });
 	struct kp me;
 	kp_guest(d, &me);
 	json_t *o = wait_seek(me.c, me.name);
@@ -423,17 +483,7 @@ START_TEST(test_play_seeks)
 	ck_assert_int_ne(json_integer_value(json_object_get(again, "offer")), seek);
 	ck_assert_str_eq(json_string_value(json_object_get(again, "rules")), "english");
 
-	kill(pid, SIGTERM);
-	int status;
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-
-	static char journal[8192];
-	ssize_t jn = pread(jfd, journal, sizeof journal - 1, 0);
-	ck_assert_int_gt(jn, 0);
-	journal[jn] = '\0';
-	close(jfd);
-	unlink(jpath);
+	const char *journal = playbot_stop(&pb);
 	unlink(kpath);
 	char head[128], tail[128];
 	snprintf(head, sizeof head, "krieg-bot: trusting it on first use; permanently added to %s", kpath);
@@ -457,24 +507,6 @@ START_TEST(test_play_seeks)
 }
 END_TEST
 
-/* The bot's name, once its journal says it logged in (bounded poll). */
-static void journal_user(int fd, char *name, size_t len)
-{
-	static char text[8192];
-	for (int t = 0; t < 400 * kt_timeout_scale(); t++) {
-		ssize_t n = pread(fd, text, sizeof text - 1, 0);
-		text[n > 0 ? n : 0] = '\0';
-		const char *at = strstr(text, "krieg-bot: logged in as ");
-		if (at) {
-			at += strlen("krieg-bot: logged in as ");
-			snprintf(name, len, "%.*s", (int)strcspn(at, "\n"), at);
-			return;
-		}
-		kt_sleep_ms(50);
-	}
-	ck_abort_msg("the bot did not log in: %s", text);
-}
-
 /*
  * A guest bot whose connection is lost resumes its session (a new `guest`
  * was someone else: its games were abandoned under it).  An admin's kick
@@ -484,24 +516,11 @@ START_TEST(test_play_guest_resumes)
 {
 	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
 	kg_user_add(d, "boss", "admin", PASSWORD);
-	char bin[PATH_MAX], port[16], jpath[] = "/tmp/krieg-bot-journal.XXXXXX";
-	bot_path(bin, sizeof bin);
-	snprintf(port, sizeof port, "127.0.0.1:%d", kd_port(d));
-	int jfd = mkstemp(jpath);
-	ck_assert_int_ge(jfd, 0);
-	pid_t pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-		dup2(null, 1);
-		dup2(jfd, 2);
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		execl(bin, bin, "play", port, "--guest", "--insecure", "--movetime", "1", "--level", "random",
-		      (char *)NULL);
-		_exit(127);
-	}
+	struct playbot pb;
+	playbot_start(&pb, d, (const char *const[]){ "--guest", "--insecure", "--movetime", "1", "--level", "random",
+	                                             NULL });
 	char bot[64];
-	journal_user(jfd, bot, sizeof bot);
+	playbot_user(&pb, bot, sizeof bot);
 	struct kp me;
 	kp_guest(d, &me);
 	kc_ok(me.c, kc_req(me.c, "challenge", "{s:s, s:s, s:s}", "user", bot, "rules", "icc", "color", "white"));
@@ -517,14 +536,7 @@ START_TEST(test_play_guest_resumes)
 	kc_event(me.c, "moved");                    /* and it plays on */
 	ck_assert(!kc_saw(me.c, "game_over"));
 
-	kill(pid, SIGTERM);
-	int status;
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	static char journal[8192];
-	ssize_t jn = pread(jfd, journal, sizeof journal - 1, 0);
-	journal[jn > 0 ? jn : 0] = '\0';
-	close(jfd);
-	unlink(jpath);
+	const char *journal = playbot_stop(&pb);
 	char head[128];
 	snprintf(head, sizeof head, "krieg-bot: session resumed as %s", bot);
 	journal_has(journal, head, bot);
