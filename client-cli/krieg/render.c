@@ -83,21 +83,34 @@ static void files_line(struct out *o, const struct render_opts *ro)
 
 /* crazykrieg: both reserves are public, so every view shows both, each
  * man once per piece held (queen first).  Other rule sets hold none. */
-static void hands_line(struct out *o, const struct board *b, const struct render_opts *ro)
+static void hands_line(struct out *o, const uint8_t hand[2][8], const struct render_opts *ro)
 {
-	if (!board_hand_any(b, WHITE) && !board_hand_any(b, BLACK))
+	bool any = false;
+	for (int type = PAWN; type <= QUEEN; type++)
+		any |= hand[WHITE][type] || hand[BLACK][type];
+	if (!any)
 		return;
 	put(o, "In hand:");
 	for (int col = WHITE; col <= BLACK; col++) {
 		put(o, " %s ", col == WHITE ? "White" : "| Black");
 		int n = 0;
 		for (int type = QUEEN; type >= PAWN; type--)
-			for (int k = 0; k < b->hand[col][type]; k++, n++)
+			for (int k = 0; k < hand[col][type]; k++, n++)
 				put(o, "%s", render_piece(piece_code(col, type), ro->unicode));
 		if (n == 0)
 			put(o, "-");
 	}
 	put(o, "\n");
+}
+
+size_t render_hands(const uint8_t hand[2][8], const struct render_opts *ro, char *buf, size_t len)
+{
+	struct out o = { buf, len, 0 };
+	if (len == 0)
+		return 0;
+	buf[0] = '\0';
+	hands_line(&o, hand, ro);
+	return o.used;
 }
 
 size_t render_board(const struct board *b, const struct ghosts *g, const struct render_opts *ro,
@@ -138,7 +151,7 @@ size_t render_board(const struct board *b, const struct ghosts *g, const struct 
 			put(&o, " %d\n", rank + 1);
 	}
 	files_line(&o, ro);
-	hands_line(&o, b, ro);
+	hands_line(&o, b->hand, ro);
 	return o.used;
 }
 

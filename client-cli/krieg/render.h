@@ -35,6 +35,10 @@ struct render_opts {
 size_t render_board(const struct board *b, const struct ghosts *g, const struct render_opts *o,
                     char *out, size_t len);
 
+/* crazykrieg's "In hand: White ♕♙ | Black -" line (with its newline), from
+ * reserves counted by colour and type; nothing when both are empty. */
+size_t render_hands(const uint8_t hand[2][8], const struct render_opts *ro, char *out, size_t len);
+
 /* The glyph for a piece code: "N"/"n" in ASCII, "♘"/"♞" in Unicode. */
 const char *render_piece(uint8_t code, bool unicode);
 

@@ -140,6 +140,14 @@ static unsigned apply(struct seat *s, const json_t *msg, long now, char *buf, si
 	if (!s->umpire && never_public(&e))
 		return fx;   /* never the spectator's: not shown, whatever sent it */
 	set_ply(s, msg);
+	if (s->rs && s->rs->drops && (e.type == EV_CAPTURE || e.type == EV_DROP) &&
+	    (e.by == WHITE || e.by == BLACK)) {
+		/* the reserves are public: a capture fills the captor's, a drop empties it */
+		int t = captured_type(e.what);
+		bool add = e.type == EV_CAPTURE;
+		if (t >= PAWN && t <= QUEEN && (add ? s->hand[e.by][t] < HAND_MAX : s->hand[e.by][t] > 0))
+			s->hand[e.by][t] = (uint8_t)(s->hand[e.by][t] + (add ? 1 : -1));
+	}
 	if (s->umpire) {
 		note_try(s, &e);
 		words_umpire(&e, buf, len);
@@ -307,6 +315,11 @@ void seat_render(const struct seat *s, const struct render_opts *ro, long now, c
 			put(&o, ", %s", s->connected[col] ? "connected" : "away");
 	}
 	put(&o, " | %s, move %d\n", turn_text(s), s->ply / 2 + 1);
+	if (!s->has_board) {   /* the chair's board shows the reserves itself */
+		char hands[256];
+		render_hands(s->hand, ro, hands, sizeof hands);
+		put(&o, "%s", hands);
+	}
 	if (s->umpire && (s->last_try[WHITE][0] || s->last_try[BLACK][0]))
 		put(&o, "Last tries: White %s | Black %s\n", s->last_try[WHITE][0] ? s->last_try[WHITE] : "-",
 		    s->last_try[BLACK][0] ? s->last_try[BLACK] : "-");

@@ -49,6 +49,7 @@ struct seat {
 	int first;                          /* the side to move at ply 0 (a start FEN may say Black) */
 	long heard;                         /* announcements received, catch-up included */
 	int draw_offer_from;                /* -1: none standing */
+	uint8_t hand[2][8];                 /* crazykrieg: both reserves (public), from captures and drops */
 	/* the chair only */
 	bool has_board;
 	struct board board;                 /* the true board */

@@ -181,6 +181,42 @@ START_TEST(spectator_sees_the_public_stream)
 }
 END_TEST
 
+/* crazykrieg's reserves are public: a spectator's seat shows both, kept from
+ * the capture and drop events (it showed none). */
+START_TEST(spectator_sees_the_reserves)
+{
+	struct client c;
+	struct sink s;
+	sink_client(&c, &s);
+	c.ropts.unicode = false;
+	ck_assert_int_eq(client_command(&c, "watch 14"), 0);
+	long long id;
+	free(last_sent(&s, &id));
+	char err[128];
+	struct referee *ref = referee_new(ruleset_find("crazykrieg"), NULL, err, sizeof err);
+	struct evlist evs;
+	evlist_init(&evs);
+	ck_assert_int_eq(referee_begin(ref, &evs), 0);
+	static const char *const tries[] = { "e4", "d5", "exd5", "Qxd5" };
+	for (size_t i = 0; i < 4; i++)
+		ck_assert_int_eq(referee_attempt(ref, i % 2 ? BLACK : WHITE, tries[i], &evs), 0);
+	json_t *r = ok_reply(id, 14, "spectator", "crazykrieg", referee_plies(ref), "white");
+	json_object_set_new(r, "events", copies(&evs, 0, AUD_SPECTATOR, 14, "crazykrieg", false));
+	receive(&c, r);
+	ck_assert_msg(strstr(s.printed, "In hand: White P | Black p"), "%s", s.printed);
+	size_t from = evs.n;
+	ck_assert_int_eq(referee_attempt(ref, WHITE, "P@e4", &evs), 0);
+	deliver(&c, &evs, from, AUD_SPECTATOR, 14, "crazykrieg");
+	s.printed[0] = '\0';
+	ck_assert_int_eq(client_command(&c, "board"), 0);
+	ck_assert_msg(strstr(s.printed, "In hand: White - | Black p"), "%s", s.printed);
+	ck_assert_ptr_null(strstr(s.printed, "e4"));   /* the drop's square is not the spectator's */
+	evlist_free(&evs);
+	referee_free(ref);
+	client_free(&c);
+}
+END_TEST
+
 /* A long catch-up comes in pages: each asked for, live events meanwhile left to the pages. */
 START_TEST(spectator_catch_up_pages)
 {
@@ -561,6 +597,7 @@ static Suite *watch_suite(void)
 	Suite *s = suite_create("client_watch");
 	TCase *tc = tcase_create("watch");
 	tcase_add_test(tc, spectator_sees_the_public_stream);
+	tcase_add_test(tc, spectator_sees_the_reserves);
 	tcase_add_test(tc, spectator_catch_up_pages);
 	tcase_add_test(tc, umpire_chair_shows_everything);
 	tcase_add_test(tc, umpire_actions_requests_and_refusals);
