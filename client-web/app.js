@@ -157,6 +157,9 @@ async function refreshHistory() {
     const li = document.createElement('li');
     const mine = g.white === state.user ? 'white' : 'black';
     li.textContent = `Game ${g.game}: ${g.white} – ${g.black} (${g.rules}) ${g.live ? 'in progress' : `${g.result} ${g.reason}`} `;
+    // A live game of one's own is played from here: the page shows one game
+    // at a time, and a login's game_state of each leaves the last one shown.
+    if (g.live) li.append(button('Play', () => openGame(g.game), { play: g.game }));
     const views = g.live ? [mine] : ['white', 'black', 'umpire'];
     for (const v of views) li.append(button(`${v} record`, () => records.open(g.game, v), { record: g.game, view: v }));
     li.append(button('PGN', async () => {
@@ -168,6 +171,12 @@ async function refreshHistory() {
   }
 }
 $('btn-history').addEventListener('click', refreshHistory);
+
+// One's own game, shown from its view (`game`: the shape of a game_state).
+async function openGame(game) {
+  const r = await net.callAll('game', { game }, 'events');
+  if (r.ok) enterGame(r); else status(r.error.message);
+}
 $('seek-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const r = await net.call('seek', terms());
@@ -241,7 +250,9 @@ function onEvent(ev) {
     return;
   }
   if (ev.game !== undefined && ev.game === watch.game) { watch.event(ev); return; }
-  if (ev.game !== undefined && ev.game === state.game) gameEvent(ev);
+  if (ev.game !== undefined && ev.game === state.game) { gameEvent(ev); return; }
+  // Another game of one's own: said in the status line ("Play" it from Your games).
+  if (ev.game !== undefined && ev.say) status(`Game ${ev.game}: ${ev.say}`);
 }
 
 function turn() {

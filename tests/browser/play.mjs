@@ -19,7 +19,9 @@
 //   7. crazykrieg: both reserves shown under the board (the player's and a
 //      spectator's), a typed drop drawn; an untimed seek listed and taken;
 //   8. a correspondence seek (days a move) made from the page; a bot
-//      account's seek marked as a bot's.
+//      account's seek marked as a bot's;
+//   9. two live games on one page: one played again from Your games, the
+//      other's announcements said in the status line.
 // Usage: node play.mjs KRIEGD SCREENSHOT.png
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
@@ -406,10 +408,31 @@ try {
   lineClients.lr = lr;
   await lr.ok('hello', { version: 1 });
   await lr.ok('login', { user: 'robo', password: 'robo-password' });
-  await lr.ok('seek', { rules: 'icc', color: 'random' });
+  const roboSeek = (await lr.ok('seek', { rules: 'icc', color: 'black' })).offer;
   await a.click('#btn-refresh');
   await until(a, () => /robo \(a bot\): icc untimed/.test(document.getElementById('seeks').textContent), null,
     "the bot's seek marked");
+
+  // ---- 9. two live games on one page: "Play" from Your games, the other's news in the status ----
+  const corr = offers.find((o) => o.user === wName && o.time && o.time.days === 3).offer;
+  const g5 = (await lp.ok('accept', { offer: corr })).game;
+  await until(a, (g) => window.krieg.state.game === g, g5, 'the correspondence game shown');
+  await a.click('#btn-lobby');
+  await a.click('#btn-refresh');
+  await a.click(`#seeks button[data-offer="${roboSeek}"]`, { timeout: 10000 });
+  await until(a, (g) => window.krieg.state.game !== g && window.krieg.state.game !== null, g5, "robo's game shown");
+  const g6 = await a.evaluate(() => window.krieg.state.game);
+  await typeMove(a, 'e4');                             // in g6
+  await a.click('#btn-lobby');
+  await a.click('#btn-history');
+  await a.click(`#history button[data-play="${g5}"]`, { timeout: 10000 });
+  await until(a, (g) => window.krieg.state.game === g, g5, 'the correspondence game played again');
+  await lr.ok('move', { game: g6, move: 'e5' });
+  await until(a, (g) => document.getElementById('status').textContent.startsWith(`Game ${g}: `), g6,
+    "the other game's news in the status line");
+  check(await a.evaluate(() => window.krieg.state.game) === g5, "the other game's news took the page there");
+  await typeMove(a, 'd4');                             // in g5
+  await lp.waitFor((m) => m.event === 'moved' && m.game === g5 && m.by === 'white');
 
   // The clock's words, as krieg shows them (a correspondence clock read "4320:00").
   const clocks = await a.evaluate(async () => {
@@ -420,7 +443,7 @@ try {
 
   if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
   for (const l of [la, lb, lc, lp, lr]) l.close();
-  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, untimed and correspondence seeks (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
+  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, untimed and correspondence seeks, two games on one page (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
 } catch (e) {
   await fail(e.stack || String(e));
 }
