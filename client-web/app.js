@@ -194,6 +194,8 @@ function enterGame(g) {
   state.rules = g.rules;
   state.hands.reset();
   $('hands').hidden = g.rules !== 'crazykrieg';
+  state.timed = !!(g.time && g.time.base);   // only a clock's game is adjourned
+  state.adjourned = false;
   state.paused = false;
   state.ticked = performance.now();
   board.color = g.color;
@@ -207,6 +209,9 @@ function enterGame(g) {
   show('game');
   status(`signed in as ${state.user}, playing game ${g.game}`);
   (g.events || []).forEach((ev) => gameEvent(ev, false));
+  // The state as the server has it now: an umpire's pause, an adjournment.
+  state.adjourned = !!g.adjourned;
+  state.paused = !!(g.paused || g.adjourned);
   board.render();
   turn();
 }
@@ -220,8 +225,8 @@ function gameEvent(ev, live = true) {
   if (ev.event === 'game_over') state.toMove = null;
   if (ev.event === 'clock_paused') state.paused = true;
   if (ev.event === 'clock_unpaused') state.paused = false;
-  if (ev.event === 'adjourned') state.paused = true;
-  if (ev.event === 'unadjourned') state.paused = false;
+  if (ev.event === 'adjourned') { state.paused = true; state.adjourned = true; }
+  if (ev.event === 'unadjourned') { state.paused = false; state.adjourned = false; }
   say(ev);
   if (live) { board.render(); turn(); }
 }
@@ -236,6 +241,11 @@ function onEvent(ev) {
   if (ev.event === 'draw_offer' && ev.by !== state.color) {
     const yes = confirm('Your opponent offers a draw. Accept?');
     net.call('draw', { game: state.game, action: yes ? 'accept' : 'decline' });
+    return;
+  }
+  if (ev.event === 'adjourn_offer' && ev.game === state.game && ev.by !== state.color) {
+    const yes = confirm('Your opponent offers to adjourn (the clocks stop until you both resume). Accept?');
+    net.call('adjourn', { game: state.game, action: yes ? 'accept' : 'decline' });
     return;
   }
   if (ev.event === 'ping') { net.call('ping'); return; }
@@ -259,6 +269,8 @@ function turn() {
   $('turn').textContent = state.toMove === null ? 'Game over'
     : state.toMove === state.color ? 'Your move' : "Opponent's move";
   if (state.rules === 'crazykrieg') $('hands').textContent = state.hands.text();
+  $('btn-adjourn').hidden = !state.timed || state.adjourned || state.toMove === null;
+  $('btn-unadjourn').hidden = !state.adjourned || state.toMove === null;
 }
 
 async function tryMove(uci, promotes) {
@@ -298,9 +310,17 @@ $('btn-any').addEventListener('click', async () => {
   const r = await net.call('any', { game: state.game });
   if (!r.ok) status(r.error.message);
 });
-$('btn-draw').addEventListener('click', confirmed('Offer a draw', () => net.call('draw', { game: state.game, action: 'offer' })));
-$('btn-resign').addEventListener('click', confirmed('Resign', () => net.call('resign', { game: state.game })));
-$('btn-abort').addEventListener('click', confirmed('Abort the game', () => net.call('abort', { game: state.game })));
+// A request about the game shown; a refusal is said (an abort after both
+// have moved, an adjournment of an untimed game...), never dropped.
+const act = (type, fields = {}) => async () => {
+  const r = await net.call(type, { game: state.game, ...fields });
+  if (!r.ok) status(r.error.message);
+};
+$('btn-draw').addEventListener('click', confirmed('Offer a draw', act('draw', { action: 'offer' })));
+$('btn-resign').addEventListener('click', confirmed('Resign', act('resign')));
+$('btn-abort').addEventListener('click', confirmed('Abort the game', act('abort')));
+$('btn-adjourn').addEventListener('click', confirmed('Offer to adjourn (the clocks stop)', act('adjourn', { action: 'offer' })));
+$('btn-unadjourn').addEventListener('click', act('unadjourn'));
 $('btn-lobby').addEventListener('click', () => { state.game = null; toLobby(); });
 
 setInterval(() => {

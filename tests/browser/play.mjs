@@ -21,7 +21,9 @@
 //   8. a correspondence seek (days a move) made from the page; a bot
 //      account's seek marked as a bot's;
 //   9. two live games on one page: one played again from Your games, the
-//      other's announcements said in the status line.
+//      other's announcements said in the status line;
+//  10. a timed game: a refused abort said, an adjournment offered, accepted
+//      and resumed from the page.
 // Usage: node play.mjs KRIEGD SCREENSHOT.png
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
@@ -434,6 +436,30 @@ try {
   await typeMove(a, 'd4');                             // in g5
   await lp.waitFor((m) => m.event === 'moved' && m.game === g5 && m.by === 'white');
 
+  // ---- 10. a timed game: a refused abort is said; adjourned and resumed from the page ----
+  // (b is in the lobby since 6)
+  const adjSeek = (await lp.ok('seek', { rules: 'icc', color: 'black', time: { base: 300, inc: 0 } })).offer;
+  await b.click('#btn-refresh');
+  await b.click(`#seeks button[data-offer="${adjSeek}"]`, { timeout: 10000 });
+  await until(b, (g) => window.krieg.state.game !== g && window.krieg.state.rules === 'icc', g3, 'the timed game');
+  const g7 = await b.evaluate(() => window.krieg.state.game);
+  await typeMove(b, 'e4');
+  await lp.ok('move', { game: g7, move: 'e5' });
+  await toMove(b, 'white');
+  await b.click('#btn-abort');
+  await until(b, () => /aborted only before both sides moved/.test(document.getElementById('status').textContent), null,
+    'the refused abort said');
+  await b.click('#btn-adjourn');
+  await lp.waitFor((m) => m.event === 'adjourn_offer' && m.game === g7);
+  await lp.ok('adjourn', { game: g7, action: 'accept' });
+  await b.waitForSelector('#btn-unadjourn:visible', { timeout: 10000 });
+  await until(b, () => /\(paused\)/.test(document.getElementById('clocks').textContent), null,
+    'the adjourned clocks shown stopped');
+  await b.click('#btn-unadjourn');
+  await lp.waitFor((m) => m.event === 'unadjourned' && m.game === g7);
+  await b.waitForSelector('#btn-adjourn:visible', { timeout: 10000 });
+  await lp.ok('resign', { game: g7 });
+
   // The clock's words, as krieg shows them (a correspondence clock read "4320:00").
   const clocks = await a.evaluate(async () => {
     const { fmtClock } = await import('/words.js');
@@ -443,7 +469,7 @@ try {
 
   if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
   for (const l of [la, lb, lc, lp, lr]) l.close();
-  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, untimed and correspondence seeks, two games on one page (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
+  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, untimed and correspondence seeks, two games on one page, an adjournment (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
 } catch (e) {
   await fail(e.stack || String(e));
 }
