@@ -401,6 +401,8 @@ try {
   check(await a.isVisible('#days') && !(await a.isVisible('#base')), 'the days field is not the one shown');
   await a.fill('#days', '3');
   await a.click('#btn-seek');
+  await until(a, () => /^seeking \(offer \d+\)$/.test(document.getElementById('status').textContent), null,
+    'the seek answered');
   const offers = (await lp.ok('seeks')).offers;
   check(offers.some((o) => o.user === wName && o.time && o.time.days === 3), `no 3-day seek: ${JSON.stringify(offers)}`);
   await until(a, () => /3 days a move/.test(document.getElementById('seeks').textContent), null,
