@@ -217,6 +217,7 @@ function enterGame(g) {
 }
 
 function gameEvent(ev, live = true) {
+  if (['move', 'moved', 'illegal', 'impossible', 'game_over'].includes(ev.event)) $('possible').hidden = true;   // stale
   if (ev.event === 'move' && ev.by === state.color && ev.move) board.applyOwn(ev.move);
   if (state.rules === 'crazykrieg') state.hands.event(ev);
   if (ev.event === 'capture' && ev.by !== state.color && ev.square) board.lose(ev.square);
@@ -316,6 +317,15 @@ const act = (type, fields = {}) => async () => {
   const r = await net.call(type, { game: state.game, ...fields });
   if (!r.ok) status(r.error.message);
 };
+// The tries still open this turn as seen from one's own men (refused ones
+// left out): the server's list, in coordinates.
+$('btn-possible').addEventListener('click', async () => {
+  const r = await net.call('possible', { game: state.game });
+  if (!r.ok) { status(r.error.message); return; }
+  $('possible').textContent = r.moves.length ? `You may try: ${r.moves.join(' ')}`
+    : state.toMove === state.color ? 'You may try: nothing' : 'You may try: nothing now (it is their move)';
+  $('possible').hidden = false;
+});
 $('btn-draw').addEventListener('click', confirmed('Offer a draw', act('draw', { action: 'offer' })));
 $('btn-resign').addEventListener('click', confirmed('Resign', act('resign')));
 $('btn-abort').addEventListener('click', confirmed('Abort the game', act('abort')));

@@ -22,8 +22,8 @@
 //      account's seek marked as a bot's;
 //   9. two live games on one page: one played again from Your games, the
 //      other's announcements said in the status line;
-//  10. a timed game: a refused abort said, an adjournment offered, accepted
-//      and resumed from the page.
+//  10. a timed game: the possible tries listed, a refused abort said, an
+//      adjournment offered, accepted and resumed from the page.
 // Usage: node play.mjs KRIEGD SCREENSHOT.png
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
@@ -448,6 +448,9 @@ try {
   await typeMove(b, 'e4');
   await lp.ok('move', { game: g7, move: 'e5' });
   await toMove(b, 'white');
+  await b.click('#btn-possible');
+  await until(b, () => /^You may try: .*\bd2d4\b/.test(document.getElementById('possible').textContent), null,
+    'the possible tries shown');
   await b.click('#btn-abort');
   await until(b, () => /aborted only before both sides moved/.test(document.getElementById('status').textContent), null,
     'the refused abort said');
