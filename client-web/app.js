@@ -194,6 +194,7 @@ function enterGame(g) {
   state.rules = g.rules;
   state.hands.reset();
   $('hands').hidden = g.rules !== 'crazykrieg';
+  $('possible').hidden = true;
   state.timed = !!(g.time && g.time.base);   // only a clock's game is adjourned
   state.adjourned = false;
   state.paused = false;
@@ -307,10 +308,6 @@ $('btn-quiet').addEventListener('click', async () => {
   if (!r.ok) status(r.error.message); else { clearSent(text); status(`if quiet: ${moves.join(' ')}`); }
 });
 const confirmed = (what, f) => () => { if (confirm(`${what}?`)) f(); };
-$('btn-any').addEventListener('click', async () => {
-  const r = await net.call('any', { game: state.game });
-  if (!r.ok) status(r.error.message);
-});
 // A request about the game shown; a refusal is said (an abort after both
 // have moved, an adjournment of an untimed game...), never dropped.
 const act = (type, fields = {}) => async () => {
@@ -326,6 +323,7 @@ $('btn-possible').addEventListener('click', async () => {
     : state.toMove === state.color ? 'You may try: nothing' : 'You may try: nothing now (it is their move)';
   $('possible').hidden = false;
 });
+$('btn-any').addEventListener('click', act('any'));
 $('btn-draw').addEventListener('click', confirmed('Offer a draw', act('draw', { action: 'offer' })));
 $('btn-resign').addEventListener('click', confirmed('Resign', act('resign')));
 $('btn-abort').addEventListener('click', confirmed('Abort the game', act('abort')));
