@@ -324,6 +324,14 @@ $('btn-possible').addEventListener('click', async () => {
   $('possible').hidden = false;
 });
 $('btn-any').addEventListener('click', act('any'));
+// Words to the opponent (PROTOCOL.md "Chat"): kept in the box if refused.
+$('say-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const text = $('say-text').value.trim();
+  if (!text) return;
+  const r = await net.call('say', { game: state.game, text });
+  if (!r.ok) status(r.error.message); else if ($('say-text').value.trim() === text) $('say-text').value = '';
+});
 $('btn-draw').addEventListener('click', confirmed('Offer a draw', act('draw', { action: 'offer' })));
 $('btn-resign').addEventListener('click', confirmed('Resign', act('resign')));
 $('btn-abort').addEventListener('click', confirmed('Abort the game', act('abort')));

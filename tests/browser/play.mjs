@@ -23,7 +23,8 @@
 //   9. two live games on one page: one played again from Your games, the
 //      other's announcements said in the status line;
 //  10. a timed game: the possible tries listed, a refused abort said, an
-//      adjournment offered, accepted and resumed from the page.
+//      adjournment offered, accepted and resumed from the page; words said
+//      to the opponent.
 // Usage: node play.mjs KRIEGD SCREENSHOT.png
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
@@ -463,6 +464,12 @@ try {
   await b.click('#btn-unadjourn');
   await lp.waitFor((m) => m.event === 'unadjourned' && m.game === g7);
   await b.waitForSelector('#btn-adjourn:visible', { timeout: 10000 });
+  // words to the opponent, from the page
+  await b.fill('#say-text', 'well played');
+  await b.click('#say-form button[type="submit"]');
+  const chat = await lp.waitFor((m) => m.event === 'chat' && m.game === g7);
+  check(chat.text === 'well played' && chat.color === 'white', `the chat: ${JSON.stringify(chat)}`);
+  await heard(b, 'announcements', /White says: "well played"/);
   await lp.ok('resign', { game: g7 });
 
   // The clock's words, as krieg shows them (a correspondence clock read "4320:00").
