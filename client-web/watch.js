@@ -24,6 +24,7 @@ export class WatchView {
     this.reset();
     $('btn-unwatch').addEventListener('click', () => this.leave());
     $('umpire-form').addEventListener('click', (e) => this.act(e.target));
+    $('spec-form').addEventListener('submit', (e) => { e.preventDefault(); this.spec(); });
     setInterval(() => this.tick(), 250);
   }
 
@@ -55,6 +56,7 @@ export class WatchView {
     $('watch-hands').hidden = r.rules !== 'crazykrieg';
     $('watch-title').textContent = `Game ${game}: ${r.white} – ${r.black} (${r.rules}), ${seat === 'umpire' ? "the umpire's chair" : 'watching'}`;
     $('umpire-form').hidden = seat !== 'umpire';
+    $('spec-form').hidden = seat === 'umpire';   // the umpire speaks by notes
     $('tries').hidden = seat !== 'umpire';
     ['watch-announcements', 'tries-white', 'tries-black'].forEach((id) => $(id).replaceChildren());
     this.board.color = 'white';
@@ -124,6 +126,14 @@ export class WatchView {
     const r = await this.net.call(type, f);
     // Cleared once done, unless the umpire has typed the next one meanwhile.
     if (!r.ok) this.status(r.error.message); else if ($('umpire-text').value.trim() === text) $('umpire-text').value = '';
+  }
+
+  // A spectator's words to the other spectators and the umpires (`spec`).
+  async spec() {
+    const text = $('spec-text').value.trim();
+    if (!text || !this.game) return;
+    const r = await this.net.call('spec', { game: this.game, text });
+    if (!r.ok) this.status(r.error.message); else if ($('spec-text').value.trim() === text) $('spec-text').value = '';
   }
 
   async leave(ask = true) {

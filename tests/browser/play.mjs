@@ -18,6 +18,7 @@
 //   6. a challenge pushed to a page, declined there;
 //   7. crazykrieg: both reserves shown under the board (the player's and a
 //      spectator's), a typed drop drawn; an untimed seek listed and taken;
+//      a spectator's words to the spectators, never to a player;
 //   8. a correspondence seek (days a move) made from the page; a bot
 //      account's seek marked as a bot's;
 //   9. two live games on one page: one played again from Your games, the
@@ -385,6 +386,11 @@ try {
   check(await hands() === 'In hand: White – | Black P', `after P@e4: ${await hands()}`);
   await until(c, () => document.getElementById('watch-hands').textContent === 'In hand: White – | Black P', null,
     "the spectator's reserves after P@e4");
+  // the spectator's words reach the spectators' channel, never a player
+  await c.fill('#spec-text', 'nice drop');
+  await c.click('#spec-form button[type="submit"]');
+  await heard(c, 'watch-announcements', /\(spectator\) says: "nice drop"/);
+  check(!(await frames(b)).some((l) => l.includes('nice drop')), "the spectators' words reached a player");
   await lp.ok('resign', { game: g4 });
   await heard(b, 'announcements', /Black resigns/);
 
