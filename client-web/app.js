@@ -52,10 +52,20 @@ function toLobby() {
   refreshHistory();
 }
 
+// Log in or register (with an invite code where the club asks for one).
+// A password an admin reset must be replaced before the login counts: the
+// server answers without a token until `passwd` (PROTOCOL.md, Accounts).
 async function auth(type) {
-  const r = await net.call(type, { user: $('user').value, password: $('password').value });
+  const f = { user: $('user').value, password: $('password').value };
+  if (type === 'register' && $('invite').value.trim()) f.invite = $('invite').value.trim();
+  let r = await net.call(type, f);
   if (!r.ok) return status(r.error.message);
-  if (type === 'register') return auth('login');
+  if (r.must_change_password && !r.token) {
+    const chosen = prompt('An admin set this password: choose your own (8 characters or more)');
+    if (!chosen) return status('not signed in: choose your own password to go on');
+    r = await net.call('passwd', { old: f.password, new: chosen });
+    if (!r.ok) return status(r.error.message);
+  }
   signedIn(r);
 }
 $('login-form').addEventListener('submit', (e) => { e.preventDefault(); auth('login'); });

@@ -25,7 +25,10 @@
 //      other's announcements said in the status line;
 //  10. a timed game: the possible tries listed, a refused abort said, an
 //      adjournment offered, accepted and resumed from the page; words said
-//      to the opponent.
+//      to the opponent;
+//  11. a password an admin set: the page asks for the player's own first.
+// (Registering with an invite code is the same request with "invite": the
+// daemon here registers openly, which ignores the field.)
 // Usage: node play.mjs KRIEGD SCREENSHOT.png
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
@@ -50,6 +53,9 @@ execFileSync(kriegd, ['--state-dir', state, 'user', 'add', 'ump', '--role', 'ump
 // And an account flagged as a bot, whose seek the lobby marks.
 execFileSync(kriegd, ['--state-dir', state, 'user', 'add', 'robo', '--bot', '--password-stdin'],
   { input: 'robo-password\n', stdio: ['pipe', 'ignore', 'inherit'] });
+// And one whose password an admin set: it must choose its own at its first login.
+execFileSync(kriegd, ['--state-dir', state, 'user', 'add', 'newbie', '--must-change', '--password-stdin'],
+  { input: 'admin-set-password\n', stdio: ['pipe', 'ignore', 'inherit'] });
 const fd = openSync(log, 'w');
 const d = spawn(kriegd, ['--state-dir', state, '--listen', '127.0.0.1:0',
   '--set', 'listen_web=127.0.0.1:0', '--set', 'guests_per_address=0', '--set', 'register_per_hour=0'],
@@ -115,7 +121,8 @@ const newPage = async () => {
   const p = await ctx.newPage();
   p.on('pageerror', (e) => errors.push(String(e)));
   p.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  p.on('dialog', (dlg) => dlg.accept());   // confirmations: yes
+  // confirmations: yes; a question (a new password): this answer
+  p.on('dialog', (dlg) => dlg.accept(dlg.type() === 'prompt' ? 'newbie-own-password' : undefined));
   await p.goto(`https://127.0.0.1:${port}/`);
   await p.waitForSelector('#btn-guest:visible', { timeout: 10000 });
   return p;
@@ -478,6 +485,16 @@ try {
   await heard(b, 'announcements', /White says: "well played"/);
   await lp.ok('resign', { game: g7 });
 
+  // ---- 11. a password an admin set: the page asks for one's own, then signs in ----
+  const n = await newPage();
+  pages.n = n;
+  await signIn(n, 'newbie', 'admin-set-password', false);
+  await until(n, () => document.getElementById('status').textContent === 'signed in as newbie', null, 'newbie signed in');
+  const ln = await LineClient.open(linePort);
+  await ln.ok('hello', { version: 1 });
+  await ln.ok('login', { user: 'newbie', password: 'newbie-own-password' });   // the one chosen
+  ln.close();
+
   // The clock's words, as krieg shows them (a correspondence clock read "4320:00").
   const clocks = await a.evaluate(async () => {
     const { fmtClock } = await import('/words.js');
@@ -487,7 +504,7 @@ try {
 
   if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
   for (const l of [la, lb, lc, lp, lr]) l.close();
-  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, untimed and correspondence seeks, two games on one page, an adjournment (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
+  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, untimed and correspondence seeks, two games on one page, an adjournment, a password to replace (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
 } catch (e) {
   await fail(e.stack || String(e));
 }
