@@ -929,10 +929,24 @@ static void event(struct client *c, const json_t *msg, const char *name)
 			client_out(c, "#%ld: %s declined the draw.", g->id, by >= 0 ? words_side(by) : "Your opponent");
 		return;
 	}
+	/* The server ends the session and closes: said, and not undone by a
+	 * reconnection (a kick would last a second; a disabled account's resume
+	 * is refused anyway). */
+	if (!strcmp(name, "session_ended") || !strcmp(name, "account_disabled"))
+		c->ended = true;
 	if (c->batch)
 		return;
 	char words[WORDS_CHAT_MAX];
-	if (!strcmp(name, "welcome"))
+	if (!strcmp(name, "session_ended") || !strcmp(name, "account_disabled")) {
+		words_clean(json_string_value(json_object_get(msg, "reason")), words, sizeof words);
+		client_out(c, "The server ended this session: %s.", name[0] == 'a' ? "this account is disabled"
+		                                                    : words[0] ? words : "no reason given");
+	} else if (!strcmp(name, "notice")) {
+		char from[PROTO_NAME_MAX + 1];
+		words_clean(json_string_value(json_object_get(msg, "text")), words, sizeof words);
+		words_clean(json_string_value(json_object_get(msg, "from")), from, sizeof from);
+		client_out(c, "Notice from %s: %s", from[0] ? from : "the server", words);
+	} else if (!strcmp(name, "welcome"))
 		welcome(c, msg);
 	else if (words_tell(msg, words, sizeof words) == 0)
 		client_out(c, "%s", words);

@@ -82,6 +82,8 @@ struct client {
 	char user[PROTO_NAME_MAX + 1];
 	bool logged_in;
 	bool guest;                         /* logged in by `guest`: no coming back after quit */
+	bool ended;                         /* the server ended the session (kick, password reset,
+	                                     * account disabled): its close is not reconnected */
 	long long next_id;
 	struct pending pending[CLIENT_PENDING_MAX];
 	int npending;

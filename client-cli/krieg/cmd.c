@@ -228,6 +228,18 @@ static int parse_tell(struct cmd *c, char *err, size_t errlen)
 	return take_text(c, p, NULL, err, errlen);
 }
 
+/* kick USER [REASON...]: without a reason, the server's own */
+static int parse_kick(struct cmd *c, char *err, size_t errlen)
+{
+	const char *p = next_word(c->raw, c->argv[0], sizeof c->argv[0]);
+	c->argc = 1;
+	if (!c->argv[0][0])
+		return failf(err, errlen, "usage: %s", c->entry->usage);
+	if (!*(p + strspn(p, " \t\r\n")))
+		return 0;
+	return take_text(c, p, NULL, err, errlen);
+}
+
 /* record GAME [VIEW]; pgn GAME [VIEW] [> FILE | >FILE] */
 static int parse_view_file(struct cmd *c, char *err, size_t errlen)
 {
@@ -504,13 +516,21 @@ static json_t *req_chat(const struct cmd *c, long long id, long game, char *err,
 	                 "type", c->entry->name);
 }
 
-/* tell {user, text}; mute / unmute {user} */
+/* tell {user, text}; mute / unmute {user}; kick {user, reason?} */
 static json_t *req_user(const struct cmd *c, long long id, long game, char *err, size_t errlen)
 {
 	json_t *r = json_pack("{s:I, s:s}", "id", (json_int_t)id, "user", c->argv[0]);
 	if (c->type == CMD_TELL)
 		json_object_set_new(r, "text", json_string(c->text));
+	if (c->type == CMD_KICK && c->text[0])
+		json_object_set_new(r, "reason", json_string(c->text));
 	return req_end(r, c);
+}
+
+/* broadcast {text} */
+static json_t *req_text(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	return req_end(json_pack("{s:I, s:s}", "id", (json_int_t)id, "text", c->text), c);
 }
 
 /* The umpire's actions (PROTOCOL.md): on the chair's game, c->number. */
@@ -1156,6 +1176,32 @@ static void done_mute(struct client *c, const json_t *res, const struct pending 
 	                                       : "Unmuted: you hear that user again.");
 }
 
+/* An admin's invite: the code is shown once (the server keeps only its digest). */
+static void done_invite(struct client *c, const json_t *res, const struct pending *p)
+{
+	char code[128], until[64] = "";
+	words_clean(json_string_value(json_object_get(res, "invite")), code, sizeof code);
+	time_t t = (time_t)json_integer_value(json_object_get(res, "expires"));
+	struct tm tm;
+	if (t > 0 && gmtime_r(&t, &tm))
+		strftime(until, sizeof until, ", valid until %Y-%m-%d %H:%M UTC", &tm);
+	client_out(c, "Invite code (single use%s): %s", until, code);
+	client_out(c, "Give it to one person: \"register NAME --invite CODE\". It is not shown again.");
+}
+
+static void done_kick(struct client *c, const json_t *res, const struct pending *p)
+{
+	json_int_t n = json_integer_value(json_object_get(res, "closed"));
+	client_out(c, "Closed %lld connection%s of %s (their games go on; to keep them out, disable the account).",
+	           (long long)n, n == 1 ? "" : "s", str(res, "user"));
+}
+
+static void done_broadcast(struct client *c, const json_t *res, const struct pending *p)
+{
+	json_int_t n = json_integer_value(json_object_get(res, "sent"));
+	client_out(c, "Sent to %lld connection%s.", (long long)n, n == 1 ? "" : "s");
+}
+
 static void done_seeks(struct client *c, const json_t *res, const struct pending *p);
 
 /* lobby_watch: the open seeks now; lobby_unwatch: nothing more */
@@ -1527,6 +1573,14 @@ static const struct cmd_entry cmd_table[] = {
 	  .done = done_mute, .usage = "mute USER                 stop hearing USER's say and tell" },
 	{ .name = "unmute", .type = CMD_UNMUTE, .min = 1, .max = 1, .request = req_user, .exec = exec_user,
 	  .done = done_mute, .usage = "unmute USER               hear USER again" },
+	{ .name = "invite", .type = CMD_INVITE, .request = req_plain, .done = done_invite,
+	  .usage = "invite                    (admins) a single-use code to register with" },
+	{ .name = "kick", .type = CMD_KICK, .min = 1, .max = MANY, .verbatim = true, .parse = parse_kick,
+	  .request = req_user, .exec = exec_user, .done = done_kick,
+	  .usage = "kick USER [REASON...]     (admins) close a user's connections now" },
+	{ .name = "broadcast", .type = CMD_BROADCAST, .min = 1, .max = MANY, .verbatim = true, .parse = parse_chat,
+	  .request = req_text, .done = done_broadcast,
+	  .usage = "broadcast TEXT...         (admins) a notice to everyone logged in" },
 	{ .name = "board", .type = CMD_BOARD, .exec = exec_board,
 	  .usage = "board                     draw the board again" },
 	{ .name = "ghost", .type = CMD_GHOST_PLACE, .min = 1, .max = 3, .game = true, .parse = parse_ghost,

@@ -58,6 +58,8 @@ enum cmd_type {
 	CMD_NOTE,
 	/* words between people (PROTOCOL.md, "Chat") */
 	CMD_SAY, CMD_SPEC, CMD_TELL, CMD_MUTE, CMD_UNMUTE,
+	/* an admin's (PROTOCOL.md, "Administration"); the rest through raw */
+	CMD_INVITE, CMD_KICK, CMD_BROADCAST,
 	/* local only */
 	CMD_BOARD, CMD_GHOST_PLACE, CMD_GHOST_MOVE, CMD_GHOST_CLEAR, CMD_WAIT, CMD_SLEEP,
 	/* a JSON request line sent as it is (scripts, tests) */

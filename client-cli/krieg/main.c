@@ -287,6 +287,10 @@ static int serve_net(struct ui *u)
 	if (st == NET_OK)
 		return 0;
 	client_flush(&u->cl);
+	if (u->cl.ended) {
+		ui_print(u, "Not reconnecting: the server ended the session. Your games go on; run krieg again to log in.");
+		return -1;
+	}
 	return reconnect(u, st);
 }
 

@@ -85,6 +85,15 @@ START_TEST(lobby)
 	expect("accept 4", -1, "{\"id\":7,\"offer\":4,\"type\":\"accept\"}");
 	expect("decline 4", -1, "{\"id\":7,\"offer\":4,\"type\":\"decline\"}");
 	expect("cancel 9", -1, "{\"id\":7,\"offer\":9,\"type\":\"cancel\"}");
+	/* an admin's */
+	expect("invite", -1, "{\"id\":7,\"type\":\"invite\"}");
+	expect("kick carol", -1, "{\"id\":7,\"type\":\"kick\",\"user\":\"carol\"}");
+	expect("kick carol  cool   down ", -1,
+	       "{\"id\":7,\"reason\":\"cool   down\",\"type\":\"kick\",\"user\":\"carol\"}");
+	expect("broadcast the club closes at ten", -1,
+	       "{\"id\":7,\"text\":\"the club closes at ten\",\"type\":\"broadcast\"}");
+	ck_assert_int_eq(cmd_parse("kick", &c, err, sizeof err), -1);
+	ck_assert_int_eq(cmd_parse("broadcast", &c, err, sizeof err), -1);
 	ck_assert_ptr_null(req("accept", -1));    /* which offer? the client fills it in */
 	ck_assert_int_eq(cmd_parse("seek 5+x", &c, err, sizeof err), -1);
 	ck_assert_int_eq(cmd_parse("seek chess960", &c, err, sizeof err), -1);

@@ -307,6 +307,34 @@ START_TEST(bots_are_marked)
 }
 END_TEST
 
+/* An admin's commands answered in words (the invite code shown once, with
+ * its date), and what the server says to everyone: a notice, the end of a
+ * session (which the client then does not reconnect). */
+START_TEST(admin_words_and_server_notices)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	ck_assert_int_eq(client_command(&c, "invite"), 0);
+	sink_reply_ok(&c, &s, "\"invite\":\"9DjLLyNhLvXy\",\"expires\":1797492626");
+	ck_assert_msg(strstr(s.printed, "Invite code (single use, valid until 2026-12-17 ") &&
+	              strstr(s.printed, "UTC): 9DjLLyNhLvXy"), "%s", s.printed);
+	ck_assert_int_eq(client_command(&c, "kick carol cool down"), 0);
+	sink_reply_ok(&c, &s, "\"user\":\"carol\",\"closed\":2");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Closed 2 connections of carol"));
+	ck_assert_int_eq(client_command(&c, "broadcast the club closes at ten"), 0);
+	sink_reply_ok(&c, &s, "\"sent\":12");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Sent to 12 connections."));
+	client_receive(&c, "{\"event\":\"notice\",\"from\":\"boss\",\"text\":\"the club closes at ten\"}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Notice from boss: the club closes at ten"));
+	ck_assert(!c.ended);
+	client_receive(&c, "{\"event\":\"session_ended\",\"reason\":\"cool down\"}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "The server ended this session: cool down."));
+	ck_assert(c.ended);
+	client_free(&c);
+}
+END_TEST
+
 START_TEST(moves_checked_on_own_pieces)
 {
 	struct client c;
@@ -991,6 +1019,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, board_redrawn_when_what_it_shows_changes);
 	tcase_add_test(tc, help_is_shown_whole);
 	tcase_add_test(tc, guest_quit_warns);
+	tcase_add_test(tc, admin_words_and_server_notices);
 	tcase_add_test(tc, bots_are_marked);
 	tcase_add_test(tc, raw_answer_is_shown);
 	tcase_add_test(tc, played_move_echoed_as_the_server_wrote_it);
