@@ -621,6 +621,11 @@ static void on_line(struct sess *s, const char *line)
 		const char *by = json_string_value(json_object_get(o, "by"));
 		if (g && s->accept_draws && color_parse(by) == !g->bot->color)
 			sess_send(s, json_pack("{s:s,s:I,s:s}", "type", "draw", "game", (json_int_t)g->id, "action", "accept"));
+	} else if (ev && (strcmp(ev, "session_ended") == 0 || strcmp(ev, "account_disabled") == 0)) {
+		/* the server closes: said; the bot comes back as a service does
+		 * (a disabled account's login is refused, which ends it) */
+		const char *why = json_string_value(json_object_get(o, "reason"));
+		say(s, "the server ended the session: %s", ev[0] == 'a' ? "the account is disabled" : why ? why : "?");
 	} else if (ev && strcmp(ev, "ping") == 0) {
 		sess_send(s, json_pack("{s:s}", "type", "ping"));
 	} else if (ev && json_is_integer(json_object_get(o, "game"))) {
@@ -727,11 +732,14 @@ static void pump(struct sess **ss, int n, int timeout_ms)
 		struct sess *s = ss[i];
 		if (s->dead)
 			continue;
-		if ((p[i].revents & (POLLIN | POLLHUP | POLLERR)) && net_read(s->net) != NET_OK)
-			s->dead = true;
+		bool closed = (p[i].revents & (POLLIN | POLLHUP | POLLERR)) && net_read(s->net) != NET_OK;
+		/* the lines that came before a close are read first: a server that
+		 * ends the session says why, then closes (they were dropped) */
 		char line[PROTO_LINE_MAX];
 		while (!s->dead && net_next_line(s->net, line, sizeof line))
 			on_line(s, line);
+		if (closed)
+			s->dead = true;
 		if (!s->dead)
 			sess_act(s);
 	}

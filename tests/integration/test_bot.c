@@ -538,6 +538,7 @@ START_TEST(test_play_guest_resumes)
 
 	const char *journal = playbot_stop(&pb);
 	char head[128];
+	journal_has(journal, "krieg-bot: the server ended the session: ", "an admin closed your connection");
 	snprintf(head, sizeof head, "krieg-bot: session resumed as %s", bot);
 	journal_has(journal, head, bot);
 	snprintf(head, sizeof head, "krieg-bot: game %lld resumed", (long long)game);
