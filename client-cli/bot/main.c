@@ -51,6 +51,7 @@
 #define BOT_VERSION "krieg-bot/0.1"
 #define SESS_GAMES_MAX 32        /* --max-games at most PLAY_GAMES_MAX, plus seeks taken at once */
 #define PLAY_GAMES_MAX 16
+#define PLAY_EXIT_REFUSED 3   /* play: the login was refused for good (systemd: RestartPreventExitStatus) */
 #define SEEKS_MAX 16              /* the server's cap on one user's open offers */
 #define TIMES_MAX 8
 #define RULES_MAX 16
@@ -95,6 +96,8 @@ struct sess {
 	char user[PROTO_NAME_MAX + 1];
 	long long next_id;
 	bool logged_in, dead;
+	bool refused;             /* play: the account's login was refused for good (wrong password,
+	                           * disabled, no guests): not tried again; exit PLAY_EXIT_REFUSED */
 	int level;
 	long movetime_ms;         /* 0: from the clock */
 	const char *rules[RULES_MAX];
@@ -554,6 +557,12 @@ static void on_line(struct sess *s, const char *line)
 			fprintf(stderr, "krieg-bot %s: ", s->name);
 			say_refusal(o);
 			s->dead = true;
+			/* a refusal that trying again cannot change; busy or rate_limited can */
+			const char *code = json_string_value(json_object_get(json_object_get(o, "error"), "code"));
+			static const char *const final[] = { "auth_failed", "account_disabled", "guests_disabled",
+			                                     "password_change_required" };
+			for (size_t k = 0; code && k < sizeof final / sizeof final[0]; k++)
+				s->refused |= strcmp(code, final[k]) == 0;
 		}
 		struct bgame *g = json_is_integer(game) ? game_of(s, (long)json_integer_value(game)) : NULL;
 		if (g) {
@@ -1147,6 +1156,12 @@ static int play(struct sess *s, const char *hostport, bool insecure, const char 
 			struct sess *ss[1] = { s };
 			while (!s->dead && !stop_requested)
 				pump(ss, 1, 100);
+			if (s->refused) {
+				net_free(s->net);
+				s->net = NULL;
+				say(s, "the login was refused for good: not trying again (exit %d)", PLAY_EXIT_REFUSED);
+				return PLAY_EXIT_REFUSED;
+			}
 			for (int g = 0; g < SESS_GAMES_MAX; g++)
 				if (s->games[g].bot)
 					game_close(s, &s->games[g]); /* rebuilt from game_state at the next login */

@@ -397,13 +397,15 @@ static const char *playbot_read(struct playbot *b)
 	return b->text;
 }
 
-/* SIGTERM: it leaves cleanly (exit 0); the journal is read, its file removed. */
-static const char *playbot_stop(struct playbot *b)
+/* SIGTERM (unless it exits by itself with `want`): it leaves cleanly (exit
+ * 0, or want); the journal is read, its file removed. */
+static const char *playbot_end(struct playbot *b, int want)
 {
 	int status;
-	kill(b->pid, SIGTERM);
+	if (want == 0)
+		kill(b->pid, SIGTERM);
 	ck_assert_int_eq(waitpid(b->pid, &status, 0), b->pid);
-	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == want, "the bot's status %d", status);
 	playbot_read(b);
 	close(b->fd);
 	unlink(b->path);
@@ -483,7 +485,7 @@ START_TEST(test_play_seeks)
 	ck_assert_int_ne(json_integer_value(json_object_get(again, "offer")), seek);
 	ck_assert_str_eq(json_string_value(json_object_get(again, "rules")), "english");
 
-	const char *journal = playbot_stop(&pb);
+	const char *journal = playbot_end(&pb, 0);
 	unlink(kpath);
 	char head[128], tail[128];
 	snprintf(head, sizeof head, "krieg-bot: trusting it on first use; permanently added to %s", kpath);
@@ -536,7 +538,7 @@ START_TEST(test_play_guest_resumes)
 	kc_event(me.c, "moved");                    /* and it plays on */
 	ck_assert(!kc_saw(me.c, "game_over"));
 
-	const char *journal = playbot_stop(&pb);
+	const char *journal = playbot_end(&pb, 0);
 	char head[128];
 	journal_has(journal, "krieg-bot: the server ended the session: ", "an admin closed your connection");
 	snprintf(head, sizeof head, "krieg-bot: session resumed as %s", bot);
@@ -545,6 +547,27 @@ START_TEST(test_play_guest_resumes)
 	journal_has(journal, head, "events");
 	kc_close(boss);
 	kc_close(me.c);
+	kd_stop(d);
+}
+END_TEST
+
+/* A login refused for good (no such account here) is not tried again
+ * every minute: the bot says so and exits 3, which its systemd unit does
+ * not restart (RestartPreventExitStatus). */
+START_TEST(test_play_refused_login)
+{
+	struct kd *d = kd_start(NULL);
+	char pw[] = "/tmp/krieg-bot-pw.XXXXXX";
+	int fd = mkstemp(pw);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "not-the-password\n", 17), 17);
+	close(fd);
+	struct playbot pb;
+	playbot_start(&pb, d, (const char *const[]){ "--user", "nobody_here", "--password-file", pw, "--insecure",
+	                                             NULL });
+	const char *journal = playbot_end(&pb, 3);
+	journal_has(journal, "krieg-bot: the login was refused for good", "not trying again");
+	unlink(pw);
 	kd_stop(d);
 }
 END_TEST
@@ -561,6 +584,7 @@ static Suite *bot_suite(void)
 	tcase_add_test(tc, test_bot_accounts);
 	tcase_add_test(tc, test_play_seeks);
 	tcase_add_test(tc, test_play_guest_resumes);
+	tcase_add_test(tc, test_play_refused_login);
 	suite_add_tcase(s, tc);
 	return s;
 }
