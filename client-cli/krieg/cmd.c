@@ -1068,11 +1068,28 @@ static void done_draw(struct client *c, const json_t *res, const struct pending 
 		client_out(c, "Draw offered.");
 }
 
+/* A paged list (PROTOCOL.md: who, seeks, games, live): while the answer
+ * says there is more, the next page is asked for, answered by the same
+ * done hook (p->arg: the `from` of the page in hand).  Returns whether
+ * this page is the first. */
+static bool next_page(struct client *c, const json_t *res, const struct pending *p, const char *type)
+{
+	json_t *next = json_object_get(res, "next");
+	if (json_is_integer(next) && json_integer_value(next) > p->arg) {
+		json_int_t from = json_integer_value(next);
+		json_t *r = json_pack("{s:I, s:s, s:I}", "id", (json_int_t)c->next_id++, "type", type, "from", from);
+		client_send_request(c, r, &(struct pending){ .cmd = p->cmd, .game = -1, .arg = (long)from });
+		json_decref(r);
+	}
+	return p->arg == 0;
+}
+
 static void done_who(struct client *c, const json_t *res, const struct pending *p)
 {
 	size_t i;
 	json_t *x, *users = json_object_get(res, "users");
-	client_out(c, "%zu online:", json_array_size(users));
+	if (next_page(c, res, p, "who"))   /* a long list came in pages: each printed as it comes */
+		client_out(c, "%lld online:", (long long)json_integer_value(json_object_get(res, "total")));
 	json_array_foreach(users, i, x)
 		client_out(c, "  %-24s %lld game(s)%s", str(x, "name"),
 		           (long long)json_integer_value(json_object_get(x, "games")),
@@ -1102,13 +1119,7 @@ static void done_live(struct client *c, const json_t *res, const struct pending 
 		           json_is_true(json_object_get(x, "rated")) ? "rated" : "unrated", (long long)(ply / 2 + 1),
 		           str(x, "to_move"), clk);
 	}
-	json_t *next = json_object_get(res, "next");
-	if (json_is_integer(next) && json_integer_value(next) > p->arg) {
-		json_int_t from = json_integer_value(next);
-		json_t *r = json_pack("{s:I, s:s, s:I}", "id", (json_int_t)c->next_id++, "type", "live", "from", from);
-		client_send_request(c, r, &(struct pending){ .cmd = p->cmd, .game = -1, .arg = (long)from });
-		json_decref(r);
-	}
+	next_page(c, res, p, "live");
 }
 
 /* watch / umpire {game, from}: a page of the catch-up; the seat is shown once all of it is in. */
@@ -1212,15 +1223,17 @@ static void done_lobby(struct client *c, const json_t *res, const struct pending
 		return;
 	}
 	done_seeks(c, res, p);
-	client_out(c, "Watching the lobby: seeks are shown as they open and go (\"play OFFER\" takes one, "
-	              "\"lobby off\" stops).");
+	if (p->arg == 0)
+		client_out(c, "Watching the lobby: seeks are shown as they open and go (\"play OFFER\" takes one, "
+		              "\"lobby off\" stops).");
 }
 
 static void done_seeks(struct client *c, const json_t *res, const struct pending *p)
 {
 	size_t i;
 	json_t *x, *offers = json_object_get(res, "offers");
-	if (json_array_size(offers) == 0)
+	bool first = next_page(c, res, p, p->cmd->type == CMD_LOBBY ? "lobby_watch" : "seeks");
+	if (first && json_array_size(offers) == 0)
 		client_out(c, "No open seeks or challenges.");
 	json_array_foreach(offers, i, x) {
 		char terms[WORDS_CHAT_MAX], to[PROTO_NAME_MAX + 1];
@@ -1235,7 +1248,7 @@ static void done_games(struct client *c, const json_t *res, const struct pending
 {
 	size_t i;
 	json_t *x, *games = json_object_get(res, "games");
-	if (json_array_size(games) == 0)
+	if (next_page(c, res, p, "games") && json_array_size(games) == 0)
 		client_out(c, "No games.");
 	json_array_foreach(games, i, x) {
 		const char *result = json_string_value(json_object_get(x, "result"));

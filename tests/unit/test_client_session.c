@@ -335,6 +335,36 @@ START_TEST(admin_words_and_server_notices)
 }
 END_TEST
 
+/* Paged lists are read to their end: who said "2 online" and stopped at the
+ * first page of a longer list (so did seeks and games). */
+START_TEST(paged_lists_read_to_the_end)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	ck_assert_int_eq(client_command(&c, "who"), 0);
+	sink_reply_ok(&c, &s, "\"users\":[{\"name\":\"alice\",\"games\":1},{\"name\":\"bob\",\"games\":0}],"
+	                      "\"total\":3,\"next\":2");
+	json_t *j = sink_last(&s);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "type")), "who");
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "from")), 2);
+	json_decref(j);
+	sink_reply_ok(&c, &s, "\"users\":[{\"name\":\"carol\",\"games\":2}],\"total\":3");
+	ck_assert_msg(strstr(s.printed, "3 online:") && strstr(s.printed, "carol"), "%s", s.printed);
+	int n = s.nsent;
+	ck_assert_int_eq(client_command(&c, "seeks"), 0);
+	sink_reply_ok(&c, &s, "\"offers\":[{\"offer\":4,\"user\":\"alice\",\"rules\":\"icc\"}],\"total\":2,\"next\":1");
+	j = sink_last(&s);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "type")), "seeks");
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "from")), 1);
+	json_decref(j);
+	sink_reply_ok(&c, &s, "\"offers\":[{\"offer\":5,\"user\":\"bob\",\"rules\":\"nost\"}],\"total\":2");
+	ck_assert_msg(strstr(s.printed, "offer 5: bob"), "%s", s.printed);
+	ck_assert_int_eq(s.nsent, n + 2);   /* the last page asks for nothing more */
+	client_free(&c);
+}
+END_TEST
+
 START_TEST(moves_checked_on_own_pieces)
 {
 	struct client c;
@@ -1019,6 +1049,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, board_redrawn_when_what_it_shows_changes);
 	tcase_add_test(tc, help_is_shown_whole);
 	tcase_add_test(tc, guest_quit_warns);
+	tcase_add_test(tc, paged_lists_read_to_the_end);
 	tcase_add_test(tc, admin_words_and_server_notices);
 	tcase_add_test(tc, bots_are_marked);
 	tcase_add_test(tc, raw_answer_is_shown);
