@@ -76,7 +76,7 @@ $('btn-guest').addEventListener('click', async () => {
 });
 
 async function refreshSeeks() {
-  const r = await net.call('seeks');
+  const r = await net.callAll('seeks', {}, 'offers');   // every page of a long list
   const ul = $('seeks');
   ul.replaceChildren();
   for (const o of r.offers || []) {
