@@ -8,6 +8,7 @@
 #define KRIEG_PROTO_H
 
 #define PROTO_VERSION 1
+#define KRIEG_RELEASE "0.1"         /* the software's version: kriegd, krieg, krieg-bot, krieg-referee */
 #define PROTO_LINE_MAX 16384        /* bytes in one line, including the '\n' */
 #define PROTO_ID_MAX 64             /* a string request id's length */
 #define PROTO_NAME_MAX 24           /* user names: [A-Za-z0-9_-], 3..24 */

@@ -28,12 +28,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "proto.h"   /* KRIEG_RELEASE */
+
 struct server;
 struct conn;
 struct line;
 struct sockaddr;
 
-#define KRIEGD_SERVER_NAME "kriegd/0.1"  /* the greeting's "server" */
+#define KRIEGD_SERVER_NAME "kriegd/" KRIEG_RELEASE  /* the greeting's "server" */
 #define CONN_REFUSE_EXTRA 16             /* over max_connections: at most this many
                                             more get a server_full reply; the rest are
                                             closed right after accept */

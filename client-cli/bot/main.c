@@ -48,7 +48,7 @@
 #include "proto.h"
 #include "scrub.h"
 
-#define BOT_VERSION "krieg-bot/0.1"
+#define BOT_VERSION "krieg-bot/" KRIEG_RELEASE
 #define SESS_GAMES_MAX 32        /* --max-games at most PLAY_GAMES_MAX, plus seeks taken at once */
 #define PLAY_GAMES_MAX 16
 #define PLAY_EXIT_REFUSED 3   /* play: the login was refused for good (systemd: RestartPreventExitStatus) */
@@ -1178,7 +1178,7 @@ static int play(struct sess *s, const char *hostport, bool insecure, const char 
 	return 0;
 }
 
-static void usage(void)
+static void usage(FILE *f)
 {
 	fputs("usage: krieg-bot play HOST[:PORT] (--user NAME --password-file FILE | --guest)\n"
 	      "                [--level random|greedy|full] [--rules R,R,...] [--max-games N]\n"
@@ -1188,15 +1188,24 @@ static void usage(void)
 	      "                [--max-plies N (a draw by agreement there; 0: none)]\n"
 	      "                [--server HOST:PORT [--umpire NAME --umpire-password-file FILE] | --kriegd PATH]\n"
 	      "                [--local [--fen FEN] [--pgn FILE]] [--seed N]\n"
-	      "                [--particles N] [--exact-max N] [--rejuv-div N (0: never)]\n",
-	      stderr);
+	      "                [--particles N] [--exact-max N] [--rejuv-div N (0: never)]\n"
+	      "       krieg-bot --version | --help\n",
+	      f);
 }
 
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		usage();
+		usage(stderr);
 		return 2;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("krieg-bot %s (protocol %d)\n", KRIEG_RELEASE, PROTO_VERSION);
+		return 0;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage(stdout);
+		return 0;
 	}
 	const char *cmd = argv[1];
 	int la = BOT_FULL, lb = BOT_RANDOM, games = 2, level = BOT_FULL, max_games = 4, max_plies = 0;
@@ -1267,7 +1276,7 @@ int main(int argc, char **argv)
 			target = a;
 		else {
 			fprintf(stderr, "krieg-bot: unknown or incomplete option '%s'\n", a);
-			usage();
+			usage(stderr);
 			return 2;
 		}
 #undef TAKE
@@ -1308,7 +1317,7 @@ int main(int argc, char **argv)
 	if (strcmp(cmd, "play") == 0) {
 		static char password[PROTO_PASSWORD_MAX + 2];
 		if (!target || (!guest && (!user || !pwfile))) {
-			usage();
+			usage(stderr);
 			return 2;
 		}
 		if (!guest && read_password(pwfile, password, sizeof password) != 0) {
@@ -1358,6 +1367,6 @@ int main(int argc, char **argv)
 		}
 		return play(&s, target, insecure, known);
 	}
-	usage();
+	usage(stderr);
 	return 2;
 }

@@ -25,7 +25,6 @@
 #include "proto.h"
 #include "render.h"
 
-#define KRIEG_VERSION "0.1"
 #define STDIN_LINE_MAX CMD_LINE_MAX
 #define QUIET_MS 40                    /* no more lines for this long: what arrived together is all in */
 #define RECONNECT_FIRST_MS 1000        /* then 2, 4, 8 ... s */
@@ -554,7 +553,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--user") && i + 1 < argc)
 			user = argv[++i];
 		else if (!strcmp(a, "--version")) {
-			printf("krieg %s (protocol %d)\n", KRIEG_VERSION, PROTO_VERSION);
+			printf("krieg %s (protocol %d)\n", KRIEG_RELEASE, PROTO_VERSION);
 			return 0;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);

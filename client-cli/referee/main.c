@@ -32,6 +32,7 @@
 #include "event_json.h"
 #include "fen.h"
 #include "line.h"
+#include "proto.h"
 #include "movegen.h"
 #include "notation.h"
 #include "pgn_cmd.h"
@@ -41,7 +42,7 @@
 #define LINE_MAX_BYTES 1024   /* longer input lines are refused whole */
 #define PERFT_DEPTH_MAX 10
 
-static void usage(void)
+static void usage(FILE *f)
 {
 	fputs("usage: krieg-referee [--rules NAME] [--fen FEN] [--pov white|black|umpire|spectator]\n"
 	      "       krieg-referee perft DEPTH [FEN]\n"
@@ -49,11 +50,12 @@ static void usage(void)
 	      "       krieg-referee topgn [--rules NAME] [--fen FEN] [--view V] [--white N] [--black N]\n"
 	      "actions, one a line on stdin: a move (e.g. e4, Nf3, exd6 e.p., O-O); several moves\n"
 	      "  (a preference list, nost); any; quiet M1 M2 ...; resign [white|black]; draw; possible\n"
+	      "       krieg-referee --version | --help\n"
 	      "rule sets:",
-	      stderr);
+	      f);
 	for (size_t i = 0; i < ruleset_count(); i++)
-		fprintf(stderr, " %s", ruleset_at(i)->name);
-	fputc('\n', stderr);
+		fprintf(f, " %s", ruleset_at(i)->name);
+	fputc('\n', f);
 }
 
 static void print_json(json_t *o)
@@ -69,7 +71,7 @@ static void print_json(json_t *o)
 static int run_perft(int argc, char **argv)
 {
 	if (argc < 3 || argc > 4) {
-		usage();
+		usage(stderr);
 		return 2;
 	}
 	char *end;
@@ -170,6 +172,10 @@ int main(int argc, char **argv)
 	struct tool t;
 	memset(&t, 0, sizeof t);
 
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("krieg-referee %s (protocol %d)\n", KRIEG_RELEASE, PROTO_VERSION);
+		return 0;
+	}
 	if (argc >= 2 && strcmp(argv[1], "perft") == 0)
 		return run_perft(argc, argv);
 	if (argc >= 2 && strcmp(argv[1], "pgn") == 0)
@@ -185,22 +191,22 @@ int main(int argc, char **argv)
 		} else if (strcmp(a, "--pov") == 0 && i + 1 < argc) {
 			int bit = audience_parse(argv[++i]);
 			if (bit < 0) {
-				usage();
+				usage(stderr);
 				return 2;
 			}
 			t.pov = (unsigned)bit;
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			usage();
+			usage(stdout);   /* asked for: the answer, not an error */
 			return 0;
 		} else {
-			usage();
+			usage(stderr);
 			return 2;
 		}
 	}
 	t.rs = ruleset_find(rules);
 	if (t.rs == NULL) {
 		fprintf(stderr, "krieg-referee: unknown rule set \"%s\"\n", rules);
-		usage();
+		usage(stderr);
 		return 2;
 	}
 	char err[160];

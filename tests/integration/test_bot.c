@@ -28,6 +28,7 @@
 #include "check_main.h"
 #include "harness.h"
 #include "harness_game.h"
+#include "proto.h"
 #include "pgn.h"
 
 #define PASSWORD "sesame-open"
@@ -226,6 +227,16 @@ static void refused(const char *args, const char *want)
 
 START_TEST(test_bad_arguments)
 {
+	/* --version and --help: asked for, on stdout, status 0 */
+	char bin[PATH_MAX], cmd[PATH_MAX + 32];
+	int status;
+	bot_path(bin, sizeof bin);
+	snprintf(cmd, sizeof cmd, "'%s' --version", bin);
+	ck_assert_str_eq(run(cmd, &status), "krieg-bot " KRIEG_RELEASE " (protocol 1)\n");
+	ck_assert_int_eq(status, 0);
+	snprintf(cmd, sizeof cmd, "'%s' --help", bin);
+	ck_assert_ptr_nonnull(strstr(run(cmd, &status), "usage: krieg-bot play"));
+	ck_assert_int_eq(status, 0);
 	refused("arena --white nobody --black random --local", "levels are");
 	refused("arena --rules nosuch --local", "unknown rule set");
 	refused("arena --local --pgn /nonexistent/dir/games.pgn", "/nonexistent/dir/games.pgn: No such file");

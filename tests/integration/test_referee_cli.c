@@ -42,6 +42,7 @@
 
 #include "check_main.h"
 #include "harness.h"
+#include "proto.h"
 
 #define RUN_TIMEOUT_MS 20000
 #define ARGS_MAX 16
@@ -576,6 +577,11 @@ START_TEST(rule_sets)
 	ck_assert_int_eq(r.status, 2);
 	ck_assert_ptr_nonnull(strstr(r.err, "usage"));
 	run_free(&r);
+	/* asked for: on stdout, status 0 (it was a "--bogus" option) */
+	ref_run(&r, ARGS("--version"), "");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.out, "krieg-referee " KRIEG_RELEASE " (protocol 1)\n");
+	run_free(&r);
 }
 END_TEST
 
@@ -926,7 +932,7 @@ START_TEST(ep_suffix_and_resign_side)
 	struct run r;
 	ref_run(&r, ARGS("--help"), "");
 	ck_assert_int_eq(r.status, 0);
-	ck_assert_msg(strstr(r.err, "resign [white|black]") != NULL, "%s", r.err);
+	ck_assert_msg(strstr(r.out, "resign [white|black]") != NULL, "%s", r.out);   /* asked for: stdout */
 	run_free(&r);
 }
 END_TEST
