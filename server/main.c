@@ -274,8 +274,8 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		case 'V':
-			printf("%s\n", KRIEGD_SERVER_NAME);
+		case 'V':   /* as the other programs say theirs */
+			printf("kriegd %s (protocol %d)\n", KRIEG_RELEASE, PROTO_VERSION);
 			return 0;
 		default:
 			usage(stderr);

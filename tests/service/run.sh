@@ -35,7 +35,8 @@ for f in usr/local/bin/kriegd usr/local/bin/krieg usr/local/bin/krieg-referee \
          usr/local/lib/systemd/system/kriegd-backup.timer etc/kriegd/kriegd.conf; do
 	[ -e "$R/$f" ] || fail "make install did not install /$f"
 done
-"$R/usr/local/bin/kriegd" --version >/dev/null || fail "installed kriegd --version"
+[ "$("$R/usr/local/bin/kriegd" --version)" = "kriegd $(sed -n 's/^#define KRIEG_RELEASE "\(.*\)".*/\1/p' "$repo/proto/proto.h") (protocol 1)" ] ||
+	fail "installed kriegd --version"
 "$R/usr/local/bin/kriegd" --check-config --config "$R/etc/kriegd/kriegd.conf" >"$T/eff" ||
 	fail "the installed kriegd.conf does not pass --check-config"
 "$R/usr/local/bin/krieg-referee" perft 1 | grep -q 20 || fail "installed krieg-referee perft 1"
