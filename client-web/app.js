@@ -49,6 +49,7 @@ function toLobby() {
   show('lobby');
   refreshSeeks();
   refreshLive();
+  refreshWho();
   refreshHistory();
 }
 
@@ -102,6 +103,20 @@ const button = (text, f, data = {}) => {
   b.addEventListener('click', f);
   return b;
 };
+
+// Who is online (every page), bots marked; "Challenge" fills in the name.
+async function refreshWho() {
+  const r = await net.callAll('who', {}, 'users');
+  const ul = $('who');
+  ul.replaceChildren();
+  for (const u of r.users || []) {
+    const li = document.createElement('li');
+    li.textContent = `${u.name}${u.bot ? ' (a bot)' : ''}, ${u.games} game${u.games === 1 ? '' : 's'} `;
+    if (u.name !== state.user) li.append(button('Challenge', () => { $('challenge-user').value = u.name; }, { who: u.name }));
+    ul.appendChild(li);
+  }
+}
+$('btn-who').addEventListener('click', refreshWho);
 
 // Challenges arrive pushed (`challenge`), and leave by `challenge_cancelled`.
 function addChallenge(ev) {

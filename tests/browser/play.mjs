@@ -20,7 +20,7 @@
 //      spectator's), a typed drop drawn; an untimed seek listed and taken;
 //      a spectator's words to the spectators, never to a player;
 //   8. a correspondence seek (days a move) made from the page; a bot
-//      account's seek marked as a bot's;
+//      account's seek and its line in the online list marked as a bot's;
 //   9. two live games on one page: one played again from Your games, the
 //      other's announcements said in the status line;
 //  10. a timed game: the possible tries listed, a refused abort said, an
@@ -430,6 +430,12 @@ try {
   await a.click('#btn-refresh');
   await until(a, () => /robo \(a bot\): icc untimed/.test(document.getElementById('seeks').textContent), null,
     "the bot's seek marked");
+  // who is online, the bot marked; "Challenge" fills in its name
+  await a.click('#btn-who');
+  await until(a, () => /robo \(a bot\), 0 games/.test(document.getElementById('who').textContent), null,
+    'the bot in the online list');
+  await a.click('#who button[data-who="robo"]');
+  check(await a.inputValue('#challenge-user') === 'robo', 'Challenge did not fill in the name');
 
   // ---- 9. two live games on one page: "Play" from Your games, the other's news in the status ----
   const corr = offers.find((o) => o.user === wName && o.time && o.time.days === 3).offer;
