@@ -76,25 +76,6 @@ $('btn-guest').addEventListener('click', async () => {
   if (r.ok) signedIn(r); else status(r.error.message);
 });
 
-async function refreshSeeks() {
-  const r = await net.callAll('seeks', {}, 'offers');   // every page of a long list
-  const ul = $('seeks');
-  ul.replaceChildren();
-  for (const o of r.offers || []) {
-    const li = document.createElement('li');
-    li.textContent = `${o.user}${o.bot ? ' (a bot)' : ''}: ${o.rules} ${timeText(o.time)} ${o.color} `;
-    if (o.user !== state.user) {
-      const b = document.createElement('button');
-      b.textContent = 'Accept';
-      b.dataset.offer = o.offer;
-      b.addEventListener('click', () => net.call('accept', { offer: o.offer }));
-      li.appendChild(b);
-    }
-    ul.appendChild(li);
-  }
-}
-$('btn-refresh').addEventListener('click', refreshSeeks);
-
 const button = (text, f, data = {}) => {
   const b = document.createElement('button');
   b.type = 'button';
@@ -104,17 +85,30 @@ const button = (text, f, data = {}) => {
   return b;
 };
 
+// The lobby's lists: list `id` emptied, then one item a row, its words and
+// its buttons made by row(x) ([text, ...buttons]).
+function fill(id, items, row) {
+  $(id).replaceChildren(...(items || []).map((x) => {
+    const li = document.createElement('li');
+    const [text, ...buttons] = row(x);
+    li.append(text, ...buttons);
+    return li;
+  }));
+}
+
+// The seeks and challenges open (every page of a long list).
+async function refreshSeeks() {
+  const r = await net.callAll('seeks', {}, 'offers');
+  fill('seeks', r.offers, (o) => [`${o.user}${o.bot ? ' (a bot)' : ''}: ${o.rules} ${timeText(o.time)} ${o.color} `,
+    ...(o.user !== state.user ? [button('Accept', () => net.call('accept', { offer: o.offer }), { offer: o.offer })] : [])]);
+}
+$('btn-refresh').addEventListener('click', refreshSeeks);
+
 // Who is online (every page), bots marked; "Challenge" fills in the name.
 async function refreshWho() {
   const r = await net.callAll('who', {}, 'users');
-  const ul = $('who');
-  ul.replaceChildren();
-  for (const u of r.users || []) {
-    const li = document.createElement('li');
-    li.textContent = `${u.name}${u.bot ? ' (a bot)' : ''}, ${u.games} game${u.games === 1 ? '' : 's'} `;
-    if (u.name !== state.user) li.append(button('Challenge', () => { $('challenge-user').value = u.name; }, { who: u.name }));
-    ul.appendChild(li);
-  }
+  fill('who', r.users, (u) => [`${u.name}${u.bot ? ' (a bot)' : ''}, ${u.games} game${u.games === 1 ? '' : 's'} `,
+    ...(u.name !== state.user ? [button('Challenge', () => { $('challenge-user').value = u.name; }, { who: u.name })] : [])]);
 }
 $('btn-who').addEventListener('click', refreshWho);
 
@@ -159,41 +153,30 @@ $('challenge-form').addEventListener('submit', async (e) => {
 // server refuses anyone else, and the page says why).
 async function refreshLive() {
   const r = await net.callAll('live', {}, 'games');
-  const ul = $('live');
-  ul.replaceChildren();
-  for (const g of r.games || []) {
-    const li = document.createElement('li');
-    li.textContent = `Game ${g.game}: ${g.white} – ${g.black} (${g.rules}${g.rated ? ', rated' : ''}), ply ${g.ply} `;
-    if (g.white !== state.user && g.black !== state.user) {
-      li.append(button('Watch', () => watch.open(g.game, 'spectator'), { watch: g.game }),
-        button('Umpire', () => watch.open(g.game, 'umpire'), { umpire: g.game }));
-    }
-    ul.appendChild(li);
-  }
+  fill('live', r.games, (g) => [`Game ${g.game}: ${g.white} – ${g.black} (${g.rules}${g.rated ? ', rated' : ''}), ply ${g.ply} `,
+    ...(g.white !== state.user && g.black !== state.user
+      ? [button('Watch', () => watch.open(g.game, 'spectator'), { watch: g.game }),
+        button('Umpire', () => watch.open(g.game, 'umpire'), { umpire: g.game })] : [])]);
 }
 $('btn-live').addEventListener('click', refreshLive);
 
 // One's games: the record in each view one may read, and the PGN.
 async function refreshHistory() {
   const r = await net.call('history', { limit: 20 });
-  const ul = $('history');
-  ul.replaceChildren();
-  for (const g of r.games || []) {
-    const li = document.createElement('li');
+  fill('history', r.games, (g) => {
     const mine = g.white === state.user ? 'white' : 'black';
-    li.textContent = `Game ${g.game}: ${g.white} – ${g.black} (${g.rules}) ${g.live ? 'in progress' : `${g.result} ${g.reason}`} `;
-    // A live game of one's own is played from here: the page shows one game
-    // at a time, and a login's game_state of each leaves the last one shown.
-    if (g.live) li.append(button('Play', () => openGame(g.game), { play: g.game }));
     const views = g.live ? [mine] : ['white', 'black', 'umpire'];
-    for (const v of views) li.append(button(`${v} record`, () => records.open(g.game, v), { record: g.game, view: v }));
-    li.append(button('PGN', async () => {
-      records.game = g.game;
-      records.view = g.live ? mine : 'umpire';
-      await records.downloadPgn();
-    }, { pgn: g.game }));
-    ul.appendChild(li);
-  }
+    return [`Game ${g.game}: ${g.white} – ${g.black} (${g.rules}) ${g.live ? 'in progress' : `${g.result} ${g.reason}`} `,
+      // A live game of one's own is played from here: the page shows one game
+      // at a time, and a login's game_state of each leaves the last one shown.
+      ...(g.live ? [button('Play', () => openGame(g.game), { play: g.game })] : []),
+      ...views.map((v) => button(`${v} record`, () => records.open(g.game, v), { record: g.game, view: v })),
+      button('PGN', async () => {
+        records.game = g.game;
+        records.view = g.live ? mine : 'umpire';
+        await records.downloadPgn();
+      }, { pgn: g.game })];
+  });
 }
 $('btn-history').addEventListener('click', refreshHistory);
 
