@@ -46,6 +46,7 @@
 #include "notation.h"
 #include "pgn.h"
 #include "proto.h"
+#include "words.h"
 #include "scrub.h"
 
 #define BOT_VERSION "krieg-bot/" KRIEG_RELEASE
@@ -262,19 +263,6 @@ static json_t *tc_json(const struct tc *tc)
 	if (tc->base_ms > 0)
 		return json_pack("{s:f,s:f}", "base", tc->base_ms / 1000.0, "inc", tc->inc_ms / 1000.0);
 	return NULL;
-}
-
-/* An offer's or a game's "time" as --time spells it: "untimed", "3d", "5+2", "0.5+0". */
-static void tc_text(const json_t *time, char *out, size_t len)
-{
-	struct tc tc;
-	tc_of_json(time, &tc);
-	if (tc.days > 0)
-		snprintf(out, len, "%dd", tc.days);
-	else if (tc.base_ms > 0)
-		snprintf(out, len, "%g+%g", tc.base_ms / 60000.0, tc.inc_ms / 1000.0);
-	else
-		snprintf(out, len, "untimed");
 }
 
 /* One line of play mode's journal (stderr: the service's journal).  What
@@ -591,7 +579,7 @@ static void on_line(struct sess *s, const char *line)
 			                 : live_games(s) >= s->max_games ? "declined: at its limit of games at once"
 			                 : NULL;
 			char tct[32];
-			tc_text(time, tct, sizeof tct);
+			words_time(time, tct, sizeof tct);   /* as krieg says it */
 			say(s, "offer %" JSON_INTEGER_FORMAT " from %s (%s, %s): %s", json_integer_value(offer),
 			    from ? from : "?", rules, tct, no ? no : "accepted");
 			sess_send(s, json_pack("{s:s,s:O}", "type", no ? "decline" : "accept", "offer", offer));
@@ -606,7 +594,7 @@ static void on_line(struct sess *s, const char *line)
 			g->inc_ms = scrub_ms(json_object_get(t, "inc"), 1000);
 		if (g) {
 			char tct[32];
-			tc_text(t, tct, sizeof tct);
+			words_time(t, tct, sizeof tct);
 			const char *w = json_string_value(json_object_get(o, "white"));
 			const char *b = json_string_value(json_object_get(o, "black"));
 			say(s, "game %ld begins: %s (White) v %s (Black), %s, %s", gid, w ? w : "?", b ? b : "?",

@@ -420,8 +420,9 @@ static bool pending_has(const struct client *c, enum cmd_type type, long game)
 void client_send_page(struct client *c, const char *type, const struct cmd_entry *cmd, long game,
                       const char *view, long from)
 {
-	json_t *r = json_pack("{s:I, s:s, s:I, s:I}", "id", (json_int_t)c->next_id++, "type", type,
-	                      "game", (json_int_t)game, "from", (json_int_t)from);
+	json_t *r = json_pack("{s:I, s:s, s:I}", "id", (json_int_t)c->next_id++, "type", type, "from", (json_int_t)from);
+	if (game >= 0)
+		json_object_set_new(r, "game", json_integer(game));
 	if (view)
 		json_object_set_new(r, "view", json_string(view));
 	client_send_request(c, r, &(struct pending){ .cmd = cmd, .game = game, .arg = from });

@@ -183,7 +183,7 @@ int client_error(struct client *c, const char *fmt, ...);
 void client_show_board(struct client *c, const struct cgame *g);
 /* Send a request built by the caller (borrowed), awaiting p->cmd's answer. */
 void client_send_request(struct client *c, json_t *req, const struct pending *p);
-/* Send {id, type, game, from[, view]} (a page of a paged reply), awaiting cmd's answer. */
+/* Send {id, type, from[, game][, view]} (a page of a paged reply; game < 0: a list of no game), awaiting cmd's answer. */
 void client_send_page(struct client *c, const char *type, const struct cmd_entry *cmd, long game,
                       const char *view, long from);
 /* Logged out, or logged in as someone else: nothing of the last user's games stays on screen. */

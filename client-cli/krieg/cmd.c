@@ -1075,12 +1075,8 @@ static void done_draw(struct client *c, const json_t *res, const struct pending 
 static bool next_page(struct client *c, const json_t *res, const struct pending *p, const char *type)
 {
 	json_t *next = json_object_get(res, "next");
-	if (json_is_integer(next) && json_integer_value(next) > p->arg) {
-		json_int_t from = json_integer_value(next);
-		json_t *r = json_pack("{s:I, s:s, s:I}", "id", (json_int_t)c->next_id++, "type", type, "from", from);
-		client_send_request(c, r, &(struct pending){ .cmd = p->cmd, .game = -1, .arg = (long)from });
-		json_decref(r);
-	}
+	if (json_is_integer(next) && json_integer_value(next) > p->arg)
+		client_send_page(c, type, p->cmd, -1, NULL, (long)json_integer_value(next));
 	return p->arg == 0;
 }
 
