@@ -117,7 +117,8 @@ function addChallenge(ev) {
   if (ev.to !== undefined && ev.user === state.user) return;   // my own, to someone else
   const li = document.createElement('li');
   li.id = `challenge-${ev.offer}`;
-  li.textContent = `${ev.user}${ev.bot ? ' (a bot)' : ''} challenges you: ${ev.rules} ${timeText(ev.time)}, ${ev.user} plays ${ev.color}${ev.rated ? ', rated' : ''} `;
+  const asks = ev.rematch ? `asks for a rematch of game ${ev.rematch}` : 'challenges you';
+  li.textContent = `${ev.user}${ev.bot ? ' (a bot)' : ''} ${asks}: ${ev.rules} ${timeText(ev.time)}, ${ev.user} plays ${ev.color}${ev.rated ? ', rated' : ''} `;
   li.append(button('Accept', async () => {
     const r = await net.call('accept', { offer: ev.offer });
     if (!r.ok) status(r.error.message);
@@ -259,7 +260,12 @@ function onEvent(ev) {
     return;
   }
   if (ev.event === 'ping') { net.call('ping'); return; }
-  if (ev.event === 'challenge') { addChallenge(ev); return; }
+  if (ev.event === 'challenge') {
+    addChallenge(ev);
+    // Asked while the finished game is on screen: its Rematch button takes it.
+    if (ev.rematch !== undefined && ev.rematch === state.game) status(`${ev.user} asks for a rematch: press Rematch to play`);
+    return;
+  }
   if (ev.event === 'challenge_cancelled') { $(`challenge-${ev.offer}`)?.remove(); return; }
   if (ev.event === 'challenge_declined') { status(`${ev.by} declined your challenge`); return; }
   if (ev.event === 'notice') { status(`${ev.from}: ${ev.text}`); return; }
@@ -281,6 +287,7 @@ function turn() {
   if (state.rules === 'crazykrieg') $('hands').textContent = state.hands.text();
   $('btn-adjourn').hidden = !state.timed || state.adjourned || state.toMove === null;
   $('btn-unadjourn').hidden = !state.adjourned || state.toMove === null;
+  $('btn-rematch').hidden = state.toMove !== null;
 }
 
 async function tryMove(uci, promotes) {
@@ -345,6 +352,12 @@ $('btn-resign').addEventListener('click', confirmed('Resign', act('resign')));
 $('btn-abort').addEventListener('click', confirmed('Abort the game', act('abort')));
 $('btn-adjourn').addEventListener('click', confirmed('Offer to adjourn (the clocks stop)', act('adjourn', { action: 'offer' })));
 $('btn-unadjourn').addEventListener('click', act('unadjourn'));
+// The same game again, colours swapped: a challenge to the opponent, or
+// (they asked first) the game itself, which its game_start opens.
+$('btn-rematch').addEventListener('click', async () => {
+  const r = await net.call('rematch', { game: state.game });
+  if (!r.ok) status(r.error.message); else if (r.game === undefined) status(`rematch offered (offer ${r.offer})`);
+});
 $('btn-lobby').addEventListener('click', () => { state.game = null; toLobby(); });
 
 setInterval(() => {

@@ -744,6 +744,21 @@ int games_user_count(const struct games *gs, int64_t user)
 	return n;
 }
 
+int games_finished_of(struct server *srv, int64_t id, int64_t user, struct store_game *out)
+{
+	const struct game *g = game_find(srv->games, id);
+	if (g)
+		return g->user[WHITE] == user || g->user[BLACK] == user ? GAME_PLAYING : GAME_UNKNOWN;
+	int st = store_game_get(srv->store, id, out);
+	if (st == STORE_ERROR)
+		return GAME_UNREADABLE;
+	if (st != STORE_OK || (out->white != user && out->black != user))
+		return GAME_UNKNOWN;
+	/* Unfinished in the store and not live: a game whose record failed its
+	 * check (game_flagged_find), never played on and never over. */
+	return out->result != RESULT_NONE || out->reason != REASON_NONE ? GAME_DONE : GAME_PLAYING;
+}
+
 int games_start(struct server *srv, int64_t white, int64_t black, const char *rules,
                 int64_t base_ms, int64_t inc_ms, int64_t days, int rated, int64_t *game_id)
 {

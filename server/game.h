@@ -33,6 +33,15 @@ void games_conn_closed(struct server *srv, struct conn *c);
 int games_start(struct server *srv, int64_t white, int64_t black, const char *rules,
                 int64_t base_ms, int64_t inc_ms, int64_t days, int rated, int64_t *game_id);
 
+/* A finished game of `user`'s, for a rematch (lobby.c): its terms in *out.
+ * GAME_DONE; GAME_PLAYING while it is played (or its end is not yet
+ * committed: the players have not been told); GAME_UNKNOWN for no such
+ * game or one `user` did not play (no existence oracle); GAME_UNREADABLE
+ * when the store failed. */
+enum { GAME_DONE, GAME_PLAYING, GAME_UNKNOWN, GAME_UNREADABLE };
+struct store_game;
+int games_finished_of(struct server *srv, int64_t id, int64_t user, struct store_game *out);
+
 /* Number of live games a user plays in (the lobby's `who`). */
 int games_user_count(const struct games *g, int64_t user);
 /* Games being played now (the service status line). */

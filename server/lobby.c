@@ -39,6 +39,7 @@
 #define LOBBY_OFFERS_MAX 4096        /* offers in the whole lobby */
 #define LOBBY_OFFERS_PER_USER 16     /* open offers one user may have */
 #define LOBBY_OFFER_ID_MAX (1LL << 53)
+#define LOBBY_GAME_ID_MAX (1LL << 53)  /* JSON-safe integers, as game_cmd.c */
 #define LOBBY_RULES_MAX 16
 #define COLOR_RANDOM (-1)
 #define LOBBY_RATING_MAX 4000        /* a seek's rating range: 0..this */
@@ -56,6 +57,7 @@ struct offer {
 	int color;                            /* the owner's: WHITE, BLACK, COLOR_RANDOM */
 	bool rated;
 	int rating_min, rating_max;           /* who may accept a seek; 0, 0: anyone */
+	int64_t rematch;                      /* a challenge for a rematch of this game, or 0 */
 };
 
 struct lobby {
@@ -107,6 +109,8 @@ static json_t *offer_json(struct server *srv, const struct offer *o)
 		                                         "inc", o->inc_ms / 1000.0));
 	if (o->target)
 		json_object_set_new(j, "to", json_string(o->target_name));
+	if (o->rematch)
+		json_object_set_new(j, "rematch", json_integer(o->rematch));
 	if (auth_user_is_bot(srv, o->owner))   /* the offer is a computer's */
 		json_object_set_new(j, "bot", json_true());
 	json_t *r = club_rating_json(srv, o->owner, o->rs->name);
@@ -324,8 +328,9 @@ bad:
 	return -1;
 }
 
-/* A new offer owned by the connection's user, or NULL with an error sent. */
-static struct offer *offer_new(struct conn *c, json_t *id, json_t *req)
+/* A new offer owned by the connection's user, its terms unset, or NULL
+ * with an error sent (the limits on offers). */
+static struct offer *offer_alloc(struct conn *c, json_t *id)
 {
 	struct lobby *l = conn_server(c)->lobby;
 	int64_t uid = conn_user(c);
@@ -337,12 +342,19 @@ static struct offer *offer_new(struct conn *c, json_t *id, json_t *req)
 		return NULL;
 	}
 	struct offer *o = xcalloc(1, sizeof *o);
-	if (offer_terms(c, id, req, o) != 0) {
+	o->owner = uid;
+	snprintf(o->owner_name, sizeof o->owner_name, "%s", conn_user_name(c));
+	return o;
+}
+
+/* A new offer on the request's terms, or NULL with an error sent. */
+static struct offer *offer_new(struct conn *c, json_t *id, json_t *req)
+{
+	struct offer *o = offer_alloc(c, id);
+	if (o && offer_terms(c, id, req, o) != 0) {
 		free(o);
 		return NULL;
 	}
-	o->owner = uid;
-	snprintf(o->owner_name, sizeof o->owner_name, "%s", conn_user_name(c));
 	return o;
 }
 
@@ -385,6 +397,20 @@ static void cmd_seeks(struct conn *c, json_t *id, json_t *req)
 	dispatch_ok(c, id, j);
 }
 
+/* Offer o, made, to user `target` (named `name`): listed, and told to every connection of theirs. */
+static void offer_challenge(struct conn *c, json_t *id, struct offer *o, int64_t target,
+                            const char *name)
+{
+	struct server *srv = conn_server(c);
+	o->target = target;
+	snprintf(o->target_name, sizeof o->target_name, "%.*s", PROTO_NAME_MAX, name);
+	offer_add(srv->lobby, o);
+	json_t *ev = offer_json(srv, o);
+	json_object_set_new(ev, "event", json_string("challenge"));
+	conn_send_user(srv, o->target, ev);
+	dispatch_ok(c, id, json_pack("{s:I}", "offer", (json_int_t)o->id));
+}
+
 static void cmd_challenge(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
@@ -407,15 +433,8 @@ static void cmd_challenge(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	struct offer *o = offer_new(c, id, req);
-	if (!o)
-		return;
-	o->target = u.id;
-	snprintf(o->target_name, sizeof o->target_name, "%.*s", PROTO_NAME_MAX, u.name);
-	offer_add(srv->lobby, o);
-	json_t *ev = offer_json(srv, o);
-	json_object_set_new(ev, "event", json_string("challenge"));
-	conn_send_user(srv, o->target, ev);
-	dispatch_ok(c, id, json_pack("{s:I}", "offer", (json_int_t)o->id));
+	if (o)
+		offer_challenge(c, id, o, u.id, u.name);
 }
 
 /* The offer named by the request, if this user may see it; else an error is sent. */
@@ -429,6 +448,30 @@ static struct offer *offer_visible(struct conn *c, json_t *id, json_t *req)
 		return NULL;
 	}
 	return o;
+}
+
+/* The connection's user takes offer o (checked): the game starts, and the offer goes. */
+static void offer_take(struct conn *c, json_t *id, struct offer *o)
+{
+	struct server *srv = conn_server(c);
+	int64_t uid = conn_user(c);
+	int owner_color = o->color;
+	if (owner_color == COLOR_RANDOM) {
+		unsigned char r = 0;
+		arc4random_buf(&r, 1);
+		owner_color = r & 1 ? BLACK : WHITE;
+	}
+	int64_t white = owner_color == WHITE ? o->owner : uid;
+	int64_t black = owner_color == WHITE ? uid : o->owner;
+	int64_t game = 0;
+	if (games_start(srv, white, black, o->rs->name, o->base_ms, o->inc_ms, o->days, o->rated,
+	                &game) != 0) {
+		dispatch_error(c, id, PE_STORAGE, "the game could not be created; the offer stands");
+		return;
+	}
+	json_int_t oid = o->id;
+	offer_remove(srv->lobby, o);
+	dispatch_ok(c, id, json_pack("{s:I, s:I}", "offer", oid, "game", (json_int_t)game));
 }
 
 static void cmd_accept(struct conn *c, json_t *id, json_t *req)
@@ -455,23 +498,65 @@ static void cmd_accept(struct conn *c, json_t *id, json_t *req)
 			return;
 		}
 	}
-	int owner_color = o->color;
-	if (owner_color == COLOR_RANDOM) {
-		unsigned char r = 0;
-		arc4random_buf(&r, 1);
-		owner_color = r & 1 ? BLACK : WHITE;
-	}
-	int64_t white = owner_color == WHITE ? o->owner : uid;
-	int64_t black = owner_color == WHITE ? uid : o->owner;
-	int64_t game = 0;
-	if (games_start(srv, white, black, o->rs->name, o->base_ms, o->inc_ms, o->days, o->rated,
-	                &game) != 0) {
-		dispatch_error(c, id, PE_STORAGE, "the game could not be created; the offer stands");
+	offer_take(c, id, o);
+}
+
+/*
+ * rematch {game}: a challenge to the other player of a finished game on its
+ * terms (rules, time, rated), colours swapped.  Asked twice, the offer
+ * stands once; asked by both, the second request takes the first one's
+ * challenge and the game starts, as an accept would.
+ */
+static void cmd_rematch(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	int64_t uid = conn_user(c);
+	int64_t gid = json_integer_value(json_object_get(req, "game"));
+	struct store_game info;
+	switch (games_finished_of(srv, gid, uid, &info)) {
+	case GAME_DONE:
+		break;
+	case GAME_PLAYING:
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "the game is not over");
+		return;
+	case GAME_UNREADABLE:
+		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
+		return;
+	default:
+		dispatch_error(c, id, PE_NO_SUCH_GAME, "no such game");
 		return;
 	}
-	json_int_t oid = o->id;
-	offer_remove(srv->lobby, o);
-	dispatch_ok(c, id, json_pack("{s:I, s:I}", "offer", oid, "game", (json_int_t)game));
+	int64_t other = info.white == uid ? info.black : info.white;
+	for (struct offer *o = srv->lobby->offers; o; o = o->next) {
+		if (o->rematch != gid)
+			continue;
+		if (o->owner == uid) {
+			dispatch_ok(c, id, json_pack("{s:I}", "offer", (json_int_t)o->id));
+			return;
+		}
+		if (o->owner == other && o->target == uid) {
+			offer_take(c, id, o);
+			return;
+		}
+	}
+	char name[PROTO_NAME_MAX + 1];
+	const struct ruleset *rs = ruleset_find(info.rules);
+	int st = store_user_name(srv->store, other, name, sizeof name);
+	if (!rs || st != STORE_OK) {
+		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
+		return;
+	}
+	struct offer *o = offer_alloc(c, id);
+	if (!o)
+		return;
+	o->rs = rs;
+	o->base_ms = info.base_ms;
+	o->inc_ms = info.inc_ms;
+	o->days = info.days;
+	o->color = info.white == uid ? BLACK : WHITE;
+	o->rated = info.rated != 0;
+	o->rematch = gid;
+	offer_challenge(c, id, o, other, name);
 }
 
 static void cmd_decline(struct conn *c, json_t *id, json_t *req)
@@ -581,6 +666,10 @@ static const struct field f_offer[] = {
 	{ "offer", F_INT, 1, LOBBY_OFFER_ID_MAX },
 	{ NULL, 0, 0, 0 },
 };
+static const struct field f_rematch[] = {
+	{ "game", F_INT, 1, LOBBY_GAME_ID_MAX },
+	{ NULL, 0, 0, 0 },
+};
 static const struct field f_cancel[] = {
 	{ "offer", F_INT, 0, LOBBY_OFFER_ID_MAX },   /* absent: the user's only offer */
 	{ NULL, 0, 0, 0 },
@@ -595,6 +684,7 @@ const struct cmd lobby_cmds[] = {
 	{ "seeks", 0, f_list, cmd_seeks },
 	{ "challenge", 0, f_challenge, cmd_challenge },
 	{ "accept", 0, f_offer, cmd_accept },
+	{ "rematch", 0, f_rematch, cmd_rematch },
 	{ "decline", 0, f_offer, cmd_decline },
 	{ "cancel", 0, f_cancel, cmd_cancel },
 	{ "lobby_watch", 0, f_list, cmd_lobby_watch },

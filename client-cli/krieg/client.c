@@ -597,6 +597,8 @@ static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 		return;
 	const char *tag = g->id == c->current ? "" : " (another game)";
 	client_out(c, "#%ld%s: %s", g->id, tag, words);
+	if (e.type == EV_GAME_OVER && g->id == c->current)
+		client_out(c, "(\"rematch\" to play %s again, colours swapped.)", g->name[!g->color]);
 	/* Redrawn after every event that changes what the board shows (and at
 	 * the end), once the action's announcements are all in. */
 	if (g->id == c->current && (changed || e.type == EV_GAME_OVER))
@@ -851,9 +853,14 @@ static void event(struct client *c, const json_t *msg, const char *name)
 		c->last_challenge = (long)json_integer_value(json_object_get(msg, "offer"));
 		words_offer(msg, c->user, terms, sizeof terms);
 		const char *colon = strstr(terms, ": ");
+		long rematch = (long)json_integer_value(json_object_get(msg, "rematch"));
+		char asks[48];
+		if (rematch > 0)
+			snprintf(asks, sizeof asks, "asks for a rematch of game %ld", rematch);
 		if (colon)
-			client_out(c, "%.*s challenges you:%s. Type \"accept %ld\" or \"decline %ld\".",
-			           (int)(colon - terms), terms, colon + 1, c->last_challenge, c->last_challenge);
+			client_out(c, "%.*s %s:%s. Type \"accept %ld\" or \"decline %ld\".", (int)(colon - terms),
+			           terms, rematch > 0 ? asks : "challenges you", colon + 1, c->last_challenge,
+			           c->last_challenge);
 		return;
 	}
 	if (!strcmp(name, "seek") || !strcmp(name, "seek_gone")) {

@@ -436,6 +436,12 @@ static json_t *req_terms(const struct cmd *c, long long id, long game, char *err
 	return req_end(r, c);
 }
 
+static json_t *req_rematch(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	return json_pack("{s:I, s:I, s:s}", "id", (json_int_t)id, "game",
+	                 (json_int_t)(c->number >= 0 ? c->number : game), "type", c->entry->name);
+}
+
 static json_t *req_offer(const struct cmd *c, long long id, long game, char *err, size_t errlen)
 {
 	if (c->number < 0 && c->type == CMD_CANCEL)   /* the server cancels your only offer */
@@ -866,6 +872,15 @@ static int exec_last_challenge(struct client *cl, struct cmd *cmd, struct pendin
 	return 0;
 }
 
+/* rematch without a number: the current game (the one just ended, as a rule). */
+static int exec_rematch(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	if (cmd->number < 0 && cl->current < 0)
+		return client_error(cl, "rematch: which game? (a number; see \"games\")");
+	p->game = cmd->number < 0 ? cl->current : cmd->number;
+	return 0;
+}
+
 /* draw alone: accept the opponent's standing offer, else offer one. */
 static int exec_draw(struct client *cl, struct cmd *cmd, struct pending *p)
 {
@@ -1050,6 +1065,18 @@ static void done_logout(struct client *c, const json_t *res, const struct pendin
 static void done_open(struct client *c, const json_t *res, const struct pending *p)
 {
 	client_out(c, "Offer %lld is open.", (long long)json_integer_value(json_object_get(res, "offer")));
+}
+
+/* A rematch asked: a challenge made, or (they asked first) the game begun,
+ * which its game_start says. */
+static void done_rematch(struct client *c, const json_t *res, const struct pending *p)
+{
+	if (json_object_get(res, "game"))
+		return;
+	const struct cgame *g = client_game(c, p->game);
+	client_out(c, "Rematch offered to %s (offer %lld): they may accept it, or ask for a rematch too.",
+	           g ? g->name[!g->color] : "your opponent",
+	           (long long)json_integer_value(json_object_get(res, "offer")));
 }
 
 static void done_ok(struct client *c, const json_t *res, const struct pending *p)
@@ -1499,6 +1526,9 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "accept", .type = CMD_ACCEPT, .max = 1, .parse = parse_number, .request = req_offer,
 	  .exec = exec_last_challenge,   /* no done: the game_start event says it */
 	  .usage = "accept [OFFER]            accept a seek or challenge (default: the last challenge)" },
+	{ .name = "rematch", .type = CMD_REMATCH, .max = 1, .parse = parse_number, .request = req_rematch,
+	  .exec = exec_rematch, .done = done_rematch,
+	  .usage = "rematch [GAME]            play a finished game's opponent again, colours swapped (default: the current game)" },
 	{ .name = "decline", .type = CMD_DECLINE, .max = 1, .parse = parse_number, .request = req_offer,
 	  .exec = exec_last_challenge, .done = done_ok, .usage = "decline [OFFER]           decline a challenge" },
 	{ .name = "cancel", .type = CMD_CANCEL, .max = 1, .parse = parse_number, .request = req_offer, .done = done_ok,

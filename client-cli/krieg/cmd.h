@@ -38,6 +38,7 @@ enum cmd_type {
 	CMD_PASSWD,        /* passwd [OLD [NEW]]: one's own password, or the one a reset login waits on */
 	/* lobby */
 	CMD_WHO, CMD_SEEKS, CMD_SEEK, CMD_CHALLENGE, CMD_ACCEPT, CMD_DECLINE, CMD_CANCEL,
+	CMD_REMATCH,       /* rematch [GAME]: the same game again, colours swapped */
 	CMD_LOBBY,         /* lobby [on|off]: lobby_watch / lobby_unwatch */
 	CMD_PLAY,          /* play OFFER: accept a seek */
 	/* games */

@@ -400,6 +400,19 @@ try {
   check(!(await frames(b)).some((l) => l.includes('nice drop')), "the spectators' words reached a player");
   await lp.ok('resign', { game: g4 });
   await heard(b, 'announcements', /Black resigns/);
+  // A rematch from the finished game's page: a challenge to the line
+  // player, who asks too, and the new game opens with the colours swapped.
+  await b.click('#btn-rematch', { timeout: 10000 });
+  const ask = await lp.waitFor((m) => m.event === 'challenge' && m.rematch === g4);
+  check(ask.color === 'black' && ask.rules === 'crazykrieg', `the rematch challenge: ${JSON.stringify(ask)}`);
+  await until(b, () => /^rematch offered \(offer \d+\)$/.test(document.getElementById('status').textContent), null,
+    'the rematch answered');
+  const gR = (await lp.ok('rematch', { game: g4 })).game;
+  await until(b, (g) => window.krieg.state.game === g && window.krieg.state.color === 'black', gR,
+    'the rematch game, Black');
+  check(!(await b.isVisible('#btn-rematch')), 'Rematch is offered in a game being played');
+  await lp.ok('abort', { game: gR });
+  await heard(b, 'announcements', /abort/i);
 
   // ---- 6. a challenge arrives pushed, and is declined ----
   await a.click('#btn-lobby');
@@ -510,7 +523,7 @@ try {
 
   if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
   for (const l of [la, lb, lc, lp, lr]) l.close();
-  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, untimed and correspondence seeks, two games on one page, an adjournment, a password to replace (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
+  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, untimed and correspondence seeks, two games on one page, an adjournment, a password to replace (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
 } catch (e) {
   await fail(e.stack || String(e));
 }

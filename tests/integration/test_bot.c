@@ -496,6 +496,18 @@ START_TEST(test_play_seeks)
 	ck_assert_int_ne(json_integer_value(json_object_get(again, "offer")), seek);
 	ck_assert_str_eq(json_string_value(json_object_get(again, "rules")), "english");
 
+	/* a rematch is a challenge like any other: taken, the colours swapped */
+	json_t *gs = kc_event(me.c, "game_start");
+	ck_assert_int_eq(json_integer_value(json_object_get(gs, "game")), game);
+	int first_white = strcmp(json_string_value(json_object_get(gs, "color")), "white") == 0;
+	json_int_t rm = json_integer_value(json_object_get(
+		kc_ok(me.c, kc_req(me.c, "rematch", "{s:I}", "game", game)), "offer"));
+	gs = kc_event(me.c, "game_start");
+	json_int_t game2 = json_integer_value(json_object_get(gs, "game"));
+	ck_assert_int_gt(game2, game);
+	ck_assert_str_eq(json_string_value(json_object_get(gs, "color")), first_white ? "black" : "white");
+	kc_ok(me.c, kc_req(me.c, "resign", "{s:I}", "game", game2));
+
 	const char *journal = playbot_end(&pb, 0);
 	unlink(kpath);
 	char head[128], tail[128];
@@ -515,6 +527,8 @@ START_TEST(test_play_seeks)
 	journal_has(journal, head, me.name);
 	snprintf(head, sizeof head, "krieg-bot: game %lld ends: ", (long long)game);
 	journal_has(journal, head, ", resignation; won");
+	snprintf(head, sizeof head, "krieg-bot: offer %lld from %s (english, 1+1): ", (long long)rm, me.name);
+	journal_has(journal, head, "accepted");
 	kc_close(me.c);
 	kd_stop(d);
 }

@@ -295,6 +295,84 @@ START_TEST(negative_id_and_null_time)
 }
 END_TEST
 
+/* rematch: the other player of a finished game is challenged on its terms,
+ * colours swapped; twice is once; both asking starts the game. */
+START_TEST(rematch_swaps_colours_on_the_same_terms)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct kp a, b, x;
+	kp_register(d, &a, "anna");
+	kp_register(d, &b, "boris");
+	kp_guest(d, &x);
+	json_t *r = kc_ok(a.c, kc_req(a.c, "challenge", "{s:s, s:s, s:s, s:b, s:{s:i, s:i}}", "user",
+	                              b.name, "rules", "english", "color", "white", "rated", 1,
+	                              "time", "base", 300, "inc", 2));
+	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
+	kc_event(b.c, "challenge");
+	json_int_t g1 = json_integer_value(json_object_get(
+		kc_ok(b.c, kc_req(b.c, "accept", "{s:I}", "offer", offer)), "game"));
+	kc_event(a.c, "game_start");
+
+	/* Not while it is played; not someone else's game; not a game that never was. */
+	kc_error(a.c, kc_req(a.c, "rematch", "{s:I}", "game", g1), "illegal_action");
+	kc_ok(a.c, kc_req(a.c, "resign", "{s:I}", "game", g1));
+	kc_event(b.c, "game_over");
+	kc_error(x.c, kc_req(x.c, "rematch", "{s:I}", "game", g1), "no_such_game");
+	kc_error(a.c, kc_req(a.c, "rematch", "{s:I}", "game", g1 + 1000), "no_such_game");
+	kc_error(a.c, kc_req(a.c, "rematch", NULL), "bad_request");
+
+	/* Asked: a challenge to boris, anna now Black, the same rules, clock and rating. */
+	r = kc_ok(a.c, kc_req(a.c, "rematch", "{s:I}", "game", g1));
+	json_int_t o1 = json_integer_value(json_object_get(r, "offer"));
+	ck_assert_ptr_null(json_object_get(r, "game"));
+	json_t *e = kc_event(b.c, "challenge");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), o1);
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "rematch")), g1);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "user")), a.name);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "color")), "black");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "rules")), "english");
+	ck_assert(json_is_true(json_object_get(e, "rated")));
+	ck_assert_int_eq((int)json_number_value(json_object_get(json_object_get(e, "time"), "base")), 300);
+	ck_assert_int_eq((int)json_number_value(json_object_get(json_object_get(e, "time"), "inc")), 2);
+	kc_no_event(x.c, "challenge");
+	/* Asked again: the same offer, not a second challenge. */
+	r = kc_ok(a.c, kc_req(a.c, "rematch", "{s:I}", "game", g1));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "offer")), o1);
+	kc_no_event(b.c, "challenge");
+	json_t *offers = json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)), "offers");
+	ck_assert_int_eq(json_array_size(offers), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(offers, 0), "rematch")), g1);
+
+	/* Asked by boris too: the game starts, as an accept would. */
+	r = kc_ok(b.c, kc_req(b.c, "rematch", "{s:I}", "game", g1));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "offer")), o1);
+	json_int_t g2 = json_integer_value(json_object_get(r, "game"));
+	ck_assert_int_gt(g2, g1);
+	e = kc_event(a.c, "game_start");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), g2);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "color")), "black");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "white")), b.name);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "rules")), "english");
+	ck_assert_ptr_nonnull(json_object_get(e, "ratings"));
+	offers = json_object_get(kc_ok(a.c, kc_req(a.c, "seeks", NULL)), "offers");
+	ck_assert_int_eq(json_array_size(offers), 0);
+
+	/* An aborted game too; a rematch declined is a challenge declined. */
+	kc_ok(b.c, kc_req(b.c, "abort", "{s:I}", "game", g2));
+	kc_event(a.c, "game_over");
+	r = kc_ok(b.c, kc_req(b.c, "rematch", "{s:I}", "game", g2));
+	json_int_t o2 = json_integer_value(json_object_get(r, "offer"));
+	e = kc_event(a.c, "challenge");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "color")), "black");
+	kc_ok(a.c, kc_req(a.c, "decline", "{s:I}", "offer", o2));
+	kc_event(b.c, "challenge_declined");
+	kc_close(a.c);
+	kc_close(b.c);
+	kc_close(x.c);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *lobby_suite(void)
 {
 	Suite *s = suite_create("lobby");
@@ -308,6 +386,7 @@ static Suite *lobby_suite(void)
 	tcase_add_test(tc, seeks_are_paged);
 	tcase_add_test(tc, challenge_names_the_account);
 	tcase_add_test(tc, negative_id_and_null_time);
+	tcase_add_test(tc, rematch_swaps_colours_on_the_same_terms);
 	suite_add_tcase(s, tc);
 	return s;
 }

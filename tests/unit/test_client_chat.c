@@ -220,6 +220,10 @@ START_TEST(the_lobby_comes_to_the_client)
 	client_receive(&c, "{\"event\":\"challenge\",\"offer\":6,\"user\":\"bob\",\"rules\":\"icc\","
 	                   "\"color\":\"random\",\"rated\":false,\"time\":{\"base\":300.0,\"inc\":2.0}}");
 	ck_assert_ptr_nonnull(strstr(s.printed, "bob challenges you: icc, 5+2, unrated, colours drawn at random."));
+	client_receive(&c, "{\"event\":\"challenge\",\"offer\":7,\"user\":\"bob\",\"rules\":\"english\","
+	                   "\"color\":\"black\",\"rated\":false,\"rematch\":12}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "bob asks for a rematch of game 12: english, untimed, unrated, "
+	                                        "you play White. Type \"accept 7\" or \"decline 7\"."));
 
 	/* lobby on / off */
 	ck_assert_int_eq(client_command(&c, "lobby"), 0);

@@ -85,6 +85,9 @@ START_TEST(lobby)
 	expect("accept 4", -1, "{\"id\":7,\"offer\":4,\"type\":\"accept\"}");
 	expect("decline 4", -1, "{\"id\":7,\"offer\":4,\"type\":\"decline\"}");
 	expect("cancel 9", -1, "{\"id\":7,\"offer\":9,\"type\":\"cancel\"}");
+	expect("rematch 12", -1, "{\"game\":12,\"id\":7,\"type\":\"rematch\"}");
+	expect("rematch", 5, "{\"game\":5,\"id\":7,\"type\":\"rematch\"}");   /* the current game */
+	ck_assert_int_eq(cmd_parse("rematch twelve", &c, err, sizeof err), -1);
 	/* an admin's */
 	expect("invite", -1, "{\"id\":7,\"type\":\"invite\"}");
 	expect("kick carol", -1, "{\"id\":7,\"type\":\"kick\",\"user\":\"carol\"}");

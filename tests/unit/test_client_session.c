@@ -646,6 +646,39 @@ START_TEST(draw_responses_say_what_happened)
 }
 END_TEST
 
+/* rematch: offered at the end; alone it asks for the current game; the
+ * answer names the opponent, or (they asked first) the game_start says it. */
+START_TEST(rematch_after_the_end)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	ck_assert_int_eq(client_command(&c, "rematch"), -1);   /* no game yet */
+	ck_assert_int_eq(s.nsent, 0);
+	start_game(&c, 4, "white", false);
+	client_receive(&c, "{\"event\":\"game_over\",\"game\":4,\"ply\":0,\"audience\":[\"white\",\"black\"],"
+	                   "\"result\":\"0-1\",\"reason\":\"resignation\"}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "(\"rematch\" to play bob again, colours swapped.)"));
+	ck_assert_int_eq(client_command(&c, "rematch"), 0);
+	json_t *j = sink_last(&s);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "type")), "rematch");
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "game")), 4);
+	json_decref(j);
+	sink_reply_ok(&c, &s, "\"offer\":7");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Rematch offered to bob (offer 7)"));
+	/* Another game by number; the answer that starts it says nothing itself. */
+	ck_assert_int_eq(client_command(&c, "rematch 3"), 0);
+	j = sink_last(&s);
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "game")), 3);
+	json_decref(j);
+	s.printed[0] = '\0';
+	sink_reply_ok(&c, &s, "\"offer\":8,\"game\":9");
+	ck_assert_str_eq(s.printed, "");
+	ck_assert_int_eq(client_command(&c, "rematch three"), -1);
+	client_free(&c);
+}
+END_TEST
+
 static const char *last_of(const char *hay, const char *needle)
 {
 	const char *last = NULL;
@@ -1062,6 +1095,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, switch_fetches_a_game_and_draws);
 	tcase_add_test(tc, logout_forgets_the_games);
 	tcase_add_test(tc, draw_responses_say_what_happened);
+	tcase_add_test(tc, rematch_after_the_end);
 	tcase_add_test(tc, your_move_follows_the_last_announcement);
 	tcase_add_test(tc, own_move_echoes_the_capture_mark_typed);
 	tcase_add_test(tc, batch_unknown_word_is_named);
