@@ -357,6 +357,10 @@ static void flush_game(struct client *c, struct cgame *g)
 		if (g->live && !g->view.over && g->view.to_move == g->color)
 			client_out(c, "#%ld: your move", g->id);
 	}
+	if (g->rematch_notice) {   /* under the final board, not above it */
+		g->rematch_notice = false;
+		client_out(c, "(\"rematch\" to play %s again, colours swapped.)", g->name[!g->color]);
+	}
 }
 
 void client_flush(struct client *c)
@@ -598,7 +602,7 @@ static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 	const char *tag = g->id == c->current ? "" : " (another game)";
 	client_out(c, "#%ld%s: %s", g->id, tag, words);
 	if (e.type == EV_GAME_OVER && g->id == c->current)
-		client_out(c, "(\"rematch\" to play %s again, colours swapped.)", g->name[!g->color]);
+		g->rematch_notice = true;
 	/* Redrawn after every event that changes what the board shows (and at
 	 * the end), once the action's announcements are all in. */
 	if (g->id == c->current && (changed || e.type == EV_GAME_OVER))

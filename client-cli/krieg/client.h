@@ -59,6 +59,7 @@ struct cgame {
 	/* Said once the action's last announcement is in (client_flush), not on the
 	 * first one: "your move" must not come before the same move's check. */
 	bool turn_notice;
+	bool rematch_notice;                /* the game ended: "rematch" offered, after the board */
 	bool redraw;
 	bool loading;                       /* the view's events continue in later pages */
 	/* the opponent's last connection dropped (opponent_away): shown in the prompt */

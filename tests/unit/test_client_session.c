@@ -658,7 +658,10 @@ START_TEST(rematch_after_the_end)
 	start_game(&c, 4, "white", false);
 	client_receive(&c, "{\"event\":\"game_over\",\"game\":4,\"ply\":0,\"audience\":[\"white\",\"black\"],"
 	                   "\"result\":\"0-1\",\"reason\":\"resignation\"}");
-	ck_assert_ptr_nonnull(strstr(s.printed, "(\"rematch\" to play bob again, colours swapped.)"));
+	/* the last words, under the final board */
+	const char *hint = "(\"rematch\" to play bob again, colours swapped.)\n";
+	ck_assert_str_eq(s.printed + strlen(s.printed) - strlen(hint), hint);
+	ck_assert_ptr_nonnull(strstr(s.printed, "Game over"));
 	ck_assert_int_eq(client_command(&c, "rematch"), 0);
 	json_t *j = sink_last(&s);
 	ck_assert_str_eq(json_string_value(json_object_get(j, "type")), "rematch");
