@@ -25,7 +25,7 @@ window.krieg = { net, state, board, watch, records };   // for the browser tests
 
 async function start() {
   const g = await net.open();
-  g.rulesets.forEach((r) => $('rules').add(new Option(r, r)));
+  g.rulesets.forEach((r) => { $('rules').add(new Option(r, r)); $('standings-rules').add(new Option(r, r)); });
   await net.call('hello', { version: g.protocol });
   const token = sessionStorage.getItem('krieg.token');
   if (token) {
@@ -108,8 +108,32 @@ $('btn-refresh').addEventListener('click', refreshSeeks);
 async function refreshWho() {
   const r = await net.callAll('who', {}, 'users');
   fill('who', r.users, (u) => [`${u.name}${u.bot ? ' (a bot)' : ''}, ${u.games} game${u.games === 1 ? '' : 's'} `,
+    button('Profile', () => showProfile(u.name), { profile: u.name }),
     ...(u.name !== state.user ? [button('Challenge', () => { $('challenge-user').value = u.name; }, { who: u.name })] : [])]);
 }
+
+// What the club knows of a player: the record from their side, ratings.
+async function showProfile(user) {
+  const r = await net.call('profile', { user });
+  if (!r.ok) { status(r.error.message); return; }
+  const { won, lost, drawn, aborted } = r.record;
+  const what = r.guest ? ' (a guest)' : r.bot ? ' (a bot)' : '';
+  const ratings = Object.entries(r.ratings || {}).map(([pool, x]) => `${pool} ${x.rating}${x.provisional ? '?' : ''}`);
+  $('profile').textContent = `${r.name}${what}: ${r.role}, since ${new Date(r.registered * 1000).toISOString().slice(0, 10)}, `
+    + `${r.online ? 'online' : 'offline'}${r.games ? `, in ${r.games} live game${r.games === 1 ? '' : 's'}` : ''}; `
+    + `${won} won, ${lost} lost, ${drawn} drawn, ${aborted} aborted; `
+    + `${ratings.length ? `rated ${ratings.join(', ')}` : 'not rated yet'}`;
+  $('profile').hidden = false;
+}
+
+// The club table of the chosen rule set's pool (every page).
+$('btn-standings').addEventListener('click', async () => {
+  const r = await net.callAll('standings', { rules: $('standings-rules').value }, 'standings');
+  if (!r.ok) { status(r.error.message); return; }
+  fill('standings', r.standings, (x) => [`${x.name} ${x.rating}${x.provisional ? '?' : ''} (${x.games} game${x.games === 1 ? '' : 's'}) `,
+    button('Profile', () => showProfile(x.name), { profile: x.name })]);
+  if (!r.standings.length) status(`nobody is rated in the ${r.pool} pool yet`);
+});
 $('btn-who').addEventListener('click', refreshWho);
 
 // Challenges arrive pushed (`challenge`), and leave by `challenge_cancelled`.

@@ -8,7 +8,9 @@
 #include "club.h"
 #include "conn.h"
 #include "dispatch.h"
+#include "game.h"
 #include "log.h"
+#include "proto.h"
 #include "rating.h"
 #include "ruleset.h"
 #include "server.h"
@@ -120,6 +122,54 @@ static void cmd_standings(struct conn *c, json_t *id, json_t *req)
 	dispatch_ok(c, id, j);
 }
 
+/* ---- profile -------------------------------------------------------------- */
+
+/*
+ * profile {user?}: what the club knows of a player, for anyone logged in
+ * (FICS's finger): the name as registered, role, when registered, whether
+ * online and in how many games, the finished games counted, the ratings.
+ * Never an address, a last login or a disabled flag: those are the
+ * admins' (`users`).  Without `user`: oneself.
+ */
+static void cmd_profile(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	const char *name = json_string_value(json_object_get(req, "user"));
+	struct store_user u;
+	int st = store_user_find(srv->store, name ? name : conn_user_name(c), &u);
+	if (st == STORE_NOT_FOUND) {
+		dispatch_error(c, id, PE_NO_SUCH_USER, "no such user");
+		return;
+	}
+	struct store_tally t = { 0 };
+	if (st == STORE_OK)
+		st = store_games_tally(srv->store, u.id, &t);
+	if (st != STORE_OK) {
+		log_warnx("club: profile: %s", store_error(srv->store));
+		dispatch_error(c, id, PE_STORAGE, "the profile could not be read");
+		return;
+	}
+	json_t *j = json_pack("{s:s, s:s, s:I, s:b, s:i, s:{s:I, s:I, s:I, s:I}}", "name", u.name, "role",
+	                      u.guest ? "player" : u.role, "registered", (json_int_t)u.created_unix,
+	                      "online", conn_of_user(srv, u.id, NULL) != NULL, "games",
+	                      games_user_count(srv->games, u.id), "record", "won", (json_int_t)t.won,
+	                      "lost", (json_int_t)t.lost, "drawn", (json_int_t)t.drawn, "aborted",
+	                      (json_int_t)t.aborted);
+	if (u.guest)
+		json_object_set_new(j, "guest", json_true());
+	if (u.bot)
+		json_object_set_new(j, "bot", json_true());
+	json_t *r = club_ratings_json(srv, u.id);
+	if (r)
+		json_object_set_new(j, "ratings", r);
+	dispatch_ok(c, id, j);
+}
+
+static const struct field f_profile[] = {
+	{ "user", F_STRING, 0, PROTO_NAME_MAX },
+	{ NULL, 0, 0, 0 },
+};
+
 static const struct field f_standings[] = {
 	{ "rules", F_STRING, 0, 16 },
 	{ "from", F_INT, 0, DISPATCH_FROM_MAX },
@@ -128,5 +178,6 @@ static const struct field f_standings[] = {
 
 const struct cmd club_cmds[] = {
 	{ "standings", 0, f_standings, cmd_standings },
+	{ "profile", 0, f_profile, cmd_profile },
 	{ NULL, 0, NULL, NULL },
 };

@@ -329,6 +329,11 @@ static const char *const stmt_sql[S__COUNT] = {
 	                    " AND expires > ?2",
 	[S_USER_BOT] = "SELECT bot FROM users WHERE id = ?1",
 	[S_USER_SET_BOT] = "UPDATE users SET bot = ?2 WHERE name = ?1 AND guest = 0",
+	/* Results: 1 White won, 2 Black won, 3 a draw; 0 with a reason: aborted. */
+	[S_GAMES_TALLY] = "SELECT coalesce(sum((result = 1 AND white = ?1) OR (result = 2 AND black = ?1)), 0),"
+	                  " coalesce(sum((result = 2 AND white = ?1) OR (result = 1 AND black = ?1)), 0),"
+	                  " coalesce(sum(result = 3), 0), coalesce(sum(result = 0), 0)"
+	                  " FROM games WHERE (white = ?1 OR black = ?1) AND (result != 0 OR reason != 0)",
 };
 
 /* --- errors -------------------------------------------------------------- */

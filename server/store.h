@@ -266,6 +266,12 @@ int store_umpire_actions(struct store *st, int64_t game,
 int store_game_flag(struct store *st, int64_t game, const char *reason);
 int store_game_flagged(struct store *st, int64_t game, char *reason, size_t len);
 
+/* A user's finished games counted (`profile`): won, lost, drawn, aborted. */
+struct store_tally {
+	int64_t won, lost, drawn, aborted;
+};
+int store_games_tally(struct store *st, int64_t user, struct store_tally *out);
+
 /* A user's finished games (a result or a reason), newest first (`history`). */
 int store_games_finished_of_user(struct store *st, int64_t user, int limit,
                                  int (*fn)(const struct store_game *g, void *arg), void *arg);

@@ -597,3 +597,26 @@ int store_games_finished_of_user(struct store *st, int64_t user, int limit,
 	sqlite3_bind_int(s, 2, limit > 0 ? limit : -1);
 	return list(st, s, temp, ROW_GAME, (void *)fn, arg, "finished games of user");
 }
+
+int store_games_tally(struct store *st, int64_t user, struct store_tally *out)
+{
+	int temp, rc;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_GAMES_TALLY, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, user);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		out->won = sqlite3_column_int64(s, 0);
+		out->lost = sqlite3_column_int64(s, 1);
+		out->drawn = sqlite3_column_int64(s, 2);
+		out->aborted = sqlite3_column_int64(s, 3);
+		rc = STORE_OK;
+	} else {
+		rc = store_fail_db(st, "games tally");
+	}
+	store_stmt_done(s, temp);
+	return rc;
+}

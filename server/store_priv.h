@@ -78,6 +78,7 @@ enum stmt_id {
 	S_INVITE_REVOKE,
 	S_USER_BOT,
 	S_USER_SET_BOT,
+	S_GAMES_TALLY,
 	S__COUNT
 };
 

@@ -436,6 +436,24 @@ static json_t *req_terms(const struct cmd *c, long long id, long game, char *err
 	return req_end(r, c);
 }
 
+/* standings [RULES] */
+static int parse_standings(struct cmd *c, char *err, size_t errlen)
+{
+	if (c->argc == 1 && !ruleset_find(c->argv[0]))
+		return failf(err, errlen, "unknown rule set \"%.32s\"", c->argv[0]);
+	return 0;
+}
+
+/* standings [RULES] / profile [USER]: the one word, if given, is the field */
+static json_t *req_named(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	json_t *r = req_begin(id);
+	if (c->argc == 1)
+		json_object_set_new(r, c->type == CMD_STANDINGS ? "rules" : "user", json_string(c->argv[0]));
+	json_object_set_new(r, "type", json_string(c->type == CMD_STANDINGS ? "standings" : "profile"));
+	return r;   /* finger is profile's other name */
+}
+
 static json_t *req_rematch(const struct cmd *c, long long id, long game, char *err, size_t errlen)
 {
 	return json_pack("{s:I, s:I, s:s}", "id", (json_int_t)id, "game",
@@ -1119,6 +1137,71 @@ static void done_who(struct client *c, const json_t *res, const struct pending *
 		           json_is_true(json_object_get(x, "bot")) ? ", a bot" : "");
 }
 
+/* standings: the club table, a page at a time (the next asked for in the
+ * same pool while there is more). */
+static void done_standings(struct client *c, const json_t *res, const struct pending *p)
+{
+	size_t i;
+	json_t *x, *rows = json_object_get(res, "standings");
+	long long total = (long long)json_integer_value(json_object_get(res, "total"));
+	if (p->arg == 0)
+		client_out(c, total ? "Standings, the %s pool (%lld rated):" : "Nobody is rated in the %s pool yet.",
+		           str(res, "pool"), total);
+	json_array_foreach(rows, i, x) {
+		char r[24];
+		words_rating(x, r, sizeof r);
+		long long n = (long long)json_integer_value(json_object_get(x, "games"));
+		client_out(c, "  %3lld. %-24s %-6s rd %-4lld %lld game%s", (long long)json_integer_value(json_object_get(x, "rank")),
+		           str(x, "name"), r, (long long)json_integer_value(json_object_get(x, "rd")), n, n == 1 ? "" : "s");
+	}
+	json_t *next = json_object_get(res, "next");
+	if (json_is_integer(next) && json_integer_value(next) > p->arg) {
+		json_t *req = json_pack("{s:I, s:s, s:s, s:I}", "id", (json_int_t)c->next_id++, "type", "standings",
+		                        "rules", str(res, "pool"), "from", json_integer_value(next));
+		client_send_request(c, req, &(struct pending){ .cmd = p->cmd, .game = -1,
+		                                               .arg = (long)json_integer_value(next) });
+		json_decref(req);
+	}
+}
+
+/* profile: "alice: a player since 2026-12-03, online, in 1 live game." and the record. */
+static void done_profile(struct client *c, const json_t *res, const struct pending *p)
+{
+	const char *role = str(res, "role");
+	char since[32] = "";
+	time_t t = (time_t)json_integer_value(json_object_get(res, "registered"));
+	struct tm tm;
+	if (t > 0 && gmtime_r(&t, &tm))
+		strftime(since, sizeof since, " since %Y-%m-%d", &tm);
+	long long live = (long long)json_integer_value(json_object_get(res, "games"));
+	char playing[48] = "";
+	if (live > 0)
+		snprintf(playing, sizeof playing, ", in %lld live game%s", live, live == 1 ? "" : "s");
+	client_out(c, "%s%s: %s%s%s, %s%s.", str(res, "name"),
+	           json_is_true(json_object_get(res, "guest")) ? " (a guest)"
+	           : json_is_true(json_object_get(res, "bot")) ? " (a bot)" : "",
+	           !strcmp(role, "admin") || !strcmp(role, "umpire") ? "an " : "a ", role, since,
+	           json_is_true(json_object_get(res, "online")) ? "online" : "offline", playing);
+	json_t *rec = json_object_get(res, "record");
+	client_out(c, "  Finished games: %lld won, %lld lost, %lld drawn, %lld aborted.",
+	           (long long)json_integer_value(json_object_get(rec, "won")),
+	           (long long)json_integer_value(json_object_get(rec, "lost")),
+	           (long long)json_integer_value(json_object_get(rec, "drawn")),
+	           (long long)json_integer_value(json_object_get(rec, "aborted")));
+	char line[WORDS_CHAT_MAX] = "";
+	const char *pool;
+	json_t *r;
+	json_object_foreach(json_object_get(res, "ratings"), pool, r) {
+		char w[24], pl[24];
+		words_rating(r, w, sizeof w);
+		words_clean(pool, pl, sizeof pl);
+		size_t n = strlen(line);
+		snprintf(line + n, sizeof line - n, "%s%s %s (rd %lld)", n ? ", " : "", pl, w,
+		         (long long)json_integer_value(json_object_get(r, "rd")));
+	}
+	client_out(c, line[0] ? "  Ratings: %s." : "  Not rated yet.", line);
+}
+
 /* live {from}: one page of the live games; the next asked for while there is more. */
 static void done_live(struct client *c, const json_t *res, const struct pending *p)
 {
@@ -1517,6 +1600,12 @@ static const struct cmd_entry cmd_table[] = {
 	  .refused = refused_resume, .hidden = true, .usage = "resume" },
 	{ .name = "who", .type = CMD_WHO, .request = req_plain, .done = done_who,
 	  .usage = "who                       who is online" },
+	{ .name = "standings", .type = CMD_STANDINGS, .max = 1, .parse = parse_standings, .request = req_named,
+	  .done = done_standings, .usage = "standings [RULES]         the club's rating table (default: the icc pool)" },
+	{ .name = "profile", .type = CMD_PROFILE, .max = 1, .request = req_named, .done = done_profile,
+	  .usage = "profile [USER]            a player's games won, lost and drawn, and ratings (default: yours)" },
+	{ .name = "finger", .type = CMD_PROFILE, .max = 1, .request = req_named, .done = done_profile,
+	  .hidden = true, .usage = "finger" },
 	{ .name = "seeks", .type = CMD_SEEKS, .request = req_plain, .done = done_seeks,
 	  .usage = "seeks                     open seeks" },
 	{ .name = "seek", .type = CMD_SEEK, .max = 4, .parse = parse_terms, .request = req_terms, .done = done_open,

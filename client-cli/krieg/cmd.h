@@ -39,6 +39,8 @@ enum cmd_type {
 	/* lobby */
 	CMD_WHO, CMD_SEEKS, CMD_SEEK, CMD_CHALLENGE, CMD_ACCEPT, CMD_DECLINE, CMD_CANCEL,
 	CMD_REMATCH,       /* rematch [GAME]: the same game again, colours swapped */
+	CMD_STANDINGS,     /* standings [RULES]: the club table of a rating pool */
+	CMD_PROFILE,       /* profile [USER]: a player's record and ratings */
 	CMD_LOBBY,         /* lobby [on|off]: lobby_watch / lobby_unwatch */
 	CMD_PLAY,          /* play OFFER: accept a seek */
 	/* games */

@@ -437,18 +437,26 @@ void words_time(const json_t *t, char *buf, size_t len)
 		snprintf(buf, len, "untimed");
 }
 
+void words_rating(const json_t *r, char *buf, size_t len)
+{
+	if (!json_is_integer(json_object_get(r, "rating"))) {
+		snprintf(buf, len, "%s", "");
+		return;
+	}
+	snprintf(buf, len, "%lld%s", (long long)json_integer_value(json_object_get(r, "rating")),
+	         json_is_true(json_object_get(r, "provisional")) ? "?" : "");
+}
+
 void words_offer(const json_t *o, const char *me, char *buf, size_t len)
 {
-	char who[PROTO_NAME_MAX + 1], rules[32], tc[48], rating[24] = "", side[48], range[48] = "";
+	char who[PROTO_NAME_MAX + 1], rules[32], tc[48], rating[40] = "", side[48], range[48] = "", r[24];
 	words_clean(json_string_value(json_object_get(o, "user")), who, sizeof who);
 	words_clean(json_string_value(json_object_get(o, "rules")), rules, sizeof rules);
 	words_time(json_object_get(o, "time"), tc, sizeof tc);
-	json_t *r = json_object_get(o, "rating");
+	words_rating(json_object_get(o, "rating"), r, sizeof r);
 	bool bot = json_is_true(json_object_get(o, "bot"));   /* an account flagged as a bot */
-	if (json_is_integer(json_object_get(r, "rating")))
-		snprintf(rating, sizeof rating, " (%s%lld%s)", bot ? "a bot, " : "",
-		         (long long)json_integer_value(json_object_get(r, "rating")),
-		         json_is_true(json_object_get(r, "provisional")) ? "?" : "");
+	if (r[0])
+		snprintf(rating, sizeof rating, " (%s%s)", bot ? "a bot, " : "", r);
 	else if (bot)
 		snprintf(rating, sizeof rating, " (a bot)");
 	const char *col = json_string_value(json_object_get(o, "color"));

@@ -92,6 +92,10 @@ void words_time(const json_t *time, char *buf, size_t len);
  */
 void words_offer(const json_t *offer, const char *me, char *buf, size_t len);
 
+/* A rating object ({"rating","rd","provisional"}) in words: "1612", "1500?"
+ * (provisional); "" when it holds no rating. */
+void words_rating(const json_t *rating, char *buf, size_t len);
+
 /* A span of time: "0:45", "1:02:03", "2d 3h" (a day or more); negative as "0:00". */
 void words_duration(long long ms, char *buf, size_t len);
 

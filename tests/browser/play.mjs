@@ -423,6 +423,25 @@ try {
   await until(a, () => /declined your challenge/.test(document.getElementById('status').textContent), null,
     'the decline on the challenger\'s page');
 
+  // ---- 6b. the club: a rated game in the standings, a player's profile ----
+  const lw = await LineClient.open(linePort), ll = await LineClient.open(linePort);
+  Object.assign(lineClients, { lw, ll });
+  for (const l of [lw, ll]) { await l.ok('hello', { version: 1 }); l.user = (await l.ok('guest')).user; }
+  const rated = (await lw.ok('seek', { rules: 'nost', color: 'white', rated: true })).offer;
+  const gr = (await ll.ok('accept', { offer: rated })).game;
+  await ll.ok('resign', { game: gr });
+  await lw.waitFor((m) => m.event === 'game_over' && m.game === gr);
+  await a.selectOption('#standings-rules', 'icc');     // nost is rated in icc's pool
+  await a.click('#btn-standings');
+  await until(a, () => document.querySelectorAll('#standings li').length === 2, null, 'two rows of standings');
+  const table = await a.textContent('#standings');
+  check(table.indexOf(lw.user) < table.indexOf(ll.user) && /\? \(1 game\)/.test(table), `the standings: ${table}`);
+  await a.click(`#standings button[data-profile="${lw.user}"]`);
+  await until(a, () => !document.getElementById('profile').hidden, null, 'the profile shown');
+  const prof = await a.textContent('#profile');
+  check(prof.startsWith(`${lw.user} (a guest): player, since `) && /online; 1 won, 0 lost, 0 drawn, 0 aborted; rated icc 1\d\d\d\?$/.test(prof),
+    `the profile: ${prof}`);
+
   // ---- 8. a correspondence seek from the page: days a move ----
   await a.selectOption('#tc', 'days');
   check(await a.isVisible('#days') && !(await a.isVisible('#base')), 'the days field is not the one shown');
@@ -523,7 +542,7 @@ try {
 
   if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
   for (const l of [la, lb, lc, lp, lr]) l.close();
-  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, untimed and correspondence seeks, two games on one page, an adjournment, a password to replace (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
+  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, standings and a profile, untimed and correspondence seeks, two games on one page, an adjournment, a password to replace (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
 } catch (e) {
   await fail(e.stack || String(e));
 }

@@ -128,6 +128,80 @@ START_TEST(rated_games_move_ratings)
 }
 END_TEST
 
+/* profile: the finished games counted from the player's side, ratings,
+ * presence; never an address, a last login or a disabled flag. */
+START_TEST(profile_counts_and_hides)
+{
+	struct kd *d = kd_start(KD_BASE_CONFIG);
+	struct kc *a = reg(d, "alice"), *b = reg(d, "bob");
+	struct kp x;
+	kp_guest(d, &x);
+	long long g = play(a, b, "icc", 1);                 /* alice wins (rated) */
+	kc_ok(b, kc_req(b, "resign", "{s:I}", "game", (json_int_t)g));
+	kc_event(a, "game_over");
+	g = play(b, a, "english", 0);                        /* alice, Black, wins */
+	kc_ok(b, kc_req(b, "resign", "{s:I}", "game", (json_int_t)g));
+	kc_event(a, "game_over");
+	g = play(a, b, "english", 0);                        /* alice loses */
+	kc_ok(a, kc_req(a, "resign", "{s:I}", "game", (json_int_t)g));
+	kc_event(b, "game_over");
+	g = play(a, b, "icc", 0);                            /* a draw */
+	kc_ok(a, kc_req(a, "draw", "{s:I, s:s}", "game", (json_int_t)g, "action", "offer"));
+	kc_ok(b, kc_req(b, "draw", "{s:I, s:s}", "game", (json_int_t)g, "action", "accept"));
+	kc_event(a, "game_over");
+	g = play(a, b, "icc", 0);                            /* aborted */
+	kc_ok(a, kc_req(a, "abort", "{s:I}", "game", (json_int_t)g));
+	kc_event(b, "game_over");
+	play(b, a, "icc", 0);                                /* live */
+
+	time_t now = time(NULL);
+	json_t *p = kc_ok(x.c, kc_req(x.c, "profile", "{s:s}", "user", "ALICE"));
+	ck_assert_str_eq(json_string_value(json_object_get(p, "name")), "alice");
+	ck_assert_str_eq(json_string_value(json_object_get(p, "role")), "player");
+	ck_assert(json_is_true(json_object_get(p, "online")));
+	ck_assert_int_eq(json_integer_value(json_object_get(p, "games")), 1);
+	json_int_t reg_at = json_integer_value(json_object_get(p, "registered"));
+	ck_assert(reg_at >= now - 120 && reg_at <= now + 1);
+	json_t *rec = json_object_get(p, "record");
+	ck_assert_int_eq(json_integer_value(json_object_get(rec, "won")), 2);
+	ck_assert_int_eq(json_integer_value(json_object_get(rec, "lost")), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(rec, "drawn")), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(rec, "aborted")), 1);
+	json_t *icc = json_object_get(json_object_get(p, "ratings"), "icc");
+	ck_assert_int_gt(json_integer_value(json_object_get(icc, "rating")), 1500);
+	ck_assert_ptr_null(json_object_get(json_object_get(p, "ratings"), "english"));   /* unrated there */
+	ck_assert_ptr_null(json_object_get(p, "guest"));
+	ck_assert_ptr_null(json_object_get(p, "bot"));
+	/* bob's side of the same games */
+	rec = json_object_get(kc_ok(x.c, kc_req(x.c, "profile", "{s:s}", "user", "bob")), "record");
+	ck_assert_int_eq(json_integer_value(json_object_get(rec, "won")), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(rec, "lost")), 2);
+	/* what is the admins' never shows: no address, no last login */
+	for (size_t i = 0; kc_line(x.c, i); i++)
+		ck_assert_msg(!strstr(kc_line(x.c, i), "127.0.0.1") && !strstr(kc_line(x.c, i), "last_") &&
+		              !strstr(kc_line(x.c, i), "disabled"), "a profile told: %s", kc_line(x.c, i));
+
+	/* oneself without a name; a guest says so; nobody by that name */
+	p = kc_ok(x.c, kc_req(x.c, "profile", NULL));
+	ck_assert_str_eq(json_string_value(json_object_get(p, "name")), x.name);
+	ck_assert(json_is_true(json_object_get(p, "guest")));
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(p, "record"), "won")), 0);
+	kc_error(x.c, kc_req(x.c, "profile", "{s:s}", "user", "nobody"), "no_such_user");
+	kc_error(x.c, kc_req(x.c, "profile", "{s:i}", "user", 5), "bad_request");
+	/* gone offline */
+	kc_close(b);
+	json_t *pb = NULL;
+	for (int i = 0; i < 100 && (!pb || json_is_true(json_object_get(pb, "online"))); i++) {
+		pb = kc_ok(x.c, kc_req(x.c, "profile", "{s:s}", "user", "bob"));
+		kt_sleep_ms(20);
+	}
+	ck_assert(json_is_false(json_object_get(pb, "online")));
+	kc_close(a);
+	kc_close(x.c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(seek_range)
 {
 	struct kd *d = kd_start(NULL);
@@ -422,6 +496,7 @@ static Suite *club_suite(void)
 	TCase *tc = tcase_create("ratings");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, rated_games_move_ratings);
+	tcase_add_test(tc, profile_counts_and_hides);
 	tcase_add_test(tc, seek_range);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("abuse");

@@ -682,6 +682,50 @@ START_TEST(rematch_after_the_end)
 }
 END_TEST
 
+/* profile and standings in words; the standings' later pages are asked
+ * for in the pool the first named. */
+START_TEST(profile_and_standings_in_words)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	ck_assert_int_eq(client_command(&c, "profile alice"), 0);
+	sink_reply_ok(&c, &s, "\"name\":\"alice\",\"role\":\"umpire\",\"registered\":1764720000,\"online\":true,"
+	              "\"games\":2,\"record\":{\"won\":5,\"lost\":2,\"drawn\":1,\"aborted\":0},"
+	              "\"ratings\":{\"icc\":{\"rating\":1612,\"rd\":74,\"provisional\":false},"
+	              "\"english\":{\"rating\":1500,\"rd\":350,\"provisional\":true}}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "alice: an umpire since 2025-12-03, online, in 2 live games.\n"
+	                                        "  Finished games: 5 won, 2 lost, 1 drawn, 0 aborted.\n"
+	                                        "  Ratings: icc 1612 (rd 74), english 1500? (rd 350).\n"));
+	s.printed[0] = '\0';
+	ck_assert_int_eq(client_command(&c, "finger robo"), 0);
+	sink_reply_ok(&c, &s, "\"name\":\"robo\",\"role\":\"player\",\"registered\":0,\"online\":false,\"games\":0,"
+	              "\"bot\":true,\"record\":{\"won\":0,\"lost\":0,\"drawn\":0,\"aborted\":0}");
+	ck_assert_str_eq(s.printed, "robo (a bot): a player, offline.\n"
+	                            "  Finished games: 0 won, 0 lost, 0 drawn, 0 aborted.\n  Not rated yet.\n");
+
+	s.printed[0] = '\0';
+	ck_assert_int_eq(client_command(&c, "standings nost"), 0);
+	sink_reply_ok(&c, &s, "\"pool\":\"icc\",\"total\":3,\"next\":2,\"standings\":["
+	              "{\"rank\":1,\"name\":\"alice\",\"rating\":1662,\"rd\":290,\"provisional\":true,\"games\":1},"
+	              "{\"rank\":2,\"name\":\"bob\",\"rating\":1600,\"rd\":60,\"provisional\":false,\"games\":30}]");
+	json_t *j = sink_last(&s);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "type")), "standings");
+	ck_assert_str_eq(json_string_value(json_object_get(j, "rules")), "icc");
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "from")), 2);
+	json_decref(j);
+	int sent = s.nsent;
+	sink_reply_ok(&c, &s, "\"pool\":\"icc\",\"total\":3,\"standings\":["
+	              "{\"rank\":3,\"name\":\"carol\",\"rating\":1338,\"rd\":290,\"provisional\":true,\"games\":1}]");
+	ck_assert_int_eq(s.nsent, sent);   /* the last page */
+	ck_assert_str_eq(s.printed, "Standings, the icc pool (3 rated):\n"
+	                            "    1. alice                    1662?  rd 290  1 game\n"
+	                            "    2. bob                      1600   rd 60   30 games\n"
+	                            "    3. carol                    1338?  rd 290  1 game\n");
+	client_free(&c);
+}
+END_TEST
+
 static const char *last_of(const char *hay, const char *needle)
 {
 	const char *last = NULL;
@@ -1099,6 +1143,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, logout_forgets_the_games);
 	tcase_add_test(tc, draw_responses_say_what_happened);
 	tcase_add_test(tc, rematch_after_the_end);
+	tcase_add_test(tc, profile_and_standings_in_words);
 	tcase_add_test(tc, your_move_follows_the_last_announcement);
 	tcase_add_test(tc, own_move_echoes_the_capture_mark_typed);
 	tcase_add_test(tc, batch_unknown_word_is_named);

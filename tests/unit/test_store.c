@@ -989,16 +989,20 @@ static bool plan_scans(const char *plan, const char *table)
 }
 
 /* Every statement the store prepares, planned on the current schema: none
- * reads the whole of a table that grows with every try (a scan there would
- * cost each request time in proportion to all games ever played), and a
- * game's record is read in its index's order, not sorted afterwards. */
+ * reads the whole of a table that grows with every try or game (a scan
+ * there would cost each request time in proportion to all games ever
+ * played), and a game's record is read in its index's order, not sorted
+ * afterwards.  The one walk allowed is of games_live, a partial index that
+ * holds only the unfinished games (the start-up listing). */
 START_TEST(no_statement_scans_the_record)
 {
-	static const char *const growing[] = { "actions", "events", "umpire_actions" };
+	static const char *const growing[] = { "actions", "events", "umpire_actions", "games" };
 	store_close(open_ok());
 	for (int id = 0; id < S__COUNT; id++) {
 		char plan[2048];
 		raw_plan(store_stmt_sql((enum stmt_id)id), plan, sizeof plan);
+		if (strcmp(plan, "SCAN games USING INDEX games_live; ") == 0)
+			continue;
 		for (size_t t = 0; t < sizeof growing / sizeof growing[0]; t++)
 			ck_assert_msg(!plan_scans(plan, growing[t]), "statement %d scans %s: %s\n%s", id,
 			              growing[t], plan, store_stmt_sql((enum stmt_id)id));
