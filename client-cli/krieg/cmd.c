@@ -972,6 +972,16 @@ static const char *str(const json_t *o, const char *key)
 	return v ? v : "?";
 }
 
+/* o's `key`, Unix seconds, as UTC through strftime's fmt; "" when absent or 0. */
+static void utc_time(const json_t *o, const char *key, const char *fmt, char *buf, size_t len)
+{
+	time_t t = (time_t)json_integer_value(json_object_get(o, key));
+	struct tm tm;
+	buf[0] = '\0';
+	if (t > 0 && gmtime_r(&t, &tm) && strftime(buf, len, fmt, &tm) == 0)
+		buf[0] = '\0';
+}
+
 /* krieg watch GAME / krieg umpire GAME: what was asked for once logged in. */
 static void login_then(struct client *c)
 {
@@ -1168,11 +1178,8 @@ static void done_standings(struct client *c, const json_t *res, const struct pen
 static void done_profile(struct client *c, const json_t *res, const struct pending *p)
 {
 	const char *role = str(res, "role");
-	char since[32] = "";
-	time_t t = (time_t)json_integer_value(json_object_get(res, "registered"));
-	struct tm tm;
-	if (t > 0 && gmtime_r(&t, &tm))
-		strftime(since, sizeof since, " since %Y-%m-%d", &tm);
+	char since[32];
+	utc_time(res, "registered", " since %Y-%m-%d", since, sizeof since);
 	long long live = (long long)json_integer_value(json_object_get(res, "games"));
 	char playing[48] = "";
 	if (live > 0)
@@ -1296,12 +1303,9 @@ static void done_mute(struct client *c, const json_t *res, const struct pending 
 /* An admin's invite: the code is shown once (the server keeps only its digest). */
 static void done_invite(struct client *c, const json_t *res, const struct pending *p)
 {
-	char code[128], until[64] = "";
+	char code[128], until[64];
 	words_clean(json_string_value(json_object_get(res, "invite")), code, sizeof code);
-	time_t t = (time_t)json_integer_value(json_object_get(res, "expires"));
-	struct tm tm;
-	if (t > 0 && gmtime_r(&t, &tm))
-		strftime(until, sizeof until, ", valid until %Y-%m-%d %H:%M UTC", &tm);
+	utc_time(res, "expires", ", valid until %Y-%m-%d %H:%M UTC", until, sizeof until);
 	client_out(c, "Invite code (single use%s): %s", until, code);
 	client_out(c, "Give it to one person: \"register NAME --invite CODE\". It is not shown again.");
 }
@@ -1375,11 +1379,8 @@ static void done_history(struct client *c, const json_t *res, const struct pendi
 	json_array_foreach(games, i, x) {
 		const char *result = json_string_value(json_object_get(x, "result"));
 		const char *reason = json_string_value(json_object_get(x, "reason"));
-		char when[32] = "";
-		time_t t = (time_t)json_integer_value(json_object_get(x, "created"));
-		struct tm tm;
-		if (t > 0 && gmtime_r(&t, &tm))
-			strftime(when, sizeof when, "%Y-%m-%d", &tm);
+		char when[32];
+		utc_time(x, "created", "%Y-%m-%d", when, sizeof when);
 		client_out(c, "  game %lld: %s (White) vs %s (Black), %s%s%s, %s%s%s%s",
 		           (long long)json_integer_value(json_object_get(x, "game")), str(x, "white"),
 		           str(x, "black"), str(x, "rules"), when[0] ? ", " : "", when,
