@@ -468,6 +468,23 @@ try {
     'the bot in the online list');
   await a.click('#who button[data-who="robo"]');
   check(await a.inputValue('#challenge-user') === 'robo', 'Challenge did not fill in the name');
+  // The seek list beyond one page (the lobby pages at 12000 bytes): ten
+  // more players with sixteen seeks each, every one listed on the page.
+  const crowd = [];
+  for (let i = 0; i < 10; i++) {
+    const l = await LineClient.open(linePort);
+    lineClients[`crowd${i}`] = l;
+    crowd.push(l);
+    await l.ok('hello', { version: 1 });
+    await l.ok('guest');
+    for (let k = 0; k < 16; k++) await l.ok('seek', { rules: 'english', color: 'white' });
+  }
+  const firstPage = await lp.ok('seeks');
+  check(firstPage.next !== undefined, `${firstPage.total} seeks fit one page: the paging is not exercised`);
+  await a.click('#btn-refresh');
+  await until(a, (n) => document.querySelectorAll('#seeks li').length === n, firstPage.total,
+    `all ${firstPage.total} seeks listed`);
+  crowd.forEach((l, i) => { l.close(); delete lineClients[`crowd${i}`]; });   // their seeks go with them
 
   // ---- 9. two live games on one page: "Play" from Your games, the other's news in the status ----
   const corr = offers.find((o) => o.user === wName && o.time && o.time.days === 3).offer;
@@ -542,7 +559,7 @@ try {
 
   if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
   for (const l of [la, lb, lc, lp, lr]) l.close();
-  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, standings and a profile, untimed and correspondence seeks, two games on one page, an adjournment, a password to replace (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
+  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, standings and a profile, untimed and correspondence seeks, a seek list of several pages, two games on one page, an adjournment, a password to replace (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
 } catch (e) {
   await fail(e.stack || String(e));
 }
