@@ -12,6 +12,7 @@ import { announce, fmtClock, timeText } from './words.js';
 const $ = (id) => document.getElementById(id);
 const show = (id) => ['login', 'lobby', 'game', 'watch', 'record'].forEach((s) => { $(s).hidden = s !== id; });
 const status = (t) => { $('status').textContent = t; };
+const TITLE = document.title;
 
 const state = { game: null, color: null, clock: null, toMove: null, ticked: 0, rules: null,
   hands: new Hands() };
@@ -46,6 +47,7 @@ function signedIn(r) {
 }
 
 function toLobby() {
+  document.title = TITLE;
   show('lobby');
   refreshSeeks();
   refreshLive();
@@ -312,6 +314,8 @@ function turn() {
   $('btn-adjourn').hidden = !state.timed || state.adjourned || state.toMove === null;
   $('btn-unadjourn').hidden = !state.adjourned || state.toMove === null;
   $('btn-rematch').hidden = state.toMove !== null;
+  // From another tab, the tab's title says whose move it is.
+  document.title = `${state.toMove !== null && state.toMove === state.color ? '(your move) ' : ''}${TITLE}`;
 }
 
 async function tryMove(uci, promotes) {

@@ -235,6 +235,9 @@ try {
 
   await dragMove(a, 'e2', 'e4');                       // 1. e4, by drag
   await toMove(b, 'black');
+  // whose move it is, in the tab's title too
+  check(await b.title() === '(your move) krieg — Kriegspiel' && await a.title() === 'krieg — Kriegspiel',
+    `the titles: "${await a.title()}", "${await b.title()}"`);
   check(await a.evaluate(() => window.krieg.board.pieces.get('e4')) === 'P', 'the drag did not play e4');
   await clickMove(b, 'e7', 'e5');                      // 1... e5, click then click
   await toMove(a, 'white');
@@ -559,7 +562,7 @@ try {
 
   if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
   for (const l of [la, lb, lc, lp, lr]) l.close();
-  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, standings and a profile, untimed and correspondence seeks, a seek list of several pages, two games on one page, an adjournment, a password to replace (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
+  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, standings and a profile, untimed and correspondence seeks, a seek list of several pages, the move in the tab's title, two games on one page, an adjournment, a password to replace (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
 } catch (e) {
   await fail(e.stack || String(e));
 }
