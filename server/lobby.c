@@ -559,6 +559,71 @@ static void cmd_rematch(struct conn *c, json_t *id, json_t *req)
 	offer_challenge(c, id, o, other, name);
 }
 
+/* The registered spelling and id of account `field`'s name, if it is online;
+ * else an error is sent and -1 returned. */
+static int64_t online_user(struct conn *c, json_t *id, json_t *req, const char *field,
+                           struct store_user *u)
+{
+	struct server *srv = conn_server(c);
+	int st = store_user_find(srv->store, json_string_value(json_object_get(req, field)), u);
+	if (st == STORE_ERROR) {
+		dispatch_error(c, id, PE_STORAGE, "the user could not be looked up");
+		return -1;
+	}
+	if (st != STORE_OK) {
+		dispatch_error(c, id, PE_NO_SUCH_USER, "no such user");
+		return -1;
+	}
+	if (conn_of_user(srv, u->id, NULL) == NULL) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "%s is not online", u->name);
+		return -1;
+	}
+	return u->id;
+}
+
+/*
+ * pair {white, black, rules, time, rated}: a tournament director (an
+ * umpire or admin) starts a game between two players who are online, on
+ * the terms given, as an accepted offer would; each is told who paired
+ * them (a notice after their game_start).
+ */
+static void cmd_pair(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	if (auth_user_role(srv, conn_user(c)) < AUTH_ROLE_UMPIRE) {
+		dispatch_error(c, id, PE_FORBIDDEN, "only umpires and admins pair players");
+		return;
+	}
+	struct store_user u[2];
+	if (online_user(c, id, req, "white", &u[WHITE]) < 0 || online_user(c, id, req, "black", &u[BLACK]) < 0)
+		return;
+	if (u[WHITE].id == u[BLACK].id) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "a player cannot be paired with themselves");
+		return;
+	}
+	struct offer o = { 0 };
+	if (offer_terms(c, id, req, &o) != 0)
+		return;
+	int64_t game = 0;
+	if (games_start(srv, u[WHITE].id, u[BLACK].id, o.rs->name, o.base_ms, o.inc_ms, o.days, o.rated,
+	                &game) != 0) {
+		dispatch_error(c, id, PE_STORAGE, "the game could not be created");
+		return;
+	}
+	log_info("conn=%llu user=%s action=pair game=%lld white=%s black=%s rules=%s",
+	         (unsigned long long)conn_id(c), conn_user_name(c), (long long)game, u[WHITE].name,
+	         u[BLACK].name, o.rs->name);
+	for (int col = WHITE; col <= BLACK; col++) {
+		char text[160];
+		snprintf(text, sizeof text, "you are paired: game %lld, %s against %s", (long long)game,
+		         col == WHITE ? "White" : "Black", u[!col].name);
+		conn_send_user(srv, u[col].id, json_pack("{s:s, s:s, s:s, s:I}", "event", "notice", "from",
+		                                         conn_user_name(c), "text", text, "game",
+		                                         (json_int_t)game));
+	}
+	dispatch_ok(c, id, json_pack("{s:I}", "game", (json_int_t)game));
+}
+
 static void cmd_decline(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
@@ -662,6 +727,14 @@ static const struct field f_challenge[] = {
 	{ "rated", F_BOOL, 0, 0 },
 	{ NULL, 0, 0, 0 },
 };
+static const struct field f_pair[] = {
+	{ "white", F_STRING, 1, PROTO_NAME_MAX },
+	{ "black", F_STRING, 1, PROTO_NAME_MAX },
+	{ "rules", F_STRING, 0, LOBBY_RULES_MAX },
+	{ "time", F_OBJECT, 0, 0 },
+	{ "rated", F_BOOL, 0, 0 },
+	{ NULL, 0, 0, 0 },
+};
 static const struct field f_offer[] = {
 	{ "offer", F_INT, 1, LOBBY_OFFER_ID_MAX },
 	{ NULL, 0, 0, 0 },
@@ -685,6 +758,7 @@ const struct cmd lobby_cmds[] = {
 	{ "challenge", 0, f_challenge, cmd_challenge },
 	{ "accept", 0, f_offer, cmd_accept },
 	{ "rematch", 0, f_rematch, cmd_rematch },
+	{ "pair", 0, f_pair, cmd_pair },
 	{ "decline", 0, f_offer, cmd_decline },
 	{ "cancel", 0, f_cancel, cmd_cancel },
 	{ "lobby_watch", 0, f_list, cmd_lobby_watch },

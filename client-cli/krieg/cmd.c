@@ -71,12 +71,16 @@ static bool parse_time(const char *s, struct cmd *c)
 	return true;
 }
 
-/* seek [TERMS], challenge USER [TERMS]: the terms in any order. */
+/* seek [TERMS], challenge USER [TERMS], pair WHITE BLACK [TERMS]: the terms in any order
+ * (a pairing's colours are its names' order). */
 static int parse_terms(struct cmd *c, char *err, size_t errlen)
 {
-	for (int i = c->type == CMD_CHALLENGE; i < c->argc; i++) {
+	for (int i = c->type == CMD_CHALLENGE ? 1 : c->type == CMD_PAIR ? 2 : 0; i < c->argc; i++) {
 		const char *w = c->argv[i];
-		if (!strcmp(w, "white") || !strcmp(w, "black") || !strcmp(w, "random"))
+		bool colour = !strcmp(w, "white") || !strcmp(w, "black") || !strcmp(w, "random");
+		if (colour && c->type == CMD_PAIR)
+			return failf(err, errlen, "pair: the first name plays White, the second Black");
+		if (colour)
 			snprintf(c->color, sizeof c->color, "%s", w);
 		else if (!strcmp(w, "rated"))
 			c->rated = true;
@@ -425,13 +429,18 @@ static json_t *req_terms(const struct cmd *c, long long id, long game, char *err
 	json_t *r = req_begin(id);
 	if (c->type == CMD_CHALLENGE)
 		json_object_set_new(r, "user", json_string(c->argv[0]));
+	if (c->type == CMD_PAIR) {
+		json_object_set_new(r, "white", json_string(c->argv[0]));
+		json_object_set_new(r, "black", json_string(c->argv[1]));
+	}
 	if (c->rules[0])
 		json_object_set_new(r, "rules", json_string(c->rules));
 	json_t *tc = c->days ? json_pack("{s:I}", "days", (json_int_t)c->days)
 	           : c->base || c->inc ? json_pack("{s:I,s:I}", "base", (json_int_t)c->base, "inc", (json_int_t)c->inc)
 	           : NULL;
 	json_object_set_new(r, "time", tc);   /* untimed: no "time" */
-	json_object_set_new(r, "color", json_string(c->color));
+	if (c->type != CMD_PAIR)
+		json_object_set_new(r, "color", json_string(c->color));
 	json_object_set_new(r, "rated", json_boolean(c->rated));
 	return req_end(r, c);
 }
@@ -1107,6 +1116,12 @@ static void done_rematch(struct client *c, const json_t *res, const struct pendi
 	           (long long)json_integer_value(json_object_get(res, "offer")));
 }
 
+static void done_pair(struct client *c, const json_t *res, const struct pending *p)
+{
+	long long g = (long long)json_integer_value(json_object_get(res, "game"));
+	client_out(c, "Paired: game %lld (\"watch %lld\" or \"umpire %lld\" to follow it).", g, g, g);
+}
+
 static void done_ok(struct client *c, const json_t *res, const struct pending *p)
 {
 	client_out(c, "Done.");
@@ -1674,6 +1689,9 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "unwatch", .type = CMD_UNWATCH, .max = 1, .parse = parse_number, .request = req_seat,
 	  .exec = exec_unwatch, .done = done_unwatch,
 	  .usage = "unwatch [GAME]            leave a seat (default: the current one)" },
+	{ .name = "pair", .type = CMD_PAIR, .min = 2, .max = 5, .parse = parse_terms, .request = req_terms,
+	  .done = done_pair,
+	  .usage = "pair WHITE BLACK [RULES] [TIME] [rated]   (umpires) start a game between two players online" },
 	{ .name = "pause", .type = CMD_PAUSE, .max = MANY, .verbatim = true, .parse = parse_pause,
 	  .request = req_umpire, .exec = exec_chair, .done = done_umpire,
 	  .usage = "pause [REASON...]         (umpire) stop both clocks of the chair's game" },

@@ -57,6 +57,7 @@ enum cmd_type {
 	CMD_LIVE, CMD_WATCH, CMD_UMPIRE, CMD_UNWATCH,
 	/* the umpire's actions, on the chair's game */
 	CMD_PAUSE, CMD_UNPAUSE, CMD_ADDTIME, CMD_ADJUDICATE,
+	CMD_PAIR,          /* pair WHITE BLACK [TERMS]: a tournament director starts a game */
 	CMD_UMPIRE_ABORT,  /* "abort REASON...": the entry is abort's; a reason makes it the umpire's */
 	CMD_NOTE,
 	/* words between people (PROTOCOL.md, "Chat") */

@@ -392,6 +392,65 @@ START_TEST(refusals)
 }
 END_TEST
 
+/* pair: a tournament director starts a game between two players online,
+ * on the terms given; each is told who paired them.  Players may not;
+ * nobody offline, unknown or twice. */
+START_TEST(pairing)
+{
+	struct kd *d = kd_start(fast_conf);
+	struct kp td, adm, ann, bob;
+	account(d, &td, "director", "umpire");
+	account(d, &adm, "boss", "admin");
+	account(d, &ann, "ann", "player");
+	account(d, &bob, "bob", "player");
+	kg_user_add(d, "absent", "player", PASSWORD);
+	kc_error(ann.c, kc_req(ann.c, "pair", "{s:s, s:s}", "white", "ann", "black", "bob"), "forbidden");
+	kc_error(td.c, kc_req(td.c, "pair", "{s:s, s:s}", "white", "ann", "black", "nobody"), "no_such_user");
+	kc_error(td.c, kc_req(td.c, "pair", "{s:s, s:s}", "white", "absent", "black", "bob"), "illegal_action");
+	kc_error(td.c, kc_req(td.c, "pair", "{s:s, s:s}", "white", "ann", "black", "ANN"), "illegal_action");
+	kc_error(td.c, kc_req(td.c, "pair", "{s:s}", "white", "ann"), "bad_request");
+	kc_error(td.c, kc_req(td.c, "pair", "{s:s, s:s, s:s}", "white", "ann", "black", "bob", "rules", "chess960"),
+	         "bad_request");
+	kc_no_event(ann.c, "game_start");
+	kc_no_event(bob.c, "game_start");
+
+	json_t *r = kc_ok(td.c, kc_req(td.c, "pair", "{s:s, s:s, s:s, s:{s:i, s:i}, s:b}", "white", "BOB", "black",
+	                                "ann", "rules", "english", "time", "base", 600, "inc", 5, "rated", 1));
+	json_int_t game = json_integer_value(json_object_get(r, "game"));
+	ck_assert_int_gt(game, 0);
+	json_t *e = kc_event(bob.c, "game_start");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), game);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "color")), "white");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "rules")), "english");
+	ck_assert(json_is_true(json_object_get(e, "rated")));
+	ck_assert_int_eq((int)json_number_value(json_object_get(json_object_get(e, "time"), "base")), 600);
+	e = kc_event(ann.c, "game_start");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "color")), "black");
+	e = kc_event(ann.c, "notice");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "from")), "director");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), game);
+	char words[96];
+	snprintf(words, sizeof words, "you are paired: game %lld, Black against bob", (long long)game);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "text")), words);
+	e = kc_event(bob.c, "notice");
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(e, "text")), "White against ann"));
+	/* played as any game; the director's own stream has none of it */
+	move(&bob, game, "e4");
+	ck_assert(!kc_saw(td.c, "game_start") && !kc_saw(td.c, "e2e4"));
+	/* an admin pairs too, untimed by default */
+	r = kc_ok(adm.c, kc_req(adm.c, "pair", "{s:s, s:s}", "white", "ann", "black", "bob"));
+	e = kc_event(ann.c, "game_start");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), json_integer_value(json_object_get(r, "game")));
+	ck_assert_ptr_null(json_object_get(e, "time"));
+	ck_assert_str_eq(json_string_value(json_object_get(e, "rules")), "icc");
+	kc_close(td.c);
+	kc_close(adm.c);
+	kc_close(ann.c);
+	kc_close(bob.c);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *umpire_suite(void)
 {
 	Suite *s = suite_create("umpire");
@@ -400,6 +459,7 @@ static Suite *umpire_suite(void)
 	tcase_add_test(tc, pause_addtime_crash);
 	tcase_add_test(tc, umpire_abort);
 	tcase_add_test(tc, refusals);
+	tcase_add_test(tc, pairing);
 	suite_add_tcase(s, tc);
 	return s;
 }

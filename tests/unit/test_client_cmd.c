@@ -88,6 +88,12 @@ START_TEST(lobby)
 	expect("rematch 12", -1, "{\"game\":12,\"id\":7,\"type\":\"rematch\"}");
 	expect("rematch", 5, "{\"game\":5,\"id\":7,\"type\":\"rematch\"}");   /* the current game */
 	ck_assert_int_eq(cmd_parse("rematch twelve", &c, err, sizeof err), -1);
+	expect("pair ann bob english 10+5 rated", -1,
+	       "{\"black\":\"bob\",\"id\":7,\"rated\":true,\"rules\":\"english\",\"time\":{\"base\":600,\"inc\":5},"
+	       "\"type\":\"pair\",\"white\":\"ann\"}");
+	expect("pair ann bob", -1, "{\"black\":\"bob\",\"id\":7,\"rated\":false,\"type\":\"pair\",\"white\":\"ann\"}");
+	ck_assert_int_eq(cmd_parse("pair ann", &c, err, sizeof err), -1);
+	ck_assert_int_eq(cmd_parse("pair ann bob black", &c, err, sizeof err), -1);   /* the order says the colours */
 	expect("standings", -1, "{\"id\":7,\"type\":\"standings\"}");
 	expect("standings nost", -1, "{\"id\":7,\"rules\":\"nost\",\"type\":\"standings\"}");
 	ck_assert_int_eq(cmd_parse("standings chess960", &c, err, sizeof err), -1);
