@@ -170,6 +170,14 @@ const tcShown = () => {
 $('tc').addEventListener('change', tcShown);
 tcShown();
 
+// A tournament director (umpire or admin) starts a game between two players
+// online, on the seek form's terms; the colours are the fields'.
+$('pair-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const { color, ...t } = terms();
+  const r = await net.call('pair', { white: $('pair-white').value.trim(), black: $('pair-black').value.trim(), ...t });
+  status(r.ok ? `paired: game ${r.game}` : r.error.message);
+});
 $('challenge-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const r = await net.call('challenge', { user: $('challenge-user').value.trim(), ...terms() });

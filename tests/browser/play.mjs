@@ -442,6 +442,23 @@ try {
   await a.click(`#standings button[data-profile="${lw.user}"]`);
   await until(a, () => !document.getElementById('profile').hidden, null, 'the profile shown');
   const prof = await a.textContent('#profile');
+  // A tournament director pairs the two from the page; a player may not.
+  await a.fill('#pair-white', ll.user);
+  await a.fill('#pair-black', lw.user);
+  await a.click('#btn-pair');
+  await until(a, () => document.getElementById('status').textContent === 'only umpires and admins pair players', null,
+    "the player's pairing refused");
+  await u.click('#btn-unwatch');
+  await u.waitForSelector('#lobby:visible', { timeout: 10000 });
+  await u.fill('#pair-white', ll.user);
+  await u.fill('#pair-black', lw.user);
+  await u.click('#btn-pair');
+  const paired = await ll.waitFor((m) => m.event === 'game_start' && m.white === ll.user && m.black === lw.user);
+  await until(u, (g) => document.getElementById('status').textContent === `paired: game ${g}`, paired.game,
+    "the director's answer");
+  const told = await lw.waitFor((m) => m.event === 'notice' && m.game === paired.game);
+  check(told.from === 'ump' && told.text === `you are paired: game ${paired.game}, Black against ${ll.user}`,
+    `the paired player's notice: ${JSON.stringify(told)}`);
   check(prof.startsWith(`${lw.user} (a guest): player, since `) && /online; 1 won, 0 lost, 0 drawn, 0 aborted; rated icc 1\d\d\d\?$/.test(prof),
     `the profile: ${prof}`);
 
@@ -562,7 +579,7 @@ try {
 
   if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
   for (const l of [la, lb, lc, lp, lr]) l.close();
-  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, standings and a profile, untimed and correspondence seeks, a seek list of several pages, the move in the tab's title, two games on one page, an adjournment, a password to replace (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
+  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, standings and a profile, a pairing by a director, untimed and correspondence seeks, a seek list of several pages, the move in the tab's title, two games on one page, an adjournment, a password to replace (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
 } catch (e) {
   await fail(e.stack || String(e));
 }
