@@ -111,7 +111,11 @@ async function refreshWho() {
   const r = await net.callAll('who', {}, 'users');
   fill('who', r.users, (u) => [`${u.name}${u.bot ? ' (a bot)' : ''}, ${u.games} game${u.games === 1 ? '' : 's'} `,
     button('Profile', () => showProfile(u.name), { profile: u.name }),
-    ...(u.name !== state.user ? [button('Challenge', () => { $('challenge-user').value = u.name; }, { who: u.name })] : [])]);
+    ...(u.name !== state.user ? [button('Challenge', () => { $('challenge-user').value = u.name; }, { who: u.name }),
+      button('Follow', async () => {
+        const r = await net.call('follow', { user: u.name });
+        status(r.ok ? `following ${r.user}: their next game opens here when you are in the lobby` : r.error.message);
+      }, { follow: u.name })] : [])]);
 }
 
 // What the club knows of a player: the record from their side, ratings.
@@ -303,6 +307,13 @@ function onEvent(ev) {
   if (ev.event === 'challenge_cancelled') { $(`challenge-${ev.offer}`)?.remove(); return; }
   if (ev.event === 'challenge_declined') { status(`${ev.by} declined your challenge`); return; }
   if (ev.event === 'notice') { status(`${ev.from}: ${ev.text}`); return; }
+  // A followed player's game began: watched from the lobby, said elsewhere.
+  if (ev.event === 'following') {
+    const idle = !$('lobby').hidden;
+    status(`${ev.user} began game ${ev.game}: ${ev.white} – ${ev.black} (${ev.rules})${idle ? '' : '; watch it from Live games'}`);
+    if (idle) watch.open(ev.game, 'spectator');
+    return;
+  }
   if (ev.event === 'tell') { status(`${ev.from} tells you: "${ev.text}"`); return; }
   if (ev.event === 'session_ended' || ev.event === 'account_disabled') {
     sessionStorage.removeItem('krieg.token');

@@ -93,6 +93,12 @@ int auth_user_role(struct server *srv, int64_t uid);
  * false for guests, unknown ids and a failing store (read now, like the
  * role: the lobby and game start mark bots, and rating asks). */
 bool auth_user_is_bot(struct server *srv, int64_t uid);
+/* The account `name` names (case-insensitively; guests too) for a request
+ * of c's: 0 with *u filled (the name as registered), or -1 with the
+ * request answered (no_such_user; storage). */
+struct conn;
+struct store_user;
+int auth_find_user(struct conn *c, json_t *id, const char *name, struct store_user *u);
 
 /* For admin.c. */
 struct conn;

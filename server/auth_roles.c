@@ -78,6 +78,22 @@ bool auth_user_is_bot(struct server *srv, int64_t uid)
 	return uid > 0 && store_user_bot(srv->store, uid, &bot) == STORE_OK && bot;
 }
 
+int auth_find_user(struct conn *c, json_t *id, const char *name, struct store_user *u)
+{
+	int st = name ? store_user_find(conn_server(c)->store, name, u) : STORE_NOT_FOUND;
+	if (st == STORE_ERROR) {
+		log_warnx("conn=%llu looking up a user: %s", (unsigned long long)conn_id(c),
+		          store_error(conn_server(c)->store));
+		dispatch_error(c, id, PE_STORAGE, "the user could not be looked up");
+		return -1;
+	}
+	if (st != STORE_OK) {
+		dispatch_error(c, id, PE_NO_SUCH_USER, "no such user");
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * `kriegd user ...` (useradm.c) changes accounts from another process
  * while the daemon runs.  Rather than re-reading every logged-in account

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "action.h"
+#include "auth.h"
 #include "conn.h"
 #include "dispatch.h"
 #include "game.h"
@@ -192,17 +193,7 @@ int64_t chat_speaker(const struct game *g, const json_t *msg)
 static int64_t named_user(struct conn *c, json_t *id, json_t *req)
 {
 	struct store_user u;
-	const char *name = json_string_value(json_object_get(req, "user"));
-	int rc = store_user_find(conn_server(c)->store, name, &u);
-	if (rc == STORE_ERROR) {
-		dispatch_error(c, id, PE_STORAGE, "the user could not be read");
-		return 0;
-	}
-	if (rc != STORE_OK) {
-		dispatch_error(c, id, PE_NO_SUCH_USER, "no such user");
-		return 0;
-	}
-	return u.id;
+	return auth_find_user(c, id, json_string_value(json_object_get(req, "user")), &u) == 0 ? u.id : 0;
 }
 
 static void cmd_tell(struct conn *c, json_t *id, json_t *req)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "auth.h"
 #include "club.h"
 #include "conn.h"
 #include "dispatch.h"
@@ -136,15 +137,10 @@ static void cmd_profile(struct conn *c, json_t *id, json_t *req)
 	struct server *srv = conn_server(c);
 	const char *name = json_string_value(json_object_get(req, "user"));
 	struct store_user u;
-	int st = store_user_find(srv->store, name ? name : conn_user_name(c), &u);
-	if (st == STORE_NOT_FOUND) {
-		dispatch_error(c, id, PE_NO_SUCH_USER, "no such user");
+	if (auth_find_user(c, id, name ? name : conn_user_name(c), &u) != 0)
 		return;
-	}
 	struct store_tally t = { 0 };
-	if (st == STORE_OK)
-		st = store_games_tally(srv->store, u.id, &t);
-	if (st != STORE_OK) {
+	if (store_games_tally(srv->store, u.id, &t) != STORE_OK) {
 		log_warnx("club: profile: %s", store_error(srv->store));
 		dispatch_error(c, id, PE_STORAGE, "the profile could not be read");
 		return;

@@ -42,7 +42,7 @@ const struct cmd conn_cmds[] = {
 };
 
 static const struct cmd *const cmd_tables[] = { conn_cmds, auth_cmds, lobby_cmds, game_cmds,
-                                               history_cmds, club_cmds, watch_cmds,
+                                               history_cmds, club_cmds, watch_cmds, follow_cmds,
                                                admin_cmds, chat_cmds };
 
 /* The string element size limit of F_STRINGS. */

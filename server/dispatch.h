@@ -49,12 +49,13 @@ struct cmd {
 /* Each module exports one NULL-type-terminated table; dispatch.c lists them. */
 extern const struct cmd conn_cmds[];    /* hello, ping (dispatch.c) */
 extern const struct cmd auth_cmds[];    /* register, login, guest, resume, logout (auth.c) */
-extern const struct cmd lobby_cmds[];   /* who, seek, seeks, challenge, accept, decline, cancel, lobby_watch, lobby_unwatch (lobby.c) */
+extern const struct cmd lobby_cmds[];   /* who, seek, seeks, challenge, accept, rematch, pair, decline, cancel, lobby_watch, lobby_unwatch (lobby.c) */
 extern const struct cmd game_cmds[];    /* move, any, resign, draw, abort, games, game, possible (game_cmd.c) */
 extern const struct cmd history_cmds[]; /* history, record, pgn (history.c) */
 extern const struct cmd chat_cmds[];    /* say, spec, tell, mute, unmute (chat.c) */
 extern const struct cmd watch_cmds[];   /* live, watch, umpire, unwatch (watch.c) */
-extern const struct cmd club_cmds[];    /* standings (club.c) */
+extern const struct cmd club_cmds[];    /* standings, profile (club.c) */
+extern const struct cmd follow_cmds[];  /* follow, unfollow (follow.c) */
 extern const struct cmd admin_cmds[];   /* users, user_create, ..., audit (admin.c) */
 
 /* The i-th registered request of all the tables above, in dispatch order;

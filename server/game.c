@@ -698,6 +698,7 @@ void games_free(struct games *gs)
 	free(gs->flagged);
 	presence_free(gs);
 	chat_free(gs);
+	follow_free(gs);
 	while (gs->live) {
 		struct game *g = gs->live;
 		gs->live = g->next;
@@ -875,6 +876,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	json_decref(clk);
 	evlist_free(&out);
 	game_flag_arm(g);
+	follow_game_started(gs, g);
 	log_info("game=%" PRId64 " start rules=%s white=%" PRId64 " black=%" PRId64
 	         " base_ms=%" PRId64 " inc_ms=%" PRId64 " days=%" PRId64, g->id, rs->name, white, black,
 	         base_ms, inc_ms, days);

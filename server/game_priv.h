@@ -82,6 +82,7 @@ struct games {
 	struct flagged_game *flagged;
 	size_t nflagged;
 	struct waiting *logins;      /* login game states waiting for a commit (game_cmd.c) */
+	struct follows *follows;     /* who follows whom (follow.c), NULL until first used */
 };
 
 /* watch.c: spectators and the umpire's chair (watch.c's header comment). */
@@ -102,6 +103,11 @@ void watch_connection(struct games *gs, int64_t uid, bool connected);
 void watch_conn_closed(struct games *gs, uint64_t conn);
 /* A game between user[0] and user[1] started: their umpire seats go. */
 void watch_game_started(struct games *gs, const int64_t user[2]);
+/* follow.c: the followers of g's players told it started; a connection's
+ * list emptied at its logout or close; all freed. */
+void follow_game_started(struct games *gs, const struct game *g);
+void follow_conn_closed(struct games *gs, uint64_t conn);
+void follow_free(struct games *gs);
 void watch_free(struct game *g);
 /* A commit of g failed: a delayed game's spectators lose their seats (what
  * the batch released is lost) and its queue goes. */

@@ -133,6 +133,7 @@ void games_conn_closed(struct server *srv, struct conn *c)
 	if (!gs || uid <= 0)
 		return;
 	watch_conn_closed(gs, conn_id(c));
+	follow_conn_closed(gs, conn_id(c));
 	for (struct conn *o = NULL; (o = conn_of_user(srv, uid, o)) != NULL;)
 		if (o != c)
 			return;   /* not the user's last connection */

@@ -413,21 +413,12 @@ static void offer_challenge(struct conn *c, json_t *id, struct offer *o, int64_t
 
 static void cmd_challenge(struct conn *c, json_t *id, json_t *req)
 {
-	struct server *srv = conn_server(c);
-	const char *name = json_string_value(json_object_get(req, "user"));
 	/* Names are unique regardless of case: look the account up
 	 * case-insensitively (guests have rows too) and name it as it was
 	 * registered, whatever spelling the challenger typed. */
 	struct store_user u;
-	int st = store_user_find(srv->store, name, &u);
-	if (st == STORE_ERROR) {
-		dispatch_error(c, id, PE_STORAGE, "the user could not be looked up");
+	if (auth_find_user(c, id, json_string_value(json_object_get(req, "user")), &u) != 0)
 		return;
-	}
-	if (st != STORE_OK) {
-		dispatch_error(c, id, PE_NO_SUCH_USER, "no such user");
-		return;
-	}
 	if (u.id == conn_user(c)) {
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "you cannot challenge yourself");
 		return;
@@ -565,15 +556,8 @@ static int64_t online_user(struct conn *c, json_t *id, json_t *req, const char *
                            struct store_user *u)
 {
 	struct server *srv = conn_server(c);
-	int st = store_user_find(srv->store, json_string_value(json_object_get(req, field)), u);
-	if (st == STORE_ERROR) {
-		dispatch_error(c, id, PE_STORAGE, "the user could not be looked up");
+	if (auth_find_user(c, id, json_string_value(json_object_get(req, field)), u) != 0)
 		return -1;
-	}
-	if (st != STORE_OK) {
-		dispatch_error(c, id, PE_NO_SUCH_USER, "no such user");
-		return -1;
-	}
 	if (conn_of_user(srv, u->id, NULL) == NULL) {
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "%s is not online", u->name);
 		return -1;

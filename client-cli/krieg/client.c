@@ -843,6 +843,31 @@ static void welcome(struct client *c, const json_t *msg)
 	}
 }
 
+/* A followed player's game began: watched at once by someone playing no
+ * live game (a seat would take the board from their own), said otherwise. */
+static void following(struct client *c, const json_t *msg)
+{
+	char who[PROTO_NAME_MAX + 1], w[PROTO_NAME_MAX + 1], b[PROTO_NAME_MAX + 1], rules[24];
+	words_clean(json_string_value(json_object_get(msg, "user")), who, sizeof who);
+	words_clean(json_string_value(json_object_get(msg, "white")), w, sizeof w);
+	words_clean(json_string_value(json_object_get(msg, "black")), b, sizeof b);
+	words_clean(json_string_value(json_object_get(msg, "rules")), rules, sizeof rules);
+	long game = (long)json_integer_value(json_object_get(msg, "game"));
+	bool playing = false;
+	for (int i = 0; i < CLIENT_GAMES_MAX; i++)
+		playing |= c->games[i].used && c->games[i].live;
+	if (c->batch)
+		return;
+	client_out(c, "%s began game %ld: %s (White) vs %s (Black), %s, %s%s", who, game, w, b, rules,
+	           json_is_true(json_object_get(msg, "rated")) ? "rated" : "unrated",
+	           playing ? "; you are playing, so it is not watched here (\"watch\" it later)." : ".");
+	if (!playing && game > 0) {
+		char line[40];
+		snprintf(line, sizeof line, "watch %ld", game);
+		client_command(c, line);
+	}
+}
+
 static void event(struct client *c, const json_t *msg, const char *name)
 {
 	remember_event(c, name);
@@ -889,6 +914,10 @@ static void event(struct client *c, const json_t *msg, const char *name)
 	}
 	long id = (long)json_integer_value(json_object_get(msg, "game"));
 	struct cgame *g = json_object_get(msg, "game") ? client_game(c, id) : NULL;
+	if (!strcmp(name, "following")) {
+		following(c, msg);
+		return;
+	}
 	if (!strcmp(name, "unwatched")) {
 		unwatched(c, msg);
 		return;

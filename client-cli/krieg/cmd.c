@@ -453,13 +453,13 @@ static int parse_standings(struct cmd *c, char *err, size_t errlen)
 	return 0;
 }
 
-/* standings [RULES] / profile [USER]: the one word, if given, is the field */
+/* standings [RULES] / profile, follow, unfollow [USER]: the one word, if given, is the field */
 static json_t *req_named(const struct cmd *c, long long id, long game, char *err, size_t errlen)
 {
 	json_t *r = req_begin(id);
 	if (c->argc == 1)
 		json_object_set_new(r, c->type == CMD_STANDINGS ? "rules" : "user", json_string(c->argv[0]));
-	json_object_set_new(r, "type", json_string(c->type == CMD_STANDINGS ? "standings" : "profile"));
+	json_object_set_new(r, "type", json_string(c->type == CMD_PROFILE ? "profile" : c->entry->name));
 	return r;   /* finger is profile's other name */
 }
 
@@ -1116,6 +1116,24 @@ static void done_rematch(struct client *c, const json_t *res, const struct pendi
 	           (long long)json_integer_value(json_object_get(res, "offer")));
 }
 
+/* follow: with a name, who and their games now; without, the list */
+static void done_follow(struct client *c, const json_t *res, const struct pending *p)
+{
+	json_t *list = json_object_get(res, "following"), *x;
+	size_t i;
+	if (list) {
+		if (json_array_size(list) == 0)
+			client_out(c, "You follow nobody.");
+		json_array_foreach(list, i, x)
+			client_out(c, "  following %s", json_string_value(x) ? json_string_value(x) : "?");
+		return;
+	}
+	client_out(c, "Following %s: each game they start is shown here.", str(res, "user"));
+	json_array_foreach(json_object_get(res, "games"), i, x)
+		client_out(c, "  %s plays game %lld now (\"watch %lld\").", str(res, "user"),
+		           (long long)json_integer_value(x), (long long)json_integer_value(x));
+}
+
 static void done_pair(struct client *c, const json_t *res, const struct pending *p)
 {
 	long long g = (long long)json_integer_value(json_object_get(res, "game"));
@@ -1686,6 +1704,10 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "umpire", .type = CMD_UMPIRE, .min = 1, .max = 1, .parse = parse_number, .request = req_seat,
 	  .exec = exec_seat, .done = done_seat, .refused = refused_seat,
 	  .usage = "umpire GAME               (umpires) the umpire's chair: the true board, every try, who heard what" },
+	{ .name = "follow", .type = CMD_FOLLOW, .max = 1, .request = req_named, .done = done_follow,
+	  .usage = "follow [USER]             each game USER starts is shown, and watched when you play none (no USER: the list)" },
+	{ .name = "unfollow", .type = CMD_UNFOLLOW, .max = 1, .request = req_named, .done = done_ok,
+	  .usage = "unfollow [USER]           stop following USER (no USER: everyone)" },
 	{ .name = "unwatch", .type = CMD_UNWATCH, .max = 1, .parse = parse_number, .request = req_seat,
 	  .exec = exec_unwatch, .done = done_unwatch,
 	  .usage = "unwatch [GAME]            leave a seat (default: the current one)" },

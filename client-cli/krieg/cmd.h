@@ -55,6 +55,7 @@ enum cmd_type {
 	CMD_PGN,           /* pgn GAME [VIEW] [> FILE] */
 	/* watching (PROTOCOL.md, "Watching") */
 	CMD_LIVE, CMD_WATCH, CMD_UMPIRE, CMD_UNWATCH,
+	CMD_FOLLOW, CMD_UNFOLLOW,  /* follow [USER]: their games told (and watched); unfollow [USER] */
 	/* the umpire's actions, on the chair's game */
 	CMD_PAUSE, CMD_UNPAUSE, CMD_ADDTIME, CMD_ADJUDICATE,
 	CMD_PAIR,          /* pair WHITE BLACK [TERMS]: a tournament director starts a game */

@@ -442,6 +442,10 @@ try {
   await a.click(`#standings button[data-profile="${lw.user}"]`);
   await until(a, () => !document.getElementById('profile').hidden, null, 'the profile shown');
   const prof = await a.textContent('#profile');
+  // a follows lw: the game the director makes next opens on a's page.
+  await a.click('#btn-who');
+  await a.click(`#who button[data-follow="${lw.user}"]`, { timeout: 10000 });
+  await until(a, () => /^following /.test(document.getElementById('status').textContent), null, 'the follow answered');
   // A tournament director pairs the two from the page; a player may not.
   await a.fill('#pair-white', ll.user);
   await a.fill('#pair-black', lw.user);
@@ -459,6 +463,10 @@ try {
   const told = await lw.waitFor((m) => m.event === 'notice' && m.game === paired.game);
   check(told.from === 'ump' && told.text === `you are paired: game ${paired.game}, Black against ${ll.user}`,
     `the paired player's notice: ${JSON.stringify(told)}`);
+  await until(a, (g) => window.krieg.watch.game === g && !document.getElementById('watch').hidden, paired.game,
+    "the followed player's game open on the follower's page");
+  await a.click('#btn-unwatch');
+  await a.waitForSelector('#lobby:visible', { timeout: 10000 });
   check(prof.startsWith(`${lw.user} (a guest): player, since `) && /online; 1 won, 0 lost, 0 drawn, 0 aborted; rated icc 1\d\d\d\?$/.test(prof),
     `the profile: ${prof}`);
 
@@ -579,7 +587,7 @@ try {
 
   if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
   for (const l of [la, lb, lc, lp, lr]) l.close();
-  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, standings and a profile, a pairing by a director, untimed and correspondence seeks, a seek list of several pages, the move in the tab's title, two games on one page, an adjournment, a password to replace (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
+  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, standings and a profile, a pairing by a director, a followed player's game, untimed and correspondence seeks, a seek list of several pages, the move in the tab's title, two games on one page, an adjournment, a password to replace (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
 } catch (e) {
   await fail(e.stack || String(e));
 }

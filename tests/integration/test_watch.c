@@ -469,6 +469,76 @@ START_TEST(live_list)
 }
 END_TEST
 
+/* follow: each game a followed player starts is told to the follower
+ * (never to a player of it); unfollow, logout and the limit. */
+START_TEST(following_players)
+{
+	struct kd *d = kd_start(KD_BASE_CONFIG "rate_limit = 10000\nrate_burst = 10000\n"
+	                        "max_connections_per_ip = 100\n");
+	struct kp a, b, f;
+	kp_guest(d, &a);
+	kp_guest(d, &b);
+	kp_guest(d, &f);
+	json_t *r = kc_ok(f.c, kc_req(f.c, "follow", "{s:s}", "user", a.name));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "user")), a.name);
+	ck_assert_int_eq(json_array_size(json_object_get(r, "games")), 0);
+	kc_ok(f.c, kc_req(f.c, "follow", "{s:s}", "user", a.name));   /* twice is once */
+	kc_error(f.c, kc_req(f.c, "follow", "{s:s}", "user", "nobody"), "no_such_user");
+	kc_error(f.c, kc_req(f.c, "follow", "{s:s}", "user", f.name), "illegal_action");
+	r = kc_ok(f.c, kc_req(f.c, "follow", NULL));
+	ck_assert_int_eq(json_array_size(json_object_get(r, "following")), 1);
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(r, "following"), 0)), a.name);
+	kc_ok(b.c, kc_req(b.c, "follow", "{s:s}", "user", a.name));   /* b will play a */
+
+	int64_t game = new_game(&a, &b, "nost", false);
+	json_t *e = kc_event(f.c, "following");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), game);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "user")), a.name);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "white")), a.name);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "black")), b.name);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "rules")), "nost");
+	ck_assert(json_is_false(json_object_get(e, "rated")));
+	kc_no_event(b.c, "following");   /* a player of it is not told */
+	kc_ok(f.c, kc_req(f.c, "watch", "{s:I}", "game", (json_int_t)game));
+	/* followed while playing: the reply names the game */
+	kc_ok(f.c, kc_req(f.c, "unfollow", NULL));
+	r = kc_ok(f.c, kc_req(f.c, "follow", "{s:s}", "user", b.name));
+	ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(r, "games"), 0)), game);
+
+	/* unfollowed: not told any more */
+	kc_ok(f.c, kc_req(f.c, "unfollow", "{s:s}", "user", b.name));
+	kc_ok(f.c, kc_req(f.c, "unfollow", "{s:s}", "user", b.name));   /* not followed: ok */
+	int64_t g2 = new_game(&b, &a, "icc", false);
+	kc_event(a.c, "game_start");
+	kc_no_event(f.c, "following");
+	/* a logout empties the list */
+	kc_ok(f.c, kc_req(f.c, "follow", "{s:s}", "user", a.name));
+	kc_ok(f.c, kc_req(f.c, "logout", NULL));
+	kc_ok(f.c, kc_req(f.c, "guest", NULL));
+	r = kc_ok(f.c, kc_req(f.c, "follow", NULL));
+	ck_assert_int_eq(json_array_size(json_object_get(r, "following")), 0);
+	kc_ok(a.c, kc_req(a.c, "resign", "{s:I}", "game", (json_int_t)g2));
+	new_game(&a, &b, "icc", false);
+	kc_no_event(f.c, "following");
+
+	/* at most 32 players a connection */
+	struct kp many[33];
+	for (int i = 0; i < 33; i++) {
+		kp_guest(d, &many[i]);
+		if (i < 32)
+			kc_ok(f.c, kc_req(f.c, "follow", "{s:s}", "user", many[i].name));
+	}
+	kc_error(f.c, kc_req(f.c, "follow", "{s:s}", "user", many[32].name), "illegal_action");
+	kc_ok(f.c, kc_req(f.c, "follow", "{s:s}", "user", many[31].name));   /* one already followed */
+	for (int i = 0; i < 33; i++)
+		kc_close(many[i].c);
+	kc_close(a.c);
+	kc_close(b.c);
+	kc_close(f.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* The ply of a streamed event (every event and notice says it). */
 static int ply_of(json_t *e)
 {
@@ -572,6 +642,7 @@ static Suite *watch_suite(void)
 	TCase *tc = tcase_create("watch");
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, live_list);
+	tcase_add_test(tc, following_players);
 	tcase_add_test(tc, permission_matrix);
 	tcase_add_test(tc, delayed_stream);
 	tcase_add_test(tc, streams_every_ruleset);

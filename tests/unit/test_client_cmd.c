@@ -94,6 +94,9 @@ START_TEST(lobby)
 	expect("pair ann bob", -1, "{\"black\":\"bob\",\"id\":7,\"rated\":false,\"type\":\"pair\",\"white\":\"ann\"}");
 	ck_assert_int_eq(cmd_parse("pair ann", &c, err, sizeof err), -1);
 	ck_assert_int_eq(cmd_parse("pair ann bob black", &c, err, sizeof err), -1);   /* the order says the colours */
+	expect("follow alice", -1, "{\"id\":7,\"type\":\"follow\",\"user\":\"alice\"}");
+	expect("follow", -1, "{\"id\":7,\"type\":\"follow\"}");
+	expect("unfollow", -1, "{\"id\":7,\"type\":\"unfollow\"}");
 	expect("standings", -1, "{\"id\":7,\"type\":\"standings\"}");
 	expect("standings nost", -1, "{\"id\":7,\"rules\":\"nost\",\"type\":\"standings\"}");
 	ck_assert_int_eq(cmd_parse("standings chess960", &c, err, sizeof err), -1);

@@ -726,6 +726,41 @@ START_TEST(profile_and_standings_in_words)
 }
 END_TEST
 
+/* follow: its answers in words; a followed player's game is watched at
+ * once by someone playing none, only said to someone playing. */
+START_TEST(following_in_words)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	ck_assert_int_eq(client_command(&c, "follow alice"), 0);
+	sink_reply_ok(&c, &s, "\"user\":\"alice\",\"games\":[14]");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Following alice: each game they start is shown here.\n"
+	                                        "  alice plays game 14 now (\"watch 14\").\n"));
+	ck_assert_int_eq(client_command(&c, "follow"), 0);
+	sink_reply_ok(&c, &s, "\"following\":[]");
+	ck_assert_ptr_nonnull(strstr(s.printed, "You follow nobody."));
+	int sent = s.nsent;
+	client_receive(&c, "{\"event\":\"following\",\"user\":\"alice\",\"game\":15,\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"rules\":\"icc\",\"rated\":false}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "alice began game 15: alice (White) vs bob (Black), icc, unrated."));
+	ck_assert_int_eq(s.nsent, sent + 1);
+	json_t *j = sink_last(&s);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "type")), "watch");
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "game")), 15);
+	json_decref(j);
+	/* playing a game of one's own: said, not watched */
+	start_game(&c, 4, "white", false);
+	sent = s.nsent;
+	client_receive(&c, "{\"event\":\"following\",\"user\":\"alice\",\"game\":16,\"white\":\"carol\","
+	                   "\"black\":\"alice\",\"rules\":\"english\",\"rated\":true}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "alice began game 16: carol (White) vs alice (Black), english, rated; "
+	                                        "you are playing, so it is not watched here"));
+	ck_assert_int_eq(s.nsent, sent);
+	client_free(&c);
+}
+END_TEST
+
 static const char *last_of(const char *hay, const char *needle)
 {
 	const char *last = NULL;
@@ -1144,6 +1179,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, draw_responses_say_what_happened);
 	tcase_add_test(tc, rematch_after_the_end);
 	tcase_add_test(tc, profile_and_standings_in_words);
+	tcase_add_test(tc, following_in_words);
 	tcase_add_test(tc, your_move_follows_the_last_announcement);
 	tcase_add_test(tc, own_move_echoes_the_capture_mark_typed);
 	tcase_add_test(tc, batch_unknown_word_is_named);
