@@ -92,6 +92,11 @@ void chat_free(struct games *gs)
 	gs->chat = NULL;
 }
 
+bool games_user_muted(struct server *srv, int64_t listener, int64_t speaker)
+{
+	return srv->games && chat_muted(srv->games, listener, speaker);
+}
+
 bool chat_muted(struct games *gs, int64_t listener, int64_t speaker)
 {
 	struct chat_user *cu = chat_user(gs, listener, false);

@@ -5,6 +5,7 @@
 #ifndef KRIEG_GAME_H
 #define KRIEG_GAME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +42,10 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 enum { GAME_DONE, GAME_PLAYING, GAME_UNKNOWN, GAME_UNREADABLE };
 struct store_game;
 int games_finished_of(struct server *srv, int64_t id, int64_t user, struct store_game *out);
+
+/* Has `listener` muted `speaker` (chat.c)?  The lobby hides the speaker's
+ * challenges from them too. */
+bool games_user_muted(struct server *srv, int64_t listener, int64_t speaker);
 
 /* Number of live games a user plays in (the lobby's `who`). */
 int games_user_count(const struct games *g, int64_t user);

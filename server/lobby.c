@@ -123,6 +123,13 @@ static json_t *offer_json(struct server *srv, const struct offer *o)
 	return j;
 }
 
+/* A challenge to uid from someone uid muted (chat.c) is not shown to uid:
+ * not pushed, listed or withdrawn.  Its owner is answered as ever. */
+static bool hidden_from(struct server *srv, const struct offer *o, int64_t uid)
+{
+	return o->target == uid && games_user_muted(srv, uid, o->owner);
+}
+
 /* To every connection watching the lobby (still logged in); msg is consumed. */
 static void lobby_push(struct lobby *l, json_t *msg)
 {
@@ -187,7 +194,7 @@ void lobby_conn_login(struct server *srv, struct conn *c)
 		return;
 	/* Challenges made while this user was away or on another connection. */
 	for (struct offer *o = l->offers; o; o = o->next)
-		if (o->target == uid) {
+		if (o->target == uid && !hidden_from(srv, o, uid)) {
 			json_t *j = offer_json(srv, o);
 			json_object_set_new(j, "event", json_string("challenge"));
 			conn_send(c, j);
@@ -213,7 +220,7 @@ void lobby_conn_closed(struct server *srv, struct conn *c)
 	while (*pp) {
 		struct offer *o = *pp;
 		if (o->owner == uid) {
-			if (o->target) {
+			if (o->target && !hidden_from(srv, o, o->target)) {
 				json_t *j = json_pack("{s:s, s:I}", "event", "challenge_cancelled",
 				                      "offer", (json_int_t)o->id);
 				conn_send_user(srv, o->target, j);
@@ -389,7 +396,7 @@ static void cmd_seeks(struct conn *c, json_t *id, json_t *req)
 	json_t *arr = json_array();
 	/* Open seeks, and the challenges this user made or received. */
 	for (struct offer *o = l->offers; o; o = o->next)
-		if (!o->target || o->owner == uid || o->target == uid)
+		if (!o->target || o->owner == uid || (o->target == uid && !hidden_from(conn_server(c), o, uid)))
 			json_array_append_new(arr, offer_json(conn_server(c), o));
 	json_t *j = json_object();
 	dispatch_page(j, "offers", arr, (size_t)json_integer_value(json_object_get(req, "from")));
@@ -405,9 +412,11 @@ static void offer_challenge(struct conn *c, json_t *id, struct offer *o, int64_t
 	o->target = target;
 	snprintf(o->target_name, sizeof o->target_name, "%.*s", PROTO_NAME_MAX, name);
 	offer_add(srv->lobby, o);
-	json_t *ev = offer_json(srv, o);
-	json_object_set_new(ev, "event", json_string("challenge"));
-	conn_send_user(srv, o->target, ev);
+	if (!hidden_from(srv, o, target)) {
+		json_t *ev = offer_json(srv, o);
+		json_object_set_new(ev, "event", json_string("challenge"));
+		conn_send_user(srv, o->target, ev);
+	}
 	dispatch_ok(c, id, json_pack("{s:I}", "offer", (json_int_t)o->id));
 }
 
@@ -653,7 +662,7 @@ static void cmd_cancel(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_NO_SUCH_OFFER, "no such offer");
 		return;
 	}
-	if (o->target)
+	if (o->target && !hidden_from(srv, o, o->target))
 		conn_send_user(srv, o->target, json_pack("{s:s, s:I}", "event", "challenge_cancelled",
 		                                         "offer", (json_int_t)o->id));
 	json_int_t oid = o->id;

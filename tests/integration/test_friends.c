@@ -527,6 +527,47 @@ START_TEST(chat_requests)
 }
 END_TEST
 
+/* A muted user's challenges (and rematches) are hidden from who muted
+ * them: not pushed, listed or withdrawn; the challenger is answered as
+ * ever, and anyone else's still arrive. */
+START_TEST(mute_hides_challenges)
+{
+	struct kd *d = kd_start(KD_BASE_CONFIG "rate_limit = 1000\nrate_burst = 1000\n");
+	struct kp a, pest, friend;
+	kp_guest(d, &a);
+	kp_guest(d, &pest);
+	kp_guest(d, &friend);
+	kc_ok(a.c, kc_req(a.c, "mute", "{s:s}", "user", pest.name));
+	json_int_t hidden = json_integer_value(json_object_get(
+		kc_ok(pest.c, kc_req(pest.c, "challenge", "{s:s}", "user", a.name)), "offer"));
+	kc_no_event(a.c, "challenge");
+	json_t *offers = json_object_get(kc_ok(a.c, kc_req(a.c, "seeks", NULL)), "offers");
+	ck_assert_int_eq(json_array_size(offers), 0);
+	/* still the challenger's own offer */
+	offers = json_object_get(kc_ok(pest.c, kc_req(pest.c, "seeks", NULL)), "offers");
+	ck_assert_int_eq(json_array_size(offers), 1);
+	kc_ok(pest.c, kc_req(pest.c, "cancel", "{s:I}", "offer", hidden));
+	kc_no_event(a.c, "challenge_cancelled");
+	/* someone else's arrives; a resumed session is not shown the hidden one */
+	kc_ok(pest.c, kc_req(pest.c, "challenge", "{s:s}", "user", a.name));
+	kc_ok(friend.c, kc_req(friend.c, "challenge", "{s:s}", "user", a.name));
+	json_t *e = kc_event(a.c, "challenge");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "user")), friend.name);
+	kp_resume(d, &a);
+	kc_event(a.c, "challenge");
+	kc_no_event(a.c, "challenge");
+	ck_assert(!kc_saw(a.c, pest.name));
+	/* unmuted: the standing challenge is listed again */
+	kc_ok(a.c, kc_req(a.c, "unmute", "{s:s}", "user", pest.name));
+	offers = json_object_get(kc_ok(a.c, kc_req(a.c, "seeks", NULL)), "offers");
+	ck_assert_int_eq(json_array_size(offers), 2);
+	kc_close(a.c);
+	kc_close(pest.c);
+	kc_close(friend.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* ---- the lobby comes to you --------------------------------------------------- */
 
 /* How many events named `name` c has received. */
@@ -751,6 +792,7 @@ static Suite *friends_suite(void)
 	tcase_add_test(tc, capture_and_check_marks_in_every_view);
 	tcase_add_test(tc, chat_reaches_only_its_audience);
 	tcase_add_test(tc, chat_requests);
+	tcase_add_test(tc, mute_hides_challenges);
 	tcase_add_test(tc, lobby_comes_to_you);
 	tcase_add_test(tc, adjourned_game_waits);
 	suite_add_tcase(s, tc);
