@@ -10,8 +10,8 @@
  *   mute {user} / unmute {user}
  *                       the muting user no longer receives that user's
  *                       say, spec and tell, as a player or as a spectator
- *                       (watch.c asks chat_speaker; kept in memory for
- *                       the daemon's life)
+ *                       (watch.c asks chat_speaker); kept in the store
+ *                       (schema 12), read at start, and in memory
  *
  * say and spec are actions of the game's record (action.h, ACTION_SAY and
  * ACTION_SPEC), taken by game_act like a move: stored with their time,
@@ -90,6 +90,29 @@ void chat_free(struct games *gs)
 	free(gs->chat->u);
 	free(gs->chat);
 	gs->chat = NULL;
+}
+
+/* listener mutes speaker from now on (no check of the limit: the store's
+ * rows were each allowed when made). */
+static void mute_add(struct chat_user *cu, int64_t speaker)
+{
+	cu->muted = xgrow(cu->muted, &cu->capmuted, cu->nmuted + 1, sizeof *cu->muted, 8);
+	cu->muted[cu->nmuted++] = speaker;
+}
+
+static int mute_row(int64_t user, int64_t muted, void *arg)
+{
+	mute_add(chat_user(arg, user, true), muted);
+	return 0;
+}
+
+int chat_load(struct games *gs)
+{
+	if (store_mutes_list(gs->srv->store, mute_row, gs) != STORE_OK) {
+		log_warnx("chat: reading the mutes: %s", store_error(gs->srv->store));
+		return -1;
+	}
+	return 0;
 }
 
 bool games_user_muted(struct server *srv, int64_t listener, int64_t speaker)
@@ -238,16 +261,22 @@ static void cmd_mute(struct conn *c, json_t *id, json_t *req)
 	size_t i = 0;
 	while (i < cu->nmuted && cu->muted[i] != who)
 		i++;
-	if (mute && i == cu->nmuted) {
-		if (cu->nmuted == CHAT_MUTES_MAX) {
-			dispatch_error(c, id, PE_ILLEGAL_ACTION, "at most %d users muted", CHAT_MUTES_MAX);
-			return;
-		}
-		cu->muted = xgrow(cu->muted, &cu->capmuted, cu->nmuted + 1, sizeof *cu->muted, 8);
-		cu->muted[cu->nmuted++] = who;
-	} else if (!mute && i < cu->nmuted) {
-		cu->muted[i] = cu->muted[--cu->nmuted];
+	if (mute && i == cu->nmuted && cu->nmuted == CHAT_MUTES_MAX) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "at most %d users muted", CHAT_MUTES_MAX);
+		return;
 	}
+	bool change = mute ? i == cu->nmuted : i < cu->nmuted;
+	/* Stored first: a mute that would not outlive a restart is refused. */
+	struct store *st = conn_server(c)->store;
+	if (change && store_mute_set(st, conn_user(c), who, mute) != STORE_OK) {
+		log_warnx("chat: storing a mute: %s", store_error(st));
+		dispatch_error(c, id, PE_STORAGE, "the mute could not be stored");
+		return;
+	}
+	if (change && mute)
+		mute_add(cu, who);
+	else if (change)
+		cu->muted[i] = cu->muted[--cu->nmuted];
 	dispatch_ok(c, id, NULL);
 }
 

@@ -166,6 +166,8 @@ struct chat;
 /* Does listener mute speaker (users)? */
 bool chat_muted(struct games *gs, int64_t listener, int64_t speaker);
 void chat_free(struct games *gs);
+/* The mutes kept in the store, read at start (games_recover).  0 or -1 (logged). */
+int chat_load(struct games *gs);
 /* The user who spoke a chat event msg of g (either channel), or 0 for a
  * message that is no chat or when nobody has muted anyone: what the
  * spectators' routing (watch.c) checks chat_muted against. */

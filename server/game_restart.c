@@ -123,6 +123,8 @@ static const struct recover_ops recovered_ops = { recovered_resume, recovered_fl
 
 int games_recover(struct games *gs)
 {
+	if (chat_load(gs) != 0)
+		return -1;
 	return recover_games(gs->srv->store, &recovered_ops, gs);
 }
 

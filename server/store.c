@@ -233,6 +233,13 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"DROP TABLE actions;"
 	"ALTER TABLE actions_v11 RENAME TO actions;"
 	"CREATE UNIQUE INDEX actions_game ON actions(game, seq);",
+
+	/* 12: mutes (chat.c) outlive a restart: who muted whom.  Read whole at
+	 * start (a user mutes at most 200), written as each changes. */
+	"CREATE TABLE mutes ("
+	" user INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	" muted INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	" PRIMARY KEY (user, muted)) WITHOUT ROWID;",
 };
 
 /* --- statements ----------------------------------------------------------- */
@@ -334,6 +341,9 @@ static const char *const stmt_sql[S__COUNT] = {
 	                  " coalesce(sum((result = 2 AND white = ?1) OR (result = 1 AND black = ?1)), 0),"
 	                  " coalesce(sum(result = 3), 0), coalesce(sum(result = 0), 0)"
 	                  " FROM games WHERE (white = ?1 OR black = ?1) AND (result != 0 OR reason != 0)",
+	[S_MUTE_SET] = "INSERT OR IGNORE INTO mutes (user, muted) VALUES (?1, ?2)",
+	[S_MUTE_CLEAR] = "DELETE FROM mutes WHERE user = ?1 AND muted = ?2",
+	[S_MUTES_LIST] = "SELECT user, muted FROM mutes ORDER BY user, muted",
 };
 
 /* --- errors -------------------------------------------------------------- */

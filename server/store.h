@@ -35,7 +35,7 @@ struct store *store_open(const char *path, char *err, size_t errlen);
 /* The schema version this binary writes (PRAGMA user_version).  A newer
  * binary upgrades an older database in place at open; an older binary
  * refuses a newer database. */
-#define STORE_SCHEMA_VERSION 11
+#define STORE_SCHEMA_VERSION 12
 #define STORE_BUSY_TIMEOUT_MS 5000
 
 /* store_open() with options; NULL options = the defaults. */
@@ -265,6 +265,10 @@ int store_umpire_actions(struct store *st, int64_t game,
  * store_game_flagged: STORE_OK with the reason if flagged, else NOT_FOUND. */
 int store_game_flag(struct store *st, int64_t game, const char *reason);
 int store_game_flagged(struct store *st, int64_t game, char *reason, size_t len);
+
+/* Schema 12: user has muted `muted` (chat.c), or not; every mute, in order. */
+int store_mute_set(struct store *st, int64_t user, int64_t muted, int on);
+int store_mutes_list(struct store *st, int (*fn)(int64_t user, int64_t muted, void *arg), void *arg);
 
 /* A user's finished games counted (`profile`): won, lost, drawn, aborted. */
 struct store_tally {

@@ -79,6 +79,9 @@ enum stmt_id {
 	S_USER_BOT,
 	S_USER_SET_BOT,
 	S_GAMES_TALLY,
+	S_MUTE_SET,
+	S_MUTE_CLEAR,
+	S_MUTES_LIST,
 	S__COUNT
 };
 

@@ -317,3 +317,37 @@ int store_sessions_purge(struct store *st, int64_t now_unix)
 	store_stmt_done(s, temp);
 	return rc;
 }
+
+int store_mute_set(struct store *st, int64_t user, int64_t muted, int on)
+{
+	int temp, rc;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, on ? S_MUTE_SET : S_MUTE_CLEAR, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, user);
+	sqlite3_bind_int64(s, 2, muted);
+	rc = sqlite3_step(s) == SQLITE_DONE ? STORE_OK : store_fail_db(st, "mute");
+	store_stmt_done(s, temp);
+	return rc;
+}
+
+int store_mutes_list(struct store *st, int (*fn)(int64_t user, int64_t muted, void *arg), void *arg)
+{
+	int temp, rc = STORE_OK, step;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_MUTES_LIST, &temp)) == NULL)
+		return STORE_ERROR;
+	while ((step = sqlite3_step(s)) == SQLITE_ROW)
+		if (fn(sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1), arg) != 0)
+			break;
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = store_fail_db(st, "mutes list");
+	store_stmt_done(s, temp);
+	return rc;
+}

@@ -568,6 +568,40 @@ START_TEST(mute_hides_challenges)
 }
 END_TEST
 
+/* Regression: mutes lived in memory only, so every restart let a muted
+ * pest through again.  Kept in the store now: a restart keeps a mute, and
+ * an unmute. */
+START_TEST(mutes_outlive_a_restart)
+{
+	struct kd *d = kd_start(KD_BASE_CONFIG);
+	struct kp a, pest;
+	kp_register(d, &a, "annie");
+	kp_register(d, &pest, "pester");
+	kc_ok(a.c, kc_req(a.c, "mute", "{s:s}", "user", "pester"));
+	kc_ok(a.c, kc_req(a.c, "mute", "{s:s}", "user", "pester"));   /* twice is once */
+	kc_close(a.c);
+	kc_close(pest.c);
+	for (int round = 0; round < 2; round++) {
+		kd_crash_restart(d);   /* kill -9: the mute was stored when answered */
+		kp_resume(d, &a);
+		kp_resume(d, &pest);
+		kc_ok(pest.c, kc_req(pest.c, "tell", "{s:s, s:s}", "user", "annie", "text", "hello again"));
+		kc_ok(pest.c, kc_req(pest.c, "challenge", "{s:s}", "user", "annie"));
+		if (round == 0) {
+			kc_no_event(a.c, "tell");
+			kc_no_event(a.c, "challenge");
+			kc_ok(a.c, kc_req(a.c, "unmute", "{s:s}", "user", "pester"));
+		} else {   /* the unmute outlived the restart too */
+			ck_assert_str_eq(json_string_value(json_object_get(kc_event(a.c, "tell"), "text")), "hello again");
+			kc_event(a.c, "challenge");
+		}
+		kc_close(a.c);
+		kc_close(pest.c);
+	}
+	kd_stop(d);
+}
+END_TEST
+
 /* ---- the lobby comes to you --------------------------------------------------- */
 
 /* How many events named `name` c has received. */
@@ -793,6 +827,7 @@ static Suite *friends_suite(void)
 	tcase_add_test(tc, chat_reaches_only_its_audience);
 	tcase_add_test(tc, chat_requests);
 	tcase_add_test(tc, mute_hides_challenges);
+	tcase_add_test(tc, mutes_outlive_a_restart);
 	tcase_add_test(tc, lobby_comes_to_you);
 	tcase_add_test(tc, adjourned_game_waits);
 	suite_add_tcase(s, tc);

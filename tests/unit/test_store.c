@@ -916,6 +916,7 @@ START_TEST(migrates_v10_actions)
 	         " clock_white_ms, clock_black_ms, ok, events FROM actions;"
 	         "DROP TABLE actions;"
 	         "ALTER TABLE actions_v10 RENAME TO actions;"
+	         "DROP TABLE mutes;"   /* schema 12's, made since */
 	         "PRAGMA user_version = 10;"
 	         "COMMIT;");
 	ck_assert_int_eq(raw_int("SELECT count(*) FROM sqlite_master WHERE name = 'actions'"
