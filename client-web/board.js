@@ -23,6 +23,27 @@ export function fenPieces(fen, color) {
   return out;
 }
 
+// A move of side `by` on the true board (both sides' men, a Map as
+// fenPieces gives): castling as the king's two squares, en passant (a pawn
+// onto an empty square of another file takes the pawn beside it), promotion,
+// a drop ("N@f3", crazykrieg).  The umpire's record replayed (record.js).
+export function applyTrue(pieces, uci, by) {
+  const side = (p) => (by === 'white' ? p.toUpperCase() : p.toLowerCase());
+  if (uci[1] === '@') { pieces.set(uci.slice(2, 4), side(uci[0])); return; }
+  const from = uci.slice(0, 2), to = uci.slice(2, 4), promo = uci[4];
+  let p = pieces.get(from);
+  if (!p) return;
+  if (p.toLowerCase() === 'p' && from[0] !== to[0] && !pieces.has(to)) pieces.delete(to[0] + from[1]);
+  pieces.delete(from);
+  if (promo) p = side(promo);
+  pieces.set(to, p);
+  if (p.toLowerCase() === 'k' && Math.abs(from.charCodeAt(0) - to.charCodeAt(0)) === 2) {
+    const [rf, rt] = to[0] === 'g' ? ['h', 'f'] : ['a', 'd'];
+    const rook = pieces.get(rf + from[1]);
+    if (rook) { pieces.delete(rf + from[1]); pieces.set(rt + from[1], rook); }
+  }
+}
+
 export class Board {
   // onTry null: a board to look at (spectator, umpire), no tries, no ghosts.
   constructor(el, onTry) {

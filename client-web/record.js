@@ -3,6 +3,7 @@
 // finished game may be read in every view; a live one of one's own only in
 // one's own colour (the server refuses the rest, and the page says so).
 import { announce } from './words.js';
+import { Board, applyTrue, fenPieces } from './board.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -15,6 +16,26 @@ export class RecordView {
     this.view = null;
     $('btn-pgn').addEventListener('click', () => this.downloadPgn());
     $('btn-record-back').addEventListener('click', () => this.show('lobby'));
+    // The umpire's view holds every move: the true board, replayed move by move.
+    this.board = new Board($('record-board'), null);
+    this.moves = [];
+    this.at = 0;
+    const go = (f) => () => this.replay(f());
+    $('btn-replay-start').addEventListener('click', go(() => 0));
+    $('btn-replay-back').addEventListener('click', go(() => this.at - 1));
+    $('btn-replay-next').addEventListener('click', go(() => this.at + 1));
+    $('btn-replay-end').addEventListener('click', go(() => this.moves.length));
+  }
+
+  // The true board after the first n moves of the record.
+  replay(n) {
+    this.at = Math.max(0, Math.min(n, this.moves.length));
+    const pieces = fenPieces(this.fen, null);
+    this.moves.slice(0, this.at).forEach((m) => applyTrue(pieces, m.move, m.by));
+    this.board.pieces = pieces;
+    this.board.render();
+    const last = this.moves[this.at - 1];
+    $('replay-at').textContent = `move ${this.at} of ${this.moves.length}${last ? `: ${last.by} played ${last.san || last.move}` : ''}`;
   }
 
   async open(game, view) {
@@ -27,6 +48,10 @@ export class RecordView {
     const ol = $('record-events');
     ol.replaceChildren();
     r.events.forEach((ev) => announce(ol, ev, view === 'umpire'));
+    this.fen = r.fen || 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+    this.moves = r.events.filter((ev) => ev.event === 'umpire_move' && ev.move);
+    $('replay').hidden = view !== 'umpire';
+    this.replay(this.moves.length);   // the end: how the game stood
     this.show('record');
     return r;
   }

@@ -8,8 +8,8 @@
 //   2. each page's frames are exactly the lines a line-protocol client in
 //      the same seat received (a second connection of the same account, or
 //      the same spectator's session watching too), byte for byte;
-//   3. the record view in every view and the PGN download of the finished
-//      game;
+//   3. the record view in every view, the true board of the umpire's view
+//      replayed move by move, and the PGN download of the finished game;
 //   4. a browser player against a line-protocol player (Fool's mate), and
 //      the umpire's chair in a page: the true board, both sides' tries, a
 //      pause and a public note that reach the players; a try typed while
@@ -36,8 +36,29 @@ import { mkdtempSync, readFileSync, readdirSync, existsSync, rmSync, openSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LineClient } from './line.mjs';
+import { applyTrue, fenPieces } from '../../client-web/board.js';
 
 const [kriegd, shot] = process.argv.slice(2);
+
+// The replay's move rule (record.js), on positions no game below reaches:
+// en passant, castling long, a promotion and a drop.
+{
+  const after = (fen, moves) => {
+    const p = fenPieces(fen, null);
+    moves.forEach(([uci, by]) => applyTrue(p, uci, by));
+    return Object.fromEntries(p);
+  };
+  const same = (got, want, what) => {
+    if (JSON.stringify(Object.entries(got).sort()) !== JSON.stringify(Object.entries(want).sort())) {
+      console.error(`FAIL: the replay, ${what}: ${JSON.stringify(got)}`);
+      process.exit(1);
+    }
+  };
+  same(after('4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 1', [['d5c6', 'white']]), { e8: 'k', c6: 'P', e1: 'K' }, 'en passant');
+  same(after('r3k3/8/8/8/8/8/8/4K3 b q - 0 1', [['e8c8', 'black']]), { c8: 'k', d8: 'r', e1: 'K' }, 'castling long');
+  same(after('4k3/P7/8/8/8/8/8/4K3 w - - 0 1', [['a7a8n', 'white']]), { a8: 'N', e8: 'k', e1: 'K' }, 'a promotion');
+  same(after('4k3/8/8/8/8/8/8/4K3 b - - 0 1', [['N@f3', 'black']]), { f3: 'n', e8: 'k', e1: 'K' }, 'a drop');
+}
 const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
 if (!existsSync(browserPath)) {
   console.error(`browser tests: ${browserPath} is missing; install Debian's chromium (make deps)`);
@@ -283,6 +304,20 @@ try {
   await a.waitForSelector('#record:visible', { timeout: 10000 });
   const recText = await a.textContent('#record-events');
   check(/e4/.test(recText) && /e5/.test(recText), "the umpire's record does not name both sides' moves");
+  // The true board replayed: the end (Qxf7#) shown first, then move by move.
+  const trueBoard = () => a.evaluate(() => Object.fromEntries(window.krieg.records.board.pieces));
+  let tb = await trueBoard();
+  check(tb.f7 === 'Q' && tb.c4 === 'B' && tb.f6 === 'n' && tb.c6 === 'n' && tb.e5 === 'p' && !tb.d1 && !tb.h5,
+    `the true board at the end: ${JSON.stringify(tb)}`);
+  check(await a.textContent('#replay-at') === 'move 7 of 7: white played Qxf7#', await a.textContent('#replay-at'));
+  await a.click('#btn-replay-start');
+  tb = await trueBoard();
+  check(tb.e2 === 'P' && tb.f7 === 'p' && tb.d1 === 'Q' && Object.keys(tb).length === 32, 'the replay from the start');
+  await a.click('#btn-replay-next');
+  await a.click('#btn-replay-next');
+  tb = await trueBoard();
+  check(tb.e4 === 'P' && tb.e5 === 'p' && !tb.e2 && !tb.e7 && await a.textContent('#replay-at') === 'move 2 of 7: black played e5',
+    `after two moves on: ${JSON.stringify(tb)}`);
   const dl = a.waitForEvent('download', { timeout: 10000 });
   await a.click('#btn-pgn');
   const pgnPath = await (await dl).path();
@@ -587,7 +622,7 @@ try {
 
   if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
   for (const l of [la, lb, lc, lp, lr]) l.close();
-  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, standings and a profile, a pairing by a director, a followed player's game, untimed and correspondence seeks, a seek list of several pages, the move in the tab's title, two games on one page, an adjournment, a password to replace (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
+  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, the true board replayed, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, standings and a profile, a pairing by a director, a followed player's game, untimed and correspondence seeks, a seek list of several pages, the move in the tab's title, two games on one page, an adjournment, a password to replace (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
 } catch (e) {
   await fail(e.stack || String(e));
 }
