@@ -101,6 +101,10 @@ struct client {
 	int errors;                         /* error responses and local errors so far */
 	char refused_code[32];              /* the last refusal's error code, for refused hooks */
 	char token[CLIENT_TOKEN_MAX + 1];   /* the session's resume token ("" = none) */
+	/* an umpire's record arriving in pages: its true board, replayed from
+	 * its umpire_move events, shown at the end (record GAME umpire) */
+	struct board replay;
+	bool replay_ok;
 	/* a PGN arriving in chunks (one at a time) */
 	bool pgn_busy;
 	char *pgn;

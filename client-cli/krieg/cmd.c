@@ -18,6 +18,7 @@
 #include "client.h"
 #include "errbuf.h"
 #include "event_json.h"
+#include "fen.h"
 #include "notation.h"
 #include "ruleset.h"
 #include "scrub.h"
@@ -1517,6 +1518,19 @@ static void record_words(const struct event *e, int me, char *buf, size_t len)
 }
 
 /* record {game, view}: one page of what that audience heard, more asked for while there is more. */
+/* One umpire_move ("e2e4", "N@f3") made on the true board b: its side to
+ * move's legal move, or false (b is then not to be shown). */
+static bool replay_move(struct board *b, const char *uci)
+{
+	struct notation_parts parts;
+	move_t m;
+	if (!uci || notation_lex(uci, &parts, NULL, 0) != NOTATION_OK ||
+	    notation_resolve_legal(b, &parts, &m) != NOTATION_OK)
+		return false;
+	board_make(b, m);
+	return true;
+}
+
 static void done_record(struct client *c, const json_t *msg, const struct pending *p)
 {
 	const char *view = str(msg, "view");
@@ -1533,6 +1547,8 @@ static void done_record(struct client *c, const json_t *msg, const struct pendin
 		           str(msg, "rules"), str(msg, "white"), str(msg, "black"), result ? result : "live",
 		           reason ? " by " : "", reason ? reason : "", !strcmp(view, "umpire") ? "the " : "",
 		           !strcmp(view, "umpire") ? "umpire" : !strcmp(view, "white") ? "White" : "Black");
+		const char *fen = json_string_value(json_object_get(msg, "fen"));
+		c->replay_ok = !strcmp(view, "umpire") && fen && fen_parse(fen, &c->replay, NULL, 0) == 0;
 	}
 	size_t i;
 	json_t *ev;
@@ -1550,6 +1566,8 @@ static void done_record(struct client *c, const json_t *msg, const struct pendin
 		}
 		if (event_from_json(ev, &e) != 0)
 			continue;
+		if (c->replay_ok && e.type == EV_UMPIRE_MOVE)
+			c->replay_ok = replay_move(&c->replay, json_string_value(json_object_get(ev, "move")));
 		record_words(&e, me, words, sizeof words);
 		/* Numbered as chess does ("1. e4", "1... e5"): an event belongs to
 		 * the half-move just played when its mover's (a capture, a check),
@@ -1558,10 +1576,20 @@ static void done_record(struct client *c, const json_t *msg, const struct pendin
 		client_out(c, "  %3d%s %s", (half + 1) / 2, half % 2 == 0 ? "..." : ".", words);
 	}
 	json_t *next = json_object_get(msg, "next");
-	if (json_is_integer(next) && json_integer_value(next) > p->arg)
+	if (json_is_integer(next) && json_integer_value(next) > p->arg) {
 		client_send_page(c, "record", p->cmd, game, view, (long)json_integer_value(next));
-	else
-		client_out(c, "(%lld announcements)", (long long)json_integer_value(json_object_get(msg, "total")));
+		return;
+	}
+	long long total = (long long)json_integer_value(json_object_get(msg, "total"));
+	client_out(c, "(%lld announcement%s)", total, total == 1 ? "" : "s");
+	if (c->replay_ok && !c->batch) {   /* what really happened: the umpire's board at the end */
+		struct render_opts ro = c->ropts;
+		ro.bottom = WHITE;
+		ro.audience = AUD_UMPIRE;
+		char board[RENDER_BOARD_MAX];
+		render_board(&c->replay, NULL, &ro, board, sizeof board);
+		client_out(c, "The true board at the end:\n%s", board);
+	}
 }
 
 static void refused_pgn(struct client *c, const struct pending *p)

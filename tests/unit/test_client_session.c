@@ -15,6 +15,7 @@
 #include "check_main.h"
 #include "client.h"
 #include "client_fixture.h"
+#include "fen.h"
 #include "cmd.h"
 #include "scrub.h"
 #include "render.h"
@@ -969,6 +970,50 @@ START_TEST(history_and_record_pages)
 }
 END_TEST
 
+/* record GAME umpire: the true board at the end, replayed from the
+ * umpire's moves over every page (en passant too); none when a move does
+ * not replay. */
+START_TEST(record_shows_the_true_board)
+{
+	static const char *const page1 =
+		"\"game\":9,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\",\"live\":false,"
+		"\"fen\":\"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\","
+		"\"view\":\"umpire\",\"total\":5,\"next\":3,\"events\":["
+		"{\"event\":\"umpire_move\",\"by\":\"white\",\"ply\":1,\"audience\":[\"umpire\"],\"move\":\"e2e4\",\"san\":\"e4\",\"game\":9},"
+		"{\"event\":\"umpire_move\",\"by\":\"black\",\"ply\":2,\"audience\":[\"umpire\"],\"move\":\"a7a6\",\"san\":\"a6\",\"game\":9},"
+		"{\"event\":\"umpire_move\",\"by\":\"white\",\"ply\":3,\"audience\":[\"umpire\"],\"move\":\"e4e5\",\"san\":\"e5\",\"game\":9}]";
+	for (int bad = 0; bad < 2; bad++) {
+		struct client c;
+		struct sink s;
+		make_client(&c, &s, false);
+		login_as(&c, &s, "carol");
+		ck_assert_int_eq(client_command(&c, "record 9 umpire"), 0);
+		sink_reply_ok(&c, &s, page1);
+		char page2[1024];
+		snprintf(page2, sizeof page2,
+		         "\"game\":9,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\",\"live\":false,"
+		         "\"view\":\"umpire\",\"total\":5,\"events\":["
+		         "{\"event\":\"umpire_move\",\"by\":\"black\",\"ply\":4,\"audience\":[\"umpire\"],\"move\":\"d7d5\",\"san\":\"d5\",\"game\":9},"
+		         "{\"event\":\"umpire_move\",\"by\":\"white\",\"ply\":5,\"audience\":[\"umpire\"],\"move\":\"%s\",\"san\":\"exd6\",\"game\":9}]",
+		         bad ? "e5d7" : "e5d6");
+		sink_reply_ok(&c, &s, page2);
+		struct board b;
+		ck_assert_int_eq(fen_parse("rnbqkbnr/1pp1pppp/p2P4/8/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3", &b, NULL, 0), 0);
+		struct render_opts ro = c.ropts;
+		ro.bottom = WHITE;
+		ro.audience = AUD_UMPIRE;
+		char want[RENDER_BOARD_MAX];
+		render_board(&b, NULL, &ro, want, sizeof want);
+		if (bad)
+			ck_assert_ptr_null(strstr(s.printed, "The true board"));
+		else
+			ck_assert_msg(strstr(s.printed, "The true board at the end:") && strstr(s.printed, want),
+			              "%s\nwanted:\n%s", s.printed, want);
+		client_free(&c);
+	}
+}
+END_TEST
+
 /* After a lost connection: the token resumes; a resumed state keeps the guesses; an ended game is fetched. */
 START_TEST(resume_after_a_lost_connection)
 {
@@ -1185,6 +1230,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, batch_unknown_word_is_named);
 	tcase_add_test(tc, pgn_chunks_are_joined_into_a_file);
 	tcase_add_test(tc, history_and_record_pages);
+	tcase_add_test(tc, record_shows_the_true_board);
 	tcase_add_test(tc, resume_after_a_lost_connection);
 	tcase_add_test(tc, paged_game_state_is_shown_once_complete);
 	tcase_add_test(tc, register_refusal_explains_the_policy);
