@@ -102,7 +102,8 @@ static void mute_add(struct chat_user *cu, int64_t speaker)
 
 static int mute_row(int64_t user, int64_t muted, void *arg)
 {
-	mute_add(chat_user(arg, user, true), muted);
+	if (!chat_muted(arg, user, muted))   /* read twice, held once */
+		mute_add(chat_user(arg, user, true), muted);
 	return 0;
 }
 
