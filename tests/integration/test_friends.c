@@ -553,7 +553,9 @@ START_TEST(mute_hides_challenges)
 	kc_ok(friend.c, kc_req(friend.c, "challenge", "{s:s}", "user", a.name));
 	json_t *e = kc_event(a.c, "challenge");
 	ck_assert_str_eq(json_string_value(json_object_get(e, "user")), friend.name);
+	struct kc *first = a.c;
 	kp_resume(d, &a);
+	kc_close(first);
 	kc_event(a.c, "challenge");
 	kc_no_event(a.c, "challenge");
 	ck_assert(!kc_saw(a.c, pest.name));
