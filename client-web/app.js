@@ -106,8 +106,17 @@ async function refreshSeeks() {
 }
 $('btn-refresh').addEventListener('click', refreshSeeks);
 
+// Mute or unmute a user (their words and challenges; kept by the server).
+async function setMute(user, on) {
+  const r = await net.call(on ? 'mute' : 'unmute', { user });
+  status(r.ok ? `${on ? 'muted' : 'unmuted'} ${user}` : r.error.message);
+  return r.ok;
+}
+
 // Who is online (every page), bots marked; "Challenge" fills in the name.
 async function refreshWho() {
+  const m = await net.call('mutes');
+  const muted = new Set(m.ok ? m.muted.map((x) => x.toLowerCase()) : []);
   const r = await net.callAll('who', {}, 'users');
   fill('who', r.users, (u) => [`${u.name}${u.bot ? ' (a bot)' : ''}, ${u.games} game${u.games === 1 ? '' : 's'} `,
     button('Profile', () => showProfile(u.name), { profile: u.name }),
@@ -115,7 +124,10 @@ async function refreshWho() {
       button('Follow', async () => {
         const r = await net.call('follow', { user: u.name });
         status(r.ok ? `following ${r.user}: their next game opens here when you are in the lobby` : r.error.message);
-      }, { follow: u.name })] : [])]);
+      }, { follow: u.name }),
+      button(muted.has(u.name.toLowerCase()) ? 'Unmute' : 'Mute', async () => {
+        if (await setMute(u.name, !muted.has(u.name.toLowerCase()))) refreshWho();
+      }, { mute: u.name })] : [])]);
 }
 
 // What the club knows of a player: the record from their side, ratings.
@@ -236,6 +248,7 @@ const say = (ev) => announce($('announcements'), ev);
 function enterGame(g) {
   state.game = g.game;
   state.color = g.color;
+  state.opponent = g.color === 'white' ? g.black : g.white;
   state.clock = g.clock || null;
   state.toMove = g.live === false ? null : g.to_move || 'white';
   state.rules = g.rules;
@@ -394,6 +407,8 @@ $('say-form').addEventListener('submit', async (e) => {
   const r = await net.call('say', { game: state.game, text });
   if (!r.ok) status(r.error.message); else if ($('say-text').value.trim() === text) $('say-text').value = '';
 });
+$('btn-mute').addEventListener('click', confirmed('Mute your opponent (their words and challenges, until you unmute them)',
+  () => setMute(state.opponent, true)));
 $('btn-draw').addEventListener('click', confirmed('Offer a draw', act('draw', { action: 'offer' })));
 $('btn-resign').addEventListener('click', confirmed('Resign', act('resign')));
 $('btn-abort').addEventListener('click', confirmed('Abort the game', act('abort')));

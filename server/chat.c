@@ -7,6 +7,7 @@
  *                       to the other spectators and the umpires: the
  *                       spectators' channel, never sent to a player of it
  *   tell {user, text}   one user to another who is online
+ *   mutes {}           the names this user muted
  *   mute {user} / unmute {user}
  *                       the muting user no longer receives that user's
  *                       say, spec and tell, as a player or as a spectator
@@ -281,6 +282,29 @@ static void cmd_mute(struct conn *c, json_t *id, json_t *req)
 	dispatch_ok(c, id, NULL);
 }
 
+/* mutes {}: the users this one muted, by name (a client's list to show). */
+static void cmd_mutes(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	const struct chat_user *cu = chat_user(srv->games, conn_user(c), false);
+	json_t *names = json_array();
+	for (size_t i = 0; cu && i < cu->nmuted; i++) {
+		char name[PROTO_NAME_MAX + 1];
+		if (store_user_name(srv->store, cu->muted[i], name, sizeof name) != STORE_OK) {
+			json_decref(names);
+			log_warnx("chat: reading a muted user's name: %s", store_error(srv->store));
+			dispatch_error(c, id, PE_STORAGE, "the mutes could not be read");
+			return;
+		}
+		json_array_append_new(names, json_string(name));
+	}
+	dispatch_ok(c, id, json_pack("{s:o}", "muted", names));
+}
+
+static const struct field f_none[] = {
+	{ NULL, 0, 0, 0 },
+};
+
 static const struct field f_say[] = {
 	{ "game", F_INT, 1, CHAT_GAME_ID_MAX },
 	{ "text", F_STRING, 1, 4 * ACTION_REASON_MAX },   /* the exact bound is checked after */
@@ -302,5 +326,6 @@ const struct cmd chat_cmds[] = {
 	{ "tell", 0, f_tell, cmd_tell },
 	{ "mute", 0, f_user, cmd_mute },
 	{ "unmute", 0, f_user, cmd_mute },
+	{ "mutes", 0, f_none, cmd_mutes },
 	{ NULL, 0, NULL, NULL },
 };

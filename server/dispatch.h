@@ -52,7 +52,7 @@ extern const struct cmd auth_cmds[];    /* register, login, guest, resume, logou
 extern const struct cmd lobby_cmds[];   /* who, seek, seeks, challenge, accept, rematch, pair, decline, cancel, lobby_watch, lobby_unwatch (lobby.c) */
 extern const struct cmd game_cmds[];    /* move, any, resign, draw, abort, games, game, possible (game_cmd.c) */
 extern const struct cmd history_cmds[]; /* history, record, pgn (history.c) */
-extern const struct cmd chat_cmds[];    /* say, spec, tell, mute, unmute (chat.c) */
+extern const struct cmd chat_cmds[];    /* say, spec, tell, mute, unmute, mutes (chat.c) */
 extern const struct cmd watch_cmds[];   /* live, watch, umpire, unwatch (watch.c) */
 extern const struct cmd club_cmds[];    /* standings, profile (club.c) */
 extern const struct cmd follow_cmds[];  /* follow, unfollow (follow.c) */

@@ -553,6 +553,8 @@ static json_t *req_chat(const struct cmd *c, long long id, long game, char *err,
 /* tell {user, text}; mute / unmute {user}; kick {user, reason?} */
 static json_t *req_user(const struct cmd *c, long long id, long game, char *err, size_t errlen)
 {
+	if (c->argc == 0)   /* mute alone: the list */
+		return json_pack("{s:I, s:s}", "id", (json_int_t)id, "type", "mutes");
 	json_t *r = json_pack("{s:I, s:s}", "id", (json_int_t)id, "user", c->argv[0]);
 	if (c->type == CMD_TELL)
 		json_object_set_new(r, "text", json_string(c->text));
@@ -767,7 +769,7 @@ static int exec_spec(struct client *cl, struct cmd *cmd, struct pending *p)
 /* tell / mute / unmute: not oneself (the server would refuse it; say so at once). */
 static int exec_user(struct client *cl, struct cmd *cmd, struct pending *p)
 {
-	if (cl->logged_in && strcasecmp(cmd->argv[0], cl->user) == 0)
+	if (cmd->argc > 0 && cl->logged_in && strcasecmp(cmd->argv[0], cl->user) == 0)
 		return client_error(cl, "%s: that is you", cmd->entry->name);
 	return 0;
 }
@@ -1330,8 +1332,15 @@ static void done_tell(struct client *c, const json_t *res, const struct pending 
 
 static void done_mute(struct client *c, const json_t *res, const struct pending *p)
 {
-	client_out(c, p->cmd->type == CMD_MUTE ? "Muted: you no longer hear that user's say and tell."
-	                                       : "Unmuted: you hear that user again.");
+	json_t *list = json_object_get(res, "muted"), *x;
+	size_t i;
+	if (list && json_array_size(list) == 0)
+		client_out(c, "You have muted nobody.");
+	json_array_foreach(list, i, x)
+		client_out(c, "  muted: %s", json_string_value(x) ? json_string_value(x) : "?");
+	if (!list)
+		client_out(c, p->cmd->type == CMD_MUTE ? "Muted: you no longer hear that user's words or challenges."
+		                                       : "Unmuted: you hear that user again.");
 }
 
 /* An admin's invite: the code is shown once (the server keeps only its digest). */
@@ -1766,8 +1775,8 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "tell", .type = CMD_TELL, .min = 2, .max = MANY, .verbatim = true, .parse = parse_tell,
 	  .request = req_user, .exec = exec_user, .done = done_tell,
 	  .usage = "tell USER TEXT...         a message to a user who is online" },
-	{ .name = "mute", .type = CMD_MUTE, .min = 1, .max = 1, .request = req_user, .exec = exec_user,
-	  .done = done_mute, .usage = "mute USER                 stop hearing USER's say and tell" },
+	{ .name = "mute", .type = CMD_MUTE, .max = 1, .request = req_user, .exec = exec_user,
+	  .done = done_mute, .usage = "mute [USER]               stop hearing USER's words and challenges (no USER: whom you muted)" },
 	{ .name = "unmute", .type = CMD_UNMUTE, .min = 1, .max = 1, .request = req_user, .exec = exec_user,
 	  .done = done_mute, .usage = "unmute USER               hear USER again" },
 	{ .name = "invite", .type = CMD_INVITE, .request = req_plain, .done = done_invite,

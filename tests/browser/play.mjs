@@ -329,7 +329,7 @@ try {
   const lp = await LineClient.open(linePort);
   lineClients.lp = lp;
   await lp.ok('hello', { version: 1 });
-  await lp.ok('guest');
+  lp.user = (await lp.ok('guest')).user;
   await lp.ok('seek', { rules: 'english', color: 'black', time: { base: 300, inc: 0 } });
   await a.click('#btn-refresh');
   await a.click('#seeks button[data-offer]', { timeout: 10000 });
@@ -601,6 +601,15 @@ try {
   const chat = await lp.waitFor((m) => m.event === 'chat' && m.game === g7);
   check(chat.text === 'well played' && chat.color === 'white', `the chat: ${JSON.stringify(chat)}`);
   await heard(b, 'announcements', /White says: "well played"/);
+  // the opponent muted from the page: their words stop reaching it
+  await b.click('#btn-mute');
+  await until(b, (who) => document.getElementById('status').textContent === `muted ${who}`, lp.user, 'the mute answered');
+  await lp.ok('say', { game: g7, text: 'MUTED-WORDS' });
+  await lp.ok('say', { game: g7, text: 'and more' });
+  // a barrier: b's answer comes after anything sent to b before it
+  const listed = await b.evaluate(() => window.krieg.net.call('mutes'));
+  check(listed.muted.length === 1 && listed.muted[0] === lp.user, `the mutes listed: ${JSON.stringify(listed)}`);
+  check(!(await frames(b)).some((l) => l.includes('MUTED-WORDS')), 'a muted opponent\'s words reached the page');
   await lp.ok('resign', { game: g7 });
 
   // ---- 11. a password an admin set: the page asks for one's own, then signs in ----
@@ -622,7 +631,7 @@ try {
 
   if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
   for (const l of [la, lb, lc, lp, lr]) l.close();
-  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, the true board replayed, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, standings and a profile, a pairing by a director, a followed player's game, untimed and correspondence seeks, a seek list of several pages, the move in the tab's title, two games on one page, an adjournment, a password to replace (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
+  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, the true board replayed, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, standings and a profile, a pairing by a director, a followed player's game, untimed and correspondence seeks, a seek list of several pages, the move in the tab's title, two games on one page, an adjournment, a muted opponent, a password to replace (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
 } catch (e) {
   await fail(e.stack || String(e));
 }

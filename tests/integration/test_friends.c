@@ -589,6 +589,10 @@ START_TEST(mutes_outlive_a_restart)
 		kp_resume(d, &pest);
 		kc_ok(pest.c, kc_req(pest.c, "tell", "{s:s, s:s}", "user", "annie", "text", "hello again"));
 		kc_ok(pest.c, kc_req(pest.c, "challenge", "{s:s}", "user", "annie"));
+		json_t *muted = json_object_get(kc_ok(a.c, kc_req(a.c, "mutes", NULL)), "muted");
+		ck_assert_int_eq(json_array_size(muted), round == 0 ? 1 : 0);
+		if (round == 0)
+			ck_assert_str_eq(json_string_value(json_array_get(muted, 0)), "pester");
 		if (round == 0) {
 			kc_no_event(a.c, "tell");
 			kc_no_event(a.c, "challenge");

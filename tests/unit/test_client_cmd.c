@@ -94,6 +94,8 @@ START_TEST(lobby)
 	expect("pair ann bob", -1, "{\"black\":\"bob\",\"id\":7,\"rated\":false,\"type\":\"pair\",\"white\":\"ann\"}");
 	ck_assert_int_eq(cmd_parse("pair ann", &c, err, sizeof err), -1);
 	ck_assert_int_eq(cmd_parse("pair ann bob black", &c, err, sizeof err), -1);   /* the order says the colours */
+	expect("mute", -1, "{\"id\":7,\"type\":\"mutes\"}");
+	expect("mute bob", -1, "{\"id\":7,\"type\":\"mute\",\"user\":\"bob\"}");
 	expect("follow alice", -1, "{\"id\":7,\"type\":\"follow\",\"user\":\"alice\"}");
 	expect("follow", -1, "{\"id\":7,\"type\":\"follow\"}");
 	expect("unfollow", -1, "{\"id\":7,\"type\":\"unfollow\"}");

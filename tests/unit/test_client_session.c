@@ -762,6 +762,27 @@ START_TEST(following_in_words)
 }
 END_TEST
 
+/* mute alone lists whom one muted; with a name it says what it stops. */
+START_TEST(mutes_in_words)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	ck_assert_int_eq(client_command(&c, "mute"), 0);
+	sink_reply_ok(&c, &s, "\"muted\":[]");
+	ck_assert_str_eq(s.printed, "You have muted nobody.\n");
+	s.printed[0] = '\0';
+	ck_assert_int_eq(client_command(&c, "mute"), 0);
+	sink_reply_ok(&c, &s, "\"muted\":[\"pester\",\"troll\"]");
+	ck_assert_str_eq(s.printed, "  muted: pester\n  muted: troll\n");
+	s.printed[0] = '\0';
+	ck_assert_int_eq(client_command(&c, "mute troll"), 0);
+	sink_reply_ok(&c, &s, NULL);
+	ck_assert_str_eq(s.printed, "Muted: you no longer hear that user's words or challenges.\n");
+	client_free(&c);
+}
+END_TEST
+
 static const char *last_of(const char *hay, const char *needle)
 {
 	const char *last = NULL;
@@ -1225,6 +1246,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, rematch_after_the_end);
 	tcase_add_test(tc, profile_and_standings_in_words);
 	tcase_add_test(tc, following_in_words);
+	tcase_add_test(tc, mutes_in_words);
 	tcase_add_test(tc, your_move_follows_the_last_announcement);
 	tcase_add_test(tc, own_move_echoes_the_capture_mark_typed);
 	tcase_add_test(tc, batch_unknown_word_is_named);
