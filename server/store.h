@@ -35,7 +35,7 @@ struct store *store_open(const char *path, char *err, size_t errlen);
 /* The schema version this binary writes (PRAGMA user_version).  A newer
  * binary upgrades an older database in place at open; an older binary
  * refuses a newer database. */
-#define STORE_SCHEMA_VERSION 12
+#define STORE_SCHEMA_VERSION 13
 #define STORE_BUSY_TIMEOUT_MS 5000
 
 /* store_open() with options; NULL options = the defaults. */
@@ -270,7 +270,8 @@ int store_game_flagged(struct store *st, int64_t game, char *reason, size_t len)
 int store_mute_set(struct store *st, int64_t user, int64_t muted, int on);
 int store_mutes_list(struct store *st, int (*fn)(int64_t user, int64_t muted, void *arg), void *arg);
 
-/* A user's finished games counted (`profile`): won, lost, drawn, aborted. */
+/* A user's finished games counted (`profile`): won, lost, drawn, aborted
+ * (schema 13's tallies, kept by a trigger as each game finishes). */
 struct store_tally {
 	int64_t won, lost, drawn, aborted;
 };

@@ -608,15 +608,15 @@ int store_games_tally(struct store *st, int64_t user, struct store_tally *out)
 	if ((s = store_stmt(st, S_GAMES_TALLY, &temp)) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, user);
-	if (sqlite3_step(s) == SQLITE_ROW) {
+	memset(out, 0, sizeof *out);   /* no row: no game finished yet */
+	int step = sqlite3_step(s);
+	if (step == SQLITE_ROW) {
 		out->won = sqlite3_column_int64(s, 0);
 		out->lost = sqlite3_column_int64(s, 1);
 		out->drawn = sqlite3_column_int64(s, 2);
 		out->aborted = sqlite3_column_int64(s, 3);
-		rc = STORE_OK;
-	} else {
-		rc = store_fail_db(st, "games tally");
 	}
+	rc = step == SQLITE_ROW || step == SQLITE_DONE ? STORE_OK : store_fail_db(st, "games tally");
 	store_stmt_done(s, temp);
 	return rc;
 }

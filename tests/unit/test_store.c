@@ -889,6 +889,46 @@ static void raw_plan(const char *sql, char *out, size_t len)
  * After the upgrade every action reads back in order with its events,
  * the table is in insertion order, a game's listing walks the index
  * (no scan, no sort), and (game, seq) is still refused twice. */
+/* Schema 13: each user's finished games counted by a trigger as they
+ * finish, from each side; an unfinished game counts for nobody; a
+ * database from before is counted once when it migrates. */
+static void tally_is(struct store *st, int64_t user, int64_t won, int64_t lost, int64_t drawn,
+                     int64_t aborted)
+{
+	struct store_tally t;
+	ck_assert_int_eq(store_games_tally(st, user, &t), STORE_OK);
+	ck_assert_msg(t.won == won && t.lost == lost && t.drawn == drawn && t.aborted == aborted,
+	              "user %lld: %lld won %lld lost %lld drawn %lld aborted", (long long)user,
+	              (long long)t.won, (long long)t.lost, (long long)t.drawn, (long long)t.aborted);
+}
+
+START_TEST(tallies_follow_finished_games)
+{
+	struct store *st = open_ok();
+	int64_t a = mkuser(st, "anna"), b = mkuser(st, "boris"), c = mkuser(st, "carl");
+	tally_is(st, a, 0, 0, 0, 0);   /* no row yet */
+	int64_t g1 = mkgame(st, a, b), g2 = mkgame(st, b, a), g3 = mkgame(st, a, c), g4 = mkgame(st, c, a);
+	mkgame(st, a, b);   /* never finished */
+	ck_assert_int_eq(store_game_finish(st, g1, RESULT_WHITE, REASON_CHECKMATE), STORE_OK);
+	ck_assert_int_eq(store_game_finish(st, g2, RESULT_WHITE, REASON_RESIGNATION), STORE_OK);
+	ck_assert_int_eq(store_game_finish(st, g3, RESULT_DRAW, REASON_STALEMATE), STORE_OK);
+	ck_assert_int_eq(store_game_finish(st, g4, RESULT_NONE, REASON_ABORTED), STORE_OK);
+	ck_assert_int_eq(store_game_finish(st, g4, RESULT_WHITE, REASON_TIME), STORE_EXISTS);   /* once */
+	tally_is(st, a, 1, 1, 1, 1);
+	tally_is(st, b, 1, 1, 0, 0);
+	tally_is(st, c, 0, 0, 1, 1);
+	store_close(st);
+	/* the same games on a database of schema 12: counted by the migration */
+	raw_exec("BEGIN; DROP TRIGGER games_tally; DROP TABLE tallies; PRAGMA user_version = 12; COMMIT;");
+	st = open_ok();
+	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	tally_is(st, a, 1, 1, 1, 1);
+	tally_is(st, b, 1, 1, 0, 0);
+	tally_is(st, c, 0, 0, 1, 1);
+	store_close(st);
+}
+END_TEST
+
 START_TEST(migrates_v10_actions)
 {
 	struct store *st = open_ok();
@@ -916,7 +956,9 @@ START_TEST(migrates_v10_actions)
 	         " clock_white_ms, clock_black_ms, ok, events FROM actions;"
 	         "DROP TABLE actions;"
 	         "ALTER TABLE actions_v10 RENAME TO actions;"
-	         "DROP TABLE mutes;"   /* schema 12's, made since */
+	         "DROP TABLE mutes;"   /* schema 12's and 13's, made since */
+	         "DROP TRIGGER games_tally;"
+	         "DROP TABLE tallies;"
 	         "PRAGMA user_version = 10;"
 	         "COMMIT;");
 	ck_assert_int_eq(raw_int("SELECT count(*) FROM sqlite_master WHERE name = 'actions'"
@@ -1047,6 +1089,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, events_of_both_forms);
 	tcase_add_test(tc, corrupt_action_events);
 	tcase_add_test(tc, migrates_v10_actions);
+	tcase_add_test(tc, tallies_follow_finished_games);
 	tcase_add_test(tc, no_statement_scans_the_record);
 	tcase_add_test(tc, unfinished_games_listing);
 	tcase_add_test(tc, rollback_leaves_nothing);
