@@ -115,16 +115,24 @@ async function setMute(user, on) {
 
 // Who is online (every page), bots marked; "Challenge" fills in the name.
 async function refreshWho() {
-  const m = await net.call('mutes');
+  const m = await net.call('mutes'), f = await net.call('follow');
   const muted = new Set(m.ok ? m.muted.map((x) => x.toLowerCase()) : []);
+  const followed = new Set(f.ok ? f.following.map((x) => x.toLowerCase()) : []);
   const r = await net.callAll('who', {}, 'users');
   fill('who', r.users, (u) => [`${u.name}${u.bot ? ' (a bot)' : ''}, ${u.games} game${u.games === 1 ? '' : 's'} `,
     button('Profile', () => showProfile(u.name), { profile: u.name }),
     ...(u.name !== state.user ? [button('Challenge', () => { $('challenge-user').value = u.name; }, { who: u.name }),
-      button('Follow', async () => {
-        const r = await net.call('follow', { user: u.name });
-        status(r.ok ? `following ${r.user}: their next game opens here when you are in the lobby` : r.error.message);
-      }, { follow: u.name }),
+      followed.has(u.name.toLowerCase())
+        ? button('Unfollow', async () => {
+          const r = await net.call('unfollow', { user: u.name });
+          status(r.ok ? `no longer following ${u.name}` : r.error.message);
+          refreshWho();
+        }, { unfollow: u.name })
+        : button('Follow', async () => {
+          const r = await net.call('follow', { user: u.name });
+          status(r.ok ? `following ${r.user}: their next game opens here when you are in the lobby` : r.error.message);
+          refreshWho();
+        }, { follow: u.name }),
       button(muted.has(u.name.toLowerCase()) ? 'Unmute' : 'Mute', async () => {
         if (await setMute(u.name, !muted.has(u.name.toLowerCase()))) refreshWho();
       }, { mute: u.name })] : [])]);

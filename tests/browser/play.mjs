@@ -502,6 +502,12 @@ try {
     "the followed player's game open on the follower's page");
   await a.click('#btn-unwatch');
   await a.waitForSelector('#lobby:visible', { timeout: 10000 });
+  // and unfollowed from the online list
+  await a.click('#btn-who');
+  await a.click(`#who button[data-unfollow="${lw.user}"]`, { timeout: 10000 });
+  await until(a, (who) => document.getElementById('status').textContent === `no longer following ${who}`, lw.user,
+    'the unfollow answered');
+  check((await a.evaluate(() => window.krieg.net.call('follow'))).following.length === 0, 'still following');
   check(prof.startsWith(`${lw.user} (a guest): player, since `) && /online; 1 won, 0 lost, 0 drawn, 0 aborted; rated icc 1\d\d\d\?$/.test(prof),
     `the profile: ${prof}`);
 
