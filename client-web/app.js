@@ -119,7 +119,8 @@ async function refreshWho() {
   const muted = new Set(m.ok ? m.muted.map((x) => x.toLowerCase()) : []);
   const followed = new Set(f.ok ? f.following.map((x) => x.toLowerCase()) : []);
   const r = await net.callAll('who', {}, 'users');
-  fill('who', r.users, (u) => [`${u.name}${u.bot ? ' (a bot)' : ''}, ${u.games} game${u.games === 1 ? '' : 's'} `,
+  const staff = (u) => (u.role === 'umpire' || u.role === 'admin' ? ` (${u.role})` : '');   // whom to ask
+  fill('who', r.users, (u) => [`${u.name}${u.bot ? ' (a bot)' : ''}${staff(u)}, ${u.games} game${u.games === 1 ? '' : 's'} `,
     button('Profile', () => showProfile(u.name), { profile: u.name }),
     ...(u.name !== state.user ? [button('Challenge', () => { $('challenge-user').value = u.name; }, { who: u.name }),
       followed.has(u.name.toLowerCase())

@@ -1177,10 +1177,14 @@ static void done_who(struct client *c, const json_t *res, const struct pending *
 	json_t *x, *users = json_object_get(res, "users");
 	if (next_page(c, res, p, "who"))   /* a long list came in pages: each printed as it comes */
 		client_out(c, "%lld online:", (long long)json_integer_value(json_object_get(res, "total")));
-	json_array_foreach(users, i, x)
-		client_out(c, "  %-24s %lld game(s)%s", str(x, "name"),
+	json_array_foreach(users, i, x) {
+		const char *role = json_string_value(json_object_get(x, "role"));
+		bool staff = role && (!strcmp(role, "umpire") || !strcmp(role, "admin"));   /* whom to ask */
+		client_out(c, "  %-24s %lld game(s)%s%s%s", str(x, "name"),
 		           (long long)json_integer_value(json_object_get(x, "games")),
-		           json_is_true(json_object_get(x, "bot")) ? ", a bot" : "");
+		           json_is_true(json_object_get(x, "bot")) ? ", a bot" : "", staff ? ", an " : "",
+		           staff ? role : "");
+	}
 }
 
 /* standings: the club table, a page at a time (the next asked for in the

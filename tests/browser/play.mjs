@@ -480,6 +480,7 @@ try {
   // a follows lw: the game the director makes next opens on a's page.
   await a.click('#btn-who');
   await a.click(`#who button[data-follow="${lw.user}"]`, { timeout: 10000 });
+  check(/ump \(umpire\), 0 games/.test(await a.textContent('#who')), 'the umpire is not marked in the online list');
   await until(a, () => /^following /.test(document.getElementById('status').textContent), null, 'the follow answered');
   // A tournament director pairs the two from the page; a player may not.
   await a.fill('#pair-white', ll.user);

@@ -292,9 +292,12 @@ START_TEST(bots_are_marked)
 	struct sink s;
 	make_client(&c, &s, false);
 	ck_assert_int_eq(client_command(&c, "who"), 0);
-	sink_reply_ok(&c, &s, "\"users\":[{\"name\":\"alice\",\"games\":1},"
-	                      "{\"name\":\"robo\",\"games\":0,\"bot\":true}],\"total\":2");
+	sink_reply_ok(&c, &s, "\"users\":[{\"name\":\"alice\",\"games\":1,\"role\":\"player\"},"
+	                      "{\"name\":\"robo\",\"games\":0,\"bot\":true},"
+	                      "{\"name\":\"ref\",\"games\":0,\"role\":\"umpire\"}],\"total\":3");
 	ck_assert_ptr_nonnull(strstr(s.printed, "0 game(s), a bot"));
+	ck_assert_ptr_nonnull(strstr(s.printed, "1 game(s)\n"));   /* a player: nothing more */
+	ck_assert_ptr_nonnull(strstr(s.printed, "0 game(s), an umpire\n"));   /* whom to ask */
 	ck_assert_ptr_null(strstr(s.printed, "1 game(s), a bot"));
 	ck_assert_int_eq(client_command(&c, "seeks"), 0);
 	sink_reply_ok(&c, &s, "\"offers\":[{\"offer\":9,\"user\":\"robo\",\"rules\":\"icc\",\"color\":\"random\","
