@@ -26,6 +26,7 @@ window.krieg = { net, state, board, watch, records };   // for the browser tests
 
 async function start() {
   const g = await net.open();
+  if (g.motd) { $('motd').textContent = g.motd; $('motd').hidden = false; }   // the club's message of the day
   g.rulesets.forEach((r) => { $('rules').add(new Option(r, r)); $('standings-rules').add(new Option(r, r)); });
   await net.call('hello', { version: g.protocol });
   const token = sessionStorage.getItem('krieg.token');

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "board.h"
 #include "fen.h"
 #include "game.h"
@@ -87,6 +89,7 @@ void config_free(struct config *cfg)
 	free(cfg->db_file);
 	free(cfg->store_synchronous);
 	free(cfg->test_start_fen);
+	free(cfg->motd);
 	free(cfg);
 }
 
@@ -228,6 +231,23 @@ int config_set(struct config *cfg, const char *key, const char *value, char *err
 	}
 	if (strcmp(key, "web_root") == 0) {
 		set_str(&cfg->web_root, value);
+		return 0;
+	}
+	if (strcmp(key, "motd") == 0) {
+		/* Sent to every client as it is: UTF-8 (jansson takes nothing else),
+		 * no control characters, short enough for a greeting line. */
+		json_t *j = json_string(value);
+		bool ok = j != NULL && strlen(value) <= CONFIG_MOTD_MAX;
+		for (const char *p = value; ok && *p; p++)
+			ok = (unsigned char)*p >= 0x20 && *p != 0x7f;
+		json_decref(j);
+		if (!ok) {
+			snprintf(err, errlen, "motd: at most %d bytes of UTF-8 without control characters",
+			         CONFIG_MOTD_MAX);
+			return -1;
+		}
+		free(cfg->motd);
+		cfg->motd = value[0] ? xstrdup(value) : NULL;   /* motd = (empty): none */
 		return 0;
 	}
 	if (strcmp(key, "state_dir") == 0) {
@@ -471,6 +491,10 @@ void config_print(const struct config *cfg, FILE *f)
 		fprintf(f, "web_root = %s\n", cfg->web_root);
 	else
 		fprintf(f, "# web_root: unset; the client files compiled into kriegd\n");
+	if (cfg->motd != NULL)
+		fprintf(f, "motd = %s\n", cfg->motd);
+	else
+		fprintf(f, "# motd: unset; no message of the day\n");
 }
 
 static bool str_differs(const char *a, const char *b)

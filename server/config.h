@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #define CONFIG_LISTEN_MAX 16
+#define CONFIG_MOTD_MAX 500        /* motd: bytes of UTF-8 */
 #define CONFIG_PORT_DEFAULT 7474
 
 /* Defaults of the named limits. */
@@ -74,6 +75,7 @@ struct config {
 
 	/* For tests only: every new game starts from this FEN (NULL: the standard start). */
 	char *test_start_fen;       /* test_start_fen */
+	char *motd;                 /* motd: the club's message of the day, in every greeting; NULL: none */
 
 	/* Defence against abuse of accounts: registration rate, guests,
 	 * login back-off, fair hashing, bounded logs (guard.h). */

@@ -450,8 +450,9 @@ static void send_greeting(struct conn *c)
 
 	for (size_t i = 0; i < ruleset_count(); i++)
 		json_array_append_new(names, json_string(ruleset_at(i)->name));
-	conn_send(c, json_pack("{s:s, s:i, s:s, s:o}", "event", "greeting", "protocol",
-	                       PROTO_VERSION, "server", KRIEGD_SERVER_NAME, "rulesets", names));
+	const char *motd = c->srv->cfg ? c->srv->cfg->motd : NULL;   /* read now: a reload changes it */
+	conn_send(c, json_pack("{s:s, s:i, s:s, s:o, s:s*}", "event", "greeting", "protocol",
+	                       PROTO_VERSION, "server", KRIEGD_SERVER_NAME, "rulesets", names, "motd", motd));
 }
 
 static void line_too_long(struct conn *c)

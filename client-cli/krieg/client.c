@@ -983,16 +983,21 @@ static void event(struct client *c, const json_t *msg, const char *name)
 		client_out(c, "The server ended this session: %s.", name[0] == 'a' ? "this account is disabled"
 		                                                    : words[0] ? words : "no reason given");
 	} else if (!strcmp(name, "notice")) {
-		char from[PROTO_NAME_MAX + 1];
-		words_clean(json_string_value(json_object_get(msg, "text")), words, sizeof words);
+		char from[PROTO_NAME_MAX + 1], text[WORDS_NOTICE_MAX];
+		words_clean(json_string_value(json_object_get(msg, "text")), text, sizeof text);
 		words_clean(json_string_value(json_object_get(msg, "from")), from, sizeof from);
-		client_out(c, "Notice from %s: %s", from[0] ? from : "the server", words);
+		client_out(c, "Notice from %s: %s", from[0] ? from : "the server", text);
 	} else if (!strcmp(name, "welcome"))
 		welcome(c, msg);
 	else if (words_tell(msg, words, sizeof words) == 0)
 		client_out(c, "%s", words);
-	else if (!strcmp(name, "greeting"))
+	else if (!strcmp(name, "greeting")) {
 		client_out(c, "Connected to %s.", json_string_value(json_object_get(msg, "server")) ?: "a krieg server");
+		char motd[WORDS_NOTICE_MAX];
+		words_clean(json_string_value(json_object_get(msg, "motd")), motd, sizeof motd);
+		if (motd[0])   /* the club's message of the day */
+			client_out(c, "Message of the day: %s", motd);
+	}
 	else if (!strcmp(name, "challenge_declined"))
 		client_out(c, "Your challenge (offer %lld) was declined.",
 		           (long long)json_integer_value(json_object_get(msg, "offer")));

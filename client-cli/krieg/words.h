@@ -18,6 +18,7 @@
 
 #define WORDS_MAX 160
 #define WORDS_CHAT_MAX 320   /* a chat line: a name, the channel, and up to 200 bytes of text */
+#define WORDS_NOTICE_MAX 512 /* an admin's notice or the message of the day: up to 500 bytes */
 
 /*
  * me is the listener's colour (WHITE/BLACK) or -1 for an umpire or spectator.

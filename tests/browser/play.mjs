@@ -79,7 +79,8 @@ execFileSync(kriegd, ['--state-dir', state, 'user', 'add', 'newbie', '--must-cha
   { input: 'admin-set-password\n', stdio: ['pipe', 'ignore', 'inherit'] });
 const fd = openSync(log, 'w');
 const d = spawn(kriegd, ['--state-dir', state, '--listen', '127.0.0.1:0',
-  '--set', 'listen_web=127.0.0.1:0', '--set', 'guests_per_address=0', '--set', 'register_per_hour=0'],
+  '--set', 'listen_web=127.0.0.1:0', '--set', 'guests_per_address=0', '--set', 'register_per_hour=0',
+  '--set', 'motd=Club night on Thursdays'],
 { stdio: ['ignore', fd, fd] });
 let port = 0, linePort = 0;
 for (let i = 0; i < 300 && !port; i++) {
@@ -219,6 +220,8 @@ try {
   const a = await newPage(), b = await newPage(), c = await newPage();
   Object.assign(pages, { a, b, c });
   await signIn(a, wName, 'alice-password', true);
+  check(await a.textContent('#motd') === 'Club night on Thursdays' && await a.isVisible('#motd'),
+    'the message of the day is not shown');
   await signIn(b, bName, 'bob-password', true);
   await c.click('#btn-guest');
   await c.waitForSelector('#lobby:visible', { timeout: 10000 });
@@ -638,7 +641,7 @@ try {
 
   if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
   for (const l of [la, lb, lc, lp, lr]) l.close();
-  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, the true board replayed, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, standings and a profile, a pairing by a director, a followed player's game, untimed and correspondence seeks, a seek list of several pages, the move in the tab's title, two games on one page, an adjournment, a muted opponent, a password to replace (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
+  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, the true board replayed, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, standings and a profile, a pairing by a director, a followed player's game, untimed and correspondence seeks, a seek list of several pages, the move in the tab's title, two games on one page, an adjournment, a muted opponent, a password to replace, the message of the day (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
 } catch (e) {
   await fail(e.stack || String(e));
 }

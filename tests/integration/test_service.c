@@ -231,6 +231,38 @@ START_TEST(reload_certificate)
 }
 END_TEST
 
+/* The club's message of the day: in every greeting, changed by a reload
+ * for the connections that follow; none when unset. */
+START_TEST(motd_in_the_greeting)
+{
+	struct kd *d = kd_start("motd = Club night on Thursdays \xe2\x99\x9e\n");
+	char conf[4200];
+	conf_path(d, conf, sizeof conf);
+	struct kc *c = kc_hello(d);
+	json_t *g = json_loads(kc_line(c, 0), 0, NULL);
+	ck_assert_str_eq(json_string_value(json_object_get(g, "event")), "greeting");
+	ck_assert_str_eq(json_string_value(json_object_get(g, "motd")), "Club night on Thursdays \xe2\x99\x9e");
+	json_decref(g);
+	kc_close(c);
+	write_file(conf, "motd = Round two at nine\n");
+	hup_and_wait(d, "reloaded sha256=");
+	c = kc_hello(d);
+	g = json_loads(kc_line(c, 0), 0, NULL);
+	ck_assert_str_eq(json_string_value(json_object_get(g, "motd")), "Round two at nine");
+	json_decref(g);
+	kc_close(c);
+	/* a control character is refused (the running one kept); empty is none */
+	write_file(conf, "motd = ring \x07 the bell\n");
+	hup_and_wait(d, "reload failed");
+	write_file(conf, "motd =\n");
+	hup_and_wait(d, "reloaded sha256=");
+	c = kc_hello(d);
+	ck_assert_ptr_null(strstr(kc_line(c, 0), "motd"));
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
 /* ---- sd_notify ---- */
 
 struct notify {
@@ -476,6 +508,7 @@ static Suite *service_suite(void)
 	TCase *tc = tcase_create("service");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, reload_certificate);
+	tcase_add_test(tc, motd_in_the_greeting);
 	tcase_add_test(tc, notify_ready_status_watchdog);
 	tcase_add_test(tc, notify_none_without_socket);
 	tcase_add_test(tc, check_config);

@@ -331,6 +331,14 @@ START_TEST(admin_words_and_server_notices)
 	ck_assert_ptr_nonnull(strstr(s.printed, "Sent to 12 connections."));
 	client_receive(&c, "{\"event\":\"notice\",\"from\":\"boss\",\"text\":\"the club closes at ten\"}");
 	ck_assert_ptr_nonnull(strstr(s.printed, "Notice from boss: the club closes at ten"));
+	/* Regression: a notice may hold 500 bytes; krieg cut it at 319. */
+	char line[1024], text[501];
+	memset(text, 'x', 500);
+	text[499] = '!';
+	text[500] = '\0';
+	snprintf(line, sizeof line, "{\"event\":\"notice\",\"from\":\"boss\",\"text\":\"%s\"}", text);
+	client_receive(&c, line);
+	ck_assert_ptr_nonnull(strstr(s.printed, text));
 	ck_assert(!c.ended);
 	client_receive(&c, "{\"event\":\"session_ended\",\"reason\":\"cool down\"}");
 	ck_assert_ptr_nonnull(strstr(s.printed, "The server ended this session: cool down."));
@@ -782,6 +790,22 @@ START_TEST(mutes_in_words)
 	ck_assert_int_eq(client_command(&c, "mute troll"), 0);
 	sink_reply_ok(&c, &s, NULL);
 	ck_assert_str_eq(s.printed, "Muted: you no longer hear that user's words or challenges.\n");
+	client_free(&c);
+}
+END_TEST
+
+/* The club's message of the day, from the greeting, whole. */
+START_TEST(motd_is_shown)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	client_receive(&c, "{\"event\":\"greeting\",\"protocol\":1,\"server\":\"kriegd/0.1\",\"rulesets\":[\"icc\"]}");
+	ck_assert_str_eq(s.printed, "Connected to kriegd/0.1.\n");
+	s.printed[0] = '\0';
+	client_receive(&c, "{\"event\":\"greeting\",\"protocol\":1,\"server\":\"kriegd/0.1\",\"rulesets\":[\"icc\"],"
+	                   "\"motd\":\"Club night on Thursdays\"}");
+	ck_assert_str_eq(s.printed, "Connected to kriegd/0.1.\nMessage of the day: Club night on Thursdays\n");
 	client_free(&c);
 }
 END_TEST
@@ -1250,6 +1274,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, profile_and_standings_in_words);
 	tcase_add_test(tc, following_in_words);
 	tcase_add_test(tc, mutes_in_words);
+	tcase_add_test(tc, motd_is_shown);
 	tcase_add_test(tc, your_move_follows_the_last_announcement);
 	tcase_add_test(tc, own_move_echoes_the_capture_mark_typed);
 	tcase_add_test(tc, batch_unknown_word_is_named);
