@@ -4,7 +4,11 @@
  * An offer is either a seek (open to anyone) or a challenge (to one named
  * user).  Offers live in memory only: they belong to their owner's
  * presence, so they vanish when the owner's last connection closes (and
- * on restart).  Accepting an offer starts a game through games_start().
+ * on restart) — but for a correspondence challenge of a registered
+ * account, which waits for its target while its owner is away, up to
+ * LOBBY_WAIT_MS after it was made: a game of days a move is offered to
+ * someone who may come by tomorrow.  Accepting an offer starts a game
+ * through games_start(), its owner present or not.
  *
  * Offer colours are the owner's: "white", "black" or "random" (drawn when
  * the offer is accepted).
@@ -30,6 +34,7 @@
 #include "game.h"
 #include "lobby.h"
 #include "log.h"
+#include "mstime.h"
 #include "proto.h"
 #include "ruleset.h"
 #include "server.h"
@@ -44,6 +49,7 @@
 #define COLOR_RANDOM (-1)
 #define LOBBY_RATING_MAX 4000        /* a seek's rating range: 0..this */
 #define LOBBY_WATCHERS_MAX 4096      /* connections watching the lobby at once */
+#define LOBBY_WAIT_MS (14LL * 24 * 3600 * 1000)   /* a correspondence challenge waits this long */
 
 struct offer {
 	struct offer *next;
@@ -58,6 +64,7 @@ struct offer {
 	bool rated;
 	int rating_min, rating_max;           /* who may accept a seek; 0, 0: anyone */
 	int64_t rematch;                      /* a challenge for a rematch of this game, or 0 */
+	int64_t made_ms;                      /* mstime_wall() when made */
 };
 
 struct lobby {
@@ -67,6 +74,7 @@ struct lobby {
 	int64_t next_id;
 	uint64_t *watchers;                   /* conn_id()s of lobby_watch connections */
 	size_t nwatchers, capwatchers;
+	int64_t wait_ms;                      /* LOBBY_WAIT_MS; $KRIEGD_OFFER_WAIT_MS in tests */
 };
 
 struct lobby *lobby_new(struct server *srv)
@@ -74,6 +82,11 @@ struct lobby *lobby_new(struct server *srv)
 	struct lobby *l = xcalloc(1, sizeof *l);
 	l->srv = srv;
 	l->next_id = 1;
+	l->wait_ms = LOBBY_WAIT_MS;
+	/* Test hook: integration tests wait seconds, not two weeks. */
+	const char *env = getenv("KRIEGD_OFFER_WAIT_MS");
+	if (env && atoll(env) > 0)
+		l->wait_ms = atoll(env);
 	return l;
 }
 
@@ -128,6 +141,33 @@ static json_t *offer_json(struct server *srv, const struct offer *o)
 static bool hidden_from(struct server *srv, const struct offer *o, int64_t uid)
 {
 	return o->target == uid && games_user_muted(srv, uid, o->owner);
+}
+
+/* Does o outlive its owner's last connection?  A correspondence challenge
+ * of a registered account (a guest who left never comes back to play). */
+static bool offer_waits(const struct offer *o)
+{
+	return o->target && o->days > 0 && !auth_is_guest_name(o->owner_name);
+}
+
+/* Forward: defined with the offers below. */
+static void offer_remove(struct lobby *l, struct offer *o);
+
+/* Waiting challenges whose owner is away and whose time is up go; their
+ * target, if here, hears it as a cancellation.  Run whenever the offers
+ * are read or added to. */
+static void lobby_sweep(struct lobby *l)
+{
+	int64_t now = mstime_wall();
+	for (struct offer *o = l->offers, *next; o; o = next) {
+		next = o->next;
+		if (!offer_waits(o) || now - o->made_ms < l->wait_ms ||
+		    conn_of_user(l->srv, o->owner, NULL) != NULL)
+			continue;
+		conn_send_user(l->srv, o->target, json_pack("{s:s, s:I}", "event", "challenge_cancelled",
+		                                            "offer", (json_int_t)o->id));
+		offer_remove(l, o);
+	}
 }
 
 /* To every connection watching the lobby (still logged in); msg is consumed. */
@@ -192,6 +232,7 @@ void lobby_conn_login(struct server *srv, struct conn *c)
 	int64_t uid = conn_user(c);
 	if (!l || uid <= 0)
 		return;
+	lobby_sweep(l);
 	/* Challenges made while this user was away or on another connection. */
 	for (struct offer *o = l->offers; o; o = o->next)
 		if (o->target == uid && !hidden_from(srv, o, uid)) {
@@ -219,7 +260,7 @@ void lobby_conn_closed(struct server *srv, struct conn *c)
 	struct offer **pp = &l->offers;
 	while (*pp) {
 		struct offer *o = *pp;
-		if (o->owner == uid) {
+		if (o->owner == uid && !offer_waits(o)) {
 			if (o->target && !hidden_from(srv, o, o->target)) {
 				json_t *j = json_pack("{s:s, s:I}", "event", "challenge_cancelled",
 				                      "offer", (json_int_t)o->id);
@@ -341,6 +382,7 @@ static struct offer *offer_alloc(struct conn *c, json_t *id)
 {
 	struct lobby *l = conn_server(c)->lobby;
 	int64_t uid = conn_user(c);
+	lobby_sweep(l);
 	size_t mine = 0;
 	for (struct offer *o = l->offers; o; o = o->next)
 		mine += o->owner == uid;
@@ -350,6 +392,7 @@ static struct offer *offer_alloc(struct conn *c, json_t *id)
 	}
 	struct offer *o = xcalloc(1, sizeof *o);
 	o->owner = uid;
+	o->made_ms = mstime_wall();
 	snprintf(o->owner_name, sizeof o->owner_name, "%s", conn_user_name(c));
 	return o;
 }
@@ -393,6 +436,7 @@ static void cmd_seeks(struct conn *c, json_t *id, json_t *req)
 {
 	struct lobby *l = conn_server(c)->lobby;
 	int64_t uid = conn_user(c);
+	lobby_sweep(l);
 	json_t *arr = json_array();
 	/* Open seeks, and the challenges this user made or received. */
 	for (struct offer *o = l->offers; o; o = o->next)

@@ -4,10 +4,12 @@
  */
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_main.h"
 #include "harness.h"
+#include "harness_game.h"
 #include "proto.h"
 
 #define FAST_CONFIG "rate_limit = 100000\nrate_burst = 100000\n"
@@ -162,6 +164,56 @@ START_TEST(seeks_vanish_with_last_connection)
 	kc_event(b.c, "challenge_cancelled");
 	offers = json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)), "offers");
 	ck_assert_int_eq(json_array_size(offers), 0);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+/* A correspondence challenge of a registered account waits for its
+ * target while its owner is away (until KRIEGD_OFFER_WAIT_MS here); a
+ * timed one, or a guest's, goes with its owner's last connection. */
+START_TEST(correspondence_challenge_waits)
+{
+	setenv("KRIEGD_OFFER_WAIT_MS", "2000", 1);
+	struct kd *d = kd_start(FAST_CONFIG);
+	unsetenv("KRIEGD_OFFER_WAIT_MS");
+	struct kp a, b, g;
+	kp_register(d, &a, "anna");
+	kp_register(d, &b, "bob");
+	kc_close(b.c);   /* bob is away */
+	json_int_t corr = json_integer_value(json_object_get(kc_ok(a.c, kc_req(a.c, "challenge",
+		"{s:s, s:s, s:{s:i}}", "user", "bob", "color", "white", "time", "days", 3)), "offer"));
+	kc_ok(a.c, kc_req(a.c, "challenge", "{s:s, s:{s:i, s:i}}", "user", "bob", "time", "base", 300, "inc", 0));
+	kc_close(a.c);   /* anna leaves too */
+	kp_guest(d, &g);
+	kc_ok(g.c, kc_req(g.c, "challenge", "{s:s, s:{s:i}}", "user", "bob", "time", "days", 3));
+	kc_close(g.c);   /* a guest who left never comes back to play */
+
+	/* bob comes by: the correspondence challenge is there, nothing else */
+	kp_login(d, &b, "bob", "harness-password");
+	json_t *e = kc_event(b.c, "challenge");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), corr);
+	kc_no_event(b.c, "challenge");
+	json_t *offers = json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)), "offers");
+	ck_assert_int_eq(json_array_size(offers), 1);
+	json_int_t game = json_integer_value(json_object_get(
+		kc_ok(b.c, kc_req(b.c, "accept", "{s:I}", "offer", corr)), "game"));
+	e = kc_event(b.c, "game_start");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "color")), "black");
+	/* anna comes back to a game she offered */
+	struct kp a2;
+	kp_login(d, &a2, "anna", "harness-password");
+	e = kc_event(a2.c, "game_state");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), game);
+
+	/* an unanswered one goes when its time is up, its target told */
+	kc_ok(a2.c, kc_req(a2.c, "challenge", "{s:s, s:{s:i}}", "user", "bob", "time", "days", 1));
+	kc_event(b.c, "challenge");
+	kc_close(a2.c);
+	kt_sleep_ms(2200);
+	offers = json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)), "offers");
+	ck_assert_int_eq(json_array_size(offers), 0);
+	kc_event(b.c, "challenge_cancelled");
 	kc_close(b.c);
 	kd_stop(d);
 }
@@ -382,6 +434,7 @@ static Suite *lobby_suite(void)
 	tcase_add_test(tc, seek_list_accept);
 	tcase_add_test(tc, challenge_decline_cancel_accept);
 	tcase_add_test(tc, seeks_vanish_with_last_connection);
+	tcase_add_test(tc, correspondence_challenge_waits);
 	tcase_add_test(tc, bad_lobby_requests);
 	tcase_add_test(tc, seeks_are_paged);
 	tcase_add_test(tc, challenge_names_the_account);
