@@ -3,6 +3,7 @@
  * the draw-offer lapse rule, and referee_apply() (action.h).
  */
 #include "action.h"
+#include "text.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -209,28 +210,6 @@ bool action_is_umpire(int kind)
 	return kind >= ACTION_PAUSE && kind <= ACTION_NOTE;
 }
 
-/* Length of the UTF-8 sequence at p (shortest form, no surrogates, at most
- * U+10FFFF, no C1 control), or 0 if it is not one. */
-static size_t utf8_char(const unsigned char *p)
-{
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf && (p[1] & 0xc0) == 0x80)
-		return p[0] == 0xc2 && p[1] < 0xa0 ? 0 : 2;   /* U+0080..U+009F: C1 controls */
-	if (p[0] >= 0xe0 && p[0] <= 0xef && (p[1] & 0xc0) == 0x80 && (p[2] & 0xc0) == 0x80) {
-		if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0))
-			return 0;
-		return 3;
-	}
-	if (p[0] >= 0xf0 && p[0] <= 0xf4 && (p[1] & 0xc0) == 0x80 && (p[2] & 0xc0) == 0x80 &&
-	    (p[3] & 0xc0) == 0x80) {
-		if ((p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))
-			return 0;
-		return 4;
-	}
-	return 0;
-}
-
 int action_umpire_text(const char *in, char *out, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)in;
@@ -246,7 +225,7 @@ int action_umpire_text(const char *in, char *out, size_t len)
 		}
 		if (*p < 0x20 || *p == 0x7f)
 			return REF_E_BAD_ARGUMENT;
-		size_t k = utf8_char(p);
+		size_t k = text_utf8_len(p);
 		if (k == 0 || n + space + k > ACTION_REASON_MAX)
 			return REF_E_BAD_ARGUMENT;
 		if (space)

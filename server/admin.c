@@ -7,6 +7,7 @@
  * commit acts on live connections (closing, notices) and logs.
  */
 #include "admin.h"
+#include "text.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -203,13 +204,6 @@ static bool is_self(struct conn *c, json_t *id, const struct store_user *u, cons
 
 /* Text an admin sends to others: no control characters (jansson has
  * checked it is UTF-8). */
-static bool text_ok(const char *s)
-{
-	for (; *s != '\0'; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return false;
-	return true;
-}
 
 static int count_conns(struct server *srv, int64_t user)
 {
@@ -474,7 +468,7 @@ static void cmd_kick(struct conn *c, json_t *id, json_t *req)
 		return;
 	if (is_self(c, id, &u, "kick"))
 		return;
-	if (!text_ok(reason) || reason[0] == '\0') {
+	if (!text_plain(reason) || reason[0] == '\0') {
 		dispatch_error(c, id, PE_BAD_REQUEST, "reason is 1 to %d bytes without control "
 		               "characters", ADMIN_REASON_MAX);
 		return;
@@ -654,7 +648,7 @@ static void cmd_broadcast(struct conn *c, json_t *id, json_t *req)
 
 	if (!admin_only(c, id))
 		return;
-	if (text[0] == '\0' || !text_ok(text)) {
+	if (text[0] == '\0' || !text_plain(text)) {
 		dispatch_error(c, id, PE_BAD_REQUEST, "text is 1 to %d bytes without control "
 		               "characters", ADMIN_NOTICE_MAX);
 		return;

@@ -22,6 +22,7 @@
 #include "notation.h"
 #include "ruleset.h"
 #include "scrub.h"
+#include "text.h"
 #include "xmalloc.h"
 
 static const struct cmd_entry *find_entry(const char *word);
@@ -147,15 +148,11 @@ static int take_text(struct cmd *c, const char *p, const char *dflt, char *err, 
 		return failf(err, errlen, "%s: a reason is needed (usage: %s)", c->entry->name, c->entry->usage);
 	if (n > CMD_REASON_MAX)
 		return failf(err, errlen, "%s: the text is %zu bytes, at most %d", c->entry->name, n, CMD_REASON_MAX);
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f)
-			return failf(err, errlen, "%s: no control characters (tabs included) in the text", c->entry->name);
 	memcpy(c->text, p, n);
 	c->text[n] = '\0';
-	json_t *utf8 = json_string(c->text);   /* NULL: not UTF-8 */
-	if (!utf8)
-		return failf(err, errlen, "%s: the text is not valid UTF-8", c->entry->name);
-	json_decref(utf8);
+	if (!text_plain(c->text))
+		return failf(err, errlen, "%s: the text must be UTF-8 without control characters (tabs included)",
+		             c->entry->name);
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include "referee.h"
 #include "referee_snap.h"
 #include "ruleset.h"
+#include "text.h"
 
 static struct referee *mk(const char *rules, const char *fen, struct evlist *ev)
 {
@@ -454,6 +455,22 @@ END_TEST
 
 /* The umpire's kinds through referee_apply: notices change nothing, the
  * endings end the game; bad texts and colours are refused cleanly. */
+/* text.h: the wire's plain text, the rule kriegd and krieg share. */
+START_TEST(test_text_plain)
+{
+	static const char *const good[] = { "", "good luck", "caf\xc3\xa9", "\xe2\x99\x9e knight",
+		                            "\xf0\x9f\x98\x80", "~" };
+	static const char *const bad[] = { "tab\there", "line\n", "del\x7f", "esc\x1b[2J",
+		"csi \xc2\x9b", "overlong \xc0\xaf", "surrogate \xed\xa0\x80", "cut \xe2\x99",
+		"above \xf4\x90\x80\x80", "lone \x80" };
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+		ck_assert_msg(text_plain(good[i]), "refused: %s", good[i]);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		ck_assert_msg(!text_plain(bad[i]), "accepted: %s", bad[i]);
+	ck_assert_uint_eq(text_utf8_len((const unsigned char *)"\xe2\x99\x9e"), 3);
+}
+END_TEST
+
 START_TEST(test_umpire_apply)
 {
 	struct evlist ev;
@@ -531,6 +548,7 @@ static Suite *action_suite(void)
 	Suite *s = suite_create("action");
 	TCase *tc = tcase_create("action");
 	tcase_add_test(tc, test_kind_names);
+	tcase_add_test(tc, test_text_plain);
 	tcase_add_test(tc, test_set_and_parse);
 	tcase_add_test(tc, test_split);
 	tcase_add_test(tc, test_set_list);
