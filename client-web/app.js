@@ -230,7 +230,8 @@ async function refreshHistory() {
     return [`Game ${g.game}: ${g.white} – ${g.black} (${g.rules}) ${g.live ? 'in progress' : `${g.result} ${g.reason}`} `,
       // A live game of one's own is played from here: the page shows one game
       // at a time, and a login's game_state of each leaves the last one shown.
-      ...(g.live ? [button('Play', () => openGame(g.game), { play: g.game })] : []),
+      ...(g.live ? [button('Play', () => openGame(g.game), { play: g.game })]
+        : [button('Rematch', () => rematch(g.game), { rematch: g.game })]),
       ...views.map((v) => button(`${v} record`, () => records.open(g.game, v), { record: g.game, view: v })),
       button('PGN', async () => {
         records.game = g.game;
@@ -426,10 +427,11 @@ $('btn-adjourn').addEventListener('click', confirmed('Offer to adjourn (the cloc
 $('btn-unadjourn').addEventListener('click', act('unadjourn'));
 // The same game again, colours swapped: a challenge to the opponent, or
 // (they asked first) the game itself, which its game_start opens.
-$('btn-rematch').addEventListener('click', async () => {
-  const r = await net.call('rematch', { game: state.game });
+async function rematch(game) {
+  const r = await net.call('rematch', { game });
   if (!r.ok) status(r.error.message); else if (r.game === undefined) status(`rematch offered (offer ${r.offer})`);
-});
+}
+$('btn-rematch').addEventListener('click', () => rematch(state.game));
 $('btn-lobby').addEventListener('click', () => { state.game = null; toLobby(); });
 
 setInterval(() => {

@@ -327,6 +327,12 @@ try {
   const pgn = readFileSync(pgnPath, 'utf8');
   check(/\[Result "1-0"\]/.test(pgn) && /Qxf7/.test(pgn), `the PGN download:\n${pgn}`);
   await a.click('#btn-record-back');
+  // A rematch from Your games: the challenge reaches the opponent (here its
+  // line connection), naming the game; withdrawn again.
+  await a.click(`#history button[data-rematch="${game}"]`, { timeout: 10000 });
+  const again = await lb.waitFor((m) => m.event === 'challenge' && m.rematch === game);
+  check(again.color === 'black', `the rematch from the list: ${JSON.stringify(again)}`);
+  await a.evaluate((o) => window.krieg.net.call('cancel', { offer: o }), again.offer);
 
   // ---- 4. a browser player against a line player, an umpire watching ----
   const lp = await LineClient.open(linePort);
