@@ -164,8 +164,9 @@ static void lobby_sweep(struct lobby *l)
 		if (!offer_waits(o) || now - o->made_ms < l->wait_ms ||
 		    conn_of_user(l->srv, o->owner, NULL) != NULL)
 			continue;
-		conn_send_user(l->srv, o->target, json_pack("{s:s, s:I}", "event", "challenge_cancelled",
-		                                            "offer", (json_int_t)o->id));
+		if (!hidden_from(l->srv, o, o->target))
+			conn_send_user(l->srv, o->target, json_pack("{s:s, s:I}", "event", "challenge_cancelled",
+			                                            "offer", (json_int_t)o->id));
 		offer_remove(l, o);
 	}
 }
