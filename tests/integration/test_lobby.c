@@ -206,14 +206,23 @@ START_TEST(correspondence_challenge_waits)
 	e = kc_event(a2.c, "game_state");
 	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), game);
 
-	/* an unanswered one goes when its time is up, its target told */
-	kc_ok(a2.c, kc_req(a2.c, "challenge", "{s:s, s:{s:i}}", "user", "bob", "time", "days", 1));
+	/* an unanswered one goes when its time is up, its target told; one
+	 * from someone bob muted goes unheard, as it came */
+	struct kp pest;
+	kp_register(d, &pest, "pester");
+	kc_ok(b.c, kc_req(b.c, "mute", "{s:s}", "user", "pester"));
+	kc_ok(pest.c, kc_req(pest.c, "challenge", "{s:s, s:{s:i}}", "user", "bob", "time", "days", 1));
+	kc_close(pest.c);
+	json_int_t lapsing = json_integer_value(json_object_get(kc_ok(a2.c, kc_req(a2.c, "challenge",
+		"{s:s, s:{s:i}}", "user", "bob", "time", "days", 1)), "offer"));
 	kc_event(b.c, "challenge");
 	kc_close(a2.c);
 	kt_sleep_ms(2200);
 	offers = json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)), "offers");
 	ck_assert_int_eq(json_array_size(offers), 0);
-	kc_event(b.c, "challenge_cancelled");
+	e = kc_event(b.c, "challenge_cancelled");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), lapsing);
+	kc_no_event(b.c, "challenge_cancelled");
 	kc_close(b.c);
 	kd_stop(d);
 }
