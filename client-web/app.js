@@ -357,6 +357,7 @@ function turn() {
   $('btn-adjourn').hidden = !state.timed || state.adjourned || state.toMove === null;
   $('btn-unadjourn').hidden = !state.adjourned || state.toMove === null;
   $('btn-rematch').hidden = state.toMove !== null;
+  $('btn-truth').hidden = state.toMove !== null;   // a finished game's umpire view is everyone's
   // From another tab, the tab's title says whose move it is.
   document.title = `${state.toMove !== null && state.toMove === state.color ? '(your move) ' : ''}${TITLE}`;
 }
@@ -432,6 +433,7 @@ async function rematch(game) {
   if (!r.ok) status(r.error.message); else if (r.game === undefined) status(`rematch offered (offer ${r.offer})`);
 }
 $('btn-rematch').addEventListener('click', () => rematch(state.game));
+$('btn-truth').addEventListener('click', () => records.open(state.game, 'umpire'));
 $('btn-lobby').addEventListener('click', () => { state.game = null; toLobby(); });
 
 setInterval(() => {

@@ -359,7 +359,8 @@ static void flush_game(struct client *c, struct cgame *g)
 	}
 	if (g->rematch_notice) {   /* under the final board, not above it */
 		g->rematch_notice = false;
-		client_out(c, "(\"rematch\" to play %s again, colours swapped.)", g->name[!g->color]);
+		client_out(c, "(\"rematch\" to play %s again, colours swapped; \"record %ld umpire\" shows what "
+		           "really happened.)", g->name[!g->color], g->id);
 	}
 }
 

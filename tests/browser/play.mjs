@@ -301,7 +301,12 @@ try {
     'the spectator received a move');
 
   // ---- 3. the record and the PGN ----
-  await a.click('#btn-lobby');
+  // From the finished game's own page: what really happened, the umpire's view.
+  await a.click('#btn-truth');
+  await a.waitForSelector('#record:visible', { timeout: 10000 });
+  check((await a.textContent('#record-title')).startsWith(`Game ${game}: `) &&
+    (await a.textContent('#record-title')).includes("umpire's view"), await a.textContent('#record-title'));
+  await a.click('#btn-record-back');
   await a.click('#btn-history');
   await a.click(`#history button[data-record="${game}"][data-view="umpire"]`, { timeout: 10000 });
   await a.waitForSelector('#record:visible', { timeout: 10000 });

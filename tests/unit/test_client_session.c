@@ -671,7 +671,8 @@ START_TEST(rematch_after_the_end)
 	client_receive(&c, "{\"event\":\"game_over\",\"game\":4,\"ply\":0,\"audience\":[\"white\",\"black\"],"
 	                   "\"result\":\"0-1\",\"reason\":\"resignation\"}");
 	/* the last words, under the final board */
-	const char *hint = "(\"rematch\" to play bob again, colours swapped.)\n";
+	const char *hint = "(\"rematch\" to play bob again, colours swapped; \"record 4 umpire\" shows what "
+	                   "really happened.)\n";
 	ck_assert_str_eq(s.printed + strlen(s.printed) - strlen(hint), hint);
 	ck_assert_ptr_nonnull(strstr(s.printed, "Game over"));
 	ck_assert_int_eq(client_command(&c, "rematch"), 0);
