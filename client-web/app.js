@@ -124,21 +124,19 @@ async function refreshWho() {
   fill('who', r.users, (u) => [`${u.name}${u.bot ? ' (a bot)' : ''}${staff(u)}, ${u.games} game${u.games === 1 ? '' : 's'} `,
     button('Profile', () => showProfile(u.name), { profile: u.name }),
     ...(u.name !== state.user ? [button('Challenge', () => { $('challenge-user').value = u.name; }, { who: u.name }),
-      followed.has(u.name.toLowerCase())
-        ? button('Unfollow', async () => {
-          const r = await net.call('unfollow', { user: u.name });
-          status(r.ok ? `no longer following ${u.name}` : r.error.message);
-          refreshWho();
-        }, { unfollow: u.name })
-        : button('Follow', async () => {
-          const r = await net.call('follow', { user: u.name });
-          status(r.ok ? `following ${r.user}: their next game opens here when you are in the lobby` : r.error.message);
-          refreshWho();
-        }, { follow: u.name }),
+      followButton(u.name, followed.has(u.name.toLowerCase())),
       button(muted.has(u.name.toLowerCase()) ? 'Unmute' : 'Mute', async () => {
         if (await setMute(u.name, !muted.has(u.name.toLowerCase()))) refreshWho();
       }, { mute: u.name })] : [])]);
 }
+
+// Follow or unfollow a player: one button, as the follow list says.
+const followButton = (user, following) => button(following ? 'Unfollow' : 'Follow', async () => {
+  const r = await net.call(following ? 'unfollow' : 'follow', { user });
+  status(!r.ok ? r.error.message : following ? `no longer following ${user}`
+    : `following ${r.user}: their next game opens here when you are in the lobby`);
+  refreshWho();
+}, following ? { unfollow: user } : { follow: user });
 
 // What the club knows of a player: the record from their side, ratings.
 async function showProfile(user) {

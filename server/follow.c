@@ -97,9 +97,6 @@ static void cmd_follow(struct conn *c, json_t *id, json_t *req)
 		gs->follows = xcalloc(1, sizeof *gs->follows);
 	struct follows *f = gs->follows;
 	const char *name = json_string_value(json_object_get(req, "user"));
-	size_t mine = 0;
-	for (size_t i = 0; i < f->n; i++)
-		mine += f->v[i].conn == conn_id(c);
 	if (name == NULL) {   /* the list */
 		json_t *a = json_array();
 		for (size_t i = 0; i < f->n; i++)
@@ -115,9 +112,13 @@ static void cmd_follow(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "you cannot follow yourself");
 		return;
 	}
+	size_t mine = 0;   /* this connection's follows; one of them u's? */
 	bool known = false;
 	for (size_t i = 0; i < f->n; i++)
-		known |= f->v[i].conn == conn_id(c) && f->v[i].user == u.id;
+		if (f->v[i].conn == conn_id(c)) {
+			mine++;
+			known |= f->v[i].user == u.id;
+		}
 	if (!known && mine >= FOLLOW_PER_CONN) {
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "you follow %d players already", FOLLOW_PER_CONN);
 		return;
