@@ -2,13 +2,15 @@
  * lobby.c — who is online, open seeks, challenges to a named user.
  *
  * An offer is either a seek (open to anyone) or a challenge (to one named
- * user).  Offers live in memory only: they belong to their owner's
- * presence, so they vanish when the owner's last connection closes (and
- * on restart) — but for a correspondence challenge of a registered
- * account, which waits for its target while its owner is away, up to
- * LOBBY_WAIT_MS after it was made: a game of days a move is offered to
- * someone who may come by tomorrow.  Accepting an offer starts a game
- * through games_start(), its owner present or not.
+ * user).  Offers belong to their owner's presence: they live in memory
+ * and vanish when the owner's last connection closes (and on restart) —
+ * but for a correspondence challenge of a registered account, which waits
+ * for its target while its owner is away, up to LOBBY_WAIT_MS after it was
+ * made: a game of days a move is offered to someone who may come by
+ * tomorrow.  Such a challenge is also in the store (schema 14), written
+ * before its owner is answered and deleted as it goes, so a restart of the
+ * daemon keeps it (lobby_load), with its id.  Accepting an offer starts a
+ * game through games_start(), its owner present or not.
  *
  * Offer colours are the owner's: "white", "black" or "random" (drawn when
  * the offer is accepted).
@@ -65,6 +67,7 @@ struct offer {
 	int rating_min, rating_max;           /* who may accept a seek; 0, 0: anyone */
 	int64_t rematch;                      /* a challenge for a rematch of this game, or 0 */
 	int64_t made_ms;                      /* mstime_wall() when made */
+	bool stored;                          /* kept in the store (a waiting challenge) */
 };
 
 struct lobby {
@@ -151,7 +154,62 @@ static bool offer_waits(const struct offer *o)
 }
 
 /* Forward: defined with the offers below. */
-static void offer_remove(struct lobby *l, struct offer *o);
+static int offer_remove(struct lobby *l, struct offer *o);
+
+/* A waiting challenge in the store's words (a restart keeps it). */
+static void offer_row(const struct offer *o, struct store_challenge *row)
+{
+	memset(row, 0, sizeof *row);
+	row->id = o->id;
+	row->owner = o->owner;
+	row->target = o->target;
+	snprintf(row->rules, sizeof row->rules, "%s", o->rs->name);
+	row->days = o->days;
+	snprintf(row->color, sizeof row->color, "%s", color_word(o->color));
+	row->rated = o->rated;
+	row->rematch = o->rematch;
+	row->made_ms = o->made_ms;
+}
+
+/* Keep o in the store if it waits; 0, or -1 (logged) if it could not be. */
+static int offer_store(struct lobby *l, struct offer *o)
+{
+	if (!offer_waits(o))
+		return 0;
+	struct store_challenge row;
+	offer_row(o, &row);
+	if (store_challenge_put(l->srv->store, &row) == STORE_OK) {
+		o->stored = true;
+		return 0;
+	}
+	log_warnx("offer=%lld could not be stored: %s", (long long)o->id, store_error(l->srv->store));
+	return -1;
+}
+
+/* Forget o in the store if it was kept there; 0, or -1 (logged). */
+static int offer_unstore(struct lobby *l, struct offer *o)
+{
+	if (!o->stored || store_challenge_drop(l->srv->store, o->id) == STORE_OK) {
+		o->stored = false;
+		return 0;
+	}
+	log_warnx("offer=%lld could not be deleted from the store: %s", (long long)o->id,
+	          store_error(l->srv->store));
+	return -1;
+}
+
+/* Offer o goes (declined, cancelled, lapsed), and then user `to`, if not
+ * 0, hears ev (consumed): 0, or -1 with nothing changed or sent. */
+static int offer_close(struct lobby *l, struct offer *o, int64_t to, json_t *ev)
+{
+	int rc = offer_remove(l, o);
+	if (rc != 0 || to == 0) {
+		json_decref(ev);
+		return rc;
+	}
+	conn_send_user(l->srv, to, ev);
+	return 0;
+}
 
 /* Waiting challenges whose owner is away and whose time is up go; their
  * target, if here, hears it as a cancellation.  Run whenever the offers
@@ -164,10 +222,9 @@ static void lobby_sweep(struct lobby *l)
 		if (!offer_waits(o) || now - o->made_ms < l->wait_ms ||
 		    conn_of_user(l->srv, o->owner, NULL) != NULL)
 			continue;
-		if (!hidden_from(l->srv, o, o->target))
-			conn_send_user(l->srv, o->target, json_pack("{s:s, s:I}", "event", "challenge_cancelled",
-			                                            "offer", (json_int_t)o->id));
-		offer_remove(l, o);
+		(void)offer_close(l, o, hidden_from(l->srv, o, o->target) ? 0 : o->target,
+		                  json_pack("{s:s, s:I}", "event", "challenge_cancelled", "offer",
+		                            (json_int_t)o->id));
 	}
 }
 
@@ -213,16 +270,21 @@ static struct offer *offer_find(struct lobby *l, int64_t id)
 	return NULL;
 }
 
-static void offer_remove(struct lobby *l, struct offer *o)
+/* o goes, from the store first: 0, or -1 (logged) with o left as it was
+ * if the store could not forget it (else a restart would bring it back). */
+static int offer_remove(struct lobby *l, struct offer *o)
 {
+	if (offer_unstore(l, o) != 0)
+		return -1;
 	for (struct offer **p = &l->offers; *p; p = &(*p)->next)
 		if (*p == o) {
 			*p = o->next;
 			l->noffers--;
 			lobby_push_gone(l, o);
 			free(o);
-			return;
+			break;
 		}
+	return 0;
 }
 
 /* ---- presence ------------------------------------------------------------- */
@@ -409,11 +471,8 @@ static struct offer *offer_new(struct conn *c, json_t *id, json_t *req)
 	return o;
 }
 
-static void offer_add(struct lobby *l, struct offer *o)
+static void offer_link(struct lobby *l, struct offer *o)
 {
-	o->id = l->next_id++;
-	if (l->next_id > LOBBY_OFFER_ID_MAX)
-		l->next_id = 1;
 	/* Append, so listings show the oldest first. */
 	struct offer **pp = &l->offers;
 	while (*pp)
@@ -422,12 +481,68 @@ static void offer_add(struct lobby *l, struct offer *o)
 	l->noffers++;
 }
 
+/* o, made, gets its id and joins the lobby (and the store, if it waits):
+ * 0, or -1 with o freed and nothing changed. */
+static int offer_add(struct lobby *l, struct offer *o)
+{
+	o->id = l->next_id;
+	if (offer_store(l, o) != 0) {
+		free(o);
+		return -1;
+	}
+	if (++l->next_id > LOBBY_OFFER_ID_MAX)
+		l->next_id = 1;
+	offer_link(l, o);
+	return 0;
+}
+
+/* One waiting challenge read from the store at start. */
+static int offer_loaded(const struct store_challenge *row, void *arg)
+{
+	struct lobby *l = arg;
+	const struct ruleset *rs = ruleset_find(row->rules);
+	if (!rs || l->noffers >= LOBBY_OFFERS_MAX || row->id <= 0 || row->id >= LOBBY_OFFER_ID_MAX) {
+		log_warnx("offer=%lld in the store is not restored (rules %s)", (long long)row->id,
+		          row->rules);
+		return 0;
+	}
+	struct offer *o = xcalloc(1, sizeof *o);
+	o->id = row->id;
+	o->owner = row->owner;
+	o->target = row->target;
+	snprintf(o->owner_name, sizeof o->owner_name, "%.*s", PROTO_NAME_MAX, row->owner_name);
+	snprintf(o->target_name, sizeof o->target_name, "%.*s", PROTO_NAME_MAX, row->target_name);
+	o->rs = rs;
+	o->days = row->days;
+	o->color = strcmp(row->color, "white") == 0 ? WHITE :
+	           strcmp(row->color, "black") == 0 ? BLACK : COLOR_RANDOM;
+	o->rated = row->rated != 0;
+	o->rematch = row->rematch;
+	o->made_ms = row->made_ms;
+	o->stored = true;
+	offer_link(l, o);
+	if (o->id >= l->next_id)
+		l->next_id = o->id + 1;
+	return 0;
+}
+
+int lobby_load(struct lobby *l)
+{
+	if (store_challenges_list(l->srv->store, offer_loaded, l) != STORE_OK) {
+		log_warnx("waiting challenges could not be read: %s", store_error(l->srv->store));
+		return -1;
+	}
+	if (l->noffers > 0)
+		log_info("waiting challenges restored: %zu", l->noffers);
+	return 0;
+}
+
 static void cmd_seek(struct conn *c, json_t *id, json_t *req)
 {
 	struct offer *o = offer_new(c, id, req);
 	if (!o)
 		return;
-	offer_add(conn_server(c)->lobby, o);
+	(void)offer_add(conn_server(c)->lobby, o);   /* a seek never waits: never stored */
 	json_int_t oid = o->id;
 	dispatch_ok(c, id, json_pack("{s:I}", "offer", oid));
 	lobby_push_seek(conn_server(c)->lobby, o);
@@ -456,7 +571,10 @@ static void offer_challenge(struct conn *c, json_t *id, struct offer *o, int64_t
 	struct server *srv = conn_server(c);
 	o->target = target;
 	snprintf(o->target_name, sizeof o->target_name, "%.*s", PROTO_NAME_MAX, name);
-	offer_add(srv->lobby, o);
+	if (offer_add(srv->lobby, o) != 0) {
+		dispatch_error(c, id, PE_STORAGE, "the challenge could not be stored");
+		return;
+	}
 	if (!hidden_from(srv, o, target)) {
 		json_t *ev = offer_json(srv, o);
 		json_object_set_new(ev, "event", json_string("challenge"));
@@ -509,8 +627,15 @@ static void offer_take(struct conn *c, json_t *id, struct offer *o)
 	int64_t white = owner_color == WHITE ? o->owner : uid;
 	int64_t black = owner_color == WHITE ? uid : o->owner;
 	int64_t game = 0;
+	/* A stored challenge leaves the store first: one that outlived its
+	 * game in the store would come back at a restart to be taken twice. */
+	if (offer_unstore(srv->lobby, o) != 0) {
+		dispatch_error(c, id, PE_STORAGE, "the offer could not be taken; it stands");
+		return;
+	}
 	if (games_start(srv, white, black, o->rs->name, o->base_ms, o->inc_ms, o->days, o->rated,
 	                &game) != 0) {
+		(void)offer_store(srv->lobby, o);
 		dispatch_error(c, id, PE_STORAGE, "the game could not be created; the offer stands");
 		return;
 	}
@@ -672,11 +797,13 @@ static void cmd_decline(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "only a challenge to you can be declined");
 		return;
 	}
-	json_t *ev = json_pack("{s:s, s:I, s:s}", "event", "challenge_declined", "offer",
-	                       (json_int_t)o->id, "by", conn_user_name(c));
-	conn_send_user(srv, o->owner, ev);
 	json_int_t oid = o->id;
-	offer_remove(srv->lobby, o);
+	if (offer_close(srv->lobby, o, o->owner, json_pack("{s:s, s:I, s:s}", "event",
+	                                                   "challenge_declined", "offer", oid, "by",
+	                                                   conn_user_name(c))) != 0) {
+		dispatch_error(c, id, PE_STORAGE, "the challenge could not be declined; it stands");
+		return;
+	}
 	dispatch_ok(c, id, json_pack("{s:I}", "offer", oid));
 }
 
@@ -707,11 +834,12 @@ static void cmd_cancel(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_NO_SUCH_OFFER, "no such offer");
 		return;
 	}
-	if (o->target && !hidden_from(srv, o, o->target))
-		conn_send_user(srv, o->target, json_pack("{s:s, s:I}", "event", "challenge_cancelled",
-		                                         "offer", (json_int_t)o->id));
 	json_int_t oid = o->id;
-	offer_remove(srv->lobby, o);
+	if (offer_close(srv->lobby, o, hidden_from(srv, o, o->target) ? 0 : o->target,
+	                json_pack("{s:s, s:I}", "event", "challenge_cancelled", "offer", oid)) != 0) {
+		dispatch_error(c, id, PE_STORAGE, "the offer could not be cancelled; it stands");
+		return;
+	}
 	dispatch_ok(c, id, json_pack("{s:I}", "offer", oid));
 }
 

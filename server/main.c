@@ -362,6 +362,8 @@ int main(int argc, char **argv)
 		games_set_untimed_grace(srv.games, cfg->untimed_abandon_grace_ms);
 	if (games_recover(srv.games) != 0)
 		fatalx("could not recover the unfinished games");
+	if (lobby_load(srv.lobby) != 0)
+		fatalx("could not read the waiting challenges");
 
 	struct daemon dm = { .srv = &srv, .cli = &cli, .svc = service_new(&srv) };
 	struct event *sigterm = evsignal_new(srv.base, SIGTERM, on_signal, &dm);

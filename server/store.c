@@ -270,6 +270,21 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"  ON CONFLICT(user) DO UPDATE SET won = won + excluded.won, lost = lost + excluded.lost,"
 	"  drawn = drawn + excluded.drawn, aborted = aborted + excluded.aborted;"
 	" END;",
+
+	/* 14: a correspondence challenge waits for its target up to two weeks
+	 * (lobby.c) — through a restart too: written when made, deleted when
+	 * taken, declined, cancelled or lapsed, read whole at start (the lobby
+	 * holds at most 4,096 offers). */
+	"CREATE TABLE challenges ("
+	" id INTEGER PRIMARY KEY,"
+	" owner INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	" target INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	" rules TEXT NOT NULL,"
+	" days INTEGER NOT NULL,"
+	" color TEXT NOT NULL,"
+	" rated INTEGER NOT NULL,"
+	" rematch INTEGER NOT NULL,"
+	" made_ms INTEGER NOT NULL);",
 };
 
 /* --- statements ----------------------------------------------------------- */
@@ -371,6 +386,13 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_MUTE_SET] = "INSERT OR IGNORE INTO mutes (user, muted) VALUES (?1, ?2)",
 	[S_MUTE_CLEAR] = "DELETE FROM mutes WHERE user = ?1 AND muted = ?2",
 	[S_MUTES_LIST] = "SELECT user, muted FROM mutes ORDER BY user, muted",
+	[S_CHALLENGE_PUT] = "INSERT INTO challenges (id, owner, target, rules, days, color, rated,"
+	                    " rematch, made_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+	[S_CHALLENGE_DROP] = "DELETE FROM challenges WHERE id = ?1",
+	[S_CHALLENGES_LIST] = "SELECT c.id, c.owner, o.name, c.target, t.name, c.rules, c.days, c.color,"
+	                      " c.rated, c.rematch, c.made_ms FROM challenges c"
+	                      " JOIN users o ON o.id = c.owner JOIN users t ON t.id = c.target"
+	                      " ORDER BY c.id",
 };
 
 /* --- errors -------------------------------------------------------------- */

@@ -351,3 +351,86 @@ int store_mutes_list(struct store *st, int (*fn)(int64_t user, int64_t muted, vo
 	store_stmt_done(s, temp);
 	return rc;
 }
+
+int store_challenge_put(struct store *st, const struct store_challenge *c)
+{
+	int temp, rc, step;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_CHALLENGE_PUT, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, c->id);
+	sqlite3_bind_int64(s, 2, c->owner);
+	sqlite3_bind_int64(s, 3, c->target);
+	sqlite3_bind_int64(s, 5, c->days);
+	sqlite3_bind_int(s, 7, c->rated ? 1 : 0);
+	sqlite3_bind_int64(s, 8, c->rematch);
+	sqlite3_bind_int64(s, 9, c->made_ms);
+	if (store_bind_text(s, 4, c->rules, sizeof c->rules) != SQLITE_OK ||
+	    store_bind_text(s, 6, c->color, sizeof c->color) != SQLITE_OK) {
+		rc = store_fail(st, "challenge put: rules or colour too long");
+		goto out;
+	}
+	step = sqlite3_step(s);
+	if (step == SQLITE_DONE)
+		rc = STORE_OK;
+	else if (step == SQLITE_CONSTRAINT_PRIMARYKEY)
+		rc = STORE_EXISTS;
+	else
+		rc = store_fail_db(st, "challenge put");
+out:
+	store_stmt_done(s, temp);
+	return rc;
+}
+
+int store_challenge_drop(struct store *st, int64_t id)
+{
+	int temp, rc;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_CHALLENGE_DROP, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, id);
+	rc = sqlite3_step(s) == SQLITE_DONE ? STORE_OK : store_fail_db(st, "challenge drop");
+	store_stmt_done(s, temp);
+	return rc;
+}
+
+int store_challenges_list(struct store *st, int (*fn)(const struct store_challenge *c, void *arg),
+                          void *arg)
+{
+	int temp, rc = STORE_OK, step;
+	sqlite3_stmt *s;
+	struct store_challenge c;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_CHALLENGES_LIST, &temp)) == NULL)
+		return STORE_ERROR;
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		memset(&c, 0, sizeof c);
+		c.id = sqlite3_column_int64(s, 0);
+		c.owner = sqlite3_column_int64(s, 1);
+		c.target = sqlite3_column_int64(s, 3);
+		c.days = sqlite3_column_int64(s, 6);
+		c.rated = sqlite3_column_int(s, 8);
+		c.rematch = sqlite3_column_int64(s, 9);
+		c.made_ms = sqlite3_column_int64(s, 10);
+		if ((rc = store_col_text(st, s, 2, c.owner_name, sizeof c.owner_name, "challenges list")) !=
+		            STORE_OK ||
+		    (rc = store_col_text(st, s, 4, c.target_name, sizeof c.target_name, "challenges list")) !=
+		            STORE_OK ||
+		    (rc = store_col_text(st, s, 5, c.rules, sizeof c.rules, "challenges list")) != STORE_OK ||
+		    (rc = store_col_text(st, s, 7, c.color, sizeof c.color, "challenges list")) != STORE_OK ||
+		    fn(&c, arg) != 0)
+			break;
+	}
+	if (rc == STORE_OK && step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = store_fail_db(st, "challenges list");
+	store_stmt_done(s, temp);
+	return rc;
+}

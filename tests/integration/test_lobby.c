@@ -228,6 +228,75 @@ START_TEST(correspondence_challenge_waits)
 }
 END_TEST
 
+/* Regression: a correspondence challenge waits up to two weeks for its
+ * target, but lived in memory only, so any restart of the daemon (an
+ * upgrade, a crash) lost it without a word to either player.  Stored now,
+ * written before its owner is answered: kill -9 keeps it with its id and
+ * terms; taken, declined or cancelled, it stays gone; an offer made after
+ * the restart gets a new id. */
+START_TEST(waiting_challenges_outlive_a_restart)
+{
+	struct kd *d = kd_start(KD_BASE_CONFIG);
+	struct kp a, b;
+	kp_register(d, &a, "anna");
+	kp_register(d, &b, "bob");
+	kc_close(b.c);
+	json_int_t corr = json_integer_value(json_object_get(kc_ok(a.c, kc_req(a.c, "challenge",
+		"{s:s, s:s, s:b, s:s, s:{s:i}}", "user", "bob", "color", "white", "rated", 1, "rules",
+		"english", "time", "days", 3)), "offer"));
+	json_int_t gone = json_integer_value(json_object_get(kc_ok(a.c, kc_req(a.c, "challenge",
+		"{s:s, s:{s:i}}", "user", "bob", "time", "days", 5)), "offer"));
+	kc_ok(a.c, kc_req(a.c, "challenge", "{s:s, s:{s:i, s:i}}", "user", "bob", "time", "base", 300,
+	                  "inc", 0));   /* timed: lost with the daemon, as with its owner */
+	kc_ok(a.c, kc_req(a.c, "cancel", "{s:I}", "offer", gone));
+	kc_close(a.c);
+
+	kd_crash_restart(d);
+	kp_resume(d, &b);
+	json_t *e = kc_event(b.c, "challenge");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), corr);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "user")), "anna");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "rules")), "english");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "color")), "white");
+	ck_assert(json_is_true(json_object_get(e, "rated")));
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(e, "time"), "days")), 3);
+	kc_no_event(b.c, "challenge");
+	json_t *offers = json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)), "offers");
+	ck_assert_int_eq(json_array_size(offers), 1);
+	json_int_t seek = json_integer_value(json_object_get(kc_ok(b.c, kc_req(b.c, "seek", NULL)), "offer"));
+	ck_assert_int_gt(seek, corr);   /* no id given twice */
+	json_int_t declined = json_integer_value(json_object_get(kc_ok(b.c, kc_req(b.c, "challenge",
+		"{s:s, s:{s:i}}", "user", "anna", "time", "days", 2)), "offer"));
+	kc_close(b.c);
+
+	/* anna comes back after another crash: bob's challenge waits for her; she declines it */
+	kd_crash_restart(d);
+	kp_resume(d, &a);
+	ck_assert_int_eq(json_integer_value(json_object_get(kc_event(a.c, "challenge"), "offer")), declined);
+	kc_ok(a.c, kc_req(a.c, "decline", "{s:I}", "offer", declined));
+	kc_close(a.c);
+
+	/* bob takes anna's: after a crash it is not there to be taken twice */
+	kd_crash_restart(d);
+	kp_resume(d, &b);
+	kc_event(b.c, "challenge");
+	json_int_t game = json_integer_value(json_object_get(
+		kc_ok(b.c, kc_req(b.c, "accept", "{s:I}", "offer", corr)), "game"));
+	ck_assert_int_gt(game, 0);
+	kc_close(b.c);
+	kd_crash_restart(d);
+	kp_resume(d, &b);
+	kp_resume(d, &a);
+	kc_no_event(b.c, "challenge");
+	kc_no_event(a.c, "challenge");
+	ck_assert_int_eq(json_array_size(json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)), "offers")), 0);
+	kc_error(b.c, kc_req(b.c, "accept", "{s:I}", "offer", corr), "no_such_offer");
+	kc_close(a.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(bad_lobby_requests)
 {
 	struct kd *d = kd_start(FAST_CONFIG);
@@ -444,6 +513,7 @@ static Suite *lobby_suite(void)
 	tcase_add_test(tc, challenge_decline_cancel_accept);
 	tcase_add_test(tc, seeks_vanish_with_last_connection);
 	tcase_add_test(tc, correspondence_challenge_waits);
+	tcase_add_test(tc, waiting_challenges_outlive_a_restart);
 	tcase_add_test(tc, bad_lobby_requests);
 	tcase_add_test(tc, seeks_are_paged);
 	tcase_add_test(tc, challenge_names_the_account);

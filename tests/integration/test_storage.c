@@ -10,6 +10,9 @@
  *                      `storage`, reads still work, then moves work again;
  *                      a shorter lock only delays a move, and a commit
  *                      that slow is logged
+ *   locked_database_keeps_challenges
+ *                      a waiting challenge (kept in the store) is not made,
+ *                      declined, cancelled or taken while the lock is held
  *   disk_full          the database on a small tmpfs that is then filled
  *                      (needs mount(2), i.e. root; skipped with a notice
  *                      where it is not allowed)
@@ -425,6 +428,49 @@ START_TEST(read_only_database)
 }
 END_TEST
 
+/* A waiting correspondence challenge is kept in the store (lobby.c): while
+ * the database is locked by another process, making, declining,
+ * cancelling or taking one answers `storage` and changes nothing — no
+ * event to the other player, the offer as it was — and once the lock is
+ * gone it is taken, and a restart does not bring it back. */
+START_TEST(locked_database_keeps_challenges)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\n");
+	struct kp a, b;
+	kp_register(d, &a, "anna");
+	kp_register(d, &b, "bob");
+	json_int_t offer = json_integer_value(json_object_get(kc_ok(a.c, kc_req(a.c, "challenge",
+		"{s:s, s:{s:i}}", "user", "bob", "time", "days", 3)), "offer"));
+	kc_event(b.c, "challenge");
+
+	sqlite3 *db = kd_lock_db(d);
+	kc_error(a.c, kc_req(a.c, "challenge", "{s:s, s:{s:i}}", "user", "bob", "time", "days", 2),
+	         "storage");
+	kc_error(b.c, kc_req(b.c, "decline", "{s:I}", "offer", offer), "storage");
+	kc_error(a.c, kc_req(a.c, "cancel", "{s:I}", "offer", offer), "storage");
+	kc_error(b.c, kc_req(b.c, "accept", "{s:I}", "offer", offer), "storage");
+	kc_no_event(b.c, "challenge");
+	kc_no_event(b.c, "challenge_cancelled");
+	kc_no_event(a.c, "challenge_declined");
+	kc_no_event(b.c, "game_start");
+	kd_unlock_db(db);
+
+	json_t *offers = json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)), "offers");
+	ck_assert_int_eq(json_array_size(offers), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(offers, 0), "offer")), offer);
+	kc_ok(b.c, kc_req(b.c, "accept", "{s:I}", "offer", offer));
+	kc_event(b.c, "game_start");
+	kc_close(a.c);
+	kc_close(b.c);
+	kd_restart(d);
+	kp_resume(d, &b);
+	kc_no_event(b.c, "challenge");
+	ck_assert_int_eq(json_array_size(json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)), "offers")), 0);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *storage_suite(void)
 {
 	Suite *s = suite_create("storage");
@@ -432,6 +478,7 @@ static Suite *storage_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, corrupt_at_start);
 	tcase_add_test(tc, locked_database);
+	tcase_add_test(tc, locked_database_keeps_challenges);
 	tcase_add_test(tc, disk_full);
 	suite_add_tcase(s, tc);
 	TCase *ro = tcase_create("read_only");

@@ -919,13 +919,62 @@ START_TEST(tallies_follow_finished_games)
 	tally_is(st, c, 0, 0, 1, 1);
 	store_close(st);
 	/* the same games on a database of schema 12: counted by the migration */
-	raw_exec("BEGIN; DROP TRIGGER games_tally; DROP TABLE tallies; PRAGMA user_version = 12; COMMIT;");
+	raw_exec("BEGIN; DROP TRIGGER games_tally; DROP TABLE tallies; DROP TABLE challenges;"
+	         " PRAGMA user_version = 12; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	tally_is(st, a, 1, 1, 1, 1);
 	tally_is(st, b, 1, 1, 0, 0);
 	tally_is(st, c, 0, 0, 1, 1);
 	store_close(st);
+}
+END_TEST
+
+static int collect_challenge(const struct store_challenge *c, void *arg)
+{
+	struct store_challenge *out = arg;
+	out[out[0].id == 0 ? 0 : 1] = *c;   /* the first two, in order */
+	return 0;
+}
+
+/* Schema 14: a waiting challenge is kept whole, listed with both names as
+ * registered, one row an id; dropped, it is gone; its owner's account
+ * deleted, it goes too. */
+START_TEST(challenges_kept)
+{
+	struct store *st = open_ok();
+	int64_t a = mkuser(st, "Anna"), b = mkuser(st, "boris"), c = mkuser(st, "carl");
+	struct store_challenge in = { .id = 7, .owner = a, .target = b, .rules = "english", .days = 3,
+		                      .color = "white", .rated = 1, .rematch = 42, .made_ms = 1767225600123LL };
+	ck_assert_int_eq(store_challenge_put(st, &in), STORE_OK);
+	ck_assert_int_eq(store_challenge_put(st, &in), STORE_EXISTS);
+	struct store_challenge other = { .id = 9, .owner = c, .target = a, .rules = "icc", .days = 1,
+		                         .color = "random" };
+	ck_assert_int_eq(store_challenge_put(st, &other), STORE_OK);
+	store_close(st);
+	st = open_ok();
+	struct store_challenge out[2];
+	memset(out, 0, sizeof out);
+	ck_assert_int_eq(store_challenges_list(st, collect_challenge, out), STORE_OK);
+	ck_assert_int_eq(out[0].id, 7);
+	ck_assert_str_eq(out[0].owner_name, "Anna");
+	ck_assert_str_eq(out[0].target_name, "boris");
+	ck_assert_int_eq(out[0].owner, a);
+	ck_assert_int_eq(out[0].target, b);
+	ck_assert_str_eq(out[0].rules, "english");
+	ck_assert_int_eq(out[0].days, 3);
+	ck_assert_str_eq(out[0].color, "white");
+	ck_assert_int_eq(out[0].rated, 1);
+	ck_assert_int_eq(out[0].rematch, 42);
+	ck_assert_int_eq(out[0].made_ms, 1767225600123LL);
+	ck_assert_int_eq(out[1].id, 9);
+	ck_assert_str_eq(out[1].color, "random");
+	ck_assert_int_eq(store_challenge_drop(st, 7), STORE_OK);
+	ck_assert_int_eq(store_challenge_drop(st, 7), STORE_OK);   /* twice is once */
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM challenges"), 1);
+	store_close(st);
+	raw_exec("PRAGMA foreign_keys = ON; DELETE FROM users WHERE name = 'carl';");
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM challenges"), 0);
 }
 END_TEST
 
@@ -956,9 +1005,10 @@ START_TEST(migrates_v10_actions)
 	         " clock_white_ms, clock_black_ms, ok, events FROM actions;"
 	         "DROP TABLE actions;"
 	         "ALTER TABLE actions_v10 RENAME TO actions;"
-	         "DROP TABLE mutes;"   /* schema 12's and 13's, made since */
+	         "DROP TABLE mutes;"   /* schema 12's, 13's and 14's, made since */
 	         "DROP TRIGGER games_tally;"
 	         "DROP TABLE tallies;"
+	         "DROP TABLE challenges;"
 	         "PRAGMA user_version = 10;"
 	         "COMMIT;");
 	ck_assert_int_eq(raw_int("SELECT count(*) FROM sqlite_master WHERE name = 'actions'"
@@ -1090,6 +1140,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, corrupt_action_events);
 	tcase_add_test(tc, migrates_v10_actions);
 	tcase_add_test(tc, tallies_follow_finished_games);
+	tcase_add_test(tc, challenges_kept);
 	tcase_add_test(tc, no_statement_scans_the_record);
 	tcase_add_test(tc, unfinished_games_listing);
 	tcase_add_test(tc, rollback_leaves_nothing);
