@@ -7,6 +7,13 @@
  *                       to the other spectators and the umpires: the
  *                       spectators' channel, never sent to a player of it
  *   tell {user, text}   one user to another who is online
+ *   message {user, text}
+ *                       left for a registered user, online or not: kept in
+ *                       the store (schema 15) until they delete it, pushed
+ *                       at once if they are online, else at their next login
+ *   messages {from?}    the messages left for this user, oldest first
+ *   message_delete {message?}
+ *                       one of them, or all
  *   mutes {}           the names this user muted
  *   mute {user} / unmute {user}
  *                       the muting user no longer receives that user's
@@ -30,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "action.h"
 #include "auth.h"
@@ -48,6 +56,7 @@
 #define CHAT_WINDOW_MS (10 * 1000)  /* ... per this window */
 #define CHAT_MUTES_MAX 200          /* users one user may mute */
 #define CHAT_GAME_ID_MAX (1LL << 53)
+#define CHAT_MAILBOX_MAX 100        /* messages kept for one user */
 
 struct chat_user {
 	int64_t user;
@@ -252,6 +261,144 @@ static void cmd_tell(struct conn *c, json_t *id, json_t *req)
 	dispatch_ok(c, id, NULL);
 }
 
+static json_t *message_json(const struct store_message *m)
+{
+	return json_pack("{s:I, s:s, s:s, s:I}", "message", (json_int_t)m->id, "from", m->from, "text",
+	                 m->text, "sent", (json_int_t)m->sent_unix);
+}
+
+/*
+ * message {user, text}: left for a registered user.  A muted sender is
+ * answered ok all the same, and nothing is kept (muting is not announced).
+ * Stored before the answer; pushed to the recipient's connections if any
+ * (then marked delivered), else at their next login.
+ */
+static void cmd_message(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	int64_t uid = conn_user(c);
+	if (auth_is_guest_name(conn_user_name(c))) {
+		dispatch_error(c, id, PE_FORBIDDEN, "guests cannot leave messages: register first");
+		return;
+	}
+	struct store_user u;
+	if (auth_find_user(c, id, json_string_value(json_object_get(req, "user")), &u) != 0)
+		return;
+	if (u.id == uid) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "that is you");
+		return;
+	}
+	if (u.guest) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "%s is a guest: guests keep no messages", u.name);
+		return;
+	}
+	char text[ACTION_REASON_MAX + 1];
+	if (!chat_checked(c, id, req, text, sizeof text))
+		return;
+	if (chat_muted(srv->games, u.id, uid)) {
+		dispatch_ok(c, id, NULL);
+		return;
+	}
+	int64_t kept = 0;
+	if (store_messages_count(srv->store, u.id, &kept) != STORE_OK) {
+		log_warnx("chat: counting messages: %s", store_error(srv->store));
+		dispatch_error(c, id, PE_STORAGE, "the message could not be stored");
+		return;
+	}
+	if (kept >= CHAT_MAILBOX_MAX) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "%s keeps %d messages already: their mailbox is full",
+		               u.name, CHAT_MAILBOX_MAX);
+		return;
+	}
+	bool online = conn_of_user(srv, u.id, NULL) != NULL;
+	struct store_message m = { .sent_unix = (int64_t)time(NULL) };
+	snprintf(m.from, sizeof m.from, "%s", conn_user_name(c));
+	snprintf(m.text, sizeof m.text, "%s", text);
+	if (store_message_put(srv->store, u.id, uid, text, m.sent_unix, online, &m.id) != STORE_OK) {
+		log_warnx("chat: storing a message: %s", store_error(srv->store));
+		dispatch_error(c, id, PE_STORAGE, "the message could not be stored");
+		return;
+	}
+	if (online) {
+		json_t *ev = message_json(&m);
+		json_object_set_new(ev, "event", json_string("message"));
+		conn_send_user(srv, u.id, ev);
+	}
+	dispatch_ok(c, id, NULL);
+}
+
+/* Collects a mailbox: every message (all), and the undelivered ones as events (new). */
+struct mailbox {
+	json_t *all, *fresh;
+	int64_t last;
+};
+
+static int mailbox_row(const struct store_message *m, void *arg)
+{
+	struct mailbox *mb = arg;
+	if (mb->all)
+		json_array_append_new(mb->all, message_json(m));
+	if (mb->fresh && !m->delivered) {
+		json_t *ev = message_json(m);
+		json_object_set_new(ev, "event", json_string("message"));
+		json_array_append_new(mb->fresh, ev);
+		mb->last = m->id;
+	}
+	return 0;
+}
+
+/* A login: the messages left since the user's last connection, as events. */
+void chat_conn_login(struct server *srv, struct conn *c)
+{
+	int64_t uid = conn_user(c);
+	if (uid <= 0 || auth_is_guest_name(conn_user_name(c)))
+		return;
+	struct mailbox mb = { .fresh = json_array() };
+	if (store_messages_list(srv->store, uid, mailbox_row, &mb) != STORE_OK)
+		log_warnx("chat: reading the messages of user=%" PRId64 ": %s", uid, store_error(srv->store));
+	else if (mb.last > 0 && store_messages_delivered(srv->store, uid, mb.last) != STORE_OK)
+		log_warnx("chat: marking messages delivered: %s", store_error(srv->store));
+	size_t i;
+	json_t *ev;
+	json_array_foreach(mb.fresh, i, ev)
+		conn_send(c, json_incref(ev));
+	json_decref(mb.fresh);
+}
+
+/* messages {from?}: the messages left for this user, oldest first, paged. */
+static void cmd_messages(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	struct mailbox mb = { .all = json_array() };
+	if (store_messages_list(srv->store, conn_user(c), mailbox_row, &mb) != STORE_OK) {
+		json_decref(mb.all);
+		log_warnx("chat: reading messages: %s", store_error(srv->store));
+		dispatch_error(c, id, PE_STORAGE, "the messages could not be read");
+		return;
+	}
+	json_t *j = json_object();
+	dispatch_page(j, "messages", mb.all, (size_t)json_integer_value(json_object_get(req, "from")));
+	json_decref(mb.all);
+	dispatch_ok(c, id, j);
+}
+
+/* message_delete {message?}: one of this user's messages, or (without) all. */
+static void cmd_message_delete(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	int64_t mid = json_integer_value(json_object_get(req, "message")), n = 0;
+	if (store_messages_delete(srv->store, conn_user(c), mid, &n) != STORE_OK) {
+		log_warnx("chat: deleting messages: %s", store_error(srv->store));
+		dispatch_error(c, id, PE_STORAGE, "the messages could not be deleted");
+		return;
+	}
+	if (mid > 0 && n == 0) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "you have no message %" PRId64, mid);
+		return;
+	}
+	dispatch_ok(c, id, json_pack("{s:I}", "deleted", (json_int_t)n));
+}
+
 static void cmd_mute(struct conn *c, json_t *id, json_t *req)
 {
 	bool mute = strcmp(json_string_value(json_object_get(req, "type")), "mute") == 0;
@@ -315,6 +462,14 @@ static const struct field f_tell[] = {
 	{ "text", F_STRING, 1, 4 * ACTION_REASON_MAX },
 	{ NULL, 0, 0, 0 },
 };
+static const struct field f_list[] = {
+	{ "from", F_INT, 0, DISPATCH_FROM_MAX },
+	{ NULL, 0, 0, 0 },
+};
+static const struct field f_message_delete[] = {
+	{ "message", F_INT, 0, CHAT_GAME_ID_MAX },   /* absent: all */
+	{ NULL, 0, 0, 0 },
+};
 static const struct field f_user[] = {
 	{ "user", F_STRING, 1, PROTO_NAME_MAX },
 	{ NULL, 0, 0, 0 },
@@ -324,6 +479,9 @@ const struct cmd chat_cmds[] = {
 	{ "say", 0, f_say, cmd_say },
 	{ "spec", 0, f_say, cmd_spec },
 	{ "tell", 0, f_tell, cmd_tell },
+	{ "message", 0, f_tell, cmd_message },
+	{ "messages", 0, f_list, cmd_messages },
+	{ "message_delete", 0, f_message_delete, cmd_message_delete },
 	{ "mute", 0, f_user, cmd_mute },
 	{ "unmute", 0, f_user, cmd_mute },
 	{ "mutes", 0, f_none, cmd_mutes },

@@ -47,6 +47,10 @@ int games_finished_of(struct server *srv, int64_t id, int64_t user, struct store
  * challenges from them too. */
 bool games_user_muted(struct server *srv, int64_t listener, int64_t speaker);
 
+/* A login hook (conn.h, added by main.c after the games'): the messages
+ * left for the user since they were last pushed (chat.c). */
+void chat_conn_login(struct server *srv, struct conn *c);
+
 /* Number of live games a user plays in (the lobby's `who`). */
 int games_user_count(const struct games *g, int64_t user);
 /* Games being played now (the service status line). */

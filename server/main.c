@@ -356,6 +356,7 @@ int main(int argc, char **argv)
 	/* The lobby's first: a login hears its challenges, then its games. */
 	conn_hook_add(&srv, lobby_conn_login, lobby_conn_closed);
 	conn_hook_add(&srv, games_conn_login, games_conn_closed);
+	conn_hook_add(&srv, chat_conn_login, NULL);
 	if (cfg->abandon_grace_ms > 0)
 		games_set_grace(srv.games, cfg->abandon_grace_ms);
 	if (cfg->untimed_abandon_grace_ms > 0)

@@ -285,6 +285,19 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	" rated INTEGER NOT NULL,"
 	" rematch INTEGER NOT NULL,"
 	" made_ms INTEGER NOT NULL);",
+
+	/* 15: messages left for a user (chat.c `message`), kept until that
+	 * user deletes them (at most 100 a user); `delivered` once pushed to a
+	 * connection of theirs, so a login pushes only the new ones. */
+	"CREATE TABLE messages ("
+	" id INTEGER PRIMARY KEY,"
+	" recipient INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	" sender INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	" text TEXT NOT NULL,"
+	" sent INTEGER NOT NULL,"
+	" delivered INTEGER NOT NULL);"
+	"CREATE INDEX messages_recipient ON messages(recipient, id);"
+	"CREATE INDEX messages_sender ON messages(sender);",
 };
 
 /* --- statements ----------------------------------------------------------- */
@@ -393,6 +406,14 @@ static const char *const stmt_sql[S__COUNT] = {
 	                      " c.rated, c.rematch, c.made_ms FROM challenges c"
 	                      " JOIN users o ON o.id = c.owner JOIN users t ON t.id = c.target"
 	                      " ORDER BY c.id",
+	[S_MESSAGE_PUT] = "INSERT INTO messages (recipient, sender, text, sent, delivered)"
+	                  " VALUES (?1, ?2, ?3, ?4, ?5)",
+	[S_MESSAGES_COUNT] = "SELECT count(*) FROM messages WHERE recipient = ?1",
+	[S_MESSAGES_LIST] = "SELECT m.id, u.name, m.text, m.sent, m.delivered FROM messages m"
+	                    " JOIN users u ON u.id = m.sender WHERE m.recipient = ?1 ORDER BY m.id",
+	[S_MESSAGES_DELIVERED] = "UPDATE messages SET delivered = 1 WHERE recipient = ?1 AND id <= ?2"
+	                         " AND delivered = 0",
+	[S_MESSAGES_DELETE] = "DELETE FROM messages WHERE recipient = ?1 AND (?2 = 0 OR id = ?2)",
 };
 
 /* --- errors -------------------------------------------------------------- */

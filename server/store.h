@@ -35,7 +35,7 @@ struct store *store_open(const char *path, char *err, size_t errlen);
 /* The schema version this binary writes (PRAGMA user_version).  A newer
  * binary upgrades an older database in place at open; an older binary
  * refuses a newer database. */
-#define STORE_SCHEMA_VERSION 14
+#define STORE_SCHEMA_VERSION 15
 #define STORE_BUSY_TIMEOUT_MS 5000
 
 /* store_open() with options; NULL options = the defaults. */
@@ -288,6 +288,26 @@ int store_challenge_put(struct store *st, const struct store_challenge *c);
 int store_challenge_drop(struct store *st, int64_t id);
 int store_challenges_list(struct store *st, int (*fn)(const struct store_challenge *c, void *arg),
                           void *arg);
+
+/* Schema 15: messages left for a user (chat.c `message`).  put: the new
+ * message's id in *id.  count: how many `recipient` keeps.  list: theirs,
+ * oldest first, with the sender's name as registered.  delivered: those up
+ * to `upto` marked as pushed.  delete: one (id) or all (id 0) of theirs;
+ * how many went in *n. */
+struct store_message {
+	int64_t id;
+	char from[32];
+	char text[1024];
+	int64_t sent_unix;
+	int delivered;
+};
+int store_message_put(struct store *st, int64_t recipient, int64_t sender, const char *text,
+                      int64_t sent_unix, int delivered, int64_t *id);
+int store_messages_count(struct store *st, int64_t recipient, int64_t *n);
+int store_messages_list(struct store *st, int64_t recipient,
+                        int (*fn)(const struct store_message *m, void *arg), void *arg);
+int store_messages_delivered(struct store *st, int64_t recipient, int64_t upto);
+int store_messages_delete(struct store *st, int64_t recipient, int64_t id, int64_t *n);
 
 /* A user's finished games counted (`profile`): won, lost, drawn, aborted
  * (schema 13's tallies, kept by a trigger as each game finishes). */

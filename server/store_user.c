@@ -434,3 +434,102 @@ int store_challenges_list(struct store *st, int (*fn)(const struct store_challen
 	store_stmt_done(s, temp);
 	return rc;
 }
+
+int store_message_put(struct store *st, int64_t recipient, int64_t sender, const char *text,
+                      int64_t sent_unix, int delivered, int64_t *id)
+{
+	int temp, rc;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_MESSAGE_PUT, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, recipient);
+	sqlite3_bind_int64(s, 2, sender);
+	sqlite3_bind_int64(s, 4, sent_unix);
+	sqlite3_bind_int(s, 5, delivered ? 1 : 0);
+	if (store_bind_text(s, 3, text, sizeof ((struct store_message *)0)->text) != SQLITE_OK)
+		rc = store_fail(st, "message put: text too long");
+	else if ((rc = store_run(st, s, "message put")) == STORE_OK && id != NULL)
+		*id = sqlite3_last_insert_rowid(st->db);
+	store_stmt_done(s, temp);
+	return rc;
+}
+
+int store_messages_count(struct store *st, int64_t recipient, int64_t *n)
+{
+	int temp, rc;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_MESSAGES_COUNT, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, recipient);
+	if ((rc = store_step_row(st, s, "messages count")) == STORE_OK)
+		*n = sqlite3_column_int64(s, 0);
+	store_stmt_done(s, temp);
+	return rc;
+}
+
+int store_messages_list(struct store *st, int64_t recipient,
+                        int (*fn)(const struct store_message *m, void *arg), void *arg)
+{
+	int temp, rc = STORE_OK, step;
+	sqlite3_stmt *s;
+	struct store_message m;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_MESSAGES_LIST, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, recipient);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		memset(&m, 0, sizeof m);
+		m.id = sqlite3_column_int64(s, 0);
+		m.sent_unix = sqlite3_column_int64(s, 3);
+		m.delivered = sqlite3_column_int(s, 4);
+		if ((rc = store_col_text(st, s, 1, m.from, sizeof m.from, "messages list")) != STORE_OK ||
+		    (rc = store_col_text(st, s, 2, m.text, sizeof m.text, "messages list")) != STORE_OK ||
+		    fn(&m, arg) != 0)
+			break;
+	}
+	if (rc == STORE_OK && step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = store_fail_db(st, "messages list");
+	store_stmt_done(s, temp);
+	return rc;
+}
+
+int store_messages_delivered(struct store *st, int64_t recipient, int64_t upto)
+{
+	int temp, rc;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_MESSAGES_DELIVERED, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, recipient);
+	sqlite3_bind_int64(s, 2, upto);
+	rc = store_run(st, s, "messages delivered");
+	store_stmt_done(s, temp);
+	return rc;
+}
+
+int store_messages_delete(struct store *st, int64_t recipient, int64_t id, int64_t *n)
+{
+	int temp, rc;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_MESSAGES_DELETE, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, recipient);
+	sqlite3_bind_int64(s, 2, id);
+	if ((rc = store_run(st, s, "messages delete")) == STORE_OK)
+		*n = sqlite3_changes(st->db);
+	store_stmt_done(s, temp);
+	return rc;
+}

@@ -230,6 +230,19 @@ static int parse_tell(struct cmd *c, char *err, size_t errlen)
 	return take_text(c, p, NULL, err, errlen);
 }
 
+/* messages [delete N|all]: c->number the message to delete, 0 all, -1 none (the list) */
+static int parse_messages(struct cmd *c, char *err, size_t errlen)
+{
+	c->number = -1;
+	if (c->argc == 0)
+		return 0;
+	if (c->argc == 2 && strcmp(c->argv[0], "delete") == 0 &&
+	    (strcmp(c->argv[1], "all") == 0 ? (c->number = 0, true)
+	                                    : parse_long(c->argv[1], &c->number) && c->number > 0))
+		return 0;
+	return failf(err, errlen, "usage: %s", c->entry->usage);
+}
+
 /* kick USER [REASON...]: without a reason, the server's own */
 static int parse_kick(struct cmd *c, char *err, size_t errlen)
 {
@@ -553,11 +566,22 @@ static json_t *req_user(const struct cmd *c, long long id, long game, char *err,
 	if (c->argc == 0)   /* mute alone: the list */
 		return json_pack("{s:I, s:s}", "id", (json_int_t)id, "type", "mutes");
 	json_t *r = json_pack("{s:I, s:s}", "id", (json_int_t)id, "user", c->argv[0]);
-	if (c->type == CMD_TELL)
+	if (c->type == CMD_TELL || c->type == CMD_MESSAGE)
 		json_object_set_new(r, "text", json_string(c->text));
 	if (c->type == CMD_KICK && c->text[0])
 		json_object_set_new(r, "reason", json_string(c->text));
 	return req_end(r, c);
+}
+
+/* messages {} (the list), or message_delete {message?} (0: all) */
+static json_t *req_messages(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	if (c->number < 0)
+		return req_end(req_begin(id), c);
+	json_t *r = json_pack("{s:I, s:s}", "id", (json_int_t)id, "type", "message_delete");
+	if (c->number > 0)
+		json_object_set_new(r, "message", json_integer(c->number));
+	return r;
 }
 
 /* broadcast {text} */
@@ -981,16 +1005,6 @@ static const char *str(const json_t *o, const char *key)
 	return v ? v : "?";
 }
 
-/* o's `key`, Unix seconds, as UTC through strftime's fmt; "" when absent or 0. */
-static void utc_time(const json_t *o, const char *key, const char *fmt, char *buf, size_t len)
-{
-	time_t t = (time_t)json_integer_value(json_object_get(o, key));
-	struct tm tm;
-	buf[0] = '\0';
-	if (t > 0 && gmtime_r(&t, &tm) && strftime(buf, len, fmt, &tm) == 0)
-		buf[0] = '\0';
-}
-
 /* krieg watch GAME / krieg umpire GAME: what was asked for once logged in. */
 static void login_then(struct client *c)
 {
@@ -1216,7 +1230,7 @@ static void done_profile(struct client *c, const json_t *res, const struct pendi
 {
 	const char *role = str(res, "role");
 	char since[32];
-	utc_time(res, "registered", " since %Y-%m-%d", since, sizeof since);
+	words_utc(res, "registered", " since %Y-%m-%d", since, sizeof since);
 	long long live = (long long)json_integer_value(json_object_get(res, "games"));
 	char playing[48] = "";
 	if (live > 0)
@@ -1331,6 +1345,32 @@ static void done_tell(struct client *c, const json_t *res, const struct pending 
 	client_out(c, "Told.");
 }
 
+static void done_message(struct client *c, const json_t *res, const struct pending *p)
+{
+	client_out(c, "Message left: read at once if they are online, else at their next login.");
+}
+
+/* messages: the list, a page at a time; message_delete: how many went */
+static void done_messages(struct client *c, const json_t *res, const struct pending *p)
+{
+	json_t *list = json_object_get(res, "messages"), *x;
+	if (!list) {
+		json_int_t n = json_integer_value(json_object_get(res, "deleted"));
+		client_out(c, "Deleted %lld message%s.", (long long)n, n == 1 ? "" : "s");
+		return;
+	}
+	long long total = (long long)json_integer_value(json_object_get(res, "total"));
+	if (next_page(c, res, p, "messages"))
+		client_out(c, total ? "%lld message%s for you (delete with \"messages delete N\" or \"messages delete all\"):"
+		                    : "No messages for you.", total, total == 1 ? "" : "s");
+	size_t i;
+	json_array_foreach(list, i, x) {
+		char line[WORDS_CHAT_MAX];
+		words_message(x, line, sizeof line);
+		client_out(c, "  %s", line);
+	}
+}
+
 static void done_mute(struct client *c, const json_t *res, const struct pending *p)
 {
 	json_t *list = json_object_get(res, "muted"), *x;
@@ -1349,7 +1389,7 @@ static void done_invite(struct client *c, const json_t *res, const struct pendin
 {
 	char code[128], until[64];
 	words_clean(json_string_value(json_object_get(res, "invite")), code, sizeof code);
-	utc_time(res, "expires", ", valid until %Y-%m-%d %H:%M UTC", until, sizeof until);
+	words_utc(res, "expires", ", valid until %Y-%m-%d %H:%M UTC", until, sizeof until);
 	client_out(c, "Invite code (single use%s): %s", until, code);
 	client_out(c, "Give it to one person: \"register NAME --invite CODE\". It is not shown again.");
 }
@@ -1424,7 +1464,7 @@ static void done_history(struct client *c, const json_t *res, const struct pendi
 		const char *result = json_string_value(json_object_get(x, "result"));
 		const char *reason = json_string_value(json_object_get(x, "reason"));
 		char when[32];
-		utc_time(x, "created", "%Y-%m-%d", when, sizeof when);
+		words_utc(x, "created", "%Y-%m-%d", when, sizeof when);
 		client_out(c, "  game %lld: %s (White) vs %s (Black), %s%s%s, %s%s%s%s",
 		           (long long)json_integer_value(json_object_get(x, "game")), str(x, "white"),
 		           str(x, "black"), str(x, "rules"), when[0] ? ", " : "", when,
@@ -1776,6 +1816,11 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "tell", .type = CMD_TELL, .min = 2, .max = MANY, .verbatim = true, .parse = parse_tell,
 	  .request = req_user, .exec = exec_user, .done = done_tell,
 	  .usage = "tell USER TEXT...         a message to a user who is online" },
+	{ .name = "message", .type = CMD_MESSAGE, .min = 2, .max = MANY, .verbatim = true, .parse = parse_tell,
+	  .request = req_user, .exec = exec_user, .done = done_message,
+	  .usage = "message USER TEXT...      leave a message for a user, online or not" },
+	{ .name = "messages", .type = CMD_MESSAGES, .max = 2, .parse = parse_messages, .request = req_messages,
+	  .done = done_messages, .usage = "messages [delete N|all]   the messages left for you; delete one or all" },
 	{ .name = "mute", .type = CMD_MUTE, .max = 1, .request = req_user, .exec = exec_user,
 	  .done = done_mute, .usage = "mute [USER]               stop USER's words and challenges reaching you (alone: the list)" },
 	{ .name = "unmute", .type = CMD_UNMUTE, .min = 1, .max = 1, .request = req_user, .exec = exec_user,

@@ -62,7 +62,7 @@ enum cmd_type {
 	CMD_UMPIRE_ABORT,  /* "abort REASON...": the entry is abort's; a reason makes it the umpire's */
 	CMD_NOTE,
 	/* words between people (PROTOCOL.md, "Chat") */
-	CMD_SAY, CMD_SPEC, CMD_TELL, CMD_MUTE, CMD_UNMUTE,
+	CMD_SAY, CMD_SPEC, CMD_TELL, CMD_MESSAGE, CMD_MESSAGES, CMD_MUTE, CMD_UNMUTE,
 	/* an admin's (PROTOCOL.md, "Administration"); the rest through raw */
 	CMD_INVITE, CMD_KICK, CMD_BROADCAST,
 	/* local only */

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "event_json.h"
 #include "notation.h"
@@ -402,9 +403,34 @@ int words_chat(const json_t *msg, const char *white, const char *black, int me, 
 	return 0;
 }
 
+void words_utc(const json_t *o, const char *key, const char *fmt, char *buf, size_t len)
+{
+	time_t t = (time_t)json_integer_value(json_object_get(o, key));
+	struct tm tm;
+	buf[0] = '\0';
+	if (t > 0 && gmtime_r(&t, &tm) && strftime(buf, len, fmt, &tm) == 0)
+		buf[0] = '\0';
+}
+
+void words_message(const json_t *m, char *buf, size_t len)
+{
+	char text[256], who[64], when[40];
+	words_clean(json_string_value(json_object_get(m, "text")), text, sizeof text);
+	words_clean(json_string_value(json_object_get(m, "from")), who, sizeof who);
+	words_utc(m, "sent", ", %Y-%m-%d %H:%M UTC", when, sizeof when);
+	snprintf(buf, len, "%lld. from %s%s: \"%s\"", (long long)json_integer_value(json_object_get(m, "message")),
+	         who[0] ? who : "someone", when, text);
+}
+
 int words_tell(const json_t *msg, char *buf, size_t len)
 {
 	const char *name = json_string_value(json_object_get(msg, "event"));
+	if (name && strcmp(name, "message") == 0) {
+		char line[WORDS_CHAT_MAX];
+		words_message(msg, line, sizeof line);
+		snprintf(buf, len, "A message for you: %s", line);
+		return 0;
+	}
 	if (!name || strcmp(name, "tell") != 0)
 		return -1;
 	char text[256], who[64];

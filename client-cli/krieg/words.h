@@ -79,8 +79,16 @@ void words_clean(const char *in, char *out, size_t len);
  */
 int words_chat(const json_t *msg, const char *white, const char *black, int me, char *buf, size_t len);
 
-/* A `tell` event: `bob tells you: "hello"`.  0, or -1 for any other object. */
+/* A `tell` event: `bob tells you: "hello"`; a `message` event: `A message
+ * for you: 7. from bob, 2026-12-03 18:02 UTC: "hello"`.  0, or -1 for any
+ * other object. */
 int words_tell(const json_t *msg, char *buf, size_t len);
+
+/* One message left for the user (a `messages` item): `7. from bob, DATE: "hello"`. */
+void words_message(const json_t *m, char *buf, size_t len);
+
+/* o's `key`, Unix seconds, as UTC through strftime's fmt; "" when absent or 0. */
+void words_utc(const json_t *o, const char *key, const char *fmt, char *buf, size_t len);
 
 /* A time control ({"base","inc"} / {"days"} / NULL) in words: "5+2", "3 days a move", "untimed". */
 void words_time(const json_t *time, char *buf, size_t len);

@@ -97,6 +97,7 @@ static struct world *world_new(void)
 	FUZZ_ASSERT((w->srv.games = games_new(&w->srv)) != NULL, "games_new");
 	conn_hook_add(&w->srv, lobby_conn_login, lobby_conn_closed);
 	conn_hook_add(&w->srv, games_conn_login, games_conn_closed);
+	conn_hook_add(&w->srv, chat_conn_login, NULL);
 	static const char *const names[2] = { "white", "black" };
 	for (int i = 0; i < 2; i++)
 		FUZZ_ASSERT(store_user_create(w->srv.store, names[i], "", 1, &w->user[i]) == STORE_OK,

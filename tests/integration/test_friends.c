@@ -28,6 +28,11 @@
  *   lobby_comes_to_you   lobby_watch pushes seeks as they open and go, to
  *                        watchers only, never challenges; a challenge
  *                        carries its terms; cancel alone cancels the only offer
+ *   messages_wait_for_their_reader  a message left for a friend who is
+ *                        away reaches them at their next login (after a
+ *                        kill -9 too), once; at once if they are online;
+ *                        kept until deleted; never from whom they muted;
+ *                        not from or to guests; a full mailbox refuses
  */
 #include <check.h>
 #include <stdbool.h>
@@ -35,6 +40,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <sqlite3.h>
 
 #include "check_main.h"
 #include "harness.h"
@@ -820,6 +827,105 @@ START_TEST(adjourned_game_waits)
 }
 END_TEST
 
+/* Messages for `user` made by hand in the daemon's database (a full
+ * mailbox without waiting out the chat rate limit 100 times). */
+static void fill_mailbox(struct kd *d, const char *user, const char *sender, int n)
+{
+	char path[400], sql[512];
+	sqlite3 *db;
+	snprintf(path, sizeof path, "%s/kriegd.db", kd_state_dir(d));
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	sqlite3_busy_timeout(db, 5000);
+	for (int i = 0; i < n; i++) {
+		snprintf(sql, sizeof sql, "INSERT INTO messages (recipient, sender, text, sent, delivered)"
+		         " SELECT r.id, s.id, 'filler %d', 0, 1 FROM users r, users s"
+		         " WHERE r.name = '%s' AND s.name = '%s'", i, user, sender);
+		ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	}
+	sqlite3_close(db);
+}
+
+START_TEST(messages_wait_for_their_reader)
+{
+	struct kd *d = kd_start(KD_BASE_CONFIG);
+	struct kp a, b, pest, g;
+	kp_register(d, &a, "annie");
+	kp_register(d, &b, "boris");
+	kp_register(d, &pest, "pester");
+	kc_ok(b.c, kc_req(b.c, "mute", "{s:s}", "user", "pester"));
+	kc_close(b.c);   /* boris is away */
+	kp_guest(d, &g);
+	time_t before = time(NULL);
+	ck_assert_ptr_null(json_object_get(kc_ok(a.c, kc_req(a.c, "message", "{s:s, s:s}", "user",
+		"Boris", "text", "  see you   at eight  ")), "message"));
+	kc_ok(pest.c, kc_req(pest.c, "message", "{s:s, s:s}", "user", "boris", "text", "spam"));
+	kc_error(a.c, kc_req(a.c, "message", "{s:s, s:s}", "user", "annie", "text", "me"), "illegal_action");
+	kc_error(a.c, kc_req(a.c, "message", "{s:s, s:s}", "user", "nobody", "text", "hi"), "no_such_user");
+	kc_error(a.c, kc_req(a.c, "message", "{s:s, s:s}", "user", g.name, "text", "hi"), "illegal_action");
+	kc_error(a.c, kc_req(a.c, "message", "{s:s, s:s}", "user", "boris", "text", "a\tb"), "bad_request");
+	kc_error(a.c, kc_req(a.c, "message", "{s:s}", "user", "boris"), "bad_request");
+	kc_error(g.c, kc_req(g.c, "message", "{s:s, s:s}", "user", "boris", "text", "hi"), "forbidden");
+	kc_close(a.c);
+	kc_close(pest.c);
+	kc_close(g.c);
+
+	/* kill -9: the message was stored before annie was answered */
+	kd_crash_restart(d);
+	kp_resume(d, &b);
+	json_t *e = kc_event(b.c, "message");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "from")), "annie");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "text")), "see you at eight");
+	json_int_t sent = json_integer_value(json_object_get(e, "sent"));
+	ck_assert(sent >= before && sent <= time(NULL));
+	json_int_t first = json_integer_value(json_object_get(e, "message"));
+	kc_no_event(b.c, "message");   /* not pester's */
+	kc_close(b.c);
+	kp_resume(d, &b);
+	kc_no_event(b.c, "message");   /* told once */
+	json_t *list = json_object_get(kc_ok(b.c, kc_req(b.c, "messages", NULL)), "messages");
+	ck_assert_int_eq(json_array_size(list), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(list, 0), "message")), first);
+
+	/* online: at once, to each of boris's connections, and kept too */
+	struct kp b2 = b;
+	kp_resume(d, &b2);
+	kp_resume(d, &a);
+	kc_ok(a.c, kc_req(a.c, "message", "{s:s, s:s}", "user", "boris", "text", "here now?"));
+	ck_assert_str_eq(json_string_value(json_object_get(kc_event(b.c, "message"), "text")), "here now?");
+	ck_assert_str_eq(json_string_value(json_object_get(kc_event(b2.c, "message"), "text")), "here now?");
+	kc_close(b2.c);
+	list = json_object_get(kc_ok(b.c, kc_req(b.c, "messages", NULL)), "messages");
+	ck_assert_int_eq(json_array_size(list), 2);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(list, 1), "text")), "here now?");
+	/* annie cannot read or delete boris's */
+	ck_assert_int_eq(json_array_size(json_object_get(kc_ok(a.c, kc_req(a.c, "messages", NULL)),
+	                                                 "messages")), 0);
+	kc_error(a.c, kc_req(a.c, "message_delete", "{s:I}", "message", first), "illegal_action");
+
+	/* deleted one by one, or all */
+	ck_assert_int_eq(json_integer_value(json_object_get(kc_ok(b.c, kc_req(b.c, "message_delete",
+		"{s:I}", "message", first)), "deleted")), 1);
+	kc_error(b.c, kc_req(b.c, "message_delete", "{s:I}", "message", first), "illegal_action");
+	ck_assert_int_eq(json_integer_value(json_object_get(kc_ok(b.c, kc_req(b.c, "message_delete",
+		NULL)), "deleted")), 1);
+	ck_assert_int_eq(json_array_size(json_object_get(kc_ok(b.c, kc_req(b.c, "messages", NULL)),
+	                                                 "messages")), 0);
+
+	/* a full mailbox refuses, and nothing is kept */
+	fill_mailbox(d, "boris", "pester", 99);
+	kc_ok(a.c, kc_req(a.c, "message", "{s:s, s:s}", "user", "boris", "text", "the hundredth"));
+	kc_event(b.c, "message");
+	kc_error(a.c, kc_req(a.c, "message", "{s:s, s:s}", "user", "boris", "text", "one more"),
+	         "illegal_action");
+	kc_no_event(b.c, "message");
+	json_t *r = kc_ok(b.c, kc_req(b.c, "messages", NULL));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "total")), 100);
+	kc_close(a.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *friends_suite(void)
 {
 	Suite *s = suite_create("friends");
@@ -834,6 +940,7 @@ static Suite *friends_suite(void)
 	tcase_add_test(tc, chat_requests);
 	tcase_add_test(tc, mute_hides_challenges);
 	tcase_add_test(tc, mutes_outlive_a_restart);
+	tcase_add_test(tc, messages_wait_for_their_reader);
 	tcase_add_test(tc, lobby_comes_to_you);
 	tcase_add_test(tc, adjourned_game_waits);
 	suite_add_tcase(s, tc);

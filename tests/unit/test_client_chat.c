@@ -125,6 +125,73 @@ START_TEST(chat_commands_send_their_requests)
 }
 END_TEST
 
+/* message / messages: the requests, a message in words (live and listed,
+ * its date in UTC, its control characters scrubbed), a long list asked
+ * for page after page, and what a delete says. */
+START_TEST(messages_in_words)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s);
+	ck_assert_int_eq(client_command(&c, "message bob  tomorrow at  eight?"), 0);
+	json_t *j = sink_last(&s);
+	ck_assert_str_eq(field(j, "type"), "message");
+	ck_assert_str_eq(field(j, "user"), "bob");
+	ck_assert_str_eq(field(j, "text"), "tomorrow at  eight?");
+	json_decref(j);
+	sink_reply_ok(&c, &s, NULL);
+	ck_assert_ptr_nonnull(strstr(s.printed, "Message left"));
+
+	client_receive(&c, "{\"event\":\"message\",\"message\":7,\"from\":\"bob\",\"text\":\"yes\\u0007!\","
+	                   "\"sent\":1767225600}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "A message for you: 7. from bob, 2026-01-01 00:00 UTC: \"yes?!\""));
+
+	ck_assert_int_eq(client_command(&c, "messages"), 0);
+	j = sink_last(&s);
+	ck_assert_str_eq(field(j, "type"), "messages");
+	json_decref(j);
+	sink_reply_ok(&c, &s, "\"messages\":[{\"message\":7,\"from\":\"bob\",\"text\":\"yes\",\"sent\":1767225600}],"
+	                      "\"total\":2,\"next\":1");
+	ck_assert_ptr_nonnull(strstr(s.printed, "2 messages for you"));
+	ck_assert_ptr_nonnull(strstr(s.printed, "  7. from bob, 2026-01-01 00:00 UTC: \"yes\""));
+	j = sink_last(&s);   /* the next page, asked for */
+	ck_assert_str_eq(field(j, "type"), "messages");
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "from")), 1);
+	json_decref(j);
+	sink_reply_ok(&c, &s, "\"messages\":[{\"message\":9,\"from\":\"carol\",\"text\":\"hi\",\"sent\":0}],"
+	                      "\"total\":2");
+	ck_assert_ptr_nonnull(strstr(s.printed, "  9. from carol: \"hi\""));
+	const char *head = strstr(s.printed, "messages for you");
+	ck_assert_ptr_null(strstr(head + 1, "messages for you"));   /* said once, not a page */
+
+	ck_assert_int_eq(client_command(&c, "messages delete 7"), 0);
+	j = sink_last(&s);
+	ck_assert_str_eq(field(j, "type"), "message_delete");
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "message")), 7);
+	json_decref(j);
+	sink_reply_ok(&c, &s, "\"deleted\":1");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Deleted 1 message."));
+	ck_assert_int_eq(client_command(&c, "messages delete all"), 0);
+	j = sink_last(&s);
+	ck_assert_str_eq(field(j, "type"), "message_delete");
+	ck_assert_ptr_null(json_object_get(j, "message"));
+	json_decref(j);
+	sink_reply_ok(&c, &s, "\"deleted\":3");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Deleted 3 messages."));
+
+	/* refused here, nothing sent */
+	int n = s.nsent;
+	ck_assert_int_eq(client_command(&c, "message bob"), -1);
+	ck_assert_int_eq(client_command(&c, "message alice hello me"), -1);
+	ck_assert_int_eq(client_command(&c, "messages delete"), -1);
+	ck_assert_int_eq(client_command(&c, "messages delete 0"), -1);
+	ck_assert_int_eq(client_command(&c, "messages delete seven"), -1);
+	ck_assert_int_eq(client_command(&c, "messages purge 7"), -1);
+	ck_assert_int_eq(s.nsent, n);
+	client_free(&c);
+}
+END_TEST
+
 START_TEST(opponent_away_in_the_prompt)
 {
 	struct client c;
@@ -424,6 +491,7 @@ static Suite *chat_suite(void)
 	TCase *tc = tcase_create("chat");
 	tcase_add_test(tc, chat_is_the_players_words);
 	tcase_add_test(tc, chat_commands_send_their_requests);
+	tcase_add_test(tc, messages_in_words);
 	tcase_add_test(tc, opponent_away_in_the_prompt);
 	tcase_add_test(tc, welcome_says_what_waited);
 	tcase_add_test(tc, durations_in_words);

@@ -920,7 +920,7 @@ START_TEST(tallies_follow_finished_games)
 	store_close(st);
 	/* the same games on a database of schema 12: counted by the migration */
 	raw_exec("BEGIN; DROP TRIGGER games_tally; DROP TABLE tallies; DROP TABLE challenges;"
-	         " PRAGMA user_version = 12; COMMIT;");
+	         " DROP TABLE messages; PRAGMA user_version = 12; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	tally_is(st, a, 1, 1, 1, 1);
@@ -1005,10 +1005,11 @@ START_TEST(migrates_v10_actions)
 	         " clock_white_ms, clock_black_ms, ok, events FROM actions;"
 	         "DROP TABLE actions;"
 	         "ALTER TABLE actions_v10 RENAME TO actions;"
-	         "DROP TABLE mutes;"   /* schema 12's, 13's and 14's, made since */
+	         "DROP TABLE mutes;"   /* schemas 12 to 15's, made since */
 	         "DROP TRIGGER games_tally;"
 	         "DROP TABLE tallies;"
 	         "DROP TABLE challenges;"
+	         "DROP TABLE messages;"
 	         "PRAGMA user_version = 10;"
 	         "COMMIT;");
 	ck_assert_int_eq(raw_int("SELECT count(*) FROM sqlite_master WHERE name = 'actions'"
@@ -1089,7 +1090,8 @@ static bool plan_scans(const char *plan, const char *table)
  * holds only the unfinished games (the start-up listing). */
 START_TEST(no_statement_scans_the_record)
 {
-	static const char *const growing[] = { "actions", "events", "umpire_actions", "games" };
+	static const char *const growing[] = { "actions", "events", "umpire_actions", "games",
+		                               "messages" };
 	store_close(open_ok());
 	for (int id = 0; id < S__COUNT; id++) {
 		char plan[2048];
