@@ -54,6 +54,7 @@ function toLobby() {
   refreshLive();
   refreshWho();
   refreshHistory();
+  refreshMessages();
 }
 
 // Log in or register (with an invite code where the club asks for one).
@@ -87,6 +88,9 @@ const button = (text, f, data = {}) => {
   b.addEventListener('click', f);
   return b;
 };
+
+// A button's work done once the user says yes.
+const confirmed = (what, f) => () => { if (confirm(`${what}?`)) f(); };
 
 // The lobby's lists: list `id` emptied, then one item a row, its words and
 // its buttons made by row(x) ([text, ...buttons]).
@@ -124,6 +128,7 @@ async function refreshWho() {
   fill('who', r.users, (u) => [`${u.name}${u.bot ? ' (a bot)' : ''}${staff(u)}, ${u.games} game${u.games === 1 ? '' : 's'} `,
     button('Profile', () => showProfile(u.name), { profile: u.name }),
     ...(u.name !== state.user ? [button('Challenge', () => { $('challenge-user').value = u.name; }, { who: u.name }),
+      button('Message', () => { $('message-user').value = u.name; $('message-text').focus(); }, { message: u.name }),
       followButton(u.name, followed.has(u.name.toLowerCase())),
       button(muted.has(u.name.toLowerCase()) ? 'Unmute' : 'Mute', async () => {
         if (await setMute(u.name, !muted.has(u.name.toLowerCase()))) refreshWho();
@@ -161,6 +166,34 @@ $('btn-standings').addEventListener('click', async () => {
   if (!r.standings.length) status(`nobody is rated in the ${r.pool} pool yet`);
 });
 $('btn-who').addEventListener('click', refreshWho);
+
+// Messages left for this user (kept by the server until deleted), oldest first.
+const sent = (m) => new Date(m.sent * 1000).toISOString().slice(0, 16).replace('T', ' ');
+async function refreshMessages() {
+  const r = await net.callAll('messages', {}, 'messages');
+  if (!r.ok) return;
+  fill('messages', r.messages, (m) => [`${m.from}, ${sent(m)} UTC: "${m.text}" `,
+    button('Reply', () => { $('message-user').value = m.from; $('message-text').focus(); }, { reply: m.message }),
+    button('Delete', async () => {
+      const d = await net.call('message_delete', { message: m.message });
+      if (!d.ok) status(d.error.message);
+      refreshMessages();
+    }, { deleteMessage: m.message })]);
+}
+$('btn-messages').addEventListener('click', refreshMessages);
+$('btn-messages-clear').addEventListener('click', confirmed('Delete all your messages', async () => {
+  const r = await net.call('message_delete');
+  status(r.ok ? `deleted ${r.deleted} message${r.deleted === 1 ? '' : 's'}` : r.error.message);
+  refreshMessages();
+}));
+$('message-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const user = $('message-user').value.trim(), text = $('message-text').value.trim();
+  const r = await net.call('message', { user, text });
+  if (!r.ok) { status(r.error.message); return; }
+  status(`message left for ${user}`);
+  if ($('message-text').value.trim() === text) $('message-text').value = '';
+});
 
 // Challenges arrive pushed (`challenge`), and leave by `challenge_cancelled`.
 function addChallenge(ev) {
@@ -337,6 +370,11 @@ function onEvent(ev) {
     return;
   }
   if (ev.event === 'tell') { status(`${ev.from} tells you: "${ev.text}"`); return; }
+  if (ev.event === 'message') {
+    status(`a message from ${ev.from}: "${ev.text}"`);
+    if (!$('lobby').hidden) refreshMessages();
+    return;
+  }
   if (ev.event === 'session_ended' || ev.event === 'account_disabled') {
     sessionStorage.removeItem('krieg.token');
     status(ev.reason || 'this account is disabled');
@@ -392,7 +430,6 @@ $('btn-quiet').addEventListener('click', async () => {
   const r = await net.call('quiet', { game: state.game, moves });
   if (!r.ok) status(r.error.message); else { clearSent(text); status(`if quiet: ${moves.join(' ')}`); }
 });
-const confirmed = (what, f) => () => { if (confirm(`${what}?`)) f(); };
 // A request about the game shown; a refusal is said (an abort after both
 // have moved, an adjournment of an untimed game...), never dropped.
 const act = (type, fields = {}) => async () => {

@@ -26,7 +26,9 @@
 //  10. a timed game: the possible tries listed, a refused abort said, an
 //      adjournment offered, accepted and resumed from the page; words said
 //      to the opponent;
-//  11. a password an admin set: the page asks for the player's own first.
+//  11. a password an admin set: the page asks for the player's own first;
+//  12. a message left for a page, listed and said there, answered with
+//      Reply and deleted.
 // (Registering with an invite code is the same request with "invite": the
 // daemon here registers openly, which ignores the field.)
 // Usage: node play.mjs KRIEGD SCREENSHOT.png
@@ -643,6 +645,29 @@ try {
   await ln.ok('login', { user: 'newbie', password: 'newbie-own-password' });   // the one chosen
   ln.close();
 
+  // ---- 12. messages: one left for a page in the lobby, answered and deleted from it ----
+  const lu = await LineClient.open(linePort);
+  lineClients.lu = lu;
+  await lu.ok('hello', { version: 1 });
+  await lu.ok('login', { user: 'ump', password: 'umpire-password' });
+  await until(n, () => !document.getElementById('lobby').hidden, null, 'newbie in the lobby');
+  await lu.ok('message', { user: 'newbie', text: 'welcome to the club' });
+  await until(n, () => /^ump, .* UTC: "welcome to the club" /.test(document.querySelector('#messages li')?.textContent || ''),
+    null, 'the message listed');
+  await until(n, () => document.getElementById('status').textContent === 'a message from ump: "welcome to the club"',
+    null, 'the message said');
+  await n.click('#messages button[data-reply]');
+  check(await n.inputValue('#message-user') === 'ump', 'Reply fills in the sender');
+  await n.fill('#message-text', 'thank you');
+  await n.click('#btn-message');
+  const reply = await lu.waitFor((m) => m.event === 'message');
+  check(reply.from === 'newbie' && reply.text === 'thank you', `the reply: ${JSON.stringify(reply)}`);
+  await n.click('#messages button[data-delete-message]');
+  await until(n, () => document.querySelectorAll('#messages li').length === 0, null, 'the message deleted');
+  check((await lu.ok('messages')).total === 1, 'the reply kept for its reader');
+  lu.close();
+  delete lineClients.lu;
+
   // The clock's words, as krieg shows them (a correspondence clock read "4320:00").
   const clocks = await a.evaluate(async () => {
     const { fmtClock } = await import('/words.js');
@@ -652,7 +677,7 @@ try {
 
   if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
   for (const l of [la, lb, lc, lp, lr]) l.close();
-  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, the true board replayed, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, standings and a profile, a pairing by a director, a followed player's game, untimed and correspondence seeks, a seek list of several pages, the move in the tab's title, two games on one page, an adjournment, a muted opponent, a password to replace, the message of the day (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
+  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, the true board replayed, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, standings and a profile, a pairing by a director, a followed player's game, untimed and correspondence seeks, a seek list of several pages, the move in the tab's title, two games on one page, an adjournment, a muted opponent, a password to replace, a message left, answered and deleted, the message of the day (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
 } catch (e) {
   await fail(e.stack || String(e));
 }
