@@ -250,10 +250,7 @@ static void cmd_users(struct conn *c, json_t *id, json_t *req)
 		reply_storage(c, id, "users");
 		return;
 	}
-	json_t *j = json_object();
-	dispatch_page(j, "users", l.rows, (size_t)json_integer_value(json_object_get(req, "from")));
-	json_decref(l.rows);
-	dispatch_ok(c, id, j);
+	dispatch_ok_page(c, id, req, NULL, "users", l.rows);
 }
 
 /* user_create: the name is checked before the (slow) hash, and again by
@@ -560,10 +557,7 @@ static void cmd_invites(struct conn *c, json_t *id, json_t *req)
 		reply_storage(c, id, "invites");
 		return;
 	}
-	json_t *j = json_object();
-	dispatch_page(j, "invites", l.rows, (size_t)json_integer_value(json_object_get(req, "from")));
-	json_decref(l.rows);
-	dispatch_ok(c, id, j);
+	dispatch_ok_page(c, id, req, NULL, "invites", l.rows);
 }
 
 /* invite_revoke {digest}: the digest's start as `invites` lists it
@@ -684,10 +678,7 @@ static void cmd_audit(struct conn *c, json_t *id, json_t *req)
 		reply_storage(c, id, "audit");
 		return;
 	}
-	json_t *j = json_object();
-	dispatch_page(j, "entries", rows, (size_t)json_integer_value(json_object_get(req, "from")));
-	json_decref(rows);
-	dispatch_ok(c, id, j);
+	dispatch_ok_page(c, id, req, NULL, "entries", rows);
 }
 
 /* --- the table ---------------------------------------------------------------- */

@@ -376,10 +376,7 @@ static void cmd_messages(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_STORAGE, "the messages could not be read");
 		return;
 	}
-	json_t *j = json_object();
-	dispatch_page(j, "messages", mb.all, (size_t)json_integer_value(json_object_get(req, "from")));
-	json_decref(mb.all);
-	dispatch_ok(c, id, j);
+	dispatch_ok_page(c, id, req, NULL, "messages", mb.all);
 }
 
 /* message_delete {message?}: one of this user's messages, or (without) all. */

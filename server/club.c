@@ -117,10 +117,7 @@ static void cmd_standings(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_STORAGE, "the standings could not be read");
 		return;
 	}
-	json_t *j = json_pack("{s:s}", "pool", pool);
-	dispatch_page(j, "standings", t.rows, (size_t)json_integer_value(json_object_get(req, "from")));
-	json_decref(t.rows);
-	dispatch_ok(c, id, j);
+	dispatch_ok_page(c, id, req, json_pack("{s:s}", "pool", pool), "standings", t.rows);
 }
 
 /* ---- profile -------------------------------------------------------------- */

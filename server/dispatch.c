@@ -193,6 +193,16 @@ size_t dispatch_page(json_t *j, const char *key, json_t *items, size_t from)
 	return i;
 }
 
+void dispatch_ok_page(struct conn *c, json_t *id, json_t *req, json_t *j, const char *key,
+                      json_t *items)
+{
+	if (j == NULL)
+		j = json_object();
+	dispatch_page(j, key, items, (size_t)json_integer_value(json_object_get(req, "from")));
+	json_decref(items);
+	dispatch_ok(c, id, j);
+}
+
 static bool blank(const char *line, size_t len)
 {
 	for (size_t i = 0; i < len; i++)

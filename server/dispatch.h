@@ -72,6 +72,10 @@ const struct cmd *dispatch_cmd_at(size_t i);
 #define DISPATCH_PAGE_BYTES 12000
 #define DISPATCH_FROM_MAX (1LL << 30)
 size_t dispatch_page(json_t *j, const char *key, json_t *items, size_t from);
+/* Answer ok with the page of items (consumed) that req's "from" asks for;
+ * j (NULL: none) holds the answer's other fields, stolen. */
+void dispatch_ok_page(struct conn *c, json_t *id, json_t *req, json_t *j, const char *key,
+                      json_t *items);
 
 /* Decode and run one line. */
 void dispatch_line(struct conn *c, const char *line, size_t len);

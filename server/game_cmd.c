@@ -431,10 +431,7 @@ static void cmd_games(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_STORAGE, "the games could not be read");
 		return;
 	}
-	json_t *j = json_object();
-	dispatch_page(j, "games", arr, (size_t)json_integer_value(json_object_get(req, "from")));
-	json_decref(arr);
-	dispatch_ok(c, id, j);
+	dispatch_ok_page(c, id, req, NULL, "games", arr);
 }
 
 static const struct field f_game[] = {

@@ -361,10 +361,7 @@ static void cmd_who(struct conn *c, json_t *id, json_t *req)
 			json_object_set_new(u, "ratings", r);
 		json_array_append_new(users, u);
 	}
-	json_t *j = json_object();
-	dispatch_page(j, "users", users, (size_t)json_integer_value(json_object_get(req, "from")));
-	json_decref(users);
-	dispatch_ok(c, id, j);
+	dispatch_ok_page(c, id, req, NULL, "users", users);
 }
 
 /* ---- offers --------------------------------------------------------------- */
@@ -558,10 +555,7 @@ static void cmd_seeks(struct conn *c, json_t *id, json_t *req)
 	for (struct offer *o = l->offers; o; o = o->next)
 		if (!o->target || o->owner == uid || (o->target == uid && !hidden_from(conn_server(c), o, uid)))
 			json_array_append_new(arr, offer_json(conn_server(c), o));
-	json_t *j = json_object();
-	dispatch_page(j, "offers", arr, (size_t)json_integer_value(json_object_get(req, "from")));
-	json_decref(arr);
-	dispatch_ok(c, id, j);
+	dispatch_ok_page(c, id, req, NULL, "offers", arr);
 }
 
 /* Offer o, made, to user `target` (named `name`): listed, and told to every connection of theirs. */
