@@ -141,6 +141,8 @@ void client_forget_games(struct client *c)
 	c->seat_current = -1;
 	c->seat_focus = false;
 	c->last_challenge = -1;
+	c->nfollows = 0;
+	c->lobby_watched = false;
 }
 
 /* --- seats ----------------------------------------------------------------- */

@@ -34,6 +34,7 @@
 #define CLIENT_TOKEN_MAX 64     /* a resume token (PROTO_TOKEN_LEN is 43) */
 #define CLIENT_PGN_MAX (4L << 20) /* a PGN fetched in chunks; longer ones are refused */
 #define CLIENT_SEATS_MAX 8      /* games watched at once (spectator seats and umpire's chairs) */
+#define CLIENT_FOLLOWS_MAX 32   /* players followed (the server's FOLLOW_PER_CONN) */
 /* Said after a login an admin's reset left waiting, and at each request refused for it. */
 #define CLIENT_PASSWD_HINT "An admin has reset this account's password: choose your own with " \
 	"\"passwd\" (the old one is the password you were given) before anything else."
@@ -94,6 +95,11 @@ struct client {
 	long seat_current;                  /* the current seat's game id, or -1 */
 	bool seat_focus;                    /* the prompt and `board` show the current seat, not the game */
 	char on_login[CMD_LINE_MAX];        /* a command run once logged in (krieg watch GAME), or "" */
+	/* What the server keeps for a connection only, asked again on the next
+	 * one (a reconnection): the players followed, and the lobby watched. */
+	char follows[CLIENT_FOLLOWS_MAX][PROTO_NAME_MAX + 1];
+	int nfollows;
+	bool lobby_watched;
 	long last_challenge;                /* offer id of the last challenge received, or -1 */
 	/* resign / abort asked once at a terminal: the same command again (on the same game) confirms */
 	enum cmd_type confirm;              /* CMD_NONE: nothing asked */

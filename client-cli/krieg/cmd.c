@@ -815,6 +815,15 @@ static int confirm(struct client *cl, struct cmd *cmd, const char *what)
 	return CLIENT_HANDLED;
 }
 
+/* unfollow [USER]: forgotten here too (the server answers ok to any name it knows) */
+static int exec_unfollow(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	for (int i = 0; i < cl->nfollows; i++)
+		if (cmd->argc == 0 || strcasecmp(cl->follows[i], cmd->argv[0]) == 0)
+			memcpy(cl->follows[i--], cl->follows[--cl->nfollows], sizeof cl->follows[0]);
+	return 0;
+}
+
 static int exec_resign(struct client *cl, struct cmd *cmd, struct pending *p)
 {
 	return confirm(cl, cmd, "Resign");
@@ -1045,6 +1054,15 @@ static void done_login(struct client *c, const json_t *msg, const struct pending
 			client_send_page(c, s->umpire ? "umpire" : "watch", find_entry(s->umpire ? "umpire" : "watch"),
 			                 s->id, NULL, 0);
 	}
+	/* so do follows (asked again quietly: arg 1) and the lobby watched (its seeks shown anew) */
+	for (int i = 0; i < c->nfollows; i++) {
+		json_t *req = json_pack("{s:I, s:s, s:s}", "id", (json_int_t)c->next_id++, "type", "follow",
+		                        "user", c->follows[i]);
+		client_send_request(c, req, &(struct pending){ .cmd = find_entry("follow"), .game = -1, .arg = 1 });
+		json_decref(req);
+	}
+	if (c->lobby_watched)
+		client_send_page(c, "lobby_watch", find_entry("lobby"), -1, NULL, 0);
 	if (p->cmd->type != CMD_RESUME) {
 		client_out(c, "Logged in as %s. Type \"help\" for commands.", c->user);
 		login_then(c);
@@ -1142,6 +1160,18 @@ static void done_follow(struct client *c, const json_t *res, const struct pendin
 			client_out(c, "  following %s", json_string_value(x) ? json_string_value(x) : "?");
 		return;
 	}
+	const char *who = str(res, "user");
+	int i0 = 0;
+	while (i0 < c->nfollows && strcasecmp(c->follows[i0], who) != 0)
+		i0++;
+	if (i0 == c->nfollows && c->nfollows < CLIENT_FOLLOWS_MAX)
+		snprintf(c->follows[c->nfollows++], sizeof c->follows[0], "%s", who);
+	if (p->arg == 1)   /* asked again after a reconnection: said only if they play now */
+		json_array_foreach(json_object_get(res, "games"), i, x)
+			client_out(c, "  %s plays game %lld now (\"watch %lld\").", who, (long long)json_integer_value(x),
+			           (long long)json_integer_value(x));
+	if (p->arg == 1)
+		return;
 	client_out(c, "Following %s: each game they start is shown here.", str(res, "user"));
 	json_array_foreach(json_object_get(res, "games"), i, x)
 		client_out(c, "  %s plays game %lld now (\"watch %lld\").", str(res, "user"),
@@ -1412,7 +1442,8 @@ static void done_seeks(struct client *c, const json_t *res, const struct pending
 /* lobby_watch: the open seeks now; lobby_unwatch: nothing more */
 static void done_lobby(struct client *c, const json_t *res, const struct pending *p)
 {
-	if (!json_object_get(res, "offers")) {
+	c->lobby_watched = json_object_get(res, "offers") != NULL;
+	if (!c->lobby_watched) {
 		client_out(c, "No longer watching the lobby.");
 		return;
 	}
@@ -1784,7 +1815,7 @@ static const struct cmd_entry cmd_table[] = {
 	  .usage = "umpire GAME               (umpires) the umpire's chair: the true board, every try, who heard what" },
 	{ .name = "follow", .type = CMD_FOLLOW, .max = 1, .request = req_named, .done = done_follow,
 	  .usage = "follow [USER]             show each game USER starts, watched if you play none (alone: the list)" },
-	{ .name = "unfollow", .type = CMD_UNFOLLOW, .max = 1, .request = req_named, .done = done_ok,
+	{ .name = "unfollow", .type = CMD_UNFOLLOW, .max = 1, .request = req_named, .exec = exec_unfollow, .done = done_ok,
 	  .usage = "unfollow [USER]           stop following USER (no USER: everyone)" },
 	{ .name = "unwatch", .type = CMD_UNWATCH, .max = 1, .parse = parse_number, .request = req_seat,
 	  .exec = exec_unwatch, .done = done_unwatch,

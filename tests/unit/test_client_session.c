@@ -1121,6 +1121,75 @@ START_TEST(resume_after_a_lost_connection)
 }
 END_TEST
 
+/* The type and user of request n (0-based) the client sent. */
+static void sent_is(const struct sink *s, int n, const char *type, const char *user)
+{
+	json_t *r = json_loads(s->sent[n], 0, NULL);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "type")), type);
+	if (user)
+		ck_assert_str_eq(json_string_value(json_object_get(r, "user")), user);
+	json_decref(r);
+}
+
+/* Regression: the server keeps follows and a lobby watch for a connection
+ * only, and krieg did not ask for them again when it reconnected: a
+ * follower's screen went quiet without a word after any restart of the
+ * server.  Asked again at the resume now, the follows quietly; one
+ * unfollowed (or all) is not. */
+START_TEST(follows_and_lobby_outlive_a_reconnection)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	login_as(&c, &s, "alice");
+	ck_assert_int_eq(client_command(&c, "follow anna"), 0);
+	sink_reply_ok(&c, &s, "\"user\":\"Anna\",\"games\":[]");
+	ck_assert_int_eq(client_command(&c, "follow bob"), 0);
+	sink_reply_ok(&c, &s, "\"user\":\"bob\",\"games\":[]");
+	ck_assert_int_eq(client_command(&c, "follow carol"), 0);
+	sink_reply_ok(&c, &s, "\"user\":\"carol\",\"games\":[]");
+	ck_assert_int_eq(client_command(&c, "follow ANNA"), 0);   /* twice is once */
+	sink_reply_ok(&c, &s, "\"user\":\"Anna\",\"games\":[]");
+	ck_assert_int_eq(client_command(&c, "unfollow BOB"), 0);
+	sink_reply_ok(&c, &s, NULL);
+	ck_assert_int_eq(client_command(&c, "lobby"), 0);
+	sink_reply_ok(&c, &s, "\"offers\":[],\"total\":0");
+
+	client_disconnected(&c);
+	ck_assert_int_eq(client_hello(&c), 0);
+	ck_assert_int_eq(client_resume(&c), 0);
+	int before = s.nsent;
+	sink_reply_ok(&c, &s, "\"user\":\"alice\",\"token\":\"tok2\",\"games\":[]");
+	ck_assert_int_eq(s.nsent, before + 3);
+	sent_is(&s, before, "follow", "Anna");
+	sent_is(&s, before + 1, "follow", "carol");
+	sent_is(&s, before + 2, "lobby_watch", NULL);
+	/* the follows answered: quiet, but a game being played now is said */
+	size_t said = strlen(s.printed);
+	char line[256];
+	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":true,\"user\":\"Anna\",\"games\":[]}", sink_sent_id(&s, before));
+	client_receive(&c, line);
+	ck_assert_uint_eq(strlen(s.printed), said);
+	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":true,\"user\":\"carol\",\"games\":[12]}", sink_sent_id(&s, before + 1));
+	client_receive(&c, line);
+	ck_assert_ptr_nonnull(strstr(s.printed + said, "carol plays game 12 now"));
+	ck_assert_ptr_null(strstr(s.printed + said, "Following"));
+
+	/* unfollow alone: all gone; lobby off: not watched; the next reconnection asks for nothing */
+	ck_assert_int_eq(client_command(&c, "unfollow"), 0);
+	sink_reply_ok(&c, &s, NULL);
+	ck_assert_int_eq(client_command(&c, "lobby off"), 0);
+	sink_reply_ok(&c, &s, NULL);
+	client_disconnected(&c);
+	ck_assert_int_eq(client_resume(&c), 0);
+	before = s.nsent;
+	sink_reply_ok(&c, &s, "\"user\":\"alice\",\"token\":\"tok3\",\"games\":[]");
+	ck_assert_int_eq(s.nsent, before);
+	client_free(&c);
+}
+END_TEST
+
 /* register refused by the server's policy explains it; an invite code is sent along. */
 START_TEST(register_refusal_explains_the_policy)
 {
@@ -1283,6 +1352,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, history_and_record_pages);
 	tcase_add_test(tc, record_shows_the_true_board);
 	tcase_add_test(tc, resume_after_a_lost_connection);
+	tcase_add_test(tc, follows_and_lobby_outlive_a_reconnection);
 	tcase_add_test(tc, paged_game_state_is_shown_once_complete);
 	tcase_add_test(tc, register_refusal_explains_the_policy);
 	tcase_add_test(tc, reset_login_prompts_for_passwd);
