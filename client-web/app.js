@@ -19,7 +19,7 @@ const state = { game: null, color: null, clock: null, toMove: null, ticked: 0, r
 const board = new Board($('board'), tryMove);
 let promoPending = null;
 
-const net = new Net(onEvent, () => status('disconnected — reload to reconnect'));
+const net = new Net(onEvent, lost);
 const records = new RecordView(net, show, status);
 const watch = new WatchView(net, show, status, toLobby);
 window.krieg = { net, state, board, watch, records };   // for the browser tests
@@ -37,6 +37,41 @@ async function start() {
   }
   status('connected');
   show('login');
+}
+
+// A lost connection is made again, as krieg does: after 1, 2, 4 ... 30 s,
+// the session resumed with its token, and the view shown taken up again
+// (one's game, the seat watched, the lobby).  Not after the server ended
+// the session (a kick, a disabled account): that is said instead.
+let ended = false, retry = 1000;
+function lost() {
+  if (ended) { status('disconnected — reload to reconnect'); return; }
+  status(`connection lost — reconnecting in ${retry / 1000} s…`);
+  setTimeout(reconnect, retry);
+  retry = Math.min(retry * 2, 30000);
+}
+async function reconnect() {
+  const shown = ['game', 'watch', 'record', 'lobby'].find((s) => !$(s).hidden);
+  const { game } = state, seat = { game: watch.game, role: watch.seat };
+  try { await net.open(); } catch { return; }   // closed again: lost() tries later
+  retry = 1000;
+  await net.call('hello', { version: net.greeting.protocol });
+  const token = sessionStorage.getItem('krieg.token');
+  const r = token ? await net.call('resume', { token }) : { ok: false };
+  if (!r.ok) {
+    sessionStorage.removeItem('krieg.token');
+    status('reconnected: sign in again');
+    show('login');
+    return;
+  }
+  if (r.token) sessionStorage.setItem('krieg.token', r.token);
+  $('challenges').replaceChildren();   // the login pushes those that still stand
+  await net.call('ping');              // a barrier: the login's events are in
+  if (shown === 'watch' && seat.game !== null) await watch.open(seat.game, seat.role);
+  else if (shown === 'game' && game !== null) await openGame(game);
+  else if (shown === 'record') show('record');
+  else { state.game = null; toLobby(); }
+  status(`reconnected as ${r.user}`);
 }
 
 function signedIn(r) {
@@ -376,6 +411,7 @@ function onEvent(ev) {
     return;
   }
   if (ev.event === 'session_ended' || ev.event === 'account_disabled') {
+    ended = true;
     sessionStorage.removeItem('krieg.token');
     status(ev.reason || 'this account is disabled');
     return;

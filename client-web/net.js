@@ -25,7 +25,14 @@ export class Net {
         }
         if (msg.event) this.onEvent(msg);
       };
-      ws.onclose = (e) => { this.onClose(e); reject(e); };
+      ws.onclose = (e) => {
+        // Nothing more will answer: each request waiting is answered here.
+        const lost = { ok: false, error: { code: 'disconnected', message: 'the connection was lost' } };
+        for (const p of this.pending.values()) p(lost);
+        this.pending.clear();
+        this.onClose(e);
+        reject(e);
+      };
     });
   }
   // A paged request (PROTOCOL.md: `next` while more remain) read to its end:
@@ -44,6 +51,10 @@ export class Net {
   call(type, fields = {}) {
     const id = this.nextId++;
     return new Promise((resolve) => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+        resolve({ ok: false, error: { code: 'disconnected', message: 'not connected' } });
+        return;
+      }
       this.pending.set(id, resolve);
       this.ws.send(JSON.stringify({ id, type, ...fields }));
     });

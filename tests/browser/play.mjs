@@ -24,11 +24,12 @@
 //   9. two live games on one page: one played again from Your games, the
 //      other's announcements said in the status line;
 //  10. a timed game: the possible tries listed, a refused abort said, an
-//      adjournment offered, accepted and resumed from the page; words said
-//      to the opponent;
+//      adjournment offered, accepted and resumed from the page; the
+//      connection lost under the page, made again by itself, the game
+//      played on; words said to the opponent;
 //  11. a password an admin set: the page asks for the player's own first;
 //  12. a message left for a page, listed and said there, answered with
-//      Reply and deleted.
+//      Reply and deleted; the lobby page reconnected, and live.
 // (Registering with an invite code is the same request with "invite": the
 // daemon here registers openly, which ignores the field.)
 // Usage: node play.mjs KRIEGD SCREENSHOT.png
@@ -618,6 +619,16 @@ try {
   await b.click('#btn-unadjourn');
   await lp.waitFor((m) => m.event === 'unadjourned' && m.game === g7);
   await b.waitForSelector('#btn-adjourn:visible', { timeout: 10000 });
+  // the connection lost under the page mid-game: it reconnects by itself, resumes, and plays on
+  await b.evaluate(() => window.krieg.net.ws.close());
+  await until(b, () => document.getElementById('status').textContent.startsWith('connection lost'), null,
+    'the lost connection said');
+  await until(b, () => document.getElementById('status').textContent.startsWith('reconnected as '), null,
+    'the page reconnected', 15000);
+  check(await b.evaluate(() => !document.getElementById('game').hidden && window.krieg.state.game) === g7,
+    'the game shown again after the reconnection');
+  await typeMove(b, 'd4');
+  await lp.waitFor((m) => m.event === 'moved' && m.game === g7 && m.ply === 3);
   // words to the opponent, from the page
   await b.fill('#say-text', 'well played');
   await b.click('#say-form button[type="submit"]');
@@ -665,6 +676,13 @@ try {
   await n.click('#messages button[data-delete-message]');
   await until(n, () => document.querySelectorAll('#messages li').length === 0, null, 'the message deleted');
   check((await lu.ok('messages')).total === 1, 'the reply kept for its reader');
+  // the lobby after a lost connection: shown again, and live
+  await n.evaluate(() => window.krieg.net.ws.close());
+  await until(n, () => document.getElementById('status').textContent.startsWith('reconnected as newbie'), null,
+    'the lobby page reconnected', 15000);
+  await lu.ok('message', { user: 'newbie', text: 'still there?' });
+  await until(n, () => /"still there\?"/.test(document.querySelector('#messages li')?.textContent || ''),
+    null, 'a message after the reconnection listed');
   lu.close();
   delete lineClients.lu;
 
@@ -677,7 +695,7 @@ try {
 
   if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
   for (const l of [la, lb, lc, lp, lr]) l.close();
-  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, the true board replayed, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, standings and a profile, a pairing by a director, a followed player's game, untimed and correspondence seeks, a seek list of several pages, the move in the tab's title, two games on one page, an adjournment, a muted opponent, a password to replace, a message left, answered and deleted, the message of the day (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
+  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, the true board replayed, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, standings and a profile, a pairing by a director, a followed player's game, untimed and correspondence seeks, a seek list of several pages, the move in the tab's title, two games on one page, an adjournment, a lost connection made again, a muted opponent, a password to replace, a message left, answered and deleted, the message of the day (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
 } catch (e) {
   await fail(e.stack || String(e));
 }
