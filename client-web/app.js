@@ -174,7 +174,7 @@ async function refreshWho() {
 const followButton = (user, following) => button(following ? 'Unfollow' : 'Follow', async () => {
   const r = await net.call(following ? 'unfollow' : 'follow', { user });
   status(!r.ok ? r.error.message : following ? `no longer following ${user}`
-    : `following ${r.user}: their next game opens here when you are in the lobby`);
+    : `following ${r.user}: their next game opens here when you are in the lobby, and their coming and going is said`);
   refreshWho();
 }, following ? { unfollow: user } : { follow: user });
 
@@ -402,6 +402,12 @@ function onEvent(ev) {
     const idle = !$('lobby').hidden;
     status(`${ev.user} began game ${ev.game}: ${ev.white} – ${ev.black} (${ev.rules})${idle ? '' : '; watch it from Live games'}`);
     if (idle) watch.open(ev.game, 'spectator');
+    return;
+  }
+  // A followed player came online, or left: said, and the online list redone.
+  if (ev.event === 'arrived' || ev.event === 'departed') {
+    status(`${ev.user} has ${ev.event}`);
+    if (!$('lobby').hidden) refreshWho();
     return;
   }
   if (ev.event === 'tell') { status(`${ev.from} tells you: "${ev.text}"`); return; }

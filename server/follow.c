@@ -9,7 +9,9 @@
  * (`following`: the game's id, players, rule set, whether rated) so that
  * its client may watch it; that is what the public `live` list says of the
  * game, no more, and the seat is still taken by `watch`, under its rules.
- * A connection is never told of a game it plays in.
+ * A connection is never told of a game it plays in.  It is also told
+ * when a followed player comes online (`arrived`: their first connection)
+ * and goes (`departed`: their last one closed), as `who` would show.
  *
  * The lists live in memory with their connection, like the lobby's
  * watchers: emptied at logout or close (games_conn_closed), gone on
@@ -79,6 +81,18 @@ void follow_game_started(struct games *gs, const struct game *g)
 	}
 }
 
+void follow_presence(struct games *gs, int64_t user, bool online)
+{
+	struct follows *f = gs->follows;
+	for (size_t i = 0; f && i < f->n; i++) {
+		const struct follow *x = &f->v[i];
+		struct conn *c = x->user == user ? conn_find(gs->srv, x->conn) : NULL;
+		if (c != NULL && conn_user(c) != user)
+			conn_send(c, json_pack("{s:s, s:s}", "event", online ? "arrived" : "departed", "user",
+			                       x->name));
+	}
+}
+
 /* The live games `user` plays now, by id. */
 static json_t *live_games_of(const struct games *gs, int64_t user)
 {
@@ -134,7 +148,8 @@ static void cmd_follow(struct conn *c, json_t *id, json_t *req)
 		x->user = u.id;
 		snprintf(x->name, sizeof x->name, "%.*s", PROTO_NAME_MAX, u.name);
 	}
-	dispatch_ok(c, id, json_pack("{s:s, s:o}", "user", u.name, "games", live_games_of(gs, u.id)));
+	dispatch_ok(c, id, json_pack("{s:s, s:o, s:b}", "user", u.name, "games", live_games_of(gs, u.id),
+	                             "online", conn_of_user(srv, u.id, NULL) != NULL));
 }
 
 static void cmd_unfollow(struct conn *c, json_t *id, json_t *req)

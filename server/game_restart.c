@@ -140,6 +140,7 @@ void games_conn_closed(struct server *srv, struct conn *c)
 		if (o != c)
 			return;   /* not the user's last connection */
 	watch_connection(gs, uid, false);
+	follow_presence(gs, uid, false);
 	/* The game's grace (none for one that waits) and the opponent told. */
 	for (struct game *g = gs->live; g; g = g->next)
 		for (int col = WHITE; col <= BLACK; col++)

@@ -124,8 +124,10 @@ void games_conn_login(struct server *srv, struct conn *c)
 		return;
 	}
 	/* The umpires of its games see the player back (first connection only). */
-	if (conn_of_user(srv, uid, NULL) == c)
+	if (conn_of_user(srv, uid, NULL) == c) {
 		watch_connection(gs, uid, true);
+		follow_presence(gs, uid, true);
+	}
 	/* From here its games' announcements reach it live (game_conn_awaiting). */
 	for (struct game *g = gs->live; g; g = g->next) {
 		for (int col = WHITE; col <= BLACK; col++) {

@@ -921,6 +921,12 @@ static void event(struct client *c, const json_t *msg, const char *name)
 		following(c, msg);
 		return;
 	}
+	if (!strcmp(name, "arrived") || !strcmp(name, "departed")) {   /* a followed player */
+		char who[PROTO_NAME_MAX + 1];
+		words_clean(json_string_value(json_object_get(msg, "user")), who, sizeof who);
+		client_out(c, "Notification: %s has %s.", who[0] ? who : "someone", name);
+		return;
+	}
 	if (!strcmp(name, "unwatched")) {
 		unwatched(c, msg);
 		return;

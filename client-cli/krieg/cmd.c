@@ -1172,7 +1172,8 @@ static void done_follow(struct client *c, const json_t *res, const struct pendin
 			           (long long)json_integer_value(x));
 	if (p->arg == 1)
 		return;
-	client_out(c, "Following %s: each game they start is shown here.", str(res, "user"));
+	client_out(c, "Following %s (%s): each game they start is shown here, and when they come and go.",
+	           str(res, "user"), json_is_true(json_object_get(res, "online")) ? "online now" : "not online");
 	json_array_foreach(json_object_get(res, "games"), i, x)
 		client_out(c, "  %s plays game %lld now (\"watch %lld\").", str(res, "user"),
 		           (long long)json_integer_value(x), (long long)json_integer_value(x));

@@ -29,7 +29,8 @@
 //      played on; words said to the opponent;
 //  11. a password an admin set: the page asks for the player's own first;
 //  12. a message left for a page, listed and said there, answered with
-//      Reply and deleted; the lobby page reconnected, and live.
+//      Reply and deleted; the lobby page reconnected, and live; a followed
+//      player's departure and arrival said.
 // (Registering with an invite code is the same request with "invite": the
 // daemon here registers openly, which ignores the field.)
 // Usage: node play.mjs KRIEGD SCREENSHOT.png
@@ -685,6 +686,22 @@ try {
     null, 'a message after the reconnection listed');
   lu.close();
   delete lineClients.lu;
+  // newbie follows a friend from the online list: the friend's going and coming are said
+  const friend = async (how) => {
+    const l = await LineClient.open(linePort);
+    await l.ok('hello', { version: 1 });
+    await l.ok(how, { user: 'friend1', password: 'friend-password' });
+    return l;
+  };
+  let lf = await friend('register');
+  await n.click('#btn-who');
+  await n.click('#who button[data-follow="friend1"]', { timeout: 10000 });
+  await until(n, () => /^following friend1/.test(document.getElementById('status').textContent), null, 'friend1 followed');
+  lf.close();
+  await until(n, () => document.getElementById('status').textContent === 'friend1 has departed', null, 'the departure said');
+  lf = await friend('login');
+  await until(n, () => document.getElementById('status').textContent === 'friend1 has arrived', null, 'the arrival said');
+  lf.close();
 
   // The clock's words, as krieg shows them (a correspondence clock read "4320:00").
   const clocks = await a.evaluate(async () => {
@@ -695,7 +712,7 @@ try {
 
   if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
   for (const l of [la, lb, lc, lp, lr]) l.close();
-  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, the true board replayed, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, standings and a profile, a pairing by a director, a followed player's game, untimed and correspondence seeks, a seek list of several pages, the move in the tab's title, two games on one page, an adjournment, a lost connection made again, a muted opponent, a password to replace, a message left, answered and deleted, the message of the day (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
+  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, the true board replayed, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, standings and a profile, a pairing by a director, a followed player's game, untimed and correspondence seeks, a seek list of several pages, the move in the tab's title, two games on one page, an adjournment, a lost connection made again, a muted opponent, a password to replace, a message left, answered and deleted, a followed player's coming and going, the message of the day (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
 } catch (e) {
   await fail(e.stack || String(e));
 }

@@ -530,8 +530,29 @@ START_TEST(following_players)
 	}
 	kc_error(f.c, kc_req(f.c, "follow", "{s:s}", "user", many[32].name), "illegal_action");
 	kc_ok(f.c, kc_req(f.c, "follow", "{s:s}", "user", many[31].name));   /* one already followed */
+	kc_ok(f.c, kc_req(f.c, "unfollow", NULL));
 	for (int i = 0; i < 33; i++)
 		kc_close(many[i].c);
+	kc_no_event(f.c, "departed");   /* unfollowed: their going is not told */
+
+	/* a followed player's first connection and last one are told, not the others */
+	struct kp x, x2;
+	kp_guest(d, &x);
+	r = kc_ok(f.c, kc_req(f.c, "follow", "{s:s}", "user", x.name));
+	ck_assert(json_is_true(json_object_get(r, "online")));
+	kc_close(x.c);
+	ck_assert_str_eq(json_string_value(json_object_get(kc_event(f.c, "departed"), "user")), x.name);
+	r = kc_ok(f.c, kc_req(f.c, "follow", "{s:s}", "user", x.name));
+	ck_assert(json_is_false(json_object_get(r, "online")));
+	kp_resume(d, &x);
+	ck_assert_str_eq(json_string_value(json_object_get(kc_event(f.c, "arrived"), "user")), x.name);
+	x2 = x;
+	kp_resume(d, &x2);
+	kc_close(x2.c);
+	kc_no_event(f.c, "arrived");
+	kc_no_event(f.c, "departed");
+	kc_close(x.c);
+	kc_event(f.c, "departed");
 	kc_close(a.c);
 	kc_close(b.c);
 	kc_close(f.c);

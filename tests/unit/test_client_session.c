@@ -740,16 +740,25 @@ START_TEST(profile_and_standings_in_words)
 END_TEST
 
 /* follow: its answers in words; a followed player's game is watched at
- * once by someone playing none, only said to someone playing. */
+ * once by someone playing none, only said to someone playing; their
+ * arrivals and departures said. */
 START_TEST(following_in_words)
 {
 	struct client c;
 	struct sink s;
 	make_client(&c, &s, false);
 	ck_assert_int_eq(client_command(&c, "follow alice"), 0);
-	sink_reply_ok(&c, &s, "\"user\":\"alice\",\"games\":[14]");
-	ck_assert_ptr_nonnull(strstr(s.printed, "Following alice: each game they start is shown here.\n"
+	sink_reply_ok(&c, &s, "\"user\":\"alice\",\"games\":[14],\"online\":true");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Following alice (online now): each game they start is shown here, "
+	                                        "and when they come and go.\n"
 	                                        "  alice plays game 14 now (\"watch 14\").\n"));
+	ck_assert_int_eq(client_command(&c, "follow bob"), 0);
+	sink_reply_ok(&c, &s, "\"user\":\"bob\",\"games\":[],\"online\":false");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Following bob (not online):"));
+	client_receive(&c, "{\"event\":\"arrived\",\"user\":\"bob\"}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Notification: bob has arrived.\n"));
+	client_receive(&c, "{\"event\":\"departed\",\"user\":\"b\\u001bob\"}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Notification: b?ob has departed.\n"));
 	ck_assert_int_eq(client_command(&c, "follow"), 0);
 	sink_reply_ok(&c, &s, "\"following\":[]");
 	ck_assert_ptr_nonnull(strstr(s.printed, "You follow nobody."));
