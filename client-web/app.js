@@ -32,8 +32,9 @@ async function start() {
   const token = sessionStorage.getItem('krieg.token');
   if (token) {
     const r = await net.call('resume', { token });
-    if (r.ok) return signedIn(r);
+    if (r.ok) { await refollow(); return signedIn(r); }
     sessionStorage.removeItem('krieg.token');
+    sessionStorage.removeItem('krieg.follows');
   }
   status('connected');
   show('login');
@@ -66,6 +67,7 @@ async function reconnect() {
   }
   if (r.token) sessionStorage.setItem('krieg.token', r.token);
   $('challenges').replaceChildren();   // the login pushes those that still stand
+  await refollow();
   await net.call('ping');              // a barrier: the login's events are in
   if (shown === 'watch' && seat.game !== null) await watch.open(seat.game, seat.role);
   else if (shown === 'game' && game !== null) await openGame(game);
@@ -76,6 +78,7 @@ async function reconnect() {
 
 function signedIn(r) {
   if (r.token) sessionStorage.setItem('krieg.token', r.token);
+  if (state.user !== undefined && state.user !== r.user) { follows.clear(); keepFollows(); }   // another account
   state.user = r.user;
   $('me').textContent = `— ${r.user}`;
   status(`signed in as ${r.user}`);
@@ -171,8 +174,17 @@ async function refreshWho() {
 }
 
 // Follow or unfollow a player: one button, as the follow list says.
+// The server keeps a connection's follows with it: the page keeps them too
+// (in sessionStorage, as the token), to ask again after a reconnection or
+// a reload.
+const follows = new Set(JSON.parse(sessionStorage.getItem('krieg.follows') || '[]'));
+const keepFollows = () => sessionStorage.setItem('krieg.follows', JSON.stringify([...follows]));
+const refollow = async () => { for (const user of follows) await net.call('follow', { user }); };
 const followButton = (user, following) => button(following ? 'Unfollow' : 'Follow', async () => {
   const r = await net.call(following ? 'unfollow' : 'follow', { user });
+  if (r.ok && following) follows.delete(user.toLowerCase());
+  if (r.ok && !following) follows.add(r.user.toLowerCase());
+  keepFollows();
   status(!r.ok ? r.error.message : following ? `no longer following ${user}`
     : `following ${r.user}: their next game opens here when you are in the lobby, and their coming and going is said`);
   refreshWho();
@@ -419,6 +431,7 @@ function onEvent(ev) {
   if (ev.event === 'session_ended' || ev.event === 'account_disabled') {
     ended = true;
     sessionStorage.removeItem('krieg.token');
+    sessionStorage.removeItem('krieg.follows');
     status(ev.reason || 'this account is disabled');
     return;
   }

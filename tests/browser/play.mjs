@@ -701,7 +701,22 @@ try {
   await until(n, () => document.getElementById('status').textContent === 'friend1 has departed', null, 'the departure said');
   lf = await friend('login');
   await until(n, () => document.getElementById('status').textContent === 'friend1 has arrived', null, 'the arrival said');
+  // the follow outlives the page's lost connection: asked again at the reconnection
+  await n.evaluate(() => window.krieg.net.ws.close());
+  await until(n, () => document.getElementById('status').textContent.startsWith('reconnected as newbie'), null,
+    'the follower reconnected', 15000);
   lf.close();
+  await until(n, () => document.getElementById('status').textContent === 'friend1 has departed', null,
+    'the departure said after the reconnection');
+  // and a reload of the page
+  lf = await friend('login');
+  await until(n, () => document.getElementById('status').textContent === 'friend1 has arrived', null,
+    'the arrival said after the reconnection');
+  await n.reload();
+  await until(n, () => document.getElementById('status').textContent === 'signed in as newbie', null, 'newbie reloaded');
+  lf.close();
+  await until(n, () => document.getElementById('status').textContent === 'friend1 has departed', null,
+    'the departure said after a reload');
 
   // The clock's words, as krieg shows them (a correspondence clock read "4320:00").
   const clocks = await a.evaluate(async () => {
