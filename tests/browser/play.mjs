@@ -11,8 +11,9 @@
 //   3. the record view in every view, the true board of the umpire's view
 //      replayed move by move, and the PGN download of the finished game;
 //   4. a browser player against a line-protocol player (Fool's mate), and
-//      the umpire's chair in a page: the true board, both sides' tries, a
-//      pause and a public note that reach the players; a try typed while
+//      the umpire's chair in a page: the true board, both sides' tries, the
+//      chair taken again after a lost connection, a pause and a public
+//      note that reach the players; a try typed while
 //      the last one is unanswered is not cleared by that answer;
 //   5. nost: an "if quiet" sequence sent from a page plays on by itself;
 //   6. a challenge pushed to a page, declined there;
@@ -383,6 +384,14 @@ try {
     && window.krieg.watch.board.pieces.get('e5') === 'p', null, "the umpire's true board");
   check((await u.textContent('#tries-white')).includes('g4') && (await u.textContent('#tries-black')).includes('e5'),
     "the chair does not list both sides' moves");
+  // The chair's connection lost: the page reconnects and takes the chair again (its catch-up redrawn).
+  await u.evaluate(() => window.krieg.net.ws.close());
+  await until(u, () => document.getElementById('status').textContent.startsWith('reconnected as ump'), null,
+    'the chair reconnected', 15000);
+  check(await u.evaluate(() => window.krieg.watch.seat) === 'umpire'
+    && await u.evaluate(() => window.krieg.watch.game) === g2
+    && await u.evaluate(() => window.krieg.watch.board.pieces.get('g4')) === 'P',
+  'the chair taken again after the reconnection');
   // An umpire's pause and a public note reach the browser player.
   await u.fill('#umpire-text', 'a short break');
   await u.click('#umpire-form button[data-act="clock_pause"]');
