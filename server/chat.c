@@ -56,7 +56,8 @@
 #define CHAT_WINDOW_MS (10 * 1000)  /* ... per this window */
 #define CHAT_MUTES_MAX 200          /* users one user may mute */
 #define CHAT_GAME_ID_MAX (1LL << 53)
-#define CHAT_MAILBOX_MAX 100        /* messages kept for one user */
+#define CHAT_MAILBOX_MAX 100        /* messages kept for one user ... */
+#define CHAT_FROM_ONE_MAX 10        /* ... of them from one sender: no pest fills a mailbox */
 
 struct chat_user {
 	int64_t user;
@@ -299,10 +300,15 @@ static void cmd_message(struct conn *c, json_t *id, json_t *req)
 		dispatch_ok(c, id, NULL);
 		return;
 	}
-	int64_t kept = 0;
-	if (store_messages_count(srv->store, u.id, &kept) != STORE_OK) {
+	int64_t kept = 0, mine = 0;
+	if (store_messages_count(srv->store, u.id, uid, &kept, &mine) != STORE_OK) {
 		log_warnx("chat: counting messages: %s", store_error(srv->store));
 		dispatch_error(c, id, PE_STORAGE, "the message could not be stored");
+		return;
+	}
+	if (mine >= CHAT_FROM_ONE_MAX) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "%s keeps %d of your messages already: wait until "
+		               "they read and delete them", u.name, CHAT_FROM_ONE_MAX);
 		return;
 	}
 	if (kept >= CHAT_MAILBOX_MAX) {

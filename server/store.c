@@ -408,7 +408,8 @@ static const char *const stmt_sql[S__COUNT] = {
 	                      " ORDER BY c.id",
 	[S_MESSAGE_PUT] = "INSERT INTO messages (recipient, sender, text, sent, delivered)"
 	                  " VALUES (?1, ?2, ?3, ?4, ?5)",
-	[S_MESSAGES_COUNT] = "SELECT count(*) FROM messages WHERE recipient = ?1",
+	[S_MESSAGES_COUNT] = "SELECT count(*), coalesce(sum(sender = ?2), 0) FROM messages"
+	                     " WHERE recipient = ?1",
 	[S_MESSAGES_LIST] = "SELECT m.id, u.name, m.text, m.sent, m.delivered FROM messages m"
 	                    " JOIN users u ON u.id = m.sender WHERE m.recipient = ?1 ORDER BY m.id",
 	[S_MESSAGES_DELIVERED] = "UPDATE messages SET delivered = 1 WHERE recipient = ?1 AND id <= ?2"

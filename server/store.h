@@ -290,7 +290,8 @@ int store_challenges_list(struct store *st, int (*fn)(const struct store_challen
                           void *arg);
 
 /* Schema 15: messages left for a user (chat.c `message`).  put: the new
- * message's id in *id.  count: how many `recipient` keeps.  list: theirs,
+ * message's id in *id.  count: how many `recipient` keeps, and how many
+ * of them `sender` left.  list: theirs,
  * oldest first, with the sender's name as registered.  delivered: those up
  * to `upto` marked as pushed.  delete: one (id) or all (id 0) of theirs;
  * how many went in *n. */
@@ -303,7 +304,8 @@ struct store_message {
 };
 int store_message_put(struct store *st, int64_t recipient, int64_t sender, const char *text,
                       int64_t sent_unix, int delivered, int64_t *id);
-int store_messages_count(struct store *st, int64_t recipient, int64_t *n);
+int store_messages_count(struct store *st, int64_t recipient, int64_t sender, int64_t *n,
+                         int64_t *from_sender);
 int store_messages_list(struct store *st, int64_t recipient,
                         int (*fn)(const struct store_message *m, void *arg), void *arg);
 int store_messages_delivered(struct store *st, int64_t recipient, int64_t upto);

@@ -457,7 +457,8 @@ int store_message_put(struct store *st, int64_t recipient, int64_t sender, const
 	return rc;
 }
 
-int store_messages_count(struct store *st, int64_t recipient, int64_t *n)
+int store_messages_count(struct store *st, int64_t recipient, int64_t sender, int64_t *n,
+                         int64_t *from_sender)
 {
 	int temp, rc;
 	sqlite3_stmt *s;
@@ -467,8 +468,11 @@ int store_messages_count(struct store *st, int64_t recipient, int64_t *n)
 	if ((s = store_stmt(st, S_MESSAGES_COUNT, &temp)) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, recipient);
-	if ((rc = store_step_row(st, s, "messages count")) == STORE_OK)
+	sqlite3_bind_int64(s, 2, sender);
+	if ((rc = store_step_row(st, s, "messages count")) == STORE_OK) {
 		*n = sqlite3_column_int64(s, 0);
+		*from_sender = sqlite3_column_int64(s, 1);
+	}
 	store_stmt_done(s, temp);
 	return rc;
 }

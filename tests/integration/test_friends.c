@@ -32,7 +32,8 @@
  *                        away reaches them at their next login (after a
  *                        kill -9 too), once; at once if they are online;
  *                        kept until deleted; never from whom they muted;
- *                        not from or to guests; a full mailbox refuses
+ *                        not from or to guests; a full mailbox refuses,
+ *                        and so does one holding ten from the sender
  */
 #include <check.h>
 #include <stdbool.h>
@@ -848,10 +849,12 @@ static void fill_mailbox(struct kd *d, const char *user, const char *sender, int
 START_TEST(messages_wait_for_their_reader)
 {
 	struct kd *d = kd_start(KD_BASE_CONFIG);
-	struct kp a, b, pest, g;
+	struct kp a, b, pest, g, c;
 	kp_register(d, &a, "annie");
 	kp_register(d, &b, "boris");
 	kp_register(d, &pest, "pester");
+	kp_register(d, &c, "carla");
+	kc_close(c.c);
 	kc_ok(b.c, kc_req(b.c, "mute", "{s:s}", "user", "pester"));
 	kc_close(b.c);   /* boris is away */
 	kp_guest(d, &g);
@@ -911,15 +914,22 @@ START_TEST(messages_wait_for_their_reader)
 	ck_assert_int_eq(json_array_size(json_object_get(kc_ok(b.c, kc_req(b.c, "messages", NULL)),
 	                                                 "messages")), 0);
 
-	/* a full mailbox refuses, and nothing is kept */
-	fill_mailbox(d, "boris", "pester", 99);
-	kc_ok(a.c, kc_req(a.c, "message", "{s:s, s:s}", "user", "boris", "text", "the hundredth"));
+	/* ten kept from one sender at most, a hundred in all: then refused, and nothing kept */
+	fill_mailbox(d, "boris", "annie", 9);
+	kc_ok(a.c, kc_req(a.c, "message", "{s:s, s:s}", "user", "boris", "text", "the tenth"));
 	kc_event(b.c, "message");
-	kc_error(a.c, kc_req(a.c, "message", "{s:s, s:s}", "user", "boris", "text", "one more"),
+	kc_error(a.c, kc_req(a.c, "message", "{s:s, s:s}", "user", "boris", "text", "the eleventh"),
+	         "illegal_action");
+	fill_mailbox(d, "boris", "pester", 89);
+	kp_resume(d, &c);   /* carla's connection went with the kill -9 */
+	kc_ok(c.c, kc_req(c.c, "message", "{s:s, s:s}", "user", "boris", "text", "the hundredth"));
+	kc_event(b.c, "message");
+	kc_error(c.c, kc_req(c.c, "message", "{s:s, s:s}", "user", "boris", "text", "one more"),
 	         "illegal_action");
 	kc_no_event(b.c, "message");
 	json_t *r = kc_ok(b.c, kc_req(b.c, "messages", NULL));
 	ck_assert_int_eq(json_integer_value(json_object_get(r, "total")), 100);
+	kc_close(c.c);
 	kc_close(a.c);
 	kc_close(b.c);
 	kd_stop(d);
