@@ -328,7 +328,8 @@ async function openGame(game) {
 $('seek-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const r = await net.call('seek', terms());
-  status(r.ok ? `seeking (offer ${r.offer})` : r.error.message);
+  // A seek that meets an open one starts the game (its game_start opens it).
+  status(!r.ok ? r.error.message : r.game ? `your seek met offer ${r.offer}: game ${r.game}` : `seeking (offer ${r.offer})`);
   refreshSeeks();
 });
 

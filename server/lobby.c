@@ -534,11 +534,55 @@ int lobby_load(struct lobby *l)
 	return 0;
 }
 
+static void offer_take(struct conn *c, json_t *id, struct offer *o, int taker_color);
+
+/* Is user's rating in rules within lo..hi (hi 0: anyone)?  A rating that
+ * cannot be read is taken as outside. */
+static bool rating_within(struct server *srv, int64_t user, const char *rules, int lo, int hi)
+{
+	if (hi == 0)
+		return true;
+	int r = club_rating_of(srv, user, rules);
+	return r >= lo && r <= hi;
+}
+
+/* An open seek that `mine` (a seek not yet made) meets, the oldest: the
+ * same rule set, time control and ratedness, colours that fit, each owner
+ * within the other's rating range, neither muted by the other, not both
+ * bot accounts. */
+static struct offer *seek_match(struct server *srv, const struct offer *mine)
+{
+	for (struct offer *o = srv->lobby->offers; o; o = o->next) {
+		if (o->target || o->owner == mine->owner || o->rs != mine->rs || o->base_ms != mine->base_ms ||
+		    o->inc_ms != mine->inc_ms || o->days != mine->days || o->rated != mine->rated)
+			continue;
+		if (o->color != COLOR_RANDOM && mine->color != COLOR_RANDOM && o->color == mine->color)
+			continue;
+		if (games_user_muted(srv, mine->owner, o->owner) || games_user_muted(srv, o->owner, mine->owner))
+			continue;
+		if (auth_user_is_bot(srv, mine->owner) && auth_user_is_bot(srv, o->owner))
+			continue;   /* two computers' seeks: no game that nobody asked for */
+		if (rating_within(srv, mine->owner, o->rs->name, o->rating_min, o->rating_max) &&
+		    rating_within(srv, o->owner, o->rs->name, mine->rating_min, mine->rating_max))
+			return o;
+	}
+	return NULL;
+}
+
+/* seek: met by an open seek, the game starts at once, as if the seeker
+ * had accepted it (FICS's matching); else it is listed. */
 static void cmd_seek(struct conn *c, json_t *id, json_t *req)
 {
 	struct offer *o = offer_new(c, id, req);
 	if (!o)
 		return;
+	struct offer *met = seek_match(conn_server(c), o);
+	if (met) {
+		int color = o->color;
+		free(o);
+		offer_take(c, id, met, color);
+		return;
+	}
 	(void)offer_add(conn_server(c)->lobby, o);   /* a seek never waits: never stored */
 	json_int_t oid = o->id;
 	dispatch_ok(c, id, json_pack("{s:I}", "offer", oid));
@@ -607,12 +651,16 @@ static struct offer *offer_visible(struct conn *c, json_t *id, json_t *req)
 	return o;
 }
 
-/* The connection's user takes offer o (checked): the game starts, and the offer goes. */
-static void offer_take(struct conn *c, json_t *id, struct offer *o)
+/* The connection's user takes offer o (checked): the game starts, and the
+ * offer goes.  taker_color: the colour the taker asked for (a seek that
+ * met o), or COLOR_RANDOM. */
+static void offer_take(struct conn *c, json_t *id, struct offer *o, int taker_color)
 {
 	struct server *srv = conn_server(c);
 	int64_t uid = conn_user(c);
 	int owner_color = o->color;
+	if (owner_color == COLOR_RANDOM && taker_color != COLOR_RANDOM)
+		owner_color = !taker_color;
 	if (owner_color == COLOR_RANDOM) {
 		unsigned char r = 0;
 		arc4random_buf(&r, 1);
@@ -662,7 +710,7 @@ static void cmd_accept(struct conn *c, json_t *id, json_t *req)
 			return;
 		}
 	}
-	offer_take(c, id, o);
+	offer_take(c, id, o, COLOR_RANDOM);
 }
 
 /*
@@ -699,7 +747,7 @@ static void cmd_rematch(struct conn *c, json_t *id, json_t *req)
 			return;
 		}
 		if (o->owner == other && o->target == uid) {
-			offer_take(c, id, o);
+			offer_take(c, id, o, COLOR_RANDOM);
 			return;
 		}
 	}

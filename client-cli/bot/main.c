@@ -365,7 +365,9 @@ static bool seeks_answer(struct sess *s, long long rid, const json_t *o)
 		if (!x->req || rid != x->req)
 			continue;
 		x->req = 0;
-		if (ok) {
+		if (ok && json_object_get(o, "game")) {
+			x->offer = 0;   /* it met an open seek: that game has begun; reposted while there is room */
+		} else if (ok) {
 			x->offer = (long long)json_integer_value(json_object_get(o, "offer"));
 			if (live_games(s) >= s->max_games) {   /* a game began meanwhile: no room now */
 				sess_send(s, json_pack("{s:s,s:I}", "type", "cancel", "offer", (json_int_t)x->offer));

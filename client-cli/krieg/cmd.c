@@ -1131,9 +1131,15 @@ static void done_logout(struct client *c, const json_t *res, const struct pendin
 	client_out(c, "Logged out.");
 }
 
+/* seek, challenge: the offer open; or a seek that met one open, and the game begun (its game_start came first) */
 static void done_open(struct client *c, const json_t *res, const struct pending *p)
 {
-	client_out(c, "Offer %lld is open.", (long long)json_integer_value(json_object_get(res, "offer")));
+	long long offer = (long long)json_integer_value(json_object_get(res, "offer"));
+	if (json_object_get(res, "game"))
+		client_out(c, "Your seek met offer %lld: game %lld is yours.", offer,
+		           (long long)json_integer_value(json_object_get(res, "game")));
+	else
+		client_out(c, "Offer %lld is open.", offer);
 }
 
 /* A rematch asked: a challenge made, or (they asked first) the game begun,

@@ -535,6 +535,55 @@ START_TEST(test_play_seeks)
 END_TEST
 
 /*
+ * The bot's seek meets a player's seek already open (the server's matching,
+ * lobby.c): the game begins from its own seek's answer.  It neither
+ * cancels the offer it met (somebody else's: refused) nor posts a seek
+ * while at its limit of games, and posts one again once the game is over.
+ */
+START_TEST(test_play_seek_met)
+{
+	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
+	char kpath[] = "/tmp/krieg-bot-known.XXXXXX";
+	int kfd = mkstemp(kpath);
+	ck_assert_int_ge(kfd, 0);
+	close(kfd);
+	struct kp me;
+	kp_guest(d, &me);
+	json_int_t mine = json_integer_value(json_object_get(kc_ok(me.c, kc_req(me.c, "seek",
+		"{s:s, s:{s:i, s:i}, s:s}", "rules", "english", "time", "base", 60, "inc", 1, "color", "white")), "offer"));
+	struct playbot pb;
+	playbot_start(&pb, d, (const char *const[]){ "--guest", "--known-servers", kpath, "--rules", "english",
+	                                             "--time", "1+1", "--seek", "--max-games", "1", "--movetime",
+	                                             "1", "--level", "random", NULL });
+	json_t *gs = kc_event(me.c, "game_start");
+	json_int_t game = json_integer_value(json_object_get(gs, "game"));
+	ck_assert_str_eq(json_string_value(json_object_get(gs, "color")), "white");
+	char bot[64];
+	snprintf(bot, sizeof bot, "%s", json_string_value(json_object_get(gs, "black")));
+	kt_sleep_ms(500);
+	ck_assert_ptr_null(seek_of(me.c, bot));   /* at its limit: no seek */
+	ck_assert_int_eq(json_array_size(json_object_get(kc_ok(me.c, kc_req(me.c, "seeks", NULL)), "offers")), 0);
+	kc_ok(me.c, kc_req(me.c, "resign", "{s:I}", "game", game));
+	json_t *again = NULL;
+	for (int i = 0; i < 400 * kt_timeout_scale() && !again; i++) {
+		again = seek_of(me.c, bot);
+		if (!again)
+			kt_sleep_ms(50);
+	}
+	ck_assert_ptr_nonnull(again);
+	ck_assert_int_ne(json_integer_value(json_object_get(again, "offer")), mine);
+	const char *journal = playbot_end(&pb, 0);
+	unlink(kpath);
+	char head[128];
+	snprintf(head, sizeof head, "krieg-bot: game %lld begins: ", (long long)game);
+	journal_has(journal, head, "english, 1+1");
+	ck_assert_msg(strstr(journal, "refused") == NULL, "a refusal in the journal:\n%s", journal);
+	kc_close(me.c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
  * A guest bot whose connection is lost resumes its session (a new `guest`
  * was someone else: its games were abandoned under it).  An admin's kick
  * closes the bot's connection and leaves its session valid.
@@ -608,6 +657,7 @@ static Suite *bot_suite(void)
 	tcase_add_test(tc, test_bad_arguments);
 	tcase_add_test(tc, test_bot_accounts);
 	tcase_add_test(tc, test_play_seeks);
+	tcase_add_test(tc, test_play_seek_met);
 	tcase_add_test(tc, test_play_guest_resumes);
 	tcase_add_test(tc, test_play_refused_login);
 	suite_add_tcase(s, tc);

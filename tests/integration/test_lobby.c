@@ -333,6 +333,60 @@ START_TEST(bad_lobby_requests)
 }
 END_TEST
 
+/* A seek that meets an open one starts the game at once (FICS's
+ * matching): the same rules, time and ratedness, colours that fit, each
+ * within the other's rating range, neither muted by the other; the oldest
+ * first; else it is listed. */
+START_TEST(seeks_meet)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct kp p[9];
+	for (int i = 0; i < 9; i++)
+		kp_guest(d, &p[i]);
+	json_int_t first = json_integer_value(json_object_get(kc_ok(p[0].c, kc_req(p[0].c, "seek",
+		"{s:s, s:{s:i, s:i}, s:s}", "rules", "icc", "time", "base", 300, "inc", 0, "color", "white")), "offer"));
+	json_int_t second = json_integer_value(json_object_get(kc_ok(p[1].c, kc_req(p[1].c, "seek",
+		"{s:s, s:{s:i, s:i}, s:s}", "rules", "icc", "time", "base", 300, "inc", 0, "color", "white")), "offer"));
+	ck_assert_int_ne(first, second);   /* both White: no meeting */
+	kc_ok(p[2].c, kc_req(p[2].c, "seek", "{s:s, s:{s:i, s:i}}", "rules", "icc", "time", "base", 300, "inc", 5));
+	kc_ok(p[2].c, kc_req(p[2].c, "seek", "{s:s, s:{s:i, s:i}, s:b}", "rules", "icc", "time", "base", 300, "inc", 0,
+	                     "rated", 1));   /* another increment, rated: no meeting either */
+	kc_ok(p[2].c, kc_req(p[2].c, "seek", "{s:s, s:{s:i, s:i}}", "rules", "english", "time", "base", 300, "inc", 0));
+	/* Black meets the oldest White */
+	json_t *r = kc_ok(p[3].c, kc_req(p[3].c, "seek", "{s:s, s:{s:i, s:i}, s:s}", "rules", "icc", "time", "base",
+	                                 300, "inc", 0, "color", "black"));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "offer")), first);
+	json_int_t game = json_integer_value(json_object_get(r, "game"));
+	ck_assert_int_gt(game, 0);
+	json_t *e = kc_event(p[0].c, "game_start");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), game);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "color")), "white");
+	ck_assert_str_eq(json_string_value(json_object_get(kc_event(p[3].c, "game_start"), "color")), "black");
+	/* random meets White, and plays Black */
+	r = kc_ok(p[4].c, kc_req(p[4].c, "seek", "{s:s, s:{s:i, s:i}}", "rules", "icc", "time", "base", 300, "inc", 0));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "offer")), second);
+	ck_assert_str_eq(json_string_value(json_object_get(kc_event(p[4].c, "game_start"), "color")), "black");
+	/* muted either way: no meeting */
+	kc_ok(p[5].c, kc_req(p[5].c, "mute", "{s:s}", "user", p[6].name));
+	kc_ok(p[5].c, kc_req(p[5].c, "seek", "{s:s}", "rules", "nost"));
+	r = kc_ok(p[6].c, kc_req(p[6].c, "seek", "{s:s}", "rules", "nost"));
+	ck_assert_ptr_null(json_object_get(r, "game"));
+	/* outside the other's rating range: no meeting (a guest is rated 1500) */
+	kc_ok(p[7].c, kc_req(p[7].c, "seek", "{s:s, s:i}", "rules", "gollon", "rating_min", 1800));
+	r = kc_ok(p[8].c, kc_req(p[8].c, "seek", "{s:s}", "rules", "gollon"));
+	ck_assert_ptr_null(json_object_get(r, "game"));
+	r = kc_ok(p[0].c, kc_req(p[0].c, "seeks", NULL));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "total")), 7);   /* 3 of p2, 2 nost, 2 gollon */
+	/* within it: met */
+	r = kc_ok(p[0].c, kc_req(p[0].c, "seek", "{s:s, s:i, s:i}", "rules", "gollon", "rating_min", 1000,
+	                         "rating_max", 1600));
+	ck_assert(json_integer_value(json_object_get(r, "game")) > 0);
+	for (int i = 0; i < 9; i++)
+		kc_close(p[i].c);
+	kd_stop(d);
+}
+END_TEST
+
 /* Every offer, page by page, exactly once; no line over PROTO_LINE_MAX. */
 START_TEST(seeks_are_paged)
 {
@@ -343,7 +397,7 @@ START_TEST(seeks_are_paged)
 		kp_guest(d, &p[i]);
 		for (int k = 0; k < PER; k++)
 			kc_ok(p[i].c, kc_req(p[i].c, "seek", "{s:s, s:{s:i, s:i}, s:s, s:b}", "rules",
-			                      "insurance", "time", "base", 600 + k, "inc", 10, "color",
+			                      "insurance", "time", "base", 600 + PER * i + k, "inc", 10, "color",
 			                      "random", "rated", 1));
 	}
 	char seen[USERS * PER + 1] = { 0 };
@@ -516,6 +570,7 @@ static Suite *lobby_suite(void)
 	tcase_add_test(tc, waiting_challenges_outlive_a_restart);
 	tcase_add_test(tc, bad_lobby_requests);
 	tcase_add_test(tc, seeks_are_paged);
+	tcase_add_test(tc, seeks_meet);
 	tcase_add_test(tc, challenge_names_the_account);
 	tcase_add_test(tc, negative_id_and_null_time);
 	tcase_add_test(tc, rematch_swaps_colours_on_the_same_terms);

@@ -192,6 +192,23 @@ START_TEST(messages_in_words)
 }
 END_TEST
 
+/* seek: an open offer said, or one met and its game named */
+START_TEST(a_seek_said_open_or_met)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s);
+	ck_assert_int_eq(client_command(&c, "seek icc 5+0 black"), 0);
+	sink_reply_ok(&c, &s, "\"offer\":4");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Offer 4 is open.\n"));
+	ck_assert_int_eq(client_command(&c, "seek icc 5+0 black"), 0);
+	sink_reply_ok(&c, &s, "\"offer\":3,\"game\":12");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Your seek met offer 3: game 12 is yours.\n"));
+	ck_assert_ptr_null(strstr(s.printed, "Offer 3 is open"));
+	client_free(&c);
+}
+END_TEST
+
 START_TEST(opponent_away_in_the_prompt)
 {
 	struct client c;
@@ -492,6 +509,7 @@ static Suite *chat_suite(void)
 	tcase_add_test(tc, chat_is_the_players_words);
 	tcase_add_test(tc, chat_commands_send_their_requests);
 	tcase_add_test(tc, messages_in_words);
+	tcase_add_test(tc, a_seek_said_open_or_met);
 	tcase_add_test(tc, opponent_away_in_the_prompt);
 	tcase_add_test(tc, welcome_says_what_waited);
 	tcase_add_test(tc, durations_in_words);
