@@ -342,6 +342,19 @@ static json_t *wait_seek(struct kc *c, const char *me)
 	return NULL;
 }
 
+/* Poll the seeks list until `bot` has a seek open again (bounded): it, borrowed. */
+static json_t *wait_seek_of(struct kc *c, const char *bot)
+{
+	json_t *o = NULL;
+	for (int i = 0; i < 400 * kt_timeout_scale() && !o; i++) {
+		o = seek_of(c, bot);
+		if (!o)
+			kt_sleep_ms(50);
+	}
+	ck_assert_msg(o != NULL, "%s posted no seek again", bot);
+	return o;
+}
+
 /* challenge `bot` with rules and time (base seconds, inc); returns the offer id */
 static json_int_t challenge(struct kc *c, const char *bot, const char *rules, int base, int inc)
 {
@@ -486,13 +499,7 @@ START_TEST(test_play_seeks)
 
 	/* the game over, the seek is open again */
 	kc_ok(me.c, kc_req(me.c, "resign", "{s:I}", "game", game));
-	json_t *again = NULL;
-	for (int i = 0; i < 400 * kt_timeout_scale() && !again; i++) {
-		again = seek_of(me.c, bot);
-		if (!again)
-			kt_sleep_ms(50);
-	}
-	ck_assert_ptr_nonnull(again);
+	json_t *again = wait_seek_of(me.c, bot);
 	ck_assert_int_ne(json_integer_value(json_object_get(again, "offer")), seek);
 	ck_assert_str_eq(json_string_value(json_object_get(again, "rules")), "english");
 
@@ -564,13 +571,7 @@ START_TEST(test_play_seek_met)
 	ck_assert_ptr_null(seek_of(me.c, bot));   /* at its limit: no seek */
 	ck_assert_int_eq(json_array_size(json_object_get(kc_ok(me.c, kc_req(me.c, "seeks", NULL)), "offers")), 0);
 	kc_ok(me.c, kc_req(me.c, "resign", "{s:I}", "game", game));
-	json_t *again = NULL;
-	for (int i = 0; i < 400 * kt_timeout_scale() && !again; i++) {
-		again = seek_of(me.c, bot);
-		if (!again)
-			kt_sleep_ms(50);
-	}
-	ck_assert_ptr_nonnull(again);
+	json_t *again = wait_seek_of(me.c, bot);
 	ck_assert_int_ne(json_integer_value(json_object_get(again, "offer")), mine);
 	const char *journal = playbot_end(&pb, 0);
 	unlink(kpath);
