@@ -4,10 +4,10 @@
  * An offer is either a seek (open to anyone) or a challenge (to one named
  * user).  Offers belong to their owner's presence: they live in memory
  * and vanish when the owner's last connection closes (and on restart) —
- * but for a correspondence challenge of a registered account, which waits
- * for its target while its owner is away, up to LOBBY_WAIT_MS after it was
- * made: a game of days a move is offered to someone who may come by
- * tomorrow.  Such a challenge is also in the store (schema 14), written
+ * but for a correspondence offer (a challenge or a seek) of a registered
+ * account, which waits while its owner is away, up to LOBBY_WAIT_MS after
+ * it was made: a game of days a move is offered to someone who may come by
+ * tomorrow.  Such an offer is also in the store (schemas 14, 16), written
  * before its owner is answered and deleted as it goes, so a restart of the
  * daemon keeps it (lobby_load), with its id.  Accepting an offer starts a
  * game through games_start(), its owner present or not.
@@ -146,18 +146,18 @@ static bool hidden_from(struct server *srv, const struct offer *o, int64_t uid)
 	return o->target == uid && games_user_muted(srv, uid, o->owner);
 }
 
-/* Does o outlive its owner's last connection?  A correspondence challenge
- * of a registered account (a guest who left never comes back to play). */
+/* Does o outlive its owner's last connection?  A correspondence offer of
+ * a registered account (a guest who left never comes back to play). */
 static bool offer_waits(const struct offer *o)
 {
-	return o->target && o->days > 0 && !auth_is_guest_name(o->owner_name);
+	return o->days > 0 && !auth_is_guest_name(o->owner_name);
 }
 
 /* Forward: defined with the offers below. */
 static int offer_remove(struct lobby *l, struct offer *o);
 
-/* A waiting challenge in the store's words (a restart keeps it). */
-static void offer_row(const struct offer *o, struct store_challenge *row)
+/* A waiting offer in the store's words (a restart keeps it). */
+static void offer_row(const struct offer *o, struct store_offer *row)
 {
 	memset(row, 0, sizeof *row);
 	row->id = o->id;
@@ -167,6 +167,8 @@ static void offer_row(const struct offer *o, struct store_challenge *row)
 	row->days = o->days;
 	snprintf(row->color, sizeof row->color, "%s", color_word(o->color));
 	row->rated = o->rated;
+	row->rating_min = o->rating_min;
+	row->rating_max = o->rating_max;
 	row->rematch = o->rematch;
 	row->made_ms = o->made_ms;
 }
@@ -176,9 +178,9 @@ static int offer_store(struct lobby *l, struct offer *o)
 {
 	if (!offer_waits(o))
 		return 0;
-	struct store_challenge row;
+	struct store_offer row;
 	offer_row(o, &row);
-	if (store_challenge_put(l->srv->store, &row) == STORE_OK) {
+	if (store_offer_put(l->srv->store, &row) == STORE_OK) {
 		o->stored = true;
 		return 0;
 	}
@@ -189,7 +191,7 @@ static int offer_store(struct lobby *l, struct offer *o)
 /* Forget o in the store if it was kept there; 0, or -1 (logged). */
 static int offer_unstore(struct lobby *l, struct offer *o)
 {
-	if (!o->stored || store_challenge_drop(l->srv->store, o->id) == STORE_OK) {
+	if (!o->stored || store_offer_drop(l->srv->store, o->id) == STORE_OK) {
 		o->stored = false;
 		return 0;
 	}
@@ -211,8 +213,9 @@ static int offer_close(struct lobby *l, struct offer *o, int64_t to, json_t *ev)
 	return 0;
 }
 
-/* Waiting challenges whose owner is away and whose time is up go; their
- * target, if here, hears it as a cancellation.  Run whenever the offers
+/* Waiting offers whose owner is away and whose time is up go; a
+ * challenge's target, if here, hears it as a cancellation, the lobby's
+ * watchers a seek's going.  Run whenever the offers
  * are read or added to. */
 static void lobby_sweep(struct lobby *l)
 {
@@ -493,8 +496,8 @@ static int offer_add(struct lobby *l, struct offer *o)
 	return 0;
 }
 
-/* One waiting challenge read from the store at start. */
-static int offer_loaded(const struct store_challenge *row, void *arg)
+/* One waiting offer read from the store at start. */
+static int offer_loaded(const struct store_offer *row, void *arg)
 {
 	struct lobby *l = arg;
 	const struct ruleset *rs = ruleset_find(row->rules);
@@ -514,6 +517,8 @@ static int offer_loaded(const struct store_challenge *row, void *arg)
 	o->color = strcmp(row->color, "white") == 0 ? WHITE :
 	           strcmp(row->color, "black") == 0 ? BLACK : COLOR_RANDOM;
 	o->rated = row->rated != 0;
+	o->rating_min = row->rating_min;
+	o->rating_max = row->rating_max;
 	o->rematch = row->rematch;
 	o->made_ms = row->made_ms;
 	o->stored = true;
@@ -525,12 +530,12 @@ static int offer_loaded(const struct store_challenge *row, void *arg)
 
 int lobby_load(struct lobby *l)
 {
-	if (store_challenges_list(l->srv->store, offer_loaded, l) != STORE_OK) {
-		log_warnx("waiting challenges could not be read: %s", store_error(l->srv->store));
+	if (store_offers_list(l->srv->store, offer_loaded, l) != STORE_OK) {
+		log_warnx("waiting offers could not be read: %s", store_error(l->srv->store));
 		return -1;
 	}
 	if (l->noffers > 0)
-		log_info("waiting challenges restored: %zu", l->noffers);
+		log_info("waiting offers restored: %zu", l->noffers);
 	return 0;
 }
 
@@ -583,7 +588,10 @@ static void cmd_seek(struct conn *c, json_t *id, json_t *req)
 		offer_take(c, id, met, color);
 		return;
 	}
-	(void)offer_add(conn_server(c)->lobby, o);   /* a seek never waits: never stored */
+	if (offer_add(conn_server(c)->lobby, o) != 0) {   /* a correspondence seek waits: stored */
+		dispatch_error(c, id, PE_STORAGE, "the seek could not be stored");
+		return;
+	}
 	json_int_t oid = o->id;
 	dispatch_ok(c, id, json_pack("{s:I}", "offer", oid));
 	lobby_push_seek(conn_server(c)->lobby, o);

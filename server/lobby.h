@@ -13,7 +13,7 @@ struct lobby;
 struct lobby *lobby_new(struct server *srv);
 void lobby_free(struct lobby *l);
 
-/* At start: the waiting challenges kept in the store come back (lobby.c).
+/* At start: the waiting offers kept in the store come back (lobby.c).
  * 0, or -1 (logged) if the store could not be read. */
 int lobby_load(struct lobby *l);
 

@@ -364,7 +364,7 @@ int main(int argc, char **argv)
 	if (games_recover(srv.games) != 0)
 		fatalx("could not recover the unfinished games");
 	if (lobby_load(srv.lobby) != 0)
-		fatalx("could not read the waiting challenges");
+		fatalx("could not read the waiting offers");
 
 	struct daemon dm = { .srv = &srv, .cli = &cli, .svc = service_new(&srv) };
 	struct event *sigterm = evsignal_new(srv.base, SIGTERM, on_signal, &dm);

@@ -298,6 +298,26 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	" delivered INTEGER NOT NULL);"
 	"CREATE INDEX messages_recipient ON messages(recipient, id);"
 	"CREATE INDEX messages_sender ON messages(sender);",
+
+	/* 16: a correspondence seek of a registered account waits too, so the
+	 * waiting offers are schema 14's challenges and seeks (no target, a
+	 * rating range): one table for both, the challenges copied over. */
+	"CREATE TABLE waiting_offers ("
+	" id INTEGER PRIMARY KEY,"
+	" owner INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	" target INTEGER REFERENCES users(id) ON DELETE CASCADE,"   /* NULL: a seek */
+	" rules TEXT NOT NULL,"
+	" days INTEGER NOT NULL,"
+	" color TEXT NOT NULL,"
+	" rated INTEGER NOT NULL,"
+	" rating_min INTEGER NOT NULL,"
+	" rating_max INTEGER NOT NULL,"
+	" rematch INTEGER NOT NULL,"
+	" made_ms INTEGER NOT NULL);"
+	"INSERT INTO waiting_offers (id, owner, target, rules, days, color, rated, rating_min,"
+	" rating_max, rematch, made_ms) SELECT id, owner, target, rules, days, color, rated, 0, 0,"
+	" rematch, made_ms FROM challenges;"
+	"DROP TABLE challenges;",
 };
 
 /* --- statements ----------------------------------------------------------- */
@@ -399,13 +419,14 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_MUTE_SET] = "INSERT OR IGNORE INTO mutes (user, muted) VALUES (?1, ?2)",
 	[S_MUTE_CLEAR] = "DELETE FROM mutes WHERE user = ?1 AND muted = ?2",
 	[S_MUTES_LIST] = "SELECT user, muted FROM mutes ORDER BY user, muted",
-	[S_CHALLENGE_PUT] = "INSERT INTO challenges (id, owner, target, rules, days, color, rated,"
-	                    " rematch, made_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-	[S_CHALLENGE_DROP] = "DELETE FROM challenges WHERE id = ?1",
-	[S_CHALLENGES_LIST] = "SELECT c.id, c.owner, o.name, c.target, t.name, c.rules, c.days, c.color,"
-	                      " c.rated, c.rematch, c.made_ms FROM challenges c"
-	                      " JOIN users o ON o.id = c.owner JOIN users t ON t.id = c.target"
-	                      " ORDER BY c.id",
+	[S_OFFER_PUT] = "INSERT INTO waiting_offers (id, owner, target, rules, days, color, rated,"
+	                " rating_min, rating_max, rematch, made_ms)"
+	                " VALUES (?1, ?2, nullif(?3, 0), ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+	[S_OFFER_DROP] = "DELETE FROM waiting_offers WHERE id = ?1",
+	[S_OFFERS_LIST] = "SELECT w.id, w.owner, o.name, coalesce(w.target, 0), coalesce(t.name, ''), w.rules,"
+	                  " w.days, w.color, w.rated, w.rematch, w.made_ms, w.rating_min, w.rating_max"
+	                  " FROM waiting_offers w JOIN users o ON o.id = w.owner"
+	                  " LEFT JOIN users t ON t.id = w.target ORDER BY w.id",
 	[S_MESSAGE_PUT] = "INSERT INTO messages (recipient, sender, text, sent, delivered)"
 	                  " VALUES (?1, ?2, ?3, ?4, ?5)",
 	[S_MESSAGES_COUNT] = "SELECT count(*), coalesce(sum(sender = ?2), 0) FROM messages"

@@ -35,7 +35,7 @@ struct store *store_open(const char *path, char *err, size_t errlen);
 /* The schema version this binary writes (PRAGMA user_version).  A newer
  * binary upgrades an older database in place at open; an older binary
  * refuses a newer database. */
-#define STORE_SCHEMA_VERSION 15
+#define STORE_SCHEMA_VERSION 16
 #define STORE_BUSY_TIMEOUT_MS 5000
 
 /* store_open() with options; NULL options = the defaults. */
@@ -270,24 +270,24 @@ int store_game_flagged(struct store *st, int64_t game, char *reason, size_t len)
 int store_mute_set(struct store *st, int64_t user, int64_t muted, int on);
 int store_mutes_list(struct store *st, int (*fn)(int64_t user, int64_t muted, void *arg), void *arg);
 
-/* Schema 14: a correspondence challenge that waits for its target
- * (lobby.c), kept until it is taken, declined, cancelled or lapses.
- * put: STORE_EXISTS if the id is taken.  list: in id order, with both
- * names as registered. */
-struct store_challenge {
-	int64_t id, owner, target;
-	char owner_name[32], target_name[32];
+/* Schema 14, 16: a correspondence offer (a challenge, or a seek) that
+ * waits while its owner is away (lobby.c), kept until it is taken,
+ * declined, cancelled or lapses.  put: STORE_EXISTS if the id is taken.
+ * list: in id order, with the names as registered. */
+struct store_offer {
+	int64_t id, owner, target;   /* target 0: a seek */
+	char owner_name[32], target_name[32];   /* target_name "" for a seek */
 	char rules[16];
 	int64_t days;
 	char color[8];               /* the owner's: "white", "black", "random" */
 	int rated;
+	int rating_min, rating_max;  /* a seek's range; 0, 0: anyone */
 	int64_t rematch;             /* the game this is a rematch of, or 0 */
 	int64_t made_ms;             /* wall clock, ms since the epoch */
 };
-int store_challenge_put(struct store *st, const struct store_challenge *c);
-int store_challenge_drop(struct store *st, int64_t id);
-int store_challenges_list(struct store *st, int (*fn)(const struct store_challenge *c, void *arg),
-                          void *arg);
+int store_offer_put(struct store *st, const struct store_offer *o);
+int store_offer_drop(struct store *st, int64_t id);
+int store_offers_list(struct store *st, int (*fn)(const struct store_offer *o, void *arg), void *arg);
 
 /* Schema 15: messages left for a user (chat.c `message`).  put: the new
  * message's id in *id.  count: how many `recipient` keeps, and how many

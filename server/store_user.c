@@ -352,25 +352,27 @@ int store_mutes_list(struct store *st, int (*fn)(int64_t user, int64_t muted, vo
 	return rc;
 }
 
-int store_challenge_put(struct store *st, const struct store_challenge *c)
+int store_offer_put(struct store *st, const struct store_offer *c)
 {
 	int temp, rc, step;
 	sqlite3_stmt *s;
 
 	if (!store_enter(st))
 		return STORE_ERROR;
-	if ((s = store_stmt(st, S_CHALLENGE_PUT, &temp)) == NULL)
+	if ((s = store_stmt(st, S_OFFER_PUT, &temp)) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, c->id);
 	sqlite3_bind_int64(s, 2, c->owner);
 	sqlite3_bind_int64(s, 3, c->target);
 	sqlite3_bind_int64(s, 5, c->days);
 	sqlite3_bind_int(s, 7, c->rated ? 1 : 0);
-	sqlite3_bind_int64(s, 8, c->rematch);
-	sqlite3_bind_int64(s, 9, c->made_ms);
+	sqlite3_bind_int(s, 8, c->rating_min);
+	sqlite3_bind_int(s, 9, c->rating_max);
+	sqlite3_bind_int64(s, 10, c->rematch);
+	sqlite3_bind_int64(s, 11, c->made_ms);
 	if (store_bind_text(s, 4, c->rules, sizeof c->rules) != SQLITE_OK ||
 	    store_bind_text(s, 6, c->color, sizeof c->color) != SQLITE_OK) {
-		rc = store_fail(st, "challenge put: rules or colour too long");
+		rc = store_fail(st, "offer put: rules or colour too long");
 		goto out;
 	}
 	step = sqlite3_step(s);
@@ -379,37 +381,36 @@ int store_challenge_put(struct store *st, const struct store_challenge *c)
 	else if (step == SQLITE_CONSTRAINT_PRIMARYKEY)
 		rc = STORE_EXISTS;
 	else
-		rc = store_fail_db(st, "challenge put");
+		rc = store_fail_db(st, "offer put");
 out:
 	store_stmt_done(s, temp);
 	return rc;
 }
 
-int store_challenge_drop(struct store *st, int64_t id)
+int store_offer_drop(struct store *st, int64_t id)
 {
 	int temp, rc;
 	sqlite3_stmt *s;
 
 	if (!store_enter(st))
 		return STORE_ERROR;
-	if ((s = store_stmt(st, S_CHALLENGE_DROP, &temp)) == NULL)
+	if ((s = store_stmt(st, S_OFFER_DROP, &temp)) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, id);
-	rc = sqlite3_step(s) == SQLITE_DONE ? STORE_OK : store_fail_db(st, "challenge drop");
+	rc = sqlite3_step(s) == SQLITE_DONE ? STORE_OK : store_fail_db(st, "offer drop");
 	store_stmt_done(s, temp);
 	return rc;
 }
 
-int store_challenges_list(struct store *st, int (*fn)(const struct store_challenge *c, void *arg),
-                          void *arg)
+int store_offers_list(struct store *st, int (*fn)(const struct store_offer *o, void *arg), void *arg)
 {
 	int temp, rc = STORE_OK, step;
 	sqlite3_stmt *s;
-	struct store_challenge c;
+	struct store_offer c;
 
 	if (!store_enter(st))
 		return STORE_ERROR;
-	if ((s = store_stmt(st, S_CHALLENGES_LIST, &temp)) == NULL)
+	if ((s = store_stmt(st, S_OFFERS_LIST, &temp)) == NULL)
 		return STORE_ERROR;
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
 		memset(&c, 0, sizeof c);
@@ -420,17 +421,19 @@ int store_challenges_list(struct store *st, int (*fn)(const struct store_challen
 		c.rated = sqlite3_column_int(s, 8);
 		c.rematch = sqlite3_column_int64(s, 9);
 		c.made_ms = sqlite3_column_int64(s, 10);
-		if ((rc = store_col_text(st, s, 2, c.owner_name, sizeof c.owner_name, "challenges list")) !=
+		c.rating_min = sqlite3_column_int(s, 11);
+		c.rating_max = sqlite3_column_int(s, 12);
+		if ((rc = store_col_text(st, s, 2, c.owner_name, sizeof c.owner_name, "offers list")) !=
 		            STORE_OK ||
-		    (rc = store_col_text(st, s, 4, c.target_name, sizeof c.target_name, "challenges list")) !=
+		    (rc = store_col_text(st, s, 4, c.target_name, sizeof c.target_name, "offers list")) !=
 		            STORE_OK ||
-		    (rc = store_col_text(st, s, 5, c.rules, sizeof c.rules, "challenges list")) != STORE_OK ||
-		    (rc = store_col_text(st, s, 7, c.color, sizeof c.color, "challenges list")) != STORE_OK ||
+		    (rc = store_col_text(st, s, 5, c.rules, sizeof c.rules, "offers list")) != STORE_OK ||
+		    (rc = store_col_text(st, s, 7, c.color, sizeof c.color, "offers list")) != STORE_OK ||
 		    fn(&c, arg) != 0)
 			break;
 	}
 	if (rc == STORE_OK && step != SQLITE_ROW && step != SQLITE_DONE)
-		rc = store_fail_db(st, "challenges list");
+		rc = store_fail_db(st, "offers list");
 	store_stmt_done(s, temp);
 	return rc;
 }

@@ -297,6 +297,65 @@ START_TEST(waiting_challenges_outlive_a_restart)
 }
 END_TEST
 
+/* A correspondence seek of a registered account waits while its owner is
+ * away, and through a kill -9, as a challenge does; met or accepted then,
+ * the game is its owner's at their next login.  A guest's, or a timed one,
+ * goes with its owner. */
+START_TEST(correspondence_seek_waits)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct kp a, b, g, w;
+	kp_register(d, &a, "anna");
+	kp_register(d, &b, "bob");
+	kp_register(d, &w, "watcher");
+	kc_ok(w.c, kc_req(w.c, "lobby_watch", NULL));
+	json_int_t seek = json_integer_value(json_object_get(kc_ok(a.c, kc_req(a.c, "seek",
+		"{s:s, s:{s:i}, s:s, s:i}", "rules", "english", "time", "days", 3, "color", "black",
+		"rating_max", 2000)), "offer"));
+	json_int_t other = json_integer_value(json_object_get(kc_ok(a.c, kc_req(a.c, "seek",
+		"{s:s, s:{s:i}}", "rules", "nost", "time", "days", 1)), "offer"));
+	kc_ok(a.c, kc_req(a.c, "seek", "{s:s, s:{s:i, s:i}}", "rules", "icc", "time", "base", 300, "inc", 0));
+	kp_guest(d, &g);
+	kc_ok(g.c, kc_req(g.c, "seek", "{s:s, s:{s:i}}", "rules", "icc", "time", "days", 2));
+	kc_close(g.c);
+	kc_close(a.c);
+	json_t *gone = kc_event(w.c, "seek_gone");   /* the timed one, and the guest's */
+	kc_event(w.c, "seek_gone");
+	ck_assert_int_ne(json_integer_value(json_object_get(gone, "offer")), seek);
+	kc_close(w.c);
+
+	kd_crash_restart(d);
+	kp_resume(d, &b);
+	json_t *offers = json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)), "offers");
+	ck_assert_int_eq(json_array_size(offers), 2);
+	json_t *o = json_array_get(offers, 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(o, "offer")), seek);
+	ck_assert_str_eq(json_string_value(json_object_get(o, "user")), "anna");
+	ck_assert_str_eq(json_string_value(json_object_get(o, "color")), "black");
+	ck_assert_int_eq(json_integer_value(json_object_get(o, "rating_max")), 2000);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(offers, 1), "offer")), other);
+	/* bob's seek meets anna's while she is away; she finds the game at her login */
+	json_t *r = kc_ok(b.c, kc_req(b.c, "seek", "{s:s, s:{s:i}}", "rules", "english", "time", "days", 3));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "offer")), seek);
+	json_int_t game = json_integer_value(json_object_get(r, "game"));
+	ck_assert_str_eq(json_string_value(json_object_get(kc_event(b.c, "game_start"), "color")), "white");
+	kc_close(b.c);
+	kd_crash_restart(d);   /* taken: not back after a crash */
+	kp_resume(d, &a);
+	ck_assert_int_eq(json_integer_value(json_object_get(kc_event(a.c, "game_state"), "game")), game);
+	offers = json_object_get(kc_ok(a.c, kc_req(a.c, "seeks", NULL)), "offers");
+	ck_assert_int_eq(json_array_size(offers), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(offers, 0), "offer")), other);
+	kc_ok(a.c, kc_req(a.c, "cancel", "{s:I}", "offer", other));
+	kc_close(a.c);
+	kd_crash_restart(d);   /* cancelled: not back either */
+	kp_resume(d, &b);
+	ck_assert_int_eq(json_array_size(json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)), "offers")), 0);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(bad_lobby_requests)
 {
 	struct kd *d = kd_start(FAST_CONFIG);
@@ -568,6 +627,7 @@ static Suite *lobby_suite(void)
 	tcase_add_test(tc, seeks_vanish_with_last_connection);
 	tcase_add_test(tc, correspondence_challenge_waits);
 	tcase_add_test(tc, waiting_challenges_outlive_a_restart);
+	tcase_add_test(tc, correspondence_seek_waits);
 	tcase_add_test(tc, bad_lobby_requests);
 	tcase_add_test(tc, seeks_are_paged);
 	tcase_add_test(tc, seeks_meet);

@@ -919,7 +919,7 @@ START_TEST(tallies_follow_finished_games)
 	tally_is(st, c, 0, 0, 1, 1);
 	store_close(st);
 	/* the same games on a database of schema 12: counted by the migration */
-	raw_exec("BEGIN; DROP TRIGGER games_tally; DROP TABLE tallies; DROP TABLE challenges;"
+	raw_exec("BEGIN; DROP TRIGGER games_tally; DROP TABLE tallies; DROP TABLE waiting_offers;"
 	         " DROP TABLE messages; PRAGMA user_version = 12; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
@@ -930,32 +930,33 @@ START_TEST(tallies_follow_finished_games)
 }
 END_TEST
 
-static int collect_challenge(const struct store_challenge *c, void *arg)
+static int collect_offer(const struct store_offer *o, void *arg)
 {
-	struct store_challenge *out = arg;
-	out[out[0].id == 0 ? 0 : 1] = *c;   /* the first two, in order */
+	struct store_offer *out = arg;
+	out[out[0].id == 0 ? 0 : 1] = *o;   /* the first two, in order */
 	return 0;
 }
 
-/* Schema 14: a waiting challenge is kept whole, listed with both names as
- * registered, one row an id; dropped, it is gone; its owner's account
- * deleted, it goes too. */
-START_TEST(challenges_kept)
+/* Schemas 14, 16: a waiting offer (a challenge, or a seek) is kept whole,
+ * listed with the names as registered, one row an id; dropped, it is
+ * gone; its owner's account deleted, it goes too.  A database of schema
+ * 15 keeps its challenges through the migration. */
+START_TEST(waiting_offers_kept)
 {
 	struct store *st = open_ok();
 	int64_t a = mkuser(st, "Anna"), b = mkuser(st, "boris"), c = mkuser(st, "carl");
-	struct store_challenge in = { .id = 7, .owner = a, .target = b, .rules = "english", .days = 3,
-		                      .color = "white", .rated = 1, .rematch = 42, .made_ms = 1767225600123LL };
-	ck_assert_int_eq(store_challenge_put(st, &in), STORE_OK);
-	ck_assert_int_eq(store_challenge_put(st, &in), STORE_EXISTS);
-	struct store_challenge other = { .id = 9, .owner = c, .target = a, .rules = "icc", .days = 1,
-		                         .color = "random" };
-	ck_assert_int_eq(store_challenge_put(st, &other), STORE_OK);
+	struct store_offer in = { .id = 7, .owner = a, .target = b, .rules = "english", .days = 3,
+		                  .color = "white", .rated = 1, .rematch = 42, .made_ms = 1767225600123LL };
+	ck_assert_int_eq(store_offer_put(st, &in), STORE_OK);
+	ck_assert_int_eq(store_offer_put(st, &in), STORE_EXISTS);
+	struct store_offer seek = { .id = 9, .owner = c, .rules = "icc", .days = 1, .color = "random",
+		                    .rating_min = 1400, .rating_max = 1800 };
+	ck_assert_int_eq(store_offer_put(st, &seek), STORE_OK);
 	store_close(st);
 	st = open_ok();
-	struct store_challenge out[2];
+	struct store_offer out[2];
 	memset(out, 0, sizeof out);
-	ck_assert_int_eq(store_challenges_list(st, collect_challenge, out), STORE_OK);
+	ck_assert_int_eq(store_offers_list(st, collect_offer, out), STORE_OK);
 	ck_assert_int_eq(out[0].id, 7);
 	ck_assert_str_eq(out[0].owner_name, "Anna");
 	ck_assert_str_eq(out[0].target_name, "boris");
@@ -967,14 +968,42 @@ START_TEST(challenges_kept)
 	ck_assert_int_eq(out[0].rated, 1);
 	ck_assert_int_eq(out[0].rematch, 42);
 	ck_assert_int_eq(out[0].made_ms, 1767225600123LL);
-	ck_assert_int_eq(out[1].id, 9);
+	ck_assert_int_eq(out[1].id, 9);   /* the seek: no target */
+	ck_assert_int_eq(out[1].target, 0);
+	ck_assert_str_eq(out[1].target_name, "");
 	ck_assert_str_eq(out[1].color, "random");
-	ck_assert_int_eq(store_challenge_drop(st, 7), STORE_OK);
-	ck_assert_int_eq(store_challenge_drop(st, 7), STORE_OK);   /* twice is once */
-	ck_assert_int_eq(raw_int("SELECT count(*) FROM challenges"), 1);
+	ck_assert_int_eq(out[1].rating_min, 1400);
+	ck_assert_int_eq(out[1].rating_max, 1800);
+	ck_assert_int_eq(store_offer_drop(st, 7), STORE_OK);
+	ck_assert_int_eq(store_offer_drop(st, 7), STORE_OK);   /* twice is once */
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM waiting_offers"), 1);
 	store_close(st);
 	raw_exec("PRAGMA foreign_keys = ON; DELETE FROM users WHERE name = 'carl';");
-	ck_assert_int_eq(raw_int("SELECT count(*) FROM challenges"), 0);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM waiting_offers"), 0);
+
+	/* schema 15: its challenges table, one row, migrated */
+	raw_exec("BEGIN; DROP TABLE waiting_offers;"
+	         "CREATE TABLE challenges (id INTEGER PRIMARY KEY,"
+	         " owner INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	         " target INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE, rules TEXT NOT NULL,"
+	         " days INTEGER NOT NULL, color TEXT NOT NULL, rated INTEGER NOT NULL,"
+	         " rematch INTEGER NOT NULL, made_ms INTEGER NOT NULL);"
+	         "INSERT INTO challenges SELECT 11, u.id, v.id, 'nost', 2, 'black', 0, 0, 5 FROM users u, users v"
+	         " WHERE u.name = 'Anna' AND v.name = 'boris';"
+	         "PRAGMA user_version = 15; COMMIT;");
+	st = open_ok();
+	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM sqlite_master WHERE name = 'challenges'"), 0);
+	memset(out, 0, sizeof out);
+	ck_assert_int_eq(store_offers_list(st, collect_offer, out), STORE_OK);
+	ck_assert_int_eq(out[0].id, 11);
+	ck_assert_str_eq(out[0].target_name, "boris");
+	ck_assert_str_eq(out[0].rules, "nost");
+	ck_assert_str_eq(out[0].color, "black");
+	ck_assert_int_eq(out[0].made_ms, 5);
+	ck_assert_int_eq(out[0].rating_max, 0);
+	ck_assert_int_eq(out[1].id, 0);   /* one row */
+	store_close(st);
 }
 END_TEST
 
@@ -1005,10 +1034,10 @@ START_TEST(migrates_v10_actions)
 	         " clock_white_ms, clock_black_ms, ok, events FROM actions;"
 	         "DROP TABLE actions;"
 	         "ALTER TABLE actions_v10 RENAME TO actions;"
-	         "DROP TABLE mutes;"   /* schemas 12 to 15's, made since */
+	         "DROP TABLE mutes;"   /* schemas 12 to 16's, made since */
 	         "DROP TRIGGER games_tally;"
 	         "DROP TABLE tallies;"
-	         "DROP TABLE challenges;"
+	         "DROP TABLE waiting_offers;"
 	         "DROP TABLE messages;"
 	         "PRAGMA user_version = 10;"
 	         "COMMIT;");
@@ -1142,7 +1171,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, corrupt_action_events);
 	tcase_add_test(tc, migrates_v10_actions);
 	tcase_add_test(tc, tallies_follow_finished_games);
-	tcase_add_test(tc, challenges_kept);
+	tcase_add_test(tc, waiting_offers_kept);
 	tcase_add_test(tc, no_statement_scans_the_record);
 	tcase_add_test(tc, unfinished_games_listing);
 	tcase_add_test(tc, rollback_leaves_nothing);
