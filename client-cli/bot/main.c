@@ -334,6 +334,32 @@ static void say_refusal(const json_t *o)
 	free(line);
 }
 
+/*
+ * A seek of ours in the list that no slot holds: one that outlived an
+ * earlier run (kriegd keeps a registered account's correspondence seek
+ * while it is away).  Taken up by a free slot of the same terms, else
+ * cancelled: left alone, every restart would add one more.
+ */
+static void seek_adopt(struct sess *s, const json_t *x, json_int_t id)
+{
+	const char *user = json_string_value(json_object_get(x, "user"));
+	if (!user || strcasecmp(user, s->user) != 0 || json_object_get(x, "to"))
+		return;
+	struct tc tc;
+	tc_of_json(json_object_get(x, "time"), &tc);
+	const char *rules = json_string_value(json_object_get(x, "rules"));
+	for (int k = 0; k < s->nseeks; k++) {
+		struct seekslot *slot = &s->seeks[k];
+		if (!slot->offer && !slot->req && rules && strcmp(slot->rules, rules) == 0 &&
+		    slot->tc.base_ms == tc.base_ms && slot->tc.inc_ms == tc.inc_ms && slot->tc.days == tc.days) {
+			slot->offer = id;
+			slot->seen = true;
+			return;
+		}
+	}
+	sess_send(s, json_pack("{s:s,s:I}", "type", "cancel", "offer", id));
+}
+
 /* An answer about our seeks; true if it was one (taken). */
 static bool seeks_answer(struct sess *s, long long rid, const json_t *o)
 {
@@ -349,9 +375,12 @@ static bool seeks_answer(struct sess *s, long long rid, const json_t *o)
 		json_t *x;
 		json_array_foreach(json_object_get(o, "offers"), i, x) {
 			json_int_t id = json_integer_value(json_object_get(x, "offer"));
+			bool known = false;
 			for (int k = 0; k < s->nseeks; k++)
 				if (s->seeks[k].offer == id)
-					s->seeks[k].seen = true;
+					known = s->seeks[k].seen = true;
+			if (!known)
+				seek_adopt(s, x, id);
 		}
 		json_t *next = json_object_get(o, "next");
 		if (json_is_integer(next))

@@ -585,6 +585,60 @@ START_TEST(test_play_seek_met)
 END_TEST
 
 /*
+ * Regression: kriegd keeps a registered account's correspondence seek while
+ * it is away, and krieg-bot, started again, posted another beside it: one
+ * more at every restart, up to the 16 an account may have.  It takes up
+ * its seek still open now (the same offer), and cancels one no slot wants.
+ */
+START_TEST(test_play_seek_outlives_the_bot)
+{
+	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
+	ck_assert_int_eq(user_cmd(d, "add", "robo", "--bot", "--password-stdin"), 0);
+	char pw[] = "/tmp/krieg-bot-pw.XXXXXX";
+	int fd = mkstemp(pw);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, PASSWORD "\n", strlen(PASSWORD) + 1), (ssize_t)strlen(PASSWORD) + 1);
+	close(fd);
+	const char *const args[] = { "--user", "robo", "--password-file", pw, "--insecure", "--rules", "english",
+		                     "--time", "3d", "--seek", "--level", "random", NULL };
+	struct kp me;
+	kp_guest(d, &me);
+	struct playbot pb;
+	playbot_start(&pb, d, args);
+	json_int_t first = json_integer_value(json_object_get(wait_seek(me.c, me.name), "offer"));
+	playbot_end(&pb, 0);
+	ck_assert_ptr_nonnull(seek_of(me.c, "robo"));   /* it waits for the bot */
+
+	/* a seek of robo's that no slot of the next run wants (icc): cancelled by it */
+	struct kp robo;
+	kp_login(d, &robo, "robo", PASSWORD);
+	json_int_t stray = json_integer_value(json_object_get(kc_ok(robo.c, kc_req(robo.c, "seek",
+		"{s:s, s:{s:i}}", "rules", "icc", "time", "days", 2)), "offer"));
+	kc_close(robo.c);
+
+	playbot_start(&pb, d, args);
+	char name[64];
+	playbot_user(&pb, name, sizeof name);
+	kt_sleep_ms(1500);   /* its seeks read and reconciled */
+	json_t *r = kc_ok(me.c, kc_req(me.c, "seeks", NULL));
+	size_t i, mine = 0;
+	json_t *o;
+	json_array_foreach(json_object_get(r, "offers"), i, o) {
+		ck_assert_int_ne(json_integer_value(json_object_get(o, "offer")), stray);
+		if (strcmp(json_string_value(json_object_get(o, "user")), "robo") == 0) {
+			mine++;
+			ck_assert_int_eq(json_integer_value(json_object_get(o, "offer")), first);
+		}
+	}
+	ck_assert_int_eq(mine, 1);
+	playbot_end(&pb, 0);
+	unlink(pw);
+	kc_close(me.c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
  * A guest bot whose connection is lost resumes its session (a new `guest`
  * was someone else: its games were abandoned under it).  An admin's kick
  * closes the bot's connection and leaves its session valid.
@@ -659,6 +713,7 @@ static Suite *bot_suite(void)
 	tcase_add_test(tc, test_bot_accounts);
 	tcase_add_test(tc, test_play_seeks);
 	tcase_add_test(tc, test_play_seek_met);
+	tcase_add_test(tc, test_play_seek_outlives_the_bot);
 	tcase_add_test(tc, test_play_guest_resumes);
 	tcase_add_test(tc, test_play_refused_login);
 	suite_add_tcase(s, tc);
