@@ -141,11 +141,18 @@ function fill(id, items, row) {
   }));
 }
 
-// The seeks and challenges open (every page of a long list).
+// The seeks and challenges open (every page of a long list): another's
+// to accept, one's own to cancel (a correspondence seek or challenge
+// stays open while one is away, so the page must be able to withdraw it).
 async function refreshSeeks() {
   const r = await net.callAll('seeks', {}, 'offers');
-  fill('seeks', r.offers, (o) => [`${o.user}${o.bot ? ' (a bot)' : ''}: ${o.rules} ${timeText(o.time)} ${o.color} `,
-    ...(o.user !== state.user ? [button('Accept', () => net.call('accept', { offer: o.offer }), { offer: o.offer })] : [])]);
+  fill('seeks', r.offers, (o) => [`${o.user}${o.bot ? ' (a bot)' : ''}${o.to ? ` to ${o.to}` : ''}: ${o.rules} ${timeText(o.time)} ${o.color} `,
+    o.user !== state.user ? button('Accept', () => net.call('accept', { offer: o.offer }), { offer: o.offer })
+      : button('Cancel', async () => {
+        const c = await net.call('cancel', { offer: o.offer });
+        status(c.ok ? `offer ${o.offer} cancelled` : c.error.message);
+        refreshSeeks();
+      }, { cancel: o.offer })]);
 }
 $('btn-refresh').addEventListener('click', refreshSeeks);
 

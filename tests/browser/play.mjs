@@ -20,8 +20,9 @@
 //   7. crazykrieg: both reserves shown under the board (the player's and a
 //      spectator's), a typed drop drawn; an untimed seek listed and taken;
 //      a spectator's words to the spectators, never to a player;
-//   8. a correspondence seek (days a move) made from the page; a bot
-//      account's seek and its line in the online list marked as a bot's;
+//   8. a correspondence seek (days a move) made from the page, another
+//      cancelled there; a bot account's seek and its line in the online
+//      list marked as a bot's;
 //   9. two live games on one page: one played again from Your games, the
 //      other's announcements said in the status line;
 //  10. a timed game: the possible tries listed, a refused abort said, an
@@ -550,6 +551,16 @@ try {
   check(offers.some((o) => o.user === wName && o.time && o.time.days === 3), `no 3-day seek: ${JSON.stringify(offers)}`);
   await until(a, () => /3 days a move/.test(document.getElementById('seeks').textContent), null,
     "the page's own seek listed");
+  // one's own seek withdrawn from the page (a correspondence seek outlives the page)
+  await a.fill('#days', '5');
+  await a.click('#btn-seek');
+  await until(a, () => /^seeking \(offer \d+\)$/.test(document.getElementById('status').textContent)
+    && /5 days a move/.test(document.getElementById('seeks').textContent), null, 'the second seek listed');
+  const five = (await lp.ok('seeks')).offers.find((o) => o.user === wName && o.time && o.time.days === 5).offer;
+  await a.click(`#seeks button[data-cancel="${five}"]`);
+  await until(a, (o) => document.getElementById('status').textContent === `offer ${o} cancelled`
+    && !/5 days a move/.test(document.getElementById('seeks').textContent), five, 'the seek cancelled from the page');
+  check(!(await lp.ok('seeks')).offers.some((o) => o.offer === five), 'the cancelled seek still listed');
   // A bot account's seek is marked as a bot's.
   const lr = await LineClient.open(linePort);
   lineClients.lr = lr;
