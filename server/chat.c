@@ -269,10 +269,13 @@ static json_t *message_json(const struct store_message *m)
 }
 
 /*
- * message {user, text}: left for a registered user.  A muted sender is
- * answered ok all the same, and nothing is kept (muting is not announced).
- * Stored before the answer; pushed to the recipient's connections if any
- * (then marked delivered), else at their next login.
+ * message {user, text}: left for a registered user.  Stored before the
+ * answer; pushed to the recipient's connections if any (then marked
+ * delivered), else at their next login.  A muted sender's message goes the
+ * same way, the same refusals and the same write, but is kept withheld:
+ * never pushed or listed, and not counted in the reader's mailbox, only in
+ * the sender's ten.  Muting is not announced, not even by the answer's
+ * time (one without a write would come back sooner).
  */
 static void cmd_message(struct conn *c, json_t *id, json_t *req)
 {
@@ -296,10 +299,7 @@ static void cmd_message(struct conn *c, json_t *id, json_t *req)
 	char text[ACTION_REASON_MAX + 1];
 	if (!chat_checked(c, id, req, text, sizeof text))
 		return;
-	if (chat_muted(srv->games, u.id, uid)) {
-		dispatch_ok(c, id, NULL);
-		return;
-	}
+	bool muted = chat_muted(srv->games, u.id, uid);
 	int64_t kept = 0, mine = 0;
 	if (store_messages_count(srv->store, u.id, uid, &kept, &mine) != STORE_OK) {
 		log_warnx("chat: counting messages: %s", store_error(srv->store));
@@ -320,12 +320,13 @@ static void cmd_message(struct conn *c, json_t *id, json_t *req)
 	struct store_message m = { .sent_unix = (int64_t)time(NULL) };
 	snprintf(m.from, sizeof m.from, "%s", conn_user_name(c));
 	snprintf(m.text, sizeof m.text, "%s", text);
-	if (store_message_put(srv->store, u.id, uid, text, m.sent_unix, online, &m.id) != STORE_OK) {
+	int state = muted ? STORE_MESSAGE_WITHHELD : online ? STORE_MESSAGE_DELIVERED : STORE_MESSAGE_NEW;
+	if (store_message_put(srv->store, u.id, uid, text, m.sent_unix, state, &m.id) != STORE_OK) {
 		log_warnx("chat: storing a message: %s", store_error(srv->store));
 		dispatch_error(c, id, PE_STORAGE, "the message could not be stored");
 		return;
 	}
-	if (online) {
+	if (state == STORE_MESSAGE_DELIVERED) {
 		json_t *ev = message_json(&m);
 		json_object_set_new(ev, "event", json_string("message"));
 		conn_send_user(srv, u.id, ev);
@@ -342,9 +343,11 @@ struct mailbox {
 static int mailbox_row(const struct store_message *m, void *arg)
 {
 	struct mailbox *mb = arg;
+	if (m->delivered == STORE_MESSAGE_WITHHELD)
+		return 0;
 	if (mb->all)
 		json_array_append_new(mb->all, message_json(m));
-	if (mb->fresh && !m->delivered) {
+	if (mb->fresh && m->delivered == STORE_MESSAGE_NEW) {
 		json_t *ev = message_json(m);
 		json_object_set_new(ev, "event", json_string("message"));
 		json_array_append_new(mb->fresh, ev);
@@ -385,12 +388,15 @@ static void cmd_messages(struct conn *c, json_t *id, json_t *req)
 	dispatch_ok_page(c, id, req, NULL, "messages", mb.all);
 }
 
-/* message_delete {message?}: one of this user's messages, or (without) all. */
+/* message_delete {message?}: one of this user's messages, or (without) all,
+ * the withheld too; only those the user could see are counted in the
+ * answer (withheld ones are no business of theirs). */
 static void cmd_message_delete(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
-	int64_t mid = json_integer_value(json_object_get(req, "message")), n = 0;
-	if (store_messages_delete(srv->store, conn_user(c), mid, &n) != STORE_OK) {
+	int64_t mid = json_integer_value(json_object_get(req, "message")), n = 0, shown = 0, unused;
+	if ((mid == 0 && store_messages_count(srv->store, conn_user(c), 0, &shown, &unused) != STORE_OK) ||
+	    store_messages_delete(srv->store, conn_user(c), mid, &n) != STORE_OK) {
 		log_warnx("chat: deleting messages: %s", store_error(srv->store));
 		dispatch_error(c, id, PE_STORAGE, "the messages could not be deleted");
 		return;
@@ -399,7 +405,7 @@ static void cmd_message_delete(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "you have no message %" PRId64, mid);
 		return;
 	}
-	dispatch_ok(c, id, json_pack("{s:I}", "deleted", (json_int_t)n));
+	dispatch_ok(c, id, json_pack("{s:I}", "deleted", (json_int_t)(mid == 0 ? shown : n)));
 }
 
 static void cmd_mute(struct conn *c, json_t *id, json_t *req)

@@ -287,8 +287,9 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	" made_ms INTEGER NOT NULL);",
 
 	/* 15: messages left for a user (chat.c `message`), kept until that
-	 * user deletes them (at most 100 a user); `delivered` once pushed to a
-	 * connection of theirs, so a login pushes only the new ones. */
+	 * user deletes them (at most 100 a user); `delivered` 1 once pushed to
+	 * a connection of theirs, so a login pushes only the new ones; 2 for
+	 * one withheld (its sender muted by its reader). */
 	"CREATE TABLE messages ("
 	" id INTEGER PRIMARY KEY,"
 	" recipient INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
@@ -429,13 +430,14 @@ static const char *const stmt_sql[S__COUNT] = {
 	                  " LEFT JOIN users t ON t.id = w.target ORDER BY w.id",
 	[S_MESSAGE_PUT] = "INSERT INTO messages (recipient, sender, text, sent, delivered)"
 	                  " VALUES (?1, ?2, ?3, ?4, ?5)",
-	[S_MESSAGES_COUNT] = "SELECT count(*), coalesce(sum(sender = ?2), 0) FROM messages"
-	                     " WHERE recipient = ?1",
+	[S_MESSAGES_COUNT] = "SELECT coalesce(sum(delivered != 2), 0), coalesce(sum(sender = ?2), 0)"
+	                     " FROM messages WHERE recipient = ?1",
 	[S_MESSAGES_LIST] = "SELECT m.id, u.name, m.text, m.sent, m.delivered FROM messages m"
 	                    " JOIN users u ON u.id = m.sender WHERE m.recipient = ?1 ORDER BY m.id",
 	[S_MESSAGES_DELIVERED] = "UPDATE messages SET delivered = 1 WHERE recipient = ?1 AND id <= ?2"
 	                         " AND delivered = 0",
-	[S_MESSAGES_DELETE] = "DELETE FROM messages WHERE recipient = ?1 AND (?2 = 0 OR id = ?2)",
+	[S_MESSAGES_DELETE] = "DELETE FROM messages WHERE recipient = ?1"
+	                      " AND (?2 = 0 OR (id = ?2 AND delivered != 2))",
 };
 
 /* --- errors -------------------------------------------------------------- */

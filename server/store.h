@@ -290,17 +290,18 @@ int store_offer_drop(struct store *st, int64_t id);
 int store_offers_list(struct store *st, int (*fn)(const struct store_offer *o, void *arg), void *arg);
 
 /* Schema 15: messages left for a user (chat.c `message`).  put: the new
- * message's id in *id.  count: how many `recipient` keeps, and how many
- * of them `sender` left.  list: theirs,
+ * message's id in *id.  count: how many `recipient` keeps but withheld
+ * ones, and how many of all `sender` left.  list: theirs,
  * oldest first, with the sender's name as registered.  delivered: those up
- * to `upto` marked as pushed.  delete: one (id) or all (id 0) of theirs;
- * how many went in *n. */
+ * to `upto` marked as pushed.  delete: one (id, not a withheld one) or all
+ * (id 0, the withheld too) of theirs; how many went in *n. */
+enum { STORE_MESSAGE_NEW = 0, STORE_MESSAGE_DELIVERED = 1, STORE_MESSAGE_WITHHELD = 2 };
 struct store_message {
 	int64_t id;
 	char from[32];
 	char text[1024];
 	int64_t sent_unix;
-	int delivered;
+	int delivered;               /* STORE_MESSAGE_*: withheld, from a user the reader muted */
 };
 int store_message_put(struct store *st, int64_t recipient, int64_t sender, const char *text,
                       int64_t sent_unix, int delivered, int64_t *id);

@@ -451,7 +451,7 @@ int store_message_put(struct store *st, int64_t recipient, int64_t sender, const
 	sqlite3_bind_int64(s, 1, recipient);
 	sqlite3_bind_int64(s, 2, sender);
 	sqlite3_bind_int64(s, 4, sent_unix);
-	sqlite3_bind_int(s, 5, delivered ? 1 : 0);
+	sqlite3_bind_int(s, 5, delivered);
 	if (store_bind_text(s, 3, text, sizeof ((struct store_message *)0)->text) != SQLITE_OK)
 		rc = store_fail(st, "message put: text too long");
 	else if ((rc = store_run(st, s, "message put")) == STORE_OK && id != NULL)

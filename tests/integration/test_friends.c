@@ -846,6 +846,22 @@ static void fill_mailbox(struct kd *d, const char *user, const char *sender, int
 	sqlite3_close(db);
 }
 
+/* One integer from the daemon's database (read beside it: WAL). */
+static long long db_int(struct kd *d, const char *sql)
+{
+	char path[400];
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	snprintf(path, sizeof path, "%s/kriegd.db", kd_state_dir(d));
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	long long v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
 START_TEST(messages_wait_for_their_reader)
 {
 	struct kd *d = kd_start(KD_BASE_CONFIG);
@@ -881,7 +897,10 @@ START_TEST(messages_wait_for_their_reader)
 	json_int_t sent = json_integer_value(json_object_get(e, "sent"));
 	ck_assert(sent >= before && sent <= time(NULL));
 	json_int_t first = json_integer_value(json_object_get(e, "message"));
-	kc_no_event(b.c, "message");   /* not pester's */
+	kc_no_event(b.c, "message");   /* not pester's: withheld (written all the same, as the
+	                                * answer's time must not tell pester of the mute) */
+	ck_assert_int_eq(db_int(d, "SELECT delivered FROM messages WHERE text = 'spam'"), 2);
+	json_int_t spam = db_int(d, "SELECT id FROM messages WHERE text = 'spam'");
 	kc_close(b.c);
 	kp_resume(d, &b);
 	kc_no_event(b.c, "message");   /* told once */
@@ -909,8 +928,10 @@ START_TEST(messages_wait_for_their_reader)
 	ck_assert_int_eq(json_integer_value(json_object_get(kc_ok(b.c, kc_req(b.c, "message_delete",
 		"{s:I}", "message", first)), "deleted")), 1);
 	kc_error(b.c, kc_req(b.c, "message_delete", "{s:I}", "message", first), "illegal_action");
+	kc_error(b.c, kc_req(b.c, "message_delete", "{s:I}", "message", spam), "illegal_action");
 	ck_assert_int_eq(json_integer_value(json_object_get(kc_ok(b.c, kc_req(b.c, "message_delete",
-		NULL)), "deleted")), 1);
+		NULL)), "deleted")), 1);   /* the withheld one went too, uncounted */
+	ck_assert_int_eq(db_int(d, "SELECT count(*) FROM messages"), 0);
 	ck_assert_int_eq(json_array_size(json_object_get(kc_ok(b.c, kc_req(b.c, "messages", NULL)),
 	                                                 "messages")), 0);
 
