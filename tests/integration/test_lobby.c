@@ -323,6 +323,7 @@ START_TEST(correspondence_seek_waits)
 	kc_event(w.c, "seek_gone");
 	ck_assert_int_ne(json_integer_value(json_object_get(gone, "offer")), seek);
 	kc_close(w.c);
+	kc_close(b.c);
 
 	kd_crash_restart(d);
 	kp_resume(d, &b);
