@@ -209,6 +209,9 @@ async function showProfile(user) {
     + `${won} won, ${lost} lost, ${drawn} drawn, ${aborted} aborted; `
     + `${ratings.length ? `rated ${ratings.join(', ')}` : 'not rated yet'}`;
   $('profile').hidden = false;
+  // and their last finished games, each to read back (every finished game is public)
+  const h = await net.call('history', { user, limit: 20 });
+  fill('profile-games', h.ok ? h.games : [], gameRow);
 }
 
 // The club table of the chosen rule set's pool (every page).
@@ -306,24 +309,28 @@ async function refreshLive() {
 }
 $('btn-live').addEventListener('click', refreshLive);
 
-// One's games: the record in each view one may read, and the PGN.
+// A game of a history list: the record in each view one may read (a live
+// game only one's own), the PGN, and for one's own Play or Rematch.
+function gameRow(g) {
+  const mine = g.white === state.user ? 'white' : g.black === state.user ? 'black' : null;
+  const views = g.live ? [mine] : ['white', 'black', 'umpire'];
+  return [`Game ${g.game}: ${g.white} – ${g.black} (${g.rules}) ${g.live ? 'in progress' : `${g.result} ${g.reason}`} `,
+    // A live game of one's own is played from here: the page shows one game
+    // at a time, and a login's game_state of each leaves the last one shown.
+    ...(!mine ? [] : g.live ? [button('Play', () => openGame(g.game), { play: g.game })]
+      : [button('Rematch', () => rematch(g.game), { rematch: g.game })]),
+    ...views.map((v) => button(`${v} record`, () => records.open(g.game, v), { record: g.game, view: v })),
+    button('PGN', async () => {
+      records.game = g.game;
+      records.view = g.live ? mine : 'umpire';
+      await records.downloadPgn();
+    }, { pgn: g.game })];
+}
+
+// One's games.
 async function refreshHistory() {
   const r = await net.call('history', { limit: 20 });
-  fill('history', r.games, (g) => {
-    const mine = g.white === state.user ? 'white' : 'black';
-    const views = g.live ? [mine] : ['white', 'black', 'umpire'];
-    return [`Game ${g.game}: ${g.white} – ${g.black} (${g.rules}) ${g.live ? 'in progress' : `${g.result} ${g.reason}`} `,
-      // A live game of one's own is played from here: the page shows one game
-      // at a time, and a login's game_state of each leaves the last one shown.
-      ...(g.live ? [button('Play', () => openGame(g.game), { play: g.game })]
-        : [button('Rematch', () => rematch(g.game), { rematch: g.game })]),
-      ...views.map((v) => button(`${v} record`, () => records.open(g.game, v), { record: g.game, view: v })),
-      button('PGN', async () => {
-        records.game = g.game;
-        records.view = g.live ? mine : 'umpire';
-        await records.downloadPgn();
-      }, { pgn: g.game })];
-  });
+  fill('history', r.games, gameRow);
 }
 $('btn-history').addEventListener('click', refreshHistory);
 

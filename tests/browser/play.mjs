@@ -505,6 +505,14 @@ try {
   await a.click(`#standings button[data-profile="${lw.user}"]`);
   await until(a, () => !document.getElementById('profile').hidden, null, 'the profile shown');
   const prof = await a.textContent('#profile');
+  // their finished games under the profile, each to read back in any view
+  await until(a, (g) => document.querySelector(`#profile-games button[data-record="${g}"][data-view="umpire"]`) !== null,
+    gr, "the player's finished game under the profile");
+  check(!(await a.$(`#profile-games button[data-rematch="${gr}"]`)), 'a rematch offered of a game not one\'s own');
+  await a.click(`#profile-games button[data-record="${gr}"][data-view="umpire"]`);
+  await a.waitForSelector('#record:visible', { timeout: 10000 });
+  await a.click('#btn-record-back');
+  await a.waitForSelector('#lobby:visible', { timeout: 10000 });
   // a follows lw: the game the director makes next opens on a's page.
   await a.click('#btn-who');
   await a.click(`#who button[data-follow="${lw.user}"]`, { timeout: 10000 });
@@ -747,7 +755,7 @@ try {
 
   if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
   for (const l of [la, lb, lc, lp, lr]) l.close();
-  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, the true board replayed, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, standings and a profile, a pairing by a director, a followed player's game, untimed and correspondence seeks, a seek list of several pages, the move in the tab's title, two games on one page, an adjournment, a lost connection made again, a muted opponent, a password to replace, a message left, answered and deleted, a followed player's coming and going, the message of the day (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
+  console.log(`browser: a watched game by drag, clicks and typing, a reload resumed, the same lines as on the line transport, record and PGN, the true board replayed, a game against a line player with an umpire in the chair, nost if-quiet, crazykrieg's reserves and a drop, a pushed challenge, a rematch, standings and a profile with the player's games, a pairing by a director, a followed player's game, untimed and correspondence seeks, a seek list of several pages, the move in the tab's title, two games on one page, an adjournment, a lost connection made again, a muted opponent, a password to replace, a message left, answered and deleted, a followed player's coming and going, the message of the day (${((Date.now() - T0) / 1000).toFixed(1)} s); screenshot ${shot}`);
 } catch (e) {
   await fail(e.stack || String(e));
 }
