@@ -553,8 +553,9 @@ static bool rating_within(struct server *srv, int64_t user, const char *rules, i
 
 /* An open seek that `mine` (a seek not yet made) meets, the oldest: the
  * same rule set, time control and ratedness, colours that fit, each owner
- * within the other's rating range, neither muted by the other, not both
- * bot accounts. */
+ * within the other's rating range, not both bot accounts.  Mutes do not
+ * count: a seek is open to anyone, whom `accept` does not ask about mutes
+ * either, and a seek left unmet for a mute would tell its owner of it. */
 static struct offer *seek_match(struct server *srv, const struct offer *mine)
 {
 	for (struct offer *o = srv->lobby->offers; o; o = o->next) {
@@ -562,8 +563,6 @@ static struct offer *seek_match(struct server *srv, const struct offer *mine)
 		    o->inc_ms != mine->inc_ms || o->days != mine->days || o->rated != mine->rated)
 			continue;
 		if (o->color != COLOR_RANDOM && mine->color != COLOR_RANDOM && o->color == mine->color)
-			continue;
-		if (games_user_muted(srv, mine->owner, o->owner) || games_user_muted(srv, o->owner, mine->owner))
 			continue;
 		if (auth_user_is_bot(srv, mine->owner) && auth_user_is_bot(srv, o->owner))
 			continue;   /* two computers' seeks: no game that nobody asked for */
