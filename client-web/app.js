@@ -127,6 +127,9 @@ const button = (text, f, data = {}) => {
   return b;
 };
 
+// The message form made ready for a message to `user`.
+const messageTo = (user) => () => { $('message-user').value = user; $('message-text').focus(); };
+
 // A button's work done once the user says yes.
 const confirmed = (what, f) => () => { if (confirm(`${what}?`)) f(); };
 
@@ -173,7 +176,7 @@ async function refreshWho() {
   fill('who', r.users, (u) => [`${u.name}${u.bot ? ' (a bot)' : ''}${staff(u)}, ${u.games} game${u.games === 1 ? '' : 's'} `,
     button('Profile', () => showProfile(u.name), { profile: u.name }),
     ...(u.name !== state.user ? [button('Challenge', () => { $('challenge-user').value = u.name; }, { who: u.name }),
-      button('Message', () => { $('message-user').value = u.name; $('message-text').focus(); }, { message: u.name }),
+      button('Message', messageTo(u.name), { message: u.name }),
       followButton(u.name, followed.has(u.name.toLowerCase())),
       button(muted.has(u.name.toLowerCase()) ? 'Unmute' : 'Mute', async () => {
         if (await setMute(u.name, !muted.has(u.name.toLowerCase()))) refreshWho();
@@ -230,7 +233,7 @@ async function refreshMessages() {
   const r = await net.callAll('messages', {}, 'messages');
   if (!r.ok) return;
   fill('messages', r.messages, (m) => [`${m.from}, ${sent(m)} UTC: "${m.text}" `,
-    button('Reply', () => { $('message-user').value = m.from; $('message-text').focus(); }, { reply: m.message }),
+    button('Reply', messageTo(m.from), { reply: m.message }),
     button('Delete', async () => {
       const d = await net.call('message_delete', { message: m.message });
       if (!d.ok) status(d.error.message);
