@@ -1172,17 +1172,15 @@ static void done_follow(struct client *c, const json_t *res, const struct pendin
 		i0++;
 	if (i0 == c->nfollows && c->nfollows < CLIENT_FOLLOWS_MAX)
 		snprintf(c->follows[c->nfollows++], sizeof c->follows[0], "%s", who);
-	if (p->arg == 1)   /* asked again after a reconnection: said only if they play now */
-		json_array_foreach(json_object_get(res, "games"), i, x)
-			client_out(c, "  %s plays game %lld now (\"watch %lld\").", who, (long long)json_integer_value(x),
-			           (long long)json_integer_value(x));
-	if (p->arg == 1)
-		return;
-	client_out(c, "Following %s (%s): each game they start is shown here, and when they come and go.",
-	           str(res, "user"), json_is_true(json_object_get(res, "online")) ? "online now" : "not online");
-	json_array_foreach(json_object_get(res, "games"), i, x)
-		client_out(c, "  %s plays game %lld now (\"watch %lld\").", str(res, "user"),
-		           (long long)json_integer_value(x), (long long)json_integer_value(x));
+	if (p->arg != 1)   /* 1: asked again after a reconnection, quietly */
+		client_out(c, "Following %s (%s): each game they start is shown here, and when they come and go.",
+		           who, json_is_true(json_object_get(res, "online")) ? "online now" : "not online");
+	/* the games they play now, but those on this screen already (one's own, one watched) */
+	json_array_foreach(json_object_get(res, "games"), i, x) {
+		long g = (long)json_integer_value(x);
+		if (!client_game(c, g) && !client_seat(c, g))
+			client_out(c, "  %s plays game %ld now (\"watch %ld\").", who, g, g);
+	}
 }
 
 static void done_pair(struct client *c, const json_t *res, const struct pending *p)

@@ -1180,9 +1180,12 @@ START_TEST(follows_and_lobby_outlive_a_reconnection)
 	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":true,\"user\":\"Anna\",\"games\":[]}", sink_sent_id(&s, before));
 	client_receive(&c, line);
 	ck_assert_uint_eq(strlen(s.printed), said);
-	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":true,\"user\":\"carol\",\"games\":[12]}", sink_sent_id(&s, before + 1));
+	start_game(&c, 13, "white", false);   /* a game of alice's own against carol: not said */
+	said = strlen(s.printed);
+	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":true,\"user\":\"carol\",\"games\":[12,13]}", sink_sent_id(&s, before + 1));
 	client_receive(&c, line);
 	ck_assert_ptr_nonnull(strstr(s.printed + said, "carol plays game 12 now"));
+	ck_assert_ptr_null(strstr(s.printed + said, "game 13"));
 	ck_assert_ptr_null(strstr(s.printed + said, "Following"));
 
 	/* unfollow alone: all gone; lobby off: not watched; the next reconnection asks for nothing */
@@ -1193,7 +1196,7 @@ START_TEST(follows_and_lobby_outlive_a_reconnection)
 	client_disconnected(&c);
 	ck_assert_int_eq(client_resume(&c), 0);
 	before = s.nsent;
-	sink_reply_ok(&c, &s, "\"user\":\"alice\",\"token\":\"tok3\",\"games\":[]");
+	sink_reply_ok(&c, &s, "\"user\":\"alice\",\"token\":\"tok3\",\"games\":[13]");
 	ck_assert_int_eq(s.nsent, before);
 	client_free(&c);
 }
