@@ -52,6 +52,8 @@
 #define LOBBY_RATING_MAX 4000        /* a seek's rating range: 0..this */
 #define LOBBY_WATCHERS_MAX 4096      /* connections watching the lobby at once */
 #define LOBBY_WAIT_MS (14LL * 24 * 3600 * 1000)   /* a correspondence challenge waits this long */
+#define LOBBY_ID_BLOCK 1024          /* offer ids reserved in the store at a time */
+#define LOBBY_IDS_KEY "lobby_offer_ids"   /* server_state: ids below it were handed out */
 
 struct offer {
 	struct offer *next;
@@ -75,6 +77,7 @@ struct lobby {
 	struct offer *offers;
 	size_t noffers;
 	int64_t next_id;
+	int64_t id_reserved;                  /* ids below it are recorded as given (LOBBY_IDS_KEY) */
 	uint64_t *watchers;                   /* conn_id()s of lobby_watch connections */
 	size_t nwatchers, capwatchers;
 	int64_t wait_ms;                      /* LOBBY_WAIT_MS; $KRIEGD_OFFER_WAIT_MS in tests */
@@ -481,11 +484,25 @@ static void offer_link(struct lobby *l, struct offer *o)
 	l->noffers++;
 }
 
-/* o, made, gets its id and joins the lobby (and the store, if it waits):
- * 0, or -1 with o freed and nothing changed. */
+/*
+ * o, made, gets its id and joins the lobby (and the store, if it waits):
+ * 0, or -1 with o freed and nothing changed.  An id is never given twice,
+ * a restart between: a number a player still holds (`accept 5`) must not
+ * name another offer.  The store keeps a mark above every id given, moved
+ * a block at a time (one write in LOBBY_ID_BLOCK offers), and a restart
+ * starts there.
+ */
 static int offer_add(struct lobby *l, struct offer *o)
 {
 	o->id = l->next_id;
+	if (o->id >= l->id_reserved) {
+		if (store_state_set(l->srv->store, LOBBY_IDS_KEY, o->id + LOBBY_ID_BLOCK) != STORE_OK) {
+			log_warnx("offer ids could not be reserved: %s", store_error(l->srv->store));
+			free(o);
+			return -1;
+		}
+		l->id_reserved = o->id + LOBBY_ID_BLOCK;
+	}
 	if (offer_store(l, o) != 0) {
 		free(o);
 		return -1;
@@ -530,6 +547,13 @@ static int offer_loaded(const struct store_offer *row, void *arg)
 
 int lobby_load(struct lobby *l)
 {
+	int64_t mark = 0;
+	if (store_state_get(l->srv->store, LOBBY_IDS_KEY, &mark) == STORE_ERROR) {
+		log_warnx("offer ids could not be read: %s", store_error(l->srv->store));
+		return -1;
+	}
+	if (mark > l->next_id && mark < LOBBY_OFFER_ID_MAX)
+		l->next_id = mark;
 	if (store_offers_list(l->srv->store, offer_loaded, l) != STORE_OK) {
 		log_warnx("waiting offers could not be read: %s", store_error(l->srv->store));
 		return -1;
