@@ -319,6 +319,23 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	" rating_max, rematch, made_ms) SELECT id, owner, target, rules, days, color, rated, 0, 0,"
 	" rematch, made_ms FROM challenges;"
 	"DROP TABLE challenges;",
+
+	/* 17: a message's id is never given again (AUTOINCREMENT): a plain
+	 * rowid comes back once the newest message is deleted, and a delete
+	 * by a number read before would take the new message in its stead. */
+	"CREATE TABLE messages_v17 ("
+	" id INTEGER PRIMARY KEY AUTOINCREMENT,"
+	" recipient INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	" sender INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	" text TEXT NOT NULL,"
+	" sent INTEGER NOT NULL,"
+	" delivered INTEGER NOT NULL);"
+	"INSERT INTO messages_v17 (id, recipient, sender, text, sent, delivered)"
+	" SELECT id, recipient, sender, text, sent, delivered FROM messages ORDER BY id;"
+	"DROP TABLE messages;"
+	"ALTER TABLE messages_v17 RENAME TO messages;"
+	"CREATE INDEX messages_recipient ON messages(recipient, id);"
+	"CREATE INDEX messages_sender ON messages(sender);",
 };
 
 /* --- statements ----------------------------------------------------------- */

@@ -1007,6 +1007,42 @@ START_TEST(waiting_offers_kept)
 }
 END_TEST
 
+/* Schema 17: a message's id is never given again, not even the newest's
+ * once deleted; a database of schema 16 keeps its messages. */
+START_TEST(message_ids_never_come_back)
+{
+	struct store *st = open_ok();
+	int64_t a = mkuser(st, "anna"), b = mkuser(st, "boris"), id1 = 0, id2 = 0, id3 = 0, n = 0;
+	ck_assert_int_eq(store_message_put(st, b, a, "one", 10, STORE_MESSAGE_NEW, &id1), STORE_OK);
+	ck_assert_int_eq(store_message_put(st, b, a, "two", 11, STORE_MESSAGE_NEW, &id2), STORE_OK);
+	ck_assert_int_eq(store_messages_delete(st, b, id2, &n), STORE_OK);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(store_message_put(st, b, a, "three", 12, STORE_MESSAGE_NEW, &id3), STORE_OK);
+	ck_assert_int_gt(id3, id2);
+	store_close(st);
+
+	/* schema 16's table, a plain rowid: rebuilt with its rows */
+	raw_exec("BEGIN; DROP INDEX messages_recipient; DROP INDEX messages_sender;"
+	         "CREATE TABLE m16 (id INTEGER PRIMARY KEY, recipient INTEGER NOT NULL, sender INTEGER NOT NULL,"
+	         " text TEXT NOT NULL, sent INTEGER NOT NULL, delivered INTEGER NOT NULL);"
+	         "INSERT INTO m16 SELECT * FROM messages; DROP TABLE messages; ALTER TABLE m16 RENAME TO messages;"
+	         "CREATE INDEX messages_recipient ON messages(recipient, id);"
+	         "CREATE INDEX messages_sender ON messages(sender);"
+	         "PRAGMA user_version = 16; COMMIT;");
+	st = open_ok();
+	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM sqlite_master WHERE name = 'messages'"
+	                         " AND sql LIKE '%AUTOINCREMENT%'"), 1);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM messages"), 2);
+	ck_assert_int_eq(raw_int("SELECT sent FROM messages WHERE text = 'three'"), 12);
+	int64_t id4 = 0;
+	ck_assert_int_eq(store_messages_delete(st, b, id3, &n), STORE_OK);
+	ck_assert_int_eq(store_message_put(st, b, a, "four", 13, STORE_MESSAGE_NEW, &id4), STORE_OK);
+	ck_assert_int_gt(id4, id3);
+	store_close(st);
+}
+END_TEST
+
 START_TEST(migrates_v10_actions)
 {
 	struct store *st = open_ok();
@@ -1172,6 +1208,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, migrates_v10_actions);
 	tcase_add_test(tc, tallies_follow_finished_games);
 	tcase_add_test(tc, waiting_offers_kept);
+	tcase_add_test(tc, message_ids_never_come_back);
 	tcase_add_test(tc, no_statement_scans_the_record);
 	tcase_add_test(tc, unfinished_games_listing);
 	tcase_add_test(tc, rollback_leaves_nothing);
