@@ -189,7 +189,14 @@ async function refreshWho() {
 // a reload.
 const follows = new Set(JSON.parse(sessionStorage.getItem('krieg.follows') || '[]'));
 const keepFollows = () => sessionStorage.setItem('krieg.follows', JSON.stringify([...follows]));
-const refollow = async () => { for (const user of follows) await net.call('follow', { user }); };
+// A registered account's follows are kept by the server (`kept`): the page
+// takes its list; a guest's are asked for again.
+const refollow = async () => {
+  const r = await net.call('follow');
+  if (!r.ok) return;
+  if (r.kept) { follows.clear(); r.following.forEach((u) => follows.add(u.toLowerCase())); keepFollows(); return; }
+  for (const user of follows) await net.call('follow', { user });
+};
 const followButton = (user, following) => button(following ? 'Unfollow' : 'Follow', async () => {
   const r = await net.call(following ? 'unfollow' : 'follow', { user });
   if (r.ok && following) follows.delete(user.toLowerCase());

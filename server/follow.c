@@ -13,9 +13,12 @@
  * when a followed player comes online (`arrived`: their first connection)
  * and goes (`departed`: their last one closed), as `who` would show.
  *
- * The lists live in memory with their connection, like the lobby's
- * watchers: emptied at logout or close (games_conn_closed), gone on
- * restart.  Bounded per connection and in all.
+ * A registered account's follows are the account's, as FICS keeps a
+ * notify list: kept in the store (schema 18), taken up by each connection
+ * at its login (follow_login), changed for all its connections at once.
+ * A guest's live with its connections.  In memory the lists are per
+ * connection, like the lobby's watchers: a connection's emptied at its
+ * logout or close (games_conn_closed).  Bounded per connection and in all.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +26,7 @@
 #include <strings.h>
 
 #include "auth.h"
+#include "log.h"
 #include "conn.h"
 #include "dispatch.h"
 #include "game.h"
@@ -103,20 +107,80 @@ static json_t *live_games_of(const struct games *gs, int64_t user)
 	return a;
 }
 
+/* How many players connection conn follows, and whether `user` is one. */
+static size_t follows_of_conn(const struct follows *f, uint64_t conn, int64_t user, bool *known)
+{
+	size_t n = 0;
+	*known = false;
+	for (size_t i = 0; f && i < f->n; i++)
+		if (f->v[i].conn == conn) {
+			n++;
+			*known |= f->v[i].user == user;
+		}
+	return n;
+}
+
+/* Connection conn follows `user` (named `name`) from now on, if it does
+ * not yet and the limits allow: 0, or the error code (nothing changed). */
+static int follow_add(struct games *gs, uint64_t conn, int64_t user, const char *name)
+{
+	if (!gs->follows)
+		gs->follows = xcalloc(1, sizeof *gs->follows);
+	struct follows *f = gs->follows;
+	bool known;
+	size_t mine = follows_of_conn(f, conn, user, &known);
+	if (known)
+		return PE_NONE;   /* following twice is following once */
+	if (mine >= FOLLOW_PER_CONN)
+		return PE_ILLEGAL_ACTION;
+	if (f->n >= FOLLOW_MAX)
+		return PE_BUSY;
+	f->v = xgrow(f->v, &f->cap, f->n + 1, sizeof *f->v, 16);
+	struct follow *x = &f->v[f->n++];
+	x->conn = conn;
+	x->user = user;
+	snprintf(x->name, sizeof x->name, "%.*s", PROTO_NAME_MAX, name);
+	return PE_NONE;
+}
+
+/* Whether c's account keeps its follows (a registered one; a guest's last a connection). */
+static bool follows_kept(struct conn *c)
+{
+	return !auth_is_guest_name(conn_user_name(c));
+}
+
+static int follow_loaded(int64_t followed, const char *name, void *arg)
+{
+	struct conn *c = arg;
+	if (follow_add(conn_server(c)->games, conn_id(c), followed, name) != PE_NONE)
+		log_warnx("conn=%llu a kept follow of %s is not taken up (limits)", (unsigned long long)conn_id(c),
+		          name);
+	return 0;
+}
+
+void follow_login(struct games *gs, struct conn *c)
+{
+	if (follows_kept(c) && store_follows_of(gs->srv->store, conn_user(c), follow_loaded, c) != STORE_OK)
+		log_warnx("follows of user=%lld could not be read: %s", (long long)conn_user(c),
+		          store_error(gs->srv->store));
+}
+
+/*
+ * follow {user?}: without user, the connection's list; with it, the user
+ * followed by every connection of this account from now on, and kept for
+ * a registered account (written before the answer) for its next logins.
+ */
 static void cmd_follow(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
 	struct games *gs = srv->games;
-	if (!gs->follows)
-		gs->follows = xcalloc(1, sizeof *gs->follows);
-	struct follows *f = gs->follows;
 	const char *name = json_string_value(json_object_get(req, "user"));
 	if (name == NULL) {   /* the list */
 		json_t *a = json_array();
-		for (size_t i = 0; i < f->n; i++)
-			if (f->v[i].conn == conn_id(c))
-				json_array_append_new(a, json_string(f->v[i].name));
-		dispatch_ok(c, id, json_pack("{s:o}", "following", a));
+		for (size_t i = 0; gs->follows && i < gs->follows->n; i++)
+			if (gs->follows->v[i].conn == conn_id(c))
+				json_array_append_new(a, json_string(gs->follows->v[i].name));
+		dispatch_ok(c, id, json_pack("{s:o, s:b}", "following", a, "kept", follows_kept(c)));
 		return;
 	}
 	struct store_user u;
@@ -126,43 +190,57 @@ static void cmd_follow(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "you cannot follow yourself");
 		return;
 	}
-	size_t mine = 0;   /* this connection's follows; one of them u's? */
-	bool known = false;
-	for (size_t i = 0; i < f->n; i++)
-		if (f->v[i].conn == conn_id(c)) {
-			mine++;
-			known |= f->v[i].user == u.id;
-		}
+	bool known;
+	size_t mine = follows_of_conn(gs->follows, conn_id(c), u.id, &known);
 	if (!known && mine >= FOLLOW_PER_CONN) {
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "you follow %d players already", FOLLOW_PER_CONN);
 		return;
 	}
-	if (!known && f->n >= FOLLOW_MAX) {
+	if (!known && gs->follows && gs->follows->n >= FOLLOW_MAX) {
 		dispatch_error(c, id, PE_BUSY, "too many follows on this server; try later");
 		return;
 	}
-	if (!known) {   /* following twice is following once */
-		f->v = xgrow(f->v, &f->cap, f->n + 1, sizeof *f->v, 16);
-		struct follow *x = &f->v[f->n++];
-		x->conn = conn_id(c);
-		x->user = u.id;
-		snprintf(x->name, sizeof x->name, "%.*s", PROTO_NAME_MAX, u.name);
+	if (follows_kept(c) && store_follow_set(srv->store, conn_user(c), u.id) != STORE_OK) {
+		log_warnx("follow: %s", store_error(srv->store));
+		dispatch_error(c, id, PE_STORAGE, "the follow could not be stored");
+		return;
 	}
+	for (struct conn *o = NULL; (o = conn_of_user(srv, conn_user(c), o)) != NULL;)
+		(void)follow_add(gs, conn_id(o), u.id, u.name);   /* c's own checked above */
 	dispatch_ok(c, id, json_pack("{s:s, s:o, s:b}", "user", u.name, "games", live_games_of(gs, u.id),
 	                             "online", conn_of_user(srv, u.id, NULL) != NULL));
 }
 
+/* unfollow {user?}: one, or everyone, for every connection of the account
+ * and (a registered one) in the store first.  Not followed: ok all the same. */
 static void cmd_unfollow(struct conn *c, json_t *id, json_t *req)
 {
-	struct follows *f = conn_server(c)->games->follows;
+	struct server *srv = conn_server(c);
+	struct follows *f = srv->games->follows;
 	const char *name = json_string_value(json_object_get(req, "user"));
+	int64_t who = 0;
+	struct store_user u;
+	if (name && store_user_find(srv->store, name, &u) == STORE_OK)
+		who = u.id;
+	else if (name) {   /* no such account: nobody followed under that name */
+		dispatch_ok(c, id, NULL);
+		return;
+	}
+	if (follows_kept(c) && store_follow_clear(srv->store, conn_user(c), who) != STORE_OK) {
+		log_warnx("unfollow: %s", store_error(srv->store));
+		dispatch_error(c, id, PE_STORAGE, "the unfollow could not be stored");
+		return;
+	}
 	size_t k = 0;
-	for (size_t i = 0; f && i < f->n; i++)
-		if (f->v[i].conn != conn_id(c) || (name && strcasecmp(f->v[i].name, name) != 0))
+	for (size_t i = 0; f && i < f->n; i++) {
+		struct conn *o = conn_find(srv, f->v[i].conn);
+		bool mine = o != NULL && conn_user(o) == conn_user(c);
+		if (!mine || (who && f->v[i].user != who))
 			f->v[k++] = f->v[i];
+	}
 	if (f)
 		f->n = k;
-	dispatch_ok(c, id, NULL);   /* not followed: ok all the same */
+	dispatch_ok(c, id, NULL);
 }
 
 static const struct field f_follow[] = {

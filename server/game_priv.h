@@ -107,6 +107,8 @@ void watch_game_started(struct games *gs, const int64_t user[2]);
  * list emptied at its logout or close; all freed. */
 void follow_game_started(struct games *gs, const struct game *g);
 void follow_conn_closed(struct games *gs, uint64_t conn);
+/* A connection logged in: its account's kept follows taken up. */
+void follow_login(struct games *gs, struct conn *c);
 /* A followed user's first connection opened (online) or last one closed. */
 void follow_presence(struct games *gs, int64_t user, bool online);
 void follow_free(struct games *gs);

@@ -124,6 +124,7 @@ void games_conn_login(struct server *srv, struct conn *c)
 		return;
 	}
 	/* The umpires of its games see the player back (first connection only). */
+	follow_login(gs, c);
 	if (conn_of_user(srv, uid, NULL) == c) {
 		watch_connection(gs, uid, true);
 		follow_presence(gs, uid, true);

@@ -336,6 +336,14 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"ALTER TABLE messages_v17 RENAME TO messages;"
 	"CREATE INDEX messages_recipient ON messages(recipient, id);"
 	"CREATE INDEX messages_sender ON messages(sender);",
+
+	/* 18: a registered user's follows (follow.c) are the account's, kept
+	 * as FICS keeps a notify list: every connection of theirs has them
+	 * from its login.  At most 32 a user, written as each changes. */
+	"CREATE TABLE follows ("
+	" user INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	" followed INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	" PRIMARY KEY (user, followed)) WITHOUT ROWID;",
 };
 
 /* --- statements ----------------------------------------------------------- */
@@ -453,6 +461,10 @@ static const char *const stmt_sql[S__COUNT] = {
 	                    " JOIN users u ON u.id = m.sender WHERE m.recipient = ?1 ORDER BY m.id",
 	[S_MESSAGES_DELIVERED] = "UPDATE messages SET delivered = 1 WHERE recipient = ?1 AND id <= ?2"
 	                         " AND delivered = 0",
+	[S_FOLLOW_SET] = "INSERT OR IGNORE INTO follows (user, followed) VALUES (?1, ?2)",
+	[S_FOLLOW_CLEAR] = "DELETE FROM follows WHERE user = ?1 AND (?2 = 0 OR followed = ?2)",
+	[S_FOLLOWS_OF] = "SELECT f.followed, u.name FROM follows f JOIN users u ON u.id = f.followed"
+	                 " WHERE f.user = ?1 ORDER BY f.followed",
 	[S_MESSAGES_DELETE] = "DELETE FROM messages WHERE recipient = ?1"
 	                      " AND (?2 = 0 OR (id = ?2 AND delivered != 2))",
 };

@@ -35,7 +35,7 @@ struct store *store_open(const char *path, char *err, size_t errlen);
 /* The schema version this binary writes (PRAGMA user_version).  A newer
  * binary upgrades an older database in place at open; an older binary
  * refuses a newer database. */
-#define STORE_SCHEMA_VERSION 17
+#define STORE_SCHEMA_VERSION 18
 #define STORE_BUSY_TIMEOUT_MS 5000
 
 /* store_open() with options; NULL options = the defaults. */
@@ -311,6 +311,14 @@ int store_messages_list(struct store *st, int64_t recipient,
                         int (*fn)(const struct store_message *m, void *arg), void *arg);
 int store_messages_delivered(struct store *st, int64_t recipient, int64_t upto);
 int store_messages_delete(struct store *st, int64_t recipient, int64_t id, int64_t *n);
+
+/* Schema 18: a registered user's follows (follow.c).  set: user follows
+ * `followed` (once).  clear: one (followed), or all (followed 0).  of:
+ * whom user follows, with their names as registered. */
+int store_follow_set(struct store *st, int64_t user, int64_t followed);
+int store_follow_clear(struct store *st, int64_t user, int64_t followed);
+int store_follows_of(struct store *st, int64_t user,
+                     int (*fn)(int64_t followed, const char *name, void *arg), void *arg);
 
 /* A user's finished games counted (`profile`): won, lost, drawn, aborted
  * (schema 13's tallies, kept by a trigger as each game finishes). */

@@ -318,20 +318,26 @@ int store_sessions_purge(struct store *st, int64_t now_unix)
 	return rc;
 }
 
-int store_mute_set(struct store *st, int64_t user, int64_t muted, int on)
+/* A write of statement sid on a pair of users (mutes, follows). */
+static int pair_write(struct store *st, enum stmt_id sid, int64_t user, int64_t other, const char *what)
 {
 	int temp, rc;
 	sqlite3_stmt *s;
 
 	if (!store_enter(st))
 		return STORE_ERROR;
-	if ((s = store_stmt(st, on ? S_MUTE_SET : S_MUTE_CLEAR, &temp)) == NULL)
+	if ((s = store_stmt(st, sid, &temp)) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, user);
-	sqlite3_bind_int64(s, 2, muted);
-	rc = sqlite3_step(s) == SQLITE_DONE ? STORE_OK : store_fail_db(st, "mute");
+	sqlite3_bind_int64(s, 2, other);
+	rc = store_run(st, s, what);
 	store_stmt_done(s, temp);
 	return rc;
+}
+
+int store_mute_set(struct store *st, int64_t user, int64_t muted, int on)
+{
+	return pair_write(st, on ? S_MUTE_SET : S_MUTE_CLEAR, user, muted, "mute");
 }
 
 int store_mutes_list(struct store *st, int (*fn)(int64_t user, int64_t muted, void *arg), void *arg)
@@ -537,6 +543,39 @@ int store_messages_delete(struct store *st, int64_t recipient, int64_t id, int64
 	sqlite3_bind_int64(s, 2, id);
 	if ((rc = store_run(st, s, "messages delete")) == STORE_OK)
 		*n = sqlite3_changes(st->db);
+	store_stmt_done(s, temp);
+	return rc;
+}
+
+int store_follow_set(struct store *st, int64_t user, int64_t followed)
+{
+	return pair_write(st, S_FOLLOW_SET, user, followed, "follow");
+}
+
+int store_follow_clear(struct store *st, int64_t user, int64_t followed)
+{
+	return pair_write(st, S_FOLLOW_CLEAR, user, followed, "unfollow");
+}
+
+int store_follows_of(struct store *st, int64_t user,
+                     int (*fn)(int64_t followed, const char *name, void *arg), void *arg)
+{
+	int temp, rc = STORE_OK, step;
+	sqlite3_stmt *s;
+	char name[32];
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_FOLLOWS_OF, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, user);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		if ((rc = store_col_text(st, s, 1, name, sizeof name, "follows of")) != STORE_OK ||
+		    fn(sqlite3_column_int64(s, 0), name, arg) != 0)
+			break;
+	}
+	if (rc == STORE_OK && step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = store_fail_db(st, "follows of");
 	store_stmt_done(s, temp);
 	return rc;
 }

@@ -1054,8 +1054,9 @@ static void done_login(struct client *c, const json_t *msg, const struct pending
 			client_send_page(c, s->umpire ? "umpire" : "watch", find_entry(s->umpire ? "umpire" : "watch"),
 			                 s->id, NULL, 0);
 	}
-	/* so do follows (asked again quietly: arg 1) and the lobby watched (its seeks shown anew) */
-	for (int i = 0; i < c->nfollows; i++) {
+	/* so do a guest's follows (asked again quietly: arg 1; a registered account's are kept by
+	 * the server) and the lobby watched (its seeks shown anew) */
+	for (int i = 0; c->guest && i < c->nfollows; i++) {
 		json_t *req = json_pack("{s:I, s:s, s:s}", "id", (json_int_t)c->next_id++, "type", "follow",
 		                        "user", c->follows[i]);
 		client_send_request(c, req, &(struct pending){ .cmd = find_entry("follow"), .game = -1, .arg = 1 });

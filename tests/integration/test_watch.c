@@ -560,6 +560,50 @@ START_TEST(following_players)
 }
 END_TEST
 
+/* A registered account's follows are the account's (FICS's notify list):
+ * every connection of theirs has them, now and from its login, and they
+ * outlive a kill -9; a guest's are its connection's. */
+START_TEST(follows_kept_for_an_account)
+{
+	struct kd *d = kd_start(KD_BASE_CONFIG "rate_limit = 10000\nrate_burst = 10000\n");
+	struct kp a, a2, b, g;
+	kp_register(d, &a, "annie");
+	kp_register(d, &b, "boris");
+	kp_guest(d, &g);
+	a2 = a;
+	kp_resume(d, &a2);   /* anna's second connection, there before the follow */
+	kc_ok(a.c, kc_req(a.c, "follow", "{s:s}", "user", "BORIS"));
+	json_t *r = kc_ok(a2.c, kc_req(a2.c, "follow", NULL));
+	ck_assert(json_is_true(json_object_get(r, "kept")));
+	ck_assert_int_eq(json_array_size(json_object_get(r, "following")), 1);
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(r, "following"), 0)), "boris");
+	r = kc_ok(g.c, kc_req(g.c, "follow", NULL));
+	ck_assert(json_is_false(json_object_get(r, "kept")));
+	kc_close(g.c);
+	kc_close(b.c);
+	kc_event(a.c, "departed");
+	kc_event(a2.c, "departed");
+	kc_close(a.c);
+	kc_close(a2.c);
+
+	kd_crash_restart(d);
+	kp_resume(d, &a);
+	r = kc_ok(a.c, kc_req(a.c, "follow", NULL));
+	ck_assert_int_eq(json_array_size(json_object_get(r, "following")), 1);
+	kp_resume(d, &b);
+	ck_assert_str_eq(json_string_value(json_object_get(kc_event(a.c, "arrived"), "user")), "boris");
+	kc_ok(a.c, kc_req(a.c, "unfollow", "{s:s}", "user", "boris"));
+	kc_close(a.c);
+	kc_close(b.c);
+	kd_crash_restart(d);   /* the unfollow kept too */
+	kp_resume(d, &a);
+	r = kc_ok(a.c, kc_req(a.c, "follow", NULL));
+	ck_assert_int_eq(json_array_size(json_object_get(r, "following")), 0);
+	kc_close(a.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* The ply of a streamed event (every event and notice says it). */
 static int ply_of(json_t *e)
 {
@@ -664,6 +708,7 @@ static Suite *watch_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, live_list);
 	tcase_add_test(tc, following_players);
+	tcase_add_test(tc, follows_kept_for_an_account);
 	tcase_add_test(tc, permission_matrix);
 	tcase_add_test(tc, delayed_stream);
 	tcase_add_test(tc, streams_every_ruleset);

@@ -1141,17 +1141,20 @@ static void sent_is(const struct sink *s, int n, const char *type, const char *u
 	json_decref(r);
 }
 
-/* Regression: the server keeps follows and a lobby watch for a connection
- * only, and krieg did not ask for them again when it reconnected: a
- * follower's screen went quiet without a word after any restart of the
- * server.  Asked again at the resume now, the follows quietly; one
- * unfollowed (or all) is not. */
+/* Regression: the server keeps a lobby watch, and a guest's follows, for a
+ * connection only, and krieg did not ask for them again when it
+ * reconnected: a follower's screen went quiet without a word after any
+ * restart of the server.  Asked again at the resume now, the follows
+ * quietly; one unfollowed (or all) is not.  A registered account's
+ * follows the server keeps itself: not asked again. */
 START_TEST(follows_and_lobby_outlive_a_reconnection)
 {
 	struct client c;
 	struct sink s;
 	make_client(&c, &s, false);
-	login_as(&c, &s, "alice");
+	ck_assert_int_eq(client_command(&c, "guest"), 0);
+	sink_reply_ok(&c, &s, "\"user\":\"alice\",\"token\":\"tok-alice\"");
+	ck_assert(c.guest);
 	ck_assert_int_eq(client_command(&c, "follow anna"), 0);
 	sink_reply_ok(&c, &s, "\"user\":\"Anna\",\"games\":[]");
 	ck_assert_int_eq(client_command(&c, "follow bob"), 0);
@@ -1198,6 +1201,21 @@ START_TEST(follows_and_lobby_outlive_a_reconnection)
 	before = s.nsent;
 	sink_reply_ok(&c, &s, "\"user\":\"alice\",\"token\":\"tok3\",\"games\":[13]");
 	ck_assert_int_eq(s.nsent, before);
+	client_free(&c);
+
+	/* a registered account: its follows kept by the server, only the lobby asked again */
+	make_client(&c, &s, false);
+	login_as(&c, &s, "bob");
+	ck_assert_int_eq(client_command(&c, "follow anna"), 0);
+	sink_reply_ok(&c, &s, "\"user\":\"anna\",\"games\":[]");
+	ck_assert_int_eq(client_command(&c, "lobby"), 0);
+	sink_reply_ok(&c, &s, "\"offers\":[],\"total\":0");
+	client_disconnected(&c);
+	ck_assert_int_eq(client_resume(&c), 0);
+	before = s.nsent;
+	sink_reply_ok(&c, &s, "\"user\":\"bob\",\"token\":\"tok4\",\"games\":[]");
+	ck_assert_int_eq(s.nsent, before + 1);
+	sent_is(&s, before, "lobby_watch", NULL);
 	client_free(&c);
 }
 END_TEST

@@ -920,7 +920,7 @@ START_TEST(tallies_follow_finished_games)
 	store_close(st);
 	/* the same games on a database of schema 12: counted by the migration */
 	raw_exec("BEGIN; DROP TRIGGER games_tally; DROP TABLE tallies; DROP TABLE waiting_offers;"
-	         " DROP TABLE messages; PRAGMA user_version = 12; COMMIT;");
+	         " DROP TABLE messages; DROP TABLE follows; PRAGMA user_version = 12; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	tally_is(st, a, 1, 1, 1, 1);
@@ -990,7 +990,7 @@ START_TEST(waiting_offers_kept)
 	         " rematch INTEGER NOT NULL, made_ms INTEGER NOT NULL);"
 	         "INSERT INTO challenges SELECT 11, u.id, v.id, 'nost', 2, 'black', 0, 0, 5 FROM users u, users v"
 	         " WHERE u.name = 'Anna' AND v.name = 'boris';"
-	         "PRAGMA user_version = 15; COMMIT;");
+	         "DROP TABLE follows; PRAGMA user_version = 15; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	ck_assert_int_eq(raw_int("SELECT count(*) FROM sqlite_master WHERE name = 'challenges'"), 0);
@@ -1028,7 +1028,7 @@ START_TEST(message_ids_never_come_back)
 	         "INSERT INTO m16 SELECT * FROM messages; DROP TABLE messages; ALTER TABLE m16 RENAME TO messages;"
 	         "CREATE INDEX messages_recipient ON messages(recipient, id);"
 	         "CREATE INDEX messages_sender ON messages(sender);"
-	         "PRAGMA user_version = 16; COMMIT;");
+	         "DROP TABLE follows; PRAGMA user_version = 16; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	ck_assert_int_eq(raw_int("SELECT count(*) FROM sqlite_master WHERE name = 'messages'"
@@ -1070,11 +1070,12 @@ START_TEST(migrates_v10_actions)
 	         " clock_white_ms, clock_black_ms, ok, events FROM actions;"
 	         "DROP TABLE actions;"
 	         "ALTER TABLE actions_v10 RENAME TO actions;"
-	         "DROP TABLE mutes;"   /* schemas 12 to 16's, made since */
+	         "DROP TABLE mutes;"   /* schemas 12 to 18's, made since */
 	         "DROP TRIGGER games_tally;"
 	         "DROP TABLE tallies;"
 	         "DROP TABLE waiting_offers;"
 	         "DROP TABLE messages;"
+	         "DROP TABLE follows;"
 	         "PRAGMA user_version = 10;"
 	         "COMMIT;");
 	ck_assert_int_eq(raw_int("SELECT count(*) FROM sqlite_master WHERE name = 'actions'"
