@@ -107,17 +107,22 @@ static json_t *live_games_of(const struct games *gs, int64_t user)
 	return a;
 }
 
-/* How many players connection conn follows, and whether `user` is one. */
-static size_t follows_of_conn(const struct follows *f, uint64_t conn, int64_t user, bool *known)
+/* May connection conn follow `user`?  PE_NONE (*known: it does already),
+ * or the limit's error code. */
+static int follow_check(const struct follows *f, uint64_t conn, int64_t user, bool *known)
 {
-	size_t n = 0;
+	size_t mine = 0;
 	*known = false;
 	for (size_t i = 0; f && i < f->n; i++)
 		if (f->v[i].conn == conn) {
-			n++;
+			mine++;
 			*known |= f->v[i].user == user;
 		}
-	return n;
+	if (*known)
+		return PE_NONE;   /* following twice is following once */
+	if (mine >= FOLLOW_PER_CONN)
+		return PE_ILLEGAL_ACTION;
+	return f && f->n >= FOLLOW_MAX ? PE_BUSY : PE_NONE;
 }
 
 /* Connection conn follows `user` (named `name`) from now on, if it does
@@ -128,13 +133,9 @@ static int follow_add(struct games *gs, uint64_t conn, int64_t user, const char 
 		gs->follows = xcalloc(1, sizeof *gs->follows);
 	struct follows *f = gs->follows;
 	bool known;
-	size_t mine = follows_of_conn(f, conn, user, &known);
-	if (known)
-		return PE_NONE;   /* following twice is following once */
-	if (mine >= FOLLOW_PER_CONN)
-		return PE_ILLEGAL_ACTION;
-	if (f->n >= FOLLOW_MAX)
-		return PE_BUSY;
+	int rc = follow_check(f, conn, user, &known);
+	if (rc != PE_NONE || known)
+		return rc;
 	f->v = xgrow(f->v, &f->cap, f->n + 1, sizeof *f->v, 16);
 	struct follow *x = &f->v[f->n++];
 	x->conn = conn;
@@ -191,13 +192,13 @@ static void cmd_follow(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	bool known;
-	size_t mine = follows_of_conn(gs->follows, conn_id(c), u.id, &known);
-	if (!known && mine >= FOLLOW_PER_CONN) {
-		dispatch_error(c, id, PE_ILLEGAL_ACTION, "you follow %d players already", FOLLOW_PER_CONN);
+	int rc = follow_check(gs->follows, conn_id(c), u.id, &known);
+	if (rc == PE_BUSY) {
+		dispatch_error(c, id, rc, "too many follows on this server; try later");
 		return;
 	}
-	if (!known && gs->follows && gs->follows->n >= FOLLOW_MAX) {
-		dispatch_error(c, id, PE_BUSY, "too many follows on this server; try later");
+	if (rc != PE_NONE) {
+		dispatch_error(c, id, rc, "you follow %d players already", FOLLOW_PER_CONN);
 		return;
 	}
 	if (follows_kept(c) && store_follow_set(srv->store, conn_user(c), u.id) != STORE_OK) {
