@@ -69,7 +69,7 @@ struct offer {
 	int rating_min, rating_max;           /* who may accept a seek; 0, 0: anyone */
 	int64_t rematch;                      /* a challenge for a rematch of this game, or 0 */
 	int64_t made_ms;                      /* mstime_wall() when made */
-	bool stored;                          /* kept in the store (a waiting challenge) */
+	bool stored;                          /* kept in the store (a waiting correspondence offer) */
 };
 
 struct lobby {
