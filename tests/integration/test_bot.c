@@ -27,6 +27,7 @@
 
 #include "check_main.h"
 #include "harness.h"
+#include "harness_client.h"
 #include "harness_game.h"
 #include "proto.h"
 #include "pgn.h"
@@ -65,6 +66,16 @@ static char *run(const char *cmd, int *status)
 /* `kriegd --state-dir DIR user ARGS...`, the password on its stdin;
  * returns its exit status. */
 #define user_cmd(d, ...) kg_user((d), PASSWORD "\n", NULL, 0, __VA_ARGS__)
+
+/* File `name` holding `text` in scratch directory sc (removed with it); its path in out. */
+static void scratch_file(const struct kcl_scratch *sc, const char *name, const char *text, char *out,
+                         size_t len)
+{
+	snprintf(out, len, "%s/%s", sc->dir, name);
+	FILE *f = fopen(out, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fputs(text, f) >= 0 && fclose(f) == 0, 1);
+}
 
 static struct kc *login(struct kd *d, const char *name)
 {
@@ -118,14 +129,13 @@ START_TEST(test_arena_smoke)
 	char bin[PATH_MAX], cmd[3 * PATH_MAX];
 	bot_path(bin, sizeof bin);
 	struct kd *d = NULL;
-	char pwpath[] = "/tmp/kbot-pw-XXXXXX";
+	struct kcl_scratch sc;
+	char pwpath[256];
 	if (_i == 0) {
 		d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
 		ck_assert_int_eq(user_cmd(d, "add", "ump", "--role", "umpire", "--password-stdin"), 0);
-		int fd = mkstemp(pwpath);
-		ck_assert(fd >= 0);
-		ck_assert(write(fd, PASSWORD "\n", sizeof PASSWORD) == (ssize_t)sizeof PASSWORD);
-		close(fd);
+		kcl_scratch_make(&sc, "kbot");
+		scratch_file(&sc, "pw", PASSWORD "\n", pwpath, sizeof pwpath);
 		snprintf(cmd, sizeof cmd,
 		         "'%s' arena --white greedy --black random --games 1 --rules icc --movetime 1 --max-plies %d"
 		         " --server 127.0.0.1:%d --umpire ump --umpire-password-file %s",
@@ -156,7 +166,7 @@ START_TEST(test_arena_smoke)
 	/* both bots, at about every ply of the game (a game shorter than the cap: fewer) */
 	ck_assert_msg(plies + sampled >= 4, "too few plies checked: %s", out);
 	if (d) {
-		unlink(pwpath);
+		kcl_scratch_remove(&sc);
 		kd_stop(d);
 	}
 }
@@ -463,10 +473,9 @@ static void playbot_user(struct playbot *b, char *name, size_t len)
 START_TEST(test_play_seeks)
 {
 	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
-	char kpath[] = "/tmp/krieg-bot-known.XXXXXX";   /* its pins: kriegd's certificate is new to it */
-	int kfd = mkstemp(kpath);
-	ck_assert_int_ge(kfd, 0);
-	close(kfd);
+	struct kcl_scratch sc;   /* its pins: kriegd's certificate is new to it */
+	kcl_scratch_make(&sc, "krieg-bot");
+	const char *kpath = sc.known;
 	struct playbot pb;
 	playbot_start(&pb, d, (const char *const[]){ "--guest", "--known-servers", kpath, "--rules", "english",
 	                                             "--time", "1+1", "--seek", "--max-games", "1", "--movetime",
@@ -516,8 +525,8 @@ START_TEST(test_play_seeks)
 	kc_ok(me.c, kc_req(me.c, "resign", "{s:I}", "game", game2));
 
 	const char *journal = playbot_end(&pb, 0);
-	unlink(kpath);
-	char head[128], tail[128];
+	kcl_scratch_remove(&sc);
+	char head[320], tail[128];
 	snprintf(head, sizeof head, "krieg-bot: trusting it on first use; permanently added to %s", kpath);
 	journal_has(journal, head, kpath);
 	snprintf(head, sizeof head, "krieg-bot: logged in as %s", bot);
@@ -550,10 +559,9 @@ END_TEST
 START_TEST(test_play_seek_met)
 {
 	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
-	char kpath[] = "/tmp/krieg-bot-known.XXXXXX";
-	int kfd = mkstemp(kpath);
-	ck_assert_int_ge(kfd, 0);
-	close(kfd);
+	struct kcl_scratch sc;
+	kcl_scratch_make(&sc, "krieg-bot");
+	const char *kpath = sc.known;
 	struct kp me;
 	kp_guest(d, &me);
 	json_int_t mine = json_integer_value(json_object_get(kc_ok(me.c, kc_req(me.c, "seek",
@@ -574,7 +582,7 @@ START_TEST(test_play_seek_met)
 	json_t *again = wait_seek_of(me.c, bot);
 	ck_assert_int_ne(json_integer_value(json_object_get(again, "offer")), mine);
 	const char *journal = playbot_end(&pb, 0);
-	unlink(kpath);
+	kcl_scratch_remove(&sc);
 	char head[128];
 	snprintf(head, sizeof head, "krieg-bot: game %lld begins: ", (long long)game);
 	journal_has(journal, head, "english, 1+1");
@@ -594,11 +602,10 @@ START_TEST(test_play_seek_outlives_the_bot)
 {
 	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
 	ck_assert_int_eq(user_cmd(d, "add", "robo", "--bot", "--password-stdin"), 0);
-	char pw[] = "/tmp/krieg-bot-pw.XXXXXX";
-	int fd = mkstemp(pw);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, PASSWORD "\n", strlen(PASSWORD) + 1), (ssize_t)strlen(PASSWORD) + 1);
-	close(fd);
+	struct kcl_scratch sc;
+	char pw[256];
+	kcl_scratch_make(&sc, "krieg-bot");
+	scratch_file(&sc, "pw", PASSWORD "\n", pw, sizeof pw);
 	const char *const args[] = { "--user", "robo", "--password-file", pw, "--insecure", "--rules", "english",
 		                     "--time", "3d", "--seek", "--level", "random", NULL };
 	struct kp me;
@@ -632,7 +639,7 @@ START_TEST(test_play_seek_outlives_the_bot)
 	}
 	ck_assert_int_eq(mine, 1);
 	playbot_end(&pb, 0);
-	unlink(pw);
+	kcl_scratch_remove(&sc);
 	kc_close(me.c);
 	kd_stop(d);
 }
@@ -686,17 +693,16 @@ END_TEST
 START_TEST(test_play_refused_login)
 {
 	struct kd *d = kd_start(NULL);
-	char pw[] = "/tmp/krieg-bot-pw.XXXXXX";
-	int fd = mkstemp(pw);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, "not-the-password\n", 17), 17);
-	close(fd);
+	struct kcl_scratch sc;
+	char pw[256];
+	kcl_scratch_make(&sc, "krieg-bot");
+	scratch_file(&sc, "pw", "not-the-password\n", pw, sizeof pw);
 	struct playbot pb;
 	playbot_start(&pb, d, (const char *const[]){ "--user", "nobody_here", "--password-file", pw, "--insecure",
 	                                             NULL });
 	const char *journal = playbot_end(&pb, 3);
 	journal_has(journal, "krieg-bot: the login was refused for good", "not trying again");
-	unlink(pw);
+	kcl_scratch_remove(&sc);
 	kd_stop(d);
 }
 END_TEST
