@@ -202,9 +202,6 @@ static bool is_self(struct conn *c, json_t *id, const struct store_user *u, cons
 	return true;
 }
 
-/* Text an admin sends to others: no control characters (jansson has
- * checked it is UTF-8). */
-
 static int count_conns(struct server *srv, int64_t user)
 {
 	int n = 0;
