@@ -1087,6 +1087,12 @@ int client_command(struct client *c, const char *line)
 	if (!cmd.entry)
 		return 0;
 	struct cgame *g = client_current(c);
+	const struct seat *seat = c->seat_focus ? client_seat(c, c->seat_current) : NULL;
+	if (!g && cmd.entry->game && seat)   /* a move typed at a watched board: say why it goes nowhere */
+		return client_error(c, "game %ld is watched here%s: moves and offers are its players'%s", seat->id,
+		                    seat->umpire ? " from the umpire's chair" : "",
+		                    seat->umpire ? " (\"help\" lists the umpire's commands)"
+		                                 : " (\"spec\" speaks to its other spectators)");
 	if (!g && cmd.entry->game && cmd_is_local(&cmd))
 		return client_error(c, "no current game");   /* a request says more (cmd_request) */
 	if (c->confirm != cmd.type)

@@ -548,9 +548,18 @@ START_TEST(live_list_and_seat_commands)
 	char prompt[256];
 	client_prompt(&c, prompt, sizeof prompt);
 	ck_assert_str_eq(prompt, "[#14 umpire | White 5:00 | Black 5:00 | White to move] > ");
+	/* a move or an offer typed at a watched board is refused in words that say why, nothing sent */
+	int sent = s.nsent;
+	ck_assert_int_eq(client_command(&c, "e4"), -1);
+	ck_assert_msg(strstr(s.printed, "game 14 is watched here from the umpire's chair: moves and offers are its "
+	                                "players'"), "%s", s.printed);
 	ck_assert_int_eq(client_command(&c, "switch 13"), 0);
 	client_prompt(&c, prompt, sizeof prompt);
 	ck_assert_str_eq(prompt, "[#13 watching | White 5:00 | Black 5:00 | White to move] > ");
+	ck_assert_int_eq(client_command(&c, "draw"), -1);
+	ck_assert_msg(strstr(s.printed, "game 13 is watched here: moves and offers are its players' (\"spec\""),
+	              "%s", s.printed);
+	ck_assert_int_eq(s.nsent, sent);
 	/* the umpire's commands act on the only chair, whichever seat is current */
 	ck_assert_int_eq(client_command(&c, "pause tea"), 0);
 	expect_sent(&s, "{\"game\":14,\"reason\":\"tea\",\"type\":\"clock_pause\"}");
