@@ -4,7 +4,18 @@
 // the referee (kriegd) decides; the board only shows what one was told.
 const GLYPH = { K: '♔', Q: '♕', R: '♖', B: '♗', N: '♘', P: '♙', k: '♚', q: '♛', r: '♜', b: '♝', n: '♞', p: '♟' };
 const NS = 'http://www.w3.org/2000/svg';
-export const sqName = (f, r) => 'abcdefgh'[f] + (r + 1);
+const FILES = 'abcdefgh';
+export const sqName = (f, r) => FILES[f] + (r + 1);
+
+// A square's coordinate label at (x, y), in the other square colour's ink.
+function coord(x, y, anchor, label, light) {
+  const t = document.createElementNS(NS, 'text');
+  Object.entries({ x, y, 'text-anchor': anchor, 'dominant-baseline': anchor === 'end' ? 'auto' : 'hanging' })
+    .forEach(([k, v]) => t.setAttribute(k, v));
+  t.setAttribute('class', light ? 'coord on-light' : 'coord on-dark');
+  t.textContent = label;
+  return t;
+}
 
 // color null: both sides' pieces (the umpire's chair, a finished game's fen).
 export function fenPieces(fen, color) {
@@ -95,6 +106,10 @@ export class Board {
         rect.addEventListener('pointerdown', (e) => this.dragStart(e, svg, name));
       }
       svg.appendChild(rect);
+      // Coordinates on the edge squares, as on a printed board: the files
+      // along the bottom, the ranks up the left, whichever side is below.
+      if (r === (flip ? 7 : 0)) svg.appendChild(coord(x + 47, y + 47, 'end', FILES[f], (f + r) % 2));
+      if (f === (flip ? 7 : 0)) svg.appendChild(coord(x + 3, y + 3, 'start', String(r + 1), (f + r) % 2));
       const p = this.pieces.get(name) || this.ghosts.get(name);
       if (p) {
         const t = document.createElementNS(NS, 'text');

@@ -269,6 +269,15 @@ try {
   check(await b.title() === '(your move) krieg — Kriegspiel' && await a.title() === 'krieg — Kriegspiel',
     `the titles: "${await a.title()}", "${await b.title()}"`);
   check(await a.evaluate(() => window.krieg.board.pieces.get('e4')) === 'P', 'the drag did not play e4');
+  // coordinates on the board, as each player sits: White's files a..h, Black's h..a
+  const coords = (p) => p.evaluate(() => {
+    const ts = [...document.querySelectorAll('#board text.coord')];
+    const along = (re, key) => ts.filter((t) => re.test(t.textContent)).sort((u, v) => key(u) - key(v))
+      .map((t) => t.textContent).join('');
+    return along(/[a-h]/, (t) => +t.getAttribute('x')) + ' ' + along(/[1-8]/, (t) => -t.getAttribute('y'));
+  });
+  check(await coords(a) === 'abcdefgh 12345678' && await coords(b) === 'hgfedcba 87654321',
+    `the coordinates: "${await coords(a)}", "${await coords(b)}"`);
   await clickMove(b, 'e7', 'e5');                      // 1... e5, click then click
   await toMove(a, 'white');
   await typeMove(a, 'Bc4');                            // 2. Bc4, typed
