@@ -172,7 +172,11 @@ async function refreshWho() {
   const muted = new Set(m.ok ? m.muted.map((x) => x.toLowerCase()) : []);
   const followed = new Set(f.ok ? f.following.map((x) => x.toLowerCase()) : []);
   const r = await net.callAll('who', {}, 'users');
-  const staff = (u) => (u.role === 'umpire' || u.role === 'admin' ? ` (${u.role})` : '');   // whom to ask
+  const isStaff = (u) => u.role === 'umpire' || u.role === 'admin';
+  const staff = (u) => (isStaff(u) ? ` (${u.role})` : '');   // whom to ask
+  // An umpire's or admin's tools (pairing, the chair) shown to them only;
+  // the role as the list says now (an admin may change it at any time).
+  document.body.classList.toggle('staff', r.users.some((u) => u.name === state.user && isStaff(u)));
   fill('who', r.users, (u) => [`${u.name}${u.bot ? ' (a bot)' : ''}${staff(u)}, ${u.games} game${u.games === 1 ? '' : 's'} `,
     button('Profile', () => showProfile(u.name), { profile: u.name }),
     ...(u.name !== state.user ? [button('Challenge', () => { $('challenge-user').value = u.name; }, { who: u.name }),
@@ -308,14 +312,19 @@ $('challenge-form').addEventListener('submit', async (e) => {
   status(r.ok ? `challenge sent (offer ${r.offer})` : r.error.message);
 });
 
-// Live games: watch any; the umpire's chair for umpires and admins (the
-// server refuses anyone else, and the page says why).
+// Live games: watch any; the umpire's chair for umpires and admins (shown
+// to them only; the server refuses anyone else, and the page says why).
 async function refreshLive() {
   const r = await net.callAll('live', {}, 'games');
-  fill('live', r.games, (g) => [`Game ${g.game}: ${g.white} – ${g.black} (${g.rules}${g.rated ? ', rated' : ''}), ply ${g.ply} `,
+  const chair = (g) => {
+    const b = button('Umpire', () => watch.open(g.game, 'umpire'), { umpire: g.game });
+    b.classList.add('staff-only');
+    return b;
+  };
+  fill('live', r.games, (g) => [`Game ${g.game}: ${g.white} – ${g.black} (${g.rules}${g.rated ? ', rated' : ''}), `
+    + `move ${Math.floor(g.ply / 2) + 1}, ${g.to_move} to move `,
     ...(g.white !== state.user && g.black !== state.user
-      ? [button('Watch', () => watch.open(g.game, 'spectator'), { watch: g.game }),
-        button('Umpire', () => watch.open(g.game, 'umpire'), { umpire: g.game })] : [])]);
+      ? [button('Watch', () => watch.open(g.game, 'spectator'), { watch: g.game }), chair(g)] : [])]);
 }
 $('btn-live').addEventListener('click', refreshLive);
 

@@ -11,7 +11,8 @@
 //   3. the record view in every view, the true board of the umpire's view
 //      replayed move by move, and the PGN download of the finished game;
 //   4. a browser player against a line-protocol player (Fool's mate), and
-//      the umpire's chair in a page: the true board, both sides' tries, the
+//      the umpire's chair in a page (offered to umpires only, as pairing
+//      is): the true board, both sides' tries, the
 //      chair taken again after a lost connection, a pause and a public
 //      note that reach the players; a try typed while
 //      the last one is unanswered is not cleared by that answer;
@@ -365,6 +366,14 @@ try {
   await a.waitForSelector('#game:visible', { timeout: 10000 });
   const g2 = await a.evaluate(() => window.krieg.state.game);
   check(g2 !== game, 'no second game');
+  // a guest's page lists the game to watch, not to umpire; the umpire's does
+  const gp = await newPage();
+  await gp.click('#btn-guest');
+  await gp.click('#btn-live', { timeout: 10000 });
+  await gp.waitForSelector(`#live button[data-watch="${g2}"]`, { timeout: 10000 });
+  check(!(await gp.isVisible(`#live button[data-umpire="${g2}"]`)) && !(await gp.isVisible('#pair-form')),
+    "a player's page offers the umpire's chair or pairing");
+  await gp.context().close();
   const u = await newPage();
   pages.u = u;
   await signIn(u, 'ump', 'umpire-password', false);
@@ -527,14 +536,13 @@ try {
   await a.click(`#who button[data-follow="${lw.user}"]`, { timeout: 10000 });
   check(/ump \(umpire\), 0 games/.test(await a.textContent('#who')), 'the umpire is not marked in the online list');
   await until(a, () => /^following /.test(document.getElementById('status').textContent), null, 'the follow answered');
-  // A tournament director pairs the two from the page; a player may not.
-  await a.fill('#pair-white', ll.user);
-  await a.fill('#pair-black', lw.user);
-  await a.click('#btn-pair');
-  await until(a, () => document.getElementById('status').textContent === 'only umpires and admins pair players', null,
-    "the player's pairing refused");
+  // A tournament director pairs the two from the page; a player is not
+  // shown the form, nor the chair of a live game (the server refuses both
+  // to a player: test_umpire, test_watch).
+  check(!(await a.isVisible('#pair-form')), "a player's page offers pairing");
   await u.click('#btn-unwatch');
   await u.waitForSelector('#lobby:visible', { timeout: 10000 });
+  await u.waitForSelector('#pair-form:visible', { timeout: 10000 });
   await u.fill('#pair-white', ll.user);
   await u.fill('#pair-black', lw.user);
   await u.click('#btn-pair');
