@@ -40,7 +40,7 @@ static int header_slot(struct http_req *req, const char *name, const char ***slo
 	};
 
 	*slot = NULL;
-	/* A GET has no body here: one announced is refused, not skipped. */
+	/* A GET (or HEAD) has no body here: one announced is refused, not skipped. */
 	if (strcasecmp(name, "content-length") == 0 || strcasecmp(name, "transfer-encoding") == 0)
 		return 400;
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
@@ -68,8 +68,9 @@ static int parse_request_line(char *line, struct http_req *req)
 	if (sp2 == NULL)
 		return 400;
 	*sp2 = '\0';
-	if (strcmp(line, "GET") != 0)
+	if (strcmp(line, "GET") != 0 && strcmp(line, "HEAD") != 0)
 		return 405;
+	req->head = line[0] == 'H';
 	if (strlen(target) > HTTP_TARGET_MAX)
 		return 414;
 	if (target[0] != '/')

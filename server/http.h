@@ -7,7 +7,8 @@
  * bufferevent to conn.c.  evhttp owns its connections (its own
  * bufferevents, keep-alive, chunked bodies, every method) and has no clean
  * way to give a socket back after a 101; a parser that accepts only
- * `GET target HTTP/1.1`, CRLF lines, at most HTTP_HEADERS_MAX headers in
+ * `GET target HTTP/1.1` (and HEAD, which RFC 9110 asks of every
+ * general-purpose server: monitors use it), CRLF lines, at most HTTP_HEADERS_MAX headers in
  * HTTP_HEAD_MAX bytes and no body is a few dozen lines we can fuzz whole
  * (tests/fuzz/fuzz_http.c).
  *
@@ -29,6 +30,7 @@
  * skipped (after its syntax is checked). */
 struct http_req {
 	const char *target;       /* "/index.html?x" as sent: origin-form only */
+	bool head;                /* HEAD: the GET's head, no body */
 	const char *host;
 	const char *origin;
 	const char *upgrade;
@@ -43,7 +45,7 @@ struct http_req {
  * Parse a head of n bytes ending with its blank line (CRLF CRLF).
  * Returns 0, or the HTTP status to refuse it with: 400 (malformed, a
  * repeated field the door reads, a body announced), 405 (a method other
- * than GET), 414 (target over HTTP_TARGET_MAX), 431 (over
+ * than GET or HEAD), 414 (target over HTTP_TARGET_MAX), 431 (over
  * HTTP_HEADERS_MAX headers or HTTP_HEAD_MAX bytes), 505 (not HTTP/1.1).
  */
 int http_parse_head(char *buf, size_t n, struct http_req *req);

@@ -53,6 +53,7 @@ struct wreq {
 	enum wreq_state state;
 	bool plain;
 	bool shut;
+	bool head;                  /* a HEAD request: heads only, no bodies */
 	char peer[64];
 	char host[INET6_ADDRSTRLEN];
 	struct event *timer;
@@ -442,7 +443,8 @@ static void add_headers(struct wreq *r, int status)
 	                    status, http_reason(status));
 }
 
-/* An error status with a one-line text body, then close. */
+/* An error status with a one-line text body (not to a HEAD), then close.
+ * RFC 9110: a 405 says which methods are allowed, a 426 which upgrade. */
 static void reply_status(struct wreq *r, int status, const char *why)
 {
 	char body[160];
@@ -452,10 +454,11 @@ static void reply_status(struct wreq *r, int status, const char *why)
 	         status, why);
 	add_headers(r, status);
 	evbuffer_add_printf(bufferevent_get_output(r->bev),
-	                    "Content-Type: text/plain; charset=utf-8\r\n"
+	                    "%sContent-Type: text/plain; charset=utf-8\r\n"
 	                    "Cache-Control: no-store\r\n"
 	                    "Content-Length: %d\r\nConnection: close\r\n\r\n%s",
-	                    n, body);
+	                    status == 405 ? "Allow: GET, HEAD\r\n" : status == 426 ? "Upgrade: websocket\r\n" : "", n,
+	                    r->head ? "" : body);
 	wreq_finish(r, true);
 }
 
@@ -508,7 +511,8 @@ static void reply_file(struct wreq *r, const struct web_asset *a, const char *ta
 		}
 		data = copy;
 	}
-	log_debug("web=%llu peer=%s GET %s status=200", (unsigned long long)r->id, r->peer, a->path);
+	log_debug("web=%llu peer=%s %s %s status=200", (unsigned long long)r->id, r->peer, r->head ? "HEAD" : "GET",
+	          a->path);
 	add_headers(r, 200);
 	/* no-cache: revalidate every time, so a new kriegd is never mixed
 	 * with an old page's modules. */
@@ -516,7 +520,8 @@ static void reply_file(struct wreq *r, const struct web_asset *a, const char *ta
 	                    "Content-Type: %s\r\nCache-Control: no-cache\r\n"
 	                    "Content-Length: %zu\r\nConnection: close\r\n\r\n",
 	                    a->type, len);
-	evbuffer_add(bufferevent_get_output(r->bev), data, len);
+	if (!r->head)
+		evbuffer_add(bufferevent_get_output(r->bev), data, len);
 	free(copy);
 	wreq_finish(r, true);
 }
@@ -586,9 +591,10 @@ static void upgrade(struct wreq *r, const struct http_req *req)
 	char accept[HTTP_WS_ACCEPT_LEN + 1];
 	char esc[LOG_ESCAPE_BUF];
 
-	if (req->upgrade == NULL || !http_has_token(req->upgrade, "websocket") ||
+	/* A HEAD is answered as a GET without the upgrade: it is never one. */
+	if (req->head || req->upgrade == NULL || !http_has_token(req->upgrade, "websocket") ||
 	    !http_has_token(req->connection, "upgrade")) {
-		reply_status(r, 426, "GET /ws without a WebSocket upgrade");
+		reply_status(r, 426, req->head ? "HEAD /ws: never an upgrade" : "GET /ws without a WebSocket upgrade");
 		return;
 	}
 	if (req->ws_version == NULL || strcmp(req->ws_version, "13") != 0 ||
@@ -644,6 +650,7 @@ static void head_read(struct wreq *r)
 		fatalx("evbuffer_remove");
 	buf[n] = '\0';
 	int st = http_parse_head(buf, n, &req);
+	r->head = req.head;
 	if (st != 0) {
 		reply_status(r, st, "malformed request head");
 		return;

@@ -35,6 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(strlen(req.target) <= HTTP_TARGET_MAX, "target of %zu bytes",
 		            strlen(req.target));
 		FUZZ_ASSERT(req.host != NULL, "no Host");
+		FUZZ_ASSERT(strncmp((const char *)data, req.head ? "HEAD " : "GET ", req.head ? 5 : 4) == 0,
+		            "a %s head read as %s", req.head ? "HEAD" : "GET", (const char *)data);
 		FUZZ_ASSERT(req.nheaders <= HTTP_HEADERS_MAX, "%d headers", req.nheaders);
 		no_ctl(req.target);
 		no_ctl(req.host);

@@ -377,9 +377,35 @@ START_TEST(test_static_files)
 		ck_assert_msg(wsc_request(w, req) == 404, "%s: %s", refused[i], w->head);
 		wsc_close(w);
 	}
-	/* GET only, HTTP/1.1 only, a bounded head. */
+	/* HEAD: the GET's head (its length too), no body; of /ws, never an upgrade. */
+	w = wsc_connect(port, true, 0);
+	snprintf(req, sizeof req, "GET /app.js HTTP/1.1\r\nHost: x\r\n\r\n");
+	ck_assert_int_eq(wsc_request(w, req), 200);
+	char *get_head = strdup(w->head);
+	wsc_close(w);
+	w = wsc_connect(port, true, 0);
+	snprintf(req, sizeof req, "HEAD /app.js HTTP/1.1\r\nHost: x\r\n\r\n");
+	ck_assert_int_eq(wsc_request(w, req), 200);
+	ck_assert_str_eq(w->head, get_head);
+	ck_assert_msg(!wsc_fill(w, w->rlen + 1), "a body after a HEAD's head");
+	free(get_head);
+	wsc_close(w);
+	w = wsc_connect(port, true, 0);
+	snprintf(req, sizeof req, "HEAD /nonexistent.js HTTP/1.1\r\nHost: x\r\n\r\n");
+	ck_assert_int_eq(wsc_request(w, req), 404);
+	ck_assert_msg(!wsc_fill(w, w->rlen + 1), "a body after a HEAD's head");
+	wsc_close(w);
+	w = wsc_connect(port, true, 0);
+	snprintf(req, sizeof req,
+	         "HEAD /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+	         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n");
+	ck_assert_int_eq(wsc_request(w, req), 426);
+	ck_assert_ptr_nonnull(strstr(w->head, "\r\nUpgrade: websocket\r\n"));
+	wsc_close(w);
+	/* GET and HEAD only (a 405 says so), HTTP/1.1 only, a bounded head. */
 	w = wsc_connect(port, true, 0);
 	ck_assert_int_eq(wsc_request(w, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"), 405);
+	ck_assert_ptr_nonnull(strstr(w->head, "\r\nAllow: GET, HEAD\r\n"));
 	wsc_close(w);
 	w = wsc_connect(port, true, 0);
 	ck_assert_int_eq(wsc_request(w, "GET / HTTP/1.0\r\nHost: x\r\n\r\n"), 505);
