@@ -7,7 +7,7 @@
 #      the tool is missing);
 #   3. kriegd.conf(5) documents every key `kriegd --check-config` prints;
 #   4. kriegd-backup keeps the newest N copies;
-#   5. every ```sh block of deploy/CLUB.md, in order, in a temporary root,
+#   5. every ```sh block of deploy/CLUB.md (not "```sh remote"), in order, in a temporary root,
 #      with stand-ins for apt-get, systemctl, certbot, ufw, git and make
 #      (needs root for chown/install -o: skipped with a notice otherwise).
 set -euo pipefail
