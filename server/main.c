@@ -68,10 +68,12 @@ static void usage(FILE *f)
 	        "       kriegd [--config FILE] [--state-dir DIR] backup FILE\n"
 	        "  backup FILE        copy the database online to FILE (see deploy/BACKUP.md)\n"
 	        "       kriegd [--config FILE] [--state-dir DIR] user add NAME [--role ROLE]\n"
-	        "              [--password-stdin] | role NAME ROLE | passwd NAME [--password-stdin]\n"
+	        "              [--bot] [--must-change] [--password-stdin] | role NAME ROLE\n"
+	        "              | bot NAME on|off | passwd NAME [--must-change] [--password-stdin]\n"
 	        "              | disable NAME | enable NAME | list\n"
 	        "  user ...           administer accounts, also while the daemon runs (ROLE:\n"
-	        "                     player, umpire or admin)\n");
+	        "                     player, umpire or admin; --bot: a computer player's;\n"
+	        "                     --must-change: a new password at the next login)\n");
 }
 
 /* Defaults, then the file, then the command line.  NULL with err on a

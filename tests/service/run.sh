@@ -68,6 +68,14 @@ sed -E -n 's/^#? ?([a-z_]+)[ :=].*/\1/p' "$T/eff" | sort -u | while read -r k; d
 	grep -q "^\.BI $k " "$repo/man/kriegd.conf.5" || fail "kriegd.conf.5 does not document '$k'"
 done
 echo "service: kriegd.conf(5) documents every key: ok"
+# ... and kriegd --help every verb and flag of `kriegd user` (its usage line, exit 2)
+kd=$R/usr/local/bin/kriegd
+usage=$("$kd" --state-dir "$T/nostate" user 2>&1 || [ $? = 2 ]) || fail "kriegd user: not a usage error"
+help=$("$kd" --help 2>&1)
+for w in $(grep -oE -- '--[a-z-]+|(\| |user )[a-z]+' <<<"$usage" | sed -E 's/^(\| |user )//'); do
+	grep -qe "$w" <<<"$help" || fail "kriegd --help does not name '$w' of: $usage"
+done
+echo "service: kriegd --help names every word of kriegd user's usage: ok"
 
 # ---- 4. kriegd-backup keeps N ----
 B=$T/backup
