@@ -52,7 +52,10 @@
 #define LOBBY_RATING_MAX 4000        /* a seek's rating range: 0..this */
 #define LOBBY_WATCHERS_MAX 4096      /* connections watching the lobby at once */
 #define LOBBY_WAIT_MS (14LL * 24 * 3600 * 1000)   /* a correspondence challenge waits this long */
-#define LOBBY_ID_BLOCK 1024          /* offer ids reserved in the store at a time */
+/* Offer ids reserved in the store at a time: a write per so many offers,
+ * and a restart skips at most so many numbers (people type them: at 1,024
+ * a club restarted weekly was past "accept 50000" within a year). */
+#define LOBBY_ID_BLOCK 16
 #define LOBBY_IDS_KEY "lobby_offer_ids"   /* server_state: ids below it were handed out */
 
 struct offer {
