@@ -25,6 +25,14 @@ export class RecordView {
     $('btn-replay-back').addEventListener('click', go(() => this.at - 1));
     $('btn-replay-next').addEventListener('click', go(() => this.at + 1));
     $('btn-replay-end').addEventListener('click', go(() => this.moves.length));
+    // The arrow keys step too, and Home and End, while the replay is shown
+    // (not while a field has the keys).
+    const keys = { ArrowLeft: () => this.at - 1, ArrowRight: () => this.at + 1, Home: () => 0, End: () => this.moves.length };
+    document.addEventListener('keydown', (e) => {
+      if (!keys[e.key] || $('replay').hidden || $('record').hidden || e.target.closest('input, textarea, select')) return;
+      e.preventDefault();
+      this.replay(keys[e.key]());
+    });
   }
 
   // The true board after the first n moves of the record.
@@ -34,6 +42,9 @@ export class RecordView {
     this.moves.slice(0, this.at).forEach((m) => applyTrue(pieces, m.move, m.by));
     this.board.pieces = pieces;
     this.board.render();
+    // The record's line of the move shown, marked and scrolled to.
+    this.moveItems.forEach((li, i) => li.classList.toggle('current', i === this.at - 1));
+    this.moveItems[this.at - 1]?.scrollIntoView({ block: 'nearest' });
     const last = this.moves[this.at - 1];
     $('replay-at').textContent = `move ${this.at} of ${this.moves.length}${last ? `: ${last.by} played ${last.san || last.move}` : ''}`;
   }
@@ -47,9 +58,23 @@ export class RecordView {
     $('record-title').textContent = `Game ${game}: ${r.white} – ${r.black} (${r.rules}), ${view}'s view, ${result}`;
     const ol = $('record-events');
     ol.replaceChildren();
-    r.events.forEach((ev) => announce(ol, ev, view === 'umpire'));
     this.fen = r.fen || 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
-    this.moves = r.events.filter((ev) => ev.event === 'umpire_move' && ev.move);
+    this.moves = [];
+    this.moveItems = [];
+    // Every line of the umpire's record replays the board to where it was
+    // said (a click); the moves' own lines are the ones marked.
+    r.events.forEach((ev) => {
+      const li = announce(ol, ev, view === 'umpire');
+      if (ev.event === 'umpire_move' && ev.move) {
+        this.moves.push(ev);
+        if (li) this.moveItems[this.moves.length - 1] = li;
+      }
+      if (li && view === 'umpire') {
+        const at = this.moves.length;
+        li.dataset.at = at;
+        li.addEventListener('click', () => this.replay(at));
+      }
+    });
     $('replay').hidden = view !== 'umpire';
     this.replay(this.moves.length);   // the end: how the game stood
     this.show('record');

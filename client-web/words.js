@@ -7,13 +7,15 @@
 // words them for the terminal.
 const SIDE = { white: 'White', black: 'Black' };
 
-// "12. ": the move an event belongs to.  `ply` counts the half-moves played
-// when it was said, so Black's events (before Black's move: odd, after it:
-// even) belong to the move of the ply before; White's to floor(ply/2) + 1.
+// "12. " or "12... ": the half-move an event belongs to, numbered as chess
+// (and krieg's record) does.  `ply` counts the half-moves played when it was
+// said: an event of the side that just moved (a capture, a check) belongs
+// to that half-move, any other (tries, pawn-try counts) to the next one.
 export function moveNumber(ev) {
   if (!Number.isInteger(ev.ply)) return '';
-  const ply = ev.by === 'black' ? Math.max(0, ev.ply - 1) : ev.ply;
-  return `${Math.floor(ply / 2) + 1}. `;
+  const by = ev.by === 'white' ? 0 : ev.by === 'black' ? 1 : -1;
+  const half = ev.ply > 0 && by === (ev.ply - 1) % 2 ? ev.ply : ev.ply + 1;
+  return `${Math.floor((half + 1) / 2)}${half % 2 === 0 ? '...' : '.'} `;
 }
 
 function umpireText(ev, key) {

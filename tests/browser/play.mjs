@@ -9,7 +9,8 @@
 //      the same seat received (a second connection of the same account, or
 //      the same spectator's session watching too), byte for byte;
 //   3. the record view in every view, the true board of the umpire's view
-//      replayed move by move, and the PGN download of the finished game;
+//      replayed move by move (the move's line marked; a click on a line and
+//      the arrow keys replay too), and the PGN download of the finished game;
 //   4. a browser player against a line-protocol player (Fool's mate), and
 //      the umpire's chair in a page (offered to umpires only, as pairing
 //      is): the true board, both sides' tries, the
@@ -299,8 +300,8 @@ try {
   for (const [p, list] of [[a, 'announcements'], [b, 'announcements'], [c, 'watch-announcements']])
     await heard(p, list, /^4\. .*checkmate/i);
   // Announcements are numbered by the move they belong to.
-  await heard(a, 'announcements', /^1\. Black has moved$/);
-  await heard(c, 'watch-announcements', /^3\. Black has moved$/);
+  await heard(a, 'announcements', /^1\.\.\. Black has moved$/);
+  await heard(c, 'watch-announcements', /^3\.\.\. Black has moved$/);
   const over = await lc.waitFor((m) => m.event === 'game_over' && m.game === game);
   check(over.result === '1-0', `the game ended ${over.result}`);
   await la.waitFor((m) => m.event === 'game_over' && m.game === game);
@@ -342,6 +343,16 @@ try {
   tb = await trueBoard();
   check(tb.e4 === 'P' && tb.e5 === 'p' && !tb.e2 && !tb.e7 && await a.textContent('#replay-at') === 'move 2 of 7: black played e5',
     `after two moves on: ${JSON.stringify(tb)}`);
+  // the record's line of that move marked; a click on a line, and the arrow keys, replay to it
+  const current = () => a.evaluate(() => [...document.querySelectorAll('#record-events li.current')].map((li) => li.textContent));
+  check(JSON.stringify(await current()) === '["1... Black played e5 — umpire only"]', `the marked line: ${await current()}`);
+  await a.click('#record-events li:has-text("White played Bc4")');
+  check(await a.textContent('#replay-at') === 'move 3 of 7: white played Bc4' && (await trueBoard()).c4 === 'B',
+    `a click on Bc4's line: ${await a.textContent('#replay-at')}`);
+  await a.keyboard.press('ArrowLeft');
+  check(await a.textContent('#replay-at') === 'move 2 of 7: black played e5', 'the left arrow');
+  await a.keyboard.press('End');
+  check(await a.textContent('#replay-at') === 'move 7 of 7: white played Qxf7#', 'the End key');
   const dl = a.waitForEvent('download', { timeout: 10000 });
   await a.click('#btn-pgn');
   const pgnPath = await (await dl).path();
@@ -444,7 +455,7 @@ try {
   await lp.waitFor((m) => m.event === 'moved' && m.game === g3 && m.ply === 3);   // g4, played for b
   await until(b, () => window.krieg.board.pieces.get('g4') === 'P', null, "g4 on the page's board");
   await lp.ok('move', { game: g3, move: 'Qh4' });
-  await heard(b, 'announcements', /^2\. .*checkmate/);
+  await heard(b, 'announcements', /^2\.\.\. .*checkmate/);
   await lb.waitFor((m) => m.event === 'game_over' && m.game === g3);
   sameLines('white in nost', gameLines(await frames(b), g3), gameLines(lb.lines, g3));
 
