@@ -357,7 +357,7 @@ static void flush_game(struct client *c, struct cgame *g)
 	if (g->turn_notice) {
 		g->turn_notice = false;
 		if (g->live && !g->view.over && g->view.to_move == g->color)
-			client_out(c, "#%ld: your move", g->id);
+			client_out(c, "#%ld: your move%s", g->id, c->bell ? "\a" : "");
 	}
 	if (g->rematch_notice) {   /* under the final board, not above it */
 		g->rematch_notice = false;
@@ -890,9 +890,9 @@ static void event(struct client *c, const json_t *msg, const char *name)
 		if (rematch > 0)
 			snprintf(asks, sizeof asks, "asks for a rematch of game %ld", rematch);
 		if (colon)
-			client_out(c, "%.*s %s:%s. Type \"accept %ld\" or \"decline %ld\".", (int)(colon - terms),
+			client_out(c, "%.*s %s:%s. Type \"accept %ld\" or \"decline %ld\".%s", (int)(colon - terms),
 			           terms, rematch > 0 ? asks : "challenges you", colon + 1, c->last_challenge,
-			           c->last_challenge);
+			           c->last_challenge, c->bell ? "\a" : "");
 		return;
 	}
 	if (!strcmp(name, "seek") || !strcmp(name, "seek_gone")) {

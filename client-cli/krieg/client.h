@@ -80,6 +80,8 @@ struct client {
 	bool batch;                         /* print received lines verbatim; words nowhere */
 	bool interactive;                   /* a person at a terminal: passwords are asked for, never typed
 	                                     * on the line (it lands in the history); resign asks first */
+	bool bell;                          /* BEL after "your move" and a challenge (krieg --bell): the
+	                                     * terminal's alert while one looks at another window */
 	struct render_opts ropts;
 	char user[PROTO_NAME_MAX + 1];
 	bool logged_in;

@@ -515,6 +515,7 @@ static void usage(FILE *f)
 	        "  --guest               play as a guest at start\n"
 	        "  --ascii               letters instead of chess glyphs\n"
 	        "  --no-color            no colour (also: NO_COLOR set, or stdout not a terminal)\n"
+	        "  --bell                ring the terminal's bell when it is your move or you are challenged\n"
 	        "  --known-servers FILE  pinned certificates (default: $KRIEG_KNOWN_SERVERS,\n"
 	        "                        $XDG_CONFIG_HOME/krieg/known_servers, ~/.config/krieg/known_servers)\n"
 	        "  --insecure            do not verify the server (development only; warns every time)\n"
@@ -529,7 +530,7 @@ int main(int argc, char **argv)
 	static struct ui u;
 	const char *target = "localhost", *known = NULL, *user = NULL;
 	char then[64] = "";   /* krieg watch GAME / krieg umpire GAME: run once logged in */
-	bool batch = false, ascii = false, no_color = false, insecure = false, guest = false;
+	bool batch = false, ascii = false, no_color = false, insecure = false, guest = false, bell = false;
 	bool trust_new = getenv("KRIEG_TRUST_NEW") && !strcmp(getenv("KRIEG_TRUST_NEW"), "1");
 
 	setlocale(LC_ALL, "");
@@ -542,6 +543,8 @@ int main(int argc, char **argv)
 			ascii = true;
 		else if (!strcmp(a, "--no-color") || !strcmp(a, "--no-colour"))
 			no_color = true;
+		else if (!strcmp(a, "--bell"))
+			bell = true;
 		else if (!strcmp(a, "--insecure"))
 			insecure = true;
 		else if (!strcmp(a, "--guest"))
@@ -616,6 +619,7 @@ int main(int argc, char **argv)
 	u.cl.ask_password = ui_ask_password;
 	u.cl.ropts.unicode = !ascii && render_locale_utf8();
 	u.cl.ropts.color = !no_color && render_want_color(STDOUT_FILENO);
+	u.cl.bell = bell;
 	u.readline = !batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	u.cl.interactive = u.readline;
 	snprintf(u.cl.on_login, sizeof u.cl.on_login, "%s", then);

@@ -880,6 +880,32 @@ START_TEST(your_move_follows_the_last_announcement)
 }
 END_TEST
 
+/* krieg --bell: BEL after "your move" and after a challenge; never without it. */
+START_TEST(bell_on_your_move_and_a_challenge)
+{
+	for (int bell = 0; bell < 2; bell++) {
+		struct client c;
+		struct sink s;
+		make_client(&c, &s, false);
+		c.bell = bell;
+		client_receive(&c, "{\"event\":\"game_start\",\"game\":2,\"rules\":\"icc\",\"white\":\"w\","
+		                   "\"black\":\"b\",\"color\":\"white\",\"rated\":false}");
+		client_flush(&c);
+		client_receive(&c, "{\"event\":\"challenge\",\"offer\":6,\"user\":\"bob\",\"rules\":\"icc\","
+		                   "\"color\":\"random\",\"rated\":false,\"time\":{\"base\":300.0,\"inc\":2.0}}");
+		ck_assert_ptr_nonnull(strstr(s.printed, "#2: your move"));
+		ck_assert_ptr_nonnull(strstr(s.printed, "Type \"accept 6\" or \"decline 6\"."));
+		if (bell) {
+			ck_assert_ptr_nonnull(strstr(s.printed, "#2: your move\a"));
+			ck_assert_ptr_nonnull(strstr(s.printed, "Type \"accept 6\" or \"decline 6\".\a"));
+		} else {
+			ck_assert_ptr_null(strchr(s.printed, '\a'));
+		}
+		client_free(&c);
+	}
+}
+END_TEST
+
 /* Regression: "Qxd5" typed came back as "You played Qd5". */
 START_TEST(own_move_echoes_the_capture_mark_typed)
 {
@@ -1376,6 +1402,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, mutes_in_words);
 	tcase_add_test(tc, motd_is_shown);
 	tcase_add_test(tc, your_move_follows_the_last_announcement);
+	tcase_add_test(tc, bell_on_your_move_and_a_challenge);
 	tcase_add_test(tc, own_move_echoes_the_capture_mark_typed);
 	tcase_add_test(tc, batch_unknown_word_is_named);
 	tcase_add_test(tc, pgn_chunks_are_joined_into_a_file);
