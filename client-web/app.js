@@ -322,7 +322,7 @@ async function refreshLive() {
     return b;
   };
   fill('live', r.games, (g) => [`Game ${g.game}: ${g.white} – ${g.black} (${g.rules}${g.rated ? ', rated' : ''}), `
-    + `move ${Math.floor(g.ply / 2) + 1}, ${g.to_move} to move `,
+    + `move ${Math.floor(g.ply / 2) + 1}, ${g.to_move} to move${g.spectators > 0 ? `, ${g.spectators} watching` : ''} `,
     ...(g.white !== state.user && g.black !== state.user
       ? [button('Watch', () => watch.open(g.game, 'spectator'), { watch: g.game }), chair(g)] : [])]);
 }

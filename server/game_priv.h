@@ -176,8 +176,11 @@ int chat_load(struct games *gs);
  * message that is no chat or when nobody has muted anyone: what the
  * spectators' routing (watch.c) checks chat_muted against. */
 int64_t chat_speaker(const struct game *g, const json_t *msg);
-/* watch.c: does the connection hold a spectator's seat of g? */
+/* watch.c: does the connection hold a spectator's seat of g?  How many
+ * people hold one (an account with two seats counted once; the chair not
+ * counted: `live` and the players' `game` say so many watch). */
 bool watch_is_spectator(const struct game *g, uint64_t conn);
+int watch_spectators(const struct game *g);
 
 /* game_view.c */
 json_t *game_view_json(struct games *gs, const struct store_game *info,

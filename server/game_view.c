@@ -67,6 +67,7 @@ json_t *game_view_json(struct games *gs, const struct store_game *info,
 	if (live) {
 		json_object_set_new(j, "live", json_true());
 		json_object_set_new(j, "to_move", json_string(game_color_name(referee_side_to_move(live->ref))));
+		json_object_set_new(j, "spectators", json_integer(watch_spectators(live)));
 		json_t *clk = game_clock_json(live, mstime_mono());
 		if (clk)
 			json_object_set_new(j, "clock", clk);

@@ -91,6 +91,20 @@ bool watch_is_spectator(const struct game *g, uint64_t conn)
 	return w != NULL && !w->umpire;
 }
 
+int watch_spectators(const struct game *g)
+{
+	int n = 0;
+	for (const struct watcher *w = g->watchers; w; w = w->next) {
+		if (w->umpire)
+			continue;
+		const struct watcher *x = g->watchers;
+		while (x != w && (x->umpire || x->user != w->user))
+			x = x->next;
+		n += x == w;   /* the user's first spectator's seat */
+	}
+	return n;
+}
+
 static void seat_remove(struct game *g, struct watcher *gone)
 {
 	for (struct watcher **p = &g->watchers; *p; p = &(*p)->next)
@@ -503,11 +517,12 @@ static void cmd_live(struct conn *c, json_t *id, json_t *req)
 	for (struct game *g = srv->games->live; g; g = g->next) {
 		if (g->dead)
 			continue;
-		json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:b, s:i, s:s}", "game", (json_int_t)g->id,
+		json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:b, s:i, s:s, s:i}", "game", (json_int_t)g->id,
 		                      "rules", g->rs->name, "white", g->name[WHITE], "black",
 		                      g->name[BLACK], "rated", g->info.rated != 0, "ply",
 		                      referee_plies(g->ref), "to_move",
-		                      game_color_name(referee_side_to_move(g->ref)));
+		                      game_color_name(referee_side_to_move(g->ref)), "spectators",
+		                      watch_spectators(g));
 		json_t *t = game_time_json(&g->info);
 		if (t)
 			json_object_set_new(j, "time", t);

@@ -545,9 +545,14 @@ static struct cgame *game_begin(struct client *c, const json_t *msg, bool state,
 		if (bc >= 0)
 			bot[bc] = true;
 	}
-	client_out(c, "%s %ld: %s (White%s) vs %s (Black%s), rules %s; you play %s%s.",
+	/* the people watching it now (a live game's view says) */
+	json_int_t specs = g->live ? json_integer_value(json_object_get(msg, "spectators")) : 0;
+	char watching[40] = "";
+	if (specs > 0)
+		snprintf(watching, sizeof watching, "; %lld watching", (long long)specs);
+	client_out(c, "%s %ld: %s (White%s) vs %s (Black%s), rules %s; you play %s%s%s.",
 	           state ? "Game" : "New game", id, g->name[WHITE], bot[WHITE] ? ", a bot" : "", g->name[BLACK],
-	           bot[BLACK] ? ", a bot" : "", g->rs->name, words_side(color),
+	           bot[BLACK] ? ", a bot" : "", g->rs->name, words_side(color), watching,
 	           g->id == c->current ? "" : " (\"switch\" to it to see it)");
 	if (json_object_get(msg, "next")) {
 		g->loading = true;   /* the rest of the events follow */

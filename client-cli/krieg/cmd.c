@@ -1313,11 +1313,15 @@ static void done_live(struct client *c, const json_t *res, const struct pending 
 			snprintf(clk, sizeof clk, ", clocks %s | %s", wc, bc);
 		}
 		json_int_t ply = json_integer_value(json_object_get(x, "ply"));
-		client_out(c, "  game %lld: %s (White) vs %s (Black), %s, %s, %s, move %lld, %s to move%s",
+		json_int_t specs = json_integer_value(json_object_get(x, "spectators"));
+		char watching[40] = "";
+		if (specs > 0)
+			snprintf(watching, sizeof watching, ", %lld watching", (long long)specs);
+		client_out(c, "  game %lld: %s (White) vs %s (Black), %s, %s, %s, move %lld, %s to move%s%s",
 		           (long long)json_integer_value(json_object_get(x, "game")), str(x, "white"),
 		           str(x, "black"), str(x, "rules"), tc,
 		           json_is_true(json_object_get(x, "rated")) ? "rated" : "unrated", (long long)(ply / 2 + 1),
-		           str(x, "to_move"), clk);
+		           str(x, "to_move"), clk, watching);
 	}
 	next_page(c, res, p, "live");
 }

@@ -377,13 +377,18 @@ try {
   await a.waitForSelector('#game:visible', { timeout: 10000 });
   const g2 = await a.evaluate(() => window.krieg.state.game);
   check(g2 !== game, 'no second game');
-  // a guest's page lists the game to watch, not to umpire; the umpire's does
+  // a guest's page lists the game to watch, not to umpire; the umpire's
+  // does; the list says whose move it is, and who watches (a line client)
+  await lc.ok('watch', { game: g2 });
   const gp = await newPage();
   await gp.click('#btn-guest');
   await gp.click('#btn-live', { timeout: 10000 });
   await gp.waitForSelector(`#live button[data-watch="${g2}"]`, { timeout: 10000 });
   check(!(await gp.isVisible(`#live button[data-umpire="${g2}"]`)) && !(await gp.isVisible('#pair-form')),
     "a player's page offers the umpire's chair or pairing");
+  const liveText = await gp.textContent('#live');
+  check(/move 1, white to move, 1 watching/.test(liveText), `the live list: ${liveText}`);
+  await lc.ok('unwatch', { game: g2 });
   await gp.context().close();
   const u = await newPage();
   pages.u = u;

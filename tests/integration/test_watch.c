@@ -462,9 +462,36 @@ START_TEST(live_list)
 	ck_assert_str_eq(json_string_value(json_object_get(g, "white")), w.name);
 	ck_assert_str_eq(json_string_value(json_object_get(g, "rules")), "icc");
 	ck_assert_int_eq(json_integer_value(json_object_get(g, "ply")), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(g, "spectators")), 0);
+
+	/* Spectators counted as people, in `live` and in the players' `game`:
+	 * o's two seats (two connections) are one, the umpire's chair none. */
+	struct kp o2 = o, u, s;
+	o2.c = kc_hello(d);
+	kc_ok(o2.c, kc_req(o2.c, "resume", "{s:s}", "token", o.token));
+	account(d, &u, "ump", "umpire");
+	kp_guest(d, &s);
+	struct kc *seats[] = { o.c, o2.c, s.c };
+	int want[] = { 1, 1, 2 };
+	kc_ok(u.c, kc_req(u.c, "umpire", "{s:I}", "game", (json_int_t)game));
+	for (size_t i = 0; i < 3; i++) {
+		kc_ok(seats[i], kc_req(seats[i], "watch", "{s:I}", "game", (json_int_t)game));
+		g = json_array_get(json_object_get(kc_ok(o.c, kc_req(o.c, "live", NULL)), "games"), 0);
+		ck_assert_int_eq(json_integer_value(json_object_get(g, "spectators")), want[i]);
+		r = kc_ok(b.c, kc_req(b.c, "game", "{s:I}", "game", (json_int_t)game));
+		ck_assert_int_eq(json_integer_value(json_object_get(r, "spectators")), want[i]);
+	}
+	kc_ok(s.c, kc_req(s.c, "unwatch", "{s:I}", "game", (json_int_t)game));
+	kc_close(o.c);
+	r = kc_ok(b.c, kc_req(b.c, "game", "{s:I}", "game", (json_int_t)game));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "spectators")), 1);   /* o2 still watches */
+	kc_close(o2.c);
+	r = kc_ok(w.c, kc_req(w.c, "game", "{s:I}", "game", (json_int_t)game));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "spectators")), 0);
+	kc_close(u.c);
+	kc_close(s.c);
 	kc_close(w.c);
 	kc_close(b.c);
-	kc_close(o.c);
 	kd_stop(d);
 }
 END_TEST

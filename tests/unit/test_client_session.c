@@ -137,9 +137,10 @@ START_TEST(board_list_has_no_duplicates)
 				evlist_push(&all, &ev.v[k]);
 		/* the reconnection, after Black's Qxd5: the state so far, again */
 		if (i == 4) {
-			json_t *st = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:b, s:[]}", "event",
+			json_t *st = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:b, s:i, s:[]}", "event",
 			                       "game_state", "game", 6, "rules", "icc", "white", "alice",
-			                       "black", "bob", "color", "white", "rated", 0, "events");
+			                       "black", "bob", "color", "white", "rated", 0, "spectators", 2,
+			                       "events");
 			for (size_t k = 0; k < all.n; k++)
 				json_array_append_new(json_object_get(st, "events"),
 				                      event_to_json(&all.v[k], rs, 6));
@@ -161,6 +162,9 @@ START_TEST(board_list_has_no_duplicates)
 		evlist_clear(&ev);
 	}
 	client_flush(&c);
+	/* who watches, as the state said */
+	ck_assert_msg(strstr(s.printed, "Game 6: alice (White) vs bob (Black), rules icc; you play White; 2 watching."),
+	              "%s", s.printed);
 	struct cgame *g = client_current(&c);
 	ck_assert_ptr_nonnull(g);
 	static char buf[RENDER_BOARD_MAX + CLIENT_LOG_MAX * (WORDS_MAX + 4)];

@@ -513,10 +513,11 @@ START_TEST(live_list_and_seat_commands)
 	ck_assert_str_eq(req, "{\"type\":\"live\"}");
 	free(req);
 	client_receive(&c, "{\"id\":1,\"ok\":true,\"games\":[{\"game\":12,\"rules\":\"icc\",\"white\":\"alice\","
-	                   "\"black\":\"bob\",\"rated\":false,\"ply\":14,\"to_move\":\"white\",\"time\":{\"base\":300.0,"
-	                   "\"inc\":2.0},\"clock\":{\"white\":281000,\"black\":290500}}],\"total\":2,\"next\":1}");
+	                   "\"black\":\"bob\",\"rated\":false,\"ply\":14,\"to_move\":\"white\",\"spectators\":3,"
+	                   "\"time\":{\"base\":300.0,\"inc\":2.0},\"clock\":{\"white\":281000,\"black\":290500}}],"
+	                   "\"total\":2,\"next\":1}");
 	ck_assert_msg(strstr(s.printed, "game 12: alice (White) vs bob (Black), icc, 5+2, unrated, move 8, white to "
-	                                "move, clocks 4:41 | 4:51"), "%s", s.printed);
+	                                "move, clocks 4:41 | 4:51, 3 watching"), "%s", s.printed);
 	req = last_sent(&s, &id);
 	ck_assert_str_eq(req, "{\"from\":1,\"type\":\"live\"}");
 	free(req);
