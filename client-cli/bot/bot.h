@@ -1,7 +1,7 @@
 /*
  * bot.h — one game as krieg-bot plays it: its view (common/view.h) and
  * belief (belief.h), both fed only the events addressed to it, and the
- * choice of its next action.  No I/O: the network loop (main.c) and the
+ * choice of its next action.  No I/O: the network loop (session.c) and the
  * in-process games of the benchmarks (local.h) drive it the same way.
  *
  * Levels:
@@ -15,7 +15,7 @@
  *           chosen has the best mean value plus a bonus for what its ruling
  *           would teach (largest when its legality is most in doubt); "any?"
  *           asked when the answer is in doubt.  Iterations run while the
- *           time budget lasts (from the clock: main.c).
+ *           time budget lasts (from the clock: session.c).
  * Every level never repeats a refused try (the view's own list), and the
  * searching levels value a try that would bring back an arrangement of
  * their own men already seen (with the opponent to move) closer to a draw:

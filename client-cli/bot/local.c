@@ -185,3 +185,20 @@ void local_krk_fen(uint64_t seed, char *fen, size_t len)
 		return;
 	}
 }
+
+void local_stats_add(struct local_belief_stats *to, const struct local_belief_stats *from)
+{
+	to->exact_plies += from->exact_plies;
+	to->exact_in += from->exact_in;
+	to->exact_top += from->exact_top;
+	to->sampled_plies += from->sampled_plies;
+	to->sampled_in += from->sampled_in;
+	to->sampled_top += from->sampled_top;
+	to->lost += from->lost;
+	to->rejuvenations += from->rejuvenations;
+	to->reexact += from->reexact;
+	to->respread += from->respread;
+	to->reanchored += from->reanchored;
+	to->few_plies += from->few_plies;
+	to->few_in += from->few_in;
+}

@@ -67,9 +67,11 @@ struct local_result {
  * everything heard and cut back to its limit), on a copy, so that the
  * measurement never changes what the bot does next.
  * Used here and by the network arena, whose truth is an umpire's `board`
- * event (main.c): never by a bot.
+ * event (arena.c, session.c): never by a bot.
  */
 void local_measure(struct bot *b, const struct board *truth, struct local_belief_stats *s);
+/* Add one set of checks to another (a game's to a run's). */
+void local_stats_add(struct local_belief_stats *to, const struct local_belief_stats *from);
 
 /* Play one game.  0, or -1 with a message in err (a bad FEN). */
 int local_play(const struct ruleset *rs, enum bot_level white, enum bot_level black, const struct local_opts *o,

@@ -1,0 +1,640 @@
+/*
+ * session.c — see session.h.  A session reads lines (on_line: answers,
+ * events, the games' states) and acts when it may (sess_act: a try, an
+ * "any?", an answer to a challenge, the seeks play mode keeps open).
+ */
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "event_json.h"
+#include "fen.h"
+#include "movegen.h"
+#include "mstime.h"
+#include "notation.h"
+#include "scrub.h"
+#include "session.h"
+#include "words.h"
+
+#define BOT_VERSION "krieg-bot/" KRIEG_RELEASE
+#define RETRY_MS 250              /* after rate_limited / busy */
+#define GAME_ERRORS_MAX 32        /* refused requests in one game before resigning it */
+
+long long sess_send(struct sess *s, json_t *req)
+{
+	json_object_set_new(req, "id", json_integer(++s->next_id));
+	char *line = json_dumps(req, JSON_COMPACT);
+	json_decref(req);
+	if (!line || net_send_line(s->net, line) != NET_OK)
+		s->dead = true;
+	free(line);
+	return s->next_id;
+}
+
+/* The umpire's true position of its game at a ply (the chair's reply, or a `board` event). */
+static void umpire_board(struct sess *s, const json_t *o)
+{
+	const char *fen = json_string_value(json_object_get(o, "fen"));
+	char err[128];
+	if (fen && fen_parse(fen, &s->utrue, err, sizeof err) == 0) {
+		s->uply = (int)json_integer_value(json_object_get(o, "ply"));
+		s->useated = true;
+	}
+}
+
+static struct bgame *game_of(struct sess *s, long id)
+{
+	for (int i = 0; i < SESS_GAMES_MAX; i++)
+		if (s->games[i].bot && s->games[i].id == id)
+			return &s->games[i];
+	return NULL;
+}
+
+static int live_games(const struct sess *s)
+{
+	int n = 0;
+	for (int i = 0; i < SESS_GAMES_MAX; i++)
+		n += s->games[i].bot != NULL;
+	return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* time controls and seeks (play)                                      */
+
+/*
+ * "untimed", "Nd" (correspondence, days per move), "BASE+INC" or "BASE":
+ * minutes and seconds of increment, as the chess servers and `krieg`'s
+ * seek and challenge write them ("5+2"); BASE may be fractional ("0.5+0",
+ * half a minute), within the wire's 86,400 seconds.
+ */
+int sess_tc_parse(const char *t, struct tc *out)
+{
+	char *end;
+	memset(out, 0, sizeof *out);
+	if (strcmp(t, "untimed") == 0)
+		return 0;
+	if (t[0] < '0' || t[0] > '9')
+		return -1;
+	double base = strtod(t, &end);
+	if (*end == 'd' && end[1] == '\0' && base >= 1 && base <= 60 && base == (int)base) {
+		out->days = (int)base;
+		return 0;
+	}
+	long inc = 0;
+	if (*end == '+') {
+		if (end[1] < '0' || end[1] > '9')
+			return -1;
+		inc = strtol(end + 1, &end, 10);
+	}
+	/* base > 0 and <= 1440: whole milliseconds, at least one (0 is untimed) */
+	if (*end != '\0' || !(base > 0 && base <= 1440) || inc < 0 || inc > 600 || lround(base * 60000) < 1)
+		return -1;
+	out->base_ms = lround(base * 60000);
+	out->inc_ms = inc * 1000;
+	return 0;
+}
+
+/* An offer's or a game's "time" (absent: untimed). */
+static void tc_of_json(const json_t *t, struct tc *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!json_is_object(t))
+		return;
+	if (json_is_integer(json_object_get(t, "days")))
+		out->days = (int)json_integer_value(json_object_get(t, "days"));
+	out->base_ms = scrub_ms(json_object_get(t, "base"), 1000);
+	out->inc_ms = scrub_ms(json_object_get(t, "inc"), 1000);
+}
+
+static json_t *tc_json(const struct tc *tc)
+{
+	if (tc->days > 0)
+		return json_pack("{s:i}", "days", tc->days);
+	if (tc->base_ms > 0)
+		return json_pack("{s:f,s:f}", "base", tc->base_ms / 1000.0, "inc", tc->inc_ms / 1000.0);
+	return NULL;
+}
+
+/* One line of play mode's journal (stderr: the service's journal).  What
+ * it names came from the server and was scrubbed on arrival (on_line). */
+void sess_say(const struct sess *s, const char *fmt, ...)
+{
+	if (!s->journal)
+		return;
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "krieg-bot: %s\n", buf);
+}
+
+/* Whether a challenge's time control is one of ours (--time; none given: any). */
+static bool tc_ok(const struct sess *s, const json_t *time)
+{
+	if (s->ntimes == 0)
+		return true;
+	struct tc tc;
+	tc_of_json(time, &tc);
+	for (int i = 0; i < s->ntimes; i++)
+		if (s->times[i].base_ms == tc.base_ms && s->times[i].inc_ms == tc.inc_ms && s->times[i].days == tc.days)
+			return true;
+	return false;
+}
+
+static int live_games(const struct sess *s);
+
+/*
+ * The `seeks` list has been read (every page): a seek of ours missing from
+ * it was taken (its game has begun) or is gone.  With room for another
+ * game, every configured seek is (re)posted; without, ours are cancelled,
+ * so that nobody starts a game the bot would not play.
+ */
+static void seeks_reconcile(struct sess *s)
+{
+	bool room = live_games(s) < s->max_games;
+	for (int i = 0; i < s->nseeks; i++) {
+		struct seekslot *k = &s->seeks[i];
+		if (k->offer && !k->seen)
+			k->offer = 0;
+		k->seen = false;
+		if (room && !k->offer && !k->req && !k->failed) {
+			json_t *req = json_pack("{s:s,s:s,s:s}", "type", "seek", "rules", k->rules, "color", "random");
+			json_t *t = tc_json(&k->tc);
+			if (t)
+				json_object_set_new(req, "time", t);
+			k->req = sess_send(s, req);
+		} else if (!room && k->offer) {
+			sess_send(s, json_pack("{s:s,s:I}", "type", "cancel", "offer", (json_int_t)k->offer));
+			k->offer = 0;
+		}
+	}
+}
+
+/* The end of a refusal's log line: its message, or the whole line (scrubbed,
+ * as every line received is) when it has none. */
+static void say_refusal(const json_t *o)
+{
+	const char *msg = json_string_value(json_object_get(json_object_get(o, "error"), "message"));
+	char *line = msg ? NULL : json_dumps(o, JSON_COMPACT);
+	if (line)
+		scrub_text(line, strlen(line));
+	fprintf(stderr, "%s\n", msg ? msg : line ? line : "?");
+	free(line);
+}
+
+/*
+ * A seek of ours in the list that no slot holds: one that outlived an
+ * earlier run (kriegd keeps a registered account's correspondence seek
+ * while it is away).  Taken up by a free slot of the same terms, else
+ * cancelled: left alone, every restart would add one more.
+ */
+static void seek_adopt(struct sess *s, const json_t *x, json_int_t id)
+{
+	const char *user = json_string_value(json_object_get(x, "user"));
+	if (!user || strcasecmp(user, s->user) != 0 || json_object_get(x, "to"))
+		return;
+	struct tc tc;
+	tc_of_json(json_object_get(x, "time"), &tc);
+	const char *rules = json_string_value(json_object_get(x, "rules"));
+	for (int k = 0; k < s->nseeks; k++) {
+		struct seekslot *slot = &s->seeks[k];
+		if (!slot->offer && !slot->req && rules && strcmp(slot->rules, rules) == 0 &&
+		    slot->tc.base_ms == tc.base_ms && slot->tc.inc_ms == tc.inc_ms && slot->tc.days == tc.days) {
+			slot->offer = id;
+			slot->seen = true;
+			return;
+		}
+	}
+	sess_send(s, json_pack("{s:s,s:I}", "type", "cancel", "offer", id));
+}
+
+/* An answer about our seeks; true if it was one (taken). */
+static bool seeks_answer(struct sess *s, long long rid, const json_t *o)
+{
+	bool ok = json_is_true(json_object_get(o, "ok"));
+	if (s->seeks_req && rid == s->seeks_req) {
+		s->seeks_req = 0;
+		if (!ok) {
+			s->seeks_dirty = true;
+			s->seeks_wait = mstime_mono() + 1000;
+			return true;
+		}
+		size_t i;
+		json_t *x;
+		json_array_foreach(json_object_get(o, "offers"), i, x) {
+			json_int_t id = json_integer_value(json_object_get(x, "offer"));
+			bool known = false;
+			for (int k = 0; k < s->nseeks; k++)
+				if (s->seeks[k].offer == id)
+					known = s->seeks[k].seen = true;
+			if (!known)
+				seek_adopt(s, x, id);
+		}
+		json_t *next = json_object_get(o, "next");
+		if (json_is_integer(next))
+			s->seeks_req = sess_send(s, json_pack("{s:s,s:O}", "type", "seeks", "from", next));
+		else
+			seeks_reconcile(s);
+		return true;
+	}
+	for (int k = 0; k < s->nseeks; k++) {
+		struct seekslot *x = &s->seeks[k];
+		if (!x->req || rid != x->req)
+			continue;
+		x->req = 0;
+		if (ok && json_object_get(o, "game")) {
+			x->offer = 0;   /* it met an open seek: that game has begun; reposted while there is room */
+		} else if (ok) {
+			x->offer = (long long)json_integer_value(json_object_get(o, "offer"));
+			if (live_games(s) >= s->max_games) {   /* a game began meanwhile: no room now */
+				sess_send(s, json_pack("{s:s,s:I}", "type", "cancel", "offer", (json_int_t)x->offer));
+				x->offer = 0;
+			}
+		} else {
+			fprintf(stderr, "krieg-bot: a seek (%s) was refused: ", x->rules);
+			say_refusal(o);
+			x->failed = true;
+		}
+		return true;
+	}
+	return false;
+}
+
+static bool rules_ok(const struct sess *s, const char *rules)
+{
+	if (s->nrules == 0)
+		return true;
+	for (int i = 0; i < s->nrules; i++)
+		if (rules && strcmp(s->rules[i], rules) == 0)
+			return true;
+	return false;
+}
+
+static struct bgame *game_open(struct sess *s, long id, const char *rules, int color, const char *fen)
+{
+	const struct ruleset *rs = ruleset_find(rules ? rules : RULESET_DEFAULT);
+	struct board start;
+	char err[128];
+	if (!rs || color < 0)
+		return NULL;
+	if (fen ? fen_parse(fen, &start, err, sizeof err) != 0 : (board_start(&start), 0))
+		return NULL;
+	for (int i = 0; i < SESS_GAMES_MAX; i++) {
+		struct bgame *g = &s->games[i];
+		if (g->bot)
+			continue;
+		memset(g, 0, sizeof *g);
+		g->id = id;
+		g->clock_ms = -1;
+		g->checked_ply = -1;
+		g->bot = bot_new(s->level, rs, &start, color, s->seed++ * 7919 + (uint64_t)id, NULL);
+		return g;
+	}
+	return NULL;
+}
+
+void sess_game_close(struct sess *s, struct bgame *g)
+{
+	bot_free(g->bot);
+	memset(g, 0, sizeof *g);
+}
+
+static int color_parse(const char *c)
+{
+	return !c ? -1 : strcmp(c, "white") == 0 ? WHITE : strcmp(c, "black") == 0 ? BLACK : -1;
+}
+
+static void game_event(struct sess *s, struct bgame *g, const json_t *o)
+{
+	struct event e;
+	if (event_from_json(o, &e) != 0)
+		return;
+	/* The server sends only our own audience's copies; an event without
+	 * an audience list (a stored view) is ours too. */
+	if (e.audience == 0)
+		e.audience = (uint8_t)aud_of(g->bot->color);
+	json_t *clock = json_object_get(o, "clock");
+	if (json_is_object(clock)) {
+		json_t *ms = json_object_get(clock, g->bot->color == WHITE ? "white" : "black");
+		if (json_is_integer(ms))
+			g->clock_ms = scrub_ms(ms, 1);
+	}
+	if (e.ply > g->ply)
+		g->ply = e.ply;
+	bot_event(g->bot, &e);
+	if (e.type == EV_GAME_OVER) {
+		int mine = g->bot->color == WHITE ? RESULT_WHITE : RESULT_BLACK;
+		sess_say(s, "game %ld ends: %s, %s; %s", g->id, game_result_name(e.result), game_reason_name(e.reason),
+		    e.result == mine ? "won" : e.result == RESULT_DRAW ? "drawn" : e.result == RESULT_NONE ? "no result" : "lost");
+		s->finished++;
+		s->last_result[0] = e.result;
+		s->last_result[1] = g->bot->color;
+		s->last_reason = e.reason;
+		s->seeks_dirty = true;
+		local_stats_add(&s->bs, &g->bs);
+		sess_game_close(s, g);
+	}
+}
+
+static void on_game_view(struct sess *s, const json_t *o)
+{
+	long id = (long)json_integer_value(json_object_get(o, "game"));
+	if (!json_is_true(json_object_get(o, "live")) || game_of(s, id))
+		return;
+	struct bgame *g = game_open(s, id, json_string_value(json_object_get(o, "rules")),
+	                            color_parse(json_string_value(json_object_get(o, "color"))),
+	                            json_string_value(json_object_get(o, "fen")));
+	if (!g)
+		return;
+	sess_say(s, "game %ld resumed (its view rebuilt from %zu events)", id,
+	    json_array_size(json_object_get(o, "events")));
+	size_t i;
+	json_t *ev;
+	json_array_foreach(json_object_get(o, "events"), i, ev) {
+		if (!g->bot)
+			break;
+		game_event(s, g, ev);
+	}
+}
+
+static void on_line(struct sess *s, const char *line)
+{
+	json_error_t jerr;
+	json_t *o = json_loads(line, 0, &jerr);
+	if (!json_is_object(o)) {
+		json_decref(o);
+		return;
+	}
+	scrub_json(o);    /* a server's words reach our log and terminal (scrub.h) */
+	const char *ev = json_string_value(json_object_get(o, "event"));
+	json_t *id = json_object_get(o, "id");
+	if (s->is_umpire && s->ugame && (ev || json_integer_value(id) == s->umpire_req) &&
+	    json_integer_value(json_object_get(o, "game")) == s->ugame) {
+		if (!ev && json_is_true(json_object_get(o, "ok"))) {
+			umpire_board(s, o);
+		} else if (!ev) {
+			fputs("krieg-bot: the umpire's chair was refused: ", stderr);
+			say_refusal(o);
+			s->ufailed = true;
+		} else if (strcmp(ev, "board") == 0) {
+			umpire_board(s, o);
+		} else if (strcmp(ev, "unwatched") == 0) {
+			s->useated = false;
+		}
+		json_decref(o);
+		return;
+	}
+	if (!ev && id) {
+		json_t *ok = json_object_get(o, "ok");
+		json_t *game = json_object_get(o, "game");
+		const char *user = json_string_value(json_object_get(o, "user"));
+		if (seeks_answer(s, (long long)json_integer_value(id), o)) {
+			json_decref(o);
+			return;
+		}
+		if (json_is_true(ok) && user && json_object_get(o, "token")) {
+			snprintf(s->user, sizeof s->user, "%s", user);
+			s->logged_in = true;
+			const char *tok = json_string_value(json_object_get(o, "token"));
+			if (!s->login_user && tok && strlen(tok) <= PROTO_TOKEN_LEN)
+				snprintf(s->token, sizeof s->token, "%s", tok);
+			sess_say(s, "%s as %s", json_integer_value(id) == s->resume_req ? "session resumed" : "logged in",
+			    s->user);
+			s->resume_req = 0;
+			/* a new connection: our offers vanished with the last one */
+			for (int k = 0; k < s->nseeks; k++)
+				s->seeks[k] = (struct seekslot){ .rules = s->seeks[k].rules, .tc = s->seeks[k].tc };
+			s->seeks_req = 0;
+			s->seeks_dirty = true;
+		} else if (json_is_true(ok) && json_object_get(o, "protocol") && !s->login_user && s->token[0]) {
+			s->resume_req = sess_send(s, json_pack("{s:s,s:s}", "type", "resume", "token", s->token));
+		} else if (!json_is_true(ok) && s->resume_req && json_integer_value(id) == s->resume_req) {
+			/* the session is gone (expired, or a server that forgot it): a new guest */
+			sess_say(s, "the guest session could not be resumed; a new guest");
+			s->resume_req = 0;
+			s->token[0] = '\0';
+			sess_send(s, json_pack("{s:s}", "type", "guest"));
+		} else if (json_is_true(ok) && json_object_get(o, "protocol")) {
+			json_t *req = s->login_user
+			              ? json_pack("{s:s,s:s,s:s}", "type", "login", "user", s->login_user, "password",
+			                          s->login_password ? s->login_password : "")
+			              : json_pack("{s:s}", "type", "guest");
+			sess_send(s, req);
+		} else if (!json_is_true(ok) && !json_is_integer(game) && !s->logged_in) {
+			fprintf(stderr, "krieg-bot %s: ", s->name);
+			say_refusal(o);
+			s->dead = true;
+			/* a refusal that trying again cannot change; busy or rate_limited can */
+			const char *code = json_string_value(json_object_get(json_object_get(o, "error"), "code"));
+			static const char *const final[] = { "auth_failed", "account_disabled", "guests_disabled",
+			                                     "password_change_required" };
+			for (size_t k = 0; code && k < sizeof final / sizeof final[0]; k++)
+				s->refused |= strcmp(code, final[k]) == 0;
+		}
+		struct bgame *g = json_is_integer(game) ? game_of(s, (long)json_integer_value(game)) : NULL;
+		if (g) {
+			g->busy = false;
+			if (!json_is_true(ok)) {
+				const char *code = json_string_value(json_object_get(json_object_get(o, "error"), "code"));
+				g->wait_until = mstime_mono() + (code && (strcmp(code, "rate_limited") == 0 ||
+				                                         strcmp(code, "busy") == 0) ? RETRY_MS : 0);
+				if (++g->errors > GAME_ERRORS_MAX)
+					sess_send(s, json_pack("{s:s,s:I}", "type", "resign", "game", (json_int_t)g->id));
+			}
+		} else if (!json_is_true(ok) && json_is_integer(game)) {
+			/* an error about a game we no longer track: nothing to do */
+		}
+	} else if (ev && strcmp(ev, "challenge") == 0) {
+		const char *rules = json_string_value(json_object_get(o, "rules"));
+		const char *to = json_string_value(json_object_get(o, "to"));
+		json_t *offer = json_object_get(o, "offer");
+		if (to && strcasecmp(to, s->user) == 0 && json_is_integer(offer)) {
+			json_t *time = json_object_get(o, "time");
+			const char *from = json_string_value(json_object_get(o, "user"));
+			if (!rules)
+				rules = RULESET_DEFAULT;
+			const char *no = !rules_ok(s, rules) ? "declined: not a rule set it plays"
+			                 : !tc_ok(s, time) ? "declined: not a time control it plays"
+			                 : live_games(s) >= s->max_games ? "declined: at its limit of games at once"
+			                 : NULL;
+			char tct[32];
+			words_time(time, tct, sizeof tct);   /* as krieg says it */
+			sess_say(s, "offer %" JSON_INTEGER_FORMAT " from %s (%s, %s): %s", json_integer_value(offer),
+			    from ? from : "?", rules, tct, no ? no : "accepted");
+			sess_send(s, json_pack("{s:s,s:O}", "type", no ? "decline" : "accept", "offer", offer));
+		}
+	} else if (ev && strcmp(ev, "game_start") == 0) {
+		long gid = (long)json_integer_value(json_object_get(o, "game"));
+		const char *rules = json_string_value(json_object_get(o, "rules"));
+		struct bgame *g = game_open(s, gid, rules,
+		                            color_parse(json_string_value(json_object_get(o, "color"))), NULL);
+		json_t *t = json_object_get(o, "time");
+		if (g && json_is_object(t) && json_is_number(json_object_get(t, "inc")))
+			g->inc_ms = scrub_ms(json_object_get(t, "inc"), 1000);
+		if (g) {
+			char tct[32];
+			words_time(t, tct, sizeof tct);
+			const char *w = json_string_value(json_object_get(o, "white"));
+			const char *b = json_string_value(json_object_get(o, "black"));
+			sess_say(s, "game %ld begins: %s (White) v %s (Black), %s, %s", gid, w ? w : "?", b ? b : "?",
+			    rules ? rules : RULESET_DEFAULT, tct);
+		}
+		s->seeks_dirty = true;
+	} else if (ev && strcmp(ev, "game_state") == 0) {
+		on_game_view(s, o);
+	} else if (ev && strcmp(ev, "game_events") == 0) {
+		struct bgame *g = game_of(s, (long)json_integer_value(json_object_get(o, "game")));
+		size_t i;
+		json_t *e;
+		json_array_foreach(json_object_get(o, "events"), i, e) {
+			if (!g || !g->bot)
+				break;
+			game_event(s, g, e);
+		}
+	} else if (ev && strcmp(ev, "draw_offer") == 0) {
+		/* Only the arena's second player accepts: the ply cap's adjudication. */
+		struct bgame *g = game_of(s, (long)json_integer_value(json_object_get(o, "game")));
+		const char *by = json_string_value(json_object_get(o, "by"));
+		if (g && s->accept_draws && color_parse(by) == !g->bot->color)
+			sess_send(s, json_pack("{s:s,s:I,s:s}", "type", "draw", "game", (json_int_t)g->id, "action", "accept"));
+	} else if (ev && (strcmp(ev, "session_ended") == 0 || strcmp(ev, "account_disabled") == 0)) {
+		/* the server closes: said; the bot comes back as a service does
+		 * (a disabled account's login is refused, which ends it) */
+		const char *why = json_string_value(json_object_get(o, "reason"));
+		sess_say(s, "the server ended the session: %s", ev[0] == 'a' ? "the account is disabled" : why ? why : "?");
+	} else if (ev && strcmp(ev, "ping") == 0) {
+		sess_send(s, json_pack("{s:s}", "type", "ping"));
+	} else if (ev && json_is_integer(json_object_get(o, "game"))) {
+		struct bgame *g = game_of(s, (long)json_integer_value(json_object_get(o, "game")));
+		if (g)
+			game_event(s, g, o);
+	}
+	json_decref(o);
+}
+
+/* The thinking budget of one decision. */
+static long budget(const struct sess *s, const struct bgame *g)
+{
+	if (s->movetime_ms > 0)
+		return s->movetime_ms;
+	if (g->clock_ms < 0)
+		return 1000;
+	long b = g->clock_ms / 40 + g->inc_ms * 3 / 4;
+	return b < 20 ? 20 : b > 10000 ? 10000 : b;
+}
+
+static void sess_act(struct sess *s)
+{
+	int64_t now = mstime_mono();
+	if (s->nseeks && s->logged_in && s->seeks_dirty && !s->seeks_req && now >= s->seeks_wait) {
+		/* which of our seeks are still open: a `seeks` listing, then seeks_reconcile */
+		s->seeks_dirty = false;
+		for (int k = 0; k < s->nseeks; k++)
+			s->seeks[k].seen = false;
+		s->seeks_req = sess_send(s, json_pack("{s:s}", "type", "seeks"));
+	}
+	for (int i = 0; i < SESS_GAMES_MAX; i++) {
+		struct bgame *g = &s->games[i];
+		if (g->bot && s->max_plies > 0 && g->ply >= s->max_plies && !g->draw_offered) {
+			/* the arena's ply cap: a draw by agreement (the other bot accepts) */
+			sess_send(s, json_pack("{s:s,s:I,s:s}", "type", "draw", "game", (json_int_t)g->id, "action", "offer"));
+			g->draw_offered = true;
+		}
+		if (!g->bot || g->busy)
+			continue;
+		struct sess *u = s->umpire;
+		if (u && !u->dead && !u->ufailed) {
+			/* Wait for the umpire's position of this ply; check the belief once per ply. */
+			if (!u->useated || u->ugame != g->id || u->uply != g->ply)
+				continue;
+			if (g->checked_ply != g->ply) {
+				local_measure(g->bot, &u->utrue, &g->bs);
+				g->checked_ply = g->ply;
+			}
+		}
+		if (now < g->wait_until || !bot_to_move(g->bot))
+			continue;
+		move_t m;
+		int64_t t0 = mstime_mono();
+		enum bot_action a = bot_choose(g->bot, budget(s, g), &m);
+		s->think_ms += (long)(mstime_mono() - t0);
+		if (a == BOT_ANY) {
+			sess_send(s, json_pack("{s:s,s:I}", "type", "any", "game", (json_int_t)g->id));
+		} else if (a == BOT_TRY) {
+			char text[NOTATION_MAX];
+			notation_uci(m, text);
+			sess_send(s, json_pack("{s:s,s:I,s:s}", "type", "move", "game", (json_int_t)g->id, "move", text));
+			s->moves++;
+		} else {
+			continue;
+		}
+		g->busy = true;
+	}
+}
+
+int sess_connect(struct sess *s, const char *hostport, bool insecure, const char *known)
+{
+	char host[NET_HOST_MAX], port[16], err[256];
+	if (net_split_hostport(hostport, host, sizeof host, port, sizeof port) != 0) {
+		fprintf(stderr, "krieg-bot: bad address '%s'\n", hostport);
+		return -1;
+	}
+	static FILE *devnull;
+	if (!devnull)
+		devnull = fopen("/dev/null", "w");
+	struct net_opts o = { .host = host, .port = port, .insecure = insecure, .known_path = known,
+	                      .notice = insecure ? devnull : stderr, .tofu = NET_TOFU_AUTO,
+	                      .program = "krieg-bot" };
+	if (net_connect(&o, &s->net, err, sizeof err) != NET_OK) {
+		fprintf(stderr, "krieg-bot: %s\n", err);
+		return -1;
+	}
+	sess_send(s, json_pack("{s:s,s:i,s:s}", "type", "hello", "version", PROTO_VERSION, "client", BOT_VERSION));
+	return 0;
+}
+
+void sess_pump(struct sess **ss, int n, int timeout_ms)
+{
+	struct pollfd p[8];
+	for (int i = 0; i < n; i++)
+		p[i] = (struct pollfd){ .fd = ss[i]->dead ? -1 : net_fd(ss[i]->net), .events = POLLIN };
+	bool ready = false;
+	for (int i = 0; i < n; i++)
+		ready |= !ss[i]->dead && net_has_line(ss[i]->net);
+	if (poll(p, (nfds_t)n, ready ? 0 : timeout_ms) < 0 && errno != EINTR)
+		return;
+	for (int i = 0; i < n; i++) {
+		struct sess *s = ss[i];
+		if (s->dead)
+			continue;
+		bool closed = (p[i].revents & (POLLIN | POLLHUP | POLLERR)) && net_read(s->net) != NET_OK;
+		/* the lines that came before a close are read first: a server that
+		 * ends the session says why, then closes (they were dropped) */
+		char line[PROTO_LINE_MAX];
+		while (!s->dead && net_next_line(s->net, line, sizeof line))
+			on_line(s, line);
+		if (closed)
+			s->dead = true;
+		if (!s->dead)
+			sess_act(s);
+	}
+}
+
+int sess_read_password(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)len, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\r\n")] = '\0';
+	return 0;
+}

@@ -1,0 +1,126 @@
+/*
+ * session.h — one protocol session of krieg-bot (session.c): a TLS
+ * connection to a kriegd (net.c, the terminal client's), logged in to one
+ * account, playing each of its games with a bot (bot.h) fed only the
+ * events addressed to it.  `play` runs one; `arena` runs two bots' and,
+ * with an umpire account, a third holding the chair of the game being
+ * played (arena.c).
+ */
+#ifndef KRIEG_BOT_SESSION_H
+#define KRIEG_BOT_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "bot.h"
+#include "local.h"
+#include "net.h"
+#include "proto.h"
+
+#define SESS_GAMES_MAX 32        /* --max-games at most PLAY_GAMES_MAX, plus seeks taken at once */
+#define PLAY_GAMES_MAX 16
+#define PLAY_EXIT_REFUSED 3   /* play: the login was refused for good (systemd: RestartPreventExitStatus) */
+#define SEEKS_MAX 16              /* the server's cap on one user's open offers */
+#define TIMES_MAX 8
+#define RULES_MAX 16
+
+struct bgame {
+	long id;
+	struct bot *bot;
+	bool busy;                /* a move/any awaits its response */
+	int64_t wait_until;
+	int errors;
+	long clock_ms;            /* our clock at the last event, -1 untimed */
+	long inc_ms;
+	int ply;                  /* plies played, from the last event's "ply" */
+	bool draw_offered;        /* arena: the ply cap's draw offer is sent */
+	int checked_ply;          /* arena: the last ply the umpire's board was checked against the belief */
+	struct local_belief_stats bs;  /* arena: this game's checks */
+};
+
+/* A time control as offers carry it: all zero is untimed. */
+struct tc {
+	long base_ms, inc_ms;
+	int days;
+};
+
+/* One seek play mode keeps open while it has room for a game. */
+struct seekslot {
+	const char *rules;
+	struct tc tc;
+	long long offer;          /* the server's offer id; 0: not open */
+	long long req;            /* the `seek` request awaiting its answer; 0: none */
+	bool failed;              /* refused: not asked again this connection */
+	bool seen;                /* in the `seeks` list being read */
+};
+
+struct sess {
+	const char *name;         /* for messages */
+	bool journal;             /* play: a line on stderr per login, offer answered, game begun and ended */
+	struct net *net;
+	char user[PROTO_NAME_MAX + 1];
+	long long next_id;
+	bool logged_in, dead;
+	bool refused;             /* play: the account's login was refused for good (wrong password,
+	                           * disabled, no guests): not tried again; exit PLAY_EXIT_REFUSED */
+	int level;
+	long movetime_ms;         /* 0: from the clock */
+	const char *rules[RULES_MAX];
+	int nrules;               /* 0: any */
+	int max_games;
+	struct tc times[TIMES_MAX];   /* time controls accepted and sought */
+	int ntimes;               /* 0: any (seeks: untimed) */
+	struct seekslot seeks[SEEKS_MAX];
+	int nseeks;               /* 0: seek nothing, only answer challenges */
+	bool seeks_dirty;         /* a game began or ended, or we logged in: reconcile the seeks */
+	long long seeks_req;      /* the `seeks` request being read; 0: none */
+	int64_t seeks_wait;       /* after a refused listing: not before this (mstime_mono) */
+	int max_plies;            /* arena, player A: offer a draw at this many plies (0: never) */
+	bool accept_draws;        /* arena, player B: accept every draw offer (the cap's) */
+	const char *login_user, *login_password;
+	/* A guest's session, resumed after a lost connection: a new `guest`
+	 * would be someone else, and its games would be abandoned. */
+	char token[PROTO_TOKEN_LEN + 1];
+	long long resume_req;     /* the `resume` being answered; 0: none */
+	struct bgame games[SESS_GAMES_MAX];
+	uint64_t seed;
+	/* statistics */
+	long finished, moves, think_ms;
+	int last_result[2];        /* arena: the last finished game's result and our colour */
+	int last_reason;
+	struct local_belief_stats bs;  /* arena: the umpire's checks of finished games */
+	/*
+	 * The arena's umpire connection: a session of its own, logged in to an
+	 * umpire account, holding the chair of the game being played.  Its
+	 * `board` events are the true position after every ply; a bot's
+	 * session pointing at it (`umpire`) acts only once the umpire has the
+	 * position of the bot's ply, and first measures its belief against it.
+	 * The truth goes from the umpire to the measurement, never to a bot.
+	 */
+	struct sess *umpire;      /* a bot's: the arena's umpire session, or NULL */
+	bool is_umpire;
+	long long umpire_req;     /* the umpire's: id of its `umpire` request */
+	long ugame;               /* the game whose chair is asked for or held (0: none) */
+	bool useated, ufailed;
+	int uply;                 /* the ply of utrue */
+	struct board utrue;
+};
+
+/* Send a request (consumed), numbered: its id; a failed send marks s dead. */
+long long sess_send(struct sess *s, json_t *req);
+/* Connect s to HOST[:PORT] and say hello: 0, or -1 (said on stderr). */
+int sess_connect(struct sess *s, const char *hostport, bool insecure, const char *known);
+/* Read what arrived on every session (waiting at most timeout_ms), then act. */
+void sess_pump(struct sess **ss, int n, int timeout_ms);
+/* A game of s ends here: its bot freed, its slot emptied. */
+void sess_game_close(struct sess *s, struct bgame *g);
+/* One line of play mode's journal (stderr: the service's journal). */
+void sess_say(const struct sess *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "untimed", "Nd", "BASE+INC" or "BASE" (minutes, seconds of increment): 0, or -1. */
+int sess_tc_parse(const char *t, struct tc *out);
+/* The first line of a password file, without its newline: 0, or -1. */
+int sess_read_password(const char *path, char *buf, size_t len);
+
+#endif
