@@ -8,9 +8,9 @@
  * bufferevents, keep-alive, chunked bodies, every method) and has no clean
  * way to give a socket back after a 101; a parser that accepts only
  * `GET target HTTP/1.1` (and HEAD, which RFC 9110 asks of every
- * general-purpose server: monitors use it), CRLF lines, at most HTTP_HEADERS_MAX headers in
- * HTTP_HEAD_MAX bytes and no body is a few dozen lines we can fuzz whole
- * (tests/fuzz/fuzz_http.c).
+ * general-purpose server: monitors use it), CRLF lines, at most
+ * HTTP_HEADERS_MAX headers in HTTP_HEAD_MAX bytes and no body is a few
+ * dozen lines we can fuzz whole (tests/fuzz/fuzz_http.c).
  *
  * Pure: no I/O, no allocation; the request's strings point into the
  * caller's buffer, which the parser NUL-terminates in place.
