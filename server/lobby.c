@@ -27,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <event2/event.h>
+
 #include "board.h"
 #include "clock.h"
 #include "club.h"
@@ -52,6 +54,7 @@
 #define LOBBY_RATING_MAX 4000        /* a seek's rating range: 0..this */
 #define LOBBY_WATCHERS_MAX 4096      /* connections watching the lobby at once */
 #define LOBBY_WAIT_MS (14LL * 24 * 3600 * 1000)   /* a correspondence challenge waits this long */
+#define LOBBY_SWEEP_MS 60000         /* lapsed offers looked for (at most; wait_ms / 2 in tests) */
 /* Offer ids reserved in the store at a time: a write per so many offers,
  * and a restart skips at most so many numbers (people type them: at 1,024
  * a club restarted weekly was past "accept 50000" within a year). */
@@ -84,7 +87,15 @@ struct lobby {
 	uint64_t *watchers;                   /* conn_id()s of lobby_watch connections */
 	size_t nwatchers, capwatchers;
 	int64_t wait_ms;                      /* LOBBY_WAIT_MS; $KRIEGD_OFFER_WAIT_MS in tests */
+	struct event *sweep_ev;               /* lobby_sweep on a timer: a lapse is told when it comes */
 };
+
+static void lobby_sweep(struct lobby *l);
+
+static void sweep_cb(evutil_socket_t fd, short what, void *arg)
+{
+	lobby_sweep(arg);
+}
 
 struct lobby *lobby_new(struct server *srv)
 {
@@ -96,6 +107,13 @@ struct lobby *lobby_new(struct server *srv)
 	const char *env = getenv("KRIEGD_OFFER_WAIT_MS");
 	if (env && atoll(env) > 0)
 		l->wait_ms = atoll(env);
+	int64_t every = l->wait_ms / 2 < LOBBY_SWEEP_MS ? l->wait_ms / 2 : LOBBY_SWEEP_MS;
+	struct timeval tv = { (time_t)(every / 1000), (suseconds_t)(every % 1000 * 1000) };
+	if ((l->sweep_ev = event_new(srv->base, -1, EV_PERSIST, sweep_cb, l)) == NULL ||
+	    event_add(l->sweep_ev, &tv) != 0) {
+		lobby_free(l);
+		return NULL;
+	}
 	return l;
 }
 
@@ -109,6 +127,8 @@ void lobby_free(struct lobby *l)
 		free(o);
 	}
 	free(l->watchers);
+	if (l->sweep_ev)
+		event_free(l->sweep_ev);
 	free(l);
 }
 
@@ -221,8 +241,8 @@ static int offer_close(struct lobby *l, struct offer *o, int64_t to, json_t *ev)
 
 /* Waiting offers whose owner is away and whose time is up go; a
  * challenge's target, if here, hears it as a cancellation, the lobby's
- * watchers a seek's going.  Run whenever the offers
- * are read or added to. */
+ * watchers a seek's going.  Run on a timer (sweep_ev) and whenever the
+ * offers are read, named or added to, so that none is taken late. */
 static void lobby_sweep(struct lobby *l)
 {
 	int64_t now = mstime_wall();
@@ -677,6 +697,7 @@ static struct offer *offer_visible(struct conn *c, json_t *id, json_t *req)
 {
 	struct lobby *l = conn_server(c)->lobby;
 	int64_t uid = conn_user(c);
+	lobby_sweep(l);
 	struct offer *o = offer_find(l, json_integer_value(json_object_get(req, "offer")));
 	if (!o || (o->target && o->target != uid && o->owner != uid)) {
 		dispatch_error(c, id, PE_NO_SUCH_OFFER, "no such offer");

@@ -10,6 +10,7 @@
 #include "check_main.h"
 #include "harness.h"
 #include "harness_game.h"
+#include "mstime.h"
 #include "proto.h"
 
 #define FAST_CONFIG "rate_limit = 100000\nrate_burst = 100000\n"
@@ -217,11 +218,13 @@ START_TEST(correspondence_challenge_waits)
 		"{s:s, s:{s:i}}", "user", "bob", "time", "days", 1)), "offer"));
 	kc_event(b.c, "challenge");
 	kc_close(a2.c);
-	kt_sleep_ms(2200);
-	offers = json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)), "offers");
-	ck_assert_int_eq(json_array_size(offers), 0);
+	/* told when it lapses, with nobody touching the lobby (a timer's sweep) */
+	int64_t t0 = mstime_mono();
 	e = kc_event(b.c, "challenge_cancelled");
 	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), lapsing);
+	ck_assert_int_ge(mstime_mono() - t0, 1500);   /* not before its time (2 s, less the round trips) */
+	offers = json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)), "offers");
+	ck_assert_int_eq(json_array_size(offers), 0);
 	kc_no_event(b.c, "challenge_cancelled");
 	kc_close(b.c);
 	kd_stop(d);
