@@ -252,8 +252,8 @@ static void lobby_sweep(struct lobby *l)
 		    conn_of_user(l->srv, o->owner, NULL) != NULL)
 			continue;
 		(void)offer_close(l, o, hidden_from(l->srv, o, o->target) ? 0 : o->target,
-		                  json_pack("{s:s, s:I}", "event", "challenge_cancelled", "offer",
-		                            (json_int_t)o->id));
+		                  json_pack("{s:s, s:I, s:s}", "event", "challenge_cancelled", "offer",
+		                            (json_int_t)o->id, "reason", "lapsed"));
 	}
 }
 

@@ -1016,7 +1016,9 @@ static void event(struct client *c, const json_t *msg, const char *name)
 		client_out(c, "Your challenge (offer %lld) was declined.",
 		           (long long)json_integer_value(json_object_get(msg, "offer")));
 	else if (!strcmp(name, "challenge_cancelled"))
-		client_out(c, "Challenge %lld was withdrawn.", (long long)json_integer_value(json_object_get(msg, "offer")));
+		client_out(c, json_is_string(json_object_get(msg, "reason")) ? "Challenge %lld lapsed unanswered."
+		                                                               : "Challenge %lld was withdrawn.",
+		           (long long)json_integer_value(json_object_get(msg, "offer")));
 }
 
 /* A server's line: its text is scrubbed (scrub.h) before anything of it is

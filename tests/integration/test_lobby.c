@@ -222,6 +222,7 @@ START_TEST(correspondence_challenge_waits)
 	int64_t t0 = mstime_mono();
 	e = kc_event(b.c, "challenge_cancelled");
 	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), lapsing);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "lapsed");
 	ck_assert_int_ge(mstime_mono() - t0, 1500);   /* not before its time (2 s, less the round trips) */
 	offers = json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)), "offers");
 	ck_assert_int_eq(json_array_size(offers), 0);

@@ -308,6 +308,11 @@ START_TEST(the_lobby_comes_to_the_client)
 	                   "\"color\":\"black\",\"rated\":false,\"rematch\":12}");
 	ck_assert_ptr_nonnull(strstr(s.printed, "bob asks for a rematch of game 12: english, untimed, unrated, "
 	                                        "you play White. Type \"accept 7\" or \"decline 7\"."));
+	/* a challenge goes: withdrawn, or lapsed after its days */
+	client_receive(&c, "{\"event\":\"challenge_cancelled\",\"offer\":6}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Challenge 6 was withdrawn."));
+	client_receive(&c, "{\"event\":\"challenge_cancelled\",\"offer\":5,\"reason\":\"lapsed\"}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Challenge 5 lapsed unanswered."));
 
 	/* lobby on / off */
 	ck_assert_int_eq(client_command(&c, "lobby"), 0);
