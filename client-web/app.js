@@ -440,7 +440,11 @@ function onEvent(ev) {
     if (ev.rematch !== undefined && ev.rematch === state.game) status(`${ev.user} asks for a rematch: press Rematch to play`);
     return;
   }
-  if (ev.event === 'challenge_cancelled') { $(`challenge-${ev.offer}`)?.remove(); return; }
+  if (ev.event === 'challenge_cancelled') {
+    $(`challenge-${ev.offer}`)?.remove();
+    if (ev.reason === 'lapsed') status(`challenge ${ev.offer} lapsed unanswered`);
+    return;
+  }
   if (ev.event === 'challenge_declined') { status(`${ev.by} declined your challenge`); return; }
   if (ev.event === 'notice') { status(`${ev.from}: ${ev.text}`); return; }
   // A followed player's game began: watched from the lobby, said elsewhere.
