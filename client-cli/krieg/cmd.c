@@ -670,9 +670,20 @@ static void done_raw(struct client *c, const json_t *res, const struct pending *
 
 /* --- exec hooks: in the client, before sending or instead of it ------------------- */
 
+static size_t help_about(const char *word, char *out, size_t len);
+
+/* help [WORD]: every command, or the one named WORD, else those whose line mentions it. */
 static int exec_help(struct client *cl, struct cmd *cmd, struct pending *p)
 {
-	client_out(cl, "%s", cmd_help());
+	if (cmd->argc == 0) {
+		client_out(cl, "%s", cmd_help());
+		return 0;
+	}
+	char text[4096];
+	if (help_about(cmd->argv[0], text, sizeof text) == 0)
+		return client_error(cl, "No command is named \"%s\" or mentions it; \"help\" lists them all.",
+		                    cmd->argv[0]);
+	client_out(cl, "%s", text);
 	return 0;
 }
 
@@ -1732,7 +1743,7 @@ static void done_pgn(struct client *c, const json_t *msg, const struct pending *
 
 static const struct cmd_entry cmd_table[] = {
 	{ .name = "help", .type = CMD_HELP, .max = 1, .exec = exec_help,
-	  .usage = "help                      this text" },
+	  .usage = "help [WORD]               this text; or the command WORD, or those that mention it" },
 	{ .name = "quit", .type = CMD_QUIT, .exec = exec_quit,
 	  .usage = "quit                      leave (games go on; resume later)" },
 	{ .name = "exit", .type = CMD_QUIT, .exec = exec_quit, .hidden = true, .usage = "exit" },
@@ -1913,6 +1924,35 @@ const char *cmd_help(void)
 		if (!cmd_table[i].hidden)
 			used += (size_t)snprintf(text + used, sizeof text - used, "  %s\n", cmd_table[i].usage);
 	return text;
+}
+
+/* Does s hold word, in any case? */
+static bool mentions(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+	for (; n && *s; s++)
+		if (strncasecmp(s, word, n) == 0)
+			return true;
+	return false;
+}
+
+/* The help lines of the command named word, then of the others whose line
+ * mentions it (any case: "help umpire", "help nost"), into out: how many. */
+static size_t help_about(const char *word, char *out, size_t len)
+{
+	size_t n = 0, used = 0;
+	out[0] = '\0';
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < CMD_COUNT; i++) {
+			const struct cmd_entry *e = &cmd_table[i];
+			bool named = strcasecmp(e->name, word) == 0;
+			bool hit = pass == 0 ? named : !named && mentions(e->usage, word);
+			if (e->hidden || !hit || used >= len)
+				continue;
+			used += (size_t)snprintf(out + used, len - used, "%s  %s", n ? "\n" : "", e->usage);
+			n++;
+		}
+	return n;
 }
 
 /* --- the parser and the request ---------------------------------------------------- */

@@ -229,6 +229,30 @@ START_TEST(help_is_shown_whole)
 }
 END_TEST
 
+/* help WORD: the command so named first, then the others whose line
+ * mentions WORD (any case); none: a refusal that says how to get the list. */
+START_TEST(help_about_a_word)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	ck_assert_int_eq(client_command(&c, "help watch"), 0);
+	ck_assert_msg(strncmp(s.printed, "  watch GAME ", 13) == 0, "%s", s.printed);   /* the one named first */
+	ck_assert_ptr_nonnull(strstr(s.printed, "\n  unwatch [GAME] "));
+	ck_assert_ptr_null(strstr(s.printed, "  resign "));
+	ck_assert_ptr_null(strstr(s.printed, "Commands ("));
+	s.printed[0] = '\0';
+	ck_assert_int_eq(client_command(&c, "help UMPIRE"), 0);
+	ck_assert_ptr_nonnull(strstr(s.printed, "  umpire GAME "));
+	ck_assert_ptr_nonnull(strstr(s.printed, "  adjudicate RESULT "));
+	ck_assert_ptr_null(strstr(s.printed, "  resign "));
+	s.printed[0] = '\0';
+	ck_assert_int_eq(client_command(&c, "help zzzz"), -1);
+	ck_assert_ptr_nonnull(strstr(s.printed, "No command is named \"zzzz\" or mentions it"));
+	client_free(&c);
+}
+END_TEST
+
 /* quit as a guest with a live game: told that it will be lost (a guest
  * cannot come back); an account's quit says nothing (its games wait). */
 START_TEST(guest_quit_warns)
@@ -1386,6 +1410,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, board_list_has_no_duplicates);
 	tcase_add_test(tc, board_redrawn_when_what_it_shows_changes);
 	tcase_add_test(tc, help_is_shown_whole);
+	tcase_add_test(tc, help_about_a_word);
 	tcase_add_test(tc, guest_quit_warns);
 	tcase_add_test(tc, paged_lists_read_to_the_end);
 	tcase_add_test(tc, admin_words_and_server_notices);
