@@ -1480,7 +1480,8 @@ static void done_seeks(struct client *c, const json_t *res, const struct pending
 	json_t *x, *offers = json_object_get(res, "offers");
 	bool first = next_page(c, res, p, p->cmd->type == CMD_LOBBY ? "lobby_watch" : "seeks");
 	if (first && json_array_size(offers) == 0)
-		client_out(c, "No open seeks or challenges.");
+		client_out(c, "No open seeks or challenges (\"seek icc 5+2\" opens one; \"who\" shows whom to "
+		           "challenge).");
 	json_array_foreach(offers, i, x) {
 		char terms[WORDS_CHAT_MAX], to[PROTO_NAME_MAX + 1];
 		words_offer(x, c->user, terms, sizeof terms);
@@ -1495,7 +1496,7 @@ static void done_games(struct client *c, const json_t *res, const struct pending
 	size_t i;
 	json_t *x, *games = json_object_get(res, "games");
 	if (next_page(c, res, p, "games") && json_array_size(games) == 0)
-		client_out(c, "No games.");
+		client_out(c, "No games yet (\"seeks\" lists the open offers, \"seek\" opens one).");
 	json_array_foreach(games, i, x) {
 		const char *result = json_string_value(json_object_get(x, "result"));
 		const char *tm = json_string_value(json_object_get(x, "to_move"));

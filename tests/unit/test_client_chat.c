@@ -324,6 +324,15 @@ START_TEST(the_lobby_comes_to_the_client)
 	json_decref(j);
 	client_receive(&c, line);
 	ck_assert_ptr_nonnull(strstr(s.printed, "Watching the lobby"));
+	/* nothing open, no games yet: said with what to type next */
+	ck_assert_ptr_nonnull(strstr(s.printed, "No open seeks or challenges (\"seek icc 5+2\" opens one"));
+	ck_assert_int_eq(client_command(&c, "games"), 0);
+	j = sink_last(&s);
+	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":true,\"games\":[],\"total\":0}",
+	         (long long)json_integer_value(json_object_get(j, "id")));
+	json_decref(j);
+	client_receive(&c, line);
+	ck_assert_ptr_nonnull(strstr(s.printed, "No games yet (\"seeks\" lists the open offers"));
 	ck_assert_int_eq(client_command(&c, "lobby off"), 0);
 	j = sink_last(&s);
 	ck_assert_str_eq(field(j, "type"), "lobby_unwatch");
