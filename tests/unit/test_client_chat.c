@@ -325,7 +325,7 @@ START_TEST(the_lobby_comes_to_the_client)
 	client_receive(&c, line);
 	ck_assert_ptr_nonnull(strstr(s.printed, "Watching the lobby"));
 	/* nothing open, no games yet: said with what to type next */
-	ck_assert_ptr_nonnull(strstr(s.printed, "No open seeks or challenges (\"seek icc 5+2\" opens one"));
+	ck_assert_msg(strstr(s.printed, "No open seeks or challenges (\"seek icc 5+2\" opens one"), "%s", s.printed);
 	ck_assert_int_eq(client_command(&c, "games"), 0);
 	j = sink_last(&s);
 	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":true,\"games\":[],\"total\":0}",
