@@ -387,7 +387,9 @@ function enterGame(g) {
   board.ghosts = new Map();
   $('announcements').replaceChildren();
   const bot = (c) => ((g.bots || []).includes(c) ? ' (a bot)' : '');   // accounts flagged as bots
-  $('game-title').textContent = `Game ${g.game}: ${g.white}${bot('white')} – ${g.black}${bot('black')} (${g.rules}), you play ${g.color}`;
+  // who watches it, as the view says when the game is opened (a reload, a reconnection tells it again)
+  const watching = g.live !== false && g.spectators > 0 ? `, ${g.spectators} watching` : '';
+  $('game-title').textContent = `Game ${g.game}: ${g.white}${bot('white')} – ${g.black}${bot('black')} (${g.rules}), you play ${g.color}${watching}`;
   $('btn-quiet').hidden = g.rules !== 'nost';
   $('move-help').hidden = g.rules !== 'nost';
   show('game');

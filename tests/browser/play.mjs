@@ -289,6 +289,8 @@ try {
   await b.reload();
   await b.waitForSelector('#game:visible', { timeout: 10000 });
   check(await b.evaluate(() => window.krieg.board.pieces.get('e5')) === 'p', "after a reload black's board lost e5");
+  check((await b.textContent('#game-title')).endsWith('you play black, 1 watching'),   // c's seat
+    `the game's title after a reload: ${await b.textContent('#game-title')}`);
   await typeMove(b, 'Nc6');
   await toMove(a, 'white');
   await clickMove(a, 'd1', 'h5');                      // 3. Qh5, by clicks
