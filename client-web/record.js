@@ -19,6 +19,7 @@ export class RecordView {
     // The umpire's view holds every move: the true board, replayed move by move.
     this.board = new Board($('record-board'), null);
     this.moves = [];
+    this.moveItems = [];   // the record's line of each move (open), marked by replay
     this.at = 0;
     const go = (f) => () => this.replay(f());
     $('btn-replay-start').addEventListener('click', go(() => 0));
