@@ -739,6 +739,8 @@ try {
   check(reply.from === 'newbie' && reply.text === 'thank you', `the reply: ${JSON.stringify(reply)}`);
   await n.click('#messages button[data-delete-message]');
   await until(n, () => document.querySelectorAll('#messages li').length === 0, null, 'the message deleted');
+  check(await n.evaluate(() => getComputedStyle(document.getElementById('messages'), '::before').content) === '"No messages."',
+    'an empty mailbox not said');
   check((await lu.ok('messages')).total === 1, 'the reply kept for its reader');
   // the lobby after a lost connection: shown again, and live
   await n.evaluate(() => window.krieg.net.ws.close());
