@@ -176,7 +176,7 @@ async function refreshWho() {
   const staff = (u) => (isStaff(u) ? ` (${u.role})` : '');   // whom to ask
   // An umpire's or admin's tools (pairing, the chair) shown to them only;
   // the role as the list says now (an admin may change it at any time).
-  document.body.classList.toggle('staff', r.users.some((u) => u.name === state.user && isStaff(u)));
+  if (r.ok) document.body.classList.toggle('staff', r.users.some((u) => u.name === state.user && isStaff(u)));
   fill('who', r.users, (u) => [`${u.name}${u.bot ? ' (a bot)' : ''}${staff(u)}, ${u.games} game${u.games === 1 ? '' : 's'} `,
     button('Profile', () => showProfile(u.name), { profile: u.name }),
     ...(u.name !== state.user ? [button('Challenge', () => { $('challenge-user').value = u.name; }, { who: u.name }),

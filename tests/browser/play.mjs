@@ -742,8 +742,9 @@ try {
   check(await n.evaluate(() => getComputedStyle(document.getElementById('messages'), '::before').content) === '"No messages."',
     'an empty mailbox not said');
   check((await lu.ok('messages')).total === 1, 'the reply kept for its reader');
-  // the lobby after a lost connection: shown again, and live
-  await n.evaluate(() => window.krieg.net.ws.close());
+  // the lobby after a lost connection: shown again, and live; a list asked
+  // for while the connection is down is refused in words, not thrown
+  await n.evaluate(() => { window.krieg.net.ws.close(); document.getElementById('btn-who').click(); });
   await until(n, () => document.getElementById('status').textContent.startsWith('reconnected as newbie'), null,
     'the lobby page reconnected', 15000);
   await lu.ok('message', { user: 'newbie', text: 'still there?' });
