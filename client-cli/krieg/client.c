@@ -546,10 +546,8 @@ static struct cgame *game_begin(struct client *c, const json_t *msg, bool state,
 			bot[bc] = true;
 	}
 	/* the people watching it now (a live game's view says) */
-	json_int_t specs = g->live ? json_integer_value(json_object_get(msg, "spectators")) : 0;
-	char watching[40] = "";
-	if (specs > 0)
-		snprintf(watching, sizeof watching, "; %lld watching", (long long)specs);
+	char watching[40];
+	words_watching(g->live ? json_object_get(msg, "spectators") : NULL, "; ", watching, sizeof watching);
 	client_out(c, "%s %ld: %s (White%s) vs %s (Black%s), rules %s; you play %s%s%s.",
 	           state ? "Game" : "New game", id, g->name[WHITE], bot[WHITE] ? ", a bot" : "", g->name[BLACK],
 	           bot[BLACK] ? ", a bot" : "", g->rs->name, words_side(color), watching,

@@ -5,6 +5,7 @@
  * pure, so the tests call them with no client; exec, done and refused act
  * on the client through client.h.
  */
+#define _GNU_SOURCE 1   /* strcasestr (help WORD) */
 #include "cmd.h"
 
 #include <ctype.h>
@@ -1324,10 +1325,8 @@ static void done_live(struct client *c, const json_t *res, const struct pending 
 			snprintf(clk, sizeof clk, ", clocks %s | %s", wc, bc);
 		}
 		json_int_t ply = json_integer_value(json_object_get(x, "ply"));
-		json_int_t specs = json_integer_value(json_object_get(x, "spectators"));
-		char watching[40] = "";
-		if (specs > 0)
-			snprintf(watching, sizeof watching, ", %lld watching", (long long)specs);
+		char watching[40];
+		words_watching(json_object_get(x, "spectators"), ", ", watching, sizeof watching);
 		client_out(c, "  game %lld: %s (White) vs %s (Black), %s, %s, %s, move %lld, %s to move%s%s",
 		           (long long)json_integer_value(json_object_get(x, "game")), str(x, "white"),
 		           str(x, "black"), str(x, "rules"), tc,
@@ -1927,16 +1926,6 @@ const char *cmd_help(void)
 	return text;
 }
 
-/* Does s hold word, in any case? */
-static bool mentions(const char *s, const char *word)
-{
-	size_t n = strlen(word);
-	for (; n && *s; s++)
-		if (strncasecmp(s, word, n) == 0)
-			return true;
-	return false;
-}
-
 /* The help lines of the command named word, then of the others whose line
  * mentions it (any case: "help umpire", "help nost"), into out: how many. */
 static size_t help_about(const char *word, char *out, size_t len)
@@ -1947,7 +1936,7 @@ static size_t help_about(const char *word, char *out, size_t len)
 		for (size_t i = 0; i < CMD_COUNT; i++) {
 			const struct cmd_entry *e = &cmd_table[i];
 			bool named = strcasecmp(e->name, word) == 0;
-			bool hit = pass == 0 ? named : !named && mentions(e->usage, word);
+			bool hit = pass == 0 ? named : !named && strcasestr(e->usage, word) != NULL;
 			if (e->hidden || !hit || used >= len)
 				continue;
 			used += (size_t)snprintf(out + used, len - used, "%s  %s", n ? "\n" : "", e->usage);

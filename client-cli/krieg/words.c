@@ -473,6 +473,15 @@ void words_rating(const json_t *r, char *buf, size_t len)
 	         json_is_true(json_object_get(r, "provisional")) ? "?" : "");
 }
 
+void words_watching(const json_t *spectators, const char *lead, char *buf, size_t len)
+{
+	json_int_t n = json_integer_value(spectators);
+	if (n > 0)
+		snprintf(buf, len, "%s%lld watching", lead, (long long)n);
+	else
+		snprintf(buf, len, "%s", "");
+}
+
 void words_offer(const json_t *o, const char *me, char *buf, size_t len)
 {
 	char who[PROTO_NAME_MAX + 1], rules[32], tc[48], rating[40] = "", side[48], range[48] = "", r[24];

@@ -105,6 +105,10 @@ void words_offer(const json_t *offer, const char *me, char *buf, size_t len);
  * (provisional); "" when it holds no rating. */
 void words_rating(const json_t *rating, char *buf, size_t len);
 
+/* How many watch a game (a `spectators` count), after `lead`: ", 3 watching";
+ * "" when none (or no count). */
+void words_watching(const json_t *spectators, const char *lead, char *buf, size_t len);
+
 /* A span of time: "0:45", "1:02:03", "2d 3h" (a day or more); negative as "0:00". */
 void words_duration(long long ms, char *buf, size_t len);
 
