@@ -312,6 +312,9 @@ $('challenge-form').addEventListener('submit', async (e) => {
   status(r.ok ? `challenge sent (offer ${r.offer})` : r.error.message);
 });
 
+// How many watch a game (`live`, a game's view): ", 2 watching", or nothing.
+const watching = (g) => (g.spectators > 0 ? `, ${g.spectators} watching` : '');
+
 // Live games: watch any; the umpire's chair for umpires and admins (shown
 // to them only; the server refuses anyone else, and the page says why).
 async function refreshLive() {
@@ -322,7 +325,7 @@ async function refreshLive() {
     return b;
   };
   fill('live', r.games, (g) => [`Game ${g.game}: ${g.white} – ${g.black} (${g.rules}${g.rated ? ', rated' : ''}), `
-    + `move ${Math.floor(g.ply / 2) + 1}, ${g.to_move} to move${g.spectators > 0 ? `, ${g.spectators} watching` : ''} `,
+    + `move ${Math.floor(g.ply / 2) + 1}, ${g.to_move} to move${watching(g)} `,
     ...(g.white !== state.user && g.black !== state.user
       ? [button('Watch', () => watch.open(g.game, 'spectator'), { watch: g.game }), chair(g)] : [])]);
 }
@@ -388,8 +391,7 @@ function enterGame(g) {
   $('announcements').replaceChildren();
   const bot = (c) => ((g.bots || []).includes(c) ? ' (a bot)' : '');   // accounts flagged as bots
   // who watches it, as the view says when the game is opened (a reload, a reconnection tells it again)
-  const watching = g.live !== false && g.spectators > 0 ? `, ${g.spectators} watching` : '';
-  $('game-title').textContent = `Game ${g.game}: ${g.white}${bot('white')} – ${g.black}${bot('black')} (${g.rules}), you play ${g.color}${watching}`;
+  $('game-title').textContent = `Game ${g.game}: ${g.white}${bot('white')} – ${g.black}${bot('black')} (${g.rules}), you play ${g.color}${g.live !== false ? watching(g) : ''}`;
   $('btn-quiet').hidden = g.rules !== 'nost';
   $('move-help').hidden = g.rules !== 'nost';
   show('game');
