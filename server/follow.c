@@ -26,11 +26,11 @@
 #include <strings.h>
 
 #include "auth.h"
-#include "log.h"
 #include "conn.h"
 #include "dispatch.h"
 #include "game.h"
 #include "game_priv.h"
+#include "log.h"
 #include "proto.h"
 #include "server.h"
 #include "store.h"
