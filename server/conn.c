@@ -15,6 +15,7 @@
  */
 #include "conn.h"
 #include "conn_priv.h"
+#include "idhash.h"
 
 #include <errno.h>
 #include <netinet/in.h>
@@ -58,7 +59,9 @@ struct connset *connset_new(void)
 	struct connset *set = xcalloc(1, sizeof *set);
 
 	TAILQ_INIT(&set->all);
-	for (size_t i = 0; i < CONNSET_BUCKETS; i++)
+	set->nbuckets = CONNSET_BUCKETS;
+	set->buckets = xcalloc(set->nbuckets, sizeof *set->buckets);
+	for (size_t i = 0; i < set->nbuckets; i++)
 		TAILQ_INIT(&set->buckets[i]);
 	set->next_id = 1;
 	set->nuserbuckets = CONNSET_USER_BUCKETS;
@@ -68,21 +71,27 @@ struct connset *connset_new(void)
 
 static struct connlist *bucket_of(struct connset *set, uint64_t id)
 {
-	return &set->buckets[id % CONNSET_BUCKETS];
+	/* Ids are sequential: the low bits spread them evenly. */
+	return &set->buckets[id & (set->nbuckets - 1)];
 }
 
-/* User ids are small and sequential; the multiplication spreads them over
- * the high bits, which the shift keeps. */
-static size_t user_hash(int64_t user, size_t nbuckets)
+/* Double the id index's chains once there are as many connections. */
+static void buckets_grow(struct connset *set)
 {
-	uint64_t h = (uint64_t)user * UINT64_C(0x9E3779B97F4A7C15);
+	struct conn *c;
 
-	return (size_t)(h >> 32) & (nbuckets - 1);
+	free(set->buckets);
+	set->nbuckets *= 2;
+	set->buckets = xcalloc(set->nbuckets, sizeof *set->buckets);
+	for (size_t i = 0; i < set->nbuckets; i++)
+		TAILQ_INIT(&set->buckets[i]);
+	TAILQ_FOREACH(c, &set->all, all)
+		TAILQ_INSERT_TAIL(bucket_of(set, c->id), c, chain);
 }
 
 static struct userconns *users_find(const struct connset *set, int64_t user)
 {
-	struct userconns *uc = set->users[user_hash(user, set->nuserbuckets)];
+	struct userconns *uc = set->users[idhash(user, set->nuserbuckets)];
 
 	while (uc != NULL && uc->user != user)
 		uc = uc->next;
@@ -99,7 +108,7 @@ static void users_grow(struct connset *set)
 		struct userconns *uc, *next;
 		for (uc = set->users[i]; uc != NULL; uc = next) {
 			next = uc->next;
-			size_t b = user_hash(uc->user, n);
+			size_t b = idhash(uc->user, n);
 			uc->next = users[b];
 			users[b] = uc;
 		}
@@ -121,7 +130,7 @@ static void index_add(struct conn *c)
 		uc = xcalloc(1, sizeof *uc);
 		uc->user = c->user;
 		TAILQ_INIT(&uc->conns);
-		size_t b = user_hash(uc->user, set->nuserbuckets);
+		size_t b = idhash(uc->user, set->nuserbuckets);
 		uc->next = set->users[b];
 		set->users[b] = uc;
 		set->nusers++;
@@ -150,7 +159,7 @@ static void index_remove(struct conn *c)
 	TAILQ_REMOVE(&uc->conns, c, byuser);
 	if (!TAILQ_EMPTY(&uc->conns))
 		return;
-	struct userconns **pp = &set->users[user_hash(uc->user, set->nuserbuckets)];
+	struct userconns **pp = &set->users[idhash(uc->user, set->nuserbuckets)];
 	while (*pp != uc)
 		pp = &(*pp)->next;
 	*pp = uc->next;
@@ -194,6 +203,7 @@ void connset_free(struct server *srv)
 	while ((c = TAILQ_FIRST(&set->all)) != NULL)
 		conn_free(c);
 	free(set->users);
+	free(set->buckets);
 	free(set);
 	srv->conns = NULL;
 }
@@ -618,8 +628,10 @@ static struct conn *conn_add(struct server *srv, struct bufferevent *bev, enum c
 	    (c->free_ev = evtimer_new(srv->base, free_cb, c)) == NULL)
 		fatalx("evtimer_new: out of memory");
 	TAILQ_INSERT_TAIL(&set->all, c, all);
-	TAILQ_INSERT_TAIL(bucket_of(set, c->id), c, chain);
-	set->count++;
+	if (++set->count > set->nbuckets)
+		buckets_grow(set);   /* indexes c with the others */
+	else
+		TAILQ_INSERT_TAIL(bucket_of(set, c->id), c, chain);
 	/* Stop reading past one line and a bit: memory per client stays bounded. */
 	bufferevent_setwatermark(bev, EV_READ, 0, PROTO_LINE_MAX + 4096);
 	bufferevent_setcb(bev, read_cb, write_cb, event_cb, c);

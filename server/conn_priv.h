@@ -20,7 +20,7 @@
 
 #include "conn.h"
 
-#define CONNSET_BUCKETS 256
+#define CONNSET_BUCKETS 256       /* first size of the id index; doubles with connections */
 #define CONNSET_USER_BUCKETS 64    /* first size of the user index; doubles with users */
 
 enum conn_state { CS_HANDSHAKE, CS_OPEN, CS_LINGER, CS_DEAD };
@@ -87,7 +87,8 @@ struct userconns {
 
 struct connset {
 	struct connlist all;
-	struct connlist buckets[CONNSET_BUCKETS];
+	struct connlist *buckets;  /* the id index (conn_find), nbuckets chains */
+	size_t nbuckets;           /* a power of two, >= count */
 	size_t count;
 	size_t refusing;
 	uint64_t next_id;

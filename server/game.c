@@ -74,6 +74,7 @@
 #include "fen.h"
 #include "game.h"
 #include "game_priv.h"
+#include "idhash.h"
 #include "jsonline.h"
 #include "line.h"
 #include "log.h"
@@ -268,13 +269,48 @@ static void reaper_cb(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
-/* Take a finished game out of the live list; it is freed from the reaper. */
+/* Double the index's chains once there are as many live games. */
+static void index_grow(struct games *gs)
+{
+	size_t n = gs->nindex ? gs->nindex * 2 : GAMES_INDEX_FIRST;
+	struct game **index = xcalloc(n, sizeof *index);
+
+	for (struct game *g = gs->live; g; g = g->next) {
+		size_t b = idhash(g->id, n);
+		g->hnext = index[b];
+		index[b] = g;
+	}
+	free(gs->index);
+	gs->index = index;
+	gs->nindex = n;
+}
+
+void games_link(struct games *gs, struct game *g)
+{
+	g->next = gs->live;
+	gs->live = g;
+	if (++gs->nlive > gs->nindex) {
+		index_grow(gs);   /* indexes g with the others */
+		return;
+	}
+	size_t b = idhash(g->id, gs->nindex);
+	g->hnext = gs->index[b];
+	gs->index[b] = g;
+}
+
+/* Take a finished game out of the live games; it is freed from the reaper. */
 static void game_bury(struct game *g)
 {
 	struct games *gs = g->gs;
 	for (struct game **p = &gs->live; *p; p = &(*p)->next)
 		if (*p == g) {
 			*p = g->next;
+			break;
+		}
+	for (struct game **p = &gs->index[idhash(g->id, gs->nindex)]; *p; p = &(*p)->hnext)
+		if (*p == g) {
+			*p = g->hnext;
+			gs->nlive--;
 			break;
 		}
 	g->dead = true;
@@ -299,7 +335,9 @@ const struct flagged_game *game_flagged_find(const struct games *gs, int64_t id)
 
 struct game *game_find(const struct games *gs, int64_t id)
 {
-	for (struct game *g = gs->live; g; g = g->next)
+	if (gs->nlive == 0)
+		return NULL;
+	for (struct game *g = gs->index[idhash(id, gs->nindex)]; g; g = g->hnext)
 		if (g->id == id)
 			return g;
 	return NULL;
@@ -704,6 +742,7 @@ void games_free(struct games *gs)
 		gs->live = g->next;
 		game_free(g);
 	}
+	free(gs->index);
 	reaper_cb(-1, 0, gs);
 	if (gs->reaper)
 		event_free(gs->reaper);
@@ -730,10 +769,7 @@ void games_set_untimed_grace(struct games *gs, int64_t ms)
 
 size_t games_live_count(const struct games *gs)
 {
-	size_t n = 0;
-	for (const struct game *g = gs->live; g; g = g->next)
-		n++;
-	return n;
+	return gs->nlive;
 }
 
 int games_user_count(const struct games *gs, int64_t user)
@@ -839,8 +875,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	g->seq = 1;
 	game_record_push(g, &begin);
 	watch_game_started(gs, g->user);
-	g->next = gs->live;
-	gs->live = g;
+	games_link(gs, g);
 	clock_start(&g->clock, WHITE, now);
 
 	int64_t clock_ms[2];

@@ -29,7 +29,8 @@ struct waiting;
 
 struct game {
 	struct games *gs;
-	struct game *next;
+	struct game *next;           /* the live list, or the graveyard */
+	struct game *hnext;          /* the live index's chain */
 	int64_t id;
 	struct store_game info;
 	int64_t user[2];
@@ -67,6 +68,10 @@ struct flagged_game {
 struct games {
 	struct server *srv;
 	struct game *live;
+	/* The live games by id (game_find: every request about a game), nindex
+	 * chains (a power of two, doubled once there are as many games). */
+	struct game **index;
+	size_t nindex, nlive;
 	struct game *graveyard;      /* finished, freed from reaper (never inside their own callback) */
 	struct event *reaper;
 	struct batch *batch;         /* this turn's actions, one commit (batch.c) */
@@ -131,11 +136,14 @@ int game_act(struct game *g, int kind, int color, const char *text,
              struct conn *c, json_t *id, struct event *retry);
 /* ... and what game_restart.c needs of it */
 struct game *game_alloc(struct games *gs, const struct store_game *info);
+/* g joins the live games (the list and the index). */
+void games_link(struct games *gs, struct game *g);
 void game_record_push(struct game *g, const struct action *a);
 void game_flag_arm(struct game *g);
 
 /* game_restart.c: the heartbeat (a lease, recover.h), and games_recover */
 #define GAME_HEARTBEAT_MS 1000
+#define GAMES_INDEX_FIRST 64    /* the live index's first size; doubles with games */
 void game_alive_record(struct games *gs, int64_t lease_ms);
 void game_heartbeat_cb(evutil_socket_t fd, short what, void *arg);
 

@@ -6,7 +6,9 @@
  * closed hooks, during which the leaving connection is skipped.  After
  * every step each user's connections must be exactly the model's open
  * ones of that user, in accept order, and user 0 must list every
- * logged-in one.
+ * logged-in one; and conn_find() must find every open connection by its
+ * id through the id index (which grows past its first size here) and no
+ * closed one.
  */
 #include <check.h>
 #include <stdint.h>
@@ -19,15 +21,18 @@
 #include "check_main.h"
 #include "config.h"
 #include "conn.h"
+#include "conn_priv.h"
 #include "log.h"
 #include "server.h"
 
 #define T_CONNS 600    /* more than the index's first size, so it grows */
 #define T_USERS 97
 #define T_STEPS 3000
+_Static_assert(T_CONNS / 2 > CONNSET_BUCKETS, "the id index must grow in the test");
 
 struct model {
 	struct conn *c;
+	uint64_t id;
 	struct bufferevent *far;
 	int64_t user;         /* 0: not logged in */
 	bool open;
@@ -64,7 +69,7 @@ static int attach(void)
 	ck_assert_int_lt(nconns, T_CONNS);
 	ck_assert_int_eq(bufferevent_pair_new(srv.base, 0, pair), 0);
 	struct conn *c = conn_attach(&srv, pair[0], "test");
-	m[nconns] = (struct model){ c, pair[1], 0, true };
+	m[nconns] = (struct model){ c, conn_id(c), pair[1], 0, true };
 	return nconns++;
 }
 
@@ -103,6 +108,11 @@ static void check_all(void)
 	for (int64_t u = 0; u <= T_USERS; u++)
 		check_user(u);
 	ck_assert_ptr_null(conn_of_user(&srv, T_USERS + 1000, NULL));
+	for (int i = 0; i < nconns; i++)
+		ck_assert_msg(conn_find(&srv, m[i].id) == (m[i].open ? m[i].c : NULL),
+		              "conn_find: connection %d (%s) found wrong", i,
+		              m[i].open ? "open" : "closed");
+	ck_assert_ptr_null(conn_find(&srv, m[nconns - 1].id + 1));
 }
 
 static void set_user(int i, int64_t user)
