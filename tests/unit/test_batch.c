@@ -34,6 +34,7 @@
 #include "log.h"
 #include "server.h"
 #include "store.h"
+#include "tmpdb.h"
 
 /* How long a thread waits for the other before the test fails. */
 #define WAIT_MS 5000
@@ -121,7 +122,7 @@ static const struct batch_ops ops = {
 	.free = act_free,
 };
 
-static char dir[64], path[128];
+static struct tmpdb db;
 static struct server srv;
 static struct batch *b;
 
@@ -131,29 +132,20 @@ static void world_new(void)
 
 	log_set_level(LOGL_WARN);
 	writes = 0;
-	snprintf(dir, sizeof dir, "/tmp/krieg-batch-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/krieg.db", dir);
+	tmpdb_make(&db, "batch");
 	srv = (struct server){ 0 };
 	ck_assert_ptr_nonnull(srv.base = event_base_new());
-	srv.store = store_open(path, err, sizeof err);
+	srv.store = store_open(db.path, err, sizeof err);
 	ck_assert_msg(srv.store != NULL, "%s", err);
 	b = batch_new(&srv);
 }
 
 static void world_free(void)
 {
-	char p[160];
-	const char *sfx[] = { "", "-wal", "-shm" };
-
 	batch_free(b);
 	store_close(srv.store);
 	event_base_free(srv.base);
-	for (size_t i = 0; i < 3; i++) {
-		snprintf(p, sizeof p, "%s%s", path, sfx[i]);
-		unlink(p);
-	}
-	rmdir(dir);
+	tmpdb_remove(&db);
 }
 
 /* Run the loop until *flag (set on the loop) or the deadline. */

@@ -25,11 +25,12 @@
 #include "log.h"
 #include "server.h"
 #include "store.h"
+#include "tmpdb.h"
 
 /* More than the index's first size, twice over: it grows twice. */
 #define T_GAMES (2 * GAMES_INDEX_FIRST + 22)
 
-static char dir[64], path[128];
+static struct tmpdb db;
 static struct server srv;
 static int64_t user[2];
 
@@ -39,13 +40,11 @@ static void world_new(void)
 	struct store_options opt = { .synchronous = "off" };
 
 	log_set_level(LOGL_WARN);
-	snprintf(dir, sizeof dir, "/tmp/krieg-gindex-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/krieg.db", dir);
+	tmpdb_make(&db, "gindex");
 	srv = (struct server){ 0 };
 	srv.cfg = config_new();
 	ck_assert_ptr_nonnull(srv.base = event_base_new());
-	srv.store = store_open_opts(path, &opt, err, sizeof err);
+	srv.store = store_open_opts(db.path, &opt, err, sizeof err);
 	ck_assert_msg(srv.store != NULL, "%s", err);
 	srv.conns = connset_new();
 	ck_assert_ptr_nonnull(srv.auth = auth_new(&srv));
@@ -56,20 +55,13 @@ static void world_new(void)
 
 static void world_free(void)
 {
-	char p[160];
-	const char *sfx[] = { "", "-wal", "-shm" };
-
 	games_free(srv.games);
 	connset_free(&srv);
 	auth_free(srv.auth);
 	store_close(srv.store);
 	event_base_free(srv.base);
 	config_free(srv.cfg);
-	for (size_t i = 0; i < 3; i++) {
-		snprintf(p, sizeof p, "%s%s", path, sfx[i]);
-		unlink(p);
-	}
-	rmdir(dir);
+	tmpdb_remove(&db);
 }
 
 static int64_t start(void)

@@ -18,29 +18,21 @@
 #include "check_main.h"
 #include "store.h"
 #include "store_priv.h"
+#include "tmpdb.h"
 
-static char dir[64];
-static char path[128];
+static struct tmpdb tdb;
+static const char *path = tdb.path;
 static char err[512];
 
 static void setup(void)
 {
-	snprintf(dir, sizeof dir, "/tmp/krieg-store-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/krieg.db", dir);
+	tmpdb_make(&tdb, "store");
 	err[0] = '\0';
 }
 
 static void teardown(void)
 {
-	char p[160];
-	const char *sfx[] = { "", "-wal", "-shm", "-journal" };
-	for (size_t i = 0; i < 4; i++) {
-		snprintf(p, sizeof p, "%s%s", path, sfx[i]);
-		chmod(p, 0600);
-		unlink(p);
-	}
-	rmdir(dir);
+	tmpdb_remove(&tdb);
 }
 
 /* Run SQL on the file directly, behind the store's back. */
