@@ -170,21 +170,25 @@ static int check_fields(const struct cmd *cmd, json_t *req, char *msg, size_t le
 	return 0;
 }
 
-size_t dispatch_page(json_t *j, const char *key, json_t *items, size_t from)
+size_t dispatch_page_built(json_t *j, const char *key, size_t n, size_t from,
+                           json_t *(*item)(size_t i, void *arg), void *arg)
 {
-	size_t n = json_array_size(items), bytes = 0, i;
+	size_t bytes = 0, i;
 	json_t *page = json_array();
 
 	if (from > n)
 		from = n;
 	for (i = from; i < n; i++) {
-		char *txt = json_dumps(json_array_get(items, i), JSON_COMPACT);
-		size_t len = txt != NULL ? strlen(txt) + 1 : 0;
-		free(txt);
-		if (i > from && bytes + len > DISPATCH_PAGE_BYTES)
+		json_t *it = item(i, arg);
+		/* The item's encoded length (json_dumpb with no buffer), and the
+		 * comma or bracket beside it. */
+		size_t len = json_dumpb(it, NULL, 0, JSON_COMPACT) + 1;
+		if (i > from && bytes + len > DISPATCH_PAGE_BYTES) {
+			json_decref(it);
 			break;
+		}
 		bytes += len;
-		json_array_append(page, json_array_get(items, i));
+		json_array_append_new(page, it);
 	}
 	json_object_set_new(j, key, page);
 	json_object_set_new(j, "total", json_integer((json_int_t)n));
@@ -193,13 +197,38 @@ size_t dispatch_page(json_t *j, const char *key, json_t *items, size_t from)
 	return i;
 }
 
+static json_t *array_item(size_t i, void *arg)
+{
+	return json_incref(json_array_get(arg, i));
+}
+
+size_t dispatch_page(json_t *j, const char *key, json_t *items, size_t from)
+{
+	return dispatch_page_built(j, key, json_array_size(items), from, array_item, items);
+}
+
+/* The page that req's "from" asks for. */
+static size_t req_from(const json_t *req)
+{
+	return (size_t)json_integer_value(json_object_get(req, "from"));
+}
+
 void dispatch_ok_page(struct conn *c, json_t *id, json_t *req, json_t *j, const char *key,
                       json_t *items)
 {
 	if (j == NULL)
 		j = json_object();
-	dispatch_page(j, key, items, (size_t)json_integer_value(json_object_get(req, "from")));
+	dispatch_page(j, key, items, req_from(req));
 	json_decref(items);
+	dispatch_ok(c, id, j);
+}
+
+void dispatch_ok_page_built(struct conn *c, json_t *id, json_t *req, const char *key, size_t n,
+                            json_t *(*item)(size_t i, void *arg), void *arg)
+{
+	json_t *j = json_object();
+
+	dispatch_page_built(j, key, n, req_from(req), item, arg);
 	dispatch_ok(c, id, j);
 }
 

@@ -72,10 +72,19 @@ const struct cmd *dispatch_cmd_at(size_t i);
 #define DISPATCH_PAGE_BYTES 12000
 #define DISPATCH_FROM_MAX (1LL << 30)
 size_t dispatch_page(json_t *j, const char *key, json_t *items, size_t from);
+/* The same page of a list of n items that are built one at a time, only
+ * those of the page (and the one past it): item(i, arg) returns item i, a
+ * new reference.  For server-wide lists (`who`, `live`), whose items cost a
+ * lookup each: a page costs its own items, not the whole list's. */
+size_t dispatch_page_built(json_t *j, const char *key, size_t n, size_t from,
+                           json_t *(*item)(size_t i, void *arg), void *arg);
 /* Answer ok with the page of items (consumed) that req's "from" asks for;
  * j (NULL: none) holds the answer's other fields, stolen. */
 void dispatch_ok_page(struct conn *c, json_t *id, json_t *req, json_t *j, const char *key,
                       json_t *items);
+/* Answer ok with dispatch_page_built's page of req's "from". */
+void dispatch_ok_page_built(struct conn *c, json_t *id, json_t *req, const char *key, size_t n,
+                            json_t *(*item)(size_t i, void *arg), void *arg);
 
 /* Decode and run one line. */
 void dispatch_line(struct conn *c, const char *line, size_t len);

@@ -372,27 +372,44 @@ void lobby_conn_closed(struct server *srv, struct conn *c)
 
 /* ---- who ------------------------------------------------------------------ */
 
+/* The users online: each once, at their first connection. */
+struct online {
+	struct server *srv;
+	struct conn **first;
+	size_t n, cap;
+};
+
+/* One user of `who`: its role, bot flag and ratings are read from the
+ * store, its games counted, so only a page's users are built. */
+static json_t *who_item(size_t i, void *arg)
+{
+	const struct online *on = arg;
+	struct server *srv = on->srv;
+	int64_t uid = conn_user(on->first[i]);
+	/* A disabled account still connected (until auth's next check) is shown as a player. */
+	const char *role = auth_role_name(auth_user_role(srv, uid));
+	json_t *u = json_pack("{s:s, s:i, s:s}", "name", conn_user_name(on->first[i]), "games",
+	                      games_user_count(srv->games, uid), "role", role ? role : "player");
+	if (auth_user_is_bot(srv, uid))
+		json_object_set_new(u, "bot", json_true());
+	json_t *r = club_ratings_json(srv, uid);   /* the pools this user was rated in */
+	if (r)
+		json_object_set_new(u, "ratings", r);
+	return u;
+}
+
 static void cmd_who(struct conn *c, json_t *id, json_t *req)
 {
-	struct server *srv = conn_server(c);
-	json_t *users = json_array();
-	/* Each user once, at their first connection. */
-	for (struct conn *o = NULL; (o = conn_of_user(srv, 0, o)) != NULL;) {
-		int64_t uid = conn_user(o);
-		if (conn_of_user(srv, uid, NULL) != o)
+	struct online on = { .srv = conn_server(c) };
+
+	for (struct conn *o = NULL; (o = conn_of_user(on.srv, 0, o)) != NULL;) {
+		if (conn_of_user(on.srv, conn_user(o), NULL) != o)
 			continue;
-		/* A disabled account still connected (until auth's next check) is shown as a player. */
-		const char *role = auth_role_name(auth_user_role(srv, uid));
-		json_t *u = json_pack("{s:s, s:i, s:s}", "name", conn_user_name(o), "games",
-		                      games_user_count(srv->games, uid), "role", role ? role : "player");
-		if (auth_user_is_bot(srv, uid))
-			json_object_set_new(u, "bot", json_true());
-		json_t *r = club_ratings_json(srv, uid);   /* the pools this user was rated in */
-		if (r)
-			json_object_set_new(u, "ratings", r);
-		json_array_append_new(users, u);
+		on.first = xgrow(on.first, &on.cap, on.n + 1, sizeof *on.first, 64);
+		on.first[on.n++] = o;
 	}
-	dispatch_ok_page(c, id, req, NULL, "users", users);
+	dispatch_ok_page_built(c, id, req, "users", on.n, who_item, &on);
+	free(on.first);
 }
 
 /* ---- offers --------------------------------------------------------------- */

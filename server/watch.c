@@ -509,32 +509,46 @@ static void cmd_unwatch(struct conn *c, json_t *id, json_t *req)
 	dispatch_ok(c, id, json_pack("{s:I}", "game", (json_int_t)gid));
 }
 
+/* The live games, newest first; only a page of them is built. */
+struct live_list {
+	struct game **games;
+	size_t n, cap;
+	int64_t now;
+};
+
+static json_t *live_item(size_t i, void *arg)
+{
+	const struct live_list *ll = arg;
+	const struct game *g = ll->games[i];
+	int64_t now = ll->now;
+	json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:b, s:i, s:s, s:i}", "game", (json_int_t)g->id,
+	                      "rules", g->rs->name, "white", g->name[WHITE], "black",
+	                      g->name[BLACK], "rated", g->info.rated != 0, "ply",
+	                      referee_plies(g->ref), "to_move",
+	                      game_color_name(referee_side_to_move(g->ref)), "spectators",
+	                      watch_spectators(g));
+	json_t *t = game_time_json(&g->info);
+	if (t)
+		json_object_set_new(j, "time", t);
+	json_t *clk = game_clock_json(g, now);
+	if (clk)
+		json_object_set_new(j, "clock", clk);
+	return j;
+}
+
 static void cmd_live(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
-	int64_t now = mstime_mono();
-	json_t *arr = json_array();
+	struct live_list ll = { .now = mstime_mono() };
+
 	for (struct game *g = srv->games->live; g; g = g->next) {
 		if (g->dead)
 			continue;
-		json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:b, s:i, s:s, s:i}", "game", (json_int_t)g->id,
-		                      "rules", g->rs->name, "white", g->name[WHITE], "black",
-		                      g->name[BLACK], "rated", g->info.rated != 0, "ply",
-		                      referee_plies(g->ref), "to_move",
-		                      game_color_name(referee_side_to_move(g->ref)), "spectators",
-		                      watch_spectators(g));
-		json_t *t = game_time_json(&g->info);
-		if (t)
-			json_object_set_new(j, "time", t);
-		json_t *clk = game_clock_json(g, now);
-		if (clk)
-			json_object_set_new(j, "clock", clk);
-		json_array_append_new(arr, j);
+		ll.games = xgrow(ll.games, &ll.cap, ll.n + 1, sizeof *ll.games, 64);
+		ll.games[ll.n++] = g;
 	}
-	json_t *j = json_object();
-	dispatch_page(j, "games", arr, (size_t)json_integer_value(json_object_get(req, "from")));
-	json_decref(arr);
-	dispatch_ok(c, id, j);
+	dispatch_ok_page_built(c, id, req, "games", ll.n, live_item, &ll);
+	free(ll.games);
 }
 
 /* ---- the umpire's actions ------------------------------------------------ */

@@ -1,8 +1,11 @@
 /*
  * test_dispatch.c — the pieces of the transport that need no socket: the
- * error-code table of the wire (proto.c), settings (config.c) and the
- * escaping of client text in logs (log.c).  The dispatcher itself runs
- * against a real daemon in tests/integration/test_transport.c.
+ * error-code table of the wire (proto.c), settings (config.c), the
+ * escaping of client text in logs (log.c), and the paging of lists
+ * (dispatch_page_built: a page of a server-wide list such as `who` builds
+ * that page's items and the one past it, never the whole list, and pages
+ * exactly as dispatch_page does over the built array).  The dispatcher
+ * itself runs against a real daemon in tests/integration/test_transport.c.
  */
 #include <check.h>
 #include <stdio.h>
@@ -13,6 +16,7 @@
 
 #include "check_main.h"
 #include "config.h"
+#include "dispatch.h"
 #include "log.h"
 #include "proto.h"
 
@@ -141,6 +145,62 @@ START_TEST(test_log_escape)
 }
 END_TEST
 
+/* Item i, of a length that varies with i; counts what was built. */
+struct built {
+	size_t calls, lo, hi;   /* how many, the lowest and highest index */
+};
+
+static json_t *item_at(size_t i, void *arg)
+{
+	struct built *b = arg;
+
+	if (b->calls++ == 0 || i < b->lo)
+		b->lo = i;
+	if (i > b->hi)
+		b->hi = i;
+	return json_pack("{s:I, s:s#}", "n", (json_int_t)i, "pad", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+	                 (int)(i % 31));
+}
+
+START_TEST(test_page_builds_only_its_items)
+{
+	enum { N = 20000 };
+	json_t *all = json_array();
+	struct built ball = { 0 };
+
+	for (size_t i = 0; i < N; i++)
+		json_array_append_new(all, item_at(i, &ball));
+	static const size_t froms[] = { 0, 1, 777, N - 3, N, N + 5 };
+	for (size_t f = 0; f < sizeof froms / sizeof froms[0]; f++) {
+		struct built b = { 0 };
+		json_t *built = json_object(), *arr = json_object();
+		size_t next = dispatch_page_built(built, "items", N, froms[f], item_at, &b);
+		size_t next_arr = dispatch_page(arr, "items", all, froms[f]);
+		/* The same page, total and next as over the whole array. */
+		ck_assert_uint_eq(next, next_arr);
+		ck_assert_msg(json_equal(built, arr), "from %zu: the pages differ", froms[f]);
+		ck_assert_int_eq(json_integer_value(json_object_get(built, "total")), N);
+		size_t got = json_array_size(json_object_get(built, "items"));
+		if (froms[f] >= N) {
+			ck_assert_uint_eq(got, 0);
+			ck_assert_uint_eq(b.calls, 0);
+			ck_assert_ptr_null(json_object_get(built, "next"));
+		} else {
+			/* A page, well short of the list; built: its items and at
+			 * most the one past it, from `from` on. */
+			ck_assert_uint_gt(got, 0);
+			ck_assert_uint_lt(got, 1000);
+			ck_assert_uint_le(b.calls, got + 1);
+			ck_assert_uint_eq(b.lo, froms[f]);
+			ck_assert_uint_le(b.hi, froms[f] + got);
+		}
+		json_decref(built);
+		json_decref(arr);
+	}
+	json_decref(all);
+}
+END_TEST
+
 static Suite *dispatch_suite(void)
 {
 	Suite *s = suite_create("dispatch");
@@ -150,6 +210,7 @@ static Suite *dispatch_suite(void)
 	tcase_add_test(tc, test_config_values);
 	tcase_add_test(tc, test_config_file);
 	tcase_add_test(tc, test_log_escape);
+	tcase_add_test(tc, test_page_builds_only_its_items);
 	suite_add_tcase(s, tc);
 	return s;
 }
