@@ -285,10 +285,71 @@ static void index_grow(struct games *gs)
 	gs->nindex = n;
 }
 
+/* The count of user's live games, NULL if none; at the head of its
+ * chain, for the add or remove that follows. */
+static struct playing **playing_find(const struct games *gs, int64_t user)
+{
+	if (gs->nplaying == 0)
+		return NULL;
+	for (struct playing **p = &gs->playing[idhash(user, gs->nplaying)]; *p; p = &(*p)->next)
+		if ((*p)->user == user)
+			return p;
+	return NULL;
+}
+
+static void playing_grow(struct games *gs)
+{
+	size_t n = gs->nplaying ? gs->nplaying * 2 : GAMES_INDEX_FIRST;
+	struct playing **t = xcalloc(n, sizeof *t);
+
+	for (size_t i = 0; i < gs->nplaying; i++)
+		for (struct playing *p = gs->playing[i], *next; p; p = next) {
+			next = p->next;
+			size_t b = idhash(p->user, n);
+			p->next = t[b];
+			t[b] = p;
+		}
+	free(gs->playing);
+	gs->playing = t;
+	gs->nplaying = n;
+}
+
+/* user's count of live games moves by delta (+1, -1). */
+static void playing_add(struct games *gs, int64_t user, int delta)
+{
+	struct playing **pp = playing_find(gs, user);
+
+	if (pp == NULL) {
+		if (++gs->nplayers > gs->nplaying)
+			playing_grow(gs);
+		struct playing *p = xcalloc(1, sizeof *p);
+		size_t b = idhash(user, gs->nplaying);
+		p->user = user;
+		p->next = gs->playing[b];
+		gs->playing[b] = p;
+		pp = &gs->playing[b];
+	}
+	struct playing *p = *pp;
+	if ((p->games += delta) <= 0) {
+		*pp = p->next;
+		free(p);
+		gs->nplayers--;
+	}
+}
+
+/* Each player of g, once (a game against oneself counts once). */
+static void playing_game(struct games *gs, const struct game *g, int delta)
+{
+	playing_add(gs, g->user[WHITE], delta);
+	if (g->user[BLACK] != g->user[WHITE])
+		playing_add(gs, g->user[BLACK], delta);
+}
+
 void games_link(struct games *gs, struct game *g)
 {
 	g->next = gs->live;
 	gs->live = g;
+	playing_game(gs, g, +1);
 	if (++gs->nlive > gs->nindex) {
 		index_grow(gs);   /* indexes g with the others */
 		return;
@@ -311,6 +372,7 @@ static void game_bury(struct game *g)
 		if (*p == g) {
 			*p = g->hnext;
 			gs->nlive--;
+			playing_game(gs, g, -1);
 			break;
 		}
 	g->dead = true;
@@ -743,6 +805,12 @@ void games_free(struct games *gs)
 		game_free(g);
 	}
 	free(gs->index);
+	for (size_t i = 0; i < gs->nplaying; i++)
+		for (struct playing *p = gs->playing[i], *next; p; p = next) {
+			next = p->next;
+			free(p);
+		}
+	free(gs->playing);
 	reaper_cb(-1, 0, gs);
 	if (gs->reaper)
 		event_free(gs->reaper);
@@ -774,11 +842,9 @@ size_t games_live_count(const struct games *gs)
 
 int games_user_count(const struct games *gs, int64_t user)
 {
-	int n = 0;
-	for (const struct game *g = gs->live; g; g = g->next)
-		if (g->user[WHITE] == user || g->user[BLACK] == user)
-			n++;
-	return n;
+	struct playing **p = playing_find(gs, user);
+
+	return p != NULL ? (*p)->games : 0;
 }
 
 int games_finished_of(struct server *srv, int64_t id, int64_t user, struct store_game *out)

@@ -72,6 +72,10 @@ struct games {
 	 * chains (a power of two, doubled once there are as many games). */
 	struct game **index;
 	size_t nindex, nlive;
+	/* How many live games each player is in (games_user_count: `who`,
+	 * profiles, limits), nplaying chains; a player leaves at 0. */
+	struct playing **playing;
+	size_t nplaying, nplayers;
 	struct game *graveyard;      /* finished, freed from reaper (never inside their own callback) */
 	struct event *reaper;
 	struct batch *batch;         /* this turn's actions, one commit (batch.c) */
@@ -144,6 +148,11 @@ void game_flag_arm(struct game *g);
 /* game_restart.c: the heartbeat (a lease, recover.h), and games_recover */
 #define GAME_HEARTBEAT_MS 1000
 #define GAMES_INDEX_FIRST 64    /* the live index's first size; doubles with games */
+struct playing {
+	int64_t user;
+	int games;
+	struct playing *next;
+};
 void game_alive_record(struct games *gs, int64_t lease_ms);
 void game_heartbeat_cb(evutil_socket_t fd, short what, void *arg);
 

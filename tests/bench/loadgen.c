@@ -9,6 +9,10 @@
  *     -i N         idle mode: N TLS connections that only say hello; reports
  *                  daemon memory per connection
  *     -r           also print the result as one row of make bench's table
+ *     --who MS     kriegd: during the window the first player also asks
+ *                  `who` every MS ms (a server-wide list that reads every
+ *                  user online); reports how long each answer took
+ *                  (p50/max), beside what the games' latency did meanwhile
  *     --ws         the WebSocket door instead of echod: kriegd twice, with
  *                  the same lines over its line transport and then over
  *                  listen_web (GET /ws, one protocol line per text
@@ -202,6 +206,11 @@ struct run {
 	long rss_base, rss_conns, rss_games;   /* KiB */
 	double self_cpu0, self_cpu1;
 	struct samples answer, ann;
+	double who_ms;              /* --who: the interval; 0: none */
+	struct event *who_timer;
+	long long who_id;           /* the `who` in flight on lc[0]; 0: none */
+	double who_sent;
+	struct samples who;
 	unsigned seed;
 	/* --soak (soak_s > 0): warm_s + window_s = soak_s. */
 	double soak_s, sample_s, t_clock0;
@@ -648,6 +657,20 @@ static void open_more(void);
 static void start_game(struct pair *p);
 static void next_try(struct pair *p);
 
+/* --who: the next `who` on the first connection, unless one is in flight. */
+static void who_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct run *r = arg;
+
+	(void)fd;
+	(void)what;
+	if (r->who_id != 0 || r->phase != 2)
+		return;
+	r->who_sent = now_s();
+	r->who_id = ++r->lc[0].next_id;
+	send_line(&r->lc[0], "{\"id\":%lld,\"type\":\"who\"}", r->who_id);
+}
+
 static void think_cb(evutil_socket_t fd, short what, void *arg)
 {
 	next_try(arg);
@@ -784,6 +807,13 @@ static void on_line(struct lconn *c, const char *line)
 		r->logged_in++;
 		r->setting_up--;
 		open_more();
+		return;
+	}
+	if (response && c == &r->lc[0] && r->who_id != 0 && id == r->who_id) {
+		if (!ok)
+			die("who refused: %s", line);
+		sample_add(&r->who, now_s() - r->who_sent);
+		r->who_id = 0;
 		return;
 	}
 	if (!p)
@@ -1126,6 +1156,13 @@ static void run_one(struct run *r)
 	}
 	loop_for(r, r->warm_s);
 	r->phase = 2;
+	if (r->who_ms > 0 && r->kind == SRV_KRIEGD) {
+		struct timeval tv = { (time_t)(r->who_ms / 1000),
+		                      (suseconds_t)((long)r->who_ms % 1000 * 1000) };
+		r->who_timer = event_new(r->base, -1, EV_PERSIST, who_cb, r);
+		if (!r->who_timer || evtimer_add(r->who_timer, &tv) != 0)
+			die("out of memory");
+	}
 	r->cpu0 = proc_cpu(r->pid);
 	r->self_cpu0 = self_cpu();
 	r->t_window0 = now_s();
@@ -1140,6 +1177,10 @@ static void run_one(struct run *r)
 			soak_take(r);
 	}
 	r->phase = 3;
+	if (r->who_timer) {
+		event_free(r->who_timer);
+		r->who_timer = NULL;
+	}
 	for (int i = 0; i < r->pairs; i++)
 		evtimer_del(r->pr[i].think);
 	double until = now_s() + LG_DRAIN_S;
@@ -1164,6 +1205,7 @@ static void run_free(struct run *r)
 	free(r->pr);
 	free(r->answer.v);
 	free(r->ann.v);
+	free(r->who.v);
 	free(r->ss);
 	event_base_free(r->base);
 	SSL_CTX_free(r->ctx);
@@ -1215,6 +1257,12 @@ static void print_figures(const char *name, const struct figures *f, const struc
 	printf("%-7s %8.1f us server CPU/try  %.1f us loadgen CPU/try  %.1f KiB/connection"
 	       "  %.1f KiB/live game  (%ld tries, %ld errors)\n", "", f->cpu_us, f->self_us,
 	       f->kib_conn, f->kib_game, r->tries, r->errors);
+	if (r->who.n > 0) {
+		struct samples w = r->who;
+		qsort(w.v, w.n, sizeof *w.v, cmp_u32);
+		printf("%-7s who every %.0f ms: %zu answered, p50/max %.2f/%.2f ms\n", "", r->who_ms,
+		       w.n, quantile_ms(&w, 0.5), quantile_ms(&w, 1.0));
+	}
 }
 
 static double ratio(double a, double b)
@@ -1225,7 +1273,7 @@ static double ratio(double a, double b)
 static void usage(void)
 {
 	fprintf(stderr, "usage: loadgen [-c CONNS] [-d SECONDS] [-w SECONDS] [-t THINK_MS] "
-	                "[-s SYNC] [-i IDLE] [-r] KRIEGD ECHOD\n"
+	                "[-s SYNC] [-i IDLE] [-r] [--who MS] KRIEGD ECHOD\n"
 	                "       loadgen --ws [options] KRIEGD [ECHOD]\n"
 	                "       loadgen --soak SECONDS [-S INTERVAL] [options] KRIEGD [ECHOD]\n");
 	exit(2);
@@ -1323,6 +1371,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "ws", no_argument, NULL, 'W' },
 		{ "soak", required_argument, NULL, 'K' },
+		{ "who", required_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool row = false, ws = false, warm_set = false;
@@ -1340,6 +1389,7 @@ int main(int argc, char **argv)
 		case 'i': base.idle = atoi(optarg); break;
 		case 'r': row = true; break;
 		case 'W': ws = true; break;
+		case 'H': base.who_ms = atof(optarg); break;
 		default: usage();
 		}
 	}
@@ -1359,7 +1409,8 @@ int main(int argc, char **argv)
 	if ((ws || soak ? argc - optind < 1 || argc - optind > 2 : argc - optind != 2) || base.conns < 2 || base.conns % 2 || base.conns > 100000 ||
 	    base.idle < 0 || base.idle > 100000 || base.window_s <= 0 || base.window_s > 86400 ||
 	    (!soak && base.window_s > 3600) ||
-	    base.warm_s < 0 || base.warm_s > 600 || base.think_ms < 0 || base.think_ms > 60000)
+	    base.warm_s < 0 || base.warm_s > 600 || base.think_ms < 0 || base.think_ms > 60000 ||
+	    base.who_ms < 0 || base.who_ms > 60000 || (base.who_ms > 0 && (ws || soak || base.idle)))
 		usage();
 	signal(SIGPIPE, SIG_IGN);
 	/* Both ends of every connection: this process, and the servers it starts. */

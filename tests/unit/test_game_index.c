@@ -5,7 +5,9 @@
  * games end and new ones start.  A real world (event base, store, the
  * batch's writer thread) and games started as the lobby starts them
  * (games_start); games end by resignation through game_act, as a
- * player's request does, and are buried when that commits.
+ * player's request does, and are buried when that commits.  Beside it,
+ * each player's count of live games (games_user_count: `who`, profiles),
+ * kept as games start and end, against the same model.
  */
 #include <check.h>
 #include <stdio.h>
@@ -32,7 +34,18 @@
 
 static struct tmpdb db;
 static struct server srv;
-static int64_t user[2];
+/* Players: more than the count's first size twice over, so it grows and
+ * its chains are shared.  Game k is between pair_of(k). */
+#define T_USERS (2 * GAMES_INDEX_FIRST + 11)
+static int64_t user[T_USERS];
+
+static void pair_of(size_t k, size_t *a, size_t *b)
+{
+	*a = k % T_USERS;
+	*b = (k * 7 + 1 + k / T_USERS) % T_USERS;
+	if (*b == *a)
+		*b = (*a + 1) % T_USERS;
+}
 
 static void world_new(void)
 {
@@ -49,8 +62,11 @@ static void world_new(void)
 	srv.conns = connset_new();
 	ck_assert_ptr_nonnull(srv.auth = auth_new(&srv));
 	ck_assert_ptr_nonnull(srv.games = games_new(&srv));
-	ck_assert_int_eq(store_user_create(srv.store, "white", "", 1, &user[0]), STORE_OK);
-	ck_assert_int_eq(store_user_create(srv.store, "black", "", 1, &user[1]), STORE_OK);
+	for (int u = 0; u < T_USERS; u++) {
+		char name[16];
+		snprintf(name, sizeof name, "player%d", u);
+		ck_assert_int_eq(store_user_create(srv.store, name, "", 1, &user[u]), STORE_OK);
+	}
 }
 
 static void world_free(void)
@@ -64,11 +80,13 @@ static void world_free(void)
 	tmpdb_remove(&db);
 }
 
-static int64_t start(void)
+static int64_t start(size_t k)
 {
 	int64_t id = 0;
+	size_t a, b;
 
-	ck_assert_int_eq(games_start(&srv, user[0], user[1], "icc", 0, 0, 0, 0, &id), 0);
+	pair_of(k, &a, &b);
+	ck_assert_int_eq(games_start(&srv, user[a], user[b], "icc", 0, 0, 0, 0, &id), 0);
 	ck_assert_int_gt(id, 0);
 	return id;
 }
@@ -89,8 +107,36 @@ static void check(const int64_t *ids, const bool *live, size_t n)
 		}
 	}
 	ck_assert_uint_eq(games_live_count(srv.games), nlive);
+	/* Each player's live games. */
+	int want[T_USERS] = { 0 };
+	for (size_t i = 0; i < n; i++)
+		if (live[i]) {
+			size_t a, b;
+			pair_of(i, &a, &b);
+			want[a]++;
+			want[b]++;
+		}
+	for (int u = 0; u < T_USERS; u++)
+		ck_assert_int_eq(games_user_count(srv.games, user[u]), want[u]);
+	ck_assert_int_eq(games_user_count(srv.games, user[T_USERS - 1] + 1), 0);
 	ck_assert_ptr_null(game_find(srv.games, ids[n - 1] + 1000));
 	ck_assert_ptr_null(game_find(srv.games, 0));
+}
+
+/* The live games i with i % every == rem resign, and are buried. */
+static void resign_where(const int64_t *ids, bool *live, size_t n, size_t every, size_t rem)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!live[i] || i % every != rem)
+			continue;
+		struct game *g = game_find(srv.games, ids[i]);
+		ck_assert_int_eq(game_act(g, ACTION_END, i % 2 ? BLACK : WHITE,
+		                          game_reason_name(REASON_RESIGNATION), NULL, NULL, NULL),
+		                 0);
+		live[i] = false;
+	}
+	games_flush(srv.games);
+	event_base_loop(srv.base, EVLOOP_NONBLOCK);
 }
 
 START_TEST(found_as_it_grows_and_games_end)
@@ -102,26 +148,27 @@ START_TEST(found_as_it_grows_and_games_end)
 	world_new();
 	ck_assert_ptr_null(game_find(srv.games, 1));
 	for (; n < T_GAMES; n++) {
-		ids[n] = start();
+		ids[n] = start(n);
 		live[n] = true;
 		if (n % 17 == 0)
 			check(ids, live, n + 1);
 	}
 	check(ids, live, n);
 	/* Every third game resigns; each is buried when its end commits. */
-	for (size_t i = 0; i < n; i += 3) {
-		struct game *g = game_find(srv.games, ids[i]);
-		ck_assert_int_eq(game_act(g, ACTION_END, i % 2 ? BLACK : WHITE,
-		                          game_reason_name(REASON_RESIGNATION), NULL, NULL, NULL),
-		                 0);
-		live[i] = false;
-	}
-	games_flush(srv.games);
-	event_base_loop(srv.base, EVLOOP_NONBLOCK);
+	resign_where(ids, live, n, 3, 0);
 	check(ids, live, n);
 	/* New games after the ends: found beside the survivors. */
 	for (size_t end = n + T_GAMES / 2; n < end; n++) {
-		ids[n] = start();
+		ids[n] = start(n);
+		live[n] = true;
+	}
+	check(ids, live, n);
+	/* Half the games end: many players' counts go to nothing, their
+	 * neighbours' in the same chains stay. */
+	resign_where(ids, live, n, 2, 1);
+	check(ids, live, n);
+	for (size_t end = n + 5; n < end; n++) {
+		ids[n] = start(n);
 		live[n] = true;
 	}
 	check(ids, live, n);
