@@ -63,7 +63,7 @@ static void world_new(void)
 	ck_assert_ptr_nonnull(srv.auth = auth_new(&srv));
 	ck_assert_ptr_nonnull(srv.games = games_new(&srv));
 	for (int u = 0; u < T_USERS; u++) {
-		char name[16];
+		char name[24];
 		snprintf(name, sizeof name, "player%d", u);
 		ck_assert_int_eq(store_user_create(srv.store, name, "", 1, &user[u]), STORE_OK);
 	}
