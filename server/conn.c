@@ -15,7 +15,6 @@
  */
 #include "conn.h"
 #include "conn_priv.h"
-#include "idhash.h"
 
 #include <errno.h>
 #include <netinet/in.h>
@@ -59,63 +58,15 @@ struct connset *connset_new(void)
 	struct connset *set = xcalloc(1, sizeof *set);
 
 	TAILQ_INIT(&set->all);
-	set->nbuckets = CONNSET_BUCKETS;
-	set->buckets = xcalloc(set->nbuckets, sizeof *set->buckets);
-	for (size_t i = 0; i < set->nbuckets; i++)
-		TAILQ_INIT(&set->buckets[i]);
 	set->next_id = 1;
-	set->nuserbuckets = CONNSET_USER_BUCKETS;
-	set->users = xcalloc(set->nuserbuckets, sizeof *set->users);
 	return set;
-}
-
-static struct connlist *bucket_of(struct connset *set, uint64_t id)
-{
-	/* Ids are sequential: the low bits spread them evenly. */
-	return &set->buckets[id & (set->nbuckets - 1)];
-}
-
-/* Double the id index's chains once there are as many connections. */
-static void buckets_grow(struct connset *set)
-{
-	struct conn *c;
-
-	free(set->buckets);
-	set->nbuckets *= 2;
-	set->buckets = xcalloc(set->nbuckets, sizeof *set->buckets);
-	for (size_t i = 0; i < set->nbuckets; i++)
-		TAILQ_INIT(&set->buckets[i]);
-	TAILQ_FOREACH(c, &set->all, all)
-		TAILQ_INSERT_TAIL(bucket_of(set, c->id), c, chain);
 }
 
 static struct userconns *users_find(const struct connset *set, int64_t user)
 {
-	struct userconns *uc = set->users[idhash(user, set->nuserbuckets)];
+	struct idnode *n = idtable_find(&set->users, user);
 
-	while (uc != NULL && uc->user != user)
-		uc = uc->next;
-	return uc;
-}
-
-/* Double the chains once there are as many users as chains. */
-static void users_grow(struct connset *set)
-{
-	size_t n = set->nuserbuckets * 2;
-	struct userconns **users = xcalloc(n, sizeof *users);
-
-	for (size_t i = 0; i < set->nuserbuckets; i++) {
-		struct userconns *uc, *next;
-		for (uc = set->users[i]; uc != NULL; uc = next) {
-			next = uc->next;
-			size_t b = idhash(uc->user, n);
-			uc->next = users[b];
-			users[b] = uc;
-		}
-	}
-	free(set->users);
-	set->users = users;
-	set->nuserbuckets = n;
+	return n != NULL ? IDTABLE_ENTRY(n, struct userconns, node) : NULL;
 }
 
 /* Put c in the list of c->user (not 0), at its place by id. */
@@ -125,15 +76,10 @@ static void index_add(struct conn *c)
 	struct userconns *uc = users_find(set, c->user);
 
 	if (uc == NULL) {
-		if (set->nusers >= set->nuserbuckets)
-			users_grow(set);
 		uc = xcalloc(1, sizeof *uc);
-		uc->user = c->user;
+		uc->node.id = c->user;
 		TAILQ_INIT(&uc->conns);
-		size_t b = idhash(uc->user, set->nuserbuckets);
-		uc->next = set->users[b];
-		set->users[b] = uc;
-		set->nusers++;
+		idtable_add(&set->users, &uc->node);
 	}
 	/* Usually the newest: found from the tail at once. */
 	struct conn *at;
@@ -159,11 +105,7 @@ static void index_remove(struct conn *c)
 	TAILQ_REMOVE(&uc->conns, c, byuser);
 	if (!TAILQ_EMPTY(&uc->conns))
 		return;
-	struct userconns **pp = &set->users[idhash(uc->user, set->nuserbuckets)];
-	while (*pp != uc)
-		pp = &(*pp)->next;
-	*pp = uc->next;
-	set->nusers--;
+	idtable_remove(&set->users, &uc->node);
 	free(uc);
 }
 
@@ -172,7 +114,7 @@ static void conn_free(struct conn *c)
 	struct connset *set = c->srv->conns;
 
 	TAILQ_REMOVE(&set->all, c, all);
-	TAILQ_REMOVE(bucket_of(set, c->id), c, chain);
+	idtable_remove(&set->byid, &c->byid);
 	index_remove(c);
 	set->count--;
 	if (c->refused)
@@ -202,8 +144,8 @@ void connset_free(struct server *srv)
 		return;
 	while ((c = TAILQ_FIRST(&set->all)) != NULL)
 		conn_free(c);
-	free(set->users);
-	free(set->buckets);
+	idtable_free(&set->users, NULL);   /* each went with its last connection */
+	idtable_free(&set->byid, NULL);
 	free(set);
 	srv->conns = NULL;
 }
@@ -215,14 +157,14 @@ size_t conn_count(const struct server *srv)
 
 struct conn *conn_find(struct server *srv, uint64_t id)
 {
-	struct conn *c;
+	struct idnode *n;
 
-	if (srv->conns == NULL)
+	/* Ids are below 2^63: a larger one names nobody. */
+	if (srv->conns == NULL || id > INT64_MAX ||
+	    (n = idtable_find(&srv->conns->byid, (int64_t)id)) == NULL)
 		return NULL;
-	TAILQ_FOREACH(c, bucket_of(srv->conns, id), chain)
-		if (c->id == id)
-			return c->state == CS_OPEN ? c : NULL;
-	return NULL;
+	struct conn *c = IDTABLE_ENTRY(n, struct conn, byid);
+	return c->state == CS_OPEN ? c : NULL;
 }
 
 /* ---- accessors ------------------------------------------------------------ */
@@ -628,10 +570,9 @@ static struct conn *conn_add(struct server *srv, struct bufferevent *bev, enum c
 	    (c->free_ev = evtimer_new(srv->base, free_cb, c)) == NULL)
 		fatalx("evtimer_new: out of memory");
 	TAILQ_INSERT_TAIL(&set->all, c, all);
-	if (++set->count > set->nbuckets)
-		buckets_grow(set);   /* indexes c with the others */
-	else
-		TAILQ_INSERT_TAIL(bucket_of(set, c->id), c, chain);
+	c->byid.id = (int64_t)c->id;
+	idtable_add(&set->byid, &c->byid);
+	set->count++;
 	/* Stop reading past one line and a bit: memory per client stays bounded. */
 	bufferevent_setwatermark(bev, EV_READ, 0, PROTO_LINE_MAX + 4096);
 	bufferevent_setcb(bev, read_cb, write_cb, event_cb, c);

@@ -19,9 +19,7 @@
 #include <event2/event.h>
 
 #include "conn.h"
-
-#define CONNSET_BUCKETS 256       /* first size of the id index; doubles with connections */
-#define CONNSET_USER_BUCKETS 64    /* first size of the user index; doubles with users */
+#include "idtable.h"
 
 enum conn_state { CS_HANDSHAKE, CS_OPEN, CS_LINGER, CS_DEAD };
 
@@ -55,7 +53,7 @@ struct conn {
 	STAILQ_HEAD(, paced) paced;
 	size_t paced_extra;        /* bytes in `paced` from plain conn_send (capped) */
 	TAILQ_ENTRY(conn) all;
-	TAILQ_ENTRY(conn) chain;
+	struct idnode byid;        /* in the id index (conn_find); byid.id = id */
 	struct userconns *uc;      /* the user index's entry for `user` (NULL: user 0) */
 	TAILQ_ENTRY(conn) byuser;  /* in uc->conns */
 };
@@ -80,21 +78,17 @@ TAILQ_HEAD(connlist, conn);
  * accept order.
  */
 struct userconns {
-	int64_t user;
+	struct idnode node;        /* in the user index; node.id = the user */
 	struct connlist conns;
-	struct userconns *next;    /* hash chain */
 };
 
 struct connset {
 	struct connlist all;
-	struct connlist *buckets;  /* the id index (conn_find), nbuckets chains */
-	size_t nbuckets;           /* a power of two, >= count */
+	struct idtable byid;       /* every connection by id (conn_find) */
 	size_t count;
 	size_t refusing;
 	uint64_t next_id;
-	struct userconns **users;  /* hash of the user index, nuserbuckets chains */
-	size_t nusers;
-	size_t nuserbuckets;       /* a power of two, >= nusers */
+	struct idtable users;      /* the user index: struct userconns by user */
 };
 
 /* conn.c: the one teardown (conn_close is it with flush); logs why. */

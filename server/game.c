@@ -74,7 +74,7 @@
 #include "fen.h"
 #include "game.h"
 #include "game_priv.h"
-#include "idhash.h"
+#include "idtable.h"
 #include "jsonline.h"
 #include "line.h"
 #include "log.h"
@@ -269,71 +269,26 @@ static void reaper_cb(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
-/* Double the index's chains once there are as many live games. */
-static void index_grow(struct games *gs)
+static struct playing *playing_find(const struct games *gs, int64_t user)
 {
-	size_t n = gs->nindex ? gs->nindex * 2 : GAMES_INDEX_FIRST;
-	struct game **index = xcalloc(n, sizeof *index);
+	struct idnode *n = idtable_find(&gs->playing, user);
 
-	for (struct game *g = gs->live; g; g = g->next) {
-		size_t b = idhash(g->id, n);
-		g->hnext = index[b];
-		index[b] = g;
-	}
-	free(gs->index);
-	gs->index = index;
-	gs->nindex = n;
+	return n != NULL ? IDTABLE_ENTRY(n, struct playing, node) : NULL;
 }
 
-/* The count of user's live games, NULL if none; at the head of its
- * chain, for the add or remove that follows. */
-static struct playing **playing_find(const struct games *gs, int64_t user)
-{
-	if (gs->nplaying == 0)
-		return NULL;
-	for (struct playing **p = &gs->playing[idhash(user, gs->nplaying)]; *p; p = &(*p)->next)
-		if ((*p)->user == user)
-			return p;
-	return NULL;
-}
-
-static void playing_grow(struct games *gs)
-{
-	size_t n = gs->nplaying ? gs->nplaying * 2 : GAMES_INDEX_FIRST;
-	struct playing **t = xcalloc(n, sizeof *t);
-
-	for (size_t i = 0; i < gs->nplaying; i++)
-		for (struct playing *p = gs->playing[i], *next; p; p = next) {
-			next = p->next;
-			size_t b = idhash(p->user, n);
-			p->next = t[b];
-			t[b] = p;
-		}
-	free(gs->playing);
-	gs->playing = t;
-	gs->nplaying = n;
-}
-
-/* user's count of live games moves by delta (+1, -1). */
+/* user's count of live games moves by delta (+1, -1); at 0 it goes. */
 static void playing_add(struct games *gs, int64_t user, int delta)
 {
-	struct playing **pp = playing_find(gs, user);
+	struct playing *p = playing_find(gs, user);
 
-	if (pp == NULL) {
-		if (++gs->nplayers > gs->nplaying)
-			playing_grow(gs);
-		struct playing *p = xcalloc(1, sizeof *p);
-		size_t b = idhash(user, gs->nplaying);
-		p->user = user;
-		p->next = gs->playing[b];
-		gs->playing[b] = p;
-		pp = &gs->playing[b];
+	if (p == NULL) {
+		p = xcalloc(1, sizeof *p);
+		p->node.id = user;
+		idtable_add(&gs->playing, &p->node);
 	}
-	struct playing *p = *pp;
 	if ((p->games += delta) <= 0) {
-		*pp = p->next;
+		idtable_remove(&gs->playing, &p->node);
 		free(p);
-		gs->nplayers--;
 	}
 }
 
@@ -349,14 +304,9 @@ void games_link(struct games *gs, struct game *g)
 {
 	g->next = gs->live;
 	gs->live = g;
+	g->byid.id = g->id;
+	idtable_add(&gs->index, &g->byid);
 	playing_game(gs, g, +1);
-	if (++gs->nlive > gs->nindex) {
-		index_grow(gs);   /* indexes g with the others */
-		return;
-	}
-	size_t b = idhash(g->id, gs->nindex);
-	g->hnext = gs->index[b];
-	gs->index[b] = g;
 }
 
 /* Take a finished game out of the live games; it is freed from the reaper. */
@@ -368,13 +318,8 @@ static void game_bury(struct game *g)
 			*p = g->next;
 			break;
 		}
-	for (struct game **p = &gs->index[idhash(g->id, gs->nindex)]; *p; p = &(*p)->hnext)
-		if (*p == g) {
-			*p = g->hnext;
-			gs->nlive--;
-			playing_game(gs, g, -1);
-			break;
-		}
+	if (idtable_remove(&gs->index, &g->byid))
+		playing_game(gs, g, -1);
 	g->dead = true;
 	if (g->flag_timer)
 		evtimer_del(g->flag_timer);
@@ -397,12 +342,9 @@ const struct flagged_game *game_flagged_find(const struct games *gs, int64_t id)
 
 struct game *game_find(const struct games *gs, int64_t id)
 {
-	if (gs->nlive == 0)
-		return NULL;
-	for (struct game *g = gs->index[idhash(id, gs->nindex)]; g; g = g->hnext)
-		if (g->id == id)
-			return g;
-	return NULL;
+	struct idnode *n = idtable_find(&gs->index, id);
+
+	return n != NULL ? IDTABLE_ENTRY(n, struct game, byid) : NULL;
 }
 
 void game_flag_arm(struct game *g)
@@ -785,6 +727,11 @@ struct games *games_new(struct server *srv)
 	return gs;
 }
 
+static void playing_free(struct idnode *n)
+{
+	free(IDTABLE_ENTRY(n, struct playing, node));
+}
+
 void games_free(struct games *gs)
 {
 	if (!gs)
@@ -804,13 +751,8 @@ void games_free(struct games *gs)
 		gs->live = g->next;
 		game_free(g);
 	}
-	free(gs->index);
-	for (size_t i = 0; i < gs->nplaying; i++)
-		for (struct playing *p = gs->playing[i], *next; p; p = next) {
-			next = p->next;
-			free(p);
-		}
-	free(gs->playing);
+	idtable_free(&gs->index, NULL);
+	idtable_free(&gs->playing, playing_free);
 	reaper_cb(-1, 0, gs);
 	if (gs->reaper)
 		event_free(gs->reaper);
@@ -837,14 +779,14 @@ void games_set_untimed_grace(struct games *gs, int64_t ms)
 
 size_t games_live_count(const struct games *gs)
 {
-	return gs->nlive;
+	return gs->index.count;
 }
 
 int games_user_count(const struct games *gs, int64_t user)
 {
-	struct playing **p = playing_find(gs, user);
+	const struct playing *p = playing_find(gs, user);
 
-	return p != NULL ? (*p)->games : 0;
+	return p != NULL ? p->games : 0;
 }
 
 int games_finished_of(struct server *srv, int64_t id, int64_t user, struct store_game *out)

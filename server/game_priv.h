@@ -15,6 +15,7 @@
 
 #include "action.h"
 #include "clock.h"
+#include "idtable.h"
 #include "proto.h"
 #include "store.h"
 
@@ -30,7 +31,7 @@ struct waiting;
 struct game {
 	struct games *gs;
 	struct game *next;           /* the live list, or the graveyard */
-	struct game *hnext;          /* the live index's chain */
+	struct idnode byid;          /* in the live index; byid.id = id */
 	int64_t id;
 	struct store_game info;
 	int64_t user[2];
@@ -68,14 +69,10 @@ struct flagged_game {
 struct games {
 	struct server *srv;
 	struct game *live;
-	/* The live games by id (game_find: every request about a game), nindex
-	 * chains (a power of two, doubled once there are as many games). */
-	struct game **index;
-	size_t nindex, nlive;
+	struct idtable index;        /* the live games by id (game_find) */
 	/* How many live games each player is in (games_user_count: `who`,
-	 * profiles, limits), nplaying chains; a player leaves at 0. */
-	struct playing **playing;
-	size_t nplaying, nplayers;
+	 * profiles, limits): struct playing by user; a player leaves at 0. */
+	struct idtable playing;
 	struct game *graveyard;      /* finished, freed from reaper (never inside their own callback) */
 	struct event *reaper;
 	struct batch *batch;         /* this turn's actions, one commit (batch.c) */
@@ -147,11 +144,9 @@ void game_flag_arm(struct game *g);
 
 /* game_restart.c: the heartbeat (a lease, recover.h), and games_recover */
 #define GAME_HEARTBEAT_MS 1000
-#define GAMES_INDEX_FIRST 64    /* the live index's first size; doubles with games */
 struct playing {
-	int64_t user;
+	struct idnode node;          /* node.id = the user */
 	int games;
-	struct playing *next;
 };
 void game_alive_record(struct games *gs, int64_t lease_ms);
 void game_heartbeat_cb(evutil_socket_t fd, short what, void *arg);

@@ -30,13 +30,13 @@
 #include "tmpdb.h"
 
 /* More than the index's first size, twice over: it grows twice. */
-#define T_GAMES (2 * GAMES_INDEX_FIRST + 22)
+#define T_GAMES (2 * IDTABLE_FIRST + 22)
 
 static struct tmpdb db;
 static struct server srv;
 /* Players: more than the count's first size twice over, so it grows and
  * its chains are shared.  Game k is between pair_of(k). */
-#define T_USERS (2 * GAMES_INDEX_FIRST + 11)
+#define T_USERS (2 * IDTABLE_FIRST + 11)
 static int64_t user[T_USERS];
 
 static void pair_of(size_t k, size_t *a, size_t *b)
