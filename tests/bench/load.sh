@@ -2,7 +2,8 @@
 # The load part of `make bench`: tests/bench/loadgen drives echod (the
 # transport ceiling) and kriegd with the same lines in the same run, at
 # C = 2, 32, 200 and 2,000 connections (no think time: throughput), at
-# 2,000 connections with 1 s think time (latency at 1,000 live games), and
+# 2,000 connections with 1 s think time (latency at 1,000 live games), the
+# same with a `who` every 100 ms (a server-wide list beside the games), and
 # 10,000 idle TLS connections (memory); then kriegd's WebSocket door
 # against its own line transport (loadgen --ws: C = 32 and 200, and
 # LOAD_WS_IDLE idle connections); then prints the tables.
@@ -50,6 +51,7 @@ run() {
 }
 for c in 2 32 200 2000; do run -c "$c" -d "$secs"; done
 run -c 2000 -t 1000 -d "$((secs > 10 ? secs : 10))"
+run -c 2000 -t 1000 --who 100 -d "$((secs > 10 ? secs : 10))"
 run -i "$idle"
 for c in 32 200; do run --ws -c "$c" -d "$secs"; done
 run --ws -i "$wsidle"

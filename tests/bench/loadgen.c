@@ -1237,6 +1237,7 @@ static struct figures figures_of(struct run *r)
 	f.kib_game = (double)(r->rss_games - r->rss_conns) / r->pairs;
 	qsort(r->answer.v, r->answer.n, sizeof *r->answer.v, cmp_u32);
 	qsort(r->ann.v, r->ann.n, sizeof *r->ann.v, cmp_u32);
+	qsort(r->who.v, r->who.n, sizeof *r->who.v, cmp_u32);
 	for (int i = 0; i < 3; i++) {
 		f.ans[i] = quantile_ms(&r->answer, q[i]);
 		f.ann[i] = quantile_ms(&r->ann, q[i]);
@@ -1257,12 +1258,9 @@ static void print_figures(const char *name, const struct figures *f, const struc
 	printf("%-7s %8.1f us server CPU/try  %.1f us loadgen CPU/try  %.1f KiB/connection"
 	       "  %.1f KiB/live game  (%ld tries, %ld errors)\n", "", f->cpu_us, f->self_us,
 	       f->kib_conn, f->kib_game, r->tries, r->errors);
-	if (r->who.n > 0) {
-		struct samples w = r->who;
-		qsort(w.v, w.n, sizeof *w.v, cmp_u32);
+	if (r->who.n > 0)   /* sorted by figures_of */
 		printf("%-7s who every %.0f ms: %zu answered, p50/max %.2f/%.2f ms\n", "", r->who_ms,
-		       w.n, quantile_ms(&w, 0.5), quantile_ms(&w, 1.0));
-	}
+		       r->who.n, quantile_ms(&r->who, 0.5), quantile_ms(&r->who, 1.0));
 }
 
 static double ratio(double a, double b)
@@ -1466,12 +1464,19 @@ int main(int argc, char **argv)
 		       " try->opponent p99 %.2f\n", ratio(fk.tries_s, fe.tries_s),
 		       ratio(fk.cpu_us, fe.cpu_us), ratio(fk.ans[0], fe.ans[0]),
 		       ratio(fk.ans[1], fe.ans[1]), ratio(fk.ann[1], fe.ann[1]));
-		if (row)
-			printf("ROW| %d | %.0f ms | %.0f | %.0f | %.2f | %.1f / %.1f | %.2f "
+		if (row) {
+			char think[96];
+			int at = snprintf(think, sizeof think, "%.0f ms", base.think_ms);
+			if (krieg.who.n > 0)
+				snprintf(think + at, sizeof think - (size_t)at,
+				         "; who every %.0f ms: p50/max %.1f/%.1f ms", base.who_ms,
+				         quantile_ms(&krieg.who, 0.5), quantile_ms(&krieg.who, 1.0));
+			printf("ROW| %d | %s | %.0f | %.0f | %.2f | %.1f / %.1f | %.2f "
 			       "| %.2f / %.2f | %.2f / %.2f | %.1f / %.1f |\n",
-			       base.conns, base.think_ms, fk.tries_s, fe.tries_s,
+			       base.conns, think, fk.tries_s, fe.tries_s,
 			       ratio(fk.tries_s, fe.tries_s), fk.cpu_us, fe.cpu_us, fk.games_s,
 			       fk.ans[1], fe.ans[1], fk.ann[1], fe.ann[1], fk.kib_conn, fk.kib_game);
+		}
 	}
 	run_free(&krieg);
 	pool_free();

@@ -1,9 +1,10 @@
 #!/bin/sh
 # smoke.sh — the benchmark programs run, not timed (make bench-smoke, in
 # make check): a second of move_bench and a second of loadgen against
-# kriegd and echod.  Each must make tries without an error: loadgen's two
-# reports (echod's, then kriegd's) must each end "(N tries, 0 errors)"
-# with N > 0.
+# kriegd and echod, with a `who` every 100 ms.  Each must make tries
+# without an error: loadgen's two reports (echod's, then kriegd's) must
+# each end "(N tries, 0 errors)" with N > 0, and kriegd's must say that
+# whos were answered.
 #   tests/bench/smoke.sh BENCHDIR KRIEGD
 set -u
 bench=$1
@@ -11,10 +12,11 @@ kriegd=$2
 out=$bench/smoke.txt
 
 "$bench/move_bench" "$kriegd" 1 || { echo "bench-smoke: move_bench failed"; exit 1; }
-"$bench/loadgen" -c 4 -d 1 -w 0 "$kriegd" "$bench/echod" >"$out" 2>&1
+"$bench/loadgen" -c 4 -d 1 -w 0 --who 100 "$kriegd" "$bench/echod" >"$out" 2>&1
 rc=$?
 cat "$out"
-if [ "$rc" -ne 0 ] || [ "$(grep -c '([1-9][0-9]* tries, 0 errors)' "$out")" -ne 2 ]; then
+if [ "$rc" -ne 0 ] || [ "$(grep -c '([1-9][0-9]* tries, 0 errors)' "$out")" -ne 2 ] ||
+   ! grep -q 'who every 100 ms: [1-9][0-9]* answered' "$out"; then
 	echo "bench-smoke: loadgen failed"
 	exit 1
 fi
