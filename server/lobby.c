@@ -408,7 +408,11 @@ static void cmd_who(struct conn *c, json_t *id, json_t *req)
 		on.first = xgrow(on.first, &on.cap, on.n + 1, sizeof *on.first, 64);
 		on.first[on.n++] = o;
 	}
+	/* A page reads four rows a user: in one read transaction. */
+	bool snapshot = store_begin_read(on.srv->store) == STORE_OK;
 	dispatch_ok_page_built(c, id, req, "users", on.n, who_item, &on);
+	if (snapshot)
+		store_commit(on.srv->store);
 	free(on.first);
 }
 

@@ -357,6 +357,7 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 /* The SQL of each enum stmt_id (store_priv.h), prepared on first use. */
 static const char *const stmt_sql[S__COUNT] = {
 	[S_BEGIN] = "BEGIN IMMEDIATE",
+	[S_BEGIN_READ] = "BEGIN",
 	[S_COMMIT] = "COMMIT",
 	[S_ROLLBACK] = "ROLLBACK",
 	[S_USER_CREATE] = "INSERT INTO users (name, pwhash, guest, created) VALUES (?1, ?2, ?3, ?4)",
@@ -886,7 +887,7 @@ static int simple(struct store *st, enum stmt_id id, const char *what)
 	return rc;
 }
 
-int store_begin(struct store *st)
+static int begin(struct store *st, enum stmt_id how)
 {
 	if (st->depth > 0) {
 		if (st->doomed)
@@ -896,10 +897,22 @@ int store_begin(struct store *st)
 	}
 	st->err[0] = '\0';
 	st->doomed = 0;
-	if (simple(st, S_BEGIN, "begin") != STORE_OK)
+	if (simple(st, how, "begin") != STORE_OK)
 		return STORE_ERROR;
 	st->depth = 1;
 	return STORE_OK;
+}
+
+int store_begin(struct store *st)
+{
+	return begin(st, S_BEGIN);
+}
+
+/* A deferred BEGIN takes no lock until its first read, and no write lock
+ * unless something writes. */
+int store_begin_read(struct store *st)
+{
+	return begin(st, S_BEGIN_READ);
 }
 
 static void rollback_now(struct store *st)

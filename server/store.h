@@ -81,6 +81,9 @@ const char *store_error(const struct store *st);
  * STORE_NOT_FOUND and STORE_EXISTS are answers, not failures.  Outside a
  * transaction each call is atomic on its own. */
 int store_begin(struct store *st);
+/* Many reads as one transaction (store_commit ends it): one snapshot and
+ * one round of the WAL's locks instead of one per read (`who`'s page). */
+int store_begin_read(struct store *st);
 int store_commit(struct store *st);
 void store_rollback(struct store *st);
 

@@ -30,6 +30,7 @@
 /* One per entry of stmt_sql[] (store.c). */
 enum stmt_id {
 	S_BEGIN,
+	S_BEGIN_READ,
 	S_COMMIT,
 	S_ROLLBACK,
 	S_USER_CREATE,

@@ -10,9 +10,11 @@
  *                  daemon memory per connection
  *     -r           also print the result as one row of make bench's table
  *     --who MS     kriegd: during the window the first player also asks
- *                  `who` every MS ms (a server-wide list that reads every
- *                  user online); reports how long each answer took
- *                  (p50/max), beside what the games' latency did meanwhile
+ *                  `who` every MS ms (a server-wide list: every user
+ *                  online) and reads it to its last page, as krieg and the
+ *                  web page do; reports how long a page and a whole list
+ *                  took (p50/max), beside what the games' latency did
+ *                  meanwhile
  *     --ws         the WebSocket door instead of echod: kriegd twice, with
  *                  the same lines over its line transport and then over
  *                  listen_web (GET /ws, one protocol line per text
@@ -208,9 +210,9 @@ struct run {
 	struct samples answer, ann;
 	double who_ms;              /* --who: the interval; 0: none */
 	struct event *who_timer;
-	long long who_id;           /* the `who` in flight on lc[0]; 0: none */
-	double who_sent;
-	struct samples who;
+	long long who_id;           /* the `who` page in flight on lc[0]; 0: none */
+	double who_sent, who_page_sent;
+	struct samples who, who_page;   /* whole lists, pages */
 	unsigned seed;
 	/* --soak (soak_s > 0): warm_s + window_s = soak_s. */
 	double soak_s, sample_s, t_clock0;
@@ -666,7 +668,7 @@ static void who_cb(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	if (r->who_id != 0 || r->phase != 2)
 		return;
-	r->who_sent = now_s();
+	r->who_sent = r->who_page_sent = now_s();
 	r->who_id = ++r->lc[0].next_id;
 	send_line(&r->lc[0], "{\"id\":%lld,\"type\":\"who\"}", r->who_id);
 }
@@ -812,6 +814,14 @@ static void on_line(struct lconn *c, const char *line)
 	if (response && c == &r->lc[0] && r->who_id != 0 && id == r->who_id) {
 		if (!ok)
 			die("who refused: %s", line);
+		sample_add(&r->who_page, now_s() - r->who_page_sent);
+		long long next = num_after(line, "\"next\":");
+		if (next > 0) {
+			r->who_page_sent = now_s();
+			r->who_id = ++c->next_id;
+			send_line(c, "{\"id\":%lld,\"type\":\"who\",\"from\":%lld}", r->who_id, next);
+			return;
+		}
 		sample_add(&r->who, now_s() - r->who_sent);
 		r->who_id = 0;
 		return;
@@ -1206,6 +1216,7 @@ static void run_free(struct run *r)
 	free(r->answer.v);
 	free(r->ann.v);
 	free(r->who.v);
+	free(r->who_page.v);
 	free(r->ss);
 	event_base_free(r->base);
 	SSL_CTX_free(r->ctx);
@@ -1238,6 +1249,7 @@ static struct figures figures_of(struct run *r)
 	qsort(r->answer.v, r->answer.n, sizeof *r->answer.v, cmp_u32);
 	qsort(r->ann.v, r->ann.n, sizeof *r->ann.v, cmp_u32);
 	qsort(r->who.v, r->who.n, sizeof *r->who.v, cmp_u32);
+	qsort(r->who_page.v, r->who_page.n, sizeof *r->who_page.v, cmp_u32);
 	for (int i = 0; i < 3; i++) {
 		f.ans[i] = quantile_ms(&r->answer, q[i]);
 		f.ann[i] = quantile_ms(&r->ann, q[i]);
@@ -1259,8 +1271,10 @@ static void print_figures(const char *name, const struct figures *f, const struc
 	       "  %.1f KiB/live game  (%ld tries, %ld errors)\n", "", f->cpu_us, f->self_us,
 	       f->kib_conn, f->kib_game, r->tries, r->errors);
 	if (r->who.n > 0)   /* sorted by figures_of */
-		printf("%-7s who every %.0f ms: %zu answered, p50/max %.2f/%.2f ms\n", "", r->who_ms,
-		       r->who.n, quantile_ms(&r->who, 0.5), quantile_ms(&r->who, 1.0));
+		printf("%-7s who every %.0f ms: %zu answered (%zu pages), a page p50/max %.2f/%.2f ms,"
+		       " the whole list %.2f/%.2f ms\n", "", r->who_ms, r->who.n, r->who_page.n,
+		       quantile_ms(&r->who_page, 0.5), quantile_ms(&r->who_page, 1.0),
+		       quantile_ms(&r->who, 0.5), quantile_ms(&r->who, 1.0));
 }
 
 static double ratio(double a, double b)
@@ -1465,12 +1479,14 @@ int main(int argc, char **argv)
 		       ratio(fk.cpu_us, fe.cpu_us), ratio(fk.ans[0], fe.ans[0]),
 		       ratio(fk.ans[1], fe.ans[1]), ratio(fk.ann[1], fe.ann[1]));
 		if (row) {
-			char think[96];
+			char think[128];
 			int at = snprintf(think, sizeof think, "%.0f ms", base.think_ms);
 			if (krieg.who.n > 0)
 				snprintf(think + at, sizeof think - (size_t)at,
-				         "; who every %.0f ms: p50/max %.1f/%.1f ms", base.who_ms,
-				         quantile_ms(&krieg.who, 0.5), quantile_ms(&krieg.who, 1.0));
+				         "; who every %.0f ms: a page p50/max %.1f/%.1f ms, the list %.1f/%.1f",
+				         base.who_ms, quantile_ms(&krieg.who_page, 0.5),
+				         quantile_ms(&krieg.who_page, 1.0), quantile_ms(&krieg.who, 0.5),
+				         quantile_ms(&krieg.who, 1.0));
 			printf("ROW| %d | %s | %.0f | %.0f | %.2f | %.1f / %.1f | %.2f "
 			       "| %.2f / %.2f | %.2f / %.2f | %.1f / %.1f |\n",
 			       base.conns, think, fk.tries_s, fe.tries_s,

@@ -757,6 +757,28 @@ START_TEST(rollback_leaves_nothing)
 }
 END_TEST
 
+/* store_begin_read: one snapshot for many reads, holding no write lock,
+ * so another connection writes meanwhile and is seen after the commit. */
+START_TEST(read_snapshot_takes_no_write_lock)
+{
+	struct store *st = open_ok();
+	struct store *other = open_ok();
+	int64_t id = 0;
+
+	mkuser(st, "before");
+	ck_assert_int_eq(store_begin_read(st), STORE_OK);
+	ck_assert_int_eq(store_user_get(st, "before", &id, NULL, 0), STORE_OK);
+	/* A write elsewhere goes through (BEGIN IMMEDIATE would hold it off)... */
+	mkuser(other, "during");
+	/* ...and this transaction does not see it: one snapshot. */
+	ck_assert_int_eq(store_user_get(st, "during", &id, NULL, 0), STORE_NOT_FOUND);
+	ck_assert_int_eq(store_commit(st), STORE_OK);
+	ck_assert_int_eq(store_user_get(st, "during", &id, NULL, 0), STORE_OK);
+	store_close(other);
+	store_close(st);
+}
+END_TEST
+
 START_TEST(failure_dooms_transaction)
 {
 	struct store *st = open_ok();
@@ -1203,6 +1225,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, waiting_offers_kept);
 	tcase_add_test(tc, message_ids_never_come_back);
 	tcase_add_test(tc, no_statement_scans_the_record);
+	tcase_add_test(tc, read_snapshot_takes_no_write_lock);
 	tcase_add_test(tc, unfinished_games_listing);
 	tcase_add_test(tc, rollback_leaves_nothing);
 	tcase_add_test(tc, failure_dooms_transaction);
