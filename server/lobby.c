@@ -666,17 +666,38 @@ static void cmd_seek(struct conn *c, json_t *id, json_t *req)
 	lobby_push_seek(conn_server(c)->lobby, o);
 }
 
+/* The offers a user is shown; only a page of them is built (each reads
+ * its owner's bot flag and rating). */
+struct shown {
+	struct server *srv;
+	const struct offer **v;
+	size_t n, cap;
+};
+
+static json_t *shown_item(size_t i, void *arg)
+{
+	const struct shown *sh = arg;
+
+	return offer_json(sh->srv, sh->v[i]);
+}
+
 static void cmd_seeks(struct conn *c, json_t *id, json_t *req)
 {
-	struct lobby *l = conn_server(c)->lobby;
+	struct shown sh = { .srv = conn_server(c) };
+	struct lobby *l = sh.srv->lobby;
 	int64_t uid = conn_user(c);
 	lobby_sweep(l);
-	json_t *arr = json_array();
 	/* Open seeks, and the challenges this user made or received. */
 	for (struct offer *o = l->offers; o; o = o->next)
-		if (!o->target || o->owner == uid || (o->target == uid && !hidden_from(conn_server(c), o, uid)))
-			json_array_append_new(arr, offer_json(conn_server(c), o));
-	dispatch_ok_page(c, id, req, NULL, "offers", arr);
+		if (!o->target || o->owner == uid || (o->target == uid && !hidden_from(sh.srv, o, uid))) {
+			sh.v = xgrow(sh.v, &sh.cap, sh.n + 1, sizeof *sh.v, 64);
+			sh.v[sh.n++] = o;
+		}
+	bool snapshot = store_begin_read(sh.srv->store) == STORE_OK;
+	dispatch_ok_page_built(c, id, req, "offers", sh.n, shown_item, &sh);
+	if (snapshot)
+		store_commit(sh.srv->store);
+	free(sh.v);
 }
 
 /* Offer o, made, to user `target` (named `name`): listed, and told to every connection of theirs. */
