@@ -207,8 +207,7 @@ size_t dispatch_page(json_t *j, const char *key, json_t *items, size_t from)
 	return dispatch_page_built(j, key, json_array_size(items), from, array_item, items);
 }
 
-/* The page that req's "from" asks for. */
-static size_t req_from(const json_t *req)
+size_t dispatch_from(const json_t *req)
 {
 	return (size_t)json_integer_value(json_object_get(req, "from"));
 }
@@ -218,18 +217,18 @@ void dispatch_ok_page(struct conn *c, json_t *id, json_t *req, json_t *j, const 
 {
 	if (j == NULL)
 		j = json_object();
-	dispatch_page(j, key, items, req_from(req));
+	dispatch_page(j, key, items, dispatch_from(req));
 	json_decref(items);
 	dispatch_ok(c, id, j);
 }
 
-void dispatch_ok_page_built(struct conn *c, json_t *id, json_t *req, const char *key, size_t n,
-                            json_t *(*item)(size_t i, void *arg), void *arg)
+json_t *dispatch_page_of(const json_t *req, const char *key, size_t n,
+                         json_t *(*item)(size_t i, void *arg), void *arg)
 {
 	json_t *j = json_object();
 
-	dispatch_page_built(j, key, n, req_from(req), item, arg);
-	dispatch_ok(c, id, j);
+	dispatch_page_built(j, key, n, dispatch_from(req), item, arg);
+	return j;
 }
 
 static bool blank(const char *line, size_t len)

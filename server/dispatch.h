@@ -82,9 +82,14 @@ size_t dispatch_page_built(json_t *j, const char *key, size_t n, size_t from,
  * j (NULL: none) holds the answer's other fields, stolen. */
 void dispatch_ok_page(struct conn *c, json_t *id, json_t *req, json_t *j, const char *key,
                       json_t *items);
-/* Answer ok with dispatch_page_built's page of req's "from". */
-void dispatch_ok_page_built(struct conn *c, json_t *id, json_t *req, const char *key, size_t n,
-                            json_t *(*item)(size_t i, void *arg), void *arg);
+/* The `from` a paged request asks for (0 when absent). */
+size_t dispatch_from(const json_t *req);
+/* A new answer object holding dispatch_page_built's page of req's `from`
+ * (to be sent with dispatch_ok, after any read transaction around the
+ * building has ended: sending may close a connection, and its hooks
+ * write). */
+json_t *dispatch_page_of(const json_t *req, const char *key, size_t n,
+                         json_t *(*item)(size_t i, void *arg), void *arg);
 
 /* Decode and run one line. */
 void dispatch_line(struct conn *c, const char *line, size_t len);

@@ -408,12 +408,14 @@ static void cmd_who(struct conn *c, json_t *id, json_t *req)
 		on.first = xgrow(on.first, &on.cap, on.n + 1, sizeof *on.first, 64);
 		on.first[on.n++] = o;
 	}
-	/* A page reads four rows a user: in one read transaction. */
+	/* A page reads four rows a user: in one read transaction, ended
+	 * before the answer is sent. */
 	bool snapshot = store_begin_read(on.srv->store) == STORE_OK;
-	dispatch_ok_page_built(c, id, req, "users", on.n, who_item, &on);
+	json_t *j = dispatch_page_of(req, "users", on.n, who_item, &on);
 	if (snapshot)
 		store_commit(on.srv->store);
 	free(on.first);
+	dispatch_ok(c, id, j);
 }
 
 /* ---- offers --------------------------------------------------------------- */
@@ -693,11 +695,12 @@ static void cmd_seeks(struct conn *c, json_t *id, json_t *req)
 			sh.v = xgrow(sh.v, &sh.cap, sh.n + 1, sizeof *sh.v, 64);
 			sh.v[sh.n++] = o;
 		}
-	bool snapshot = store_begin_read(sh.srv->store) == STORE_OK;
-	dispatch_ok_page_built(c, id, req, "offers", sh.n, shown_item, &sh);
+	bool snapshot = store_begin_read(sh.srv->store) == STORE_OK;   /* as in who */
+	json_t *j = dispatch_page_of(req, "offers", sh.n, shown_item, &sh);
 	if (snapshot)
 		store_commit(sh.srv->store);
 	free(sh.v);
+	dispatch_ok(c, id, j);
 }
 
 /* Offer o, made, to user `target` (named `name`): listed, and told to every connection of theirs. */

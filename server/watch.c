@@ -547,8 +547,9 @@ static void cmd_live(struct conn *c, json_t *id, json_t *req)
 		ll.games = xgrow(ll.games, &ll.cap, ll.n + 1, sizeof *ll.games, 64);
 		ll.games[ll.n++] = g;
 	}
-	dispatch_ok_page_built(c, id, req, "games", ll.n, live_item, &ll);
+	json_t *j = dispatch_page_of(req, "games", ll.n, live_item, &ll);
 	free(ll.games);
+	dispatch_ok(c, id, j);
 }
 
 /* ---- the umpire's actions ------------------------------------------------ */
