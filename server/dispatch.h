@@ -74,8 +74,9 @@ const struct cmd *dispatch_cmd_at(size_t i);
 size_t dispatch_page(json_t *j, const char *key, json_t *items, size_t from);
 /* The same page of a list of n items that are built one at a time, only
  * those of the page (and the one past it): item(i, arg) returns item i, a
- * new reference.  For server-wide lists (`who`, `live`), whose items cost a
- * lookup each: a page costs its own items, not the whole list's. */
+ * new reference.  For server-wide lists (`who`, `live`, `seeks`), whose
+ * items cost a lookup each: a page costs its own items, not the whole
+ * list's (and a client reading every page, the list once). */
 size_t dispatch_page_built(json_t *j, const char *key, size_t n, size_t from,
                            json_t *(*item)(size_t i, void *arg), void *arg);
 /* Answer ok with the page of items (consumed) that req's "from" asks for;
