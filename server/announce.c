@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "action.h"
+#include "dispatch.h"
 #include "event.h"
 #include "event_json.h"
 #include "fen.h"
@@ -169,7 +170,8 @@ struct replay {
 	struct referee *ref;
 	unsigned aud;
 	bool with_audience;          /* the umpire's view: each event says who heard it */
-	json_t *arr;
+	json_t *arr;                 /* every event heard; or, with pg, only pg's page */
+	struct pager *pg;
 	struct evlist out;
 	bool failed;
 };
@@ -190,10 +192,16 @@ static int replay_cb(const struct store_action *sa, void *arg)
 	for (size_t i = 0; i < rp->out.n; i++) {
 		if (!(rp->out.v[i].audience & rp->aud))
 			continue;
+		if (rp->pg != NULL && !pager_wants(rp->pg)) {
+			pager_take(rp->pg, NULL);   /* counted, not built */
+			continue;
+		}
 		json_t *j = announce_event(rp->g->id, rp->rs, &rp->out.v[i], NULL, rp->ref, &a);
 		if (j != NULL && rp->with_audience)
 			json_object_set_new(j, "audience", event_json_audience(rp->out.v[i].audience));
-		if (j != NULL)
+		if (j != NULL && rp->pg != NULL)
+			pager_take(rp->pg, j);
+		else if (j != NULL)
 			json_array_append_new(rp->arr, j);
 	}
 	unsigned naud = 0;
@@ -201,7 +209,10 @@ static int replay_cb(const struct store_action *sa, void *arg)
 	if (j != NULL && (rp->aud & naud)) {
 		if (rp->with_audience)
 			json_object_set_new(j, "audience", event_json_audience(naud));
-		json_array_append_new(rp->arr, j);
+		if (rp->pg != NULL)
+			pager_take(rp->pg, j);
+		else
+			json_array_append_new(rp->arr, j);
 	} else {
 		json_decref(j);
 	}
@@ -209,9 +220,9 @@ static int replay_cb(const struct store_action *sa, void *arg)
 }
 
 static json_t *replay(struct store *st, const struct store_game *g, unsigned aud,
-                      bool with_audience)
+                      bool with_audience, struct pager *pg)
 {
-	struct replay rp = { .g = g, .aud = aud, .with_audience = with_audience };
+	struct replay rp = { .g = g, .aud = aud, .with_audience = with_audience, .pg = pg };
 	char err[128];
 
 	rp.rs = ruleset_find(g->rules);
@@ -236,12 +247,23 @@ static json_t *replay(struct store *st, const struct store_game *g, unsigned aud
 
 json_t *announce_replay(struct store *st, const struct store_game *g, unsigned aud)
 {
-	return replay(st, g, aud, false);
+	return replay(st, g, aud, false, NULL);
+}
+
+int announce_replay_page(struct store *st, const struct store_game *g, unsigned aud,
+                         struct pager *pg)
+{
+	json_t *none = replay(st, g, aud, false, pg);   /* an empty array: the page is pg's */
+
+	if (none == NULL)
+		return -1;
+	json_decref(none);
+	return 0;
 }
 
 json_t *announce_replay_umpire(struct store *st, const struct store_game *g)
 {
-	return replay(st, g, AUD_UMPIRE, true);
+	return replay(st, g, AUD_UMPIRE, true, NULL);
 }
 
 struct stored {

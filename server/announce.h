@@ -71,6 +71,15 @@ json_t *announce_notice(int64_t game, const struct action *a, int ply, const int
  * record does not replay. */
 json_t *announce_replay(struct store *st, const struct store_game *g, unsigned aud);
 
+/* The same replay, building only the events of one page (dispatch.h's
+ * pager; every other event of aud is counted, not built): a page of a
+ * long record costs its replay, not the whole record's JSON.  0, or -1
+ * (logged) as announce_replay's NULL; the pager then holds a partial page
+ * (pager_free). */
+struct pager;
+int announce_replay_page(struct store *st, const struct store_game *g, unsigned aud,
+                         struct pager *pg);
+
 /* The umpire's view (the `umpire` request): every announcement of the
  * record, each with "audience", the names of who heard it. */
 json_t *announce_replay_umpire(struct store *st, const struct store_game *g);

@@ -170,31 +170,64 @@ static int check_fields(const struct cmd *cmd, json_t *req, char *msg, size_t le
 	return 0;
 }
 
+void pager_init(struct pager *p, size_t from)
+{
+	*p = (struct pager){ .from = from, .page = json_array() };
+}
+
+bool pager_wants(const struct pager *p)
+{
+	return p->n >= p->from && !p->closed;
+}
+
+void pager_take(struct pager *p, json_t *it)
+{
+	if (it != NULL && pager_wants(p)) {
+		/* The item's encoded length (json_dumpb with no buffer), and the
+		 * comma or bracket beside it.  The first item of a page always
+		 * goes in. */
+		size_t len = json_dumpb(it, NULL, 0, JSON_COMPACT) + 1;
+		if (p->n > p->from && p->bytes + len > DISPATCH_PAGE_BYTES) {
+			p->closed = true;
+			p->next = p->n;
+			json_decref(it);
+		} else {
+			p->bytes += len;
+			json_array_append_new(p->page, it);
+		}
+	} else {
+		json_decref(it);
+	}
+	p->n++;
+}
+
+size_t pager_finish(struct pager *p, json_t *j, const char *key)
+{
+	json_object_set_new(j, key, p->page);
+	p->page = NULL;
+	json_object_set_new(j, "total", json_integer((json_int_t)p->n));
+	if (p->closed)
+		json_object_set_new(j, "next", json_integer((json_int_t)p->next));
+	return p->closed ? p->next : p->n;
+}
+
+void pager_free(struct pager *p)
+{
+	json_decref(p->page);
+	p->page = NULL;
+}
+
 size_t dispatch_page_built(json_t *j, const char *key, size_t n, size_t from,
                            json_t *(*item)(size_t i, void *arg), void *arg)
 {
-	size_t bytes = 0, i;
-	json_t *page = json_array();
+	struct pager p;
 
-	if (from > n)
-		from = n;
-	for (i = from; i < n; i++) {
-		json_t *it = item(i, arg);
-		/* The item's encoded length (json_dumpb with no buffer), and the
-		 * comma or bracket beside it. */
-		size_t len = json_dumpb(it, NULL, 0, JSON_COMPACT) + 1;
-		if (i > from && bytes + len > DISPATCH_PAGE_BYTES) {
-			json_decref(it);
-			break;
-		}
-		bytes += len;
-		json_array_append_new(page, it);
-	}
-	json_object_set_new(j, key, page);
-	json_object_set_new(j, "total", json_integer((json_int_t)n));
-	if (i < n)
-		json_object_set_new(j, "next", json_integer((json_int_t)i));
-	return i;
+	pager_init(&p, from);
+	p.n = from < n ? from : n;   /* the items before the page: not built */
+	while (p.n < n && !p.closed)
+		pager_take(&p, item(p.n, arg));
+	p.n = n;                      /* nor those after it */
+	return pager_finish(&p, j, key);
 }
 
 static json_t *array_item(size_t i, void *arg)

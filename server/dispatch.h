@@ -13,6 +13,7 @@
 #define KRIEG_DISPATCH_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "proto.h"
@@ -83,6 +84,24 @@ size_t dispatch_page_built(json_t *j, const char *key, size_t n, size_t from,
  * j (NULL: none) holds the answer's other fields, stolen. */
 void dispatch_ok_page(struct conn *c, json_t *id, json_t *req, json_t *j, const char *key,
                       json_t *items);
+/* A page built as its items come, one at a time (a replay of a record:
+ * dispatch_page_built is one too): pager_wants says whether the next item
+ * is one of the page, to be built and given to pager_take; any other is
+ * only counted (pager_take with NULL, or with an item, which it frees).
+ * pager_finish puts the page, "total" and "next" into j (as
+ * dispatch_page) and returns the index after the page; pager_free drops
+ * an unfinished one. */
+struct pager {
+	size_t from, n, bytes, next;
+	bool closed;
+	json_t *page;
+};
+void pager_init(struct pager *p, size_t from);
+bool pager_wants(const struct pager *p);
+void pager_take(struct pager *p, json_t *it);
+size_t pager_finish(struct pager *p, json_t *j, const char *key);
+void pager_free(struct pager *p);
+
 /* The `from` a paged request asks for (0 when absent). */
 size_t dispatch_from(const json_t *req);
 /* A new answer object holding dispatch_page_built's page of req's `from`

@@ -47,14 +47,32 @@ json_t *game_view_json(struct games *gs, const struct store_game *info,
 		return NULL;
 	const struct flagged_game *fl = live ? NULL : game_flagged_find(gs, info->id);
 	struct store *st = gs->srv->store;
-	json_t *events = fl ? announce_stored(st, info, aud_of(color)) : announce_replay(st, info, aud_of(color));
-	if (!events)
-		return NULL;
+	/* One page asked for (the `game` request; a client reads them all):
+	 * only its events are built.  The whole list (all) for the login's
+	 * game_state, which sends every page of one replay. */
+	struct pager pg;
+	json_t *events = NULL;
+	bool paged = all == NULL && !fl;
+	if (paged) {
+		pager_init(&pg, from);
+		if (announce_replay_page(st, info, aud_of(color), &pg) != 0) {
+			pager_free(&pg);
+			return NULL;
+		}
+	} else {
+		events = fl ? announce_stored(st, info, aud_of(color))
+		            : announce_replay(st, info, aud_of(color));
+		if (!events)
+			return NULL;
+	}
 	json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:s, s:b}",
 	                      "game", (json_int_t)info->id, "rules", rs->name,
 	                      "white", names[WHITE], "black", names[BLACK],
 	                      "color", game_color_name(color), "rated", info->rated != 0);
-	events_page(j, events, from);
+	if (paged)
+		pager_finish(&pg, j, "events");
+	else
+		events_page(j, events, from);
 	if (all)
 		*all = events;
 	else

@@ -1,0 +1,138 @@
+/*
+ * test_replay_page.c — announce_replay_page (server/announce.c): a page of
+ * a player's view built during the replay, only that page's events built.
+ * On a long recorded game (seeded random tries, legal or not, as players
+ * make them) and for every audience, the page from several `from`s must
+ * be exactly the page dispatch_page cuts from the whole replay: the same
+ * events (so nothing another audience hears), "total" and "next".
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "action.h"
+#include "announce.h"
+#include "check_main.h"
+#include "dispatch.h"
+#include "event.h"
+#include "fen.h"
+#include "movegen.h"
+#include "notation.h"
+#include "referee.h"
+#include "ruleset.h"
+#include "store.h"
+#include "tmpdb.h"
+
+#define T_TRIES 500
+
+static struct tmpdb db;
+static struct store *st;
+static struct store_game game;
+
+/* A game of up to T_TRIES tries drawn from each side's possible ones,
+ * recorded as game.c records it: each action with its events. */
+static void record_random_game(const char *rules, unsigned seed)
+{
+	char err[256];
+	int64_t u1, u2;
+
+	ck_assert_int_eq(store_user_create(st, "alice", "", 1, &u1), STORE_OK);
+	ck_assert_int_eq(store_user_create(st, "bob", "", 1, &u2), STORE_OK);
+	memset(&game, 0, sizeof game);
+	game.white = u1;
+	game.black = u2;
+	snprintf(game.rules, sizeof game.rules, "%s", rules);
+	snprintf(game.fen, sizeof game.fen, "%s", FEN_START);
+	ck_assert_int_eq(store_game_create(st, &game), STORE_OK);
+	struct referee *r = referee_new(ruleset_find(rules), NULL, err, sizeof err);
+	ck_assert_ptr_nonnull(r);
+	struct evlist out;
+	evlist_init(&out);
+	for (int i = 0; i <= T_TRIES && !referee_over(r); i++) {
+		struct action act;
+		if (i == 0) {
+			ck_assert_int_eq(action_set(&act, ACTION_BEGIN, WHITE, ""), REF_OK);
+		} else {
+			struct movelist l;
+			char text[NOTATION_MAX];
+			int color = referee_side_to_move(r);
+			referee_possible(r, color, &l);
+			if (l.n == 0)
+				break;
+			notation_uci(l.m[rand_r(&seed) % (unsigned)l.n], text);
+			ck_assert_int_eq(action_set(&act, ACTION_TRY, color, text), REF_OK);
+		}
+		struct store_action a = { .game = game.id, .ok = 1, .color = act.color, .seq = i + 1 };
+		snprintf(a.kind, sizeof a.kind, "%s", action_kind_name(act.kind));
+		snprintf(a.text, sizeof a.text, "%s", act.text);
+		evlist_clear(&out);
+		ck_assert_int_eq(referee_apply(r, &act, &out), REF_OK);
+		ck_assert_int_eq(store_game_action(st, &a, out.v, out.n), STORE_OK);
+	}
+	ck_assert_int_eq(store_game_get(st, game.id, &game), STORE_OK);
+	evlist_free(&out);
+	referee_free(r);
+}
+
+static void check_rules(const char *rules, unsigned seed)
+{
+	char err[512];
+	static const unsigned auds[] = { AUD_WHITE, AUD_BLACK, AUD_SPECTATOR, AUD_UMPIRE };
+
+	tmpdb_make(&db, "replay");
+	st = store_open(db.path, err, sizeof err);
+	ck_assert_msg(st != NULL, "%s", err);
+	record_random_game(rules, seed);
+	for (size_t a = 0; a < sizeof auds / sizeof auds[0]; a++) {
+		json_t *all = announce_replay(st, &game, auds[a]);
+		ck_assert_ptr_nonnull(all);
+		size_t n = json_array_size(all);
+		ck_assert_uint_gt(n, 100);   /* a long record: several pages */
+		size_t froms[] = { 0, 1, n / 3, n - 1, n, n + 7, 0 };
+		/* and the start of every page, as a client reads them */
+		for (size_t from = 0, k = 0; k < 64; k++) {
+			json_t *whole = json_object();
+			size_t next = dispatch_page(whole, "events", all, from);
+			struct pager pg;
+			pager_init(&pg, from);
+			ck_assert_int_eq(announce_replay_page(st, &game, auds[a], &pg), 0);
+			json_t *paged = json_object();
+			ck_assert_uint_eq(pager_finish(&pg, paged, "events"), next);
+			ck_assert_msg(json_equal(whole, paged), "%s, audience %u: the page from %zu differs",
+			              rules, auds[a], from);
+			json_decref(whole);
+			json_decref(paged);
+			if (k < sizeof froms / sizeof froms[0])
+				from = froms[k];
+			else if (next >= n)
+				break;
+			else
+				from = next;
+		}
+		json_decref(all);
+	}
+	store_close(st);
+	tmpdb_remove(&db);
+}
+
+START_TEST(pages_equal_the_whole_replays_pages)
+{
+	check_rules("icc", 11);
+	check_rules("english", 12);
+	check_rules("crazykrieg", 13);
+}
+END_TEST
+
+static Suite *replay_page_suite(void)
+{
+	Suite *s = suite_create("replay_page");
+	TCase *tc = tcase_create("replay_page");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, pages_equal_the_whole_replays_pages);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(replay_page_suite)
