@@ -18,6 +18,7 @@
 #include "recover.h"
 #include "referee.h"
 #include "ruleset.h"
+#include "record.h"
 #include "store.h"
 
 static char dir[64], path[128], err[512];
@@ -47,16 +48,7 @@ static void teardown(void)
 static void store_record(const char *rules, const struct action *acts, size_t n, int skip_seq,
                          int finish)
 {
-	int64_t u1, u2;
-	ck_assert_int_eq(store_user_create(st, "alice", "", 1, &u1), STORE_OK);
-	ck_assert_int_eq(store_user_create(st, "bob", "", 1, &u2), STORE_OK);
-	memset(&game, 0, sizeof game);
-	game.white = u1;
-	game.black = u2;
-	snprintf(game.rules, sizeof game.rules, "%s", rules);
-	snprintf(game.fen, sizeof game.fen, "%s", FEN_START);
-	ck_assert_int_eq(store_game_create(st, &game), STORE_OK);
-
+	record_begin(st, rules, &game);
 	struct referee *r = referee_new(ruleset_find(rules), NULL, err, sizeof err);
 	struct evlist out;
 	evlist_init(&out);
@@ -69,21 +61,9 @@ static void store_record(const char *rules, const struct action *acts, size_t n,
 			act = acts[i - 1];
 		if (act.color < 0)
 			act.color = referee_side_to_move(r);
-		struct store_action a;
-		memset(&a, 0, sizeof a);
-		a.game = game.id;
-		a.ok = 1;
-		a.color = act.color;
-		snprintf(a.kind, sizeof a.kind, "%s", action_kind_name(act.kind));
-		snprintf(a.text, sizeof a.text, "%s", act.text);
-		evlist_clear(&out);
-		ck_assert_int_eq(referee_apply(r, &act, &out), REF_OK);
-		a.seq = ++seq;
-		if (a.seq == skip_seq)
-			a.seq = ++seq;
-		a.clock_white_ms = 1000 + (int64_t)i;
-		a.clock_black_ms = 2000 + (int64_t)i;
-		ck_assert_int_eq(store_game_action(st, &a, out.v, out.n), STORE_OK);
+		if (++seq == skip_seq)
+			++seq;
+		record_action(st, game.id, seq, r, &act, 1000 + (int64_t)i, 2000 + (int64_t)i, &out);
 	}
 	if (finish)
 		ck_assert_int_eq(store_game_finish(st, game.id, RESULT_WHITE, REASON_RESIGNATION),

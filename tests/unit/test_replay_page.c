@@ -20,6 +20,7 @@
 #include "movegen.h"
 #include "notation.h"
 #include "referee.h"
+#include "record.h"
 #include "ruleset.h"
 #include "store.h"
 #include "tmpdb.h"
@@ -35,16 +36,8 @@ static struct store_game game;
 static void record_random_game(const char *rules, unsigned seed)
 {
 	char err[256];
-	int64_t u1, u2;
 
-	ck_assert_int_eq(store_user_create(st, "alice", "", 1, &u1), STORE_OK);
-	ck_assert_int_eq(store_user_create(st, "bob", "", 1, &u2), STORE_OK);
-	memset(&game, 0, sizeof game);
-	game.white = u1;
-	game.black = u2;
-	snprintf(game.rules, sizeof game.rules, "%s", rules);
-	snprintf(game.fen, sizeof game.fen, "%s", FEN_START);
-	ck_assert_int_eq(store_game_create(st, &game), STORE_OK);
+	record_begin(st, rules, &game);
 	struct referee *r = referee_new(ruleset_find(rules), NULL, err, sizeof err);
 	ck_assert_ptr_nonnull(r);
 	struct evlist out;
@@ -63,12 +56,7 @@ static void record_random_game(const char *rules, unsigned seed)
 			notation_uci(l.m[rand_r(&seed) % (unsigned)l.n], text);
 			ck_assert_int_eq(action_set(&act, ACTION_TRY, color, text), REF_OK);
 		}
-		struct store_action a = { .game = game.id, .ok = 1, .color = act.color, .seq = i + 1 };
-		snprintf(a.kind, sizeof a.kind, "%s", action_kind_name(act.kind));
-		snprintf(a.text, sizeof a.text, "%s", act.text);
-		evlist_clear(&out);
-		ck_assert_int_eq(referee_apply(r, &act, &out), REF_OK);
-		ck_assert_int_eq(store_game_action(st, &a, out.v, out.n), STORE_OK);
+		record_action(st, game.id, i + 1, r, &act, 0, 0, &out);
 	}
 	ck_assert_int_eq(store_game_get(st, game.id, &game), STORE_OK);
 	evlist_free(&out);
