@@ -224,13 +224,26 @@ static void cmd_record(struct conn *c, json_t *id, json_t *req)
 		return;
 	char why[256];
 	bool flagged = game_flagged(st, &g, why, sizeof why);
-	json_t *events = flagged ? announce_stored(st, &g, (unsigned)aud)
-	                         : announce_replay(st, &g, (unsigned)aud);
-	if (events == NULL) {
+	/* A player's side of the record: only the page's events are built
+	 * (announce_replay_page).  The umpire's (whose private notes are
+	 * taken out for those who may not read them) and a flagged game's
+	 * stored events are built whole and paged after. */
+	struct pager pg;
+	bool paged = !flagged && aud != AUD_UMPIRE;
+	json_t *events = NULL;
+	if (paged) {
+		pager_init(&pg, from);
+		if (announce_replay_page(st, &g, (unsigned)aud, &pg) != 0) {
+			pager_free(&pg);
+			dispatch_error(c, id, PE_STORAGE, "the game could not be read");
+			return;
+		}
+	} else if ((events = flagged ? announce_stored(st, &g, (unsigned)aud)
+	                             : announce_replay(st, &g, (unsigned)aud)) == NULL) {
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 		return;
 	}
-	if (aud == AUD_UMPIRE && !private_notes(c)) {
+	if (events != NULL && aud == AUD_UMPIRE && !private_notes(c)) {
 		size_t i;
 		json_t *e;
 		json_array_foreach(events, i, e)
@@ -243,7 +256,10 @@ static void cmd_record(struct conn *c, json_t *id, json_t *req)
 	json_object_set_new(j, "view", json_string(view));
 	if (g.fen[0])
 		json_object_set_new(j, "fen", json_string(g.fen));
-	dispatch_page(j, "events", events, from);
+	if (paged)
+		pager_finish(&pg, j, "events");
+	else
+		dispatch_page(j, "events", events, from);
 	json_decref(events);
 	dispatch_ok(c, id, j);
 }
