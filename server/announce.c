@@ -170,7 +170,7 @@ struct replay {
 	struct referee *ref;
 	unsigned aud;
 	bool with_audience;          /* the umpire's view: each event says who heard it */
-	json_t *arr;                 /* every event heard; or, with pg, only pg's page */
+	json_t *arr;                 /* every event heard; NULL with pg (the page is pg's) */
 	struct pager *pg;
 	struct evlist out;
 	bool failed;
@@ -219,26 +219,36 @@ static int replay_cb(const struct store_action *sa, void *arg)
 	return 0;
 }
 
-static json_t *replay(struct store *st, const struct store_game *g, unsigned aud,
-                      bool with_audience, struct pager *pg)
+/* Replay g's record into rp (its arr or its pager): 0, or -1 (logged). */
+static int replay_into(struct store *st, const struct store_game *g, struct replay *rp)
 {
-	struct replay rp = { .g = g, .aud = aud, .with_audience = with_audience, .pg = pg };
 	char err[128];
 
-	rp.rs = ruleset_find(g->rules);
-	if (rp.rs == NULL)
-		return NULL;
-	rp.ref = referee_new(rp.rs, g->fen[0] ? g->fen : NULL, err, sizeof err);
-	if (rp.ref == NULL)
-		return NULL;
-	rp.arr = json_array();
-	evlist_init(&rp.out);
-	int rc = store_game_actions(st, g->id, replay_cb, &rp);
-	evlist_free(&rp.out);
-	referee_free(rp.ref);
-	if (rc != STORE_OK || rp.failed) {
+	rp->g = g;
+	rp->rs = ruleset_find(g->rules);
+	if (rp->rs == NULL)
+		return -1;
+	rp->ref = referee_new(rp->rs, g->fen[0] ? g->fen : NULL, err, sizeof err);
+	if (rp->ref == NULL)
+		return -1;
+	evlist_init(&rp->out);
+	int rc = store_game_actions(st, g->id, replay_cb, rp);
+	evlist_free(&rp->out);
+	referee_free(rp->ref);
+	if (rc != STORE_OK || rp->failed) {
 		log_warnx("game=%" PRId64 " record could not be replayed%s%s", g->id,
 		          rc != STORE_OK ? ": " : "", rc != STORE_OK ? store_error(st) : "");
+		return -1;
+	}
+	return 0;
+}
+
+static json_t *replay(struct store *st, const struct store_game *g, unsigned aud,
+                      bool with_audience)
+{
+	struct replay rp = { .aud = aud, .with_audience = with_audience, .arr = json_array() };
+
+	if (replay_into(st, g, &rp) != 0) {
 		json_decref(rp.arr);
 		return NULL;
 	}
@@ -247,23 +257,20 @@ static json_t *replay(struct store *st, const struct store_game *g, unsigned aud
 
 json_t *announce_replay(struct store *st, const struct store_game *g, unsigned aud)
 {
-	return replay(st, g, aud, false, NULL);
+	return replay(st, g, aud, false);
 }
 
 int announce_replay_page(struct store *st, const struct store_game *g, unsigned aud,
                          struct pager *pg)
 {
-	json_t *none = replay(st, g, aud, false, pg);   /* an empty array: the page is pg's */
+	struct replay rp = { .aud = aud, .pg = pg };
 
-	if (none == NULL)
-		return -1;
-	json_decref(none);
-	return 0;
+	return replay_into(st, g, &rp);
 }
 
 json_t *announce_replay_umpire(struct store *st, const struct store_game *g)
 {
-	return replay(st, g, AUD_UMPIRE, true, NULL);
+	return replay(st, g, AUD_UMPIRE, true);
 }
 
 struct stored {

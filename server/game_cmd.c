@@ -314,7 +314,7 @@ static void cmd_game(struct conn *c, json_t *id, json_t *req)
 	struct server *srv = conn_server(c);
 	int64_t uid = conn_user(c);
 	json_int_t gid = json_integer_value(json_object_get(req, "game"));
-	size_t from = (size_t)json_integer_value(json_object_get(req, "from"));
+	size_t from = dispatch_from(req);
 	struct game *g = game_find(srv->games, gid);
 	json_t *v = NULL;
 	if (g && (g->user[WHITE] == uid || g->user[BLACK] == uid)) {

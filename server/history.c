@@ -213,7 +213,7 @@ static void cmd_record(struct conn *c, json_t *id, json_t *req)
 	struct store *st = conn_server(c)->store;
 	const char *view = json_string_value(json_object_get(req, "view"));
 	int aud = view_parse(view);
-	size_t from = (size_t)json_integer_value(json_object_get(req, "from"));
+	size_t from = dispatch_from(req);
 	struct store_game g;
 
 	if (aud < 0) {
@@ -314,7 +314,7 @@ static void cmd_pgn(struct conn *c, json_t *id, json_t *req)
 {
 	struct store *st = conn_server(c)->store;
 	const char *view = json_string_value(json_object_get(req, "view"));
-	size_t from = (size_t)json_integer_value(json_object_get(req, "from"));
+	size_t from = dispatch_from(req);
 	int64_t uid = conn_user(c);
 	struct store_game g;
 	int aud;

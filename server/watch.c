@@ -467,7 +467,7 @@ static void take_seat(struct conn *c, json_t *id, json_t *req, bool umpire,
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "this connection holds the other seat: unwatch first");
 		return;
 	}
-	json_t *v = seat_view(g, umpire, (size_t)json_integer_value(json_object_get(req, "from")));
+	json_t *v = seat_view(g, umpire, dispatch_from(req));
 	if (!v) {
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 		return;
