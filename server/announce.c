@@ -169,7 +169,7 @@ struct replay {
 	const struct ruleset *rs;
 	struct referee *ref;
 	unsigned aud;
-	bool with_audience;          /* the umpire's view: each event says who heard it */
+	unsigned how;                /* ANNOUNCE_ bits (announce.h) */
 	json_t *arr;                 /* every event heard; NULL with pg (the page is pg's) */
 	struct pager *pg;
 	struct evlist out;
@@ -197,7 +197,7 @@ static int replay_cb(const struct store_action *sa, void *arg)
 			continue;
 		}
 		json_t *j = announce_event(rp->g->id, rp->rs, &rp->out.v[i], NULL, rp->ref, &a);
-		if (j != NULL && rp->with_audience)
+		if (j != NULL && (rp->how & ANNOUNCE_AUDIENCE))
 			json_object_set_new(j, "audience", event_json_audience(rp->out.v[i].audience));
 		if (j != NULL && rp->pg != NULL)
 			pager_take(rp->pg, j);
@@ -206,8 +206,15 @@ static int replay_cb(const struct store_action *sa, void *arg)
 	}
 	unsigned naud = 0;
 	json_t *j = announce_notice(rp->g->id, &a, referee_plies(rp->ref), NULL, &naud);
+	/* A private note is left out before it is counted: the page's "total"
+	 * and "next" are those of the list without it. */
+	if (j != NULL && (rp->how & ANNOUNCE_NO_PRIVATE) &&
+	    json_is_true(json_object_get(j, "private"))) {
+		json_decref(j);
+		j = NULL;
+	}
 	if (j != NULL && (rp->aud & naud)) {
-		if (rp->with_audience)
+		if (rp->how & ANNOUNCE_AUDIENCE)
 			json_object_set_new(j, "audience", event_json_audience(naud));
 		if (rp->pg != NULL)
 			pager_take(rp->pg, j);
@@ -243,10 +250,10 @@ static int replay_into(struct store *st, const struct store_game *g, struct repl
 	return 0;
 }
 
-static json_t *replay(struct store *st, const struct store_game *g, unsigned aud,
-                      bool with_audience)
+json_t *announce_replay(struct store *st, const struct store_game *g, unsigned aud,
+                        unsigned how)
 {
-	struct replay rp = { .aud = aud, .with_audience = with_audience, .arr = json_array() };
+	struct replay rp = { .aud = aud, .how = how, .arr = json_array() };
 
 	if (replay_into(st, g, &rp) != 0) {
 		json_decref(rp.arr);
@@ -255,22 +262,12 @@ static json_t *replay(struct store *st, const struct store_game *g, unsigned aud
 	return rp.arr;
 }
 
-json_t *announce_replay(struct store *st, const struct store_game *g, unsigned aud)
-{
-	return replay(st, g, aud, false);
-}
-
 int announce_replay_page(struct store *st, const struct store_game *g, unsigned aud,
-                         struct pager *pg)
+                         unsigned how, struct pager *pg)
 {
-	struct replay rp = { .aud = aud, .pg = pg };
+	struct replay rp = { .aud = aud, .how = how, .pg = pg };
 
 	return replay_into(st, g, &rp);
-}
-
-json_t *announce_replay_umpire(struct store *st, const struct store_game *g)
-{
-	return replay(st, g, AUD_UMPIRE, true);
 }
 
 struct stored {

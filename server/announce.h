@@ -65,24 +65,29 @@ json_t *announce_draw(int64_t game, const struct action *a, const int64_t *clock
 json_t *announce_notice(int64_t game, const struct action *a, int ply, const int64_t *clock,
                         unsigned *aud);
 
+/* How a replayed view is written (bits): */
+enum {
+	ANNOUNCE_AUDIENCE = 1,       /* each event says who heard it ("audience": the
+	                              * umpire's seat) */
+	ANNOUNCE_NO_PRIVATE = 2,     /* an umpire's private notes left out (the umpire's
+	                              * record read by one who is not an umpire) */
+};
+
 /* Every announcement of game g heard by audience aud (AUD_ bits),
  * replayed from the stored record, draw notices included for the players
- * and the umpire.  A new array; NULL (logged) if the store fails or the
- * record does not replay. */
-json_t *announce_replay(struct store *st, const struct store_game *g, unsigned aud);
+ * and the umpire, written as how says.  A new array; NULL (logged) if the
+ * store fails or the record does not replay. */
+json_t *announce_replay(struct store *st, const struct store_game *g, unsigned aud,
+                        unsigned how);
 
 /* The same replay, building only the events of one page (dispatch.h's
- * pager; every other event of aud is counted, not built): a page of a
- * long record costs its replay, not the whole record's JSON.  0, or -1
+ * pager; every other event of the list is counted, not built): a page of
+ * a long record costs its replay, not the whole record's JSON.  0, or -1
  * (logged) as announce_replay's NULL; the pager then holds a partial page
  * (pager_free). */
 struct pager;
 int announce_replay_page(struct store *st, const struct store_game *g, unsigned aud,
-                         struct pager *pg);
-
-/* The umpire's view (the `umpire` request): every announcement of the
- * record, each with "audience", the names of who heard it. */
-json_t *announce_replay_umpire(struct store *st, const struct store_game *g);
+                         unsigned how, struct pager *pg);
 
 /* The same from the STORED events (flagged games): no SAN, no draw
  * notices (they are not events).  NULL if the store fails. */

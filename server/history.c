@@ -224,39 +224,29 @@ static void cmd_record(struct conn *c, json_t *id, json_t *req)
 		return;
 	char why[256];
 	bool flagged = game_flagged(st, &g, why, sizeof why);
-	/* A player's side of the record: only the page's events are built
-	 * (announce_replay_page).  The umpire's (whose private notes are
-	 * taken out for those who may not read them) and a flagged game's
-	 * stored events are built whole and paged after. */
+	/* Only the page's events are built (announce_replay_page); the
+	 * umpire's private notes are left out of the umpire's view for those
+	 * who may not read them.  A flagged game's stored events (no notes:
+	 * they are not events) are built whole and paged after. */
 	struct pager pg;
-	bool paged = !flagged && aud != AUD_UMPIRE;
 	json_t *events = NULL;
-	if (paged) {
+	if (!flagged) {
+		unsigned how = aud == AUD_UMPIRE && !private_notes(c) ? ANNOUNCE_NO_PRIVATE : 0;
 		pager_init(&pg, from);
-		if (announce_replay_page(st, &g, (unsigned)aud, &pg) != 0) {
+		if (announce_replay_page(st, &g, (unsigned)aud, how, &pg) != 0) {
 			pager_free(&pg);
 			dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 			return;
 		}
-	} else if ((events = flagged ? announce_stored(st, &g, (unsigned)aud)
-	                             : announce_replay(st, &g, (unsigned)aud)) == NULL) {
+	} else if ((events = announce_stored(st, &g, (unsigned)aud)) == NULL) {
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 		return;
-	}
-	if (events != NULL && aud == AUD_UMPIRE && !private_notes(c)) {
-		size_t i;
-		json_t *e;
-		json_array_foreach(events, i, e)
-			if (json_is_true(json_object_get(e, "private"))) {
-				json_array_remove(events, i);
-				i--;
-			}
 	}
 	json_t *j = summary_json(st, &g);
 	json_object_set_new(j, "view", json_string(view));
 	if (g.fen[0])
 		json_object_set_new(j, "fen", json_string(g.fen));
-	if (paged)
+	if (!flagged)
 		pager_finish(&pg, j, "events");
 	else
 		dispatch_page(j, "events", events, from);

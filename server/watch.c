@@ -395,11 +395,24 @@ static struct game *seat_game(struct conn *c, json_t *id, json_t *req, bool umpi
 static json_t *seat_view(struct game *g, bool umpire, size_t from)
 {
 	struct store *st = g->gs->srv->store;
-	json_t *events = umpire ? announce_replay_umpire(st, &g->info)
-	                        : announce_replay(st, &g->info, AUD_SPECTATOR);
-	if (!events)
+	unsigned aud = umpire ? AUD_UMPIRE : AUD_SPECTATOR;
+	unsigned how = umpire ? ANNOUNCE_AUDIENCE : 0;
+	/* Only the page's events are built (announce_replay_page), except
+	 * for a spectator of a delayed game, whose catch-up is cut at what is
+	 * released and whose queue is filled from the same replay. */
+	bool paged = umpire || game_delay(g) == 0;
+	struct pager pg;
+	json_t *events = NULL;
+	if (paged) {
+		pager_init(&pg, from);
+		if (announce_replay_page(st, &g->info, aud, how, &pg) != 0) {
+			pager_free(&pg);
+			return NULL;
+		}
+	} else if ((events = announce_replay(st, &g->info, aud, how)) == NULL) {
 		return NULL;
-	if (!umpire && game_delay(g) > 0) {
+	}
+	if (!paged) {
 		/* A delayed game: the catch-up is what is released; the rest is
 		 * the queue (filled here at the first spectator: the game has no
 		 * uncommitted action, so the record and the stream agree). */
@@ -428,7 +441,10 @@ static json_t *seat_view(struct game *g, bool umpire, size_t from)
 	                      "rated", g->info.rated != 0, "seat", umpire ? "umpire" : "spectator",
 	                      "ply", referee_plies(g->ref),
 	                      "to_move", game_color_name(referee_side_to_move(g->ref)));
-	dispatch_page(j, "events", events, from);
+	if (paged)
+		pager_finish(&pg, j, "events");
+	else
+		dispatch_page(j, "events", events, from);
 	json_decref(events);
 	if (g->info.fen[0])
 		json_object_set_new(j, "start_fen", json_string(g->info.fen));

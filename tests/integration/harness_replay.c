@@ -215,7 +215,7 @@ static int check_game(struct store *st, const struct store_game *g, char *err, s
 		unsigned aud = audience_bits[k];
 		char *filtered = NULL;
 		json_t *stored = announce_stored(st, g, aud);
-		json_t *view = announce_replay(st, g, aud);
+		json_t *view = announce_replay(st, g, aud, 0);
 		json_t *re = replay_json(g, back, nback, aud, e, sizeof e);
 		int bad = 0;
 		if (stored == NULL || view == NULL)
