@@ -79,6 +79,20 @@ void referee_free(struct referee *r)
 	free(r);
 }
 
+struct referee *referee_copy(const struct referee *r)
+{
+	struct referee *c = xmalloc(sizeof *c);
+	*c = *r;
+	/* Only the positions since the last capture or pawn move can repeat
+	 * (count_repetitions): the older ones are not copied. */
+	size_t keep = (size_t)r->b.halfmove + 1 < r->nkeys ? (size_t)r->b.halfmove + 1 : r->nkeys;
+	c->keys = NULL;
+	c->nkeys = c->capkeys = 0;
+	for (size_t i = r->nkeys - keep; i < r->nkeys; i++)
+		keys_push(c, r->keys[i]);
+	return c;
+}
+
 /* ------------------------------------------------------------------ */
 /* emission                                                            */
 

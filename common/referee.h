@@ -41,6 +41,13 @@ struct referee;
 struct referee *referee_new(const struct ruleset *rs, const char *fen, char *err, size_t errlen);
 void referee_free(struct referee *r);
 
+/* An independent copy of r that rules every later action exactly as r
+ * would (the same events, the same ending).  The positions that can no
+ * longer repeat (those before the last capture or pawn move) are not
+ * copied, so a copy is small however long the game, and its
+ * referee_state_hash differs from r's. */
+struct referee *referee_copy(const struct referee *r);
+
 /* The opening announcements (e.g. icc's pawn-try count for White), or the
  * end of the game if the starting position is already terminal.  Call
  * once, before anything else: other calls fail with REF_E_BAD_ARGUMENT

@@ -5,6 +5,7 @@
 
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "action.h"
@@ -18,6 +19,7 @@
 #include "referee.h"
 #include "ruleset.h"
 #include "store.h"
+#include "xmalloc.h"
 
 /* Who hears a draw offer or its decline: both players and the umpire. */
 #define ANNOUNCE_DRAW_AUDIENCE (AUD_WHITE | AUD_BLACK | AUD_UMPIRE)
@@ -96,50 +98,68 @@ json_t *announce_draw(int64_t game, const struct action *a, const int64_t *clock
 	return with_clock(j, clock);
 }
 
+/* Who hears the notice of a (0: a has none: announce_notice gives NULL),
+ * and whether it is an umpire's private note. */
+static unsigned notice_audience(const struct action *a, bool *private)
+{
+	struct action_umpire u;
+	char buf[ACTION_TEXT_MAX];
+	const char *name, *text;
+
+	*private = false;
+	if (a->kind == ACTION_DRAW)
+		return ANNOUNCE_DRAW_AUDIENCE;
+	/* An offer to adjourn or its refusal is between the players (as a
+	 * draw's); the clocks stopping or running again is everyone's news. */
+	if (action_is_adjourn(a->kind))
+		return a->kind == ACTION_UNADJ || strcmp(a->text, "agree") == 0 ? AUD_PUBLIC
+		                                                                 : ANNOUNCE_DRAW_AUDIENCE;
+	/* The spectators' channel never reaches a player. */
+	if (action_is_chat(a->kind))
+		return action_chat_parse(a, buf, &name, &text) != REF_OK ? 0
+		       : a->kind == ACTION_SAY                          ? AUD_PUBLIC
+		                                                        : AUD_SPECTATOR | AUD_UMPIRE;
+	if (a->kind == ACTION_ADJUDGE || a->kind == ACTION_UABORT ||
+	    action_umpire_parse(a, &u) != REF_OK)
+		return 0;
+	*private = a->kind == ACTION_NOTE && !u.public;
+	return *private ? AUD_UMPIRE : AUD_PUBLIC;
+}
+
 json_t *announce_notice(int64_t game, const struct action *a, int ply, const int64_t *clock,
                         unsigned *aud)
 {
 	struct action_umpire u;
 	json_t *j;
-	if (a->kind == ACTION_DRAW) {
-		*aud = ANNOUNCE_DRAW_AUDIENCE;
+	bool private;
+	if ((*aud = notice_audience(a, &private)) == 0)
+		return NULL;
+	if (a->kind == ACTION_DRAW)
 		return announce_draw(game, a, clock);
-	}
 	if (action_is_adjourn(a->kind)) {
-		/* An offer or its refusal is between the players (as a draw's);
-		 * the clocks stopping or running again is everyone's news. */
 		const char *name = a->kind == ACTION_UNADJ ? "unadjourned"
 		                   : strcmp(a->text, "offer") == 0 ? "adjourn_offer"
 		                   : strcmp(a->text, "decline") == 0 ? "adjourn_declined"
 		                   : "adjourned";
-		bool public = a->kind == ACTION_UNADJ || strcmp(a->text, "agree") == 0;
-		*aud = public ? AUD_PUBLIC : ANNOUNCE_DRAW_AUDIENCE;
 		j = json_pack("{s:s, s:I, s:s, s:i}", "event", name, "game", (json_int_t)game, "by",
 		              a->color == WHITE ? "white" : "black", "ply", ply);
 		return with_clock(j, clock);
 	}
 	if (action_is_chat(a->kind)) {
 		/* A player's or a spectator's words: its own event, never the
-		 * umpire's voice; the spectators' channel never reaches a player. */
+		 * umpire's voice. */
 		char buf[ACTION_TEXT_MAX];
 		const char *name, *text;
-		if (action_chat_parse(a, buf, &name, &text) != REF_OK)
-			return NULL;
-		if (a->kind == ACTION_SAY) {
-			*aud = AUD_PUBLIC;
+		action_chat_parse(a, buf, &name, &text);
+		if (a->kind == ACTION_SAY)
 			return json_pack("{s:s, s:I, s:s, s:s, s:s, s:i}", "event", "chat", "game",
 			                 (json_int_t)game, "channel", "game", "color",
 			                 a->color == WHITE ? "white" : "black", "text", text, "ply", ply);
-		}
-		*aud = AUD_SPECTATOR | AUD_UMPIRE;
 		return json_pack("{s:s, s:I, s:s, s:s, s:s, s:i}", "event", "chat", "game",
 		                 (json_int_t)game, "channel", "spectators", "user", name, "text", text,
 		                 "ply", ply);
 	}
-	if (a->kind == ACTION_ADJUDGE || a->kind == ACTION_UABORT ||
-	    action_umpire_parse(a, &u) != REF_OK)
-		return NULL;
-	*aud = AUD_PUBLIC;
+	action_umpire_parse(a, &u);
 	switch (a->kind) {
 	case ACTION_PAUSE:
 	case ACTION_UNPAUSE:
@@ -155,10 +175,8 @@ json_t *announce_notice(int64_t game, const struct action *a, int ply, const int
 	default: /* ACTION_NOTE */
 		j = json_pack("{s:s, s:I, s:s, s:i}", "event", "umpire_note", "game", (json_int_t)game,
 		              "text", u.reason, "ply", ply);
-		if (!u.public) {
+		if (private)
 			json_object_set_new(j, "private", json_true());
-			*aud = AUD_UMPIRE;
-		}
 		break;
 	}
 	return with_clock(j, clock);
@@ -172,15 +190,27 @@ struct replay {
 	unsigned how;                /* ANNOUNCE_ bits (announce.h) */
 	json_t *arr;                 /* every event heard; NULL with pg (the page is pg's) */
 	struct pager *pg;
+	int limit;                   /* the last seq to replay (0: all) */
+	bool stop_closed;            /* the list's length is known (total): stop once the
+	                              * page is full or the list's last event is counted */
+	size_t total;
 	struct evlist out;
 	bool failed;
 };
+
+/* Whether rp's page needs nothing more of the record. */
+static int replay_done(const struct replay *rp)
+{
+	return rp->stop_closed && (rp->pg->closed || rp->pg->n >= rp->total);
+}
 
 static int replay_cb(const struct store_action *sa, void *arg)
 {
 	struct replay *rp = arg;
 	struct action a;
 
+	if (rp->limit > 0 && sa->seq > rp->limit)
+		return 1;
 	if (!sa->ok)
 		return 0;
 	evlist_clear(&rp->out);
@@ -204,42 +234,38 @@ static int replay_cb(const struct store_action *sa, void *arg)
 		else if (j != NULL)
 			json_array_append_new(rp->arr, j);
 	}
-	unsigned naud = 0;
+	/* The action's notice, if this list has it: a private note is left
+	 * out before it is counted (the page's "total" and "next" are those of
+	 * the list without it); one off the page is counted, not built. */
+	bool private;
+	unsigned naud = notice_audience(&a, &private);
+	if (!(rp->aud & naud) || (private && (rp->how & ANNOUNCE_NO_PRIVATE)))
+		return replay_done(rp);
+	if (rp->pg != NULL && !pager_wants(rp->pg)) {
+		pager_take(rp->pg, NULL);
+		return replay_done(rp);
+	}
 	json_t *j = announce_notice(rp->g->id, &a, referee_plies(rp->ref), NULL, &naud);
-	/* A private note is left out before it is counted: the page's "total"
-	 * and "next" are those of the list without it. */
-	if (j != NULL && (rp->how & ANNOUNCE_NO_PRIVATE) &&
-	    json_is_true(json_object_get(j, "private"))) {
-		json_decref(j);
-		j = NULL;
-	}
-	if (j != NULL && (rp->aud & naud)) {
-		if (rp->how & ANNOUNCE_AUDIENCE)
-			json_object_set_new(j, "audience", event_json_audience(naud));
-		if (rp->pg != NULL)
-			pager_take(rp->pg, j);
-		else
-			json_array_append_new(rp->arr, j);
-	} else {
-		json_decref(j);
-	}
-	return 0;
+	if (j != NULL && (rp->how & ANNOUNCE_AUDIENCE))
+		json_object_set_new(j, "audience", event_json_audience(naud));
+	if (j != NULL && rp->pg != NULL)
+		pager_take(rp->pg, j);
+	else if (j != NULL)
+		json_array_append_new(rp->arr, j);
+	return replay_done(rp);
 }
 
-/* Replay g's record into rp (its arr or its pager): 0, or -1 (logged). */
-static int replay_into(struct store *st, const struct store_game *g, struct replay *rp)
+/* Replay g's record into rp (its arr or its pager) from the action after
+ * seq `after` on, ref (taken) ruling as it stood after it: 0, or -1
+ * (logged). */
+static int replay_from(struct store *st, const struct store_game *g, struct replay *rp,
+                       struct referee *ref, int after)
 {
-	char err[128];
-
 	rp->g = g;
 	rp->rs = ruleset_find(g->rules);
-	if (rp->rs == NULL)
-		return -1;
-	rp->ref = referee_new(rp->rs, g->fen[0] ? g->fen : NULL, err, sizeof err);
-	if (rp->ref == NULL)
-		return -1;
+	rp->ref = ref;
 	evlist_init(&rp->out);
-	int rc = store_game_actions(st, g->id, replay_cb, rp);
+	int rc = store_game_actions_after(st, g->id, after, replay_cb, rp);
 	evlist_free(&rp->out);
 	referee_free(rp->ref);
 	if (rc != STORE_OK || rp->failed) {
@@ -248,6 +274,26 @@ static int replay_into(struct store *st, const struct store_game *g, struct repl
 		return -1;
 	}
 	return 0;
+}
+
+/* A referee for g's start; NULL (logged) for a rule set or start
+ * position the server does not know. */
+static struct referee *referee_start(const struct store_game *g)
+{
+	char err[128];
+	const struct ruleset *rs = ruleset_find(g->rules);
+	struct referee *r = rs == NULL ? NULL
+	                               : referee_new(rs, g->fen[0] ? g->fen : NULL, err, sizeof err);
+	if (r == NULL)
+		log_warnx("game=%" PRId64 " record could not be replayed: its rules or start", g->id);
+	return r;
+}
+
+/* Replay g's whole record into rp: 0, or -1 (logged). */
+static int replay_into(struct store *st, const struct store_game *g, struct replay *rp)
+{
+	struct referee *r = referee_start(g);
+	return r == NULL ? -1 : replay_from(st, g, rp, r, 0);
 }
 
 json_t *announce_replay(struct store *st, const struct store_game *g, unsigned aud,
@@ -262,12 +308,216 @@ json_t *announce_replay(struct store *st, const struct store_game *g, unsigned a
 	return rp.arr;
 }
 
-int announce_replay_page(struct store *st, const struct store_game *g, unsigned aud,
-                         unsigned how, struct pager *pg)
+/* ---- the replay cache (announce.h) --------------------------------------- */
+
+/* The lists a page is cut from: each audience's, and the umpire's without
+ * the private notes. */
+enum { L_WHITE, L_BLACK, L_SPECTATOR, L_UMPIRE, L_UMPIRE_PUBLIC, L__COUNT };
+static const unsigned list_aud[L__COUNT] = { AUD_WHITE, AUD_BLACK, AUD_SPECTATOR, AUD_UMPIRE,
+	                                     AUD_UMPIRE };
+
+static int list_of(unsigned aud, unsigned how)
+{
+	for (int l = 0; l < L_UMPIRE_PUBLIC; l++)
+		if (aud == list_aud[l])
+			return l == L_UMPIRE && (how & ANNOUNCE_NO_PRIVATE) ? L_UMPIRE_PUBLIC : l;
+	return -1;
+}
+
+/* A point of a record to replay from. */
+struct mark {
+	int seq;                     /* the last action replayed before it (0: none) */
+	struct referee *ref;         /* the referee then: a copy, never played on */
+	size_t count[L__COUNT];      /* each list's events before it */
+};
+
+/* One record's marks, and its replay as far as it was read. */
+struct cached {
+	int64_t game;                /* 0: a free slot */
+	int last;                    /* the last seq replayed */
+	uint64_t used;               /* the cache's clock when last read */
+	struct referee *ref;         /* the referee after `last` */
+	size_t total[L__COUNT];      /* each list's events through `last` */
+	int since;                   /* actions since the last mark */
+	struct mark *m;              /* m[0]: the start */
+	size_t n, cap;
+};
+
+struct announce_cache {
+	struct cached *slot;
+	size_t nslot;
+	uint64_t clock;
+	int stride, min;
+};
+
+struct announce_cache *announce_cache_new(size_t games, int stride, int min_actions)
+{
+	struct announce_cache *ac = xcalloc(1, sizeof *ac);
+	ac->nslot = games > 0 ? games : 1;
+	ac->slot = xcalloc(ac->nslot, sizeof *ac->slot);
+	ac->stride = stride > 0 ? stride : 1;
+	ac->min = min_actions;
+	return ac;
+}
+
+static void cached_clear(struct cached *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		referee_free(c->m[i].ref);
+	free(c->m);
+	referee_free(c->ref);
+	memset(c, 0, sizeof *c);
+}
+
+void announce_cache_free(struct announce_cache *ac)
+{
+	if (ac == NULL)
+		return;
+	for (size_t i = 0; i < ac->nslot; i++)
+		cached_clear(&ac->slot[i]);
+	free(ac->slot);
+	free(ac);
+}
+
+int announce_cache_marks(const struct announce_cache *ac, int64_t game)
+{
+	for (size_t i = 0; ac != NULL && i < ac->nslot; i++)
+		if (ac->slot[i].game == game && game != 0)
+			return (int)ac->slot[i].n;
+	return 0;
+}
+
+/* A mark where c stands now.  The referee that goes on is swapped for its
+ * copy too: a copy leaves out the positions that can no longer repeat, so
+ * neither grows with the record. */
+static void cached_mark(struct cached *c)
+{
+	struct referee *r = referee_copy(c->ref);
+	referee_free(c->ref);
+	c->ref = r;
+	c->m = xgrow(c->m, &c->cap, c->n + 1, sizeof *c->m, 16);
+	struct mark *m = &c->m[c->n++];
+	m->seq = c->last;
+	m->ref = referee_copy(r);
+	memcpy(m->count, c->total, sizeof m->count);
+	c->since = 0;
+}
+
+struct extend {
+	struct cached *c;
+	const struct store_game *g;
+	int limit, stride;
+	struct evlist out;
+	bool failed;
+};
+
+/* One more action of the record: each list's count, and a mark every
+ * stride actions.  What counts is what replay_cb puts in a list. */
+static int extend_cb(const struct store_action *sa, void *arg)
+{
+	struct extend *x = arg;
+	struct cached *c = x->c;
+	struct action a;
+
+	if (sa->seq > x->limit)
+		return 1;
+	if (sa->ok) {
+		evlist_clear(&x->out);
+		if (action_parse(&a, sa->kind, sa->color, sa->text) != REF_OK ||
+		    referee_apply(c->ref, &a, &x->out) != REF_OK) {
+			x->failed = true;
+			return 1;
+		}
+		for (size_t i = 0; i < x->out.n; i++)
+			for (int l = 0; l < L__COUNT; l++)
+				c->total[l] += (x->out.v[i].audience & list_aud[l]) != 0;
+		bool private;
+		unsigned naud = notice_audience(&a, &private);
+		for (int l = 0; l < L__COUNT; l++)
+			c->total[l] += (naud & list_aud[l]) && !(private && l == L_UMPIRE_PUBLIC);
+	}
+	c->last = sa->seq;
+	if (++c->since >= x->stride)
+		cached_mark(c);
+	return 0;
+}
+
+/* g's slot in the cache, replayed through the record's last action: 0
+ * with *out (NULL: a short record, replayed whole for each page), or -1
+ * (logged). */
+static int cache_get(struct announce_cache *ac, struct store *st, const struct store_game *g,
+                     struct cached **out)
+{
+	int last;
+
+	*out = NULL;
+	if (store_game_last_seq(st, g->id, &last) != STORE_OK) {
+		log_warnx("game=%" PRId64 " record: %s", g->id, store_error(st));
+		return -1;
+	}
+	if (last < ac->min)
+		return 0;
+	struct cached *c = NULL, *lru = &ac->slot[0];
+	for (size_t i = 0; i < ac->nslot && c == NULL; i++) {
+		if (ac->slot[i].game == g->id)
+			c = &ac->slot[i];
+		else if (ac->slot[i].used < lru->used)
+			lru = &ac->slot[i];
+	}
+	if (c != NULL && c->last > last)   /* a record only grows: not this one */
+		cached_clear(c);
+	if (c == NULL || c->game == 0) {
+		c = c != NULL ? c : lru;
+		cached_clear(c);
+		if ((c->ref = referee_start(g)) == NULL)
+			return -1;
+		c->game = g->id;
+		cached_mark(c);
+	}
+	if (c->last < last) {
+		struct extend x = { .c = c, .g = g, .limit = last, .stride = ac->stride };
+		evlist_init(&x.out);
+		int rc = store_game_actions_after(st, g->id, c->last, extend_cb, &x);
+		evlist_free(&x.out);
+		if (rc != STORE_OK || x.failed || c->last != last) {
+			log_warnx("game=%" PRId64 " record could not be replayed%s%s", g->id,
+			          rc != STORE_OK ? ": " : "", rc != STORE_OK ? store_error(st) : "");
+			cached_clear(c);
+			return -1;
+		}
+	}
+	c->used = ++ac->clock;
+	*out = c;
+	return 0;
+}
+
+int announce_replay_page(struct store *st, struct announce_cache *ac, const struct store_game *g,
+                         unsigned aud, unsigned how, struct pager *pg)
 {
 	struct replay rp = { .aud = aud, .how = how, .pg = pg };
+	struct cached *c = NULL;
+	int l = list_of(aud, how);
 
-	return replay_into(st, g, &rp);
+	if (ac != NULL && l >= 0 && cache_get(ac, st, g, &c) != 0)
+		return -1;
+	if (c == NULL)
+		return replay_into(st, g, &rp);
+	/* From the last mark at or before the page's first event, until the
+	 * page is full; the list's length is known. */
+	size_t k = 0;
+	while (k + 1 < c->n && c->m[k + 1].count[l] <= pg->from)
+		k++;
+	size_t total = c->total[l];
+	if (pg->from < total) {
+		pg->n = c->m[k].count[l];
+		rp.limit = c->last;
+		rp.stop_closed = true;
+		rp.total = total;
+		if (replay_from(st, g, &rp, referee_copy(c->m[k].ref), c->m[k].seq) != 0)
+			return -1;
+	}
+	pg->n = total;
+	return 0;
 }
 
 struct stored {

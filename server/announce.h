@@ -80,14 +80,46 @@ enum {
 json_t *announce_replay(struct store *st, const struct store_game *g, unsigned aud,
                         unsigned how);
 
+/*
+ * The replay cache: marks along long records, so that a page is replayed
+ * from the mark before it, not from the record's start.  Without it a page
+ * of a record of n actions costs a replay of all n (a record may hold
+ * 50,000: tens of ms of the loop for every page, which anyone may ask for
+ * again and again); with it, at most `stride` actions and the page.
+ *
+ * A mark is a copy of the referee where it stood after an action
+ * (referee_copy: no older position than can still repeat) and how many
+ * events each list (each audience's view, the umpire's without its
+ * private notes) held before it; the cache also keeps each record's
+ * replay at its end and each list's length there.  It holds only the
+ * referee's state and counts, never an event or a line: a page is built
+ * by the same replay, for its own audience, as without it.  A record only
+ * grows (actions are never changed or deleted: store.h), so its last seq
+ * names what was replayed; a record that grew is replayed on from its end,
+ * never again from its start.  Records under min_actions are replayed
+ * whole (a few ms at most).  `games` records are kept, the least recently
+ * read replaced: about 3 KiB a mark, so at most games x 50,000 / stride
+ * marks (the daemon's: 16 x 98, under 5 MiB).  The loop's alone (no
+ * locking).
+ */
+#define ANNOUNCE_CACHE_GAMES 16
+#define ANNOUNCE_STRIDE 512          /* actions between two marks */
+#define ANNOUNCE_CACHE_MIN 1024      /* the shortest record kept */
+struct announce_cache;
+struct announce_cache *announce_cache_new(size_t games, int stride, int min_actions);
+void announce_cache_free(struct announce_cache *ac);
+/* The marks kept for a game's record (0: none kept): for the tests. */
+int announce_cache_marks(const struct announce_cache *ac, int64_t game);
+
 /* The same replay, building only the events of one page (dispatch.h's
- * pager; every other event of the list is counted, not built): a page of
- * a long record costs its replay, not the whole record's JSON.  0, or -1
- * (logged) as announce_replay's NULL; the pager then holds a partial page
- * (pager_free). */
+ * pager; every other event of the list is counted, not built, or with ac
+ * and a long record taken from the cache): a page of a long record costs
+ * a stride of it, not the whole record's replay and JSON.  ac may be NULL
+ * (the whole record replayed).  0, or -1 (logged) as announce_replay's
+ * NULL; the pager then holds a partial page (pager_free). */
 struct pager;
-int announce_replay_page(struct store *st, const struct store_game *g, unsigned aud,
-                         unsigned how, struct pager *pg);
+int announce_replay_page(struct store *st, struct announce_cache *ac, const struct store_game *g,
+                         unsigned aud, unsigned how, struct pager *pg);
 
 /* The same from the STORED events (flagged games): no SAN, no draw
  * notices (they are not events).  NULL if the store fails. */

@@ -55,7 +55,7 @@ json_t *game_view_json(struct games *gs, const struct store_game *info,
 	bool paged = all == NULL && !fl;
 	if (paged) {
 		pager_init(&pg, from);
-		if (announce_replay_page(st, info, aud_of(color), 0, &pg) != 0) {
+		if (announce_replay_page(st, gs->srv->replays, info, aud_of(color), 0, &pg) != 0) {
 			pager_free(&pg);
 			return NULL;
 		}

@@ -233,7 +233,7 @@ static void cmd_record(struct conn *c, json_t *id, json_t *req)
 	if (!flagged) {
 		unsigned how = aud == AUD_UMPIRE && !private_notes(c) ? ANNOUNCE_NO_PRIVATE : 0;
 		pager_init(&pg, from);
-		if (announce_replay_page(st, &g, (unsigned)aud, how, &pg) != 0) {
+		if (announce_replay_page(st, conn_server(c)->replays, &g, (unsigned)aud, how, &pg) != 0) {
 			pager_free(&pg);
 			dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 			return;

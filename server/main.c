@@ -22,6 +22,7 @@
 #include <event2/event.h>
 #include <event2/thread.h>
 
+#include "announce.h"
 #include "auth.h"
 #include "backup.h"
 #include "config.h"
@@ -355,6 +356,7 @@ int main(int argc, char **argv)
 		fatalx("lobby_new failed");
 	if ((srv.games = games_new(&srv)) == NULL)
 		fatalx("games_new failed");
+	srv.replays = announce_cache_new(ANNOUNCE_CACHE_GAMES, ANNOUNCE_STRIDE, ANNOUNCE_CACHE_MIN);
 	/* The lobby's first: a login hears its challenges, then its games. */
 	conn_hook_add(&srv, lobby_conn_login, lobby_conn_closed);
 	conn_hook_add(&srv, games_conn_login, games_conn_closed);
@@ -399,6 +401,7 @@ int main(int argc, char **argv)
 	web_free(srv.web);
 	connset_free(&srv);
 	games_free(srv.games);
+	announce_cache_free(srv.replays);
 	lobby_free(srv.lobby);
 	auth_free(srv.auth);
 	store_close(srv.store);

@@ -16,6 +16,7 @@ struct store;
 struct auth;
 struct lobby;
 struct games;
+struct announce_cache;
 struct connset;
 struct web;
 struct conn;
@@ -41,6 +42,7 @@ struct server {
 	struct auth *auth;          /* accounts, sessions, password hashing workers (auth.c) */
 	struct lobby *lobby;        /* seeks, challenges (lobby.c) */
 	struct games *games;        /* live games, clocks (game.c) */
+	struct announce_cache *replays;  /* marks along long records (announce.c) */
 	struct conn_hook hooks[SERVER_HOOKS_MAX];  /* run in this order (conn.c) */
 	size_t nhooks;
 };

@@ -378,7 +378,9 @@ static const char *const stmt_sql[S__COUNT] = {
 	                    " clock_white_ms, clock_black_ms, ok, events)"
 	                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
 	[S_ACTIONS_LIST] = "SELECT game, seq, color, kind, text, at_ms, clock_white_ms,"
-	                   " clock_black_ms, ok FROM actions WHERE game = ?1 ORDER BY seq",
+	                   " clock_black_ms, ok FROM actions WHERE game = ?1 AND seq > ?2"
+	                   " ORDER BY seq",
+	[S_ACTION_LAST] = "SELECT seq FROM actions WHERE game = ?1 ORDER BY seq DESC LIMIT 1",
 	[S_EVENTS_LIST] = "SELECT seq, " EVENT_COLS " FROM events WHERE game = ?1 ORDER BY seq, id",
 	[S_ACTION_EVENTS_LIST] = "SELECT seq, events FROM actions"
 	                         " WHERE game = ?1 AND events IS NOT NULL ORDER BY seq",

@@ -235,6 +235,13 @@ int store_game_action(struct store *st, const struct store_action *a, const stru
 /* Read back a game's record in order; the callback returns non-zero to stop. */
 int store_game_actions(struct store *st, int64_t game,
                        int (*fn)(const struct store_action *a, void *arg), void *arg);
+/* The same from the action after seq `after` on (0: from the first). */
+int store_game_actions_after(struct store *st, int64_t game, int after,
+                             int (*fn)(const struct store_action *a, void *arg), void *arg);
+/* The seq of the game's last stored action (0 when it has none).  A
+ * record only grows (actions are never changed or deleted), so its last
+ * seq names the whole of it. */
+int store_game_last_seq(struct store *st, int64_t game, int *seq);
 int store_game_event_list(struct store *st, int64_t game,
                           int (*fn)(int seq, const struct event *e, void *arg), void *arg);
 

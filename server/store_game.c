@@ -397,7 +397,40 @@ static int list_by_id(struct store *st, enum stmt_id id, int64_t key, enum row_k
 int store_game_actions(struct store *st, int64_t game,
                        int (*fn)(const struct store_action *a, void *arg), void *arg)
 {
-	return list_by_id(st, S_ACTIONS_LIST, game, ROW_ACTION, (void *)fn, arg, "game actions");
+	return store_game_actions_after(st, game, 0, fn, arg);
+}
+
+int store_game_actions_after(struct store *st, int64_t game, int after,
+                             int (*fn)(const struct store_action *a, void *arg), void *arg)
+{
+	int temp;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_ACTIONS_LIST, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, game);
+	sqlite3_bind_int(s, 2, after);
+	return list(st, s, temp, ROW_ACTION, (void *)fn, arg, "game actions");
+}
+
+int store_game_last_seq(struct store *st, int64_t game, int *seq)
+{
+	int temp, rc;
+	sqlite3_stmt *s;
+
+	*seq = 0;
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_ACTION_LAST, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, game);
+	rc = store_step_row(st, s, "game last action");
+	if (rc == STORE_OK)
+		*seq = sqlite3_column_int(s, 0);
+	store_stmt_done(s, temp);
+	return rc == STORE_NOT_FOUND ? STORE_OK : rc;
 }
 
 /* A listing's callback, and whether it asked to stop. */

@@ -405,7 +405,7 @@ static json_t *seat_view(struct game *g, bool umpire, size_t from)
 	json_t *events = NULL;
 	if (paged) {
 		pager_init(&pg, from);
-		if (announce_replay_page(st, &g->info, aud, how, &pg) != 0) {
+		if (announce_replay_page(st, g->gs->srv->replays, &g->info, aud, how, &pg) != 0) {
 			pager_free(&pg);
 			return NULL;
 		}

@@ -12,6 +12,11 @@
  *   refusals              every umpire request refused to whoever may not
  *                         make it (with its code, naming nothing of the
  *                         game), and bad fields refused, nothing changed
+ *   long_record_pages     a record long enough for the replay cache (notes,
+ *                         public and private): every view read to its end
+ *                         in order and page by page out of order, while the
+ *                         game goes on and after it, holds exactly its own
+ *                         events
  * kd_stop replays every game through recovery, the record views and PGN
  * (harness_replay.h), the umpire's kinds included.
  */
@@ -295,6 +300,134 @@ START_TEST(umpire_abort)
 }
 END_TEST
 
+/* Each page of view (a `game`, `umpire` or `record` request) asked for by
+ * its own `from`, last page first: the same events as the whole list. */
+static void pages_out_of_order(struct kc *c, const char *type, int64_t game, const char *view,
+                               json_t *all)
+{
+	size_t n = json_array_size(all);
+	size_t froms[] = { n - 1, n / 2 + 3, 700, 1, 0 };
+	for (size_t k = 0; k < sizeof froms / sizeof froms[0]; k++) {
+		json_t *r = view != NULL
+		    ? kc_ok(c, kc_req(c, type, "{s:I, s:s, s:I}", "game", (json_int_t)game, "view", view,
+		                      "from", (json_int_t)froms[k]))
+		    : kc_ok(c, kc_req(c, type, "{s:I, s:I}", "game", (json_int_t)game, "from",
+		                      (json_int_t)froms[k]));
+		ck_assert_int_eq(json_integer_value(json_object_get(r, "total")), (json_int_t)n);
+		json_t *ev = json_object_get(r, "events");
+		ck_assert_uint_gt(json_array_size(ev), 0);
+		for (size_t i = 0; i < json_array_size(ev); i++)
+			ck_assert_msg(json_equal(json_array_get(ev, i), json_array_get(all, froms[k] + i)),
+			              "%s %s: event %zu differs", type, view ? view : "", froms[k] + i);
+	}
+}
+
+/* The notes (umpire_note events) of a list: how many, how many private;
+ * and they come in the order sent ("n0", "n1", ...). */
+static void notes_in(json_t *all, int *pub, int *priv)
+{
+	size_t i;
+	json_t *e;
+	int next = 0;
+	*pub = *priv = 0;
+	json_array_foreach(all, i, e) {
+		if (strcmp(json_string_value(json_object_get(e, "event")), "umpire_note") != 0)
+			continue;
+		int k = atoi(json_string_value(json_object_get(e, "text")) + 1);
+		ck_assert_int_ge(k, next);
+		next = k + 1;
+		ck_assert_int_eq(json_is_true(json_object_get(e, "private")), k % 3 == 0);
+		(k % 3 == 0 ? (*priv)++ : (*pub)++);
+	}
+}
+
+#define LONG_NOTES 1200   /* with the game's own actions, past ANNOUNCE_CACHE_MIN */
+
+START_TEST(long_record_pages)
+{
+	struct kd *d = kd_start(fast_conf);
+	struct kp w, b, ump, other;
+	account(d, &w, "whitey", "player");
+	account(d, &b, "blacky", "player");
+	account(d, &ump, "ref", "umpire");
+	account(d, &other, "other", "player");
+	int64_t game = new_game(&w, &b, 0);
+	move(&w, game, "e4");
+	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
+	/* Every third note private; sent 100 at a time. */
+	for (int k = 0; k < LONG_NOTES; k += 100) {
+		long long ids[100];
+		for (int i = 0; i < 100; i++) {
+			char text[16];
+			snprintf(text, sizeof text, "n%d", k + i);
+			ids[i] = kc_req(ump.c, "note", "{s:I, s:s, s:b}", "game", (json_int_t)game, "text",
+			                text, "public", (k + i) % 3 != 0);
+		}
+		for (int i = 0; i < 100; i++)
+			kc_ok(ump.c, ids[i]);
+	}
+	int pub, priv;
+	for (int round = 0; round < 2; round++) {
+		/* A player's view: the public notes, in order, each once. */
+		json_t *all = kg_fetch_events(w.c, "game", game, NULL, NULL, 0);
+		ck_assert_ptr_nonnull(all);
+		notes_in(all, &pub, &priv);
+		ck_assert_int_eq(pub, LONG_NOTES - LONG_NOTES / 3 + round);
+		ck_assert_int_eq(priv, 0);
+		pages_out_of_order(w.c, "game", game, NULL, all);
+		json_decref(all);
+		/* The umpire's chair: every note, each event with its audience. */
+		all = kg_fetch_events(ump.c, "umpire", game, NULL, NULL, 0);
+		ck_assert_ptr_nonnull(all);
+		notes_in(all, &pub, &priv);
+		ck_assert_int_eq(pub + priv, LONG_NOTES + round);
+		size_t i;
+		json_t *e;
+		json_array_foreach(all, i, e)
+			ck_assert_ptr_nonnull(json_object_get(e, "audience"));
+		pages_out_of_order(ump.c, "umpire", game, NULL, all);
+		json_decref(all);
+		/* The game goes on: the next read holds the new events. */
+		if (round == 0) {
+			move(&b, game, "e5");
+			kc_ok(ump.c, kc_req(ump.c, "note", "{s:I, s:s, s:b}", "game", (json_int_t)game, "text",
+			                    "n5000", "public", 1));
+		}
+	}
+	json_t *all = kg_fetch_events(w.c, "game", game, NULL, NULL, 0);
+	json_t *last = json_array_get(all, json_array_size(all) - 1);
+	ck_assert_str_eq(json_string_value(json_object_get(last, "text")), "n5000");
+	json_decref(all);
+	kc_ok(ump.c, kc_req(ump.c, "adjudicate", "{s:I, s:s, s:s}", "game", (json_int_t)game,
+	                    "result", "1/2-1/2", "reason", "long enough"));
+	kc_event(w.c, "game_over");
+	/* After the game: the umpire's record without the private notes for
+	 * one who is not an umpire, with them for the umpire. */
+	all = kg_fetch_events(other.c, "record", game, "umpire", NULL, 0);
+	ck_assert_ptr_nonnull(all);
+	notes_in(all, &pub, &priv);
+	ck_assert_int_eq(priv, 0);
+	ck_assert_int_eq(pub, LONG_NOTES - LONG_NOTES / 3 + 1);
+	pages_out_of_order(other.c, "record", game, "umpire", all);
+	json_decref(all);
+	all = kg_fetch_events(ump.c, "record", game, "umpire", NULL, 0);
+	notes_in(all, &pub, &priv);
+	ck_assert_int_eq(priv, LONG_NOTES / 3);
+	pages_out_of_order(ump.c, "record", game, "umpire", all);
+	json_decref(all);
+	all = kg_fetch_events(other.c, "record", game, "black", NULL, 0);
+	notes_in(all, &pub, &priv);
+	ck_assert_int_eq(priv, 0);
+	pages_out_of_order(other.c, "record", game, "black", all);
+	json_decref(all);
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(ump.c);
+	kc_close(other.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* An umpire request of type, well formed. */
 static long long umpire_req(struct kp *p, const char *type, int64_t game)
 {
@@ -459,6 +592,7 @@ static Suite *umpire_suite(void)
 	tcase_add_test(tc, pause_addtime_crash);
 	tcase_add_test(tc, umpire_abort);
 	tcase_add_test(tc, refusals);
+	tcase_add_test(tc, long_record_pages);
 	tcase_add_test(tc, pairing);
 	suite_add_tcase(s, tc);
 	return s;

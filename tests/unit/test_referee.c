@@ -477,6 +477,94 @@ START_TEST(test_deterministic)
 }
 END_TEST
 
+/* The same attempt to both referees: the same status and the same events. */
+static void play_both(struct referee *a, struct referee *b, const char *text, struct evlist *ea,
+                      struct evlist *eb)
+{
+	int side = referee_side_to_move(a);
+	ck_assert_int_eq(referee_side_to_move(b), side);
+	evlist_clear(ea);
+	evlist_clear(eb);
+	ck_assert_int_eq(referee_attempt(a, side, text, ea), referee_attempt(b, side, text, eb));
+	ck_assert_uint_eq(ea->n, eb->n);
+	ck_assert(ea->n == 0 || memcmp(ea->v, eb->v, ea->n * sizeof ea->v[0]) == 0);
+}
+
+/* A copy (referee_copy) rules every later attempt as the original does,
+ * in every rule set, from any point of a game, a copy of a copy too; it
+ * lives on when the original is freed. */
+START_TEST(test_copy_rules_alike)
+{
+	for (size_t k = 0; k < ruleset_count(); k++) {
+		for (uint32_t seed = 1; seed <= 8; seed++) {
+			struct evlist ea, eb;
+			struct referee *a = mk(ruleset_at(k)->name, NULL, &ea);
+			struct referee *b = NULL;
+			evlist_init(&eb);
+			uint32_t s = seed * 7919u + (uint32_t)k;
+			int copy_at = (int)(lcg(&s) % 120), again_at = copy_at + 1 + (int)(lcg(&s) % 60);
+			for (int step = 0; step < 400 && !referee_over(a); step++) {
+				if (step == copy_at)
+					b = referee_copy(a);
+				if (step == again_at) {
+					/* the copy's copy goes on in its place, the original freed */
+					struct referee *c = referee_copy(b);
+					referee_free(b);
+					b = c;
+				}
+				struct movelist ml;
+				referee_possible(a, referee_side_to_move(a), &ml);
+				char text[NOTATION_MAX];
+				notation_uci(ml.m[lcg(&s) % (uint32_t)ml.n], text);
+				if (b != NULL)
+					play_both(a, b, text, &ea, &eb);
+				else
+					ck_assert_int_eq(play(a, text, &ea), REF_OK);
+			}
+			if (b != NULL) {
+				ck_assert_int_eq(referee_over(b), referee_over(a));
+				ck_assert_int_eq(referee_plies(b), referee_plies(a));
+				char fa[FEN_MAX], fb[FEN_MAX];
+				fen_format(referee_board(a), fa, sizeof fa);
+				fen_format(referee_board(b), fb, sizeof fb);
+				ck_assert_str_eq(fa, fb);
+			}
+			referee_free(a);
+			referee_free(b);
+			evlist_free(&ea);
+			evlist_free(&eb);
+		}
+	}
+}
+END_TEST
+
+/* A copy made after the positions it leaves out still sees a repetition
+ * of those it keeps: the draw falls on the same move as the original's. */
+START_TEST(test_copy_repetition)
+{
+	struct evlist ea, eb;
+	struct referee *a = mk("gollon", NULL, &ea);
+	evlist_init(&eb);
+	/* A pawn move first: the positions before it can never repeat. */
+	const char *seq[] = { "e4", "e5", "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8" };
+	ck_assert_int_eq(play(a, seq[0], &ea), REF_OK);
+	ck_assert_int_eq(play(a, seq[1], &ea), REF_OK);
+	ck_assert_int_eq(play(a, seq[2], &ea), REF_OK);
+	struct referee *b = referee_copy(a);
+	for (int i = 3; i < 9; i++) {
+		play_both(a, b, seq[i], &ea, &eb);
+		ck_assert(!referee_over(a) && !referee_over(b));
+	}
+	play_both(a, b, seq[9], &ea, &eb);
+	ck_assert(referee_over(a) && referee_over(b));
+	ck_assert_int_eq(referee_reason(b), REASON_REPETITION);
+	referee_free(a);
+	referee_free(b);
+	evlist_free(&ea);
+	evlist_free(&eb);
+}
+END_TEST
+
 START_TEST(test_status_names)
 {
 	ck_assert_str_eq(referee_status_name(REF_E_NOT_YOUR_TURN), "not_your_turn");
@@ -505,6 +593,8 @@ static Suite *referee_suite(void)
 	tcase_add_test(tc, test_begin_terminal);
 	tcase_add_test(tc, test_end_reasons);
 	tcase_add_test(tc, test_deterministic);
+	tcase_add_test(tc, test_copy_rules_alike);
+	tcase_add_test(tc, test_copy_repetition);
 	tcase_add_test(tc, test_status_names);
 	suite_add_tcase(s, tc);
 	return s;

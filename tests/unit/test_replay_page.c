@@ -1,13 +1,15 @@
 /*
  * test_replay_page.c — announce_replay_page (server/announce.c): a page of
- * a view built during the replay, only that page's events built.  On a
- * long recorded game (seeded random tries, legal or not, as players make
- * them, and an umpire's public and private notes among them) and for
- * every audience and way of writing it (the umpire's seat with each
- * event's audience, the umpire's record without the private notes), the
- * page from several `from`s must be exactly the page dispatch_page cuts
- * from the whole replay: the same events (so nothing another audience
- * hears, no private note where it is left out), "total" and "next".
+ * a view built during the replay, only that page's events built, with and
+ * without the replay cache.  On long recorded games (seeded random tries,
+ * legal or not, as players make them, and an umpire's public and private
+ * notes among them) and for every audience and way of writing it (the
+ * umpire's seat with each event's audience, the umpire's record without
+ * the private notes), the page from several `from`s must be exactly the
+ * page dispatch_page cuts from the whole replay: the same events (so
+ * nothing another audience hears, no private note where it is left out),
+ * "total" and "next".  The cache must give the same pages while a record
+ * grows and while records push each other out of it.
  */
 #include <check.h>
 #include <stdio.h>
@@ -32,8 +34,80 @@
 
 static struct tmpdb db;
 static struct store *st;
-static struct store_game game;
-static int notes[2];   /* [public]: the notes recorded */
+
+/* A game being recorded: up to T_TRIES tries drawn from each side's
+ * possible ones, recorded as game.c records them: each action with its
+ * events; every 37th action a notice (chat, notes, offers). */
+struct rec {
+	struct store_game game;
+	struct referee *r;
+	struct evlist out;
+	unsigned seed;
+	int i;
+	int notes[2];   /* [public]: the notes recorded */
+};
+
+static void rec_begin(struct rec *g, const char *rules, unsigned seed, const struct store_game *like)
+{
+	char err[256];
+
+	memset(g, 0, sizeof *g);
+	if (like == NULL) {
+		record_begin(st, rules, &g->game);
+	} else {   /* another game between the same two */
+		g->game = *like;
+		g->game.id = 0;
+		ck_assert_int_eq(store_game_create(st, &g->game), STORE_OK);
+	}
+	g->r = referee_new(ruleset_find(rules), NULL, err, sizeof err);
+	ck_assert_ptr_nonnull(g->r);
+	evlist_init(&g->out);
+	g->seed = seed;
+}
+
+/* Up to n more actions (fewer when the game ends). */
+static void rec_more(struct rec *g, int n)
+{
+	for (int stop = g->i + n; g->i < stop && g->i <= T_TRIES && !referee_over(g->r); g->i++) {
+		struct action act;
+		if (g->i == 0) {
+			ck_assert_int_eq(action_set(&act, ACTION_BEGIN, WHITE, ""), REF_OK);
+		} else if (g->i % 37 == 0) {
+			/* The notices in turn: a public note, a private one, a
+			 * player's words, a spectator's, a draw offer, an offer to
+			 * adjourn. */
+			int color = referee_side_to_move(g->r), k = g->i / 37 % 6;
+			if (k < 2) {
+				struct action_umpire u = { .public = k == 0, .reason = "a note" };
+				ck_assert_int_eq(action_set_umpire(&act, ACTION_NOTE, -1, &u), REF_OK);
+				g->notes[u.public]++;
+			} else {
+				static const int kinds[] = { ACTION_SAY, ACTION_SPEC, ACTION_DRAW, ACTION_ADJOURN };
+				static const char *const texts[] = { "good luck", "carol nice try", "offer",
+					                             "offer" };
+				ck_assert_int_eq(action_set(&act, kinds[k - 2], kinds[k - 2] == ACTION_SPEC ? -1 : color,
+				                            texts[k - 2]), REF_OK);
+			}
+		} else {
+			struct movelist l;
+			char text[NOTATION_MAX];
+			int color = referee_side_to_move(g->r);
+			referee_possible(g->r, color, &l);
+			if (l.n == 0)
+				break;
+			notation_uci(l.m[rand_r(&g->seed) % (unsigned)l.n], text);
+			ck_assert_int_eq(action_set(&act, ACTION_TRY, color, text), REF_OK);
+		}
+		record_action(st, g->game.id, g->i + 1, g->r, &act, 0, 0, &g->out);
+	}
+	ck_assert_int_eq(store_game_get(st, g->game.id, &g->game), STORE_OK);
+}
+
+static void rec_end(struct rec *g)
+{
+	evlist_free(&g->out);
+	referee_free(g->r);
+}
 
 /* The private notes in a list. */
 static int privates(const json_t *all)
@@ -47,64 +121,44 @@ static int privates(const json_t *all)
 	return n;
 }
 
-/* A game of up to T_TRIES tries drawn from each side's possible ones,
- * recorded as game.c records it: each action with its events; every
- * 37th action an umpire's note, public and private in turn. */
-static void record_random_game(const char *rules, unsigned seed)
+/* Events named ev in a list (with key = value when key is given). */
+static int count(const json_t *all, const char *ev, const char *key, const char *value)
 {
-	char err[256];
+	size_t i;
+	json_t *e;
+	int n = 0;
 
-	record_begin(st, rules, &game);
-	struct referee *r = referee_new(ruleset_find(rules), NULL, err, sizeof err);
-	ck_assert_ptr_nonnull(r);
-	struct evlist out;
-	evlist_init(&out);
-	for (int i = 0; i <= T_TRIES && !referee_over(r); i++) {
-		struct action act;
-		if (i == 0) {
-			ck_assert_int_eq(action_set(&act, ACTION_BEGIN, WHITE, ""), REF_OK);
-		} else if (i % 37 == 0) {
-			struct action_umpire u = { .public = i % 74 == 0, .reason = "a note" };
-			ck_assert_int_eq(action_set_umpire(&act, ACTION_NOTE, -1, &u), REF_OK);
-			notes[u.public]++;
-		} else {
-			struct movelist l;
-			char text[NOTATION_MAX];
-			int color = referee_side_to_move(r);
-			referee_possible(r, color, &l);
-			if (l.n == 0)
-				break;
-			notation_uci(l.m[rand_r(&seed) % (unsigned)l.n], text);
-			ck_assert_int_eq(action_set(&act, ACTION_TRY, color, text), REF_OK);
-		}
-		record_action(st, game.id, i + 1, r, &act, 0, 0, &out);
+	json_array_foreach(all, i, e) {
+		const char *v = key ? json_string_value(json_object_get(e, key)) : NULL;
+		n += strcmp(json_string_value(json_object_get(e, "event")), ev) == 0 &&
+		     (key == NULL || (v != NULL && strcmp(v, value) == 0));
 	}
-	ck_assert_int_eq(store_game_get(st, game.id, &game), STORE_OK);
-	evlist_free(&out);
-	referee_free(r);
+	return n;
 }
 
-/* For every page of (aud, how): the page built alone equals the page cut
- * from the whole replay.  The whole list is returned. */
-static json_t *check_pages(const char *rules, unsigned aud, unsigned how)
+/* For every page of (aud, how) of g's record: the page built alone (with
+ * the cache ac, or without when NULL) equals the page cut from the whole
+ * replay.  The whole list is returned. */
+static json_t *check_pages(const struct rec *g, struct announce_cache *ac, unsigned aud,
+                           unsigned how)
 {
-	json_t *all = announce_replay(st, &game, aud, how);
+	json_t *all = announce_replay(st, &g->game, aud, how);
 	ck_assert_ptr_nonnull(all);
 	size_t n = json_array_size(all);
 	ck_assert_uint_gt(n, 100);   /* a long record: several pages */
-	size_t froms[] = { 0, 1, n / 3, n - 1, n, n + 7, 0 };
+	size_t froms[] = { 0, 1, n / 3, n - 1, n, n + 7, n / 2, 0 };
 	/* and the start of every page, as a client reads them */
 	for (size_t from = 0, k = 0; k < 64; k++) {
 		json_t *whole = json_object();
 		size_t next = dispatch_page(whole, "events", all, from);
 		struct pager pg;
 		pager_init(&pg, from);
-		ck_assert_int_eq(announce_replay_page(st, &game, aud, how, &pg), 0);
+		ck_assert_int_eq(announce_replay_page(st, ac, &g->game, aud, how, &pg), 0);
 		json_t *paged = json_object();
 		ck_assert_uint_eq(pager_finish(&pg, paged, "events"), next);
 		ck_assert_msg(json_equal(whole, paged),
-		              "%s, audience %u, how %u: the page from %zu differs", rules, aud, how,
-		              from);
+		              "%s, audience %u, how %u, cache %s: the page from %zu differs",
+		              g->game.rules, aud, how, ac ? "on" : "off", from);
 		json_decref(whole);
 		json_decref(paged);
 		if (k < sizeof froms / sizeof froms[0])
@@ -117,27 +171,69 @@ static json_t *check_pages(const char *rules, unsigned aud, unsigned how)
 	return all;
 }
 
-static void check_rules(const char *rules, unsigned seed)
+/* Every list of g's record, paged with ac. */
+static void check_lists(const struct rec *g, struct announce_cache *ac)
+{
+	static const unsigned auds[] = { AUD_WHITE, AUD_BLACK, AUD_SPECTATOR, AUD_UMPIRE };
+	static const unsigned hows[] = { ANNOUNCE_AUDIENCE, ANNOUNCE_NO_PRIVATE,
+		                         ANNOUNCE_AUDIENCE | ANNOUNCE_NO_PRIVATE };
+
+	for (size_t a = 0; a < sizeof auds / sizeof auds[0]; a++) {
+		json_t *all = check_pages(g, ac, auds[a], 0);
+		/* Only the umpires hear the private notes; the spectators'
+		 * channel never reaches a player; offers are the players' and
+		 * the umpires'. */
+		ck_assert_int_eq(privates(all), (auds[a] == AUD_UMPIRE ? g->notes[0] : 0));
+		bool player = auds[a] == AUD_WHITE || auds[a] == AUD_BLACK;
+		ck_assert_int_gt(count(all, "chat", "channel", "game"), 0);
+		ck_assert_int_eq(count(all, "chat", "channel", "spectators") > 0, !player);
+		ck_assert_int_eq(count(all, "draw_offer", NULL, NULL) > 0, auds[a] != AUD_SPECTATOR);
+		ck_assert_int_eq(count(all, "adjourn_offer", NULL, NULL) > 0, auds[a] != AUD_SPECTATOR);
+		json_decref(all);
+	}
+	for (size_t h = 0; h < sizeof hows / sizeof hows[0]; h++)
+		json_decref(check_pages(g, ac, AUD_UMPIRE, hows[h]));
+}
+
+static void open_store(void)
 {
 	char err[512];
-	static const unsigned auds[] = { AUD_WHITE, AUD_BLACK, AUD_SPECTATOR, AUD_UMPIRE };
 
 	tmpdb_make(&db, "replay");
 	st = store_open(db.path, err, sizeof err);
 	ck_assert_msg(st != NULL, "%s", err);
-	notes[0] = notes[1] = 0;
-	record_random_game(rules, seed);
-	ck_assert_int_gt(notes[0], 0);
-	ck_assert_int_gt(notes[1], 0);
-	for (size_t a = 0; a < sizeof auds / sizeof auds[0]; a++) {
-		json_t *all = check_pages(rules, auds[a], 0);
-		/* Only the umpires hear the private notes. */
-		ck_assert_int_eq(privates(all), (auds[a] == AUD_UMPIRE ? notes[0] : 0));
-		json_decref(all);
-	}
+}
+
+static void close_store(void)
+{
+	store_close(st);
+	tmpdb_remove(&db);
+}
+
+static void check_rules(const char *rules, unsigned seed)
+{
+	struct rec g;
+
+	open_store();
+	rec_begin(&g, rules, seed, NULL);
+	rec_more(&g, T_TRIES + 1);
+	ck_assert_int_gt(g.notes[0], 0);
+	ck_assert_int_gt(g.notes[1], 0);
+	check_lists(&g, NULL);
+	/* A mark every 7 actions, every record kept. */
+	struct announce_cache *ac = announce_cache_new(4, 7, 0);
+	check_lists(&g, ac);
+	ck_assert_int_gt(announce_cache_marks(ac, g.game.id), 50);
+	announce_cache_free(ac);
+	/* The daemon's: a record this short is replayed whole. */
+	ac = announce_cache_new(ANNOUNCE_CACHE_GAMES, ANNOUNCE_STRIDE, ANNOUNCE_CACHE_MIN);
+	check_lists(&g, ac);
+	ck_assert_int_eq(announce_cache_marks(ac, g.game.id), 0);
+	announce_cache_free(ac);
+
 	/* The umpire's seat: every event with who heard it. */
-	json_t *plain = announce_replay(st, &game, AUD_UMPIRE, 0);
-	json_t *all = check_pages(rules, AUD_UMPIRE, ANNOUNCE_AUDIENCE);
+	json_t *plain = announce_replay(st, &g.game, AUD_UMPIRE, 0);
+	json_t *all = announce_replay(st, &g.game, AUD_UMPIRE, ANNOUNCE_AUDIENCE);
 	ck_assert_uint_eq(json_array_size(all), json_array_size(plain));
 	size_t i;
 	json_t *e;
@@ -151,17 +247,17 @@ static void check_rules(const char *rules, unsigned seed)
 	}
 	json_decref(all);
 	/* The umpire's record read by one who is not an umpire: the same list
-	 * without the private notes, paged without them. */
-	all = check_pages(rules, AUD_UMPIRE, ANNOUNCE_NO_PRIVATE);
+	 * without the private notes. */
+	all = announce_replay(st, &g.game, AUD_UMPIRE, ANNOUNCE_NO_PRIVATE);
 	ck_assert_int_eq(privates(all), 0);
-	ck_assert_uint_eq(json_array_size(all), json_array_size(plain) - (size_t)notes[0]);
+	ck_assert_uint_eq(json_array_size(all), json_array_size(plain) - (size_t)g.notes[0]);
 	for (size_t k = 0, p = 0; k < json_array_size(plain); k++)
 		if (!json_is_true(json_object_get(json_array_get(plain, k), "private")))
 			ck_assert(json_equal(json_array_get(plain, k), json_array_get(all, p++)));
 	json_decref(all);
 	json_decref(plain);
-	store_close(st);
-	tmpdb_remove(&db);
+	rec_end(&g);
+	close_store();
 }
 
 START_TEST(pages_equal_the_whole_replays_pages)
@@ -172,13 +268,48 @@ START_TEST(pages_equal_the_whole_replays_pages)
 }
 END_TEST
 
+/* A record read, then grown (a live game goes on), then read again: the
+ * cache replays on from where it stood and its pages are the longer
+ * record's.  Two records through a cache of one: each read pushes the
+ * other out, and every page is still right. */
+START_TEST(cache_follows_growth_and_eviction)
+{
+	struct rec a, b;
+
+	open_store();
+	rec_begin(&a, "icc", 21, NULL);
+	rec_begin(&b, "english", 22, &a.game);
+	rec_more(&a, 250);
+	rec_more(&b, 250);
+	struct announce_cache *ac = announce_cache_new(1, 5, 0);
+	check_lists(&a, ac);
+	int before = announce_cache_marks(ac, a.game.id);
+	ck_assert_int_gt(before, 40);
+	rec_more(&a, 250);
+	check_lists(&a, ac);
+	ck_assert_int_gt(announce_cache_marks(ac, a.game.id), before);
+	for (int k = 0; k < 3; k++) {
+		check_lists(&b, ac);
+		ck_assert_int_eq(announce_cache_marks(ac, a.game.id), 0);   /* pushed out */
+		check_lists(&a, ac);
+		ck_assert_int_eq(announce_cache_marks(ac, b.game.id), 0);
+		rec_more(&b, 40);
+	}
+	announce_cache_free(ac);
+	rec_end(&a);
+	rec_end(&b);
+	close_store();
+}
+END_TEST
+
 static Suite *replay_page_suite(void)
 {
 	Suite *s = suite_create("replay_page");
 	TCase *tc = tcase_create("replay_page");
 
-	tcase_set_timeout(tc, 60);
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, pages_equal_the_whole_replays_pages);
+	tcase_add_test(tc, cache_follows_growth_and_eviction);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -494,11 +494,26 @@ START_TEST(game_record_round_trip)
 		assert_event_eq(&c.ev[i], &sample_events[i]);
 	}
 
+	/* From an action on; the last action's seq. */
+	memset(&c, 0, sizeof c);
+	ck_assert_int_eq(store_game_actions_after(st, g, 1, collect_action, &c), STORE_OK);
+	ck_assert_int_eq(c.n, 2);
+	ck_assert_int_eq(c.act[0].seq, 2);
+	ck_assert_int_eq(c.act[1].seq, 3);
+	memset(&c, 0, sizeof c);
+	ck_assert_int_eq(store_game_actions_after(st, g, 3, collect_action, &c), STORE_OK);
+	ck_assert_int_eq(c.n, 0);
+	int last = -1;
+	ck_assert_int_eq(store_game_last_seq(st, g, &last), STORE_OK);
+	ck_assert_int_eq(last, 3);
+
 	/* Another game's record is separate. */
 	int64_t g2 = mkgame(st, b, w);
 	memset(&c, 0, sizeof c);
 	ck_assert_int_eq(store_game_event_list(st, g2, collect_event, &c), STORE_OK);
 	ck_assert_int_eq(c.n, 0);
+	ck_assert_int_eq(store_game_last_seq(st, g2, &last), STORE_OK);
+	ck_assert_int_eq(last, 0);
 
 	/* Finishing: once. */
 	ck_assert_int_eq(store_game_finish(st, g, RESULT_WHITE, REASON_CHECKMATE), STORE_OK);
@@ -1182,8 +1197,8 @@ START_TEST(no_statement_scans_the_record)
 			ck_assert_msg(!plan_scans(plan, growing[t]), "statement %d scans %s: %s\n%s", id,
 			              growing[t], plan, store_stmt_sql((enum stmt_id)id));
 	}
-	static const enum stmt_id listings[] = { S_ACTIONS_LIST, S_EVENTS_LIST, S_ACTION_EVENTS_LIST,
-		                                 S_UMPIRE_LIST };
+	static const enum stmt_id listings[] = { S_ACTIONS_LIST, S_ACTION_LAST, S_EVENTS_LIST,
+		                                 S_ACTION_EVENTS_LIST, S_UMPIRE_LIST };
 	for (size_t i = 0; i < sizeof listings / sizeof listings[0]; i++) {
 		char plan[2048];
 		raw_plan(store_stmt_sql(listings[i]), plan, sizeof plan);
