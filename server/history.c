@@ -33,6 +33,7 @@
 #include "fen.h"
 #include "log.h"
 #include "pgn.h"
+#include "pgn_cache.h"
 #include "recover.h"
 #include "proto.h"
 #include "referee.h"
@@ -332,8 +333,19 @@ static void cmd_pgn(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_FLAGGED, "the game's record failed its check; see record");
 		return;
 	}
-	char *text = game_pgn(st, &g, (unsigned)aud, private_notes(c));
-	if (text == NULL) {
+	/* A long record's text is kept between its chunks (pgn_cache.h),
+	 * under its view: the audience, and whether the private notes are in. */
+	struct pgn_cache *pc = conn_server(c)->pgns;
+	bool notes = private_notes(c);
+	unsigned kind = (unsigned)aud << 1 | notes;
+	int last = 0;
+	if (pc != NULL && store_game_last_seq(st, g.id, &last) != STORE_OK) {
+		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
+		return;
+	}
+	const char *text = pc != NULL ? pgn_cache_get(pc, g.id, kind, last) : NULL;
+	char *built = NULL;
+	if (text == NULL && (text = built = game_pgn(st, &g, (unsigned)aud, notes)) == NULL) {
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 		return;
 	}
@@ -345,7 +357,10 @@ static void cmd_pgn(struct conn *c, json_t *id, json_t *req)
 	while (end < total && end > from && ((unsigned char)text[end] & 0xC0) == 0x80)
 		end--;
 	json_t *chunk = json_stringn(text + from, end - from);
-	free(text);
+	if (built != NULL && pc != NULL && last >= PGN_CACHE_MIN)
+		pgn_cache_put(pc, g.id, kind, last, built);
+	else
+		free(built);
 	if (chunk == NULL) {
 		dispatch_error(c, id, PE_INTERNAL, "the PGN could not be encoded");
 		return;

@@ -31,6 +31,7 @@
 #include "listener.h"
 #include "lobby.h"
 #include "log.h"
+#include "pgn_cache.h"
 #include "server.h"
 #include "service.h"
 #include "store.h"
@@ -357,6 +358,7 @@ int main(int argc, char **argv)
 	if ((srv.games = games_new(&srv)) == NULL)
 		fatalx("games_new failed");
 	srv.replays = announce_cache_new(ANNOUNCE_CACHE_GAMES, ANNOUNCE_STRIDE, ANNOUNCE_CACHE_MIN);
+	srv.pgns = pgn_cache_new(PGN_CACHE_ENTRIES, PGN_CACHE_BYTES);
 	/* The lobby's first: a login hears its challenges, then its games. */
 	conn_hook_add(&srv, lobby_conn_login, lobby_conn_closed);
 	conn_hook_add(&srv, games_conn_login, games_conn_closed);
@@ -402,6 +404,7 @@ int main(int argc, char **argv)
 	connset_free(&srv);
 	games_free(srv.games);
 	announce_cache_free(srv.replays);
+	pgn_cache_free(srv.pgns);
 	lobby_free(srv.lobby);
 	auth_free(srv.auth);
 	store_close(srv.store);

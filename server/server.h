@@ -17,6 +17,7 @@ struct auth;
 struct lobby;
 struct games;
 struct announce_cache;
+struct pgn_cache;
 struct connset;
 struct web;
 struct conn;
@@ -43,6 +44,7 @@ struct server {
 	struct lobby *lobby;        /* seeks, challenges (lobby.c) */
 	struct games *games;        /* live games, clocks (game.c) */
 	struct announce_cache *replays;  /* marks along long records (announce.c) */
+	struct pgn_cache *pgns;     /* long records' PGN texts (pgn_cache.c) */
 	struct conn_hook hooks[SERVER_HOOKS_MAX];  /* run in this order (conn.c) */
 	size_t nhooks;
 };

@@ -89,6 +89,36 @@ json_t *kg_fetch_events(struct kc *c, const char *type, int64_t game, const char
 	return all;
 }
 
+char *kg_fetch_pgn(struct kc *c, int64_t game, const char *view, char *code, size_t len)
+{
+	size_t cap = 1, n = 0;
+	char *all = calloc(1, 1);
+	json_int_t from = 0;
+	for (;;) {
+		long long id = view != NULL
+		    ? kc_req(c, "pgn", "{s:I, s:s, s:I}", "game", (json_int_t)game, "view", view, "from", from)
+		    : kc_req(c, "pgn", "{s:I, s:I}", "game", (json_int_t)game, "from", from);
+		json_t *r = kc_response(c, id);
+		if (!json_is_true(json_object_get(r, "ok"))) {
+			snprintf(code, len, "%s",
+			         json_string_value(json_object_get(json_object_get(r, "error"), "code")));
+			free(all);
+			return NULL;
+		}
+		const char *t = json_string_value(json_object_get(r, "pgn"));
+		ck_assert_ptr_nonnull(t);
+		size_t tl = strlen(t);
+		all = realloc(all, cap += tl);
+		memcpy(all + n, t, tl + 1);
+		n += tl;
+		json_t *next = json_object_get(r, "next");
+		if (next == NULL)
+			break;
+		from = json_integer_value(next);
+	}
+	return all;
+}
+
 /* Apply one action to the local referee, asserting the referee took it. */
 static void apply(struct referee *r, const struct action *a, struct evlist *out)
 {

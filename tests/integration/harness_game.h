@@ -41,6 +41,9 @@ void kg_assert_ended(struct kc *c, int64_t game, const char *result, const char 
  * the request failed (*code, if given, gets the error code). */
 json_t *kg_fetch_events(struct kc *c, const char *type, int64_t game, const char *view,
                         char *code, size_t codelen);
+/* The whole PGN of game (view NULL: the default), chunk by chunk; NULL
+ * (code set) when refused.  The caller frees it. */
+char *kg_fetch_pgn(struct kc *c, int64_t game, const char *view, char *code, size_t len);
 
 /* The events audience `aud` (AUD_ bits) hears when the referee of `rules`
  * replays begin + acts[0..n) (icc default start).  A new reference. */

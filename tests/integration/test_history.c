@@ -67,37 +67,6 @@ static json_t *find_game(json_t *games, int64_t id)
 	return NULL;
 }
 
-/* The whole PGN, chunk by chunk; NULL (code set) when refused. */
-static char *fetch_pgn(struct kc *c, int64_t game, const char *view, char *code, size_t len)
-{
-	size_t cap = 1, n = 0;
-	char *all = calloc(1, 1);
-	json_int_t from = 0;
-	for (;;) {
-		long long id = view != NULL
-		    ? kc_req(c, "pgn", "{s:I, s:s, s:I}", "game", (json_int_t)game, "view", view, "from", from)
-		    : kc_req(c, "pgn", "{s:I, s:I}", "game", (json_int_t)game, "from", from);
-		json_t *r = kc_response(c, id);
-		if (!json_is_true(json_object_get(r, "ok"))) {
-			snprintf(code, len, "%s",
-			         json_string_value(json_object_get(json_object_get(r, "error"), "code")));
-			free(all);
-			return NULL;
-		}
-		const char *t = json_string_value(json_object_get(r, "pgn"));
-		ck_assert_ptr_nonnull(t);
-		size_t tl = strlen(t);
-		all = realloc(all, cap += tl);
-		memcpy(all + n, t, tl + 1);
-		n += tl;
-		json_t *next = json_object_get(r, "next");
-		if (next == NULL)
-			break;
-		from = json_integer_value(next);
-	}
-	return all;
-}
-
 START_TEST(views_and_history)
 {
 	unsigned seed = 5;
@@ -161,7 +130,7 @@ START_TEST(views_and_history)
 
 	/* pgn: the full record of a finished game reads back through pgn_read. */
 	char code[32] = "", err[256];
-	char *text = fetch_pgn(x.c, done.id, NULL, code, sizeof code);
+	char *text = kg_fetch_pgn(x.c, done.id, NULL, code, sizeof code);
 	ck_assert_msg(text != NULL, "pgn refused: %s", code);
 	ck_assert_ptr_nonnull(strstr(text, a.name));
 	struct pgn_header h;
@@ -173,12 +142,12 @@ START_TEST(views_and_history)
 	free(acts);
 	free(text);
 	/* A live game's pgn: own view by default, never the other's. */
-	text = fetch_pgn(a.c, live.id, NULL, code, sizeof code);
+	text = kg_fetch_pgn(a.c, live.id, NULL, code, sizeof code);
 	ck_assert_msg(text != NULL, "own pgn refused: %s", code);
 	free(text);
-	ck_assert_ptr_null(fetch_pgn(a.c, live.id, "black", code, sizeof code));
+	ck_assert_ptr_null(kg_fetch_pgn(a.c, live.id, "black", code, sizeof code));
 	ck_assert_str_eq(code, "forbidden");
-	ck_assert_ptr_null(fetch_pgn(x.c, live.id, NULL, code, sizeof code));
+	ck_assert_ptr_null(kg_fetch_pgn(x.c, live.id, NULL, code, sizeof code));
 	ck_assert_str_eq(code, "no_such_game");
 
 	/* Views survive a restart (they are replayed from the store). */

@@ -16,7 +16,8 @@
  *                         public and private): every view read to its end
  *                         in order and page by page out of order, while the
  *                         game goes on and after it, holds exactly its own
- *                         events
+ *                         events; its PGN, read twice in chunks, holds the
+ *                         private notes for the umpire only
  * kd_stop replays every game through recovery, the record views and PGN
  * (harness_replay.h), the umpire's kinds included.
  */
@@ -420,6 +421,26 @@ START_TEST(long_record_pages)
 	ck_assert_int_eq(priv, 0);
 	pages_out_of_order(other.c, "record", game, "black", all);
 	json_decref(all);
+	/* Its PGN, chunk by chunk (the text kept after the first): the
+	 * umpire's holds the private notes; read after it, the same view for
+	 * one who is not an umpire does not; read again, the same text. */
+	char code[32];
+	char *pu = kg_fetch_pgn(ump.c, game, "umpire", code, sizeof code);
+	ck_assert_ptr_nonnull(pu);
+	ck_assert_uint_gt(strlen(pu), 3 * 6000);   /* several chunks */
+	ck_assert(strstr(pu, "note private n3") != NULL && strstr(pu, "note public n1199") != NULL);
+	char *po = kg_fetch_pgn(other.c, game, "umpire", code, sizeof code);
+	ck_assert_ptr_nonnull(po);
+	ck_assert_msg(strstr(po, "note private") == NULL, "a private note in another's PGN");
+	ck_assert(strstr(po, "note public n1199") != NULL);
+	char *again = kg_fetch_pgn(ump.c, game, "umpire", code, sizeof code);
+	ck_assert_str_eq(again, pu);
+	free(again);
+	again = kg_fetch_pgn(other.c, game, "umpire", code, sizeof code);
+	ck_assert_str_eq(again, po);
+	free(again);
+	free(pu);
+	free(po);
 	kc_close(w.c);
 	kc_close(b.c);
 	kc_close(ump.c);
