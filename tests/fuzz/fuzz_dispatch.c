@@ -7,7 +7,9 @@
  * The world is a real daemon without sockets: store (a scratch database,
  * synchronous=off), auth, lobby and games wired as main.c wires them, and
  * connections made with conn_attach() (server/conn.h, the one seam this
- * needs) over bufferevent pairs whose far ends this file drains.  Each
+ * needs) over bufferevent pairs whose far ends this file drains (the
+ * replay cache keeps every record here, a mark every 3 actions, so that
+ * pages are read from marks; the daemon's keeps only long records).  Each
  * input gets a new game between two users and two new connections, one
  * per player: a line starting with "b " goes to Black's connection, any
  * other to White's; "@G" in a line stands for the game's id (ids grow
@@ -26,6 +28,7 @@
 #include <event2/thread.h>
 #include <unistd.h>
 
+#include "announce.h"
 #include "auth.h"
 #include "config.h"
 #include "conn.h"
@@ -34,6 +37,7 @@
 #include "game.h"
 #include "lobby.h"
 #include "log.h"
+#include "pgn_cache.h"
 #include "server.h"
 #include "store.h"
 
@@ -54,6 +58,8 @@ static void world_free(struct world *w)
 	games_flush(w->srv.games);
 	connset_free(&w->srv);
 	games_free(w->srv.games);
+	announce_cache_free(w->srv.replays);
+	pgn_cache_free(w->srv.pgns);
 	lobby_free(w->srv.lobby);
 	auth_free(w->srv.auth);
 	store_close(w->srv.store);
@@ -95,6 +101,10 @@ static struct world *world_new(void)
 	FUZZ_ASSERT((w->srv.auth = auth_new(&w->srv)) != NULL, "auth_new");
 	FUZZ_ASSERT((w->srv.lobby = lobby_new(&w->srv)) != NULL, "lobby_new");
 	FUZZ_ASSERT((w->srv.games = games_new(&w->srv)) != NULL, "games_new");
+	/* The replay cache on every record, a mark every 3 actions (the
+	 * daemon's keeps records of 1,024 actions and more). */
+	w->srv.replays = announce_cache_new(2, 3, 0);
+	w->srv.pgns = pgn_cache_new(PGN_CACHE_ENTRIES, PGN_CACHE_BYTES);
 	conn_hook_add(&w->srv, lobby_conn_login, lobby_conn_closed);
 	conn_hook_add(&w->srv, games_conn_login, games_conn_closed);
 	conn_hook_add(&w->srv, chat_conn_login, NULL);
