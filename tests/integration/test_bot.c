@@ -188,7 +188,7 @@ START_TEST(test_arena_local_pgn)
 	snprintf(cmd, sizeof cmd,
 	         "'%s' arena --local --white greedy --black random --games 2 --rules english --movetime 1"
 	         " --max-plies %d --seed 5 --pgn %s",
-	         bin, 4 * ARENA_PLIES, path);
+	         bin, 2 * ARENA_PLIES, path);
 	int status;
 	char *out = run(cmd, &status);
 	ck_assert_msg(status == 0, "krieg-bot arena failed (%d): %s", status, out);
