@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PGN_CACHE_ENTRIES 8
+#define PGN_CACHE_ENTRIES 32          /* a guest reads 3 views of a game: about 10 games */
 #define PGN_CACHE_BYTES (16u << 20)
 #define PGN_CACHE_MIN 1024           /* the shortest record (actions) whose text is kept */
 
