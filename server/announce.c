@@ -182,6 +182,24 @@ json_t *announce_notice(int64_t game, const struct action *a, int ply, const int
 	return with_clock(j, clock);
 }
 
+/* Whether the list of (aud, how) holds an announcement heard by `heard`
+ * (AUD_ bits): a private note is left out of the list without them.  The
+ * one rule for a replayed view and for the cache's counts. */
+static bool in_list(unsigned aud, unsigned how, unsigned heard, bool private)
+{
+	return (heard & aud) && !(private && (how & ANNOUNCE_NO_PRIVATE));
+}
+
+/* The next stored action applied to r (*a: it parsed), its events in out:
+ * REF_OK, or the failure (a record that does not replay). */
+static int apply_stored(struct referee *r, const struct store_action *sa, struct action *a,
+                        struct evlist *out)
+{
+	evlist_clear(out);
+	int rc = action_parse(a, sa->kind, sa->color, sa->text);
+	return rc != REF_OK ? rc : referee_apply(r, a, out);
+}
+
 struct replay {
 	const struct store_game *g;
 	const struct ruleset *rs;
@@ -191,9 +209,9 @@ struct replay {
 	json_t *arr;                 /* every event heard; NULL with pg (the page is pg's) */
 	struct pager *pg;
 	int limit;                   /* the last seq to replay (0: all) */
-	bool stop_closed;            /* the list's length is known (total): stop once the
-	                              * page is full or the list's last event is counted */
-	size_t total;
+	size_t total;                /* the list's length when known (the cache's), else 0:
+	                              * then the replay stops once the page is full or the
+	                              * list's last event is counted */
 	struct evlist out;
 	bool failed;
 };
@@ -201,7 +219,31 @@ struct replay {
 /* Whether rp's page needs nothing more of the record. */
 static int replay_done(const struct replay *rp)
 {
-	return rp->stop_closed && (rp->pg->closed || rp->pg->n >= rp->total);
+	return rp->total > 0 && (rp->pg->closed || rp->pg->n >= rp->total);
+}
+
+/* Whether rp builds the next announcement of its list; one off the page
+ * is counted here instead. */
+static bool replay_wants(struct replay *rp)
+{
+	if (rp->pg == NULL || pager_wants(rp->pg))
+		return true;
+	pager_take(rp->pg, NULL);
+	return false;
+}
+
+/* An announcement built (j, NULL for none) into rp's page or array; with
+ * ANNOUNCE_AUDIENCE it says who heard it. */
+static void replay_put(struct replay *rp, json_t *j, unsigned heard)
+{
+	if (j == NULL)
+		return;
+	if (rp->how & ANNOUNCE_AUDIENCE)
+		json_object_set_new(j, "audience", event_json_audience(heard));
+	if (rp->pg != NULL)
+		pager_take(rp->pg, j);
+	else
+		json_array_append_new(rp->arr, j);
 }
 
 static int replay_cb(const struct store_action *sa, void *arg)
@@ -213,45 +255,24 @@ static int replay_cb(const struct store_action *sa, void *arg)
 		return 1;
 	if (!sa->ok)
 		return 0;
-	evlist_clear(&rp->out);
-	if (action_parse(&a, sa->kind, sa->color, sa->text) != REF_OK ||
-	    referee_apply(rp->ref, &a, &rp->out) != REF_OK) {
+	if (apply_stored(rp->ref, sa, &a, &rp->out) != REF_OK) {
 		rp->failed = true;
 		return 1;
 	}
 	for (size_t i = 0; i < rp->out.n; i++) {
-		if (!(rp->out.v[i].audience & rp->aud))
-			continue;
-		if (rp->pg != NULL && !pager_wants(rp->pg)) {
-			pager_take(rp->pg, NULL);   /* counted, not built */
-			continue;
-		}
-		json_t *j = announce_event(rp->g->id, rp->rs, &rp->out.v[i], NULL, rp->ref, &a);
-		if (j != NULL && (rp->how & ANNOUNCE_AUDIENCE))
-			json_object_set_new(j, "audience", event_json_audience(rp->out.v[i].audience));
-		if (j != NULL && rp->pg != NULL)
-			pager_take(rp->pg, j);
-		else if (j != NULL)
-			json_array_append_new(rp->arr, j);
+		const struct event *e = &rp->out.v[i];
+		if (in_list(rp->aud, rp->how, e->audience, false) && replay_wants(rp))
+			replay_put(rp, announce_event(rp->g->id, rp->rs, e, NULL, rp->ref, &a),
+			           e->audience);
 	}
-	/* The action's notice, if this list has it: a private note is left
-	 * out before it is counted (the page's "total" and "next" are those of
-	 * the list without it); one off the page is counted, not built. */
+	/* The action's notice, if this list has it (a private note is left
+	 * out before it is counted: the page's "total" and "next" are those of
+	 * the list without it). */
 	bool private;
 	unsigned naud = notice_audience(&a, &private);
-	if (!(rp->aud & naud) || (private && (rp->how & ANNOUNCE_NO_PRIVATE)))
-		return replay_done(rp);
-	if (rp->pg != NULL && !pager_wants(rp->pg)) {
-		pager_take(rp->pg, NULL);
-		return replay_done(rp);
-	}
-	json_t *j = announce_notice(rp->g->id, &a, referee_plies(rp->ref), NULL, &naud);
-	if (j != NULL && (rp->how & ANNOUNCE_AUDIENCE))
-		json_object_set_new(j, "audience", event_json_audience(naud));
-	if (j != NULL && rp->pg != NULL)
-		pager_take(rp->pg, j);
-	else if (j != NULL)
-		json_array_append_new(rp->arr, j);
+	if (in_list(rp->aud, rp->how, naud, private) && replay_wants(rp))
+		replay_put(rp, announce_notice(rp->g->id, &a, referee_plies(rp->ref), NULL, &naud),
+		           naud);
 	return replay_done(rp);
 }
 
@@ -313,15 +334,24 @@ json_t *announce_replay(struct store *st, const struct store_game *g, unsigned a
 /* The lists a page is cut from: each audience's, and the umpire's without
  * the private notes. */
 enum { L_WHITE, L_BLACK, L_SPECTATOR, L_UMPIRE, L_UMPIRE_PUBLIC, L__COUNT };
-static const unsigned list_aud[L__COUNT] = { AUD_WHITE, AUD_BLACK, AUD_SPECTATOR, AUD_UMPIRE,
-	                                     AUD_UMPIRE };
+static const struct {
+	unsigned aud, how;
+} lists[L__COUNT] = { { AUD_WHITE, 0 }, { AUD_BLACK, 0 }, { AUD_SPECTATOR, 0 },
+	              { AUD_UMPIRE, 0 }, { AUD_UMPIRE, ANNOUNCE_NO_PRIVATE } };
 
 static int list_of(unsigned aud, unsigned how)
 {
-	for (int l = 0; l < L_UMPIRE_PUBLIC; l++)
-		if (aud == list_aud[l])
-			return l == L_UMPIRE && (how & ANNOUNCE_NO_PRIVATE) ? L_UMPIRE_PUBLIC : l;
+	for (int l = 0; l < L__COUNT; l++)
+		if (aud == lists[l].aud && (how & ANNOUNCE_NO_PRIVATE) == lists[l].how)
+			return l;
 	return -1;
+}
+
+/* Each list's count, for an announcement heard by `heard`. */
+static void count_in_lists(size_t *total, unsigned heard, bool private)
+{
+	for (int l = 0; l < L__COUNT; l++)
+		total[l] += in_list(lists[l].aud, lists[l].how, heard, private);
 }
 
 /* A point of a record to replay from. */
@@ -405,14 +435,13 @@ static void cached_mark(struct cached *c)
 
 struct extend {
 	struct cached *c;
-	const struct store_game *g;
 	int limit, stride;
 	struct evlist out;
 	bool failed;
 };
 
 /* One more action of the record: each list's count, and a mark every
- * stride actions.  What counts is what replay_cb puts in a list. */
+ * stride actions.  What counts is what replay_cb puts in a list (in_list). */
 static int extend_cb(const struct store_action *sa, void *arg)
 {
 	struct extend *x = arg;
@@ -422,19 +451,15 @@ static int extend_cb(const struct store_action *sa, void *arg)
 	if (sa->seq > x->limit)
 		return 1;
 	if (sa->ok) {
-		evlist_clear(&x->out);
-		if (action_parse(&a, sa->kind, sa->color, sa->text) != REF_OK ||
-		    referee_apply(c->ref, &a, &x->out) != REF_OK) {
+		if (apply_stored(c->ref, sa, &a, &x->out) != REF_OK) {
 			x->failed = true;
 			return 1;
 		}
 		for (size_t i = 0; i < x->out.n; i++)
-			for (int l = 0; l < L__COUNT; l++)
-				c->total[l] += (x->out.v[i].audience & list_aud[l]) != 0;
+			count_in_lists(c->total, x->out.v[i].audience, false);
 		bool private;
 		unsigned naud = notice_audience(&a, &private);
-		for (int l = 0; l < L__COUNT; l++)
-			c->total[l] += (naud & list_aud[l]) && !(private && l == L_UMPIRE_PUBLIC);
+		count_in_lists(c->total, naud, private);
 	}
 	c->last = sa->seq;
 	if (++c->since >= x->stride)
@@ -475,7 +500,7 @@ static int cache_get(struct announce_cache *ac, struct store *st, const struct s
 		cached_mark(c);
 	}
 	if (c->last < last) {
-		struct extend x = { .c = c, .g = g, .limit = last, .stride = ac->stride };
+		struct extend x = { .c = c, .limit = last, .stride = ac->stride };
 		evlist_init(&x.out);
 		int rc = store_game_actions_after(st, g->id, c->last, extend_cb, &x);
 		evlist_free(&x.out);
@@ -511,7 +536,6 @@ int announce_replay_page(struct store *st, struct announce_cache *ac, const stru
 	if (pg->from < total) {
 		pg->n = c->m[k].count[l];
 		rp.limit = c->last;
-		rp.stop_closed = true;
 		rp.total = total;
 		if (replay_from(st, g, &rp, referee_copy(c->m[k].ref), c->m[k].seq) != 0)
 			return -1;

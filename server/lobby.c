@@ -372,6 +372,21 @@ void lobby_conn_closed(struct server *srv, struct conn *c)
 
 /* ---- who ------------------------------------------------------------------ */
 
+/* The page of req's `from` of a list whose items read the store (a user's
+ * role, flags and ratings; an offer's owner): built in one read
+ * transaction (one snapshot and one round of the WAL's locks, not one per
+ * row), ended before the answer is sent (sending may close a slow reader,
+ * whose closed hooks write). */
+static json_t *page_in_snapshot(struct server *srv, const json_t *req, const char *key, size_t n,
+                                json_t *(*item)(size_t i, void *arg), void *arg)
+{
+	bool snapshot = store_begin_read(srv->store) == STORE_OK;
+	json_t *j = dispatch_page_of(req, key, n, item, arg);
+	if (snapshot)
+		store_commit(srv->store);
+	return j;
+}
+
 /* The users online: each once, at their first connection. */
 struct online {
 	struct server *srv;
@@ -408,12 +423,7 @@ static void cmd_who(struct conn *c, json_t *id, json_t *req)
 		on.first = xgrow(on.first, &on.cap, on.n + 1, sizeof *on.first, 64);
 		on.first[on.n++] = o;
 	}
-	/* A page reads four rows a user: in one read transaction, ended
-	 * before the answer is sent. */
-	bool snapshot = store_begin_read(on.srv->store) == STORE_OK;
-	json_t *j = dispatch_page_of(req, "users", on.n, who_item, &on);
-	if (snapshot)
-		store_commit(on.srv->store);
+	json_t *j = page_in_snapshot(on.srv, req, "users", on.n, who_item, &on);
 	free(on.first);
 	dispatch_ok(c, id, j);
 }
@@ -695,10 +705,7 @@ static void cmd_seeks(struct conn *c, json_t *id, json_t *req)
 			sh.v = xgrow(sh.v, &sh.cap, sh.n + 1, sizeof *sh.v, 64);
 			sh.v[sh.n++] = o;
 		}
-	bool snapshot = store_begin_read(sh.srv->store) == STORE_OK;   /* as in who */
-	json_t *j = dispatch_page_of(req, "offers", sh.n, shown_item, &sh);
-	if (snapshot)
-		store_commit(sh.srv->store);
+	json_t *j = page_in_snapshot(sh.srv, req, "offers", sh.n, shown_item, &sh);
 	free(sh.v);
 	dispatch_ok(c, id, j);
 }
