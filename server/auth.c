@@ -339,7 +339,10 @@ void auth_login_done(struct auth *a, struct conn *c, json_t *id, int64_t user,
 		log_warnx("auth: recording the login of user=%lld: %s", (long long)user,
 		          store_error(a->srv->store));
 	dispatch_ok(c, id, reply);
+	/* The hooks send the user's live games, each replayed from the store. */
+	uint64_t mark = dispatch_rows_mark(a->srv);
 	conn_set_user(c, user, name);
+	dispatch_charge_rows(c, mark);
 }
 
 void auth_reply_storage(struct auth *a, struct conn *c, json_t *id, const char *what)

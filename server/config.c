@@ -33,6 +33,7 @@ struct config *config_new(void)
 	cfg->output_max = OUTPUT_MAX_DEFAULT;
 	cfg->rate_limit = RATE_LIMIT_DEFAULT;
 	cfg->rate_burst = RATE_BURST_DEFAULT;
+	cfg->rate_rows = RATE_ROWS_DEFAULT;
 	cfg->rate_strikes = RATE_STRIKES_DEFAULT;
 	cfg->linger_ms = LINGER_MS_DEFAULT;
 	cfg->accept_pause_ms = ACCEPT_PAUSE_MS_DEFAULT;
@@ -170,6 +171,7 @@ static const struct {
 	{ "rate_limit", offsetof(struct config, rate_limit), 1, 1000000 },
 	{ "rate_burst", offsetof(struct config, rate_burst), 1, 1000000 },
 	{ "rate_limit_close", offsetof(struct config, rate_strikes), 1, 1000000 },
+	{ "rate_rows", offsetof(struct config, rate_rows), 1, 100000000 },
 	{ "spectator_delay", offsetof(struct config, spectator_delay), 0, 1000 },
 	{ "store_checkpoint_pages", offsetof(struct config, store_ckpt_pages), 10, 1000000 },
 };

@@ -27,6 +27,8 @@
 #define RATE_LIMIT_DEFAULT 20              /* rate_limit: requests per second, sustained */
 #define RATE_BURST_DEFAULT 40              /* rate_burst: requests in a burst */
 #define RATE_STRIKES_DEFAULT 100           /* rate_limit_close: refused requests before closing */
+#define RATE_ROWS_DEFAULT 1000             /* rate_rows: a game record's rows read that cost a
+                                              request more (a replay of 50,000 actions: 50) */
 #define LINGER_MS_DEFAULT 2000             /* close_linger: flushing a last reply before close */
 #define ACCEPT_PAUSE_MS_DEFAULT 500        /* accept_pause: on EMFILE/ENFILE */
 #define BUSY_TIMEOUT_MS_MAX 60000          /* busy_timeout: longest wait for the write lock */
@@ -48,6 +50,7 @@ struct config {
 	int rate_limit;
 	int rate_burst;
 	int rate_strikes;
+	int rate_rows;
 	int linger_ms;
 	int accept_pause_ms;
 

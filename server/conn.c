@@ -123,6 +123,8 @@ static void conn_free(struct conn *c)
 		c->framing->free(c->framing_ctx);
 	if (c->bev != NULL)
 		bufferevent_free(c->bev);   /* closes the SSL and the socket */
+	if (c->held_in != NULL)
+		evbuffer_free(c->held_in);
 	ERR_clear_error();
 	event_free(c->timer);
 	event_free(c->free_ev);
@@ -265,7 +267,8 @@ void conn_set_user(struct conn *c, int64_t user_id, const char *name)
 	}
 }
 
-enum conn_rate conn_rate_take(struct conn *c)
+/* Tokens earned since the last refill, up to the burst. */
+static void refill(struct conn *c)
 {
 	const struct config *cfg = c->srv->cfg;
 	int64_t now = mstime_mono();
@@ -276,13 +279,65 @@ enum conn_rate conn_rate_take(struct conn *c)
 	if (c->tokens >= cfg->rate_burst) {
 		c->tokens = cfg->rate_burst;
 		c->strikes = 0;   /* quiet long enough to refill: forgive */
+		c->owing = false;
 	}
+}
+
+enum conn_rate conn_rate_take(struct conn *c)
+{
+	refill(c);
 	if (c->tokens >= 1.0) {
 		c->tokens -= 1.0;
 		return CONN_RATE_OK;
 	}
 	c->strikes++;
-	return c->strikes >= cfg->rate_strikes ? CONN_RATE_CLOSE : CONN_RATE_LIMITED;
+	return c->strikes >= c->srv->cfg->rate_strikes ? CONN_RATE_CLOSE : CONN_RATE_LIMITED;
+}
+
+/* Milliseconds until a held connection's bucket holds a token again. */
+static int64_t hold_ms(const struct conn *c)
+{
+	return (int64_t)((1.0 - c->tokens) * 1000.0 / c->srv->cfg->rate_limit) + 1;
+}
+
+/*
+ * The hold: nothing more is read from the socket (the peer's sends back up
+ * into its own buffers), and what is already here waits: the socket's
+ * input for the line transport, c->held_in for what a framing had decoded.
+ * The timer, which otherwise keeps the idle time, ends it (timer_cb).
+ */
+static void hold(struct conn *c)
+{
+	c->held = true;
+	bufferevent_disable(c->bev, EV_READ);
+	timer_in(c->timer, hold_ms(c));
+}
+
+void conn_rate_charge(struct conn *c, double tokens)
+{
+	if (c->state != CS_OPEN || !(tokens > 0.0))
+		return;
+	refill(c);
+	c->tokens -= tokens;
+	if (c->tokens < 1.0) {
+		c->owing = true;
+		if (!c->held)
+			hold(c);
+	}
+}
+
+/* Must the next request of c wait for its token?  Holds it if so. */
+static bool must_wait(struct conn *c)
+{
+	if (c->held)
+		return true;
+	if (!c->owing)
+		return false;
+	refill(c);
+	if (c->tokens >= 1.0)
+		return false;
+	hold(c);
+	return true;
 }
 
 static bool conn_visible(const struct conn *c)
@@ -391,6 +446,14 @@ void conn_message(struct conn *c, const char *msg, size_t n)
 {
 	if (c->state != CS_OPEN)
 		return;
+	if (must_wait(c)) {
+		/* It, and whatever a framing decodes after it, keep their turn. */
+		if (c->held_in == NULL && (c->held_in = evbuffer_new()) == NULL)
+			fatalx("evbuffer_new: out of memory");
+		if (evbuffer_add(c->held_in, msg, n) != 0 || evbuffer_add(c->held_in, "\n", 1) != 0)
+			fatalx("evbuffer_add: out of memory");
+		return;
+	}
 	c->last_rx = mstime_mono();
 	c->pinged = false;
 	dispatch_line(c, msg, n);
@@ -414,19 +477,12 @@ static void line_too_long(struct conn *c)
 	conn_close(c, "line too long");
 }
 
-static void read_cb(struct bufferevent *bev, void *arg)
+/* Run the complete lines of in (the socket's input, or c->held_in) until
+ * none is left, the connection closes, or it must wait for a token. */
+static void lines_from(struct conn *c, struct evbuffer *in)
 {
-	struct conn *c = arg;
-	struct evbuffer *in = bufferevent_get_input(bev);
 	char line[PROTO_LINE_MAX];
 
-	if (c->framing != NULL) {
-		if (c->state == CS_OPEN)
-			c->framing->input(c, c->framing_ctx);
-		if (c->state != CS_OPEN)
-			evbuffer_drain(in, evbuffer_get_length(in));
-		return;
-	}
 	while (c->state == CS_OPEN) {
 		size_t eol_len = 0;
 		struct evbuffer_ptr p = evbuffer_search_eol(in, NULL, &eol_len, EVBUFFER_EOL_LF);
@@ -442,6 +498,8 @@ static void read_cb(struct bufferevent *bev, void *arg)
 			line_too_long(c);
 			break;
 		}
+		if (must_wait(c))
+			break;          /* the line stays where it is, first in turn */
 		if (evbuffer_remove(in, line, total) != (int)total)
 			fatalx("evbuffer_remove");
 		size_t n = total - 1;
@@ -449,8 +507,34 @@ static void read_cb(struct bufferevent *bev, void *arg)
 			n--;
 		conn_message(c, line, n);
 	}
+}
+
+static void read_cb(struct bufferevent *bev, void *arg)
+{
+	struct conn *c = arg;
+	struct evbuffer *in = bufferevent_get_input(bev);
+
+	if (c->framing != NULL) {
+		if (c->state == CS_OPEN)
+			c->framing->input(c, c->framing_ctx);
+	} else {
+		lines_from(c, in);
+	}
 	if (c->state != CS_OPEN)
 		evbuffer_drain(in, evbuffer_get_length(in));
+}
+
+/* The bucket holds a token again: read on, first what waited. */
+static void unhold(struct conn *c)
+{
+	c->held = false;
+	c->last_rx = mstime_mono();   /* the wait was ours, not the peer's silence */
+	bufferevent_enable(c->bev, EV_READ);
+	if (c->held_in != NULL)
+		lines_from(c, c->held_in);
+	if (c->state == CS_OPEN && !c->held &&
+	    evbuffer_get_length(bufferevent_get_input(c->bev)) > 0)
+		read_cb(c->bev, c);
 }
 
 static void write_cb(struct bufferevent *bev, void *arg)
@@ -530,6 +614,16 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 		return;
 	case CS_OPEN:
 		break;
+	}
+	if (c->held) {
+		refill(c);
+		if (c->tokens < 1.0) {   /* not yet: a reload lowered rate_limit */
+			timer_in(c->timer, hold_ms(c));
+			return;
+		}
+		unhold(c);
+		if (c->state != CS_OPEN || c->held)
+			return;
 	}
 	int64_t idle = mstime_mono() - c->last_rx;
 	int64_t half = cfg->idle_timeout_ms / 2;

@@ -81,6 +81,14 @@ void conn_set_hello(struct conn *c);
  * caller answers rate_limited, then calls conn_close(). */
 enum conn_rate { CONN_RATE_OK = 0, CONN_RATE_LIMITED = 1, CONN_RATE_CLOSE = 2 };
 enum conn_rate conn_rate_take(struct conn *c);
+/* Charge tokens more for what a request cost beyond its line (the store's
+ * rows it replayed: dispatch_charge_rows).  A bucket left under one token
+ * holds the connection: nothing more of its input is read or run until the
+ * bucket has refilled to one, then it goes on where it stopped; and until
+ * the bucket is full again, each request that finds no token waits for one
+ * the same way.  So a client pays for expensive reads in waiting, and none
+ * of its requests is refused for them. */
+void conn_rate_charge(struct conn *c, double tokens);
 
 /* Queue one JSON object as one line.  Steals the reference to msg.  A
  * connection over its output cap is marked for closing instead. */

@@ -33,6 +33,10 @@ struct conn {
 	bool hello;
 	bool leaving;              /* running the closed hooks (logout): skipped by conn_of_user */
 	bool shut;                 /* LINGER: close_notify and FIN sent */
+	bool held;                 /* waiting for a token: input neither read nor run */
+	bool owing;                /* charged into debt (conn_rate_charge) since the bucket
+	                              was last full: a request waits for its token (held)
+	                              instead of being refused */
 	int64_t user;
 	char *user_name;
 	char peer[64];
@@ -44,6 +48,9 @@ struct conn {
 	double tokens;
 	int64_t last_refill;
 	int strikes;               /* refused requests since the bucket was last full */
+	/* Messages a framing decoded while the connection was held, each with
+	 * a '\n', run when the hold ends (NULL until the first). */
+	struct evbuffer *held_in;
 	/* Message framing other than '\n'-terminated lines (a WebSocket,
 	 * server/web.c); NULL for the line transport. */
 	const struct conn_framing *framing;

@@ -15,9 +15,12 @@
 #include <string.h>
 
 #include "auth.h"
+#include "config.h"
 #include "conn.h"
 #include "log.h"
 #include "proto.h"
+#include "server.h"
+#include "store.h"
 
 static void cmd_hello(struct conn *c, json_t *id, json_t *req);
 static void cmd_ping(struct conn *c, json_t *id, json_t *req);
@@ -345,9 +348,28 @@ void dispatch_line(struct conn *c, const char *line, size_t len)
 		goto out;
 	}
 	log_debug("conn=%llu request type=%s", (unsigned long long)conn_id(c), cmd->type);
+	uint64_t mark = dispatch_rows_mark(conn_server(c));
 	cmd->proceed(c, id, req);
+	dispatch_charge_rows(c, mark);
 out:
 	json_decref(req);
+}
+
+uint64_t dispatch_rows_mark(const struct server *srv)
+{
+	return srv->store != NULL ? store_rows_listed(srv->store) : 0;
+}
+
+void dispatch_charge_rows(struct conn *c, uint64_t mark)
+{
+	struct server *srv = conn_server(c);
+	uint64_t now = dispatch_rows_mark(srv);
+
+	if (mark < srv->rows_charged)
+		mark = srv->rows_charged;
+	srv->rows_charged = now;
+	if (now > mark)
+		conn_rate_charge(c, (double)(now - mark) / srv->cfg->rate_rows);
 }
 
 json_t *dispatch_ok_msg(json_t *id, json_t *fields)

@@ -15,10 +15,12 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "proto.h"
 
 struct conn;
+struct server;
 
 enum field_kind {
 	F_STRING = 1,     /* max: longest length in bytes */
@@ -113,6 +115,19 @@ json_t *dispatch_page_of(const json_t *req, const char *key, size_t n,
 
 /* Decode and run one line. */
 void dispatch_line(struct conn *c, const char *line, size_t len);
+
+/*
+ * What a request read from the store beyond its line: the rows of games'
+ * records it listed (store_rows_listed), a replay's cost.  Take a mark
+ * before the work, then charge c the rows read since, rate_rows a token
+ * (conn_rate_charge; a client in debt is held, not refused).  Each row is
+ * charged once: work that nests (a login's hooks inside the login
+ * request) charges only what the inner charge left.  dispatch_line does
+ * this around every handler; work that answers later (a login after its
+ * password was hashed) does it around its own part.
+ */
+uint64_t dispatch_rows_mark(const struct server *srv);
+void dispatch_charge_rows(struct conn *c, uint64_t mark);
 
 /* The responses built without sending (group commit holds them until the
  * commit): fields stolen, may be NULL. */

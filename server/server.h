@@ -45,6 +45,7 @@ struct server {
 	struct games *games;        /* live games, clocks (game.c) */
 	struct announce_cache *replays;  /* marks along long records (announce.c) */
 	struct pgn_cache *pgns;     /* long records' PGN texts (pgn_cache.c) */
+	uint64_t rows_charged;      /* store rows already charged to a request (dispatch.c) */
 	struct conn_hook hooks[SERVER_HOOKS_MAX];  /* run in this order (conn.c) */
 	size_t nhooks;
 };

@@ -509,6 +509,11 @@ const char *store_error(const struct store *st)
 	return st->err[0] != '\0' ? st->err : "no error";
 }
 
+uint64_t store_rows_listed(const struct store *st)
+{
+	return st->rows_listed;
+}
+
 /* --- statement cache ---------------------------------------------------- */
 
 const char *store_stmt_sql(enum stmt_id id)

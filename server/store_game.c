@@ -344,6 +344,7 @@ static int list(struct store *st, sqlite3_stmt *s, int temp, enum row_kind kind,
 
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
 		int stop = 0;
+		st->rows_listed++;
 		switch (kind) {
 		case ROW_GAME: {
 			struct store_game g;
@@ -459,6 +460,7 @@ static int action_events(struct store *st, int64_t game, struct ev_pass *p)
 	while (rc == STORE_OK && !p->stopped && (step = sqlite3_step(s)) == SQLITE_ROW) {
 		int ok = 1;
 		int seq = col_range(s, 0, 0, INT32_MAX, &ok);
+		st->rows_listed++;
 		/* The type before reading the value (reading may convert it). */
 		if (sqlite3_column_type(s, 1) != SQLITE_BLOB)
 			ok = 0;

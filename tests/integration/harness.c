@@ -241,6 +241,21 @@ struct kd *kd_start(const char *config)
 	return d;
 }
 
+void kd_reload(struct kd *d, const char *config)
+{
+	FILE *f = fopen(d->confpath, "a");
+	ck_assert_ptr_nonnull(f);
+	fputs(config, f);
+	fclose(f);
+	int before = kd_log_count(d, "reloaded sha256=");
+	ck_assert_int_eq(kill(d->pid, SIGHUP), 0);
+	long long deadline = now_ms() + KD_START_TIMEOUT_MS;
+	while (kd_log_count(d, "reloaded sha256=") == before) {
+		ck_assert_msg(now_ms() < deadline, "kriegd did not reload");
+		kt_sleep_ms(10);
+	}
+}
+
 static const char *const sanitizer_marks[] = {
 	"ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:",
 	"WARNING: ThreadSanitizer", "ERROR: UndefinedBehaviorSanitizer",

@@ -76,6 +76,10 @@ void kd_crash_restart(struct kd *d);
 void kd_down(struct kd *d);
 void kd_up(struct kd *d);
 
+/* Add config lines (they win over earlier ones) and SIGHUP: the running
+ * daemon takes them, as `systemctl reload` would; returns once it has. */
+void kd_reload(struct kd *d, const char *config);
+
 int kd_port(const struct kd *d);
 pid_t kd_pid(const struct kd *d);
 const char *kd_state_dir(const struct kd *d);

@@ -93,4 +93,13 @@ struct kc *kg_login(struct kd *d, const char *name, const char *password, char *
 /* p logged in as name on a new connection (p->c, p->name). */
 void kp_login(struct kd *d, struct kp *p, const char *name, const char *password);
 
+/* A game between w (White) and b with a long record, made fast: White
+ * plays e4, then an umpire account `umpire` (made here) writes `notes`
+ * notes, every third private, 100 requests at a time (the daemon's rate
+ * limit must allow that).  The game stays live.  Returns it. */
+int64_t kg_noted_game(struct kd *d, struct kp *w, struct kp *b, const char *umpire, int notes);
+/* The same between two guests (umpire "ump"), then White resigns: a
+ * finished game, whose record anyone may read. */
+int64_t kg_long_record(struct kd *d, int notes);
+
 #endif

@@ -14,10 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check_main.h"
 #include "harness.h"
+#include "harness_game.h"
 #include "proto.h"
 
 /* A raw line in, the error code out, and the connection still serves. */
@@ -418,6 +420,88 @@ START_TEST(test_rate_limit)
 }
 END_TEST
 
+static long long mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * A request pays for the store rows it replays (rate_rows to a token):
+ * the first read of a long record leaves the bucket deep in debt, and the
+ * connection is held, not refused.  The record's page and three pings go
+ * in one write; the page is answered, then nothing until the bucket holds
+ * a token again (another connection is served meanwhile), then every ping,
+ * in order, none refused.  The record has 1,200 notes: with rate_rows = 10
+ * its replay costs over 120 tokens, about 2.3 s of a bucket refilled at 50
+ * a second.
+ */
+#define HOLD_NOTES 1200
+START_TEST(test_replay_cost_holds)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\n");
+	int64_t game = kg_long_record(d, HOLD_NOTES);
+	kd_reload(d, "rate_limit = 50\nrate_burst = 10\nrate_rows = 10\n");
+	struct kp g, o;
+	kp_guest(d, &g);
+	kp_guest(d, &o);
+	char batch[512];
+	int n = snprintf(batch, sizeof batch,
+	                 "{\"id\":900,\"type\":\"record\",\"game\":%lld,\"view\":\"white\"}\n"
+	                 "{\"id\":901,\"type\":\"ping\"}\n{\"id\":902,\"type\":\"ping\"}\n"
+	                 "{\"id\":903,\"type\":\"ping\"}\n", (long long)game);
+	long long t0 = mono_ms();
+	ck_assert_int_eq(kc_write(g.c, batch, (size_t)n, KC_TIMEOUT_MS), 0);
+	json_t *r = kc_ok(g.c, 900);
+	ck_assert_int_gt(json_array_size(json_object_get(r, "events")), 0);
+	/* Held: the other connection is served, the held one hears nothing. */
+	kc_ok(o.c, kc_req(o.c, "ping", NULL));
+	ck_assert_ptr_null(kc_next(g.c, 0));
+	for (long long id = 901; id <= 903; id++) {
+		json_t *p = kc_next(g.c, KC_TIMEOUT_MS);
+		ck_assert_ptr_nonnull(p);
+		ck_assert_int_eq(json_integer_value(json_object_get(p, "id")), id);
+		ck_assert_msg(json_is_true(json_object_get(p, "ok")), "%s", kc_line(g.c, kc_nlines(g.c) - 1));
+	}
+	long long waited = mono_ms() - t0;
+	ck_assert_msg(waited >= 1500, "the pings were answered after %lld ms", waited);
+	ck_assert(!kc_saw(g.c, "rate_limited"));
+	expect_usable(g.c);
+	kc_close(g.c);
+	kc_close(o.c);
+	kd_stop(d);
+}
+END_TEST
+
+/* A login's game_state events replay each live game of the user: that is
+ * charged too, after the password was hashed (auth_login_done), so the
+ * next request waits. */
+START_TEST(test_login_replay_cost_holds)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\n");
+	struct kp w, b;
+	kg_user_add(d, "whitey", "player", "sesame-open");
+	kp_login(d, &w, "whitey", "sesame-open");
+	kp_guest(d, &b);
+	int64_t game = kg_noted_game(d, &w, &b, "ump", HOLD_NOTES);
+	kd_reload(d, "rate_limit = 50\nrate_burst = 10\nrate_rows = 10\n");
+	struct kc *c = kc_hello(d);
+	kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", "whitey", "password", "sesame-open"));
+	long long t0 = mono_ms();
+	json_t *st = kc_event(c, "game_state");
+	ck_assert_int_eq(json_integer_value(json_object_get(st, "game")), game);
+	expect_usable(c);
+	long long waited = mono_ms() - t0;
+	ck_assert_msg(waited >= 1500, "the ping was answered %lld ms after the login", waited);
+	ck_assert(!kc_saw(c, "rate_limited"));
+	kc_close(c);
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(test_slow_reader_dropped)
 {
 	struct kd *d = kd_start("output_buffer_max = 64k\nrate_limit = 1000000\n"
@@ -569,6 +653,8 @@ static Suite *transport_suite(void)
 	tcase_add_test(tc, test_idle_timeout);
 	tcase_add_test(tc, test_max_connections);
 	tcase_add_test(tc, test_rate_limit);
+	tcase_add_test(tc, test_replay_cost_holds);
+	tcase_add_test(tc, test_login_replay_cost_holds);
 	tcase_add_test(tc, test_slow_reader_dropped);
 	tcase_add_test(tc, test_emfile_pause);
 	tcase_add_test(tc, test_stop_with_clients);

@@ -25,6 +25,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <openssl/err.h>
@@ -32,6 +33,7 @@
 
 #include "check_main.h"
 #include "harness.h"
+#include "harness_game.h"
 #include "proto.h"
 
 #define WSC_TIMEOUT_MS 10000
@@ -214,9 +216,10 @@ static struct wsc *wsc_upgrade(int port, bool tls, const char *extra)
 }
 
 /* One frame, masked as a client must (unless masked is false). */
-static void wsc_frame(struct wsc *w, bool fin, int opcode, const void *data, size_t n, bool masked)
+/* One frame into f (room for n + 14 bytes); its length. */
+static size_t frame_put(unsigned char *f, bool fin, int opcode, const void *data, size_t n,
+                        bool masked)
 {
-	unsigned char *f = malloc(n + 14);
 	size_t h = 0;
 	const unsigned char mask[4] = { 0x12, 0x34, 0x56, 0x78 };
 
@@ -239,8 +242,29 @@ static void wsc_frame(struct wsc *w, bool fin, int opcode, const void *data, siz
 	}
 	for (size_t i = 0; i < n; i++)
 		f[h + i] = ((const unsigned char *)data)[i] ^ (masked ? mask[i % 4] : 0);
-	wsc_raw_write(w, f, h + n);
+	return h + n;
+}
+
+static void wsc_frame(struct wsc *w, bool fin, int opcode, const void *data, size_t n, bool masked)
+{
+	unsigned char *f = malloc(n + 14);
+
+	wsc_raw_write(w, f, frame_put(f, fin, opcode, data, n, masked));
 	free(f);
+}
+
+/* Text messages, masked, in one write (so the server reads them at once). */
+static void wsc_texts(struct wsc *w, const char *const *msgs, size_t count)
+{
+	unsigned char buf[4096];
+	size_t len = 0;
+
+	for (size_t i = 0; i < count; i++) {
+		size_t n = strlen(msgs[i]);
+		ck_assert(len + n + 14 <= sizeof buf);
+		len += frame_put(buf + len, true, 1, msgs[i], n, true);
+	}
+	wsc_raw_write(w, buf, len);
 }
 
 static void wsc_text(struct wsc *w, const char *s)
@@ -768,6 +792,65 @@ START_TEST(test_reload_names_web_listeners)
 }
 END_TEST
 
+static long long mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * test_transport's test_replay_cost_holds through the web door: the
+ * record's page and three pings in one write, so the pings are decoded
+ * while the connection is already held (they wait in c->held_in, the line
+ * transport's in the socket).  The page is answered, a line client is
+ * served meanwhile, then the pings, in order, none refused, after the
+ * bucket (refilled at 50 a second, over 120 tokens in debt) allows.
+ */
+#define HOLD_NOTES 1200
+START_TEST(test_replay_cost_holds)
+{
+	struct kd *d = start_web("rate_limit = 10000\nrate_burst = 10000\n");
+	int port = listen_port(d, 1);
+	int64_t game = kg_long_record(d, HOLD_NOTES);
+	kd_reload(d, "rate_limit = 50\nrate_burst = 10\nrate_rows = 10\n");
+	char origin[128], record[128];
+	snprintf(origin, sizeof origin, ORIGIN_OK, port);
+	struct wsc *w = wsc_upgrade(port, true, origin);
+	json_decref(wsc_hello(w));
+	wsc_text(w, "{\"id\":2,\"type\":\"guest\"}");
+	json_t *r = wsc_msg(w);
+	ck_assert(json_is_true(json_object_get(r, "ok")));
+	json_decref(r);
+	struct kc *other = kc_hello(d);
+	snprintf(record, sizeof record, "{\"id\":900,\"type\":\"record\",\"game\":%lld,"
+	         "\"view\":\"white\"}", (long long)game);
+	const char *batch[] = { record, "{\"id\":901,\"type\":\"ping\"}",
+		                "{\"id\":902,\"type\":\"ping\"}", "{\"id\":903,\"type\":\"ping\"}" };
+	long long t0 = mono_ms();
+	wsc_texts(w, batch, 4);
+	r = wsc_msg(w);
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "id")), 900);
+	ck_assert_int_gt(json_array_size(json_object_get(r, "events")), 0);
+	json_decref(r);
+	kc_ok(other, kc_req(other, "ping", NULL));
+	long long served = mono_ms() - t0;
+	for (long long id = 901; id <= 903; id++) {
+		r = wsc_msg(w);
+		ck_assert_int_eq(json_integer_value(json_object_get(r, "id")), id);
+		ck_assert_msg(json_is_true(json_object_get(r, "ok")), "ping %lld refused", id);
+		json_decref(r);
+	}
+	long long waited = mono_ms() - t0;
+	ck_assert_msg(waited >= 1500, "the pings were answered after %lld ms", waited);
+	ck_assert_msg(served < waited, "the line client waited %lld ms, the pings %lld", served,
+	              waited);
+	kc_close(other);
+	wsc_close(w);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *web_suite(void)
 {
 	Suite *s = suite_create("web");
@@ -784,6 +867,7 @@ static Suite *web_suite(void)
 	tcase_add_test(tc, test_forwarded_for_untrusted_ignored);
 	tcase_add_test(tc, test_check_config_prints_web_keys);
 	tcase_add_test(tc, test_reload_names_web_listeners);
+	tcase_add_test(tc, test_replay_cost_holds);
 	suite_add_tcase(s, tc);
 	return s;
 }
