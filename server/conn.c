@@ -1,7 +1,8 @@
 /*
  * conn.c — one client connection: a TLS bufferevent, bounded line framing,
- * an output cap, handshake/idle/linger timers, a request token bucket, and
- * one teardown.
+ * an output cap, handshake/idle/linger timers, a request token bucket (and
+ * the hold of a connection whose requests ran it into debt), and one
+ * teardown.
  *
  * Life of a connection:
  *   HANDSHAKE --(BEV_EVENT_CONNECTED)--> OPEN --(conn_close)--> LINGER --> DEAD

@@ -67,7 +67,7 @@ struct kc {
 
 /* ---- time ---------------------------------------------------------------- */
 
-static long long now_ms(void)
+long long kt_now_ms(void)
 {
 	struct timespec ts;
 
@@ -191,7 +191,7 @@ static void kd_spawn(struct kd *d)
 		_exit(127);
 	}
 
-	long long deadline = now_ms() + KD_START_TIMEOUT_MS;
+	long long deadline = kt_now_ms() + KD_START_TIMEOUT_MS;
 	const char *needle = "kriegd: listening on 127.0.0.1:";
 	for (;;) {
 		char *log = read_file_from(d->logpath, d->log_start);
@@ -206,7 +206,7 @@ static void kd_spawn(struct kd *d)
 			ck_abort_msg("kriegd (%s) exited during start-up; its log:\n%s", bin, log);
 		}
 		free(log);
-		ck_assert_msg(now_ms() < deadline, "kriegd did not start within %d ms",
+		ck_assert_msg(kt_now_ms() < deadline, "kriegd did not start within %d ms",
 		              KD_START_TIMEOUT_MS);
 		kt_sleep_ms(10);
 	}
@@ -249,9 +249,9 @@ void kd_reload(struct kd *d, const char *config)
 	fclose(f);
 	int before = kd_log_count(d, "reloaded sha256=");
 	ck_assert_int_eq(kill(d->pid, SIGHUP), 0);
-	long long deadline = now_ms() + KD_START_TIMEOUT_MS;
+	long long deadline = kt_now_ms() + KD_START_TIMEOUT_MS;
 	while (kd_log_count(d, "reloaded sha256=") == before) {
-		ck_assert_msg(now_ms() < deadline, "kriegd did not reload");
+		ck_assert_msg(kt_now_ms() < deadline, "kriegd did not reload");
 		kt_sleep_ms(10);
 	}
 }
@@ -265,11 +265,11 @@ static const char *const sanitizer_marks[] = {
 static void kd_halt(struct kd *d)
 {
 	int status = 0;
-	long long deadline = now_ms() + 20000LL * kt_timeout_scale();
+	long long deadline = kt_now_ms() + 20000LL * kt_timeout_scale();
 	pid_t r;
 
 	ck_assert_msg(kill(d->pid, SIGTERM) == 0, "kriegd already gone: %s", strerror(errno));
-	while ((r = waitpid(d->pid, &status, WNOHANG)) == 0 && now_ms() < deadline)
+	while ((r = waitpid(d->pid, &status, WNOHANG)) == 0 && kt_now_ms() < deadline)
 		kt_sleep_ms(10);
 	if (r == 0) {
 		kill(d->pid, SIGKILL);
@@ -385,7 +385,7 @@ char *kd_log(const struct kd *d)
 
 bool kd_log_wait(const struct kd *d, const char *needle, int timeout_ms)
 {
-	long long deadline = now_ms() + scaled(timeout_ms);
+	long long deadline = kt_now_ms() + scaled(timeout_ms);
 
 	for (;;) {
 		char *log = read_file_from(d->logpath, d->log_start);
@@ -394,7 +394,7 @@ bool kd_log_wait(const struct kd *d, const char *needle, int timeout_ms)
 		free(log);
 		if (found)
 			return true;
-		if (now_ms() >= deadline)
+		if (kt_now_ms() >= deadline)
 			return false;
 		kt_sleep_ms(10);
 	}
@@ -448,7 +448,7 @@ int kd_tcp(struct kd *d)
 static bool wait_fd(int fd, short events, long long deadline)
 {
 	for (;;) {
-		long long left = deadline - now_ms();
+		long long left = deadline - kt_now_ms();
 		struct pollfd p = { .fd = fd, .events = events };
 
 		if (left <= 0)
@@ -484,7 +484,7 @@ static struct kc *kc_open_with(struct kd *d, int rcvbuf, const char *from)
 	SSL_set1_host(c->ssl, "localhost");
 	SSL_set_fd(c->ssl, c->fd);
 
-	long long deadline = now_ms() + KC_TIMEOUT_MS;
+	long long deadline = kt_now_ms() + KC_TIMEOUT_MS;
 	for (;;) {
 		int r = SSL_connect(c->ssl);
 		if (r == 1)
@@ -562,7 +562,7 @@ void kc_close(struct kc *c)
 int kc_write(struct kc *c, const void *buf, size_t len, int timeout_ms)
 {
 	const char *p = buf;
-	long long deadline = now_ms() + scaled(timeout_ms);
+	long long deadline = kt_now_ms() + scaled(timeout_ms);
 
 	while (len > 0) {
 		int chunk = len > 65536 ? 65536 : (int)len;
@@ -710,7 +710,7 @@ static bool pump(struct kc *c, long long deadline)
 static json_t *take(struct kc *c, bool (*match)(json_t *j, const void *arg), const void *arg,
                     int timeout_ms)
 {
-	long long deadline = now_ms() + scaled(timeout_ms);
+	long long deadline = kt_now_ms() + scaled(timeout_ms);
 	size_t i = c->scan;
 
 	for (;;) {
@@ -853,7 +853,7 @@ void kc_no_game_event(struct kc *c, const char *name)
 
 bool kc_closed(struct kc *c, int timeout_ms)
 {
-	long long deadline = now_ms() + scaled(timeout_ms);
+	long long deadline = kt_now_ms() + scaled(timeout_ms);
 
 	while (!c->eof) {
 		if (!pump(c, deadline) && !c->eof)

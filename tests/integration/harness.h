@@ -198,6 +198,8 @@ void kp_register(struct kd *d, struct kp *p, const char *name);
  * is neither closed nor freed); returns the resume response (borrowed). */
 json_t *kp_resume(struct kd *d, struct kp *p);
 
+/* CLOCK_MONOTONIC in milliseconds. */
+long long kt_now_ms(void);
 /* Milliseconds sleep, for pacing. */
 void kt_sleep_ms(int ms);
 

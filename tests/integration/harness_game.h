@@ -101,5 +101,12 @@ int64_t kg_noted_game(struct kd *d, struct kp *w, struct kp *b, const char *umpi
 /* The same between two guests (umpire "ump"), then White resigns: a
  * finished game, whose record anyone may read. */
 int64_t kg_long_record(struct kd *d, int notes);
+/* Settings (for kd_reload) under which the first read of a record of
+ * KG_HOLD_NOTES notes holds its reader at least KG_HOLD_MIN_MS: at 10 rows
+ * a token the replay costs over 120 tokens, which a bucket of 10 refilled
+ * at 50 a second pays back in about 2.3 s. */
+#define KG_HOLD_NOTES 1200
+#define KG_HOLD_CONF "rate_limit = 50\nrate_burst = 10\nrate_rows = 10\n"
+#define KG_HOLD_MIN_MS 1500
 
 #endif
