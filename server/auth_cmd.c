@@ -411,9 +411,9 @@ static const struct field f_resume[] = {
 
 const struct cmd auth_cmds[] = {
 	{ "register", CMD_NO_LOGIN, f_register, cmd_register },
-	{ "login", CMD_NO_LOGIN, f_credentials, cmd_login },
+	{ "login", CMD_NO_LOGIN | CMD_REPLAYS, f_credentials, cmd_login },
 	{ "guest", CMD_NO_LOGIN, f_none, cmd_guest },
-	{ "resume", CMD_NO_LOGIN, f_resume, cmd_resume },
+	{ "resume", CMD_NO_LOGIN | CMD_REPLAYS, f_resume, cmd_resume },
 	{ "logout", 0, f_none, cmd_logout },
 	/* CMD_NO_LOGIN: a must_change login is not logged in (auth.h). */
 	{ "passwd", CMD_NO_LOGIN, f_passwd, cmd_passwd },

@@ -110,6 +110,45 @@ static void index_remove(struct conn *c)
 	free(uc);
 }
 
+/* FNV-1a: an address's key in the hosts table. */
+static int64_t host_key(const char *host)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (; *host != '\0'; host++)
+		h = (h ^ (unsigned char)*host) * 1099511628211ULL;
+	return (int64_t)h;
+}
+
+/* The bucket of host, made full for its first connection. */
+static struct hostbudget *host_hold(struct server *srv, const char *host)
+{
+	struct connset *set = srv->conns;
+	int64_t key = host_key(host);
+	struct idnode *n = idtable_find(&set->hosts, key);
+	struct hostbudget *hb;
+
+	if (n != NULL) {
+		hb = IDTABLE_ENTRY(n, struct hostbudget, node);
+	} else {
+		hb = xcalloc(1, sizeof *hb);
+		hb->node.id = key;
+		hb->tokens = srv->cfg->rate_burst;
+		hb->last_refill = mstime_mono();
+		idtable_add(&set->hosts, &hb->node);
+	}
+	hb->conns++;
+	return hb;
+}
+
+static void host_release(struct connset *set, struct hostbudget *hb)
+{
+	if (--hb->conns > 0)
+		return;
+	idtable_remove(&set->hosts, &hb->node);
+	free(hb);
+}
+
 static void conn_free(struct conn *c)
 {
 	struct connset *set = c->srv->conns;
@@ -117,6 +156,7 @@ static void conn_free(struct conn *c)
 	TAILQ_REMOVE(&set->all, c, all);
 	idtable_remove(&set->byid, &c->byid);
 	index_remove(c);
+	host_release(set, c->hb);
 	set->count--;
 	if (c->refused)
 		set->refusing--;
@@ -148,6 +188,7 @@ void connset_free(struct server *srv)
 	while ((c = TAILQ_FIRST(&set->all)) != NULL)
 		conn_free(c);
 	idtable_free(&set->users, NULL);   /* each went with its last connection */
+	idtable_free(&set->hosts, NULL);   /* the same */
 	idtable_free(&set->byid, NULL);
 	free(set);
 	srv->conns = NULL;
@@ -268,17 +309,24 @@ void conn_set_user(struct conn *c, int64_t user_id, const char *name)
 	}
 }
 
-/* Tokens earned since the last refill, up to the burst. */
+/* Tokens earned at rate_limit a second since *last, up to the burst. */
+static void bucket_refill(const struct config *cfg, double *tokens, int64_t *last, int64_t now)
+{
+	*tokens += (double)(now - *last) * cfg->rate_limit / 1000.0;
+	*last = now;
+	if (*tokens > cfg->rate_burst)
+		*tokens = cfg->rate_burst;
+}
+
+/* Both buckets of c refilled to now. */
 static void refill(struct conn *c)
 {
 	const struct config *cfg = c->srv->cfg;
 	int64_t now = mstime_mono();
-	int64_t ms = now - c->last_refill;
 
-	c->last_refill = now;
-	c->tokens += (double)ms * cfg->rate_limit / 1000.0;
+	bucket_refill(cfg, &c->hb->tokens, &c->hb->last_refill, now);
+	bucket_refill(cfg, &c->tokens, &c->last_refill, now);
 	if (c->tokens >= cfg->rate_burst) {
-		c->tokens = cfg->rate_burst;
 		c->strikes = 0;   /* quiet long enough to refill: forgive */
 		c->owing = false;
 	}
@@ -295,23 +343,24 @@ enum conn_rate conn_rate_take(struct conn *c)
 	return c->strikes >= c->srv->cfg->rate_strikes ? CONN_RATE_CLOSE : CONN_RATE_LIMITED;
 }
 
-/* Milliseconds until a held connection's bucket holds a token again. */
-static int64_t hold_ms(const struct conn *c)
+/* Milliseconds until a bucket of tokens holds want, at the refill rate. */
+static int64_t wait_ms(const struct conn *c, double tokens, double want)
 {
-	return (int64_t)((1.0 - c->tokens) * 1000.0 / c->srv->cfg->rate_limit) + 1;
+	return (int64_t)((want - tokens) * 1000.0 / c->srv->cfg->rate_limit) + 1;
 }
 
 /*
  * The hold: nothing more is read from the socket (the peer's sends back up
  * into its own buffers), and what is already here waits: the socket's
- * input for the line transport, c->held_in for what a framing had decoded.
- * The timer, which otherwise keeps the idle time, ends it (timer_cb).
+ * input for the line transport, c->held_in for what a framing had decoded
+ * or a deferred request.  The timer, which otherwise keeps the idle time,
+ * ends it (timer_cb) once the connection has a token.
  */
-static void hold(struct conn *c)
+static void hold(struct conn *c, int64_t ms)
 {
 	c->held = true;
 	bufferevent_disable(c->bev, EV_READ);
-	timer_in(c->timer, hold_ms(c));
+	timer_in(c->timer, ms);
 }
 
 void conn_rate_charge(struct conn *c, double tokens)
@@ -320,10 +369,11 @@ void conn_rate_charge(struct conn *c, double tokens)
 		return;
 	refill(c);
 	c->tokens -= tokens;
+	c->hb->tokens -= tokens;
 	if (c->tokens < 1.0) {
 		c->owing = true;
 		if (!c->held)
-			hold(c);
+			hold(c, wait_ms(c, c->tokens, 1.0));
 	}
 }
 
@@ -337,7 +387,29 @@ static bool must_wait(struct conn *c)
 	refill(c);
 	if (c->tokens >= 1.0)
 		return false;
-	hold(c);
+	hold(c, wait_ms(c, c->tokens, 1.0));
+	return true;
+}
+
+/* Keep a line to run first when the hold ends. */
+static void keep_first(struct conn *c, const char *line, size_t n)
+{
+	if (c->held_in == NULL && (c->held_in = evbuffer_new()) == NULL)
+		fatalx("evbuffer_new: out of memory");
+	if (evbuffer_prepend(c->held_in, "\n", 1) != 0 || evbuffer_prepend(c->held_in, line, n) != 0)
+		fatalx("evbuffer_prepend: out of memory");
+}
+
+bool conn_defer_replay(struct conn *c, const char *line, size_t n)
+{
+	if (c->state != CS_OPEN)
+		return false;
+	refill(c);
+	if (c->hb->tokens >= 0.0)
+		return false;
+	c->tokens += 1.0;   /* its token back: it is taken again when it runs */
+	keep_first(c, line, n);
+	hold(c, wait_ms(c, c->hb->tokens, 0.0));
 	return true;
 }
 
@@ -619,7 +691,7 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 	if (c->held) {
 		refill(c);
 		if (c->tokens < 1.0) {   /* not yet: a reload lowered rate_limit */
-			timer_in(c->timer, hold_ms(c));
+			timer_in(c->timer, wait_ms(c, c->tokens, 1.0));
 			return;
 		}
 		unhold(c);
@@ -659,8 +731,10 @@ static struct conn *conn_add(struct server *srv, struct bufferevent *bev, enum c
 	c->bev = bev;
 	c->state = state;
 	c->tokens = srv->cfg->rate_burst;
+	c->last_refill = mstime_mono();
 	snprintf(c->peer, sizeof c->peer, "%s", peer);
 	snprintf(c->host, sizeof c->host, "%s", host);
+	c->hb = host_hold(srv, c->host);
 	if ((c->timer = evtimer_new(srv->base, timer_cb, c)) == NULL ||
 	    (c->free_ev = evtimer_new(srv->base, free_cb, c)) == NULL)
 		fatalx("evtimer_new: out of memory");

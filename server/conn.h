@@ -89,6 +89,16 @@ enum conn_rate conn_rate_take(struct conn *c);
  * the same way.  So a client pays for expensive reads in waiting, and none
  * of its requests is refused for them. */
 void conn_rate_charge(struct conn *c, double tokens);
+/* The rows charged come out of the address's bucket too (one per address,
+ * of the same size and refill; a connection's own bucket still pays for
+ * them as well).  A request that replays (CMD_REPLAYS, dispatch.h) from an
+ * address whose bucket is in debt is deferred: true, and the line (its
+ * token given back) waits first in turn while the connection is held until
+ * the debt is paid, then runs as if it had just arrived.  So however many
+ * connections one address opens, its replays together cost no more than
+ * one connection's, and its other requests (a try) are not slowed.  False:
+ * run it now. */
+bool conn_defer_replay(struct conn *c, const char *line, size_t n);
 
 /* Queue one JSON object as one line.  Steals the reference to msg.  A
  * connection over its output cap is marked for closing instead. */

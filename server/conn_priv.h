@@ -34,9 +34,10 @@ struct conn {
 	bool leaving;              /* running the closed hooks (logout): skipped by conn_of_user */
 	bool shut;                 /* LINGER: close_notify and FIN sent */
 	bool held;                 /* waiting for a token: input neither read nor run */
-	bool owing;                /* charged into debt (conn_rate_charge) since the bucket
-	                              was last full: a request waits for its token (held)
-	                              instead of being refused */
+	bool owing;                /* charged into debt (conn_rate_charge) since its bucket
+	                              was last full and its address's out of debt: a
+	                              request waits for its token, and for the address's
+	                              debt to be paid (held), instead of being refused */
 	int64_t user;
 	char *user_name;
 	char peer[64];
@@ -47,6 +48,7 @@ struct conn {
 	bool pinged;               /* keep-alive sent since last_rx */
 	double tokens;
 	int64_t last_refill;
+	struct hostbudget *hb;     /* its address's (every connection has one) */
 	int strikes;               /* refused requests since the bucket was last full */
 	/* Messages a framing decoded while the connection was held, each with
 	 * a '\n', run when the hold ends (NULL until the first). */
@@ -89,6 +91,21 @@ struct userconns {
 	struct connlist conns;
 };
 
+/*
+ * What one address's connections have spent of the store, together: the
+ * rows charged (conn_rate_charge) also come out of this bucket, of the
+ * same size and refill as a connection's.  Without it, each connection
+ * from one address (max_connections_per_ip of them) would have a
+ * replay's worth of its own to spend.  Found by a hash of the address:
+ * two addresses of one hash would share a bucket, which only slows them.
+ */
+struct hostbudget {
+	struct idnode node;        /* in connset.hosts; node.id = the address's hash */
+	double tokens;             /* may be below 0: a debt */
+	int64_t last_refill;
+	size_t conns;              /* connections that hold it; freed with the last */
+};
+
 struct connset {
 	struct connlist all;
 	struct idtable byid;       /* every connection by id (conn_find) */
@@ -96,6 +113,7 @@ struct connset {
 	size_t refusing;
 	uint64_t next_id;
 	struct idtable users;      /* the user index: struct userconns by user */
+	struct idtable hosts;      /* struct hostbudget by address */
 };
 
 /* conn.c: the one teardown (conn_close is it with flush); logs why. */

@@ -347,9 +347,15 @@ void dispatch_line(struct conn *c, const char *line, size_t len)
 		dispatch_error(c, id, PE_BAD_REQUEST, "%s", msg);
 		goto out;
 	}
+	if ((cmd->flags & CMD_REPLAYS) && conn_defer_replay(c, line, len))
+		goto out;
 	log_debug("conn=%llu request type=%s", (unsigned long long)conn_id(c), cmd->type);
 	uint64_t mark = dispatch_rows_mark(conn_server(c));
 	cmd->proceed(c, id, req);
+	uint64_t rows = dispatch_rows_mark(conn_server(c)) - mark;
+	if (!(cmd->flags & CMD_REPLAYS) && rows > DISPATCH_UNMARKED_ROWS)
+		log_warnx("dispatch: %s read %llu rows of records and %s", cmd->type,
+		          (unsigned long long)rows, DISPATCH_UNMARKED_LOG);
 	dispatch_charge_rows(c, mark);
 out:
 	json_decref(req);
@@ -357,7 +363,7 @@ out:
 
 uint64_t dispatch_rows_mark(const struct server *srv)
 {
-	return srv->store != NULL ? store_rows_listed(srv->store) : 0;
+	return srv->store != NULL ? store_record_rows(srv->store) : 0;
 }
 
 void dispatch_charge_rows(struct conn *c, uint64_t mark)

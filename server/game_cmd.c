@@ -479,7 +479,7 @@ const struct cmd game_cmds[] = {
 	{ "adjourn", 0, f_adjourn, cmd_adjourn },
 	{ "unadjourn", 0, f_game, cmd_unadjourn },
 	{ "games", 0, f_list, cmd_games },
-	{ "game", 0, f_view, cmd_game },
+	{ "game", CMD_REPLAYS, f_view, cmd_game },
 	{ "possible", 0, f_game, cmd_possible },
 	{ NULL, 0, NULL, NULL },
 };

@@ -394,7 +394,7 @@ static const struct field f_pgn[] = {
 
 const struct cmd history_cmds[] = {
 	{ "history", 0, f_history, cmd_history },
-	{ "record", 0, f_record, cmd_record },
-	{ "pgn", 0, f_pgn, cmd_pgn },
+	{ "record", CMD_REPLAYS, f_record, cmd_record },
+	{ "pgn", CMD_REPLAYS, f_pgn, cmd_pgn },
 	{ NULL, 0, NULL, NULL },
 };

@@ -509,9 +509,9 @@ const char *store_error(const struct store *st)
 	return st->err[0] != '\0' ? st->err : "no error";
 }
 
-uint64_t store_rows_listed(const struct store *st)
+uint64_t store_record_rows(const struct store *st)
 {
-	return st->rows_listed;
+	return st->record_rows;
 }
 
 /* --- statement cache ---------------------------------------------------- */

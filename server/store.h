@@ -72,11 +72,10 @@ bool store_ckpt_busy(const struct store *writer);
 int store_synchronous_valid(const char *name);
 void store_close(struct store *st);
 const char *store_error(const struct store *st);
-/* Rows this handle has handed out by the listings of games and of a game's
- * record (actions, events, umpire actions), ever: what replaying a record
- * costs, which the daemon charges to the request that read them
- * (dispatch_charge_rows). */
-uint64_t store_rows_listed(const struct store *st);
+/* Rows of games' records (actions, events, umpire actions) this handle's
+ * listings have handed out, ever: what replaying records costs, which the
+ * daemon charges to the request that read them (dispatch_charge_rows). */
+uint64_t store_record_rows(const struct store *st);
 
 /* Transactions: everything between begin and commit is atomic.  They
  * nest (only the outermost commits).  Once a call inside a transaction

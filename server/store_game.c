@@ -344,7 +344,8 @@ static int list(struct store *st, sqlite3_stmt *s, int temp, enum row_kind kind,
 
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
 		int stop = 0;
-		st->rows_listed++;
+		if (kind != ROW_GAME)
+			st->record_rows++;
 		switch (kind) {
 		case ROW_GAME: {
 			struct store_game g;
@@ -460,7 +461,7 @@ static int action_events(struct store *st, int64_t game, struct ev_pass *p)
 	while (rc == STORE_OK && !p->stopped && (step = sqlite3_step(s)) == SQLITE_ROW) {
 		int ok = 1;
 		int seq = col_range(s, 0, 0, INT32_MAX, &ok);
-		st->rows_listed++;
+		st->record_rows++;
 		/* The type before reading the value (reading may convert it). */
 		if (sqlite3_column_type(s, 1) != SQLITE_BLOB)
 			ok = 0;

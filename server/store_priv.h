@@ -109,7 +109,7 @@ struct store {
 	char err[STORE_ERR_MAX];
 	int ckpt_pages;             /* store_options.checkpoint_pages */
 	struct store_ckpt *ckpt;    /* the writer's (store_open_writer): its checkpointer */
-	uint64_t rows_listed;       /* store_rows_listed() */
+	uint64_t record_rows;       /* store_record_rows() */
 };
 
 /* store_ckpt.c: WAL checkpoints on a thread of their own, started with the

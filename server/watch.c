@@ -712,8 +712,8 @@ static const struct field f_live[] = {
 
 const struct cmd watch_cmds[] = {
 	{ "live", 0, f_live, cmd_live },
-	{ "watch", 0, f_seat, cmd_watch },
-	{ "umpire", 0, f_seat, cmd_umpire },
+	{ "watch", CMD_REPLAYS, f_seat, cmd_watch },
+	{ "umpire", CMD_REPLAYS, f_seat, cmd_umpire },
 	{ "unwatch", 0, f_unwatch, cmd_unwatch },
 	{ "clock_pause", 0, f_reason, cmd_clock_pause },
 	{ "clock_unpause", 0, f_reason, cmd_clock_unpause },

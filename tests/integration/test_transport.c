@@ -491,6 +491,43 @@ START_TEST(test_login_replay_cost_holds)
 }
 END_TEST
 
+/*
+ * One address's connections share one budget for replays: while the
+ * address is in debt, a replaying request from any of its connections
+ * waits (a fresh connection with a full bucket of its own too), while its
+ * other requests go on at once, and another address reads the same record
+ * meanwhile.  a's first read of the long record puts 127.0.0.1 in debt;
+ * b's ping is answered, b's `record` is not until the debt is paid;
+ * 127.0.0.2's `record` is answered first.
+ */
+START_TEST(test_replay_budget_per_address)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\n");
+	int64_t game = kg_long_record(d, KG_HOLD_NOTES);
+	kd_reload(d, KG_HOLD_CONF);
+	struct kc *a = kc_hello(d), *b = kc_hello(d), *far = kc_hello_from(d, "127.0.0.2");
+	kc_ok(a, kc_req(a, "guest", NULL));
+	kc_ok(b, kc_req(b, "guest", NULL));
+	kc_ok(far, kc_req(far, "guest", NULL));
+	kc_ok(a, kc_req(a, "record", "{s:I, s:s}", "game", (json_int_t)game, "view", "white"));
+	long long t0 = kt_now_ms();
+	kc_ok(b, kc_req(b, "ping", NULL));
+	long long rid = kc_req(b, "record", "{s:I, s:s}", "game", (json_int_t)game, "view", "black");
+	json_t *r = kc_ok(far, kc_req(far, "record", "{s:I, s:s}", "game", (json_int_t)game, "view",
+	                              "black"));
+	ck_assert_int_gt(json_array_size(json_object_get(r, "events")), 0);
+	ck_assert_ptr_null(kc_next(b, 0));
+	kc_ok(b, rid);
+	long long waited = kt_now_ms() - t0;
+	ck_assert_msg(waited >= KG_HOLD_MIN_MS, "b's record was answered after %lld ms", waited);
+	ck_assert(!kc_saw(b, "rate_limited"));
+	kc_close(a);
+	kc_close(b);
+	kc_close(far);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(test_slow_reader_dropped)
 {
 	struct kd *d = kd_start("output_buffer_max = 64k\nrate_limit = 1000000\n"
@@ -644,6 +681,7 @@ static Suite *transport_suite(void)
 	tcase_add_test(tc, test_rate_limit);
 	tcase_add_test(tc, test_replay_cost_holds);
 	tcase_add_test(tc, test_login_replay_cost_holds);
+	tcase_add_test(tc, test_replay_budget_per_address);
 	tcase_add_test(tc, test_slow_reader_dropped);
 	tcase_add_test(tc, test_emfile_pause);
 	tcase_add_test(tc, test_stop_with_clients);
