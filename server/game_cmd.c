@@ -48,8 +48,12 @@ static void waiting_run(void *arg)
 			break;
 		}
 	struct conn *c = conn_find(w->gs->srv, w->conn);
-	if (c)
+	if (c) {
+		/* It reads the store now, outside its request: charged the same. */
+		uint64_t mark = dispatch_rows_mark(w->gs->srv);
 		w->proceed(c, w->id, w->req);
+		dispatch_charge_rows(c, mark);
+	}
 	json_decref(w->id);
 	json_decref(w->req);
 	free(w);

@@ -528,6 +528,44 @@ START_TEST(test_replay_budget_per_address)
 }
 END_TEST
 
+/* A request that waits for the commit of an action in its game (here a
+ * player's `game` view) reads the store after its request has returned:
+ * it is charged the same.  The database is locked while Black moves, so
+ * the move's commit, and White's view with it, wait; once unlocked, the
+ * view comes, and White's next request waits for the replay's cost. */
+START_TEST(test_deferred_replay_cost_holds)
+{
+	const char *waits = "request waits for the turn's commit";   /* logged at debug */
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nlog_level = debug\n");
+	struct kp w, b;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	int64_t game = kg_noted_game(d, &w, &b, "ump", KG_HOLD_NOTES);
+	kd_reload(d, KG_HOLD_CONF);
+	int before = kd_log_count(d, waits);
+	struct sqlite3 *lock = kd_lock_db(d);
+	long long mv = kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e5");
+	kc_no_event(b.c, "never");   /* the move was read and awaits its commit */
+	long long view = kc_req(w.c, "game", "{s:I}", "game", (json_int_t)game);
+	for (long long end = kt_now_ms() + KC_TIMEOUT_MS; kd_log_count(d, waits) == before;) {
+		ck_assert_msg(kt_now_ms() < end, "the view did not wait for the commit");
+		kt_sleep_ms(10);
+	}
+	kd_unlock_db(lock);
+	kc_ok(b.c, mv);
+	json_t *v = kc_ok(w.c, view);
+	long long t0 = kt_now_ms();
+	ck_assert_int_gt(json_array_size(json_object_get(v, "events")), 0);
+	expect_usable(w.c);
+	long long waited = kt_now_ms() - t0;
+	ck_assert_msg(waited >= KG_HOLD_MIN_MS, "the ping was answered %lld ms after the view",
+	              waited);
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(test_slow_reader_dropped)
 {
 	struct kd *d = kd_start("output_buffer_max = 64k\nrate_limit = 1000000\n"
@@ -682,6 +720,7 @@ static Suite *transport_suite(void)
 	tcase_add_test(tc, test_replay_cost_holds);
 	tcase_add_test(tc, test_login_replay_cost_holds);
 	tcase_add_test(tc, test_replay_budget_per_address);
+	tcase_add_test(tc, test_deferred_replay_cost_holds);
 	tcase_add_test(tc, test_slow_reader_dropped);
 	tcase_add_test(tc, test_emfile_pause);
 	tcase_add_test(tc, test_stop_with_clients);
