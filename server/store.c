@@ -737,7 +737,7 @@ struct store *store_open_opts(const char *path, const struct store_options *opt,
 		return NULL;
 	}
 	flags = opt->readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(path, &db, flags | STORE_OPEN_THREADING, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path, db != NULL ? sqlite3_errmsg(db) : "out of memory");
 		sqlite3_close(db);
 		return NULL;
@@ -848,7 +848,8 @@ struct store *store_open_writer(struct store *st, char *err, size_t errlen)
 		snprintf(err, errlen, "store: no database path");
 		return NULL;
 	}
-	if (sqlite3_open_v2(st->path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(st->path, &db, SQLITE_OPEN_READWRITE | STORE_OPEN_THREADING, NULL) !=
+	    SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", st->path,
 		         db != NULL ? sqlite3_errmsg(db) : "out of memory");
 		sqlite3_close(db);

@@ -128,7 +128,8 @@ struct store_ckpt *store_ckpt_start(struct store *writer, struct store *peer, ch
 {
 	sqlite3 *db = NULL;
 
-	if (sqlite3_open_v2(writer->path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(writer->path, &db, SQLITE_OPEN_READWRITE | STORE_OPEN_THREADING, NULL) !=
+	    SQLITE_OK) {
 		snprintf(err, errlen, "%s: checkpointer: %s", writer->path,
 		         db != NULL ? sqlite3_errmsg(db) : "out of memory");
 		sqlite3_close(db);
@@ -186,6 +187,11 @@ void store_ckpt_stop(struct store_ckpt *c)
 	pthread_cond_destroy(&c->idle);
 	sqlite3_close(c->db);
 	free(c);
+}
+
+sqlite3 *store_ckpt_db(const struct store *writer)
+{
+	return writer->ckpt != NULL ? writer->ckpt->db : NULL;
 }
 
 bool store_ckpt_busy(const struct store *writer)

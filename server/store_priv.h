@@ -119,6 +119,22 @@ struct store_ckpt;
 struct store_ckpt *store_ckpt_start(struct store *writer, struct store *peer, char *err,
                                     size_t errlen);
 void store_ckpt_stop(struct store_ckpt *c);
+/* The checkpointer's own connection (tests). */
+sqlite3 *store_ckpt_db(const struct store *writer);
+
+/*
+ * How every connection of the store is opened: in SQLite's multi-thread
+ * mode, without the mutex a connection otherwise takes on every call
+ * (sqlite3_column_* included).  That is safe because no connection is ever
+ * used by two threads at once: the loop's (store_open) only on the loop's
+ * thread; the writer's (store_open_writer) on the writer thread between
+ * the hand-over of a turn and its report, and on the loop's thread only
+ * before that thread starts and after it is joined (batch.c); the
+ * checkpointer's on its own thread; and the WAL hook runs on the thread
+ * of the connection that committed (store_ckpt.c).  The mutexes were 29%
+ * of the CPU of building a long record's PGN (BENCHMARKS.md).
+ */
+#define STORE_OPEN_THREADING SQLITE_OPEN_NOMUTEX
 
 /* Record a failure (the first text wins until the next top-level call)
  * and doom the open transaction, if any.  Returns STORE_ERROR. */

@@ -896,6 +896,29 @@ START_TEST(checkpoints_off_the_commit_path)
 }
 END_TEST
 
+/* Every connection of the store is opened without SQLite's per-call
+ * mutex (STORE_OPEN_THREADING, store_priv.h says why that is safe):
+ * sqlite3_db_mutex() has none to give for such a connection. */
+START_TEST(connections_without_mutex)
+{
+	struct store *st = store_open(path, err, sizeof err);
+	ck_assert_msg(st != NULL, "%s", err);
+	struct store *w = store_open_writer(st, err, sizeof err);
+	ck_assert_msg(w != NULL, "%s", err);
+	ck_assert_ptr_null(sqlite3_db_mutex(st->db));
+	ck_assert_ptr_null(sqlite3_db_mutex(w->db));
+	ck_assert_ptr_nonnull(store_ckpt_db(w));
+	ck_assert_ptr_null(sqlite3_db_mutex(store_ckpt_db(w)));
+	store_close(w);
+	store_close(st);
+	struct store_options ro = { .readonly = 1 };
+	st = store_open_opts(path, &ro, err, sizeof err);
+	ck_assert_msg(st != NULL, "%s", err);
+	ck_assert_ptr_null(sqlite3_db_mutex(st->db));
+	store_close(st);
+}
+END_TEST
+
 /* The query plan of sql on the file, its steps' details joined by "; ". */
 static void raw_plan(const char *sql, char *out, size_t len)
 {
@@ -1245,6 +1268,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, rollback_leaves_nothing);
 	tcase_add_test(tc, failure_dooms_transaction);
 	tcase_add_test(tc, checkpoints_off_the_commit_path);
+	tcase_add_test(tc, connections_without_mutex);
 	suite_add_tcase(s, tc);
 	return s;
 }
