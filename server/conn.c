@@ -400,6 +400,19 @@ static void keep_first(struct conn *c, const char *line, size_t n)
 		fatalx("evbuffer_prepend: out of memory");
 }
 
+bool conn_wait_token(struct conn *c, const char *line, size_t n)
+{
+	if (c->state != CS_OPEN)
+		return false;
+	refill(c);
+	if (c->tokens >= 1.0)
+		return false;
+	c->owing = true;   /* what it sends after waits behind it */
+	keep_first(c, line, n);
+	hold(c, wait_ms(c, c->tokens, 1.0));
+	return true;
+}
+
 bool conn_defer_replay(struct conn *c, const char *line, size_t n)
 {
 	if (c->state != CS_OPEN)

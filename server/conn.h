@@ -99,6 +99,13 @@ void conn_rate_charge(struct conn *c, double tokens);
  * one connection's, and its other requests (a try) are not slowed.  False:
  * run it now. */
 bool conn_defer_replay(struct conn *c, const char *line, size_t n);
+/* A request that continues a paged list (dispatch_line: a "from" above 0)
+ * and finds no token waits for one instead of being refused: true, the
+ * line is kept first in turn and the connection held until its bucket has
+ * a token (and treated as owing until it is full: what follows waits the
+ * same way).  Reading a long list page by page is one read.  False: a
+ * token is there; take it (conn_rate_take). */
+bool conn_wait_token(struct conn *c, const char *line, size_t n);
 
 /* Queue one JSON object as one line.  Steals the reference to msg.  A
  * connection over its output cap is marked for closing instead. */

@@ -295,6 +295,8 @@ void dispatch_line(struct conn *c, const char *line, size_t len)
 			id = NULL;
 	}
 
+	if (json_is_object(req) && dispatch_from(req) > 0 && conn_wait_token(c, line, len))
+		goto out;
 	enum conn_rate rate = conn_rate_take(c);
 	if (rate != CONN_RATE_OK) {
 		dispatch_error(c, id, PE_RATE_LIMITED, "too many requests; slow down");

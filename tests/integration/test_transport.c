@@ -419,6 +419,47 @@ START_TEST(test_rate_limit)
 }
 END_TEST
 
+/* A request that continues a paged list (`from` above 0) and finds no
+ * token waits for one instead of being refused: twelve pages of `who` at
+ * once, against a bucket of 5 refilled at 5 a second, all answered, in
+ * order, the last no sooner than the bucket allows; and a `ping` right
+ * after waits too (the connection owes until its bucket is full again). */
+START_TEST(test_page_waits_for_token)
+{
+	struct kd *d = kd_start("rate_limit = 5\nrate_burst = 5\n");
+	struct kc *c = kc_hello(d);
+	kc_ok(c, kc_req(c, "guest", NULL));
+	long long ids[12];
+	long long t0 = kt_now_ms();
+	for (int i = 0; i < 12; i++)
+		ids[i] = kc_req(c, "who", "{s:i}", "from", 1);
+	for (int i = 0; i < 12; i++) {
+		json_t *r = kc_next(c, KC_TIMEOUT_MS);
+		ck_assert_ptr_nonnull(r);
+		ck_assert_int_eq(json_integer_value(json_object_get(r, "id")), ids[i]);
+		ck_assert_msg(json_is_true(json_object_get(r, "ok")), "%s",
+		              kc_line(c, kc_nlines(c) - 1));
+	}
+	/* 12 pages and the two requests before, from 5 tokens at 5 a second. */
+	long long waited = kt_now_ms() - t0;
+	ck_assert_msg(waited >= 1000, "twelve pages in %lld ms", waited);
+	expect_usable(c);
+	ck_assert(!kc_saw(c, "rate_limited"));
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+/* A daemon holding a finished game of KG_HOLD_NOTES notes (made at a
+ * rate that allows it), then reloaded to KG_HOLD_CONF. */
+static struct kd *start_long_record(int64_t *game)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\n");
+	*game = kg_long_record(d, KG_HOLD_NOTES);
+	kd_reload(d, KG_HOLD_CONF);
+	return d;
+}
+
 /*
  * A request pays for the store rows it replays (rate_rows to a token):
  * the first read of a long record leaves the bucket deep in debt, and the
@@ -429,9 +470,8 @@ END_TEST
  */
 START_TEST(test_replay_cost_holds)
 {
-	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\n");
-	int64_t game = kg_long_record(d, KG_HOLD_NOTES);
-	kd_reload(d, KG_HOLD_CONF);
+	int64_t game;
+	struct kd *d = start_long_record(&game);
 	struct kp g, o;
 	kp_guest(d, &g);
 	kp_guest(d, &o);
@@ -502,9 +542,8 @@ END_TEST
  */
 START_TEST(test_replay_budget_per_address)
 {
-	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\n");
-	int64_t game = kg_long_record(d, KG_HOLD_NOTES);
-	kd_reload(d, KG_HOLD_CONF);
+	int64_t game;
+	struct kd *d = start_long_record(&game);
 	struct kc *a = kc_hello(d), *b = kc_hello(d), *far = kc_hello_from(d, "127.0.0.2");
 	kc_ok(a, kc_req(a, "guest", NULL));
 	kc_ok(b, kc_req(b, "guest", NULL));
@@ -717,6 +756,7 @@ static Suite *transport_suite(void)
 	tcase_add_test(tc, test_idle_timeout);
 	tcase_add_test(tc, test_max_connections);
 	tcase_add_test(tc, test_rate_limit);
+	tcase_add_test(tc, test_page_waits_for_token);
 	tcase_add_test(tc, test_replay_cost_holds);
 	tcase_add_test(tc, test_login_replay_cost_holds);
 	tcase_add_test(tc, test_replay_budget_per_address);
