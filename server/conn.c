@@ -59,6 +59,7 @@ struct connset *connset_new(void)
 	struct connset *set = xcalloc(1, sizeof *set);
 
 	TAILQ_INIT(&set->all);
+	TAILQ_INIT(&set->idle_hosts);
 	set->next_id = 1;
 	return set;
 }
@@ -120,16 +121,40 @@ static int64_t host_key(const char *host)
 	return (int64_t)h;
 }
 
-/* The bucket of host, made full for its first connection. */
+#define HOSTS_SWEEP 4   /* idle budgets looked at per connection opened or closed */
+
+static void bucket_refill(const struct config *cfg, double *tokens, int64_t *last, int64_t now);
+
+/* Forget idle budgets that are full again, oldest first, a few at a time. */
+static void hosts_sweep(struct server *srv)
+{
+	struct connset *set = srv->conns;
+	struct hostbudget *hb;
+	int64_t now = mstime_mono();
+
+	for (int i = 0; i < HOSTS_SWEEP && (hb = TAILQ_FIRST(&set->idle_hosts)) != NULL; i++) {
+		bucket_refill(srv->cfg, &hb->tokens, &hb->last_refill, now);
+		if (hb->tokens < srv->cfg->rate_burst)
+			break;
+		TAILQ_REMOVE(&set->idle_hosts, hb, idle);
+		idtable_remove(&set->hosts, &hb->node);
+		free(hb);
+	}
+}
+
+/* The bucket of host: the one it has (kept while in debt), or a full one. */
 static struct hostbudget *host_hold(struct server *srv, const char *host)
 {
 	struct connset *set = srv->conns;
 	int64_t key = host_key(host);
-	struct idnode *n = idtable_find(&set->hosts, key);
+	struct idnode *n;
 	struct hostbudget *hb;
 
-	if (n != NULL) {
+	hosts_sweep(srv);
+	if ((n = idtable_find(&set->hosts, key)) != NULL) {
 		hb = IDTABLE_ENTRY(n, struct hostbudget, node);
+		if (hb->conns == 0)
+			TAILQ_REMOVE(&set->idle_hosts, hb, idle);
 	} else {
 		hb = xcalloc(1, sizeof *hb);
 		hb->node.id = key;
@@ -141,12 +166,25 @@ static struct hostbudget *host_hold(struct server *srv, const char *host)
 	return hb;
 }
 
-static void host_release(struct connset *set, struct hostbudget *hb)
+static void host_release(struct server *srv, struct hostbudget *hb)
 {
+	struct connset *set = srv->conns;
+
 	if (--hb->conns > 0)
 		return;
-	idtable_remove(&set->hosts, &hb->node);
-	free(hb);
+	bucket_refill(srv->cfg, &hb->tokens, &hb->last_refill, mstime_mono());
+	if (hb->tokens >= srv->cfg->rate_burst) {
+		idtable_remove(&set->hosts, &hb->node);
+		free(hb);
+	} else {
+		TAILQ_INSERT_TAIL(&set->idle_hosts, hb, idle);
+	}
+	hosts_sweep(srv);
+}
+
+static void free_host(struct idnode *n)
+{
+	free(IDTABLE_ENTRY(n, struct hostbudget, node));
 }
 
 static void conn_free(struct conn *c)
@@ -156,7 +194,7 @@ static void conn_free(struct conn *c)
 	TAILQ_REMOVE(&set->all, c, all);
 	idtable_remove(&set->byid, &c->byid);
 	index_remove(c);
-	host_release(set, c->hb);
+	host_release(c->srv, c->hb);
 	set->count--;
 	if (c->refused)
 		set->refusing--;
@@ -188,7 +226,7 @@ void connset_free(struct server *srv)
 	while ((c = TAILQ_FIRST(&set->all)) != NULL)
 		conn_free(c);
 	idtable_free(&set->users, NULL);   /* each went with its last connection */
-	idtable_free(&set->hosts, NULL);   /* the same */
+	idtable_free(&set->hosts, free_host);   /* those kept with no connection */
 	idtable_free(&set->byid, NULL);
 	free(set);
 	srv->conns = NULL;

@@ -103,8 +103,13 @@ struct hostbudget {
 	struct idnode node;        /* in connset.hosts; node.id = the address's hash */
 	double tokens;             /* may be below 0: a debt */
 	int64_t last_refill;
-	size_t conns;              /* connections that hold it; freed with the last */
+	size_t conns;              /* connections that hold it */
+	/* With no connection left it is kept (in connset.idle_hosts, oldest
+	 * first) until its bucket is full again: closing and opening again is
+	 * no way out of a debt. */
+	TAILQ_ENTRY(hostbudget) idle;
 };
+TAILQ_HEAD(hostlist, hostbudget);
 
 struct connset {
 	struct connlist all;
@@ -114,6 +119,7 @@ struct connset {
 	uint64_t next_id;
 	struct idtable users;      /* the user index: struct userconns by user */
 	struct idtable hosts;      /* struct hostbudget by address */
+	struct hostlist idle_hosts; /* those with no connection, not yet full */
 };
 
 /* conn.c: the one teardown (conn_close is it with flush); logs why. */

@@ -367,13 +367,13 @@ int64_t kg_noted_game(struct kd *d, struct kp *w, struct kp *b, const char *umpi
 	return game;
 }
 
-int64_t kg_long_record(struct kd *d, int notes)
+int64_t kg_long_record(struct kd *d, const char *umpire, int notes)
 {
 	struct kp w, b;
 
 	kp_guest(d, &w);
 	kp_guest(d, &b);
-	int64_t game = kg_noted_game(d, &w, &b, "ump", notes);
+	int64_t game = kg_noted_game(d, &w, &b, umpire, notes);
 	kc_ok(w.c, kc_req(w.c, "resign", "{s:I}", "game", (json_int_t)game));
 	kc_close(w.c);
 	kc_close(b.c);

@@ -98,9 +98,9 @@ void kp_login(struct kd *d, struct kp *p, const char *name, const char *password
  * notes, every third private, 100 requests at a time (the daemon's rate
  * limit must allow that).  The game stays live.  Returns it. */
 int64_t kg_noted_game(struct kd *d, struct kp *w, struct kp *b, const char *umpire, int notes);
-/* The same between two guests (umpire "ump"), then White resigns: a
- * finished game, whose record anyone may read. */
-int64_t kg_long_record(struct kd *d, int notes);
+/* The same between two guests, then White resigns: a finished game, whose
+ * record anyone may read. */
+int64_t kg_long_record(struct kd *d, const char *umpire, int notes);
 /* Settings (for kd_reload) under which the first read of a record of
  * KG_HOLD_NOTES notes holds its reader at least KG_HOLD_MIN_MS: at 10 rows
  * a token the replay costs over 120 tokens, which a bucket of 10 refilled

@@ -455,7 +455,7 @@ END_TEST
 static struct kd *start_long_record(int64_t *game)
 {
 	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\n");
-	*game = kg_long_record(d, KG_HOLD_NOTES);
+	*game = kg_long_record(d, "ump", KG_HOLD_NOTES);
 	kd_reload(d, KG_HOLD_CONF);
 	return d;
 }

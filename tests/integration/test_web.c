@@ -803,7 +803,7 @@ START_TEST(test_replay_cost_holds)
 {
 	struct kd *d = start_web("rate_limit = 10000\nrate_burst = 10000\n");
 	int port = listen_port(d, 1);
-	int64_t game = kg_long_record(d, KG_HOLD_NOTES);
+	int64_t game = kg_long_record(d, "ump", KG_HOLD_NOTES);
 	kd_reload(d, KG_HOLD_CONF);
 	char origin[128], record[128];
 	snprintf(origin, sizeof origin, ORIGIN_OK, port);

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include <event2/bufferevent.h>
 #include <event2/event.h>
@@ -288,6 +289,34 @@ START_TEST(closed_hooks_skip_the_leaving)
 }
 END_TEST
 
+/* An address's replay budget (conn_rate_charge) is shared by its
+ * connections and outlives them while in debt: the last one closing keeps
+ * it, a new one from the address finds the debt; once full again it is
+ * forgotten.  (Every attached connection has the address "attached".) */
+START_TEST(host_budget_outlives_connections)
+{
+	world_new();
+	srv.cfg->rate_limit = 1;     /* a debt that lasts the test */
+	srv.cfg->rate_burst = 10;
+	int a = attach(), b = attach();
+	ck_assert_ptr_eq(m[a].c->hb, m[b].c->hb);
+	conn_rate_charge(m[a].c, 100.0);
+	ck_assert(m[b].c->hb->tokens < -80.0);
+	vanish(a);
+	vanish(b);
+	ck_assert_uint_eq(srv.conns->hosts.count, 1);   /* kept, in debt */
+	int c = attach();
+	ck_assert_msg(m[c].c->hb->tokens < -80.0, "the debt was forgotten: %.1f",
+	              m[c].c->hb->tokens);
+	/* Paid (a reload raised the rate): the next close forgets it. */
+	srv.cfg->rate_limit = 1000000;
+	nanosleep(&(struct timespec){ 0, 3000000 }, NULL);   /* time for the refill */
+	vanish(c);
+	ck_assert_uint_eq(srv.conns->hosts.count, 0);
+	world_free();
+}
+END_TEST
+
 static Suite *conn_suite(void)
 {
 	Suite *s = suite_create("conn");
@@ -297,6 +326,7 @@ static Suite *conn_suite(void)
 	tcase_add_test(tc, close_while_walking);
 	tcase_add_test(tc, user_changes_while_walking);
 	tcase_add_test(tc, closed_hooks_skip_the_leaving);
+	tcase_add_test(tc, host_budget_outlives_connections);
 	suite_add_tcase(s, tc);
 	return s;
 }
