@@ -308,6 +308,33 @@ void client_show_board(struct client *c, const struct cgame *g)
 	c->print(c->ctx, buf);
 }
 
+/* ms until a clock reading v (ms) shows its next second (render_clock
+ * rounds up); 1000 for none. */
+static long tick_of(long v)
+{
+	return v > 0 ? (v - 1) % 1000 + 1 : 1000;
+}
+
+long client_prompt_tick(const struct client *c)
+{
+	long t = 1000;
+	for (int i = 0; c->seat_focus && i < CLIENT_SEATS_MAX; i++)
+		if (c->seats[i].used && c->seats[i].id == c->seat_current) {
+			for (int col = WHITE; col <= BLACK; col++) {
+				long d = tick_of(seat_clock(&c->seats[i], col, now(c)));
+				t = d < t ? d : t;
+			}
+			return t;
+		}
+	for (int i = 0; i < CLIENT_GAMES_MAX; i++)
+		if (c->games[i].used && c->games[i].id == c->current)
+			for (int col = WHITE; col <= BLACK; col++) {
+				long d = tick_of(client_clock(c, &c->games[i], col));
+				t = d < t ? d : t;
+			}
+	return t;
+}
+
 void client_prompt(const struct client *c, char *buf, size_t len)
 {
 	const struct cgame *g = NULL;

@@ -181,6 +181,9 @@ long client_clock(const struct client *c, const struct cgame *g, int color);
 
 /* The prompt: "[#12 White 4:59 · Black 5:00 · your move] krieg> ". */
 void client_prompt(const struct client *c, char *buf, size_t len);
+/* ms until the prompt's clocks show their next second (at most 1000): the
+ * interactive loop wakes then, so a ticking clock never skips a second. */
+long client_prompt_tick(const struct client *c);
 
 /* The board of the current game with ghosts, and its recent announcements, into buf. */
 void client_render(const struct client *c, const struct cgame *g, char *buf, size_t len);

@@ -421,7 +421,13 @@ static int ui_getc(FILE *in)
 			{ .fd = net_fd(u->net), .events = POLLIN },
 			{ .fd = STDIN_FILENO, .events = POLLIN },
 		};
-		int timeout = (int)(1000 - t % 1000);   /* wake on the second: the clocks tick */
+		/* Wake on the second, and just after a clock shows its next one
+		 * (its seconds need not start on ours: woken on ours alone, a late
+		 * wake-up could skip one). */
+		int timeout = (int)(1000 - t % 1000);
+		long tick = client_prompt_tick(&u->cl) + 1;
+		if (tick < timeout)
+			timeout = (int)tick;
 		bool deferred = client_deferred(&u->cl);
 		if (deferred && timeout > QUIET_MS)
 			timeout = QUIET_MS;

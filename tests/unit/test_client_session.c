@@ -496,6 +496,15 @@ START_TEST(clocks_tick)
 	char prompt[256];
 	client_prompt(&c, prompt, sizeof prompt);
 	ck_assert_str_eq(prompt, "[#3 White 4:59 | Black 5:00 | their move] > ");
+	/* the prompt's next change: White's 298,500 ms show 4:59 for 500 ms more */
+	ck_assert_int_eq(client_prompt_tick(&c), 500);
+	s.now += 500;
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_str_eq(prompt, "[#3 White 4:58 | Black 5:00 | their move] > ");
+	ck_assert_int_eq(client_prompt_tick(&c), 1000);
+	s.now += 1;
+	ck_assert_int_eq(client_prompt_tick(&c), 999);
+	s.now -= 501;
 	/* a new reading replaces the local estimate */
 	client_receive(&c, "{\"event\":\"moved\",\"game\":3,\"by\":\"white\",\"ply\":1,"
 	                   "\"audience\":[\"black\"],\"clock\":{\"white\":297000,\"black\":300000}}");
