@@ -429,13 +429,14 @@ static bool must_wait(struct conn *c)
 	return true;
 }
 
-/* Keep a line to run first when the hold ends. */
-static void keep_first(struct conn *c, const char *line, size_t n)
+/* Hold c for ms with line kept to run first when the hold ends. */
+static void defer(struct conn *c, const char *line, size_t n, int64_t ms)
 {
 	if (c->held_in == NULL && (c->held_in = evbuffer_new()) == NULL)
 		fatalx("evbuffer_new: out of memory");
 	if (evbuffer_prepend(c->held_in, "\n", 1) != 0 || evbuffer_prepend(c->held_in, line, n) != 0)
 		fatalx("evbuffer_prepend: out of memory");
+	hold(c, ms);
 }
 
 bool conn_wait_token(struct conn *c, const char *line, size_t n)
@@ -446,8 +447,7 @@ bool conn_wait_token(struct conn *c, const char *line, size_t n)
 	if (c->tokens >= 1.0)
 		return false;
 	c->owing = true;   /* what it sends after waits behind it */
-	keep_first(c, line, n);
-	hold(c, wait_ms(c, c->tokens, 1.0));
+	defer(c, line, n, wait_ms(c, c->tokens, 1.0));
 	return true;
 }
 
@@ -459,8 +459,7 @@ bool conn_defer_replay(struct conn *c, const char *line, size_t n)
 	if (c->hb->tokens >= 0.0)
 		return false;
 	c->tokens += 1.0;   /* its token back: it is taken again when it runs */
-	keep_first(c, line, n);
-	hold(c, wait_ms(c, c->hb->tokens, 0.0));
+	defer(c, line, n, wait_ms(c, c->hb->tokens, 0.0));
 	return true;
 }
 

@@ -342,38 +342,36 @@ void kp_login(struct kd *d, struct kp *p, const char *name, const char *password
 	snprintf(p->name, sizeof p->name, "%s", name);
 }
 
-int64_t kg_noted_game(struct kd *d, struct kp *w, struct kp *b, const char *umpire, int notes)
+int64_t kg_noted_game(struct kd *d, struct kp *w, struct kp *b, struct kp *u, int notes)
 {
-	struct kp u;
-
-	kg_user_add(d, umpire, "umpire", "sesame-open");
-	kp_login(d, &u, umpire, "sesame-open");
 	int64_t game = kg_new_game(w, b);
 	kc_ok(w->c, kc_req(w->c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e4"));
-	kc_ok(u.c, kc_req(u.c, "umpire", "{s:I}", "game", (json_int_t)game));
+	kc_ok(u->c, kc_req(u->c, "umpire", "{s:I}", "game", (json_int_t)game));
 	for (int k = 0; k < notes; k += 100) {
 		long long ids[100];
 		int n = notes - k < 100 ? notes - k : 100;
 		for (int i = 0; i < n; i++) {
 			char text[16];
 			snprintf(text, sizeof text, "n%d", k + i);
-			ids[i] = kc_req(u.c, "note", "{s:I, s:s, s:b}", "game", (json_int_t)game, "text",
+			ids[i] = kc_req(u->c, "note", "{s:I, s:s, s:b}", "game", (json_int_t)game, "text",
 			                text, "public", (k + i) % 3 != 0);
 		}
 		for (int i = 0; i < n; i++)
-			kc_ok(u.c, ids[i]);
+			kc_ok(u->c, ids[i]);
 	}
-	kc_close(u.c);
 	return game;
 }
 
 int64_t kg_long_record(struct kd *d, const char *umpire, int notes)
 {
-	struct kp w, b;
+	struct kp w, b, u;
 
 	kp_guest(d, &w);
 	kp_guest(d, &b);
-	int64_t game = kg_noted_game(d, &w, &b, umpire, notes);
+	kg_user_add(d, umpire, "umpire", "sesame-open");
+	kp_login(d, &u, umpire, "sesame-open");
+	int64_t game = kg_noted_game(d, &w, &b, &u, notes);
+	kc_close(u.c);
 	kc_ok(w.c, kc_req(w.c, "resign", "{s:I}", "game", (json_int_t)game));
 	kc_close(w.c);
 	kc_close(b.c);

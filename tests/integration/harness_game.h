@@ -94,12 +94,13 @@ struct kc *kg_login(struct kd *d, const char *name, const char *password, char *
 void kp_login(struct kd *d, struct kp *p, const char *name, const char *password);
 
 /* A game between w (White) and b with a long record, made fast: White
- * plays e4, then an umpire account `umpire` (made here) writes `notes`
- * notes, every third private, 100 requests at a time (the daemon's rate
- * limit must allow that).  The game stays live.  Returns it. */
-int64_t kg_noted_game(struct kd *d, struct kp *w, struct kp *b, const char *umpire, int notes);
-/* The same between two guests, then White resigns: a finished game, whose
- * record anyone may read. */
+ * plays e4, then u (logged in, an umpire) takes the chair and writes
+ * `notes` notes, "n0", "n1", ..., every third private, 100 requests at a
+ * time (the daemon's rate limit must allow that).  The game stays live.
+ * Returns it. */
+int64_t kg_noted_game(struct kd *d, struct kp *w, struct kp *b, struct kp *u, int notes);
+/* The same between two guests, with an umpire account `umpire` made for
+ * it, then White resigns: a finished game, whose record anyone may read. */
 int64_t kg_long_record(struct kd *d, const char *umpire, int notes);
 /* Settings (for kd_reload) under which the first read of a record of
  * KG_HOLD_NOTES notes holds its reader at least KG_HOLD_MIN_MS: at 10 rows

@@ -450,6 +450,18 @@ START_TEST(test_page_waits_for_token)
 }
 END_TEST
 
+/* A live game of w and b with KG_HOLD_NOTES notes (kg_noted_game), by an
+ * umpire account made for it. */
+static int64_t live_long_record(struct kd *d, struct kp *w, struct kp *b)
+{
+	struct kp u;
+	kg_user_add(d, "ump", "umpire", "sesame-open");
+	kp_login(d, &u, "ump", "sesame-open");
+	int64_t game = kg_noted_game(d, w, b, &u, KG_HOLD_NOTES);
+	kc_close(u.c);
+	return game;
+}
+
 /* A daemon holding a finished game of KG_HOLD_NOTES notes (made at a
  * rate that allows it), then reloaded to KG_HOLD_CONF. */
 static struct kd *start_long_record(int64_t *game)
@@ -513,7 +525,7 @@ START_TEST(test_login_replay_cost_holds)
 	kg_user_add(d, "whitey", "player", "sesame-open");
 	kp_login(d, &w, "whitey", "sesame-open");
 	kp_guest(d, &b);
-	int64_t game = kg_noted_game(d, &w, &b, "ump", KG_HOLD_NOTES);
+	int64_t game = live_long_record(d, &w, &b);
 	kd_reload(d, KG_HOLD_CONF);
 	struct kc *c = kc_hello(d);
 	kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", "whitey", "password", "sesame-open"));
@@ -579,7 +591,7 @@ START_TEST(test_deferred_replay_cost_holds)
 	struct kp w, b;
 	kp_guest(d, &w);
 	kp_guest(d, &b);
-	int64_t game = kg_noted_game(d, &w, &b, "ump", KG_HOLD_NOTES);
+	int64_t game = live_long_record(d, &w, &b);
 	kd_reload(d, KG_HOLD_CONF);
 	int before = kd_log_count(d, waits);
 	struct sqlite3 *lock = kd_lock_db(d);

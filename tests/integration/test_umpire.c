@@ -352,21 +352,8 @@ START_TEST(long_record_pages)
 	account(d, &b, "blacky", "player");
 	account(d, &ump, "ref", "umpire");
 	account(d, &other, "other", "player");
-	int64_t game = new_game(&w, &b, 0);
-	move(&w, game, "e4");
-	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
-	/* Every third note private; sent 100 at a time. */
-	for (int k = 0; k < LONG_NOTES; k += 100) {
-		long long ids[100];
-		for (int i = 0; i < 100; i++) {
-			char text[16];
-			snprintf(text, sizeof text, "n%d", k + i);
-			ids[i] = kc_req(ump.c, "note", "{s:I, s:s, s:b}", "game", (json_int_t)game, "text",
-			                text, "public", (k + i) % 3 != 0);
-		}
-		for (int i = 0; i < 100; i++)
-			kc_ok(ump.c, ids[i]);
-	}
+	/* Every third note private (kg_noted_game). */
+	int64_t game = kg_noted_game(d, &w, &b, &ump, LONG_NOTES);
 	int pub, priv;
 	for (int round = 0; round < 2; round++) {
 		/* A player's view: the public notes, in order, each once. */
