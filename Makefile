@@ -241,11 +241,11 @@ check: deps
 	if command -v clang >/dev/null; then $(MAKE) fuzz-smoke; fi
 	$(MAKE) $(ASAN_VARS) check-browser
 
-# The daemon's threads (store writer, password hashing) under ThreadSanitizer:
+# The daemon's threads (store writer, password hashing, reader) under ThreadSanitizer:
 # the integration tests that drive them run against a TSan-built kriegd.
 TSAN_VARS = BUILD=build/tsan BINDIR=build/tsan/bin OPT=-O1 \
             SANFLAGS="-fsanitize=thread -fno-omit-frame-pointer"
-THREAD_TESTS = test_accounts test_batch test_timing
+THREAD_TESTS = test_accounts test_batch test_timing test_umpire
 
 # Tests of glibc's allocator itself (under ASan, malloc is ASan's): run
 # again from the release tree, where they are built in full.

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "action.h"
+#include "conn.h"
 #include "dispatch.h"
 #include "event.h"
 #include "event_json.h"
@@ -16,8 +17,10 @@
 #include "jsonline.h"
 #include "log.h"
 #include "proto.h"
+#include "reader.h"
 #include "referee.h"
 #include "ruleset.h"
+#include "server.h"
 #include "store.h"
 #include "xmalloc.h"
 
@@ -297,14 +300,19 @@ static int replay_from(struct store *st, const struct store_game *g, struct repl
 	return 0;
 }
 
-/* A referee for g's start; NULL (logged) for a rule set or start
- * position the server does not know. */
-static struct referee *referee_start(const struct store_game *g)
+/* A referee for g's start; NULL for a rule set or start position the
+ * server does not know.  Logs nothing (the reader thread calls it). */
+static struct referee *referee_at_start(const struct store_game *g)
 {
 	char err[128];
 	const struct ruleset *rs = ruleset_find(g->rules);
-	struct referee *r = rs == NULL ? NULL
-	                               : referee_new(rs, g->fen[0] ? g->fen : NULL, err, sizeof err);
+	return rs == NULL ? NULL : referee_new(rs, g->fen[0] ? g->fen : NULL, err, sizeof err);
+}
+
+/* The same, logged when NULL. */
+static struct referee *referee_start(const struct store_game *g)
+{
+	struct referee *r = referee_at_start(g);
 	if (r == NULL)
 		log_warnx("game=%" PRId64 " record could not be replayed: its rules or start", g->id);
 	return r;
@@ -467,6 +475,51 @@ static int extend_cb(const struct store_action *sa, void *arg)
 	return 0;
 }
 
+/* c, empty or g's replayed through c->last, replayed on through last, a
+ * mark every stride actions: 0, or -1 with err and c cleared.  Logs
+ * nothing: the reader thread builds marks too (announce_marks_build). */
+static int cached_extend(struct cached *c, struct store *st, const struct store_game *g, int last,
+                         int stride, char *err, size_t errlen)
+{
+	if (c->game == 0) {
+		if ((c->ref = referee_at_start(g)) == NULL) {
+			snprintf(err, errlen, "its rules or start are not known");
+			return -1;
+		}
+		c->game = g->id;
+		cached_mark(c);
+	}
+	if (c->last < last) {
+		struct extend x = { .c = c, .limit = last, .stride = stride };
+		evlist_init(&x.out);
+		int rc = store_game_actions_after(st, g->id, c->last, extend_cb, &x);
+		evlist_free(&x.out);
+		if (rc != STORE_OK || x.failed || c->last != last) {
+			snprintf(err, errlen, "%s", rc != STORE_OK ? store_error(st) : "it does not replay");
+			cached_clear(c);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* g's slot, or the least recently read one (cleared) when g has none. */
+static struct cached *cache_slot(struct announce_cache *ac, int64_t game, bool *found)
+{
+	struct cached *lru = &ac->slot[0];
+	for (size_t i = 0; i < ac->nslot; i++) {
+		if (ac->slot[i].game == game && game != 0) {
+			*found = true;
+			return &ac->slot[i];
+		}
+		if (ac->slot[i].used < lru->used)
+			lru = &ac->slot[i];
+	}
+	*found = false;
+	cached_clear(lru);
+	return lru;
+}
+
 /* g's slot in the cache, replayed through the record's last action: 0
  * with *out (NULL: a short record, replayed whole for each page), or -1
  * (logged). */
@@ -474,6 +527,7 @@ static int cache_get(struct announce_cache *ac, struct store *st, const struct s
                      struct cached **out)
 {
 	int last;
+	char err[256];
 
 	*out = NULL;
 	if (store_game_last_seq(st, g->id, &last) != STORE_OK) {
@@ -482,38 +536,119 @@ static int cache_get(struct announce_cache *ac, struct store *st, const struct s
 	}
 	if (last < ac->min)
 		return 0;
-	struct cached *c = NULL, *lru = &ac->slot[0];
-	for (size_t i = 0; i < ac->nslot && c == NULL; i++) {
-		if (ac->slot[i].game == g->id)
-			c = &ac->slot[i];
-		else if (ac->slot[i].used < lru->used)
-			lru = &ac->slot[i];
-	}
-	if (c != NULL && c->last > last)   /* a record only grows: not this one */
+	bool found;
+	struct cached *c = cache_slot(ac, g->id, &found);
+	if (c->last > last)   /* a record only grows: not this one */
 		cached_clear(c);
-	if (c == NULL || c->game == 0) {
-		c = c != NULL ? c : lru;
-		cached_clear(c);
-		if ((c->ref = referee_start(g)) == NULL)
-			return -1;
-		c->game = g->id;
-		cached_mark(c);
-	}
-	if (c->last < last) {
-		struct extend x = { .c = c, .limit = last, .stride = ac->stride };
-		evlist_init(&x.out);
-		int rc = store_game_actions_after(st, g->id, c->last, extend_cb, &x);
-		evlist_free(&x.out);
-		if (rc != STORE_OK || x.failed || c->last != last) {
-			log_warnx("game=%" PRId64 " record could not be replayed%s%s", g->id,
-			          rc != STORE_OK ? ": " : "", rc != STORE_OK ? store_error(st) : "");
-			cached_clear(c);
-			return -1;
-		}
+	if (cached_extend(c, st, g, last, ac->stride, err, sizeof err) != 0) {
+		log_warnx("game=%" PRId64 " record could not be replayed: %s", g->id, err);
+		return -1;
 	}
 	c->used = ++ac->clock;
 	*out = c;
 	return 0;
+}
+
+int announce_cache_behind(struct announce_cache *ac, struct store *st, const struct store_game *g)
+{
+	int last;
+	if (ac == NULL || store_game_last_seq(st, g->id, &last) != STORE_OK || last < ac->min)
+		return 0;
+	for (size_t i = 0; i < ac->nslot; i++)
+		if (ac->slot[i].game == g->id && ac->slot[i].last <= last)
+			return last - ac->slot[i].last;
+	return last;
+}
+
+struct announce_marks {
+	struct cached c;
+};
+
+struct announce_marks *announce_marks_build(struct store *st, const struct store_game *g,
+                                            int stride, char *err, size_t errlen)
+{
+	int last;
+	if (store_game_last_seq(st, g->id, &last) != STORE_OK) {
+		snprintf(err, errlen, "%s", store_error(st));
+		return NULL;
+	}
+	struct announce_marks *m = xcalloc(1, sizeof *m);
+	if (cached_extend(&m->c, st, g, last, stride > 0 ? stride : 1, err, errlen) != 0) {
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void announce_marks_free(struct announce_marks *m)
+{
+	if (m == NULL)
+		return;
+	cached_clear(&m->c);
+	free(m);
+}
+
+void announce_cache_adopt(struct announce_cache *ac, struct announce_marks *m)
+{
+	bool found;
+	struct cached *c = cache_slot(ac, m->c.game, &found);
+	if (found && c->last >= m->c.last) {
+		announce_marks_free(m);   /* read further meanwhile */
+		return;
+	}
+	cached_clear(c);
+	*c = m->c;
+	free(m);
+	c->used = ++ac->clock;
+}
+
+int announce_cache_stride(const struct announce_cache *ac)
+{
+	return ac->stride;
+}
+
+/* ---- the marks built off the loop (reader.h) ---------------------------------- */
+
+/* A long record's marks, built on the reader thread. */
+struct marks_job {
+	struct announce_cache *ac;
+	struct store_game g;
+	int stride;
+	struct announce_marks *m;
+	char err[256];
+};
+
+static void marks_run(void *arg, struct store *st)
+{
+	struct marks_job *j = arg;
+	j->m = announce_marks_build(st, &j->g, j->stride, j->err, sizeof j->err);
+}
+
+static void marks_done(void *arg, uint64_t rows)
+{
+	struct marks_job *j = arg;
+	(void)rows;
+	if (j->m != NULL)
+		announce_cache_adopt(j->ac, j->m);
+	else   /* the request, run again in place, answers the failure */
+		log_warnx("game=%" PRId64 " record could not be replayed: %s", j->g.id, j->err);
+	free(j);
+}
+
+static const struct reader_ops marks_ops = { marks_run, marks_done };
+
+bool announce_offload_marks(struct conn *c, const struct store_game *g)
+{
+	struct server *srv = conn_server(c);
+	if (!dispatch_can_offload(c) ||
+	    announce_cache_behind(srv->replays, srv->store, g) < READER_REPLAY_MIN)
+		return false;
+	struct marks_job *j = xcalloc(1, sizeof *j);
+	j->ac = srv->replays;
+	j->g = *g;
+	j->stride = announce_cache_stride(srv->replays);
+	dispatch_offload(c, &marks_ops, j);
+	return true;
 }
 
 int announce_replay_page(struct store *st, struct announce_cache *ac, const struct store_game *g,

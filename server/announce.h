@@ -15,6 +15,8 @@
 #define KRIEG_ANNOUNCE_H
 
 #include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct action;
@@ -110,6 +112,32 @@ struct announce_cache *announce_cache_new(size_t games, int stride, int min_acti
 void announce_cache_free(struct announce_cache *ac);
 /* The marks kept for a game's record (0: none kept): for the tests. */
 int announce_cache_marks(const struct announce_cache *ac, int64_t game);
+
+/*
+ * The same marks built off the loop (reader.h).  announce_cache_behind:
+ * how many actions of g's record a page read would replay before its page
+ * (0: a short record, or one the cache holds to its end; a store failure
+ * is 0 too, and found again in place).  announce_marks_build, on the
+ * reader thread with its connection: g's marks through the record's last
+ * action, every stride actions (announce_cache_stride), or NULL with err;
+ * it touches no cache and logs nothing.  announce_cache_adopt, on the
+ * loop: the marks (taken) into the cache, unless it holds the game read
+ * further already.
+ */
+struct announce_marks;
+int announce_cache_behind(struct announce_cache *ac, struct store *st, const struct store_game *g);
+int announce_cache_stride(const struct announce_cache *ac);
+struct announce_marks *announce_marks_build(struct store *st, const struct store_game *g,
+                                            int stride, char *err, size_t errlen);
+void announce_marks_free(struct announce_marks *m);
+void announce_cache_adopt(struct announce_cache *ac, struct announce_marks *m);
+
+/* A CMD_REPLAYS request about to read a page of g's record, whose replay
+ * the cache does not hold for READER_REPLAY_MIN actions or more: the
+ * marks are built off the loop (dispatch_offload) and the request comes
+ * back: true, return without answering.  False: go on in place. */
+struct conn;
+bool announce_offload_marks(struct conn *c, const struct store_game *g);
 
 /* The same replay, building only the events of one page (dispatch.h's
  * pager; every other event of the list is counted, not built, or with ac

@@ -415,10 +415,14 @@ void conn_rate_charge(struct conn *c, double tokens)
 	}
 }
 
-/* Must the next request of c wait for its token?  Holds it if so. */
+/* Must the next request of c wait (for its token, or for the reader)?
+ * Holds it if it finds no token.  A request that comes back from the
+ * reader runs first, whatever its replay cost (conn_offload_done). */
 static bool must_wait(struct conn *c)
 {
-	if (c->held)
+	if (c->rerun)
+		return false;
+	if (c->held || c->offloaded)
 		return true;
 	if (!c->owing)
 		return false;
@@ -461,6 +465,41 @@ bool conn_defer_replay(struct conn *c, const char *line, size_t n)
 	c->tokens += 1.0;   /* its token back: it is taken again when it runs */
 	defer(c, line, n, wait_ms(c, c->hb->tokens, 0.0));
 	return true;
+}
+
+bool conn_offload(struct conn *c, const char *line, size_t n)
+{
+	if (c->state != CS_OPEN)
+		return false;
+	if (c->held_in == NULL && (c->held_in = evbuffer_new()) == NULL)
+		fatalx("evbuffer_new: out of memory");
+	if (evbuffer_prepend(c->held_in, "\n", 1) != 0 || evbuffer_prepend(c->held_in, line, n) != 0)
+		fatalx("evbuffer_prepend: out of memory");
+	c->offloaded = true;
+	bufferevent_disable(c->bev, EV_READ);
+	return true;
+}
+
+static void go_on(struct conn *c);
+
+void conn_offload_done(struct server *srv, uint64_t id, double tokens)
+{
+	struct conn *c = conn_find(srv, id);
+
+	if (c == NULL || c->state != CS_OPEN || !c->offloaded)
+		return;   /* closed meanwhile: nothing waits */
+	c->offloaded = false;
+	c->rerun = true;
+	/* Charged now, paid after: its answer goes out first (must_wait). */
+	conn_rate_charge(c, tokens);
+	go_on(c);
+}
+
+bool conn_take_rerun(struct conn *c)
+{
+	bool r = c->rerun;
+	c->rerun = false;
+	return r;
 }
 
 static bool conn_visible(const struct conn *c)
@@ -647,17 +686,26 @@ static void read_cb(struct bufferevent *bev, void *arg)
 		evbuffer_drain(in, evbuffer_get_length(in));
 }
 
-/* The bucket holds a token again: read on, first what waited. */
+/* Run what waited, then read on unless that had to wait again. */
+static void go_on(struct conn *c)
+{
+	c->last_rx = mstime_mono();   /* the wait was ours, not the peer's silence */
+	if (c->held_in != NULL)
+		lines_from(c, c->held_in);
+	if (c->state != CS_OPEN || c->held || c->offloaded)
+		return;
+	bufferevent_enable(c->bev, EV_READ);
+	if (evbuffer_get_length(bufferevent_get_input(c->bev)) > 0)
+		read_cb(c->bev, c);
+}
+
+/* The bucket holds a token again: read on, first what waited (unless its
+ * request is still with the reader: conn_offload_done goes on then). */
 static void unhold(struct conn *c)
 {
 	c->held = false;
-	c->last_rx = mstime_mono();   /* the wait was ours, not the peer's silence */
-	bufferevent_enable(c->bev, EV_READ);
-	if (c->held_in != NULL)
-		lines_from(c, c->held_in);
-	if (c->state == CS_OPEN && !c->held &&
-	    evbuffer_get_length(bufferevent_get_input(c->bev)) > 0)
-		read_cb(c->bev, c);
+	if (!c->offloaded)
+		go_on(c);
 }
 
 static void write_cb(struct bufferevent *bev, void *arg)

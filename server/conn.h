@@ -107,6 +107,20 @@ bool conn_defer_replay(struct conn *c, const char *line, size_t n);
  * token is there; take it (conn_rate_take). */
 bool conn_wait_token(struct conn *c, const char *line, size_t n);
 
+/* A request whose replay went to the reader thread (dispatch_offload,
+ * reader.h): its line is kept first in turn and the connection held
+ * (nothing more of its input read or run) until conn_offload_done.  False
+ * if the connection is not open. */
+bool conn_offload(struct conn *c, const char *line, size_t n);
+/* The replay of connection id's request is done (charged `tokens` for the
+ * rows it read): that request runs again now, first and without waiting
+ * for a token (its answer goes out before the charge holds what follows),
+ * then the connection goes on.  Nothing if it closed meanwhile. */
+void conn_offload_done(struct server *srv, uint64_t id, double tokens);
+/* Is the request about to run the one that came back from the reader?
+ * (dispatch_line asks once per request, which clears it.) */
+bool conn_take_rerun(struct conn *c);
+
 /* Queue one JSON object as one line.  Steals the reference to msg.  A
  * connection over its output cap is marked for closing instead. */
 void conn_send(struct conn *c, json_t *msg);

@@ -38,6 +38,9 @@ struct conn {
 	                              was last full and its address's out of debt: a
 	                              request waits for its token, and for the address's
 	                              debt to be paid (held), instead of being refused */
+	bool offloaded;            /* its request's replay is with the reader (conn_offload):
+	                              input neither read nor run */
+	bool rerun;                /* the next request run is that one again */
 	int64_t user;
 	char *user_name;
 	char peer[64];

@@ -19,8 +19,10 @@
 #include "conn.h"
 #include "log.h"
 #include "proto.h"
+#include "reader.h"
 #include "server.h"
 #include "store.h"
+#include "xmalloc.h"
 
 static void cmd_hello(struct conn *c, json_t *id, json_t *req);
 static void cmd_ping(struct conn *c, json_t *id, json_t *req);
@@ -282,6 +284,10 @@ void dispatch_line(struct conn *c, const char *line, size_t len)
 	const struct cmd *cmd;
 	char msg[256];
 
+	/* A request back from the reader (dispatch_offload) was let through
+	 * and paid its token the first time. */
+	bool rerun = conn_take_rerun(c);
+
 	/* Blank lines are allowed (typing by hand); they still cost a token. */
 	if (blank(line, len)) {
 		if (conn_rate_take(c) == CONN_RATE_CLOSE)
@@ -295,9 +301,9 @@ void dispatch_line(struct conn *c, const char *line, size_t len)
 			id = NULL;
 	}
 
-	if (json_is_object(req) && dispatch_from(req) > 0 && conn_wait_token(c, line, len))
+	if (!rerun && json_is_object(req) && dispatch_from(req) > 0 && conn_wait_token(c, line, len))
 		goto out;
-	enum conn_rate rate = conn_rate_take(c);
+	enum conn_rate rate = rerun ? CONN_RATE_OK : conn_rate_take(c);
 	if (rate != CONN_RATE_OK) {
 		dispatch_error(c, id, PE_RATE_LIMITED, "too many requests; slow down");
 		if (rate == CONN_RATE_CLOSE)
@@ -349,11 +355,16 @@ void dispatch_line(struct conn *c, const char *line, size_t len)
 		dispatch_error(c, id, PE_BAD_REQUEST, "%s", msg);
 		goto out;
 	}
-	if ((cmd->flags & CMD_REPLAYS) && conn_defer_replay(c, line, len))
+	if ((cmd->flags & CMD_REPLAYS) && !rerun && conn_defer_replay(c, line, len))
 		goto out;
 	log_debug("conn=%llu request type=%s", (unsigned long long)conn_id(c), cmd->type);
-	uint64_t mark = dispatch_rows_mark(conn_server(c));
+	struct server *srv = conn_server(c);
+	uint64_t mark = dispatch_rows_mark(srv);
+	struct dispatch_req cur = { line, len, rerun, (cmd->flags & CMD_REPLAYS) != 0 };
+	const struct dispatch_req *outer = srv->req;
+	srv->req = &cur;
 	cmd->proceed(c, id, req);
+	srv->req = outer;
 	uint64_t rows = dispatch_rows_mark(conn_server(c)) - mark;
 	if (!(cmd->flags & CMD_REPLAYS) && rows > DISPATCH_UNMARKED_ROWS)
 		log_warnx("dispatch: %s read %llu rows of records and %s", cmd->type,
@@ -361,6 +372,54 @@ void dispatch_line(struct conn *c, const char *line, size_t len)
 	dispatch_charge_rows(c, mark);
 out:
 	json_decref(req);
+}
+
+/* A job of the reader for a request: the handler's, and whose it is. */
+struct offload {
+	const struct reader_ops *ops;
+	void *arg;
+	struct server *srv;
+	uint64_t conn;
+};
+
+static void offload_run(void *arg, struct store *st)
+{
+	struct offload *o = arg;
+	o->ops->run(o->arg, st);
+}
+
+static void offload_done(void *arg, uint64_t rows)
+{
+	struct offload *o = arg;
+	struct server *srv = o->srv;
+	uint64_t conn = o->conn;
+
+	o->ops->done(o->arg, rows);
+	free(o);
+	conn_offload_done(srv, conn, (double)rows / srv->cfg->rate_rows);
+}
+
+static const struct reader_ops offload_ops = { offload_run, offload_done };
+
+bool dispatch_can_offload(const struct conn *c)
+{
+	const struct server *srv = conn_server((struct conn *)c);
+	return srv->reader != NULL && srv->req != NULL && srv->req->replays && !srv->req->rerun;
+}
+
+void dispatch_offload(struct conn *c, const struct reader_ops *ops, void *arg)
+{
+	struct server *srv = conn_server(c);
+	struct offload *o = xcalloc(1, sizeof *o);
+
+	o->ops = ops;
+	o->arg = arg;
+	o->srv = srv;
+	o->conn = conn_id(c);
+	if (!conn_offload(c, srv->req->line, srv->req->len))
+		o->conn = 0;   /* closing: the job still fills the cache */
+	log_debug("conn=%llu replay goes to the reader", (unsigned long long)o->conn);
+	reader_submit(srv->reader, &offload_ops, o);
 }
 
 uint64_t dispatch_rows_mark(const struct server *srv)

@@ -137,6 +137,31 @@ void dispatch_line(struct conn *c, const char *line, size_t len);
 uint64_t dispatch_rows_mark(const struct server *srv);
 void dispatch_charge_rows(struct conn *c, uint64_t mark);
 
+/* The request dispatch_line runs now (server.h: srv->req). */
+struct dispatch_req {
+	const char *line;
+	size_t len;
+	bool rerun;          /* back from the reader: its replay was made there */
+	bool replays;        /* CMD_REPLAYS */
+};
+
+/*
+ * A long replay off the loop (reader.h).  A CMD_REPLAYS handler that finds
+ * the replay it needs not yet made (a long record's PGN text or marks)
+ * asks dispatch_can_offload(); if true it hands ops and arg (ops->done
+ * frees arg) to dispatch_offload() and returns without answering: the job
+ * runs on the reader thread while the connection is held, then ops->done
+ * puts what it built into the cache on the loop, the rows it read are
+ * charged as the loop's would be, and the request runs again from its line
+ * (first, before anything the connection sent after it), this time in
+ * place: a request is sent to the reader once at most, so one whose
+ * replay left the cache meanwhile is answered, not sent back.  False: no
+ * reader, not a CMD_REPLAYS request, or it is already that second run.
+ */
+struct reader_ops;
+bool dispatch_can_offload(const struct conn *c);
+void dispatch_offload(struct conn *c, const struct reader_ops *ops, void *arg);
+
 /* The responses built without sending (group commit holds them until the
  * commit): fields stolen, may be NULL. */
 json_t *dispatch_ok_msg(json_t *id, json_t *fields);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "announce.h"
 #include "batch.h"
 #include "conn.h"
 #include "dispatch.h"
@@ -326,12 +327,16 @@ static void cmd_game(struct conn *c, json_t *id, json_t *req)
 			game_wait_for_commit(c, g, id, req, cmd_game);
 			return;
 		}
+		if (announce_offload_marks(c, &g->info))
+			return;   /* a long replay, made off the loop: it comes back */
 		v = game_live_view(g, g->user[WHITE] == uid ? WHITE : BLACK, from, NULL);
 	} else if (!g) {
 		struct store_game info;
 		char names[2][PROTO_NAME_MAX + 1];
 		int st = store_game_get(srv->store, gid, &info);
 		if (st == STORE_OK && (info.white == uid || info.black == uid)) {
+			if (game_flagged_find(srv->games, gid) == NULL && announce_offload_marks(c, &info))
+				return;
 			for (int col = WHITE; col <= BLACK; col++)
 				if (store_user_name(srv->store, col == WHITE ? info.white : info.black,
 				                    names[col], sizeof names[col]) != STORE_OK)

@@ -19,6 +19,7 @@
  * set's wording are the same as when the game was played.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,8 @@
 #include "server.h"
 #include "store.h"
 #include "announce.h"
+#include "reader.h"
+#include "xmalloc.h"
 
 #define HISTORY_GAME_ID_MAX (1LL << 53)   /* JSON-safe integers */
 #define HISTORY_LIMIT_DEFAULT 20
@@ -231,6 +234,8 @@ static void cmd_record(struct conn *c, json_t *id, json_t *req)
 	 * they are not events) are built whole and paged after. */
 	struct pager pg;
 	json_t *events = NULL;
+	if (!flagged && announce_offload_marks(c, &g))
+		return;
 	if (!flagged) {
 		unsigned how = aud == AUD_UMPIRE && !private_notes(c) ? ANNOUNCE_NO_PRIVATE : 0;
 		pager_init(&pg, from);
@@ -257,29 +262,38 @@ static void cmd_record(struct conn *c, json_t *id, json_t *req)
 
 /* ---- pgn -------------------------------------------------------------------- */
 
-/* The PGN text of game g as audience aud sees it; NULL on failure (logged). */
-static char *game_pgn(struct store *st, const struct store_game *g, unsigned aud, bool notes)
+/* The PGN header of game g (read on the loop: the players' names). */
+static void pgn_header_of(struct store *st, const struct store_game *g, struct pgn_header *h)
 {
-	struct pgn_header h;
-	struct action *acts = NULL;
-	size_t nacts = 0;
-	char names[2][PROTO_NAME_MAX + 1], err[256];
-	char *text = NULL;
+	char names[2][PROTO_NAME_MAX + 1];
 
-	pgn_header_init(&h);
+	pgn_header_init(h);
 	user_names(st, g, names);
-	snprintf(h.event, sizeof h.event, "krieg game %" PRId64, g->id);
-	snprintf(h.site, sizeof h.site, "kriegd");
+	snprintf(h->event, sizeof h->event, "krieg game %" PRId64, g->id);
+	snprintf(h->site, sizeof h->site, "kriegd");
 	time_t t = (time_t)g->created_unix;
 	struct tm tm;
 	if (gmtime_r(&t, &tm) != NULL)
-		strftime(h.date, sizeof h.date, "%Y.%m.%d", &tm);
-	snprintf(h.white, sizeof h.white, "%s", names[WHITE]);
-	snprintf(h.black, sizeof h.black, "%s", names[BLACK]);
-	snprintf(h.rules, sizeof h.rules, "%s", g->rules);
+		strftime(h->date, sizeof h->date, "%Y.%m.%d", &tm);
+	snprintf(h->white, sizeof h->white, "%s", names[WHITE]);
+	snprintf(h->black, sizeof h->black, "%s", names[BLACK]);
+	snprintf(h->rules, sizeof h->rules, "%s", g->rules);
 	if (g->fen[0] && strcmp(g->fen, FEN_START) != 0)
-		snprintf(h.fen, sizeof h.fen, "%s", g->fen);
-	int rc = recover_actions(st, g->id, &acts, &nacts);
+		snprintf(h->fen, sizeof h->fen, "%s", g->fen);
+}
+
+/* The PGN text of game g's record through the action of seq `through`
+ * (the last seq its cache key names) under header h, as audience aud sees
+ * it, the umpires' private notes in or not; NULL with err.  Logs nothing:
+ * the reader thread builds texts too. */
+static char *pgn_build(struct store *st, const struct pgn_header *h, int64_t game, int through,
+                       unsigned aud, bool notes, char *err, size_t errlen)
+{
+	struct action *acts = NULL;
+	size_t nacts = 0;
+	char *text = NULL;
+
+	int rc = recover_actions_through(st, game, through, &acts, &nacts);
 	struct action_umpire u;
 	if (rc == RECOVER_OK && !notes) {
 		/* A note changes nothing in the game: the record replays without it. */
@@ -290,16 +304,59 @@ static char *game_pgn(struct store *st, const struct store_game *g, unsigned aud
 				acts[k++] = acts[i];
 		nacts = k;
 	}
-	if (rc != RECOVER_OK) {
-		log_warnx("game=%" PRId64 " pgn: %s", g->id,
-		          rc == RECOVER_MISMATCH ? "unknown action" : store_error(st));
-	} else if (pgn_write(&h, acts, nacts, aud, &text, err, sizeof err) != 0) {
-		log_warnx("game=%" PRId64 " pgn: %s", g->id, err);
+	if (rc != RECOVER_OK)
+		snprintf(err, errlen, "%s", rc == RECOVER_MISMATCH ? "unknown action" : store_error(st));
+	else if (pgn_write(h, acts, nacts, aud, &text, err, errlen) != 0)
 		text = NULL;
-	}
 	free(acts);
 	return text;
 }
+
+/* The PGN text of game g through `through` as audience aud sees it; NULL
+ * on failure (logged). */
+static char *game_pgn(struct store *st, const struct store_game *g, int through, unsigned aud,
+                      bool notes)
+{
+	struct pgn_header h;
+	char err[256];
+
+	pgn_header_of(st, g, &h);
+	char *text = pgn_build(st, &h, g->id, through, aud, notes, err, sizeof err);
+	if (text == NULL)
+		log_warnx("game=%" PRId64 " pgn: %s", g->id, err);
+	return text;
+}
+
+/* A long record's PGN text, built on the reader thread and kept. */
+struct pgn_job {
+	struct pgn_cache *pc;
+	struct pgn_header h;
+	int64_t game;
+	unsigned aud, kind;
+	bool notes;
+	int last;
+	char *text;
+	char err[256];
+};
+
+static void pgn_run(void *arg, struct store *st)
+{
+	struct pgn_job *j = arg;
+	j->text = pgn_build(st, &j->h, j->game, j->last, j->aud, j->notes, j->err, sizeof j->err);
+}
+
+static void pgn_done(void *arg, uint64_t rows)
+{
+	struct pgn_job *j = arg;
+	(void)rows;
+	if (j->text != NULL)
+		pgn_cache_put(j->pc, j->game, j->kind, j->last, j->text);
+	else   /* the request, run again in place, answers the failure */
+		log_warnx("game=%" PRId64 " pgn: %s", j->game, j->err);
+	free(j);
+}
+
+static const struct reader_ops pgn_ops = { pgn_run, pgn_done };
 
 static void cmd_pgn(struct conn *c, json_t *id, json_t *req)
 {
@@ -344,8 +401,23 @@ static void cmd_pgn(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	const char *text = pc != NULL ? pgn_cache_get(pc, g.id, kind, last) : NULL;
+	if (text == NULL && pc != NULL && last >= READER_REPLAY_MIN && last >= PGN_CACHE_MIN &&
+	    dispatch_can_offload(c)) {
+		/* Built off the loop into the cache; the request comes back. */
+		struct pgn_job *j = xcalloc(1, sizeof *j);
+		j->pc = pc;
+		pgn_header_of(st, &g, &j->h);
+		j->game = g.id;
+		j->aud = (unsigned)aud;
+		j->kind = kind;
+		j->notes = notes;
+		j->last = last;
+		dispatch_offload(c, &pgn_ops, j);
+		return;
+	}
 	char *built = NULL;
-	if (text == NULL && (text = built = game_pgn(st, &g, (unsigned)aud, notes)) == NULL) {
+	if (text == NULL && (text = built = game_pgn(st, &g, pc != NULL ? last : INT_MAX,
+	                                             (unsigned)aud, notes)) == NULL) {
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 		return;
 	}

@@ -32,6 +32,7 @@
 #include "lobby.h"
 #include "log.h"
 #include "pgn_cache.h"
+#include "reader.h"
 #include "server.h"
 #include "service.h"
 #include "store.h"
@@ -359,6 +360,8 @@ int main(int argc, char **argv)
 		fatalx("games_new failed");
 	srv.replays = announce_cache_new(ANNOUNCE_CACHE_GAMES, ANNOUNCE_STRIDE, ANNOUNCE_CACHE_MIN);
 	srv.pgns = pgn_cache_new(PGN_CACHE_ENTRIES, PGN_CACHE_BYTES);
+	if ((srv.reader = reader_new(&srv, err, sizeof err)) == NULL)
+		log_warnx("reader thread: %s; long replays are made on the loop", err);
 	/* The lobby's first: a login hears its challenges, then its games. */
 	conn_hook_add(&srv, lobby_conn_login, lobby_conn_closed);
 	conn_hook_add(&srv, games_conn_login, games_conn_closed);
@@ -398,6 +401,11 @@ int main(int argc, char **argv)
 	 * unrun, the bufferevents with them. */
 	event_base_loop(srv.base, EVLOOP_NONBLOCK);
 
+	/* Its last jobs' requests run now, while their connections exist
+	 * (and replay in place: no reader any more). */
+	struct reader *reader = srv.reader;
+	srv.reader = NULL;
+	reader_free(reader);
 	listener_free_all(&srv);
 	games_flush(srv.games);
 	web_free(srv.web);

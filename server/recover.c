@@ -13,6 +13,7 @@
 #include "recover.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -307,12 +308,15 @@ int recover_game(struct store *st, const struct store_game *g, struct recover_re
 struct actions {
 	struct action *v;
 	size_t n, cap;
+	int through;
 	bool bad;
 };
 
 static int actions_cb(const struct store_action *sa, void *arg)
 {
 	struct actions *a = arg;
+	if (sa->seq > a->through)
+		return 1;
 	if (!sa->ok)
 		return 0;
 	a->v = xgrow(a->v, &a->cap, a->n + 1, sizeof *a->v, 64);
@@ -326,7 +330,13 @@ static int actions_cb(const struct store_action *sa, void *arg)
 
 int recover_actions(struct store *st, int64_t game, struct action **v, size_t *n)
 {
-	struct actions a = { NULL, 0, 0, false };
+	return recover_actions_through(st, game, INT_MAX, v, n);
+}
+
+int recover_actions_through(struct store *st, int64_t game, int through, struct action **v,
+                            size_t *n)
+{
+	struct actions a = { NULL, 0, 0, through, false };
 	int rc = store_game_actions(st, game, actions_cb, &a) != STORE_OK ? RECOVER_STORE
 	         : a.bad                                                  ? RECOVER_MISMATCH
 	                                                                  : RECOVER_OK;

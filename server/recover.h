@@ -96,6 +96,10 @@ int recover_game(struct store *st, const struct store_game *g, struct recover_re
  * *n.  RECOVER_STORE if the store fails, RECOVER_MISMATCH for a stored
  * kind no action has; *v NULL and *n 0 then. */
 int recover_actions(struct store *st, int64_t game, struct action **v, size_t *n);
+/* The same through the action of seq `through` (a record only grows: the
+ * record as it stood when its last seq was read). */
+int recover_actions_through(struct store *st, int64_t game, int through, struct action **v,
+                            size_t *n);
 
 /* What recover_games() hands over. */
 struct recover_ops {

@@ -18,6 +18,8 @@ struct lobby;
 struct games;
 struct announce_cache;
 struct pgn_cache;
+struct reader;
+struct dispatch_req;
 struct connset;
 struct web;
 struct conn;
@@ -46,6 +48,8 @@ struct server {
 	struct announce_cache *replays;  /* marks along long records (announce.c) */
 	struct pgn_cache *pgns;     /* long records' PGN texts (pgn_cache.c) */
 	uint64_t rows_charged;      /* store rows already charged to a request (dispatch.c) */
+	struct reader *reader;      /* long replays off the loop (reader.c); NULL: in place */
+	const struct dispatch_req *req;  /* the request dispatch_line runs now; NULL: none */
 	struct conn_hook hooks[SERVER_HOOKS_MAX];  /* run in this order (conn.c) */
 	size_t nhooks;
 };

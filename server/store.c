@@ -825,6 +825,43 @@ void store_close(struct store *st)
 	free(st);
 }
 
+/* Another connection to st's database with st's per-connection settings
+ * (flags: how it is opened; pragma: what it runs first).  NULL on failure
+ * (err). */
+static struct store *open_peer(struct store *st, int flags, const char *pragma, char *err,
+                               size_t errlen)
+{
+	struct store *p;
+	sqlite3 *db = NULL;
+	char *msg = NULL;
+
+	if (st->path == NULL) {
+		snprintf(err, errlen, "store: no database path");
+		return NULL;
+	}
+	if (sqlite3_open_v2(st->path, &db, flags | STORE_OPEN_THREADING, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", st->path,
+		         db != NULL ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		return NULL;
+	}
+	sqlite3_extended_result_codes(db, 1);
+	sqlite3_busy_timeout(db, st->busy_ms);
+	if (sqlite3_exec(db, pragma, NULL, NULL, &msg) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", st->path, msg != NULL ? msg : sqlite3_errmsg(db));
+		sqlite3_free(msg);
+		sqlite3_close(db);
+		return NULL;
+	}
+	p = xcalloc(1, sizeof *p);
+	p->path = xstrdup(st->path);
+	p->db = db;
+	p->busy_ms = st->busy_ms;
+	p->ckpt_pages = st->ckpt_pages;
+	snprintf(p->synchronous, sizeof p->synchronous, "%s", st->synchronous);
+	return p;
+}
+
 /*
  * A second connection for the store writer thread (batch.c).  The file was
  * checked and migrated when st was opened, so only the per-connection
@@ -839,38 +876,13 @@ void store_close(struct store *st)
  */
 struct store *store_open_writer(struct store *st, char *err, size_t errlen)
 {
-	struct store *w;
-	sqlite3 *db = NULL;
-	char *msg = NULL;
 	char sql[64];
 
-	if (st->path == NULL) {
-		snprintf(err, errlen, "store: no database path");
-		return NULL;
-	}
-	if (sqlite3_open_v2(st->path, &db, SQLITE_OPEN_READWRITE | STORE_OPEN_THREADING, NULL) !=
-	    SQLITE_OK) {
-		snprintf(err, errlen, "%s: %s", st->path,
-		         db != NULL ? sqlite3_errmsg(db) : "out of memory");
-		sqlite3_close(db);
-		return NULL;
-	}
-	sqlite3_extended_result_codes(db, 1);
-	sqlite3_busy_timeout(db, st->busy_ms);
 	snprintf(sql, sizeof sql, "PRAGMA foreign_keys = ON; PRAGMA synchronous = %s",
 	         st->synchronous);
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: %s", st->path, msg != NULL ? msg : sqlite3_errmsg(db));
-		sqlite3_free(msg);
-		sqlite3_close(db);
+	struct store *w = open_peer(st, SQLITE_OPEN_READWRITE, sql, err, errlen);
+	if (w == NULL)
 		return NULL;
-	}
-	w = xcalloc(1, sizeof *w);
-	w->path = xstrdup(st->path);
-	w->db = db;
-	w->busy_ms = st->busy_ms;
-	w->ckpt_pages = st->ckpt_pages;
-	snprintf(w->synchronous, sizeof w->synchronous, "%s", st->synchronous);
 	if ((w->ckpt = store_ckpt_start(w, st, err, errlen)) == NULL) {
 		store_close(w);
 		return NULL;
@@ -878,6 +890,13 @@ struct store *store_open_writer(struct store *st, char *err, size_t errlen)
 	sqlite3_busy_timeout(st->db, st->busy_ms < STORE_LOOP_BUSY_MS ? st->busy_ms
 	                                                               : STORE_LOOP_BUSY_MS);
 	return w;
+}
+
+/* Read-only, and refused any write even through a statement that would
+ * (query_only): the reader thread only reads records (reader.h). */
+struct store *store_open_reader(struct store *st, char *err, size_t errlen)
+{
+	return open_peer(st, SQLITE_OPEN_READONLY, "PRAGMA query_only = ON", err, errlen);
 }
 
 /* --- transactions -------------------------------------------------------- */

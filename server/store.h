@@ -56,6 +56,10 @@ struct store *store_open_opts(const char *path, const struct store_options *opt,
  * struct store is used by one thread at a time. */
 #define STORE_LOOP_BUSY_MS 250
 struct store *store_open_writer(struct store *st, char *err, size_t errlen);
+/* A read-only connection to st's database for the reader thread
+ * (reader.h): long replays of records, off the loop.  WAL lets it read
+ * while the writer writes. */
+struct store *store_open_reader(struct store *st, char *err, size_t errlen);
 /* The writer's connection also starts the WAL checkpointer (store_ckpt.c):
  * commits no longer checkpoint in place.  A commit that leaves the mark
  * (store_options.checkpoint_pages, default STORE_CKPT_PAGES, SQLite's own

@@ -130,7 +130,9 @@ sqlite3 *store_ckpt_db(const struct store *writer);
  * thread; the writer's (store_open_writer) on the writer thread between
  * the hand-over of a turn and its report, and on the loop's thread only
  * before that thread starts and after it is joined (batch.c); the
- * checkpointer's on its own thread; and the WAL hook runs on the thread
+ * checkpointer's on its own thread; the reader's (store_open_reader) on
+ * the reader thread, and on the loop's only before it starts and after it
+ * is joined (reader.c); and the WAL hook runs on the thread
  * of the connection that committed (store_ckpt.c).  The mutexes were 29%
  * of the CPU of building a long record's PGN (BENCHMARKS.md).
  */

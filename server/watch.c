@@ -483,6 +483,9 @@ static void take_seat(struct conn *c, json_t *id, json_t *req, bool umpire,
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "this connection holds the other seat: unwatch first");
 		return;
 	}
+	/* A long replay for a paged view (seat_view) is made off the loop. */
+	if ((umpire || game_delay(g) == 0) && announce_offload_marks(c, &g->info))
+		return;
 	json_t *v = seat_view(g, umpire, dispatch_from(req));
 	if (!v) {
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");

@@ -617,6 +617,76 @@ START_TEST(test_deferred_replay_cost_holds)
 }
 END_TEST
 
+/*
+ * The first read of a long record is replayed on the reader thread
+ * (server/reader.h), not on the loop ("replay goes to the reader", logged
+ * at debug), once per text or set of marks: read again, it comes from the
+ * cache.  Its connection waits meanwhile: a `pgn` and a ping sent after it
+ * in one write are answered in that order.  A connection that closes while
+ * its replay is out leaves it to fill the cache; the daemon serves on.
+ */
+START_TEST(test_replay_off_the_loop)
+{
+	const char *off = "replay goes to the reader";
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nlog_level = debug\n");
+	int64_t game = kg_long_record(d, "ump", KG_HOLD_NOTES);
+	struct kp g;
+	kp_guest(d, &g);
+	int before = kd_log_count(d, off);
+	char batch[512];
+	int n = snprintf(batch, sizeof batch,
+	                 "{\"id\":900,\"type\":\"pgn\",\"game\":%lld,\"view\":\"umpire\"}\n"
+	                 "{\"id\":901,\"type\":\"ping\"}\n", (long long)game);
+	ck_assert_int_eq(kc_write(g.c, batch, (size_t)n, KC_TIMEOUT_MS), 0);
+	json_t *p = kc_next(g.c, KC_TIMEOUT_MS);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(json_integer_value(json_object_get(p, "id")), 900);
+	ck_assert_msg(json_is_true(json_object_get(p, "ok")), "%s", kc_line(g.c, kc_nlines(g.c) - 1));
+	const char *chunk = json_string_value(json_object_get(p, "pgn"));
+	ck_assert_ptr_nonnull(chunk);
+	ck_assert_ptr_nonnull(json_object_get(p, "next"));   /* a long text: several chunks */
+	char first[64];
+	snprintf(first, sizeof first, "%s", chunk);
+	json_t *q = kc_next(g.c, KC_TIMEOUT_MS);
+	ck_assert_ptr_nonnull(q);
+	ck_assert_int_eq(json_integer_value(json_object_get(q, "id")), 901);
+	ck_assert_int_eq(kd_log_count(d, off), before + 1);
+	/* Read whole: the same text, from the cache. */
+	char code[32];
+	char *text = kg_fetch_pgn(g.c, game, "umpire", code, sizeof code);
+	ck_assert_msg(text != NULL, "pgn refused: %s", code);
+	ck_assert(strncmp(text, first, strlen(first)) == 0);
+	ck_assert(strstr(text, "note public n1199") != NULL);
+	free(text);
+	ck_assert_int_eq(kd_log_count(d, off), before + 1);
+	/* The record's pages: its marks made off the loop once, for every view. */
+	json_t *r = kc_ok(g.c, kc_req(g.c, "record", "{s:I, s:s}", "game", (json_int_t)game, "view",
+	                              "black"));
+	ck_assert_int_gt(json_array_size(json_object_get(r, "events")), 0);
+	ck_assert_int_eq(kd_log_count(d, off), before + 2);
+	r = kc_ok(g.c, kc_req(g.c, "record", "{s:I, s:s, s:I}", "game", (json_int_t)game, "view",
+	                      "white", "from", (json_int_t)500));
+	ck_assert_int_gt(json_array_size(json_object_get(r, "events")), 0);
+	ck_assert_int_eq(kd_log_count(d, off), before + 2);
+	/* A reader gone before its replay is done. */
+	struct kp gone;
+	kp_guest(d, &gone);
+	kc_req(gone.c, "pgn", "{s:I, s:s}", "game", (json_int_t)game, "view", "white");
+	for (long long end = kt_now_ms() + KC_TIMEOUT_MS; kd_log_count(d, off) == before + 2;) {
+		ck_assert_msg(kt_now_ms() < end, "the pgn did not go to the reader");
+		kt_sleep_ms(5);
+	}
+	kc_close(gone.c);
+	text = kg_fetch_pgn(g.c, game, "white", code, sizeof code);
+	ck_assert_msg(text != NULL, "pgn refused: %s", code);
+	ck_assert(strncmp(text, "[Event ", 7) == 0);
+	free(text);
+	expect_usable(g.c);
+	kc_close(g.c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(test_slow_reader_dropped)
 {
 	struct kd *d = kd_start("output_buffer_max = 64k\nrate_limit = 1000000\n"
@@ -773,6 +843,7 @@ static Suite *transport_suite(void)
 	tcase_add_test(tc, test_login_replay_cost_holds);
 	tcase_add_test(tc, test_replay_budget_per_address);
 	tcase_add_test(tc, test_deferred_replay_cost_holds);
+	tcase_add_test(tc, test_replay_off_the_loop);
 	tcase_add_test(tc, test_slow_reader_dropped);
 	tcase_add_test(tc, test_emfile_pause);
 	tcase_add_test(tc, test_stop_with_clients);

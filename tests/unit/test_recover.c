@@ -112,6 +112,29 @@ START_TEST(good_record)
 }
 END_TEST
 
+/* The applied actions read back, all or through a seq (the record as it
+ * stood when its last seq was read: a PGN text's cache key names it). */
+START_TEST(actions_through_a_seq)
+{
+	struct action *v;
+	size_t n;
+	store_game_of(tries, NTRIES, 0, 0);
+	ck_assert_int_eq(recover_actions(st, game.id, &v, &n), RECOVER_OK);
+	ck_assert_uint_eq(n, NTRIES + 1);   /* begin and every try (a refusal is applied too) */
+	free(v);
+	ck_assert_int_eq(recover_actions_through(st, game.id, 4, &v, &n), RECOVER_OK);
+	ck_assert_uint_eq(n, 4);
+	free(v);
+	ck_assert_int_eq(recover_actions_through(st, game.id, 5, &v, &n), RECOVER_OK);
+	ck_assert_uint_eq(n, 5);
+	ck_assert_int_eq(v[4].kind, ACTION_TRY);
+	free(v);
+	ck_assert_int_eq(recover_actions_through(st, game.id, 0, &v, &n), RECOVER_OK);
+	ck_assert_uint_eq(n, 0);
+	free(v);
+}
+END_TEST
+
 START_TEST(edited_event)
 {
 	struct recover_result rr;
@@ -222,6 +245,7 @@ static Suite *recover_suite(void)
 	TCase *tc = tcase_create("recover");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, good_record);
+	tcase_add_test(tc, actions_through_a_seq);
 	tcase_add_test(tc, edited_event);
 	tcase_add_test(tc, missing_and_extra_events);
 	tcase_add_test(tc, gap_in_actions);

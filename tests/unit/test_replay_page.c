@@ -302,6 +302,47 @@ START_TEST(cache_follows_growth_and_eviction)
 }
 END_TEST
 
+/* Marks built on a connection of their own (the reader thread's,
+ * announce_marks_build) and adopted into the cache give the same pages as
+ * marks built in place, and a read needs no replay before its page then
+ * (announce_cache_behind 0).  After the record grows, marks built before
+ * the growth are not adopted over the cache's further ones. */
+START_TEST(adopted_marks_give_the_same_pages)
+{
+	struct rec a;
+	char err[256];
+
+	open_store();
+	struct store *rd = store_open_reader(st, err, sizeof err);
+	ck_assert_msg(rd != NULL, "%s", err);
+	rec_begin(&a, "icc", 31, NULL);
+	rec_more(&a, 300);
+	struct announce_cache *ac = announce_cache_new(2, 5, 0);
+	int last;
+	ck_assert_int_eq(store_game_last_seq(st, a.game.id, &last), STORE_OK);
+	ck_assert_int_eq(announce_cache_behind(ac, st, &a.game), last);
+	struct announce_marks *m = announce_marks_build(rd, &a.game, 5, err, sizeof err);
+	struct announce_marks *old = announce_marks_build(rd, &a.game, 5, err, sizeof err);
+	ck_assert_msg(m != NULL && old != NULL, "%s", err);
+	announce_cache_adopt(ac, m);
+	ck_assert_int_gt(announce_cache_marks(ac, a.game.id), 50);
+	ck_assert_int_eq(announce_cache_behind(ac, st, &a.game), 0);
+	check_lists(&a, ac);
+	rec_more(&a, 60);
+	ck_assert_int_gt(announce_cache_behind(ac, st, &a.game), 0);
+	check_lists(&a, ac);   /* replayed on in place */
+	int marks = announce_cache_marks(ac, a.game.id);
+	announce_cache_adopt(ac, old);   /* read further already: dropped */
+	ck_assert_int_eq(announce_cache_marks(ac, a.game.id), marks);
+	ck_assert_int_eq(announce_cache_behind(ac, st, &a.game), 0);
+	check_lists(&a, ac);
+	announce_cache_free(ac);
+	rec_end(&a);
+	store_close(rd);
+	close_store();
+}
+END_TEST
+
 static Suite *replay_page_suite(void)
 {
 	Suite *s = suite_create("replay_page");
@@ -310,6 +351,7 @@ static Suite *replay_page_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, pages_equal_the_whole_replays_pages);
 	tcase_add_test(tc, cache_follows_growth_and_eviction);
+	tcase_add_test(tc, adopted_marks_give_the_same_pages);
 	suite_add_tcase(s, tc);
 	return s;
 }

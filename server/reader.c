@@ -1,0 +1,206 @@
+/*
+ * reader.c — the store reader thread; see reader.h.
+ *
+ * Jobs go into `todo` (under mu); the thread runs them one at a time, in
+ * order, moves each to `done` and writes a byte to a pipe, as batch.c's
+ * writer reports; the loop's read event takes the whole `done` list and
+ * runs each job's done callback in order.
+ */
+#include "reader.h"
+
+#include <errno.h>
+#include <event2/event.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "server.h"
+#include "store.h"
+#include "xmalloc.h"
+
+struct job {
+	struct job *next;
+	const struct reader_ops *ops;
+	void *arg;
+	uint64_t rows;               /* set by the thread */
+};
+
+/* A FIFO of jobs. */
+struct jobs {
+	struct job *head, **tail;
+};
+
+struct reader {
+	struct store *st;            /* the thread's own connection */
+	struct event *wake;
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct jobs todo, done;      /* under mu */
+	bool stop;                   /* under mu */
+	int pipefd[2];
+	uint64_t jobs;               /* the loop's: done callbacks run */
+};
+
+static void jobs_init(struct jobs *q)
+{
+	q->head = NULL;
+	q->tail = &q->head;
+}
+
+static void jobs_put(struct jobs *q, struct job *j)
+{
+	j->next = NULL;
+	*q->tail = j;
+	q->tail = &j->next;
+}
+
+static void *reader_main(void *arg)
+{
+	struct reader *r = arg;
+
+	pthread_mutex_lock(&r->mu);
+	for (;;) {
+		while (r->todo.head == NULL && !r->stop)
+			pthread_cond_wait(&r->cv, &r->mu);
+		struct job *j = r->todo.head;
+		if (j == NULL)
+			break;   /* stopping, and nothing left to run */
+		if ((r->todo.head = j->next) == NULL)
+			r->todo.tail = &r->todo.head;
+		pthread_mutex_unlock(&r->mu);
+		uint64_t before = store_record_rows(r->st);
+		j->ops->run(j->arg, r->st);
+		j->rows = store_record_rows(r->st) - before;
+		pthread_mutex_lock(&r->mu);
+		jobs_put(&r->done, j);
+		/* One byte wakes the loop; a full pipe already means "wake". */
+		ssize_t w;
+		do
+			w = write(r->pipefd[1], "", 1);
+		while (w < 0 && errno == EINTR);
+	}
+	pthread_mutex_unlock(&r->mu);
+	return NULL;
+}
+
+/* The jobs the thread has finished: their done callbacks, in order. */
+static void run_done(struct reader *r)
+{
+	pthread_mutex_lock(&r->mu);
+	struct job *j = r->done.head;
+	jobs_init(&r->done);
+	pthread_mutex_unlock(&r->mu);
+	while (j != NULL) {
+		struct job *next = j->next;
+		r->jobs++;
+		j->ops->done(j->arg, j->rows);
+		free(j);
+		j = next;
+	}
+}
+
+static void wake_cb(evutil_socket_t fd, short what, void *arg)
+{
+	char buf[64];
+
+	(void)what;
+	while (read(fd, buf, sizeof buf) > 0)
+		;
+	run_done(arg);
+}
+
+struct reader *reader_new(struct server *srv, char *err, size_t errlen)
+{
+	if (srv->base == NULL || srv->store == NULL) {
+		snprintf(err, errlen, "no event loop");
+		return NULL;
+	}
+	struct reader *r = xcalloc(1, sizeof *r);
+	r->pipefd[0] = r->pipefd[1] = -1;
+	jobs_init(&r->todo);
+	jobs_init(&r->done);
+	if ((r->st = store_open_reader(srv->store, err, errlen)) == NULL)
+		goto fail;
+	if (pipe(r->pipefd) != 0) {
+		snprintf(err, errlen, "reader: pipe: %s", strerror(errno));
+		goto fail;
+	}
+	for (int i = 0; i < 2; i++)
+		if (fcntl(r->pipefd[i], F_SETFL, O_NONBLOCK) != 0 ||
+		    fcntl(r->pipefd[i], F_SETFD, FD_CLOEXEC) != 0) {
+			snprintf(err, errlen, "reader: fcntl: %s", strerror(errno));
+			goto fail;
+		}
+	r->wake = event_new(srv->base, r->pipefd[0], EV_READ | EV_PERSIST, wake_cb, r);
+	if (r->wake == NULL || event_add(r->wake, NULL) != 0) {
+		snprintf(err, errlen, "reader: event_new failed");
+		goto fail;
+	}
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->cv, NULL);
+	/* Signals stay with the loop's thread. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int rc = pthread_create(&r->thread, NULL, reader_main, r);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		snprintf(err, errlen, "reader: pthread_create: %s", strerror(rc));
+		pthread_mutex_destroy(&r->mu);
+		pthread_cond_destroy(&r->cv);
+		goto fail;
+	}
+	return r;
+fail:
+	if (r->wake != NULL)
+		event_free(r->wake);
+	for (int i = 0; i < 2; i++)
+		if (r->pipefd[i] >= 0)
+			close(r->pipefd[i]);
+	store_close(r->st);
+	free(r);
+	return NULL;
+}
+
+void reader_free(struct reader *r)
+{
+	if (r == NULL)
+		return;
+	pthread_mutex_lock(&r->mu);
+	r->stop = true;
+	pthread_cond_signal(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+	pthread_join(r->thread, NULL);
+	run_done(r);
+	pthread_mutex_destroy(&r->mu);
+	pthread_cond_destroy(&r->cv);
+	event_free(r->wake);
+	for (int i = 0; i < 2; i++)
+		close(r->pipefd[i]);
+	store_close(r->st);
+	free(r);
+}
+
+void reader_submit(struct reader *r, const struct reader_ops *ops, void *arg)
+{
+	struct job *j = xcalloc(1, sizeof *j);
+
+	j->ops = ops;
+	j->arg = arg;
+	pthread_mutex_lock(&r->mu);
+	jobs_put(&r->todo, j);
+	pthread_cond_signal(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+}
+
+uint64_t reader_jobs(const struct reader *r)
+{
+	return r->jobs;
+}

@@ -1,0 +1,59 @@
+/*
+ * reader.h — the store reader thread: long replays of records, off the loop.
+ *
+ * A record may hold 50,000 actions (GAME_ACTIONS_MAX), and the first read
+ * of a long one (its PGN text, the marks its pages are replayed from: announce.h) replays all
+ * of it: tens of ms during which the loop, doing it in place, answered
+ * nobody (no try, no clock, no other reader).  A request that finds such a
+ * replay not yet made hands it to this thread instead (dispatch_offload,
+ * dispatch.h): the job reads the record through the thread's own
+ * read-only connection (store_open_reader) and builds what the caches keep;
+ * back on the loop, `done` puts that into the cache, and the request runs
+ * again from its line, finding it there.  Meanwhile its connection is held
+ * (conn_offload, conn.h), so its answers keep their order, while every
+ * other connection is served.
+ *
+ * Threads: `run` touches only its own arg and the store it is given, and
+ * logs nothing (log.c is the loop's); `done` runs on the loop, after run,
+ * in the order the jobs were submitted.  One thread: replays queue behind
+ * each other, and the rows they read are charged to their readers as the
+ * loop's are (dispatch.h), so the queue is as long as the readers allow.
+ *
+ * Without an event base (tools, unit tests of the store) there is no
+ * thread: reader_new returns NULL and requests replay in place.
+ */
+#ifndef KRIEG_READER_H
+#define KRIEG_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct server;
+struct store;
+struct reader;
+
+/* The shortest replay (actions) worth the hand-over: under it, in place. */
+#define READER_REPLAY_MIN 1024
+
+struct reader_ops {
+	/* On the reader thread, with its connection. */
+	void (*run)(void *arg, struct store *st);
+	/* On the loop, once run has returned; last call for arg (frees it).
+	 * rows: the rows of records run read (store_record_rows). */
+	void (*done)(void *arg, uint64_t rows);
+};
+
+/* Start the thread with a read-only connection to srv->store's database;
+ * NULL without an event base, or if that cannot be done (err, logged by
+ * the caller: requests then replay in place). */
+struct reader *reader_new(struct server *srv, char *err, size_t errlen);
+/* Finish the jobs queued (their done run here), stop the thread, free. */
+void reader_free(struct reader *r);
+
+/* Queue one job. */
+void reader_submit(struct reader *r, const struct reader_ops *ops, void *arg);
+
+/* Jobs done so far (tests). */
+uint64_t reader_jobs(const struct reader *r);
+
+#endif
