@@ -13,10 +13,7 @@
  * `pending` list until it is answered or auth_free(); workers only move it
  * from `queued` to `done` under the mutex.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -44,6 +41,7 @@
 #include "mstime.h"
 #include "server.h"
 #include "store.h"
+#include "wake.h"
 #include "xmalloc.h"
 
 /* --- validation ------------------------------------------------------------ */
@@ -165,11 +163,7 @@ static void *worker_main(void *arg)
 		*a->done_tail = j;
 		a->done_tail = &j->next;
 		pthread_mutex_unlock(&a->mu);
-		/* One byte wakes the loop; a full pipe already means "wake". */
-		ssize_t w;
-		do
-			w = write(a->pipefd[1], "", 1);
-		while (w < 0 && errno == EINTR);
+		wake_poke(a->pipefd[1]);
 	}
 }
 
@@ -593,12 +587,10 @@ static bool login_hold(struct auth *a, struct job *j)
 static void wake_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct auth *a = arg;
-	char buf[64];
 	struct job *list;
 
 	(void)what;
-	while (read(fd, buf, sizeof buf) > 0)
-		;
+	wake_drain(fd);
 	pthread_mutex_lock(&a->mu);
 	list = a->done;
 	a->done = NULL;
@@ -714,16 +706,9 @@ struct auth *auth_new(struct server *srv)
 		log_msg(LOGL_ERROR, "auth: scrypt is unavailable (OpenSSL EVP_KDF SCRYPT)");
 		goto fail;
 	}
-	if (pipe(a->pipefd) != 0) {
+	if (wake_pipe_open(a->pipefd) != 0) {
 		log_warn("auth: pipe");
 		goto fail;
-	}
-	for (int i = 0; i < 2; i++) {
-		if (fcntl(a->pipefd[i], F_SETFL, O_NONBLOCK) != 0 ||
-		    fcntl(a->pipefd[i], F_SETFD, FD_CLOEXEC) != 0) {
-			log_warn("auth: fcntl");
-			goto fail;
-		}
 	}
 	a->wake = event_new(srv->base, a->pipefd[0], EV_READ | EV_PERSIST, wake_cb, a);
 	a->purge = event_new(srv->base, -1, EV_PERSIST, purge_cb, a);
@@ -737,20 +722,14 @@ struct auth *auth_new(struct server *srv)
 		log_msg(LOGL_ERROR, "auth: cannot create events");
 		goto fail;
 	}
-	/* Workers block every signal: signals are the loop thread's. */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
 	for (size_t i = 0; i < AUTH_WORKERS; i++) {
-		int err = pthread_create(&a->threads[i], NULL, worker_main, a);
+		int err = wake_thread_start(&a->threads[i], worker_main, a);
 		if (err != 0) {
-			pthread_sigmask(SIG_SETMASK, &old, NULL);
 			log_msg(LOGL_ERROR, "auth: pthread_create: %s", strerror(err));
 			goto fail;
 		}
 		a->nthreads++;
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	purge_cb(-1, 0, a);
 	return a;
 fail:

@@ -4,8 +4,8 @@
  * Two turns exist at most: `open` collects the actions of the current
  * loop turns, `busy` is with the writer thread.  At the end of a loop turn
  * (flush_ev) the open turn is handed over if the writer is idle; else it
- * keeps collecting until the writer reports back (a byte on a pipe, as
- * auth.c's hashing workers do).  A completion that committed hands the
+ * keeps collecting until the writer reports back (a byte on a pipe:
+ * wake.h).  A completion that committed hands the
  * open turn over before it sends anything; one that failed first fails
  * what was built on it (cascade) and re-arms flush_ev.
  *
@@ -23,12 +23,9 @@
  */
 #include "batch.h"
 
-#include <errno.h>
 #include <event2/event.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -39,6 +36,7 @@
 #include "mstime.h"
 #include "server.h"
 #include "store.h"
+#include "wake.h"
 #include "xmalloc.h"
 
 #define BATCH_ERR_MAX 512
@@ -139,11 +137,7 @@ static void *writer_main(void *arg)
 		b->job = NULL;
 		b->done = true;
 		pthread_cond_signal(&b->done_cv);
-		/* One byte wakes the loop; a full pipe already means "wake". */
-		ssize_t w;
-		do
-			w = write(b->pipefd[1], "", 1);
-		while (w < 0 && errno == EINTR);
+		wake_poke(b->pipefd[1]);
 	}
 	pthread_mutex_unlock(&b->mu);
 	return NULL;
@@ -323,11 +317,9 @@ static bool take_done(struct batch *b, bool wait)
 static void done_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct batch *b = arg;
-	char buf[64];
 
 	(void)what;
-	while (read(fd, buf, sizeof buf) > 0)
-		;
+	wake_drain(fd);
 	/* batch_flush may have taken the report already. */
 	if (b->busy != NULL && take_done(b, false))
 		complete(b);
@@ -338,7 +330,6 @@ static void done_cb(evutil_socket_t fd, short what, void *arg)
 static void start_writer(struct batch *b)
 {
 	char err[512];
-	sigset_t all, old;
 	int rc;
 
 	if ((b->wst = store_open_writer(b->srv->store, err, sizeof err)) == NULL)
@@ -346,21 +337,13 @@ static void start_writer(struct batch *b)
 	pthread_mutex_init(&b->mu, NULL);
 	pthread_cond_init(&b->work_cv, NULL);
 	pthread_cond_init(&b->done_cv, NULL);
-	if (pipe(b->pipefd) != 0)
+	if (wake_pipe_open(b->pipefd) != 0)
 		fatal("batch: pipe");
-	for (int i = 0; i < 2; i++)
-		if (fcntl(b->pipefd[i], F_SETFL, O_NONBLOCK) != 0 ||
-		    fcntl(b->pipefd[i], F_SETFD, FD_CLOEXEC) != 0)
-			fatal("batch: fcntl");
 	b->flush_ev = event_new(b->srv->base, -1, 0, flush_cb, b);
 	b->done_ev = event_new(b->srv->base, b->pipefd[0], EV_READ | EV_PERSIST, done_cb, b);
 	if (b->flush_ev == NULL || b->done_ev == NULL || event_add(b->done_ev, NULL) != 0)
 		fatalx("batch: event_new failed");
-	/* Signals stay with the loop's thread. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&b->thread, NULL, writer_main, b);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = wake_thread_start(&b->thread, writer_main, b);
 	if (rc != 0)
 		fatalx("batch: pthread_create: %s", strerror(rc));
 	b->threaded = true;

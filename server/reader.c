@@ -2,17 +2,15 @@
  * reader.c — the store reader thread; see reader.h.
  *
  * Jobs go into `todo` (under mu); the thread runs them one at a time, in
- * order, moves each to `done` and writes a byte to a pipe, as batch.c's
- * writer reports; the loop's read event takes the whole `done` list and
+ * order, moves each to `done` and wakes the loop (wake.h); the loop's
+ * read event takes the whole `done` list and
  * runs each job's done callback in order.
  */
 #include "reader.h"
 
 #include <errno.h>
 #include <event2/event.h>
-#include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +20,7 @@
 #include "log.h"
 #include "server.h"
 #include "store.h"
+#include "wake.h"
 #include "xmalloc.h"
 
 struct job {
@@ -80,11 +79,7 @@ static void *reader_main(void *arg)
 		j->rows = store_record_rows(r->st) - before;
 		pthread_mutex_lock(&r->mu);
 		jobs_put(&r->done, j);
-		/* One byte wakes the loop; a full pipe already means "wake". */
-		ssize_t w;
-		do
-			w = write(r->pipefd[1], "", 1);
-		while (w < 0 && errno == EINTR);
+		wake_poke(r->pipefd[1]);
 	}
 	pthread_mutex_unlock(&r->mu);
 	return NULL;
@@ -108,11 +103,8 @@ static void run_done(struct reader *r)
 
 static void wake_cb(evutil_socket_t fd, short what, void *arg)
 {
-	char buf[64];
-
 	(void)what;
-	while (read(fd, buf, sizeof buf) > 0)
-		;
+	wake_drain(fd);
 	run_done(arg);
 }
 
@@ -128,16 +120,10 @@ struct reader *reader_new(struct server *srv, char *err, size_t errlen)
 	jobs_init(&r->done);
 	if ((r->st = store_open_reader(srv->store, err, errlen)) == NULL)
 		goto fail;
-	if (pipe(r->pipefd) != 0) {
+	if (wake_pipe_open(r->pipefd) != 0) {
 		snprintf(err, errlen, "reader: pipe: %s", strerror(errno));
 		goto fail;
 	}
-	for (int i = 0; i < 2; i++)
-		if (fcntl(r->pipefd[i], F_SETFL, O_NONBLOCK) != 0 ||
-		    fcntl(r->pipefd[i], F_SETFD, FD_CLOEXEC) != 0) {
-			snprintf(err, errlen, "reader: fcntl: %s", strerror(errno));
-			goto fail;
-		}
 	r->wake = event_new(srv->base, r->pipefd[0], EV_READ | EV_PERSIST, wake_cb, r);
 	if (r->wake == NULL || event_add(r->wake, NULL) != 0) {
 		snprintf(err, errlen, "reader: event_new failed");
@@ -145,12 +131,7 @@ struct reader *reader_new(struct server *srv, char *err, size_t errlen)
 	}
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->cv, NULL);
-	/* Signals stay with the loop's thread. */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int rc = pthread_create(&r->thread, NULL, reader_main, r);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	int rc = wake_thread_start(&r->thread, reader_main, r);
 	if (rc != 0) {
 		snprintf(err, errlen, "reader: pthread_create: %s", strerror(rc));
 		pthread_mutex_destroy(&r->mu);

@@ -37,7 +37,6 @@
  * in the WAL (synchronous = full), whoever checkpoints them later.
  */
 #include <pthread.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +44,7 @@
 
 #include "log.h"
 #include "store_priv.h"
+#include "wake.h"
 #include "xmalloc.h"
 
 struct store_ckpt {
@@ -149,12 +149,7 @@ struct store_ckpt *store_ckpt_start(struct store *writer, struct store *peer, ch
 	pthread_mutex_init(&c->mu, NULL);
 	pthread_cond_init(&c->cv, NULL);
 	pthread_cond_init(&c->idle, NULL);
-	/* Signals stay with the loop's thread. */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int rc = pthread_create(&c->thread, NULL, ckpt_main, c);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	int rc = wake_thread_start(&c->thread, ckpt_main, c);
 	if (rc != 0) {
 		snprintf(err, errlen, "checkpointer: pthread_create: %s", strerror(rc));
 		pthread_mutex_destroy(&c->mu);
