@@ -640,14 +640,15 @@ static const struct reader_ops marks_ops = { marks_run, marks_done };
 bool announce_offload_marks(struct conn *c, const struct store_game *g)
 {
 	struct server *srv = conn_server(c);
+	int behind;
 	if (!dispatch_can_offload(c) ||
-	    announce_cache_behind(srv->replays, srv->store, g) < READER_REPLAY_MIN)
+	    (behind = announce_cache_behind(srv->replays, srv->store, g)) < READER_REPLAY_MIN)
 		return false;
 	struct marks_job *j = xcalloc(1, sizeof *j);
 	j->ac = srv->replays;
 	j->g = *g;
 	j->stride = announce_cache_stride(srv->replays);
-	dispatch_offload(c, &marks_ops, j);
+	dispatch_offload(c, &marks_ops, j, (uint64_t)behind);
 	return true;
 }
 

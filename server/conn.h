@@ -112,8 +112,9 @@ bool conn_wait_token(struct conn *c, const char *line, size_t n);
  * (nothing more of its input read or run) until conn_offload_done.  False
  * if the connection is not open. */
 bool conn_offload(struct conn *c, const char *line, size_t n);
-/* The replay of connection id's request is done (charged `tokens` for the
- * rows it read): that request runs again now, first and without waiting
+/* The replay of connection id's request is done (charged `tokens` more
+ * for rows it read beyond what was charged at the hand-over): that
+ * request runs again now, first and without waiting
  * for a token (its answer goes out before the charge holds what follows),
  * then the connection goes on.  Nothing if it closed meanwhile. */
 void conn_offload_done(struct server *srv, uint64_t id, double tokens);

@@ -380,6 +380,7 @@ struct offload {
 	void *arg;
 	struct server *srv;
 	uint64_t conn;
+	uint64_t charged;            /* rows charged when it was handed over */
 };
 
 static void offload_run(void *arg, struct store *st)
@@ -394,9 +395,11 @@ static void offload_done(void *arg, uint64_t rows)
 	struct server *srv = o->srv;
 	uint64_t conn = o->conn;
 
+	uint64_t more = rows > o->charged ? rows - o->charged : 0;
+
 	o->ops->done(o->arg, rows);
 	free(o);
-	conn_offload_done(srv, conn, (double)rows / srv->cfg->rate_rows);
+	conn_offload_done(srv, conn, (double)more / srv->cfg->rate_rows);
 }
 
 static const struct reader_ops offload_ops = { offload_run, offload_done };
@@ -407,7 +410,7 @@ bool dispatch_can_offload(const struct conn *c)
 	return srv->reader != NULL && srv->req != NULL && srv->req->replays && !srv->req->rerun;
 }
 
-void dispatch_offload(struct conn *c, const struct reader_ops *ops, void *arg)
+void dispatch_offload(struct conn *c, const struct reader_ops *ops, void *arg, uint64_t rows)
 {
 	struct server *srv = conn_server(c);
 	struct offload *o = xcalloc(1, sizeof *o);
@@ -416,8 +419,13 @@ void dispatch_offload(struct conn *c, const struct reader_ops *ops, void *arg)
 	o->arg = arg;
 	o->srv = srv;
 	o->conn = conn_id(c);
+	o->charged = rows;
 	if (!conn_offload(c, srv->req->line, srv->req->len))
 		o->conn = 0;   /* closing: the job still fills the cache */
+	/* Charged now, to the connection and its address, so that closing
+	 * before the job is done does not make the replay free (its answer
+	 * still goes out first: conn_offload_done). */
+	conn_rate_charge(c, (double)rows / srv->cfg->rate_rows);
 	log_debug("conn=%llu replay goes to the reader", (unsigned long long)o->conn);
 	reader_submit(srv->reader, &offload_ops, o);
 }

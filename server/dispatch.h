@@ -151,16 +151,20 @@ struct dispatch_req {
  * asks dispatch_can_offload(); if true it hands ops and arg (ops->done
  * frees arg) to dispatch_offload() and returns without answering: the job
  * runs on the reader thread while the connection is held, then ops->done
- * puts what it built into the cache on the loop, the rows it read are
- * charged as the loop's would be, and the request runs again from its line
- * (first, before anything the connection sent after it), this time in
- * place: a request is sent to the reader once at most, so one whose
- * replay left the cache meanwhile is answered, not sent back.  False: no
- * reader, not a CMD_REPLAYS request, or it is already that second run.
+ * puts what it built into the cache on the loop, and the request runs
+ * again from its line.  The rows it will read (`rows`, the actions to
+ * replay) are charged when it is handed over, to the connection and its
+ * address (conn_rate_charge), so that a reader who closes at once still
+ * pays; any rows read beyond them are charged when it is done.  It runs
+ * again first, before anything the connection sent after it, and this
+ * time in place: a request is sent to the reader once at most, so one
+ * whose replay left the cache meanwhile is answered, not sent back.
+ * dispatch_can_offload false: no reader, not a CMD_REPLAYS request, or it
+ * is already that second run.
  */
 struct reader_ops;
 bool dispatch_can_offload(const struct conn *c);
-void dispatch_offload(struct conn *c, const struct reader_ops *ops, void *arg);
+void dispatch_offload(struct conn *c, const struct reader_ops *ops, void *arg, uint64_t rows);
 
 /* The responses built without sending (group commit holds them until the
  * commit): fields stolen, may be NULL. */

@@ -412,7 +412,7 @@ static void cmd_pgn(struct conn *c, json_t *id, json_t *req)
 		j->kind = kind;
 		j->notes = notes;
 		j->last = last;
-		dispatch_offload(c, &pgn_ops, j);
+		dispatch_offload(c, &pgn_ops, j, (uint64_t)last);
 		return;
 	}
 	char *built = NULL;

@@ -687,6 +687,44 @@ START_TEST(test_replay_off_the_loop)
 }
 END_TEST
 
+/*
+ * A reader who closes before its replay is done still pays for it: the
+ * rows are charged to the connection and its address when the replay
+ * goes to the reader thread, not when it comes back (then there is no
+ * connection left to charge).  gone asks for the long record's PGN and
+ * closes at once; another connection from the same address then waits
+ * for that debt before its own replay is answered.
+ */
+START_TEST(test_offloaded_replay_paid_on_close)
+{
+	const char *off = "replay goes to the reader";
+	int64_t game;
+	struct kd *d = start_long_record(&game);
+	kd_reload(d, KG_HOLD_CONF "log_level = debug\n");
+	struct kp gone, b;
+	kp_guest(d, &gone);
+	kp_guest(d, &b);
+	int before = kd_log_count(d, off);
+	/* Closed right behind its request: gone is torn down long before a
+	 * replay of over a thousand actions comes back from the thread. */
+	kc_req(gone.c, "pgn", "{s:I, s:s}", "game", (json_int_t)game, "view", "umpire");
+	kc_close(gone.c);
+	for (long long end = kt_now_ms() + KC_TIMEOUT_MS; kd_log_count(d, off) == before;) {
+		ck_assert_msg(kt_now_ms() < end, "the pgn did not go to the reader");
+		kt_sleep_ms(5);
+	}
+	long long t0 = kt_now_ms();
+	json_t *r = kc_ok(b.c, kc_req(b.c, "record", "{s:I, s:s}", "game", (json_int_t)game, "view",
+	                              "white"));
+	ck_assert_int_gt(json_array_size(json_object_get(r, "events")), 0);
+	long long waited = kt_now_ms() - t0;
+	ck_assert_msg(waited >= KG_HOLD_MIN_MS, "b's record was answered after %lld ms", waited);
+	ck_assert(!kc_saw(b.c, "rate_limited"));
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(test_slow_reader_dropped)
 {
 	struct kd *d = kd_start("output_buffer_max = 64k\nrate_limit = 1000000\n"
@@ -844,6 +882,7 @@ static Suite *transport_suite(void)
 	tcase_add_test(tc, test_replay_budget_per_address);
 	tcase_add_test(tc, test_deferred_replay_cost_holds);
 	tcase_add_test(tc, test_replay_off_the_loop);
+	tcase_add_test(tc, test_offloaded_replay_paid_on_close);
 	tcase_add_test(tc, test_slow_reader_dropped);
 	tcase_add_test(tc, test_emfile_pause);
 	tcase_add_test(tc, test_stop_with_clients);
