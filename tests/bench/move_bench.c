@@ -4,6 +4,9 @@
  *
  *   make bench          (runs build/release/bench/move_bench bin/kriegd)
  *   build/release/bench/move_bench [KRIEGD] [SECONDS]
+ *   build/release/bench/move_bench --stall NOTES ROUNDS [KRIEGD]
+ *                       (how long one client's first read of a long
+ *                       record holds every other client: stall() below)
  *
  * For each setting it starts kriegd on a fresh state directory (under
  * $TMPDIR) with log_level = debug, opens G games between guests, and keeps
@@ -26,7 +29,10 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,8 +149,8 @@ static void fill(struct bconn *c)
 	die("connection closed");
 }
 
-/* Send a request and wait for its response (events are skipped). */
-static json_t *call(struct bconn *c, const char *type, json_t *fields)
+/* Send a request; returns its id. */
+static long long request(struct bconn *c, const char *type, json_t *fields)
 {
 	long long id = ++c->next_id;
 	json_t *req = fields ? fields : json_object();
@@ -154,6 +160,13 @@ static json_t *call(struct bconn *c, const char *type, json_t *fields)
 	json_decref(req);
 	bsend(c, s);
 	free(s);
+	return id;
+}
+
+/* Wait for the response to request id, which must be ok (events and
+ * other responses are skipped). */
+static json_t *response(struct bconn *c, long long id, const char *type)
+{
 	for (;;) {
 		size_t used;
 		char *line;
@@ -178,7 +191,14 @@ static json_t *call(struct bconn *c, const char *type, json_t *fields)
 	}
 }
 
-static struct bconn *bconnect(SSL_CTX *ctx, int port)
+/* Send a request and wait for its response. */
+static json_t *call(struct bconn *c, const char *type, json_t *fields)
+{
+	return response(c, request(c, type, fields), type);
+}
+
+/* A connection past its hello. */
+static struct bconn *bopen(SSL_CTX *ctx, int port)
 {
 	struct bconn *c = calloc(1, sizeof *c);
 	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
@@ -191,6 +211,13 @@ static struct bconn *bconnect(SSL_CTX *ctx, int port)
 	if (SSL_connect(c->ssl) != 1)
 		die("TLS handshake");
 	json_decref(call(c, "hello", json_pack("{s:i}", "version", 1)));
+	return c;
+}
+
+/* A guest's connection. */
+static struct bconn *bconnect(SSL_CTX *ctx, int port)
+{
+	struct bconn *c = bopen(ctx, port);
 	json_decref(call(c, "guest", NULL));
 	return c;
 }
@@ -404,8 +431,175 @@ static void run(const char *kriegd, const char *sync, int ngames, double seconds
 		fprintf(stderr, "move_bench: could not remove %s\n", dir);
 }
 
+/* ---- --stall: how long one reader of a long record holds the others ---- */
+
+#define STALL_PINGS 65536
+#define STALL_PASSWORD "sesame-open"
+
+/* The pinger's round trips, on its own thread and connection. */
+struct pinger {
+	struct bconn *c;
+	pthread_t thread;
+	atomic_bool stop;
+	size_t n;                   /* read after the join */
+	double start[STALL_PINGS], end[STALL_PINGS];
+};
+
+static void *pinger_main(void *arg)
+{
+	struct pinger *p = arg;
+	while (!atomic_load(&p->stop) && p->n < STALL_PINGS) {
+		double t = now_s();
+		json_decref(call(p->c, "ping", NULL));
+		p->start[p->n] = t;
+		p->end[p->n++] = now_s();
+		usleep(1000);
+	}
+	return NULL;
+}
+
+/* The worst round trip of the pings that overlapped [t0, t1]. */
+static double worst_ping(const struct pinger *p, double t0, double t1)
+{
+	double w = 0;
+	for (size_t i = 0; i < p->n; i++)
+		if (p->start[i] < t1 && p->end[i] > t0 && p->end[i] - p->start[i] > w)
+			w = p->end[i] - p->start[i];
+	return w;
+}
+
+/* `kriegd --state-dir dir user add ump --role umpire --password-stdin`. */
+static void add_umpire(const char *kriegd, const char *dir)
+{
+	int fd[2];
+	if (pipe(fd) != 0)
+		die("pipe");
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(fd[0], 0);
+		close(fd[1]);
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		dup2(null, 2);
+		execl(kriegd, "kriegd", "--state-dir", dir, "user", "add", "ump", "--role", "umpire",
+		      "--password-stdin", (char *)NULL);
+		_exit(127);
+	}
+	close(fd[0]);
+	if (write(fd[1], STALL_PASSWORD "\n", strlen(STALL_PASSWORD) + 1) < 0)
+		die("write");
+	close(fd[1]);
+	int st;
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		die("user add");
+}
+
+/* A finished game of two guests with `notes` umpire's notes: its id. */
+static long long noted_game(SSL_CTX *ctx, int port, int notes)
+{
+	struct bconn *w = bconnect(ctx, port), *b = bconnect(ctx, port), *u = bopen(ctx, port);
+	json_decref(call(u, "login", json_pack("{s:s, s:s}", "user", "ump", "password", STALL_PASSWORD)));
+	json_t *r = call(w, "seek", json_pack("{s:s}", "color", "white"));
+	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
+	json_decref(r);
+	r = call(b, "accept", json_pack("{s:I}", "offer", offer));
+	long long game = json_integer_value(json_object_get(r, "game"));
+	json_decref(r);
+	json_decref(call(w, "move", json_pack("{s:I, s:s}", "game", (json_int_t)game, "move", "e4")));
+	json_decref(call(u, "umpire", json_pack("{s:I}", "game", (json_int_t)game)));
+	for (int k = 0; k < notes; k += 100) {
+		long long ids[100];
+		int n = notes - k < 100 ? notes - k : 100;
+		for (int i = 0; i < n; i++) {
+			char text[16];
+			snprintf(text, sizeof text, "n%d", k + i);
+			ids[i] = request(u, "note", json_pack("{s:I, s:s, s:b}", "game", (json_int_t)game,
+			                                      "text", text, "public", 1));
+		}
+		for (int i = 0; i < n; i++)
+			json_decref(response(u, ids[i], "note"));
+	}
+	json_decref(call(w, "resign", json_pack("{s:I}", "game", (json_int_t)game)));
+	bclose(w);
+	bclose(b);
+	bclose(u);
+	return game;
+}
+
+/*
+ * One record of `notes` umpire's notes, then for each round a kriegd
+ * started afresh on it (every cache cold): a pinger pings every
+ * millisecond on a connection of its own while another guest asks for the
+ * record's first `pgn` chunk, or its first `record` page (rounds
+ * alternate).  Reported: how long that read took, and the worst ping round
+ * trip while it was out (against the worst before it): how long the one
+ * read held everyone else.
+ */
+static void stall(const char *kriegd, int notes, int rounds)
+{
+	char dir[256], logpath[300], cmd[400];
+	const char *tmp = getenv("TMPDIR");
+	snprintf(dir, sizeof dir, "%s/krieg-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir))
+		die("mkdtemp");
+	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+	SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);   /* a benchmark on localhost */
+	add_umpire(kriegd, dir);
+	int port;
+	pid_t pid = start_kriegd(kriegd, dir, "full", &port, logpath, sizeof logpath);
+	long long game = noted_game(ctx, port, notes);
+	double worst[2] = { 0, 0 };
+	for (int r = 0; r < rounds; r++) {
+		kill(pid, SIGTERM);
+		waitpid(pid, NULL, 0);
+		unlink(logpath);   /* its port is not the next one's */
+		pid = start_kriegd(kriegd, dir, "full", &port, logpath, sizeof logpath);
+		const char *what = r % 2 == 0 ? "pgn" : "record";
+		struct pinger *p = calloc(1, sizeof *p);
+		struct bconn *a = bconnect(ctx, port);
+		if (!p)
+			die("calloc");
+		p->c = bconnect(ctx, port);
+		if (pthread_create(&p->thread, NULL, pinger_main, p) != 0)
+			die("pthread_create");
+		usleep(300 * 1000);
+		double t0 = now_s();
+		json_decref(call(a, what, json_pack("{s:I, s:s}", "game", (json_int_t)game, "view",
+		                                    "umpire")));
+		double t1 = now_s();
+		usleep(100 * 1000);
+		atomic_store(&p->stop, true);
+		pthread_join(p->thread, NULL);
+		double during = worst_ping(p, t0, t1), before = worst_ping(p, 0, t0);
+		if (during > worst[r % 2])
+			worst[r % 2] = during;
+		printf("stall: %-6s of %d notes, cold: answered in %6.1f ms; worst ping meanwhile "
+		       "%6.2f ms (before it %5.2f ms)\n", what, notes, (t1 - t0) * 1000, during * 1000,
+		       before * 1000);
+		bclose(a);
+		bclose(p->c);
+		free(p);
+	}
+	printf("stall: worst ping while a long record was first read: pgn %.2f ms, record %.2f ms\n",
+	       worst[0] * 1000, worst[1] * 1000);
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+	daemon_pid = 0;
+	SSL_CTX_free(ctx);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "move_bench: could not remove %s\n", dir);
+}
+
 int main(int argc, char **argv)
 {
+	int stall_notes = 0, stall_rounds = 0;
+	if (argc > 3 && strcmp(argv[1], "--stall") == 0) {
+		stall_notes = atoi(argv[2]);
+		stall_rounds = atoi(argv[3]);
+		argv += 3;
+		argc -= 3;
+	}
 	const char *kriegd = argc > 1 ? argv[1] : getenv("KRIEGD") ? getenv("KRIEGD") : "bin/kriegd";
 	double seconds = argc > 2 ? atof(argv[2]) : 3.0;
 	if (access(kriegd, X_OK) != 0) {
@@ -413,6 +607,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	if (stall_notes > 0) {
+		stall(kriegd, stall_notes, stall_rounds > 0 ? stall_rounds : 2);
+		return 0;
+	}
 	run(kriegd, "full", 1, seconds);
 	run(kriegd, "full", 16, seconds);
 	run(kriegd, "normal", 16, seconds);

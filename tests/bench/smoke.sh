@@ -1,6 +1,7 @@
 #!/bin/sh
 # smoke.sh — the benchmark programs run, not timed (make bench-smoke, in
-# make check): a second of move_bench and a second of loadgen against
+# make check): a second of move_bench, its --stall on a short record (two
+# rounds), and a second of loadgen against
 # kriegd and echod, with a `who` every 100 ms.  Each must make tries
 # without an error: loadgen's two reports (echod's, then kriegd's) must
 # each end "(N tries, 0 errors)" with N > 0, and kriegd's must say that
@@ -12,6 +13,13 @@ kriegd=$2
 out=$bench/smoke.txt
 
 "$bench/move_bench" "$kriegd" 1 || { echo "bench-smoke: move_bench failed"; exit 1; }
+"$bench/move_bench" --stall 1200 2 "$kriegd" >"$out" 2>&1
+rc=$?
+cat "$out"
+if [ "$rc" -ne 0 ] || ! grep -q '^stall: worst ping' "$out"; then
+	echo "bench-smoke: move_bench --stall failed"
+	exit 1
+fi
 "$bench/loadgen" -c 4 -d 1 -w 0 --who 100 "$kriegd" "$bench/echod" >"$out" 2>&1
 rc=$?
 cat "$out"
