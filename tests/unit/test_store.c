@@ -909,6 +909,18 @@ START_TEST(connections_without_mutex)
 	ck_assert_ptr_null(sqlite3_db_mutex(w->db));
 	ck_assert_ptr_nonnull(store_ckpt_db(w));
 	ck_assert_ptr_null(sqlite3_db_mutex(store_ckpt_db(w)));
+	/* The reader thread's (reader.c): no mutex either; it reads what the
+	 * others wrote and writes nothing. */
+	int64_t uid = mkuser(st, "reader1");
+	struct store *r = store_open_reader(st, err, sizeof err);
+	ck_assert_msg(r != NULL, "%s", err);
+	ck_assert_ptr_null(sqlite3_db_mutex(r->db));
+	char name[64];
+	ck_assert_int_eq(store_user_name(r, uid, name, sizeof name), STORE_OK);
+	ck_assert_str_eq(name, "reader1");
+	int64_t other = 0;
+	ck_assert_int_eq(store_user_create(r, "reader2", "$scrypt$x", 0, &other), STORE_ERROR);
+	store_close(r);
 	store_close(w);
 	store_close(st);
 	struct store_options ro = { .readonly = 1 };
