@@ -16,8 +16,10 @@
  * Threads: `run` touches only its own arg and the store it is given, and
  * logs nothing (log.c is the loop's); `done` runs on the loop, after run,
  * in the order the jobs were submitted.  One thread: replays queue behind
- * each other, and the rows they read are charged to their readers as the
- * loop's are (dispatch.h), so the queue is as long as the readers allow.
+ * each other, and the rows they will read are charged to their readers'
+ * connections and addresses when they are handed over (dispatch.h), so
+ * what one address can queue is bounded by its budget, as what it could
+ * replay on the loop was.
  *
  * Without an event base (tools, unit tests of the store) there is no
  * thread: reader_new returns NULL and requests replay in place.
