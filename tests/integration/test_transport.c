@@ -687,6 +687,40 @@ START_TEST(test_replay_off_the_loop)
 }
 END_TEST
 
+/* A player's `game` view of a live game with a long record, and an
+ * umpire's seat at it after a restart (every cache cold again), go to the
+ * reader thread too, once each, and come back with their events; a later
+ * page of the same view finds the marks kept. */
+START_TEST(test_live_views_off_the_loop)
+{
+	const char *off = "replay goes to the reader";
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nlog_level = debug\n");
+	struct kp w, b, u;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	int64_t game = live_long_record(d, &w, &b);
+	int before = kd_log_count(d, off);
+	json_t *r = kc_ok(w.c, kc_req(w.c, "game", "{s:I}", "game", (json_int_t)game));
+	ck_assert_int_gt(json_array_size(json_object_get(r, "events")), 0);
+	ck_assert_int_gt(json_integer_value(json_object_get(r, "total")), KG_HOLD_NOTES / 2);
+	ck_assert_int_eq(kd_log_count(d, off), before + 1);
+	r = kc_ok(w.c, kc_req(w.c, "game", "{s:I, s:I}", "game", (json_int_t)game, "from",
+	                      (json_int_t)500));
+	ck_assert_int_gt(json_array_size(json_object_get(r, "events")), 0);
+	ck_assert_int_eq(kd_log_count(d, off), before + 1);
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_restart(d);
+	kp_login(d, &u, "ump", "sesame-open");
+	before = kd_log_count(d, off);
+	r = kc_ok(u.c, kc_req(u.c, "umpire", "{s:I}", "game", (json_int_t)game));
+	ck_assert_int_gt(json_array_size(json_object_get(r, "events")), 0);
+	ck_assert_int_eq(kd_log_count(d, off), before + 1);
+	kc_close(u.c);
+	kd_stop(d);
+}
+END_TEST
+
 /*
  * A reader who closes before its replay is done still pays for it: the
  * rows are charged to the connection and its address when the replay
@@ -882,6 +916,7 @@ static Suite *transport_suite(void)
 	tcase_add_test(tc, test_replay_budget_per_address);
 	tcase_add_test(tc, test_deferred_replay_cost_holds);
 	tcase_add_test(tc, test_replay_off_the_loop);
+	tcase_add_test(tc, test_live_views_off_the_loop);
 	tcase_add_test(tc, test_offloaded_replay_paid_on_close);
 	tcase_add_test(tc, test_slow_reader_dropped);
 	tcase_add_test(tc, test_emfile_pause);
