@@ -365,7 +365,7 @@ void dispatch_line(struct conn *c, const char *line, size_t len)
 	srv->req = &cur;
 	cmd->proceed(c, id, req);
 	srv->req = outer;
-	uint64_t rows = dispatch_rows_mark(conn_server(c)) - mark;
+	uint64_t rows = dispatch_rows_mark(srv) - mark;
 	if (!(cmd->flags & CMD_REPLAYS) && rows > DISPATCH_UNMARKED_ROWS)
 		log_warnx("dispatch: %s read %llu rows of records and %s", cmd->type,
 		          (unsigned long long)rows, DISPATCH_UNMARKED_LOG);

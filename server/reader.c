@@ -1,7 +1,7 @@
 /*
  * reader.c — the store reader thread; see reader.h.
  *
- * Jobs go into `todo` (under mu); the thread runs them one at a time, in
+ * Jobs go into `queued` (under mu); the thread runs them one at a time, in
  * order, moves each to `done` and wakes the loop (wake.h); the loop's
  * read event takes the whole `done` list and
  * runs each job's done callback in order.
@@ -41,7 +41,7 @@ struct reader {
 	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	struct jobs todo, done;      /* under mu */
+	struct jobs queued, done;      /* under mu */
 	bool stop;                   /* under mu */
 	int pipefd[2];
 	uint64_t jobs;               /* the loop's: done callbacks run */
@@ -66,13 +66,13 @@ static void *reader_main(void *arg)
 
 	pthread_mutex_lock(&r->mu);
 	for (;;) {
-		while (r->todo.head == NULL && !r->stop)
+		while (r->queued.head == NULL && !r->stop)
 			pthread_cond_wait(&r->cv, &r->mu);
-		struct job *j = r->todo.head;
+		struct job *j = r->queued.head;
 		if (j == NULL)
 			break;   /* stopping, and nothing left to run */
-		if ((r->todo.head = j->next) == NULL)
-			r->todo.tail = &r->todo.head;
+		if ((r->queued.head = j->next) == NULL)
+			r->queued.tail = &r->queued.head;
 		pthread_mutex_unlock(&r->mu);
 		uint64_t before = store_record_rows(r->st);
 		j->ops->run(j->arg, r->st);
@@ -116,7 +116,7 @@ struct reader *reader_new(struct server *srv, char *err, size_t errlen)
 	}
 	struct reader *r = xcalloc(1, sizeof *r);
 	r->pipefd[0] = r->pipefd[1] = -1;
-	jobs_init(&r->todo);
+	jobs_init(&r->queued);
 	jobs_init(&r->done);
 	if ((r->st = store_open_reader(srv->store, err, errlen)) == NULL)
 		goto fail;
@@ -176,7 +176,7 @@ void reader_submit(struct reader *r, const struct reader_ops *ops, void *arg)
 	j->ops = ops;
 	j->arg = arg;
 	pthread_mutex_lock(&r->mu);
-	jobs_put(&r->todo, j);
+	jobs_put(&r->queued, j);
 	pthread_cond_signal(&r->cv);
 	pthread_mutex_unlock(&r->mu);
 }

@@ -250,11 +250,8 @@ void kd_reload(struct kd *d, const char *config)
 	fclose(f);
 	int before = kd_log_count(d, "reloaded sha256=");
 	ck_assert_int_eq(kill(d->pid, SIGHUP), 0);
-	long long deadline = kt_now_ms() + KD_START_TIMEOUT_MS;
-	while (kd_log_count(d, "reloaded sha256=") == before) {
-		ck_assert_msg(kt_now_ms() < deadline, "kriegd did not reload");
-		kt_sleep_ms(10);
-	}
+	ck_assert_msg(kd_log_wait_count(d, "reloaded sha256=", before, KD_START_TIMEOUT_MS),
+	              "kriegd did not reload");
 }
 
 /* What kriegd's log must not hold at a clean stop: a sanitizer's report,
@@ -413,6 +410,18 @@ int kd_log_count(const struct kd *d, const char *needle)
 		n++;
 	free(log);
 	return n;
+}
+
+bool kd_log_wait_count(const struct kd *d, const char *needle, int than, int timeout_ms)
+{
+	long long deadline = kt_now_ms() + scaled(timeout_ms);
+
+	while (kd_log_count(d, needle) <= than) {
+		if (kt_now_ms() >= deadline)
+			return false;
+		kt_sleep_ms(5);
+	}
+	return true;
 }
 
 /* ---- clients ----------------------------------------------------------------- */

@@ -450,6 +450,12 @@ START_TEST(test_page_waits_for_token)
 }
 END_TEST
 
+/* Limits lifted, requests logged ("request waits for the turn's commit",
+ * OFF_LOOP): what the tests that count log lines start with. */
+#define FAST_DEBUG_CONF "rate_limit = 10000\nrate_burst = 10000\nlog_level = debug\n"
+/* Logged at debug when a request's replay goes to the reader thread. */
+#define OFF_LOOP "replay goes to the reader"
+
 /* A live game of w and b with KG_HOLD_NOTES notes (kg_noted_game), by an
  * umpire account made for it. */
 static int64_t live_long_record(struct kd *d, struct kp *w, struct kp *b)
@@ -587,7 +593,7 @@ END_TEST
 START_TEST(test_deferred_replay_cost_holds)
 {
 	const char *waits = "request waits for the turn's commit";   /* logged at debug */
-	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nlog_level = debug\n");
+	struct kd *d = kd_start(FAST_DEBUG_CONF);
 	struct kp w, b;
 	kp_guest(d, &w);
 	kp_guest(d, &b);
@@ -598,10 +604,8 @@ START_TEST(test_deferred_replay_cost_holds)
 	long long mv = kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e5");
 	kc_no_event(b.c, "never");   /* the move was read and awaits its commit */
 	long long view = kc_req(w.c, "game", "{s:I}", "game", (json_int_t)game);
-	for (long long end = kt_now_ms() + KC_TIMEOUT_MS; kd_log_count(d, waits) == before;) {
-		ck_assert_msg(kt_now_ms() < end, "the view did not wait for the commit");
-		kt_sleep_ms(10);
-	}
+	ck_assert_msg(kd_log_wait_count(d, waits, before, KC_TIMEOUT_MS),
+	              "the view did not wait for the commit");
 	kd_unlock_db(lock);
 	kc_ok(b.c, mv);
 	json_t *v = kc_ok(w.c, view);
@@ -627,12 +631,11 @@ END_TEST
  */
 START_TEST(test_replay_off_the_loop)
 {
-	const char *off = "replay goes to the reader";
-	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nlog_level = debug\n");
+	struct kd *d = kd_start(FAST_DEBUG_CONF);
 	int64_t game = kg_long_record(d, "ump", KG_HOLD_NOTES);
 	struct kp g;
 	kp_guest(d, &g);
-	int before = kd_log_count(d, off);
+	int before = kd_log_count(d, OFF_LOOP);
 	char batch[512];
 	int n = snprintf(batch, sizeof batch,
 	                 "{\"id\":900,\"type\":\"pgn\",\"game\":%lld,\"view\":\"umpire\"}\n"
@@ -650,7 +653,7 @@ START_TEST(test_replay_off_the_loop)
 	json_t *q = kc_next(g.c, KC_TIMEOUT_MS);
 	ck_assert_ptr_nonnull(q);
 	ck_assert_int_eq(json_integer_value(json_object_get(q, "id")), 901);
-	ck_assert_int_eq(kd_log_count(d, off), before + 1);
+	ck_assert_int_eq(kd_log_count(d, OFF_LOOP), before + 1);
 	/* Read whole: the same text, from the cache. */
 	char code[32];
 	char *text = kg_fetch_pgn(g.c, game, "umpire", code, sizeof code);
@@ -658,24 +661,22 @@ START_TEST(test_replay_off_the_loop)
 	ck_assert(strncmp(text, first, strlen(first)) == 0);
 	ck_assert(strstr(text, "note public n1199") != NULL);
 	free(text);
-	ck_assert_int_eq(kd_log_count(d, off), before + 1);
+	ck_assert_int_eq(kd_log_count(d, OFF_LOOP), before + 1);
 	/* The record's pages: its marks made off the loop once, for every view. */
 	json_t *r = kc_ok(g.c, kc_req(g.c, "record", "{s:I, s:s}", "game", (json_int_t)game, "view",
 	                              "black"));
 	ck_assert_int_gt(json_array_size(json_object_get(r, "events")), 0);
-	ck_assert_int_eq(kd_log_count(d, off), before + 2);
+	ck_assert_int_eq(kd_log_count(d, OFF_LOOP), before + 2);
 	r = kc_ok(g.c, kc_req(g.c, "record", "{s:I, s:s, s:I}", "game", (json_int_t)game, "view",
 	                      "white", "from", (json_int_t)500));
 	ck_assert_int_gt(json_array_size(json_object_get(r, "events")), 0);
-	ck_assert_int_eq(kd_log_count(d, off), before + 2);
+	ck_assert_int_eq(kd_log_count(d, OFF_LOOP), before + 2);
 	/* A reader gone before its replay is done. */
 	struct kp gone;
 	kp_guest(d, &gone);
 	kc_req(gone.c, "pgn", "{s:I, s:s}", "game", (json_int_t)game, "view", "white");
-	for (long long end = kt_now_ms() + KC_TIMEOUT_MS; kd_log_count(d, off) == before + 2;) {
-		ck_assert_msg(kt_now_ms() < end, "the pgn did not go to the reader");
-		kt_sleep_ms(5);
-	}
+	ck_assert_msg(kd_log_wait_count(d, OFF_LOOP, before + 2, KC_TIMEOUT_MS),
+	              "the pgn did not go to the reader");
 	kc_close(gone.c);
 	text = kg_fetch_pgn(g.c, game, "white", code, sizeof code);
 	ck_assert_msg(text != NULL, "pgn refused: %s", code);
@@ -693,29 +694,28 @@ END_TEST
  * page of the same view finds the marks kept. */
 START_TEST(test_live_views_off_the_loop)
 {
-	const char *off = "replay goes to the reader";
-	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nlog_level = debug\n");
+	struct kd *d = kd_start(FAST_DEBUG_CONF);
 	struct kp w, b, u;
 	kp_guest(d, &w);
 	kp_guest(d, &b);
 	int64_t game = live_long_record(d, &w, &b);
-	int before = kd_log_count(d, off);
+	int before = kd_log_count(d, OFF_LOOP);
 	json_t *r = kc_ok(w.c, kc_req(w.c, "game", "{s:I}", "game", (json_int_t)game));
 	ck_assert_int_gt(json_array_size(json_object_get(r, "events")), 0);
 	ck_assert_int_gt(json_integer_value(json_object_get(r, "total")), KG_HOLD_NOTES / 2);
-	ck_assert_int_eq(kd_log_count(d, off), before + 1);
+	ck_assert_int_eq(kd_log_count(d, OFF_LOOP), before + 1);
 	r = kc_ok(w.c, kc_req(w.c, "game", "{s:I, s:I}", "game", (json_int_t)game, "from",
 	                      (json_int_t)500));
 	ck_assert_int_gt(json_array_size(json_object_get(r, "events")), 0);
-	ck_assert_int_eq(kd_log_count(d, off), before + 1);
+	ck_assert_int_eq(kd_log_count(d, OFF_LOOP), before + 1);
 	kc_close(w.c);
 	kc_close(b.c);
 	kd_restart(d);
 	kp_login(d, &u, "ump", "sesame-open");
-	before = kd_log_count(d, off);
+	before = kd_log_count(d, OFF_LOOP);
 	r = kc_ok(u.c, kc_req(u.c, "umpire", "{s:I}", "game", (json_int_t)game));
 	ck_assert_int_gt(json_array_size(json_object_get(r, "events")), 0);
-	ck_assert_int_eq(kd_log_count(d, off), before + 1);
+	ck_assert_int_eq(kd_log_count(d, OFF_LOOP), before + 1);
 	kc_close(u.c);
 	kd_stop(d);
 }
@@ -731,22 +731,19 @@ END_TEST
  */
 START_TEST(test_offloaded_replay_paid_on_close)
 {
-	const char *off = "replay goes to the reader";
 	int64_t game;
 	struct kd *d = start_long_record(&game);
 	kd_reload(d, KG_HOLD_CONF "log_level = debug\n");
 	struct kp gone, b;
 	kp_guest(d, &gone);
 	kp_guest(d, &b);
-	int before = kd_log_count(d, off);
+	int before = kd_log_count(d, OFF_LOOP);
 	/* Closed right behind its request: gone is torn down long before a
 	 * replay of over a thousand actions comes back from the thread. */
 	kc_req(gone.c, "pgn", "{s:I, s:s}", "game", (json_int_t)game, "view", "umpire");
 	kc_close(gone.c);
-	for (long long end = kt_now_ms() + KC_TIMEOUT_MS; kd_log_count(d, off) == before;) {
-		ck_assert_msg(kt_now_ms() < end, "the pgn did not go to the reader");
-		kt_sleep_ms(5);
-	}
+	ck_assert_msg(kd_log_wait_count(d, OFF_LOOP, before, KC_TIMEOUT_MS),
+	              "the pgn did not go to the reader");
 	long long t0 = kt_now_ms();
 	json_t *r = kc_ok(b.c, kc_req(b.c, "record", "{s:I, s:s}", "game", (json_int_t)game, "view",
 	                              "white"));
