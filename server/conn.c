@@ -433,13 +433,19 @@ static bool must_wait(struct conn *c)
 	return true;
 }
 
-/* Hold c for ms with line kept to run first when the hold ends. */
-static void defer(struct conn *c, const char *line, size_t n, int64_t ms)
+/* Keep line to run first when c goes on. */
+static void keep_first(struct conn *c, const char *line, size_t n)
 {
 	if (c->held_in == NULL && (c->held_in = evbuffer_new()) == NULL)
 		fatalx("evbuffer_new: out of memory");
 	if (evbuffer_prepend(c->held_in, "\n", 1) != 0 || evbuffer_prepend(c->held_in, line, n) != 0)
 		fatalx("evbuffer_prepend: out of memory");
+}
+
+/* Hold c for ms with line kept to run first when the hold ends. */
+static void defer(struct conn *c, const char *line, size_t n, int64_t ms)
+{
+	keep_first(c, line, n);
 	hold(c, ms);
 }
 
@@ -471,10 +477,7 @@ bool conn_offload(struct conn *c, const char *line, size_t n)
 {
 	if (c->state != CS_OPEN)
 		return false;
-	if (c->held_in == NULL && (c->held_in = evbuffer_new()) == NULL)
-		fatalx("evbuffer_new: out of memory");
-	if (evbuffer_prepend(c->held_in, "\n", 1) != 0 || evbuffer_prepend(c->held_in, line, n) != 0)
-		fatalx("evbuffer_prepend: out of memory");
+	keep_first(c, line, n);
 	c->offloaded = true;
 	bufferevent_disable(c->bev, EV_READ);
 	return true;
