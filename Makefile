@@ -280,7 +280,7 @@ bench: deps
 	@echo "== moves through kriegd, group commit (TMPDIR: the disk under test)"
 	@$(BUILD)/bench/move_bench $(abspath $(BINDIR)/kriegd)
 	@echo "== one client's first read of a long record (40,000 notes) against everyone else's pings"
-	@$(BUILD)/bench/move_bench --stall 40000 4 $(abspath $(BINDIR)/kriegd)
+	@$(BUILD)/bench/move_bench --stall 40000 6 $(abspath $(BINDIR)/kriegd)
 	@echo "== load: kriegd against the transport ceiling (tests/bench/loadgen, echod)"
 	@tests/bench/load.sh $(abspath $(BINDIR)) $(abspath $(BUILD)/bench)
 	@client-cli/bot/bench.sh $(abspath $(BINDIR))

@@ -280,10 +280,10 @@ static int replay_cb(const struct store_action *sa, void *arg)
 }
 
 /* Replay g's record into rp (its arr or its pager) from the action after
- * seq `after` on, ref (taken) ruling as it stood after it: 0, or -1
- * (logged). */
-static int replay_from(struct store *st, const struct store_game *g, struct replay *rp,
-                       struct referee *ref, int after)
+ * seq `after` on, ref (taken) ruling as it stood after it: 0, or -1 with
+ * err.  Logs nothing (the reader thread replays too). */
+static int replay_run(struct store *st, const struct store_game *g, struct replay *rp,
+                      struct referee *ref, int after, char *err, size_t errlen)
 {
 	rp->g = g;
 	rp->rs = ruleset_find(g->rules);
@@ -293,8 +293,19 @@ static int replay_from(struct store *st, const struct store_game *g, struct repl
 	evlist_free(&rp->out);
 	referee_free(rp->ref);
 	if (rc != STORE_OK || rp->failed) {
-		log_warnx("game=%" PRId64 " record could not be replayed%s%s", g->id,
-		          rc != STORE_OK ? ": " : "", rc != STORE_OK ? store_error(st) : "");
+		snprintf(err, errlen, "%s", rc != STORE_OK ? store_error(st) : "it does not replay");
+		return -1;
+	}
+	return 0;
+}
+
+/* The same, logged: 0, or -1. */
+static int replay_from(struct store *st, const struct store_game *g, struct replay *rp,
+                       struct referee *ref, int after)
+{
+	char err[256];
+	if (replay_run(st, g, rp, ref, after, err, sizeof err) != 0) {
+		log_warnx("game=%" PRId64 " record could not be replayed: %s", g->id, err);
 		return -1;
 	}
 	return 0;
@@ -323,6 +334,21 @@ static int replay_into(struct store *st, const struct store_game *g, struct repl
 {
 	struct referee *r = referee_start(g);
 	return r == NULL ? -1 : replay_from(st, g, rp, r, 0);
+}
+
+json_t *announce_replay_through(struct store *st, const struct store_game *g, unsigned aud,
+                                unsigned how, int through, char *err, size_t errlen)
+{
+	struct replay rp = { .aud = aud, .how = how, .arr = json_array(), .limit = through };
+	struct referee *r = referee_at_start(g);
+
+	if (r == NULL)
+		snprintf(err, errlen, "its rules or start are not known");
+	if (r == NULL || replay_run(st, g, &rp, r, 0, err, errlen) != 0) {
+		json_decref(rp.arr);
+		return NULL;
+	}
+	return rp.arr;
 }
 
 json_t *announce_replay(struct store *st, const struct store_game *g, unsigned aud,

@@ -81,6 +81,10 @@ enum {
  * store fails or the record does not replay. */
 json_t *announce_replay(struct store *st, const struct store_game *g, unsigned aud,
                         unsigned how);
+/* The same through the action of seq `through` (0: all), for the reader
+ * thread (reader.h): NULL with err, nothing logged. */
+json_t *announce_replay_through(struct store *st, const struct store_game *g, unsigned aud,
+                                unsigned how, int through, char *err, size_t errlen);
 
 /*
  * The replay cache: marks along long records, so that a page is replayed

@@ -208,8 +208,8 @@ static void conn_free(struct conn *c)
 	event_free(c->timer);
 	event_free(c->free_ev);
 	struct paced *pl;
-	while ((pl = STAILQ_FIRST(&c->paced)) != NULL) {
-		STAILQ_REMOVE_HEAD(&c->paced, next);
+	while ((pl = TAILQ_FIRST(&c->paced)) != NULL) {
+		TAILQ_REMOVE(&c->paced, pl, next);
 		free(pl);
 	}
 	free(c->user_name);
@@ -715,7 +715,7 @@ static void write_cb(struct bufferevent *bev, void *arg)
 {
 	struct conn *c = arg;
 
-	if (c->state == CS_OPEN && !STAILQ_EMPTY(&c->paced))
+	if (c->state == CS_OPEN && !TAILQ_EMPTY(&c->paced))
 		conn_pace_drain(c);
 	if (c->state == CS_LINGER && !c->shut &&
 	    evbuffer_get_length(bufferevent_get_output(bev)) == 0)
@@ -826,7 +826,7 @@ static struct conn *conn_add(struct server *srv, struct bufferevent *bev, enum c
 	struct connset *set = srv->conns;
 	struct conn *c = xcalloc(1, sizeof *c);
 
-	STAILQ_INIT(&c->paced);
+	TAILQ_INIT(&c->paced);
 	c->id = set->next_id++;
 	c->srv = srv;
 	c->bev = bev;

@@ -137,6 +137,28 @@ void conn_send_line(struct conn *c, const struct line *l);
  * keep their order behind it (and do count against the cap). */
 void conn_send_paced(struct conn *c, json_t *msg);
 
+/*
+ * A gate: a place kept in c's paced queue for lines made later (a login's
+ * game_state made off the loop: game_view.c).  Nothing sent to c after
+ * conn_gate_open() goes out before the gate is closed; the lines given to
+ * conn_gate_put() go out in its place, paced (not counted against the
+ * cap), and conn_gate_close() lets everything behind it go on.  NULL if c
+ * is closing.  The gate is c's, freed with it: whoever keeps one keeps
+ * conn_id() too, and uses the gate only on the connection conn_find()
+ * gives for that id.
+ *
+ * The lines are made by conn_paced_new() on any thread (pure: s is one
+ * line's n bytes, without its '\n', written as line_encode_into() writes
+ * it: line.h), so that the loop neither copies nor writes them again;
+ * conn_gate_put() takes one, conn_paced_free() drops one never put.
+ */
+struct paced;
+struct paced *conn_gate_open(struct conn *c);
+struct paced *conn_paced_new(const char *s, size_t n);
+void conn_paced_free(struct paced *pl);
+void conn_gate_put(struct conn *c, struct paced *gate, struct paced *pl);
+void conn_gate_close(struct conn *c, struct paced *gate);
+
 /* conn_send() to every connection of user_id (msg stolen). */
 void conn_send_user(struct server *srv, int64_t user_id, json_t *msg);
 

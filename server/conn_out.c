@@ -54,7 +54,7 @@ static void out_msg(struct conn *c, const char *s, size_t n)
 	out_add(c, s, n + 1);
 }
 
-static void paced_push(struct conn *c, const char *s, size_t n, bool capped)
+static struct paced *paced_new(const char *s, size_t n, bool capped)
 {
 	struct paced *pl = xmalloc(sizeof *pl + n + 1);
 
@@ -62,9 +62,17 @@ static void paced_push(struct conn *c, const char *s, size_t n, bool capped)
 	pl->line[n] = '\n';
 	pl->len = n + 1;
 	pl->capped = capped;
+	pl->gate = false;
+	return pl;
+}
+
+static void paced_push(struct conn *c, const char *s, size_t n, bool capped)
+{
+	struct paced *pl = paced_new(s, n, capped);
+
 	if (capped)
 		c->paced_extra += pl->len;
-	STAILQ_INSERT_TAIL(&c->paced, pl, next);
+	TAILQ_INSERT_TAIL(&c->paced, pl, next);
 }
 
 /* Half the cap: paced lines move to the output buffer only below it, so
@@ -81,24 +89,24 @@ void conn_pace_drain(struct conn *c)
 	struct evbuffer *out = bufferevent_get_output(c->bev);
 	struct paced *pl;
 
-	while ((pl = STAILQ_FIRST(&c->paced)) != NULL) {
+	while ((pl = TAILQ_FIRST(&c->paced)) != NULL && !pl->gate) {
 		size_t have = evbuffer_get_length(out);
 		if (have > 0 && have + pl->len > pace_low(c))
 			break;
-		STAILQ_REMOVE_HEAD(&c->paced, next);
+		TAILQ_REMOVE(&c->paced, pl, next);
 		if (pl->capped)
 			c->paced_extra -= pl->len;
 		out_msg(c, pl->line, pl->len - 1);
 		free(pl);
 	}
-	bufferevent_setwatermark(c->bev, EV_WRITE, STAILQ_EMPTY(&c->paced) ? 0 : pace_low(c), 0);
+	bufferevent_setwatermark(c->bev, EV_WRITE, TAILQ_EMPTY(&c->paced) ? 0 : pace_low(c), 0);
 }
 
 /* s: n bytes followed by a '\n', to c's output (behind its paced lines). */
 static void send_text(struct conn *c, const char *s, size_t n)
 {
-	if (!STAILQ_EMPTY(&c->paced)) {
-		/* Behind paced lines: keep the order. */
+	if (!TAILQ_EMPTY(&c->paced)) {
+		/* Behind paced lines (or a gate): keep the order. */
 		paced_push(c, s, n, true);
 		conn_pace_drain(c);
 	} else {
@@ -138,3 +146,39 @@ void conn_send_paced(struct conn *c, json_t *msg)
 	conn_pace_drain(c);
 }
 
+
+struct paced *conn_gate_open(struct conn *c)
+{
+	if (c == NULL || c->state != CS_OPEN)
+		return NULL;
+	struct paced *gate = xcalloc(1, sizeof *gate);
+	gate->gate = true;
+	TAILQ_INSERT_TAIL(&c->paced, gate, next);
+	return gate;
+}
+
+struct paced *conn_paced_new(const char *s, size_t n)
+{
+	return paced_new(s, n, false);
+}
+
+void conn_paced_free(struct paced *pl)
+{
+	free(pl);
+}
+
+void conn_gate_put(struct conn *c, struct paced *gate, struct paced *pl)
+{
+	if (c->state != CS_OPEN) {
+		free(pl);
+		return;
+	}
+	TAILQ_INSERT_BEFORE(gate, pl, next);
+}
+
+void conn_gate_close(struct conn *c, struct paced *gate)
+{
+	TAILQ_REMOVE(&c->paced, gate, next);
+	free(gate);
+	conn_pace_drain(c);
+}

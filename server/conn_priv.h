@@ -61,8 +61,9 @@ struct conn {
 	const struct conn_framing *framing;
 	void *framing_ctx;
 	/* Lines waiting for the output buffer to drain (conn_send_paced), and
-	 * everything sent after them, in order. */
-	STAILQ_HEAD(, paced) paced;
+	 * everything sent after them, in order; a gate (conn_gate_open) holds
+	 * back everything behind it. */
+	TAILQ_HEAD(, paced) paced;
 	size_t paced_extra;        /* bytes in `paced` from plain conn_send (capped) */
 	TAILQ_ENTRY(conn) all;
 	struct idnode byid;        /* in the id index (conn_find); byid.id = id */
@@ -70,11 +71,13 @@ struct conn {
 	TAILQ_ENTRY(conn) byuser;  /* in uc->conns */
 };
 
-/* One encoded line (with its '\n') waiting in a connection's paced queue. */
+/* One encoded line (with its '\n') waiting in a connection's paced queue,
+ * or a gate: no line (len 0), a place kept for lines still to come. */
 struct paced {
-	STAILQ_ENTRY(paced) next;
+	TAILQ_ENTRY(paced) next;
 	size_t len;
 	bool capped;               /* counts against output_buffer_max */
+	bool gate;
 	char line[];
 };
 

@@ -329,7 +329,7 @@ static void cmd_game(struct conn *c, json_t *id, json_t *req)
 		}
 		if (announce_offload_marks(c, &g->info))
 			return;   /* a long replay, made off the loop: it comes back */
-		v = game_live_view(g, g->user[WHITE] == uid ? WHITE : BLACK, from, NULL);
+		v = game_live_view(g, g->user[WHITE] == uid ? WHITE : BLACK, from);
 	} else if (!g) {
 		struct store_game info;
 		char names[2][PROTO_NAME_MAX + 1];
@@ -342,7 +342,7 @@ static void cmd_game(struct conn *c, json_t *id, json_t *req)
 				                    names[col], sizeof names[col]) != STORE_OK)
 					snprintf(names[col], sizeof names[col], "?");
 			v = game_view_json(srv->games, &info, (const char (*)[PROTO_NAME_MAX + 1])names,
-			                   info.white == uid ? WHITE : BLACK, NULL, from, NULL);
+			                   info.white == uid ? WHITE : BLACK, NULL, from);
 		} else if (st == STORE_ERROR) {
 			dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 			return;

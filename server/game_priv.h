@@ -197,7 +197,7 @@ int watch_spectators(const struct game *g);
 /* game_view.c */
 json_t *game_view_json(struct games *gs, const struct store_game *info,
                        const char names[2][PROTO_NAME_MAX + 1], int color,
-                       const struct game *live, size_t from, json_t **all);
-json_t *game_live_view(struct game *g, int color, size_t from, json_t **all);
+                       const struct game *live, size_t from);
+json_t *game_live_view(struct game *g, int color, size_t from);
 
 #endif

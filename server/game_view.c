@@ -5,16 +5,20 @@
  * A player's view (game_state on login, the `game` request) is the
  * record replayed for that player's audience (announce_replay, announce.h): the
  * same events, SAN included, that were sent live.  It is paged
- * (dispatch_page) to stay under one line.
+ * (dispatch_page) to stay under one line.  A login's state of a long
+ * record is built on the reader thread (state_offload).
  */
 #include <event2/event.h>
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stdlib.h>
 
+#include "config.h"
 #include "conn.h"
 #include "dispatch.h"
 #include "game.h"
 #include "game_priv.h"
+#include "jsonline.h"
 #include "log.h"
 #include "mstime.h"
 #include "proto.h"
@@ -23,6 +27,8 @@
 #include "server.h"
 #include "store.h"
 #include "announce.h"
+#include "reader.h"
+#include "xmalloc.h"
 
 /* ---- views ---------------------------------------------------------------- */
 
@@ -36,47 +42,19 @@ static size_t events_page(json_t *j, json_t *events, size_t from)
 	return dispatch_page(j, "events", events, from);
 }
 
-/* A player's own view of a game: start info plus every event addressed to
- * them, replayed from the stored record.  NULL if the store fails. */
-json_t *game_view_json(struct games *gs, const struct store_game *info,
-                       const char names[2][PROTO_NAME_MAX + 1], int color,
-                       const struct game *live, size_t from, json_t **all)
+/* A player's view of a game but its events: who, how, and where it
+ * stands (live) or how it ended.  NULL for rules the server does not know. */
+static json_t *view_head(const struct store_game *info,
+                         const char names[2][PROTO_NAME_MAX + 1], int color,
+                         const struct game *live, const struct flagged_game *fl)
 {
 	const struct ruleset *rs = ruleset_find(info->rules);
 	if (!rs)
 		return NULL;
-	const struct flagged_game *fl = live ? NULL : game_flagged_find(gs, info->id);
-	struct store *st = gs->srv->store;
-	/* One page asked for (the `game` request; a client reads them all):
-	 * only its events are built.  The whole list (all) for the login's
-	 * game_state, which sends every page of one replay. */
-	struct pager pg;
-	json_t *events = NULL;
-	bool paged = all == NULL && !fl;
-	if (paged) {
-		pager_init(&pg, from);
-		if (announce_replay_page(st, gs->srv->replays, info, aud_of(color), 0, &pg) != 0) {
-			pager_free(&pg);
-			return NULL;
-		}
-	} else {
-		events = fl ? announce_stored(st, info, aud_of(color))
-		            : announce_replay(st, info, aud_of(color), 0);
-		if (!events)
-			return NULL;
-	}
 	json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:s, s:b}",
 	                      "game", (json_int_t)info->id, "rules", rs->name,
 	                      "white", names[WHITE], "black", names[BLACK],
 	                      "color", game_color_name(color), "rated", info->rated != 0);
-	if (paged)
-		pager_finish(&pg, j, "events");
-	else
-		events_page(j, events, from);
-	if (all)
-		*all = events;
-	else
-		json_decref(events);
 	if (info->fen[0])
 		json_object_set_new(j, "fen", json_string(info->fen));
 	json_t *t = game_time_json(info);
@@ -120,10 +98,185 @@ json_t *game_view_json(struct games *gs, const struct store_game *info,
 	return j;
 }
 
-json_t *game_live_view(struct game *g, int color, size_t from, json_t **all)
+/* A player's own view of a game: its head plus the page of the events
+ * addressed to them that begins at `from`, replayed from the stored
+ * record (a flagged game's: its stored events).  NULL if the store fails. */
+json_t *game_view_json(struct games *gs, const struct store_game *info,
+                       const char names[2][PROTO_NAME_MAX + 1], int color,
+                       const struct game *live, size_t from)
+{
+	const struct flagged_game *fl = live ? NULL : game_flagged_find(gs, info->id);
+	struct store *st = gs->srv->store;
+	json_t *j = view_head(info, names, color, live, fl);
+	if (!j)
+		return NULL;
+	if (fl) {
+		json_t *events = announce_stored(st, info, aud_of(color));
+		if (!events) {
+			json_decref(j);
+			return NULL;
+		}
+		events_page(j, events, from);
+		json_decref(events);
+		return j;
+	}
+	/* Only the page's events are built (a client reads them all). */
+	struct pager pg;
+	pager_init(&pg, from);
+	if (announce_replay_page(st, gs->srv->replays, info, aud_of(color), 0, &pg) != 0) {
+		pager_free(&pg);
+		json_decref(j);
+		return NULL;
+	}
+	pager_finish(&pg, j, "events");
+	return j;
+}
+
+json_t *game_live_view(struct game *g, int color, size_t from)
 {
 	return game_view_json(g->gs, &g->info, (const char (*)[PROTO_NAME_MAX + 1])g->name, color, g,
-	                      from, all);
+	                      from);
+}
+
+/* ---- the game_state of a login ---------------------------------------------- */
+
+/* A login's state of one game: v (the view's head, stolen) with the first
+ * page of its events `all` (borrowed) as a game_state, then the rest of
+ * the list in game_events pages, each given to put (which takes it).
+ * Touches nothing else: the reader thread makes them too. */
+static void state_pages(json_t *v, json_t *all, void (*put)(void *arg, json_t *msg), void *arg)
+{
+	json_int_t game = json_integer_value(json_object_get(v, "game"));
+	json_object_set_new(v, "event", json_string("game_state"));
+	size_t from = events_page(v, all, 0);
+	put(arg, v);
+	while (from < json_array_size(all)) {
+		json_t *p = json_pack("{s:s, s:I, s:I}", "event", "game_events", "game", game,
+		                      "from", (json_int_t)from);
+		from = events_page(p, all, from);
+		put(arg, p);
+	}
+}
+
+/* Paced: the states of all a player's games may be far more than the
+ * output cap; they go out as the client reads. */
+static void put_paced(void *arg, json_t *msg)
+{
+	conn_send_paced(arg, msg);
+}
+
+/*
+ * The state of a game with a long record is built on the reader thread
+ * (reader.h): its whole list is a replay of every action, and its pages
+ * the encoding of every event, tens of ms of the loop for a record of
+ * tens of thousands.  A login is not run twice, so instead of sending the
+ * login back (dispatch_offload), the state's place is kept in the
+ * connection's output (a gate: conn.h) and filled with the lines the
+ * thread wrote.  The head is made now, and the list is replayed through
+ * the game's last action now (`through`: the game was not busy, so that
+ * action is committed), so the state says where the game stood at the
+ * login.  What the game announces after that goes to the connection live,
+ * as for any state, and waits behind the gate, as does everything else
+ * sent to it meanwhile: nothing is missed, repeated or sent ahead of the
+ * state.  The connection goes on reading meanwhile.
+ */
+struct state_job {
+	struct server *srv;
+	uint64_t conn;
+	struct paced *gate;
+	struct store_game info;
+	unsigned aud;
+	int through;
+	json_t *head;                /* the view but its events, made at the login */
+	struct paced **lines;        /* the state's lines, made by state_run */
+	size_t n, cap;
+	bool failed;
+	char err[256];
+};
+
+/* One line of the state, made on the reader thread. */
+static void put_line(void *arg, json_t *msg)
+{
+	struct state_job *j = arg;
+	char buf[PROTO_LINE_MAX];
+	size_t n = j->failed ? 0 : jsonline_dump(msg, buf, PROTO_LINE_MAX - 1);
+	json_decref(msg);
+	if (j->failed)
+		return;
+	if (n == 0 || n > PROTO_LINE_MAX - 1) {
+		snprintf(j->err, sizeof j->err, "a page could not be written");
+		j->failed = true;
+		return;
+	}
+	j->lines = xgrow(j->lines, &j->cap, j->n + 1, sizeof *j->lines, 64);
+	j->lines[j->n++] = conn_paced_new(buf, n);
+}
+
+static void state_run(void *arg, struct store *st)
+{
+	struct state_job *j = arg;
+	json_t *all = announce_replay_through(st, &j->info, j->aud, 0, j->through, j->err,
+	                                      sizeof j->err);
+	if (all == NULL) {
+		j->failed = true;
+		return;
+	}
+	state_pages(j->head, all, put_line, j);
+	j->head = NULL;
+	json_decref(all);
+}
+
+static void state_done(void *arg, uint64_t rows)
+{
+	struct state_job *j = arg;
+	struct conn *c = conn_find(j->srv, j->conn);
+
+	if (j->failed)
+		log_warnx("game=%" PRId64 " state for a login could not be read: %s", j->info.id,
+		          j->err);
+	if (c != NULL) {
+		/* The rows beyond those charged at the hand-over. */
+		if (rows > (uint64_t)j->through)
+			conn_rate_charge(c, (double)(rows - (uint64_t)j->through) /
+			                    j->srv->cfg->rate_rows);
+		for (size_t i = 0; !j->failed && i < j->n; i++)
+			conn_gate_put(c, j->gate, j->lines[i]);
+		conn_gate_close(c, j->gate);
+	}
+	if (c == NULL || j->failed)
+		for (size_t i = 0; i < j->n; i++)
+			conn_paced_free(j->lines[i]);
+	json_decref(j->head);
+	free(j->lines);
+	free(j);
+}
+
+static const struct reader_ops state_ops = { state_run, state_done };
+
+/* g's state for c's login on the reader thread: true, or false (a short
+ * record, no reader, c closing) to be built in place.  v is stolen when
+ * true. */
+static bool state_offload(struct conn *c, struct game *g, int col, json_t *v)
+{
+	struct server *srv = g->gs->srv;
+	struct paced *gate;
+	if (srv->reader == NULL || g->seq < READER_REPLAY_MIN || (gate = conn_gate_open(c)) == NULL)
+		return false;
+	struct state_job *j = xcalloc(1, sizeof *j);
+	j->srv = srv;
+	j->conn = conn_id(c);
+	j->gate = gate;
+	j->info = g->info;
+	j->aud = aud_of(col);
+	j->through = g->seq;
+	j->head = v;
+	/* Charged now, to the connection and its address, as a request's
+	 * replay handed over is (dispatch.h). */
+	conn_rate_charge(c, (double)g->seq / srv->cfg->rate_rows);
+	log_debug("conn=%llu game=%" PRId64 " state goes to the reader",
+	          (unsigned long long)j->conn, g->id);
+	reader_submit(srv->reader, &state_ops, j);
+	return true;
 }
 
 static void login_again(struct conn *c, json_t *id, json_t *req)
@@ -154,25 +307,17 @@ void games_conn_login(struct server *srv, struct conn *c)
 			if (g->user[col] != uid)
 				continue;
 			presence_back(g, col);
-			json_t *all = NULL;
-			json_t *v = game_live_view(g, col, 0, &all);
-			if (!v) {
+			json_t *v = view_head(&g->info,
+			                      (const char (*)[PROTO_NAME_MAX + 1])g->name, col, g, NULL);
+			if (v == NULL || state_offload(c, g, col, v))
+				continue;
+			json_t *all = announce_replay(srv->store, &g->info, aud_of(col), 0);
+			if (all == NULL) {
 				log_warnx("game=%" PRId64 " state for a login could not be read", g->id);
+				json_decref(v);
 				continue;
 			}
-			json_object_set_new(v, "event", json_string("game_state"));
-			json_t *next = json_object_get(v, "next");
-			size_t from = next ? (size_t)json_integer_value(next) : json_array_size(all);
-			/* Paced: the states of all a player's games may be far more
-			 * than the output cap; they go out as the client reads. */
-			conn_send_paced(c, v);
-			/* The rest of a long record follows in game_events pages. */
-			while (from < json_array_size(all)) {
-				json_t *p = json_pack("{s:s, s:I, s:I}", "event", "game_events",
-				                      "game", (json_int_t)g->id, "from", (json_int_t)from);
-				from = events_page(p, all, from);
-				conn_send_paced(c, p);
-			}
+			state_pages(v, all, put_paced, c);
 			json_decref(all);
 		}
 	}

@@ -11,7 +11,10 @@
  * back on the loop, `done` puts that into the cache, and the request runs
  * again from its line, finding it there.  Meanwhile its connection is held
  * (conn_offload, conn.h), so its answers keep their order, while every
- * other connection is served.
+ * other connection is served.  A login's game_state of a live game with a
+ * long record is built here too (game_view.c): a login is not run again,
+ * so its state's place is kept in the connection's output instead
+ * (conn_gate_open, conn.h), filled when the job is done.
  *
  * Threads: `run` touches only its own arg and the store it is given, and
  * logs nothing (log.c is the loop's); `done` runs on the loop, after run,

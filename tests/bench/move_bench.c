@@ -494,12 +494,18 @@ static void add_umpire(const char *kriegd, const char *dir)
 		die("user add");
 }
 
-/* A finished game of two guests with `notes` umpire's notes: its id. */
-static long long noted_game(SSL_CTX *ctx, int port, int notes)
+/* A game of two guests with `notes` umpire's notes: its id.  Finished,
+ * or with token (KRIEG_TOKEN_MAX) live, White's session token in it. */
+#define KRIEG_TOKEN_MAX 128
+static long long noted_game(SSL_CTX *ctx, int port, int notes, char *token)
 {
-	struct bconn *w = bconnect(ctx, port), *b = bconnect(ctx, port), *u = bopen(ctx, port);
+	struct bconn *w = bopen(ctx, port), *b = bconnect(ctx, port), *u = bopen(ctx, port);
+	json_t *r = call(w, "guest", NULL);
+	if (token != NULL)
+		snprintf(token, KRIEG_TOKEN_MAX, "%s", json_string_value(json_object_get(r, "token")));
+	json_decref(r);
 	json_decref(call(u, "login", json_pack("{s:s, s:s}", "user", "ump", "password", STALL_PASSWORD)));
-	json_t *r = call(w, "seek", json_pack("{s:s}", "color", "white"));
+	r = call(w, "seek", json_pack("{s:s}", "color", "white"));
 	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
 	json_decref(r);
 	r = call(b, "accept", json_pack("{s:I}", "offer", offer));
@@ -519,19 +525,39 @@ static long long noted_game(SSL_CTX *ctx, int port, int notes)
 		for (int i = 0; i < n; i++)
 			json_decref(response(u, ids[i], "note"));
 	}
-	json_decref(call(w, "resign", json_pack("{s:I}", "game", (json_int_t)game)));
+	if (token == NULL)
+		json_decref(call(w, "resign", json_pack("{s:I}", "game", (json_int_t)game)));
 	bclose(w);
 	bclose(b);
 	bclose(u);
 	return game;
 }
 
+/* What one round of stall() reads first: a record's PGN or its first
+ * page (of the finished game), or White's state of the live one, sent
+ * after a resume (the ping sent behind the resume is answered after the
+ * whole state). */
+enum { STALL_PGN, STALL_RECORD, STALL_LOGIN, STALL__KINDS };
+static const char *const stall_kind[STALL__KINDS] = { "pgn", "record", "login" };
+
+static void stall_read(struct bconn *a, int kind, long long game, const char *token)
+{
+	if (kind == STALL_LOGIN) {
+		json_decref(call(a, "resume", json_pack("{s:s}", "token", token)));
+		json_decref(call(a, "ping", NULL));
+		return;
+	}
+	json_decref(call(a, stall_kind[kind], json_pack("{s:I, s:s}", "game", (json_int_t)game,
+	                                                "view", "umpire")));
+}
+
 /*
- * One record of `notes` umpire's notes, then for each round a kriegd
- * started afresh on it (every cache cold): a pinger pings every
- * millisecond on a connection of its own while another guest asks for the
- * record's first `pgn` chunk, or its first `record` page (rounds
- * alternate).  Reported: how long that read took, and the worst ping round
+ * Two records of `notes` umpire's notes, one finished and one live, then
+ * for each round a kriegd started afresh on them (every cache cold): a
+ * pinger pings every millisecond on a connection of its own while another
+ * connection asks for the finished record's first `pgn` chunk, or its
+ * first `record` page, or resumes White's session in the live one (its
+ * game_state holds the whole record: rounds take the three in turn).  Reported: how long that read took, and the worst ping round
  * trip while it was out (against the worst before it): how long the one
  * read held everyone else.
  */
@@ -547,16 +573,18 @@ static void stall(const char *kriegd, int notes, int rounds)
 	add_umpire(kriegd, dir);
 	int port;
 	pid_t pid = start_kriegd(kriegd, dir, "full", &port, logpath, sizeof logpath);
-	long long game = noted_game(ctx, port, notes);
-	double worst[2] = { 0, 0 };
+	char token[KRIEG_TOKEN_MAX];
+	long long game = noted_game(ctx, port, notes, NULL);
+	long long live = noted_game(ctx, port, notes, token);
+	double worst[STALL__KINDS] = { 0 };
 	for (int r = 0; r < rounds; r++) {
 		kill(pid, SIGTERM);
 		waitpid(pid, NULL, 0);
 		unlink(logpath);   /* its port is not the next one's */
 		pid = start_kriegd(kriegd, dir, "full", &port, logpath, sizeof logpath);
-		const char *what = r % 2 == 0 ? "pgn" : "record";
+		int kind = r % STALL__KINDS;
 		struct pinger *p = calloc(1, sizeof *p);
-		struct bconn *a = bconnect(ctx, port);
+		struct bconn *a = kind == STALL_LOGIN ? bopen(ctx, port) : bconnect(ctx, port);
 		if (!p)
 			die("calloc");
 		p->c = bconnect(ctx, port);
@@ -564,24 +592,24 @@ static void stall(const char *kriegd, int notes, int rounds)
 			die("pthread_create");
 		usleep(300 * 1000);
 		double t0 = now_s();
-		json_decref(call(a, what, json_pack("{s:I, s:s}", "game", (json_int_t)game, "view",
-		                                    "umpire")));
+		stall_read(a, kind, kind == STALL_LOGIN ? live : game, token);
 		double t1 = now_s();
 		usleep(100 * 1000);
 		atomic_store(&p->stop, true);
 		pthread_join(p->thread, NULL);
 		double during = worst_ping(p, t0, t1), before = worst_ping(p, 0, t0);
-		if (during > worst[r % 2])
-			worst[r % 2] = during;
+		if (during > worst[kind])
+			worst[kind] = during;
 		printf("stall: %-6s of %d notes, cold: answered in %6.1f ms; worst ping meanwhile "
-		       "%6.2f ms (before it %5.2f ms)\n", what, notes, (t1 - t0) * 1000, during * 1000,
-		       before * 1000);
+		       "%6.2f ms (before it %5.2f ms)\n", stall_kind[kind], notes, (t1 - t0) * 1000,
+		       during * 1000, before * 1000);
 		bclose(a);
 		bclose(p->c);
 		free(p);
 	}
-	printf("stall: worst ping while a long record was first read: pgn %.2f ms, record %.2f ms\n",
-	       worst[0] * 1000, worst[1] * 1000);
+	printf("stall: worst ping while a long record was first read: pgn %.2f ms, record %.2f ms, "
+	       "login %.2f ms\n", worst[STALL_PGN] * 1000, worst[STALL_RECORD] * 1000,
+	       worst[STALL_LOGIN] * 1000);
 	kill(pid, SIGTERM);
 	waitpid(pid, NULL, 0);
 	daemon_pid = 0;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # smoke.sh — the benchmark programs run, not timed (make bench-smoke, in
-# make check): a second of move_bench, its --stall on a short record (two
-# rounds), and a second of loadgen against
+# make check): a second of move_bench, its --stall on a short record (three
+# rounds: pgn, record, login), and a second of loadgen against
 # kriegd and echod, with a `who` every 100 ms.  Each must make tries
 # without an error: loadgen's two reports (echod's, then kriegd's) must
 # each end "(N tries, 0 errors)" with N > 0, and kriegd's must say that
@@ -13,7 +13,7 @@ kriegd=$2
 out=$bench/smoke.txt
 
 "$bench/move_bench" "$kriegd" 1 || { echo "bench-smoke: move_bench failed"; exit 1; }
-"$bench/move_bench" --stall 1200 2 "$kriegd" >"$out" 2>&1
+"$bench/move_bench" --stall 1200 3 "$kriegd" >"$out" 2>&1
 rc=$?
 cat "$out"
 if [ "$rc" -ne 0 ] || ! grep -q '^stall: worst ping' "$out"; then

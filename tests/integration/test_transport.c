@@ -721,6 +721,104 @@ START_TEST(test_live_views_off_the_loop)
 }
 END_TEST
 
+/* Logged at debug when a login's game_state goes to the reader thread. */
+#define STATE_OFF_LOOP "state goes to the reader"
+
+/* How many events named `name` a list of events holds. */
+static int count_named(json_t *events, const char *name)
+{
+	int n = 0;
+	size_t i;
+	json_t *e;
+	json_array_foreach(events, i, e)
+		n += strcmp(json_string_value(json_object_get(e, "event")), name) == 0;
+	return n;
+}
+
+/*
+ * A login's (here a resume's) game_state of a live game with a long
+ * record is built on the reader thread (server/game_view.c), once, and
+ * keeps its place in the connection's output: a ping sent in the same
+ * write as the resume is answered after the whole state (the game_state
+ * and every game_events page), whose events are the player's view, the
+ * same as the `game` request's pages.  The opponent moves right after the
+ * resume is sent: the move reaches the player once, in the state or after
+ * it, never in both (the state is replayed through the game's last action
+ * at the login).
+ */
+START_TEST(test_login_state_off_the_loop)
+{
+	struct kd *d = kd_start(FAST_DEBUG_CONF);
+	struct kp w, b;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	int64_t game = live_long_record(d, &w, &b);
+	json_t *want = kg_fetch_events(w.c, "game", game, NULL, NULL, 0);
+	ck_assert_int_eq(count_named(want, "moved"), 0);
+	int before = kd_log_count(d, STATE_OFF_LOOP);
+	struct kc *c = kc_hello(d);
+	char batch[512];
+	int n = snprintf(batch, sizeof batch,
+	                 "{\"id\":100,\"type\":\"resume\",\"token\":\"%s\"}\n"
+	                 "{\"id\":101,\"type\":\"ping\"}\n", w.token);
+	ck_assert_int_eq(kc_write(c, batch, (size_t)n, KC_TIMEOUT_MS), 0);
+	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e5"));
+	kc_ok(c, 100);
+	kc_ok(c, 101);
+	kc_ok(c, kc_req(c, "games", NULL));   /* the move's events went out before it */
+	ck_assert_int_eq(kd_log_count(d, STATE_OFF_LOOP), before + 1);
+
+	/* The lines c received, in order: the state's events gathered, the
+	 * ping's answer after the state's last page, the move once. */
+	json_t *got = json_array();
+	size_t state_at = 0, last_page = 0, pong = 0;
+	int moved_live = 0;
+	for (size_t i = 0; i < kc_nlines(c); i++) {
+		json_t *m = json_loads(kc_line(c, i), 0, NULL);
+		ck_assert_ptr_nonnull(m);
+		const char *ev = json_string_value(json_object_get(m, "event"));
+		json_t *id = json_object_get(m, "id");
+		bool state = ev && strcmp(ev, "game_state") == 0;
+		if (state || (ev && strcmp(ev, "game_events") == 0)) {
+			ck_assert_int_eq(json_integer_value(json_object_get(m, "game")), game);
+			ck_assert_int_eq(json_array_size(got),
+			                 state ? 0 : json_integer_value(json_object_get(m, "from")));
+			json_array_extend(got, json_object_get(m, "events"));
+			if (state)
+				state_at = i;
+			last_page = i;
+		} else if (ev && strcmp(ev, "moved") == 0) {
+			ck_assert_uint_gt(i, last_page);
+			moved_live++;
+		} else if (json_integer_value(id) == 101) {
+			pong = i;
+		}
+		json_decref(m);
+	}
+	ck_assert_uint_gt(state_at, 0);
+	ck_assert_msg(pong > last_page, "the ping was answered at line %zu, the state ended at %zu",
+	              pong, last_page);
+	int moved_state = count_named(got, "moved");
+	ck_assert_msg(moved_state + moved_live == 1, "the move reached the player %d + %d times",
+	              moved_state, moved_live);
+	/* The state is the view as it stood: the move's events after it only
+	 * if the move came first. */
+	ck_assert_uint_ge(json_array_size(got), json_array_size(want));
+	if (moved_state == 0)
+		ck_assert_uint_eq(json_array_size(got), json_array_size(want));
+	while (json_array_size(got) > json_array_size(want))
+		json_array_remove(got, json_array_size(got) - 1);
+	ck_assert_msg(json_equal(got, want), "the state's %zu events are not the view's %zu",
+	              json_array_size(got), json_array_size(want));
+	json_decref(got);
+	json_decref(want);
+	kc_close(c);
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 /*
  * A reader who closes before its replay is done still pays for it: the
  * rows are charged to the connection and its address when the replay
@@ -914,6 +1012,7 @@ static Suite *transport_suite(void)
 	tcase_add_test(tc, test_deferred_replay_cost_holds);
 	tcase_add_test(tc, test_replay_off_the_loop);
 	tcase_add_test(tc, test_live_views_off_the_loop);
+	tcase_add_test(tc, test_login_state_off_the_loop);
 	tcase_add_test(tc, test_offloaded_replay_paid_on_close);
 	tcase_add_test(tc, test_slow_reader_dropped);
 	tcase_add_test(tc, test_emfile_pause);

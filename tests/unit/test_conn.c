@@ -8,7 +8,7 @@
  * ones of that user, in accept order, and user 0 must list every
  * logged-in one; and conn_find() must find every open connection by its
  * id through the id index (which grows past its first size here) and no
- * closed one.
+ * closed one.  And the gates of a connection's output (conn_gate_open).
  */
 #include <check.h>
 #include <stdint.h>
@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include <event2/buffer.h>
 #include <event2/bufferevent.h>
+#include <jansson.h>
 #include <event2/event.h>
 
 #include "check_main.h"
@@ -317,6 +319,78 @@ START_TEST(host_budget_outlives_connections)
 }
 END_TEST
 
+/* What the far end of connection i has received, as one string (the
+ * buffer is emptied). */
+static void received(int i, char *out, size_t len)
+{
+	bufferevent_enable(m[i].far, EV_READ);
+	settle();
+	struct evbuffer *in = bufferevent_get_input(m[i].far);
+	size_t n = evbuffer_get_length(in);
+	ck_assert_uint_lt(n, len);
+	evbuffer_remove(in, out, n);
+	out[n] = '\0';
+}
+
+static void send_n(struct conn *c, int n, bool paced)
+{
+	json_t *msg = json_pack("{s:i}", "n", n);
+	if (paced)
+		conn_send_paced(c, msg);
+	else
+		conn_send(c, msg);
+}
+
+static struct paced *line_n(int n)
+{
+	char s[32];
+	return conn_paced_new(s, (size_t)snprintf(s, sizeof s, "{\"n\":%d}", n));
+}
+
+/* A gate (a login's state made off the loop: game_view.c) keeps its place:
+ * nothing sent after it goes out before it is closed, whether sent plain
+ * or paced, or put into a later gate closed first; the lines put into it
+ * go out in its place; two gates close in any order.  A closing
+ * connection opens none. */
+START_TEST(gates_keep_their_place)
+{
+	char got[512];
+	world_new();
+	int a = attach();
+	struct conn *c = m[a].c;
+	send_n(c, 1, false);
+	struct paced *first = conn_gate_open(c);
+	send_n(c, 4, false);
+	struct paced *second = conn_gate_open(c);
+	send_n(c, 7, true);
+	send_n(c, 8, false);
+	received(a, got, sizeof got);
+	ck_assert_str_eq(got, "{\"n\":1}\n");
+	conn_gate_put(c, second, line_n(5));
+	conn_gate_put(c, second, line_n(6));
+	conn_gate_close(c, second);
+	received(a, got, sizeof got);
+	ck_assert_str_eq(got, "");   /* still behind the first */
+	conn_gate_put(c, first, line_n(2));
+	conn_gate_put(c, first, line_n(3));
+	conn_gate_close(c, first);
+	received(a, got, sizeof got);
+	ck_assert_str_eq(got, "{\"n\":2}\n{\"n\":3}\n{\"n\":4}\n{\"n\":5}\n{\"n\":6}\n"
+	                      "{\"n\":7}\n{\"n\":8}\n");
+	send_n(c, 9, false);   /* no gate left: straight out */
+	received(a, got, sizeof got);
+	ck_assert_str_eq(got, "{\"n\":9}\n");
+	/* A gate left open is freed with its connection (ASan, valgrind). */
+	struct paced *left = conn_gate_open(c);
+	ck_assert_ptr_nonnull(left);
+	conn_gate_put(c, left, line_n(10));
+	close_one(a);
+	ck_assert_ptr_null(conn_gate_open(c));
+	settle();
+	world_free();
+}
+END_TEST
+
 static Suite *conn_suite(void)
 {
 	Suite *s = suite_create("conn");
@@ -327,6 +401,7 @@ static Suite *conn_suite(void)
 	tcase_add_test(tc, user_changes_while_walking);
 	tcase_add_test(tc, closed_hooks_skip_the_leaving);
 	tcase_add_test(tc, host_budget_outlives_connections);
+	tcase_add_test(tc, gates_keep_their_place);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -343,6 +343,54 @@ START_TEST(adopted_marks_give_the_same_pages)
 }
 END_TEST
 
+/* A login's state of a long record is replayed on the reader thread
+ * through the game's last action at the login (game_view.c): through a
+ * seq, the replay is the whole replay as it was then, for every audience,
+ * on the reader's connection, however far the record has grown since;
+ * through 0, the whole record.  A record that does not replay gives NULL
+ * with a reason. */
+START_TEST(replay_through_a_seq_is_the_replay_then)
+{
+	static const unsigned auds[] = { AUD_WHITE, AUD_BLACK, AUD_SPECTATOR, AUD_UMPIRE };
+	struct rec a;
+	char err[256];
+
+	open_store();
+	struct store *rd = store_open_reader(st, err, sizeof err);
+	ck_assert_msg(rd != NULL, "%s", err);
+	rec_begin(&a, "english", 43, NULL);
+	rec_more(&a, 200);
+	int then;
+	ck_assert_int_eq(store_game_last_seq(st, a.game.id, &then), STORE_OK);
+	json_t *was[4];
+	for (size_t k = 0; k < 4; k++)
+		ck_assert_ptr_nonnull(was[k] = announce_replay(st, &a.game, auds[k], 0));
+	rec_more(&a, 100);
+	for (size_t k = 0; k < 4; k++) {
+		json_t *through = announce_replay_through(rd, &a.game, auds[k], 0, then, err, sizeof err);
+		json_t *now = announce_replay(st, &a.game, auds[k], 0);
+		json_t *all = announce_replay_through(rd, &a.game, auds[k], 0, 0, err, sizeof err);
+		ck_assert_msg(through != NULL && all != NULL, "%s", err);
+		ck_assert_uint_gt(json_array_size(now), json_array_size(was[k]));
+		ck_assert_msg(json_equal(through, was[k]), "audience %u: %zu events through seq %d, %zu then",
+		              auds[k], json_array_size(through), then, json_array_size(was[k]));
+		ck_assert(json_equal(all, now));
+		json_decref(through);
+		json_decref(now);
+		json_decref(all);
+		json_decref(was[k]);
+	}
+	struct store_game unknown = a.game;
+	snprintf(unknown.rules, sizeof unknown.rules, "no-such-rules");
+	err[0] = '\0';
+	ck_assert_ptr_null(announce_replay_through(rd, &unknown, AUD_WHITE, 0, then, err, sizeof err));
+	ck_assert_str_ne(err, "");
+	rec_end(&a);
+	store_close(rd);
+	close_store();
+}
+END_TEST
+
 static Suite *replay_page_suite(void)
 {
 	Suite *s = suite_create("replay_page");
@@ -352,6 +400,7 @@ static Suite *replay_page_suite(void)
 	tcase_add_test(tc, pages_equal_the_whole_replays_pages);
 	tcase_add_test(tc, cache_follows_growth_and_eviction);
 	tcase_add_test(tc, adopted_marks_give_the_same_pages);
+	tcase_add_test(tc, replay_through_a_seq_is_the_replay_then);
 	suite_add_tcase(s, tc);
 	return s;
 }
