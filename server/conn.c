@@ -498,6 +498,11 @@ void conn_offload_done(struct server *srv, uint64_t id, double tokens)
 	go_on(c);
 }
 
+bool conn_offloaded(const struct conn *c)
+{
+	return c->offloaded;
+}
+
 bool conn_take_rerun(struct conn *c)
 {
 	bool r = c->rerun;

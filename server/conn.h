@@ -118,6 +118,8 @@ bool conn_offload(struct conn *c, const char *line, size_t n);
  * for a token (its answer goes out before the charge holds what follows),
  * then the connection goes on.  Nothing if it closed meanwhile. */
 void conn_offload_done(struct server *srv, uint64_t id, double tokens);
+/* Is a request of c with the reader now (conn_offload)? */
+bool conn_offloaded(const struct conn *c);
 /* Is the request about to run the one that came back from the reader?
  * (dispatch_line asks once per request, which clears it.) */
 bool conn_take_rerun(struct conn *c);

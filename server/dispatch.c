@@ -407,7 +407,32 @@ static const struct reader_ops offload_ops = { offload_run, offload_done };
 bool dispatch_can_offload(const struct conn *c)
 {
 	const struct server *srv = conn_server((struct conn *)c);
-	return srv->reader != NULL && srv->req != NULL && srv->req->replays && !srv->req->rerun;
+	return srv->reader != NULL && srv->req != NULL && srv->req->replays && !srv->req->rerun &&
+	       !conn_offloaded(c);
+}
+
+bool dispatch_rerun(const struct server *srv)
+{
+	return srv->req != NULL && srv->req->rerun;
+}
+
+void dispatch_resume(struct conn *c, json_t *id, json_t *req, bool rerun,
+                     void (*proceed)(struct conn *c, json_t *id, json_t *req))
+{
+	struct server *srv = conn_server(c);
+	const struct dispatch_req *outer = srv->req;
+	const struct cmd *cmd = req != NULL ? find_cmd(json_string_value(json_object_get(req, "type")))
+	                                    : NULL;
+	/* Its line again, to be kept first if it goes to the reader. */
+	char *line = cmd != NULL ? json_dumps(req, JSON_COMPACT) : NULL;
+	struct dispatch_req cur = { line, line != NULL ? strlen(line) : 0, rerun,
+		                    cmd != NULL && (cmd->flags & CMD_REPLAYS) };
+	srv->req = line != NULL ? &cur : NULL;
+	uint64_t mark = dispatch_rows_mark(srv);
+	proceed(c, id, req);
+	dispatch_charge_rows(c, mark);
+	srv->req = outer;
+	free(line);
 }
 
 void dispatch_offload(struct conn *c, const struct reader_ops *ops, void *arg, uint64_t rows)

@@ -38,6 +38,7 @@ struct waiting {
 	uint64_t conn;
 	json_t *id, *req;
 	proceed_fn proceed;
+	bool rerun;                  /* back from the reader when it began to wait */
 };
 
 static void waiting_run(void *arg)
@@ -49,12 +50,8 @@ static void waiting_run(void *arg)
 			break;
 		}
 	struct conn *c = conn_find(w->gs->srv, w->conn);
-	if (c) {
-		/* It reads the store now, outside its request: charged the same. */
-		uint64_t mark = dispatch_rows_mark(w->gs->srv);
-		w->proceed(c, w->id, w->req);
-		dispatch_charge_rows(c, mark);
-	}
+	if (c)
+		dispatch_resume(c, w->id, w->req, w->rerun, w->proceed);
 	json_decref(w->id);
 	json_decref(w->req);
 	free(w);
@@ -70,6 +67,7 @@ void game_wait_for_commit(struct conn *c, const struct game *g, json_t *id, json
 	w->id = id ? json_incref(id) : NULL;
 	w->req = req ? json_incref(req) : NULL;
 	w->proceed = proceed;
+	w->rerun = dispatch_rerun(gs->srv);
 	if (!id) {
 		w->next = gs->logins;
 		gs->logins = w;

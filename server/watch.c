@@ -328,14 +328,16 @@ struct watch_wait {
 	uint64_t conn;
 	json_t *id, *req;
 	void (*proceed)(struct conn *c, json_t *id, json_t *req);
+	bool rerun;                  /* back from the reader when it began to wait */
 };
 
 static void wait_run(void *arg)
 {
 	struct watch_wait *w = arg;
 	struct conn *c = conn_find(w->srv, w->conn);
+	/* Charged, and able to go to the reader, as in its request. */
 	if (c)
-		w->proceed(c, w->id, w->req);
+		dispatch_resume(c, w->id, w->req, w->rerun, w->proceed);
 	json_decref(w->id);
 	json_decref(w->req);
 	free(w);
@@ -352,6 +354,7 @@ static bool must_wait(struct conn *c, const struct game *g, json_t *id, json_t *
 	w->id = id ? json_incref(id) : NULL;
 	w->req = json_incref(req);
 	w->proceed = proceed;
+	w->rerun = dispatch_rerun(w->srv);
 	batch_after(g->gs->batch, wait_run, w);
 	return true;
 }

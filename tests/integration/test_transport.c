@@ -589,7 +589,8 @@ END_TEST
  * player's `game` view) reads the store after its request has returned:
  * it is charged the same.  The database is locked while Black moves, so
  * the move's commit, and White's view with it, wait; once unlocked, the
- * view comes, and White's next request waits for the replay's cost. */
+ * view comes, and White's next request waits for the replay's cost.  Its
+ * long replay is made on the reader thread, as in its request (once). */
 START_TEST(test_deferred_replay_cost_holds)
 {
 	const char *waits = "request waits for the turn's commit";   /* logged at debug */
@@ -598,8 +599,8 @@ START_TEST(test_deferred_replay_cost_holds)
 	kp_guest(d, &w);
 	kp_guest(d, &b);
 	int64_t game = live_long_record(d, &w, &b);
-	kd_reload(d, KG_HOLD_CONF);
-	int before = kd_log_count(d, waits);
+	kd_reload(d, KG_HOLD_CONF "log_level = debug\n");
+	int before = kd_log_count(d, waits), off = kd_log_count(d, OFF_LOOP);
 	struct sqlite3 *lock = kd_lock_db(d);
 	long long mv = kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e5");
 	kc_no_event(b.c, "never");   /* the move was read and awaits its commit */
@@ -611,10 +612,90 @@ START_TEST(test_deferred_replay_cost_holds)
 	json_t *v = kc_ok(w.c, view);
 	long long t0 = kt_now_ms();
 	ck_assert_int_gt(json_array_size(json_object_get(v, "events")), 0);
+	ck_assert_int_eq(kd_log_count(d, OFF_LOOP), off + 1);
 	expect_usable(w.c);
 	long long waited = kt_now_ms() - t0;
 	ck_assert_msg(waited >= KG_HOLD_MIN_MS, "the ping was answered %lld ms after the view",
 	              waited);
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * The same for a seat: a spectator's `watch` of a game with an action
+ * awaiting its commit waits for the commit (watch.c), then replays the
+ * record outside its request, and is charged the same.  Before, the rows
+ * it read then were charged to nobody: a spectator who asked while the
+ * game was busy replayed a record for free.  The record is one the loop
+ * replays in place (under READER_REPLAY_MIN actions, server/reader.h), and
+ * still long enough that its cost holds the next request for
+ * KG_HOLD_MIN_MS.
+ */
+#define IN_PLACE_NOTES 1000
+START_TEST(test_deferred_watch_cost_holds)
+{
+	struct kd *d = kd_start(FAST_DEBUG_CONF);
+	struct kp w, b, s, u;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	kg_user_add(d, "ump", "umpire", "sesame-open");
+	kp_login(d, &u, "ump", "sesame-open");
+	int64_t game = kg_noted_game(d, &w, &b, &u, IN_PLACE_NOTES);
+	kc_close(u.c);
+	kp_guest(d, &s);
+	kd_reload(d, KG_HOLD_CONF "log_level = debug\n");
+	int off = kd_log_count(d, OFF_LOOP);
+	struct sqlite3 *lock = kd_lock_db(d);
+	long long mv = kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e5");
+	kc_no_event(b.c, "never");   /* the move was read and awaits its commit */
+	long long seat = kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)game);
+	kc_no_event(s.c, "never");   /* the watch was read and waits */
+	kd_unlock_db(lock);
+	kc_ok(b.c, mv);
+	json_t *v = kc_ok(s.c, seat);
+	long long t0 = kt_now_ms();
+	ck_assert_int_gt(json_array_size(json_object_get(v, "events")), 0);
+	ck_assert_int_eq(kd_log_count(d, OFF_LOOP), off);   /* replayed in place */
+	expect_usable(s.c);
+	long long waited = kt_now_ms() - t0;
+	ck_assert_msg(waited >= KG_HOLD_MIN_MS, "the ping was answered %lld ms after the seat",
+	              waited);
+	ck_assert(!kc_saw(s.c, "rate_limited"));
+	kc_close(s.c);
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+/* A seat asked for while its game has an action awaiting the commit waits
+ * for it, then runs as in its request: a long replay it needs goes to the
+ * reader thread (once), and it comes back with its page. */
+START_TEST(test_waited_seat_off_the_loop)
+{
+	struct kd *d = kd_start(FAST_DEBUG_CONF);
+	struct kp w, b, s;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	int64_t game = live_long_record(d, &w, &b);
+	kp_guest(d, &s);
+	int off = kd_log_count(d, OFF_LOOP);
+	struct sqlite3 *lock = kd_lock_db(d);
+	long long mv = kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e5");
+	kc_no_event(b.c, "never");
+	long long seat = kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)game);
+	kc_no_event(s.c, "never");
+	ck_assert_int_eq(kd_log_count(d, OFF_LOOP), off);   /* waiting, not yet replayed */
+	kd_unlock_db(lock);
+	kc_ok(b.c, mv);
+	json_t *v = kc_ok(s.c, seat);
+	ck_assert_int_gt(json_array_size(json_object_get(v, "events")), 0);
+	ck_assert_int_gt(json_integer_value(json_object_get(v, "total")), KG_HOLD_NOTES / 2);
+	ck_assert_int_eq(kd_log_count(d, OFF_LOOP), off + 1);
+	expect_usable(s.c);
+	kc_close(s.c);
 	kc_close(w.c);
 	kc_close(b.c);
 	kd_stop(d);
@@ -1010,6 +1091,8 @@ static Suite *transport_suite(void)
 	tcase_add_test(tc, test_login_replay_cost_holds);
 	tcase_add_test(tc, test_replay_budget_per_address);
 	tcase_add_test(tc, test_deferred_replay_cost_holds);
+	tcase_add_test(tc, test_deferred_watch_cost_holds);
+	tcase_add_test(tc, test_waited_seat_off_the_loop);
 	tcase_add_test(tc, test_replay_off_the_loop);
 	tcase_add_test(tc, test_live_views_off_the_loop);
 	tcase_add_test(tc, test_login_state_off_the_loop);
