@@ -57,6 +57,11 @@ struct game {
 	int adjourn_offer;           /* colour with a standing offer to adjourn, or -1 */
 	struct watcher *watchers;    /* spectator and umpire seats (watch.c) */
 	struct watch_delay *delay;   /* a delayed game's unreleased public stream (watch.c), or NULL */
+	/* A delayed game's spectators' list through the action of seq
+	 * catchup_seq, built on the reader thread for the `watch` that asked,
+	 * which takes it when it runs again (watch.c), or NULL. */
+	json_t *catchup;
+	int catchup_seq;
 	bool dead;
 };
 

@@ -14,7 +14,9 @@
  * other connection is served.  A login's game_state of a live game with a
  * long record is built here too (game_view.c): a login is not run again,
  * so its state's place is kept in the connection's output instead
- * (conn_gate_open, conn.h), filled when the job is done.
+ * (conn_gate_open, conn.h), filled when the job is done.  So is a delayed
+ * game's whole public list, which a spectator's catch-up is cut from
+ * (watch.c).
  *
  * Threads: `run` touches only its own arg and the store it is given, and
  * logs nothing (log.c is the loop's); `done` runs on the loop, after run,

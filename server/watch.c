@@ -52,6 +52,7 @@
 #include "game_priv.h"
 #include "log.h"
 #include "mstime.h"
+#include "reader.h"
 #include "referee.h"
 #include "ruleset.h"
 #include "server.h"
@@ -136,6 +137,8 @@ void watch_free(struct game *g)
 		free(w);
 	}
 	delay_free(g);
+	json_decref(g->catchup);
+	g->catchup = NULL;
 }
 
 /* A seat taken away (not left): its holder is told why. */
@@ -395,6 +398,74 @@ static struct game *seat_game(struct conn *c, json_t *id, json_t *req, bool umpi
 	return g;
 }
 
+/*
+ * A delayed game's catch-up is cut from the spectators' whole list (the
+ * released part; the rest fills the queue), built whole for each `watch`.
+ * For a long record that list is built on the reader thread
+ * (dispatch_offload): through the game's last action (committed: a seat
+ * waits while the game has an uncommitted action), kept in g->catchup,
+ * and taken by the request when it runs again, as long as the game has no
+ * further action; otherwise the request builds it in place.
+ */
+struct catchup_job {
+	struct games *gs;
+	struct store_game info;
+	int through;
+	json_t *events;
+	char err[256];
+};
+
+static void catchup_run(void *arg, struct store *st)
+{
+	struct catchup_job *j = arg;
+	j->events = announce_replay_through(st, &j->info, AUD_SPECTATOR, 0, j->through, j->err,
+	                                    sizeof j->err);
+}
+
+static void catchup_done(void *arg, uint64_t rows)
+{
+	struct catchup_job *j = arg;
+	struct game *g = game_find(j->gs, j->info.id);
+	(void)rows;
+	if (j->events == NULL) {
+		log_warnx("game=%" PRId64 " record could not be replayed: %s", j->info.id, j->err);
+	} else if (g != NULL && !g->dead && g->seq == j->through) {
+		json_decref(g->catchup);
+		g->catchup = j->events;
+		g->catchup_seq = j->through;
+		j->events = NULL;
+	}
+	json_decref(j->events);
+	free(j);
+}
+
+static const struct reader_ops catchup_ops = { catchup_run, catchup_done };
+
+static bool catchup_offload(struct conn *c, struct game *g)
+{
+	if (g->seq < READER_REPLAY_MIN || !dispatch_can_offload(c))
+		return false;
+	struct catchup_job *j = xcalloc(1, sizeof *j);
+	j->gs = g->gs;
+	j->info = g->info;
+	j->through = g->seq;
+	dispatch_offload(c, &catchup_ops, j, (uint64_t)g->seq);
+	return true;
+}
+
+/* The list built off the loop for the request running again, if the game
+ * has had no action since (a new reference), or NULL. */
+static json_t *catchup_take(struct game *g)
+{
+	json_t *events = g->catchup;
+	g->catchup = NULL;
+	if (events != NULL && g->catchup_seq != g->seq) {
+		json_decref(events);
+		events = NULL;
+	}
+	return events;
+}
+
 static json_t *seat_view(struct game *g, bool umpire, size_t from)
 {
 	struct store *st = g->gs->srv->store;
@@ -412,7 +483,8 @@ static json_t *seat_view(struct game *g, bool umpire, size_t from)
 			pager_free(&pg);
 			return NULL;
 		}
-	} else if ((events = announce_replay(st, &g->info, aud, how)) == NULL) {
+	} else if ((events = catchup_take(g)) == NULL &&
+	           (events = announce_replay(st, &g->info, aud, how)) == NULL) {
 		return NULL;
 	}
 	if (!paged) {
@@ -486,8 +558,10 @@ static void take_seat(struct conn *c, json_t *id, json_t *req, bool umpire,
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "this connection holds the other seat: unwatch first");
 		return;
 	}
-	/* A long replay for a paged view (seat_view) is made off the loop. */
-	if ((umpire || game_delay(g) == 0) && announce_offload_marks(c, &g->info))
+	/* A long replay for a paged view (seat_view) is made off the loop, and
+	 * so is a delayed game's whole list. */
+	if ((umpire || game_delay(g) == 0) ? announce_offload_marks(c, &g->info)
+	                                   : catchup_offload(c, g))
 		return;
 	json_t *v = seat_view(g, umpire, dispatch_from(req));
 	if (!v) {

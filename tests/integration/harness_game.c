@@ -347,6 +347,12 @@ int64_t kg_noted_game(struct kd *d, struct kp *w, struct kp *b, struct kp *u, in
 	int64_t game = kg_new_game(w, b);
 	kc_ok(w->c, kc_req(w->c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e4"));
 	kc_ok(u->c, kc_req(u->c, "umpire", "{s:I}", "game", (json_int_t)game));
+	kg_notes(u, game, notes);
+	return game;
+}
+
+void kg_notes(struct kp *u, int64_t game, int notes)
+{
 	for (int k = 0; k < notes; k += 100) {
 		long long ids[100];
 		int n = notes - k < 100 ? notes - k : 100;
@@ -359,7 +365,6 @@ int64_t kg_noted_game(struct kd *d, struct kp *w, struct kp *b, struct kp *u, in
 		for (int i = 0; i < n; i++)
 			kc_ok(u->c, ids[i]);
 	}
-	return game;
 }
 
 int64_t kg_long_record(struct kd *d, const char *umpire, int notes)

@@ -99,6 +99,8 @@ void kp_login(struct kd *d, struct kp *p, const char *name, const char *password
  * time (the daemon's rate limit must allow that).  The game stays live.
  * Returns it. */
 int64_t kg_noted_game(struct kd *d, struct kp *w, struct kp *b, struct kp *u, int notes);
+/* Those notes alone, by u in the chair of game. */
+void kg_notes(struct kp *u, int64_t game, int notes);
 /* The same between two guests, with an umpire account `umpire` made for
  * it, then White resigns: a finished game, whose record anyone may read. */
 int64_t kg_long_record(struct kd *d, const char *umpire, int notes);

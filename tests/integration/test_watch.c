@@ -17,6 +17,8 @@
  *                          holds exactly the public stream up to 4 plies
  *                          back after every move (catch-up too), all of it
  *                          once the game ends
+ *   delayed_long_catchup   the same catch-up of a long record, built on the
+ *                          reader thread, and what follows it
  *
  * WATCH_GAMES (environment) sets the games per rule set (default 100, as
  * the issue asks), played WATCH_PARALLEL at a time on one daemon.
@@ -728,6 +730,92 @@ START_TEST(delayed_stream)
 }
 END_TEST
 
+/* Each event of list without its "game" (two games' lists compared). */
+static void drop_game(json_t *list)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(list, i, e)
+		json_object_del(e, "game");
+}
+
+/* White's e4, the umpire in the chair and `notes` notes, then six plies:
+ * the same record in each game it is played in. */
+static void long_delayed_record(struct kp pl[2], struct kp *ump, int64_t game, int notes)
+{
+	static const char *const moves[] = { "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4" };
+	kc_ok(pl[WHITE].c, kc_req(pl[WHITE].c, "move", "{s:I, s:s}", "game", (json_int_t)game,
+	                          "move", moves[0]));
+	kc_ok(ump->c, kc_req(ump->c, "umpire", "{s:I}", "game", (json_int_t)game));
+	kg_notes(ump, game, notes);
+	for (int i = 1; i < 7; i++)
+		kc_ok(pl[i % 2].c, kc_req(pl[i % 2].c, "move", "{s:I, s:s}", "game", (json_int_t)game,
+		                          "move", moves[i]));
+}
+
+/* What a spectator received of game up to its end (White resigns): the
+ * released events, then the game_over, which kc_event took first. */
+static void watch_to_the_end(struct kp *white, struct kp *spec, int64_t game, json_t *got)
+{
+	kc_ok(white->c, kc_req(white->c, "resign", "{s:I}", "game", (json_int_t)game));
+	json_t *over = json_incref(kc_event(spec->c, "game_over"));
+	kc_ok(spec->c, kc_req(spec->c, "ping", NULL));
+	json_t *j;
+	while ((j = kc_next(spec->c, 0)) != NULL)
+		if (json_integer_value(json_object_get(j, "game")) == game && json_object_get(j, "event"))
+			json_array_append(got, j);
+	json_array_append_new(got, over);
+}
+
+/* A delayed game with a long record (an umpire's notes: over
+ * READER_REPLAY_MIN actions, server/reader.h): its first spectator, come
+ * late, gets a catch-up cut from a list built on the reader thread
+ * ("replay goes to the reader", at debug) that holds only what is released
+ * (4 plies back), and with what is released after it (its queue filled
+ * from the same list) the whole public stream: the same as a spectator's
+ * seated from the start of another game with the same record. */
+START_TEST(delayed_long_catchup)
+{
+	enum { DELAY = 4, NOTES = 1200 };
+	const char *off_loop = "replay goes to the reader";
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nspectator_delay = 4\n"
+	                        "log_level = debug\n");
+	struct kp pl[2], ump, early, late;
+	account(d, &pl[WHITE], "whitey", "player");
+	account(d, &pl[BLACK], "blacky", "player");
+	account(d, &ump, "ump", "umpire");
+	account(d, &early, "early", "player");
+	account(d, &late, "latecomer", "player");
+	int64_t first = new_game(&pl[WHITE], &pl[BLACK], "icc", true);
+	json_t *want = seat_events(early.c, "watch", first, NULL);
+	long_delayed_record(pl, &ump, first, NOTES);
+	watch_to_the_end(&pl[WHITE], &early, first, want);
+
+	int64_t game = new_game(&pl[WHITE], &pl[BLACK], "icc", true);
+	long_delayed_record(pl, &ump, game, NOTES);
+	int before = kd_log_count(d, off_loop);
+	json_t *got = seat_events(late.c, "watch", game, NULL);
+	ck_assert_int_gt(kd_log_count(d, off_loop), before);
+	ck_assert_int_gt(json_array_size(got), NOTES / 2);   /* the public notes of ply 1 */
+	size_t i;
+	json_t *e;
+	json_array_foreach(got, i, e)
+		ck_assert_msg(ply_of(e) <= 7 - DELAY, "the catch-up holds ply %d at ply 7", ply_of(e));
+	watch_to_the_end(&pl[WHITE], &late, game, got);
+	drop_game(want);
+	drop_game(got);
+	assert_same(got, want, true, "a late catch-up of a long record, and what followed");
+	json_decref(want);
+	json_decref(got);
+	kc_close(pl[WHITE].c);
+	kc_close(pl[BLACK].c);
+	kc_close(ump.c);
+	kc_close(early.c);
+	kc_close(late.c);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *watch_suite(void)
 {
 	Suite *s = suite_create("watch");
@@ -738,6 +826,7 @@ static Suite *watch_suite(void)
 	tcase_add_test(tc, follows_kept_for_an_account);
 	tcase_add_test(tc, permission_matrix);
 	tcase_add_test(tc, delayed_stream);
+	tcase_add_test(tc, delayed_long_catchup);
 	tcase_add_test(tc, streams_every_ruleset);
 	suite_add_tcase(s, tc);
 	return s;
