@@ -146,7 +146,6 @@ void conn_send_paced(struct conn *c, json_t *msg)
 	conn_pace_drain(c);
 }
 
-
 struct paced *conn_gate_open(struct conn *c)
 {
 	if (c == NULL || c->state != CS_OPEN)

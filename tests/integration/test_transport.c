@@ -456,16 +456,22 @@ END_TEST
 /* Logged at debug when a request's replay goes to the reader thread. */
 #define OFF_LOOP "replay goes to the reader"
 
-/* A live game of w and b with KG_HOLD_NOTES notes (kg_noted_game), by an
+/* A live game of w and b with `notes` notes (kg_noted_game), by an
  * umpire account made for it. */
-static int64_t live_long_record(struct kd *d, struct kp *w, struct kp *b)
+static int64_t live_noted_record(struct kd *d, struct kp *w, struct kp *b, int notes)
 {
 	struct kp u;
 	kg_user_add(d, "ump", "umpire", "sesame-open");
 	kp_login(d, &u, "ump", "sesame-open");
-	int64_t game = kg_noted_game(d, w, b, &u, KG_HOLD_NOTES);
+	int64_t game = kg_noted_game(d, w, b, &u, notes);
 	kc_close(u.c);
 	return game;
+}
+
+/* The same with KG_HOLD_NOTES notes. */
+static int64_t live_long_record(struct kd *d, struct kp *w, struct kp *b)
+{
+	return live_noted_record(d, w, b, KG_HOLD_NOTES);
 }
 
 /* A daemon holding a finished game of KG_HOLD_NOTES notes (made at a
@@ -623,6 +629,23 @@ START_TEST(test_deferred_replay_cost_holds)
 }
 END_TEST
 
+/* s's `watch` of game while Black's move e5 awaits its commit (the
+ * database locked): the watch is read and waits, replaying nothing yet
+ * (no more than `off` hand-overs to the reader logged); then the commit
+ * goes through, and the watch's answer is returned. */
+static json_t *seat_while_busy(struct kd *d, struct kp *b, struct kp *s, int64_t game, int off)
+{
+	struct sqlite3 *lock = kd_lock_db(d);
+	long long mv = kc_req(b->c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e5");
+	kc_no_event(b->c, "never");   /* the move was read and awaits its commit */
+	long long seat = kc_req(s->c, "watch", "{s:I}", "game", (json_int_t)game);
+	kc_no_event(s->c, "never");   /* the watch was read and waits */
+	ck_assert_int_eq(kd_log_count(d, OFF_LOOP), off);
+	kd_unlock_db(lock);
+	kc_ok(b->c, mv);
+	return kc_ok(s->c, seat);
+}
+
 /*
  * The same for a seat: a spectator's `watch` of a game with an action
  * awaiting its commit waits for the commit (watch.c), then replays the
@@ -637,24 +660,14 @@ END_TEST
 START_TEST(test_deferred_watch_cost_holds)
 {
 	struct kd *d = kd_start(FAST_DEBUG_CONF);
-	struct kp w, b, s, u;
+	struct kp w, b, s;
 	kp_guest(d, &w);
 	kp_guest(d, &b);
-	kg_user_add(d, "ump", "umpire", "sesame-open");
-	kp_login(d, &u, "ump", "sesame-open");
-	int64_t game = kg_noted_game(d, &w, &b, &u, IN_PLACE_NOTES);
-	kc_close(u.c);
+	int64_t game = live_noted_record(d, &w, &b, IN_PLACE_NOTES);
 	kp_guest(d, &s);
 	kd_reload(d, KG_HOLD_CONF "log_level = debug\n");
 	int off = kd_log_count(d, OFF_LOOP);
-	struct sqlite3 *lock = kd_lock_db(d);
-	long long mv = kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e5");
-	kc_no_event(b.c, "never");   /* the move was read and awaits its commit */
-	long long seat = kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)game);
-	kc_no_event(s.c, "never");   /* the watch was read and waits */
-	kd_unlock_db(lock);
-	kc_ok(b.c, mv);
-	json_t *v = kc_ok(s.c, seat);
+	json_t *v = seat_while_busy(d, &b, &s, game, off);
 	long long t0 = kt_now_ms();
 	ck_assert_int_gt(json_array_size(json_object_get(v, "events")), 0);
 	ck_assert_int_eq(kd_log_count(d, OFF_LOOP), off);   /* replayed in place */
@@ -682,15 +695,7 @@ START_TEST(test_waited_seat_off_the_loop)
 	int64_t game = live_long_record(d, &w, &b);
 	kp_guest(d, &s);
 	int off = kd_log_count(d, OFF_LOOP);
-	struct sqlite3 *lock = kd_lock_db(d);
-	long long mv = kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e5");
-	kc_no_event(b.c, "never");
-	long long seat = kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)game);
-	kc_no_event(s.c, "never");
-	ck_assert_int_eq(kd_log_count(d, OFF_LOOP), off);   /* waiting, not yet replayed */
-	kd_unlock_db(lock);
-	kc_ok(b.c, mv);
-	json_t *v = kc_ok(s.c, seat);
+	json_t *v = seat_while_busy(d, &b, &s, game, off);
 	ck_assert_int_gt(json_array_size(json_object_get(v, "events")), 0);
 	ck_assert_int_gt(json_integer_value(json_object_get(v, "total")), KG_HOLD_NOTES / 2);
 	ck_assert_int_eq(kd_log_count(d, OFF_LOOP), off + 1);
