@@ -253,15 +253,21 @@ static void state_done(void *arg, uint64_t rows)
 
 static const struct reader_ops state_ops = { state_run, state_done };
 
-/* g's state for c's login on the reader thread: true, or false (a short
- * record, no reader, c closing) to be built in place.  v is stolen when
- * true. */
-static bool state_offload(struct conn *c, struct game *g, int col, json_t *v)
+/* g's state for c's login on the reader thread: true, or false (no
+ * reader, c closing) to be built in place.  v is stolen when true.  Only
+ * when the login would otherwise replay READER_REPLAY_MIN actions or more
+ * in place: *in_place counts the actions of the states built in place so
+ * far, so that many shorter records (a player's correspondence games) do
+ * not add up to a long replay on the loop either. */
+static bool state_offload(struct conn *c, struct game *g, int col, json_t *v, int *in_place)
 {
 	struct server *srv = g->gs->srv;
 	struct paced *gate;
-	if (srv->reader == NULL || g->seq < READER_REPLAY_MIN || (gate = conn_gate_open(c)) == NULL)
+	if (srv->reader == NULL || *in_place + g->seq < READER_REPLAY_MIN ||
+	    (gate = conn_gate_open(c)) == NULL) {
+		*in_place += g->seq;
 		return false;
+	}
 	struct state_job *j = xcalloc(1, sizeof *j);
 	j->srv = srv;
 	j->conn = conn_id(c);
@@ -302,6 +308,7 @@ void games_conn_login(struct server *srv, struct conn *c)
 		follow_presence(gs, uid, true);
 	}
 	/* From here its games' announcements reach it live (game_conn_awaiting). */
+	int in_place = 0;   /* actions replayed here (state_offload) */
 	for (struct game *g = gs->live; g; g = g->next) {
 		for (int col = WHITE; col <= BLACK; col++) {
 			if (g->user[col] != uid)
@@ -309,7 +316,7 @@ void games_conn_login(struct server *srv, struct conn *c)
 			presence_back(g, col);
 			json_t *v = view_head(&g->info,
 			                      (const char (*)[PROTO_NAME_MAX + 1])g->name, col, g, NULL);
-			if (v == NULL || state_offload(c, g, col, v))
+			if (v == NULL || state_offload(c, g, col, v, &in_place))
 				continue;
 			json_t *all = announce_replay(srv->store, &g->info, aud_of(col), 0);
 			if (all == NULL) {

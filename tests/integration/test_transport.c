@@ -906,6 +906,60 @@ START_TEST(test_login_state_off_the_loop)
 END_TEST
 
 /*
+ * Shorter records add up: a player with two live games of 600 notes each
+ * (neither over READER_REPLAY_MIN actions alone, both together) gets the
+ * first state built in place and the second on the reader thread, both
+ * whole and before the answer to a ping sent behind the resume.
+ */
+START_TEST(test_login_states_add_up)
+{
+	struct kd *d = kd_start(FAST_DEBUG_CONF);
+	struct kp w, b, u;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	kg_user_add(d, "ump", "umpire", "sesame-open");
+	kp_login(d, &u, "ump", "sesame-open");
+	int64_t games[2];
+	json_int_t totals[2];
+	for (int i = 0; i < 2; i++) {
+		games[i] = kg_noted_game(d, &w, &b, &u, 600);
+		json_t *r = kc_ok(w.c, kc_req(w.c, "game", "{s:I}", "game", (json_int_t)games[i]));
+		totals[i] = json_integer_value(json_object_get(r, "total"));
+		ck_assert_int_gt(totals[i], 300);
+	}
+	kc_close(u.c);
+	int before = kd_log_count(d, STATE_OFF_LOOP);
+	struct kc *c = kc_hello(d);
+	char batch[512];
+	int n = snprintf(batch, sizeof batch,
+	                 "{\"id\":100,\"type\":\"resume\",\"token\":\"%s\"}\n"
+	                 "{\"id\":101,\"type\":\"ping\"}\n", w.token);
+	ck_assert_int_eq(kc_write(c, batch, (size_t)n, KC_TIMEOUT_MS), 0);
+	kc_ok(c, 101);
+	ck_assert_int_eq(kd_log_count(d, STATE_OFF_LOOP), before + 1);
+	/* Every event of both states came before the ping's answer. */
+	json_int_t got[2] = { 0, 0 };
+	for (size_t i = 0; i < kc_nlines(c); i++) {
+		json_t *m = json_loads(kc_line(c, i), 0, NULL);
+		const char *ev = json_string_value(json_object_get(m, "event"));
+		json_int_t game = json_integer_value(json_object_get(m, "game"));
+		if (ev && (strcmp(ev, "game_state") == 0 || strcmp(ev, "game_events") == 0))
+			for (int k = 0; k < 2; k++)
+				if (game == games[k])
+					got[k] += (json_int_t)json_array_size(json_object_get(m, "events"));
+		json_decref(m);
+	}
+	for (int k = 0; k < 2; k++)
+		ck_assert_msg(got[k] == totals[k], "game %d: %lld of %lld events before the ping", k,
+		              (long long)got[k], (long long)totals[k]);
+	kc_close(c);
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
  * A reader who closes before its replay is done still pays for it: the
  * rows are charged to the connection and its address when the replay
  * goes to the reader thread, not when it comes back (then there is no
@@ -1101,6 +1155,7 @@ static Suite *transport_suite(void)
 	tcase_add_test(tc, test_replay_off_the_loop);
 	tcase_add_test(tc, test_live_views_off_the_loop);
 	tcase_add_test(tc, test_login_state_off_the_loop);
+	tcase_add_test(tc, test_login_states_add_up);
 	tcase_add_test(tc, test_offloaded_replay_paid_on_close);
 	tcase_add_test(tc, test_slow_reader_dropped);
 	tcase_add_test(tc, test_emfile_pause);
