@@ -810,6 +810,19 @@ END_TEST
 /* Logged at debug when a login's game_state goes to the reader thread. */
 #define STATE_OFF_LOOP "state goes to the reader"
 
+/* A new connection resuming p's session, a ping (id 101) sent behind
+ * the resume (id 100) in the same write. */
+static struct kc *resume_with_ping(struct kd *d, const struct kp *p)
+{
+	struct kc *c = kc_hello(d);
+	char batch[512];
+	int n = snprintf(batch, sizeof batch,
+	                 "{\"id\":100,\"type\":\"resume\",\"token\":\"%s\"}\n"
+	                 "{\"id\":101,\"type\":\"ping\"}\n", p->token);
+	ck_assert_int_eq(kc_write(c, batch, (size_t)n, KC_TIMEOUT_MS), 0);
+	return c;
+}
+
 /* How many events named `name` a list of events holds. */
 static int count_named(json_t *events, const char *name)
 {
@@ -842,12 +855,7 @@ START_TEST(test_login_state_off_the_loop)
 	json_t *want = kg_fetch_events(w.c, "game", game, NULL, NULL, 0);
 	ck_assert_int_eq(count_named(want, "moved"), 0);
 	int before = kd_log_count(d, STATE_OFF_LOOP);
-	struct kc *c = kc_hello(d);
-	char batch[512];
-	int n = snprintf(batch, sizeof batch,
-	                 "{\"id\":100,\"type\":\"resume\",\"token\":\"%s\"}\n"
-	                 "{\"id\":101,\"type\":\"ping\"}\n", w.token);
-	ck_assert_int_eq(kc_write(c, batch, (size_t)n, KC_TIMEOUT_MS), 0);
+	struct kc *c = resume_with_ping(d, &w);
 	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e5"));
 	kc_ok(c, 100);
 	kc_ok(c, 101);
@@ -929,12 +937,7 @@ START_TEST(test_login_states_add_up)
 	}
 	kc_close(u.c);
 	int before = kd_log_count(d, STATE_OFF_LOOP);
-	struct kc *c = kc_hello(d);
-	char batch[512];
-	int n = snprintf(batch, sizeof batch,
-	                 "{\"id\":100,\"type\":\"resume\",\"token\":\"%s\"}\n"
-	                 "{\"id\":101,\"type\":\"ping\"}\n", w.token);
-	ck_assert_int_eq(kc_write(c, batch, (size_t)n, KC_TIMEOUT_MS), 0);
+	struct kc *c = resume_with_ping(d, &w);
 	kc_ok(c, 101);
 	ck_assert_int_eq(kd_log_count(d, STATE_OFF_LOOP), before + 1);
 	/* Every event of both states came before the ping's answer. */
