@@ -495,14 +495,14 @@ static void add_umpire(const char *kriegd, const char *dir)
 }
 
 /* A game of two guests with `notes` umpire's notes: its id.  Finished,
- * or with token (KRIEG_TOKEN_MAX) live, White's session token in it. */
-#define KRIEG_TOKEN_MAX 128
+ * or with token (STALL_TOKEN_MAX) live, White's session token in it. */
+#define STALL_TOKEN_MAX 128
 static long long noted_game(SSL_CTX *ctx, int port, int notes, char *token)
 {
 	struct bconn *w = bopen(ctx, port), *b = bconnect(ctx, port), *u = bopen(ctx, port);
 	json_t *r = call(w, "guest", NULL);
 	if (token != NULL)
-		snprintf(token, KRIEG_TOKEN_MAX, "%s", json_string_value(json_object_get(r, "token")));
+		snprintf(token, STALL_TOKEN_MAX, "%s", json_string_value(json_object_get(r, "token")));
 	json_decref(r);
 	json_decref(call(u, "login", json_pack("{s:s, s:s}", "user", "ump", "password", STALL_PASSWORD)));
 	r = call(w, "seek", json_pack("{s:s}", "color", "white"));
@@ -557,9 +557,10 @@ static void stall_read(struct bconn *a, int kind, long long game, const char *to
  * pinger pings every millisecond on a connection of its own while another
  * connection asks for the finished record's first `pgn` chunk, or its
  * first `record` page, or resumes White's session in the live one (its
- * game_state holds the whole record: rounds take the three in turn).  Reported: how long that read took, and the worst ping round
- * trip while it was out (against the worst before it): how long the one
- * read held everyone else.
+ * game_state holds the whole record: rounds take the three in turn).
+ * Reported: how long that read took, and the worst ping round trip while
+ * it was out (against the worst before it): how long the one read held
+ * everyone else.
  */
 static void stall(const char *kriegd, int notes, int rounds)
 {
@@ -573,7 +574,7 @@ static void stall(const char *kriegd, int notes, int rounds)
 	add_umpire(kriegd, dir);
 	int port;
 	pid_t pid = start_kriegd(kriegd, dir, "full", &port, logpath, sizeof logpath);
-	char token[KRIEG_TOKEN_MAX];
+	char token[STALL_TOKEN_MAX];
 	long long game = noted_game(ctx, port, notes, NULL);
 	long long live = noted_game(ctx, port, notes, token);
 	double worst[STALL__KINDS] = { 0 };
