@@ -320,31 +320,36 @@ static struct referee *referee_at_start(const struct store_game *g)
 	return rs == NULL ? NULL : referee_new(rs, g->fen[0] ? g->fen : NULL, err, sizeof err);
 }
 
-/* The same, logged when NULL. */
-static struct referee *referee_start(const struct store_game *g)
+/* Replay g's whole record into rp (through rp->limit): 0, or -1 with err.
+ * Logs nothing. */
+static int replay_whole(struct store *st, const struct store_game *g, struct replay *rp,
+                        char *err, size_t errlen)
 {
 	struct referee *r = referee_at_start(g);
-	if (r == NULL)
-		log_warnx("game=%" PRId64 " record could not be replayed: its rules or start", g->id);
-	return r;
+	if (r == NULL) {
+		snprintf(err, errlen, "its rules or start are not known");
+		return -1;
+	}
+	return replay_run(st, g, rp, r, 0, err, errlen);
 }
 
-/* Replay g's whole record into rp: 0, or -1 (logged). */
+/* The same, logged: 0, or -1. */
 static int replay_into(struct store *st, const struct store_game *g, struct replay *rp)
 {
-	struct referee *r = referee_start(g);
-	return r == NULL ? -1 : replay_from(st, g, rp, r, 0);
+	char err[256];
+	if (replay_whole(st, g, rp, err, sizeof err) != 0) {
+		log_warnx("game=%" PRId64 " record could not be replayed: %s", g->id, err);
+		return -1;
+	}
+	return 0;
 }
 
 json_t *announce_replay_through(struct store *st, const struct store_game *g, unsigned aud,
                                 unsigned how, int through, char *err, size_t errlen)
 {
 	struct replay rp = { .aud = aud, .how = how, .arr = json_array(), .limit = through };
-	struct referee *r = referee_at_start(g);
 
-	if (r == NULL)
-		snprintf(err, errlen, "its rules or start are not known");
-	if (r == NULL || replay_run(st, g, &rp, r, 0, err, errlen) != 0) {
+	if (replay_whole(st, g, &rp, err, errlen) != 0) {
 		json_decref(rp.arr);
 		return NULL;
 	}
@@ -354,13 +359,12 @@ json_t *announce_replay_through(struct store *st, const struct store_game *g, un
 json_t *announce_replay(struct store *st, const struct store_game *g, unsigned aud,
                         unsigned how)
 {
-	struct replay rp = { .aud = aud, .how = how, .arr = json_array() };
+	char err[256];
+	json_t *arr = announce_replay_through(st, g, aud, how, 0, err, sizeof err);
 
-	if (replay_into(st, g, &rp) != 0) {
-		json_decref(rp.arr);
-		return NULL;
-	}
-	return rp.arr;
+	if (arr == NULL)
+		log_warnx("game=%" PRId64 " record could not be replayed: %s", g->id, err);
+	return arr;
 }
 
 /* ---- the replay cache (announce.h) --------------------------------------- */
