@@ -411,28 +411,39 @@ bool dispatch_can_offload(const struct conn *c)
 	       !conn_offloaded(c);
 }
 
-bool dispatch_rerun(const struct server *srv)
+void dispatch_later_keep(struct dispatch_later *l, struct conn *c, json_t *id, json_t *req,
+                         void (*proceed)(struct conn *c, json_t *id, json_t *req))
 {
-	return srv->req != NULL && srv->req->rerun;
+	l->srv = conn_server(c);
+	l->conn = conn_id(c);
+	l->id = id != NULL ? json_incref(id) : NULL;
+	l->req = req != NULL ? json_incref(req) : NULL;
+	l->proceed = proceed;
+	l->rerun = l->srv->req != NULL && l->srv->req->rerun;
 }
 
-void dispatch_resume(struct conn *c, json_t *id, json_t *req, bool rerun,
-                     void (*proceed)(struct conn *c, json_t *id, json_t *req))
+void dispatch_later_run(struct dispatch_later *l)
 {
-	struct server *srv = conn_server(c);
-	const struct dispatch_req *outer = srv->req;
-	const struct cmd *cmd = req != NULL ? find_cmd(json_string_value(json_object_get(req, "type")))
-	                                    : NULL;
-	/* Its line again, to be kept first if it goes to the reader. */
-	char *line = cmd != NULL ? json_dumps(req, JSON_COMPACT) : NULL;
-	struct dispatch_req cur = { line, line != NULL ? strlen(line) : 0, rerun,
-		                    cmd != NULL && (cmd->flags & CMD_REPLAYS) };
-	srv->req = line != NULL ? &cur : NULL;
-	uint64_t mark = dispatch_rows_mark(srv);
-	proceed(c, id, req);
-	dispatch_charge_rows(c, mark);
-	srv->req = outer;
-	free(line);
+	struct server *srv = l->srv;
+	struct conn *c = conn_find(srv, l->conn);
+	if (c != NULL) {
+		const struct dispatch_req *outer = srv->req;
+		const struct cmd *cmd =
+		    l->req != NULL ? find_cmd(json_string_value(json_object_get(l->req, "type"))) : NULL;
+		/* Its line again, to be kept first if it goes to the reader. */
+		char *line = cmd != NULL ? json_dumps(l->req, JSON_COMPACT) : NULL;
+		struct dispatch_req cur = { line, line != NULL ? strlen(line) : 0, l->rerun,
+			                    cmd != NULL && (cmd->flags & CMD_REPLAYS) };
+		srv->req = line != NULL ? &cur : NULL;
+		uint64_t mark = dispatch_rows_mark(srv);
+		l->proceed(c, l->id, l->req);
+		dispatch_charge_rows(c, mark);
+		srv->req = outer;
+		free(line);
+	}
+	json_decref(l->id);
+	json_decref(l->req);
+	l->id = l->req = NULL;
 }
 
 void dispatch_offload(struct conn *c, const struct reader_ops *ops, void *arg, uint64_t rows)

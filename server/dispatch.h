@@ -162,24 +162,34 @@ struct dispatch_req {
  * dispatch_can_offload false: no reader, not a CMD_REPLAYS request, it
  * is already that second run, or another request of the connection is
  * with the reader (one that waited for a commit goes on while another is
- * out: dispatch_resume below).
+ * out: dispatch_later_run below).
  */
 struct reader_ops;
 bool dispatch_can_offload(const struct conn *c);
 void dispatch_offload(struct conn *c, const struct reader_ops *ops, void *arg, uint64_t rows);
 
 /*
- * A request that waits (for a commit: game_cmd.c, watch.c) goes on later
- * outside dispatch_line; dispatch_resume runs it as dispatch_line would:
- * the rows it reads are charged to it, and its line (req again, with its
- * id and type) is at hand, so that it too may hand a long replay to the
- * reader, unless it had already come back from there (rerun: what
- * dispatch_rerun() said when it began to wait; a request goes to the
- * reader once at most).  req NULL (a login's game states): charged only.
+ * A request that waits (for a commit: game_cmd.c, watch.c) goes on later,
+ * outside dispatch_line.  dispatch_later_keep() keeps it (id and req
+ * referenced, either may be NULL: a login's game states) with what
+ * dispatch_line knew of it; dispatch_later_run() then runs proceed as
+ * dispatch_line would, if the connection is still open: the rows it reads
+ * are charged to it, and its line (req again, with its id and type) is at
+ * hand, so that it too may hand a long replay to the reader, unless it
+ * had already come back from there when it began to wait (a request goes
+ * to the reader once at most).  req NULL: charged only.  It drops the
+ * references; the caller frees l.
  */
-bool dispatch_rerun(const struct server *srv);
-void dispatch_resume(struct conn *c, json_t *id, json_t *req, bool rerun,
-                     void (*proceed)(struct conn *c, json_t *id, json_t *req));
+struct dispatch_later {
+	struct server *srv;
+	uint64_t conn;
+	json_t *id, *req;
+	void (*proceed)(struct conn *c, json_t *id, json_t *req);
+	bool rerun;                  /* back from the reader when it began to wait */
+};
+void dispatch_later_keep(struct dispatch_later *l, struct conn *c, json_t *id, json_t *req,
+                         void (*proceed)(struct conn *c, json_t *id, json_t *req));
+void dispatch_later_run(struct dispatch_later *l);
 
 /* The responses built without sending (group commit holds them until the
  * commit): fields stolen, may be NULL. */

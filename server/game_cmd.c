@@ -35,10 +35,7 @@
 struct waiting {
 	struct waiting *next;        /* in gs->logins: a login's */
 	struct games *gs;
-	uint64_t conn;
-	json_t *id, *req;
-	proceed_fn proceed;
-	bool rerun;                  /* back from the reader when it began to wait */
+	struct dispatch_later later;
 };
 
 static void waiting_run(void *arg)
@@ -49,11 +46,7 @@ static void waiting_run(void *arg)
 			*p = w->next;
 			break;
 		}
-	struct conn *c = conn_find(w->gs->srv, w->conn);
-	if (c)
-		dispatch_resume(c, w->id, w->req, w->rerun, w->proceed);
-	json_decref(w->id);
-	json_decref(w->req);
+	dispatch_later_run(&w->later);
 	free(w);
 }
 
@@ -63,16 +56,12 @@ void game_wait_for_commit(struct conn *c, const struct game *g, json_t *id, json
 	struct games *gs = conn_server(c)->games;
 	struct waiting *w = xcalloc(1, sizeof *w);
 	w->gs = gs;
-	w->conn = conn_id(c);
-	w->id = id ? json_incref(id) : NULL;
-	w->req = req ? json_incref(req) : NULL;
-	w->proceed = proceed;
-	w->rerun = dispatch_rerun(gs->srv);
+	dispatch_later_keep(&w->later, c, id, req, proceed);
 	if (!id) {
 		w->next = gs->logins;
 		gs->logins = w;
 	}
-	log_debug("conn=%llu request waits for the turn's commit", (unsigned long long)w->conn);
+	log_debug("conn=%llu request waits for the turn's commit", (unsigned long long)conn_id(c));
 	batch_after_waiting(gs->batch, g, conn_user(c), waiting_run, w);
 }
 
@@ -81,7 +70,7 @@ void game_wait_for_commit(struct conn *c, const struct game *g, json_t *id, json
 bool game_conn_awaiting(const struct games *gs, uint64_t conn)
 {
 	for (const struct waiting *w = gs->logins; w; w = w->next)
-		if (w->conn == conn)
+		if (w->later.conn == conn)
 			return true;
 	return false;
 }

@@ -325,25 +325,12 @@ void watch_connection(struct games *gs, int64_t uid, bool connected)
 
 /* A request that waits until the game has no uncommitted action: the
  * replayed view so far and the live events after it meet without a gap
- * (an action in the batch was routed to the seats that existed then). */
-struct watch_wait {
-	struct server *srv;
-	uint64_t conn;
-	json_t *id, *req;
-	void (*proceed)(struct conn *c, json_t *id, json_t *req);
-	bool rerun;                  /* back from the reader when it began to wait */
-};
-
+ * (an action in the batch was routed to the seats that existed then).
+ * It goes on as in its request: charged, and able to go to the reader. */
 static void wait_run(void *arg)
 {
-	struct watch_wait *w = arg;
-	struct conn *c = conn_find(w->srv, w->conn);
-	/* Charged, and able to go to the reader, as in its request. */
-	if (c)
-		dispatch_resume(c, w->id, w->req, w->rerun, w->proceed);
-	json_decref(w->id);
-	json_decref(w->req);
-	free(w);
+	dispatch_later_run(arg);
+	free(arg);
 }
 
 static bool must_wait(struct conn *c, const struct game *g, json_t *id, json_t *req,
@@ -351,13 +338,8 @@ static bool must_wait(struct conn *c, const struct game *g, json_t *id, json_t *
 {
 	if (g->pending == 0)
 		return false;
-	struct watch_wait *w = xcalloc(1, sizeof *w);
-	w->srv = conn_server(c);
-	w->conn = conn_id(c);
-	w->id = id ? json_incref(id) : NULL;
-	w->req = json_incref(req);
-	w->proceed = proceed;
-	w->rerun = dispatch_rerun(w->srv);
+	struct dispatch_later *w = xcalloc(1, sizeof *w);
+	dispatch_later_keep(w, c, id, req, proceed);
 	batch_after(g->gs->batch, wait_run, w);
 	return true;
 }
