@@ -672,7 +672,7 @@ bool announce_offload_marks(struct conn *c, const struct store_game *g)
 	struct server *srv = conn_server(c);
 	int behind;
 	if (!dispatch_can_offload(c) ||
-	    (behind = announce_cache_behind(srv->replays, srv->store, g)) < READER_REPLAY_MIN)
+	    !reader_wants(srv->reader, behind = announce_cache_behind(srv->replays, srv->store, g)))
 		return false;
 	struct marks_job *j = xcalloc(1, sizeof *j);
 	j->ac = srv->replays;

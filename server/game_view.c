@@ -263,7 +263,7 @@ static bool state_offload(struct conn *c, struct game *g, int col, json_t *v, in
 {
 	struct server *srv = g->gs->srv;
 	struct paced *gate;
-	if (srv->reader == NULL || *in_place + g->seq < READER_REPLAY_MIN ||
+	if (!reader_wants(srv->reader, *in_place + g->seq) ||
 	    (gate = conn_gate_open(c)) == NULL) {
 		*in_place += g->seq;
 		return false;

@@ -401,8 +401,8 @@ static void cmd_pgn(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	const char *text = pc != NULL ? pgn_cache_get(pc, g.id, kind, last) : NULL;
-	if (text == NULL && pc != NULL && last >= READER_REPLAY_MIN && last >= PGN_CACHE_MIN &&
-	    dispatch_can_offload(c)) {
+	if (text == NULL && pc != NULL && last >= PGN_CACHE_MIN &&
+	    reader_wants(conn_server(c)->reader, last) && dispatch_can_offload(c)) {
 		/* Built off the loop into the cache; the request comes back. */
 		struct pgn_job *j = xcalloc(1, sizeof *j);
 		j->pc = pc;

@@ -44,7 +44,9 @@ struct reader {
 	struct jobs queued, done;      /* under mu */
 	bool stop;                   /* under mu */
 	int pipefd[2];
+	int64_t replay_min;          /* reader_wants' mark */
 	uint64_t jobs;               /* the loop's: done callbacks run */
+	uint64_t submitted;          /* the loop's: jobs submitted */
 };
 
 static void jobs_init(struct jobs *q)
@@ -116,6 +118,7 @@ struct reader *reader_new(struct server *srv, char *err, size_t errlen)
 	}
 	struct reader *r = xcalloc(1, sizeof *r);
 	r->pipefd[0] = r->pipefd[1] = -1;
+	r->replay_min = READER_REPLAY_MIN;
 	jobs_init(&r->queued);
 	jobs_init(&r->done);
 	if ((r->st = store_open_reader(srv->store, err, errlen)) == NULL)
@@ -175,13 +178,29 @@ void reader_submit(struct reader *r, const struct reader_ops *ops, void *arg)
 
 	j->ops = ops;
 	j->arg = arg;
+	r->submitted++;
 	pthread_mutex_lock(&r->mu);
 	jobs_put(&r->queued, j);
 	pthread_cond_signal(&r->cv);
 	pthread_mutex_unlock(&r->mu);
 }
 
+bool reader_wants(const struct reader *r, int64_t actions)
+{
+	return r != NULL && actions >= r->replay_min;
+}
+
+void reader_set_replay_min(struct reader *r, int64_t actions)
+{
+	r->replay_min = actions > 1 ? actions : 1;
+}
+
 uint64_t reader_jobs(const struct reader *r)
 {
 	return r->jobs;
+}
+
+uint64_t reader_pending(const struct reader *r)
+{
+	return r->submitted - r->jobs;
 }

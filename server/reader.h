@@ -32,6 +32,7 @@
 #ifndef KRIEG_READER_H
 #define KRIEG_READER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -60,7 +61,16 @@ void reader_free(struct reader *r);
 /* Queue one job. */
 void reader_submit(struct reader *r, const struct reader_ops *ops, void *arg);
 
-/* Jobs done so far (tests). */
+/* Whether a replay of `actions` goes to r: there is a thread, and the
+ * replay is long enough to be worth it (READER_REPLAY_MIN, or the mark
+ * reader_set_replay_min set).  Every hand-over asks this. */
+bool reader_wants(const struct reader *r, int64_t actions);
+/* The fuzzer's: hand over replays from `actions` (at least 1) on, so that
+ * the short records an input can make reach the hand-over's paths. */
+void reader_set_replay_min(struct reader *r, int64_t actions);
+
+/* Jobs done so far (tests); jobs submitted whose done has not run yet. */
 uint64_t reader_jobs(const struct reader *r);
+uint64_t reader_pending(const struct reader *r);
 
 #endif

@@ -425,7 +425,7 @@ static const struct reader_ops catchup_ops = { catchup_run, catchup_done };
 
 static bool catchup_offload(struct conn *c, struct game *g)
 {
-	if (g->seq < READER_REPLAY_MIN || !dispatch_can_offload(c))
+	if (!dispatch_can_offload(c) || !reader_wants(conn_server(c)->reader, g->seq))
 		return false;
 	struct catchup_job *j = xcalloc(1, sizeof *j);
 	j->gs = g->gs;

@@ -10,14 +10,27 @@
  * needs) over bufferevent pairs whose far ends this file drains (the
  * replay cache keeps every record here, a mark every 3 actions, so that
  * pages are read from marks; the daemon's keeps only long records).  Each
- * input gets a new game between two users and two new connections, one
- * per player: a line starting with "b " goes to Black's connection, any
- * other to White's; "@G" in a line stands for the game's id (ids grow
- * from input to input, the seeds must name this input's game).  After
+ * input gets a new game between two users and three new connections, one
+ * per player and one of a third user, an umpire: a line starting with
+ * "b " goes to Black's connection, one starting with "s " to the
+ * umpire's (who may take either seat, `watch` or `umpire`), any other to
+ * White's; "@G" in a line stands for the game's id (ids grow from input
+ * to input, the seeds must name this input's game).  An input whose
+ * first line is "R" plays a rated game, which spectators watch
+ * SPECTATOR_DELAY plies behind.  After
  * each line the group commit is flushed
- * (games_flush) and the loop runs once, so answers and announcements are
- * encoded and written.  At the end the connections close and White
- * resigns the game.  Building the world costs a password hash (auth's
+ * (games_flush) and the loop runs, so answers and announcements are
+ * encoded and written, until the reader thread has nothing out: it hands
+ * over replays of READER_FUZZ_MIN actions or more here (the daemon's,
+ * READER_REPLAY_MIN, is more than an input makes), so that the requests
+ * sent back to run again, the waits, a login's state behind its gate and
+ * a connection closed while its job is out are all reached (not the PGN's
+ * hand-over: the PGN cache keeps no record that short).  A line "~" (or
+ * "b ~") closes that player's connection and logs in on a new one: the
+ * login's state of the live game; "~!" closes the new one too before its
+ * state is back.  A line starting with "!" is run, and its connection
+ * closed before its answer (or its job) is back.  At the end the connections close and
+ * White resigns the game.  Building the world costs a password hash (auth's
  * dummy), so one world serves WORLD_INPUTS inputs before it is rebuilt:
  * what one input leaves behind (a registered name, a seek) can reach the
  * next few only.
@@ -26,6 +39,7 @@
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/thread.h>
+#include <stdbool.h>
 #include <unistd.h>
 
 #include "announce.h"
@@ -38,16 +52,22 @@
 #include "lobby.h"
 #include "log.h"
 #include "pgn_cache.h"
+#include "reader.h"
 #include "server.h"
 #include "store.h"
 
 #define WORLD_INPUTS 256
 #define LINES_MAX 64        /* lines of one input that are run */
+#define READER_FUZZ_MIN 4   /* replays handed to the reader thread, actions */
+#define SEATS 3             /* White, Black, the umpire */
+#define SPECTATOR_DELAY "2" /* plies, rated games */
+
+static const char *const names[SEATS] = { "white", "black", "carol" };
 
 struct world {
 	struct server srv;
 	char path[256];
-	int64_t user[2];
+	int64_t user[SEATS];
 	int inputs;
 };
 
@@ -56,6 +76,9 @@ static struct world *world;
 static void world_free(struct world *w)
 {
 	games_flush(w->srv.games);
+	struct reader *reader = w->srv.reader;
+	w->srv.reader = NULL;
+	reader_free(reader);
 	connset_free(&w->srv);
 	games_free(w->srv.games);
 	announce_cache_free(w->srv.replays);
@@ -92,6 +115,8 @@ static struct world *world_new(void)
 	FUZZ_ASSERT(config_set(w->srv.cfg, "rate_burst", "1000000", err, sizeof err) == 0, "%s", err);
 	FUZZ_ASSERT(config_set(w->srv.cfg, "store_synchronous", "off", err, sizeof err) == 0, "%s",
 	            err);
+	FUZZ_ASSERT(config_set(w->srv.cfg, "spectator_delay", SPECTATOR_DELAY, err, sizeof err) == 0,
+	            "%s", err);
 	if ((w->srv.base = event_base_new()) == NULL)
 		abort();
 	struct store_options opt = { .synchronous = "off" };
@@ -105,20 +130,23 @@ static struct world *world_new(void)
 	 * daemon's keeps records of 1,024 actions and more). */
 	w->srv.replays = announce_cache_new(2, 3, 0);
 	w->srv.pgns = pgn_cache_new(PGN_CACHE_ENTRIES, PGN_CACHE_BYTES);
+	FUZZ_ASSERT((w->srv.reader = reader_new(&w->srv, err, sizeof err)) != NULL, "reader: %s",
+	            err);
+	reader_set_replay_min(w->srv.reader, READER_FUZZ_MIN);
 	conn_hook_add(&w->srv, lobby_conn_login, lobby_conn_closed);
 	conn_hook_add(&w->srv, games_conn_login, games_conn_closed);
 	conn_hook_add(&w->srv, chat_conn_login, NULL);
-	static const char *const names[2] = { "white", "black" };
-	for (int i = 0; i < 2; i++)
-		FUZZ_ASSERT(store_user_create(w->srv.store, names[i], "", 1, &w->user[i]) == STORE_OK,
-		            "user: %s", store_error(w->srv.store));
+	for (int i = 0; i < SEATS; i++)
+		FUZZ_ASSERT(store_user_create(w->srv.store, names[i], "", i == 2 ? 0 : 1, &w->user[i]) ==
+		            STORE_OK, "user: %s", store_error(w->srv.store));
+	FUZZ_ASSERT(store_user_set_role(w->srv.store, names[2], "umpire") == STORE_OK, "role: %s",
+	            store_error(w->srv.store));
 	return w;
 }
 
 static struct conn *attach(struct world *w, int color, struct bufferevent **far)
 {
 	struct bufferevent *pair[2];
-	static const char *const names[2] = { "white", "black" };
 
 	if (bufferevent_pair_new(w->srv.base, 0, pair) != 0)
 		abort();
@@ -139,12 +167,19 @@ static void drain(struct bufferevent *far)
 	evbuffer_drain(in, evbuffer_get_length(in));
 }
 
-static void settle(struct world *w, struct bufferevent *far[2])
+/* Commits made, answers written, and every job handed to the reader
+ * back, with what its request does when it runs again. */
+static void settle(struct world *w, struct bufferevent *far[SEATS])
 {
-	games_flush(w->srv.games);
-	event_base_loop(w->srv.base, EVLOOP_NONBLOCK);
-	drain(far[0]);
-	drain(far[1]);
+	for (;;) {
+		games_flush(w->srv.games);
+		event_base_loop(w->srv.base, EVLOOP_NONBLOCK);
+		if (reader_pending(w->srv.reader) == 0)
+			break;
+		event_base_loop(w->srv.base, EVLOOP_ONCE);
+	}
+	for (int i = 0; i < SEATS; i++)
+		drain(far[i]);
 }
 
 static void at_exit_free(void)
@@ -173,24 +208,46 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct world *w = world;
 	w->inputs++;
 
-	int64_t game = 0;
-	FUZZ_ASSERT(games_start(&w->srv, w->user[0], w->user[1], "icc", 3600 * 1000, 0, 0, 0,
-	                        &game) == 0, "games_start");
-	struct bufferevent *far[2];
-	uint64_t id[2];
-	id[0] = conn_id(attach(w, 0, &far[0]));
-	id[1] = conn_id(attach(w, 1, &far[1]));
-	settle(w, far);
-
 	const char *p = (const char *)data, *end = p + size;
+	int rated = size >= 2 && memcmp(p, "R\n", 2) == 0;
+	int64_t game = 0;
+	FUZZ_ASSERT(games_start(&w->srv, w->user[0], w->user[1], "icc", 3600 * 1000, 0, 0, rated,
+	                        &game) == 0, "games_start");
+	struct bufferevent *far[SEATS];
+	uint64_t id[SEATS];
+	for (int i = 0; i < SEATS; i++)
+		id[i] = conn_id(attach(w, i, &far[i]));
+	settle(w, far);
+	if (rated)
+		p += 2;
+
 	for (int lines = 0; p < end && lines < LINES_MAX; lines++) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t len = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
-		int who = len >= 2 && p[0] == 'b' && p[1] == ' ';
+		int who = len < 2 || p[1] != ' ' ? 0 : p[0] == 'b' ? 1 : p[0] == 's' ? 2 : 0;
 		const char *line = who ? p + 2 : p;
 		size_t n = who ? len - 2 : len;
 		struct conn *c = conn_find(&w->srv, id[who]);
 
+		if (n >= 1 && n <= 2 && line[0] == '~' && (n == 1 || line[1] == '!')) {
+			/* The player comes back on a new connection. */
+			if (c != NULL)
+				conn_close(c, "fuzz reconnect");
+			settle(w, far);
+			bufferevent_free(far[who]);
+			c = attach(w, who, &far[who]);
+			id[who] = conn_id(c);
+			if (n == 2)
+				conn_close(c, "fuzz drop");
+			settle(w, far);
+			p = nl != NULL ? nl + 1 : end;
+			continue;
+		}
+		bool drop = n >= 1 && line[0] == '!';
+		if (drop) {
+			line++;
+			n--;
+		}
 		/* The transport's framing: no line reaches dispatch_line longer
 		 * than PROTO_LINE_MAX with its newline. */
 		if (c != NULL && n + 1 <= PROTO_LINE_MAX) {
@@ -218,21 +275,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			free(copy);
 			dispatch_line(c, exact, k);
 			free(exact);
+			if (drop && (c = conn_find(&w->srv, id[who])) != NULL)
+				conn_close(c, "fuzz drop");
 		}
 		settle(w, far);
 		p = nl != NULL ? nl + 1 : end;
 	}
 
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < SEATS; i++) {
 		struct conn *c = conn_find(&w->srv, id[i]);
 		if (c != NULL)
 			conn_close(c, "fuzz input done");
 	}
 	settle(w, far);
 	/* End the game so the world does not fill up with live ones. */
-	struct bufferevent *cf[2];
+	struct bufferevent *cf[SEATS];
 	struct conn *c = attach(w, 0, &cf[0]);
-	cf[1] = cf[0];
+	for (int i = 1; i < SEATS; i++)
+		cf[i] = cf[0];
 	char resign[96];
 	int rn = snprintf(resign, sizeof resign, "{\"type\":\"resign\",\"game\":%lld,\"id\":0}",
 	                  (long long)game);
@@ -241,8 +301,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	conn_close(c, "fuzz cleanup");
 	settle(w, cf);
 	/* The pairs' far ends: the near ends went with their connections. */
-	bufferevent_free(far[0]);
-	bufferevent_free(far[1]);
+	for (int i = 0; i < SEATS; i++)
+		bufferevent_free(far[i]);
 	bufferevent_free(cf[0]);
 	return 0;
 }

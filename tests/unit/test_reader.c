@@ -10,8 +10,13 @@
  *                        loop to fire, which it could not if it ran on
  *                        the loop.  Each done runs on the loop, in the
  *                        order the jobs were submitted.
+ *                        reader_pending counts the jobs whose done has
+ *                        not run, down to none.
  *   free_finishes_the_queue  reader_free runs the jobs still queued and
  *                        their done callbacks.
+ *   replays_wanted_from_the_mark  reader_wants: no thread wants nothing; a
+ *                        thread wants replays from READER_REPLAY_MIN
+ *                        actions on, or from the mark set (at least 1).
  */
 #include <check.h>
 #include <pthread.h>
@@ -159,6 +164,7 @@ START_TEST(jobs_run_off_the_loop)
 	evtimer_add(t, &tv);
 	for (int i = 0; i < JOBS; i++)
 		reader_submit(r, &ops, &j[i]);
+	ck_assert_uint_eq(reader_pending(r), JOBS);
 	time_t end = time(NULL) + WAIT_MS / 1000 + 2;
 	while (!j[JOBS - 1].done && time(NULL) <= end)
 		event_base_loop(srv.base, EVLOOP_ONCE);
@@ -174,6 +180,7 @@ START_TEST(jobs_run_off_the_loop)
 	ck_assert_uint_eq(j[1].rows, 17);
 	ck_assert_uint_eq(j[0].rows, 0);
 	ck_assert_uint_eq(reader_jobs(r), JOBS);
+	ck_assert_uint_eq(reader_pending(r), 0);
 	/* Read on its own connection: the loop's counted none of them. */
 	ck_assert_uint_eq(store_record_rows(srv.store), 0);
 	event_free(t);
@@ -197,6 +204,23 @@ START_TEST(free_finishes_the_queue)
 }
 END_TEST
 
+START_TEST(replays_wanted_from_the_mark)
+{
+	ck_assert(!reader_wants(NULL, 50000));
+	struct reader *r = world_new();
+	ck_assert(!reader_wants(r, READER_REPLAY_MIN - 1));
+	ck_assert(reader_wants(r, READER_REPLAY_MIN));
+	reader_set_replay_min(r, 4);
+	ck_assert(!reader_wants(r, 3));
+	ck_assert(reader_wants(r, 4));
+	reader_set_replay_min(r, -5);
+	ck_assert(!reader_wants(r, 0));
+	ck_assert(reader_wants(r, 1));
+	reader_free(r);
+	world_free();
+}
+END_TEST
+
 static Suite *reader_suite(void)
 {
 	Suite *s = suite_create("reader");
@@ -205,6 +229,7 @@ static Suite *reader_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, jobs_run_off_the_loop);
 	tcase_add_test(tc, free_finishes_the_queue);
+	tcase_add_test(tc, replays_wanted_from_the_mark);
 	suite_add_tcase(s, tc);
 	return s;
 }
