@@ -5,41 +5,54 @@
  * reached, not only the checks in front of them.
  *
  * The world is a real daemon without sockets: store (a scratch database,
- * synchronous=off), auth, lobby and games wired as main.c wires them, and
- * connections made with conn_attach() (server/conn.h, the one seam this
- * needs) over bufferevent pairs whose far ends this file drains (the
- * replay cache keeps every record here, a mark every 3 actions, so that
- * pages are read from marks; the daemon's keeps only long records).  Each
- * input gets a new game between two users and three new connections, one
- * per player and one of a third user, an umpire: a line starting with
- * "b " goes to Black's connection, one starting with "s " to the
- * umpire's (who may take either seat, `watch` or `umpire`), any other to
- * White's; "@G" in a line stands for the game's id (ids grow from input
- * to input, the seeds must name this input's game).  An input whose
- * first line is "R" plays a rated game, which spectators watch
- * SPECTATOR_DELAY plies behind.  After
- * each line the group commit is flushed
- * (games_flush) and the loop runs, so answers and announcements are
- * encoded and written, until the reader thread has nothing out: it hands
- * over replays of READER_FUZZ_MIN actions or more here (the daemon's,
- * READER_REPLAY_MIN, is more than an input makes), so that the requests
- * sent back to run again, the waits, a login's state behind its gate and
- * a connection closed while its job is out are all reached (not the PGN's
- * hand-over: the PGN cache keeps no record that short).  A line "~" (or
- * "b ~") closes that player's connection and logs in on a new one: the
- * login's state of the live game; "~!" closes the new one too before its
- * state is back.  A line starting with "!" is run, and its connection
- * closed before its answer (or its job) is back.  At the end the connections close and
- * White resigns the game.  Building the world costs a password hash (auth's
+ * synchronous=off), auth, lobby, games and the reader thread wired as
+ * main.c wires them, and connections made with conn_attach() (server/
+ * conn.h, the one seam this needs) over bufferevent pairs whose far ends
+ * this file reads (the replay cache keeps every record here, a mark every
+ * 3 actions, so that pages are read from marks; the daemon's keeps only
+ * long records).  Building the world costs a password hash (auth's
  * dummy), so one world serves WORLD_INPUTS inputs before it is rebuilt:
  * what one input leaves behind (a registered name, a seek) can reach the
  * next few only.
+ *
+ * Each input gets a new game between two users and three new
+ * connections, one per player and one of a third user, an umpire, who may
+ * take either seat (`watch` or `umpire`).  A line starting with "b " goes
+ * to Black's connection, one starting with "s " to the umpire's, any
+ * other to White's; "@G" in a line stands for the game's id (ids grow
+ * from input to input: the seeds must name this input's game).  An input
+ * whose first line is "R" plays a rated game, which spectators watch
+ * SPECTATOR_DELAY plies behind.  A line "~" (or "b ~", "s ~") closes that
+ * seat's connection and logs in on a new one (the login's state of the
+ * live game); "~!" closes the new one too before its state is back.  A
+ * line starting with "!" is run, and its connection closed before its
+ * answer (or its job) is back.  At the end the connections close and
+ * White resigns the game.
+ *
+ * After each line the group commit is flushed (games_flush) and the loop
+ * runs, so answers and announcements are encoded and written, until the
+ * reader thread has nothing out.  It hands over replays of
+ * READER_FUZZ_MIN actions or more here (the daemon's READER_REPLAY_MIN
+ * is more than an input makes), so that the requests sent back to run
+ * again, the waits, a login's state behind its gate and a connection
+ * closed while its job is out are all reached (not the PGN's hand-over:
+ * the PGN cache keeps no record that short).
+ *
+ * What a player's connection receives while the game is live (before and
+ * after the line that produced it) is checked against what icc grants a
+ * player (check_player_line): no umpire_move, no event whose audience
+ * leaves the player out, nothing of the opponent's move or refused tries,
+ * and no square or man in an error message that the player's own line
+ * did not name.
  */
+#include <ctype.h>
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/thread.h>
+#include <jansson.h>
 #include <stdbool.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "announce.h"
@@ -49,6 +62,7 @@
 #include "dispatch.h"
 #include "fuzz_util.h"
 #include "game.h"
+#include "game_priv.h"
 #include "lobby.h"
 #include "log.h"
 #include "pgn_cache.h"
@@ -169,7 +183,7 @@ static void drain(struct bufferevent *far)
 
 /* Commits made, answers written, and every job handed to the reader
  * back, with what its request does when it runs again. */
-static void settle(struct world *w, struct bufferevent *far[SEATS])
+static void run(struct world *w)
 {
 	for (;;) {
 		games_flush(w->srv.games);
@@ -178,6 +192,148 @@ static void settle(struct world *w, struct bufferevent *far[SEATS])
 			break;
 		event_base_loop(w->srv.base, EVLOOP_ONCE);
 	}
+}
+
+static void settle(struct world *w, struct bufferevent *far[SEATS])
+{
+	run(w);
+	for (int i = 0; i < SEATS; i++)
+		drain(far[i]);
+}
+
+static bool game_live(struct world *w, int64_t game)
+{
+	struct game *g = game_find(w->srv.games, game);
+	return g != NULL && !g->dead;
+}
+
+/* ---- what a player may receive (icc, the game live) ------------------- */
+
+/* s[i..i+1] a square name standing alone (not inside a longer word). */
+static bool square_at(const char *s, size_t i)
+{
+	if (!(s[i] >= 'a' && s[i] <= 'h' && s[i + 1] >= '1' && s[i + 1] <= '8'))
+		return false;
+	return i == 0 || !(s[i - 1] >= 'a' && s[i - 1] <= 'z' && s[i - 1] != 'x');
+}
+
+/* strcasestr, which is GNU's. */
+static const char *find_ci(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (; *hay; hay++)
+		if (strncasecmp(hay, needle, n) == 0)
+			return hay;
+	return NULL;
+}
+
+/* An error's message names no square and no man the request did not. */
+static void check_error(const char *msg, const char *req, const char *line)
+{
+	static const char *const men[] = { "pawn", "knight", "bishop", "rook", "queen", "king" };
+	for (size_t i = 0; msg[i] && msg[i + 1]; i++) {
+		char sq[3] = { msg[i], msg[i + 1], 0 };
+		bool hex = i >= 2 && msg[i - 2] == '0' && msg[i - 1] == 'x';   /* jansson's "byte 0xa2" */
+		FUZZ_ASSERT(!square_at(msg, i) || hex || strstr(req, sq) != NULL,
+		            "an error names square %s, not in the request %s: %s", sq, req, line);
+	}
+	/* A man named is the player's own ("no own knight can move to f3",
+	 * "no knight in reserve", "cannot drop a knight on f3") or the
+	 * request's words (jansson's "... expected near 'king'"), never what
+	 * stands on a square of the opponent's. */
+	for (size_t k = 0; k < sizeof men / sizeof *men; k++) {
+		size_t len = strlen(men[k]);
+		for (const char *m = msg; (m = find_ci(m, men[k])) != NULL; m += len) {
+			bool word = (m == msg || !isalpha((unsigned char)m[-1])) &&
+			            !isalpha((unsigned char)m[len]);
+			bool own = (m - msg >= 4 && strncasecmp(m - 4, "own ", 4) == 0) ||
+			           (m - msg >= 7 && strncasecmp(m - 7, "drop a ", 7) == 0) ||
+			           strncasecmp(m + len, " in reserve", 11) == 0 ||
+			           find_ci(req, men[k]) != NULL;
+			FUZZ_ASSERT(!word || own,
+			            "an error names a %s not the player's own: %s", men[k], line);
+		}
+	}
+}
+
+static void check_event(json_t *o, int who, const char *line)
+{
+	static const char *const colour[2] = { "white", "black" };
+	const char *ev = json_string_value(json_object_get(o, "event"));
+	const char *by = json_string_value(json_object_get(o, "by"));
+	FUZZ_ASSERT(strcmp(ev, "umpire_move") != 0, "umpire_move reached %s: %s", colour[who], line);
+	json_t *aud = json_object_get(o, "audience");
+	if (aud != NULL) {
+		bool mine = false;
+		size_t i;
+		json_t *a;
+		json_array_foreach(aud, i, a)
+			mine |= json_is_string(a) && strcmp(json_string_value(a), colour[who]) == 0;
+		FUZZ_ASSERT(mine, "an event not addressed to %s: %s", colour[who], line);
+	}
+	if (by != NULL && strcmp(by, colour[who]) != 0) {
+		FUZZ_ASSERT(json_object_get(o, "move") == NULL && json_object_get(o, "san") == NULL,
+		            "the opponent's move or try reached %s: %s", colour[who], line);
+		static const char *const never[] = { "move", "illegal", "impossible", "illegal_count" };
+		for (size_t k = 0; k < sizeof never / sizeof *never; k++)
+			FUZZ_ASSERT(strcmp(ev, never[k]) != 0, "an opponent's %s event reached %s: %s",
+			            ev, colour[who], line);
+	}
+}
+
+/* Every event anywhere in j (a line, a view's list, a page). */
+static void walk(json_t *j, int who, const char *line)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+	if (json_is_object(j)) {
+		if (json_is_string(json_object_get(j, "event")))
+			check_event(j, who, line);
+		json_object_foreach(j, key, v)
+			walk(v, who, line);
+	} else if (json_is_array(j)) {
+		json_array_foreach(j, i, v)
+			walk(v, who, line);
+	}
+}
+
+/* One line a player received about the live game (or about no game). */
+static void check_player_line(const char *line, int who, int64_t game, const char *req)
+{
+	json_t *j = json_loads(line, 0, NULL);
+	FUZZ_ASSERT(j != NULL, "an unparsable line: %s", line);
+	json_t *gid = json_object_get(j, "game");
+	if (gid == NULL || (json_is_integer(gid) && json_integer_value(gid) == game)) {
+		walk(j, who, line);
+		const char *msg =
+		        json_string_value(json_object_get(json_object_get(j, "error"), "message"));
+		if (msg != NULL)
+			check_error(msg, req, line);
+	}
+	json_decref(j);
+}
+
+static void check_player(struct bufferevent *far, int who, int64_t game, const char *req)
+{
+	struct evbuffer *in = bufferevent_get_input(far);
+	size_t n;
+	char *line;
+	while ((line = evbuffer_readln(in, &n, EVBUFFER_EOL_LF)) != NULL) {
+		check_player_line(line, who, game, req);
+		free(line);
+	}
+}
+
+/* settle, with what the players received checked if the game was live
+ * before (live) and still is: req is what seat `who` sent. */
+static void settle_checked(struct world *w, struct bufferevent *far[SEATS], int64_t game,
+                           bool live, int who, const char *req)
+{
+	run(w);
+	if (live && game_live(w, game))
+		for (int i = 0; i < 2; i++)
+			check_player(far[i], i, game, i == who ? req : "");
 	for (int i = 0; i < SEATS; i++)
 		drain(far[i]);
 }
@@ -217,7 +373,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t id[SEATS];
 	for (int i = 0; i < SEATS; i++)
 		id[i] = conn_id(attach(w, i, &far[i]));
-	settle(w, far);
+	settle_checked(w, far, game, true, 0, "");
 	if (rated)
 		p += 2;
 
@@ -228,18 +384,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const char *line = who ? p + 2 : p;
 		size_t n = who ? len - 2 : len;
 		struct conn *c = conn_find(&w->srv, id[who]);
+		bool live = game_live(w, game);
 
 		if (n >= 1 && n <= 2 && line[0] == '~' && (n == 1 || line[1] == '!')) {
 			/* The player comes back on a new connection. */
 			if (c != NULL)
 				conn_close(c, "fuzz reconnect");
-			settle(w, far);
+			settle_checked(w, far, game, live, who, "");
 			bufferevent_free(far[who]);
 			c = attach(w, who, &far[who]);
 			id[who] = conn_id(c);
 			if (n == 2)
 				conn_close(c, "fuzz drop");
-			settle(w, far);
+			settle_checked(w, far, game, game_live(w, game), who, "");
 			p = nl != NULL ? nl + 1 : end;
 			continue;
 		}
@@ -254,7 +411,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			/* dispatch_line gets the line without its newline, not
 			 * NUL-terminated: an exact-size copy lets ASan see any
 			 * read past its end. */
-			char *copy = malloc(n + 32), gid[24];
+			char *copy = malloc(n + 33), gid[24];   /* room for the NUL */
 			size_t k = 0;
 			int gn = snprintf(gid, sizeof gid, "%lld", (long long)game);
 			if (copy == NULL)
@@ -272,13 +429,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (exact == NULL)
 				abort();
 			memcpy(exact, copy, k);
-			free(copy);
+			copy[k] = '\0';   /* the request, for check_error */
 			dispatch_line(c, exact, k);
 			free(exact);
 			if (drop && (c = conn_find(&w->srv, id[who])) != NULL)
 				conn_close(c, "fuzz drop");
+			settle_checked(w, far, game, live, who, copy);
+			free(copy);
+		} else {
+			settle_checked(w, far, game, live, who, "");
 		}
-		settle(w, far);
 		p = nl != NULL ? nl + 1 : end;
 	}
 
