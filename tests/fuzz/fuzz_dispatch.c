@@ -43,7 +43,11 @@
  * player (check_player_line): no umpire_move, no event whose audience
  * leaves the player out, nothing of the opponent's move or refused tries,
  * and no square or man in an error message that the player's own line
- * did not name.
+ * did not name.  So is what the third user's connection receives while it
+ * holds the spectator's seat, never the umpire's (check_spectator): only
+ * events addressed to spectators, nothing of either player's moves, no
+ * true board, and at a rated game nothing of the last SPECTATOR_DELAY
+ * plies.
  */
 #include <ctype.h>
 #include <event2/buffer.h>
@@ -67,6 +71,7 @@
 #include "log.h"
 #include "pgn_cache.h"
 #include "reader.h"
+#include "referee.h"
 #include "server.h"
 #include "store.h"
 
@@ -74,7 +79,9 @@
 #define LINES_MAX 64        /* lines of one input that are run */
 #define READER_FUZZ_MIN 4   /* replays handed to the reader thread, actions */
 #define SEATS 3             /* White, Black, the umpire */
-#define SPECTATOR_DELAY "2" /* plies, rated games */
+#define SPECTATOR_DELAY 2   /* plies, rated games */
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 static const char *const names[SEATS] = { "white", "black", "carol" };
 
@@ -129,8 +136,8 @@ static struct world *world_new(void)
 	FUZZ_ASSERT(config_set(w->srv.cfg, "rate_burst", "1000000", err, sizeof err) == 0, "%s", err);
 	FUZZ_ASSERT(config_set(w->srv.cfg, "store_synchronous", "off", err, sizeof err) == 0, "%s",
 	            err);
-	FUZZ_ASSERT(config_set(w->srv.cfg, "spectator_delay", SPECTATOR_DELAY, err, sizeof err) == 0,
-	            "%s", err);
+	FUZZ_ASSERT(config_set(w->srv.cfg, "spectator_delay", STR(SPECTATOR_DELAY), err,
+	                       sizeof err) == 0, "%s", err);
 	if ((w->srv.base = event_base_new()) == NULL)
 		abort();
 	struct store_options opt = { .synchronous = "off" };
@@ -256,21 +263,37 @@ static void check_error(const char *msg, const char *req, const char *line)
 	}
 }
 
-static void check_event(json_t *o, int who, const char *line)
+/* What a check over a line's objects (each_object) knows and finds. */
+struct seen {
+	int who;                     /* the player's colour (check_event) */
+	int released;                /* the last ply released (spectator_event) */
+	bool umpire;                 /* "seat":"umpire" met (umpire_seat) */
+	const char *line;
+};
+
+/* Whether an event is addressed to `name` (an event with no audience, a
+ * notice, is addressed to whoever it was sent to). */
+static bool heard_by(json_t *o, const char *name)
 {
+	json_t *aud = json_object_get(o, "audience"), *a;
+	bool heard = aud == NULL;
+	size_t i;
+	json_array_foreach(aud, i, a)
+		heard |= json_is_string(a) && strcmp(json_string_value(a), name) == 0;
+	return heard;
+}
+
+static void check_event(json_t *o, struct seen *sn)
+{
+	int who = sn->who;
+	const char *line = sn->line;
 	static const char *const colour[2] = { "white", "black" };
 	const char *ev = json_string_value(json_object_get(o, "event"));
+	if (ev == NULL)
+		return;
 	const char *by = json_string_value(json_object_get(o, "by"));
 	FUZZ_ASSERT(strcmp(ev, "umpire_move") != 0, "umpire_move reached %s: %s", colour[who], line);
-	json_t *aud = json_object_get(o, "audience");
-	if (aud != NULL) {
-		bool mine = false;
-		size_t i;
-		json_t *a;
-		json_array_foreach(aud, i, a)
-			mine |= json_is_string(a) && strcmp(json_string_value(a), colour[who]) == 0;
-		FUZZ_ASSERT(mine, "an event not addressed to %s: %s", colour[who], line);
-	}
+	FUZZ_ASSERT(heard_by(o, colour[who]), "an event not addressed to %s: %s", colour[who], line);
 	if (by != NULL && strcmp(by, colour[who]) != 0) {
 		FUZZ_ASSERT(json_object_get(o, "move") == NULL && json_object_get(o, "san") == NULL,
 		            "the opponent's move or try reached %s: %s", colour[who], line);
@@ -281,20 +304,19 @@ static void check_event(json_t *o, int who, const char *line)
 	}
 }
 
-/* Every event anywhere in j (a line, a view's list, a page). */
-static void walk(json_t *j, int who, const char *line)
+/* fn on every object anywhere in j (a line, a view's list, a page). */
+static void each_object(json_t *j, void (*fn)(json_t *o, struct seen *sn), struct seen *sn)
 {
 	const char *key;
 	json_t *v;
 	size_t i;
 	if (json_is_object(j)) {
-		if (json_is_string(json_object_get(j, "event")))
-			check_event(j, who, line);
+		fn(j, sn);
 		json_object_foreach(j, key, v)
-			walk(v, who, line);
+			each_object(v, fn, sn);
 	} else if (json_is_array(j)) {
 		json_array_foreach(j, i, v)
-			walk(v, who, line);
+			each_object(v, fn, sn);
 	}
 }
 
@@ -305,7 +327,8 @@ static void check_player_line(const char *line, int who, int64_t game, const cha
 	FUZZ_ASSERT(j != NULL, "an unparsable line: %s", line);
 	json_t *gid = json_object_get(j, "game");
 	if (gid == NULL || (json_is_integer(gid) && json_integer_value(gid) == game)) {
-		walk(j, who, line);
+		struct seen sn = { .who = who, .line = line };
+		each_object(j, check_event, &sn);
 		const char *msg =
 		        json_string_value(json_object_get(json_object_get(j, "error"), "message"));
 		if (msg != NULL)
@@ -325,15 +348,76 @@ static void check_player(struct bufferevent *far, int who, int64_t game, const c
 	}
 }
 
-/* settle, with what the players received checked if the game was live
- * before (live) and still is: req is what seat `who` sent. */
+/* ---- what a spectator may receive ------------------------------------- */
+
+/* "seat":"umpire": the umpire's seat taken (or taken away), after which
+ * this connection's lines are not checked. */
+static void umpire_seat(json_t *o, struct seen *sn)
+{
+	const char *seat = json_string_value(json_object_get(o, "seat"));
+	sn->umpire |= seat != NULL && strcmp(seat, "umpire") == 0;
+}
+
+/* An event, as a spectator of a game whose released plies are those up
+ * to sn->released. */
+static void spectator_event(json_t *o, struct seen *sn)
+{
+	const char *ev = json_string_value(json_object_get(o, "event"));
+	const char *line = sn->line;
+	if (ev == NULL)
+		return;
+	FUZZ_ASSERT(strcmp(ev, "umpire_move") != 0 && strcmp(ev, "board") != 0,
+	            "the umpire's %s reached a spectator: %s", ev, line);
+	FUZZ_ASSERT(json_object_get(o, "move") == NULL && json_object_get(o, "san") == NULL,
+	            "a player's move reached a spectator: %s", line);
+	FUZZ_ASSERT(heard_by(o, "spectator"), "an event not addressed to spectators reached one: %s",
+	            line);
+	json_t *ply = json_object_get(o, "ply");
+	FUZZ_ASSERT(!json_is_integer(ply) || json_integer_value(ply) <= sn->released,
+	            "ply %lld reached a spectator, %d released: %s",
+	            (long long)json_integer_value(ply), sn->released, line);
+}
+
+/* The third seat's lines: the events pushed to it and its seat's view
+ * (its answers to other requests, such as an umpire's `record`, are what
+ * its role grants, not its seat).  *umpired: it took the umpire's seat. */
+static void check_spectator(struct world *w, struct bufferevent *far, int64_t game,
+                            bool *umpired)
+{
+	struct evbuffer *in = bufferevent_get_input(far);
+	struct game *g = game_find(w->srv.games, game);
+	int released = referee_plies(g->ref) - (g->info.rated ? SPECTATOR_DELAY : 0);
+	size_t n;
+	char *line;
+	while ((line = evbuffer_readln(in, &n, EVBUFFER_EOL_LF)) != NULL) {
+		json_t *j = json_loads(line, 0, NULL);
+		FUZZ_ASSERT(j != NULL, "an unparsable line: %s", line);
+		struct seen sn = { .released = released, .line = line };
+		each_object(j, umpire_seat, &sn);
+		*umpired |= sn.umpire;
+		json_t *gid = json_object_get(j, "game");
+		const char *seat = json_string_value(json_object_get(j, "seat"));
+		bool view = json_object_get(j, "event") != NULL ||
+		            (seat != NULL && strcmp(seat, "spectator") == 0);
+		if (!*umpired && view && json_is_integer(gid) && json_integer_value(gid) == game)
+			each_object(j, spectator_event, &sn);
+		json_decref(j);
+		free(line);
+	}
+}
+
+/* settle, with what the players and the spectator received checked if
+ * the game was live before (live) and still is: req is what seat `who`
+ * sent. */
 static void settle_checked(struct world *w, struct bufferevent *far[SEATS], int64_t game,
-                           bool live, int who, const char *req)
+                           bool live, int who, const char *req, bool *umpired)
 {
 	run(w);
-	if (live && game_live(w, game))
+	if (live && game_live(w, game)) {
 		for (int i = 0; i < 2; i++)
 			check_player(far[i], i, game, i == who ? req : "");
+		check_spectator(w, far[2], game, umpired);
+	}
 	for (int i = 0; i < SEATS; i++)
 		drain(far[i]);
 }
@@ -373,7 +457,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t id[SEATS];
 	for (int i = 0; i < SEATS; i++)
 		id[i] = conn_id(attach(w, i, &far[i]));
-	settle_checked(w, far, game, true, 0, "");
+	bool umpired = false;   /* the third seat's connection took the umpire's seat */
+	settle_checked(w, far, game, true, 0, "", &umpired);
 	if (rated)
 		p += 2;
 
@@ -390,13 +475,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			/* The player comes back on a new connection. */
 			if (c != NULL)
 				conn_close(c, "fuzz reconnect");
-			settle_checked(w, far, game, live, who, "");
+			settle_checked(w, far, game, live, who, "", &umpired);
 			bufferevent_free(far[who]);
 			c = attach(w, who, &far[who]);
 			id[who] = conn_id(c);
+			if (who == 2)
+				umpired = false;
 			if (n == 2)
 				conn_close(c, "fuzz drop");
-			settle_checked(w, far, game, game_live(w, game), who, "");
+			settle_checked(w, far, game, game_live(w, game), who, "", &umpired);
 			p = nl != NULL ? nl + 1 : end;
 			continue;
 		}
@@ -434,10 +521,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			free(exact);
 			if (drop && (c = conn_find(&w->srv, id[who])) != NULL)
 				conn_close(c, "fuzz drop");
-			settle_checked(w, far, game, live, who, copy);
+			settle_checked(w, far, game, live, who, copy, &umpired);
 			free(copy);
 		} else {
-			settle_checked(w, far, game, live, who, "");
+			settle_checked(w, far, game, live, who, "", &umpired);
 		}
 		p = nl != NULL ? nl + 1 : end;
 	}
