@@ -7,6 +7,7 @@
 #   make bench      perft against Stockfish and other benchmarks
 #   make soak       kriegd's RSS under SOAK_CONNS/2 games for SOAK_SECONDS: FLAT or GROWING
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS each (tests/fuzz/README.md)
+#   make fuzz-tsan  the dispatcher's fuzz inputs once each under ThreadSanitizer
 #   make memcheck   the integration suite with kriegd under valgrind
 #   make install    install binaries, man pages, systemd units and docs under $(PREFIX),
 #                   and $(SYSCONFDIR)/kriegd/kriegd.conf if there is none (DESTDIR= for staging)
@@ -335,7 +336,7 @@ FUZZ_VARS = CC=clang BUILD=build/fuzz BINDIR=build/fuzz/bin OPT=-O1 \
 $(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.o $(LIBSERVER) $(LIBBOT) $(LIBCLIENT) $(LIBPROTO) $(LIBCORE)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(SERVER_LIBS) $(CORE_LIBS)
-.PHONY: fuzz fuzz-build fuzz-deps fuzz-smoke memcheck
+.PHONY: fuzz fuzz-build fuzz-deps fuzz-smoke fuzz-tsan memcheck
 fuzz-build: $(FUZZ_BINS)
 # clang's fuzzer runtime is a package of its own on Debian (libclang-rt-dev).
 fuzz-deps:
@@ -352,6 +353,21 @@ fuzz: deps fuzz-deps
 fuzz-smoke: fuzz-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) $(FUZZ_VARS) fuzz-build
 	@tests/fuzz/run.sh smoke $(FUZZ_SMOKE_SECONDS) build/fuzz/fuzz
+# The dispatcher's inputs under ThreadSanitizer (its world has the
+# daemon's threads: the store writer, the checkpointer, the hashers, the
+# reader): fuzz_dispatch built without the coverage counters, whose
+# increments from those threads are all TSan would report otherwise, runs
+# every seed, regression input and input `make fuzz` kept, once each.
+FUZZ_TSAN_VARS = CC=clang BUILD=build/fuzz-tsan BINDIR=build/fuzz-tsan/bin OPT=-O1 \
+                 SANFLAGS="-fsanitize=thread -fno-omit-frame-pointer"
+fuzz-tsan: deps fuzz-deps
+	@$(MAKE) --no-print-directory -j$(JOBS) $(FUZZ_TSAN_VARS) build/fuzz-tsan/fuzz/fuzz_dispatch
+	@d=$$(mktemp -d); cp tests/fuzz/corpus/dispatch/* tests/fuzz/regress/dispatch/* $$d/; \
+	 if [ -d build/fuzz/corpus/dispatch ]; then cp build/fuzz/corpus/dispatch/* $$d/ 2>/dev/null; fi; \
+	 build/fuzz-tsan/fuzz/fuzz_dispatch -detect_leaks=0 -runs=0 -artifact_prefix=build/fuzz-tsan/crash- \
+	   $$d >$$d.log 2>&1; s=$$?; \
+	 grep -c "WARNING: ThreadSanitizer" $$d.log | sed 's/$$/ ThreadSanitizer reports/'; \
+	 grep -E "^Done" $$d.log; [ $$s = 0 ] || tail -60 $$d.log; rm -rf $$d $$d.log; exit $$s
 
 # The integration suite with kriegd under valgrind (memcheck): any memory
 # error or definite leak in the daemon fails the test that ran it
