@@ -182,8 +182,9 @@ static struct conn *attach(struct world *w, int color, struct bufferevent **far)
 	return c;
 }
 
-/* Answers and events written so far: read and dropped (the fuzzer checks
- * that producing them is sound; their content is the integration tests'). */
+/* Answers and events written so far and not read yet: dropped (what
+ * settle_checked does not check of their content is the integration
+ * tests'). */
 static void drain(struct bufferevent *far)
 {
 	struct evbuffer *in = bufferevent_get_input(far);
