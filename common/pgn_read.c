@@ -562,6 +562,15 @@ static int apply_krieg(struct referee *r, struct alist *l, const char *body, str
 		case ACTION_QUIET:
 			if (!*text)
 				return failf(err, errlen, "%s: [%%krieg] %s without a move", where, item);
+			/* Runs of spaces carry no meaning (notation.h): one, as
+			 * pgn_write writes them, so the record reads back as read. */
+			{
+				char *d = text;
+				for (const char *t = text; *t; t++)
+					if (*t != ' ' || t[1] != ' ')
+						*d++ = *t;
+				*d = '\0';
+			}
 			break;
 		case ACTION_ANY:
 			if (*text)

@@ -9,7 +9,11 @@
  *   - each player's view, built from that player's events alone
  *     (common/view.h), never disagrees with the umpire's board: own
  *     pieces, castling rights, side to move, game over, and the tries
- *     still possible this turn.
+ *     still possible this turn;
+ *   - a copy (referee_copy, what the replay cache keeps as a mark), made
+ *     at the step the input's length picks, rules every later action as
+ *     the original does: the same status, the same events, the same
+ *     board, side to move, plies and ending.
  * The input is read as a byte stream: a rule set, a start position, then
  * one action per few bytes (kind, colour, which move or what text).
  */
@@ -56,6 +60,38 @@ static void check_event(const struct event *e)
 	}
 	if (e->type == EV_UMPIRE_MOVE)
 		FUZZ_ASSERT(e->audience == AUD_UMPIRE, "umpire move addressed %u", e->audience);
+}
+
+static bool same_event(const struct event *a, const struct event *b)
+{
+	return a->type == b->type && a->audience == b->audience && a->by == b->by &&
+	       a->square == b->square && a->move == b->move && a->what == b->what &&
+	       a->en_passant == b->en_passant && a->checks[0] == b->checks[0] &&
+	       a->checks[1] == b->checks[1] && a->count == b->count && a->answer == b->answer &&
+	       a->result == b->result && a->reason == b->reason && a->ply == b->ply &&
+	       strcmp(a->san, b->san) == 0 && a->squares == b->squares;
+}
+
+/* The copy ruled `a` as r did (st, ev). */
+static void check_copy(struct referee *copy, const struct referee *r, const struct action *a,
+                       int st, const struct evlist *ev, struct evlist *cev)
+{
+	char fen[FEN_MAX], cfen[FEN_MAX];
+	evlist_clear(cev);
+	int cst = referee_apply(copy, a, cev);
+	FUZZ_ASSERT(cst == st, "%s: the copy said %d, the original %d", a->text, cst, st);
+	FUZZ_ASSERT(cev->n == ev->n, "%s: the copy made %zu events, the original %zu", a->text,
+	            cev->n, ev->n);
+	for (size_t i = 0; i < ev->n; i++)
+		FUZZ_ASSERT(same_event(&cev->v[i], &ev->v[i]), "%s: the copy's event %zu (%s) differs",
+		            a->text, i, event_type_name(ev->v[i].type));
+	fen_format(referee_board(r), fen, sizeof fen);
+	fen_format(referee_board(copy), cfen, sizeof cfen);
+	FUZZ_ASSERT(strcmp(fen, cfen) == 0, "%s: the copy stands at %s, the original at %s",
+	            a->text, cfen, fen);
+	FUZZ_ASSERT(referee_side_to_move(copy) == referee_side_to_move(r) &&
+	            referee_plies(copy) == referee_plies(r) &&
+	            referee_over(copy) == referee_over(r), "%s: the copy's game differs", a->text);
 }
 
 static void check_view(const struct view *v, const struct referee *r)
@@ -181,8 +217,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	view_init(&views[BLACK], referee_board(r), BLACK);
 	view_set_ruleset(&views[WHITE], rs);
 	view_set_ruleset(&views[BLACK], rs);
-	struct evlist ev;
+	struct evlist ev, cev;
 	evlist_init(&ev);
+	evlist_init(&cev);
+	struct referee *copy = NULL;
+	const int copy_at = (int)(size % 17);   /* the step the copy is made at */
 	struct action a;
 	action_set(&a, ACTION_BEGIN, WHITE, "");
 	int st = referee_apply(r, &a, &ev);
@@ -198,6 +237,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_view(&views[BLACK], r);
 		if (in.n == 0)
 			break;
+		if (steps == copy_at)
+			copy = referee_copy(r);
 
 		make_action(&in, r, &a);
 		char fen_before[FEN_MAX], fen_after[FEN_MAX];
@@ -209,6 +250,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (getenv("FUZZ_VERBOSE") != NULL)
 			fprintf(stderr, "%s %s: %d '%s' -> %d (%s)\n", rs->name, fen_before, a.color,
 			        action_kind_name(a.kind), st, a.text);
+		if (copy != NULL)
+			check_copy(copy, r, &a, st, &ev, &cev);
 		if (st != REF_OK) {
 			fen_format(referee_board(r), fen_after, sizeof fen_after);
 			FUZZ_ASSERT(ev.n == 0, "%s refused (%d) with %zu events", a.text, st, ev.n);
@@ -222,6 +265,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	evlist_free(&ev);
+	evlist_free(&cev);
+	referee_free(copy);
 	referee_free(r);
 	return 0;
 }

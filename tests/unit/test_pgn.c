@@ -638,6 +638,47 @@ START_TEST(test_tampered)
 }
 END_TEST
 
+/* Found by tests/fuzz/fuzz_pgn (2026-12-04): a preference list or quiet
+ * sequence read with a run of spaces between its moves kept the run, and
+ * pgn_write, for which runs of spaces carry no meaning (notation.h),
+ * wrote one: the record read back differed from the record read.  The
+ * reader keeps the text as the writer writes it. */
+START_TEST(test_runs_of_spaces_read_as_written)
+{
+	struct action a[8];
+	size_t n = 0;
+	act(&a[n++], WHITE, "quiet", "Nf3 Nc3");
+	act(&a[n++], BLACK, "try", "Nf6");
+	act(&a[n++], BLACK, "list", "Nc6 Na6");
+	struct pgn_header h, h2;
+	pgn_header_init(&h);
+	snprintf(h.rules, sizeof h.rules, "nost");
+	char *out, err[200];
+	ck_assert_msg(pgn_write(&h, a, n, AUD_UMPIRE, &out, err, sizeof err) == 0, "%s", err);
+	/* The same record as another writer may space it. */
+	char spaced[4096];
+	const char *q = strstr(out, "quiet Nf3 Nc3"), *l = strstr(out, "list Nc6 Na6");
+	ck_assert(q != NULL && l != NULL && q < l && strlen(out) + 8 < sizeof spaced);
+	snprintf(spaced, sizeof spaced, "%.*squiet Nf3   Nc3%.*slist Nc6  Na6%s", (int)(q - out), out,
+	         (int)(l - q - 13), q + 13, l + 12);
+	free(out);
+	struct action *b, *c;
+	size_t nb, nc;
+	ck_assert_msg(pgn_read(spaced, &h2, &b, &nb, err, sizeof err) == 0, "%s\n%s", err, spaced);
+	ck_assert_uint_eq(nb, n);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_str_eq(b[i].text, a[i].text);
+	ck_assert_msg(pgn_write(&h2, b, nb, AUD_UMPIRE, &out, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(pgn_read(out, &h2, &c, &nc, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(nc, nb);
+	for (size_t i = 0; i < nb; i++)
+		ck_assert_str_eq(c[i].text, b[i].text);
+	free(c);
+	free(b);
+	free(out);
+}
+END_TEST
+
 /* Found by tests/fuzz/fuzz_pgn: a text ending inside a token with a '/'
  * (the scan of "1/2-1/2") read past its end, because the NUL passed for a
  * SAN character.  Each text in a buffer of exactly its size, so ASan sees
@@ -841,6 +882,7 @@ static Suite *pgn_suite(void)
 	tcase_add_test(tc, test_filtered_views_carry_heard_chat);
 	tcase_add_loop_test(tc, test_round_trip_random, 0, (int)(6 * ruleset_count()));
 	tcase_add_test(tc, test_quiet_sequence_automatic_move);
+	tcase_add_test(tc, test_runs_of_spaces_read_as_written);
 	tcase_add_test(tc, test_draw_actions_round_trip);
 	tcase_add_test(tc, test_plain_umd_reads);
 	tcase_add_test(tc, test_setup_fen);
