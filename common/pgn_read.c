@@ -525,6 +525,18 @@ static int unescape(char *s)
 	return 0;
 }
 
+/* A move text's runs of spaces made one, in place: they carry no meaning
+ * (notation.h), and pgn_write writes one, so the record reads back as
+ * read. */
+static void one_space(char *text)
+{
+	char *d = text;
+	for (const char *t = text; *t; t++)
+		if (*t != ' ' || t[1] != ' ')
+			*d++ = *t;
+	*d = '\0';
+}
+
 /* The actions of a [%krieg ...] command, applied in order. */
 static int apply_krieg(struct referee *r, struct alist *l, const char *body, struct evlist *ev,
                        const char *where, char *err, size_t errlen)
@@ -562,15 +574,7 @@ static int apply_krieg(struct referee *r, struct alist *l, const char *body, str
 		case ACTION_QUIET:
 			if (!*text)
 				return failf(err, errlen, "%s: [%%krieg] %s without a move", where, item);
-			/* Runs of spaces carry no meaning (notation.h): one, as
-			 * pgn_write writes them, so the record reads back as read. */
-			{
-				char *d = text;
-				for (const char *t = text; *t; t++)
-					if (*t != ' ' || t[1] != ' ')
-						*d++ = *t;
-				*d = '\0';
-			}
+			one_space(text);
 			break;
 		case ACTION_ANY:
 			if (*text)
