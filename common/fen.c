@@ -6,7 +6,7 @@
  * the position for chess sense (kings, pawns on the back ranks, more
  * promoted pieces than missing pawns, the side not to move in check,
  * checks no single move gives, castling rights without their king and
- * rook, an en-passant square no double push could have made), and the
+ * rook (or with a promoted rook), an en-passant square no double push could have made), and the
  * first problem is reported by name.  The board is built in a local copy and
  * only copied out when everything holds, so *b is untouched on error.
  */
@@ -226,6 +226,13 @@ static int parse_castling(const char *s, size_t len, struct board *b, char *err,
 		if (!(b->pieces[color][ROOK] & bb_sq(rook_sq))) {
 			square_name(rook_sq, sq);
 			return failf(err, errlen, "castling right %c without a rook on %s", s[i], sq);
+		}
+		/* A promoted rook came to its corner by moving (or by a drop, after
+		 * the first rook left it), and either cost the right. */
+		if (b->promoted & bb_sq(rook_sq)) {
+			square_name(rook_sq, sq);
+			return failf(err, errlen, "castling right %c with a promoted rook on %s", s[i],
+			             sq);
 		}
 		b->castling |= (uint8_t)right;
 	}

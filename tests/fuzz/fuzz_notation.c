@@ -2,7 +2,10 @@
  * fuzz_notation.c — the move-text lexer (notation_lex) on any text, then
  * resolution of what it lexed on the pieces of a few positions.  A lexed
  * move that resolves must be one of the player's possible moves
- * (movegen_possible on its own pieces) and its SAN must lex again.
+ * (movegen_possible on its own pieces), and what the daemon writes of it
+ * must read back as the same move: its coordinates on the player's own
+ * pieces, its SAN as told to the player (own view) on them too, and the
+ * SAN of a legal move (the record's, PGN's) on the true board.
  */
 #include "board.h"
 #include "fen.h"
@@ -15,6 +18,8 @@ static const char *const positions[] = {
 	"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
 	"4k3/1P4P1/8/2pP4/8/8/1p4p1/4K3 w - c6 0 1",
 	"4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+	"r3k2r/1P6/8/8/8/8/8/R3K2R[QNpp] w KQkq - 0 1", /* crazykrieg: drops beside promotions */
+	"4k3/8/8/3pP3/8/8/1N3N2/4K3 w - d6 0 1",        /* en passant; two knights reach d3 */
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -44,16 +49,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (int k = 0; k < ml.n; k++)
 				found |= ml.m[k] == m;
 			FUZZ_ASSERT(found, "'%s' resolved to a move not possible for %d", text, color);
-			char uci[NOTATION_MAX];
+			char uci[NOTATION_MAX], san[NOTATION_MAX];
+			move_t back;
 			notation_uci(m, uci);
-			struct notation_parts p2;
-			FUZZ_ASSERT(notation_lex(uci, &p2, err, sizeof err) == NOTATION_OK, "%s", uci);
+			FUZZ_ASSERT(notation_parse(&own, color, uci, &back, err, sizeof err) == NOTATION_OK &&
+			                    back == m,
+			            "'%s': %s read back as %#x, not %#x", text, uci, back, m);
+			notation_san(&own, m, true, san);
+			FUZZ_ASSERT(notation_parse(&own, color, san, &back, err, sizeof err) == NOTATION_OK &&
+			                    back == m,
+			            "'%s': %s read back as %#x, not %#x", text, san, back, m);
 		}
 		if (notation_resolve_legal(&b, &parts, &m) == NOTATION_OK) {
 			char san[NOTATION_MAX];
 			struct notation_parts p2;
+			move_t back = MOVE_NONE;
 			notation_san(&b, m, false, san);
 			FUZZ_ASSERT(notation_lex(san, &p2, err, sizeof err) == NOTATION_OK, "%s", san);
+			FUZZ_ASSERT(notation_resolve_legal(&b, &p2, &back) == NOTATION_OK && back == m,
+			            "'%s': %s read back as %#x, not %#x", text, san, back, m);
 		}
 	}
 	free(text);

@@ -113,6 +113,9 @@ static const struct {
 	{ "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1x", "bad fullmove" },
 	{ "4k3/8/8/8/8/8/8/3K3R w K - 0 1", "castling right K without the king on e1" },
 	{ "r3k3/8/8/8/8/8/8/4K3 w k - 0 1", "castling right k without a rook on h8" },
+	/* crazykrieg: the rook in the corner must be the first one (found by fuzz_fen) */
+	{ "r3k2r/8/8/8/8/8/8/R~3K2R[Pr] w KQkq - 0 1", "castling right Q with a promoted rook on a1" },
+	{ "r3k2r~/8/8/8/8/8/8/R3K2R[Pr] w KQkq - 0 1", "castling right k with a promoted rook on h8" },
 	{ "4k3/8/8/8/8/8/8/R3K2R w KK - 0 1", "given twice" },
 	{ "4k3/8/8/8/8/8/8/R3K2R w KX - 0 1", "bad castling letter 'X'" },
 	{ "4k3/8/8/8/8/8/8/R3K2R w KQkqK - 0 1", "castling field too long" },
