@@ -249,7 +249,8 @@ static void check_error(const char *msg, const char *req, const char *line)
 		            "an error names square %s, not in the request %s: %s", sq, req, line);
 	}
 	/* A man named is the player's own ("no own knight can move to f3",
-	 * "no knight in reserve", "cannot drop a knight on f3") or the
+	 * "no knight in reserve", "cannot drop a knight on f3", the duty of
+	 * its own yes to "any?": "a pawn capture must be tried first") or the
 	 * request's words (jansson's "... expected near 'king'"), never what
 	 * stands on a square of the opponent's. */
 	for (size_t k = 0; k < sizeof men / sizeof *men; k++) {
@@ -260,6 +261,7 @@ static void check_error(const char *msg, const char *req, const char *line)
 			bool own = (m - msg >= 4 && strncasecmp(m - 4, "own ", 4) == 0) ||
 			           (m - msg >= 7 && strncasecmp(m - 7, "drop a ", 7) == 0) ||
 			           strncasecmp(m + len, " in reserve", 11) == 0 ||
+			           strncasecmp(m, "pawn capture must be tried first", 32) == 0 ||
 			           find_ci(req, men[k]) != NULL;
 			FUZZ_ASSERT(!word || own,
 			            "an error names a %s not the player's own: %s", men[k], line);
