@@ -26,6 +26,9 @@
 #include "fuzz_util.h"
 #include "movegen.h"
 
+/* The attempt a legal move answers: same origin, destination and promotion
+ * piece (a drop: the same drop).  movegen.c has its own; this one is
+ * written again so that the oracle is not the code it checks. */
 static bool same_attempt(move_t legal, move_t possible)
 {
 	if (move_is_drop(legal) || move_is_drop(possible))
