@@ -20,6 +20,11 @@
  *     exact", here under tries out of turn, impossible and garbage text,
  *     "any?", nost's lists and the endings, in every rule set).  A belief
  *     that turns into a sample is dropped: a sample may lose the truth.
+ *   - the game's record (its accepted actions, refused tries included,
+ *     as kriegd keeps them): the umpire's PGN reads back to the same
+ *     actions, and each filtered record holds exactly what its audience
+ *     heard (pgn_check.h).  Random games reach what PGN inputs seldom do
+ *     by mutation: long games, endings, nost's lists, drops.
  * The input is read as a byte stream: a rule set, a start position, then
  * one action per few bytes (kind, colour, which move or what text).
  */
@@ -29,9 +34,13 @@
 #include "fuzz_util.h"
 #include "movegen.h"
 #include "notation.h"
+#include "pgn.h"
+#include "pgn_check.h"
 #include "referee.h"
 #include "ruleset.h"
 #include "view.h"
+
+#define STEPS_MAX 400 /* actions of one input */
 
 struct input {
 	const uint8_t *p;
@@ -120,6 +129,37 @@ static void check_belief(struct belief **bel, const struct referee *r)
 	FUZZ_ASSERT(belief_rank(*bel, referee_board(r)) >= 0,
 	            "colour %d's exact belief (%zu positions) lost the truth %s at ply %d",
 	            (*bel)->color, belief_count(*bel), fen, referee_plies(r));
+}
+
+/* a[0..n) (a[0] the begin): the accepted actions of a game from fen;
+ * all: every event they made. */
+static void check_record(const struct ruleset *rs, const char *fen, const struct action *a,
+                         size_t n, const struct evlist *all)
+{
+	struct pgn_header h = { 0 }, h2;
+	char err[256];
+	char *out = NULL;
+	snprintf(h.rules, sizeof h.rules, "%s", rs->name);
+	if (fen != NULL)
+		snprintf(h.fen, sizeof h.fen, "%s", fen);
+	if (pgn_write(&h, a, n, AUD_UMPIRE, &out, err, sizeof err) != 0) {
+		/* a try of bytes no PGN comment can hold */
+		FUZZ_ASSERT(strstr(err, "cannot be written") != NULL, "write: %s", err);
+		return;
+	}
+	struct action *b = NULL;
+	size_t nb = 0;
+	FUZZ_ASSERT(pgn_read(out, &h2, &b, &nb, err, sizeof err) == 0, "re-read: %s\n%s", err, out);
+	FUZZ_ASSERT(nb + 1 == n, "re-read %zu actions of %zu\n%s", nb, n - 1, out);
+	for (size_t i = 0; i < nb; i++)
+		FUZZ_ASSERT(a[i + 1].kind == b[i].kind && a[i + 1].color == b[i].color &&
+		                    strcmp(a[i + 1].text, b[i].text) == 0,
+		            "action %zu: %s %d '%s' read back as %s %d '%s'\n%s", i,
+		            action_kind_name(a[i + 1].kind), a[i + 1].color, a[i + 1].text,
+		            action_kind_name(b[i].kind), b[i].color, b[i].text, out);
+	free(b);
+	free(out);
+	pgn_check_filtered(&h, a, n, rs, all);
 }
 
 static void check_view(const struct view *v, const struct referee *r)
@@ -257,8 +297,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	action_set(&a, ACTION_BEGIN, WHITE, "");
 	int st = referee_apply(r, &a, &ev);
 	FUZZ_ASSERT(st == REF_OK, "begin: %s", referee_error(r));
+	struct action *acts = malloc((STEPS_MAX + 1) * sizeof *acts);   /* the record */
+	size_t nacts = 0;
+	struct evlist all;
+	if (acts == NULL)
+		abort();
+	acts[nacts++] = a;
+	evlist_init(&all);
+	for (size_t i = 0; i < ev.n; i++)
+		evlist_push(&all, &ev.v[i]);
 
-	for (int steps = 0; steps < 400; steps++) {
+	for (int steps = 0; steps < STEPS_MAX; steps++) {
 		for (size_t i = 0; i < ev.n; i++) {
 			check_event(&ev.v[i]);
 			view_apply(&views[WHITE], &ev.v[i]);
@@ -288,6 +337,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			        action_kind_name(a.kind), st, a.text);
 		if (copy != NULL)
 			check_copy(copy, r, &a, st, &ev, &cev);
+		if (st == REF_OK) {
+			acts[nacts++] = a;
+			for (size_t i = 0; i < ev.n; i++)
+				evlist_push(&all, &ev.v[i]);
+		}
 		if (st != REF_OK) {
 			fen_format(referee_board(r), fen_after, sizeof fen_after);
 			FUZZ_ASSERT(ev.n == 0, "%s refused (%d) with %zu events", a.text, st, ev.n);
@@ -300,6 +354,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_ASSERT(referee_error(r)[0] != '\0', "refused %s without a message", a.text);
 		}
 	}
+	check_record(rs, fen, acts, nacts, &all);
+	free(acts);
+	evlist_free(&all);
 	evlist_free(&ev);
 	evlist_free(&cev);
 	belief_free(bel[WHITE]);
