@@ -6,9 +6,10 @@
  * the position for chess sense (kings, pawns on the back ranks, more
  * promoted pieces than missing pawns, the side not to move in check,
  * checks no single move gives, castling rights without their king and
- * rook (or with a promoted rook), an en-passant square no double push could have made), and the
- * first problem is reported by name.  The board is built in a local copy and
- * only copied out when everything holds, so *b is untouched on error.
+ * rook or with a promoted rook, an en-passant square no double push could
+ * have made), and the first problem is reported by name.  The board is
+ * built in a local copy and only copied out when everything holds, so *b
+ * is untouched on error.
  */
 #include "fen.h"
 

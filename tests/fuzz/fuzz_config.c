@@ -27,8 +27,9 @@ static char *printed(const struct config *cfg)
 	return text;
 }
 
-static void load_text(int fd, const char *text, size_t size, struct config *cfg, char *err,
-                      size_t errlen, int *rc)
+/* config_load of text through the memory file fd: its result. */
+static int load_text(int fd, const char *text, size_t size, struct config *cfg, char *err,
+                     size_t errlen)
 {
 	char path[64];
 
@@ -36,27 +37,26 @@ static void load_text(int fd, const char *text, size_t size, struct config *cfg,
 		abort();
 	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
 	err[0] = '\0';
-	*rc = config_load(cfg, path, err, errlen);
-	if (*rc != 0)
+	int rc = config_load(cfg, path, err, errlen);
+	if (rc != 0)
 		FUZZ_ASSERT(strncmp(err, path, strlen(path)) == 0 && err[strlen(path)] == ':',
 		            "message without the file: %s", err);
+	return rc;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int fd = -1;
 	char err[512];
-	int rc;
 
 	if (fd < 0 && (fd = memfd_create("fuzz_config", 0)) < 0)
 		abort();
 	struct config *cfg = config_new();
-	load_text(fd, (const char *)data, size, cfg, err, sizeof err, &rc);
-	if (rc == 0) {
+	if (load_text(fd, (const char *)data, size, cfg, err, sizeof err) == 0) {
 		char *once = printed(cfg);
 		struct config *again = config_new();
-		load_text(fd, once, strlen(once), again, err, sizeof err, &rc);
-		FUZZ_ASSERT(rc == 0, "printed config refused: %s\n%s", err, once);
+		FUZZ_ASSERT(load_text(fd, once, strlen(once), again, err, sizeof err) == 0,
+		            "printed config refused: %s\n%s", err, once);
 		char *twice = printed(again);
 		FUZZ_ASSERT(strcmp(once, twice) == 0, "printed differently:\n%s\n--- then\n%s", once,
 		            twice);

@@ -341,8 +341,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			acts[nacts++] = a;
 			for (size_t i = 0; i < ev.n; i++)
 				evlist_push(&all, &ev.v[i]);
-		}
-		if (st != REF_OK) {
+		} else {
 			fen_format(referee_board(r), fen_after, sizeof fen_after);
 			FUZZ_ASSERT(ev.n == 0, "%s refused (%d) with %zu events", a.text, st, ev.n);
 			FUZZ_ASSERT(referee_state_hash(r) == hash, "refused %s %s changed the hash",
