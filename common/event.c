@@ -30,6 +30,16 @@ void evlist_clear(struct evlist *l)
 	l->n = 0;
 }
 
+bool event_equal(const struct event *a, const struct event *b)
+{
+	return a->type == b->type && a->audience == b->audience && a->by == b->by &&
+	       a->square == b->square && a->move == b->move && a->what == b->what &&
+	       a->en_passant == b->en_passant && a->checks[0] == b->checks[0] &&
+	       a->checks[1] == b->checks[1] && a->count == b->count && a->answer == b->answer &&
+	       a->result == b->result && a->reason == b->reason && a->ply == b->ply &&
+	       strcmp(a->san, b->san) == 0 && a->squares == b->squares;
+}
+
 void evlist_free(struct evlist *l)
 {
 	free(l->v);

@@ -138,6 +138,9 @@ struct evlist {
 void evlist_init(struct evlist *l);
 void evlist_push(struct evlist *l, const struct event *e); /* aborts on out-of-memory */
 void evlist_clear(struct evlist *l);                        /* n = 0, keeps the storage */
+/* Every field the same (a replay, a copy of a referee, a record read back
+ * must give the same events; field by field, so padding never counts). */
+bool event_equal(const struct event *a, const struct event *b);
 void evlist_free(struct evlist *l);
 
 /* Stable lower-case wire names ("move", "illegal", "rank", "long_diagonal",

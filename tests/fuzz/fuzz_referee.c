@@ -78,16 +78,6 @@ static void check_event(const struct event *e)
 		FUZZ_ASSERT(e->audience == AUD_UMPIRE, "umpire move addressed %u", e->audience);
 }
 
-static bool same_event(const struct event *a, const struct event *b)
-{
-	return a->type == b->type && a->audience == b->audience && a->by == b->by &&
-	       a->square == b->square && a->move == b->move && a->what == b->what &&
-	       a->en_passant == b->en_passant && a->checks[0] == b->checks[0] &&
-	       a->checks[1] == b->checks[1] && a->count == b->count && a->answer == b->answer &&
-	       a->result == b->result && a->reason == b->reason && a->ply == b->ply &&
-	       strcmp(a->san, b->san) == 0 && a->squares == b->squares;
-}
-
 /* The copy ruled `a` as r did (st, ev). */
 static void check_copy(struct referee *copy, const struct referee *r, const struct action *a,
                        int st, const struct evlist *ev, struct evlist *cev)
@@ -99,7 +89,7 @@ static void check_copy(struct referee *copy, const struct referee *r, const stru
 	FUZZ_ASSERT(cev->n == ev->n, "%s: the copy made %zu events, the original %zu", a->text,
 	            cev->n, ev->n);
 	for (size_t i = 0; i < ev->n; i++)
-		FUZZ_ASSERT(same_event(&cev->v[i], &ev->v[i]), "%s: the copy's event %zu (%s) differs",
+		FUZZ_ASSERT(event_equal(&cev->v[i], &ev->v[i]), "%s: the copy's event %zu (%s) differs",
 		            a->text, i, event_type_name(ev->v[i].type));
 	fen_format(referee_board(r), fen, sizeof fen);
 	fen_format(referee_board(copy), cfen, sizeof cfen);

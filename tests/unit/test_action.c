@@ -332,13 +332,9 @@ static bool same_events(const struct evlist *x, const struct evlist *y)
 {
 	if (x->n != y->n)
 		return false;
-	for (size_t i = 0; i < x->n; i++) {
-		const struct event *a = &x->v[i], *b = &y->v[i];
-		if (a->type != b->type || a->audience != b->audience || a->by != b->by ||
-		    a->move != b->move || a->ply != b->ply || a->count != b->count ||
-		    strcmp(a->san, b->san) != 0)
+	for (size_t i = 0; i < x->n; i++)
+		if (!event_equal(&x->v[i], &y->v[i]))
 			return false;
-	}
 	return true;
 }
 

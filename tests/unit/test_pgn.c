@@ -33,16 +33,6 @@ static void act(struct action *a, int color, const char *kind, const char *text)
 	ck_assert_int_eq(action_parse(a, kind, color, text), REF_OK);
 }
 
-static bool ev_equal(const struct event *x, const struct event *y)
-{
-	return x->type == y->type && x->audience == y->audience && x->by == y->by &&
-	       x->square == y->square && x->move == y->move && x->what == y->what &&
-	       x->en_passant == y->en_passant && x->checks[0] == y->checks[0] &&
-	       x->checks[1] == y->checks[1] && x->count == y->count && x->answer == y->answer &&
-	       x->result == y->result && x->reason == y->reason && x->ply == y->ply &&
-	       strcmp(x->san, y->san) == 0;
-}
-
 /* Replay actions from the start; every event into ev. */
 static void replay(const char *rules, const char *fen, const struct action *a, size_t n,
                    struct evlist *ev)
@@ -398,7 +388,7 @@ static void round_trip(const char *rules, uint64_t seed)
 	replay(rules, NULL, b, nb, &ev);
 	ck_assert_uint_eq(ev.n, g->ev.n);
 	for (size_t i = 0; i < ev.n; i++)
-		ck_assert_msg(ev_equal(&ev.v[i], &g->ev.v[i]), "%s seed %llu: event %zu differs", rules,
+		ck_assert_msg(event_equal(&ev.v[i], &g->ev.v[i]), "%s seed %llu: event %zu differs", rules,
 		              (unsigned long long)seed, i);
 
 	/* Writing the read-back actions gives the same text. */
@@ -470,33 +460,50 @@ START_TEST(test_round_trip_random)
 }
 END_TEST
 
+/* nost: White's "if quiet" sequence (Nf3 Nc3), Black's try and preference
+ * list: a[0..3) and the umpire's record of them (malloc'd). */
+static char *nost_quiet_record(struct action a[3])
+{
+	struct pgn_header h;
+	char *out, err[200];
+	act(&a[0], WHITE, "quiet", "Nf3 Nc3");
+	act(&a[1], BLACK, "try", "Nf6");
+	act(&a[2], BLACK, "list", "Nc6 Na6");
+	pgn_header_init(&h);
+	snprintf(h.rules, sizeof h.rules, "nost");
+	ck_assert_msg(pgn_write(&h, a, 3, AUD_UMPIRE, &out, err, sizeof err) == 0, "%s", err);
+	return out;
+}
+
+/* Read text: it must give n actions with want's texts; they are returned
+ * (malloc'd), its header in *h. */
+static struct action *read_texts(const char *text, const struct action *want, size_t n,
+                                 struct pgn_header *h)
+{
+	struct action *b;
+	size_t nb;
+	char err[200];
+	ck_assert_msg(pgn_read(text, h, &b, &nb, err, sizeof err) == 0, "%s\n%s", err, text);
+	ck_assert_uint_eq(nb, n);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_str_eq(b[i].text, want[i].text);
+	return b;
+}
+
 START_TEST(test_quiet_sequence_automatic_move)
 {
 	/* nost: White's "if quiet" sequence plays Nc3 inside Black's action;
 	 * that half-move has no actions of its own: [%krieg] empty. */
-	struct action a[8];
-	size_t n = 0;
-	act(&a[n++], WHITE, "quiet", "Nf3 Nc3");
-	act(&a[n++], BLACK, "try", "Nf6");
-	act(&a[n++], BLACK, "list", "Nc6 Na6");
-	struct pgn_header h;
-	pgn_header_init(&h);
-	snprintf(h.rules, sizeof h.rules, "nost");
-	char *out, err[200];
-	ck_assert_msg(pgn_write(&h, a, n, AUD_UMPIRE, &out, err, sizeof err) == 0, "%s", err);
+	struct action a[3];
+	const size_t n = 3;
+	char *out = nost_quiet_record(a);
 	char *fl = flat(out);
 	ck_assert_ptr_nonnull(strstr(fl, "2. Nc3 {(K::) [%krieg]"));
 	free(fl);
 	ck_assert_ptr_nonnull(strstr(out, "[%krieg quiet Nf3 Nc3]"));
 	ck_assert_ptr_nonnull(strstr(out, "[%krieg list Nc6 Na6]"));
 	struct pgn_header h2;
-	struct action *b;
-	size_t nb;
-	ck_assert_msg(pgn_read(out, &h2, &b, &nb, err, sizeof err) == 0, "%s", err);
-	ck_assert_uint_eq(nb, n);
-	for (size_t i = 0; i < n; i++)
-		ck_assert_str_eq(b[i].text, a[i].text);
-	free(b);
+	free(read_texts(out, a, n, &h2));
 	free(out);
 }
 END_TEST
@@ -645,16 +652,10 @@ END_TEST
  * reader keeps the text as the writer writes it. */
 START_TEST(test_runs_of_spaces_read_as_written)
 {
-	struct action a[8];
-	size_t n = 0;
-	act(&a[n++], WHITE, "quiet", "Nf3 Nc3");
-	act(&a[n++], BLACK, "try", "Nf6");
-	act(&a[n++], BLACK, "list", "Nc6 Na6");
-	struct pgn_header h, h2;
-	pgn_header_init(&h);
-	snprintf(h.rules, sizeof h.rules, "nost");
-	char *out, err[200];
-	ck_assert_msg(pgn_write(&h, a, n, AUD_UMPIRE, &out, err, sizeof err) == 0, "%s", err);
+	struct action a[3];
+	const size_t n = 3;
+	struct pgn_header h2;
+	char err[200], *out = nost_quiet_record(a);
 	/* The same record as another writer may space it. */
 	char spaced[4096];
 	const char *q = strstr(out, "quiet Nf3 Nc3"), *l = strstr(out, "list Nc6 Na6");
@@ -662,18 +663,9 @@ START_TEST(test_runs_of_spaces_read_as_written)
 	snprintf(spaced, sizeof spaced, "%.*squiet Nf3   Nc3%.*slist Nc6  Na6%s", (int)(q - out), out,
 	         (int)(l - q - 13), q + 13, l + 12);
 	free(out);
-	struct action *b, *c;
-	size_t nb, nc;
-	ck_assert_msg(pgn_read(spaced, &h2, &b, &nb, err, sizeof err) == 0, "%s\n%s", err, spaced);
-	ck_assert_uint_eq(nb, n);
-	for (size_t i = 0; i < n; i++)
-		ck_assert_str_eq(b[i].text, a[i].text);
-	ck_assert_msg(pgn_write(&h2, b, nb, AUD_UMPIRE, &out, err, sizeof err) == 0, "%s", err);
-	ck_assert_msg(pgn_read(out, &h2, &c, &nc, err, sizeof err) == 0, "%s", err);
-	ck_assert_uint_eq(nc, nb);
-	for (size_t i = 0; i < nb; i++)
-		ck_assert_str_eq(c[i].text, b[i].text);
-	free(c);
+	struct action *b = read_texts(spaced, a, n, &h2);
+	ck_assert_msg(pgn_write(&h2, b, n, AUD_UMPIRE, &out, err, sizeof err) == 0, "%s", err);
+	free(read_texts(out, b, n, &h2));
 	free(b);
 	free(out);
 }
