@@ -166,14 +166,8 @@ void admin_audit_game(struct conn *c, int64_t game, const char *action, const ch
 
 /* --- checks ----------------------------------------------------------------- */
 
-/* Is c's user an admin now?  Answers `forbidden` when not. */
-static bool admin_only(struct conn *c, json_t *id)
-{
-	if (auth_user_role(conn_server(c), conn_user(c)) == AUTH_ROLE_ADMIN)
-		return true;
-	dispatch_error(c, id, PE_FORBIDDEN, "only admins may do this");
-	return false;
-}
+/* Every request of this table is CMD_ADMIN: dispatch checks the role
+ * before the fields (PROTOCOL.md "Checking a request"). */
 
 /* The account req's "user" names (case-insensitively), registered or
  * guest.  0, or -1 after answering (no_such_user, storage). */
@@ -238,10 +232,6 @@ static void cmd_users(struct conn *c, json_t *id, json_t *req)
 	struct server *srv = conn_server(c);
 	struct user_list l = { srv, json_array() };
 
-	if (!admin_only(c, id)) {
-		json_decref(l.rows);
-		return;
-	}
 	if (store_users_list(srv->store, user_item, &l) != STORE_OK) {
 		json_decref(l.rows);
 		reply_storage(c, id, "users");
@@ -264,7 +254,7 @@ static void created(struct conn *c, json_t *id, json_t *req, const char *hash)
 	struct store_audit row;
 	int64_t user = 0;
 
-	if (!admin_only(c, id))   /* still, after the hash */
+	if (!dispatch_role_allows(c, id, CMD_ADMIN))   /* still, after the hash */
 		return;
 	audit_row(c, &row, "user_create", name, "role=%s must_change=%d", role, must_change);
 	int rc = store_begin(st);
@@ -294,8 +284,6 @@ static void cmd_user_create(struct conn *c, json_t *id, json_t *req)
 	json_t *role = json_object_get(req, "role");
 	int64_t existing;
 
-	if (!admin_only(c, id))
-		return;
 	if (auth_check_name(name, strlen(name)) != PE_NONE) {
 		dispatch_error(c, id, PE_BAD_NAME,
 		               "names are %d to %d letters, digits, '_' or '-', not starting with "
@@ -333,7 +321,7 @@ static void set_disabled(struct conn *c, json_t *id, json_t *req, bool disabled)
 	struct store_user u;
 	struct store_audit row;
 
-	if (!admin_only(c, id) || target_of(c, id, req, &u) != 0)
+	if (target_of(c, id, req, &u) != 0)
 		return;
 	if (disabled && is_self(c, id, &u, "disable"))
 		return;
@@ -371,7 +359,7 @@ static void reset_done(struct conn *c, json_t *id, json_t *req, const char *hash
 	struct store_user u;
 	struct store_audit row;
 
-	if (!admin_only(c, id) || target_of(c, id, req, &u) != 0)
+	if (target_of(c, id, req, &u) != 0)
 		return;
 	audit_row(c, &row, "user_reset", u.name, "must change the password at next login");
 	int rc = store_begin(st);
@@ -397,7 +385,7 @@ static void cmd_user_reset(struct conn *c, json_t *id, json_t *req)
 	json_t *pw = json_object_get(req, "password");
 	struct store_user u;
 
-	if (!admin_only(c, id) || target_of(c, id, req, &u) != 0)
+	if (target_of(c, id, req, &u) != 0)
 		return;
 	if (u.guest) {
 		dispatch_error(c, id, PE_NO_SUCH_USER, "a guest has no password");
@@ -422,8 +410,6 @@ static void cmd_user_role(struct conn *c, json_t *id, json_t *req)
 	struct store_user u;
 	struct store_audit row;
 
-	if (!admin_only(c, id))
-		return;
 	if (auth_role_parse(role) == AUTH_ROLE_NONE) {
 		dispatch_error(c, id, PE_BAD_REQUEST, "role is \"player\", \"umpire\" or \"admin\"");
 		return;
@@ -458,7 +444,7 @@ static void cmd_kick(struct conn *c, json_t *id, json_t *req)
 	struct store_user u;
 	struct store_audit row;
 
-	if (!admin_only(c, id) || target_of(c, id, req, &u) != 0)
+	if (target_of(c, id, req, &u) != 0)
 		return;
 	if (is_self(c, id, &u, "kick"))
 		return;
@@ -487,8 +473,6 @@ static void cmd_invite(struct conn *c, json_t *id, json_t *req)
 	struct store_audit row;
 
 	(void)req;
-	if (!admin_only(c, id))
-		return;
 	if (kdf_token_new(code) != 0 || kdf_token_digest(code, KDF_TOKEN_LEN, digest) != 0) {
 		dispatch_error(c, id, PE_INTERNAL, "no random code could be made");
 		return;
@@ -544,10 +528,6 @@ static void cmd_invites(struct conn *c, json_t *id, json_t *req)
 {
 	struct invite_list l = { json_array(), (int64_t)time(NULL) };
 
-	if (!admin_only(c, id)) {
-		json_decref(l.rows);
-		return;
-	}
 	if (store_invites_list(conn_server(c)->store, "", ADMIN_INVITES_MAX, invite_item, &l) !=
 	    STORE_OK) {
 		json_decref(l.rows);
@@ -584,8 +564,6 @@ static void cmd_invite_revoke(struct conn *c, json_t *id, json_t *req)
 	struct store_audit row;
 	int64_t now = (int64_t)time(NULL);
 
-	if (!admin_only(c, id))
-		return;
 	bool hex = len >= ADMIN_INVITE_PREFIX && len <= KDF_DIGEST_HEX;
 	for (size_t i = 0; hex && i < len; i++) {
 		char ch = given[i];
@@ -637,8 +615,6 @@ static void cmd_broadcast(struct conn *c, json_t *id, json_t *req)
 	struct store_audit row;
 	int n = 0;
 
-	if (!admin_only(c, id))
-		return;
 	if (text[0] == '\0' || !text_plain(text)) {
 		dispatch_error(c, id, PE_BAD_REQUEST, "text is 1 to %d bytes without control "
 		               "characters", ADMIN_NOTICE_MAX);
@@ -666,10 +642,6 @@ static void cmd_audit(struct conn *c, json_t *id, json_t *req)
 {
 	json_t *rows = json_array();
 
-	if (!admin_only(c, id)) {
-		json_decref(rows);
-		return;
-	}
 	if (store_audit_list(conn_server(c)->store, ADMIN_AUDIT_MAX, audit_item, rows) != STORE_OK) {
 		json_decref(rows);
 		reply_storage(c, id, "audit");
@@ -690,14 +662,14 @@ static const struct field f_user[] = {
 };
 static const struct field f_user_create[] = {
 	{ "user", F_STRING, 1, 64 },
-	{ "password", F_STRING, 1, PROTO_PASSWORD_MAX },
+	{ "password", F_STRING, 1, PROTO_LINE_MAX },   /* long: weak_password (auth_cmd.c) */
 	{ "role", F_STRING, 0, 16 },
 	{ "must_change", F_BOOL, 0, 0 },
 	{ NULL, 0, 0, 0 },
 };
 static const struct field f_user_reset[] = {
 	{ "user", F_STRING, 1, 64 },
-	{ "password", F_STRING, 1, PROTO_PASSWORD_MAX },
+	{ "password", F_STRING, 1, PROTO_LINE_MAX },   /* long: weak_password (auth_cmd.c) */
 	{ NULL, 0, 0, 0 },
 };
 static const struct field f_user_role[] = {
@@ -723,17 +695,17 @@ static const struct field f_broadcast[] = {
 };
 
 const struct cmd admin_cmds[] = {
-	{ "users", 0, f_from, cmd_users },
-	{ "user_create", 0, f_user_create, cmd_user_create },
-	{ "user_disable", 0, f_user, cmd_user_disable },
-	{ "user_enable", 0, f_user, cmd_user_enable },
-	{ "user_reset", 0, f_user_reset, cmd_user_reset },
-	{ "user_role", 0, f_user_role, cmd_user_role },
-	{ "kick", 0, f_kick, cmd_kick },
-	{ "invite", 0, f_none, cmd_invite },
-	{ "invites", 0, f_from, cmd_invites },
-	{ "invite_revoke", 0, f_invite_revoke, cmd_invite_revoke },
-	{ "broadcast", 0, f_broadcast, cmd_broadcast },
-	{ "audit", 0, f_from, cmd_audit },
+	{ "users", CMD_ADMIN, f_from, cmd_users },
+	{ "user_create", CMD_ADMIN, f_user_create, cmd_user_create },
+	{ "user_disable", CMD_ADMIN, f_user, cmd_user_disable },
+	{ "user_enable", CMD_ADMIN, f_user, cmd_user_enable },
+	{ "user_reset", CMD_ADMIN, f_user_reset, cmd_user_reset },
+	{ "user_role", CMD_ADMIN, f_user_role, cmd_user_role },
+	{ "kick", CMD_ADMIN, f_kick, cmd_kick },
+	{ "invite", CMD_ADMIN, f_none, cmd_invite },
+	{ "invites", CMD_ADMIN, f_from, cmd_invites },
+	{ "invite_revoke", CMD_ADMIN, f_invite_revoke, cmd_invite_revoke },
+	{ "broadcast", CMD_ADMIN, f_broadcast, cmd_broadcast },
+	{ "audit", CMD_ADMIN, f_from, cmd_audit },
 	{ NULL, 0, NULL, NULL },
 };

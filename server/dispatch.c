@@ -3,7 +3,8 @@
  *
  * The order of checks is the contract of PROTOCOL.md: parse (bad_json) →
  * rate limit → id (bad_request) → type (bad_request/unknown_type) →
- * hello_first → not_logged_in → every field (bad_request) → handler.
+ * hello_first → not_logged_in → the role (forbidden) → every field
+ * (bad_request) → handler.
  * Nothing a handler owns changes before all checks pass.
  */
 #include "dispatch.h"
@@ -269,6 +270,16 @@ json_t *dispatch_page_of(const json_t *req, const char *key, size_t n,
 	return j;
 }
 
+bool dispatch_role_allows(struct conn *c, json_t *id, unsigned flags)
+{
+	int role = auth_user_role(conn_server(c), conn_user(c));
+	if ((flags & CMD_ADMIN) ? role == AUTH_ROLE_ADMIN : role >= AUTH_ROLE_UMPIRE)
+		return true;
+	dispatch_error(c, id, PE_FORBIDDEN, (flags & CMD_ADMIN) ? "only admins may do this"
+	                                                         : "only umpires and admins may do this");
+	return false;
+}
+
 static bool blank(const char *line, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
@@ -351,6 +362,8 @@ void dispatch_line(struct conn *c, const char *line, size_t len)
 			dispatch_error(c, id, PE_NOT_LOGGED_IN, "log in first");
 		goto out;
 	}
+	if ((cmd->flags & (CMD_UMPIRE | CMD_ADMIN)) && !dispatch_role_allows(c, id, cmd->flags))
+		goto out;
 	if (check_fields(cmd, req, msg, sizeof msg) != 0) {
 		dispatch_error(c, id, PE_BAD_REQUEST, "%s", msg);
 		goto out;

@@ -42,6 +42,9 @@ enum cmd_flags {
 	CMD_NO_LOGIN = 2,       /* allowed before login (register, login, guest, resume) */
 	CMD_REPLAYS = 4,        /* reads games' records (a replay): waits while its
 	                           address's bucket is in debt (conn_defer_replay) */
+	CMD_UMPIRE = 8,         /* needs the role umpire or admin, */
+	CMD_ADMIN = 16,         /* or admin: read at each request and checked before
+	                           the fields, so a refusal says nothing of them */
 };
 /* A request not marked CMD_REPLAYS that reads more rows of records than
  * this is logged (DISPATCH_UNMARKED_LOG): it should be marked; the
@@ -56,6 +59,13 @@ struct cmd {
 	const struct field *fields;   /* NULL-name terminated; "id" and "type" are implicit */
 	void (*proceed)(struct conn *c, json_t *id, json_t *req);
 };
+
+/* Does c's account hold the role `flags` asks (CMD_UMPIRE or CMD_ADMIN),
+ * read now?  Answers `forbidden` when not.  dispatch_line asks it of a
+ * flagged request before its fields (PROTOCOL.md "Checking a request"),
+ * so that a refusal is the same whatever they hold; a handler asks again
+ * after work off the loop. */
+bool dispatch_role_allows(struct conn *c, json_t *id, unsigned flags);
 
 /* Each module exports one NULL-type-terminated table; dispatch.c lists them. */
 extern const struct cmd conn_cmds[];    /* hello, ping (dispatch.c) */

@@ -421,7 +421,7 @@ static void cmd_games(struct conn *c, json_t *id, json_t *req)
 		json_object_set_new(j, "flag_reason", json_string(fl->reason));
 		json_array_append_new(arr, j);
 	}
-	if (store_games_finished_of_user(srv->store, uid, GAME_LIST_FINISHED, listing_cb, &ls) ==
+	if (store_games_finished_of_user(srv->store, uid, GAME_LIST_FINISHED, 0, listing_cb, &ls) ==
 	    STORE_ERROR) {
 		json_decref(arr);
 		dispatch_error(c, id, PE_STORAGE, "the games could not be read");

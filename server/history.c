@@ -48,6 +48,9 @@
 #define HISTORY_GAME_ID_MAX (1LL << 53)   /* JSON-safe integers */
 #define HISTORY_LIMIT_DEFAULT 20
 #define HISTORY_LIMIT_MAX 100
+/* Longer than any view's name, so that a wrong one ("spectator") is told
+ * the views, not a length. */
+#define HISTORY_VIEW_MAX 32
 #define HISTORY_FROM_MAX (1LL << 30)
 /* PGN bytes per reply: even with every byte escaped twice over in JSON
  * ('"' -> '\"'), a reply stays well under PROTO_LINE_MAX. */
@@ -126,8 +129,9 @@ static void cmd_history(struct conn *c, json_t *id, json_t *req)
 	bool own = true;
 	int rc;
 
-	if (limit <= 0) {
-		dispatch_error(c, id, PE_BAD_REQUEST, "limit must be 1..%d", HISTORY_LIMIT_MAX);
+	if (limit <= 0) {   /* the table's range starts at 0; its words, for 1 */
+		dispatch_error(c, id, PE_BAD_REQUEST, "field 'limit' must be from 1 to %d",
+		               HISTORY_LIMIT_MAX);
 		return;
 	}
 	if (name != NULL) {
@@ -145,16 +149,29 @@ static void cmd_history(struct conn *c, json_t *id, json_t *req)
 		own = u.id == uid;
 		uid = u.id;
 	}
+	/* The page: at most `limit` games from the from-th, newest first, as
+	 * many of them as fit a line; `total` and `next` are the whole list's. */
+	int64_t from = (int64_t)dispatch_from(req), total = 0;
 	struct listing ls = { st, json_array() };
-	rc = own ? store_games_of_user(st, uid, limit, listing_cb, &ls)
-	         : store_games_finished_of_user(st, uid, limit, listing_cb, &ls);
+	rc = store_games_count_of_user(st, uid, !own, &total);
+	if (rc == STORE_OK)
+		rc = own ? store_games_of_user(st, uid, limit, from, listing_cb, &ls)
+		         : store_games_finished_of_user(st, uid, limit, from, listing_cb, &ls);
 	if (rc != STORE_OK) {
 		log_warnx("history: %s", store_error(st));
 		json_decref(ls.arr);
 		dispatch_error(c, id, PE_STORAGE, "the games could not be read");
 		return;
 	}
-	dispatch_ok_page(c, id, req, NULL, "games", ls.arr);
+	json_t *j = json_object();
+	int64_t end = from + (int64_t)dispatch_page(j, "games", ls.arr, 0);
+	json_decref(ls.arr);
+	json_object_set_new(j, "total", json_integer((json_int_t)total));
+	if (end < total)
+		json_object_set_new(j, "next", json_integer((json_int_t)end));
+	else
+		json_object_del(j, "next");
+	dispatch_ok(c, id, j);
 }
 
 /* ---- record ------------------------------------------------------------------ */
@@ -452,14 +469,14 @@ static const struct field f_history[] = {
 };
 static const struct field f_record[] = {
 	{ "game", F_INT, 1, HISTORY_GAME_ID_MAX },
-	{ "view", F_STRING, 1, 8 },
+	{ "view", F_STRING, 1, HISTORY_VIEW_MAX },
 	{ "from", F_INT, 0, HISTORY_FROM_MAX },
 	{ NULL, 0, 0, 0 },
 };
 
 static const struct field f_pgn[] = {
 	{ "game", F_INT, 1, HISTORY_GAME_ID_MAX },
-	{ "view", F_STRING, 0, 8 },
+	{ "view", F_STRING, 0, HISTORY_VIEW_MAX },
 	{ "from", F_INT, 0, HISTORY_FROM_MAX },
 	{ NULL, 0, 0, 0 },
 };

@@ -904,10 +904,6 @@ static int64_t online_user(struct conn *c, json_t *id, json_t *req, const char *
 static void cmd_pair(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
-	if (auth_user_role(srv, conn_user(c)) < AUTH_ROLE_UMPIRE) {
-		dispatch_error(c, id, PE_FORBIDDEN, "only umpires and admins pair players");
-		return;
-	}
 	struct store_user u[2];
 	if (online_user(c, id, req, "white", &u[WHITE]) < 0 || online_user(c, id, req, "black", &u[BLACK]) < 0)
 		return;
@@ -1075,7 +1071,7 @@ const struct cmd lobby_cmds[] = {
 	{ "challenge", 0, f_challenge, cmd_challenge },
 	{ "accept", 0, f_offer, cmd_accept },
 	{ "rematch", 0, f_rematch, cmd_rematch },
-	{ "pair", 0, f_pair, cmd_pair },
+	{ "pair", CMD_UMPIRE, f_pair, cmd_pair },
 	{ "decline", 0, f_offer, cmd_decline },
 	{ "cancel", 0, f_cancel, cmd_cancel },
 	{ "lobby_watch", 0, f_list, cmd_lobby_watch },

@@ -387,7 +387,7 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_GAMES_UNFINISHED] = "SELECT " GAME_COLS " FROM games WHERE result = 0 AND reason = 0"
 	                       " ORDER BY id",
 	[S_GAMES_OF_USER] = "SELECT " GAME_COLS " FROM games WHERE white = ?1 OR black = ?1"
-	                    " ORDER BY id DESC LIMIT ?2",
+	                    " ORDER BY id DESC LIMIT ?2 OFFSET ?3",
 	[S_GAMES_LIVE_OF_USER] = "SELECT " GAME_COLS " FROM games WHERE (white = ?1 OR black = ?1)"
 	                         " AND result = 0 AND reason = 0"
 	                         " AND id NOT IN (SELECT game FROM flagged_games) ORDER BY id",
@@ -398,7 +398,11 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_FLAG_INSERT] = "INSERT OR IGNORE INTO flagged_games (game, at, reason) VALUES (?1, ?2, ?3)",
 	[S_FLAG_GET] = "SELECT reason FROM flagged_games WHERE game = ?1",
 	[S_GAMES_FINISHED_OF_USER] = "SELECT " GAME_COLS " FROM games WHERE (white = ?1 OR black = ?1)"
-	                             " AND (result != 0 OR reason != 0) ORDER BY id DESC LIMIT ?2",
+	                             " AND (result != 0 OR reason != 0) ORDER BY id DESC"
+	                             " LIMIT ?2 OFFSET ?3",
+	[S_GAMES_COUNT_OF_USER] = "SELECT count(*) FROM games WHERE white = ?1 OR black = ?1",
+	[S_GAMES_COUNT_FINISHED_OF_USER] = "SELECT count(*) FROM games WHERE (white = ?1 OR black = ?1)"
+	                                   " AND (result != 0 OR reason != 0)",
 	[S_STATE_SET] = "INSERT INTO server_state (name, value) VALUES (?1, ?2)"
 	                " ON CONFLICT(name) DO UPDATE SET value = excluded.value",
 	[S_STATE_GET] = "SELECT value FROM server_state WHERE name = ?1",

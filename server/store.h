@@ -256,9 +256,12 @@ int store_game_event_list(struct store *st, int64_t game,
 /* Games with no result yet (recovery at start), and a user's games. */
 int store_games_unfinished(struct store *st, int (*fn)(const struct store_game *g, void *arg),
                            void *arg);
-/* Newest first. */
-int store_games_of_user(struct store *st, int64_t user, int limit,
+/* Newest first, from the offset-th (0: the newest), at most limit (<= 0:
+ * all of them). */
+int store_games_of_user(struct store *st, int64_t user, int limit, int64_t offset,
                         int (*fn)(const struct store_game *g, void *arg), void *arg);
+/* How many games the listing above holds in all (finished: the one below). */
+int store_games_count_of_user(struct store *st, int64_t user, bool finished, int64_t *n);
 /* A user's unfinished games, oldest first (the `games` list of login/resume);
  * flagged games (not resumed) are left out. */
 int store_games_live_of_user(struct store *st, int64_t user,
@@ -345,8 +348,9 @@ struct store_tally {
 };
 int store_games_tally(struct store *st, int64_t user, struct store_tally *out);
 
-/* A user's finished games (a result or a reason), newest first (`history`). */
-int store_games_finished_of_user(struct store *st, int64_t user, int limit,
+/* A user's finished games (a result or a reason), newest first, as
+ * store_games_of_user pages them (`history` of another user, `games`). */
+int store_games_finished_of_user(struct store *st, int64_t user, int limit, int64_t offset,
                                  int (*fn)(const struct store_game *g, void *arg), void *arg);
 
 /* The daemon's own named values (schema 5, table server_state): one row

@@ -516,19 +516,49 @@ int store_games_unfinished(struct store *st, int (*fn)(const struct store_game *
 	return list(st, s, temp, ROW_GAME, (void *)fn, arg, "unfinished games");
 }
 
-int store_games_of_user(struct store *st, int64_t user, int limit,
-                        int (*fn)(const struct store_game *g, void *arg), void *arg)
+/* A page of a user's games, newest first (S_GAMES_OF_USER or S_GAMES_FINISHED_OF_USER). */
+static int games_page(struct store *st, enum stmt_id id, int64_t user, int limit, int64_t offset,
+                      int (*fn)(const struct store_game *g, void *arg), void *arg,
+                      const char *what)
 {
 	int temp;
 	sqlite3_stmt *s;
 
 	if (!store_enter(st))
 		return STORE_ERROR;
-	if ((s = store_stmt(st, S_GAMES_OF_USER, &temp)) == NULL)
+	if ((s = store_stmt(st, id, &temp)) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, user);
 	sqlite3_bind_int(s, 2, limit > 0 ? limit : -1);   /* LIMIT -1: no limit */
-	return list(st, s, temp, ROW_GAME, (void *)fn, arg, "games of user");
+	sqlite3_bind_int64(s, 3, offset > 0 ? offset : 0);
+	return list(st, s, temp, ROW_GAME, (void *)fn, arg, what);
+}
+
+int store_games_of_user(struct store *st, int64_t user, int limit, int64_t offset,
+                        int (*fn)(const struct store_game *g, void *arg), void *arg)
+{
+	return games_page(st, S_GAMES_OF_USER, user, limit, offset, fn, arg, "games of user");
+}
+
+int store_games_count_of_user(struct store *st, int64_t user, bool finished, int64_t *n)
+{
+	int temp, rc;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	s = store_stmt(st, finished ? S_GAMES_COUNT_FINISHED_OF_USER : S_GAMES_COUNT_OF_USER, &temp);
+	if (s == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, user);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		*n = sqlite3_column_int64(s, 0);
+		rc = STORE_OK;
+	} else {
+		rc = store_fail_db(st, "games count of user");
+	}
+	store_stmt_done(s, temp);
+	return rc;
 }
 
 int store_games_live_of_user(struct store *st, int64_t user,
@@ -619,19 +649,11 @@ int store_game_flagged(struct store *st, int64_t game, char *reason, size_t len)
 	return rc;
 }
 
-int store_games_finished_of_user(struct store *st, int64_t user, int limit,
+int store_games_finished_of_user(struct store *st, int64_t user, int limit, int64_t offset,
                                  int (*fn)(const struct store_game *g, void *arg), void *arg)
 {
-	int temp;
-	sqlite3_stmt *s;
-
-	if (!store_enter(st))
-		return STORE_ERROR;
-	if ((s = store_stmt(st, S_GAMES_FINISHED_OF_USER, &temp)) == NULL)
-		return STORE_ERROR;
-	sqlite3_bind_int64(s, 1, user);
-	sqlite3_bind_int(s, 2, limit > 0 ? limit : -1);
-	return list(st, s, temp, ROW_GAME, (void *)fn, arg, "finished games of user");
+	return games_page(st, S_GAMES_FINISHED_OF_USER, user, limit, offset, fn, arg,
+	                  "finished games of user");
 }
 
 int store_games_tally(struct store *st, int64_t user, struct store_tally *out)

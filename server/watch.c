@@ -633,16 +633,11 @@ static void cmd_live(struct conn *c, json_t *id, json_t *req)
 /* ---- the umpire's actions ------------------------------------------------ */
 
 /* The live game of an umpire action, if c holds its chair; NULL with the
- * refusal sent.  The role is checked first, so a refusal for it names
- * nothing of the game. */
+ * refusal sent.  The role was checked before anything else (CMD_UMPIRE),
+ * so a refusal for it names nothing of the game. */
 static struct game *chair_game(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
-	int role = auth_user_role(srv, conn_user(c));
-	if (role < AUTH_ROLE_UMPIRE) {
-		dispatch_error(c, id, PE_FORBIDDEN, "only umpires and admins act on a game");
-		return NULL;
-	}
 	struct game *g = game_find(srv->games, json_integer_value(json_object_get(req, "game")));
 	if (g == NULL || g->dead) {
 		dispatch_error(c, id, PE_NO_SUCH_GAME, "no such live game");
@@ -777,11 +772,11 @@ const struct cmd watch_cmds[] = {
 	{ "watch", CMD_REPLAYS, f_seat, cmd_watch },
 	{ "umpire", CMD_REPLAYS, f_seat, cmd_umpire },
 	{ "unwatch", 0, f_unwatch, cmd_unwatch },
-	{ "clock_pause", 0, f_reason, cmd_clock_pause },
-	{ "clock_unpause", 0, f_reason, cmd_clock_unpause },
-	{ "add_time", 0, f_add_time, cmd_add_time },
-	{ "adjudicate", 0, f_adjudicate, cmd_adjudicate },
-	{ "umpire_abort", 0, f_reason, cmd_umpire_abort },
-	{ "note", 0, f_note, cmd_note },
+	{ "clock_pause", CMD_UMPIRE, f_reason, cmd_clock_pause },
+	{ "clock_unpause", CMD_UMPIRE, f_reason, cmd_clock_unpause },
+	{ "add_time", CMD_UMPIRE, f_add_time, cmd_add_time },
+	{ "adjudicate", CMD_UMPIRE, f_adjudicate, cmd_adjudicate },
+	{ "umpire_abort", CMD_UMPIRE, f_reason, cmd_umpire_abort },
+	{ "note", CMD_UMPIRE, f_note, cmd_note },
 	{ NULL, 0, NULL, NULL },
 };

@@ -83,6 +83,13 @@ START_TEST(bad_names_and_weak_passwords)
 	         "weak_password");
 	kc_error(c, kc_req(c, "register", "{s:s, s:s}", "user", "bobby12345", "password",
 	                   "BOBBY12345"), "weak_password");
+	/* 8..256 bytes: one over is weak too, not the field's bad_request. */
+	char longer[258];
+	memset(longer, 'p', sizeof longer - 1);
+	longer[sizeof longer - 1] = '\0';
+	kc_error(c, kc_req(c, "register", "{s:s, s:s}", "user", "bobby", "password", longer),
+	         "weak_password");
+	longer[256] = '\0';   /* 256 bytes: the longest allowed, kept for the end */
 	/* Wrong types and missing fields are the dispatcher's bad_request. */
 	kc_error(c, kc_req(c, "register", "{s:s}", "user", "bobby"), "bad_request");
 	kc_error(c, kc_req(c, "register", "{s:s, s:i}", "user", "bobby", "password", 12345678),
@@ -91,6 +98,7 @@ START_TEST(bad_names_and_weak_passwords)
 	kc_error(c, kc_req(c, "login", "{s:s, s:s}", "user", "bobby", "password", "short"),
 	         "auth_failed");
 	kc_ok(c, kc_req(c, "register", "{s:s, s:s}", "user", "bobby", "password", "long enough pw"));
+	kc_ok(c, kc_req(c, "register", "{s:s, s:s}", "user", "bobby256", "password", longer));
 	kc_close(c);
 	kd_stop(d);
 }

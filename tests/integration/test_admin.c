@@ -42,6 +42,15 @@
 
 #define PW "correct horse"
 
+/* A password one byte over PROTO_PASSWORD_MAX (256): weak_password, not
+ * the field's bad_request, wherever a new password is set. */
+static const char *too_long(void)
+{
+	static char pw[258];
+	memset(pw, 'p', sizeof pw - 1);
+	return pw;
+}
+
 static struct kc *reg(struct kd *d, const char *user)
 {
 	struct kc *c = kc_hello(d);
@@ -160,6 +169,8 @@ START_TEST(policy_closed)
 	                   "first-password"), "bad_name");
 	kc_error(b, kc_req(b, "user_create", "{s:s, s:s}", "user", "dave", "password", "short"),
 	         "weak_password");
+	kc_error(b, kc_req(b, "user_create", "{s:s, s:s}", "user", "dave", "password", too_long()),
+	         "weak_password");
 	kc_error(b, kc_req(b, "user_create", "{s:s, s:s, s:s}", "user", "dave", "password",
 	                   "first-password", "role", "king"), "bad_request");
 	/* The first login must change the password: no token, not logged in. */
@@ -209,6 +220,7 @@ START_TEST(passwd_ends_others)
 	kc_error(a, kc_req(a, "passwd", "{s:s, s:s}", "old", "wrong-password", "new", "new-password"),
 	         "auth_failed");
 	kc_error(a, kc_req(a, "passwd", "{s:s, s:s}", "old", PW, "new", "alice"), "weak_password");
+	kc_error(a, kc_req(a, "passwd", "{s:s, s:s}", "old", PW, "new", too_long()), "weak_password");
 	json_t *r = kc_ok(a, kc_req(a, "passwd", "{s:s, s:s}", "old", PW, "new", "new-password"));
 	ck_assert_int_eq(json_integer_value(json_object_get(r, "ended")), 2);
 	ck_assert(kc_closed(b, 10000));
@@ -344,7 +356,7 @@ END_TEST
 
 START_TEST(admin_forbidden)
 {
-	struct kd *d = kd_start(NULL);
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\n");
 	struct kc *p = reg(d, "plain");
 	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "role", "plain", "umpire"), 0);
 	static const char *const types[] = { "users", "invite", "invites", "audit" };
@@ -361,6 +373,17 @@ START_TEST(admin_forbidden)
 	kc_error(p, kc_req(p, "kick", "{s:s}", "user", "plain"), "forbidden");
 	kc_error(p, kc_req(p, "broadcast", "{s:s}", "text", "hello"), "forbidden");
 	kc_error(p, kc_req(p, "invite_revoke", "{s:s}", "digest", "0123456789ab"), "forbidden");
+	/* Whatever the fields: the role is checked before them (PROTOCOL.md
+	 * "Administration"), so a missing, unknown or out-of-range one is
+	 * still `forbidden`. */
+	static const char *const all[] = { "users", "user_create", "user_disable", "user_enable",
+		                           "user_reset", "user_role", "kick", "invite", "invites",
+		                           "invite_revoke", "broadcast", "audit" };
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+		kc_error(p, kc_req(p, all[i], NULL), "forbidden");
+		kc_error(p, kc_req(p, all[i], "{s:i}", "zz", 1), "forbidden");
+		kc_error(p, kc_req(p, all[i], "{s:i, s:s}", "from", -1, "digest", "zz"), "forbidden");
+	}
 	kc_close(p);
 	kd_stop(d);
 }
@@ -462,6 +485,8 @@ START_TEST(admin_reset)
 	struct kc *a = kg_login(d, "alice", PW, token, sizeof token);
 	struct kc *b = boss(d);
 	kc_error(b, kc_req(b, "user_reset", "{s:s, s:s}", "user", "alice", "password", "alice"),
+	         "weak_password");
+	kc_error(b, kc_req(b, "user_reset", "{s:s, s:s}", "user", "alice", "password", too_long()),
 	         "weak_password");
 	kc_error(b, kc_req(b, "user_reset", "{s:s, s:s}", "user", "boss", "password", "temp-password"),
 	         "illegal_action");

@@ -727,7 +727,8 @@ END_TEST
  * A short scripted game per rule set whose two streams are checked like the
  * others and, when KRIEG_TRANSCRIPT_DIR is set, written out as
  * <dir>/<rules>-<colour>.txt: "> " lines sent, "< " lines received, in
- * order.  proto/PROTOCOL.md's annotated transcripts come from these files.
+ * order.  proto/PROTOCOL.md's annotated transcripts come from these files,
+ * and are checked against each run (tcheck_doc).
  */
 struct tplayer {
 	struct kc *c;
@@ -768,6 +769,119 @@ static void twrite(struct tplayer *p, const char *dir, const char *rules, const 
 			fprintf(f, "< %s\n", kc_line(p->c, i));
 	}
 	fclose(f);
+}
+
+/* proto/PROTOCOL.md: from the repository root (tests/run-tests.sh's
+ * working directory), or by this file's path as the compiler saw it. */
+static char *protocol_doc(void)
+{
+	const char *me = __FILE__, *tail = strstr(me, "tests/integration/");
+	FILE *f = fopen("proto/PROTOCOL.md", "r");
+	if (f == NULL && tail != NULL) {
+		char path[1024];
+		snprintf(path, sizeof path, "%.*sproto/PROTOCOL.md", (int)(tail - me), me);
+		f = fopen(path, "r");
+	}
+	ck_assert_msg(f != NULL, "proto/PROTOCOL.md not found");
+	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+	long n = ftell(f);
+	ck_assert_msg(n > 0, "proto/PROTOCOL.md is empty");
+	rewind(f);
+	char *doc = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(doc);
+	doc[fread(doc, 1, (size_t)n, f)] = '\0';
+	fclose(f);
+	return doc;
+}
+
+#define TNAMES 4
+
+/* A transcript line with what differs from run to run made constant: a
+ * guest name by its order of first appearance in its transcript, a token,
+ * a clock reading (a number after "white": or "black":). */
+static void tnorm(const char *in, char *out, size_t len, char names[TNAMES][KP_NAME_MAX],
+                  size_t *nnames)
+{
+	size_t o = 0;
+	while (*in && o + 16 < len) {
+		if (strncmp(in, "guest-", 6) == 0) {
+			size_t k = 6;
+			while (in[k] >= 'a' ? in[k] <= 'z' : in[k] >= '0' && in[k] <= '9')
+				k++;
+			size_t i = 0;
+			while (i < *nnames && (strlen(names[i]) != k || strncmp(names[i], in, k) != 0))
+				i++;
+			if (i == *nnames) {
+				ck_assert_uint_lt(*nnames, TNAMES);
+				snprintf(names[(*nnames)++], KP_NAME_MAX, "%.*s", (int)k, in);
+			}
+			o += (size_t)snprintf(out + o, len - o, "guest-%zu", i + 1);
+			in += k;
+		} else if (strncmp(in, "\"token\":\"", 9) == 0) {
+			o += (size_t)snprintf(out + o, len - o, "\"token\":\"T");
+			in = strchr(in + 9, '"');
+			ck_assert_ptr_nonnull(in);
+		} else if ((strncmp(in, "\"white\":", 8) == 0 || strncmp(in, "\"black\":", 8) == 0) &&
+		           in[8] >= '0' && in[8] <= '9') {
+			o += (size_t)snprintf(out + o, len - o, "%.8sN", in);
+			for (in += 8; *in >= '0' && *in <= '9'; in++)
+				;
+		} else {
+			out[o++] = *in++;
+		}
+	}
+	ck_assert_msg(*in == '\0', "transcript line too long");
+	out[o] = '\0';
+}
+
+/*
+ * The transcript as PROTOCOL.md shows it ("#### RULES, as Colour sees
+ * it", its fenced block without the `#` annotations) is the one this run
+ * captured, line by line, but for what tnorm makes constant: the document
+ * is the wire contract, so its examples are kept exact.
+ */
+static void tcheck_doc(struct tplayer *p, const char *rules, const char *colour)
+{
+	static char head[64];
+	char want[2048], got[2048], line[2048];
+	char dnames[TNAMES][KP_NAME_MAX], cnames[TNAMES][KP_NAME_MAX];
+	size_t ndn = 0, ncn = 0, k = 0, i = 0;
+	snprintf(head, sizeof head, "\n#### %s, as %s sees it\n", rules, colour);
+	char *doc = protocol_doc();
+	const char *at = strstr(doc, head);
+	ck_assert_msg(at != NULL, "PROTOCOL.md has no \"%s\"", head + 1);
+	at = strstr(at, "\n```\n");
+	ck_assert_ptr_nonnull(at);
+	at += 5;
+	for (const char *end; strncmp(at, "```", 3) != 0; at = end + 1) {
+		end = strchr(at, '\n');
+		ck_assert_ptr_nonnull(end);
+		if (*at == '#')
+			continue;
+		snprintf(line, sizeof line, "%.*s", (int)(end - at), at);
+		tnorm(line, want, sizeof want, dnames, &ndn);
+		/* The run's next line, sent or read, in the order twrite writes them. */
+		const char *run = NULL;
+		while (run == NULL && i <= kc_nlines(p->c)) {
+			if (k < p->nsent && p->sent_at[k] == i) {
+				snprintf(line, sizeof line, "> %s", p->sent[k++]);
+				run = line;
+			} else if (i < kc_nlines(p->c)) {
+				snprintf(line, sizeof line, "< %s", kc_line(p->c, i++));
+				run = line;
+			} else {
+				i++;
+			}
+		}
+		ck_assert_msg(run != NULL, "%s: PROTOCOL.md has more lines than the run: %s", head + 1,
+		              want);
+		tnorm(run, got, sizeof got, cnames, &ncn);
+		ck_assert_msg(strcmp(want, got) == 0, "%s: PROTOCOL.md says\n%s\nthe run\n%s", head + 1,
+		              want, got);
+	}
+	ck_assert_msg(k == p->nsent && i >= kc_nlines(p->c), "%s: the run has more lines than "
+	              "PROTOCOL.md", head + 1);
+	free(doc);
 }
 
 static json_t *treq(const char *type, long long game)
@@ -829,6 +943,8 @@ START_TEST(transcript_games)
 		twrite(&w, dir, rules, "white");
 		twrite(&b, dir, rules, "black");
 	}
+	tcheck_doc(&w, rules, "White");
+	tcheck_doc(&b, rules, "Black");
 	for (size_t i = 0; i < w.nsent; i++)
 		free(w.sent[i]);
 	for (size_t i = 0; i < b.nsent; i++)

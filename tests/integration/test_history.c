@@ -126,7 +126,22 @@ START_TEST(views_and_history)
 	r = kc_ok(a.c, kc_req(a.c, "history", "{s:i}", "limit", 1));
 	ck_assert_uint_eq(json_array_size(json_object_get(r, "games")), 1);
 	kc_error(x.c, kc_req(x.c, "history", "{s:s}", "user", "nobody-here"), "no_such_user");
-	kc_error(x.c, kc_req(x.c, "history", "{s:i}", "limit", 0), "bad_request");
+	json_t *e = kc_error(x.c, kc_req(x.c, "history", "{s:i}", "limit", 0), "bad_request");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "error"), "message")),
+	                 "field 'limit' must be from 1 to 100");   /* as the table's 101 says */
+	static const char *const views[] = { "spectator", "umpires", "" };
+	for (size_t i = 0; i < sizeof views / sizeof views[0]; i++) {
+		e = kc_error(x.c, kc_req(x.c, "record", "{s:I, s:s}", "game", (json_int_t)done.id,
+		                         "view", views[i]), "bad_request");
+		ck_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "error"),
+		                                                   "message")),
+		                 "view must be white, black or umpire");
+		e = kc_error(x.c, kc_req(x.c, "pgn", "{s:I, s:s}", "game", (json_int_t)done.id,
+		                         "view", views[i]), "bad_request");
+		ck_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "error"),
+		                                                   "message")),
+		                 "view must be white, black or umpire");
+	}
 
 	/* pgn: the full record of a finished game reads back through pgn_read. */
 	char code[32] = "", err[256];
@@ -204,7 +219,8 @@ static void each_once(json_t *list, const int64_t *ids, size_t n)
 	}
 }
 
-/* `history {limit:100}` and `games` with many games: paged, each game once. */
+/* `history` (pages of `limit` games at most) and `games` with many games:
+ * paged, each game once. */
 START_TEST(lists_are_paged)
 {
 	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\n");
@@ -224,10 +240,29 @@ START_TEST(lists_are_paged)
 		if (i < ABORTED)
 			kc_ok(w.c, kc_req(w.c, "abort", "{s:I}", "game", (json_int_t)ids[i]));
 	}
-	/* history: the newest 100. */
+	/* history: every game, whatever the page size (`limit`), newest first. */
 	json_t *h = fetch_list(w.c, "history", "games", 100);
-	each_once(h, ids + GAMES - 100, 100);
+	each_once(h, ids, GAMES);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(h, 0), "game")),
+	                 ids[GAMES - 1]);
 	json_decref(h);
+	h = fetch_list(w.c, "history", "games", 7);
+	each_once(h, ids, GAMES);
+	json_decref(h);
+	/* Another's history: the finished games (the aborted ones), paged from
+	 * `from`; past the end an empty page, with the whole list's total. */
+	json_t *r = kc_ok(b.c, kc_req(b.c, "history", "{s:s, s:i, s:i}", "user", w.name, "limit", 5,
+	                              "from", ABORTED - 7));
+	json_t *games = json_object_get(r, "games");
+	ck_assert_uint_eq(json_array_size(games), 5);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(games, 0), "game")),
+	                 ids[6]);
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "total")), ABORTED);
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "next")), ABORTED - 2);
+	r = kc_ok(b.c, kc_req(b.c, "history", "{s:s, s:i}", "user", w.name, "from", ABORTED));
+	ck_assert_uint_eq(json_array_size(json_object_get(r, "games")), 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "total")), ABORTED);
+	ck_assert_ptr_null(json_object_get(r, "next"));
 	/* games: every live one, then the newest finished ones (20). */
 	json_t *g = fetch_list(b.c, "games", "games", 0);
 	static int64_t want[GAMES - ABORTED + 20];

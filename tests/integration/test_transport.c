@@ -120,6 +120,9 @@ START_TEST(test_malformed)
 	expect_line_error(c, "{\"id\":2,\"type\":\"hello\",\"client\":\"a\\u0000b\",\"version\":1}",
 	                  KC_NULL_ID, "bad_json");
 	expect_line_error(c, "{\"id\":2,\"id\":3,\"type\":\"ping\"}", KC_NULL_ID, "bad_json");
+	/* An integer beyond 64 bits, the id's too (PROTOCOL.md "Checking a request"). */
+	expect_line_error(c, "{\"id\":99999999999999999999,\"type\":\"ping\"}", KC_NULL_ID,
+	                  "bad_json");
 
 	/* Unknown type: the id is echoed. */
 	expect_line_error(c, "{\"id\":10,\"type\":\"fly\"}", 10, "unknown_type");

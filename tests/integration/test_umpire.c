@@ -495,6 +495,11 @@ START_TEST(refusals)
 		refused(&ump2, t, game, "forbidden");     /* an umpire without the chair */
 		refused(&ump, t, game, "forbidden");
 		refused(&ump, t, 999999, "no_such_game"); /* no such game: existence private */
+		/* The role before the fields: a player hears `forbidden` whatever
+		 * they send, none, unknown or out of shape (PROTOCOL.md). */
+		kc_error(other.c, kc_req(other.c, t, NULL), "forbidden");
+		kc_error(other.c, kc_req(other.c, t, "{s:I, s:s, s:i}", "game", (json_int_t)game,
+		                         "result", "2-0", "zz", 1), "forbidden");
 	}
 	/* Bad fields, from the chair. */
 	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
@@ -546,6 +551,8 @@ START_TEST(pairing)
 	account(d, &bob, "bob", "player");
 	kg_user_add(d, "absent", "player", PASSWORD);
 	kc_error(ann.c, kc_req(ann.c, "pair", "{s:s, s:s}", "white", "ann", "black", "bob"), "forbidden");
+	kc_error(ann.c, kc_req(ann.c, "pair", NULL), "forbidden");   /* the role before the fields */
+	kc_error(ann.c, kc_req(ann.c, "pair", "{s:s, s:i}", "white", "ann", "zz", 1), "forbidden");
 	kc_error(td.c, kc_req(td.c, "pair", "{s:s, s:s}", "white", "ann", "black", "nobody"), "no_such_user");
 	kc_error(td.c, kc_req(td.c, "pair", "{s:s, s:s}", "white", "absent", "black", "bob"), "illegal_action");
 	kc_error(td.c, kc_req(td.c, "pair", "{s:s, s:s}", "white", "ann", "black", "ANN"), "illegal_action");

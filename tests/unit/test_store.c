@@ -725,13 +725,39 @@ START_TEST(unfinished_games_listing)
 	ck_assert_int_eq(c.games[0].id, g3);
 
 	memset(&c, 0, sizeof c);
-	ck_assert_int_eq(store_games_of_user(st, a, 2, collect_game, &c), STORE_OK);
+	ck_assert_int_eq(store_games_of_user(st, a, 2, 0, collect_game, &c), STORE_OK);
 	ck_assert_int_eq(c.n, 2);
 	ck_assert_int_eq(c.games[0].id, g4);   /* newest first */
 	ck_assert_int_eq(c.games[1].id, g3);
 	memset(&c, 0, sizeof c);
-	ck_assert_int_eq(store_games_of_user(st, a, 0, collect_game, &c), STORE_OK);
+	ck_assert_int_eq(store_games_of_user(st, a, 0, 0, collect_game, &c), STORE_OK);
 	ck_assert_int_eq(c.n, 3);
+	/* Paged (`history`): from an offset, and the whole list's count. */
+	memset(&c, 0, sizeof c);
+	ck_assert_int_eq(store_games_of_user(st, a, 2, 1, collect_game, &c), STORE_OK);
+	ck_assert_int_eq(c.n, 2);
+	ck_assert_int_eq(c.games[0].id, g3);
+	ck_assert_int_eq(c.games[1].id, g1);
+	memset(&c, 0, sizeof c);
+	ck_assert_int_eq(store_games_of_user(st, a, 2, 3, collect_game, &c), STORE_OK);
+	ck_assert_int_eq(c.n, 0);
+	memset(&c, 0, sizeof c);
+	ck_assert_int_eq(store_games_finished_of_user(st, b, 5, 0, collect_game, &c), STORE_OK);
+	ck_assert_int_eq(c.n, 1);
+	ck_assert_int_eq(c.games[0].id, g2);
+	memset(&c, 0, sizeof c);
+	ck_assert_int_eq(store_games_finished_of_user(st, c3, 1, 1, collect_game, &c), STORE_OK);
+	ck_assert_int_eq(c.n, 1);
+	ck_assert_int_eq(c.games[0].id, g2);   /* g4 (aborted) first, then g2 */
+	int64_t n = -1;
+	ck_assert_int_eq(store_games_count_of_user(st, a, false, &n), STORE_OK);
+	ck_assert_int_eq(n, 3);
+	ck_assert_int_eq(store_games_count_of_user(st, a, true, &n), STORE_OK);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(store_games_count_of_user(st, c3, true, &n), STORE_OK);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(store_games_count_of_user(st, mkuser(st, "dan"), false, &n), STORE_OK);
+	ck_assert_int_eq(n, 0);
 
 	nested_st = st;
 	nested_calls = 0;
