@@ -410,7 +410,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/krieg \
 	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
 	  $(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(PREFIX)/lib/systemd/system \
-	  $(DESTDIR)$(PREFIX)/share/doc/krieg $(DESTDIR)$(SYSCONFDIR)/kriegd
+	  $(DESTDIR)$(PREFIX)/share/doc/krieg/proxy $(DESTDIR)$(PREFIX)/share/doc/krieg/fail2ban/filter.d \
+	  $(DESTDIR)$(PREFIX)/share/doc/krieg/fail2ban/jail.d $(DESTDIR)$(SYSCONFDIR)/kriegd
 	install -m 755 $(BINDIR)/kriegd $(BINDIR)/krieg $(BINDIR)/krieg-referee $(BINDIR)/krieg-bot \
 	  $(DESTDIR)$(PREFIX)/bin/
 	install -m 755 deploy/kriegd-backup $(DESTDIR)$(PREFIX)/lib/krieg/
@@ -422,6 +423,11 @@ install: all
 	  chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/system/$$u || exit 1; done
 	install -m 644 deploy/kriegd.conf.example deploy/BACKUP.md deploy/CLUB.md deploy/BOTS.md proto/PROTOCOL.md \
 	  $(DESTDIR)$(PREFIX)/share/doc/krieg/
+	# What kriegd.conf(5) and the example point to: the proxy and fail2ban examples.
+	install -m 644 deploy/proxy/PROXY.md deploy/proxy/Caddyfile deploy/proxy/nginx-kriegd.conf \
+	  $(DESTDIR)$(PREFIX)/share/doc/krieg/proxy/
+	install -m 644 deploy/fail2ban/filter.d/kriegd.conf $(DESTDIR)$(PREFIX)/share/doc/krieg/fail2ban/filter.d/
+	install -m 644 deploy/fail2ban/jail.d/kriegd.local $(DESTDIR)$(PREFIX)/share/doc/krieg/fail2ban/jail.d/
 	# The administrator's settings are never overwritten by an upgrade.
 	if [ -e $(DESTDIR)$(SYSCONFDIR)/kriegd/kriegd.conf ]; then \
 	  echo "keeping $(DESTDIR)$(SYSCONFDIR)/kriegd/kriegd.conf (the new example: $(PREFIX)/share/doc/krieg/kriegd.conf.example)"; \

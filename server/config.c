@@ -16,6 +16,7 @@
 #include "fen.h"
 #include "text.h"
 #include "game.h"
+#include "listener.h"
 #include "log.h"
 #include "store.h"
 #include "xmalloc.h"
@@ -56,13 +57,16 @@ void config_clear_listen(struct config *cfg)
 static const struct {
 	const char *key;
 	size_t off, count_off;
+	int listener;                 /* enum listener_kind of an address, or -1 */
 } web_lists[] = {
-	{ "listen_web", offsetof(struct config, listen_web), offsetof(struct config, nlisten_web) },
+	{ "listen_web", offsetof(struct config, listen_web), offsetof(struct config, nlisten_web),
+	  LISTENER_WEB },
 	{ "listen_web_plain", offsetof(struct config, listen_web_plain),
-	  offsetof(struct config, nlisten_web_plain) },
-	{ "web_origins", offsetof(struct config, web_origins), offsetof(struct config, nweb_origins) },
+	  offsetof(struct config, nlisten_web_plain), LISTENER_WEB_PLAIN },
+	{ "web_origins", offsetof(struct config, web_origins), offsetof(struct config, nweb_origins),
+	  -1 },
 	{ "web_trusted_proxy", offsetof(struct config, web_trusted_proxy),
-	  offsetof(struct config, nweb_trusted_proxy) },
+	  offsetof(struct config, nweb_trusted_proxy), -1 },
 };
 
 static char **web_list(const struct config *cfg, size_t i, size_t **n)
@@ -214,6 +218,8 @@ int config_set(struct config *cfg, const char *key, const char *value, char *err
 			snprintf(err, errlen, "more than %d listen addresses", CONFIG_LISTEN_MAX);
 			return -1;
 		}
+		if (listener_addr_check(value, LISTENER_LINE, err, errlen) != 0)
+			return -1;
 		cfg->listen[cfg->nlisten++] = xstrdup(value);
 		return 0;
 	}
@@ -227,6 +233,9 @@ int config_set(struct config *cfg, const char *key, const char *value, char *err
 			snprintf(err, errlen, "more than %d %s values", CONFIG_LISTEN_MAX, key);
 			return -1;
 		}
+		if (web_lists[i].listener >= 0 &&
+		    listener_addr_check(value, (enum listener_kind)web_lists[i].listener, err, errlen) != 0)
+			return -1;
 		v[(*n)++] = xstrdup(value);
 		return 0;
 	}
@@ -408,8 +417,7 @@ int config_validate(const struct config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
-/* "90s", "250ms", "5m": the largest unit that divides ms exactly. */
-static void print_duration(FILE *f, const char *key, int ms)
+void config_print_duration(FILE *f, const char *key, int ms)
 {
 	if (ms % 3600000 == 0 && ms > 0)
 		fprintf(f, "%s = %dh\n", key, ms / 3600000);
@@ -446,25 +454,22 @@ void config_print(const struct config *cfg, FILE *f)
 	for (size_t i = 0; i < sizeof durations / sizeof durations[0]; i++) {
 		int ms = *(const int *)((const char *)cfg + durations[i].off);
 
-		/* 0 means "the module's own default"; show that default's value. */
+		/* Two keys keep 0 for "the module's own default" (their minimum is
+		 * above 0, so 0 was never set); show that default's value.  For the
+		 * others 0 is the value itself (close_linger = 0: no lingering). */
 		if (ms == 0 && strcmp(durations[i].key, "busy_timeout") == 0)
 			ms = STORE_BUSY_TIMEOUT_MS;
 		if (ms == 0 && strcmp(durations[i].key, "abandon_grace") == 0)
 			ms = GAME_ABANDON_GRACE_MS;
-		if (ms == 0 && strcmp(durations[i].key, "untimed_abandon_grace") == 0) {
-			/* here 0 is the value itself, not "unset" */
+		if (ms == 0 && strcmp(durations[i].key, "untimed_abandon_grace") == 0)
 			fprintf(f, "# 0: untimed games are never abandoned (a guest's after abandon_grace)\n");
-			print_duration(f, durations[i].key, 0);
-		} else if (ms == 0) {
-			fprintf(f, "# %s: unset; the built-in default\n", durations[i].key);
-		} else {
-			print_duration(f, durations[i].key, ms);
-		}
+		config_print_duration(f, durations[i].key, ms);
 	}
 	fprintf(f, "output_buffer_max = %zu\n", cfg->output_max);
 	fprintf(f, "store_synchronous = %s\n", cfg->store_synchronous);
 	fprintf(f, "rate_bots_vs_humans = %s\n", cfg->rate_bots_vs_humans ? "on" : "off");
 	admin_policy_print(&cfg->policy, f);
+	guard_settings_print(&cfg->guard, f);
 	if (cfg->test_start_fen != NULL)
 		fprintf(f, "test_start_fen = %s\n", cfg->test_start_fen);
 	/* The web door's keys, unset ones as comments, so that every key shows

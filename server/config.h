@@ -117,6 +117,9 @@ void config_keep_restart_only(struct config *next, const struct config *cur, cha
 
 /* Durations: "250ms", "10s", "5m", "1h"; a bare number is seconds. */
 int config_parse_duration_ms(const char *s, int *ms);
+/* "KEY = 90s" (or 250ms, 5m, 2h: the largest unit that divides ms exactly),
+ * as config_print writes a duration, so that it loads back the same. */
+void config_print_duration(FILE *f, const char *key, int ms);
 /* Sizes: "65536", "64k", "1M". */
 int config_parse_size(const char *s, size_t *bytes);
 

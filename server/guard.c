@@ -45,26 +45,29 @@ void guard_settings_default(struct guard_settings *s)
 	s->log_repeat_ms = 10000;
 }
 
+/* The guard's keys of kriegd.conf: set (guard_settings_set) and printed
+ * (guard_settings_print) from this one table. */
+static const struct {
+	const char *key;
+	size_t off;
+	int lo, hi;
+	int duration;
+} keys[] = {
+	{ "register_per_hour", offsetof(struct guard_settings, register_per_hour), 0, 1000000, 0 },
+	{ "guests_per_address", offsetof(struct guard_settings, guests_per_address), 0, 1000000, 0 },
+	{ "login_free_failures", offsetof(struct guard_settings, login_free_failures), 0, 1000, 0 },
+	{ "hash_queue_per_address", offsetof(struct guard_settings, hash_share), 1, 1000, 0 },
+	{ "login_backoff", offsetof(struct guard_settings, login_backoff_ms), 1, 3600000, 1 },
+	{ "login_backoff_max", offsetof(struct guard_settings, login_backoff_max_ms), 1, 86400000, 1 },
+	{ "login_failure_memory", offsetof(struct guard_settings, login_failure_memory_ms), 1000,
+	  INT_MAX, 1 },
+	{ "login_failure_delay", offsetof(struct guard_settings, login_failure_delay_ms), 0, 60000, 1 },
+	{ "log_repeat_interval", offsetof(struct guard_settings, log_repeat_ms), 0, 3600000, 1 },
+};
+
 int guard_settings_set(struct guard_settings *s, const char *key, const char *value, char *err,
                        size_t errlen)
 {
-	static const struct {
-		const char *key;
-		size_t off;
-		int lo, hi;
-		int duration;
-	} keys[] = {
-		{ "register_per_hour", offsetof(struct guard_settings, register_per_hour), 0, 1000000, 0 },
-		{ "guests_per_address", offsetof(struct guard_settings, guests_per_address), 0, 1000000, 0 },
-		{ "login_free_failures", offsetof(struct guard_settings, login_free_failures), 0, 1000, 0 },
-		{ "hash_queue_per_address", offsetof(struct guard_settings, hash_share), 1, 1000, 0 },
-		{ "login_backoff", offsetof(struct guard_settings, login_backoff_ms), 1, 3600000, 1 },
-		{ "login_backoff_max", offsetof(struct guard_settings, login_backoff_max_ms), 1, 86400000, 1 },
-		{ "login_failure_memory", offsetof(struct guard_settings, login_failure_memory_ms), 1000,
-		  INT_MAX, 1 },
-		{ "login_failure_delay", offsetof(struct guard_settings, login_failure_delay_ms), 0, 60000, 1 },
-		{ "log_repeat_interval", offsetof(struct guard_settings, log_repeat_ms), 0, 3600000, 1 },
-	};
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		if (strcmp(key, keys[i].key) != 0)
 			continue;
@@ -90,6 +93,17 @@ int guard_settings_set(struct guard_settings *s, const char *key, const char *va
 		return 0;
 	}
 	return 1;
+}
+
+void guard_settings_print(const struct guard_settings *s, FILE *f)
+{
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		int v = *(const int *)((const char *)s + keys[i].off);
+		if (keys[i].duration)
+			config_print_duration(f, keys[i].key, v);
+		else
+			fprintf(f, "%s = %d\n", keys[i].key, v);
+	}
 }
 
 struct guard *guard_new(const struct guard_settings *s)

@@ -30,6 +30,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define GUARD_ENTRIES 4096            /* records per table; LRU beyond */
 #define GUARD_ADDR_MAX 48             /* INET6_ADDRSTRLEN and room */
@@ -51,6 +52,8 @@ struct guard_settings {
 };
 
 void guard_settings_default(struct guard_settings *s);
+/* Every key above as kriegd.conf writes it, one line each (config_print). */
+void guard_settings_print(const struct guard_settings *s, FILE *f);
 /* Apply one config key: 0 done, -1 bad value (message in err), 1 not a
  * guard key. */
 int guard_settings_set(struct guard_settings *s, const char *key, const char *value, char *err,

@@ -155,7 +155,10 @@ static void listener_add(struct server *srv, struct listener *l, const char *fal
 		format_addr((struct sockaddr *)&bound, l->name, sizeof l->name);
 	else
 		snprintf(l->name, sizeof l->name, "%s", fallback);
-	log_info("listening on %s", l->name);
+	/* What it is for, after the address (which log readers parse). */
+	static const char *const kinds[] = { "line protocol, TLS", "web door, TLS",
+		                             "web door, plain HTTP for a local proxy" };
+	log_info("listening on %s (%s)", l->name, kinds[l->kind]);
 
 	l->next = srv->listeners;
 	srv->listeners = l;
@@ -177,6 +180,30 @@ int listener_open(struct server *srv, const char *addr, bool *unavailable, char 
 	return listener_open_kind(srv, addr, LISTENER_LINE, unavailable, err, errlen);
 }
 
+/* The address of a kind's config key, parsed; -1 with the key named in err. */
+static int check_addr(const char *addr, enum listener_kind kind, struct sockaddr_storage *ss,
+                      int *sslen, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "listen", "listen_web", "listen_web_plain" };
+	if (parse_addr(addr, ss, sslen) != 0) {
+		snprintf(err, errlen, "%s %s: expected 1.2.3.4:PORT or [v6addr]:PORT", keys[kind], addr);
+		return -1;
+	}
+	if (kind == LISTENER_WEB_PLAIN && !is_loopback(ss)) {
+		snprintf(err, errlen, "listen_web_plain %s: refused, not a loopback address (plain HTTP "
+		         "only behind a local TLS proxy; use listen_web for the network)", addr);
+		return -1;
+	}
+	return 0;
+}
+
+int listener_addr_check(const char *addr, enum listener_kind kind, char *err, size_t errlen)
+{
+	struct sockaddr_storage ss;
+	int sslen = sizeof ss;
+	return check_addr(addr, kind, &ss, &sslen, err, errlen);
+}
+
 int listener_open_kind(struct server *srv, const char *addr, enum listener_kind kind,
                        bool *unavailable, char *err, size_t errlen)
 {
@@ -186,15 +213,8 @@ int listener_open_kind(struct server *srv, const char *addr, enum listener_kind 
 	unsigned flags = LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC;
 
 	*unavailable = false;
-	if (parse_addr(addr, &ss, &sslen) != 0) {
-		snprintf(err, errlen, "listen %s: expected 1.2.3.4:PORT or [v6addr]:PORT", addr);
+	if (check_addr(addr, kind, &ss, &sslen, err, errlen) != 0)
 		return -1;
-	}
-	if (kind == LISTENER_WEB_PLAIN && !is_loopback(&ss)) {
-		snprintf(err, errlen, "listen_web_plain %s: refused, not a loopback address (plain HTTP "
-		         "only behind a local TLS proxy; use listen_web for the network)", addr);
-		return -1;
-	}
 	if (ss.ss_family == AF_INET6)
 		flags |= LEV_OPT_BIND_IPV6ONLY;
 	l = xcalloc(1, sizeof *l);

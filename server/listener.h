@@ -27,6 +27,11 @@ enum listener_kind {
 	LISTENER_WEB = 1,        /* the web door over TLS (web.c) */
 	LISTENER_WEB_PLAIN = 2,  /* the web door without TLS, behind a proxy: loopback only */
 };
+/* Is addr one listener_open_kind takes for kind (the form above; a
+ * LISTENER_WEB_PLAIN address loopback)?  0, or -1 with a message naming
+ * the kind's config key: config.c checks each address as it is read, so
+ * that --check-config refuses what a start would. */
+int listener_addr_check(const char *addr, enum listener_kind kind, char *err, size_t errlen);
 /* listener_open for one kind; a LISTENER_WEB_PLAIN address that is not
  * loopback (127.0.0.0/8, ::1) is refused with a message. */
 int listener_open_kind(struct server *srv, const char *addr, enum listener_kind kind,

@@ -68,6 +68,7 @@ static void usage(FILE *f)
 	        "  --state-dir DIR    database and generated certificate (default ./var)\n"
 	        "  --set KEY=VALUE    one setting, as in the config file; wins over it\n"
 	        "  --check-config     validate the settings (and certificate), print them, exit\n"
+	        "       kriegd --version   the release and the protocol it speaks\n"
 	        "       kriegd [--config FILE] [--state-dir DIR] backup FILE\n"
 	        "  backup FILE        copy the database online to FILE (see deploy/BACKUP.md)\n"
 	        "       kriegd [--config FILE] [--state-dir DIR] user add NAME [--role ROLE]\n"

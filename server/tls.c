@@ -192,6 +192,19 @@ static int resolve(const char *value, char *buf, size_t len, char *err, size_t e
 	return 0;
 }
 
+/* A credential's name read as a path because $CREDENTIALS_DIRECTORY is
+ * unset (`kriegd --check-config` from a shell, with the unit's
+ * `cert = NAME`): say so, or the message is a bare "No such file". */
+static void credential_hint(const char *value, char *err, size_t errlen)
+{
+	const char *dir = getenv("CREDENTIALS_DIRECTORY");
+	size_t n = strlen(err);
+	if (value != NULL && strchr(value, '/') == NULL && (dir == NULL || *dir == '\0') && n < errlen)
+		snprintf(err + n, errlen - n, " (\"%s\" without a '/' names a systemd credential, read "
+		         "from $CREDENTIALS_DIRECTORY, which is not set here: run as the service does, "
+		         "or set it to the directory holding the files)", value);
+}
+
 /*
  * A complete SSL_CTX from the config's certificate and key (or the
  * generated development pair, created if absent and may_generate), and
@@ -249,10 +262,12 @@ static SSL_CTX *ctx_build(const struct config *cfg, bool may_generate, char *fp,
 	                          SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
 	if (SSL_CTX_use_certificate_chain_file(ctx, cert) != 1) {
 		ssl_err(err, errlen, cert);
+		credential_hint(cfg->cert_file, err, errlen);
 		goto fail;
 	}
 	if (SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1) {
 		ssl_err(err, errlen, key);
+		credential_hint(cfg->key_file, err, errlen);
 		goto fail;
 	}
 	if (SSL_CTX_check_private_key(ctx) != 1) {

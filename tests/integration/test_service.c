@@ -397,6 +397,40 @@ START_TEST(check_config)
 	ck_assert_int_eq(kg_run_kriegd(reread, 10000, out2, sizeof out2), 0);
 	ck_assert_str_eq(out2, out);
 
+	/* Every setting is shown, the account guard's too, and close_linger = 0
+	 * as the 0 it is (it said "unset; the built-in default", 2s). */
+	static const char *const shown[] = {
+		"register_per_hour = 2", "guests_per_address = 3", "login_free_failures = 4",
+		"hash_queue_per_address = 7", "login_backoff = 5s", "login_backoff_max = 20m",
+		"login_failure_memory = 2h", "login_failure_delay = 250ms", "log_repeat_interval = 30s",
+		"close_linger = 0s",
+	};
+	char conf[1024] = "";
+	for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++)
+		snprintf(conf + strlen(conf), sizeof conf - strlen(conf), "%s\n", shown[i]);
+	write_file(path, conf);
+	ck_assert_int_eq(kg_run_kriegd(good, 10000, out, sizeof out), 0);
+	for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
+		char want[128];
+		snprintf(want, sizeof want, "\n%s\n", shown[i]);
+		ck_assert_msg(strstr(out, want) != NULL, "%s not shown: %s", shown[i], out);
+	}
+	write_file(again, out);
+	ck_assert_int_eq(kg_run_kriegd(reread, 10000, out2, sizeof out2), 0);
+	ck_assert_str_eq(out2, out);
+
+	/* An address a start would refuse is refused here, file and line named. */
+	write_file(path, "idle_timeout = 90s\nlisten = 1.2.3.4\n");
+	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "kriegd.conf:2: listen 1.2.3.4: expected") != NULL, "%s", out);
+	write_file(path, "listen_web_plain = 0.0.0.0:17719\n");
+	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "kriegd.conf:1: listen_web_plain 0.0.0.0:17719: refused, not a "
+	                          "loopback address") != NULL, "%s", out);
+	write_file(path, "listen_web = 127.0.0.1\n");
+	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "kriegd.conf:1: listen_web 127.0.0.1: expected") != NULL, "%s", out);
+
 	/* An unknown key and a bad value: non-zero, file and line named. */
 	write_file(path, "listen = 127.0.0.1:7575\n\nlisten_adress = 1.2.3.4:1\n");
 	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
@@ -421,6 +455,11 @@ START_TEST(check_config)
 	snprintf(k, sizeof k, "%s/tls-key", cred);
 	new_pair(c, k);
 	write_file(path, "cert = tls-cert\nkey = tls-key\n");
+	/* Outside the service the name is a path, and the refusal says why. */
+	unsetenv("CREDENTIALS_DIRECTORY");
+	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "\"tls-cert\" without a '/' names a systemd credential") != NULL &&
+	              strstr(out, "$CREDENTIALS_DIRECTORY, which is not set here") != NULL, "%s", out);
 	setenv("CREDENTIALS_DIRECTORY", cred, 1);
 	int rc = kg_run_kriegd(good, 10000, out, sizeof out);
 	unsetenv("CREDENTIALS_DIRECTORY");

@@ -26,7 +26,9 @@ minstall() { make -s --no-print-directory -C "$repo" install BINDIR="$bindir" BU
 # ---- 1. make install DESTDIR=... ----
 R=$T/root
 minstall DESTDIR="$R" >/dev/null
-for f in usr/local/bin/kriegd usr/local/bin/krieg usr/local/bin/krieg-referee \
+for f in usr/local/bin/kriegd usr/local/bin/krieg usr/local/bin/krieg-referee usr/local/bin/krieg-bot \
+         usr/local/share/doc/krieg/proxy/PROXY.md usr/local/share/doc/krieg/fail2ban/filter.d/kriegd.conf \
+         usr/local/share/doc/krieg/fail2ban/jail.d/kriegd.local \
          usr/local/lib/krieg/kriegd-backup usr/local/share/man/man8/kriegd.8 \
          usr/local/share/man/man5/kriegd.conf.5 usr/local/share/man/man1/krieg-referee.1 \
          usr/local/share/man/man1/krieg.1 usr/local/share/doc/krieg/CLUB.md \
