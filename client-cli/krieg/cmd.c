@@ -41,10 +41,44 @@ static bool parse_long(const char *s, long *out)
 	return true;
 }
 
-/* "5+2" (minutes + seconds increment), "5" (minutes), "3d" (days), "untimed". */
+/*
+ * Minutes, whole or decimal ("5", "0.5", "1.25"), into *sec as whole
+ * seconds.  Read by hand, not with strtod(): main.c sets the locale, and
+ * where the decimal mark is a comma strtod() stops at the point.  A
+ * fraction that is no whole number of seconds (0.01) is refused rather
+ * than rounded behind the player's back.
+ */
+static bool parse_minutes(const char *s, long *sec)
+{
+	long long whole = 0, frac = 0, scale = 1;
+	const char *p = s;
+	if (!isdigit((unsigned char)*p))
+		return false;
+	for (; isdigit((unsigned char)*p); p++)
+		if ((whole = whole * 10 + (*p - '0')) > 1000000)
+			return false;
+	if (*p == '.') {
+		if (!isdigit((unsigned char)*++p))
+			return false;
+		for (; isdigit((unsigned char)*p); p++) {
+			if (scale == 1000000)
+				return false;   /* more decimals than any whole second needs */
+			frac = frac * 10 + (*p - '0');
+			scale *= 10;
+		}
+	}
+	if (*p || frac * 60 % scale != 0)
+		return false;
+	*sec = (long)(whole * 60 + frac * 60 / scale);
+	return true;
+}
+
+/* "5+2" (minutes + seconds increment), "0.5+0" (half a minute), "5" (minutes),
+ * "3d" (days), "untimed"; within the wire's limits (PROTOCOL.md, seek):
+ * a base of 1 s to 86400 s, an increment of 0..600 s, 1..60 days. */
 static bool parse_time(const char *s, struct cmd *c)
 {
-	long a, b;
+	long a, b = 0;
 	char tmp[CMD_ARG_MAX];
 	size_t n = strlen(s);
 
@@ -54,22 +88,18 @@ static bool parse_time(const char *s, struct cmd *c)
 	}
 	if (n >= 2 && s[n - 1] == 'd') {
 		snprintf(tmp, sizeof tmp, "%.*s", (int)(n - 1), s);
-		if (!parse_long(tmp, &a) || a < 1 || a > 365)
+		if (!parse_long(tmp, &a) || a < 1 || a > 60)
 			return false;
 		c->days = a;
 		return true;
 	}
 	const char *plus = strchr(s, '+');
-	if (plus) {
-		snprintf(tmp, sizeof tmp, "%.*s", (int)(plus - s), s);
-		if (!parse_long(tmp, &a) || !parse_long(plus + 1, &b) || a > 600 || b > 600 || (a == 0 && b == 0))
-			return false;
-	} else {
-		if (!parse_long(s, &a) || a < 1 || a > 600)
-			return false;
-		b = 0;
-	}
-	c->base = a * 60;
+	snprintf(tmp, sizeof tmp, "%.*s", (int)(plus ? (size_t)(plus - s) : n), s);
+	if (!parse_minutes(tmp, &a) || a < 1 || a > 86400)
+		return false;
+	if (plus && (!isdigit((unsigned char)plus[1]) || !parse_long(plus + 1, &b) || b > 600))
+		return false;
+	c->base = a;
 	c->inc = b;
 	return true;
 }
@@ -93,7 +123,7 @@ static int parse_terms(struct cmd *c, char *err, size_t errlen)
 			snprintf(c->rules, sizeof c->rules, "%s", w);
 		else if (isdigit((unsigned char)w[0]) || !strcmp(w, "untimed") || !strcmp(w, "none")) {
 			if (!parse_time(w, c))
-				return failf(err, errlen, "bad time control \"%s\" (try 5+2, 10, 3d or untimed)", w);
+				return failf(err, errlen, "bad time control \"%s\" (try 5+2, 0.5+0, 10, 3d or untimed)", w);
 		} else
 			return failf(err, errlen, "unknown term \"%s\" (rule sets, a time like 5+2, white/black/random, rated)", w);
 	}
@@ -213,6 +243,44 @@ static int parse_note(struct cmd *c, char *err, size_t errlen)
 		return take_text(c, p, NULL, err, errlen);
 	}
 	return take_text(c, c->raw, NULL, err, errlen);
+}
+
+/*
+ * login USER [PASSWORD...], register USER [--invite CODE] [PASSWORD...]:
+ * the password is the rest of the line, blanks around it trimmed and those
+ * inside kept, so that a script can give a passphrase (deploy/CLUB.md
+ * suggests one) without a quoting rule that a password's own quotes would
+ * then need escaping from.  That is why an invite code comes before the
+ * password, after --invite.  Without a password, exec_login asks for it.
+ */
+static int parse_login(struct cmd *c, char *err, size_t errlen)
+{
+	const char *p = next_word(c->raw, c->argv[0], sizeof c->argv[0]);
+	c->argc = 1;
+	if (!c->argv[0][0])
+		return failf(err, errlen, "usage: %s", c->entry->usage);
+	if (strlen(c->argv[0]) == CMD_ARG_MAX - 1)   /* next_word() cut it */
+		return failf(err, errlen, "%s: the name is too long", c->entry->name);
+	char w[CMD_ARG_MAX];
+	const char *q = next_word(p, w, sizeof w);
+	if (c->type == CMD_REGISTER && !strcmp(w, "--invite")) {
+		p = next_word(q, c->invite, sizeof c->invite);
+		if (!c->invite[0])
+			return failf(err, errlen, "register: --invite needs the code (usage: %s)", c->entry->usage);
+	}
+	p += strspn(p, " \t");
+	size_t n = strlen(p);
+	while (n && strchr(" \t\r\n", p[n - 1]))
+		n--;
+	if (n >= CMD_ARG_MAX)
+		return failf(err, errlen, "%s: the password is %zu bytes, at most %d", c->entry->name, n,
+		             CMD_ARG_MAX - 1);
+	if (n) {
+		memcpy(c->argv[1], p, n);
+		c->argv[1][n] = '\0';
+		c->argc = 2;
+	}
+	return 0;
 }
 
 /* say TEXT..., spec TEXT...: the rest of the line is the text */
@@ -400,8 +468,8 @@ static json_t *req_login(const struct cmd *c, long long id, long game, char *err
 	json_t *r = req_begin(id);
 	json_object_set_new(r, "user", json_string(c->argv[0]));
 	json_object_set_new(r, "password", json_string(c->argv[1]));
-	if (c->argc > 2)   /* register USER PASSWORD INVITE */
-		json_object_set_new(r, "invite", json_string(c->argv[2]));
+	if (c->invite[0])   /* register USER --invite CODE PASSWORD */
+		json_object_set_new(r, "invite", json_string(c->invite));
 	return req_end(r, c);
 }
 
@@ -875,10 +943,7 @@ static int exec_login(struct client *cl, struct cmd *cmd, struct pending *p)
 {
 	char pw[CMD_ARG_MAX], again[CMD_ARG_MAX];
 	bool reg = cmd->type == CMD_REGISTER, terminal = cl->interactive && !cl->batch;
-	char invite[CMD_ARG_MAX] = "";
-	if (reg && terminal && cmd->argc == 3 && strcmp(cmd->argv[1], "--invite") == 0)
-		snprintf(invite, sizeof invite, "%s", cmd->argv[2]);
-	else if (cmd->argc >= 2 && terminal)
+	if (cmd->argc >= 2 && terminal)
 		return client_error(cl, "%s: not with the password on the line (it stays in the history); type "
 		                    "\"%s %s%s\" alone and the password is asked for, unseen%s", cmd->entry->name,
 		                    cmd->entry->name, cmd->argv[0], reg ? " [--invite CODE]" : "", reg ? ", twice" : "");
@@ -898,10 +963,6 @@ static int exec_login(struct client *cl, struct cmd *cmd, struct pending *p)
 	snprintf(cmd->argv[1], CMD_ARG_MAX, "%s", pw);
 	cmd->argc = 2;
 	memset(pw, 0, sizeof pw);
-	if (invite[0]) {
-		snprintf(cmd->argv[2], CMD_ARG_MAX, "%s", invite);
-		cmd->argc = 3;
-	}
 	return 0;
 }
 
@@ -1110,7 +1171,7 @@ static void refused_register(struct client *c, const struct pending *p)
 	else if (strcmp(code, "invite_required") == 0)
 		client_out(c, "This server registers by invitation: ask an admin for an invite code, then %s",
 		           c->interactive && !c->batch ? "\"register NAME --invite CODE\" (the password is asked for)."
-		                                       : "\"register NAME PASSWORD CODE\".");
+		                                       : "\"register NAME --invite CODE PASSWORD\".");
 	else if (strcmp(code, "bad_invite") == 0)
 		client_out(c, "That invite code is unknown, already used or expired: ask an admin "
 		              "for a new one.");
@@ -1747,11 +1808,13 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "quit", .type = CMD_QUIT, .exec = exec_quit,
 	  .usage = "quit                      leave (games go on; resume later)" },
 	{ .name = "exit", .type = CMD_QUIT, .exec = exec_quit, .hidden = true, .usage = "exit" },
-	{ .name = "login", .type = CMD_LOGIN, .min = 1, .max = 2, .request = req_login, .exec = exec_login,
-	  .done = done_login, .usage = "login USER [PASSWORD]     log in (the password is asked for, not echoed)" },
-	{ .name = "register", .type = CMD_REGISTER, .min = 1, .max = 3, .request = req_login, .exec = exec_login,
-	  .done = done_login, .refused = refused_register,
-	  .usage = "register USER [--invite CODE]  create an account and log in (scripts: USER PASSWORD [CODE])" },
+	{ .name = "login", .type = CMD_LOGIN, .min = 1, .max = MANY, .verbatim = true, .parse = parse_login,
+	  .request = req_login, .exec = exec_login, .done = done_login,
+	  .usage = "login USER [PASSWORD...]  log in (the password is asked for, not echoed)" },
+	{ .name = "register", .type = CMD_REGISTER, .min = 1, .max = MANY, .verbatim = true, .parse = parse_login,
+	  .request = req_login, .exec = exec_login, .done = done_login, .refused = refused_register,
+	  .usage = "register USER [--invite CODE]  create an account and log in "
+	           "(scripts: USER [--invite CODE] PASSWORD...)" },
 	{ .name = "guest", .type = CMD_GUEST, .request = req_plain, .done = done_login,
 	  .usage = "guest                     play as a guest" },
 	{ .name = "logout", .type = CMD_LOGOUT, .request = req_plain, .done = done_logout,
@@ -2007,9 +2070,16 @@ int cmd_parse(const char *line, struct cmd *c, char *err, size_t errlen)
 bool cmd_has_secret(const char *line)
 {
 	struct cmd c;
-	char err[256];
-	bool secret = cmd_parse(line, &c, err, sizeof err) == 0 && (c.type == CMD_LOGIN || c.type == CMD_REGISTER) &&
-	              c.argc >= 2;
+	char err[256], word[16];
+	const char *p = line + strspn(line, " \t");
+	size_t n = strcspn(p, " \t\r\n");
+	snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : 0), p);
+	const struct cmd_entry *e = find_entry(word);
+	if (!e || (e->type != CMD_LOGIN && e->type != CMD_REGISTER && e->type != CMD_PASSWD))
+		return false;
+	/* One of these that does not parse (a password too long, say) may hold one all the same. */
+	bool secret = cmd_parse(line, &c, err, sizeof err) != 0 || c.invite[0] ||
+	              c.argc >= (e->type == CMD_PASSWD ? 1 : 2);
 	memset(&c, 0, sizeof c);
 	return secret;
 }

@@ -89,6 +89,7 @@ struct cmd {
 	char view[8];                          /* record/pgn: "white", "black", "umpire", "" = default */
 	char file[CMD_ARG_MAX];                /* pgn: where to write it ("" = show it) */
 	char raw[CMD_LINE_MAX];                /* a verbatim entry (raw): the rest of the line */
+	char invite[CMD_ARG_MAX];              /* register --invite CODE ("" = none) */
 	/* the umpire's actions */
 	long seconds;                          /* addtime */
 	char result[8];                        /* adjudicate: "1-0", "0-1", "1/2-1/2" */
@@ -146,7 +147,8 @@ bool cmd_is_local(const struct cmd *c);
  */
 json_t *cmd_request(const struct cmd *c, long long id, long game, char *err, size_t errlen);
 
-/* Does this line carry a password (login/register USER PASSWORD)?  Such a line is kept out of the history. */
+/* Does this line carry a secret (login/register USER PASSWORD..., an invite code, passwd OLD...)?
+ * Such a line is kept out of the history. */
 bool cmd_has_secret(const char *line);
 
 /* The help text (all commands, one per line). */

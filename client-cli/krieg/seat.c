@@ -225,12 +225,17 @@ void seat_begin(struct seat *s, const json_t *reply, bool umpire, long now)
 	}
 	page_events(s, reply, now);
 	page_state(s, reply, now);
+	s->redraw = false;   /* see seat_page */
 }
 
 void seat_page(struct seat *s, const json_t *reply, long now)
 {
 	page_events(s, reply, now);
 	page_state(s, reply, now);
+	/* The catch-up's tries and boards ask for a redraw as live ones do, but
+	 * the seat is shown whole once its last page is in (done_seat): a
+	 * redraw left standing drew the chair a second time at the next flush. */
+	s->redraw = false;
 }
 
 unsigned seat_event(struct seat *s, const json_t *msg, long now, char *buf, size_t len)

@@ -451,16 +451,63 @@ void words_duration(long long ms, char *buf, size_t len)
 		snprintf(buf, len, "%lld:%02lld", s / 60, s % 60);
 }
 
+/* ms as seconds: "2", "0.5" (the fraction's trailing zeros dropped). */
+static void seconds_text(long long ms, char *buf, size_t len)
+{
+	int frac = (int)(ms % 1000), digits = 3;
+	for (; frac && frac % 10 == 0; frac /= 10)
+		digits--;
+	if (frac)
+		snprintf(buf, len, "%lld.%0*d", ms / 1000, digits, frac);
+	else
+		snprintf(buf, len, "%lld", ms / 1000);
+}
+
+/*
+ * The base in minutes as seek and challenge take it: "5", "0.5", "1.25"
+ * (a whole number of seconds divisible by 3 is an exact decimal of
+ * minutes); any other base, as a clock shows it: "0:20", "0:00.6".
+ * Integers only, not %g: main.c sets the locale, and %g would write
+ * "0,5" where the decimal mark is a comma, which seek does not read.
+ */
+static void base_text(long long ms, char *buf, size_t len)
+{
+	char sec[32];
+	if (ms % 1000 == 0 && ms / 1000 % 3 == 0) {
+		long long hundredths = ms / 1000 * 5 / 3;   /* of a minute */
+		if (hundredths % 100 == 0)
+			snprintf(buf, len, "%lld", hundredths / 100);
+		else if (hundredths % 10 == 0)
+			snprintf(buf, len, "%lld.%lld", hundredths / 100, hundredths / 10 % 10);
+		else
+			snprintf(buf, len, "%lld.%02lld", hundredths / 100, hundredths % 100);
+		return;
+	}
+	seconds_text(ms % 60000, sec, sizeof sec);
+	snprintf(buf, len, "%lld:%s%s", ms / 60000, ms % 60000 < 10000 ? "0" : "", sec);
+}
+
+/* A wire number of seconds (>= 0) in whole ms, rounded. */
+static long long wire_ms(const json_t *v)
+{
+	double s = json_number_value(v);
+	return s > 0 && s < 1e12 ? (long long)(s * 1000 + 0.5) : 0;
+}
+
 void words_time(const json_t *t, char *buf, size_t len)
 {
 	json_t *days = json_object_get(t, "days"), *base = json_object_get(t, "base");
-	if (json_is_integer(days))
+	char b[72], inc[32];
+	if (json_is_integer(days)) {
 		snprintf(buf, len, "%lld day%s a move", (long long)json_integer_value(days),
 		         json_integer_value(days) == 1 ? "" : "s");
-	else if (json_is_number(base))
-		snprintf(buf, len, "%g+%g", json_number_value(base) / 60, json_number_value(json_object_get(t, "inc")));
-	else
+	} else if (json_is_number(base)) {
+		base_text(wire_ms(base), b, sizeof b);
+		seconds_text(wire_ms(json_object_get(t, "inc")), inc, sizeof inc);
+		snprintf(buf, len, "%s+%s", b, inc);
+	} else {
 		snprintf(buf, len, "untimed");
+	}
 }
 
 void words_rating(const json_t *r, char *buf, size_t len)

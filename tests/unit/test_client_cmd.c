@@ -358,6 +358,90 @@ START_TEST(watching_and_umpire_actions)
 }
 END_TEST
 
+/* A password is the rest of the line: a passphrase with spaces from a script
+ * (deploy/CLUB.md suggests 'a long club password'); it was "usage: ...". */
+START_TEST(passwords_with_spaces)
+{
+	expect("login alice a long club password", -1,
+	       "{\"id\":7,\"password\":\"a long club password\",\"type\":\"login\",\"user\":\"alice\"}");
+	/* blanks around it trimmed, those inside kept; quotes are the password's own */
+	expect("  login \talice   a  long\tone \t\r\n", -1,
+	       "{\"id\":7,\"password\":\"a  long\\tone\",\"type\":\"login\",\"user\":\"alice\"}");
+	expect("login alice \"quoted pw\"", -1,
+	       "{\"id\":7,\"password\":\"\\\"quoted pw\\\"\",\"type\":\"login\",\"user\":\"alice\"}");
+	expect("register bob my pass phrase", -1,
+	       "{\"id\":7,\"password\":\"my pass phrase\",\"type\":\"register\",\"user\":\"bob\"}");
+	/* the invite code comes first, so that the rest can be the password */
+	expect("register bob --invite CODE42 my pass phrase", -1,
+	       "{\"id\":7,\"invite\":\"CODE42\",\"password\":\"my pass phrase\",\"type\":\"register\","
+	       "\"user\":\"bob\"}");
+	ck_assert_int_eq(cmd_parse("register bob --invite CODE42", &c, err, sizeof err), 0);
+	ck_assert_int_eq(c.argc, 1);   /* no password: asked for (exec_login) */
+	ck_assert_str_eq(c.invite, "CODE42");
+	/* a password-less login parses; the request needs the password first */
+	ck_assert_ptr_null(req("login alice ", -1));
+	ck_assert_ptr_nonnull(strstr(err, "password"));
+	static const char *const bad[] = { "login", "login ", "login\t", "register", "register bob --invite",
+	                                   "register bob --invite  " };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		ck_assert_msg(cmd_parse(bad[i], &c, err, sizeof err) == -1, "\"%s\" parsed", bad[i]);
+	char line[CMD_LINE_MAX] = "login alice ";
+	memset(line + strlen(line), 'x', CMD_ARG_MAX);
+	ck_assert_int_eq(cmd_parse(line, &c, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "at most"));
+	/* kept out of the line history: any password or invite code on the line */
+	ck_assert(cmd_has_secret("login alice a long club password"));
+	ck_assert(cmd_has_secret("register bob --invite CODE42"));
+	ck_assert(cmd_has_secret(line));   /* refused, but a password all the same */
+	ck_assert(cmd_has_secret("passwd old-one"));
+	ck_assert(cmd_has_secret("passwd old-one new-one"));
+	ck_assert(!cmd_has_secret("passwd"));
+	ck_assert(!cmd_has_secret("login alice"));
+	ck_assert(!cmd_has_secret("say login alice secret"));
+}
+END_TEST
+
+/* Time controls: the base in minutes, a fraction of a minute as the bots'
+ * --time and the wire take it (0.5+0 was "bad time control"); the wire's
+ * limits told before sending. */
+START_TEST(fractional_time_controls)
+{
+	expect("seek berkeley_any 0.5+0", -1,
+	       "{\"color\":\"random\",\"id\":7,\"rated\":false,\"rules\":\"berkeley_any\","
+	       "\"time\":{\"base\":30,\"inc\":0},\"type\":\"seek\"}");
+	expect("challenge carol 1.5+2", -1,
+	       "{\"color\":\"random\",\"id\":7,\"rated\":false,\"time\":{\"base\":90,\"inc\":2},"
+	       "\"type\":\"challenge\",\"user\":\"carol\"}");
+	static const struct { const char *t; long base, inc; } ok[] = {
+		{ "0.25", 15, 0 }, { "0.05+1", 3, 1 }, { "2.50+0", 150, 0 }, { "1440+600", 86400, 600 },
+		{ "0.75+3", 45, 3 }, { "10", 600, 0 }, { "0+0", -1, -1 },
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		char line[64];
+		snprintf(line, sizeof line, "seek %s", ok[i].t);
+		int rc = cmd_parse(line, &c, err, sizeof err);
+		if (ok[i].base < 0) {   /* no base: refused (the wire wants one above 0) */
+			ck_assert_msg(rc == -1, "%s parsed", line);
+			continue;
+		}
+		ck_assert_msg(rc == 0, "%s: %s", line, err);
+		ck_assert_int_eq(c.base, ok[i].base);
+		ck_assert_int_eq(c.inc, ok[i].inc);
+	}
+	static const char *const bad[] = {
+		"seek 0.01+0",    /* not a whole second */
+		"seek 0+5",       /* no base: the server refuses it */
+		"seek 0", "seek 0.0", "seek .5+0", "seek 5.+0", "seek 0.5.5", "seek 0,5+0", "seek 1440.5",
+		"seek 1441", "seek 5+601", "seek 5++2", "seek 5+-2", "seek 5+", "seek 0.1234567",
+		"seek 61d",       /* the wire's 60 days */
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		ck_assert_msg(cmd_parse(bad[i], &c, err, sizeof err) == -1, "\"%s\" parsed", bad[i]);
+	ck_assert_ptr_nonnull(strstr(err, "bad time control"));
+	expect("seek 60d", -1, "{\"color\":\"random\",\"id\":7,\"rated\":false,\"time\":{\"days\":60},\"type\":\"seek\"}");
+}
+END_TEST
+
 static Suite *cmd_suite(void)
 {
 	Suite *s = suite_create("client_cmd");
@@ -371,6 +455,8 @@ static Suite *cmd_suite(void)
 	tcase_add_test(tc, command_table);
 	tcase_add_test(tc, man_page_lists_every_command);
 	tcase_add_test(tc, watching_and_umpire_actions);
+	tcase_add_test(tc, passwords_with_spaces);
+	tcase_add_test(tc, fractional_time_controls);
 	suite_add_tcase(s, tc);
 	return s;
 }

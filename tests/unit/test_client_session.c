@@ -1283,7 +1283,7 @@ START_TEST(follows_and_lobby_outlive_a_reconnection)
 }
 END_TEST
 
-/* register refused by the server's policy explains it; an invite code is sent along. */
+/* register refused by the server's policy explains it; an invite code (--invite, before the password) is sent along. */
 START_TEST(register_refusal_explains_the_policy)
 {
 	struct client c;
@@ -1292,7 +1292,7 @@ START_TEST(register_refusal_explains_the_policy)
 	static const char *const codes[] = { "invite_required", "registration_closed", "bad_invite" };
 	static const char *const says[] = { "by invitation", "an admin creates accounts", "new one" };
 	for (int i = 0; i < 3; i++) {
-		ck_assert_int_eq(client_command(&c, i == 2 ? "register alice sesame-pw CODE42"
+		ck_assert_int_eq(client_command(&c, i == 2 ? "register alice --invite CODE42 sesame-pw"
 		                                           : "register alice sesame-pw"), 0);
 		json_t *r = sink_last(&s);
 		ck_assert_str_eq(json_string_value(json_object_get(r, "type")), "register");

@@ -333,6 +333,11 @@ START_TEST(umpire_chair_shows_everything)
 	ck_assert_msg(strstr(p, "[Black] Black tried d7d4: illegal"), "%s", p);
 	ck_assert_ptr_nonnull(strstr(p, "Last tries: White e4: played | Black d7d4: illegal"));
 	ck_assert_ptr_nonnull(strstr(p, "White (alice) 5:00, connected | Black (bob) 5:00, away"));
+	/* regression: the catch-up's tries asked for a redraw, so the next flush
+	 * (the terminal's, once the input is read) drew the chair a second time */
+	client_flush(&c);
+	const char *again = strstr(p, "Umpire's board");
+	ck_assert_msg(again && !strstr(again + 1, "Umpire's board"), "the chair drawn twice:\n%s", p);
 
 	/* live: Black's move, the new true board, a connection coming back */
 	size_t from = evs.n;
