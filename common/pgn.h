@@ -15,7 +15,8 @@
  *
  * Pure: no I/O; the output is a malloc'd string, the input a string.
  * Code: pgn_log.c (the replayed game log both directions share),
- * pgn_write.c, pgn_read.c; pgn_priv.h is their private header.
+ * pgn_write.c, pgn_read.c (also a file of several games, pgn_read_next);
+ * pgn_priv.h is their private header.
  */
 #ifndef KRIEG_PGN_H
 #define KRIEG_PGN_H
@@ -73,6 +74,31 @@ int pgn_write(const struct pgn_header *h, const struct action *a, size_t n, unsi
  */
 int pgn_read(const char *text, struct pgn_header *h, struct action **a, size_t *n, char *err,
              size_t errlen);
+
+/*
+ * A text of several games, PGN's export form (each game its tags, its
+ * movetext and the result token that ends it; krieg-bot arena --pgn writes
+ * one): p is where the next game to read begins, line its line in the
+ * whole text (1 at its start), so that messages name the text's lines.
+ */
+struct pgn_pos {
+	const char *p;
+	int line;
+};
+
+/*
+ * Read the game at pos as pgn_read reads a whole text, except that the
+ * game ends at its result token: what follows is the next game's.  Once
+ * the game's text is read, pos moves past it and the blank and escape
+ * (%) lines after it, to the next game or to the end (*pos->p == '\0'),
+ * also when its replay is then refused (-1): the next game can still be
+ * read.  A text that does not read (-1) sets pos->p to NULL: where the
+ * next game begins is not known.  A blank text is a game of no moves, as
+ * for pgn_read: stop at the end.  The text's length is the caller's to
+ * bound (PGN_INPUT_MAX, as pgn_read).
+ */
+int pgn_read_next(struct pgn_pos *pos, struct pgn_header *h, struct action **a, size_t *n, char *err,
+                  size_t errlen);
 
 /* Fill h with defaults ("?" fields, Result "*", rules RULESET_DEFAULT). */
 void pgn_header_init(struct pgn_header *h);

@@ -1,8 +1,8 @@
 /*
- * pgn_read.c — pgn_read (pgn.h): the PGN text read into tags and
- * half-move groups, the exact actions recovered from them by replaying
- * through referee_apply, and the text checked against the game log those
- * actions build (pgn_log.c).
+ * pgn_read.c — pgn_read and pgn_read_next (pgn.h): a game's PGN text
+ * read into tags and half-move groups, the exact actions recovered from
+ * them by replaying through referee_apply, and the text checked against
+ * the game log those actions build (pgn_log.c).
  */
 #include "pgn_priv.h"
 
@@ -320,8 +320,16 @@ static bool san_char(char c)
 	       (c != '\0' && strchr("+#=!?-.@", c) != NULL); /* '@': a drop, N@f3 (crazykrieg) */
 }
 
-static int parse_movetext(const char *p, int line, struct ptext *t, char *err, size_t errlen)
+/*
+ * The movetext from *pp (its first line *linep) to the end of the text or,
+ * with `one` false, to the first thing after the result token other than
+ * blanks and escape lines: the next game's, where *pp and *linep are left.
+ * With `one`, text after the result is refused (pgn_read: one game).
+ */
+static int parse_movetext(const char **pp, int *linep, bool one, struct ptext *t, char *err, size_t errlen)
 {
+	const char *p = *pp;
+	int line = *linep;
 	struct pgroup *cur = &t->open; /* the group comments attach to */
 	bool at_line_start = true;
 	struct comment_parts cp;
@@ -336,8 +344,10 @@ static int parse_movetext(const char *p, int line, struct ptext *t, char *err, s
 		}
 		if (*p == '\0')
 			break;
-		if (t->result_token[0])
+		if (t->result_token[0] && one)
 			return failf(err, errlen, "line %d: text after the result (one game per file)", line);
+		if (t->result_token[0] && !(*p == '%' && at_line_start))
+			break; /* the next game's tags */
 		if (*p == '%' && at_line_start) {
 			p += strcspn(p, "\n");
 			continue;
@@ -399,8 +409,13 @@ static int parse_movetext(const char *p, int line, struct ptext *t, char *err, s
 		}
 		if (*p == '(' || *p == ')')
 			return failf(err, errlen, "line %d: variations are not supported", line);
-		if (*p == '[')
+		if (*p == '[' && one)
 			return failf(err, errlen, "line %d: a tag pair after the moves (one game per file)", line);
+		if (*p == '[')
+			return failf(err, errlen,
+			             "line %d: a tag pair after the moves, before the game's result (1-0, 0-1, "
+			             "1/2-1/2 or *) that ends it",
+			             line);
 		if (*p == '$') {
 			p++;
 			while (*p >= '0' && *p <= '9')
@@ -453,6 +468,8 @@ static int parse_movetext(const char *p, int line, struct ptext *t, char *err, s
 		snprintf(cur->san, sizeof cur->san, "%s", tok);
 		cur->line = line;
 	}
+	*pp = p;
+	*linep = line;
 	return 0;
 }
 
@@ -803,28 +820,35 @@ static int recover(const struct ptext *t, const struct pgn_header *h, const stru
 	return rc;
 }
 
-int pgn_read(const char *text, struct pgn_header *h, struct action **a, size_t *n, char *err,
-             size_t errlen)
+/*
+ * One game from text (its first line `line`): pgn_read's work.  With
+ * `one`, text after the game is refused; else *next and *next_line are
+ * where the next game begins (the end of the text: *next == '\0'), set
+ * once the game's text is read, even if its replay is then refused, and
+ * NULL before (a text that does not read has no known end).
+ */
+static int read_game(const char *text, int line, bool one, const char **next, int *next_line,
+                     struct pgn_header *h, struct action **a, size_t *n, char *err, size_t errlen)
 {
 	*a = NULL;
 	*n = 0;
+	*next = NULL;
 	pgn_header_init(h);
-	if (text == NULL)
-		return failf(err, errlen, "no text");
-	if (strnlen(text, PGN_INPUT_MAX + 1) > PGN_INPUT_MAX)
-		return failf(err, errlen, "PGN longer than %u bytes", PGN_INPUT_MAX);
 
 	struct ptext t;
 	memset(&t, 0, sizeof t);
 	pgroup_init(&t.open);
 	pgroup_init(&t.trail);
-	int line = 1;
 	const char *p = text;
 	int rc = parse_tags(&p, &line, h, &t, err, errlen);
 	if (rc == 0 && t.setup && h->fen[0] == '\0')
 		rc = failf(err, errlen, "SetUp \"1\" without a FEN tag");
 	if (rc == 0)
-		rc = parse_movetext(p, line, &t, err, errlen);
+		rc = parse_movetext(&p, &line, one, &t, err, errlen);
+	if (rc == 0) {
+		*next = p;
+		*next_line = line;
+	}
 	if (rc == 0 && t.result_token[0] && strcmp(t.result_token, h->result) != 0)
 		rc = failf(err, errlen, "the movetext ends %s but the Result tag says %s", t.result_token,
 		           h->result);
@@ -852,4 +876,31 @@ int pgn_read(const char *text, struct pgn_header *h, struct action **a, size_t *
 	*a = l.v;
 	*n = l.n;
 	return 0;
+}
+
+int pgn_read(const char *text, struct pgn_header *h, struct action **a, size_t *n, char *err,
+             size_t errlen)
+{
+	*a = NULL;
+	*n = 0;
+	pgn_header_init(h);
+	if (text == NULL)
+		return failf(err, errlen, "no text");
+	if (strnlen(text, PGN_INPUT_MAX + 1) > PGN_INPUT_MAX)
+		return failf(err, errlen, "PGN longer than %u bytes", PGN_INPUT_MAX);
+	const char *next;
+	int next_line;
+	return read_game(text, 1, true, &next, &next_line, h, a, n, err, errlen);
+}
+
+int pgn_read_next(struct pgn_pos *pos, struct pgn_header *h, struct action **a, size_t *n, char *err,
+                  size_t errlen)
+{
+	if (pos->p == NULL) {
+		*a = NULL;
+		*n = 0;
+		pgn_header_init(h);
+		return failf(err, errlen, "no text");
+	}
+	return read_game(pos->p, pos->line, false, &pos->p, &pos->line, h, a, n, err, errlen);
 }

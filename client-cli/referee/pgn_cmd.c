@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,66 @@ static char *slurp(const char *path, char *err, size_t errlen)
 	return buf;
 }
 
+/*
+ * Read the game at pos (the game'th of the file), then print its replay.
+ * *several: the file holds more than this one game, known once it is
+ * read; then each message names the game, and a JSON line
+ * {"game":N,"line":L,...} heads its events.  0, or 1 (said).
+ */
+static int replay_game(struct pgn_pos *pos, const char *path, int game, bool *several, unsigned pov)
+{
+	char err[256] = "", gname[32] = "";
+	int line = pos->line;
+	struct pgn_header h;
+	struct action *a;
+	size_t n;
+	int rc = pgn_read_next(pos, &h, &a, &n, err, sizeof err);
+	*several |= pos->p != NULL && *pos->p != '\0';
+	if (*several)
+		snprintf(gname, sizeof gname, "game %d: ", game);
+	if (rc != 0) {
+		fprintf(stderr, "krieg-referee: %s: %s%s\n", path, gname, err);
+		return 1;
+	}
+
+	/* pgn_read_next replayed and checked everything; this prints the same replay. */
+	const struct ruleset *rs = ruleset_find(h.rules);
+	struct referee *r = referee_new(rs, h.fen[0] ? h.fen : NULL, err, sizeof err);
+	if (r == NULL) {
+		fprintf(stderr, "krieg-referee: %s: %s%s\n", path, gname, err);
+		free(a);
+		return 1;
+	}
+	if (*several) {
+		json_t *o = json_pack("{s:i,s:i,s:s,s:s,s:s,s:s}", "game", game, "line", line, "white", h.white,
+		                      "black", h.black, "round", h.round, "result", h.result);
+		char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+		if (s)
+			puts(s);
+		free(s);
+		json_decref(o);
+	}
+	struct evlist ev;
+	evlist_init(&ev);
+	referee_begin(r, &ev);
+	print_events(&ev, rs, pov);
+	for (size_t i = 0; i < n; i++) {
+		evlist_clear(&ev);
+		if (referee_apply(r, &a[i], &ev) != REF_OK) {
+			/* Cannot happen after pgn_read_next succeeded; said rather than hidden. */
+			fprintf(stderr, "krieg-referee: %s: %saction %zu refused on replay: %s\n", path, gname, i + 1,
+			        referee_error(r));
+			rc = 1;
+			break;
+		}
+		print_events(&ev, rs, pov);
+	}
+	evlist_free(&ev);
+	referee_free(r);
+	free(a);
+	return rc;
+}
+
 int pgn_cmd_replay(int argc, char **argv)
 {
 	unsigned pov = 0;
@@ -125,42 +186,23 @@ int pgn_cmd_replay(int argc, char **argv)
 		fprintf(stderr, "krieg-referee: %s: %s\n", path, err);
 		return 1;
 	}
-	struct pgn_header h;
-	struct action *a;
-	size_t n;
-	int rc = pgn_read(text, &h, &a, &n, err, sizeof err);
-	free(text);
-	if (rc != 0) {
-		fprintf(stderr, "krieg-referee: %s: %s\n", path, err);
-		return 1;
-	}
-
-	/* pgn_read replayed and checked everything; this prints the same replay. */
-	const struct ruleset *rs = ruleset_find(h.rules);
-	struct referee *r = referee_new(rs, h.fen[0] ? h.fen : NULL, err, sizeof err);
-	if (r == NULL) {
-		fprintf(stderr, "krieg-referee: %s: %s\n", path, err);
-		free(a);
-		return 1;
-	}
-	struct evlist ev;
-	evlist_init(&ev);
-	referee_begin(r, &ev);
-	print_events(&ev, rs, pov);
-	for (size_t i = 0; i < n; i++) {
-		evlist_clear(&ev);
-		if (referee_apply(r, &a[i], &ev) != REF_OK) {
-			/* Cannot happen after pgn_read succeeded; said rather than hidden. */
-			fprintf(stderr, "krieg-referee: %s: action %zu refused on replay: %s\n", path, i + 1,
-			        referee_error(r));
+	/* Every game of the file in turn (PGN's export form, as krieg-bot
+	 * arena --pgn writes it).  A file of one game reads as it always has;
+	 * in a file of several, each game's messages name it, and a game whose
+	 * replay is refused does not stop the next from being read. */
+	struct pgn_pos pos = { text, 1 };
+	int rc = 0, game = 0, failed = 0;
+	bool several = false;
+	do {
+		game++;
+		if (replay_game(&pos, path, game, &several, pov) != 0) {
 			rc = 1;
-			break;
+			failed++;
 		}
-		print_events(&ev, rs, pov);
-	}
-	evlist_free(&ev);
-	referee_free(r);
-	free(a);
+	} while (pos.p != NULL && *pos.p != '\0');
+	if (several && failed)
+		fprintf(stderr, "krieg-referee: %s: %d of %d games did not replay\n", path, failed, game);
+	free(text);
 	return rc;
 }
 

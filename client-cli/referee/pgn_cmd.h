@@ -5,7 +5,9 @@
  *       replay a full-record Kriegspiel PGN: every event as one JSON line,
  *       as the normal mode prints it; exit 1 with a message naming the
  *       move if the PGN's moves, tries or announcements differ from the
- *       replay, 2 on a usage error.
+ *       replay, 2 on a usage error.  A file of several games is replayed
+ *       game by game (pgn_read_next), each headed by a {"game":N,...}
+ *       line, each message naming its game.
  *   krieg-referee topgn [--rules NAME] [--fen FEN] [--view V] [--white NAME]
  *                       [--black NAME] [--event E] [--site S] [--date D]
  *       read actions in the normal mode's language on stdin and write

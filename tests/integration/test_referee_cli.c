@@ -15,6 +15,8 @@
  *   perft_counts            perft 3 = 8902, Kiwipete perft 2 = 2039
  *   pgn_round_trip          topgn then pgn - gives the direct run's bytes,
  *                           per rule set; tampered PGNs are refused
+ *   pgn_several_games       a file of several games replays each in turn;
+ *                           a refused one is named, the others printed
  *   nost_lists_and_quiet    preference lists, all_illegal, illegal_count,
  *                           "if quiet" sequences and their stop
  *   ep_suffix_and_resign_side  "exd6 e.p." is one move; "resign white|black"
@@ -976,6 +978,107 @@ START_TEST(pgn_list_over_16_refused)
 }
 END_TEST
 
+/* Lines in s. */
+static int count_lines(const char *s)
+{
+	int n = 0;
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/*
+ * A file of several games, PGN's export form (krieg-bot arena --pgn writes
+ * one, and said each game reads back with `krieg-referee pgn`): every game
+ * is replayed in turn, each headed by a {"game":N,"line":L,...} line, its
+ * events those of the direct run.  A game whose replay is refused is named
+ * (game N, and the file's line in a reading error) and the others are
+ * still printed; the exit status says one was refused.
+ */
+START_TEST(pgn_several_games)
+{
+	struct run r;
+	char *pgn[2], *direct[2], *bdirect[2];
+	for (int k = 0; k < 2; k++) {
+		pgn[k] = ref_ok(ARGS("topgn", "--rules", games[k].rules, "--white", k ? "Carol" : "Alice", "--black",
+		                     k ? "Dave" : "Bob"),
+		                games[k].script);
+		direct[k] = ref_ok(ARGS("--rules", games[k].rules), games[k].script);
+		bdirect[k] = ref_ok(ARGS("--rules", games[k].rules, "--pov", "black"), games[k].script);
+	}
+	int line2 = count_lines(pgn[0]) + 2;   /* after one blank line */
+	size_t cap = strlen(pgn[0]) + strlen(pgn[1]) + strlen(direct[0]) + strlen(direct[1]) + 1024;
+	char *file = malloc(cap), *want = malloc(cap), *bwant = malloc(cap);
+	ck_assert(file && want && bwant);
+	snprintf(file, cap, "%s\n%s", pgn[0], pgn[1]);
+	static const char head1[] = "{\"game\":1,\"line\":1,\"white\":\"Alice\",\"black\":\"Bob\",\"round\":\"?\","
+	                            "\"result\":\"1-0\"}\n";
+	char head2[160];
+	snprintf(head2, sizeof head2, "{\"game\":2,\"line\":%d,\"white\":\"Carol\",\"black\":\"Dave\","
+	         "\"round\":\"?\",\"result\":\"1/2-1/2\"}\n", line2);
+	snprintf(want, cap, "%s%s%s%s", head1, direct[0], head2, direct[1]);
+	snprintf(bwant, cap, "%s%s%s%s", head1, bdirect[0], head2, bdirect[1]);
+
+	ref_run(&r, ARGS("pgn", "-"), file);
+	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+	ck_assert_str_eq(r.out, want);
+	ck_assert_str_eq(r.err, "");
+	run_free(&r);
+	ref_run(&r, ARGS("pgn", "--pov", "black", "-"), file);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.out, bwant);
+	run_free(&r);
+
+	/* the second game's record tampered: the first is still replayed */
+	char *at = strstr(file + strlen(pgn[0]), "\"Capture on d5\"");
+	ck_assert_ptr_nonnull(at);
+	at[strlen("\"Capture on d")] = '4';
+	ref_run(&r, ARGS("pgn", "-"), file);
+	ck_assert_int_eq(r.status, 1);
+	snprintf(want, cap, "%s%s", head1, direct[0]);
+	ck_assert_str_eq(r.out, want);
+	ck_assert_msg(strstr(r.err, "krieg-referee: -: game 2: move 2. exd5: PGN says \"Capture on d4\"") &&
+	                      strstr(r.err, "krieg-referee: -: 1 of 2 games did not replay\n"),
+	              "%s", r.err);
+	run_free(&r);
+
+	/* the first game's tampered instead: the second is still replayed */
+	at[strlen("\"Capture on d")] = '5';
+	at = strstr(file, "\"Black has 0 pawn tries\"");
+	ck_assert_ptr_nonnull(at);
+	at[strlen("\"Black has ")] = '4';
+	ref_run(&r, ARGS("pgn", "-"), file);
+	ck_assert_int_eq(r.status, 1);
+	snprintf(want, cap, "%s%s", head2, direct[1]);
+	ck_assert_str_eq(r.out, want);
+	ck_assert_msg(strstr(r.err, "krieg-referee: -: game 1: move 1. e4: PGN says"), "%s", r.err);
+	at[strlen("\"Black has ")] = '0';
+	run_free(&r);
+
+	/* a third that does not read: its line in the file, and the end */
+	size_t len = strlen(file);
+	snprintf(file + len, cap - len, "\n[Event \"third\"]\n\n1. e4 (1. d4) *\n\n%s", pgn[1]);
+	ref_run(&r, ARGS("pgn", "-"), file);
+	ck_assert_int_eq(r.status, 1);
+	char line[160];
+	snprintf(line, sizeof line, "krieg-referee: -: game 3: line %d: variations are not supported\n",
+	         line2 + count_lines(pgn[1]) + 3);
+	ck_assert_msg(strstr(r.err, line) != NULL, "no \"%s\" in: %s", line, r.err);
+	ck_assert_ptr_nonnull(strstr(r.err, "1 of 3 games did not replay"));
+	ck_assert_ptr_null(strstr(r.out, "\"game\":4"));
+	run_free(&r);
+
+	for (int k = 0; k < 2; k++) {
+		free(pgn[k]);
+		free(direct[k]);
+		free(bdirect[k]);
+	}
+	free(file);
+	free(want);
+	free(bwant);
+}
+END_TEST
+
 static Suite *referee_cli_suite(void)
 {
 	Suite *s = suite_create("referee_cli");
@@ -990,6 +1093,7 @@ static Suite *referee_cli_suite(void)
 	tcase_add_test(tc, nost_lists_and_quiet);
 	tcase_add_test(tc, ep_suffix_and_resign_side);
 	tcase_add_test(tc, pgn_list_over_16_refused);
+	tcase_add_test(tc, pgn_several_games);
 	suite_add_tcase(s, tc);
 	return s;
 }

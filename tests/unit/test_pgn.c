@@ -2,8 +2,8 @@
  * test_pgn.c — Kriegspiel PGN: a hand-checked game written literally in
  * the UMD form, export → read round trips of random games in every rule
  * set (same actions, same events), filtered records that leak nothing,
- * hostile input that must fail cleanly, and lists past
- * REFEREE_LIST_MAX refused rather than cut.
+ * hostile input that must fail cleanly, lists past REFEREE_LIST_MAX
+ * refused rather than cut, and a text of several games read one by one.
  */
 #include <check.h>
 #include <stdio.h>
@@ -539,6 +539,88 @@ START_TEST(test_plain_umd_reads)
 }
 END_TEST
 
+/*
+ * A file of several games, PGN's export form (krieg-bot arena --pgn writes
+ * one): pgn_read_next reads one game and says where the next begins, the
+ * lines counted from the start of the whole text; pgn_read still takes
+ * exactly one game.
+ */
+START_TEST(test_read_next_several)
+{
+	static const char g1[] = "[Event \"one\"]\n[Variant \"Kriegspiel\"]\n[Result \"*\"]\n\n"
+	                         "1. e4 {(K::)} d5 {(K::)} *\n";
+	static const char g2[] = "[Event \"two\"]\n[Result \"*\"]\n\n1. d4 {(K::)} *\n";
+	char text[512];
+	struct pgn_header h;
+	struct action *b;
+	size_t nb;
+	char err[200];
+
+	/* one blank line between, an escape line and blanks after the last */
+	snprintf(text, sizeof text, "%s\n%s\n%%written by hand\n\n", g1, g2);
+	ck_assert_int_eq(pgn_read(text, &h, &b, &nb, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "one game per file"));
+
+	struct pgn_pos pos = { text, 1 };
+	ck_assert_msg(pgn_read_next(&pos, &h, &b, &nb, err, sizeof err) == 0, "%s", err);
+	ck_assert_str_eq(h.event, "one");
+	ck_assert_uint_eq(nb, 2);
+	ck_assert_str_eq(b[0].text, "e4");
+	free(b);
+	ck_assert_ptr_eq(pos.p, strstr(text, "[Event \"two\"]"));
+	ck_assert_int_eq(pos.line, 7);
+	ck_assert_msg(pgn_read_next(&pos, &h, &b, &nb, err, sizeof err) == 0, "%s", err);
+	ck_assert_str_eq(h.event, "two");
+	ck_assert_str_eq(h.rules, RULESET_DEFAULT);   /* nothing of game 1's header left over */
+	ck_assert_uint_eq(nb, 1);
+	ck_assert_str_eq(b[0].text, "d4");
+	free(b);
+	ck_assert_ptr_nonnull(pos.p);
+	ck_assert_int_eq(*pos.p, '\0');   /* the end: no third game of blanks */
+
+	/* A game whose replay is refused: named, and the next one still reads. */
+	snprintf(text, sizeof text, "1. e4 {(K::) \"Black has 3 pawn tries\"} *\n\n%s", g2);
+	pos = (struct pgn_pos){ text, 1 };
+	ck_assert_int_eq(pgn_read_next(&pos, &h, &b, &nb, err, sizeof err), -1);
+	ck_assert_ptr_null(b);
+	ck_assert_ptr_nonnull(strstr(err, "PGN says \"Black has 3 pawn tries\""));
+	ck_assert_ptr_eq(pos.p, strstr(text, "[Event \"two\"]"));
+	ck_assert_int_eq(pos.line, 3);
+	ck_assert_msg(pgn_read_next(&pos, &h, &b, &nb, err, sizeof err) == 0, "%s", err);
+	ck_assert_str_eq(h.event, "two");
+	free(b);
+
+	/* A text that does not read names the line of the whole text; where
+	 * the next game would begin is not known. */
+	snprintf(text, sizeof text, "%s\n[Event \"bad\"]\n\n1. e4 \x01 *\n\n%s", g1, g2);
+	pos = (struct pgn_pos){ text, 1 };
+	ck_assert_int_eq(pgn_read_next(&pos, &h, &b, &nb, err, sizeof err), 0);
+	free(b);
+	ck_assert_int_eq(pgn_read_next(&pos, &h, &b, &nb, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "line 9: unexpected character") != NULL, "%s", err);
+	ck_assert_ptr_null(pos.p);
+	ck_assert_int_eq(pgn_read_next(&pos, &h, &b, &nb, err, sizeof err), -1);   /* and stays refused */
+
+	/* A game must end with its result before the next one's tags. */
+	snprintf(text, sizeof text, "1. e4 {(K::)}\n%s", g2);
+	pos = (struct pgn_pos){ text, 1 };
+	ck_assert_int_eq(pgn_read_next(&pos, &h, &b, &nb, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "line 2: a tag pair after the moves, before the game's result") != NULL, "%s",
+	              err);
+
+	/* The last game may end at the end of the text, without a result token
+	 * (as pgn_read reads one). */
+	snprintf(text, sizeof text, "%s\n1. e4 {(K::)} d5 {(K::)}", g2);
+	pos = (struct pgn_pos){ text, 1 };
+	ck_assert_int_eq(pgn_read_next(&pos, &h, &b, &nb, err, sizeof err), 0);
+	free(b);
+	ck_assert_msg(pgn_read_next(&pos, &h, &b, &nb, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(nb, 2);
+	free(b);
+	ck_assert_int_eq(*pos.p, '\0');
+}
+END_TEST
+
 START_TEST(test_setup_fen)
 {
 	/* A study position: Black to move first, written "1...". */
@@ -877,6 +959,7 @@ static Suite *pgn_suite(void)
 	tcase_add_test(tc, test_runs_of_spaces_read_as_written);
 	tcase_add_test(tc, test_draw_actions_round_trip);
 	tcase_add_test(tc, test_plain_umd_reads);
+	tcase_add_test(tc, test_read_next_several);
 	tcase_add_test(tc, test_setup_fen);
 	tcase_add_test(tc, test_bad_input);
 	tcase_add_test(tc, test_tampered);
