@@ -24,6 +24,8 @@
  * Here: the options and the two modes' loops; a session is session.c's,
  * the arena's games and score arena.c's.
  */
+#include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +35,12 @@
 #include "arena.h"
 #include "fen.h"
 #include "session.h"
+
+/* The numeric options' ceilings: generous, but a typo's extra digits are refused. */
+#define GAMES_MAX 1000000          /* --games */
+#define PLIES_MAX 100000           /* --max-plies; a record holds at most 50,000 actions */
+#define MOVETIME_MAX_MS 3600000    /* --movetime: an hour a decision */
+#define BELIEF_SIZE_MAX 10000000   /* --particles, --exact-max, --rejuv-div */
 
 /* ------------------------------------------------------------------ */
 /* play                                                                */
@@ -50,7 +58,15 @@ static int play(struct sess *s, const char *hostport, bool insecure, const char 
 		s->dead = false;
 		s->logged_in = false;
 		s->resume_req = 0;
-		if (sess_connect(s, hostport, insecure, known) == 0) {
+		int c = sess_connect(s, hostport, insecure, known);
+		if (c == SESS_CONNECT_UNTRUSTED) {
+			/* A changed pinned certificate is no transient failure: every
+			 * retry would print the banner again and change nothing until
+			 * an operator removes the pin (sess_connect said which line). */
+			sess_say(s, "the server's certificate is refused: not trying again (exit %d)", PLAY_EXIT_UNTRUSTED);
+			return PLAY_EXIT_UNTRUSTED;
+		}
+		if (c == 0) {
 			delay = 1000;
 			struct sess *ss[1] = { s };
 			while (!s->dead && !stop_requested)
@@ -74,6 +90,26 @@ static int play(struct sess *s, const char *hostport, bool insecure, const char 
 		usleep((useconds_t)delay * 1000);
 		delay = delay * 2 > 60000 ? 60000 : delay * 2;
 	}
+	return 0;
+}
+
+/*
+ * A numeric option's value: a whole number in [lo, hi], all of it (atoi
+ * took "4x" for 4 and "x" for 0, and an out-of-range count was quietly
+ * cut to the limit, so the bot ran with a setting nobody asked for).
+ * 0, or -1 said on stderr (the caller exits 2).
+ */
+static int opt_num(const char *opt, const char *v, long long lo, long long hi, long long *out)
+{
+	char *end;
+	errno = 0;
+	long long x = strtoll(v, &end, 10);
+	/* strtoll also skips leading blanks and takes a sign: neither is a count */
+	if (v[0] < '0' || v[0] > '9' || *end != '\0' || errno == ERANGE || x < lo || x > hi) {
+		fprintf(stderr, "krieg-bot: %s takes a whole number from %lld to %lld, not '%s'\n", opt, lo, hi, v);
+		return -1;
+	}
+	*out = x;
 	return 0;
 }
 
@@ -119,22 +155,34 @@ int main(int argc, char **argv)
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define TAKE(name) (strcmp(a, name) == 0 && v && (i++, 1))
-		if (TAKE("--white"))
+		/* a numeric option: its value in x, or bad (said) */
+		long long x = 0;
+		bool bad = false;
+#define NUM(name, lo, hi) (strcmp(a, name) == 0 && v && (i++, opt_num(name, v, lo, hi, &x) == 0 || (bad = true)))
+		if (NUM("--games", 1, GAMES_MAX))
+			games = (int)x;
+		else if (NUM("--max-games", 1, PLAY_GAMES_MAX))
+			max_games = (int)x;
+		else if (NUM("--max-plies", 0, PLIES_MAX))
+			max_plies = (int)x;
+		else if (NUM("--movetime", 0, MOVETIME_MAX_MS))
+			movetime = (long)x;
+		else if (NUM("--particles", 1, BELIEF_SIZE_MAX))
+			lim.particles = (size_t)x;
+		else if (NUM("--exact-max", 1, BELIEF_SIZE_MAX))
+			lim.exact_max = (size_t)x;
+		else if (NUM("--rejuv-div", 0, BELIEF_SIZE_MAX))
+			lim.rejuv_div = x > 0 ? (size_t)x : SIZE_MAX;
+		else if (NUM("--seed", 0, LLONG_MAX))
+			seed = (uint64_t)x;
+		else if (TAKE("--white"))
 			la = bot_level_parse(v);
 		else if (TAKE("--black"))
 			lb = bot_level_parse(v);
 		else if (TAKE("--level"))
 			level = bot_level_parse(v);
-		else if (TAKE("--games"))
-			games = atoi(v);
-		else if (TAKE("--max-games"))
-			max_games = atoi(v);
-		else if (TAKE("--max-plies"))
-			max_plies = atoi(v);
 		else if (TAKE("--rules"))
 			rules = v;
-		else if (TAKE("--movetime"))
-			movetime = atol(v);
 		else if (TAKE("--server"))
 			server = v;
 		else if (TAKE("--kriegd"))
@@ -143,14 +191,6 @@ int main(int argc, char **argv)
 			fen = v;
 		else if (TAKE("--pgn"))
 			pgn = v;
-		else if (TAKE("--particles"))
-			lim.particles = (size_t)atol(v);
-		else if (TAKE("--exact-max"))
-			lim.exact_max = (size_t)atol(v);
-		else if (TAKE("--rejuv-div"))
-			lim.rejuv_div = atol(v) > 0 ? (size_t)atol(v) : SIZE_MAX;
-		else if (TAKE("--seed"))
-			seed = (uint64_t)atoll(v);
 		else if (TAKE("--user"))
 			user = v;
 		else if (TAKE("--password-file"))
@@ -178,6 +218,9 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return 2;
 		}
+		if (bad)
+			return 2;
+#undef NUM
 #undef TAKE
 	}
 	if (la < 0 || lb < 0 || level < 0 || games < 1 || max_games < 1 || movetime < 0 || max_plies < 0) {
@@ -225,8 +268,6 @@ int main(int argc, char **argv)
 		}
 		struct sess s = { .name = "play", .journal = true, .level = level, .movetime_ms = movetime, .max_games = max_games,
 		                  .login_user = guest ? NULL : user, .login_password = password, .seed = seed };
-		if (max_games > PLAY_GAMES_MAX)
-			s.max_games = PLAY_GAMES_MAX;
 		/* --rules a,b,c: the rule sets whose challenges are accepted */
 		static char rbuf[256];
 		snprintf(rbuf, sizeof rbuf, "%s", rules);

@@ -13,6 +13,7 @@
 
 #include "event_json.h"
 #include "fen.h"
+#include "known.h"
 #include "movegen.h"
 #include "mstime.h"
 #include "notation.h"
@@ -426,7 +427,9 @@ static void on_line(struct sess *s, const char *line)
 			              : json_pack("{s:s}", "type", "guest");
 			sess_send(s, req);
 		} else if (!json_is_true(ok) && !json_is_integer(game) && !s->logged_in) {
-			fprintf(stderr, "krieg-bot %s: ", s->name);
+			/* play's journal has one prefix for every line; the arena's
+			 * sessions (A, B, umpire) say which of them was refused */
+			fprintf(stderr, "krieg-bot: %s%s", s->journal ? "" : s->name, s->journal ? "" : ": ");
 			say_refusal(o);
 			s->dead = true;
 			/* a refusal that trying again cannot change; busy or rate_limited can */
@@ -579,7 +582,10 @@ static void sess_act(struct sess *s)
 
 int sess_connect(struct sess *s, const char *hostport, bool insecure, const char *known)
 {
-	char host[NET_HOST_MAX], port[16], err[256];
+	/* net_connect's messages are for a person and are long: the changed
+	 * certificate's banner names the known_servers file twice (the line to
+	 * remove), and 256 bytes cut it off before it said which. */
+	char host[NET_HOST_MAX], port[16], err[2 * KNOWN_PATH_MAX + NET_HOST_MAX + 1024];
 	if (net_split_hostport(hostport, host, sizeof host, port, sizeof port) != 0) {
 		fprintf(stderr, "krieg-bot: bad address '%s'\n", hostport);
 		return -1;
@@ -590,9 +596,11 @@ int sess_connect(struct sess *s, const char *hostport, bool insecure, const char
 	struct net_opts o = { .host = host, .port = port, .insecure = insecure, .known_path = known,
 	                      .notice = insecure ? devnull : stderr, .tofu = NET_TOFU_AUTO,
 	                      .program = "krieg-bot" };
-	if (net_connect(&o, &s->net, err, sizeof err) != NET_OK) {
+	enum net_status st = net_connect(&o, &s->net, err, sizeof err);
+	if (st != NET_OK) {
 		fprintf(stderr, "krieg-bot: %s\n", err);
-		return -1;
+		/* as krieg's reconnection: a refused certificate is final */
+		return st == NET_E_CERT_CHANGED || st == NET_E_NOT_TRUSTED ? SESS_CONNECT_UNTRUSTED : -1;
 	}
 	sess_send(s, json_pack("{s:s,s:i,s:s}", "type", "hello", "version", PROTO_VERSION, "client", BOT_VERSION));
 	return 0;

@@ -22,6 +22,7 @@
 #define SESS_GAMES_MAX 32        /* --max-games at most PLAY_GAMES_MAX, plus seeks taken at once */
 #define PLAY_GAMES_MAX 16
 #define PLAY_EXIT_REFUSED 3   /* play: the login was refused for good (systemd: RestartPreventExitStatus) */
+#define PLAY_EXIT_UNTRUSTED 4 /* play: the server's certificate is not the one pinned for it */
 #define SEEKS_MAX 16              /* the server's cap on one user's open offers */
 #define TIMES_MAX 8
 #define RULES_MAX 16
@@ -110,7 +111,11 @@ struct sess {
 
 /* Send a request (consumed), numbered: its id; a failed send marks s dead. */
 long long sess_send(struct sess *s, json_t *req);
-/* Connect s to HOST[:PORT] and say hello: 0, or -1 (said on stderr). */
+/* sess_connect's answer when the server cannot be trusted (its certificate
+ * is not the one pinned for it): trying again cannot change that. */
+#define SESS_CONNECT_UNTRUSTED (-2)
+/* Connect s to HOST[:PORT] and say hello: 0, -1 (said on stderr; worth
+ * trying again), or SESS_CONNECT_UNTRUSTED (said, in full). */
 int sess_connect(struct sess *s, const char *hostport, bool insecure, const char *known);
 /* Read what arrived on every session (waiting at most timeout_ms), then act. */
 void sess_pump(struct sess **ss, int n, int timeout_ms);

@@ -11,7 +11,8 @@
  * on offers and in game_start, and a bot's rated game against a person
  * started unrated unless rate_bots_vs_humans is on.
  *
- * $KRIEG_BOT names the binary; else krieg-bot beside $KRIEGD.
+ * $KRIEG_BOT names the binary; else krieg-bot beside $KRIEGD (and
+ * $KRIEG_REFEREE krieg-referee, else the one beside $KRIEGD).
  */
 #include <check.h>
 #include <signal.h>
@@ -22,6 +23,7 @@
 #include <string.h>
 
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,18 +36,24 @@
 
 #define PASSWORD "sesame-open"
 
-static void bot_path(char *buf, size_t len)
+/* $env, else the binary `name` beside $KRIEGD. */
+static void bin_path(const char *env, const char *name, char *buf, size_t len)
 {
-	const char *p = getenv("KRIEG_BOT");
+	const char *p = getenv(env);
 	if (p && *p) {
 		snprintf(buf, len, "%s", p);
 		return;
 	}
 	const char *d = getenv("KRIEGD");
-	ck_assert_msg(d && *d, "set KRIEG_BOT or KRIEGD");
+	ck_assert_msg(d && *d, "set %s or KRIEGD", env);
 	snprintf(buf, len, "%s", d);
 	char *slash = strrchr(buf, '/');
-	snprintf(slash ? slash + 1 : buf, len - (size_t)(slash ? slash + 1 - buf : 0), "krieg-bot");
+	snprintf(slash ? slash + 1 : buf, len - (size_t)(slash ? slash + 1 - buf : 0), "%s", name);
+}
+
+static void bot_path(char *buf, size_t len)
+{
+	bin_path("KRIEG_BOT", "krieg-bot", buf, len);
 }
 
 /* Plies before the arena adjudicates: enough for captures, checks and
@@ -176,7 +184,8 @@ END_TEST
  * arena --local --pgn FILE: every game's full record, in order, A's colour
  * alternating, each reading back (pgn_read replays it and refuses one whose
  * tries or announcements the replay does not give), its result the one the
- * arena printed for that game.
+ * arena printed for that game; and the file as a whole through
+ * `krieg-referee pgn`.
  */
 START_TEST(test_arena_local_pgn)
 {
@@ -190,8 +199,20 @@ START_TEST(test_arena_local_pgn)
 	         " --max-plies %d --seed 5 --pgn %s",
 	         bin, 2 * ARENA_PLIES, path);
 	int status;
-	char *out = run(cmd, &status);
+	char *out = strdup(run(cmd, &status));   /* run's buffer is used again below */
 	ck_assert_msg(status == 0, "krieg-bot arena failed (%d): %s", status, out);
+	/* the whole file reads back with krieg-referee pgn, as BOTS.md says:
+	 * each game's replay headed by its number (it was refused at the
+	 * second game's tags: "one game per file") */
+	char ref[PATH_MAX];
+	bin_path("KRIEG_REFEREE", "krieg-referee", ref, sizeof ref);
+	snprintf(cmd, sizeof cmd, "'%s' pgn %s >%s.out 2>&1; s=$?; grep -v '^{\"event\"' %s.out; rm -f %s.out; exit $s",
+	         ref, path, path, path, path);
+	const char *replay = run(cmd, &status);   /* all but the events */
+	ck_assert_msg(status == 0, "krieg-referee pgn %s: %s", path, replay);
+	ck_assert_msg(strncmp(replay, "{\"game\":1,\"line\":1,", 19) == 0 && strstr(replay, "\n{\"game\":2,") &&
+	                      !strstr(replay, "\"game\":3"),
+	              "krieg-referee pgn %s: %s", path, replay);
 	FILE *f = fopen(path, "r");
 	ck_assert_ptr_nonnull(f);
 	static char text[1 << 20];
@@ -220,18 +241,21 @@ START_TEST(test_arena_local_pgn)
 		snprintf(line, sizeof line, "game %d: %s ", g + 1, h.result);
 		ck_assert_msg(strstr(out, line) != NULL, "no \"%s\" in: %s", line, out);
 	}
+	free(out);
 }
 END_TEST
 
-/* krieg-bot ARGS fails, saying want. */
+/* krieg-bot ARGS fails with exit 2 (a bad argument), saying want.  Under
+ * timeout(1): a `play` that took its arguments would retry its connection
+ * for ever. */
 static void refused(const char *args, const char *want)
 {
 	char bin[PATH_MAX], cmd[PATH_MAX + 128];
 	bot_path(bin, sizeof bin);
-	snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", bin, args);
+	snprintf(cmd, sizeof cmd, "timeout 10 '%s' %s 2>&1", bin, args);
 	int status;
 	char *out = run(cmd, &status);
-	ck_assert_msg(status != 0, "krieg-bot %s succeeded: %s", args, out);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2, "krieg-bot %s: status %d: %s", args, status, out);
 	ck_assert_msg(strstr(out, want) != NULL, "krieg-bot %s: no \"%s\" in: %s", args, want, out);
 }
 
@@ -256,6 +280,19 @@ START_TEST(test_bad_arguments)
 	refused("play 127.0.0.1:1 --guest --time 5+601", "--time takes");
 	refused("play 127.0.0.1:1 --guest --time 0+2", "--time takes");
 	refused("play 127.0.0.1:1 --guest --time 5+", "--time takes");
+	/* counts are whole numbers in range, all of the value: not cut to the
+	 * limit, not read up to the first stray character (atoi's "4x" was 4) */
+	refused("play 127.0.0.1:1 --guest --max-games 17", "--max-games takes a whole number from 1 to 16, not '17'");
+	refused("play 127.0.0.1:1 --guest --max-games 4x", "--max-games takes a whole number from 1 to 16, not '4x'");
+	refused("play 127.0.0.1:1 --guest --max-games 0", "--max-games takes");
+	refused("play 127.0.0.1:1 --guest --movetime 10ms", "--movetime takes");
+	refused("play 127.0.0.1:1 --guest --movetime -5", "--movetime takes");
+	refused("play 127.0.0.1:1 --guest --seed 99999999999999999999", "--seed takes");
+	refused("arena --local --games two", "--games takes");
+	refused("arena --local --games 2 --max-plies 1e3", "--max-plies takes");
+	refused("arena --local --games 2 --particles ''", "--particles takes");
+	refused("arena --local --games 2 --rejuv-div 4.5", "--rejuv-div takes");
+	refused("arena --local --games 2 --exact-max 0", "--exact-max takes");
 }
 END_TEST
 
@@ -707,6 +744,88 @@ START_TEST(test_play_refused_login)
 }
 END_TEST
 
+/* Wait at most ms for the bot to exit by itself: its exit status, or -1
+ * (then it is stopped, and its journal read). */
+static int playbot_exit_within(struct playbot *b, int ms)
+{
+	int status;
+	for (int t = 0; t < ms / 50; t++) {
+		if (waitpid(b->pid, &status, WNOHANG) == b->pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+		kt_sleep_ms(50);
+	}
+	kill(b->pid, SIGKILL);
+	waitpid(b->pid, &status, 0);
+	return -1;
+}
+
+/*
+ * Regression: a pinned certificate the server no longer presents was
+ * retried for ever, each time with a banner cut off at 256 bytes
+ * ("Someo"), before it named the line of the known_servers file to
+ * remove.  As krieg, the bot says it all, once, and exits 4 (not
+ * restarted by its unit): trying again cannot change a certificate.
+ */
+START_TEST(test_play_changed_certificate)
+{
+	struct kd *d = kd_start(NULL);
+	struct kcl_scratch sc;
+	kcl_scratch_make(&sc, "krieg-bot");
+	/* a long path, as a state directory's: the message names it twice */
+	char dir[256], known[320], pin[160];
+	snprintf(dir, sizeof dir, "%s/var-lib-krieg-bot-a-rather-long-instance-name-for-a-club-bot", sc.dir);
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	snprintf(pin, sizeof pin, "# pinned earlier\n127.0.0.1:%d %064d\n", kd_port(d), 0);
+	scratch_file(&sc, "var-lib-krieg-bot-a-rather-long-instance-name-for-a-club-bot/known_servers", pin, known,
+	             sizeof known);
+	struct playbot pb;
+	playbot_start(&pb, d, (const char *const[]){ "--guest", "--known-servers", known, NULL });
+	int st = playbot_exit_within(&pb, 10000 * kt_timeout_scale());
+	const char *journal = playbot_read(&pb);
+	ck_assert_msg(st == 4, "exit %d (not 4: retried?); journal:\n%s", st, journal);
+	char want[512];
+	snprintf(want, sizeof want, "Offending entry: %s:2\n", known);
+	ck_assert_msg(strstr(journal, want) != NULL, "no \"%s\" in:\n%s", want, journal);
+	snprintf(want, sizeof want, "If you trust the new certificate, remove line 2 of %s and connect again.\n"
+	         "Connection refused: certificate changed.\n", known);
+	ck_assert_msg(strstr(journal, want) != NULL, "the message is cut:\n%s", journal);
+	/* said once, and why it stops */
+	const char *first = strstr(journal, "CERTIFICATE HAS CHANGED");
+	ck_assert_ptr_nonnull(first);
+	ck_assert_ptr_null(strstr(first + 1, "CERTIFICATE HAS CHANGED"));
+	journal_has(journal, "krieg-bot: the server's certificate is refused", "not trying again (exit 4)");
+	ck_assert_ptr_null(strstr(journal, "reconnecting"));
+	close(pb.fd);
+	unlink(pb.path);
+	kcl_scratch_remove(&sc);
+	kd_stop(d);
+}
+END_TEST
+
+/* A refused login says why under the journal's one prefix, "krieg-bot: "
+ * (it was "krieg-bot play: " there alone). */
+START_TEST(test_play_refusal_prefix)
+{
+	struct kd *d = kd_start(NULL);
+	struct kcl_scratch sc;
+	char pw[256];
+	kcl_scratch_make(&sc, "krieg-bot");
+	scratch_file(&sc, "pw", "not-the-password\n", pw, sizeof pw);
+	struct playbot pb;
+	playbot_start(&pb, d, (const char *const[]){ "--user", "nobody_here", "--password-file", pw, "--insecure",
+	                                             NULL });
+	const char *journal = playbot_end(&pb, 3);
+	for (const char *p = journal; *p; p += strcspn(p, "\n"), p += *p == '\n') {
+		if (strncmp(p, "krieg-bot: ", 11) == 0)
+			continue;
+		ck_abort_msg("a line without the journal's prefix:\n%s", journal);
+	}
+	journal_has(journal, "krieg-bot: wrong user name or password", "password");
+	kcl_scratch_remove(&sc);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *bot_suite(void)
 {
 	Suite *s = suite_create("bot");
@@ -722,6 +841,8 @@ static Suite *bot_suite(void)
 	tcase_add_test(tc, test_play_seek_outlives_the_bot);
 	tcase_add_test(tc, test_play_guest_resumes);
 	tcase_add_test(tc, test_play_refused_login);
+	tcase_add_test(tc, test_play_changed_certificate);
+	tcase_add_test(tc, test_play_refusal_prefix);
 	suite_add_tcase(s, tc);
 	return s;
 }
