@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rating.h"
+#include "ruleset.h"
 
 #define GLICKO_SCALE 173.7178         /* 400 / ln(10): Glicko <-> Glicko-2 scale */
 #define VOL_EPSILON 0.000001          /* convergence of step 5 */
@@ -130,10 +131,14 @@ const char *rating_pool(const char *rules)
 
 const char *rating_pool_at(size_t i)
 {
-	/* The table lists each pool's rule sets together, the pool first. */
-	for (size_t k = 0, n = 0; k < sizeof pools / sizeof pools[0]; k++)
-		if (strcmp(pools[k].rules, pools[k].pool) == 0 && n++ == i)
-			return pools[k].pool;
+	/* Every rule set is its own pool but those the table gives another's:
+	 * the pools are the rule sets that are their own, in the registry's
+	 * order (the table alone named only icc and english, and `who` and
+	 * `profile` left out everyone's berkeley, rand, ... ratings). */
+	const struct ruleset *rs;
+	for (size_t k = 0, n = 0; (rs = ruleset_at(k)) != NULL; k++)
+		if (strcmp(rating_pool(rs->name), rs->name) == 0 && n++ == i)
+			return rs->name;
 	return NULL;
 }
 

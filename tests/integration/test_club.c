@@ -176,6 +176,23 @@ START_TEST(profile_counts_and_hides)
 	rec = json_object_get(kc_ok(x.c, kc_req(x.c, "profile", "{s:s}", "user", "bob")), "record");
 	ck_assert_int_eq(json_integer_value(json_object_get(rec, "won")), 1);
 	ck_assert_int_eq(json_integer_value(json_object_get(rec, "lost")), 2);
+	/* A pool of its own (rand): shown with the others, in the profile and
+	 * in `who` (only icc and english were, though standings had it). */
+	g = play(a, b, "rand", 1);
+	kc_ok(b, kc_req(b, "resign", "{s:I}", "game", (json_int_t)g));
+	kc_event(a, "game_over");
+	p = kc_ok(x.c, kc_req(x.c, "profile", "{s:s}", "user", "alice"));
+	json_t *rand_r = json_object_get(json_object_get(p, "ratings"), "rand");
+	ck_assert_msg(json_integer_value(json_object_get(rand_r, "rating")) > 1500, "no rand rating");
+	ck_assert_ptr_nonnull(json_object_get(json_object_get(p, "ratings"), "icc"));
+	json_t *users = json_object_get(kc_ok(x.c, kc_req(x.c, "who", NULL)), "users");
+	size_t ui;
+	json_t *u, *alice_row = NULL;
+	json_array_foreach(users, ui, u)
+		if (strcmp(json_string_value(json_object_get(u, "name")), "alice") == 0)
+			alice_row = u;
+	ck_assert_ptr_nonnull(alice_row);
+	ck_assert_ptr_nonnull(json_object_get(json_object_get(alice_row, "ratings"), "rand"));
 	/* what is the admins' never shows: no address, no last login */
 	for (size_t i = 0; kc_line(x.c, i); i++)
 		ck_assert_msg(!strstr(kc_line(x.c, i), "127.0.0.1") && !strstr(kc_line(x.c, i), "last_") &&

@@ -6,10 +6,12 @@
  */
 #include <check.h>
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "check_main.h"
 #include "rating.h"
+#include "ruleset.h"
 
 START_TEST(glickman_example)
 {
@@ -86,9 +88,22 @@ START_TEST(pools_by_family)
 	ck_assert_str_eq(rating_pool("insurance"), "english");
 	ck_assert_str_eq(rating_pool("gollon"), "english");
 	ck_assert_str_eq(rating_pool("future"), "future");
-	ck_assert_str_eq(rating_pool_at(0), "icc");
-	ck_assert_str_eq(rating_pool_at(1), "english");
-	ck_assert_ptr_null(rating_pool_at(2));
+	/* Every pool, each once: the two families' heads and every rule set
+	 * that is its own pool (the list stopped at english: who and profile
+	 * then left out the others' ratings). */
+	static const char *const want[] = { "icc", "english", "berkeley", "berkeley_any",
+		                            "cincinnati", "rand", "crazykrieg" };
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		ck_assert_str_eq(rating_pool_at(i), want[i]);
+	ck_assert_ptr_null(rating_pool_at(sizeof want / sizeof want[0]));
+	/* Every rule set's pool is listed. */
+	for (size_t k = 0; k < ruleset_count(); k++) {
+		const char *pool = rating_pool(ruleset_at(k)->name);
+		bool listed = false;
+		for (size_t i = 0; rating_pool_at(i) != NULL; i++)
+			listed |= strcmp(rating_pool_at(i), pool) == 0;
+		ck_assert_msg(listed, "pool %s not listed", pool);
+	}
 }
 END_TEST
 
