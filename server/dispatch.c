@@ -178,12 +178,15 @@ static int check_fields(const struct cmd *cmd, json_t *req, char *msg, size_t le
 
 void pager_init(struct pager *p, size_t from)
 {
-	*p = (struct pager){ .from = from, .page = json_array() };
+	/* bytes: the array's brackets, with each item's comma counted below
+	 * (one more than the commas), so that a page is at most
+	 * DISPATCH_PAGE_BYTES as encoded. */
+	*p = (struct pager){ .from = from, .end = SIZE_MAX, .bytes = 1, .page = json_array() };
 }
 
 bool pager_wants(const struct pager *p)
 {
-	return p->n >= p->from && !p->closed;
+	return p->n >= p->from && p->n < p->end && !p->closed;
 }
 
 void pager_take(struct pager *p, json_t *it)
@@ -211,6 +214,8 @@ size_t pager_finish(struct pager *p, json_t *j, const char *key)
 {
 	json_object_set_new(j, key, p->page);
 	p->page = NULL;
+	if (p->n > p->end)   /* counted past the list's end: not the list's */
+		p->n = p->end;
 	json_object_set_new(j, "total", json_integer((json_int_t)p->n));
 	if (p->closed)
 		json_object_set_new(j, "next", json_integer((json_int_t)p->next));

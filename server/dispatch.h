@@ -113,6 +113,7 @@ void dispatch_ok_page(struct conn *c, json_t *id, json_t *req, json_t *j, const 
  * an unfinished one. */
 struct pager {
 	size_t from, n, bytes, next;
+	size_t end;        /* items from this index on are not the list's (SIZE_MAX: none) */
 	bool closed;
 	json_t *page;
 };

@@ -66,6 +66,9 @@ struct watcher {
 	uint64_t conn;
 	int64_t user;
 	bool umpire;
+	size_t upto;        /* the catch-up's length when the seat was taken: what
+	                     * came after reached the seat live, so the seat's
+	                     * later pages end here (no event twice) */
 };
 
 /* A delayed game's public stream not yet released to its spectators: the
@@ -448,7 +451,9 @@ static json_t *catchup_take(struct game *g)
 	return events;
 }
 
-static json_t *seat_view(struct game *g, bool umpire, size_t from)
+/* The seat's view: its catch-up's page from `from`, the list cut at `end`
+ * (SIZE_MAX: the whole list so far). */
+static json_t *seat_view(struct game *g, bool umpire, size_t from, size_t end)
 {
 	struct store *st = g->gs->srv->store;
 	unsigned aud = umpire ? AUD_UMPIRE : AUD_SPECTATOR;
@@ -461,6 +466,7 @@ static json_t *seat_view(struct game *g, bool umpire, size_t from)
 	json_t *events = NULL;
 	if (paged) {
 		pager_init(&pg, from);
+		pg.end = end;
 		if (announce_replay_page(st, g->gs->srv->replays, &g->info, aud, how, &pg) != 0) {
 			pager_free(&pg);
 			return NULL;
@@ -490,6 +496,8 @@ static json_t *seat_view(struct game *g, bool umpire, size_t from)
 				q->n++;
 			}
 		}
+		if (keep > end)
+			keep = end;
 		while (json_array_size(events) > keep)
 			json_array_remove(events, keep);
 	}
@@ -545,7 +553,7 @@ static void take_seat(struct conn *c, json_t *id, json_t *req, bool umpire,
 	if ((umpire || game_delay(g) == 0) ? announce_offload_marks(c, &g->info)
 	                                   : catchup_offload(c, g))
 		return;
-	json_t *v = seat_view(g, umpire, dispatch_from(req));
+	json_t *v = seat_view(g, umpire, dispatch_from(req), w != NULL ? w->upto : SIZE_MAX);
 	if (!v) {
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 		return;
@@ -555,6 +563,7 @@ static void take_seat(struct conn *c, json_t *id, json_t *req, bool umpire,
 		w->conn = conn_id(c);
 		w->user = conn_user(c);
 		w->umpire = umpire;
+		w->upto = (size_t)json_integer_value(json_object_get(v, "total"));
 		w->next = g->watchers;
 		g->watchers = w;
 		log_info("game=%" PRId64 " user=%" PRId64 " takes the %s seat", g->id, w->user,

@@ -816,6 +816,62 @@ START_TEST(delayed_long_catchup)
 }
 END_TEST
 
+/*
+ * A seat's catch-up paged while the game goes on: the pages end where the
+ * first reply's `total` did, and what came after arrives live, once
+ * (later pages held it too, with a `total` that grew, so a spectator
+ * following `next` had those events twice).
+ */
+START_TEST(pages_end_where_the_seat_began)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\n");
+	struct kp pl[2], ump, spec, late;
+	account(d, &pl[WHITE], "whitey", "player");
+	account(d, &pl[BLACK], "blacky", "player");
+	account(d, &ump, "ump", "umpire");
+	account(d, &spec, "spec", "player");
+	account(d, &late, "late", "player");
+	int64_t game = new_game(&pl[WHITE], &pl[BLACK], "icc", false);
+	json_int_t g = (json_int_t)game;
+	kc_ok(pl[WHITE].c, kc_req(pl[WHITE].c, "move", "{s:I, s:s}", "game", g, "move", "e4"));
+	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", g));
+	kg_notes(&ump, game, 400);   /* public ones among them: more than a page */
+	json_t *r = kc_ok(spec.c, kc_req(spec.c, "watch", "{s:I}", "game", g));
+	json_int_t total = json_integer_value(json_object_get(r, "total"));
+	json_t *next = json_object_get(r, "next");
+	ck_assert_msg(next != NULL, "the catch-up fit one page: not a paging test");
+	json_int_t from = json_integer_value(next);
+	json_t *got = json_deep_copy(json_object_get(r, "events"));
+	/* The game goes on before the other pages are asked for. */
+	kc_ok(pl[BLACK].c, kc_req(pl[BLACK].c, "move", "{s:I, s:s}", "game", g, "move", "e5"));
+	kc_ok(pl[WHITE].c, kc_req(pl[WHITE].c, "move", "{s:I, s:s}", "game", g, "move", "Nf3"));
+	while (from > 0) {
+		r = kc_ok(spec.c, kc_req(spec.c, "watch", "{s:I, s:I}", "game", g, "from", from));
+		ck_assert_int_eq(json_integer_value(json_object_get(r, "total")), total);
+		json_array_extend(got, json_object_get(r, "events"));
+		next = json_object_get(r, "next");
+		from = next != NULL ? json_integer_value(next) : 0;
+	}
+	ck_assert_int_eq((json_int_t)json_array_size(got), total);
+	/* Then what arrived live, in order. */
+	kc_ok(spec.c, kc_req(spec.c, "ping", NULL));
+	json_t *j;
+	while ((j = kc_next(spec.c, 0)) != NULL)
+		if (json_integer_value(json_object_get(j, "game")) == game && json_object_get(j, "event"))
+			json_array_append(got, j);
+	json_t *want = seat_events(late.c, "watch", game, NULL);
+	assert_same(got, want, true, "the pages, then what came live");
+	json_decref(got);
+	json_decref(want);
+	for (int i = 0; i < 2; i++)
+		kc_close(pl[i].c);
+	kc_close(ump.c);
+	kc_close(spec.c);
+	kc_close(late.c);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *watch_suite(void)
 {
 	Suite *s = suite_create("watch");
@@ -827,6 +883,7 @@ static Suite *watch_suite(void)
 	tcase_add_test(tc, permission_matrix);
 	tcase_add_test(tc, delayed_stream);
 	tcase_add_test(tc, delayed_long_catchup);
+	tcase_add_test(tc, pages_end_where_the_seat_began);
 	tcase_add_test(tc, streams_every_ruleset);
 	suite_add_tcase(s, tc);
 	return s;

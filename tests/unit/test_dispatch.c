@@ -201,6 +201,52 @@ START_TEST(test_page_builds_only_its_items)
 }
 END_TEST
 
+/* A page is at most DISPATCH_PAGE_BYTES as encoded, its brackets and
+ * commas counted (it was one byte over when its items filled it to the
+ * byte: the count missed a bracket), and as full as that allows. */
+START_TEST(test_page_bytes_brackets_included)
+{
+	for (size_t len = 1; len < 400; len += 7) {
+		json_t *all = json_array();
+		char *s = malloc(len + 1);
+		memset(s, 'x', len);
+		s[len] = '\0';
+		for (int i = 0; i < 4000; i++)
+			json_array_append_new(all, json_pack("{s:s}", "s", s));
+		free(s);
+		/* each item {"s":"..."}: len + 8 bytes, one comma between two */
+		struct pager p;
+		pager_init(&p, 0);
+		for (size_t i = 0; i < json_array_size(all); i++)
+			pager_take(&p, json_incref(json_array_get(all, i)));
+		json_t *j = json_object();
+		pager_finish(&p, j, "items");
+		size_t enc = json_dumpb(json_object_get(j, "items"), NULL, 0, JSON_COMPACT);
+		size_t k = json_array_size(json_object_get(j, "items"));
+		ck_assert_msg(enc <= DISPATCH_PAGE_BYTES, "item %zu bytes: a page of %zu bytes", len + 8,
+		              enc);
+		ck_assert_msg(enc + len + 9 > DISPATCH_PAGE_BYTES, "item %zu bytes: %zu items, %zu bytes: "
+		              "one more fits", len + 8, k, enc);
+		json_decref(j);
+		json_decref(all);
+	}
+	/* A list cut at `end` (a seat's catch-up): nothing of it after, and
+	 * its total is the cut. */
+	struct pager p;
+	pager_init(&p, 2);
+	p.end = 5;
+	for (int i = 0; i < 9; i++)
+		pager_take(&p, json_integer(i));
+	json_t *j = json_object();
+	ck_assert_uint_eq(pager_finish(&p, j, "items"), 5);
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "total")), 5);
+	ck_assert_uint_eq(json_array_size(json_object_get(j, "items")), 3);
+	ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(j, "items"), 2)), 4);
+	ck_assert_ptr_null(json_object_get(j, "next"));
+	json_decref(j);
+}
+END_TEST
+
 static Suite *dispatch_suite(void)
 {
 	Suite *s = suite_create("dispatch");
@@ -211,6 +257,7 @@ static Suite *dispatch_suite(void)
 	tcase_add_test(tc, test_config_file);
 	tcase_add_test(tc, test_log_escape);
 	tcase_add_test(tc, test_page_builds_only_its_items);
+	tcase_add_test(tc, test_page_bytes_brackets_included);
 	suite_add_tcase(s, tc);
 	return s;
 }
