@@ -152,7 +152,11 @@ static bool ws_scan(struct ws *ws, const unsigned char *b, size_t n)
 		if (ws->hlen == 2) {
 			unsigned len7 = ws->hdr[1] & 0x7f;
 			bool fin = ws->hdr[0] & 0x80, control = ws->hdr[0] & 0x08;
-			if (control && (!fin || len7 > 125))
+			/* A close's payload is none, or a 2-byte code and a reason:
+			 * one byte is a protocol error (RFC 6455 5.5.1), which wslay
+			 * would answer with an empty close. */
+			bool close1 = (ws->hdr[0] & 0x0f) == WSLAY_CONNECTION_CLOSE && len7 == 1;
+			if (control && (!fin || len7 > 125 || close1))
 				return false;
 			ws->hneed = 2 + (len7 == 126 ? 2 : len7 == 127 ? 8 : 0) + (ws->hdr[1] & 0x80 ? 4 : 0);
 		}
@@ -444,7 +448,8 @@ static void add_headers(struct wreq *r, int status)
 }
 
 /* An error status with a one-line text body (not to a HEAD), then close.
- * RFC 9110: a 405 says which methods are allowed, a 426 which upgrade. */
+ * RFC 9110: a 405 says which methods are allowed, a 426 which upgrade
+ * (and RFC 6455, which WebSocket version). */
 static void reply_status(struct wreq *r, int status, const char *why)
 {
 	char body[160];
@@ -457,7 +462,10 @@ static void reply_status(struct wreq *r, int status, const char *why)
 	                    "%sContent-Type: text/plain; charset=utf-8\r\n"
 	                    "Cache-Control: no-store\r\n"
 	                    "Content-Length: %d\r\nConnection: close\r\n\r\n%s",
-	                    status == 405 ? "Allow: GET, HEAD\r\n" : status == 426 ? "Upgrade: websocket\r\n" : "", n,
+	                    status == 405   ? "Allow: GET, HEAD\r\n"
+	                    : status == 426 ? "Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
+	                                    : "",
+	                    n,
 	                    r->head ? "" : body);
 	wreq_finish(r, true);
 }
@@ -597,9 +605,13 @@ static void upgrade(struct wreq *r, const struct http_req *req)
 		reply_status(r, 426, req->head ? "HEAD /ws: never an upgrade" : "GET /ws without a WebSocket upgrade");
 		return;
 	}
-	if (req->ws_version == NULL || strcmp(req->ws_version, "13") != 0 ||
-	    http_ws_accept(req->ws_key, accept) != 0) {
-		reply_status(r, 400, "bad Sec-WebSocket-Key or -Version");
+	if (http_ws_accept(req->ws_key, accept) != 0) {
+		reply_status(r, 400, "bad Sec-WebSocket-Key");
+		return;
+	}
+	if (req->ws_version == NULL || strcmp(req->ws_version, "13") != 0) {
+		/* RFC 6455 4.4: say the version spoken (reply_status's 426). */
+		reply_status(r, 426, "Sec-WebSocket-Version not 13");
 		return;
 	}
 	if (!origin_ok(r, req)) {

@@ -377,12 +377,46 @@ static void each_object(json_t *j, void (*fn)(json_t *o, struct seen *sn), struc
 	}
 }
 
+/* The command table's row of a request type, or NULL. */
+static const struct cmd *cmd_named(const char *type)
+{
+	const struct cmd *c;
+	for (size_t i = 0; type != NULL && (c = dispatch_cmd_at(i)) != NULL; i++)
+		if (strcmp(c->type, type) == 0)
+			return c;
+	return NULL;
+}
+
+/* The answer j to a player's request req that needs a role (CMD_ADMIN,
+ * CMD_UMPIRE; the players hold none): never done, and refused for the
+ * role whatever its fields, since the role is checked before them; only
+ * the checks before the role's (rate, login) may answer instead. */
+static void check_role(json_t *j, const char *req, const char *line)
+{
+	json_t *id = json_object_get(j, "id"), *r = json_loads(req, JSON_REJECT_DUPLICATES, NULL);
+	const struct cmd *cmd = cmd_named(json_string_value(json_object_get(r, "type")));
+	if (cmd != NULL && (cmd->flags & (CMD_ADMIN | CMD_UMPIRE)) && json_object_get(j, "ok") &&
+	    id != NULL && !json_is_null(id) && json_equal(id, json_object_get(r, "id"))) {
+		const char *code =
+		        json_string_value(json_object_get(json_object_get(j, "error"), "code"));
+		static const char *const before[] = { "forbidden", "rate_limited", "not_logged_in",
+			                              "password_change_required" };
+		bool ok = false;
+		for (size_t i = 0; code != NULL && i < sizeof before / sizeof before[0]; i++)
+			ok |= strcmp(code, before[i]) == 0;
+		FUZZ_ASSERT(ok, "a player's %s was answered %s, not forbidden: %s -> %s", cmd->type,
+		            code != NULL ? code : "ok", req, line);
+	}
+	json_decref(r);
+}
+
 /* One line a player received about the live game (or about no game). */
 static void check_player_line(const char *line, int who, int64_t game, const char *rules,
                               const char *req)
 {
 	json_t *j = json_loads(line, 0, NULL);
 	FUZZ_ASSERT(j != NULL, "an unparsable line: %s", line);
+	check_role(j, req, line);
 	json_t *gid = json_object_get(j, "game");
 	if (gid == NULL || (json_is_integer(gid) && json_integer_value(gid) == game)) {
 		struct seen sn = { .rules = rules, .who = who, .line = line };

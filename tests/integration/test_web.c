@@ -425,6 +425,15 @@ START_TEST(test_static_files)
 	ck_assert_int_eq(wsc_request(w, req), 426);
 	ck_assert_ptr_nonnull(strstr(w->head, "\r\nUpgrade: websocket\r\n"));
 	wsc_close(w);
+	/* Another WebSocket version: 426, saying the one spoken (RFC 6455 4.4;
+	 * it was a 400 that did not). */
+	w = wsc_connect(port, true, 0);
+	snprintf(req, sizeof req,
+	         "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+	         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n\r\n");
+	ck_assert_int_eq(wsc_request(w, req), 426);
+	ck_assert_ptr_nonnull(strstr(w->head, "\r\nSec-WebSocket-Version: 13\r\n"));
+	wsc_close(w);
 	/* GET and HEAD only (a 405 says so), HTTP/1.1 only, a bounded head. */
 	w = wsc_connect(port, true, 0);
 	ck_assert_int_eq(wsc_request(w, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"), 405);
@@ -547,6 +556,11 @@ static void offend_fragmented_ping(struct wsc *w)
 	wsc_frame(w, false, 9, "x", 1, true);
 }
 
+static void offend_close_one_byte(struct wsc *w)
+{
+	wsc_frame(w, true, 8, "x", 1, true);   /* a close's code is two bytes */
+}
+
 static void offend_1mib(struct wsc *w)
 {
 	size_t n = 1024 * 1024;
@@ -577,6 +591,7 @@ START_TEST(test_close_codes)
 	ck_assert_int_eq(close_after(d, port, offend_utf8), 1007);
 	ck_assert_int_eq(close_after(d, port, offend_unmasked), 1002);
 	ck_assert_int_eq(close_after(d, port, offend_fragmented_ping), 1002);
+	ck_assert_int_eq(close_after(d, port, offend_close_one_byte), 1002);
 	ck_assert_int_eq(close_after(d, port, offend_line_plus_one), 1009);
 	ck_assert_int_eq(close_after(d, port, offend_1mib), 1009);
 	ck_assert(kd_log_wait(d, "reason=\"websocket: message too big\"", 5000));
