@@ -66,8 +66,8 @@ struct watcher {
 	uint64_t conn;
 	int64_t user;
 	bool umpire;
-	size_t upto;        /* the catch-up's length when the seat was taken: what
-	                     * came after reached the seat live, so the seat's
+	size_t upto;        /* the catch-up's length at its first page (from 0):
+	                     * what came after reached the seat live, so its
 	                     * later pages end here (no event twice) */
 };
 
@@ -553,7 +553,12 @@ static void take_seat(struct conn *c, json_t *id, json_t *req, bool umpire,
 	if ((umpire || game_delay(g) == 0) ? announce_offload_marks(c, &g->info)
 	                                   : catchup_offload(c, g))
 		return;
-	json_t *v = seat_view(g, umpire, dispatch_from(req), w != NULL ? w->upto : SIZE_MAX);
+	/* A held seat's later pages (`from` past 0) end where its catch-up
+	 * began; a request from 0 (the seat's first, or a reader starting
+	 * over) is the list so far, and sets that end. */
+	size_t from = dispatch_from(req);
+	bool cut = w != NULL && from > 0;
+	json_t *v = seat_view(g, umpire, from, cut ? w->upto : SIZE_MAX);
 	if (!v) {
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 		return;
@@ -563,12 +568,13 @@ static void take_seat(struct conn *c, json_t *id, json_t *req, bool umpire,
 		w->conn = conn_id(c);
 		w->user = conn_user(c);
 		w->umpire = umpire;
-		w->upto = (size_t)json_integer_value(json_object_get(v, "total"));
 		w->next = g->watchers;
 		g->watchers = w;
 		log_info("game=%" PRId64 " user=%" PRId64 " takes the %s seat", g->id, w->user,
 		         umpire ? "umpire" : "spectator");
 	}
+	if (!cut)
+		w->upto = (size_t)json_integer_value(json_object_get(v, "total"));
 	dispatch_ok(c, id, v);
 }
 
