@@ -83,7 +83,8 @@ static const char *kind_name(enum field_kind k)
 {
 	switch (k) {
 	case F_STRING: return "a string";
-	case F_INT: return "an integer";
+	case F_INT:
+	case F_COUNT: return "an integer";
 	case F_BOOL: return "a boolean";
 	case F_STRINGS: return "an array of strings";
 	case F_OBJECT: return "an object";
@@ -104,13 +105,16 @@ static int check_field(const struct field *f, const json_t *v, char *msg, size_t
 		}
 		return 0;
 	case F_INT:
+	case F_COUNT: {
 		if (!json_is_integer(v))
 			break;
-		if (json_integer_value(v) < 0 || json_integer_value(v) > f->max) {
-			snprintf(msg, len, "field '%s' must be from 0 to %lld", f->name, f->max);
+		long long lo = f->kind == F_COUNT ? 1 : 0;
+		if (json_integer_value(v) < lo || json_integer_value(v) > f->max) {
+			snprintf(msg, len, "field '%s' must be from %lld to %lld", f->name, lo, f->max);
 			return -1;
 		}
 		return 0;
+	}
 	case F_BOOL:
 		if (!json_is_boolean(v))
 			break;

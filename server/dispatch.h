@@ -28,6 +28,7 @@ enum field_kind {
 	F_BOOL,
 	F_STRINGS,        /* array of strings; max: most elements (each <= 32 bytes) */
 	F_OBJECT,         /* checked by the handler */
+	F_COUNT,          /* an F_INT never below 1 (a limit, seconds to add) */
 };
 
 struct field {

@@ -449,25 +449,39 @@ struct pending {
  * p, which the loop does not change once the action is in the batch, and
  * g->id, which never changes. */
 
+/* The game's end in its row, in the commit of the action that ended it:
+ * the result, and a rated game with a result moves both ratings (an
+ * aborted game has none). */
+static int finish_rows(struct store *st, const struct game *g, int result, int reason)
+{
+	if (store_game_finish(st, g->id, result, reason) != STORE_OK)
+		return STORE_ERROR;
+	if (g->info.rated && result != RESULT_NONE &&
+	    store_rating_game(st, g->id, g->user[WHITE], g->user[BLACK], rating_pool(g->info.rules),
+	                      result == RESULT_WHITE ? 1.0 : result == RESULT_BLACK ? 0.0 : 0.5)
+	        != STORE_OK)
+		return STORE_ERROR;
+	return STORE_OK;
+}
+
 static int pending_write(void *arg, struct store *st)
 {
 	struct pending *p = arg;
 	struct game *g = p->g;
-	if (store_game_action(st, &p->a, p->out.v, p->out.n) != STORE_OK)
-		goto fail;
-	if (p->over && store_game_finish(st, g->id, p->result, p->reason) != STORE_OK)
-		goto fail;
-	/* A rated game with a result moves both ratings, in the same commit
-	 * (an aborted game has none). */
-	if (p->over && g->info.rated && p->result != RESULT_NONE &&
-	    store_rating_game(st, g->id, g->user[WHITE], g->user[BLACK], rating_pool(g->info.rules),
-	                      p->result == RESULT_WHITE ? 1.0 : p->result == RESULT_BLACK ? 0.0 : 0.5)
-	        != STORE_OK)
-		goto fail;
+	if (store_game_action(st, &p->a, p->out.v, p->out.n) != STORE_OK ||
+	    (p->over && finish_rows(st, g, p->result, p->reason) != STORE_OK)) {
+		log_warnx("game=%" PRId64 " seq=%d store failed: %s", g->id, p->a.seq, store_error(st));
+		return STORE_ERROR;
+	}
 	return STORE_OK;
-fail:
-	log_warnx("game=%" PRId64 " seq=%d store failed: %s", g->id, p->a.seq, store_error(st));
-	return STORE_ERROR;
+}
+
+static void log_over(const struct game *g)
+{
+	log_info("game=%" PRId64 " over result=%s reason=%s plies=%d", g->id,
+	         game_result_name(referee_result(g->ref)),
+	         game_reason_name(referee_reason(g->ref)) ? game_reason_name(referee_reason(g->ref)) : "?",
+	         referee_plies(g->ref));
 }
 
 static void pending_committed(void *arg)
@@ -478,10 +492,7 @@ static void pending_committed(void *arg)
 	if (!p->over)
 		return;
 	presence_game_over(g);
-	log_info("game=%" PRId64 " over result=%s reason=%s plies=%d", g->id,
-	         game_result_name(referee_result(g->ref)),
-	         game_reason_name(referee_reason(g->ref)) ? game_reason_name(referee_reason(g->ref)) : "?",
-	         referee_plies(g->ref));
+	log_over(g);
 	game_bury(g);
 }
 
@@ -499,8 +510,8 @@ static void pending_failed(void *arg)
 	if (p->a.seq <= g->seq) {
 		g->clock = p->before_clock;
 		g->draw_offer = p->before_offer;
+		bool rearm = g->adjourned != p->before_adjourned || g->paused != p->before_paused;
 		g->paused = p->before_paused;
-		bool rearm = g->adjourned != p->before_adjourned;
 		g->adjourned = p->before_adjourned;
 		g->adjourn_offer = p->before_adjourn_offer;
 		if (rearm)
@@ -644,8 +655,10 @@ int game_act(struct game *g, int kind, int color, const char *text,
 			clock_pause(&g->clock, now);
 		else
 			clock_unpause(&g->clock, referee_side_to_move(g->ref), now);
-		presence_rearm(g);
 	}
+	/* Adjourned or paused, nobody is abandoned (presence_grace). */
+	if (g->adjourned != before_adjourned || g->paused != before_paused)
+		presence_rearm(g);
 
 	g->pending++;
 	p->before_clock = before_clock;
@@ -868,10 +881,16 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	a.clock_white_ms = clock_remaining(&g->clock, WHITE, now);
 	a.clock_black_ms = clock_remaining(&g->clock, BLACK, now);
 	a.ok = 1;
+	/* A start that is already an end (a test_start_fen position the
+	 * referee rules drawn, say) ends in the same commit, as a move would
+	 * end it: otherwise the row said live for ever while both players
+	 * had heard game_over. */
+	bool over = referee_over(g->ref);
 	/* White's clock runs from here, maybe before this loop's next
 	 * heartbeat (none while no timed game was live): the lease covers it
 	 * (recover.h). */
 	if (store_game_action(st, &a, out.v, out.n) != STORE_OK ||
+	    (over && finish_rows(st, g, referee_result(g->ref), referee_reason(g->ref)) != STORE_OK) ||
 	    (clock_timed(&g->clock) &&
 	     store_state_set(st, RECOVER_ALIVE_KEY, recover_clock_ms() + RECOVER_ALIVE_LEASE_MS)
 	             != STORE_OK) ||
@@ -918,13 +937,20 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 		route_event(g, NULL, &out.v[i], &begin, clk_ms);
 	json_decref(clk);
 	evlist_free(&out);
-	game_flag_arm(g);
-	follow_game_started(gs, g);
 	log_info("game=%" PRId64 " start rules=%s white=%" PRId64 " black=%" PRId64
 	         " base_ms=%" PRId64 " inc_ms=%" PRId64 " days=%" PRId64, g->id, rs->name, white, black,
 	         base_ms, inc_ms, days);
 	if (game_id)
 		*game_id = g->id;
+	if (over) {
+		clock_stop(&g->clock, now);
+		presence_game_over(g);
+		log_over(g);
+		game_bury(g);
+		return 0;
+	}
+	game_flag_arm(g);
+	follow_game_started(gs, g);
 	return 0;
 fail:
 	log_warnx("starting a game failed: %s", store_error(st));

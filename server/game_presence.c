@@ -56,7 +56,9 @@ struct missed_game {
 
 int64_t presence_grace(const struct game *g, int col)
 {
-	if (g->adjourned || g->info.days > 0)
+	/* An umpire's pause holds it as an adjournment does: no time is
+	 * charged, so none runs out (the whole grace again at the unpause). */
+	if (g->adjourned || g->paused || g->info.days > 0)
 		return 0;
 	if (g->info.base_ms > 0)
 		return g->gs->grace_ms;

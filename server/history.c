@@ -129,11 +129,6 @@ static void cmd_history(struct conn *c, json_t *id, json_t *req)
 	bool own = true;
 	int rc;
 
-	if (limit <= 0) {   /* the table's range starts at 0; its words, for 1 */
-		dispatch_error(c, id, PE_BAD_REQUEST, "field 'limit' must be from 1 to %d",
-		               HISTORY_LIMIT_MAX);
-		return;
-	}
 	if (name != NULL) {
 		struct store_user u;
 		rc = store_user_find(st, name, &u);
@@ -463,7 +458,7 @@ static void cmd_pgn(struct conn *c, json_t *id, json_t *req)
 
 static const struct field f_history[] = {
 	{ "user", F_STRING, 0, PROTO_NAME_MAX },
-	{ "limit", F_INT, 0, HISTORY_LIMIT_MAX },
+	{ "limit", F_COUNT, 0, HISTORY_LIMIT_MAX },
 	{ "from", F_INT, 0, DISPATCH_FROM_MAX },
 	{ NULL, 0, 0, 0 },
 };

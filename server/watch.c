@@ -709,10 +709,9 @@ static void cmd_add_time(struct conn *c, json_t *id, json_t *req)
 {
 	const char *col = req_str(req, "color");
 	int color = strcmp(col, "white") == 0 ? WHITE : strcmp(col, "black") == 0 ? BLACK : -1;
-	json_int_t secs = json_integer_value(json_object_get(req, "seconds"));
-	if (color < 0 || secs < 1) {
-		dispatch_error(c, id, PE_BAD_REQUEST, "color: white or black; seconds: 1..%d",
-		               ACTION_ADDTIME_MAX_S);
+	json_int_t secs = json_integer_value(json_object_get(req, "seconds"));   /* 1.. (the table) */
+	if (color < 0) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "color: white or black");
 		return;
 	}
 	struct action_umpire u = { .seconds = (int)secs, .reason = req_str(req, "reason") };
@@ -751,7 +750,7 @@ static const struct field f_reason[] = {
 static const struct field f_add_time[] = {
 	{ "game", F_INT, 1, WATCH_GAME_ID_MAX },
 	{ "color", F_STRING, 1, 5 },
-	{ "seconds", F_INT, 1, ACTION_ADDTIME_MAX_S },
+	{ "seconds", F_COUNT, 1, ACTION_ADDTIME_MAX_S },
 	{ "reason", F_STRING, 1, ACTION_REASON_MAX },
 	{ NULL, 0, 0, 0 },
 };

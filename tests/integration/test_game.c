@@ -222,6 +222,47 @@ START_TEST(time_forfeit_is_a_draw_when_the_other_side_cannot_mate)
 END_TEST
 
 /*
+ * A start that is an end (K+B v K, test_start_fen: insufficient material):
+ * both players hear game_over, and the game is over everywhere, in its
+ * row too (it stayed live: listed in `games` and `live`, a clock running
+ * to 0 with no flag, flagged at the next start as a record that ends
+ * while its row says live).
+ */
+#define KBK_FEN "4k3/8/8/8/8/8/8/4KB2 w - - 0 1"
+
+START_TEST(over_at_its_start)
+{
+	struct kd *d = kd_start(FAST_CONFIG "test_start_fen = " KBK_FEN "\n");
+	struct kp w, b, x;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	kp_guest(d, &x);
+	long long g = start_game(&w, &b, "icc", json_pack("{s:i, s:i}", "base", 60, "inc", 0));
+	assert_over(&w, g, "1/2-1/2", "insufficient_material");
+	assert_over(&b, g, "1/2-1/2", "insufficient_material");
+	json_t *r = kc_ok(w.c, kc_req(w.c, "game", "{s:I}", "game", g));
+	ck_assert(json_is_false(json_object_get(r, "live")));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "result")), "1/2-1/2");
+	json_t *list = json_object_get(kc_ok(w.c, kc_req(w.c, "games", NULL)), "games");
+	size_t i;
+	json_t *it;
+	json_array_foreach(list, i, it)
+		if (json_integer_value(json_object_get(it, "game")) == g)
+			ck_assert_msg(json_is_false(json_object_get(it, "live")), "listed live in games");
+	ck_assert_uint_eq(json_array_size(json_object_get(kc_ok(x.c, kc_req(x.c, "live", NULL)),
+	                                                  "games")), 0);
+	kc_error(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", g, "move", "Kd2"), "game_over");
+	/* A restart finds it finished, not a record to flag. */
+	kd_restart(d);
+	ck_assert_int_eq(kd_log_count(d, "flagged"), 0);
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(x.c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
  * nost preference lists over the wire: an item "e.p." (or "ep") alone
  * belongs to the item before it, as krieg-referee reads a typed line.
  */
@@ -964,6 +1005,7 @@ static Suite *game_suite(void)
 	                    (int)(sizeof all_rules / sizeof all_rules[0]));
 	tcase_add_test(tc, clock_flag_falls_without_any_message);
 	tcase_add_test(tc, time_forfeit_is_a_draw_when_the_other_side_cannot_mate);
+	tcase_add_test(tc, over_at_its_start);
 	tcase_add_test(tc, nost_list_with_a_separate_ep_item);
 	tcase_add_test(tc, clock_increment_and_correspondence);
 	tcase_add_test(tc, resume_mid_game_gives_the_same_view);
