@@ -394,8 +394,10 @@ START_TEST(fair_hashing_under_flood)
 	 * so nothing here measures time.  The flood is ~1.2 s of hashing
 	 * (2 workers, ~0.1 s a hash): far longer than the round trips before
 	 * the third login is queued. */
+	/* A long handshake timeout: 35 TLS handshakes at once take long under
+	 * valgrind (make memcheck), and a closed connection is no test. */
 	struct kd *d = kd_start("hash_queue_per_address = 12\nrate_limit = 1000\n"
-	                        "rate_burst = 1000\n");
+	                        "rate_burst = 1000\nhandshake_timeout = 300s\n");
 	struct kc *owner = kc_hello_from(d, "127.0.0.4");
 	json_t *r = kc_ok(owner, kc_req(owner, "register", "{s:s, s:s}", "user", "frank",
 	                                "password", "correct horse"));
@@ -435,8 +437,13 @@ START_TEST(fair_hashing_under_flood)
 	 * on the other worker while it is hashed, and a few may have ended
 	 * before it was queued.  First come first served: at least 23. */
 	ck_assert_msg(before >= 0, "no \"login ok\" line for the third address");
-	ck_assert_msg(before <= 24 - 8, "%d of 24 flood hashes ended before the third "
-	              "address's login: served first come first served", before);
+	/* Not under valgrind (make memcheck), which runs one thread at a time:
+	 * the two hashing workers then finish the flood while the loop thread
+	 * waits its turn to queue the third login, whatever the queue's order
+	 * (it failed so on ee1a29d as on later builds, with no report). */
+	if (getenv("KRIEGD_MEMCHECK") == NULL)
+		ck_assert_msg(before <= 24 - 8, "%d of 24 flood hashes ended before the third "
+		              "address's login: served first come first served", before);
 	for (int i = 0; i < 32; i++)
 		kc_close(flood[i]);
 	kc_close(res);
