@@ -452,8 +452,8 @@ static json_t *catchup_take(struct game *g)
 }
 
 /* The seat's view: its catch-up's page from `from`, the list cut at `end`
- * (SIZE_MAX: the whole list so far). */
-static json_t *seat_view(struct game *g, bool umpire, size_t from, size_t end)
+ * (SIZE_MAX: the whole list so far), whose length goes to *total. */
+static json_t *seat_view(struct game *g, bool umpire, size_t from, size_t end, size_t *total)
 {
 	struct store *st = g->gs->srv->store;
 	unsigned aud = umpire ? AUD_UMPIRE : AUD_SPECTATOR;
@@ -506,10 +506,13 @@ static json_t *seat_view(struct game *g, bool umpire, size_t from, size_t end)
 	                      "rated", g->info.rated != 0, "seat", umpire ? "umpire" : "spectator",
 	                      "ply", referee_plies(g->ref),
 	                      "to_move", game_color_name(referee_side_to_move(g->ref)));
-	if (paged)
+	if (paged) {
 		pager_finish(&pg, j, "events");
-	else
+		*total = pg.n;
+	} else {
 		dispatch_page(j, "events", events, from);
+		*total = json_array_size(events);
+	}
 	json_decref(events);
 	if (g->info.fen[0])
 		json_object_set_new(j, "start_fen", json_string(g->info.fen));
@@ -558,7 +561,8 @@ static void take_seat(struct conn *c, json_t *id, json_t *req, bool umpire,
 	 * over) is the list so far, and sets that end. */
 	size_t from = dispatch_from(req);
 	bool cut = w != NULL && from > 0;
-	json_t *v = seat_view(g, umpire, from, cut ? w->upto : SIZE_MAX);
+	size_t total;
+	json_t *v = seat_view(g, umpire, from, cut ? w->upto : SIZE_MAX, &total);
 	if (!v) {
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 		return;
@@ -574,7 +578,7 @@ static void take_seat(struct conn *c, json_t *id, json_t *req, bool umpire,
 		         umpire ? "umpire" : "spectator");
 	}
 	if (!cut)
-		w->upto = (size_t)json_integer_value(json_object_get(v, "total"));
+		w->upto = total;
 	dispatch_ok(c, id, v);
 }
 
