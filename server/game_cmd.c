@@ -220,6 +220,12 @@ static void cmd_draw(struct conn *c, json_t *id, json_t *req)
 	if (!g)
 		return;
 	if (strcmp(action, "offer") == 0) {
+		/* One standing offer a side: another would only repeat the
+		 * notice to the opponent (and fill the record). */
+		if (g->draw_offer == color) {
+			dispatch_error(c, id, PE_ILLEGAL_ACTION, "your draw offer stands already");
+			return;
+		}
 		if (g->draw_offer == !color) {
 			/* Offering back is accepting. */
 			game_act(g, ACTION_END, color, game_reason_name(REASON_AGREEMENT), c, id, NULL);
@@ -260,7 +266,9 @@ static void cmd_adjourn(struct conn *c, json_t *id, json_t *req)
 	if (!g)
 		return;
 	bool offered = g->adjourn_offer == !color;
-	if (strcmp(action, "offer") == 0)
+	if (strcmp(action, "offer") == 0 && g->adjourn_offer == color)
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "your offer to adjourn stands already");
+	else if (strcmp(action, "offer") == 0)
 		/* Offering back is accepting. */
 		game_act(g, ACTION_ADJOURN, color, offered ? "agree" : "offer", c, id, NULL);
 	else if (!offered)

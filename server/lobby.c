@@ -90,11 +90,11 @@ struct lobby {
 	struct event *sweep_ev;               /* lobby_sweep on a timer: a lapse is told when it comes */
 };
 
-static void lobby_sweep(struct lobby *l);
+static void lobby_sweep(struct lobby *l, uint64_t quiet);
 
 static void sweep_cb(evutil_socket_t fd, short what, void *arg)
 {
-	lobby_sweep(arg);
+	lobby_sweep(arg, 0);
 }
 
 struct lobby *lobby_new(struct server *srv)
@@ -108,6 +108,9 @@ struct lobby *lobby_new(struct server *srv)
 	if (env && atoll(env) > 0)
 		l->wait_ms = atoll(env);
 	int64_t every = l->wait_ms / 2 < LOBBY_SWEEP_MS ? l->wait_ms / 2 : LOBBY_SWEEP_MS;
+	/* And one that needs the lobby's own sweeps only (a login's). */
+	if ((env = getenv("KRIEGD_OFFER_SWEEP_MS")) != NULL && atoll(env) > 0)
+		every = atoll(env);
 	if (every < 100)
 		every = 100;   /* a test's tiny wait must not make the timer spin */
 	struct timeval tv = { (time_t)(every / 1000), (suseconds_t)(every % 1000 * 1000) };
@@ -228,7 +231,7 @@ static int offer_unstore(struct lobby *l, struct offer *o)
 	return -1;
 }
 
-/* Offer o goes (declined, cancelled, lapsed), and then user `to`, if not
+/* Offer o goes (declined, cancelled), and then user `to`, if not
  * 0, hears ev (consumed): 0, or -1 with nothing changed or sent. */
 static int offer_close(struct lobby *l, struct offer *o, int64_t to, json_t *ev)
 {
@@ -244,8 +247,10 @@ static int offer_close(struct lobby *l, struct offer *o, int64_t to, json_t *ev)
 /* Waiting offers whose owner is away and whose time is up go; a
  * challenge's target, if here, hears it as a cancellation, the lobby's
  * watchers a seek's going.  Run on a timer (sweep_ev) and whenever the
- * offers are read, named or added to, so that none is taken late. */
-static void lobby_sweep(struct lobby *l)
+ * offers are read, named or added to, so that none is taken late.
+ * Connection `quiet` (not 0: one logging in now) is not told: it never
+ * heard of the challenge. */
+static void lobby_sweep(struct lobby *l, uint64_t quiet)
 {
 	int64_t now = mstime_wall();
 	for (struct offer *o = l->offers, *next; o; o = next) {
@@ -253,9 +258,14 @@ static void lobby_sweep(struct lobby *l)
 		if (!offer_waits(o) || now - o->made_ms < l->wait_ms ||
 		    conn_of_user(l->srv, o->owner, NULL) != NULL)
 			continue;
-		(void)offer_close(l, o, hidden_from(l->srv, o, o->target) ? 0 : o->target,
-		                  json_pack("{s:s, s:I, s:s}", "event", "challenge_cancelled", "offer",
-		                            (json_int_t)o->id, "reason", "lapsed"));
+		int64_t to = hidden_from(l->srv, o, o->target) ? 0 : o->target;
+		json_int_t id = (json_int_t)o->id;
+		if (offer_remove(l, o) != 0)
+			continue;
+		for (struct conn *c = NULL; to != 0 && (c = conn_of_user(l->srv, to, c)) != NULL;)
+			if (conn_id(c) != quiet)
+				conn_send(c, json_pack("{s:s, s:I, s:s}", "event", "challenge_cancelled",
+				                       "offer", id, "reason", "lapsed"));
 	}
 }
 
@@ -326,7 +336,7 @@ void lobby_conn_login(struct server *srv, struct conn *c)
 	int64_t uid = conn_user(c);
 	if (!l || uid <= 0)
 		return;
-	lobby_sweep(l);
+	lobby_sweep(l, conn_id(c));
 	/* Challenges made while this user was away or on another connection. */
 	for (struct offer *o = l->offers; o; o = o->next)
 		if (o->target == uid && !hidden_from(srv, o, uid)) {
@@ -506,7 +516,7 @@ static struct offer *offer_alloc(struct conn *c, json_t *id)
 {
 	struct lobby *l = conn_server(c)->lobby;
 	int64_t uid = conn_user(c);
-	lobby_sweep(l);
+	lobby_sweep(l, 0);
 	size_t mine = 0;
 	for (struct offer *o = l->offers; o; o = o->next)
 		mine += o->owner == uid;
@@ -698,7 +708,7 @@ static void cmd_seeks(struct conn *c, json_t *id, json_t *req)
 	struct shown sh = { .srv = conn_server(c) };
 	struct lobby *l = sh.srv->lobby;
 	int64_t uid = conn_user(c);
-	lobby_sweep(l);
+	lobby_sweep(l, 0);
 	/* Open seeks, and the challenges this user made or received. */
 	for (struct offer *o = l->offers; o; o = o->next)
 		if (!o->target || o->owner == uid || (o->target == uid && !hidden_from(sh.srv, o, uid))) {
@@ -751,7 +761,7 @@ static struct offer *offer_visible(struct conn *c, json_t *id, json_t *req)
 {
 	struct lobby *l = conn_server(c)->lobby;
 	int64_t uid = conn_user(c);
-	lobby_sweep(l);
+	lobby_sweep(l, 0);
 	struct offer *o = offer_find(l, json_integer_value(json_object_get(req, "offer")));
 	if (!o || (o->target && o->target != uid && o->owner != uid)) {
 		dispatch_error(c, id, PE_NO_SUCH_OFFER, "no such offer");

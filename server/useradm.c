@@ -222,15 +222,22 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 		return fail(1, "%s: names are %d to %d letters, digits, '_' or '-', not starting with "
 		               "\"%s\"", name, PROTO_NAME_MIN, PROTO_NAME_MAX, AUTH_GUEST_PREFIX);
 
+	bool adding = strcmp(verb, "add") == 0;
 	if (cfg->db_file != NULL) {
 		snprintf(path, sizeof path, "%s", cfg->db_file);
 	} else {
 		if ((size_t)snprintf(path, sizeof path, "%s/kriegd.db", cfg->state_dir) >= sizeof path)
 			return fail(1, "state directory path too long");
 		/* The first admin may be made before the daemon ever ran. */
-		if (mkdir(cfg->state_dir, 0700) != 0 && errno != EEXIST)
+		if (adding && mkdir(cfg->state_dir, 0700) != 0 && errno != EEXIST)
 			return fail(1, "mkdir %s: %s", cfg->state_dir, strerror(errno));
 	}
+	/* Only `add` makes the database: the others, pointed at the wrong
+	 * place (a mistyped --state-dir), would leave an empty one behind
+	 * and answer as if it were the server's. */
+	if (!adding && access(path, F_OK) != 0)
+		return fail(1, "%s: %s (the daemon's first start, or `kriegd user add`, makes it)", path,
+		            strerror(errno));
 	/* Before the database is opened: a password prompt holds no lock. */
 	if ((strcmp(verb, "add") == 0 || strcmp(verb, "passwd") == 0) &&
 	    new_password(name, from_stdin, hash, sizeof hash) != 0)

@@ -747,6 +747,11 @@ START_TEST(adjourned_game_waits)
 	kc_ok(a.c, kc_req(a.c, "adjourn", "{s:I}", "game", game));
 	json_t *e = kc_event(b.c, "adjourn_offer");
 	ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "white");
+	/* Regression: offered again while it stands, it was sent again. */
+	kc_event(a.c, "adjourn_offer");
+	kc_error(a.c, kc_req(a.c, "adjourn", "{s:I}", "game", game), "illegal_action");
+	kc_no_game_event(b.c, "adjourn_offer");
+	kc_no_game_event(a.c, "adjourn_offer");
 	kc_ok(b.c, kc_req(b.c, "adjourn", "{s:I, s:s}", "game", game, "action", "decline"));
 	kc_event(a.c, "adjourn_declined");
 	kc_ok(b.c, kc_req(b.c, "adjourn", "{s:I}", "game", game));

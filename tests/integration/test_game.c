@@ -559,6 +559,12 @@ START_TEST(draw_by_agreement)
 	kc_ok(w.c, kc_req(w.c, "draw", "{s:I, s:s}", "game", g, "action", "offer"));
 	json_t *e = kc_event(b.c, "draw_offer");
 	ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "white");
+	/* Regression: offering again while one's own offer stands sent the
+	 * opponent the notice again (and recorded it again).  Refused now. */
+	kc_event(w.c, "draw_offer");
+	kc_error(w.c, kc_req(w.c, "draw", "{s:I, s:s}", "game", g, "action", "offer"), "illegal_action");
+	kc_no_game_event(b.c, "draw_offer");
+	kc_no_game_event(w.c, "draw_offer");
 	kc_ok(b.c, kc_req(b.c, "draw", "{s:I, s:s}", "game", g, "action", "decline"));
 	e = kc_event(w.c, "draw_declined");
 	ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "black");

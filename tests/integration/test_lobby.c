@@ -237,6 +237,60 @@ START_TEST(correspondence_challenge_waits)
 }
 END_TEST
 
+/* Regression: a correspondence challenge that lapsed while its target
+ * was away was swept by the target's own login, which then told the new
+ * connection `challenge_cancelled` for an offer it was never shown.  The
+ * timer's sweeps are made rare here, so the logins do the sweeping: the
+ * connection that saw the challenge hears it lapse, the one logging in
+ * hears nothing of it. */
+START_TEST(lapsed_challenge_not_told_to_a_login)
+{
+	const int64_t wait_ms = 500LL * kt_timeout_scale();
+	char wait[32];
+	snprintf(wait, sizeof wait, "%lld", (long long)wait_ms);
+	setenv("KRIEGD_OFFER_WAIT_MS", wait, 1);
+	setenv("KRIEGD_OFFER_SWEEP_MS", "3600000", 1);
+	struct kd *d = kd_start(FAST_CONFIG);
+	unsetenv("KRIEGD_OFFER_WAIT_MS");
+	unsetenv("KRIEGD_OFFER_SWEEP_MS");
+	struct kp a, b, b2, b3;
+	kp_register(d, &a, "anna");
+	kp_register(d, &b, "bob");
+	kc_close(b.c);   /* bob is away */
+	kc_ok(a.c, kc_req(a.c, "challenge", "{s:s, s:{s:i}}", "user", "bob", "time", "days", 3));
+	kc_close(a.c);
+	kt_sleep_ms((int)wait_ms + 200);
+	/* bob logs in after the 14 days: nothing of it */
+	kp_login(d, &b, "bob", "harness-password");
+	kc_no_event(b.c, "challenge");
+	kc_no_event(b.c, "challenge_cancelled");
+	ck_assert_int_eq(json_array_size(json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)),
+	                                                 "offers")), 0);
+
+	/* one seen on bob's connection lapses at his second login: told there only */
+	kp_login(d, &a, "anna", "harness-password");
+	json_int_t corr = json_integer_value(json_object_get(kc_ok(a.c, kc_req(a.c, "challenge",
+		"{s:s, s:{s:i}}", "user", "bob", "time", "days", 3)), "offer"));
+	kc_event(b.c, "challenge");
+	kc_close(a.c);
+	kt_sleep_ms((int)wait_ms + 200);
+	kp_login(d, &b2, "bob", "harness-password");
+	json_t *e = kc_event(b.c, "challenge_cancelled");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), corr);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "lapsed");
+	kc_no_event(b2.c, "challenge");
+	kc_no_event(b2.c, "challenge_cancelled");
+	/* and it is gone for everyone */
+	kp_login(d, &b3, "bob", "harness-password");
+	kc_no_event(b3.c, "challenge");
+	kc_no_event(b.c, "challenge_cancelled");
+	kc_close(b.c);
+	kc_close(b2.c);
+	kc_close(b3.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* Regression: a correspondence challenge waits up to two weeks for its
  * target, but lived in memory only, so any restart of the daemon (an
  * upgrade, a crash) lost it without a word to either player.  Stored now,
@@ -639,6 +693,7 @@ static Suite *lobby_suite(void)
 	tcase_add_test(tc, challenge_decline_cancel_accept);
 	tcase_add_test(tc, seeks_vanish_with_last_connection);
 	tcase_add_test(tc, correspondence_challenge_waits);
+	tcase_add_test(tc, lapsed_challenge_not_told_to_a_login);
 	tcase_add_test(tc, waiting_challenges_outlive_a_restart);
 	tcase_add_test(tc, correspondence_seek_waits);
 	tcase_add_test(tc, bad_lobby_requests);

@@ -118,6 +118,38 @@ START_TEST(user_cli_errors)
 }
 END_TEST
 
+/* Regression: `kriegd user list` (or role, passwd...) pointed at a state
+ * directory with no database made the directory and an empty database,
+ * and answered from it as if it were the server's.  Only `add` makes one. */
+START_TEST(user_cli_needs_a_database)
+{
+	struct kd *d = kd_start("");
+	char dir[1024], db[1100], out[1024];
+	snprintf(dir, sizeof dir, "%s/elsewhere", kd_state_dir(d));
+	snprintf(db, sizeof db, "%s/kriegd.db", dir);
+	static const char *const verbs[][3] = { { "list" }, { "role", "one", "admin" },
+		                                    { "disable", "one" },
+		                                    { "passwd", "one", "--password-stdin" } };
+	for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++) {
+		char *argv[8] = { "kriegd", "--state-dir", dir, "user" };
+		int n = 4;
+		for (int k = 0; k < 3 && verbs[i][k] != NULL; k++)
+			argv[n++] = (char *)verbs[i][k];
+		int rc = kg_run_kriegd_input(argv, "sesame-one\n", KG_USER_TIMEOUT_MS, out, sizeof out);
+		ck_assert_msg(rc == 1, "user %s: exit %d: %s", verbs[i][0], rc, out);
+		ck_assert_msg(strstr(out, "makes it") != NULL, "user %s: %s", verbs[i][0], out);
+		ck_assert_int_ne(access(dir, F_OK), 0);
+	}
+	char *add[] = { "kriegd", "--state-dir", dir, "user", "add", "one", "--password-stdin", NULL };
+	ck_assert_int_eq(kg_run_kriegd_input(add, "sesame-one\n", KG_USER_TIMEOUT_MS, out, sizeof out), 0);
+	ck_assert_int_eq(access(db, F_OK), 0);
+	char *list[] = { "kriegd", "--state-dir", dir, "user", "list", NULL };
+	ck_assert_int_eq(kg_run_kriegd_input(list, NULL, KG_USER_TIMEOUT_MS, out, sizeof out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "one"));
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(user_list)
 {
 	struct kd *d = kd_start("");
@@ -195,6 +227,7 @@ static Suite *roles_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, user_add_role_who);
 	tcase_add_test(tc, user_cli_errors);
+	tcase_add_test(tc, user_cli_needs_a_database);
 	tcase_add_test(tc, user_list);
 	tcase_add_test(tc, user_passwd);
 	tcase_add_test(tc, disable_closes);

@@ -82,8 +82,12 @@ echo "service: kriegd --help names every word of kriegd user's usage: ok"
 # ---- 4. kriegd-backup keeps N ----
 B=$T/backup
 mkdir -p "$B/state"
-# `user list` opens (and so creates) the database.
-"$R/usr/local/bin/kriegd" --state-dir "$B/state" user list >/dev/null
+# `user list` finds no database yet (it makes none); `user add` makes it.
+"$R/usr/local/bin/kriegd" --state-dir "$B/state" user list >/dev/null 2>&1 &&
+	fail "kriegd user list: no error without a database"
+[ ! -e "$B/state/kriegd.db" ] || fail "kriegd user list made a database"
+echo "backup-pass-1" | "$R/usr/local/bin/kriegd" --state-dir "$B/state" user add keeper \
+	--password-stdin >/dev/null || fail "kriegd user add keeper"
 for i in 1 2 3; do
 	KRIEGD="$R/usr/local/bin/kriegd" KRIEGD_CONFIG=/nonexistent KRIEGD_STATE_DIR="$B/state" \
 		KRIEGD_BACKUP_KEEP=2 "$R/usr/local/lib/krieg/kriegd-backup" "$B/out" >/dev/null 2>&1 ||
