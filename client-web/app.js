@@ -449,7 +449,13 @@ function onEvent(ev) {
     if (ev.reason === 'lapsed') status(`challenge ${ev.offer} lapsed unanswered`);
     return;
   }
-  if (ev.event === 'challenge_declined') { status(`${ev.by} declined your challenge`); return; }
+  // Ours: declined (now, or told at login: `while_away`), or lapsed while we were away.
+  const away = ev.while_away ? ' while you were away' : '';
+  if (ev.event === 'challenge_declined') { status(`${ev.by} declined your challenge${away}`); return; }
+  if (ev.event === 'offer_lapsed') {
+    status(ev.user ? `your challenge to ${ev.user} lapsed unanswered${away}` : `your seek lapsed unanswered${away}`);
+    return;
+  }
   if (ev.event === 'notice') { status(`${ev.from}: ${ev.text}`); return; }
   // A followed player's game began: watched from the lobby, said elsewhere.
   if (ev.event === 'following') {

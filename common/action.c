@@ -353,22 +353,27 @@ bool action_adjourned(bool adjourned, const struct action *a)
 	return adjourned;
 }
 
+/* Did the side offer was made to play a move in a?  Its own action, or
+ * the offerer's that played two plies: the offerer's move and then the
+ * other's, made for them (nost's "if quiet" list). */
+static bool offer_answered(int offer, const struct action *a, int plies_before, int plies_after)
+{
+	return offer >= 0 && plies_after > plies_before &&
+	       (a->color != offer || plies_after - plies_before >= 2);
+}
+
 int action_adjourn_offer(int offer, const struct action *a, int plies_before, int plies_after)
 {
 	if (a->kind == ACTION_ADJOURN)
 		return strcmp(a->text, "offer") == 0 ? a->color : -1;
-	if (plies_after > plies_before && offer >= 0 && a->color != offer)
-		return -1;
-	return offer;
+	return offer_answered(offer, a, plies_before, plies_after) ? -1 : offer;
 }
 
 int action_draw_offer(int offer, const struct action *a, int plies_before, int plies_after)
 {
 	if (a->kind == ACTION_DRAW)
 		return strcmp(a->text, "offer") == 0 ? a->color : -1;
-	if (plies_after > plies_before && offer >= 0 && a->color != offer)
-		return -1;
-	return offer;
+	return offer_answered(offer, a, plies_before, plies_after) ? -1 : offer;
 }
 
 void action_label(const struct action *a, char *buf, size_t len)

@@ -148,7 +148,8 @@ int referee_apply(struct referee *r, const struct action *a, struct evlist *out)
  * action a, given the offer standing before it (-1 for none) and the
  * plies played before and after it.  A "draw offer" action makes one; a
  * decline withdraws it; it lapses when the side it was made to plays a
- * move (refused tries do not end it).
+ * move (refused tries do not end it), its own or one made for it in the
+ * offerer's action (nost's "if quiet" move after the offerer's).
  */
 int action_draw_offer(int offer, const struct action *a, int plies_before, int plies_after);
 

@@ -30,6 +30,7 @@
 #include "game.h"
 #include "guard.h"
 #include "kdf.h"
+#include "lobby.h"
 #include "log.h"
 #include "mstime.h"
 #include "server.h"
@@ -152,5 +153,6 @@ static void users_apply(struct auth *a)
 		conn_close(c, "account disabled");
 	}
 	games_users_changed(srv);
+	lobby_users_changed(srv);
 }
 

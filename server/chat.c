@@ -45,6 +45,7 @@
 #include "dispatch.h"
 #include "game.h"
 #include "game_priv.h"
+#include "lobby.h"
 #include "log.h"
 #include "mstime.h"
 #include "proto.h"
@@ -435,6 +436,8 @@ static void cmd_mute(struct conn *c, json_t *id, json_t *req)
 		mute_add(cu, who);
 	else if (change)
 		cu->muted[i] = cu->muted[--cu->nmuted];
+	if (change)
+		lobby_muted(conn_server(c), conn_user(c), who, mute);
 	dispatch_ok(c, id, NULL);
 }
 

@@ -379,11 +379,18 @@ static void abandon_fire(struct game *g, int col)
 		return;
 	/* Both players away when a grace period ends (e.g. a restart nobody
 	 * came back to): the side to move forfeits, as the one the game is
-	 * waiting for.  Otherwise the absent player does; so does a guest
-	 * whose opponent's absence has no grace (an untimed game that waits
-	 * for a registered player who is away, not for the guest). */
-	if (!conn_of_user(g->gs->srv, g->user[!col], NULL) && presence_grace(g, !col) > 0)
-		col = referee_side_to_move(g->ref);
+	 * waiting for, when its own grace ends (the deadline it was shown).
+	 * The other's ending first decides nothing yet: if the side to move
+	 * comes back in time, the other, away past its grace, loses then
+	 * (presence_back).  Otherwise the absent player forfeits; so does a
+	 * guest whose opponent's absence has no grace (an untimed game that
+	 * waits for a registered player who is away, not for the guest). */
+	if (!conn_of_user(g->gs->srv, g->user[!col], NULL) && presence_grace(g, !col) > 0 &&
+	    col != referee_side_to_move(g->ref)) {
+		g->abandon_due[col] = true;
+		return;
+	}
+	g->abandon_due[col] = false;
 	game_act(g, ACTION_END, col, game_reason_name(REASON_ABANDONED), NULL, NULL,
 	         g->abandon_timer[col]);
 }
@@ -604,14 +611,14 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	/* So is an adjournment (action.h, "Adjournment"): one stop at a time. */
 	else if (g->adjourned && (move_kind || a.kind == ACTION_PAUSE))
 		refusal = "the game is adjourned";
+	else if (a.kind == ACTION_UNADJ && !g->adjourned)
+		refusal = "the game is not adjourned";
 	else if (action_is_adjourn(a.kind) && g->paused)
 		refusal = "the game is paused by the umpire";
 	else if (action_is_adjourn(a.kind) && (!clock_timed(&g->clock) || g->info.days > 0))
 		refusal = "only a game with a running clock can be adjourned";
 	else if (a.kind == ACTION_ADJOURN && g->adjourned)
 		refusal = "the game is adjourned already";
-	else if (a.kind == ACTION_UNADJ && !g->adjourned)
-		refusal = "the game is not adjourned";
 	if (refusal && !referee_over(g->ref)) {
 		if (c)
 			dispatch_error(c, id, PE_ILLEGAL_ACTION, "%s", refusal);

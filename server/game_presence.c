@@ -19,7 +19,9 @@
  *                                 keeps running meanwhile, as ever.
  * When a player's last connection drops, the opponent and the spectators
  * hear opponent_away (with the grace deadline when there is one); when the
- * player is back, opponent_back.  Presence is public: every watcher of a
+ * player is back, opponent_back.  Both away, the side to move forfeits at
+ * its own deadline (abandon_fire; the other's, if it passes first, counts
+ * only should the side to move come back in time).  Presence is public: every watcher of a
  * game sees the players come and go on the lobby anyway.
  *
  * At login, after the game states, one `welcome` event lists the games
@@ -84,6 +86,7 @@ static void presence_arm(struct game *g, int col)
 {
 	int64_t grace = presence_grace(g, col);
 	g->away_until[col] = 0;
+	g->abandon_due[col] = false;
 	if (grace <= 0)
 		return;
 	/* The deadline as shown to people (the wall clock); what enforces it
@@ -114,8 +117,16 @@ void presence_back(struct game *g, int col)
 		return;
 	g->away[col] = false;
 	g->away_until[col] = 0;
+	g->abandon_due[col] = false;
 	presence_send(g, col, json_pack("{s:s, s:I, s:s}", "event", "opponent_back", "game",
 	                                (json_int_t)g->id, "color", game_color_name(col)));
+	/* Back before its own deadline to a game the other left past theirs
+	 * (abandon_fire): the other has abandoned it, ended from the loop
+	 * (the other's timer, now) once this login has sent its states. */
+	if (g->away[!col] && g->abandon_due[!col]) {
+		struct timeval now = { 0, 0 };
+		evtimer_add(g->abandon_timer[!col], &now);
+	}
 }
 
 void presence_recovered(struct game *g)

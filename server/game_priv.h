@@ -52,6 +52,8 @@ struct game {
 	struct event *abandon_timer[2];
 	bool away[2];                /* the player's last connection dropped (game_presence.c) */
 	int64_t away_until[2];       /* when away: the abandonment deadline (wall ms), 0 for none */
+	bool abandon_due[2];         /* away past that deadline while the side to move was away
+	                              * too: lost if the side to move is back first (abandon_fire) */
 	bool adjourned;              /* both players agreed to adjourn (action_adjourned): no moves,
 	                              * no clock, no abandonment */
 	int adjourn_offer;           /* colour with a standing offer to adjourn, or -1 */

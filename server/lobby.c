@@ -10,7 +10,9 @@
  * tomorrow.  Such an offer is also in the store (schemas 14, 16), written
  * before its owner is answered and deleted as it goes, so a restart of the
  * daemon keeps it (lobby_load), with its id.  Accepting an offer starts a
- * game through games_start(), its owner present or not.
+ * game through games_start(), its owner present or not; declined or lapsed
+ * while its owner is away, it leaves news the owner hears at their next
+ * login (schema 19, offer_retire).
  *
  * Offer colours are the owner's: "white", "black" or "random" (drawn when
  * the offer is accepted).
@@ -231,11 +233,29 @@ static int offer_unstore(struct lobby *l, struct offer *o)
 	return -1;
 }
 
-/* Offer o goes (declined, cancelled), and then user `to`, if not
- * 0, hears ev (consumed): 0, or -1 with nothing changed or sent. */
-static int offer_close(struct lobby *l, struct offer *o, int64_t to, json_t *ev)
+/* A stored offer whose owner is away goes with news for the owner's
+ * next login (lobby_conn_login): `what` became of it.  Otherwise it just
+ * goes.  0, or -1 (logged) with nothing changed. */
+static int offer_retire(struct lobby *l, struct offer *o, const char *what)
 {
-	int rc = offer_remove(l, o);
+	if (!o->stored || conn_of_user(l->srv, o->owner, NULL) != NULL)
+		return offer_remove(l, o);
+	if (store_offer_close(l->srv->store, o->id, what, mstime_wall()) != STORE_OK) {
+		log_warnx("offer=%lld could not be closed in the store: %s", (long long)o->id,
+		          store_error(l->srv->store));
+		return -1;
+	}
+	o->stored = false;
+	return offer_remove(l, o);
+}
+
+/* Offer o goes (declined, cancelled), and then user `to`, if not
+ * 0, hears ev (consumed): 0, or -1 with nothing changed or sent.  A
+ * declined one (`news`) is kept for its owner if away (offer_retire). */
+static int offer_close(struct lobby *l, struct offer *o, int64_t to, json_t *ev,
+                       const char *news)
+{
+	int rc = news != NULL ? offer_retire(l, o, news) : offer_remove(l, o);
 	if (rc != 0 || to == 0) {
 		json_decref(ev);
 		return rc;
@@ -260,7 +280,7 @@ static void lobby_sweep(struct lobby *l, uint64_t quiet)
 			continue;
 		int64_t to = hidden_from(l->srv, o, o->target) ? 0 : o->target;
 		json_int_t id = (json_int_t)o->id;
-		if (offer_remove(l, o) != 0)
+		if (offer_retire(l, o, "lapsed") != 0)
 			continue;
 		for (struct conn *c = NULL; to != 0 && (c = conn_of_user(l->srv, to, c)) != NULL;)
 			if (conn_id(c) != quiet)
@@ -330,6 +350,33 @@ static int offer_remove(struct lobby *l, struct offer *o)
 
 /* ---- presence ------------------------------------------------------------- */
 
+/* What became of the user's waiting offers while they were away: told
+ * to the connection logging in, then forgotten (told again at the next
+ * login if that cannot be written). */
+static int news_item(const struct store_offer_news *n, void *arg)
+{
+	struct conn *c = arg;
+	json_t *j;
+	if (strcmp(n->what, "declined") == 0)
+		j = json_pack("{s:s, s:I, s:s}", "event", "challenge_declined", "offer",
+		              (json_int_t)n->offer, "by", n->target_name);
+	else
+		j = json_pack("{s:s, s:I}", "event", "offer_lapsed", "offer", (json_int_t)n->offer);
+	if (strcmp(n->what, "declined") != 0 && n->target_name[0] != '\0')
+		json_object_set_new(j, "user", json_string(n->target_name));
+	json_object_set_new(j, "while_away", json_true());
+	conn_send(c, j);
+	return 0;
+}
+
+static void offer_news_tell(struct server *srv, struct conn *c)
+{
+	int64_t last = 0;
+	if (store_offer_news_list(srv->store, conn_user(c), news_item, c, &last) != STORE_OK ||
+	    (last > 0 && store_offer_news_drop(srv->store, conn_user(c), last) != STORE_OK))
+		log_warnx("user=%lld offer news: %s", (long long)conn_user(c), store_error(srv->store));
+}
+
 void lobby_conn_login(struct server *srv, struct conn *c)
 {
 	struct lobby *l = srv->lobby;
@@ -337,6 +384,7 @@ void lobby_conn_login(struct server *srv, struct conn *c)
 	if (!l || uid <= 0)
 		return;
 	lobby_sweep(l, conn_id(c));
+	offer_news_tell(srv, c);
 	/* Challenges made while this user was away or on another connection. */
 	for (struct offer *o = l->offers; o; o = o->next)
 		if (o->target == uid && !hidden_from(srv, o, uid)) {
@@ -626,9 +674,45 @@ int lobby_load(struct lobby *l)
 		log_warnx("waiting offers could not be read: %s", store_error(l->srv->store));
 		return -1;
 	}
+	/* An account disabled while the daemon was down (`kriegd user`). */
+	lobby_users_changed(l->srv);
 	if (l->noffers > 0)
 		log_info("waiting offers restored: %zu", l->noffers);
 	return 0;
+}
+
+void lobby_muted(struct server *srv, int64_t uid, int64_t owner, bool mute)
+{
+	struct lobby *l = srv->lobby;
+	for (struct offer *o = l ? l->offers : NULL; o; o = o->next) {
+		if (o->target != uid || o->owner != owner)
+			continue;
+		json_t *j;
+		if (mute) {
+			j = json_pack("{s:s, s:I, s:s}", "event", "challenge_cancelled", "offer",
+			              (json_int_t)o->id, "reason", "muted");
+		} else {
+			j = offer_json(srv, o);
+			json_object_set_new(j, "event", json_string("challenge"));
+		}
+		conn_send_user(srv, uid, j);
+	}
+}
+
+void lobby_users_changed(struct server *srv)
+{
+	struct lobby *l = srv->lobby;
+	if (l == NULL)
+		return;
+	for (struct offer *o = l->offers, *next; o; o = next) {
+		next = o->next;
+		if (auth_user_role(srv, o->owner) != AUTH_ROLE_NONE)
+			continue;
+		log_info("offer=%lld goes: its owner's account is disabled", (long long)o->id);
+		(void)offer_close(l, o, hidden_from(srv, o, o->target) ? 0 : o->target,
+		                  json_pack("{s:s, s:I}", "event", "challenge_cancelled", "offer",
+		                            (json_int_t)o->id), NULL);
+	}
 }
 
 static void offer_take(struct conn *c, json_t *id, struct offer *o, int taker_color);
@@ -955,9 +1039,9 @@ static void cmd_decline(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	json_int_t oid = o->id;
-	if (offer_close(srv->lobby, o, o->owner, json_pack("{s:s, s:I, s:s}", "event",
-	                                                   "challenge_declined", "offer", oid, "by",
-	                                                   conn_user_name(c))) != 0) {
+	if (offer_close(srv->lobby, o, o->owner,
+	                json_pack("{s:s, s:I, s:s}", "event", "challenge_declined", "offer", oid, "by",
+	                          conn_user_name(c)), "declined") != 0) {
 		dispatch_error(c, id, PE_STORAGE, "the challenge could not be declined; it stands");
 		return;
 	}
@@ -993,7 +1077,7 @@ static void cmd_cancel(struct conn *c, json_t *id, json_t *req)
 	}
 	json_int_t oid = o->id;
 	if (offer_close(srv->lobby, o, hidden_from(srv, o, o->target) ? 0 : o->target,
-	                json_pack("{s:s, s:I}", "event", "challenge_cancelled", "offer", oid)) != 0) {
+	                json_pack("{s:s, s:I}", "event", "challenge_cancelled", "offer", oid), NULL) != 0) {
 		dispatch_error(c, id, PE_STORAGE, "the offer could not be cancelled; it stands");
 		return;
 	}

@@ -4,6 +4,7 @@
 #ifndef KRIEG_LOBBY_H
 #define KRIEG_LOBBY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct server;
@@ -20,5 +21,15 @@ int lobby_load(struct lobby *l);
 /* A connection logged in / is closing: its login hooks (conn.h), added by main.c. */
 void lobby_conn_login(struct server *srv, struct conn *c);
 void lobby_conn_closed(struct server *srv, struct conn *c);
+
+/* Accounts changed (auth.h): the offers of a disabled one go, as if
+ * cancelled (a waiting correspondence offer outlives its owner's
+ * connections, which the disabling closed). */
+void lobby_users_changed(struct server *srv);
+
+/* uid muted (or unmuted) owner (chat.c): owner's standing challenges to
+ * uid leave (come back to) every connection of uid's, as
+ * `challenge_cancelled` with reason "muted" (`challenge`). */
+void lobby_muted(struct server *srv, int64_t uid, int64_t owner, bool mute);
 
 #endif

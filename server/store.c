@@ -344,6 +344,19 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	" user INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
 	" followed INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
 	" PRIMARY KEY (user, followed)) WITHOUT ROWID;",
+
+	/* 19: what became of a waiting offer while its owner was away (a
+	 * challenge declined, an offer lapsed), kept for the owner's next
+	 * login (lobby.c) and deleted once told.  The target's name is the
+	 * one the challenge had ('' for a seek). */
+	"CREATE TABLE offer_news ("
+	" id INTEGER PRIMARY KEY,"
+	" offer INTEGER NOT NULL,"
+	" owner INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	" what TEXT NOT NULL,"
+	" target_name TEXT NOT NULL,"
+	" at_ms INTEGER NOT NULL);"
+	"CREATE INDEX offer_news_owner ON offer_news(owner, id);",
 };
 
 /* --- statements ----------------------------------------------------------- */
@@ -456,6 +469,12 @@ static const char *const stmt_sql[S__COUNT] = {
 	                " rating_min, rating_max, rematch, made_ms)"
 	                " VALUES (?1, ?2, nullif(?3, 0), ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
 	[S_OFFER_DROP] = "DELETE FROM waiting_offers WHERE id = ?1",
+	[S_OFFER_NEWS_PUT] = "INSERT INTO offer_news (offer, owner, what, target_name, at_ms)"
+	                     " SELECT w.id, w.owner, ?2, coalesce(t.name, ''), ?3 FROM waiting_offers w"
+	                     " LEFT JOIN users t ON t.id = w.target WHERE w.id = ?1",
+	[S_OFFER_NEWS_LIST] = "SELECT id, offer, what, target_name FROM offer_news WHERE owner = ?1"
+	                      " ORDER BY id",
+	[S_OFFER_NEWS_DROP] = "DELETE FROM offer_news WHERE owner = ?1 AND id <= ?2",
 	[S_OFFERS_LIST] = "SELECT w.id, w.owner, o.name, coalesce(w.target, 0), coalesce(t.name, ''), w.rules,"
 	                  " w.days, w.color, w.rated, w.rematch, w.made_ms, w.rating_min, w.rating_max"
 	                  " FROM waiting_offers w JOIN users o ON o.id = w.owner"

@@ -35,7 +35,7 @@ struct store *store_open(const char *path, char *err, size_t errlen);
 /* The schema version this binary writes (PRAGMA user_version).  A newer
  * binary upgrades an older database in place at open; an older binary
  * refuses a newer database. */
-#define STORE_SCHEMA_VERSION 18
+#define STORE_SCHEMA_VERSION 19
 #define STORE_BUSY_TIMEOUT_MS 5000
 
 /* store_open() with options; NULL options = the defaults. */
@@ -309,6 +309,22 @@ struct store_offer {
 int store_offer_put(struct store *st, const struct store_offer *o);
 int store_offer_drop(struct store *st, int64_t id);
 int store_offers_list(struct store *st, int (*fn)(const struct store_offer *o, void *arg), void *arg);
+
+/* Schema 19: a waiting offer that goes while its owner is away, with the
+ * news of it kept for the owner (`what`: "declined", "lapsed"), in one
+ * transaction; STORE_NOT_FOUND if no such offer is stored.  news_list:
+ * the owner's, oldest first, each with its row id (*last: the largest,
+ * for news_drop, which deletes the owner's up to it). */
+struct store_offer_news {
+	int64_t id, offer;
+	char what[16];
+	char target_name[32];        /* "" for a seek */
+};
+int store_offer_close(struct store *st, int64_t id, const char *what, int64_t at_ms);
+int store_offer_news_list(struct store *st, int64_t owner,
+                          int (*fn)(const struct store_offer_news *n, void *arg), void *arg,
+                          int64_t *last);
+int store_offer_news_drop(struct store *st, int64_t owner, int64_t last);
 
 /* Schema 15: messages left for a user (chat.c `message`).  put: the new
  * message's id in *id.  count: how many `recipient` keeps but withheld

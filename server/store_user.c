@@ -444,6 +444,84 @@ int store_offers_list(struct store *st, int (*fn)(const struct store_offer *o, v
 	return rc;
 }
 
+int store_offer_close(struct store *st, int64_t id, const char *what, int64_t at_ms)
+{
+	int temp, rc;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if (store_begin(st) != STORE_OK)
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_OFFER_NEWS_PUT, &temp)) == NULL) {
+		store_rollback(st);
+		return STORE_ERROR;
+	}
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_int64(s, 3, at_ms);
+	if (store_bind_text(s, 2, what, sizeof ((struct store_offer_news *)0)->what) != SQLITE_OK) {
+		store_stmt_done(s, temp);
+		store_rollback(st);
+		return store_fail(st, "offer close: what too long");
+	}
+	rc = store_write_changes(st, s, temp, "offer close");
+	if (rc == STORE_OK)
+		rc = store_offer_drop(st, id);
+	if (rc != STORE_OK) {
+		store_rollback(st);
+		return rc;
+	}
+	return store_commit(st);
+}
+
+int store_offer_news_list(struct store *st, int64_t owner,
+                          int (*fn)(const struct store_offer_news *n, void *arg), void *arg,
+                          int64_t *last)
+{
+	int temp, rc = STORE_OK, step;
+	sqlite3_stmt *s;
+	struct store_offer_news n;
+
+	*last = 0;
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_OFFER_NEWS_LIST, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, owner);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		memset(&n, 0, sizeof n);
+		n.id = sqlite3_column_int64(s, 0);
+		n.offer = sqlite3_column_int64(s, 1);
+		if ((rc = store_col_text(st, s, 2, n.what, sizeof n.what, "offer news")) != STORE_OK ||
+		    (rc = store_col_text(st, s, 3, n.target_name, sizeof n.target_name, "offer news")) !=
+		            STORE_OK)
+			break;
+		*last = n.id;
+		if (fn(&n, arg) != 0)
+			break;
+	}
+	if (rc == STORE_OK && step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = store_fail_db(st, "offer news");
+	store_stmt_done(s, temp);
+	return rc;
+}
+
+int store_offer_news_drop(struct store *st, int64_t owner, int64_t last)
+{
+	int temp, rc;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_OFFER_NEWS_DROP, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, owner);
+	sqlite3_bind_int64(s, 2, last);
+	rc = sqlite3_step(s) == SQLITE_DONE ? STORE_OK : store_fail_db(st, "offer news drop");
+	store_stmt_done(s, temp);
+	return rc;
+}
+
 int store_message_put(struct store *st, int64_t recipient, int64_t sender, const char *text,
                       int64_t sent_unix, int delivered, int64_t *id)
 {

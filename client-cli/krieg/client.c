@@ -1037,13 +1037,27 @@ static void event(struct client *c, const json_t *msg, const char *name)
 		if (motd[0])   /* the club's message of the day */
 			client_out(c, "Message of the day: %s", motd);
 	}
-	else if (!strcmp(name, "challenge_declined"))
-		client_out(c, "Your challenge (offer %lld) was declined.",
+	else if (!strcmp(name, "challenge_declined") || !strcmp(name, "offer_lapsed")) {
+		/* Ours; at a login, what became of it while we were away. */
+		char who[PROTO_NAME_MAX + 1];
+		const char *key = name[0] == 'c' ? "by" : "user";
+		long long offer = (long long)json_integer_value(json_object_get(msg, "offer"));
+		words_clean(json_string_value(json_object_get(msg, key)), who, sizeof who);
+		const char *away = json_is_true(json_object_get(msg, "while_away")) ? " while you were away" : "";
+		if (name[0] == 'c')
+			client_out(c, "%s declined your challenge (offer %lld)%s.", who[0] ? who : "Your opponent",
+			           offer, away);
+		else if (who[0])
+			client_out(c, "Your challenge to %s (offer %lld) lapsed unanswered%s.", who, offer, away);
+		else
+			client_out(c, "Your seek (offer %lld) lapsed unanswered%s.", offer, away);
+	} else if (!strcmp(name, "challenge_cancelled")) {
+		const char *why = json_string_value(json_object_get(msg, "reason"));
+		client_out(c, !why ? "Challenge %lld was withdrawn."
+		              : !strcmp(why, "muted") ? "Challenge %lld is hidden: you muted its sender."
+		                                      : "Challenge %lld lapsed unanswered.",
 		           (long long)json_integer_value(json_object_get(msg, "offer")));
-	else if (!strcmp(name, "challenge_cancelled"))
-		client_out(c, json_is_string(json_object_get(msg, "reason")) ? "Challenge %lld lapsed unanswered."
-		                                                               : "Challenge %lld was withdrawn.",
-		           (long long)json_integer_value(json_object_get(msg, "offer")));
+	}
 }
 
 /* A server's line: its text is scrubbed (scrub.h) before anything of it is

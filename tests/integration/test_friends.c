@@ -567,10 +567,21 @@ START_TEST(mute_hides_challenges)
 	kc_event(a.c, "challenge");
 	kc_no_event(a.c, "challenge");
 	ck_assert(!kc_saw(a.c, pest.name));
-	/* unmuted: the standing challenge is listed again */
+	/* unmuted: the standing challenge is listed again, and (regression:
+	 * it was only listed) pushed, as PROTOCOL.md says an unmute shows it */
 	kc_ok(a.c, kc_req(a.c, "unmute", "{s:s}", "user", pest.name));
+	e = kc_event(a.c, "challenge");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "user")), pest.name);
+	json_int_t shown = json_integer_value(json_object_get(e, "offer"));
 	offers = json_object_get(kc_ok(a.c, kc_req(a.c, "seeks", NULL)), "offers");
 	ck_assert_int_eq(json_array_size(offers), 2);
+	/* muted again once seen: it leaves the view, said so (regression:
+	 * a client showed it until it went, unannounced) */
+	kc_ok(a.c, kc_req(a.c, "mute", "{s:s}", "user", pest.name));
+	e = kc_event(a.c, "challenge_cancelled");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), shown);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "muted");
+	kc_no_event(a.c, "challenge_cancelled");
 	kc_close(a.c);
 	kc_close(pest.c);
 	kc_close(friend.c);
@@ -739,6 +750,11 @@ START_TEST(adjourned_game_waits)
 	kc_error(b.c, kc_req(b.c, "adjourn", "{s:I, s:s}", "game", game, "action", "accept"),
 	         "illegal_action");
 	kc_error(c.c, kc_req(c.c, "adjourn", "{s:I}", "game", untimed), "illegal_action");
+	/* Regression: resuming a game that is not adjourned (one that cannot
+	 * be) was refused as if adjourning it. */
+	json_t *r = kc_error(c.c, kc_req(c.c, "unadjourn", "{s:I}", "game", untimed), "illegal_action");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(r, "error"), "message")),
+	                 "the game is not adjourned");
 	kc_error(a.c, kc_req(a.c, "unadjourn", "{s:I}", "game", game), "illegal_action");
 	kc_error(a.c, kc_req(a.c, "adjourn", "{s:I, s:s}", "game", game, "action", "later"),
 	         "bad_request");

@@ -12,6 +12,7 @@
 #include "event.h"
 #include "harness.h"
 #include "harness_game.h"
+#include "mstime.h"
 #include "proto.h"
 
 #define FAST_CONFIG "rate_limit = 100000\nrate_burst = 100000\n"
@@ -438,6 +439,65 @@ START_TEST(abandonment_after_grace)
 }
 END_TEST
 
+/* Regression: with both players away, the game ended at the deadline of
+ * whoever left first, as the side to move's abandonment, before the
+ * deadline that side had been shown (`until`): a player who waited out a
+ * departed opponent lost by stepping away briefly.  Now the side to move
+ * forfeits at its own deadline; back before it, it wins: the other is
+ * away past theirs.  A spectator sees the deadlines and the ends. */
+START_TEST(both_away_the_side_to_move_has_its_own_grace)
+{
+	const long long grace = 1500LL * kt_timeout_scale();
+	char env[32];
+	snprintf(env, sizeof env, "%lld", grace);
+	setenv("KRIEGD_ABANDON_GRACE_MS", env, 1);
+	struct kd *d = kd_start(FAST_CONFIG);
+	unsetenv("KRIEGD_ABANDON_GRACE_MS");
+	struct kp w, b, s;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	kp_guest(d, &s);
+	for (int round = 0; round < 2; round++) {
+		long long g = start_game(&w, &b, "icc", json_pack("{s:i, s:i}", "base", 300, "inc", 0));
+		kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", g));
+		move(&w, g, "e4");   /* Black to move */
+		kc_close(w.c);
+		json_t *e = kc_event(s.c, "opponent_away");
+		ck_assert_str_eq(json_string_value(json_object_get(e, "color")), "white");
+		long long white_until = json_integer_value(json_object_get(e, "until"));
+		kt_sleep_ms((int)(grace / 2));
+		kc_close(b.c);
+		e = kc_event(s.c, "opponent_away");
+		ck_assert_str_eq(json_string_value(json_object_get(e, "color")), "black");
+		long long black_until = json_integer_value(json_object_get(e, "until"));
+		ck_assert_int_gt(black_until, white_until);
+		if (round == 0) {
+			/* Black is back after White's deadline, before its own: White lost. */
+			while (mstime_wall() < white_until + (black_until - white_until) / 3)
+				kt_sleep_ms(10);
+			kp_resume(d, &b);
+			e = kc_event(s.c, "game_over");
+			ck_assert_str_eq(json_string_value(json_object_get(e, "result")), "0-1");
+			ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "white");
+			ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "abandoned");
+			assert_over(&b, g, "0-1", "abandoned");
+		} else {
+			/* Nobody comes back: Black, to move, lost at its own deadline. */
+			e = kc_event(s.c, "game_over");
+			ck_assert_int_ge(mstime_wall(), black_until - 50);
+			ck_assert_str_eq(json_string_value(json_object_get(e, "result")), "1-0");
+			ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "black");
+			kp_resume(d, &b);
+		}
+		kp_resume(d, &w);
+	}
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(s.c);
+	kd_stop(d);
+}
+END_TEST
+
 /*
  * A login sends every game's state and all its game_events pages: more
  * than a small output cap holds.  They go out as the client reads, so
@@ -576,6 +636,31 @@ START_TEST(draw_by_agreement)
 	kc_ok(w.c, kc_req(w.c, "draw", "{s:I, s:s}", "game", g, "action", "accept"));
 	assert_over(&w, g, "1/2-1/2", "agreement");
 	assert_over(&b, g, "1/2-1/2", "agreement");
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+/* Regression: in nost, a draw offer survived the opponent's move when
+ * that move was made for them (their "if quiet" list, played after the
+ * offerer's move): it could still be accepted a move later. */
+START_TEST(draw_offer_lapses_on_a_quiet_move)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct kp w, b;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	long long g = start_game(&w, &b, "nost", NULL);
+	move(&w, g, "Nf3");
+	kc_ok(b.c, kc_req(b.c, "quiet", "{s:I, s:[s,s,s]}", "game", g, "moves", "Nf6", "Ng8", "Nf6"));
+	kc_ok(w.c, kc_req(w.c, "draw", "{s:I, s:s}", "game", g, "action", "offer"));
+	kc_event(b.c, "draw_offer");
+	move(&w, g, "Nc3");   /* and Black's Ng8, made for it */
+	json_t *r = kc_ok(b.c, kc_req(b.c, "game", "{s:I}", "game", g));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "to_move")), "white");
+	ck_assert_ptr_null(json_object_get(r, "draw_offer"));
+	kc_error(b.c, kc_req(b.c, "draw", "{s:I, s:s}", "game", g, "action", "accept"), "illegal_action");
 	kc_close(w.c);
 	kc_close(b.c);
 	kd_stop(d);
@@ -1016,9 +1101,11 @@ static Suite *game_suite(void)
 	tcase_add_test(tc, clock_increment_and_correspondence);
 	tcase_add_test(tc, resume_mid_game_gives_the_same_view);
 	tcase_add_test(tc, abandonment_after_grace);
+	tcase_add_test(tc, both_away_the_side_to_move_has_its_own_grace);
 	tcase_add_test(tc, login_state_larger_than_the_output_cap);
 	tcase_add_test(tc, correspondence_refill_after_a_move);
 	tcase_add_test(tc, draw_by_agreement);
+	tcase_add_test(tc, draw_offer_lapses_on_a_quiet_move);
 	tcase_add_test(tc, resignation);
 	tcase_add_test(tc, abort_only_before_both_moved);
 	tcase_add_test(tc, acting_in_another_users_game);

@@ -296,8 +296,10 @@ static void act(struct lgame *g, int color, enum lkind kind, const char *const *
 	if (st == REF_OK) {
 		kc_ok(c, id);
 		expect_events(g, &out);
-		/* A move by the side the offer was made to declines it. */
-		if (referee_plies(g->ref) > plies && color != g->draw_offer)
+		/* A move by the side the offer was made to declines it: its own,
+		 * or one made for it after the offerer's (nost's quiet list). */
+		int played = referee_plies(g->ref) - plies;
+		if (played > 0 && (color != g->draw_offer || played >= 2))
 			g->draw_offer = -1;
 	} else {
 		ck_assert_msg(out.n == 0, "a refused call produced events");

@@ -363,6 +363,124 @@ START_TEST(waiting_challenges_outlive_a_restart)
 }
 END_TEST
 
+/* Regression: a waiting offer declined or lapsed while its owner was away
+ * just vanished: the owner, back days later, was told nothing.  Now its
+ * news waits for the owner's next login, through a kill -9 too, and is
+ * told once; a decline heard live leaves no news. */
+START_TEST(away_owner_hears_what_became_of_offers)
+{
+	const int64_t wait_ms = 1500LL * kt_timeout_scale();
+	char wait[32];
+	snprintf(wait, sizeof wait, "%lld", (long long)wait_ms);
+	setenv("KRIEGD_OFFER_WAIT_MS", wait, 1);
+	struct kd *d = kd_start(FAST_CONFIG);
+	unsetenv("KRIEGD_OFFER_WAIT_MS");
+	struct kp a, b, a2, a3;
+	kp_register(d, &a, "anna");
+	kp_register(d, &b, "bob");
+	json_int_t declined = json_integer_value(json_object_get(kc_ok(a.c, kc_req(a.c, "challenge",
+		"{s:s, s:{s:i}}", "user", "bob", "time", "days", 3)), "offer"));
+	json_int_t lapsing = json_integer_value(json_object_get(kc_ok(a.c, kc_req(a.c, "challenge",
+		"{s:s, s:{s:i}}", "user", "bob", "time", "days", 2)), "offer"));
+	json_int_t seek = json_integer_value(json_object_get(kc_ok(a.c, kc_req(a.c, "seek",
+		"{s:{s:i}}", "time", "days", 1)), "offer"));
+	kc_close(a.c);   /* anna is away (once the server has seen her go) */
+	for (int i = 0; find_by(json_object_get(kc_ok(b.c, kc_req(b.c, "who", NULL)), "users"),
+	                        "name", "anna") != NULL; i++) {
+		ck_assert_int_lt(i, 500);
+		kt_sleep_ms(20);
+	}
+	kc_ok(b.c, kc_req(b.c, "decline", "{s:I}", "offer", declined));
+	/* the other two lapse (bob hears his challenge go), then a crash */
+	json_t *e = kc_event(b.c, "challenge_cancelled");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), lapsing);
+	ck_assert_int_eq(json_array_size(json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)),
+	                                                 "offers")), 0);
+	kd_crash_restart(d);
+
+	kp_login(d, &a, "anna", "harness-password");
+	e = kc_event(a.c, "challenge_declined");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), declined);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "bob");
+	ck_assert(json_is_true(json_object_get(e, "while_away")));
+	e = kc_event(a.c, "offer_lapsed");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), lapsing);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "user")), "bob");
+	e = kc_event(a.c, "offer_lapsed");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), seek);
+	ck_assert_ptr_null(json_object_get(e, "user"));
+	kc_no_event(a.c, "offer_lapsed");
+	kc_no_event(a.c, "challenge_declined");
+
+	/* told once: not again at the next login */
+	kp_login(d, &a2, "anna", "harness-password");
+	kc_no_event(a2.c, "offer_lapsed");
+	kc_no_event(a2.c, "challenge_declined");
+	/* declined while anna is here: heard live, no news left */
+	kp_login(d, &b, "bob", "harness-password");
+	json_int_t live = json_integer_value(json_object_get(kc_ok(a.c, kc_req(a.c, "challenge",
+		"{s:s, s:{s:i}}", "user", "bob", "time", "days", 3)), "offer"));
+	kc_event(b.c, "challenge");
+	kc_ok(b.c, kc_req(b.c, "decline", "{s:I}", "offer", live));
+	e = kc_event(a2.c, "challenge_declined");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), live);
+	ck_assert_ptr_null(json_object_get(e, "while_away"));
+	kc_close(a.c);
+	kc_close(a2.c);
+	kp_login(d, &a3, "anna", "harness-password");
+	kc_no_event(a3.c, "challenge_declined");
+	kc_close(a3.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+/* Regression: the waiting correspondence offers of an account disabled
+ * afterwards stayed open: anyone could accept one (a game against an
+ * account that cannot log in) and a rated seek was even met at once.
+ * Now they go when the account is disabled, as if cancelled (its target
+ * told), and so do those of an account disabled while the daemon was down. */
+START_TEST(disabled_accounts_offers_go)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct kp a, b, c;
+	char out[1024];
+	kp_register(d, &a, "anna");
+	kp_register(d, &b, "bob");
+	kp_register(d, &c, "carl");
+	json_int_t ch = json_integer_value(json_object_get(kc_ok(a.c, kc_req(a.c, "challenge",
+		"{s:s, s:{s:i}}", "user", "bob", "time", "days", 3)), "offer"));
+	json_int_t seek = json_integer_value(json_object_get(kc_ok(a.c, kc_req(a.c, "seek",
+		"{s:{s:i}, s:b}", "time", "days", 3, "rated", 1)), "offer"));
+	kc_event(b.c, "challenge");
+	kc_close(a.c);
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "disable", "anna"), 0);
+	json_t *e = kc_event(b.c, "challenge_cancelled");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), ch);
+	ck_assert_int_eq(json_array_size(json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)),
+	                                                 "offers")), 0);
+	kc_error(b.c, kc_req(b.c, "accept", "{s:I}", "offer", seek), "no_such_offer");
+	/* bob's own rated seek meets nobody: it waits */
+	json_t *r = kc_ok(b.c, kc_req(b.c, "seek", "{s:{s:i}, s:b}", "time", "days", 3, "rated", 1));
+	ck_assert_ptr_null(json_object_get(r, "game"));
+	kc_ok(b.c, kc_req(b.c, "cancel", NULL));
+
+	/* carl's, disabled while the daemon is down: not restored */
+	kc_ok(c.c, kc_req(c.c, "challenge", "{s:s, s:{s:i}}", "user", "bob", "time", "days", 3));
+	kc_close(c.c);
+	kc_close(b.c);
+	kd_down(d);
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "disable", "carl"), 0);
+	kd_up(d);
+	kp_login(d, &b, "bob", "harness-password");
+	kc_no_event(b.c, "challenge");
+	ck_assert_int_eq(json_array_size(json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)),
+	                                                 "offers")), 0);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* A correspondence seek of a registered account waits while its owner is
  * away, and through a kill -9, as a challenge does; met or accepted then,
  * the game is its owner's at their next login.  A guest's, or a timed one,
@@ -694,6 +812,8 @@ static Suite *lobby_suite(void)
 	tcase_add_test(tc, seeks_vanish_with_last_connection);
 	tcase_add_test(tc, correspondence_challenge_waits);
 	tcase_add_test(tc, lapsed_challenge_not_told_to_a_login);
+	tcase_add_test(tc, away_owner_hears_what_became_of_offers);
+	tcase_add_test(tc, disabled_accounts_offers_go);
 	tcase_add_test(tc, waiting_challenges_outlive_a_restart);
 	tcase_add_test(tc, correspondence_seek_waits);
 	tcase_add_test(tc, bad_lobby_requests);

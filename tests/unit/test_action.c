@@ -228,6 +228,12 @@ START_TEST(test_draw_offer_lapse)
 	/* The side it was made to plays a move: it lapses. */
 	ck_assert_int_eq(action_draw_offer(WHITE, &btry, 1, 2), -1);
 	ck_assert_int_eq(action_draw_offer(-1, &btry, 1, 2), -1);
+	/* Regression: the offerer's move followed by the other's, made for it
+	 * (nost's "if quiet" list), kept the offer standing.  It lapses, the
+	 * offer to adjourn too. */
+	ck_assert_int_eq(action_draw_offer(WHITE, &wtry, 2, 4), -1);
+	ck_assert_int_eq(action_adjourn_offer(WHITE, &wtry, 2, 4), -1);
+	ck_assert_int_eq(action_adjourn_offer(WHITE, &wtry, 2, 3), WHITE);
 }
 END_TEST
 

@@ -313,6 +313,20 @@ START_TEST(the_lobby_comes_to_the_client)
 	ck_assert_ptr_nonnull(strstr(s.printed, "Challenge 6 was withdrawn."));
 	client_receive(&c, "{\"event\":\"challenge_cancelled\",\"offer\":5,\"reason\":\"lapsed\"}");
 	ck_assert_ptr_nonnull(strstr(s.printed, "Challenge 5 lapsed unanswered."));
+	client_receive(&c, "{\"event\":\"challenge_cancelled\",\"offer\":7,\"reason\":\"muted\"}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Challenge 7 is hidden: you muted its sender."));
+	/* ours: declined (live, or told at a login), lapsed while we were away */
+	client_receive(&c, "{\"event\":\"challenge_declined\",\"offer\":8,\"by\":\"carol\"}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "carol declined your challenge (offer 8)."));
+	client_receive(&c, "{\"event\":\"challenge_declined\",\"offer\":9,\"by\":\"carol\","
+	                   "\"while_away\":true}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "carol declined your challenge (offer 9) while you were away."));
+	client_receive(&c, "{\"event\":\"offer_lapsed\",\"offer\":10,\"user\":\"carol\","
+	                   "\"while_away\":true}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Your challenge to carol (offer 10) lapsed unanswered while "
+	                                        "you were away."));
+	client_receive(&c, "{\"event\":\"offer_lapsed\",\"offer\":11,\"while_away\":true}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Your seek (offer 11) lapsed unanswered while you were away."));
 
 	/* lobby on / off */
 	ck_assert_int_eq(client_command(&c, "lobby"), 0);

@@ -1010,7 +1010,7 @@ START_TEST(tallies_follow_finished_games)
 	store_close(st);
 	/* the same games on a database of schema 12: counted by the migration */
 	raw_exec("BEGIN; DROP TRIGGER games_tally; DROP TABLE tallies; DROP TABLE waiting_offers;"
-	         " DROP TABLE messages; DROP TABLE follows; PRAGMA user_version = 12; COMMIT;");
+	         " DROP TABLE messages; DROP TABLE follows; DROP TABLE offer_news; PRAGMA user_version = 12; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	tally_is(st, a, 1, 1, 1, 1);
@@ -1080,7 +1080,7 @@ START_TEST(waiting_offers_kept)
 	         " rematch INTEGER NOT NULL, made_ms INTEGER NOT NULL);"
 	         "INSERT INTO challenges SELECT 11, u.id, v.id, 'nost', 2, 'black', 0, 0, 5 FROM users u, users v"
 	         " WHERE u.name = 'Anna' AND v.name = 'boris';"
-	         "DROP TABLE follows; PRAGMA user_version = 15; COMMIT;");
+	         "DROP TABLE follows; DROP TABLE offer_news; PRAGMA user_version = 15; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	ck_assert_int_eq(raw_int("SELECT count(*) FROM sqlite_master WHERE name = 'challenges'"), 0);
@@ -1094,6 +1094,62 @@ START_TEST(waiting_offers_kept)
 	ck_assert_int_eq(out[0].rating_max, 0);
 	ck_assert_int_eq(out[1].id, 0);   /* one row */
 	store_close(st);
+}
+END_TEST
+
+static int collect_news(const struct store_offer_news *n, void *arg)
+{
+	struct store_offer_news *out = arg;
+	int i = 0;
+	while (out[i].id != 0)
+		i++;
+	ck_assert_int_lt(i, 3);
+	out[i] = *n;
+	return 0;
+}
+
+/* Schema 19: a waiting offer closed while its owner is away leaves news
+ * for the owner (the target's name as it was; none for a seek) in the
+ * same transaction that deletes it; a missing offer leaves none; the
+ * news goes up to the row told, and with the owner's account. */
+START_TEST(offer_news_kept_for_the_owner)
+{
+	struct store *st = open_ok();
+	int64_t a = mkuser(st, "Anna"), b = mkuser(st, "boris");
+	struct store_offer ch = { .id = 7, .owner = a, .target = b, .rules = "english", .days = 3,
+		                  .color = "white" };
+	struct store_offer seek = { .id = 9, .owner = a, .rules = "icc", .days = 1, .color = "random" };
+	ck_assert_int_eq(store_offer_put(st, &ch), STORE_OK);
+	ck_assert_int_eq(store_offer_put(st, &seek), STORE_OK);
+	ck_assert_int_eq(store_offer_close(st, 8, "lapsed", 1), STORE_NOT_FOUND);
+	ck_assert_int_eq(store_offer_close(st, 7, "declined", 2), STORE_OK);
+	ck_assert_int_eq(store_offer_close(st, 7, "declined", 3), STORE_NOT_FOUND);   /* once */
+	ck_assert_int_eq(store_offer_close(st, 9, "lapsed", 4), STORE_OK);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM waiting_offers"), 0);
+	struct store_offer_news out[3];
+	memset(out, 0, sizeof out);
+	int64_t last = -1;
+	ck_assert_int_eq(store_offer_news_list(st, b, collect_news, out, &last), STORE_OK);
+	ck_assert_int_eq(last, 0);   /* boris has none */
+	ck_assert_int_eq(out[0].id, 0);
+	ck_assert_int_eq(store_offer_news_list(st, a, collect_news, out, &last), STORE_OK);
+	ck_assert_int_eq(out[0].offer, 7);
+	ck_assert_str_eq(out[0].what, "declined");
+	ck_assert_str_eq(out[0].target_name, "boris");
+	ck_assert_int_eq(out[1].offer, 9);
+	ck_assert_str_eq(out[1].what, "lapsed");
+	ck_assert_str_eq(out[1].target_name, "");
+	ck_assert_int_eq(out[2].id, 0);
+	ck_assert_int_eq(last, out[1].id);
+	/* news written after the list was read stays for the next login */
+	ch.id = 10;
+	ck_assert_int_eq(store_offer_put(st, &ch), STORE_OK);
+	ck_assert_int_eq(store_offer_close(st, 10, "lapsed", 5), STORE_OK);
+	ck_assert_int_eq(store_offer_news_drop(st, a, last), STORE_OK);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM offer_news"), 1);
+	store_close(st);
+	raw_exec("PRAGMA foreign_keys = ON; DELETE FROM users WHERE name = 'Anna';");
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM offer_news"), 0);
 }
 END_TEST
 
@@ -1118,7 +1174,7 @@ START_TEST(message_ids_never_come_back)
 	         "INSERT INTO m16 SELECT * FROM messages; DROP TABLE messages; ALTER TABLE m16 RENAME TO messages;"
 	         "CREATE INDEX messages_recipient ON messages(recipient, id);"
 	         "CREATE INDEX messages_sender ON messages(sender);"
-	         "DROP TABLE follows; PRAGMA user_version = 16; COMMIT;");
+	         "DROP TABLE follows; DROP TABLE offer_news; PRAGMA user_version = 16; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	ck_assert_int_eq(raw_int("SELECT count(*) FROM sqlite_master WHERE name = 'messages'"
@@ -1165,7 +1221,7 @@ START_TEST(migrates_v10_actions)
 	         "DROP TABLE tallies;"
 	         "DROP TABLE waiting_offers;"
 	         "DROP TABLE messages;"
-	         "DROP TABLE follows;"
+	         "DROP TABLE follows; DROP TABLE offer_news;"
 	         "PRAGMA user_version = 10;"
 	         "COMMIT;");
 	ck_assert_int_eq(raw_int("SELECT count(*) FROM sqlite_master WHERE name = 'actions'"
@@ -1299,6 +1355,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, migrates_v10_actions);
 	tcase_add_test(tc, tallies_follow_finished_games);
 	tcase_add_test(tc, waiting_offers_kept);
+	tcase_add_test(tc, offer_news_kept_for_the_owner);
 	tcase_add_test(tc, message_ids_never_come_back);
 	tcase_add_test(tc, no_statement_scans_the_record);
 	tcase_add_test(tc, read_snapshot_takes_no_write_lock);
