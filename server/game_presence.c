@@ -178,6 +178,8 @@ void presence_login(struct games *gs, struct conn *c)
 				                      game_color_name(col), "opponent", g->name[!col]);
 				if (clock_timed(&g->clock))
 					json_object_set_new(j, "left", json_integer(clock_remaining(&g->clock, col, now)));
+				if (g->adjourned)   /* the move waits for an unadjourn */
+					json_object_set_new(j, "adjourned", json_true());
 				json_array_append_new(turn, j);
 			}
 			if (g->draw_offer >= 0)

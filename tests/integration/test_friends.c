@@ -820,6 +820,9 @@ START_TEST(adjourned_game_waits)
 	kp_resume(d, &b);
 	st = state_of(&b, game);
 	ck_assert(json_is_true(json_object_get(st, "adjourned")));
+	/* Regression: the welcome listed it as waiting for a move, which is refused. */
+	json_t *mine = entry(kc_event(b.c, "welcome"), "your_move", game);
+	ck_assert(json_is_true(json_object_get(mine, "adjourned")));
 
 	/* Both back: one asks, both are told, the clocks run from where they stopped. */
 	kc_ok(b.c, kc_req(b.c, "unadjourn", "{s:I}", "game", game));
