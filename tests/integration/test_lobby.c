@@ -396,6 +396,7 @@ START_TEST(away_owner_hears_what_became_of_offers)
 	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), lapsing);
 	ck_assert_int_eq(json_array_size(json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)),
 	                                                 "offers")), 0);
+	kc_close(b.c);
 	kd_crash_restart(d);
 
 	kp_login(d, &a, "anna", "harness-password");
