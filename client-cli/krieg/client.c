@@ -14,6 +14,7 @@
 #include "board.h"
 #include "event_json.h"
 #include "fen.h"
+#include "movegen.h"
 #include "mstime.h"
 #include "scrub.h"
 #include "xmalloc.h"
@@ -358,6 +359,7 @@ void client_prompt(const struct client *c, char *buf, size_t len)
 	if (b >= 0)
 		render_clock(b, bc);
 	const char *turn = !g->live || g->view.over ? "game over"
+	                 : g->adjourned ? "adjourned"   /* nobody moves until "unadjourn" */
 	                 : g->view.to_move == g->color ? "your move" : "their move";
 	char away[64] = "";
 	if (g->opp_away && g->live && !g->view.over) {
@@ -383,7 +385,10 @@ static void flush_game(struct client *c, struct cgame *g)
 	}
 	if (g->turn_notice) {
 		g->turn_notice = false;
-		if (g->live && !g->view.over && g->view.to_move == g->color)
+		/* adjourned: no move is due, whoever is to move when it resumes */
+		if (g->live && !g->view.over && g->adjourned)
+			client_out(c, "#%ld: adjourned (\"unadjourn\" resumes it).", g->id);
+		else if (g->live && !g->view.over && g->view.to_move == g->color)
 			client_out(c, "#%ld: your move%s", g->id, c->bell ? "\a" : "");
 	}
 	if (g->rematch_notice) {   /* under the final board, not above it */
@@ -465,6 +470,41 @@ void client_send_page(struct client *c, const char *type, const struct cmd_entry
 
 /* --- games, continued ------------------------------------------------------------ */
 
+/*
+ * Why one's own try e came back impossible, read on the view as it stood
+ * when it was made (before e is applied): no own piece could make it, or
+ * it is a pawn capture the turn's pawn announcement rules out
+ * (view_possible's pawn_ok, in the rule sets whose pawn information binds).
+ */
+static enum words_why impossible_why(const struct cgame *g, const struct event *e)
+{
+	const struct board *own = &g->view.own;
+	int from = move_from(e->move), to = move_to(e->move);
+	struct movelist ml;
+	bool makeable = false;
+	movegen_possible(own, g->color, &ml);
+	for (int i = 0; i < ml.n && !move_is_drop(e->move); i++)
+		makeable |= move_from(ml.m[i]) == from && move_to(ml.m[i]) == to;
+	if (!makeable)
+		return move_is_drop(e->move) ? WHY_UNSAID : WHY_OWN_PIECES;
+	bool pawn_capture = piece_code_type(own->mailbox[from]) == PAWN && (from & 7) != (to & 7);
+	if (pawn_capture && g->rs && g->rs->pawn_info_binds && !(g->view.pawn_ok >> from & 1))
+		return WHY_PAWN_INFO;
+	return WHY_UNSAID;
+}
+
+/* An announcement of game g in words for its player, read before view_apply(). */
+static void announcement_words(const struct cgame *g, const json_t *msg, const struct event *e, char *words,
+                               size_t len)
+{
+	if (e->type == EV_GAME_OVER && words_umpire_end(msg, words, len) == 0)
+		return;
+	if (e->type == EV_IMPOSSIBLE && e->by == g->color && e->move != MOVE_NONE)
+		words_impossible(g->rs, e, impossible_why(g, e), words, len);
+	else
+		words_event(e, g->color, e->san, words, len);
+}
+
 /* Apply a page of a view's events: the board and the announcement log. */
 static void apply_events(struct cgame *g, const json_t *evs)
 {
@@ -473,7 +513,7 @@ static void apply_events(struct cgame *g, const json_t *evs)
 	json_array_foreach(evs, i, ev) {
 		struct event e;
 		char words[WORDS_MAX];
-		if (words_umpire_action(ev, words, sizeof words) == 0) {
+		if (words_notice(ev, g->color, words, sizeof words) == 0) {
 			game_log(g, notice_half(ev), words);   /* a record with the umpire's actions in it */
 			continue;
 		}
@@ -481,9 +521,8 @@ static void apply_events(struct cgame *g, const json_t *evs)
 			continue;
 		if (!e.audience)
 			e.audience = (uint8_t)aud_of(g->color);
+		announcement_words(g, ev, &e, words, sizeof words);
 		view_apply(&g->view, &e);
-		if (e.type != EV_GAME_OVER || words_umpire_end(ev, words, sizeof words) != 0)
-			words_event(&e, g->color, e.san, words, sizeof words);
 		game_log(g, event_half(&e), words);
 	}
 	ghost_sync(&g->ghosts, &g->view.own);
@@ -551,8 +590,8 @@ static struct cgame *game_begin(struct client *c, const json_t *msg, bool state,
 		g->view.to_move = tm;
 	g->draw_offer_from = color_parse(json_string_value(json_object_get(msg, "draw_offer")));
 	/* Stopped clocks: an umpire's pause, or an adjournment. */
-	g->paused = json_is_true(json_object_get(msg, "paused")) ||
-	            json_is_true(json_object_get(msg, "adjourned"));
+	g->adjourned = json_is_true(json_object_get(msg, "adjourned"));
+	g->paused = json_is_true(json_object_get(msg, "paused")) || g->adjourned;
 	if (!g->live)
 		g->view.over = true;
 	read_clock(c, g, msg);
@@ -612,6 +651,10 @@ static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 	bool was_mine = g->view.to_move == g->color;
 	struct board before = g->view.own;
 	struct ghosts ghosts_before = g->ghosts;
+	/* The mover's own SAN is the server's: its capture mark says whether
+	 * the move took a man (PROTOCOL.md), whatever the player typed. */
+	char words[WORDS_MAX];
+	announcement_words(g, msg, &e, words, sizeof words);
 	view_apply(&g->view, &e);
 	ghost_sync(&g->ghosts, &g->view.own);
 	/* What the board shows: own men, both reserves, the ghosts. */
@@ -619,12 +662,6 @@ static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 	               memcmp(before.hand, g->view.own.hand, sizeof before.hand) != 0 ||
 	               memcmp(&ghosts_before, &g->ghosts, sizeof ghosts_before) != 0;
 	read_clock(c, g, msg);
-
-	/* The mover's own SAN is the server's: its capture mark says whether
-	 * the move took a man (PROTOCOL.md), whatever the player typed. */
-	char words[WORDS_MAX];
-	if (e.type != EV_GAME_OVER || words_umpire_end(msg, words, sizeof words) != 0)
-		words_event(&e, g->color, e.san, words, sizeof words);
 	game_log(g, event_half(&e), words);
 	if (e.type == EV_GAME_OVER) {
 		g->live = false;
@@ -751,12 +788,14 @@ bool client_take_event(struct client *c, const char *name)
 static void umpire_action(struct client *c, struct cgame *g, const json_t *msg, const char *name)
 {
 	char words[WORDS_MAX];
-	if (words_umpire_action(msg, words, sizeof words) != 0)
+	if (words_notice(msg, g->color, words, sizeof words) != 0)
 		return;
 	if (!strcmp(name, "clock_paused") || !strcmp(name, "adjourned"))
 		g->paused = true;
 	else if (!strcmp(name, "clock_unpaused") || !strcmp(name, "unadjourned"))
 		g->paused = false;
+	if (!strcmp(name, "adjourned") || !strcmp(name, "unadjourned"))
+		g->adjourned = name[0] == 'a';
 	read_clock(c, g, msg);
 	game_log(g, notice_half(msg), words);
 	client_out(c, "#%ld%s: %s", g->id, g->id == c->current ? "" : " (another game)", words);
@@ -853,8 +892,10 @@ static void welcome(struct client *c, const json_t *msg)
 		if (json_is_integer(l))
 			words_duration((long long)json_integer_value(l), left, sizeof left);
 		words_clean(json_string_value(json_object_get(x, "opponent")), opp, sizeof opp);
-		client_out(c, "  game %lld against %s: your move%s%s%s.",
+		client_out(c, "  game %lld against %s: %s%s%s%s.",
 		           (long long)json_integer_value(json_object_get(x, "game")), opp[0] ? opp : "?",
+		           json_is_true(json_object_get(x, "adjourned")) ? "adjourned, your move when it resumes"
+		                                                         : "your move",
 		           left[0] ? " (" : "", left, left[0] ? " left)" : "");
 	}
 	json_array_foreach(offers, i, x) {

@@ -52,6 +52,7 @@ struct cgame {
 	bool live;
 	bool timed;
 	bool paused;                        /* the umpire stopped the clocks, or the game is adjourned */
+	bool adjourned;                     /* adjourned: nobody moves until "unadjourn" (the prompt says so) */
 	long clock_ms[2];                   /* readings at clock_at */
 	long clock_at;
 	int draw_offer_from;                /* colour with a standing offer, or -1 */
@@ -113,6 +114,8 @@ struct client {
 	 * its umpire_move events, shown at the end (record GAME umpire) */
 	struct board replay;
 	bool replay_ok;
+	int record_ply;                     /* the last ply a record's events named: a draw offer,
+	                                     * which names none, is numbered after it */
 	/* a PGN arriving in chunks (one at a time) */
 	bool pgn_busy;
 	char *pgn;

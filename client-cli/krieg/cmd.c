@@ -20,6 +20,7 @@
 #include "errbuf.h"
 #include "event_json.h"
 #include "fen.h"
+#include "movegen.h"
 #include "notation.h"
 #include "ruleset.h"
 #include "scrub.h"
@@ -1560,10 +1561,14 @@ static void done_games(struct client *c, const json_t *res, const struct pending
 	json_array_foreach(games, i, x) {
 		const char *result = json_string_value(json_object_get(x, "result"));
 		const char *tm = json_string_value(json_object_get(x, "to_move"));
-		client_out(c, "  game %lld: %s vs %s, %s, you are %s, %s%s",
+		/* The list does not say a game is adjourned: what this client was told of it does. */
+		const struct cgame *g = client_game(c, (long)json_integer_value(json_object_get(x, "game")));
+		bool adjourned = !result && g && g->live && g->adjourned;
+		client_out(c, "  game %lld: %s vs %s, %s, you are %s, %s%s%s",
 		           (long long)json_integer_value(json_object_get(x, "game")), str(x, "white"),
 		           str(x, "black"), str(x, "rules"), str(x, "color"),
-		           result ? "finished " : tm ? tm : "", result ? result : tm ? " to move" : "");
+		           result ? "finished " : tm ? tm : "", result ? result : tm ? " to move" : "",
+		           adjourned ? " (adjourned)" : "");
 	}
 }
 
@@ -1664,7 +1669,7 @@ static void done_possible(struct client *c, const json_t *res, const struct pend
 }
 
 /* One announcement of a record, in words for someone reading it afterwards. */
-static void record_words(const struct event *e, int me, char *buf, size_t len)
+static void record_words(const struct ruleset *rs, const struct event *e, int me, char *buf, size_t len)
 {
 	char mv[NOTATION_MAX] = "";
 	if (e->san[0])
@@ -1676,24 +1681,37 @@ static void record_words(const struct event *e, int me, char *buf, size_t len)
 	else if ((e->type == EV_ILLEGAL || e->type == EV_IMPOSSIBLE) && e->by != me && mv[0])
 		snprintf(buf, len, "%s tried %s: %s", words_side(e->by), mv,
 		         e->type == EV_ILLEGAL ? "illegal" : "impossible");
+	else if (e->type == EV_IMPOSSIBLE && e->by == me && mv[0])
+		words_impossible(rs, e, WHY_UNSAID, buf, len);   /* the record keeps no view to tell why */
 	else
 		words_event(e, me, e->san, buf, len);
 }
 
-/* record {game, view}: one page of what that audience heard, more asked for while there is more. */
-/* One umpire_move ("e2e4", "N@f3") made on the true board b: its side to
- * move's legal move, or false (b is then not to be shown). */
+/*
+ * One umpire_move ("e2e4", "e1g1", "N@f3") made on the true board b: the
+ * side to move's legal move the server wrote as uci, or false (b is then
+ * not to be shown).  Matched on the coordinates themselves, not read as
+ * a try: notation_lex() takes "d1h5" for a pawn's (no piece letter), so
+ * every piece move would stop the replay.
+ */
 static bool replay_move(struct board *b, const char *uci)
 {
-	struct notation_parts parts;
-	move_t m;
-	if (!uci || notation_lex(uci, &parts, NULL, 0) != NOTATION_OK ||
-	    notation_resolve_legal(b, &parts, &m) != NOTATION_OK)
+	struct movelist ml;
+	char text[NOTATION_MAX];
+	if (!uci)
 		return false;
-	board_make(b, m);
-	return true;
+	movegen_legal(b, &ml);
+	for (int i = 0; i < ml.n; i++) {
+		notation_uci(ml.m[i], text);
+		if (!strcmp(text, uci)) {
+			board_make(b, ml.m[i]);
+			return true;
+		}
+	}
+	return false;
 }
 
+/* record {game, view}: one page of what that audience heard, more asked for while there is more. */
 static void done_record(struct client *c, const json_t *msg, const struct pending *p)
 {
 	const char *view = str(msg, "view");
@@ -1712,26 +1730,42 @@ static void done_record(struct client *c, const json_t *msg, const struct pendin
 		           !strcmp(view, "umpire") ? "umpire" : !strcmp(view, "white") ? "White" : "Black");
 		const char *fen = json_string_value(json_object_get(msg, "fen"));
 		c->replay_ok = !strcmp(view, "umpire") && fen && fen_parse(fen, &c->replay, NULL, 0) == 0;
+		c->record_ply = 0;
 	}
+	const struct ruleset *rs = ruleset_find(str(msg, "rules"));
 	size_t i;
 	json_t *ev;
 	json_array_foreach(json_object_get(msg, "events"), i, ev) {
 		struct event e;
 		char words[WORDS_CHAT_MAX + WORDS_MAX];
-		/* Words between people and the umpire's or the players' notices
-		 * (chat, pause, adjournment...): their own lines, placed before the
-		 * half-move that followed them, never as an announcement. */
+		json_t *ply = json_object_get(ev, "ply");
+		if (json_is_integer(ply))
+			c->record_ply = (int)json_integer_value(ply);
+		/* Words between people, the umpire's or the players' notices (chat,
+		 * pause, adjournment...) and the players' draw offers and declines:
+		 * their own lines, placed before the half-move that followed them
+		 * (a draw's, which names no ply, after the last event that does),
+		 * never as an announcement. */
 		if (words_chat(ev, str(msg, "white"), str(msg, "black"), me, words, sizeof words) == 0 ||
-		    words_umpire_action(ev, words, sizeof words) == 0) {
-			int next = (int)json_integer_value(json_object_get(ev, "ply")) + 1;
+		    words_umpire_action(ev, words, sizeof words) == 0 || words_draw(ev, words, sizeof words) == 0) {
+			int next = c->record_ply + 1;
 			client_out(c, "  %3d%s %s", (next + 1) / 2, next % 2 == 0 ? "..." : ".", words);
 			continue;
 		}
-		if (event_from_json(ev, &e) != 0)
+		if (words_read_event(ev, &e) != 0) {
+			/* counted in the total all the same: said, not dropped */
+			client_out(c, "  (an announcement this client could not read)");
 			continue;
+		}
 		if (c->replay_ok && e.type == EV_UMPIRE_MOVE)
 			c->replay_ok = replay_move(&c->replay, json_string_value(json_object_get(ev, "move")));
-		record_words(&e, me, words, sizeof words);
+		/* The game's end names the true final position (kriegd's game_over
+		 * "fen"): the board at the end whatever the replay made of it. */
+		const char *end = e.type == EV_GAME_OVER ? json_string_value(json_object_get(ev, "fen")) : NULL;
+		if (!strcmp(view, "umpire") && end && fen_parse(end, &c->replay, NULL, 0) == 0)
+			c->replay_ok = true;
+		if (e.type != EV_GAME_OVER || words_umpire_end(ev, words, sizeof words) != 0)
+			record_words(rs, &e, me, words, sizeof words);
 		/* Numbered as chess does ("1. e4", "1... e5"): an event belongs to
 		 * the half-move just played when its mover's (a capture, a check),
 		 * else to the next one (tries, pawn-try counts). */
@@ -1890,7 +1924,7 @@ static const struct cmd_entry cmd_table[] = {
 	  .exec = exec_pgn, .done = done_pgn, .refused = refused_pgn,
 	  .usage = "pgn GAME [white|black|umpire] [> FILE]   the game as Kriegspiel PGN, shown or written to FILE" },
 	{ .name = "live", .type = CMD_LIVE, .request = req_plain, .done = done_live,
-	  .usage = "live                      the live games one may watch" },
+	  .usage = "live                      the live games (a rated one: umpires only, unless the server delays it)" },
 	{ .name = "watch", .type = CMD_WATCH, .min = 1, .max = 1, .parse = parse_number, .request = req_seat,
 	  .exec = exec_seat, .done = done_seat, .refused = refused_seat,
 	  .usage = "watch GAME                watch a live game: what both players hear, and the clocks" },

@@ -121,7 +121,7 @@ static unsigned apply(struct seat *s, const json_t *msg, long now, char *buf, si
 		int by = color_parse(json_string_value(json_object_get(msg, "by")));
 		bool offer = name[5] == 'o';
 		s->draw_offer_from = offer ? by : -1;
-		snprintf(buf, len, offer ? "%s offers a draw" : "%s declined the draw", words_side(by));
+		words_draw(msg, buf, len);
 		seat_log(s, buf, AUD_PUBLIC, s->umpire);
 		return SEAT_SAID;
 	}

@@ -10,6 +10,7 @@
 #include "event_json.h"
 #include "notation.h"
 #include "proto.h"
+#include "ruleset.h"
 #include "scrub.h"
 
 const char *words_side(int color)
@@ -109,8 +110,11 @@ void words_event(const struct event *e, int me, const char *san, char *buf, size
 			snprintf(buf, len, "%s tried an illegal move", who);
 		break;
 	case EV_IMPOSSIBLE:
+		/* Not "your own pieces cannot make it": a pawn capture the turn's
+		 * pawn information rules out is refused the same way
+		 * (words_impossible says why, where the listener's view tells). */
 		if (mine && mv[0])
-			snprintf(buf, len, "Impossible: %s (your own pieces cannot make it)", mv);
+			snprintf(buf, len, "Impossible: %s", mv);
 		else if (mine)
 			snprintf(buf, len, "Your try was impossible");
 		else
@@ -155,21 +159,30 @@ void words_event(const struct event *e, int me, const char *san, char *buf, size
 		break;
 	case EV_PAWN_SQUARES: {
 		/* rand: the squares of the pawns that can capture */
-		char list[8 * 4 + 1] = "";
-		size_t k = 0;
+		char list[8 * 4 + 1] = "", from[8 * 5 + 4 + 1] = "";
+		size_t k = 0, f = 0;
+		int total = 0, n = 0;
+		for (int sq = 0; sq < 64; sq++)
+			total += (int)(e->squares >> sq & 1);
 		for (int sq = 0; sq < 64 && k + 4 < sizeof list; sq++) {
 			if (!(e->squares >> sq & 1))
 				continue;
 			char name[3];
 			square_name(sq, name);
 			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", k ? " " : "", name);
+			n++;
+			/* "c4, d4 and e4", as the rule set says it (ruleset_say) */
+			f += (size_t)snprintf(from + f, sizeof from - f, "%s%s",
+			                      n == 1 ? "" : n == total ? " and " : ", ", name);
 		}
+		/* The squares are where the pawns stand, never where they capture:
+		 * "from", not "on" (RULESETS.md, rand: "White has pawn tries from e4"). */
 		if (!list[0])
 			snprintf(buf, len, mine ? "You have no pawn tries" : "%s has no pawn tries", who);
 		else if (mine)
 			snprintf(buf, len, "Your pawns that can capture: %s", list);
 		else
-			snprintf(buf, len, "%s has pawns that can capture on %s", who, list);
+			snprintf(buf, len, "%s can capture with %s from %s", who, total == 1 ? "a pawn" : "pawns", from);
 		break;
 	}
 	case EV_DROP: {
@@ -217,6 +230,21 @@ void words_event(const struct event *e, int me, const char *san, char *buf, size
 		snprintf(buf, len, "The umpire said something this client does not know");
 		break;
 	}
+}
+
+void words_impossible(const struct ruleset *rs, const struct event *e, enum words_why why, char *buf,
+                      size_t len)
+{
+	/* The rule set's own word and the move as its umpire says them to the
+	 * mover: "Impossible: e2e5", cincinnati's and rand's "Nonsense: e7d6". */
+	char said[WORDS_MAX];
+	ruleset_say(rs, e, said, sizeof said);
+	if (why == WHY_OWN_PIECES)
+		snprintf(buf, len, "%s (your own pieces cannot make it)", said);
+	else if (why == WHY_PAWN_INFO)
+		snprintf(buf, len, "%s (this turn's pawn announcement rules it out)", said);
+	else
+		snprintf(buf, len, "%s", said);
 }
 
 /* --- the umpire's chair, and the umpire's actions --------------------------------- */
@@ -296,8 +324,7 @@ int words_umpire_action(const json_t *msg, char *buf, size_t len)
 	const char *side = by && !strcmp(by, "white") ? "White" : by && !strcmp(by, "black") ? "Black"
 	                                                                                     : "A player";
 	if (!strcmp(name, "adjourn_offer")) {
-		snprintf(buf, len, "%s offers to adjourn (\"adjourn\" accepts, \"adjourn decline\" declines)",
-		         side);
+		snprintf(buf, len, "%s offers to adjourn", side);   /* how to answer: words_notice, to the opponent */
 		return 0;
 	}
 	if (!strcmp(name, "adjourn_declined")) {
@@ -330,6 +357,42 @@ int words_umpire_action(const json_t *msg, char *buf, size_t len)
 		return 0;
 	}
 	return -1;
+}
+
+int words_notice(const json_t *msg, int me, char *buf, size_t len)
+{
+	if (words_umpire_action(msg, buf, len) != 0)
+		return -1;
+	const char *name = json_string_value(json_object_get(msg, "event"));
+	const char *by = json_string_value(json_object_get(msg, "by"));
+	int col = by && !strcmp(by, "white") ? WHITE : by && !strcmp(by, "black") ? BLACK : -1;
+	if ((me != WHITE && me != BLACK) || col < 0)
+		return 0;
+	/* An offer's instructions are for the one who answers it; its maker
+	 * is told it was made (as "draw" says "Draw offered."). */
+	if (!strcmp(name, "adjourn_offer") && col == me)
+		snprintf(buf, len, "You offered to adjourn");
+	else if (!strcmp(name, "adjourn_offer"))
+		snprintf(buf, len, "%s offers to adjourn (\"adjourn\" accepts, \"adjourn decline\" declines)",
+		         words_side(col));
+	else if (!strcmp(name, "adjourn_declined") && col == me)
+		snprintf(buf, len, "You declined to adjourn");
+	return 0;
+}
+
+int words_draw(const json_t *msg, char *buf, size_t len)
+{
+	const char *name = json_string_value(json_object_get(msg, "event"));
+	const char *by = json_string_value(json_object_get(msg, "by"));
+	int col = by && !strcmp(by, "white") ? WHITE : by && !strcmp(by, "black") ? BLACK : -1;
+	if (!name || (strcmp(name, "draw_offer") != 0 && strcmp(name, "draw_declined") != 0))
+		return -1;
+	const char *who = col >= 0 ? words_side(col) : "A player";
+	if (name[5] == 'o')
+		snprintf(buf, len, "%s offers a draw", who);
+	else
+		snprintf(buf, len, "%s declined the draw", who);
+	return 0;
 }
 
 int words_umpire_end(const json_t *msg, char *buf, size_t len)

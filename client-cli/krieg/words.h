@@ -27,6 +27,25 @@
  */
 void words_event(const struct event *e, int me, const char *san, char *buf, size_t len);
 
+/* Why the listener's own try was refused as impossible, as far as their own view tells. */
+enum words_why {
+	WHY_UNSAID = 0,      /* not known here (a record): no reason given */
+	WHY_OWN_PIECES,      /* no own piece can make it */
+	WHY_PAWN_INFO,       /* a pawn capture the turn's pawn announcement rules out (pawn_info_binds:
+	                      * cincinnati's "no pawn captures", rand's squares, "No" to "any?") */
+};
+
+struct ruleset;
+
+/*
+ * The mover's own impossible try (an EV_IMPOSSIBLE that names the move) in
+ * rule set rs's word for it, as its umpire says it (ruleset_say:
+ * "Impossible: e2e5"; cincinnati's, rand's and crazykrieg's "Nonsense:
+ * e7d6"), and why when `why` knows it.
+ */
+void words_impossible(const struct ruleset *rs, const struct event *e, enum words_why why, char *buf,
+                      size_t len);
+
 /* "White" / "Black" / "Nobody". */
 const char *words_side(int color);
 
@@ -49,6 +68,21 @@ void words_audience(unsigned audience, char *buf, size_t len);
  * copied with its control characters replaced (words_clean).
  */
 int words_umpire_action(const json_t *msg, char *buf, size_t len);
+
+/*
+ * words_umpire_action() as player `me` (WHITE/BLACK; -1 for anyone else,
+ * who reads words_umpire_action's) hears it: an offer to adjourn is "You
+ * offered to adjourn" to its maker, and tells the opponent how to answer
+ * it.  0 and the words, or -1 for an object words_umpire_action() does not read.
+ */
+int words_notice(const json_t *msg, int me, char *buf, size_t len);
+
+/*
+ * A draw offer or its decline (draw_offer, draw_declined: PROTOCOL.md,
+ * "draw"), as a record or a seat reads it: "White offers a draw", "Black
+ * declined the draw".  0 and the words, or -1 for any other object.
+ */
+int words_draw(const json_t *msg, char *buf, size_t len);
 
 /*
  * A game_over an umpire decided (reason "adjudication", or "aborted" with

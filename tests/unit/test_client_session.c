@@ -1135,6 +1135,271 @@ START_TEST(record_shows_the_true_board)
 }
 END_TEST
 
+/* The events of one action the real referee rules that `aud` hears, as the
+ * server's record holds them (JSON objects, comma-separated), onto out. */
+static void record_events(const struct evlist *evs, const struct ruleset *rs, unsigned aud, char *out,
+                          size_t len)
+{
+	for (size_t i = 0; i < evs->n; i++) {
+		if (!(evs->v[i].audience & aud))
+			continue;
+		json_t *j = event_to_json(&evs->v[i], rs, 9);
+		ck_assert_ptr_nonnull(j);
+		char *text = json_dumps(j, JSON_COMPACT);
+		size_t n = strlen(out);
+		snprintf(out + n, len - n, "%s%s", n ? "," : "", text);
+		free(text);
+		json_decref(j);
+	}
+}
+
+/* record GAME umpire ends with the true board of every finished game: a
+ * game of piece moves, castling, an illegal and an impossible try (the
+ * replay read "Nf3"'s "g1f3" as a pawn's and stopped, so that only a game
+ * of pawn moves showed its board); and an adjudicated game whose moves do
+ * not replay here, from its game_over's "fen". */
+START_TEST(record_board_after_a_refused_try)
+{
+	char err[128];
+	const struct ruleset *rs = ruleset_find("icc");
+	struct referee *r = referee_new(rs, NULL, err, sizeof err);
+	ck_assert_ptr_nonnull(r);
+	struct evlist ev;
+	evlist_init(&ev);
+	static char events[32768];
+	events[0] = '\0';
+	ck_assert_int_eq(referee_begin(r, &ev), REF_OK);
+	record_events(&ev, rs, AUD_UMPIRE, events, sizeof events);
+	static const char *const tries[] = { "e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "e5", "a1a5", "O-O", "d6" };
+	int refused = 0;
+	for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
+		int before = referee_plies(r);
+		evlist_clear(&ev);
+		referee_attempt(r, referee_side_to_move(r), tries[i], &ev);
+		refused += referee_plies(r) == before;
+		record_events(&ev, rs, AUD_UMPIRE, events, sizeof events);
+	}
+	ck_assert_int_eq(refused, 2);   /* e5 (blocked: illegal) and a1a5 (impossible) */
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_end(r, REASON_RESIGNATION, WHITE, &ev), REF_OK);
+	record_events(&ev, rs, AUD_UMPIRE, events, sizeof events);
+	ck_assert_ptr_nonnull(strstr(events, "\"illegal\""));
+	ck_assert_ptr_nonnull(strstr(events, "\"impossible\""));
+
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	login_as(&c, &s, "carol");
+	ck_assert_int_eq(client_command(&c, "record 9 umpire"), 0);
+	static char page[40000];   /* longer than sink_reply_ok takes */
+	snprintf(page, sizeof page,
+	         "{\"id\":%lld,\"ok\":true,\"game\":9,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\","
+	         "\"live\":false,\"result\":\"0-1\",\"reason\":\"resignation\","
+	         "\"fen\":\"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\","
+	         "\"view\":\"umpire\",\"total\":99,\"events\":[%s]}", sink_sent_id(&s, s.nsent - 1), events);
+	client_receive(&c, page);
+	struct render_opts ro = c.ropts;
+	ro.bottom = WHITE;
+	ro.audience = AUD_UMPIRE;
+	char want[RENDER_BOARD_MAX];
+	render_board(referee_board(r), NULL, &ro, want, sizeof want);
+	ck_assert_msg(strstr(s.printed, "White tried e5: illegal") && strstr(s.printed, "White played O-O"),
+	              "%s", s.printed);
+	ck_assert_msg(strstr(s.printed, "The true board at the end:") && strstr(s.printed, want),
+	              "%s\nwanted:\n%s", s.printed, want);
+	client_free(&c);
+
+	/* adjudicated: its end said (it was dropped), the board from the game_over's fen */
+	make_client(&c, &s, false);
+	login_as(&c, &s, "carol");
+	ck_assert_int_eq(client_command(&c, "record 9 umpire"), 0);
+	sink_reply_ok(&c, &s,
+	              "\"game\":9,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\",\"live\":false,"
+	              "\"result\":\"1-0\",\"reason\":\"adjudication\","
+	              "\"fen\":\"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\","
+	              "\"view\":\"umpire\",\"total\":2,\"events\":["
+	              "{\"event\":\"umpire_move\",\"by\":\"white\",\"ply\":1,\"audience\":[\"umpire\"],\"move\":\"e2e5\",\"san\":\"e5\",\"game\":9},"
+	              "{\"event\":\"game_over\",\"ply\":1,\"audience\":[\"white\",\"black\",\"umpire\",\"spectator\"],"
+	              "\"result\":\"1-0\",\"reason\":\"adjudication\",\"note\":\"flag fell in the hall\","
+	              "\"fen\":\"rnbqkbnr/pppppppp/8/4P3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\",\"game\":9}]");
+	struct board b;
+	ck_assert_int_eq(fen_parse("rnbqkbnr/pppppppp/8/4P3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", &b, NULL, 0), 0);
+	render_board(&b, NULL, &ro, want, sizeof want);
+	ck_assert_msg(strstr(s.printed, "White wins by the umpire's decision (1-0): flag fell in the hall"),
+	              "%s", s.printed);
+	ck_assert_msg(strstr(s.printed, "The true board at the end:") && strstr(s.printed, want),
+	              "%s\nwanted:\n%s", s.printed, want);
+	client_free(&c);
+	evlist_free(&ev);
+	referee_free(r);
+}
+END_TEST
+
+/* The lines of a record shown: "  N. ..." / "  N... ...". */
+static int record_lines(const char *printed)
+{
+	int n = 0;
+	for (const char *p = printed; (p = strstr(p, "\n  ")) != NULL; p++) {
+		const char *q = p + 3;
+		q += strspn(q, " ");
+		if (*q >= '0' && *q <= '9' && strchr(q, '.') && strchr(q, '.') - q <= 6)
+			n++;
+	}
+	return n;
+}
+
+/* record (every view) shows the draw offers and declines it holds, so the
+ * lines shown are as many as "(N announcements)" counts; a draw's event
+ * names no ply: it goes after the event before it. */
+START_TEST(record_shows_draw_offers)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	login_as(&c, &s, "alice");
+	ck_assert_int_eq(client_command(&c, "record 9 white"), 0);
+	sink_reply_ok(&c, &s,
+	              "\"game\":9,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\",\"live\":false,"
+	              "\"result\":\"1/2-1/2\",\"reason\":\"agreement\",\"view\":\"white\",\"total\":7,\"next\":3,\"events\":["
+	              "{\"event\":\"pawn_tries\",\"by\":\"white\",\"ply\":0,\"count\":0,\"game\":9},"
+	              "{\"event\":\"move\",\"by\":\"white\",\"ply\":1,\"move\":\"e2e4\",\"san\":\"e4\",\"game\":9},"
+	              "{\"event\":\"draw_offer\",\"game\":9,\"by\":\"white\"}]");
+	sink_reply_ok(&c, &s,
+	              "\"game\":9,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\",\"live\":false,"
+	              "\"result\":\"1/2-1/2\",\"reason\":\"agreement\",\"view\":\"white\",\"total\":7,\"events\":["
+	              "{\"event\":\"draw_declined\",\"game\":9,\"by\":\"black\"},"
+	              "{\"event\":\"moved\",\"by\":\"black\",\"ply\":2,\"game\":9},"
+	              "{\"event\":\"draw_offer\",\"game\":9,\"by\":\"black\"},"
+	              "{\"event\":\"game_over\",\"ply\":2,\"result\":\"1/2-1/2\",\"reason\":\"agreement\",\"game\":9}]");
+	ck_assert_msg(strstr(s.printed, "1... White offers a draw"), "%s", s.printed);
+	ck_assert_msg(strstr(s.printed, "1... Black declined the draw"), "%s", s.printed);
+	ck_assert_msg(strstr(s.printed, "2. Black offers a draw"), "%s", s.printed);
+	ck_assert_ptr_nonnull(strstr(s.printed, "(7 announcements)"));
+	ck_assert_msg(record_lines(s.printed) == 7, "%d lines:\n%s", record_lines(s.printed), s.printed);
+	client_free(&c);
+}
+END_TEST
+
+/* The events of one try, as the referee rules it, delivered to player `color`'s client. */
+static void try_as(struct client *c, struct referee *r, const struct ruleset *rs, const char *text, int color)
+{
+	struct evlist ev;
+	evlist_init(&ev);
+	referee_attempt(r, referee_side_to_move(r), text, &ev);
+	for (size_t i = 0; i < ev.n; i++) {
+		if (!(ev.v[i].audience & aud_of(color)))
+			continue;
+		json_t *j = event_to_json(&ev.v[i], rs, 5);
+		char *line = json_dumps(j, JSON_COMPACT);
+		client_receive(c, line);
+		free(line);
+		json_decref(j);
+	}
+	evlist_free(&ev);
+	client_flush(c);
+}
+
+/* A pawn capture the turn's pawn announcement ruled out is refused as
+ * impossible, though the player's own pieces can make it: said in the rule
+ * set's word ("Nonsense") and why, never "your own pieces cannot make it". */
+START_TEST(impossible_pawn_capture_says_why)
+{
+	static const struct {
+		const char *rules;
+		const char *const tries[6];
+		const char *wrong, *told, *want;
+	} cases[] = {
+		/* cincinnati: "You have no pawn captures", then exd6 */
+		{ "cincinnati", { "e4", "a6", "e5", "h5" }, "exd6", "You have no pawn captures",
+		  "Nonsense: e5d6 (this turn's pawn announcement rules it out)" },
+		/* rand: only e4 named, then dxe5 */
+		{ "rand", { "e4", "d5", "d4", "a6" }, "dxe5", "Your pawns that can capture: e4",
+		  "Nonsense: d4e5 (this turn's pawn announcement rules it out)" },
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		char err[128], line[512];
+		const struct ruleset *rs = ruleset_find(cases[k].rules);
+		struct referee *r = referee_new(rs, NULL, err, sizeof err);
+		struct client c;
+		struct sink s;
+		make_client(&c, &s, false);
+		snprintf(line, sizeof line, "{\"event\":\"game_start\",\"game\":5,\"rules\":\"%s\",\"white\":\"alice\","
+		         "\"black\":\"bob\",\"color\":\"white\",\"rated\":false}", cases[k].rules);
+		client_receive(&c, line);
+		struct evlist ev;
+		evlist_init(&ev);
+		ck_assert_int_eq(referee_begin(r, &ev), REF_OK);
+		deliver_rs(&c, &ev, 0, WHITE, 5, cases[k].rules);
+		evlist_free(&ev);
+		for (size_t i = 0; cases[k].tries[i]; i++)
+			try_as(&c, r, rs, cases[k].tries[i], WHITE);
+		ck_assert_msg(strstr(s.printed, cases[k].told), "%s", s.printed);
+		s.printed[0] = '\0';
+		try_as(&c, r, rs, cases[k].wrong, WHITE);
+		ck_assert_msg(strstr(s.printed, cases[k].want), "%s: %s", cases[k].rules, s.printed);
+		ck_assert_ptr_null(strstr(s.printed, "own pieces"));
+		client_free(&c);
+		referee_free(r);
+	}
+}
+END_TEST
+
+/* Adjournment: the offerer is told the offer was made, the opponent how to
+ * answer it; while adjourned the prompt says so, never "your move". */
+START_TEST(adjournment_from_both_sides)
+{
+	char prompt[256];
+	struct client c, d;
+	struct sink s, t;
+	make_client(&c, &s, false);
+	make_client(&d, &t, false);
+	login_as(&c, &s, "alice");
+	login_as(&d, &t, "bob");
+	start_game(&c, 4, "white", true);
+	start_game(&d, 4, "black", true);
+	client_flush(&c);
+	client_flush(&d);
+	static const char offer[] = "{\"event\":\"adjourn_offer\",\"game\":4,\"by\":\"white\",\"ply\":0,"
+	                            "\"clock\":{\"white\":300000,\"black\":300000}}";
+	client_receive(&c, offer);
+	client_receive(&d, offer);
+	ck_assert_msg(strstr(s.printed, "#4: You offered to adjourn"), "%s", s.printed);
+	ck_assert_ptr_null(strstr(s.printed, "accepts"));
+	ck_assert_msg(strstr(t.printed, "#4: White offers to adjourn (\"adjourn\" accepts, \"adjourn decline\" declines)"),
+	              "%s", t.printed);
+
+	static const char done[] = "{\"event\":\"adjourned\",\"game\":4,\"by\":\"black\",\"ply\":0,"
+	                           "\"clock\":{\"white\":300000,\"black\":300000}}";
+	client_receive(&c, done);
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_msg(strstr(prompt, "| adjourned]") && !strstr(prompt, "your move"), "%s", prompt);
+	ck_assert_int_eq(client_command(&c, "games"), 0);   /* the list does not say it: the client does */
+	sink_reply_ok(&c, &s, "\"games\":[{\"game\":4,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\","
+	              "\"color\":\"white\",\"rated\":false,\"live\":true,\"to_move\":\"white\"}],\"total\":1");
+	ck_assert_msg(strstr(s.printed, "you are white, white to move (adjourned)"), "%s", s.printed);
+	client_receive(&c, "{\"event\":\"unadjourned\",\"game\":4,\"by\":\"black\",\"ply\":0}");
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_msg(strstr(prompt, "your move"), "%s", prompt);
+	client_free(&c);
+	client_free(&d);
+
+	/* logging in to an adjourned game: "adjourned", no "your move" */
+	make_client(&c, &s, false);
+	login_as(&c, &s, "alice");
+	s.printed[0] = '\0';
+	client_receive(&c, "{\"event\":\"game_state\",\"game\":4,\"rules\":\"icc\",\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"color\":\"white\",\"rated\":false,\"live\":true,\"to_move\":\"white\","
+	                   "\"adjourned\":true,\"time\":{\"base\":300,\"inc\":0},"
+	                   "\"clock\":{\"white\":300000,\"black\":300000},\"events\":[]}");
+	client_flush(&c);
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_msg(strstr(prompt, "| adjourned]"), "%s", prompt);
+	ck_assert_msg(strstr(s.printed, "#4: adjourned (\"unadjourn\" resumes it)."), "%s", s.printed);
+	ck_assert_ptr_null(strstr(s.printed, "your move"));
+	client_free(&c);
+}
+END_TEST
+
 /* After a lost connection: the token resumes; a resumed state keeps the guesses; an ended game is fetched. */
 START_TEST(resume_after_a_lost_connection)
 {
@@ -1446,6 +1711,10 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, pgn_chunks_are_joined_into_a_file);
 	tcase_add_test(tc, history_and_record_pages);
 	tcase_add_test(tc, record_shows_the_true_board);
+	tcase_add_test(tc, record_board_after_a_refused_try);
+	tcase_add_test(tc, record_shows_draw_offers);
+	tcase_add_test(tc, impossible_pawn_capture_says_why);
+	tcase_add_test(tc, adjournment_from_both_sides);
 	tcase_add_test(tc, resume_after_a_lost_connection);
 	tcase_add_test(tc, follows_and_lobby_outlive_a_reconnection);
 	tcase_add_test(tc, paged_game_state_is_shown_once_complete);

@@ -9,6 +9,7 @@
 #include "board.h"
 #include "check_main.h"
 #include "event.h"
+#include "ruleset.h"
 #include "words.h"
 
 static char buf[WORDS_MAX];
@@ -167,6 +168,69 @@ START_TEST(adjournment_words)
 }
 END_TEST
 
+/* rand's pawn squares are where the pawns stand: "from", never "on" (which
+ * reads as the square captured on). */
+START_TEST(pawn_squares_words)
+{
+	struct event e = ev(EV_PAWN_SQUARES, WHITE);
+	e.squares = 1ULL << square_parse("e4");
+	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "White can capture with a pawn from e4");
+	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Your pawns that can capture: e4");
+	e.squares |= 1ULL << square_parse("c4") | 1ULL << square_parse("h2");
+	words_event(&e, -1, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "White can capture with pawns from h2, c4 and e4");
+	e.squares = 0;
+	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "White has no pawn tries");
+}
+END_TEST
+
+/* The mover's impossible try: never "your own pieces cannot make it" unless
+ * that is why; in the rule set's word (cincinnati's "Nonsense"). */
+START_TEST(impossible_words)
+{
+	struct event e = ev(EV_IMPOSSIBLE, WHITE);
+	e.audience = AUD_WHITE | AUD_UMPIRE;
+	e.move = move_make(square_parse("e5"), square_parse("d6"), MOVE_NORMAL, KNIGHT);
+	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Impossible: e5d6");
+	words_impossible(ruleset_find("cincinnati"), &e, WHY_PAWN_INFO, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Nonsense: e5d6 (this turn's pawn announcement rules it out)");
+	words_impossible(ruleset_find("rand"), &e, WHY_UNSAID, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Nonsense: e5d6");
+	e.move = move_make(square_parse("a1"), square_parse("a5"), MOVE_NORMAL, KNIGHT);
+	words_impossible(ruleset_find("icc"), &e, WHY_OWN_PIECES, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Impossible: a1a5 (your own pieces cannot make it)");
+}
+END_TEST
+
+/* An offer's instructions reach the one who answers it; its maker, and
+ * anyone else (a record, the umpire's chair), reads what happened. */
+START_TEST(offers_as_each_side_hears_them)
+{
+	json_t *j = json_loads("{\"event\":\"adjourn_offer\",\"game\":3,\"by\":\"white\",\"ply\":1}", 0, NULL);
+	ck_assert_int_eq(words_notice(j, WHITE, buf, sizeof buf), 0);
+	ck_assert_str_eq(buf, "You offered to adjourn");
+	ck_assert_int_eq(words_notice(j, BLACK, buf, sizeof buf), 0);
+	ck_assert_str_eq(buf, "White offers to adjourn (\"adjourn\" accepts, \"adjourn decline\" declines)");
+	ck_assert_int_eq(words_notice(j, -1, buf, sizeof buf), 0);
+	ck_assert_str_eq(buf, "White offers to adjourn");
+	ck_assert_int_eq(words_draw(j, buf, sizeof buf), -1);
+	json_decref(j);
+	j = json_loads("{\"event\":\"draw_offer\",\"game\":3,\"by\":\"black\"}", 0, NULL);
+	ck_assert_int_eq(words_draw(j, buf, sizeof buf), 0);
+	ck_assert_str_eq(buf, "Black offers a draw");
+	ck_assert_int_eq(words_notice(j, WHITE, buf, sizeof buf), -1);
+	json_decref(j);
+	j = json_loads("{\"event\":\"draw_declined\",\"game\":3,\"by\":\"white\"}", 0, NULL);
+	ck_assert_int_eq(words_draw(j, buf, sizeof buf), 0);
+	ck_assert_str_eq(buf, "White declined the draw");
+	json_decref(j);
+}
+END_TEST
+
 /* A time control as seek takes it back: the base in minutes, a fraction of a minute
  * in decimals (0.5+0 was shown, and read, as whole minutes' words elsewhere). */
 static const char *time_words(const char *json)
@@ -218,6 +282,9 @@ static Suite *words_suite(void)
 	tcase_add_test(tc, any_and_game_over);
 	tcase_add_test(tc, nost_words);
 	tcase_add_test(tc, adjournment_words);
+	tcase_add_test(tc, pawn_squares_words);
+	tcase_add_test(tc, impossible_words);
+	tcase_add_test(tc, offers_as_each_side_hears_them);
 	tcase_add_test(tc, time_control_words);
 	suite_add_tcase(s, tc);
 	return s;
