@@ -97,17 +97,23 @@ static void presence_arm(struct game *g, int col)
 	evtimer_add(g->abandon_timer[col], &tv);
 }
 
+/* col's player is away: said with the deadline it has now (none: no `until`). */
+static void away_send(struct game *g, int col)
+{
+	json_t *j = json_pack("{s:s, s:I, s:s}", "event", "opponent_away", "game", (json_int_t)g->id,
+	                      "color", game_color_name(col));
+	if (g->away_until[col] > 0)
+		json_object_set_new(j, "until", json_integer(g->away_until[col]));
+	presence_send(g, col, j);
+}
+
 void presence_away(struct game *g, int col)
 {
 	if (g->away[col])
 		return;
 	g->away[col] = true;
 	presence_arm(g, col);
-	json_t *j = json_pack("{s:s, s:I, s:s}", "event", "opponent_away", "game", (json_int_t)g->id,
-	                      "color", game_color_name(col));
-	if (g->away_until[col] > 0)
-		json_object_set_new(j, "until", json_integer(g->away_until[col]));
-	presence_send(g, col, j);
+	away_send(g, col);
 }
 
 void presence_back(struct game *g, int col)
@@ -142,8 +148,15 @@ void presence_rearm(struct game *g)
 {
 	for (int col = WHITE; col <= BLACK; col++) {
 		evtimer_del(g->abandon_timer[col]);
-		if (g->away[col])
-			presence_arm(g, col);
+		if (!g->away[col])
+			continue;
+		/* A new deadline (a whole grace again after an unpause, or none
+		 * while paused or adjourned) is told as the first one was: the
+		 * `until` people hold must not be one that no longer counts. */
+		int64_t was = g->away_until[col];
+		presence_arm(g, col);
+		if (g->away_until[col] != was)
+			away_send(g, col);
 	}
 }
 

@@ -218,10 +218,14 @@ static bool readable(struct conn *c, json_t *id, json_t *req, unsigned aud, stru
 }
 
 /* An umpire's private notes (action.h, "note private") stay the umpires'
- * after the game too: the full record others read leaves them out. */
-static bool private_notes(struct conn *c)
+ * after the game too: the full record others read leaves them out.  Not
+ * a game's own players', whatever their role: notes are written about
+ * them (an umpire who played it, or became one since, reads without). */
+static bool private_notes(struct conn *c, const struct store_game *g)
 {
-	return auth_user_role(conn_server(c), conn_user(c)) >= AUTH_ROLE_UMPIRE;
+	int64_t uid = conn_user(c);
+	return uid != g->white && uid != g->black &&
+	       auth_user_role(conn_server(c), uid) >= AUTH_ROLE_UMPIRE;
 }
 
 static void cmd_record(struct conn *c, json_t *id, json_t *req)
@@ -249,7 +253,7 @@ static void cmd_record(struct conn *c, json_t *id, json_t *req)
 	if (!flagged && announce_offload_marks(c, &g))
 		return;
 	if (!flagged) {
-		unsigned how = aud == AUD_UMPIRE && !private_notes(c) ? ANNOUNCE_NO_PRIVATE : 0;
+		unsigned how = aud == AUD_UMPIRE && !private_notes(c, &g) ? ANNOUNCE_NO_PRIVATE : 0;
 		pager_init(&pg, from);
 		if (announce_replay_page(st, conn_server(c)->replays, &g, (unsigned)aud, how, &pg) != 0) {
 			pager_free(&pg);
@@ -405,7 +409,7 @@ static void cmd_pgn(struct conn *c, json_t *id, json_t *req)
 	/* A long record's text is kept between its chunks (pgn_cache.h),
 	 * under its view: the audience, and whether the private notes are in. */
 	struct pgn_cache *pc = conn_server(c)->pgns;
-	bool notes = private_notes(c);
+	bool notes = private_notes(c, &g);
 	unsigned kind = (unsigned)aud << 1 | notes;
 	int last = 0;
 	if (pc != NULL && store_game_last_seq(st, g.id, &last) != STORE_OK) {

@@ -241,6 +241,22 @@ static bool released(const struct game *g, int ply)
 	return referee_over(g->ref) || ply <= referee_plies(g->ref) - game_delay(g);
 }
 
+/* The plies a viewer is shown as played, and the side to move then, in
+ * *to_move: the game's own, or for a spectator of a delayed game still
+ * going (`delayed`) what is released: nothing of the last N plies, so no
+ * ply count, side to move, clock or pause state of theirs either. */
+static int shown_plies(const struct game *g, bool delayed, int *to_move)
+{
+	int plies = referee_plies(g->ref), shown = plies;
+	*to_move = referee_side_to_move(g->ref);
+	if (delayed && !referee_over(g->ref)) {
+		shown = plies > game_delay(g) ? plies - game_delay(g) : 0;
+		if ((plies - shown) % 2 != 0)
+			*to_move = !*to_move;
+	}
+	return shown;
+}
+
 static void spectators_send(struct game *g, struct batch_action *ba, const json_t *msg)
 {
 	/* A spectator who muted the speaker does not receive their chat (chat.c). */
@@ -501,11 +517,14 @@ static json_t *seat_view(struct game *g, bool umpire, size_t from, size_t end, s
 		while (json_array_size(events) > keep)
 			json_array_remove(events, keep);
 	}
+	/* A delayed game's spectator is shown the state of what is released. */
+	bool delayed = !paged && !referee_over(g->ref);
+	int to_move;
+	int ply = shown_plies(g, delayed, &to_move);
 	json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:b, s:s, s:i, s:s}", "game", (json_int_t)g->id,
 	                      "rules", g->rs->name, "white", g->name[WHITE], "black", g->name[BLACK],
 	                      "rated", g->info.rated != 0, "seat", umpire ? "umpire" : "spectator",
-	                      "ply", referee_plies(g->ref),
-	                      "to_move", game_color_name(referee_side_to_move(g->ref)));
+	                      "ply", ply, "to_move", game_color_name(to_move));
 	if (paged) {
 		pager_finish(&pg, j, "events");
 		*total = pg.n;
@@ -519,7 +538,7 @@ static json_t *seat_view(struct game *g, bool umpire, size_t from, size_t end, s
 	json_t *t = game_time_json(&g->info);
 	if (t)
 		json_object_set_new(j, "time", t);
-	json_t *clk = game_clock_json(g, mstime_mono());
+	json_t *clk = delayed ? NULL : game_clock_json(g, mstime_mono());
 	if (clk)
 		json_object_set_new(j, "clock", clk);
 	if (umpire) {
@@ -534,8 +553,10 @@ static json_t *seat_view(struct game *g, bool umpire, size_t from, size_t end, s
 		if (g->draw_offer >= 0)
 			json_object_set_new(j, "draw_offer", json_string(game_color_name(g->draw_offer)));
 	}
-	if (g->paused)
+	if (g->paused && !delayed)
 		json_object_set_new(j, "paused", json_true());
+	if (g->adjourned && !delayed)
+		json_object_set_new(j, "adjourned", json_true());
 	return j;
 }
 
@@ -548,8 +569,11 @@ static void take_seat(struct conn *c, json_t *id, json_t *req, bool umpire,
 		return;
 	struct watcher *w = seat_find(g, conn_id(c));
 	if (w && w->umpire != umpire) {
-		dispatch_error(c, id, PE_ILLEGAL_ACTION, "this connection holds the other seat: unwatch first");
-		return;
+		/* The other seat of this game is exchanged for this one (a
+		 * director watching a board who must act on it): a new seat,
+		 * its catch-up from the start. */
+		seat_remove(g, w);
+		w = NULL;
 	}
 	/* A long replay for a paged view (seat_view) is made off the loop, and
 	 * so is a delayed game's whole list. */
@@ -611,6 +635,8 @@ struct live_list {
 	struct game **games;
 	size_t n, cap;
 	int64_t now;
+	bool umpire;        /* the asker may take a chair: every game as it stands */
+	int64_t user;       /* the asker: their own games as they stand */
 };
 
 static json_t *live_item(size_t i, void *arg)
@@ -618,16 +644,19 @@ static json_t *live_item(size_t i, void *arg)
 	const struct live_list *ll = arg;
 	const struct game *g = ll->games[i];
 	int64_t now = ll->now;
+	/* A delayed game as its spectators are shown it (seat_view). */
+	bool delayed = game_delay(g) > 0 && !ll->umpire && g->user[WHITE] != ll->user &&
+	               g->user[BLACK] != ll->user;
+	int to_move;
+	int ply = shown_plies(g, delayed, &to_move);
 	json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:b, s:i, s:s, s:i}", "game", (json_int_t)g->id,
 	                      "rules", g->rs->name, "white", g->name[WHITE], "black",
-	                      g->name[BLACK], "rated", g->info.rated != 0, "ply",
-	                      referee_plies(g->ref), "to_move",
-	                      game_color_name(referee_side_to_move(g->ref)), "spectators",
-	                      watch_spectators(g));
+	                      g->name[BLACK], "rated", g->info.rated != 0, "ply", ply, "to_move",
+	                      game_color_name(to_move), "spectators", watch_spectators(g));
 	json_t *t = game_time_json(&g->info);
 	if (t)
 		json_object_set_new(j, "time", t);
-	json_t *clk = game_clock_json(g, now);
+	json_t *clk = delayed ? NULL : game_clock_json(g, now);
 	if (clk)
 		json_object_set_new(j, "clock", clk);
 	return j;
@@ -636,7 +665,8 @@ static json_t *live_item(size_t i, void *arg)
 static void cmd_live(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
-	struct live_list ll = { .now = mstime_mono() };
+	struct live_list ll = { .now = mstime_mono(), .user = conn_user(c),
+		                .umpire = auth_user_role(srv, conn_user(c)) >= AUTH_ROLE_UMPIRE };
 
 	for (struct game *g = srv->games->live; g; g = g->next) {
 		if (g->dead)

@@ -30,6 +30,7 @@
 #include "check_main.h"
 #include "harness.h"
 #include "harness_game.h"
+#include "mstime.h"
 
 static const char *const fast_conf = "rate_limit = 10000\nrate_burst = 10000\n";
 #define PASSWORD "sesame-open"
@@ -249,6 +250,17 @@ START_TEST(pause_addtime_crash)
 	ck_assert_ptr_nonnull(text);
 	ck_assert_msg(strstr(text, "phone") == NULL, "%s", text);
 	ck_assert_msg(strstr(text, "note public five minutes") != NULL, "%s", text);
+	/* Regression: a player who is (or becomes) an umpire read the notes
+	 * written about their own game.  They are the other umpires'. */
+	char out[1024];
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "role", "whitey", "umpire"), 0);
+	rwu = record(w.c, game, "umpire");
+	ck_assert(has_event(rwu, "umpire_note", "text", "five minutes to the round's end"));
+	ck_assert(!has_event(rwu, "umpire_note", "text", "white looked at a phone"));
+	json_decref(rwu);
+	pg = kc_ok(w.c, kc_req(w.c, "pgn", "{s:I, s:s}", "game", (json_int_t)game, "view", "umpire"));
+	text = json_string_value(json_object_get(pg, "pgn"));
+	ck_assert_msg(text != NULL && strstr(text, "phone") == NULL, "%s", text ? text : "");
 	/* The umpire's PGN keeps every umpire action (escaped where it must). */
 	pg = kc_ok(ump.c, kc_req(ump.c, "pgn", "{s:I, s:s}", "game", (json_int_t)game, "view", "umpire"));
 	text = json_string_value(json_object_get(pg, "pgn"));
@@ -289,8 +301,20 @@ START_TEST(pause_holds_abandonment)
 	ck_assert_ptr_null(json_object_get(away, "until"));   /* no deadline while paused */
 	kt_sleep_ms(2500);
 	kc_no_game_event(w.c, "game_over");
-	/* The unpause starts the grace, and then it runs out. */
+	/* The unpause starts the grace, told (regression: the deadline it set
+	 * was never sent, so the `until` a player held was not the one that
+	 * counted), and then it runs out. */
+	int64_t t0 = mstime_wall();
 	kc_ok(ump.c, kc_req(ump.c, "clock_unpause", "{s:I, s:s}", "game", g, "reason", "back"));
+	away = kc_event(w.c, "opponent_away");
+	ck_assert_str_eq(json_string_value(json_object_get(away, "color")), "black");
+	ck_assert_int_ge(json_integer_value(json_object_get(away, "until")), t0 + 1000);
+	/* and a pause again takes the deadline away, said so */
+	kc_ok(ump.c, kc_req(ump.c, "clock_pause", "{s:I, s:s}", "game", g, "reason", "again"));
+	away = kc_event(w.c, "opponent_away");
+	ck_assert_ptr_null(json_object_get(away, "until"));
+	kc_ok(ump.c, kc_req(ump.c, "clock_unpause", "{s:I, s:s}", "game", g, "reason", "back"));
+	ck_assert_ptr_nonnull(json_object_get(kc_event(w.c, "opponent_away"), "until"));
 	json_t *go = kc_event(w.c, "game_over");
 	ck_assert_str_eq(json_string_value(json_object_get(go, "reason")), "abandoned");
 	ck_assert_str_eq(json_string_value(json_object_get(go, "result")), "1-0");

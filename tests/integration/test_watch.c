@@ -641,6 +641,113 @@ static int ply_of(json_t *e)
 	return (int)json_integer_value(p);
 }
 
+/* The game's entry in c's `live` list. */
+static json_t *live_of(struct kc *c, int64_t game)
+{
+	json_t *r = kc_ok(c, kc_req(c, "live", NULL));
+	size_t i;
+	json_t *g;
+	json_array_foreach(json_object_get(r, "games"), i, g)
+		if (json_integer_value(json_object_get(g, "game")) == game)
+			return g;
+	ck_abort_msg("game %lld not in live", (long long)game);
+	return NULL;
+}
+
+/* Regression: a delayed game's spectator was shown its live state (the
+ * `watch` reply's and `live`'s ply, side to move and clocks, the pause)
+ * though its events of the last N plies were held back.  Now the state
+ * shown is the released part's; umpires and the players see it as it is. */
+START_TEST(delayed_state_hidden)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nspectator_delay = 2\n");
+	struct kp w, b, spec, ump;
+	account(d, &w, "whitey", "player");
+	account(d, &b, "blacky", "player");
+	account(d, &spec, "watcher", "player");
+	account(d, &ump, "ref", "umpire");
+	json_t *r = kc_ok(w.c, kc_req(w.c, "seek", "{s:s, s:s, s:b, s:{s:i, s:i}}", "color", "white",
+	                               "rules", "icc", "rated", 1, "time", "base", 300, "inc", 0));
+	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
+	int64_t game = (int64_t)json_integer_value(json_object_get(
+		kc_ok(b.c, kc_req(b.c, "accept", "{s:I}", "offer", offer)), "game"));
+	static const char *const moves[] = { "e4", "e5", "Nf3" };
+	for (int i = 0; i < 3; i++) {
+		struct kp *p = i % 2 ? &b : &w;
+		kc_ok(p->c, kc_req(p->c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", moves[i]));
+	}
+	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
+	kc_ok(ump.c, kc_req(ump.c, "clock_pause", "{s:I, s:s}", "game", (json_int_t)game, "reason", "x"));
+	/* 3 plies played, 1 released: Black to move after it */
+	r = kc_ok(spec.c, kc_req(spec.c, "watch", "{s:I}", "game", (json_int_t)game));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "ply")), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "to_move")), "black");
+	ck_assert_ptr_null(json_object_get(r, "clock"));
+	ck_assert_ptr_null(json_object_get(r, "paused"));
+	json_t *e = live_of(spec.c, game);
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "ply")), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "to_move")), "black");
+	ck_assert_ptr_null(json_object_get(e, "clock"));
+	/* as it stands, to the umpire and the players */
+	for (struct kc *c = ump.c; c; c = c == ump.c ? w.c : NULL) {
+		e = live_of(c, game);
+		ck_assert_int_eq(json_integer_value(json_object_get(e, "ply")), 3);
+		ck_assert_str_eq(json_string_value(json_object_get(e, "to_move")), "black");
+		ck_assert_ptr_nonnull(json_object_get(e, "clock"));
+	}
+	r = kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "ply")), 3);
+	ck_assert(json_is_true(json_object_get(r, "paused")));
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(spec.c);
+	kc_close(ump.c);
+	kd_stop(d);
+}
+END_TEST
+
+/* Regression: on one connection, `umpire` after `watch` of the same game
+ * (a director watching a board who must act on it) was refused, "unwatch
+ * first".  The seat is exchanged: the chair's view from the start, the
+ * chair's live events; and back.  An adjourned game says so in both. */
+START_TEST(seat_exchanged_on_one_connection)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\n");
+	struct kp w, b, ump;
+	account(d, &w, "whitey", "player");
+	account(d, &b, "blacky", "player");
+	account(d, &ump, "ref", "umpire");
+	json_t *r = kc_ok(w.c, kc_req(w.c, "seek", "{s:s, s:s, s:{s:i, s:i}}", "color", "white",
+	                               "rules", "icc", "time", "base", 300, "inc", 0));
+	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
+	json_int_t game = json_integer_value(json_object_get(
+		kc_ok(b.c, kc_req(b.c, "accept", "{s:I}", "offer", offer)), "game"));
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", game, "move", "e4"));
+	r = kc_ok(ump.c, kc_req(ump.c, "watch", "{s:I}", "game", game));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "seat")), "spectator");
+	r = kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", game));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "seat")), "umpire");
+	ck_assert_ptr_nonnull(json_object_get(r, "fen"));
+	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", game, "move", "e5"));
+	json_t *bd = kc_event(ump.c, "board");   /* the chair's live events, once */
+	ck_assert_int_eq(json_integer_value(json_object_get(bd, "ply")), 2);
+	kc_no_game_event(ump.c, "moved");   /* not a spectator's copy too */
+	kc_ok(w.c, kc_req(w.c, "adjourn", "{s:I}", "game", game));
+	kc_ok(b.c, kc_req(b.c, "adjourn", "{s:I}", "game", game));
+	kc_event(ump.c, "adjourned");
+	r = kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", game));
+	ck_assert(json_is_true(json_object_get(r, "adjourned")));
+	r = kc_ok(ump.c, kc_req(ump.c, "watch", "{s:I}", "game", game));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "seat")), "spectator");
+	ck_assert_ptr_null(json_object_get(r, "fen"));
+	ck_assert(json_is_true(json_object_get(r, "adjourned")));
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(ump.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* spectator_delay = 4: a rated game is watched 4 plies behind, by anyone;
  * the spectator holds exactly the released prefix of the public stream
  * (never an event of the last 4 plies) after every action, a late
@@ -882,6 +989,8 @@ static Suite *watch_suite(void)
 	tcase_add_test(tc, follows_kept_for_an_account);
 	tcase_add_test(tc, permission_matrix);
 	tcase_add_test(tc, delayed_stream);
+	tcase_add_test(tc, delayed_state_hidden);
+	tcase_add_test(tc, seat_exchanged_on_one_connection);
 	tcase_add_test(tc, delayed_long_catchup);
 	tcase_add_test(tc, pages_end_where_the_seat_began);
 	tcase_add_test(tc, streams_every_ruleset);
