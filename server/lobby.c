@@ -580,10 +580,22 @@ static struct offer *offer_alloc(struct conn *c, json_t *id)
 }
 
 /* A new offer on the request's terms, or NULL with an error sent. */
+/* Rated games are registered accounts' (as on FICS): a guest comes and
+ * goes with a session, and its ratings would fill the club's standings. */
+static bool guest_rated(struct conn *c, json_t *id, bool rated, const char *name, bool guest)
+{
+	if (!rated || !guest)
+		return false;
+	dispatch_error(c, id, PE_ILLEGAL_ACTION, "%s is a guest: rated games are for registered accounts",
+	               name);
+	return true;
+}
+
 static struct offer *offer_new(struct conn *c, json_t *id, json_t *req)
 {
 	struct offer *o = offer_alloc(c, id);
-	if (o && offer_terms(c, id, req, o) != 0) {
+	if (o && (offer_terms(c, id, req, o) != 0 ||
+	          guest_rated(c, id, o->rated, conn_user_name(c), auth_is_guest_name(conn_user_name(c))))) {
 		free(o);
 		return NULL;
 	}
@@ -836,7 +848,9 @@ static void cmd_challenge(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	struct offer *o = offer_new(c, id, req);
-	if (o)
+	if (o && guest_rated(c, id, o->rated, u.name, u.guest))
+		free(o);
+	else if (o)
 		offer_challenge(c, id, o, u.id, u.name);
 }
 
@@ -900,6 +914,8 @@ static void cmd_accept(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "you cannot accept your own offer");
 		return;
 	}
+	if (guest_rated(c, id, o->rated, conn_user_name(c), auth_is_guest_name(conn_user_name(c))))
+		return;
 	if (o->rating_max > 0) {
 		int mine = club_rating_of(srv, uid, o->rs->name);
 		if (mine < 0) {
@@ -1006,7 +1022,9 @@ static void cmd_pair(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	struct offer o = { 0 };
-	if (offer_terms(c, id, req, &o) != 0)
+	if (offer_terms(c, id, req, &o) != 0 ||
+	    guest_rated(c, id, o.rated, u[WHITE].name, u[WHITE].guest) ||
+	    guest_rated(c, id, o.rated, u[BLACK].name, u[BLACK].guest))
 		return;
 	int64_t game = 0;
 	if (games_start(srv, u[WHITE].id, u[BLACK].id, o.rs->name, o.base_ms, o.inc_ms, o.days, o.rated,

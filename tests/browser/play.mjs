@@ -528,7 +528,11 @@ try {
   // ---- 6b. the club: a rated game in the standings, a player's profile ----
   const lw = await LineClient.open(linePort), ll = await LineClient.open(linePort);
   Object.assign(lineClients, { lw, ll });
-  for (const l of [lw, ll]) { await l.ok('hello', { version: 1 }); l.user = (await l.ok('guest')).user; }
+  // registered: rated games are for registered accounts (a guest's are refused)
+  for (const [l, name] of [[lw, 'clubwhite'], [ll, 'clubblack']]) {
+    await l.ok('hello', { version: 1 });
+    l.user = (await l.ok('register', { user: name, password: 'a long club password' })).user;
+  }
   const rated = (await lw.ok('seek', { rules: 'nost', color: 'white', rated: true })).offer;
   const gr = (await ll.ok('accept', { offer: rated })).game;
   await ll.ok('resign', { game: gr });
@@ -580,7 +584,7 @@ try {
   await until(a, (who) => document.getElementById('status').textContent === `no longer following ${who}`, lw.user,
     'the unfollow answered');
   check((await a.evaluate(() => window.krieg.net.call('follow'))).following.length === 0, 'still following');
-  check(prof.startsWith(`${lw.user} (a guest): player, since `) && /online; 1 won, 0 lost, 0 drawn, 0 aborted; rated icc 1\d\d\d\?$/.test(prof),
+  check(prof.startsWith(`${lw.user}: player, since `) && /online; 1 won, 0 lost, 0 drawn, 0 aborted; rated icc 1\d\d\d\?$/.test(prof),
     `the profile: ${prof}`);
 
   // ---- 8. a correspondence seek from the page: days a move ----

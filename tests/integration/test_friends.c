@@ -652,8 +652,8 @@ START_TEST(lobby_comes_to_you)
 	struct kd *d = kd_start(FRIENDS_CONFIG);
 	struct kp a, b, c, n;
 	kp_guest(d, &a);
-	kp_guest(d, &b);
-	kp_guest(d, &c);
+	kp_register(d, &b, "seeker");   /* its rated seek: a registered account's */
+	kp_register(d, &c, "taker");
 	kp_guest(d, &n);   /* never watches */
 	json_t *r = kc_ok(b.c, kc_req(b.c, "seek", "{s:s, s:s, s:{s:i}}", "rules", "nost", "color", "black",
 	                              "time", "days", 3));

@@ -56,9 +56,10 @@ END_TEST
 START_TEST(seek_list_accept)
 {
 	struct kd *d = kd_start(FAST_CONFIG);
-	struct kp a, b;
-	kp_guest(d, &a);
-	kp_guest(d, &b);
+	struct kp a, b, g;
+	kp_register(d, &a, "anna");
+	kp_register(d, &b, "bob");
+	kp_guest(d, &g);
 	json_t *r = kc_ok(a.c, kc_req(a.c, "seek", "{s:s, s:{s:i, s:i}, s:s, s:b}", "rules", "nost",
 	                              "time", "base", 300, "inc", 2, "color", "black", "rated", 1));
 	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
@@ -74,6 +75,19 @@ START_TEST(seek_list_accept)
 
 	/* Not your own. */
 	kc_error(a.c, kc_req(a.c, "accept", "{s:I}", "offer", offer), "illegal_action");
+	/* Regression: guests played rated games (and filled the standings).
+	 * Rated games are registered accounts': a guest's rated seek, its
+	 * rated challenge or one to it, and its accepting a rated seek are
+	 * refused, and change nothing. */
+	kc_error(g.c, kc_req(g.c, "accept", "{s:I}", "offer", offer), "illegal_action");
+	kc_error(g.c, kc_req(g.c, "seek", "{s:b}", "rated", 1), "illegal_action");
+	kc_error(g.c, kc_req(g.c, "challenge", "{s:s, s:b}", "user", "anna", "rated", 1), "illegal_action");
+	kc_error(a.c, kc_req(a.c, "challenge", "{s:s, s:b}", "user", g.name, "rated", 1), "illegal_action");
+	kc_no_event(a.c, "challenge");
+	kc_no_event(g.c, "challenge");
+	ck_assert_int_eq(json_array_size(json_object_get(kc_ok(g.c, kc_req(g.c, "seeks", NULL)),
+	                                                 "offers")), 1);
+	kc_ok(g.c, kc_req(g.c, "seek", "{s:b}", "rated", 0));   /* unrated: as ever */
 	r = kc_ok(b.c, kc_req(b.c, "accept", "{s:I}", "offer", offer));
 	long long game = json_integer_value(json_object_get(r, "game"));
 	json_t *e = kc_event(a.c, "game_start");
@@ -83,12 +97,14 @@ START_TEST(seek_list_accept)
 	ck_assert_str_eq(json_string_value(json_object_get(e, "rules")), "nost");
 	e = kc_event(b.c, "game_start");
 	ck_assert_str_eq(json_string_value(json_object_get(e, "color")), "white");
-	/* Gone once taken. */
+	/* Gone once taken (the guest's unrated seek stays). */
 	offers = json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)), "offers");
-	ck_assert_int_eq(json_array_size(offers), 0);
+	ck_assert_int_eq(json_array_size(offers), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(offers, 0), "user")), g.name);
 	kc_error(b.c, kc_req(b.c, "accept", "{s:I}", "offer", offer), "no_such_offer");
 	kc_close(a.c);
 	kc_close(b.c);
+	kc_close(g.c);
 	kd_stop(d);
 }
 END_TEST
@@ -587,7 +603,10 @@ START_TEST(seeks_meet)
 	struct kd *d = kd_start(FAST_CONFIG);
 	struct kp p[9];
 	for (int i = 0; i < 9; i++)
-		kp_guest(d, &p[i]);
+		if (i == 2)
+			kp_register(d, &p[i], "rater");   /* its rated seek: a registered account's */
+		else
+			kp_guest(d, &p[i]);
 	json_int_t first = json_integer_value(json_object_get(kc_ok(p[0].c, kc_req(p[0].c, "seek",
 		"{s:s, s:{s:i, s:i}, s:s}", "rules", "icc", "time", "base", 300, "inc", 0, "color", "white")), "offer"));
 	json_int_t second = json_integer_value(json_object_get(kc_ok(p[1].c, kc_req(p[1].c, "seek",
@@ -639,11 +658,14 @@ START_TEST(seeks_are_paged)
 	enum { USERS = 9, PER = 16 };
 	struct kp p[USERS];
 	for (int i = 0; i < USERS; i++) {
-		kp_guest(d, &p[i]);
+		if (i == 0)
+			kp_register(d, &p[i], "pager");   /* rated seeks are registered accounts' */
+		else
+			kp_guest(d, &p[i]);
 		for (int k = 0; k < PER; k++)
 			kc_ok(p[i].c, kc_req(p[i].c, "seek", "{s:s, s:{s:i, s:i}, s:s, s:b}", "rules",
 			                      "insurance", "time", "base", 600 + PER * i + k, "inc", 10, "color",
-			                      "random", "rated", 1));
+			                      "random", "rated", k % 2 == 0 && i == 0));   /* p[0] registered */
 	}
 	char seen[USERS * PER + 1] = { 0 };
 	json_int_t from = 0, pages = 0;

@@ -621,6 +621,13 @@ START_TEST(pairing)
 	kc_error(td.c, kc_req(td.c, "pair", "{s:s, s:s}", "white", "absent", "black", "bob"), "illegal_action");
 	kc_error(td.c, kc_req(td.c, "pair", "{s:s, s:s}", "white", "ann", "black", "ANN"), "illegal_action");
 	kc_error(td.c, kc_req(td.c, "pair", "{s:s}", "white", "ann"), "bad_request");
+	/* a guest plays unrated games only (regression: rated pairings of guests filled the standings) */
+	struct kp g;
+	kp_guest(d, &g);
+	kc_error(td.c, kc_req(td.c, "pair", "{s:s, s:s, s:b}", "white", "ann", "black", g.name, "rated", 1),
+	         "illegal_action");
+	kc_no_event(g.c, "game_start");
+	kc_close(g.c);
 	kc_error(td.c, kc_req(td.c, "pair", "{s:s, s:s, s:s}", "white", "ann", "black", "bob", "rules", "chess960"),
 	         "bad_request");
 	kc_no_event(ann.c, "game_start");
