@@ -356,15 +356,12 @@ static int offer_remove(struct lobby *l, struct offer *o)
 static int news_item(const struct store_offer_news *n, void *arg)
 {
 	struct conn *c = arg;
-	json_t *j;
-	if (strcmp(n->what, "declined") == 0)
-		j = json_pack("{s:s, s:I, s:s}", "event", "challenge_declined", "offer",
-		              (json_int_t)n->offer, "by", n->target_name);
-	else
-		j = json_pack("{s:s, s:I}", "event", "offer_lapsed", "offer", (json_int_t)n->offer);
-	if (strcmp(n->what, "declined") != 0 && n->target_name[0] != '\0')
-		json_object_set_new(j, "user", json_string(n->target_name));
-	json_object_set_new(j, "while_away", json_true());
+	bool declined = strcmp(n->what, "declined") == 0;
+	json_t *j = json_pack("{s:s, s:I, s:b}", "event", declined ? "challenge_declined" : "offer_lapsed",
+	                      "offer", (json_int_t)n->offer, "while_away", 1);
+	/* by: who declined; user: a lapsed challenge's target (a seek has none) */
+	if (n->target_name[0] != '\0')
+		json_object_set_new(j, declined ? "by" : "user", json_string(n->target_name));
 	conn_send(c, j);
 	return 0;
 }
