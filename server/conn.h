@@ -130,6 +130,11 @@ void conn_send(struct conn *c, json_t *msg);
 /* The same for a line already encoded (line.h; borrowed: the caller keeps
  * its reference).  c NULL or closing: nothing. */
 void conn_send_line(struct conn *c, const struct line *l);
+/* c's queued output (its buffer and paced lines) over output_buffer_max:
+ * a slow reader, torn down (true).  Checked after every line sent; a
+ * transport that writes on its own (the WebSocket door's pongs) checks
+ * after that. */
+bool conn_output_check(struct conn *c);
 
 /* Queue one JSON object (stolen) to go out as the output buffer drains:
  * a long reply made of many lines (the game_state and game_events pages

@@ -112,9 +112,16 @@ static void send_text(struct conn *c, const char *s, size_t n)
 	} else {
 		out_msg(c, s, n);
 	}
+	(void)conn_output_check(c);
+}
+
+bool conn_output_check(struct conn *c)
+{
 	size_t queued = evbuffer_get_length(bufferevent_get_output(c->bev)) + c->paced_extra;
-	if (queued > c->srv->cfg->output_max)
-		conn_teardown(c, "output buffer over cap (slow reader)", false);
+	if (queued <= c->srv->cfg->output_max)
+		return false;
+	conn_teardown(c, "output buffer over cap (slow reader)", false);
+	return true;
 }
 
 void conn_send(struct conn *c, json_t *msg)

@@ -301,6 +301,10 @@ static void ws_input(struct conn *c, void *arg)
 	}
 	(void)wslay_event_send(ws->ctx);   /* pongs */
 	ws_release(ws);
+	/* Pongs go to the output buffer as lines do, and count as they do: a
+	 * client that pings and never reads is a slow reader (it grew the
+	 * buffer without bound). */
+	(void)conn_output_check(c);
 }
 
 static void ws_put(void *arg, const char *msg, size_t n)

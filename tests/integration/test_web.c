@@ -672,6 +672,45 @@ START_TEST(test_slow_reader)
 }
 END_TEST
 
+/* Regression: pongs were written past the output cap, so a client that
+ * pinged and never read grew kriegd's memory without bound (2M pings:
+ * 262 MB).  They count as lines do: it is a slow reader, dropped. */
+START_TEST(test_ping_flood_is_a_slow_reader)
+{
+	struct kd *d = start_web("output_buffer_max = 64k\n");
+	int port = listen_port(d, 1);
+	struct wsc *w = wsc_connect(port, true, 4096);
+	char req[512];
+
+	snprintf(req, sizeof req,
+	         "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
+	         "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+	         "Sec-WebSocket-Version: 13\r\n\r\n", port);
+	ck_assert_int_eq(wsc_request(w, req), 101);
+	long rss0 = kd_rss_kb(d);
+	struct timeval tv = { 2, 0 };
+	setsockopt(w->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+	/* Pings of the largest control payload, 64 to a write, never a read. */
+	unsigned char batch[64 * (6 + 125)];
+	for (int k = 0; k < 64; k++) {
+		unsigned char *f = batch + k * (6 + 125);
+		f[0] = 0x89;
+		f[1] = 0x80 | 125;
+		memset(f + 2, 0, 4);   /* a zero mask */
+		memset(f + 6, 'p', 125);
+	}
+	for (int i = 0; i < 20000 && kd_log_count(d, "slow reader") == 0; i++)
+		if (SSL_write(w->ssl, batch, (int)sizeof batch) <= 0)
+			break;
+	ck_assert_msg(kd_log_wait(d, "reason=\"output buffer over cap (slow reader)\"", 10000),
+	              "a WebSocket that pings and never reads was not dropped");
+	ck_assert_msg(kd_rss_kb(d) < rss0 + 16 * 1024, "kriegd grew from %ld to %ld KiB", rss0,
+	              kd_rss_kb(d));
+	wsc_close(w);
+	kd_stop(d);
+}
+END_TEST
+
 /* ---- the plain listener, behind a proxy ---- */
 
 START_TEST(test_plain_loopback_only)
@@ -868,6 +907,7 @@ static Suite *web_suite(void)
 	tcase_add_test(tc, test_close_codes);
 	tcase_add_test(tc, test_cross_origin_refused);
 	tcase_add_test(tc, test_slow_reader);
+	tcase_add_test(tc, test_ping_flood_is_a_slow_reader);
 	tcase_add_test(tc, test_plain_loopback_only);
 	tcase_add_test(tc, test_plain_forwarded_for);
 	tcase_add_test(tc, test_forwarded_for_untrusted_ignored);
