@@ -119,7 +119,7 @@ static void cmd_register(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	/* register_per_hour: an attempt that reaches the hashing counts. */
-	int64_t wait = guard_register(a->guard, conn_host(c), mstime_mono());
+	int64_t wait = guard_hourly(a->guard, GUARD_REGISTER, conn_host(c), mstime_mono());
 	if (wait > 0) {
 		log_info("conn=%llu register refused addr=%s retry_after_ms=%lld",
 		         (unsigned long long)conn_id(c), conn_host(c), (long long)wait);
@@ -188,6 +188,30 @@ static void cmd_login(struct conn *c, json_t *id, json_t *req)
 	auth_job_submit(a, j);
 }
 
+/*
+ * guests_per_address: guests logged in now from c's address (connections,
+ * but not user's own: a guest resuming is one guest, whatever its
+ * connections).  At the cap, refused (true) with the answer sent: for
+ * `guest`, and for a guest's `resume` (which kept old guests coming back).
+ */
+static bool guests_full(struct auth *a, struct conn *c, json_t *id, int64_t user)
+{
+	int cap = guard_settings(a->guard)->guests_per_address;
+	if (cap <= 0)
+		return false;
+	int live = 0;
+	for (struct conn *o = NULL; (o = conn_of_user(a->srv, 0, o)) != NULL;)
+		live += strcmp(conn_host(o), conn_host(c)) == 0 && conn_user(o) != user &&
+		        auth_is_guest_name(conn_user_name(o));
+	if (live < cap)
+		return false;
+	log_info("conn=%llu guest refused addr=%s live=%d", (unsigned long long)conn_id(c), conn_host(c),
+	         live);
+	dispatch_error(c, id, PE_RATE_LIMITED, "too many guests from your address (%d); register an account",
+	               cap);
+	return true;
+}
+
 static void cmd_guest(struct conn *c, json_t *id, json_t *req)
 {
 	struct auth *a = conn_server(c)->auth;
@@ -202,19 +226,16 @@ static void cmd_guest(struct conn *c, json_t *id, json_t *req)
 		               "this server has no guest accounts; log in or register");
 		return;
 	}
-	/* guests_per_address: live guests (logged in now) from this address. */
-	int cap = guard_settings(a->guard)->guests_per_address;
-	if (cap > 0) {
-		int live = 0;
-		for (struct conn *o = NULL; (o = conn_of_user(a->srv, 0, o)) != NULL;)
-			live += strcmp(conn_host(o), conn_host(c)) == 0 && auth_is_guest_name(conn_user_name(o));
-		if (live >= cap) {
-			log_info("conn=%llu guest refused addr=%s live=%d", (unsigned long long)conn_id(c),
-			         conn_host(c), live);
-			dispatch_error(c, id, PE_RATE_LIMITED,
-			               "too many guests from your address (%d); register an account", cap);
-			return;
-		}
+	if (guests_full(a, c, id, conn_user(c)))   /* this connection's own guest is replaced */
+		return;
+	/* guests_per_hour: each account made counts (a `guest` on a guest's
+	 * connection makes another, the live count staying one). */
+	int64_t wait = guard_hourly(a->guard, GUARD_GUEST, conn_host(c), mstime_mono());
+	if (wait > 0) {
+		log_info("conn=%llu guest refused addr=%s retry_after_ms=%lld", (unsigned long long)conn_id(c),
+		         conn_host(c), (long long)wait);
+		reply_retry(c, id, wait, "too many guest accounts from your address; register an account");
+		return;
 	}
 	/* Random names; after a few collisions, longer ones. */
 	for (int i = 0; i < AUTH_GUEST_TRIES && rc == STORE_EXISTS; i++) {
@@ -269,6 +290,8 @@ static void cmd_resume(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_ACCOUNT_DISABLED, "this account is disabled");
 		return;
 	}
+	if (rc == STORE_OK && auth_is_guest_name(name) && guests_full(a, c, id, user))
+		return;
 	if (rc == STORE_OK)
 		rc = store_session_touch(st, digest, now, now + AUTH_SESSION_SECONDS);
 	if (rc == STORE_NOT_FOUND) {

@@ -22,8 +22,8 @@ struct record {
 	int fails;
 	int64_t last_fail_ms;
 	int64_t until_ms;             /* back-off window end */
-	int64_t reg_start_ms;         /* registration hour */
-	int regs;
+	int64_t hour_start_ms[GUARD_HOURLY];   /* per kind (guard_hourly): its hour */
+	int hour_count[GUARD_HOURLY];          /* and what was counted in it */
 };
 
 struct guard {
@@ -36,6 +36,7 @@ void guard_settings_default(struct guard_settings *s)
 {
 	s->register_per_hour = 5;
 	s->guests_per_address = 8;
+	s->guests_per_hour = 60;
 	s->login_free_failures = 3;
 	s->login_backoff_ms = 2000;
 	s->login_backoff_max_ms = 15 * 60 * 1000;
@@ -55,6 +56,7 @@ static const struct {
 } keys[] = {
 	{ "register_per_hour", offsetof(struct guard_settings, register_per_hour), 0, 1000000, 0 },
 	{ "guests_per_address", offsetof(struct guard_settings, guests_per_address), 0, 1000000, 0 },
+	{ "guests_per_hour", offsetof(struct guard_settings, guests_per_hour), 0, 1000000, 0 },
 	{ "login_free_failures", offsetof(struct guard_settings, login_free_failures), 0, 1000, 0 },
 	{ "hash_queue_per_address", offsetof(struct guard_settings, hash_share), 1, 1000, 0 },
 	{ "login_backoff", offsetof(struct guard_settings, login_backoff_ms), 1, 3600000, 1 },
@@ -132,9 +134,11 @@ const struct guard_settings *guard_settings(const struct guard *g)
  * remember, no registration in the current hour. */
 static bool idle(const struct guard *g, const struct record *r, int64_t now)
 {
+	for (int k = 0; k < GUARD_HOURLY; k++)
+		if (r->hour_count[k] > 0 && now - r->hour_start_ms[k] < HOUR_MS)
+			return false;
 	return r->until_ms <= now &&
-	       (r->fails == 0 || now - r->last_fail_ms >= g->s.login_failure_memory_ms) &&
-	       (r->regs == 0 || now - r->reg_start_ms >= HOUR_MS);
+	       (r->fails == 0 || now - r->last_fail_ms >= g->s.login_failure_memory_ms);
 }
 
 /* The record of addr (account 0) or of account; create: make one (the
@@ -173,18 +177,19 @@ static struct record *find(struct guard *g, const char *addr, int64_t account, i
 	return r;
 }
 
-int64_t guard_register(struct guard *g, const char *addr, int64_t now)
+int64_t guard_hourly(struct guard *g, enum guard_hourly kind, const char *addr, int64_t now)
 {
-	if (g->s.register_per_hour <= 0)
+	int limit = kind == GUARD_REGISTER ? g->s.register_per_hour : g->s.guests_per_hour;
+	if (limit <= 0)
 		return 0;
 	struct record *r = find(g, addr, 0, now, true);
-	if (r->regs == 0 || now - r->reg_start_ms >= HOUR_MS) {
-		r->reg_start_ms = now;
-		r->regs = 0;
+	if (r->hour_count[kind] == 0 || now - r->hour_start_ms[kind] >= HOUR_MS) {
+		r->hour_start_ms[kind] = now;
+		r->hour_count[kind] = 0;
 	}
-	if (r->regs >= g->s.register_per_hour)
-		return r->reg_start_ms + HOUR_MS - now;
-	r->regs++;
+	if (r->hour_count[kind] >= limit)
+		return r->hour_start_ms[kind] + HOUR_MS - now;
+	r->hour_count[kind]++;
 	return 0;
 }
 

@@ -40,6 +40,9 @@ struct guard_settings {
 	                               * hour; 0: unlimited.  Default 5 */
 	int guests_per_address;       /* guests_per_address: live guests from one address;
 	                               * 0: unlimited.  Default 8 */
+	int guests_per_hour;          /* guests_per_hour: guest accounts made per address per
+	                               * hour (a `guest` on a connection that is one already
+	                               * makes another); 0: unlimited.  Default 60 */
 	int login_free_failures;      /* login_free_failures: failures before back-off. 3 */
 	int login_backoff_ms;         /* login_backoff: the first window. 2s */
 	int login_backoff_max_ms;     /* login_backoff_max: the longest window. 15m */
@@ -67,9 +70,11 @@ void guard_free(struct guard *g);
 void guard_reconfigure(struct guard *g, const struct guard_settings *s);
 const struct guard_settings *guard_settings(const struct guard *g);
 
-/* Registration from addr: 0 if allowed now (and counted), else the ms
- * until the address may register again. */
-int64_t guard_register(struct guard *g, const char *addr, int64_t now);
+/* What addr may do so many times an hour: register (register_per_hour),
+ * make a guest account (guests_per_hour).  0 if allowed now (and
+ * counted), else the ms until the address may again. */
+enum guard_hourly { GUARD_REGISTER, GUARD_GUEST, GUARD_HOURLY };
+int64_t guard_hourly(struct guard *g, enum guard_hourly kind, const char *addr, int64_t now);
 
 /* May addr try to log in to account (0: unknown name) now?  0, or the ms
  * to wait (retry_after). */

@@ -307,8 +307,44 @@ START_TEST(guests_per_address)
 	/* A guest that logs out is no longer live: room again. */
 	kc_ok(g[0], kc_req(g[0], "logout", NULL));
 	kc_ok(g[2], kc_req(g[2], "guest", NULL));
+	/* Regression: guests made one after another on a connection (each
+	 * replacing the last) came back by `resume` past the cap: 13 live
+	 * from one address with a cap of 8.  A guest resuming is refused at
+	 * the cap, like a new one; its own second connection is not. */
+	char token[128];
+	json_t *r = kc_ok(g[1], kc_req(g[1], "guest", NULL));   /* g[1]'s first guest is left behind */
+	snprintf(token, sizeof token, "%s", json_string_value(json_object_get(r, "token")));
+	kc_ok(g[1], kc_req(g[1], "guest", NULL));
+	struct kc *back = kc_hello_from(d, "127.0.0.2");
+	kc_error(back, kc_req(back, "resume", "{s:s}", "token", token), "rate_limited");
+	kc_ok(g[2], kc_req(g[2], "logout", NULL));
+	kc_ok(back, kc_req(back, "resume", "{s:s}", "token", token));   /* room: as ever */
+	struct kc *twice = kc_hello_from(d, "127.0.0.2");
+	kc_ok(twice, kc_req(twice, "resume", "{s:s}", "token", token));   /* the same guest */
 	for (int i = 0; i < 3; i++)
 		kc_close(g[i]);
+	kc_close(o);
+	kc_close(back);
+	kc_close(twice);
+	kd_stop(d);
+}
+END_TEST
+
+/* Regression: `guest` again and again on one connection made guest
+ * accounts without limit (3,268 rows in a probe; the live count stayed
+ * one).  guests_per_hour accounts an address may make. */
+START_TEST(guests_per_hour)
+{
+	struct kd *d = kd_start("guests_per_hour = 3\nrate_limit = 1000\nrate_burst = 1000\n");
+	struct kc *c = kc_hello_from(d, "127.0.0.2");
+	for (int i = 0; i < 3; i++)
+		kc_ok(c, kc_req(c, "guest", NULL));
+	json_t *e = kc_error(c, kc_req(c, "guest", NULL), "retry_after");
+	ck_assert_int_gt(json_integer_value(json_object_get(json_object_get(e, "error"), "retry_after")),
+	                 3000);
+	struct kc *o = kc_hello_from(d, "127.0.0.3");   /* another address */
+	kc_ok(o, kc_req(o, "guest", NULL));
+	kc_close(c);
 	kc_close(o);
 	kd_stop(d);
 }
@@ -527,6 +563,7 @@ static Suite *club_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, registration_rate_per_address);
 	tcase_add_test(tc, guests_per_address);
+	tcase_add_test(tc, guests_per_hour);
 	tcase_add_test(tc, backoff_slows_guesser_not_owner);
 	tcase_add_test(tc, fair_hashing_under_flood);
 	tcase_add_test(tc, fail2ban_filter);

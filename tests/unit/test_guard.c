@@ -20,10 +20,25 @@ START_TEST(registration_rate)
 {
 	struct guard *g = fresh();
 	for (int i = 0; i < 5; i++)
-		ck_assert_int_eq(guard_register(g, "10.0.0.1", 1000 + i), 0);
-	ck_assert_int_eq(guard_register(g, "10.0.0.1", 2000), 3600 * 1000 - 1000);
-	ck_assert_int_eq(guard_register(g, "10.0.0.2", 2000), 0);   /* another address */
-	ck_assert_int_eq(guard_register(g, "10.0.0.1", 1000 + 3600 * 1000), 0);   /* a new hour */
+		ck_assert_int_eq(guard_hourly(g, GUARD_REGISTER, "10.0.0.1", 1000 + i), 0);
+	ck_assert_int_eq(guard_hourly(g, GUARD_REGISTER, "10.0.0.1", 2000), 3600 * 1000 - 1000);
+	ck_assert_int_eq(guard_hourly(g, GUARD_REGISTER, "10.0.0.2", 2000), 0);   /* another address */
+	ck_assert_int_eq(guard_hourly(g, GUARD_REGISTER, "10.0.0.1", 1000 + 3600 * 1000), 0);   /* a new hour */
+	guard_free(g);
+}
+END_TEST
+
+/* Regression: `guest` again and again on a connection made guest accounts
+ * without limit (the live count stayed one).  guests_per_hour (60) per
+ * address, counted apart from registrations. */
+START_TEST(guest_rate)
+{
+	struct guard *g = fresh();
+	for (int i = 0; i < 60; i++)
+		ck_assert_int_eq(guard_hourly(g, GUARD_GUEST, "10.0.0.1", 1000 + i), 0);
+	ck_assert_int_eq(guard_hourly(g, GUARD_GUEST, "10.0.0.1", 2000), 3600 * 1000 - 1000);
+	ck_assert_int_eq(guard_hourly(g, GUARD_REGISTER, "10.0.0.1", 2000), 0);   /* the other kind */
+	ck_assert_int_eq(guard_hourly(g, GUARD_GUEST, "10.0.0.2", 2000), 0);
 	guard_free(g);
 }
 END_TEST
@@ -124,6 +139,7 @@ static Suite *guard_suite(void)
 	Suite *s = suite_create("guard");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, registration_rate);
+	tcase_add_test(tc, guest_rate);
 	tcase_add_test(tc, backoff_doubles_and_spares_a_clean_address);
 	tcase_add_test(tc, backoff_is_capped);
 	tcase_add_test(tc, tables_are_bounded);
