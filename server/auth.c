@@ -649,7 +649,7 @@ struct job *auth_job_new(struct auth *a, struct conn *c, json_t *id, enum job_ki
 		mine += strcmp(j->host, conn_host(c)) == 0;
 	if (mine >= (size_t)guard_settings(a->guard)->hash_share || a->npending >= AUTH_QUEUE_MAX) {
 		unsigned more = 0;
-		if (guard_log_allow(a->guard, &a->log_busy, mstime_mono(), &more))
+		if (guard_log_allow(guard_settings(a->guard), &a->log_busy, mstime_mono(), &more))
 			log_warnx("auth: hashing queue busy addr=%s queued=%zu mine=%zu (%u like it "
 			          "not logged)", conn_host(c), a->npending, mine, more);
 		dispatch_error(c, id, PE_BUSY, "server busy, try again shortly");

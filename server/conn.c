@@ -914,8 +914,11 @@ static int admit(struct server *srv, const char *peer, const char *host, bool *r
 	else if (host_count(set, host) >= (size_t)cfg->max_conns_per_ip)
 		*refused = *refused_addr = true;
 	if (*refused && set->refusing >= CONN_REFUSE_EXTRA) {
-		log_warnx("refused peer=%s reason=\"%s, no room to say so\"", peer,
-		          *refused_addr ? "max_connections_per_ip" : "max_connections");
+		/* A storm of these is one line an interval (log_repeat_interval). */
+		unsigned more = 0;
+		if (guard_log_allow(&cfg->guard, &set->refused_log, mstime_mono(), &more))
+			log_warnx("refused peer=%s reason=\"%s, no room to say so\" (%u like it not logged)",
+			          peer, *refused_addr ? "max_connections_per_ip" : "max_connections", more);
 		return -1;
 	}
 	return 0;

@@ -19,6 +19,7 @@
 #include <event2/event.h>
 
 #include "conn.h"
+#include "guard.h"
 #include "idtable.h"
 
 enum conn_state { CS_HANDSHAKE, CS_OPEN, CS_LINGER, CS_DEAD };
@@ -126,6 +127,7 @@ struct connset {
 	struct idtable users;      /* the user index: struct userconns by user */
 	struct idtable hosts;      /* struct hostbudget by address */
 	struct hostlist idle_hosts; /* those with no connection, not yet full */
+	struct guard_log_limit refused_log;   /* "no room to say so": one line an interval */
 };
 
 /* conn.c: the one teardown (conn_close is it with flush); logs why. */

@@ -246,7 +246,7 @@ void guard_login_ok(struct guard *g, const char *addr, int64_t now)
 	}
 }
 
-bool guard_log_allow(const struct guard *g, struct guard_log_limit *l, int64_t now,
+bool guard_log_allow(const struct guard_settings *s, struct guard_log_limit *l, int64_t now,
                      unsigned *suppressed)
 {
 	if (now < l->next_ms) {
@@ -255,6 +255,6 @@ bool guard_log_allow(const struct guard *g, struct guard_log_limit *l, int64_t n
 	}
 	*suppressed = l->suppressed;
 	l->suppressed = 0;
-	l->next_ms = now + g->s.log_repeat_ms;
+	l->next_ms = now + s->log_repeat_ms;
 	return true;
 }

@@ -90,7 +90,7 @@ struct guard_log_limit {
 	int64_t next_ms;
 	unsigned suppressed;
 };
-bool guard_log_allow(const struct guard *g, struct guard_log_limit *l, int64_t now,
+bool guard_log_allow(const struct guard_settings *s, struct guard_log_limit *l, int64_t now,
                      unsigned *suppressed);
 
 #endif

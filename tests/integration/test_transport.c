@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
+#include "conn.h"   /* CONN_REFUSE_EXTRA */
 #include "harness.h"
 #include "harness_game.h"
 #include "proto.h"
@@ -1102,6 +1103,29 @@ static int lowest_free_fd(pid_t pid)
 	return n;
 }
 
+/* Regression: past the refusals it can answer, each refused connection
+ * was a warning of its own (1,051 lines in a second from one address).
+ * One line an interval now, as the login warnings. */
+START_TEST(test_refusal_storm_logged_once)
+{
+	struct kd *d = kd_start("max_connections_per_ip = 2\nhandshake_timeout = 20s\n"
+	                        "log_repeat_interval = 1h\n");
+	enum { N = 2 + CONN_REFUSE_EXTRA + 40 };
+	int fds[N];
+	/* TCP only, no TLS: each holds its slot, or its refusal, for the handshake. */
+	for (int i = 0; i < N; i++)
+		fds[i] = kd_tcp(d);
+	ck_assert(kd_log_wait(d, "no room to say so", KC_TIMEOUT_MS));
+	struct kc *c = kc_hello_from(d, "127.0.0.9");   /* another address is served */
+	expect_usable(c);
+	kc_close(c);
+	ck_assert_int_eq(kd_log_count(d, "no room to say so"), 1);
+	for (int i = 0; i < N; i++)
+		close(fds[i]);
+	kd_stop(d);
+}
+END_TEST
+
 /* Out of file descriptors, the daemon pauses accepting instead of spinning,
  * and serves again once descriptors are free. */
 START_TEST(test_emfile_pause)
@@ -1148,6 +1172,7 @@ static Suite *transport_suite(void)
 	tcase_add_test(tc, test_line_too_long_1mib);
 	tcase_add_test(tc, test_plaintext_refused);
 	tcase_add_test(tc, test_handshake_timeout);
+	tcase_add_test(tc, test_refusal_storm_logged_once);
 	tcase_add_test(tc, test_idle_timeout);
 	tcase_add_test(tc, test_max_connections);
 	tcase_add_test(tc, test_rate_limit);

@@ -110,11 +110,11 @@ START_TEST(log_lines_summarised)
 	struct guard *g = fresh();
 	struct guard_log_limit l = { 0, 0 };
 	unsigned n = 99;
-	ck_assert(guard_log_allow(g, &l, 100, &n));
+	ck_assert(guard_log_allow(guard_settings(g), &l, 100, &n));
 	ck_assert_uint_eq(n, 0);
 	for (int i = 0; i < 50; i++)
-		ck_assert(!guard_log_allow(g, &l, 200 + i, &n));
-	ck_assert(guard_log_allow(g, &l, 100 + 10000, &n));
+		ck_assert(!guard_log_allow(guard_settings(g), &l, 200 + i, &n));
+	ck_assert(guard_log_allow(guard_settings(g), &l, 100 + 10000, &n));
 	ck_assert_uint_eq(n, 50);
 	guard_free(g);
 }
