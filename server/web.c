@@ -132,12 +132,15 @@ bool web_utf8_valid(const unsigned char *s, size_t n)
 
 /*
  * Follow the frame headers in the bytes handed to wslay: a control frame
- * must be whole and at most 125 bytes (RFC 6455 5.5).  wslay refuses one
- * that is not, but with a close frame that has no status code; seen here
+ * must be whole and at most 125 bytes (RFC 6455 5.5), and a length is
+ * written in the fewest bytes, its top bit clear (5.2).  wslay refuses
+ * what is not, but with a close frame that has no status code; seen here
  * first, it is closed with 1002 (and wslay's own close is not sent: a
- * connection sends one close).  False at such a frame.
+ * connection sends one close).  A data frame longer than a message may
+ * be is 1009 at its header, not once its payload came.  The close code
+ * at such a frame, else 0.
  */
-static bool ws_scan(struct ws *ws, const unsigned char *b, size_t n)
+static uint16_t ws_scan(struct ws *ws, const unsigned char *b, size_t n)
 {
 	size_t i = 0;
 
@@ -157,7 +160,7 @@ static bool ws_scan(struct ws *ws, const unsigned char *b, size_t n)
 			 * would answer with an empty close. */
 			bool close1 = (ws->hdr[0] & 0x0f) == WSLAY_CONNECTION_CLOSE && len7 == 1;
 			if (control && (!fin || len7 > 125 || close1))
-				return false;
+				return WSLAY_CODE_PROTOCOL_ERROR;
 			ws->hneed = 2 + (len7 == 126 ? 2 : len7 == 127 ? 8 : 0) + (ws->hdr[1] & 0x80 ? 4 : 0);
 		}
 		if (ws->hlen >= 2 && ws->hlen == ws->hneed) {
@@ -169,12 +172,16 @@ static bool ws_scan(struct ws *ws, const unsigned char *b, size_t n)
 				len = 0;
 				for (size_t k = 2; k < (len7 == 126 ? 4u : 10u); k++)
 					len = len << 8 | ws->hdr[k];
+				if ((len7 == 126 && len < 126) || (len7 == 127 && (len <= 0xffff || len >> 63)))
+					return WSLAY_CODE_PROTOCOL_ERROR;
 			}
+			if (!(ws->hdr[0] & 0x08) && len > PROTO_LINE_MAX - 1)
+				return WSLAY_CODE_MESSAGE_TOO_BIG;
 			ws->skip = len;
 			ws->hlen = 0;
 		}
 	}
-	return true;
+	return 0;
 }
 
 static void ws_fail(struct ws *ws, uint16_t code, const char *why, const char *reason);
@@ -214,8 +221,11 @@ static ssize_t ws_recv_cb(wslay_event_context_ptr ctx, uint8_t *buf, size_t len,
 		wslay_event_set_error(ctx, WSLAY_ERR_WOULDBLOCK);
 		return -1;
 	}
-	if (!ws_scan(ws, buf, (size_t)n))
-		ws_fail(ws, WSLAY_CODE_PROTOCOL_ERROR, "bad control frame", "websocket: protocol error");
+	uint16_t code = ws_scan(ws, buf, (size_t)n);
+	if (code == WSLAY_CODE_MESSAGE_TOO_BIG)
+		ws_fail(ws, code, "message too big", "websocket: message too big");
+	else if (code != 0)
+		ws_fail(ws, code, "bad frame", "websocket: protocol error");
 	return n;
 }
 

@@ -582,6 +582,40 @@ static void offend_line_plus_one(struct wsc *w)
 	free(big);
 }
 
+/* A frame header alone, its length written as given: ext 2 or 8 bytes. */
+static void header_only(struct wsc *w, int ext, uint64_t len)
+{
+	unsigned char f[14];
+	size_t n = 0;
+	f[n++] = 0x81;
+	f[n++] = (unsigned char)(0x80 | (ext == 2 ? 126 : 127));
+	for (int k = ext - 1; k >= 0; k--)
+		f[n++] = (unsigned char)(len >> (8 * k));
+	memset(f + n, 0, 4);   /* the mask */
+	n += 4;
+	wsc_raw_write(w, f, n);
+}
+
+/* Regressions: a length in more bytes than it needs (RFC 6455 5.2) was
+ * closed with no code, and a frame declaring more than a message may
+ * hold was closed only once its payload came (never, if it did not). */
+static void offend_long_form_16(struct wsc *w)
+{
+	header_only(w, 2, 5);
+	wsc_raw_write(w, "{}{}{", 5);
+}
+
+static void offend_long_form_64(struct wsc *w)
+{
+	header_only(w, 8, 5);
+	wsc_raw_write(w, "{}{}{", 5);
+}
+
+static void offend_declared_1mib(struct wsc *w)
+{
+	header_only(w, 8, 1024 * 1024);   /* and no payload */
+}
+
 START_TEST(test_close_codes)
 {
 	struct kd *d = start_web(NULL);
@@ -594,6 +628,9 @@ START_TEST(test_close_codes)
 	ck_assert_int_eq(close_after(d, port, offend_close_one_byte), 1002);
 	ck_assert_int_eq(close_after(d, port, offend_line_plus_one), 1009);
 	ck_assert_int_eq(close_after(d, port, offend_1mib), 1009);
+	ck_assert_int_eq(close_after(d, port, offend_long_form_16), 1002);
+	ck_assert_int_eq(close_after(d, port, offend_long_form_64), 1002);
+	ck_assert_int_eq(close_after(d, port, offend_declared_1mib), 1009);
 	ck_assert(kd_log_wait(d, "reason=\"websocket: message too big\"", 5000));
 	ck_assert(kd_log_wait(d, "reason=\"websocket: binary message\"", 5000));
 	/* The longest message that fits is served (an error about its content). */
