@@ -198,9 +198,21 @@ static char *wsc_body(struct wsc *w, size_t *len)
 	return b;
 }
 
+static struct wsc *upgrade_on(struct wsc *w, int port, const char *extra);
+
 static struct wsc *wsc_upgrade(int port, bool tls, const char *extra)
 {
-	struct wsc *w = wsc_connect(port, tls, 0);
+	return upgrade_on(wsc_connect(port, tls, 0), port, extra);
+}
+
+/* Over TLS with a small receive window: a reader that soon stops taking. */
+static struct wsc *wsc_upgrade_window(int port, int rcvbuf)
+{
+	return upgrade_on(wsc_connect(port, true, rcvbuf), port, NULL);
+}
+
+static struct wsc *upgrade_on(struct wsc *w, int port, const char *extra)
+{
 	char req[2048];
 
 	snprintf(req, sizeof req,
@@ -679,14 +691,9 @@ START_TEST(test_slow_reader)
 	struct kd *d = start_web("output_buffer_max = 64k\nrate_limit = 1000000\n"
 	                         "rate_burst = 1000000\n");
 	int port = listen_port(d, 1);
-	struct wsc *w = wsc_connect(port, true, 4096);
-	char req[512], msg[256];
+	struct wsc *w = wsc_upgrade_window(port, 4096);
+	char msg[256];
 
-	snprintf(req, sizeof req,
-	         "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
-	         "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-	         "Sec-WebSocket-Version: 13\r\n\r\n", port);
-	ck_assert_int_eq(wsc_request(w, req), 101);
 	snprintf(msg, sizeof msg, "{\"id\":\"%064d\",\"type\":\"no_such_request_type_padding_xx\"}", 7);
 	/* Requests whose replies are bigger than themselves; never read. */
 	struct timeval tv = { 2, 0 };
@@ -716,14 +723,7 @@ START_TEST(test_ping_flood_is_a_slow_reader)
 {
 	struct kd *d = start_web("output_buffer_max = 64k\n");
 	int port = listen_port(d, 1);
-	struct wsc *w = wsc_connect(port, true, 4096);
-	char req[512];
-
-	snprintf(req, sizeof req,
-	         "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
-	         "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-	         "Sec-WebSocket-Version: 13\r\n\r\n", port);
-	ck_assert_int_eq(wsc_request(w, req), 101);
+	struct wsc *w = wsc_upgrade_window(port, 4096);
 	long rss0 = kd_rss_kb(d);
 	struct timeval tv = { 2, 0 };
 	setsockopt(w->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
