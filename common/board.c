@@ -121,8 +121,8 @@ static void make_drop(struct board *b, move_t m)
 	put_piece(b, us, type, to);
 	b->halfmove = 0;
 	b->ep = SQ_NONE;
-	if (us == BLACK)
-		b->fullmove++;
+	if (us == BLACK && b->fullmove < UINT16_MAX)
+		b->fullmove++;   /* stopped at the top, not wrapped to 0 (an invalid FEN) */
 	b->side = (uint8_t)(us ^ 1);
 	b->key ^= zobrist_side_key;
 }
@@ -165,7 +165,8 @@ void board_make(struct board *b, move_t m)
 		b->key ^= zobrist_ep(b->ep);
 	b->key ^= zobrist_castle(b->castling);
 
-	b->halfmove++;
+	if (b->halfmove < UINT16_MAX)
+		b->halfmove++;
 	if (kind == MOVE_EN_PASSANT) {
 		remove_piece(b, us == WHITE ? to - 8 : to + 8);
 		b->halfmove = 0;
@@ -189,8 +190,8 @@ void board_make(struct board *b, move_t m)
 	b->castling &= (uint8_t)(board_castle_keep(from) & board_castle_keep(to));
 	b->ep = (type == PAWN && (to - from == 16 || from - to == 16)) ? (uint8_t)((from + to) / 2)
 	                                                                : SQ_NONE;
-	if (us == BLACK)
-		b->fullmove++;
+	if (us == BLACK && b->fullmove < UINT16_MAX)
+		b->fullmove++;   /* stopped at the top, not wrapped to 0 (an invalid FEN) */
 	b->side = (uint8_t)them;
 	b->key ^= zobrist_side_key;
 	b->key ^= zobrist_castle(b->castling);

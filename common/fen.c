@@ -444,13 +444,15 @@ int fen_parse(const char *fen, struct board *out, char *err, size_t errlen)
 	if (parse_ep(f, len, &b, err, errlen) < 0)
 		return -1;
 
+	/* The counters as far as the board holds them (board.h: uint16_t,
+	 * which board_make stops at): whatever fen_format writes reads back. */
 	unsigned v;
 	if (next_field(&p, &f, &len)) {
-		if (!parse_counter(f, len, 9999, &v))
+		if (!parse_counter(f, len, UINT16_MAX, &v))
 			return failf(err, errlen, "bad halfmove clock");
 		b.halfmove = (uint16_t)v;
 		if (next_field(&p, &f, &len)) {
-			if (!parse_counter(f, len, 9999, &v) || v == 0)
+			if (!parse_counter(f, len, UINT16_MAX, &v) || v == 0)
 				return failf(err, errlen, "bad fullmove number");
 			b.fullmove = (uint16_t)v;
 		}

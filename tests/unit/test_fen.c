@@ -297,6 +297,38 @@ START_TEST(test_positions_from_play_parse)
 }
 END_TEST
 
+/* Regression (fuzz_fen, found by CI's smoke): a halfmove clock of 9999
+ * became 10000 after a quiet move, which fen_format wrote and fen_parse
+ * refused ("bad halfmove clock"); at the board's top, 65535, it would
+ * have wrapped to 0.  The parser takes what the board holds, and the
+ * counters stop at the top: every position made reads back. */
+START_TEST(test_counters_at_their_limits_read_back)
+{
+	static const char *const fens[] = {
+		"8/8/8/8/8/8/8/K6k b - - 9999 1",
+		"8/8/8/8/8/8/8/K6k b - - 65535 65535",
+		"8/8/8/8/8/8/8/K6k b - - 0 9999",
+	};
+	for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
+		struct board b, c;
+		char err[128], fen[FEN_MAX];
+		ck_assert_int_eq(fen_parse(fens[i], &b, err, sizeof err), 0);
+		unsigned half = b.halfmove, full = b.fullmove;
+		for (int ply = 0; ply < 2; ply++) {
+			struct movelist l;
+			movegen_legal(&b, &l);
+			ck_assert_int_gt(l.n, 0);
+			board_make(&b, l.m[0]);   /* a king's move: quiet */
+			fen_format(&b, fen, sizeof fen);
+			ck_assert_msg(fen_parse(fen, &c, err, sizeof err) == 0, "%s: %s", fen, err);
+			ck_assert_msg(memcmp(&b, &c, sizeof b) == 0, "%s parses to another board", fen);
+		}
+		ck_assert_uint_eq(b.halfmove, half + 2 > UINT16_MAX ? UINT16_MAX : half + 2);
+		ck_assert_uint_eq(b.fullmove, full + 1 > UINT16_MAX ? UINT16_MAX : full + 1);
+	}
+}
+END_TEST
+
 static Suite *fen_suite(void)
 {
 	Suite *s = suite_create("fen");
@@ -308,6 +340,7 @@ static Suite *fen_suite(void)
 	tcase_add_test(tc, test_format_small_buffer);
 	tcase_add_test(tc, test_mutations);
 	tcase_add_test(tc, test_positions_from_play_parse);
+	tcase_add_test(tc, test_counters_at_their_limits_read_back);
 	suite_add_tcase(s, tc);
 	return s;
 }
