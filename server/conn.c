@@ -549,11 +549,17 @@ struct conn *conn_of_user(struct server *srv, int64_t user, struct conn *prev)
 	return NULL;
 }
 
-void conn_send_user(struct server *srv, int64_t user_id, json_t *msg)
+void conn_send_user_but(struct server *srv, int64_t user_id, uint64_t but, json_t *msg)
 {
 	for (struct conn *c = NULL; user_id != 0 && (c = conn_of_user(srv, user_id, c)) != NULL;)
-		conn_send(c, json_incref(msg));
+		if (but == 0 || c->id != but)
+			conn_send(c, json_incref(msg));
 	json_decref(msg);
+}
+
+void conn_send_user(struct server *srv, int64_t user_id, json_t *msg)
+{
+	conn_send_user_but(srv, user_id, 0, msg);
 }
 
 /* ---- teardown ------------------------------------------------------------- */

@@ -166,8 +166,10 @@ void conn_paced_free(struct paced *pl);
 void conn_gate_put(struct conn *c, struct paced *gate, struct paced *pl);
 void conn_gate_close(struct conn *c, struct paced *gate);
 
-/* conn_send() to every connection of user_id (msg stolen). */
+/* conn_send() to every connection of user_id (msg stolen); _but leaves out
+ * the connection whose id is `but` (0: none), one that must not hear it. */
 void conn_send_user(struct server *srv, int64_t user_id, json_t *msg);
+void conn_send_user_but(struct server *srv, int64_t user_id, uint64_t but, json_t *msg);
 
 /* Mark for closing; the free happens from a deferred event, never inside
  * the connection's own callback.  reason is logged. */

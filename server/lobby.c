@@ -282,10 +282,10 @@ static void lobby_sweep(struct lobby *l, uint64_t quiet)
 		json_int_t id = (json_int_t)o->id;
 		if (offer_retire(l, o, "lapsed") != 0)
 			continue;
-		for (struct conn *c = NULL; to != 0 && (c = conn_of_user(l->srv, to, c)) != NULL;)
-			if (conn_id(c) != quiet)
-				conn_send(c, json_pack("{s:s, s:I, s:s}", "event", "challenge_cancelled",
-				                       "offer", id, "reason", "lapsed"));
+		if (to != 0)
+			conn_send_user_but(l->srv, to, quiet,
+			                   json_pack("{s:s, s:I, s:s}", "event", "challenge_cancelled",
+			                             "offer", id, "reason", "lapsed"));
 	}
 }
 

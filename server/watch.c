@@ -241,15 +241,23 @@ static bool released(const struct game *g, int ply)
 	return referee_over(g->ref) || ply <= referee_plies(g->ref) - game_delay(g);
 }
 
+/* Is g shown to a viewer as released, not as it stands?  To a spectator
+ * of a delayed game still going; not to one who `sees_live` (an umpire's
+ * seat; in `live`, an umpire, an admin or the game's own player). */
+static bool shown_delayed(const struct game *g, bool sees_live)
+{
+	return !sees_live && game_delay(g) > 0 && !referee_over(g->ref);
+}
+
 /* The plies a viewer is shown as played, and the side to move then, in
- * *to_move: the game's own, or for a spectator of a delayed game still
- * going (`delayed`) what is released: nothing of the last N plies, so no
- * ply count, side to move, clock or pause state of theirs either. */
+ * *to_move: the game's own, or if `delayed` (shown_delayed) what is
+ * released: nothing of the last N plies, so no ply count, side to move,
+ * clock or pause state of theirs either. */
 static int shown_plies(const struct game *g, bool delayed, int *to_move)
 {
 	int plies = referee_plies(g->ref), shown = plies;
 	*to_move = referee_side_to_move(g->ref);
-	if (delayed && !referee_over(g->ref)) {
+	if (delayed) {
 		shown = plies > game_delay(g) ? plies - game_delay(g) : 0;
 		if ((plies - shown) % 2 != 0)
 			*to_move = !*to_move;
@@ -518,7 +526,7 @@ static json_t *seat_view(struct game *g, bool umpire, size_t from, size_t end, s
 			json_array_remove(events, keep);
 	}
 	/* A delayed game's spectator is shown the state of what is released. */
-	bool delayed = !paged && !referee_over(g->ref);
+	bool delayed = shown_delayed(g, umpire);
 	int to_move;
 	int ply = shown_plies(g, delayed, &to_move);
 	json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:b, s:s, s:i, s:s}", "game", (json_int_t)g->id,
@@ -645,8 +653,8 @@ static json_t *live_item(size_t i, void *arg)
 	const struct game *g = ll->games[i];
 	int64_t now = ll->now;
 	/* A delayed game as its spectators are shown it (seat_view). */
-	bool delayed = game_delay(g) > 0 && !ll->umpire && g->user[WHITE] != ll->user &&
-	               g->user[BLACK] != ll->user;
+	bool delayed = shown_delayed(g, ll->umpire || g->user[WHITE] == ll->user ||
+	                                    g->user[BLACK] == ll->user);
 	int to_move;
 	int ply = shown_plies(g, delayed, &to_move);
 	json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:b, s:i, s:s, s:i}", "game", (json_int_t)g->id,

@@ -1694,21 +1694,16 @@ static void record_words(const struct ruleset *rs, const struct event *e, int me
  * a try: notation_lex() takes "d1h5" for a pawn's (no piece letter), so
  * every piece move would stop the replay.
  */
-static bool replay_move(struct board *b, const char *uci)
+/* The umpire's move on the replayed board: the legal move it names (its
+ * text reads an en passant as a plain pawn move, movegen_find_legal puts
+ * the kind back), or false when the board cannot follow it. */
+static bool replay_move(struct board *b, move_t said)
 {
-	struct movelist ml;
-	char text[NOTATION_MAX];
-	if (!uci)
+	move_t m = said == MOVE_NONE ? MOVE_NONE : movegen_find_legal(b, said);
+	if (m == MOVE_NONE)
 		return false;
-	movegen_legal(b, &ml);
-	for (int i = 0; i < ml.n; i++) {
-		notation_uci(ml.m[i], text);
-		if (!strcmp(text, uci)) {
-			board_make(b, ml.m[i]);
-			return true;
-		}
-	}
-	return false;
+	board_make(b, m);
+	return true;
 }
 
 /* record {game, view}: one page of what that audience heard, more asked for while there is more. */
@@ -1758,7 +1753,7 @@ static void done_record(struct client *c, const json_t *msg, const struct pendin
 			continue;
 		}
 		if (c->replay_ok && e.type == EV_UMPIRE_MOVE)
-			c->replay_ok = replay_move(&c->replay, json_string_value(json_object_get(ev, "move")));
+			c->replay_ok = replay_move(&c->replay, e.move);
 		/* The game's end names the true final position (kriegd's game_over
 		 * "fen"): the board at the end whatever the replay made of it. */
 		const char *end = e.type == EV_GAME_OVER ? json_string_value(json_object_get(ev, "fen")) : NULL;
