@@ -216,6 +216,19 @@ static void conn_free(struct conn *c)
 	free(c);
 }
 
+/* What the peer sent and nobody read, read away: a socket closed with
+ * unread input sends a reset, which can destroy what the peer has not yet
+ * read of ours (the last turn's announcements at a shutdown). */
+static void discard_input(struct conn *c)
+{
+	char buf[4096];
+	evutil_socket_t fd = c->bev != NULL ? bufferevent_getfd(c->bev) : -1;
+
+	if (fd >= 0)
+		while (recv(fd, buf, sizeof buf, MSG_DONTWAIT) > 0)
+			;
+}
+
 void connset_free(struct server *srv)
 {
 	struct connset *set = srv->conns;
@@ -223,13 +236,25 @@ void connset_free(struct server *srv)
 
 	if (set == NULL)
 		return;
-	while ((c = TAILQ_FIRST(&set->all)) != NULL)
+	while ((c = TAILQ_FIRST(&set->all)) != NULL) {
+		discard_input(c);
 		conn_free(c);
+	}
 	idtable_free(&set->users, NULL);   /* each went with its last connection */
 	idtable_free(&set->hosts, free_host);   /* those kept with no connection */
 	idtable_free(&set->byid, NULL);
 	free(set);
 	srv->conns = NULL;
+}
+
+bool connset_drained(const struct server *srv)
+{
+	const struct conn *c;
+
+	TAILQ_FOREACH(c, &srv->conns->all, all)
+		if (c->state != CS_DEAD && !(c->state == CS_LINGER && c->shut))
+			return false;
+	return true;
 }
 
 size_t conn_count(const struct server *srv)
@@ -581,6 +606,19 @@ static void linger_shut(struct conn *c)
 	shutdown(bufferevent_getfd(c->bev), SHUT_WR);
 }
 
+/* Into LINGER: the framing's goodbye (a close frame: `going_away`, the
+ * server's end, or a normal close) behind the last reply, close_linger to
+ * see it out. */
+static void linger_begin(struct conn *c, bool going_away)
+{
+	if (c->framing != NULL)
+		c->framing->goodbye(c->framing_ctx, going_away);
+	timer_in(c->timer, c->srv->cfg->linger_ms);
+	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
+		linger_shut(c);
+}
+
 void conn_teardown(struct conn *c, const char *reason, bool flush)
 {
 	if (c->state == CS_DEAD)
@@ -597,12 +635,7 @@ void conn_teardown(struct conn *c, const char *reason, bool flush)
 	if (was_open && c->user != 0)
 		run_closed_hooks(c);
 	if (c->state == CS_LINGER) {
-		if (c->framing != NULL)
-			c->framing->goodbye(c->framing_ctx);
-		timer_in(c->timer, c->srv->cfg->linger_ms);
-		bufferevent_enable(c->bev, EV_READ | EV_WRITE);
-		if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
-			linger_shut(c);
+		linger_begin(c, false);
 		return;
 	}
 	event_del(c->timer);
@@ -614,6 +647,35 @@ void conn_close(struct conn *c, const char *reason)
 {
 	if (c != NULL)
 		conn_teardown(c, reason, true);
+}
+
+/*
+ * The daemon's stop: every open connection lingers as conn_close's do, so
+ * what was sent to it (the last turn's answers and announcements) goes out
+ * before its close_notify, but without the closed hooks: its user has not
+ * left a game or the lobby, the server has stopped (presence and offers
+ * are as they were at the next start).  A connection still in its
+ * handshake has been told nothing and just goes.  The daemon waits only
+ * until each has its output out and its close_notify sent
+ * (connset_drained), not for its peer to close: connset_free then reads
+ * away what the peer sent meanwhile, so that closing does not reset what
+ * the peer has yet to read.
+ */
+void connset_drain(struct server *srv)
+{
+	struct conn *c, *next;
+
+	for (c = TAILQ_FIRST(&srv->conns->all); c != NULL; c = next) {
+		next = TAILQ_NEXT(c, all);
+		if (c->state == CS_HANDSHAKE) {
+			conn_teardown(c, "shutdown", false);
+		} else if (c->state == CS_OPEN) {
+			log_info("conn=%llu closed reason=\"shutdown\" user=%lld", (unsigned long long)c->id,
+			         (long long)c->user);
+			c->state = CS_LINGER;
+			linger_begin(c, true);
+		}
+	}
 }
 
 /* ---- callbacks ------------------------------------------------------------ */

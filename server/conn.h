@@ -177,7 +177,13 @@ void conn_close(struct conn *c, const char *reason);
 
 /* The set (main.c, listener.c). */
 struct connset *connset_new(void);
-/* Free every connection at once, without hooks (daemon shutdown). */
+/* Daemon shutdown, without hooks: connset_drain closes every connection
+ * as conn_close() does (what it was sent goes out first, then TLS's
+ * close_notify; a WebSocket's close says 1001, going away); once
+ * connset_drained() (each has its output out, or is gone), connset_free
+ * frees every connection left at once. */
+void connset_drain(struct server *srv);
+bool connset_drained(const struct server *srv);
 void connset_free(struct server *srv);
 void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int socklen);
 /*
@@ -199,7 +205,8 @@ struct conn *conn_attach(struct server *srv, struct bufferevent *bev, const char
  *             error queue its own goodbye and conn_close().
  *   put       queue one message (n bytes) to the bufferevent's output.
  *   goodbye   the connection is closing (LINGER): queue the framing's
- *             close (a close frame) behind the last reply; idempotent.
+ *             close (a close frame; going_away: the server is stopping)
+ *             behind the last reply; idempotent.
  *   keepalive the idle timer's half-way mark (besides the ping event);
  *             may be NULL.
  *   free      the connection is freed (before its bufferevent).
@@ -207,7 +214,7 @@ struct conn *conn_attach(struct server *srv, struct bufferevent *bev, const char
 struct conn_framing {
 	void (*input)(struct conn *c, void *ctx);
 	void (*put)(void *ctx, const char *msg, size_t n);
-	void (*goodbye)(void *ctx);
+	void (*goodbye)(void *ctx, bool going_away);
 	void (*keepalive)(void *ctx);
 	void (*free)(void *ctx);
 };

@@ -785,6 +785,15 @@ void games_flush(struct games *gs)
 		batch_flush(gs->batch);
 }
 
+void games_stop(struct games *gs)
+{
+	for (struct game *g = gs != NULL ? gs->live : NULL; g != NULL; g = g->next) {
+		evtimer_del(g->flag_timer);
+		for (int i = 0; i < 2; i++)
+			evtimer_del(g->abandon_timer[i]);
+	}
+}
+
 void games_set_grace(struct games *gs, int64_t ms)
 {
 	if (ms > 0)

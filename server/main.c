@@ -31,6 +31,7 @@
 #include "listener.h"
 #include "lobby.h"
 #include "log.h"
+#include "mstime.h"
 #include "pgn_cache.h"
 #include "reader.h"
 #include "server.h"
@@ -42,6 +43,7 @@
 #include "web.h"
 
 #define CLI_SETS_MAX 64
+#define DRAIN_TICK_MS 20   /* stopping: how often to look whether the connections are gone */
 
 /* The settings' sources on the command line, kept for SIGHUP. */
 struct cli {
@@ -55,6 +57,8 @@ struct daemon {
 	struct server *srv;
 	const struct cli *cli;
 	struct service *svc;
+	struct event *drain;      /* stopping: till the connections are gone */
+	int64_t drain_until;      /* mstime_mono(): gone or not, the loop ends */
 };
 
 static void usage(FILE *f)
@@ -162,20 +166,43 @@ out:
 	service_ready(dm->svc);
 }
 
+/* Stopping: the loop ends once every connection has its output out
+ * (connset_drained), or after close_linger at the latest (a peer that
+ * does not read). */
+static void drain_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct daemon *dm = arg;
+
+	if (connset_drained(dm->srv) || mstime_mono() >= dm->drain_until)
+		event_base_loopexit(dm->srv->base, NULL);
+}
+
 static void on_signal(evutil_socket_t sig, short what, void *arg)
 {
 	struct daemon *dm = arg;
 	struct server *srv = dm->srv;
 
+	if (dm->drain != NULL) {   /* a second signal: stop now */
+		log_info("signal=%d stopping now", (int)sig);
+		event_base_loopexit(srv->base, NULL);
+		return;
+	}
 	service_stopping(dm->svc);
 	log_info("signal=%d shutting down", (int)sig);
 	listener_free_all(srv);
-	/* This turn's moves are committed and announced before the connections go. */
+	/* This turn's moves are committed, and what they announced is sent
+	 * out, before each connection's close_notify (connset_drain). */
 	games_flush(srv->games);
+	games_stop(srv->games);
 	web_free(srv->web);
 	srv->web = NULL;
-	connset_free(srv);
-	event_base_loopexit(srv->base, NULL);
+	connset_drain(srv);
+	struct timeval tick = mstime_timeval(DRAIN_TICK_MS);
+	dm->drain_until = mstime_mono() + srv->cfg->linger_ms + DRAIN_TICK_MS;
+	if ((dm->drain = event_new(srv->base, -1, EV_PERSIST, drain_cb, dm)) == NULL ||
+	    event_add(dm->drain, &tick) != 0)
+		fatalx("cannot wait for the connections to close");
+	drain_cb(-1, 0, dm);
 }
 
 /* The web door (web.h): off unless listen_web or listen_web_plain is set. */
@@ -417,6 +444,8 @@ int main(int argc, char **argv)
 	lobby_free(srv.lobby);
 	auth_free(srv.auth);
 	store_close(srv.store);
+	if (dm.drain != NULL)
+		event_free(dm.drain);
 	event_free(sigterm);
 	event_free(sigint);
 	event_free(sighup);

@@ -327,11 +327,13 @@ static void ws_put(void *arg, const char *msg, size_t n)
 	ws_release(ws);
 }
 
-static void ws_goodbye(void *arg)
+static void ws_goodbye(void *arg, bool going_away)
 {
 	struct ws *ws = arg;
 
-	(void)wslay_event_queue_close(ws_ctx(ws), WSLAY_CODE_NORMAL_CLOSURE, NULL, 0);
+	(void)wslay_event_queue_close(ws_ctx(ws),
+	                              going_away ? WSLAY_CODE_GOING_AWAY : WSLAY_CODE_NORMAL_CLOSURE,
+	                              NULL, 0);
 	(void)wslay_event_send(ws->ctx);
 }
 

@@ -59,6 +59,7 @@ struct kc {
 	char buf[KC_LINE_BUF];
 	size_t len;
 	bool eof;
+	bool close_notify;   /* the eof was TLS's close_notify: a clean close */
 	struct kc_line *lines;
 	size_t n, cap;
 	size_t scan;            /* lines before this are all taken */
@@ -713,6 +714,7 @@ static bool pump(struct kc *c, long long deadline)
 			if (!wait_fd(c->fd, POLLOUT, deadline))
 				return false;
 		} else {
+			c->close_notify = e == SSL_ERROR_ZERO_RETURN;
 			c->eof = true;   /* close_notify, EOF, reset */
 			return false;
 		}
@@ -873,6 +875,11 @@ bool kc_closed(struct kc *c, int timeout_ms)
 			return false;
 	}
 	return true;
+}
+
+bool kc_closed_cleanly(const struct kc *c)
+{
+	return c->eof && c->close_notify;
 }
 
 size_t kc_nlines(const struct kc *c)

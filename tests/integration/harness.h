@@ -174,6 +174,8 @@ void kc_no_event(struct kc *c, const char *name);
 void kc_no_game_event(struct kc *c, const char *name);
 /* Wait for the server to close (lines arriving meanwhile are kept). */
 bool kc_closed(struct kc *c, int timeout_ms);
+/* Closed with TLS's close_notify (a clean close), not cut. */
+bool kc_closed_cleanly(const struct kc *c);
 
 /* Every line received so far, in order (raw text without '\n'). */
 size_t kc_nlines(const struct kc *c);

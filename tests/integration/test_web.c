@@ -537,6 +537,25 @@ START_TEST(test_upgrade_lines)
 }
 END_TEST
 
+/* The daemon's stop closes a WebSocket with 1001 (going away), after the
+ * last answer: not a cut, not a normal close (1000) as if the client had
+ * done something to end it.  Before, the stop freed the connection. */
+START_TEST(test_stop_says_going_away)
+{
+	struct kd *d = start_web(NULL);
+	struct wsc *w = wsc_upgrade(listen_port(d, 1), true, NULL);
+	json_decref(wsc_hello(w));
+	wsc_text(w, "{\"id\":2,\"type\":\"ping\"}");
+	json_t *r = wsc_msg(w);
+	ck_assert(json_is_true(json_object_get(r, "ok")));
+	json_decref(r);
+	ck_assert_int_eq(kill(kd_pid(d), SIGTERM), 0);
+	ck_assert_int_eq(wsc_close_code(w), 1001);
+	wsc_close(w);
+	kd_stop(d);
+}
+END_TEST
+
 /* Send one offending frame after hello; the close code that comes back. */
 static int close_after(struct kd *d, int port, void (*offend)(struct wsc *w))
 {
@@ -940,6 +959,7 @@ static Suite *web_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_static_files);
+	tcase_add_test(tc, test_stop_says_going_away);
 	tcase_add_test(tc, test_upgrade_lines);
 	tcase_add_test(tc, test_close_codes);
 	tcase_add_test(tc, test_cross_origin_refused);
