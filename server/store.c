@@ -666,22 +666,24 @@ int store_synchronous_valid(const char *name)
 	return 0;
 }
 
-/* Bring the schema from its current version to STORE_SCHEMA_VERSION, or
- * explain why not.  Returns 0 or -1 with err set. */
-static int migrate(sqlite3 *db, const char *path, int readonly, char *err, size_t errlen)
+/* Whose file is it?  A krieg database this kriegd can open (of schema
+ * *version), or a new empty file; else -1 with err set.  Read before
+ * anything is written (the journal mode included): another program's
+ * file, or a newer schema, is refused untouched. */
+static int identify(sqlite3 *db, const char *path, int64_t *version, char *err, size_t errlen)
 {
-	int64_t version = 0, app = 0, objects = 0;
-	char *msg = NULL;
+	int64_t app = 0, objects = 0;
 
-	if (exec_int(db, "PRAGMA user_version", &version) != SQLITE_OK) {
+	*version = 0;
+	if (exec_int(db, "PRAGMA user_version", version) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(db));
 		return -1;
 	}
-	if (version > STORE_SCHEMA_VERSION) {
+	if (*version > STORE_SCHEMA_VERSION) {
 		snprintf(err, errlen,
 		         "%s: database schema version %lld is newer than this kriegd's %d; "
 		         "refusing to open it (run a newer kriegd)",
-		         path, (long long)version, STORE_SCHEMA_VERSION);
+		         path, (long long)*version, STORE_SCHEMA_VERSION);
 		return -1;
 	}
 	if (exec_int(db, "PRAGMA application_id", &app) != SQLITE_OK ||
@@ -689,12 +691,22 @@ static int migrate(sqlite3 *db, const char *path, int readonly, char *err, size_
 		snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(db));
 		return -1;
 	}
-	if ((version > 0 && app != STORE_APP_ID) || (version == 0 && (objects > 0 || app != 0))) {
+	if ((*version > 0 && app != STORE_APP_ID) || (*version == 0 && (objects > 0 || app != 0))) {
 		snprintf(err, errlen, "%s: not a krieg database (application_id %lld, "
 		         "schema version %lld, %lld objects)", path, (long long)app,
-		         (long long)version, (long long)objects);
+		         (long long)*version, (long long)objects);
 		return -1;
 	}
+	return 0;
+}
+
+/* Bring the schema from `version` (identify's) to STORE_SCHEMA_VERSION,
+ * or explain why not.  Returns 0 or -1 with err set. */
+static int migrate(sqlite3 *db, const char *path, int64_t version, int readonly, char *err,
+                   size_t errlen)
+{
+	char *msg = NULL;
+
 	if (version == STORE_SCHEMA_VERSION)
 		return 0;
 	if (readonly) {
@@ -773,24 +785,6 @@ struct store *store_open_opts(const char *path, const struct store_options *opt,
 	snprintf(sql, sizeof sql, "PRAGMA foreign_keys = ON; PRAGMA synchronous = %s", sync);
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
 		goto fail;
-	if (!opt->readonly) {
-		/* WAL: readers never block the writer, and a commit is one
-		 * append.  The mode is stored in the file. */
-		sqlite3_stmt *s = NULL;
-		int ok = sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &s, NULL) == SQLITE_OK &&
-		         sqlite3_step(s) == SQLITE_ROW;
-		const char *mode = ok ? (const char *)sqlite3_column_text(s, 0) : NULL;
-		if (ok && mode != NULL && strcasecmp(mode, "wal") != 0 &&
-		    strcasecmp(mode, "memory") != 0) {
-			snprintf(err, errlen, "%s: cannot use WAL journal mode (got %s)", path, mode);
-			sqlite3_finalize(s);
-			sqlite3_close(db);
-			return NULL;
-		}
-		sqlite3_finalize(s);
-		if (!ok)
-			goto fail;
-	}
 	/* A damaged file is refused at start with a clear message rather than
 	 * failing request by request later.  quick_check reads every page
 	 * once (O(size), no index cross-check), which start-up can afford. */
@@ -809,7 +803,30 @@ struct store *store_open_opts(const char *path, const struct store_options *opt,
 		}
 		sqlite3_finalize(s);
 	}
-	if (migrate(db, path, opt->readonly, err, errlen) != 0) {
+	int64_t version;
+	if (identify(db, path, &version, err, errlen) != 0) {
+		sqlite3_close(db);
+		return NULL;
+	}
+	if (!opt->readonly) {
+		/* WAL: readers never block the writer, and a commit is one
+		 * append.  The mode is stored in the file. */
+		sqlite3_stmt *s = NULL;
+		int ok = sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &s, NULL) == SQLITE_OK &&
+		         sqlite3_step(s) == SQLITE_ROW;
+		const char *mode = ok ? (const char *)sqlite3_column_text(s, 0) : NULL;
+		if (ok && mode != NULL && strcasecmp(mode, "wal") != 0 &&
+		    strcasecmp(mode, "memory") != 0) {
+			snprintf(err, errlen, "%s: cannot use WAL journal mode (got %s)", path, mode);
+			sqlite3_finalize(s);
+			sqlite3_close(db);
+			return NULL;
+		}
+		sqlite3_finalize(s);
+		if (!ok)
+			goto fail;
+	}
+	if (migrate(db, path, version, opt->readonly, err, errlen) != 0) {
 		sqlite3_close(db);
 		return NULL;
 	}

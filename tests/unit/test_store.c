@@ -183,11 +183,28 @@ START_TEST(refuses_newer_version)
 }
 END_TEST
 
+/* The file's bytes (at most 64 KiB), into buf; their number. */
+static size_t file_bytes(unsigned char *buf, size_t cap)
+{
+	FILE *f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	size_t n = fread(buf, 1, cap, f);
+	fclose(f);
+	return n;
+}
+
+/* Another program's file is refused and not touched: not a byte of it
+ * (before, kriegd switched it to WAL before looking whose it was, and the
+ * mode stays in the file). */
 START_TEST(refuses_foreign_database)
 {
+	static unsigned char before[65536], after[65536];
 	raw_exec("CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('keep me');");
+	size_t n = file_bytes(before, sizeof before);
 	ck_assert_ptr_null(store_open(path, err, sizeof err));
 	ck_assert_msg(strstr(err, "not a krieg database") != NULL, "%s", err);
+	ck_assert_uint_eq(file_bytes(after, sizeof after), n);
+	ck_assert_msg(memcmp(before, after, n) == 0, "the foreign file was modified");
 	ck_assert_int_eq(raw_int("SELECT count(*) FROM notes"), 1);
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), 0);
 }
