@@ -115,6 +115,15 @@ void log_msg(enum log_level lvl, const char *fmt, ...)
 	va_end(ap);
 }
 
+void log_always(enum log_level lvl, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_emit(lvl, fmt, ap, NULL);
+	va_end(ap);
+}
+
 void log_warn(const char *fmt, ...)
 {
 	va_list ap;

@@ -30,6 +30,9 @@ enum log_level log_get_level(void);
 int log_level_parse(const char *name);
 
 void log_msg(enum log_level lvl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* As log_msg, whatever log_level says: lines that others read and rely
+ * on (failed and refused logins: deploy/fail2ban). */
+void log_always(enum log_level lvl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void log_vmsg(enum log_level lvl, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 #define log_debug(...) log_msg(LOGL_DEBUG, __VA_ARGS__)

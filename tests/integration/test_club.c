@@ -8,6 +8,7 @@
  * sources (kc_hello_from).
  */
 #include <check.h>
+#include <signal.h>
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
@@ -515,9 +516,37 @@ static int filter_regex(regex_t *re)
 	return group;
 }
 
-START_TEST(fail2ban_filter)
+/* Reload with log_level = error (which also quiets the reload's own
+ * line): taken once a new connection's greeting has the new motd. */
+static void reload_quiet(struct kd *d)
+{
+	char path[600];
+	snprintf(path, sizeof path, "%s/../kriegd.conf", kd_state_dir(d));
+	FILE *f = fopen(path, "a");
+	ck_assert_ptr_nonnull(f);
+	fputs("log_level = error\nmotd = quiet now\n", f);
+	fclose(f);
+	ck_assert_int_eq(kill(kd_pid(d), SIGHUP), 0);
+	for (int i = 0;; i++) {
+		ck_assert_msg(i < 500, "the reload was not taken");
+		struct kc *c = kc_connect(d);
+		const char *motd = json_string_value(json_object_get(kc_greeting(c), "motd"));
+		bool taken = motd != NULL && strcmp(motd, "quiet now") == 0;
+		kc_close(c);
+		if (taken)
+			break;
+		kt_sleep_ms(10);
+	}
+}
+
+/* The filter matches each failed and each refused login, and only their
+ * address, at the default log level and at `error` (the lines are logged
+ * whatever the level: before, `error` left fail2ban nothing to read). */
+static void fail2ban_lines(bool quiet)
 {
 	struct kd *d = kd_start("login_free_failures = 1\nlogin_backoff = 60s\n");
+	if (quiet)
+		reload_quiet(d);
 	struct kc *g = kc_hello_from(d, "127.0.0.7");
 	/* A user name that tries to name another address. */
 	ck_assert_str_eq(code_of(login(g, "x addr=10.9.9.9 user=y", "wrong guess")), "auth_failed");
@@ -547,6 +576,12 @@ START_TEST(fail2ban_filter)
 	kc_close(g);
 	kc_close(ok);
 	kd_stop(d);
+}
+
+START_TEST(fail2ban_filter)
+{
+	fail2ban_lines(false);
+	fail2ban_lines(true);
 }
 END_TEST
 
