@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <event2/event.h>
 #include <systemd/sd-daemon.h>
@@ -25,14 +26,27 @@ struct service {
 	struct event *tick;         /* watchdog ping and status refresh; NULL: not notifying */
 	int tick_ms;
 	bool watchdog;
+	bool failing;               /* the last notification failed (logged once) */
 };
 
-static void notify(const char *state)
+/* A failure is logged once, escaped onto one line (a state holds
+ * newlines), until a notification goes through again: a socket that went
+ * away would otherwise cost a warning every tick. */
+static void notify(struct service *svc, const char *state)
 {
+	char esc[LOG_ESCAPE_BUF];
 	int r = sd_notify(0, state);
 
-	if (r < 0)
-		log_warnx("sd_notify failed state=\"%s\" error=%d", state, -r);
+	if (r >= 0) {
+		if (svc->failing)
+			log_info("sd_notify works again");
+		svc->failing = false;
+		return;
+	}
+	if (!svc->failing)
+		log_warnx("sd_notify failed state=\"%s\" error=%d (not logged again until it works)",
+		          log_escape(state, strlen(state), esc, sizeof esc), -r);
+	svc->failing = true;
 }
 
 /* "STATUS=..." with what the daemon serves now, plus extra lines. */
@@ -42,7 +56,7 @@ static void notify_status(struct service *svc, const char *extra)
 
 	snprintf(msg, sizeof msg, "%sSTATUS=%zu connections, %zu live games", extra,
 	         conn_count(svc->srv), games_live_count(svc->srv->games));
-	notify(msg);
+	notify(svc, msg);
 }
 
 static void tick_cb(evutil_socket_t fd, short what, void *arg)
@@ -127,11 +141,11 @@ void service_reloading(struct service *svc)
 	 * reload to the request by it; older ones ignore it. */
 	snprintf(msg, sizeof msg, "RELOADING=1\nMONOTONIC_USEC=%lld",
 	         (long long)mstime_mono() * 1000LL);
-	notify(msg);
+	notify(svc, msg);
 }
 
 void service_stopping(struct service *svc)
 {
 	if (svc->tick != NULL)
-		notify("STOPPING=1");
+		notify(svc, "STOPPING=1");
 }

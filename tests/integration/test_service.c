@@ -353,6 +353,40 @@ START_TEST(notify_ready_status_watchdog)
 }
 END_TEST
 
+/* The socket goes away while kriegd runs: one warning, on one line (the
+ * state's newlines escaped), not one every watchdog tick; once it is back,
+ * a line says so, and the next failure is told again.  Before, each tick
+ * logged a warning split over two lines (journald: two records). */
+START_TEST(notify_failure_logged_once)
+{
+	struct notify n;
+
+	notify_open(&n);
+	setenv("WATCHDOG_USEC", "100000", 1);   /* a ping every 50 ms */
+	struct kd *d = kd_start(NULL);
+	unsetenv("WATCHDOG_USEC");
+	ck_assert_msg(notify_wait(&n, "WATCHDOG=1", 2, 10000), "no watchdog pings: %s", n.got);
+	close(n.fd);
+	unlink(n.path);
+	ck_assert(kd_log_wait(d, "sd_notify failed", 5000));
+	kt_sleep_ms(600);   /* a dozen ticks more */
+	ck_assert_int_eq(kd_log_count(d, "sd_notify failed"), 1);
+	ck_assert_int_eq(kd_log_count(d, "state=\"WATCHDOG=1\\x0aSTATUS="), 1);
+	char *log = kd_log(d);
+	ck_assert_msg(strstr(log, "WATCHDOG=1\n") == NULL, "a raw newline in the log:\n%s", log);
+	free(log);
+
+	/* Back: said once; gone again: told again. */
+	notify_open(&n);
+	ck_assert(kd_log_wait(d, "sd_notify works again", 5000));
+	close(n.fd);
+	unlink(n.path);
+	ck_assert(kd_log_wait_count(d, "sd_notify failed", 1, 5000));
+	unsetenv("NOTIFY_SOCKET");
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(notify_none_without_socket)
 {
 	/* No NOTIFY_SOCKET: no watchdog line, no complaint, a normal start. */
@@ -550,6 +584,7 @@ static Suite *service_suite(void)
 	tcase_add_test(tc, motd_in_the_greeting);
 	tcase_add_test(tc, notify_ready_status_watchdog);
 	tcase_add_test(tc, notify_none_without_socket);
+	tcase_add_test(tc, notify_failure_logged_once);
 	tcase_add_test(tc, check_config);
 	tcase_add_test(tc, socket_activation);
 	suite_add_tcase(s, tc);
