@@ -415,9 +415,11 @@ install: all
 	install -m 755 $(BINDIR)/kriegd $(BINDIR)/krieg $(BINDIR)/krieg-referee $(BINDIR)/krieg-bot \
 	  $(DESTDIR)$(PREFIX)/bin/
 	install -m 755 deploy/kriegd-backup $(DESTDIR)$(PREFIX)/lib/krieg/
-	install -m 644 client-cli/krieg.1 client-cli/referee/krieg-referee.1 $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -m 644 man/kriegd.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/
-	install -m 644 man/kriegd.8 $(DESTDIR)$(PREFIX)/share/man/man8/
+	# The units and man pages name the installed paths (PREFIX, SYSCONFDIR).
+	for m in client-cli/krieg.1:man1 client-cli/referee/krieg-referee.1:man1 man/kriegd.conf.5:man5 \
+	  man/kriegd.8:man8; do f=$${m%:*}; \
+	  sed '$(UNIT_SED)' $$f > $(DESTDIR)$(PREFIX)/share/man/$${m#*:}/$$(basename $$f) && \
+	  chmod 644 $(DESTDIR)$(PREFIX)/share/man/$${m#*:}/$$(basename $$f) || exit 1; done
 	for u in $(UNITS); do \
 	  sed '$(UNIT_SED)' systemd/$$u > $(DESTDIR)$(PREFIX)/lib/systemd/system/$$u && \
 	  chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/system/$$u || exit 1; done

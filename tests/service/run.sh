@@ -65,6 +65,18 @@ else
 	echo "service: NOTICE: systemd-analyze not found; unit files not verified"
 fi
 
+# ---- 2b. the installed man pages and units name the installed files ----
+# (Before, the man pages kept /usr/local/share/doc/... whatever PREFIX was.)
+Q=$T/q
+minstall PREFIX="$Q" SYSCONFDIR="$Q/etc" >/dev/null
+named=$(cat "$Q"/share/man/man*/* "$Q"/lib/systemd/system/* | grep -oE "$Q/share/doc/[A-Za-z0-9_./-]*[A-Za-z0-9_]" | sort -u)
+[ -n "$named" ] || fail "the installed man pages name no documentation under PREFIX"
+for f in $named; do [ -e "$f" ] || fail "installed man pages or units name $f, which is not installed"; done
+if grep -l "/usr/local" "$Q"/share/man/man*/* "$Q"/lib/systemd/system/*; then
+	fail "installed with PREFIX=$Q, a man page or unit still names /usr/local"
+fi
+echo "service: installed man pages and units name the installed files: ok"
+
 # ---- 3. every key in kriegd.conf(5) ----
 sed -E -n 's/^#? ?([a-z_]+)[ :=].*/\1/p' "$T/eff" | sort -u | while read -r k; do
 	grep -q "^\.BI $k " "$repo/man/kriegd.conf.5" || fail "kriegd.conf.5 does not document '$k'"
