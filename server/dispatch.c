@@ -547,8 +547,12 @@ void dispatch_error(struct conn *c, json_t *id, enum proto_error code, const cha
 	va_end(ap);
 	if (name == NULL)
 		name = "internal";
+	/* bad_json's message quotes the line where it broke: perhaps a
+	 * password (a login's line cut short).  The client has its own line;
+	 * the log keeps only the code. */
 	log_debug("conn=%llu error code=%s message=\"%s\"", (unsigned long long)conn_id(c), name,
-	          log_escape(msg, strlen(msg), esc, sizeof esc));
+	          code == PE_BAD_JSON ? "(quotes the line: not logged)"
+	                              : log_escape(msg, strlen(msg), esc, sizeof esc));
 	conn_send(c, dispatch_error_msg(id, code, msg));
 }
 

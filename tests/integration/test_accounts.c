@@ -237,6 +237,24 @@ START_TEST(hashing_does_not_block_the_loop)
 }
 END_TEST
 
+/* No password in the log, at debug level either: a login's line that is
+ * not JSON (cut short inside the password) is answered bad_json, whose
+ * message quotes where it broke, and the log kept that message (probe). */
+START_TEST(password_not_logged)
+{
+	struct kd *d = kd_start("log_level = debug\n");
+	struct kc *c = kc_hello(d);
+	kc_send(c, "{\"id\":2,\"type\":\"login\",\"user\":\"alice\",\"password\":\"Hunter2-secret\t\"}");
+	json_t *r = kc_response(c, KC_NULL_ID);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(r, "error"), "code")),
+	                 "bad_json");
+	kc_close(c);
+	ck_assert(kd_log_wait(d, "error code=bad_json", 5000));
+	ck_assert_int_eq(kd_log_count(d, "Hunter2"), 0);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *auth_suite(void)
 {
 	Suite *s = suite_create("auth-integration");
@@ -248,6 +266,7 @@ static Suite *auth_suite(void)
 	tcase_add_test(tc, resume_and_logout);
 	tcase_add_test(tc, accounts_survive_restart);
 	tcase_add_test(tc, hashing_does_not_block_the_loop);
+	tcase_add_test(tc, password_not_logged);
 	suite_add_tcase(s, tc);
 	return s;
 }
