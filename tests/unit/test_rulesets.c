@@ -568,6 +568,19 @@ START_TEST(test_gollon)
 	ck_assert_uint_eq(ev.v[1].audience, B | S);
 	done(r, &ev);
 
+	/* "Before attempting a move", read per attempt (RULESETS.md): after a
+	 * refused try the question may still come, once a turn. */
+	r = mk("gollon", "4k3/8/8/3p4/4P3/8/4p3/4K2R w K - 0 1", &ev);
+	evlist_clear(&ev);
+	play(r, "O-O", &ev);     /* through f1, which the e2 pawn attacks: refused */
+	expect_types(&ev, EV_ILLEGAL, EV_ILLEGAL, EV_NONE);
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_any(r, WHITE, &ev), REF_OK);
+	ck_assert_int_eq(ev.v[0].answer, ANY_TRY);
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_any(r, WHITE, &ev), REF_E_ANY_ALREADY);
+	done(r, &ev);
+
 	struct check_case a = { "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "Qa4", CHECK_A1H8_DIAGONAL, 0 };
 	check_case("gollon", &a, "Check along the small diagonal");
 	struct check_case h = { "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "Qh5", CHECK_H1A8_DIAGONAL, 0 };
