@@ -732,10 +732,11 @@ struct games *games_new(struct server *srv)
 	struct games *gs = xcalloc(1, sizeof *gs);
 	gs->srv = srv;
 	gs->grace_ms = GAME_ABANDON_GRACE_MS;
-	/* Test hook: integration tests shorten the grace period without a flag of their own. */
+	/* Test hook: integration tests shorten the grace period without a
+	 * flag of their own; it wins over the settings, a reload's too. */
 	const char *env = getenv("KRIEGD_ABANDON_GRACE_MS");
 	if (env && atoll(env) > 0)
-		gs->grace_ms = gs->untimed_grace_ms = atoll(env);   /* both graces */
+		gs->grace_ms = gs->untimed_grace_ms = gs->grace_hook_ms = atoll(env);   /* both graces */
 	if (srv->base) {
 		gs->reaper = evtimer_new(srv->base, reaper_cb, gs);
 		gs->heartbeat = event_new(srv->base, -1, EV_PERSIST, game_heartbeat_cb, gs);
@@ -796,13 +797,13 @@ void games_stop(struct games *gs)
 
 void games_set_grace(struct games *gs, int64_t ms)
 {
-	if (ms > 0)
-		gs->grace_ms = ms;
+	if (gs->grace_hook_ms == 0)
+		gs->grace_ms = ms > 0 ? ms : GAME_ABANDON_GRACE_MS;
 }
 
 void games_set_untimed_grace(struct games *gs, int64_t ms)
 {
-	if (ms >= 0)
+	if (gs->grace_hook_ms == 0 && ms >= 0)
 		gs->untimed_grace_ms = ms;
 }
 

@@ -69,7 +69,9 @@ void games_stop(struct games *gs);
  * of users who may no longer hold them. */
 void games_users_changed(struct server *srv);
 
-/* Override the abandonment grace period of timed games (ms, > 0). */
+/* The abandonment grace period of timed games (ms; 0: the default,
+ * GAME_ABANDON_GRACE_MS).  The test hook KRIEGD_ABANDON_GRACE_MS wins
+ * over this and the next. */
 void games_set_grace(struct games *g, int64_t ms);
 /* The grace of untimed games (ms; 0: never abandoned, the default).
  * Correspondence games are never abandoned (game_presence.c). */

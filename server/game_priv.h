@@ -85,6 +85,7 @@ struct games {
 	struct batch *batch;         /* this turn's actions, one commit (batch.c) */
 	int64_t grace_ms;            /* abandonment grace of a timed game */
 	int64_t untimed_grace_ms;    /* of an untimed game; 0: never (game_presence.c) */
+	int64_t grace_hook_ms;       /* KRIEGD_ABANDON_GRACE_MS, both graces whatever is set; 0: none */
 	struct missed_game *missed;  /* games that ended while a player was away */
 	size_t nmissed, capmissed;
 	struct chat *chat;           /* rates and mutes (chat.c), NULL until first used */

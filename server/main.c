@@ -156,8 +156,7 @@ static void on_reload(evutil_socket_t sig, short what, void *arg)
 	config_free(srv->cfg);
 	srv->cfg = next;
 	log_set_level((enum log_level)next->log_level);
-	games_set_grace(srv->games, next->abandon_grace_ms > 0 ? next->abandon_grace_ms
-	                                                       : GAME_ABANDON_GRACE_MS);
+	games_set_grace(srv->games, next->abandon_grace_ms);
 	games_set_untimed_grace(srv->games, next->untimed_abandon_grace_ms);
 	auth_reconfigure(srv);
 	log_info("reloaded sha256=%s", tls_fingerprint(srv->tls));
@@ -394,8 +393,7 @@ int main(int argc, char **argv)
 	conn_hook_add(&srv, lobby_conn_login, lobby_conn_closed);
 	conn_hook_add(&srv, games_conn_login, games_conn_closed);
 	conn_hook_add(&srv, chat_conn_login, NULL);
-	if (cfg->abandon_grace_ms > 0)
-		games_set_grace(srv.games, cfg->abandon_grace_ms);
+	games_set_grace(srv.games, cfg->abandon_grace_ms);
 	if (cfg->untimed_abandon_grace_ms > 0)
 		games_set_untimed_grace(srv.games, cfg->untimed_abandon_grace_ms);
 	if (games_recover(srv.games) != 0)

@@ -421,11 +421,14 @@ START_TEST(resume_mid_game_gives_the_same_view)
 }
 END_TEST
 
+/* Also after a reload, which used to put the configured grace (by
+ * default a minute) over the test hook's (probe). */
 START_TEST(abandonment_after_grace)
 {
 	setenv("KRIEGD_ABANDON_GRACE_MS", "300", 1);
 	struct kd *d = kd_start(FAST_CONFIG);
 	unsetenv("KRIEGD_ABANDON_GRACE_MS");
+	kd_reload(d, "motd = reloaded\n");
 	struct kp w, b;
 	kp_guest(d, &w);
 	kp_guest(d, &b);
