@@ -18,6 +18,7 @@
 #include "game.h"
 #include "listener.h"
 #include "log.h"
+#include "proto.h"
 #include "store.h"
 #include "xmalloc.h"
 
@@ -339,11 +340,13 @@ int config_set(struct config *cfg, const char *key, const char *value, char *err
 		return 0;
 	}
 
+	_Static_assert(OUTPUT_MAX_MIN == 2 * PROTO_LINE_MAX, "output_buffer_max's least: two lines");
 	if (strcmp(key, "output_buffer_max") == 0) {
 		size_t b;
 
-		if (config_parse_size(value, &b) != 0 || b < 4096) {
-			snprintf(err, errlen, "output_buffer_max: expected a size of at least 4096 (\"1M\")");
+		if (config_parse_size(value, &b) != 0 || b < OUTPUT_MAX_MIN) {
+			snprintf(err, errlen, "output_buffer_max: expected a size of at least %d (\"32k\", \"1M\")",
+			         OUTPUT_MAX_MIN);
 			return -1;
 		}
 		cfg->output_max = b;

@@ -24,6 +24,9 @@
 #define HANDSHAKE_TIMEOUT_MS_DEFAULT 10000 /* handshake_timeout */
 #define IDLE_TIMEOUT_MS_DEFAULT 300000     /* idle_timeout; a ping event goes out at half */
 #define OUTPUT_MAX_DEFAULT (1024 * 1024)   /* output_buffer_max, bytes queued to one client */
+/* Its least: two of the longest line (PROTO_LINE_MAX), so that a reply of
+ * one long line (a record's page) does not drop a client that reads. */
+#define OUTPUT_MAX_MIN (2 * 16384)
 #define RATE_LIMIT_DEFAULT 20              /* rate_limit: requests per second, sustained */
 #define RATE_BURST_DEFAULT 40              /* rate_burst: requests in a burst */
 #define RATE_STRIKES_DEFAULT 100           /* rate_limit_close: refused requests before closing */

@@ -507,10 +507,10 @@ END_TEST
  * the reconnecting player is not dropped (and does not then lose both
  * games by abandonment), and every event arrives exactly once.
  */
-#define CAP_ACTS 160
+#define CAP_ACTS 320
 START_TEST(login_state_larger_than_the_output_cap)
 {
-	struct kd *d = kd_start(FAST_CONFIG "output_buffer_max = 8k\n");
+	struct kd *d = kd_start(FAST_CONFIG "output_buffer_max = 32k\n");
 	struct kp w, b;
 	kp_guest(d, &w);
 	kp_guest(d, &b);
@@ -568,7 +568,7 @@ START_TEST(login_state_larger_than_the_output_cap)
 		json_decref(got);
 		json_decref(want);
 	}
-	ck_assert_msg(bytes > 2 * 8192, "only %zu bytes of state: not a test of the cap", bytes);
+	ck_assert_msg(bytes > 2 * 32768, "only %zu bytes of state: not a test of the cap", bytes);
 	for (size_t i = 0; i < kc_nlines(w.c); i++)
 		ck_assert_uint_lt(strlen(kc_line(w.c, i)) + 1, PROTO_LINE_MAX + 1);
 	/* Still connected, and both games still live. */

@@ -115,6 +115,11 @@ START_TEST(test_config_file)
 	ck_assert_int_eq(config_set(cfg, "max_connections", "12x", err, sizeof err), -1);
 	ck_assert_int_eq(config_set(cfg, "idle_timeout", "1ms", err, sizeof err), -1);
 	ck_assert_int_eq(config_set(cfg, "output_buffer_max", "12", err, sizeof err), -1);
+	/* Below two of the longest line, one reply of a record's page would
+	 * drop a client that reads (probe: 4096 and 8192 were taken). */
+	ck_assert_int_eq(config_set(cfg, "output_buffer_max", "8k", err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "at least 32768"));
+	ck_assert_int_eq(config_set(cfg, "output_buffer_max", "32k", err, sizeof err), 0);
 	ck_assert_int_eq(config_set(cfg, "log_level", "loud", err, sizeof err), -1);
 	ck_assert_int_eq(config_set(cfg, "rate_limit", "5", err, sizeof err), 0);
 	ck_assert_int_eq(cfg->rate_limit, 5);
