@@ -11,13 +11,16 @@
  * reload the certificate; live connections and games go on.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <event2/event.h>
 #include <event2/thread.h>
@@ -174,6 +177,32 @@ static void drain_cb(evutil_socket_t fd, short what, void *arg)
 
 	if (connset_drained(dm->srv) || mstime_mono() >= dm->drain_until)
 		event_base_loopexit(dm->srv->base, NULL);
+}
+
+/* One daemon a database: a second kriegd on the same file (another port,
+ * the same state directory by mistake) would recover the same games and
+ * serve them beside the first, each with its own board in memory (one
+ * refusing what the other stored), or write its restart's clock charges
+ * into games the first is playing before it found its port taken.  So
+ * the daemon holds an exclusive flock(2) on DB.lock from before it opens
+ * the database until it exits.  Not `kriegd user` or `backup`, which
+ * work beside a running daemon. */
+static int hold_database(const char *db)
+{
+	char lock[4096 + 8];
+
+	if ((size_t)snprintf(lock, sizeof lock, "%s.lock", db) >= sizeof lock)
+		fatalx("database path too long");
+	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		fatal("open %s", lock);
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno == EWOULDBLOCK)
+			fatalx("%s: another kriegd serves this database (it holds %s); stop it first", db,
+			       lock);
+		fatal("flock %s", lock);
+	}
+	return fd;
 }
 
 static void on_signal(evutil_socket_t sig, short what, void *arg)
@@ -369,6 +398,7 @@ int main(int argc, char **argv)
 		snprintf(path, sizeof path, "%s", cfg->db_file);
 	else if ((size_t)snprintf(path, sizeof path, "%s/kriegd.db", cfg->state_dir) >= sizeof path)
 		fatalx("state directory path too long");
+	int held = hold_database(path);
 	struct store_options sopt = { 0 };
 	sopt.synchronous = cfg->store_synchronous;
 	sopt.busy_timeout_ms = cfg->busy_timeout_ms;
@@ -453,6 +483,7 @@ int main(int argc, char **argv)
 	event_base_free(srv.base);
 	libevent_global_shutdown();
 	config_free(srv.cfg);
+	close(held);
 	log_info("stopped");
 	return 0;
 }

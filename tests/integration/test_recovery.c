@@ -756,6 +756,35 @@ START_TEST(stop_tells_the_last_turn)
 }
 END_TEST
 
+/*
+ * A second kriegd on a database one already serves is refused at once,
+ * before it writes anything; the first goes on.  Before, the second
+ * recovered the games and served them beside the first (probe: a move
+ * stored by one, then `storage` and `not_your_turn` from the other).
+ */
+START_TEST(one_daemon_a_database)
+{
+	struct kd *d = kd_start(fast_conf);
+	struct kp p[2];
+	kp_register(d, &p[0], "onew");
+	kp_register(d, &p[1], "oneb");
+	int64_t game = new_timed_game(&p[0], &p[1]);
+	kc_ok(p[0].c, kc_req(p[0].c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e2e4"));
+	char out[8192];
+	char *argv[] = { "kriegd", "--state-dir", (char *)kd_state_dir(d), "--listen", "127.0.0.1:0",
+		         NULL };
+	int st = kg_run_kriegd(argv, 10000, out, sizeof out);
+	ck_assert_msg(st == 1, "a second kriegd on the database: status %d:\n%s", st, out);
+	ck_assert_msg(strstr(out, "another kriegd serves this database") != NULL, "%s", out);
+	kc_ok(p[1].c, kc_req(p[1].c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e7e5"));
+	kc_ok(p[0].c, kc_req(p[0].c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "g1f3"));
+	kc_close(p[0].c);
+	kc_close(p[1].c);
+	kd_restart(d);   /* the lock goes with the daemon: the next start takes it */
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(files_private)
 {
 	struct kd *d = kd_start(fast_conf);
@@ -1006,6 +1035,7 @@ static Suite *recovery_suite(void)
 	tcase_add_test(tc, abandonment_after_restart);
 	tcase_add_test(tc, draw_offer_survives_restart);
 	tcase_add_test(tc, stop_tells_the_last_turn);
+	tcase_add_test(tc, one_daemon_a_database);
 	tcase_add_test(tc, files_private);
 	tcase_add_test(tc, backup_restore);
 	tcase_add_test(tc, backup_errors);
