@@ -920,7 +920,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	game_record_push(g, &begin);
 	watch_game_started(gs, g->user);
 	games_link(gs, g);
-	clock_start(&g->clock, WHITE, now);
+	clock_start(&g->clock, referee_side_to_move(g->ref), now);   /* a test_start_fen may have Black to move */
 
 	int64_t clock_ms[2];
 	const int64_t *clk_ms = game_clock_read(g, now, clock_ms);

@@ -223,6 +223,36 @@ START_TEST(time_forfeit_is_a_draw_when_the_other_side_cannot_mate)
 END_TEST
 
 /*
+ * A start with Black to move (test_start_fen): Black's clock runs, and
+ * Black's flag falls.  Before, White's ran (and White lost on time
+ * without being to move).
+ */
+#define BLACK_TO_MOVE_FEN "7k/8/8/8/8/8/8/1Q2K3 b - - 0 1"
+
+START_TEST(clock_of_the_side_to_move_at_the_start)
+{
+	struct kd *d = kd_start(FAST_CONFIG "test_start_fen = " BLACK_TO_MOVE_FEN "\n");
+	struct kp w, b;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	long long g = start_game(&w, &b, "icc", json_pack("{s:f, s:i}", "base", 1.0, "inc", 0));
+	kt_sleep_ms(300);
+	json_t *r = kc_ok(w.c, kc_req(w.c, "game", "{s:I}", "game", g));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "to_move")), "black");
+	json_t *clk = json_object_get(r, "clock");
+	ck_assert_int_eq(json_integer_value(json_object_get(clk, "white")), 1000);
+	ck_assert_int_lt(json_integer_value(json_object_get(clk, "black")), 1000);
+	json_t *e = announcement(&w, "game_over");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "time");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "black");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "result")), "1-0");
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
  * A start that is an end (K+B v K, test_start_fen: insufficient material):
  * both players hear game_over, and the game is over everywhere, in its
  * row too (it stayed live: listed in `games` and `live`, a clock running
@@ -1099,6 +1129,7 @@ static Suite *game_suite(void)
 	                    (int)(sizeof all_rules / sizeof all_rules[0]));
 	tcase_add_test(tc, clock_flag_falls_without_any_message);
 	tcase_add_test(tc, time_forfeit_is_a_draw_when_the_other_side_cannot_mate);
+	tcase_add_test(tc, clock_of_the_side_to_move_at_the_start);
 	tcase_add_test(tc, over_at_its_start);
 	tcase_add_test(tc, nost_list_with_a_separate_ep_item);
 	tcase_add_test(tc, clock_increment_and_correspondence);
