@@ -166,6 +166,7 @@ browser-deps:
 check-browser: browser-deps $(BINDIR)/kriegd
 	@mkdir -p $(BUILD)/browser
 	node tests/browser/play.mjs $(abspath $(BINDIR)/kriegd) $(abspath $(BUILD)/browser/screenshot.png)
+	node tests/browser/session.mjs $(abspath $(BINDIR)/kriegd)
 	tests/browser/proxy.sh $(abspath $(BINDIR)/kriegd)
 # --- end web client -------------------------------------------------------------
 

@@ -7,7 +7,7 @@ import { Board, fenPieces } from './board.js';
 import { RecordView } from './record.js';
 import { WatchView } from './watch.js';
 import { Hands } from './hands.js';
-import { announce, fmtClock, timeText } from './words.js';
+import { announce, fmtClock, timeText, words } from './words.js';
 
 const $ = (id) => document.getElementById(id);
 const show = (id) => ['login', 'lobby', 'game', 'watch', 'record'].forEach((s) => { $(s).hidden = s !== id; });
@@ -15,9 +15,12 @@ const status = (t) => { $('status').textContent = t; };
 const TITLE = document.title;
 
 const state = { game: null, color: null, clock: null, toMove: null, ticked: 0, rules: null,
-  hands: new Hands() };
+  drawOffer: null, adjournOffer: null, hands: new Hands() };
 const board = new Board($('board'), tryMove);
 let promoPending = null;
+// One's colour in each of one's games seen (a login's game_states, a
+// game_start): to word an offer in a game not on screen.
+const myColors = new Map();
 
 const net = new Net(onEvent, lost);
 const records = new RecordView(net, show, status);
@@ -43,10 +46,11 @@ async function start() {
 // A lost connection is made again, as krieg does: after 1, 2, 4 ... 30 s,
 // the session resumed with its token, and the view shown taken up again
 // (one's game, the seat watched, the lobby).  Not after the server ended
-// the session (a kick, a disabled account): that is said instead.
+// the session (a kick, a disabled account): its reason, said when it came,
+// stays in the status line (the close follows it at once).
 let ended = false, retry = 1000;
 function lost() {
-  if (ended) { status('disconnected — reload to reconnect'); return; }
+  if (ended) return;
   status(`connection lost — reconnecting in ${retry / 1000} s…`);
   setTimeout(reconnect, retry);
   retry = Math.min(retry * 2, 30000);
@@ -61,6 +65,9 @@ async function reconnect() {
   const r = token ? await net.call('resume', { token }) : { ok: false };
   if (!r.ok) {
     sessionStorage.removeItem('krieg.token');
+    // The session is gone: whoever signs in next (another account, maybe)
+    // must find nothing of this one's, shown or hidden.
+    clearSession();
     status('reconnected: sign in again');
     show('login');
     return;
@@ -78,11 +85,42 @@ async function reconnect() {
 
 function signedIn(r) {
   if (r.token) sessionStorage.setItem('krieg.token', r.token);
-  if (state.user !== undefined && state.user !== r.user) { follows.clear(); keepFollows(); }   // another account
+  if (state.user !== undefined && state.user !== r.user) clearSession();   // another account
+  $('password').value = '';
   state.user = r.user;
   $('me').textContent = `— ${r.user}`;
   status(`signed in as ${r.user}`);
   if (!state.game) toLobby();
+}
+
+// Everything of one account's, forgotten and taken off the page (also from
+// the sections hidden): its game, the seat it watched (an umpire's chair
+// holds the true board), its challenges, the seeks and lists it was shown,
+// the profile it looked up, its follows, half-written forms, the promotion
+// chooser and the clocks.  The next sign-in starts from nothing.
+function clearSession() {
+  Object.assign(state, { game: null, color: null, opponent: null, clock: null, toMove: null, rules: null,
+    timed: false, adjourned: false, paused: false, drawOffer: null, adjournOffer: null, user: undefined });
+  state.hands.reset();
+  myColors.clear();
+  closePromo();
+  board.sel = null;
+  board.pieces = new Map();
+  board.ghosts = new Map();
+  board.render();
+  watch.clear();
+  records.clear();
+  follows.clear();
+  keepFollows();
+  ['announcements', 'game-title', 'turn', 'hands', 'possible', 'clock-white', 'clock-black',
+    'challenges', 'seeks', 'who', 'profile', 'profile-games', 'standings', 'messages', 'live', 'history', 'me']
+    .forEach((id) => $(id).replaceChildren());
+  $('profile').hidden = true;
+  $('possible').hidden = true;
+  ['move', 'say-text', 'challenge-user', 'message-user', 'message-text', 'pair-white', 'pair-black']
+    .forEach((id) => { $(id).value = ''; });
+  document.body.classList.remove('staff');
+  document.title = TITLE;
 }
 
 function toLobby() {
@@ -144,13 +182,25 @@ function fill(id, items, row) {
   }));
 }
 
+// A seek's terms say whether it is rated and whom it is for (its rating
+// range): a guest, or a player outside the range, is refused it.
+const range = (o) => (o.rating_min !== undefined && o.rating_max !== undefined ? `, ratings ${o.rating_min}–${o.rating_max}`
+  : o.rating_min !== undefined ? `, ratings ${o.rating_min} and up`
+    : o.rating_max !== undefined ? `, ratings up to ${o.rating_max}` : '');
+// An offer taken (its game_start opens the game), or the refusal said.
+const acceptOffer = async (offer) => {
+  const r = await net.call('accept', { offer });
+  if (!r.ok) status(r.error.message);
+  return r;
+};
 // The seeks and challenges open (every page of a long list): another's
 // to accept, one's own to cancel (a correspondence seek or challenge
 // stays open while one is away, so the page must be able to withdraw it).
 async function refreshSeeks() {
   const r = await net.callAll('seeks', {}, 'offers');
-  fill('seeks', r.offers, (o) => [`${o.user}${o.bot ? ' (a bot)' : ''}${o.to ? ` to ${o.to}` : ''}: ${o.rules} ${timeText(o.time)} ${o.color} `,
-    o.user !== state.user ? button('Accept', () => net.call('accept', { offer: o.offer }), { offer: o.offer })
+  fill('seeks', r.offers, (o) => [`${o.user}${o.bot ? ' (a bot)' : ''}${o.to ? ` to ${o.to}` : ''}: ${o.rules} ${timeText(o.time)} ${o.color}`
+    + `${o.rated ? ', rated' : ''}${range(o)} `,
+    o.user !== state.user ? button('Accept', () => acceptOffer(o.offer), { offer: o.offer })
       : button('Cancel', async () => {
         const c = await net.call('cancel', { offer: o.offer });
         status(c.ok ? `offer ${o.offer} cancelled` : c.error.message);
@@ -273,14 +323,15 @@ function addChallenge(ev) {
   li.id = `challenge-${ev.offer}`;
   const asks = ev.rematch ? `asks for a rematch of game ${ev.rematch}` : 'challenges you';
   li.textContent = `${ev.user}${ev.bot ? ' (a bot)' : ''} ${asks}: ${ev.rules} ${timeText(ev.time)}, ${ev.user} plays ${ev.color}${ev.rated ? ', rated' : ''} `;
-  li.append(button('Accept', async () => {
-    const r = await net.call('accept', { offer: ev.offer });
-    if (!r.ok) status(r.error.message);
-    li.remove();
-  }, { accept: ev.offer }), button('Decline', async () => {
-    await net.call('decline', { offer: ev.offer });
-    li.remove();
-  }, { decline: ev.offer }));
+  // Answered, it goes; refused, the refusal is said and it stays while it
+  // stands (its withdrawal, challenge_cancelled, takes it away).
+  const gone = (r) => { if (r.ok || r.error.code === 'no_such_offer') li.remove(); };
+  li.append(button('Accept', async () => gone(await acceptOffer(ev.offer)), { accept: ev.offer }),
+    button('Decline', async () => {
+      const r = await net.call('decline', { offer: ev.offer });
+      if (!r.ok) status(r.error.message);
+      gone(r);
+    }, { decline: ev.offer }));
   $(li.id)?.remove();
   $('challenges').appendChild(li);
 }
@@ -372,6 +423,8 @@ $('seek-form').addEventListener('submit', async (e) => {
 const say = (ev) => announce($('announcements'), ev);
 
 function enterGame(g) {
+  closePromo();   // a promotion chosen for the game shown before
+  myColors.set(g.game, g.color);
   state.game = g.game;
   state.color = g.color;
   state.opponent = g.color === 'white' ? g.black : g.white;
@@ -384,6 +437,8 @@ function enterGame(g) {
   state.timed = !!(g.time && g.time.base);   // only a clock's game is adjourned
   state.adjourned = false;
   state.paused = false;
+  state.drawOffer = null;
+  state.adjournOffer = null;
   state.ticked = performance.now();
   board.color = g.color;
   board.pieces = fenPieces(g.fen || 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', g.color);
@@ -397,18 +452,33 @@ function enterGame(g) {
   show('game');
   status(`signed in as ${state.user}, playing game ${g.game}`);
   (g.events || []).forEach((ev) => gameEvent(ev, false));
-  // The state as the server has it now: an umpire's pause, an adjournment.
+  // The state as the server has it now: an umpire's pause, an adjournment,
+  // the offers standing (answered with the buttons turn() shows).
   state.adjourned = !!g.adjourned;
   state.paused = !!(g.paused || g.adjourned);
+  state.drawOffer = g.live !== false && g.draw_offer ? g.draw_offer : null;
+  state.adjournOffer = g.live !== false && g.adjourn_offer ? g.adjourn_offer : null;
   board.render();
   turn();
 }
 
+// The square of the man a capture took from us: the square announced, but
+// gollon's en passant names the capturing pawn's landing square, and our
+// pawn stood behind it (RULESETS.md, gollon), one rank nearer its captor.
+function lostSquare(ev) {
+  if (!ev.en_passant) return ev.square;
+  const rank = +ev.square[1] + (ev.by === 'white' ? -1 : 1);
+  return ev.square[0] + rank;
+}
+
 function gameEvent(ev, live = true) {
   if (['move', 'moved', 'illegal', 'impossible', 'game_over'].includes(ev.event)) $('possible').hidden = true;   // stale
+  // The position changed under a promotion being chosen: the try is another now.
+  if (['move', 'moved', 'capture', 'drop', 'game_over'].includes(ev.event)) closePromo();
   if (ev.event === 'move' && ev.by === state.color && ev.move) board.applyOwn(ev.move);
   if (state.rules === 'crazykrieg') state.hands.event(ev);
-  if (ev.event === 'capture' && ev.by !== state.color && ev.square) board.lose(ev.square);
+  if (ev.event === 'capture' && ev.by !== state.color && ev.square) board.lose(lostSquare(ev));
+  offerEvent(ev);
   if (ev.clock) { state.clock = ev.clock; state.ticked = performance.now(); }
   if (ev.event === 'move' || ev.event === 'moved') state.toMove = ev.by === 'white' ? 'black' : 'white';
   if (ev.event === 'game_over') state.toMove = null;
@@ -418,6 +488,28 @@ function gameEvent(ev, live = true) {
   if (ev.event === 'unadjourned') { state.paused = false; state.adjourned = false; }
   say(ev);
   if (live) { board.render(); turn(); }
+  // The opponent's offer, made now, asked about at once (one made before is
+  // answered with the buttons: a reload or a game opened later shows them).
+  const offer = OFFERS[ev.event];
+  if (offer && live && ev.by !== state.color && state.toMove !== null)
+    answer(offer.type, confirm(offer.question) ? 'accept' : 'decline')();
+}
+const OFFERS = {
+  draw_offer: { type: 'draw', question: 'Your opponent offers a draw. Accept?' },
+  adjourn_offer: { type: 'adjourn', question: 'Your opponent offers to adjourn (the clocks stop until you both resume). Accept?' },
+};
+
+// The draw and adjourn offers standing in the game shown: one stands until
+// it is answered or the other side moves (PROTOCOL.md, draw and adjourn).
+function offerEvent(ev) {
+  if (ev.event === 'draw_offer') state.drawOffer = ev.by;
+  if (ev.event === 'adjourn_offer') state.adjournOffer = ev.by;
+  if (['draw_declined', 'game_over'].includes(ev.event)) state.drawOffer = null;
+  if (['adjourn_declined', 'adjourned', 'game_over'].includes(ev.event)) state.adjournOffer = null;
+  if (ev.event === 'move' || ev.event === 'moved') {
+    if (state.drawOffer !== null && ev.by !== state.drawOffer) state.drawOffer = null;
+    if (state.adjournOffer !== null && ev.by !== state.adjournOffer) state.adjournOffer = null;
+  }
 }
 
 function onEvent(ev) {
@@ -427,16 +519,6 @@ function onEvent(ev) {
   }
   if (ev.event === 'game_state') { enterGame(ev); return; }
   if (ev.event === 'game_events') { ev.events.forEach((e) => gameEvent(e, false)); board.render(); return; }
-  if (ev.event === 'draw_offer' && ev.by !== state.color) {
-    const yes = confirm('Your opponent offers a draw. Accept?');
-    net.call('draw', { game: state.game, action: yes ? 'accept' : 'decline' });
-    return;
-  }
-  if (ev.event === 'adjourn_offer' && ev.game === state.game && ev.by !== state.color) {
-    const yes = confirm('Your opponent offers to adjourn (the clocks stop until you both resume). Accept?');
-    net.call('adjourn', { game: state.game, action: yes ? 'accept' : 'decline' });
-    return;
-  }
   if (ev.event === 'ping') { net.call('ping'); return; }
   if (ev.event === 'challenge') {
     addChallenge(ev);
@@ -480,13 +562,21 @@ function onEvent(ev) {
     ended = true;
     sessionStorage.removeItem('krieg.token');
     sessionStorage.removeItem('krieg.follows');
-    status(ev.reason || 'this account is disabled');
+    const why = ev.event === 'account_disabled' ? 'this account is disabled' : ev.reason || 'no reason given';
+    status(`the server ended this session: ${why} — reload to sign in again`);
     return;
   }
+  // A game's events go to the view showing it: the seat watched (offers
+  // there are the players' to answer, never a spectator's or an umpire's),
+  // or one's own game shown.
   if (ev.game !== undefined && ev.game === watch.game) { watch.event(ev); return; }
   if (ev.game !== undefined && ev.game === state.game) { gameEvent(ev); return; }
-  // Another game of one's own: said in the status line ("Play" it from Your games).
-  if (ev.game !== undefined && ev.say) status(`Game ${ev.game}: ${ev.say}`);
+  // Another game of one's own: said in the status line ("Play" it from Your
+  // games), an offer with where to answer it, as krieg says "#12: ...".
+  const text = ev.game !== undefined ? words(ev) : null;
+  if (!text) return;
+  const theirs = (ev.event === 'draw_offer' || ev.event === 'adjourn_offer') && ev.by !== myColors.get(ev.game);
+  status(`Game ${ev.game}: ${text}${theirs ? ' — Play it from Your games to answer' : ''}`);
 }
 
 function turn() {
@@ -496,11 +586,22 @@ function turn() {
   $('btn-adjourn').hidden = !state.timed || state.adjourned || state.toMove === null;
   $('btn-unadjourn').hidden = !state.adjourned || state.toMove === null;
   $('btn-rematch').hidden = state.toMove !== null;
+  // The opponent's offer standing: answered here (also after a reload).
+  const theirs = (side) => side !== null && side !== state.color && state.toMove !== null;
+  $('btn-draw-accept').hidden = $('btn-draw-decline').hidden = !theirs(state.drawOffer);
+  $('btn-adjourn-accept').hidden = $('btn-adjourn-decline').hidden = !theirs(state.adjournOffer);
   $('btn-truth').hidden = state.toMove !== null;   // a finished game's umpire view is everyone's
   // From another tab, the tab's title says whose move it is.
   document.title = `${state.toMove !== null && state.toMove === state.color ? '(your move) ' : ''}${TITLE}`;
 }
 
+// The promotion chooser, for one try: gone once the try is made otherwise,
+// the position changes or another game is shown (a later click on Queen
+// would send a try nobody meant).
+function closePromo() {
+  promoPending = null;
+  $('promo').hidden = true;
+}
 async function tryMove(uci, promotes) {
   if (promotes) { promoPending = uci; $('promo').hidden = false; return; }
   const r = await net.call('move', { game: state.game, move: uci });
@@ -523,6 +624,7 @@ $('move-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const text = $('move').value, moves = typedMoves();
   if (!moves.length) return;
+  closePromo();
   const r = await net.call('move', moves.length > 1 ? { game: state.game, moves } : { game: state.game, move: moves[0] });
   if (!r.ok) status(r.error.message); else clearSent(text);
 });
@@ -530,6 +632,7 @@ $('move-form').addEventListener('submit', async (e) => {
 $('btn-quiet').addEventListener('click', async () => {
   const text = $('move').value, moves = typedMoves();
   if (!moves.length) return;
+  closePromo();
   const r = await net.call('quiet', { game: state.game, moves });
   if (!r.ok) status(r.error.message); else { clearSent(text); status(`if quiet: ${moves.join(' ')}`); }
 });
@@ -539,6 +642,13 @@ const act = (type, fields = {}) => async () => {
   const r = await net.call(type, { game: state.game, ...fields });
   if (!r.ok) status(r.error.message);
 };
+// An answer to the opponent's offer in the game shown; refused (the offer
+// lapsed meanwhile: they moved, or withdrew by resigning...) it is said.
+const answer = (type, action) => act(type, { action });
+$('btn-draw-accept').addEventListener('click', answer('draw', 'accept'));
+$('btn-draw-decline').addEventListener('click', answer('draw', 'decline'));
+$('btn-adjourn-accept').addEventListener('click', answer('adjourn', 'accept'));
+$('btn-adjourn-decline').addEventListener('click', answer('adjourn', 'decline'));
 // The tries still open this turn as seen from one's own men (refused ones
 // left out): the server's list, in coordinates.
 $('btn-possible').addEventListener('click', async () => {
@@ -575,7 +685,11 @@ $('btn-truth').addEventListener('click', () => records.open(state.game, 'umpire'
 $('btn-lobby').addEventListener('click', () => { state.game = null; toLobby(); });
 
 setInterval(() => {
-  if (!state.clock) return;
+  // An untimed game has no clock: none shown (not the last game's).
+  if (!state.clock) {
+    for (const side of ['white', 'black']) { $(`clock-${side}`).textContent = ''; $(`clock-${side}`).classList.remove('tomove'); }
+    return;
+  }
   const el = state.paused ? 0 : performance.now() - state.ticked;
   for (const side of ['white', 'black']) {
     const ms = state.clock[side] - (side === state.toMove ? el : 0);

@@ -82,6 +82,18 @@ export class RecordView {
     return r;
   }
 
+  // The record read by a session now gone: off the page.
+  clear() {
+    this.game = null;
+    this.view = null;
+    this.moves = [];
+    this.moveItems = [];
+    ['record-title', 'record-events', 'replay-at'].forEach((id) => $(id).replaceChildren());
+    this.board.pieces = new Map();
+    this.board.render();
+    $('replay').hidden = true;
+  }
+
   // The whole PGN text, every chunk of it.
   async pgn(game, view) {
     const r = await this.net.callAll('pgn', view ? { game, view } : { game }, 'pgn');

@@ -40,6 +40,20 @@ export class WatchView {
     this.hands.reset();
   }
 
+  // The seat given up without a word to the server (the session is gone):
+  // nothing of it kept, the umpire's true board least of all.
+  clear() {
+    this.reset();
+    this.board.pieces = new Map();
+    this.board.render();
+    ['watch-title', 'watch-announcements', 'tries-white', 'tries-black', 'watch-connected', 'watch-hands',
+      'watch-clock-white', 'watch-clock-black'].forEach((id) => $(id).replaceChildren());
+    $('umpire-text').value = '';
+    $('spec-text').value = '';
+    $('umpire-form').hidden = true;
+    $('tries').hidden = true;
+  }
+
   // `watch {game}` or `umpire {game}`: take the seat, read the record so far.
   async open(game, seat) {
     const r = await this.net.callAll(seat === 'umpire' ? 'umpire' : 'watch', { game }, 'events');
@@ -103,7 +117,11 @@ export class WatchView {
   }
 
   tick() {
-    if (!this.game || !this.clock) return;
+    // An untimed game has no clock: none shown (not the last game's).
+    if (!this.game || !this.clock) {
+      for (const side of ['white', 'black']) { $(`watch-clock-${side}`).textContent = ''; $(`watch-clock-${side}`).classList.remove('tomove'); }
+      return;
+    }
     const el = this.paused ? 0 : performance.now() - this.ticked;
     for (const side of ['white', 'black']) {
       const e = $(`watch-clock-${side}`);
