@@ -126,6 +126,12 @@ bool clock_paused(const struct clock *c)
 	return c->paused;
 }
 
+void clock_defer(struct clock *c, int64_t ms)
+{
+	if (clock_timed(c) && c->running >= 0 && ms > 0)
+		c->since += ms;
+}
+
 void clock_add(struct clock *c, int color, int64_t ms)
 {
 	if (!clock_timed(c) || (color != 0 && color != 1) || ms <= 0)

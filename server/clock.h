@@ -71,6 +71,9 @@ int64_t clock_deadline(const struct clock *c, int64_t now);
 void clock_pause(struct clock *c, int64_t now);
 void clock_unpause(struct clock *c, int color, int64_t now);
 bool clock_paused(const struct clock *c);
+/* The running side's time starts ms later than it did: ms it is not
+ * charged (a try's answer that took that long to go out: game.c). */
+void clock_defer(struct clock *c, int64_t ms);
 
 /* Give color ms more (an umpire's added time).  No effect when untimed. */
 void clock_add(struct clock *c, int color, int64_t ms);

@@ -154,8 +154,14 @@ static int game_rebuild(struct game *g)
 
 /* ---- wire objects --------------------------------------------------------- */
 
+int64_t game_clock_now(const struct game *g, int64_t now)
+{
+	return g->untold_seq != 0 && g->untold_at < now ? g->untold_at : now;
+}
+
 const int64_t *game_clock_read(const struct game *g, int64_t now, int64_t ms[2])
 {
+	now = game_clock_now(g, now);
 	if (!clock_timed(&g->clock))
 		return NULL;
 	ms[WHITE] = clock_remaining(&g->clock, WHITE, now);
@@ -351,7 +357,7 @@ void game_flag_arm(struct game *g)
 {
 	int64_t left = clock_deadline(&g->clock, mstime_mono());
 	evtimer_del(g->flag_timer);
-	if (left < 0)
+	if (left < 0 || g->untold_seq != 0)   /* armed when the answer is out */
 		return;
 	/* One ms past the deadline so the flag has surely fallen when we look. */
 	left += 1;
@@ -364,7 +370,7 @@ static void flag_cb(evutil_socket_t fd, short what, void *arg)
 	struct game *g = arg;
 	if (g->dead)
 		return;
-	int flagged = clock_flagged(&g->clock, mstime_mono());
+	int flagged = clock_flagged(&g->clock, game_clock_now(g, mstime_mono()));
 	if (flagged < 0) {
 		game_flag_arm(g);
 		return;
@@ -496,6 +502,14 @@ static void pending_committed(void *arg)
 	struct pending *p = arg;
 	struct game *g = p->g;
 	g->pending--;
+	if (p->a.seq == g->untold_seq) {
+		/* Told now (the answer goes out with this commit): the side to
+		 * move's time runs from here, not from the try. */
+		clock_defer(&g->clock, mstime_mono() - g->untold_at);
+		g->untold_seq = 0;
+		if (!p->over)
+			game_flag_arm(g);
+	}
 	if (!p->over)
 		return;
 	presence_game_over(g);
@@ -516,6 +530,7 @@ static void pending_failed(void *arg)
 	g->pending--;
 	if (p->a.seq <= g->seq) {
 		g->clock = p->before_clock;
+		g->untold_seq = 0;   /* the tries from this one on are gone */
 		g->draw_offer = p->before_offer;
 		bool rearm = g->adjourned != p->before_adjourned || g->paused != p->before_paused;
 		g->paused = p->before_paused;
@@ -538,7 +553,7 @@ static void pending_failed(void *arg)
 	struct timeval tv = { 1, 0 };
 	if (p->retry)
 		evtimer_add(p->retry, &tv);
-	else if (clock_flagged(&g->clock, mstime_mono()) >= 0)
+	else if (clock_flagged(&g->clock, game_clock_now(g, mstime_mono())) >= 0)
 		evtimer_add(g->flag_timer, &tv);
 }
 
@@ -588,7 +603,7 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	 * (a resignation or draw included): the timer may just not have run
 	 * yet.  The flag is the action then, and the requester hears
 	 * game_over once it is committed. */
-	int flagged = clock_flagged(&g->clock, now);
+	int flagged = clock_flagged(&g->clock, game_clock_now(g, now));
 	bool flag_instead = false;
 	if (flagged >= 0 && !(kind == ACTION_END && strcmp(text, game_reason_name(REASON_TIME)) == 0)) {
 		flag_instead = true;
@@ -690,6 +705,13 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	p->a.clock_white_ms = clock_remaining(&g->clock, WHITE, now);
 	p->a.clock_black_ms = clock_remaining(&g->clock, BLACK, now);
 	p->a.ok = 1;
+	/* A move played: the opponent is told at the commit.  (Not a refused
+	 * try: whether one was made may be private, and a clock that stood
+	 * still for its commit would tell.) */
+	if (referee_plies(g->ref) > plies && !p->over) {
+		g->untold_seq = p->a.seq;
+		g->untold_at = now;
+	}
 
 	/* Events first, then the answer: a client holding the ok has all its events. */
 	struct batch_action *ba = batch_begin_action(g->gs->batch, &pending_ops, p, g);

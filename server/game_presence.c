@@ -190,7 +190,7 @@ void presence_login(struct games *gs, struct conn *c)
 				json_t *j = json_pack("{s:I, s:s, s:s}", "game", (json_int_t)g->id, "color",
 				                      game_color_name(col), "opponent", g->name[!col]);
 				if (clock_timed(&g->clock))
-					json_object_set_new(j, "left", json_integer(clock_remaining(&g->clock, col, now)));
+					json_object_set_new(j, "left", json_integer(clock_remaining(&g->clock, col, game_clock_now(g, now))));
 				if (g->adjourned)   /* the move waits for an unadjourn */
 					json_object_set_new(j, "adjourned", json_true());
 				json_array_append_new(turn, j);

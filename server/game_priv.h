@@ -48,6 +48,17 @@ struct game {
 	 * the store writer); game.c keeps, with each, the state before it:
 	 * what a failed commit puts back. */
 	int pending;
+	/* The last move played whose announcement is not out yet: its seq
+	 * (0: none) and when it was made.  Until its commit is done the side
+	 * to move has not been told it is its turn: the clocks stand at
+	 * untold_at (game_clock_now), and at the commit the side to move's
+	 * runs on from there (clock_defer): a slow commit is charged to
+	 * nobody, and the readings its events carry are the ones that stand
+	 * when they are sent (PROTOCOL.md `clock`).  Not for a refused try:
+	 * whether one was made may be private, and a clock that stood still
+	 * for its commit would tell the opponent. */
+	int untold_seq;
+	int64_t untold_at;
 	struct event *flag_timer;
 	struct event *abandon_timer[2];
 	bool away[2];                /* the player's last connection dropped (game_presence.c) */
@@ -137,6 +148,9 @@ json_t *game_clock_json(const struct game *g, int64_t now);
 /* The same readings into ms (ms[WHITE], ms[BLACK]); returns ms, or NULL
  * for an untimed game. */
 const int64_t *game_clock_read(const struct game *g, int64_t now, int64_t ms[2]);
+/* The time g's clock is read at: now, or untold_at while a try's answer
+ * is not out (above). */
+int64_t game_clock_now(const struct game *g, int64_t now);
 json_t *game_time_json(const struct store_game *info);
 const struct flagged_game *game_flagged_find(const struct games *gs, int64_t id);
 struct game *game_find(const struct games *gs, int64_t id);

@@ -551,6 +551,60 @@ START_TEST(clock_downtime)
 END_TEST
 
 /*
+ * A commit that waits (the database locked by another process for 2 s)
+ * is charged to nobody: White, told of Black's move only when it is
+ * stored, has the time its `moved` event says, not 2 s less; Black's
+ * clock stopped at the move.  Before, White's clock ran from Black's move
+ * on, and the event carried the reading of that moment (probe).
+ */
+START_TEST(slow_commit_charged_to_nobody)
+{
+	char conf[256];
+	snprintf(conf, sizeof conf, "%sbusy_timeout = 30s\n", fast_conf);
+	struct kd *d = kd_start(conf);
+	struct kp p[2];
+	const json_int_t base_ms = 100000;
+	json_int_t white, black;
+
+	kp_guest(d, &p[0]);
+	kp_guest(d, &p[1]);
+	json_int_t game = timed_game(p, base_ms);
+	kc_event(p[1].c, "moved");
+	struct sqlite3 *lock = kd_lock_db(d);
+	long long id = kc_req(p[1].c, "move", "{s:I, s:s}", "game", game, "move", "e7e5");
+	kt_sleep_ms(2000);
+	kd_unlock_db(lock);
+	kc_ok(p[1].c, id);
+	json_t *ev = kc_event(p[0].c, "moved");
+	json_int_t told = json_integer_value(json_object_get(json_object_get(ev, "clock"), "white"));
+	json_int_t told_black = json_integer_value(json_object_get(json_object_get(ev, "clock"), "black"));
+	game_clock(p[0].c, game, &white, &black);
+	ck_assert_msg(told - white < 1000, "White was charged the commit: told %lld, then %lld",
+	              (long long)told, (long long)white);
+	ck_assert_msg(told > base_ms - 1000, "White's clock ran before White was told: %lld",
+	              (long long)told);
+	ck_assert_int_eq(black, told_black);
+
+	/* Not for a refused try, which may be private (icc: the mover alone
+	 * hears it): White's clock runs through its commit as through any
+	 * thinking, or Black, reading it, would learn a try was made. */
+	json_int_t w0, w1;
+	game_clock(p[1].c, game, &w0, &black);
+	lock = kd_lock_db(d);
+	id = kc_req(p[0].c, "move", "{s:I, s:s}", "game", game, "move", "e4e5");
+	kt_sleep_ms(1500);
+	kd_unlock_db(lock);
+	kc_ok(p[0].c, id);
+	game_clock(p[1].c, game, &w1, &black);
+	ck_assert_msg(w0 - w1 >= 1400, "White's private try's commit was not charged: %lld then %lld",
+	              (long long)w0, (long long)w1);
+	kc_close(p[0].c);
+	kc_close(p[1].c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
  * The clock of the side to move never rises across kill -9 (no increment,
  * no added time): White, to move in a new game, reads the clock, then after
  * each of several restarts, each made before the new run's first heartbeat
@@ -1031,6 +1085,7 @@ static Suite *recovery_suite(void)
 	tcase_set_timeout(tc, 240);
 	tcase_add_test(tc, flagged_record);
 	tcase_add_test(tc, clock_downtime);
+	tcase_add_test(tc, slow_commit_charged_to_nobody);
 	tcase_add_test(tc, clock_never_rises);
 	tcase_add_test(tc, abandonment_after_restart);
 	tcase_add_test(tc, draw_offer_survives_restart);

@@ -127,6 +127,28 @@ START_TEST(pause_charges_nothing)
 }
 END_TEST
 
+/* clock_defer: the running side is not charged the ms deferred; a
+ * stopped or paused clock, and the other side, are left alone. */
+START_TEST(defer_charges_nobody)
+{
+	struct clock c;
+	clock_init(&c, 60000, 0, 0);
+	clock_start(&c, 0, 1000);
+	clock_moved(&c, 2000);                /* White 59000, Black runs from 2000 */
+	clock_defer(&c, 500);                 /* Black told at 2500 */
+	ck_assert_int_eq(clock_remaining(&c, 1, 2500), 60000);
+	ck_assert_int_eq(clock_remaining(&c, 1, 3500), 59000);
+	ck_assert_int_eq(clock_remaining(&c, 0, 3500), 59000);
+	clock_pause(&c, 4000);
+	clock_defer(&c, 10000);
+	ck_assert_int_eq(clock_remaining(&c, 1, 20000), 58500);
+	clock_defer(&c, -5);
+	clock_unpause(&c, 1, 20000);
+	clock_defer(&c, -5);                  /* nothing back in time */
+	ck_assert_int_eq(clock_remaining(&c, 1, 20000), 58500);
+}
+END_TEST
+
 static Suite *clock_suite(void)
 {
 	Suite *s = suite_create("clock");
@@ -138,6 +160,7 @@ static Suite *clock_suite(void)
 	tcase_add_test(tc, correspondence_refills);
 	tcase_add_test(tc, set_restores_readings);
 	tcase_add_test(tc, pause_charges_nothing);
+	tcase_add_test(tc, defer_charges_nobody);
 	suite_add_tcase(s, tc);
 	return s;
 }
