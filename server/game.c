@@ -154,8 +154,14 @@ static int game_rebuild(struct game *g)
 
 /* ---- wire objects --------------------------------------------------------- */
 
+int64_t games_lease_now(const struct games *gs, int64_t now)
+{
+	return gs->lease_mono < now ? gs->lease_mono : now;
+}
+
 int64_t game_clock_now(const struct game *g, int64_t now)
 {
+	now = games_lease_now(g->gs, now);
 	return g->untold_seq != 0 && g->untold_at < now ? g->untold_at : now;
 }
 
@@ -355,9 +361,12 @@ struct game *game_find(const struct games *gs, int64_t id)
 
 void game_flag_arm(struct game *g)
 {
-	int64_t left = clock_deadline(&g->clock, mstime_mono());
+	int64_t now = mstime_mono();
+	int64_t left = clock_deadline(&g->clock, now);
 	evtimer_del(g->flag_timer);
-	if (left < 0 || g->untold_seq != 0)   /* armed when the answer is out */
+	/* Armed when the answer is out, or the lease stored again
+	 * (games_lease_extend). */
+	if (left < 0 || g->untold_seq != 0 || g->gs->lease_mono <= now)
 		return;
 	/* One ms past the deadline so the flag has surely fallen when we look. */
 	left += 1;
@@ -655,18 +664,21 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		pending_free(p);
 		return 1;
 	}
+	/* Charged up to the lease at most (lease_mono): past it the clocks
+	 * stand, as a restart would find them. */
+	int64_t cnow = games_lease_now(g->gs, now);
 	for (int i = plies; i < referee_plies(g->ref); i++)
-		clock_moved(&g->clock, now);
+		clock_moved(&g->clock, cnow);
 	p->over = referee_over(g->ref);
 	if (p->over)
-		clock_stop(&g->clock, now);
+		clock_stop(&g->clock, cnow);
 	g->draw_offer = action_draw_offer(g->draw_offer, &a, plies, referee_plies(g->ref));
 	g->paused = action_paused(g->paused, &a);
 	struct action_umpire u;
 	if (a.kind == ACTION_PAUSE)
-		clock_pause(&g->clock, now);
+		clock_pause(&g->clock, cnow);
 	else if (a.kind == ACTION_UNPAUSE)
-		clock_unpause(&g->clock, referee_side_to_move(g->ref), now);
+		clock_unpause(&g->clock, referee_side_to_move(g->ref), cnow);
 	else if (a.kind == ACTION_ADDTIME && action_umpire_parse(&a, &u) == REF_OK)
 		clock_add(&g->clock, a.color, (int64_t)u.seconds * 1000);
 	g->adjourn_offer = action_adjourn_offer(g->adjourn_offer, &a, plies, referee_plies(g->ref));
@@ -674,9 +686,9 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	if (g->adjourned != before_adjourned) {
 		/* The umpire's pause, for both players' sake: nobody is charged. */
 		if (g->adjourned)
-			clock_pause(&g->clock, now);
+			clock_pause(&g->clock, cnow);
 		else
-			clock_unpause(&g->clock, referee_side_to_move(g->ref), now);
+			clock_unpause(&g->clock, referee_side_to_move(g->ref), cnow);
 	}
 	/* Adjourned or paused, nobody is abandoned (presence_grace). */
 	if (g->adjourned != before_adjourned || g->paused != before_paused)
@@ -702,8 +714,8 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	p->a.seq = ++g->seq;
 	action_to_store(&p->a, &a);
 	p->a.at_ms = recover_clock_ms();   /* what a restart charges from (recover.h) */
-	p->a.clock_white_ms = clock_remaining(&g->clock, WHITE, now);
-	p->a.clock_black_ms = clock_remaining(&g->clock, BLACK, now);
+	p->a.clock_white_ms = clock_remaining(&g->clock, WHITE, cnow);
+	p->a.clock_black_ms = clock_remaining(&g->clock, BLACK, cnow);
 	p->a.ok = 1;
 	/* A move played: the opponent is told at the commit.  (Not a refused
 	 * try: whether one was made may be private, and a clock that stood
@@ -940,6 +952,8 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	}
 	g->seq = 1;
 	game_record_push(g, &begin);
+	if (clock_timed(&g->clock))
+		games_lease_extend(gs, now + RECOVER_ALIVE_LEASE_MS);
 	watch_game_started(gs, g->user);
 	games_link(gs, g);
 	clock_start(&g->clock, referee_side_to_move(g->ref), now);   /* a test_start_fen may have Black to move */

@@ -101,6 +101,13 @@ struct games {
 	size_t nmissed, capmissed;
 	struct chat *chat;           /* rates and mutes (chat.c), NULL until first used */
 	struct event *heartbeat;     /* GAME_HEARTBEAT_MS */
+	/* Where the stored lease reaches (mstime_mono): no clock is read or
+	 * charged past it (game_clock_now, games_lease_now).  A store that
+	 * cannot take the heartbeat (locked, full) so stops the clocks where a
+	 * restart would find them, and a heartbeat stored again lets them run
+	 * on from there (game_restart.c): what the server could not record is
+	 * charged to nobody, as a restart's downtime past the lease is not. */
+	int64_t lease_mono;
 	/* Unfinished games whose record failed the check at start (recover.c):
 	 * never played on; reported as flagged, served from their STORED
 	 * announcements only, never from a replay. */
@@ -148,9 +155,13 @@ json_t *game_clock_json(const struct game *g, int64_t now);
 /* The same readings into ms (ms[WHITE], ms[BLACK]); returns ms, or NULL
  * for an untimed game. */
 const int64_t *game_clock_read(const struct game *g, int64_t now, int64_t ms[2]);
-/* The time g's clock is read at: now, or untold_at while a try's answer
- * is not out (above). */
+/* The time g's clock is read at: now, but not past the lease, nor past
+ * untold_at while a move's announcement is not out (above). */
 int64_t game_clock_now(const struct game *g, int64_t now);
+/* The time clocks are charged up to: now, but not past the lease. */
+int64_t games_lease_now(const struct games *gs, int64_t now);
+/* The stored lease reaches mono_until (game_restart.c). */
+void games_lease_extend(struct games *gs, int64_t mono_until);
 json_t *game_time_json(const struct store_game *info);
 const struct flagged_game *game_flagged_find(const struct games *gs, int64_t id);
 struct game *game_find(const struct games *gs, int64_t id);

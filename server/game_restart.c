@@ -39,26 +39,109 @@
 
 /* ---- heartbeat ------------------------------------------------------------ */
 
-/* One "alive at" row through the batch, so it takes the path (and the
- * thread) of every other write. */
+/* One "alive until" row through the batch, so it takes the path (and the
+ * thread) of every other write; stored, its lease lets the clocks run to
+ * its end (games_lease_extend). */
+struct alive {
+	struct games *gs;
+	int64_t until_ms;      /* recover_clock_ms() */
+	int64_t until_mono;    /* the same, on mstime_mono(); 0: a clean stop's */
+};
+
 static int alive_write(void *arg, struct store *st)
 {
-	return store_state_set(st, RECOVER_ALIVE_KEY, *(int64_t *)arg);
+	return store_state_set(st, RECOVER_ALIVE_KEY, ((struct alive *)arg)->until_ms);
 }
+
+static void alive_committed(void *arg)
+{
+	struct alive *al = arg;
+	if (al->until_mono > 0)
+		games_lease_extend(al->gs, al->until_mono);
+}
+
 static void alive_nop(void *arg) { (void)arg; }
 
 static const struct batch_ops alive_ops = {
-	.write = alive_write, .committed = alive_nop, .failed = alive_nop, .free = free,
+	.write = alive_write, .committed = alive_committed, .failed = alive_nop, .free = free,
 };
 
 /* "Alive until" now + lease_ms (recover.h; 0: a clean stop's exact time),
  * on the clock the actions' at_ms are read from (recover_clock_ms). */
 void game_alive_record(struct games *gs, int64_t lease_ms)
 {
-	int64_t *t = xmalloc(sizeof *t);
-	*t = recover_clock_ms() + lease_ms;
+	struct alive *al = xmalloc(sizeof *al);
+	al->gs = gs;
+	al->until_ms = recover_clock_ms() + lease_ms;
+	al->until_mono = lease_ms > 0 ? mstime_mono() + lease_ms : 0;
 	/* Its own group: no game's actions depend on it. */
-	batch_begin_action(gs->batch, &alive_ops, t, gs);
+	batch_begin_action(gs->batch, &alive_ops, al, gs);
+}
+
+/* A running clock's readings from now on, where a restart counts from
+ * (recover.c's resume point): what games_lease_extend gave back is kept. */
+struct resume_rows {
+	size_t n;
+	struct store_umpire_action u[];
+};
+
+static int resume_write(void *arg, struct store *st)
+{
+	struct resume_rows *r = arg;
+	for (size_t i = 0; i < r->n; i++)
+		if (store_umpire_action(st, &r->u[i]) != STORE_OK)
+			return STORE_ERROR;
+	return STORE_OK;
+}
+
+static const struct batch_ops resume_ops = {
+	.write = resume_write, .committed = alive_nop, .failed = alive_nop, .free = free,
+};
+
+void games_lease_extend(struct games *gs, int64_t mono_until)
+{
+	int64_t old = gs->lease_mono, now = mstime_mono();
+	if (mono_until <= old)
+		return;
+	gs->lease_mono = mono_until;
+	if (old >= now)
+		return;   /* it had not run out: nothing stood still */
+	/* The lease had run out at `old` (the store took no heartbeat): the
+	 * clocks have stood there since, and run on from now; the time
+	 * between is charged to nobody, and a restart's resume point says so. */
+	size_t n = 0;
+	for (struct game *g = gs->live; g; g = g->next)
+		n++;
+	struct resume_rows *r = xmalloc(sizeof *r + n * sizeof r->u[0]);
+	size_t ran = 0;
+	r->n = 0;
+	for (struct game *g = gs->live; g; g = g->next) {
+		if (!clock_timed(&g->clock) || g->clock.running < 0)
+			continue;
+		int64_t from = g->clock.since > old ? g->clock.since : old;
+		if (now > from)
+			clock_defer(&g->clock, now - from);
+		game_flag_arm(g);
+		ran++;
+		if (g->pending > 0)
+			continue;   /* its next action's row holds its readings */
+		struct store_umpire_action *u = &r->u[r->n++];
+		memset(u, 0, sizeof *u);
+		u->game = g->id;
+		u->seq = g->seq;
+		snprintf(u->kind, sizeof u->kind, "%s", RECOVER_RESUME_KIND);
+		snprintf(u->text, sizeof u->text, "%" PRId64 " %" PRId64,
+		         clock_remaining(&g->clock, WHITE, now), clock_remaining(&g->clock, BLACK, now));
+		u->at_ms = recover_clock_ms();
+	}
+	if (ran > 0)
+		log_warnx("clocks stood %" PRId64 " ms (no lease stored), charged to nobody: games=%zu",
+		          now - old, ran);
+	if (r->n == 0) {
+		free(r);
+		return;
+	}
+	batch_begin_action(gs->batch, &resume_ops, r, gs);
 }
 
 void game_heartbeat_cb(evutil_socket_t fd, short what, void *arg)
@@ -124,6 +207,9 @@ int games_recover(struct games *gs)
 {
 	if (chat_load(gs) != 0)
 		return -1;
+	/* Timed games resumed run from here, and recover_games stores a lease
+	 * from (no sooner than) here. */
+	gs->lease_mono = mstime_mono() + RECOVER_ALIVE_LEASE_MS;
 	return recover_games(gs->srv->store, &recovered_ops, gs);
 }
 

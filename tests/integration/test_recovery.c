@@ -605,6 +605,69 @@ START_TEST(slow_commit_charged_to_nobody)
 END_TEST
 
 /*
+ * The store takes no heartbeat (its lock held by another process, the
+ * daemon's busy_timeout 1 s): the clocks stop where the stored lease ends,
+ * as a restart would find them.  Stored again, they run on from there (the
+ * time between charged to nobody); killed meanwhile, the restart shows no
+ * clock higher than one shown before.  Before, the clocks ran on through
+ * the outage, and after a restart Black's rose by the outage less the
+ * lease (probe: +4.7 s, +7.1 s after a clean stop).
+ */
+START_TEST(storage_outage_stops_the_clocks)
+{
+	char conf[256];
+	snprintf(conf, sizeof conf, "%sbusy_timeout = 1s\n", fast_conf);
+	struct kd *d = kd_start(conf);
+	struct kp p[2];
+	json_int_t white, b0, b1, b2, b3;
+
+	kp_guest(d, &p[0]);
+	kp_guest(d, &p[1]);
+	json_int_t game = timed_game(p, 100000);
+	kc_event(p[1].c, "moved");
+	game_clock(p[0].c, game, &white, &b0);
+	struct sqlite3 *lock = kd_lock_db(d);
+	kt_sleep_ms(4000);
+	game_clock(p[0].c, game, &white, &b1);
+	ck_assert_msg(b0 - b1 <= 2000, "Black's clock ran past the lease: %lld then %lld",
+	              (long long)b0, (long long)b1);
+	kt_sleep_ms(1000);
+	game_clock(p[0].c, game, &white, &b2);
+	ck_assert_int_eq(b2, b1);   /* it stands */
+
+	/* Stored again: on from where it stood. */
+	kd_unlock_db(lock);
+	ck_assert(kd_log_wait(d, "charged to nobody", 10000));
+	kt_sleep_ms(500);
+	game_clock(p[0].c, game, &white, &b3);
+	ck_assert_msg(b3 < b2 && b2 - b3 < 1500, "after the outage: %lld then %lld", (long long)b2,
+	              (long long)b3);
+
+	/* Stopped again, then killed: no clock rises at the restart. */
+	lock = kd_lock_db(d);
+	kt_sleep_ms(3000);
+	json_int_t shown;
+	game_clock(p[0].c, game, &white, &shown);
+	int status;
+	kill(kd_pid(d), SIGKILL);
+	waitpid(kd_pid(d), &status, 0);
+	kd_unlock_db(lock);
+	kc_close(p[0].c);
+	kc_close(p[1].c);
+	kd_up(d);
+	kp_resume(d, &p[0]);
+	json_int_t after;
+	game_clock(p[0].c, game, &white, &after);
+	ck_assert_msg(after <= shown + 50, "Black's clock rose at the restart: shown %lld, then %lld",
+	              (long long)shown, (long long)after);
+	ck_assert_msg(after > shown - 3000, "the outage was charged at the restart: %lld, then %lld",
+	              (long long)shown, (long long)after);
+	kc_close(p[0].c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
  * The clock of the side to move never rises across kill -9 (no increment,
  * no added time): White, to move in a new game, reads the clock, then after
  * each of several restarts, each made before the new run's first heartbeat
@@ -1086,6 +1149,7 @@ static Suite *recovery_suite(void)
 	tcase_add_test(tc, flagged_record);
 	tcase_add_test(tc, clock_downtime);
 	tcase_add_test(tc, slow_commit_charged_to_nobody);
+	tcase_add_test(tc, storage_outage_stops_the_clocks);
 	tcase_add_test(tc, clock_never_rises);
 	tcase_add_test(tc, abandonment_after_restart);
 	tcase_add_test(tc, draw_offer_survives_restart);
