@@ -39,11 +39,9 @@
 // daemon here registers openly, which ignores the field.)
 // Usage: node play.mjs KRIEGD SCREENSHOT.png
 import { chromium } from 'playwright-core';
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, existsSync, rmSync, openSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { LineClient } from './line.mjs';
+import { findBrowser, signIn, startKriegd } from './daemon.mjs';
 import { applyTrue, fenPieces } from '../../client-web/board.js';
 
 const [kriegd, shot] = process.argv.slice(2);
@@ -67,35 +65,13 @@ const [kriegd, shot] = process.argv.slice(2);
   same(after('4k3/P7/8/8/8/8/8/4K3 w - - 0 1', [['a7a8n', 'white']]), { a8: 'N', e8: 'k', e1: 'K' }, 'a promotion');
   same(after('4k3/8/8/8/8/8/8/4K3 b - - 0 1', [['N@f3', 'black']]), { f3: 'n', e8: 'k', e1: 'K' }, 'a drop');
 }
-const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
-if (!existsSync(browserPath)) {
-  console.error(`browser tests: ${browserPath} is missing; install Debian's chromium (make deps)`);
-  process.exit(1);
-}
+const browserPath = findBrowser();
 const T0 = Date.now();
-const dir = mkdtempSync(join(tmpdir(), 'krieg-browser-'));
-const state = join(dir, 's');
-const log = join(dir, 'kriegd.log');
-// The umpire's account, made offline before the daemon starts.
-execFileSync(kriegd, ['--state-dir', state, 'user', 'add', 'ump', '--role', 'umpire', '--password-stdin'],
-  { input: 'umpire-password\n', stdio: ['pipe', 'ignore', 'inherit'] });
-// And an account flagged as a bot, whose seek the lobby marks.
-execFileSync(kriegd, ['--state-dir', state, 'user', 'add', 'robo', '--bot', '--password-stdin'],
-  { input: 'robo-password\n', stdio: ['pipe', 'ignore', 'inherit'] });
-// And one whose password an admin set: it must choose its own at its first login.
-execFileSync(kriegd, ['--state-dir', state, 'user', 'add', 'newbie', '--must-change', '--password-stdin'],
-  { input: 'admin-set-password\n', stdio: ['pipe', 'ignore', 'inherit'] });
-const fd = openSync(log, 'w');
-const d = spawn(kriegd, ['--state-dir', state, '--listen', '127.0.0.1:0',
-  '--set', 'listen_web=127.0.0.1:0', '--set', 'guests_per_address=0', '--set', 'register_per_hour=0',
-  '--set', 'motd=Club night on Thursdays'],
-{ stdio: ['ignore', fd, fd] });
-let port = 0, linePort = 0;
-for (let i = 0; i < 300 && !port; i++) {
-  await new Promise((r) => setTimeout(r, 100));
-  const m = [...readFileSync(log, 'utf8').matchAll(/listening on 127\.0\.0\.1:(\d+)/g)];
-  if (m.length >= 2) { linePort = +m[0][1]; port = +m[1][1]; }
-}
+const { d, dir, log, port, linePort } = await startKriegd(kriegd, 'krieg-browser-', [
+  ['ump', 'umpire-password', '--role', 'umpire'],   // the umpire's account
+  ['robo', 'robo-password', '--bot'],                // an account flagged as a bot, whose seek the lobby marks
+  ['newbie', 'admin-set-password', '--must-change'], // one whose password an admin set: its own at its first login
+], ['--set', 'motd=Club night on Thursdays']);
 let browser = null;
 // Who is in the test, for a failure's report: each page's status line,
 // turn, announcements, requests unanswered and last frames, and each line
@@ -156,12 +132,6 @@ const newPage = async () => {
   await p.goto(`https://127.0.0.1:${port}/`);
   await p.waitForSelector('#btn-guest:visible', { timeout: 10000 });
   return p;
-};
-const signIn = async (p, user, password, register) => {
-  await p.fill('#user', user);
-  await p.fill('#password', password);
-  await p.click(register ? '#btn-register' : '#btn-login');
-  await p.waitForSelector('#lobby:visible', { timeout: 10000 });
 };
 // Poll fn(arg) in the page until true (page.waitForFunction evaluates a
 // string inside the page, which the page's CSP rightly forbids).

@@ -24,37 +24,17 @@
 // copy built into kriegd (to run these tests against another client-web).
 // Usage: node session.mjs KRIEGD
 import { chromium } from 'playwright-core';
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, rmSync, openSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
 import { LineClient } from './line.mjs';
+import { findBrowser, signIn, startKriegd } from './daemon.mjs';
 
 const [kriegd] = process.argv.slice(2);
-const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
-if (!existsSync(browserPath)) {
-  console.error(`browser tests: ${browserPath} is missing; install Debian's chromium (make deps)`);
-  process.exit(1);
-}
+const browserPath = findBrowser();
 const T0 = Date.now();
-const dir = mkdtempSync(join(tmpdir(), 'krieg-session-'));
-const state = join(dir, 's');
-const log = join(dir, 'kriegd.log');
-const addUser = (name, password, ...how) => execFileSync(kriegd, ['--state-dir', state, 'user', 'add', name, ...how,
-  '--password-stdin'], { input: `${password}\n`, stdio: ['pipe', 'ignore', 'inherit'] });
-addUser('ump', 'umpire-password', '--role', 'umpire');
-addUser('boss', 'boss-password', '--role', 'admin');
-const fd = openSync(log, 'w');
-const d = spawn(kriegd, ['--state-dir', state, '--listen', '127.0.0.1:0',
-  '--set', 'listen_web=127.0.0.1:0', '--set', 'guests_per_address=0', '--set', 'register_per_hour=0',
-  ...(process.env.KRIEG_WEB_ROOT ? ['--set', `web_root=${process.env.KRIEG_WEB_ROOT}`] : [])],
-{ stdio: ['ignore', fd, fd] });
-let port = 0, linePort = 0;
-for (let i = 0; i < 300 && !port; i++) {
-  await new Promise((r) => setTimeout(r, 100));
-  const m = [...readFileSync(log, 'utf8').matchAll(/listening on 127\.0\.0\.1:(\d+)/g)];
-  if (m.length >= 2) { linePort = +m[0][1]; port = +m[1][1]; }
-}
+const { d, dir, log, port, linePort } = await startKriegd(kriegd, 'krieg-session-', [
+  ['ump', 'umpire-password', '--role', 'umpire'],
+  ['boss', 'boss-password', '--role', 'admin'],
+], process.env.KRIEG_WEB_ROOT ? ['--set', `web_root=${process.env.KRIEG_WEB_ROOT}`] : []);
 const finish = (code) => { d.kill('SIGTERM'); rmSync(dir, { recursive: true, force: true }); process.exit(code); };
 if (!port) { console.error(`FAIL: kriegd did not open its web door\n${readFileSync(log, 'utf8')}`); finish(1); }
 
@@ -89,12 +69,6 @@ const newPage = async (name) => {
   await p.goto(`https://127.0.0.1:${port}/`);
   await p.waitForSelector('#btn-guest:visible', { timeout: 10000 });
   return p;
-};
-const signIn = async (p, user, password, register) => {
-  await p.fill('#user', user);
-  await p.fill('#password', password);
-  await p.click(register ? '#btn-register' : '#btn-login');
-  await p.waitForSelector('#lobby:visible', { timeout: 5000 });
 };
 const line = async (user, password, how = 'login') => {
   const l = await LineClient.open(linePort);

@@ -557,19 +557,27 @@ END_TEST
  * clock stopped at the move.  Before, White's clock ran from Black's move
  * on, and the event carried the reading of that moment (probe).
  */
-START_TEST(slow_commit_charged_to_nobody)
+/* A daemon whose commits wait busy_timeout for a lock, and a timed game
+ * (base_ms) there with Black to move, Black told. */
+static struct kd *busy_game(const char *busy_timeout, struct kp p[2], json_int_t base_ms,
+                            json_int_t *game)
 {
 	char conf[256];
-	snprintf(conf, sizeof conf, "%sbusy_timeout = 30s\n", fast_conf);
+	snprintf(conf, sizeof conf, "%sbusy_timeout = %s\n", fast_conf, busy_timeout);
 	struct kd *d = kd_start(conf);
-	struct kp p[2];
-	const json_int_t base_ms = 100000;
-	json_int_t white, black;
-
 	kp_guest(d, &p[0]);
 	kp_guest(d, &p[1]);
-	json_int_t game = timed_game(p, base_ms);
+	*game = timed_game(p, base_ms);
 	kc_event(p[1].c, "moved");
+	return d;
+}
+
+START_TEST(slow_commit_charged_to_nobody)
+{
+	struct kp p[2];
+	const json_int_t base_ms = 100000;
+	json_int_t game, white, black;
+	struct kd *d = busy_game("30s", p, base_ms, &game);
 	struct sqlite3 *lock = kd_lock_db(d);
 	long long id = kc_req(p[1].c, "move", "{s:I, s:s}", "game", game, "move", "e7e5");
 	kt_sleep_ms(2000);
@@ -615,16 +623,9 @@ END_TEST
  */
 START_TEST(storage_outage_stops_the_clocks)
 {
-	char conf[256];
-	snprintf(conf, sizeof conf, "%sbusy_timeout = 1s\n", fast_conf);
-	struct kd *d = kd_start(conf);
 	struct kp p[2];
-	json_int_t white, b0, b1, b2, b3;
-
-	kp_guest(d, &p[0]);
-	kp_guest(d, &p[1]);
-	json_int_t game = timed_game(p, 100000);
-	kc_event(p[1].c, "moved");
+	json_int_t game, white, b0, b1, b2, b3;
+	struct kd *d = busy_game("1s", p, 100000, &game);
 	game_clock(p[0].c, game, &white, &b0);
 	struct sqlite3 *lock = kd_lock_db(d);
 	kt_sleep_ms(4000);
