@@ -179,6 +179,14 @@ static void drain_cb(evutil_socket_t fd, short what, void *arg)
 		event_base_loopexit(dm->srv->base, NULL);
 }
 
+/* An upgrade can take minutes (deploy/BACKUP.md): the journal says why
+ * the start waits. */
+static void upgrading(const char *path, int64_t from, int to)
+{
+	log_info("database=%s upgrading schema from version %lld to %d (deploy/BACKUP.md)", path,
+	         (long long)from, to);
+}
+
 /* One daemon a database: a second kriegd on the same file (another port,
  * the same state directory by mistake) would recover the same games and
  * serve them beside the first, each with its own board in memory (one
@@ -403,6 +411,7 @@ int main(int argc, char **argv)
 	sopt.synchronous = cfg->store_synchronous;
 	sopt.busy_timeout_ms = cfg->busy_timeout_ms;
 	sopt.checkpoint_pages = cfg->store_ckpt_pages;
+	sopt.upgrading = upgrading;
 	if ((srv.store = store_open_opts(path, &sopt, err, sizeof err)) == NULL)
 		fatalx("store %s: %s", path, err);
 	if ((srv.tls = tls_new(cfg, err, sizeof err)) == NULL)

@@ -702,9 +702,10 @@ static int identify(sqlite3 *db, const char *path, int64_t *version, char *err, 
 
 /* Bring the schema from `version` (identify's) to STORE_SCHEMA_VERSION,
  * or explain why not.  Returns 0 or -1 with err set. */
-static int migrate(sqlite3 *db, const char *path, int64_t version, int readonly, char *err,
-                   size_t errlen)
+static int migrate(sqlite3 *db, const char *path, int64_t version, const struct store_options *opt,
+                   char *err, size_t errlen)
 {
+	int readonly = opt->readonly;
 	char *msg = NULL;
 
 	if (version == STORE_SCHEMA_VERSION)
@@ -720,6 +721,8 @@ static int migrate(sqlite3 *db, const char *path, int64_t version, int readonly,
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, &msg) != SQLITE_OK ||
 	    exec_int(db, "PRAGMA user_version", &version) != SQLITE_OK)
 		goto fail;
+	if (opt->upgrading != NULL && version < STORE_SCHEMA_VERSION)
+		opt->upgrading(path, version, STORE_SCHEMA_VERSION);
 	for (int64_t v = version + 1; v <= STORE_SCHEMA_VERSION; v++) {
 		char sql[64];
 		if (sqlite3_exec(db, migrations[v - 1], NULL, NULL, &msg) != SQLITE_OK) {
@@ -753,7 +756,7 @@ fail:
 struct store *store_open_opts(const char *path, const struct store_options *opt, char *err,
                               size_t errlen)
 {
-	static const struct store_options defaults = { 0, "full", 0, 0 };
+	static const struct store_options defaults = { .synchronous = "full" };
 	struct store *st;
 	sqlite3 *db = NULL;
 	char *msg = NULL;
@@ -826,7 +829,7 @@ struct store *store_open_opts(const char *path, const struct store_options *opt,
 		if (!ok)
 			goto fail;
 	}
-	if (migrate(db, path, version, opt->readonly, err, errlen) != 0) {
+	if (migrate(db, path, version, opt, err, errlen) != 0) {
 		sqlite3_close(db);
 		return NULL;
 	}

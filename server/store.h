@@ -45,6 +45,10 @@ struct store_options {
 	                            * "full" (default), "extra" */
 	int busy_timeout_ms;       /* 0 = STORE_BUSY_TIMEOUT_MS */
 	int checkpoint_pages;      /* the writer's checkpoint mark; 0 = STORE_CKPT_PAGES */
+	/* Called before an upgrade of the schema from `from` begins (it may
+	 * take minutes: deploy/BACKUP.md), so that the caller can say so;
+	 * NULL: nothing said. */
+	void (*upgrading)(const char *path, int64_t from, int to);
 };
 struct store *store_open_opts(const char *path, const struct store_options *opt, char *err,
                               size_t errlen);
