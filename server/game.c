@@ -366,7 +366,7 @@ void game_flag_arm(struct game *g)
 	evtimer_del(g->flag_timer);
 	/* Armed when the answer is out, or the lease stored again
 	 * (games_lease_extend). */
-	if (left < 0 || g->untold_seq != 0 || g->gs->lease_mono <= now)
+	if (left < 0 || g->untold_seq != 0 || g->gs->lease_mono <= now || g->gs->stopped)
 		return;
 	/* One ms past the deadline so the flag has surely fallen when we look. */
 	left += 1;
@@ -822,7 +822,12 @@ void games_flush(struct games *gs)
 
 void games_stop(struct games *gs)
 {
-	for (struct game *g = gs != NULL ? gs->live : NULL; g != NULL; g = g->next) {
+	if (gs == NULL)
+		return;
+	gs->stopped = true;   /* no flag armed again (game_flag_arm) */
+	if (gs->heartbeat != NULL)
+		event_del(gs->heartbeat);   /* the stop records its own time (games_free) */
+	for (struct game *g = gs->live; g != NULL; g = g->next) {
 		evtimer_del(g->flag_timer);
 		for (int i = 0; i < 2; i++)
 			evtimer_del(g->abandon_timer[i]);

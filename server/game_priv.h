@@ -108,6 +108,7 @@ struct games {
 	 * on from there (game_restart.c): what the server could not record is
 	 * charged to nobody, as a restart's downtime past the lease is not. */
 	int64_t lease_mono;
+	bool stopped;                /* the daemon is stopping (games_stop): no timer fires */
 	/* Unfinished games whose record failed the check at start (recover.c):
 	 * never played on; reported as flagged, served from their STORED
 	 * announcements only, never from a replay. */

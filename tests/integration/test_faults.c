@@ -8,9 +8,9 @@
  *     never closes): the idle timeout closes it; its game waits for the
  *     player, who resumes;
  *   - kriegd stopped (SIGSTOP) with a game in flight and continued: the
- *     time it was stopped is time that passed (clocks run on the
- *     monotonic clock), connections made meanwhile are served, the game
- *     goes on.
+ *     time it was stopped is charged only up to the lease stored before
+ *     (as a restart's downtime), connections made meanwhile are served,
+ *     the game goes on.
  * The database locked by another process longer than busy_timeout is
  * test_storage.c's locked_database; the disk full and read-only cases are
  * there too.  The wall clock stepping an hour forward and back (without
@@ -155,18 +155,21 @@ START_TEST(stopped_and_continued)
 	json_t *e = kc_event(b.c, "moved");
 	long long black_before = clock_of(e, "black");
 
-	/* Stopped for 1.5 s with Black to move; a player connects meanwhile. */
+	/* Stopped for 4 s with Black to move; a player connects meanwhile. */
 	ck_assert_int_eq(kill(kd_pid(d), SIGSTOP), 0);
-	kt_sleep_ms(1500);
+	kt_sleep_ms(4000);
 	int late = kd_tcp(d);   /* accepted by the kernel, served after SIGCONT */
 	ck_assert_int_eq(kill(kd_pid(d), SIGCONT), 0);
 	close(late);
 
+	/* The stop was time the daemon could not record (no heartbeat): Black
+	 * pays up to the lease stored before it, at most 1.5 s, not the rest,
+	 * as after a restart (deploy/BACKUP.md), and no flag falls for it. */
+	ck_assert(kd_log_wait(d, "charged to nobody", 5000));
 	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", g, "move", "e5"));
 	e = kc_event(w.c, "moved");
-	/* The stop was time that passed: Black's clock paid for it. */
-	ck_assert_int_le(clock_of(e, "black"), black_before - 1500);
-	ck_assert_int_gt(clock_of(e, "black"), black_before - 30000);
+	ck_assert_int_gt(clock_of(e, "black"), black_before - 2500);
+	ck_assert_int_le(clock_of(e, "black"), black_before);
 	/* And the daemon serves new connections and the game goes on. */
 	struct kc *c = kc_hello(d);
 	kc_ok(c, kc_req(c, "ping", NULL));
