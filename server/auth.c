@@ -416,8 +416,8 @@ static void finish_login(struct auth *a, struct conn *c, struct job *j)
 	guard_login_ok(a->guard, j->host, mstime_mono());
 	/* Said only to whoever knows the password: it tells them nothing new. */
 	if (j->disabled) {
-		log_info("conn=%llu login of disabled user=%lld", (unsigned long long)j->conn,
-		         (long long)j->user);
+		log_always(LOGL_INFO, "conn=%llu login of disabled user=%lld", (unsigned long long)j->conn,
+		           (long long)j->user);   /* a refused login: at every level */
 		dispatch_error(c, j->id, PE_ACCOUNT_DISABLED, "this account is disabled");
 		return;
 	}

@@ -791,8 +791,9 @@ void games_free(struct games *gs)
 {
 	if (!gs)
 		return;
-	/* The clean-shutdown checkpoint: the clocks were running until now. */
-	if (gs->live && gs->srv->store)
+	/* The clean-shutdown checkpoint: the clocks were running until now
+	 * (a signal's stop wrote it at the signal: games_stop). */
+	if (gs->live && gs->srv->store && !gs->stopped)
 		game_alive_record(gs, 0);
 	batch_free(gs->batch);   /* commits what is open; games are still there */
 	if (gs->heartbeat)
@@ -824,9 +825,14 @@ void games_stop(struct games *gs)
 {
 	if (gs == NULL)
 		return;
+	/* The clean stop's checkpoint is this moment: the side to move is not
+	 * charged the drain of the connections, during which it cannot move
+	 * (probe: a flag due in the drain fell at the restart). */
+	if (gs->live && gs->srv->store)
+		game_alive_record(gs, 0);
 	gs->stopped = true;   /* no flag armed again (game_flag_arm) */
 	if (gs->heartbeat != NULL)
-		event_del(gs->heartbeat);   /* the stop records its own time (games_free) */
+		event_del(gs->heartbeat);   /* no later lease */
 	for (struct game *g = gs->live; g != NULL; g = g->next) {
 		evtimer_del(g->flag_timer);
 		for (int i = 0; i < 2; i++)

@@ -60,9 +60,10 @@ size_t games_live_count(const struct games *g);
  * of a loop turn does it by itself; shutdown calls it before the
  * connections go). */
 void games_flush(struct games *g);
-/* Shutdown: no clock or abandonment timer fires any more (while the
- * connections drain, nobody could hear it; the next start charges the
- * clocks from the clean-shutdown checkpoint and a flag falls then). */
+/* Shutdown: the clean-shutdown checkpoint is recorded now (the clocks
+ * are charged up to the signal, not through the drain), and no clock or
+ * abandonment timer fires any more (while the connections drain, nobody
+ * could hear it). */
 void games_stop(struct games *gs);
 
 /* Accounts changed offline (auth.c, users_check): drop the umpire chairs

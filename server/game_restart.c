@@ -71,9 +71,14 @@ static const struct batch_ops alive_ops = {
 void game_alive_record(struct games *gs, int64_t lease_ms)
 {
 	struct alive *al = xmalloc(sizeof *al);
+	int64_t now = mstime_mono();
 	al->gs = gs;
 	al->until_ms = recover_clock_ms() + lease_ms;
-	al->until_mono = lease_ms > 0 ? mstime_mono() + lease_ms : 0;
+	al->until_mono = lease_ms > 0 ? now + lease_ms : 0;
+	/* A clean stop's time is where the clocks stand: not past the lease
+	 * (games_lease_now), or a restart would charge the stand. */
+	if (lease_ms == 0 && gs->lease_mono < now)
+		al->until_ms -= now - gs->lease_mono;
 	/* Its own group: no game's actions depend on it. */
 	batch_begin_action(gs->batch, &alive_ops, al, gs);
 }
@@ -103,9 +108,19 @@ void games_lease_extend(struct games *gs, int64_t mono_until)
 	int64_t old = gs->lease_mono, now = mstime_mono();
 	if (mono_until <= old)
 		return;
-	gs->lease_mono = mono_until;
-	if (old >= now)
+	if (old >= now) {
+		gs->lease_mono = mono_until;
 		return;   /* it had not run out: nothing stood still */
+	}
+	/* A heartbeat that waited behind the outage reaches no further than
+	 * now: the clocks stand on where they stood (a restart meanwhile
+	 * charges up to it, less than was shown, never more).  Only a lease
+	 * past now ends the stand, once: several heartbeats stored together
+	 * after an outage each gave the stand back (probe: clocks rose
+	 * 1.5-2.9 s). */
+	if (mono_until <= now)
+		return;
+	gs->lease_mono = mono_until;
 	/* The lease had run out at `old` (the store took no heartbeat): the
 	 * clocks have stood there since, and run on from now; the time
 	 * between is charged to nobody, and a restart's resume point says so. */

@@ -188,27 +188,26 @@ static void upgrading(const char *path, int64_t from, int to)
 }
 
 /* One daemon a database: a second kriegd on the same file (another port,
- * the same state directory by mistake) would recover the same games and
- * serve them beside the first, each with its own board in memory (one
- * refusing what the other stored), or write its restart's clock charges
- * into games the first is playing before it found its port taken.  So
- * the daemon holds an exclusive flock(2) on DB.lock from before it opens
- * the database until it exits.  Not `kriegd user` or `backup`, which
+ * the same state directory by mistake, a link to the file) would recover
+ * the same games and serve them beside the first, each with its own
+ * board in memory (one refusing what the other stored), or write its
+ * restart's clock charges into games the first is playing before it
+ * found its port taken.  So the daemon holds an exclusive flock(2) on the
+ * database file itself (whatever the path or link it is reached by) from
+ * before SQLite opens it until it exits; SQLite's own locks are fcntl(2)
+ * locks, which flock does not touch on Linux.  The descriptor is closed
+ * only after the store (closing a descriptor of the file would drop
+ * SQLite's locks of this process).  Not `kriegd user` or `backup`, which
  * work beside a running daemon. */
 static int hold_database(const char *db)
 {
-	char lock[4096 + 8];
-
-	if ((size_t)snprintf(lock, sizeof lock, "%s.lock", db) >= sizeof lock)
-		fatalx("database path too long");
-	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	int fd = open(db, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0)
-		fatal("open %s", lock);
+		fatal("open %s", db);
 	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
 		if (errno == EWOULDBLOCK)
-			fatalx("%s: another kriegd serves this database (it holds %s); stop it first", db,
-			       lock);
-		fatal("flock %s", lock);
+			fatalx("%s: another kriegd serves this database; stop it first", db);
+		fatal("flock %s", db);
 	}
 	return fd;
 }

@@ -18,6 +18,7 @@
 
 #include "check_main.h"
 #include "harness.h"
+#include "harness_game.h"
 #include "proto.h"
 
 static struct kc *reg(struct kd *d, const char *user)
@@ -573,6 +574,15 @@ static void fail2ban_lines(bool quiet)
 	ck_assert_int_eq(hits, 3);   /* two failures and one refusal; nothing else */
 	regfree(&re);
 	free(log);
+	/* A login to a disabled account is refused, and said at every level too. */
+	struct kp x;
+	kp_register(d, &x, quiet ? "shutout2" : "shutout1");
+	kc_close(x.c);
+	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "disable", x.name), 0);
+	struct kc *xc = kc_hello(d);
+	ck_assert_str_eq(code_of(login(xc, x.name, "harness-password")), "account_disabled");
+	ck_assert(kd_log_wait(d, "login of disabled", 5000));
+	kc_close(xc);
 	kc_close(g);
 	kc_close(ok);
 	kd_stop(d);

@@ -675,6 +675,36 @@ START_TEST(storage_outage_stops_the_clocks)
 END_TEST
 
 /*
+ * With a busy_timeout longer than the lock, the heartbeats made during it
+ * wait and are stored together after it: the clocks run on from where
+ * they stood, once, and no reading rises.  Before, each of them gave the
+ * stand back again (probe: +1.5-2.9 s).
+ */
+START_TEST(queued_heartbeats_give_back_once)
+{
+	struct kp p[2];
+	json_int_t game, white, frozen, after;
+	struct kd *d = busy_game("10s", p, 100000, &game);
+	struct sqlite3 *lock = kd_lock_db(d);
+	kt_sleep_ms(3500);
+	game_clock(p[0].c, game, &white, &frozen);
+	kt_sleep_ms(500);
+	kd_unlock_db(lock);
+	ck_assert(kd_log_wait(d, "charged to nobody", 10000));
+	kt_sleep_ms(300);
+	game_clock(p[0].c, game, &white, &after);
+	ck_assert_msg(after <= frozen, "Black's clock rose after the outage: %lld, then %lld",
+	              (long long)frozen, (long long)after);
+	ck_assert_msg(after > frozen - 1500, "the outage was charged: %lld, then %lld",
+	              (long long)frozen, (long long)after);
+	ck_assert_int_eq(kd_log_count(d, "charged to nobody"), 1);
+	kc_close(p[0].c);
+	kc_close(p[1].c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
  * The clock of the side to move never rises across kill -9 (no increment,
  * no added time): White, to move in a new game, reads the clock, then after
  * each of several restarts, each made before the new run's first heartbeat
@@ -899,6 +929,18 @@ START_TEST(one_daemon_a_database)
 		         NULL };
 	int st = kg_run_kriegd(argv, 10000, out, sizeof out);
 	ck_assert_msg(st == 1, "a second kriegd on the database: status %d:\n%s", st, out);
+	ck_assert_msg(strstr(out, "another kriegd serves this database") != NULL, "%s", out);
+	/* Nor through a link to the file from another state directory (a lock
+	 * file beside the path was another file there: probe). */
+	char other[400], link[450], target[450];
+	snprintf(other, sizeof other, "%s/../other", kd_state_dir(d));
+	ck_assert_int_eq(mkdir(other, 0700), 0);
+	snprintf(link, sizeof link, "%s/kriegd.db", other);
+	snprintf(target, sizeof target, "%s/kriegd.db", kd_state_dir(d));
+	ck_assert_int_eq(symlink(target, link), 0);
+	char *argv2[] = { "kriegd", "--state-dir", other, "--listen", "127.0.0.1:0", NULL };
+	st = kg_run_kriegd(argv2, 10000, out, sizeof out);
+	ck_assert_msg(st == 1, "a second kriegd through a link: status %d:\n%s", st, out);
 	ck_assert_msg(strstr(out, "another kriegd serves this database") != NULL, "%s", out);
 	kc_ok(p[1].c, kc_req(p[1].c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e7e5"));
 	kc_ok(p[0].c, kc_req(p[0].c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "g1f3"));
@@ -1160,6 +1202,7 @@ static Suite *recovery_suite(void)
 	tcase_add_test(tc, clock_downtime);
 	tcase_add_test(tc, slow_commit_charged_to_nobody);
 	tcase_add_test(tc, storage_outage_stops_the_clocks);
+	tcase_add_test(tc, queued_heartbeats_give_back_once);
 	tcase_add_test(tc, clock_never_rises);
 	tcase_add_test(tc, abandonment_after_restart);
 	tcase_add_test(tc, draw_offer_survives_restart);
