@@ -619,6 +619,13 @@ static void linger_begin(struct conn *c, bool going_away)
 		linger_shut(c);
 }
 
+/* The one line a connection's end is logged with (teardown, drain). */
+static void log_closed(const struct conn *c, const char *reason)
+{
+	log_info("conn=%llu closed reason=\"%s\" user=%lld", (unsigned long long)c->id, reason,
+	         (long long)c->user);
+}
+
 void conn_teardown(struct conn *c, const char *reason, bool flush)
 {
 	if (c->state == CS_DEAD)
@@ -627,8 +634,7 @@ void conn_teardown(struct conn *c, const char *reason, bool flush)
 		if (flush)
 			return;
 	} else {
-		log_info("conn=%llu closed reason=\"%s\" user=%lld", (unsigned long long)c->id, reason,
-		         (long long)c->user);
+		log_closed(c, reason);
 	}
 	bool was_open = c->state == CS_OPEN;
 	c->state = flush && was_open ? CS_LINGER : CS_DEAD;
@@ -670,8 +676,7 @@ void connset_drain(struct server *srv)
 		if (c->state == CS_HANDSHAKE) {
 			conn_teardown(c, "shutdown", false);
 		} else if (c->state == CS_OPEN) {
-			log_info("conn=%llu closed reason=\"shutdown\" user=%lld", (unsigned long long)c->id,
-			         (long long)c->user);
+			log_closed(c, "shutdown");
 			c->state = CS_LINGER;
 			linger_begin(c, true);
 		}

@@ -75,10 +75,10 @@ void game_alive_record(struct games *gs, int64_t lease_ms)
 	al->gs = gs;
 	al->until_ms = recover_clock_ms() + lease_ms;
 	al->until_mono = lease_ms > 0 ? now + lease_ms : 0;
-	/* A clean stop's time is where the clocks stand: not past the lease
-	 * (games_lease_now), or a restart would charge the stand. */
-	if (lease_ms == 0 && gs->lease_mono < now)
-		al->until_ms -= now - gs->lease_mono;
+	/* A clean stop's time is where the clocks stand: not past the lease,
+	 * or a restart would charge the stand. */
+	if (lease_ms == 0)
+		al->until_ms -= now - games_lease_now(gs, now);
 	/* Its own group: no game's actions depend on it. */
 	batch_begin_action(gs->batch, &alive_ops, al, gs);
 }
