@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -60,6 +61,25 @@ static int sync_dir(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* Is path the file src names, or one of its journals?  A backup written
+ * there would be renamed over the live database (or its WAL) under the
+ * running daemon, which goes on writing to the unlinked file: every write
+ * after it lost (probe: `kriegd backup` given the database's own path). */
+static bool is_source(const char *src, const char *path)
+{
+	static const char *const suffix[] = { "", "-wal", "-shm", "-journal" };
+	struct stat a, b;
+	char name[BACKUP_PATH_MAX];
+
+	if (stat(path, &b) != 0)
+		return false;
+	for (size_t i = 0; i < sizeof suffix / sizeof suffix[0]; i++)
+		if ((size_t)snprintf(name, sizeof name, "%s%s", src, suffix[i]) < sizeof name &&
+		    stat(name, &a) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			return true;
+	return false;
+}
+
 int backup_copy(const char *src, const char *dest, char *err, size_t errlen)
 {
 	char tmp[BACKUP_PATH_MAX];
@@ -68,6 +88,11 @@ int backup_copy(const char *src, const char *dest, char *err, size_t errlen)
 
 	if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", dest) >= sizeof tmp) {
 		snprintf(err, errlen, "backup file name too long");
+		return -1;
+	}
+	if (is_source(src, dest) || is_source(src, tmp)) {
+		snprintf(err, errlen, "%s is the database being copied (or its journal): choose another "
+		         "file", is_source(src, dest) ? dest : tmp);
 		return -1;
 	}
 	/* Read-only: the backup never writes the live database.  No CREATE:

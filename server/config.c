@@ -562,6 +562,14 @@ void config_keep_restart_only(struct config *next, const struct config *cur, cha
 		name_append(names, len, "busy_timeout");
 		next->busy_timeout_ms = cur->busy_timeout_ms;
 	}
+	/* A live game's spectators were told a delay: a reload lowering it
+	 * would release the withheld plies to them at once (to 0: a rated
+	 * game live to anyone holding a seat), raising it would hold again
+	 * what they were sent (probe). */
+	if (next->spectator_delay != cur->spectator_delay) {
+		name_append(names, len, "spectator_delay");
+		next->spectator_delay = cur->spectator_delay;
+	}
 	if (next->store_ckpt_pages != cur->store_ckpt_pages) {
 		name_append(names, len, "store_checkpoint_pages");
 		next->store_ckpt_pages = cur->store_ckpt_pages;

@@ -173,6 +173,8 @@ void watch_game_started(struct games *gs, const int64_t user[2])
 		}
 }
 
+static int game_delay(const struct game *g);
+
 void watch_users_changed(struct games *gs)
 {
 	struct server *srv = gs->srv;
@@ -182,7 +184,9 @@ void watch_users_changed(struct games *gs)
 			int role = auth_user_role(srv, w->user);
 			if (role == AUTH_ROLE_NONE)
 				seat_revoke(g, w, "the account is disabled");
-			else if (w->umpire && role < AUTH_ROLE_UMPIRE)
+			else if (role < AUTH_ROLE_UMPIRE &&
+			         (w->umpire || (g->info.rated && game_delay(g) == 0)))
+				/* The chair, or a rated game's live seat (seat_game). */
 				seat_revoke(g, w, "the account is no longer an umpire");
 		}
 }

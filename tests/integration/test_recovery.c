@@ -1124,6 +1124,53 @@ START_TEST(backup_errors)
 }
 END_TEST
 
+/*
+ * A backup onto the live database or its WAL (by its path, through a link,
+ * or as FILE.tmp) is refused before it writes anything: the file is the
+ * same (device and inode) and the daemon's writes go on and are kept.
+ * Before, the copy was renamed over the running daemon's database, which
+ * wrote on to the unlinked file: a registration answered ok was gone at
+ * the next start (probe), and a second daemon found no lock on the new file.
+ */
+START_TEST(backup_onto_the_database)
+{
+	struct kd *d = kd_start(fast_conf);
+	struct kp p;
+	char out[4096], soft[512], named[512], hard[520];
+	char *db = db_path(d), *wal;
+	struct stat before, after;
+
+	kp_register(d, &p, "beforecopy");
+	ck_assert_int_eq(asprintf(&wal, "%s-wal", db), (int)strlen(db) + 4);
+	snprintf(soft, sizeof soft, "%s/../link.db", kd_state_dir(d));
+	ck_assert_int_eq(symlink(db, soft), 0);
+	/* FILE.tmp, where the copy is made, is the database (a hard link). */
+	snprintf(named, sizeof named, "%s/../named.db", kd_state_dir(d));
+	snprintf(hard, sizeof hard, "%s.tmp", named);
+	ck_assert_int_eq(link(db, hard), 0);
+	ck_assert_int_eq(stat(db, &before), 0);
+	const char *dests[] = { db, wal, soft, named };
+	for (size_t i = 0; i < sizeof dests / sizeof dests[0]; i++) {
+		char *argv[] = { "kriegd", "--state-dir", (char *)kd_state_dir(d), "backup",
+			         (char *)dests[i], NULL };
+		int st = kg_run_kriegd(argv, 30000, out, sizeof out);
+		ck_assert_msg(st == 1, "backup to %s: status %d: %s", dests[i], st, out);
+		ck_assert_msg(strstr(out, "is the database being copied") != NULL, "%s", out);
+		ck_assert_int_eq(stat(db, &after), 0);
+		ck_assert(before.st_ino == after.st_ino && before.st_dev == after.st_dev);
+	}
+	kc_close(p.c);
+	kp_register(d, &p, "aftercopy");
+	kc_close(p.c);
+	kd_crash_restart(d);
+	kp_resume(d, &p);   /* the account and its session were kept */
+	kc_close(p.c);
+	free(wal);
+	free(db);
+	kd_stop(d);
+}
+END_TEST
+
 /* Schema 1 as the first kriegd wrote it: accounts only. */
 static const char *const schema_v1 =
 	"CREATE TABLE users ( id INTEGER PRIMARY KEY, name TEXT NOT NULL COLLATE NOCASE UNIQUE,"
@@ -1299,6 +1346,7 @@ static Suite *recovery_suite(void)
 	tcase_add_test(tc, files_private);
 	tcase_add_test(tc, backup_restore);
 	tcase_add_test(tc, backup_errors);
+	tcase_add_test(tc, backup_onto_the_database);
 	tcase_add_test(tc, migrate_v1);
 	tcase_add_test(tc, record_from_before_v10);
 	tcase_add_test(tc, kill_loop);

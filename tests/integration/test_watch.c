@@ -447,6 +447,90 @@ START_TEST(permission_matrix)
 }
 END_TEST
 
+/*
+ * A rated game is watched live by umpires and admins only: one who loses
+ * the role (an admin's user_role over the wire, or `kriegd user role`)
+ * loses a live seat at a rated game as the chair is lost, with
+ * `unwatched`, and hears nothing more of it; a seat at an unrated game
+ * stays.  Before, the seat stayed and went on hearing the rated game live
+ * (probe).
+ */
+START_TEST(demoted_loses_rated_seat)
+{
+	struct kd *d = kd_start(fast_conf);
+	struct kp w, b, x, y, adm, ump, boss;
+	char out[1024];
+
+	account(d, &w, "seatw", "player");
+	account(d, &b, "seatb", "player");
+	account(d, &x, "seatx", "player");
+	account(d, &y, "seaty", "player");
+	account(d, &adm, "seatadmin", "admin");
+	account(d, &ump, "seatump", "umpire");
+	account(d, &boss, "seatboss", "admin");
+	int64_t rated = new_game(&w, &b, "icc", true);
+	int64_t unrated = new_game(&x, &y, "icc", false);
+	kc_ok(adm.c, kc_req(adm.c, "watch", "{s:I}", "game", (json_int_t)rated));
+	kc_ok(ump.c, kc_req(ump.c, "watch", "{s:I}", "game", (json_int_t)rated));
+	kc_ok(ump.c, kc_req(ump.c, "watch", "{s:I}", "game", (json_int_t)unrated));
+
+	kc_ok(boss.c, kc_req(boss.c, "user_role", "{s:s, s:s}", "user", "seatadmin", "role", "player"));
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "role", "seatump", "player"), 0);
+	struct kp *lost[] = { &adm, &ump };
+	for (int i = 0; i < 2; i++) {
+		json_t *ev = kc_event(lost[i]->c, "unwatched");
+		ck_assert_int_eq(json_integer_value(json_object_get(ev, "game")), rated);
+		ck_assert_str_eq(json_string_value(json_object_get(ev, "seat")), "spectator");
+	}
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)rated, "move", "e2e4"));
+	kc_ok(x.c, kc_req(x.c, "move", "{s:I, s:s}", "game", (json_int_t)unrated, "move", "e2e4"));
+	json_t *ev = kc_event(ump.c, "moved");   /* the unrated seat stays */
+	ck_assert_int_eq(json_integer_value(json_object_get(ev, "game")), unrated);
+	for (int i = 0; i < 2; i++)
+		kc_no_game_event(lost[i]->c, "moved");
+	kc_error(adm.c, kc_req(adm.c, "watch", "{s:I}", "game", (json_int_t)rated), "forbidden");
+	struct kp *all[] = { &w, &b, &x, &y, &adm, &ump, &boss };
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		kc_close(all[i]->c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * spectator_delay takes effect only at a restart: a reload lowering it to
+ * 0 does not make a rated game live to a spectator holding a delayed seat
+ * (nor lets a new one watch it live), and the log names the setting.
+ * Before, the reload released every withheld ply at the next move
+ * (probe).
+ */
+START_TEST(delay_kept_across_reload)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nspectator_delay = 2\n");
+	struct kp w, b, spec, other;
+	account(d, &w, "reloadw", "player");
+	account(d, &b, "reloadb", "player");
+	account(d, &spec, "reloads", "player");
+	account(d, &other, "reloado", "player");
+	int64_t game = new_game(&w, &b, "icc", true);
+	kc_ok(spec.c, kc_req(spec.c, "watch", "{s:I}", "game", (json_int_t)game));
+	kd_reload(d, "spectator_delay = 0\n");
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e2e4"));
+	kc_no_game_event(spec.c, "moved");
+	json_t *r = kc_ok(other.c, kc_req(other.c, "watch", "{s:I}", "game", (json_int_t)game));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "ply")), 0);
+	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e7e5"));
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "g1f3"));
+	json_t *ev = kc_event(spec.c, "moved");   /* ply 1, released at ply 3 */
+	ck_assert_int_eq(json_integer_value(json_object_get(ev, "ply")), 1);
+	ck_assert(kd_log_count(d, "take effect only on restart: spectator_delay") == 1);
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(spec.c);
+	kc_close(other.c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(live_list)
 {
 	struct kd *d = kd_start(fast_conf);
@@ -988,7 +1072,9 @@ static Suite *watch_suite(void)
 	tcase_add_test(tc, following_players);
 	tcase_add_test(tc, follows_kept_for_an_account);
 	tcase_add_test(tc, permission_matrix);
+	tcase_add_test(tc, demoted_loses_rated_seat);
 	tcase_add_test(tc, delayed_stream);
+	tcase_add_test(tc, delay_kept_across_reload);
 	tcase_add_test(tc, delayed_state_hidden);
 	tcase_add_test(tc, seat_exchanged_on_one_connection);
 	tcase_add_test(tc, delayed_long_catchup);
