@@ -101,15 +101,20 @@ json_t *announce_draw(int64_t game, const struct action *a, const int64_t *clock
 	return with_clock(j, clock);
 }
 
+/* What a replayed list may leave out of what its audience heard
+ * (in_list): an umpire's private note, the spectators' channel. */
+enum { HIDE_NOTE = 1, HIDE_SPEC = 2 };
+
 /* Who hears the notice of a (0: a has none: announce_notice gives NULL),
- * and whether it is an umpire's private note. */
-static unsigned notice_audience(const struct action *a, bool *private)
+ * and in *hide whether it is an umpire's private note or the spectators'
+ * channel (HIDE_ bits). */
+static unsigned notice_audience(const struct action *a, unsigned *hide)
 {
 	struct action_umpire u;
 	char buf[ACTION_TEXT_MAX];
 	const char *name, *text;
 
-	*private = false;
+	*hide = 0;
 	if (a->kind == ACTION_DRAW)
 		return ANNOUNCE_DRAW_AUDIENCE;
 	/* An offer to adjourn or its refusal is between the players (as a
@@ -118,15 +123,19 @@ static unsigned notice_audience(const struct action *a, bool *private)
 		return a->kind == ACTION_UNADJ || strcmp(a->text, "agree") == 0 ? AUD_PUBLIC
 		                                                                 : ANNOUNCE_DRAW_AUDIENCE;
 	/* The spectators' channel never reaches a player. */
-	if (action_is_chat(a->kind))
-		return action_chat_parse(a, buf, &name, &text) != REF_OK ? 0
-		       : a->kind == ACTION_SAY                          ? AUD_PUBLIC
-		                                                        : AUD_SPECTATOR | AUD_UMPIRE;
+	if (action_is_chat(a->kind)) {
+		if (action_chat_parse(a, buf, &name, &text) != REF_OK)
+			return 0;
+		if (a->kind == ACTION_SAY)
+			return AUD_PUBLIC;
+		*hide = HIDE_SPEC;
+		return AUD_SPECTATOR | AUD_UMPIRE;
+	}
 	if (a->kind == ACTION_ADJUDGE || a->kind == ACTION_UABORT ||
 	    action_umpire_parse(a, &u) != REF_OK)
 		return 0;
-	*private = a->kind == ACTION_NOTE && !u.public;
-	return *private ? AUD_UMPIRE : AUD_PUBLIC;
+	*hide = a->kind == ACTION_NOTE && !u.public ? HIDE_NOTE : 0;
+	return *hide ? AUD_UMPIRE : AUD_PUBLIC;
 }
 
 json_t *announce_notice(int64_t game, const struct action *a, int ply, const int64_t *clock,
@@ -134,8 +143,8 @@ json_t *announce_notice(int64_t game, const struct action *a, int ply, const int
 {
 	struct action_umpire u;
 	json_t *j;
-	bool private;
-	if ((*aud = notice_audience(a, &private)) == 0)
+	unsigned hide;
+	if ((*aud = notice_audience(a, &hide)) == 0)
 		return NULL;
 	if (a->kind == ACTION_DRAW)
 		return announce_draw(game, a, clock);
@@ -178,7 +187,7 @@ json_t *announce_notice(int64_t game, const struct action *a, int ply, const int
 	default: /* ACTION_NOTE */
 		j = json_pack("{s:s, s:I, s:s, s:i}", "event", "umpire_note", "game", (json_int_t)game,
 		              "text", u.reason, "ply", ply);
-		if (private)
+		if (hide & HIDE_NOTE)
 			json_object_set_new(j, "private", json_true());
 		break;
 	}
@@ -186,11 +195,13 @@ json_t *announce_notice(int64_t game, const struct action *a, int ply, const int
 }
 
 /* Whether the list of (aud, how) holds an announcement heard by `heard`
- * (AUD_ bits): a private note is left out of the list without them.  The
- * one rule for a replayed view and for the cache's counts. */
-static bool in_list(unsigned aud, unsigned how, unsigned heard, bool private)
+ * (AUD_ bits): a private note is left out of the list without them, the
+ * spectators' channel out of one without it (hide: HIDE_ bits).  The one
+ * rule for a replayed view and for the cache's counts. */
+static bool in_list(unsigned aud, unsigned how, unsigned heard, unsigned hide)
 {
-	return (heard & aud) && !(private && (how & ANNOUNCE_NO_PRIVATE));
+	return (heard & aud) && !((hide & HIDE_NOTE) && (how & ANNOUNCE_NO_PRIVATE)) &&
+	       !((hide & HIDE_SPEC) && (how & ANNOUNCE_NO_SPECTATORS));
 }
 
 /* The next stored action applied to r (*a: it parsed), its events in out:
@@ -264,16 +275,16 @@ static int replay_cb(const struct store_action *sa, void *arg)
 	}
 	for (size_t i = 0; i < rp->out.n; i++) {
 		const struct event *e = &rp->out.v[i];
-		if (in_list(rp->aud, rp->how, e->audience, false) && replay_wants(rp))
+		if (in_list(rp->aud, rp->how, e->audience, 0) && replay_wants(rp))
 			replay_put(rp, announce_event(rp->g->id, rp->rs, e, NULL, rp->ref, &a),
 			           e->audience);
 	}
 	/* The action's notice, if this list has it (a private note is left
 	 * out before it is counted: the page's "total" and "next" are those of
 	 * the list without it). */
-	bool private;
-	unsigned naud = notice_audience(&a, &private);
-	if (in_list(rp->aud, rp->how, naud, private) && replay_wants(rp))
+	unsigned hide;
+	unsigned naud = notice_audience(&a, &hide);
+	if (in_list(rp->aud, rp->how, naud, hide) && replay_wants(rp))
 		replay_put(rp, announce_notice(rp->g->id, &a, referee_plies(rp->ref), NULL, &naud),
 		           naud);
 	return replay_done(rp);
@@ -369,27 +380,30 @@ json_t *announce_replay(struct store *st, const struct store_game *g, unsigned a
 
 /* ---- the replay cache (announce.h) --------------------------------------- */
 
-/* The lists a page is cut from: each audience's, and the umpire's without
- * the private notes. */
-enum { L_WHITE, L_BLACK, L_SPECTATOR, L_UMPIRE, L_UMPIRE_PUBLIC, L__COUNT };
+/* The lists a page is cut from: each audience's, the umpire's without the
+ * private notes, and that without the spectators' channel (a game's own
+ * player's). */
+enum { L_WHITE, L_BLACK, L_SPECTATOR, L_UMPIRE, L_UMPIRE_PUBLIC, L_UMPIRE_PLAYER, L__COUNT };
+#define LIST_HOW (ANNOUNCE_NO_PRIVATE | ANNOUNCE_NO_SPECTATORS)
 static const struct {
 	unsigned aud, how;
 } lists[L__COUNT] = { { AUD_WHITE, 0 }, { AUD_BLACK, 0 }, { AUD_SPECTATOR, 0 },
-	              { AUD_UMPIRE, 0 }, { AUD_UMPIRE, ANNOUNCE_NO_PRIVATE } };
+	              { AUD_UMPIRE, 0 }, { AUD_UMPIRE, ANNOUNCE_NO_PRIVATE },
+	              { AUD_UMPIRE, LIST_HOW } };
 
 static int list_of(unsigned aud, unsigned how)
 {
 	for (int l = 0; l < L__COUNT; l++)
-		if (aud == lists[l].aud && (how & ANNOUNCE_NO_PRIVATE) == lists[l].how)
+		if (aud == lists[l].aud && (how & LIST_HOW) == lists[l].how)
 			return l;
 	return -1;
 }
 
 /* Each list's count, for an announcement heard by `heard`. */
-static void count_in_lists(size_t *total, unsigned heard, bool private)
+static void count_in_lists(size_t *total, unsigned heard, unsigned hide)
 {
 	for (int l = 0; l < L__COUNT; l++)
-		total[l] += in_list(lists[l].aud, lists[l].how, heard, private);
+		total[l] += in_list(lists[l].aud, lists[l].how, heard, hide);
 }
 
 /* A point of a record to replay from. */
@@ -494,10 +508,10 @@ static int extend_cb(const struct store_action *sa, void *arg)
 			return 1;
 		}
 		for (size_t i = 0; i < x->out.n; i++)
-			count_in_lists(c->total, x->out.v[i].audience, false);
-		bool private;
-		unsigned naud = notice_audience(&a, &private);
-		count_in_lists(c->total, naud, private);
+			count_in_lists(c->total, x->out.v[i].audience, 0);
+		unsigned hide;
+		unsigned naud = notice_audience(&a, &hide);
+		count_in_lists(c->total, naud, hide);
 	}
 	c->last = sa->seq;
 	if (++c->since >= x->stride)

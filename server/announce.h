@@ -73,6 +73,8 @@ enum {
 	                              * umpire's seat) */
 	ANNOUNCE_NO_PRIVATE = 2,     /* an umpire's private notes left out (the umpire's
 	                              * record read by one who is not an umpire) */
+	ANNOUNCE_NO_SPECTATORS = 4,  /* the spectators' channel left out (the umpire's
+	                              * record read by a player of the game) */
 };
 
 /* Every announcement of game g heard by audience aud (AUD_ bits),

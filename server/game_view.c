@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "config.h"
 #include "conn.h"
@@ -40,6 +41,35 @@
 static size_t events_page(json_t *j, json_t *events, size_t from)
 {
 	return dispatch_page(j, "events", events, from);
+}
+
+/*
+ * A player who muted the other player does not hear their words, live
+ * (chat.c) or in a view rebuilt from the record (probe: they came back in
+ * the `game` view and the login's game_state).  A player hears no other
+ * chat, so the colour whose `say`s go is all there is to it: muted_say
+ * tells it (-1: none), drop_say drops those chat events from an array
+ * (touching nothing else: the reader thread filters a login's state).
+ */
+static int muted_say(struct games *gs, const struct store_game *info, int color)
+{
+	int64_t me = color == WHITE ? info->white : info->black;
+	int64_t other = color == WHITE ? info->black : info->white;
+	return chat_muted(gs, me, other) ? !color : -1;
+}
+
+static void drop_say(json_t *events, int color)
+{
+	if (color < 0 || !json_is_array(events))
+		return;
+	for (size_t i = json_array_size(events); i-- > 0;) {
+		json_t *e = json_array_get(events, i);
+		const char *ev = json_string_value(json_object_get(e, "event"));
+		const char *col = json_string_value(json_object_get(e, "color"));
+		if (ev && col && strcmp(ev, "chat") == 0 &&
+		    strcmp(col, color == WHITE ? "white" : "black") == 0)
+			json_array_remove(events, i);
+	}
 }
 
 /* A player's view of a game but its events: who, how, and where it
@@ -129,6 +159,8 @@ json_t *game_view_json(struct games *gs, const struct store_game *info,
 		return NULL;
 	}
 	pager_finish(&pg, j, "events");
+	/* The page's "total" and "next" count the words dropped. */
+	drop_say(json_object_get(j, "events"), muted_say(gs, info, color));
 	return j;
 }
 
@@ -187,6 +219,7 @@ struct state_job {
 	struct store_game info;
 	unsigned aud;
 	int through;
+	int muted;                   /* whose words go (muted_say) */
 	json_t *head;                /* the view but its events, made at the login */
 	struct paced **lines;        /* the state's lines, made by state_run */
 	size_t n, cap;
@@ -221,6 +254,7 @@ static void state_run(void *arg, struct store *st)
 		j->failed = true;
 		return;
 	}
+	drop_say(all, j->muted);
 	state_pages(j->head, all, put_line, j);
 	j->head = NULL;
 	json_decref(all);
@@ -275,6 +309,7 @@ static bool state_offload(struct conn *c, struct game *g, int col, json_t *v, in
 	j->info = g->info;
 	j->aud = aud_of(col);
 	j->through = g->seq;
+	j->muted = muted_say(g->gs, &g->info, col);
 	j->head = v;
 	/* Charged now, to the connection and its address, as a request's
 	 * replay handed over is (dispatch.h). */
@@ -324,6 +359,7 @@ void games_conn_login(struct server *srv, struct conn *c)
 				json_decref(v);
 				continue;
 			}
+			drop_say(all, muted_say(gs, &g->info, col));
 			state_pages(v, all, put_paced, c);
 			json_decref(all);
 		}

@@ -217,15 +217,21 @@ static bool readable(struct conn *c, json_t *id, json_t *req, unsigned aud, stru
 	return false;
 }
 
-/* An umpire's private notes (action.h, "note private") stay the umpires'
- * after the game too: the full record others read leaves them out.  Not
- * a game's own players', whatever their role: notes are written about
- * them (an umpire who played it, or became one since, reads without). */
-static bool private_notes(struct conn *c, const struct store_game *g)
+/* What the full record leaves out for the reader of game g (ANNOUNCE_
+ * bits, announce.h).  An umpire's private notes (action.h, "note
+ * private") stay the umpires' after the game too; not a game's own
+ * players', whatever their role: notes are written about them (an umpire
+ * who played it, or became one since, reads without).  Nor does the
+ * spectators' channel ever reach a player of the game, after it either
+ * (probe: the players read it, and who watched, in the full record). */
+static unsigned record_hides(struct conn *c, const struct store_game *g)
 {
 	int64_t uid = conn_user(c);
-	return uid != g->white && uid != g->black &&
-	       auth_user_role(conn_server(c), uid) >= AUTH_ROLE_UMPIRE;
+	bool player = uid == g->white || uid == g->black;
+	unsigned hides = player ? ANNOUNCE_NO_SPECTATORS : 0;
+	if (player || auth_user_role(conn_server(c), uid) < AUTH_ROLE_UMPIRE)
+		hides |= ANNOUNCE_NO_PRIVATE;
+	return hides;
 }
 
 static void cmd_record(struct conn *c, json_t *id, json_t *req)
@@ -253,7 +259,7 @@ static void cmd_record(struct conn *c, json_t *id, json_t *req)
 	if (!flagged && announce_offload_marks(c, &g))
 		return;
 	if (!flagged) {
-		unsigned how = aud == AUD_UMPIRE && !private_notes(c, &g) ? ANNOUNCE_NO_PRIVATE : 0;
+		unsigned how = aud == AUD_UMPIRE ? record_hides(c, &g) : 0;
 		pager_init(&pg, from);
 		if (announce_replay_page(st, conn_server(c)->replays, &g, (unsigned)aud, how, &pg) != 0) {
 			pager_free(&pg);
@@ -300,10 +306,10 @@ static void pgn_header_of(struct store *st, const struct store_game *g, struct p
 
 /* The PGN text of game g's record through the action of seq `through`
  * (the last seq its cache key names) under header h, as audience aud sees
- * it, the umpires' private notes in or not; NULL with err.  Logs nothing:
- * the reader thread builds texts too. */
+ * it, without what hides says (record_hides); NULL with err.  Logs
+ * nothing: the reader thread builds texts too. */
 static char *pgn_build(struct store *st, const struct pgn_header *h, int64_t game, int through,
-                       unsigned aud, bool notes, char *err, size_t errlen)
+                       unsigned aud, unsigned hides, char *err, size_t errlen)
 {
 	struct action *acts = NULL;
 	size_t nacts = 0;
@@ -311,12 +317,14 @@ static char *pgn_build(struct store *st, const struct pgn_header *h, int64_t gam
 
 	int rc = recover_actions_through(st, game, through, &acts, &nacts);
 	struct action_umpire u;
-	if (rc == RECOVER_OK && !notes) {
-		/* A note changes nothing in the game: the record replays without it. */
+	if (rc == RECOVER_OK && hides != 0) {
+		/* Notes and chat change nothing in the game: the record replays
+		 * without them. */
 		size_t k = 0;
 		for (size_t i = 0; i < nacts; i++)
-			if (!(acts[i].kind == ACTION_NOTE && action_umpire_parse(&acts[i], &u) == REF_OK &&
-			      !u.public))
+			if (!((hides & ANNOUNCE_NO_PRIVATE) && acts[i].kind == ACTION_NOTE &&
+			      action_umpire_parse(&acts[i], &u) == REF_OK && !u.public) &&
+			    !((hides & ANNOUNCE_NO_SPECTATORS) && acts[i].kind == ACTION_SPEC))
 				acts[k++] = acts[i];
 		nacts = k;
 	}
@@ -331,13 +339,13 @@ static char *pgn_build(struct store *st, const struct pgn_header *h, int64_t gam
 /* The PGN text of game g through `through` as audience aud sees it; NULL
  * on failure (logged). */
 static char *game_pgn(struct store *st, const struct store_game *g, int through, unsigned aud,
-                      bool notes)
+                      unsigned hides)
 {
 	struct pgn_header h;
 	char err[256];
 
 	pgn_header_of(st, g, &h);
-	char *text = pgn_build(st, &h, g->id, through, aud, notes, err, sizeof err);
+	char *text = pgn_build(st, &h, g->id, through, aud, hides, err, sizeof err);
 	if (text == NULL)
 		log_warnx("game=%" PRId64 " pgn: %s", g->id, err);
 	return text;
@@ -349,7 +357,7 @@ struct pgn_job {
 	struct pgn_header h;
 	int64_t game;
 	unsigned aud, kind;
-	bool notes;
+	unsigned hides;              /* record_hides */
 	int last;
 	char *text;
 	char err[256];
@@ -358,7 +366,7 @@ struct pgn_job {
 static void pgn_run(void *arg, struct store *st)
 {
 	struct pgn_job *j = arg;
-	j->text = pgn_build(st, &j->h, j->game, j->last, j->aud, j->notes, j->err, sizeof j->err);
+	j->text = pgn_build(st, &j->h, j->game, j->last, j->aud, j->hides, j->err, sizeof j->err);
 }
 
 static void pgn_done(void *arg, uint64_t rows)
@@ -407,10 +415,10 @@ static void cmd_pgn(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	/* A long record's text is kept between its chunks (pgn_cache.h),
-	 * under its view: the audience, and whether the private notes are in. */
+	 * under its view: the audience, and what is left out for the reader. */
 	struct pgn_cache *pc = conn_server(c)->pgns;
-	bool notes = private_notes(c, &g);
-	unsigned kind = (unsigned)aud << 1 | notes;
+	unsigned hides = record_hides(c, &g);
+	unsigned kind = (unsigned)aud << 3 | hides;
 	int last = 0;
 	if (pc != NULL && store_game_last_seq(st, g.id, &last) != STORE_OK) {
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
@@ -426,14 +434,14 @@ static void cmd_pgn(struct conn *c, json_t *id, json_t *req)
 		j->game = g.id;
 		j->aud = (unsigned)aud;
 		j->kind = kind;
-		j->notes = notes;
+		j->hides = hides;
 		j->last = last;
 		dispatch_offload(c, &pgn_ops, j, (uint64_t)last);
 		return;
 	}
 	char *built = NULL;
 	if (text == NULL && (text = built = game_pgn(st, &g, pc != NULL ? last : INT_MAX,
-	                                             (unsigned)aud, notes)) == NULL) {
+	                                             (unsigned)aud, hides)) == NULL) {
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 		return;
 	}

@@ -479,9 +479,24 @@ static json_t *catchup_take(struct game *g)
 	return events;
 }
 
-/* The seat's view: its catch-up's page from `from`, the list cut at `end`
- * (SIZE_MAX: the whole list so far), whose length goes to *total. */
-static json_t *seat_view(struct game *g, bool umpire, size_t from, size_t end, size_t *total)
+/* A spectator who muted a speaker does not hear their words in the
+ * catch-up either (spectators_send for the live ones; probe: they came
+ * back on a second connection's `watch`).  The page's "total" and "next"
+ * count the words dropped. */
+static void drop_muted(struct game *g, int64_t viewer, json_t *events)
+{
+	for (size_t i = json_array_size(events); i-- > 0;) {
+		int64_t speaker = chat_speaker(g, json_array_get(events, i));
+		if (speaker && chat_muted(g->gs, viewer, speaker))
+			json_array_remove(events, i);
+	}
+}
+
+/* The seat's view for viewer: its catch-up's page from `from`, the list
+ * cut at `end` (SIZE_MAX: the whole list so far), whose length goes to
+ * *total. */
+static json_t *seat_view(struct game *g, int64_t viewer, bool umpire, size_t from, size_t end,
+                         size_t *total)
 {
 	struct store *st = g->gs->srv->store;
 	unsigned aud = umpire ? AUD_UMPIRE : AUD_SPECTATOR;
@@ -545,6 +560,8 @@ static json_t *seat_view(struct game *g, bool umpire, size_t from, size_t end, s
 		*total = json_array_size(events);
 	}
 	json_decref(events);
+	if (!umpire)
+		drop_muted(g, viewer, json_object_get(j, "events"));
 	if (g->info.fen[0])
 		json_object_set_new(j, "start_fen", json_string(g->info.fen));
 	json_t *t = game_time_json(&g->info);
@@ -598,7 +615,7 @@ static void take_seat(struct conn *c, json_t *id, json_t *req, bool umpire,
 	size_t from = dispatch_from(req);
 	bool cut = w != NULL && from > 0;
 	size_t total;
-	json_t *v = seat_view(g, umpire, from, cut ? w->upto : SIZE_MAX, &total);
+	json_t *v = seat_view(g, conn_user(c), umpire, from, cut ? w->upto : SIZE_MAX, &total);
 	if (!v) {
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 		return;

@@ -531,6 +531,119 @@ START_TEST(delay_kept_across_reload)
 }
 END_TEST
 
+/* Does any event of arr, or the text, hold needle? */
+static bool holds(json_t *arr, const char *text, const char *needle)
+{
+	char *dump = arr != NULL ? json_dumps(arr, 0) : NULL;
+	bool found = (dump != NULL && strstr(dump, needle) != NULL) ||
+	             (text != NULL && strstr(text, needle) != NULL);
+	free(dump);
+	return found;
+}
+
+/*
+ * The spectators' channel never reaches a player of the game, after its
+ * end either: the full record (`record` view umpire) and the full PGN a
+ * player reads leave it out, and with it who spoke there; anyone else
+ * reads it there as before.  Before, both players read it (probe).
+ */
+START_TEST(spectators_channel_after_the_end)
+{
+	struct kd *d = kd_start(fast_conf);
+	struct kp w, b, s, o;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	kp_guest(d, &s);
+	kp_guest(d, &o);
+	int64_t game = new_game(&w, &b, "icc", false);
+	kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)game));
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e2e4"));
+	kc_ok(s.c, kc_req(s.c, "spec", "{s:I, s:s}", "game", (json_int_t)game, "text", "SPEC-WORDS"));
+	kc_ok(w.c, kc_req(w.c, "say", "{s:I, s:s}", "game", (json_int_t)game, "text", "SAY-WORDS"));
+	kc_ok(b.c, kc_req(b.c, "resign", "{s:I}", "game", (json_int_t)game));
+	kc_event(s.c, "game_over");
+	struct kp *readers[] = { &w, &b, &o };
+	for (int i = 0; i < 3; i++) {
+		bool player = i < 2;
+		json_t *rec = kg_fetch_events(readers[i]->c, "record", game, "umpire", NULL, 0);
+		char *pgn = kg_fetch_pgn(readers[i]->c, game, NULL, NULL, 0);
+		ck_assert_ptr_nonnull(pgn);
+		ck_assert(holds(rec, NULL, "SAY-WORDS") && holds(NULL, pgn, "SAY-WORDS"));
+		ck_assert_msg(holds(rec, NULL, "SPEC-WORDS") == !player, "reader %d's record", i);
+		ck_assert_msg(holds(NULL, pgn, "SPEC-WORDS") == !player, "reader %d's pgn: %s", i, pgn);
+		ck_assert_msg(!player || (!holds(rec, pgn, s.name)), "reader %d learns who watched", i);
+		json_decref(rec);
+		free(pgn);
+	}
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(s.c);
+	kc_close(o.c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * A mute holds in the views rebuilt from the record, not only live: the
+ * muted player's words are not in the `game` view or the login's
+ * game_state of the player who muted them, nor a muted player's or
+ * spectator's in the `watch` catch-up of a spectator who muted them;
+ * whoever did not mute them reads them there.  Before, every rebuilt view
+ * brought them back (probe).
+ */
+START_TEST(mute_holds_in_views)
+{
+	struct kd *d = kd_start(fast_conf);
+	struct kp w, b, s, t;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	kp_guest(d, &s);
+	kp_guest(d, &t);
+	int64_t game = new_game(&w, &b, "icc", false);
+	kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)game));
+	kc_ok(t.c, kc_req(t.c, "watch", "{s:I}", "game", (json_int_t)game));
+	kc_ok(w.c, kc_req(w.c, "mute", "{s:s}", "user", b.name));
+	kc_ok(s.c, kc_req(s.c, "mute", "{s:s}", "user", b.name));
+	kc_ok(s.c, kc_req(s.c, "mute", "{s:s}", "user", t.name));
+	kc_ok(b.c, kc_req(b.c, "say", "{s:I, s:s}", "game", (json_int_t)game, "text", "MUTED-SAY"));
+	kc_ok(t.c, kc_req(t.c, "spec", "{s:I, s:s}", "game", (json_int_t)game, "text", "MUTED-SPEC"));
+	kc_ok(w.c, kc_req(w.c, "say", "{s:I, s:s}", "game", (json_int_t)game, "text", "HEARD-SAY"));
+	kc_event(t.c, "chat");
+	kc_event(t.c, "chat");
+	kc_event(t.c, "chat");   /* t has heard all three */
+
+	json_t *ev = kg_fetch_events(w.c, "game", game, NULL, NULL, 0);
+	ck_assert(holds(ev, NULL, "HEARD-SAY") && !holds(ev, NULL, "MUTED-SAY"));
+	json_decref(ev);
+	ev = kg_fetch_events(b.c, "game", game, NULL, NULL, 0);
+	ck_assert(holds(ev, NULL, "HEARD-SAY") && holds(ev, NULL, "MUTED-SAY"));
+	json_decref(ev);
+	/* The login's game_state (a resume on a new connection). */
+	struct kc *old = w.c;
+	kp_resume(d, &w);
+	kc_close(old);
+	json_t *st = kc_event(w.c, "game_state");
+	ck_assert(holds(json_object_get(st, "events"), NULL, "HEARD-SAY"));
+	ck_assert(!holds(json_object_get(st, "events"), NULL, "MUTED-SAY"));
+	/* The watch catch-up, on a second connection of each spectator. */
+	struct kp s2 = s, t2 = t;
+	kp_resume(d, &s2);
+	kp_resume(d, &t2);
+	json_t *r = kc_ok(s2.c, kc_req(s2.c, "watch", "{s:I}", "game", (json_int_t)game));
+	ev = json_object_get(r, "events");
+	ck_assert(holds(ev, NULL, "HEARD-SAY"));
+	ck_assert(!holds(ev, NULL, "MUTED-SAY") && !holds(ev, NULL, "MUTED-SPEC"));
+	r = kc_ok(t2.c, kc_req(t2.c, "watch", "{s:I}", "game", (json_int_t)game));
+	ev = json_object_get(r, "events");
+	ck_assert(holds(ev, NULL, "HEARD-SAY") && holds(ev, NULL, "MUTED-SAY") &&
+	          holds(ev, NULL, "MUTED-SPEC"));
+	struct kc *all[] = { w.c, b.c, s.c, t.c, s2.c, t2.c };
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		kc_close(all[i]);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(live_list)
 {
 	struct kd *d = kd_start(fast_conf);
@@ -1075,6 +1188,8 @@ static Suite *watch_suite(void)
 	tcase_add_test(tc, demoted_loses_rated_seat);
 	tcase_add_test(tc, delayed_stream);
 	tcase_add_test(tc, delay_kept_across_reload);
+	tcase_add_test(tc, spectators_channel_after_the_end);
+	tcase_add_test(tc, mute_holds_in_views);
 	tcase_add_test(tc, delayed_state_hidden);
 	tcase_add_test(tc, seat_exchanged_on_one_connection);
 	tcase_add_test(tc, delayed_long_catchup);
