@@ -29,7 +29,7 @@
  *
  * Every text is checked at the edge: valid UTF-8 without control
  * characters, 1..ACTION_REASON_MAX bytes (action_umpire_text's normal
- * form), and each user may send CHAT_BURST messages per CHAT_WINDOW_MS.
+ * form), and each user may send CHAT_BURST messages in any CHAT_WINDOW_MS.
  * Part of the game module (game_priv.h): it holds its state in struct games.
  */
 #include <inttypes.h>
@@ -54,7 +54,7 @@
 #include "xmalloc.h"
 
 #define CHAT_BURST 5                /* messages a user may send ... */
-#define CHAT_WINDOW_MS (10 * 1000)  /* ... per this window */
+#define CHAT_WINDOW_MS (10 * 1000)  /* ... in any span this long */
 #define CHAT_MUTES_MAX 200          /* users one user may mute */
 #define CHAT_GAME_ID_MAX (1LL << 53)
 #define CHAT_MAILBOX_MAX 100        /* messages kept for one user ... */
@@ -62,8 +62,9 @@
 
 struct chat_user {
 	int64_t user;
-	int64_t window_start;        /* mstime_mono of the window's first message */
-	int sent;                    /* messages in the window */
+	int64_t sent[CHAT_BURST];    /* mstime_mono of the last CHAT_BURST accepted, a ring */
+	int nsent;                   /* how many of them are set (up to CHAT_BURST) */
+	int next;                    /* the ring's oldest, overwritten by the next */
 	int64_t *muted;              /* users whose words this one does not receive */
 	size_t nmuted, capmuted;
 };
@@ -71,6 +72,7 @@ struct chat_user {
 struct chat {
 	struct chat_user *u;
 	size_t n, cap;
+	int64_t window_ms;           /* CHAT_WINDOW_MS, or the test hook's */
 };
 
 static struct chat_user *chat_user(struct games *gs, int64_t uid, bool create)
@@ -79,6 +81,11 @@ static struct chat_user *chat_user(struct games *gs, int64_t uid, bool create)
 		if (!create)
 			return NULL;
 		gs->chat = xcalloc(1, sizeof *gs->chat);
+		gs->chat->window_ms = CHAT_WINDOW_MS;
+		/* Test hook: integration tests slide the window in seconds, not ten. */
+		const char *env = getenv("KRIEGD_CHAT_WINDOW_MS");
+		if (env && atoll(env) > 0)
+			gs->chat->window_ms = atoll(env);
 	}
 	struct chat *ch = gs->chat;
 	for (size_t i = 0; i < ch->n; i++)
@@ -114,7 +121,9 @@ static void mute_add(struct chat_user *cu, int64_t speaker)
 
 static int mute_row(int64_t user, int64_t muted, void *arg)
 {
-	if (!chat_muted(arg, user, muted))   /* read twice, held once */
+	/* A self-mute kept from before they were refused is left out: it
+	 * could no longer be undone. */
+	if (user != muted && !chat_muted(arg, user, muted))   /* read twice, held once */
 		mute_add(chat_user(arg, user, true), muted);
 	return 0;
 }
@@ -145,7 +154,10 @@ bool chat_muted(struct games *gs, int64_t listener, int64_t speaker)
 }
 
 /* The text in its normal form in out, and the sender's rate checked.
- * Sends the error and returns false if either fails. */
+ * Sends the error and returns false if either fails.  The window slides:
+ * a message is accepted when the CHAT_BURST-th before it is a whole
+ * window old (a window restarted by the first message after it would let
+ * a burst at its end and another at the next one's start through). */
 static bool chat_checked(struct conn *c, json_t *id, json_t *req, char *out, size_t len)
 {
 	const char *text = json_string_value(json_object_get(req, "text"));
@@ -154,18 +166,18 @@ static bool chat_checked(struct conn *c, json_t *id, json_t *req, char *out, siz
 		               "text: 1..%d bytes of UTF-8 without control characters", ACTION_REASON_MAX);
 		return false;
 	}
-	struct chat_user *cu = chat_user(conn_server(c)->games, conn_user(c), true);
+	struct games *gs = conn_server(c)->games;
+	struct chat_user *cu = chat_user(gs, conn_user(c), true);
 	int64_t now = mstime_mono();
-	if (cu->sent == 0 || now - cu->window_start >= CHAT_WINDOW_MS) {
-		cu->window_start = now;
-		cu->sent = 0;
-	}
-	if (cu->sent >= CHAT_BURST) {
+	if (cu->nsent == CHAT_BURST && now - cu->sent[cu->next] < gs->chat->window_ms) {
 		dispatch_error(c, id, PE_RATE_LIMITED, "at most %d messages in %d seconds", CHAT_BURST,
 		               CHAT_WINDOW_MS / 1000);
 		return false;
 	}
-	cu->sent++;
+	cu->sent[cu->next] = now;
+	cu->next = (cu->next + 1) % CHAT_BURST;
+	if (cu->nsent < CHAT_BURST)
+		cu->nsent++;
 	return true;
 }
 
@@ -415,6 +427,12 @@ static void cmd_mute(struct conn *c, json_t *id, json_t *req)
 	int64_t who = named_user(c, id, req);
 	if (who == 0)
 		return;
+	/* As tell and message: muting yourself would only hide your own
+	 * words from you (your say never coming back). */
+	if (who == conn_user(c)) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "that is you");
+		return;
+	}
 	struct games *gs = conn_server(c)->games;
 	struct chat_user *cu = chat_user(gs, conn_user(c), true);
 	size_t i = 0;

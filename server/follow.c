@@ -16,9 +16,11 @@
  * A registered account's follows are the account's, as FICS keeps a
  * notify list: kept in the store (schema 18), taken up by each connection
  * at its login (follow_login), changed for all its connections at once.
- * A guest's live with its connections.  In memory the lists are per
- * connection, like the lobby's watchers: a connection's emptied at its
- * logout or close (games_conn_closed).  Bounded per connection and in all.
+ * A guest's belongs to its connection (PROTOCOL.md): another connection
+ * of the guest (a resume) keeps its own, and none outlives it.  In memory
+ * the lists are per connection, like the lobby's watchers: a connection's
+ * emptied at its logout or close (games_conn_closed).  Bounded per
+ * connection and in all.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,8 +170,9 @@ void follow_login(struct games *gs, struct conn *c)
 
 /*
  * follow {user?}: without user, the connection's list; with it, the user
- * followed by every connection of this account from now on, and kept for
- * a registered account (written before the answer) for its next logins.
+ * followed from now on by every connection of a registered account, and
+ * kept for it (written before the answer) for its next logins; by this
+ * connection alone for a guest.
  */
 static void cmd_follow(struct conn *c, json_t *id, json_t *req)
 {
@@ -206,14 +209,18 @@ static void cmd_follow(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_STORAGE, "the follow could not be stored");
 		return;
 	}
-	for (struct conn *o = NULL; (o = conn_of_user(srv, conn_user(c), o)) != NULL;)
-		(void)follow_add(gs, conn_id(o), u.id, u.name);   /* c's own checked above */
+	if (!follows_kept(c))
+		(void)follow_add(gs, conn_id(c), u.id, u.name);   /* checked above */
+	else
+		for (struct conn *o = NULL; (o = conn_of_user(srv, conn_user(c), o)) != NULL;)
+			(void)follow_add(gs, conn_id(o), u.id, u.name);   /* c's own checked above */
 	dispatch_ok(c, id, json_pack("{s:s, s:o, s:b}", "user", u.name, "games", live_games_of(gs, u.id),
 	                             "online", conn_of_user(srv, u.id, NULL) != NULL));
 }
 
-/* unfollow {user?}: one, or everyone, for every connection of the account
- * and (a registered one) in the store first.  Not followed: ok all the same. */
+/* unfollow {user?}: one, or everyone, for every connection of a
+ * registered account and in the store first; for this connection alone
+ * for a guest.  Not followed: ok all the same. */
 static void cmd_unfollow(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
@@ -232,10 +239,11 @@ static void cmd_unfollow(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_STORAGE, "the unfollow could not be stored");
 		return;
 	}
+	bool kept = follows_kept(c);
 	size_t k = 0;
 	for (size_t i = 0; f && i < f->n; i++) {
 		struct conn *o = conn_find(srv, f->v[i].conn);
-		bool mine = o != NULL && conn_user(o) == conn_user(c);
+		bool mine = o == c || (kept && o != NULL && conn_user(o) == conn_user(c));
 		if (!mine || (who && f->v[i].user != who))
 			f->v[k++] = f->v[i];
 	}

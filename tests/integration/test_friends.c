@@ -28,6 +28,10 @@
  *   lobby_comes_to_you   lobby_watch pushes seeks as they open and go, to
  *                        watchers only, never challenges; a challenge
  *                        carries its terms; cancel alone cancels the only offer
+ *   chat_rate_slides     at most 5 messages accepted in any 10 s, the
+ *                        window sliding (not restarted after each)
+ *   guest_follows_per_connection  a guest's follow list is its
+ *                        connection's, not shared with its other ones
  *   messages_wait_for_their_reader  a message left for a friend who is
  *                        away reaches them at their next login (after a
  *                        kill -9 too), once; at once if they are online;
@@ -502,6 +506,12 @@ START_TEST(chat_requests)
 	ck_assert_str_eq(json_string_value(json_object_get(e, "from")), x.name);
 	ck_assert_str_eq(json_string_value(json_object_get(e, "text")), "hello bob");
 	kc_error(x.c, kc_req(x.c, "tell", "{s:s, s:s}", "user", "nobody_here", "text", "hi"), "no_such_user");
+	/* Regression: muting yourself was accepted, and your own say never
+	 * came back to you; refused as every other request at yourself. */
+	kc_error(b.c, kc_req(b.c, "mute", "{s:s}", "user", b.name), "illegal_action");
+	kc_error(b.c, kc_req(b.c, "unmute", "{s:s}", "user", b.name), "illegal_action");
+	ck_assert_int_eq(json_array_size(json_object_get(kc_ok(b.c, kc_req(b.c, "mutes", NULL)),
+	                                                 "muted")), 0);
 	kc_ok(b.c, kc_req(b.c, "mute", "{s:s}", "user", x.name));
 	kc_ok(x.c, kc_req(x.c, "tell", "{s:s, s:s}", "user", b.name, "text", "MUTED-TELL"));
 	kc_no_event(b.c, "tell");
@@ -531,6 +541,43 @@ START_TEST(chat_requests)
 	kc_close(b.c);
 	kc_close(s.c);
 	kc_close(x.c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * Regression: the chat rate was a fixed window, restarted by the first
+ * message after it ended, so one at t=0, four at 9.85 s and five more at
+ * 10.02 s all went through: nine in 0.17 s.  A sliding window now: at
+ * most CHAT_BURST accepted in any span of the window.  The window is
+ * shortened by the daemon's test hook, scaled for slow runs.
+ */
+START_TEST(chat_rate_slides)
+{
+	int window = 4000 * kt_timeout_scale();
+	char env[32];
+	snprintf(env, sizeof env, "%d", window);
+	setenv("KRIEGD_CHAT_WINDOW_MS", env, 1);
+	struct kd *d = kd_start("rate_limit = 100000\nrate_burst = 100000\n");
+	unsetenv("KRIEGD_CHAT_WINDOW_MS");
+	struct kp x, b;
+	kp_guest(d, &x);
+	kp_guest(d, &b);
+	kc_ok(x.c, kc_req(x.c, "tell", "{s:s, s:s}", "user", b.name, "text", "first"));
+	long long t0 = kt_now_ms();   /* the server took the first no later */
+	kt_sleep_ms(window / 2);
+	for (int i = 0; i < 4; i++)
+		kc_ok(x.c, kc_req(x.c, "tell", "{s:s, s:s}", "user", b.name, "text", "four"));
+	kc_error(x.c, kc_req(x.c, "tell", "{s:s, s:s}", "user", b.name, "text", "sixth"),
+	         "rate_limited");
+	/* The first has left the window, the four have not: room for one. */
+	kt_sleep_ms((int)(t0 + window + window / 10 - kt_now_ms()));
+	kc_ok(x.c, kc_req(x.c, "tell", "{s:s, s:s}", "user", b.name, "text", "one more"));
+	kc_error(x.c, kc_req(x.c, "tell", "{s:s, s:s}", "user", b.name, "text", "too many"),
+	         "rate_limited");
+	ck_assert_msg(kt_now_ms() < t0 + window * 3 / 2, "too slow to tell");
+	kc_close(x.c);
+	kc_close(b.c);
 	kd_stop(d);
 }
 END_TEST
@@ -623,6 +670,40 @@ START_TEST(mutes_outlive_a_restart)
 		kc_close(a.c);
 		kc_close(pest.c);
 	}
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * Regression: a guest's follow was added to every connection of the
+ * guest account (a resumed one too), though a guest's list belongs to
+ * its connection (PROTOCOL.md, "Following"): each connection's its own.
+ */
+START_TEST(guest_follows_per_connection)
+{
+	struct kd *d = kd_start(KD_BASE_CONFIG);
+	struct kp a, g, g2;
+	kp_register(d, &a, "alfa");
+	kp_guest(d, &g);
+	g2 = g;
+	kp_resume(d, &g2);   /* the same guest on a second connection */
+	json_t *r = kc_ok(g.c, kc_req(g.c, "follow", "{s:s}", "user", "alfa"));
+	ck_assert(json_is_true(json_object_get(r, "online")));
+	r = kc_ok(g2.c, kc_req(g2.c, "follow", NULL));
+	ck_assert_int_eq(json_array_size(json_object_get(r, "following")), 0);
+	ck_assert(json_is_false(json_object_get(r, "kept")));
+	/* and the other's unfollow leaves this one's list alone */
+	kc_ok(g2.c, kc_req(g2.c, "follow", "{s:s}", "user", "alfa"));
+	kc_ok(g2.c, kc_req(g2.c, "unfollow", NULL));
+	r = kc_ok(g.c, kc_req(g.c, "follow", NULL));
+	ck_assert_int_eq(json_array_size(json_object_get(r, "following")), 1);
+	/* told of alfa's departure on g's connection only */
+	kc_close(a.c);
+	kc_event(g.c, "departed");
+	kc_ok(g2.c, kc_req(g2.c, "ping", NULL));
+	kc_no_event(g2.c, "departed");
+	kc_close(g.c);
+	kc_close(g2.c);
 	kd_stop(d);
 }
 END_TEST
@@ -993,8 +1074,10 @@ static Suite *friends_suite(void)
 	tcase_add_test(tc, capture_and_check_marks_in_every_view);
 	tcase_add_test(tc, chat_reaches_only_its_audience);
 	tcase_add_test(tc, chat_requests);
+	tcase_add_test(tc, chat_rate_slides);
 	tcase_add_test(tc, mute_hides_challenges);
 	tcase_add_test(tc, mutes_outlive_a_restart);
+	tcase_add_test(tc, guest_follows_per_connection);
 	tcase_add_test(tc, messages_wait_for_their_reader);
 	tcase_add_test(tc, lobby_comes_to_you);
 	tcase_add_test(tc, adjourned_game_waits);
