@@ -325,6 +325,11 @@ static void set_disabled(struct conn *c, json_t *id, json_t *req, bool disabled)
 		return;
 	if (disabled && is_self(c, id, &u, "disable"))
 		return;
+	if ((u.disabled != 0) == disabled) {   /* nothing to change: no row (PROTOCOL.md) */
+		dispatch_ok(c, id, json_pack("{s:s, s:s}", "user", u.name, "state",
+		                             disabled ? "disabled" : "enabled"));
+		return;
+	}
 	audit_row(c, &row, disabled ? "user_disable" : "user_enable", u.name, "%s",
 	          u.guest ? "guest" : "");
 	int rc = store_begin(st);
@@ -422,6 +427,10 @@ static void cmd_user_role(struct conn *c, json_t *id, json_t *req)
 	}
 	if (is_self(c, id, &u, "change the role of"))
 		return;
+	if (strcmp(u.role, role) == 0) {   /* nothing to change: no row (PROTOCOL.md) */
+		dispatch_ok(c, id, json_pack("{s:s, s:s}", "user", u.name, "role", role));
+		return;
+	}
 	audit_row(c, &row, "user_role", u.name, "%s -> %s", u.role, role);
 	int rc = store_begin(st);
 	if (rc == STORE_OK)
@@ -434,8 +443,9 @@ static void cmd_user_role(struct conn *c, json_t *id, json_t *req)
 	auth_users_changed(srv);   /* chairs no longer held by right are given up */
 }
 
-/* kick: close the account's connections now.  Its sessions stay: the
- * user may come back (to keep them out, disable the account). */
+/* kick: close the account's connections now, a login waiting on a
+ * password change among them.  Its sessions stay: the user may come back
+ * (to keep them out, disable the account). */
 static void cmd_kick(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
@@ -453,14 +463,17 @@ static void cmd_kick(struct conn *c, json_t *id, json_t *req)
 		               "characters", ADMIN_REASON_MAX);
 		return;
 	}
-	int n = count_conns(srv, u.id);
+	int n = count_conns(srv, u.id) + auth_count_waiting(srv, u.id);
 	audit_row(c, &row, "kick", u.name, "connections=%d reason=%s", n, reason);
 	if (audit_only(c, id, &row) != 0)
 		return;
+	json_t *msg = json_pack("{s:s, s:s}", "event", "session_ended", "reason", reason);
 	for (struct conn *o = NULL; (o = conn_of_user(srv, u.id, o)) != NULL;) {
-		conn_send(o, json_pack("{s:s, s:s}", "event", "session_ended", "reason", reason));
+		conn_send(o, json_incref(msg));
 		conn_close(o, "kicked by an admin");
 	}
+	(void)auth_close_waiting(srv, u.id, NULL, msg, "kicked by an admin");
+	json_decref(msg);
 	dispatch_ok(c, id, json_pack("{s:s, s:i}", "user", u.name, "closed", n));
 }
 

@@ -220,6 +220,7 @@ static void token_remember(struct auth *a, uint64_t conn, const char *digest)
 	}
 	a->tokens[i].conn = conn;
 	memcpy(a->tokens[i].digest, digest, sizeof a->tokens[i].digest);
+	a->tokens[i].pwmark = 0;
 }
 
 /* Take (and forget) the token digest of a connection; 0 if it had none. */
@@ -233,6 +234,70 @@ int auth_token_take(struct auth *a, uint64_t conn, char *digest)
 		}
 	}
 	return 0;
+}
+
+struct conn_token *auth_token_find(struct auth *a, uint64_t conn)
+{
+	for (size_t i = 0; i < a->ntokens; i++)
+		if (a->tokens[i].conn == conn)
+			return &a->tokens[i];
+	return NULL;
+}
+
+/* FNV-1a of the encoded hash: its salt is new at each change, so the
+ * mark is too; never 0, which says "not known". */
+uint64_t auth_pw_mark_of(const char *pwhash)
+{
+	uint64_t h = 14695981039346656037ULL;
+	for (const unsigned char *p = (const unsigned char *)pwhash; *p != '\0'; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	return h | 1;
+}
+
+uint64_t auth_pw_mark(struct auth *a, const char *name)
+{
+	char hash[KDF_ENCODED_MAX];
+	int64_t id;
+	uint64_t mark = 0;
+
+	if (auth_is_guest_name(name))
+		return 0;
+	if (store_user_get(a->srv->store, name, &id, hash, sizeof hash) == STORE_OK &&
+	    hash[0] != '\0')
+		mark = auth_pw_mark_of(hash);
+	OPENSSL_cleanse(hash, sizeof hash);
+	return mark;
+}
+
+int auth_close_waiting(struct server *srv, int64_t user, struct conn *but, json_t *msg,
+                       const char *why)
+{
+	struct auth *a = srv->auth;
+	int n = 0;
+
+	for (size_t i = 0; i < a->nchanging;) {
+		struct conn_must_change *m = &a->changing[i];
+		struct conn *o = m->user == user ? conn_find(srv, m->conn) : NULL;
+		if (o == NULL || o == but) {
+			i++;
+			continue;
+		}
+		*m = a->changing[--a->nchanging];   /* forgotten: its passwd would find nothing */
+		conn_send(o, json_incref(msg));
+		conn_close(o, why);
+		n++;
+	}
+	return n;
+}
+
+int auth_count_waiting(struct server *srv, int64_t user)
+{
+	struct auth *a = srv->auth;
+	int n = 0;
+
+	for (size_t i = 0; i < a->nchanging; i++)
+		n += a->changing[i].user == user && conn_find(srv, a->changing[i].conn) != NULL;
+	return n;
 }
 
 /* The must_change login waiting on conn, or NULL. */
@@ -267,6 +332,7 @@ static void changing_set(struct auth *a, uint64_t conn, int64_t user, const char
 	m->conn = conn;
 	m->user = user;
 	snprintf(m->name, sizeof m->name, "%s", name);
+	m->pwmark = auth_pw_mark(a, name);
 }
 
 bool auth_password_change_pending(struct conn *c)
@@ -278,10 +344,8 @@ bool auth_password_change_pending(struct conn *c)
 /* The token digest a connection logged in with, without forgetting it. */
 static const char *token_of(struct auth *a, uint64_t conn)
 {
-	for (size_t i = 0; i < a->ntokens; i++)
-		if (a->tokens[i].conn == conn)
-			return a->tokens[i].digest;
-	return NULL;
+	struct conn_token *t = auth_token_find(a, conn);
+	return t != NULL ? t->digest : NULL;
 }
 
 /* Wall time, rightly: session and invite expiries are stored and must
@@ -327,6 +391,8 @@ void auth_login_done(struct auth *a, struct conn *c, json_t *id, int64_t user,
 		json_object_set_new(reply, "games", games);
 	}
 	token_remember(a, conn_id(c), digest);
+	/* The password it logged in under: one set later offline ends it (users check). */
+	auth_token_find(a, conn_id(c))->pwmark = auth_pw_mark(a, name);
 	auth_changing_forget(a, conn_id(c));
 	/* The admin's user list shows each account's last login (schema 8). */
 	if (store_user_seen(a->srv->store, user, auth_now_unix(), conn_host(c)) == STORE_ERROR)
@@ -467,6 +533,9 @@ int auth_end_sessions(struct server *srv, int64_t user, struct conn *keep, const
 		conn_close(o, reason);
 		n++;
 	}
+	json_t *msg = json_pack("{s:s, s:s}", "event", "session_ended", "reason", reason);
+	n += auth_close_waiting(srv, user, keep, msg, reason);
+	json_decref(msg);
 	return n;
 }
 
@@ -527,6 +596,16 @@ static void finish_passwd(struct auth *a, struct conn *c, struct job *j)
 		conn_close(o, "password changed");
 		ended++;
 	}
+	/* A login of the account waiting on its own change elsewhere: its
+	 * `old` is gone now. */
+	json_t *msg = json_pack("{s:s, s:s}", "event", "session_ended", "reason",
+	                        "the password was changed");
+	ended += auth_close_waiting(a->srv, j->user, c, msg, "password changed");
+	json_decref(msg);
+	/* This connection stays, under the new password (users check). */
+	struct conn_token *t = j->completes_login ? NULL : auth_token_find(a, j->conn);
+	if (t != NULL)
+		t->pwmark = auth_pw_mark_of(j->hash2);
 	log_info("conn=%llu passwd user=%lld name=%s connections_ended=%d%s",
 	         (unsigned long long)j->conn, (long long)j->user, j->name, ended,
 	         j->completes_login ? " (required)" : "");

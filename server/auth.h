@@ -113,10 +113,19 @@ bool auth_password_change_pending(struct conn *c);
 void auth_reconfigure(struct server *srv);
 /* End user's sessions: delete every stored session but the one `keep`
  * logged in with (keep NULL: all), and close every other connection of
- * user, each told {"event":"session_ended","reason":reason} first.
+ * user (a login waiting on a password change too), each told
+ * {"event":"session_ended","reason":reason} first.
  * Returns the number of connections closed, or -1 if the store failed
  * (logged; nothing closed). */
 int auth_end_sessions(struct server *srv, int64_t user, struct conn *keep, const char *reason);
+/* Close every connection but `but` whose login of user waits on a
+ * password change (must_change: not logged in, so not among
+ * conn_of_user's, but the account's all the same), each sent msg first
+ * (borrowed).  Returns how many. */
+int auth_close_waiting(struct server *srv, int64_t user, struct conn *but, json_t *msg,
+                       const char *why);
+/* How many connections auth_close_waiting(srv, user, NULL, ...) would close. */
+int auth_count_waiting(struct server *srv, int64_t user);
 /* Hash pw on the hashing workers (fair share and `busy` as for a login),
  * then call done(c, id, req, hash) on the loop thread if c is still open;
  * id and req are kept (json_incref) until then.  A hashing failure is

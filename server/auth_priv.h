@@ -65,12 +65,15 @@ struct conn_must_change {
 	uint64_t conn;
 	int64_t user;
 	char name[32];
+	uint64_t pwmark;              /* auth_pw_mark when the login found it */
 };
 
-/* Which token each logged-in connection holds, for logout. */
+/* Which token each logged-in connection holds, for logout, and a mark of
+ * the password it logged in under, for the users check (auth_pw_mark). */
 struct conn_token {
 	uint64_t conn;
 	char digest[KDF_DIGEST_HEX + 1];
+	uint64_t pwmark;              /* 0: none known (a guest; the store failed) */
 };
 
 struct auth {
@@ -109,6 +112,12 @@ void auth_job_submit(struct auth *a, struct job *j);
 int64_t auth_now_unix(void);
 void auth_reply_storage(struct auth *a, struct conn *c, json_t *id, const char *what);
 struct conn_must_change *auth_changing_find(struct auth *a, uint64_t conn);
+struct conn_token *auth_token_find(struct auth *a, uint64_t conn);
+/* A mark of the password hash stored for the registered account `name`
+ * (a guest's, or an unreadable one: 0), and of a hash itself: a password
+ * set after a connection logged in (`kriegd user passwd`) changes it. */
+uint64_t auth_pw_mark(struct auth *a, const char *name);
+uint64_t auth_pw_mark_of(const char *pwhash);
 struct job *auth_job_new(struct auth *a, struct conn *c, json_t *id, enum job_kind kind,
                            const char *pw, size_t pwlen);
 int auth_token_take(struct auth *a, uint64_t conn, char *digest);

@@ -102,7 +102,11 @@ int auth_find_user(struct conn *c, json_t *id, const char *name, struct store_us
  * (store.c, schema 6) bumps server_state "users_version" on every change
  * of a role, a disabled flag or a password.  Only when it moved are the
  * logged-in accounts looked at: a disabled one's connections are closed,
- * and the games module drops umpire chairs no longer held by right.
+ * and so is every connection logged in under a password set since (its
+ * mark, auth_pw_mark, no longer the stored one's: `kriegd user passwd`
+ * ended its sessions too), as an admin's user_reset closes them; the
+ * logins waiting on a password change likewise; and the games module
+ * drops umpire chairs no longer held by right.
  */
 static void users_apply(struct auth *a);
 
@@ -141,16 +145,54 @@ void auth_users_changed(struct server *srv)
 	users_apply(a);
 }
 
+/* Was the password of account `name` set since the login that marked it
+ * `mark`?  Not when either mark is unknown (a guest; the store failed). */
+static bool password_changed(struct auth *a, const char *name, uint64_t mark)
+{
+	uint64_t now = mark != 0 ? auth_pw_mark(a, name) : 0;
+	return now != 0 && now != mark;
+}
+
 static void users_apply(struct auth *a)
 {
 	struct server *srv = a->srv;
 	for (struct conn *c = NULL; (c = conn_of_user(srv, 0, c)) != NULL;) {
-		if (auth_user_role(srv, conn_user(c)) != AUTH_ROLE_NONE)
+		if (auth_user_role(srv, conn_user(c)) != AUTH_ROLE_NONE) {
+			struct conn_token *t = auth_token_find(a, conn_id(c));
+			if (t == NULL || !password_changed(a, conn_user_name(c), t->pwmark))
+				continue;
+			log_info("conn=%llu user=%lld password set offline: closing",
+			         (unsigned long long)conn_id(c), (long long)conn_user(c));
+			char dg[KDF_DIGEST_HEX + 1];
+			auth_token_take(a, conn_id(c), dg);
+			conn_send(c, json_pack("{s:s, s:s}", "event", "session_ended", "reason",
+			                       "the password was changed"));
+			conn_close(c, "password changed");
 			continue;
+		}
 		log_info("conn=%llu user=%lld disabled: closing", (unsigned long long)conn_id(c),
 		         (long long)conn_user(c));
 		conn_send(c, json_pack("{s:s}", "event", "account_disabled"));
 		conn_close(c, "account disabled");
+	}
+	/* Logins waiting on a password change are the account's too. */
+	for (size_t i = 0; i < a->nchanging;) {
+		struct conn_must_change *m = &a->changing[i];
+		struct conn *c = conn_find(srv, m->conn);
+		bool off = c != NULL && auth_user_role(srv, m->user) == AUTH_ROLE_NONE;
+		if (c == NULL || (!off && !password_changed(a, m->name, m->pwmark))) {
+			i++;
+			continue;
+		}
+		log_info("conn=%llu user=%lld %s: closing the waiting login", (unsigned long long)m->conn,
+		         (long long)m->user, off ? "disabled" : "password set offline");
+		*m = a->changing[--a->nchanging];
+		if (off)
+			conn_send(c, json_pack("{s:s}", "event", "account_disabled"));
+		else
+			conn_send(c, json_pack("{s:s, s:s}", "event", "session_ended", "reason",
+			                       "the password was changed"));
+		conn_close(c, off ? "account disabled" : "password changed");
 	}
 	games_users_changed(srv);
 	lobby_users_changed(srv);

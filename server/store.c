@@ -441,10 +441,10 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_SESSIONS_END_USER] = "DELETE FROM sessions WHERE user = ?1 AND token_hash != ?2",
 	[S_INVITE_CREATE] = "INSERT INTO invites (code_hash, created_by, created, expires)"
 	                    " VALUES (?1, ?2, ?3, ?4)",
-	[S_INVITE_VALID] = "SELECT 1 FROM invites WHERE code_hash = ?1 AND used_by IS NULL"
+	[S_INVITE_VALID] = "SELECT 1 FROM invites WHERE code_hash = ?1 AND used IS NULL"
 	                   " AND expires > ?2",
 	[S_INVITE_USE] = "UPDATE invites SET used_by = ?3, used = ?2 WHERE code_hash = ?1"
-	                 " AND used_by IS NULL AND expires > ?2",
+	                 " AND used IS NULL AND expires > ?2",
 	[S_AUDIT_ADD] = "INSERT INTO audit (at, admin, admin_name, addr, action, target, detail)"
 	                " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[S_AUDIT_LIST] = "SELECT id, at, admin_name, addr, action, target, detail FROM audit"
@@ -455,7 +455,8 @@ static const char *const stmt_sql[S__COUNT] = {
 	                   " WHERE substr(i.code_hash, 1, length(?1)) = ?1"
 	                   " ORDER BY i.created DESC, i.code_hash LIMIT ?2",
 	/* A revoked code: used at the revocation by nobody, and expired then. */
-	[S_INVITE_REVOKE] = "UPDATE invites SET used = ?2, expires = min(expires, ?2)"
+	/* Revoked: `used` set without `used_by`; the expiry stays as made. */
+	[S_INVITE_REVOKE] = "UPDATE invites SET used = ?2"
 	                    " WHERE code_hash = ?1 AND used_by IS NULL AND used IS NULL"
 	                    " AND expires > ?2",
 	[S_USER_BOT] = "SELECT bot FROM users WHERE id = ?1",

@@ -281,6 +281,9 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 		/* role, passwd, disable, enable: of a registered account. */
 		OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
 		status = changed(st, rc == STORE_OK ? STORE_NOT_FOUND : rc, name, "reading");
+	} else if (strcmp(verb, "role") == 0 && strcmp(u.role, role) == 0) {
+		/* Nothing to change: no row (as over the wire), no write. */
+		status = changed(st, STORE_OK, name, "role set");
 	} else if (strcmp(verb, "role") == 0) {
 		audit_row(&row, "user_role", u.name, "%s -> %s", u.role, role);
 		rc = store_begin(st);
@@ -289,6 +292,8 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 		if (rc == STORE_OK)
 			rc = store_audit_add(st, &row);
 		status = changed(st, finish(st, rc), name, "role set");
+	} else if (strcmp(verb, "bot") == 0 && (u.bot != 0) == bot) {
+		status = /* nothing to change, as above */ changed(st, STORE_OK, name, bot ? "bot on" : "bot off");
 	} else if (strcmp(verb, "bot") == 0) {
 		audit_row(&row, "user_bot", u.name, "bot=%d -> %d", u.bot, bot);
 		rc = store_begin(st);
@@ -298,18 +303,22 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 			rc = store_audit_add(st, &row);
 		status = changed(st, finish(st, rc), name, bot ? "bot on" : "bot off");
 	} else if (strcmp(verb, "passwd") == 0) {
-		/* With --must-change, as an admin's user_reset: the stored sessions
-		 * end too, so that no token resumes around the change. */
-		audit_row(&row, "user_passwd", u.name, "must_change=%d%s", must_change,
-		          must_change ? " sessions ended" : "");
+		/* A password set here is an operator's answer to a forgotten or a
+		 * stolen one: as an admin's user_reset, every stored session ends
+		 * too, so that no token resumes around the change, and a running
+		 * daemon closes the connections logged in before it (auth_roles.c,
+		 * users_apply: the trigger's users_version tells it). */
+		audit_row(&row, "user_passwd", u.name, "must_change=%d sessions ended", must_change);
 		rc = store_begin(st);
 		if (rc == STORE_OK)
 			rc = store_user_set_password(st, u.id, hash, must_change);
-		if (rc == STORE_OK && must_change)
+		if (rc == STORE_OK)
 			rc = store_sessions_end_user(st, u.id, "");
 		if (rc == STORE_OK)
 			rc = store_audit_add(st, &row);
 		status = changed(st, finish(st, rc), name, "password set");
+	} else if ((u.disabled != 0) == (strcmp(verb, "disable") == 0)) {
+		status = /* nothing to change, as above */ changed(st, STORE_OK, name, u.disabled ? "disabled" : "enabled");
 	} else {
 		bool off = strcmp(verb, "disable") == 0;
 		audit_row(&row, off ? "user_disable" : "user_enable", u.name, "%s", "");

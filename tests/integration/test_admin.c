@@ -14,8 +14,11 @@
  *   admin_reset          reset ends the sessions; the next login must
  *                        change the password and nothing else is allowed
  *   admin_kick_broadcast kick closes connections, broadcast reaches everyone
- *   admin_audit          every admin action is an audit row with the
- *                        admin's name, and a log line
+ *   admin_closes_waiting_logins  kick, user_reset and user_disable close a
+ *                        connection whose login waits on a password change
+ *   admin_audit          every admin action that changes something is an
+ *                        audit row with the admin's name, and a log line;
+ *                        one that changes nothing is none
  *   admin_game_end       an admin ends games from the umpire's chair
  *                        (adjudicate, umpire_abort), each audited
  *   admin_invites        invites lists the codes (never the codes
@@ -316,6 +319,7 @@ START_TEST(admin_invites)
 	ck_assert(json_is_null(json_object_get(iv, "used_by")));
 	ck_assert(json_is_null(json_object_get(iv, "used")));
 
+	json_int_t expires = json_integer_value(json_object_get(iv, "expires"));
 	/* Revoke the second by its digest's start (any case). */
 	char upper[16];
 	for (int i = 0; i < 13; i++)
@@ -337,6 +341,9 @@ START_TEST(admin_invites)
 	ck_assert_str_eq(json_string_value(json_object_get(iv, "state")), "revoked");
 	ck_assert(json_is_null(json_object_get(iv, "used_by")));
 	ck_assert(json_integer_value(json_object_get(iv, "used")) > 0);
+	/* Regression: the revocation time overwrote the expiry; `used` says when */
+	ck_assert_int_eq(json_integer_value(json_object_get(iv, "expires")), expires);
+	ck_assert(expires > json_integer_value(json_object_get(iv, "used")));
 	ck_assert_str_eq(json_string_value(json_object_get(invite_row(r, pre[2]), "state")), "open");
 	/* The others stand. */
 	kc_ok(c, kc_req(c, "register", "{s:s, s:s, s:s}", "user", "carol", "password", PW,
@@ -559,6 +566,49 @@ START_TEST(admin_kick_broadcast)
 }
 END_TEST
 
+/*
+ * Regression: kick missed a connection whose login waited on a password
+ * change (must_change_password): `closed:0`, and it could then complete
+ * `passwd` and log in.  Such a connection is the account's too: kick,
+ * user_disable and user_reset close it.
+ */
+static struct kc *waiting_login(struct kd *d, const char *user, const char *pw)
+{
+	struct kc *c = kc_hello(d);
+	json_t *r = kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", user, "password", pw));
+	ck_assert(json_is_true(json_object_get(r, "must_change_password")));
+	return c;
+}
+
+START_TEST(admin_closes_waiting_logins)
+{
+	struct kd *d = kd_start(NULL);
+	struct kc *b = boss(d);
+	kc_ok(b, kc_req(b, "user_create", "{s:s, s:s}", "user", "hank", "password", "hank-first"));
+	struct kc *h = waiting_login(d, "hank", "hank-first");
+	json_t *r = kc_ok(b, kc_req(b, "kick", "{s:s, s:s}", "user", "hank", "reason", "not now"));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "closed")), 1);
+	ck_assert(kc_closed(h, 10000));
+	ck_assert(kc_saw(h, "not now"));
+	kc_close(h);
+	/* user_reset: counted among those closed */
+	h = waiting_login(d, "hank", "hank-first");
+	r = kc_ok(b, kc_req(b, "user_reset", "{s:s, s:s}", "user", "hank", "password", "hank-second"));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "closed")), 1);
+	ck_assert(kc_closed(h, 10000));
+	ck_assert(kc_saw(h, "\"session_ended\""));
+	kc_close(h);
+	/* user_disable: told as a logged-in connection is */
+	h = waiting_login(d, "hank", "hank-second");
+	kc_ok(b, kc_req(b, "user_disable", "{s:s}", "user", "hank"));
+	ck_assert(kc_closed(h, 10000));
+	ck_assert(kc_saw(h, "account_disabled"));
+	kc_close(h);
+	kc_close(b);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(admin_audit)
 {
 	struct kd *d = kd_start(NULL);
@@ -577,16 +627,25 @@ START_TEST(admin_audit)
 	kc_ok(b, kc_req(b, "broadcast", "{s:s}", "text", "hello all"));
 	/* Refused actions leave no row. */
 	kc_error(b, kc_req(b, "user_disable", "{s:s}", "user", "nobody"), "no_such_user");
+	/* Regression: so do actions that change nothing (a role it has, an
+	 * enabled account enabled, a disabled one disabled), answered as ever. */
+	json_t *r = kc_ok(b, kc_req(b, "user_role", "{s:s, s:s}", "user", "alice", "role", "umpire"));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "role")), "umpire");
+	r = kc_ok(b, kc_req(b, "user_enable", "{s:s}", "user", "alice"));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "state")), "enabled");
+	kc_ok(b, kc_req(b, "user_disable", "{s:s}", "user", "carol"));
+	r = kc_ok(b, kc_req(b, "user_disable", "{s:s}", "user", "carol"));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "state")), "disabled");
 	audit_actions(b, buf, sizeof buf);
-	ck_assert_str_eq(buf, "broadcast |invite |kick carol|user_reset alice|user_role alice|"
-	                      "user_enable alice|user_disable alice|user_create carol");
-	json_t *r = kc_ok(b, kc_req(b, "audit", NULL));
-	json_t *top = json_array_get(json_object_get(r, "entries"), 0);
+	ck_assert_str_eq(buf, "user_disable carol|broadcast |invite |kick carol|user_reset alice|"
+	                      "user_role alice|user_enable alice|user_disable alice|user_create carol");
+	r = kc_ok(b, kc_req(b, "audit", NULL));
+	json_t *top = json_array_get(json_object_get(r, "entries"), 1);
 	ck_assert_str_eq(json_string_value(json_object_get(top, "detail")), "hello all");
-	top = json_array_get(json_object_get(r, "entries"), 4);
+	top = json_array_get(json_object_get(r, "entries"), 5);
 	ck_assert_str_eq(json_string_value(json_object_get(top, "detail")), "player -> umpire");
 	/* And one log line each, naming the admin. */
-	ck_assert_int_eq(kd_log_count(d, "admin=boss addr=127.0.0.1 action="), 8);
+	ck_assert_int_eq(kd_log_count(d, "admin=boss addr=127.0.0.1 action="), 9);
 	ck_assert_int_eq(kd_log_count(d, "admin=boss addr=127.0.0.1 action=user_role target=alice"), 1);
 	kc_close(b);
 	kd_stop(d);
@@ -626,6 +685,11 @@ START_TEST(offline_audit)
 	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "role", "alice", "umpire"), 0);
 	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "disable", "alice"), 0);
 	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "enable", "alice"), 0);
+	/* Regression: changing nothing wrote a row ("umpire -> umpire"); it
+	 * succeeds as before, and writes none. */
+	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "role", "alice", "umpire"), 0);
+	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "enable", "alice"), 0);
+	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "bot", "alice", "off"), 0);
 	/* Refused: no row. */
 	ck_assert_int_ne(kg_user(d, "x-password\n", NULL, 0, "passwd", "nobody", "--password-stdin"), 0);
 	ck_assert_int_ne(kg_user(d, NULL, NULL, 0, "role", "alice", "--must-change"), 0);
@@ -636,7 +700,8 @@ START_TEST(offline_audit)
 	r = kc_ok(b, kc_req(b, "audit", NULL));
 	const char *want[] = {
 		"user_enable alice ", "user_disable alice ", "user_role alice player -> umpire",
-		"user_passwd alice must_change=0", "user_passwd alice must_change=1 sessions ended",
+		"user_passwd alice must_change=0 sessions ended",
+		"user_passwd alice must_change=1 sessions ended",
 		"user_create carol role=player must_change=1", "user_create boss role=admin must_change=0",
 	};
 	json_t *entries = json_object_get(r, "entries"), *e;
@@ -709,6 +774,7 @@ static Suite *admin_suite(void)
 	tcase_add_test(tc, admin_disable_role);
 	tcase_add_test(tc, admin_reset);
 	tcase_add_test(tc, admin_kick_broadcast);
+	tcase_add_test(tc, admin_closes_waiting_logins);
 	tcase_add_test(tc, admin_audit);
 	tcase_add_test(tc, admin_game_end);
 	tcase_add_test(tc, offline_audit);

@@ -8,6 +8,9 @@
  *                        weak password: non-zero, one line, nothing changed
  *   user_list            one line per registered account, guests left out
  *   user_passwd          the old password stops working, the new one works
+ *   cli_passwd_ends_sessions  `user passwd` (with --must-change or not)
+ *                        ends every session of the account, and the daemon
+ *                        closes its connections, a waiting login's too
  *   disable_closes       disabling closes the live sessions of the account
  *                        (the daemon notices the offline change), and login
  *                        and resume are refused with account_disabled;
@@ -185,6 +188,70 @@ START_TEST(user_passwd)
 }
 END_TEST
 
+/*
+ * Regression: `kriegd user passwd NAME` left the account's tokens working
+ * and its connections logged in (with --must-change the tokens ended, not
+ * the connections), though an operator uses it for a compromised or
+ * forgotten password.  Both forms now end every session, and the daemon,
+ * noticing the offline change, closes every connection logged in before
+ * it (a login waiting on a password change too) as user_reset does.  A
+ * connection that changed its own password over the wire stays.
+ */
+START_TEST(cli_passwd_ends_sessions)
+{
+	struct kd *d = kd_start("");
+	char out[4096], buf[64], token[KP_TOKEN_MAX];
+	ck_assert_int_eq(kg_user(d, "sesame-one\n", out, sizeof out, "add", "pwc",
+	                          "--password-stdin"), 0);
+	struct kc *a = kg_login(d, "pwc", "sesame-one", token, sizeof token);
+	struct kc *a2 = kg_login(d, "pwc", "sesame-one", NULL, 0);
+	struct kp other;
+	kp_guest(d, &other);
+	ck_assert_int_eq(kg_user(d, "sesame-two\n", out, sizeof out, "passwd", "pwc",
+	                          "--password-stdin"), 0);
+	ck_assert(kc_closed(a, 10000));
+	ck_assert(kc_closed(a2, 10000));
+	ck_assert(kc_saw(a, "\"session_ended\""));
+	ck_assert(kc_saw(a, "the password was changed"));
+	kc_close(a);
+	kc_close(a2);
+	struct kc *r = kc_hello(d);
+	kc_error(r, kc_req(r, "resume", "{s:s}", "token", token), "auth_failed");
+	kc_close(r);
+	kc_ok(other.c, kc_req(other.c, "ping", NULL));   /* others untouched */
+	ck_assert(!kc_saw(other.c, "session_ended"));
+
+	/* --must-change: the same, and a login waiting on the change goes too */
+	a = kg_login(d, "pwc", "sesame-two", token, sizeof token);
+	ck_assert_int_eq(kg_user(d, "sesame-three\n", out, sizeof out, "passwd", "pwc",
+	                          "--must-change", "--password-stdin"), 0);
+	ck_assert(kc_closed(a, 10000));
+	ck_assert(kc_saw(a, "\"session_ended\""));
+	kc_close(a);
+	r = kc_hello(d);
+	kc_error(r, kc_req(r, "resume", "{s:s}", "token", token), "auth_failed");
+	json_t *j = kc_ok(r, kc_req(r, "login", "{s:s, s:s}", "user", "pwc", "password", "sesame-three"));
+	ck_assert(json_is_true(json_object_get(j, "must_change_password")));
+	ck_assert_int_eq(kg_user(d, "sesame-four\n", out, sizeof out, "passwd", "pwc",
+	                          "--password-stdin"), 0);
+	ck_assert(kc_closed(r, 10000));
+	kc_close(r);
+
+	/* A password changed over the wire keeps its own connection, past the
+	 * daemon's next look at the accounts. */
+	a = kg_login(d, "pwc", "sesame-four", NULL, 0);
+	kc_ok(a, kc_req(a, "passwd", "{s:s, s:s}", "old", "sesame-four", "new", "sesame-five"));
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "role", "pwc", "umpire"), 0);
+	kt_sleep_ms(2500);   /* AUTH_USERS_CHECK_MS, twice over */
+	kc_ok(a, kc_req(a, "ping", NULL));
+	ck_assert(!kc_saw(a, "session_ended"));
+	ck_assert_str_eq(login_code(d, "pwc", "sesame-five", buf, sizeof buf), "ok");
+	kc_close(a);
+	kc_close(other.c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(disable_closes)
 {
 	struct kd *d = kd_start("");
@@ -230,6 +297,7 @@ static Suite *roles_suite(void)
 	tcase_add_test(tc, user_cli_needs_a_database);
 	tcase_add_test(tc, user_list);
 	tcase_add_test(tc, user_passwd);
+	tcase_add_test(tc, cli_passwd_ends_sessions);
 	tcase_add_test(tc, disable_closes);
 	suite_add_tcase(s, tc);
 	return s;
