@@ -206,6 +206,20 @@ static const char *termination_of(const struct glog *g)
 	}
 }
 
+/* Is b the standard start?  Positions are compared, not FEN strings: a
+ * crazykrieg board always carries reserves, and empty ones ("[]" in its
+ * FEN) are the standard start's too (pgn_read gives them back, the rule
+ * set's referee setting them). */
+static bool is_standard_start(const struct board *b)
+{
+	struct board std;
+	board_start(&std);
+	return memcmp(b->pieces, std.pieces, sizeof std.pieces) == 0 && b->side == std.side &&
+	       b->castling == std.castling && b->ep == std.ep && b->halfmove == std.halfmove &&
+	       b->fullmove == std.fullmove && !board_hand_any(b, WHITE) &&
+	       !board_hand_any(b, BLACK) && b->promoted == 0;
+}
+
 static void write_tags(const struct pgn_header *h, const struct glog *g, unsigned view,
                        struct sbuf *b)
 {
@@ -220,9 +234,9 @@ static void write_tags(const struct pgn_header *h, const struct glog *g, unsigne
 	tag(b, "KriegRules", g->rs->name, "");
 	if (view != AUD_UMPIRE)
 		tag(b, "KriegView", audience_name(view), "");
-	char fen[FEN_MAX];
-	fen_format(&g->start, fen, sizeof fen);
-	if (strcmp(fen, FEN_START) != 0) {
+	if (!is_standard_start(&g->start)) {
+		char fen[FEN_MAX];
+		fen_format(&g->start, fen, sizeof fen);
 		tag(b, "SetUp", "1", "");
 		tag(b, "FEN", fen, "");
 	}

@@ -650,6 +650,65 @@ START_TEST(test_setup_fen)
 }
 END_TEST
 
+/* A crazykrieg board always carries reserves: its standard start, empty
+ * reserves, was written as a set-up position ("[SetUp "1"] [FEN
+ * ".../RNBQKBNR[] w KQkq - 0 1"]"), given no FEN or that FEN (the server's
+ * record keeps it).  It is the standard start: no SetUp, and read back the
+ * game still has its reserves (a capture fills one, a drop empties it). */
+START_TEST(test_crazykrieg_standard_start_no_setup)
+{
+	static const char *const fens[] = {
+		"", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1", FEN_START,
+	};
+	static const char *const tries[][2] = {
+		{ "w", "e4" }, { "b", "d5" }, { "w", "exd5" }, { "b", "Qxd5" }, { "w", "Nc3" },
+		{ "b", "P@e4" },
+	};
+	for (size_t f = 0; f < sizeof fens / sizeof fens[0]; f++) {
+		struct action a[8];
+		size_t n = 0;
+		for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++)
+			act(&a[n++], tries[i][0][0] == 'w' ? WHITE : BLACK, "try", tries[i][1]);
+		struct pgn_header h;
+		pgn_header_init(&h);
+		snprintf(h.rules, sizeof h.rules, "crazykrieg");
+		snprintf(h.fen, sizeof h.fen, "%s", fens[f]);
+		char *out, err[200];
+		ck_assert_msg(pgn_write(&h, a, n, AUD_UMPIRE, &out, err, sizeof err) == 0, "%s", err);
+		ck_assert_msg(strstr(out, "SetUp") == NULL && strstr(out, "FEN") == NULL,
+		              "FEN \"%s\" written as a set-up:\n%s", fens[f], out);
+		char *fl = flat(out);
+		ck_assert_ptr_nonnull(strstr(fl, "3. Nc3 {"));
+		ck_assert_ptr_nonnull(strstr(fl, "P@e4"));
+		free(fl);
+		struct pgn_header h2;
+		struct action *b;
+		size_t nb;
+		ck_assert_msg(pgn_read(out, &h2, &b, &nb, err, sizeof err) == 0, "%s", err);
+		ck_assert_str_eq(h2.rules, "crazykrieg");
+		ck_assert_str_eq(h2.fen, "");
+		ck_assert_uint_eq(nb, n);
+		for (size_t i = 0; i < n; i++)
+			ck_assert_str_eq(b[i].text, a[i].text);
+		char *again;
+		ck_assert_int_eq(pgn_write(&h2, b, nb, AUD_UMPIRE, &again, err, sizeof err), 0);
+		ck_assert_str_eq(again, out);
+		free(again);
+		free(b);
+		free(out);
+	}
+	/* A start with something in a reserve is still a set-up. */
+	struct pgn_header h;
+	pgn_header_init(&h);
+	snprintf(h.rules, sizeof h.rules, "crazykrieg");
+	snprintf(h.fen, sizeof h.fen, "rnbqkbnr/ppppppp1/8/8/8/8/PPPPPPPP/RNBQKBNR[p] w KQkq - 0 1");
+	char *out, err[200];
+	ck_assert_msg(pgn_write(&h, NULL, 0, AUD_UMPIRE, &out, err, sizeof err) == 0, "%s", err);
+	ck_assert_ptr_nonnull(strstr(out, "[SetUp \"1\"]\n[FEN \"" "rnbqkbnr/ppppppp1/8/8/8/8/PPPPPPPP/RNBQKBNR[p] w KQkq - 0 1\"]"));
+	free(out);
+}
+END_TEST
+
 /* ---- refusals ------------------------------------------------------------------ */
 
 static void expect_error(const char *text, const char *want)
@@ -961,6 +1020,7 @@ static Suite *pgn_suite(void)
 	tcase_add_test(tc, test_plain_umd_reads);
 	tcase_add_test(tc, test_read_next_several);
 	tcase_add_test(tc, test_setup_fen);
+	tcase_add_test(tc, test_crazykrieg_standard_start_no_setup);
 	tcase_add_test(tc, test_bad_input);
 	tcase_add_test(tc, test_tampered);
 	tcase_add_test(tc, test_garbage_does_not_crash);
