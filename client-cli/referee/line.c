@@ -21,6 +21,14 @@ static size_t line_split(char *line, char **words, size_t max)
 	return n;
 }
 
+const char *line_check(const char *line, size_t len)
+{
+	/* What follows a NUL would be dropped unread: "e4\0garbage" is not e4. */
+	if (memchr(line, '\0', len) != NULL)
+		return "line holds a NUL byte";
+	return NULL;
+}
+
 int line_side(const char *word)
 {
 	if (strcmp(word, "white") == 0)
@@ -67,6 +75,21 @@ int line_action(char *line, int side, struct action *a, int *status, const char 
 		return LINE_EMPTY;
 	if (n > LINE_WORDS_MAX)
 		return bad(status, msg, REF_E_TOO_MANY, "too many moves on one line");
+	/* A keyword with words after it is not a preference list of moves
+	 * ("draw please" would be refused as "this rule set takes one move
+	 * at a time"): say what is wrong with it instead. */
+	if (n > 1) {
+		static const char *const alone[][2] = {
+			{ "any", "any takes nothing after it" },
+			{ "draw", "draw takes nothing after it" },
+			{ "possible", "possible takes nothing after it" },
+		};
+		for (size_t i = 0; i < sizeof alone / sizeof alone[0]; i++)
+			if (strcmp(w[0], alone[i][0]) == 0)
+				return bad(status, msg, REF_E_BAD_ARGUMENT, alone[i][1]);
+		if (strcmp(w[0], "resign") == 0 && n > 2)
+			return bad(status, msg, REF_E_BAD_ARGUMENT, "resign takes white or black");
+	}
 	if (strcmp(w[0], "any") == 0 && n == 1) {
 		action_set(a, ACTION_ANY, side, "");
 		return LINE_ACTION;

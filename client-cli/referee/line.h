@@ -10,6 +10,10 @@
 
 #include "action.h"
 
+/* Why the len bytes of a line read (getline's) are refused whole before
+ * any word is read, or NULL: a NUL byte in it, which would cut it short. */
+const char *line_check(const char *line, size_t len);
+
 /* "white" or "black" as a colour, else -1. */
 int line_side(const char *word);
 
@@ -27,8 +31,9 @@ enum line_kind {
  * M2 ..."; "any"; "resign [white|black]"; "draw" (ending by agreement).
  * The moves go into the action by action_set_list, so they are joined and
  * counted by the record's one rule: a word "e.p." or "ep" is the suffix of
- * the move before it ("exd6 e.p." is the one try exd6).  Returns an enum
- * line_kind.
+ * the move before it ("exd6 e.p." is the one try exd6).  A keyword with
+ * words after it that it does not take ("draw please", "any x") is
+ * LINE_BAD, never a list.  Returns an enum line_kind.
  */
 int line_action(char *line, int side, struct action *a, int *status, const char **msg);
 

@@ -17,8 +17,9 @@
  * move) or "resign white|black" (either side, as a record may need);
  * "draw" (by agreement); "possible" (the mover's possible attempts, a
  * tool-only line).  Empty lines and lines starting with '#'
- * are skipped.  A refused action prints {"event":"error",...} (whatever
- * --pov says: it answers the line just read) and changes nothing.
+ * are skipped.  A refused action, or a line holding a NUL byte, prints
+ * {"event":"error",...} (whatever --pov says: it answers the line just
+ * read) and changes nothing.
  * Exit 0 at end of input, 2 on a usage error.
  */
 #include <errno.h>
@@ -225,6 +226,12 @@ int main(int argc, char **argv)
 	while ((len = getline(&line, &cap, stdin)) != -1) {
 		if (len > LINE_MAX_BYTES) {
 			print_json(event_json_error(REF_E_BAD_ARGUMENT, "line too long"));
+			continue;
+		}
+		const char *why = line_check(line, (size_t)len);
+		if (why != NULL) {
+			print_json(event_json_error(REF_E_BAD_ARGUMENT, why));
+			fflush(stdout);
 			continue;
 		}
 		line[strcspn(line, "\r\n")] = '\0';

@@ -300,14 +300,25 @@ int pgn_cmd_topgn(int argc, char **argv)
 			fprintf(stderr, "krieg-referee: line %ld: too long, skipped\n", lineno);
 			continue;
 		}
+		const char *why = line_check(line, (size_t)len);
+		if (why != NULL) {
+			fprintf(stderr, "krieg-referee: line %ld: %s, skipped\n", lineno, why);
+			continue;
+		}
 		line[strcspn(line, "\r\n")] = '\0';
 		char *p = line + strspn(line, " \t");
 		if (*p == '\0' || *p == '#')
 			continue;
 		struct action a;
 		int st;
-		const char *why;
-		if (line_action(p, referee_side_to_move(r), &a, &st, &why) != LINE_ACTION) {
+		switch (line_action(p, referee_side_to_move(r), &a, &st, &why)) {
+		case LINE_ACTION:
+			break;
+		case LINE_BAD:
+			fprintf(stderr, "krieg-referee: line %ld: not an action (%s), skipped\n", lineno,
+			        why);
+			continue;
+		default:
 			fprintf(stderr, "krieg-referee: line %ld: not an action, skipped\n", lineno);
 			continue;
 		}

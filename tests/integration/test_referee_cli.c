@@ -9,6 +9,9 @@
  *                           holds P; black never sees White's moves or tries
  *   bad_input_changes_nothing  refused lines are error events and the game
  *                           goes on exactly as without them
+ *   nul_and_keyword_words_refused  a line holding a NUL byte, and a
+ *                           keyword with words after it ("draw please"),
+ *                           are refused whole, saying why (topgn skips them)
  *   rule_sets               every --rules NAME plays a small game, with its
  *                           own announcements; unknown rules and bad FENs
  *                           are exit status 2 with a message
@@ -59,8 +62,8 @@ static const char *referee_bin(void)
 	return "bin/krieg-referee";
 }
 
-/* An unlinked temporary file holding text (or empty), positioned at 0. */
-static int temp_fd(const char *text)
+/* An unlinked temporary file holding len bytes of text, positioned at 0. */
+static int temp_fd_n(const char *text, size_t len)
 {
 	const char *tmp = getenv("TMPDIR");
 	char path[256];
@@ -68,7 +71,7 @@ static int temp_fd(const char *text)
 	int fd = mkstemp(path);
 	ck_assert_msg(fd >= 0, "mkstemp: %s", strerror(errno));
 	unlink(path);
-	size_t len = text ? strlen(text) : 0, off = 0;
+	size_t off = 0;
 	while (off < len) {
 		ssize_t w = write(fd, text + off, len - off);
 		ck_assert_msg(w > 0, "write: %s", strerror(errno));
@@ -76,6 +79,12 @@ static int temp_fd(const char *text)
 	}
 	ck_assert_int_eq(lseek(fd, 0, SEEK_SET), 0);
 	return fd;
+}
+
+/* An unlinked temporary file holding text (or empty), positioned at 0. */
+static int temp_fd(const char *text)
+{
+	return temp_fd_n(text, text ? strlen(text) : 0);
 }
 
 static char *slurp_fd(int fd)
@@ -103,10 +112,11 @@ static void run_free(struct run *r)
 	r->out = r->err = NULL;
 }
 
-/* Run krieg-referee with args (NULL-terminated) and input on stdin. */
-static void ref_run(struct run *r, const char *const *args, const char *input)
+/* Run krieg-referee with args (NULL-terminated) and len bytes of input
+ * (NUL bytes too) on stdin. */
+static void ref_run_n(struct run *r, const char *const *args, const char *input, size_t len)
 {
-	int in = temp_fd(input), out = temp_fd(NULL), err = temp_fd(NULL);
+	int in = temp_fd_n(input, len), out = temp_fd(NULL), err = temp_fd(NULL);
 	char *argv[ARGS_MAX + 2];
 	int n = 0;
 	argv[n++] = (char *)referee_bin();
@@ -152,6 +162,12 @@ static void ref_run(struct run *r, const char *const *args, const char *input)
 	ck_assert_msg(strstr(r->err, "Sanitizer") == NULL && strstr(r->err, "runtime error") == NULL,
 	              "sanitizer report:\n%s", r->err);
 	ck_assert_msg(r->status != 127, "could not run %s: %s", argv[0], r->err);
+}
+
+/* Run krieg-referee with args (NULL-terminated) and input on stdin. */
+static void ref_run(struct run *r, const char *const *args, const char *input)
+{
+	ref_run_n(r, args, input, input ? strlen(input) : 0);
 }
 
 /* Run and assert exit status 0; returns stdout (free it). */
@@ -479,6 +495,53 @@ START_TEST(bad_input_changes_nothing)
 	json_decref(ev);
 	free(got);
 	free(want);
+}
+END_TEST
+
+/* A line holding a NUL byte was cut there and played ("e4\0garbage" was
+ * e4), and a keyword with words after it ("draw please") was read as a
+ * preference list and refused as "this rule set takes one move at a
+ * time".  Both are refused whole, saying what is wrong; nothing changes. */
+START_TEST(nul_and_keyword_words_refused)
+{
+	static const char dirty[] = "e4\0garbage\ndraw please\nany x\npossible now\n"
+	                            "resign white now\nd4\n";
+	static const char *const why[] = {
+		"line holds a NUL byte", "draw takes nothing after it", "any takes nothing after it",
+		"possible takes nothing after it", "resign takes white or black",
+	};
+	struct run r;
+	ref_run_n(&r, NOARGS, dirty, sizeof dirty - 1);
+	ck_assert_int_eq(r.status, 0);
+	char *want = ref_ok(NOARGS, "d4\n");
+	size_t nerr;
+	char *kept = drop_errors(r.out, &nerr);
+	ck_assert_msg(strcmp(kept, want) == 0, "the refused lines changed the game:\n%s\nvs\n%s",
+	              kept, want);
+	ck_assert_uint_eq(nerr, sizeof why / sizeof why[0]);
+	json_t *ev = parse_lines(r.out);
+	size_t i, k = 0;
+	json_t *o;
+	json_array_foreach(ev, i, o) {
+		if (!is(o, "error", NULL))
+			continue;
+		ck_assert_str_eq(str(o, "code"), "bad_request");
+		ck_assert_str_eq(str(o, "message"), why[k]);
+		k++;
+	}
+	json_decref(ev);
+	free(kept);
+	free(want);
+	run_free(&r);
+
+	/* topgn skips such lines, saying why: only d4 is recorded. */
+	ref_run_n(&r, ARGS("topgn"), dirty, sizeof dirty - 1);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_msg(strstr(r.out, "1. d4 {") != NULL && strstr(r.out, "e4") == NULL, "%s", r.out);
+	ck_assert_msg(strstr(r.err, "line 1: line holds a NUL byte, skipped") != NULL, "%s", r.err);
+	ck_assert_msg(strstr(r.err, "line 2: not an action (draw takes nothing after it)") != NULL,
+	              "%s", r.err);
+	run_free(&r);
 }
 END_TEST
 
@@ -1087,6 +1150,7 @@ static Suite *referee_cli_suite(void)
 	tcase_add_test(tc, icc_short_game);
 	tcase_add_test(tc, pov_filters);
 	tcase_add_test(tc, bad_input_changes_nothing);
+	tcase_add_test(tc, nul_and_keyword_words_refused);
 	tcase_add_test(tc, rule_sets);
 	tcase_add_test(tc, perft_counts);
 	tcase_add_test(tc, pgn_round_trip);
