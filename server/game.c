@@ -91,6 +91,11 @@
 #include "xmalloc.h"
 
 #define GAME_ACTIONS_MAX 50000        /* record length held in memory per game */
+/* The last of them are for an ending only (a resignation, the clock, an
+ * abandonment, the umpire's): a record filled with refused tries, offers
+ * or chat would otherwise leave a game nobody could end, not even its
+ * flag (probe: one player alone stores dozens of refused tries a turn). */
+#define GAME_ACTIONS_ENDING 16
 /* How often a daemon with live games records that it is alive (one small
  * row, store_state "alive_ms", through the batch), as a lease reaching past
  * the next one (RECOVER_ALIVE_LEASE_MS): a restart charges the side to
@@ -464,6 +469,7 @@ struct pending {
 	bool before_paused;
 	bool before_adjourned;
 	int before_adjourn_offer;
+	int before_heard[2];
 	size_t before_nacts;
 };
 
@@ -545,6 +551,8 @@ static void pending_failed(void *arg)
 		g->paused = p->before_paused;
 		g->adjourned = p->before_adjourned;
 		g->adjourn_offer = p->before_adjourn_offer;
+		g->heard_seq[WHITE] = p->before_heard[WHITE];
+		g->heard_seq[BLACK] = p->before_heard[BLACK];
 		if (rearm)
 			presence_rearm(g);
 		g->nacts = p->before_nacts;
@@ -598,11 +606,6 @@ int game_act(struct game *g, int kind, int color, const char *text,
 {
 	int64_t now = mstime_mono();
 	struct action a;
-	if (g->nacts >= GAME_ACTIONS_MAX) {
-		if (c)
-			dispatch_error(c, id, PE_ILLEGAL_ACTION, "the game's record is full");
-		return 1;
-	}
 	if (action_set(&a, kind, color, text) != REF_OK) {
 		if (c)
 			dispatch_error(c, id, PE_BAD_REQUEST, "the action does not fit in a record");
@@ -618,6 +621,14 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		flag_instead = true;
 		action_set(&a, ACTION_END, flagged, game_reason_name(REASON_TIME));
 		retry = g->flag_timer;
+	}
+	bool ending = a.kind == ACTION_END || a.kind == ACTION_ADJUDGE || a.kind == ACTION_UABORT;
+	if (g->nacts >= g->gs->actions_max ||
+	    (!ending && g->nacts >= g->gs->actions_max - GAME_ACTIONS_ENDING)) {
+		if (c)
+			dispatch_error(c, id, PE_ILLEGAL_ACTION,
+			               "the game's record is full: it can only be ended");
+		return 1;
 	}
 
 	/* The umpire's pause is the server's state, not the referee's: checked here. */
@@ -700,6 +711,8 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	p->before_paused = before_paused;
 	p->before_adjourned = before_adjourned;
 	p->before_adjourn_offer = before_adjourn_offer;
+	p->before_heard[WHITE] = g->heard_seq[WHITE];
+	p->before_heard[BLACK] = g->heard_seq[BLACK];
 	p->before_nacts = g->nacts;
 	if (p->over) {
 		p->result = referee_result(g->ref);
@@ -733,6 +746,15 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		route_event(g, ba, &p->out.v[i], &a, clk);
 	unsigned naud = 0;
 	json_t *notice = announce_notice(g->id, &a, referee_plies(g->ref), clk, &naud);
+	/* Who heard anything of it (a muted player's words too: they are in
+	 * the listener's record). */
+	unsigned heard = naud;
+	for (size_t i = 0; i < p->out.n; i++)
+		heard |= p->out.v[i].audience;
+	if (heard & AUD_WHITE)
+		g->heard_seq[WHITE] = p->a.seq;
+	if (heard & AUD_BLACK)
+		g->heard_seq[BLACK] = p->a.seq;
 	if (notice) {
 		/* A player who muted the other does not receive their chat (chat.c). */
 		bool said = a.kind == ACTION_SAY;
@@ -771,6 +793,11 @@ struct games *games_new(struct server *srv)
 	const char *env = getenv("KRIEGD_ABANDON_GRACE_MS");
 	if (env && atoll(env) > 0)
 		gs->grace_ms = gs->untimed_grace_ms = gs->grace_hook_ms = atoll(env);   /* both graces */
+	/* Test hook: a record that fills in a test's time. */
+	gs->actions_max = GAME_ACTIONS_MAX;
+	if ((env = getenv("KRIEGD_RECORD_MAX")) != NULL && atoll(env) > 2 * GAME_ACTIONS_ENDING &&
+	    atoll(env) < GAME_ACTIONS_MAX)
+		gs->actions_max = (size_t)atoll(env);
 	if (srv->base) {
 		gs->reaper = evtimer_new(srv->base, reaper_cb, gs);
 		gs->heartbeat = event_new(srv->base, -1, EV_PERSIST, game_heartbeat_cb, gs);
@@ -850,6 +877,12 @@ void games_set_untimed_grace(struct games *gs, int64_t ms)
 {
 	if (gs->grace_hook_ms == 0 && ms >= 0)
 		gs->untimed_grace_ms = ms;
+}
+
+int games_heard_seq(struct server *srv, int64_t id, int color)
+{
+	const struct game *g = srv->games != NULL ? game_find(srv->games, id) : NULL;
+	return g != NULL && (color == WHITE || color == BLACK) ? g->heard_seq[color] : -1;
 }
 
 size_t games_live_count(const struct games *gs)
@@ -961,7 +994,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 		game_free(g);
 		goto fail;
 	}
-	g->seq = 1;
+	g->seq = g->heard_seq[WHITE] = g->heard_seq[BLACK] = 1;
 	game_record_push(g, &begin);
 	if (clock_timed(&g->clock))
 		games_lease_extend(gs, now + RECOVER_ALIVE_LEASE_MS);

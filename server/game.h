@@ -55,6 +55,9 @@ void chat_conn_login(struct server *srv, struct conn *c);
 int games_user_count(const struct games *g, int64_t user);
 /* Games being played now (the service status line). */
 size_t games_live_count(const struct games *g);
+/* The last action of live game `id` that player `color` heard anything
+ * of (game_priv.h heard_seq), or -1 if the game is not live. */
+int games_heard_seq(struct server *srv, int64_t id, int color);
 
 /* Commit this turn's actions now and send what they announced (the end
  * of a loop turn does it by itself; shutdown calls it before the

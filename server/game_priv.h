@@ -42,6 +42,11 @@ struct game {
 	struct action *acts;         /* the record, kept for a rebuild after a failed commit */
 	size_t nacts, capacts;
 	int seq;                     /* last action's seq (committed or in the open batch) */
+	/* The last action each player (WHITE, BLACK) heard anything of: their
+	 * own view's record ends there, whatever the other did since, so the
+	 * PGN cache keys a player's view of a live game by it (history.c: an
+	 * opponent's private try must not change how fast it is answered). */
+	int heard_seq[2];
 	int draw_offer;              /* colour with a standing draw offer, or -1 */
 	bool paused;                 /* an umpire paused the game (action_paused): no moves, no clock */
 	/* Actions of this game not yet committed (in the open batch or with
@@ -97,6 +102,7 @@ struct games {
 	int64_t grace_ms;            /* abandonment grace of a timed game */
 	int64_t untimed_grace_ms;    /* of an untimed game; 0: never (game_presence.c) */
 	int64_t grace_hook_ms;       /* KRIEGD_ABANDON_GRACE_MS, both graces whatever is set; 0: none */
+	size_t actions_max;          /* a record's actions (game_act), KRIEGD_RECORD_MAX in tests */
 	struct missed_game *missed;  /* games that ended while a player was away */
 	size_t nmissed, capmissed;
 	struct chat *chat;           /* rates and mutes (chat.c), NULL until first used */

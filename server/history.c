@@ -32,6 +32,7 @@
 #include "dispatch.h"
 #include "event_json.h"
 #include "fen.h"
+#include "game.h"
 #include "log.h"
 #include "pgn.h"
 #include "pgn_cache.h"
@@ -424,6 +425,14 @@ static void cmd_pgn(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 		return;
 	}
+	/* A player's view of a live game is the same text whatever the other
+	 * did since they last heard anything: keyed there, an opponent's
+	 * private try changes neither the text nor how fast it is answered
+	 * (probe: a cached chunk against a rebuild on the reader thread). */
+	int heard = !game_finished(&g) && aud != AUD_UMPIRE
+	            ? games_heard_seq(conn_server(c), g.id, aud == AUD_WHITE ? WHITE : BLACK) : -1;
+	if (heard > 0 && heard < last)
+		last = heard;
 	const char *text = pc != NULL ? pgn_cache_get(pc, g.id, kind, last) : NULL;
 	if (text == NULL && pc != NULL && last >= PGN_CACHE_MIN &&
 	    reader_wants(conn_server(c)->reader, last) && dispatch_can_offload(c)) {

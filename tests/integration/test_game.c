@@ -451,6 +451,61 @@ START_TEST(resume_mid_game_gives_the_same_view)
 }
 END_TEST
 
+/*
+ * A full record still ends: once refused tries, offers or chat have
+ * filled all but its last actions, nothing more is taken but an ending,
+ * so a player can still resign and the flag still falls.  Before, every
+ * action was refused at the cap, endings and the flag's own included: the
+ * game hung live for ever (probe: 50,000 draw offers and declines, then
+ * resign, umpire_abort and the flag all refused).  KRIEGD_RECORD_MAX
+ * makes the record short.
+ */
+START_TEST(full_record_still_ends)
+{
+	setenv("KRIEGD_RECORD_MAX", "40", 1);
+	struct kd *d = kd_start(FAST_CONFIG);
+	unsetenv("KRIEGD_RECORD_MAX");
+	struct kp w, b;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	for (int round = 0; round < 2; round++) {
+		json_t *time = round == 0 ? NULL : json_pack("{s:i, s:i}", "base", 3, "inc", 0);
+		long long g = start_game(&w, &b, "icc", time);
+		move(&w, g, "e4");   /* Black to move */
+		int offers = 0;
+		for (;; offers++) {
+			ck_assert_int_lt(offers, 40);
+			json_t *r = kc_response(w.c, kc_req(w.c, "draw", "{s:I, s:s}", "game",
+			                                    (json_int_t)g, "action", "offer"));
+			if (!json_is_true(json_object_get(r, "ok"))) {
+				json_t *e = json_object_get(r, "error");
+				ck_assert_str_eq(json_string_value(json_object_get(e, "code")),
+				                 "illegal_action");
+				ck_assert(strstr(json_string_value(json_object_get(e, "message")),
+				                 "can only be ended") != NULL);
+				break;
+			}
+			kc_ok(b.c, kc_req(b.c, "draw", "{s:I, s:s}", "game", (json_int_t)g, "action",
+			                  "decline"));
+		}
+		ck_assert_int_gt(offers, 5);
+		kc_error(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e7e5"),
+		         "illegal_action");
+		kc_error(b.c, kc_req(b.c, "say", "{s:I, s:s}", "game", (json_int_t)g, "text", "hi"),
+		         "illegal_action");
+		if (round == 0) {
+			kc_ok(b.c, kc_req(b.c, "resign", "{s:I}", "game", (json_int_t)g));
+			assert_over(&w, g, "1-0", "resignation");
+		} else {
+			assert_over(&w, g, "1-0", "time");   /* Black's 3 s */
+		}
+	}
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* Also after a reload, which used to put the configured grace (by
  * default a minute) over the test hook's (probe). */
 START_TEST(abandonment_after_grace)
@@ -1135,6 +1190,7 @@ static Suite *game_suite(void)
 	tcase_add_test(tc, clock_increment_and_correspondence);
 	tcase_add_test(tc, resume_mid_game_gives_the_same_view);
 	tcase_add_test(tc, abandonment_after_grace);
+	tcase_add_test(tc, full_record_still_ends);
 	tcase_add_test(tc, both_away_the_side_to_move_has_its_own_grace);
 	tcase_add_test(tc, login_state_larger_than_the_output_cap);
 	tcase_add_test(tc, correspondence_refill_after_a_move);

@@ -279,6 +279,49 @@ START_TEST(lists_are_paged)
 }
 END_TEST
 
+/*
+ * A player's PGN of a live game is the same text, answered the same way,
+ * whatever the opponent did since the player last heard anything: an icc
+ * illegal try is the mover's alone, and it does not make the other's next
+ * PGN a rebuild on the reader thread (a cache miss, tens of ms slower for
+ * a long record) where it was a cached chunk.  Before, the cache was keyed
+ * by the game's last action, so the timing told a private try (probe).
+ */
+START_TEST(private_try_keeps_the_pgn_cached)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nlog_level = debug\n");
+	struct kp w, b, u;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	kg_user_add(d, "pgnump", "umpire", "sesame-open");
+	kp_login(d, &u, "pgnump", "sesame-open");
+	int64_t game = kg_noted_game(d, &w, &b, &u, 1500);
+	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e7e5"));
+	kc_ok(w.c, kc_req(w.c, "ping", NULL));
+	char *first = kg_fetch_pgn(b.c, game, "black", NULL, 0);
+	ck_assert_ptr_nonnull(first);
+	int built = kd_log_count(d, "replay goes to the reader");
+	ck_assert_int_ge(built, 1);   /* a long record's text is built off the loop */
+	/* White's blocked pawn: illegal, and in icc White's alone. */
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e4e5"));
+	kc_ok(w.c, kc_req(w.c, "ping", NULL));
+	char *again = kg_fetch_pgn(b.c, game, "black", NULL, 0);
+	ck_assert_str_eq(again, first);
+	ck_assert_int_eq(kd_log_count(d, "replay goes to the reader"), built);
+	/* A legal move Black hears of is a new text. */
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "g1f3"));
+	char *third = kg_fetch_pgn(b.c, game, "black", NULL, 0);
+	ck_assert_str_ne(third, first);
+	free(first);
+	free(again);
+	free(third);
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(u.c);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *history_suite(void)
 {
 	Suite *s = suite_create("history");
@@ -286,6 +329,7 @@ static Suite *history_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, views_and_history);
 	tcase_add_test(tc, lists_are_paged);
+	tcase_add_test(tc, private_try_keeps_the_pgn_cached);
 	suite_add_tcase(s, tc);
 	return s;
 }
