@@ -46,6 +46,7 @@
 #include "event.h"
 #include "harness.h"
 #include "harness_game.h"
+#include "proto.h"
 #include "store.h"
 
 #define LOOP_GAMES 3
@@ -756,16 +757,25 @@ START_TEST(stop_charges_up_to_the_signal)
 	json_int_t game = timed_game(p, 100000);
 	kc_event(p[1].c, "moved");
 
-	/* Requests whose replies are bigger than themselves, never read. */
+	/* Requests whose replies are bigger than themselves, never read, then
+	 * a tell to White: once it arrives the daemon has read them all (the
+	 * kernel holds megabytes a reader has not read: a loaded CI's daemon
+	 * had answered little of it at the signal, and drained at once). */
 	struct kc *slow = kc_open_rcvbuf(d, 4096);
+	kc_event(slow, "greeting");
+	kc_ok(slow, kc_req(slow, "hello", "{s:i, s:s}", "version", PROTO_VERSION, "client", "slow"));
+	kc_ok(slow, kc_req(slow, "guest", NULL));
 	char line[160], batch[160 * 64];
 	size_t blen = 0;
 	snprintf(line, sizeof line, "{\"id\":\"%064d\",\"type\":\"no_such_request_type\"}\n", 7);
 	for (int i = 0; i < 64; i++, blen += strlen(line))
 		memcpy(batch + blen, line, strlen(line));
-	for (size_t sent = 0; sent < 24u * 1024 * 1024; sent += blen)
-		if (kc_write(slow, batch, blen, 500) != 0)
-			break;
+	for (size_t sent = 0; sent < 12u * 1024 * 1024; sent += blen)
+		ck_assert_int_eq(kc_write(slow, batch, blen, 20000 * kt_timeout_scale()), 0);
+	snprintf(line, sizeof line, "{\"id\":0,\"type\":\"tell\",\"user\":\"%s\",\"text\":\"read\"}\n",
+	         p[0].name);
+	ck_assert_int_eq(kc_write(slow, line, strlen(line), 20000 * kt_timeout_scale()), 0);
+	ck_assert_ptr_nonnull(kc_event_maybe(p[0].c, "tell", 120000 * kt_timeout_scale()));
 
 	long long signalled = kt_now_ms();
 	kd_down(d);   /* SIGTERM (a second would stop at once), and its exit */
