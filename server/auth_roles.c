@@ -157,24 +157,41 @@ static void users_apply(struct auth *a)
 {
 	struct server *srv = a->srv;
 	for (struct conn *c = NULL; (c = conn_of_user(srv, 0, c)) != NULL;) {
-		if (auth_user_role(srv, conn_user(c)) != AUTH_ROLE_NONE) {
-			struct conn_token *t = auth_token_find(a, conn_id(c));
-			if (t == NULL || !password_changed(a, conn_user_name(c), t->pwmark))
-				continue;
-			log_info("conn=%llu user=%lld password set offline: closing",
-			         (unsigned long long)conn_id(c), (long long)conn_user(c));
-			char dg[KDF_DIGEST_HEX + 1];
-			auth_token_take(a, conn_id(c), dg);
-			conn_send(c, json_pack("{s:s, s:s}", "event", "session_ended", "reason",
-			                       "the password was changed"));
-			conn_close(c, "password changed");
+		if (auth_user_role(srv, conn_user(c)) != AUTH_ROLE_NONE)
 			continue;
-		}
 		log_info("conn=%llu user=%lld disabled: closing", (unsigned long long)conn_id(c),
 		         (long long)conn_user(c));
 		conn_send(c, json_pack("{s:s}", "event", "account_disabled"));
 		conn_close(c, "account disabled");
 	}
+	/* Logged in under a password set since: found from the sessions'
+	 * marks (a walk of the connections asking each for its session was
+	 * quadratic, and this runs at every wire passwd), closed after the
+	 * walk (closing one takes its session out of the array). */
+	uint64_t *stale = NULL;
+	size_t nstale = 0, capstale = 0;
+	for (size_t i = 0; i < a->ntokens; i++) {
+		const struct conn_token *t = &a->tokens[i];
+		struct conn *c = t->pwmark != 0 ? conn_find(srv, t->conn) : NULL;
+		if (c == NULL || conn_user(c) <= 0 ||
+		    !password_changed(a, conn_user_name(c), t->pwmark))
+			continue;
+		stale = xgrow(stale, &capstale, nstale + 1, sizeof *stale, 16);
+		stale[nstale++] = t->conn;
+	}
+	for (size_t i = 0; i < nstale; i++) {
+		struct conn *c = conn_find(srv, stale[i]);
+		if (c == NULL)
+			continue;
+		log_info("conn=%llu user=%lld password set offline: closing",
+		         (unsigned long long)conn_id(c), (long long)conn_user(c));
+		char dg[KDF_DIGEST_HEX + 1];
+		auth_token_take(a, conn_id(c), dg);
+		conn_send(c, json_pack("{s:s, s:s}", "event", "session_ended", "reason",
+		                       "the password was changed"));
+		conn_close(c, "password changed");
+	}
+	free(stale);
 	/* Logins waiting on a password change are the account's too. */
 	for (size_t i = 0; i < a->nchanging;) {
 		struct conn_must_change *m = &a->changing[i];
