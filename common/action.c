@@ -1,6 +1,7 @@
 /*
  * action.c — a record's action: names, text, the list splitting rule,
- * the draw-offer lapse rule, and referee_apply() (action.h).
+ * the draw-offer lapse rule, the server's rules between actions
+ * (action_record_refusal), and referee_apply() (action.h).
  */
 #include "action.h"
 #include "text.h"
@@ -374,6 +375,85 @@ int action_draw_offer(int offer, const struct action *a, int plies_before, int p
 	if (a->kind == ACTION_DRAW)
 		return strcmp(a->text, "offer") == 0 ? a->color : -1;
 	return offer_answered(offer, a, plies_before, plies_after) ? -1 : offer;
+}
+
+void action_record_init(struct action_record_state *s)
+{
+	s->draw_offer = -1;
+	s->adjourn_offer = -1;
+	s->paused = false;
+	s->adjourned = false;
+}
+
+const char *action_record_refusal(const struct action_record_state *s, const struct action *a,
+                                  int to_move, int plies)
+{
+	bool side = a->color == WHITE || a->color == BLACK;
+	int other = side ? !a->color : -1;   /* whose offer a may answer */
+	bool move_kind = a->kind == ACTION_TRY || a->kind == ACTION_LIST || a->kind == ACTION_QUIET ||
+	                 a->kind == ACTION_ANY;
+
+	/* game_act's refusals, in its order: the pause and the adjournment. */
+	if (s->paused && move_kind)
+		return "the game is paused by the umpire";
+	if (a->kind == ACTION_PAUSE && s->paused)
+		return "the game is paused already";
+	if (a->kind == ACTION_UNPAUSE && !s->paused)
+		return "the game is not paused";
+	if (s->adjourned && (move_kind || a->kind == ACTION_PAUSE))
+		return "the game is adjourned";
+	if (a->kind == ACTION_UNADJ && !s->adjourned)
+		return "the game is not adjourned";
+	if (action_is_adjourn(a->kind) && s->paused)
+		return "the game is paused by the umpire";
+	if (a->kind == ACTION_ADJOURN && s->adjourned)
+		return "the game is adjourned already";
+
+	/* The requests' own (game_cmd.c cmd_draw, cmd_adjourn, cmd_abort). */
+	if (a->kind == ACTION_DRAW && strcmp(a->text, "offer") == 0) {
+		if (side && s->draw_offer == a->color)
+			return "your draw offer stands already";
+		if (side && s->draw_offer == other)
+			return "the opponent's draw offer stands: offering back accepts it (end agreement)";
+	}
+	if (a->kind == ACTION_DRAW && strcmp(a->text, "decline") == 0 &&
+	    (!side || s->draw_offer != other))
+		return "no draw offer to decline";
+	if (a->kind == ACTION_ADJOURN && strcmp(a->text, "offer") == 0) {
+		if (side && s->adjourn_offer == a->color)
+			return "your offer to adjourn stands already";
+		if (side && s->adjourn_offer == other)
+			return "the opponent's offer to adjourn stands: offering back accepts it (adjourn agree)";
+	}
+	if (a->kind == ACTION_ADJOURN && strcmp(a->text, "agree") == 0 &&
+	    (!side || s->adjourn_offer != other))
+		return "no offer to adjourn to accept";
+	if (a->kind == ACTION_ADJOURN && strcmp(a->text, "decline") == 0 &&
+	    (!side || s->adjourn_offer != other))
+		return "no offer to adjourn to decline";
+	if (a->kind == ACTION_END) {
+		int reason = game_reason_parse(a->text);
+		if (reason == REASON_AGREEMENT && (!side || s->draw_offer != other))
+			return "no draw offer to accept";
+		if (reason == REASON_ABORTED && plies >= 2)
+			return "a game can be aborted only before both sides moved";
+		/* The flag falls only on a running clock, the side to move's
+		 * (server/clock.c clock_flagged); paused or adjourned none runs. */
+		if (reason == REASON_TIME && (s->paused || s->adjourned))
+			return "no clock runs while the game is paused or adjourned";
+		if (reason == REASON_TIME && a->color != to_move)
+			return "only the side to move's clock runs: the other cannot lose on time";
+	}
+	return NULL;
+}
+
+void action_record_next(struct action_record_state *s, const struct action *a, int plies_before,
+                        int plies_after)
+{
+	s->draw_offer = action_draw_offer(s->draw_offer, a, plies_before, plies_after);
+	s->paused = action_paused(s->paused, a);
+	s->adjourn_offer = action_adjourn_offer(s->adjourn_offer, a, plies_before, plies_after);
+	s->adjourned = action_adjourned(s->adjourned, a);
 }
 
 void action_label(const struct action *a, char *buf, size_t len)

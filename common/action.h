@@ -204,6 +204,52 @@ bool action_adjourned(bool adjourned, const struct action *a);
  * one; agree and decline end it; a move by the side it was made to lapses it. */
 int action_adjourn_offer(int offer, const struct action *a, int plies_before, int plies_after);
 
+/* ---- what the server takes: the record between actions ---- */
+
+/*
+ * What the server keeps beside the referee between a game's actions
+ * (server/game.c game_act, server/recover.c): the standing draw offer and
+ * offer to adjourn, the umpire's pause and the adjournment, each after
+ * the rules above (action_draw_offer, action_adjourn_offer,
+ * action_paused, action_adjourned).
+ */
+struct action_record_state {
+	int draw_offer;              /* the colour whose draw offer stands, or -1 */
+	int adjourn_offer;           /* the colour whose offer to adjourn stands, or -1 */
+	bool paused;                 /* by the umpire */
+	bool adjourned;
+};
+
+/* A game's state before its first action: no offer, no pause. */
+void action_record_init(struct action_record_state *s);
+
+/*
+ * Could the server have taken a, the game in progress in state s with
+ * `to_move` to move after `plies` moves?  NULL, or why not in the
+ * server's words (PROTOCOL.md "Games", "Adjournment", "The umpire's
+ * actions"; server/game_cmd.c, game.c game_act): moves, lists, quiet
+ * sequences and "any?" only while neither paused nor adjourned; a pause
+ * not while paused or adjourned, an unpause only while paused; adjourn
+ * actions not while paused, an offer to adjourn and its acceptance not
+ * while adjourned, unadj only while adjourned; a draw offer (or an offer
+ * to adjourn) only with none standing (the opponent's is accepted by
+ * offering back: the record says "end agreement" / "adjourn agree"), a
+ * decline or "end agreement" (an acceptance) only of the opponent's
+ * standing offer; "end aborted" only before both sides moved; "end time"
+ * only for the side to move (its clock alone runs) and neither paused
+ * nor adjourned.  What the record cannot show is not checked: whether the
+ * game is timed (adjourning and addtime need a clock), who is connected
+ * (abandonment, unadj), chat's rate and mutes.  A game that is over is
+ * the referee's to refuse (game_over).
+ */
+const char *action_record_refusal(const struct action_record_state *s, const struct action *a,
+                                  int to_move, int plies);
+
+/* The state after a, applied with plies_before moves played before it
+ * and plies_after after. */
+void action_record_next(struct action_record_state *s, const struct action *a, int plies_before,
+                        int plies_after);
+
 /* ---- chat ---- */
 
 /* Is this kind chat (say, spec)? */

@@ -69,7 +69,9 @@ int pgn_write(const struct pgn_header *h, const struct action *a, size_t n, unsi
  * Returns 0, or -1 with *a NULL, *n 0 and a message in err naming the move, e.g.
  * "move 5 (white) exd3: PGN says \"Check along the file\", replay says ...".
  * A filtered PGN (KriegView tag, "??" moves) is refused: it cannot be
- * replayed.  A plain UMD PGN without [%krieg] commands reads too: each
+ * replayed; so is an action kriegd would not have taken in the game's
+ * state (action_record_refusal: an agreement with no offer standing, a
+ * move while paused, ...).  A plain UMD PGN without [%krieg] commands reads too: each
  * (K:...) attempt becomes a try, then the move.
  */
 int pgn_read(const char *text, struct pgn_header *h, struct action **a, size_t *n, char *err,

@@ -486,25 +486,43 @@ static void hm_label(const struct board *before, const char *san, char *buf, siz
 	snprintf(buf, len, "move %d%s %s", before->fullmove, before->side == WHITE ? "." : "...", san);
 }
 
-/* Apply one recovered action, appending it to the list. */
-static int apply_new(struct referee *r, struct alist *l, int kind, const char *text, int color,
-                     struct evlist *ev, const char *where, char *err, size_t errlen)
+/* What recover() keeps while it replays: the referee, the actions so far
+ * and the server's state beside the referee (offers, pause, adjournment). */
+struct replay {
+	struct referee *r;
+	struct alist l;
+	struct action_record_state rec;
+	struct evlist ev;
+};
+
+/* Apply one recovered action, appending it to the list.  The record is
+ * the server's: an action the server would not have taken in the game's
+ * state (an agreement with no offer standing, a move while paused, ...)
+ * is refused as the referee's refusals are. */
+static int apply_new(struct replay *rp, int kind, const char *text, int color, const char *where,
+                     char *err, size_t errlen)
 {
 	struct action a;
-	if (l->n >= PGN_ACTIONS_MAX)
+	char lab[64];
+	if (rp->l.n >= PGN_ACTIONS_MAX)
 		return failf(err, errlen, "more than %d actions", PGN_ACTIONS_MAX);
 	if (action_set(&a, kind, color, text) != REF_OK)
 		return failf(err, errlen, "%s: action text too long", where);
-	evlist_clear(ev);
-	int st = referee_apply(r, &a, ev);
-	if (st != REF_OK) {
-		char lab[64];
-		action_label(&a, lab, sizeof lab);
+	action_label(&a, lab, sizeof lab);
+	int plies = referee_plies(rp->r);
+	const char *why = referee_over(rp->r) ? NULL
+	                  : action_record_refusal(&rp->rec, &a, referee_side_to_move(rp->r), plies);
+	if (why != NULL)
+		return failf(err, errlen, "%s: \"%s\" (%s) refused: %s", where, lab,
+		             pgn_color_word(a.color), why);
+	evlist_clear(&rp->ev);
+	int st = referee_apply(rp->r, &a, &rp->ev);
+	if (st != REF_OK)
 		return failf(err, errlen, "%s: \"%s\" refused by the referee: %s", where, lab,
-		             st == REF_E_BAD_ARGUMENT ? "bad action" : referee_error(r));
-	}
-	l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof *l->v, 64);
-	l->v[l->n++] = a;
+		             st == REF_E_BAD_ARGUMENT ? "bad action" : referee_error(rp->r));
+	action_record_next(&rp->rec, &a, plies, referee_plies(rp->r));
+	rp->l.v = xgrow(rp->l.v, &rp->l.cap, rp->l.n + 1, sizeof *rp->l.v, 64);
+	rp->l.v[rp->l.n++] = a;
 	return 0;
 }
 
@@ -555,9 +573,10 @@ static void one_space(char *text)
 }
 
 /* The actions of a [%krieg ...] command, applied in order. */
-static int apply_krieg(struct referee *r, struct alist *l, const char *body, struct evlist *ev,
-                       const char *where, char *err, size_t errlen)
+static int apply_krieg(struct replay *rp, const char *body, const char *where, char *err,
+                       size_t errlen)
 {
+	struct referee *r = rp->r;
 	const char *p = body;
 	while (*p) {
 		size_t n = strcspn(p, ";");
@@ -666,7 +685,7 @@ static int apply_krieg(struct referee *r, struct alist *l, const char *body, str
 		default: /* "begin" is the server's, never written */
 			return failf(err, errlen, "%s: unknown [%%krieg] action \"%.20s\"", where, item);
 		}
-		if (apply_new(r, l, kind, text, color, ev, where, err, errlen) != 0)
+		if (apply_new(rp, kind, text, color, where, err, errlen) != 0)
 			return -1;
 	}
 	return 0;
@@ -751,12 +770,14 @@ static int recover(const struct ptext *t, const struct pgn_header *h, const stru
                    struct alist *l, char *err, size_t errlen)
 {
 	char e[160];
-	struct referee *r = referee_new(rs, h->fen[0] ? h->fen : NULL, e, sizeof e);
-	if (r == NULL)
+	struct replay rp = { 0 };
+	rp.r = referee_new(rs, h->fen[0] ? h->fen : NULL, e, sizeof e);
+	if (rp.r == NULL)
 		return failf(err, errlen, "%s", e);
-	struct evlist ev;
-	evlist_init(&ev);
-	referee_begin(r, &ev);
+	struct referee *r = rp.r;
+	action_record_init(&rp.rec);
+	evlist_init(&rp.ev);
+	referee_begin(r, &rp.ev);
 	int rc = 0;
 	char where[64];
 
@@ -775,7 +796,7 @@ static int recover(const struct ptext *t, const struct pgn_header *h, const stru
 			continue;
 		}
 		if (pg->has_krieg) {
-			rc = apply_krieg(r, l, pg->krieg.p, &ev, where, err, errlen);
+			rc = apply_krieg(&rp, pg->krieg.p, where, err, errlen);
 		} else {
 			/* UMD: each attempt a try, then the move. */
 			const char *p = pg->k_att.p;
@@ -789,7 +810,8 @@ static int recover(const struct ptext *t, const struct pgn_header *h, const stru
 				else if (tok[0] == '\0')
 					rc = failf(err, errlen, "%s: empty attempt in (K:...)", where);
 				else
-					rc = apply_new(r, l, ACTION_TRY, tok, referee_side_to_move(r), &ev, where, err, errlen);
+					rc = apply_new(&rp, ACTION_TRY, tok, referee_side_to_move(r), where, err,
+					               errlen);
 				if (rc == 0 && (size_t)referee_plies(r) > i)
 					rc = failf(err, errlen, "%s: the attempt %s is legal: it was played", where, tok);
 			}
@@ -806,16 +828,17 @@ static int recover(const struct ptext *t, const struct pgn_header *h, const stru
 			char san[NOTATION_MAX];
 			board_own_view(b, b->side, &own);
 			notation_san(&own, m, true, san);
-			rc = apply_new(r, l, ACTION_TRY, san, b->side, &ev, where, err, errlen);
+			rc = apply_new(&rp, ACTION_TRY, san, b->side, where, err, errlen);
 		}
 		if (rc == 0 && (size_t)referee_plies(r) <= i)
 			rc = failf(err, errlen, "%s: the recorded actions do not play a move", where);
 	}
 	if (rc == 0 && t->has_trail)
-		rc = apply_krieg(r, l, t->trail.krieg.p, &ev, "after the last move", err, errlen);
+		rc = apply_krieg(&rp, t->trail.krieg.p, "after the last move", err, errlen);
 	if (rc == 0 && (size_t)referee_plies(r) != t->nhm)
 		rc = failf(err, errlen, "the replay plays %d moves, the PGN records %zu", referee_plies(r), t->nhm);
-	evlist_free(&ev);
+	*l = rp.l;
+	evlist_free(&rp.ev);
 	referee_free(r);
 	return rc;
 }

@@ -81,7 +81,6 @@ int line_action(char *line, int side, struct action *a, int *status, const char 
 	if (n > 1) {
 		static const char *const alone[][2] = {
 			{ "any", "any takes nothing after it" },
-			{ "draw", "draw takes nothing after it" },
 			{ "possible", "possible takes nothing after it" },
 		};
 		for (size_t i = 0; i < sizeof alone / sizeof alone[0]; i++)
@@ -89,6 +88,8 @@ int line_action(char *line, int side, struct action *a, int *status, const char 
 				return bad(status, msg, REF_E_BAD_ARGUMENT, alone[i][1]);
 		if (strcmp(w[0], "resign") == 0 && n > 2)
 			return bad(status, msg, REF_E_BAD_ARGUMENT, "resign takes white or black");
+		if (strcmp(w[0], "draw") == 0 && (n > 2 || line_side(w[1]) < 0))
+			return bad(status, msg, REF_E_BAD_ARGUMENT, "draw takes white or black");
 	}
 	if (strcmp(w[0], "any") == 0 && n == 1) {
 		action_set(a, ACTION_ANY, side, "");
@@ -104,8 +105,11 @@ int line_action(char *line, int side, struct action *a, int *status, const char 
 		action_set(a, ACTION_END, who, "resignation");
 		return LINE_ACTION;
 	}
-	if (strcmp(w[0], "draw") == 0 && n == 1) {
-		action_set(a, ACTION_END, side, "agreement");
+	if (strcmp(w[0], "draw") == 0) {
+		/* A draw offer, as kriegd's `draw` takes one (line_record makes
+		 * it the acceptance of the opponent's standing offer); the side
+		 * may be named, as the accepting side is not the one to move. */
+		action_set(a, ACTION_DRAW, n == 1 ? side : line_side(w[1]), "offer");
 		return LINE_ACTION;
 	}
 	if (strcmp(w[0], "possible") == 0 && n == 1)
@@ -117,4 +121,17 @@ int line_action(char *line, int side, struct action *a, int *status, const char 
 		                msg);
 	}
 	return set_list(a, ACTION_LIST, side, w, n, "too many moves on one line", status, msg);
+}
+
+const char *line_record(const struct action_record_state *s, const struct referee *r,
+                        struct action *a)
+{
+	/* Offering while the opponent's offer stands accepts it (kriegd's
+	 * `draw`, PROTOCOL.md "Games"). */
+	if (a->kind == ACTION_DRAW && strcmp(a->text, "offer") == 0 &&
+	    (a->color == WHITE || a->color == BLACK) && s->draw_offer == !a->color)
+		action_set(a, ACTION_END, a->color, "agreement");
+	if (referee_over(r))
+		return NULL;   /* the referee's to refuse: game_over */
+	return action_record_refusal(s, a, referee_side_to_move(r), referee_plies(r));
 }

@@ -28,7 +28,8 @@ enum line_kind {
  * Read one action line (split in place into words at spaces, tabs, commas
  * and semicolons) in the normal mode's language as the action of `side`
  * (the side to move): a try; several tries = a preference list; "quiet M1
- * M2 ..."; "any"; "resign [white|black]"; "draw" (ending by agreement).
+ * M2 ..."; "any"; "resign [white|black]"; "draw [white|black]" (a draw
+ * offer: line_record makes it an acceptance where kriegd does).
  * The moves go into the action by action_set_list, so they are joined and
  * counted by the record's one rule: a word "e.p." or "ep" is the suffix of
  * the move before it ("exd6 e.p." is the one try exd6).  A keyword with
@@ -36,5 +37,17 @@ enum line_kind {
  * LINE_BAD, never a list.  Returns an enum line_kind.
  */
 int line_action(char *line, int side, struct action *a, int *status, const char **msg);
+
+/*
+ * Before a line's action *a goes to r, the game's record state being s:
+ * the rules kriegd applies between actions.  A draw offer while the
+ * opponent's stands becomes its acceptance ("end agreement"), as kriegd
+ * makes it; then NULL, or why kriegd would refuse the action
+ * (action_record_refusal: an agreement with no offer standing, ...), so
+ * that the tool records only what kriegd could have.  After applying it,
+ * the caller moves s on (action_record_next).
+ */
+const char *line_record(const struct action_record_state *s, const struct referee *r,
+                        struct action *a);
 
 #endif

@@ -15,8 +15,10 @@
  * (spaces or commas) = a preference list (nost), a spaced "e.p." going with
  * the move before it; "any"; "quiet M1 M2 ..."; "resign" (the side to
  * move) or "resign white|black" (either side, as a record may need);
- * "draw" (by agreement); "possible" (the mover's possible attempts, a
- * tool-only line).  Empty lines and lines starting with '#'
+ * "draw" or "draw white|black" (a draw offer, accepting the opponent's
+ * standing one, as kriegd's `draw`); "possible" (the mover's possible
+ * attempts, a tool-only line).  What kriegd would refuse between actions
+ * is refused too (line_record: e.g. an offer made twice).  Empty lines and lines starting with '#'
  * are skipped.  A refused action, or a line holding a NUL byte, prints
  * {"event":"error",...} (whatever --pov says: it answers the line just
  * read) and changes nothing.
@@ -50,7 +52,8 @@ static void usage(FILE *f)
 	      "       krieg-referee pgn [--pov white|black|umpire|spectator] FILE|-\n"
 	      "       krieg-referee topgn [--rules NAME] [--fen FEN] [--view V] [--white N] [--black N]\n"
 	      "actions, one a line on stdin: a move (e.g. e4, Nf3, exd6 e.p., O-O); several moves\n"
-	      "  (a preference list, nost); any; quiet M1 M2 ...; resign [white|black]; draw; possible\n"
+	      "  (a preference list, nost); any; quiet M1 M2 ...; resign [white|black];\n"
+	      "  draw [white|black] (an offer; offering back accepts); possible\n"
 	      "       krieg-referee --version | --help\n"
 	      "rule sets:",
 	      f);
@@ -103,6 +106,7 @@ struct tool {
 	const struct ruleset *rs;
 	unsigned pov;     /* 0 = everything */
 	struct evlist ev;
+	struct action_record_state rec;   /* offers, as kriegd keeps them (line_record) */
 };
 
 static void flush_events(struct tool *t)
@@ -160,11 +164,19 @@ static void act(struct tool *t, char *line)
 		print_json(event_json_error(status, msg));
 		return;
 	}
+	msg = line_record(&t->rec, t->ref, &a);
+	if (msg != NULL) {
+		print_json(event_json_error(REF_E_UNSUPPORTED, msg));   /* kriegd's illegal_action */
+		return;
+	}
+	int plies = referee_plies(t->ref);
 	int st = referee_apply(t->ref, &a, &t->ev);
-	if (st != REF_OK)
+	if (st != REF_OK) {
 		print_error(t, st);
-	else
-		flush_events(t);
+		return;
+	}
+	action_record_next(&t->rec, &a, plies, referee_plies(t->ref));
+	flush_events(t);
 }
 
 int main(int argc, char **argv)
@@ -217,6 +229,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	evlist_init(&t.ev);
+	action_record_init(&t.rec);
 	referee_begin(t.ref, &t.ev);
 	flush_events(&t);
 

@@ -288,8 +288,11 @@ int pgn_cmd_topgn(int argc, char **argv)
 	evlist_init(&ev);
 	referee_begin(r, &ev);
 
-	/* Only accepted actions enter the record, as on the server. */
+	/* Only accepted actions enter the record, as on the server, which
+	 * also keeps the offers beside the referee (line_record). */
 	struct record rec = { 0 };
+	struct action_record_state state;
+	action_record_init(&state);
 	char *line = NULL;
 	size_t lcap = 0;
 	ssize_t len;
@@ -322,6 +325,12 @@ int pgn_cmd_topgn(int argc, char **argv)
 			fprintf(stderr, "krieg-referee: line %ld: not an action, skipped\n", lineno);
 			continue;
 		}
+		why = line_record(&state, r, &a);
+		if (why != NULL) {
+			fprintf(stderr, "krieg-referee: line %ld: refused (%s), not recorded\n", lineno, why);
+			continue;
+		}
+		int plies = referee_plies(r);
 		evlist_clear(&ev);
 		st = referee_apply(r, &a, &ev);
 		if (st != REF_OK) {
@@ -329,6 +338,7 @@ int pgn_cmd_topgn(int argc, char **argv)
 			        referee_status_name(st));
 			continue;
 		}
+		action_record_next(&state, &a, plies, referee_plies(r));
 		record_push(&rec, &a);
 	}
 	free(line);

@@ -12,6 +12,8 @@
  *   nul_and_keyword_words_refused  a line holding a NUL byte, and a
  *                           keyword with words after it ("draw please"),
  *                           are refused whole, saying why (topgn skips them)
+ *   draw_offers_as_kriegd   "draw" is kriegd's: an offer, accepted by the
+ *                           opponent's offering back, lapsing with its move
  *   rule_sets               every --rules NAME plays a small game, with its
  *                           own announcements; unknown rules and bad FENs
  *                           are exit status 2 with a message
@@ -507,7 +509,7 @@ START_TEST(nul_and_keyword_words_refused)
 	static const char dirty[] = "e4\0garbage\ndraw please\nany x\npossible now\n"
 	                            "resign white now\nd4\n";
 	static const char *const why[] = {
-		"line holds a NUL byte", "draw takes nothing after it", "any takes nothing after it",
+		"line holds a NUL byte", "draw takes white or black", "any takes nothing after it",
 		"possible takes nothing after it", "resign takes white or black",
 	};
 	struct run r;
@@ -539,9 +541,46 @@ START_TEST(nul_and_keyword_words_refused)
 	ck_assert_int_eq(r.status, 0);
 	ck_assert_msg(strstr(r.out, "1. d4 {") != NULL && strstr(r.out, "e4") == NULL, "%s", r.out);
 	ck_assert_msg(strstr(r.err, "line 1: line holds a NUL byte, skipped") != NULL, "%s", r.err);
-	ck_assert_msg(strstr(r.err, "line 2: not an action (draw takes nothing after it)") != NULL,
+	ck_assert_msg(strstr(r.err, "line 2: not an action (draw takes white or black)") != NULL,
 	              "%s", r.err);
 	run_free(&r);
+}
+END_TEST
+
+/* "draw" was an agreement with no offer standing, which kriegd never
+ * records and `pgn` refuses.  It is kriegd's draw: an offer, which the
+ * opponent's offering back accepts; it lapses when the side it was made
+ * to moves; what kriegd refuses (an offer made twice) is refused. */
+START_TEST(draw_offers_as_kriegd)
+{
+	char *got = ref_ok(NOARGS, "e4\ndraw\ndraw\ndraw white\n");
+	json_t *ev = parse_lines(got);
+	ck_assert_int_eq(count_events(ev, "error", NULL), 1);
+	size_t i;
+	json_t *o;
+	json_array_foreach(ev, i, o) {
+		if (is(o, "error", NULL)) {
+			ck_assert_str_eq(str(o, "code"), "illegal_action");
+			ck_assert_str_eq(str(o, "message"), "your draw offer stands already");
+		}
+	}
+	o = json_array_get(ev, json_array_size(ev) - 1);
+	ck_assert(is(o, "game_over", NULL));
+	ck_assert_str_eq(str(o, "reason"), "agreement");
+	json_decref(ev);
+	free(got);
+
+	/* White's offer lapses with Black's move: White's next "draw" is an
+	 * offer again, and the record replays. */
+	static const char script[] = "e4\ndraw white\nd5\ndraw\n";
+	char *pgn = ref_ok(ARGS("topgn"), script);
+	ck_assert_msg(strstr(pgn, "end agreement") == NULL && strstr(pgn, "Result \"*\""), "%s", pgn);
+	char *replay = ref_ok(ARGS("pgn", "-"), pgn);
+	char *direct = ref_ok(NOARGS, script);
+	ck_assert_str_eq(replay, direct);
+	free(replay);
+	free(direct);
+	free(pgn);
 }
 END_TEST
 
@@ -689,12 +728,12 @@ static const struct {
 	const char *rules, *script, *result;
 } games[] = {
 	{ "icc", "e4\ne5\ne4e5\nd1d3\nQh5\nNc6\nBc4\nNf6\nQxf7\n", "1-0" },
-	{ "english", "e4\nd5\nany\nexd5\nany\nQxd5\nNc3\nQe5\nQe2\nQxe2\nBxe2\ndraw\n", "1/2-1/2" },
+	{ "english", "e4\nd5\nany\nexd5\nany\nQxd5\nNc3\nQe5\nQe2\nQxe2\nBxe2\ndraw\ndraw white\n", "1/2-1/2" },
 	{ "insurance", "e4\nd5\nany\nexd5\nany\nQxd5\ne1e3\nNc3\nQe5\nQe2\nQxe2\nBxe2\nresign\n", "1-0" },
 	{ "nost", "e4\ne5\na4\na5\ne4e5 a4a5\nd3\nquiet Nc6 Nf6 Bc5\nNf3\nNc3\nresign\n", "0-1" },
 	{ "gollon", "e4\nd5\nany\nexd5\nd8d2\nany\nQxd5\nNc3\nQe5\nQe2\nQxe2\nBxe2\n", "*" },
 	{ "berkeley", "e4\nd5\nexd5\nQxd5\ne1e3\nNc3\nQe5\nQe2\nQxe2\nBxe2\nresign\n", "1-0" },
-	{ "berkeley_any", "e4\nd5\nany\nexd5\nany\nQxd5\nNc3\nQe5\nQe2\nQxe2\nBxe2\ndraw\n", "1/2-1/2" },
+	{ "berkeley_any", "e4\nd5\nany\nexd5\nany\nQxd5\nNc3\nQe5\nQe2\nQxe2\nBxe2\ndraw\ndraw white\n", "1/2-1/2" },
 	{ "cincinnati", "e4\nd5\nexd5\nQxd5\nf1f3\nNc3\nQe5\nQe2\nQxe2\nBxe2\nresign\n", "1-0" },
 	{ "rand", "e4\ne5\nQh5\nNc6\nBc4\nNf6\nexf5\nQe8\nQxf7\n", "1-0" },
 	{ "crazykrieg", "e4\nd5\nany\nexd5\nany\nQxd5\nNc3\nQe5\nQe2\nQxe2\nBxe2\nP@d6\nQ@h5\nresign\n", "1-0" },
@@ -1151,6 +1190,7 @@ static Suite *referee_cli_suite(void)
 	tcase_add_test(tc, pov_filters);
 	tcase_add_test(tc, bad_input_changes_nothing);
 	tcase_add_test(tc, nul_and_keyword_words_refused);
+	tcase_add_test(tc, draw_offers_as_kriegd);
 	tcase_add_test(tc, rule_sets);
 	tcase_add_test(tc, perft_counts);
 	tcase_add_test(tc, pgn_round_trip);

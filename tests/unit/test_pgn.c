@@ -2,7 +2,8 @@
  * test_pgn.c — Kriegspiel PGN: a hand-checked game written literally in
  * the UMD form, export → read round trips of random games in every rule
  * set (same actions, same events), filtered records that leak nothing,
- * hostile input that must fail cleanly, lists past REFEREE_LIST_MAX
+ * hostile input that must fail cleanly, records kriegd could not have
+ * written (offers, pauses, adjournment out of turn), lists past REFEREE_LIST_MAX
  * refused rather than cut, and a text of several games read one by one.
  */
 #include <check.h>
@@ -209,8 +210,12 @@ static void random_game(const char *rules, uint64_t seed, struct game *g)
 		unsigned k = rnd(3);
 		if (k == 0)
 			try_record(r, g, referee_side_to_move(r), "end", "resignation");
-		else if (k == 1)
-			try_record(r, g, (int)rnd(2), "end", "agreement");
+		else if (k == 1) {
+			/* An agreement accepts the other side's standing offer, as on the server. */
+			int c = (int)rnd(2);
+			try_record(r, g, !c, "draw", "offer");
+			try_record(r, g, c, "end", "agreement");
+		}
 	}
 	referee_free(r);
 }
@@ -761,6 +766,98 @@ START_TEST(test_bad_input)
 }
 END_TEST
 
+static void expect_ok(const char *text)
+{
+	struct pgn_header h;
+	struct action *b;
+	size_t nb;
+	char err[300] = "";
+	ck_assert_msg(pgn_read(text, &h, &b, &nb, err, sizeof err) == 0, "%s\nrefused: %s", text, err);
+	free(b);
+}
+
+/* Records kriegd could never have written replayed as games: a draw
+ * agreed with no offer standing (or after it lapsed: the side it was
+ * made to played a move), a side accepting or declining its own offer,
+ * a loss on time by the side whose clock was not running, adjournment
+ * and the umpire's pause out of turn, a move while paused or adjourned.
+ * Each is refused naming the action, with the server's reason
+ * (action_record_refusal); its legitimate counterpart reads. */
+START_TEST(test_forged_record_actions_refused)
+{
+	static const struct {
+		const char *forged, *why, *legit;
+	} cases[] = {
+		{ "[Result \"1/2-1/2\"]\n1. e4 {(K::)} {[%krieg end agreement white]} 1/2-1/2",
+		  "\"end agreement\" (white) refused: no draw offer to accept",
+		  "[Result \"1/2-1/2\"]\n1. e4 {(K::)} {[%krieg draw offer black; end agreement white]} "
+		  "1/2-1/2" },
+		{ "[Result \"1/2-1/2\"]\n{[%krieg end agreement white]} 1/2-1/2",
+		  "\"end agreement\" (white) refused: no draw offer to accept",
+		  "[Result \"1/2-1/2\"]\n{[%krieg draw offer black; end agreement white]} 1/2-1/2" },
+		{ "[Result \"1/2-1/2\"]\n{[%krieg draw offer white; end agreement white]} 1/2-1/2",
+		  "\"end agreement\" (white) refused: no draw offer to accept",
+		  "[Result \"1/2-1/2\"]\n{[%krieg draw offer white; end agreement black]} 1/2-1/2" },
+		{ "{[%krieg draw offer white; draw decline white]} *",
+		  "\"draw decline\" (white) refused: no draw offer to decline",
+		  "{[%krieg draw offer white; draw decline black]} *" },
+		{ "{[%krieg draw offer white; draw offer white]} *",
+		  "\"draw offer\" (white) refused: your draw offer stands already",
+		  "{[%krieg draw offer white; draw decline black; draw offer white]} *" },
+		{ "{[%krieg draw offer white; draw offer black]} *",
+		  "\"draw offer\" (black) refused: the opponent's draw offer stands",
+		  "{[%krieg draw offer white; draw decline black; draw offer black]} *" },
+		/* The offer lapses when the side it was made to plays a move
+		 * (PROTOCOL.md "Games"); the offerer's own move leaves it. */
+		{ "[Result \"1/2-1/2\"]\n1. e4 {[%krieg draw offer white; try e4]} e5 "
+		  "{[%krieg try e5; end agreement black]} 1/2-1/2",
+		  "\"end agreement\" (black) refused: no draw offer to accept",
+		  "[Result \"1/2-1/2\"]\n1. e4 {[%krieg draw offer white; try e4]} "
+		  "{[%krieg end agreement black]} 1/2-1/2" },
+		{ "[Result \"1/2-1/2\"]\n1. e4 {[%krieg draw offer black; try e4]} "
+		  "{[%krieg end agreement white]} 1/2-1/2",
+		  "\"end agreement\" (white) refused: no draw offer to accept",
+		  "[Result \"1/2-1/2\"]\n1. e4 {[%krieg draw offer black; try e4]} "
+		  "{[%krieg draw offer black; end agreement white]} 1/2-1/2" },
+		/* Only the side to move's clock runs, so only it flags. */
+		{ "[Result \"1-0\"]\n{[%krieg end time black]} 1-0",
+		  "\"end time\" (black) refused: only the side to move's clock runs",
+		  "[Result \"0-1\"]\n{[%krieg end time white]} 0-1" },
+		{ "[Result \"0-1\"]\n{[%krieg pause lights; end time white]} 0-1",
+		  "\"end time\" (white) refused: no clock runs while the game is paused",
+		  "[Result \"0-1\"]\n{[%krieg pause lights; unpause back; end time white]} 0-1" },
+		{ "{[%krieg adjourn agree white]} *",
+		  "\"adjourn agree\" (white) refused: no offer to adjourn to accept",
+		  "{[%krieg adjourn offer black; adjourn agree white]} *" },
+		{ "{[%krieg adjourn offer white; adjourn decline white]} *",
+		  "\"adjourn decline\" (white) refused: no offer to adjourn to decline",
+		  "{[%krieg adjourn offer white; adjourn decline black]} *" },
+		{ "{[%krieg unadj white]} *", "\"unadj\" (white) refused: the game is not adjourned",
+		  "{[%krieg adjourn offer white; adjourn agree black; unadj white]} *" },
+		{ "{[%krieg pause a; adjourn offer white]} *",
+		  "\"adjourn offer\" (white) refused: the game is paused by the umpire",
+		  "{[%krieg pause a; unpause b; adjourn offer white]} *" },
+		{ "1. e4 {[%krieg adjourn offer white; adjourn agree black; try e4]} *",
+		  "\"try e4\" (white) refused: the game is adjourned",
+		  "1. e4 {[%krieg adjourn offer white; adjourn agree black; unadj black; try e4]} *" },
+		{ "{[%krieg pause a; pause b]} *", "\"pause b\" (-) refused: the game is paused already",
+		  "{[%krieg pause a; unpause b; pause c]} *" },
+		{ "{[%krieg unpause a]} *", "\"unpause a\" (-) refused: the game is not paused",
+		  "{[%krieg pause b; unpause a]} *" },
+		{ "1. e4 {[%krieg pause a; try e4]} *",
+		  "\"try e4\" (white) refused: the game is paused by the umpire",
+		  "1. e4 {[%krieg pause a; unpause b; try e4]} *" },
+		{ "1. e4 {(K::)} e5 {(K::)} {[%krieg end aborted black]} *",
+		  "\"end aborted\" (black) refused: a game can be aborted only before both sides moved",
+		  "1. e4 {(K::)} {[%krieg end aborted black]} *" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		expect_error(cases[i].forged, cases[i].why);
+		expect_ok(cases[i].legit);
+	}
+}
+END_TEST
+
 START_TEST(test_tampered)
 {
 	/* Each change to the literal record is caught and named. */
@@ -1023,6 +1120,7 @@ static Suite *pgn_suite(void)
 	tcase_add_test(tc, test_crazykrieg_standard_start_no_setup);
 	tcase_add_test(tc, test_bad_input);
 	tcase_add_test(tc, test_tampered);
+	tcase_add_test(tc, test_forged_record_actions_refused);
 	tcase_add_test(tc, test_garbage_does_not_crash);
 	tcase_add_test(tc, test_text_ending_in_slash_token);
 	tcase_add_test(tc, test_write_refuses);
