@@ -631,29 +631,21 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		return 1;
 	}
 
-	/* The umpire's pause is the server's state, not the referee's: checked here. */
-	const char *refusal = NULL;
-	bool move_kind = a.kind == ACTION_TRY || a.kind == ACTION_LIST || a.kind == ACTION_QUIET ||
-	                 a.kind == ACTION_ANY;
-	if (g->paused && move_kind)
-		refusal = "the game is paused by the umpire";
-	else if (a.kind == ACTION_PAUSE && g->paused)
-		refusal = "the game is paused already";
-	else if (a.kind == ACTION_UNPAUSE && !g->paused)
-		refusal = "the game is not paused";
-	else if (a.kind == ACTION_ADDTIME && !clock_timed(&g->clock))
+	/* The umpire's pause, an adjournment and the offers are the server's
+	 * state, not the referee's: checked here, by the rules a record read
+	 * back is checked by (action_record_refusal), and what a record cannot
+	 * show, the clock. */
+	struct action_record_state rs = { .draw_offer = g->draw_offer,
+		                          .adjourn_offer = g->adjourn_offer,
+		                          .paused = g->paused,
+		                          .adjourned = g->adjourned };
+	const char *refusal = action_record_refusal(&rs, &a, referee_side_to_move(g->ref),
+	                                            referee_plies(g->ref));
+	if (refusal == NULL && a.kind == ACTION_ADDTIME && !clock_timed(&g->clock))
 		refusal = "the game has no clock";
-	/* So is an adjournment (action.h, "Adjournment"): one stop at a time. */
-	else if (g->adjourned && (move_kind || a.kind == ACTION_PAUSE))
-		refusal = "the game is adjourned";
-	else if (a.kind == ACTION_UNADJ && !g->adjourned)
-		refusal = "the game is not adjourned";
-	else if (action_is_adjourn(a.kind) && g->paused)
-		refusal = "the game is paused by the umpire";
-	else if (action_is_adjourn(a.kind) && (!clock_timed(&g->clock) || g->info.days > 0))
+	else if (refusal == NULL && action_is_adjourn(a.kind) &&
+	         (!clock_timed(&g->clock) || g->info.days > 0))
 		refusal = "only a game with a running clock can be adjourned";
-	else if (a.kind == ACTION_ADJOURN && g->adjourned)
-		refusal = "the game is adjourned already";
 	if (refusal && !referee_over(g->ref)) {
 		if (c)
 			dispatch_error(c, id, PE_ILLEGAL_ACTION, "%s", refusal);
