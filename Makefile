@@ -402,7 +402,8 @@ run: deps
 
 # --- service (owner: issue 12) ---------------------------------------------------
 # Man pages: checked by groff -ww (every warning) in check-service.
-MANPAGES = client-cli/krieg.1 client-cli/referee/krieg-referee.1 man/kriegd.8 man/kriegd.conf.5
+MANPAGES = client-cli/krieg.1 client-cli/referee/krieg-referee.1 client-cli/bot/krieg-bot.1 man/kriegd.8 \
+           man/kriegd.conf.5
 UNITS    = kriegd.service kriegd.socket kriegd-backup.service kriegd-backup.timer krieg-bot@.service
 # The units name /usr/local and /etc/kriegd; installed, they name PREFIX and SYSCONFDIR.
 UNIT_SED = s|/usr/local|$(PREFIX)|g; s|/etc/kriegd|$(SYSCONFDIR)/kriegd|g
@@ -417,8 +418,8 @@ install: all
 	  $(DESTDIR)$(PREFIX)/bin/
 	install -m 755 deploy/kriegd-backup $(DESTDIR)$(PREFIX)/lib/krieg/
 	# The units and man pages name the installed paths (PREFIX, SYSCONFDIR).
-	for m in client-cli/krieg.1:man1 client-cli/referee/krieg-referee.1:man1 man/kriegd.conf.5:man5 \
-	  man/kriegd.8:man8; do f=$${m%:*}; \
+	for m in client-cli/krieg.1:man1 client-cli/referee/krieg-referee.1:man1 client-cli/bot/krieg-bot.1:man1 \
+	  man/kriegd.conf.5:man5 man/kriegd.8:man8; do f=$${m%:*}; \
 	  sed '$(UNIT_SED)' $$f > $(DESTDIR)$(PREFIX)/share/man/$${m#*:}/$$(basename $$f) && \
 	  chmod 644 $(DESTDIR)$(PREFIX)/share/man/$${m#*:}/$$(basename $$f) || exit 1; done
 	for u in $(UNITS); do \

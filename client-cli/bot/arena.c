@@ -85,12 +85,24 @@ static int kriegd_add_umpire(const char *bin, const char *state, char *password,
 	return ok ? 0 : -1;
 }
 
+/*
+ * A private kriegd in a new directory of $TMPDIR: 0, or -1 said on stderr.
+ * Whatever it made is undone by kriegd_stop, which the caller runs either
+ * way (a failed start left its directory behind).
+ */
 static int kriegd_start(const char *bin, char *hostport, size_t len, char *umpire_pw, size_t pwlen)
 {
+	if (access(bin, X_OK) != 0) {
+		fprintf(stderr, "krieg-bot: %s: %s\n", bin, strerror(errno));
+		return -1;
+	}
 	const char *tmp = getenv("TMPDIR");
 	snprintf(kriegd_dir, sizeof kriegd_dir, "%s/krieg-bot-arena-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(kriegd_dir))
+	if (!mkdtemp(kriegd_dir)) {
+		fprintf(stderr, "krieg-bot: %s: %s\n", kriegd_dir, strerror(errno));
+		kriegd_dir[0] = '\0';
 		return -1;
+	}
 	char state[300], logp[300], conf[300];
 	snprintf(state, sizeof state, "%s/state", kriegd_dir);
 	snprintf(logp, sizeof logp, "%s/kriegd.log", kriegd_dir);
@@ -146,10 +158,19 @@ static void kriegd_stop(void)
 		kill(kriegd_pid, SIGTERM);
 		waitpid(kriegd_pid, NULL, 0);
 		kriegd_pid = -1;
-		char cmd[400];
-		snprintf(cmd, sizeof cmd, "rm -rf '%s'", kriegd_dir);
-		if (system(cmd) != 0)
+	}
+	if (kriegd_dir[0]) {
+		/* the directory goes whether or not kriegd started in it; rm run
+		 * without a shell, as $TMPDIR may hold a quote */
+		pid_t pid = fork();
+		int status = -1;
+		if (pid == 0) {
+			execlp("rm", "rm", "-rf", "--", kriegd_dir, (char *)NULL);
+			_exit(127);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
 			fprintf(stderr, "krieg-bot: could not remove %s\n", kriegd_dir);
+		kriegd_dir[0] = '\0';
 	}
 }
 

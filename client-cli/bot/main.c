@@ -113,6 +113,36 @@ static int opt_num(const char *opt, const char *v, long long lo, long long hi, l
 	return 0;
 }
 
+/*
+ * --rules R,R,...: each a known rule set, none empty (`--rules ""` or
+ * "icc,,english" named nothing and was read as "all"), at most RULES_MAX.
+ * 0, or -1 said on stderr (the caller exits 2).
+ */
+static int rules_parse(struct sess *s, const char *list)
+{
+	static char buf[256];
+	if (snprintf(buf, sizeof buf, "%s", list) >= (int)sizeof buf) {
+		fprintf(stderr, "krieg-bot: --rules is too long\n");
+		return -1;
+	}
+	for (char *t = buf, *next; t; t = next) {
+		next = strchr(t, ',');
+		if (next)
+			*next++ = '\0';
+		if (!*t || !ruleset_find(t)) {
+			fprintf(stderr, "krieg-bot: --rules takes rule sets separated by commas; %s%s%s\n",
+			        *t ? "unknown rule set '" : "an empty name", t, *t ? "'" : "");
+			return -1;
+		}
+		if (s->nrules >= RULES_MAX) {
+			fprintf(stderr, "krieg-bot: --rules takes at most %d rule sets\n", RULES_MAX);
+			return -1;
+		}
+		s->rules[s->nrules++] = t;
+	}
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: krieg-bot play HOST[:PORT] (--user NAME --password-file FILE | --guest)\n"
@@ -145,7 +175,8 @@ int main(int argc, char **argv)
 	const char *cmd = argv[1];
 	int la = BOT_FULL, lb = BOT_RANDOM, games = 2, level = BOT_FULL, max_games = 4, max_plies = 0;
 	long movetime = 0;
-	const char *rules = RULESET_DEFAULT, *server = NULL, *kriegd = getenv("KRIEGD"), *fen = NULL, *pgn = NULL;
+	/* rules NULL: no --rules (play: every rule set; arena: RULESET_DEFAULT) */
+	const char *rules = NULL, *server = NULL, *kriegd = getenv("KRIEGD"), *fen = NULL, *pgn = NULL;
 	const char *user = NULL, *pwfile = NULL, *known = NULL, *target = NULL;
 	const char *umpire = NULL, *umpire_pwfile = NULL;
 	bool local = false, insecure = false, guest = false, seek = false;
@@ -227,7 +258,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "krieg-bot: levels are random, greedy, full; counts are positive\n");
 		return 2;
 	}
+	if (kriegd && !*kriegd)
+		kriegd = NULL;   /* KRIEGD= names nothing: as unset (it was "could not start ") */
 	if (strcmp(cmd, "arena") == 0) {
+		if (!rules)
+			rules = RULESET_DEFAULT;
 		const struct ruleset *rs = ruleset_find(rules);
 		if (!rs) {
 			fprintf(stderr, "krieg-bot: unknown rule set '%s'\n", rules);
@@ -268,20 +303,11 @@ int main(int argc, char **argv)
 		}
 		struct sess s = { .name = "play", .journal = true, .level = level, .movetime_ms = movetime, .max_games = max_games,
 		                  .login_user = guest ? NULL : user, .login_password = password, .seed = seed };
-		/* --rules a,b,c: the rule sets whose challenges are accepted */
-		static char rbuf[256];
-		snprintf(rbuf, sizeof rbuf, "%s", rules);
-		if (strcmp(rules, RULESET_DEFAULT) != 0 || strchr(rules, ',')) {
-			for (char *t = strtok(rbuf, ","); t && s.nrules < RULES_MAX; t = strtok(NULL, ","))
-				s.rules[s.nrules++] = t;
-		}
-		for (int i = 0; i < s.nrules; i++) {
-			const struct ruleset *rs = ruleset_find(s.rules[i]);
-			if (!rs) {
-				fprintf(stderr, "krieg-bot: unknown rule set '%s'\n", s.rules[i]);
-				return 2;
-			}
-		}
+		/* --rules a,b,c: the rule sets whose challenges are accepted, and
+		 * only those (a lone `icc`, the default's name, was read as no list
+		 * and accepted all).  No --rules: every rule set. */
+		if (rules && rules_parse(&s, rules) != 0)
+			return 2;
 		/* --time a,b,c: the time controls it accepts and seeks */
 		static char tbuf[256];
 		snprintf(tbuf, sizeof tbuf, "%s", times ? times : "");

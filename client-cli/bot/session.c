@@ -24,6 +24,8 @@
 #define BOT_VERSION "krieg-bot/" KRIEG_RELEASE
 #define RETRY_MS 250              /* after rate_limited / busy */
 #define GAME_ERRORS_MAX 32        /* refused requests in one game before resigning it */
+#define BUDGET_MIN_MS 20          /* a decision from the clock thinks at least this long ... */
+#define BUDGET_MAX_MS 10000       /* ... and at most this */
 
 long long sess_send(struct sess *s, json_t *req)
 {
@@ -55,12 +57,34 @@ static struct bgame *game_of(struct sess *s, long id)
 	return NULL;
 }
 
+/* The games the bot is committed to: live ones, and accepts awaiting their
+ * answer (each a game about to begin). */
 static int live_games(const struct sess *s)
 {
-	int n = 0;
+	int n = s->naccepts;
 	for (int i = 0; i < SESS_GAMES_MAX; i++)
 		n += s->games[i].bot != NULL;
 	return n;
+}
+
+/* The game whose move or "any?" request rid is, or NULL. */
+static struct bgame *game_of_req(struct sess *s, long long rid)
+{
+	for (int i = 0; i < SESS_GAMES_MAX; i++)
+		if (s->games[i].bot && s->games[i].req && s->games[i].req == rid)
+			return &s->games[i];
+	return NULL;
+}
+
+/* An accept of ours answered (taken, or refused): true if rid was one. */
+static bool accept_answered(struct sess *s, long long rid)
+{
+	for (int i = 0; i < s->naccepts; i++)
+		if (s->accepts[i] == rid) {
+			s->accepts[i] = s->accepts[--s->naccepts];
+			return true;
+		}
+	return false;
 }
 
 /* ------------------------------------------------------------------ */
@@ -146,8 +170,6 @@ static bool tc_ok(const struct sess *s, const json_t *time)
 			return true;
 	return false;
 }
-
-static int live_games(const struct sess *s);
 
 /*
  * The `seeks` list has been read (every page): a seek of ours missing from
@@ -292,6 +314,7 @@ static struct bgame *game_open(struct sess *s, long id, const char *rules, int c
 		memset(g, 0, sizeof *g);
 		g->id = id;
 		g->clock_ms = -1;
+		g->clock_at = mstime_mono();
 		g->checked_ply = -1;
 		g->bot = bot_new(s->level, rs, &start, color, s->seed++ * 7919 + (uint64_t)id, NULL);
 		return g;
@@ -310,6 +333,19 @@ static int color_parse(const char *c)
 	return !c ? -1 : strcmp(c, "white") == 0 ? WHITE : strcmp(c, "black") == 0 ? BLACK : -1;
 }
 
+/* Our clock's reading in an event or notice that carries one. */
+static void game_clock(struct bgame *g, const json_t *o)
+{
+	json_t *clock = json_object_get(o, "clock");
+	if (json_is_object(clock)) {
+		json_t *ms = json_object_get(clock, g->bot->color == WHITE ? "white" : "black");
+		if (json_is_integer(ms)) {
+			g->clock_ms = scrub_ms(ms, 1);
+			g->clock_at = mstime_mono();
+		}
+	}
+}
+
 static void game_event(struct sess *s, struct bgame *g, const json_t *o)
 {
 	struct event e;
@@ -319,12 +355,7 @@ static void game_event(struct sess *s, struct bgame *g, const json_t *o)
 	 * an audience list (a stored view) is ours too. */
 	if (e.audience == 0)
 		e.audience = (uint8_t)aud_of(g->bot->color);
-	json_t *clock = json_object_get(o, "clock");
-	if (json_is_object(clock)) {
-		json_t *ms = json_object_get(clock, g->bot->color == WHITE ? "white" : "black");
-		if (json_is_integer(ms))
-			g->clock_ms = scrub_ms(ms, 1);
-	}
+	game_clock(g, o);
 	if (e.ply > g->ply)
 		g->ply = e.ply;
 	bot_event(g->bot, &e);
@@ -342,6 +373,22 @@ static void game_event(struct sess *s, struct bgame *g, const json_t *o)
 	}
 }
 
+/*
+ * The bot never agrees to a draw or an adjournment a player offers: it
+ * cannot judge a position it does not see, and an offer left unanswered
+ * stood for the rest of the game.  It declines at once.  (The arena's
+ * second player accepts draws: its ply cap's adjudication.)
+ */
+static void offer_answer(struct sess *s, struct bgame *g, const char *kind, const char *by)
+{
+	if (!g || color_parse(by) != !g->bot->color)
+		return;
+	bool accept = s->accept_draws && strcmp(kind, "draw") == 0;
+	sess_say(s, "game %ld: %s offer %s", g->id, kind, accept ? "accepted" : "declined");
+	sess_send(s, json_pack("{s:s,s:I,s:s}", "type", kind, "game", (json_int_t)g->id, "action",
+	                       accept ? "accept" : "decline"));
+}
+
 static void on_game_view(struct sess *s, const json_t *o)
 {
 	long id = (long)json_integer_value(json_object_get(o, "game"));
@@ -354,12 +401,50 @@ static void on_game_view(struct sess *s, const json_t *o)
 		return;
 	sess_say(s, "game %ld resumed (its view rebuilt from %zu events)", id,
 	    json_array_size(json_object_get(o, "events")));
+	g->paused = json_is_true(json_object_get(o, "paused"));
+	g->adjourned = json_is_true(json_object_get(o, "adjourned"));
+	game_clock(g, o);
 	size_t i;
 	json_t *ev;
 	json_array_foreach(json_object_get(o, "events"), i, ev) {
 		if (!g->bot)
 			break;
 		game_event(s, g, ev);
+	}
+	/* an offer that stood while we were away is answered now */
+	if (g->bot) {
+		offer_answer(s, g, "draw", json_string_value(json_object_get(o, "draw_offer")));
+		offer_answer(s, g, "adjourn", json_string_value(json_object_get(o, "adjourn_offer")));
+	}
+}
+
+/*
+ * The answer to g's move or "any?".  A refusal is tried again: at once,
+ * after RETRY_MS when the server was busy or limiting our rate, and not
+ * while an umpire's pause or an adjournment stands (its end is an event).
+ * Refusals that waiting cannot explain are counted; past GAME_ERRORS_MAX
+ * the game is resigned rather than tried for ever.
+ */
+static void req_answered(struct sess *s, struct bgame *g, const json_t *o)
+{
+	bool any = g->req_any;
+	g->req = 0;
+	g->req_any = false;
+	if (json_is_true(json_object_get(o, "ok")))
+		return;
+	const char *code = json_string_value(json_object_get(json_object_get(o, "error"), "code"));
+	bool transient = g->paused || g->adjourned ||
+	                 (code && (strcmp(code, "rate_limited") == 0 || strcmp(code, "busy") == 0));
+	if (any && (transient || !code || strcmp(code, "illegal_action") != 0))
+		g->bot->any_asked = false;   /* not asked after all ("asked twice" is illegal_action): ask again */
+	g->wait_until = mstime_mono() + RETRY_MS;
+	if (transient)
+		return;
+	sess_say(s, "game %ld: a request was refused (%s)", g->id, code ? code : "?");
+	if (++g->errors > GAME_ERRORS_MAX) {
+		sess_say(s, "game %ld: resigned after %d refused requests", g->id, g->errors);
+		sess_send(s, json_pack("{s:s,s:I}", "type", "resign", "game", (json_int_t)g->id));
+		g->wait_until = INT64_MAX;   /* nothing more is tried; its game_over closes it */
 	}
 }
 
@@ -412,6 +497,7 @@ static void on_line(struct sess *s, const char *line)
 				s->seeks[k] = (struct seekslot){ .rules = s->seeks[k].rules, .tc = s->seeks[k].tc };
 			s->seeks_req = 0;
 			s->seeks_dirty = true;
+			s->naccepts = 0;
 		} else if (json_is_true(ok) && json_object_get(o, "protocol") && !s->login_user && s->token[0]) {
 			s->resume_req = sess_send(s, json_pack("{s:s,s:s}", "type", "resume", "token", s->token));
 		} else if (!json_is_true(ok) && s->resume_req && json_integer_value(id) == s->resume_req) {
@@ -439,19 +525,14 @@ static void on_line(struct sess *s, const char *line)
 			for (size_t k = 0; code && k < sizeof final / sizeof final[0]; k++)
 				s->refused |= strcmp(code, final[k]) == 0;
 		}
-		struct bgame *g = json_is_integer(game) ? game_of(s, (long)json_integer_value(game)) : NULL;
-		if (g) {
-			g->busy = false;
-			if (!json_is_true(ok)) {
-				const char *code = json_string_value(json_object_get(json_object_get(o, "error"), "code"));
-				g->wait_until = mstime_mono() + (code && (strcmp(code, "rate_limited") == 0 ||
-				                                         strcmp(code, "busy") == 0) ? RETRY_MS : 0);
-				if (++g->errors > GAME_ERRORS_MAX)
-					sess_send(s, json_pack("{s:s,s:I}", "type", "resign", "game", (json_int_t)g->id));
-			}
-		} else if (!json_is_true(ok) && json_is_integer(game)) {
-			/* an error about a game we no longer track: nothing to do */
+		long long rid = (long long)json_integer_value(id);
+		struct bgame *g = game_of_req(s, rid);
+		if (accept_answered(s, rid)) {
+			/* taken (its game_start came first) or gone: no longer in flight */
+		} else if (g) {
+			req_answered(s, g, o);
 		}
+		/* anything else about a game (a resign, a draw answer): nothing to do */
 	} else if (ev && strcmp(ev, "challenge") == 0) {
 		const char *rules = json_string_value(json_object_get(o, "rules"));
 		const char *to = json_string_value(json_object_get(o, "to"));
@@ -469,7 +550,9 @@ static void on_line(struct sess *s, const char *line)
 			words_time(time, tct, sizeof tct);   /* as krieg says it */
 			sess_say(s, "offer %" JSON_INTEGER_FORMAT " from %s (%s, %s): %s", json_integer_value(offer),
 			    from ? from : "?", rules, tct, no ? no : "accepted");
-			sess_send(s, json_pack("{s:s,s:O}", "type", no ? "decline" : "accept", "offer", offer));
+			long long rid = sess_send(s, json_pack("{s:s,s:O}", "type", no ? "decline" : "accept", "offer", offer));
+			if (!no)   /* room: live_games < max_games <= PLAY_GAMES_MAX, naccepts counted in it */
+				s->accepts[s->naccepts++] = rid;
 		}
 	} else if (ev && strcmp(ev, "game_start") == 0) {
 		long gid = (long)json_integer_value(json_object_get(o, "game"));
@@ -499,12 +582,20 @@ static void on_line(struct sess *s, const char *line)
 				break;
 			game_event(s, g, e);
 		}
-	} else if (ev && strcmp(ev, "draw_offer") == 0) {
-		/* Only the arena's second player accepts: the ply cap's adjudication. */
+	} else if (ev && (strcmp(ev, "draw_offer") == 0 || strcmp(ev, "adjourn_offer") == 0)) {
+		offer_answer(s, game_of(s, (long)json_integer_value(json_object_get(o, "game"))),
+		             ev[0] == 'd' ? "draw" : "adjourn", json_string_value(json_object_get(o, "by")));
+	} else if (ev && (strcmp(ev, "clock_paused") == 0 || strcmp(ev, "clock_unpaused") == 0 ||
+	                  strcmp(ev, "adjourned") == 0 || strcmp(ev, "unadjourned") == 0)) {
+		/* while paused or adjourned every move is refused: none is tried
+		 * until it ends, then the game goes on where it was */
 		struct bgame *g = game_of(s, (long)json_integer_value(json_object_get(o, "game")));
-		const char *by = json_string_value(json_object_get(o, "by"));
-		if (g && s->accept_draws && color_parse(by) == !g->bot->color)
-			sess_send(s, json_pack("{s:s,s:I,s:s}", "type", "draw", "game", (json_int_t)g->id, "action", "accept"));
+		if (g && ev[0] == 'c')
+			g->paused = strcmp(ev, "clock_paused") == 0;
+		else if (g)
+			g->adjourned = strcmp(ev, "adjourned") == 0;
+		if (g)
+			game_clock(g, o);
 	} else if (ev && (strcmp(ev, "session_ended") == 0 || strcmp(ev, "account_disabled") == 0)) {
 		/* the server closes: said; the bot comes back as a service does
 		 * (a disabled account's login is refused, which ends it) */
@@ -520,15 +611,27 @@ static void on_line(struct sess *s, const char *line)
 	json_decref(o);
 }
 
-/* The thinking budget of one decision. */
+/*
+ * The thinking budget of one decision.  From the clock: a 40th of the time
+ * left plus three quarters of the increment, shared among the live timed
+ * games.  One thread thinks for every game in turn, and while it thinks
+ * for one the others' clocks run: each game's clock pays for all of them
+ * (with the whole share each, three 1+0 games lost on time).  The time
+ * left is the reading less what has passed since it was read (thinking
+ * for the other games meanwhile).
+ */
 static long budget(const struct sess *s, const struct bgame *g)
 {
 	if (s->movetime_ms > 0)
 		return s->movetime_ms;
 	if (g->clock_ms < 0)
 		return 1000;
-	long b = g->clock_ms / 40 + g->inc_ms * 3 / 4;
-	return b < 20 ? 20 : b > 10000 ? 10000 : b;
+	int timed = 0;
+	for (int i = 0; i < SESS_GAMES_MAX; i++)
+		timed += s->games[i].bot && s->games[i].clock_ms >= 0;
+	long left = g->clock_ms - (long)(mstime_mono() - g->clock_at);
+	long b = ((left > 0 ? left : 0) / 40 + g->inc_ms * 3 / 4) / (timed > 1 ? timed : 1);
+	return b < BUDGET_MIN_MS ? BUDGET_MIN_MS : b > BUDGET_MAX_MS ? BUDGET_MAX_MS : b;
 }
 
 static void sess_act(struct sess *s)
@@ -548,7 +651,7 @@ static void sess_act(struct sess *s)
 			sess_send(s, json_pack("{s:s,s:I,s:s}", "type", "draw", "game", (json_int_t)g->id, "action", "offer"));
 			g->draw_offered = true;
 		}
-		if (!g->bot || g->busy)
+		if (!g->bot || g->req || g->paused || g->adjourned)
 			continue;
 		struct sess *u = s->umpire;
 		if (u && !u->dead && !u->ufailed) {
@@ -567,16 +670,14 @@ static void sess_act(struct sess *s)
 		enum bot_action a = bot_choose(g->bot, budget(s, g), &m);
 		s->think_ms += (long)(mstime_mono() - t0);
 		if (a == BOT_ANY) {
-			sess_send(s, json_pack("{s:s,s:I}", "type", "any", "game", (json_int_t)g->id));
+			g->req = sess_send(s, json_pack("{s:s,s:I}", "type", "any", "game", (json_int_t)g->id));
+			g->req_any = true;
 		} else if (a == BOT_TRY) {
 			char text[NOTATION_MAX];
 			notation_uci(m, text);
-			sess_send(s, json_pack("{s:s,s:I,s:s}", "type", "move", "game", (json_int_t)g->id, "move", text));
+			g->req = sess_send(s, json_pack("{s:s,s:I,s:s}", "type", "move", "game", (json_int_t)g->id, "move", text));
 			s->moves++;
-		} else {
-			continue;
 		}
-		g->busy = true;
 	}
 }
 

@@ -30,10 +30,17 @@
 struct bgame {
 	long id;
 	struct bot *bot;
-	bool busy;                /* a move/any awaits its response */
+	/* The move or "any?" awaiting its answer (its request id; 0: none).
+	 * Answers are matched by id: a refusal names no game, so matching by
+	 * its "game" left the game waiting for an answer it had had. */
+	long long req;
+	bool req_any;             /* that request is an "any?" */
+	bool paused;              /* an umpire's clock_pause stands: nothing is tried until clock_unpaused */
+	bool adjourned;           /* adjourned: nothing is tried until unadjourned */
 	int64_t wait_until;
 	int errors;
 	long clock_ms;            /* our clock at the last event, -1 untimed */
+	int64_t clock_at;         /* when clock_ms was read (mstime_mono) */
 	long inc_ms;
 	int ply;                  /* plies played, from the last event's "ply" */
 	bool draw_offered;        /* arena: the ply cap's draw offer is sent */
@@ -69,8 +76,13 @@ struct sess {
 	int level;
 	long movetime_ms;         /* 0: from the clock */
 	const char *rules[RULES_MAX];
-	int nrules;               /* 0: any */
+	int nrules;               /* 0: any (no --rules) */
 	int max_games;
+	/* Our `accept`s awaiting their answer: each is a game about to begin,
+	 * counted against max_games with the live ones (challenges arriving
+	 * together were all accepted while none had begun). */
+	long long accepts[PLAY_GAMES_MAX];
+	int naccepts;
 	struct tc times[TIMES_MAX];   /* time controls accepted and sought */
 	int ntimes;               /* 0: any (seeks: untimed) */
 	struct seekslot seeks[SEEKS_MAX];

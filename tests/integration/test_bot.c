@@ -280,6 +280,10 @@ START_TEST(test_bad_arguments)
 	refused("play 127.0.0.1:1 --guest --time 5+601", "--time takes");
 	refused("play 127.0.0.1:1 --guest --time 0+2", "--time takes");
 	refused("play 127.0.0.1:1 --guest --time 5+", "--time takes");
+	/* --rules names rule sets: an empty list or name was read as "every one" */
+	refused("play 127.0.0.1:1 --guest --rules ''", "--rules takes rule sets separated by commas; an empty name");
+	refused("play 127.0.0.1:1 --guest --rules icc,,english", "an empty name");
+	refused("play 127.0.0.1:1 --guest --rules icc,nosuch", "unknown rule set 'nosuch'");
 	/* counts are whole numbers in range, all of the value: not cut to the
 	 * limit, not read up to the first stray character (atoi's "4x" was 4) */
 	refused("play 127.0.0.1:1 --guest --max-games 17", "--max-games takes a whole number from 1 to 16, not '17'");
@@ -749,6 +753,268 @@ START_TEST(test_play_refused_login)
 }
 END_TEST
 
+/* Wait (bounded) until the bot's journal holds needle. */
+static void playbot_wait(struct playbot *b, const char *needle)
+{
+	for (int t = 0; t < 400 * kt_timeout_scale(); t++) {
+		if (strstr(playbot_read(b), needle))
+			return;
+		kt_sleep_ms(50);
+	}
+	ck_abort_msg("no \"%s\" in the bot's journal:\n%s", needle, b->text);
+}
+
+/* me challenges `bot` to icc, me White, base seconds (0: untimed) and no
+ * increment: the game's id, once it has begun. */
+static json_int_t game_with(struct kc *me, const char *bot, int base)
+{
+	if (base > 0)
+		kc_ok(me, kc_req(me, "challenge", "{s:s, s:s, s:s, s:{s:i, s:i}}", "user", bot, "rules", "icc",
+		                 "color", "white", "time", "base", base, "inc", 0));
+	else
+		kc_ok(me, kc_req(me, "challenge", "{s:s, s:s, s:s}", "user", bot, "rules", "icc", "color", "white"));
+	return json_integer_value(json_object_get(kc_event(me, "game_start"), "game"));
+}
+
+/*
+ * Regression: a refused move froze its game for good.  Answers were
+ * matched to games by their "game", which a refusal does not carry, so
+ * the game waited for ever for the answer it had had (and the retry, and
+ * the resignation after too many refusals, never ran).  An umpire pauses
+ * while the bot thinks on its move (its try is refused: the game is
+ * paused), then unpauses: the bot moves.  Nothing is tried while the pause
+ * stands (the journal names no refusal but the pause's, if any).
+ */
+START_TEST(test_play_after_pause)
+{
+	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
+	kg_user_add(d, "ref", "umpire", PASSWORD);
+	struct kp ump;
+	kp_login(d, &ump, "ref", PASSWORD);
+	struct playbot pb;
+	/* two seconds a decision: the pause lands while it thinks */
+	playbot_start(&pb, d, (const char *const[]){ "--guest", "--insecure", "--movetime", "2000", "--level", "full",
+	                                             NULL });
+	char bot[64];
+	playbot_user(&pb, bot, sizeof bot);
+	struct kp me;
+	kp_guest(d, &me);
+	json_int_t game = game_with(me.c, bot, 600);
+	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", game));
+	kc_ok(me.c, kc_req(me.c, "move", "{s:I, s:s}", "game", game, "move", "e4"));
+	kc_ok(ump.c, kc_req(ump.c, "clock_pause", "{s:I, s:s}", "game", game, "reason", "light failure"));
+	kt_sleep_ms(3000);   /* its decision made, and refused */
+	ck_assert_msg(!kc_saw(me.c, "\"moved\""), "a move while paused");
+	kc_ok(ump.c, kc_req(ump.c, "clock_unpause", "{s:I, s:s}", "game", game, "reason", "lights back"));
+	json_t *mv = kc_event_maybe(me.c, "moved", 10000 * kt_timeout_scale());
+	ck_assert_msg(mv != NULL, "no move after the unpause; journal:\n%s", playbot_read(&pb));
+	kc_ok(me.c, kc_req(me.c, "resign", "{s:I}", "game", game));
+	char head[128];
+	snprintf(head, sizeof head, "krieg-bot: game %lld ends: ", (long long)game);
+	playbot_wait(&pb, head);
+	const char *journal = playbot_end(&pb, 0);
+	journal_has(journal, head, ", resignation; won");
+	ck_assert_msg(!strstr(journal, "refused"), "a refusal counted against the game:\n%s", journal);
+	kc_close(ump.c);
+	kc_close(me.c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * The bot never agrees to a draw or an adjournment (it cannot judge a
+ * position it does not see): it declines a player's offer at once, where
+ * it had left it standing, unanswered, for the rest of the game.
+ */
+START_TEST(test_play_declines_offers)
+{
+	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
+	struct playbot pb;
+	playbot_start(&pb, d, (const char *const[]){ "--guest", "--insecure", "--movetime", "1", "--level", "random",
+	                                             NULL });
+	char bot[64];
+	playbot_user(&pb, bot, sizeof bot);
+	struct kp me;
+	kp_guest(d, &me);
+	json_int_t game = game_with(me.c, bot, 600);
+	kc_ok(me.c, kc_req(me.c, "draw", "{s:I, s:s}", "game", game, "action", "offer"));
+	json_t *dd = kc_event(me.c, "draw_declined");
+	ck_assert_str_eq(json_string_value(json_object_get(dd, "by")), "black");
+	kc_ok(me.c, kc_req(me.c, "adjourn", "{s:I, s:s}", "game", game, "action", "offer"));
+	json_t *ad = kc_event(me.c, "adjourn_declined");
+	ck_assert_str_eq(json_string_value(json_object_get(ad, "by")), "black");
+	kc_ok(me.c, kc_req(me.c, "resign", "{s:I}", "game", game));
+	const char *journal = playbot_end(&pb, 0);
+	char head[128];
+	snprintf(head, sizeof head, "krieg-bot: game %lld: draw offer ", (long long)game);
+	journal_has(journal, head, "declined");
+	snprintf(head, sizeof head, "krieg-bot: game %lld: adjourn offer ", (long long)game);
+	journal_has(journal, head, "declined");
+	kc_close(me.c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * Regression: `--rules icc` accepted every rule set (a lone icc, the
+ * default's name, was read as no list).  An explicit --rules restricts;
+ * without one every rule set is played.
+ */
+START_TEST(test_play_rules_restrict)
+{
+	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
+	struct playbot pb;
+	playbot_start(&pb, d, (const char *const[]){ "--guest", "--insecure", "--rules", "icc", "--movetime", "1",
+	                                             "--level", "random", NULL });
+	char bot[64];
+	playbot_user(&pb, bot, sizeof bot);
+	struct kp me;
+	kp_guest(d, &me);
+	json_int_t ch = json_integer_value(json_object_get(kc_ok(me.c, kc_req(me.c, "challenge",
+		"{s:s, s:s, s:s}", "user", bot, "rules", "english", "color", "white")), "offer"));
+	json_t *dec = kc_event(me.c, "challenge_declined");
+	ck_assert_int_eq(json_integer_value(json_object_get(dec, "offer")), ch);
+	json_int_t game = game_with(me.c, bot, 0);   /* icc: taken */
+	kc_ok(me.c, kc_req(me.c, "resign", "{s:I}", "game", game));
+	const char *journal = playbot_end(&pb, 0);
+	char head[160];
+	snprintf(head, sizeof head, "krieg-bot: offer %lld from %s (english, ", (long long)ch, me.name);
+	journal_has(journal, head, "declined: not a rule set it plays");
+	kc_close(me.c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * Regression: --max-games was exceeded by challenges that arrived
+ * together (three at once to a --max-games 1 bot: three games), as only
+ * games begun were counted, not accepts awaiting their answer.  The bot is
+ * stopped while the three challenges reach it, so that it reads them at
+ * once: one game, two declined.
+ */
+START_TEST(test_play_max_games_at_once)
+{
+	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
+	struct playbot pb;
+	playbot_start(&pb, d, (const char *const[]){ "--guest", "--insecure", "--max-games", "1", "--movetime", "1",
+	                                             "--level", "random", NULL });
+	char bot[64];
+	playbot_user(&pb, bot, sizeof bot);
+	struct kp p[3];
+	for (int i = 0; i < 3; i++)
+		kp_guest(d, &p[i]);
+	ck_assert_int_eq(kill(pb.pid, SIGSTOP), 0);
+	for (int i = 0; i < 3; i++)   /* each answered: its challenge event is on its way to the bot */
+		kc_ok(p[i].c, kc_req(p[i].c, "challenge", "{s:s, s:s, s:s}", "user", bot, "rules", "icc", "color",
+		                     "white"));
+	ck_assert_int_eq(kill(pb.pid, SIGCONT), 0);
+	int started = 0, declined = 0;
+	for (int i = 0; i < 3; i++) {
+		json_t *e;
+		while ((e = kc_next(p[i].c, KC_TIMEOUT_MS))) {
+			const char *ev = json_string_value(json_object_get(e, "event"));
+			if (ev && strcmp(ev, "game_start") == 0) {
+				started++;
+				kc_ok(p[i].c, kc_req(p[i].c, "resign", "{s:I}", "game",
+				                     json_integer_value(json_object_get(e, "game"))));
+				break;
+			}
+			if (ev && strcmp(ev, "challenge_declined") == 0) {
+				declined++;
+				break;
+			}
+		}
+		ck_assert_msg(e != NULL, "challenge %d: no answer", i);
+	}
+	ck_assert_int_eq(started, 1);
+	ck_assert_int_eq(declined, 2);
+	const char *journal = playbot_end(&pb, 0);
+	ck_assert_msg(strstr(journal, "declined: at its limit of games at once"), "journal:\n%s", journal);
+	for (int i = 0; i < 3; i++)
+		kc_close(p[i].c);
+	kd_stop(d);
+}
+END_TEST
+
+/* The entries of directory dir whose names start with prefix. */
+static int dir_count(const char *dir, const char *prefix)
+{
+	char cmd[PATH_MAX + 64];
+	int status;
+	snprintf(cmd, sizeof cmd, "ls -A '%s' | grep -c '^%s'", dir, prefix);
+	return atoi(run(cmd, &status));
+}
+
+/*
+ * Regression: an arena whose kriegd could not start (--kriegd
+ * /nonexistent/kriegd) left its directory krieg-bot-arena-XXXXXX in
+ * $TMPDIR behind, and with $KRIEGD set empty said "could not start ",
+ * naming nothing.
+ */
+START_TEST(test_arena_kriegd_missing)
+{
+	char bin[PATH_MAX], cmd[2 * PATH_MAX];
+	bot_path(bin, sizeof bin);
+	struct kcl_scratch sc;
+	kcl_scratch_make(&sc, "kbot-tmp");
+	int status;
+	snprintf(cmd, sizeof cmd, "TMPDIR='%s' '%s' arena --games 1 --kriegd /nonexistent/kriegd 2>&1", sc.dir, bin);
+	const char *out = run(cmd, &status);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2, "status %d: %s", status, out);
+	ck_assert_msg(strstr(out, "/nonexistent/kriegd: No such file or directory"), "%s", out);
+	ck_assert_int_eq(dir_count(sc.dir, "krieg-bot-arena-"), 0);
+	/* $KRIEGD empty names nothing: as unset */
+	snprintf(cmd, sizeof cmd, "TMPDIR='%s' KRIEGD= '%s' arena --games 1 2>&1", sc.dir, bin);
+	out = run(cmd, &status);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2, "status %d: %s", status, out);
+	ck_assert_msg(strstr(out, "arena needs --server HOST:PORT, --kriegd PATH or $KRIEGD"), "%s", out);
+	ck_assert_int_eq(dir_count(sc.dir, "krieg-bot-arena-"), 0);
+	kcl_scratch_remove(&sc);
+}
+END_TEST
+
+/*
+ * krieg-bot(1) documents every option --help lists (there was no page).
+ * The page is found from the working directory up, as the tests' tree is
+ * run from the source tree or its build directory.
+ */
+START_TEST(test_man_page_options)
+{
+	static const char *const where[] = { "client-cli/bot/krieg-bot.1", "../client-cli/bot/krieg-bot.1",
+	                                     "../../client-cli/bot/krieg-bot.1", "../../../client-cli/bot/krieg-bot.1" };
+	FILE *f = NULL;
+	for (size_t i = 0; !f && i < sizeof where / sizeof where[0]; i++)
+		f = fopen(where[i], "r");
+	ck_assert_msg(f != NULL, "krieg-bot.1 not found from the working directory");
+	static char page[1 << 16];
+	size_t n = fread(page, 1, sizeof page - 1, f);
+	page[n] = '\0';
+	fclose(f);
+	char bin[PATH_MAX], cmd[PATH_MAX + 32];
+	int status;
+	bot_path(bin, sizeof bin);
+	snprintf(cmd, sizeof cmd, "'%s' --help", bin);
+	const char *help = run(cmd, &status);
+	ck_assert_int_eq(status, 0);
+	int options = 0;
+	for (const char *p = help; (p = strstr(p, "--")) != NULL; p += 2) {
+		size_t len = 2 + strspn(p + 2, "abcdefghijklmnopqrstuvwxyz-");
+		char roff[64] = "";
+		for (size_t i = 0; i < len && strlen(roff) + 3 < sizeof roff; i++)
+			strcat(roff, p[i] == '-' ? "\\-" : (char[]){ p[i], '\0' });
+		/* the option, whole: "\-\-max\-games" followed by no more of a name */
+		bool found = false;
+		for (const char *q = page; !found && (q = strstr(q, roff)) != NULL; q++)
+			found = q[strlen(roff)] != '\\' && (q[strlen(roff)] < 'a' || q[strlen(roff)] > 'z');
+		ck_assert_msg(found, "krieg-bot.1 does not name %.*s", (int)len, p);
+		options++;
+	}
+	ck_assert_int_ge(options, 20);
+	ck_assert_ptr_nonnull(strstr(page, ".B krieg\\-bot play"));
+	ck_assert_ptr_nonnull(strstr(page, ".B krieg\\-bot arena"));
+}
+END_TEST
+
 /* Wait at most ms for the bot to exit by itself: its exit status, or -1
  * (then it is stopped, and its journal read). */
 static int playbot_exit_within(struct playbot *b, int ms)
@@ -823,6 +1089,12 @@ static Suite *bot_suite(void)
 	tcase_add_test(tc, test_play_guest_resumes);
 	tcase_add_test(tc, test_play_refused_login);
 	tcase_add_test(tc, test_play_changed_certificate);
+	tcase_add_test(tc, test_play_after_pause);
+	tcase_add_test(tc, test_play_declines_offers);
+	tcase_add_test(tc, test_play_rules_restrict);
+	tcase_add_test(tc, test_play_max_games_at_once);
+	tcase_add_test(tc, test_arena_kriegd_missing);
+	tcase_add_test(tc, test_man_page_options);
 	suite_add_tcase(s, tc);
 	return s;
 }
