@@ -479,6 +479,28 @@ static void finish_login(struct auth *a, struct conn *c, struct job *j)
 		dispatch_error(c, j->id, PE_AUTH_FAILED, "wrong user name or password");
 		return;
 	}
+	/* The row as it is now, not as it was when the hashing was queued:
+	 * an account disabled, or a password set, meanwhile (an admin's, the
+	 * command line's, the account's own passwd on another connection)
+	 * would otherwise let this login through after the sweep that closed
+	 * the account's connections had run (probe: a login queued behind
+	 * others, then user_disable, then the login answered ok). */
+	struct store_user u;
+	int rc = store_user_find(a->srv->store, j->name, &u);
+	bool same = rc == STORE_OK && strcmp(u.pwhash, j->hash) == 0;
+	OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
+	if (rc == STORE_ERROR) {
+		auth_reply_storage(a, c, j->id, "login");
+		return;
+	}
+	if (!same) {
+		log_info("conn=%llu login of user=%lld checked against a password changed since",
+		         (unsigned long long)j->conn, (long long)j->user);
+		dispatch_error(c, j->id, PE_AUTH_FAILED, "wrong user name or password");
+		return;
+	}
+	j->disabled = u.disabled != 0;
+	j->must_change = u.must_change != 0;
 	guard_login_ok(a->guard, j->host, mstime_mono());
 	/* Said only to whoever knows the password: it tells them nothing new. */
 	if (j->disabled) {

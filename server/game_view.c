@@ -176,16 +176,20 @@ json_t *game_live_view(struct game *g, int color, size_t from)
  * page of its events `all` (borrowed) as a game_state, then the rest of
  * the list in game_events pages, each given to put (which takes it).
  * Touches nothing else: the reader thread makes them too. */
-static void state_pages(json_t *v, json_t *all, void (*put)(void *arg, json_t *msg), void *arg)
+static void state_pages(json_t *v, json_t *all, int muted, void (*put)(void *arg, json_t *msg),
+                        void *arg)
 {
 	json_int_t game = json_integer_value(json_object_get(v, "game"));
 	json_object_set_new(v, "event", json_string("game_state"));
 	size_t from = events_page(v, all, 0);
+	/* As the `game` view's pages: "total" and "next" count the words dropped. */
+	drop_say(json_object_get(v, "events"), muted);
 	put(arg, v);
 	while (from < json_array_size(all)) {
 		json_t *p = json_pack("{s:s, s:I, s:I}", "event", "game_events", "game", game,
 		                      "from", (json_int_t)from);
 		from = events_page(p, all, from);
+		drop_say(json_object_get(p, "events"), muted);
 		put(arg, p);
 	}
 }
@@ -254,8 +258,7 @@ static void state_run(void *arg, struct store *st)
 		j->failed = true;
 		return;
 	}
-	drop_say(all, j->muted);
-	state_pages(j->head, all, put_line, j);
+	state_pages(j->head, all, j->muted, put_line, j);
 	j->head = NULL;
 	json_decref(all);
 }
@@ -359,8 +362,7 @@ void games_conn_login(struct server *srv, struct conn *c)
 				json_decref(v);
 				continue;
 			}
-			drop_say(all, muted_say(gs, &g->info, col));
-			state_pages(v, all, put_paced, c);
+			state_pages(v, all, muted_say(gs, &g->info, col), put_paced, c);
 			json_decref(all);
 		}
 	}

@@ -420,6 +420,55 @@ static int lines_before(const char *log, const char *needle, const char *what)
 	return n;
 }
 
+/*
+ * A login whose hash is still queued when its account is disabled, or its
+ * password changed (the account's own passwd on another connection),
+ * does not go through when the hash ends: the row is read again then.
+ * Before, it was answered ok, with a session, after the sweep that closed
+ * the account's connections had run (probe).  A flood of other logins
+ * from the same address keeps hank's queued while the change is made.
+ */
+START_TEST(login_in_flight_sees_changes)
+{
+	struct kd *d = kd_start("hash_queue_per_address = 12\nrate_limit = 1000\n"
+	                        "rate_burst = 1000\nhandshake_timeout = 300s\n");
+	kg_user_add(d, "hank", "player", "hank-password");
+	kg_user_add(d, "boss", "admin", "boss-password");
+	struct kc *adm = kg_login(d, "boss", "boss-password", NULL, 0);
+	struct kc *own = kg_login(d, "hank", "hank-password", NULL, 0);
+	const char *password = "hank-password";
+	for (int round = 0; round < 2; round++) {
+		struct kc *flood[22];
+		long long ids[22];
+		for (int i = 0; i < 22; i++)
+			flood[i] = kc_hello_from(d, i % 2 ? "127.0.0.2" : "127.0.0.3");
+		for (int i = 0; i < 22; i++)
+			ids[i] = kc_req(flood[i], "login", "{s:s, s:s}", "user", "nobody-here",
+			                "password", "not the password");
+		struct kc *h = kc_hello_from(d, "127.0.0.2");
+		long long id = kc_req(h, "login", "{s:s, s:s}", "user", "hank", "password", password);
+		if (round == 0)   /* hank's own passwd, from elsewhere: hashed at once */
+			kc_ok(own, kc_req(own, "passwd", "{s:s, s:s}", "old", password, "new",
+			                  "hank-new-password"));
+		else
+			kc_ok(adm, kc_req(adm, "user_disable", "{s:s}", "user", "hank"));
+		json_t *r = kc_response(h, id);
+		ck_assert_msg(!json_is_true(json_object_get(r, "ok")),
+		              "round %d: a login checked before the change went through", round);
+		ck_assert_str_eq(code_of(r), round == 0 ? "auth_failed" : "account_disabled");
+		for (int i = 0; i < 22; i++) {
+			kc_response(flood[i], ids[i]);
+			kc_close(flood[i]);
+		}
+		kc_close(h);
+		password = "hank-new-password";
+	}
+	kc_close(own);
+	kc_close(adm);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(fair_hashing_under_flood)
 {
 	/* Two addresses flood the hashing queue: 16 logins each, 12 of each
@@ -611,6 +660,7 @@ static Suite *club_suite(void)
 	tcase_add_test(tc, guests_per_hour);
 	tcase_add_test(tc, backoff_slows_guesser_not_owner);
 	tcase_add_test(tc, fair_hashing_under_flood);
+	tcase_add_test(tc, login_in_flight_sees_changes);
 	tcase_add_test(tc, fail2ban_filter);
 	suite_add_tcase(s, tc);
 	return s;

@@ -618,13 +618,17 @@ START_TEST(mute_holds_in_views)
 	ev = kg_fetch_events(b.c, "game", game, NULL, NULL, 0);
 	ck_assert(holds(ev, NULL, "HEARD-SAY") && holds(ev, NULL, "MUTED-SAY"));
 	json_decref(ev);
-	/* The login's game_state (a resume on a new connection). */
+	/* The login's game_state (a resume on a new connection), counted as
+	 * the game view counts (the words left out included). */
+	json_int_t total = json_integer_value(json_object_get(
+		kc_ok(w.c, kc_req(w.c, "game", "{s:I}", "game", (json_int_t)game)), "total"));
 	struct kc *old = w.c;
 	kp_resume(d, &w);
 	kc_close(old);
 	json_t *st = kc_event(w.c, "game_state");
 	ck_assert(holds(json_object_get(st, "events"), NULL, "HEARD-SAY"));
 	ck_assert(!holds(json_object_get(st, "events"), NULL, "MUTED-SAY"));
+	ck_assert_int_eq(json_integer_value(json_object_get(st, "total")), total);
 	/* The watch catch-up, on a second connection of each spectator. */
 	struct kp s2 = s, t2 = t;
 	kp_resume(d, &s2);
