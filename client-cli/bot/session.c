@@ -620,6 +620,13 @@ static void on_line(struct sess *s, const char *line)
  * left is the reading less what has passed since it was read (thinking
  * for the other games meanwhile).
  */
+long sess_budget_ms(long left_ms, long inc_ms, int timed_games)
+{
+	long b = ((left_ms > 0 ? left_ms : 0) / 40 + inc_ms * 3 / 4) /
+	         (timed_games > 1 ? timed_games : 1);
+	return b < BUDGET_MIN_MS ? BUDGET_MIN_MS : b > BUDGET_MAX_MS ? BUDGET_MAX_MS : b;
+}
+
 static long budget(const struct sess *s, const struct bgame *g)
 {
 	if (s->movetime_ms > 0)
@@ -629,9 +636,7 @@ static long budget(const struct sess *s, const struct bgame *g)
 	int timed = 0;
 	for (int i = 0; i < SESS_GAMES_MAX; i++)
 		timed += s->games[i].bot && s->games[i].clock_ms >= 0;
-	long left = g->clock_ms - (long)(mstime_mono() - g->clock_at);
-	long b = ((left > 0 ? left : 0) / 40 + g->inc_ms * 3 / 4) / (timed > 1 ? timed : 1);
-	return b < BUDGET_MIN_MS ? BUDGET_MIN_MS : b > BUDGET_MAX_MS ? BUDGET_MAX_MS : b;
+	return sess_budget_ms(g->clock_ms - (long)(mstime_mono() - g->clock_at), g->inc_ms, timed);
 }
 
 static void sess_act(struct sess *s)

@@ -137,6 +137,11 @@ void sess_game_close(struct sess *s, struct bgame *g);
 void sess_say(const struct sess *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "untimed", "Nd", "BASE+INC" or "BASE" (minutes, seconds of increment): 0, or -1. */
 int sess_tc_parse(const char *t, struct tc *out);
+/* A decision's thinking budget from the clock (ms): a 40th of the time
+ * left plus three quarters of the increment, shared among the
+ * timed_games live at once (one thread thinks for them all), within
+ * 20 ms .. 10 s. */
+long sess_budget_ms(long left_ms, long inc_ms, int timed_games);
 /* The first line of a password file, without its newline: 0, or -1. */
 int sess_read_password(const char *path, char *buf, size_t len);
 

@@ -17,6 +17,7 @@
 #include "movegen.h"
 #include "referee.h"
 #include "ruleset.h"
+#include "session.h"
 
 struct g {
 	struct referee *r;
@@ -307,12 +308,32 @@ START_TEST(test_krk_starts)
 }
 END_TEST
 
+/*
+ * The clock's budget is shared among the games the bot plays at once: one
+ * thread thinks for them all, and each game's clock runs while it thinks
+ * for the others.  With a whole share each, two or three 1+0 games lost on
+ * time (probe: 02e0a0a's integration check measured 29 s left on the bot's
+ * clock after 20 moves with the share, 15.5 s without).
+ */
+START_TEST(test_budget_shared_among_games)
+{
+	ck_assert_int_eq(sess_budget_ms(60000, 0, 1), 1500);
+	ck_assert_int_eq(sess_budget_ms(60000, 0, 2), 750);
+	ck_assert_int_eq(sess_budget_ms(60000, 0, 3), 500);
+	ck_assert_int_eq(sess_budget_ms(60000, 0, 0), 1500);   /* the game itself, at least */
+	ck_assert_int_eq(sess_budget_ms(120000, 2000, 2), (3000 + 1500) / 2);
+	ck_assert_int_eq(sess_budget_ms(-500, 0, 1), 20);        /* flag near: the floor */
+	ck_assert_int_eq(sess_budget_ms(3600000, 0, 1), 10000);  /* a long game: the cap */
+}
+END_TEST
+
 static Suite *bot_suite(void)
 {
 	Suite *s = suite_create("bot");
 	TCase *tc = tcase_create("bot");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_repeats_counted_after_own_moves);
+	tcase_add_test(tc, test_budget_shared_among_games);
 	tcase_add_test(tc, test_black_remembers_the_start);
 	tcase_add_test(tc, test_winning_side_avoids_the_third_repetition);
 	tcase_add_test(tc, test_krk_starts);
