@@ -61,6 +61,23 @@ static int sync_dir(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* Do paths a and b name the same entry of the same directory (whatever
+ * the path or link to the directory), whether or not the file exists?  A
+ * journal does not exist while no daemon runs, and a backup written under
+ * its name is deleted by the next start (probe). */
+static bool same_entry(const char *a, const char *b)
+{
+	char da[BACKUP_PATH_MAX], db[BACKUP_PATH_MAX], ba[BACKUP_PATH_MAX], bb[BACKUP_PATH_MAX];
+	struct stat sa, sb;
+
+	snprintf(da, sizeof da, "%s", a);
+	snprintf(ba, sizeof ba, "%s", a);
+	snprintf(db, sizeof db, "%s", b);
+	snprintf(bb, sizeof bb, "%s", b);
+	return strcmp(basename(ba), basename(bb)) == 0 && stat(dirname(da), &sa) == 0 &&
+	       stat(dirname(db), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 /* Is path the file src names, or one of its journals?  A backup written
  * there would be renamed over the live database (or its WAL) under the
  * running daemon, which goes on writing to the unlinked file: every write
@@ -70,13 +87,15 @@ static bool is_source(const char *src, const char *path)
 	static const char *const suffix[] = { "", "-wal", "-shm", "-journal" };
 	struct stat a, b;
 	char name[BACKUP_PATH_MAX];
+	bool exists = stat(path, &b) == 0;
 
-	if (stat(path, &b) != 0)
-		return false;
-	for (size_t i = 0; i < sizeof suffix / sizeof suffix[0]; i++)
-		if ((size_t)snprintf(name, sizeof name, "%s%s", src, suffix[i]) < sizeof name &&
-		    stat(name, &a) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+	for (size_t i = 0; i < sizeof suffix / sizeof suffix[0]; i++) {
+		if ((size_t)snprintf(name, sizeof name, "%s%s", src, suffix[i]) >= sizeof name)
+			continue;
+		if (exists && stat(name, &a) == 0 ? a.st_dev == b.st_dev && a.st_ino == b.st_ino
+		                                  : same_entry(name, path))
 			return true;
+	}
 	return false;
 }
 

@@ -1175,6 +1175,22 @@ START_TEST(backup_onto_the_database)
 	kd_crash_restart(d);
 	kp_resume(d, &p);   /* the account and its session were kept */
 	kc_close(p.c);
+	/* Stopped, the journals are not there: refused by their names (the
+	 * next start deleted a backup written as the WAL: probe). */
+	kd_down(d);
+	char *journal;
+	ck_assert_int_gt(asprintf(&journal, "%s-journal", db), 0);
+	const char *names[] = { wal, journal };
+	for (size_t i = 0; i < 2; i++) {
+		ck_assert_int_ne(access(names[i], F_OK), 0);
+		char *argv[] = { "kriegd", "--state-dir", (char *)kd_state_dir(d), "backup",
+			         (char *)names[i], NULL };
+		int st = kg_run_kriegd(argv, 30000, out, sizeof out);
+		ck_assert_msg(st == 1, "backup to %s: status %d: %s", names[i], st, out);
+		ck_assert_int_ne(access(names[i], F_OK), 0);
+	}
+	free(journal);
+	kd_up(d);
 	free(wal);
 	free(db);
 	kd_stop(d);
