@@ -46,6 +46,8 @@ struct pgn_header {
 	char result[8];
 	char termination[PGN_TAG_MAX];
 	char rules[PGN_TAG_MAX];
+	char time_control[PGN_TAG_MAX]; /* TimeControl: "300+2", "1/259200" (days a move: PGN's
+	                                 * moves/seconds), "-" untimed; "" none known (not written) */
 	char fen[FEN_INPUT_MAX + 1];
 };
 

@@ -180,6 +180,7 @@ static char *tag_field(struct pgn_header *h, const char *name, size_t *cap)
 		{ "White", offsetof(struct pgn_header, white), PGN_TAG_MAX },
 		{ "Black", offsetof(struct pgn_header, black), PGN_TAG_MAX },
 		{ "Termination", offsetof(struct pgn_header, termination), PGN_TAG_MAX },
+		{ "TimeControl", offsetof(struct pgn_header, time_control), PGN_TAG_MAX },
 	};
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
 		if (strcmp(fields[i].name, name) == 0) {
@@ -305,7 +306,7 @@ static int parse_tags(const char **pp, int *line, struct pgn_header *h, struct p
 				             len > FEN_INPUT_MAX ? "too long" : e);
 			memcpy(h->fen, val, len + 1); /* len <= FEN_INPUT_MAX */
 		}
-		/* Any other tag (PlyCount, TimeControl, ...) is ignored. */
+		/* Any other tag (PlyCount, ...) is ignored. */
 	}
 	*pp = p;
 	return 0;

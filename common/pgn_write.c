@@ -234,6 +234,8 @@ static void write_tags(const struct pgn_header *h, const struct glog *g, unsigne
 	tag(b, "KriegRules", g->rs->name, "");
 	if (view != AUD_UMPIRE)
 		tag(b, "KriegView", audience_name(view), "");
+	if (h->time_control[0] != '\0')
+		tag(b, "TimeControl", h->time_control, "");
 	if (!is_standard_start(&g->start)) {
 		char fen[FEN_MAX];
 		fen_format(&g->start, fen, sizeof fen);

@@ -285,6 +285,19 @@ static void cmd_record(struct conn *c, json_t *id, json_t *req)
 
 /* ---- pgn -------------------------------------------------------------------- */
 
+/* ms as PGN's seconds: "300", or "0.5" for a part of one (buf: 24 bytes). */
+static const char *secs(int64_t ms, char *buf)
+{
+	if (ms % 1000 == 0) {
+		snprintf(buf, 24, "%lld", (long long)(ms / 1000));
+	} else {
+		snprintf(buf, 24, "%lld.%03lld", (long long)(ms / 1000), (long long)(ms % 1000));
+		for (char *e = buf + strlen(buf) - 1; *e == '0'; e--)
+			*e = '\0';
+	}
+	return buf;
+}
+
 /* The PGN header of game g (read on the loop: the players' names). */
 static void pgn_header_of(struct store *st, const struct store_game *g, struct pgn_header *h)
 {
@@ -301,6 +314,15 @@ static void pgn_header_of(struct store *st, const struct store_game *g, struct p
 	snprintf(h->white, sizeof h->white, "%s", names[WHITE]);
 	snprintf(h->black, sizeof h->black, "%s", names[BLACK]);
 	snprintf(h->rules, sizeof h->rules, "%s", g->rules);
+	/* PGN's TimeControl: seconds and increment, a correspondence game's
+	 * days a move as one move in so many seconds, "-" untimed. */
+	if (g->days > 0)
+		snprintf(h->time_control, sizeof h->time_control, "1/%lld", (long long)g->days * 86400);
+	else if (g->base_ms > 0)
+		snprintf(h->time_control, sizeof h->time_control, "%s+%s",
+		         secs(g->base_ms, (char[24]){ 0 }), secs(g->inc_ms, (char[24]){ 0 }));
+	else
+		snprintf(h->time_control, sizeof h->time_control, "-");
 	if (g->fen[0] && strcmp(g->fen, FEN_START) != 0)
 		snprintf(h->fen, sizeof h->fen, "%s", g->fen);
 }

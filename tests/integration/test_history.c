@@ -322,6 +322,40 @@ START_TEST(private_try_keeps_the_pgn_cached)
 }
 END_TEST
 
+/* A game's PGN names its time control (TimeControl): untimed "-", a clock
+ * as seconds and increment, correspondence as one move in so many
+ * seconds.  Before, no tag said it (probe). */
+START_TEST(pgn_names_the_time_control)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\n");
+	struct kp w, b;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	static const char *const want[] = { "-", "90.5+2", "1/259200" };
+	for (int k = 0; k < 3; k++) {
+		json_t *time = k == 0 ? NULL
+		               : k == 1 ? json_pack("{s:f, s:i}", "base", 90.5, "inc", 2)
+		                        : json_pack("{s:i}", "days", 3);
+		json_t *r = kc_ok(w.c, kc_req(w.c, "seek", "{s:s, s:o*}", "color", "white", "time", time));
+		r = kc_ok(b.c, kc_req(b.c, "accept", "{s:I}", "offer",
+		                      json_integer_value(json_object_get(r, "offer"))));
+		json_int_t game = json_integer_value(json_object_get(r, "game"));
+		char *pgn = kg_fetch_pgn(w.c, game, "white", NULL, 0);   /* live: its own view */
+		char tag[64];
+		snprintf(tag, sizeof tag, "[TimeControl \"%s\"]", want[k]);
+		ck_assert_msg(pgn != NULL && strstr(pgn, tag) != NULL, "%s in\n%s", tag, pgn);
+		free(pgn);
+		kc_ok(w.c, kc_req(w.c, "resign", "{s:I}", "game", game));
+		pgn = kg_fetch_pgn(b.c, game, NULL, NULL, 0);   /* over: the full record */
+		ck_assert_msg(pgn != NULL && strstr(pgn, tag) != NULL, "%s in\n%s", tag, pgn);
+		free(pgn);
+	}
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *history_suite(void)
 {
 	Suite *s = suite_create("history");
@@ -330,6 +364,7 @@ static Suite *history_suite(void)
 	tcase_add_test(tc, views_and_history);
 	tcase_add_test(tc, lists_are_paged);
 	tcase_add_test(tc, private_try_keeps_the_pgn_cached);
+	tcase_add_test(tc, pgn_names_the_time_control);
 	suite_add_tcase(s, tc);
 	return s;
 }

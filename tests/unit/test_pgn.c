@@ -660,6 +660,35 @@ END_TEST
  * ".../RNBQKBNR[] w KQkq - 0 1"]"), given no FEN or that FEN (the server's
  * record keeps it).  It is the standard start: no SetUp, and read back the
  * game still has its reserves (a capture fills one, a drop empties it). */
+/* The time control is in the header as PGN's TimeControl tag, read back
+ * as written; none known, none written (probe: a reader could not tell
+ * a game's time control, nor check its `end time`). */
+START_TEST(test_time_control_tag)
+{
+	static const char *const tcs[] = { "300+2", "0.5+0", "1/259200", "-", "" };
+	for (size_t k = 0; k < sizeof tcs / sizeof tcs[0]; k++) {
+		struct action a[2];
+		act(&a[0], WHITE, "try", "e4");
+		act(&a[1], BLACK, "try", "e5");
+		struct pgn_header h;
+		pgn_header_init(&h);
+		snprintf(h.time_control, sizeof h.time_control, "%s", tcs[k]);
+		char *out, err[200], want[64];
+		ck_assert_msg(pgn_write(&h, a, 2, AUD_UMPIRE, &out, err, sizeof err) == 0, "%s", err);
+		snprintf(want, sizeof want, "[TimeControl \"%s\"]", tcs[k]);
+		ck_assert_msg((strstr(out, want) != NULL) == (tcs[k][0] != '\0'), "%s", out);
+		ck_assert_msg(tcs[k][0] != '\0' || strstr(out, "TimeControl") == NULL, "%s", out);
+		struct pgn_header h2;
+		struct action *b;
+		size_t nb;
+		ck_assert_msg(pgn_read(out, &h2, &b, &nb, err, sizeof err) == 0, "%s", err);
+		ck_assert_str_eq(h2.time_control, tcs[k]);
+		free(b);
+		free(out);
+	}
+}
+END_TEST
+
 START_TEST(test_crazykrieg_standard_start_no_setup)
 {
 	static const char *const fens[] = {
@@ -1118,6 +1147,7 @@ static Suite *pgn_suite(void)
 	tcase_add_test(tc, test_read_next_several);
 	tcase_add_test(tc, test_setup_fen);
 	tcase_add_test(tc, test_crazykrieg_standard_start_no_setup);
+	tcase_add_test(tc, test_time_control_tag);
 	tcase_add_test(tc, test_bad_input);
 	tcase_add_test(tc, test_tampered);
 	tcase_add_test(tc, test_forged_record_actions_refused);
