@@ -675,8 +675,12 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	p->over = referee_over(g->ref);
 	if (p->over)
 		clock_stop(&g->clock, cnow);
-	g->draw_offer = action_draw_offer(g->draw_offer, &a, plies, referee_plies(g->ref));
-	g->paused = action_paused(g->paused, &a);
+	/* The server's state after it, by the rules a record is read by. */
+	action_record_next(&rs, &a, plies, referee_plies(g->ref));
+	g->draw_offer = rs.draw_offer;
+	g->paused = rs.paused;
+	g->adjourn_offer = rs.adjourn_offer;
+	g->adjourned = rs.adjourned;
 	struct action_umpire u;
 	if (a.kind == ACTION_PAUSE)
 		clock_pause(&g->clock, cnow);
@@ -684,8 +688,6 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		clock_unpause(&g->clock, referee_side_to_move(g->ref), cnow);
 	else if (a.kind == ACTION_ADDTIME && action_umpire_parse(&a, &u) == REF_OK)
 		clock_add(&g->clock, a.color, (int64_t)u.seconds * 1000);
-	g->adjourn_offer = action_adjourn_offer(g->adjourn_offer, &a, plies, referee_plies(g->ref));
-	g->adjourned = action_adjourned(g->adjourned, &a);
 	if (g->adjourned != before_adjourned) {
 		/* The umpire's pause, for both players' sake: nobody is charged. */
 		if (g->adjourned)

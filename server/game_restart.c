@@ -197,10 +197,10 @@ static void recovered_resume(void *arg, const struct store_game *info, struct re
 	for (size_t i = 0; i < rr->nacts; i++)
 		game_record_push(g, &rr->acts[i]);
 	g->seq = g->heard_seq[WHITE] = g->heard_seq[BLACK] = rr->last_seq;
-	g->draw_offer = rr->draw_offer;
-	g->paused = rr->paused;
-	g->adjourned = rr->adjourned;
-	g->adjourn_offer = rr->adjourn_offer;
+	g->draw_offer = rr->rec.draw_offer;
+	g->paused = rr->rec.paused;
+	g->adjourned = rr->rec.adjourned;
+	g->adjourn_offer = rr->rec.adjourn_offer;
 	if (rr->clock_ms[WHITE] >= 0)
 		clock_set(&g->clock, rr->clock_ms[WHITE], rr->clock_ms[BLACK]);
 	/* Paused by an umpire, or adjourned: it stays so, and nobody's clock runs. */

@@ -179,12 +179,16 @@ static int replay_action(const struct store_action *a, void *arg)
 	res->clock_ms[WHITE] = a->clock_white_ms;
 	res->clock_ms[BLACK] = a->clock_black_ms;
 	res->last_at_ms = a->at_ms;
-	res->draw_offer = action_draw_offer(res->draw_offer, &act, plies, referee_plies(rp->ref));
-	res->paused = action_paused(res->paused, &act);
-	res->adjourned = action_adjourned(res->adjourned, &act);
-	res->adjourn_offer = action_adjourn_offer(res->adjourn_offer, &act, plies,
-	                                          referee_plies(rp->ref));
+	action_record_next(&res->rec, &act, plies, referee_plies(rp->ref));
 	return 0;
+}
+
+/* An empty result: no clock readings, no offer, pause or adjournment. */
+static void result_clear(struct recover_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->clock_ms[0] = r->clock_ms[1] = -1;
+	action_record_init(&r->rec);
 }
 
 void recover_result_free(struct recover_result *r)
@@ -193,10 +197,7 @@ void recover_result_free(struct recover_result *r)
 		return;
 	referee_free(r->ref);
 	free(r->acts);
-	memset(r, 0, sizeof *r);
-	r->clock_ms[0] = r->clock_ms[1] = -1;
-	r->draw_offer = -1;
-	r->adjourn_offer = -1;
+	result_clear(r);
 }
 
 int recover_verify(struct store *st, const struct store_game *g, struct recover_result *out,
@@ -206,10 +207,7 @@ int recover_verify(struct store *st, const struct store_game *g, struct recover_
 	char rerr[128];
 	int rc;
 
-	memset(out, 0, sizeof *out);
-	out->clock_ms[0] = out->clock_ms[1] = -1;
-	out->draw_offer = -1;
-	out->adjourn_offer = -1;
+	result_clear(out);
 	memset(&rp, 0, sizeof rp);
 	rp.res = out;
 	rp.err = err;
@@ -269,9 +267,7 @@ fail:
 	free(rp.stored.v);
 	referee_free(rp.ref);
 	free(out->acts);
-	memset(out, 0, sizeof *out);
-	out->clock_ms[0] = out->clock_ms[1] = -1;
-	out->draw_offer = -1;
+	result_clear(out);
 	return rc;
 }
 
@@ -279,9 +275,7 @@ int recover_game(struct store *st, const struct store_game *g, struct recover_re
 {
 	char reason[RECOVER_REASON_MAX];
 
-	memset(out, 0, sizeof *out);
-	out->clock_ms[0] = out->clock_ms[1] = -1;
-	out->draw_offer = -1;
+	result_clear(out);
 	int f = store_game_flagged(st, g->id, reason, sizeof reason);
 	if (f == STORE_OK) {
 		log_warnx("game=%" PRId64 " flagged record (%s): not resumed", g->id, reason);
@@ -408,7 +402,7 @@ static bool resume_clocks(struct store *st, const struct store_game *g, struct r
 		log_warnx("game=%" PRId64 " earlier restarts unreadable: %s", g->id, store_error(st));
 	int mover = referee_side_to_move(rr->ref);
 	int64_t thought = alive_ms - rp.at_ms;
-	if (clock_timed(&clk) && thought > 0 && !rr->paused && !rr->adjourned) {
+	if (clock_timed(&clk) && thought > 0 && !rr->rec.paused && !rr->rec.adjourned) {
 		rp.ms[mover] = rp.ms[mover] > thought ? rp.ms[mover] - thought : 0;
 		log_info("game=%" PRId64 " %s charged %" PRId64 " ms thought before the restart", g->id,
 		         mover == WHITE ? "white" : "black", thought);

@@ -67,10 +67,7 @@ struct recover_result {
 	int last_seq;                  /* seq of the last action, 0 if none */
 	int64_t clock_ms[2];           /* both clocks after the last action; -1 if none */
 	int64_t last_at_ms;            /* wall clock of the last action (ms since the epoch) */
-	int draw_offer;                /* colour with a standing draw offer, or -1 */
-	bool paused;                   /* an umpire's pause stands (action_paused) */
-	bool adjourned;                /* the players adjourned it (action_adjourned) */
-	int adjourn_offer;             /* colour with a standing offer to adjourn, or -1 */
+	struct action_record_state rec; /* offers, pause, adjournment after it (action.h) */
 };
 
 enum recover_status {

@@ -947,8 +947,8 @@ static int dir_count(const char *dir, const char *prefix)
 
 /*
  * Regression: an arena whose kriegd could not start (--kriegd
- * /nonexistent/kriegd) left its directory krieg-bot-arena-XXXXXX in
- * $TMPDIR behind, and with $KRIEGD set empty said "could not start ",
+ * /nonexistent/kriegd) left its directory (krieg-bot-arena-* in
+ * $TMPDIR) behind, and with $KRIEGD set empty said "could not start ",
  * naming nothing.
  */
 START_TEST(test_arena_kriegd_missing)
