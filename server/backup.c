@@ -109,9 +109,10 @@ int backup_copy(const char *src, const char *dest, char *err, size_t errlen)
 		snprintf(err, errlen, "backup file name too long");
 		return -1;
 	}
-	if (is_source(src, dest) || is_source(src, tmp)) {
+	const char *clash = is_source(src, dest) ? dest : is_source(src, tmp) ? tmp : NULL;
+	if (clash != NULL) {
 		snprintf(err, errlen, "%s is the database being copied (or its journal): choose another "
-		         "file", is_source(src, dest) ? dest : tmp);
+		         "file", clash);
 		return -1;
 	}
 	/* Read-only: the backup never writes the live database.  No CREATE:

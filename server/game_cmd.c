@@ -205,10 +205,7 @@ static void cmd_abort(struct conn *c, json_t *id, json_t *req)
 	struct game *g = my_game(c, id, req, &color, cmd_abort);
 	if (!g)
 		return;
-	if (referee_plies(g->ref) >= 2) {
-		dispatch_error(c, id, PE_ILLEGAL_ACTION, "a game can be aborted only before both sides moved");
-		return;
-	}
+	/* Only before both sides moved: game_act refuses (action_record_refusal). */
 	game_act(g, ACTION_END, color, game_reason_name(REASON_ABORTED), c, id, NULL);
 }
 
@@ -219,32 +216,18 @@ static void cmd_draw(struct conn *c, json_t *id, json_t *req)
 	struct game *g = my_game(c, id, req, &color, cmd_draw);
 	if (!g)
 		return;
-	if (strcmp(action, "offer") == 0) {
-		/* One standing offer a side: another would only repeat the
-		 * notice to the opponent (and fill the record). */
-		if (g->draw_offer == color) {
-			dispatch_error(c, id, PE_ILLEGAL_ACTION, "your draw offer stands already");
-			return;
-		}
-		if (g->draw_offer == !color) {
-			/* Offering back is accepting. */
-			game_act(g, ACTION_END, color, game_reason_name(REASON_AGREEMENT), c, id, NULL);
-			return;
-		}
-		game_act(g, ACTION_DRAW, color, "offer", c, id, NULL);
-	} else if (strcmp(action, "accept") == 0) {
-		if (g->draw_offer != !color) {
-			dispatch_error(c, id, PE_ILLEGAL_ACTION, "no draw offer to accept");
-			return;
-		}
+	/* One standing offer a side (another would only repeat the notice
+	 * and fill the record), an answer only to the opponent's: game_act
+	 * refuses by action_record_refusal.  Offering back is accepting. */
+	if (strcmp(action, "offer") == 0 && g->draw_offer == !color)
 		game_act(g, ACTION_END, color, game_reason_name(REASON_AGREEMENT), c, id, NULL);
-	} else if (strcmp(action, "decline") == 0) {
-		if (g->draw_offer != !color) {
-			dispatch_error(c, id, PE_ILLEGAL_ACTION, "no draw offer to decline");
-			return;
-		}
+	else if (strcmp(action, "offer") == 0)
+		game_act(g, ACTION_DRAW, color, "offer", c, id, NULL);
+	else if (strcmp(action, "accept") == 0)
+		game_act(g, ACTION_END, color, game_reason_name(REASON_AGREEMENT), c, id, NULL);
+	else if (strcmp(action, "decline") == 0)
 		game_act(g, ACTION_DRAW, color, "decline", c, id, NULL);
-	} else {
+	else {
 		dispatch_error(c, id, PE_BAD_REQUEST, "action must be offer, accept or decline");
 	}
 }
@@ -265,14 +248,11 @@ static void cmd_adjourn(struct conn *c, json_t *id, json_t *req)
 	struct game *g = my_game(c, id, req, &color, cmd_adjourn);
 	if (!g)
 		return;
+	/* Offering back is accepting; the rest is game_act's to refuse
+	 * (action_record_refusal: an offer standing, none to answer). */
 	bool offered = g->adjourn_offer == !color;
-	if (strcmp(action, "offer") == 0 && g->adjourn_offer == color)
-		dispatch_error(c, id, PE_ILLEGAL_ACTION, "your offer to adjourn stands already");
-	else if (strcmp(action, "offer") == 0)
-		/* Offering back is accepting. */
+	if (strcmp(action, "offer") == 0)
 		game_act(g, ACTION_ADJOURN, color, offered ? "agree" : "offer", c, id, NULL);
-	else if (!offered)
-		dispatch_error(c, id, PE_ILLEGAL_ACTION, "no offer to adjourn to %s", action);
 	else
 		game_act(g, ACTION_ADJOURN, color, strcmp(action, "accept") == 0 ? "agree" : "decline",
 		         c, id, NULL);

@@ -173,7 +173,13 @@ void watch_game_started(struct games *gs, const int64_t user[2])
 		}
 }
 
-static int game_delay(const struct game *g);
+/* Plies a game's public stream reaches its spectators late: the server's
+ * spectator_delay for a rated game, 0 (live) otherwise. */
+static int game_delay(const struct game *g)
+{
+	const struct config *cfg = g->gs->srv->cfg;
+	return g->info.rated && cfg != NULL ? cfg->spectator_delay : 0;
+}
 
 void watch_users_changed(struct games *gs)
 {
@@ -230,13 +236,6 @@ static void to_conn(struct batch_action *ba, struct server *srv, uint64_t conn, 
 }
 
 /* The audience names of an umpire's copy: who heard it. */
-/* Plies a game's public stream reaches its spectators late: the server's
- * spectator_delay for a rated game, 0 (live) otherwise. */
-static int game_delay(const struct game *g)
-{
-	const struct config *cfg = g->gs->srv->cfg;
-	return g->info.rated && cfg != NULL ? cfg->spectator_delay : 0;
-}
 
 /* Is an event of ply `ply` released to the spectators of g?  Once the game
  * is over, everything is. */
