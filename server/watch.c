@@ -235,8 +235,6 @@ static void to_conn(struct batch_action *ba, struct server *srv, uint64_t conn, 
 		json_decref(msg);
 }
 
-/* The audience names of an umpire's copy: who heard it. */
-
 /* Is an event of ply `ply` released to the spectators of g?  Once the game
  * is over, everything is. */
 static bool released(const struct game *g, int ply)
