@@ -194,6 +194,24 @@ json_t *announce_notice(int64_t game, const struct action *a, int ply, const int
 	return with_clock(j, clock);
 }
 
+unsigned announce_heard(const struct action *a, const struct evlist *out)
+{
+	unsigned hide;
+	unsigned heard = notice_audience(a, &hide);
+	for (size_t i = 0; i < out->n; i++)
+		heard |= out->v[i].audience;
+	return heard;
+}
+
+void announce_heard_at(int seq[HEARD_LISTS], unsigned heard, int at)
+{
+	static const unsigned aud[HEARD_LISTS] = { AUD_WHITE, AUD_BLACK, AUD_SPECTATOR };
+	_Static_assert(WHITE == 0 && BLACK == 1, "the players' lists first");
+	for (int i = 0; i < HEARD_LISTS; i++)
+		if (heard & aud[i])
+			seq[i] = at;
+}
+
 /* Whether the list of (aud, how) holds an announcement heard by `heard`
  * (AUD_ bits): a private note is left out of the list without them, the
  * spectators' channel out of one without it (hide: HIDE_ bits).  The one
@@ -227,6 +245,7 @@ struct replay {
 	                              * then the replay stops once the page is full or the
 	                              * list's last event is counted */
 	struct evlist out;
+	int applied;                 /* the actions replayed (a debug log's count) */
 	bool failed;
 };
 
@@ -273,6 +292,7 @@ static int replay_cb(const struct store_action *sa, void *arg)
 		rp->failed = true;
 		return 1;
 	}
+	rp->applied++;
 	for (size_t i = 0; i < rp->out.n; i++) {
 		const struct event *e = &rp->out.v[i];
 		if (in_list(rp->aud, rp->how, e->audience, 0) && replay_wants(rp))
@@ -391,6 +411,8 @@ static const struct {
 	              { AUD_UMPIRE, 0 }, { AUD_UMPIRE, ANNOUNCE_NO_PRIVATE },
 	              { AUD_UMPIRE, LIST_HOW } };
 
+_Static_assert(ANNOUNCE_LISTS == L__COUNT, "announce_step counts every list");
+
 static int list_of(unsigned aud, unsigned how)
 {
 	for (int l = 0; l < L__COUNT; l++)
@@ -409,16 +431,20 @@ static void count_in_lists(size_t *total, unsigned heard, unsigned hide)
 /* A point of a record to replay from. */
 struct mark {
 	int seq;                     /* the last action replayed before it (0: none) */
-	struct referee *ref;         /* the referee then: a copy, never played on */
+	struct referee *ref;         /* the referee then: a copy, never played on; NULL
+	                              * at the start (seq 0: referee_at_start) */
 	size_t count[L__COUNT];      /* each list's events before it */
 };
 
 /* One record's marks, and its replay as far as it was read. */
 struct cached {
 	int64_t game;                /* 0: a free slot */
+	bool live;                   /* a live game's, kept at each commit
+	                              * (announce_step_commit): never replaced */
 	int last;                    /* the last seq replayed */
 	uint64_t used;               /* the cache's clock when last read */
-	struct referee *ref;         /* the referee after `last` */
+	struct referee *ref;         /* the referee after `last`; NULL while a live
+	                              * game keeps it (cached_resume makes it again) */
 	size_t total[L__COUNT];      /* each list's events through `last` */
 	int since;                   /* actions since the last mark */
 	struct mark *m;              /* m[0]: the start */
@@ -426,8 +452,9 @@ struct cached {
 };
 
 struct announce_cache {
-	struct cached *slot;
-	size_t nslot;
+	struct cached *slot;         /* the live games' and up to `games` more */
+	size_t n, cap;
+	size_t games;
 	uint64_t clock;
 	int stride, min;
 };
@@ -435,8 +462,7 @@ struct announce_cache {
 struct announce_cache *announce_cache_new(size_t games, int stride, int min_actions)
 {
 	struct announce_cache *ac = xcalloc(1, sizeof *ac);
-	ac->nslot = games > 0 ? games : 1;
-	ac->slot = xcalloc(ac->nslot, sizeof *ac->slot);
+	ac->games = games > 0 ? games : 1;
 	ac->stride = stride > 0 ? stride : 1;
 	ac->min = min_actions;
 	return ac;
@@ -455,18 +481,25 @@ void announce_cache_free(struct announce_cache *ac)
 {
 	if (ac == NULL)
 		return;
-	for (size_t i = 0; i < ac->nslot; i++)
+	for (size_t i = 0; i < ac->n; i++)
 		cached_clear(&ac->slot[i]);
 	free(ac->slot);
 	free(ac);
 }
 
+/* g's slot, or NULL. */
+static struct cached *cache_find(const struct announce_cache *ac, int64_t game)
+{
+	for (size_t i = 0; ac != NULL && game != 0 && i < ac->n; i++)
+		if (ac->slot[i].game == game)
+			return &ac->slot[i];
+	return NULL;
+}
+
 int announce_cache_marks(const struct announce_cache *ac, int64_t game)
 {
-	for (size_t i = 0; ac != NULL && i < ac->nslot; i++)
-		if (ac->slot[i].game == game && game != 0)
-			return (int)ac->slot[i].n;
-	return 0;
+	const struct cached *c = cache_find(ac, game);
+	return c ? (int)c->n : 0;
 }
 
 /* A mark where c stands now.  The referee that goes on is swapped for its
@@ -480,9 +513,16 @@ static void cached_mark(struct cached *c)
 	c->m = xgrow(c->m, &c->cap, c->n + 1, sizeof *c->m, 16);
 	struct mark *m = &c->m[c->n++];
 	m->seq = c->last;
-	m->ref = referee_copy(r);
+	m->ref = c->last == 0 ? NULL : referee_copy(r);   /* the start is made again */
 	memcpy(m->count, c->total, sizeof m->count);
 	c->since = 0;
+}
+
+/* A fresh referee where mark m of g's record stands; NULL as
+ * referee_at_start. */
+static struct referee *mark_referee(const struct mark *m, const struct store_game *g)
+{
+	return m->ref != NULL ? referee_copy(m->ref) : referee_at_start(g);
 }
 
 struct extend {
@@ -519,6 +559,19 @@ static int extend_cb(const struct store_action *sa, void *arg)
 	return 0;
 }
 
+/* c, g's, taken back to its last mark, the referee made again there (a
+ * live game's slot keeps none: announce_step_commit): 0, or -1. */
+static int cached_resume(struct cached *c, const struct store_game *g)
+{
+	const struct mark *m = &c->m[c->n - 1];
+	if ((c->ref = mark_referee(m, g)) == NULL)
+		return -1;
+	c->last = m->seq;
+	memcpy(c->total, m->count, sizeof c->total);
+	c->since = 0;
+	return 0;
+}
+
 /* c, empty or g's replayed through c->last, replayed on through last, a
  * mark every stride actions: 0, or -1 with err and c cleared.  Logs
  * nothing: the reader thread builds marks too (announce_marks_build). */
@@ -534,6 +587,11 @@ static int cached_extend(struct cached *c, struct store *st, const struct store_
 		cached_mark(c);
 	}
 	if (c->last < last) {
+		if (c->ref == NULL && cached_resume(c, g) != 0) {
+			snprintf(err, errlen, "its rules or start are not known");
+			cached_clear(c);
+			return -1;
+		}
 		struct extend x = { .c = c, .limit = last, .stride = stride };
 		evlist_init(&x.out);
 		int rc = store_game_actions_after(st, g->id, c->last, extend_cb, &x);
@@ -547,21 +605,50 @@ static int cached_extend(struct cached *c, struct store *st, const struct store_
 	return 0;
 }
 
-/* g's slot, or the least recently read one (cleared) when g has none. */
+/* The least recently read of the slots kept for reading (not a live
+ * game's, not free), how many there are, and a free slot (or NULL). */
+static struct cached *cache_lru(struct announce_cache *ac, size_t *kept, struct cached **free_slot)
+{
+	struct cached *lru = NULL;
+	*kept = 0;
+	*free_slot = NULL;
+	for (size_t i = 0; i < ac->n; i++) {
+		struct cached *c = &ac->slot[i];
+		if (c->live)
+			continue;
+		if (c->game == 0) {
+			*free_slot = c;
+			continue;
+		}
+		++*kept;
+		if (lru == NULL || c->used < lru->used)
+			lru = c;
+	}
+	return lru;
+}
+
+/* g's slot, found, or a new one: the least recently read of those kept
+ * for reading (cleared) once there are `games` of them, else a free one.
+ * A live game's is never taken (announce_cache_track).  May move every
+ * slot. */
 static struct cached *cache_slot(struct announce_cache *ac, int64_t game, bool *found)
 {
-	struct cached *lru = &ac->slot[0];
-	for (size_t i = 0; i < ac->nslot; i++) {
-		if (ac->slot[i].game == game && game != 0) {
-			*found = true;
-			return &ac->slot[i];
-		}
-		if (ac->slot[i].used < lru->used)
-			lru = &ac->slot[i];
+	struct cached *c = cache_find(ac, game);
+	if ((*found = c != NULL))
+		return c;
+	size_t kept;
+	struct cached *free_slot;
+	struct cached *lru = cache_lru(ac, &kept, &free_slot);
+	if (lru != NULL && kept >= ac->games) {
+		cached_clear(lru);
+		return lru;
 	}
-	*found = false;
-	cached_clear(lru);
-	return lru;
+	if (free_slot != NULL)
+		return free_slot;
+	ac->slot = xgrow(ac->slot, &ac->cap, ac->n + 1, sizeof *ac->slot, 16);
+	c = &ac->slot[ac->n++];
+	memset(c, 0, sizeof *c);
+	return c;
 }
 
 /* g's slot in the cache, replayed through the record's last action: 0
@@ -578,16 +665,20 @@ static int cache_get(struct announce_cache *ac, struct store *st, const struct s
 		log_warnx("game=%" PRId64 " record: %s", g->id, store_error(st));
 		return -1;
 	}
-	if (last < ac->min)
+	if (last < ac->min && cache_find(ac, g->id) == NULL)
 		return 0;
 	bool found;
 	struct cached *c = cache_slot(ac, g->id, &found);
-	if (c->last > last)   /* a record only grows: not this one */
+	if (c->last > last && !c->live)   /* a record only grows: not this one */
 		cached_clear(c);
+	if (c->last < last)
+		log_debug("game=%" PRId64 " cache replays on %d actions", g->id, last - c->last);
+	bool live = c->live;
 	if (cached_extend(c, st, g, last, ac->stride, err, sizeof err) != 0) {
 		log_warnx("game=%" PRId64 " record could not be replayed: %s", g->id, err);
 		return -1;
 	}
+	c->live = live;
 	c->used = ++ac->clock;
 	*out = c;
 	return 0;
@@ -596,12 +687,12 @@ static int cache_get(struct announce_cache *ac, struct store *st, const struct s
 int announce_cache_behind(struct announce_cache *ac, struct store *st, const struct store_game *g)
 {
 	int last;
-	if (ac == NULL || store_game_last_seq(st, g->id, &last) != STORE_OK || last < ac->min)
+	if (ac == NULL || store_game_last_seq(st, g->id, &last) != STORE_OK)
 		return 0;
-	for (size_t i = 0; i < ac->nslot; i++)
-		if (ac->slot[i].game == g->id && ac->slot[i].last <= last)
-			return last - ac->slot[i].last;
-	return last;
+	const struct cached *c = cache_find(ac, g->id);
+	if (c != NULL)
+		return c->last < last ? last - c->last : 0;
+	return last < ac->min ? 0 : last;
 }
 
 struct announce_marks {
@@ -640,15 +731,116 @@ void announce_cache_adopt(struct announce_cache *ac, struct announce_marks *m)
 		announce_marks_free(m);   /* read further meanwhile */
 		return;
 	}
+	bool live = c->live;
 	cached_clear(c);
 	*c = m->c;
 	free(m);
+	c->live = live;
 	c->used = ++ac->clock;
 }
 
 int announce_cache_stride(const struct announce_cache *ac)
 {
 	return ac->stride;
+}
+
+/* ---- live games, kept at each commit ----------------------------------------- */
+
+void announce_cache_track(struct announce_cache *ac, struct store *st, const struct store_game *g)
+{
+	struct cached *c;
+	if (ac == NULL || cache_get(ac, st, g, &c) != 0)
+		return;
+	if (c == NULL) {   /* a record under min: from its start */
+		bool found;
+		char err[256];
+		c = cache_slot(ac, g->id, &found);
+		int last;
+		if (store_game_last_seq(st, g->id, &last) != STORE_OK ||
+		    cached_extend(c, st, g, last, ac->stride, err, sizeof err) != 0) {
+			log_warnx("game=%" PRId64 " record could not be replayed: %s", g->id,
+			          store_error(st));
+			cached_clear(c);
+			return;
+		}
+	}
+	c->live = true;
+	referee_free(c->ref);   /* announce_step_commit keeps the counts, not a referee */
+	c->ref = NULL;
+}
+
+void announce_cache_untrack(struct announce_cache *ac, int64_t game)
+{
+	struct cached *c = cache_find(ac, game);
+	if (c == NULL)
+		return;
+	c->live = false;
+	c->used = ++ac->clock;
+	/* No more than `games` kept for reading: the oldest go. */
+	size_t kept;
+	struct cached *lru, *free_slot;
+	while ((lru = cache_lru(ac, &kept, &free_slot)) != NULL && kept > ac->games)
+		cached_clear(lru);
+}
+
+void announce_step_take(const struct announce_cache *ac, struct announce_step *s, int seq,
+                        const struct action *a, const struct evlist *out,
+                        const struct referee *after)
+{
+	memset(s, 0, sizeof *s);
+	s->seq = seq;
+	size_t total[L__COUNT] = { 0 };
+	for (size_t i = 0; i < out->n; i++)
+		count_in_lists(total, out->v[i].audience, 0);
+	unsigned hide;
+	unsigned naud = notice_audience(a, &hide);
+	count_in_lists(total, naud, hide);
+	for (int l = 0; l < L__COUNT; l++)
+		s->count[l] = (uint32_t)total[l];
+	if (ac != NULL && seq % ac->stride == 0)
+		s->mark = referee_copy(after);
+}
+
+void announce_step_commit(struct announce_cache *ac, struct store *st, const struct store_game *g,
+                          struct announce_step *s)
+{
+	struct cached *c = cache_find(ac, g->id);
+	if (c == NULL || !c->live || c->last >= s->seq) {   /* read there already */
+		announce_step_drop(s);
+		return;
+	}
+	if (c->last != s->seq - 1) {   /* not expected: from the store, as a read would */
+		struct cached *got;
+		log_warnx("game=%" PRId64 " replay cache at %d, action %d committed", g->id, c->last,
+		          s->seq);
+		announce_step_drop(s);
+		if (cache_get(ac, st, g, &got) == 0 && got != NULL) {
+			referee_free(got->ref);
+			got->ref = NULL;
+		}
+		return;
+	}
+	for (int l = 0; l < L__COUNT; l++)
+		c->total[l] += s->count[l];
+	c->last = s->seq;
+	c->since++;
+	referee_free(c->ref);
+	c->ref = NULL;
+	if (s->mark != NULL) {
+		c->m = xgrow(c->m, &c->cap, c->n + 1, sizeof *c->m, 16);
+		struct mark *m = &c->m[c->n++];
+		m->seq = c->last;
+		m->ref = s->mark;
+		memcpy(m->count, c->total, sizeof m->count);
+		c->since = 0;
+		s->mark = NULL;
+	}
+}
+
+void announce_step_drop(struct announce_step *s)
+{
+	referee_free(s->mark);
+	s->mark = NULL;
 }
 
 /* ---- the marks built off the loop (reader.h) ---------------------------------- */
@@ -705,8 +897,11 @@ int announce_replay_page(struct store *st, struct announce_cache *ac, const stru
 
 	if (ac != NULL && l >= 0 && cache_get(ac, st, g, &c) != 0)
 		return -1;
-	if (c == NULL)
-		return replay_into(st, g, &rp);
+	if (c == NULL) {
+		int rc = replay_into(st, g, &rp);
+		log_debug("game=%" PRId64 " page replayed %d actions", g->id, rp.applied);
+		return rc;
+	}
 	/* From the last mark at or before the page's first event, until the
 	 * page is full; the list's length is known. */
 	size_t k = 0;
@@ -717,9 +912,16 @@ int announce_replay_page(struct store *st, struct announce_cache *ac, const stru
 		pg->n = c->m[k].count[l];
 		rp.limit = c->last;
 		rp.total = total;
-		if (replay_from(st, g, &rp, referee_copy(c->m[k].ref), c->m[k].seq) != 0)
+		struct referee *r = mark_referee(&c->m[k], g);
+		if (r == NULL) {
+			log_warnx("game=%" PRId64 " record could not be replayed: its rules or start are not known",
+			          g->id);
+			return -1;
+		}
+		if (replay_from(st, g, &rp, r, c->m[k].seq) != 0)
 			return -1;
 	}
+	log_debug("game=%" PRId64 " page replayed %d actions", g->id, rp.applied);
 	pg->n = total;
 	return 0;
 }

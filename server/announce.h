@@ -21,6 +21,7 @@
 
 struct action;
 struct event;
+struct evlist;
 struct jsonline_out;
 struct referee;
 struct ruleset;
@@ -66,6 +67,19 @@ json_t *announce_draw(int64_t game, const struct action *a, const int64_t *clock
  * *aud gets who hears it.  NULL for a kind that has none. */
 json_t *announce_notice(int64_t game, const struct action *a, int ply, const int64_t *clock,
                         unsigned *aud);
+
+/* Who heard anything of action a, whose events are out (AUD_ bits): its
+ * events' audiences and its notice's (a muted player's words too: they
+ * are in the listener's record).  A player's list ends at the last
+ * action they heard (game_priv.h heard_seq). */
+unsigned announce_heard(const struct action *a, const struct evlist *out);
+/* The last action each list heard anything of: seq[WHITE], seq[BLACK]
+ * and seq[HEARD_SPECTATORS] (a spectator's), moved to `at` for those in
+ * heard (AUD_ bits).  A list ends at its seq: a view replayed through it
+ * is the whole view, and costs nothing for the actions after it. */
+#define HEARD_SPECTATORS 2
+#define HEARD_LISTS 3
+void announce_heard_at(int seq[HEARD_LISTS], unsigned heard, int at);
 
 /* How a replayed view is written (bits): */
 enum {
@@ -137,6 +151,39 @@ struct announce_marks *announce_marks_build(struct store *st, const struct store
                                             int stride, char *err, size_t errlen);
 void announce_marks_free(struct announce_marks *m);
 void announce_cache_adopt(struct announce_cache *ac, struct announce_marks *m);
+
+/*
+ * A live game's replay is kept at each commit, not at the next read:
+ * otherwise a player's view paid for every action since the last read,
+ * heard or not, and how long it took (and whether it went to the reader
+ * thread) told the player how many actions they had not heard: an
+ * opponent's private tries, an umpire's private notes (probe).  A live
+ * game's slot is made when it starts or is recovered
+ * (announce_cache_track, reading its record once), is never replaced
+ * while it is live, and keeps only each list's counts and the marks, no
+ * referee of its own: what an action adds is taken when it is applied
+ * (announce_step_take: its events' counts, and a copy of the referee at a
+ * mark's seq), and added when it commits (announce_step_commit), in seq
+ * order; a failed commit's step is dropped (announce_step_drop).  A read
+ * of a live game then replays from a mark to its page's last event and
+ * no further: what follows the last event a player heard costs that
+ * player nothing.  At the end the slot is one of those kept for reading
+ * (announce_cache_untrack).
+ */
+#define ANNOUNCE_LISTS 6
+struct announce_step {
+	int seq;
+	uint32_t count[ANNOUNCE_LISTS];   /* what it adds to each list */
+	struct referee *mark;             /* the referee after it, at a mark's seq */
+};
+void announce_cache_track(struct announce_cache *ac, struct store *st, const struct store_game *g);
+void announce_cache_untrack(struct announce_cache *ac, int64_t game);
+void announce_step_take(const struct announce_cache *ac, struct announce_step *s, int seq,
+                        const struct action *a, const struct evlist *out,
+                        const struct referee *after);
+void announce_step_commit(struct announce_cache *ac, struct store *st, const struct store_game *g,
+                          struct announce_step *s);
+void announce_step_drop(struct announce_step *s);
 
 /* A CMD_REPLAYS request about to read a page of g's record, whose replay
  * the cache does not hold for READER_REPLAY_MIN actions or more: the

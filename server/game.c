@@ -319,6 +319,8 @@ static void playing_game(struct games *gs, const struct game *g, int delta)
 
 void games_link(struct games *gs, struct game *g)
 {
+	/* Its replay kept from now on, at each commit (announce.h). */
+	announce_cache_track(gs->srv->replays, gs->srv->store, &g->info);
 	g->next = gs->live;
 	gs->live = g;
 	g->byid.id = g->id;
@@ -338,6 +340,7 @@ static void game_bury(struct game *g)
 	if (idtable_remove(&gs->index, &g->byid))
 		playing_game(gs, g, -1);
 	g->dead = true;
+	announce_cache_untrack(gs->srv->replays, g->id);
 	if (g->flag_timer)
 		evtimer_del(g->flag_timer);
 	for (int i = 0; i < 2; i++)
@@ -469,8 +472,9 @@ struct pending {
 	bool before_paused;
 	bool before_adjourned;
 	int before_adjourn_offer;
-	int before_heard[2];
+	int before_heard[HEARD_LISTS];
 	size_t before_nacts;
+	struct announce_step step;   /* what it adds to the game's replay (announce.h) */
 };
 
 /* pending_write runs on the store writer thread (batch.h): it reads only
@@ -517,6 +521,7 @@ static void pending_committed(void *arg)
 	struct pending *p = arg;
 	struct game *g = p->g;
 	g->pending--;
+	announce_step_commit(g->gs->srv->replays, g->gs->srv->store, &g->info, &p->step);
 	if (p->a.seq == g->untold_seq) {
 		/* Told now (the answer goes out with this commit): the side to
 		 * move's time runs from here, not from the try. */
@@ -551,8 +556,7 @@ static void pending_failed(void *arg)
 		g->paused = p->before_paused;
 		g->adjourned = p->before_adjourned;
 		g->adjourn_offer = p->before_adjourn_offer;
-		g->heard_seq[WHITE] = p->before_heard[WHITE];
-		g->heard_seq[BLACK] = p->before_heard[BLACK];
+		memcpy(g->heard_seq, p->before_heard, sizeof g->heard_seq);
 		if (rearm)
 			presence_rearm(g);
 		g->nacts = p->before_nacts;
@@ -583,6 +587,7 @@ static void pending_send(void *arg, int64_t user, const struct line *msg)
 static void pending_free(void *arg)
 {
 	struct pending *p = arg;
+	announce_step_drop(&p->step);
 	evlist_free(&p->out);
 	json_decref(p->id);
 	free(p);
@@ -705,8 +710,7 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	p->before_paused = before_paused;
 	p->before_adjourned = before_adjourned;
 	p->before_adjourn_offer = before_adjourn_offer;
-	p->before_heard[WHITE] = g->heard_seq[WHITE];
-	p->before_heard[BLACK] = g->heard_seq[BLACK];
+	memcpy(p->before_heard, g->heard_seq, sizeof p->before_heard);
 	p->before_nacts = g->nacts;
 	if (p->over) {
 		p->result = referee_result(g->ref);
@@ -724,6 +728,7 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	p->a.clock_white_ms = clock_remaining(&g->clock, WHITE, cnow);
 	p->a.clock_black_ms = clock_remaining(&g->clock, BLACK, cnow);
 	p->a.ok = 1;
+	announce_step_take(g->gs->srv->replays, &p->step, p->a.seq, &a, &p->out, g->ref);
 	/* A move played: the opponent is told at the commit.  (Not a refused
 	 * try: whether one was made may be private, and a clock that stood
 	 * still for its commit would tell.) */
@@ -740,15 +745,7 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		route_event(g, ba, &p->out.v[i], &a, clk);
 	unsigned naud = 0;
 	json_t *notice = announce_notice(g->id, &a, referee_plies(g->ref), clk, &naud);
-	/* Who heard anything of it (a muted player's words too: they are in
-	 * the listener's record). */
-	unsigned heard = naud;
-	for (size_t i = 0; i < p->out.n; i++)
-		heard |= p->out.v[i].audience;
-	if (heard & AUD_WHITE)
-		g->heard_seq[WHITE] = p->a.seq;
-	if (heard & AUD_BLACK)
-		g->heard_seq[BLACK] = p->a.seq;
+	announce_heard_at(g->heard_seq, announce_heard(&a, &p->out), p->a.seq);
 	if (notice) {
 		/* A player who muted the other does not receive their chat (chat.c). */
 		bool said = a.kind == ACTION_SAY;
@@ -988,7 +985,8 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 		game_free(g);
 		goto fail;
 	}
-	g->seq = g->heard_seq[WHITE] = g->heard_seq[BLACK] = 1;
+	g->seq = 1;
+	announce_heard_at(g->heard_seq, AUD_PUBLIC, 1);
 	game_record_push(g, &begin);
 	if (clock_timed(&g->clock))
 		games_lease_extend(gs, now + RECOVER_ALIVE_LEASE_MS);

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "action.h"
+#include "announce.h"
 #include "clock.h"
 #include "idtable.h"
 #include "proto.h"
@@ -46,7 +47,7 @@ struct game {
 	 * own view's record ends there, whatever the other did since, so the
 	 * PGN cache keys a player's view of a live game by it (history.c: an
 	 * opponent's private try must not change how fast it is answered). */
-	int heard_seq[2];
+	int heard_seq[HEARD_LISTS];   /* and the spectators' (announce.h) */
 	int draw_offer;              /* colour with a standing draw offer, or -1 */
 	bool paused;                 /* an umpire paused the game (action_paused): no moves, no clock */
 	/* Actions of this game not yet committed (in the open batch or with

@@ -196,7 +196,8 @@ static void recovered_resume(void *arg, const struct store_game *info, struct re
 	rr->ref = NULL;
 	for (size_t i = 0; i < rr->nacts; i++)
 		game_record_push(g, &rr->acts[i]);
-	g->seq = g->heard_seq[WHITE] = g->heard_seq[BLACK] = rr->last_seq;
+	g->seq = rr->last_seq;
+	memcpy(g->heard_seq, rr->heard_seq, sizeof g->heard_seq);
 	g->draw_offer = rr->rec.draw_offer;
 	g->paused = rr->rec.paused;
 	g->adjourned = rr->rec.adjourned;

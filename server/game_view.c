@@ -209,9 +209,11 @@ static void put_paced(void *arg, json_t *msg)
  * login back (dispatch_offload), the state's place is kept in the
  * connection's output (a gate: conn.h) and filled with the lines the
  * thread wrote.  The head is made now, and the list is replayed through
- * the game's last action now (`through`: the game was not busy, so that
- * action is committed), so the state says where the game stood at the
- * login.  What the game announces after that goes to the connection live,
+ * the last action the player heard anything of now (`through`, heard_seq:
+ * the game was not busy, so that action is committed; the player's list
+ * ends there), so the state says where the game stood at the login, and
+ * neither its cost nor whether it goes to the reader counts the actions
+ * the player did not hear.  What the game announces after that goes to the connection live,
  * as for any state, and waits behind the gate, as does everything else
  * sent to it meanwhile: nothing is missed, repeated or sent ahead of the
  * state.  The connection goes on reading meanwhile.
@@ -300,9 +302,10 @@ static bool state_offload(struct conn *c, struct game *g, int col, json_t *v, in
 {
 	struct server *srv = g->gs->srv;
 	struct paced *gate;
-	if (!reader_wants(srv->reader, *in_place + g->seq) ||
+	int through = g->heard_seq[col];
+	if (!reader_wants(srv->reader, *in_place + through) ||
 	    (gate = conn_gate_open(c)) == NULL) {
-		*in_place += g->seq;
+		*in_place += through;
 		return false;
 	}
 	struct state_job *j = xcalloc(1, sizeof *j);
@@ -311,14 +314,14 @@ static bool state_offload(struct conn *c, struct game *g, int col, json_t *v, in
 	j->gate = gate;
 	j->info = g->info;
 	j->aud = aud_of(col);
-	j->through = g->seq;
+	j->through = through;
 	j->muted = muted_say(g->gs, &g->info, col);
 	j->head = v;
 	/* Charged now, to the connection and its address, as a request's
 	 * replay handed over is (dispatch.h). */
-	conn_rate_charge(c, (double)g->seq / srv->cfg->rate_rows);
-	log_debug("conn=%llu game=%" PRId64 " state goes to the reader",
-	          (unsigned long long)j->conn, g->id);
+	conn_rate_charge(c, (double)through / srv->cfg->rate_rows);
+	log_debug("conn=%llu game=%" PRId64 " state goes to the reader through=%d",
+	          (unsigned long long)j->conn, g->id, through);
 	reader_submit(srv->reader, &state_ops, j);
 	return true;
 }
@@ -356,9 +359,13 @@ void games_conn_login(struct server *srv, struct conn *c)
 			                      (const char (*)[PROTO_NAME_MAX + 1])g->name, col, g, NULL);
 			if (v == NULL || state_offload(c, g, col, v, &in_place))
 				continue;
-			json_t *all = announce_replay(srv->store, &g->info, aud_of(col), 0);
+			char err[256];
+			json_t *all = announce_replay_through(srv->store, &g->info, aud_of(col), 0,
+			                                      g->heard_seq[col], err, sizeof err);
+			log_debug("game=%" PRId64 " state replayed through=%d", g->id, g->heard_seq[col]);
 			if (all == NULL) {
-				log_warnx("game=%" PRId64 " state for a login could not be read", g->id);
+				log_warnx("game=%" PRId64 " state for a login could not be read: %s", g->id,
+				          err);
 				json_decref(v);
 				continue;
 			}

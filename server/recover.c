@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "announce.h"
 #include "clock.h"
 #include "log.h"
 #include "mstime.h"
@@ -176,6 +177,9 @@ static int replay_action(const struct store_action *a, void *arg)
 	res->acts = xgrow(res->acts, &rp->cap, res->nacts + 1, sizeof *res->acts, 64);
 	res->acts[res->nacts++] = act;
 	res->last_seq = a->seq;
+	/* The start is both players' (games_start), whatever it announced. */
+	unsigned heard = act.kind == ACTION_BEGIN ? AUD_PUBLIC : announce_heard(&act, &rp->out);
+	announce_heard_at(res->heard_seq, heard, a->seq);
 	res->clock_ms[WHITE] = a->clock_white_ms;
 	res->clock_ms[BLACK] = a->clock_black_ms;
 	res->last_at_ms = a->at_ms;

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "action.h"
+#include "announce.h"
 #include "event.h"
 #include "store.h"
 
@@ -65,6 +66,8 @@ struct recover_result {
 	struct action *acts;           /* the applied (ok) actions, in order */
 	size_t nacts;
 	int last_seq;                  /* seq of the last action, 0 if none */
+	int heard_seq[HEARD_LISTS];              /* of the last action each player (and the
+	                                * spectators) heard anything of (announce.h) */
 	int64_t clock_ms[2];           /* both clocks after the last action; -1 if none */
 	int64_t last_at_ms;            /* wall clock of the last action (ms since the epoch) */
 	struct action_record_state rec; /* offers, pause, adjournment after it (action.h) */

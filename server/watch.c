@@ -412,10 +412,12 @@ static struct game *seat_game(struct conn *c, json_t *id, json_t *req, bool umpi
  * A delayed game's catch-up is cut from the spectators' whole list (the
  * released part; the rest fills the queue), built whole for each `watch`.
  * For a long record that list is built on the reader thread
- * (dispatch_offload): through the game's last action (committed: a seat
- * waits while the game has an uncommitted action), kept in g->catchup,
- * and taken by the request when it runs again, as long as the game has no
- * further action; otherwise the request builds it in place.
+ * (dispatch_offload): through the last action spectators heard anything
+ * of (committed: a seat waits while the game has an uncommitted action;
+ * the list ends there, and what only the players or umpires heard since
+ * costs a spectator nothing), kept in g->catchup, and taken by the request
+ * when it runs again, as long as spectators have heard nothing since;
+ * otherwise the request builds it in place.
  */
 struct catchup_job {
 	struct games *gs;
@@ -439,7 +441,7 @@ static void catchup_done(void *arg, uint64_t rows)
 	(void)rows;
 	if (j->events == NULL) {
 		log_warnx("game=%" PRId64 " record could not be replayed: %s", j->info.id, j->err);
-	} else if (g != NULL && !g->dead && g->seq == j->through) {
+	} else if (g != NULL && !g->dead && g->heard_seq[HEARD_SPECTATORS] == j->through) {
 		json_decref(g->catchup);
 		g->catchup = j->events;
 		g->catchup_seq = j->through;
@@ -453,13 +455,15 @@ static const struct reader_ops catchup_ops = { catchup_run, catchup_done };
 
 static bool catchup_offload(struct conn *c, struct game *g)
 {
-	if (!dispatch_can_offload(c) || !reader_wants(conn_server(c)->reader, g->seq))
+	int through = g->heard_seq[HEARD_SPECTATORS];
+	if (!dispatch_can_offload(c) || !reader_wants(conn_server(c)->reader, through))
 		return false;
 	struct catchup_job *j = xcalloc(1, sizeof *j);
 	j->gs = g->gs;
 	j->info = g->info;
-	j->through = g->seq;
-	dispatch_offload(c, &catchup_ops, j, (uint64_t)g->seq);
+	j->through = through;
+	log_debug("game=%" PRId64 " catch-up through=%d", g->id, through);
+	dispatch_offload(c, &catchup_ops, j, (uint64_t)through);
 	return true;
 }
 
@@ -469,7 +473,7 @@ static json_t *catchup_take(struct game *g)
 {
 	json_t *events = g->catchup;
 	g->catchup = NULL;
-	if (events != NULL && g->catchup_seq != g->seq) {
+	if (events != NULL && g->catchup_seq != g->heard_seq[HEARD_SPECTATORS]) {
 		json_decref(events);
 		events = NULL;
 	}
@@ -511,9 +515,17 @@ static json_t *seat_view(struct game *g, int64_t viewer, bool umpire, size_t fro
 			pager_free(&pg);
 			return NULL;
 		}
-	} else if ((events = catchup_take(g)) == NULL &&
-	           (events = announce_replay(st, &g->info, aud, how)) == NULL) {
-		return NULL;
+	} else if ((events = catchup_take(g)) == NULL) {
+		/* Through the last action a spectator heard: what only others
+		 * heard since costs a spectator nothing (announce.h). */
+		char err[256];
+		int through = g->heard_seq[HEARD_SPECTATORS];
+		log_debug("game=%" PRId64 " catch-up through=%d", g->id, through);
+		if ((events = announce_replay_through(st, &g->info, aud, how, through, err, sizeof err)) ==
+		    NULL) {
+			log_warnx("game=%" PRId64 " record could not be replayed: %s", g->id, err);
+			return NULL;
+		}
 	}
 	if (!paged) {
 		/* A delayed game: the catch-up is what is released; the rest is

@@ -322,6 +322,81 @@ START_TEST(private_try_keeps_the_pgn_cached)
 }
 END_TEST
 
+/* The last "through=N" kriegd logged for a login's state. */
+static int last_through(const struct kd *d)
+{
+	char *log = kd_log(d);
+	int n = -1;
+	for (const char *p = log; (p = strstr(p, " through=")) != NULL; p++)
+		n = atoi(p + strlen(" through="));
+	free(log);
+	return n;
+}
+
+/* An action a player did not hear costs that player's views nothing: the
+ * replay of a live game is kept at each commit, and a login's state is
+ * replayed through the last action the player heard.  Before, Black's
+ * `game` view after 1,100 private umpire's notes replayed them all (and
+ * went to the reader thread for it), and a login's state replayed the
+ * whole record: how long either took told Black how many actions it had
+ * not heard (probe). */
+START_TEST(unheard_actions_cost_no_view)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nlog_level = debug\n");
+	struct kp w, b, u;
+	kg_user_add(d, "quietw", "player", "sesame-open");
+	kg_user_add(d, "quietb", "player", "sesame-open");
+	kg_user_add(d, "quietu", "umpire", "sesame-open");
+	kp_login(d, &w, "quietw", "sesame-open");
+	kp_login(d, &b, "quietb", "sesame-open");
+	kp_login(d, &u, "quietu", "sesame-open");
+	int64_t game = kg_noted_game(d, &w, &b, &u, 1500);
+	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e7e5"));
+	kc_ok(w.c, kc_req(w.c, "ping", NULL));
+	json_t *before = kg_fetch_events(b.c, "game", game, NULL, NULL, 0);
+	ck_assert_ptr_nonnull(before);
+	struct kp b2;
+	kp_login(d, &b2, "quietb", "sesame-open");
+	kc_ok(b2.c, kc_req(b2.c, "ping", NULL));
+	int through = last_through(d);
+	ck_assert_int_gt(through, 1500);
+	int offloaded = kd_log_count(d, "replay goes to the reader");
+	int replayed_on = kd_log_count(d, "cache replays on");
+	/* 1,100 notes only umpires see: no player hears a thing. */
+	for (int k = 0; k < 1100; k += 100) {
+		long long ids[100];
+		for (int i = 0; i < 100; i++)
+			ids[i] = kc_req(u.c, "note", "{s:I, s:s, s:b}", "game", (json_int_t)game, "text",
+			                "quiet", "public", 0);
+		for (int i = 0; i < 100; i++)
+			kc_ok(u.c, ids[i]);
+	}
+	json_t *after = kg_fetch_events(b.c, "game", game, NULL, NULL, 0);
+	ck_assert_ptr_nonnull(after);
+	ck_assert(json_equal(before, after));
+	ck_assert_int_eq(kd_log_count(d, "replay goes to the reader"), offloaded);
+	ck_assert_int_eq(kd_log_count(d, "cache replays on"), replayed_on);
+	struct kp b3;
+	kp_login(d, &b3, "quietb", "sesame-open");
+	kc_ok(b3.c, kc_req(b3.c, "ping", NULL));
+	ck_assert_int_eq(last_through(d), through);
+	/* White's next move is heard, and read at once. */
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "g1f3"));
+	json_t *third = kg_fetch_events(b.c, "game", game, NULL, NULL, 0);
+	ck_assert_int_gt(json_array_size(third), json_array_size(after));
+	ck_assert_int_eq(kd_log_count(d, "cache replays on"), replayed_on);
+	json_decref(before);
+	json_decref(after);
+	json_decref(third);
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(b2.c);
+	kc_close(b3.c);
+	kc_close(u.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* A game's PGN names its time control (TimeControl): untimed "-", a clock
  * as seconds and increment, correspondence as one move in so many
  * seconds.  Before, no tag said it (probe). */
@@ -365,6 +440,7 @@ static Suite *history_suite(void)
 	tcase_add_test(tc, lists_are_paged);
 	tcase_add_test(tc, private_try_keeps_the_pgn_cached);
 	tcase_add_test(tc, pgn_names_the_time_control);
+	tcase_add_test(tc, unheard_actions_cost_no_view);
 	suite_add_tcase(s, tc);
 	return s;
 }

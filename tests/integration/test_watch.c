@@ -907,6 +907,58 @@ START_TEST(delayed_state_hidden)
 }
 END_TEST
 
+/* The last "catch-up through=N" kriegd logged. */
+static int last_catchup(const struct kd *d)
+{
+	char *log = kd_log(d);
+	int n = -1;
+	for (const char *p = log; (p = strstr(p, "catch-up through=")) != NULL; p++)
+		n = atoi(p + strlen("catch-up through="));
+	free(log);
+	return n;
+}
+
+/* A delayed game's catch-up is replayed through the last action the
+ * spectators heard anything of: actions only the players or umpires heard
+ * since (here an umpire's private notes) add nothing to its cost.  Before,
+ * it was the whole record, whose cost (rows charged, time) told a
+ * spectator how much had happened that it was not told of (probe). */
+START_TEST(delayed_catchup_ends_at_what_spectators_heard)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nspectator_delay = 2\n"
+	                        "log_level = debug\n");
+	struct kp w, b, s1, s2, ump;
+	account(d, &w, "whitey", "player");
+	account(d, &b, "blacky", "player");
+	account(d, &s1, "watcher", "player");
+	account(d, &s2, "watcher2", "player");
+	account(d, &ump, "ref", "umpire");
+	int64_t game = new_game(&w, &b, "icc", true);
+	static const char *const moves[] = { "e4", "e5", "Nf3" };
+	for (int i = 0; i < 3; i++) {
+		struct kp *p = i % 2 ? &b : &w;
+		kc_ok(p->c, kc_req(p->c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", moves[i]));
+	}
+	json_t *r = kc_ok(s1.c, kc_req(s1.c, "watch", "{s:I}", "game", (json_int_t)game));
+	json_t *first = json_deep_copy(json_object_get(r, "events"));
+	int through = last_catchup(d);
+	ck_assert_int_gt(through, 3);
+	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
+	for (int i = 0; i < 40; i++)
+		kc_ok(ump.c, kc_req(ump.c, "note", "{s:I, s:s}", "game", (json_int_t)game, "text", "quiet"));
+	r = kc_ok(s2.c, kc_req(s2.c, "watch", "{s:I}", "game", (json_int_t)game));
+	ck_assert_int_eq(last_catchup(d), through);
+	ck_assert(json_equal(json_object_get(r, "events"), first));
+	json_decref(first);
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(s1.c);
+	kc_close(s2.c);
+	kc_close(ump.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* Regression: on one connection, `umpire` after `watch` of the same game
  * (a director watching a board who must act on it) was refused, "unwatch
  * first".  The seat is exchanged: the chair's view from the start, the
@@ -1197,6 +1249,7 @@ static Suite *watch_suite(void)
 	tcase_add_test(tc, delayed_state_hidden);
 	tcase_add_test(tc, seat_exchanged_on_one_connection);
 	tcase_add_test(tc, delayed_long_catchup);
+	tcase_add_test(tc, delayed_catchup_ends_at_what_spectators_heard);
 	tcase_add_test(tc, pages_end_where_the_seat_began);
 	tcase_add_test(tc, streams_every_ruleset);
 	suite_add_tcase(s, tc);

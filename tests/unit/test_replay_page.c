@@ -45,6 +45,7 @@ struct rec {
 	unsigned seed;
 	int i;
 	int notes[2];   /* [public]: the notes recorded */
+	struct announce_cache *live;   /* keeps it as game.c does a live game's (announce.h) */
 };
 
 static void rec_begin(struct rec *g, const char *rules, unsigned seed, const struct store_game *like)
@@ -99,6 +100,11 @@ static void rec_more(struct rec *g, int n)
 			ck_assert_int_eq(action_set(&act, ACTION_TRY, color, text), REF_OK);
 		}
 		record_action(st, g->game.id, g->i + 1, g->r, &act, 0, 0, &g->out);
+		if (g->live != NULL) {   /* taken when applied, added when committed */
+			struct announce_step step;
+			announce_step_take(g->live, &step, g->i + 1, &act, &g->out, g->r);
+			announce_step_commit(g->live, st, &g->game, &step);
+		}
 	}
 	ck_assert_int_eq(store_game_get(st, g->game.id, &g->game), STORE_OK);
 }
@@ -302,6 +308,52 @@ START_TEST(cache_follows_growth_and_eviction)
 }
 END_TEST
 
+/* A live game's slot, kept at each commit from the counts and marks its
+ * actions were applied with (announce_step_take/commit), not by replaying
+ * at the next read: it is never behind, its pages are the whole replay's,
+ * and reading other records through a cache of one never pushes it out;
+ * once untracked it is one of the records kept for reading. */
+START_TEST(live_slot_kept_at_each_commit)
+{
+	struct rec a, b;
+
+	open_store();
+	rec_begin(&a, "icc", 11, NULL);
+	rec_begin(&b, "english", 12, &a.game);
+	rec_more(&b, 200);
+	struct announce_cache *ac = announce_cache_new(1, 7, 0);
+	announce_cache_track(ac, st, &a.game);
+	a.live = ac;
+	for (int k = 0; k < 3; k++) {
+		rec_more(&a, 120);
+		int last;
+		ck_assert_int_eq(store_game_last_seq(st, a.game.id, &last), STORE_OK);
+		ck_assert_int_gt(last, 100 * (k + 1));
+		ck_assert_int_eq(announce_cache_behind(ac, st, &a.game), 0);
+		ck_assert_int_eq(announce_cache_marks(ac, a.game.id), 1 + last / 7);
+		check_lists(&b, ac);   /* a record read beside it */
+		ck_assert_int_gt(announce_cache_marks(ac, a.game.id), 0);
+		if (k > 0)
+			check_lists(&a, ac);
+		ck_assert_int_eq(announce_cache_behind(ac, st, &a.game), 0);
+	}
+	/* Its end: kept for reading, the one record a cache of one keeps (the
+	 * more recently read), and pushed out by the next record read. */
+	a.live = NULL;
+	announce_cache_untrack(ac, a.game.id);
+	ck_assert_int_eq(announce_cache_marks(ac, b.game.id), 0);
+	ck_assert_int_gt(announce_cache_marks(ac, a.game.id), 0);
+	check_lists(&a, ac);
+	check_lists(&b, ac);
+	ck_assert_int_eq(announce_cache_marks(ac, a.game.id), 0);
+	ck_assert_int_gt(announce_cache_marks(ac, b.game.id), 0);
+	announce_cache_free(ac);
+	rec_end(&a);
+	rec_end(&b);
+	close_store();
+}
+END_TEST
+
 /* Marks built on a connection of their own (the reader thread's,
  * announce_marks_build) and adopted into the cache give the same pages as
  * marks built in place, and a read needs no replay before its page then
@@ -400,6 +452,7 @@ static Suite *replay_page_suite(void)
 	tcase_add_test(tc, pages_equal_the_whole_replays_pages);
 	tcase_add_test(tc, cache_follows_growth_and_eviction);
 	tcase_add_test(tc, adopted_marks_give_the_same_pages);
+	tcase_add_test(tc, live_slot_kept_at_each_commit);
 	tcase_add_test(tc, replay_through_a_seq_is_the_replay_then);
 	suite_add_tcase(s, tc);
 	return s;
