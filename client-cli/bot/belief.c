@@ -31,6 +31,33 @@ static double rand_unit(uint64_t *s)
 
 static const struct heard heard_none = { .sq = -1 };
 
+void belief_set_deadline(struct belief *bel, belief_clock_fn clock, void *ctx, int64_t deadline)
+{
+	bel->clock = clock;
+	bel->clock_ctx = ctx;
+	bel->deadline = deadline;
+}
+
+/* Has the deadline passed?  Without a clock, never (and nothing is read). */
+static bool past_deadline(const struct belief *bel)
+{
+	return bel->clock && bel->clock(bel->clock_ctx) >= bel->deadline;
+}
+
+/* h[0..n) in random order, where a deadline may cut their expansion short
+ * (belief.h): the parents it reaches are then a fair draw of them all. */
+static void shuffle_for_deadline(struct belief *bel, struct belief_hyp *h, size_t n)
+{
+	if (!bel->clock || n <= BELIEF_EXPAND_MIN)
+		return;
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)(belief_rand(&bel->rng) % (uint64_t)i);
+		struct belief_hyp t = h[i - 1];
+		h[i - 1] = h[j];
+		h[j] = t;
+	}
+}
+
 struct belief *belief_new(const struct ruleset *rs, const struct board *start, int color,
                           const struct belief_limits *lim, uint64_t seed)
 {
@@ -376,9 +403,22 @@ static bool replay(struct belief *bel, struct belief_hyp *h, bool last_pending)
 			bool pend = last_pending && i + 1 == bel->nlog;
 			if (!pend && !heard_same(&c.x, &o->h))
 				continue;
+			/* The opponent's refused tries (OBS_REFUSABLE, n = 1, 2, ...) all
+			 * ask the count of the same position, until our move changes
+			 * it: counted once (the replay's largest cost otherwise). */
 			bool fits = true;
-			for (size_t k = i + 1; k < end && fits; k++)
-				fits = obs_holds(bel, &bel->log[k], &c, last_pending && k + 1 == bel->nlog);
+			int refusable = -1;
+			for (size_t k = i + 1; k < end && fits; k++) {
+				const struct belief_obs *ob = &bel->log[k];
+				if (ob->kind == OBS_REFUSABLE) {
+					if (refusable < 0)
+						refusable = refusable_tries(&c.b);
+					fits = refusable >= ob->n;
+					continue;
+				}
+				fits = obs_holds(bel, ob, &c, last_pending && k + 1 == bel->nlog);
+				refusable = -1;
+			}
 			if (fits)
 				ok[nok++] = c;
 		}
@@ -409,7 +449,14 @@ static bool rejuvenate(struct belief *bel, size_t want, bool replace, bool last_
 	bel->rejuvenations++;
 	struct belief_hyp *fresh = xreallocarray(NULL, want, sizeof *fresh);
 	size_t got = 0;
+	/* Past the deadline the particles drawn so far are kept; a set that is
+	 * to be replaced (nothing in it fits) gets a few replays even so. */
+	size_t tries_min = replace ? BELIEF_REJUV_MIN_TRIES : 0;
 	for (size_t t = 0; t < want * BELIEF_REJUV_TRIES && got < want; t++) {
+		if (t >= tries_min && past_deadline(bel)) {
+			bel->cut++;
+			break;
+		}
 		/* a checkpoint position by weight (the checkpoint sums to 1) */
 		double u = rand_unit(&bel->rng), c = 0;
 		size_t k = 0;
@@ -420,6 +467,7 @@ static bool rejuvenate(struct belief *bel, size_t want, bool replace, bool last_
 		}
 		struct belief_hyp h = bel->ckpt[k];
 		h.w = 1.0;
+		bel->replays++;
 		if (replay(bel, &h, last_pending))
 			fresh[got++] = h;
 	}
@@ -515,15 +563,23 @@ static void filter_log(struct belief *bel, enum obs_kind kind, int n, move_t m, 
  * of its parent's weight (the opponent modelled as choosing uniformly),
  * and what it would make the umpire say; with `keep`, only the children
  * whose announcements are those.  A new array (NULL if none) of *n, room
- * for *cap.
+ * for *cap.  Past the deadline (read once per BELIEF_EXPAND_MIN parents,
+ * from the BELIEF_EXPAND_MIN-th on) it stops and sets *cut: the children
+ * are those of the parents before (shuffle_for_deadline has put them in
+ * random order).
  */
 static struct belief_hyp *expand(const struct belief *bel, const struct belief_hyp *h, size_t nh, bool obliged,
-                                 const struct heard *keep, size_t *n, size_t *cap)
+                                 const struct heard *keep, size_t *n, size_t *cap, bool *cut)
 {
 	struct belief_hyp *out = NULL;
 	struct movelist ml;
 	*n = *cap = 0;
+	*cut = false;
 	for (size_t i = 0; i < nh; i++) {
+		if (i > 0 && i % BELIEF_EXPAND_MIN == 0 && past_deadline(bel)) {
+			*cut = true;
+			break;
+		}
 		const struct belief_hyp *p = &h[i];
 		if (p->b.side == bel->color)
 			continue;
@@ -550,7 +606,9 @@ static struct belief_hyp *expand(const struct belief *bel, const struct belief_h
  * The exact set again from the checkpoint (the exact set before the last
  * opponent move: opp_move) by every logged observation, the move whose
  * announcements came late included.  False without a checkpoint, or when
- * the log does not start at it (the belief was sampled meanwhile).
+ * the log does not start at it (the belief was sampled meanwhile).  Cut
+ * short by the deadline (expand), the set is a sample of what it reached
+ * (false, and no longer exact, if that is nothing).
  */
 static bool rebuild_exact(struct belief *bel)
 {
@@ -558,6 +616,7 @@ static bool rebuild_exact(struct belief *bel)
 		return false;
 	size_t n = bel->nckpt, cap = bel->nckpt;
 	struct belief_hyp *cur = dup_array(bel->ckpt, n, sizeof *cur);
+	bool cut = false;
 	for (size_t i = 0; i < bel->nlog; i++) {
 		const struct belief_obs *o = &bel->log[i];
 		size_t k = 0;
@@ -571,11 +630,18 @@ static bool rebuild_exact(struct belief *bel)
 			continue;
 		}
 		size_t nout, capout;
-		struct belief_hyp *out = expand(bel, cur, n, o->obliged, &o->h, &nout, &capout);
+		bool cut_here;
+		shuffle_for_deadline(bel, cur, n);
+		struct belief_hyp *out = expand(bel, cur, n, o->obliged, &o->h, &nout, &capout, &cut_here);
 		free(cur);
 		cur = out;
 		n = nout;
 		cap = capout;
+		cut |= cut_here;
+	}
+	if (cut) {
+		bel->cut++;
+		bel->exact = false;
 	}
 	if (n == 0) {
 		free(cur);
@@ -983,6 +1049,11 @@ static bool spread_few(struct belief *bel)
 	size_t cap = bel->lim.exact_max > 64 ? bel->lim.exact_max : 64, n = 0;
 	struct belief_hyp *out = xreallocarray(NULL, cap + bel->n, sizeof *out);
 	for (size_t g = 0; g < na; g++) {
+		/* past the deadline: the arrangements placed so far (the heaviest) */
+		if (g > 0 && past_deadline(bel)) {
+			bel->cut++;
+			break;
+		}
 		const struct men_of *key = &k[a[g].first];
 		const struct belief_hyp *base = &bel->h[key->hyp];
 		int files[BELIEF_FEW_MEN], np = 0;
@@ -1057,7 +1128,14 @@ static void opp_move(struct belief *bel)
 	struct belief_obs *o = log_push(bel, OBS_OPP);
 	o->obliged = bel->opp_obliged;
 	size_t n, cap;
-	struct belief_hyp *out = expand(bel, bel->h, bel->n, bel->opp_obliged, NULL, &n, &cap);
+	bool cut;
+	shuffle_for_deadline(bel, bel->h, bel->n);
+	struct belief_hyp *out = expand(bel, bel->h, bel->n, bel->opp_obliged, NULL, &n, &cap, &cut);
+	if (cut) {
+		/* a sample of the children (belief.h); the checkpoint holds the set before the move */
+		bel->cut++;
+		bel->exact = false;
+	}
 	if (n == 0) {
 		free(out);
 		if (!bel->exact && rejuvenate(bel, bel->lim.particles, true, true)) {

@@ -83,8 +83,24 @@
  * expands into one child for every square where that man could legally
  * land, the other moves being filtered out by the drop's announcement.
  *
+ * A deadline (belief_set_deadline): the work that grows with the size of
+ * the set or the length of the log, rather than with one announcement, is
+ * cut short when it passes: a rejuvenation keeps the particles it has drawn
+ * (at least BELIEF_REJUV_MIN_TRIES replays are tried when the set is to be
+ * replaced; none drawn: as if no replay fitted), an expansion of the set by
+ * the opponent's move (or the exact set's rebuilding) keeps the children of
+ * the parents it reached, BELIEF_EXPAND_MIN at least, taken in random
+ * order, and the set becomes a sample of them (the checkpoint is still the
+ * whole set before the move), and the few men's spread keeps the
+ * arrangements it placed.  The set stays a weighted sample of positions
+ * that fit everything heard, never empty.  Filtering the set by one
+ * announcement is never cut (its cost is bounded by exact_max).  No
+ * deadline (the default): the same work on any machine.  The clock is the
+ * caller's (bot.c: the monotonic clock; a test: a counter), read once per
+ * replay and once per BELIEF_EXPAND_MIN parents expanded.
+ *
  * belief_clone copies the set, the checkpoint and the log (flat arrays, one
- * allocation and memcpy each).
+ * allocation and memcpy each), and the deadline.
  */
 #ifndef KRIEG_BELIEF_H
 #define KRIEG_BELIEF_H
@@ -105,6 +121,11 @@
 #define BELIEF_CKPT_LAG 6         /* a sampled checkpoint trails by this many opponent moves */
 #define BELIEF_SPREAD_KEEP 0.5    /* share of weight a spread position keeps from the sample (few men, bare king) */
 #define BELIEF_FEW_MEN 3          /* an opponent with this many men or fewer has its king and pawns spread again */
+#define BELIEF_REJUV_MIN_TRIES 8  /* replays tried past the deadline when the set is to be replaced */
+#define BELIEF_EXPAND_MIN 16      /* parents expanded past the deadline; the clock is read once per this many */
+
+/* A clock for the deadline: milliseconds (or any unit the deadline is in), from any origin. */
+typedef int64_t (*belief_clock_fn)(void *ctx);
 
 struct belief_limits {
 	size_t exact_max;
@@ -169,6 +190,7 @@ struct belief {
 	uint64_t rng;
 	unsigned long lost;       /* announcements nothing could be made to fit (skipped) */
 	unsigned long rejuvenations, rejuv_failed;   /* statistics */
+	unsigned long replays;    /* histories replayed by them (statistics: their work) */
 	unsigned long reexact;    /* times a sample became exact again (bare king) */
 	unsigned long respread;   /* times a sample's king and pawns were spread again (few men, not bare) */
 	unsigned long reanchored; /* times a lost sample was put back on our men and the turn (belief_settle) */
@@ -180,6 +202,11 @@ struct belief {
 	size_t nckpt;
 	struct belief_obs *log;
 	size_t nlog, caplog;
+	/* the deadline of the work (belief_set_deadline); clock NULL: none */
+	belief_clock_fn clock;
+	void *clock_ctx;
+	int64_t deadline;
+	unsigned long cut;        /* times work was cut short by the deadline (statistics) */
 };
 
 /* start: the position the game began from (the players know it).  lim NULL: the defaults. */
@@ -187,6 +214,13 @@ struct belief *belief_new(const struct ruleset *rs, const struct board *start, i
                           const struct belief_limits *lim, uint64_t seed);
 void belief_free(struct belief *bel);
 struct belief *belief_clone(const struct belief *bel);
+
+/*
+ * The work of the calls that follow stops at `deadline` as `clock(ctx)`
+ * tells it (belief.h above: what is cut, and what is kept).  clock NULL:
+ * no deadline.  The deadline stays until set again.
+ */
+void belief_set_deadline(struct belief *bel, belief_clock_fn clock, void *ctx, int64_t deadline);
 
 /* One event the bot received (events for other audiences are ignored). */
 void belief_apply(struct belief *bel, const struct event *e);

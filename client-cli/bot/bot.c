@@ -34,6 +34,29 @@ const char *bot_level_name(int level)
 	return level >= 0 && level < 3 ? level_names[level] : "?";
 }
 
+static int64_t mono_clock(void *ctx)
+{
+	return mstime_mono();
+}
+
+static bot_clock_fn clock_of(const struct bot *b)
+{
+	return b->clock ? b->clock : mono_clock;
+}
+
+static int64_t bot_now(const struct bot *b)
+{
+	return clock_of(b)(b->clock_ctx);
+}
+
+/* Does the belief's work have a deadline under this budget (bot.h)?  Not
+ * with none, nor when the search counts iterations (unless a test gave the
+ * bot a clock of its own). */
+static bool bot_timed(const struct bot *b, long budget_ms)
+{
+	return budget_ms > 0 && (b->clock || b->iterations == 0);
+}
+
 /* Our men and castling rights: the part of a position's identity we know. */
 static uint64_t own_key(const struct board *own, int color)
 {
@@ -79,6 +102,7 @@ struct bot *bot_new(enum bot_level level, const struct ruleset *rs, const struct
 	b->rs = rs;
 	b->color = color;
 	b->rng = seed ^ 0x626f74ULL;
+	b->budget_ms = BOT_BUDGET_DEFAULT_MS;
 	view_init(&b->view, start, color);
 	view_set_ruleset(&b->view, rs);
 	b->bel = belief_new(rs, start, color, lim, seed);
@@ -100,7 +124,16 @@ void bot_event(struct bot *b, const struct event *e)
 	if (!(e->audience & aud_of(b->color)))
 		return;
 	view_apply(&b->view, e);
-	belief_apply(b->bel, e);
+	if (bot_timed(b, b->budget_ms)) {
+		/* the belief's work here is charged to the next decision (bot.h) */
+		int64_t t0 = bot_now(b), room = b->budget_ms / BOT_UPKEEP_SHARE - b->upkeep_ms;
+		belief_set_deadline(b->bel, clock_of(b), b->clock_ctx, t0 + (room > 0 ? room : 0));
+		belief_apply(b->bel, e);
+		b->upkeep_ms += bot_now(b) - t0;
+	} else {
+		belief_set_deadline(b->bel, NULL, NULL, 0);
+		belief_apply(b->bel, e);
+	}
 	if (e->type == EV_MOVE && e->by == b->color) {
 		b->moves_made++;
 		remember(b, &b->view.own);
@@ -386,18 +419,17 @@ double bot_box_share(const struct bot *b, move_t m)
 	return all > 0 ? boxed / all : 0;
 }
 
-/* The try chosen by ISMCTS over the belief within budget_ms. */
-static move_t mcts_choose(struct bot *b, const struct movelist *tries, long budget_ms)
+/* The try chosen by ISMCTS over the belief by the deadline (bot_now), MCTS_ITER_MIN iterations at least. */
+static move_t mcts_choose(struct bot *b, const struct movelist *tries, int64_t deadline)
 {
 	struct mtree t = { .child_at = xreallocarray(NULL, MCTS_MOVES, sizeof(int)),
 		           .stamp = xcalloc(MCTS_MOVES, sizeof(uint32_t)) };
 	int root = mt_add(&t, -1, MOVE_NONE);
 	for (int i = 0; i < tries->n; i++)
 		mt_add(&t, root, tries->m[i]);
-	int64_t deadline = mstime_mono() + (budget_ms > 0 ? budget_ms : 0);
 	long iters = 0, most = b->iterations > 0 ? b->iterations : MCTS_ITER_MAX;
 	for (; iters < most; iters++) {
-		if (b->iterations == 0 && iters >= MCTS_ITER_MIN && (iters & 15) == 0 && mstime_mono() >= deadline)
+		if (b->iterations == 0 && iters >= MCTS_ITER_MIN && (iters & 15) == 0 && bot_now(b) >= deadline)
 			break;
 		struct board pos = *belief_sample(b->bel);
 		bool terminal;
@@ -504,10 +536,23 @@ enum bot_action bot_choose(struct bot *b, long budget_ms, move_t *out)
 	view_possible(&b->view, &ml);
 	if (ml.n == 0)
 		return BOT_WAIT;
+	/* The decision's deadline: the budget less the events' upkeep since
+	 * the last one; settling the belief may use half of what is left. */
+	bool timed = bot_timed(b, budget_ms);
+	int64_t left = budget_ms > 0 ? budget_ms : 0;
+	if (timed)
+		left = left > b->upkeep_ms ? left - b->upkeep_ms : 0;
+	b->budget_ms = budget_ms;
+	b->upkeep_ms = 0;
 	if (b->level == BOT_RANDOM) {
 		*out = ml.m[belief_rand(&b->rng) % (uint64_t)ml.n];
 		return BOT_TRY;
 	}
+	int64_t start = timed || b->iterations == 0 ? bot_now(b) : 0;
+	if (timed)
+		belief_set_deadline(b->bel, clock_of(b), b->clock_ctx, start + left / 2);
+	else
+		belief_set_deadline(b->bel, NULL, NULL, 0);
 	belief_settle(b->bel);
 
 	/* "Any?" where the rule set has it on request and the answer is in doubt. */
@@ -524,7 +569,7 @@ enum bot_action bot_choose(struct bot *b, long budget_ms, move_t *out)
 	}
 
 	if (b->level == BOT_FULL) {
-		*out = mcts_choose(b, &ml, budget_ms);
+		*out = mcts_choose(b, &ml, start + left);
 		return BOT_TRY;
 	}
 

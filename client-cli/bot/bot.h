@@ -16,6 +16,15 @@
  *           would teach (largest when its legality is most in doubt); "any?"
  *           asked when the answer is in doubt.  Iterations run while the
  *           time budget lasts (from the clock: session.c).
+ *
+ * The budget of a decision covers the belief's work as well (belief.h,
+ * the deadline): the work done taking in events since the last decision
+ * (an opponent's move expands the set; an announcement nothing fits has it
+ * drawn afresh from the checkpoint) may use up to half of it
+ * (BOT_UPKEEP_SHARE) and is charged to the next decision; that decision
+ * gives settling the belief half of what is left and searches with the
+ * rest.  A budget of 0 (or the `iterations` mode) sets no deadline on the
+ * belief: the same game on any machine.
  * Every level never repeats a refused try (the view's own list), and the
  * searching levels value a try that would bring back an arrangement of
  * their own men already seen (with the opponent to move) closer to a draw:
@@ -35,6 +44,12 @@
 #include "view.h"
 
 enum bot_level { BOT_RANDOM = 0, BOT_GREEDY = 1, BOT_FULL = 2 };
+
+#define BOT_BUDGET_DEFAULT_MS 1000   /* the budget before the first decision (bot_new) */
+#define BOT_UPKEEP_SHARE 2            /* taking in events may use 1/this of the budget */
+
+/* A clock in milliseconds (bot.clock; tests inject one). */
+typedef int64_t (*bot_clock_fn)(void *ctx);
 
 #define BOT_SEEN_MAX 512          /* own arrangements remembered (a repetition needs no capture or
                                    * pawn move since: 100 plies under the fifty-move rule) */
@@ -58,6 +73,10 @@ struct bot {
 	int widest;               /* full: the most children a node of the last search had (statistics) */
 	long iterations;          /* full: search exactly this many iterations, the clock unread
 	                           * (tests: the same search on any machine); 0: the budget rules */
+	bot_clock_fn clock;       /* NULL: the monotonic clock (mstime_mono); a test's: read even with iterations */
+	void *clock_ctx;
+	long budget_ms;           /* the last decision's budget (BOT_BUDGET_DEFAULT_MS until one): what events may use */
+	int64_t upkeep_ms;        /* time the events took since the last decision (charged to the next) */
 	/* Keys of our own men after each of our moves (the opponent to move),
 	 * the last BOT_SEEN_MAX of them: what a try would repeat. */
 	uint64_t seen[BOT_SEEN_MAX];
@@ -76,7 +95,10 @@ static inline bool bot_to_move(const struct bot *b) { return !b->view.over && b-
 /*
  * The next action on our turn: BOT_ANY (ask "any?"), BOT_TRY with *m, or
  * BOT_WAIT (not our turn, game over, or nothing left to try).  budget_ms
- * bounds the thinking of this call (full); 0 means a minimal search.
+ * bounds the thinking of this call, less the events' upkeep charged to it
+ * (above), the belief's settling included; 0 means a minimal search (and
+ * a belief without deadline).  Past the deadline it still answers: at
+ * least MCTS_ITER_MIN iterations are searched (full).
  */
 enum bot_action bot_choose(struct bot *b, long budget_ms, move_t *m);
 

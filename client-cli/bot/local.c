@@ -43,6 +43,7 @@ void local_measure(struct bot *b, const struct board *truth, struct local_belief
 	 * and may turn an exact set into a sample, which the bot itself does
 	 * only when it uses the set; the measurement must not change the bot. */
 	struct belief *c = belief_clone(b->bel);
+	belief_set_deadline(c, NULL, NULL, 0); /* measured whole, whatever the bot's deadline */
 	belief_settle(c);
 	bool exact = belief_is_exact(c);
 	double r = belief_rank(c, truth);
@@ -104,6 +105,9 @@ int local_play(const struct ruleset *rs, enum bot_level white, enum bot_level bl
 		bot_new(white, rs, &start, WHITE, o->seed * 2 + 1, lim),
 		bot_new(black, rs, &start, BLACK, o->seed * 2 + 2, lim),
 	};
+	/* what taking in the events before the first decision may use (bot.h); 0: no deadline */
+	for (int c = 0; c < 2; c++)
+		b[c]->budget_ms = o->movetime_ms;
 	struct evlist l;
 	evlist_init(&l);
 	apply(r, o, res, ACTION_BEGIN, WHITE, "", &l);

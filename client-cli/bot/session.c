@@ -317,6 +317,8 @@ static struct bgame *game_open(struct sess *s, long id, const char *rules, int c
 		g->clock_at = mstime_mono();
 		g->checked_ply = -1;
 		g->bot = bot_new(s->level, rs, &start, color, s->seed++ * 7919 + (uint64_t)id, NULL);
+		if (s->movetime_ms > 0)
+			g->bot->budget_ms = s->movetime_ms; /* else the default until the first decision (bot.h) */
 		return g;
 	}
 	return NULL;

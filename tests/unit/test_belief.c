@@ -19,6 +19,8 @@
 #include "check_main.h"
 #include "fen.h"
 #include "local.h"
+#include "movegen.h"
+#include "notation.h"
 #include "pgn.h"
 #include "referee.h"
 #include "xmalloc.h"
@@ -866,6 +868,132 @@ START_TEST(test_bare_king_ignores_phantom_men)
 }
 END_TEST
 
+/* A clock that moves one unit each time it is read: the belief's time is its work. */
+struct fake_clock {
+	int64_t now;
+};
+
+static int64_t fake_clock_read(void *ctx)
+{
+	return ++((struct fake_clock *)ctx)->now;
+}
+
+/* One try of `side`'s, at random from the true board: a refused one now and then (one refused
+ * already is turned down, and nothing is said), else a legal one. */
+static void random_try(struct sc *s, int side, uint64_t *rng)
+{
+	const struct board *b = referee_board(s->r);
+	struct movelist poss, legal, refused;
+	movegen_possible(b, side, &poss);
+	movegen_legal(b, &legal);
+	refused.n = 0;
+	for (int i = 0; i < poss.n; i++)
+		if (movegen_find_legal(b, poss.m[i]) == MOVE_NONE)
+			refused.m[refused.n++] = poss.m[i];
+	bool refuse = refused.n > 0 && belief_rand(rng) % 3 == 0;
+	const struct movelist *from = refuse ? &refused : &legal;
+	char text[NOTATION_MAX];
+	notation_uci(from->m[belief_rand(rng) % (uint64_t)from->n], text);
+	int st = referee_attempt(s->r, side, text, &s->ev);
+	ck_assert_msg(st == REF_OK || st == REF_E_ALREADY_TRIED, "%s: %d", text, st);
+}
+
+/* What the bot needs of a set (bot.c): candidates of weight summing to 1,
+ * each with both kings, the side to move right, our men where they are. */
+static void assert_usable(struct belief *bel, const struct board *truth, const char *what)
+{
+	ck_assert_msg(belief_count(bel) > 0, "%s: an empty set", what);
+	double t = 0;
+	for (size_t i = 0; i < bel->n; i++) {
+		const struct board *b = &bel->h[i].b;
+		ck_assert_msg(isfinite(bel->h[i].w) && bel->h[i].w > 0, "%s: weight %g", what, bel->h[i].w);
+		t += bel->h[i].w;
+		ck_assert_msg(board_king(b, WHITE) != SQ_NONE && board_king(b, BLACK) != SQ_NONE, "%s: a king gone", what);
+		ck_assert_msg(b->side == truth->side, "%s: the wrong side to move", what);
+		ck_assert_msg(memcmp(b->pieces[bel->color], truth->pieces[bel->color], sizeof b->pieces[0]) == 0,
+		              "%s: our men misplaced", what);
+	}
+	ck_assert_msg(fabs(t - 1) < 1e-9, "%s: weights sum to %g", what, t);
+}
+
+/*
+ * A deadline cuts the belief's work short and leaves a set the bot can
+ * use.  Two beliefs of White's are told the same random game (small
+ * limits: the set is soon a sample that thins out and is drawn afresh from
+ * the checkpoint): one without a deadline, one whose deadline has passed
+ * from the start, on a clock read as it works.  The second replays no more
+ * than BELIEF_REJUV_MIN_TRIES histories a rejuvenation (none to top a
+ * sample up), stops expanding an exact set after BELIEF_EXPAND_MIN
+ * parents, and after every settle its set is usable.  Regression: the
+ * belief's work had no bound (krieg-bot took 33 s over a decision at
+ * `--movetime 20` in crazykrieg: rejuvenations of up to 4096 replays).
+ */
+START_TEST(test_deadline_bounds_belief_work)
+{
+	static const char *const rules[] = { "icc", "crazykrieg", "english" };
+	const char *fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+	int free_more = 0, exact_longer = 0; /* games in which ... */
+	for (size_t k = 0; k < sizeof rules / sizeof rules[0]; k++) {
+		for (uint64_t seed = 1; seed <= 2; seed++) {
+			const struct ruleset *rs = ruleset_find(rules[k]);
+			struct sc s;
+			sc_open(&s, rs, fen, WHITE);
+			struct board start;
+			char err[64], what[96];
+			ck_assert_int_eq(fen_parse(fen, &start, err, sizeof err), 0);
+			struct belief_limits lim = { .exact_max = 1000, .particles = 64 };
+			belief_free(s.bel);
+			s.bel = belief_new(rs, &start, WHITE, &lim, seed);
+			struct belief *cut = belief_new(rs, &start, WHITE, &lim, seed);
+			struct fake_clock clk = { 0 };
+			belief_set_deadline(cut, fake_clock_read, &clk, 0);
+			uint64_t rng = seed * 77;
+			bool more = false, longer = false;
+			for (int ply = 0; ply < 60 && !referee_over(s.r); ply++) {
+				int side = referee_side_to_move(s.r);
+				if (side == WHITE) {
+					/* White decides: both sets settled */
+					unsigned long r0 = cut->replays, j0 = cut->rejuvenations;
+					belief_settle(cut);
+					belief_settle(s.bel);
+					snprintf(what, sizeof what, "%s seed %d ply %d", rs->name, (int)seed, ply);
+					ck_assert_msg(cut->replays - r0 <= BELIEF_REJUV_MIN_TRIES * (cut->rejuvenations - j0),
+					              "%s: %lu replays past the deadline", what, cut->replays - r0);
+					assert_usable(cut, referee_board(s.r), what);
+					longer |= belief_is_exact(s.bel) && !belief_is_exact(cut);
+				}
+				int plies = referee_plies(s.r);
+				while (referee_plies(s.r) == plies && !referee_over(s.r)) {
+					random_try(&s, side, &rng);
+					for (; s.next < s.ev.n; s.next++) {
+						const struct event *e = &s.ev.v[s.next];
+						unsigned long r0 = cut->replays, j0 = cut->rejuvenations;
+						belief_apply(cut, e);
+						ck_assert_msg(cut->replays - r0 <= BELIEF_REJUV_MIN_TRIES * (cut->rejuvenations - j0),
+						              "%s seed %d ply %d: %lu replays past the deadline", rs->name,
+						              (int)seed, ply, cut->replays - r0);
+						r0 = s.bel->replays;
+						j0 = s.bel->rejuvenations;
+						belief_apply(s.bel, e);
+						more |= s.bel->replays - r0 > BELIEF_REJUV_MIN_TRIES * (s.bel->rejuvenations - j0);
+					}
+				}
+			}
+			free_more += more;
+			exact_longer += longer;
+			ck_assert_uint_gt(cut->cut, 0);
+			ck_assert_uint_gt(clk.now, 0);
+			belief_free(cut);
+			s.bel->lost = 0; /* a sample of 64 may lose the truth: not what is tested */
+			sc_close(&s);
+		}
+	}
+	/* the cases were reached: without a deadline the work was more */
+	ck_assert_int_ge(free_more, 3);
+	ck_assert_int_ge(exact_longer, 3);
+}
+END_TEST
+
 static Suite *belief_suite(void)
 {
 	Suite *s = suite_create("belief");
@@ -892,6 +1020,7 @@ static Suite *belief_suite(void)
 	tcase_add_test(tc, test_few_men_spread);
 	tcase_add_test(tc, test_bare_king_ignores_phantom_men);
 	tcase_add_test(tc, test_lost_sample_reanchored);
+	tcase_add_test(tc, test_deadline_bounds_belief_work);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -15,6 +15,7 @@
 #include "fen.h"
 #include "local.h"
 #include "movegen.h"
+#include "notation.h"
 #include "referee.h"
 #include "ruleset.h"
 #include "session.h"
@@ -327,6 +328,106 @@ START_TEST(test_budget_shared_among_games)
 }
 END_TEST
 
+/* A clock that moves one unit each time it is read: the bot's time is its work. */
+struct fake_clock {
+	int64_t now;
+};
+
+static int64_t fake_clock_read(void *ctx)
+{
+	return ++((struct fake_clock *)ctx)->now;
+}
+
+static bool possible(const struct movelist *ml, move_t m)
+{
+	for (int i = 0; i < ml->n; i++)
+		if (ml->m[i] == m)
+			return true;
+	return false;
+}
+
+/*
+ * A decision's budget covers the belief's work (bot.h), in crazykrieg
+ * (drops: the widest replays).  The bot (White, full, 64 particles) plays
+ * Black's random legal moves on a clock of its own that moves one unit a
+ * read (the belief reads it before each replay), so the test runs the same
+ * on any machine.  Between two decisions, events and settling included,
+ * the belief replays no more histories than the budget's units, beyond
+ * the few (BELIEF_REJUV_MIN_TRIES) a set to be replaced is given past its
+ * deadline.  Every fourth decision has a budget of 1, which the events
+ * have used up before it starts: it still answers with a try it may make,
+ * after a minimal search (MCTS_ITER_MIN, 64 iterations).  Regression: the
+ * belief's work had no bound (33 s over one decision at `--movetime 20`:
+ * rejuvenations of thousands of replays, outside the search's budget).
+ */
+START_TEST(test_belief_work_within_budget)
+{
+	enum { BUDGET = 40 };
+	const struct ruleset *rs = ruleset_find("crazykrieg");
+	const char *fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+	char err[128];
+	struct board start;
+	ck_assert_int_eq(fen_parse(fen, &start, err, sizeof err), 0);
+	struct referee *r = referee_new(rs, fen, err, sizeof err);
+	ck_assert_ptr_nonnull(r);
+	struct belief_limits lim = { .exact_max = 1000, .particles = 64 };
+	struct bot *b = bot_new(BOT_FULL, rs, &start, WHITE, 5, &lim);
+	struct fake_clock clk = { 0 };
+	b->clock = fake_clock_read;
+	b->clock_ctx = &clk;
+	b->budget_ms = BUDGET;
+	struct evlist ev;
+	evlist_init(&ev);
+	ck_assert_int_eq(referee_begin(r, &ev), REF_OK);
+	size_t next = 0;
+	uint64_t rng = 9;
+	unsigned long replays = 0, rejuv = 0;
+	int decisions = 0, minimal = 0;
+	while (decisions < 120 && referee_plies(r) < 50 && !referee_over(r)) {
+		for (; next < ev.n; next++)
+			bot_event(b, &ev.v[next]);
+		if (referee_side_to_move(r) == BLACK) {
+			struct movelist ml;
+			movegen_legal(referee_board(r), &ml);
+			char text[NOTATION_MAX];
+			notation_uci(ml.m[belief_rand(&rng) % (uint64_t)ml.n], text);
+			ck_assert_int_eq(referee_attempt(r, BLACK, text, &ev), REF_OK);
+			continue;
+		}
+		struct movelist ml;
+		view_possible(&b->view, &ml);
+		bool past = decisions % 4 == 3;
+		long searched = b->searched;
+		move_t m;
+		enum bot_action a = bot_choose(b, past ? 1 : BUDGET, &m);
+		decisions++;
+		const struct belief *bel = b->bel;
+		ck_assert_msg(bel->replays - replays <= BUDGET + BELIEF_REJUV_MIN_TRIES * (bel->rejuvenations - rejuv),
+		              "decision %d: %lu replays", decisions, bel->replays - replays);
+		replays = bel->replays;
+		rejuv = bel->rejuvenations;
+		if (a == BOT_ANY) {
+			ck_assert_int_eq(referee_any(r, WHITE, &ev), REF_OK);
+			continue;
+		}
+		ck_assert_int_eq(a, BOT_TRY);
+		ck_assert_msg(possible(&ml, m), "decision %d: not a try it may make", decisions);
+		if (past) {
+			ck_assert_int_le(b->searched - searched, 64);
+			minimal++;
+		}
+		char text[NOTATION_MAX];
+		notation_uci(m, text);
+		ck_assert_int_eq(referee_attempt(r, WHITE, text, &ev), REF_OK);
+	}
+	ck_assert_int_gt(minimal, 0);
+	ck_assert_uint_gt(b->bel->cut, 0);
+	bot_free(b);
+	referee_free(r);
+	evlist_free(&ev);
+}
+END_TEST
+
 static Suite *bot_suite(void)
 {
 	Suite *s = suite_create("bot");
@@ -340,6 +441,7 @@ static Suite *bot_suite(void)
 	tcase_add_test(tc, test_search_wide_nodes);
 	tcase_add_test(tc, test_box_share);
 	tcase_add_test(tc, test_full_does_not_box_the_king_in);
+	tcase_add_test(tc, test_belief_work_within_budget);
 	suite_add_tcase(s, tc);
 	return s;
 }
