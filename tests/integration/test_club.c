@@ -469,6 +469,55 @@ START_TEST(login_in_flight_sees_changes)
 }
 END_TEST
 
+/* A password change being hashed when the command line sets the
+ * password (`kriegd user passwd`) is refused when its hash ends: the old
+ * password was checked against the hash the row held before.  Before, it
+ * went through, undoing the command line's password (which had said it
+ * was set) and keeping the connection the command line meant to close
+ * (probe). */
+START_TEST(passwd_in_flight_sees_changes)
+{
+	/* The daemon's check of offline changes held back (it would close
+	 * the connection first, before the passwd is answered). */
+	setenv("KRIEGD_USERS_CHECK_MS", "600000", 1);
+	struct kd *d = kd_start("hash_queue_per_address = 12\nrate_limit = 1000\n"
+	                        "rate_burst = 1000\nhandshake_timeout = 300s\n");
+	unsetenv("KRIEGD_USERS_CHECK_MS");
+	kg_user_add(d, "hank", "player", "hank-password");
+	struct kc *own = kc_hello_from(d, "127.0.0.2");
+	kc_ok(own, kc_req(own, "login", "{s:s, s:s}", "user", "hank", "password", "hank-password"));
+	/* Two addresses' logins queued first, 11 of them from the passwd's:
+	 * it is hashed after about 22 (round robin), after the command line's
+	 * change (one hash). */
+	enum { FLOOD = 22 };
+	struct kc *flood[FLOOD];
+	long long ids[FLOOD];
+	for (int i = 0; i < FLOOD; i++)
+		flood[i] = kc_hello_from(d, i % 2 ? "127.0.0.2" : "127.0.0.3");
+	for (int i = 0; i < FLOOD; i++)
+		ids[i] = kc_req(flood[i], "login", "{s:s, s:s}", "user", "nobody-here", "password",
+		                "not the password");
+	long long id = kc_req(own, "passwd", "{s:s, s:s}", "old", "hank-password", "new",
+	                      "wire-password");
+	char out[4096];
+	ck_assert_int_eq(kg_user(d, "cli-password\n", out, sizeof out, "passwd", "hank",
+	                         "--password-stdin"), 0);
+	json_t *r = kc_response(own, id);
+	ck_assert_msg(!json_is_true(json_object_get(r, "ok")),
+	              "a passwd checked before the command line's went through");
+	ck_assert_str_eq(code_of(r), "auth_failed");
+	for (int i = 0; i < FLOOD; i++) {
+		kc_response(flood[i], ids[i]);
+		kc_close(flood[i]);
+	}
+	kc_close(own);
+	struct kc *c = kc_hello(d);
+	kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", "hank", "password", "cli-password"));
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(fair_hashing_under_flood)
 {
 	/* Two addresses flood the hashing queue: 16 logins each, 12 of each
@@ -661,6 +710,7 @@ static Suite *club_suite(void)
 	tcase_add_test(tc, backoff_slows_guesser_not_owner);
 	tcase_add_test(tc, fair_hashing_under_flood);
 	tcase_add_test(tc, login_in_flight_sees_changes);
+	tcase_add_test(tc, passwd_in_flight_sees_changes);
 	tcase_add_test(tc, fail2ban_filter);
 	suite_add_tcase(s, tc);
 	return s;
