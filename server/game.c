@@ -96,6 +96,13 @@
  * or chat would otherwise leave a game nobody could end, not even its
  * flag (probe: one player alone stores dozens of refused tries a turn). */
 #define GAME_ACTIONS_ENDING 16
+/* And no one fills it for the others: the spectators' words take at most
+ * a tenth of the record, each player's own actions (tries, offers, chat)
+ * at most half of what is left; the umpire's and the server's (the start)
+ * only the whole.  Before, spectators' chat, which the players never
+ * hear, filled the record and the players could no longer move, nor learn
+ * why (probe); an opponent's refused tries did the same. */
+#define GAME_SPECTATOR_SHARE 10
 /* How often a daemon with live games records that it is alive (one small
  * row, store_state "alive_ms", through the batch), as a lease reaching past
  * the next one (RECOVER_ALIVE_LEASE_MS): a restart charges the side to
@@ -113,10 +120,38 @@ const char *game_color_name(int color)
 	return color == WHITE ? "white" : "black";
 }
 
+/* Whose share of the record an action takes (game_priv.h record_by). */
+static int record_actor(const struct action *a)
+{
+	if (a->kind == ACTION_SPEC)
+		return RECORD_BY_SPECTATORS;
+	if (a->kind == ACTION_BEGIN || action_is_umpire(a->kind) || (a->color != WHITE && a->color != BLACK))
+		return RECORD_BY_UMPIRE;
+	return a->color;
+}
+
 void game_record_push(struct game *g, const struct action *a)
 {
 	g->acts = xgrow(g->acts, &g->capacts, g->nacts + 1, sizeof *g->acts, 64);
 	g->acts[g->nacts++] = *a;
+	g->record_by[record_actor(a)]++;
+}
+
+/* Why action a does not fit in g's record, or NULL: the last actions are
+ * for an ending, and the spectators' and each player's shares are their
+ * own (GAME_SPECTATOR_SHARE).  Said to the actor, of its own share only. */
+static const char *record_full(const struct game *g, const struct action *a, bool ending)
+{
+	size_t max = g->gs->actions_max, spectators = max / GAME_SPECTATOR_SHARE;
+	size_t player = (max - GAME_ACTIONS_ENDING - spectators) / 2;
+	int by = record_actor(a);
+	if (g->nacts >= max || (!ending && g->nacts >= max - GAME_ACTIONS_ENDING))
+		return "the game's record is full: it can only be ended";
+	if (by == RECORD_BY_SPECTATORS && g->record_by[by] >= spectators)
+		return "the spectators' share of the game's record is full";
+	if (!ending && (by == WHITE || by == BLACK) && g->record_by[by] >= player)
+		return "your share of the game's record is full: it can only be ended";
+	return NULL;
 }
 
 /* An action as the store keeps it (names, not enum values). */
@@ -560,6 +595,9 @@ static void pending_failed(void *arg)
 		if (rearm)
 			presence_rearm(g);
 		g->nacts = p->before_nacts;
+		memset(g->record_by, 0, sizeof g->record_by);
+		for (size_t i = 0; i < g->nacts; i++)
+			g->record_by[record_actor(&g->acts[i])]++;
 		g->seq = p->a.seq - 1;
 		if (game_rebuild(g) != 0)
 			log_warnx("game=%" PRId64 " rebuild after a failed commit failed", g->id);
@@ -628,11 +666,10 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		retry = g->flag_timer;
 	}
 	bool ending = a.kind == ACTION_END || a.kind == ACTION_ADJUDGE || a.kind == ACTION_UABORT;
-	if (g->nacts >= g->gs->actions_max ||
-	    (!ending && g->nacts >= g->gs->actions_max - GAME_ACTIONS_ENDING)) {
+	const char *full = record_full(g, &a, ending);
+	if (full != NULL) {
 		if (c)
-			dispatch_error(c, id, PE_ILLEGAL_ACTION,
-			               "the game's record is full: it can only be ended");
+			dispatch_error(c, id, PE_ILLEGAL_ACTION, "%s", full);
 		return 1;
 	}
 

@@ -18,6 +18,8 @@
 #include "clock.h"
 #include "idtable.h"
 #include "proto.h"
+
+enum { RECORD_BY_SPECTATORS = 2, RECORD_BY_UMPIRE = 3, RECORD_BY_COUNT = 4 };
 #include "store.h"
 
 struct conn;
@@ -42,6 +44,9 @@ struct game {
 	struct clock clock;
 	struct action *acts;         /* the record, kept for a rebuild after a failed commit */
 	size_t nacts, capacts;
+	/* The record's actions by whose share they take (game.c record_full):
+	 * WHITE, BLACK, the spectators', the umpire's (and the server's). */
+	size_t record_by[RECORD_BY_COUNT];
 	int seq;                     /* last action's seq (committed or in the open batch) */
 	/* The last action each player (WHITE, BLACK) heard anything of: their
 	 * own view's record ends there, whatever the other did since, so the

@@ -458,6 +458,49 @@ START_TEST(chat_reaches_only_its_audience)
 }
 END_TEST
 
+/* The spectators' words take their own share of a game's record (a
+ * tenth), not the players': before, one spectator's chat, which the
+ * players never hear, filled the record, and the players' moves and words
+ * were refused ("the game's record is full") for what they were never
+ * told of (probe).  KRIEGD_RECORD_MAX makes the record short (60: 6 for
+ * the spectators). */
+START_TEST(spectators_fill_only_their_share)
+{
+	setenv("KRIEGD_RECORD_MAX", "60", 1);
+	setenv("KRIEGD_CHAT_WINDOW_MS", "1", 1);
+	struct kd *d = kd_start("rate_limit = 100000\nrate_burst = 100000\n");
+	unsetenv("KRIEGD_RECORD_MAX");
+	unsetenv("KRIEGD_CHAT_WINDOW_MS");
+	struct kp w, b, s;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	kp_guest(d, &s);
+	json_int_t g = start_game(&w, &b, "icc", NULL);
+	kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", g));
+	int said = 0;
+	for (;; said++) {
+		ck_assert_int_lt(said, 60);
+		kt_sleep_ms(2);   /* past the chat window */
+		json_t *r = kc_response(s.c, kc_req(s.c, "spec", "{s:I, s:s}", "game", g, "text", "psst"));
+		if (!json_is_true(json_object_get(r, "ok"))) {
+			json_t *e = json_object_get(r, "error");
+			ck_assert_str_eq(json_string_value(json_object_get(e, "code")), "illegal_action");
+			ck_assert_str_eq(json_string_value(json_object_get(e, "message")),
+			                 "the spectators' share of the game's record is full");
+			break;
+		}
+	}
+	ck_assert_int_eq(said, 6);
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", g, "move", "e4"));
+	kc_ok(b.c, kc_req(b.c, "say", "{s:I, s:s}", "game", g, "text", "hello"));
+	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", g, "move", "e5"));
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(s.c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(chat_requests)
 {
 	struct kd *d = kd_start("rate_limit = 100000\nrate_burst = 100000\n");
@@ -1081,6 +1124,7 @@ static Suite *friends_suite(void)
 	tcase_add_test(tc, messages_wait_for_their_reader);
 	tcase_add_test(tc, lobby_comes_to_you);
 	tcase_add_test(tc, adjourned_game_waits);
+	tcase_add_test(tc, spectators_fill_only_their_share);
 	suite_add_tcase(s, tc);
 	return s;
 }

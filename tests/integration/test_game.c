@@ -453,8 +453,9 @@ END_TEST
 
 /*
  * A full record still ends: once refused tries, offers or chat have
- * filled all but its last actions, nothing more is taken but an ending,
- * so a player can still resign and the flag still falls.  Before, every
+ * filled all but its last actions (here each player's share of them:
+ * with KRIEGD_RECORD_MAX 40, ten each), nothing more is taken but an
+ * ending, so a player can still resign and the flag still falls.  Before, every
  * action was refused at the cap, endings and the flag's own included: the
  * game hung live for ever (probe: 50,000 draw offers and declines, then
  * resign, umpire_abort and the flag all refused).  KRIEGD_RECORD_MAX
@@ -489,6 +490,9 @@ START_TEST(full_record_still_ends)
 			                  "decline"));
 		}
 		ck_assert_int_gt(offers, 5);
+		/* White's share is full (its move and offers); Black's declines
+		 * left it one action of its own. */
+		kc_ok(b.c, kc_req(b.c, "say", "{s:I, s:s}", "game", (json_int_t)g, "text", "hi"));
 		kc_error(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e7e5"),
 		         "illegal_action");
 		kc_error(b.c, kc_req(b.c, "say", "{s:I, s:s}", "game", (json_int_t)g, "text", "hi"),
