@@ -451,9 +451,14 @@ struct cached {
 	size_t n, cap;
 };
 
+/* Where a game's slot was last found, by its id's low bits: a live game's
+ * is looked up at every commit, among as many slots as live games. */
+#define CACHE_HINTS 4096
+
 struct announce_cache {
 	struct cached *slot;         /* the live games' and up to `games` more */
 	size_t n, cap;
+	size_t hint[CACHE_HINTS];    /* an index into slot, to check (cache_find) */
 	size_t games;
 	uint64_t clock;
 	int stride, min;
@@ -488,18 +493,27 @@ void announce_cache_free(struct announce_cache *ac)
 }
 
 /* g's slot, or NULL. */
-static struct cached *cache_find(const struct announce_cache *ac, int64_t game)
+static struct cached *cache_find(struct announce_cache *ac, int64_t game)
 {
-	for (size_t i = 0; ac != NULL && game != 0 && i < ac->n; i++)
-		if (ac->slot[i].game == game)
+	if (ac == NULL || game == 0)
+		return NULL;
+	size_t *h = &ac->hint[(uint64_t)game % CACHE_HINTS];
+	if (*h < ac->n && ac->slot[*h].game == game)
+		return &ac->slot[*h];
+	for (size_t i = 0; i < ac->n; i++)
+		if (ac->slot[i].game == game) {
+			*h = i;
 			return &ac->slot[i];
+		}
 	return NULL;
 }
 
 int announce_cache_marks(const struct announce_cache *ac, int64_t game)
 {
-	const struct cached *c = cache_find(ac, game);
-	return c ? (int)c->n : 0;
+	for (size_t i = 0; ac != NULL && game != 0 && i < ac->n; i++)
+		if (ac->slot[i].game == game)
+			return (int)ac->slot[i].n;
+	return 0;
 }
 
 /* A mark where c stands now.  The referee that goes on is swapped for its
@@ -510,7 +524,7 @@ static void cached_mark(struct cached *c)
 	struct referee *r = referee_copy(c->ref);
 	referee_free(c->ref);
 	c->ref = r;
-	c->m = xgrow(c->m, &c->cap, c->n + 1, sizeof *c->m, 16);
+	c->m = xgrow(c->m, &c->cap, c->n + 1, sizeof *c->m, 4);   /* a live game's: one, often */
 	struct mark *m = &c->m[c->n++];
 	m->seq = c->last;
 	m->ref = c->last == 0 ? NULL : referee_copy(r);   /* the start is made again */
