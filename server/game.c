@@ -96,10 +96,10 @@
  * or chat would otherwise leave a game nobody could end, not even its
  * flag (probe: one player alone stores dozens of refused tries a turn). */
 #define GAME_ACTIONS_ENDING 16
-/* And no one fills it for the others: the spectators' words take at most
- * a tenth of the record, each player's own actions (tries, offers, chat)
- * at most half of what is left; the umpire's and the server's (the start)
- * only the whole.  Before, spectators' chat, which the players never
+/* And no player or spectator fills it for the others: the spectators'
+ * words take at most a tenth of the record, each player's own actions
+ * (tries, offers, chat) at most half of what is left after the start; the
+ * umpire's and the server's (the start) count only against the whole.  Before, spectators' chat, which the players never
  * hear, filled the record and the players could no longer move, nor learn
  * why (probe); an opponent's refused tries did the same. */
 #define GAME_SPECTATOR_SHARE 10
@@ -143,7 +143,10 @@ void game_record_push(struct game *g, const struct action *a)
 static const char *record_full(const struct game *g, const struct action *a, bool ending)
 {
 	size_t max = g->gs->actions_max, spectators = max / GAME_SPECTATOR_SHARE;
-	size_t player = (max - GAME_ACTIONS_ENDING - spectators) / 2;
+	/* Half of what the start, the ending's room and the spectators leave:
+	 * both players' shares fit, however the others filled theirs (probe:
+	 * the start left the second player one short). */
+	size_t player = (max - GAME_ACTIONS_ENDING - spectators - 1) / 2;
 	int by = record_actor(a);
 	if (g->nacts >= max || (!ending && g->nacts >= max - GAME_ACTIONS_ENDING))
 		return "the game's record is full: it can only be ended";

@@ -462,8 +462,8 @@ END_TEST
  * tenth), not the players': before, one spectator's chat, which the
  * players never hear, filled the record, and the players' moves and words
  * were refused ("the game's record is full") for what they were never
- * told of (probe).  KRIEGD_RECORD_MAX makes the record short (60: 6 for
- * the spectators). */
+ * told of (probe).  Each player's share is its own too.  KRIEGD_RECORD_MAX
+ * makes the record short (60: 6 for the spectators, 18 for each player). */
 START_TEST(spectators_fill_only_their_share)
 {
 	setenv("KRIEGD_RECORD_MAX", "60", 1);
@@ -494,6 +494,25 @@ START_TEST(spectators_fill_only_their_share)
 	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", g, "move", "e4"));
 	kc_ok(b.c, kc_req(b.c, "say", "{s:I, s:s}", "game", g, "text", "hello"));
 	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", g, "move", "e5"));
+	/* Each player's own share: (60 - 16 ending - 6 - 1 start) / 2 = 18,
+	 * the second to fill it too (the start left it one short). */
+	struct kp *players[2] = { &w, &b };
+	int taken[2] = { 1, 2 };
+	for (int p = 0; p < 2; p++) {
+		for (;; taken[p]++) {
+			ck_assert_int_lt(taken[p], 60);
+			kt_sleep_ms(2);
+			struct kc *c = players[p]->c;
+			json_t *r = kc_response(c, kc_req(c, "say", "{s:I, s:s}", "game", g, "text", "hm"));
+			if (!json_is_true(json_object_get(r, "ok"))) {
+				json_t *e = json_object_get(r, "error");
+				ck_assert_str_eq(json_string_value(json_object_get(e, "message")),
+				                 "your share of the game's record is full: it can only be ended");
+				break;
+			}
+		}
+		ck_assert_int_eq(taken[p], 18);
+	}
 	kc_close(w.c);
 	kc_close(b.c);
 	kc_close(s.c);
