@@ -413,6 +413,17 @@ int kd_log_count(const struct kd *d, const char *needle)
 	return n;
 }
 
+int kd_log_last_int(const struct kd *d, const char *key)
+{
+	char *log = kd_log(d);
+	int n = -1;
+
+	for (const char *p = log; (p = strstr(p, key)) != NULL; p += strlen(key))
+		n = atoi(p + strlen(key));
+	free(log);
+	return n;
+}
+
 bool kd_log_wait_count(const struct kd *d, const char *needle, int than, int timeout_ms)
 {
 	long long deadline = kt_now_ms() + scaled(timeout_ms);

@@ -97,6 +97,9 @@ char *kd_log(const struct kd *d);
 bool kd_log_wait(const struct kd *d, const char *needle, int timeout_ms);
 /* Occurrences of needle in the log. */
 int kd_log_count(const struct kd *d, const char *needle);
+/* The number after the last occurrence of key ("through=") in the log;
+ * -1 if none. */
+int kd_log_last_int(const struct kd *d, const char *key);
 /* Wait until needle occurs more than `than` times in the log; false on
  * timeout. */
 bool kd_log_wait_count(const struct kd *d, const char *needle, int than, int timeout_ms);

@@ -322,17 +322,6 @@ START_TEST(private_try_keeps_the_pgn_cached)
 }
 END_TEST
 
-/* The last "through=N" kriegd logged for a login's state. */
-static int last_through(const struct kd *d)
-{
-	char *log = kd_log(d);
-	int n = -1;
-	for (const char *p = log; (p = strstr(p, " through=")) != NULL; p++)
-		n = atoi(p + strlen(" through="));
-	free(log);
-	return n;
-}
-
 /* An action a player did not hear costs that player's views nothing: the
  * replay of a live game is kept at each commit, and a login's state is
  * replayed through the last action the player heard.  Before, Black's
@@ -358,7 +347,7 @@ START_TEST(unheard_actions_cost_no_view)
 	struct kp b2;
 	kp_login(d, &b2, "quietb", "sesame-open");
 	kc_ok(b2.c, kc_req(b2.c, "ping", NULL));
-	int through = last_through(d);
+	int through = kd_log_last_int(d, " through=");
 	ck_assert_int_gt(through, 1500);
 	int offloaded = kd_log_count(d, "replay goes to the reader");
 	int replayed_on = kd_log_count(d, "cache replays on");
@@ -379,7 +368,7 @@ START_TEST(unheard_actions_cost_no_view)
 	struct kp b3;
 	kp_login(d, &b3, "quietb", "sesame-open");
 	kc_ok(b3.c, kc_req(b3.c, "ping", NULL));
-	ck_assert_int_eq(last_through(d), through);
+	ck_assert_int_eq(kd_log_last_int(d, " through="), through);
 	/* White's next move is heard, and read at once. */
 	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "g1f3"));
 	json_t *third = kg_fetch_events(b.c, "game", game, NULL, NULL, 0);

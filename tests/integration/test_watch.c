@@ -907,17 +907,6 @@ START_TEST(delayed_state_hidden)
 }
 END_TEST
 
-/* The last "catch-up through=N" kriegd logged. */
-static int last_catchup(const struct kd *d)
-{
-	char *log = kd_log(d);
-	int n = -1;
-	for (const char *p = log; (p = strstr(p, "catch-up through=")) != NULL; p++)
-		n = atoi(p + strlen("catch-up through="));
-	free(log);
-	return n;
-}
-
 /* A delayed game's catch-up is replayed through the last action the
  * spectators heard anything of: actions only the players or umpires heard
  * since (here an umpire's private notes) add nothing to its cost.  Before,
@@ -941,13 +930,13 @@ START_TEST(delayed_catchup_ends_at_what_spectators_heard)
 	}
 	json_t *r = kc_ok(s1.c, kc_req(s1.c, "watch", "{s:I}", "game", (json_int_t)game));
 	json_t *first = json_deep_copy(json_object_get(r, "events"));
-	int through = last_catchup(d);
+	int through = kd_log_last_int(d, "catch-up through=");
 	ck_assert_int_gt(through, 3);
 	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
 	for (int i = 0; i < 40; i++)
 		kc_ok(ump.c, kc_req(ump.c, "note", "{s:I, s:s}", "game", (json_int_t)game, "text", "quiet"));
 	r = kc_ok(s2.c, kc_req(s2.c, "watch", "{s:I}", "game", (json_int_t)game));
-	ck_assert_int_eq(last_catchup(d), through);
+	ck_assert_int_eq(kd_log_last_int(d, "catch-up through="), through);
 	ck_assert(json_equal(json_object_get(r, "events"), first));
 	json_decref(first);
 	kc_close(w.c);
