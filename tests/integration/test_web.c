@@ -912,9 +912,12 @@ END_TEST
 START_TEST(test_replay_cost_holds)
 {
 	struct kd *d = start_web("rate_limit = 10000\nrate_burst = 10000\n");
-	int port = listen_port(d, 1);
 	int64_t game = kg_long_record(d, "ump", KG_HOLD_NOTES);
+	/* A live game's replay is kept while it is played (announce.h): the
+	 * cache is cold for a finished record after a restart. */
+	kd_restart(d);
 	kd_reload(d, KG_HOLD_CONF);
+	int port = listen_port(d, 3);   /* the second run's web listener */
 	char origin[128], record[128];
 	snprintf(origin, sizeof origin, ORIGIN_OK, port);
 	struct wsc *w = wsc_upgrade(port, true, origin);
