@@ -676,15 +676,19 @@ static void delayed_cb(evutil_socket_t fd, short what, void *arg)
 	pending_remove(a, j);
 	if (c != NULL)
 		finish_login(a, c, j);
+	uint64_t conn = j->conn;
 	job_free(j);
+	conn_auth_done(a->srv, conn);   /* what it sent after the login goes on */
 }
 
 /*
  * A failed login is counted now (its back-off starts now) but answered
  * only after login_failure_delay: one connection cannot guess faster
- * than that, and while held the job still counts for its connection
- * (one authentication at a time) and for its address's share.  Returns
- * true when j was held (it stays on the pending list).
+ * than that.  While held the job still counts for its address's share,
+ * and its connection stays held (conn_auth_hold) until the answer:
+ * what it sent after the login, a next guess included, waits behind it,
+ * as it would behind a login still being hashed.  Returns true when j
+ * was held (it stays on the pending list).
  */
 static bool login_hold(struct auth *a, struct job *j)
 {
@@ -729,7 +733,11 @@ static void wake_cb(evutil_socket_t fd, short what, void *arg)
 			case JOB_HASH: finish_hash(a, c, j); break;
 			}
 		}
+		uint64_t conn = j->conn;
 		job_free(j);
+		/* Answered: the connection runs what it sent next (which may
+		 * queue another job; the list taken above is this call's). */
+		conn_auth_done(a->srv, conn);
 	}
 }
 
@@ -746,19 +754,15 @@ static void purge_cb(evutil_socket_t fd, short what, void *arg)
 /* --- submitting ------------------------------------------------------------- */
 
 /* Queue a hash for conn; answers `busy` itself and returns NULL when the
- * queue is full or the connection already waits for one. */
+ * queue is full or the address holds its share.  A connection never has
+ * two jobs: the one it has holds it (auth_job_submit), so a second login
+ * runs only once the first was answered. */
 struct job *auth_job_new(struct auth *a, struct conn *c, json_t *id, enum job_kind kind,
                            const char *pw, size_t pwlen)
 {
 	uint64_t cid = conn_id(c);
 	struct job *j;
 
-	for (j = a->pending; j != NULL; j = j->pending_next) {
-		if (j->conn == cid) {
-			dispatch_error(c, id, PE_BUSY, "an authentication is already in progress");
-			return NULL;
-		}
-	}
 	/* One address gets a bounded share of the queue (hash_queue_per_address),
 	 * so a flood from a few addresses leaves room for everyone else. */
 	size_t mine = 0;
@@ -785,6 +789,12 @@ struct job *auth_job_new(struct auth *a, struct conn *c, json_t *id, enum job_ki
 
 void auth_job_submit(struct auth *a, struct job *j)
 {
+	/* Identity in request order (conn.h): the connection's later requests
+	 * wait until this job is answered (wake_cb, delayed_cb), so none of
+	 * them runs before the login it follows and is then overridden. */
+	struct conn *c = conn_find(a->srv, j->conn);
+	if (c != NULL)
+		conn_auth_hold(c);
 	j->pending_next = a->pending;
 	a->pending = j;
 	a->npending++;

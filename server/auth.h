@@ -12,6 +12,13 @@
  *   logout   {}                -> ok {}
  *   passwd   {old, new}        -> ok {ended}  (every other session of the user ends)
  *
+ * A request answered after a hash (register, login, passwd, and
+ * auth_hash_for's) holds its connection until it is answered
+ * (conn_auth_hold, conn.h): what the client sent after it runs after that
+ * answer, so identity changes take effect in the order they were sent
+ * (a logout behind a login logs that login out; a second login runs
+ * after the first, never `busy` for it).
+ *
  * Registration and guests follow the club's policy (admin.h).  A login
  * whose password an admin reset (users.must_change, schema 8) answers
  * ok {user, must_change_password: true} WITHOUT logging the connection in

@@ -440,14 +440,15 @@ void conn_rate_charge(struct conn *c, double tokens)
 	}
 }
 
-/* Must the next request of c wait (for its token, or for the reader)?
+/* Must the next request of c wait (for its token, the reader, or its
+ * authentication)?
  * Holds it if it finds no token.  A request that comes back from the
  * reader runs first, whatever its replay cost (conn_offload_done). */
 static bool must_wait(struct conn *c)
 {
 	if (c->rerun)
 		return false;
-	if (c->held || c->offloaded)
+	if (c->held || c->offloaded || c->authing)
 		return true;
 	if (!c->owing)
 		return false;
@@ -521,6 +522,29 @@ void conn_offload_done(struct server *srv, uint64_t id, double tokens)
 	/* Charged now, paid after: its answer goes out first (must_wait). */
 	conn_rate_charge(c, tokens);
 	go_on(c);
+}
+
+void conn_auth_hold(struct conn *c)
+{
+	if (c->state != CS_OPEN)
+		return;
+	/* The request that queued the job has run (its line is gone): only
+	 * what follows it waits, where it is (must_wait). */
+	c->authing = true;
+	bufferevent_disable(c->bev, EV_READ);
+}
+
+void conn_auth_done(struct server *srv, uint64_t id)
+{
+	struct conn *c = conn_find(srv, id);
+
+	if (c == NULL || !c->authing)
+		return;   /* closed meanwhile: nothing waits */
+	c->authing = false;
+	/* Still held for a token (its login's replays charged it) or with
+	 * the reader: that hold's end goes on. */
+	if (!c->held && !c->offloaded)
+		go_on(c);
 }
 
 bool conn_offloaded(const struct conn *c)
@@ -773,7 +797,7 @@ static void go_on(struct conn *c)
 	c->last_rx = mstime_mono();   /* the wait was ours, not the peer's silence */
 	if (c->held_in != NULL)
 		lines_from(c, c->held_in);
-	if (c->state != CS_OPEN || c->held || c->offloaded)
+	if (c->state != CS_OPEN || c->held || c->offloaded || c->authing)
 		return;
 	bufferevent_enable(c->bev, EV_READ);
 	if (evbuffer_get_length(bufferevent_get_input(c->bev)) > 0)
@@ -781,11 +805,12 @@ static void go_on(struct conn *c)
 }
 
 /* The bucket holds a token again: read on, first what waited (unless its
- * request is still with the reader: conn_offload_done goes on then). */
+ * request is still with the reader, or its authentication in flight:
+ * conn_offload_done, conn_auth_done go on then). */
 static void unhold(struct conn *c)
 {
 	c->held = false;
-	if (!c->offloaded)
+	if (!c->offloaded && !c->authing)
 		go_on(c);
 }
 
@@ -877,6 +902,12 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 		if (c->state != CS_OPEN || c->held)
 			return;
 	}
+	/* Waiting for its own authentication (a hash queued behind others,
+	 * a failed login's delay), a connection is not silent: what it sent
+	 * meanwhile waits unread.  The idle time counts from the answer
+	 * (go_on). */
+	if (c->authing)
+		c->last_rx = mstime_mono();
 	int64_t idle = mstime_mono() - c->last_rx;
 	int64_t half = cfg->idle_timeout_ms / 2;
 	if (idle >= cfg->idle_timeout_ms) {

@@ -124,6 +124,25 @@ bool conn_offloaded(const struct conn *c);
  * (dispatch_line asks once per request, which clears it.) */
 bool conn_take_rerun(struct conn *c);
 
+/*
+ * Identity in request order.  A request that queues work on the hashing
+ * workers (auth.c: login, register, passwd, an admin's user_create and
+ * user_reset) is answered later; until then the connection is held as
+ * for conn_offload: nothing more of its input is read or run (what it
+ * had already sent stays first in turn), so that a logout, guest, login
+ * or any request sent behind a login takes effect after it, in the order
+ * sent, and not before it only to be overridden when the hash ends.
+ * Pings behind it wait too: simplest, and a hash is short.  While held
+ * the connection is not idle (the wait is the server's).
+ * conn_auth_hold: the job is queued (nothing if c is not open);
+ * conn_auth_done: its answer is out (for a failed login, after
+ * login_failure_delay): the connection goes on with what it sent next.
+ * Nothing if it closed meanwhile: a closed connection's held input goes
+ * with it.
+ */
+void conn_auth_hold(struct conn *c);
+void conn_auth_done(struct server *srv, uint64_t id);
+
 /* Queue one JSON object as one line.  Steals the reference to msg.  A
  * connection over its output cap is marked for closing instead. */
 void conn_send(struct conn *c, json_t *msg);

@@ -42,6 +42,8 @@ struct conn {
 	bool offloaded;            /* its request's replay is with the reader (conn_offload):
 	                              input neither read nor run */
 	bool rerun;                /* the next request run is that one again */
+	bool authing;              /* an authentication job of its request is in flight
+	                              (conn_auth_hold): input neither read nor run */
 	int64_t user;
 	char *user_name;
 	char peer[64];

@@ -6,6 +6,7 @@
  * tests/ directory, where tests/unit/test_auth.c already is.)
  */
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,6 +19,38 @@ static const char *str(json_t *obj, const char *key)
 	const char *s = json_string_value(json_object_get(obj, key));
 	ck_assert_msg(s != NULL, "no string field '%s'", key);
 	return s;
+}
+
+/* Where the response with this id is among every line c received (-1:
+ * none yet): the order of answers, asserted after they were taken. */
+static long pos_of(struct kc *c, long long id)
+{
+	for (size_t i = 0; i < kc_nlines(c); i++) {
+		json_t *m = json_loads(kc_line(c, i), 0, NULL);
+		json_t *v = json_object_get(m, "id");
+		bool hit = json_is_integer(v) && json_object_get(m, "ok") != NULL &&
+		           json_integer_value(v) == id;
+		json_decref(m);
+		if (hit)
+			return (long)i;
+	}
+	return -1;
+}
+
+/* Responses a, b (and c, unless it is 0) were received in that order. */
+static void in_order(struct kc *cl, long long a, long long b, long long c)
+{
+	ck_assert_msg(pos_of(cl, a) >= 0 && pos_of(cl, a) < pos_of(cl, b),
+	              "response %lld did not come before %lld", a, b);
+	if (c != 0)
+		ck_assert_msg(pos_of(cl, b) < pos_of(cl, c), "response %lld did not come before %lld",
+		              b, c);
+}
+
+/* The code of an error response. */
+static const char *code_of(json_t *r)
+{
+	return json_string_value(json_object_get(json_object_get(r, "error"), "code"));
 }
 
 /* Register on a fresh connection; returns the token (copied into tok). */
@@ -187,10 +220,10 @@ START_TEST(accounts_survive_restart)
 END_TEST
 
 /* Hashing runs on worker threads: while a login is being hashed, the
- * daemon answers other requests.  Asserted by order, not by time: the
- * login is queued behind several other hashes, then a ping on another
- * connection is answered, and after that a ping on the login's own
- * connection comes back before the login's answer. */
+ * daemon answers other connections' requests.  Asserted by order, not by
+ * time: the login is queued behind several other hashes, then a ping on
+ * another connection is answered; a ping on the login's own connection
+ * waits behind the login (pipelined_identity_in_order below says why). */
 #define HOG_CLIENTS 6
 
 START_TEST(hashing_does_not_block_the_loop)
@@ -213,24 +246,19 @@ START_TEST(hashing_does_not_block_the_loop)
 	                         "erins password");
 	/* Another connection is served at once. */
 	kc_ok(b, kc_req(b, "ping", NULL));
-	/* The login's own connection too, ahead of the login's answer. */
+	/* The login's own connection waits for it: what it sends after a
+	 * login takes effect after it (identity in request order), so even
+	 * its ping is answered after the login's answer. */
 	long long ping = kc_req(a, "ping", NULL);
-	json_t *first = kc_next(a, KC_TIMEOUT_MS);
-	ck_assert_ptr_nonnull(first);
-	ck_assert_int_eq(json_integer_value(json_object_get(first, "id")), ping);
+	kc_ok(a, ping);
 	json_t *r = kc_ok(a, login);
 	ck_assert_str_eq(str(r, "user"), "erin");
+	in_order(a, login, ping, 0);
 	for (int i = 0; i < HOG_CLIENTS; i++) {
 		kc_error(hog[i], hog_id[i], "auth_failed");
 		kc_close(hog[i]);
 	}
 
-	/* One hash at a time per connection: a second one while the first
-	 * runs is `busy` (both lines arrive together). */
-	kc_send(b, "{\"id\":100,\"type\":\"login\",\"user\":\"erin\",\"password\":\"erins password\"}\n"
-	           "{\"id\":101,\"type\":\"login\",\"user\":\"erin\",\"password\":\"erins password\"}");
-	kc_error(b, 101, "busy");
-	kc_ok(b, 100);
 	kc_close(a);
 	kc_close(b);
 	kd_stop(d);
@@ -255,6 +283,174 @@ START_TEST(password_not_logged)
 }
 END_TEST
 
+/*
+ * Requests that change who a connection is take effect in the order they
+ * were sent, whatever the answers' order: a login's password is hashed
+ * off the loop, and what was pipelined behind it ran first and was then
+ * overridden by it (probe): a logout behind a login was answered
+ * not_logged_in and the connection ended logged in (a client that cancels
+ * its login stayed logged in); a resume, then a login, then a logout
+ * deleted the resumed session's token and still ended logged in.  Each
+ * write below carries all its lines at once, so they are all read while
+ * the login is being hashed.
+ */
+START_TEST(pipelined_identity_in_order)
+{
+	struct kd *d = kd_start(NULL);
+	char carol[PROTO_TOKEN_LEN + 1];
+	kc_close(registered(d, "alice", "alices password", NULL));
+	kc_close(registered(d, "carol", "carols password", carol));
+
+	/* login, logout, profile: the logout logs the login out. */
+	struct kc *c = kc_hello(d);
+	kc_send(c, "{\"id\":10,\"type\":\"login\",\"user\":\"alice\",\"password\":\"alices password\"}\n"
+	           "{\"id\":11,\"type\":\"logout\"}\n"
+	           "{\"id\":12,\"type\":\"profile\"}");
+	json_t *r = kc_ok(c, 10);
+	ck_assert_str_eq(str(r, "user"), "alice");
+	char alice[PROTO_TOKEN_LEN + 1];
+	snprintf(alice, sizeof alice, "%s", str(r, "token"));
+	kc_ok(c, 11);
+	ck_assert_str_eq(code_of(kc_response(c, 12)), "not_logged_in");
+	in_order(c, 10, 11, 12);
+	/* It ended logged out, and the logout revoked the login's token. */
+	kc_error(c, kc_req(c, "profile", NULL), "not_logged_in");
+	kc_error(c, kc_req(c, "resume", "{s:s}", "token", alice), "auth_failed");
+	kc_close(c);
+
+	/* resume carol, login alice, logout: the logout is alice's. */
+	c = kc_hello(d);
+	char buf[512];
+	snprintf(buf, sizeof buf,
+	         "{\"id\":20,\"type\":\"resume\",\"token\":\"%s\"}\n"
+	         "{\"id\":21,\"type\":\"login\",\"user\":\"alice\",\"password\":\"alices password\"}\n"
+	         "{\"id\":22,\"type\":\"logout\"}", carol);
+	kc_send(c, buf);
+	ck_assert_str_eq(str(kc_ok(c, 20), "user"), "carol");
+	ck_assert_str_eq(str(kc_ok(c, 21), "user"), "alice");
+	kc_ok(c, 22);
+	kc_error(c, kc_req(c, "profile", NULL), "not_logged_in");
+	kc_close(c);
+	/* carol's session was not the one logged out. */
+	c = kc_hello(d);
+	ck_assert_str_eq(str(kc_ok(c, kc_req(c, "resume", "{s:s}", "token", carol)), "user"),
+	                 "carol");
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+/* A guest behind a login: the login is answered first, then the guest
+ * replaces it.  Before, the guest was made and answered ok, then silently
+ * replaced by the login when its hash ended (probe). */
+START_TEST(pipelined_guest_after_login)
+{
+	struct kd *d = kd_start(NULL);
+	kc_close(registered(d, "alice", "alices password", NULL));
+	struct kc *c = kc_hello(d);
+	kc_send(c, "{\"id\":10,\"type\":\"login\",\"user\":\"alice\",\"password\":\"alices password\"}\n"
+	           "{\"id\":11,\"type\":\"guest\"}");
+	ck_assert_str_eq(str(kc_ok(c, 10), "user"), "alice");
+	const char *guest = str(kc_ok(c, 11), "user");
+	in_order(c, 10, 11, 0);
+	ck_assert_int_eq(strncmp(guest, "guest-", 6), 0);
+	json_t *p = kc_ok(c, kc_req(c, "profile", NULL));
+	ck_assert_str_eq(str(p, "name"), guest);
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+/* Two logins pipelined: the second runs after the first is answered (it
+ * was `busy`, "an authentication is already in progress", a reason
+ * PROTOCOL.md does not give), and the connection ends as the second. */
+START_TEST(pipelined_logins)
+{
+	struct kd *d = kd_start(NULL);
+	kc_close(registered(d, "alice", "alices password", NULL));
+	kc_close(registered(d, "bobby", "bobbys password", NULL));
+	struct kc *c = kc_hello(d);
+	kc_send(c, "{\"id\":10,\"type\":\"login\",\"user\":\"alice\",\"password\":\"alices password\"}\n"
+	           "{\"id\":11,\"type\":\"login\",\"user\":\"bobby\",\"password\":\"bobbys password\"}");
+	ck_assert_str_eq(str(kc_ok(c, 10), "user"), "alice");
+	ck_assert_str_eq(str(kc_ok(c, 11), "user"), "bobby");
+	in_order(c, 10, 11, 0);
+	ck_assert_str_eq(str(kc_ok(c, kc_req(c, "profile", NULL)), "name"), "bobby");
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+/* A failed login's answer is held login_failure_delay, and what the
+ * connection sent after it waits behind it too: a second guess cannot be
+ * hashed meanwhile, so one connection still guesses at most once a delay
+ * (before, a second login during the delay was `busy`). */
+START_TEST(pipelined_after_failed_login)
+{
+	struct kd *d = kd_start("login_failure_delay = 1s\n");
+	kc_close(registered(d, "alice", "alices password", NULL));
+	struct kc *c = kc_hello(d);
+	long long t0 = kt_now_ms();
+	kc_send(c, "{\"id\":10,\"type\":\"login\",\"user\":\"alice\",\"password\":\"wrong password\"}\n"
+	           "{\"id\":11,\"type\":\"login\",\"user\":\"alice\",\"password\":\"alices password\"}\n"
+	           "{\"id\":12,\"type\":\"ping\"}");
+	ck_assert_str_eq(code_of(kc_response(c, 10)), "auth_failed");
+	ck_assert_str_eq(str(kc_ok(c, 11), "user"), "alice");
+	kc_ok(c, 12);
+	in_order(c, 10, 11, 12);
+	/* The right password was hashed only after the delay had passed. */
+	ck_assert_int_ge(kt_now_ms() - t0, 1000);
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+/* A connection held for its authentication is not idle: the wait is the
+ * server's (a failed login's delay, longer here than idle_timeout).
+ * Before, a failed login's held answer never came: the connection was
+ * closed as idle first.  Once answered, what it sent next runs, and its
+ * silence after that is idle again. */
+START_TEST(held_for_login_not_idle)
+{
+	struct kd *d = kd_start("idle_timeout = 1s\nlogin_failure_delay = 2500ms\n");
+	struct kc *c = kc_hello(d);
+	kc_send(c, "{\"id\":10,\"type\":\"login\",\"user\":\"alice\",\"password\":\"wrong password\"}\n"
+	           "{\"id\":11,\"type\":\"ping\"}");
+	ck_assert_str_eq(code_of(kc_response(c, 10)), "auth_failed");
+	kc_ok(c, 11);
+	in_order(c, 10, 11, 0);
+	ck_assert_msg(kc_closed(c, 5000), "the idle connection stayed open");
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+/* A connection that closes while held (its login being hashed, or a
+ * failed login's answer delayed, with requests waiting behind it) is
+ * freed with what waited; the job ends on its own (kd_stop: no sanitizer
+ * report, no leak), and the daemon goes on serving. */
+START_TEST(held_connection_closes)
+{
+	struct kd *d = kd_start("login_failure_delay = 500ms\n");
+	kc_close(registered(d, "alice", "alices password", NULL));
+	for (int i = 0; i < 2; i++) {
+		struct kc *c = kc_hello(d);
+		kc_send(c, i == 0
+		        ? "{\"id\":10,\"type\":\"login\",\"user\":\"alice\",\"password\":\"alices password\"}\n"
+		          "{\"id\":11,\"type\":\"profile\"}\n{\"id\":12,\"type\":\"logout\"}"
+		        : "{\"id\":10,\"type\":\"login\",\"user\":\"alice\",\"password\":\"wrong password\"}\n"
+		          "{\"id\":11,\"type\":\"guest\"}");
+		kc_close(c);
+	}
+	kt_sleep_ms(800);   /* both hashed, the failed login's delay over */
+	struct kc *c = kc_hello(d);
+	ck_assert_str_eq(str(kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", "alice", "password",
+	                                     "alices password")), "user"), "alice");
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *auth_suite(void)
 {
 	Suite *s = suite_create("auth-integration");
@@ -267,6 +463,12 @@ static Suite *auth_suite(void)
 	tcase_add_test(tc, accounts_survive_restart);
 	tcase_add_test(tc, hashing_does_not_block_the_loop);
 	tcase_add_test(tc, password_not_logged);
+	tcase_add_test(tc, pipelined_identity_in_order);
+	tcase_add_test(tc, pipelined_guest_after_login);
+	tcase_add_test(tc, pipelined_logins);
+	tcase_add_test(tc, pipelined_after_failed_login);
+	tcase_add_test(tc, held_for_login_not_idle);
+	tcase_add_test(tc, held_connection_closes);
 	suite_add_tcase(s, tc);
 	return s;
 }
