@@ -442,13 +442,21 @@ void dispatch_later_keep(struct dispatch_later *l, struct conn *c, json_t *id, j
 	l->req = req != NULL ? json_incref(req) : NULL;
 	l->proceed = proceed;
 	l->rerun = l->srv->req != NULL && l->srv->req->rerun;
+	l->user = conn_user(c);
 }
 
 void dispatch_later_run(struct dispatch_later *l)
 {
 	struct server *srv = l->srv;
 	struct conn *c = conn_find(srv, l->conn);
-	if (c != NULL) {
+	if (c != NULL && conn_user(c) != l->user) {
+		/* The connection logged out, or in as another account, while the
+		 * request waited (a `guest` or `logout` sent behind it runs at
+		 * once): it is not run as someone it was not sent by (probe: a
+		 * `games` behind which a `guest` ran answered the guest's). */
+		dispatch_error(c, l->id, PE_NOT_LOGGED_IN,
+		               "the account that sent this is no longer logged in here");
+	} else if (c != NULL) {
 		const struct dispatch_req *outer = srv->req;
 		const struct cmd *cmd =
 		    l->req != NULL ? find_cmd(json_string_value(json_object_get(l->req, "type"))) : NULL;

@@ -198,6 +198,7 @@ struct dispatch_later {
 	json_t *id, *req;
 	void (*proceed)(struct conn *c, json_t *id, json_t *req);
 	bool rerun;                  /* back from the reader when it began to wait */
+	int64_t user;                /* whose request it is: run as no one else */
 };
 void dispatch_later_keep(struct dispatch_later *l, struct conn *c, json_t *id, json_t *req,
                          void (*proceed)(struct conn *c, json_t *id, json_t *req));

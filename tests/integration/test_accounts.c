@@ -12,6 +12,7 @@
 
 #include "check_main.h"
 #include "harness.h"
+#include "harness_game.h"
 #include "proto.h"
 
 static const char *str(json_t *obj, const char *key)
@@ -451,6 +452,37 @@ START_TEST(held_connection_closes)
 }
 END_TEST
 
+/* A request that waits for a commit (here `games` behind the player's
+ * own move) runs after it as the account that sent it: a `guest` sent behind it runs at once, and the waiting request is
+ * then refused, not answered as the guest (before: the guest's empty list
+ * of games, for a request alice sent; probe). */
+START_TEST(waiting_request_keeps_its_account)
+{
+	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
+	struct kp w, b;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	int64_t game = kg_new_game(&w, &b);
+	/* One write: the three run in one turn of the loop, before the move's
+	 * commit, which `games` then waits for. */
+	char batch[256];
+	int n = snprintf(batch, sizeof batch,
+	                 "{\"id\":500,\"type\":\"move\",\"game\":%lld,\"move\":\"e4\"}\n"
+	                 "{\"id\":501,\"type\":\"games\"}\n{\"id\":502,\"type\":\"guest\"}\n",
+	                 (long long)game);
+	ck_assert_int_eq(kc_write(w.c, batch, (size_t)n, KC_TIMEOUT_MS), 0);
+	kc_ok(w.c, 500);
+	kc_ok(w.c, 502);
+	json_t *r = kc_response(w.c, 501);
+	ck_assert_msg(!json_is_true(json_object_get(r, "ok")), "answered as the guest: %s",
+	              kc_line(w.c, kc_nlines(w.c) - 1));
+	ck_assert_str_eq(code_of(r), "not_logged_in");
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *auth_suite(void)
 {
 	Suite *s = suite_create("auth-integration");
@@ -469,6 +501,7 @@ static Suite *auth_suite(void)
 	tcase_add_test(tc, pipelined_after_failed_login);
 	tcase_add_test(tc, held_for_login_not_idle);
 	tcase_add_test(tc, held_connection_closes);
+	tcase_add_test(tc, waiting_request_keeps_its_account);
 	suite_add_tcase(s, tc);
 	return s;
 }
