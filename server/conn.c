@@ -744,6 +744,51 @@ static void line_too_long(struct conn *c)
 	conn_close(c, "line too long");
 }
 
+/*
+ * Whether line looks like an HTTP request line, `^[A-Z]+ \S+ HTTP/\d`
+ * ("POST / HTTP/1.1").  No JSON line starts with a capital letter.
+ */
+static bool http_request_line(const char *line, size_t n)
+{
+	size_t i = 0, target;
+
+	while (i < n && line[i] >= 'A' && line[i] <= 'Z')
+		i++;
+	if (i == 0 || i >= n || line[i] != ' ')
+		return false;
+	target = ++i;
+	while (i < n && line[i] != ' ' && line[i] != '\t' && (unsigned char)line[i] > 0x20)
+		i++;
+	if (i == target || i >= n || line[i] != ' ')
+		return false;
+	i++;
+	return n - i >= 6 && memcmp(line + i, "HTTP/", 5) == 0 && line[i + 5] >= '0' &&
+	       line[i + 5] <= '9';
+}
+
+/*
+ * The first line on the line door (empty lines before it aside) is an
+ * HTTP request: close at once, running nothing.  A browser that a hostile
+ * page sent here (a cross-protocol attack: the ALPN refusal in tls.c
+ * stops browsers, this stops clients that offer no ALPN) would have each
+ * header line answered with bad_json and then its body, which the page
+ * chose, run as requests with the visitor's connection: hello, guest,
+ * login.  Only the first line is looked at: later ones cost nothing more,
+ * and a session that has begun with a JSON line is the line protocol.
+ */
+static bool http_on_line_door(struct conn *c, const char *line, size_t n)
+{
+	if (c->framing != NULL || c->first_line_seen || n == 0)
+		return false;
+	c->first_line_seen = true;
+	if (!http_request_line(line, n))
+		return false;
+	log_info("conn=%llu peer=%s sent an HTTP request to the line port; closing it unread",
+	         (unsigned long long)c->id, c->peer);
+	conn_close(c, "http request on the line port");
+	return true;
+}
+
 /* Run the complete lines of in (the socket's input, or c->held_in) until
  * none is left, the connection closes, or it must wait for a token. */
 static void lines_from(struct conn *c, struct evbuffer *in)
@@ -772,6 +817,8 @@ static void lines_from(struct conn *c, struct evbuffer *in)
 		size_t n = total - 1;
 		if (n > 0 && line[n - 1] == '\r')
 			n--;
+		if (http_on_line_door(c, line, n))
+			break;
 		conn_message(c, line, n);
 	}
 }
@@ -1088,7 +1135,7 @@ void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int sock
 		evutil_closesocket(fd);
 		return;
 	}
-	SSL *ssl = tls_ssl_new(srv->tls);
+	SSL *ssl = tls_ssl_new_line(srv->tls);
 	if (ssl == NULL) {
 		evutil_closesocket(fd);
 		return;

@@ -32,6 +32,8 @@ struct conn {
 	bool refused;              /* over max_connections: server_full, then close */
 	bool refused_addr;         /* over max_connections_per_ip (refused too) */
 	bool hello;
+	bool first_line_seen;      /* line door: its first line was checked for HTTP
+	                              (conn.c, http_on_line_door) */
 	bool leaving;              /* running the closed hooks (logout): skipped by conn_of_user */
 	bool shut;                 /* LINGER: close_notify and FIN sent */
 	bool held;                 /* waiting for a token: input neither read nor run */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <openssl/bn.h>
@@ -27,6 +28,32 @@ struct tls {
 	SSL_CTX *ctx;
 	char fingerprint[32 * 3];        /* 64 hex digits (ctx_build) */
 };
+
+/*
+ * TLS 1.2 suites: forward secrecy (ECDHE) and AEAD only, Mozilla's
+ * "intermediate" list.  OpenSSL's DEFAULT also takes static-RSA key
+ * exchange (no forward secrecy: whoever gets the key later decrypts what
+ * was recorded) and CBC with SHA-1 (a history of padding oracles).  Every
+ * client that speaks TLS 1.2 today offers one of these.  TLS 1.3 suites
+ * are another list (SSL_CTX_set_ciphersuites), left at OpenSSL's default:
+ * all of them AEAD with forward secrecy.
+ */
+#define TLS12_CIPHERS                                                \
+	"ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:" \
+	"ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:" \
+	"ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305"
+
+/* A certificate this close to its end is warned about at every load. */
+#define TLS_EXPIRY_WARN_DAYS 14
+
+/*
+ * The SSL ex_data slot that marks a line-door connection
+ * (tls_ssl_new_line).  Both doors share one SSL_CTX (one certificate, one
+ * reload), but only the web door speaks HTTP, so the ALPN callback, which
+ * is the context's, asks the SSL which door it came to.  Made once by
+ * tls_new, before any connection.
+ */
+static int line_door_idx = -1;
 
 int tls_log_errors(uint64_t conn_id, const char *what)
 {
@@ -206,6 +233,100 @@ static void credential_hint(const char *value, char *err, size_t errlen)
 }
 
 /*
+ * ALPN on the shared context.  A browser always offers ALPN (h2,
+ * http/1.1); the krieg clients offer none.  On the line door an offer
+ * means a client that expects another protocol: most likely a browser
+ * that a hostile page sent, with the visitor's connection, to the line
+ * port (a cross-protocol attack, "ALPACA": its request headers and body
+ * would be read as protocol lines).  It is refused in the handshake, with
+ * the no_application_protocol alert (RFC 7301, section 3.2), before a
+ * byte of it is read.  The web door selects nothing, as it did before
+ * this callback: a browser then speaks HTTP/1.1, which is what it serves.
+ */
+static int alpn_select(SSL *ssl, const unsigned char **out, unsigned char *outlen,
+                       const unsigned char *in, unsigned int inlen, void *arg)
+{
+	(void)out;
+	(void)outlen;
+	(void)in;
+	(void)arg;
+	if (line_door_idx >= 0 && SSL_get_ex_data(ssl, line_door_idx) != NULL) {
+		log_info("tls refused a client offering ALPN (%u bytes of protocol names) on the line "
+		         "port: a browser or another protocol's client, not krieg", inlen);
+		return SSL_TLSEXT_ERR_ALERT_FATAL;
+	}
+	return SSL_TLSEXT_ERR_NOACK;
+}
+
+/*
+ * The pass-phrase callback: there is no pass phrase.  OpenSSL's default
+ * asks for one on /dev/tty, and would block the daemon's one event loop
+ * (every client with it) until someone typed at the terminal it was
+ * started from, or fail on its own when there is none.  An encrypted key
+ * is refused instead, at once, and *(int *)userdata set (when there is
+ * one) to say why.
+ */
+static int no_passphrase(char *buf, int size, int rwflag, void *userdata)
+{
+	(void)buf;
+	(void)size;
+	(void)rwflag;
+	if (userdata != NULL)
+		*(int *)userdata = 1;
+	return 0;
+}
+
+/* t as "2036-12-02T04:37:55Z" (the log's own form) into buf. */
+static void asn1_time_str(const ASN1_TIME *t, char *buf, size_t len)
+{
+	struct tm tm;
+
+	if (t == NULL || ASN1_TIME_to_tm(t, &tm) != 1 ||
+	    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(buf, len, "unknown");
+}
+
+/*
+ * Log what certificate x is and until when, at every load (start, reload,
+ * --check-config), and warn when it is out of its validity period or
+ * near its end: a client that verifies it refuses it then, and nothing
+ * else in the daemon would say so.  A warning, not a refusal: an expired
+ * certificate still serves clients that pinned it, and the operator
+ * decides (kriegd(8)).
+ */
+static void cert_log(const char *cert, const char *fp, X509 *x)
+{
+	const ASN1_TIME *nb = X509_get0_notBefore(x), *na = X509_get0_notAfter(x);
+	char subject[256] = "?", from[32], until[32];
+	int days = 0, secs = 0;
+	BIO *b = BIO_new(BIO_s_mem());
+
+	if (b != NULL && X509_NAME_print_ex(b, X509_get_subject_name(x), 0, XN_FLAG_RFC2253) >= 0) {
+		int n = BIO_read(b, subject, (int)sizeof subject - 1);
+		subject[n > 0 ? n : 0] = '\0';
+	}
+	BIO_free(b);
+	asn1_time_str(nb, from, sizeof from);
+	asn1_time_str(na, until, sizeof until);
+	/* One line, the fingerprint where it always was (kriegd(8)). */
+	log_info("certificate cert=%s sha256=%s subject=\"%s\" valid from %s until %s", cert, fp,
+	         subject, from, until);
+	if (nb != NULL && X509_cmp_current_time(nb) > 0) {
+		log_warnx("certificate cert=%s is not valid yet: its validity begins %s (is this "
+		          "machine's clock right?); clients that verify it refuse it until then",
+		          cert, from);
+	} else if (na == NULL || !ASN1_TIME_diff(&days, &secs, NULL, na)) {
+		log_warnx("certificate cert=%s: its end date cannot be read", cert);
+	} else if (days < 0 || secs < 0 || (days == 0 && secs == 0)) {
+		log_warnx("certificate cert=%s has expired: it was valid until %s; clients that verify "
+		          "it refuse it: renew it, then reload (SIGHUP)", cert, until);
+	} else if (days < TLS_EXPIRY_WARN_DAYS) {
+		log_warnx("certificate cert=%s expires in %d day(s), at %s: renew it, then reload "
+		          "(SIGHUP)", cert, days, until);
+	}
+}
+
+/*
  * A complete SSL_CTX from the config's certificate and key (or the
  * generated development pair, created if absent and may_generate), and
  * the certificate's fingerprint into fp.  NULL with err on any failure.
@@ -245,6 +366,11 @@ static SSL_CTX *ctx_build(const struct config *cfg, bool may_generate, char *fp,
 		return NULL;
 	}
 	SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+	if (SSL_CTX_set_cipher_list(ctx, TLS12_CIPHERS) != 1) {
+		ssl_err(err, errlen, "setting the TLS 1.2 cipher suites");
+		goto fail;
+	}
+	SSL_CTX_set_alpn_select_cb(ctx, alpn_select, NULL);
 	long opts = SSL_OP_NO_COMPRESSION | SSL_OP_CIPHER_SERVER_PREFERENCE;
 #ifdef SSL_OP_NO_RENEGOTIATION
 	opts |= SSL_OP_NO_RENEGOTIATION;
@@ -260,16 +386,30 @@ static SSL_CTX *ctx_build(const struct config *cfg, bool may_generate, char *fp,
 	 * its write buffer between retries. */
 	SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS | SSL_MODE_ENABLE_PARTIAL_WRITE |
 	                          SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+	int asked = 0;
+	SSL_CTX_set_default_passwd_cb(ctx, no_passphrase);
+	SSL_CTX_set_default_passwd_cb_userdata(ctx, &asked);
 	if (SSL_CTX_use_certificate_chain_file(ctx, cert) != 1) {
 		ssl_err(err, errlen, cert);
 		credential_hint(cfg->cert_file, err, errlen);
 		goto fail;
 	}
 	if (SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1) {
-		ssl_err(err, errlen, key);
-		credential_hint(cfg->key_file, err, errlen);
+		if (asked) {
+			/* OpenSSL's own reasons ("bad decrypt", "PEM lib") would
+			 * not say what is wrong or what to do. */
+			ERR_clear_error();
+			snprintf(err, errlen, "%s: the key file is encrypted (protected by a pass phrase); "
+			         "krieg needs an unencrypted key (openssl pkey -in ENCRYPTED -out KEY "
+			         "writes one; keep it readable by kriegd only)", key);
+		} else {
+			ssl_err(err, errlen, key);
+			credential_hint(cfg->key_file, err, errlen);
+		}
 		goto fail;
 	}
+	/* `asked` ends with this call; the callback stays (no prompt, ever). */
+	SSL_CTX_set_default_passwd_cb_userdata(ctx, NULL);
 	if (SSL_CTX_check_private_key(ctx) != 1) {
 		ssl_err(err, errlen, "the key does not match the certificate");
 		goto fail;
@@ -286,7 +426,10 @@ static SSL_CTX *ctx_build(const struct config *cfg, bool may_generate, char *fp,
 		for (unsigned int i = 0; i < mdlen && 2 * i + 3 <= fplen; i++)
 			snprintf(fp + 2 * i, fplen - 2 * i, "%02x", md[i]);
 	}
-	log_info("certificate cert=%s sha256=%s", cert, fp);
+	if (x != NULL)
+		cert_log(cert, fp, x);
+	else
+		log_info("certificate cert=%s sha256=%s", cert, fp);
 	return ctx;
 fail:
 	SSL_CTX_free(ctx);
@@ -296,6 +439,13 @@ fail:
 struct tls *tls_new(const struct config *cfg, char *err, size_t errlen)
 {
 	struct tls *t = xcalloc(1, sizeof *t);
+
+	if (line_door_idx < 0 &&
+	    (line_door_idx = SSL_get_ex_new_index(0, NULL, NULL, NULL, NULL)) < 0) {
+		ssl_err(err, errlen, "SSL_get_ex_new_index");
+		free(t);
+		return NULL;
+	}
 
 	if ((t->ctx = ctx_build(cfg, true, t->fingerprint, sizeof t->fingerprint, err, errlen)) ==
 	    NULL) {
@@ -348,6 +498,19 @@ SSL *tls_ssl_new(struct tls *t)
 
 	if (ssl == NULL)
 		tls_log_errors(0, "SSL_new");
+	return ssl;
+}
+
+/* The mark is any non-NULL pointer: alpn_select asks only whether it is set. */
+SSL *tls_ssl_new_line(struct tls *t)
+{
+	SSL *ssl = tls_ssl_new(t);
+
+	if (ssl != NULL && SSL_set_ex_data(ssl, line_door_idx, (void *)&line_door_idx) != 1) {
+		tls_log_errors(0, "SSL_set_ex_data");
+		SSL_free(ssl);
+		return NULL;
+	}
 	return ssl;
 }
 

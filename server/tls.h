@@ -7,6 +7,10 @@
  * $CREDENTIALS_DIRECTORY is set (LoadCredential=, deploy/CLUB.md).
  * tls_reload (SIGHUP) builds a new context for new connections; live
  * ones keep the one they were made with.
+ * TLS 1.2 suites: ECDHE with AEAD only; TLS 1.3's: OpenSSL's defaults.
+ * An encrypted (pass-phrase) key is refused, never prompted for.  Every
+ * load logs the certificate's subject and validity, and warns when it
+ * has expired, is not valid yet, or ends within 14 days.
  */
 #ifndef KRIEG_TLS_H
 #define KRIEG_TLS_H
@@ -35,6 +39,10 @@ int tls_check(const struct config *cfg, char *err, size_t errlen);
 
 /* A new server-side SSL for one accepted connection; NULL on failure (logged). */
 SSL *tls_ssl_new(struct tls *t);
+/* The same for the line door: its handshake is refused when the client
+ * offers ALPN (any protocol: the line protocol has none), which browsers
+ * always do, so a web page cannot make one talk to the line port. */
+SSL *tls_ssl_new_line(struct tls *t);
 
 /* "AB:CD:..." SHA-256 of the certificate, for clients that pin it. */
 const char *tls_fingerprint(const struct tls *t);

@@ -98,8 +98,20 @@ static void write_pem(const char *path, EVP_PKEY *k, X509 *x)
 	chmod(path, 0600);
 }
 
+/* A new self-signed pair for localhost valid from now + from_s until now
+ * + until_s (seconds), its key encrypted with pass phrase `pass` unless
+ * NULL. */
+static void new_pair_with(const char *cert, const char *key, long from_s, long until_s,
+                          const char *pass);
+
 /* A new self-signed pair for localhost (what a renewal puts in place). */
 static void new_pair(const char *cert, const char *key)
+{
+	new_pair_with(cert, key, -3600, 3600L * 24 * 365, NULL);
+}
+
+static void new_pair_with(const char *cert, const char *key, long from_s, long until_s,
+                          const char *pass)
 {
 	EVP_PKEY *k = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
 	X509 *x = X509_new();
@@ -108,8 +120,8 @@ static void new_pair(const char *cert, const char *key)
 	ck_assert_ptr_nonnull(k);
 	X509_set_version(x, 2);
 	ASN1_INTEGER_set(X509_get_serialNumber(x), (long)getpid() ^ (long)time(NULL));
-	X509_gmtime_adj(X509_getm_notBefore(x), -3600);
-	X509_gmtime_adj(X509_getm_notAfter(x), 3600L * 24);
+	X509_gmtime_adj(X509_getm_notBefore(x), from_s);
+	X509_gmtime_adj(X509_getm_notAfter(x), until_s);
 	X509_set_pubkey(x, k);
 	X509_NAME *name = X509_get_subject_name(x);
 	X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, (const unsigned char *)"localhost", -1,
@@ -126,7 +138,18 @@ static void new_pair(const char *cert, const char *key)
 	/* Written beside, then renamed: as certbot's deploy hooks do. */
 	char tmp[4200];
 	snprintf(tmp, sizeof tmp, "%s.new", key);
-	write_pem(tmp, k, NULL);
+	if (pass == NULL) {
+		write_pem(tmp, k, NULL);
+	} else {
+		/* As `openssl genpkey -aes256 -pass pass:...` writes it (PKCS#8). */
+		FILE *f = fopen(tmp, "w");
+		ck_assert_ptr_nonnull(f);
+		ck_assert_int_eq(PEM_write_PrivateKey(f, k, EVP_aes_256_cbc(),
+		                                      (const unsigned char *)pass, (int)strlen(pass),
+		                                      NULL, NULL), 1);
+		fclose(f);
+		chmod(tmp, 0600);
+	}
 	ck_assert_int_eq(rename(tmp, key), 0);
 	snprintf(tmp, sizeof tmp, "%s.new", cert);
 	write_pem(tmp, NULL, x);
@@ -508,6 +531,127 @@ START_TEST(check_config)
 }
 END_TEST
 
+/* ---- what a certificate and key are checked for ---- */
+
+/*
+ * An encrypted (pass-phrase) key: OpenSSL's default asks for the pass
+ * phrase on the terminal, which froze the daemon's one loop on a reload
+ * until someone typed it.  Now it is refused at once, with a message that
+ * says what is wrong, by --check-config, at start, and on a reload, which
+ * keeps the running certificate and serves on.
+ */
+START_TEST(encrypted_key_refused)
+{
+	char dir[] = "/tmp/kek-XXXXXX", path[256], cert[256], key[256], state[256], conf[600];
+	char out[16384];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/kriegd.conf", dir);
+	snprintf(cert, sizeof cert, "%s/cert.pem", dir);
+	snprintf(key, sizeof key, "%s/key.pem", dir);
+	snprintf(state, sizeof state, "%s/state", dir);
+	new_pair_with(cert, key, -3600, 3600L * 24 * 365, "correct horse");
+	snprintf(conf, sizeof conf, "cert = %s\nkey = %s\n", cert, key);
+	write_file(path, conf);
+
+	char *check[] = { "kriegd", "--check-config", "--config", path, NULL };
+	long long t0 = kt_now_ms();
+	ck_assert_int_ne(kg_run_kriegd(check, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "the key file is encrypted") != NULL &&
+	              strstr(out, "krieg needs an unencrypted key") != NULL, "%s", out);
+	ck_assert_msg(kt_now_ms() - t0 < 5000LL * kt_timeout_scale(), "asked for a pass phrase?");
+
+	char *start[] = { "kriegd", "--config", path, "--state-dir", state, "--listen",
+		          "127.0.0.1:0", NULL };
+	ck_assert_int_ne(kg_run_kriegd(start, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "the key file is encrypted") != NULL, "%s", out);
+
+	/* A reload: refused at once, the running certificate kept. */
+	struct kd *d = kd_start("idle_timeout = 60s\n");
+	char dconf[4200];
+	conf_path(d, dconf, sizeof dconf);
+	struct kc *c = kc_hello(d);
+	snprintf(conf, sizeof conf, "idle_timeout = 60s\ncert = %s\nkey = %s\n", cert, key);
+	write_file(dconf, conf);
+	t0 = kt_now_ms();
+	hup_and_wait(d, "reload failed");
+	kc_ok(c, kc_req(c, "ping", NULL));
+	ck_assert_msg(kt_now_ms() - t0 < 2000LL * kt_timeout_scale(), "the reload took %lld ms",
+	              kt_now_ms() - t0);
+	ck_assert_int_eq(kd_log_count(d, "the key file is encrypted"), 1);
+	struct kc *fresh = kc_hello(d);   /* verifies against the generated certificate */
+	kc_close(fresh);
+	kc_close(c);
+	kd_stop(d);
+
+	unlink(cert);
+	unlink(key);
+	unlink(path);
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/*
+ * Every load names the certificate and its end, and warns when it has
+ * expired, is not valid yet, or ends within 14 days: --check-config (still
+ * exit 0: the operator decides), at start, and on a reload.
+ */
+START_TEST(certificate_validity_warned)
+{
+	char dir[] = "/tmp/kcv-XXXXXX", path[256], cert[256], key[256], conf[600], out[16384];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/kriegd.conf", dir);
+	snprintf(cert, sizeof cert, "%s/cert.pem", dir);
+	snprintf(key, sizeof key, "%s/key.pem", dir);
+	snprintf(conf, sizeof conf, "cert = %s\nkey = %s\n", cert, key);
+	write_file(path, conf);
+	char *check[] = { "kriegd", "--check-config", "--config", path, NULL };
+	const long day = 3600L * 24;
+
+	/* Good for a year: its subject and dates, no warning. */
+	new_pair_with(cert, key, -3600, 365 * day, NULL);
+	ck_assert_int_eq(kg_run_kriegd(check, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "subject=\"CN=localhost\" valid from 20") != NULL &&
+	              strstr(out, " until 20") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "warning:") == NULL, "%s", out);
+
+	new_pair_with(cert, key, -2 * day, -day, NULL);
+	ck_assert_int_eq(kg_run_kriegd(check, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "warning: certificate cert=") != NULL &&
+	              strstr(out, " has expired: it was valid until 20") != NULL, "%s", out);
+
+	new_pair_with(cert, key, day, 365 * day, NULL);
+	ck_assert_int_eq(kg_run_kriegd(check, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, " is not valid yet: its validity begins 20") != NULL, "%s", out);
+
+	new_pair_with(cert, key, -3600, 3 * day, NULL);
+	ck_assert_int_eq(kg_run_kriegd(check, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, " expires in ") != NULL && strstr(out, " day(s), at 20") != NULL,
+	              "%s", out);
+
+	/* At start and on a reload: the generated pair replaced by an
+	 * expired one (a renewal that went wrong). */
+	struct kd *d = kd_start(NULL);
+	char dcert[4200], dkey[4200];
+	snprintf(dcert, sizeof dcert, "%s/kriegd-cert.pem", kd_state_dir(d));
+	snprintf(dkey, sizeof dkey, "%s/kriegd-key.pem", kd_state_dir(d));
+	ck_assert(kd_log_wait(d, "valid from ", 5000));
+	ck_assert_int_eq(kd_log_count(d, "has expired"), 0);
+	new_pair_with(dcert, dkey, -2 * day, -day, NULL);
+	hup_and_wait(d, "reloaded sha256=");
+	ck_assert_int_eq(kd_log_count(d, "has expired"), 1);
+	kd_restart(d);
+	ck_assert_int_eq(kd_log_count(d, "has expired"), 2);
+	kd_stop(d);
+
+	unlink(cert);
+	unlink(key);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
 /* ---- socket activation ---- */
 
 START_TEST(socket_activation)
@@ -586,6 +730,8 @@ static Suite *service_suite(void)
 	tcase_add_test(tc, notify_none_without_socket);
 	tcase_add_test(tc, notify_failure_logged_once);
 	tcase_add_test(tc, check_config);
+	tcase_add_test(tc, encrypted_key_refused);
+	tcase_add_test(tc, certificate_validity_warned);
 	tcase_add_test(tc, socket_activation);
 	suite_add_tcase(s, tc);
 	return s;

@@ -14,7 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 
 #include "check_main.h"
 #include "conn.h"   /* CONN_REFUSE_EXTRA */
@@ -311,6 +316,151 @@ START_TEST(test_plaintext_refused)
 	struct kc *c = kc_hello(d);
 	expect_usable(c);
 	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * One TLS handshake with the line port as a client other than krieg's
+ * would make it: at most TLS version max_version (0: any), offering only
+ * the TLS 1.2 suites `ciphers` (NULL: OpenSSL's default) and the ALPN
+ * protocols `alpn` (wire format, NULL: none).  True if it completes; why
+ * gets the protocol and suite, or OpenSSL's reason for the failure.
+ */
+static bool tls_try(struct kd *d, int max_version, const char *ciphers, const unsigned char *alpn,
+                    unsigned alpn_len, char *why, size_t whylen)
+{
+	int fd = kd_tcp(d);
+	struct timeval tv = { .tv_sec = 10 * kt_timeout_scale() };
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+	ck_assert_ptr_nonnull(ctx);
+	SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+	if (max_version != 0)
+		SSL_CTX_set_max_proto_version(ctx, max_version);
+	if (ciphers != NULL)
+		ck_assert_msg(SSL_CTX_set_cipher_list(ctx, ciphers) == 1, "cipher list %s", ciphers);
+	SSL *ssl = SSL_new(ctx);
+	ck_assert_ptr_nonnull(ssl);
+	if (alpn != NULL)   /* 0 is success here */
+		ck_assert_int_eq(SSL_set_alpn_protos(ssl, alpn, alpn_len), 0);
+	SSL_set_fd(ssl, fd);
+	ERR_clear_error();
+	bool ok = SSL_connect(ssl) == 1;
+	if (ok)
+		snprintf(why, whylen, "%s %s", SSL_get_version(ssl), SSL_get_cipher_name(ssl));
+	else
+		ERR_error_string_n(ERR_get_error(), why, whylen);
+	ERR_clear_error();
+	SSL_free(ssl);
+	SSL_CTX_free(ctx);
+	close(fd);
+	return ok;
+}
+
+/*
+ * A browser always offers ALPN; a page can make it POST to the line port
+ * (same host, same certificate) and have its body run as requests: a
+ * cross-protocol attack.  The line door refuses any ALPN offer in the
+ * handshake, with the no_application_protocol alert; without one (the
+ * krieg clients) it goes on as ever.
+ */
+START_TEST(test_alpn_refused_on_line_port)
+{
+	struct kd *d = kd_start(NULL);
+	static const unsigned char http11[] = "\x08http/1.1";
+	static const unsigned char browser[] = "\x02h2\x08http/1.1";
+	char why[256];
+
+	for (int v = 0; v < 2; v++) {
+		int max = v == 0 ? TLS1_2_VERSION : 0;   /* both TLS 1.2 and 1.3 */
+		ck_assert_msg(!tls_try(d, max, NULL, http11, sizeof http11 - 1, why, sizeof why),
+		              "ALPN http/1.1 accepted on the line port: %s", why);
+		ck_assert_msg(strstr(why, "no application protocol") != NULL, "refused how? %s", why);
+		ck_assert_msg(!tls_try(d, max, NULL, browser, sizeof browser - 1, why, sizeof why),
+		              "ALPN h2,http/1.1 accepted on the line port: %s", why);
+		ck_assert_msg(tls_try(d, max, NULL, NULL, 0, why, sizeof why), "no ALPN: %s", why);
+	}
+	ck_assert(kd_log_wait(d, "offering ALPN", KC_TIMEOUT_MS));
+	struct kc *c = kc_hello(d);
+	expect_usable(c);
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * What a browser sends when a page POSTs a text/plain form to the line
+ * port, through a client that offers no ALPN (or an older browser): the
+ * header block, then the body the page chose.  The first line is an HTTP
+ * request line, so the connection is closed with nothing run: no hello,
+ * no guest, not a bad_json per header line.  A JSON first line is the
+ * line protocol: a later line like it is only a bad line.
+ */
+START_TEST(test_http_request_on_line_port)
+{
+	struct kd *d = kd_start(NULL);
+	const char *body = "{\"id\":1,\"type\":\"hello\",\"version\":1}\r\n"
+	                   "{\"id\":2,\"type\":\"guest\"}\r\n";
+	char req[2048];
+	snprintf(req, sizeof req,
+	         "POST / HTTP/1.1\r\nHost: localhost:%d\r\nUser-Agent: Mozilla/5.0 Firefox/130.0\r\n"
+	         "Content-Type: text/plain\r\nContent-Length: %zu\r\n"
+	         "Origin: https://evil.example\r\nSec-Fetch-Site: cross-site\r\n\r\n%s",
+	         kd_port(d), strlen(body), body);
+
+	struct kc *c = kc_connect(d);
+	ck_assert_int_eq(kc_write(c, req, strlen(req), KC_TIMEOUT_MS), 0);
+	ck_assert_msg(kc_closed(c, KC_TIMEOUT_MS), "an HTTP request kept the line connection open");
+	for (size_t i = 0; i < kc_nlines(c); i++) {
+		const char *l = kc_line(c, i);
+		ck_assert_msg(strstr(l, "greeting") != NULL, "answered an HTTP request: %s", l);
+	}
+	ck_assert(kd_log_wait(d, "http request on the line port", KC_TIMEOUT_MS));
+	ck_assert_int_eq(kd_log_count(d, " guest user="), 0);
+	kc_close(c);
+
+	/* A plain GET, with a bare LF. */
+	c = kc_connect(d);
+	ck_assert_int_eq(kc_write(c, "GET /x HTTP/1.0\n\n", 18, KC_TIMEOUT_MS), 0);
+	ck_assert(kc_closed(c, KC_TIMEOUT_MS));
+	kc_close(c);
+
+	/* Only the first line is looked at. */
+	c = kc_hello(d);
+	expect_line_error(c, "GET / HTTP/1.1", KC_NULL_ID, "bad_json");
+	expect_usable(c);
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * TLS 1.2 offers only forward-secret AEAD suites: a client that offers
+ * only CBC with SHA-1 (ECDHE-ECDSA-AES128-SHA, in OpenSSL's DEFAULT) is
+ * refused; one with ECDHE-ECDSA-AES128-GCM-SHA256 gets it.
+ */
+START_TEST(test_tls12_cipher_suites)
+{
+	struct kd *d = kd_start(NULL);
+	char why[256];
+
+	/* @SECLEVEL=0: the client's own policy must not be what refuses it. */
+	ck_assert_msg(!tls_try(d, TLS1_2_VERSION, "ECDHE-ECDSA-AES128-SHA:@SECLEVEL=0", NULL, 0, why,
+	                       sizeof why),
+	              "CBC/SHA-1 suite accepted: %s", why);
+	ck_assert_msg(!tls_try(d, TLS1_2_VERSION, "ECDHE-ECDSA-AES256-SHA384:@SECLEVEL=0", NULL, 0,
+	                       why, sizeof why),
+	              "CBC suite accepted: %s", why);
+	ck_assert_msg(tls_try(d, TLS1_2_VERSION, "ECDHE-ECDSA-AES128-GCM-SHA256", NULL, 0, why,
+	                      sizeof why), "GCM suite refused: %s", why);
+	ck_assert_str_eq(why, "TLSv1.2 ECDHE-ECDSA-AES128-GCM-SHA256");
+	ck_assert_msg(tls_try(d, TLS1_2_VERSION, "ECDHE-ECDSA-CHACHA20-POLY1305", NULL, 0, why,
+	                      sizeof why), "ChaCha20 suite refused: %s", why);
+	/* TLS 1.3 as OpenSSL has it. */
+	ck_assert_msg(tls_try(d, 0, NULL, NULL, 0, why, sizeof why), "TLS 1.3: %s", why);
+	ck_assert_msg(strncmp(why, "TLSv1.3 ", 8) == 0, "%s", why);
 	kd_stop(d);
 }
 END_TEST
@@ -1192,6 +1342,9 @@ static Suite *transport_suite(void)
 	tcase_add_test(tc, test_line_limit_boundary);
 	tcase_add_test(tc, test_line_too_long_1mib);
 	tcase_add_test(tc, test_plaintext_refused);
+	tcase_add_test(tc, test_alpn_refused_on_line_port);
+	tcase_add_test(tc, test_http_request_on_line_port);
+	tcase_add_test(tc, test_tls12_cipher_suites);
 	tcase_add_test(tc, test_handshake_timeout);
 	tcase_add_test(tc, test_refusal_storm_logged_once);
 	tcase_add_test(tc, test_idle_timeout);
