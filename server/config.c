@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -11,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
 
 #include "board.h"
 #include "fen.h"
@@ -69,6 +72,144 @@ static const struct {
 	{ "web_trusted_proxy", offsetof(struct config, web_trusted_proxy),
 	  offsetof(struct config, nweb_trusted_proxy), -1 },
 };
+
+/*
+ * web_origins: an origin as a browser's Origin header writes it
+ * (RFC 6454): "https://" HOST [":" PORT], nothing else, since upgrade
+ * origins are compared as strings (web.c).  HOST a DNS name (letters,
+ * digits, '-', '_', non-empty labels), a dotted IPv4 address, or an IPv6
+ * address in brackets in its canonical form; PORT 1 to 65535 without
+ * leading zeros, and never 443 (a browser leaves the default port out).
+ * "null" (a sandboxed frame, a file:// page), wildcards, paths and a
+ * trailing '/' are refused: each would be an origin no browser sends, or
+ * one any page can send.  http:// is refused too: the plain listener
+ * already accepts http:// + Host, and another page over plain HTTP is
+ * anyone's on its way.  0, or -1 with the reason in err.
+ */
+static int origin_check(const char *v, char *err, size_t errlen)
+{
+	static const char *const form = "expected https://HOST or https://HOST:PORT, as a browser "
+	                                "sends it (no path, no trailing '/', no wildcard)";
+	const char *h, *he, *p;
+
+	if (strncasecmp(v, "https://", 8) != 0) {
+		const char *hint = "";
+		if (strncasecmp(v, "http://", 7) == 0)
+			hint = "; not http:// (a plain listener takes http:// + Host by itself)";
+		else if (strcasecmp(v, "null") == 0)
+			hint = "; \"null\" is the origin of sandboxed frames and file:// pages, which "
+			       "any site can make";
+		snprintf(err, errlen, "%s%s", form, hint);
+		return -1;
+	}
+	h = v + 8;
+	if (*h == '[') {
+		char addr[INET6_ADDRSTRLEN + 1], canon[INET6_ADDRSTRLEN];
+		struct in6_addr a6;
+
+		if ((he = strchr(h, ']')) == NULL || (size_t)(he - h - 1) >= sizeof addr) {
+			snprintf(err, errlen, "%s: an IPv6 host is [ADDR]", form);
+			return -1;
+		}
+		memcpy(addr, h + 1, (size_t)(he - h - 1));
+		addr[he - h - 1] = '\0';
+		if (inet_pton(AF_INET6, addr, &a6) != 1) {
+			snprintf(err, errlen, "%s: not an IPv6 address in []", form);
+			return -1;
+		}
+		inet_ntop(AF_INET6, &a6, canon, sizeof canon);
+		if (strcasecmp(canon, addr) != 0) {
+			snprintf(err, errlen, "write the address as a browser does: [%s]", canon);
+			return -1;
+		}
+		he++;
+	} else {
+		size_t label = 0;
+		const char *last = h;
+		bool digits = true;
+
+		for (he = h; *he != '\0' && *he != ':'; he++) {
+			unsigned char c = (unsigned char)*he;
+			if (c == '.') {
+				if (label == 0)
+					break;
+				label = 0;
+				last = he + 1;
+				digits = true;
+				continue;
+			}
+			if (!isalnum(c) && c != '-' && c != '_')
+				break;
+			digits = digits && isdigit(c);
+			label++;
+		}
+		if (he == h || label == 0 || (*he != '\0' && *he != ':') || he - h > 253) {
+			snprintf(err, errlen, "%s", form);
+			return -1;
+		}
+		/* A name whose last label is a number is an IPv4 address to a
+		 * browser, which writes it dotted (WHATWG URL). */
+		if (digits && last < he) {
+			char addr[INET_ADDRSTRLEN];
+			struct in_addr a4;
+			size_t n = (size_t)(he - h);
+			if (n < sizeof addr) {
+				memcpy(addr, h, n);
+				addr[n] = '\0';
+			}
+			if (n >= sizeof addr || inet_pton(AF_INET, addr, &a4) != 1) {
+				snprintf(err, errlen, "%s: not an IPv4 address", form);
+				return -1;
+			}
+		}
+	}
+	if (*he == '\0')
+		return 0;
+	if (*he != ':') {
+		snprintf(err, errlen, "%s", form);
+		return -1;
+	}
+	long port = 0;
+	for (p = he + 1; isdigit((unsigned char)*p) && port <= 65535; p++)
+		port = port * 10 + (*p - '0');
+	if (p == he + 1 || *p != '\0' || he[1] == '0' || port > 65535) {
+		snprintf(err, errlen, "%s: PORT 1 to 65535", form);
+		return -1;
+	}
+	if (port == 443) {
+		snprintf(err, errlen, "leave out :443, as a browser does (https://HOST)");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * web_trusted_proxy: one literal address, IPv4 or IPv6 (a peer's address
+ * is compared with it as a string); written to canon in the form the
+ * peer's is (inet_ntop), so that "0:0:0:0:0:0:0:1" matches ::1.  No
+ * names, ports, brackets or ranges.  0, or -1 with the reason in err.
+ */
+static int proxy_check(const char *v, char *canon, size_t len, char *err, size_t errlen)
+{
+	unsigned char bin[sizeof(struct in6_addr)];
+
+	if (strchr(v, '/') != NULL) {
+		snprintf(err, errlen, "address ranges are not taken; list each proxy's address "
+		         "(repeat the key)");
+		return -1;
+	}
+	if (inet_pton(AF_INET, v, bin) == 1) {
+		inet_ntop(AF_INET, bin, canon, (socklen_t)len);
+		return 0;
+	}
+	if (inet_pton(AF_INET6, v, bin) == 1) {
+		inet_ntop(AF_INET6, bin, canon, (socklen_t)len);
+		return 0;
+	}
+	snprintf(err, errlen, "expected the proxy's IPv4 or IPv6 address, such as 127.0.0.1 or ::1 "
+	         "(no name, port, brackets or range)");
+	return -1;
+}
 
 static char **web_list(const struct config *cfg, size_t i, size_t **n)
 {
@@ -237,6 +378,18 @@ int config_set(struct config *cfg, const char *key, const char *value, char *err
 		if (web_lists[i].listener >= 0 &&
 		    listener_addr_check(value, (enum listener_kind)web_lists[i].listener, err, errlen) != 0)
 			return -1;
+		char why[256], canon[INET6_ADDRSTRLEN];
+		if (strcmp(key, "web_origins") == 0 && origin_check(value, why, sizeof why) != 0) {
+			snprintf(err, errlen, "web_origins '%s': %s", value, why);
+			return -1;
+		}
+		if (strcmp(key, "web_trusted_proxy") == 0) {
+			if (proxy_check(value, canon, sizeof canon, why, sizeof why) != 0) {
+				snprintf(err, errlen, "web_trusted_proxy '%s': %s", value, why);
+				return -1;
+			}
+			value = canon;
+		}
 		v[(*n)++] = xstrdup(value);
 		return 0;
 	}

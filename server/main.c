@@ -10,20 +10,24 @@
  * SIGHUP: build the settings again from the same file and flags and
  * reload the certificate; live connections and games go on.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <event2/event.h>
 #include <event2/thread.h>
+#include <systemd/sd-daemon.h>
 
 #include "announce.h"
 #include "auth.h"
@@ -62,6 +66,7 @@ struct daemon {
 	struct service *svc;
 	struct event *drain;      /* stopping: till the connections are gone */
 	int64_t drain_until;      /* mstime_mono(): gone or not, the loop ends */
+	int passed;               /* listening sockets from the service manager */
 };
 
 static void usage(FILE *f)
@@ -127,6 +132,80 @@ fail:
 	return NULL;
 }
 
+/* "1.2.3.4:PORT" or "[v6addr]:PORT" (the listen forms, checked as they
+ * were read): in 127.0.0.0/8 or ::1? */
+static bool addr_loopback(const char *addr)
+{
+	char host[INET6_ADDRSTRLEN + 1];
+	bool v6 = addr[0] == '[';
+	const char *s = addr + v6, *e = v6 ? strchr(s, ']') : strrchr(s, ':');
+	struct in6_addr a6;
+	struct in_addr a4;
+
+	if (e == NULL || (size_t)(e - s) >= sizeof host)
+		return false;
+	memcpy(host, s, (size_t)(e - s));
+	host[e - s] = '\0';
+	if (v6)
+		return inet_pton(AF_INET6, host, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6);
+	return inet_pton(AF_INET, host, &a4) == 1 && ntohl(a4.s_addr) >> 24 == 127;
+}
+
+/* A socket the service manager passed: bound beyond loopback?  Its
+ * address into name. */
+static bool passed_public(int fd, char *name, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sslen = sizeof ss;
+	char host[INET6_ADDRSTRLEN] = "?";
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &sslen) != 0)
+		return false;
+	if (ss.ss_family == AF_INET) {
+		const struct sockaddr_in *s4 = (const struct sockaddr_in *)&ss;
+		inet_ntop(AF_INET, &s4->sin_addr, host, sizeof host);
+		snprintf(name, len, "%s:%u", host, ntohs(s4->sin_port));
+		return ntohl(s4->sin_addr.s_addr) >> 24 != 127;
+	}
+	if (ss.ss_family == AF_INET6) {
+		const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)&ss;
+		inet_ntop(AF_INET6, &s6->sin6_addr, host, sizeof host);
+		snprintf(name, len, "[%s]:%u", host, ntohs(s6->sin6_port));
+		return !IN6_IS_ADDR_LOOPBACK(&s6->sin6_addr);
+	}
+	return false;   /* a Unix socket: this host's */
+}
+
+/*
+ * Without cert and key the daemon serves its development certificate,
+ * self-signed for localhost: right on loopback, a warning on a listener
+ * beyond it (at start and at each reload: cert can be unset by one).  A
+ * browser shows its certificate warning; a line client cannot verify it
+ * either, only pin it on first use.  passed: the service manager's
+ * sockets, which replace listen.
+ */
+static void warn_dev_cert(const struct config *cfg, int passed)
+{
+	static const char *const dev = "beyond loopback with the development certificate "
+	                               "(self-signed, for localhost)";
+	static const char *const line = "clients cannot verify it, only pin it on first use; "
+	                                "set cert and key";
+	char name[INET6_ADDRSTRLEN + 16];
+
+	if (cfg->cert_file != NULL)
+		return;
+	for (int i = 0; i < passed; i++)
+		if (passed_public(SD_LISTEN_FDS_START + i, name, sizeof name))
+			log_warnx("listen %s (passed by the service manager): %s: %s", name, dev, line);
+	for (size_t i = 0; passed == 0 && i < cfg->nlisten; i++)
+		if (!addr_loopback(cfg->listen[i]))
+			log_warnx("listen %s: %s: %s", cfg->listen[i], dev, line);
+	for (size_t i = 0; i < cfg->nlisten_web; i++)
+		if (!addr_loopback(cfg->listen_web[i]))
+			log_warnx("listen_web %s: %s: browsers will warn; set cert and key",
+			          cfg->listen_web[i], dev);
+}
+
 /*
  * SIGHUP: the settings and the certificate again.  All or nothing: a bad
  * file or certificate is logged and everything stays as it was.  Modules
@@ -162,6 +241,7 @@ static void on_reload(evutil_socket_t sig, short what, void *arg)
 	games_set_grace(srv->games, next->abandon_grace_ms);
 	games_set_untimed_grace(srv->games, next->untimed_abandon_grace_ms);
 	auth_reconfigure(srv);
+	warn_dev_cert(next, dm->passed);
 	log_info("reloaded sha256=%s", tls_fingerprint(srv->tls));
 out:
 	/* Back to READY either way: the daemon serves, with old or new settings. */
@@ -257,7 +337,9 @@ static void open_web_listeners(struct server *srv)
 	}
 }
 
-static void open_listeners(struct server *srv)
+/* The line listeners; the number of sockets the service manager passed
+ * (they replace the listen settings). */
+static int open_listeners(struct server *srv)
 {
 	static const char *const defaults[] = { "127.0.0.1:7474", "[::1]:7474" };
 	const struct config *cfg = srv->cfg;
@@ -274,7 +356,7 @@ static void open_listeners(struct server *srv)
 		if (cfg->nlisten > 0)
 			log_info("listen settings ignored: %d socket(s) passed by the service manager",
 			         passed);
-		return;
+		return passed;
 	}
 	if (cfg->nlisten > 0) {
 		addrs = (const char *const *)cfg->listen;
@@ -295,6 +377,7 @@ static void open_listeners(struct server *srv)
 	}
 	if (opened == 0)
 		fatalx("no address to listen on");
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -451,8 +534,9 @@ int main(int argc, char **argv)
 		fatalx("cannot start the memory trim timer");
 
 	/* Last, so a client never reaches a half-started daemon. */
-	open_listeners(&srv);
+	dm.passed = open_listeners(&srv);
 	open_web_listeners(&srv);
+	warn_dev_cert(cfg, dm.passed);
 	log_info("ready database=%s synchronous=%s max_connections=%d", path, cfg->store_synchronous,
 	         cfg->max_conns);
 	service_ready(dm.svc);

@@ -449,6 +449,16 @@ const struct web_asset *web_asset_find(const char *target)
 	return NULL;
 }
 
+/* HSTS (RFC 6797) only where the browser was shown the operator's own
+ * certificate (cert/key set): the development one is self-signed, and
+ * HSTS would turn the warning a browser shows for it into a refusal it
+ * cannot click through, for a year.  Never on a plain listener: there
+ * the proxy serves TLS and sends its own (deploy/proxy/). */
+static bool hsts(const struct wreq *r)
+{
+	return !r->plain && r->w->srv->cfg->cert_file != NULL;
+}
+
 static void add_headers(struct wreq *r, int status)
 {
 	struct evbuffer *out = bufferevent_get_output(r->bev);
@@ -459,8 +469,10 @@ static void add_headers(struct wreq *r, int status)
 	                    "Content-Security-Policy: " WEB_CSP "\r\n"
 	                    "X-Content-Type-Options: nosniff\r\n"
 	                    "Referrer-Policy: no-referrer\r\n"
-	                    "X-Frame-Options: DENY\r\n",
-	                    status, http_reason(status));
+	                    "X-Frame-Options: DENY\r\n%s",
+	                    status, http_reason(status),
+	                    hsts(r) ? "Strict-Transport-Security: max-age=" WEB_HSTS_MAX_AGE "\r\n"
+	                            : "");
 }
 
 /* An error status with a one-line text body (not to a HEAD), then close.

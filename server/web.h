@@ -25,6 +25,9 @@ struct sockaddr;
 #define WEB_CSP "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " \
                 "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; " \
                 "frame-ancestors 'none'"
+/* Strict-Transport-Security's max-age, a year, on the HTTPS door's
+ * responses when the operator configured cert and key (web.c). */
+#define WEB_HSTS_MAX_AGE "31536000"
 #define WEB_FILE_MAX (4 * 1024 * 1024)  /* a file read from web_root */
 
 struct web *web_new(struct server *srv);

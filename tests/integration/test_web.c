@@ -15,6 +15,7 @@
 #include <check.h>
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -49,10 +51,9 @@ struct wsc {
 
 /* The port of the nth (0-based) "listening on 127.0.0.1:" line of the log:
  * the line listener is the first, the web ones follow in config order. */
-static int listen_port(const struct kd *d, int nth)
+static int listen_port_on(const struct kd *d, const char *needle, int nth)
 {
 	char *log = kd_log(d), *p = log;
-	const char *needle = "listening on 127.0.0.1:";
 	int port = -1;
 
 	for (int i = 0; (p = strstr(p, needle)) != NULL; i++, p++)
@@ -63,6 +64,11 @@ static int listen_port(const struct kd *d, int nth)
 	free(log);
 	ck_assert_msg(port > 0, "no listener %d in the log", nth);
 	return port;
+}
+
+static int listen_port(const struct kd *d, int nth)
+{
+	return listen_port_on(d, "listening on 127.0.0.1:", nth);
 }
 
 static void wsc_raw_write(struct wsc *w, const void *buf, size_t n)
@@ -395,6 +401,10 @@ START_TEST(test_static_files)
 	ck_assert_ptr_nonnull(strstr(w->head, "\r\nContent-Security-Policy: default-src 'none'; "
 	                                      "script-src 'self';"));
 	ck_assert_ptr_nonnull(strstr(w->head, "\r\nX-Content-Type-Options: nosniff\r\n"));
+	/* The development certificate: no HSTS (test_hsts_with_configured_cert),
+	 * and a loopback door is no reason to warn about it. */
+	ck_assert_msg(strcasestr(w->head, "Strict-Transport-Security") == NULL, "%s", w->head);
+	ck_assert_int_eq(kd_log_count(d, "set cert and key"), 0);
 	char *body = wsc_body(w, &n);
 	ck_assert_ptr_nonnull(strstr(body, "<html"));
 	free(body);
@@ -867,6 +877,99 @@ START_TEST(test_check_config_prints_web_keys)
 }
 END_TEST
 
+/* `kriegd --check-config --state-dir /nonexistent ARGS`: its exit status,
+ * its output (stdout and stderr) in out. */
+static int check_config(const char *args, char *out, size_t len)
+{
+	const char *bin = getenv("KRIEGD");
+	char cmd[4096];
+
+	if (bin == NULL)
+		bin = "build/asan/bin/kriegd";
+	snprintf(cmd, sizeof cmd, "'%s' --check-config --state-dir /nonexistent %s 2>&1", bin, args);
+	FILE *p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	size_t n = fread(out, 1, len - 1, p);
+	out[n] = '\0';
+	int st = pclose(p);
+	ck_assert(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/*
+ * Regression: web_origins and web_trusted_proxy took any string.
+ * "web_origins = null" let in an upgrade from a sandboxed frame or a
+ * file:// page (Origin: null), and "web_trusted_proxy = 127.0.0.0/8"
+ * (or a name) matched no peer, so X-Forwarded-For was silently ignored
+ * and every proxied player was one address to the limits.  Each value is
+ * checked as it is read: a bad one is an error naming the key and value,
+ * at --check-config, at start and at a reload.
+ */
+START_TEST(test_web_values_checked)
+{
+	static const char *const bad_origins[] = {
+		"null", "*", "evil", "https://x.example/", "https://x.example/path",
+		"https://*.example.org", "http://x.example", "https://", "https://user@x.example",
+		"https://x.example:0", "https://x.example:65536", "https://x.example:443",
+		"https://x.example:08443", "https://x.example?q", "https://x.example#f", "",
+		"https://x..example", "https://x.example.", "https://[::1", "https://[zz]:8443",
+		"https://[0:0:0:0:0:0:0:1]", "https://1.2.3", "https://300.1.1.1", "https://x example",
+	};
+	static const char *const bad_proxies[] = {
+		"127.0.0.0/8", "localhost", "[::1]", "127.0.0.1:80", "", "1.2.3", "::1/128", "*",
+		"127.0.0.1 ",
+	};
+	char args[512], out[16384], want[256];
+
+	for (size_t i = 0; i < sizeof bad_origins / sizeof bad_origins[0]; i++) {
+		snprintf(args, sizeof args, "--set 'web_origins=%s'", bad_origins[i]);
+		ck_assert_msg(check_config(args, out, sizeof out) == 1, "%s: %s", args, out);
+		snprintf(want, sizeof want, "web_origins '%s': ", bad_origins[i]);
+		ck_assert_msg(strstr(out, want) != NULL, "%s: %s", args, out);
+	}
+	for (size_t i = 0; i < sizeof bad_proxies / sizeof bad_proxies[0]; i++) {
+		snprintf(args, sizeof args, "--set 'web_trusted_proxy=%s'", bad_proxies[i]);
+		ck_assert_msg(check_config(args, out, sizeof out) == 1, "%s: %s", args, out);
+		snprintf(want, sizeof want, "web_trusted_proxy '%s': ", bad_proxies[i]);
+		ck_assert_msg(strstr(out, want) != NULL, "%s: %s", args, out);
+	}
+	ck_assert_int_eq(check_config("--set web_trusted_proxy=127.0.0.0/8", out, sizeof out), 1);
+	ck_assert_msg(strstr(out, "list each proxy's address") != NULL, "%s", out);
+
+	/* The documented forms pass; an IPv6 proxy is kept as the peer's
+	 * address is written (so that it matches). */
+	ck_assert_msg(check_config("--set web_origins=https://play.example.org "
+	                           "--set web_origins=https://Play.Example.org:8443 "
+	                           "--set web_origins=https://127.0.0.1:7480 "
+	                           "--set 'web_origins=https://[::1]:7480' "
+	                           "--set web_origins=https://localhost "
+	                           "--set web_trusted_proxy=127.0.0.1 --set web_trusted_proxy=::1 "
+	                           "--set web_trusted_proxy=0:0:0:0:0:0:0:2", out, sizeof out) == 0,
+	              "%s", out);
+	ck_assert_msg(strstr(out, "\nweb_origins = https://play.example.org\n"
+	                          "web_origins = https://Play.Example.org:8443\n"
+	                          "web_origins = https://127.0.0.1:7480\n"
+	                          "web_origins = https://[::1]:7480\n"
+	                          "web_origins = https://localhost\n") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\nweb_trusted_proxy = 127.0.0.1\nweb_trusted_proxy = ::1\n"
+	                          "web_trusted_proxy = ::2\n") != NULL, "%s", out);
+
+	/* In the file: its line named. */
+	char dir[] = "/tmp/kriegd-web-XXXXXX", path[64], cmd[128];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/kriegd.conf", dir);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("listen_web = 127.0.0.1:7480\nweb_origins = null\n", f);
+	fclose(f);
+	snprintf(args, sizeof args, "--config '%s'", path);
+	ck_assert_msg(check_config(args, out, sizeof out) == 1, "%s", out);
+	ck_assert_msg(strstr(out, "kriegd.conf:2: web_origins 'null': ") != NULL, "%s", out);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 static void write_conf(const struct kd *d, const char *text)
 {
 	char path[4200], dir[4096];
@@ -898,6 +1001,191 @@ START_TEST(test_reload_names_web_listeners)
 	json_decref(wsc_hello(w));
 	wsc_close(w);
 	kd_stop(d);
+}
+END_TEST
+
+/* A reload with a bad web value is refused whole: the running origins
+ * stay (Origin: null is still refused, the listed one still let in). */
+START_TEST(test_reload_bad_web_value_refused)
+{
+	struct kd *d = start_web("web_origins = https://club.example.org\n");
+	int port = listen_port(d, 1);
+
+	write_conf(d, KD_BASE_CONFIG "listen_web = 127.0.0.1:0\n"
+	              "web_origins = https://club.example.org\nweb_origins = null\n"
+	              "web_trusted_proxy = 127.0.0.0/8\n");
+	ck_assert_int_eq(kill(kd_pid(d), SIGHUP), 0);
+	ck_assert_msg(kd_log_wait(d, "reload failed, keeping the running settings: ", 10000),
+	              "a reload with web_origins = null was taken");
+	ck_assert(kd_log_wait(d, "web_origins 'null': ", 5000));
+	struct wsc *w = wsc_connect(port, true, 0);
+	char req[1024];
+	snprintf(req, sizeof req,
+	         "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
+	         "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+	         "Sec-WebSocket-Version: 13\r\nOrigin: null\r\n\r\n", port);
+	ck_assert_int_eq(wsc_request(w, req), 403);
+	wsc_close(w);
+	w = wsc_upgrade(port, true, "Origin: https://club.example.org\r\n");
+	json_decref(wsc_hello(w));
+	wsc_close(w);
+	kd_stop(d);
+}
+END_TEST
+
+/* ---- HSTS and the development certificate ---- */
+
+/* A self-signed pair made by the openssl CLI, as an operator's own
+ * certificate would be configured: dir/cert.pem, dir/key.pem. */
+static void make_pair(const char *dir)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof cmd,
+	         "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes "
+	         "-subj /CN=localhost -days 2 -keyout '%s/key.pem' -out '%s/cert.pem' "
+	         ">/dev/null 2>&1", dir, dir);
+	ck_assert_msg(system(cmd) == 0, "openssl could not make a certificate");
+}
+
+/* GET / on port; the response head (caller frees). */
+static char *get_root(int port, bool tls)
+{
+	struct wsc *w = wsc_connect(port, tls, 0);
+	char req[256];
+
+	snprintf(req, sizeof req, "GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n", port);
+	ck_assert_int_eq(wsc_request(w, req), 200);
+	char *head = strdup(w->head);
+	wsc_close(w);
+	return head;
+}
+
+/* Regression: no response carried Strict-Transport-Security.  With the
+ * operator's certificate the HTTPS door sends it (every response: a file,
+ * an error); never the plain door behind a proxy (the proxy's business),
+ * never with the development certificate (test_static_files). */
+START_TEST(test_hsts_with_configured_cert)
+{
+	char dir[] = "/tmp/kriegd-cert-XXXXXX", conf[512], cmd[128], req[256];
+	const char *hsts = "\r\nStrict-Transport-Security: max-age=31536000\r\n";
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	make_pair(dir);
+	snprintf(conf, sizeof conf, "listen_web = 127.0.0.1:0\nlisten_web_plain = 127.0.0.1:0\n"
+	         "cert = %s/cert.pem\nkey = %s/key.pem\n", dir, dir);
+	struct kd *d = kd_start(conf);
+	int port = listen_port(d, 1), plain = listen_port(d, 2);
+	char *head = get_root(port, true);
+	ck_assert_msg(strstr(head, hsts) != NULL, "%s", head);
+	free(head);
+	struct wsc *w = wsc_connect(port, true, 0);
+	ck_assert_int_eq(wsc_request(w, "GET /nonexistent.js HTTP/1.1\r\nHost: x\r\n\r\n"), 404);
+	ck_assert_msg(strstr(w->head, hsts) != NULL, "%s", w->head);
+	wsc_close(w);
+	w = wsc_connect(port, true, 0);
+	snprintf(req, sizeof req,
+	         "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
+	         "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+	         "Sec-WebSocket-Version: 13\r\n\r\n", port);
+	ck_assert_int_eq(wsc_request(w, req), 101);
+	ck_assert_msg(strstr(w->head, hsts) != NULL, "%s", w->head);
+	wsc_close(w);
+	head = get_root(plain, false);
+	ck_assert_msg(strcasestr(head, "Strict-Transport-Security") == NULL, "%s", head);
+	free(head);
+	kd_stop(d);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* kriegd with args (no harness: its line listener is not 127.0.0.1) until
+ * it is ready, then stopped; its log (caller frees). */
+static char *run_until_ready(const char *dir, const char *const *args, size_t nargs)
+{
+	const char *bin = getenv("KRIEGD");
+	char state[128], logpath[128];
+	const char *argv[16];
+	size_t k = 0;
+
+	if (bin == NULL)
+		bin = "build/asan/bin/kriegd";
+	snprintf(state, sizeof state, "%s/s", dir);
+	snprintf(logpath, sizeof logpath, "%s/kriegd.log", dir);
+	argv[k++] = bin;
+	argv[k++] = "--state-dir";
+	argv[k++] = state;
+	for (size_t i = 0; i < nargs && k < 15; i++)
+		argv[k++] = args[i];
+	argv[k] = NULL;
+	/* Not an earlier run's "ready". */
+	ck_assert(unlink(logpath) == 0 || errno == ENOENT);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		signal(SIGTERM, SIG_DFL);   /* not Check's, which ends the test's group */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (fd < 0)
+			_exit(127);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv(bin, (char *const *)argv);
+		_exit(127);
+	}
+	char *log = NULL;
+	for (int i = 0; i < 3000 * kt_timeout_scale(); i++) {
+		FILE *f = fopen(logpath, "r");
+		free(log);
+		log = calloc(1, 65536);
+		ck_assert_ptr_nonnull(log);
+		if (f != NULL) {
+			size_t n = fread(log, 1, 65535, f);
+			log[n] = '\0';
+			fclose(f);
+		}
+		if (strstr(log, "kriegd: ready") != NULL)
+			break;
+		ck_assert_msg(waitpid(pid, NULL, WNOHANG) == 0, "kriegd exited:\n%s", log);
+		kt_sleep_ms(10);
+	}
+	int st;
+	kill(pid, SIGTERM);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(strstr(log, "kriegd: ready") != NULL, "kriegd never ready:\n%s", log);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s", log);
+	ck_assert_msg(strstr(log, "Sanitizer") == NULL && strstr(log, "runtime error:") == NULL,
+	              "%s", log);
+	return log;
+}
+
+/* New: a door beyond loopback with the development certificate (self-signed
+ * for localhost) is warned about at start, the line listener's too; with
+ * the operator's certificate, or on loopback (test_static_files), not. */
+START_TEST(test_dev_cert_public_warned)
+{
+	char dir[] = "/tmp/kriegd-pub-XXXXXX", cmd[128], cert[128], key[128];
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	const char *pub[] = { "--listen", "0.0.0.0:0", "--set", "listen_web=0.0.0.0:0" };
+	char *log = run_until_ready(dir, pub, 4);
+	ck_assert_msg(strstr(log, "listen_web 0.0.0.0:0: beyond loopback with the development "
+	                          "certificate (self-signed, for localhost): browsers will warn; "
+	                          "set cert and key") != NULL, "%s", log);
+	ck_assert_msg(strstr(log, "listen 0.0.0.0:0: beyond loopback with the development "
+	                          "certificate (self-signed, for localhost)") != NULL, "%s", log);
+	free(log);
+	make_pair(dir);
+	snprintf(cert, sizeof cert, "cert=%s/cert.pem", dir);
+	snprintf(key, sizeof key, "key=%s/key.pem", dir);
+	const char *own[] = { "--listen", "0.0.0.0:0", "--set", "listen_web=0.0.0.0:0",
+		              "--set", cert, "--set", key };
+	log = run_until_ready(dir, own, 8);
+	ck_assert_msg(strstr(log, "set cert and key") == NULL, "%s", log);
+	free(log);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
 }
 END_TEST
 
@@ -973,6 +1261,10 @@ static Suite *web_suite(void)
 	tcase_add_test(tc, test_forwarded_for_untrusted_ignored);
 	tcase_add_test(tc, test_check_config_prints_web_keys);
 	tcase_add_test(tc, test_reload_names_web_listeners);
+	tcase_add_test(tc, test_web_values_checked);
+	tcase_add_test(tc, test_reload_bad_web_value_refused);
+	tcase_add_test(tc, test_hsts_with_configured_cert);
+	tcase_add_test(tc, test_dev_cert_public_warned);
 	tcase_add_test(tc, test_replay_cost_holds);
 	suite_add_tcase(s, tc);
 	return s;
