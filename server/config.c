@@ -83,8 +83,8 @@ static const struct {
  * "null" (a sandboxed frame, a file:// page), wildcards, paths and a
  * trailing '/' are refused: each would be an origin no browser sends, or
  * one any page can send.  http:// is refused too: the plain listener
- * already accepts http:// + Host, and another page over plain HTTP is
- * anyone's on its way.  0, or -1 with the reason in err.
+ * already accepts http:// + a loopback Host, and another page over plain
+ * HTTP is anyone's on its way.  0, or -1 with the reason in err.
  */
 static int origin_check(const char *v, char *err, size_t errlen)
 {
@@ -95,7 +95,7 @@ static int origin_check(const char *v, char *err, size_t errlen)
 	if (strncasecmp(v, "https://", 8) != 0) {
 		const char *hint = "";
 		if (strncasecmp(v, "http://", 7) == 0)
-			hint = "; not http:// (a plain listener takes http:// + Host by itself)";
+			hint = "; not http:// (a plain listener takes http:// + a loopback Host by itself)";
 		else if (strcasecmp(v, "null") == 0)
 			hint = "; \"null\" is the origin of sandboxed frames and file:// pages, which "
 			       "any site can make";

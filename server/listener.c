@@ -3,6 +3,7 @@
  */
 #include "listener.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 
 #include <event2/event.h>
@@ -172,6 +174,31 @@ static bool is_loopback(const struct sockaddr_storage *ss)
 	if (ss->ss_family == AF_INET6)
 		return IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)ss)->sin6_addr);
 	return false;
+}
+
+bool listener_host_loopback(const char *host)
+{
+	char name[INET6_ADDRSTRLEN + 1];
+	bool v6 = host[0] == '[';
+	const char *s = host + v6, *e = v6 ? strchr(s, ']') : strchr(s, ':');
+	struct in6_addr a6;
+	struct in_addr a4;
+
+	if (e == NULL && !v6)
+		e = s + strlen(s);
+	if (e == NULL || (size_t)(e - s) >= sizeof name)
+		return false;
+	/* what follows is nothing or a port: not "127.0.0.1.evil.example" */
+	const char *rest = e + v6;
+	if (*rest != '\0' && (*rest != ':' || rest[1] == '\0' || strspn(rest + 1, "0123456789") != strlen(rest + 1)))
+		return false;
+	memcpy(name, s, (size_t)(e - s));
+	name[e - s] = '\0';
+	if (v6)
+		return inet_pton(AF_INET6, name, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6);
+	if (strcasecmp(name, "localhost") == 0)
+		return true;
+	return inet_pton(AF_INET, name, &a4) == 1 && ntohl(a4.s_addr) >> 24 == 127;
 }
 
 int listener_open(struct server *srv, const char *addr, bool *unavailable, char *err,

@@ -42,6 +42,11 @@ int listener_open_kind(struct server *srv, const char *addr, enum listener_kind 
  * Returns 0, or -1 with a message in err (not a listening stream socket).
  */
 int listener_adopt(struct server *srv, int fd, char *err, size_t errlen);
+/* A host as a listen address or an HTTP Host names it ("127.0.0.1",
+ * "localhost", "[::1]", each with an optional ":PORT"): this machine's
+ * loopback (127.0.0.0/8, ::1, localhost)?  A longer name ending in one
+ * ("localhost.example") is not. */
+bool listener_host_loopback(const char *host);
 /* Stop accepting and close every listening socket. */
 void listener_free_all(struct server *srv);
 

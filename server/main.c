@@ -132,25 +132,6 @@ fail:
 	return NULL;
 }
 
-/* "1.2.3.4:PORT" or "[v6addr]:PORT" (the listen forms, checked as they
- * were read): in 127.0.0.0/8 or ::1? */
-static bool addr_loopback(const char *addr)
-{
-	char host[INET6_ADDRSTRLEN + 1];
-	bool v6 = addr[0] == '[';
-	const char *s = addr + v6, *e = v6 ? strchr(s, ']') : strrchr(s, ':');
-	struct in6_addr a6;
-	struct in_addr a4;
-
-	if (e == NULL || (size_t)(e - s) >= sizeof host)
-		return false;
-	memcpy(host, s, (size_t)(e - s));
-	host[e - s] = '\0';
-	if (v6)
-		return inet_pton(AF_INET6, host, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6);
-	return inet_pton(AF_INET, host, &a4) == 1 && ntohl(a4.s_addr) >> 24 == 127;
-}
-
 /* A socket the service manager passed: bound beyond loopback?  Its
  * address into name. */
 static bool passed_public(int fd, char *name, size_t len)
@@ -198,12 +179,36 @@ static void warn_dev_cert(const struct config *cfg, int passed)
 		if (passed_public(SD_LISTEN_FDS_START + i, name, sizeof name))
 			log_warnx("listen %s (passed by the service manager): %s: %s", name, dev, line);
 	for (size_t i = 0; passed == 0 && i < cfg->nlisten; i++)
-		if (!addr_loopback(cfg->listen[i]))
+		if (!listener_host_loopback(cfg->listen[i]))
 			log_warnx("listen %s: %s: %s", cfg->listen[i], dev, line);
 	for (size_t i = 0; i < cfg->nlisten_web; i++)
-		if (!addr_loopback(cfg->listen_web[i]))
+		if (!listener_host_loopback(cfg->listen_web[i]))
 			log_warnx("listen_web %s: %s: browsers will warn; set cert and key",
 			          cfg->listen_web[i], dev);
+}
+
+/* The session ticket key's timer (tls.h): every TLS_TICKET_KEY_MS, or
+ * KRIEGD_TICKET_KEY_MS milliseconds (a test's hook). */
+static void rotate_ticket_key(evutil_socket_t fd, short what, void *arg)
+{
+	struct server *srv = arg;
+
+	(void)fd;
+	(void)what;
+	if (tls_rotate_ticket_key(srv->tls) == 0)
+		log_debug("tls: session ticket key rotated");
+}
+
+static struct event *ticket_timer_new(struct server *srv)
+{
+	const char *env = getenv("KRIEGD_TICKET_KEY_MS");
+	long ms = env != NULL && atol(env) > 0 ? atol(env) : TLS_TICKET_KEY_MS;
+	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+	struct event *ev = event_new(srv->base, -1, EV_PERSIST, rotate_ticket_key, srv);
+
+	if (ev == NULL || event_add(ev, &tv) != 0)
+		fatalx("cannot start the session ticket key timer");
+	return ev;
 }
 
 /*
@@ -532,6 +537,7 @@ int main(int argc, char **argv)
 	struct trim *trim = trim_new(srv.base, TRIM_INTERVAL_MS);
 	if (trim == NULL)
 		fatalx("cannot start the memory trim timer");
+	struct event *tickets = ticket_timer_new(&srv);
 
 	/* Last, so a client never reaches a half-started daemon. */
 	dm.passed = open_listeners(&srv);
@@ -571,6 +577,7 @@ int main(int argc, char **argv)
 	event_free(sighup);
 	service_free(dm.svc);
 	trim_free(trim);
+	event_free(tickets);
 	tls_free(srv.tls);
 	event_base_free(srv.base);
 	libevent_global_shutdown();

@@ -17,6 +17,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/rand.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
@@ -382,6 +383,9 @@ static SSL_CTX *ctx_build(const struct config *cfg, bool may_generate, char *fp,
 	opts |= SSL_OP_IGNORE_UNEXPECTED_EOF;
 #endif
 	SSL_CTX_set_options(ctx, opts);
+	/* A session (its ticket, or its entry in the cache of TLS 1.2 session
+	 * ids) is resumable for one ticket key's life at most. */
+	SSL_CTX_set_timeout(ctx, TLS_TICKET_KEY_MS / 1000);
 	/* Idle connections hold no read/write buffers; bufferevent may move
 	 * its write buffer between retries. */
 	SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS | SSL_MODE_ENABLE_PARTIAL_WRITE |
@@ -512,6 +516,21 @@ SSL *tls_ssl_new_line(struct tls *t)
 		return NULL;
 	}
 	return ssl;
+}
+
+int tls_rotate_ticket_key(struct tls *t)
+{
+	/* OpenSSL's layout: 16 bytes of key name, 32 of HMAC key, 32 of AES key. */
+	unsigned char keys[80];
+	int rc = 0;
+
+	if (RAND_bytes(keys, sizeof keys) != 1 ||
+	    SSL_CTX_set_tlsext_ticket_keys(t->ctx, keys, sizeof keys) != 1) {
+		tls_log_errors(0, "session ticket key");
+		rc = -1;
+	}
+	OPENSSL_cleanse(keys, sizeof keys);
+	return rc;
 }
 
 const char *tls_fingerprint(const struct tls *t)

@@ -8,6 +8,9 @@
  * tls_reload (SIGHUP) builds a new context for new connections; live
  * ones keep the one they were made with.
  * TLS 1.2 suites: ECDHE with AEAD only; TLS 1.3's: OpenSSL's defaults.
+ * The key that seals session tickets is replaced every TLS_TICKET_KEY_MS
+ * (tls_rotate_ticket_key, on main.c's timer), so reading it out of a
+ * daemon that ran for months opens at most that much of its past.
  * An encrypted (pass-phrase) key is refused, never prompted for.  Every
  * load logs the certificate's subject and validity, and warns when it
  * has expired, is not valid yet, or ends within 14 days.
@@ -43,6 +46,13 @@ SSL *tls_ssl_new(struct tls *t);
  * offers ALPN (any protocol: the line protocol has none), which browsers
  * always do, so a web page cannot make one talk to the line port. */
 SSL *tls_ssl_new_line(struct tls *t);
+
+/* How long one session ticket key seals tickets (and a session stays
+ * resumable): an hour; a page's many short connections still resume. */
+#define TLS_TICKET_KEY_MS (60 * 60 * 1000)
+/* A new random session ticket key for the current context: tickets sealed
+ * before it start a full handshake.  0, or -1 (logged; the old key stays). */
+int tls_rotate_ticket_key(struct tls *t);
 
 /* "AB:CD:..." SHA-256 of the certificate, for clients that pin it. */
 const char *tls_fingerprint(const struct tls *t);

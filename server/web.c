@@ -36,6 +36,7 @@
 #include "conn.h"
 #include "dispatch.h"
 #include "http.h"
+#include "listener.h"
 #include "log.h"
 #include "mstime.h"
 #include "proto.h"
@@ -590,8 +591,11 @@ static bool origin_ok(const struct wreq *r, const struct http_req *req)
 	snprintf(own, sizeof own, "https://%s", req->host);
 	if (strcasecmp(req->origin, own) == 0)
 		return true;
+	/* http:// + Host only for a page loaded from this machine's own
+	 * name: a rebound one (evil.example resolving to 127.0.0.1 in a
+	 * browser on this host) sends its own Host with its own Origin. */
 	snprintf(own, sizeof own, "http://%s", req->host);
-	return r->plain && strcasecmp(req->origin, own) == 0;
+	return r->plain && listener_host_loopback(req->host) && strcasecmp(req->origin, own) == 0;
 }
 
 /* A trusted proxy's X-Forwarded-For: the address it appended (the last

@@ -360,6 +360,75 @@ static bool tls_try(struct kd *d, int max_version, const char *ciphers, const un
 }
 
 /*
+ * A handshake with the line port at most TLS version max_version that
+ * offers the session `resume` (NULL: none) and reads the greeting (TLS
+ * 1.3's tickets come after the handshake); the session to resume next
+ * into *out.  True if `resume` was resumed.
+ */
+static bool tls_resume(struct kd *d, int max_version, SSL_SESSION *resume, SSL_SESSION **out)
+{
+	int fd = kd_tcp(d);
+	struct timeval tv = { .tv_sec = 10 * kt_timeout_scale() };
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+	ck_assert_ptr_nonnull(ctx);
+	SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+	SSL_CTX_set_max_proto_version(ctx, max_version);
+	SSL *ssl = SSL_new(ctx);
+	ck_assert_ptr_nonnull(ssl);
+	if (resume != NULL)
+		ck_assert_int_eq(SSL_set_session(ssl, resume), 1);
+	SSL_set_fd(ssl, fd);
+	ck_assert_int_eq(SSL_connect(ssl), 1);
+	char c;
+	while (SSL_read(ssl, &c, 1) == 1 && c != '\n')
+		;
+	bool reused = SSL_session_reused(ssl) == 1;
+	*out = SSL_get1_session(ssl);
+	ck_assert_ptr_nonnull(*out);
+	SSL_shutdown(ssl);
+	SSL_free(ssl);
+	SSL_CTX_free(ctx);
+	close(fd);
+	return reused;
+}
+
+/*
+ * A session ticket is the session's keys sealed with the daemon's ticket
+ * key: whoever reads that key from a daemon that ran for months could
+ * open every session resumed or recorded in that time.  The key is
+ * replaced every TLS_TICKET_KEY_MS (here shortened by
+ * KRIEGD_TICKET_KEY_MS); a ticket sealed with an old one starts a full
+ * handshake.  Before the fix the key lived as long as the certificate.
+ */
+START_TEST(test_ticket_key_rotated)
+{
+	setenv("KRIEGD_TICKET_KEY_MS", "2000", 1);
+	struct kd *d = kd_start("log_level = debug\n");
+	unsetenv("KRIEGD_TICKET_KEY_MS");
+	static const int versions[] = { TLS1_2_VERSION, TLS1_3_VERSION };
+
+	for (size_t v = 0; v < 2; v++) {
+		SSL_SESSION *s1, *s2, *s3;
+		int seen = kd_log_count(d, "tls: session ticket key rotated");
+		/* Just after a rotation: a whole period to resume in. */
+		ck_assert(kd_log_wait_count(d, "tls: session ticket key rotated", seen, 10000));
+		ck_assert(!tls_resume(d, versions[v], NULL, &s1));
+		ck_assert_msg(tls_resume(d, versions[v], s1, &s2), "version %d: no resumption",
+		              versions[v]);
+		seen = kd_log_count(d, "tls: session ticket key rotated");
+		ck_assert(kd_log_wait_count(d, "tls: session ticket key rotated", seen, 10000));
+		ck_assert_msg(!tls_resume(d, versions[v], s2, &s3),
+		              "version %d: a ticket of the old key resumed", versions[v]);
+		SSL_SESSION_free(s1);
+		SSL_SESSION_free(s2);
+		SSL_SESSION_free(s3);
+	}
+	kd_stop(d);
+}
+END_TEST
+
+/*
  * A browser always offers ALPN; a page can make it POST to the line port
  * (same host, same certificate) and have its body run as requests: a
  * cross-protocol attack.  The line door refuses any ALPN offer in the
@@ -1345,6 +1414,7 @@ static Suite *transport_suite(void)
 	tcase_add_test(tc, test_alpn_refused_on_line_port);
 	tcase_add_test(tc, test_http_request_on_line_port);
 	tcase_add_test(tc, test_tls12_cipher_suites);
+	tcase_add_test(tc, test_ticket_key_rotated);
 	tcase_add_test(tc, test_handshake_timeout);
 	tcase_add_test(tc, test_refusal_storm_logged_once);
 	tcase_add_test(tc, test_idle_timeout);

@@ -850,6 +850,57 @@ START_TEST(test_forwarded_for_untrusted_ignored)
 }
 END_TEST
 
+/* Regression (DNS rebinding): the plain listener took `http://` + any Host
+ * as its own origin, so a page of evil.example whose name was rebound to
+ * 127.0.0.1 opened a WebSocket from a browser on the same machine (Host and
+ * Origin both its own name).  Its own http:// origin is now that of a
+ * loopback Host only; a proxied page's https:// one is unchanged (a
+ * rebound name cannot pass TLS for it). */
+START_TEST(test_plain_origin_rebinding_refused)
+{
+	struct kd *d = kd_start("listen_web_plain = 127.0.0.1:0\n");
+	int port = listen_port(d, 1);
+	static const char *const own[] = { "127.0.0.1:%d", "localhost:%d", "LocalHost:%d",
+	                                    "[::1]:%d", "127.0.0.2:%d" };
+	static const char *const rebound[] = { "evil.example:%d", "localhost.evil.example:%d",
+	                                        "127.0.0.1.evil.example:%d", "[::2]:%d",
+	                                        "10.0.0.1:%d" };
+	char host[128], head[1024];
+
+	for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
+		snprintf(host, sizeof host, own[i], port);
+		struct wsc *w = wsc_connect(port, false, 0);
+		snprintf(head, sizeof head,
+		         "GET /ws HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+		         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+		         "Origin: http://%s\r\n\r\n", host, host);
+		ck_assert_msg(wsc_request(w, head) == 101, "own origin http://%s refused", host);
+		json_decref(wsc_hello(w));
+		wsc_close(w);
+	}
+	for (size_t i = 0; i < sizeof rebound / sizeof rebound[0]; i++) {
+		snprintf(host, sizeof host, rebound[i], port);
+		struct wsc *w = wsc_connect(port, false, 0);
+		snprintf(head, sizeof head,
+		         "GET /ws HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+		         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+		         "Origin: http://%s\r\n\r\n", host, host);
+		ck_assert_msg(wsc_request(w, head) == 403, "rebound origin http://%s let in", host);
+		wsc_close(w);
+	}
+	/* Behind the proxy: the page is https:// + the public name. */
+	struct wsc *w = wsc_connect(port, false, 0);
+	snprintf(head, sizeof head,
+	         "GET /ws HTTP/1.1\r\nHost: play.example.org\r\nUpgrade: websocket\r\n"
+	         "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+	         "Sec-WebSocket-Version: 13\r\nOrigin: https://play.example.org\r\n\r\n");
+	ck_assert_int_eq(wsc_request(w, head), 101);
+	json_decref(wsc_hello(w));
+	wsc_close(w);
+	kd_stop(d);
+}
+END_TEST
+
 /* ---- configuration: --check-config and reload ---- */
 
 /* --check-config names every web key, set or not (kriegd.conf(5) documents
@@ -1258,6 +1309,7 @@ static Suite *web_suite(void)
 	tcase_add_test(tc, test_ping_flood_is_a_slow_reader);
 	tcase_add_test(tc, test_plain_loopback_only);
 	tcase_add_test(tc, test_plain_forwarded_for);
+	tcase_add_test(tc, test_plain_origin_rebinding_refused);
 	tcase_add_test(tc, test_forwarded_for_untrusted_ignored);
 	tcase_add_test(tc, test_check_config_prints_web_keys);
 	tcase_add_test(tc, test_reload_names_web_listeners);
