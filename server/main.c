@@ -454,10 +454,12 @@ int main(int argc, char **argv)
 		/* The certificate too: a renewed pair that does not load is the
 		 * mistake an administrator checks for before `systemctl reload`. */
 		int bad = tls_check(cfg, err, sizeof err) != 0;
-		if (bad)
+		if (bad) {
 			log_msg(LOGL_ERROR, "%s", err);
-		else
+		} else {
+			warn_dev_cert(cfg, 0);
 			config_print(cfg, stdout);
+		}
 		config_free(cfg);
 		return bad ? EXIT_FAILURE : 0;
 	}

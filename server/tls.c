@@ -480,8 +480,19 @@ int tls_check(const struct config *cfg, char *err, size_t errlen)
 	char fp[32 * 3];
 	SSL_CTX *ctx;
 
-	if (cfg->cert_file == NULL)
-		return config_validate(cfg, err, errlen);
+	if (cfg->cert_file == NULL) {
+		/* The development pair: checked (and its validity logged) once
+		 * it exists; a start would generate a missing one. */
+		char cert[4096], key[4096];
+		struct stat st;
+		if (config_validate(cfg, err, errlen) != 0)
+			return -1;
+		if ((size_t)snprintf(cert, sizeof cert, "%s/%s", cfg->state_dir, TLS_DEV_CERT) >=
+		            sizeof cert ||
+		    (size_t)snprintf(key, sizeof key, "%s/%s", cfg->state_dir, TLS_DEV_KEY) >= sizeof key ||
+		    stat(cert, &st) != 0 || stat(key, &st) != 0)
+			return 0;
+	}
 	if ((ctx = ctx_build(cfg, false, fp, sizeof fp, err, errlen)) == NULL)
 		return -1;
 	SSL_CTX_free(ctx);

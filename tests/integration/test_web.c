@@ -1227,6 +1227,21 @@ START_TEST(test_dev_cert_public_warned)
 	ck_assert_msg(strstr(log, "listen 0.0.0.0:0: beyond loopback with the development "
 	                          "certificate (self-signed, for localhost)") != NULL, "%s", log);
 	free(log);
+	/* --check-config says it too, with the development pair's validity
+	 * (regression: it said neither). */
+	char check[512], out[16384];
+	const char *bin = getenv("KRIEGD") != NULL ? getenv("KRIEGD") : "build/asan/bin/kriegd";
+	snprintf(check, sizeof check, "'%s' --check-config --state-dir '%s/s' --listen 0.0.0.0:0 "
+	         "--set listen_web=0.0.0.0:0 2>&1", bin, dir);
+	FILE *p = popen(check, "r");
+	ck_assert_ptr_nonnull(p);
+	size_t n = fread(out, 1, sizeof out - 1, p);
+	out[n] = '\0';
+	ck_assert_int_eq(pclose(p), 0);
+	ck_assert_msg(strstr(out, "listen_web 0.0.0.0:0: beyond loopback with the development "
+	                          "certificate") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "/s/kriegd-cert.pem sha256=") != NULL &&
+	              strstr(out, " valid from ") != NULL, "%s", out);
 	make_pair(dir);
 	snprintf(cert, sizeof cert, "cert=%s/cert.pem", dir);
 	snprintf(key, sizeof key, "key=%s/key.pem", dir);
