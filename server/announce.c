@@ -619,6 +619,23 @@ static int cached_extend(struct cached *c, struct store *st, const struct store_
 	return 0;
 }
 
+/* c, a live game's slot whose record could not be read (the store failing
+ * for a moment), made live again at g's start: a live slot is never given
+ * up, so the next commit finds it behind and reads the record again
+ * (announce_step_commit), instead of the game going untracked, its views
+ * replaying what their readers did not hear, for the rest of its life. */
+static void cached_keep_live(struct cached *c, const struct store_game *g)
+{
+	cached_clear(c);
+	if ((c->ref = referee_at_start(g)) == NULL)
+		return;   /* no rules, no start: nothing to keep (a free slot) */
+	c->game = g->id;
+	cached_mark(c);
+	referee_free(c->ref);
+	c->ref = NULL;
+	c->live = true;
+}
+
 /* The least recently read of the slots kept for reading (not a live
  * game's, not free), how many there are, and a free slot (or NULL). */
 static struct cached *cache_lru(struct announce_cache *ac, size_t *kept, struct cached **free_slot)
@@ -690,6 +707,8 @@ static int cache_get(struct announce_cache *ac, struct store *st, const struct s
 	bool live = c->live;
 	if (cached_extend(c, st, g, last, ac->stride, err, sizeof err) != 0) {
 		log_warnx("game=%" PRId64 " record could not be replayed: %s", g->id, err);
+		if (live)
+			cached_keep_live(c, g);
 		return -1;
 	}
 	c->live = live;
@@ -763,10 +782,14 @@ int announce_cache_stride(const struct announce_cache *ac)
 void announce_cache_track(struct announce_cache *ac, struct store *st, const struct store_game *g)
 {
 	struct cached *c;
-	if (ac == NULL || cache_get(ac, st, g, &c) != 0)
+	bool found;
+	if (ac == NULL)
 		return;
+	if (cache_get(ac, st, g, &c) != 0) {   /* logged */
+		cached_keep_live(cache_slot(ac, g->id, &found), g);
+		return;
+	}
 	if (c == NULL) {   /* a record under min: from its start */
-		bool found;
 		char err[256];
 		c = cache_slot(ac, g->id, &found);
 		int last;
@@ -774,7 +797,7 @@ void announce_cache_track(struct announce_cache *ac, struct store *st, const str
 		    cached_extend(c, st, g, last, ac->stride, err, sizeof err) != 0) {
 			log_warnx("game=%" PRId64 " record could not be replayed: %s", g->id,
 			          store_error(st));
-			cached_clear(c);
+			cached_keep_live(c, g);
 			return;
 		}
 	}

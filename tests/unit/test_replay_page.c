@@ -12,6 +12,7 @@
  * grows and while records push each other out of it.
  */
 #include <check.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -354,6 +355,87 @@ START_TEST(live_slot_kept_at_each_commit)
 }
 END_TEST
 
+/* The database file changed by a connection of the test's own (the store
+ * unreadable for a moment: its actions table renamed away and back). */
+static void raw(const char *sql)
+{
+	sqlite3 *db3;
+	ck_assert_int_eq(sqlite3_open(db.path, &db3), SQLITE_OK);
+	sqlite3_busy_timeout(db3, 5000);
+	ck_assert_msg(sqlite3_exec(db3, sql, NULL, NULL, NULL) == SQLITE_OK, "%s: %s", sql,
+	              sqlite3_errmsg(db3));
+	sqlite3_close(db3);
+}
+
+/* The marks of a live slot at `last`: the start's and one each 7 actions. */
+static void assert_live_current(struct announce_cache *ac, const struct rec *g)
+{
+	int last;
+	ck_assert_int_eq(store_game_last_seq(st, g->game.id, &last), STORE_OK);
+	ck_assert_int_eq(announce_cache_behind(ac, st, &g->game), 0);
+	ck_assert_int_eq(announce_cache_marks(ac, g->game.id), 1 + last / 7);
+}
+
+/* Regression: a store read that failed while a live game's slot was read
+ * again (its start or recovery, or a commit finding the slot behind) left
+ * the game untracked for the rest of its life: its commits were dropped,
+ * and every view replayed what its reader did not hear.  The slot stays
+ * live at its start, and the next commit reads the record again. */
+START_TEST(live_slot_kept_through_a_failed_read)
+{
+	struct rec a;
+
+	open_store();
+	rec_begin(&a, "icc", 13, NULL);
+	rec_more(&a, 150);   /* recorded before it is tracked: a recovery */
+	struct announce_cache *ac = announce_cache_new(1, 7, 0);
+	raw("ALTER TABLE actions RENAME TO actions_away");
+	announce_cache_track(ac, st, &a.game);
+	raw("ALTER TABLE actions_away RENAME TO actions");
+	ck_assert_int_eq(announce_cache_marks(ac, a.game.id), 1);   /* kept, at its start */
+	a.live = ac;
+	rec_more(&a, 50);
+	assert_live_current(ac, &a);
+	check_lists(&a, ac);
+	/* Commits it missed, then one that finds the slot behind while the
+	 * record cannot be read: not even its length (the slot left as it
+	 * was), then its length but not its actions (their replay fails). */
+	a.live = NULL;
+	rec_more(&a, 10);
+	int last;
+	ck_assert_int_eq(store_game_last_seq(st, a.game.id, &last), STORE_OK);
+	struct announce_step step = { .seq = last + 1 };
+	raw("ALTER TABLE actions RENAME TO actions_away");
+	announce_step_commit(ac, st, &a.game, &step);
+	raw("ALTER TABLE actions_away RENAME TO actions");
+	ck_assert_int_gt(announce_cache_marks(ac, a.game.id), 1);
+	ck_assert_int_gt(announce_cache_behind(ac, st, &a.game), 0);
+	char sql[160];
+	snprintf(sql, sizeof sql, "UPDATE actions SET kind = kind || '?' WHERE game = %lld AND seq = %d", (long long)a.game.id, last);
+	raw(sql);
+	announce_step_commit(ac, st, &a.game, &step);
+	snprintf(sql, sizeof sql,
+	         "UPDATE actions SET kind = substr(kind, 1, length(kind) - 1) WHERE game = %lld AND seq = %d",
+	         (long long)a.game.id, last);
+	raw(sql);
+	ck_assert_int_eq(announce_cache_marks(ac, a.game.id), 1);   /* kept, at its start */
+	a.live = ac;
+	rec_more(&a, 60);
+	assert_live_current(ac, &a);
+	check_lists(&a, ac);
+	/* Still never pushed out by another record read. */
+	struct rec b;
+	rec_begin(&b, "english", 14, &a.game);
+	rec_more(&b, 200);
+	check_lists(&b, ac);
+	assert_live_current(ac, &a);
+	announce_cache_free(ac);
+	rec_end(&a);
+	rec_end(&b);
+	close_store();
+}
+END_TEST
+
 /* Marks built on a connection of their own (the reader thread's,
  * announce_marks_build) and adopted into the cache give the same pages as
  * marks built in place, and a read needs no replay before its page then
@@ -453,6 +535,7 @@ static Suite *replay_page_suite(void)
 	tcase_add_test(tc, cache_follows_growth_and_eviction);
 	tcase_add_test(tc, adopted_marks_give_the_same_pages);
 	tcase_add_test(tc, live_slot_kept_at_each_commit);
+	tcase_add_test(tc, live_slot_kept_through_a_failed_read);
 	tcase_add_test(tc, replay_through_a_seq_is_the_replay_then);
 	suite_add_tcase(s, tc);
 	return s;
