@@ -1138,7 +1138,7 @@ static const struct field f_seek[] = {
 	{ "color", F_STRING, 0, 8 },
 	{ "rated", F_BOOL, 0, 0 },
 	{ "rating_min", F_INT, 0, LOBBY_RATING_MAX },
-	{ "rating_max", F_INT, 0, LOBBY_RATING_MAX },
+	{ "rating_max", F_COUNT, 0, LOBBY_RATING_MAX },   /* 0 would admit nobody */
 	{ NULL, 0, 0, 0 },
 };
 static const struct field f_challenge[] = {

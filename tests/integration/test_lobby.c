@@ -645,6 +645,17 @@ START_TEST(seeks_meet)
 	r = kc_ok(p[0].c, kc_req(p[0].c, "seek", "{s:s, s:i, s:i}", "rules", "gollon", "rating_min", 1000,
 	                         "rating_max", 1600));
 	ck_assert(json_integer_value(json_object_get(r, "game")) > 0);
+	/* Regression: a range ending at 0 (0..0, or rating_max 0 alone) was
+	 * taken as no range at all, a seek anyone could accept, listed
+	 * without its range.  It admits nobody: refused, nothing made. */
+	json_t *err = kc_error(p[8].c, kc_req(p[8].c, "seek", "{s:s, s:i, s:i}", "rules", "berkeley",
+	                                      "rating_min", 0, "rating_max", 0), "bad_request");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(err, "error"), "message")),
+	                 "field 'rating_max' must be from 1 to 4000");
+	kc_error(p[8].c, kc_req(p[8].c, "seek", "{s:s, s:i}", "rules", "berkeley", "rating_max", 0),
+	         "bad_request");
+	r = kc_ok(p[0].c, kc_req(p[0].c, "seeks", NULL));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "total")), 4);
 	for (int i = 0; i < 9; i++)
 		kc_close(p[i].c);
 	kd_stop(d);
