@@ -513,6 +513,18 @@ static int apply_new(struct replay *rp, int kind, const char *text, int color, c
 	int plies = referee_plies(rp->r);
 	const char *why = referee_over(rp->r) ? NULL
 	                  : action_record_refusal(&rp->rec, &a, referee_side_to_move(rp->r), plies);
+	bool offer = (a.kind == ACTION_DRAW || a.kind == ACTION_ADJOURN) &&
+	             strcmp(a.text, "offer") == 0 && (a.color == WHITE || a.color == BLACK);
+	int *stands = a.kind == ACTION_DRAW ? &rp->rec.draw_offer : &rp->rec.adjourn_offer;
+	if (why != NULL && offer && *stands == a.color) {
+		/* A side's offer made again while its own stood: kriegd took and
+		 * recorded it until December 2026 (its full records must read,
+		 * PGN.md), and the offer just went on standing.  Every other
+		 * refusal of it still holds. */
+		struct action_record_state again = rp->rec;
+		*(a.kind == ACTION_DRAW ? &again.draw_offer : &again.adjourn_offer) = -1;
+		why = action_record_refusal(&again, &a, referee_side_to_move(rp->r), plies);
+	}
 	if (why != NULL)
 		return failf(err, errlen, "%s: \"%s\" (%s) refused: %s", where, lab,
 		             pgn_color_word(a.color), why);

@@ -830,9 +830,6 @@ START_TEST(test_forged_record_actions_refused)
 		{ "{[%krieg draw offer white; draw decline white]} *",
 		  "\"draw decline\" (white) refused: no draw offer to decline",
 		  "{[%krieg draw offer white; draw decline black]} *" },
-		{ "{[%krieg draw offer white; draw offer white]} *",
-		  "\"draw offer\" (white) refused: your draw offer stands already",
-		  "{[%krieg draw offer white; draw decline black; draw offer white]} *" },
 		{ "{[%krieg draw offer white; draw offer black]} *",
 		  "\"draw offer\" (black) refused: the opponent's draw offer stands",
 		  "{[%krieg draw offer white; draw decline black; draw offer black]} *" },
@@ -884,6 +881,31 @@ START_TEST(test_forged_record_actions_refused)
 		expect_error(cases[i].forged, cases[i].why);
 		expect_ok(cases[i].legit);
 	}
+}
+END_TEST
+
+/* Regression (the upgrade probe): kriegd before 9a49c97 took a side's
+ * draw or adjournment offer again while its own stood, and wrote both in
+ * the full record; krieg-referee refused such a record ("your draw offer
+ * stands already"), one the server it came from replays.  It reads, the
+ * offer standing on (the opponent can still accept it); every other
+ * refusal still holds. */
+START_TEST(test_repeated_own_offer_reads)
+{
+	expect_ok("{[%krieg draw offer white; draw offer white]} *");
+	expect_ok("{[%krieg adjourn offer black; adjourn offer black; adjourn offer black]} *");
+	expect_ok("[Result \"1/2-1/2\"]\n{[%krieg draw offer white; draw offer white; "
+	          "end agreement black]} 1/2-1/2");
+	expect_ok("{[%krieg adjourn offer white; adjourn offer white; adjourn agree black; "
+	          "unadj white]} *");
+	/* not a side answering itself, nor an offer while paused or adjourned */
+	expect_error("[Result \"1/2-1/2\"]\n{[%krieg draw offer white; draw offer white; "
+	             "end agreement white]} 1/2-1/2",
+	             "\"end agreement\" (white) refused: no draw offer to accept");
+	expect_error("{[%krieg adjourn offer white; pause a; adjourn offer white]} *",
+	             "\"adjourn offer\" (white) refused: the game is paused by the umpire");
+	expect_error("{[%krieg adjourn offer white; adjourn agree black; adjourn offer white]} *",
+	             "\"adjourn offer\" (white) refused: the game is adjourned already");
 }
 END_TEST
 
@@ -1151,6 +1173,7 @@ static Suite *pgn_suite(void)
 	tcase_add_test(tc, test_bad_input);
 	tcase_add_test(tc, test_tampered);
 	tcase_add_test(tc, test_forged_record_actions_refused);
+	tcase_add_test(tc, test_repeated_own_offer_reads);
 	tcase_add_test(tc, test_garbage_does_not_crash);
 	tcase_add_test(tc, test_text_ending_in_slash_token);
 	tcase_add_test(tc, test_write_refuses);
