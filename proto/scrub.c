@@ -9,41 +9,58 @@
 
 #include "xmalloc.h"
 
-/* The length of the control character at s (n > 0 bytes left), or 0. */
-static size_t ctl_at(const unsigned char *s, size_t n)
+/* The length of the valid UTF-8 sequence at s (at most n bytes): 1 to 4,
+ * or 0 when s[0] starts none (a stray continuation byte, a bad lead, a
+ * cut or overlong sequence). */
+static size_t seq_len(const unsigned char *s, size_t n)
 {
-	if ((s[0] < 0x20 && s[0] != '\t' && s[0] != '\n') || s[0] == 0x7f)
-		return 1;
-	if (s[0] == 0xc2 && n > 1 && s[1] >= 0x80 && s[1] <= 0x9f)
+	size_t len = s[0] < 0x80 ? 1 : s[0] < 0xc2 ? 0 : s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 :
+	             s[0] < 0xf5 ? 4 : 0;
+	if (len == 0 || len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xf0 && s[1] < 0x90) ||
+	    (s[0] == 0xf4 && s[1] >= 0x90))
+		return 0;
+	return len;
+}
+
+/* At s: how many bytes a control character takes (0: none), and in *adv
+ * how far to go on.  A byte 0x80..0x9F outside a valid sequence is a C1
+ * control to a terminal in an 8-bit locale (0x9B is CSI there), as
+ * U+0080..U+009F is to a UTF-8 one. */
+static size_t ctl_at(const unsigned char *s, size_t n, size_t *adv)
+{
+	size_t len = seq_len(s, n);
+	*adv = len > 0 ? len : 1;
+	if (len == 1)
+		return (s[0] < 0x20 && s[0] != '\t' && s[0] != '\n') || s[0] == 0x7f;
+	if (len == 2 && s[0] == 0xc2 && s[1] <= 0x9f)
 		return 2;
-	return 0;
+	return len == 0 && s[0] >= 0x80 && s[0] <= 0x9f;
 }
 
 size_t scrub_count(const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	size_t found = 0;
-	for (size_t i = 0; i < n;) {
-		size_t k = ctl_at(u + i, n - i);
-		found += k > 0;
-		i += k > 0 ? k : 1;
-	}
+	size_t found = 0, adv;
+	for (size_t i = 0; i < n; i += adv)
+		found += ctl_at(u + i, n - i, &adv) > 0;
 	return found;
 }
 
 size_t scrub_text(char *s, size_t n)
 {
 	unsigned char *u = (unsigned char *)s;
-	size_t found = 0;
-	for (size_t i = 0; i < n;) {
-		size_t k = ctl_at(u + i, n - i);
-		if (k == 0) {
-			i++;
-			continue;
+	size_t found = 0, adv;
+	for (size_t i = 0; i < n; i += adv) {
+		size_t k = ctl_at(u + i, n - i, &adv);
+		if (k > 0) {
+			found++;
+			memset(u + i, '?', k);
 		}
-		found++;
-		memset(u + i, '?', k);
-		i += k;
 	}
 	return found;
 }

@@ -25,6 +25,17 @@ START_TEST(control_characters_are_named)
 		{ "nbsp\xc2\xa0 \xc3\x9b \xc3\xa9", "nbsp\xc2\xa0 \xc3\x9b \xc3\xa9", 0 },
 		/* a lone c2 at the end is not a C1 character */
 		{ "end\xc2", "end\xc2", 0 },
+		/* Regression (the client probe): bytes 0x80..0x9f outside a UTF-8
+		 * sequence, C1 controls to a terminal in an 8-bit locale (9b CSI,
+		 * 9d OSC, 90 DCS, 9c ST), reached `krieg --batch`'s output. */
+		{ "\x9b" "2J", "?2J", 1 },
+		{ "osc\x9d" "0;t\x9c dcs\x90", "osc?0;t? dcs?", 3 },
+		{ "overlong \xc0\x9b", "overlong \xc0?", 1 },
+		{ "cut \xe2\x82", "cut \xe2?", 1 },
+		/* but not a continuation byte inside a sequence (the euro sign:
+		 * e2 82 ac), nor a Latin-1 letter outside one */
+		{ "euro\xe2\x82\xac caf\xe9", "euro\xe2\x82\xac caf\xe9", 0 },
+		{ "\xf0\x9f\x98\x80 \xef\xbf\xbd", "\xf0\x9f\x98\x80 \xef\xbf\xbd", 0 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char buf[64];
