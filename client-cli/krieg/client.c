@@ -85,6 +85,9 @@ void client_free(struct client *c)
 {
 	free(c->evnames);
 	c->evnames = NULL;
+	free(c->games);
+	c->games = NULL;
+	c->ngames = 0;
 	client_pgn_reset(c);
 	memset(c->token, 0, sizeof c->token);
 }
@@ -123,7 +126,7 @@ static void set_away(struct client *c, struct cgame *g, const json_t *away)
 
 struct cgame *client_game(struct client *c, long id)
 {
-	for (int i = 0; i < CLIENT_GAMES_MAX; i++)
+	for (int i = 0; i < c->ngames; i++)
 		if (c->games[i].used && c->games[i].id == id)
 			return &c->games[i];
 	return NULL;
@@ -136,7 +139,9 @@ struct cgame *client_current(struct client *c)
 
 void client_forget_games(struct client *c)
 {
-	memset(c->games, 0, sizeof c->games);
+	free(c->games);
+	c->games = NULL;
+	c->ngames = 0;
 	memset(c->seats, 0, sizeof c->seats);
 	c->current = -1;
 	c->seat_current = -1;
@@ -210,19 +215,28 @@ void client_show_seat(struct client *c, const struct seat *s)
 	c->print(c->ctx, buf);
 }
 
-/* A slot for a new game: a free one, else the oldest finished one. */
+/*
+ * A slot for a new game: a free one, else a finished one's (not the current
+ * game's), else a new one: every live game is tracked, however many there
+ * are.  Growing moves the table, so no caller holds a game across this.
+ */
 static struct cgame *game_slot(struct client *c, long id)
 {
 	struct cgame *g = client_game(c, id);
 	if (g)
 		return g;
-	for (int i = 0; i < CLIENT_GAMES_MAX; i++)
+	for (int i = 0; i < c->ngames; i++)
 		if (!c->games[i].used)
 			return &c->games[i];
-	for (int i = 0; i < CLIENT_GAMES_MAX; i++)
+	for (int i = 0; i < c->ngames; i++)
 		if (!c->games[i].live && c->games[i].id != c->current)
 			return &c->games[i];
-	return NULL;
+	int n = c->ngames ? c->ngames * 2 : CLIENT_GAMES_MIN;
+	c->games = xreallocarray(c->games, (size_t)n, sizeof *c->games);
+	memset(c->games + c->ngames, 0, (size_t)(n - c->ngames) * sizeof *c->games);
+	g = &c->games[c->ngames];
+	c->ngames = n;
+	return g;
 }
 
 static int color_parse(const char *s)
@@ -327,7 +341,7 @@ long client_prompt_tick(const struct client *c)
 			}
 			return t;
 		}
-	for (int i = 0; i < CLIENT_GAMES_MAX; i++)
+	for (int i = 0; i < c->ngames; i++)
 		if (c->games[i].used && c->games[i].id == c->current)
 			for (int col = WHITE; col <= BLACK; col++) {
 				long d = tick_of(client_clock(c, &c->games[i], col));
@@ -344,7 +358,7 @@ void client_prompt(const struct client *c, char *buf, size_t len)
 			seat_prompt(&c->seats[i], now(c), buf, len);
 			return;
 		}
-	for (int i = 0; i < CLIENT_GAMES_MAX; i++)
+	for (int i = 0; i < c->ngames; i++)
 		if (c->games[i].used && c->games[i].id == c->current)
 			g = &c->games[i];
 	if (!g) {
@@ -400,7 +414,7 @@ static void flush_game(struct client *c, struct cgame *g)
 
 void client_flush(struct client *c)
 {
-	for (int i = 0; i < CLIENT_GAMES_MAX; i++)
+	for (int i = 0; i < c->ngames; i++)
 		if (c->games[i].used)
 			flush_game(c, &c->games[i]);
 	for (int i = 0; i < CLIENT_SEATS_MAX; i++) {
@@ -415,7 +429,7 @@ void client_flush(struct client *c)
 
 bool client_deferred(const struct client *c)
 {
-	for (int i = 0; i < CLIENT_GAMES_MAX; i++)
+	for (int i = 0; i < c->ngames; i++)
 		if (c->games[i].used && (c->games[i].redraw || c->games[i].turn_notice))
 			return true;
 	for (int i = 0; i < CLIENT_SEATS_MAX; i++)
@@ -928,7 +942,7 @@ static void following(struct client *c, const json_t *msg)
 	words_clean(json_string_value(json_object_get(msg, "rules")), rules, sizeof rules);
 	long game = (long)json_integer_value(json_object_get(msg, "game"));
 	bool playing = false;
-	for (int i = 0; i < CLIENT_GAMES_MAX; i++)
+	for (int i = 0; i < c->ngames; i++)
 		playing |= c->games[i].used && c->games[i].live;
 	if (c->batch)
 		return;

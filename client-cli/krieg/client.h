@@ -27,7 +27,10 @@
 #include "view.h"
 #include "words.h"
 
-#define CLIENT_GAMES_MAX 32     /* games tracked at once; older finished ones are dropped */
+/* Games tracked before the table grows: a finished game's slot is reused for a
+ * new one, and the table grows only when every slot holds a live game (the
+ * server caps no one's correspondence games, so neither does the client). */
+#define CLIENT_GAMES_MIN 32
 #define CLIENT_LOG_MAX 8        /* announcements kept per game for the status display */
 #define CLIENT_PENDING_MAX 64   /* requests awaiting a response */
 #define CLIENT_EVENTS_MAX 4096  /* event names kept for `wait` (batch) */
@@ -92,7 +95,8 @@ struct client {
 	long long next_id;
 	struct pending pending[CLIENT_PENDING_MAX];
 	int npending;
-	struct cgame games[CLIENT_GAMES_MAX];
+	struct cgame *games;                /* ngames slots (client_free frees them) */
+	int ngames;
 	long current;                       /* current game id, or -1 */
 	struct seat seats[CLIENT_SEATS_MAX];
 	long seat_current;                  /* the current seat's game id, or -1 */

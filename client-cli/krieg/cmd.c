@@ -763,7 +763,7 @@ static int exec_help(struct client *cl, struct cmd *cmd, struct pending *p)
 static int exec_quit(struct client *cl, struct cmd *cmd, struct pending *p)
 {
 	int live = 0;
-	for (int i = 0; i < CLIENT_GAMES_MAX; i++)
+	for (int i = 0; i < cl->ngames; i++)
 		live += cl->games[i].used && cl->games[i].live && !cl->games[i].view.over;
 	if (cl->logged_in && cl->guest && live > 0)
 		client_out(cl, "You are a guest: once this client quits you cannot come back, and your %d "
@@ -1146,7 +1146,7 @@ static void done_login(struct client *c, const json_t *msg, const struct pending
 	client_out(c, "Session resumed as %s.", c->user);
 	/* a game that ended while we were away gets no game_state: fetch how it ended */
 	json_t *live = json_object_get(msg, "games");
-	for (int i = 0; i < CLIENT_GAMES_MAX; i++) {
+	for (int i = 0; i < c->ngames; i++) {
 		struct cgame *g = &c->games[i];
 		if (!g->used || !g->live)
 			continue;

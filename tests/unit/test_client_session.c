@@ -1400,6 +1400,53 @@ START_TEST(adjournment_from_both_sides)
 }
 END_TEST
 
+/*
+ * Every live game is followed, however many there are (the server caps no
+ * one's correspondence games): past the 32nd, a game_state at login was
+ * dropped without a word, and "switch" to it printed nothing at all.
+ */
+START_TEST(every_live_game_is_followed)
+{
+	enum { LIVE = 40 };
+	struct client c;
+	struct sink s;
+	char line[512], want[64];
+	make_client(&c, &s, false);
+	login_as(&c, &s, "alice");
+	s.printed[0] = '\0';
+	for (int id = 1; id <= LIVE; id++) {
+		snprintf(line, sizeof line,
+		         "{\"event\":\"game_state\",\"game\":%d,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\","
+		         "\"color\":\"white\",\"rated\":false,\"live\":true,\"to_move\":\"white\",\"events\":[]}", id);
+		client_receive(&c, line);
+	}
+	client_flush(&c);
+	for (int id = 1; id <= LIVE; id++) {
+		snprintf(want, sizeof want, "Game %d: alice (White) vs bob (Black)", id);
+		ck_assert_msg(strstr(s.printed, want), "no \"%s\"", want);
+		ck_assert_ptr_nonnull(client_game(&c, id));
+	}
+	/* each one switched to here, at once: nothing asked of the server */
+	int sent = s.nsent;
+	for (int id = LIVE; id >= 1; id--) {
+		s.printed[0] = '\0';
+		snprintf(line, sizeof line, "switch %d", id);
+		ck_assert_int_eq(client_command(&c, line), 0);
+		ck_assert_int_eq(c.current, id);
+		ck_assert_msg(strstr(s.printed, "White's own board"), "switch %d: %s", id, s.printed);
+		client_prompt(&c, line, sizeof line);
+		snprintf(want, sizeof want, "[#%d White | your move] > ", id);
+		ck_assert_str_eq(line, want);
+	}
+	ck_assert_int_eq(s.nsent, sent);
+	/* one more, begun now: followed too, and current */
+	start_game(&c, LIVE + 1, "black", false);
+	ck_assert_int_eq(c.current, LIVE + 1);
+	ck_assert_ptr_nonnull(client_game(&c, 1));
+	client_free(&c);
+}
+END_TEST
+
 /* After a lost connection: the token resumes; a resumed state keeps the guesses; an ended game is fetched. */
 START_TEST(resume_after_a_lost_connection)
 {
@@ -1721,6 +1768,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, register_refusal_explains_the_policy);
 	tcase_add_test(tc, reset_login_prompts_for_passwd);
 	tcase_add_test(tc, server_text_is_scrubbed_before_it_is_shown);
+	tcase_add_test(tc, every_live_game_is_followed);
 	suite_add_tcase(s, tc);
 	return s;
 }
