@@ -262,9 +262,13 @@ static void read_clock(struct client *c, struct cgame *g, const json_t *msg)
 	json_t *w = json_object_get(clk, "white"), *b = json_object_get(clk, "black");
 	if (!json_is_number(w) || !json_is_number(b))
 		return;
-	g->clock_ms[WHITE] = scrub_ms(w, 1);
-	g->clock_ms[BLACK] = scrub_ms(b, 1);
-	g->timed = g->clock_ms[WHITE] >= 0 && g->clock_ms[BLACK] >= 0;
+	/* Below zero: the flag has fallen (or is about to), and the clock shows
+	 * 0:00; a clock there is a timed game whatever it reads. */
+	for (int col = WHITE; col <= BLACK; col++) {
+		long ms = scrub_ms(col == WHITE ? w : b, 1);
+		g->clock_ms[col] = ms > 0 ? ms : 0;
+	}
+	g->timed = true;
 	g->clock_at = now(c);
 }
 

@@ -30,8 +30,11 @@ static void read_clock(struct seat *s, const json_t *msg, long now)
 	json_t *w = json_object_get(clk, "white"), *b = json_object_get(clk, "black");
 	if (!json_is_number(w) || !json_is_number(b))
 		return;
-	s->clock_ms[WHITE] = scrub_ms(w, 1);
-	s->clock_ms[BLACK] = scrub_ms(b, 1);
+	/* below zero: a flag fallen (or about to), shown 0:00 (seat_clock takes a negative for none) */
+	for (int col = WHITE; col <= BLACK; col++) {
+		long ms = scrub_ms(col == WHITE ? w : b, 1);
+		s->clock_ms[col] = ms > 0 ? ms : 0;
+	}
 	s->timed = true;
 	s->clock_at = now;
 }

@@ -1447,6 +1447,30 @@ START_TEST(every_live_game_is_followed)
 }
 END_TEST
 
+/* A clock read below zero is a flag fallen (or about to): 0:00, not no clocks at all. */
+START_TEST(negative_clock_shows_zero)
+{
+	struct client c;
+	struct sink s;
+	char prompt[256];
+	make_client(&c, &s, false);
+	login_as(&c, &s, "alice");
+	client_receive(&c, "{\"event\":\"game_state\",\"game\":4,\"rules\":\"icc\",\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"color\":\"white\",\"rated\":false,\"live\":true,\"to_move\":\"white\","
+	                   "\"time\":{\"base\":300,\"inc\":0},\"clock\":{\"white\":-250,\"black\":120000},\"events\":[]}");
+	client_flush(&c);
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_str_eq(prompt, "[#4 White 0:00 | Black 2:00 | your move] > ");
+	ck_assert_int_eq(client_clock(&c, client_game(&c, 4), WHITE), 0);
+	/* an event's clock likewise, Black's this time */
+	client_receive(&c, "{\"event\":\"draw_offer\",\"game\":4,\"by\":\"black\","
+	                   "\"clock\":{\"white\":5000,\"black\":-1}}");
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_str_eq(prompt, "[#4 White 0:05 | Black 0:00 | your move] > ");
+	client_free(&c);
+}
+END_TEST
+
 /* After a lost connection: the token resumes; a resumed state keeps the guesses; an ended game is fetched. */
 START_TEST(resume_after_a_lost_connection)
 {
@@ -1712,7 +1736,7 @@ START_TEST(server_text_is_scrubbed_before_it_is_shown)
 	ck_assert_uint_eq(scrub_count(s.printed, strlen(s.printed)), 0);
 	struct cgame *g = client_current(&c);
 	ck_assert_int_eq(g->clock_ms[WHITE], SCRUB_MS_MAX);
-	ck_assert_int_eq(g->clock_ms[BLACK], -SCRUB_MS_MAX);
+	ck_assert_int_eq(g->clock_ms[BLACK], 0);   /* below zero: a fallen flag, 0:00 */
 	client_free(&c);
 
 	/* batch mode prints each line as received, but not a raw control byte */
@@ -1769,6 +1793,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, reset_login_prompts_for_passwd);
 	tcase_add_test(tc, server_text_is_scrubbed_before_it_is_shown);
 	tcase_add_test(tc, every_live_game_is_followed);
+	tcase_add_test(tc, negative_clock_shows_zero);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -181,6 +181,26 @@ START_TEST(spectator_sees_the_public_stream)
 }
 END_TEST
 
+/* A clock read below zero is a fallen flag: 0:00 in the seat's prompt, not "-". */
+START_TEST(spectator_negative_clock_shows_zero)
+{
+	struct client c;
+	struct sink s;
+	char prompt[256];
+	sink_client(&c, &s);
+	ck_assert_int_eq(client_command(&c, "watch 12"), 0);
+	long long id;
+	free(last_sent(&s, &id));
+	json_t *r = ok_reply(id, 12, "spectator", "english", 0, "white");
+	json_object_set_new(r, "clock", json_pack("{s:i, s:i}", "white", -400, "black", 61000));
+	json_object_set_new(r, "events", json_array());
+	receive(&c, r);
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_str_eq(prompt, "[#12 watching | White 0:00 | Black 1:01 | White to move] > ");
+	client_free(&c);
+}
+END_TEST
+
 /* crazykrieg's reserves are public: a spectator's seat shows both, kept from
  * the capture and drop events (it showed none). */
 START_TEST(spectator_sees_the_reserves)
@@ -612,6 +632,7 @@ static Suite *watch_suite(void)
 	Suite *s = suite_create("client_watch");
 	TCase *tc = tcase_create("watch");
 	tcase_add_test(tc, spectator_sees_the_public_stream);
+	tcase_add_test(tc, spectator_negative_clock_shows_zero);
 	tcase_add_test(tc, spectator_sees_the_reserves);
 	tcase_add_test(tc, spectator_catch_up_pages);
 	tcase_add_test(tc, umpire_chair_shows_everything);
