@@ -701,6 +701,15 @@ static int identify(sqlite3 *db, const char *path, int64_t *version, char *err, 
 	return 0;
 }
 
+/* Back to normal locking after an upgrade: the exclusive lock goes at
+ * the next access of the file, so make one now. */
+static void unexclusive(sqlite3 *db)
+{
+	int64_t objects;
+	sqlite3_exec(db, "PRAGMA locking_mode = NORMAL", NULL, NULL, NULL);
+	exec_int(db, "SELECT count(*) FROM sqlite_master", &objects);
+}
+
 /* Bring the schema from `version` (identify's) to STORE_SCHEMA_VERSION,
  * or explain why not.  Returns 0 or -1 with err set. */
 static int migrate(sqlite3 *db, const char *path, int64_t version, const struct store_options *opt,
@@ -717,10 +726,45 @@ static int migrate(sqlite3 *db, const char *path, int64_t version, const struct 
 		return -1;
 	}
 
-	/* IMMEDIATE takes the write lock first; then re-read the version in
-	 * case another process migrated meanwhile. */
-	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, &msg) != SQLITE_OK ||
-	    exec_int(db, "PRAGMA user_version", &version) != SQLITE_OK)
+	/* An upgrade needs the file to itself: an older kriegd still serving
+	 * it (one from before main.c's hold_database flock) would go on
+	 * with statements on tables changed under it.  Every kriegd keeps the
+	 * file in WAL mode, where an open connection holds a shared lock on
+	 * it even when idle, so the exclusive lock below is had only when no
+	 * other connection, in any process, has it open (after busy_timeout).
+	 * It is this connection's until the end of the upgrade; then back to
+	 * normal locking, released at the next read.  A new file (version 0)
+	 * has nobody else. */
+	bool exclusive = version > 0;
+	if (exclusive) {
+		/* First a read in WAL mode with normal locking: a connection whose
+		 * first WAL access is made in exclusive mode keeps its WAL index
+		 * in its own memory and can never go back to normal locking (a
+		 * file just switched from a rollback journal has had none yet). */
+		int64_t objects;
+		int rc = exec_int(db, "SELECT count(*) FROM sqlite_master", &objects);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_exec(db, "PRAGMA locking_mode = EXCLUSIVE", NULL, NULL, &msg);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, &msg);
+		if (rc != SQLITE_OK) {
+			if ((rc & 0xff) == SQLITE_BUSY)
+				snprintf(err, errlen, "%s: database schema version %lld needs an upgrade to "
+				         "%d, but another process has it open (an older kriegd still "
+				         "running? stop it first: deploy/BACKUP.md \"Upgrades and schema "
+				         "versions\")", path, (long long)version, STORE_SCHEMA_VERSION);
+			else
+				snprintf(err, errlen, "%s: migrating schema from version %lld: %s", path,
+				         (long long)version, msg != NULL ? msg : sqlite3_errmsg(db));
+			sqlite3_free(msg);
+			unexclusive(db);
+			return -1;
+		}
+	} else if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, &msg) != SQLITE_OK) {
+		goto fail;
+	}
+	/* Re-read the version in case another process migrated meanwhile. */
+	if (exec_int(db, "PRAGMA user_version", &version) != SQLITE_OK)
 		goto fail;
 	if (opt->upgrading != NULL && version < STORE_SCHEMA_VERSION)
 		opt->upgrading(path, version, STORE_SCHEMA_VERSION);
@@ -731,6 +775,7 @@ static int migrate(sqlite3 *db, const char *path, int64_t version, const struct 
 			         (long long)(v - 1), (long long)v, msg != NULL ? msg : "?");
 			sqlite3_free(msg);
 			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+			unexclusive(db);
 			return -1;
 		}
 		snprintf(sql, sizeof sql, "PRAGMA user_version = %lld", (long long)v);
@@ -744,6 +789,8 @@ static int migrate(sqlite3 *db, const char *path, int64_t version, const struct 
 		    sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK)
 			goto fail;
 	}
+	if (exclusive)
+		unexclusive(db);
 	return 0;
 fail:
 	snprintf(err, errlen, "%s: migrating schema from version %lld: %s", path,
@@ -751,6 +798,7 @@ fail:
 	sqlite3_free(msg);
 	if (!sqlite3_get_autocommit(db))
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	unexclusive(db);
 	return -1;
 }
 

@@ -150,6 +150,9 @@ START_TEST(migrates_v1_in_place)
 	struct store *st = open_ok();
 	struct store_user u;
 	int64_t user = 0;
+	/* The upgrade's exclusive lock is gone with it, though the file had
+	 * a rollback journal before (refuses_to_migrate_under_another_process). */
+	raw_exec("INSERT INTO sessions VALUES ('def', 7, 1000, 99999999999)");
 	ck_assert_int_eq(store_user_find(st, "OldUser", &u), STORE_OK);
 	ck_assert_int_eq(u.id, 7);
 	ck_assert_str_eq(u.name, "olduser");
@@ -162,6 +165,39 @@ START_TEST(migrates_v1_in_place)
 	struct store_umpire_action ua = { .game = g, .umpire = 0, .seq = 0, .at_ms = 5 };
 	snprintf(ua.kind, sizeof ua.kind, "note");
 	ck_assert_int_eq(store_umpire_action(st, &ua), STORE_OK);
+	store_close(st);
+	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
+}
+END_TEST
+
+/* Regression (the upgrade probe): a new kriegd (or `kriegd user`) migrated
+ * the database of an older kriegd still serving it (the older ones hold
+ * no lock file), which then failed requests on tables that had changed
+ * under it.  An upgrade needs the file to itself: while another
+ * connection has it open it is refused, the file left at its version;
+ * once that one is gone it migrates. */
+START_TEST(refuses_to_migrate_under_another_process)
+{
+	raw_exec(V1_SQL);
+	raw_exec("PRAGMA journal_mode = WAL");   /* as every kriegd leaves it */
+	sqlite3 *old = NULL;
+	ck_assert_int_eq(sqlite3_open(path, &old), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(old, "SELECT count(*) FROM users", NULL, NULL, NULL), SQLITE_OK);
+	struct store_options opt = { .synchronous = "full", .busy_timeout_ms = 100 };
+	ck_assert_ptr_null(store_open_opts(path, &opt, err, sizeof err));
+	ck_assert_msg(strstr(err, "needs an upgrade to") != NULL &&
+	              strstr(err, "another process has it open") != NULL, "%s", err);
+	ck_assert_int_eq(raw_int("PRAGMA user_version"), 1);
+	/* the older daemon still reads and writes its tables */
+	ck_assert_int_eq(sqlite3_exec(old, "INSERT INTO users VALUES (8, 'late', NULL, 0, 2000)", NULL,
+	                              NULL, NULL), SQLITE_OK);
+	sqlite3_close(old);
+	struct store *st = store_open_opts(path, &opt, err, sizeof err);
+	ck_assert_msg(st != NULL, "%s", err);
+	struct store_user u;
+	ck_assert_int_eq(store_user_find(st, "late", &u), STORE_OK);
+	/* and holds it no longer than the upgrade: another connection reads */
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM users"), 2);
 	store_close(st);
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
 }
@@ -1358,6 +1394,7 @@ static Suite *store_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, open_creates_current_schema);
 	tcase_add_test(tc, migrates_v1_in_place);
+	tcase_add_test(tc, refuses_to_migrate_under_another_process);
 	tcase_add_test(tc, refuses_newer_version);
 	tcase_add_test(tc, refuses_foreign_database);
 	tcase_add_test(tc, corrupt_file_is_an_error);
