@@ -3,6 +3,12 @@
  * loops (interactive with libedit, and --batch for scripts).  Both poll the
  * terminal (or stdin) and the server together with a one-second tick, so
  * the clocks keep moving while nobody types.
+ *
+ * libedit's own interface (histedit.h), not its readline wrapper: what is
+ * printed while a line is half typed, and each tick of the clocks, takes
+ * the prompt and the line off the screen first, every row they wrap over,
+ * and only el_wline() says where in the line the cursor stands (the
+ * wrapper's rl_point is not kept up to date while a line is read).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +21,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include <editline/readline.h>
+#include <histedit.h>
 
 #include "client.h"
 #include "cmd.h"
@@ -24,12 +30,14 @@
 #include "net.h"
 #include "proto.h"
 #include "render.h"
+#include "xmalloc.h"
 
 #define STDIN_LINE_MAX CMD_LINE_MAX
 #define QUIET_MS 40                    /* no more lines for this long: what arrived together is all in */
 #define RECONNECT_FIRST_MS 1000        /* then 2, 4, 8 ... s */
 #define RECONNECT_DELAY_MAX_MS 30000
 #define RECONNECT_GIVE_UP_MS 120000
+#define HISTORY_MAX 10000              /* lines the arrow keys go back over */
 
 struct ui {
 	struct client cl;
@@ -37,7 +45,9 @@ struct ui {
 	struct net_opts nopts;  /* how to connect again */
 	char hostport[NET_HOST_MAX + 16];
 	bool readline;        /* libedit owns the terminal */
-	bool editing;         /* inside readline(): a prompt and a half-typed line are on screen */
+	EditLine *el;         /* the line editor (readline), and its history */
+	History *hist;
+	bool editing;         /* inside el_gets(): a prompt and a half-typed line are on screen */
 	bool net_down;
 	bool quit;
 	char prompt[256];
@@ -60,11 +70,31 @@ static int ui_send(void *ctx, const char *line)
 	return u->net && net_send_line(u->net, line) == NET_OK ? 0 : -1;
 }
 
-/* Draw the prompt and the half-typed line again (after output, or when the clocks moved). */
+/*
+ * Take the prompt and the half-typed line off the screen: from the row the
+ * cursor stands on, up to the prompt's first, then everything below.  A
+ * line longer than the terminal is wide wraps over several rows, and
+ * clearing the cursor's row alone left copies of the others behind at
+ * each redraw.  On one row, as most lines are, this is "\r\033[J".
+ */
+static void edit_erase(struct ui *u)
+{
+	const LineInfoW *li = el_wline(u->el);
+	int cols = 0;
+	if (el_get(u->el, EL_GETTC, "co", &cols, (void *)0) != 0)
+		cols = 0;
+	int up = render_edit_row(u->prompt, li->buffer, (size_t)(li->lastchar - li->buffer),
+	                         (size_t)(li->cursor - li->buffer), cols);
+	if (up > 0)
+		printf("\033[%dA", up);
+	fputs("\r\033[J", stdout);
+}
+
+/* Draw the prompt and the half-typed line again (after edit_erase and output, or when the clocks moved). */
 static void redraw(struct ui *u)
 {
 	fflush(stdout);
-	rl_forced_update_display();
+	el_set(u->el, EL_REFRESH);   /* everything, from where the cursor is: the prompt's first row */
 }
 
 static void ui_print(void *ctx, const char *text)
@@ -75,8 +105,8 @@ static void ui_print(void *ctx, const char *text)
 		return;
 	}
 	if (u->readline && u->editing) {
-		/* erase the prompt line, print, then draw prompt and typed text again */
-		fputs("\r\033[K", stdout);
+		/* erase the prompt and the typed text, print, then draw them again */
+		edit_erase(u);
 		fputs(text, stdout);
 		fputc('\n', stdout);
 		redraw(u);
@@ -178,12 +208,11 @@ static void update_prompt(struct ui *u, bool force)
 	client_prompt(&u->cl, p, sizeof p);
 	if (!force && strcmp(p, u->prompt) == 0)
 		return;
+	if (u->readline && u->editing)
+		edit_erase(u);   /* laid out with the old prompt, which is still on the screen */
 	snprintf(u->prompt, sizeof u->prompt, "%s", p);
-	if (u->readline && u->editing) {
-		rl_set_prompt(u->prompt);
-		fputs("\r\033[K", stdout);
-		redraw(u);
-	}
+	if (u->readline && u->editing)
+		redraw(u);   /* libedit reads the prompt from u->prompt (edit_prompt) */
 }
 
 /* Feed whatever the server sent to the client.  NET_OK, or why the connection ended. */
@@ -407,12 +436,10 @@ static int batch_loop(struct ui *u)
 /*
  * libedit asks us for each key.  While it waits we serve the network and
  * the one-second tick, so announcements appear and the clocks move while a
- * line is half typed.
+ * line is half typed.  A byte, or EOF.
  */
-static int ui_getc(FILE *in)
+static int next_key(struct ui *u)
 {
-	struct ui *u = the_ui;
-	(void)in;
 	for (;;) {
 		if (u->net_down)
 			return EOF;
@@ -458,27 +485,111 @@ static int ui_getc(FILE *in)
 	}
 }
 
+/* A key for libedit: a byte at a time, as its readline wrapper passed them.  1, or 0 at the end. */
+static int edit_getc(EditLine *el, wchar_t *wc)
+{
+	(void)el;
+	int ch = next_key(the_ui);
+	if (ch == EOF)
+		return 0;
+	*wc = (wchar_t)ch;
+	return 1;
+}
+
+static char *edit_prompt(EditLine *el)
+{
+	(void)el;
+	return the_ui->prompt;
+}
+
+static unsigned char edit_suspend(EditLine *el, int ch)
+{
+	(void)el;
+	(void)ch;
+	kill(0, SIGTSTP);   /* libedit (EL_SIGNAL) gives the terminal back, and takes it again on SIGCONT */
+	return CC_NORM;
+}
+
+/*
+ * The line editor, set up as libedit's readline wrapper set it up (the keys
+ * it bound stay bound: Tab completes a file name, Ctrl-R searches the
+ * history, Home, End, Delete...), then ~/.editrc.  0, or -1.
+ */
+static int edit_open(struct ui *u)
+{
+	static const char *const keys[][2] = {
+		{ "^R", "em-inc-search-prev" },
+		{ "\\e[1~", "ed-move-to-beg" }, { "\\e[4~", "ed-move-to-end" },
+		{ "\\e[7~", "ed-move-to-beg" }, { "\\e[8~", "ed-move-to-end" },
+		{ "\\e[H", "ed-move-to-beg" }, { "\\e[F", "ed-move-to-end" },
+		{ "\\e[3~", "ed-delete-next-char" }, { "\\e[2~", "ed-quoted-insert" },
+		{ "\\e[1;5C", "em-next-word" }, { "\\e[1;5D", "ed-prev-word" },
+		{ "\\e[5C", "em-next-word" }, { "\\e[5D", "ed-prev-word" },
+		{ "\\e\\e[C", "em-next-word" }, { "\\e\\e[D", "ed-prev-word" },
+	};
+	HistEvent ev;
+	u->hist = history_init();
+	u->el = el_init("krieg", stdin, stdout, stderr);
+	if (!u->hist || !u->el)
+		return -1;
+	history(u->hist, &ev, H_SETSIZE, HISTORY_MAX);
+	el_set(u->el, EL_HIST, history, u->hist);
+	el_set(u->el, EL_PROMPT, edit_prompt);
+	el_set(u->el, EL_SIGNAL, 1);
+	el_set(u->el, EL_EDITOR, "emacs");
+	el_set(u->el, EL_GETCFN, edit_getc);
+	/* wide, so libedit keeps these names as they are: el_set() copies them and never frees the copies */
+	el_wset(u->el, EL_ADDFN, L"krieg-complete", L"Complete a file name", _el_fn_complete);
+	el_set(u->el, EL_BIND, "^I", "krieg-complete", NULL);
+	el_wset(u->el, EL_ADDFN, L"krieg-suspend", L"Suspend krieg", edit_suspend);
+	el_set(u->el, EL_BIND, "^Z", "krieg-suspend", NULL);
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		el_set(u->el, EL_BIND, keys[i][0], keys[i][1], NULL);
+	el_source(u->el, NULL);
+	return 0;
+}
+
+static void edit_close(struct ui *u)
+{
+	if (u->el)
+		el_end(u->el);
+	if (u->hist)
+		history_end(u->hist);
+	u->el = NULL;
+	u->hist = NULL;
+}
+
 static int interactive_loop(struct ui *u)
 {
 	char line[STDIN_LINE_MAX + 1];
 
 	if (u->readline) {
-		rl_getc_function = ui_getc;   /* libedit restores the terminal on signals itself */
+		if (edit_open(u) != 0) {
+			edit_close(u);
+			fprintf(stderr, "krieg: cannot start the line editor\n");
+			return 1;
+		}
 		while (!u->quit && !u->net_down) {
 			client_prompt(&u->cl, u->prompt, sizeof u->prompt);
 			u->editing = true;
-			char *l = readline(u->prompt);
+			int n = 0;
+			const char *got = el_gets(u->el, &n);
 			u->editing = false;
-			if (!l) {
+			if (!got || n <= 0) {
 				fputc('\n', stdout);
 				break;
 			}
-			if (*l && !cmd_has_secret(l))
-				add_history(l);
+			char *l = xstrdup(got);
+			l[strcspn(l, "\n")] = '\0';
+			if (*l && !cmd_has_secret(l)) {
+				HistEvent ev;
+				history(u->hist, &ev, H_ENTER, l);
+			}
 			if (client_command(&u->cl, l) == CLIENT_QUIT)
 				u->quit = true;
 			free(l);
 		}
+		edit_close(u);
 		return u->net_down ? 1 : 0;
 	}
 	/* no terminal: plain lines, same loop shape as --batch without waiting */

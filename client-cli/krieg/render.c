@@ -1,6 +1,7 @@
 /*
  * render.c — terminal boards (see render.h).
  */
+#define _XOPEN_SOURCE 700   /* wcwidth (the line being edited) */
 #include "render.h"
 
 #include <langinfo.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include <wctype.h>
 
 #include "event.h"
 
@@ -170,6 +172,80 @@ void render_clock(long ms, char out[RENDER_CLOCK_MAX])
 		snprintf(out, RENDER_CLOCK_MAX, "%d:%02d:%02d", h, m, sec);
 	else
 		snprintf(out, RENDER_CLOCK_MAX, "%d:%02d", m, sec);
+}
+
+/* --- the line being edited ------------------------------------------------- */
+
+#define EDIT_TAB 8   /* libedit's tab stops */
+
+/* Where the next character goes: a row (from the prompt's first) and a column. */
+struct edit_at {
+	int row, col;
+};
+
+/* One character `w` columns wide, at the end of the row when it no longer fits there. */
+static void edit_put(struct edit_at *a, int w, int cols)
+{
+	while (a->col > 0 && a->col + w > cols) {   /* padded out to the row's end */
+		if (++a->col >= cols) {
+			a->col = 0;
+			a->row++;
+		}
+	}
+	a->col += w;
+	if (a->col >= cols) {
+		a->col = 0;
+		a->row++;
+	}
+}
+
+/* A character of the typed line, as libedit shows it. */
+static void edit_add(struct edit_at *a, wchar_t c, int cols)
+{
+	if (c == L'\t') {
+		do
+			edit_put(a, 1, cols);
+		while (a->col % EDIT_TAB != 0);
+	} else if (c < 0x100 && iswcntrl((wint_t)c)) {
+		edit_put(a, 1, cols);   /* ^X, a column each */
+		edit_put(a, 1, cols);
+	} else if (iswprint((wint_t)c)) {
+		int w = wcwidth(c);
+		edit_put(a, w > 0 ? w : 0, cols);
+	} else {
+		for (int i = c > 0xffff ? 8 : 7; i > 0; i--)   /* a backslash and U+XXXX (or U+XXXXX) */
+			edit_put(a, 1, cols);
+	}
+}
+
+int render_edit_row(const char *prompt, const wchar_t *line, size_t len, size_t cursor, int cols)
+{
+	struct edit_at a = { 0, 0 };
+	if (cols < 2)
+		return 0;
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	for (const char *p = prompt; *p;) {
+		wchar_t c;
+		size_t n = mbrtowc(&c, p, strlen(p), &st);
+		if (n == (size_t)-1 || n == (size_t)-2) {
+			memset(&st, 0, sizeof st);   /* a byte that is no character: a column, at most */
+			c = (wchar_t)(unsigned char)*p;
+			n = 1;
+		}
+		int w = wcwidth(c);
+		edit_put(&a, w > 0 ? w : 0, cols);
+		p += n;
+	}
+	if (cursor > len)
+		cursor = len;
+	for (size_t i = 0; i < cursor; i++)
+		edit_add(&a, line[i], cols);
+	/* a wide character under the cursor that does not fit starts the next row, with the cursor */
+	if (cursor < len && iswprint((wint_t)line[cursor]) && wcwidth(line[cursor]) > 1 &&
+	    a.col + wcwidth(line[cursor]) > cols)
+		a.row++;
+	return a.row;
 }
 
 bool render_locale_utf8(void)

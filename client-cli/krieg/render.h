@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <wchar.h>
 
 #include "board.h"
 #include "ghost.h"
@@ -44,6 +45,17 @@ const char *render_piece(uint8_t code, bool unicode);
 
 /* "4:59", "1:02:03"; negative readings show as "0:00". */
 void render_clock(long ms, char out[RENDER_CLOCK_MAX]);
+
+/*
+ * The row, counted from 0 at the prompt's first, where the cursor stands
+ * while a line is edited: the prompt, then the typed line (len wide
+ * characters) up to its cursor, laid out in `cols` columns as libedit lays
+ * them out (a control character as ^X, a tab to the next multiple of 8, a
+ * wide character that does not fit moved to the next row).  Erasing the
+ * prompt before it is drawn again starts that many rows up: the cursor's
+ * row alone left the wrapped rows above it on the screen.
+ */
+int render_edit_row(const char *prompt, const wchar_t *line, size_t len, size_t cursor, int cols);
 
 /* Should this terminal get Unicode / colour?  (locale codeset, NO_COLOR, isatty) */
 bool render_locale_utf8(void);

@@ -194,13 +194,13 @@ struct tty {
 
 static void tty_pump(struct tty *t, int ms);
 
-/* krieg --ascii [extra] 127.0.0.1:port under a pseudo-terminal. */
-static void tty_start_with(struct tty *t, int port, const char *extra)
+/* krieg --ascii [extra] 127.0.0.1:port under a pseudo-terminal of rows x cols. */
+static void tty_start_sized(struct tty *t, int port, const char *extra, int rows, int cols)
 {
 	char addr[64];
 	memset(t, 0, sizeof *t);
 	snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
-	struct winsize ws = { .ws_row = 50, .ws_col = 120 };
+	struct winsize ws = { .ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols };
 	t->pid = forkpty(&t->fd, NULL, NULL, &ws);
 	ck_assert_int_ge(t->pid, 0);
 	if (t->pid == 0) {
@@ -214,6 +214,11 @@ static void tty_start_with(struct tty *t, int port, const char *extra)
 			execl(kcl_krieg_path(), "krieg", "--ascii", addr, (char *)NULL);
 		_exit(127);
 	}
+}
+
+static void tty_start_with(struct tty *t, int port, const char *extra)
+{
+	tty_start_sized(t, port, extra, 50, 120);
 }
 
 static void tty_start(struct tty *t, int port)
@@ -469,6 +474,232 @@ START_TEST(chat_and_presence_under_a_pty)
 
 	tty_type(t, "quit");
 	ck_assert_int_eq(tty_exit(t, RUN_TIMEOUT_MS), 0);
+	free(t);
+	kc_close(bob);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * A screen, as a terminal shows what krieg wrote to it: enough of xterm
+ * (TERM=xterm, as tty_start sets) for what libedit and krieg send, to
+ * read what stays on the screen once the bytes are all in.  Text wraps at
+ * the last column as xterm's does (the wrap waits for the next character).
+ */
+#define SCREEN_ROWS_MAX 60
+#define SCREEN_COLS_MAX 200
+
+struct screen {
+	int rows, cols, row, col;
+	bool wrap;   /* the last column was written: the next character starts the next row */
+	char cell[SCREEN_ROWS_MAX][SCREEN_COLS_MAX + 1];
+};
+
+static void screen_clear(struct screen *s, int row, int from, int to)
+{
+	for (int c = from; c < to && c < s->cols; c++)
+		s->cell[row][c] = ' ';
+}
+
+static void screen_lf(struct screen *s)
+{
+	if (s->row + 1 < s->rows) {
+		s->row++;
+		return;
+	}
+	memmove(s->cell[0], s->cell[1], (size_t)(s->rows - 1) * sizeof s->cell[0]);
+	screen_clear(s, s->rows - 1, 0, s->cols);
+}
+
+static int clamp(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* A CSI sequence's parameters from p (after "\033["); returns the byte after its final one. */
+static const char *screen_csi(struct screen *s, const char *p, const char *end)
+{
+	int arg[8] = { 0 }, n = 0;
+	while (p < end && (*p == '?' || *p == '>'))
+		p++;
+	for (; p < end && ((*p >= '0' && *p <= '9') || *p == ';'); p++) {
+		if (*p == ';')
+			n = n < 7 ? n + 1 : n;
+		else
+			arg[n] = arg[n] * 10 + (*p - '0');
+	}
+	if (p >= end)
+		return p;
+	int k = arg[0] ? arg[0] : 1;
+	s->wrap = false;
+	switch (*p) {
+	case 'A': s->row = clamp(s->row - k, 0, s->rows - 1); break;
+	case 'B': s->row = clamp(s->row + k, 0, s->rows - 1); break;
+	case 'C': s->col = clamp(s->col + k, 0, s->cols - 1); break;
+	case 'D': s->col = clamp(s->col - k, 0, s->cols - 1); break;
+	case 'G': s->col = clamp(k - 1, 0, s->cols - 1); break;
+	case 'H': case 'f':
+		s->row = clamp(k - 1, 0, s->rows - 1);
+		s->col = clamp((arg[1] ? arg[1] : 1) - 1, 0, s->cols - 1);
+		break;
+	case 'J':
+		if (arg[0] == 0) {
+			screen_clear(s, s->row, s->col, s->cols);
+			for (int r = s->row + 1; r < s->rows; r++)
+				screen_clear(s, r, 0, s->cols);
+		} else {
+			for (int r = 0; r < s->rows; r++)
+				screen_clear(s, r, 0, s->cols);
+		}
+		break;
+	case 'K':
+		if (arg[0] == 0)
+			screen_clear(s, s->row, s->col, s->cols);
+		else if (arg[0] == 1)
+			screen_clear(s, s->row, 0, s->col + 1);
+		else
+			screen_clear(s, s->row, 0, s->cols);
+		break;
+	default:   /* attributes, modes: nothing on the screen moves */
+		break;
+	}
+	return p + 1;
+}
+
+static void screen_play(struct screen *s, int rows, int cols, const char *p, size_t len)
+{
+	const char *end = p + len;
+	memset(s, 0, sizeof *s);
+	s->rows = rows;
+	s->cols = cols;
+	for (int r = 0; r < rows; r++)
+		screen_clear(s, r, 0, cols);
+	while (p < end) {
+		unsigned char ch = (unsigned char)*p++;
+		if (ch == '\033') {
+			if (p < end && *p == '[')
+				p = screen_csi(s, p + 1, end);
+			else if (p < end && *p == ']')   /* OSC: to BEL */
+				while (p < end && *p++ != '\a')
+					;
+			else if (p < end && (*p == '(' || *p == ')'))
+				p += 2;
+			else
+				p++;
+		} else if (ch == '\r') {
+			s->col = 0;
+			s->wrap = false;
+		} else if (ch == '\n') {
+			screen_lf(s);
+			s->wrap = false;
+		} else if (ch == '\b') {
+			s->col = s->col > 0 ? s->col - 1 : 0;
+			s->wrap = false;
+		} else if (ch == '\t') {
+			s->col = clamp((s->col / 8 + 1) * 8, 0, s->cols - 1);
+		} else if (ch >= 0x20 && (ch < 0x80 || ch >= 0xc0)) {   /* a character (UTF-8: its first byte) */
+			if (s->wrap) {
+				s->col = 0;
+				screen_lf(s);
+				s->wrap = false;
+			}
+			s->cell[s->row][s->col] = ch < 0x80 ? (char)ch : '?';
+			if (s->col == s->cols - 1)
+				s->wrap = true;
+			else
+				s->col++;
+		}
+	}
+}
+
+/* How many rows of the screen hold needle. */
+static int screen_count(const struct screen *s, const char *needle)
+{
+	int n = 0;
+	for (int r = 0; r < s->rows; r++)
+		n += strstr(s->cell[r], needle) != NULL;
+	return n;
+}
+
+static void screen_dump(const struct screen *s, char *out, size_t len)
+{
+	size_t used = 0;
+	out[0] = '\0';
+	for (int r = 0; r < s->rows && used < len; r++) {
+		int w = snprintf(out + used, len - used, "|%s|\n", s->cell[r]);
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+}
+
+/*
+ * A line typed wider than the terminal (the prompt and a long "say" wrap
+ * over two rows of 80 columns) while the clock ticks in the prompt, and a
+ * message comes in: each redraw takes the whole of it off the screen first.
+ * The redraw cleared the cursor's row only, so every second left a copy of
+ * the first row (the prompt and the line's start) above it.
+ */
+START_TEST(long_line_redrawn_without_copies)
+{
+	enum { ROWS = 24, COLS = 80 };
+	struct kd *d = kd_start(NULL);
+	struct tty *t = calloc(1, sizeof *t);
+	struct screen *scr = calloc(1, sizeof *scr);
+	char *dump = calloc(1, 16384);
+	ck_assert(t && scr && dump);
+	tty_start_sized(t, kd_port(d), "--trust-new", ROWS, COLS);
+	EXPECT(t, "krieg> ");
+	struct kc *bob = kc_hello(d);
+	kc_ok(bob, kc_req(bob, "register", "{s:s, s:s}", "user", "bob_w", "password", "password123"));
+	tty_type(t, "guest");
+	EXPECT(t, "Logged in as guest-");
+	tty_type(t, "challenge bob_w icc 5 white");
+	json_t *ch = kc_event(bob, "challenge");
+	kc_ok(bob, kc_req(bob, "accept", "{s:I}", "offer", json_integer_value(json_object_get(ch, "offer"))));
+	json_t *st = kc_event(bob, "game_start");
+	json_int_t game = json_integer_value(json_object_get(st, "game"));
+	EXPECT(t, "you play White");
+	EXPECT(t, "| your move] > ");
+
+	/* typed, not entered: the prompt (44 columns) and these 104 wrap once */
+	const char *typed = "say the-start-of-a-long-line 0123456789 0123456789 0123456789 "
+	                    "0123456789 0123456789 the-end-of-it";
+	ck_assert_int_gt((int)strlen(typed) + 44, COLS);
+	ck_assert_int_eq(write(t->fd, typed, strlen(typed)), (ssize_t)strlen(typed));
+	EXPECT(t, "the-end-of-it");
+	for (long end = kcl_now_ms() + 2500; kcl_now_ms() < end;)   /* two ticks of the clock, at least */
+		tty_pump(t, 100);
+	kc_ok(bob, kc_req(bob, "say", "{s:I, s:s}", "game", game, "text", "a word from Black"));
+	kc_event(bob, "chat");   /* his own, echoed */
+	EXPECT(t, "a word from Black");
+	for (long end = kcl_now_ms() + 1500; kcl_now_ms() < end;)
+		tty_pump(t, 100);
+
+	screen_play(scr, ROWS, COLS, t->buf, t->len);
+	screen_dump(scr, dump, 16384);
+	/* once each: the line's first row, its second, and Black's words above them */
+	ck_assert_msg(screen_count(scr, "> say the-start-of-a-long-line") == 1, "the first row, not once:\n%s", dump);
+	ck_assert_msg(screen_count(scr, "the-end-of-it") == 1, "the second row, not once:\n%s", dump);
+	ck_assert_msg(screen_count(scr, "a word from Black") == 1, "Black's words, not once:\n%s", dump);
+	int said = -1, prompt = -1;
+	for (int r = 0; r < ROWS; r++) {
+		if (strstr(scr->cell[r], "a word from Black"))
+			said = r;
+		if (strstr(scr->cell[r], "> say the-start"))
+			prompt = r;
+	}
+	ck_assert_msg(said < prompt && strstr(scr->cell[prompt + 1], "the-end-of-it"), "%s", dump);
+
+	/* entered: the whole line went out, cut nowhere */
+	tty_type(t, "");
+	json_t *e = kc_event(bob, "chat");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "text")), typed + 4);
+
+	tty_type(t, "quit");
+	ck_assert_int_eq(tty_exit(t, RUN_TIMEOUT_MS), 0);
+	free(dump);
+	free(scr);
 	free(t);
 	kc_close(bob);
 	kd_stop(d);
@@ -751,6 +982,7 @@ static Suite *client_suite(void)
 	tcase_add_test(tc, batch_exit_status);
 	tcase_add_test(tc, interactive_under_a_pty);
 	tcase_add_test(tc, chat_and_presence_under_a_pty);
+	tcase_add_test(tc, long_line_redrawn_without_copies);
 	tcase_add_test(tc, changed_certificate_is_refused);
 	tcase_add_test(tc, first_use_answered_no_is_refused);
 	tcase_add_test(tc, reconnects_and_resumes_after_a_restart);

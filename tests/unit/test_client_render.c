@@ -3,9 +3,11 @@
  * each side, with ghosts, with and without colour; and the clock text.
  */
 #include <check.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "board.h"
 #include "check_main.h"
@@ -227,6 +229,46 @@ START_TEST(no_color_env)
 }
 END_TEST
 
+/* Where the cursor stands among the rows a prompt and a typed line wrap over
+ * (main.c erases from there up, then everything below, before a redraw). */
+START_TEST(edit_row_follows_the_wrap)
+{
+	const wchar_t *l = L"abcdefghijklmnopqrstuvwxyz0123456789";
+	/* "krieg> " is 7 columns: 13 more fill a row of 20, and the cursor is on the next */
+	ck_assert_int_eq(render_edit_row("krieg> ", l, wcslen(l), 12, 20), 0);
+	ck_assert_int_eq(render_edit_row("krieg> ", l, wcslen(l), 13, 20), 1);
+	ck_assert_int_eq(render_edit_row("krieg> ", l, wcslen(l), 33, 20), 2);
+	ck_assert_int_eq(render_edit_row("krieg> ", l, wcslen(l), 0, 20), 0);
+	ck_assert_int_eq(render_edit_row("krieg> ", l, wcslen(l), 999, 20), 2);   /* past the end: the end */
+	/* a timed game's prompt alone takes three rows of 20; in 80 a 100-column line wraps once */
+	const char *timed = "[#12 White 4:59 | Black 5:00 | your move] > ";
+	ck_assert_int_eq(render_edit_row(timed, L"", 0, 0, 20), 2);
+	wchar_t longl[101];
+	wmemset(longl, L'x', 100);
+	longl[100] = L'\0';
+	ck_assert_int_eq(render_edit_row(timed, longl, 100, 100, 80), 1);
+	ck_assert_int_eq(render_edit_row(timed, longl, 100, 35, 80), 0);
+	ck_assert_int_eq(render_edit_row(timed, longl, 100, 36, 80), 1);
+	/* a control character is drawn ^X (two columns); a tab goes to the next multiple of 8 */
+	ck_assert_int_eq(render_edit_row("krieg> ", L"abcdefghijk\001x", 13, 12, 20), 1);
+	ck_assert_int_eq(render_edit_row("krieg> ", L"abcdefghijk\001x", 13, 11, 20), 0);
+	ck_assert_int_eq(render_edit_row("krieg> ", L"a\tb", 3, 2, 20), 0);   /* 7, a: 8, the tab: 16 */
+	ck_assert_int_eq(render_edit_row("krieg> ", L"abcdefghij\tx", 12, 10, 20), 0);   /* 17 */
+	ck_assert_int_eq(render_edit_row("krieg> ", L"abcdefghij\tx", 12, 11, 20), 1);   /* the tab: 24, wrapped */
+	/* in a UTF-8 locale: a character of the prompt is a column however many bytes it takes,
+	 * and a wide one that does not fit at a row's end starts the next row */
+	if (setlocale(LC_CTYPE, "C.UTF-8")) {
+		ck_assert_int_eq(render_edit_row("\u00b7\u00b7\u00b7> ", L"abcdefghijklmnop", 16, 14, 20), 0);   /* 5 + 14, not 8 + 14 */
+		ck_assert_int_eq(render_edit_row("krieg> ", L"abcdefghijkl\u4e2dx", 14, 12, 20), 1);
+		ck_assert_int_eq(render_edit_row("krieg> ", L"abcdefghijkl\u4e2dx", 14, 11, 20), 0);
+		ck_assert_int_eq(render_edit_row("krieg> ", L"abcdefghijkl\u4e2dx", 14, 13, 20), 1);
+		setlocale(LC_CTYPE, "C");
+	}
+	/* no width known: no rows to go up */
+	ck_assert_int_eq(render_edit_row("krieg> ", l, wcslen(l), 30, 0), 0);
+}
+END_TEST
+
 static Suite *render_suite(void)
 {
 	Suite *s = suite_create("client_render");
@@ -240,6 +282,7 @@ static Suite *render_suite(void)
 	tcase_add_test(tc, umpire_audience_full_board);
 	tcase_add_test(tc, ghost_rules);
 	tcase_add_test(tc, clock_text);
+	tcase_add_test(tc, edit_row_follows_the_wrap);
 	tcase_add_test(tc, no_color_env);
 	suite_add_tcase(s, tc);
 	return s;
