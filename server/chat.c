@@ -157,7 +157,9 @@ bool chat_muted(struct games *gs, int64_t listener, int64_t speaker)
  * Sends the error and returns false if either fails.  The window slides:
  * a message is accepted when the CHAT_BURST-th before it is a whole
  * window old (a window restarted by the first message after it would let
- * a burst at its end and another at the next one's start through). */
+ * a burst at its end and another at the next one's start through).  Only
+ * accepted words count (chat_sent): one refused afterwards (a full
+ * mailbox, a game that refuses it) uses nothing of the allowance. */
 static bool chat_checked(struct conn *c, json_t *id, json_t *req, char *out, size_t len)
 {
 	const char *text = json_string_value(json_object_get(req, "text"));
@@ -168,17 +170,22 @@ static bool chat_checked(struct conn *c, json_t *id, json_t *req, char *out, siz
 	}
 	struct games *gs = conn_server(c)->games;
 	struct chat_user *cu = chat_user(gs, conn_user(c), true);
-	int64_t now = mstime_mono();
-	if (cu->nsent == CHAT_BURST && now - cu->sent[cu->next] < gs->chat->window_ms) {
+	if (cu->nsent == CHAT_BURST && mstime_mono() - cu->sent[cu->next] < gs->chat->window_ms) {
 		dispatch_error(c, id, PE_RATE_LIMITED, "at most %d messages in %d seconds", CHAT_BURST,
 		               CHAT_WINDOW_MS / 1000);
 		return false;
 	}
-	cu->sent[cu->next] = now;
+	return true;
+}
+
+/* c's words (checked by chat_checked) were accepted: they count in its window. */
+static void chat_sent(struct conn *c)
+{
+	struct chat_user *cu = chat_user(conn_server(c)->games, conn_user(c), true);
+	cu->sent[cu->next] = mstime_mono();
 	cu->next = (cu->next + 1) % CHAT_BURST;
 	if (cu->nsent < CHAT_BURST)
 		cu->nsent++;
-	return true;
 }
 
 static void cmd_say(struct conn *c, json_t *id, json_t *req)
@@ -197,7 +204,8 @@ static void cmd_say(struct conn *c, json_t *id, json_t *req)
 	char text[ACTION_REASON_MAX + 1];
 	if (!chat_checked(c, id, req, text, sizeof text))
 		return;
-	game_act(g, ACTION_SAY, g->user[WHITE] == uid ? WHITE : BLACK, text, c, id, NULL);
+	if (game_act(g, ACTION_SAY, g->user[WHITE] == uid ? WHITE : BLACK, text, c, id, NULL) == 0)
+		chat_sent(c);
 }
 
 static void cmd_spec(struct conn *c, json_t *id, json_t *req)
@@ -221,7 +229,8 @@ static void cmd_spec(struct conn *c, json_t *id, json_t *req)
 	if (!chat_checked(c, id, req, text, sizeof text))
 		return;
 	snprintf(line, sizeof line, "%s %s", conn_user_name(c), text);
-	game_act(g, ACTION_SPEC, -1, line, c, id, NULL);
+	if (game_act(g, ACTION_SPEC, -1, line, c, id, NULL) == 0)
+		chat_sent(c);
 }
 
 int64_t chat_speaker(const struct game *g, const json_t *msg)
@@ -267,6 +276,7 @@ static void cmd_tell(struct conn *c, json_t *id, json_t *req)
 	char text[ACTION_REASON_MAX + 1];
 	if (!chat_checked(c, id, req, text, sizeof text))
 		return;
+	chat_sent(c);
 	/* A muted sender is answered ok all the same: muting is not announced. */
 	if (!chat_muted(srv->games, to, conn_user(c)))
 		for (struct conn *o = NULL; (o = conn_of_user(srv, to, o)) != NULL;)
@@ -286,9 +296,11 @@ static json_t *message_json(const struct store_message *m)
  * answer; pushed to the recipient's connections if any (then marked
  * delivered), else at their next login.  A muted sender's message goes the
  * same way, the same refusals and the same write, but is kept withheld:
- * never pushed or listed, and not counted in the reader's mailbox, only in
- * the sender's ten.  Muting is not announced, not even by the answer's
- * time (one without a write would come back sooner).
+ * never pushed or listed, and not counted in the reader's mailbox for
+ * anyone else; its sender counts it, in their ten and in the mailbox (a
+ * mailbox that never filled for them would tell them of the mute).
+ * Muting is not announced, not even by the answer's time (one without a
+ * write would come back sooner).
  */
 static void cmd_message(struct conn *c, json_t *id, json_t *req)
 {
@@ -339,6 +351,7 @@ static void cmd_message(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_STORAGE, "the message could not be stored");
 		return;
 	}
+	chat_sent(c);
 	if (state == STORE_MESSAGE_DELIVERED) {
 		json_t *ev = message_json(&m);
 		json_object_set_new(ev, "event", json_string("message"));

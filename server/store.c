@@ -482,7 +482,8 @@ static const char *const stmt_sql[S__COUNT] = {
 	                  " LEFT JOIN users t ON t.id = w.target ORDER BY w.id",
 	[S_MESSAGE_PUT] = "INSERT INTO messages (recipient, sender, text, sent, delivered)"
 	                  " VALUES (?1, ?2, ?3, ?4, ?5)",
-	[S_MESSAGES_COUNT] = "SELECT coalesce(sum(delivered != 2), 0), coalesce(sum(sender = ?2), 0)"
+	[S_MESSAGES_COUNT] = "SELECT coalesce(sum(delivered != 2 OR sender = ?2), 0),"
+	                     " coalesce(sum(sender = ?2), 0)"
 	                     " FROM messages WHERE recipient = ?1",
 	[S_MESSAGES_LIST] = "SELECT m.id, u.name, m.text, m.sent, m.delivered FROM messages m"
 	                    " JOIN users u ON u.id = m.sender WHERE m.recipient = ?1 ORDER BY m.id",

@@ -331,8 +331,10 @@ int store_offer_news_list(struct store *st, int64_t owner,
 int store_offer_news_drop(struct store *st, int64_t owner, int64_t last);
 
 /* Schema 15: messages left for a user (chat.c `message`).  put: the new
- * message's id in *id.  count: how many `recipient` keeps but withheld
- * ones, and how many of all `sender` left.  list: theirs,
+ * message's id in *id.  count: how many `recipient` keeps as `sender`
+ * would count them (the withheld ones only if `sender`'s own: a muted
+ * sender's mailbox fills as anyone's), and how many of all `sender` left
+ * (sender 0: none; the mailbox as its reader sees it).  list: theirs,
  * oldest first, with the sender's name as registered.  delivered: those up
  * to `upto` marked as pushed.  delete: one (id, not a withheld one) or all
  * (id 0, the withheld too) of theirs; how many went in *n. */

@@ -1124,6 +1124,67 @@ START_TEST(messages_wait_for_their_reader)
 }
 END_TEST
 
+/* Regression (the friends probe): a muted sender was never refused for a
+ * full mailbox (their withheld messages are not in it), so three sends
+ * into a mailbox two short of full went through where anyone else's third
+ * was refused: the mute showed.  Now each sender counts the mailbox as it
+ * would be without the mute: its visible messages and the sender's own
+ * withheld ones. */
+START_TEST(full_mailbox_hides_a_mute)
+{
+	struct kd *d = kd_start(KD_BASE_CONFIG);
+	struct kp b, pest, c, f;
+	kp_register(d, &b, "boris");
+	kp_register(d, &pest, "pester");
+	kp_register(d, &c, "carla");
+	kp_register(d, &f, "filler");
+	kc_close(f.c);
+	kc_ok(b.c, kc_req(b.c, "mute", "{s:s}", "user", "pester"));
+	fill_mailbox(d, "boris", "filler", 98);
+	for (int i = 0; i < 3; i++) {
+		const char *want = i < 2 ? NULL : "illegal_action";
+		long long id = kc_req(pest.c, "message", "{s:s, s:s}", "user", "boris", "text", "spam");
+		if (want == NULL)
+			kc_ok(pest.c, id);
+		else
+			ck_assert_str_eq(json_string_value(json_object_get(json_object_get(kc_error(pest.c, id,
+				want), "error"), "message")), "boris keeps 100 messages already: their mailbox is full");
+	}
+	/* the same three answers for carla, whose two count in the mailbox */
+	kc_ok(c.c, kc_req(c.c, "message", "{s:s, s:s}", "user", "boris", "text", "one"));
+	kc_ok(c.c, kc_req(c.c, "message", "{s:s, s:s}", "user", "boris", "text", "two"));
+	kc_error(c.c, kc_req(c.c, "message", "{s:s, s:s}", "user", "boris", "text", "three"),
+	         "illegal_action");
+	ck_assert_int_eq(json_integer_value(json_object_get(kc_ok(b.c, kc_req(b.c, "messages", NULL)),
+	                                                    "total")), 100);
+	kc_close(c.c);
+	kc_close(pest.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+/* Regression (the friends probe): a message refused by the limits (ten
+ * kept from one sender) used up the sender's five-in-ten-seconds
+ * allowance, which counts accepted words only. */
+START_TEST(refused_messages_use_no_allowance)
+{
+	struct kd *d = kd_start(KD_BASE_CONFIG);
+	struct kp a, b;
+	kp_register(d, &a, "annie");
+	kp_register(d, &b, "boris");
+	fill_mailbox(d, "boris", "annie", 10);
+	for (int i = 0; i < 6; i++)
+		kc_error(a.c, kc_req(a.c, "message", "{s:s, s:s}", "user", "boris", "text", "again"),
+		         "illegal_action");
+	kc_ok(a.c, kc_req(a.c, "tell", "{s:s, s:s}", "user", "boris", "text", "still here"));
+	ck_assert_str_eq(json_string_value(json_object_get(kc_event(b.c, "tell"), "text")), "still here");
+	kc_close(a.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *friends_suite(void)
 {
 	Suite *s = suite_create("friends");
@@ -1138,6 +1199,8 @@ static Suite *friends_suite(void)
 	tcase_add_test(tc, chat_requests);
 	tcase_add_test(tc, chat_rate_slides);
 	tcase_add_test(tc, mute_hides_challenges);
+	tcase_add_test(tc, full_mailbox_hides_a_mute);
+	tcase_add_test(tc, refused_messages_use_no_allowance);
 	tcase_add_test(tc, mutes_outlive_a_restart);
 	tcase_add_test(tc, guest_follows_per_connection);
 	tcase_add_test(tc, messages_wait_for_their_reader);
