@@ -47,8 +47,9 @@ int games_finished_of(struct server *srv, int64_t id, int64_t user, struct store
  * challenges from them too. */
 bool games_user_muted(struct server *srv, int64_t listener, int64_t speaker);
 
-/* A login hook (conn.h, added by main.c after the games'): the messages
- * left for the user since they were last pushed (chat.c). */
+/* At a login, after its game states and welcome (games_conn_login, once
+ * any commit it waited for is done): the messages left for the user since
+ * they were last pushed (chat.c). */
 void chat_conn_login(struct server *srv, struct conn *c);
 
 /* Number of live games a user plays in (the lobby's `who`). */

@@ -382,4 +382,8 @@ void games_conn_login(struct server *srv, struct conn *c)
 	}
 	/* What waits for them, what is offered, what ended while they were away. */
 	presence_login(gs, c);
+	/* Then the messages left for them: "after the login's other events",
+	 * so here and not as a hook of their own, which would run while a
+	 * login awaiting a commit (above) has sent nothing yet. */
+	chat_conn_login(srv, c);
 }

@@ -517,10 +517,10 @@ int main(int argc, char **argv)
 	srv.pgns = pgn_cache_new(PGN_CACHE_ENTRIES, PGN_CACHE_BYTES);
 	if ((srv.reader = reader_new(&srv, err, sizeof err)) == NULL)
 		log_warnx("reader thread: %s; long replays are made on the loop", err);
-	/* The lobby's first: a login hears its challenges, then its games. */
+	/* The lobby's first: a login hears its challenges, then its games,
+	 * then its messages (games_conn_login). */
 	conn_hook_add(&srv, lobby_conn_login, lobby_conn_closed);
 	conn_hook_add(&srv, games_conn_login, games_conn_closed);
-	conn_hook_add(&srv, chat_conn_login, NULL);
 	games_set_grace(srv.games, cfg->abandon_grace_ms);
 	if (cfg->untimed_abandon_grace_ms > 0)
 		games_set_untimed_grace(srv.games, cfg->untimed_abandon_grace_ms);

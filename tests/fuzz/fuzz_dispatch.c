@@ -159,7 +159,6 @@ static struct world *world_new(void)
 	reader_set_replay_min(w->srv.reader, READER_FUZZ_MIN);
 	conn_hook_add(&w->srv, lobby_conn_login, lobby_conn_closed);
 	conn_hook_add(&w->srv, games_conn_login, games_conn_closed);
-	conn_hook_add(&w->srv, chat_conn_login, NULL);
 	for (int i = 0; i < SEATS; i++)
 		FUZZ_ASSERT(store_user_create(w->srv.store, names[i], "", i == 2 ? 0 : 1, &w->user[i]) ==
 		            STORE_OK, "user: %s", store_error(w->srv.store));
