@@ -39,6 +39,13 @@ static size_t ctl_at(const unsigned char *s, size_t n, size_t *adv)
 		return (s[0] < 0x20 && s[0] != '\t' && s[0] != '\n') || s[0] == 0x7f;
 	if (len == 2 && s[0] == 0xc2 && s[1] <= 0x9f)
 		return 2;
+	/* U+202A..U+202E and U+2066..U+2069: the bidirectional embeddings,
+	 * overrides and isolates, which make a terminal (or a browser) show
+	 * what follows them right to left: "White resigns" can be written
+	 * backwards so as to read forwards. */
+	if (len == 3 && s[0] == 0xe2 && ((s[1] == 0x80 && s[2] >= 0xaa && s[2] <= 0xae) ||
+	                                 (s[1] == 0x81 && s[2] >= 0xa6 && s[2] <= 0xa9)))
+		return 3;
 	return len == 0 && s[0] >= 0x80 && s[0] <= 0x9f;
 }
 

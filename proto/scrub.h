@@ -14,8 +14,10 @@
  * (a PGN record's lines are text), DEL (U+007F), and C1 (U+0080..U+009F,
  * two bytes in UTF-8: a UTF-8 terminal may read U+009B as CSI), and a
  * byte 0x80..0x9F outside a valid UTF-8 sequence (a C1 control to a
- * terminal in an 8-bit locale: a raw line need not be UTF-8).  Each is
- * replaced by '?' byte for byte, so lengths and UTF-8 validity are kept.
+ * terminal in an 8-bit locale: a raw line need not be UTF-8), and the
+ * bidirectional overrides, embeddings and isolates (U+202A..U+202E,
+ * U+2066..U+2069), which reorder what a line shows.  Each is replaced by
+ * '?' byte for byte, so lengths and UTF-8 validity are kept.
  *
  * Numbers too: a clock reading or a time control is a JSON number, any
  * finite double to jansson, and casting 1e300 to long is undefined

@@ -36,6 +36,14 @@ START_TEST(control_characters_are_named)
 		 * e2 82 ac), nor a Latin-1 letter outside one */
 		{ "euro\xe2\x82\xac caf\xe9", "euro\xe2\x82\xac caf\xe9", 0 },
 		{ "\xf0\x9f\x98\x80 \xef\xbf\xbd", "\xf0\x9f\x98\x80 \xef\xbf\xbd", 0 },
+		/* the bidi overrides (RLO U+202E, LRE U+202A, RLI U+2067, PDI U+2069),
+		 * which reorder a line on screen (the client probe: a tell that
+		 * reads backwards as a resignation) ... */
+		{ "\xe2\x80\xae" "sngiser etihW", "???sngiser etihW", 1 },
+		{ "a\xe2\x80\xaa" "b\xe2\x81\xa7" "c\xe2\x81\xa9", "a???b???c???", 3 },
+		/* ... but not their neighbours: U+2029, U+202F, U+2065, U+206A */
+		{ "\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa",
+		  "\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa", 0 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char buf[64];
