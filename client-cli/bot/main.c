@@ -10,8 +10,8 @@
  *                   | --kriegd PATH] [--local [--fen FEN] [--pgn FILE]]
  *
  * `play` answers challenges within its rule sets and time controls and,
- * with --seek, keeps one seek open per rule set and time control while it
- * has room for a game (--max-games).
+ * with --seek, keeps seeks open for them (one per rule set and time
+ * control, as many as --max-games leaves room for; session.c).
  *
  * `arena` over the network plays through kriegd and attaches an umpire
  * connection to each game, whose `board` events are the true position
@@ -53,7 +53,11 @@ static int play(struct sess *s, const char *hostport, bool insecure, const char 
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
 	signal(SIGPIPE, SIG_IGN);
-	int64_t delay = 1000;
+	long delay = 0;
+	/* Whether games may be waiting for it at the server (sess_retry_ms):
+	 * until it has logged in once it cannot know it has none (it may have
+	 * been restarted while the server was down). */
+	bool games = true;
 	while (!stop_requested) {
 		s->dead = false;
 		s->logged_in = false;
@@ -67,7 +71,7 @@ static int play(struct sess *s, const char *hostport, bool insecure, const char 
 			return PLAY_EXIT_UNTRUSTED;
 		}
 		if (c == 0) {
-			delay = 1000;
+			delay = 0;
 			struct sess *ss[1] = { s };
 			while (!s->dead && !stop_requested)
 				sess_pump(ss, 1, 100);
@@ -77,9 +81,10 @@ static int play(struct sess *s, const char *hostport, bool insecure, const char 
 				sess_say(s, "the login was refused for good: not trying again (exit %d)", PLAY_EXIT_REFUSED);
 				return PLAY_EXIT_REFUSED;
 			}
-			for (int g = 0; g < SESS_GAMES_MAX; g++)
-				if (s->games[g].bot)
-					sess_game_close(s, &s->games[g]); /* rebuilt from game_state at the next login */
+			/* its games are rebuilt from game_state at the next login */
+			int had = sess_lost(s);
+			if (s->logged_in)
+				games = had > 0;
 			net_free(s->net);
 			s->net = NULL;
 			if (!stop_requested)
@@ -87,8 +92,8 @@ static int play(struct sess *s, const char *hostport, bool insecure, const char 
 		}
 		if (stop_requested)
 			break;
+		delay = sess_retry_ms(delay, games);
 		usleep((useconds_t)delay * 1000);
-		delay = delay * 2 > 60000 ? 60000 : delay * 2;
 	}
 	return 0;
 }
@@ -319,7 +324,8 @@ int main(int argc, char **argv)
 			}
 			s.ntimes++;
 		}
-		/* --seek: one open seek per rule set and time control */
+		/* --seek: a seek per rule set and time control, as many open as
+		 * --max-games leaves room for (seeks_reconcile) */
 		if (seek) {
 			int nr = s.nrules ? s.nrules : 1, nt = s.ntimes ? s.ntimes : 1;
 			if (nr * nt > SEEKS_MAX) {

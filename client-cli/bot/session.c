@@ -57,13 +57,37 @@ static struct bgame *game_of(struct sess *s, long id)
 	return NULL;
 }
 
-/* The games the bot is committed to: live ones, and accepts awaiting their
- * answer (each a game about to begin). */
-static int live_games(const struct sess *s)
+/* The games the bot is committed to: live ones, those the login's reply
+ * listed whose game_state has not come yet, accepts awaiting their answer
+ * and challenges held for acceptance (each a game about to begin). */
+static int live_games(struct sess *s)
 {
-	int n = s->naccepts;
+	int n = s->naccepts + s->nheld;
 	for (int i = 0; i < SESS_GAMES_MAX; i++)
 		n += s->games[i].bot != NULL;
+	for (int i = 0; i < s->nlogin_games; i++)
+		n += game_of(s, s->login_games[i]) == NULL;
+	return n;
+}
+
+/* A game the login's reply listed is accounted for (its game_state came,
+ * or its end). */
+static void login_game_seen(struct sess *s, long id)
+{
+	for (int i = 0; i < s->nlogin_games; i++)
+		if (s->login_games[i] == id)
+			s->login_games[i--] = s->login_games[--s->nlogin_games];
+}
+
+/* Our seeks that could start a game: open ones, posts and cancels
+ * awaiting their answer (a seek taken before our cancel reached the
+ * server has started one).  With without_cancels, less those being
+ * cancelled: what is left to withdraw. */
+static int seeks_open(const struct sess *s, bool without_cancels)
+{
+	int n = 0;
+	for (int k = 0; k < s->nseeks; k++)
+		n += s->seeks[k].offer || s->seeks[k].req || (s->seeks[k].cancel && !without_cancels);
 	return n;
 }
 
@@ -172,29 +196,95 @@ static bool tc_ok(const struct sess *s, const json_t *time)
 }
 
 /*
- * The `seeks` list has been read (every page): a seek of ours missing from
- * it was taken (its game has begun) or is gone.  With room for another
- * game, every configured seek is (re)posted; without, ours are cancelled,
- * so that nobody starts a game the bot would not play.
+ * Every open seek of ours can start a game, and several can be taken at
+ * the same moment: the bot keeps its live games plus its seeks that could
+ * start one within --max-games.  Seeks past that are withdrawn (the
+ * last-configured first); a cancel awaiting its answer counts as withdrawn
+ * here, and still as open where room is counted.
+ */
+static void seeks_withdraw(struct sess *s)
+{
+	int excess = live_games(s) + seeks_open(s, true) - s->max_games;
+	for (int k = s->nseeks - 1; k >= 0 && excess > 0; k--) {
+		struct seekslot *x = &s->seeks[k];
+		if (x->offer && !x->cancel) {
+			x->cancel = sess_send(s, json_pack("{s:s,s:I}", "type", "cancel", "offer", (json_int_t)x->offer));
+			x->offer = 0;
+			excess--;
+		}
+	}
+}
+
+/*
+ * The `seeks` list has been read (every page) and the `games` barrier
+ * answered: a seek of ours missing from the list was taken (its game has
+ * begun and is counted) or is gone.  One seek is posted per free slot
+ * (--max-games less the games it is committed to, less its seeks that
+ * could still start one); with more configured seeks than free slots they
+ * take turns, each post the next configured one after the last posted.
  */
 static void seeks_reconcile(struct sess *s)
 {
-	bool room = live_games(s) < s->max_games;
 	for (int i = 0; i < s->nseeks; i++) {
 		struct seekslot *k = &s->seeks[i];
 		if (k->offer && !k->seen)
 			k->offer = 0;
 		k->seen = false;
-		if (room && !k->offer && !k->req && !k->failed) {
-			json_t *req = json_pack("{s:s,s:s,s:s}", "type", "seek", "rules", k->rules, "color", "random");
-			json_t *t = tc_json(&k->tc);
-			if (t)
-				json_object_set_new(req, "time", t);
-			k->req = sess_send(s, req);
-		} else if (!room && k->offer) {
-			sess_send(s, json_pack("{s:s,s:I}", "type", "cancel", "offer", (json_int_t)k->offer));
-			k->offer = 0;
-		}
+	}
+	s->seeks_unsettled = false;
+	int room = s->max_games - live_games(s) - seeks_open(s, false);
+	for (int n = 0; n < s->nseeks && room > 0; n++) {
+		int i = (s->seek_turn + n) % s->nseeks;
+		struct seekslot *k = &s->seeks[i];
+		if (k->offer || k->req || k->cancel || k->failed)
+			continue;
+		json_t *req = json_pack("{s:s,s:s,s:s}", "type", "seek", "rules", k->rules, "color", "random");
+		json_t *t = tc_json(&k->tc);
+		if (t)
+			json_object_set_new(req, "time", t);
+		k->req = sess_send(s, req);
+		s->seek_turn = (i + 1) % s->nseeks;
+		room--;
+	}
+	seeks_withdraw(s);
+}
+
+/* Answer a challenge: accept (counted from now, before its game begins) or decline. */
+static void challenge_answer(struct sess *s, json_int_t offer, const char *from, const char *rules,
+                             const char *tct, const char *no)
+{
+	sess_say(s, "offer %" JSON_INTEGER_FORMAT " from %s (%s, %s): %s", offer, from, rules, tct,
+	    no ? no : "accepted");
+	long long rid = sess_send(s, json_pack("{s:s,s:I}", "type", no ? "decline" : "accept", "offer", offer));
+	if (!no)   /* room: live_games < max_games <= PLAY_GAMES_MAX, naccepts counted in it */
+		s->accepts[s->naccepts++] = rid;
+}
+
+/*
+ * The challenges held (fitting, with room for them only once seeks of ours
+ * are withdrawn) are answered once nothing about our seeks is in flight:
+ * accepted while there is room beside the games it is committed to and
+ * the seeks still open, else declined.  A cancel refused (that seek was
+ * taken) waits for the listing and its barrier, so that the game it began
+ * is counted first.
+ */
+static void challenges_settle(struct sess *s)
+{
+	if (!s->nheld)
+		return;
+	seeks_withdraw(s);
+	if (s->seeks_unsettled || s->seeks_req || s->games_req)
+		return;
+	for (int k = 0; k < s->nseeks; k++)
+		if (s->seeks[k].req || s->seeks[k].cancel)
+			return;
+	int held = s->nheld;
+	s->nheld = 0;
+	for (int i = 0; i < held; i++) {
+		struct held_challenge *h = &s->held[i];
+		bool room = live_games(s) + 1 + seeks_open(s, false) <= s->max_games;
+		challenge_answer(s, h->offer, h->from, h->rules, h->time,
+		                 room ? NULL : "declined: at its limit of games at once");
 	}
 }
 
@@ -226,7 +316,7 @@ static void seek_adopt(struct sess *s, const json_t *x, json_int_t id)
 	const char *rules = json_string_value(json_object_get(x, "rules"));
 	for (int k = 0; k < s->nseeks; k++) {
 		struct seekslot *slot = &s->seeks[k];
-		if (!slot->offer && !slot->req && rules && strcmp(slot->rules, rules) == 0 &&
+		if (!slot->offer && !slot->req && !slot->cancel && rules && strcmp(slot->rules, rules) == 0 &&
 		    slot->tc.base_ms == tc.base_ms && slot->tc.inc_ms == tc.inc_ms && slot->tc.days == tc.days) {
 			slot->offer = id;
 			slot->seen = true;
@@ -262,11 +352,27 @@ static bool seeks_answer(struct sess *s, long long rid, const json_t *o)
 		if (json_is_integer(next))
 			s->seeks_req = sess_send(s, json_pack("{s:s,s:O}", "type", "seeks", "from", next));
 		else
-			seeks_reconcile(s);
+			s->games_req = sess_send(s, json_pack("{s:s}", "type", "games"));
+		return true;
+	}
+	if (s->games_req && rid == s->games_req) {
+		/* the barrier: every game begun before it has been announced */
+		s->games_req = 0;
+		seeks_reconcile(s);
 		return true;
 	}
 	for (int k = 0; k < s->nseeks; k++) {
 		struct seekslot *x = &s->seeks[k];
+		if (x->cancel && rid == x->cancel) {
+			x->cancel = 0;
+			if (!ok) {
+				/* gone already: taken, most likely, its game not yet
+				 * announced; read the list again, and the barrier */
+				s->seeks_unsettled = true;
+				s->seeks_dirty = true;
+			}
+			return true;
+		}
 		if (!x->req || rid != x->req)
 			continue;
 		x->req = 0;
@@ -274,10 +380,7 @@ static bool seeks_answer(struct sess *s, long long rid, const json_t *o)
 			x->offer = 0;   /* it met an open seek: that game has begun; reposted while there is room */
 		} else if (ok) {
 			x->offer = (long long)json_integer_value(json_object_get(o, "offer"));
-			if (live_games(s) >= s->max_games) {   /* a game began meanwhile: no room now */
-				sess_send(s, json_pack("{s:s,s:I}", "type", "cancel", "offer", (json_int_t)x->offer));
-				x->offer = 0;
-			}
+			seeks_withdraw(s);   /* a game began or a challenge came meanwhile: no room for it now */
 		} else {
 			fprintf(stderr, "krieg-bot: a seek (%s) was refused: ", x->rules);
 			say_refusal(o);
@@ -328,6 +431,38 @@ void sess_game_close(struct sess *s, struct bgame *g)
 {
 	bot_free(g->bot);
 	memset(g, 0, sizeof *g);
+}
+
+int sess_lost(struct sess *s)
+{
+	if (!s->logged_in)
+		return s->nlost;   /* no game was opened on it: those of the last login still wait */
+	s->nlost = 0;
+	for (int g = 0; g < SESS_GAMES_MAX; g++)
+		if (s->games[g].bot) {
+			s->lost[s->nlost++] = (struct lost_game){ s->games[g].id, s->games[g].bot->color };
+			sess_game_close(s, &s->games[g]);
+		}
+	/* a game the login listed but never opened is still ours */
+	return s->nlost + s->nlogin_games;
+}
+
+/*
+ * A server that is down for long is not called every second: the wait
+ * doubles up to a minute.  But a game goes on at the server while the bot
+ * is away, and kriegd abandons it for a player that does not come back
+ * within abandon_grace (60 s by default, shorter in some clubs; after a
+ * restart each recovered game gives both players the grace from the
+ * restart).  A bot doubling its wait came back up to a minute after the
+ * server did, and lost its games.  So while it has games (or had, when the
+ * connection was lost), it retries every SESS_RETRY_GAMES_MS at most:
+ * back within that of the server's return, however long it was down.
+ */
+long sess_retry_ms(long last_ms, bool games)
+{
+	long cap = games ? SESS_RETRY_GAMES_MS : SESS_RETRY_MAX_MS;
+	long next = last_ms <= 0 ? SESS_RETRY_FIRST_MS : last_ms * 2;
+	return next > cap ? cap : next;
 }
 
 static int color_parse(const char *c)
@@ -394,6 +529,7 @@ static void offer_answer(struct sess *s, struct bgame *g, const char *kind, cons
 static void on_game_view(struct sess *s, const json_t *o)
 {
 	long id = (long)json_integer_value(json_object_get(o, "game"));
+	login_game_seen(s, id);
 	if (!json_is_true(json_object_get(o, "live")) || game_of(s, id))
 		return;
 	struct bgame *g = game_open(s, id, json_string_value(json_object_get(o, "rules")),
@@ -401,8 +537,15 @@ static void on_game_view(struct sess *s, const json_t *o)
 	                            json_string_value(json_object_get(o, "fen")));
 	if (!g)
 		return;
-	sess_say(s, "game %ld resumed (its view rebuilt from %zu events)", id,
-	    json_array_size(json_object_get(o, "events")));
+	char tct[32];
+	words_time(json_object_get(o, "time"), tct, sizeof tct);
+	const char *w = json_string_value(json_object_get(o, "white"));
+	const char *b = json_string_value(json_object_get(o, "black"));
+	const char *rules = json_string_value(json_object_get(o, "rules"));
+	/* as a game begun is said: a game begun from a seek while the bot was
+	 * away is first heard of here */
+	sess_say(s, "game %ld resumed: %s (White) v %s (Black), %s, %s (its view rebuilt from %zu events)", id,
+	    w ? w : "?", b ? b : "?", rules ? rules : RULESET_DEFAULT, tct, json_array_size(json_object_get(o, "events")));
 	g->paused = json_is_true(json_object_get(o, "paused"));
 	g->adjourned = json_is_true(json_object_get(o, "adjourned"));
 	game_clock(g, o);
@@ -447,6 +590,34 @@ static void req_answered(struct sess *s, struct bgame *g, const json_t *o)
 		sess_say(s, "game %ld: resigned after %d refused requests", g->id, g->errors);
 		sess_send(s, json_pack("{s:s,s:I}", "type", "resign", "game", (json_int_t)g->id));
 		g->wait_until = INT64_MAX;   /* nothing more is tried; its game_over closes it */
+	}
+}
+
+/*
+ * The `welcome` that follows a login's game_states: every game the login
+ * listed has had its game_state.  Its `ended` are the games that ended
+ * while the bot was away, each said as a game ending is (won or lost when
+ * the bot held the game when its connection was lost, and so knows its
+ * colour).
+ */
+static void on_welcome(struct sess *s, const json_t *o)
+{
+	s->nlogin_games = 0;
+	size_t i;
+	json_t *x;
+	json_array_foreach(json_object_get(o, "ended"), i, x) {
+		long id = (long)json_integer_value(json_object_get(x, "game"));
+		const char *result = json_string_value(json_object_get(x, "result"));
+		const char *reason = json_string_value(json_object_get(x, "reason"));
+		const char *how = "";
+		for (int k = 0; result && k < s->nlost; k++)
+			if (s->lost[k].id == id)
+				how = strcmp(result, "1/2-1/2") == 0 ? "; drawn"
+				      : strcmp(result, s->lost[k].color == WHITE ? "1-0" : "0-1") == 0 ? "; won"
+				      : strcmp(result, s->lost[k].color == WHITE ? "0-1" : "1-0") == 0 ? "; lost"
+				      : "; no result";
+		sess_say(s, "game %ld ended while it was away: %s, %s%s", id, result ? result : "?",
+		    reason ? reason : "?", how);
 	}
 }
 
@@ -498,8 +669,29 @@ static void on_line(struct sess *s, const char *line)
 			for (int k = 0; k < s->nseeks; k++)
 				s->seeks[k] = (struct seekslot){ .rules = s->seeks[k].rules, .tc = s->seeks[k].tc };
 			s->seeks_req = 0;
+			s->games_req = 0;
+			s->seeks_unsettled = false;
 			s->seeks_dirty = true;
 			s->naccepts = 0;
+			s->nheld = 0;
+			/* its live games, counted before any challenge is answered:
+			 * one waiting for the bot may come before their game_states */
+			s->nlogin_games = 0;
+			size_t i;
+			json_t *x;
+			json_array_foreach(json_object_get(o, "games"), i, x)
+				if (json_is_integer(x) && s->nlogin_games < SESS_GAMES_MAX)
+					s->login_games[s->nlogin_games++] = (long)json_integer_value(x);
+		} else if (json_is_true(ok) && user && json_is_true(json_object_get(o, "must_change_password"))) {
+			/* Logged in only once `passwd` sets a new password: a bot
+			 * cannot choose one, and waited there, silent, for ever.
+			 * The operator sets it (a final refusal: exit 3). */
+			fprintf(stderr, "krieg-bot: %s%sthe account %s must change its password before it can play: set "
+			        "a new one with `kriegd user passwd %s --password-stdin` (without --must-change) and "
+			        "give the bot that password\n", s->journal ? "" : s->name, s->journal ? "" : ": ", user,
+			        user);
+			s->refused = true;
+			s->dead = true;
 		} else if (json_is_true(ok) && json_object_get(o, "protocol") && !s->login_user && s->token[0]) {
 			s->resume_req = sess_send(s, json_pack("{s:s,s:s}", "type", "resume", "token", s->token));
 		} else if (!json_is_true(ok) && s->resume_req && json_integer_value(id) == s->resume_req) {
@@ -550,11 +742,18 @@ static void on_line(struct sess *s, const char *line)
 			                 : NULL;
 			char tct[32];
 			words_time(time, tct, sizeof tct);   /* as krieg says it */
-			sess_say(s, "offer %" JSON_INTEGER_FORMAT " from %s (%s, %s): %s", json_integer_value(offer),
-			    from ? from : "?", rules, tct, no ? no : "accepted");
-			long long rid = sess_send(s, json_pack("{s:s,s:O}", "type", no ? "decline" : "accept", "offer", offer));
-			if (!no)   /* room: live_games < max_games <= PLAY_GAMES_MAX, naccepts counted in it */
-				s->accepts[s->naccepts++] = rid;
+			if (no || live_games(s) + 1 + seeks_open(s, false) <= s->max_games) {
+				challenge_answer(s, json_integer_value(offer), from ? from : "?", rules, tct, no);
+			} else {
+				/* room, but its seeks could fill it: held until they
+				 * are withdrawn (challenges_settle) */
+				struct held_challenge *h = &s->held[s->nheld++];
+				h->offer = json_integer_value(offer);
+				snprintf(h->from, sizeof h->from, "%s", from ? from : "?");
+				snprintf(h->rules, sizeof h->rules, "%s", rules);
+				snprintf(h->time, sizeof h->time, "%s", tct);
+				challenges_settle(s);
+			}
 		}
 	} else if (ev && strcmp(ev, "game_start") == 0) {
 		long gid = (long)json_integer_value(json_object_get(o, "game"));
@@ -605,10 +804,14 @@ static void on_line(struct sess *s, const char *line)
 		sess_say(s, "the server ended the session: %s", ev[0] == 'a' ? "the account is disabled" : why ? why : "?");
 	} else if (ev && strcmp(ev, "ping") == 0) {
 		sess_send(s, json_pack("{s:s}", "type", "ping"));
+	} else if (ev && strcmp(ev, "welcome") == 0) {
+		on_welcome(s, o);
 	} else if (ev && json_is_integer(json_object_get(o, "game"))) {
 		struct bgame *g = game_of(s, (long)json_integer_value(json_object_get(o, "game")));
 		if (g)
 			game_event(s, g, o);
+		else if (strcmp(ev, "game_over") == 0)
+			login_game_seen(s, (long)json_integer_value(json_object_get(o, "game")));
 	}
 	json_decref(o);
 }
@@ -644,8 +847,15 @@ static long budget(const struct sess *s, const struct bgame *g)
 static void sess_act(struct sess *s)
 {
 	int64_t now = mstime_mono();
-	if (s->nseeks && s->logged_in && s->seeks_dirty && !s->seeks_req && now >= s->seeks_wait) {
-		/* which of our seeks are still open: a `seeks` listing, then seeks_reconcile */
+	if (s->logged_in) {
+		seeks_withdraw(s);
+		challenges_settle(s);
+	}
+	if (s->nseeks && s->logged_in && s->seeks_dirty && !s->seeks_req && !s->games_req && now >= s->seeks_wait) {
+		/* which of our seeks are still open: a `seeks` listing, its barrier,
+		 * then seeks_reconcile.  Never one listing behind another's barrier:
+		 * a seek posted by the first reconcile would be missing from it, and
+		 * taken for gone */
 		s->seeks_dirty = false;
 		for (int k = 0; k < s->nseeks; k++)
 			s->seeks[k].seen = false;
@@ -706,7 +916,13 @@ int sess_connect(struct sess *s, const char *hostport, bool insecure, const char
 	                      .program = "krieg-bot" };
 	enum net_status st = net_connect(&o, &s->net, err, sizeof err);
 	if (st != NET_OK) {
-		fprintf(stderr, "krieg-bot: %s\n", err);
+		/* every line of the journal has its prefix, the changed
+		 * certificate's banner's too (net.c writes it for krieg, bare) */
+		for (const char *p = err; *p;) {
+			int n = (int)strcspn(p, "\n");
+			fprintf(stderr, "krieg-bot: %.*s\n", n, p);
+			p += n + (p[n] == '\n');
+		}
 		/* as krieg's reconnection: a refused certificate is final */
 		return st == NET_E_CERT_CHANGED || st == NET_E_NOT_TRUSTED ? SESS_CONNECT_UNTRUSTED : -1;
 	}

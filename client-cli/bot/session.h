@@ -60,8 +60,26 @@ struct seekslot {
 	struct tc tc;
 	long long offer;          /* the server's offer id; 0: not open */
 	long long req;            /* the `seek` request awaiting its answer; 0: none */
+	long long cancel;         /* our `cancel` of it awaiting its answer; 0: none.  Until
+	                           * answered it may still start a game (taken meanwhile) */
 	bool failed;              /* refused: not asked again this connection */
 	bool seen;                /* in the `seeks` list being read */
+};
+
+/* A challenge that fits, waiting for seeks of ours to be withdrawn before
+ * it is accepted (or declined, if one of them was taken meanwhile). */
+struct held_challenge {
+	long long offer;
+	char from[PROTO_NAME_MAX + 1];
+	char rules[32];
+	char time[32];            /* as krieg says it (words_time) */
+};
+
+/* A game held when the connection was lost: its colour, for the `welcome`
+ * that may say it ended meanwhile. */
+struct lost_game {
+	long id;
+	int color;
 };
 
 struct sess {
@@ -83,12 +101,32 @@ struct sess {
 	 * together were all accepted while none had begun). */
 	long long accepts[PLAY_GAMES_MAX];
 	int naccepts;
+	/* Challenges that fit, held until the seeks that would leave no room
+	 * for them are withdrawn (counted against max_games too). */
+	struct held_challenge held[PLAY_GAMES_MAX];
+	int nheld;
+	/* The live games the login's reply listed whose game_state has not
+	 * come yet: counted against max_games before they are opened (a
+	 * challenge waiting for the bot may reach it first). */
+	long login_games[SESS_GAMES_MAX];
+	int nlogin_games;
+	/* The games held when the connection was last lost (sess_lost). */
+	struct lost_game lost[SESS_GAMES_MAX];
+	int nlost;
 	struct tc times[TIMES_MAX];   /* time controls accepted and sought */
 	int ntimes;               /* 0: any (seeks: untimed) */
 	struct seekslot seeks[SEEKS_MAX];
 	int nseeks;               /* 0: seek nothing, only answer challenges */
 	bool seeks_dirty;         /* a game began or ended, or we logged in: reconcile the seeks */
 	long long seeks_req;      /* the `seeks` request being read; 0: none */
+	/* The `games` request sent once the listing is read: a barrier, since
+	 * kriegd answers it only after every game begun before it has been
+	 * announced to us (PROTOCOL.md, Games): a seek missing from the
+	 * listing was taken, and its game is counted, before seeks are posted. */
+	long long games_req;
+	bool seeks_unsettled;     /* a cancel of ours was refused (its seek taken?): held
+	                           * challenges wait for the next listing and barrier */
+	int seek_turn;            /* the slot tried first the next time a seek is posted */
 	int64_t seeks_wait;       /* after a refused listing: not before this (mstime_mono) */
 	int max_plies;            /* arena, player A: offer a draw at this many plies (0: never) */
 	bool accept_draws;        /* arena, player B: accept every draw offer (the cap's) */
@@ -133,6 +171,18 @@ int sess_connect(struct sess *s, const char *hostport, bool insecure, const char
 void sess_pump(struct sess **ss, int n, int timeout_ms);
 /* A game of s ends here: its bot freed, its slot emptied. */
 void sess_game_close(struct sess *s, struct bgame *g);
+/* s's connection was lost: every game closed (rebuilt from game_state at
+ * the next login), remembered in s->lost; the number of games it had
+ * (lost before a login: those of the last one). */
+int sess_lost(struct sess *s);
+/* play's wait before the next connection, given the last one (ms): the
+ * first is SESS_RETRY_FIRST_MS, each after doubles up to
+ * SESS_RETRY_MAX_MS, or up to SESS_RETRY_GAMES_MS while games may be at
+ * stake (see session.c). */
+#define SESS_RETRY_FIRST_MS 1000
+#define SESS_RETRY_MAX_MS 60000
+#define SESS_RETRY_GAMES_MS 2000
+long sess_retry_ms(long last_ms, bool games);
 /* One line of play mode's journal (stderr: the service's journal). */
 void sess_say(const struct sess *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "untimed", "Nd", "BASE+INC" or "BASE" (minutes, seconds of increment): 0, or -1. */

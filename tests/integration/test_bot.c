@@ -22,7 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -438,14 +442,14 @@ struct playbot {
 	char text[8192];   /* the journal, as last read */
 };
 
-/* Start it with args (NULL-ended) after the server's address. */
-static void playbot_start(struct playbot *b, struct kd *d, const char *const *args)
+/* Start it with args (NULL-ended) after the address 127.0.0.1:port. */
+static void playbot_start_at(struct playbot *b, int tcp_port, const char *const *args)
 {
 	char bin[PATH_MAX], port[16];
 	const char *argv[32] = { bin, "play", port };
 	int n = 3;
 	bot_path(bin, sizeof bin);
-	snprintf(port, sizeof port, "127.0.0.1:%d", kd_port(d));
+	snprintf(port, sizeof port, "127.0.0.1:%d", tcp_port);
 	while (*args && n < 31)
 		argv[n++] = *args++;
 	argv[n] = NULL;
@@ -462,6 +466,12 @@ static void playbot_start(struct playbot *b, struct kd *d, const char *const *ar
 		execv(bin, (char *const *)argv);
 		_exit(127);
 	}
+}
+
+/* Start it with args (NULL-ended) after d's address. */
+static void playbot_start(struct playbot *b, struct kd *d, const char *const *args)
+{
+	playbot_start_at(b, kd_port(d), args);
 }
 
 /* The journal so far. */
@@ -1037,6 +1047,8 @@ static int playbot_exit_within(struct playbot *b, int ms)
  * ("Someo"), before it named the line of the known_servers file to
  * remove.  As krieg, the bot says it all, once, and exits 4 (not
  * restarted by its unit): trying again cannot change a certificate.
+ * Every line of it has the journal's prefix (the banner's "@ WARNING",
+ * "Offending entry" and "If you trust" lines had none).
  */
 START_TEST(test_play_changed_certificate)
 {
@@ -1056,11 +1068,16 @@ START_TEST(test_play_changed_certificate)
 	const char *journal = playbot_read(&pb);
 	ck_assert_msg(st == 4, "exit %d (not 4: retried?); journal:\n%s", st, journal);
 	char want[512];
-	snprintf(want, sizeof want, "Offending entry: %s:2\n", known);
+	snprintf(want, sizeof want, "krieg-bot: Offending entry: %s:2\n", known);
 	ck_assert_msg(strstr(journal, want) != NULL, "no \"%s\" in:\n%s", want, journal);
-	snprintf(want, sizeof want, "If you trust the new certificate, remove line 2 of %s and connect again.\n"
-	         "Connection refused: certificate changed.\n", known);
+	snprintf(want, sizeof want, "krieg-bot: If you trust the new certificate, remove line 2 of %s and connect "
+	         "again.\nkrieg-bot: Connection refused: certificate changed.\n", known);
 	ck_assert_msg(strstr(journal, want) != NULL, "the message is cut:\n%s", journal);
+	/* every line of the journal has its prefix, the banner's too (its
+	 * "@ WARNING" lines had none) */
+	for (const char *p = journal; *p; p += strcspn(p, "\n"), p += *p == '\n')
+		ck_assert_msg(strncmp(p, "krieg-bot: ", 11) == 0, "a line without the journal's prefix:\n%s", journal);
+	journal_has(journal, "krieg-bot: @    WARNING: THE SERVER'S CERTIFICATE HAS CHANGED!", "@");
 	/* said once, and why it stops */
 	const char *first = strstr(journal, "CERTIFICATE HAS CHANGED");
 	ck_assert_ptr_nonnull(first);
@@ -1069,6 +1086,390 @@ START_TEST(test_play_changed_certificate)
 	ck_assert_ptr_null(strstr(journal, "reconnecting"));
 	close(pb.fd);
 	unlink(pb.path);
+	kcl_scratch_remove(&sc);
+	kd_stop(d);
+}
+END_TEST
+
+/* ---- the operator's view: outages, the limit of games, the journal ---- */
+
+/*
+ * A TCP relay from a port of its own to kriegd's: kriegd comes back from
+ * kd_down/kd_up on a new port, and a bot knows one address.  A process
+ * accepting on 127.0.0.1:port (0: a new one; else that one again, as a
+ * server coming back on its address) and a process per connection copying
+ * both ways.  relay_stop ends them all: the bot's connection is cut and
+ * its reconnections refused, as by a server that is down.
+ */
+struct relay {
+	pid_t pid;
+	int port;
+};
+
+static void relay_pump(int a, int b)
+{
+	struct pollfd p[2] = { { .fd = a, .events = POLLIN }, { .fd = b, .events = POLLIN } };
+	char buf[16384];
+	for (;;) {
+		if (poll(p, 2, -1) < 0)
+			return;
+		for (int i = 0; i < 2; i++) {
+			if (!(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			ssize_t n = read(p[i].fd, buf, sizeof buf);
+			if (n <= 0 || write(p[!i].fd, buf, (size_t)n) != n)
+				return;
+		}
+	}
+}
+
+static void relay_start(struct relay *r, int to_port)
+{
+	int fds[2];
+	ck_assert_int_eq(pipe(fds), 0);
+	r->pid = fork();
+	ck_assert_int_ge(r->pid, 0);
+	if (r->pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		signal(SIGCHLD, SIG_IGN);   /* the copiers reap themselves */
+		int l = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+		setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+		struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)r->port),
+		                          .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+		socklen_t len = sizeof sa;
+		if (bind(l, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(l, 16) != 0 ||
+		    getsockname(l, (struct sockaddr *)&sa, &len) != 0)
+			_exit(1);
+		int port = ntohs(sa.sin_port);
+		if (write(fds[1], &port, sizeof port) != sizeof port)
+			_exit(1);
+		for (;;) {
+			int c = accept(l, NULL, NULL);
+			if (c < 0)
+				continue;
+			if (fork() == 0) {
+				prctl(PR_SET_PDEATHSIG, SIGKILL);   /* cut when the relay stops */
+				close(l);
+				int k = socket(AF_INET, SOCK_STREAM, 0);
+				struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons((uint16_t)to_port),
+				                          .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+				if (connect(k, (struct sockaddr *)&to, sizeof to) == 0)
+					relay_pump(c, k);
+				_exit(0);
+			}
+			close(c);
+		}
+	}
+	close(fds[1]);
+	int port = 0;
+	ck_assert_int_eq(read(fds[0], &port, sizeof port), (ssize_t)sizeof port);
+	close(fds[0]);
+	ck_assert(r->port == 0 || port == r->port);
+	r->port = port;
+}
+
+static void relay_stop(struct relay *r)
+{
+	kill(r->pid, SIGKILL);
+	waitpid(r->pid, NULL, 0);
+}
+
+/* A registered bot account `name` (password PASSWORD) and its password
+ * file in sc: the file's path in pw. */
+static void bot_account(struct kd *d, struct kcl_scratch *sc, const char *name, char *pw, size_t len)
+{
+	ck_assert_int_eq(user_cmd(d, "add", name, "--bot", "--password-stdin"), 0);
+	kcl_scratch_make(sc, "krieg-bot");
+	scratch_file(sc, "pw", PASSWORD "\n", pw, len);
+}
+
+/* The grace given here, and the outage: longer than the bot's old back-off
+ * (1 s doubling: tries 1, 3, 7 and 15 s after the loss) tolerated, as the
+ * try at 15 s came more than the grace after the server's return. */
+#define OUTAGE_GRACE "5s"
+#define OUTAGE_GRACE_MS 5000
+#define OUTAGE_MS 7500
+
+/*
+ * Regression: the bot lost its timed games by abandonment after a kriegd
+ * outage.  Its reconnection back-off (1 s doubling to a minute) outran the
+ * abandonment grace, which runs from the server's restart: down 7.5 s, the
+ * server back, the bot's next try came at 15 s, after the grace, and the
+ * game ended abandoned though the player was back.  With a game at stake
+ * it tries every two seconds: back in time, the game goes on, and its
+ * journal names the game resumed as one begun is named.
+ */
+START_TEST(test_play_outage_within_grace)
+{
+	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\nabandon_grace = " OUTAGE_GRACE "\n");
+	ck_assert_int_eq(user_cmd(d, "add", "alice", "--password-stdin"), 0);
+	struct kcl_scratch sc;
+	char pw[256];
+	bot_account(d, &sc, "robo", pw, sizeof pw);
+	struct relay rl = { 0 };
+	relay_start(&rl, kd_port(d));
+	struct playbot pb;
+	playbot_start_at(&pb, rl.port, (const char *const[]){ "--user", "robo", "--password-file", pw, "--insecure",
+	                                                      "--rules", "icc", "--movetime", "1", "--level",
+	                                                      "random", NULL });
+	char bot[64];
+	playbot_user(&pb, bot, sizeof bot);
+	struct kc *me = login(d, "alice");
+	json_int_t game = game_with(me, bot, 600);
+	kc_ok(me, kc_req(me, "move", "{s:I, s:s}", "game", game, "move", "e4"));
+	kc_event(me, "moved");                       /* the bot's reply: White to move */
+	kc_close(me);
+
+	relay_stop(&rl);                             /* the bot's connection is cut at once */
+	kd_down(d);
+	kt_sleep_ms(OUTAGE_MS);
+	kd_up(d);                                    /* the grace runs from here, for both */
+	relay_start(&rl, kd_port(d));
+	me = login(d, "alice");
+	json_t *st = kc_event(me, "game_state");
+	ck_assert_int_eq(json_integer_value(json_object_get(st, "game")), game);
+	if (json_object_get(st, "opponent_away")) {
+		/* the bot is back before the grace ends, or the game is over */
+		json_t *e;
+		const char *ev = NULL;
+		long long until = kt_now_ms() + OUTAGE_GRACE_MS + 5000LL * kt_timeout_scale();
+		while (kt_now_ms() < until) {
+			if ((e = kc_next(me, 1000)) == NULL)
+				continue;
+			ev = json_string_value(json_object_get(e, "event"));
+			if (ev && (strcmp(ev, "opponent_back") == 0 || strcmp(ev, "game_over") == 0))
+				break;
+			ev = NULL;
+		}
+		ck_assert_msg(ev && strcmp(ev, "opponent_back") == 0, "the bot did not come back in time (%s); journal:\n%s",
+		              ev ? ev : "nothing", playbot_read(&pb));
+	}
+	kc_ok(me, kc_req(me, "move", "{s:I, s:s}", "game", game, "move", "d4"));
+	kc_event(me, "moved");                       /* it plays on */
+	ck_assert_msg(!kc_saw(me, "abandoned"), "the game was abandoned");
+	kc_ok(me, kc_req(me, "resign", "{s:I}", "game", game));
+	char head[128], tail[128];
+	snprintf(head, sizeof head, "krieg-bot: game %lld ends: ", (long long)game);
+	playbot_wait(&pb, head);
+	const char *journal = playbot_end(&pb, 0);
+	journal_has(journal, head, ", resignation; won");
+	snprintf(head, sizeof head, "krieg-bot: game %lld resumed: ", (long long)game);
+	snprintf(tail, sizeof tail, "alice (White) v %s (Black), icc, 10+0 (its view rebuilt from ", bot);
+	journal_has(journal, head, tail);
+	relay_stop(&rl);
+	kc_close(me);
+	kcl_scratch_remove(&sc);
+	kd_stop(d);
+}
+END_TEST
+
+/* The open seeks of `user` that c sees: how many, their offers in out. */
+static int seeks_of(struct kc *c, const char *user, json_int_t *out, int max)
+{
+	json_t *r = kc_ok(c, kc_req(c, "seeks", NULL));
+	size_t i;
+	json_t *o;
+	int n = 0;
+	json_array_foreach(json_object_get(r, "offers"), i, o)
+		if (strcmp(json_string_value(json_object_get(o, "user")), user) == 0 && !json_object_get(o, "to") &&
+		    n < max)
+			out[n++] = json_integer_value(json_object_get(o, "offer"));
+	return n;
+}
+
+/*
+ * Regression: --max-games was exceeded through seeks.  With room for one
+ * game the bot posted every configured seek (two here), and two players
+ * taking two of them together started two games at --max-games 1.  It
+ * keeps one seek open per free slot: one here, the rule sets taking turns
+ * (after the game, the other one is posted).
+ */
+START_TEST(test_play_max_games_seeks)
+{
+	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
+	struct playbot pb;
+	playbot_start(&pb, d, (const char *const[]){ "--guest", "--insecure", "--rules", "icc,english", "--seek",
+	                                             "--max-games", "1", "--movetime", "1", "--level", "random",
+	                                             NULL });
+	char bot[64];
+	playbot_user(&pb, bot, sizeof bot);
+	struct kp a, b;
+	kp_guest(d, &a);
+	kp_guest(d, &b);
+	json_t *first = wait_seek_of(a.c, bot);
+	char rules[32];
+	snprintf(rules, sizeof rules, "%s", json_string_value(json_object_get(first, "rules")));
+	kt_sleep_ms(1000);                           /* every seek it would post is posted */
+	json_int_t offers[4];
+	int n = seeks_of(a.c, bot, offers, 4);
+	/* both take a seek of its at once (the same one if there is one) */
+	long long ra = kc_req(a.c, "accept", "{s:I}", "offer", offers[0]);
+	long long rb = kc_req(b.c, "accept", "{s:I}", "offer", offers[n > 1 ? 1 : 0]);
+	json_t *ans[2] = { kc_response(a.c, ra), kc_response(b.c, rb) };
+	int games = 0;
+	json_int_t game = 0;
+	struct kc *winner = NULL;
+	for (int i = 0; i < 2; i++)
+		if (json_is_true(json_object_get(ans[i], "ok"))) {
+			games++;
+			game = json_integer_value(json_object_get(ans[i], "game"));
+			winner = i ? b.c : a.c;
+		}
+	ck_assert_msg(games == 1, "%d games began from %d seeks at --max-games 1", games, n);
+	ck_assert_int_eq(n, 1);
+	/* the game over, the other rule set's seek is posted, and only it */
+	kc_ok(winner, kc_req(winner, "resign", "{s:I}", "game", game));
+	json_t *next = wait_seek_of(a.c, bot);
+	ck_assert_msg(strcmp(json_string_value(json_object_get(next, "rules")), rules) != 0,
+	              "the same rule set's seek again (%s); journal:\n%s", rules, playbot_read(&pb));
+	kt_sleep_ms(500);
+	ck_assert_int_eq(seeks_of(a.c, bot, offers, 4), 1);
+	playbot_end(&pb, 0);
+	kc_close(a.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * Regression: a challenge waiting for the bot at login was accepted
+ * beyond --max-games: the login's reply lists its live games, but the bot
+ * counted only those whose game_state had come, and the challenge came
+ * first.  A bot at its limit (one game), stopped; a challenge made while
+ * it is away; started again, it declines it.
+ */
+START_TEST(test_play_max_games_at_login)
+{
+	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
+	struct kcl_scratch sc;
+	char pw[256];
+	bot_account(d, &sc, "robo", pw, sizeof pw);
+	const char *const args[] = { "--user", "robo", "--password-file", pw, "--insecure", "--rules", "icc",
+		                     "--max-games", "1", "--movetime", "1", "--level", "random", NULL };
+	struct playbot pb;
+	playbot_start(&pb, d, args);
+	char bot[64];
+	playbot_user(&pb, bot, sizeof bot);
+	struct kp me, other;
+	kp_guest(d, &me);
+	kp_guest(d, &other);
+	json_int_t game = game_with(me.c, bot, 0);   /* untimed: it waits for the bot */
+	playbot_end(&pb, 0);
+	json_int_t ch = json_integer_value(json_object_get(kc_ok(other.c, kc_req(other.c, "challenge",
+		"{s:s, s:s, s:s}", "user", bot, "rules", "icc", "color", "white")), "offer"));
+	playbot_start(&pb, d, args);
+	json_t *e;
+	const char *ev = NULL;
+	while ((e = kc_next(other.c, KC_TIMEOUT_MS)) != NULL) {
+		ev = json_string_value(json_object_get(e, "event"));
+		if (ev && (strcmp(ev, "game_start") == 0 || strcmp(ev, "challenge_declined") == 0))
+			break;
+	}
+	ck_assert_msg(e != NULL, "no answer to the challenge");
+	ck_assert_msg(strcmp(ev, "challenge_declined") == 0, "accepted past --max-games 1; journal:\n%s",
+	              playbot_read(&pb));
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), ch);
+	kc_ok(me.c, kc_req(me.c, "resign", "{s:I}", "game", game));
+	const char *journal = playbot_end(&pb, 0);
+	char head[160];
+	snprintf(head, sizeof head, "krieg-bot: offer %lld from %s (icc, ", (long long)ch, other.name);
+	journal_has(journal, head, "declined: at its limit of games at once");
+	kc_close(me.c);
+	kc_close(other.c);
+	kcl_scratch_remove(&sc);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * Regression: an account that must change its password (made with
+ * --must-change, or reset so) left the bot connected, not logged in and
+ * silent, for ever (the login's answer, ok without a token, matched
+ * nothing).  It says what to do and exits 3, as for any login refused for
+ * good.
+ */
+START_TEST(test_play_must_change_password)
+{
+	struct kd *d = kd_start(NULL);
+	ck_assert_int_eq(user_cmd(d, "add", "robo", "--bot", "--must-change", "--password-stdin"), 0);
+	struct kcl_scratch sc;
+	char pw[256];
+	kcl_scratch_make(&sc, "krieg-bot");
+	scratch_file(&sc, "pw", PASSWORD "\n", pw, sizeof pw);
+	struct playbot pb;
+	playbot_start(&pb, d, (const char *const[]){ "--user", "robo", "--password-file", pw, "--insecure", NULL });
+	int st = playbot_exit_within(&pb, 10000 * kt_timeout_scale());
+	const char *journal = playbot_read(&pb);
+	ck_assert_msg(st == 3, "exit %d (not 3); journal:\n%s", st, journal);
+	journal_has(journal, "krieg-bot: the account robo must change its password",
+	            "`kriegd user passwd robo --password-stdin` (without --must-change)");
+	journal_has(journal, "krieg-bot: the login was refused for good", "not trying again (exit 3)");
+	for (const char *p = journal; *p; p += strcspn(p, "\n"), p += *p == '\n')
+		ck_assert_msg(strncmp(p, "krieg-bot: ", 11) == 0, "a line without the journal's prefix:\n%s", journal);
+	close(pb.fd);
+	unlink(pb.path);
+	kcl_scratch_remove(&sc);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * Regressions: what happens while the bot is away.
+ * - Its correspondence seeks stay open while it is stopped, and it left
+ *   one per configured seek (two here) with room for one game: both taken
+ *   meanwhile, it came back past --max-games.  It keeps one seek open per
+ *   free slot: one here, beside the game a challenge began (the challenge
+ *   came while both seeks were open: it was held until one was withdrawn).
+ * - The journal: a game that ended meanwhile (the welcome's `ended`) had
+ *   no line, and a game begun meanwhile from its seek only "game N resumed
+ *   (its view rebuilt from 0 events)", naming nobody.  Now "game N ended
+ *   while it was away: RESULT, REASON", and the resumed game named as a
+ *   game begun is.
+ */
+START_TEST(test_play_journal_while_away)
+{
+	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
+	struct kcl_scratch sc;
+	char pw[256];
+	bot_account(d, &sc, "robo", pw, sizeof pw);
+	const char *const args[] = { "--user", "robo", "--password-file", pw, "--insecure", "--rules", "english",
+		                     "--time", "3d,2d", "--seek", "--max-games", "2", "--movetime", "1", "--level",
+		                     "random", NULL };
+	struct playbot pb;
+	playbot_start(&pb, d, args);
+	char bot[64];
+	playbot_user(&pb, bot, sizeof bot);
+	struct kp me;
+	kp_guest(d, &me);
+	wait_seek_of(me.c, bot);
+	kc_ok(me.c, kc_req(me.c, "challenge", "{s:s, s:s, s:s, s:{s:i}}", "user", bot, "rules", "english", "color",
+	                   "white", "time", "days", 3));
+	json_int_t first = json_integer_value(json_object_get(kc_event(me.c, "game_start"), "game"));
+	kt_sleep_ms(1000);                           /* its seeks settled beside the game */
+	json_int_t seeks[4];
+	ck_assert_int_eq(seeks_of(me.c, bot, seeks, 4), 1);
+	json_t *o = seek_of(me.c, bot);
+	ck_assert_int_eq(json_integer_value(json_object_get(o, "offer")), seeks[0]);
+	int days = (int)json_integer_value(json_object_get(json_object_get(o, "time"), "days"));
+	playbot_end(&pb, 0);
+	/* while it is away: the first game ends, its seek is taken */
+	kc_ok(me.c, kc_req(me.c, "resign", "{s:I}", "game", first));
+	json_t *acc = kc_ok(me.c, kc_req(me.c, "accept", "{s:I}", "offer", seeks[0]));
+	json_int_t second = json_integer_value(json_object_get(acc, "game"));
+	json_t *gs = kc_event(me.c, "game_start");
+	bool white = strcmp(json_string_value(json_object_get(gs, "color")), "white") == 0;
+	playbot_start(&pb, d, args);
+	char head[128], tail[256];
+	snprintf(head, sizeof head, "krieg-bot: game %lld resumed: ", (long long)second);
+	playbot_wait(&pb, head);
+	kc_ok(me.c, kc_req(me.c, "resign", "{s:I}", "game", second));
+	const char *journal = playbot_end(&pb, 0);
+	snprintf(tail, sizeof tail, "%s (White) v %s (Black), english, %d days a move (its view rebuilt from ",
+	         white ? me.name : bot, white ? bot : me.name, days);
+	journal_has(journal, head, tail);
+	snprintf(head, sizeof head, "krieg-bot: game %lld ended while it was away: ", (long long)first);
+	journal_has(journal, head, "0-1, resignation");
+	kc_close(me.c);
 	kcl_scratch_remove(&sc);
 	kd_stop(d);
 }
@@ -1099,6 +1500,15 @@ static Suite *bot_suite(void)
 	tcase_add_test(tc, test_play_max_games_at_once);
 	tcase_add_test(tc, test_arena_kriegd_missing);
 	tcase_add_test(tc, test_man_page_options);
+	suite_add_tcase(s, tc);
+	/* the operator's view: outages, the limit of games, the journal */
+	tc = tcase_create("operator");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_play_outage_within_grace);
+	tcase_add_test(tc, test_play_max_games_seeks);
+	tcase_add_test(tc, test_play_max_games_at_login);
+	tcase_add_test(tc, test_play_must_change_password);
+	tcase_add_test(tc, test_play_journal_while_away);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -328,6 +328,30 @@ START_TEST(test_budget_shared_among_games)
 }
 END_TEST
 
+/*
+ * play's reconnection waits: 1 s doubling to a minute with no game at
+ * stake; with one, never more than SESS_RETRY_GAMES_MS, so that a server
+ * back from an outage sees the bot again well within its abandonment grace
+ * (the minute-long waits cost it games an outage had spared).
+ */
+START_TEST(test_retry_short_while_games_wait)
+{
+	long d = 0;
+	for (int i = 0; i < 10; i++)
+		d = sess_retry_ms(d, false);
+	ck_assert_int_eq(d, SESS_RETRY_MAX_MS);
+	ck_assert_int_eq(sess_retry_ms(0, false), SESS_RETRY_FIRST_MS);
+	ck_assert_int_eq(sess_retry_ms(4000, false), 8000);
+	d = 0;
+	for (int i = 0; i < 50; i++) {
+		d = sess_retry_ms(d, true);
+		ck_assert_int_le(d, SESS_RETRY_GAMES_MS);
+	}
+	ck_assert_int_eq(d, SESS_RETRY_GAMES_MS);
+	ck_assert_int_eq(sess_retry_ms(SESS_RETRY_MAX_MS, true), SESS_RETRY_GAMES_MS);   /* a game since */
+}
+END_TEST
+
 /* A clock that moves one unit each time it is read: the bot's time is its work. */
 struct fake_clock {
 	int64_t now;
@@ -442,6 +466,7 @@ static Suite *bot_suite(void)
 	tcase_add_test(tc, test_box_share);
 	tcase_add_test(tc, test_full_does_not_box_the_king_in);
 	tcase_add_test(tc, test_belief_work_within_budget);
+	tcase_add_test(tc, test_retry_short_while_games_wait);
 	suite_add_tcase(s, tc);
 	return s;
 }
