@@ -423,6 +423,28 @@ START_TEST(interactive_under_a_pty)
 }
 END_TEST
 
+/* The terminal's user, a guest, challenges a new account `name` (on a
+ * connection of the test's own, *opponent) to a 5-minute icc game as
+ * White, accepted; its number. */
+static json_int_t tty_game_as_white(struct tty *t, struct kd *d, const char *name,
+                                    struct kc **opponent)
+{
+	char line[128];
+	EXPECT(t, "krieg> ");
+	struct kc *bob = kc_hello(d);
+	kc_ok(bob, kc_req(bob, "register", "{s:s, s:s}", "user", name, "password", "password123"));
+	tty_type(t, "guest");
+	EXPECT(t, "Logged in as guest-");
+	snprintf(line, sizeof line, "challenge %s icc 5 white", name);
+	tty_type(t, line);
+	json_t *ch = kc_event(bob, "challenge");
+	kc_ok(bob, kc_req(bob, "accept", "{s:I}", "offer", json_integer_value(json_object_get(ch, "offer"))));
+	json_t *st = kc_event(bob, "game_start");
+	EXPECT(t, "you play White");
+	*opponent = bob;
+	return json_integer_value(json_object_get(st, "game"));
+}
+
 /* ---- a changed certificate ---------------------------------------------------------- */
 
 /*
@@ -437,17 +459,8 @@ START_TEST(chat_and_presence_under_a_pty)
 	struct tty *t = calloc(1, sizeof *t);
 	ck_assert_ptr_nonnull(t);
 	tty_start_with(t, kd_port(d), "--trust-new");
-	EXPECT(t, "krieg> ");
-	struct kc *bob = kc_hello(d);
-	kc_ok(bob, kc_req(bob, "register", "{s:s, s:s}", "user", "bob_c", "password", "password123"));
-	tty_type(t, "guest");
-	EXPECT(t, "Logged in as guest-");
-	tty_type(t, "challenge bob_c icc 5 white");
-	json_t *ch = kc_event(bob, "challenge");
-	kc_ok(bob, kc_req(bob, "accept", "{s:I}", "offer", json_integer_value(json_object_get(ch, "offer"))));
-	json_t *st = kc_event(bob, "game_start");
-	json_int_t game = json_integer_value(json_object_get(st, "game"));
-	EXPECT(t, "you play White");
+	struct kc *bob;
+	json_int_t game = tty_game_as_white(t, d, "bob_c", &bob);
 
 	kc_ok(bob, kc_req(bob, "say", "{s:I, s:s}", "game", game, "text", "good  luck"));
 	EXPECT(t, ": bob_c (Black) says: \"good luck\"");
@@ -649,17 +662,8 @@ START_TEST(long_line_redrawn_without_copies)
 	char *dump = calloc(1, 16384);
 	ck_assert(t && scr && dump);
 	tty_start_sized(t, kd_port(d), "--trust-new", ROWS, COLS);
-	EXPECT(t, "krieg> ");
-	struct kc *bob = kc_hello(d);
-	kc_ok(bob, kc_req(bob, "register", "{s:s, s:s}", "user", "bob_w", "password", "password123"));
-	tty_type(t, "guest");
-	EXPECT(t, "Logged in as guest-");
-	tty_type(t, "challenge bob_w icc 5 white");
-	json_t *ch = kc_event(bob, "challenge");
-	kc_ok(bob, kc_req(bob, "accept", "{s:I}", "offer", json_integer_value(json_object_get(ch, "offer"))));
-	json_t *st = kc_event(bob, "game_start");
-	json_int_t game = json_integer_value(json_object_get(st, "game"));
-	EXPECT(t, "you play White");
+	struct kc *bob;
+	json_int_t game = tty_game_as_white(t, d, "bob_w", &bob);
 	EXPECT(t, "| your move] > ");
 
 	/* typed, not entered: the prompt (44 columns) and these 104 wrap once */
