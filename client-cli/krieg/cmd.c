@@ -2104,6 +2104,10 @@ bool cmd_has_secret(const char *line)
 	size_t n = strcspn(p, " \t\r\n");
 	snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : 0), p);
 	const struct cmd_entry *e = find_entry(word);
+	/* A raw request may be a login, a resume, a passwd, a user_create... */
+	if (e && e->type == CMD_RAW)
+		return strstr(p, "password") != NULL || strstr(p, "token") != NULL ||
+		       strstr(p, "invite") != NULL;
 	if (!e || (e->type != CMD_LOGIN && e->type != CMD_REGISTER && e->type != CMD_PASSWD))
 		return false;
 	/* One of these that does not parse (a password too long, say) may hold one all the same. */

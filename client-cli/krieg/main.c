@@ -20,6 +20,7 @@
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include <histedit.h>
 
@@ -58,6 +59,8 @@ struct ui {
 };
 
 static struct ui *the_ui;   /* the libedit line callback has no context argument */
+static volatile sig_atomic_t winched;   /* SIGWINCH came: libedit to be told (on_winch) */
+static volatile sig_atomic_t continued;   /* SIGCONT came: the line to be drawn again (on_cont) */
 
 static long mono_ms(void *ctx)
 {
@@ -443,6 +446,15 @@ static int next_key(struct ui *u)
 	for (;;) {
 		if (u->net_down)
 			return EOF;
+		if (winched && u->el != NULL) {
+			winched = 0;
+			el_resize(u->el);   /* before the next erase lays the line out at the old width */
+		}
+		if (continued && u->el != NULL) {
+			continued = 0;
+			if (u->editing)
+				redraw(u);   /* after fg: the shell's lines are below the old prompt */
+		}
 		long t = mono_ms(NULL);
 		struct pollfd p[2] = {
 			{ .fd = net_fd(u->net), .events = POLLIN },
@@ -485,15 +497,29 @@ static int next_key(struct ui *u)
 	}
 }
 
-/* A key for libedit: a byte at a time, as its readline wrapper passed them.  1, or 0 at the end. */
+/*
+ * A character for libedit, its bytes decoded in the locale's encoding (as
+ * libedit's own reader does): handed over a byte at a time, "é" was two
+ * characters "Ã©", on the screen and on the wire.  A byte that starts no
+ * character goes as it is.  1, or 0 at the end.
+ */
 static int edit_getc(EditLine *el, wchar_t *wc)
 {
 	(void)el;
-	int ch = next_key(the_ui);
-	if (ch == EOF)
-		return 0;
-	*wc = (wchar_t)ch;
-	return 1;
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	for (;;) {
+		int ch = next_key(the_ui);
+		if (ch == EOF)
+			return 0;
+		char b = (char)ch;
+		size_t r = mbrtowc(wc, &b, 1, &st);
+		if (r == (size_t)-2)
+			continue;   /* more bytes to come */
+		if (r == (size_t)-1)
+			*wc = (wchar_t)(unsigned char)b;
+		return 1;
+	}
 }
 
 static char *edit_prompt(EditLine *el)
@@ -507,7 +533,27 @@ static unsigned char edit_suspend(EditLine *el, int ch)
 	(void)el;
 	(void)ch;
 	kill(0, SIGTSTP);   /* libedit (EL_SIGNAL) gives the terminal back, and takes it again on SIGCONT */
-	return CC_NORM;
+	return CC_REDISPLAY;   /* back (fg): the prompt and the half-typed line again */
+}
+
+/* libedit follows SIGWINCH only once an el_gets() (its handler is put back
+ * at the next), so a window resized twice while one line was typed kept
+ * the first new width, and each redraw went up the wrong number of rows,
+ * erasing the lines above the prompt.  krieg takes it itself: the flag is
+ * seen by next_key, which tells libedit. */
+static void on_winch(int sig)
+{
+	(void)sig;
+	winched = 1;
+}
+
+/* Back from a stop (Ctrl-Z, then fg): libedit's own redraw on SIGCONT
+ * draws nothing, so the prompt and the half-typed line were gone until
+ * the next clock tick (none outside a timed game).  next_key draws them. */
+static void on_cont(int sig)
+{
+	(void)sig;
+	continued = 1;
 }
 
 /*
@@ -535,6 +581,11 @@ static int edit_open(struct ui *u)
 	history(u->hist, &ev, H_SETSIZE, HISTORY_MAX);
 	el_set(u->el, EL_HIST, history, u->hist);
 	el_set(u->el, EL_PROMPT, edit_prompt);
+	struct sigaction sa = { .sa_handler = on_winch };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGWINCH, &sa, NULL);
+	sa.sa_handler = on_cont;
+	sigaction(SIGCONT, &sa, NULL);
 	el_set(u->el, EL_SIGNAL, 1);
 	el_set(u->el, EL_EDITOR, "emacs");
 	el_set(u->el, EL_GETCFN, edit_getc);

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -646,6 +647,124 @@ static void screen_dump(const struct screen *s, char *out, size_t len)
 	}
 }
 
+/* The pty's window is rows x cols from now on (the kernel tells krieg by SIGWINCH). */
+static void tty_resize(struct tty *t, int rows, int cols)
+{
+	struct winsize ws = { .ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols };
+	ck_assert_int_eq(ioctl(t->fd, TIOCSWINSZ, &ws), 0);
+	tty_pump(t, 50);
+}
+
+/*
+ * Regression (the own-changes probe): libedit follows SIGWINCH once an
+ * el_gets(), so a window dragged narrower and back (several resizes while
+ * one line was typed) left it at a width the window no longer had, and
+ * each clock tick's redraw moved up rows the line did not have, erasing
+ * the board above the prompt a row a second.  Back at 100 columns the
+ * prompt and "say short" fit in one row: no redraw may go up a row.
+ */
+START_TEST(resized_twice_while_typing)
+{
+	struct kd *d = kd_start(NULL);
+	struct tty *t = calloc(1, sizeof *t);
+	ck_assert_ptr_nonnull(t);
+	tty_start_sized(t, kd_port(d), "--trust-new", 30, 100);
+	struct kc *bob;
+	tty_game_as_white(t, d, "bob_z", &bob);
+	EXPECT(t, "| your move] > ");
+	ck_assert_int_eq(write(t->fd, "say short", 9), 9);   /* no Enter: half typed */
+	tty_pump(t, 300);
+	tty_resize(t, 30, 40);
+	tty_resize(t, 30, 45);
+	tty_resize(t, 30, 100);
+	tty_pump(t, 1200);   /* the resizes' own redraws */
+	size_t from = t->len;
+	for (int i = 0; i < 30; i++)
+		tty_pump(t, 100);   /* three ticks of the clock */
+	ck_assert_msg(t->len > from, "no redraw after the resizes");
+	for (const char *p = t->buf + from; (p = strstr(p, "\033[")) != NULL; p++) {
+		size_t k = strspn(p + 2, "0123456789");
+		ck_assert_msg(p[2 + k] != 'A', "a redraw went up a row: %s", t->buf + from);
+	}
+	kill(t->pid, SIGKILL);
+	waitpid(t->pid, NULL, 0);
+	kc_close(bob);
+	free(t);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * Regression (the own-changes probe): typed bytes went to libedit one
+ * byte a character, so "très" was "trÃ¨s" on the screen and on the wire.
+ * In a UTF-8 locale, the opponent reads what was typed.
+ */
+START_TEST(typed_utf8_reaches_the_wire)
+{
+	struct kd *d = kd_start(NULL);
+	struct tty *t = calloc(1, sizeof *t);
+	ck_assert_ptr_nonnull(t);
+	setenv("LC_ALL", "C.UTF-8", 1);   /* krieg's, inherited */
+	tty_start_with(t, kd_port(d), "--trust-new");
+	unsetenv("LC_ALL");
+	struct kc *bob;
+	tty_game_as_white(t, d, "bob_u", &bob);
+	tty_type(t, "say tr\xc3\xa8s bien \xe2\x99\x9e");
+	json_t *said = kc_event(bob, "chat");
+	ck_assert_str_eq(json_string_value(json_object_get(said, "text")),
+	                 "tr\xc3\xa8s bien \xe2\x99\x9e");
+	kill(t->pid, SIGKILL);
+	waitpid(t->pid, NULL, 0);
+	kc_close(bob);
+	free(t);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * Regression (the own-changes probe): after Ctrl-Z and fg the prompt and
+ * the half-typed line were not drawn again until the next clock tick
+ * (none outside a timed game; libedit's own redraw on SIGCONT draws
+ * nothing).  krieg runs as a job of an interactive shell in the pty, so
+ * that Ctrl-Z stops it and fg continues it as a user's would.
+ */
+START_TEST(prompt_redrawn_after_suspend)
+{
+	struct kd *d = kd_start(NULL);
+	struct tty *t = calloc(1, sizeof *t);
+	char cmd[512];
+	ck_assert_ptr_nonnull(t);
+	struct winsize ws = { .ws_row = 50, .ws_col = 120 };
+	t->pid = forkpty(&t->fd, NULL, NULL, &ws);
+	ck_assert_int_ge(t->pid, 0);
+	if (t->pid == 0) {
+		setenv("KRIEG_KNOWN_SERVERS", sc.known, 1);
+		unsetenv("KRIEG_TRUST_NEW");
+		setenv("TERM", "xterm", 1);
+		setenv("NO_COLOR", "1", 1);
+		setenv("PS1", "shell$ ", 1);
+		execl("/bin/bash", "bash", "--norc", "--noprofile", "-i", (char *)NULL);
+		_exit(127);
+	}
+	EXPECT(t, "shell$ ");
+	snprintf(cmd, sizeof cmd, "%s --ascii --trust-new 127.0.0.1:%d", kcl_krieg_path(), kd_port(d));
+	tty_type(t, cmd);
+	EXPECT(t, "Connected to kriegd");
+	EXPECT(t, "krieg> ");
+	ck_assert_int_eq(write(t->fd, "who am", 6), 6);
+	EXPECT(t, "who am");
+	ck_assert_int_eq(write(t->fd, "\x1a", 1), 1);   /* Ctrl-Z */
+	EXPECT(t, "Stopped");
+	EXPECT(t, "shell$ ");
+	tty_type(t, "fg");
+	EXPECT(t, "krieg> who am");
+	kill(t->pid, SIGKILL);   /* the shell; krieg goes with the pty (SIGHUP) */
+	waitpid(t->pid, NULL, 0);
+	free(t);
+	kd_stop(d);
+}
+END_TEST
+
 /*
  * A line typed wider than the terminal (the prompt and a long "say" wrap
  * over two rows of 80 columns) while the clock ticks in the prompt, and a
@@ -987,6 +1106,9 @@ static Suite *client_suite(void)
 	tcase_add_test(tc, interactive_under_a_pty);
 	tcase_add_test(tc, chat_and_presence_under_a_pty);
 	tcase_add_test(tc, long_line_redrawn_without_copies);
+	tcase_add_test(tc, resized_twice_while_typing);
+	tcase_add_test(tc, typed_utf8_reaches_the_wire);
+	tcase_add_test(tc, prompt_redrawn_after_suspend);
 	tcase_add_test(tc, changed_certificate_is_refused);
 	tcase_add_test(tc, first_use_answered_no_is_refused);
 	tcase_add_test(tc, reconnects_and_resumes_after_a_restart);

@@ -499,6 +499,11 @@ START_TEST(register_asks_twice)
 	ck_assert(cmd_has_secret("register carol sesame-open"));
 	ck_assert(cmd_has_secret("login carol sesame-open"));
 	ck_assert(!cmd_has_secret("register carol"));
+	/* Regression (the own-changes probe): a raw request with a password
+	 * or token was kept in the history. */
+	ck_assert(cmd_has_secret("raw {\"type\":\"login\",\"user\":\"carol\",\"password\":\"x\"}"));
+	ck_assert(cmd_has_secret(" raw {\"type\":\"resume\",\"token\":\"abc\"}"));
+	ck_assert(!cmd_has_secret("raw {\"type\":\"who\"}"));
 	ck_assert_int_eq(s.nsent, 0);
 	/* two that differ: nothing sent */
 	s.answers[0] = "sesame-open";
