@@ -38,6 +38,7 @@
 #define RECONNECT_FIRST_MS 1000        /* then 2, 4, 8 ... s */
 #define RECONNECT_DELAY_MAX_MS 30000
 #define RECONNECT_GIVE_UP_MS 120000
+#define PIPE_EOF_WAIT_MS 10000         /* input from a pipe ended: its answers awaited this long at most */
 #define HISTORY_MAX 10000              /* lines the arrow keys go back over */
 
 struct ui {
@@ -643,8 +644,19 @@ static int interactive_loop(struct ui *u)
 		edit_close(u);
 		return u->net_down ? 1 : 0;
 	}
-	/* no terminal: plain lines, same loop shape as --batch without waiting */
+	/* no terminal: plain lines, same loop shape as --batch without waiting,
+	 * but at the end of the input the answers still owed are waited for
+	 * (PIPE_EOF_WAIT_MS at most): `printf 'guest\nwho\n' | krieg` ended
+	 * before they came and printed nothing of them. */
+	long eof_at = 0;
 	while (!u->quit) {
+		if (u->in_eof) {
+			if (eof_at == 0)
+				eof_at = mono_ms(NULL);
+			if ((!client_busy(&u->cl) && !client_deferred(&u->cl)) ||
+			    mono_ms(NULL) - eof_at > PIPE_EOF_WAIT_MS)
+				break;
+		}
 		struct pollfd p[2] = {
 			{ .fd = net_fd(u->net), .events = POLLIN },
 			{ .fd = u->in_eof ? -1 : STDIN_FILENO, .events = POLLIN },
@@ -663,8 +675,6 @@ static int interactive_loop(struct ui *u)
 			while (!u->quit && next_stdin_line(u, line, sizeof line))
 				if (client_command(&u->cl, line) == CLIENT_QUIT)
 					u->quit = true;
-			if (u->in_eof)
-				u->quit = true;
 		}
 	}
 	return 0;

@@ -63,6 +63,27 @@ static int run_batch(int port, const char *input, struct kcl_proc *p)
 	return kcl_proc_finish(p, RUN_TIMEOUT_MS);
 }
 
+/* Regression (the own-changes probe): krieg without --batch, its commands
+ * piped in, ended at the end of its input, before the answers to them
+ * came: nothing of them was printed.  It waits for what it is owed. */
+START_TEST(piped_input_waits_for_its_answers)
+{
+	struct kd *d = kd_start(NULL);
+	char addr[64];
+	snprintf(addr, sizeof addr, "127.0.0.1:%d", kd_port(d));
+	char *argv[] = { (char *)kcl_krieg_path(), "--trust-new", "--ascii", addr, NULL };
+	struct kcl_proc p;
+	kcl_proc_start(&p, argv, sc.known, false);
+	kcl_proc_write(&p, "guest\nwho\n");
+	int rc = kcl_proc_finish(&p, RUN_TIMEOUT_MS);
+	ck_assert_msg(rc == 0, "exit %d\nstdout:\n%s\nstderr:\n%s", rc, p.obuf, p.ebuf);
+	ck_assert_msg(strstr(p.obuf, "Logged in as guest-") != NULL, "%s", p.obuf);
+	ck_assert_msg(strstr(p.obuf, "1 online:") != NULL, "no answer to who:\n%s", p.obuf);
+	kcl_proc_free(&p);
+	kd_stop(d);
+}
+END_TEST
+
 /* ---- batch ---------------------------------------------------------------- */
 
 START_TEST(batch_game_between_two_clients)
@@ -1107,6 +1128,7 @@ static Suite *client_suite(void)
 	tcase_add_test(tc, chat_and_presence_under_a_pty);
 	tcase_add_test(tc, long_line_redrawn_without_copies);
 	tcase_add_test(tc, resized_twice_while_typing);
+	tcase_add_test(tc, piped_input_waits_for_its_answers);
 	tcase_add_test(tc, typed_utf8_reaches_the_wire);
 	tcase_add_test(tc, prompt_redrawn_after_suspend);
 	tcase_add_test(tc, changed_certificate_is_refused);
