@@ -53,7 +53,8 @@
 
 struct missed_game {
 	int64_t user, game;
-	int result, reason;
+	int color, result, reason;          /* the user's side in it */
+	char opponent[PROTO_NAME_MAX + 1];
 };
 
 int64_t presence_grace(const struct game *g, int col)
@@ -171,9 +172,10 @@ void presence_game_over(struct game *g)
 			gs->nmissed--;
 		}
 		gs->missed = xgrow(gs->missed, &gs->capmissed, gs->nmissed + 1, sizeof *gs->missed, 16);
-		gs->missed[gs->nmissed++] = (struct missed_game){ g->user[col], g->id,
-		                                                  referee_result(g->ref),
-		                                                  referee_reason(g->ref) };
+		struct missed_game *m = &gs->missed[gs->nmissed++];
+		*m = (struct missed_game){ g->user[col], g->id, col, referee_result(g->ref),
+		                           referee_reason(g->ref), "" };
+		snprintf(m->opponent, sizeof m->opponent, "%s", g->name[!col]);
 	}
 }
 
@@ -206,7 +208,8 @@ void presence_login(struct games *gs, struct conn *c)
 			gs->missed[k++] = *m;
 			continue;
 		}
-		json_t *j = json_pack("{s:I, s:s}", "game", (json_int_t)m->game, "result",
+		json_t *j = json_pack("{s:I, s:s, s:s, s:s}", "game", (json_int_t)m->game, "color",
+		                      game_color_name(m->color), "opponent", m->opponent, "result",
 		                      game_result_name(m->result));
 		if (game_reason_name(m->reason))
 			json_object_set_new(j, "reason", json_string(game_reason_name(m->reason)));

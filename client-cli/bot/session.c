@@ -596,8 +596,9 @@ static void req_answered(struct sess *s, struct bgame *g, const json_t *o)
 /*
  * The `welcome` that follows a login's game_states: every game the login
  * listed has had its game_state.  Its `ended` are the games that ended
- * while the bot was away, each said as a game ending is (won or lost when
- * the bot held the game when its connection was lost, and so knows its
+ * while the bot was away, each said as a game ending is (won or lost by
+ * the side the entry says it played, or, from a server that does not say,
+ * when the bot held the game when its connection was lost, and so knows its
  * colour).
  */
 static void on_welcome(struct sess *s, const json_t *o)
@@ -609,13 +610,17 @@ static void on_welcome(struct sess *s, const json_t *o)
 		long id = (long)json_integer_value(json_object_get(x, "game"));
 		const char *result = json_string_value(json_object_get(x, "result"));
 		const char *reason = json_string_value(json_object_get(x, "reason"));
-		const char *how = "";
-		for (int k = 0; result && k < s->nlost; k++)
+		const char *how = "", *side = json_string_value(json_object_get(x, "color"));
+		int color = side == NULL ? -1 : strcmp(side, "white") == 0 ? WHITE
+		            : strcmp(side, "black") == 0 ? BLACK : -1;
+		for (int k = 0; color < 0 && k < s->nlost; k++)   /* a server that does not say */
 			if (s->lost[k].id == id)
-				how = strcmp(result, "1/2-1/2") == 0 ? "; drawn"
-				      : strcmp(result, s->lost[k].color == WHITE ? "1-0" : "0-1") == 0 ? "; won"
-				      : strcmp(result, s->lost[k].color == WHITE ? "0-1" : "1-0") == 0 ? "; lost"
-				      : "; no result";
+				color = s->lost[k].color;
+		if (result && color >= 0)
+			how = strcmp(result, "1/2-1/2") == 0 ? "; drawn"
+			      : strcmp(result, color == WHITE ? "1-0" : "0-1") == 0 ? "; won"
+			      : strcmp(result, color == WHITE ? "0-1" : "1-0") == 0 ? "; lost"
+			      : "; no result";
 		sess_say(s, "game %ld ended while it was away: %s, %s%s", id, result ? result : "?",
 		    reason ? reason : "?", how);
 	}

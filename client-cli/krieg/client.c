@@ -927,11 +927,22 @@ static void welcome(struct client *c, const json_t *msg)
 			           "\"draw decline\").", id, words_side(by), id);
 	}
 	json_array_foreach(ended, i, x) {
-		char res[16], why[32];
+		char res[16], why[32], opp[PROTO_NAME_MAX + 1], against[PROTO_NAME_MAX + 16] = "";
 		words_clean(json_string_value(json_object_get(x, "result")), res, sizeof res);
 		words_clean(json_string_value(json_object_get(x, "reason")), why, sizeof why);
-		client_out(c, "  game %lld ended: %s%s%s%s.", (long long)json_integer_value(json_object_get(x, "game")),
-		           res[0] ? res : "*", why[0] ? " (" : "", why, why[0] ? ")" : "");
+		words_clean(json_string_value(json_object_get(x, "opponent")), opp, sizeof opp);
+		if (opp[0])
+			snprintf(against, sizeof against, " against %s", opp);
+		/* the side played (servers since December 2026 say it): whose result */
+		int col = color_parse(json_string_value(json_object_get(x, "color")));
+		const char *mine = "";
+		if (col >= 0 && strcmp(res, "1/2-1/2") == 0)
+			mine = ", a draw";
+		else if (col >= 0 && (strcmp(res, "1-0") == 0 || strcmp(res, "0-1") == 0))
+			mine = (strcmp(res, "1-0") == 0) == (col == WHITE) ? ", you won" : ", you lost";
+		client_out(c, "  game %lld%s ended: %s%s%s%s%s.",
+		           (long long)json_integer_value(json_object_get(x, "game")), against,
+		           res[0] ? res : "*", why[0] ? " (" : "", why, why[0] ? ")" : "", mine);
 	}
 }
 

@@ -1468,7 +1468,7 @@ START_TEST(test_play_journal_while_away)
 	         white ? me.name : bot, white ? bot : me.name, days);
 	journal_has(journal, head, tail);
 	snprintf(head, sizeof head, "krieg-bot: game %lld ended while it was away: ", (long long)first);
-	journal_has(journal, head, "0-1, resignation");
+	journal_has(journal, head, "0-1, resignation; won");   /* the entry says its side */
 	kc_close(me.c);
 	kcl_scratch_remove(&sc);
 	kd_stop(d);

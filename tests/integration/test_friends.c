@@ -208,6 +208,10 @@ START_TEST(welcome_after_leaving)
 	ck_assert_ptr_nonnull(x);
 	ck_assert_str_eq(json_string_value(json_object_get(x, "result")), "0-1");
 	ck_assert_str_eq(json_string_value(json_object_get(x, "reason")), "abandoned");
+	/* whose side it was and against whom: a client that restarted meanwhile
+	 * can say it was lost (the bot probe) */
+	ck_assert_str_eq(json_string_value(json_object_get(x, "color")), "white");
+	ck_assert_str_eq(json_string_value(json_object_get(x, "opponent")), c.name);
 	/* Told once: the next login has nothing ended to report. */
 	struct kc *first = b.c;
 	kp_resume(d, &b);

@@ -264,12 +264,17 @@ START_TEST(welcome_says_what_waited)
 	client_receive(&c, "{\"event\":\"welcome\",\"your_move\":[{\"game\":12,\"color\":\"black\","
 	                   "\"opponent\":\"alice\",\"left\":172790000}],\"draw_offers\":[{\"game\":12,"
 	                   "\"by\":\"white\"},{\"game\":13,\"by\":\"black\"}],\"ended\":[{\"game\":9,"
-	                   "\"result\":\"1-0\",\"reason\":\"abandoned\"}]}");
+	                   "\"result\":\"1-0\",\"reason\":\"abandoned\"},{\"game\":10,\"color\":\"black\","
+	                   "\"opponent\":\"carol\",\"result\":\"1-0\",\"reason\":\"time\"},{\"game\":11,"
+	                   "\"color\":\"white\",\"opponent\":\"dave\",\"result\":\"1/2-1/2\"}]}");
 	ck_assert_ptr_nonnull(strstr(s.printed, "While you were away:"));
 	ck_assert_ptr_nonnull(strstr(s.printed, "game 12 against alice: your move (1d 23h left)."));
 	ck_assert_ptr_nonnull(strstr(s.printed, "game 12: White offers a draw"));
 	ck_assert_ptr_nonnull(strstr(s.printed, "game 13: Black offers a draw"));
 	ck_assert_ptr_nonnull(strstr(s.printed, "game 9 ended: 1-0 (abandoned)."));
+	/* with the side played (a newer server): whose result it was */
+	ck_assert_ptr_nonnull(strstr(s.printed, "game 10 against carol ended: 1-0 (time), you lost."));
+	ck_assert_ptr_nonnull(strstr(s.printed, "game 11 against dave ended: 1/2-1/2, a draw."));
 	client_free(&c);
 }
 END_TEST
