@@ -233,8 +233,9 @@ static void seeks_reconcile(struct sess *s)
 	}
 	s->seeks_unsettled = false;
 	int room = s->max_games - live_games(s) - seeks_open(s, false);
+	int first = s->seek_turn;   /* the turn moves on in the loop: not from there again */
 	for (int n = 0; n < s->nseeks && room > 0; n++) {
-		int i = (s->seek_turn + n) % s->nseeks;
+		int i = (first + n) % s->nseeks;
 		struct seekslot *k = &s->seeks[i];
 		if (k->offer || k->req || k->cancel || k->failed)
 			continue;
@@ -384,7 +385,14 @@ static bool seeks_answer(struct sess *s, long long rid, const json_t *o)
 		} else {
 			fprintf(stderr, "krieg-bot: a seek (%s) was refused: ", x->rules);
 			say_refusal(o);
-			x->failed = true;
+			/* busy or rate_limited: posted again at the next reading of
+			 * the list (seeks_wait paces it); any other refusal is for good */
+			const char *code = json_string_value(json_object_get(json_object_get(o, "error"), "code"));
+			if (code && (strcmp(code, "rate_limited") == 0 || strcmp(code, "busy") == 0)) {
+				s->seeks_dirty = true;
+				s->seeks_wait = mstime_mono() + 1000;
+			} else
+				x->failed = true;
 		}
 		return true;
 	}
@@ -727,11 +735,31 @@ static void on_line(struct sess *s, const char *line)
 		long long rid = (long long)json_integer_value(id);
 		struct bgame *g = game_of_req(s, rid);
 		if (accept_answered(s, rid)) {
-			/* taken (its game_start came first) or gone: no longer in flight */
+			/* taken (its game_start came first) or gone: no longer in flight;
+			 * gone (cancelled by its sender meanwhile), its room is free
+			 * again, for a seek (seeks withdrawn to make room for it) */
+			if (!json_is_true(ok)) {
+				const char *code = json_string_value(json_object_get(json_object_get(o, "error"),
+				                                                     "code"));
+				sess_say(s, "an offer it accepted was gone (%s): withdrawn meanwhile",
+				         code ? code : "?");
+				s->seeks_dirty = true;
+			}
 		} else if (g) {
 			req_answered(s, g, o);
 		}
 		/* anything else about a game (a resign, a draw answer): nothing to do */
+	} else if (ev && strcmp(ev, "challenge_cancelled") == 0) {
+		/* one held (its room was being made) is forgotten, and its room
+		 * given back to the seeks withdrawn for it */
+		json_int_t offer = json_integer_value(json_object_get(o, "offer"));
+		for (int i = 0; i < s->nheld; i++)
+			if (s->held[i].offer == offer) {
+				sess_say(s, "offer %" JSON_INTEGER_FORMAT " from %s: withdrawn before it was "
+				         "answered", offer, s->held[i].from);
+				s->held[i--] = s->held[--s->nheld];
+				s->seeks_dirty = true;
+			}
 	} else if (ev && strcmp(ev, "challenge") == 0) {
 		const char *rules = json_string_value(json_object_get(o, "rules"));
 		const char *to = json_string_value(json_object_get(o, "to"));

@@ -1331,6 +1331,73 @@ START_TEST(test_play_max_games_seeks)
 }
 END_TEST
 
+/* Poll until `bot` has `want` seeks open (bounded); how many it had last. */
+static int wait_seeks_of(struct kc *c, const char *bot, int want)
+{
+	json_int_t offers[8];
+	int n = 0;
+	for (int i = 0; i < 100 * kt_timeout_scale() && (n = seeks_of(c, bot, offers, 8)) != want; i++)
+		kt_sleep_ms(50);
+	return n;
+}
+
+/*
+ * Regression (the bot re-probe): the configured seeks' turn moved inside
+ * the loop that posted them and was added again, so every other one was
+ * skipped: BOTS.md's own example (two rule sets, two time controls,
+ * --max-games 4) kept 3 seeks for 4 free slots.
+ */
+START_TEST(test_play_seeks_fill_free_slots)
+{
+	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
+	struct playbot pb;
+	playbot_start(&pb, d, (const char *const[]){ "--guest", "--insecure", "--rules", "icc,english", "--time",
+	                                             "5+2,15+10", "--seek", "--max-games", "4", "--movetime", "1",
+	                                             "--level", "random", NULL });
+	char bot[64];
+	playbot_user(&pb, bot, sizeof bot);
+	struct kp a;
+	kp_guest(d, &a);
+	wait_seek_of(a.c, bot);
+	ck_assert_int_eq(wait_seeks_of(a.c, bot, 4), 4);
+	kt_sleep_ms(500);
+	ck_assert_int_eq(seeks_of(a.c, bot, (json_int_t[8]){ 0 }, 8), 4);
+	playbot_end(&pb, 0);
+	kc_close(a.c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * Regression (the bot re-probe): a challenge held while the bot withdrew
+ * its seek to make room for it, then cancelled by its sender, left the
+ * bot with no seek for good (the cancel was not heard, a refused accept
+ * freed nothing).  Its seek comes back, and the journal says why.
+ */
+START_TEST(test_play_held_challenge_withdrawn)
+{
+	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
+	struct playbot pb;
+	playbot_start(&pb, d, (const char *const[]){ "--guest", "--insecure", "--rules", "icc", "--time", "1+1",
+	                                             "--seek", "--max-games", "1", "--movetime", "1", "--level",
+	                                             "random", NULL });
+	char bot[64];
+	playbot_user(&pb, bot, sizeof bot);
+	struct kp a, w;
+	kp_guest(d, &a);
+	kp_guest(d, &w);
+	wait_seek_of(w.c, bot);
+	challenge(a.c, bot, "icc", 60, 1);
+	kc_close(a.c);   /* its challenge goes with it, held or being accepted */
+	ck_assert_int_eq(wait_seeks_of(w.c, bot, 1), 1);
+	const char *journal = playbot_end(&pb, 0);
+	ck_assert_msg(strstr(journal, "withdrawn before it was answered") != NULL ||
+	              strstr(journal, "an offer it accepted was gone") != NULL, "%s", journal);
+	kc_close(w.c);
+	kd_stop(d);
+}
+END_TEST
+
 /*
  * Regression: a challenge waiting for the bot at login was accepted
  * beyond --max-games: the login's reply lists its live games, but the bot
@@ -1506,6 +1573,8 @@ static Suite *bot_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_play_outage_within_grace);
 	tcase_add_test(tc, test_play_max_games_seeks);
+	tcase_add_test(tc, test_play_seeks_fill_free_slots);
+	tcase_add_test(tc, test_play_held_challenge_withdrawn);
 	tcase_add_test(tc, test_play_max_games_at_login);
 	tcase_add_test(tc, test_play_must_change_password);
 	tcase_add_test(tc, test_play_journal_while_away);
