@@ -552,10 +552,17 @@ static void on_game_view(struct sess *s, const json_t *o)
 	const char *rules = json_string_value(json_object_get(o, "rules"));
 	/* as a game begun is said: a game begun from a seek while the bot was
 	 * away is first heard of here */
-	sess_say(s, "game %ld resumed: %s (White) v %s (Black), %s, %s (its view rebuilt from %zu events)", id,
-	    w ? w : "?", b ? b : "?", rules ? rules : RULESET_DEFAULT, tct, json_array_size(json_object_get(o, "events")));
+	json_t *total = json_object_get(o, "total");   /* all its pages' */
+	sess_say(s, "game %ld resumed: %s (White) v %s (Black), %s, %s (its view rebuilt from %lld events)", id,
+	    w ? w : "?", b ? b : "?", rules ? rules : RULESET_DEFAULT, tct,
+	    json_is_integer(total) ? (long long)json_integer_value(total)
+	                           : (long long)json_array_size(json_object_get(o, "events")));
 	g->paused = json_is_true(json_object_get(o, "paused"));
 	g->adjourned = json_is_true(json_object_get(o, "adjourned"));
+	/* a long record's state comes in pages (game_events follow, each with
+	 * "next" but the last): the belief is not whole before the last one,
+	 * and a move chosen from a part of it was refused, and counted */
+	g->paging = json_object_get(o, "next") != NULL;
 	game_clock(g, o);
 	size_t i;
 	json_t *ev;
@@ -816,6 +823,8 @@ static void on_line(struct sess *s, const char *line)
 				break;
 			game_event(s, g, e);
 		}
+		if (g)
+			g->paging = json_object_get(o, "next") != NULL;
 	} else if (ev && (strcmp(ev, "draw_offer") == 0 || strcmp(ev, "adjourn_offer") == 0)) {
 		offer_answer(s, game_of(s, (long)json_integer_value(json_object_get(o, "game"))),
 		             ev[0] == 'd' ? "draw" : "adjourn", json_string_value(json_object_get(o, "by")));
@@ -913,7 +922,7 @@ static void sess_act(struct sess *s)
 				g->checked_ply = g->ply;
 			}
 		}
-		if (now < g->wait_until || !bot_to_move(g->bot))
+		if (now < g->wait_until || g->paging || !bot_to_move(g->bot))
 			continue;
 		move_t m;
 		int64_t t0 = mstime_mono();

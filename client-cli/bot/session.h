@@ -37,6 +37,7 @@ struct bgame {
 	bool req_any;             /* that request is an "any?" */
 	bool paused;              /* an umpire's clock_pause stands: nothing is tried until clock_unpaused */
 	bool adjourned;           /* adjourned: nothing is tried until unadjourned */
+	bool paging;              /* a resumed game's view has more pages to come: nothing is tried yet */
 	int64_t wait_until;
 	int errors;
 	long clock_ms;            /* our clock at the last event, -1 untimed */
