@@ -676,6 +676,18 @@ static void tty_resize(struct tty *t, int rows, int cols)
 	tty_pump(t, 50);
 }
 
+/* Kill what runs under t and free it, close the opponent's connection
+ * (if any), stop the daemon. */
+static void tty_game_end(struct tty *t, struct kc *opponent, struct kd *d)
+{
+	kill(t->pid, SIGKILL);
+	waitpid(t->pid, NULL, 0);
+	if (opponent != NULL)
+		kc_close(opponent);
+	free(t);
+	kd_stop(d);
+}
+
 /*
  * Regression (the own-changes probe): libedit follows SIGWINCH once an
  * el_gets(), so a window dragged narrower and back (several resizes while
@@ -707,11 +719,7 @@ START_TEST(resized_twice_while_typing)
 		size_t k = strspn(p + 2, "0123456789");
 		ck_assert_msg(p[2 + k] != 'A', "a redraw went up a row: %s", t->buf + from);
 	}
-	kill(t->pid, SIGKILL);
-	waitpid(t->pid, NULL, 0);
-	kc_close(bob);
-	free(t);
-	kd_stop(d);
+	tty_game_end(t, bob, d);
 }
 END_TEST
 
@@ -734,11 +742,7 @@ START_TEST(typed_utf8_reaches_the_wire)
 	json_t *said = kc_event(bob, "chat");
 	ck_assert_str_eq(json_string_value(json_object_get(said, "text")),
 	                 "tr\xc3\xa8s bien \xe2\x99\x9e");
-	kill(t->pid, SIGKILL);
-	waitpid(t->pid, NULL, 0);
-	kc_close(bob);
-	free(t);
-	kd_stop(d);
+	tty_game_end(t, bob, d);
 }
 END_TEST
 
@@ -779,10 +783,7 @@ START_TEST(prompt_redrawn_after_suspend)
 	EXPECT(t, "shell$ ");
 	tty_type(t, "fg");
 	EXPECT(t, "krieg> who am");
-	kill(t->pid, SIGKILL);   /* the shell; krieg goes with the pty (SIGHUP) */
-	waitpid(t->pid, NULL, 0);
-	free(t);
-	kd_stop(d);
+	tty_game_end(t, NULL, d);   /* the shell; krieg goes with the pty (SIGHUP) */
 }
 END_TEST
 
