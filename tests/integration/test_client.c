@@ -216,12 +216,11 @@ struct tty {
 
 static void tty_pump(struct tty *t, int ms);
 
-/* krieg --ascii [extra] 127.0.0.1:port under a pseudo-terminal of rows x cols. */
-static void tty_start_sized(struct tty *t, int port, const char *extra, int rows, int cols)
+/* A child under a new pseudo-terminal of rows x cols, in t: 0 in the
+ * child (its environment set for krieg), the child's pid in the parent. */
+static pid_t tty_fork(struct tty *t, int rows, int cols)
 {
-	char addr[64];
 	memset(t, 0, sizeof *t);
-	snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
 	struct winsize ws = { .ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols };
 	t->pid = forkpty(&t->fd, NULL, NULL, &ws);
 	ck_assert_int_ge(t->pid, 0);
@@ -230,6 +229,16 @@ static void tty_start_sized(struct tty *t, int port, const char *extra, int rows
 		unsetenv("KRIEG_TRUST_NEW");
 		setenv("TERM", "xterm", 1);
 		setenv("NO_COLOR", "1", 1);
+	}
+	return t->pid;
+}
+
+/* krieg --ascii [extra] 127.0.0.1:port under a pseudo-terminal of rows x cols. */
+static void tty_start_sized(struct tty *t, int port, const char *extra, int rows, int cols)
+{
+	char addr[64];
+	snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+	if (tty_fork(t, rows, cols) == 0) {
 		if (extra)
 			execl(kcl_krieg_path(), "krieg", "--ascii", extra, addr, (char *)NULL);
 		else
@@ -759,14 +768,7 @@ START_TEST(prompt_redrawn_after_suspend)
 	struct tty *t = calloc(1, sizeof *t);
 	char cmd[512];
 	ck_assert_ptr_nonnull(t);
-	struct winsize ws = { .ws_row = 50, .ws_col = 120 };
-	t->pid = forkpty(&t->fd, NULL, NULL, &ws);
-	ck_assert_int_ge(t->pid, 0);
-	if (t->pid == 0) {
-		setenv("KRIEG_KNOWN_SERVERS", sc.known, 1);
-		unsetenv("KRIEG_TRUST_NEW");
-		setenv("TERM", "xterm", 1);
-		setenv("NO_COLOR", "1", 1);
+	if (tty_fork(t, 50, 120) == 0) {
 		setenv("PS1", "shell$ ", 1);
 		execl("/bin/bash", "bash", "--norc", "--noprofile", "-i", (char *)NULL);
 		_exit(127);

@@ -232,6 +232,20 @@ static struct wsc *upgrade_on(struct wsc *w, int port, const char *extra)
 	return w;
 }
 
+/* A WebSocket upgrade on a new connection, TLS or plain, with this Host
+ * and Origin (NULL: none); the answer's status in the return, the
+ * connection in *out (open after a 101, to read the greeting). */
+static int upgrade_as(int port, bool tls, const char *host, const char *origin, struct wsc **out)
+{
+	char head[1024];
+	*out = wsc_connect(port, tls, 0);
+	snprintf(head, sizeof head,
+	         "GET /ws HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+	         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+	         "%s%s%s\r\n", host, origin ? "Origin: " : "", origin ? origin : "", origin ? "\r\n" : "");
+	return wsc_request(*out, head);
+}
+
 /* One frame, masked as a client must (unless masked is false). */
 /* One frame into f (room for n + 14 bytes); its length. */
 static size_t frame_put(unsigned char *f, bool fin, int opcode, const void *data, size_t n,
@@ -696,14 +710,11 @@ START_TEST(test_cross_origin_refused)
 {
 	struct kd *d = start_web("web_origins = https://play.example.org\n");
 	int port = listen_port(d, 1);
-	struct wsc *w = wsc_connect(port, true, 0);
-	char req[1024];
+	struct wsc *w;
+	char host[32];
 
-	snprintf(req, sizeof req,
-	         "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
-	         "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-	         "Sec-WebSocket-Version: 13\r\nOrigin: https://evil.example.com\r\n\r\n", port);
-	ck_assert_int_eq(wsc_request(w, req), 403);
+	snprintf(host, sizeof host, "127.0.0.1:%d", port);
+	ck_assert_int_eq(upgrade_as(port, true, host, "https://evil.example.com", &w), 403);
 	ck_assert(kd_log_wait(d, "refused cross-origin upgrade origin=\"https://evil.example.com\"",
 	                      5000));
 	wsc_close(w);
@@ -856,21 +867,6 @@ END_TEST
  * Origin both its own name).  Its own http:// origin is now that of a
  * loopback Host only; a proxied page's https:// one is unchanged (a
  * rebound name cannot pass TLS for it). */
-/* An upgrade on the plain listener with this Host and Origin `scheme` +
- * Host; its status (the connection still open after a 101). */
-static int plain_upgrade(int port, const char *host, const char *scheme, struct wsc **out)
-{
-	char head[1024];
-	struct wsc *w = wsc_connect(port, false, 0);
-	snprintf(head, sizeof head,
-	         "GET /ws HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-	         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
-	         "Origin: %s%s\r\n\r\n", host, scheme, host);
-	int st = wsc_request(w, head);
-	*out = w;
-	return st;
-}
-
 START_TEST(test_plain_origin_rebinding_refused)
 {
 	struct kd *d = kd_start("listen_web_plain = 127.0.0.1:0\n");
@@ -896,8 +892,10 @@ START_TEST(test_plain_origin_rebinding_refused)
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct wsc *w;
+		char origin[160];
 		snprintf(host, sizeof host, cases[i].host, port);
-		int st = plain_upgrade(port, host, cases[i].scheme, &w);
+		snprintf(origin, sizeof origin, "%s%s", cases[i].scheme, host);
+		int st = upgrade_as(port, false, host, origin, &w);
 		ck_assert_msg(st == cases[i].status, "origin %s%s answered %d", cases[i].scheme, host, st);
 		if (st == 101)
 			json_decref(wsc_hello(w));
@@ -1075,13 +1073,10 @@ START_TEST(test_reload_bad_web_value_refused)
 	ck_assert_msg(kd_log_wait(d, "reload failed, keeping the running settings: ", 10000),
 	              "a reload with web_origins = null was taken");
 	ck_assert(kd_log_wait(d, "web_origins 'null': ", 5000));
-	struct wsc *w = wsc_connect(port, true, 0);
-	char req[1024];
-	snprintf(req, sizeof req,
-	         "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
-	         "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-	         "Sec-WebSocket-Version: 13\r\nOrigin: null\r\n\r\n", port);
-	ck_assert_int_eq(wsc_request(w, req), 403);
+	struct wsc *w;
+	char host[32];
+	snprintf(host, sizeof host, "127.0.0.1:%d", port);
+	ck_assert_int_eq(upgrade_as(port, true, host, "null", &w), 403);
 	wsc_close(w);
 	w = wsc_upgrade(port, true, "Origin: https://club.example.org\r\n");
 	json_decref(wsc_hello(w));
@@ -1140,12 +1135,8 @@ START_TEST(test_hsts_with_configured_cert)
 	ck_assert_int_eq(wsc_request(w, "GET /nonexistent.js HTTP/1.1\r\nHost: x\r\n\r\n"), 404);
 	ck_assert_msg(strstr(w->head, hsts) != NULL, "%s", w->head);
 	wsc_close(w);
-	w = wsc_connect(port, true, 0);
-	snprintf(req, sizeof req,
-	         "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
-	         "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-	         "Sec-WebSocket-Version: 13\r\n\r\n", port);
-	ck_assert_int_eq(wsc_request(w, req), 101);
+	snprintf(req, sizeof req, "127.0.0.1:%d", port);
+	ck_assert_int_eq(upgrade_as(port, true, req, NULL, &w), 101);
 	ck_assert_msg(strstr(w->head, hsts) != NULL, "%s", w->head);
 	wsc_close(w);
 	head = get_root(plain, false);
