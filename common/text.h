@@ -12,8 +12,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Length of the UTF-8 sequence at p (shortest form, no surrogates, at most
- * U+10FFFF, no C1 control), or 0 if it is not one.  p is NUL-terminated. */
+/* Length of the UTF-8 sequence at p, of the n bytes there are (shortest
+ * form, no surrogates, at most U+10FFFF; C1 controls included), or 0 if
+ * it is not one. */
+size_t text_utf8_seq(const unsigned char *p, size_t n);
+
+/* Length of the UTF-8 sequence at p (as text_utf8_seq, no C1 control), or
+ * 0 if it is not one.  p is NUL-terminated. */
 size_t text_utf8_len(const unsigned char *p);
 
 /* Is s (NUL-terminated) plain text by the rule above?  "" is. */

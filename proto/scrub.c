@@ -7,25 +7,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "text.h"
 #include "xmalloc.h"
-
-/* The length of the valid UTF-8 sequence at s (at most n bytes): 1 to 4,
- * or 0 when s[0] starts none (a stray continuation byte, a bad lead, a
- * cut or overlong sequence). */
-static size_t seq_len(const unsigned char *s, size_t n)
-{
-	size_t len = s[0] < 0x80 ? 1 : s[0] < 0xc2 ? 0 : s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 :
-	             s[0] < 0xf5 ? 4 : 0;
-	if (len == 0 || len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xf0 && s[1] < 0x90) ||
-	    (s[0] == 0xf4 && s[1] >= 0x90))
-		return 0;
-	return len;
-}
 
 /* At s: how many bytes a control character takes (0: none), and in *adv
  * how far to go on.  A byte 0x80..0x9F outside a valid sequence is a C1
@@ -33,7 +16,7 @@ static size_t seq_len(const unsigned char *s, size_t n)
  * U+0080..U+009F is to a UTF-8 one. */
 static size_t ctl_at(const unsigned char *s, size_t n, size_t *adv)
 {
-	size_t len = seq_len(s, n);
+	size_t len = text_utf8_seq(s, n);
 	*adv = len > 0 ? len : 1;
 	if (len == 1)
 		return (s[0] < 0x20 && s[0] != '\t' && s[0] != '\n') || s[0] == 0x7f;

@@ -190,7 +190,8 @@ bool listener_host_loopback(const char *host)
 		return false;
 	/* what follows is nothing or a port: not "127.0.0.1.evil.example" */
 	const char *rest = e + v6;
-	if (*rest != '\0' && (*rest != ':' || rest[1] == '\0' || strspn(rest + 1, "0123456789") != strlen(rest + 1)))
+	bool port = rest[0] == ':' && rest[1] != '\0' && rest[1 + strspn(rest + 1, "0123456789")] == '\0';
+	if (rest[0] != '\0' && !port)
 		return false;
 	memcpy(name, s, (size_t)(e - s));
 	name[e - s] = '\0';

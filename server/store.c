@@ -748,15 +748,13 @@ static int migrate(sqlite3 *db, const char *path, int64_t version, const struct 
 			rc = sqlite3_exec(db, "PRAGMA locking_mode = EXCLUSIVE", NULL, NULL, &msg);
 		if (rc == SQLITE_OK)
 			rc = sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, &msg);
+		if (rc != SQLITE_OK && (rc & 0xff) != SQLITE_BUSY)
+			goto fail;
 		if (rc != SQLITE_OK) {
-			if ((rc & 0xff) == SQLITE_BUSY)
-				snprintf(err, errlen, "%s: database schema version %lld needs an upgrade to "
-				         "%d, but another process has it open (an older kriegd still "
-				         "running? stop it first: deploy/BACKUP.md \"Upgrades and schema "
-				         "versions\")", path, (long long)version, STORE_SCHEMA_VERSION);
-			else
-				snprintf(err, errlen, "%s: migrating schema from version %lld: %s", path,
-				         (long long)version, msg != NULL ? msg : sqlite3_errmsg(db));
+			snprintf(err, errlen, "%s: database schema version %lld needs an upgrade to %d, "
+			         "but another process has it open (an older kriegd still running? stop it "
+			         "first: deploy/BACKUP.md \"Upgrades and schema versions\")", path,
+			         (long long)version, STORE_SCHEMA_VERSION);
 			sqlite3_free(msg);
 			unexclusive(db);
 			return -1;
