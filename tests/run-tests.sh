@@ -11,7 +11,7 @@
 # daemons' logs is not empty: killed daemons included.
 set -u
 label=$1; shift
-pass=0; fail=0; failed=()
+pass=0; fail=0; failed=(); failed_logs=()
 vgdir=
 jobs=${KRIEG_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 if [ "$label" = memcheck ]; then
@@ -50,7 +50,7 @@ report() {
   local i=$1 t=$2
   cat "$out/$i.log"
   if [ "$(cat "$out/$i.rc" 2>/dev/null)" = ok ]; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); failed+=("$(basename "$t")"); fi
+    fail=$((fail + 1)); failed+=("$(basename "$t")"); failed_logs+=("$out/$i.log"); fi
 }
 
 declare -A running=()   # pid -> index
@@ -76,6 +76,13 @@ while [ "$next" -lt ${#names[@]} ] || [ ${#running[@]} -gt 0 ]; do
   i=${running[$done_pid]}
   unset "running[$done_pid]"
   report "$i" "${names[$i]}"
+done
+# Each failed suite's failures again, last, where a CI page that shows
+# only the end of the output still has them (Check's "file:line:F:" and
+# ":E:" lines; a suite that died without one shows its last lines).
+for f in "${failed_logs[@]}"; do
+  echo "-- $(head -n 1 "$f" | sed 's/^== //'): failures"
+  grep -E '^[^ ]+:[0-9]+:[FE]:' "$f" | head -n 5 | cut -c 1-400 | grep . || tail -n 5 "$f" | cut -c 1-400
 done
 [ ${#failed[@]} -eq 0 ] || echo "failed: ${failed[*]}"
 echo "$label: $pass passed, $fail failed"
