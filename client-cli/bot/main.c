@@ -153,7 +153,7 @@ static void usage(FILE *f)
 	fputs("usage: krieg-bot play HOST[:PORT] (--user NAME --password-file FILE | --guest)\n"
 	      "                [--level random|greedy|full] [--rules R,R,...] [--max-games N]\n"
 	      "                [--time untimed|Nd|MINUTES+INC,...] [--seek]\n"
-	      "                [--movetime MS] [--insecure] [--known-servers FILE]\n"
+	      "                [--movetime MS] [--rate N] [--insecure] [--known-servers FILE]\n"
 	      "       krieg-bot arena --white LEVEL --black LEVEL --games N --rules R [--movetime MS]\n"
 	      "                [--max-plies N (a draw by agreement there; 0: none)]\n"
 	      "                [--server HOST:PORT [--umpire NAME --umpire-password-file FILE] | --kriegd PATH]\n"
@@ -180,6 +180,7 @@ int main(int argc, char **argv)
 	const char *cmd = argv[1];
 	int la = BOT_FULL, lb = BOT_RANDOM, games = 2, level = BOT_FULL, max_games = 4, max_plies = 0;
 	long movetime = 0;
+	int rate = SESS_RATE_DEFAULT;
 	/* rules NULL: no --rules (play: every rule set; arena: RULESET_DEFAULT) */
 	const char *rules = NULL, *server = NULL, *kriegd = getenv("KRIEGD"), *fen = NULL, *pgn = NULL;
 	const char *user = NULL, *pwfile = NULL, *known = NULL, *target = NULL;
@@ -203,6 +204,8 @@ int main(int argc, char **argv)
 			max_plies = (int)x;
 		else if (NUM("--movetime", 0, MOVETIME_MAX_MS))
 			movetime = (long)x;
+		else if (NUM("--rate", 1, SESS_RATE_MAX))
+			rate = (int)x;
 		else if (NUM("--particles", 1, BELIEF_SIZE_MAX))
 			lim.particles = (size_t)x;
 		else if (NUM("--exact-max", 1, BELIEF_SIZE_MAX))
@@ -307,7 +310,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		struct sess s = { .name = "play", .journal = true, .level = level, .movetime_ms = movetime, .max_games = max_games,
-		                  .login_user = guest ? NULL : user, .login_password = password, .seed = seed };
+		                  .login_user = guest ? NULL : user, .login_password = password, .seed = seed,
+		                  .pace = { .rate = rate } };
 		/* --rules a,b,c: the rule sets whose challenges are accepted, and
 		 * only those (a lone `icc`, the default's name, was read as no list
 		 * and accepted all).  No --rules: every rule set. */

@@ -473,6 +473,43 @@ long sess_retry_ms(long last_ms, bool games)
 	return next > cap ? cap : next;
 }
 
+/* The bucket's tokens at now: refilled at rate a second since p->at. */
+static double pace_tokens(const struct sess_pace *p, int64_t now)
+{
+	double burst = p->rate < SESS_RATE_BURST_MAX ? p->rate : SESS_RATE_BURST_MAX;
+	if (!p->at)
+		return burst;
+	double t = p->tokens + (double)(now - p->at) * p->rate / 1000.0;
+	return t > burst ? burst : t;
+}
+
+bool sess_pace_take(struct sess_pace *p, int64_t now)
+{
+	if (!p->rate)
+		return true;
+	double t = pace_tokens(p, now);
+	if (t < 1.0)
+		return false;
+	p->tokens = t - 1.0;
+	p->at = now;
+	return true;
+}
+
+long sess_pace_wait_ms(const struct sess_pace *p, int64_t now)
+{
+	double t = p->rate ? pace_tokens(p, now) : 1.0;
+	return t >= 1.0 ? 0 : (long)((1.0 - t) * 1000.0 / p->rate) + 1;
+}
+
+int sess_pace_slower(struct sess_pace *p, int64_t now)
+{
+	if (p->rate > 1)
+		p->rate /= 2;
+	p->tokens = 0;   /* the server says none are left */
+	p->at = now;
+	return p->rate;
+}
+
 static int color_parse(const char *c)
 {
 	return !c ? -1 : strcmp(c, "white") == 0 ? WHITE : strcmp(c, "black") == 0 ? BLACK : -1;
@@ -598,6 +635,12 @@ static void req_answered(struct sess *s, struct bgame *g, const json_t *o)
 	if (any && (transient || !code || strcmp(code, "illegal_action") != 0))
 		g->bot->any_asked = false;   /* not asked after all ("asked twice" is illegal_action): ask again */
 	g->wait_until = mstime_mono() + RETRY_MS;
+	if (s->pace.rate && code && strcmp(code, "rate_limited") == 0) {
+		int was = s->pace.rate;
+		if (sess_pace_slower(&s->pace, mstime_mono()) < was)
+			sess_say(s, "the server refused a try as too fast (rate_limited): at most %d tries a second from "
+			         "now on", s->pace.rate);
+	}
 	if (transient)
 		return;
 	sess_say(s, "game %ld: a request was refused (%s)", g->id, code ? code : "?");
@@ -889,6 +932,7 @@ static long budget(const struct sess *s, const struct bgame *g)
 static void sess_act(struct sess *s)
 {
 	int64_t now = mstime_mono();
+	s->pace_waits = false;
 	if (s->logged_in) {
 		seeks_withdraw(s);
 		challenges_settle(s);
@@ -903,7 +947,12 @@ static void sess_act(struct sess *s)
 			s->seeks[k].seen = false;
 		s->seeks_req = sess_send(s, json_pack("{s:s}", "type", "seeks"));
 	}
-	for (int i = 0; i < SESS_GAMES_MAX; i++) {
+	/* the games take turns from the one after the last to try: paced,
+	 * the first in the table would take every token while its tries
+	 * came back refused at once */
+	int first = s->try_turn;
+	for (int j = 0; j < SESS_GAMES_MAX; j++) {
+		int i = (first + j) % SESS_GAMES_MAX;
 		struct bgame *g = &s->games[i];
 		if (g->bot && s->max_plies > 0 && g->ply >= s->max_plies && !g->draw_offered) {
 			/* the arena's ply cap: a draw by agreement (the other bot accepts) */
@@ -924,10 +973,15 @@ static void sess_act(struct sess *s)
 		}
 		if (now < g->wait_until || g->paging || !bot_to_move(g->bot))
 			continue;
+		if (!sess_pace_take(&s->pace, now)) {
+			s->pace_waits = true;   /* the pump wakes when a token is there */
+			continue;
+		}
 		move_t m;
 		int64_t t0 = mstime_mono();
 		enum bot_action a = bot_choose(g->bot, budget(s, g), &m);
 		s->think_ms += (long)(mstime_mono() - t0);
+		s->try_turn = (i + 1) % SESS_GAMES_MAX;
 		if (a == BOT_ANY) {
 			g->req = sess_send(s, json_pack("{s:s,s:I}", "type", "any", "game", (json_int_t)g->id));
 			g->req_any = true;
@@ -978,8 +1032,13 @@ void sess_pump(struct sess **ss, int n, int timeout_ms)
 	for (int i = 0; i < n; i++)
 		p[i] = (struct pollfd){ .fd = ss[i]->dead ? -1 : net_fd(ss[i]->net), .events = POLLIN };
 	bool ready = false;
-	for (int i = 0; i < n; i++)
+	int64_t now = mstime_mono();
+	for (int i = 0; i < n; i++) {
 		ready |= !ss[i]->dead && net_has_line(ss[i]->net);
+		long w = ss[i]->pace_waits ? sess_pace_wait_ms(&ss[i]->pace, now) : timeout_ms;
+		if (w < timeout_ms)
+			timeout_ms = (int)w;
+	}
 	if (poll(p, (nfds_t)n, ready ? 0 : timeout_ms) < 0 && errno != EINTR)
 		return;
 	for (int i = 0; i < n; i++) {

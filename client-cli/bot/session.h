@@ -27,6 +27,25 @@
 #define TIMES_MAX 8
 #define RULES_MAX 16
 
+#define SESS_RATE_DEFAULT 15      /* play: tries a second at most (--rate); kriegd's default rate_limit
+                                   * is 20 requests a second: the rest for the bot's other requests */
+#define SESS_RATE_MAX 1000
+#define SESS_RATE_BURST_MAX 20    /* tries at once after a quiet while (kriegd's default burst: 40) */
+
+/*
+ * play: the tries of all its games, paced by a token bucket under the
+ * server's request rate.  Unpaced, a bot at a short --movetime with
+ * several games sent tries as fast as their answers came and was refused
+ * rate_limited again and again.  A try refused so halves the rate (a
+ * server set below the default).  rate 0: not paced (the arena, whose
+ * kriegd is set for it).
+ */
+struct sess_pace {
+	int rate;                 /* tries a second; 0: not paced */
+	double tokens;            /* up to min(rate, SESS_RATE_BURST_MAX) */
+	int64_t at;               /* when tokens was counted (mstime_mono); 0: never (full) */
+};
+
 struct bgame {
 	long id;
 	struct bot *bot;
@@ -116,6 +135,9 @@ struct sess {
 	int nlost;
 	struct tc times[TIMES_MAX];   /* time controls accepted and sought */
 	int ntimes;               /* 0: any (seeks: untimed) */
+	struct sess_pace pace;
+	bool pace_waits;          /* a game to move waits for a token: the pump wakes for it */
+	int try_turn;             /* the game (index in games) asked first for a try next time */
 	struct seekslot seeks[SEEKS_MAX];
 	int nseeks;               /* 0: seek nothing, only answer challenges */
 	bool seeks_dirty;         /* a game began or ended, or we logged in: reconcile the seeks */
@@ -184,6 +206,14 @@ int sess_lost(struct sess *s);
 #define SESS_RETRY_MAX_MS 60000
 #define SESS_RETRY_GAMES_MS 2000
 long sess_retry_ms(long last_ms, bool games);
+/* Take a token for a try at `now` (mstime_mono): false if none is left
+ * (p->rate 0: always true). */
+bool sess_pace_take(struct sess_pace *p, int64_t now);
+/* Milliseconds from now until a token is there (0: one is). */
+long sess_pace_wait_ms(const struct sess_pace *p, int64_t now);
+/* A try was refused rate_limited at now: the rate halved (1 at least, the
+ * new rate returned) and the bucket empty. */
+int sess_pace_slower(struct sess_pace *p, int64_t now);
 /* One line of play mode's journal (stderr: the service's journal). */
 void sess_say(const struct sess *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "untimed", "Nd", "BASE+INC" or "BASE" (minutes, seconds of increment): 0, or -1. */

@@ -1475,6 +1475,9 @@ END_TEST
 struct mitm {
 	int listener, port;
 	SSL_CTX *ctx;
+	int fd;                   /* the bot's connection, kept until mitm_close */
+	SSL *ssl;
+	struct kc *k;             /* to kriegd */
 };
 
 static void mitm_open(struct mitm *m, struct kd *d)
@@ -1493,8 +1496,12 @@ static void mitm_open(struct mitm *m, struct kd *d)
 	          SSL_CTX_use_PrivateKey_file(m->ctx, key, SSL_FILETYPE_PEM) == 1);
 }
 
+/* After the bot has ended (else it would journal a lost connection). */
 static void mitm_close(struct mitm *m)
 {
+	kc_close(m->k);
+	SSL_free(m->ssl);
+	close(m->fd);
 	SSL_CTX_free(m->ctx);
 	close(m->listener);
 }
@@ -1510,24 +1517,34 @@ static bool page_of(const char *line, const char *ev, json_int_t game, bool *mor
 	return is;
 }
 
-/* line (no '\n') is a try (move or "any") in game. */
+/* line (no '\n') is a try (move or "any") in game (0: any game). */
 static bool try_in(const char *line, json_int_t game)
 {
 	json_t *o = json_loads(line, 0, NULL);
 	const char *t = json_string_value(json_object_get(o, "type"));
 	bool is = t && (strcmp(t, "move") == 0 || strcmp(t, "any") == 0) &&
-	          json_integer_value(json_object_get(o, "game")) == game;
+	          (!game || json_integer_value(json_object_get(o, "game")) == game);
 	json_decref(o);
 	return is;
 }
 
+/* What mitm_serve saw. */
+struct mitm_seen {
+	bool paged;           /* game's state came in pages */
+	int early;            /* tries in game while pages were held back */
+	bool tried_after;     /* a try in game after its last page */
+	int rate_limited;     /* refusals rate_limited that kriegd sent the bot */
+	int tries;            /* tries (any game) the bot sent */
+	int game_tries[16];   /* of them, in games 1 to 15 */
+};
+
 /*
- * Serve the bot's one connection until it tries something in `game` after
- * the last page of that game's state went to it.  How many tries it sent
- * before (while pages were held back): *early; whether the state came in
- * pages at all: *paged.
+ * Serve the bot's one connection: with game, until it tries something in
+ * game after the last page of that game's state went to it (the pages
+ * after the first held back for hold_ms); without (0), for run_ms.
  */
-static void mitm_serve(struct mitm *m, struct kd *d, json_int_t game, int hold_ms, int *early, bool *paged)
+static void mitm_serve(struct mitm *m, struct kd *d, json_int_t game, int hold_ms, int run_ms,
+                       struct mitm_seen *seen)
 {
 	struct pollfd lp = { .fd = m->listener, .events = POLLIN };
 	ck_assert_msg(poll(&lp, 1, KC_TIMEOUT_MS) == 1, "the bot did not connect");
@@ -1538,13 +1555,15 @@ static void mitm_serve(struct mitm *m, struct kd *d, json_int_t game, int hold_m
 	struct kc *k = kc_open(d);
 	char in[65536];
 	size_t inlen = 0, fwd = 0;
-	long long hold_until = 0, deadline = kt_now_ms() + 6LL * KC_TIMEOUT_MS;
-	bool last_page_sent = false, done = false;
-	*early = 0;
-	*paged = false;
-	while (!done) {
-		ck_assert_msg(kt_now_ms() < deadline, "the bot tried nothing in game %lld after its pages (%d before)",
-		              (long long)game, *early);
+	long long hold_until = 0, end = kt_now_ms() + (game ? 6LL * KC_TIMEOUT_MS : run_ms);
+	bool last_page_sent = false;
+	*seen = (struct mitm_seen){ 0 };
+	while (!seen->tried_after) {
+		if (kt_now_ms() >= end) {
+			ck_assert_msg(!game, "the bot tried nothing in game %lld after its pages (%d before)",
+			              (long long)game, seen->early);
+			break;
+		}
 		kc_next(k, 10);   /* kriegd's lines into k (read by index below) */
 		for (; fwd < kc_nlines(k) && kt_now_ms() >= hold_until; fwd++) {
 			const char *line = kc_line(k, fwd);
@@ -1555,28 +1574,34 @@ static void mitm_serve(struct mitm *m, struct kd *d, json_int_t game, int hold_m
 			buf[n] = '\n';
 			ck_assert_int_eq(SSL_write(ssl, buf, (int)n + 1), (int)n + 1);
 			free(buf);
+			seen->rate_limited += strstr(line, "\"rate_limited\"") != NULL;
 			bool more;
-			if (!*paged && page_of(line, "game_state", game, &more) && more) {
-				*paged = true;
+			if (game && !seen->paged && page_of(line, "game_state", game, &more) && more) {
+				seen->paged = true;
 				hold_until = kt_now_ms() + hold_ms;   /* the rest waits */
-			} else if (*paged && page_of(line, "game_events", game, &more) && !more) {
+			} else if (seen->paged && page_of(line, "game_events", game, &more) && !more) {
 				last_page_sent = true;
 			}
 		}
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		while (!done && (SSL_pending(ssl) > 0 || poll(&p, 1, 0) == 1)) {
+		while (!seen->tried_after && (SSL_pending(ssl) > 0 || poll(&p, 1, 0) == 1)) {
 			int r = SSL_read(ssl, in + inlen, (int)(sizeof in - inlen));
 			ck_assert_msg(r > 0, "the bot's connection ended");
 			inlen += (size_t)r;
 			char *nl;
-			while (!done && (nl = memchr(in, '\n', inlen)) != NULL) {
+			while (!seen->tried_after && (nl = memchr(in, '\n', inlen)) != NULL) {
 				size_t n = (size_t)(nl - in) + 1;
 				*nl = '\0';
-				if (try_in(in, game)) {
+				if (try_in(in, 0)) {
+					seen->tries++;
+					for (int gi = 1; gi < 16; gi++)
+						seen->game_tries[gi] += try_in(in, gi);
+				}
+				if (game && try_in(in, game)) {
 					if (last_page_sent)
-						done = true;
+						seen->tried_after = true;
 					else
-						++*early;
+						seen->early++;
 				}
 				*nl = '\n';
 				ck_assert_int_eq(kc_write(k, in, n, KC_TIMEOUT_MS), 0);
@@ -1586,9 +1611,9 @@ static void mitm_serve(struct mitm *m, struct kd *d, json_int_t game, int hold_m
 			ck_assert_msg(inlen < sizeof in, "a line of the bot's longer than %zu bytes", sizeof in);
 		}
 	}
-	kc_close(k);
-	SSL_free(ssl);
-	close(fd);
+	m->fd = fd;
+	m->ssl = ssl;
+	m->k = k;
 }
 
 /*
@@ -1634,16 +1659,75 @@ START_TEST(test_play_waits_for_the_last_page)
 	playbot_start_at(&pb, m.port, (const char *const[]){ "--user", "robo", "--password-file", pw, "--insecure",
 	                                                     "--rules", "english", "--max-games", "1", "--movetime",
 	                                                     "1", "--level", "random", NULL });
-	int early;
-	bool paged;
-	mitm_serve(&m, d, game, 1000, &early, &paged);
+	struct mitm_seen seen;
+	mitm_serve(&m, d, game, 1000, 0, &seen);
 	const char *journal = playbot_end(&pb, 0);
-	ck_assert_msg(paged, "game %lld's state came in one page: not a test of pages", (long long)game);
-	ck_assert_msg(early == 0, "%d tries before the last page; journal:\n%s", early, journal);
+	ck_assert_msg(seen.paged, "game %lld's state came in one page: not a test of pages", (long long)game);
+	ck_assert_msg(seen.early == 0, "%d tries before the last page; journal:\n%s", seen.early, journal);
 	mitm_close(&m);
 	kc_close(me.c);
 	kcl_scratch_remove(&sc);
 	kd_stop(d);
+}
+END_TEST
+
+/*
+ * Regression (the bot operator probe): at a short --movetime a bot with
+ * several games sent tries as fast as their answers came, past kriegd's
+ * request rate (20 a second, 40 at once, by default), and was refused
+ * rate_limited again and again.  Two bots (two accounts), four games
+ * between them, --movetime 1, robo1's connection through a man in the
+ * middle that counts what kriegd refuses it.  At kriegd's default rate:
+ * not one refusal.  At a server set lower (8 a second): refused, it says
+ * so and halves its rate; it is never closed for flooding.
+ */
+START_TEST(test_play_paced_under_the_rate_limit)
+{
+	for (int round = 0; round < 2; round++) {
+		struct kd *d = kd_start(round ? "rate_limit = 8\nrate_burst = 16\n" : NULL);
+		struct kcl_scratch sc1, sc2;
+		char pw1[256], pw2[256];
+		bot_account(d, &sc1, "robo1", pw1, sizeof pw1);
+		bot_account(d, &sc2, "robo2", pw2, sizeof pw2);
+		struct kc *r1 = login(d, "robo1"), *r2 = login(d, "robo2");
+		for (int i = 0; i < 4; i++) {
+			json_t *o = kc_ok(r2, kc_req(r2, "challenge", "{s:s, s:s}", "user", "robo1", "rules", "icc"));
+			kc_ok(r1, kc_req(r1, "accept", "{s:I}", "offer", json_integer_value(json_object_get(o, "offer"))));
+		}
+		kc_close(r1);
+		kc_close(r2);
+		struct mitm m;
+		mitm_open(&m, d);
+		struct playbot b1, b2;
+		playbot_start_at(&b1, m.port, (const char *const[]){ "--user", "robo1", "--password-file", pw1,
+		                 "--insecure", "--rules", "icc", "--max-games", "4", "--movetime", "1", "--level",
+		                 "random", NULL });
+		playbot_start(&b2, d, (const char *const[]){ "--user", "robo2", "--password-file", pw2, "--insecure",
+		              "--rules", "icc", "--max-games", "4", "--movetime", "1", "--level", "random", NULL });
+		struct mitm_seen seen;
+		mitm_serve(&m, d, 0, 0, 5000, &seen);
+		const char *j1 = playbot_end(&b1, 0);
+		ck_assert_msg(strstr(j1, "connection lost") == NULL, "round %d, robo1:\n%s", round, j1);
+		ck_assert_msg(seen.tries >= 20, "round %d: %d tries in 5 s; robo1:\n%s", round, seen.tries, j1);
+		for (int g = 1; g <= 4; g++)   /* every game goes on (games 1-4 here) */
+			ck_assert_msg(seen.game_tries[g] >= 2, "round %d: game %d had %d of %d tries", round, g,
+			              seen.game_tries[g], seen.tries);
+		if (round == 0) {
+			ck_assert_msg(seen.rate_limited == 0, "%d tries of %d refused rate_limited", seen.rate_limited,
+			              seen.tries);
+		} else {
+			ck_assert_msg(seen.rate_limited > 0, "not a test of a lower rate");
+			journal_has(j1, "krieg-bot: the server refused a try as too fast (rate_limited): at most 7 ",
+			            "tries a second from now on");
+		}
+		const char *j2 = playbot_end(&b2, 0);
+		ck_assert_msg(strstr(j2, "connection lost") == NULL, "round %d, robo2:\n%s", round, j2);
+		ck_assert_int_eq(kd_log_count(d, "flooding"), 0);
+		mitm_close(&m);
+		kcl_scratch_remove(&sc1);
+		kcl_scratch_remove(&sc2);
+		kd_stop(d);
+	}
 }
 END_TEST
 
@@ -1776,6 +1860,7 @@ static Suite *bot_suite(void)
 	tcase_add_test(tc, test_play_held_challenge_withdrawn);
 	tcase_add_test(tc, test_play_max_games_at_login);
 	tcase_add_test(tc, test_play_waits_for_the_last_page);
+	tcase_add_test(tc, test_play_paced_under_the_rate_limit);
 	tcase_add_test(tc, test_play_must_change_password);
 	tcase_add_test(tc, test_play_journal_while_away);
 	suite_add_tcase(s, tc);

@@ -352,6 +352,55 @@ START_TEST(test_retry_short_while_games_wait)
 }
 END_TEST
 
+/*
+ * play's pacing of tries (a token bucket under kriegd's request rate): a
+ * burst of min(rate, SESS_RATE_BURST_MAX), then one every 1000/rate ms;
+ * a try refused rate_limited halves the rate (1 at least) and empties the
+ * bucket; rate 0 (the arena) is never held.
+ */
+START_TEST(test_pace_bucket)
+{
+	struct sess_pace p = { .rate = SESS_RATE_DEFAULT };
+	int64_t t = 1000000;
+	int n = 0;
+	while (sess_pace_take(&p, t))
+		n++;
+	ck_assert_int_eq(n, SESS_RATE_DEFAULT < SESS_RATE_BURST_MAX ? SESS_RATE_DEFAULT : SESS_RATE_BURST_MAX);
+	long w = sess_pace_wait_ms(&p, t);
+	ck_assert_int_ge(w, 1000 / SESS_RATE_DEFAULT);
+	ck_assert_int_le(w, 1000 / SESS_RATE_DEFAULT + 1);
+	ck_assert(!sess_pace_take(&p, t + w - 2));
+	ck_assert(sess_pace_take(&p, t + w));
+	/* over ten seconds, at most rate a second beside the burst */
+	n = 0;
+	for (int64_t u = t + w; u < t + w + 10000; u++)
+		n += sess_pace_take(&p, u);
+	ck_assert_int_ge(n, 10 * SESS_RATE_DEFAULT - 1);
+	ck_assert_int_le(n, 10 * SESS_RATE_DEFAULT + 1);
+	/* refused: half the rate, nothing left */
+	t += 20000;
+	ck_assert_int_eq(sess_pace_slower(&p, t), SESS_RATE_DEFAULT / 2);
+	ck_assert(!sess_pace_take(&p, t));
+	ck_assert_int_eq(sess_pace_wait_ms(&p, t), 1000 / (SESS_RATE_DEFAULT / 2) + 1);
+	for (int i = 0; i < 10; i++)
+		sess_pace_slower(&p, t);
+	ck_assert_int_eq(p.rate, 1);
+	ck_assert(!sess_pace_take(&p, t + 999));
+	ck_assert(sess_pace_take(&p, t + 1000));
+	/* a burst never beyond SESS_RATE_BURST_MAX, however fast the rate */
+	struct sess_pace fast = { .rate = SESS_RATE_MAX };
+	n = 0;
+	while (sess_pace_take(&fast, t))
+		n++;
+	ck_assert_int_eq(n, SESS_RATE_BURST_MAX);
+	/* not paced */
+	struct sess_pace none = { 0 };
+	for (int i = 0; i < 1000; i++)
+		ck_assert(sess_pace_take(&none, t));
+	ck_assert_int_eq(sess_pace_wait_ms(&none, t), 0);
+}
+END_TEST
+
 /* A clock that moves one unit each time it is read: the bot's time is its work. */
 struct fake_clock {
 	int64_t now;
@@ -467,6 +516,7 @@ static Suite *bot_suite(void)
 	tcase_add_test(tc, test_full_does_not_box_the_king_in);
 	tcase_add_test(tc, test_belief_work_within_budget);
 	tcase_add_test(tc, test_retry_short_while_games_wait);
+	tcase_add_test(tc, test_pace_bucket);
 	suite_add_tcase(s, tc);
 	return s;
 }
