@@ -177,11 +177,14 @@ START_TEST(test_search_wide_nodes)
 {
 	struct g g;
 	g_open(&g, BOT_FULL, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", WHITE, 3);
+	/* the same belief and search on any machine, however loaded: set before
+	 * the moves, whose events had the wall clock's deadline (a loaded CI
+	 * machine's belief held fewer positions: 450 children, not > 512) */
+	g.b->iterations = 100000;
 	static const char *const moves[] = { "a2a3", "e7e5", "h2h3", "d7d5", "a3a4", "g7g6", "h3h4", "b7b6", "b2b3", "c7c5" };
 	for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
 		g_move(&g, i % 2 ? BLACK : WHITE, moves[i]);
 	move_t m;
-	g.b->iterations = 100000; /* the same search on any machine, however loaded */
 	ck_assert_int_eq(bot_choose(g.b, 0, &m), BOT_TRY);
 	ck_assert_int_ne(m, MOVE_NONE);
 	ck_assert_msg(g.b->widest > 512, "the widest node had %d children: the case is not reached", g.b->widest);
@@ -203,6 +206,7 @@ static void box_open(struct g *g, const char *fen, uint64_t seed, size_t room)
 {
 	struct belief_limits lim = { .exact_max = room, .particles = room };
 	g_open_lim(g, BOT_FULL, fen, WHITE, seed, &lim);
+	g->b->iterations = 20000;   /* no deadline on the event's work: the same belief however loaded */
 	g_move(g, BLACK, "a7a6");
 	belief_settle(g->b->bel);
 }
@@ -263,8 +267,7 @@ START_TEST(test_full_does_not_box_the_king_in)
 		struct g g;
 		box_open(&g, BOX_FEN("ppp5"), seed, 4);
 		move_t m;
-		g.b->iterations = 20000;
-		ck_assert_int_eq(bot_choose(g.b, 0, &m), BOT_TRY);
+		ck_assert_int_eq(bot_choose(g.b, 0, &m), BOT_TRY);   /* box_open's 20000 iterations */
 		ck_assert_msg(bot_box_share(g.b, m) < 0.1, "seed %llu: a try that boxes the king in %.3f",
 		              (unsigned long long)seed, bot_box_share(g.b, m));
 		g_close(&g);
