@@ -464,7 +464,7 @@ static void login_failed(struct auth *a, struct job *j)
 {
 	if (j->user != 0 && j->result < 0)
 		log_msg(LOGL_ERROR, "auth: stored hash of user=%lld unusable", (long long)j->user);
-	guard_login_failed(a->guard, j->host, j->user, mstime_mono());
+	guard_login_failed(a->guard, j->host, j->name, mstime_mono());
 	log_always(LOGL_WARN, "conn=%llu login failed addr=%s user=%s", (unsigned long long)j->conn,
 	        j->host, j->tried);
 }
@@ -501,7 +501,7 @@ static void finish_login(struct auth *a, struct conn *c, struct job *j)
 	}
 	j->disabled = u.disabled != 0;
 	j->must_change = u.must_change != 0;
-	guard_login_ok(a->guard, j->host, mstime_mono());
+	guard_login_ok(a->guard, j->host, j->name, mstime_mono());
 	/* Said only to whoever knows the password: it tells them nothing new. */
 	if (j->disabled) {
 		log_always(LOGL_INFO, "conn=%llu login of disabled user=%lld", (unsigned long long)j->conn,
@@ -622,7 +622,7 @@ static void finish_passwd(struct auth *a, struct conn *c, struct job *j)
 			auth_reply_storage(a, c, j->id, "passwd");
 		return;
 	}
-	guard_login_ok(a->guard, j->host, mstime_mono());
+	guard_login_ok(a->guard, j->host, j->name, mstime_mono());
 	int ended = 0;
 	for (struct conn *o = NULL; (o = conn_of_user(a->srv, j->user, o)) != NULL;) {
 		if (o == c)

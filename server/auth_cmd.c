@@ -157,8 +157,7 @@ static void cmd_login(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	/* Inside a back-off window: refused at once, no hash spent (guard.h). */
-	int64_t wait = guard_login_check(a->guard, conn_host(c), rc == STORE_OK ? u.id : 0,
-	                                 mstime_mono());
+	int64_t wait = guard_login_check(a->guard, conn_host(c), name, mstime_mono());
 	if (wait > 0) {
 		char esc[LOG_ESCAPE_BUF];
 		unsigned more = 0;
@@ -182,6 +181,7 @@ static void cmd_login(struct conn *c, json_t *id, json_t *req)
 		memcpy(j->hash, u.pwhash, strlen(u.pwhash) + 1);
 	} else {
 		j->user = 0;
+		snprintf(j->name, sizeof j->name, "%s", name);   /* the guard counts it as any name */
 		memcpy(j->hash, a->dummy, sizeof j->hash);
 	}
 	OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
@@ -370,7 +370,7 @@ static void cmd_passwd(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_ACCOUNT_DISABLED, "this account is disabled");
 		return;
 	}
-	int64_t wait = guard_login_check(a->guard, conn_host(c), u.id, mstime_mono());
+	int64_t wait = guard_login_check(a->guard, conn_host(c), u.name, mstime_mono());
 	if (wait > 0) {
 		OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
 		reply_retry(c, id, wait, "too many failed logins; try again later");

@@ -17,7 +17,11 @@
 
 struct record {
 	char addr[GUARD_ADDR_MAX];    /* address table */
-	int64_t account;              /* account table */
+	char name[GUARD_NAME_MAX];    /* account table: the name tried, folded (fold) */
+	/* address table: the name its failures were against, and whether
+	 * they were against more than one (then a success forgets none) */
+	char fail_name[GUARD_NAME_MAX];
+	bool fail_mixed;
 	int64_t used_ms;              /* 0: free */
 	int fails;
 	int64_t last_fail_ms;
@@ -141,15 +145,25 @@ static bool idle(const struct guard *g, const struct record *r, int64_t now)
 	       (r->fails == 0 || now - r->last_fail_ms >= g->s.login_failure_memory_ms);
 }
 
-/* The record of addr (account 0) or of account; create: make one (the
- * least recently used is reused when the table is full).  NULL if none. */
-static struct record *find(struct guard *g, const char *addr, int64_t account, int64_t now,
-                           bool create)
+/* A name as the account table keys it: ASCII letters in lower case (names
+ * are matched without case), its first GUARD_NAME_MAX - 1 bytes. */
+static void fold(char out[GUARD_NAME_MAX], const char *name)
+{
+	size_t i = 0;
+	for (; name && name[i] != '\0' && i < GUARD_NAME_MAX - 1; i++)
+		out[i] = name[i] >= 'A' && name[i] <= 'Z' ? (char)(name[i] - 'A' + 'a') : name[i];
+	out[i] = '\0';
+}
+
+/* The record of addr (name NULL) or of the folded name; create: make one
+ * (the least recently used is reused when the table is full).  NULL if
+ * none. */
+static struct record *find(struct guard *g, const char *addr, const char *name, int64_t now, bool create)
 {
 	struct record *t = addr ? g->addrs : g->accounts, *victim = NULL;
 	for (size_t i = 0; i < GUARD_ENTRIES; i++) {
 		struct record *r = &t[i];
-		if (r->used_ms != 0 && (addr ? strcmp(r->addr, addr) == 0 : r->account == account)) {
+		if (r->used_ms != 0 && strcmp(addr ? r->addr : r->name, addr ? addr : name) == 0) {
 			if (idle(g, r, now)) {
 				/* Stale: start afresh. */
 				memset(r, 0, sizeof *r);
@@ -172,7 +186,8 @@ static struct record *find(struct guard *g, const char *addr, int64_t account, i
 	memset(r, 0, sizeof *r);
 	if (addr)
 		snprintf(r->addr, sizeof r->addr, "%s", addr);
-	r->account = account;
+	else
+		snprintf(r->name, sizeof r->name, "%s", name);
 	r->used_ms = now > 0 ? now : 1;
 	return r;
 }
@@ -182,7 +197,7 @@ int64_t guard_hourly(struct guard *g, enum guard_hourly kind, const char *addr, 
 	int limit = kind == GUARD_REGISTER ? g->s.register_per_hour : g->s.guests_per_hour;
 	if (limit <= 0)
 		return 0;
-	struct record *r = find(g, addr, 0, now, true);
+	struct record *r = find(g, addr, NULL, now, true);
 	if (r->hour_count[kind] == 0 || now - r->hour_start_ms[kind] >= HOUR_MS) {
 		r->hour_start_ms[kind] = now;
 		r->hour_count[kind] = 0;
@@ -198,15 +213,17 @@ static bool failing(const struct guard *g, const struct record *r, int64_t now)
 	return r && r->fails > 0 && now - r->last_fail_ms < g->s.login_failure_memory_ms;
 }
 
-int64_t guard_login_check(struct guard *g, const char *addr, int64_t account, int64_t now)
+int64_t guard_login_check(struct guard *g, const char *addr, const char *name, int64_t now)
 {
-	struct record *a = find(g, addr, 0, now, false);
+	struct record *a = find(g, addr, NULL, now, false);
 	int64_t wait = 0;
 	if (a && a->until_ms > now)
 		wait = a->until_ms - now;
-	/* The account's window binds only an address that failed recently. */
-	if (account > 0 && failing(g, a, now)) {
-		struct record *u = find(g, NULL, account, now, false);
+	/* The name's window binds only an address that failed recently. */
+	if (failing(g, a, now)) {
+		char key[GUARD_NAME_MAX];
+		fold(key, name);
+		struct record *u = find(g, NULL, key, now, false);
 		if (u && u->until_ms - now > wait)
 			wait = u->until_ms - now;
 	}
@@ -230,17 +247,31 @@ static void fail(const struct guard *g, struct record *r, int64_t now)
 	r->until_ms = now + w;
 }
 
-void guard_login_failed(struct guard *g, const char *addr, int64_t account, int64_t now)
+void guard_login_failed(struct guard *g, const char *addr, const char *name, int64_t now)
 {
-	fail(g, find(g, addr, 0, now, true), now);
-	if (account > 0)
-		fail(g, find(g, NULL, account, now, true), now);
+	char key[GUARD_NAME_MAX];
+	fold(key, name);
+	struct record *a = find(g, addr, NULL, now, true);
+	if (!failing(g, a, now)) {
+		snprintf(a->fail_name, sizeof a->fail_name, "%s", key);
+		a->fail_mixed = false;
+	} else if (strcmp(a->fail_name, key) != 0) {
+		a->fail_mixed = true;
+	}
+	fail(g, a, now);
+	/* every name has its record, an account's or not: a window that only
+	 * accounts had would tell which names are accounts */
+	fail(g, find(g, NULL, key, now, true), now);
 }
 
-void guard_login_ok(struct guard *g, const char *addr, int64_t now)
+void guard_login_ok(struct guard *g, const char *addr, const char *name, int64_t now)
 {
-	struct record *a = find(g, addr, 0, now, false);
-	if (a) {
+	char key[GUARD_NAME_MAX];
+	fold(key, name);
+	struct record *a = find(g, addr, NULL, now, false);
+	/* Only its own failures are forgiven: a guesser's address that logs in
+	 * to an account of its own between guesses keeps every guess counted. */
+	if (a && !a->fail_mixed && strcmp(a->fail_name, key) == 0) {
 		a->fails = 0;
 		a->until_ms = 0;
 	}

@@ -8,19 +8,23 @@
  * used record is forgotten first):
  *   per address:  registrations in the current hour; recent login
  *                 failures and the back-off window they opened;
- *   per account:  recent login failures and their back-off window.
+ *   per name:     recent login failures and their back-off window, for
+ *                 every name tried, an account's or not (keeping them
+ *                 for accounts alone told which names are accounts).
  *
  * Password guessing.  Each failure after the first login_free_failures
  * opens a window of login_backoff * 2^(extra failures - 1), at most
  * login_backoff_max, in which further attempts are refused at once with
  * `retry_after` (no hash is spent on them).  The ADDRESS window stops one
- * guesser whatever accounts it tries; the ACCOUNT window stops guessers
+ * guesser whatever accounts it tries; the NAME window stops guessers
  * spread over many addresses, but it binds only attempts from addresses
  * that have failed recently themselves: the real user, from an address
  * with no recent failures, still logs in with the right password while a
  * stranger hammers the account.  Failures are forgotten
  * login_failure_memory after the last one, and a successful login clears
- * its address's record.
+ * its address's record when every failure there was against that same
+ * name (a typo forgiven); one to another name stays counted (a guesser
+ * logging in to an account of its own between guesses reset its count).
  *
  * Settings (deploy/kriegd.conf.example): see struct guard_settings.
  */
@@ -34,6 +38,7 @@
 
 #define GUARD_ENTRIES 4096            /* records per table; LRU beyond */
 #define GUARD_ADDR_MAX 48             /* INET6_ADDRSTRLEN and room */
+#define GUARD_NAME_MAX 32             /* a name's first 31 bytes are its key (names: 24 at most) */
 
 struct guard_settings {
 	int register_per_hour;        /* register_per_hour: registrations per address per
@@ -76,13 +81,14 @@ const struct guard_settings *guard_settings(const struct guard *g);
 enum guard_hourly { GUARD_REGISTER, GUARD_GUEST, GUARD_HOURLY };
 int64_t guard_hourly(struct guard *g, enum guard_hourly kind, const char *addr, int64_t now);
 
-/* May addr try to log in to account (0: unknown name) now?  0, or the ms
- * to wait (retry_after). */
-int64_t guard_login_check(struct guard *g, const char *addr, int64_t account, int64_t now);
-/* A failed login: counts for addr and account. */
-void guard_login_failed(struct guard *g, const char *addr, int64_t account, int64_t now);
-/* A successful login: addr's failures are forgotten. */
-void guard_login_ok(struct guard *g, const char *addr, int64_t now);
+/* May addr try to log in as name (an account's or not) now?  0, or the
+ * ms to wait (retry_after). */
+int64_t guard_login_check(struct guard *g, const char *addr, const char *name, int64_t now);
+/* A failed login: counts for addr and name. */
+void guard_login_failed(struct guard *g, const char *addr, const char *name, int64_t now);
+/* A successful login as name: addr's failures are forgotten if they were
+ * all against name. */
+void guard_login_ok(struct guard *g, const char *addr, const char *name, int64_t now);
 
 /* Bounded logging: may a line of this kind be logged now?  true: log it,
  * and if *suppressed is non-zero, say that many were left out since. */

@@ -407,6 +407,74 @@ START_TEST(backoff_slows_guesser_not_owner)
 }
 END_TEST
 
+/*
+ * Regression (accounts probe): a guesser that logs in to an account of
+ * its own between guesses was never held back: each success cleared its
+ * address's failures, and the target's window binds only an address that
+ * is failing.  Now a success forgives only failures against its own name.
+ */
+START_TEST(guesser_with_an_account_is_held)
+{
+	struct kd *d = kd_start("login_free_failures = 2\nlogin_backoff = 60s\n");
+	struct kc *c = kc_hello_from(d, "127.0.0.5");
+	kc_ok(c, kc_req(c, "register", "{s:s, s:s}", "user", "erin", "password", "correct horse"));
+	kc_close(c);
+	c = kc_hello_from(d, "127.0.0.6");
+	kc_ok(c, kc_req(c, "register", "{s:s, s:s}", "user", "mallory", "password", "mallory's own"));
+	kc_close(c);
+	struct kc *g = kc_hello_from(d, "127.0.0.7");
+	for (int i = 0; i < 3; i++) {
+		ck_assert_str_eq(code_of(login(g, "erin", "guess")), "auth_failed");
+		json_t *r = login(g, "mallory", "mallory's own");   /* ok twice, then the window */
+		const char *code = json_is_true(json_object_get(r, "ok")) ? "ok" : code_of(r);
+		ck_assert_msg(code && strcmp(code, i < 2 ? "ok" : "retry_after") == 0, "round %d: its own login: %s", i,
+		              code ? code : "?");
+	}
+	ck_assert_str_eq(code_of(login(g, "erin", "correct horse")), "retry_after");
+	/* a typo forgiven: failures against one's own name alone are cleared */
+	struct kc *o = kc_hello_from(d, "127.0.0.8");
+	ck_assert_str_eq(code_of(login(o, "mallory", "typo")), "auth_failed");
+	ck_assert_str_eq(code_of(login(o, "mallory", "typo")), "auth_failed");
+	ck_assert(json_is_true(json_object_get(login(o, "mallory", "mallory's own"), "ok")));
+	ck_assert_str_eq(code_of(login(o, "mallory", "typo")), "auth_failed");   /* not the window */
+	kc_close(g);
+	kc_close(o);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * Regression (accounts probe): the back-off was an account oracle.  Only
+ * accounts had a window of their own, so a name that failed from three
+ * addresses answered the first of them `retry_after` if it was an account
+ * and `auth_failed` (after the hash) if not.  Every name has its window.
+ */
+START_TEST(backoff_tells_no_account)
+{
+	struct kd *d = kd_start("login_free_failures = 2\nlogin_backoff = 60s\n");
+	struct kc *c = kc_hello_from(d, "127.0.0.5");
+	kc_ok(c, kc_req(c, "register", "{s:s, s:s}", "user", "erin", "password", "correct horse"));
+	kc_close(c);
+	const char *names[2] = { "erin", "nosuchq" };
+	char codes[2][32];
+	for (int k = 0; k < 2; k++) {
+		struct kc *g[3];
+		for (int i = 0; i < 3; i++) {
+			char addr[32];
+			snprintf(addr, sizeof addr, "127.0.%d.%d", 10 + k, 10 + i);
+			g[i] = kc_hello_from(d, addr);
+			ck_assert_str_eq(code_of(login(g[i], names[k], "guess")), "auth_failed");
+		}
+		snprintf(codes[k], sizeof codes[k], "%s", code_of(login(g[0], names[k], "guess")));
+		for (int i = 0; i < 3; i++)
+			kc_close(g[i]);
+	}
+	ck_assert_str_eq(codes[0], "retry_after");
+	ck_assert_str_eq(codes[1], codes[0]);
+	kd_stop(d);
+}
+END_TEST
+
 /* The number of lines of log before the first that holds needle (-1 if
  * none) that hold what. */
 static int lines_before(const char *log, const char *needle, const char *what)
@@ -708,6 +776,8 @@ static Suite *club_suite(void)
 	tcase_add_test(tc, guests_per_address);
 	tcase_add_test(tc, guests_per_hour);
 	tcase_add_test(tc, backoff_slows_guesser_not_owner);
+	tcase_add_test(tc, guesser_with_an_account_is_held);
+	tcase_add_test(tc, backoff_tells_no_account);
 	tcase_add_test(tc, fair_hashing_under_flood);
 	tcase_add_test(tc, login_in_flight_sees_changes);
 	tcase_add_test(tc, passwd_in_flight_sees_changes);

@@ -49,30 +49,93 @@ START_TEST(backoff_doubles_and_spares_a_clean_address)
 	int64_t t = 5000;
 	/* Three free failures, then 2 s, 4 s, 8 s ... */
 	for (int i = 0; i < 3; i++) {
-		ck_assert_int_eq(guard_login_check(g, "10.0.0.9", 7, t), 0);
-		guard_login_failed(g, "10.0.0.9", 7, t);
+		ck_assert_int_eq(guard_login_check(g, "10.0.0.9", "alice", t), 0);
+		guard_login_failed(g, "10.0.0.9", "alice", t);
 	}
-	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", 7, t), 0);
-	guard_login_failed(g, "10.0.0.9", 7, t);
-	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", 7, t), 2000);
-	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", 99, t), 2000);   /* any account */
+	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", "alice", t), 0);
+	guard_login_failed(g, "10.0.0.9", "Alice", t);   /* names match without case */
+	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", "alice", t), 2000);
+	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", "bob", t), 2000);   /* any name */
 	t += 2000;
-	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", 7, t), 0);
-	guard_login_failed(g, "10.0.0.9", 7, t);
-	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", 7, t), 4000);
-	/* The real user from a clean address: not held by the account's window. */
-	ck_assert_int_eq(guard_login_check(g, "10.0.0.50", 7, t), 0);
-	/* A second guesser's address, once it has failed, is held by it. */
-	guard_login_failed(g, "10.0.0.51", 0, t);
-	ck_assert_int_eq(guard_login_check(g, "10.0.0.51", 7, t), 4000);
-	ck_assert_int_eq(guard_login_check(g, "10.0.0.51", 8, t), 0);
-	/* Success clears the address; an hour without failures forgets all. */
-	guard_login_ok(g, "10.0.0.51", t);
-	ck_assert_int_eq(guard_login_check(g, "10.0.0.51", 7, t), 0);
+	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", "ALICE", t), 0);
+	guard_login_failed(g, "10.0.0.9", "alice", t);
+	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", "alice", t), 4000);
+	/* The real user from a clean address: not held by the name's window. */
+	ck_assert_int_eq(guard_login_check(g, "10.0.0.50", "alice", t), 0);
+	/* A second guesser's address, once it has failed, is held by it (its
+	 * failure the name's sixth: 8 s). */
+	guard_login_failed(g, "10.0.0.51", "alice", t);
+	ck_assert_int_eq(guard_login_check(g, "10.0.0.51", "alice", t), 8000);
+	ck_assert_int_eq(guard_login_check(g, "10.0.0.51", "bob", t), 0);
+	/* Success as the name it failed on clears the address (a typo); an
+	 * hour without failures forgets all. */
+	guard_login_ok(g, "10.0.0.51", "alice", t);
+	ck_assert_int_eq(guard_login_check(g, "10.0.0.51", "alice", t), 0);
 	t += 3600 * 1000;
-	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", 7, t), 0);
-	guard_login_failed(g, "10.0.0.9", 7, t);
-	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", 7, t), 0);   /* free again */
+	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", "alice", t), 0);
+	guard_login_failed(g, "10.0.0.9", "alice", t);
+	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", "alice", t), 0);   /* free again */
+	guard_free(g);
+}
+END_TEST
+
+/*
+ * Regression (accounts probe): a guesser logging in to an account of its
+ * own between guesses at another's was never held: each success cleared
+ * its address's failures, and the target's window binds only an address
+ * that is failing.  Twelve guesses, each followed by its own login, all
+ * reached the hash.  A success forgives only failures against its own name.
+ */
+START_TEST(own_login_between_guesses_forgives_none)
+{
+	struct guard *g = fresh();
+	int64_t t = 5000;
+	int refused = 0;
+	for (int i = 0; i < 12; i++, t += 10) {
+		if (guard_login_check(g, "10.0.0.120", "bob5", t) > 0) {
+			refused++;
+		} else {
+			guard_login_failed(g, "10.0.0.120", "bob5", t);
+		}
+		guard_login_ok(g, "10.0.0.120", "alice", t);   /* its own account */
+	}
+	ck_assert_int_eq(refused, 12 - 4);   /* three free failures, the fourth opens the window */
+	ck_assert_int_gt(guard_login_check(g, "10.0.0.120", "alice", t), 0);   /* the address is held */
+	/* failures against two names: a success as one of them forgives neither */
+	guard_login_failed(g, "10.0.0.7", "carol", t);
+	guard_login_failed(g, "10.0.0.7", "dave", t);
+	guard_login_ok(g, "10.0.0.7", "carol", t);
+	guard_login_failed(g, "10.0.0.7", "carol", t);
+	guard_login_failed(g, "10.0.0.7", "carol", t);
+	ck_assert_int_eq(guard_login_check(g, "10.0.0.7", "eve", t), 2000);
+	guard_free(g);
+}
+END_TEST
+
+/*
+ * Regression (accounts probe): names that are no account had no window of
+ * their own (failures were kept per account id, 0 for an unknown name), so
+ * four addresses failing once each on a name, then a fifth try, answered
+ * retry_after for an account and auth_failed for a name without one: an
+ * account oracle.  Every name now has its window.
+ */
+START_TEST(unknown_names_have_windows_too)
+{
+	struct guard *g = fresh();
+	int64_t t = 5000;
+	const char *names[] = { "carol", "nosuchq" };   /* an account and not: the guard cannot tell */
+	int64_t waits[2];
+	for (int k = 0; k < 2; k++) {
+		char addr[32];
+		for (int i = 0; i < 4; i++) {
+			snprintf(addr, sizeof addr, "10.%d.0.%d", k, i);
+			guard_login_failed(g, addr, names[k], t);
+		}
+		snprintf(addr, sizeof addr, "10.%d.0.0", k);
+		waits[k] = guard_login_check(g, addr, names[k], t);
+	}
+	ck_assert_int_eq(waits[0], 2000);
+	ck_assert_int_eq(waits[1], waits[0]);
 	guard_free(g);
 }
 END_TEST
@@ -82,8 +145,8 @@ START_TEST(backoff_is_capped)
 	struct guard *g = fresh();
 	int64_t t = 1;
 	for (int i = 0; i < 40; i++)
-		guard_login_failed(g, "10.0.0.9", 0, t);
-	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", 0, t), 15 * 60 * 1000);
+		guard_login_failed(g, "10.0.0.9", "nobody", t);
+	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", "nobody", t), 15 * 60 * 1000);
 	guard_free(g);
 }
 END_TEST
@@ -97,10 +160,10 @@ START_TEST(tables_are_bounded)
 	for (int i = 0; i < GUARD_ENTRIES * 2; i++) {
 		snprintf(addr, sizeof addr, "10.%d.%d.%d", i >> 16 & 255, i >> 8 & 255, i & 255);
 		for (int k = 0; k < 4; k++)
-			guard_login_failed(g, addr, 0, 10 + i);
+			guard_login_failed(g, addr, addr, 10 + i);   /* a name each, too */
 	}
-	ck_assert_int_gt(guard_login_check(g, addr, 0, 10 + GUARD_ENTRIES * 2), 0);
-	ck_assert_int_eq(guard_login_check(g, "10.0.0.0", 0, 10 + GUARD_ENTRIES * 2), 0);
+	ck_assert_int_gt(guard_login_check(g, addr, "x", 10 + GUARD_ENTRIES * 2), 0);
+	ck_assert_int_eq(guard_login_check(g, "10.0.0.0", "x", 10 + GUARD_ENTRIES * 2), 0);
 	guard_free(g);
 }
 END_TEST
@@ -144,6 +207,8 @@ static Suite *guard_suite(void)
 	tcase_add_test(tc, registration_rate);
 	tcase_add_test(tc, guest_rate);
 	tcase_add_test(tc, backoff_doubles_and_spares_a_clean_address);
+	tcase_add_test(tc, own_login_between_guesses_forgives_none);
+	tcase_add_test(tc, unknown_names_have_windows_too);
 	tcase_add_test(tc, backoff_is_capped);
 	tcase_add_test(tc, tables_are_bounded);
 	tcase_add_test(tc, log_lines_summarised);
