@@ -8,6 +8,7 @@
 #include <libgen.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -88,15 +89,23 @@ static bool is_source(const char *src, const char *path)
 	struct stat a, b;
 	char name[BACKUP_PATH_MAX];
 	bool exists = stat(path, &b) == 0;
+	/* SQLite keeps the journals beside the file a linked database names,
+	 * not beside the link: both are checked (probe: kriegd.db a symlink,
+	 * the copy written as the target's live WAL, acknowledged moves lost
+	 * at the next crash). */
+	char *real = realpath(src, NULL);
+	const char *names[2] = { src, real };
+	bool is = false;
 
-	for (size_t i = 0; i < sizeof suffix / sizeof suffix[0]; i++) {
-		if ((size_t)snprintf(name, sizeof name, "%s%s", src, suffix[i]) >= sizeof name)
-			continue;
-		if (exists && stat(name, &a) == 0 ? a.st_dev == b.st_dev && a.st_ino == b.st_ino
-		                                  : same_entry(name, path))
-			return true;
-	}
-	return false;
+	for (size_t k = 0; k < 2 && names[k] != NULL && !is; k++)
+		for (size_t i = 0; i < sizeof suffix / sizeof suffix[0] && !is; i++) {
+			if ((size_t)snprintf(name, sizeof name, "%s%s", names[k], suffix[i]) >= sizeof name)
+				continue;
+			is = exists && stat(name, &a) == 0 ? a.st_dev == b.st_dev && a.st_ino == b.st_ino
+			                                   : same_entry(name, path);
+		}
+	free(real);
+	return is;
 }
 
 int backup_copy(const char *src, const char *dest, char *err, size_t errlen)

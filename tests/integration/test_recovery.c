@@ -1197,6 +1197,41 @@ START_TEST(backup_onto_the_database)
 }
 END_TEST
 
+/*
+ * Regression (operations probe): with kriegd.db a symbolic link, SQLite
+ * keeps the journals beside the file it names, not beside the link, and
+ * `kriegd backup` given that file's WAL did not know it: the copy was
+ * renamed over the live WAL (status 0), and what the WAL held was lost at
+ * the next crash.  Refused, and nothing is lost.
+ */
+START_TEST(backup_onto_a_linked_databases_wal)
+{
+	struct kd *d = kd_start(fast_conf);
+	char *db = db_path(d), data[600], real[700], wal[720], out[4096];
+	kd_down(d);
+	snprintf(data, sizeof data, "%s/../data", kd_state_dir(d));
+	ck_assert_int_eq(mkdir(data, 0700), 0);
+	snprintf(real, sizeof real, "%s/krieg.db", data);
+	ck_assert_int_eq(rename(db, real), 0);
+	ck_assert_int_eq(symlink(real, db), 0);
+	kd_up(d);
+	struct kp p;
+	kp_register(d, &p, "linked");   /* in the WAL, beside the link's target */
+	snprintf(wal, sizeof wal, "%s-wal", real);
+	ck_assert_int_eq(access(wal, F_OK), 0);
+	char *argv[] = { "kriegd", "--state-dir", (char *)kd_state_dir(d), "backup", wal, NULL };
+	int st = kg_run_kriegd(argv, 30000, out, sizeof out);
+	ck_assert_msg(st == 1, "backup to %s: status %d: %s", wal, st, out);
+	ck_assert_msg(strstr(out, "is the database being copied") != NULL, "%s", out);
+	kc_close(p.c);
+	kd_crash_restart(d);
+	kp_resume(d, &p);   /* the account and its session were kept */
+	kc_close(p.c);
+	free(db);
+	kd_stop(d);
+}
+END_TEST
+
 /* Schema 1 as the first kriegd wrote it: accounts only. */
 static const char *const schema_v1 =
 	"CREATE TABLE users ( id INTEGER PRIMARY KEY, name TEXT NOT NULL COLLATE NOCASE UNIQUE,"
@@ -1373,6 +1408,7 @@ static Suite *recovery_suite(void)
 	tcase_add_test(tc, backup_restore);
 	tcase_add_test(tc, backup_errors);
 	tcase_add_test(tc, backup_onto_the_database);
+	tcase_add_test(tc, backup_onto_a_linked_databases_wal);
 	tcase_add_test(tc, migrate_v1);
 	tcase_add_test(tc, record_from_before_v10);
 	tcase_add_test(tc, kill_loop);
