@@ -107,6 +107,29 @@ for i in 1 2 3; do
 done
 [ "$(ls "$B/out" | wc -l)" = 2 ] || fail "kriegd-backup KEEP=2 left $(ls "$B/out" | wc -l) copies"
 echo "service: kriegd-backup keeps N: ok"
+# Regressions (operations probe): KEEP=010 kept 8 (octal), 08 rotated
+# nothing and exited 0; runs started together all failed, removing each
+# other's temporary files; a killed run's FILE.tmp stayed, and sorted
+# last: the restore took it.
+for k in 010 08 0; do
+	if KRIEGD="$R/usr/local/bin/kriegd" KRIEGD_CONFIG=/nonexistent KRIEGD_STATE_DIR="$B/state" \
+		KRIEGD_BACKUP_KEEP=$k "$R/usr/local/lib/krieg/kriegd-backup" "$B/out" >/dev/null 2>&1; then
+		fail "kriegd-backup took KRIEGD_BACKUP_KEEP=$k"
+	fi
+done
+: >"$B/out/kriegd-29991231T235959Z.db.tmp"
+: >"$B/out/kriegd-29991231T235959Z.db.tmp-journal"
+pids=
+for i in 1 2 3; do
+	KRIEGD="$R/usr/local/bin/kriegd" KRIEGD_CONFIG=/nonexistent KRIEGD_STATE_DIR="$B/state" \
+		KRIEGD_BACKUP_KEEP=10 "$R/usr/local/lib/krieg/kriegd-backup" "$B/out" >"$B/run$i" 2>&1 &
+	pids="$pids $!"
+done
+for p in $pids; do wait "$p" || fail "kriegd-backup run together with others: $(cat "$B"/run*)"; done
+[ "$(ls "$B/out" | grep -cE '^kriegd-[0-9]{8}T[0-9]{6}Z\.db$')" = 5 ] ||
+	fail "kriegd-backup runs together: $(ls "$B/out")"
+if ls "$B/out" | grep -q tmp; then fail "kriegd-backup left temporary files: $(ls "$B/out")"; fi
+echo "service: kriegd-backup runs take turns, leftovers removed, KEEP checked: ok"
 
 # ---- 5. deploy/CLUB.md ----
 if [ "$(id -u)" != 0 ]; then
