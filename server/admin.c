@@ -107,10 +107,12 @@ static void audit_row(struct conn *c, struct store_audit *row, const char *actio
 
 static void audit_log(struct conn *c, const struct store_audit *row)
 {
-	char esc[LOG_ESCAPE_BUF];
-	log_info("conn=%llu admin=%s addr=%s action=%s target=%s detail=\"%s\"",
+	char esc[LOG_ESCAPE_BUF], tesc[LOG_ESCAPE_BUF];
+	/* target quoted as detail is: "game 11" is one value (key=value
+	 * readers split an unquoted one at its space), "" as the row has it */
+	log_info("conn=%llu admin=%s addr=%s action=%s target=\"%s\" detail=\"%s\"",
 	         (unsigned long long)conn_id(c), row->admin_name, row->addr, row->action,
-	         row->target[0] != '\0' ? row->target : "-",
+	         log_escape(row->target, strlen(row->target), tesc, sizeof tesc),
 	         log_escape(row->detail, strlen(row->detail), esc, sizeof esc));
 }
 
@@ -285,9 +287,7 @@ static void cmd_user_create(struct conn *c, json_t *id, json_t *req)
 	int64_t existing;
 
 	if (auth_check_name(name, strlen(name)) != PE_NONE) {
-		dispatch_error(c, id, PE_BAD_NAME,
-		               "names are %d to %d letters, digits, '_' or '-', not starting with "
-		               "\"%s\"", PROTO_NAME_MIN, PROTO_NAME_MAX, AUTH_GUEST_PREFIX);
+		dispatch_error(c, id, PE_BAD_NAME, AUTH_NAME_RULE_FMT, AUTH_NAME_RULE_ARGS);
 		return;
 	}
 	if (auth_check_password(name, json_string_value(pw), json_string_length(pw)) != PE_NONE) {

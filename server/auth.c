@@ -50,7 +50,10 @@ enum proto_error auth_check_name(const char *name, size_t len)
 {
 	size_t plen = strlen(AUTH_GUEST_PREFIX);
 
-	if (name == NULL || len < PROTO_NAME_MIN || len > PROTO_NAME_MAX)
+	/* Not a leading '-': such a name reads as an option to `kriegd user`
+	 * (`user add --must-change --password-stdin`, the name forgotten,
+	 * made an account named "--must-change"). */
+	if (name == NULL || len < PROTO_NAME_MIN || len > PROTO_NAME_MAX || name[0] == '-')
 		return PE_BAD_NAME;
 	for (size_t i = 0; i < len; i++) {
 		unsigned char ch = (unsigned char)name[i];

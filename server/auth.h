@@ -48,6 +48,10 @@
 #define AUTH_SESSION_SECONDS (30 * 24 * 3600) /* token lifetime, slid by resume */
 #define AUTH_PURGE_INTERVAL_S 3600            /* expired sessions are deleted this often */
 #define AUTH_GUEST_PREFIX "guest-"            /* reserved: registration refuses it */
+/* bad_name's message (register, user_create, `kriegd user add`): printf's
+ * format and its arguments. */
+#define AUTH_NAME_RULE_FMT "names are %d to %d letters, digits, '_' or '-', starting with neither '-' nor \"%s\""
+#define AUTH_NAME_RULE_ARGS PROTO_NAME_MIN, PROTO_NAME_MAX, AUTH_GUEST_PREFIX
 #define AUTH_GUEST_CHARS 4                    /* guest-XXXX; longer after collisions */
 #define AUTH_GUEST_TRIES 12
 
@@ -62,8 +66,8 @@ struct auth *auth_new(struct server *srv);
 void auth_free(struct auth *a);
 
 /* Validation, exposed for the tests.  PE_NONE when acceptable. */
-/* [A-Za-z0-9_-], PROTO_NAME_MIN..PROTO_NAME_MAX bytes, not starting with
- * AUTH_GUEST_PREFIX (any case): PE_BAD_NAME otherwise. */
+/* [A-Za-z0-9_-], PROTO_NAME_MIN..PROTO_NAME_MAX bytes, starting with
+ * neither '-' nor AUTH_GUEST_PREFIX (any case): PE_BAD_NAME otherwise. */
 enum proto_error auth_check_name(const char *name, size_t len);
 /* PROTO_PASSWORD_MIN..PROTO_PASSWORD_MAX bytes and not the user name
  * (ignoring case): PE_WEAK_PASSWORD otherwise. */

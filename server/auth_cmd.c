@@ -97,15 +97,24 @@ static void cmd_register(struct conn *c, json_t *id, json_t *req)
 		}
 	}
 	if (auth_check_name(name, nlen) != PE_NONE) {
-		dispatch_error(c, id, PE_BAD_NAME,
-		               "names are %d to %d letters, digits, '_' or '-', not starting with "
-		               "\"%s\"", PROTO_NAME_MIN, PROTO_NAME_MAX, AUTH_GUEST_PREFIX);
+		dispatch_error(c, id, PE_BAD_NAME, AUTH_NAME_RULE_FMT, AUTH_NAME_RULE_ARGS);
 		return;
 	}
 	if (auth_check_password(name, pw, plen) != PE_NONE) {
 		dispatch_error(c, id, PE_WEAK_PASSWORD,
 		               "passwords are %d to %d bytes and not the user name",
 		               PROTO_PASSWORD_MIN, PROTO_PASSWORD_MAX);
+		return;
+	}
+	/* register_per_hour: every attempt with a good name and password
+	 * counts, a taken name's too, and is counted before the name is
+	 * looked up: user_exists, answered at once and without a limit, was a
+	 * free list of the accounts (accounts probe). */
+	int64_t wait = guard_hourly(a->guard, GUARD_REGISTER, conn_host(c), mstime_mono());
+	if (wait > 0) {
+		log_info("conn=%llu register refused addr=%s retry_after_ms=%lld",
+		         (unsigned long long)conn_id(c), conn_host(c), (long long)wait);
+		reply_retry(c, id, wait, "too many registrations from your address; try again later");
 		return;
 	}
 	/* Fail fast on a taken name (the insert checks again after hashing). */
@@ -116,14 +125,6 @@ static void cmd_register(struct conn *c, json_t *id, json_t *req)
 	}
 	if (rc != STORE_NOT_FOUND) {
 		auth_reply_storage(a, c, id, "register");
-		return;
-	}
-	/* register_per_hour: an attempt that reaches the hashing counts. */
-	int64_t wait = guard_hourly(a->guard, GUARD_REGISTER, conn_host(c), mstime_mono());
-	if (wait > 0) {
-		log_info("conn=%llu register refused addr=%s retry_after_ms=%lld",
-		         (unsigned long long)conn_id(c), conn_host(c), (long long)wait);
-		reply_retry(c, id, wait, "too many registrations from your address; try again later");
 		return;
 	}
 	if ((j = auth_job_new(a, c, id, JOB_REGISTER, pw, plen)) == NULL)

@@ -158,8 +158,8 @@ static int changed(struct store *st, int rc, const char *name, const char *what)
 {
 	if (rc == STORE_NOT_FOUND)
 		return fail(1, "%s: no such account", name);
-	if (rc != STORE_OK)
-		return fail(1, "%s: %s", what, store_error(st));
+	if (rc != STORE_OK)   /* the account's name first, as on success: never "added: <error>" */
+		return fail(1, "%s: nothing changed: %s", name, store_error(st));
 	fprintf(stderr, "kriegd: user: %s: %s\n", name, what);
 	return 0;
 }
@@ -217,10 +217,9 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 			return usage();
 	}
 	if (auth_role_parse(role) == AUTH_ROLE_NONE)
-		return fail(2, "%s: the role is player, umpire or admin", role);
+		return fail(2, "unknown role '%s': the role is player, umpire or admin", role);
 	if (strcmp(verb, "add") == 0 && auth_check_name(name, strlen(name)) != PE_NONE)
-		return fail(1, "%s: names are %d to %d letters, digits, '_' or '-', not starting with "
-		               "\"%s\"", name, PROTO_NAME_MIN, PROTO_NAME_MAX, AUTH_GUEST_PREFIX);
+		return fail(1, "%s: " AUTH_NAME_RULE_FMT, name, AUTH_NAME_RULE_ARGS);
 
 	bool adding = strcmp(verb, "add") == 0;
 	if (cfg->db_file != NULL) {

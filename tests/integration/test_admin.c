@@ -39,6 +39,8 @@
 
 #include <openssl/evp.h>
 
+#include <sqlite3.h>
+
 #include "check_main.h"
 #include "harness.h"
 #include "harness_game.h"
@@ -646,7 +648,7 @@ START_TEST(admin_audit)
 	ck_assert_str_eq(json_string_value(json_object_get(top, "detail")), "player -> umpire");
 	/* And one log line each, naming the admin. */
 	ck_assert_int_eq(kd_log_count(d, "admin=boss addr=127.0.0.1 action="), 9);
-	ck_assert_int_eq(kd_log_count(d, "admin=boss addr=127.0.0.1 action=user_role target=alice"), 1);
+	ck_assert_int_eq(kd_log_count(d, "admin=boss addr=127.0.0.1 action=user_role target=\"alice\""), 1);
 	kc_close(b);
 	kd_stop(d);
 }
@@ -692,6 +694,24 @@ START_TEST(offline_audit)
 	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "bot", "alice", "off"), 0);
 	/* Refused: no row. */
 	ck_assert_int_ne(kg_user(d, "x-password\n", NULL, 0, "passwd", "nobody", "--password-stdin"), 0);
+	/* Regression (accounts probe): the name forgotten, an option was taken
+	 * for it: an account named "--must-change" was made.  Names do not
+	 * start with '-'. */
+	char out[1024];
+	ck_assert_int_ne(kg_user(d, "x-password\n", out, sizeof out, "add", "--must-change", "--password-stdin"), 0);
+	ck_assert_msg(strstr(out, "starting with neither '-'") != NULL, "%s", out);
+	/* Regression (operations probe): a failed change read as done
+	 * ("user: added: begin: database is locked"): it names the account and
+	 * says nothing changed. */
+	char dbpath[600];
+	snprintf(dbpath, sizeof dbpath, "%s/kriegd.db", kd_state_dir(d));
+	sqlite3 *lock;
+	ck_assert_int_eq(sqlite3_open(dbpath, &lock), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(lock, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+	ck_assert_int_eq(kg_user(d, "jack-password\n", out, sizeof out, "add", "jack", "--password-stdin"), 1);
+	ck_assert_msg(strstr(out, "jack: nothing changed: ") != NULL && strstr(out, "added") == NULL, "%s", out);
+	sqlite3_exec(lock, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_close(lock);
 	ck_assert_int_ne(kg_user(d, NULL, NULL, 0, "role", "alice", "--must-change"), 0);
 	ck_assert_int_ne(kg_user(d, NULL, NULL, 0, "disable", "alice", "--must-change"), 0);
 
@@ -752,6 +772,10 @@ START_TEST(admin_game_end)
 	snprintf(want, sizeof want, "uabort game %lld|adjudge game %lld", (long long)g2,
 	         (long long)g1);
 	ck_assert_str_eq(buf, want);
+	/* Regression (operations probe): the log wrote target=game 11 unquoted,
+	 * one value split in two by a key=value reader */
+	snprintf(want, sizeof want, "action=adjudge target=\"game %lld\" detail=", (long long)g1);
+	ck_assert_msg(kd_log_wait(d, want, 5000), "no \"%s\" in the log", want);
 	kc_close(b);
 	kc_close(w.c);
 	kc_close(bl.c);

@@ -283,9 +283,16 @@ START_TEST(registration_rate_per_address)
 	                               "correct horse"), "retry_after");
 	ck_assert_int_gt(retry_after(e), 3000);
 	ck_assert_int_le(retry_after(e), 3600);
+	/* Regression (accounts probe): past the limit a taken name still
+	 * answered user_exists, at once and without limit (a free list of the
+	 * accounts).  It waits as any registration does... */
+	kc_error(c, kc_req(c, "register", "{s:s, s:s}", "user", "reg1", "password", "correct horse"), "retry_after");
 	/* Another address is not held by it. */
 	struct kc *o = kc_hello_from(d, "127.0.0.3");
 	kc_ok(o, kc_req(o, "register", "{s:s, s:s}", "user", "reg3", "password", "correct horse"));
+	/* ... and a taken name counts against the hour (127.0.0.3: one left) */
+	kc_error(o, kc_req(o, "register", "{s:s, s:s}", "user", "reg1", "password", "correct horse"), "user_exists");
+	kc_error(o, kc_req(o, "register", "{s:s, s:s}", "user", "reg2", "password", "correct horse"), "retry_after");
 	kc_close(a);
 	kc_close(b);
 	kc_close(c);

@@ -171,10 +171,12 @@ END_TEST
 START_TEST(name_rules)
 {
 	static const char *const good[] = { "abc", "Alice", "bob_99", "x-y-z",
-	                                    "ABCDEFGHIJKLMNOPQRSTUVWX", "guest", "guestly" };
+	                                    "ABCDEFGHIJKLMNOPQRSTUVWX", "guest", "guestly", "abc-", "a--b" };
+	/* a leading '-' (accounts probe): `kriegd user add --must-change
+	 * --password-stdin`, its name forgotten, made "--must-change" */
 	static const char *const bad[] = { "", "ab", "ABCDEFGHIJKLMNOPQRSTUVWXY", "al ice",
 	                                   "alice!", "élan", "a\tb", "guest-1234", "GUEST-abc",
-	                                   "a.b" };
+	                                   "a.b", "--bot", "-abc", "---", "--must-change" };
 	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
 		ck_assert_msg(auth_check_name(good[i], strlen(good[i])) == PE_NONE, "%s", good[i]);
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
