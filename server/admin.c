@@ -464,6 +464,10 @@ static void cmd_kick(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	int n = count_conns(srv, u.id) + auth_count_waiting(srv, u.id);
+	if (n == 0) {   /* nothing to change: no row (PROTOCOL.md) */
+		dispatch_ok(c, id, json_pack("{s:s, s:i}", "user", u.name, "closed", 0));
+		return;
+	}
 	audit_row(c, &row, "kick", u.name, "connections=%d reason=%s", n, reason);
 	if (audit_only(c, id, &row) != 0)
 		return;

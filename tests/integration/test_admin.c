@@ -549,6 +549,13 @@ START_TEST(admin_kick_broadcast)
 	ck_assert(kc_closed(a, 10000));
 	ck_assert(kc_closed(a2, 10000));
 	ck_assert(kc_saw(a, "cool down"));
+	/* Regression (operations probe): a kick that closed nothing wrote an
+	 * audit row; it changes nothing, so it writes none */
+	r = kc_ok(b, kc_req(b, "kick", "{s:s}", "user", "alice"));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "closed")), 0);
+	char acts[256];
+	audit_actions(b, acts, sizeof acts);
+	ck_assert_str_eq(acts, "kick alice");
 	kc_error(b, kc_req(b, "kick", "{s:s}", "user", "boss"), "illegal_action");
 	kc_error(b, kc_req(b, "broadcast", "{s:s}", "text", ""), "bad_request");
 	kc_error(b, kc_req(b, "broadcast", "{s:s}", "text", "two\nlines"), "bad_request");
@@ -624,7 +631,11 @@ START_TEST(admin_audit)
 	kc_ok(b, kc_req(b, "user_enable", "{s:s}", "user", "alice"));
 	kc_ok(b, kc_req(b, "user_role", "{s:s, s:s}", "user", "alice", "role", "umpire"));
 	kc_ok(b, kc_req(b, "user_reset", "{s:s, s:s}", "user", "alice", "password", "temp-password"));
+	struct kc *cl = kc_hello(d);   /* a kick closes something (else it writes no row) */
+	kc_ok(cl, kc_req(cl, "login", "{s:s, s:s}", "user", "carol", "password", "carol-password"));
 	kc_ok(b, kc_req(b, "kick", "{s:s}", "user", "carol"));
+	ck_assert(kc_closed(cl, 10000));
+	kc_close(cl);
 	kc_ok(b, kc_req(b, "invite", NULL));
 	kc_ok(b, kc_req(b, "broadcast", "{s:s}", "text", "hello all"));
 	/* Refused actions leave no row. */
