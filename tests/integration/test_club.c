@@ -369,14 +369,19 @@ static const char *code_of(json_t *r)
 	return json_string_value(json_object_get(json_object_get(r, "error"), "code"));
 }
 
+/* Register user with password from the address addr. */
+static void register_from(struct kd *d, const char *addr, const char *user, const char *pw)
+{
+	struct kc *c = kc_hello_from(d, addr);
+	kc_ok(c, kc_req(c, "register", "{s:s, s:s}", "user", user, "password", pw));
+	kc_close(c);
+}
+
 START_TEST(backoff_slows_guesser_not_owner)
 {
 	struct kd *d = kd_start("login_free_failures = 2\nlogin_backoff = 60s\n"
 	                        "login_failure_delay = 300ms\n");
-	struct kc *owner = kc_hello_from(d, "127.0.0.5");
-	kc_ok(owner, kc_req(owner, "register", "{s:s, s:s}", "user", "erin", "password",
-	                    "correct horse"));
-	kc_close(owner);
+	register_from(d, "127.0.0.5", "erin", "correct horse");
 
 	/* A guesser: each failure's answer waits login_failure_delay. */
 	struct kc *g = kc_hello_from(d, "127.0.0.2");
@@ -393,7 +398,7 @@ START_TEST(backoff_slows_guesser_not_owner)
 	ck_assert_str_eq(code_of(login(g, "nobody", "whatever1")), "retry_after");
 
 	/* The owner, from a clean address, logs in at once. */
-	owner = kc_hello_from(d, "127.0.0.3");
+	struct kc *owner = kc_hello_from(d, "127.0.0.3");
 	r = login(owner, "erin", "correct horse");
 	ck_assert(json_is_true(json_object_get(r, "ok")));
 
@@ -423,12 +428,8 @@ END_TEST
 START_TEST(guesser_with_an_account_is_held)
 {
 	struct kd *d = kd_start("login_free_failures = 2\nlogin_backoff = 60s\n");
-	struct kc *c = kc_hello_from(d, "127.0.0.5");
-	kc_ok(c, kc_req(c, "register", "{s:s, s:s}", "user", "erin", "password", "correct horse"));
-	kc_close(c);
-	c = kc_hello_from(d, "127.0.0.6");
-	kc_ok(c, kc_req(c, "register", "{s:s, s:s}", "user", "mallory", "password", "mallory's own"));
-	kc_close(c);
+	register_from(d, "127.0.0.5", "erin", "correct horse");
+	register_from(d, "127.0.0.6", "mallory", "mallory's own");
 	struct kc *g = kc_hello_from(d, "127.0.0.7");
 	for (int i = 0; i < 3; i++) {
 		ck_assert_str_eq(code_of(login(g, "erin", "guess")), "auth_failed");
@@ -459,9 +460,7 @@ END_TEST
 START_TEST(backoff_tells_no_account)
 {
 	struct kd *d = kd_start("login_free_failures = 2\nlogin_backoff = 60s\n");
-	struct kc *c = kc_hello_from(d, "127.0.0.5");
-	kc_ok(c, kc_req(c, "register", "{s:s, s:s}", "user", "erin", "password", "correct horse"));
-	kc_close(c);
+	register_from(d, "127.0.0.5", "erin", "correct horse");
 	const char *names[2] = { "erin", "nosuchq" };
 	char codes[2][32];
 	for (int k = 0; k < 2; k++) {
