@@ -130,6 +130,24 @@ for p in $pids; do wait "$p" || fail "kriegd-backup run together with others: $(
 	fail "kriegd-backup runs together: $(ls "$B/out")"
 if ls "$B/out" | grep -q tmp; then fail "kriegd-backup left temporary files: $(ls "$B/out")"; fi
 echo "service: kriegd-backup runs take turns, leftovers removed, KEEP checked: ok"
+# Regression (probe of the change above): its lock file, made by a run as
+# root, could not be opened by the service's own user: every later run
+# failed.  A run by hand as root, then one as the directory's owner.
+if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null && id nobody >/dev/null 2>&1; then
+	O=$T/owned
+	mkdir -p "$O"
+	cp -a "$B/state" "$O/state"
+	mkdir -p "$O/out"
+	chown -R nobody "$O"
+	chmod 0755 "$T"
+	KRIEGD="$R/usr/local/bin/kriegd" KRIEGD_CONFIG=/nonexistent KRIEGD_STATE_DIR="$O/state" \
+		"$R/usr/local/lib/krieg/kriegd-backup" "$O/out" >"$O/root.log" 2>&1 || fail "kriegd-backup as root: $(cat "$O/root.log")"
+	sleep 1   # a new name for the next run
+	runuser -u nobody -- env KRIEGD="$R/usr/local/bin/kriegd" KRIEGD_CONFIG=/nonexistent \
+		KRIEGD_STATE_DIR="$O/state" "$R/usr/local/lib/krieg/kriegd-backup" "$O/out" >"$O/user.log" 2>&1 ||
+		fail "kriegd-backup as the directory's owner after a run as root: $(cat "$O/user.log")"
+	echo "service: kriegd-backup as root, then as the service's user: ok"
+fi
 
 # ---- 5. deploy/CLUB.md ----
 if [ "$(id -u)" != 0 ]; then
