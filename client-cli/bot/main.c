@@ -311,7 +311,7 @@ int main(int argc, char **argv)
 		}
 		struct sess s = { .name = "play", .journal = true, .level = level, .movetime_ms = movetime, .max_games = max_games,
 		                  .login_user = guest ? NULL : user, .login_password = password, .seed = seed,
-		                  .pace = { .rate = rate } };
+		                  .pace = { .rate = rate, .max = rate } };
 		/* --rules a,b,c: the rule sets whose challenges are accepted, and
 		 * only those (a lone `icc`, the default's name, was read as no list
 		 * and accepted all).  No --rules: every rule set. */

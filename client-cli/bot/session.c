@@ -487,6 +487,13 @@ bool sess_pace_take(struct sess_pace *p, int64_t now)
 {
 	if (!p->rate)
 		return true;
+	int max = p->max ? p->max : p->rate;
+	if (p->rate < max && now - p->changed_at >= SESS_RATE_RECOVER_MS) {
+		p->tokens = pace_tokens(p, now);   /* counted at the old rate up to now */
+		p->at = now;
+		p->rate++;
+		p->changed_at = now;
+	}
 	double t = pace_tokens(p, now);
 	if (t < 1.0)
 		return false;
@@ -501,10 +508,12 @@ long sess_pace_wait_ms(const struct sess_pace *p, int64_t now)
 	return t >= 1.0 ? 0 : (long)((1.0 - t) * 1000.0 / p->rate) + 1;
 }
 
-int sess_pace_slower(struct sess_pace *p, int64_t now)
+int sess_pace_slower(struct sess_pace *p, int64_t sent, int64_t now)
 {
-	if (p->rate > 1)
+	if (p->rate > 1 && sent >= p->changed_at) {
 		p->rate /= 2;
+		p->changed_at = now;
+	}
 	p->tokens = 0;   /* the server says none are left */
 	p->at = now;
 	return p->rate;
@@ -637,7 +646,7 @@ static void req_answered(struct sess *s, struct bgame *g, const json_t *o)
 	g->wait_until = mstime_mono() + RETRY_MS;
 	if (s->pace.rate && code && strcmp(code, "rate_limited") == 0) {
 		int was = s->pace.rate;
-		if (sess_pace_slower(&s->pace, mstime_mono()) < was)
+		if (sess_pace_slower(&s->pace, g->req_at, mstime_mono()) < was)
 			sess_say(s, "the server refused a try as too fast (rate_limited): at most %d tries a second from "
 			         "now on", s->pace.rate);
 	}
@@ -982,6 +991,7 @@ static void sess_act(struct sess *s)
 		enum bot_action a = bot_choose(g->bot, budget(s, g), &m);
 		s->think_ms += (long)(mstime_mono() - t0);
 		s->try_turn = (i + 1) % SESS_GAMES_MAX;
+		g->req_at = mstime_mono();
 		if (a == BOT_ANY) {
 			g->req = sess_send(s, json_pack("{s:s,s:I}", "type", "any", "game", (json_int_t)g->id));
 			g->req_any = true;

@@ -31,19 +31,25 @@
                                    * is 20 requests a second: the rest for the bot's other requests */
 #define SESS_RATE_MAX 1000
 #define SESS_RATE_BURST_MAX 20    /* tries at once after a quiet while (kriegd's default burst: 40) */
+#define SESS_RATE_RECOVER_MS 10000 /* halved: one try a second more each this long without a refusal */
 
 /*
  * play: the tries of all its games, paced by a token bucket under the
  * server's request rate.  Unpaced, a bot at a short --movetime with
  * several games sent tries as fast as their answers came and was refused
  * rate_limited again and again.  A try refused so halves the rate (a
- * server set below the default).  rate 0: not paced (the arena, whose
- * kriegd is set for it).
+ * server set below the default), once for the tries in flight together:
+ * a refusal of a try sent before the last halving changes nothing (every
+ * game's refusal halving again took 15 to 1 in one burst).  Each
+ * SESS_RATE_RECOVER_MS without a halving gives one a second back, up to
+ * max.  rate 0: not paced (the arena, whose kriegd is set for it).
  */
 struct sess_pace {
 	int rate;                 /* tries a second; 0: not paced */
+	int max;                  /* --rate: what it comes back to (0: rate) */
 	double tokens;            /* up to min(rate, SESS_RATE_BURST_MAX) */
 	int64_t at;               /* when tokens was counted (mstime_mono); 0: never (full) */
+	int64_t changed_at;       /* the last halving or step back up (0: none) */
 };
 
 struct bgame {
@@ -53,6 +59,7 @@ struct bgame {
 	 * Answers are matched by id: a refusal names no game, so matching by
 	 * its "game" left the game waiting for an answer it had had. */
 	long long req;
+	int64_t req_at;           /* when it was sent (mstime_mono): a refusal's pacing */
 	bool req_any;             /* that request is an "any?" */
 	bool paused;              /* an umpire's clock_pause stands: nothing is tried until clock_unpaused */
 	bool adjourned;           /* adjourned: nothing is tried until unadjourned */
@@ -211,9 +218,10 @@ long sess_retry_ms(long last_ms, bool games);
 bool sess_pace_take(struct sess_pace *p, int64_t now);
 /* Milliseconds from now until a token is there (0: one is). */
 long sess_pace_wait_ms(const struct sess_pace *p, int64_t now);
-/* A try was refused rate_limited at now: the rate halved (1 at least, the
- * new rate returned) and the bucket empty. */
-int sess_pace_slower(struct sess_pace *p, int64_t now);
+/* A try sent at `sent` was refused rate_limited at now: the bucket empty,
+ * and the rate halved (1 at least) unless it changed after `sent`.  The
+ * new rate. */
+int sess_pace_slower(struct sess_pace *p, int64_t sent, int64_t now);
 /* One line of play mode's journal (stderr: the service's journal). */
 void sess_say(const struct sess *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "untimed", "Nd", "BASE+INC" or "BASE" (minutes, seconds of increment): 0, or -1. */

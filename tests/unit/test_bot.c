@@ -363,7 +363,7 @@ END_TEST
  */
 START_TEST(test_pace_bucket)
 {
-	struct sess_pace p = { .rate = SESS_RATE_DEFAULT };
+	struct sess_pace p = { .rate = SESS_RATE_DEFAULT, .max = SESS_RATE_DEFAULT };
 	int64_t t = 1000000;
 	int n = 0;
 	while (sess_pace_take(&p, t))
@@ -382,14 +382,31 @@ START_TEST(test_pace_bucket)
 	ck_assert_int_le(n, 10 * SESS_RATE_DEFAULT + 1);
 	/* refused: half the rate, nothing left */
 	t += 20000;
-	ck_assert_int_eq(sess_pace_slower(&p, t), SESS_RATE_DEFAULT / 2);
+	ck_assert_int_eq(sess_pace_slower(&p, t - 5, t), SESS_RATE_DEFAULT / 2);
 	ck_assert(!sess_pace_take(&p, t));
 	ck_assert_int_eq(sess_pace_wait_ms(&p, t), 1000 / (SESS_RATE_DEFAULT / 2) + 1);
+	/* the other tries of that burst (sent before the halving) change
+	 * nothing more (regression: each halved again, 15 to 1 at once) */
 	for (int i = 0; i < 10; i++)
-		sess_pace_slower(&p, t);
+		ck_assert_int_eq(sess_pace_slower(&p, t - 3, t + 1 + i), SESS_RATE_DEFAULT / 2);
+	/* a try sent after it, refused: halved again; down to 1 at least */
+	for (int i = 0; i < 10; i++)
+		sess_pace_slower(&p, t + 20 + i, t + 20 + i);
 	ck_assert_int_eq(p.rate, 1);
+	t += 29;
 	ck_assert(!sess_pace_take(&p, t + 999));
 	ck_assert(sess_pace_take(&p, t + 1000));
+	/* without a refusal, one a second more each SESS_RATE_RECOVER_MS, up
+	 * to --rate */
+	int64_t u = t + 1000;
+	for (int step = 2; step <= SESS_RATE_DEFAULT; step++) {
+		u += SESS_RATE_RECOVER_MS;
+		sess_pace_take(&p, u);
+		ck_assert_int_eq(p.rate, step);
+	}
+	u += 10 * SESS_RATE_RECOVER_MS;
+	sess_pace_take(&p, u);
+	ck_assert_int_eq(p.rate, SESS_RATE_DEFAULT);
 	/* a burst never beyond SESS_RATE_BURST_MAX, however fast the rate */
 	struct sess_pace fast = { .rate = SESS_RATE_MAX };
 	n = 0;
