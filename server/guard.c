@@ -22,6 +22,7 @@ struct record {
 	 * they were against more than one (then a success forgets none) */
 	char fail_name[GUARD_NAME_MAX];
 	bool fail_mixed;
+	bool account;                 /* name table: a failure named an account (kept longest) */
 	int64_t used_ms;              /* 0: free */
 	int fails;
 	int64_t last_fail_ms;
@@ -160,7 +161,7 @@ static void fold(char out[GUARD_NAME_MAX], const char *name)
  * none. */
 static struct record *find(struct guard *g, const char *addr, const char *name, int64_t now, bool create)
 {
-	struct record *t = addr ? g->addrs : g->accounts, *victim = NULL;
+	struct record *t = addr ? g->addrs : g->accounts, *victim = NULL, *victim_made_up = NULL;
 	for (size_t i = 0; i < GUARD_ENTRIES; i++) {
 		struct record *r = &t[i];
 		if (r->used_ms != 0 && strcmp(addr ? r->addr : r->name, addr ? addr : name) == 0) {
@@ -174,6 +175,8 @@ static struct record *find(struct guard *g, const char *addr, const char *name, 
 		}
 		if (victim == NULL || r->used_ms < victim->used_ms)
 			victim = r;
+		if (!r->account && (victim_made_up == NULL || r->used_ms < victim_made_up->used_ms))
+			victim_made_up = r;
 	}
 	if (!create)
 		return NULL;
@@ -181,8 +184,10 @@ static struct record *find(struct guard *g, const char *addr, const char *name, 
 	for (size_t i = 0; i < GUARD_ENTRIES && r == NULL; i++)
 		if (t[i].used_ms == 0)
 			r = &t[i];
+	/* Full: a made-up name's record goes first (names tried from thousands
+	 * of addresses would otherwise push an account's window out). */
 	if (r == NULL)
-		r = victim;
+		r = victim_made_up != NULL ? victim_made_up : victim;
 	memset(r, 0, sizeof *r);
 	if (addr)
 		snprintf(r->addr, sizeof r->addr, "%s", addr);
@@ -247,7 +252,7 @@ static void fail(const struct guard *g, struct record *r, int64_t now)
 	r->until_ms = now + w;
 }
 
-void guard_login_failed(struct guard *g, const char *addr, const char *name, int64_t now)
+void guard_login_failed(struct guard *g, const char *addr, const char *name, bool account, int64_t now)
 {
 	char key[GUARD_NAME_MAX];
 	fold(key, name);
@@ -261,7 +266,9 @@ void guard_login_failed(struct guard *g, const char *addr, const char *name, int
 	fail(g, a, now);
 	/* every name has its record, an account's or not: a window that only
 	 * accounts had would tell which names are accounts */
-	fail(g, find(g, NULL, key, now, true), now);
+	struct record *u = find(g, NULL, key, now, true);
+	u->account |= account;
+	fail(g, u, now);
 }
 
 void guard_login_ok(struct guard *g, const char *addr, const char *name, int64_t now)

@@ -10,7 +10,8 @@
  *                 failures and the back-off window they opened;
  *   per name:     recent login failures and their back-off window, for
  *                 every name tried, an account's or not (keeping them
- *                 for accounts alone told which names are accounts).
+ *                 for accounts alone told which names are accounts); a
+ *                 full table forgets made-up names first.
  *
  * Password guessing.  Each failure after the first login_free_failures
  * opens a window of login_backoff * 2^(extra failures - 1), at most
@@ -84,8 +85,9 @@ int64_t guard_hourly(struct guard *g, enum guard_hourly kind, const char *addr, 
 /* May addr try to log in as name (an account's or not) now?  0, or the
  * ms to wait (retry_after). */
 int64_t guard_login_check(struct guard *g, const char *addr, const char *name, int64_t now);
-/* A failed login: counts for addr and name. */
-void guard_login_failed(struct guard *g, const char *addr, const char *name, int64_t now);
+/* A failed login: counts for addr and name (account: it names one; a full
+ * table forgets a made-up name's record before an account's). */
+void guard_login_failed(struct guard *g, const char *addr, const char *name, bool account, int64_t now);
 /* A successful login as name: addr's failures are forgotten if they were
  * all against name. */
 void guard_login_ok(struct guard *g, const char *addr, const char *name, int64_t now);

@@ -50,21 +50,21 @@ START_TEST(backoff_doubles_and_spares_a_clean_address)
 	/* Three free failures, then 2 s, 4 s, 8 s ... */
 	for (int i = 0; i < 3; i++) {
 		ck_assert_int_eq(guard_login_check(g, "10.0.0.9", "alice", t), 0);
-		guard_login_failed(g, "10.0.0.9", "alice", t);
+		guard_login_failed(g, "10.0.0.9", "alice", true, t);
 	}
 	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", "alice", t), 0);
-	guard_login_failed(g, "10.0.0.9", "Alice", t);   /* names match without case */
+	guard_login_failed(g, "10.0.0.9", "Alice", true, t);   /* names match without case */
 	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", "alice", t), 2000);
 	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", "bob", t), 2000);   /* any name */
 	t += 2000;
 	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", "ALICE", t), 0);
-	guard_login_failed(g, "10.0.0.9", "alice", t);
+	guard_login_failed(g, "10.0.0.9", "alice", true, t);
 	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", "alice", t), 4000);
 	/* The real user from a clean address: not held by the name's window. */
 	ck_assert_int_eq(guard_login_check(g, "10.0.0.50", "alice", t), 0);
 	/* A second guesser's address, once it has failed, is held by it (its
 	 * failure the name's sixth: 8 s). */
-	guard_login_failed(g, "10.0.0.51", "alice", t);
+	guard_login_failed(g, "10.0.0.51", "alice", true, t);
 	ck_assert_int_eq(guard_login_check(g, "10.0.0.51", "alice", t), 8000);
 	ck_assert_int_eq(guard_login_check(g, "10.0.0.51", "bob", t), 0);
 	/* Success as the name it failed on clears the address (a typo); an
@@ -73,7 +73,7 @@ START_TEST(backoff_doubles_and_spares_a_clean_address)
 	ck_assert_int_eq(guard_login_check(g, "10.0.0.51", "alice", t), 0);
 	t += 3600 * 1000;
 	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", "alice", t), 0);
-	guard_login_failed(g, "10.0.0.9", "alice", t);
+	guard_login_failed(g, "10.0.0.9", "alice", true, t);
 	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", "alice", t), 0);   /* free again */
 	guard_free(g);
 }
@@ -95,18 +95,18 @@ START_TEST(own_login_between_guesses_forgives_none)
 		if (guard_login_check(g, "10.0.0.120", "bob5", t) > 0) {
 			refused++;
 		} else {
-			guard_login_failed(g, "10.0.0.120", "bob5", t);
+			guard_login_failed(g, "10.0.0.120", "bob5", true, t);
 		}
 		guard_login_ok(g, "10.0.0.120", "alice", t);   /* its own account */
 	}
 	ck_assert_int_eq(refused, 12 - 4);   /* three free failures, the fourth opens the window */
 	ck_assert_int_gt(guard_login_check(g, "10.0.0.120", "alice", t), 0);   /* the address is held */
 	/* failures against two names: a success as one of them forgives neither */
-	guard_login_failed(g, "10.0.0.7", "carol", t);
-	guard_login_failed(g, "10.0.0.7", "dave", t);
+	guard_login_failed(g, "10.0.0.7", "carol", true, t);
+	guard_login_failed(g, "10.0.0.7", "dave", true, t);
 	guard_login_ok(g, "10.0.0.7", "carol", t);
-	guard_login_failed(g, "10.0.0.7", "carol", t);
-	guard_login_failed(g, "10.0.0.7", "carol", t);
+	guard_login_failed(g, "10.0.0.7", "carol", true, t);
+	guard_login_failed(g, "10.0.0.7", "carol", true, t);
 	ck_assert_int_eq(guard_login_check(g, "10.0.0.7", "eve", t), 2000);
 	guard_free(g);
 }
@@ -129,7 +129,7 @@ START_TEST(unknown_names_have_windows_too)
 		char addr[32];
 		for (int i = 0; i < 4; i++) {
 			snprintf(addr, sizeof addr, "10.%d.0.%d", k, i);
-			guard_login_failed(g, addr, names[k], t);
+			guard_login_failed(g, addr, names[k], k == 0, t);
 		}
 		snprintf(addr, sizeof addr, "10.%d.0.0", k);
 		waits[k] = guard_login_check(g, addr, names[k], t);
@@ -145,7 +145,7 @@ START_TEST(backoff_is_capped)
 	struct guard *g = fresh();
 	int64_t t = 1;
 	for (int i = 0; i < 40; i++)
-		guard_login_failed(g, "10.0.0.9", "nobody", t);
+		guard_login_failed(g, "10.0.0.9", "nobody", false, t);
 	ck_assert_int_eq(guard_login_check(g, "10.0.0.9", "nobody", t), 15 * 60 * 1000);
 	guard_free(g);
 }
@@ -160,10 +160,40 @@ START_TEST(tables_are_bounded)
 	for (int i = 0; i < GUARD_ENTRIES * 2; i++) {
 		snprintf(addr, sizeof addr, "10.%d.%d.%d", i >> 16 & 255, i >> 8 & 255, i & 255);
 		for (int k = 0; k < 4; k++)
-			guard_login_failed(g, addr, addr, 10 + i);   /* a name each, too */
+			guard_login_failed(g, addr, addr, false, 10 + i);   /* a made-up name each, too */
 	}
 	ck_assert_int_gt(guard_login_check(g, addr, "x", 10 + GUARD_ENTRIES * 2), 0);
 	ck_assert_int_eq(guard_login_check(g, "10.0.0.0", "x", 10 + GUARD_ENTRIES * 2), 0);
+	guard_free(g);
+}
+END_TEST
+
+/*
+ * Regression (probe of the change above): with a record for every name
+ * tried, made-up names from fresh addresses pushed an account's window out
+ * of the full table (4096 of them: alice's 15-minute window was gone).  A
+ * full table forgets made-up names first.
+ */
+START_TEST(made_up_names_do_not_evict_accounts)
+{
+	struct guard *g = fresh();
+	int64_t t = 1000;
+	char addr[48], name[32];
+	for (int i = 0; i < 20; i++) {
+		snprintf(addr, sizeof addr, "10.9.0.%d", i);
+		guard_login_failed(g, addr, "alice", true, t);
+	}
+	int64_t before = guard_login_check(g, "10.9.0.0", "alice", t);
+	ck_assert_int_gt(before, 0);
+	for (int i = 0; i < 2 * GUARD_ENTRIES; i++) {
+		snprintf(addr, sizeof addr, "2001:db8::%x", i);
+		snprintf(name, sizeof name, "made-up-%d", i);
+		guard_login_failed(g, addr, name, false, t + 1 + i);
+	}
+	/* a guesser's address that has failed (on anything) is still held */
+	int64_t now = t + 1 + 2 * GUARD_ENTRIES;
+	guard_login_failed(g, "10.9.9.9", "zzz", false, now);
+	ck_assert_int_eq(guard_login_check(g, "10.9.9.9", "alice", now), before - (now - t));
 	guard_free(g);
 }
 END_TEST
@@ -211,6 +241,7 @@ static Suite *guard_suite(void)
 	tcase_add_test(tc, unknown_names_have_windows_too);
 	tcase_add_test(tc, backoff_is_capped);
 	tcase_add_test(tc, tables_are_bounded);
+	tcase_add_test(tc, made_up_names_do_not_evict_accounts);
 	tcase_add_test(tc, log_lines_summarised);
 	tcase_add_test(tc, settings);
 	suite_add_tcase(s, tc);
