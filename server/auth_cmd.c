@@ -106,11 +106,12 @@ static void cmd_register(struct conn *c, json_t *id, json_t *req)
 		               PROTO_PASSWORD_MIN, PROTO_PASSWORD_MAX);
 		return;
 	}
-	/* register_per_hour: every attempt with a good name and password
-	 * counts, a taken name's too, and is counted before the name is
-	 * looked up: user_exists, answered at once and without a limit, was a
-	 * free list of the accounts (accounts probe). */
-	int64_t wait = guard_hourly(a->guard, GUARD_REGISTER, conn_host(c), mstime_mono());
+	/* register_per_hour, asked before the name is looked up: past the
+	 * limit a taken name was still answered user_exists, at once (accounts
+	 * probe).  Counted after it: a taken name costs an honest user none of
+	 * the hour's allowance (names are no secret: challenge and profile
+	 * tell them too). */
+	int64_t wait = guard_hourly_wait(a->guard, GUARD_REGISTER, conn_host(c), mstime_mono());
 	if (wait > 0) {
 		log_info("conn=%llu register refused addr=%s retry_after_ms=%lld",
 		         (unsigned long long)conn_id(c), conn_host(c), (long long)wait);
@@ -127,6 +128,7 @@ static void cmd_register(struct conn *c, json_t *id, json_t *req)
 		auth_reply_storage(a, c, id, "register");
 		return;
 	}
+	(void)guard_hourly(a->guard, GUARD_REGISTER, conn_host(c), mstime_mono());   /* allowed: asked above */
 	if ((j = auth_job_new(a, c, id, JOB_REGISTER, pw, plen)) == NULL)
 		return;
 	memcpy(j->name, name, nlen);

@@ -197,20 +197,33 @@ static struct record *find(struct guard *g, const char *addr, const char *name, 
 	return r;
 }
 
-int64_t guard_hourly(struct guard *g, enum guard_hourly kind, const char *addr, int64_t now)
+/* guard_hourly and guard_hourly_wait: count it (if allowed) or only ask. */
+static int64_t hourly(struct guard *g, enum guard_hourly kind, const char *addr, int64_t now, bool count)
 {
 	int limit = kind == GUARD_REGISTER ? g->s.register_per_hour : g->s.guests_per_hour;
 	if (limit <= 0)
 		return 0;
-	struct record *r = find(g, addr, NULL, now, true);
+	struct record *r = find(g, addr, NULL, now, count);
+	if (r == NULL)
+		return 0;
 	if (r->hour_count[kind] == 0 || now - r->hour_start_ms[kind] >= HOUR_MS) {
 		r->hour_start_ms[kind] = now;
 		r->hour_count[kind] = 0;
 	}
 	if (r->hour_count[kind] >= limit)
 		return r->hour_start_ms[kind] + HOUR_MS - now;
-	r->hour_count[kind]++;
+	r->hour_count[kind] += count;
 	return 0;
+}
+
+int64_t guard_hourly(struct guard *g, enum guard_hourly kind, const char *addr, int64_t now)
+{
+	return hourly(g, kind, addr, now, true);
+}
+
+int64_t guard_hourly_wait(struct guard *g, enum guard_hourly kind, const char *addr, int64_t now)
+{
+	return hourly(g, kind, addr, now, false);
 }
 
 static bool failing(const struct guard *g, const struct record *r, int64_t now)

@@ -81,6 +81,9 @@ const struct guard_settings *guard_settings(const struct guard *g);
  * counted), else the ms until the address may again. */
 enum guard_hourly { GUARD_REGISTER, GUARD_GUEST, GUARD_HOURLY };
 int64_t guard_hourly(struct guard *g, enum guard_hourly kind, const char *addr, int64_t now);
+/* The same wait, nothing counted (register: past the limit, a taken name
+ * is not told either). */
+int64_t guard_hourly_wait(struct guard *g, enum guard_hourly kind, const char *addr, int64_t now);
 
 /* May addr try to log in as name (an account's or not) now?  0, or the
  * ms to wait (retry_after). */
