@@ -513,6 +513,7 @@ struct pending {
 	int before_heard[HEARD_LISTS];
 	size_t before_nacts;
 	struct announce_step step;   /* what it adds to the game's replay (announce.h) */
+	bool spec;                   /* spectators hear something of it (counted in pending_spec) */
 };
 
 /* pending_write runs on the store writer thread (batch.h): it reads only
@@ -559,6 +560,7 @@ static void pending_committed(void *arg)
 	struct pending *p = arg;
 	struct game *g = p->g;
 	g->pending--;
+	g->pending_spec -= p->spec;
 	announce_step_commit(g->gs->srv->replays, g->gs->srv->store, &g->info, &p->step);
 	if (p->a.seq == g->untold_seq) {
 		/* Told now (the answer goes out with this commit): the side to
@@ -586,6 +588,7 @@ static void pending_failed(void *arg)
 	struct pending *p = arg;
 	struct game *g = p->g;
 	g->pending--;
+	g->pending_spec -= p->spec;
 	if (p->a.seq <= g->seq) {
 		g->clock = p->before_clock;
 		g->untold_seq = 0;   /* the tries from this one on are gone */
@@ -745,6 +748,14 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		presence_rearm(g);
 
 	g->pending++;
+	/* The referee's kinds (and a draw offer, an umpire's note) say by
+	 * their events whether spectators hear them; the others send notices
+	 * spectators get (pause, adjournment, chat): counted as heard. */
+	p->spec = a.kind != ACTION_TRY && a.kind != ACTION_LIST && a.kind != ACTION_QUIET && a.kind != ACTION_ANY &&
+	          a.kind != ACTION_DRAW && a.kind != ACTION_NOTE;
+	for (size_t i = 0; i < p->out.n && !p->spec; i++)
+		p->spec = (p->out.v[i].audience & AUD_SPECTATOR) != 0;
+	g->pending_spec += p->spec;
 	p->before_clock = before_clock;
 	p->before_offer = before_offer;
 	p->before_paused = before_paused;

@@ -59,6 +59,10 @@ struct game {
 	 * the store writer); game.c keeps, with each, the state before it:
 	 * what a failed commit puts back. */
 	int pending;
+	/* Of them, those spectators hear something of: a spectator's watch
+	 * waits for these only (one waiting for an opponent's hidden try timed
+	 * it for a player's second account). */
+	int pending_spec;
 	/* The last move played whose announcement is not out yet: its seq
 	 * (0: none) and when it was made.  Until its commit is done the side
 	 * to move has not been told it is its turn: the clocks stand at

@@ -361,10 +361,13 @@ static void wait_run(void *arg)
 	free(arg);
 }
 
-static bool must_wait(struct conn *c, const struct game *g, json_t *id, json_t *req,
+static bool must_wait(struct conn *c, const struct game *g, bool umpire, json_t *id, json_t *req,
                       void (*proceed)(struct conn *c, json_t *id, json_t *req))
 {
-	if (g->pending == 0)
+	/* A spectator waits only for actions it hears something of: waiting
+	 * for one it does not (an icc illegal try, a draw offer) told its
+	 * timing (probe: 1.3 ms against 4.7 ms); the umpire hears them all. */
+	if ((umpire ? g->pending : g->pending_spec) == 0)
 		return false;
 	struct dispatch_later *w = xcalloc(1, sizeof *w);
 	dispatch_later_keep(w, c, id, req, proceed);
@@ -603,7 +606,7 @@ static void take_seat(struct conn *c, json_t *id, json_t *req, bool umpire,
 {
 	int role;
 	struct game *g = seat_game(c, id, req, umpire, &role);
-	if (!g || must_wait(c, g, id, req, self))
+	if (!g || must_wait(c, g, umpire, id, req, self))
 		return;
 	struct watcher *w = seat_find(g, conn_id(c));
 	if (w && w->umpire != umpire) {
