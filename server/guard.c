@@ -18,10 +18,14 @@
 struct record {
 	char addr[GUARD_ADDR_MAX];    /* address table */
 	char name[GUARD_NAME_MAX];    /* account table: the name tried, folded (fold) */
-	/* address table: the name its failures were against, and whether
-	 * they were against more than one (then a success forgets none) */
-	char fail_name[GUARD_NAME_MAX];
-	bool fail_mixed;
+	/* address table: its failures by the name they were on, so that a
+	 * success forgives its own name's (the first GUARD_ADDR_NAMES names;
+	 * past them, fail_overflow: none is forgiven) */
+	struct {
+		char name[GUARD_NAME_MAX];
+		int fails;
+	} fail_names[GUARD_ADDR_NAMES];
+	bool fail_overflow;
 	bool account;                 /* name table: a failure named an account (kept longest) */
 	int64_t used_ms;              /* 0: free */
 	int fails;
@@ -271,10 +275,17 @@ void guard_login_failed(struct guard *g, const char *addr, const char *name, boo
 	fold(key, name);
 	struct record *a = find(g, addr, NULL, now, true);
 	if (!failing(g, a, now)) {
-		snprintf(a->fail_name, sizeof a->fail_name, "%s", key);
-		a->fail_mixed = false;
-	} else if (strcmp(a->fail_name, key) != 0) {
-		a->fail_mixed = true;
+		memset(a->fail_names, 0, sizeof a->fail_names);
+		a->fail_overflow = false;
+	}
+	size_t i = 0;
+	while (i < GUARD_ADDR_NAMES && a->fail_names[i].fails > 0 && strcmp(a->fail_names[i].name, key) != 0)
+		i++;
+	if (i == GUARD_ADDR_NAMES) {
+		a->fail_overflow = true;
+	} else {
+		snprintf(a->fail_names[i].name, sizeof a->fail_names[i].name, "%s", key);
+		a->fail_names[i].fails++;
 	}
 	fail(g, a, now);
 	/* every name has its record, an account's or not: a window that only
@@ -289,12 +300,19 @@ void guard_login_ok(struct guard *g, const char *addr, const char *name, int64_t
 	char key[GUARD_NAME_MAX];
 	fold(key, name);
 	struct record *a = find(g, addr, NULL, now, false);
-	/* Only its own failures are forgiven: a guesser's address that logs in
-	 * to an account of its own between guesses keeps every guess counted. */
-	if (a && !a->fail_mixed && strcmp(a->fail_name, key) == 0) {
-		a->fails = 0;
-		a->until_ms = 0;
-	}
+	/* Only its own name's failures are forgiven (a typo; several members
+	 * behind one address each forgiven theirs): a guesser's address that
+	 * logs in to an account of its own between guesses keeps every guess
+	 * counted. */
+	if (a == NULL || a->fail_overflow)
+		return;
+	for (size_t i = 0; i < GUARD_ADDR_NAMES; i++)
+		if (a->fail_names[i].fails > 0 && strcmp(a->fail_names[i].name, key) == 0) {
+			a->fails -= a->fail_names[i].fails < a->fails ? a->fail_names[i].fails : a->fails;
+			a->fail_names[i].fails = 0;
+			if (a->fails == 0)
+				a->until_ms = 0;
+		}
 }
 
 bool guard_log_allow(const struct guard_settings *s, struct guard_log_limit *l, int64_t now,

@@ -22,10 +22,11 @@
  * that have failed recently themselves: the real user, from an address
  * with no recent failures, still logs in with the right password while a
  * stranger hammers the account.  Failures are forgotten
- * login_failure_memory after the last one, and a successful login clears
- * its address's record when every failure there was against that same
- * name (a typo forgiven); one to another name stays counted (a guesser
- * logging in to an account of its own between guesses reset its count).
+ * login_failure_memory after the last one, and a successful login
+ * forgives its address's failures on its own name (a typo; members behind
+ * one address each their own), while those on other names stay counted (a
+ * guesser logging in to an account of its own between guesses reset its
+ * count).  Failures on more than GUARD_ADDR_NAMES names: none forgiven.
  *
  * Settings (deploy/kriegd.conf.example): see struct guard_settings.
  */
@@ -40,6 +41,7 @@
 #define GUARD_ENTRIES 4096            /* records per table; LRU beyond */
 #define GUARD_ADDR_MAX 48             /* INET6_ADDRSTRLEN and room */
 #define GUARD_NAME_MAX 32             /* a name's first 31 bytes are its key (names: 24 at most) */
+#define GUARD_ADDR_NAMES 4            /* names an address's failures are kept by (guard_login_ok) */
 
 struct guard_settings {
 	int register_per_hour;        /* register_per_hour: registrations per address per
@@ -91,8 +93,7 @@ int64_t guard_login_check(struct guard *g, const char *addr, const char *name, i
 /* A failed login: counts for addr and name (account: it names one; a full
  * table forgets a made-up name's record before an account's). */
 void guard_login_failed(struct guard *g, const char *addr, const char *name, bool account, int64_t now);
-/* A successful login as name: addr's failures are forgotten if they were
- * all against name. */
+/* A successful login as name: addr's failures on name are forgiven. */
 void guard_login_ok(struct guard *g, const char *addr, const char *name, int64_t now);
 
 /* Bounded logging: may a line of this kind be logged now?  true: log it,

@@ -101,13 +101,52 @@ START_TEST(own_login_between_guesses_forgives_none)
 	}
 	ck_assert_int_eq(refused, 12 - 4);   /* three free failures, the fourth opens the window */
 	ck_assert_int_gt(guard_login_check(g, "10.0.0.120", "alice", t), 0);   /* the address is held */
-	/* failures against two names: a success as one of them forgives neither */
+	/* failures on two names: a success as one of them forgives its own
+	 * only (dave's stays: three more failures make the fourth) */
 	guard_login_failed(g, "10.0.0.7", "carol", true, t);
 	guard_login_failed(g, "10.0.0.7", "dave", true, t);
 	guard_login_ok(g, "10.0.0.7", "carol", t);
-	guard_login_failed(g, "10.0.0.7", "carol", true, t);
-	guard_login_failed(g, "10.0.0.7", "carol", true, t);
+	for (int i = 0; i < 2; i++)
+		guard_login_failed(g, "10.0.0.7", "zed", false, t);
+	ck_assert_int_eq(guard_login_check(g, "10.0.0.7", "eve", t), 0);
+	guard_login_failed(g, "10.0.0.7", "zed", false, t);
 	ck_assert_int_eq(guard_login_check(g, "10.0.0.7", "eve", t), 2000);
+	/* failures on more names than the address keeps: none forgiven */
+	for (int i = 0; i < GUARD_ADDR_NAMES + 1; i++) {
+		char nm[16];
+		snprintf(nm, sizeof nm, "name%d", i);
+		guard_login_failed(g, "10.0.0.8", nm, false, t);
+	}
+	guard_login_ok(g, "10.0.0.8", "name0", t);
+	ck_assert_int_gt(guard_login_check(g, "10.0.0.8", "eve", t), 0);
+	guard_free(g);
+}
+END_TEST
+
+/*
+ * Members of a club behind one address (NAT): each mistypes a password,
+ * then logs in; every one's success forgives that member's failure, in
+ * whatever order they come, so the address is not held by typos already
+ * mended (with a success forgiving only an address whose failures were all
+ * on its own name, two members' interleaved typos stayed counted).
+ */
+START_TEST(members_behind_one_address_forgiven)
+{
+	struct guard *g = fresh();
+	int64_t t = 5000;
+	static const char *const members[] = { "alice", "bob", "carol" };
+	for (int round = 0; round < 3; round++) {
+		for (int m = 0; m < 3; m++)
+			guard_login_failed(g, "192.0.2.1", members[m], true, t);
+		for (int m = 2; m >= 0; m--) {
+			ck_assert_int_eq(guard_login_check(g, "192.0.2.1", members[m], t), 0);
+			guard_login_ok(g, "192.0.2.1", members[m], t);
+		}
+	}
+	/* nothing held over: three free failures again */
+	for (int i = 0; i < 3; i++)
+		guard_login_failed(g, "192.0.2.1", "dave", true, t);
+	ck_assert_int_eq(guard_login_check(g, "192.0.2.1", "erin", t), 0);
 	guard_free(g);
 }
 END_TEST
@@ -238,6 +277,7 @@ static Suite *guard_suite(void)
 	tcase_add_test(tc, guest_rate);
 	tcase_add_test(tc, backoff_doubles_and_spares_a_clean_address);
 	tcase_add_test(tc, own_login_between_guesses_forgives_none);
+	tcase_add_test(tc, members_behind_one_address_forgiven);
 	tcase_add_test(tc, unknown_names_have_windows_too);
 	tcase_add_test(tc, backoff_is_capped);
 	tcase_add_test(tc, tables_are_bounded);
