@@ -748,13 +748,10 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		presence_rearm(g);
 
 	g->pending++;
-	/* The referee's kinds (and a draw offer, an umpire's note) say by
-	 * their events whether spectators hear them; the others send notices
-	 * spectators get (pause, adjournment, chat): counted as heard. */
-	p->spec = a.kind != ACTION_TRY && a.kind != ACTION_LIST && a.kind != ACTION_QUIET && a.kind != ACTION_ANY &&
-	          a.kind != ACTION_DRAW && a.kind != ACTION_NOTE;
-	for (size_t i = 0; i < p->out.n && !p->spec; i++)
-		p->spec = (p->out.v[i].audience & AUD_SPECTATOR) != 0;
+	/* Who hears it, by the one rule the replayed views and their counts
+	 * use (events and notice: announce_heard). */
+	unsigned heard = announce_heard(&a, &p->out);
+	p->spec = (heard & AUD_SPECTATOR) != 0;
 	g->pending_spec += p->spec;
 	p->before_clock = before_clock;
 	p->before_offer = before_offer;
@@ -796,7 +793,7 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		route_event(g, ba, &p->out.v[i], &a, clk);
 	unsigned naud = 0;
 	json_t *notice = announce_notice(g->id, &a, referee_plies(g->ref), clk, &naud);
-	announce_heard_at(g->heard_seq, announce_heard(&a, &p->out), p->a.seq);
+	announce_heard_at(g->heard_seq, heard, p->a.seq);
 	if (notice) {
 		/* A player who muted the other does not receive their chat (chat.c). */
 		bool said = a.kind == ACTION_SAY;
