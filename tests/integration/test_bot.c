@@ -1517,15 +1517,15 @@ static bool page_of(const char *line, const char *ev, json_int_t game, bool *mor
 	return is;
 }
 
-/* line (no '\n') is a try (move or "any") in game (0: any game). */
-static bool try_in(const char *line, json_int_t game)
+/* The game of a try (move or "any") that line (no '\n') is; 0 if none. */
+static json_int_t try_game(const char *line)
 {
 	json_t *o = json_loads(line, 0, NULL);
 	const char *t = json_string_value(json_object_get(o, "type"));
-	bool is = t && (strcmp(t, "move") == 0 || strcmp(t, "any") == 0) &&
-	          (!game || json_integer_value(json_object_get(o, "game")) == game);
+	json_int_t game = t && (strcmp(t, "move") == 0 || strcmp(t, "any") == 0)
+	                  ? json_integer_value(json_object_get(o, "game")) : 0;
 	json_decref(o);
-	return is;
+	return game;
 }
 
 /* What mitm_serve saw. */
@@ -1592,12 +1592,11 @@ static void mitm_serve(struct mitm *m, struct kd *d, json_int_t game, int hold_m
 			while (!seen->tried_after && (nl = memchr(in, '\n', inlen)) != NULL) {
 				size_t n = (size_t)(nl - in) + 1;
 				*nl = '\0';
-				if (try_in(in, 0)) {
-					seen->tries++;
-					for (int gi = 1; gi < 16; gi++)
-						seen->game_tries[gi] += try_in(in, gi);
-				}
-				if (game && try_in(in, game)) {
+				json_int_t tg = try_game(in);
+				seen->tries += tg != 0;
+				if (tg > 0 && tg < 16)
+					seen->game_tries[tg]++;
+				if (game && tg == game) {
 					if (last_page_sent)
 						seen->tried_after = true;
 					else
