@@ -469,7 +469,7 @@ static void login_failed(struct auth *a, struct job *j)
 		log_msg(LOGL_ERROR, "auth: stored hash of user=%lld unusable", (long long)j->user);
 	guard_login_failed(a->guard, j->host, j->name, j->user != 0, mstime_mono());
 	log_always(LOGL_WARN, "conn=%llu login failed addr=%s user=%s", (unsigned long long)j->conn,
-	        j->host, j->tried);
+	        j->addr, j->tried);
 }
 
 static void finish_login(struct auth *a, struct conn *c, struct job *j)
@@ -532,7 +532,7 @@ static void finish_login(struct auth *a, struct conn *c, struct job *j)
 	}
 	/* The success beside the failures: who logged in from where (audits,
 	 * and the order of hashing the fair queue gave, test_club.c). */
-	log_info("conn=%llu login ok addr=%s user=%s", (unsigned long long)j->conn, j->host,
+	log_info("conn=%llu login ok addr=%s user=%s", (unsigned long long)j->conn, j->addr,
 	         j->name);
 	auth_login_done(a, c, j->id, j->user, j->name, token, digest, true);
 }
@@ -770,7 +770,7 @@ struct job *auth_job_new(struct auth *a, struct conn *c, json_t *id, enum job_ki
 	 * so a flood from a few addresses leaves room for everyone else. */
 	size_t mine = 0;
 	for (j = a->pending; j != NULL; j = j->pending_next)
-		mine += strcmp(j->host, conn_host(c)) == 0;
+		mine += strcmp(j->host, conn_limit_host(c)) == 0;
 	if (mine >= (size_t)guard_settings(a->guard)->hash_share || a->npending >= AUTH_QUEUE_MAX) {
 		unsigned more = 0;
 		if (guard_log_allow(guard_settings(a->guard), &a->log_busy, mstime_mono(), &more))
@@ -780,7 +780,8 @@ struct job *auth_job_new(struct auth *a, struct conn *c, json_t *id, enum job_ki
 		return NULL;
 	}
 	j = xcalloc(1, sizeof *j);
-	snprintf(j->host, sizeof j->host, "%s", conn_host(c));
+	snprintf(j->host, sizeof j->host, "%s", conn_limit_host(c));
+	snprintf(j->addr, sizeof j->addr, "%s", conn_host(c));
 	j->pw = xmalloc(pwlen);
 	memcpy(j->pw, pw, pwlen);
 	j->pwlen = pwlen;

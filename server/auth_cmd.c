@@ -111,7 +111,7 @@ static void cmd_register(struct conn *c, json_t *id, json_t *req)
 	 * probe).  Counted after it: a taken name costs an honest user none of
 	 * the hour's allowance (names are no secret: challenge and profile
 	 * tell them too). */
-	int64_t wait = guard_hourly_wait(a->guard, GUARD_REGISTER, conn_host(c), mstime_mono());
+	int64_t wait = guard_hourly_wait(a->guard, GUARD_REGISTER, conn_limit_host(c), mstime_mono());
 	if (wait > 0) {
 		log_info("conn=%llu register refused addr=%s retry_after_ms=%lld",
 		         (unsigned long long)conn_id(c), conn_host(c), (long long)wait);
@@ -128,7 +128,7 @@ static void cmd_register(struct conn *c, json_t *id, json_t *req)
 		auth_reply_storage(a, c, id, "register");
 		return;
 	}
-	(void)guard_hourly(a->guard, GUARD_REGISTER, conn_host(c), mstime_mono());   /* allowed: asked above */
+	(void)guard_hourly(a->guard, GUARD_REGISTER, conn_limit_host(c), mstime_mono());   /* allowed: asked above */
 	if ((j = auth_job_new(a, c, id, JOB_REGISTER, pw, plen)) == NULL)
 		return;
 	memcpy(j->name, name, nlen);
@@ -160,7 +160,7 @@ static void cmd_login(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	/* Inside a back-off window: refused at once, no hash spent (guard.h). */
-	int64_t wait = guard_login_check(a->guard, conn_host(c), name, mstime_mono());
+	int64_t wait = guard_login_check(a->guard, conn_limit_host(c), name, mstime_mono());
 	if (wait > 0) {
 		char esc[LOG_ESCAPE_BUF];
 		unsigned more = 0;
@@ -204,7 +204,7 @@ static bool guests_full(struct auth *a, struct conn *c, json_t *id, int64_t user
 		return false;
 	int live = 0;
 	for (struct conn *o = NULL; (o = conn_of_user(a->srv, 0, o)) != NULL;)
-		live += strcmp(conn_host(o), conn_host(c)) == 0 && conn_user(o) != user &&
+		live += strcmp(conn_limit_host(o), conn_limit_host(c)) == 0 && conn_user(o) != user &&
 		        auth_is_guest_name(conn_user_name(o));
 	if (live < cap)
 		return false;
@@ -233,7 +233,7 @@ static void cmd_guest(struct conn *c, json_t *id, json_t *req)
 		return;
 	/* guests_per_hour: each account made counts (a `guest` on a guest's
 	 * connection makes another, the live count staying one). */
-	int64_t wait = guard_hourly(a->guard, GUARD_GUEST, conn_host(c), mstime_mono());
+	int64_t wait = guard_hourly(a->guard, GUARD_GUEST, conn_limit_host(c), mstime_mono());
 	if (wait > 0) {
 		log_info("conn=%llu guest refused addr=%s retry_after_ms=%lld", (unsigned long long)conn_id(c),
 		         conn_host(c), (long long)wait);
@@ -373,7 +373,7 @@ static void cmd_passwd(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_ACCOUNT_DISABLED, "this account is disabled");
 		return;
 	}
-	int64_t wait = guard_login_check(a->guard, conn_host(c), u.name, mstime_mono());
+	int64_t wait = guard_login_check(a->guard, conn_limit_host(c), u.name, mstime_mono());
 	if (wait > 0) {
 		OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
 		reply_retry(c, id, wait, "too many failed logins; try again later");

@@ -52,7 +52,9 @@ struct job {
 	json_t *req;                  /* JOB_HASH: the request, for done */
 	auth_hashed_fn done;          /* JOB_HASH */
 	int result;                   /* worker: kdf_verify's result, or kdf_hash's rc */
-	char host[GUARD_ADDR_MAX];    /* the client's address: its share of the queue (guard.h) */
+	char host[GUARD_ADDR_MAX];    /* the client's address as the limits count it (its share
+	                               * of the queue, guard.h: conn_limit_host) */
+	char addr[GUARD_ADDR_MAX];    /* and as it is, for the log (conn_host) */
 	int64_t round;                /* under mu: the round robin's turn it is hashed in */
 	char tried[LOG_ESCAPE_BUF];   /* login: the name as sent, escaped, for the log */
 	struct event *delay;          /* a failed login's answer, held login_failure_delay */

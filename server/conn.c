@@ -306,6 +306,11 @@ const char *conn_host(const struct conn *c)
 	return c->host;
 }
 
+const char *conn_limit_host(const struct conn *c)
+{
+	return c->limit;
+}
+
 bool conn_hello_done(const struct conn *c)
 {
 	return c->hello;
@@ -991,7 +996,8 @@ static struct conn *conn_add(struct server *srv, struct bufferevent *bev, enum c
 	c->last_refill = mstime_mono();
 	snprintf(c->peer, sizeof c->peer, "%s", peer);
 	snprintf(c->host, sizeof c->host, "%s", host);
-	c->hb = host_hold(srv, c->host);
+	guard_addr_key(host, srv->cfg->guard.ipv6_prefix, c->limit);
+	c->hb = host_hold(srv, c->limit);
 	if ((c->timer = evtimer_new(srv->base, timer_cb, c)) == NULL ||
 	    (c->free_ev = evtimer_new(srv->base, free_cb, c)) == NULL)
 		fatalx("evtimer_new: out of memory");
@@ -1034,7 +1040,7 @@ void conn_format_peer(const struct sockaddr *sa, char *buf, size_t len,
 	}
 }
 
-/* Connections from host that hold a slot (not themselves refused).  A
+/* Connections from host (a limit key: guard_addr_key) that hold a slot (not themselves refused).  A
  * walk over all of them: accepts are rare next to requests, and bounded
  * by max_connections. */
 static size_t host_count(const struct connset *set, const char *host)
@@ -1043,26 +1049,28 @@ static size_t host_count(const struct connset *set, const char *host)
 	size_t n = 0;
 
 	TAILQ_FOREACH(c, &set->all, all)
-		if (!c->refused && strcmp(c->host, host) == 0)
+		if (!c->refused && strcmp(c->limit, host) == 0)
 			n++;
 	return n;
 }
 
 /* Room for one more connection from host?  0 with *refused (and
  * *refused_addr) set as it is to be told; -1: refused with no room to say
- * so (logged).  One address may not hold every slot (nor open hundreds of
- * connections to probe the server's timing): max_connections_per_ip,
- * loopback included.  Refused like server_full, with its own message. */
+ * so (logged).  One address (an IPv6 one's network: guard_addr_key) may
+ * not hold every slot (nor open hundreds of connections to probe the
+ * server's timing): max_connections_per_ip, loopback included.  Refused like server_full, with its own message. */
 static int admit(struct server *srv, const char *peer, const char *host, bool *refused,
                  bool *refused_addr)
 {
 	struct connset *set = srv->conns;
 	const struct config *cfg = srv->cfg;
+	char key[GUARD_ADDR_MAX];
 
+	guard_addr_key(host, cfg->guard.ipv6_prefix, key);
 	*refused = *refused_addr = false;
 	if (set->count - set->refusing >= (size_t)cfg->max_conns)
 		*refused = true;
-	else if (host_count(set, host) >= (size_t)cfg->max_conns_per_ip)
+	else if (host_count(set, key) >= (size_t)cfg->max_conns_per_ip)
 		*refused = *refused_addr = true;
 	if (*refused && set->refusing >= CONN_REFUSE_EXTRA) {
 		/* A storm of these is one line an interval (log_repeat_interval). */

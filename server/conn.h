@@ -50,9 +50,13 @@ uint64_t conn_id(const struct conn *c);
 struct server *conn_server(const struct conn *c);
 /* "1.2.3.4:5678", for logs. */
 const char *conn_peer(const struct conn *c);
-/* "1.2.3.4" (the peer's address without the port): what per-address
- * limits count by (max_connections_per_ip, auth's guard.h). */
+/* "1.2.3.4" (the peer's address without the port): for logs, the audit
+ * and the admin's views. */
 const char *conn_host(const struct conn *c);
+/* The address as every per-address limit counts it (max_connections_per_ip,
+ * the request budget, auth's guard.h): an IPv6 address's network
+ * (guard_addr_key, ipv6_prefix). */
+const char *conn_limit_host(const struct conn *c);
 
 /* The logged-in user of a connection: 0 / NULL before login. */
 int64_t conn_user(const struct conn *c);

@@ -4,6 +4,7 @@
  * full table forgets its least recently used record, so an attacker with
  * many addresses can only make the server forget, never grow.
  */
+#include <arpa/inet.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,7 @@ void guard_settings_default(struct guard_settings *s)
 	s->login_failure_delay_ms = 1000;
 	s->hash_share = 4;
 	s->log_repeat_ms = 10000;
+	s->ipv6_prefix = 64;
 }
 
 /* The guard's keys of kriegd.conf: set (guard_settings_set) and printed
@@ -74,6 +76,7 @@ static const struct {
 	  INT_MAX, 1 },
 	{ "login_failure_delay", offsetof(struct guard_settings, login_failure_delay_ms), 0, 60000, 1 },
 	{ "log_repeat_interval", offsetof(struct guard_settings, log_repeat_ms), 0, 3600000, 1 },
+	{ "ipv6_prefix", offsetof(struct guard_settings, ipv6_prefix), 32, 128, 0 },
 };
 
 int guard_settings_set(struct guard_settings *s, const char *key, const char *value, char *err,
@@ -115,6 +118,37 @@ void guard_settings_print(const struct guard_settings *s, FILE *f)
 		else
 			fprintf(f, "%s = %d\n", keys[i].key, v);
 	}
+}
+
+void guard_addr_key(const char *addr, int prefix, char key[GUARD_ADDR_MAX])
+{
+	struct in6_addr a6;
+	struct in_addr a4;
+	char text[INET6_ADDRSTRLEN];
+
+	/* Printed again from the parsed address: one form of each (a proxy's
+	 * "2001:DB8::1" is "2001:db8::1"). */
+	snprintf(key, GUARD_ADDR_MAX, "%s", addr);
+	if (inet_pton(AF_INET, addr, &a4) == 1) {
+		inet_ntop(AF_INET, &a4, key, GUARD_ADDR_MAX);
+		return;
+	}
+	if (inet_pton(AF_INET6, addr, &a6) != 1)
+		return;
+	if (IN6_IS_ADDR_V4MAPPED(&a6)) {
+		inet_ntop(AF_INET, &a6.s6_addr[12], key, GUARD_ADDR_MAX);
+		return;
+	}
+	if (prefix >= 128) {
+		inet_ntop(AF_INET6, &a6, key, GUARD_ADDR_MAX);
+		return;
+	}
+	for (int bit = prefix > 0 ? prefix : 0; bit < 128; bit++)
+		a6.s6_addr[bit / 8] &= (unsigned char)~(0x80u >> (bit % 8));
+	inet_ntop(AF_INET6, &a6, text, sizeof text);
+	/* An IPv6 address's text is 39 bytes at most, 45 with an IPv4 tail
+	 * ("::ffff:" is mapped, taken above; "::1.2.3.4" is short). */
+	snprintf(key, GUARD_ADDR_MAX, "%.39s/%u", text, (unsigned)prefix & 127u);
 }
 
 struct guard *guard_new(const struct guard_settings *s)

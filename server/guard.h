@@ -60,6 +60,9 @@ struct guard_settings {
 	                               * hashing queue at once.  Default 4 */
 	int log_repeat_ms;            /* log_repeat_interval: one line per kind per interval,
 	                               * then a count of those left out.  Default 10s */
+	int ipv6_prefix;              /* ipv6_prefix: every per-address limit counts an IPv6
+	                               * address by its first N bits (guard_addr_key).
+	                               * Default 64 */
 };
 
 void guard_settings_default(struct guard_settings *s);
@@ -77,6 +80,17 @@ void guard_free(struct guard *g);
  * accounts is kept. */
 void guard_reconfigure(struct guard *g, const struct guard_settings *s);
 const struct guard_settings *guard_settings(const struct guard *g);
+
+/*
+ * The address as every per-address limit counts it (here and in conn.c,
+ * web.c, auth.c): an IPv6 address by its network, its first prefix bits
+ * ("2001:db8:1:2::/64"; prefix 128: the address itself), since one
+ * subscriber is given a /64 or more and picks any address in it; an
+ * IPv4-mapped IPv6 address (a dual-stack listener's IPv4 client) as the
+ * IPv4 address; an IPv4 address, or anything unparsable ("?"), as it is.
+ * Logs and the admin's views keep the address itself.
+ */
+void guard_addr_key(const char *addr, int prefix, char key[GUARD_ADDR_MAX]);
 
 /* What addr may do so many times an hour: register (register_per_hour),
  * make a guest account (guests_per_hour).  0 if allowed now (and

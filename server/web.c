@@ -57,6 +57,7 @@ struct wreq {
 	bool head;                  /* a HEAD request: heads only, no bodies */
 	char peer[64];
 	char host[INET6_ADDRSTRLEN];
+	char limit[GUARD_ADDR_MAX];  /* the socket's host as the limits count it (guard_addr_key) */
 	struct event *timer;
 	struct event *free_ev;
 	TAILQ_ENTRY(wreq) all;
@@ -799,15 +800,16 @@ void web_accept(struct server *srv, int fd, const struct sockaddr *sa, bool plai
 {
 	struct web *w = srv->web;
 	const struct config *cfg = srv->cfg;
-	char peer[64], host[INET6_ADDRSTRLEN];
+	char peer[64], host[INET6_ADDRSTRLEN], key[GUARD_ADDR_MAX];
 	size_t same = 0;
 	struct wreq *r;
 
 	conn_format_peer(sa, peer, sizeof peer, host);
 	/* The HTTP phase has its own room, as large as the connections':
 	 * a flood of half-open requests cannot crowd out the line transport. */
+	guard_addr_key(host, cfg->guard.ipv6_prefix, key);
 	TAILQ_FOREACH(r, &w->reqs, all)
-		same += strcmp(r->host, host) == 0;
+		same += strcmp(r->limit, key) == 0;
 	if (w->count >= (size_t)cfg->max_conns || same >= (size_t)cfg->max_conns_per_ip) {
 		log_warnx("refused peer=%s reason=\"web: too many requests in progress\"", peer);
 		evutil_closesocket(fd);
@@ -843,6 +845,7 @@ void web_accept(struct server *srv, int fd, const struct sockaddr *sa, bool plai
 	r->state = plain ? WR_HEAD : WR_HANDSHAKE;
 	snprintf(r->peer, sizeof r->peer, "%s", peer);
 	snprintf(r->host, sizeof r->host, "%s", host);
+	snprintf(r->limit, sizeof r->limit, "%s", key);
 	if ((r->timer = evtimer_new(srv->base, timer_cb, r)) == NULL ||
 	    (r->free_ev = evtimer_new(srv->base, free_cb, r)) == NULL)
 		fatalx("evtimer_new: out of memory");

@@ -460,7 +460,7 @@ START_TEST(check_config)
 		"register_per_hour = 2", "guests_per_address = 3", "guests_per_hour = 9", "login_free_failures = 4",
 		"hash_queue_per_address = 7", "login_backoff = 5s", "login_backoff_max = 20m",
 		"login_failure_memory = 2h", "login_failure_delay = 250ms", "log_repeat_interval = 30s",
-		"close_linger = 0s",
+		"ipv6_prefix = 56", "close_linger = 0s",
 	};
 	char conf[1024] = "";
 	for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++)

@@ -847,6 +847,69 @@ START_TEST(test_plain_forwarded_for)
 }
 END_TEST
 
+/* A guest over the web door (forwarded from addr): the reply's error code,
+ * or "" when it was made. */
+static void guest_via(int port, const char *addr, const char *want, struct wsc **out)
+{
+	char extra[128];
+	snprintf(extra, sizeof extra, "X-Forwarded-For: %s\r\n", addr);
+	struct wsc *w = wsc_upgrade(port, false, extra);
+	json_decref(wsc_hello(w));
+	wsc_text(w, "{\"id\":2,\"type\":\"guest\"}");
+	json_t *r = wsc_msg(w);
+	const char *code = json_string_value(json_object_get(json_object_get(r, "error"), "code"));
+	ck_assert_msg(strcmp(code != NULL ? code : "", want) == 0, "guest from %s: %s, not \"%s\"",
+	              addr, code != NULL ? code : "made", want);
+	json_decref(r);
+	*out = w;
+}
+
+/* Regression: the per-address limits counted an IPv6 address alone, and a
+ * subscriber picks any address of its /64: each new one was a fresh
+ * share.  They count an IPv6 address's network (ipv6_prefix, 64), an
+ * IPv4-mapped one as its IPv4 address. */
+START_TEST(test_forwarded_ipv6_counts_by_network)
+{
+	struct kd *d = kd_start("listen_web_plain = 127.0.0.1:0\nweb_trusted_proxy = 127.0.0.1\n"
+	                        "max_connections_per_ip = 2\nguests_per_address = 1\n");
+	int port = listen_port(d, 1);
+	struct wsc *w[4];
+
+	/* Connections: two addresses of one /64 fill its share ... */
+	guest_via(port, "2001:db8:1:2::7", "", &w[0]);
+	guest_via(port, "2001:db8:1:2:aaaa::9", "rate_limited", &w[1]);   /* guests: one a network */
+	struct wsc *w3 = wsc_upgrade(port, false, "X-Forwarded-For: 2001:db8:1:2:ffff:ffff:ffff:ffff\r\n");
+	json_t *e = wsc_msg(w3);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "error"), "code")),
+	                 "server_full");
+	json_decref(e);
+	wsc_close(w3);
+	/* ... and the next /64 has its own. */
+	guest_via(port, "2001:db8:1:3::7", "", &w[2]);
+	/* The log keeps the address itself. */
+	ck_assert(kd_log_wait(d, "peer=2001:db8:1:2:aaaa::9(via 127.0.0.1)", 5000));
+	/* IPv4, and IPv4 as a dual-stack listener shows it, are one address. */
+	guest_via(port, "203.0.113.7", "", &w[3]);
+	struct wsc *w5;
+	guest_via(port, "::ffff:203.0.113.7", "rate_limited", &w5);
+	wsc_close(w5);
+	for (int i = 0; i < 4; i++)
+		wsc_close(w[i]);
+	kd_stop(d);
+
+	/* ipv6_prefix = 128: each address alone, as before. */
+	d = kd_start("listen_web_plain = 127.0.0.1:0\nweb_trusted_proxy = 127.0.0.1\n"
+	             "guests_per_address = 1\nipv6_prefix = 128\n");
+	port = listen_port(d, 1);
+	guest_via(port, "2001:db8:1:2::7", "", &w[0]);
+	guest_via(port, "2001:db8:1:2::8", "", &w[1]);
+	guest_via(port, "2001:DB8:1:2::8", "rate_limited", &w[2]);   /* one address, spelt two ways */
+	for (int i = 0; i < 3; i++)
+		wsc_close(w[i]);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(test_forwarded_for_untrusted_ignored)
 {
 	struct kd *d = kd_start("listen_web_plain = 127.0.0.1:0\n");
@@ -1323,6 +1386,7 @@ static Suite *web_suite(void)
 	tcase_add_test(tc, test_plain_forwarded_for);
 	tcase_add_test(tc, test_plain_origin_rebinding_refused);
 	tcase_add_test(tc, test_forwarded_for_untrusted_ignored);
+	tcase_add_test(tc, test_forwarded_ipv6_counts_by_network);
 	tcase_add_test(tc, test_check_config_prints_web_keys);
 	tcase_add_test(tc, test_reload_names_web_listeners);
 	tcase_add_test(tc, test_web_values_checked);

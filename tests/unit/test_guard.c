@@ -5,6 +5,7 @@
  */
 #include <check.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "check_main.h"
 #include "guard.h"
@@ -263,6 +264,51 @@ START_TEST(settings)
 	ck_assert_int_eq(guard_settings_set(&s, "register_per_hour", "-1", err, sizeof err), -1);
 	ck_assert_int_eq(guard_settings_set(&s, "hash_queue_per_address", "0", err, sizeof err), -1);
 	ck_assert_int_eq(guard_settings_set(&s, "max_connections", "5", err, sizeof err), 1);
+	ck_assert_int_eq(s.ipv6_prefix, 64);
+	ck_assert_int_eq(guard_settings_set(&s, "ipv6_prefix", "56", err, sizeof err), 0);
+	ck_assert_int_eq(s.ipv6_prefix, 56);
+	ck_assert_int_eq(guard_settings_set(&s, "ipv6_prefix", "31", err, sizeof err), -1);
+	ck_assert_int_eq(guard_settings_set(&s, "ipv6_prefix", "129", err, sizeof err), -1);
+	ck_assert_int_eq(s.ipv6_prefix, 56);
+}
+END_TEST
+
+/* Regression: every per-address limit counted an IPv6 address alone, and a
+ * subscriber picks any of the 2^64 addresses of its /64: a fresh address
+ * for each guess, registration or connection slot passed them all. */
+START_TEST(ipv6_counts_by_network)
+{
+	static const struct {
+		const char *addr;
+		int prefix;
+		const char *key;
+	} cases[] = {
+		{ "203.0.113.7", 64, "203.0.113.7" },
+		{ "2001:db8:1:2::7", 64, "2001:db8:1:2::/64" },
+		{ "2001:db8:1:2:ffff:ffff:ffff:ffff", 64, "2001:db8:1:2::/64" },
+		{ "2001:DB8:1:2:0:0:0:9", 64, "2001:db8:1:2::/64" },
+		{ "2001:db8:1:3::7", 64, "2001:db8:1:3::/64" },
+		{ "2001:db8:1:2ff::1", 56, "2001:db8:1:200::/56" },
+		{ "2001:db8:1:2ff::1", 60, "2001:db8:1:2f0::/60" },
+		{ "2001:db8:1:2ff::1", 63, "2001:db8:1:2fe::/63" },
+		{ "2001:DB8::1", 128, "2001:db8::1" },
+		{ "2001:db8::1", 127, "2001:db8::/127" },
+		{ "::1", 64, "::/64" },
+		{ "::ffff:203.0.113.7", 64, "203.0.113.7" },   /* a dual-stack listener's IPv4 client */
+		{ "::ffff:203.0.113.7", 128, "203.0.113.7" },
+		{ "?", 64, "?" },
+		{ "not an address", 64, "not an address" },
+	};
+	char key[GUARD_ADDR_MAX];
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		guard_addr_key(cases[i].addr, cases[i].prefix, key);
+		ck_assert_msg(strcmp(key, cases[i].key) == 0, "%s /%d: %s, not %s", cases[i].addr,
+		              cases[i].prefix, key, cases[i].key);
+	}
+	/* The longest: every bit of a /127 set. */
+	guard_addr_key("ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", 127, key);
+	ck_assert_str_eq(key, "ffff:ffff:ffff:ffff:ffff:ffff:ffff:fffe/127");
 }
 END_TEST
 
@@ -284,6 +330,7 @@ static Suite *guard_suite(void)
 	tcase_add_test(tc, made_up_names_do_not_evict_accounts);
 	tcase_add_test(tc, log_lines_summarised);
 	tcase_add_test(tc, settings);
+	tcase_add_test(tc, ipv6_counts_by_network);
 	suite_add_tcase(s, tc);
 	return s;
 }
