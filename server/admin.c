@@ -459,8 +459,7 @@ static void cmd_kick(struct conn *c, json_t *id, json_t *req)
 	if (is_self(c, id, &u, "kick"))
 		return;
 	if (!text_plain(reason) || reason[0] == '\0') {
-		dispatch_error(c, id, PE_BAD_REQUEST, "reason is 1 to %d bytes without control "
-		               "characters", ADMIN_REASON_MAX);
+		dispatch_error(c, id, PE_BAD_REQUEST, "reason: " TEXT_RULE, ADMIN_REASON_MAX);
 		return;
 	}
 	int n = count_conns(srv, u.id) + auth_count_waiting(srv, u.id);
@@ -633,8 +632,7 @@ static void cmd_broadcast(struct conn *c, json_t *id, json_t *req)
 	int n = 0;
 
 	if (text[0] == '\0' || !text_plain(text)) {
-		dispatch_error(c, id, PE_BAD_REQUEST, "text is 1 to %d bytes without control "
-		               "characters", ADMIN_NOTICE_MAX);
+		dispatch_error(c, id, PE_BAD_REQUEST, "text: " TEXT_RULE, ADMIN_NOTICE_MAX);
 		return;
 	}
 	audit_row(c, &row, "broadcast", "", "%s", text);

@@ -51,6 +51,7 @@
 #include "proto.h"
 #include "server.h"
 #include "store.h"
+#include "text.h"
 #include "xmalloc.h"
 
 #define CHAT_BURST 5                /* messages a user may send ... */
@@ -59,6 +60,7 @@
 #define CHAT_GAME_ID_MAX (1LL << 53)
 #define CHAT_MAILBOX_MAX 100        /* messages kept for one user ... */
 #define CHAT_FROM_ONE_MAX 10        /* ... of them from one sender: no pest fills a mailbox */
+#define CHAT_TEXT_IN_MAX (4 * ACTION_REASON_MAX)   /* bytes a text may have before it is normalised */
 
 struct chat_user {
 	int64_t user;
@@ -163,9 +165,9 @@ bool chat_muted(struct games *gs, int64_t listener, int64_t speaker)
 static bool chat_checked(struct conn *c, json_t *id, json_t *req, char *out, size_t len)
 {
 	const char *text = json_string_value(json_object_get(req, "text"));
-	if (action_umpire_text(text, out, len) != REF_OK) {
-		dispatch_error(c, id, PE_BAD_REQUEST,
-		               "text: 1..%d bytes of UTF-8 without control characters", ACTION_REASON_MAX);
+	char words[CHAT_TEXT_IN_MAX + 1];
+	if (!text_words(text, words, sizeof words) || action_umpire_text(words, out, len) != REF_OK) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "text: " TEXT_RULE, ACTION_REASON_MAX);
 		return false;
 	}
 	struct games *gs = conn_server(c)->games;
@@ -497,12 +499,12 @@ static const struct field f_none[] = {
 
 static const struct field f_say[] = {
 	{ "game", F_INT, 1, CHAT_GAME_ID_MAX },
-	{ "text", F_STRING, 1, 4 * ACTION_REASON_MAX },   /* the exact bound is checked after */
+	{ "text", F_STRING, 1, CHAT_TEXT_IN_MAX },   /* the exact bound is checked after */
 	{ NULL, 0, 0, 0 },
 };
 static const struct field f_tell[] = {
 	{ "user", F_STRING, 1, PROTO_NAME_MAX },
-	{ "text", F_STRING, 1, 4 * ACTION_REASON_MAX },
+	{ "text", F_STRING, 1, CHAT_TEXT_IN_MAX },
 	{ NULL, 0, 0, 0 },
 };
 static const struct field f_list[] = {

@@ -56,6 +56,7 @@
 #include "referee.h"
 #include "ruleset.h"
 #include "server.h"
+#include "text.h"
 #include "xmalloc.h"
 
 #define WATCH_GAME_ID_MAX (1LL << 53)
@@ -749,9 +750,13 @@ static void umpire_act(struct conn *c, json_t *id, json_t *req, int kind, int co
 	if (g == NULL)
 		return;
 	struct action a;
-	if (action_set_umpire(&a, kind, color, u) != REF_OK) {
-		dispatch_error(c, id, PE_BAD_REQUEST, "%s: 1..%d bytes of UTF-8 without control characters",
-		               kind == ACTION_NOTE ? "text" : "reason", ACTION_REASON_MAX);
+	char words[ACTION_REASON_MAX + 1];
+	bool plain = u->reason == NULL || text_words(u->reason, words, sizeof words);
+	if (plain && u->reason != NULL)
+		u->reason = words;
+	if (!plain || action_set_umpire(&a, kind, color, u) != REF_OK) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "%s: " TEXT_RULE, kind == ACTION_NOTE ? "text" : "reason",
+		               ACTION_REASON_MAX);
 		return;
 	}
 	log_info("game=%" PRId64 " user=%" PRId64 " umpire %s", g->id, conn_user(c),

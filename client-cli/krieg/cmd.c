@@ -183,7 +183,7 @@ static int take_text(struct cmd *c, const char *p, const char *dflt, char *err, 
 	memcpy(c->text, p, n);
 	c->text[n] = '\0';
 	if (!text_plain(c->text))
-		return failf(err, errlen, "%s: the text must be UTF-8 without control characters (tabs included)",
+		return failf(err, errlen, "%s: the text must be UTF-8 without control (tabs included), invisible or direction-changing characters",
 		             c->entry->name);
 	return 0;
 }

@@ -548,6 +548,24 @@ START_TEST(chat_requests)
 	memset(big, 'a', sizeof big - 1);
 	big[sizeof big - 1] = '\0';
 	kc_error(w.c, kc_req(w.c, "say", "{s:I, s:s}", "game", g, "text", big), "bad_request");
+	/* Regression: words that pass for someone else's.  "\u202e" turned the
+	 * rest of the line around (the page's buttons beside it too); twenty
+	 * U+3000 put "The umpire says" on a line of its own. */
+	kc_send(w.c, "{\"id\":901,\"type\":\"say\",\"game\":1,\"text\":\"\\u202eelpmis\"}");
+	kc_error(w.c, 901, "bad_request");
+	kc_error(x.c, kc_req(x.c, "tell", "{s:s, s:s}", "user", b.name, "text", "a\xe2\x81\xa6" "b"),
+	         "bad_request");   /* U+2066 */
+	kc_send(s.c, "{\"id\":904,\"type\":\"spec\",\"game\":1,\"text\":\"a\\u2028b\"}");
+	kc_error(s.c, 904, "bad_request");
+	char spoof[256] = "go";
+	for (int i = 0; i < 20; i++)
+		strcat(spoof, "\xe3\x80\x80");   /* U+3000 */
+	strcat(spoof, "\xc2\xa0The umpire says: 0-1");
+	kc_ok(w.c, kc_req(w.c, "say", "{s:I, s:s}", "game", g, "text", spoof));
+	ck_assert_str_eq(json_string_value(json_object_get(kc_event(b.c, "chat"), "text")),
+	                 "go The umpire says: 0-1");
+	ck_assert_str_eq(json_string_value(json_object_get(kc_event(s.c, "chat"), "text")),
+	                 "go The umpire says: 0-1");
 	/* The chat event: the player's words, by colour, spaces normalised. */
 	kc_ok(w.c, kc_req(w.c, "say", "{s:I, s:s}", "game", g, "text", "  good   luck "));
 	json_t *e = kc_event(b.c, "chat");
@@ -562,8 +580,8 @@ START_TEST(chat_requests)
 	ck_assert_str_eq(json_string_value(json_object_get(e, "user")), s.name);
 	kc_ok(w.c, kc_req(w.c, "games", NULL));   /* a barrier for the players' held events */
 	ck_assert(!kc_saw(w.c, "white is lost") && !kc_saw(b.c, "white is lost"));
-	/* Rate-limited: 5 per 10 s (one said above). */
-	for (int i = 0; i < 4; i++)
+	/* Rate-limited: 5 per 10 s (two said above). */
+	for (int i = 0; i < 3; i++)
 		kc_ok(w.c, kc_req(w.c, "say", "{s:I, s:s}", "game", g, "text", "more"));
 	kc_error(w.c, kc_req(w.c, "say", "{s:I, s:s}", "game", g, "text", "too much"), "rate_limited");
 	/* tell, mute. */
@@ -588,7 +606,7 @@ START_TEST(chat_requests)
 	kp_guest(d, &t);
 	kc_ok(t.c, kc_req(t.c, "watch", "{s:I}", "game", g));
 	kc_ok(x.c, kc_req(x.c, "watch", "{s:I}", "game", g));
-	for (int i = 0; i < 4; i++)   /* the "more"s s read */
+	for (int i = 0; i < 3; i++)   /* the "more"s s read */
 		kc_event(s.c, "chat");
 	kc_ok(s.c, kc_req(s.c, "mute", "{s:s}", "user", t.name));
 	kc_ok(s.c, kc_req(s.c, "mute", "{s:s}", "user", b.name));

@@ -204,7 +204,9 @@ START_TEST(pause_addtime_crash)
 	kc_no_game_event(spec.c, "umpire_note");
 	ck_assert(!kc_saw(w.c, "phone") && !kc_saw(b.c, "phone") && !kc_saw(spec.c, "phone"));
 	kc_ok(ump.c, kc_req(ump.c, "note", "{s:I, s:s, s:b}", "game", (json_int_t)game, "text",
-	                    "five minutes to the round's end", "public", 1));
+	                    "five minutes to\xe3\x80\x80\xe3\x80\x80the round's end", "public", 1));
+	kc_error(ump.c, kc_req(ump.c, "note", "{s:I, s:s, s:b}", "game", (json_int_t)game, "text",
+	                       "a\xe2\x80\xae" "b", "public", 1), "bad_request");
 	json_t *note = kc_event(w.c, "umpire_note");
 	ck_assert_str_eq(json_string_value(json_object_get(note, "text")),
 	                 "five minutes to the round's end");

@@ -473,6 +473,64 @@ START_TEST(test_text_plain)
 }
 END_TEST
 
+/* Regression: a user's words could pass for another's or the umpire's:
+ * "\u202e" turned the rest of a line around (and the page's buttons
+ * beside it), twenty U+3000 pushed "The umpire says: ..." onto a line of
+ * its own, invisible characters hid in names quoted in text. */
+START_TEST(test_text_disguises)
+{
+	static const char *const refused[] = {
+		"\xe2\x80\xae" "elpmis",        /* U+202E RIGHT-TO-LEFT OVERRIDE */
+		"a\xe2\x80\xaa" "b",            /* U+202A LRE */
+		"a\xe2\x81\xa6" "b",            /* U+2066 LRI */
+		"a\xe2\x81\xa9" "b",            /* U+2069 PDI */
+		"a\xe2\x80\xa8" "b",            /* U+2028 LINE SEPARATOR */
+		"a\xe2\x80\xa9" "b",            /* U+2029 PARAGRAPH SEPARATOR */
+		"a\xe2\x80\x8b" "b",            /* U+200B ZERO WIDTH SPACE */
+		"a\xe2\x81\xa0" "b",            /* U+2060 WORD JOINER */
+		"a\xef\xbb\xbf" "b",            /* U+FEFF */
+		"a\xe3\x85\xa4" "b",            /* U+3164 HANGUL FILLER */
+		"a\xe2\xa0\x80" "b",            /* U+2800 BRAILLE BLANK */
+		"a\xef\xbf\xb9" "b",            /* U+FFF9 */
+	};
+	static const char *const kept[] = {
+		"\xe2\x80\x8f\xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d",   /* RLM + Hebrew */
+		"\xd9\x85\xe2\x80\x8c\xd8\xa7",                /* ZWNJ (Persian) */
+		"\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9",   /* ZWJ (an emoji) */
+		"\xe2\x80\x8e!",                                 /* LRM */
+		"\xc2\xad",                                       /* soft hyphen */
+	};
+	char out[64];
+
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		ck_assert_msg(!text_plain(refused[i]), "text_plain accepted #%zu", i);
+		ck_assert_msg(!text_words(refused[i], out, sizeof out), "text_words accepted #%zu", i);
+	}
+	for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+		ck_assert_msg(text_plain(kept[i]), "text_plain refused #%zu", i);
+		ck_assert_msg(text_words(kept[i], out, sizeof out), "text_words refused #%zu", i);
+		ck_assert_str_eq(out, kept[i]);
+	}
+	/* Every Unicode space is a space, so action_umpire_text makes a run one. */
+	ck_assert(text_words("go\xe3\x80\x80\xe3\x80\x80\xc2\xa0The umpire\xe2\x80\x83says", out,
+	                     sizeof out));
+	ck_assert_str_eq(out, "go   The umpire says");
+	char norm[ACTION_REASON_MAX + 1];
+	ck_assert_int_eq(action_umpire_text(out, norm, sizeof norm), REF_OK);
+	ck_assert_str_eq(norm, "go The umpire says");
+	/* Bounded by out, the NUL included; an empty text is one. */
+	ck_assert(text_words("abc", out, 4));
+	ck_assert(!text_words("abcd", out, 4));
+	ck_assert(text_words("\xe3\x80\x80", out, 2));   /* 3 bytes in, 1 out */
+	ck_assert_str_eq(out, " ");
+	ck_assert(!text_words("a", out, 0));
+	ck_assert(text_words("", out, 1) && out[0] == '\0');
+	ck_assert(!text_words("a\tb", out, sizeof out));
+	/* A stored record's text is read by the older rule: still its normal form. */
+	ck_assert_int_eq(action_umpire_text("a\xe2\x80\xae" "b", norm, sizeof norm), REF_OK);
+}
+END_TEST
+
 START_TEST(test_umpire_apply)
 {
 	struct evlist ev;
@@ -551,6 +609,7 @@ static Suite *action_suite(void)
 	TCase *tc = tcase_create("action");
 	tcase_add_test(tc, test_kind_names);
 	tcase_add_test(tc, test_text_plain);
+	tcase_add_test(tc, test_text_disguises);
 	tcase_add_test(tc, test_set_and_parse);
 	tcase_add_test(tc, test_split);
 	tcase_add_test(tc, test_set_list);
