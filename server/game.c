@@ -642,6 +642,17 @@ static const struct batch_ops pending_ops = {
 	.failed = pending_failed, .free = pending_free,
 };
 
+/* A player's draw or adjournment offer: its side's mark of when it last
+ * made one (struct game offered_ply); NULL for any other action. */
+static int *offer_mark(struct game *g, const struct action *a)
+{
+	if ((a->color != WHITE && a->color != BLACK) || strcmp(a->text, "offer") != 0)
+		return NULL;
+	if (a->kind == ACTION_DRAW)
+		return &g->offered_ply[0][a->color];
+	return a->kind == ACTION_ADJOURN ? &g->offered_ply[1][a->color] : NULL;
+}
+
 /*
  * Rule on one action and put it in this turn's batch with what it
  * announces.  c/id are the requester (NULL for timers), retry the timer to
@@ -700,6 +711,14 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		return 1;
 	}
 
+	int *offered = offer_mark(g, &a);
+	if (offered != NULL && *offered == referee_plies(g->ref) + 1 && !referee_over(g->ref)) {
+		if (c)
+			dispatch_error(c, id, PE_ILLEGAL_ACTION,
+			               "you offered that already at this move: offer again after the next move");
+		return 1;
+	}
+
 	struct clock before_clock = g->clock;
 	int before_offer = g->draw_offer;
 	bool before_paused = g->paused;
@@ -715,6 +734,8 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		pending_free(p);
 		return 1;
 	}
+	if (offered != NULL)
+		*offered = plies + 1;
 	/* Charged up to the lease at most (lease_mono): past it the clocks
 	 * stand, as a restart would find them. */
 	int64_t cnow = games_lease_now(g->gs, now);

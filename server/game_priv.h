@@ -83,6 +83,12 @@ struct game {
 	bool adjourned;              /* both players agreed to adjourn (action_adjourned): no moves,
 	                              * no clock, no abandonment */
 	int adjourn_offer;           /* colour with a standing offer to adjourn, or -1 */
+	/* When each side (WHITE, BLACK) last offered a draw ([0]) or to adjourn
+	 * ([1]): the ply count then, plus one (0: never).  One offer of a kind a
+	 * ply (game_act): an offer made again the moment it was declined, thirty
+	 * in two seconds, was thirty questions put to the opponent.  Not kept
+	 * over a restart (nor in a record: it is the server's pace, not a rule). */
+	int offered_ply[2][2];
 	struct watcher *watchers;    /* spectator and umpire seats (watch.c) */
 	struct watch_delay *delay;   /* a delayed game's unreleased public stream (watch.c), or NULL */
 	/* A delayed game's spectators' list through the action of seq

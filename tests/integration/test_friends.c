@@ -935,6 +935,9 @@ START_TEST(adjourned_game_waits)
 	kc_no_game_event(a.c, "adjourn_offer");
 	kc_ok(b.c, kc_req(b.c, "adjourn", "{s:I, s:s}", "game", game, "action", "decline"));
 	kc_event(a.c, "adjourn_declined");
+	/* Regression: declined, it could be offered again at once, without end.
+	 * One offer a side a move (a ply). */
+	kc_error(a.c, kc_req(a.c, "adjourn", "{s:I}", "game", game), "illegal_action");
 	kc_ok(b.c, kc_req(b.c, "adjourn", "{s:I}", "game", game));
 	kc_event(a.c, "adjourn_offer");
 	kc_ok(a.c, kc_req(a.c, "adjourn", "{s:I}", "game", game));
