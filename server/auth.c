@@ -66,6 +66,19 @@ enum proto_error auth_check_name(const char *name, size_t len)
 	return PE_NONE;
 }
 
+bool auth_name_reserved(const char *name)
+{
+	static const char *const reserved[] = {
+		"admin", "administrator", "black", "console", "everyone", "krieg", "kriegd", "moderator",
+		"referee", "root", "server", "spectator", "spectators", "staff", "system", "umpire",
+		"white",
+	};
+	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+		if (strcasecmp(name, reserved[i]) == 0)
+			return true;
+	return false;
+}
+
 bool auth_is_guest_name(const char *name)
 {
 	return strncmp(name, AUTH_GUEST_PREFIX, strlen(AUTH_GUEST_PREFIX)) == 0;

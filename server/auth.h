@@ -72,6 +72,11 @@ enum proto_error auth_check_name(const char *name, size_t len);
 /* PROTO_PASSWORD_MIN..PROTO_PASSWORD_MAX bytes and not the user name
  * (ignoring case): PE_WEAK_PASSWORD otherwise. */
 enum proto_error auth_check_password(const char *name, const char *pw, size_t len);
+/* Names a stranger may not `register` (any case): the words the clients
+ * write for the server, its staff and the sides (a spectator named "White"
+ * saying "I resign" read as White's words).  An admin may still make them
+ * (user_create, `kriegd user add`). */
+bool auth_name_reserved(const char *name);
 /* Whether an account name is a guest's (the prefix no registration may take). */
 bool auth_is_guest_name(const char *name);
 

@@ -100,6 +100,11 @@ static void cmd_register(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_BAD_NAME, AUTH_NAME_RULE_FMT, AUTH_NAME_RULE_ARGS);
 		return;
 	}
+	if (auth_name_reserved(name)) {
+		dispatch_error(c, id, PE_BAD_NAME, "that name is reserved: it reads as the server's, its "
+		               "staff's or a side's");
+		return;
+	}
 	if (auth_check_password(name, pw, plen) != PE_NONE) {
 		dispatch_error(c, id, PE_WEAK_PASSWORD,
 		               "passwords are %d to %d bytes and not the user name",

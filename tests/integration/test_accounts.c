@@ -108,7 +108,8 @@ START_TEST(bad_names_and_weak_passwords)
 	struct kd *d = kd_start(NULL);
 	struct kc *c = kc_hello(d);
 	static const char *const names[] = { "ab", "bad name", "tooooooooooooooooooooooolong",
-	                                     "guest-abcd", "Guest-x1", "semi;colon", "" };
+	                                     "guest-abcd", "Guest-x1", "semi;colon", "",
+	                                     "White", "umpire", "ADMIN" };   /* reserved */
 
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		kc_error(c, kc_req(c, "register", "{s:s, s:s}", "user", names[i], "password",

@@ -184,6 +184,16 @@ START_TEST(name_rules)
 	/* An embedded NUL is a bad character, whatever strlen says. */
 	ck_assert_int_eq(auth_check_name("abc\0def", 7), PE_BAD_NAME);
 	ck_assert_int_eq(auth_check_name(NULL, 0), PE_BAD_NAME);
+	/* Regression (web probe): a spectator named "White" saying "I resign"
+	 * read as White's words; "admin" telling "reset your password" as
+	 * staff's.  Reserved for `register`, any case. */
+	static const char *const reserved[] = { "White", "black", "UMPIRE", "admin", "server", "kriegd",
+	                                        "Spectator", "everyone" };
+	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+		ck_assert_msg(auth_name_reserved(reserved[i]), "%s", reserved[i]);
+	static const char *const free_names[] = { "whitey", "admin2", "umpire_bob", "alice", "kriegfan" };
+	for (size_t i = 0; i < sizeof free_names / sizeof free_names[0]; i++)
+		ck_assert_msg(!auth_name_reserved(free_names[i]), "%s", free_names[i]);
 }
 END_TEST
 
