@@ -416,6 +416,9 @@ const char *action_record_refusal(const struct action_record_state *s, const str
 		if (side && s->draw_offer == other)
 			return "the opponent's draw offer stands: offering back accepts it (end agreement)";
 	}
+	if (a->kind == ACTION_DRAW && strcmp(a->text, "decline") == 0 && side &&
+	    s->draw_offer == a->color)
+		return "the draw offer is yours: the opponent answers it";
 	if (a->kind == ACTION_DRAW && strcmp(a->text, "decline") == 0 &&
 	    (!side || s->draw_offer != other))
 		return "no draw offer to decline";
@@ -425,6 +428,9 @@ const char *action_record_refusal(const struct action_record_state *s, const str
 		if (side && s->adjourn_offer == other)
 			return "the opponent's offer to adjourn stands: offering back accepts it (adjourn agree)";
 	}
+	if (action_is_adjourn(a->kind) && strcmp(a->text, "offer") != 0 && side &&
+	    s->adjourn_offer == a->color)
+		return "the offer to adjourn is yours: the opponent answers it";
 	if (a->kind == ACTION_ADJOURN && strcmp(a->text, "agree") == 0 &&
 	    (!side || s->adjourn_offer != other))
 		return "no offer to adjourn to accept";
@@ -433,6 +439,8 @@ const char *action_record_refusal(const struct action_record_state *s, const str
 		return "no offer to adjourn to decline";
 	if (a->kind == ACTION_END) {
 		int reason = game_reason_parse(a->text);
+		if (reason == REASON_AGREEMENT && side && s->draw_offer == a->color)
+			return "the draw offer is yours: the opponent answers it";
 		if (reason == REASON_AGREEMENT && (!side || s->draw_offer != other))
 			return "no draw offer to accept";
 		if (reason == REASON_ABORTED && plies >= 2)

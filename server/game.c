@@ -702,9 +702,10 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	                                            referee_plies(g->ref));
 	if (refusal == NULL && a.kind == ACTION_ADDTIME && !clock_timed(&g->clock))
 		refusal = "the game has no clock";
-	else if (refusal == NULL && action_is_adjourn(a.kind) &&
-	         (!clock_timed(&g->clock) || g->info.days > 0))
-		refusal = "only a game with a running clock can be adjourned";
+	else if (refusal == NULL && action_is_adjourn(a.kind) && g->info.days > 0)
+		refusal = "a correspondence game has nothing to adjourn: it waits for each move anyway";
+	else if (refusal == NULL && action_is_adjourn(a.kind) && !clock_timed(&g->clock))
+		refusal = "an untimed game has nothing to adjourn: it waits for its players anyway";
 	if (refusal && !referee_over(g->ref)) {
 		if (c)
 			dispatch_error(c, id, PE_ILLEGAL_ACTION, "%s", refusal);

@@ -59,9 +59,17 @@ struct missed_game {
 
 int64_t presence_grace(const struct game *g, int col)
 {
-	/* An umpire's pause holds it as an adjournment does: no time is
-	 * charged, so none runs out (the whole grace again at the unpause). */
-	if (g->adjourned || g->paused || g->info.days > 0)
+	/* An umpire's pause holds it: no time is charged, so none runs out
+	 * (the whole grace again at the unpause); the umpire can end it. */
+	if (g->paused)
+		return 0;
+	/* An adjourned game waits for a guest abandon_grace at most (below:
+	 * it comes back only with a token its client forgets): one whose guest
+	 * quit could be ended by nobody but an umpire, and came back at every
+	 * restart (probe).  (By correspondence, the move's deadline ends it.) */
+	if (g->adjourned && auth_is_guest_name(g->name[col]))
+		return g->gs->grace_ms;
+	if (g->adjourned || g->info.days > 0)
 		return 0;
 	if (g->info.base_ms > 0)
 		return g->gs->grace_ms;

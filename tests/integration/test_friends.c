@@ -11,7 +11,8 @@
  *                        after abandon_grace (a guest comes back only with
  *                        a token its client drops on quitting); so when its
  *                        registered opponent is away too, the guest, not
- *                        the side to move, forfeits
+ *                        the side to move, forfeits; adjourned, a guest
+ *                        too
  *   welcome_after_leaving  a login lists the games awaiting the player's
  *                        move (time left on a deadline), standing draw
  *                        offers, and games that ended while they were away
@@ -166,6 +167,24 @@ START_TEST(untimed_guest_abandons)
 	kt_sleep_ms(900);   /* three graces */
 	kp_resume(d, &bob);
 	kg_assert_ended(bob.c, two, "0-1", "abandoned");
+
+	/* Regression (probe): adjourned, a game waited for a guest who quit
+	 * for ever (nobody but an umpire could end it, and it came back at
+	 * every restart).  abandon_grace, as untimed. */
+	struct kp g3;
+	kp_guest(d, &g3);
+	json_int_t three = start_game(&alice, &g3, "icc", json_pack("{s:i, s:i}", "base", 600, "inc", 0));
+	move(&alice, three, "e4");
+	kc_ok(g3.c, kc_req(g3.c, "adjourn", "{s:I}", "game", three));
+	kc_ok(alice.c, kc_req(alice.c, "adjourn", "{s:I}", "game", three));   /* offering back agrees */
+	kc_event(alice.c, "adjourned");
+	kc_close(g3.c);
+	e = kc_event(alice.c, "opponent_away");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), three);
+	ck_assert_ptr_nonnull(json_object_get(e, "until"));
+	e = kc_event(alice.c, "game_over");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), three);
+	kg_assert_ended(alice.c, three, "1-0", "abandoned");
 	kc_close(alice.c);
 	kc_close(bob.c);
 	kd_stop(d);
@@ -903,8 +922,8 @@ START_TEST(adjourned_game_waits)
 {
 	struct kd *d = kd_start(FRIENDS_CONFIG);
 	struct kp a, b, c, w;
-	kp_guest(d, &a);
-	kp_guest(d, &b);
+	kp_register(d, &a, "adjwhite");   /* adjourned, it waits for accounts (a guest: abandon_grace) */
+	kp_register(d, &b, "adjblack");
 	kp_guest(d, &c);
 	kp_guest(d, &w);
 	json_int_t game = start_game(&a, &b, "icc", json_pack("{s:i, s:i}", "base", 600, "inc", 0));
@@ -912,12 +931,15 @@ START_TEST(adjourned_game_waits)
 	move(&a, game, "e4");
 
 	/* Refusals change nothing: no offer to accept, untimed games, not adjourned. */
-	kc_error(b.c, kc_req(b.c, "adjourn", "{s:I, s:s}", "game", game, "action", "accept"),
-	         "illegal_action");
-	kc_error(c.c, kc_req(c.c, "adjourn", "{s:I}", "game", untimed), "illegal_action");
+	json_t *r = kc_error(b.c, kc_req(b.c, "adjourn", "{s:I, s:s}", "game", game, "action", "accept"),
+	                     "illegal_action");
+	r = kc_error(c.c, kc_req(c.c, "adjourn", "{s:I}", "game", untimed), "illegal_action");
+	/* it said "only a game with a running clock can be adjourned" (probe) */
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(r, "error"), "message")),
+	                 "an untimed game has nothing to adjourn: it waits for its players anyway");
 	/* Regression: resuming a game that is not adjourned (one that cannot
 	 * be) was refused as if adjourning it. */
-	json_t *r = kc_error(c.c, kc_req(c.c, "unadjourn", "{s:I}", "game", untimed), "illegal_action");
+	r = kc_error(c.c, kc_req(c.c, "unadjourn", "{s:I}", "game", untimed), "illegal_action");
 	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(r, "error"), "message")),
 	                 "the game is not adjourned");
 	kc_error(a.c, kc_req(a.c, "unadjourn", "{s:I}", "game", game), "illegal_action");

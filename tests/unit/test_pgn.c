@@ -825,10 +825,10 @@ START_TEST(test_forged_record_actions_refused)
 		  "\"end agreement\" (white) refused: no draw offer to accept",
 		  "[Result \"1/2-1/2\"]\n{[%krieg draw offer black; end agreement white]} 1/2-1/2" },
 		{ "[Result \"1/2-1/2\"]\n{[%krieg draw offer white; end agreement white]} 1/2-1/2",
-		  "\"end agreement\" (white) refused: no draw offer to accept",
+		  "\"end agreement\" (white) refused: the draw offer is yours",
 		  "[Result \"1/2-1/2\"]\n{[%krieg draw offer white; end agreement black]} 1/2-1/2" },
 		{ "{[%krieg draw offer white; draw decline white]} *",
-		  "\"draw decline\" (white) refused: no draw offer to decline",
+		  "\"draw decline\" (white) refused: the draw offer is yours",
 		  "{[%krieg draw offer white; draw decline black]} *" },
 		{ "{[%krieg draw offer white; draw offer black]} *",
 		  "\"draw offer\" (black) refused: the opponent's draw offer stands",
@@ -856,7 +856,7 @@ START_TEST(test_forged_record_actions_refused)
 		  "\"adjourn agree\" (white) refused: no offer to adjourn to accept",
 		  "{[%krieg adjourn offer black; adjourn agree white]} *" },
 		{ "{[%krieg adjourn offer white; adjourn decline white]} *",
-		  "\"adjourn decline\" (white) refused: no offer to adjourn to decline",
+		  "\"adjourn decline\" (white) refused: the offer to adjourn is yours",
 		  "{[%krieg adjourn offer white; adjourn decline black]} *" },
 		{ "{[%krieg unadj white]} *", "\"unadj\" (white) refused: the game is not adjourned",
 		  "{[%krieg adjourn offer white; adjourn agree black; unadj white]} *" },
@@ -901,7 +901,7 @@ START_TEST(test_repeated_own_offer_reads)
 	/* not a side answering itself, nor an offer while paused or adjourned */
 	expect_error("[Result \"1/2-1/2\"]\n{[%krieg draw offer white; draw offer white; "
 	             "end agreement white]} 1/2-1/2",
-	             "\"end agreement\" (white) refused: no draw offer to accept");
+	             "\"end agreement\" (white) refused: the draw offer is yours");
 	expect_error("{[%krieg adjourn offer white; pause a; adjourn offer white]} *",
 	             "\"adjourn offer\" (white) refused: the game is paused by the umpire");
 	expect_error("{[%krieg adjourn offer white; adjourn agree black; adjourn offer white]} *",
