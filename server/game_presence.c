@@ -203,6 +203,8 @@ void presence_login(struct games *gs, struct conn *c)
 					json_object_set_new(j, "left", json_integer(clock_remaining(&g->clock, col, game_clock_now(g, now))));
 				if (g->adjourned)   /* the move waits for an unadjourn */
 					json_object_set_new(j, "adjourned", json_true());
+				if (g->paused)      /* and for the umpire's unpause */
+					json_object_set_new(j, "paused", json_true());
 				json_array_append_new(turn, j);
 			}
 			if (g->draw_offer >= 0)

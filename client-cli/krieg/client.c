@@ -378,6 +378,7 @@ void client_prompt(const struct client *c, char *buf, size_t len)
 		render_clock(b, bc);
 	const char *turn = !g->live || g->view.over ? "game over"
 	                 : g->adjourned ? "adjourned"   /* nobody moves until "unadjourn" */
+	                 : g->paused ? "paused by the umpire"   /* nor until the unpause */
 	                 : g->view.to_move == g->color ? "your move" : "their move";
 	char away[64] = "";
 	if (g->opp_away && g->live && !g->view.over) {
@@ -406,6 +407,8 @@ static void flush_game(struct client *c, struct cgame *g)
 		/* adjourned: no move is due, whoever is to move when it resumes */
 		if (g->live && !g->view.over && g->adjourned)
 			client_out(c, "#%ld: adjourned (\"unadjourn\" resumes it).", g->id);
+		else if (g->live && !g->view.over && g->paused)
+			client_out(c, "#%ld: paused by the umpire (no move until the unpause).", g->id);
 		else if (g->live && !g->view.over && g->view.to_move == g->color)
 			client_out(c, "#%ld: your move%s", g->id, c->bell ? "\a" : "");
 	}
@@ -913,7 +916,9 @@ static void welcome(struct client *c, const json_t *msg)
 		client_out(c, "  game %lld against %s: %s%s%s%s.",
 		           (long long)json_integer_value(json_object_get(x, "game")), opp[0] ? opp : "?",
 		           json_is_true(json_object_get(x, "adjourned")) ? "adjourned, your move when it resumes"
-		                                                         : "your move",
+		           : json_is_true(json_object_get(x, "paused")) ? "paused by the umpire, your move when "
+		                                                          "it resumes"
+		                                                        : "your move",
 		           left[0] ? " (" : "", left, left[0] ? " left)" : "");
 	}
 	json_array_foreach(offers, i, x) {

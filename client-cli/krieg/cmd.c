@@ -1561,14 +1561,18 @@ static void done_games(struct client *c, const json_t *res, const struct pending
 	json_array_foreach(games, i, x) {
 		const char *result = json_string_value(json_object_get(x, "result"));
 		const char *tm = json_string_value(json_object_get(x, "to_move"));
-		/* The list does not say a game is adjourned: what this client was told of it does. */
+		/* Said by the list (a newer server), else what this client was told of the game. */
 		const struct cgame *g = client_game(c, (long)json_integer_value(json_object_get(x, "game")));
-		bool adjourned = !result && g && g->live && g->adjourned;
+		bool known = !result && g && g->live;
+		bool adjourned = !result && (json_is_true(json_object_get(x, "adjourned")) ||
+		                             (known && g->adjourned));
+		bool paused = !result && !adjourned && (json_is_true(json_object_get(x, "paused")) ||
+		                                        (known && g->paused));
 		client_out(c, "  game %lld: %s vs %s, %s, you are %s, %s%s%s",
 		           (long long)json_integer_value(json_object_get(x, "game")), str(x, "white"),
 		           str(x, "black"), str(x, "rules"), str(x, "color"),
 		           result ? "finished " : tm ? tm : "", result ? result : tm ? " to move" : "",
-		           adjourned ? " (adjourned)" : "");
+		           adjourned ? " (adjourned)" : paused ? " (paused by the umpire)" : "");
 	}
 }
 

@@ -176,6 +176,15 @@ START_TEST(pause_addtime_crash)
 	ck_assert_int_eq(clock_of(le, "black"), paused_b);
 	kc_error(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e5"),
 	         "illegal_action");
+	/* Regression (probe): `games` said "your move" for a game nobody may
+	 * move in; it says it is paused. */
+	json_t *mine = NULL, *x;
+	size_t i;
+	json_array_foreach(json_object_get(kc_ok(b.c, kc_req(b.c, "games", NULL)), "games"), i, x)
+		if (json_integer_value(json_object_get(x, "game")) == (json_int_t)game)
+			mine = x;
+	ck_assert(mine != NULL && json_is_true(json_object_get(mine, "paused")));
+	ck_assert_ptr_null(json_object_get(mine, "adjourned"));
 	kc_ok(spec.c, kc_req(spec.c, "watch", "{s:I}", "game", (json_int_t)game));
 	json_t *seat = kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
 	ck_assert(json_is_true(json_object_get(seat, "paused")));

@@ -275,6 +275,12 @@ START_TEST(welcome_says_what_waited)
 	/* with the side played (a newer server): whose result it was */
 	ck_assert_ptr_nonnull(strstr(s.printed, "game 10 against carol ended: 1-0 (time), you lost."));
 	ck_assert_ptr_nonnull(strstr(s.printed, "game 11 against dave ended: 1/2-1/2, a draw."));
+	/* Regression (probe): a game an umpire paused read "your move", and the
+	 * move was refused. */
+	client_receive(&c, "{\"event\":\"welcome\",\"your_move\":[{\"game\":14,\"color\":\"white\","
+	                   "\"opponent\":\"erin\",\"paused\":true}]}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "game 14 against erin: paused by the umpire, your move "
+	                                         "when it resumes."));
 	client_free(&c);
 }
 END_TEST

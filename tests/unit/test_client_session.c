@@ -1380,6 +1380,17 @@ START_TEST(adjournment_from_both_sides)
 	client_receive(&c, "{\"event\":\"unadjourned\",\"game\":4,\"by\":\"black\",\"ply\":0}");
 	client_prompt(&c, prompt, sizeof prompt);
 	ck_assert_msg(strstr(prompt, "your move"), "%s", prompt);
+	/* Regression (probe): an umpire's pause read "your move" in the prompt
+	 * and the list, and the move was refused. */
+	client_receive(&c, "{\"event\":\"clock_paused\",\"game\":4,\"by\":\"umpire\",\"reason\":\"x\","
+	                   "\"ply\":0,\"clock\":{\"white\":300000,\"black\":300000}}");
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_msg(strstr(prompt, "| paused by the umpire]") && !strstr(prompt, "your move"), "%s", prompt);
+	ck_assert_int_eq(client_command(&c, "games"), 0);
+	sink_reply_ok(&c, &s, "\"games\":[{\"game\":4,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\","
+	              "\"color\":\"white\",\"rated\":false,\"live\":true,\"to_move\":\"white\","
+	              "\"paused\":true}],\"total\":1");
+	ck_assert_msg(strstr(s.printed, "you are white, white to move (paused by the umpire)"), "%s", s.printed);
 	client_free(&c);
 	client_free(&d);
 
