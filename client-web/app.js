@@ -7,15 +7,31 @@ import { Board, fenPieces } from './board.js';
 import { RecordView } from './record.js';
 import { WatchView } from './watch.js';
 import { Hands } from './hands.js';
-import { announce, fmtClock, timeText, words } from './words.js';
+import { announce, awayText, fmtClock, said, side, timeText, who, words } from './words.js';
 
 const $ = (id) => document.getElementById(id);
 const show = (id) => ['login', 'lobby', 'game', 'watch', 'record'].forEach((s) => { $(s).hidden = s !== id; });
-const status = (t) => { $('status').textContent = t; };
+// The status line: a line's parts (strings, and users' words and names in
+// their own elements: words.js said, who).
+const status = (...parts) => { $('status').replaceChildren(...parts); };
+// What a user or the club told this one (a tell, a message, a notice, a
+// game's news): said in the status line and kept in the log, newest first,
+// the last LOG_KEPT of them (the status line says only the latest).
+const LOG_KEPT = 50;
+function note(...parts) {
+  status(...parts);
+  const li = document.createElement('li');
+  const at = document.createElement('time');
+  at.textContent = `${new Date().toTimeString().slice(0, 5)} `;
+  li.append(at, ...parts.map((x) => (typeof x === 'string' ? x : x.cloneNode(true))));
+  $('log').prepend(li);
+  while ($('log').children.length > LOG_KEPT) $('log').lastElementChild.remove();
+  $('log-box').hidden = false;
+}
 const TITLE = document.title;
 
 const state = { game: null, color: null, clock: null, toMove: null, ticked: 0, rules: null,
-  drawOffer: null, adjournOffer: null, hands: new Hands() };
+  drawOffer: null, adjournOffer: null, away: null, hands: new Hands(), welcome: null, flagged: new Map() };
 const board = new Board($('board'), tryMove);
 let promoPending = null;
 // One's colour in each of one's games seen (a login's game_states, a
@@ -29,8 +45,9 @@ window.krieg = { net, state, board, watch, records };   // for the browser tests
 
 async function start() {
   const g = await net.open();
-  if (g.motd) { $('motd').textContent = g.motd; $('motd').hidden = false; }   // the club's message of the day
-  g.rulesets.forEach((r) => { $('rules').add(new Option(r, r)); $('standings-rules').add(new Option(r, r)); });
+  if (typeof g.motd === 'string' && g.motd) { $('motd').textContent = g.motd; $('motd').hidden = false; }   // the club's message of the day
+  // (a greeting without its list of rule sets offers none)
+  (Array.isArray(g.rulesets) ? g.rulesets : []).filter((r) => typeof r === 'string').forEach((r) => { $('rules').add(new Option(r, r)); $('standings-rules').add(new Option(r, r)); });
   await net.call('hello', { version: g.protocol });
   const token = sessionStorage.getItem('krieg.token');
   if (token) {
@@ -73,7 +90,7 @@ async function reconnect() {
     return;
   }
   if (r.token) sessionStorage.setItem('krieg.token', r.token);
-  $('challenges').replaceChildren();   // the login pushes those that still stand
+  clearChallenges();   // the login pushes those that still stand
   await refollow();
   await net.call('ping');              // a barrier: the login's events are in
   if (shown === 'watch' && seat.game !== null) await watch.open(seat.game, seat.role);
@@ -100,8 +117,11 @@ function signedIn(r) {
 // chooser and the clocks.  The next sign-in starts from nothing.
 function clearSession() {
   Object.assign(state, { game: null, color: null, opponent: null, clock: null, toMove: null, rules: null,
-    timed: false, adjourned: false, paused: false, drawOffer: null, adjournOffer: null, user: undefined });
+    timed: false, adjourned: false, paused: false, drawOffer: null, adjournOffer: null, away: null, user: undefined,
+    welcome: null });
   state.hands.reset();
+  state.flagged.clear();
+  clearChallenges();
   myColors.clear();
   closePromo();
   board.sel = null;
@@ -113,10 +133,13 @@ function clearSession() {
   follows.clear();
   keepFollows();
   ['announcements', 'game-title', 'turn', 'hands', 'possible', 'clock-white', 'clock-black',
-    'challenges', 'seeks', 'who', 'profile', 'profile-games', 'standings', 'messages', 'live', 'history', 'me']
+    'challenges', 'seeks', 'who', 'profile', 'profile-games', 'standings', 'messages', 'live', 'history', 'me',
+    'welcome', 'log', 'status', 'offer', 'away']
     .forEach((id) => $(id).replaceChildren());
   $('profile').hidden = true;
   $('possible').hidden = true;
+  $('welcome-box').hidden = true;
+  $('log-box').hidden = true;
   ['move', 'say-text', 'challenge-user', 'message-user', 'message-text', 'pair-white', 'pair-black']
     .forEach((id) => { $(id).value = ''; });
   document.body.classList.remove('staff');
@@ -172,12 +195,13 @@ const messageTo = (user) => () => { $('message-user').value = user; $('message-t
 const confirmed = (what, f) => () => { if (confirm(`${what}?`)) f(); };
 
 // The lobby's lists: list `id` emptied, then one item a row, its words and
-// its buttons made by row(x) ([text, ...buttons]).
+// its buttons made by row(x) ([text, ...buttons]; the text a string, or a
+// line's parts: users' words and names in their own elements).
 function fill(id, items, row) {
-  $(id).replaceChildren(...(items || []).map((x) => {
+  $(id).replaceChildren(...(Array.isArray(items) ? items : []).map((x) => {
     const li = document.createElement('li');
     const [text, ...buttons] = row(x);
-    li.append(text, ...buttons);
+    li.append(...[text].flat(), ...buttons);
     return li;
   }));
 }
@@ -293,7 +317,7 @@ const sent = (m) => new Date(m.sent * 1000).toISOString().slice(0, 16).replace('
 async function refreshMessages() {
   const r = await net.callAll('messages', {}, 'messages');
   if (!r.ok) return;
-  fill('messages', r.messages, (m) => [`${m.from}, ${sent(m)} UTC: "${m.text}" `,
+  fill('messages', r.messages, (m) => [[who(m.from), `, ${sent(m)} UTC: "`, said(m.text), '" '],
     button('Reply', messageTo(m.from), { reply: m.message }),
     button('Delete', async () => {
       const d = await net.call('message_delete', { message: m.message });
@@ -316,23 +340,70 @@ $('message-form').addEventListener('submit', async (e) => {
   if ($('message-text').value.trim() === text) $('message-text').value = '';
 });
 
+// What waited at login (`welcome`, PROTOCOL.md "Presence"): the games
+// where it is one's move, the draw offers standing, the games that ended
+// meanwhile; and the games flagged (`game_flagged`: their record failed
+// its check, and they are not played on).  Listed in the lobby until the
+// next login's welcome says otherwise.
+const list = (x) => (Array.isArray(x) ? x.filter((e) => e !== null && typeof e === 'object') : []);
+const playButton = (game) => button('Play', () => openGame(game), { play: game });
+function showWelcome() {
+  const w = state.welcome || {};
+  const rows = [
+    ...list(w.your_move).map((x) => [[`Game ${x.game} against `, who(x.opponent), ': your move'
+      + `${Number.isFinite(x.left) ? ` (${fmtClock(x.left)} left)` : ''}${x.adjourned ? ' (adjourned: resume it to play on)' : ''} `],
+    playButton(x.game)]),
+    ...list(w.draw_offers).map((x) => [`Game ${x.game}: ${x.by === myColors.get(x.game) ? 'your draw offer stands'
+      : `${side(x.by, 'your opponent')} offers a draw`} `, playButton(x.game)]),
+    ...list(w.ended).map((x) => [[`Game ${x.game} against `, who(x.opponent), ` ended: ${x.result} (${x.reason}), you played ${x.color} `],
+      button('Record', () => records.open(x.game, 'umpire'), { record: x.game, view: 'umpire' })]),
+    ...[...state.flagged].map(([game, reason]) => [[`Game ${game} is flagged, not played on: its record failed its check`,
+      ...(reason ? [' (', said(reason), ')'] : [])]]),
+  ];
+  fill('welcome', rows, (row) => row);
+  $('welcome-box').hidden = !rows.length;
+}
+
+// Signed out: the token forgotten by the server and the tab, and nothing
+// of the account's left on the page; the sign-in form again.
+async function signOut() {
+  await net.call('logout');
+  clearSession();
+  sessionStorage.clear();
+  show('login');
+  status('signed out');
+}
+$('btn-logout').addEventListener('click', signOut);
+
 // Challenges arrive pushed (`challenge`), and leave by `challenge_cancelled`.
+// Each one's item kept by its offer (never looked up by an element id made
+// from the wire: an offer "user" would find the page's own #challenge-user).
+const challengeItems = new Map();
+function clearChallenges() {
+  challengeItems.clear();
+  $('challenges').replaceChildren();
+}
+function dropChallenge(offer) {
+  challengeItems.get(offer)?.remove();
+  challengeItems.delete(offer);
+}
 function addChallenge(ev) {
   if (ev.to !== undefined && ev.user === state.user) return;   // my own, to someone else
   const li = document.createElement('li');
-  li.id = `challenge-${ev.offer}`;
   const asks = ev.rematch ? `asks for a rematch of game ${ev.rematch}` : 'challenges you';
-  li.textContent = `${ev.user}${ev.bot ? ' (a bot)' : ''} ${asks}: ${ev.rules} ${timeText(ev.time)}, ${ev.user} plays ${ev.color}${ev.rated ? ', rated' : ''} `;
+  li.append(who(ev.user), `${ev.bot ? ' (a bot)' : ''} ${asks}: ${ev.rules} ${timeText(ev.time)}, `, who(ev.user),
+    ` plays ${ev.color}${ev.rated ? ', rated' : ''} `);
   // Answered, it goes; refused, the refusal is said and it stays while it
   // stands (its withdrawal, challenge_cancelled, takes it away).
-  const gone = (r) => { if (r.ok || r.error.code === 'no_such_offer') li.remove(); };
+  const gone = (r) => { if (r.ok || r.error.code === 'no_such_offer') dropChallenge(ev.offer); };
   li.append(button('Accept', async () => gone(await acceptOffer(ev.offer)), { accept: ev.offer }),
     button('Decline', async () => {
       const r = await net.call('decline', { offer: ev.offer });
       if (!r.ok) status(r.error.message);
       gone(r);
     }, { decline: ev.offer }));
-  $(li.id)?.remove();
+  dropChallenge(ev.offer);
+  challengeItems.set(ev.offer, li);
   $('challenges').appendChild(li);
 }
 // The terms of the seek form, for a seek or a challenge: the time control
@@ -410,7 +481,7 @@ $('btn-history').addEventListener('click', refreshHistory);
 // One's own game, shown from its view (`game`: the shape of a game_state).
 async function openGame(game) {
   const r = await net.callAll('game', { game }, 'events');
-  if (r.ok) enterGame(r); else status(r.error.message);
+  if (!r.ok) status(r.error.message); else if (validGame(r)) enterGame(r);
 }
 $('seek-form').addEventListener('submit', async (e) => {
   e.preventDefault();
@@ -421,6 +492,17 @@ $('seek-form').addEventListener('submit', async (e) => {
 });
 
 const say = (ev) => announce($('announcements'), ev);
+
+// A game's view as the page can show it: a broken server's (a `fen` not a
+// string, `events` not a list) is left alone, the page as it was.
+const validGame = (g) => Number.isSafeInteger(g.game) && (g.color === 'white' || g.color === 'black')
+  && (g.fen === undefined || typeof g.fen === 'string')
+  && (g.events === undefined || (Array.isArray(g.events) && g.events.every(isEvent)));
+const isEvent = (ev) => ev !== null && typeof ev === 'object' && typeof ev.event === 'string';
+
+// The opponent away (PROTOCOL.md, Presence): `until`, their deadline (ms
+// since the epoch), or null when the game has none.
+const awayUntil = (x) => ({ until: Number.isFinite(x?.until) ? x.until : null });
 
 function enterGame(g) {
   closePromo();   // a promotion chosen for the game shown before
@@ -458,6 +540,7 @@ function enterGame(g) {
   state.paused = !!(g.paused || g.adjourned);
   state.drawOffer = g.live !== false && g.draw_offer ? g.draw_offer : null;
   state.adjournOffer = g.live !== false && g.adjourn_offer ? g.adjourn_offer : null;
+  state.away = g.live !== false && g.opponent_away && typeof g.opponent_away === 'object' ? awayUntil(g.opponent_away) : null;
   board.render();
   turn();
 }
@@ -479,6 +562,7 @@ function gameEvent(ev, live = true) {
   if (state.rules === 'crazykrieg') state.hands.event(ev);
   if (ev.event === 'capture' && ev.by !== state.color && ev.square) board.lose(lostSquare(ev));
   offerEvent(ev);
+  presenceEvent(ev);
   if (ev.clock) { state.clock = ev.clock; state.ticked = performance.now(); }
   if (ev.event === 'move' || ev.event === 'moved') state.toMove = ev.by === 'white' ? 'black' : 'white';
   if (ev.event === 'game_over') state.toMove = null;
@@ -487,17 +571,17 @@ function gameEvent(ev, live = true) {
   if (ev.event === 'adjourned') { state.paused = true; state.adjourned = true; }
   if (ev.event === 'unadjourned') { state.paused = false; state.adjourned = false; }
   say(ev);
+  // The opponent's offer is answered with the buttons turn() shows, never
+  // a modal question (offers sent one after another would hold the page,
+  // and Enter would accept).
   if (live) { board.render(); turn(); }
-  // The opponent's offer, made now, asked about at once (one made before is
-  // answered with the buttons: a reload or a game opened later shows them).
-  const offer = OFFERS[ev.event];
-  if (offer && live && ev.by !== state.color && state.toMove !== null)
-    answer(offer.type, confirm(offer.question) ? 'accept' : 'decline')();
 }
-const OFFERS = {
-  draw_offer: { type: 'draw', question: 'Your opponent offers a draw. Accept?' },
-  adjourn_offer: { type: 'adjourn', question: 'Your opponent offers to adjourn (the clocks stop until you both resume). Accept?' },
-};
+
+// The opponent away, and back (the game's end forgets it).
+function presenceEvent(ev) {
+  if (ev.event === 'opponent_away' && ev.color !== state.color) state.away = awayUntil(ev);
+  if (ev.event === 'opponent_back' || ev.event === 'game_over') state.away = null;
+}
 
 // The draw and adjourn offers standing in the game shown: one stands until
 // it is answered or the other side moves (PROTOCOL.md, draw and adjourn).
@@ -514,11 +598,25 @@ function offerEvent(ev) {
 
 function onEvent(ev) {
   if (ev.event === 'game_start') {
-    net.call('game', { game: ev.game }).then((g) => enterGame(g));
+    net.call('game', { game: ev.game }).then((g) => { if (g.ok && validGame(g)) enterGame(g); });
     return;
   }
-  if (ev.event === 'game_state') { enterGame(ev); return; }
-  if (ev.event === 'game_events') { ev.events.forEach((e) => gameEvent(e, false)); board.render(); return; }
+  if (ev.event === 'game_state') { if (validGame(ev)) enterGame(ev); return; }
+  if (ev.event === 'game_events') {
+    // the rest of the game shown's record (a broken server's, not a list, ignored)
+    if (ev.game !== state.game || !Array.isArray(ev.events) || !ev.events.every(isEvent)) return;
+    ev.events.forEach((e) => gameEvent(e, false));
+    board.render();
+    turn();
+    return;
+  }
+  if (ev.event === 'welcome') { state.welcome = ev; showWelcome(); return; }
+  if (ev.event === 'game_flagged') {
+    state.flagged.set(ev.game, typeof ev.reason === 'string' ? ev.reason : '');
+    showWelcome();
+    note(`Game ${ev.game} is flagged: its record failed its check, and it is not played on`);
+    return;
+  }
   if (ev.event === 'ping') { net.call('ping'); return; }
   if (ev.event === 'challenge') {
     addChallenge(ev);
@@ -527,34 +625,36 @@ function onEvent(ev) {
     return;
   }
   if (ev.event === 'challenge_cancelled') {
-    $(`challenge-${ev.offer}`)?.remove();
+    dropChallenge(ev.offer);
     if (ev.reason === 'lapsed') status(`challenge ${ev.offer} lapsed unanswered`);
     return;
   }
   // Ours: declined (now, or told at login: `while_away`), or lapsed while we were away.
   const away = ev.while_away ? ' while you were away' : '';
-  if (ev.event === 'challenge_declined') { status(`${ev.by} declined your challenge${away}`); return; }
+  if (ev.event === 'challenge_declined') { note(who(ev.by), ` declined your challenge${away}`); return; }
   if (ev.event === 'offer_lapsed') {
-    status(ev.user ? `your challenge to ${ev.user} lapsed unanswered${away}` : `your seek lapsed unanswered${away}`);
+    if (ev.user) note('your challenge to ', who(ev.user), ` lapsed unanswered${away}`);
+    else note(`your seek lapsed unanswered${away}`);
     return;
   }
-  if (ev.event === 'notice') { status(`${ev.from}: ${ev.text}`); return; }
+  // An admin's notice: their words, quoted.
+  if (ev.event === 'notice') { note(who(ev.from), ': ', said(ev.text)); return; }
   // A followed player's game began: watched from the lobby, said elsewhere.
   if (ev.event === 'following') {
     const idle = !$('lobby').hidden;
-    status(`${ev.user} began game ${ev.game}: ${ev.white} – ${ev.black} (${ev.rules})${idle ? '' : '; watch it from Live games'}`);
+    note(who(ev.user), ` began game ${ev.game}: `, who(ev.white), ' – ', who(ev.black), ` (${ev.rules})${idle ? '' : '; watch it from Live games'}`);
     if (idle) watch.open(ev.game, 'spectator');
     return;
   }
   // A followed player came online, or left: said, and the online list redone.
   if (ev.event === 'arrived' || ev.event === 'departed') {
-    status(`${ev.user} has ${ev.event}`);
+    note(who(ev.user), ` has ${ev.event}`);
     if (!$('lobby').hidden) refreshWho();
     return;
   }
-  if (ev.event === 'tell') { status(`${ev.from} tells you: "${ev.text}"`); return; }
+  if (ev.event === 'tell') { note(who(ev.from), ' tells you: "', said(ev.text), '"'); return; }
   if (ev.event === 'message') {
-    status(`a message from ${ev.from}: "${ev.text}"`);
+    note('a message from ', who(ev.from), ': "', said(ev.text), '"');
     if (!$('lobby').hidden) refreshMessages();
     return;
   }
@@ -563,7 +663,7 @@ function onEvent(ev) {
     sessionStorage.removeItem('krieg.token');
     sessionStorage.removeItem('krieg.follows');
     const why = ev.event === 'account_disabled' ? 'this account is disabled' : ev.reason || 'no reason given';
-    status(`the server ended this session: ${why} — reload to sign in again`);
+    note('the server ended this session: ', said(why), ' — reload to sign in again');
     return;
   }
   // A game's events go to the view showing it: the seat watched (offers
@@ -572,11 +672,12 @@ function onEvent(ev) {
   if (ev.game !== undefined && ev.game === watch.game) { watch.event(ev); return; }
   if (ev.game !== undefined && ev.game === state.game) { gameEvent(ev); return; }
   // Another game of one's own: said in the status line ("Play" it from Your
-  // games), an offer with where to answer it, as krieg says "#12: ...".
-  const text = ev.game !== undefined ? words(ev) : null;
-  if (!text) return;
+  // games), an offer with where to answer it, as krieg says "#12: ...";
+  // the opponent's words and offers kept in the log too.
+  const parts = ev.game !== undefined ? words(ev) : null;
+  if (!parts) return;
   const theirs = (ev.event === 'draw_offer' || ev.event === 'adjourn_offer') && ev.by !== myColors.get(ev.game);
-  status(`Game ${ev.game}: ${text}${theirs ? ' — Play it from Your games to answer' : ''}`);
+  (theirs || ev.event === 'chat' ? note : status)(`Game ${ev.game}: `, ...parts, theirs ? ' — Play it from Your games to answer' : '');
 }
 
 function turn() {
@@ -590,6 +691,10 @@ function turn() {
   const theirs = (side) => side !== null && side !== state.color && state.toMove !== null;
   $('btn-draw-accept').hidden = $('btn-draw-decline').hidden = !theirs(state.drawOffer);
   $('btn-adjourn-accept').hidden = $('btn-adjourn-decline').hidden = !theirs(state.adjournOffer);
+  $('offer').textContent = [theirs(state.drawOffer) ? 'Your opponent offers a draw' : '',
+    theirs(state.adjournOffer) ? 'Your opponent offers to adjourn (the clocks stop until you both resume)' : '']
+    .filter(Boolean).join('; ');
+  $('offer').hidden = !$('offer').textContent;
   $('btn-truth').hidden = state.toMove !== null;   // a finished game's umpire view is everyone's
   // From another tab, the tab's title says whose move it is.
   document.title = `${state.toMove !== null && state.toMove === state.color ? '(your move) ' : ''}${TITLE}`;
@@ -683,8 +788,12 @@ async function rematch(game) {
 $('btn-rematch').addEventListener('click', () => rematch(state.game));
 $('btn-truth').addEventListener('click', () => records.open(state.game, 'umpire'));
 $('btn-lobby').addEventListener('click', () => { state.game = null; toLobby(); });
+const opponentColor = () => (state.color === 'white' ? 'black' : 'white');
 
 setInterval(() => {
+  const away = state.away && state.toMove !== null ? awayText(opponentColor(), state.away.until, Date.now()) : '';
+  if ($('away').textContent !== away) $('away').textContent = away;
+  $('away').hidden = !away;
   // An untimed game has no clock: none shown (not the last game's).
   if (!state.clock) {
     for (const side of ['white', 'black']) { $(`clock-${side}`).textContent = ''; $(`clock-${side}`).classList.remove('tomove'); }

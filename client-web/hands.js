@@ -12,7 +12,7 @@ export class Hands {
 
   // One event of the game: a capture or a drop changes a hand.
   event(ev) {
-    if ((ev.event !== 'capture' && ev.event !== 'drop') || !LETTERS[ev.what] || !this.men[ev.by]) return;
+    if ((ev.event !== 'capture' && ev.event !== 'drop') || !Object.hasOwn(LETTERS, ev.what) || !Object.hasOwn(this.men, ev.by)) return;
     const h = this.men[ev.by];
     h[ev.what] = (h[ev.what] || 0) + (ev.event === 'capture' ? 1 : -1);
   }

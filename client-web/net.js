@@ -15,7 +15,8 @@ export class Net {
       this.ws = ws;
       ws.onmessage = (m) => {
         this.frames.push(m.data);
-        const msg = JSON.parse(m.data);
+        const msg = parse(m.data);
+        if (!msg) return;   // not a JSON object: nothing the protocol sends
         if (msg.event === 'greeting') { this.greeting = msg; resolve(msg); }
         if ('id' in msg && 'ok' in msg && this.pending.has(msg.id)) {
           const p = this.pending.get(msg.id);
@@ -23,7 +24,7 @@ export class Net {
           p(msg);
           return;
         }
-        if (msg.event) this.onEvent(msg);
+        if (typeof msg.event === 'string') this.onEvent(msg);
       };
       ws.onclose = (e) => {
         // Nothing more will answer: each request waiting is answered here.
@@ -36,14 +37,17 @@ export class Net {
     });
   }
   // A paged request (PROTOCOL.md: `next` while more remain) read to its end:
-  // the first reply with every page's `key` items (or text) joined.
+  // the first reply with every page's `key` items (or text) joined.  A
+  // `next` that does not move on (a broken server's) ends the reading: the
+  // page never asks for the same page twice, nor more than MAX_PAGES.
   async callAll(type, fields, key) {
     const first = await this.call(type, fields);
-    let r = first;
-    while (r.ok && r.next !== undefined) {
-      r = await this.call(type, { ...fields, from: r.next });
+    let r = first, from = fields.from ?? 0;
+    for (let pages = 1; r.ok && advances(r.next, from) && pages < MAX_PAGES; pages++) {
+      from = r.next;
+      r = await this.call(type, { ...fields, from });
       if (!r.ok) return r;
-      first[key] = first[key].concat(r[key]);
+      if (Array.isArray(first[key]) || typeof first[key] === 'string') first[key] = first[key].concat(r[key] ?? []);
     }
     delete first.next;
     return first;
@@ -60,3 +64,18 @@ export class Net {
     });
   }
 }
+
+// One frame's message: a JSON object, or null (not JSON, or a JSON null,
+// number, string or array).
+function parse(data) {
+  try {
+    const msg = JSON.parse(data);
+    return msg !== null && typeof msg === 'object' && !Array.isArray(msg) ? msg : null;
+  } catch {
+    return null;
+  }
+}
+
+// A page's `next`: an index past the one just asked for.
+const advances = (next, from) => Number.isSafeInteger(next) && next > from;
+const MAX_PAGES = 10000;

@@ -6,7 +6,7 @@
 // adjudicate, abort, notes).  What arrives is what the server chose to
 // send this seat: the page adds nothing.
 import { Board, fenPieces } from './board.js';
-import { announce, fmtClock, moveNumber } from './words.js';
+import { announce, awayText, fmtClock, moveNumber } from './words.js';
 import { Hands } from './hands.js';
 
 const $ = (id) => document.getElementById(id);
@@ -37,6 +37,7 @@ export class WatchView {
     this.ticked = 0;
     this.connected = null;
     this.rules = null;
+    this.away = new Map();   // colour → deadline (ms since the epoch, or null): the players away
     this.hands.reset();
   }
 
@@ -46,7 +47,7 @@ export class WatchView {
     this.reset();
     this.board.pieces = new Map();
     this.board.render();
-    ['watch-title', 'watch-announcements', 'tries-white', 'tries-black', 'watch-connected', 'watch-hands',
+    ['watch-title', 'watch-announcements', 'tries-white', 'tries-black', 'watch-connected', 'watch-hands', 'watch-away',
       'watch-clock-white', 'watch-clock-black'].forEach((id) => $(id).replaceChildren());
     $('umpire-text').value = '';
     $('spec-text').value = '';
@@ -74,8 +75,8 @@ export class WatchView {
     $('tries').hidden = seat !== 'umpire';
     ['watch-announcements', 'tries-white', 'tries-black'].forEach((id) => $(id).replaceChildren());
     this.board.color = 'white';
-    this.board.pieces = seat === 'umpire' && r.fen ? fenPieces(r.fen, null) : new Map();
-    r.events.forEach((ev) => this.event(ev, false));
+    this.board.pieces = seat === 'umpire' && typeof r.fen === 'string' ? fenPieces(r.fen, null) : new Map();
+    (Array.isArray(r.events) ? r.events : []).forEach((ev) => this.event(ev, false));
     this.render();
     this.show('watch');
     return r;
@@ -86,15 +87,20 @@ export class WatchView {
     if (ev.clock) { this.clock = ev.clock; this.ticked = performance.now(); }
     if (this.rules === 'crazykrieg') this.hands.event(ev);
     switch (ev.event) {
-    case 'board': this.board.pieces = fenPieces(ev.fen, null); break;
+    case 'board': if (typeof ev.fen === 'string') this.board.pieces = fenPieces(ev.fen, null); break;
     case 'connection': this.connected = { ...this.connected, [ev.color]: ev.connected }; break;
     case 'moved': case 'umpire_move': this.toMove = other(ev.by); break;
+    case 'opponent_away':
+      if (ev.color === 'white' || ev.color === 'black') this.away.set(ev.color, Number.isFinite(ev.until) ? ev.until : null);
+      break;
+    case 'opponent_back': this.away.delete(ev.color); break;
     case 'clock_paused': this.paused = true; break;
     case 'clock_unpaused': this.paused = false; break;
     case 'unwatched': this.status(`You left game ${this.game}: ${ev.reason}`); this.leave(false); return;
     case 'game_over':
       this.toMove = null;
-      if (ev.fen) this.board.pieces = fenPieces(ev.fen, null);   // the game is over: public
+      this.away.clear();
+      if (typeof ev.fen === 'string') this.board.pieces = fenPieces(ev.fen, null);   // the game is over: public
       break;
     default: break;
     }
@@ -117,6 +123,9 @@ export class WatchView {
   }
 
   tick() {
+    const away = this.game === null ? '' : [...this.away].map(([c, until]) => awayText(c, until, Date.now())).join('; ');
+    if ($('watch-away').textContent !== away) $('watch-away').textContent = away;
+    $('watch-away').hidden = !away;
     // An untimed game has no clock: none shown (not the last game's).
     if (!this.game || !this.clock) {
       for (const side of ['white', 'black']) { $(`watch-clock-${side}`).textContent = ''; $(`watch-clock-${side}`).classList.remove('tomove'); }

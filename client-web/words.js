@@ -5,7 +5,27 @@
 // presence, chat), who heard an
 // announcement, and move numbers are worded here, as client-cli/krieg/words.c
 // words them for the terminal.
-const SIDE = { white: 'White', black: 'Black' };
+// (A null-prototype map: a colour from the wire, "constructor" say, finds nothing.)
+const SIDE = Object.assign(Object.create(null), { white: 'White', black: 'Black' });
+
+// What a user wrote (words, a reason, a note) or a user's name, in its own
+// element isolated from the line around it (<bdi>): its direction marks
+// (an unclosed U+202E) reorder nothing outside it.  Said text is styled as
+// a quotation, a wrapped line of it visibly part of it (style.css .said).
+// Only ever textContent: whatever it holds stays text.
+const plain = (x) => (typeof x === 'string' ? x : x === undefined || x === null ? '' : JSON.stringify(x));
+export function said(text) {
+  const q = document.createElement('bdi');
+  q.className = 'said';
+  q.textContent = plain(text);
+  return q;
+}
+export function who(name) {
+  const n = document.createElement('bdi');
+  n.className = 'who';
+  n.textContent = plain(name);
+  return n;
+}
 
 // "12. " or "12... ": the half-move an event belongs to, numbered as chess
 // (and krieg's record) does.  `ply` counts the half-moves played when it was
@@ -18,38 +38,44 @@ export function moveNumber(ev) {
   return `${Math.floor((half + 1) / 2)}${half % 2 === 0 ? '...' : '.'} `;
 }
 
+// An umpire's reason or note (their own words), quoted: parts of a line.
 function umpireText(ev, key) {
   const t = typeof ev[key] === 'string' ? ev[key] : '';
-  return t ? `: ${t}` : '';
+  return t ? [': ', said(t)] : [];
 }
 
-// The words of one event or notice, or null for one with nothing to say.
+// A side's name ("White"), or `none` for a colour the page does not know.
+export const side = (c, none) => SIDE[c] || none;
+
+// The words of one event or notice as a line's parts (strings, and the
+// users' words and names in their own elements), or null for one with
+// nothing to say.
 export function words(ev) {
   switch (ev.event) {
-  case 'clock_paused': return `The umpire paused the clocks${umpireText(ev, 'reason')}`;
-  case 'clock_unpaused': return `The umpire restarted the clocks${umpireText(ev, 'reason')}`;
+  case 'clock_paused': return ['The umpire paused the clocks', ...umpireText(ev, 'reason')];
+  case 'clock_unpaused': return ['The umpire restarted the clocks', ...umpireText(ev, 'reason')];
   case 'time_added':
-    return `The umpire gave ${SIDE[ev.color] || 'a side'} ${ev.seconds} more second${ev.seconds === 1 ? '' : 's'}${umpireText(ev, 'reason')}`;
+    return [`The umpire gave ${side(ev.color, 'a side')} ${ev.seconds} more second${ev.seconds === 1 ? '' : 's'}`, ...umpireText(ev, 'reason')];
   case 'umpire_note':
-    return ev.private ? `Umpire's note (umpires only)${umpireText(ev, 'text')}` : `The umpire says${umpireText(ev, 'text')}`;
-  case 'draw_offer': return `${SIDE[ev.by] || 'A player'} offers a draw`;
-  case 'draw_declined': return `${SIDE[ev.by] || 'A player'} declines the draw`;
-  case 'adjourn_offer': return `${SIDE[ev.by] || 'A player'} offers to adjourn`;
-  case 'adjourn_declined': return `${SIDE[ev.by] || 'A player'} declines to adjourn`;
-  case 'adjourned': return 'The game is adjourned: the clocks are stopped';
-  case 'unadjourned': return `${SIDE[ev.by] || 'A player'} resumes the adjourned game`;
-  case 'opponent_away': return `${SIDE[ev.color] || 'Your opponent'} has left`;
-  case 'opponent_back': return `${SIDE[ev.color] || 'Your opponent'} is back`;
+    return [ev.private ? "Umpire's note (umpires only)" : 'The umpire says', ...umpireText(ev, 'text')];
+  case 'draw_offer': return [`${side(ev.by, 'A player')} offers a draw`];
+  case 'draw_declined': return [`${side(ev.by, 'A player')} declines the draw`];
+  case 'adjourn_offer': return [`${side(ev.by, 'A player')} offers to adjourn`];
+  case 'adjourn_declined': return [`${side(ev.by, 'A player')} declines to adjourn`];
+  case 'adjourned': return ['The game is adjourned: the clocks are stopped'];
+  case 'unadjourned': return [`${side(ev.by, 'A player')} resumes the adjourned game`];
+  case 'opponent_away': return [`${side(ev.color, 'Your opponent')} has left`];
+  case 'opponent_back': return [`${side(ev.color, 'Your opponent')} is back`];
   // Chat is a player's words, quoted and named, never the umpire's voice.
   case 'chat':
     return ev.channel === 'spectators'
-      ? `${ev.user || 'a spectator'} (spectator) says: "${ev.text}"`
-      : `${SIDE[ev.color] || 'A player'} says: "${ev.text}"`;
+      ? [ev.user ? who(ev.user) : 'a spectator', ' (spectator) says: "', said(ev.text), '"']
+      : [`${side(ev.color, 'A player')} says: "`, said(ev.text), '"'];
   default: break;
   }
-  if (!ev.say) return null;
-  if (ev.event === 'game_over' && ev.note) return `${ev.say} (${ev.note})`;
-  return ev.say;
+  if (typeof ev.say !== 'string' || !ev.say) return null;
+  if (ev.event === 'game_over' && typeof ev.note === 'string' && ev.note) return [`${ev.say} (`, said(ev.note), ')'];   // the umpire's reason
+  return [ev.say];
 }
 
 // Who heard an announcement, for the umpire's record ("everyone", "White").
@@ -58,16 +84,16 @@ export function audience(list) {
   const heard = ['white', 'black', 'spectator'].filter((a) => list.includes(a));
   if (heard.length === 3) return 'everyone';
   if (!heard.length) return 'umpire only';
-  const names = heard.map((a) => (a === 'spectator' ? 'spectators' : SIDE[a]));
+  const names = heard.map((a) => (a === 'spectator' ? 'spectators' : side(a)));
   return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
 // Append one numbered line to an announcement list (an aria-live region).
 export function announce(ol, ev, withAudience = false) {
-  const text = words(ev);
-  if (!text) return null;
+  const parts = words(ev);
+  if (!parts) return null;
   const li = document.createElement('li');
-  li.textContent = moveNumber(ev) + text + (withAudience && ev.audience ? ` — ${audience(ev.audience)}` : '');
+  li.append(moveNumber(ev), ...parts, withAudience && ev.audience ? ` — ${audience(ev.audience)}` : '');
   li.dataset.event = ev.event;
   ol.appendChild(li);
   li.scrollIntoView({ block: 'nearest' });
@@ -80,6 +106,16 @@ export function timeText(t) {
   if (!t) return 'untimed';
   if (t.days) return `${t.days} day${t.days === 1 ? '' : 's'} a move`;
   return `${t.base / 60}+${t.inc}`;
+}
+
+// A player away (PROTOCOL.md, Presence), and their deadline: the time of
+// day it falls (`until`, ms since the epoch) and what is left of it; null
+// for a game without one (correspondence, an adjourned or paused game...).
+export function awayText(color, until, now) {
+  const name = side(color, 'Your opponent');
+  if (until === null) return `${name} is away (no deadline: the game waits for them)`;
+  const at = new Date(until).toTimeString().slice(0, 8);
+  return `${name} is away: back by ${at} (in ${fmtClock(until - now)}) or the game is lost by abandonment`;
 }
 
 // As krieg shows a clock: "4:59", "1:02:03", a correspondence game's "2d 23:59";

@@ -1,9 +1,11 @@
 // daemon.mjs — what the browser tests share: Debian's chromium found, a
 // kriegd on a fresh state directory, its accounts made offline first, its
 // line and web doors on ports of the system's choosing (read from its log),
-// and a page's sign-in.
+// and a page's sign-in; chromium launched, and the waits and checks the
+// scenarios are written in.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, openSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { mkdtempSync, readFileSync, existsSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -35,7 +37,10 @@ export async function startKriegd(kriegd, prefix, users, args) {
     const m = [...readFileSync(log, 'utf8').matchAll(/listening on 127\.0\.0\.1:(\d+)/g)];
     if (m.length >= 2) { linePort = +m[0][1]; port = +m[1][1]; }
   }
-  return { d, dir, log, port, linePort };
+  // The end of a scenario file: the daemon stopped, its directory gone.
+  const finish = (code) => { d.kill('SIGTERM'); rmSync(dir, { recursive: true, force: true }); process.exit(code); };
+  if (!port) { console.error(`FAIL: kriegd did not open its web door\n${readFileSync(log, 'utf8')}`); finish(1); }
+  return { d, dir, log, port, linePort, finish };
 }
 
 // The page's login form filled and sent (or registered); the lobby shown.
@@ -45,3 +50,35 @@ export async function signIn(p, user, password, register, timeout = 10000) {
   await p.click(register ? '#btn-register' : '#btn-login');
   await p.waitForSelector('#lobby:visible', { timeout });
 }
+
+// Headless chromium, as every scenario file runs it.
+export function launchBrowser(executablePath) {
+  return chromium.launch({
+    executablePath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export const check = (cond, msg) => { if (!cond) throw new Error(msg); };
+
+// Poll fn(arg) in the page until true (the page's CSP forbids waitForFunction).
+export async function until(p, fn, arg, what, ms = 5000) {
+  for (const end = Date.now() + ms; Date.now() < end;) {
+    if (await p.evaluate(fn, arg)) return;
+    await sleep(50);
+  }
+  throw new Error(`${p.name}: timed out waiting for ${what}`);
+}
+
+// Until a line of the list #id matches re.
+export const heard = (p, id, re, what) => until(p, ([i, src]) => [...document.querySelectorAll(`#${i} li`)]
+  .some((li) => new RegExp(src).test(li.textContent)), [id, re.source], what);
+
+// Every frame the context's pages send, kept in window.sent.
+export const recordSent = (ctx) => ctx.addInitScript(() => {
+  window.sent = [];
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) { window.sent.push(JSON.parse(data)); return send.call(this, data); };
+});

@@ -6,9 +6,10 @@
 //   2. offers routed by game: a draw or adjourn offer, or words, in a game
 //      not on screen said in the status line with its game (nothing asked,
 //      nothing sent for the game shown), answered later in that game with
-//      its buttons; the opponent's offer in the game shown listed and asked
-//      about, the answer sent for that game and a refused answer said; an
-//      umpire in the chair never asked;
+//      its buttons; the opponent's offer in the game shown listed and
+//      answered with its buttons (never a modal question), the answer sent
+//      for that game and a refused answer said; an umpire in the chair
+//      never asked;
 //   3. gollon's en passant: the victim's pawn taken from behind the landing
 //      square, also after a reload;
 //   4. the promotion chooser gone once the try is typed instead, the
@@ -23,38 +24,28 @@
 // the test fails.  KRIEG_WEB_ROOT=DIR serves the page from DIR instead of the
 // copy built into kriegd (to run these tests against another client-web).
 // Usage: node session.mjs KRIEGD
-import { chromium } from 'playwright-core';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { LineClient } from './line.mjs';
-import { findBrowser, signIn, startKriegd } from './daemon.mjs';
+import {
+  check, findBrowser, heard, launchBrowser, recordSent, signIn, sleep, startKriegd, until,
+} from './daemon.mjs';
 
 const [kriegd] = process.argv.slice(2);
 const browserPath = findBrowser();
 const T0 = Date.now();
-const { d, dir, log, port, linePort } = await startKriegd(kriegd, 'krieg-session-', [
+const { log, port, linePort, finish } = await startKriegd(kriegd, 'krieg-session-', [
   ['ump', 'umpire-password', '--role', 'umpire'],
   ['boss', 'boss-password', '--role', 'admin'],
 ], process.env.KRIEG_WEB_ROOT ? ['--set', `web_root=${process.env.KRIEG_WEB_ROOT}`] : []);
-const finish = (code) => { d.kill('SIGTERM'); rmSync(dir, { recursive: true, force: true }); process.exit(code); };
-if (!port) { console.error(`FAIL: kriegd did not open its web door\n${readFileSync(log, 'utf8')}`); finish(1); }
 
-const browser = await chromium.launch({
-  executablePath: browserPath,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const browser = await launchBrowser(browserPath);
 const errors = [];
 // One context per person.  Every frame a page sends is kept (window.sent),
 // every question it asks too (p.asked); a question is answered by
 // p.onDialog (yes, unless a scenario says otherwise).
 const newPage = async (name) => {
   const ctx = await browser.newContext({ ignoreHTTPSErrors: true });
-  await ctx.addInitScript(() => {
-    window.sent = [];
-    const send = WebSocket.prototype.send;
-    WebSocket.prototype.send = function (data) { window.sent.push(JSON.parse(data)); return send.call(this, data); };
-  });
+  await recordSent(ctx);
   const p = await ctx.newPage();
   p.setDefaultTimeout(5000);
   p.name = name;
@@ -76,15 +67,6 @@ const line = async (user, password, how = 'login') => {
   await l.ok(how, { user, password });
   return l;
 };
-// Poll fn(arg) in the page until true (the page's CSP forbids waitForFunction).
-const until = async (p, fn, arg, what, ms = 5000) => {
-  for (const end = Date.now() + ms; Date.now() < end;) {
-    if (await p.evaluate(fn, arg)) return;
-    await sleep(50);
-  }
-  throw new Error(`${p.name}: timed out waiting for ${what}`);
-};
-const check = (cond, msg) => { if (!cond) throw new Error(msg); };
 const text = (p, sel) => p.evaluate((s) => document.querySelector(s).textContent.trim(), sel);
 const statusIs = async (p, re, what) => {
   try {
@@ -94,8 +76,6 @@ const statusIs = async (p, re, what) => {
   }
 };
 const lines = (p, id) => p.evaluate((i) => [...document.querySelectorAll(`#${i} li`)].map((li) => li.textContent), id);
-const heard = (p, id, re, what) => until(p, ([i, src]) => [...document.querySelectorAll(`#${i} li`)]
-  .some((li) => new RegExp(src).test(li.textContent)), [id, re.source], what);
 const sent = (p, pred) => p.evaluate(() => window.sent).then((all) => all.filter(pred));
 const answered = (p) => until(p, () => window.krieg.net.pending.size === 0, null, 'the answer to a request');
 const typeMove = async (p, mv) => {
@@ -201,14 +181,27 @@ await scenario("the opponent's offer in the game shown", async () => {
   await play(a, g1);
   a.asked.length = 0;
   const mark = (await a.evaluate(() => window.sent.length));
-  a.onDialog = (dlg) => dlg.dismiss();   // no
   await lb.ok('draw', { game: g1, action: 'offer' });
   await heard(a, 'announcements', /Black offers a draw/, "the opponent's offer listed live");
+  await a.waitForSelector('#btn-draw-decline:visible', { timeout: 3000 });
+  check(/offers a draw/.test(await text(a, '#offer')), `the offer not shown: "${await text(a, '#offer')}"`);
+  await a.click('#btn-draw-decline');
   const decline = await lb.waitFor((m) => m.event === 'draw_declined' && m.game === g1, 3000);
-  check(decline.by === 'white' && a.asked.length === 1, `the answer: ${JSON.stringify(decline)}, asked ${a.asked}`);
-  // an answer refused (her other session declined first) is said
-  a.onDialog = async (dlg) => { await la.ok('draw', { game: g1, action: 'decline' }); dlg.accept(); };
+  check(decline.by === 'white' && a.asked.length === 0, `the answer: ${JSON.stringify(decline)}, asked ${a.asked}`);
+  // (one offer a side a move: a move each before the next)
+  await typeMove(a, 'd2d4');
+  await lb.ok('move', { game: g1, move: 'd7d5' });
+  await until(a, () => window.krieg.state.toMove === 'white', null, "Black's move heard");
+  // an answer refused (her other session declined first, its news still on
+  // the way to the page) is said
   await lb.ok('draw', { game: g1, action: 'offer' });
+  await a.waitForSelector('#btn-draw-accept:visible', { timeout: 3000 });
+  await a.evaluate(() => {
+    const { net } = window.krieg, f = net.onEvent;
+    net.onEvent = (ev) => { if (ev.event === 'draw_declined') net.onEvent = f; else f(ev); };
+  });
+  await la.ok('draw', { game: g1, action: 'decline' });
+  await a.click('#btn-draw-accept');
   await statusIs(a, /^no draw offer to accept$/, 'the refused answer said');
   const answers = (await a.evaluate(() => window.sent)).slice(mark).filter((m) => m.type === 'draw');
   check(answers.length === 2 && answers.every((m) => m.game === g1), `the answers sent: ${JSON.stringify(answers)}`);

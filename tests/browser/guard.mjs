@@ -1,0 +1,413 @@
+// guard.mjs — the web client against what others send it, in a real
+// browser (Debian's /usr/bin/chromium, headless, playwright-core) against a
+// real kriegd, the other people line-protocol clients, and against a
+// broken server (playwright's routeWebSocket standing in for kriegd's /ws):
+//   1. users' words (chat, a spectator's words, tells, left messages, an
+//      admin's notice, an umpire's note) and names each in an element of
+//      their own, isolated from the line (<bdi>: an unclosed U+202E in a
+//      message swaps no buttons), marked as quoted, a 200-character word
+//      wrapped in its line; only ever text;
+//   2. the opponent's draw and adjourn offers shown with their buttons,
+//      never a modal question (Enter accepts nothing);
+//   3. an opponent away: said with their deadline, also after a reload and
+//      in a seat watched, and gone when they are back;
+//   4. the login's welcome: the games waiting for one's move, the draw
+//      offers standing, the games that ended meanwhile, listed in the lobby;
+//   5. Sign out: `logout` sent, the tab's storage cleared, the sign-in form;
+//   6. tells and notices kept in a log, newest first, at most 50; the
+//      header with the status line stays in sight;
+//   7. a broken server: a greeting without rule sets, frames not JSON, a
+//      game's view with a `fen` not a string or `events` not a list, a
+//      paged reply whose `next` does not move on, challenges whose offers
+//      are the page's own ids, colours named after Object's properties, a
+//      flagged game.
+// Every failing check is reported (a scenario stops at its first one), then
+// the test fails.  KRIEG_WEB_ROOT=DIR serves the page from DIR instead of the
+// copy built into kriegd (to run these tests against another client-web).
+// Usage: node guard.mjs KRIEGD (for make check-browser, beside session.mjs)
+import { readFileSync } from 'node:fs';
+import { LineClient } from './line.mjs';
+import {
+  check, findBrowser, heard, launchBrowser, recordSent, signIn, sleep, startKriegd, until,
+} from './daemon.mjs';
+
+const [kriegd] = process.argv.slice(2);
+const browserPath = findBrowser();
+const T0 = Date.now();
+const { log, port, linePort, finish } = await startKriegd(kriegd, 'krieg-guard-', [
+  ['alice', 'alice-password'], ['bob', 'bob-password'], ['carl', 'carl-password'],
+  ['ump', 'umpire-password', '--role', 'umpire'],
+  ['boss', 'boss-password', '--role', 'admin'],
+], process.env.KRIEG_WEB_ROOT ? ['--set', `web_root=${process.env.KRIEG_WEB_ROOT}`] : []);
+
+const browser = await launchBrowser(browserPath);
+// For each row of the Messages list: is Reply before Delete, in reading order?
+const replyBeforeDelete = (p) => p.evaluate(() => [...document.querySelectorAll('#messages li')].map((li) => {
+  const r = li.querySelector('button[data-reply]').getBoundingClientRect();
+  const del = li.querySelector('button[data-delete-message]').getBoundingClientRect();
+  return Math.abs(r.y - del.y) < 2 ? r.x < del.x : r.y < del.y;
+}));
+const errors = [];
+// One context per person (route: a stand-in for the server's /ws).  Every
+// frame a page sends is kept (window.sent), every question it asks too
+// (p.asked, answered no).
+const newPage = async (name, { route, viewport } = {}) => {
+  const ctx = await browser.newContext({ ignoreHTTPSErrors: true, viewport: viewport || { width: 1000, height: 800 } });
+  await recordSent(ctx);
+  const p = await ctx.newPage();
+  p.setDefaultTimeout(5000);
+  p.name = name;
+  p.asked = [];
+  p.on('pageerror', (e) => errors.push(`${name}: ${e}`));
+  p.on('dialog', (dlg) => { p.asked.push(dlg.message()); dlg.dismiss(); });
+  if (route) await p.routeWebSocket(/\/ws$/, route);
+  await p.goto(`https://127.0.0.1:${port}/`);
+  return p;
+};
+const line = async (user, password) => {
+  const l = await LineClient.open(linePort);
+  await l.ok('hello', { version: 1 });
+  await l.ok('login', { user, password });
+  return l;
+};
+const text = (p, sel) => p.evaluate((s) => document.querySelector(s)?.textContent.trim() ?? null, sel);
+const shownGame = (p, game) => until(p, (g) => window.krieg.state.game === g && !document.getElementById('game').hidden,
+  game, `game ${game} shown`);
+// A line player's seek taken from the page: the game it starts.
+const takeSeek = async (p, l, terms) => {
+  const { offer } = await l.ok('seek', terms);
+  const r = await p.evaluate((o) => window.krieg.net.call('accept', { offer: o }), offer);
+  check(r.ok, `accept: ${JSON.stringify(r)}`);
+  await shownGame(p, r.game);
+  return r.game;
+};
+// How the page shows a user's words `said` in the element `sel`'s lines:
+// each in a <bdi> (or an isolated span) of its own holding exactly them,
+// wrapped anywhere, marked as quoted (a background or a border of its own).
+const quoted = (p, sel, said) => p.evaluate(([s, t]) => {
+  const el = [...document.querySelectorAll(`${s} bdi, ${s} span`)].find((e) => e.textContent === t);
+  if (!el) return `no element of its own holding ${JSON.stringify(t.slice(0, 40))} in ${s}`;
+  const cs = getComputedStyle(el), up = getComputedStyle(el.parentElement);
+  if (cs.unicodeBidi !== 'isolate' && cs.unicodeBidi !== 'isolate-override') return `not isolated (${cs.unicodeBidi})`;
+  if (cs.overflowWrap !== 'anywhere') return `wrapped ${cs.overflowWrap}`;
+  const marked = cs.backgroundColor !== up.backgroundColor || parseFloat(cs.borderLeftWidth) > 0 || cs.fontStyle !== up.fontStyle
+    || cs.fontWeight !== up.fontWeight;
+  return marked ? 'ok' : 'not marked as quoted';
+}, [sel, said]);
+// No line of list `id` wider than the list (a long word wrapped).
+const fits = (p, id) => p.evaluate((i) => {
+  const ol = document.getElementById(i);
+  return [...ol.querySelectorAll('li')].every((li) => li.scrollWidth <= ol.clientWidth + 1);
+}, id);
+// Alice signed in again: her lobby, or the game the login's game_state shows.
+const signInAlice = async (p) => {
+  await p.waitForSelector('#btn-guest:visible', { timeout: 10000 });
+  await p.fill('#user', 'alice');
+  await p.fill('#password', 'alice-password');
+  await p.click('#btn-login');
+  await until(p, () => !document.getElementById('lobby').hidden || !document.getElementById('game').hidden, null, 'alice signed in');
+  if (await p.isVisible('#btn-lobby')) await p.click('#btn-lobby');
+};
+const failures = [];
+// A scenario stuck (a page looping for ever) fails after 60 s.
+const scenario = async (name, f) => {
+  let stuck;
+  const limit = new Promise((_, no) => { stuck = setTimeout(() => no(new Error('stuck for 60 s')), 60000); });
+  if (process.env.VERBOSE) console.error(`${((Date.now() - T0) / 1000).toFixed(1)} s: ${name}`);
+  try { await Promise.race([f(), limit]); } catch (e) { failures.push(`${name}: ${e.message}`); }
+  clearTimeout(stuck);
+};
+
+const RLO = '\u202e';
+const LONG = 'w'.repeat(200);
+let a = await newPage('alice');
+const w = await newPage('guest');
+await a.waitForSelector('#btn-guest:visible', { timeout: 10000 });
+await signIn(a, 'alice', 'alice-password', false);
+await w.waitForSelector('#btn-guest:visible', { timeout: 10000 });
+await w.click('#btn-guest');
+await w.waitForSelector('#lobby:visible', { timeout: 5000 });
+let lb = await line('bob', 'bob-password');
+const lc = await line('carl', 'carl-password'), lu = await line('ump', 'umpire-password'), boss = await line('boss', 'boss-password');
+// g1: timed, alice White against bob; the guest and carl watch it.
+const g1 = await takeSeek(a, lb, { rules: 'icc', color: 'black', time: { base: 600, inc: 0 } });
+await w.evaluate((g) => window.krieg.watch.open(g, 'spectator'), g1);
+await w.waitForSelector('#watch:visible');
+await lc.ok('watch', { game: g1 });
+
+// (kriegd refuses the direction marks in users' words: those are sent by
+// the stand-in server further down)
+await scenario("users' words isolated and quoted", async () => {
+  const spoof = 'ok" 1. The umpire says: White has been disqualified';
+  await lb.ok('say', { game: g1, text: spoof });
+  await lb.ok('say', { game: g1, text: LONG });
+  await lc.ok('spec', { game: g1, text: 'what a game' });
+  await heard(a, 'announcements', new RegExp(LONG), 'the long words heard');
+  for (const t of [spoof, LONG]) {
+    const how = await quoted(a, '#announcements', t);
+    check(how === 'ok', `chat in the game view: ${how}`);
+  }
+  check(await fits(a, 'announcements'), 'a 200-character word sticks out of the announcements');
+  await heard(w, 'watch-announcements', /what a game/, "a spectator's words heard");
+  for (const t of [spoof, LONG, 'what a game', 'carl']) {
+    const how = await quoted(w, '#watch-announcements', t);
+    check(how === 'ok', `the watch view, ${JSON.stringify(t.slice(0, 12))}: ${how}`);
+  }
+  check(await fits(w, 'watch-announcements'), 'a 200-character word sticks out of the watched announcements');
+  // an umpire's note
+  await lu.ok('umpire', { game: g1 });
+  await lu.ok('note', { game: g1, text: 'play on, both of you', public: true });
+  await heard(a, 'announcements', /umpire says/, "the umpire's note heard");
+  check(await quoted(a, '#announcements', 'play on, both of you') === 'ok', "the umpire's note not quoted apart");
+  // a tell, an admin's notice: in the status line
+  await lb.ok('tell', { user: 'alice', text: 'x" the server ended this session' });
+  await until(a, () => /tells you/.test(document.getElementById('status').textContent), null, 'the tell said');
+  check(await quoted(a, '#status', 'x" the server ended this session') === 'ok', 'the tell not quoted apart in the status line');
+  await boss.ok('broadcast', { text: 'the club closes at ten' });
+  await until(a, () => /closes at ten/.test(document.getElementById('status').textContent), null, 'the notice said');
+  check(await quoted(a, '#status', 'the club closes at ten') === 'ok', 'the notice not quoted apart');
+  // messages left: the row's buttons in their order whatever the text
+  await a.click('#btn-lobby');
+  await a.evaluate(() => window.krieg.net.call('message_delete'));
+  await lb.ok('message', { user: 'alice', text: 'normal one' });
+  await lc.ok('message', { user: 'alice', text: 'another' });
+  await lu.ok('message', { user: 'alice', text: LONG });
+  await a.click('#btn-messages');
+  await until(a, () => document.querySelectorAll('#messages li').length === 3, null, 'the messages listed');
+  const rows = await replyBeforeDelete(a);
+  check(rows.every(Boolean), `Delete before Reply in a message's row: ${JSON.stringify(rows)}`);
+  for (const t of ['normal one', 'another', LONG]) check(await quoted(a, '#messages', t) === 'ok', `a message not quoted apart: ${t.slice(0, 12)}`);
+  check(await fits(a, 'messages'), 'a 200-character word sticks out of the messages');
+  // only ever text
+  await lc.ok('tell', { user: 'alice', text: '<img src=x onerror="window.owned=1"><b>bold</b>' });
+  await until(a, () => /onerror/.test(document.getElementById('status').textContent), null, 'the markup said as text');
+  check(await a.evaluate(() => !document.querySelector('#status img, #status b, #log img') && !window.owned), 'markup in a tell made elements');
+});
+
+await scenario("the opponent's offers without a modal question", async () => {
+  if (await a.isHidden('#game')) {
+    await a.click('#btn-history');
+    await a.click(`#history button[data-play="${g1}"]`);
+  }
+  await shownGame(a, g1);
+  a.asked.length = 0;
+  const mark = await a.evaluate(() => window.sent.length);
+  await lb.ok('draw', { game: g1, action: 'offer' });
+  await heard(a, 'announcements', /Black offers a draw/, 'the offer listed');
+  await a.waitForSelector('#btn-draw-accept:visible', { timeout: 3000 });
+  check(a.asked.length === 0, `asked in a modal question: ${JSON.stringify(a.asked)}`);
+  check(/offers a draw/.test(await text(a, '#game')), 'the offer not shown in the game view');
+  await a.keyboard.press('Enter');
+  await sleep(200);
+  await a.click('#btn-draw-decline');
+  const declined = await lb.waitFor((m) => m.event === 'draw_declined' && m.game === g1, 3000);
+  check(declined.by === 'white', `declined by ${declined.by}`);
+  await lb.ok('adjourn', { game: g1, action: 'offer' });
+  await a.waitForSelector('#btn-adjourn-decline:visible', { timeout: 3000 });
+  check(a.asked.length === 0, `asked in a modal question: ${JSON.stringify(a.asked)}`);
+  await a.click('#btn-adjourn-decline');
+  await lb.waitFor((m) => m.event === 'adjourn_declined' && m.game === g1, 3000);
+  const answers = (await a.evaluate(() => window.sent)).slice(mark).filter((m) => m.type === 'draw' || m.type === 'adjourn');
+  check(answers.length === 2 && answers.every((m) => m.action === 'decline'), `the answers sent: ${JSON.stringify(answers)}`);
+});
+
+await scenario('an opponent away, and back', async () => {
+  lb.close();
+  const away = /Black is away: back by \d\d:\d\d:\d\d \(in \d+:\d\d\)/;
+  await until(a, (src) => new RegExp(src).test(document.getElementById('game').innerText), away.source, 'the opponent away said with the deadline');
+  await until(w, (src) => new RegExp(src).test(document.getElementById('watch').innerText), away.source, 'the player away said to the spectator');
+  await a.reload();
+  await shownGame(a, g1);
+  await until(a, (src) => new RegExp(src).test(document.getElementById('game').innerText), away.source, 'the opponent away said after a reload');
+  lb = await line('bob', 'bob-password');
+  await until(a, () => !/ is away/.test(document.getElementById('game').innerText), null, 'the opponent back');
+  await until(w, () => !/ is away/.test(document.getElementById('watch').innerText), null, 'the player back, watched');
+});
+
+let g2, g3;
+await scenario('the welcome', async () => {
+  if (lb.sock.writableEnded) lb = await line('bob', 'bob-password');   // (the scenario before stopped early)
+  g2 = await takeSeek(a, lb, { rules: 'icc', color: 'black' });   // untimed: alice White, to move
+  g3 = await takeSeek(a, lb, { rules: 'icc', color: 'black' });
+  await a.context().close();
+  await sleep(300);
+  await lb.ok('draw', { game: g2, action: 'offer' });
+  await lb.ok('resign', { game: g3 });
+  a = await newPage('alice again');
+  await signInAlice(a);
+  await sleep(300);
+  const list = await a.evaluate(() => (document.getElementById('lobby').hidden ? '(the lobby not shown)'
+    : document.getElementById('welcome')?.innerText ?? '(no welcome list)'));
+  check(new RegExp(`Game ${g1} against bob: your move \\(\\d+:\\d\\d left\\)`).test(list), `g1 not listed as your move:\n${list}`);
+  check(new RegExp(`Game ${g2}: Black offers a draw`).test(list), `g2's draw offer not listed:\n${list}`);
+  check(new RegExp(`Game ${g3} against bob ended: 1-0 \\(resignation\\), you played white`).test(list), `g3's end not listed:\n${list}`);
+});
+
+await scenario('sign out', async () => {
+  await a.click('#btn-logout');
+  await a.waitForSelector('#login:visible', { timeout: 3000 });
+  check((await a.evaluate(() => window.sent)).some((m) => m.type === 'logout'), 'no logout sent');
+  check(await a.evaluate(() => sessionStorage.length) === 0, 'the tab kept its storage');
+  check(await a.evaluate(() => !document.getElementById('welcome').children.length && !document.getElementById('me').textContent),
+    'the account left on the page');
+  await a.reload();
+  await a.waitForSelector('#btn-guest:visible', { timeout: 10000 });
+  await sleep(300);
+  check(await a.isVisible('#login') && await a.isHidden('#lobby'), 'signed in again after a reload');
+});
+
+await scenario('tells kept in a log, the header in sight', async () => {
+  const small = await newPage('alice, small', { viewport: { width: 800, height: 400 } });
+  await signInAlice(small);
+  await small.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  // (from three people: a tell is rate-limited)
+  for (const [l, t] of [[lb, 'first'], [lu, 'second'], [boss, 'third']]) await l.ok('tell', { user: 'alice', text: t });
+  await until(small, () => /third/.test(document.getElementById('status').textContent), null, 'the last tell said');
+  const log = await small.evaluate(() => [...document.querySelectorAll('#log li')].map((li) => li.textContent));
+  check(log.length >= 3 && /third/.test(log[0]) && /second/.test(log[1]) && /first/.test(log[2]), `the log: ${JSON.stringify(log)}`);
+  check(await small.isVisible('#log'), 'the log not shown');
+  const top = await small.evaluate(() => [window.scrollY, document.getElementById('status').getBoundingClientRect().top]);
+  check(top[0] > 0 && top[1] >= 0 && top[1] < 60, `the status line out of sight, scrolled: ${JSON.stringify(top)}`);
+  await small.context().close();
+});
+
+// A stand-in for the server: a greeting, answers to every request (those
+// of `replies`, else plain ones), and ws.send for the events the scenario sends.
+const FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+const fake = (greeting, replies = {}) => {
+  const s = { asked: [] };
+  s.route = (ws) => {
+    s.ws = ws;
+    ws.send(typeof greeting === 'string' ? greeting : JSON.stringify(greeting));
+    ws.onMessage((m) => {
+      const q = JSON.parse(m);
+      s.asked.push(q);
+      const plain = { hello: {}, login: { user: 'alice', token: 'T' }, resume: { ok: false, error: { code: 'auth_failed', message: 'no' } },
+        seeks: { offers: [] }, live: { games: [] }, who: { users: [] }, history: { games: [] }, messages: { messages: [] },
+        mutes: { muted: [] }, follow: { following: [] }, ping: {} };
+      const r = replies[q.type] ?? plain[q.type] ?? {};
+      ws.send(JSON.stringify(typeof r === 'function' ? r(q) : { id: q.id, ok: true, ...r }));
+    });
+  };
+  s.send = (x) => s.ws.send(typeof x === 'string' ? x : JSON.stringify(x));
+  return s;
+};
+const fakeLogin = async (p) => {
+  await p.waitForSelector('#btn-guest:visible', { timeout: 5000 });
+  await p.fill('#user', 'alice');
+  await p.fill('#password', 'pw');
+  await p.click('#btn-login');
+  await p.waitForSelector('#lobby:visible', { timeout: 3000 });
+};
+const statusSays = (p, re, what) => until(p, (src) => new RegExp(src).test(document.getElementById('status').textContent), re.source, what);
+
+const G = { event: 'greeting', protocol: 1, server: 'broken', rulesets: ['icc'] };
+// A page of its own against a stand-in server, signed in; f(page, server);
+// no error in the page.
+const broken = (name, f, greeting = G, replies = {}) => scenario(`a broken server: ${name}`, async () => {
+  const before = errors.length;
+  const s = fake(greeting, replies);
+  const p = await newPage(name, { route: s.route });
+  try {
+    await fakeLogin(p);
+    await f(p, s);
+    check(errors.length === before, `errors in the page: ${errors.slice(before).join('; ')}`);
+  } finally {
+    errors.length = before;
+    await p.context().close();
+  }
+});
+const tellSaid = async (p, s, t) => {
+  s.send({ event: 'tell', from: 'bob', text: t });
+  await statusSays(p, new RegExp(t), `the tell "${t}"`);
+};
+const game8 = { event: 'game_state', game: 8, color: 'white', white: 'alice', black: 'bob', rules: 'icc', fen: FEN, events: [], live: true, to_move: 'white' };
+
+await broken('a greeting without rule sets', async (p, s) => {
+  await tellSaid(p, s, 'signed in');
+}, { event: 'greeting', protocol: 1, server: 'broken' });
+
+let pages = 0;
+await broken("a paged reply whose next does not move on", async (p) => {
+  await sleep(500);
+  check(pages <= 2, `the same page of seeks asked for ${pages} times`);
+  check(await p.evaluate(() => document.querySelectorAll('#seeks li').length) === 1, 'the seek not listed');
+}, G, { seeks: (q) => { pages++; return { id: q.id, ok: true, offers: [{ offer: 1, user: 'x', rules: 'icc', color: 'white' }], next: 0 }; } });
+
+await broken('frames not JSON, or not an object', async (p, s) => {
+  for (const f of ['not json', 'null', '5', '[1]', '"greeting"']) s.send(f);
+  await tellSaid(p, s, 'still here');
+});
+
+await broken('a game view the page cannot show', async (p, s) => {
+  s.send({ ...game8, game: 7, fen: 5 });
+  s.send({ ...game8, game: 9, events: 'x' });
+  await tellSaid(p, s, 'after the bad views');
+  check(await p.evaluate(() => window.krieg.state.game) === null && await p.isVisible('#lobby'),
+    `a half-entered game: ${await p.evaluate(() => window.krieg.state.game)}, ${await text(p, '#game-title')}`);
+  s.send(game8);
+  await shownGame(p, 8);
+  s.send({ event: 'game_events', game: 8, events: 'x' });
+  await tellSaid(p, s, 'after the bad events');
+});
+
+await broken("colours named after Object's properties", async (p, s) => {
+  s.send(game8);
+  await shownGame(p, 8);
+  s.send({ event: 'draw_offer', game: 8, by: 'constructor' });
+  s.send({ event: 'time_added', game: 8, color: '__proto__', seconds: 5 });
+  s.send({ event: 'chat', game: 8, channel: 'game', color: 'toString', text: 'hi' });
+  await tellSaid(p, s, 'after the odd colours');
+  const said = await p.evaluate(() => document.getElementById('announcements').textContent);
+  check(!/native code|object Object/.test(said) && /A player offers a draw/.test(said) && /A player says/.test(said),
+    `the announcements: ${said}`);
+  check(p.asked.length === 0, `asked: ${JSON.stringify(p.asked)}`);
+});
+
+await broken("challenges whose offers are the page's own ids", async (p, s) => {
+  s.send({ event: 'challenge', offer: 'user', user: 'bob', rules: 'icc', color: 'white' });
+  s.send({ event: 'challenge', offer: 'form', user: 'bob', rules: 'icc', color: 'black' });
+  s.send({ event: 'challenge_cancelled', offer: 'form' });
+  s.send({ event: 'challenge_cancelled', offer: 'list' });
+  await tellSaid(p, s, 'after the challenges');
+  const ids = await p.evaluate(() => ({ input: document.getElementById('challenge-user')?.tagName, form: !!document.getElementById('challenge-form'),
+    list: document.querySelectorAll('#challenges li').length }));
+  check(ids.input === 'INPUT' && ids.form && ids.list === 1, `the page's own elements: ${JSON.stringify(ids)}`);
+});
+
+await broken('direction marks the server let through', async (p, s) => {
+  s.send(game8);
+  await shownGame(p, 8);
+  const spoof = `${RLO}niw kcalB :sevas tfel sah etihW`;
+  s.send({ event: 'chat', game: 8, channel: 'game', color: 'black', text: spoof });
+  s.send({ event: 'notice', from: 'boss', text: `${RLO}club closed` });
+  await statusSays(p, /club closed/, 'the notice');
+  check(await quoted(p, '#announcements', spoof) === 'ok', 'the chat not isolated');
+  check(await quoted(p, '#status', `${RLO}club closed`) === 'ok', 'the notice not isolated');
+  await p.click('#btn-lobby');
+  await p.click('#btn-messages');
+  await until(p, () => document.querySelectorAll('#messages li').length === 2, null, 'the messages listed');
+  const rows = await replyBeforeDelete(p);
+  check(rows.length === 2 && rows.every(Boolean), `Delete before Reply in a message's row: ${JSON.stringify(rows)}`);
+  check(await quoted(p, '#messages', `${RLO}elpmis`) === 'ok', 'the message not isolated');
+}, G, { messages: { messages: [{ message: 1, from: 'bob', sent: 1767225600, text: 'normal one' },
+  { message: 2, from: 'bob', sent: 1767225600, text: `${RLO}elpmis` }] } });
+
+await broken("a flagged game, and the log's bound", async (p, s) => {
+  s.send({ event: 'game_flagged', game: 7, reason: 'seq 4: event 2 (check) differs in ply' });
+  for (let i = 0; i < 55; i++) s.send({ event: 'tell', from: 'bob', text: `tell ${i}` });
+  await statusSays(p, /tell 54/, 'the last tell');
+  check(/Game 7 is flagged/.test(await p.evaluate(() => document.getElementById('lobby').innerText)), 'the flagged game not listed');
+  const log = await p.evaluate(() => [...document.querySelectorAll('#log li')].map((li) => li.textContent));
+  check(log.length === 50 && /tell 54/.test(log[0]) && /tell 5"/.test(log[49]), `the log: ${log.length} lines, ${JSON.stringify([log[0], log[49]])}`);
+});
+
+if (errors.length) failures.push(`errors in the pages: ${errors.join('; ')}`);
+for (const l of [lb, lc, lu, boss]) l.close();
+await browser.close();
+if (failures.length) {
+  console.error(`FAIL: guard.mjs\n  ${failures.join('\n  ')}\n--- kriegd log (tail):\n${readFileSync(log, 'utf8').split('\n').slice(-20).join('\n')}`);
+  finish(1);
+}
+console.log(`browser guard: users' words isolated and quoted, offers without a modal question, an opponent away and back, the welcome, sign out, the log, a broken server (${((Date.now() - T0) / 1000).toFixed(1)} s)`);
+finish(0);
