@@ -639,9 +639,12 @@ function onEvent(ev) {
   }
   // An admin's notice: their words, quoted.
   if (ev.event === 'notice') { note(who(ev.from), ': ', said(ev.text)); return; }
-  // A followed player's game began: watched from the lobby, said elsewhere.
+  // A followed player's game began: watched from the lobby, said elsewhere
+  // (also in the lobby while a field of it is being typed in: the page
+  // never leaves a half-written form).
   if (ev.event === 'following') {
-    const idle = !$('lobby').hidden;
+    const typing = $('lobby').contains(document.activeElement) && /^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement.tagName);
+    const idle = !$('lobby').hidden && !typing;
     note(who(ev.user), ` began game ${ev.game}: `, who(ev.white), ' – ', who(ev.black), ` (${ev.rules})${idle ? '' : '; watch it from Live games'}`);
     if (idle) watch.open(ev.game, 'spectator');
     return;

@@ -271,6 +271,25 @@ await scenario('tells kept in a log, the header in sight', async () => {
   await small.context().close();
 });
 
+// Regression (web probe): a followed player's new game took the page away
+// from a form being typed in the lobby.
+await scenario("a followed player's game leaves a form being typed", async () => {
+  const p = await newPage('alice, typing');
+  await signInAlice(p);
+  check((await p.evaluate(() => window.krieg.net.call('follow', { user: 'carl' }))).ok, 'follow refused');
+  await p.click('#challenge-user');
+  await p.keyboard.type('bo');
+  const { offer } = await lc.ok('seek', { rules: 'icc', color: 'white', time: { base: 600, inc: 0 } });
+  const { game } = await lb.ok('accept', { offer });
+  await until(p, (g) => new RegExp(`began game ${g}: .*watch it from Live games`).test(document.getElementById('status').textContent),
+    game, 'the game said');
+  check(await p.isVisible('#lobby') && await p.isHidden('#watch'), 'the page left the lobby');
+  check(await p.inputValue('#challenge-user') === 'bo', 'the half-typed name lost');
+  await p.evaluate(() => window.krieg.net.call('unfollow', { user: 'carl' }));
+  await lb.ok('resign', { game });
+  await p.context().close();
+});
+
 // A stand-in for the server: a greeting, answers to every request (those
 // of `replies`, else plain ones), and ws.send for the events the scenario sends.
 const FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
@@ -409,5 +428,5 @@ if (failures.length) {
   console.error(`FAIL: guard.mjs\n  ${failures.join('\n  ')}\n--- kriegd log (tail):\n${readFileSync(log, 'utf8').split('\n').slice(-20).join('\n')}`);
   finish(1);
 }
-console.log(`browser guard: users' words isolated and quoted, offers without a modal question, an opponent away and back, the welcome, sign out, the log, a broken server (${((Date.now() - T0) / 1000).toFixed(1)} s)`);
+console.log(`browser guard: users' words isolated and quoted, offers without a modal question, an opponent away and back, the welcome, sign out, the log, a followed player's game and a form being typed, a broken server (${((Date.now() - T0) / 1000).toFixed(1)} s)`);
 finish(0);
