@@ -514,6 +514,7 @@ struct pending {
 	size_t before_nacts;
 	struct announce_step step;   /* what it adds to the game's replay (announce.h) */
 	bool spec;                   /* spectators hear something of it (counted in pending_spec) */
+	bool rearmed;                /* it changed the away players' deadlines: told at the commit */
 };
 
 /* pending_write runs on the store writer thread (batch.h): it reads only
@@ -562,6 +563,8 @@ static void pending_committed(void *arg)
 	g->pending--;
 	g->pending_spec -= p->spec;
 	announce_step_commit(g->gs->srv->replays, g->gs->srv->store, &g->info, &p->step);
+	if (p->rearmed)
+		presence_tell(g);
 	if (p->a.seq == g->untold_seq) {
 		/* Told now (the answer goes out with this commit): the side to
 		 * move's time runs from here, not from the try. */
@@ -599,7 +602,7 @@ static void pending_failed(void *arg)
 		g->adjourn_offer = p->before_adjourn_offer;
 		memcpy(g->heard_seq, p->before_heard, sizeof g->heard_seq);
 		if (rearm)
-			presence_rearm(g);
+			presence_rearm(g, true);
 		g->nacts = p->before_nacts;
 		memset(g->record_by, 0, sizeof g->record_by);
 		for (size_t i = 0; i < g->nacts; i++)
@@ -765,9 +768,14 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		else
 			clock_unpause(&g->clock, referee_side_to_move(g->ref), cnow);
 	}
-	/* Adjourned or paused, nobody is abandoned (presence_grace). */
-	if (g->adjourned != before_adjourned || g->paused != before_paused)
-		presence_rearm(g);
+	/* Adjourned or paused, nobody is abandoned (presence_grace): the
+	 * deadlines now, told at the commit, after the action's own events
+	 * (a deadline told first, with the commit then failing, was one
+	 * that never counted: probe). */
+	if (g->adjourned != before_adjourned || g->paused != before_paused) {
+		presence_rearm(g, false);
+		p->rearmed = true;
+	}
 
 	g->pending++;
 	/* Who hears it, by the one rule the replayed views and their counts

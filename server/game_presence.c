@@ -113,6 +113,7 @@ static void away_send(struct game *g, int col)
 	                      "color", game_color_name(col));
 	if (g->away_until[col] > 0)
 		json_object_set_new(j, "until", json_integer(g->away_until[col]));
+	g->told_until[col] = g->away_until[col];
 	presence_send(g, col, j);
 }
 
@@ -153,20 +154,25 @@ void presence_recovered(struct game *g)
 	}
 }
 
-void presence_rearm(struct game *g)
+void presence_rearm(struct game *g, bool tell)
 {
 	for (int col = WHITE; col <= BLACK; col++) {
 		evtimer_del(g->abandon_timer[col]);
-		if (!g->away[col])
-			continue;
-		/* A new deadline (a whole grace again after an unpause, or none
-		 * while paused or adjourned) is told as the first one was: the
-		 * `until` people hold must not be one that no longer counts. */
-		int64_t was = g->away_until[col];
-		presence_arm(g, col);
-		if (g->away_until[col] != was)
-			away_send(g, col);
+		if (g->away[col])
+			presence_arm(g, col);
 	}
+	if (tell)
+		presence_tell(g);
+}
+
+void presence_tell(struct game *g)
+{
+	/* A new deadline (a whole grace again after an unpause, or none while
+	 * paused or adjourned) is told as the first one was: the `until`
+	 * people hold must not be one that no longer counts. */
+	for (int col = WHITE; col <= BLACK; col++)
+		if (g->away[col] && g->away_until[col] != g->told_until[col])
+			away_send(g, col);
 }
 
 void presence_game_over(struct game *g)

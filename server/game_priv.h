@@ -78,6 +78,8 @@ struct game {
 	struct event *abandon_timer[2];
 	bool away[2];                /* the player's last connection dropped (game_presence.c) */
 	int64_t away_until[2];       /* when away: the abandonment deadline (wall ms), 0 for none */
+	int64_t told_until[2];       /* the deadline last told of it (away_send): a changed one is
+	                              * told again (presence_tell) */
 	bool abandon_due[2];         /* away past that deadline while the side to move was away
 	                              * too: lost if the side to move is back first (abandon_fire) */
 	bool adjourned;              /* both players agreed to adjourn (action_adjourned): no moves,
@@ -226,7 +228,10 @@ void presence_back(struct game *g, int col);
 /* A recovered game: both players away, each given the game's grace. */
 void presence_recovered(struct game *g);
 /* The policy changed (adjourned, a new grace): the away players' timers again. */
-void presence_rearm(struct game *g);
+void presence_rearm(struct game *g, bool tell);
+/* Tell the away players' deadlines that changed since they were last told
+ * (an action that changed them, at its commit: after its own events). */
+void presence_tell(struct game *g);
 /* g ended (committed): its absent players hear of it at their next login. */
 void presence_game_over(struct game *g);
 /* After a login's game states: the `welcome` summary, if there is anything to say. */

@@ -26,6 +26,9 @@
  *                        leave past the grace and a kill -9: never
  *                        abandoned, no time charged, resumed by unadjourn
  *                        once both are back, both told
+ *   away_deadline_follows_its_action  an away player's new deadline (none,
+ *                        once adjourned) is told after the adjournment
+ *                        itself, at its commit
  *   lobby_comes_to_you   lobby_watch pushes seeks as they open and go, to
  *                        watchers only, never challenges; a challenge
  *                        carries its terms; cancel alone cancels the only offer
@@ -918,6 +921,45 @@ static json_t *state_of(struct kp *p, json_int_t game)
 	}
 }
 
+/* Regression (probe): the new deadline an adjournment (or a pause) gave
+ * an away player was told before the action itself, before its commit:
+ * had the commit failed, a deadline that never counted.  Told after. */
+START_TEST(away_deadline_follows_its_action)
+{
+	struct kd *d = kd_start("rate_limit = 100000\nrate_burst = 100000\nabandon_grace = 30s\n");
+	struct kp a, b;
+	kp_register(d, &a, "orderw");
+	kp_register(d, &b, "orderb");
+	json_int_t game = start_game(&a, &b, "icc", json_pack("{s:i, s:i}", "base", 600, "inc", 0));
+	move(&a, game, "e4");
+	kc_ok(b.c, kc_req(b.c, "adjourn", "{s:I}", "game", game));
+	kc_event(a.c, "adjourn_offer");
+	kc_close(b.c);
+	ck_assert_ptr_nonnull(json_object_get(kc_event(a.c, "opponent_away"), "until"));
+	long long id = kc_req(a.c, "adjourn", "{s:I, s:s}", "game", game, "action", "accept");
+	int adjourned = -1, away = -1;
+	bool answered = false;
+	for (int i = 0; i < 20 && (adjourned < 0 || away < 0 || !answered); i++) {
+		json_t *j = kc_next(a.c, KC_TIMEOUT_MS);
+		ck_assert_ptr_nonnull(j);
+		const char *ev = json_string_value(json_object_get(j, "event"));
+		answered |= json_integer_value(json_object_get(j, "id")) == id &&
+		            json_is_true(json_object_get(j, "ok"));
+		if (ev != NULL && strcmp(ev, "adjourned") == 0)
+			adjourned = i;
+		else if (ev != NULL && strcmp(ev, "opponent_away") == 0) {
+			away = i;
+			ck_assert_ptr_null(json_object_get(j, "until"));   /* adjourned: no deadline */
+		}
+	}
+	ck_assert_msg(adjourned >= 0 && away > adjourned, "adjourned at %d, the new deadline at %d", adjourned,
+	              away);
+	ck_assert(answered);
+	kc_close(a.c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(adjourned_game_waits)
 {
 	struct kd *d = kd_start(FRIENDS_CONFIG);
@@ -1307,6 +1349,7 @@ static Suite *friends_suite(void)
 	tcase_add_test(tc, messages_wait_for_their_reader);
 	tcase_add_test(tc, lobby_comes_to_you);
 	tcase_add_test(tc, adjourned_game_waits);
+	tcase_add_test(tc, away_deadline_follows_its_action);
 	tcase_add_test(tc, spectators_fill_only_their_share);
 	suite_add_tcase(s, tc);
 	return s;
