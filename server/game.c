@@ -515,6 +515,7 @@ struct pending {
 	struct announce_step step;   /* what it adds to the game's replay (announce.h) */
 	bool spec;                   /* spectators hear something of it (counted in pending_spec) */
 	bool rearmed;                /* it changed the away players' deadlines: told at the commit */
+	int before_offered[2][2];    /* struct game offered_ply before it */
 };
 
 /* pending_write runs on the store writer thread (batch.h): it reads only
@@ -600,6 +601,7 @@ static void pending_failed(void *arg)
 		g->paused = p->before_paused;
 		g->adjourned = p->before_adjourned;
 		g->adjourn_offer = p->before_adjourn_offer;
+		memcpy(g->offered_ply, p->before_offered, sizeof g->offered_ply);   /* nothing was offered */
 		memcpy(g->heard_seq, p->before_heard, sizeof g->heard_seq);
 		if (rearm)
 			presence_rearm(g, true);
@@ -738,6 +740,7 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		pending_free(p);
 		return 1;
 	}
+	memcpy(p->before_offered, g->offered_ply, sizeof p->before_offered);
 	if (offered != NULL)
 		*offered = plies + 1;
 	/* Charged up to the lease at most (lease_mono): past it the clocks

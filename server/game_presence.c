@@ -147,10 +147,14 @@ void presence_back(struct game *g, int col)
 
 void presence_recovered(struct game *g)
 {
-	/* Nobody is connected yet: each player has the game's grace to come back. */
+	/* Nobody is connected yet: each player has the game's grace to come back.
+	 * The deadline is told by the game states of the logins (their
+	 * opponent_away): a later change is told against it (probe: a pause
+	 * after a restart took the deadline away and said nothing). */
 	for (int col = WHITE; col <= BLACK; col++) {
 		g->away[col] = true;
 		presence_arm(g, col);
+		g->told_until[col] = g->away_until[col];
 	}
 }
 

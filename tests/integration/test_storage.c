@@ -202,6 +202,26 @@ START_TEST(locked_database)
 }
 END_TEST
 
+/* Regression (probe of own changes): a draw offer whose commit failed
+ * still counted as the side's one offer of the move; nothing changed. */
+START_TEST(failed_offer_counts_nothing)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\n");
+	struct kp w, b;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	json_int_t game = kg_new_game(&w, &b);
+	sqlite3 *db = kd_lock_db(d);
+	kc_error(w.c, kc_req(w.c, "draw", "{s:I, s:s}", "game", game, "action", "offer"), "storage");
+	kd_unlock_db(db);
+	kc_ok(w.c, kc_req(w.c, "draw", "{s:I, s:s}", "game", game, "action", "offer"));
+	kc_event(b.c, "draw_offer");
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(disk_full)
 {
 	char mnt[] = "/tmp/krieg-full-XXXXXX", conf[600], filler[400];
@@ -478,6 +498,7 @@ static Suite *storage_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, corrupt_at_start);
 	tcase_add_test(tc, locked_database);
+	tcase_add_test(tc, failed_offer_counts_nothing);
 	tcase_add_test(tc, locked_database_keeps_challenges);
 	tcase_add_test(tc, disk_full);
 	suite_add_tcase(s, tc);

@@ -335,6 +335,40 @@ START_TEST(pause_holds_abandonment)
 }
 END_TEST
 
+/* Regression (probe of own changes): after a restart, the deadline of a
+ * player who did not come back is told by the present one's game state;
+ * a pause that took it away then said nothing (the deadline last told was
+ * unknown to the game).  It says so. */
+START_TEST(pause_after_restart_told)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nabandon_grace = 30s\n");
+	struct kp w, b, ump;
+	account(d, &w, "whitey", "player");
+	account(d, &b, "blacky", "player");
+	account(d, &ump, "ref", "umpire");
+	int64_t game = new_game(&w, &b, 300);
+	json_int_t g = (json_int_t)game;
+	move(&w, game, "e4");
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(ump.c);
+	kd_restart(d);
+	kp_login(d, &w, "whitey", PASSWORD);
+	json_t *st = kc_event(w.c, "game_state");
+	ck_assert_ptr_nonnull(json_object_get(json_object_get(st, "opponent_away"), "until"));
+	kp_login(d, &ump, "ref", PASSWORD);
+	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", g));
+	kc_ok(ump.c, kc_req(ump.c, "clock_pause", "{s:I, s:s}", "game", g, "reason", "lights"));
+	kc_event(w.c, "clock_paused");
+	json_t *away = kc_event(w.c, "opponent_away");
+	ck_assert_str_eq(json_string_value(json_object_get(away, "color")), "black");
+	ck_assert_ptr_null(json_object_get(away, "until"));
+	kc_close(w.c);
+	kc_close(ump.c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(umpire_abort)
 {
 	struct kd *d = kd_start(fast_conf);
@@ -689,6 +723,7 @@ static Suite *umpire_suite(void)
 	tcase_add_test(tc, pause_addtime_crash);
 	tcase_add_test(tc, umpire_abort);
 	tcase_add_test(tc, pause_holds_abandonment);
+	tcase_add_test(tc, pause_after_restart_told);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, long_record_pages);
 	tcase_add_test(tc, pairing);
