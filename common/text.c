@@ -41,37 +41,61 @@ static unsigned long code_point(const unsigned char *p, size_t k)
 	return cp;
 }
 
-bool text_disguise(const unsigned char *p, size_t k)
+struct range {
+	unsigned long lo, hi;
+};
+
+static bool in(unsigned long cp, const struct range *r, size_t n)
 {
-	static const struct {
-		unsigned long lo, hi;
-	} refused[] = {
-		{ 0x115f, 0x1160 }, { 0x180e, 0x180e }, { 0x200b, 0x200b }, { 0x2028, 0x202e },
-		{ 0x2060, 0x2064 }, { 0x2066, 0x2069 }, { 0x2800, 0x2800 }, { 0x3164, 0x3164 },
-		{ 0xfeff, 0xfeff }, { 0xffa0, 0xffa0 }, { 0xfff9, 0xfffb },
-	};
-	if (k < 3)
-		return false;
-	unsigned long cp = code_point(p, k);
-	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
-		if (cp >= refused[i].lo && cp <= refused[i].hi)
+	for (size_t i = 0; i < n; i++)
+		if (cp >= r[i].lo && cp <= r[i].hi)
 			return true;
 	return false;
 }
+#define IN(cp, table) in(cp, table, sizeof table / sizeof table[0])
 
-/* Is the k-byte sequence at p a Unicode space other than U+0020? */
-static bool other_space(const unsigned char *p, size_t k)
+/* How text_words takes each character (text.h). */
+enum kind { K_KEEP, K_REFUSE, K_SPACE, K_DROP, K_ZERO_WIDTH, K_COMBINING };
+
+static enum kind kind_of(unsigned long cp)
 {
-	unsigned long cp = k > 1 ? code_point(p, k) : 0;
-	return cp == 0xa0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200a) || cp == 0x202f ||
-	       cp == 0x205f || cp == 0x3000;
+	static const struct range refused[] = {
+		{ 0x2028, 0x202e }, { 0x2066, 0x2069 }, { 0xfff9, 0xfffb },
+	};
+	static const struct range spaces[] = {
+		{ 0xa0, 0xa0 }, { 0x115f, 0x1160 }, { 0x1680, 0x1680 }, { 0x2000, 0x200a },
+		{ 0x202f, 0x202f }, { 0x205f, 0x205f }, { 0x2800, 0x2800 }, { 0x3000, 0x3000 },
+		{ 0x3164, 0x3164 }, { 0xffa0, 0xffa0 },
+	};
+	static const struct range ignorable[] = {
+		{ 0xad, 0xad }, { 0x34f, 0x34f }, { 0x17b4, 0x17b5 }, { 0x180b, 0x180f },
+		{ 0x200b, 0x200b }, { 0x2060, 0x2065 }, { 0x206a, 0x206f }, { 0xfeff, 0xfeff },
+		{ 0x1bca0, 0x1bca3 }, { 0x1d173, 0x1d17a }, { 0xe0000, 0xe0fff },
+	};
+	static const struct range zero_width[] = {
+		{ 0x61c, 0x61c }, { 0x200c, 0x200f }, { 0xfe00, 0xfe0f },
+	};
+	static const struct range combining[] = {
+		{ 0x300, 0x36f }, { 0x483, 0x489 }, { 0x1ab0, 0x1aff }, { 0x1dc0, 0x1dff },
+		{ 0x20d0, 0x20ff }, { 0xfe20, 0xfe2f },
+	};
+	if (cp < 0xa0)
+		return K_KEEP;
+	if (IN(cp, refused))
+		return K_REFUSE;
+	if (IN(cp, spaces))
+		return K_SPACE;
+	if (IN(cp, ignorable))
+		return K_DROP;
+	if (IN(cp, zero_width))
+		return K_ZERO_WIDTH;
+	return IN(cp, combining) ? K_COMBINING : K_KEEP;
 }
 
 /* The length of the plain character at p (text_plain's rule), 0 if none. */
 static size_t plain_len(const unsigned char *p)
 {
-	size_t k = *p < 0x20 || *p == 0x7f ? 0 : text_utf8_len(p);
-	return k > 0 && !text_disguise(p, k) ? k : 0;
+	return *p < 0x20 || *p == 0x7f ? 0 : text_utf8_len(p);
 }
 
 bool text_plain(const char *s)
@@ -86,19 +110,52 @@ bool text_plain(const char *s)
 	return true;
 }
 
+/* The kind of the plain character at p (0 bytes: the end), its length in
+ * *k; K_REFUSE for one that is not plain. */
+static enum kind next_kind(const unsigned char *p, size_t *k)
+{
+	*k = *p == '\0' ? 0 : plain_len(p);
+	if (*p == '\0')
+		return K_SPACE;   /* an end counts as a space (zero-width marks there go) */
+	if (*k == 0)
+		return K_REFUSE;
+	return *p == ' ' ? K_SPACE : kind_of(code_point(p, *k));
+}
+
 bool text_words(const char *in, char *out, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)in;
-	size_t n = 0;
+	size_t n = 0, k;
+	int marks = 0;
 
 	if (len == 0)
 		return false;
 	while (*p) {
-		size_t k = plain_len(p);
-		if (k == 0)
+		enum kind kd = next_kind(p, &k);
+		if (kd == K_REFUSE)
 			return false;
-		const unsigned char *c = other_space(p, k) ? (const unsigned char *)" " : p;
-		size_t m = c == p ? k : 1;
+		marks = kd == K_COMBINING ? marks + 1 : 0;
+		if (marks > TEXT_COMBINING_RUN)
+			return false;
+		if (kd == K_ZERO_WIDTH) {
+			/* Dropped where it touches a space or an end: the next
+			 * character other than one of these decides. */
+			const unsigned char *q = p + k;
+			size_t qk;
+			enum kind after;
+			while ((after = next_kind(q, &qk)) == K_ZERO_WIDTH || after == K_DROP)
+				q += qk;
+			if (n == 0 || out[n - 1] == ' ' || after == K_SPACE) {
+				p += k;
+				continue;
+			}
+		}
+		if (kd == K_DROP) {
+			p += k;
+			continue;
+		}
+		const unsigned char *c = kd == K_SPACE ? (const unsigned char *)" " : p;
+		size_t m = kd == K_SPACE ? 1 : k;
 		if (n + m >= len)
 			return false;
 		memcpy(out + n, c, m);

@@ -458,10 +458,12 @@ static void cmd_kick(struct conn *c, json_t *id, json_t *req)
 		return;
 	if (is_self(c, id, &u, "kick"))
 		return;
-	if (!text_plain(reason) || reason[0] == '\0') {
+	char words[ADMIN_REASON_MAX + 1];
+	if (!text_words(reason, words, sizeof words) || words[0] == '\0') {
 		dispatch_error(c, id, PE_BAD_REQUEST, "reason: " TEXT_RULE, ADMIN_REASON_MAX);
 		return;
 	}
+	reason = words;
 	int n = count_conns(srv, u.id) + auth_count_waiting(srv, u.id);
 	if (n == 0) {   /* nothing to change: no row (PROTOCOL.md) */
 		dispatch_ok(c, id, json_pack("{s:s, s:i}", "user", u.name, "closed", 0));
@@ -631,10 +633,12 @@ static void cmd_broadcast(struct conn *c, json_t *id, json_t *req)
 	struct store_audit row;
 	int n = 0;
 
-	if (text[0] == '\0' || !text_plain(text)) {
+	char words[ADMIN_NOTICE_MAX + 1];
+	if (!text_words(text, words, sizeof words) || words[0] == '\0') {
 		dispatch_error(c, id, PE_BAD_REQUEST, "text: " TEXT_RULE, ADMIN_NOTICE_MAX);
 		return;
 	}
+	text = words;
 	audit_row(c, &row, "broadcast", "", "%s", text);
 	if (audit_only(c, id, &row) != 0)
 		return;

@@ -401,7 +401,7 @@ int config_set(struct config *cfg, const char *key, const char *value, char *err
 		/* Sent to every client as it is: the wire's plain text (text.h),
 		 * short enough for a greeting line. */
 		if (!text_plain(value) || strlen(value) > CONFIG_MOTD_MAX) {
-			snprintf(err, errlen, "motd: at most %d bytes of UTF-8 without control, invisible or direction-changing characters",
+			snprintf(err, errlen, "motd: at most %d bytes of UTF-8 without control characters",
 			         CONFIG_MOTD_MAX);
 			return -1;
 		}

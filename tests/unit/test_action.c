@@ -475,8 +475,9 @@ END_TEST
 
 /* Regression: a user's words could pass for another's or the umpire's:
  * "\u202e" turned the rest of a line around (and the page's buttons
- * beside it), twenty U+3000 pushed "The umpire says: ..." onto a line of
- * its own, invisible characters hid in names quoted in text. */
+ * beside it), twenty U+3000 put "The umpire says: ..." on a line of its
+ * own, and (probe of the first rule) a zero-width character between
+ * spaces kept them from collapsing, invisible ones made blank lines. */
 START_TEST(test_text_disguises)
 {
 	static const char *const refused[] = {
@@ -486,47 +487,50 @@ START_TEST(test_text_disguises)
 		"a\xe2\x81\xa9" "b",            /* U+2069 PDI */
 		"a\xe2\x80\xa8" "b",            /* U+2028 LINE SEPARATOR */
 		"a\xe2\x80\xa9" "b",            /* U+2029 PARAGRAPH SEPARATOR */
-		"a\xe2\x80\x8b" "b",            /* U+200B ZERO WIDTH SPACE */
-		"a\xe2\x81\xa0" "b",            /* U+2060 WORD JOINER */
-		"a\xef\xbb\xbf" "b",            /* U+FEFF */
-		"a\xe3\x85\xa4" "b",            /* U+3164 HANGUL FILLER */
-		"a\xe2\xa0\x80" "b",            /* U+2800 BRAILLE BLANK */
 		"a\xef\xbf\xb9" "b",            /* U+FFF9 */
+		"a\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81",   /* five combining accents on one letter */
+		"a\tb",
 	};
-	static const char *const kept[] = {
-		"\xe2\x80\x8f\xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d",   /* RLM + Hebrew */
-		"\xd9\x85\xe2\x80\x8c\xd8\xa7",                /* ZWNJ (Persian) */
-		"\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9",   /* ZWJ (an emoji) */
-		"\xe2\x80\x8e!",                                 /* LRM */
-		"\xc2\xad",                                       /* soft hyphen */
+	static const struct {
+		const char *in, *out;
+	} taken[] = {
+		{ "\xd9\x85\xe2\x80\x8c\xd8\xa7", "\xd9\x85\xe2\x80\x8c\xd8\xa7" },   /* ZWNJ inside a word */
+		{ "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9", "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9" },
+		{ "\xe2\x9d\xa4\xef\xb8\x8f!", "\xe2\x9d\xa4\xef\xb8\x8f!" },   /* VS16 inside */
+		{ "\xd7\xa9\xe2\x80\x8f\xd7\x9c", "\xd7\xa9\xe2\x80\x8f\xd7\x9c" },   /* RLM inside */
+		{ "\xe2\x80\x8f\xd7\xa9", "\xd7\xa9" },         /* ... at an end: dropped */
+		{ "a\xcc\x81\xcc\x81\xcc\x81\xcc\x81", "a\xcc\x81\xcc\x81\xcc\x81\xcc\x81" },   /* four */
+		{ "a\xe2\x80\x8b" "b", "ab" },                  /* U+200B dropped */
+		{ "a\xc2\xad" "b", "ab" },                      /* soft hyphen */
+		{ "\xc2\xad\xc2\xad", "" },                     /* a blank of nothing: empty */
+		{ "a\xf3\xa0\x81\x81" "b", "ab" },              /* a tag character */
+		{ "a\xef\xbb\xbf" "b", "ab" },                  /* U+FEFF */
+		{ "a\xe3\x85\xa4" "b", "a b" },                 /* U+3164 HANGUL FILLER: a blank */
+		{ "a\xe2\xa0\x80" "b", "a b" },                 /* U+2800 BRAILLE BLANK */
+		{ "go\xe3\x80\x80\xe3\x80\x80\xc2\xa0The umpire\xe2\x80\x83says", "go   The umpire says" },
+		{ "gg \xe2\x80\x8c \xe2\x80\x8c \xe2\x80\x8d\xc2\xa0\xc2\xad The", "gg     The" },
 	};
-	char out[64];
+	char out[64], norm[ACTION_REASON_MAX + 1];
 
-	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
-		ck_assert_msg(!text_plain(refused[i]), "text_plain accepted #%zu", i);
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
 		ck_assert_msg(!text_words(refused[i], out, sizeof out), "text_words accepted #%zu", i);
+	for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
+		ck_assert_msg(text_words(taken[i].in, out, sizeof out), "text_words refused #%zu", i);
+		ck_assert_msg(strcmp(out, taken[i].out) == 0, "#%zu: \"%s\", not \"%s\"", i, out, taken[i].out);
 	}
-	for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
-		ck_assert_msg(text_plain(kept[i]), "text_plain refused #%zu", i);
-		ck_assert_msg(text_words(kept[i], out, sizeof out), "text_words refused #%zu", i);
-		ck_assert_str_eq(out, kept[i]);
-	}
-	/* Every Unicode space is a space, so action_umpire_text makes a run one. */
-	ck_assert(text_words("go\xe3\x80\x80\xe3\x80\x80\xc2\xa0The umpire\xe2\x80\x83says", out,
-	                     sizeof out));
-	ck_assert_str_eq(out, "go   The umpire says");
-	char norm[ACTION_REASON_MAX + 1];
+	/* Every space one space once action_umpire_text collapses the runs. */
+	ck_assert(text_words("gg \xe2\x80\x8c \xe2\x80\x8c \xe2\x80\x8d\xc2\xa0\xc2\xad The umpire", out, sizeof out));
 	ck_assert_int_eq(action_umpire_text(out, norm, sizeof norm), REF_OK);
-	ck_assert_str_eq(norm, "go The umpire says");
-	/* Bounded by out, the NUL included; an empty text is one. */
+	ck_assert_str_eq(norm, "gg The umpire");
+	/* Bounded by out, the NUL included. */
 	ck_assert(text_words("abc", out, 4));
 	ck_assert(!text_words("abcd", out, 4));
 	ck_assert(text_words("\xe3\x80\x80", out, 2));   /* 3 bytes in, 1 out */
 	ck_assert_str_eq(out, " ");
 	ck_assert(!text_words("a", out, 0));
 	ck_assert(text_words("", out, 1) && out[0] == '\0');
-	ck_assert(!text_words("a\tb", out, sizeof out));
-	/* A stored record's text is read by the older rule: still its normal form. */
+	/* text_plain (a stored record's rule, the motd's) is the control rule alone. */
+	ck_assert(text_plain("a\xe2\x80\xae" "b"));
 	ck_assert_int_eq(action_umpire_text("a\xe2\x80\xae" "b", norm, sizeof norm), REF_OK);
 }
 END_TEST
