@@ -13,6 +13,7 @@
  * `pending` list until it is answered or auth_free(); workers only move it
  * from `queued` to `done` under the mutex.
  */
+#include <ctype.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -66,16 +67,44 @@ enum proto_error auth_check_name(const char *name, size_t len)
 	return PE_NONE;
 }
 
+/* What a name reads as (auth_name_reserved): lower case, without '_' and
+ * '-' and trailing digits, the digits and letters that pass for others
+ * taken as them ("Wh1te_", "BIack", "adm1n2" read as white, black,
+ * admin). */
+static void name_skeleton(const char *name, char *out, size_t len)
+{
+	size_t n = 0;
+	for (const char *p = name; *p != '\0' && n + 1 < len; p++) {
+		char ch = (char)tolower((unsigned char)*p);
+		if (ch == '_' || ch == '-')
+			continue;
+		out[n++] = ch == '1' || ch == 'l' ? 'i' : ch == '0' ? 'o' : ch == '3' ? 'e' :
+		           ch == '5' ? 's' : ch;
+	}
+	/* trailing digits ("umpire2"), those above taken as letters again */
+	size_t end = strlen(name);
+	while (end > 0 && n > 0 && isdigit((unsigned char)name[end - 1])) {
+		end--;
+		n--;
+	}
+	out[n] = '\0';
+}
+
 bool auth_name_reserved(const char *name)
 {
 	static const char *const reserved[] = {
-		"admin", "administrator", "black", "console", "everyone", "krieg", "kriegd", "moderator",
-		"referee", "root", "server", "spectator", "spectators", "staff", "system", "umpire",
-		"white",
+		"admin", "administrator", "black", "console", "everyone", "guest", "krieg", "kriegd",
+		"mod", "moderator", "operator", "owner", "referee", "root", "server", "spectator",
+		"spectators", "staff", "system", "umpire", "white", "you",
 	};
-	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
-		if (strcasecmp(name, reserved[i]) == 0)
+	char mine[PROTO_NAME_MAX + 1], theirs[PROTO_NAME_MAX + 1];
+
+	name_skeleton(name, mine, sizeof mine);
+	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {
+		name_skeleton(reserved[i], theirs, sizeof theirs);
+		if (strcmp(mine, theirs) == 0)
 			return true;
+	}
 	return false;
 }
 

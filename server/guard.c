@@ -135,8 +135,21 @@ void guard_addr_key(const char *addr, int prefix, char key[GUARD_ADDR_MAX])
 	}
 	if (inet_pton(AF_INET6, addr, &a6) != 1)
 		return;
-	if (IN6_IS_ADDR_V4MAPPED(&a6)) {
-		inet_ntop(AF_INET, &a6.s6_addr[12], key, GUARD_ADDR_MAX);
+	/* An IPv4 address inside an IPv6 one counts as that IPv4 address
+	 * (else every IPv4 client seen through one of these forms shared one
+	 * /64): mapped ::ffff:a.b.c.d, compatible ::a.b.c.d, SIIT
+	 * ::ffff:0:a.b.c.d, NAT64 64:ff9b::a.b.c.d (the last 32 bits), 6to4
+	 * 2002:aabb:ccdd::/48 (bits 16..47). */
+	static const unsigned char zero[10], nat64[12] = { 0, 0x64, 0xff, 0x9b };
+	const unsigned char *b = a6.s6_addr;
+	const unsigned char *v4 = NULL;
+	if (IN6_IS_ADDR_V4MAPPED(&a6) || IN6_IS_ADDR_V4COMPAT(&a6) || memcmp(b, nat64, 12) == 0 ||
+	    (memcmp(b, zero, 8) == 0 && b[8] == 0xff && b[9] == 0xff && b[10] == 0 && b[11] == 0))
+		v4 = b + 12;
+	else if (b[0] == 0x20 && b[1] == 0x02)
+		v4 = b + 2;
+	if (v4 != NULL) {
+		inet_ntop(AF_INET, v4, key, GUARD_ADDR_MAX);
 		return;
 	}
 	if (prefix >= 128) {

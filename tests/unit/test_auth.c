@@ -188,10 +188,16 @@ START_TEST(name_rules)
 	 * read as White's words; "admin" telling "reset your password" as
 	 * staff's.  Reserved for `register`, any case. */
 	static const char *const reserved[] = { "White", "black", "UMPIRE", "admin", "server", "kriegd",
-	                                        "Spectator", "everyone" };
+	                                        "Spectator", "everyone",
+	                                        /* (probe) what reads as them */
+	                                        "Whlte", "wh1te", "White_", "_White", "BIack", "B1ack",
+	                                        "admin-", "adm1n", "Administrat0r", "Umpire_", "umpire1",
+	                                        "UMP1RE", "referee_", "Spectator1", "admin2", "operator",
+	                                        "You", "Guest" };
 	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
 		ck_assert_msg(auth_name_reserved(reserved[i]), "%s", reserved[i]);
-	static const char *const free_names[] = { "whitey", "admin2", "umpire_bob", "alice", "kriegfan" };
+	static const char *const free_names[] = { "whitey", "umpire_bob", "alice", "kriegfan", "bobby",
+	                                          "the_umpire", "blackbird", "modern", "youth", "r2d2" };
 	for (size_t i = 0; i < sizeof free_names / sizeof free_names[0]; i++)
 		ck_assert_msg(!auth_name_reserved(free_names[i]), "%s", free_names[i]);
 }

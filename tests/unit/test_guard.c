@@ -296,6 +296,12 @@ START_TEST(ipv6_counts_by_network)
 		{ "::1", 64, "::/64" },
 		{ "::ffff:203.0.113.7", 64, "203.0.113.7" },   /* a dual-stack listener's IPv4 client */
 		{ "::ffff:203.0.113.7", 128, "203.0.113.7" },
+		/* (probe) other forms an IPv4 address comes in: each its own */
+		{ "::203.0.113.7", 64, "203.0.113.7" },
+		{ "::ffff:0:203.0.113.8", 64, "203.0.113.8" },
+		{ "64:ff9b::203.0.113.9", 64, "203.0.113.9" },
+		{ "2002:cb00:7107:1::1", 64, "203.0.113.7" },   /* 6to4: its site is the IPv4 address */
+		{ "2002:cb00:7107:2::1", 64, "203.0.113.7" },
 		{ "?", 64, "?" },
 		{ "not an address", 64, "not an address" },
 	};
