@@ -351,7 +351,8 @@ function showWelcome() {
   const w = state.welcome || {};
   const rows = [
     ...list(w.your_move).map((x) => [[`Game ${x.game} against `, who(x.opponent), ': your move'
-      + `${Number.isFinite(x.left) ? ` (${fmtClock(x.left)} left)` : ''}${x.adjourned ? ' (adjourned: resume it to play on)' : ''} `],
+      + `${Number.isFinite(x.left) ? ` (${fmtClock(x.left)} left)` : ''}${x.adjourned ? ' (adjourned: resume it to play on)' : ''}`
+      + `${x.paused === true ? ' (paused by the umpire: no move until the unpause)' : ''} `],
     playButton(x.game)]),
     ...list(w.draw_offers).map((x) => [`Game ${x.game}: ${x.by === myColors.get(x.game) ? 'your draw offer stands'
       : `${side(x.by, 'your opponent')} offers a draw`} `, playButton(x.game)]),
@@ -367,11 +368,14 @@ function showWelcome() {
 // Signed out: the token forgotten by the server and the tab, and nothing
 // of the account's left on the page; the sign-in form again.
 async function signOut() {
-  await net.call('logout');
+  const r = await net.call('logout');
   clearSession();
   sessionStorage.clear();
   show('login');
-  status('signed out');
+  // Offline, the server never heard it: the session stands until it expires
+  // or the password changes (a page cannot end it without the server).
+  status(r.ok ? 'signed out' : 'signed out of this page, but the server could not be told (offline): '
+    + 'the session stays valid until it expires or your password changes');
 }
 $('btn-logout').addEventListener('click', signOut);
 

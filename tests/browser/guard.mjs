@@ -233,6 +233,8 @@ await scenario('the welcome', async () => {
   await sleep(300);
   await lb.ok('draw', { game: g2, action: 'offer' });
   await lb.ok('resign', { game: g3 });
+  await lu.ok('umpire', { game: g1 });   // (probe of own changes: a paused game read "your move")
+  await lu.ok('clock_pause', { game: g1, reason: 'lights' });
   a = await newPage('alice again');
   await signInAlice(a);
   await sleep(300);
@@ -241,6 +243,8 @@ await scenario('the welcome', async () => {
   check(new RegExp(`Game ${g1} against bob: your move \\(\\d+:\\d\\d left\\)`).test(list), `g1 not listed as your move:\n${list}`);
   check(new RegExp(`Game ${g2}: Black offers a draw`).test(list), `g2's draw offer not listed:\n${list}`);
   check(new RegExp(`Game ${g3} against bob ended: 1-0 \\(resignation\\), you played white`).test(list), `g3's end not listed:\n${list}`);
+  check(new RegExp(`Game ${g1} against bob: your move .*\\(paused by the umpire`).test(list), `g1 not said paused:\n${list}`);
+  await lu.ok('clock_unpause', { game: g1, reason: 'back' });
 });
 
 await scenario('sign out', async () => {
@@ -341,6 +345,14 @@ const tellSaid = async (p, s, t) => {
   await statusSays(p, new RegExp(t), `the tell "${t}"`);
 };
 const game8 = { event: 'game_state', game: 8, color: 'white', white: 'alice', black: 'bob', rules: 'icc', fen: FEN, events: [], live: true, to_move: 'white' };
+
+// Regression (probe of own changes): signed out while the server was not
+// told (offline), the page said "signed out" and the session stood.
+await broken('sign out the server never heard', async (p) => {
+  await p.click('#btn-logout');
+  await p.waitForSelector('#login:visible', { timeout: 3000 });
+  await statusSays(p, /could not be told.*session stays valid/, 'the session said to stand');
+}, G, { logout: (q) => ({ id: q.id, ok: false, error: { code: 'internal', message: 'down' } }) });
 
 await broken('a greeting without rule sets', async (p, s) => {
   await tellSaid(p, s, 'signed in');
