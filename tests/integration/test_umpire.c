@@ -289,6 +289,18 @@ START_TEST(pause_addtime_crash)
 }
 END_TEST
 
+/* whitey (White) and blacky, a 5-minute game in which White played e4,
+ * and ref, an umpire, all logged in. */
+static int64_t players_and_umpire(struct kd *d, struct kp *w, struct kp *b, struct kp *ump)
+{
+	account(d, w, "whitey", "player");
+	account(d, b, "blacky", "player");
+	account(d, ump, "ref", "umpire");
+	int64_t game = new_game(w, b, 300);
+	move(w, game, "e4");
+	return game;
+}
+
 /*
  * An umpire's pause holds the abandonment grace as an adjournment does:
  * a player who leaves while the clocks stand is not abandoned (the game
@@ -299,12 +311,8 @@ START_TEST(pause_holds_abandonment)
 {
 	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nabandon_grace = 1s\n");
 	struct kp w, b, ump;
-	account(d, &w, "whitey", "player");
-	account(d, &b, "blacky", "player");
-	account(d, &ump, "ref", "umpire");
-	int64_t game = new_game(&w, &b, 300);
+	int64_t game = players_and_umpire(d, &w, &b, &ump);
 	json_int_t g = (json_int_t)game;
-	move(&w, game, "e4");
 	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", g));
 	kc_ok(ump.c, kc_req(ump.c, "clock_pause", "{s:I, s:s}", "game", g, "reason", "lights"));
 	kc_close(b.c);
@@ -343,12 +351,8 @@ START_TEST(pause_after_restart_told)
 {
 	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nabandon_grace = 30s\n");
 	struct kp w, b, ump;
-	account(d, &w, "whitey", "player");
-	account(d, &b, "blacky", "player");
-	account(d, &ump, "ref", "umpire");
-	int64_t game = new_game(&w, &b, 300);
+	int64_t game = players_and_umpire(d, &w, &b, &ump);
 	json_int_t g = (json_int_t)game;
-	move(&w, game, "e4");
 	kc_close(w.c);
 	kc_close(b.c);
 	kc_close(ump.c);
