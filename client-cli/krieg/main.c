@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
 #include <termios.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -50,6 +51,7 @@ struct ui {
 	EditLine *el;         /* the line editor (readline), and its history */
 	History *hist;
 	bool editing;         /* inside el_gets(): a prompt and a half-typed line are on screen */
+	sigset_t wait_mask;   /* the signal mask while next_key waits: SIGWINCH let in (edit_open) */
 	bool net_down;
 	bool quit;
 	char prompt[256];
@@ -457,10 +459,6 @@ static int next_key(struct ui *u)
 				redraw(u);   /* after fg: the shell's lines are below the old prompt */
 		}
 		long t = mono_ms(NULL);
-		struct pollfd p[2] = {
-			{ .fd = net_fd(u->net), .events = POLLIN },
-			{ .fd = STDIN_FILENO, .events = POLLIN },
-		};
 		/* Wake on the second, and just after a clock shows its next one
 		 * (its seconds need not start on ours: woken on ours alone, a late
 		 * wake-up could skip one). */
@@ -473,10 +471,19 @@ static int next_key(struct ui *u)
 			timeout = QUIET_MS;
 		if (net_has_line(u->net))
 			timeout = 0;
-		int n = poll(p, 2, timeout);
+		/* SIGWINCH is let in only while waiting here (edit_open). */
+		int nfd = net_fd(u->net);
+		fd_set rd;
+		FD_ZERO(&rd);
+		FD_SET(nfd, &rd);
+		FD_SET(STDIN_FILENO, &rd);
+		struct timespec ts = { timeout / 1000, (long)(timeout % 1000) * 1000000L };
+		int n = pselect((nfd > STDIN_FILENO ? nfd : STDIN_FILENO) + 1, &rd, NULL, NULL, &ts, &u->wait_mask);
 		if (n < 0 && errno != EINTR)
 			return EOF;
-		bool net_ready = (p[0].revents & (POLLIN | POLLHUP | POLLERR)) || net_has_line(u->net);
+		if (n < 0)
+			FD_ZERO(&rd);
+		bool net_ready = FD_ISSET(nfd, &rd) || net_has_line(u->net);
 		if (net_ready) {
 			if (serve_net(u) != 0) {
 				u->net_down = true;
@@ -486,7 +493,7 @@ static int next_key(struct ui *u)
 			client_flush(&u->cl);   /* nothing more came: the action's words are all in */
 		}
 		update_prompt(u, false);
-		if (p[1].revents & (POLLIN | POLLHUP | POLLERR)) {
+		if (FD_ISSET(STDIN_FILENO, &rd)) {
 			unsigned char ch;
 			ssize_t r = read(STDIN_FILENO, &ch, 1);
 			if (r == 1)
@@ -585,6 +592,17 @@ static int edit_open(struct ui *u)
 	struct sigaction sa = { .sa_handler = on_winch };
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGWINCH, &sa, NULL);
+	/* libedit's own SIGWINCH handler (EL_SIGNAL, inside el_gets) resizes
+	 * its buffers in the handler: arriving while krieg was in malloc (a
+	 * line from the server being parsed), it corrupted the heap ("free():
+	 * invalid next size", test_client resized_twice_while_typing, about
+	 * one run in eight).  So SIGWINCH is blocked but while next_key waits
+	 * in pselect, where nothing else runs. */
+	sigset_t winch;
+	sigemptyset(&winch);
+	sigaddset(&winch, SIGWINCH);
+	sigprocmask(SIG_BLOCK, &winch, &u->wait_mask);
+	sigdelset(&u->wait_mask, SIGWINCH);
 	sa.sa_handler = on_cont;
 	sigaction(SIGCONT, &sa, NULL);
 	el_set(u->el, EL_SIGNAL, 1);

@@ -698,6 +698,44 @@ static void tty_game_end(struct tty *t, struct kc *opponent, struct kd *d)
 }
 
 /*
+ * Regression: libedit's own SIGWINCH handler resizes its buffers inside
+ * the handler; a resize arriving while krieg was in malloc (a line from
+ * the server parsed, a redraw) corrupted the heap and killed it ("free():
+ * invalid next size").  Hundreds of resizes while the opponent talks: the
+ * client must still answer.
+ */
+START_TEST(resized_while_busy)
+{
+	setenv("KRIEGD_CHAT_WINDOW_MS", "1", 1);
+	struct kd *d = kd_start("rate_limit = 100000\nrate_burst = 100000\n");
+	unsetenv("KRIEGD_CHAT_WINDOW_MS");
+	struct tty *t = calloc(1, sizeof *t);
+	ck_assert_ptr_nonnull(t);
+	tty_start_sized(t, kd_port(d), "--trust-new", 30, 100);
+	struct kc *bob;
+	json_int_t game = tty_game_as_white(t, d, "bob_w", &bob);
+	EXPECT(t, "| your move] > ");
+	ck_assert_int_eq(write(t->fd, "say still", 9), 9);   /* half typed */
+	for (int i = 0; i < 600; i++) {
+		if (i % 10 == 0)   /* lines for the client to parse and print meanwhile */
+			kc_req(bob, "say", "{s:I, s:s}", "game", game, "text", "a word from bob");
+		struct winsize ws = { .ws_row = 30, .ws_col = (unsigned short)(40 + i % 60) };
+		ck_assert_int_eq(ioctl(t->fd, TIOCSWINSZ, &ws), 0);
+		if (i % 10 == 0)
+			tty_pump(t, 1);
+	}
+	tty_resize(t, 30, 100);
+	tty_pump(t, 500);
+	ck_assert_int_eq(write(t->fd, " here\r", 6), 6);
+	const char *said = NULL;
+	for (int i = 0; i < 200 && (said == NULL || strcmp(said, "still here") != 0); i++)
+		said = json_string_value(json_object_get(kc_event(bob, "chat"), "text"));   /* bob's own first */
+	ck_assert_str_eq(said, "still here");
+	tty_game_end(t, bob, d);
+}
+END_TEST
+
+/*
  * Regression (the own-changes probe): libedit follows SIGWINCH once an
  * el_gets(), so a window dragged narrower and back (several resizes while
  * one line was typed) left it at a width the window no longer had, and
@@ -723,7 +761,8 @@ START_TEST(resized_twice_while_typing)
 	size_t from = t->len;
 	for (int i = 0; i < 30; i++)
 		tty_pump(t, 100);   /* three ticks of the clock */
-	ck_assert_msg(t->len > from, "no redraw after the resizes");
+	ck_assert_msg(t->len > from, "no redraw after the resizes (%zu bytes read; the last: %s)", t->len,
+	              t->buf + (t->len > 4000 ? t->len - 4000 : 0));
 	for (const char *p = t->buf + from; (p = strstr(p, "\033[")) != NULL; p++) {
 		size_t k = strspn(p + 2, "0123456789");
 		ck_assert_msg(p[2 + k] != 'A', "a redraw went up a row: %s", t->buf + from);
@@ -1131,6 +1170,7 @@ static Suite *client_suite(void)
 	tcase_add_test(tc, chat_and_presence_under_a_pty);
 	tcase_add_test(tc, long_line_redrawn_without_copies);
 	tcase_add_test(tc, resized_twice_while_typing);
+	tcase_add_test(tc, resized_while_busy);
 	tcase_add_test(tc, piped_input_waits_for_its_answers);
 	tcase_add_test(tc, typed_utf8_reaches_the_wire);
 	tcase_add_test(tc, prompt_redrawn_after_suspend);
