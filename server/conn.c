@@ -982,7 +982,7 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 /* A new connection over bev in the set, reading and writing; its timer
  * not armed yet. */
 static struct conn *conn_add(struct server *srv, struct bufferevent *bev, enum conn_state state,
-                             const char *peer, const char *host)
+                             const char *peer, const char *host, const char *limit)
 {
 	struct connset *set = srv->conns;
 	struct conn *c = xcalloc(1, sizeof *c);
@@ -996,7 +996,7 @@ static struct conn *conn_add(struct server *srv, struct bufferevent *bev, enum c
 	c->last_refill = mstime_mono();
 	snprintf(c->peer, sizeof c->peer, "%s", peer);
 	snprintf(c->host, sizeof c->host, "%s", host);
-	guard_addr_key(host, srv->cfg->guard.ipv6_prefix, c->limit);
+	snprintf(c->limit, sizeof c->limit, "%s", limit);
 	c->hb = host_hold(srv, c->limit);
 	if ((c->timer = evtimer_new(srv->base, timer_cb, c)) == NULL ||
 	    (c->free_ev = evtimer_new(srv->base, free_cb, c)) == NULL)
@@ -1014,7 +1014,7 @@ static struct conn *conn_add(struct server *srv, struct bufferevent *bev, enum c
 
 struct conn *conn_attach(struct server *srv, struct bufferevent *bev, const char *peer)
 {
-	struct conn *c = conn_add(srv, bev, CS_OPEN, peer, "attached");
+	struct conn *c = conn_add(srv, bev, CS_OPEN, peer, "attached", "attached");
 
 	c->last_rx = c->last_refill = mstime_mono();
 	timer_in(c->timer, srv->cfg->idle_timeout_ms / 2);
@@ -1054,19 +1054,18 @@ static size_t host_count(const struct connset *set, const char *host)
 	return n;
 }
 
-/* Room for one more connection from host?  0 with *refused (and
+/* Room for one more connection from the address whose limit key (an
+ * IPv6 one's network: guard_addr_key) is key?  0 with *refused (and
  * *refused_addr) set as it is to be told; -1: refused with no room to say
- * so (logged).  One address (an IPv6 one's network: guard_addr_key) may
- * not hold every slot (nor open hundreds of connections to probe the
- * server's timing): max_connections_per_ip, loopback included.  Refused like server_full, with its own message. */
-static int admit(struct server *srv, const char *peer, const char *host, bool *refused,
+ * so (logged).  One address may not hold every slot (nor open hundreds of
+ * connections to probe the server's timing): max_connections_per_ip,
+ * loopback included.  Refused like server_full, with its own message. */
+static int admit(struct server *srv, const char *peer, const char *key, bool *refused,
                  bool *refused_addr)
 {
 	struct connset *set = srv->conns;
 	const struct config *cfg = srv->cfg;
-	char key[GUARD_ADDR_MAX];
 
-	guard_addr_key(host, cfg->guard.ipv6_prefix, key);
 	*refused = *refused_addr = false;
 	if (set->count - set->refusing >= (size_t)cfg->max_conns)
 		*refused = true;
@@ -1110,9 +1109,12 @@ struct conn *conn_adopt(struct server *srv, struct bufferevent *bev, const char 
 {
 	bool refused, refused_addr;
 
-	if (admit(srv, peer, host, &refused, &refused_addr) != 0)
+	char key[GUARD_ADDR_MAX];
+
+	guard_addr_key(host, srv->cfg->guard.ipv6_prefix, key);
+	if (admit(srv, peer, key, &refused, &refused_addr) != 0)
 		return NULL;
-	struct conn *c = conn_add(srv, bev, CS_HANDSHAKE, peer, host);
+	struct conn *c = conn_add(srv, bev, CS_HANDSHAKE, peer, host, key);
 	c->framing = framing;
 	c->framing_ctx = ctx;
 	c->refused = refused;
@@ -1135,11 +1137,12 @@ void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int sock
 {
 	struct connset *set = srv->conns;
 	const struct config *cfg = srv->cfg;
-	char peer[64], host[INET6_ADDRSTRLEN];
+	char peer[64], host[INET6_ADDRSTRLEN], key[GUARD_ADDR_MAX];
 	bool refused, refused_addr;
 
 	conn_format_peer(sa, peer, sizeof peer, host);
-	if (admit(srv, peer, host, &refused, &refused_addr) != 0) {
+	guard_addr_key(host, cfg->guard.ipv6_prefix, key);
+	if (admit(srv, peer, key, &refused, &refused_addr) != 0) {
 		evutil_closesocket(fd);
 		return;
 	}
@@ -1158,7 +1161,7 @@ void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int sock
 		return;
 	}
 
-	struct conn *c = conn_add(srv, bev, CS_HANDSHAKE, peer, host);
+	struct conn *c = conn_add(srv, bev, CS_HANDSHAKE, peer, host, key);
 	c->refused = refused;
 	c->refused_addr = refused_addr;
 	if (refused)

@@ -152,16 +152,16 @@ void guard_addr_key(const char *addr, int prefix, char key[GUARD_ADDR_MAX])
 		inet_ntop(AF_INET, v4, key, GUARD_ADDR_MAX);
 		return;
 	}
-	if (prefix >= 128) {
-		inet_ntop(AF_INET6, &a6, key, GUARD_ADDR_MAX);
-		return;
-	}
 	for (int bit = prefix > 0 ? prefix : 0; bit < 128; bit++)
 		a6.s6_addr[bit / 8] &= (unsigned char)~(0x80u >> (bit % 8));
 	inet_ntop(AF_INET6, &a6, text, sizeof text);
 	/* An IPv6 address's text is 39 bytes at most, 45 with an IPv4 tail
-	 * ("::ffff:" is mapped, taken above; "::1.2.3.4" is short). */
-	snprintf(key, GUARD_ADDR_MAX, "%.39s/%u", text, (unsigned)prefix & 127u);
+	 * ("::ffff:" is mapped, taken above; "::1.2.3.4" is short); the whole
+	 * address (128) needs no prefix length. */
+	if (prefix >= 128)
+		snprintf(key, GUARD_ADDR_MAX, "%.39s", text);
+	else
+		snprintf(key, GUARD_ADDR_MAX, "%.39s/%u", text, (unsigned)prefix & 127u);
 }
 
 struct guard *guard_new(const struct guard_settings *s)
