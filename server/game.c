@@ -103,7 +103,7 @@
  * hear, filled the record and the players could no longer move, nor learn
  * why (probe); an opponent's refused tries did the same. */
 #define GAME_SPECTATOR_SHARE 10
-/* How often a daemon with live games records that it is alive (one small
+/* How often a daemon with running clocks records that it is alive (one small
  * row, store_state "alive_ms", through the batch), as a lease reaching past
  * the next one (RECOVER_ALIVE_LEASE_MS): a restart charges the side to
  * move its thinking time up to the last lease, so never less than a
@@ -112,6 +112,8 @@
  * GAME_HEARTBEAT_MS is in game_priv.h (game_restart.c beats). */
 _Static_assert(RECOVER_ALIVE_LEASE_MS > GAME_HEARTBEAT_MS,
                "a heartbeat's lease must reach past the next heartbeat");
+_Static_assert(RECOVER_ALIVE_DAYS_LEASE_MS > GAME_DAYS_HEARTBEAT_MS + GAME_HEARTBEAT_MS,
+               "the days' lease must reach past the heartbeat that stores it again");
 
 /* ---- small helpers -------------------------------------------------------- */
 
@@ -197,14 +199,14 @@ static int game_rebuild(struct game *g)
 
 /* ---- wire objects --------------------------------------------------------- */
 
-int64_t games_lease_now(const struct games *gs, int64_t now)
+int64_t games_lease_now(const struct games *gs, int lease, int64_t now)
 {
-	return gs->lease_mono < now ? gs->lease_mono : now;
+	return gs->lease_mono[lease] < now ? gs->lease_mono[lease] : now;
 }
 
 int64_t game_clock_now(const struct game *g, int64_t now)
 {
-	now = games_lease_now(g->gs, now);
+	now = games_lease_now(g->gs, game_lease(g), now);
 	return g->untold_seq != 0 && g->untold_at < now ? g->untold_at : now;
 }
 
@@ -412,7 +414,8 @@ void game_flag_arm(struct game *g)
 	evtimer_del(g->flag_timer);
 	/* Armed when the answer is out, or the lease stored again
 	 * (games_lease_extend). */
-	if (left < 0 || g->untold_seq != 0 || g->gs->lease_mono <= now || g->gs->stopped)
+	if (left < 0 || g->untold_seq != 0 || g->gs->lease_mono[game_lease(g)] <= now ||
+	    g->gs->stopped)
 		return;
 	/* One ms past the deadline so the flag has surely fallen when we look. */
 	left += 1;
@@ -743,9 +746,12 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	memcpy(p->before_offered, g->offered_ply, sizeof p->before_offered);
 	if (offered != NULL)
 		*offered = plies + 1;
+	/* A clock about to run again on a lease nobody kept. */
+	if (a.kind == ACTION_UNPAUSE || a.kind == ACTION_UNADJ)
+		games_lease_restart(g->gs, g, now);
 	/* Charged up to the lease at most (lease_mono): past it the clocks
 	 * stand, as a restart would find them. */
-	int64_t cnow = games_lease_now(g->gs, now);
+	int64_t cnow = games_lease_now(g->gs, game_lease(g), now);
 	for (int i = plies; i < referee_plies(g->ref); i++)
 		clock_moved(&g->clock, cnow);
 	p->over = referee_over(g->ref);
@@ -893,7 +899,7 @@ void games_free(struct games *gs)
 	/* The clean-shutdown checkpoint: the clocks were running until now
 	 * (a signal's stop wrote it at the signal: games_stop). */
 	if (gs->live && gs->srv->store && !gs->stopped)
-		game_alive_record(gs, 0);
+		games_alive_stop(gs);
 	batch_free(gs->batch);   /* commits what is open; games are still there */
 	if (gs->heartbeat)
 		event_free(gs->heartbeat);
@@ -928,7 +934,7 @@ void games_stop(struct games *gs)
 	 * charged the drain of the connections, during which it cannot move
 	 * (probe: a flag due in the drain fell at the restart). */
 	if (gs->live && gs->srv->store)
-		game_alive_record(gs, 0);
+		games_alive_stop(gs);
 	gs->stopped = true;   /* no flag armed again (game_flag_arm) */
 	if (gs->heartbeat != NULL)
 		event_del(gs->heartbeat);   /* no later lease */
@@ -1054,13 +1060,13 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	 * had heard game_over. */
 	bool over = referee_over(g->ref);
 	/* White's clock runs from here, maybe before this loop's next
-	 * heartbeat (none while no timed game was live): the lease covers it
+	 * heartbeat (none while no clock ran): the lease covers it
 	 * (recover.h). */
 	if (store_game_action(st, &a, out.v, out.n) != STORE_OK ||
 	    (over && finish_rows(st, g, referee_result(g->ref), referee_reason(g->ref)) != STORE_OK) ||
 	    (clock_timed(&g->clock) &&
-	     store_state_set(st, RECOVER_ALIVE_KEY, recover_clock_ms() + RECOVER_ALIVE_LEASE_MS)
-	             != STORE_OK) ||
+	     store_state_set(st, recover_lease_key(game_lease(g)),
+	                     recover_clock_ms() + recover_lease_ms(game_lease(g))) != STORE_OK) ||
 	    store_commit(st) != STORE_OK) {
 		evlist_free(&out);
 		game_free(g);
@@ -1070,7 +1076,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	announce_heard_at(g->heard_seq, AUD_PUBLIC, 1);
 	game_record_push(g, &begin);
 	if (clock_timed(&g->clock))
-		games_lease_extend(gs, now + RECOVER_ALIVE_LEASE_MS);
+		games_lease_extend(gs, game_lease(g), now + recover_lease_ms(game_lease(g)));
 	watch_game_started(gs, g->user);
 	games_link(gs, g);
 	clock_start(&g->clock, referee_side_to_move(g->ref), now);   /* a test_start_fen may have Black to move */

@@ -18,6 +18,7 @@
 #include "clock.h"
 #include "idtable.h"
 #include "proto.h"
+#include "recover.h"
 
 enum { RECORD_BY_SPECTATORS = 2, RECORD_BY_UMPIRE = 3, RECORD_BY_COUNT = 4 };
 #include "store.h"
@@ -131,7 +132,7 @@ struct games {
 	 * restart would find them, and a heartbeat stored again lets them run
 	 * on from there (game_restart.c): what the server could not record is
 	 * charged to nobody, as a restart's downtime past the lease is not. */
-	int64_t lease_mono;
+	int64_t lease_mono[RECOVER_LEASES];   /* by the kind of clock (game_lease) */
 	bool stopped;                /* the daemon is stopping (games_stop): no timer fires */
 	/* Unfinished games whose record failed the check at start (recover.c):
 	 * never played on; reported as flagged, served from their STORED
@@ -183,10 +184,21 @@ const int64_t *game_clock_read(const struct game *g, int64_t now, int64_t ms[2])
 /* The time g's clock is read at: now, but not past the lease, nor past
  * untold_at while a move's announcement is not out (above). */
 int64_t game_clock_now(const struct game *g, int64_t now);
-/* The time clocks are charged up to: now, but not past the lease. */
-int64_t games_lease_now(const struct games *gs, int64_t now);
+/* Which lease g's clock runs on (recover.h): a correspondence clock's, or
+ * every other's. */
+static inline int game_lease(const struct game *g)
+{
+	return g->clock.mode == CLOCK_CORRESPONDENCE ? RECOVER_LEASE_DAYS : RECOVER_LEASE_CLOCK;
+}
+/* The time clocks of that lease are charged up to: now, but not past it. */
+int64_t games_lease_now(const struct games *gs, int lease, int64_t now);
 /* The stored lease reaches mono_until (game_restart.c). */
-void games_lease_extend(struct games *gs, int64_t mono_until);
+void games_lease_extend(struct games *gs, int lease, int64_t mono_until);
+/* g's clock is about to run again (an unpause, an adjourned game
+ * resumed).  If no clock of its lease ran, the heartbeat kept none and the
+ * lease has run out, which stood nothing: it is stored again with the
+ * turn's actions, before any reading goes out (game_restart.c). */
+void games_lease_restart(struct games *gs, const struct game *g, int64_t now);
 json_t *game_time_json(const struct store_game *info);
 const struct flagged_game *game_flagged_find(const struct games *gs, int64_t id);
 struct game *game_find(const struct games *gs, int64_t id);
@@ -202,11 +214,17 @@ void game_flag_arm(struct game *g);
 
 /* game_restart.c: the heartbeat (a lease, recover.h), and games_recover */
 #define GAME_HEARTBEAT_MS 1000
+/* How often the correspondence clocks' lease is stored again: at the first
+ * heartbeat when what is left of it is no longer than the lease less this. */
+#define GAME_DAYS_HEARTBEAT_MS 30000
 struct playing {
 	struct idnode node;          /* node.id = the user */
 	int games;
 };
-void game_alive_record(struct games *gs, int64_t lease_ms);
+/* "Alive until" now + lease_ms for one lease (0: a clean stop's time). */
+void game_alive_record(struct games *gs, int lease, int64_t lease_ms);
+/* A clean stop's time, for both leases. */
+void games_alive_stop(struct games *gs);
 void game_heartbeat_cb(evutil_socket_t fd, short what, void *arg);
 
 /* game_cmd.c: the deferral rule (batch.h).  id NULL: a login's game

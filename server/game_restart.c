@@ -44,43 +44,90 @@
  * its end (games_lease_extend). */
 struct alive {
 	struct games *gs;
+	int lease;             /* RECOVER_LEASE_* */
 	int64_t until_ms;      /* recover_clock_ms() */
 	int64_t until_mono;    /* the same, on mstime_mono(); 0: a clean stop's */
+	int64_t before_mono;   /* games_lease_restart's lease to give back if it fails; -1: none */
 };
 
 static int alive_write(void *arg, struct store *st)
 {
-	return store_state_set(st, RECOVER_ALIVE_KEY, ((struct alive *)arg)->until_ms);
+	struct alive *al = arg;
+	return store_state_set(st, recover_lease_key(al->lease), al->until_ms);
 }
 
 static void alive_committed(void *arg)
 {
 	struct alive *al = arg;
 	if (al->until_mono > 0)
-		games_lease_extend(al->gs, al->until_mono);
+		games_lease_extend(al->gs, al->lease, al->until_mono);
+}
+
+static void alive_failed(void *arg)
+{
+	struct alive *al = arg;
+	/* Taken ahead of the commit by games_lease_restart, never stored. */
+	if (al->before_mono >= 0 && al->gs->lease_mono[al->lease] == al->until_mono)
+		al->gs->lease_mono[al->lease] = al->before_mono;
 }
 
 static void alive_nop(void *arg) { (void)arg; }
 
 static const struct batch_ops alive_ops = {
-	.write = alive_write, .committed = alive_committed, .failed = alive_nop, .free = free,
+	.write = alive_write, .committed = alive_committed, .failed = alive_failed, .free = free,
 };
 
-/* "Alive until" now + lease_ms (recover.h; 0: a clean stop's exact time),
- * on the clock the actions' at_ms are read from (recover_clock_ms). */
-void game_alive_record(struct games *gs, int64_t lease_ms)
+static struct alive *alive_queue(struct games *gs, int lease, int64_t lease_ms)
 {
 	struct alive *al = xmalloc(sizeof *al);
 	int64_t now = mstime_mono();
 	al->gs = gs;
+	al->lease = lease;
 	al->until_ms = recover_clock_ms() + lease_ms;
 	al->until_mono = lease_ms > 0 ? now + lease_ms : 0;
+	al->before_mono = -1;
 	/* A clean stop's time is where the clocks stand: not past the lease,
 	 * or a restart would charge the stand. */
 	if (lease_ms == 0)
-		al->until_ms -= now - games_lease_now(gs, now);
+		al->until_ms -= now - games_lease_now(gs, lease, now);
 	/* Its own group: no game's actions depend on it. */
 	batch_begin_action(gs->batch, &alive_ops, al, gs);
+	return al;
+}
+
+/* "Alive until" now + lease_ms (recover.h; 0: a clean stop's exact time),
+ * on the clock the actions' at_ms are read from (recover_clock_ms). */
+void game_alive_record(struct games *gs, int lease, int64_t lease_ms)
+{
+	alive_queue(gs, lease, lease_ms);
+}
+
+void games_alive_stop(struct games *gs)
+{
+	for (int k = 0; k < RECOVER_LEASES; k++)
+		game_alive_record(gs, k, 0);
+}
+
+/* Does a clock of that lease run (a timed game, not paused, not over)? */
+static bool lease_used(const struct games *gs, int lease)
+{
+	for (const struct game *g = gs->live; g; g = g->next)
+		if (clock_timed(&g->clock) && g->clock.running >= 0 && game_lease(g) == lease)
+			return true;
+	return false;
+}
+
+void games_lease_restart(struct games *gs, const struct game *g, int64_t now)
+{
+	int lease = game_lease(g);
+	/* Still stored ahead of now, or run out under running clocks (a store
+	 * that took no heartbeat: they stand, games_lease_extend). */
+	if (!clock_timed(&g->clock) || gs->lease_mono[lease] > now || lease_used(gs, lease))
+		return;
+	struct alive *al = alive_queue(gs, lease, recover_lease_ms(lease));
+	al->before_mono = gs->lease_mono[lease];
+	/* Ahead of its commit, which the readings it covers wait for. */
+	gs->lease_mono[lease] = al->until_mono;
 }
 
 /* A running clock's readings from now on, where a restart counts from
@@ -103,13 +150,13 @@ static const struct batch_ops resume_ops = {
 	.write = resume_write, .committed = alive_nop, .failed = alive_nop, .free = free,
 };
 
-void games_lease_extend(struct games *gs, int64_t mono_until)
+void games_lease_extend(struct games *gs, int lease, int64_t mono_until)
 {
-	int64_t old = gs->lease_mono, now = mstime_mono();
+	int64_t old = gs->lease_mono[lease], now = mstime_mono();
 	if (mono_until <= old)
 		return;
 	if (old >= now) {
-		gs->lease_mono = mono_until;
+		gs->lease_mono[lease] = mono_until;
 		return;   /* it had not run out: nothing stood still */
 	}
 	/* A heartbeat that waited behind the outage reaches no further than
@@ -120,7 +167,7 @@ void games_lease_extend(struct games *gs, int64_t mono_until)
 	 * 1.5-2.9 s). */
 	if (mono_until <= now)
 		return;
-	gs->lease_mono = mono_until;
+	gs->lease_mono[lease] = mono_until;
 	/* The lease had run out at `old` (the store took no heartbeat): the
 	 * clocks have stood there since, and run on from now; the time
 	 * between is charged to nobody, and a restart's resume point says so. */
@@ -131,7 +178,7 @@ void games_lease_extend(struct games *gs, int64_t mono_until)
 	size_t ran = 0;
 	r->n = 0;
 	for (struct game *g = gs->live; g; g = g->next) {
-		if (!clock_timed(&g->clock) || g->clock.running < 0)
+		if (!clock_timed(&g->clock) || g->clock.running < 0 || game_lease(g) != lease)
 			continue;
 		int64_t from = g->clock.since > old ? g->clock.since : old;
 		if (now > from)
@@ -162,12 +209,19 @@ void games_lease_extend(struct games *gs, int64_t mono_until)
 void game_heartbeat_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct games *gs = arg;
-	/* Only games with a clock need it; an idle daemon leaves the disk alone. */
-	for (struct game *g = gs->live; g; g = g->next)
-		if (clock_timed(&g->clock)) {
-			game_alive_record(gs, RECOVER_ALIVE_LEASE_MS);
-			break;
-		}
+	int64_t now = mstime_mono();
+	/* Only running clocks need it (not paused, adjourned or untimed
+	 * games': games_lease_restart when one runs again); an idle daemon
+	 * leaves the disk alone, and correspondence clocks' lease is stored
+	 * again only when a heartbeat's period of it is gone. */
+	if (lease_used(gs, RECOVER_LEASE_CLOCK))
+		game_alive_record(gs, RECOVER_LEASE_CLOCK, RECOVER_ALIVE_LEASE_MS);
+	if (gs->lease_mono[RECOVER_LEASE_DAYS] - now <=
+	            RECOVER_ALIVE_DAYS_LEASE_MS - GAME_DAYS_HEARTBEAT_MS &&
+	    lease_used(gs, RECOVER_LEASE_DAYS))
+		game_alive_record(gs, RECOVER_LEASE_DAYS, RECOVER_ALIVE_DAYS_LEASE_MS);
+	(void)fd;
+	(void)what;
 }
 
 /* ---- recovery (recover.c decides; this installs) ------------------------- */
@@ -225,7 +279,8 @@ int games_recover(struct games *gs)
 		return -1;
 	/* Timed games resumed run from here, and recover_games stores a lease
 	 * from (no sooner than) here. */
-	gs->lease_mono = mstime_mono() + RECOVER_ALIVE_LEASE_MS;
+	for (int k = 0; k < RECOVER_LEASES; k++)
+		gs->lease_mono[k] = mstime_mono() + recover_lease_ms(k);
 	return recover_games(gs->srv->store, &recovered_ops, gs);
 }
 

@@ -397,7 +397,7 @@ static bool resume_clocks(struct store *st, const struct store_game *g, struct r
 	 * after any restart later than it: the mover pays its thinking up to
 	 * the lease (alive_ms and rp.at_ms are of one run: recover_clock_ms),
 	 * and the unmeasurable downtime is charged to nobody. */
-	if (alive_ms > now && now >= alive_ms - RECOVER_ALIVE_LEASE_MS)
+	if (alive_ms > now && now >= alive_ms - recover_lease_ms(recover_lease_kind(g->days)))
 		alive_ms = now;
 	struct resume_point rp = { rr->last_seq, { rr->clock_ms[WHITE], rr->clock_ms[BLACK] },
 	                           rr->last_at_ms };
@@ -433,9 +433,9 @@ struct start {
 	struct store *st;
 	const struct recover_ops *ops;
 	void *arg;
-	int64_t alive_ms;
+	int64_t alive_ms[RECOVER_LEASES];
 	int64_t now;       /* this start, on recover_clock_ms() */
-	bool timed;        /* a timed game resumed: its clock runs from now on */
+	bool timed[RECOVER_LEASES];   /* a timed game resumed: its clock runs from now on */
 };
 
 static int start_cb(const struct store_game *g, void *arg)
@@ -452,8 +452,9 @@ static int start_cb(const struct store_game *g, void *arg)
 	}
 	if (rc != RECOVER_OK)
 		return 0;
-	if (resume_clocks(sp->st, g, &rr, sp->alive_ms, sp->now))
-		sp->timed = true;
+	int kind = recover_lease_kind(g->days);
+	if (resume_clocks(sp->st, g, &rr, sp->alive_ms[kind], sp->now))
+		sp->timed[kind] = true;
 	sp->ops->resume(sp->arg, g, &rr);
 	recover_result_free(&rr);
 	return 0;
@@ -461,15 +462,21 @@ static int start_cb(const struct store_game *g, void *arg)
 
 int recover_games(struct store *st, const struct recover_ops *ops, void *arg)
 {
-	struct start sp = { st, ops, arg, 0, recover_clock_ms(), false };
-	if (store_state_get(st, RECOVER_ALIVE_KEY, &sp.alive_ms) == STORE_ERROR)
-		return -1;
+	struct start sp = { .st = st, .ops = ops, .arg = arg, .now = recover_clock_ms() };
+	for (int k = 0; k < RECOVER_LEASES; k++)
+		if (store_state_get(st, recover_lease_key(k), &sp.alive_ms[k]) == STORE_ERROR)
+			return -1;
+	/* A database from before the days' lease: its last lease is the one. */
+	if (sp.alive_ms[RECOVER_LEASE_DAYS] == 0)
+		sp.alive_ms[RECOVER_LEASE_DAYS] = sp.alive_ms[RECOVER_LEASE_CLOCK];
 	if (store_games_unfinished(st, start_cb, &sp) != STORE_OK)
 		return -1;
 	/* The resumed clocks run from now, before the first heartbeat: the
 	 * first lease covers the readings shown until it (recover.h). */
-	if (sp.timed &&
-	    store_state_set(st, RECOVER_ALIVE_KEY, recover_clock_ms() + RECOVER_ALIVE_LEASE_MS) != STORE_OK)
-		log_warnx("alive lease not recorded: %s", store_error(st));
+	for (int k = 0; k < RECOVER_LEASES; k++)
+		if (sp.timed[k] &&
+		    store_state_set(st, recover_lease_key(k), recover_clock_ms() + recover_lease_ms(k)) !=
+		            STORE_OK)
+			log_warnx("alive lease not recorded: %s", store_error(st));
 	return 0;
 }

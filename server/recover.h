@@ -43,6 +43,30 @@ struct referee;
  * back time a player saw run (deploy/BACKUP.md).  A clean stop records
  * its exact time instead. */
 #define RECOVER_ALIVE_LEASE_MS 1500
+/* Correspondence clocks (days a move) have a lease of their own, longer
+ * and written seldom (GAME_DAYS_HEARTBEAT_MS): a daemon whose only
+ * running clocks count days would otherwise write a row and flush the
+ * disk every second for as long as those games last (weeks), to keep a
+ * precision of a second nobody's days need.  A restart charges such a
+ * mover up to that lease: at most its length of the downtime.  A
+ * database from before it has only RECOVER_ALIVE_KEY, which such games
+ * then go by. */
+#define RECOVER_ALIVE_DAYS_KEY "alive_days_ms"
+#define RECOVER_ALIVE_DAYS_LEASE_MS 60000
+/* The two leases, by the clock they are for: recover_lease_kind(days). */
+enum { RECOVER_LEASE_CLOCK = 0, RECOVER_LEASE_DAYS = 1, RECOVER_LEASES = 2 };
+static inline int recover_lease_kind(int64_t days)
+{
+	return days > 0 ? RECOVER_LEASE_DAYS : RECOVER_LEASE_CLOCK;
+}
+static inline const char *recover_lease_key(int kind)
+{
+	return kind == RECOVER_LEASE_DAYS ? RECOVER_ALIVE_DAYS_KEY : RECOVER_ALIVE_KEY;
+}
+static inline int64_t recover_lease_ms(int kind)
+{
+	return kind == RECOVER_LEASE_DAYS ? RECOVER_ALIVE_DAYS_LEASE_MS : RECOVER_ALIVE_LEASE_MS;
+}
 #define RECOVER_RESUME_KIND "resume"
 
 /*
@@ -116,7 +140,7 @@ struct recover_ops {
  * resume from their readings at the last action (or at the last restart
  * since it), less the time the side to move thought while the daemon was
  * still alive (up to the lease of its last heartbeat, RECOVER_ALIVE_KEY,
- * and never past this start, unless this start comes before the lease was
+ * or RECOVER_ALIVE_DAYS_KEY for a correspondence game, and never past this start, unless this start comes before the lease was
  * written: the wall clock went back while the daemon was down, and the
  * whole lease is charged); the downtime after that is charged to
  * nobody.  A game an umpire paused (or the

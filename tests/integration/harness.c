@@ -962,6 +962,29 @@ struct sqlite3 *kd_lock_db(const struct kd *d)
 	return db;
 }
 
+long long kd_stored_state(const struct kd *d, const char *name)
+{
+	char path[400];
+	sqlite3 *db;
+	sqlite3_stmt *s;
+	long long v = -1;
+
+	snprintf(path, sizeof path, "%s/kriegd.db", kd_state_dir(d));
+	ck_assert_int_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	sqlite3_busy_timeout(db, 10000);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT value FROM server_state WHERE name = ?1", -1,
+	                                    &s, NULL),
+	                 SQLITE_OK);
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(s);
+	ck_assert_msg(rc == SQLITE_ROW || rc == SQLITE_DONE, "server_state: %s", sqlite3_errmsg(db));
+	if (rc == SQLITE_ROW)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return v;
+}
+
 void kd_unlock_db(struct sqlite3 *db)
 {
 	ck_assert_int_eq(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);

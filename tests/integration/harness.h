@@ -88,6 +88,9 @@ const char *kd_state_dir(const struct kd *d);
 struct sqlite3;
 struct sqlite3 *kd_lock_db(const struct kd *d);
 void kd_unlock_db(struct sqlite3 *db);
+/* The integer the daemon stored in server_state under name, read beside
+ * it (a reader: nothing is locked); -1 if it has none. */
+long long kd_stored_state(const struct kd *d, const char *name);
 bool kd_alive(struct kd *d);
 /* Resident memory of the daemon in KiB (from /proc), -1 if unknown. */
 long kd_rss_kb(const struct kd *d);

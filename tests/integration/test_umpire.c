@@ -373,6 +373,82 @@ START_TEST(pause_after_restart_told)
 }
 END_TEST
 
+/*
+ * The heartbeat (a lease row a second, recover.h) is for running clocks
+ * only.  It ran, and flushed the disk, every second while the only live
+ * games were paused or correspondence ones (probe), which on a club's
+ * server is always: correspondence games last weeks.  A correspondence
+ * clock has a lease of its own, a minute long, stored again every half
+ * minute; an unpause stores the lease in its own commit, so its readings
+ * are covered and nothing "stood".  A kill -9 charges a correspondence
+ * mover its thinking and at most that lease.
+ */
+START_TEST(heartbeat_follows_running_clocks)
+{
+	struct kd *d = kd_start(fast_conf);
+	struct kp w, b, ump, cw, cb;
+	int64_t game = players_and_umpire(d, &w, &b, &ump);
+	json_int_t g = (json_int_t)game;
+	long long a = kd_stored_state(d, "alive_ms");
+	kt_sleep_ms(2200);
+	ck_assert_int_gt(kd_stored_state(d, "alive_ms"), a);   /* a running clock: it beats */
+
+	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", g));
+	kc_ok(ump.c, kc_req(ump.c, "clock_pause", "{s:I, s:s}", "game", g, "reason", "lights"));
+	kc_event(w.c, "clock_paused");
+	kt_sleep_ms(300);   /* a heartbeat already queued */
+	a = kd_stored_state(d, "alive_ms");
+	kt_sleep_ms(2500);
+	ck_assert_int_eq(kd_stored_state(d, "alive_ms"), a);   /* paused: nothing runs */
+
+	/* The unpause's commit holds a lease reaching past its readings. */
+	long long t0 = mstime_wall();
+	kc_ok(ump.c, kc_req(ump.c, "clock_unpause", "{s:I, s:s}", "game", g, "reason", "back"));
+	ck_assert_int_ge(kd_stored_state(d, "alive_ms"), t0 + 1000);
+	json_int_t before = clock_of(live_entry(&w, game), "black");
+	kt_sleep_ms(1500);
+	json_int_t after = clock_of(live_entry(&w, game), "black");
+	ck_assert_msg(before - after >= 1300 && before - after <= 2500,
+	              "black's clock ran %lld ms in 1.5 s after the unpause", (long long)(before - after));
+	ck_assert_int_eq(kd_log_count(d, "clocks stood"), 0);
+	kc_ok(ump.c, kc_req(ump.c, "clock_pause", "{s:I, s:s}", "game", g, "reason", "again"));
+
+	/* A correspondence game: its lease, a minute ahead, once. */
+	account(d, &cw, "corrw", "player");
+	account(d, &cb, "corrb", "player");
+	json_t *r = kc_ok(cw.c, kc_req(cw.c, "seek", "{s:s, s:s, s:{s:i}}", "color", "white", "rules",
+	                               "icc", "time", "days", 2));
+	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
+	t0 = mstime_wall();
+	r = kc_ok(cb.c, kc_req(cb.c, "accept", "{s:I}", "offer", offer));
+	int64_t corr = (int64_t)json_integer_value(json_object_get(r, "game"));
+	move(&cw, corr, "e4");
+	long long days = kd_stored_state(d, "alive_days_ms");
+	ck_assert_int_ge(days, t0 + 59000);
+	ck_assert_int_le(days, mstime_wall() + 60000);
+	kt_sleep_ms(300);
+	a = kd_stored_state(d, "alive_ms");
+	kt_sleep_ms(2500);
+	ck_assert_int_eq(kd_stored_state(d, "alive_days_ms"), days);
+	ck_assert_int_eq(kd_stored_state(d, "alive_ms"), a);
+
+	/* Black thinks, the daemon dies: charged the thinking, and no more
+	 * than the lease's minute besides. */
+	json_int_t left = clock_of(live_entry(&cb, corr), "black");
+	long long t1 = mstime_wall();
+	kt_sleep_ms(500);
+	kd_crash_restart(d);
+	long long thought = mstime_wall() - t1;
+	kp_login(d, &cb, "corrb", PASSWORD);
+	json_int_t now_left = clock_of(live_entry(&cb, corr), "black");
+	ck_assert_msg(left - now_left >= 500 && left - now_left <= thought + 61000,
+	              "black charged %lld ms over a restart %lld ms after its reading",
+	              (long long)(left - now_left), thought);
+	kc_close(cb.c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(umpire_abort)
 {
 	struct kd *d = kd_start(fast_conf);
@@ -731,6 +807,10 @@ static Suite *umpire_suite(void)
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, long_record_pages);
 	tcase_add_test(tc, pairing);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("heartbeat");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, heartbeat_follows_running_clocks);
 	suite_add_tcase(s, tc);
 	return s;
 }
