@@ -34,6 +34,7 @@ export class WatchView {
     this.clock = null;
     this.toMove = null;
     this.paused = false;
+    this.adjourned = false;
     this.ticked = 0;
     this.connected = null;
     this.rules = null;
@@ -67,6 +68,12 @@ export class WatchView {
     this.ticked = performance.now();
     this.connected = r.connected || null;
     this.paused = !!r.paused;
+    this.adjourned = !!r.adjourned;
+    // The players away now (the stream tells only the changes from here).
+    for (const side of ['white', 'black']) {
+      const a = r.away && typeof r.away === 'object' ? r.away[side] : null;
+      if (a && typeof a === 'object') this.away.set(side, Number.isFinite(a.until) ? a.until : null);
+    }
     this.rules = r.rules;
     $('watch-hands').hidden = r.rules !== 'crazykrieg';
     $('watch-title').textContent = `Game ${game}: ${r.white} – ${r.black} (${r.rules}), ${seat === 'umpire' ? "the umpire's chair" : 'watching'}`;
@@ -96,6 +103,8 @@ export class WatchView {
     case 'opponent_back': this.away.delete(ev.color); break;
     case 'clock_paused': this.paused = true; break;
     case 'clock_unpaused': this.paused = false; break;
+    case 'adjourned': this.adjourned = true; break;
+    case 'unadjourned': this.adjourned = false; break;
     case 'unwatched': this.status(`You left game ${this.game}: ${ev.reason}`); this.leave(false); return;
     case 'game_over':
       this.toMove = null;
@@ -131,10 +140,11 @@ export class WatchView {
       for (const side of ['white', 'black']) { $(`watch-clock-${side}`).textContent = ''; $(`watch-clock-${side}`).classList.remove('tomove'); }
       return;
     }
-    const el = this.paused ? 0 : performance.now() - this.ticked;
+    const stands = this.paused ? ' (paused)' : this.adjourned ? ' (adjourned)' : '';
+    const el = stands ? 0 : performance.now() - this.ticked;
     for (const side of ['white', 'black']) {
       const e = $(`watch-clock-${side}`);
-      e.textContent = `${side} ${fmtClock(this.clock[side] - (side === this.toMove ? el : 0))}${this.paused ? ' (paused)' : ''}`;
+      e.textContent = `${side} ${fmtClock(this.clock[side] - (side === this.toMove ? el : 0))}${stands}`;
       e.classList.toggle('tomove', side === this.toMove);
     }
   }

@@ -117,6 +117,16 @@ static void away_send(struct game *g, int col)
 	presence_send(g, col, j);
 }
 
+json_t *presence_json(const struct game *g, int col)
+{
+	if (!g->away[col])
+		return NULL;
+	json_t *aw = json_object();
+	if (g->away_until[col] > 0)
+		json_object_set_new(aw, "until", json_integer(g->away_until[col]));
+	return aw;
+}
+
 void presence_away(struct game *g, int col)
 {
 	if (g->away[col])

@@ -250,6 +250,9 @@ void presence_rearm(struct game *g, bool tell);
 /* Tell the away players' deadlines that changed since they were last told
  * (an action that changed them, at its commit: after its own events). */
 void presence_tell(struct game *g);
+/* col's player away as a view says it: {"until":ms} ({} without a
+ * deadline), or NULL while they are connected. */
+json_t *presence_json(const struct game *g, int col);
 /* g ended (committed): its absent players hear of it at their next login. */
 void presence_game_over(struct game *g);
 /* After a login's game states: the `welcome` summary, if there is anything to say. */

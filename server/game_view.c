@@ -106,12 +106,9 @@ static json_t *view_head(const struct store_game *info,
 		if (live->adjourn_offer >= 0)
 			json_object_set_new(j, "adjourn_offer",
 			                    json_string(game_color_name(live->adjourn_offer)));
-		if (live->away[!color]) {   /* the opponent is away (game_presence.c) */
-			json_t *aw = json_object();
-			if (live->away_until[!color] > 0)
-				json_object_set_new(aw, "until", json_integer(live->away_until[!color]));
+		json_t *aw = presence_json(live, !color);   /* the opponent away (game_presence.c) */
+		if (aw)
 			json_object_set_new(j, "opponent_away", aw);
-		}
 	} else {
 		json_object_set_new(j, "live", json_false());
 		if (fl) {

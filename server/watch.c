@@ -599,6 +599,18 @@ static json_t *seat_view(struct game *g, int64_t viewer, bool umpire, size_t fro
 		json_object_set_new(j, "paused", json_true());
 	if (g->adjourned && !delayed)
 		json_object_set_new(j, "adjourned", json_true());
+	/* The players away now: the stream's opponent_away tells only the
+	 * changes, and a seat taken after one heard nothing of it. */
+	json_t *away = json_object();
+	for (int col = WHITE; col <= BLACK && !delayed; col++) {
+		json_t *aw = presence_json(g, col);
+		if (aw)
+			json_object_set_new(away, game_color_name(col), aw);
+	}
+	if (json_object_size(away) > 0)
+		json_object_set_new(j, "away", away);
+	else
+		json_decref(away);
 	return j;
 }
 

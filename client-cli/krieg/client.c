@@ -899,6 +899,22 @@ static void presence_event(struct client *c, const json_t *msg, const char *name
 		client_out(c, "#%ld%s: %s has left; the game waits for them.", id, tag, who);
 }
 
+void client_seat_away(struct client *c, const struct seat *s, const json_t *away)
+{
+	static const char *const names[2] = { "white", "black" };
+	for (int col = WHITE; col <= BLACK; col++) {
+		const json_t *aw = json_object_get(away, names[col]);
+		if (!json_is_object(aw))
+			continue;
+		json_t *msg = json_pack("{s:s}", "color", names[col]);
+		json_t *until = json_object_get(aw, "until");
+		if (json_is_integer(until))
+			json_object_set(msg, "until", until);
+		presence_event(c, msg, "opponent_away", s->id, NULL, s);
+		json_decref(msg);
+	}
+}
+
 /* welcome: what waited while one was away (after the login's game states). */
 static void welcome(struct client *c, const json_t *msg)
 {

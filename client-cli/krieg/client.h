@@ -219,6 +219,8 @@ void client_seat_drop(struct client *c, long id);
 struct seat *client_chair(struct client *c);
 /* The view of a seat (its board for the chair), printed. */
 void client_show_seat(struct client *c, const struct seat *s);
+/* The players away as a seat's reply says (`away`), told as opponent_away would be. */
+void client_seat_away(struct client *c, const struct seat *s, const json_t *away);
 /* Drop a PGN arriving in chunks. */
 void client_pgn_reset(struct client *c);
 /* A page of a game's view: the answer to game and switch (switch makes it current). */

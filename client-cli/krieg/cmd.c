@@ -1423,6 +1423,7 @@ static void done_seat(struct client *c, const json_t *msg, const struct pending 
 	           s->id, total, total == 1 ? "" : "s",
 	           total > SEAT_LOG_MAX ? ", the latest below" : "");
 	client_show_seat(c, s);
+	client_seat_away(c, s, json_object_get(msg, "away"));
 }
 
 /* A page after the first refused: the seat is gone (the game ended meanwhile, most likely). */

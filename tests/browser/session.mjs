@@ -148,6 +148,25 @@ await scenario('clocks watched', async () => {
   await u.click('#btn-unwatch');
   await u.waitForSelector('#lobby:visible', { timeout: 5000 });
 });
+await scenario('a seat taken while a player is away', async () => {
+  // fred against erin, timed; erin leaves; then the seat is taken: the
+  // page knew nothing of it until erin came back (the reply said nothing).
+  const ld = await line(`fred${suffix}`, 'fred-password', 'register');
+  const le = await line(`erin${suffix}`, 'erin-password', 'register');
+  const { offer } = await ld.ok('seek', { rules: 'icc', color: 'white', time: { base: 600, inc: 0 } });
+  const game = (await le.ok('accept', { offer })).game;
+  await ld.ok('move', { game, move: 'e2e4' });
+  le.close();
+  await ld.waitFor((m) => m.event === 'opponent_away' && m.game === game);
+  await u.click('#btn-live');
+  await u.click(`#live button[data-watch="${game}"]`, { timeout: 5000 });
+  await until(u, (x) => window.krieg.watch.game === x, game, 'the game watched');
+  await until(u, () => /^Black is away: back by .* or the game is lost by abandonment$/.test(document.getElementById('watch-away').textContent),
+    null, `Black away in the seat view`);
+  await u.click('#btn-unwatch');
+  await u.waitForSelector('#lobby:visible', { timeout: 5000 });
+  ld.close();
+});
 let g3;
 
 await scenario('offers in a game not shown', async () => {
@@ -356,5 +375,5 @@ if (failures.length) {
   console.error(`FAIL: session.mjs\n  ${failures.join('\n  ')}\n--- kriegd log (tail):\n${readFileSync(log, 'utf8').split('\n').slice(-30).join('\n')}`);
   finish(1);
 }
-console.log(`browser sessions: no clock for an untimed game, offers and words routed by game and answered in it, an umpire never asked, gollon's en passant, the promotion chooser, rated seeks and a refused accept, a kick's reason, another account after a lost session (${((Date.now() - T0) / 1000).toFixed(1)} s)`);
+console.log(`browser sessions: no clock for an untimed game, who is away told to a seat taken later, offers and words routed by game and answered in it, an umpire never asked, gollon's en passant, the promotion chooser, rated seeks and a refused accept, a kick's reason, another account after a lost session (${((Date.now() - T0) / 1000).toFixed(1)} s)`);
 finish(0);

@@ -36,6 +36,7 @@
 #include "harness.h"
 #include "harness_game.h"
 #include "movegen.h"
+#include "mstime.h"
 #include "notation.h"
 #include "referee.h"
 #include "ruleset.h"
@@ -55,6 +56,16 @@ static int64_t new_game(struct kp *w, struct kp *b, const char *rules, bool rate
 {
 	json_t *r = kc_ok(w->c, kc_req(w->c, "seek", "{s:s, s:s, s:b}", "color", "white", "rules", rules,
 	                               "rated", rated));
+	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
+	r = kc_ok(b->c, kc_req(b->c, "accept", "{s:I}", "offer", offer));
+	return (int64_t)json_integer_value(json_object_get(r, "game"));
+}
+
+/* An icc game of 5 minutes a side, white seeking. */
+static int64_t timed_game(struct kp *w, struct kp *b, bool rated)
+{
+	json_t *r = kc_ok(w->c, kc_req(w->c, "seek", "{s:s, s:s, s:b, s:{s:i, s:i}}", "color", "white",
+	                               "rules", "icc", "rated", rated, "time", "base", 300, "inc", 0));
 	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
 	r = kc_ok(b->c, kc_req(b->c, "accept", "{s:I}", "offer", offer));
 	return (int64_t)json_integer_value(json_object_get(r, "game"));
@@ -905,11 +916,8 @@ START_TEST(delayed_state_hidden)
 	account(d, &b, "blacky", "player");
 	account(d, &spec, "watcher", "player");
 	account(d, &ump, "ref", "umpire");
-	json_t *r = kc_ok(w.c, kc_req(w.c, "seek", "{s:s, s:s, s:b, s:{s:i, s:i}}", "color", "white",
-	                               "rules", "icc", "rated", 1, "time", "base", 300, "inc", 0));
-	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
-	int64_t game = (int64_t)json_integer_value(json_object_get(
-		kc_ok(b.c, kc_req(b.c, "accept", "{s:I}", "offer", offer)), "game"));
+	int64_t game = timed_game(&w, &b, true);
+	json_t *r;
 	static const char *const moves[] = { "e4", "e5", "Nf3" };
 	for (int i = 0; i < 3; i++) {
 		struct kp *p = i % 2 ? &b : &w;
@@ -937,10 +945,61 @@ START_TEST(delayed_state_hidden)
 	r = kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
 	ck_assert_int_eq(json_integer_value(json_object_get(r, "ply")), 3);
 	ck_assert(json_is_true(json_object_get(r, "paused")));
+	ck_assert_ptr_null(json_object_get(r, "away"));
+	/* Black leaves: the chair is told (no deadline while paused); a
+	 * delayed spectator's reply says nothing of it. */
+	kc_close(b.c);
+	kc_event(w.c, "opponent_away");
+	r = kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
+	json_t *aw = json_object_get(json_object_get(r, "away"), "black");
+	ck_assert_msg(json_is_object(aw) && json_object_size(aw) == 0, "the chair's away: %s",
+	              aw ? "not {}" : "none");
+	ck_assert_ptr_null(json_object_get(json_object_get(r, "away"), "white"));
+	r = kc_ok(spec.c, kc_req(spec.c, "watch", "{s:I}", "game", (json_int_t)game));
+	ck_assert_ptr_null(json_object_get(r, "away"));
+	kc_close(w.c);
+	kc_close(spec.c);
+	kc_close(ump.c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * A seat taken while a player is away is told so, with the deadline: the
+ * stream's opponent_away says only the changes, and a spectator (or an
+ * umpire) arriving after one heard nothing of it (probe).
+ */
+START_TEST(seat_told_who_is_away)
+{
+	struct kd *d = kd_start(fast_conf);
+	struct kp w, b, spec;
+	account(d, &w, "whitey", "player");
+	account(d, &b, "blacky", "player");
+	account(d, &spec, "watcher", "player");
+	json_int_t game = (json_int_t)timed_game(&w, &b, false);
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", game, "move", "e4"));
+	json_t *r = kc_ok(spec.c, kc_req(spec.c, "watch", "{s:I}", "game", game));
+	ck_assert_ptr_null(json_object_get(r, "away"));   /* both here */
+	kc_ok(spec.c, kc_req(spec.c, "unwatch", "{s:I}", "game", game));
+	long long t0 = mstime_wall();
+	kc_close(b.c);
+	json_t *e = kc_event(w.c, "opponent_away");
+	long long until = (long long)json_integer_value(json_object_get(e, "until"));
+	ck_assert_int_ge(until, t0 + 59000);   /* the default abandon_grace */
+	r = kc_ok(spec.c, kc_req(spec.c, "watch", "{s:I}", "game", game));
+	json_t *away = json_object_get(r, "away");
+	ck_assert_ptr_nonnull(away);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(away, "black"), "until")), until);
+	ck_assert_ptr_null(json_object_get(away, "white"));
+	/* back: the reply of a seat taken again says nothing */
+	kp_login(d, &b, "blacky", "sesame-open");
+	kc_event(w.c, "opponent_back");
+	kc_ok(spec.c, kc_req(spec.c, "unwatch", "{s:I}", "game", game));
+	r = kc_ok(spec.c, kc_req(spec.c, "watch", "{s:I}", "game", game));
+	ck_assert_ptr_null(json_object_get(r, "away"));
 	kc_close(w.c);
 	kc_close(b.c);
 	kc_close(spec.c);
-	kc_close(ump.c);
 	kd_stop(d);
 }
 END_TEST
@@ -1275,6 +1334,7 @@ static Suite *watch_suite(void)
 	tcase_add_test(tc, spectators_channel_after_the_end);
 	tcase_add_test(tc, mute_holds_in_views);
 	tcase_add_test(tc, delayed_state_hidden);
+	tcase_add_test(tc, seat_told_who_is_away);
 	tcase_add_test(tc, seat_exchanged_on_one_connection);
 	tcase_add_test(tc, delayed_long_catchup);
 	tcase_add_test(tc, delayed_catchup_ends_at_what_spectators_heard);

@@ -201,6 +201,33 @@ START_TEST(spectator_negative_clock_shows_zero)
 }
 END_TEST
 
+/* A seat taken while a player is away says so, as opponent_away would
+ * have (the reply's `away`; before, nothing was said until they came back). */
+START_TEST(spectator_told_who_is_away)
+{
+	struct client c;
+	struct sink s;
+	sink_client(&c, &s);
+	s.wall = 1767225600000LL;
+	c.wall = sink_wall;
+	ck_assert_int_eq(client_command(&c, "watch 12"), 0);
+	long long id;
+	free(last_sent(&s, &id));
+	json_t *r = ok_reply(id, 12, "spectator", "icc", 1, "black");
+	json_object_set_new(r, "events", json_array());
+	json_object_set_new(r, "away", json_pack("{s:{s:I}, s:{}}", "black", "until",
+	                                         (json_int_t)(s.wall + 45000), "white"));
+	receive(&c, r);
+	ck_assert_msg(strstr(s.printed, "#12 (watching): Black (bob) has left; the game is lost by "
+	                                "abandonment unless they are back within 0:45.") != NULL,
+	              "printed: %s", s.printed);
+	ck_assert_msg(strstr(s.printed, "#12 (watching): White (alice) has left; the game waits for them.") !=
+	                      NULL,
+	              "printed: %s", s.printed);
+	client_free(&c);
+}
+END_TEST
+
 /* crazykrieg's reserves are public: a spectator's seat shows both, kept from
  * the capture and drop events (it showed none). */
 START_TEST(spectator_sees_the_reserves)
@@ -633,6 +660,7 @@ static Suite *watch_suite(void)
 	TCase *tc = tcase_create("watch");
 	tcase_add_test(tc, spectator_sees_the_public_stream);
 	tcase_add_test(tc, spectator_negative_clock_shows_zero);
+	tcase_add_test(tc, spectator_told_who_is_away);
 	tcase_add_test(tc, spectator_sees_the_reserves);
 	tcase_add_test(tc, spectator_catch_up_pages);
 	tcase_add_test(tc, umpire_chair_shows_everything);
