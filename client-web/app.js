@@ -451,7 +451,7 @@ async function refreshLive() {
     return b;
   };
   fill('live', r.games, (g) => [`Game ${g.game}: ${g.white} – ${g.black} (${g.rules}${g.rated ? ', rated' : ''}), `
-    + `move ${Math.floor(g.ply / 2) + 1}, ${g.to_move} to move${watching(g)} `,
+    + `move ${Math.floor(g.ply / 2) + 1}, ${g.to_move} to move${g.paused === true ? ' (paused by the umpire)' : g.adjourned === true ? ' (adjourned)' : ''}${watching(g)} `,
     ...(g.white !== state.user && g.black !== state.user
       ? [button('Watch', () => watch.open(g.game, 'spectator'), { watch: g.game }), chair(g)] : [])]);
 }

@@ -713,6 +713,11 @@ static json_t *live_item(size_t i, void *arg)
 	json_t *clk = delayed ? NULL : game_clock_json(g, now);
 	if (clk)
 		json_object_set_new(j, "clock", clk);
+	/* Live facts, as the watch reply has them: not a delayed game's. */
+	if (g->paused && !delayed)
+		json_object_set_new(j, "paused", json_true());
+	if (g->adjourned && !delayed)
+		json_object_set_new(j, "adjourned", json_true());
 	return j;
 }
 

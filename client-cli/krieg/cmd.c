@@ -1390,11 +1390,14 @@ static void done_live(struct client *c, const json_t *res, const struct pending 
 		json_int_t ply = json_integer_value(json_object_get(x, "ply"));
 		char watching[40];
 		words_watching(json_object_get(x, "spectators"), ", ", watching, sizeof watching);
-		client_out(c, "  game %lld: %s (White) vs %s (Black), %s, %s, %s, move %lld, %s to move%s%s",
+		const char *stands = json_is_true(json_object_get(x, "paused"))      ? " (paused by the umpire)"
+		                     : json_is_true(json_object_get(x, "adjourned")) ? " (adjourned)"
+		                                                                      : "";
+		client_out(c, "  game %lld: %s (White) vs %s (Black), %s, %s, %s, move %lld, %s to move%s%s%s",
 		           (long long)json_integer_value(json_object_get(x, "game")), str(x, "white"),
 		           str(x, "black"), str(x, "rules"), tc,
 		           json_is_true(json_object_get(x, "rated")) ? "rated" : "unrated", (long long)(ply / 2 + 1),
-		           str(x, "to_move"), clk, watching);
+		           str(x, "to_move"), stands, clk, watching);
 	}
 	next_page(c, res, p, "live");
 }

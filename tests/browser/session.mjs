@@ -165,6 +165,14 @@ await scenario('a seat taken while a player is away', async () => {
     null, `Black away in the seat view`);
   await u.click('#btn-unwatch');
   await u.waitForSelector('#lobby:visible', { timeout: 5000 });
+  // paused by an umpire: the live list says so
+  const lu = await line('ump', 'umpire-password');
+  await lu.ok('umpire', { game });
+  await lu.ok('clock_pause', { game, reason: 'a break' });
+  await u.click('#btn-live');
+  await until(u, (x) => [...document.querySelectorAll('#live li')].some((li) => li.textContent.startsWith(`Game ${x}:`)
+    && li.textContent.includes('to move (paused by the umpire)')), game, 'the paused game in the live list');
+  lu.close();
   ld.close();
 });
 let g3;

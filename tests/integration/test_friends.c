@@ -1013,6 +1013,16 @@ START_TEST(adjourned_game_waits)
 	clock_of(e, now);
 	ck_assert_int_eq(now[0], stopped[0]);
 	ck_assert_int_eq(now[1], stopped[1]);
+	/* The `live` list says so (it did not: the game read as any other). */
+	json_t *l = kc_ok(b.c, kc_req(b.c, "live", NULL));
+	size_t li;
+	json_t *le, *listed = NULL;
+	json_array_foreach(json_object_get(l, "games"), li, le)
+		if (json_integer_value(json_object_get(le, "game")) == game)
+			listed = le;
+	ck_assert_ptr_nonnull(listed);
+	ck_assert(json_is_true(json_object_get(listed, "adjourned")));
+	ck_assert_ptr_null(json_object_get(listed, "paused"));
 	/* No moves while adjourned; resigning still could. */
 	kc_error(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", game, "move", "e5"), "illegal_action");
 	kc_error(b.c, kc_req(b.c, "adjourn", "{s:I}", "game", game), "illegal_action");

@@ -315,6 +315,9 @@ START_TEST(pause_holds_abandonment)
 	json_int_t g = (json_int_t)game;
 	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", g));
 	kc_ok(ump.c, kc_req(ump.c, "clock_pause", "{s:I, s:s}", "game", g, "reason", "lights"));
+	/* `live` says it is paused (it did not) */
+	kc_event(w.c, "clock_paused");
+	ck_assert(json_is_true(json_object_get(live_entry(&w, game), "paused")));
 	kc_close(b.c);
 	json_t *away = kc_event(w.c, "opponent_away");
 	ck_assert_ptr_null(json_object_get(away, "until"));   /* no deadline while paused */
@@ -328,6 +331,7 @@ START_TEST(pause_holds_abandonment)
 	away = kc_event(w.c, "opponent_away");
 	ck_assert_str_eq(json_string_value(json_object_get(away, "color")), "black");
 	ck_assert_int_ge(json_integer_value(json_object_get(away, "until")), t0 + 1000);
+	ck_assert_ptr_null(json_object_get(live_entry(&w, game), "paused"));
 	/* and a pause again takes the deadline away, said so */
 	kc_ok(ump.c, kc_req(ump.c, "clock_pause", "{s:I, s:s}", "game", g, "reason", "again"));
 	away = kc_event(w.c, "opponent_away");

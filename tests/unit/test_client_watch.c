@@ -573,6 +573,16 @@ START_TEST(live_list_and_seat_commands)
 	req = last_sent(&s, &id);
 	ck_assert_str_eq(req, "{\"from\":1,\"type\":\"live\"}");
 	free(req);
+	/* the next page: a paused game and an adjourned one say so */
+	client_receive(&c, "{\"id\":2,\"ok\":true,\"games\":[{\"game\":15,\"rules\":\"icc\",\"white\":\"carl\","
+	                   "\"black\":\"dave\",\"rated\":false,\"ply\":2,\"to_move\":\"white\",\"spectators\":0,"
+	                   "\"paused\":true},{\"game\":16,\"rules\":\"icc\",\"white\":\"erin\",\"black\":\"fred\","
+	                   "\"rated\":false,\"ply\":3,\"to_move\":\"black\",\"spectators\":0,\"adjourned\":true}],"
+	                   "\"total\":3}");
+	ck_assert_msg(strstr(s.printed, "game 15: carl (White) vs dave (Black), icc, untimed, unrated, move 2, white to "
+	                                "move (paused by the umpire)"), "%s", s.printed);
+	ck_assert_msg(strstr(s.printed, "game 16: erin (White) vs fred (Black), icc, untimed, unrated, move 2, black to "
+	                                "move (adjourned)"), "%s", s.printed);
 	/* the server takes a seat away */
 	ck_assert_int_eq(client_command(&c, "umpire 12"), 0);
 	free(last_sent(&s, &id));
