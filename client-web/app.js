@@ -614,7 +614,15 @@ function onEvent(ev) {
     turn();
     return;
   }
-  if (ev.event === 'welcome') { state.welcome = ev; showWelcome(); return; }
+  if (ev.event === 'welcome') {
+    state.welcome = ev;
+    showWelcome();
+    // The page may open a game instead of the lobby: what ended meanwhile
+    // is said in the log too, which every view shows.
+    list(ev.ended).forEach((x) => note(`Game ${x.game} against `, who(x.opponent),
+      ` ended while you were away: ${x.result} (${x.reason})`));
+    return;
+  }
   if (ev.event === 'game_flagged') {
     state.flagged.set(ev.game, typeof ev.reason === 'string' ? ev.reason : '');
     showWelcome();
