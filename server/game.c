@@ -748,7 +748,7 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		*offered = plies + 1;
 	/* A clock about to run again on a lease nobody kept. */
 	if (a.kind == ACTION_UNPAUSE || a.kind == ACTION_UNADJ)
-		games_lease_restart(g->gs, g, now);
+		games_lease_restart(g->gs, g);
 	/* Charged up to the lease at most (lease_mono): past it the clocks
 	 * stand, as a restart would find them. */
 	int64_t cnow = games_lease_now(g->gs, game_lease(g), now);

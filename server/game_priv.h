@@ -195,10 +195,11 @@ int64_t games_lease_now(const struct games *gs, int lease, int64_t now);
 /* The stored lease reaches mono_until (game_restart.c). */
 void games_lease_extend(struct games *gs, int lease, int64_t mono_until);
 /* g's clock is about to run again (an unpause, an adjourned game
- * resumed).  If no clock of its lease ran, the heartbeat kept none and the
- * lease has run out, which stood nothing: it is stored again with the
- * turn's actions, before any reading goes out (game_restart.c). */
-void games_lease_restart(struct games *gs, const struct game *g, int64_t now);
+ * resumed).  If no clock of its lease ran, the heartbeat kept none (its
+ * lease has run out, which stood nothing, or soon will): a lease is
+ * stored with the turn's actions, before any reading goes out
+ * (game_restart.c). */
+void games_lease_restart(struct games *gs, const struct game *g);
 json_t *game_time_json(const struct store_game *info);
 const struct flagged_game *game_flagged_find(const struct games *gs, int64_t id);
 struct game *game_find(const struct games *gs, int64_t id);

@@ -117,17 +117,23 @@ static bool lease_used(const struct games *gs, int lease)
 	return false;
 }
 
-void games_lease_restart(struct games *gs, const struct game *g, int64_t now)
+void games_lease_restart(struct games *gs, const struct game *g)
 {
 	int lease = game_lease(g);
-	/* Still stored ahead of now, or run out under running clocks (a store
-	 * that took no heartbeat: they stand, games_lease_extend). */
-	if (!clock_timed(&g->clock) || gs->lease_mono[lease] > now || lease_used(gs, lease))
+	/* A clock of that lease runs: the heartbeat keeps its lease (or, run
+	 * out under it, the clocks stand: games_lease_extend). */
+	if (!clock_timed(&g->clock) || lease_used(gs, lease))
 		return;
+	/* Stored whether or not the last lease has run out: one that has not
+	 * may run out before the next heartbeat stores another (up to a
+	 * period later), and the clock would stand in between (probe: an
+	 * unpause in the last half second of a lease stood 0.5 s, said as a
+	 * store that took no heartbeat). */
 	struct alive *al = alive_queue(gs, lease, recover_lease_ms(lease));
 	al->before_mono = gs->lease_mono[lease];
 	/* Ahead of its commit, which the readings it covers wait for. */
-	gs->lease_mono[lease] = al->until_mono;
+	if (al->until_mono > gs->lease_mono[lease])
+		gs->lease_mono[lease] = al->until_mono;
 }
 
 /* A running clock's readings from now on, where a restart counts from

@@ -456,6 +456,36 @@ START_TEST(heartbeat_follows_running_clocks)
 }
 END_TEST
 
+/*
+ * Regression (probe): an unpause in the last half second of a lease
+ * stored no lease (the old one had not run out), and the heartbeat's next
+ * one came up to a second later: the mover's clock stood about 0.5 s,
+ * charged to nobody, and the log said "clocks stood" as if the store had
+ * failed.  Unpaused at every tenth of a second of a lease's span.
+ */
+START_TEST(unpause_on_an_ending_lease)
+{
+	struct kd *d = kd_start(fast_conf);
+	struct kp w, b, ump;
+	json_int_t g = (json_int_t)players_and_umpire(d, &w, &b, &ump);
+	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", g));
+	/* Each unpause runs the clock past a heartbeat (which ends a stand
+	 * and tells it); the pauses fall anywhere in a heartbeat's second. */
+	for (int wait = 150; wait <= 1500; wait += 150) {
+		kc_ok(ump.c, kc_req(ump.c, "clock_pause", "{s:I, s:s}", "game", g, "reason", "x"));
+		kt_sleep_ms(wait);
+		kc_ok(ump.c, kc_req(ump.c, "clock_unpause", "{s:I, s:s}", "game", g, "reason", "y"));
+		kt_sleep_ms(1100);
+	}
+	ck_assert_msg(kd_log_count(d, "clocks stood") == 0, "the clocks stood %d times",
+	              kd_log_count(d, "clocks stood"));
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(ump.c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(umpire_abort)
 {
 	struct kd *d = kd_start(fast_conf);
@@ -818,6 +848,7 @@ static Suite *umpire_suite(void)
 	tc = tcase_create("heartbeat");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, heartbeat_follows_running_clocks);
+	tcase_add_test(tc, unpause_on_an_ending_lease);
 	suite_add_tcase(s, tc);
 	return s;
 }
