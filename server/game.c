@@ -455,8 +455,12 @@ static void abandon_fire(struct game *g, int col)
 		return;
 	}
 	g->abandon_due[col] = false;
-	game_act(g, ACTION_END, col, game_reason_name(REASON_ABANDONED), NULL, NULL,
-	         g->abandon_timer[col]);
+	/* A rated game left before both sides moved is aborted, as its
+	 * players could have done at no cost: no rating moves on a game nobody
+	 * played (a dropped connection lost rating points, and its opponent
+	 * won them, after at most one move). */
+	int reason = g->info.rated && referee_plies(g->ref) < 2 ? REASON_ABORTED : REASON_ABANDONED;
+	game_act(g, ACTION_END, col, game_reason_name(reason), NULL, NULL, g->abandon_timer[col]);
 }
 
 static void abandon_white_cb(evutil_socket_t fd, short what, void *arg) { abandon_fire(arg, WHITE); }

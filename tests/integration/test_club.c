@@ -130,6 +130,41 @@ START_TEST(rated_games_move_ratings)
 }
 END_TEST
 
+/* A rated game left before both sides moved is aborted, not lost: the
+ * leaver could have aborted it at no cost, and a dropped connection lost
+ * rating points (its opponent won them) after one move.  Once both moved,
+ * leaving loses, rated. */
+START_TEST(rated_left_before_moving_is_aborted)
+{
+	setenv("KRIEGD_ABANDON_GRACE_MS", "300", 1);
+	struct kd *d = kd_start(NULL);
+	unsetenv("KRIEGD_ABANDON_GRACE_MS");
+	struct kc *a = reg(d, "alice"), *b = reg(d, "bobby");
+	long long g = play(a, b, "icc", 1);
+	kc_ok(a, kc_req(a, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e4"));
+	kc_close(b);
+	json_t *e = kc_event(a, "game_over");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "aborted");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "result")), "*");
+	ck_assert_uint_eq(json_array_size(standings(a, "icc")), 0);
+
+	b = kc_hello(d);
+	kc_ok(b, kc_req(b, "login", "{s:s, s:s}", "user", "bobby", "password", "correct horse"));
+	g = play(a, b, "icc", 1);
+	kc_ok(a, kc_req(a, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e4"));
+	kc_ok(b, kc_req(b, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e5"));
+	kc_close(b);
+	e = kc_event(a, "game_over");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "abandoned");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "result")), "1-0");
+	json_t *tab = standings(a, "icc");
+	ck_assert_uint_eq(json_array_size(tab), 2);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(tab, 0), "name")), "alice");
+	kc_close(a);
+	kd_stop(d);
+}
+END_TEST
+
 /* profile: the finished games counted from the player's side, ratings,
  * presence; never an address, a last login or a disabled flag. */
 START_TEST(profile_counts_and_hides)
@@ -775,6 +810,7 @@ static Suite *club_suite(void)
 	TCase *tc = tcase_create("ratings");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, rated_games_move_ratings);
+	tcase_add_test(tc, rated_left_before_moving_is_aborted);
 	tcase_add_test(tc, profile_counts_and_hides);
 	tcase_add_test(tc, seek_range);
 	suite_add_tcase(s, tc);
