@@ -84,9 +84,11 @@ json_t *club_ratings_json(struct server *srv, int64_t user)
 
 /* ---- standings ------------------------------------------------------------ */
 
+/* A page of the table as its rows come (store_standings reads from the
+ * page's first row and stops when it is full). */
 struct table {
-	json_t *rows;
-	int rank;
+	struct pager pg;
+	int64_t rank;
 };
 
 static int standings_row(const struct store_rating *r, void *arg)
@@ -96,8 +98,8 @@ static int standings_row(const struct store_rating *r, void *arg)
 	json_object_set_new(row, "rank", json_integer(++t->rank));
 	json_object_set_new(row, "name", json_string(r->name));
 	json_object_set_new(row, "games", json_integer(r->games));
-	json_array_append_new(t->rows, row);
-	return 0;
+	pager_take(&t->pg, row);
+	return t->pg.closed;
 }
 
 static void cmd_standings(struct conn *c, json_t *id, json_t *req)
@@ -110,14 +112,27 @@ static void cmd_standings(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	const char *pool = rating_pool(rs->name);
-	struct table t = { json_array(), 0 };
-	if (store_standings(srv->store, pool, CLUB_STANDINGS_MAX, standings_row, &t) != STORE_OK) {
+	/* Read by the page, every row of the table reachable (only the first
+	 * 1,000 were, and `total` said 1,000: probe). */
+	size_t from = dispatch_from(req);
+	int64_t total = 0;
+	struct table t = { .rank = (int64_t)from };
+	pager_init(&t.pg, from);
+	t.pg.n = from;
+	if (store_standings_count(srv->store, pool, &total) != STORE_OK ||
+	    store_standings(srv->store, pool, (int64_t)from, standings_row, &t) != STORE_OK) {
 		log_warnx("club: standings: %s", store_error(srv->store));
-		json_decref(t.rows);
+		pager_free(&t.pg);
 		dispatch_error(c, id, PE_STORAGE, "the standings could not be read");
 		return;
 	}
-	dispatch_ok_page(c, id, req, json_pack("{s:s}", "pool", pool), "standings", t.rows);
+	/* The whole table's length, counted (a row stored between the two
+	 * reads is in one of them only: the next page says). */
+	if (!t.pg.closed || (size_t)total > t.pg.n)
+		t.pg.n = (size_t)total;
+	json_t *j = json_pack("{s:s}", "pool", pool);
+	pager_finish(&t.pg, j, "standings");
+	dispatch_ok(c, id, j);
 }
 
 /* ---- profile -------------------------------------------------------------- */

@@ -17,7 +17,6 @@
 
 struct server;
 
-#define CLUB_STANDINGS_MAX 1000      /* rows `standings` reads; paged like every list */
 
 /* user's rating in the pool of rule set `rules`, as above; NULL if the
  * store failed (logged). */

@@ -414,6 +414,7 @@ static const char *const stmt_sql[S__COUNT] = {
 	                             " AND (result != 0 OR reason != 0) ORDER BY id DESC"
 	                             " LIMIT ?2 OFFSET ?3",
 	[S_GAMES_COUNT_OF_USER] = "SELECT count(*) FROM games WHERE white = ?1 OR black = ?1",
+	[S_STANDINGS_COUNT] = "SELECT count(*) FROM ratings WHERE pool = ?1",
 	[S_GAMES_COUNT_FINISHED_OF_USER] = "SELECT count(*) FROM games WHERE (white = ?1 OR black = ?1)"
 	                                   " AND (result != 0 OR reason != 0)",
 	[S_STATE_SET] = "INSERT INTO server_state (name, value) VALUES (?1, ?2)"
@@ -434,7 +435,7 @@ static const char *const stmt_sql[S__COUNT] = {
 	                     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
 	[S_STANDINGS] = "SELECT ratings.user, users.name, r, rd, vol, games FROM ratings"
 	                " JOIN users ON users.id = ratings.user WHERE pool = ?1"
-	                " ORDER BY r DESC, users.name LIMIT ?2",
+	                " ORDER BY r DESC, users.name LIMIT -1 OFFSET ?2",
 	[S_USER_SEEN] = "UPDATE users SET last_login = ?2, last_addr = ?3 WHERE id = ?1",
 	[S_USER_SET_PASSWORD] = "UPDATE users SET pwhash = ?2, must_change = ?3"
 	                        " WHERE id = ?1 AND guest = 0",

@@ -386,7 +386,9 @@ int store_state_get(struct store *st, const char *name, int64_t *value);
  * game between white and black (score_white 1, 0.5, 0): both players'
  * ratings in the game's pool are updated and a history row each is
  * written; call it inside the transaction that finishes the game.
- * store_standings: the pool's table, best first. */
+ * store_standings: the pool's table, best first, from its offset-th row
+ * on, until fn returns nonzero (a page is read, not the table);
+ * store_standings_count: its rows. */
 struct store_rating {
 	int64_t user;
 	char name[32];
@@ -396,8 +398,9 @@ struct store_rating {
 int store_rating_get(struct store *st, int64_t user, const char *pool, struct store_rating *out);
 int store_rating_game(struct store *st, int64_t game, int64_t white, int64_t black,
                       const char *pool, double score_white);
-int store_standings(struct store *st, const char *pool, int limit,
+int store_standings(struct store *st, const char *pool, int64_t offset,
                     int (*fn)(const struct store_rating *r, void *arg), void *arg);
+int store_standings_count(struct store *st, const char *pool, int64_t *n);
 
 /* Callbacks of the listing functions may call other store functions
  * (e.g. read a game's actions while listing unfinished games). */

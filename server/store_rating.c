@@ -120,7 +120,27 @@ fail:
 	return STORE_ERROR;
 }
 
-int store_standings(struct store *st, const char *pool, int limit,
+int store_standings_count(struct store *st, const char *pool, int64_t *n)
+{
+	int temp, rc;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_STANDINGS_COUNT, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_text(s, 1, pool, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		*n = sqlite3_column_int64(s, 0);
+		rc = STORE_OK;
+	} else {
+		rc = store_fail_db(st, "standings count");
+	}
+	store_stmt_done(s, temp);
+	return rc;
+}
+
+int store_standings(struct store *st, const char *pool, int64_t offset,
                     int (*fn)(const struct store_rating *r, void *arg), void *arg)
 {
 	int temp, rc = STORE_OK, step;
@@ -131,7 +151,7 @@ int store_standings(struct store *st, const char *pool, int limit,
 	if ((s = store_stmt(st, S_STANDINGS, &temp)) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_text(s, 1, pool, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(s, 2, limit > 0 ? limit : -1);
+	sqlite3_bind_int64(s, 2, offset);
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
 		struct store_rating r;
 		memset(&r, 0, sizeof r);
