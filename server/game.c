@@ -423,6 +423,16 @@ void game_flag_arm(struct game *g)
 	evtimer_add(g->flag_timer, &tv);
 }
 
+/* What the server ends a game with when a side forfeits it (time, or
+ * leaving): a rated game before both sides moved is aborted instead, as
+ * the side could have done at no cost.  No rating moves on a game nobody
+ * played (a dropped connection, or a first move not made in time, lost
+ * rating points, and the opponent won them, after at most one move). */
+static int forfeit_reason(const struct game *g, int reason)
+{
+	return g->info.rated && referee_plies(g->ref) < 2 ? REASON_ABORTED : reason;
+}
+
 static void flag_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct game *g = arg;
@@ -434,7 +444,8 @@ static void flag_cb(evutil_socket_t fd, short what, void *arg)
 		return;
 	}
 	/* If the commit fails, the timer is re-armed to try again in a second. */
-	game_act(g, ACTION_END, flagged, game_reason_name(REASON_TIME), NULL, NULL, g->flag_timer);
+	game_act(g, ACTION_END, flagged, game_reason_name(forfeit_reason(g, REASON_TIME)), NULL, NULL,
+	         g->flag_timer);
 }
 
 static void abandon_fire(struct game *g, int col)
@@ -455,12 +466,8 @@ static void abandon_fire(struct game *g, int col)
 		return;
 	}
 	g->abandon_due[col] = false;
-	/* A rated game left before both sides moved is aborted, as its
-	 * players could have done at no cost: no rating moves on a game nobody
-	 * played (a dropped connection lost rating points, and its opponent
-	 * won them, after at most one move). */
-	int reason = g->info.rated && referee_plies(g->ref) < 2 ? REASON_ABORTED : REASON_ABANDONED;
-	game_act(g, ACTION_END, col, game_reason_name(reason), NULL, NULL, g->abandon_timer[col]);
+	game_act(g, ACTION_END, col, game_reason_name(forfeit_reason(g, REASON_ABANDONED)), NULL, NULL,
+	         g->abandon_timer[col]);
 }
 
 static void abandon_white_cb(evutil_socket_t fd, short what, void *arg) { abandon_fire(arg, WHITE); }
@@ -688,10 +695,11 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	 * yet.  The flag is the action then, and the requester hears
 	 * game_over once it is committed. */
 	int flagged = clock_flagged(&g->clock, game_clock_now(g, now));
+	const char *flag_text = game_reason_name(forfeit_reason(g, REASON_TIME));
 	bool flag_instead = false;
-	if (flagged >= 0 && !(kind == ACTION_END && strcmp(text, game_reason_name(REASON_TIME)) == 0)) {
+	if (flagged >= 0 && !(kind == ACTION_END && color == flagged && strcmp(text, flag_text) == 0)) {
 		flag_instead = true;
-		action_set(&a, ACTION_END, flagged, game_reason_name(REASON_TIME));
+		action_set(&a, ACTION_END, flagged, flag_text);
 		retry = g->flag_timer;
 	}
 	bool ending = a.kind == ACTION_END || a.kind == ACTION_ADJUDGE || a.kind == ACTION_UABORT;

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <sqlite3.h>
+
 #include "check_main.h"
 #include "harness.h"
 #include "harness_game.h"
@@ -130,10 +132,10 @@ START_TEST(rated_games_move_ratings)
 }
 END_TEST
 
-/* A rated game left before both sides moved is aborted, not lost: the
- * leaver could have aborted it at no cost, and a dropped connection lost
- * rating points (its opponent won them) after one move.  Once both moved,
- * leaving loses, rated. */
+/* A rated game left before both sides moved, or whose first move was not
+ * made in time, is aborted, not lost: the side could have aborted it at
+ * no cost, and a dropped connection lost rating points (its opponent won
+ * them) after one move.  Once both moved, leaving loses, rated. */
 START_TEST(rated_left_before_moving_is_aborted)
 {
 	setenv("KRIEGD_ABANDON_GRACE_MS", "300", 1);
@@ -148,8 +150,23 @@ START_TEST(rated_left_before_moving_is_aborted)
 	ck_assert_str_eq(json_string_value(json_object_get(e, "result")), "*");
 	ck_assert_uint_eq(json_array_size(standings(a, "icc")), 0);
 
+	/* Nor is a first move not made in time (a second of base time, both
+	 * here): aborted, not lost on time (probe). */
 	b = kc_hello(d);
 	kc_ok(b, kc_req(b, "login", "{s:s, s:s}", "user", "bobby", "password", "correct horse"));
+	json_t *r = kc_ok(a, kc_req(a, "seek", "{s:s, s:s, s:b, s:{s:i, s:i}}", "rules", "icc", "color",
+	                            "white", "rated", 1, "time", "base", 1, "inc", 0));
+	r = kc_ok(b, kc_req(b, "accept", "{s:I}", "offer", json_integer_value(json_object_get(r, "offer"))));
+	g = json_integer_value(json_object_get(r, "game"));
+	kc_event(a, "game_start");
+	kc_event(b, "game_start");
+	e = kc_event(b, "game_over");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), g);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "aborted");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "white");
+	ck_assert_int_eq(json_integer_value(json_object_get(kc_event(a, "game_over"), "game")), g);
+	ck_assert_uint_eq(json_array_size(standings(a, "icc")), 0);
+
 	g = play(a, b, "icc", 1);
 	kc_ok(a, kc_req(a, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e4"));
 	kc_ok(b, kc_req(b, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e5"));
@@ -160,6 +177,65 @@ START_TEST(rated_left_before_moving_is_aborted)
 	json_t *tab = standings(a, "icc");
 	ck_assert_uint_eq(json_array_size(tab), 2);
 	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(tab, 0), "name")), "alice");
+	kc_close(a);
+	kd_stop(d);
+}
+END_TEST
+
+/* Regression (probe): `standings` read the pool's first 1,000 rows and
+ * paged over them: the rest of a large club never appeared, and `total`
+ * said 1,000.  1,200 rated players, written while the daemon is down,
+ * read page by page: every one, in order, ranked. */
+START_TEST(standings_every_row)
+{
+	enum { N = 1200 };
+	struct kd *d = kd_start(NULL);
+	kd_down(d);
+	char path[400];
+	sqlite3 *db;
+	snprintf(path, sizeof path, "%s/kriegd.db", kd_state_dir(d));
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "BEGIN", NULL, NULL, NULL), SQLITE_OK);
+	for (int i = 0; i < N; i++) {
+		char sql[300];
+		snprintf(sql, sizeof sql,
+		         "INSERT INTO users (name, pwhash, created) VALUES ('p%04d', 'x', 1);"
+		         "INSERT INTO ratings (user, pool, r, rd, vol, games, updated)"
+		         " VALUES (last_insert_rowid(), 'icc', %d, 60, 0.06, 3, 1);",
+		         i, 3000 - i);
+		ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	}
+	ck_assert_int_eq(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	kd_up(d);
+	struct kc *a = reg(d, "alice");
+	long long from = 0, seen = 0, pages = 0;
+	for (;;) {
+		json_t *r = kc_ok(a, kc_req(a, "standings", "{s:s, s:I}", "rules", "icc", "from",
+		                            (json_int_t)from));
+		ck_assert_int_eq(json_integer_value(json_object_get(r, "total")), N);
+		json_t *rows = json_object_get(r, "standings"), *row;
+		size_t i;
+		json_array_foreach(rows, i, row) {
+			char want[16];
+			snprintf(want, sizeof want, "p%04lld", seen);
+			ck_assert_str_eq(json_string_value(json_object_get(row, "name")), want);
+			ck_assert_int_eq(json_integer_value(json_object_get(row, "rank")), seen + 1);
+			seen++;
+		}
+		pages++;
+		json_t *next = json_object_get(r, "next");
+		if (!next)
+			break;
+		ck_assert_int_eq(json_integer_value(next), seen);
+		from = json_integer_value(next);
+	}
+	ck_assert_int_eq(seen, N);
+	ck_assert_int_gt(pages, 1);
+	/* past the end: nothing, the same total */
+	json_t *r = kc_ok(a, kc_req(a, "standings", "{s:s, s:I}", "rules", "icc", "from", (json_int_t)N + 5));
+	ck_assert_uint_eq(json_array_size(json_object_get(r, "standings")), 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "total")), N);
 	kc_close(a);
 	kd_stop(d);
 }
@@ -811,6 +887,7 @@ static Suite *club_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, rated_games_move_ratings);
 	tcase_add_test(tc, rated_left_before_moving_is_aborted);
+	tcase_add_test(tc, standings_every_row);
 	tcase_add_test(tc, profile_counts_and_hides);
 	tcase_add_test(tc, seek_range);
 	suite_add_tcase(s, tc);
