@@ -306,7 +306,7 @@ async function showProfile(user) {
 $('btn-standings').addEventListener('click', async () => {
   const r = await net.callAll('standings', { rules: $('standings-rules').value }, 'standings');
   if (!r.ok) { status(r.error.message); return; }
-  fill('standings', r.standings, (x) => [`${x.name} ${x.rating}${x.provisional ? '?' : ''} (${x.games} game${x.games === 1 ? '' : 's'}) `,
+  fill('standings', r.standings, (x) => [`${x.name}${x.bot === true ? ' (bot)' : ''} ${x.rating}${x.provisional ? '?' : ''} (${x.games} game${x.games === 1 ? '' : 's'}) `,
     button('Profile', () => showProfile(x.name), { profile: x.name })]);
   if (!r.standings.length) status(`nobody is rated in the ${r.pool} pool yet`);
 });

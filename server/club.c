@@ -98,6 +98,8 @@ static int standings_row(const struct store_rating *r, void *arg)
 	json_object_set_new(row, "rank", json_integer(++t->rank));
 	json_object_set_new(row, "name", json_string(r->name));
 	json_object_set_new(row, "games", json_integer(r->games));
+	if (r->bot)   /* marked as in `who` and the lobby */
+		json_object_set_new(row, "bot", json_true());
 	pager_take(&t->pg, row);
 	return t->pg.closed;
 }

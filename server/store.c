@@ -433,7 +433,7 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_RATING_HISTORY] = "INSERT INTO rating_history (user, pool, game, r_before, rd_before,"
 	                     " vol_before, r, rd, vol, at)"
 	                     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-	[S_STANDINGS] = "SELECT ratings.user, users.name, r, rd, vol, games FROM ratings"
+	[S_STANDINGS] = "SELECT ratings.user, users.name, r, rd, vol, games, users.bot FROM ratings"
 	                " JOIN users ON users.id = ratings.user WHERE pool = ?1"
 	                " ORDER BY r DESC, users.name LIMIT -1 OFFSET ?2",
 	[S_USER_SEEN] = "UPDATE users SET last_login = ?2, last_addr = ?3 WHERE id = ?1",

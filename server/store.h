@@ -394,6 +394,7 @@ struct store_rating {
 	char name[32];
 	double r, rd, vol;
 	int games;
+	bool bot;          /* store_standings only: a bot account's */
 };
 int store_rating_get(struct store *st, int64_t user, const char *pool, struct store_rating *out);
 int store_rating_game(struct store *st, int64_t game, int64_t white, int64_t black,

@@ -162,6 +162,7 @@ int store_standings(struct store *st, const char *pool, int64_t offset,
 		r.rd = sqlite3_column_double(s, 3);
 		r.vol = sqlite3_column_double(s, 4);
 		r.games = sqlite3_column_int(s, 5);
+		r.bot = sqlite3_column_int(s, 6) != 0;
 		if (fn(&r, arg) != 0)
 			break;
 	}

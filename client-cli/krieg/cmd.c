@@ -1323,8 +1323,9 @@ static void done_standings(struct client *c, const json_t *res, const struct pen
 		char r[24];
 		words_rating(x, r, sizeof r);
 		long long n = (long long)json_integer_value(json_object_get(x, "games"));
-		client_out(c, "  %3lld. %-24s %-6s rd %-4lld %lld game%s", (long long)json_integer_value(json_object_get(x, "rank")),
-		           str(x, "name"), r, (long long)json_integer_value(json_object_get(x, "rd")), n, n == 1 ? "" : "s");
+		client_out(c, "  %3lld. %-24s %-6s rd %-4lld %lld game%s%s", (long long)json_integer_value(json_object_get(x, "rank")),
+		           str(x, "name"), r, (long long)json_integer_value(json_object_get(x, "rd")), n, n == 1 ? "" : "s",
+		           json_is_true(json_object_get(x, "bot")) ? " (bot)" : "");
 	}
 	json_t *next = json_object_get(res, "next");
 	if (json_is_integer(next) && json_integer_value(next) > p->arg) {

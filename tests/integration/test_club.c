@@ -185,7 +185,8 @@ END_TEST
 /* Regression (probe): `standings` read the pool's first 1,000 rows and
  * paged over them: the rest of a large club never appeared, and `total`
  * said 1,000.  1,200 rated players, written while the daemon is down,
- * read page by page: every one, in order, ranked. */
+ * read page by page: every one, in order, ranked, a bot marked (it was
+ * not: bots and people stood in one table unmarked). */
 START_TEST(standings_every_row)
 {
 	enum { N = 1200 };
@@ -205,7 +206,10 @@ START_TEST(standings_every_row)
 		         i, 3000 - i);
 		ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
 	}
-	ck_assert_int_eq(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+	/* and one of them a bot: marked, as in `who` */
+	ck_assert_int_eq(sqlite3_exec(db, "UPDATE users SET bot = 1 WHERE name = 'p0003'; COMMIT", NULL,
+	                              NULL, NULL),
+	                 SQLITE_OK);
 	sqlite3_close(db);
 	kd_up(d);
 	struct kc *a = reg(d, "alice");
@@ -221,6 +225,8 @@ START_TEST(standings_every_row)
 			snprintf(want, sizeof want, "p%04lld", seen);
 			ck_assert_str_eq(json_string_value(json_object_get(row, "name")), want);
 			ck_assert_int_eq(json_integer_value(json_object_get(row, "rank")), seen + 1);
+			ck_assert_msg(json_is_true(json_object_get(row, "bot")) == (seen == 3),
+			              "%s marked a bot or not wrongly", want);
 			seen++;
 		}
 		pages++;

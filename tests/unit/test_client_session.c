@@ -766,12 +766,13 @@ START_TEST(profile_and_standings_in_words)
 	json_decref(j);
 	int sent = s.nsent;
 	sink_reply_ok(&c, &s, "\"pool\":\"icc\",\"total\":3,\"standings\":["
-	              "{\"rank\":3,\"name\":\"carol\",\"rating\":1338,\"rd\":290,\"provisional\":true,\"games\":1}]");
+	              "{\"rank\":3,\"name\":\"carol\",\"rating\":1338,\"rd\":290,\"provisional\":true,\"games\":1,"
+	              "\"bot\":true}]");
 	ck_assert_int_eq(s.nsent, sent);   /* the last page */
 	ck_assert_str_eq(s.printed, "Standings, the icc pool (3 rated):\n"
 	                            "    1. alice                    1662?  rd 290  1 game\n"
 	                            "    2. bob                      1600   rd 60   30 games\n"
-	                            "    3. carol                    1338?  rd 290  1 game\n");
+	                            "    3. carol                    1338?  rd 290  1 game (bot)\n");
 	client_free(&c);
 }
 END_TEST
