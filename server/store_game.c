@@ -551,12 +551,8 @@ int store_games_count_of_user(struct store *st, int64_t user, bool finished, int
 	if (s == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(s, 1, user);
-	if (sqlite3_step(s) == SQLITE_ROW) {
+	if ((rc = store_step_row(st, s, "games count of user")) == STORE_OK)
 		*n = sqlite3_column_int64(s, 0);
-		rc = STORE_OK;
-	} else {
-		rc = store_fail_db(st, "games count of user");
-	}
 	store_stmt_done(s, temp);
 	return rc;
 }

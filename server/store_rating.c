@@ -130,12 +130,8 @@ int store_standings_count(struct store *st, const char *pool, int64_t *n)
 	if ((s = store_stmt(st, S_STANDINGS_COUNT, &temp)) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_text(s, 1, pool, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(s) == SQLITE_ROW) {
+	if ((rc = store_step_row(st, s, "standings count")) == STORE_OK)
 		*n = sqlite3_column_int64(s, 0);
-		rc = STORE_OK;
-	} else {
-		rc = store_fail_db(st, "standings count");
-	}
 	store_stmt_done(s, temp);
 	return rc;
 }
