@@ -87,15 +87,14 @@ json_t *club_ratings_json(struct server *srv, int64_t user)
 /* A page of the table as its rows come (store_standings reads from the
  * page's first row and stops when it is full). */
 struct table {
-	struct pager pg;
-	int64_t rank;
+	struct pager pg;   /* pg.n: the row's index in the whole table */
 };
 
 static int standings_row(const struct store_rating *r, void *arg)
 {
 	struct table *t = arg;
 	json_t *row = rating_obj(r->r, r->rd);
-	json_object_set_new(row, "rank", json_integer(++t->rank));
+	json_object_set_new(row, "rank", json_integer((json_int_t)t->pg.n + 1));
 	json_object_set_new(row, "name", json_string(r->name));
 	json_object_set_new(row, "games", json_integer(r->games));
 	if (r->bot)   /* marked as in `who` and the lobby */
@@ -118,7 +117,7 @@ static void cmd_standings(struct conn *c, json_t *id, json_t *req)
 	 * 1,000 were, and `total` said 1,000: probe). */
 	size_t from = dispatch_from(req);
 	int64_t total = 0;
-	struct table t = { .rank = (int64_t)from };
+	struct table t;
 	pager_init(&t.pg, from);
 	t.pg.n = from;
 	if (store_standings_count(srv->store, pool, &total) != STORE_OK ||

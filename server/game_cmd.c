@@ -363,10 +363,7 @@ static json_t *summary_json(struct server *srv, const struct store_game *info, i
 	if (live) {
 		json_object_set_new(j, "to_move", json_string(game_color_name(referee_side_to_move(live->ref))));
 		/* nobody moves until it resumes (a "your move" that refuses the move misleads) */
-		if (live->adjourned)
-			json_object_set_new(j, "adjourned", json_true());
-		if (live->paused)
-			json_object_set_new(j, "paused", json_true());
+		game_stands_json(live, j);
 		json_t *clk = game_clock_json(live, mstime_mono());
 		if (clk)
 			json_object_set_new(j, "clock", clk);

@@ -188,7 +188,7 @@ int64_t game_clock_now(const struct game *g, int64_t now);
  * every other's. */
 static inline int game_lease(const struct game *g)
 {
-	return g->clock.mode == CLOCK_CORRESPONDENCE ? RECOVER_LEASE_DAYS : RECOVER_LEASE_CLOCK;
+	return recover_lease_kind(g->info.days);
 }
 /* The time clocks of that lease are charged up to: now, but not past it. */
 int64_t games_lease_now(const struct games *gs, int lease, int64_t now);
@@ -201,6 +201,8 @@ void games_lease_extend(struct games *gs, int lease, int64_t mono_until);
  * (game_restart.c). */
 void games_lease_restart(struct games *gs, const struct game *g);
 json_t *game_time_json(const struct store_game *info);
+/* "paused"/"adjourned" into j while they stand (game_view.c). */
+void game_stands_json(const struct game *g, json_t *j);
 const struct flagged_game *game_flagged_find(const struct games *gs, int64_t id);
 struct game *game_find(const struct games *gs, int64_t id);
 /* kind: enum action_kind (action.h). */
@@ -222,8 +224,10 @@ struct playing {
 	struct idnode node;          /* node.id = the user */
 	int games;
 };
-/* "Alive until" now + lease_ms for one lease (0: a clean stop's time). */
-void game_alive_record(struct games *gs, int lease, int64_t lease_ms);
+/* "Alive until" now + lease_ms for one lease (0: a clean stop's time),
+ * queued in this turn's batch (the row it will write, owned by the batch). */
+struct alive;
+struct alive *game_alive_record(struct games *gs, int lease, int64_t lease_ms);
 /* A clean stop's time, for both leases. */
 void games_alive_stop(struct games *gs);
 void game_heartbeat_cb(evutil_socket_t fd, short what, void *arg);

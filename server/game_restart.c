@@ -77,7 +77,9 @@ static const struct batch_ops alive_ops = {
 	.write = alive_write, .committed = alive_committed, .failed = alive_failed, .free = free,
 };
 
-static struct alive *alive_queue(struct games *gs, int lease, int64_t lease_ms)
+/* "Alive until" now + lease_ms (recover.h; 0: a clean stop's exact time),
+ * on the clock the actions' at_ms are read from (recover_clock_ms). */
+struct alive *game_alive_record(struct games *gs, int lease, int64_t lease_ms)
 {
 	struct alive *al = xmalloc(sizeof *al);
 	int64_t now = mstime_mono();
@@ -93,13 +95,6 @@ static struct alive *alive_queue(struct games *gs, int lease, int64_t lease_ms)
 	/* Its own group: no game's actions depend on it. */
 	batch_begin_action(gs->batch, &alive_ops, al, gs);
 	return al;
-}
-
-/* "Alive until" now + lease_ms (recover.h; 0: a clean stop's exact time),
- * on the clock the actions' at_ms are read from (recover_clock_ms). */
-void game_alive_record(struct games *gs, int lease, int64_t lease_ms)
-{
-	alive_queue(gs, lease, lease_ms);
 }
 
 void games_alive_stop(struct games *gs)
@@ -129,7 +124,7 @@ void games_lease_restart(struct games *gs, const struct game *g)
 	 * period later), and the clock would stand in between (probe: an
 	 * unpause in the last half second of a lease stood 0.5 s, said as a
 	 * store that took no heartbeat). */
-	struct alive *al = alive_queue(gs, lease, recover_lease_ms(lease));
+	struct alive *al = game_alive_record(gs, lease, recover_lease_ms(lease));
 	al->before_mono = gs->lease_mono[lease];
 	/* Ahead of its commit, which the readings it covers wait for. */
 	if (al->until_mono > gs->lease_mono[lease])

@@ -72,6 +72,17 @@ static void drop_say(json_t *events, int color)
 	}
 }
 
+/* An umpire's pause (clock_pause) or the players' adjournment (PROTOCOL.md
+ * "Adjournment") standing: "paused"/"adjourned" into j, as every view of a
+ * live game says them. */
+void game_stands_json(const struct game *g, json_t *j)
+{
+	if (g->paused)
+		json_object_set_new(j, "paused", json_true());
+	if (g->adjourned)
+		json_object_set_new(j, "adjourned", json_true());
+}
+
 /* A player's view of a game but its events: who, how, and where it
  * stands (live) or how it ended.  NULL for rules the server does not know. */
 static json_t *view_head(const struct store_game *info,
@@ -99,10 +110,7 @@ static json_t *view_head(const struct store_game *info,
 			json_object_set_new(j, "clock", clk);
 		if (live->draw_offer >= 0)
 			json_object_set_new(j, "draw_offer", json_string(game_color_name(live->draw_offer)));
-		if (live->paused)   /* an umpire's pause stands (clock_pause) */
-			json_object_set_new(j, "paused", json_true());
-		if (live->adjourned)   /* the players adjourned it (PROTOCOL.md "Adjournment") */
-			json_object_set_new(j, "adjourned", json_true());
+		game_stands_json(live, j);
 		if (live->adjourn_offer >= 0)
 			json_object_set_new(j, "adjourn_offer",
 			                    json_string(game_color_name(live->adjourn_offer)));

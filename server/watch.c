@@ -595,22 +595,22 @@ static json_t *seat_view(struct game *g, int64_t viewer, bool umpire, size_t fro
 		if (g->draw_offer >= 0)
 			json_object_set_new(j, "draw_offer", json_string(game_color_name(g->draw_offer)));
 	}
-	if (g->paused && !delayed)
-		json_object_set_new(j, "paused", json_true());
-	if (g->adjourned && !delayed)
-		json_object_set_new(j, "adjourned", json_true());
+	if (delayed)
+		return j;
+	game_stands_json(g, j);
 	/* The players away now: the stream's opponent_away tells only the
 	 * changes, and a seat taken after one heard nothing of it. */
-	json_t *away = json_object();
-	for (int col = WHITE; col <= BLACK && !delayed; col++) {
+	json_t *away = NULL;
+	for (int col = WHITE; col <= BLACK; col++) {
 		json_t *aw = presence_json(g, col);
-		if (aw)
-			json_object_set_new(away, game_color_name(col), aw);
+		if (aw == NULL)
+			continue;
+		if (away == NULL) {
+			away = json_object();
+			json_object_set_new(j, "away", away);   /* j holds it; filled below */
+		}
+		json_object_set_new(away, game_color_name(col), aw);
 	}
-	if (json_object_size(away) > 0)
-		json_object_set_new(j, "away", away);
-	else
-		json_decref(away);
 	return j;
 }
 
@@ -714,10 +714,8 @@ static json_t *live_item(size_t i, void *arg)
 	if (clk)
 		json_object_set_new(j, "clock", clk);
 	/* Live facts, as the watch reply has them: not a delayed game's. */
-	if (g->paused && !delayed)
-		json_object_set_new(j, "paused", json_true());
-	if (g->adjourned && !delayed)
-		json_object_set_new(j, "adjourned", json_true());
+	if (!delayed)
+		game_stands_json(g, j);
 	return j;
 }
 
