@@ -423,12 +423,14 @@ void game_flag_arm(struct game *g)
 	evtimer_add(g->flag_timer, &tv);
 }
 
-/* What the server ends a game with when a side forfeits it (time, or
- * leaving): a rated game before both sides moved is aborted instead, as
- * the side could have done at no cost.  No rating moves on a game nobody
- * played (a dropped connection, or a first move not made in time, lost
- * rating points, and the opponent won them, after at most one move). */
-static int forfeit_reason(const struct game *g, int reason)
+/* What a side's forfeit (time, leaving, resigning) or an agreed draw ends
+ * a game with: a rated game before both sides moved is aborted instead,
+ * as either side could have done at no cost.  No rating moves on a game
+ * nobody played: a dropped connection, or a first move not made in time,
+ * lost rating points and the opponent won them; and a resignation or a
+ * draw at once moved ratings by agreement without a move (sandbagging,
+ * or points handed to a friend). */
+int game_forfeit_reason(const struct game *g, int reason)
 {
 	return g->info.rated && referee_plies(g->ref) < 2 ? REASON_ABORTED : reason;
 }
@@ -444,7 +446,7 @@ static void flag_cb(evutil_socket_t fd, short what, void *arg)
 		return;
 	}
 	/* If the commit fails, the timer is re-armed to try again in a second. */
-	game_act(g, ACTION_END, flagged, game_reason_name(forfeit_reason(g, REASON_TIME)), NULL, NULL,
+	game_act(g, ACTION_END, flagged, game_reason_name(game_forfeit_reason(g, REASON_TIME)), NULL, NULL,
 	         g->flag_timer);
 }
 
@@ -466,7 +468,7 @@ static void abandon_fire(struct game *g, int col)
 		return;
 	}
 	g->abandon_due[col] = false;
-	game_act(g, ACTION_END, col, game_reason_name(forfeit_reason(g, REASON_ABANDONED)), NULL, NULL,
+	game_act(g, ACTION_END, col, game_reason_name(game_forfeit_reason(g, REASON_ABANDONED)), NULL, NULL,
 	         g->abandon_timer[col]);
 }
 
@@ -695,7 +697,7 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	 * yet.  The flag is the action then, and the requester hears
 	 * game_over once it is committed. */
 	int flagged = clock_flagged(&g->clock, game_clock_now(g, now));
-	const char *flag_text = game_reason_name(forfeit_reason(g, REASON_TIME));
+	const char *flag_text = game_reason_name(game_forfeit_reason(g, REASON_TIME));
 	bool flag_instead = false;
 	if (flagged >= 0 && !(kind == ACTION_END && color == flagged && strcmp(text, flag_text) == 0)) {
 		flag_instead = true;

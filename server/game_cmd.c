@@ -196,7 +196,8 @@ static void cmd_resign(struct conn *c, json_t *id, json_t *req)
 	int color;
 	struct game *g = my_game(c, id, req, &color, cmd_resign);
 	if (g)
-		game_act(g, ACTION_END, color, game_reason_name(REASON_RESIGNATION), c, id, NULL);
+		game_act(g, ACTION_END, color, game_reason_name(game_forfeit_reason(g, REASON_RESIGNATION)), c,
+		         id, NULL);
 }
 
 static void cmd_abort(struct conn *c, json_t *id, json_t *req)
@@ -218,13 +219,17 @@ static void cmd_draw(struct conn *c, json_t *id, json_t *req)
 		return;
 	/* One standing offer a side (another would only repeat the notice
 	 * and fill the record), an answer only to the opponent's: game_act
-	 * refuses by action_record_refusal.  Offering back is accepting. */
+	 * refuses by action_record_refusal.  Offering back is accepting.  An
+	 * accepted offer in a rated game before both sides moved aborts it
+	 * (game_forfeit_reason); an accept with no offer standing is still
+	 * refused as one. */
+	int agreed = g->draw_offer == !color ? game_forfeit_reason(g, REASON_AGREEMENT) : REASON_AGREEMENT;
 	if (strcmp(action, "offer") == 0 && g->draw_offer == !color)
-		game_act(g, ACTION_END, color, game_reason_name(REASON_AGREEMENT), c, id, NULL);
+		game_act(g, ACTION_END, color, game_reason_name(agreed), c, id, NULL);
 	else if (strcmp(action, "offer") == 0)
 		game_act(g, ACTION_DRAW, color, "offer", c, id, NULL);
 	else if (strcmp(action, "accept") == 0)
-		game_act(g, ACTION_END, color, game_reason_name(REASON_AGREEMENT), c, id, NULL);
+		game_act(g, ACTION_END, color, game_reason_name(agreed), c, id, NULL);
 	else if (strcmp(action, "decline") == 0)
 		game_act(g, ACTION_DRAW, color, "decline", c, id, NULL);
 	else {

@@ -205,6 +205,9 @@ json_t *game_time_json(const struct store_game *info);
 void game_stands_json(const struct game *g, json_t *j);
 const struct flagged_game *game_flagged_find(const struct games *gs, int64_t id);
 struct game *game_find(const struct games *gs, int64_t id);
+/* reason (REASON_*), or REASON_ABORTED for a rated game before both
+ * sides moved (game.c). */
+int game_forfeit_reason(const struct game *g, int reason);
 /* kind: enum action_kind (action.h). */
 int game_act(struct game *g, int kind, int color, const char *text,
              struct conn *c, json_t *id, struct event *retry);

@@ -505,6 +505,9 @@ try {
   }
   const rated = (await lw.ok('seek', { rules: 'nost', color: 'white', rated: true })).offer;
   const gr = (await ll.ok('accept', { offer: rated })).game;
+  // both sides move: a rated game resigned before that is aborted, unrated
+  await lw.ok('move', { game: gr, move: 'e4' });
+  await ll.ok('move', { game: gr, move: 'e5' });
   await ll.ok('resign', { game: gr });
   await lw.waitFor((m) => m.event === 'game_over' && m.game === gr);
   await a.selectOption('#standings-rules', 'icc');     // nost is rated in icc's pool

@@ -53,6 +53,14 @@ static long long play(struct kc *a, struct kc *b, const char *rules, int rated)
 	return play_start(a, b, rules, rated, NULL);
 }
 
+/* Both sides move (e4 e5, as in every rule set here): from now on the game
+ * is rated however it ends; before, a rated game ends aborted. */
+static void both_move(struct kc *a, struct kc *b, long long g)
+{
+	kc_ok(a, kc_req(a, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e4"));
+	kc_ok(b, kc_req(b, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e5"));
+}
+
 static json_t *standings(struct kc *c, const char *rules)
 {
 	json_t *r = kc_ok(c, kc_req(c, "standings", "{s:s}", "rules", rules));
@@ -86,6 +94,7 @@ START_TEST(rated_games_move_ratings)
 	ck_assert(json_is_true(json_object_get(st, "rated")));
 	ck_assert_int_eq(json_integer_value(json_object_get(
 	                     json_object_get(json_object_get(st, "ratings"), "white"), "rating")), 1500);
+	both_move(a, b, g);
 	kc_ok(b, kc_req(b, "resign", "{s:I}", "game", (json_int_t)g));
 	kc_event(a, "game_over");
 	/* nost is in the icc pool: the icc table has them; english's does not. */
@@ -135,7 +144,8 @@ END_TEST
 /* A rated game left before both sides moved, or whose first move was not
  * made in time, is aborted, not lost: the side could have aborted it at
  * no cost, and a dropped connection lost rating points (its opponent won
- * them) after one move.  Once both moved, leaving loses, rated. */
+ * them) after one move.  So is one resigned or drawn by agreement then.
+ * Once both moved, leaving loses, rated. */
 START_TEST(rated_left_before_moving_is_aborted)
 {
 	setenv("KRIEGD_ABANDON_GRACE_MS", "300", 1);
@@ -166,6 +176,37 @@ START_TEST(rated_left_before_moving_is_aborted)
 	ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "white");
 	ck_assert_int_eq(json_integer_value(json_object_get(kc_event(a, "game_over"), "game")), g);
 	ck_assert_uint_eq(json_array_size(standings(a, "icc")), 0);
+
+	/* Nor does a resignation or an agreed draw before both moved move a
+	 * rating (they did: points lost or handed over without a move).  One
+	 * move is not both: Black resigns after e4; the offer is made after
+	 * e4 and accepted at once. */
+	g = play(a, b, "icc", 1);
+	kc_ok(a, kc_req(a, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e4"));
+	json_t *res = kc_ok(b, kc_req(b, "resign", "{s:I}", "game", (json_int_t)g));
+	ck_assert(json_is_true(json_object_get(res, "ok")));
+	e = kc_event(a, "game_over");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "aborted");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "result")), "*");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "black");
+	kc_event(b, "game_over");
+	g = play(a, b, "icc", 1);
+	kc_ok(a, kc_req(a, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e4"));
+	/* an accept with no offer standing is refused as before */
+	kc_error(b, kc_req(b, "draw", "{s:I, s:s}", "game", (json_int_t)g, "action", "accept"),
+	         "illegal_action");
+	kc_ok(a, kc_req(a, "draw", "{s:I, s:s}", "game", (json_int_t)g, "action", "offer"));
+	kc_ok(b, kc_req(b, "draw", "{s:I, s:s}", "game", (json_int_t)g, "action", "accept"));
+	e = kc_event(a, "game_over");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "aborted");
+	kc_event(b, "game_over");
+	ck_assert_uint_eq(json_array_size(standings(a, "icc")), 0);
+	/* Unrated, a resignation at once is one, as before. */
+	g = play(a, b, "icc", 0);
+	kc_ok(b, kc_req(b, "resign", "{s:I}", "game", (json_int_t)g));
+	ck_assert_str_eq(json_string_value(json_object_get(kc_event(a, "game_over"), "reason")),
+	                 "resignation");
+	kc_event(b, "game_over");
 
 	g = play(a, b, "icc", 1);
 	kc_ok(a, kc_req(a, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e4"));
@@ -256,6 +297,7 @@ START_TEST(profile_counts_and_hides)
 	struct kp x;
 	kp_guest(d, &x);
 	long long g = play(a, b, "icc", 1);                 /* alice wins (rated) */
+	both_move(a, b, g);
 	kc_ok(b, kc_req(b, "resign", "{s:I}", "game", (json_int_t)g));
 	kc_event(a, "game_over");
 	g = play(b, a, "english", 0);                        /* alice, Black, wins */
@@ -298,6 +340,7 @@ START_TEST(profile_counts_and_hides)
 	/* A pool of its own (rand): shown with the others, in the profile and
 	 * in `who` (only icc and english were, though standings had it). */
 	g = play(a, b, "rand", 1);
+	both_move(a, b, g);
 	kc_ok(b, kc_req(b, "resign", "{s:I}", "game", (json_int_t)g));
 	kc_event(a, "game_over");
 	p = kc_ok(x.c, kc_req(x.c, "profile", "{s:s}", "user", "alice"));
