@@ -51,8 +51,7 @@ struct conn {
 	char peer[64];
 	char host[INET6_ADDRSTRLEN]; /* the peer's address without the port */
 	char limit[GUARD_ADDR_MAX];  /* host as the per-address limits count it (guard_addr_key) */
-	struct event *timer;       /* handshake, then idle/ping, then linger */
-	struct event *free_ev;     /* deferred free */
+	struct event *timer;       /* handshake, then idle/ping, then linger, then the deferred free */
 	int64_t last_rx;           /* last line received (mstime_mono) */
 	bool pinged;               /* keep-alive sent since last_rx */
 	double tokens;
