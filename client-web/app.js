@@ -140,7 +140,8 @@ function clearSession() {
   $('possible').hidden = true;
   $('welcome-box').hidden = true;
   $('log-box').hidden = true;
-  ['move', 'say-text', 'challenge-user', 'message-user', 'message-text', 'pair-white', 'pair-black']
+  ['move', 'say-text', 'challenge-user', 'message-user', 'message-text', 'pair-white', 'pair-black',
+    'pair-tournament', 'pair-round']
     .forEach((id) => { $(id).value = ''; });
   document.body.classList.remove('staff');
   document.title = TITLE;
@@ -429,7 +430,11 @@ tcShown();
 $('pair-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const { color, ...t } = terms();
-  const r = await net.call('pair', { white: $('pair-white').value.trim(), black: $('pair-black').value.trim(), ...t });
+  // the tournament and round, when given, name the game's PGN Event and Round
+  const tournament = $('pair-tournament').value.trim();
+  const round = $('pair-round').value.trim();
+  const r = await net.call('pair', { white: $('pair-white').value.trim(), black: $('pair-black').value.trim(), ...t,
+    ...(tournament && { tournament }), ...(round && { round }) });
   status(r.ok ? `paired: game ${r.game}` : r.error.message);
 });
 $('challenge-form').addEventListener('submit', async (e) => {

@@ -16,6 +16,8 @@
 #define PROTO_PASSWORD_MIN 8
 #define PROTO_PASSWORD_MAX 256
 #define PROTO_TOKEN_LEN 43          /* resume tokens: 32 random bytes, base64url, no padding */
+#define PROTO_TOURNAMENT_MAX 64     /* a pairing's tournament name (PGN's Event), bytes */
+#define PROTO_ROUND_MAX 16          /* its round (PGN's Round): digits and dots, "3", "2.1" */
 
 enum proto_error {
 	PE_NONE = 0,

@@ -1005,7 +1005,8 @@ int games_finished_of(struct server *srv, int64_t id, int64_t user, struct store
 }
 
 int games_start(struct server *srv, int64_t white, int64_t black, const char *rules,
-                int64_t base_ms, int64_t inc_ms, int64_t days, int rated, int64_t *game_id)
+                int64_t base_ms, int64_t inc_ms, int64_t days, int rated, const char *tournament,
+                const char *round, int64_t *game_id)
 {
 	struct games *gs = srv->games;
 	const struct ruleset *rs = ruleset_find(rules ? rules : RULESET_DEFAULT);
@@ -1028,6 +1029,8 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	info.inc_ms = inc_ms;
 	info.days = days;
 	info.rated = rated;
+	snprintf(info.tournament, sizeof info.tournament, "%s", tournament ? tournament : "");
+	snprintf(info.round, sizeof info.round, "%s", round ? round : "");
 	info.created_unix = (int64_t)time(NULL);
 	info.result = RESULT_NONE;
 	info.reason = REASON_NONE;
@@ -1113,6 +1116,10 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 					json_array_append_new(bots, json_string(game_color_name(k)));
 			json_object_set_new(j, "bots", bots);
 		}
+		if (info.tournament[0])
+			json_object_set_new(j, "tournament", json_string(info.tournament));
+		if (info.round[0])
+			json_object_set_new(j, "round", json_string(info.round));
 		if (rated)   /* both players' ratings before the game (club.h) */
 			json_object_set_new(j, "ratings", json_pack("{s:o*, s:o*}",
 			        "white", club_rating_json(srv, white, rs->name),

@@ -30,9 +30,13 @@ void games_conn_login(struct server *srv, struct conn *c);
 /* A connection is closing: start the abandonment grace period if it was the user's last. */
 void games_conn_closed(struct server *srv, struct conn *c);
 
-/* Start a game between two users (the lobby calls this on accept). */
+/* Start a game between two users (the lobby calls this on accept, and a
+ * director's `pair`, which may name a tournament and a round: NULL or ""
+ * for none; checked by the caller, at most PROTO_TOURNAMENT_MAX and
+ * PROTO_ROUND_MAX bytes). */
 int games_start(struct server *srv, int64_t white, int64_t black, const char *rules,
-                int64_t base_ms, int64_t inc_ms, int64_t days, int rated, int64_t *game_id);
+                int64_t base_ms, int64_t inc_ms, int64_t days, int rated, const char *tournament,
+                const char *round, int64_t *game_id);
 
 /* A finished game of `user`'s, for a rematch (lobby.c): its terms in *out.
  * GAME_DONE; GAME_PLAYING while it is played (or its end is not yet

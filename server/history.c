@@ -305,7 +305,12 @@ static void pgn_header_of(struct store *st, const struct store_game *g, struct p
 
 	pgn_header_init(h);
 	user_names(st, g, names);
-	snprintf(h->event, sizeof h->event, "krieg game %" PRId64, g->id);
+	/* a director's pairing names its tournament and round (lobby.c) */
+	if (g->tournament[0])
+		snprintf(h->event, sizeof h->event, "%s", g->tournament);
+	else
+		snprintf(h->event, sizeof h->event, "krieg game %" PRId64, g->id);
+	snprintf(h->round, sizeof h->round, "%s", g->round);
 	snprintf(h->site, sizeof h->site, "kriegd");
 	time_t t = (time_t)g->created_unix;
 	struct tm tm;

@@ -45,6 +45,7 @@
 #include "ruleset.h"
 #include "server.h"
 #include "store.h"
+#include "text.h"
 #include "xmalloc.h"
 
 #define LOBBY_OFFERS_MAX 4096        /* offers in the whole lobby */
@@ -889,8 +890,8 @@ static void offer_take(struct conn *c, json_t *id, struct offer *o, int taker_co
 		dispatch_error(c, id, PE_STORAGE, "the offer could not be taken; it stands");
 		return;
 	}
-	if (games_start(srv, white, black, o->rs->name, o->base_ms, o->inc_ms, o->days, o->rated,
-	                &game) != 0) {
+	if (games_start(srv, white, black, o->rs->name, o->base_ms, o->inc_ms, o->days, o->rated, NULL,
+	                NULL, &game) != 0) {
 		(void)offer_store(srv->lobby, o);
 		dispatch_error(c, id, PE_STORAGE, "the game could not be created; the offer stands");
 		return;
@@ -1008,6 +1009,31 @@ static int64_t online_user(struct conn *c, json_t *id, json_t *req, const char *
  * the terms given, as an accepted offer would; each is told who paired
  * them (a notice after their game_start).
  */
+/* pair's tournament (a person's words, as chat's) and round (PGN's: digits
+ * and dots, "3", "2.1") into the two buffers, "" when not given; -1 with
+ * the refusal sent.  The field table has bounded their lengths. */
+static int pair_tags(struct conn *c, json_t *id, json_t *req, char *tournament, char *round)
+{
+	const char *t = json_string_value(json_object_get(req, "tournament"));
+	const char *r = json_string_value(json_object_get(req, "round"));
+	tournament[0] = round[0] = '\0';
+	if (t && (!text_words(t, tournament, PROTO_TOURNAMENT_MAX + 1) || tournament[0] == '\0')) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "tournament: " TEXT_RULE, PROTO_TOURNAMENT_MAX);
+		return -1;
+	}
+	if (r) {
+		bool ok = r[0] != '\0' && r[0] != '.' && r[strlen(r) - 1] != '.' && !strstr(r, "..");
+		for (const char *p = r; ok && *p; p++)
+			ok = (*p >= '0' && *p <= '9') || *p == '.';
+		if (!ok) {
+			dispatch_error(c, id, PE_BAD_REQUEST, "round: digits and dots, as \"3\" or \"2.1\"");
+			return -1;
+		}
+		snprintf(round, PROTO_ROUND_MAX + 1, "%s", r);
+	}
+	return 0;
+}
+
 static void cmd_pair(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
@@ -1019,13 +1045,14 @@ static void cmd_pair(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	struct offer o = { 0 };
-	if (offer_terms(c, id, req, &o) != 0 ||
+	char tournament[PROTO_TOURNAMENT_MAX + 1], round[PROTO_ROUND_MAX + 1];
+	if (offer_terms(c, id, req, &o) != 0 || pair_tags(c, id, req, tournament, round) != 0 ||
 	    guest_rated(c, id, o.rated, u[WHITE].name, u[WHITE].guest) ||
 	    guest_rated(c, id, o.rated, u[BLACK].name, u[BLACK].guest))
 		return;
 	int64_t game = 0;
 	if (games_start(srv, u[WHITE].id, u[BLACK].id, o.rs->name, o.base_ms, o.inc_ms, o.days, o.rated,
-	                &game) != 0) {
+	                tournament, round, &game) != 0) {
 		dispatch_error(c, id, PE_STORAGE, "the game could not be created");
 		return;
 	}
@@ -1155,6 +1182,8 @@ static const struct field f_pair[] = {
 	{ "rules", F_STRING, 0, LOBBY_RULES_MAX },
 	{ "time", F_OBJECT, 0, 0 },
 	{ "rated", F_BOOL, 0, 0 },
+	{ "tournament", F_STRING, 0, PROTO_TOURNAMENT_MAX },
+	{ "round", F_STRING, 0, PROTO_ROUND_MAX },
 	{ NULL, 0, 0, 0 },
 };
 static const struct field f_offer[] = {

@@ -357,13 +357,20 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	" target_name TEXT NOT NULL,"
 	" at_ms INTEGER NOT NULL);"
 	"CREATE INDEX offer_news_owner ON offer_news(owner, id);",
+
+	/* 20: a director's pairing names its tournament and round (lobby.c
+	 * `pair`), written into the game's PGN as Event and Round; '' for
+	 * every other game. */
+	"ALTER TABLE games ADD COLUMN tournament TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE games ADD COLUMN round TEXT NOT NULL DEFAULT '';",
 };
 
 /* --- statements ----------------------------------------------------------- */
 
 #define USER_COLS "id, name, pwhash, guest, created, role, disabled, must_change, last_login," \
                   " last_addr, bot"
-#define GAME_COLS "id, white, black, rules, fen, base_ms, inc_ms, days, rated, created, result, reason"
+#define GAME_COLS "id, white, black, rules, fen, base_ms, inc_ms, days, rated, created, result, reason," \
+                  " tournament, round"
 #define EVENT_COLS "type, audience, by_color, square, move, what, en_passant, check1, check2," \
                    " count, answer, result, reason, ply"
 
@@ -383,7 +390,7 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_SESSION_TOUCH] = "UPDATE sessions SET expires = ?3 WHERE token_hash = ?1 AND expires > ?2",
 	[S_SESSIONS_PURGE] = "DELETE FROM sessions WHERE expires <= ?1",
 	[S_GAME_CREATE] = "INSERT INTO games (white, black, rules, fen, base_ms, inc_ms, days, rated,"
-	                  " created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+	                  " created, tournament, round) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
 	[S_GAME_FINISH] = "UPDATE games SET result = ?2, reason = ?3, finished = ?4"
 	                  " WHERE id = ?1 AND result = 0 AND reason = 0",
 	[S_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1",

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "event.h"
+#include "proto.h"
 
 #define STORE_HASH_MAX 256      /* encoded password hash */
 
@@ -35,7 +36,7 @@ struct store *store_open(const char *path, char *err, size_t errlen);
 /* The schema version this binary writes (PRAGMA user_version).  A newer
  * binary upgrades an older database in place at open; an older binary
  * refuses a newer database. */
-#define STORE_SCHEMA_VERSION 19
+#define STORE_SCHEMA_VERSION 20
 #define STORE_BUSY_TIMEOUT_MS 5000
 
 /* store_open() with options; NULL options = the defaults. */
@@ -216,6 +217,8 @@ struct store_game {
 	int rated;
 	int64_t created_unix;
 	int result, reason;          /* enum game_result / game_reason; RESULT_NONE while live */
+	char tournament[PROTO_TOURNAMENT_MAX + 1];   /* a director's pairing's, or "" */
+	char round[PROTO_ROUND_MAX + 1];             /* the same */
 };
 
 int store_game_create(struct store *st, struct store_game *g /* id set on success */);

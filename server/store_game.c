@@ -31,8 +31,10 @@ int store_game_create(struct store *st, struct store_game *g)
 	sqlite3_bind_int64(s, 1, g->white);
 	sqlite3_bind_int64(s, 2, g->black);
 	if (store_bind_text(s, 3, g->rules, sizeof g->rules) != SQLITE_OK ||
-	    store_bind_text(s, 4, g->fen, sizeof g->fen) != SQLITE_OK) {
-		rc = store_fail(st, "game create: rules or fen not terminated");
+	    store_bind_text(s, 4, g->fen, sizeof g->fen) != SQLITE_OK ||
+	    store_bind_text(s, 10, g->tournament, sizeof g->tournament) != SQLITE_OK ||
+	    store_bind_text(s, 11, g->round, sizeof g->round) != SQLITE_OK) {
+		rc = store_fail(st, "game create: rules, fen, tournament or round not terminated");
 		goto out;
 	}
 	sqlite3_bind_int64(s, 5, g->base_ms);
@@ -68,6 +70,9 @@ static int game_row(struct store *st, sqlite3_stmt *s, struct store_game *g)
 	g->created_unix = sqlite3_column_int64(s, 9);
 	g->result = sqlite3_column_int(s, 10);
 	g->reason = sqlite3_column_int(s, 11);
+	if (store_col_text(st, s, 12, g->tournament, sizeof g->tournament, "game") != STORE_OK ||
+	    store_col_text(st, s, 13, g->round, sizeof g->round, "game") != STORE_OK)
+		return STORE_ERROR;
 	return STORE_OK;
 }
 

@@ -540,8 +540,11 @@ try {
   await u.waitForSelector('#pair-form:visible', { timeout: 10000 });
   await u.fill('#pair-white', ll.user);
   await u.fill('#pair-black', lw.user);
+  await u.fill('#pair-tournament', 'Club Open');
+  await u.fill('#pair-round', '3');
   await u.click('#btn-pair');
   const paired = await ll.waitFor((m) => m.event === 'game_start' && m.white === ll.user && m.black === lw.user);
+  check(paired.tournament === 'Club Open' && paired.round === '3', `the pairing's tournament and round: ${JSON.stringify(paired)}`);
   await until(u, (g) => document.getElementById('status').textContent === `paired: game ${g}`, paired.game,
     "the director's answer");
   const told = await lw.waitFor((m) => m.event === 'notice' && m.game === paired.game);

@@ -31,6 +31,7 @@
 #include "harness.h"
 #include "harness_game.h"
 #include "mstime.h"
+#include "proto.h"
 
 static const char *const fast_conf = "rate_limit = 10000\nrate_burst = 10000\n";
 #define PASSWORD "sesame-open"
@@ -824,7 +825,56 @@ START_TEST(pairing)
 	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), json_integer_value(json_object_get(r, "game")));
 	ck_assert_ptr_null(json_object_get(e, "time"));
 	ck_assert_str_eq(json_string_value(json_object_get(e, "rules")), "icc");
+	ck_assert_ptr_null(json_object_get(e, "tournament"));   /* none named */
+	ck_assert_ptr_null(json_object_get(e, "round"));
+	kc_event(bob.c, "game_start");
+
+	/* A pairing names its tournament and round (probe: a director's PGNs
+	 * all said [Event "krieg game N"] [Round "?"]): game_start says them,
+	 * and the PGN's Event and Round, after a restart too. */
+	const char *bad_rounds[] = { "", "2a", "1..2", ".3", "3.", "12345678901234567" };
+	for (size_t i = 0; i < sizeof bad_rounds / sizeof *bad_rounds; i++)
+		kc_error(td.c, kc_req(td.c, "pair", "{s:s, s:s, s:s}", "white", "ann", "black", "bob", "round",
+		                      bad_rounds[i]), "bad_request");
+	kc_error(td.c, kc_req(td.c, "pair", "{s:s, s:s, s:s}", "white", "ann", "black", "bob", "tournament",
+	                      "bell\a"), "bad_request");
+	kc_error(td.c, kc_req(td.c, "pair", "{s:s, s:s, s:s}", "white", "ann", "black", "bob", "tournament",
+	                      ""), "bad_request");
+	char longname[PROTO_TOURNAMENT_MAX + 2];
+	memset(longname, 'x', sizeof longname - 1);
+	longname[sizeof longname - 1] = '\0';
+	kc_error(td.c, kc_req(td.c, "pair", "{s:s, s:s, s:s}", "white", "ann", "black", "bob", "tournament",
+	                      longname), "bad_request");
+	kc_no_event(ann.c, "game_start");
+	r = kc_ok(td.c, kc_req(td.c, "pair", "{s:s, s:s, s:s, s:s}", "white", "ann", "black", "bob",
+	                       "tournament", "Club \"Open\" 2026", "round", "2.1"));
+	json_int_t tagged = json_integer_value(json_object_get(r, "game"));
+	for (int i = 0; i < 2; i++) {
+		e = kc_event(i ? bob.c : ann.c, "game_start");
+		ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), tagged);
+		ck_assert_str_eq(json_string_value(json_object_get(e, "tournament")), "Club \"Open\" 2026");
+		ck_assert_str_eq(json_string_value(json_object_get(e, "round")), "2.1");
+	}
 	kc_close(td.c);
+	kc_close(adm.c);
+	kc_close(ann.c);
+	kc_close(bob.c);
+	kd_restart(d);
+	kp_login(d, &ann, "ann", PASSWORD);
+	kp_login(d, &bob, "bob", PASSWORD);
+	kp_login(d, &adm, "boss", PASSWORD);
+	kc_ok(ann.c, kc_req(ann.c, "resign", "{s:I}", "game", tagged));
+	kc_ok(bob.c, kc_req(bob.c, "resign", "{s:I}", "game", game));
+	json_t *pg = kc_ok(adm.c, kc_req(adm.c, "pgn", "{s:I, s:s}", "game", tagged, "view", "umpire"));
+	const char *text = json_string_value(json_object_get(pg, "pgn"));
+	ck_assert_msg(strstr(text, "[Event \"Club \\\"Open\\\" 2026\"]") && strstr(text, "[Round \"2.1\"]"),
+	              "the PGN's Event and Round: %s", text);
+	pg = kc_ok(adm.c, kc_req(adm.c, "pgn", "{s:I, s:s}", "game", game, "view", "umpire"));
+	text = json_string_value(json_object_get(pg, "pgn"));
+	char event[64];
+	snprintf(event, sizeof event, "[Event \"krieg game %lld\"]", (long long)game);
+	ck_assert_msg(strstr(text, event), "an untagged game's Event: %s", text);
+	ck_assert_msg(strstr(text, "[Round \"?\"]"), "an untagged game's Round: %s", text);
 	kc_close(adm.c);
 	kc_close(ann.c);
 	kc_close(bob.c);

@@ -86,7 +86,7 @@ static int64_t start(size_t k)
 	size_t a, b;
 
 	pair_of(k, &a, &b);
-	ck_assert_int_eq(games_start(&srv, user[a], user[b], "icc", 0, 0, 0, 0, &id), 0);
+	ck_assert_int_eq(games_start(&srv, user[a], user[b], "icc", 0, 0, 0, 0, NULL, NULL, &id), 0);
 	ck_assert_int_gt(id, 0);
 	return id;
 }

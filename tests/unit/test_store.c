@@ -126,6 +126,38 @@ START_TEST(open_creates_current_schema)
 }
 END_TEST
 
+/* A director's pairing keeps its tournament and round (schema 20), and a
+ * database from before them upgrades with its games untagged. */
+START_TEST(pairing_tags_kept)
+{
+	struct store *st = open_ok();
+	int64_t a = mkuser(st, "alice"), b = mkuser(st, "bob");
+	int64_t plain = mkgame(st, a, b);
+	struct store_game g = { .white = b, .black = a };
+	snprintf(g.rules, sizeof g.rules, "english");
+	snprintf(g.fen, sizeof g.fen, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+	snprintf(g.tournament, sizeof g.tournament, "Club \"Championship\" 2026");
+	snprintf(g.round, sizeof g.round, "3.1");
+	ck_assert_int_eq(store_game_create(st, &g), STORE_OK);
+	struct store_game got;
+	ck_assert_int_eq(store_game_get(st, g.id, &got), STORE_OK);
+	ck_assert_str_eq(got.tournament, "Club \"Championship\" 2026");
+	ck_assert_str_eq(got.round, "3.1");
+	ck_assert_int_eq(store_game_get(st, plain, &got), STORE_OK);
+	ck_assert_str_eq(got.tournament, "");
+	ck_assert_str_eq(got.round, "");
+	store_close(st);
+	raw_exec("BEGIN; ALTER TABLE games DROP COLUMN tournament; ALTER TABLE games DROP COLUMN round;"
+	         " PRAGMA user_version = 19; COMMIT;");
+	st = open_ok();
+	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	ck_assert_int_eq(store_game_get(st, g.id, &got), STORE_OK);
+	ck_assert_str_eq(got.tournament, "");
+	ck_assert_str_eq(got.rules, "english");
+	store_close(st);
+}
+END_TEST
+
 /* The version-1 schema as released, written out by hand so the test does
  * not depend on the code under test to produce it. */
 static const char V1_SQL[] =
@@ -1063,7 +1095,8 @@ START_TEST(tallies_follow_finished_games)
 	store_close(st);
 	/* the same games on a database of schema 12: counted by the migration */
 	raw_exec("BEGIN; DROP TRIGGER games_tally; DROP TABLE tallies; DROP TABLE waiting_offers;"
-	         " DROP TABLE messages; DROP TABLE follows; DROP TABLE offer_news; PRAGMA user_version = 12; COMMIT;");
+	         " DROP TABLE messages; DROP TABLE follows; DROP TABLE offer_news; ALTER TABLE games DROP COLUMN tournament;"
+	         " ALTER TABLE games DROP COLUMN round; PRAGMA user_version = 12; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	tally_is(st, a, 1, 1, 1, 1);
@@ -1133,7 +1166,8 @@ START_TEST(waiting_offers_kept)
 	         " rematch INTEGER NOT NULL, made_ms INTEGER NOT NULL);"
 	         "INSERT INTO challenges SELECT 11, u.id, v.id, 'nost', 2, 'black', 0, 0, 5 FROM users u, users v"
 	         " WHERE u.name = 'Anna' AND v.name = 'boris';"
-	         "DROP TABLE follows; DROP TABLE offer_news; PRAGMA user_version = 15; COMMIT;");
+	         "DROP TABLE follows; DROP TABLE offer_news; ALTER TABLE games DROP COLUMN tournament;"
+	         " ALTER TABLE games DROP COLUMN round; PRAGMA user_version = 15; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	ck_assert_int_eq(raw_int("SELECT count(*) FROM sqlite_master WHERE name = 'challenges'"), 0);
@@ -1227,7 +1261,8 @@ START_TEST(message_ids_never_come_back)
 	         "INSERT INTO m16 SELECT * FROM messages; DROP TABLE messages; ALTER TABLE m16 RENAME TO messages;"
 	         "CREATE INDEX messages_recipient ON messages(recipient, id);"
 	         "CREATE INDEX messages_sender ON messages(sender);"
-	         "DROP TABLE follows; DROP TABLE offer_news; PRAGMA user_version = 16; COMMIT;");
+	         "DROP TABLE follows; DROP TABLE offer_news; ALTER TABLE games DROP COLUMN tournament;"
+	         " ALTER TABLE games DROP COLUMN round; PRAGMA user_version = 16; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	ck_assert_int_eq(raw_int("SELECT count(*) FROM sqlite_master WHERE name = 'messages'"
@@ -1274,7 +1309,8 @@ START_TEST(migrates_v10_actions)
 	         "DROP TABLE tallies;"
 	         "DROP TABLE waiting_offers;"
 	         "DROP TABLE messages;"
-	         "DROP TABLE follows; DROP TABLE offer_news;"
+	         "DROP TABLE follows; DROP TABLE offer_news; ALTER TABLE games DROP COLUMN tournament;"
+	         " ALTER TABLE games DROP COLUMN round;"
 	         "PRAGMA user_version = 10;"
 	         "COMMIT;");
 	ck_assert_int_eq(raw_int("SELECT count(*) FROM sqlite_master WHERE name = 'actions'"
@@ -1393,6 +1429,7 @@ static Suite *store_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, open_creates_current_schema);
+	tcase_add_test(tc, pairing_tags_kept);
 	tcase_add_test(tc, migrates_v1_in_place);
 	tcase_add_test(tc, refuses_to_migrate_under_another_process);
 	tcase_add_test(tc, refuses_newer_version);
