@@ -360,9 +360,10 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 
 	/* 20: a director's pairing names its tournament and round (lobby.c
 	 * `pair`), written into the game's PGN as Event and Round; '' for
-	 * every other game. */
-	"ALTER TABLE games ADD COLUMN tournament TEXT NOT NULL DEFAULT '';"
-	"ALTER TABLE games ADD COLUMN round TEXT NOT NULL DEFAULT '';",
+	 * every other game.  (Parenthesised: two literals alone make clang
+	 * suspect a missing comma.) */
+	("ALTER TABLE games ADD COLUMN tournament TEXT NOT NULL DEFAULT '';"
+	 "ALTER TABLE games ADD COLUMN round TEXT NOT NULL DEFAULT '';"),
 };
 
 /* --- statements ----------------------------------------------------------- */
