@@ -7,6 +7,14 @@
 #include <stddef.h>
 #include <string.h>
 
+int proto_round_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > PROTO_ROUND_MAX || s[0] == '.' || s[n - 1] == '.' || strstr(s, "..") != NULL)
+		return 0;
+	return strspn(s, "0123456789.") == n;
+}
+
 static const char *const error_names[] = {
 	[PE_NONE] = NULL,
 	[PE_BAD_JSON] = "bad_json",

@@ -65,4 +65,9 @@ const char *proto_error_name(int code);
 /* Reverse of proto_error_name(); PE_NONE if unknown. */
 int proto_error_parse(const char *name);
 
+/* Is s a pairing's round (PGN's Round): 1..PROTO_ROUND_MAX bytes of digits
+ * and dots, "3" or "2.1", no dot first, last or twice in a row?  kriegd
+ * refuses any other, and krieg says so before sending it. */
+int proto_round_ok(const char *s);
+
 #endif

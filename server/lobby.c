@@ -1009,9 +1009,9 @@ static int64_t online_user(struct conn *c, json_t *id, json_t *req, const char *
  * the terms given, as an accepted offer would; each is told who paired
  * them (a notice after their game_start).
  */
-/* pair's tournament (a person's words, as chat's) and round (PGN's: digits
- * and dots, "3", "2.1") into the two buffers, "" when not given; -1 with
- * the refusal sent.  The field table has bounded their lengths. */
+/* pair's tournament (a person's words, as chat's) and round
+ * (proto_round_ok) into the two buffers, "" when not given; -1 with the
+ * refusal sent.  The field table has bounded their lengths. */
 static int pair_tags(struct conn *c, json_t *id, json_t *req, char *tournament, char *round)
 {
 	const char *t = json_string_value(json_object_get(req, "tournament"));
@@ -1021,16 +1021,11 @@ static int pair_tags(struct conn *c, json_t *id, json_t *req, char *tournament, 
 		dispatch_error(c, id, PE_BAD_REQUEST, "tournament: " TEXT_RULE, PROTO_TOURNAMENT_MAX);
 		return -1;
 	}
-	if (r) {
-		bool ok = r[0] != '\0' && r[0] != '.' && r[strlen(r) - 1] != '.' && !strstr(r, "..");
-		for (const char *p = r; ok && *p; p++)
-			ok = (*p >= '0' && *p <= '9') || *p == '.';
-		if (!ok) {
-			dispatch_error(c, id, PE_BAD_REQUEST, "round: digits and dots, as \"3\" or \"2.1\"");
-			return -1;
-		}
-		snprintf(round, PROTO_ROUND_MAX + 1, "%s", r);
+	if (r && !proto_round_ok(r)) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "round: digits and dots, as \"3\" or \"2.1\"");
+		return -1;
 	}
+	snprintf(round, PROTO_ROUND_MAX + 1, "%s", r ? r : "");
 	return 0;
 }
 

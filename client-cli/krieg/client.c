@@ -639,6 +639,12 @@ static struct cgame *game_begin(struct client *c, const json_t *msg, bool state,
 	           state ? "Game" : "New game", id, g->name[WHITE], bot[WHITE] ? ", a bot" : "", g->name[BLACK],
 	           bot[BLACK] ? ", a bot" : "", g->rs->name, words_side(color), watching,
 	           g->id == c->current ? "" : " (\"switch\" to it to see it)");
+	/* a director's pairing: its tournament and round (game_start) */
+	char tour[PROTO_TOURNAMENT_MAX + 1], round[PROTO_ROUND_MAX + 1];
+	words_clean(json_string_value(json_object_get(msg, "tournament")), tour, sizeof tour);
+	words_clean(json_string_value(json_object_get(msg, "round")), round, sizeof round);
+	if (tour[0] || round[0])
+		client_out(c, "  %s%s%s%s.", tour, tour[0] && round[0] ? ", " : "", round[0] ? "round " : "", round);
 	if (json_object_get(msg, "next")) {
 		g->loading = true;   /* the rest of the events follow */
 	} else if (!state) {

@@ -189,6 +189,41 @@ static int take_text(struct cmd *c, const char *p, const char *dflt, char *err, 
 	return 0;
 }
 
+/* pair WHITE BLACK [TERMS] [round N] [tournament NAME...]: the words up to
+ * "tournament", whose name is the rest of the line as typed (the wire's
+ * text rule, at most PROTO_TOURNAMENT_MAX bytes), into c->text. */
+static int parse_pair(struct cmd *c, char *err, size_t errlen)
+{
+	char w[CMD_ARG_MAX];
+	const char *p = c->raw, *q;
+	c->argc = 0;
+	for (q = next_word(p, w, sizeof w); w[0]; p = q, q = next_word(p, w, sizeof w)) {
+		if (!strcmp(w, "tournament")) {
+			if (q[strspn(q, " \t\r\n")] == '\0')
+				return failf(err, errlen, "pair: tournament NAME (usage: %s)", c->entry->usage);
+			if (take_text(c, q, NULL, err, errlen) != 0)
+				return -1;
+			if (strlen(c->text) > PROTO_TOURNAMENT_MAX)
+				return failf(err, errlen, "pair: a tournament's name is at most %d bytes", PROTO_TOURNAMENT_MAX);
+			break;
+		}
+		if (!strcmp(w, "round")) {
+			q = next_word(q, w, sizeof w);
+			if (!proto_round_ok(w))
+				return failf(err, errlen, "pair: the round is digits and dots, as 3 or 2.1 (usage: %s)",
+				             c->entry->usage);
+			snprintf(c->round, sizeof c->round, "%.*s", PROTO_ROUND_MAX, w);
+			continue;
+		}
+		if (c->argc == 5)
+			return failf(err, errlen, "usage: %s", c->entry->usage);
+		snprintf(c->argv[c->argc++], sizeof c->argv[0], "%s", w);
+	}
+	if (c->argc < 2)
+		return failf(err, errlen, "usage: %s", c->entry->usage);
+	return parse_terms(c, err, errlen);
+}
+
 /* pause [REASON...], unpause [REASON...] */
 static int parse_pause(struct cmd *c, char *err, size_t errlen)
 {
@@ -514,6 +549,10 @@ static json_t *req_terms(const struct cmd *c, long long id, long game, char *err
 	if (c->type == CMD_PAIR) {
 		json_object_set_new(r, "white", json_string(c->argv[0]));
 		json_object_set_new(r, "black", json_string(c->argv[1]));
+		if (c->round[0])
+			json_object_set_new(r, "round", json_string(c->round));
+		if (c->text[0])
+			json_object_set_new(r, "tournament", json_string(c->text));
 	}
 	if (c->rules[0])
 		json_object_set_new(r, "rules", json_string(c->rules));
@@ -1943,9 +1982,10 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "unwatch", .type = CMD_UNWATCH, .max = 1, .parse = parse_number, .request = req_seat,
 	  .exec = exec_unwatch, .done = done_unwatch,
 	  .usage = "unwatch [GAME]            leave a seat (default: the current one)" },
-	{ .name = "pair", .type = CMD_PAIR, .min = 2, .max = 5, .parse = parse_terms, .request = req_terms,
-	  .done = done_pair,
-	  .usage = "pair WHITE BLACK [RULES] [TIME] [rated]   (umpires) start a game between two players online" },
+	{ .name = "pair", .type = CMD_PAIR, .min = 2, .max = MANY, .verbatim = true, .parse = parse_pair,
+	  .request = req_terms, .done = done_pair,
+	  .usage = "pair WHITE BLACK [RULES] [TIME] [rated] [round N] [tournament NAME...]   (umpires) start a game "
+	           "between two players online" },
 	{ .name = "pause", .type = CMD_PAUSE, .max = MANY, .verbatim = true, .parse = parse_pause,
 	  .request = req_umpire, .exec = exec_chair, .done = done_umpire,
 	  .usage = "pause [REASON...]         (umpire) stop both clocks of the chair's game" },

@@ -21,6 +21,8 @@
 
 #include <jansson.h>
 
+#include "proto.h"
+
 #define CMD_LINE_MAX 1024       /* longer command lines are refused */
 #define CMD_ARGS_MAX 20         /* words in one command line */
 #define CMD_ARG_MAX 272         /* bytes in one word (a password of PROTO_PASSWORD_MAX fits) */
@@ -58,7 +60,7 @@ enum cmd_type {
 	CMD_FOLLOW, CMD_UNFOLLOW,  /* follow [USER]: their games told (and watched); unfollow [USER] */
 	/* the umpire's actions, on the chair's game */
 	CMD_PAUSE, CMD_UNPAUSE, CMD_ADDTIME, CMD_ADJUDICATE,
-	CMD_PAIR,          /* pair WHITE BLACK [TERMS]: a tournament director starts a game */
+	CMD_PAIR,          /* pair WHITE BLACK [TERMS] [round N] [tournament NAME...]: a director starts a game */
 	CMD_UMPIRE_ABORT,  /* "abort REASON...": the entry is abort's; a reason makes it the umpire's */
 	CMD_NOTE,
 	/* words between people (PROTOCOL.md, "Chat") */
@@ -96,6 +98,7 @@ struct cmd {
 	bool public_note;                      /* note --public */
 	char text[CMD_REASON_MAX + 1];         /* the reason, or the note's text */
 	bool yes;                              /* resign / abort --yes: no confirmation asked */
+	char round[PROTO_ROUND_MAX + 1];       /* pair: the round ("" = none); the tournament is text */
 };
 
 struct client;

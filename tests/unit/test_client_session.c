@@ -335,6 +335,13 @@ START_TEST(bots_are_marked)
 	client_receive(&c, "{\"event\":\"game_start\",\"game\":5,\"rules\":\"icc\",\"white\":\"alice\","
 	                   "\"black\":\"robo\",\"color\":\"white\",\"rated\":false,\"bots\":[\"black\"]}");
 	ck_assert_msg(strstr(s.printed, "alice (White) vs robo (Black, a bot)") != NULL, "%s", s.printed);
+	ck_assert_ptr_null(strstr(s.printed, "round"));
+	/* a director's pairing says its tournament and round, cleaned of escapes */
+	client_receive(&c, "{\"event\":\"game_start\",\"game\":6,\"rules\":\"icc\",\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"color\":\"white\",\"rated\":false,"
+	                   "\"tournament\":\"Club \\u001b[31mOpen\",\"round\":\"2.1\"}");
+	ck_assert_msg(strstr(s.printed, "\n  Club ") != NULL && strstr(s.printed, "Open, round 2.1.\n") != NULL &&
+	              strchr(s.printed, 0x1b) == NULL, "%s", s.printed);
 	client_free(&c);
 }
 END_TEST
