@@ -16,6 +16,7 @@
 #include "ruleset.h"
 #include "server.h"
 #include "store.h"
+#include "text.h"
 
 static json_t *rating_obj(double r, double rd)
 {
@@ -136,6 +137,56 @@ static void cmd_standings(struct conn *c, json_t *id, json_t *req)
 	dispatch_ok(c, id, j);
 }
 
+/* ---- a tournament's table ------------------------------------------------ */
+
+static int entrant_row(const struct store_entrant *e, void *arg)
+{
+	struct table *t = arg;
+	json_t *row = json_pack("{s:I, s:s, s:f, s:i, s:i, s:i}", "rank", (json_int_t)t->pg.n + 1, "name",
+	                        e->name, "points", e->points2 / 2.0, "won", e->won, "drawn", e->drawn, "lost",
+	                        e->lost);
+	if (e->playing)
+		json_object_set_new(row, "playing", json_integer(e->playing));
+	if (e->bot)
+		json_object_set_new(row, "bot", json_true());
+	pager_take(&t->pg, row);
+	return t->pg.closed;
+}
+
+/*
+ * tournament {name, from?}: the score table of the games a director paired
+ * with that tournament's name (lobby.c `pair`), across rule sets and rating
+ * pools: a win a point, a draw a half, by the page.  Public, as standings
+ * are; a name nobody paired has an empty table.
+ */
+static void cmd_tournament(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	char name[PROTO_TOURNAMENT_MAX + 1];
+	/* the name as pair stored it (the same words rule) */
+	if (!text_words(json_string_value(json_object_get(req, "name")), name, sizeof name) || !name[0]) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "name: " TEXT_RULE, PROTO_TOURNAMENT_MAX);
+		return;
+	}
+	size_t from = dispatch_from(req);
+	int64_t total = 0;
+	struct table t;
+	pager_init(&t.pg, from);
+	t.pg.n = from;
+	if (store_tournament_count(srv->store, name, &total) != STORE_OK ||
+	    store_tournament(srv->store, name, (int64_t)from, entrant_row, &t) != STORE_OK) {
+		log_warnx("club: tournament: %s", store_error(srv->store));
+		pager_free(&t.pg);
+		dispatch_error(c, id, PE_STORAGE, "the tournament's table could not be read");
+		return;
+	}
+	if (!t.pg.closed || (size_t)total > t.pg.n)
+		t.pg.n = (size_t)total;
+	json_t *j = json_pack("{s:s}", "tournament", name);
+	pager_finish(&t.pg, j, "players");
+	dispatch_ok(c, id, j);
+}
+
 /* ---- profile -------------------------------------------------------------- */
 
 /*
@@ -185,8 +236,15 @@ static const struct field f_standings[] = {
 	{ NULL, 0, 0, 0 },
 };
 
+static const struct field f_tournament[] = {
+	{ "name", F_STRING, 1, PROTO_TOURNAMENT_MAX },
+	{ "from", F_INT, 0, DISPATCH_FROM_MAX },
+	{ NULL, 0, 0, 0 },
+};
+
 const struct cmd club_cmds[] = {
 	{ "standings", 0, f_standings, cmd_standings },
+	{ "tournament", 0, f_tournament, cmd_tournament },
 	{ "profile", 0, f_profile, cmd_profile },
 	{ NULL, 0, NULL, NULL },
 };

@@ -363,7 +363,8 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	 * every other game.  (Parenthesised: two literals alone make clang
 	 * suspect a missing comma.) */
 	("ALTER TABLE games ADD COLUMN tournament TEXT NOT NULL DEFAULT '';"
-	 "ALTER TABLE games ADD COLUMN round TEXT NOT NULL DEFAULT '';"),
+	 "ALTER TABLE games ADD COLUMN round TEXT NOT NULL DEFAULT '';"
+	 "CREATE INDEX games_tournament ON games(tournament);"),
 };
 
 /* --- statements ----------------------------------------------------------- */
@@ -423,6 +424,20 @@ static const char *const stmt_sql[S__COUNT] = {
 	                             " LIMIT ?2 OFFSET ?3",
 	[S_GAMES_COUNT_OF_USER] = "SELECT count(*) FROM games WHERE white = ?1 OR black = ?1",
 	[S_STANDINGS_COUNT] = "SELECT count(*) FROM ratings WHERE pool = ?1",
+	/* A tournament's table (store_tournament): each player's side of its
+	 * games, points in halves (a win 2, a draw 1), most first. */
+	[S_TOURNAMENT] = "SELECT p, users.name, users.bot, sum(pts), sum(won), sum(drawn), sum(lost),"
+	                 " sum(live) FROM (SELECT white AS p,"
+	                 " CASE result WHEN 1 THEN 2 WHEN 3 THEN 1 ELSE 0 END AS pts, result = 1 AS won,"
+	                 " result = 3 AS drawn, result = 2 AS lost, result = 0 AND reason = 0 AS live"
+	                 " FROM games WHERE tournament = ?1"
+	                 " UNION ALL SELECT black, CASE result WHEN 2 THEN 2 WHEN 3 THEN 1 ELSE 0 END,"
+	                 " result = 2, result = 3, result = 1, result = 0 AND reason = 0"
+	                 " FROM games WHERE tournament = ?1)"
+	                 " JOIN users ON users.id = p GROUP BY p ORDER BY sum(pts) DESC, users.name"
+	                 " LIMIT -1 OFFSET ?2",
+	[S_TOURNAMENT_COUNT] = "SELECT count(*) FROM (SELECT white FROM games WHERE tournament = ?1"
+	                       " UNION SELECT black FROM games WHERE tournament = ?1)",
 	[S_GAMES_COUNT_FINISHED_OF_USER] = "SELECT count(*) FROM games WHERE (white = ?1 OR black = ?1)"
 	                                   " AND (result != 0 OR reason != 0)",
 	[S_STATE_SET] = "INSERT INTO server_state (name, value) VALUES (?1, ?2)"

@@ -406,6 +406,21 @@ int store_standings(struct store *st, const char *pool, int64_t offset,
                     int (*fn)(const struct store_rating *r, void *arg), void *arg);
 int store_standings_count(struct store *st, const char *pool, int64_t *n);
 
+/* A tournament's table (games a director paired with its name, schema
+ * 20): each player's points, most first (then by name), from the
+ * offset-th row on until fn returns nonzero; store_tournament_count: its
+ * players.  An aborted game counts nothing; a live one as playing. */
+struct store_entrant {
+	int64_t user;
+	char name[32];
+	bool bot;
+	int points2;       /* in halves: a win 2, a draw 1 */
+	int won, drawn, lost, playing;
+};
+int store_tournament(struct store *st, const char *name, int64_t offset,
+                     int (*fn)(const struct store_entrant *e, void *arg), void *arg);
+int store_tournament_count(struct store *st, const char *name, int64_t *n);
+
 /* Callbacks of the listing functions may call other store functions
  * (e.g. read a game's actions while listing unfinished games). */
 

@@ -679,3 +679,52 @@ int store_games_tally(struct store *st, int64_t user, struct store_tally *out)
 	store_stmt_done(s, temp);
 	return rc;
 }
+
+int store_tournament_count(struct store *st, const char *name, int64_t *n)
+{
+	int temp, rc;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_TOURNAMENT_COUNT, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT);
+	if ((rc = store_step_row(st, s, "tournament count")) == STORE_OK)
+		*n = sqlite3_column_int64(s, 0);
+	store_stmt_done(s, temp);
+	return rc;
+}
+
+int store_tournament(struct store *st, const char *name, int64_t offset,
+                     int (*fn)(const struct store_entrant *e, void *arg), void *arg)
+{
+	int temp, rc = STORE_OK, step;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_TOURNAMENT, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(s, 2, offset);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_entrant e;
+		memset(&e, 0, sizeof e);
+		e.user = sqlite3_column_int64(s, 0);
+		if ((rc = store_col_text(st, s, 1, e.name, sizeof e.name, "tournament")) != STORE_OK)
+			break;
+		e.bot = sqlite3_column_int(s, 2) != 0;
+		e.points2 = sqlite3_column_int(s, 3);
+		e.won = sqlite3_column_int(s, 4);
+		e.drawn = sqlite3_column_int(s, 5);
+		e.lost = sqlite3_column_int(s, 6);
+		e.playing = sqlite3_column_int(s, 7);
+		if (fn(&e, arg) != 0)
+			break;
+	}
+	if (rc == STORE_OK && step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = store_fail_db(st, "tournament");
+	store_stmt_done(s, temp);
+	return rc;
+}

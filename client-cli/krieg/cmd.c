@@ -224,6 +224,16 @@ static int parse_pair(struct cmd *c, char *err, size_t errlen)
 	return parse_terms(c, err, errlen);
 }
 
+/* tournament NAME...: the rest of the line, as pair takes it */
+static int parse_tournament(struct cmd *c, char *err, size_t errlen)
+{
+	if (take_text(c, c->raw, NULL, err, errlen) != 0)
+		return -1;
+	if (strlen(c->text) > PROTO_TOURNAMENT_MAX)
+		return failf(err, errlen, "tournament: a name is at most %d bytes", PROTO_TOURNAMENT_MAX);
+	return 0;
+}
+
 /* pause [REASON...], unpause [REASON...] */
 static int parse_pause(struct cmd *c, char *err, size_t errlen)
 {
@@ -572,6 +582,14 @@ static int parse_standings(struct cmd *c, char *err, size_t errlen)
 	if (c->argc == 1 && !ruleset_find(c->argv[0]))
 		return failf(err, errlen, "unknown rule set \"%.32s\"", c->argv[0]);
 	return 0;
+}
+
+/* tournament NAME... */
+static json_t *req_tournament(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	json_t *r = req_begin(id);
+	json_object_set_new(r, "name", json_string(c->text));
+	return req_end(r, c);
 }
 
 /* standings [RULES] / profile, follow, unfollow [USER]: the one word, if given, is the field */
@@ -1376,6 +1394,41 @@ static void done_standings(struct client *c, const json_t *res, const struct pen
 	}
 }
 
+/* tournament: its score table, a page at a time, as standings */
+static void done_tournament(struct client *c, const json_t *res, const struct pending *p)
+{
+	size_t i;
+	json_t *x;
+	char name[PROTO_TOURNAMENT_MAX + 1];
+	words_clean(json_string_value(json_object_get(res, "tournament")), name, sizeof name);
+	if (p->arg == 0)
+		client_out(c, json_integer_value(json_object_get(res, "total")) ? "%s:" : "Nobody was paired in %s.",
+		           name);
+	json_array_foreach(json_object_get(res, "players"), i, x) {
+		long long playing = (long long)json_integer_value(json_object_get(x, "playing"));
+		char live[32] = "";
+		if (playing)
+			snprintf(live, sizeof live, ", %lld playing", playing);
+		client_out(c, "  %3lld. %-24s %4.1f  (+%lld =%lld -%lld%s)%s",
+		           (long long)json_integer_value(json_object_get(x, "rank")), str(x, "name"),
+		           json_number_value(json_object_get(x, "points")),
+		           (long long)json_integer_value(json_object_get(x, "won")),
+		           (long long)json_integer_value(json_object_get(x, "drawn")),
+		           (long long)json_integer_value(json_object_get(x, "lost")), live,
+		           json_is_true(json_object_get(x, "bot")) ? " (bot)" : "");
+	}
+	json_t *next = json_object_get(res, "next");
+	if (json_is_integer(next) && json_integer_value(next) > p->arg) {
+		json_t *req = json_pack("{s:I, s:s, s:s, s:I}", "id", (json_int_t)c->next_id++, "type", "tournament",
+		                        "name", json_string_value(json_object_get(res, "tournament")), "from",
+		                        json_integer_value(next));
+		if (req)
+			client_send_request(c, req, &(struct pending){ .cmd = p->cmd, .game = -1,
+			                                               .arg = (long)json_integer_value(next) });
+		json_decref(req);
+	}
+}
+
 /* profile: "alice: a player since 2026-12-03, online, in 1 live game." and the record. */
 static void done_profile(struct client *c, const json_t *res, const struct pending *p)
 {
@@ -1905,6 +1958,9 @@ static const struct cmd_entry cmd_table[] = {
 	  .refused = refused_resume, .hidden = true, .usage = "resume" },
 	{ .name = "who", .type = CMD_WHO, .request = req_plain, .done = done_who,
 	  .usage = "who                       who is online" },
+	{ .name = "tournament", .type = CMD_TOURNAMENT, .min = 1, .max = MANY, .verbatim = true,
+	  .parse = parse_tournament, .request = req_tournament, .done = done_tournament,
+	  .usage = "tournament NAME...        a tournament's score table (the games paired with its name)" },
 	{ .name = "standings", .type = CMD_STANDINGS, .max = 1, .parse = parse_standings, .request = req_named,
 	  .done = done_standings, .usage = "standings [RULES]         the club's rating table (default: the icc pool)" },
 	{ .name = "profile", .type = CMD_PROFILE, .max = 1, .request = req_named, .done = done_profile,

@@ -42,6 +42,7 @@ enum cmd_type {
 	CMD_WHO, CMD_SEEKS, CMD_SEEK, CMD_CHALLENGE, CMD_ACCEPT, CMD_DECLINE, CMD_CANCEL,
 	CMD_REMATCH,       /* rematch [GAME]: the same game again, colours swapped */
 	CMD_STANDINGS,     /* standings [RULES]: the club table of a rating pool */
+	CMD_TOURNAMENT,    /* tournament NAME...: a tournament's score table */
 	CMD_PROFILE,       /* profile [USER]: a player's record and ratings */
 	CMD_LOBBY,         /* lobby [on|off]: lobby_watch / lobby_unwatch */
 	CMD_PLAY,          /* play OFFER: accept a seek */

@@ -270,6 +270,9 @@ static void kd_halt(struct kd *d)
 	long long deadline = kt_now_ms() + 20000LL * kt_timeout_scale();
 	pid_t r;
 
+	/* pid 0 (down already: kd_down, then kd_stop) would be kill(0, ...),
+	 * the whole process group, the test itself with it */
+	ck_assert_msg(d->pid > 0, "kriegd is down already (kd_down without kd_up?)");
 	ck_assert_msg(kill(d->pid, SIGTERM) == 0, "kriegd already gone: %s", strerror(errno));
 	while ((r = waitpid(d->pid, &status, WNOHANG)) == 0 && kt_now_ms() < deadline)
 		kt_sleep_ms(10);

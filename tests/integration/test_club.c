@@ -19,6 +19,8 @@
 #include <sqlite3.h>
 
 #include "check_main.h"
+#include "event.h"
+#include "fen.h"
 #include "harness.h"
 #include "harness_game.h"
 #include "proto.h"
@@ -219,6 +221,75 @@ START_TEST(rated_left_before_moving_is_aborted)
 	ck_assert_uint_eq(json_array_size(tab), 2);
 	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(tab, 0), "name")), "alice");
 	kc_close(a);
+	kd_stop(d);
+}
+END_TEST
+
+/* A tournament's table is read by the page, every player in order: 400
+ * players' games (written while the daemon is down; finished games, as
+ * the restart finds them), the even-numbered ones winning. */
+START_TEST(tournament_every_row)
+{
+	enum { N = 400 };
+	struct kd *d = kd_start(NULL);
+	kd_down(d);
+	char path[400];
+	sqlite3 *db;
+	snprintf(path, sizeof path, "%s/kriegd.db", kd_state_dir(d));
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "BEGIN", NULL, NULL, NULL), SQLITE_OK);
+	for (int i = 0; i < N; i++) {
+		char sql[400];
+		snprintf(sql, sizeof sql, "INSERT INTO users (name, pwhash, created) VALUES ('p%04d', 'x', 1);", i);
+		ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+		if (i % 2 == 1) {
+			snprintf(sql, sizeof sql,
+			         "INSERT INTO games (white, black, rules, fen, created, result, reason, finished,"
+			         " tournament, round) SELECT a.id, b.id, 'icc', '%s', 1, 1, %d, 1, 'Big Swiss', '1'"
+			         " FROM users a, users b WHERE a.name = 'p%04d' AND b.name = 'p%04d';",
+			         FEN_START, REASON_RESIGNATION, i - 1, i);
+			ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+		}
+	}
+	ck_assert_int_eq(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	kd_up(d);
+	struct kc *a = reg(d, "alice");
+	long long from = 0, seen = 0, pages = 0;
+	for (;;) {
+		json_t *r = kc_ok(a, kc_req(a, "tournament", "{s:s, s:I}", "name", "Big Swiss", "from",
+		                            (json_int_t)from));
+		ck_assert_int_eq(json_integer_value(json_object_get(r, "total")), N);
+		json_t *rows = json_object_get(r, "players"), *row;
+		size_t i;
+		json_array_foreach(rows, i, row) {
+			/* the winners (even) by name, then the losers (odd) by name */
+			long long k = seen < N / 2 ? 2 * seen : 2 * (seen - N / 2) + 1;
+			char want[16];
+			snprintf(want, sizeof want, "p%04lld", k);
+			ck_assert_str_eq(json_string_value(json_object_get(row, "name")), want);
+			ck_assert_int_eq(json_integer_value(json_object_get(row, "rank")), seen + 1);
+			ck_assert(json_real_value(json_object_get(row, "points")) == (k % 2 == 0 ? 1.0 : 0.0));
+			seen++;
+		}
+		pages++;
+		json_t *next = json_object_get(r, "next");
+		if (!next)
+			break;
+		from = json_integer_value(next);
+		ck_assert_int_eq(from, seen);
+	}
+	ck_assert_int_eq(seen, N);
+	ck_assert_int_gt(pages, 1);
+	kc_close(a);
+	/* the games had no record (no moves, not even their start), which
+	 * kd_stop's check of every record would refuse: gone first */
+	kd_down(d);
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "DELETE FROM games WHERE tournament = 'Big Swiss'", NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	kd_up(d);
 	kd_stop(d);
 }
 END_TEST
@@ -937,6 +1008,7 @@ static Suite *club_suite(void)
 	tcase_add_test(tc, rated_games_move_ratings);
 	tcase_add_test(tc, rated_left_before_moving_is_aborted);
 	tcase_add_test(tc, standings_every_row);
+	tcase_add_test(tc, tournament_every_row);
 	tcase_add_test(tc, profile_counts_and_hides);
 	tcase_add_test(tc, seek_range);
 	suite_add_tcase(s, tc);

@@ -875,6 +875,42 @@ START_TEST(pairing)
 	snprintf(event, sizeof event, "[Event \"krieg game %lld\"]", (long long)game);
 	ck_assert_msg(strstr(text, event), "an untagged game's Event: %s", text);
 	ck_assert_msg(strstr(text, "[Round \"?\"]"), "an untagged game's Round: %s", text);
+
+	/* The tournament's table, across its games (probe: a director summed
+	 * the pools' standings by hand): a draw in round 2, a game of another
+	 * tournament apart, one still playing. */
+	const char *club = "Club \"Open\" 2026";
+	json_int_t g2 = json_integer_value(json_object_get(
+	        kc_ok(adm.c, kc_req(adm.c, "pair", "{s:s, s:s, s:s, s:s, s:s}", "white", "bob", "black", "ann",
+	                            "rules", "nost", "tournament", club, "round", "2")), "game"));
+	kc_ok(bob.c, kc_req(bob.c, "draw", "{s:I, s:s}", "game", g2, "action", "offer"));
+	kc_ok(ann.c, kc_req(ann.c, "draw", "{s:I, s:s}", "game", g2, "action", "accept"));
+	kc_ok(adm.c, kc_req(adm.c, "pair", "{s:s, s:s, s:s}", "white", "bob", "black", "ann", "tournament",
+	                    "Another Cup"));
+	kc_ok(adm.c, kc_req(adm.c, "pair", "{s:s, s:s, s:s, s:s}", "white", "ann", "black", "bob", "tournament",
+	                    club, "round", "3"));
+	json_t *tt = kc_ok(ann.c, kc_req(ann.c, "tournament", "{s:s}", "name", club));
+	ck_assert_str_eq(json_string_value(json_object_get(tt, "tournament")), club);
+	ck_assert_int_eq(json_integer_value(json_object_get(tt, "total")), 2);
+	json_t *rows = json_object_get(tt, "players");
+	ck_assert_uint_eq(json_array_size(rows), 2);
+	json_t *first = json_array_get(rows, 0), *second = json_array_get(rows, 1);
+	ck_assert_str_eq(json_string_value(json_object_get(first, "name")), "bob");
+	ck_assert_int_eq(json_integer_value(json_object_get(first, "rank")), 1);
+	ck_assert(json_real_value(json_object_get(first, "points")) == 1.5);
+	ck_assert_int_eq(json_integer_value(json_object_get(first, "won")), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(first, "drawn")), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(first, "playing")), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(second, "name")), "ann");
+	ck_assert(json_real_value(json_object_get(second, "points")) == 0.5);
+	ck_assert_int_eq(json_integer_value(json_object_get(second, "lost")), 1);
+	tt = kc_ok(ann.c, kc_req(ann.c, "tournament", "{s:s}", "name", "Another Cup"));
+	ck_assert(json_real_value(json_object_get(json_array_get(json_object_get(tt, "players"), 0), "points")) == 0);
+	tt = kc_ok(ann.c, kc_req(ann.c, "tournament", "{s:s}", "name", "Nobody's Cup"));
+	ck_assert_int_eq(json_integer_value(json_object_get(tt, "total")), 0);
+	ck_assert_uint_eq(json_array_size(json_object_get(tt, "players")), 0);
+	kc_error(ann.c, kc_req(ann.c, "tournament", "{s:s}", "name", "bell\a"), "bad_request");
+	kc_error(ann.c, kc_req(ann.c, "tournament", NULL), "bad_request");
 	kc_close(adm.c);
 	kc_close(ann.c);
 	kc_close(bob.c);

@@ -94,6 +94,8 @@ START_TEST(lobby)
 	expect("pair ann bob", -1, "{\"black\":\"bob\",\"id\":7,\"rated\":false,\"type\":\"pair\",\"white\":\"ann\"}");
 	ck_assert_int_eq(cmd_parse("pair ann", &c, err, sizeof err), -1);
 	ck_assert_int_eq(cmd_parse("pair ann bob black", &c, err, sizeof err), -1);   /* the order says the colours */
+	expect("tournament Club Open", -1, "{\"id\":7,\"name\":\"Club Open\",\"type\":\"tournament\"}");
+	ck_assert_int_eq(cmd_parse("tournament", &c, err, sizeof err), -1);
 	/* a round and a tournament, its name the rest of the line as typed */
 	expect("pair ann bob round 2.1 tournament  Club \"Open\"  2026 ", -1,
 	       "{\"black\":\"bob\",\"id\":7,\"rated\":false,\"round\":\"2.1\",\"tournament\":\"Club \\\"Open\\\"  2026\","

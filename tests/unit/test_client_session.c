@@ -780,6 +780,30 @@ START_TEST(profile_and_standings_in_words)
 	                            "    1. alice                    1662?  rd 290  1 game\n"
 	                            "    2. bob                      1600   rd 60   30 games\n"
 	                            "    3. carol                    1338?  rd 290  1 game (bot)\n");
+
+	/* a tournament's table, its next page asked for by its name */
+	s.printed[0] = '\0';
+	ck_assert_int_eq(client_command(&c, "tournament  Club Open 2026 "), 0);
+	j = sink_last(&s);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "type")), "tournament");
+	ck_assert_str_eq(json_string_value(json_object_get(j, "name")), "Club Open 2026");
+	json_decref(j);
+	sink_reply_ok(&c, &s, "\"tournament\":\"Club Open 2026\",\"total\":3,\"next\":2,\"players\":["
+	              "{\"rank\":1,\"name\":\"bob\",\"points\":1.5,\"won\":1,\"drawn\":1,\"lost\":0,\"playing\":1},"
+	              "{\"rank\":2,\"name\":\"ann\",\"points\":0.5,\"won\":0,\"drawn\":1,\"lost\":1}]");
+	j = sink_last(&s);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "type")), "tournament");
+	ck_assert_str_eq(json_string_value(json_object_get(j, "name")), "Club Open 2026");
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "from")), 2);
+	json_decref(j);
+	sent = s.nsent;
+	sink_reply_ok(&c, &s, "\"tournament\":\"Club Open 2026\",\"total\":3,\"players\":["
+	              "{\"rank\":3,\"name\":\"robo\",\"points\":0.0,\"won\":0,\"drawn\":0,\"lost\":0,\"bot\":true}]");
+	ck_assert_int_eq(s.nsent, sent);   /* the last page */
+	ck_assert_str_eq(s.printed, "Club Open 2026:\n"
+	                            "    1. bob                       1.5  (+1 =1 -0, 1 playing)\n"
+	                            "    2. ann                       0.5  (+0 =1 -1)\n"
+	                            "    3. robo                      0.0  (+0 =0 -0) (bot)\n");
 	client_free(&c);
 }
 END_TEST
