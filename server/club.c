@@ -2,6 +2,7 @@
  * club.c — see club.h.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -104,6 +105,27 @@ static int standings_row(const struct store_rating *r, void *arg)
 	return t->pg.closed;
 }
 
+/* A table read by the page (the rows from `from` on, the pager full or
+ * the table done; ok: both reads went well) and counted (total): the
+ * reply j with its rows under key, or the refusal. */
+static void table_reply(struct conn *c, json_t *id, struct table *t, bool ok, int64_t total, json_t *j,
+                        const char *key, const char *what)
+{
+	if (!ok) {
+		log_warnx("club: %s: %s", what, store_error(conn_server(c)->store));
+		pager_free(&t->pg);
+		json_decref(j);
+		dispatch_error(c, id, PE_STORAGE, "the %s could not be read", what);
+		return;
+	}
+	/* The whole table's length, counted (a row stored between the two
+	 * reads is in one of them only: the next page says). */
+	if (!t->pg.closed || (size_t)total > t->pg.n)
+		t->pg.n = (size_t)total;
+	pager_finish(&t->pg, j, key);
+	dispatch_ok(c, id, j);
+}
+
 static void cmd_standings(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
@@ -121,20 +143,9 @@ static void cmd_standings(struct conn *c, json_t *id, json_t *req)
 	struct table t;
 	pager_init(&t.pg, from);
 	t.pg.n = from;
-	if (store_standings_count(srv->store, pool, &total) != STORE_OK ||
-	    store_standings(srv->store, pool, (int64_t)from, standings_row, &t) != STORE_OK) {
-		log_warnx("club: standings: %s", store_error(srv->store));
-		pager_free(&t.pg);
-		dispatch_error(c, id, PE_STORAGE, "the standings could not be read");
-		return;
-	}
-	/* The whole table's length, counted (a row stored between the two
-	 * reads is in one of them only: the next page says). */
-	if (!t.pg.closed || (size_t)total > t.pg.n)
-		t.pg.n = (size_t)total;
-	json_t *j = json_pack("{s:s}", "pool", pool);
-	pager_finish(&t.pg, j, "standings");
-	dispatch_ok(c, id, j);
+	bool ok = store_standings_count(srv->store, pool, &total) == STORE_OK &&
+	          store_standings(srv->store, pool, (int64_t)from, standings_row, &t) == STORE_OK;
+	table_reply(c, id, &t, ok, total, json_pack("{s:s}", "pool", pool), "standings", "standings");
 }
 
 /* ---- a tournament's table ------------------------------------------------ */
@@ -173,18 +184,10 @@ static void cmd_tournament(struct conn *c, json_t *id, json_t *req)
 	struct table t;
 	pager_init(&t.pg, from);
 	t.pg.n = from;
-	if (store_tournament_count(srv->store, name, &total) != STORE_OK ||
-	    store_tournament(srv->store, name, (int64_t)from, entrant_row, &t) != STORE_OK) {
-		log_warnx("club: tournament: %s", store_error(srv->store));
-		pager_free(&t.pg);
-		dispatch_error(c, id, PE_STORAGE, "the tournament's table could not be read");
-		return;
-	}
-	if (!t.pg.closed || (size_t)total > t.pg.n)
-		t.pg.n = (size_t)total;
-	json_t *j = json_pack("{s:s}", "tournament", name);
-	pager_finish(&t.pg, j, "players");
-	dispatch_ok(c, id, j);
+	bool ok = store_tournament_count(srv->store, name, &total) == STORE_OK &&
+	          store_tournament(srv->store, name, (int64_t)from, entrant_row, &t) == STORE_OK;
+	table_reply(c, id, &t, ok, total, json_pack("{s:s}", "tournament", name), "players",
+	            "tournament's table");
 }
 
 /* ---- profile -------------------------------------------------------------- */

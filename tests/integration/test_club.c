@@ -225,6 +225,32 @@ START_TEST(rated_left_before_moving_is_aborted)
 }
 END_TEST
 
+/* d's database with d down, in a transaction, to write rows behind its
+ * back (as a restart finds them); db_up commits and starts d again. */
+static sqlite3 *db_down(struct kd *d)
+{
+	char path[400];
+	sqlite3 *db;
+	kd_down(d);
+	snprintf(path, sizeof path, "%s/kriegd.db", kd_state_dir(d));
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "BEGIN", NULL, NULL, NULL), SQLITE_OK);
+	return db;
+}
+
+static void db_exec(sqlite3 *db, const char *sql)
+{
+	char *msg = NULL;
+	ck_assert_msg(sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK, "%s: %s", sql, msg ? msg : "?");
+}
+
+static void db_up(struct kd *d, sqlite3 *db)
+{
+	db_exec(db, "COMMIT");
+	sqlite3_close(db);
+	kd_up(d);
+}
+
 /* A tournament's table is read by the page, every player in order: 400
  * players' games (written while the daemon is down; finished games, as
  * the restart finds them), the even-numbered ones winning. */
@@ -232,28 +258,21 @@ START_TEST(tournament_every_row)
 {
 	enum { N = 400 };
 	struct kd *d = kd_start(NULL);
-	kd_down(d);
-	char path[400];
-	sqlite3 *db;
-	snprintf(path, sizeof path, "%s/kriegd.db", kd_state_dir(d));
-	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_exec(db, "BEGIN", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3 *db = db_down(d);
 	for (int i = 0; i < N; i++) {
 		char sql[400];
 		snprintf(sql, sizeof sql, "INSERT INTO users (name, pwhash, created) VALUES ('p%04d', 'x', 1);", i);
-		ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+		db_exec(db, sql);
 		if (i % 2 == 1) {
 			snprintf(sql, sizeof sql,
 			         "INSERT INTO games (white, black, rules, fen, created, result, reason, finished,"
 			         " tournament, round) SELECT a.id, b.id, 'icc', '%s', 1, 1, %d, 1, 'Big Swiss', '1'"
 			         " FROM users a, users b WHERE a.name = 'p%04d' AND b.name = 'p%04d';",
 			         FEN_START, REASON_RESIGNATION, i - 1, i);
-			ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+			db_exec(db, sql);
 		}
 	}
-	ck_assert_int_eq(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-	kd_up(d);
+	db_up(d, db);
 	struct kc *a = reg(d, "alice");
 	long long from = 0, seen = 0, pages = 0;
 	for (;;) {
@@ -284,12 +303,9 @@ START_TEST(tournament_every_row)
 	kc_close(a);
 	/* the games had no record (no moves, not even their start), which
 	 * kd_stop's check of every record would refuse: gone first */
-	kd_down(d);
-	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_exec(db, "DELETE FROM games WHERE tournament = 'Big Swiss'", NULL, NULL, NULL),
-	                 SQLITE_OK);
-	sqlite3_close(db);
-	kd_up(d);
+	db = db_down(d);
+	db_exec(db, "DELETE FROM games WHERE tournament = 'Big Swiss'");
+	db_up(d, db);
 	kd_stop(d);
 }
 END_TEST
@@ -303,12 +319,7 @@ START_TEST(standings_every_row)
 {
 	enum { N = 1200 };
 	struct kd *d = kd_start(NULL);
-	kd_down(d);
-	char path[400];
-	sqlite3 *db;
-	snprintf(path, sizeof path, "%s/kriegd.db", kd_state_dir(d));
-	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_exec(db, "BEGIN", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3 *db = db_down(d);
 	for (int i = 0; i < N; i++) {
 		char sql[300];
 		snprintf(sql, sizeof sql,
@@ -316,14 +327,11 @@ START_TEST(standings_every_row)
 		         "INSERT INTO ratings (user, pool, r, rd, vol, games, updated)"
 		         " VALUES (last_insert_rowid(), 'icc', %d, 60, 0.06, 3, 1);",
 		         i, 3000 - i);
-		ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+		db_exec(db, sql);
 	}
 	/* and one of them a bot: marked, as in `who` */
-	ck_assert_int_eq(sqlite3_exec(db, "UPDATE users SET bot = 1 WHERE name = 'p0003'; COMMIT", NULL,
-	                              NULL, NULL),
-	                 SQLITE_OK);
-	sqlite3_close(db);
-	kd_up(d);
+	db_exec(db, "UPDATE users SET bot = 1 WHERE name = 'p0003'");
+	db_up(d, db);
 	struct kc *a = reg(d, "alice");
 	long long from = 0, seen = 0, pages = 0;
 	for (;;) {
