@@ -133,7 +133,7 @@ function clearSession() {
   follows.clear();
   keepFollows();
   ['announcements', 'game-title', 'turn', 'hands', 'possible', 'clock-white', 'clock-black',
-    'challenges', 'seeks', 'who', 'profile', 'profile-games', 'standings', 'messages', 'live', 'history', 'me',
+    'challenges', 'seeks', 'who', 'profile', 'profile-games', 'standings', 'tournament', 'messages', 'live', 'history', 'me',
     'welcome', 'log', 'status', 'offer', 'away']
     .forEach((id) => $(id).replaceChildren());
   $('profile').hidden = true;
@@ -141,7 +141,7 @@ function clearSession() {
   $('welcome-box').hidden = true;
   $('log-box').hidden = true;
   ['move', 'say-text', 'challenge-user', 'message-user', 'message-text', 'pair-white', 'pair-black',
-    'pair-tournament', 'pair-round']
+    'pair-tournament', 'pair-round', 'tournament-name']
     .forEach((id) => { $(id).value = ''; });
   document.body.classList.remove('staff');
   document.title = TITLE;
@@ -310,6 +310,16 @@ $('btn-standings').addEventListener('click', async () => {
   fill('standings', r.standings, (x) => [`${x.name}${x.bot === true ? ' (bot)' : ''} ${x.rating}${x.provisional ? '?' : ''} (${x.games} game${x.games === 1 ? '' : 's'}) `,
     button('Profile', () => showProfile(x.name), { profile: x.name })]);
   if (!r.standings.length) status(`nobody is rated in the ${r.pool} pool yet`);
+});
+// A tournament's score table (the games a director paired with its name), every page.
+$('tournament-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const r = await net.callAll('tournament', { name: $('tournament-name').value.trim() }, 'players');
+  if (!r.ok) { status(r.error.message); return; }
+  fill('tournament', r.players, (x) => [`${x.name}${x.bot === true ? ' (bot)' : ''} ${x.points} `
+    + `(+${x.won} =${x.drawn} -${x.lost}${x.playing ? `, ${x.playing} playing` : ''}) `,
+  button('Profile', () => showProfile(x.name), { profile: x.name })]);
+  if (!r.players.length) status(`nobody was paired in ${r.tournament}`);
 });
 $('btn-who').addEventListener('click', refreshWho);
 

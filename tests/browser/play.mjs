@@ -547,6 +547,13 @@ try {
   check(paired.tournament === 'Club Open' && paired.round === '3', `the pairing's tournament and round: ${JSON.stringify(paired)}`);
   await until(u, (g) => document.getElementById('status').textContent === `paired: game ${g}`, paired.game,
     "the director's answer");
+  // the tournament's table: both players, the game still being played
+  await u.fill('#tournament-name', 'Club Open');
+  await u.click('#btn-tournament');
+  await until(u, () => document.querySelectorAll('#tournament li').length === 2, null, "the tournament's table");
+  const tab = await u.textContent('#tournament');
+  check(tab.includes(`${ll.user} 0 (+0 =0 -0, 1 playing)`) && tab.includes(`${lw.user} 0 (+0 =0 -0, 1 playing)`),
+    `the tournament's table: ${tab}`);
   const told = await lw.waitFor((m) => m.event === 'notice' && m.game === paired.game);
   check(told.from === 'ump' && told.text === `you are paired: game ${paired.game}, Black against ${ll.user}`,
     `the paired player's notice: ${JSON.stringify(told)}`);
