@@ -1116,10 +1116,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 					json_array_append_new(bots, json_string(game_color_name(k)));
 			json_object_set_new(j, "bots", bots);
 		}
-		if (info.tournament[0])
-			json_object_set_new(j, "tournament", json_string(info.tournament));
-		if (info.round[0])
-			json_object_set_new(j, "round", json_string(info.round));
+		game_tags_json(&info, j);
 		if (rated)   /* both players' ratings before the game (club.h) */
 			json_object_set_new(j, "ratings", json_pack("{s:o*, s:o*}",
 			        "white", club_rating_json(srv, white, rs->name),

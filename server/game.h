@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 struct server;
 struct conn;
 struct games;
@@ -29,6 +31,11 @@ int games_recover(struct games *g);
 void games_conn_login(struct server *srv, struct conn *c);
 /* A connection is closing: start the abandonment grace period if it was the user's last. */
 void games_conn_closed(struct server *srv, struct conn *c);
+
+/* "tournament"/"round" into j when a director's pairing named them: every
+ * summary of a game says them (game_start, views, watch, live, history). */
+struct store_game;
+void game_tags_json(const struct store_game *info, json_t *j);
 
 /* Start a game between two users (the lobby calls this on accept, and a
  * director's `pair`, which may name a tournament and a round: NULL or ""

@@ -83,6 +83,16 @@ void game_stands_json(const struct game *g, json_t *j)
 		json_object_set_new(j, "adjourned", json_true());
 }
 
+/* A director's pairing's tournament and round into j, when it named them
+ * (game_start, a player's view, the watch reply, live). */
+void game_tags_json(const struct store_game *info, json_t *j)
+{
+	if (info->tournament[0])
+		json_object_set_new(j, "tournament", json_string(info->tournament));
+	if (info->round[0])
+		json_object_set_new(j, "round", json_string(info->round));
+}
+
 /* A player's view of a game but its events: who, how, and where it
  * stands (live) or how it ended.  NULL for rules the server does not know. */
 static json_t *view_head(const struct store_game *info,
@@ -101,6 +111,7 @@ static json_t *view_head(const struct store_game *info,
 	json_t *t = game_time_json(info);
 	if (t)
 		json_object_set_new(j, "time", t);
+	game_tags_json(info, j);
 	if (live) {
 		json_object_set_new(j, "live", json_true());
 		json_object_set_new(j, "to_move", json_string(game_color_name(referee_side_to_move(live->ref))));

@@ -88,6 +88,7 @@ static json_t *summary_json(struct store *st, const struct store_game *g)
 	                      "rules", g->rules, "white", names[WHITE], "black", names[BLACK],
 	                      "rated", g->rated != 0, "created", (json_int_t)g->created_unix,
 	                      "live", !game_finished(g) && !flagged);
+	game_tags_json(g, j);
 	if (flagged) {
 		json_object_set_new(j, "flagged", json_true());
 		json_object_set_new(j, "flag_reason", json_string(why));

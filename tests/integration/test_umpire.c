@@ -887,8 +887,32 @@ START_TEST(pairing)
 	kc_ok(ann.c, kc_req(ann.c, "draw", "{s:I, s:s}", "game", g2, "action", "accept"));
 	kc_ok(adm.c, kc_req(adm.c, "pair", "{s:s, s:s, s:s}", "white", "bob", "black", "ann", "tournament",
 	                    "Another Cup"));
-	kc_ok(adm.c, kc_req(adm.c, "pair", "{s:s, s:s, s:s, s:s}", "white", "ann", "black", "bob", "tournament",
-	                    club, "round", "3"));
+	json_int_t g3 = json_integer_value(json_object_get(
+	        kc_ok(adm.c, kc_req(adm.c, "pair", "{s:s, s:s, s:s, s:s}", "white", "ann", "black", "bob",
+	                            "tournament", club, "round", "3")), "game"));
+	/* every summary of a game says them: live, a player's view, history */
+	json_t *lv = kc_ok(adm.c, kc_req(adm.c, "live", NULL)), *x;
+	size_t xi;
+	int tagged_live = 0;
+	json_array_foreach(json_object_get(lv, "games"), xi, x)
+		if (json_integer_value(json_object_get(x, "game")) == g3) {
+			ck_assert_str_eq(json_string_value(json_object_get(x, "tournament")), club);
+			ck_assert_str_eq(json_string_value(json_object_get(x, "round")), "3");
+			tagged_live++;
+		} else {
+			ck_assert_ptr_null(json_object_get(x, "round"));
+		}
+	ck_assert_int_eq(tagged_live, 1);
+	json_t *gv = kc_ok(ann.c, kc_req(ann.c, "game", "{s:I}", "game", g3));
+	ck_assert_str_eq(json_string_value(json_object_get(gv, "round")), "3");
+	json_t *hi = kc_ok(ann.c, kc_req(ann.c, "history", "{s:s}", "user", "ann"));
+	int tagged_done = 0;
+	json_array_foreach(json_object_get(hi, "games"), xi, x)
+		if (json_integer_value(json_object_get(x, "game")) == tagged) {
+			ck_assert_str_eq(json_string_value(json_object_get(x, "round")), "2.1");
+			tagged_done++;
+		}
+	ck_assert_int_eq(tagged_done, 1);
 	json_t *tt = kc_ok(ann.c, kc_req(ann.c, "tournament", "{s:s}", "name", club));
 	ck_assert_str_eq(json_string_value(json_object_get(tt, "tournament")), club);
 	ck_assert_int_eq(json_integer_value(json_object_get(tt, "total")), 2);
