@@ -33,6 +33,7 @@ struct config *config_new(void)
 	cfg->log_level = LOGL_INFO;
 	cfg->max_conns = CONN_MAX_DEFAULT;
 	cfg->max_conns_per_ip = CONN_MAX_PER_IP_DEFAULT;
+	cfg->max_live_games = LIVE_GAMES_MAX_DEFAULT;
 	cfg->handshake_timeout_ms = HANDSHAKE_TIMEOUT_MS_DEFAULT;
 	cfg->idle_timeout_ms = IDLE_TIMEOUT_MS_DEFAULT;
 	cfg->output_max = OUTPUT_MAX_DEFAULT;
@@ -314,6 +315,7 @@ static const struct {
 } ints[] = {
 	{ "max_connections", offsetof(struct config, max_conns), 1, 1000000 },
 	{ "max_connections_per_ip", offsetof(struct config, max_conns_per_ip), 1, 1000000 },
+	{ "max_live_games", offsetof(struct config, max_live_games), 1, 1000000 },
 	{ "rate_limit", offsetof(struct config, rate_limit), 1, 1000000 },
 	{ "rate_burst", offsetof(struct config, rate_burst), 1, 1000000 },
 	{ "rate_limit_close", offsetof(struct config, rate_strikes), 1, 1000000 },

@@ -21,6 +21,7 @@
 /* Defaults of the named limits. */
 #define CONN_MAX_DEFAULT 1024              /* max_connections */
 #define CONN_MAX_PER_IP_DEFAULT 32         /* max_connections_per_ip */
+#define LIVE_GAMES_MAX_DEFAULT 100         /* max_live_games: one account's live games */
 #define HANDSHAKE_TIMEOUT_MS_DEFAULT 10000 /* handshake_timeout */
 #define IDLE_TIMEOUT_MS_DEFAULT 300000     /* idle_timeout; a ping event goes out at half */
 #define OUTPUT_MAX_DEFAULT (1024 * 1024)   /* output_buffer_max, bytes queued to one client */
@@ -47,6 +48,7 @@ struct config {
 
 	int max_conns;
 	int max_conns_per_ip;
+	int max_live_games;         /* a game that would make a player's more is refused (lobby.c) */
 	int handshake_timeout_ms;
 	int idle_timeout_ms;
 	size_t output_max;

@@ -33,6 +33,7 @@
 
 #include "board.h"
 #include "clock.h"
+#include "config.h"
 #include "club.h"
 #include "auth.h"
 #include "conn.h"
@@ -737,6 +738,11 @@ static bool rating_within(struct server *srv, int64_t user, const char *rules, i
 	return r >= lo && r <= hi;
 }
 
+static int live_games_max(const struct server *srv)
+{
+	return srv->cfg ? srv->cfg->max_live_games : LIVE_GAMES_MAX_DEFAULT;
+}
+
 /* An open seek that `mine` (a seek not yet made) meets, the oldest: the
  * same rule set, time control and ratedness, colours that fit, each owner
  * within the other's rating range, not both bot accounts.  Mutes do not
@@ -752,6 +758,8 @@ static struct offer *seek_match(struct server *srv, const struct offer *mine)
 			continue;
 		if (auth_user_is_bot(srv, mine->owner) && auth_user_is_bot(srv, o->owner))
 			continue;   /* two computers' seeks: no game that nobody asked for */
+		if (games_user_count(srv->games, o->owner) >= live_games_max(srv))
+			continue;   /* its owner can start no game now (live_games_full): mine is listed */
 		if (rating_within(srv, mine->owner, o->rs->name, o->rating_min, o->rating_max) &&
 		    rating_within(srv, o->owner, o->rs->name, mine->rating_min, mine->rating_max))
 			return o;
@@ -866,6 +874,31 @@ static struct offer *offer_visible(struct conn *c, json_t *id, json_t *req)
 	return o;
 }
 
+/* A game between white and black would take one of them past the
+ * server's max_live_games: refused (illegal_action), naming whose.  One
+ * account's live games are held in memory and reloaded at every start,
+ * and an untimed game both players left stays live (untimed_abandon_grace
+ * is never by default): 400 made in two seconds by two accounts stayed
+ * for good (probe). */
+static bool live_games_full(struct conn *c, json_t *id, const int64_t user[2], const char *const name[2])
+{
+	struct server *srv = conn_server(c);
+	int max = live_games_max(srv);
+	for (int col = WHITE; col <= BLACK; col++) {
+		if (games_user_count(srv->games, user[col]) < max)
+			continue;
+		if (user[col] == conn_user(c))
+			dispatch_error(c, id, PE_ILLEGAL_ACTION,
+			               "you play %d live games already (the server's max_live_games): finish one first",
+			               max);
+		else
+			dispatch_error(c, id, PE_ILLEGAL_ACTION,
+			               "%s plays %d live games already (the server's max_live_games)", name[col], max);
+		return true;
+	}
+	return false;
+}
+
 /* The connection's user takes offer o (checked): the game starts, and the
  * offer goes.  taker_color: the colour the taker asked for (a seek that
  * met o), or COLOR_RANDOM. */
@@ -883,6 +916,10 @@ static void offer_take(struct conn *c, json_t *id, struct offer *o, int taker_co
 	}
 	int64_t white = owner_color == WHITE ? o->owner : uid;
 	int64_t black = owner_color == WHITE ? uid : o->owner;
+	if (live_games_full(c, id, (const int64_t[2]){ white, black },
+	                    (const char *const[2]){ owner_color == WHITE ? o->owner_name : conn_user_name(c),
+	                                            owner_color == WHITE ? conn_user_name(c) : o->owner_name }))
+		return;
 	int64_t game = 0;
 	/* A stored challenge leaves the store first: one that outlived its
 	 * game in the store would come back at a restart to be taken twice. */
@@ -1043,7 +1080,9 @@ static void cmd_pair(struct conn *c, json_t *id, json_t *req)
 	char tournament[PROTO_TOURNAMENT_MAX + 1], round[PROTO_ROUND_MAX + 1];
 	if (offer_terms(c, id, req, &o) != 0 || pair_tags(c, id, req, tournament, round) != 0 ||
 	    guest_rated(c, id, o.rated, u[WHITE].name, u[WHITE].guest) ||
-	    guest_rated(c, id, o.rated, u[BLACK].name, u[BLACK].guest))
+	    guest_rated(c, id, o.rated, u[BLACK].name, u[BLACK].guest) ||
+	    live_games_full(c, id, (const int64_t[2]){ u[WHITE].id, u[BLACK].id },
+	                    (const char *const[2]){ u[WHITE].name, u[BLACK].name }))
 		return;
 	int64_t game = 0;
 	if (games_start(srv, u[WHITE].id, u[BLACK].id, o.rs->name, o.base_ms, o.inc_ms, o.days, o.rated,

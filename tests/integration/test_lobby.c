@@ -53,6 +53,42 @@ START_TEST(who_lists_each_user_once)
 }
 END_TEST
 
+/* max_live_games: a game that would take a player past it does not start
+ * (probe: two accounts made 400 untimed games they then left, live for
+ * good); the offer stands, and once a game ends it may be taken. */
+START_TEST(live_games_capped)
+{
+	struct kd *d = kd_start(FAST_CONFIG "max_live_games = 2\n");
+	struct kp a, b, c;
+	kp_register(d, &a, "anna");
+	kp_register(d, &b, "bert");
+	kp_register(d, &c, "cleo");
+	json_int_t g1 = json_integer_value(json_object_get(kc_ok(b.c, kc_req(b.c, "accept", "{s:I}", "offer",
+	        json_integer_value(json_object_get(kc_ok(a.c, kc_req(a.c, "seek", NULL)), "offer")))), "game"));
+	kc_ok(c.c, kc_req(c.c, "accept", "{s:I}", "offer",
+	                  json_integer_value(json_object_get(kc_ok(a.c, kc_req(a.c, "seek", NULL)), "offer"))));
+	/* anna plays 2: cleo cannot take her seek, nor she bert's; a seek of
+	 * bert's on the same terms does not meet hers, and is listed */
+	json_int_t offer = json_integer_value(json_object_get(kc_ok(a.c, kc_req(a.c, "seek", NULL)), "offer"));
+	json_t *e = kc_error(c.c, kc_req(c.c, "accept", "{s:I}", "offer", offer), "illegal_action");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "error"), "message")),
+	                 "anna plays 2 live games already (the server's max_live_games)");
+	json_int_t theirs = json_integer_value(json_object_get(kc_ok(b.c, kc_req(b.c, "seek", NULL)), "offer"));
+	e = kc_error(a.c, kc_req(a.c, "accept", "{s:I}", "offer", theirs), "illegal_action");
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(json_object_get(e, "error"), "message")),
+	                             "you play 2 live games"));
+	/* the offers stand: listed; one game over, anna's seek is taken */
+	json_t *s = kc_ok(c.c, kc_req(c.c, "seeks", NULL));
+	ck_assert_int_eq(json_integer_value(json_object_get(s, "total")), 2);
+	kc_ok(b.c, kc_req(b.c, "resign", "{s:I}", "game", g1));
+	kc_ok(c.c, kc_req(c.c, "accept", "{s:I}", "offer", offer));
+	kc_close(a.c);
+	kc_close(b.c);
+	kc_close(c.c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(seek_list_accept)
 {
 	struct kd *d = kd_start(FAST_CONFIG);
@@ -842,6 +878,7 @@ static Suite *lobby_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, who_lists_each_user_once);
 	tcase_add_test(tc, seek_list_accept);
+	tcase_add_test(tc, live_games_capped);
 	tcase_add_test(tc, challenge_decline_cancel_accept);
 	tcase_add_test(tc, seeks_vanish_with_last_connection);
 	tcase_add_test(tc, correspondence_challenge_waits);
