@@ -1040,12 +1040,6 @@ static int64_t online_user(struct conn *c, json_t *id, json_t *req, const char *
 	return u->id;
 }
 
-/*
- * pair {white, black, rules, time, rated}: a tournament director (an
- * umpire or admin) starts a game between two players who are online, on
- * the terms given, as an accepted offer would; each is told who paired
- * them (a notice after their game_start).
- */
 /* pair's tournament (a person's words, as chat's) and round
  * (proto_round_ok) into the two buffers, "" when not given; -1 with the
  * refusal sent.  The field table has bounded their lengths. */
@@ -1066,6 +1060,12 @@ static int pair_tags(struct conn *c, json_t *id, json_t *req, char *tournament, 
 	return 0;
 }
 
+/*
+ * pair {white, black, rules, time, rated, tournament, round}: a
+ * tournament director (an umpire or admin) starts a game between two
+ * players who are online, on the terms given, as an accepted offer would;
+ * each is told who paired them (a notice after their game_start).
+ */
 static void cmd_pair(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
