@@ -562,8 +562,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		p = nl != NULL ? nl + 1 : end;
 	}
 	int64_t game = 0;
-	FUZZ_ASSERT(games_start(&w->srv, w->user[0], w->user[1], rules, 3600 * 1000, 0, 0, rated,
-	                        &game) == 0, "games_start");
+	FUZZ_ASSERT(games_start(&w->srv, w->user[0], w->user[1], rules, 3600 * 1000, 0, 0, rated, NULL,
+	                        NULL, &game) == 0, "games_start");
 	struct bufferevent *far[SEATS];
 	uint64_t id[SEATS];
 	for (int i = 0; i < SEATS; i++)
