@@ -7,7 +7,7 @@ import { Board, fenPieces } from './board.js';
 import { RecordView } from './record.js';
 import { WatchView } from './watch.js';
 import { Hands } from './hands.js';
-import { announce, awayText, fmtClock, said, side, timeText, who, words } from './words.js';
+import { announce, awayText, fmtClock, said, side, tagsText, timeText, who, words } from './words.js';
 
 const $ = (id) => document.getElementById(id);
 const show = (id) => ['login', 'lobby', 'game', 'watch', 'record'].forEach((s) => { $(s).hidden = s !== id; });
@@ -547,7 +547,7 @@ function enterGame(g) {
   $('announcements').replaceChildren();
   const bot = (c) => ((g.bots || []).includes(c) ? ' (a bot)' : '');   // accounts flagged as bots
   // who watches it, as the view says when the game is opened (a reload, a reconnection tells it again)
-  $('game-title').textContent = `Game ${g.game}: ${g.white}${bot('white')} – ${g.black}${bot('black')} (${g.rules}), you play ${g.color}${g.live !== false ? watching(g) : ''}`;
+  $('game-title').textContent = `Game ${g.game}: ${g.white}${bot('white')} – ${g.black}${bot('black')} (${g.rules}${tagsText(g)}), you play ${g.color}${g.live !== false ? watching(g) : ''}`;
   $('btn-quiet').hidden = g.rules !== 'nost';
   $('move-help').hidden = g.rules !== 'nost';
   show('game');

@@ -6,7 +6,7 @@
 // adjudicate, abort, notes).  What arrives is what the server chose to
 // send this seat: the page adds nothing.
 import { Board, fenPieces } from './board.js';
-import { announce, awayText, fmtClock, moveNumber } from './words.js';
+import { announce, awayText, fmtClock, moveNumber, tagsText } from './words.js';
 import { Hands } from './hands.js';
 
 const $ = (id) => document.getElementById(id);
@@ -76,7 +76,7 @@ export class WatchView {
     }
     this.rules = r.rules;
     $('watch-hands').hidden = r.rules !== 'crazykrieg';
-    $('watch-title').textContent = `Game ${game}: ${r.white} – ${r.black} (${r.rules}), ${seat === 'umpire' ? "the umpire's chair" : 'watching'}`;
+    $('watch-title').textContent = `Game ${game}: ${r.white} – ${r.black} (${r.rules}${tagsText(r)}), ${seat === 'umpire' ? "the umpire's chair" : 'watching'}`;
     $('umpire-form').hidden = seat !== 'umpire';
     $('spec-form').hidden = seat === 'umpire';   // the umpire speaks by notes
     $('tries').hidden = seat !== 'umpire';

@@ -108,6 +108,14 @@ export function timeText(t) {
   return `${t.base / 60}+${t.inc}`;
 }
 
+// A director's pairing's tournament and round, as a title says them:
+// ", Club Open, round 3" ("" for any other game; strings only).
+export function tagsText(g) {
+  const t = typeof g.tournament === 'string' ? g.tournament : '';
+  const r = typeof g.round === 'string' ? `round ${g.round}` : '';
+  return [t, r].filter((x) => x).map((x) => `, ${x}`).join('');
+}
+
 // A player away (PROTOCOL.md, Presence), and their deadline: the time of
 // day it falls (`until`, ms since the epoch) and what is left of it; null
 // for a game without one (correspondence, an adjourned or paused game...).

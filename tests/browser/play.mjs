@@ -559,6 +559,8 @@ try {
     `the paired player's notice: ${JSON.stringify(told)}`);
   await until(a, (g) => window.krieg.watch.game === g && !document.getElementById('watch').hidden, paired.game,
     "the followed player's game open on the follower's page");
+  const wtitle = await a.textContent('#watch-title');
+  check(wtitle.includes('(icc, Club Open, round 3)'), `the watched game's title: ${wtitle}`);
   await a.click('#btn-unwatch');
   await a.waitForSelector('#lobby:visible', { timeout: 10000 });
   // and unfollowed from the online list
