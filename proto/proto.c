@@ -5,7 +5,22 @@
 #include "proto.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "action.h"
+#include "referee.h"
+#include "text.h"
+
+int proto_tournament_name(const char *in, char *out, size_t len)
+{
+	char words[PROTO_TOURNAMENT_MAX + 1], norm[ACTION_REASON_MAX + 1];
+	if (in == NULL || strlen(in) > PROTO_TOURNAMENT_MAX || len <= PROTO_TOURNAMENT_MAX ||
+	    !text_words(in, words, sizeof words) || action_umpire_text(words, norm, sizeof norm) != REF_OK)
+		return 0;
+	snprintf(out, len, "%s", norm);
+	return 1;
+}
 
 int proto_round_ok(const char *s)
 {

@@ -7,6 +7,8 @@
 #ifndef KRIEG_PROTO_H
 #define KRIEG_PROTO_H
 
+#include <stddef.h>
+
 #define PROTO_VERSION 1
 #define KRIEG_RELEASE "0.1"         /* the software's version: kriegd, krieg, krieg-bot, krieg-referee */
 #define PROTO_LINE_MAX 16384        /* bytes in one line, including the '\n' */
@@ -69,5 +71,11 @@ int proto_error_parse(const char *name);
  * and dots, "3" or "2.1", no dot first, last or twice in a row?  kriegd
  * refuses any other, and krieg says so before sending it. */
 int proto_round_ok(const char *s);
+
+/* A tournament's name as kriegd keeps it: a person's words (common/text.h:
+ * no control or direction-changing characters), spaces at the ends dropped
+ * and runs of spaces made one, 1..PROTO_TOURNAMENT_MAX bytes.  Into out
+ * (len > PROTO_TOURNAMENT_MAX); 0 if there is none such. */
+int proto_tournament_name(const char *in, char *out, size_t len);
 
 #endif

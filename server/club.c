@@ -174,8 +174,8 @@ static void cmd_tournament(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
 	char name[PROTO_TOURNAMENT_MAX + 1];
-	/* the name as pair stored it (the same words rule) */
-	if (!text_words(json_string_value(json_object_get(req, "name")), name, sizeof name) || !name[0]) {
+	/* the name as pair stored it (the same rule) */
+	if (!proto_tournament_name(json_string_value(json_object_get(req, "name")), name, sizeof name)) {
 		dispatch_error(c, id, PE_BAD_REQUEST, "name: " TEXT_RULE, PROTO_TOURNAMENT_MAX);
 		return;
 	}

@@ -365,6 +365,7 @@ static json_t *summary_json(struct server *srv, const struct store_game *info, i
 	json_t *t = game_time_json(info);
 	if (t)
 		json_object_set_new(j, "time", t);
+	game_tags_json(info, j);
 	if (live) {
 		json_object_set_new(j, "to_move", json_string(game_color_name(referee_side_to_move(live->ref))));
 		/* nobody moves until it resumes (a "your move" that refuses the move misleads) */

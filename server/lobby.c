@@ -750,6 +750,11 @@ static int live_games_max(const struct server *srv)
  * either, and a seek left unmet for a mute would tell its owner of it. */
 static struct offer *seek_match(struct server *srv, const struct offer *mine)
 {
+	/* A seeker, or an owner, at max_live_games can start no game now
+	 * (live_games_full): the seek is listed, whether another would have
+	 * met it or not (it was refused when one did: probe). */
+	if (games_user_count(srv->games, mine->owner) >= live_games_max(srv))
+		return NULL;
 	for (struct offer *o = srv->lobby->offers; o; o = o->next) {
 		if (o->target || o->owner == mine->owner || o->rs != mine->rs || o->base_ms != mine->base_ms ||
 		    o->inc_ms != mine->inc_ms || o->days != mine->days || o->rated != mine->rated)
@@ -759,7 +764,7 @@ static struct offer *seek_match(struct server *srv, const struct offer *mine)
 		if (auth_user_is_bot(srv, mine->owner) && auth_user_is_bot(srv, o->owner))
 			continue;   /* two computers' seeks: no game that nobody asked for */
 		if (games_user_count(srv->games, o->owner) >= live_games_max(srv))
-			continue;   /* its owner can start no game now (live_games_full): mine is listed */
+			continue;
 		if (rating_within(srv, mine->owner, o->rs->name, o->rating_min, o->rating_max) &&
 		    rating_within(srv, o->owner, o->rs->name, mine->rating_min, mine->rating_max))
 			return o;
@@ -887,13 +892,14 @@ static bool live_games_full(struct conn *c, json_t *id, const int64_t user[2], c
 	for (int col = WHITE; col <= BLACK; col++) {
 		if (games_user_count(srv->games, user[col]) < max)
 			continue;
+		const char *games = max == 1 ? "game" : "games";
 		if (user[col] == conn_user(c))
 			dispatch_error(c, id, PE_ILLEGAL_ACTION,
-			               "you play %d live games already (the server's max_live_games): finish one first",
-			               max);
+			               "you play %d live %s already (the server's max_live_games): finish one first",
+			               max, games);
 		else
 			dispatch_error(c, id, PE_ILLEGAL_ACTION,
-			               "%s plays %d live games already (the server's max_live_games)", name[col], max);
+			               "%s plays %d live %s already (the server's max_live_games)", name[col], max, games);
 		return true;
 	}
 	return false;
@@ -1048,7 +1054,7 @@ static int pair_tags(struct conn *c, json_t *id, json_t *req, char *tournament, 
 	const char *t = json_string_value(json_object_get(req, "tournament"));
 	const char *r = json_string_value(json_object_get(req, "round"));
 	tournament[0] = round[0] = '\0';
-	if (t && (!text_words(t, tournament, PROTO_TOURNAMENT_MAX + 1) || tournament[0] == '\0')) {
+	if (t && !proto_tournament_name(t, tournament, PROTO_TOURNAMENT_MAX + 1)) {
 		dispatch_error(c, id, PE_BAD_REQUEST, "tournament: " TEXT_RULE, PROTO_TOURNAMENT_MAX);
 		return -1;
 	}

@@ -364,7 +364,7 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	 * suspect a missing comma.) */
 	("ALTER TABLE games ADD COLUMN tournament TEXT NOT NULL DEFAULT '';"
 	 "ALTER TABLE games ADD COLUMN round TEXT NOT NULL DEFAULT '';"
-	 "CREATE INDEX games_tournament ON games(tournament);"),
+	 "CREATE INDEX games_tournament ON games(tournament COLLATE NOCASE);"),
 };
 
 /* --- statements ----------------------------------------------------------- */
@@ -373,6 +373,7 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
                   " last_addr, bot"
 #define GAME_COLS "id, white, black, rules, fen, base_ms, inc_ms, days, rated, created, result, reason," \
                   " tournament, round"
+#define TOURNAMENT_LIVE "(result = 0 AND reason = 0 AND id NOT IN (SELECT game FROM flagged_games))"
 #define EVENT_COLS "type, audience, by_color, square, move, what, en_passant, check1, check2," \
                    " count, answer, result, reason, ply"
 
@@ -425,19 +426,21 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_GAMES_COUNT_OF_USER] = "SELECT count(*) FROM games WHERE white = ?1 OR black = ?1",
 	[S_STANDINGS_COUNT] = "SELECT count(*) FROM ratings WHERE pool = ?1",
 	/* A tournament's table (store_tournament): each player's side of its
-	 * games, points in halves (a win 2, a draw 1), most first. */
+	 * games (the name in any case of ASCII, as the index has it), points in
+	 * halves (a win 2, a draw 1), most first; a game whose record failed
+	 * its check is never played on, so not live. */
 	[S_TOURNAMENT] = "SELECT p, users.name, users.bot, sum(pts), sum(won), sum(drawn), sum(lost),"
 	                 " sum(live) FROM (SELECT white AS p,"
 	                 " CASE result WHEN 1 THEN 2 WHEN 3 THEN 1 ELSE 0 END AS pts, result = 1 AS won,"
-	                 " result = 3 AS drawn, result = 2 AS lost, result = 0 AND reason = 0 AS live"
-	                 " FROM games WHERE tournament = ?1"
+	                 " result = 3 AS drawn, result = 2 AS lost, " TOURNAMENT_LIVE " AS live"
+	                 " FROM games WHERE tournament = ?1 COLLATE NOCASE"
 	                 " UNION ALL SELECT black, CASE result WHEN 2 THEN 2 WHEN 3 THEN 1 ELSE 0 END,"
-	                 " result = 2, result = 3, result = 1, result = 0 AND reason = 0"
-	                 " FROM games WHERE tournament = ?1)"
+	                 " result = 2, result = 3, result = 1, " TOURNAMENT_LIVE
+	                 " FROM games WHERE tournament = ?1 COLLATE NOCASE)"
 	                 " JOIN users ON users.id = p GROUP BY p ORDER BY sum(pts) DESC, users.name"
 	                 " LIMIT -1 OFFSET ?2",
-	[S_TOURNAMENT_COUNT] = "SELECT count(*) FROM (SELECT white FROM games WHERE tournament = ?1"
-	                       " UNION SELECT black FROM games WHERE tournament = ?1)",
+	[S_TOURNAMENT_COUNT] = "SELECT count(*) FROM (SELECT white FROM games WHERE tournament = ?1 COLLATE NOCASE"
+	                       " UNION SELECT black FROM games WHERE tournament = ?1 COLLATE NOCASE)",
 	[S_GAMES_COUNT_FINISHED_OF_USER] = "SELECT count(*) FROM games WHERE (white = ?1 OR black = ?1)"
 	                                   " AND (result != 0 OR reason != 0)",
 	[S_STATE_SET] = "INSERT INTO server_state (name, value) VALUES (?1, ?2)"

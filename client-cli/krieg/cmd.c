@@ -189,25 +189,29 @@ static int take_text(struct cmd *c, const char *p, const char *dflt, char *err, 
 	return 0;
 }
 
-/* pair WHITE BLACK [TERMS] [round N] [tournament NAME...]: the words up to
- * "tournament", whose name is the rest of the line as typed (the wire's
- * text rule, at most PROTO_TOURNAMENT_MAX bytes), into c->text. */
+/* A tournament's name, the rest of the line: as kriegd keeps it
+ * (proto_tournament_name), into c->text. */
+static int take_tournament(struct cmd *c, const char *p, char *err, size_t errlen)
+{
+	if (!proto_tournament_name(p, c->text, sizeof c->text))
+		return failf(err, errlen, "%s: a tournament's name is 1 to %d bytes of UTF-8 without control or "
+		             "direction-changing characters (usage: %s)", c->entry->name, PROTO_TOURNAMENT_MAX,
+		             c->entry->usage);
+	return 0;
+}
+
+/* pair WHITE BLACK [TERMS] [round N] [tournament NAME...]: the two names
+ * first (a player may be called "round"), then the words up to
+ * "tournament", whose name is the rest of the line. */
 static int parse_pair(struct cmd *c, char *err, size_t errlen)
 {
 	char w[CMD_ARG_MAX];
 	const char *p = c->raw, *q;
 	c->argc = 0;
 	for (q = next_word(p, w, sizeof w); w[0]; p = q, q = next_word(p, w, sizeof w)) {
-		if (!strcmp(w, "tournament")) {
-			if (q[strspn(q, " \t\r\n")] == '\0')
-				return failf(err, errlen, "pair: tournament NAME (usage: %s)", c->entry->usage);
-			if (take_text(c, q, NULL, err, errlen) != 0)
-				return -1;
-			if (strlen(c->text) > PROTO_TOURNAMENT_MAX)
-				return failf(err, errlen, "pair: a tournament's name is at most %d bytes", PROTO_TOURNAMENT_MAX);
-			break;
-		}
-		if (!strcmp(w, "round")) {
+		if (c->argc >= 2 && !strcmp(w, "tournament"))
+			return take_tournament(c, q, err, errlen) != 0 ? -1 : parse_terms(c, err, errlen);
+		if (c->argc >= 2 && !strcmp(w, "round")) {
 			q = next_word(q, w, sizeof w);
 			if (!proto_round_ok(w))
 				return failf(err, errlen, "pair: the round is digits and dots, as 3 or 2.1 (usage: %s)",
@@ -227,11 +231,7 @@ static int parse_pair(struct cmd *c, char *err, size_t errlen)
 /* tournament NAME...: the rest of the line, as pair takes it */
 static int parse_tournament(struct cmd *c, char *err, size_t errlen)
 {
-	if (take_text(c, c->raw, NULL, err, errlen) != 0)
-		return -1;
-	if (strlen(c->text) > PROTO_TOURNAMENT_MAX)
-		return failf(err, errlen, "tournament: a name is at most %d bytes", PROTO_TOURNAMENT_MAX);
-	return 0;
+	return take_tournament(c, c->raw, err, errlen);
 }
 
 /* pause [REASON...], unpause [REASON...] */

@@ -310,6 +310,48 @@ START_TEST(tournament_every_row)
 }
 END_TEST
 
+/* A tournament's game whose record failed its check at a start is never
+ * played on: not `playing` in the table (it was: probe).  Names match in
+ * any case, their spaces as pair keeps them. */
+START_TEST(tournament_flagged_not_playing)
+{
+	struct kd *d = kd_start(NULL);
+	kg_user_add(d, "tdir", "umpire", "correct horse");
+	struct kc *a = reg(d, "alice"), *b = reg(d, "bobby");
+	struct kc *td = kc_hello(d);
+	kc_ok(td, kc_req(td, "login", "{s:s, s:s}", "user", "tdir", "password", "correct horse"));
+	json_int_t g = json_integer_value(json_object_get(
+	        kc_ok(td, kc_req(td, "pair", "{s:s, s:s, s:s}", "white", "alice", "black", "bobby", "tournament",
+	                         "  Flag   Cup ")), "game"));
+	kc_ok(a, kc_req(a, "move", "{s:I, s:s}", "game", g, "move", "e4"));
+	kc_ok(b, kc_req(b, "move", "{s:I, s:s}", "game", g, "move", "e5"));
+	json_t *t = kc_ok(a, kc_req(a, "tournament", "{s:s}", "name", "flag cup"));
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(json_object_get(t, "players"), 0),
+	                                                    "playing")), 1);
+	kc_close(a);
+	kc_close(b);
+	kc_close(td);
+	/* the record damaged: the game is flagged at the next start */
+	sqlite3 *db = db_down(d);
+	char sql[200];
+	snprintf(sql, sizeof sql, "UPDATE actions SET text = 'd4' WHERE game = %lld AND text = 'e4'", (long long)g);
+	db_exec(db, sql);
+	db_up(d, db);
+	a = kc_hello(d);
+	kc_ok(a, kc_req(a, "login", "{s:s, s:s}", "user", "alice", "password", "correct horse"));
+	kc_event(a, "game_flagged");
+	t = kc_ok(a, kc_req(a, "tournament", "{s:s}", "name", "FLAG CUP"));
+	ck_assert_str_eq(json_string_value(json_object_get(t, "tournament")), "FLAG CUP");
+	ck_assert_int_eq(json_integer_value(json_object_get(t, "total")), 2);
+	json_t *row;
+	size_t i;
+	json_array_foreach(json_object_get(t, "players"), i, row)
+		ck_assert_msg(json_object_get(row, "playing") == NULL, "a flagged game counted as playing");
+	kc_close(a);
+	kd_stop(d);
+}
+END_TEST
+
 /* Regression (probe): `standings` read the pool's first 1,000 rows and
  * paged over them: the rest of a large club never appeared, and `total`
  * said 1,000.  1,200 rated players, written while the daemon is down,
@@ -1017,6 +1059,7 @@ static Suite *club_suite(void)
 	tcase_add_test(tc, rated_left_before_moving_is_aborted);
 	tcase_add_test(tc, standings_every_row);
 	tcase_add_test(tc, tournament_every_row);
+	tcase_add_test(tc, tournament_flagged_not_playing);
 	tcase_add_test(tc, profile_counts_and_hides);
 	tcase_add_test(tc, seek_range);
 	suite_add_tcase(s, tc);

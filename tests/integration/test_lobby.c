@@ -77,6 +77,11 @@ START_TEST(live_games_capped)
 	e = kc_error(a.c, kc_req(a.c, "accept", "{s:I}", "offer", theirs), "illegal_action");
 	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(json_object_get(e, "error"), "message")),
 	                             "you play 2 live games"));
+	/* anna's own seek on bert's terms is listed too, not refused as it
+	 * was when it met one (probe) */
+	json_t *mine = kc_ok(a.c, kc_req(a.c, "seek", NULL));
+	ck_assert_ptr_null(json_object_get(mine, "game"));
+	kc_ok(a.c, kc_req(a.c, "cancel", "{s:I}", "offer", json_integer_value(json_object_get(mine, "offer"))));
 	/* the offers stand: listed; one game over, anna's seek is taken */
 	json_t *s = kc_ok(c.c, kc_req(c.c, "seeks", NULL));
 	ck_assert_int_eq(json_integer_value(json_object_get(s, "total")), 2);

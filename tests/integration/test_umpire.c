@@ -905,6 +905,13 @@ START_TEST(pairing)
 	ck_assert_int_eq(tagged_live, 1);
 	json_t *gv = kc_ok(ann.c, kc_req(ann.c, "game", "{s:I}", "game", g3));
 	ck_assert_str_eq(json_string_value(json_object_get(gv, "round")), "3");
+	int in_games = 0;
+	json_array_foreach(json_object_get(kc_ok(ann.c, kc_req(ann.c, "games", NULL)), "games"), xi, x)
+		if (json_integer_value(json_object_get(x, "game")) == g3) {
+			ck_assert_str_eq(json_string_value(json_object_get(x, "round")), "3");
+			in_games++;
+		}
+	ck_assert_int_eq(in_games, 1);
 	json_t *hi = kc_ok(ann.c, kc_req(ann.c, "history", "{s:s}", "user", "ann"));
 	int tagged_done = 0;
 	json_array_foreach(json_object_get(hi, "games"), xi, x)

@@ -96,16 +96,20 @@ START_TEST(lobby)
 	ck_assert_int_eq(cmd_parse("pair ann bob black", &c, err, sizeof err), -1);   /* the order says the colours */
 	expect("tournament Club Open", -1, "{\"id\":7,\"name\":\"Club Open\",\"type\":\"tournament\"}");
 	ck_assert_int_eq(cmd_parse("tournament", &c, err, sizeof err), -1);
-	/* a round and a tournament, its name the rest of the line as typed */
+	/* a round and a tournament, its name the rest of the line, as kriegd
+	 * keeps it (spaces at the ends dropped, runs made one) */
 	expect("pair ann bob round 2.1 tournament  Club \"Open\"  2026 ", -1,
-	       "{\"black\":\"bob\",\"id\":7,\"rated\":false,\"round\":\"2.1\",\"tournament\":\"Club \\\"Open\\\"  2026\","
+	       "{\"black\":\"bob\",\"id\":7,\"rated\":false,\"round\":\"2.1\",\"tournament\":\"Club \\\"Open\\\" 2026\","
 	       "\"type\":\"pair\",\"white\":\"ann\"}");
+	/* players called "round" and "tournament" (probe: krieg could not pair them) */
+	expect("pair round tournament round 1", -1,
+	       "{\"black\":\"tournament\",\"id\":7,\"rated\":false,\"round\":\"1\",\"type\":\"pair\",\"white\":\"round\"}");
 	expect("pair ann bob round 3 english 10+5", -1,
 	       "{\"black\":\"bob\",\"id\":7,\"rated\":false,\"round\":\"3\",\"rules\":\"english\","
 	       "\"time\":{\"base\":600,\"inc\":5},\"type\":\"pair\",\"white\":\"ann\"}");
 	const char *bad_pairs[] = { "pair ann bob round", "pair ann bob round 2a", "pair ann bob round .3",
 	                            "pair ann bob tournament", "pair ann bob tournament bell\a",
-	                            "pair ann round 3", "pair ann bob icc 5 rated x y",
+	                            "pair ann bob tournament   ", "pair ann bob icc 5 rated x y",
 	                            "pair ann bob tournament xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" };
 	for (size_t i = 0; i < sizeof bad_pairs / sizeof *bad_pairs; i++)
 		ck_assert_msg(cmd_parse(bad_pairs[i], &c, err, sizeof err) == -1, "%s parsed", bad_pairs[i]);

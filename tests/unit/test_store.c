@@ -147,7 +147,7 @@ START_TEST(pairing_tags_kept)
 	ck_assert_str_eq(got.tournament, "");
 	ck_assert_str_eq(got.round, "");
 	store_close(st);
-	raw_exec("BEGIN; ALTER TABLE games DROP COLUMN tournament; ALTER TABLE games DROP COLUMN round;"
+	raw_exec("BEGIN; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament; ALTER TABLE games DROP COLUMN round;"
 	         " PRAGMA user_version = 19; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
@@ -1095,7 +1095,7 @@ START_TEST(tallies_follow_finished_games)
 	store_close(st);
 	/* the same games on a database of schema 12: counted by the migration */
 	raw_exec("BEGIN; DROP TRIGGER games_tally; DROP TABLE tallies; DROP TABLE waiting_offers;"
-	         " DROP TABLE messages; DROP TABLE follows; DROP TABLE offer_news; ALTER TABLE games DROP COLUMN tournament;"
+	         " DROP TABLE messages; DROP TABLE follows; DROP TABLE offer_news; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
 	         " ALTER TABLE games DROP COLUMN round; PRAGMA user_version = 12; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
@@ -1166,7 +1166,7 @@ START_TEST(waiting_offers_kept)
 	         " rematch INTEGER NOT NULL, made_ms INTEGER NOT NULL);"
 	         "INSERT INTO challenges SELECT 11, u.id, v.id, 'nost', 2, 'black', 0, 0, 5 FROM users u, users v"
 	         " WHERE u.name = 'Anna' AND v.name = 'boris';"
-	         "DROP TABLE follows; DROP TABLE offer_news; ALTER TABLE games DROP COLUMN tournament;"
+	         "DROP TABLE follows; DROP TABLE offer_news; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
 	         " ALTER TABLE games DROP COLUMN round; PRAGMA user_version = 15; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
@@ -1261,7 +1261,7 @@ START_TEST(message_ids_never_come_back)
 	         "INSERT INTO m16 SELECT * FROM messages; DROP TABLE messages; ALTER TABLE m16 RENAME TO messages;"
 	         "CREATE INDEX messages_recipient ON messages(recipient, id);"
 	         "CREATE INDEX messages_sender ON messages(sender);"
-	         "DROP TABLE follows; DROP TABLE offer_news; ALTER TABLE games DROP COLUMN tournament;"
+	         "DROP TABLE follows; DROP TABLE offer_news; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
 	         " ALTER TABLE games DROP COLUMN round; PRAGMA user_version = 16; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
@@ -1309,7 +1309,7 @@ START_TEST(migrates_v10_actions)
 	         "DROP TABLE tallies;"
 	         "DROP TABLE waiting_offers;"
 	         "DROP TABLE messages;"
-	         "DROP TABLE follows; DROP TABLE offer_news; ALTER TABLE games DROP COLUMN tournament;"
+	         "DROP TABLE follows; DROP TABLE offer_news; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
 	         " ALTER TABLE games DROP COLUMN round;"
 	         "PRAGMA user_version = 10;"
 	         "COMMIT;");
