@@ -105,6 +105,16 @@ static int standings_row(const struct store_rating *r, void *arg)
 	return t->pg.closed;
 }
 
+/* t ready for the page of the request's `from` (its first row's index in
+ * the whole table); the offset the store reads from. */
+static int64_t table_begin(struct table *t, json_t *req)
+{
+	size_t from = dispatch_from(req);
+	pager_init(&t->pg, from);
+	t->pg.n = from;
+	return (int64_t)from;
+}
+
 /* A table read by the page (the rows from `from` on, the pager full or
  * the table done; ok: both reads went well) and counted (total): the
  * reply j with its rows under key, or the refusal. */
@@ -138,13 +148,11 @@ static void cmd_standings(struct conn *c, json_t *id, json_t *req)
 	const char *pool = rating_pool(rs->name);
 	/* Read by the page, every row of the table reachable (only the first
 	 * 1,000 were, and `total` said 1,000: probe). */
-	size_t from = dispatch_from(req);
 	int64_t total = 0;
 	struct table t;
-	pager_init(&t.pg, from);
-	t.pg.n = from;
+	int64_t from = table_begin(&t, req);
 	bool ok = store_standings_count(srv->store, pool, &total) == STORE_OK &&
-	          store_standings(srv->store, pool, (int64_t)from, standings_row, &t) == STORE_OK;
+	          store_standings(srv->store, pool, from, standings_row, &t) == STORE_OK;
 	table_reply(c, id, &t, ok, total, json_pack("{s:s}", "pool", pool), "standings", "standings");
 }
 
@@ -179,13 +187,11 @@ static void cmd_tournament(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_BAD_REQUEST, "name: " TEXT_RULE, PROTO_TOURNAMENT_MAX);
 		return;
 	}
-	size_t from = dispatch_from(req);
 	int64_t total = 0;
 	struct table t;
-	pager_init(&t.pg, from);
-	t.pg.n = from;
+	int64_t from = table_begin(&t, req);
 	bool ok = store_tournament_count(srv->store, name, &total) == STORE_OK &&
-	          store_tournament(srv->store, name, (int64_t)from, entrant_row, &t) == STORE_OK;
+	          store_tournament(srv->store, name, from, entrant_row, &t) == STORE_OK;
 	table_reply(c, id, &t, ok, total, json_pack("{s:s}", "tournament", name), "players",
 	            "tournament's table");
 }

@@ -107,10 +107,15 @@ START_TEST(lobby)
 	expect("pair ann bob round 3 english 10+5", -1,
 	       "{\"black\":\"bob\",\"id\":7,\"rated\":false,\"round\":\"3\",\"rules\":\"english\","
 	       "\"time\":{\"base\":600,\"inc\":5},\"type\":\"pair\",\"white\":\"ann\"}");
+	/* a tournament's name one byte over PROTO_TOURNAMENT_MAX */
+	char long_pair[64 + PROTO_TOURNAMENT_MAX + 1];
+	int lp = snprintf(long_pair, 64, "pair ann bob tournament ");
+	memset(long_pair + lp, 'n', PROTO_TOURNAMENT_MAX + 1);
+	long_pair[lp + PROTO_TOURNAMENT_MAX + 1] = '\0';
 	const char *bad_pairs[] = { "pair ann bob round", "pair ann bob round 2a", "pair ann bob round .3",
 	                            "pair ann bob tournament", "pair ann bob tournament bell\a",
 	                            "pair ann bob tournament   ", "pair ann bob icc 5 rated x y",
-	                            "pair ann bob tournament xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" };
+	                            long_pair };
 	for (size_t i = 0; i < sizeof bad_pairs / sizeof *bad_pairs; i++)
 		ck_assert_msg(cmd_parse(bad_pairs[i], &c, err, sizeof err) == -1, "%s parsed", bad_pairs[i]);
 	expect("mute", -1, "{\"id\":7,\"type\":\"mutes\"}");
