@@ -1,7 +1,8 @@
 // record.js — reading games back (PROTOCOL.md "History"): one audience's
 // record of a game, numbered by move, and its PGN as a download.  A
 // finished game may be read in every view; a live one of one's own only in
-// one's own colour (the server refuses the rest, and the page says so).
+// one's own colour, and any live one by an umpire (the server refuses the
+// rest, and the page says so).
 import { announce } from './words.js';
 import { Board, applyTrue, fenPieces } from './board.js';
 
@@ -94,24 +95,23 @@ export class RecordView {
     $('replay').hidden = true;
   }
 
-  // The whole PGN text, every chunk of it.
-  async pgn(game, view) {
-    const r = await this.net.callAll('pgn', view ? { game, view } : { game }, 'pgn');
-    if (!r.ok) { this.status(r.error.message); return null; }
-    return r.pgn;
+  downloadPgn() {
+    return savePgn(this.net, this.status, this.game, this.view);
   }
+}
 
-  async downloadPgn() {
-    const text = await this.pgn(this.game, this.view);
-    if (text === null) return;
-    // A Blob URL: the page fetches nothing from anywhere, the CSP holds.
-    const url = URL.createObjectURL(new Blob([text], { type: 'application/x-chess-pgn' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = `krieg-${this.game}-${this.view}.pgn`;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10000);
-  }
+// A game's whole PGN text in one view (every chunk of it), saved as a
+// download: from a record's page, and from the umpire's chair mid-game.
+export async function savePgn(net, status, game, view) {
+  const r = await net.callAll('pgn', { game, view }, 'pgn');
+  if (!r.ok) { status(r.error.message); return; }
+  // A Blob URL: the page fetches nothing from anywhere, the CSP holds.
+  const url = URL.createObjectURL(new Blob([r.pgn], { type: 'application/x-chess-pgn' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `krieg-${game}-${view}.pgn`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
 }

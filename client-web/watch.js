@@ -8,6 +8,7 @@
 import { Board, fenPieces } from './board.js';
 import { announce, awayText, fmtClock, moveNumber, tagsText } from './words.js';
 import { Hands } from './hands.js';
+import { savePgn } from './record.js';
 
 const $ = (id) => document.getElementById(id);
 const other = (c) => (c === 'white' ? 'black' : 'white');
@@ -24,6 +25,8 @@ export class WatchView {
     this.reset();
     $('btn-unwatch').addEventListener('click', () => this.leave());
     $('umpire-form').addEventListener('click', (e) => this.act(e.target));
+    // The round's PGN as played so far (a director's export mid-round).
+    $('btn-umpire-pgn').addEventListener('click', () => savePgn(this.net, this.status, this.game, 'umpire'));
     $('spec-form').addEventListener('submit', (e) => { e.preventDefault(); this.spec(); });
     setInterval(() => this.tick(), 250);
   }

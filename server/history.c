@@ -9,10 +9,12 @@
  *   pgn     {game, view?}    the same record as PGN (common/pgn.h)
  *
  * Who may read what (PROTOCOL.md, "History"): a finished game is public,
- * every view of it; an unfinished one is readable only by its players,
- * and only in their own colour's view — never the other side's, never the
- * umpire's (its players are refused those with `forbidden`: the game is
- * theirs).  Anything else is no_such_game, whether or not it exists.
+ * every view of it; an unfinished one is readable by its players, only in
+ * their own colour's view — never the other side's, never the umpire's
+ * (its players are refused those with `forbidden`: the game is theirs) —
+ * and by umpires and admins who play no live game, every view (the
+ * umpire's chair's rule).  Anything else is no_such_game, whether or not
+ * it exists.
  *
  * Views are the record replayed for one audience (announce_replay, announce.h:
  * the path live play and recovery take), so the SAN text and the rule
@@ -214,6 +216,20 @@ static bool readable(struct conn *c, json_t *id, json_t *req, unsigned aud, stru
 		dispatch_error(c, id, PE_FORBIDDEN, "the game is not over: only your own view of it can "
 		               "be read until it ends");
 		return false;
+	}
+	/* The umpire's chair, read back (a director's PGN of a round in
+	 * play): an umpire or admin reads every view of a live game on the
+	 * chair's terms (watch.c, seat_game).  One who plays a live game is
+	 * refused before the game is looked at, so the refusal says nothing
+	 * of it. */
+	if (auth_user_role(conn_server(c), uid) >= AUTH_ROLE_UMPIRE) {
+		if (games_user_count(conn_server(c)->games, uid) > 0) {
+			dispatch_error(c, id, PE_FORBIDDEN, "an umpire who plays a live game reads no "
+			               "other game until it ends");
+			return false;
+		}
+		if (rc == STORE_OK)
+			return true;
 	}
 	dispatch_error(c, id, PE_NO_SUCH_GAME, "no such game");
 	return false;

@@ -391,6 +391,11 @@ try {
     && window.krieg.watch.board.pieces.get('e5') === 'p', null, "the umpire's true board");
   check((await u.textContent('#tries-white')).includes('g4') && (await u.textContent('#tries-black')).includes('e5'),
     "the chair does not list both sides' moves");
+  // The game's PGN so far, from the chair (a director's export mid-round).
+  const udl = u.waitForEvent('download', { timeout: 10000 });
+  await u.click('#btn-umpire-pgn');
+  const upgn = readFileSync(await (await udl).path(), 'utf8');
+  check(/\[Result "\*"\]/.test(upgn) && /g4/.test(upgn) && /e5/.test(upgn), `the chair's PGN download:\n${upgn}`);
   // The chair's connection lost: the page reconnects and takes the chair again (its catch-up redrawn).
   await u.evaluate(() => window.krieg.net.ws.close());
   await until(u, () => document.getElementById('status').textContent.startsWith('reconnected as ump'), null,

@@ -322,6 +322,67 @@ START_TEST(private_try_keeps_the_pgn_cached)
 }
 END_TEST
 
+/*
+ * The umpire's chair, read back: a tournament director exports a round's
+ * games as PGN while they are played.  An umpire or admin who plays no
+ * live game reads every view of one; one who plays is refused whether or
+ * not the game exists; a player-role reader still hears no_such_game.
+ * Before, every unfinished game was its two players' alone.
+ */
+START_TEST(umpire_reads_a_live_game)
+{
+	unsigned seed = 9;
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\n");
+	struct kp a, b, x, u;
+	static struct tgame live;
+
+	kp_guest(d, &a);
+	kp_guest(d, &b);
+	kp_guest(d, &x);
+	kg_user_add(d, "roundump", "umpire", "sesame-open");
+	kp_login(d, &u, "roundump", "sesame-open");
+	memset(&live, 0, sizeof live);
+	live.id = kg_new_game(&a, &b);
+	play(&a, &b, &live, 9, &seed);
+	kc_ok(a.c, kc_req(a.c, "ping", NULL));
+	kc_ok(b.c, kc_req(b.c, "ping", NULL));
+
+	expect_view(u.c, &live, "umpire", AUD_UMPIRE);
+	expect_view(u.c, &live, "white", AUD_WHITE);
+	expect_view(u.c, &live, "black", AUD_BLACK);
+	char *pgn = kg_fetch_pgn(u.c, live.id, NULL, NULL, 0);   /* default: the umpire's */
+	ck_assert_ptr_nonnull(pgn);
+	ck_assert_msg(strstr(pgn, "[Result \"*\"]") != NULL, "a live game's result in\n%s", pgn);
+	ck_assert_msg(strstr(pgn, "[White \"") != NULL && strstr(pgn, a.name) != NULL, "%s", pgn);
+	free(pgn);
+	expect_refused(x.c, live.id, "umpire");
+	expect_refused(x.c, live.id, "white");
+	expect_refused(u.c, live.id + 1000, "umpire");
+
+	/* The umpire sits down to play: no other unfinished game, nor an
+	 * answer that tells a live game from none. */
+	struct kp y;
+	kp_guest(d, &y);
+	int64_t own = kg_new_game(&u, &y);
+	expect_refused_code(u.c, live.id, "umpire", "forbidden");
+	expect_refused_code(u.c, live.id + 1000, "umpire", "forbidden");
+	char code[32] = "";
+	ck_assert_ptr_null(kg_fetch_pgn(u.c, live.id, "umpire", code, sizeof code));
+	ck_assert_str_eq(code, "forbidden");
+	/* Their own game reads as any player's. */
+	expect_refused_code(u.c, own, "black", "forbidden");
+	kc_ok(u.c, kc_req(u.c, "resign", "{s:I}", "game", (json_int_t)own));
+	expect_view(u.c, &live, "umpire", AUD_UMPIRE);
+
+	kc_close(a.c);
+	kc_close(b.c);
+	kc_close(x.c);
+	kc_close(y.c);
+	kc_close(u.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* An action a player did not hear costs that player's views nothing: the
  * replay of a live game is kept at each commit, and a login's state is
  * replayed through the last action the player heard.  Before, Black's
@@ -426,6 +487,7 @@ static Suite *history_suite(void)
 	TCase *tc = tcase_create("history");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, views_and_history);
+	tcase_add_test(tc, umpire_reads_a_live_game);
 	tcase_add_test(tc, lists_are_paged);
 	tcase_add_test(tc, private_try_keeps_the_pgn_cached);
 	tcase_add_test(tc, pgn_names_the_time_control);
