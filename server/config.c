@@ -218,17 +218,32 @@ static char **web_list(const struct config *cfg, size_t i, size_t **n)
 	return (char **)((char *)cfg + web_lists[i].off);
 }
 
+bool config_clear_list(struct config *cfg, const char *key)
+{
+	if (strcmp(key, "listen") == 0) {
+		config_clear_listen(cfg);
+		return true;
+	}
+	for (size_t i = 0; i < sizeof web_lists / sizeof web_lists[0]; i++) {
+		size_t *n;
+		char **v = web_list(cfg, i, &n);
+		if (strcmp(key, web_lists[i].key) != 0)
+			continue;
+		for (size_t k = 0; k < *n; k++)
+			free(v[k]);
+		*n = 0;
+		return true;
+	}
+	return false;
+}
+
 void config_free(struct config *cfg)
 {
 	if (cfg == NULL)
 		return;
 	config_clear_listen(cfg);
-	for (size_t i = 0; i < sizeof web_lists / sizeof web_lists[0]; i++) {
-		size_t *n;
-		char **v = web_list(cfg, i, &n);
-		for (size_t k = 0; k < *n; k++)
-			free(v[k]);
-	}
+	for (size_t i = 0; i < sizeof web_lists / sizeof web_lists[0]; i++)
+		config_clear_list(cfg, web_lists[i].key);
 	free(cfg->web_root);
 	free(cfg->state_dir);
 	free(cfg->cert_file);
@@ -500,7 +515,8 @@ int config_set(struct config *cfg, const char *key, const char *value, char *err
 		size_t b;
 
 		if (config_parse_size(value, &b) != 0 || b < OUTPUT_MAX_MIN) {
-			snprintf(err, errlen, "output_buffer_max: expected a size of at least %d (\"32k\", \"1M\")",
+			snprintf(err, errlen, "output_buffer_max: expected a size of at least %d bytes: "
+			         "digits, then nothing, k or M (\"32k\", \"1M\"; no other unit)",
 			         OUTPUT_MAX_MIN);
 			return -1;
 		}

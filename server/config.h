@@ -102,6 +102,10 @@ int config_set(struct config *cfg, const char *key, const char *value, char *err
 int config_load(struct config *cfg, const char *path, char *err, size_t errlen);
 /* Forget configured listen addresses (the command line replaces them). */
 void config_clear_listen(struct config *cfg);
+/* A repeatable key's values forgotten (`--set` replaces the file's list):
+ * true if key is one (listen, listen_web, listen_web_plain, web_origins,
+ * web_trusted_proxy), false and nothing changed otherwise. */
+bool config_clear_list(struct config *cfg, const char *key);
 /* Checks across settings (cert and key come together); 0, or -1 and err. */
 int config_validate(const struct config *cfg, char *err, size_t errlen);
 /* Every setting's effective value, one "key = value" line each, in a form

@@ -74,13 +74,16 @@ static void usage(FILE *f)
 	fprintf(f,
 	        "usage: kriegd [--config FILE] [--listen ADDR:PORT]... [--state-dir DIR]\n"
 	        "              [--set KEY=VALUE]... [--check-config]\n"
-	        "  --config FILE      settings, 'key = value' lines (see kriegd.conf.example)\n"
-	        "  --listen ADDR:PORT 1.2.3.4:7474 or [::1]:7474; repeatable; replaces the\n"
-	        "                     config's and the default 127.0.0.1:7474 + [::1]:7474\n"
-	        "  --state-dir DIR    database and generated certificate (default ./var)\n"
-	        "  --set KEY=VALUE    one setting, as in the config file; wins over it\n"
-	        "  --check-config     validate the settings (and certificate), print them, exit\n"
-	        "       kriegd --version   the release and the protocol it speaks\n"
+	        "  -c, --config FILE      settings, 'key = value' lines (see kriegd.conf.example)\n"
+	        "  -l, --listen ADDR:PORT 1.2.3.4:7474 or [::1]:7474; repeatable; replaces the\n"
+	        "                         config's and the default 127.0.0.1:7474 + [::1]:7474\n"
+	        "  -s, --state-dir DIR    database and generated certificate (default ./var)\n"
+	        "  -o, --set KEY=VALUE    one setting, as in the config file; wins over it (a\n"
+	        "                         repeatable key's --set values replace the file's)\n"
+	        "  --check-config         validate the settings (and certificate), print them,\n"
+	        "                         exit; no subcommand with it\n"
+	        "  -h, --help             this text\n"
+	        "       kriegd -V | --version   the release and the protocol it speaks\n"
 	        "       kriegd [--config FILE] [--state-dir DIR] backup FILE\n"
 	        "  backup FILE        copy the database online to FILE (see deploy/BACKUP.md)\n"
 	        "       kriegd [--config FILE] [--state-dir DIR] user add NAME [--role ROLE]\n"
@@ -111,6 +114,13 @@ static struct config *config_build(const struct cli *cli, char *err, size_t errl
 		}
 		memcpy(key, cli->sets[i], (size_t)(eq - cli->sets[i]));
 		key[eq - cli->sets[i]] = '\0';
+		/* A repeatable key's first --set replaces the file's values (the
+		 * command line wins, as for every other key); its next add. */
+		bool first = true;
+		for (size_t k = 0; k < i && first; k++)
+			first = strncmp(cli->sets[k], key, strlen(key)) != 0 || cli->sets[k][strlen(key)] != '=';
+		if (first)
+			config_clear_list(cfg, key);
 		if (config_set(cfg, key, eq + 1, msg, sizeof msg) != 0) {
 			snprintf(err, errlen, "--set: %s", msg);
 			goto fail;
@@ -268,8 +278,11 @@ static void drain_cb(evutil_socket_t fd, short what, void *arg)
  * the start waits. */
 static void upgrading(const char *path, int64_t from, int to)
 {
-	log_info("database=%s upgrading schema from version %lld to %d (deploy/BACKUP.md)", path,
-	         (long long)from, to);
+	if (from == 0)   /* a new database: nothing to upgrade, nothing to read about */
+		log_info("database=%s new: creating schema version %d", path, to);
+	else
+		log_info("database=%s upgrading schema from version %lld to %d (deploy/BACKUP.md)",
+		         path, (long long)from, to);
 }
 
 /* One daemon a database: a second kriegd on the same file (another port,
@@ -445,6 +458,11 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (check_config && optind != argc) {
+		fprintf(stderr, "kriegd: --check-config takes no subcommand (%s): it only checks the "
+		        "settings\n", argv[optind]);
+		return 2;
+	}
 
 	struct config *cfg = config_build(&cli, err, sizeof err);
 	if (cfg == NULL)
@@ -452,8 +470,17 @@ int main(int argc, char **argv)
 	srv.cfg = cfg;
 	if (check_config) {
 		/* The certificate too: a renewed pair that does not load is the
-		 * mistake an administrator checks for before `systemctl reload`. */
-		int bad = tls_check(cfg, err, sizeof err) != 0;
+		 * mistake an administrator checks for before `systemctl reload`.
+		 * Not a pair of systemd credentials from a shell: only the
+		 * service can read those (CLUB.md); the rest is checked. */
+		bool elsewhere = tls_credentials_elsewhere(cfg);
+		int bad = (elsewhere ? config_validate(cfg, err, sizeof err)
+		                     : tls_check(cfg, err, sizeof err)) != 0;
+		if (elsewhere && !bad)
+			log_warnx("cert = %s and key = %s name systemd credentials, and "
+			          "$CREDENTIALS_DIRECTORY is not set here: the certificate is not checked "
+			          "(the service reads it at its start; `systemctl status kriegd` after)",
+			          cfg->cert_file, cfg->key_file);
 		if (bad) {
 			log_msg(LOGL_ERROR, "%s", err);
 		} else {

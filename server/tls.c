@@ -475,6 +475,14 @@ int tls_reload(struct tls *t, const struct config *cfg, char *err, size_t errlen
 	return 0;
 }
 
+bool tls_credentials_elsewhere(const struct config *cfg)
+{
+	const char *dir = getenv("CREDENTIALS_DIRECTORY");
+	return cfg->cert_file != NULL && cfg->key_file != NULL &&
+	       strchr(cfg->cert_file, '/') == NULL && strchr(cfg->key_file, '/') == NULL &&
+	       (dir == NULL || *dir == '\0');
+}
+
 int tls_check(const struct config *cfg, char *err, size_t errlen)
 {
 	char fp[32 * 3];

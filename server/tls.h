@@ -18,6 +18,7 @@
 #ifndef KRIEG_TLS_H
 #define KRIEG_TLS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,6 +40,9 @@ int tls_reload(struct tls *t, const struct config *cfg, char *err, size_t errlen
 /* Would cfg's certificate and key load?  Generates nothing (a missing
  * development pair is created at start).  0, or -1 with err. */
 int tls_check(const struct config *cfg, char *err, size_t errlen);
+/* Do cert and key both name systemd credentials that cannot be read here
+ * ($CREDENTIALS_DIRECTORY unset: `kriegd --check-config` from a shell)? */
+bool tls_credentials_elsewhere(const struct config *cfg);
 
 /* A new server-side SSL for one accepted connection; NULL on failure (logged). */
 SSL *tls_ssl_new(struct tls *t);

@@ -476,6 +476,25 @@ START_TEST(check_config)
 	ck_assert_int_eq(kg_run_kriegd(reread, 10000, out2, sizeof out2), 0);
 	ck_assert_str_eq(out2, out);
 
+	/* --set of a repeatable key replaces the file's values, as --set wins
+	 * over the file for every key (it added to them: docs probe); a
+	 * second --set of it adds. */
+	write_file(path, "listen = 127.0.0.1:7575\nlisten = 127.0.0.1:7576\n"
+	                 "web_origins = https://a.example\n");
+	char *set[] = { "kriegd", "--check-config", "--config", path, "--set", "listen=127.0.0.1:7577",
+	                "--set", "web_origins=https://b.example", "--set",
+	                "web_origins=https://c.example", NULL };
+	ck_assert_int_eq(kg_run_kriegd(set, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "listen = 127.0.0.1:7577\n") != NULL &&
+	              strstr(out, "7575") == NULL && strstr(out, "7576") == NULL, "%s", out);
+	ck_assert_msg(strstr(out, "web_origins = https://b.example\n") != NULL &&
+	              strstr(out, "web_origins = https://c.example\n") != NULL &&
+	              strstr(out, "a.example") == NULL, "%s", out);
+	/* --check-config checks; a subcommand with it is refused, not ignored. */
+	char *sub[] = { "kriegd", "--check-config", "--config", path, "user", "list", NULL };
+	ck_assert_int_ne(kg_run_kriegd(sub, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "--check-config takes no subcommand (user)") != NULL, "%s", out);
+
 	/* An address a start would refuse is refused here, file and line named. */
 	write_file(path, "idle_timeout = 90s\nlisten = 1.2.3.4\n");
 	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
@@ -512,11 +531,24 @@ START_TEST(check_config)
 	snprintf(k, sizeof k, "%s/tls-key", cred);
 	new_pair(c, k);
 	write_file(path, "cert = tls-cert\nkey = tls-key\n");
-	/* Outside the service the name is a path, and the refusal says why. */
+	/* From a shell, where only the service can read them, the rest is
+	 * checked and the certificate said not to be (docs probe: CLUB.md's
+	 * upgrade steps stopped at their check with credentials). */
 	unsetenv("CREDENTIALS_DIRECTORY");
+	ck_assert_int_eq(kg_run_kriegd(good, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "cert = tls-cert and key = tls-key name systemd credentials") != NULL &&
+	              strstr(out, "the certificate is not checked") != NULL &&
+	              strstr(out, "\ncert = tls-cert\n") != NULL, "%s", out);
+	write_file(path, "cert = tls-cert\nkey = tls-key\nidle_timeout = soon\n");
+	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "kriegd.conf:3: idle_timeout:") != NULL, "%s", out);
+	/* A credential and a path: the name read as a path, and the refusal
+	 * says why. */
+	write_file(path, "cert = tls-cert\nkey = /nonexistent/key.pem\n");
 	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
 	ck_assert_msg(strstr(out, "\"tls-cert\" without a '/' names a systemd credential") != NULL &&
 	              strstr(out, "$CREDENTIALS_DIRECTORY, which is not set here") != NULL, "%s", out);
+	write_file(path, "cert = tls-cert\nkey = tls-key\n");
 	setenv("CREDENTIALS_DIRECTORY", cred, 1);
 	int rc = kg_run_kriegd(good, 10000, out, sizeof out);
 	unsetenv("CREDENTIALS_DIRECTORY");
