@@ -13,7 +13,6 @@
 
 #include "event_json.h"
 #include "fen.h"
-#include "known.h"
 #include "movegen.h"
 #include "mstime.h"
 #include "notation.h"
@@ -1009,7 +1008,7 @@ int sess_connect(struct sess *s, const char *hostport, bool insecure, const char
 	/* net_connect's messages are for a person and are long: the changed
 	 * certificate's banner names the known_servers file twice (the line to
 	 * remove), and 256 bytes cut it off before it said which. */
-	char host[NET_HOST_MAX], port[16], err[2 * KNOWN_PATH_MAX + NET_HOST_MAX + 1024];
+	char host[NET_HOST_MAX], port[16], err[NET_ERR_MAX];
 	if (net_split_hostport(hostport, host, sizeof host, port, sizeof port) != 0) {
 		fprintf(stderr, "krieg-bot: bad address '%s'\n", hostport);
 		return -1;

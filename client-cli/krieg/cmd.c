@@ -830,6 +830,15 @@ static int exec_quit(struct client *cl, struct cmd *cmd, struct pending *p)
 	return CLIENT_QUIT;
 }
 
+/* wait and sleep outside --batch, whose loop takes them before they come
+ * here: a line piped in is not held back for the answers to those before
+ * it, so there is nothing for them to do; said, never silently dropped. */
+static int exec_batch_only(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	return client_error(cl, "%s: only in --batch (where each command waits for its answer)",
+	                    cmd->entry->name);
+}
+
 static int exec_switch(struct client *cl, struct cmd *cmd, struct pending *p)
 {
 	struct cgame *to = client_game(cl, cmd->number);
@@ -1325,6 +1334,11 @@ static void done_pair(struct client *c, const json_t *res, const struct pending 
 static void done_ok(struct client *c, const json_t *res, const struct pending *p)
 {
 	client_out(c, "Done.");
+}
+
+static void done_ping(struct client *c, const json_t *res, const struct pending *p)
+{
+	client_out(c, "The server answered.");
 }
 
 static void done_draw(struct client *c, const json_t *res, const struct pending *p)
@@ -1938,7 +1952,8 @@ static const struct cmd_entry cmd_table[] = {
 	  .usage = "help [WORD]               this text; or the command WORD, or those that mention it" },
 	{ .name = "quit", .type = CMD_QUIT, .exec = exec_quit,
 	  .usage = "quit                      leave (games go on; resume later)" },
-	{ .name = "exit", .type = CMD_QUIT, .exec = exec_quit, .hidden = true, .usage = "exit" },
+	{ .name = "exit", .type = CMD_QUIT, .exec = exec_quit,
+	  .usage = "exit                      the same as quit" },
 	{ .name = "login", .type = CMD_LOGIN, .min = 1, .max = MANY, .verbatim = true, .parse = parse_login,
 	  .request = req_login, .exec = exec_login, .done = done_login,
 	  .usage = "login USER [PASSWORD...]  log in (the password is asked for, not echoed)" },
@@ -1950,12 +1965,14 @@ static const struct cmd_entry cmd_table[] = {
 	  .usage = "guest                     play as a guest" },
 	{ .name = "logout", .type = CMD_LOGOUT, .request = req_plain, .done = done_logout,
 	  .usage = "logout                    log out" },
-	{ .name = "ping", .type = CMD_PING, .request = req_plain, .hidden = true, .usage = "ping" },
+	{ .name = "ping", .type = CMD_PING, .request = req_plain, .done = done_ping,
+	  .usage = "ping                      ask the server for an answer (is the connection alive?)" },
 	{ .name = "passwd", .type = CMD_PASSWD, .max = 2, .request = req_passwd, .exec = exec_passwd,
 	  .done = done_passwd,
 	  .usage = "passwd [OLD [NEW]]        change your password (asked for, not echoed)" },
 	{ .name = "resume", .type = CMD_RESUME, .min = 1, .max = 1, .request = req_resume, .done = done_login,
-	  .refused = refused_resume, .hidden = true, .usage = "resume" },
+	  .refused = refused_resume,
+	  .usage = "resume TOKEN              take up a session by its login's token (krieg does it when it reconnects)" },
 	{ .name = "who", .type = CMD_WHO, .request = req_plain, .done = done_who,
 	  .usage = "who                       who is online" },
 	{ .name = "tournament", .type = CMD_TOURNAMENT, .min = 1, .max = MANY, .verbatim = true,
@@ -1966,7 +1983,7 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "profile", .type = CMD_PROFILE, .max = 1, .request = req_named, .done = done_profile,
 	  .usage = "profile [USER]            a player's games won, lost and drawn, and ratings (default: yours)" },
 	{ .name = "finger", .type = CMD_PROFILE, .max = 1, .request = req_named, .done = done_profile,
-	  .hidden = true, .usage = "finger" },
+	  .usage = "finger [USER]             the same as profile" },
 	{ .name = "seeks", .type = CMD_SEEKS, .request = req_plain, .done = done_seeks,
 	  .usage = "seeks                     open seeks" },
 	{ .name = "seek", .type = CMD_SEEK, .max = 4, .parse = parse_terms, .request = req_terms, .done = done_open,
@@ -2010,7 +2027,7 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "games", .type = CMD_GAMES, .request = req_plain, .done = done_games,
 	  .usage = "games                     your games" },
 	{ .name = "game", .type = CMD_GAME, .game = true, .request = req_plain, .done = client_game_answer,
-	  .hidden = true, .usage = "game" },
+	  .usage = "game                      the current game again from the server: board, announcements, clocks" },
 	{ .name = "possible", .type = CMD_POSSIBLE, .game = true, .request = req_plain, .done = done_possible,
 	  .usage = "possible                  the tries you may still make this turn" },
 	{ .name = "switch", .type = CMD_SWITCH, .min = 1, .max = 1, .parse = parse_number, .exec = exec_switch,
@@ -2087,10 +2104,10 @@ static const struct cmd_entry cmd_table[] = {
 	  .usage = "board                     draw the board again" },
 	{ .name = "ghost", .type = CMD_GHOST_PLACE, .min = 1, .max = 3, .game = true, .parse = parse_ghost,
 	  .exec = exec_ghost, .usage = "ghost place Nf6 | ghost move f6 e4 | ghost clear [SQ]   guesses, never sent" },
-	/* wait and sleep block the main loop: main.c does them */
-	{ .name = "wait", .type = CMD_WAIT, .min = 1, .max = 2, .parse = parse_seconds,
+	/* wait and sleep block the main loop: main.c's --batch loop does them (exec: elsewhere) */
+	{ .name = "wait", .type = CMD_WAIT, .min = 1, .max = 2, .parse = parse_seconds, .exec = exec_batch_only,
 	  .usage = "wait EVENT [SECONDS]      (batch) wait for the next EVENT (default 30 s)" },
-	{ .name = "sleep", .type = CMD_SLEEP, .min = 1, .max = 1, .parse = parse_seconds,
+	{ .name = "sleep", .type = CMD_SLEEP, .min = 1, .max = 1, .parse = parse_seconds, .exec = exec_batch_only,
 	  .usage = "sleep SECONDS             (batch) pause" },
 	{ .name = "raw", .type = CMD_RAW, .min = 1, .max = MANY, .verbatim = true, .parse = parse_raw,
 	  .request = req_raw, .done = done_raw,
@@ -2119,8 +2136,7 @@ const char *cmd_help(void)
 		return text;
 	size_t used = (size_t)snprintf(text, sizeof text, "Commands (a line that is not a command is read as moves):\n");
 	for (size_t i = 0; i < CMD_COUNT && used < sizeof text; i++)
-		if (!cmd_table[i].hidden)
-			used += (size_t)snprintf(text + used, sizeof text - used, "  %s\n", cmd_table[i].usage);
+		used += (size_t)snprintf(text + used, sizeof text - used, "  %s\n", cmd_table[i].usage);
 	return text;
 }
 
@@ -2135,7 +2151,7 @@ static size_t help_about(const char *word, char *out, size_t len)
 			const struct cmd_entry *e = &cmd_table[i];
 			bool named = strcasecmp(e->name, word) == 0;
 			bool hit = pass == 0 ? named : !named && strcasestr(e->usage, word) != NULL;
-			if (e->hidden || !hit || used >= len)
+			if (!hit || used >= len)
 				continue;
 			used += (size_t)snprintf(out + used, len - used, "%s  %s", n ? "\n" : "", e->usage);
 			n++;
@@ -2214,6 +2230,8 @@ bool cmd_has_secret(const char *line)
 	if (e && e->type == CMD_RAW)
 		return strstr(p, "password") != NULL || strstr(p, "token") != NULL ||
 		       strstr(p, "invite") != NULL;
+	if (e && e->type == CMD_RESUME)
+		return true;   /* a session's token is as good as its password */
 	if (!e || (e->type != CMD_LOGIN && e->type != CMD_REGISTER && e->type != CMD_PASSWD))
 		return false;
 	/* One of these that does not parse (a password too long, say) may hold one all the same. */

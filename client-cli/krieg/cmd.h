@@ -108,7 +108,6 @@ struct pending;
 struct cmd_entry {
 	const char *name;       /* the word typed; the request's "type" */
 	const char *usage;      /* the help line; "usage: ..." when the words do not fit */
-	bool hidden;            /* not in the help */
 	bool verbatim;          /* the rest of the line is one argument, in c->raw, not split */
 	bool game;              /* about the current game: refused without one */
 	enum cmd_type type;
@@ -151,8 +150,8 @@ bool cmd_is_local(const struct cmd *c);
  */
 json_t *cmd_request(const struct cmd *c, long long id, long game, char *err, size_t errlen);
 
-/* Does this line carry a secret (login/register USER PASSWORD..., an invite code, passwd OLD...)?
- * Such a line is kept out of the history. */
+/* Does this line carry a secret (login/register USER PASSWORD..., an invite code, passwd OLD...,
+ * resume TOKEN)?  Such a line is kept out of the history. */
 bool cmd_has_secret(const char *line);
 
 /* The help text (all commands, one per line). */

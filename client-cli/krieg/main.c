@@ -254,7 +254,7 @@ static void on_sigint(int sig)
  */
 static int reconnect(struct ui *u, enum net_status why)
 {
-	char msg[2400];
+	char msg[NET_ERR_MAX + 128];
 	net_free(u->net);
 	u->net = NULL;
 	int dropped = client_disconnected(&u->cl);
@@ -286,7 +286,7 @@ static int reconnect(struct ui *u, enum net_status why)
 			break;
 		struct net_opts o = u->nopts;
 		o.tofu = NET_TOFU_REFUSE;   /* pinned a moment ago: a new certificate now is no first use */
-		char err[2048];
+		char err[NET_ERR_MAX];
 		enum net_status st = net_connect(&o, &u->net, err, sizeof err);
 		if (st == NET_OK) {
 			rc = 0;
@@ -706,7 +706,9 @@ static void usage(FILE *f)
 	        "       krieg [options] [HOST[:PORT]] umpire GAME   log in, then take GAME's umpire's chair\n"
 	        "       krieg help\n"
 	        "options:\n"
-	        "  --batch               commands on stdin, received protocol lines on stdout\n"
+	        "  --batch               commands on stdin, each read once the one before is answered;\n"
+	        "                        received protocol lines on stdout (without it, piped lines\n"
+	        "                        are sent as they come, not waiting for answers)\n"
 	        "  --user NAME           log in as NAME at start (the password is asked for)\n"
 	        "  --guest               play as a guest at start\n"
 	        "  --ascii               letters instead of chess glyphs\n"
@@ -798,7 +800,7 @@ int main(int argc, char **argv)
 	                             .confirm_ctx = &u };
 	snprintf(u.hostport, sizeof u.hostport, "%s%s%s:%s", strchr(host, ':') ? "[" : "", host,
 	         strchr(host, ':') ? "]" : "", port);
-	char err[2048];
+	char err[NET_ERR_MAX];
 	if (net_connect(&u.nopts, &u.net, err, sizeof err) != NET_OK) {
 		fprintf(stderr, "krieg: %s\n", err);
 		return 1;

@@ -24,6 +24,12 @@
 #include "proto.h"
 #include "xmalloc.h"
 
+#define NET_NAMES_SHOWN 4          /* a certificate's names listed in a message; then "and N more" */
+#define NET_NAME_SHOWN_MAX 64      /* bytes of one of them */
+#define NET_NAMES_TEXT_MAX (NET_NAMES_SHOWN * (NET_NAME_SHOWN_MAX + 5) + 32)
+#define NET_WHY_MAX (NET_NAMES_TEXT_MAX + 4 * (NET_HOST_MAX + 16) + 512)
+_Static_assert(NET_ERR_MAX >= 2 * KNOWN_PATH_MAX + NET_WHY_MAX + 1024, "NET_ERR_MAX holds the banner");
+
 struct net {
 	int fd;
 	SSL_CTX *ctx;
@@ -31,6 +37,14 @@ struct net {
 	char *in;                  /* received bytes not yet returned as lines */
 	size_t in_len;
 	char fp[KNOWN_FP_HEX + 1];
+	/* Why the CA path did not do (SSL_get_verify_result); misnamed: an
+	 * authority this system trusts signed the certificate, but for other
+	 * names than the one connected to: those names, for the messages, and
+	 * one of them as HOST:PORT to connect by ("" if none fits). */
+	long vresult;
+	bool misnamed;
+	char names[NET_NAMES_TEXT_MAX];
+	char by_name[NET_HOST_MAX + 16];
 };
 
 #define NET_IN_CAP (2 * PROTO_LINE_MAX)
@@ -157,22 +171,170 @@ static void fingerprint(X509 *cert, char out[KNOWN_FP_HEX + 1])
 		snprintf(out + 2 * i, 3, "%02x", md[i]);
 }
 
+/*
+ * The chain verified again as the handshake did (ssl_server, the same
+ * parameters), but for no name: X509_V_OK or why not.  OpenSSL checks the
+ * name (X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH) once
+ * the chain reaches a trusted root but before the signatures and dates, so
+ * those results alone do not say the authority signed the certificate.
+ */
+static long verify_without_name(SSL *ssl)
+{
+	STACK_OF(X509) *chain = SSL_get_peer_cert_chain(ssl);   /* the client's holds the leaf */
+	X509_STORE *store = SSL_CTX_get_cert_store(SSL_get_SSL_CTX(ssl));
+	X509_STORE_CTX *vc = X509_STORE_CTX_new();
+	long r = X509_V_ERR_UNSPECIFIED;
+	if (vc && chain && sk_X509_num(chain) > 0 &&
+	    X509_STORE_CTX_init(vc, store, sk_X509_value(chain, 0), chain) == 1 &&
+	    X509_STORE_CTX_set_default(vc, "ssl_server") == 1) {
+		X509_VERIFY_PARAM *param = X509_STORE_CTX_get0_param(vc);
+		if (X509_VERIFY_PARAM_set1(param, SSL_get0_param(ssl)) == 1 &&
+		    X509_VERIFY_PARAM_set1_host(param, NULL, 0) == 1 &&
+		    X509_VERIFY_PARAM_set1_ip(param, NULL, 0) == 1) {
+			X509_VERIFY_PARAM_set_auth_level(param, SSL_get_security_level(ssl));
+			if (X509_verify_cert(vc) == 1)
+				r = X509_V_OK;
+			else if (X509_STORE_CTX_get_error(vc) != X509_V_OK)
+				r = X509_STORE_CTX_get_error(vc);
+		}
+	}
+	X509_STORE_CTX_free(vc);
+	ERR_clear_error();
+	return r;
+}
+
+/* A byte of a host name, or of an address as text (a wildcard's '*' too). */
+static bool host_byte(unsigned char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' ||
+	       ch == '-' || ch == '*' || ch == '_' || ch == ':';
+}
+
+/* One name of a certificate onto out (", " between), its bytes outside a
+ * host name's shown as '?' (a certificate's text is no terminal's), a long
+ * one cut. */
+static void names_add(char *out, size_t len, const char *name, size_t n)
+{
+	size_t used = strlen(out);
+	if (used && used + 2 < len) {
+		memcpy(out + used, ", ", 3);
+		used += 2;
+	}
+	for (size_t i = 0; i < n && i < NET_NAME_SHOWN_MAX && used + 1 < len; i++)
+		out[used++] = host_byte((unsigned char)name[i]) ? name[i] : '?';
+	if (n > NET_NAME_SHOWN_MAX && used + 3 < len) {
+		memcpy(out + used, "...", 3);
+		used += 3;
+	}
+	out[used] = '\0';
+}
+
+/*
+ * The names the certificate is for, for the messages: its subjectAltName
+ * DNS and IP address entries, else its subject's CN (which OpenSSL reads
+ * only then); the first NET_NAMES_SHOWN, then how many more.  by_name: the
+ * first that can be connected to (no wildcard, nothing shown as '?'), as
+ * HOST:PORT, or "".
+ */
+static void cert_names(X509 *cert, const char *port, char *out, size_t len, char *by_name, size_t bylen)
+{
+	GENERAL_NAMES *gens = X509_get_ext_d2i(cert, NID_subject_alt_name, NULL, NULL);
+	int shown = 0, more = 0;
+	out[0] = by_name[0] = '\0';
+	for (int i = 0; i < sk_GENERAL_NAME_num(gens); i++) {
+		const GENERAL_NAME *g = sk_GENERAL_NAME_value(gens, i);
+		char text[INET6_ADDRSTRLEN] = "";
+		const char *name = NULL;
+		size_t n = 0;
+		int af = 0;
+		if (g->type == GEN_DNS) {
+			name = (const char *)ASN1_STRING_get0_data(g->d.dNSName);
+			n = (size_t)ASN1_STRING_length(g->d.dNSName);
+		} else if (g->type == GEN_IPADD) {
+			int alen = ASN1_STRING_length(g->d.iPAddress);
+			af = alen == 4 ? AF_INET : alen == 16 ? AF_INET6 : 0;
+			if (af && inet_ntop(af, ASN1_STRING_get0_data(g->d.iPAddress), text, sizeof text)) {
+				name = text;
+				n = strlen(text);
+			}
+		}
+		if (!name || n == 0)
+			continue;
+		if (shown == NET_NAMES_SHOWN) {
+			more++;
+			continue;
+		}
+		names_add(out, len, name, n);
+		shown++;
+		bool plain = name[0] != '*' && n < NET_HOST_MAX;
+		for (size_t k = 0; plain && k < n; k++)
+			plain = host_byte((unsigned char)name[k]) && (name[k] != ':' || af == AF_INET6);
+		if (!by_name[0] && plain)
+			snprintf(by_name, bylen, af == AF_INET6 ? "[%.*s]:%s" : "%.*s:%s", (int)n, name, port);
+	}
+	GENERAL_NAMES_free(gens);
+	if (shown == 0) {
+		char cn[NET_HOST_MAX];
+		int n = X509_NAME_get_text_by_NID(X509_get_subject_name(cert), NID_commonName, cn, sizeof cn);
+		if (n > 0)
+			names_add(out, len, cn, (size_t)n);
+		else
+			snprintf(out, len, "%s", "none");
+	}
+	if (more) {
+		size_t used = strlen(out);
+		snprintf(out + used, len - used, " and %d more", more);
+	}
+}
+
+/*
+ * Why the certificate of hp is checked against a pin, for the messages:
+ * it is signed by an authority this system trusts but for other names
+ * (with the advice that makes a pin needless), or it is not verified by
+ * one (OpenSSL's reason).  Every line starts with `lead` and ends with
+ * '\n'; without a lead the text starts with a capital.
+ */
+static void why_pinned(const struct net *n, const char *hp, const char *lead, char *out, size_t len)
+{
+	const char *t = *lead ? "t" : "T";
+	if (!n->misnamed) {
+		snprintf(out, len, "%s%she certificate of %s is not verified by an authority this system trusts (%s).\n",
+		         lead, t, hp, X509_verify_cert_error_string(n->vresult));
+		return;
+	}
+	char by[NET_HOST_MAX + 64] = "";
+	if (n->by_name[0])
+		snprintf(by, sizeof by, " (%s)", n->by_name);
+	snprintf(out, len,
+	         "%s%she certificate of %s is signed by an authority this system trusts,\n"
+	         "%sbut it names other hosts: %s.\n"
+	         "%sIf one of those is this server's name, connect by it%s:\n"
+	         "%sthe authority then vouches for the server, and for its renewed certificates,\n"
+	         "%swith no pin; a pin for %s breaks at every renewal.\n",
+	         lead, t, hp, lead, n->names, lead, by, lead, lead, hp);
+}
+
 /* A certificate seen for the first time: pin it, ask, or refuse, as the caller chose. */
 static enum net_status first_use(const struct net *n, const struct net_opts *o, const char *hp,
                                  const char *path, FILE *notice, char *err, size_t errlen)
 {
+	const char *me = o->program ? o->program : "krieg";
+	char why[NET_WHY_MAX], lead[64];
+
 	if (o->tofu == NET_TOFU_REFUSE) {
+		why_pinned(n, hp, "", why, sizeof why);
 		failf(err, errlen, "the certificate of %s (SHA-256 %s) is not the one pinned in %s, "
-		    "and none is pinned now: refused", hp, n->fp, path);
+		    "and none is pinned now: refused\n%.*s", hp, n->fp, path, (int)strlen(why) - 1, why);
 		return NET_E_NOT_TRUSTED;
 	}
 	if (o->tofu == NET_TOFU_ASK) {
-		char q[1024];
+		char q[NET_WHY_MAX + 512];
+		why_pinned(n, hp, "", why, sizeof why);
 		snprintf(q, sizeof q,
 		         "The authenticity of server '%s' can't be established.\n"
-		         "Its certificate is not signed by an authority this system trusts.\n"
+		         "%s"
 		         "SHA-256 fingerprint is %s.\n"
-		         "Are you sure you want to continue connecting (yes/no)? ", hp, n->fp);
+		         "Are you sure you want to continue connecting (yes/no)? ", hp, why, n->fp);
 		if (!o->confirm || o->confirm(o->confirm_ctx, q) != 1) {
 			failf(err, errlen, "server verification failed: the certificate of %s was not accepted "
 			    "(nothing was recorded)", hp);
@@ -183,13 +345,15 @@ static enum net_status first_use(const struct net *n, const struct net_opts *o, 
 		failf(err, errlen, "cannot record %s in %s: %s", hp, path, strerror(errno));
 		return NET_E_KNOWN_FILE;
 	}
-	const char *me = o->program ? o->program : "krieg";
-	if (o->tofu == NET_TOFU_ASK)
+	if (o->tofu == NET_TOFU_ASK) {
 		fprintf(notice, "%s: permanently added %s to the known servers (%s).\n", me, hp, path);
-	else
-		fprintf(notice, "%s: the certificate of %s is not signed by a known authority.\n"
-		        "%s: its SHA-256 fingerprint is %s\n"
-		        "%s: trusting it on first use; permanently added to %s\n", me, hp, me, n->fp, me, path);
+		return NET_OK;
+	}
+	snprintf(lead, sizeof lead, "%s: ", me);
+	why_pinned(n, hp, lead, why, sizeof why);
+	fprintf(notice, "%s"
+	        "%s: its SHA-256 fingerprint is %s\n"
+	        "%s: trusting it on first use; permanently added to %s\n", why, me, n->fp, me, path);
 	return NET_OK;
 }
 
@@ -204,6 +368,17 @@ static enum net_status verify(struct net *n, const struct net_opts *o, char *err
 		return NET_E_TLS;
 	}
 	fingerprint(cert, n->fp);
+	n->vresult = SSL_get_verify_result(n->ssl);
+	if (!o->insecure && (n->vresult == X509_V_ERR_HOSTNAME_MISMATCH ||
+	                     n->vresult == X509_V_ERR_IP_ADDRESS_MISMATCH)) {
+		/* refused for its name alone, or also for what the name check came before? */
+		long again = verify_without_name(n->ssl);
+		n->misnamed = again == X509_V_OK;
+		if (n->misnamed)
+			cert_names(cert, o->port, n->names, sizeof n->names, n->by_name, sizeof n->by_name);
+		else
+			n->vresult = again;
+	}
 	X509_free(cert);
 
 	if (o->insecure) {
@@ -212,7 +387,7 @@ static enum net_status verify(struct net *n, const struct net_opts *o, char *err
 		        o->program ? o->program : "krieg", n->fp);
 		return NET_OK;
 	}
-	if (SSL_get_verify_result(n->ssl) == X509_V_OK)
+	if (n->vresult == X509_V_OK)
 		return NET_OK;   /* a system CA vouches for this host name */
 
 	char path[KNOWN_PATH_MAX], hp[NET_HOST_MAX + 16];
@@ -232,7 +407,9 @@ static enum net_status verify(struct net *n, const struct net_opts *o, char *err
 		return NET_OK;
 	case KNOWN_NEW:
 		return first_use(n, o, hp, path, notice, err, errlen);
-	case KNOWN_MISMATCH:
+	case KNOWN_MISMATCH: {
+		char why[NET_WHY_MAX];
+		why_pinned(n, hp, "", why, sizeof why);
 		failf(err, errlen,
 		    "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n"
 		    "@    WARNING: THE SERVER'S CERTIFICATE HAS CHANGED!      @\n"
@@ -240,12 +417,14 @@ static enum net_status verify(struct net *n, const struct net_opts *o, char *err
 		    "The certificate %s presents is not the one pinned for it.\n"
 		    "Someone could be intercepting this connection, or the server's\n"
 		    "certificate was replaced.\n"
+		    "%s"
 		    "Its SHA-256 fingerprint is now %s\n"
 		    "Offending entry: %s:%d\n"
 		    "If you trust the new certificate, remove line %d of %s and connect again.\n"
 		    "Connection refused: certificate changed.",
-		    hp, n->fp, path, line, line, path);
+		    hp, why, n->fp, path, line, line, path);
 		return NET_E_CERT_CHANGED;
+	}
 	case KNOWN_ERROR:
 	default:
 		failf(err, errlen, "cannot read %s: %s", path, strerror(errno));

@@ -7,7 +7,11 @@
  * Verification: a certificate that chains to a system CA and matches the
  * host name is trusted.  Otherwise trust on first use: the SHA-256 of the
  * certificate is pinned in the known_servers file (known.h) the first time
- * and must match ever after; a changed certificate is refused.  --insecure
+ * and must match ever after; a changed certificate is refused.  The
+ * messages say why the CA path did not do: a certificate a trusted CA
+ * signed for other names (a server reached as localhost) has them listed,
+ * with the advice to connect by one, since its pin breaks at every
+ * renewal; any other, OpenSSL's reason.  --insecure
  * skips both, with a warning each time.  Whether a first-seen certificate
  * is pinned is the caller's policy: ask the person (a terminal), pin it
  * automatically (--batch, --trust-new), or refuse it (a reconnection: the
@@ -23,6 +27,10 @@
 #define NET_CONNECT_TIMEOUT_MS 10000
 #define NET_HOST_MAX 256
 #define NET_PORT_DEFAULT "7474"
+/* Room for any message of net_connect: the changed certificate's banner
+ * names the known_servers file twice (KNOWN_PATH_MAX each), the host and
+ * the certificate's names. */
+#define NET_ERR_MAX (2 * 4096 + 4096)
 
 enum net_status {
 	NET_OK = 0,

@@ -50,11 +50,12 @@ static void usage(FILE *f)
 	fputs("usage: krieg-referee [--rules NAME] [--fen FEN] [--pov white|black|umpire|spectator]\n"
 	      "       krieg-referee perft DEPTH [FEN]\n"
 	      "       krieg-referee pgn [--pov white|black|umpire|spectator] FILE|-\n"
-	      "       krieg-referee topgn [--rules NAME] [--fen FEN] [--view V] [--white N] [--black N]\n"
+	      "       krieg-referee topgn [--rules NAME] [--fen FEN] [--view white|black|umpire|spectator]\n"
+	      "                           [--white NAME] [--black NAME] [--event E] [--site S] [--date D]\n"
+	      "       krieg-referee --version | --help\n"
 	      "actions, one a line on stdin: a move (e.g. e4, Nf3, exd6 e.p., O-O); several moves\n"
 	      "  (a preference list, nost); any; quiet M1 M2 ...; resign [white|black];\n"
 	      "  draw [white|black] (an offer; offering back accepts); possible\n"
-	      "       krieg-referee --version | --help\n"
 	      "rule sets:",
 	      f);
 	for (size_t i = 0; i < ruleset_count(); i++)

@@ -26,6 +26,8 @@
  *                           "if quiet" sequences and their stop
  *   ep_suffix_and_resign_side  "exd6 e.p." is one move; "resign white|black"
  *                           for either side, replayed from its PGN
+ *   help_names_every_documented_option  every option krieg-referee(1)
+ *                           names is in --help
  *
  * $KRIEG_REFEREE names the binary (set by `make integration`); else
  * build/asan/bin/krieg-referee, else bin/krieg-referee.
@@ -1181,6 +1183,53 @@ START_TEST(pgn_several_games)
 }
 END_TEST
 
+/*
+ * Regression (the documentation probe): --help left out topgn's --event,
+ * --site and --date, which krieg-referee(1) documents and which work.
+ * Every option the page names (but on a line about another program:
+ * "krieg\-bot arena \-\-pgn") is in --help, whole.  The page is found from
+ * the working directory up.
+ */
+START_TEST(help_names_every_documented_option)
+{
+	static const char *const where[] = { "client-cli/referee/krieg-referee.1",
+	                                     "../client-cli/referee/krieg-referee.1",
+	                                     "../../client-cli/referee/krieg-referee.1",
+	                                     "../../../client-cli/referee/krieg-referee.1" };
+	FILE *f = NULL;
+	for (size_t i = 0; !f && i < sizeof where / sizeof where[0]; i++)
+		f = fopen(where[i], "r");
+	ck_assert_msg(f != NULL, "krieg-referee.1 not found from the working directory");
+	struct run r;
+	ref_run(&r, ARGS("--help"), "");
+	ck_assert_int_eq(r.status, 0);
+	char line[1024];
+	int options = 0;
+	while (fgets(line, sizeof line, f)) {
+		if (strstr(line, "krieg\\-bot"))
+			continue;
+		for (const char *p = line; (p = strstr(p, "\\-\\-")) != NULL;) {
+			char opt[64] = "--";
+			size_t n = 2;
+			p += 4;
+			while (n + 1 < sizeof opt && ((*p >= 'a' && *p <= 'z') || strncmp(p, "\\-", 2) == 0)) {
+				opt[n++] = *p == '\\' ? '-' : *p;
+				p += *p == '\\' ? 2 : 1;
+			}
+			opt[n] = '\0';
+			bool found = false;
+			for (const char *q = r.out; !found && (q = strstr(q, opt)) != NULL; q++)
+				found = !((q[n] >= 'a' && q[n] <= 'z') || q[n] == '-');
+			ck_assert_msg(found, "--help does not name %s (krieg-referee.1 does):\n%s", opt, r.out);
+			options++;
+		}
+	}
+	fclose(f);
+	ck_assert_int_ge(options, 11);
+	run_free(&r);
+}
+END_TEST
+
 static Suite *referee_cli_suite(void)
 {
 	Suite *s = suite_create("referee_cli");
@@ -1198,6 +1247,7 @@ static Suite *referee_cli_suite(void)
 	tcase_add_test(tc, ep_suffix_and_resign_side);
 	tcase_add_test(tc, pgn_list_over_16_refused);
 	tcase_add_test(tc, pgn_several_games);
+	tcase_add_test(tc, help_names_every_documented_option);
 	suite_add_tcase(s, tc);
 	return s;
 }
