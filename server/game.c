@@ -122,21 +122,57 @@ const char *game_color_name(int color)
 	return color == WHITE ? "white" : "black";
 }
 
-/* Whose share of the record an action takes (game_priv.h record_by). */
+/* Whose share of the record an action of this kind and colour takes
+ * (game_priv.h record_by). */
+static int record_actor_of(int kind, int color)
+{
+	if (kind == ACTION_SPEC)
+		return RECORD_BY_SPECTATORS;
+	if (kind == ACTION_BEGIN || action_is_umpire(kind) || (color != WHITE && color != BLACK))
+		return RECORD_BY_UMPIRE;
+	return color;
+}
+
 static int record_actor(const struct action *a)
 {
-	if (a->kind == ACTION_SPEC)
-		return RECORD_BY_SPECTATORS;
-	if (a->kind == ACTION_BEGIN || action_is_umpire(a->kind) || (a->color != WHITE && a->color != BLACK))
-		return RECORD_BY_UMPIRE;
-	return a->color;
+	return record_actor_of(a->kind, a->color);
 }
 
 void game_record_push(struct game *g, const struct action *a)
 {
-	g->acts = xgrow(g->acts, &g->capacts, g->nacts + 1, sizeof *g->acts, 64);
-	g->acts[g->nacts++] = *a;
+	_Static_assert(ACTION_TEXT_MAX - 1 <= UINT8_MAX && ACTION_KIND_COUNT <= INT8_MAX &&
+	               (uint64_t)GAME_ACTIONS_MAX * ACTION_TEXT_MAX < UINT32_MAX,
+	               "struct game_rec holds an action's length, kind and offset");
+	_Static_assert(sizeof(struct game_rec) <= 8, "a record's action costs 8 bytes and its text");
+	size_t len = strnlen(a->text, ACTION_TEXT_MAX - 1);
+	g->rec = xgrow(g->rec, &g->caprec, g->nacts + 1, sizeof *g->rec, 64);
+	g->texts = xgrow(g->texts, &g->captexts, g->ntexts + len, 1, 1024);
+	memcpy(g->texts + g->ntexts, a->text, len);
+	/* The offset fits: a record holds GAME_ACTIONS_MAX actions at most. */
+	g->rec[g->nacts++] = (struct game_rec){ .off = (uint32_t)g->ntexts, .len = (uint8_t)len,
+	                                        .kind = (int8_t)a->kind, .color = (int8_t)a->color };
+	g->ntexts += len;
 	g->record_by[record_actor(a)]++;
+}
+
+/* Action i of g's record, whole again, into *a. */
+static void record_get(const struct game *g, size_t i, struct action *a)
+{
+	const struct game_rec *r = &g->rec[i];
+	a->kind = r->kind;
+	a->color = r->color;
+	memcpy(a->text, g->texts + r->off, r->len);
+	a->text[r->len] = '\0';
+}
+
+/* g's record cut back to its first n actions, their shares counted again. */
+static void record_truncate(struct game *g, size_t n)
+{
+	g->nacts = n;
+	g->ntexts = n > 0 ? g->rec[n - 1].off + g->rec[n - 1].len : 0;
+	memset(g->record_by, 0, sizeof g->record_by);
+	for (size_t i = 0; i < n; i++)
+		g->record_by[record_actor_of(g->rec[i].kind, g->rec[i].color)]++;
 }
 
 /* Why action a does not fit in g's record, or NULL: the last actions are
@@ -183,9 +219,11 @@ static int game_rebuild(struct game *g)
 		return -1;
 	struct evlist out;
 	evlist_init(&out);
+	struct action a;
 	for (size_t i = 0; i < g->nacts; i++) {
 		evlist_clear(&out);
-		if (referee_apply(r, &g->acts[i], &out) != REF_OK) {
+		record_get(g, i, &a);
+		if (referee_apply(r, &a, &out) != REF_OK) {
 			evlist_free(&out);
 			referee_free(r);
 			return -1;
@@ -312,7 +350,8 @@ static void game_free(struct game *g)
 			event_free(g->abandon_timer[i]);
 	watch_free(g);
 	referee_free(g->ref);
-	free(g->acts);
+	free(g->rec);
+	free(g->texts);
 	free(g);
 }
 
@@ -621,10 +660,7 @@ static void pending_failed(void *arg)
 		memcpy(g->heard_seq, p->before_heard, sizeof g->heard_seq);
 		if (rearm)
 			presence_rearm(g, true);
-		g->nacts = p->before_nacts;
-		memset(g->record_by, 0, sizeof g->record_by);
-		for (size_t i = 0; i < g->nacts; i++)
-			g->record_by[record_actor(&g->acts[i])]++;
+		record_truncate(g, p->before_nacts);
 		g->seq = p->a.seq - 1;
 		if (game_rebuild(g) != 0)
 			log_warnx("game=%" PRId64 " rebuild after a failed commit failed", g->id);

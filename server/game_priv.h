@@ -32,6 +32,14 @@ struct server;
 struct waiting;
 
 
+/* One action of a game's record (struct game rec). */
+struct game_rec {
+	uint32_t off;                /* its text at texts + off ... */
+	uint8_t len;                 /* ... this long (< ACTION_TEXT_MAX) */
+	int8_t kind;                 /* enum action_kind */
+	int8_t color;                /* WHITE, BLACK, or -1 */
+};
+
 struct game {
 	struct games *gs;
 	struct game *next;           /* the live list, or the graveyard */
@@ -43,8 +51,15 @@ struct game {
 	const struct ruleset *rs;
 	struct referee *ref;
 	struct clock clock;
-	struct action *acts;         /* the record, kept for a rebuild after a failed commit */
-	size_t nacts, capacts;
+	/* The record, kept for a rebuild after a failed commit (game.c
+	 * game_rebuild): nacts entries, each an action's kind and colour and
+	 * where its text lies in one buffer.  Not struct action's 264 bytes:
+	 * a try's text is a few, and a long live game's record stays in
+	 * memory, reloaded at every start (memory probe: 13 MB a full game). */
+	struct game_rec *rec;
+	size_t nacts, caprec;
+	char *texts;                 /* the texts, back to back, without NULs */
+	size_t ntexts, captexts;
 	/* The record's actions by whose share they take (game.c record_full):
 	 * WHITE, BLACK, the spectators', the umpire's (and the server's). */
 	size_t record_by[RECORD_BY_COUNT];
