@@ -216,6 +216,8 @@ static void conn_free(struct conn *c)
 	struct paced *pl;
 	while ((pl = TAILQ_FIRST(&c->paced)) != NULL) {
 		TAILQ_REMOVE(&c->paced, pl, next);
+		if (pl->lazy != NULL)   /* a lazy gate never filled */
+			pl->lazy->drop(pl->lazy_arg);
 		free(pl);
 	}
 	free(c->user_name);
@@ -875,8 +877,10 @@ static void write_cb(struct bufferevent *bev, void *arg)
 {
 	struct conn *c = arg;
 
-	if (c->state == CS_OPEN && !TAILQ_EMPTY(&c->paced))
+	if (c->state == CS_OPEN && !TAILQ_EMPTY(&c->paced)) {
 		conn_pace_drain(c);
+		conn_pace_kick(c);
+	}
 	if (c->state == CS_LINGER && !c->shut &&
 	    evbuffer_get_length(bufferevent_get_output(bev)) == 0)
 		linger_shut(c);

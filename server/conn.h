@@ -189,6 +189,26 @@ void conn_paced_free(struct paced *pl);
 void conn_gate_put(struct conn *c, struct paced *gate, struct paced *pl);
 void conn_gate_close(struct conn *c, struct paced *gate);
 
+/*
+ * A lazy gate: its lines are made only once it is the first thing in c's
+ * paced queue and c has read its output down to the low mark, so a
+ * connection that logs in and does not read holds a few heads, not the
+ * states of all its games (memory probe: 16 MB a connection, unbounded by
+ * output_buffer_max).  ops->fill(c, gate, arg) is called then, once, on
+ * the loop: it makes the lines (conn_gate_put, conn_gate_close), now or
+ * later (the reader), and owns arg from then.  ops->drop(arg) frees arg
+ * instead if c goes first.  NULL if c is closing (arg not taken).
+ */
+struct conn_gate_ops {
+	void (*fill)(struct conn *c, struct paced *gate, void *arg);
+	void (*drop)(void *arg);
+};
+struct paced *conn_gate_open_lazy(struct conn *c, const struct conn_gate_ops *ops, void *arg);
+/* Fill c's first gate if it is lazy and c's output is low: after a login
+ * opened its gates, and as each is closed (the write callback does the
+ * rest, as the client reads).  One gate a call; not from within a fill. */
+void conn_pace_kick(struct conn *c);
+
 /* conn_send() to every connection of user_id (msg stolen); _but leaves out
  * the connection whose id is `but` (0: none), one that must not hear it. */
 void conn_send_user(struct server *srv, int64_t user_id, json_t *msg);

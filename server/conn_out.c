@@ -63,6 +63,8 @@ static struct paced *paced_new(const char *s, size_t n, bool capped)
 	pl->len = n + 1;
 	pl->capped = capped;
 	pl->gate = false;
+	pl->lazy = NULL;
+	pl->lazy_arg = NULL;
 	return pl;
 }
 
@@ -187,4 +189,27 @@ void conn_gate_close(struct conn *c, struct paced *gate)
 	TAILQ_REMOVE(&c->paced, gate, next);
 	free(gate);
 	conn_pace_drain(c);
+}
+
+struct paced *conn_gate_open_lazy(struct conn *c, const struct conn_gate_ops *ops, void *arg)
+{
+	struct paced *gate = conn_gate_open(c);
+	if (gate != NULL) {
+		gate->lazy = ops;
+		gate->lazy_arg = arg;
+	}
+	return gate;
+}
+
+void conn_pace_kick(struct conn *c)
+{
+	struct paced *gate = TAILQ_FIRST(&c->paced);
+	if (c->kicking || c->state != CS_OPEN || gate == NULL || gate->lazy == NULL ||
+	    evbuffer_get_length(bufferevent_get_output(c->bev)) > pace_low(c))
+		return;
+	const struct conn_gate_ops *ops = gate->lazy;
+	gate->lazy = NULL;   /* the fill owns its arg now */
+	c->kicking = true;
+	ops->fill(c, gate, gate->lazy_arg);
+	c->kicking = false;
 }

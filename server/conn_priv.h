@@ -54,6 +54,7 @@ struct conn {
 	struct event *timer;       /* handshake, then idle/ping, then linger, then the deferred free */
 	int64_t last_rx;           /* last line received (mstime_mono) */
 	bool pinged;               /* keep-alive sent since last_rx */
+	bool kicking;              /* in conn_pace_kick: a gate it fills kicks no other */
 	double tokens;
 	int64_t last_refill;
 	struct hostbudget *hb;     /* its address's (every connection has one) */
@@ -83,6 +84,9 @@ struct paced {
 	size_t len;
 	bool capped;               /* counts against output_buffer_max */
 	bool gate;
+	/* A lazy gate's maker (conn_gate_open_lazy), until it is called. */
+	const struct conn_gate_ops *lazy;
+	void *lazy_arg;
 	char line[];
 };
 
