@@ -410,6 +410,107 @@ int auth_session_new(struct auth *a, int64_t user, char *token, char *digest)
 	return store_session_create(a->srv->store, user, digest, auth_now_unix() + AUTH_SESSION_SECONDS);
 }
 
+/*
+ * An account keeps AUTH_SESSIONS_MAX sessions at most.  Each login made
+ * one that lived 30 days, every token valid: 2,000 logins to one account
+ * from one address left 2,001 rows (probe).  Past the cap, a login ends
+ * the account's least recently used sessions (the earliest issued or last
+ * resumed), first those no connection is logged in with: a player's
+ * phone, laptop and club computer stay in, and what ends is a token
+ * nobody has used for longest.  Only when every one is in use does a
+ * connected one end; its connections hear session_ended and are closed,
+ * as when a password changes.  Sessions held only by `conn` (the one
+ * logging in, whose token its new one replaces) count as unused.
+ *
+ * Only a login calls this: `register` and `guest` make an account's first
+ * session, and a `passwd` that completes a login ends every other one (a
+ * guest has one session all its life: `resume` keeps its token).  A
+ * failure is logged, and the login stands: the next login trims again.
+ */
+#define SESSIONS_ENDED_REASON "too many sessions: a newer login of the account ended this one"
+
+struct session_row {
+	char digest[KDF_DIGEST_HEX + 1];
+	bool held;                    /* a connection (not the one logging in) is logged in with it */
+};
+
+struct session_rows {
+	struct session_row *v;
+	size_t n, cap;
+	const char *fresh;            /* the new session's digest: not listed */
+};
+
+static int session_listed(const char *token_hash, void *arg)
+{
+	struct session_rows *sr = arg;
+	if (strcmp(token_hash, sr->fresh) == 0)
+		return 0;
+	sr->v = xgrow(sr->v, &sr->cap, sr->n + 1, sizeof *sr->v, 64);
+	snprintf(sr->v[sr->n].digest, sizeof sr->v[sr->n].digest, "%s", token_hash);
+	sr->v[sr->n++].held = false;
+	return 0;
+}
+
+/* End session row r: its row, then the connections logged in with it. */
+static void session_end(struct auth *a, const struct session_row *r)
+{
+	if (store_session_delete(a->srv->store, r->digest) == STORE_ERROR) {
+		log_warnx("auth: ending a session: %s", store_error(a->srv->store));
+		return;
+	}
+	for (size_t i = 0; i < a->ntokens;) {
+		struct conn *c = conn_find(a->srv, a->tokens[i].conn);
+		if (c == NULL || strcmp(a->tokens[i].digest, r->digest) != 0) {
+			i++;
+			continue;
+		}
+		char dg[KDF_DIGEST_HEX + 1];
+		auth_token_take(a, conn_id(c), dg);   /* tokens[i] is another now */
+		conn_send(c, json_pack("{s:s, s:s}", "event", "session_ended", "reason",
+		                       SESSIONS_ENDED_REASON));
+		conn_close(c, "session ended: too many sessions");
+	}
+}
+
+static void sessions_cap(struct auth *a, int64_t user, const char *fresh, uint64_t conn)
+{
+	struct session_rows sr = { .fresh = fresh };
+	if (store_sessions_of_user(a->srv->store, user, auth_now_unix(), session_listed, &sr) != STORE_OK) {
+		log_warnx("auth: listing the sessions of user=%lld: %s", (long long)user,
+		          store_error(a->srv->store));
+		free(sr.v);
+		return;
+	}
+	if (sr.n + 1 <= AUTH_SESSIONS_MAX) {
+		free(sr.v);
+		return;
+	}
+	size_t excess = sr.n + 1 - AUTH_SESSIONS_MAX, idle = 0, held = 0;
+	for (size_t i = 0; i < a->ntokens; i++) {
+		const struct conn_token *t = &a->tokens[i];
+		struct conn *c = t->conn != conn ? conn_find(a->srv, t->conn) : NULL;
+		if (c == NULL || conn_user(c) != user)
+			continue;
+		for (size_t k = 0; k < sr.n; k++)
+			if (strcmp(sr.v[k].digest, t->digest) == 0)
+				sr.v[k].held = true;
+	}
+	/* The unused ones, least recently used first; then, if need be, the used ones. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < sr.n && idle + held < excess; k++) {
+			if (sr.v[k].held != (pass == 1))
+				continue;
+			session_end(a, &sr.v[k]);
+			if (pass == 0)
+				idle++;
+			else
+				held++;
+		}
+	log_info("user=%lld sessions over %d: %zu ended, %zu of them in use", (long long)user,
+	         AUTH_SESSIONS_MAX, idle + held, held);
+	free(sr.v);
+}
+
 static int add_game_id(const struct store_game *g, void *arg)
 {
 	json_array_append_new(arg, json_integer(g->id));
@@ -572,6 +673,7 @@ static void finish_login(struct auth *a, struct conn *c, struct job *j)
 		auth_reply_storage(a, c, j->id, "login");
 		return;
 	}
+	sessions_cap(a, j->user, digest, j->conn);
 	/* The success beside the failures: who logged in from where (audits,
 	 * and the order of hashing the fair queue gave, test_club.c). */
 	log_info("conn=%llu login ok addr=%s user=%s", (unsigned long long)j->conn, j->addr,

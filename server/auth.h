@@ -30,7 +30,10 @@
  * resumed: resume keeps the same token and slides its expiry (simpler for
  * clients than rotation, and a token that is used never dies under a
  * player mid-game).  logout revokes the token this connection logged in
- * with or obtained; the user's other sessions stay valid.
+ * with or obtained; the user's other sessions stay valid.  An account
+ * keeps AUTH_SESSIONS_MAX sessions at most: a login beyond them ends its
+ * least recently used one, one that no connection is logged in with
+ * first (auth.c, sessions_cap).
  */
 #ifndef KRIEG_AUTH_H
 #define KRIEG_AUTH_H
@@ -46,6 +49,7 @@
 #define AUTH_WORKERS 2                        /* hashing threads */
 #define AUTH_QUEUE_MAX 32                     /* hashes queued or running; more -> busy */
 #define AUTH_SESSION_SECONDS (30 * 24 * 3600) /* token lifetime, slid by resume */
+#define AUTH_SESSIONS_MAX 32                  /* sessions one account keeps (a login ends the oldest) */
 #define AUTH_PURGE_INTERVAL_S 3600            /* expired sessions are deleted this often */
 #define AUTH_GUEST_PREFIX "guest-"            /* reserved: registration refuses it */
 /* bad_name's message (register, user_create, `kriegd user add`): printf's

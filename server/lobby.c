@@ -22,6 +22,8 @@
  * accepted, cancelled, or its owner left).  Challenges are never pushed
  * to watchers: they concern two users only.
  */
+#include <sys/queue.h>
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
@@ -49,7 +51,31 @@
 #include "text.h"
 #include "xmalloc.h"
 
-#define LOBBY_OFFERS_MAX 4096        /* offers in the whole lobby */
+/*
+ * The lobby's room.  One user holds at most LOBBY_OFFERS_PER_USER offers,
+ * the lobby at most LOBBY_OFFERS_MAX, and of those at most a
+ * LOBBY_WAITING_SHARE may wait for owners who are away (offer_waits: a
+ * registered account's correspondence offer; kept in the store, brought
+ * back by a restart, for up to LOBBY_WAIT_MS).  At one cap for all, 4,096,
+ * 256 accounts that posted 16 correspondence seeks each and left refused
+ * every other user's seek and challenge, a guest's too, for 14 days and
+ * across restarts (probe).  Now offers that may wait fill half the lobby
+ * at most, and the other half holds only offers whose owners are
+ * connected: those go when their owners leave, and there are at most 16
+ * per logged-in user (max_connections, 1,024 by default, makes 16,384):
+ * no number of accounts that left can keep anyone from a timed or untimed
+ * game, and keeping correspondence offers out for two weeks takes 2,048
+ * accounts (410 address-hours of register_per_hour's default 5).  An
+ * offer costs some 200 bytes (struct offer, 176, and malloc's overhead;
+ * a daemon's RSS grew 14 MiB with 65,536 loaded); the walks of the offers
+ * compare fields in memory and read the store in one transaction
+ * (seek_match, lobby_users_changed).  Measured with a full lobby: a seek
+ * or an accept about 1 ms, `seeks` 3 to 5 ms, the worst seek (every offer
+ * on its terms, each owner's rating read to fall outside its range, the
+ * owners interleaved) 32 ms.
+ */
+#define LOBBY_OFFERS_MAX 65536       /* offers in the whole lobby */
+#define LOBBY_WAITING_SHARE 2        /* offers that may wait (offer_waits) fill 1/this of it at most */
 #define LOBBY_OFFERS_PER_USER 16     /* open offers one user may have */
 #define LOBBY_OFFER_ID_MAX (1LL << 53)
 #define LOBBY_GAME_ID_MAX (1LL << 53)  /* JSON-safe integers, as game_cmd.c */
@@ -66,7 +92,7 @@
 #define LOBBY_IDS_KEY "lobby_offer_ids"   /* server_state: ids below it were handed out */
 
 struct offer {
-	struct offer *next;
+	TAILQ_ENTRY(offer) link;              /* in lobby's offers, oldest first */
 	int64_t id;
 	int64_t owner;
 	char owner_name[PROTO_NAME_MAX + 1];
@@ -84,8 +110,10 @@ struct offer {
 
 struct lobby {
 	struct server *srv;
-	struct offer *offers;
+	TAILQ_HEAD(, offer) offers;           /* oldest first (listings show them so) */
 	size_t noffers;
+	size_t nwaiting;                      /* of them, offer_waits() ones */
+	size_t max_offers;                    /* LOBBY_OFFERS_MAX; $KRIEGD_LOBBY_OFFERS_MAX in tests */
 	int64_t next_id;
 	int64_t id_reserved;                  /* ids below it are recorded as given (LOBBY_IDS_KEY) */
 	uint64_t *watchers;                   /* conn_id()s of lobby_watch connections */
@@ -105,12 +133,19 @@ struct lobby *lobby_new(struct server *srv)
 {
 	struct lobby *l = xcalloc(1, sizeof *l);
 	l->srv = srv;
+	TAILQ_INIT(&l->offers);
 	l->next_id = 1;
 	l->wait_ms = LOBBY_WAIT_MS;
+	l->max_offers = LOBBY_OFFERS_MAX;
 	/* Test hook: integration tests wait seconds, not two weeks. */
 	const char *env = getenv("KRIEGD_OFFER_WAIT_MS");
 	if (env && atoll(env) > 0)
 		l->wait_ms = atoll(env);
+	/* And one that fills the lobby with a few dozen offers, not 65,536
+	 * (lower only: the caps above are what the memory was measured at). */
+	if ((env = getenv("KRIEGD_LOBBY_OFFERS_MAX")) != NULL && atoll(env) >= 2 &&
+	    atoll(env) < LOBBY_OFFERS_MAX)
+		l->max_offers = (size_t)atoll(env);
 	int64_t every = l->wait_ms / 2 < LOBBY_SWEEP_MS ? l->wait_ms / 2 : LOBBY_SWEEP_MS;
 	/* And one that needs the lobby's own sweeps only (a login's). */
 	if ((env = getenv("KRIEGD_OFFER_SWEEP_MS")) != NULL && atoll(env) > 0)
@@ -130,9 +165,9 @@ void lobby_free(struct lobby *l)
 {
 	if (!l)
 		return;
-	while (l->offers) {
-		struct offer *o = l->offers;
-		l->offers = o->next;
+	struct offer *o;
+	while ((o = TAILQ_FIRST(&l->offers)) != NULL) {
+		TAILQ_REMOVE(&l->offers, o, link);
 		free(o);
 	}
 	free(l->watchers);
@@ -275,8 +310,8 @@ static int offer_close(struct lobby *l, struct offer *o, int64_t to, json_t *ev,
 static void lobby_sweep(struct lobby *l, uint64_t quiet)
 {
 	int64_t now = mstime_wall();
-	for (struct offer *o = l->offers, *next; o; o = next) {
-		next = o->next;
+	for (struct offer *o = TAILQ_FIRST(&l->offers), *next; o; o = next) {
+		next = TAILQ_NEXT(o, link);
 		if (!offer_waits(o) || now - o->made_ms < l->wait_ms ||
 		    conn_of_user(l->srv, o->owner, NULL) != NULL)
 			continue;
@@ -327,10 +362,21 @@ static void lobby_push_gone(struct lobby *l, const struct offer *o)
 
 static struct offer *offer_find(struct lobby *l, int64_t id)
 {
-	for (struct offer *o = l->offers; o; o = o->next)
+	struct offer *o;
+	TAILQ_FOREACH(o, &l->offers, link)
 		if (o->id == id)
 			return o;
 	return NULL;
+}
+
+/* o leaves the lobby's list (its watchers are told of a seek) and is freed. */
+static void offer_unlink(struct lobby *l, struct offer *o)
+{
+	TAILQ_REMOVE(&l->offers, o, link);
+	l->noffers--;
+	l->nwaiting -= offer_waits(o);
+	lobby_push_gone(l, o);
+	free(o);
 }
 
 /* o goes, from the store first: 0, or -1 (logged) with o left as it was
@@ -339,14 +385,7 @@ static int offer_remove(struct lobby *l, struct offer *o)
 {
 	if (offer_unstore(l, o) != 0)
 		return -1;
-	for (struct offer **p = &l->offers; *p; p = &(*p)->next)
-		if (*p == o) {
-			*p = o->next;
-			l->noffers--;
-			lobby_push_gone(l, o);
-			free(o);
-			break;
-		}
+	offer_unlink(l, o);
 	return 0;
 }
 
@@ -385,7 +424,8 @@ void lobby_conn_login(struct server *srv, struct conn *c)
 	lobby_sweep(l, conn_id(c));
 	offer_news_tell(srv, c);
 	/* Challenges made while this user was away or on another connection. */
-	for (struct offer *o = l->offers; o; o = o->next)
+	struct offer *o;
+	TAILQ_FOREACH(o, &l->offers, link)
 		if (o->target == uid && !hidden_from(srv, o, uid)) {
 			json_t *j = offer_json(srv, o);
 			json_object_set_new(j, "event", json_string("challenge"));
@@ -408,22 +448,16 @@ void lobby_conn_closed(struct server *srv, struct conn *c)
 		if (o != c)
 			return;
 	/* The user's last connection: their offers go with them. */
-	struct offer **pp = &l->offers;
-	while (*pp) {
-		struct offer *o = *pp;
-		if (o->owner == uid && !offer_waits(o)) {
-			if (o->target && !hidden_from(srv, o, o->target)) {
-				json_t *j = json_pack("{s:s, s:I}", "event", "challenge_cancelled",
-				                      "offer", (json_int_t)o->id);
-				conn_send_user(srv, o->target, j);
-			}
-			*pp = o->next;
-			l->noffers--;
-			lobby_push_gone(l, o);
-			free(o);
-		} else {
-			pp = &o->next;
+	for (struct offer *o = TAILQ_FIRST(&l->offers), *next; o; o = next) {
+		next = TAILQ_NEXT(o, link);
+		if (o->owner != uid || offer_waits(o))
+			continue;
+		if (o->target && !hidden_from(srv, o, o->target)) {
+			json_t *j = json_pack("{s:s, s:I}", "event", "challenge_cancelled",
+			                      "offer", (json_int_t)o->id);
+			conn_send_user(srv, o->target, j);
 		}
+		offer_unlink(l, o);
 	}
 }
 
@@ -558,17 +592,20 @@ bad:
 }
 
 /* A new offer owned by the connection's user, its terms unset, or NULL
- * with an error sent (the limits on offers). */
+ * with an error sent (the user's own limit; the lobby's is lobby_full's). */
 static struct offer *offer_alloc(struct conn *c, json_t *id)
 {
 	struct lobby *l = conn_server(c)->lobby;
 	int64_t uid = conn_user(c);
 	lobby_sweep(l, 0);
 	size_t mine = 0;
-	for (struct offer *o = l->offers; o; o = o->next)
-		mine += o->owner == uid;
-	if (l->noffers >= LOBBY_OFFERS_MAX || mine >= LOBBY_OFFERS_PER_USER) {
-		dispatch_error(c, id, PE_ILLEGAL_ACTION, "too many open offers");
+	const struct offer *x;
+	TAILQ_FOREACH(x, &l->offers, link)
+		mine += x->owner == uid;
+	if (mine >= LOBBY_OFFERS_PER_USER) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION,
+		               "you have %d open offers, the most one user may have: cancel one first",
+		               LOBBY_OFFERS_PER_USER);
 		return NULL;
 	}
 	struct offer *o = xcalloc(1, sizeof *o);
@@ -601,14 +638,34 @@ static struct offer *offer_new(struct conn *c, json_t *id, json_t *req)
 	return o;
 }
 
+/* Offer o, made, would be listed while the lobby has no room for it:
+ * refused (true), o freed and the answer sent.  The lobby's own refusal,
+ * not the user's 16: its offers, or (o waiting for its owner, offer_waits)
+ * the half of them that may wait, are taken.  A seek that meets another
+ * is not listed, so it is never refused here. */
+static bool lobby_full(struct conn *c, json_t *id, struct offer *o)
+{
+	struct lobby *l = conn_server(c)->lobby;
+	if (l->noffers >= l->max_offers)
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "the lobby is full (%zu open offers); try again later",
+		               l->max_offers);
+	else if (offer_waits(o) && l->nwaiting >= l->max_offers / LOBBY_WAITING_SHARE)
+		dispatch_error(c, id, PE_ILLEGAL_ACTION,
+		               "the lobby is full: its %zu places for correspondence offers that wait for "
+		               "their owners are taken; try again later, or offer a timed game",
+		               l->max_offers / LOBBY_WAITING_SHARE);
+	else
+		return false;
+	free(o);
+	return true;
+}
+
 static void offer_link(struct lobby *l, struct offer *o)
 {
 	/* Append, so listings show the oldest first. */
-	struct offer **pp = &l->offers;
-	while (*pp)
-		pp = &(*pp)->next;
-	*pp = o;
+	TAILQ_INSERT_TAIL(&l->offers, o, link);
 	l->noffers++;
+	l->nwaiting += offer_waits(o);
 }
 
 /*
@@ -645,7 +702,7 @@ static int offer_loaded(const struct store_offer *row, void *arg)
 {
 	struct lobby *l = arg;
 	const struct ruleset *rs = ruleset_find(row->rules);
-	if (!rs || l->noffers >= LOBBY_OFFERS_MAX || row->id <= 0 || row->id >= LOBBY_OFFER_ID_MAX) {
+	if (!rs || l->noffers >= l->max_offers || row->id <= 0 || row->id >= LOBBY_OFFER_ID_MAX) {
 		log_warnx("offer=%lld in the store is not restored (rules %s)", (long long)row->id,
 		          row->rules);
 		return 0;
@@ -695,7 +752,10 @@ int lobby_load(struct lobby *l)
 void lobby_muted(struct server *srv, int64_t uid, int64_t owner, bool mute)
 {
 	struct lobby *l = srv->lobby;
-	for (struct offer *o = l ? l->offers : NULL; o; o = o->next) {
+	if (l == NULL)
+		return;
+	struct offer *o;
+	TAILQ_FOREACH(o, &l->offers, link) {
 		if (o->target != uid || o->owner != owner)
 			continue;
 		json_t *j;
@@ -715,28 +775,40 @@ void lobby_users_changed(struct server *srv)
 	struct lobby *l = srv->lobby;
 	if (l == NULL)
 		return;
-	for (struct offer *o = l->offers, *next; o; o = next) {
-		next = o->next;
-		if (auth_user_role(srv, o->owner) != AUTH_ROLE_NONE)
+	/* The owners' accounts are read in one read transaction, once for a
+	 * run of one owner's offers: this runs at every wire passwd, and a
+	 * read outside a transaction takes the WAL's locks each time (some
+	 * 6 us: 0.4 s for a full lobby, measured in seek_match).  The offers
+	 * found are closed after it, which writes. */
+	int64_t *gone = NULL, last = 0;
+	size_t ngone = 0, capgone = 0;
+	bool off = false, snapshot = store_begin_read(srv->store) == STORE_OK;
+	const struct offer *x;
+	TAILQ_FOREACH(x, &l->offers, link) {
+		if (x->owner != last) {
+			last = x->owner;
+			off = auth_user_role(srv, x->owner) == AUTH_ROLE_NONE;
+		}
+		if (off) {
+			gone = xgrow(gone, &capgone, ngone + 1, sizeof *gone, 16);
+			gone[ngone++] = x->id;
+		}
+	}
+	if (snapshot)
+		store_commit(srv->store);
+	for (size_t i = 0; i < ngone; i++) {
+		struct offer *o = offer_find(l, gone[i]);
+		if (o == NULL)
 			continue;
 		log_info("offer=%lld goes: its owner's account is disabled", (long long)o->id);
 		(void)offer_close(l, o, hidden_from(srv, o, o->target) ? 0 : o->target,
 		                  json_pack("{s:s, s:I}", "event", "challenge_cancelled", "offer",
 		                            (json_int_t)o->id), NULL);
 	}
+	free(gone);
 }
 
 static void offer_take(struct conn *c, json_t *id, struct offer *o, int taker_color);
-
-/* Is user's rating in rules within lo..hi (hi 0: anyone)?  A rating that
- * cannot be read is taken as outside. */
-static bool rating_within(struct server *srv, int64_t user, const char *rules, int lo, int hi)
-{
-	if (hi == 0)
-		return true;
-	int r = club_rating_of(srv, user, rules);
-	return r >= lo && r <= hi;
-}
 
 static int live_games_max(const struct server *srv)
 {
@@ -755,21 +827,51 @@ static struct offer *seek_match(struct server *srv, const struct offer *mine)
 	 * met it or not (it was refused when one did: probe). */
 	if (games_user_count(srv->games, mine->owner) >= live_games_max(srv))
 		return NULL;
-	for (struct offer *o = srv->lobby->offers; o; o = o->next) {
+	/* The store is read for an offer on the seek's own terms only, and
+	 * then as little as it can be: the seeker's bot flag and rating once,
+	 * an owner's rating once for a run of their offers, all in one read
+	 * transaction (a read outside one takes the WAL's locks each time).  A
+	 * full lobby of seeks on these terms whose owners are outside the
+	 * seeker's range was 0.4 s a seek, a read and its locks per offer. */
+	int mine_bot = -1, mine_rating = -2;   /* not read yet (a rating unreadable: -1) */
+	int64_t last_owner = 0;
+	int last_rating = -1;
+	bool snapshot = false;
+	struct offer *o;
+	TAILQ_FOREACH(o, &srv->lobby->offers, link) {
 		if (o->target || o->owner == mine->owner || o->rs != mine->rs || o->base_ms != mine->base_ms ||
 		    o->inc_ms != mine->inc_ms || o->days != mine->days || o->rated != mine->rated)
 			continue;
 		if (o->color != COLOR_RANDOM && mine->color != COLOR_RANDOM && o->color == mine->color)
 			continue;
-		if (auth_user_is_bot(srv, mine->owner) && auth_user_is_bot(srv, o->owner))
-			continue;   /* two computers' seeks: no game that nobody asked for */
 		if (games_user_count(srv->games, o->owner) >= live_games_max(srv))
 			continue;
-		if (rating_within(srv, mine->owner, o->rs->name, o->rating_min, o->rating_max) &&
-		    rating_within(srv, o->owner, o->rs->name, mine->rating_min, mine->rating_max))
-			return o;
+		if (!snapshot)
+			snapshot = store_begin_read(srv->store) == STORE_OK;
+		/* Each owner within the other's range (rating_max 0: anyone); a
+		 * rating that cannot be read (-1) is outside. */
+		if (o->rating_max > 0) {
+			if (mine_rating == -2)
+				mine_rating = club_rating_of(srv, mine->owner, mine->rs->name);
+			if (mine_rating < o->rating_min || mine_rating > o->rating_max)
+				continue;
+		}
+		if (mine_bot < 0)
+			mine_bot = auth_user_is_bot(srv, mine->owner);
+		if (mine_bot && auth_user_is_bot(srv, o->owner))
+			continue;   /* two computers' seeks: no game that nobody asked for */
+		if (mine->rating_max == 0)
+			break;   /* anyone may meet this seek */
+		if (o->owner != last_owner) {
+			last_owner = o->owner;
+			last_rating = club_rating_of(srv, o->owner, o->rs->name);
+		}
+		if (last_rating >= mine->rating_min && last_rating <= mine->rating_max)
+			break;
 	}
-	return NULL;
+	if (snapshot)
+		store_commit(srv->store);   /* before the game is started, which writes */
+	return o;
 }
 
 /* seek: met by an open seek, the game starts at once, as if the seeker
@@ -786,6 +888,8 @@ static void cmd_seek(struct conn *c, json_t *id, json_t *req)
 		offer_take(c, id, met, color);
 		return;
 	}
+	if (lobby_full(c, id, o))
+		return;
 	if (offer_add(conn_server(c)->lobby, o) != 0) {   /* a correspondence seek waits: stored */
 		dispatch_error(c, id, PE_STORAGE, "the seek could not be stored");
 		return;
@@ -817,7 +921,8 @@ static void cmd_seeks(struct conn *c, json_t *id, json_t *req)
 	int64_t uid = conn_user(c);
 	lobby_sweep(l, 0);
 	/* Open seeks, and the challenges this user made or received. */
-	for (struct offer *o = l->offers; o; o = o->next)
+	const struct offer *o;
+	TAILQ_FOREACH(o, &l->offers, link)
 		if (!o->target || o->owner == uid || (o->target == uid && !hidden_from(sh.srv, o, uid))) {
 			sh.v = xgrow(sh.v, &sh.cap, sh.n + 1, sizeof *sh.v, 64);
 			sh.v[sh.n++] = o;
@@ -834,6 +939,8 @@ static void offer_challenge(struct conn *c, json_t *id, struct offer *o, int64_t
 	struct server *srv = conn_server(c);
 	o->target = target;
 	snprintf(o->target_name, sizeof o->target_name, "%.*s", PROTO_NAME_MAX, name);
+	if (lobby_full(c, id, o))
+		return;
 	if (offer_add(srv->lobby, o) != 0) {
 		dispatch_error(c, id, PE_STORAGE, "the challenge could not be stored");
 		return;
@@ -999,7 +1106,8 @@ static void cmd_rematch(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	int64_t other = info.white == uid ? info.black : info.white;
-	for (struct offer *o = srv->lobby->offers; o; o = o->next) {
+	struct offer *o;
+	TAILQ_FOREACH(o, &srv->lobby->offers, link) {
 		if (o->rematch != gid)
 			continue;
 		if (o->owner == uid) {
@@ -1018,8 +1126,7 @@ static void cmd_rematch(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 		return;
 	}
-	struct offer *o = offer_alloc(c, id);
-	if (!o)
+	if ((o = offer_alloc(c, id)) == NULL)
 		return;
 	o->rs = rs;
 	o->base_ms = info.base_ms;
@@ -1133,9 +1240,9 @@ static void cmd_decline(struct conn *c, json_t *id, json_t *req)
 /* cancel without an offer: the user's only open offer. */
 static struct offer *offer_only(struct conn *c, json_t *id)
 {
-	struct offer *mine = NULL;
+	struct offer *mine = NULL, *o;
 	size_t n = 0;
-	for (struct offer *o = conn_server(c)->lobby->offers; o; o = o->next)
+	TAILQ_FOREACH(o, &conn_server(c)->lobby->offers, link)
 		if (o->owner == conn_user(c)) {
 			mine = o;
 			n++;

@@ -274,7 +274,7 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	/* 14: a correspondence challenge waits for its target up to two weeks
 	 * (lobby.c) — through a restart too: written when made, deleted when
 	 * taken, declined, cancelled or lapsed, read whole at start (the lobby
-	 * holds at most 4,096 offers). */
+	 * holds at most 4,096 offers; since, half of 65,536 may wait). */
 	"CREATE TABLE challenges ("
 	" id INTEGER PRIMARY KEY,"
 	" owner INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
@@ -466,6 +466,10 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_USER_SET_PASSWORD] = "UPDATE users SET pwhash = ?2, must_change = ?3"
 	                        " WHERE id = ?1 AND guest = 0",
 	[S_SESSIONS_END_USER] = "DELETE FROM sessions WHERE user = ?1 AND token_hash != ?2",
+	/* A session's expiry is its issue or last resume plus the lifetime:
+	 * the least recently used first (the older row of one second first). */
+	[S_SESSIONS_OF_USER] = "SELECT token_hash FROM sessions WHERE user = ?1 AND expires > ?2"
+	                       " ORDER BY expires, rowid",
 	[S_INVITE_CREATE] = "INSERT INTO invites (code_hash, created_by, created, expires)"
 	                    " VALUES (?1, ?2, ?3, ?4)",
 	[S_INVITE_VALID] = "SELECT 1 FROM invites WHERE code_hash = ?1 AND used IS NULL"

@@ -205,6 +205,11 @@ int store_session_touch(struct store *st, const char *token_hash, int64_t now_un
                         int64_t expires_unix);
 /* Delete every session expired at now_unix. */
 int store_sessions_purge(struct store *st, int64_t now_unix);
+/* fn for each live session of user (expires > now_unix), the least
+ * recently used first (the earliest expiry: issued or last resumed
+ * first); fn returning non-zero stops the walk. */
+int store_sessions_of_user(struct store *st, int64_t user, int64_t now_unix,
+                           int (*fn)(const char *token_hash, void *arg), void *arg);
 
 /* Games. */
 struct store_game {

@@ -318,6 +318,29 @@ int store_sessions_purge(struct store *st, int64_t now_unix)
 	return rc;
 }
 
+int store_sessions_of_user(struct store *st, int64_t user, int64_t now_unix,
+                           int (*fn)(const char *token_hash, void *arg), void *arg)
+{
+	int temp, rc = STORE_OK, step;
+	sqlite3_stmt *s;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_SESSIONS_OF_USER, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, user);
+	sqlite3_bind_int64(s, 2, now_unix);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		const unsigned char *h = sqlite3_column_text(s, 0);
+		if (fn(h != NULL ? (const char *)h : "", arg) != 0)
+			break;
+	}
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = store_fail_db(st, "sessions of user");
+	store_stmt_done(s, temp);
+	return rc;
+}
+
 /* A write of statement sid on a pair of users (mutes, follows). */
 static int pair_write(struct store *st, enum stmt_id sid, int64_t user, int64_t other, const char *what)
 {

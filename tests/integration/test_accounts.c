@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <sqlite3.h>
+
+#include "auth.h"
 #include "check_main.h"
 #include "harness.h"
 #include "harness_game.h"
@@ -217,6 +220,79 @@ START_TEST(accounts_survive_restart)
 	kc_ok(c, kc_req(c, "logout", NULL));
 	kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", "dave", "password", "daves password"));
 	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+/* The sessions of account `name` in d's store, read beside the daemon. */
+static int sessions_of(struct kd *d, const char *name)
+{
+	char path[400];
+	sqlite3 *db;
+	sqlite3_stmt *s;
+	snprintf(path, sizeof path, "%s/kriegd.db", kd_state_dir(d));
+	ck_assert_int_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	sqlite3_busy_timeout(db, 10000);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT count(*) FROM sessions JOIN users"
+	                                    " ON users.id = sessions.user WHERE users.name = ?1",
+	                                    -1, &s, NULL), SQLITE_OK);
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+	ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
+	int n = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return n;
+}
+
+/*
+ * Regression (probe): every login added a session that lived 30 days, so
+ * 2,000 logins to one account left 2,001 rows and as many live tokens.
+ * An account keeps AUTH_SESSIONS_MAX (32): a login past them ends the
+ * least recently used session no connection is logged in with (its token
+ * no longer resumes: auth_failed); with every one in use, the least
+ * recently used of them, whose connection hears session_ended and is
+ * closed.
+ */
+START_TEST(sessions_capped)
+{
+	enum { EXTRA = 3, LOGINS = AUTH_SESSIONS_MAX + EXTRA };
+	struct kd *d = kd_start("max_connections_per_ip = 100\n");
+	char tok[LOGINS + 1][PROTO_TOKEN_LEN + 1];
+	kc_close(registered(d, "erin", "erins password", tok[0]));
+	struct kc *b = kc_hello(d);
+	for (int i = 1; i <= LOGINS; i++) {
+		json_t *r = kc_ok(b, kc_req(b, "login", "{s:s, s:s}", "user", "erin", "password",
+		                            "erins password"));
+		snprintf(tok[i], sizeof tok[i], "%s", str(r, "token"));
+	}
+	kc_close(b);
+	/* The first EXTRA + 1 (the registration's too) ended, oldest first; the rest resume. */
+	struct kc *c = kc_hello(d);
+	for (int i = 0; i <= EXTRA; i++)
+		kc_error(c, kc_req(c, "resume", "{s:s}", "token", tok[i]), "auth_failed");
+	kc_close(c);
+	ck_assert_int_eq(sessions_of(d, "erin"), AUTH_SESSIONS_MAX);
+	struct kc *held[AUTH_SESSIONS_MAX];
+	for (int i = 0; i < AUTH_SESSIONS_MAX; i++) {
+		held[i] = kc_hello(d);
+		kc_ok(held[i], kc_req(held[i], "resume", "{s:s}", "token", tok[EXTRA + 1 + i]));
+	}
+	/* Every one in use: a login ends the least recently used (resumed first). */
+	struct kc *x = kc_hello(d);
+	kc_ok(x, kc_req(x, "login", "{s:s, s:s}", "user", "erin", "password", "erins password"));
+	json_t *e = kc_event(held[0], "session_ended");
+	ck_assert_str_eq(str(e, "reason"), "too many sessions: a newer login of the account ended this one");
+	ck_assert(kc_closed(held[0], KC_TIMEOUT_MS));
+	kc_ok(held[1], kc_req(held[1], "who", NULL));   /* the others stay */
+	kc_ok(held[AUTH_SESSIONS_MAX - 1], kc_req(held[AUTH_SESSIONS_MAX - 1], "who", NULL));
+	c = kc_hello(d);
+	kc_error(c, kc_req(c, "resume", "{s:s}", "token", tok[EXTRA + 1]), "auth_failed");
+	kc_ok(c, kc_req(c, "resume", "{s:s}", "token", tok[EXTRA + 2]));
+	ck_assert_int_eq(sessions_of(d, "erin"), AUTH_SESSIONS_MAX);
+	kc_close(c);
+	kc_close(x);
+	for (int i = 0; i < AUTH_SESSIONS_MAX; i++)
+		kc_close(held[i]);
 	kd_stop(d);
 }
 END_TEST
@@ -504,6 +580,10 @@ static Suite *auth_suite(void)
 	tcase_add_test(tc, held_connection_closes);
 	tcase_add_test(tc, waiting_request_keeps_its_account);
 	suite_add_tcase(s, tc);
+	TCase *sessions = tcase_create("sessions");
+	tcase_set_timeout(sessions, 120);
+	tcase_add_test(sessions, sessions_capped);
+	suite_add_tcase(s, sessions);
 	return s;
 }
 

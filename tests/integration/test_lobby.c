@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sqlite3.h>
+
 #include "check_main.h"
 #include "harness.h"
 #include "harness_game.h"
@@ -876,6 +878,134 @@ START_TEST(rematch_swaps_colours_on_the_same_terms)
 }
 END_TEST
 
+/* The message of error response e. */
+static const char *message_of(json_t *e)
+{
+	return json_string_value(json_object_get(json_object_get(e, "error"), "message"));
+}
+
+/* With d down, `users` registered accounts (sybil0000...) are written to
+ * its store, each with 16 correspondence seeks waiting (icc, 3 days,
+ * random, unrated, made now), as accounts that posted them and left
+ * leave them for the restart that follows. */
+static void sybil_seeks(struct kd *d, int users)
+{
+	char path[400], sql[1024];
+	sqlite3 *db;
+	kd_down(d);
+	snprintf(path, sizeof path, "%s/kriegd.db", kd_state_dir(d));
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	snprintf(sql, sizeof sql,
+	         "BEGIN;"
+	         "INSERT INTO users (name, pwhash, guest, created) WITH RECURSIVE n(i) AS"
+	         " (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < %d)"
+	         " SELECT printf('sybil%%04d', i), NULL, 0, 0 FROM n;"
+	         "INSERT INTO waiting_offers (owner, target, rules, days, color, rated, rating_min,"
+	         " rating_max, rematch, made_ms) WITH RECURSIVE k(j) AS"
+	         " (SELECT 0 UNION ALL SELECT j + 1 FROM k WHERE j < 15)"
+	         " SELECT u.id, NULL, 'icc', 3, 'random', 0, 0, 0, 0, %lld FROM users u, k"
+	         " WHERE u.name LIKE 'sybil%%' ORDER BY u.id, j;"
+	         "COMMIT;", users - 1, (long long)mstime_wall());
+	char *msg = NULL;
+	ck_assert_msg(sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK, "%s", msg ? msg : "?");
+	sqlite3_close(db);
+	kd_up(d);
+}
+
+/*
+ * Regression (probe): one cap for the whole lobby, 4,096 offers, was
+ * filled by 256 accounts that posted 16 correspondence seeks each and
+ * left; every other user's seek and challenge, a fresh guest's too, was
+ * refused "too many open offers" for 14 days, through restarts.  Offers
+ * that wait for owners who are away now hold half the lobby at most:
+ * with that half full (2,048 such accounts), a guest still seeks and
+ * challenges; a correspondence offer is refused, saying the lobby is
+ * full; one that meets a waiting seek is taken, as ever.  And the user's
+ * own 16 says so.
+ */
+START_TEST(away_accounts_cannot_fill_the_lobby)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct kp a, g;
+	kp_register(d, &a, "anna");
+	kc_close(a.c);
+	sybil_seeks(d, 2048);   /* 32,768 waiting seeks: the half of the lobby they may have */
+	kp_login(d, &a, "anna", "harness-password");
+	kp_guest(d, &g);
+	/* live offers have the other half */
+	json_t *r = kc_ok(g.c, kc_req(g.c, "seek", "{s:s, s:{s:i, s:i}}", "rules", "icc", "time", "base",
+	                              300, "inc", 0));
+	ck_assert_ptr_null(json_object_get(r, "game"));
+	kc_ok(g.c, kc_req(g.c, "challenge", "{s:s}", "user", "anna"));
+	kc_event(a.c, "challenge");
+	kc_ok(a.c, kc_req(a.c, "seek", "{s:s}", "rules", "nost"));
+	/* a correspondence offer that would wait: the lobby's refusal, not the user's 16 */
+	json_t *e = kc_error(a.c, kc_req(a.c, "seek", "{s:s, s:{s:i}}", "rules", "nost", "time", "days", 3),
+	                     "illegal_action");
+	ck_assert_msg(strstr(message_of(e), "the lobby is full") != NULL, "%s", message_of(e));
+	ck_assert_ptr_nonnull(strstr(message_of(e), "32768"));
+	e = kc_error(a.c, kc_req(a.c, "challenge", "{s:s, s:{s:i}}", "user", g.name, "time", "days", 3),
+	             "illegal_action");
+	ck_assert_ptr_nonnull(strstr(message_of(e), "the lobby is full"));
+	/* one that meets a waiting seek is not listed: it is taken, and a place is free */
+	r = kc_ok(a.c, kc_req(a.c, "seek", "{s:s, s:{s:i}}", "rules", "icc", "time", "days", 3));
+	ck_assert_int_gt(json_integer_value(json_object_get(r, "game")), 0);
+	kc_event(a.c, "game_start");
+	kc_ok(a.c, kc_req(a.c, "seek", "{s:s, s:{s:i}}", "rules", "nost", "time", "days", 3));
+	kc_error(a.c, kc_req(a.c, "seek", "{s:s, s:{s:i}}", "rules", "nost", "time", "days", 4),
+	         "illegal_action");
+	/* the user's own cap says it is theirs */
+	for (int i = 0; i < 14; i++)
+		kc_ok(a.c, kc_req(a.c, "seek", "{s:s, s:{s:i, s:i}}", "rules", "english", "time", "base",
+		                  60 + i, "inc", 0));
+	e = kc_error(a.c, kc_req(a.c, "seek", "{s:s}", "rules", "english"), "illegal_action");
+	ck_assert_str_eq(message_of(e), "you have 16 open offers, the most one user may have: cancel one first");
+	r = kc_ok(g.c, kc_req(g.c, "seeks", NULL));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "total")), 32768 - 1 + 1 + 1 + 16);
+	kc_close(a.c);
+	kc_close(g.c);
+	kd_stop(d);
+}
+END_TEST
+
+/* The lobby's cap (lowered to 8 here: KRIEGD_LOBBY_OFFERS_MAX): full, a
+ * seek or challenge that would be listed is refused saying so; half of it
+ * (4) may wait for owners who are away; a seek that meets one still
+ * starts its game. */
+START_TEST(full_lobby_says_so)
+{
+	setenv("KRIEGD_LOBBY_OFFERS_MAX", "8", 1);
+	struct kd *d = kd_start(FAST_CONFIG);
+	unsetenv("KRIEGD_LOBBY_OFFERS_MAX");
+	struct kp a, g, h;
+	kp_register(d, &a, "anna");
+	kp_guest(d, &g);
+	kp_guest(d, &h);
+	for (int i = 1; i <= 4; i++)
+		kc_ok(a.c, kc_req(a.c, "seek", "{s:s, s:{s:i}}", "rules", "nost", "time", "days", i));
+	json_t *e = kc_error(a.c, kc_req(a.c, "seek", "{s:s, s:{s:i}}", "rules", "nost", "time", "days", 5),
+	                     "illegal_action");
+	ck_assert_str_eq(message_of(e), "the lobby is full: its 4 places for correspondence offers that wait "
+	                 "for their owners are taken; try again later, or offer a timed game");
+	/* a guest's correspondence seek does not wait (it goes with the guest) */
+	kc_ok(g.c, kc_req(g.c, "seek", "{s:s, s:{s:i}}", "rules", "nost", "time", "days", 9));
+	kc_ok(g.c, kc_req(g.c, "seek", "{s:s}", "rules", "english"));
+	kc_ok(a.c, kc_req(a.c, "seek", "{s:s}", "rules", "nost"));
+	kc_ok(a.c, kc_req(a.c, "challenge", "{s:s}", "user", h.name));
+	e = kc_error(h.c, kc_req(h.c, "seek", "{s:s}", "rules", "gollon"), "illegal_action");
+	ck_assert_str_eq(message_of(e), "the lobby is full (8 open offers); try again later");
+	e = kc_error(h.c, kc_req(h.c, "challenge", "{s:s}", "user", "anna"), "illegal_action");
+	ck_assert_str_eq(message_of(e), "the lobby is full (8 open offers); try again later");
+	json_t *r = kc_ok(h.c, kc_req(h.c, "seek", "{s:s}", "rules", "english"));   /* meets g's */
+	ck_assert_int_gt(json_integer_value(json_object_get(r, "game")), 0);
+	kc_ok(h.c, kc_req(h.c, "seek", "{s:s}", "rules", "gollon"));   /* a place was freed */
+	kc_close(a.c);
+	kc_close(g.c);
+	kc_close(h.c);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *lobby_suite(void)
 {
 	Suite *s = suite_create("lobby");
@@ -899,6 +1029,13 @@ static Suite *lobby_suite(void)
 	tcase_add_test(tc, negative_id_and_null_time);
 	tcase_add_test(tc, rematch_swaps_colours_on_the_same_terms);
 	suite_add_tcase(s, tc);
+	/* The lobby's caps: a store full of waiting offers written behind
+	 * the daemon's back. */
+	TCase *full = tcase_create("full");
+	tcase_set_timeout(full, 60);
+	tcase_add_test(full, away_accounts_cannot_fill_the_lobby);
+	tcase_add_test(full, full_lobby_says_so);
+	suite_add_tcase(s, full);
 	return s;
 }
 

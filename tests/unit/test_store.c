@@ -438,6 +438,49 @@ START_TEST(sessions_expire)
 }
 END_TEST
 
+/* store_sessions_of_user's rows, joined by spaces into the buffer arg. */
+static int session_joined(const char *token_hash, void *arg)
+{
+	char *out = arg;
+	size_t n = strlen(out);
+	snprintf(out + n, 256 - n, "%s%s", n > 0 ? " " : "", token_hash);
+	return 0;
+}
+
+static int session_first(const char *token_hash, void *arg)
+{
+	snprintf(arg, 256, "%s", token_hash);
+	return 1;
+}
+
+/* An account's live sessions, the least recently used first (the earliest
+ * expiry, a resume moving one to the end; of one second, the older row
+ * first); another's and expired ones are not listed (auth.c caps them). */
+START_TEST(sessions_of_user_least_recent_first)
+{
+	struct store *st = open_ok();
+	int64_t u = mkuser(st, "alice"), v = mkuser(st, "bob");
+	char out[256] = "";
+
+	ck_assert_int_eq(store_sessions_of_user(st, u, 1000, session_joined, out), STORE_OK);
+	ck_assert_str_eq(out, "");
+	ck_assert_int_eq(store_session_create(st, u, "b", 5000), STORE_OK);
+	ck_assert_int_eq(store_session_create(st, u, "a", 5000), STORE_OK);
+	ck_assert_int_eq(store_session_create(st, u, "c", 4000), STORE_OK);
+	ck_assert_int_eq(store_session_create(st, u, "gone", 900), STORE_OK);
+	ck_assert_int_eq(store_session_create(st, v, "bobs", 3000), STORE_OK);
+	ck_assert_int_eq(store_sessions_of_user(st, u, 1000, session_joined, out), STORE_OK);
+	ck_assert_str_eq(out, "c b a");
+	ck_assert_int_eq(store_session_touch(st, "c", 1000, 6000), STORE_OK);   /* a resume */
+	out[0] = '\0';
+	ck_assert_int_eq(store_sessions_of_user(st, u, 1000, session_joined, out), STORE_OK);
+	ck_assert_str_eq(out, "b a c");
+	ck_assert_int_eq(store_sessions_of_user(st, u, 1000, session_first, out), STORE_OK);
+	ck_assert_str_eq(out, "b");
+	store_close(st);
+}
+END_TEST
+
 /* --- games ------------------------------------------------------------------ */
 
 static const struct event sample_events[] = {
@@ -1439,6 +1482,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, readonly_store_refuses_writes);
 	tcase_add_test(tc, user_names_unique_ignoring_case);
 	tcase_add_test(tc, sessions_expire);
+	tcase_add_test(tc, sessions_of_user_least_recent_first);
 	tcase_add_test(tc, game_record_round_trip);
 	tcase_add_test(tc, game_needs_real_players);
 	tcase_add_test(tc, events_of_both_forms);
