@@ -888,6 +888,42 @@ static void wake_cb(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
+/*
+ * Guest accounts nobody can be any more: no session (the last expired
+ * AUTH_SESSION_SECONDS after its last use, or was ended), no game, made a
+ * day ago or more, and not online.  Before, guest rows were never deleted:
+ * 60 an hour from each address at the defaults, for good (memory probe).
+ * A guest with a game stays, so every record keeps its players.  A few
+ * hundred a pass: the next pass, an hour on, takes the rest.
+ */
+#define AUTH_GUESTS_PURGE_MAX 500
+#define AUTH_GUEST_MIN_AGE_S (24 * 3600)
+
+static void guests_purge(struct auth *a)
+{
+	struct store *st = a->srv->store;
+	int64_t ids[AUTH_GUESTS_PURGE_MAX];
+	size_t n = 0, gone = 0;
+
+	if (store_guests_stale(st, auth_now_unix() - AUTH_GUEST_MIN_AGE_S, ids,
+	                       AUTH_GUESTS_PURGE_MAX, &n) != STORE_OK) {
+		log_warnx("auth: listing stale guests: %s", store_error(st));
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int deleted = 0;
+		if (conn_of_user(a->srv, ids[i], NULL) != NULL)
+			continue;
+		if (store_guest_delete(st, ids[i], &deleted) != STORE_OK) {
+			log_warnx("auth: deleting guest user=%lld: %s", (long long)ids[i], store_error(st));
+			return;
+		}
+		gone += (size_t)deleted;
+	}
+	if (gone > 0)
+		log_info("auth: guest accounts without a session or a game deleted: %zu", gone);
+}
+
 static void purge_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct auth *a = arg;
@@ -896,6 +932,8 @@ static void purge_cb(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	if (store_sessions_purge(a->srv->store, auth_now_unix()) != STORE_OK)
 		log_warnx("auth: purging expired sessions: %s", store_error(a->srv->store));
+	else
+		guests_purge(a);
 }
 
 /* --- submitting ------------------------------------------------------------- */

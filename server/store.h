@@ -210,6 +210,13 @@ int store_sessions_purge(struct store *st, int64_t now_unix);
  * first); fn returning non-zero stops the walk. */
 int store_sessions_of_user(struct store *st, int64_t user, int64_t now_unix,
                            int (*fn)(const char *token_hash, void *arg), void *arg);
+/* Up to max guest accounts made before `before` with no session and no
+ * game (never the newest account: its id would be given again), into
+ * ids; *n how many.  store_guest_delete deletes one if that still holds
+ * (*deleted 1, else 0): its mutes, follows, messages and the like go
+ * with it (ON DELETE CASCADE). */
+int store_guests_stale(struct store *st, int64_t before, int64_t *ids, size_t max, size_t *n);
+int store_guest_delete(struct store *st, int64_t id, int *deleted);
 
 /* Games. */
 struct store_game {

@@ -341,6 +341,44 @@ int store_sessions_of_user(struct store *st, int64_t user, int64_t now_unix,
 	return rc;
 }
 
+int store_guests_stale(struct store *st, int64_t before, int64_t *ids, size_t max, size_t *n)
+{
+	int temp, rc = STORE_OK, step;
+	sqlite3_stmt *s;
+
+	*n = 0;
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_GUESTS_STALE, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, before);
+	sqlite3_bind_int64(s, 2, (sqlite3_int64)max);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW && *n < max)
+		ids[(*n)++] = sqlite3_column_int64(s, 0);
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = store_fail_db(st, "stale guests");
+	store_stmt_done(s, temp);
+	return rc;
+}
+
+int store_guest_delete(struct store *st, int64_t id, int *deleted)
+{
+	int temp, rc;
+	sqlite3_stmt *s;
+
+	*deleted = 0;
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_GUEST_DELETE, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(s, 1, id);
+	rc = store_run(st, s, "guest delete");
+	if (rc == STORE_OK)
+		*deleted = sqlite3_changes(st->db) > 0;
+	store_stmt_done(s, temp);
+	return rc;
+}
+
 /* A write of statement sid on a pair of users (mutes, follows). */
 static int pair_write(struct store *st, enum stmt_id sid, int64_t user, int64_t other, const char *what)
 {

@@ -224,8 +224,9 @@ START_TEST(accounts_survive_restart)
 }
 END_TEST
 
-/* The sessions of account `name` in d's store, read beside the daemon. */
-static int sessions_of(struct kd *d, const char *name)
+/* A count in d's store, read beside the daemon: sql selects one integer,
+ * ?1 an account's name. */
+static int stored_count(struct kd *d, const char *sql, const char *name)
 {
 	char path[400];
 	sqlite3 *db;
@@ -233,9 +234,7 @@ static int sessions_of(struct kd *d, const char *name)
 	snprintf(path, sizeof path, "%s/kriegd.db", kd_state_dir(d));
 	ck_assert_int_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
 	sqlite3_busy_timeout(db, 10000);
-	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT count(*) FROM sessions JOIN users"
-	                                    " ON users.id = sessions.user WHERE users.name = ?1",
-	                                    -1, &s, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
 	ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
 	int n = sqlite3_column_int(s, 0);
@@ -243,6 +242,74 @@ static int sessions_of(struct kd *d, const char *name)
 	sqlite3_close(db);
 	return n;
 }
+
+/* The sessions of account `name` in d's store. */
+static int sessions_of(struct kd *d, const char *name)
+{
+	return stored_count(d, "SELECT count(*) FROM sessions JOIN users"
+	                       " ON users.id = sessions.user WHERE users.name = ?1", name);
+}
+
+static bool account_kept(struct kd *d, const char *name)
+{
+	return stored_count(d, "SELECT count(*) FROM users WHERE name = ?1", name) == 1;
+}
+
+static void db_exec(sqlite3 *db, const char *sql)
+{
+	char *msg = NULL;
+	ck_assert_msg(sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK, "%s: %s", sql, msg ? msg : "?");
+}
+
+/*
+ * A guest nobody can be any more (no session left: the last expired) and
+ * no game of theirs is deleted, with what cascades (a mute of them);
+ * kept: a guest with a game, one with a session, a registered account
+ * without one, and the newest account (its id would be given again).
+ * Before, guest rows were never deleted: 60 an hour from each address
+ * (memory probe).  The purge runs at the start, then hourly.
+ */
+START_TEST(stale_guests_deleted)
+{
+	struct kd *d = kd_start(NULL);
+	struct kp lone, w, b, kept, reg, last;
+	kp_guest(d, &lone);
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	kg_new_game(&w, &b);
+	kp_guest(d, &kept);
+	kp_register(d, &reg, "regular");
+	kc_ok(reg.c, kc_req(reg.c, "mute", "{s:s}", "user", lone.name));
+	kp_guest(d, &last);
+	struct kp *all[] = { &lone, &w, &b, &kept, &reg, &last };
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		kc_close(all[i]->c);
+	ck_assert_int_eq(stored_count(d, "SELECT count(*) FROM mutes", ""), 1);
+
+	/* A day and more later, every session but kept's gone. */
+	char path[400], sql[600];
+	sqlite3 *db;
+	kd_down(d);
+	snprintf(path, sizeof path, "%s/kriegd.db", kd_state_dir(d));
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	db_exec(db, "UPDATE users SET created = 1");
+	snprintf(sql, sizeof sql, "DELETE FROM sessions WHERE user IN (SELECT id FROM users"
+	                          " WHERE name != '%s')", kept.name);
+	db_exec(db, sql);
+	sqlite3_close(db);
+	kd_up(d);
+
+	ck_assert(kd_log_wait(d, "guest accounts without a session or a game deleted: 1", 10000));
+	ck_assert(!account_kept(d, lone.name));
+	ck_assert_int_eq(stored_count(d, "SELECT count(*) FROM mutes", ""), 0);
+	ck_assert(account_kept(d, w.name) && account_kept(d, b.name));
+	ck_assert(account_kept(d, kept.name) && account_kept(d, "regular") && account_kept(d, last.name));
+	/* The one kept by its session resumes. */
+	kp_resume(d, &kept);
+	kc_close(kept.c);
+	kd_stop(d);
+}
+END_TEST
 
 /*
  * Regression (probe): every login added a session that lived 30 days, so
@@ -583,6 +650,7 @@ static Suite *auth_suite(void)
 	TCase *sessions = tcase_create("sessions");
 	tcase_set_timeout(sessions, 120);
 	tcase_add_test(sessions, sessions_capped);
+	tcase_add_test(sessions, stale_guests_deleted);
 	suite_add_tcase(s, sessions);
 	return s;
 }
