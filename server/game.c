@@ -146,8 +146,10 @@ void game_record_push(struct game *g, const struct action *a)
 	_Static_assert(sizeof(struct game_rec) <= 8, "a record's action costs 8 bytes and its text");
 	size_t len = strnlen(a->text, ACTION_TEXT_MAX - 1);
 	g->rec = xgrow(g->rec, &g->caprec, g->nacts + 1, sizeof *g->rec, 64);
-	g->texts = xgrow(g->texts, &g->captexts, g->ntexts + len, 1, 1024);
-	memcpy(g->texts + g->ntexts, a->text, len);
+	if (len > 0) {   /* (an empty text, a begin's, takes no room: texts may be NULL) */
+		g->texts = xgrow(g->texts, &g->captexts, g->ntexts + len, 1, 1024);
+		memcpy(g->texts + g->ntexts, a->text, len);
+	}
 	/* The offset fits: a record holds GAME_ACTIONS_MAX actions at most. */
 	g->rec[g->nacts++] = (struct game_rec){ .off = (uint32_t)g->ntexts, .len = (uint8_t)len,
 	                                        .kind = (int8_t)a->kind, .color = (int8_t)a->color };
@@ -161,7 +163,8 @@ static void record_get(const struct game *g, size_t i, struct action *a)
 	const struct game_rec *r = &g->rec[i];
 	a->kind = r->kind;
 	a->color = r->color;
-	memcpy(a->text, g->texts + r->off, r->len);
+	if (r->len > 0)
+		memcpy(a->text, g->texts + r->off, r->len);
 	a->text[r->len] = '\0';
 }
 
