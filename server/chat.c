@@ -32,6 +32,8 @@
  * form), and each user may send CHAT_BURST messages in any CHAT_WINDOW_MS.
  * Part of the game module (game_priv.h): it holds its state in struct games.
  */
+#include <sys/queue.h>
+
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -45,6 +47,7 @@
 #include "dispatch.h"
 #include "game.h"
 #include "game_priv.h"
+#include "idtable.h"
 #include "lobby.h"
 #include "log.h"
 #include "mstime.h"
@@ -63,7 +66,9 @@
 #define CHAT_TEXT_IN_MAX (4 * ACTION_REASON_MAX)   /* bytes a text may have before it is normalised */
 
 struct chat_user {
-	int64_t user;
+	struct idnode node;          /* in chat's users; node.id = the user */
+	TAILQ_ENTRY(chat_user) recent;   /* in chat's recent while its window holds a message */
+	bool in_recent;
 	int64_t sent[CHAT_BURST];    /* mstime_mono of the last CHAT_BURST accepted, a ring */
 	int nsent;                   /* how many of them are set (up to CHAT_BURST) */
 	int next;                    /* the ring's oldest, overwritten by the next */
@@ -71,11 +76,21 @@ struct chat_user {
 	size_t nmuted, capmuted;
 };
 
+/*
+ * A user's entry is found by id (every listener of a spectator's or a
+ * player's words is looked up: a list walked was one entry of every user
+ * who chatted since the start), and goes once it holds nothing: no mute,
+ * and its last message out of the window (chat_sent sweeps a few of the
+ * oldest, as conn.c does the address budgets).  Before, an entry stayed
+ * for every user who ever chatted, until a restart.
+ */
 struct chat {
-	struct chat_user *u;
-	size_t n, cap;
+	struct idtable users;
+	TAILQ_HEAD(, chat_user) recent;  /* by last message, oldest first */
 	int64_t window_ms;           /* CHAT_WINDOW_MS, or the test hook's */
 };
+
+#define CHAT_SWEEP 4                /* entries looked at per message accepted */
 
 static struct chat_user *chat_user(struct games *gs, int64_t uid, bool create)
 {
@@ -83,6 +98,7 @@ static struct chat_user *chat_user(struct games *gs, int64_t uid, bool create)
 		if (!create)
 			return NULL;
 		gs->chat = xcalloc(1, sizeof *gs->chat);
+		TAILQ_INIT(&gs->chat->recent);
 		gs->chat->window_ms = CHAT_WINDOW_MS;
 		/* Test hook: integration tests slide the window in seconds, not ten. */
 		const char *env = getenv("KRIEGD_CHAT_WINDOW_MS");
@@ -90,27 +106,50 @@ static struct chat_user *chat_user(struct games *gs, int64_t uid, bool create)
 			gs->chat->window_ms = atoll(env);
 	}
 	struct chat *ch = gs->chat;
-	for (size_t i = 0; i < ch->n; i++)
-		if (ch->u[i].user == uid)
-			return &ch->u[i];
+	struct idnode *n = idtable_find(&ch->users, uid);
+	if (n != NULL)
+		return IDTABLE_ENTRY(n, struct chat_user, node);
 	if (!create)
 		return NULL;
-	ch->u = xgrow(ch->u, &ch->cap, ch->n + 1, sizeof *ch->u, 16);
-	struct chat_user *cu = &ch->u[ch->n++];
-	memset(cu, 0, sizeof *cu);
-	cu->user = uid;
+	struct chat_user *cu = xcalloc(1, sizeof *cu);
+	cu->node.id = uid;
+	idtable_add(&ch->users, &cu->node);
 	return cu;
+}
+
+static void chat_user_free(struct idnode *n)
+{
+	struct chat_user *cu = IDTABLE_ENTRY(n, struct chat_user, node);
+	free(cu->muted);
+	free(cu);
 }
 
 void chat_free(struct games *gs)
 {
 	if (gs->chat == NULL)
 		return;
-	for (size_t i = 0; i < gs->chat->n; i++)
-		free(gs->chat->u[i].muted);
-	free(gs->chat->u);
+	idtable_free(&gs->chat->users, chat_user_free);
 	free(gs->chat);
 	gs->chat = NULL;
+}
+
+/* The oldest entries whose last message left the window leave the recent
+ * list, and go altogether when they mute nobody. */
+static void chat_sweep(struct chat *ch, int64_t now)
+{
+	struct chat_user *cu;
+	for (int i = 0; i < CHAT_SWEEP && (cu = TAILQ_FIRST(&ch->recent)) != NULL; i++) {
+		int64_t last = cu->sent[(cu->next + CHAT_BURST - 1) % CHAT_BURST];
+		if (now - last < ch->window_ms)
+			break;
+		TAILQ_REMOVE(&ch->recent, cu, recent);
+		cu->in_recent = false;
+		if (cu->nmuted == 0) {
+			idtable_remove(&ch->users, &cu->node);
+			chat_user_free(&cu->node);
+		}
+	}
+	log_debug("chat: %zu users held", ch->users.count);
 }
 
 /* listener mutes speaker from now on (no check of the limit: the store's
@@ -171,8 +210,9 @@ static bool chat_checked(struct conn *c, json_t *id, json_t *req, char *out, siz
 		return false;
 	}
 	struct games *gs = conn_server(c)->games;
-	struct chat_user *cu = chat_user(gs, conn_user(c), true);
-	if (cu->nsent == CHAT_BURST && mstime_mono() - cu->sent[cu->next] < gs->chat->window_ms) {
+	const struct chat_user *cu = chat_user(gs, conn_user(c), false);   /* none: nothing sent */
+	if (cu != NULL && cu->nsent == CHAT_BURST &&
+	    mstime_mono() - cu->sent[cu->next] < gs->chat->window_ms) {
 		dispatch_error(c, id, PE_RATE_LIMITED, "at most %d messages in %d seconds", CHAT_BURST,
 		               CHAT_WINDOW_MS / 1000);
 		return false;
@@ -183,11 +223,18 @@ static bool chat_checked(struct conn *c, json_t *id, json_t *req, char *out, siz
 /* c's words (checked by chat_checked) were accepted: they count in its window. */
 static void chat_sent(struct conn *c)
 {
-	struct chat_user *cu = chat_user(conn_server(c)->games, conn_user(c), true);
-	cu->sent[cu->next] = mstime_mono();
+	struct games *gs = conn_server(c)->games;
+	struct chat_user *cu = chat_user(gs, conn_user(c), true);
+	int64_t now = mstime_mono();
+	cu->sent[cu->next] = now;
 	cu->next = (cu->next + 1) % CHAT_BURST;
 	if (cu->nsent < CHAT_BURST)
 		cu->nsent++;
+	if (cu->in_recent)
+		TAILQ_REMOVE(&gs->chat->recent, cu, recent);
+	TAILQ_INSERT_TAIL(&gs->chat->recent, cu, recent);
+	cu->in_recent = true;
+	chat_sweep(gs->chat, now);   /* never cu: its message is in the window */
 }
 
 static void cmd_say(struct conn *c, json_t *id, json_t *req)
@@ -469,6 +516,10 @@ static void cmd_mute(struct conn *c, json_t *id, json_t *req)
 		mute_add(cu, who);
 	else if (change)
 		cu->muted[i] = cu->muted[--cu->nmuted];
+	if (cu->nmuted == 0 && !cu->in_recent) {   /* it holds nothing now (chat_sweep) */
+		idtable_remove(&gs->chat->users, &cu->node);
+		chat_user_free(&cu->node);
+	}
 	if (change)
 		lobby_muted(conn_server(c), conn_user(c), who, mute);
 	dispatch_ok(c, id, NULL);

@@ -652,6 +652,49 @@ START_TEST(chat_requests)
 END_TEST
 
 /*
+ * Chat's table keeps what it must only: an entry goes once its user's
+ * last message has left the window and it mutes nobody; a muter's stays
+ * (the mute still holds), and a user whose words are still in the window
+ * is still limited.  Before, an entry stayed for every user who ever
+ * chatted until a restart, and each listener was looked up along all of
+ * them.
+ */
+START_TEST(chat_table_forgets)
+{
+	int window = 1000 * kt_timeout_scale();   /* five tells fit in it on a slow run */
+	char env[32];
+	snprintf(env, sizeof env, "%d", window);
+	setenv("KRIEGD_CHAT_WINDOW_MS", env, 1);
+	struct kd *d = kd_start("rate_limit = 100000\nrate_burst = 100000\nlog_level = debug\n");
+	unsetenv("KRIEGD_CHAT_WINDOW_MS");
+	struct kp to, muter, p[3], late;
+	kp_guest(d, &to);
+	kp_guest(d, &muter);
+	kc_ok(muter.c, kc_req(muter.c, "mute", "{s:s}", "user", to.name));
+	for (int i = 0; i < 3; i++) {
+		kp_guest(d, &p[i]);
+		kc_ok(p[i].c, kc_req(p[i].c, "tell", "{s:s, s:s}", "user", to.name, "text", "hi"));
+	}
+	ck_assert(kd_log_wait(d, "chat: 4 users held", 5000));   /* the muter and the three */
+	kt_sleep_ms(window + window / 5);   /* all three out of the window */
+	kp_guest(d, &late);
+	kc_ok(late.c, kc_req(late.c, "tell", "{s:s, s:s}", "user", to.name, "text", "late"));
+	ck_assert(kd_log_wait(d, "chat: 2 users held", 5000));   /* the muter and the late one */
+	kc_ok(to.c, kc_req(to.c, "tell", "{s:s, s:s}", "user", muter.name, "text", "STILL-MUTED"));
+	kc_ok(muter.c, kc_req(muter.c, "ping", NULL));
+	ck_assert(!kc_saw(muter.c, "STILL-MUTED"));
+	for (int i = 0; i < 4; i++)
+		kc_ok(late.c, kc_req(late.c, "tell", "{s:s, s:s}", "user", to.name, "text", "more"));
+	kc_error(late.c, kc_req(late.c, "tell", "{s:s, s:s}", "user", to.name, "text", "too many"),
+	         "rate_limited");
+	struct kp *all[] = { &to, &muter, &p[0], &p[1], &p[2], &late };
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		kc_close(all[i]->c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
  * Regression: the chat rate was a fixed window, restarted by the first
  * message after it ended, so one at t=0, four at 9.85 s and five more at
  * 10.02 s all went through: nine in 0.17 s.  A sliding window now: at
@@ -1350,6 +1393,7 @@ static Suite *friends_suite(void)
 	tcase_add_test(tc, chat_reaches_only_its_audience);
 	tcase_add_test(tc, chat_requests);
 	tcase_add_test(tc, chat_rate_slides);
+	tcase_add_test(tc, chat_table_forgets);
 	tcase_add_test(tc, mute_hides_challenges);
 	tcase_add_test(tc, full_mailbox_hides_a_mute);
 	tcase_add_test(tc, refused_messages_use_no_allowance);
