@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
+#include "srcfile.h"
 #include "cmd.h"
 
 #define PAGE_REL "client-cli/krieg.1"
@@ -38,77 +39,6 @@ static char *page;
 static char entries[ENTRIES_MAX][WORD_MAX];
 static int entry_line[ENTRIES_MAX];
 static size_t nentries;
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (f == NULL)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-	size_t got = s != NULL ? fread(s, 1, (size_t)n, f) : 0;
-	fclose(f);
-	if (s == NULL)
-		return NULL;
-	s[got] = '\0';
-	return s;
-}
-
-static bool try_path(const char *dir, const char *rel)
-{
-	char path[PATH_MAX];
-	int n = snprintf(path, sizeof path, "%s%s%s", dir, *dir && dir[strlen(dir) - 1] != '/' ? "/" : "",
-	                 rel);
-	if (n < 0 || (size_t)n >= sizeof path || access(path, R_OK) != 0)
-		return false;
-	snprintf(page_path, sizeof page_path, "%s", path);
-	return true;
-}
-
-/* dir and up to `levels` of its parents. */
-static bool try_upwards(const char *start, int levels)
-{
-	char dir[PATH_MAX];
-	snprintf(dir, sizeof dir, "%s", start);
-	for (int i = 0; i <= levels; i++) {
-		if (try_path(dir, PAGE_REL))
-			return true;
-		char *slash = strrchr(dir, '/');
-		if (slash == NULL || slash == dir)
-			return false;
-		*slash = '\0';
-	}
-	return false;
-}
-
-static bool find_page(void)
-{
-	const char *env = getenv("KRIEG_MAN_PAGE");
-	if (env != NULL && *env != '\0')
-		return try_path("", env);
-	const char *me = __FILE__, *tail = strstr(me, "tests/unit/");
-	if (tail != NULL) {
-		char root[PATH_MAX];
-		snprintf(root, sizeof root, "%.*s", (int)(tail - me), me);
-		if (try_path(root, PAGE_REL))
-			return true;
-	}
-	char dir[PATH_MAX];
-	if (getcwd(dir, sizeof dir) != NULL && try_upwards(dir, 6))
-		return true;
-	ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
-	if (n > 0) {
-		dir[n] = '\0';
-		char *slash = strrchr(dir, '/');
-		if (slash != NULL)
-			*slash = '\0';
-		if (try_upwards(dir, 6))
-			return true;
-	}
-	return false;
-}
 
 /* The command word a .TP tag line starts with in bold, into word; false if
  * the tag starts with anything else. */
@@ -138,9 +68,8 @@ static bool tag_word(const char *tag, char word[WORD_MAX])
 
 static void setup(void)
 {
-	ck_assert_msg(find_page(), "%s not found (set KRIEG_MAN_PAGE)", PAGE_REL);
-	page = slurp(page_path);
-	ck_assert_msg(page != NULL, "cannot read %s", page_path);
+	page = srcfile_read(PAGE_REL, "KRIEG_MAN_PAGE", __FILE__, page_path, sizeof page_path);
+	ck_assert_msg(page != NULL, "cannot read %s (set KRIEG_MAN_PAGE)", page_path);
 	nentries = 0;
 	int line = 1;
 	for (const char *p = page; *p; line++) {

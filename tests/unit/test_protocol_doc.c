@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
+#include "srcfile.h"
 #include "dispatch.h"
 
 #define DOC_REL "proto/PROTOCOL.md"
@@ -49,83 +50,6 @@ static struct sig sigs[SIG_MAX];
 static size_t nsigs;
 static char doc_path[PATH_MAX];
 static char *doc;
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (f == NULL)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-	size_t got = s != NULL ? fread(s, 1, (size_t)n, f) : 0;
-	fclose(f);
-	if (s == NULL)
-		return NULL;
-	s[got] = '\0';
-	return s;
-}
-
-static bool try_path(const char *dir, const char *rel)
-{
-	char path[PATH_MAX];
-	int n = snprintf(path, sizeof path, "%s%s%s", dir, *dir && dir[strlen(dir) - 1] != '/' ? "/" : "",
-	                 rel);
-	if (n < 0 || (size_t)n >= sizeof path || access(path, R_OK) != 0)
-		return false;
-	snprintf(doc_path, sizeof doc_path, "%s", path);
-	return true;
-}
-
-/* dir and up to `levels` of its parents. */
-static bool try_upwards(const char *start, int levels)
-{
-	char dir[PATH_MAX];
-	snprintf(dir, sizeof dir, "%s", start);
-	for (int i = 0; i <= levels; i++) {
-		if (try_path(dir, DOC_REL))
-			return true;
-		char *slash = strrchr(dir, '/');
-		if (slash == NULL || slash == dir)
-			return false;
-		*slash = '\0';
-	}
-	return false;
-}
-
-static bool find_doc(void)
-{
-	const char *env = getenv("KRIEG_PROTOCOL_MD");
-	if (env != NULL && *env != '\0')
-		return try_path("", env);
-#ifdef KRIEG_SRCDIR
-	if (try_path(KRIEG_SRCDIR, DOC_REL))
-		return true;
-#endif
-	/* This file's path as the compiler saw it: "tests/unit/test_..." from
-	 * the repository root, or absolute. */
-	const char *me = __FILE__, *tail = strstr(me, "tests/unit/");
-	if (tail != NULL) {
-		char root[PATH_MAX];
-		snprintf(root, sizeof root, "%.*s", (int)(tail - me), me);
-		if (try_path(root, DOC_REL))
-			return true;
-	}
-	char dir[PATH_MAX];
-	if (getcwd(dir, sizeof dir) != NULL && try_upwards(dir, 6))
-		return true;
-	ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
-	if (n > 0) {
-		dir[n] = '\0';
-		char *slash = strrchr(dir, '/');
-		if (slash != NULL)
-			*slash = '\0';
-		if (try_upwards(dir, 6))
-			return true;
-	}
-	return false;
-}
 
 /* Parse one signature's braces "{a, b?, c:[...]}" (p after the '{', end at
  * the '}') into s->fields. */
@@ -190,9 +114,8 @@ static void parse_doc(void)
 
 static void setup(void)
 {
-	ck_assert_msg(find_doc(), "%s not found (set KRIEG_PROTOCOL_MD)", DOC_REL);
-	doc = slurp(doc_path);
-	ck_assert_msg(doc != NULL, "cannot read %s", doc_path);
+	doc = srcfile_read(DOC_REL, "KRIEG_PROTOCOL_MD", __FILE__, doc_path, sizeof doc_path);
+	ck_assert_msg(doc != NULL, "cannot read %s (set KRIEG_PROTOCOL_MD)", doc_path);
 	parse_doc();
 	ck_assert_msg(nsigs > 0, "%s documents no request", doc_path);
 }
