@@ -451,8 +451,11 @@ static int session_listed(const char *token_hash, void *arg)
 	return 0;
 }
 
-/* End session row r: its row, then the connections logged in with it. */
-static void session_end(struct auth *a, const struct session_row *r)
+/* End session row r: its row, then the connections logged in with it,
+ * but `login`, the connection logging in (its token is replaced by the
+ * new one: ending it closed the connection and left the login unanswered,
+ * own-changes probe). */
+static void session_end(struct auth *a, const struct session_row *r, uint64_t login)
 {
 	if (store_session_delete(a->srv->store, r->digest) == STORE_ERROR) {
 		log_warnx("auth: ending a session: %s", store_error(a->srv->store));
@@ -460,7 +463,7 @@ static void session_end(struct auth *a, const struct session_row *r)
 	}
 	for (size_t i = 0; i < a->ntokens;) {
 		struct conn *c = conn_find(a->srv, a->tokens[i].conn);
-		if (c == NULL || strcmp(a->tokens[i].digest, r->digest) != 0) {
+		if (c == NULL || a->tokens[i].conn == login || strcmp(a->tokens[i].digest, r->digest) != 0) {
 			i++;
 			continue;
 		}
@@ -500,7 +503,7 @@ static void sessions_cap(struct auth *a, int64_t user, const char *fresh, uint64
 		for (size_t k = 0; k < sr.n && idle + held < excess; k++) {
 			if (sr.v[k].held != (pass == 1))
 				continue;
-			session_end(a, &sr.v[k]);
+			session_end(a, &sr.v[k], conn);
 			if (pass == 0)
 				idle++;
 			else

@@ -263,28 +263,36 @@ static void db_exec(sqlite3 *db, const char *sql)
 
 /*
  * A guest nobody can be any more (no session left: the last expired) and
- * no game of theirs is deleted, with what cascades (a mute of them);
- * kept: a guest with a game, one with a session, a registered account
- * without one, and the newest account (its id would be given again).
- * Before, guest rows were never deleted: 60 an hour from each address
- * (memory probe).  The purge runs at the start, then hourly.
+ * nothing refers to is deleted.  Kept: a guest with a game, one with a
+ * session, one muted, one followed, one challenged by correspondence
+ * (those rows would go with it, unannounced, and the daemon's lists keep
+ * their ids: own-changes probe), a registered account
+ * without a session, and the newest account (its id would be given
+ * again).  Before, guest rows were never deleted: 60 an hour from each
+ * address (memory probe).  The purge runs at the start, then hourly.
  */
 START_TEST(stale_guests_deleted)
 {
 	struct kd *d = kd_start(NULL);
-	struct kp lone, w, b, kept, reg, last;
+	struct kp lone, w, b, kept, muted, followed, challenged, reg, last;
 	kp_guest(d, &lone);
 	kp_guest(d, &w);
 	kp_guest(d, &b);
 	kg_new_game(&w, &b);
 	kp_guest(d, &kept);
+	kp_guest(d, &muted);
+	kp_guest(d, &followed);
+	kp_guest(d, &challenged);
 	kp_register(d, &reg, "regular");
-	kc_ok(reg.c, kc_req(reg.c, "mute", "{s:s}", "user", lone.name));
+	kc_ok(reg.c, kc_req(reg.c, "mute", "{s:s}", "user", muted.name));
+	kc_ok(reg.c, kc_req(reg.c, "follow", "{s:s}", "user", followed.name));
+	kc_ok(reg.c, kc_req(reg.c, "challenge", "{s:s, s:{s:i}}", "user", challenged.name, "time",
+	                    "days", 3));
+	kc_close(reg.c);   /* away: the challenge waits */
 	kp_guest(d, &last);
-	struct kp *all[] = { &lone, &w, &b, &kept, &reg, &last };
+	struct kp *all[] = { &lone, &w, &b, &kept, &muted, &followed, &challenged, &last };
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
 		kc_close(all[i]->c);
-	ck_assert_int_eq(stored_count(d, "SELECT count(*) FROM mutes", ""), 1);
 
 	/* A day and more later, every session but kept's gone. */
 	char path[400], sql[600];
@@ -301,9 +309,12 @@ START_TEST(stale_guests_deleted)
 
 	ck_assert(kd_log_wait(d, "guest accounts without a session or a game deleted: 1", 10000));
 	ck_assert(!account_kept(d, lone.name));
-	ck_assert_int_eq(stored_count(d, "SELECT count(*) FROM mutes", ""), 0);
-	ck_assert(account_kept(d, w.name) && account_kept(d, b.name));
-	ck_assert(account_kept(d, kept.name) && account_kept(d, "regular") && account_kept(d, last.name));
+	struct kp *stay[] = { &w, &b, &kept, &muted, &followed, &challenged, &last };
+	for (size_t i = 0; i < sizeof stay / sizeof stay[0]; i++)
+		ck_assert_msg(account_kept(d, stay[i]->name), "%s deleted", stay[i]->name);
+	ck_assert(account_kept(d, "regular"));
+	ck_assert_int_eq(stored_count(d, "SELECT count(*) FROM mutes", ""), 1);
+	ck_assert_int_eq(stored_count(d, "SELECT count(*) FROM waiting_offers", ""), 1);
 	/* The one kept by its session resumes. */
 	kp_resume(d, &kept);
 	kc_close(kept.c);
@@ -360,6 +371,37 @@ START_TEST(sessions_capped)
 	kc_close(x);
 	for (int i = 0; i < AUTH_SESSIONS_MAX; i++)
 		kc_close(held[i]);
+	kd_stop(d);
+}
+END_TEST
+
+/* A connection logging in again whose own token is the least recently
+ * used: that token ends (the new one replaces it) and the login is
+ * answered on a connection that stays.  Before, the cap closed the
+ * connection as one logged in with an ended session, and the login went
+ * unanswered (own-changes probe). */
+START_TEST(relogin_keeps_its_connection)
+{
+	struct kd *d = kd_start("max_connections_per_ip = 100\n");
+	kc_close(registered(d, "fay", "fays password", NULL));
+	struct kc *y = kc_hello(d);
+	json_t *r = kc_ok(y, kc_req(y, "login", "{s:s, s:s}", "user", "fay", "password", "fays password"));
+	char first[PROTO_TOKEN_LEN + 1];
+	snprintf(first, sizeof first, "%s", str(r, "token"));
+	for (int i = 1; i < AUTH_SESSIONS_MAX; i++) {   /* the registration's ends: y's is the oldest */
+		struct kc *o = kc_hello(d);
+		kc_ok(o, kc_req(o, "login", "{s:s, s:s}", "user", "fay", "password", "fays password"));
+		kc_close(o);
+	}
+	ck_assert_int_eq(sessions_of(d, "fay"), AUTH_SESSIONS_MAX);
+	kc_ok(y, kc_req(y, "login", "{s:s, s:s}", "user", "fay", "password", "fays password"));
+	ck_assert(!kc_saw(y, "session_ended"));
+	kc_ok(y, kc_req(y, "who", NULL));
+	struct kc *c = kc_hello(d);
+	kc_error(c, kc_req(c, "resume", "{s:s}", "token", first), "auth_failed");
+	ck_assert_int_eq(sessions_of(d, "fay"), AUTH_SESSIONS_MAX);
+	kc_close(c);
+	kc_close(y);
 	kd_stop(d);
 }
 END_TEST
@@ -650,6 +692,7 @@ static Suite *auth_suite(void)
 	TCase *sessions = tcase_create("sessions");
 	tcase_set_timeout(sessions, 120);
 	tcase_add_test(sessions, sessions_capped);
+	tcase_add_test(sessions, relogin_keeps_its_connection);
 	tcase_add_test(sessions, stale_guests_deleted);
 	suite_add_tcase(s, sessions);
 	return s;
