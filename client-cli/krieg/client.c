@@ -1225,8 +1225,16 @@ int client_command(struct client *c, const char *line)
 	char err[256];
 
 	client_flush(c);
-	if (cmd_parse(line, &cmd, err, sizeof err) != 0)
+	if (cmd_parse(line, &cmd, err, sizeof err) != 0) {
+		/* wait and sleep come here only outside --batch, where even a
+		 * well-formed one is refused (cmd.c exec_batch_only): said first,
+		 * not a usage that leads to that refusal (own-changes probe). */
+		const char *w = line + strspn(line, " \t");
+		int n = (int)strcspn(w, " \t\r\n");
+		if ((n == 4 && strncmp(w, "wait", 4) == 0) || (n == 5 && strncmp(w, "sleep", 5) == 0))
+			return client_error(c, "%.*s: " CMD_BATCH_ONLY, n, w);
 		return client_error(c, "%s", err);
+	}
 	if (!cmd.entry)
 		return 0;
 	struct cgame *g = client_current(c);

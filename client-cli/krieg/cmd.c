@@ -835,8 +835,7 @@ static int exec_quit(struct client *cl, struct cmd *cmd, struct pending *p)
  * it, so there is nothing for them to do; said, never silently dropped. */
 static int exec_batch_only(struct client *cl, struct cmd *cmd, struct pending *p)
 {
-	return client_error(cl, "%s: only in --batch (where each command waits for its answer)",
-	                    cmd->entry->name);
+	return client_error(cl, "%s: " CMD_BATCH_ONLY, cmd->entry->name);
 }
 
 static int exec_switch(struct client *cl, struct cmd *cmd, struct pending *p)

@@ -28,6 +28,8 @@
 #define CMD_ARG_MAX 272         /* bytes in one word (a password of PROTO_PASSWORD_MAX fits) */
 #define CMD_REASON_MAX 200      /* an umpire's reason or note, in bytes (the wire's limit) */
 #define CMD_ADDTIME_MAX 86400   /* seconds an umpire adds at once (the wire's limit) */
+/* wait and sleep outside --batch (after "NAME: ") */
+#define CMD_BATCH_ONLY "only in --batch (where each command waits for its answer)"
 
 /* Names a command where code must single one out (main.c's wait and sleep, the tests). */
 enum cmd_type {
