@@ -31,6 +31,7 @@
 #include <event2/event.h>
 #include <event2/util.h>
 #include <openssl/err.h>
+#include <openssl/rand.h>
 #include <openssl/ssl.h>
 
 #include "config.h"
@@ -68,6 +69,8 @@ struct connset *connset_new(void)
 	TAILQ_INIT(&set->all);
 	TAILQ_INIT(&set->idle_hosts);
 	set->next_id = 1;
+	if (RAND_bytes((unsigned char *)&set->host_seed, sizeof set->host_seed) != 1)
+		set->host_seed = (uint64_t)mstime_wall() * 0x9E3779B97F4A7C15ULL;
 	return set;
 }
 
@@ -118,13 +121,22 @@ static void index_remove(struct conn *c)
 	free(uc);
 }
 
-/* FNV-1a: an address's key in the hosts table. */
-static int64_t host_key(const char *host)
+/* An address's key in the hosts table: FNV-1a from a secret drawn at
+ * start, then mixed (splitmix64's finaliser).  Two addresses with one key
+ * share one budget; with a known function a peer who picks its address
+ * (an IPv6 /64 holds 2^64) could search offline for one sharing a
+ * victim's key, and spend it. */
+static int64_t host_key(const struct connset *set, const char *host)
 {
-	uint64_t h = 14695981039346656037ULL;
+	uint64_t h = 14695981039346656037ULL ^ set->host_seed;
 
 	for (; *host != '\0'; host++)
 		h = (h ^ (unsigned char)*host) * 1099511628211ULL;
+	h ^= h >> 30;
+	h *= 0xBF58476D1CE4E5B9ULL;
+	h ^= h >> 27;
+	h *= 0x94D049BB133111EBULL;
+	h ^= h >> 31;
 	return (int64_t)h;
 }
 
@@ -153,7 +165,7 @@ static void hosts_sweep(struct server *srv)
 static struct hostbudget *host_hold(struct server *srv, const char *host)
 {
 	struct connset *set = srv->conns;
-	int64_t key = host_key(host);
+	int64_t key = host_key(set, host);
 	struct idnode *n;
 	struct hostbudget *hb;
 

@@ -133,7 +133,8 @@ struct connset {
 	size_t refusing;
 	uint64_t next_id;
 	struct idtable users;      /* the user index: struct userconns by user */
-	struct idtable hosts;      /* struct hostbudget by address */
+	struct idtable hosts;      /* struct hostbudget by address (host_key) */
+	uint64_t host_seed;        /* host_key's secret, drawn at start */
 	struct hostlist idle_hosts; /* those with no connection, not yet full */
 	struct guard_log_limit refused_log;   /* "no room to say so": one line an interval */
 };
