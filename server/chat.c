@@ -133,6 +133,13 @@ void chat_free(struct games *gs)
 	gs->chat = NULL;
 }
 
+/* cu holds nothing any more (no mute, no message in the window): gone. */
+static void chat_user_drop(struct chat *ch, struct chat_user *cu)
+{
+	idtable_remove(&ch->users, &cu->node);
+	chat_user_free(&cu->node);
+}
+
 /* The oldest entries whose last message left the window leave the recent
  * list, and go altogether when they mute nobody. */
 static void chat_sweep(struct chat *ch, int64_t now)
@@ -144,10 +151,8 @@ static void chat_sweep(struct chat *ch, int64_t now)
 			break;
 		TAILQ_REMOVE(&ch->recent, cu, recent);
 		cu->in_recent = false;
-		if (cu->nmuted == 0) {
-			idtable_remove(&ch->users, &cu->node);
-			chat_user_free(&cu->node);
-		}
+		if (cu->nmuted == 0)
+			chat_user_drop(ch, cu);
 	}
 	log_debug("chat: %zu users held", ch->users.count);
 }
@@ -516,10 +521,8 @@ static void cmd_mute(struct conn *c, json_t *id, json_t *req)
 		mute_add(cu, who);
 	else if (change)
 		cu->muted[i] = cu->muted[--cu->nmuted];
-	if (cu->nmuted == 0 && !cu->in_recent) {   /* it holds nothing now (chat_sweep) */
-		idtable_remove(&gs->chat->users, &cu->node);
-		chat_user_free(&cu->node);
-	}
+	if (cu->nmuted == 0 && !cu->in_recent)   /* it holds nothing now (chat_sweep) */
+		chat_user_drop(gs->chat, cu);
 	if (change)
 		lobby_muted(conn_server(c), conn_user(c), who, mute);
 	dispatch_ok(c, id, NULL);

@@ -377,6 +377,23 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 #define EVENT_COLS "type, audience, by_color, square, move, what, en_passant, check1, check2," \
                    " count, answer, result, reason, ply"
 
+/* Guests nobody can be any more (no session: none can resume) and
+ * nothing refers to: no game, and nobody who mutes or follows them or
+ * challenges them by correspondence (those rows would go with them,
+ * unannounced, and the daemon's own lists keep their ids: own-changes
+ * probe; a guest leaves no message).  S_GUESTS_STALE takes those made
+ * before ?1, never the newest account, whose id SQLite would give again
+ * (users has no AUTOINCREMENT), so no id is ever reused; at most ?2.  The
+ * lists without an index on the guest's column are read once a statement
+ * (NOT IN), the games through theirs. */
+#define GUEST_UNREFERENCED \
+	"NOT EXISTS (SELECT 1 FROM sessions WHERE sessions.user = users.id)" \
+	" AND NOT EXISTS (SELECT 1 FROM games WHERE games.white = users.id)" \
+	" AND NOT EXISTS (SELECT 1 FROM games WHERE games.black = users.id)" \
+	" AND id NOT IN (SELECT muted FROM mutes)" \
+	" AND id NOT IN (SELECT followed FROM follows)" \
+	" AND id NOT IN (SELECT target FROM waiting_offers WHERE target IS NOT NULL)"
+
 /* The SQL of each enum stmt_id (store_priv.h), prepared on first use. */
 static const char *const stmt_sql[S__COUNT] = {
 	[S_BEGIN] = "BEGIN IMMEDIATE",
@@ -470,33 +487,12 @@ static const char *const stmt_sql[S__COUNT] = {
 	 * the least recently used first (the older row of one second first). */
 	[S_SESSIONS_OF_USER] = "SELECT token_hash FROM sessions WHERE user = ?1 AND expires > ?2"
 	                       " ORDER BY expires, rowid",
-	/* Guests nobody can be any more (no session: none can resume) and
-	 * nothing refers to: no game, and nobody who mutes or follows them or
-	 * challenges them by correspondence (those rows would go with them,
-	 * unannounced, and the daemon's own lists keep their ids: own-changes
-	 * probe; a guest leaves no message); made before ?1; never the
-	 * newest account, whose id SQLite would give again (users has no
-	 * AUTOINCREMENT), so no id is ever reused.  At most ?2.  The lists
-	 * without an index on the guest's column are read once a statement
-	 * (NOT IN), the games through theirs. */
 	[S_GUESTS_STALE] = "SELECT id FROM users WHERE guest = 1 AND created < ?1"
-	                   " AND id < (SELECT max(id) FROM users)"
-	                   " AND NOT EXISTS (SELECT 1 FROM sessions WHERE sessions.user = users.id)"
-	                   " AND NOT EXISTS (SELECT 1 FROM games WHERE games.white = users.id)"
-	                   " AND NOT EXISTS (SELECT 1 FROM games WHERE games.black = users.id)"
-	                   " AND id NOT IN (SELECT muted FROM mutes)"
-	                   " AND id NOT IN (SELECT followed FROM follows)"
-	                   " AND id NOT IN (SELECT target FROM waiting_offers WHERE target IS NOT NULL)"
+	                   " AND id < (SELECT max(id) FROM users) AND " GUEST_UNREFERENCED
 	                   " LIMIT ?2",
 	/* The same conditions again, at the delete: a guest who came back
 	 * (a session), sat down to play, or was muted between the two stays. */
-	[S_GUEST_DELETE] = "DELETE FROM users WHERE id = ?1 AND guest = 1"
-	                   " AND NOT EXISTS (SELECT 1 FROM sessions WHERE sessions.user = users.id)"
-	                   " AND NOT EXISTS (SELECT 1 FROM games WHERE games.white = users.id)"
-	                   " AND NOT EXISTS (SELECT 1 FROM games WHERE games.black = users.id)"
-	                   " AND id NOT IN (SELECT muted FROM mutes)"
-	                   " AND id NOT IN (SELECT followed FROM follows)"
-	                   " AND id NOT IN (SELECT target FROM waiting_offers WHERE target IS NOT NULL)",
+	[S_GUEST_DELETE] = "DELETE FROM users WHERE id = ?1 AND guest = 1 AND " GUEST_UNREFERENCED,
 	[S_INVITE_CREATE] = "INSERT INTO invites (code_hash, created_by, created, expires)"
 	                    " VALUES (?1, ?2, ?3, ?4)",
 	[S_INVITE_VALID] = "SELECT 1 FROM invites WHERE code_hash = ?1 AND used IS NULL"

@@ -220,14 +220,21 @@ static int resolve(const char *value, char *buf, size_t len, char *err, size_t e
 	return 0;
 }
 
+/* A credential's name that cannot be read as one here: no '/', and
+ * $CREDENTIALS_DIRECTORY unset (a shell, not the service). */
+static bool credential_unseen(const char *value)
+{
+	const char *dir = getenv("CREDENTIALS_DIRECTORY");
+	return value != NULL && strchr(value, '/') == NULL && (dir == NULL || *dir == '\0');
+}
+
 /* A credential's name read as a path because $CREDENTIALS_DIRECTORY is
  * unset (`kriegd --check-config` from a shell, with the unit's
  * `cert = NAME`): say so, or the message is a bare "No such file". */
 static void credential_hint(const char *value, char *err, size_t errlen)
 {
-	const char *dir = getenv("CREDENTIALS_DIRECTORY");
 	size_t n = strlen(err);
-	if (value != NULL && strchr(value, '/') == NULL && (dir == NULL || *dir == '\0') && n < errlen)
+	if (credential_unseen(value) && n < errlen)
 		snprintf(err + n, errlen - n, " (\"%s\" without a '/' names a systemd credential, read "
 		         "from $CREDENTIALS_DIRECTORY, which is not set here: run as the service does, "
 		         "or set it to the directory holding the files)", value);
@@ -477,10 +484,7 @@ int tls_reload(struct tls *t, const struct config *cfg, char *err, size_t errlen
 
 bool tls_credentials_elsewhere(const struct config *cfg)
 {
-	const char *dir = getenv("CREDENTIALS_DIRECTORY");
-	return cfg->cert_file != NULL && cfg->key_file != NULL &&
-	       strchr(cfg->cert_file, '/') == NULL && strchr(cfg->key_file, '/') == NULL &&
-	       (dir == NULL || *dir == '\0');
+	return credential_unseen(cfg->cert_file) && credential_unseen(cfg->key_file);
 }
 
 int tls_check(const struct config *cfg, char *err, size_t errlen)
