@@ -1028,6 +1028,17 @@ int games_user_count(const struct games *gs, int64_t user)
 	return p != NULL ? p->games : 0;
 }
 
+int64_t games_user_on_clock(const struct games *gs, int64_t user)
+{
+	if (games_user_count(gs, user) == 0)
+		return 0;
+	for (const struct game *g = gs->live; g; g = g->next)
+		if ((g->user[WHITE] == user || g->user[BLACK] == user) && g->info.days == 0 &&
+		    (g->info.base_ms > 0 || g->info.inc_ms > 0))
+			return g->id;
+	return 0;
+}
+
 int games_finished_of(struct server *srv, int64_t id, int64_t user, struct store_game *out)
 {
 	const struct game *g = game_find(srv->games, id);

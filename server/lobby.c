@@ -1197,6 +1197,20 @@ static void cmd_pair(struct conn *c, json_t *id, json_t *req)
 	    live_games_full(c, id, (const int64_t[2]){ u[WHITE].id, u[BLACK].id },
 	                    (const char *const[2]){ u[WHITE].name, u[BLACK].name }))
 		return;
+	/* A player on the clock is not paired into a second game on the
+	 * clock: two clocks would run for one person.  Untimed and
+	 * correspondence games, old or new, do not count: nothing runs out
+	 * while the player is elsewhere.  The director sees live games anyway
+	 * (`live`, the umpire's chair): the id tells nothing new. */
+	for (int col = WHITE; col <= BLACK && (o.base_ms > 0 || o.inc_ms > 0) && o.days == 0; col++) {
+		int64_t busy = games_user_on_clock(srv->games, u[col].id);
+		if (busy) {
+			dispatch_error(c, id, PE_ILLEGAL_ACTION,
+			               "%s is playing game %lld on the clock: pair them when it ends",
+			               u[col].name, (long long)busy);
+			return;
+		}
+	}
 	int64_t game = 0;
 	if (games_start(srv, u[WHITE].id, u[BLACK].id, o.rs->name, o.base_ms, o.inc_ms, o.days, o.rated,
 	                tournament, round, &game) != 0) {

@@ -819,6 +819,32 @@ START_TEST(pairing)
 	/* played as any game; the director's own stream has none of it */
 	move(&bob, game, "e4");
 	ck_assert(!kc_saw(td.c, "game_start") && !kc_saw(td.c, "e2e4"));
+	/* Nobody on the clock is paired into a second timed game (probe: a
+	 * director's slip ran two clocks for one player), either colour. */
+	char busy[96];
+	snprintf(busy, sizeof busy, "ann is playing game %lld on the clock: pair them when it ends",
+	         (long long)game);
+	for (int i = 0; i < 3; i++) {
+		e = kc_error(td.c, kc_req(td.c, "pair", "{s:s, s:s, s:{s:i, s:i}}", "white", i == 1 ? "ann" : "director",
+		                          "black", i == 1 ? "director" : "ann", "time", "base", i == 2 ? 30 : 60,
+		                          "inc", i == 2 ? 2 : 0), "illegal_action");
+		ck_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "error"), "message")), busy);
+	}
+	kc_no_event(ann.c, "game_start");
+	/* a correspondence game is played between other things: paired, and
+	 * it does not hold up the next timed pairing either */
+	json_int_t corr = json_integer_value(json_object_get(
+	        kc_ok(td.c, kc_req(td.c, "pair", "{s:s, s:s, s:{s:i}}", "white", "director", "black", "ann",
+	                           "time", "days", 3)), "game"));
+	kc_event(ann.c, "game_start");
+	kc_ok(bob.c, kc_req(bob.c, "resign", "{s:I}", "game", game));
+	kc_event(ann.c, "game_over");
+	json_int_t timed = json_integer_value(json_object_get(
+	        kc_ok(td.c, kc_req(td.c, "pair", "{s:s, s:s, s:{s:i}}", "white", "director", "black", "ann",
+	                           "time", "base", 60)), "game"));
+	kc_event(ann.c, "game_start");
+	kc_ok(ann.c, kc_req(ann.c, "resign", "{s:I}", "game", timed));
+	kc_ok(ann.c, kc_req(ann.c, "resign", "{s:I}", "game", corr));
 	/* an admin pairs too, untimed by default */
 	r = kc_ok(adm.c, kc_req(adm.c, "pair", "{s:s, s:s}", "white", "ann", "black", "bob"));
 	e = kc_event(ann.c, "game_start");
@@ -864,7 +890,6 @@ START_TEST(pairing)
 	kp_login(d, &bob, "bob", PASSWORD);
 	kp_login(d, &adm, "boss", PASSWORD);
 	kc_ok(ann.c, kc_req(ann.c, "resign", "{s:I}", "game", tagged));
-	kc_ok(bob.c, kc_req(bob.c, "resign", "{s:I}", "game", game));
 	json_t *pg = kc_ok(adm.c, kc_req(adm.c, "pgn", "{s:I, s:s}", "game", tagged, "view", "umpire"));
 	const char *text = json_string_value(json_object_get(pg, "pgn"));
 	ck_assert_msg(strstr(text, "[Event \"Club \\\"Open\\\" 2026\"]") && strstr(text, "[Round \"2.1\"]"),
