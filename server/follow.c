@@ -20,7 +20,8 @@
  * of the guest (a resume) keeps its own, and none outlives it.  In memory
  * the lists are per connection, like the lobby's watchers: a connection's
  * emptied at its logout or close (games_conn_closed).  Bounded per
- * connection and in all.
+ * connection; followset.c holds them, found by connection and by followed
+ * user.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@
 #include "dispatch.h"
 #include "game.h"
 #include "game_priv.h"
+#include "followset.h"
 #include "log.h"
 #include "proto.h"
 #include "server.h"
@@ -39,64 +41,77 @@
 #include "xmalloc.h"
 
 #define FOLLOW_PER_CONN 32       /* players one connection follows */
-#define FOLLOW_MAX 65536         /* follows held in all */
-
-struct follow {
-	uint64_t conn;
-	int64_t user;
-	char name[PROTO_NAME_MAX + 1];   /* as registered */
-};
-
-struct follows {
-	struct follow *v;
-	size_t n, cap;
-};
 
 void follow_free(struct games *gs)
 {
-	if (gs->follows)
-		free(gs->follows->v);
-	free(gs->follows);
+	followset_free(gs->follows);
 	gs->follows = NULL;
 }
 
 void follow_conn_closed(struct games *gs, uint64_t conn)
 {
-	struct follows *f = gs->follows;
-	size_t k = 0;
-	for (size_t i = 0; f && i < f->n; i++)
-		if (f->v[i].conn != conn)
-			f->v[k++] = f->v[i];
-	if (f)
-		f->n = k;
+	if (gs->follows)
+		(void)followset_drop(gs->follows, conn, 0);
+}
+
+/* The connections following a user, gathered before any is sent to: a
+ * send may close a slow reader, whose close hooks drop its follows from
+ * the very list being walked. */
+struct followers {
+	uint64_t *conn;
+	size_t n, cap;
+	char name[PROTO_NAME_MAX + 1];   /* the followed user's, as registered */
+};
+
+static void gather_one(uint64_t conn, int64_t user, const char *name, void *arg)
+{
+	struct followers *f = arg;
+	(void)user;
+	f->conn = xgrow(f->conn, &f->cap, f->n + 1, sizeof *f->conn, 16);
+	f->conn[f->n++] = conn;
+	snprintf(f->name, sizeof f->name, "%s", name);
+}
+
+/* Each connection following `user` (but a connection of skip[0]'s or
+ * skip[1]'s: a player of the game, or the user) sent make(name, arg). */
+static void followers_send(struct games *gs, int64_t user, const int64_t skip[2],
+                           json_t *(*make)(const char *name, const void *arg), const void *arg)
+{
+	struct followers f = { 0 };
+	if (gs->follows)
+		followset_each_follower(gs->follows, user, gather_one, &f);
+	for (size_t i = 0; i < f.n; i++) {
+		struct conn *c = conn_find(gs->srv, f.conn[i]);
+		if (c != NULL && conn_user(c) != skip[0] && conn_user(c) != skip[1])
+			conn_send(c, make(f.name, arg));
+	}
+	free(f.conn);
+}
+
+static json_t *following_json(const char *name, const void *arg)
+{
+	const struct game *g = arg;
+	return json_pack("{s:s, s:s, s:I, s:s, s:s, s:s, s:b}", "event", "following", "user", name, "game",
+	                 (json_int_t)g->id, "white", g->name[WHITE], "black", g->name[BLACK], "rules",
+	                 g->rs->name, "rated", g->info.rated != 0);
 }
 
 void follow_game_started(struct games *gs, const struct game *g)
 {
-	struct follows *f = gs->follows;
-	for (size_t i = 0; f && i < f->n; i++) {
-		const struct follow *x = &f->v[i];
-		if (x->user != g->user[WHITE] && x->user != g->user[BLACK])
-			continue;
-		struct conn *c = conn_find(gs->srv, x->conn);
-		if (c == NULL || conn_user(c) == g->user[WHITE] || conn_user(c) == g->user[BLACK])
-			continue;   /* gone (its close empties the list), or a player of it */
-		conn_send(c, json_pack("{s:s, s:s, s:I, s:s, s:s, s:s, s:b}", "event", "following", "user",
-		                       x->name, "game", (json_int_t)g->id, "white", g->name[WHITE], "black",
-		                       g->name[BLACK], "rules", g->rs->name, "rated", g->info.rated != 0));
-	}
+	const int64_t players[2] = { g->user[WHITE], g->user[BLACK] };
+	for (int col = WHITE; col <= BLACK; col++)
+		followers_send(gs, g->user[col], players, following_json, g);
+}
+
+static json_t *presence_of(const char *name, const void *arg)
+{
+	return json_pack("{s:s, s:s}", "event", *(const bool *)arg ? "arrived" : "departed", "user", name);
 }
 
 void follow_presence(struct games *gs, int64_t user, bool online)
 {
-	struct follows *f = gs->follows;
-	for (size_t i = 0; f && i < f->n; i++) {
-		const struct follow *x = &f->v[i];
-		struct conn *c = x->user == user ? conn_find(gs->srv, x->conn) : NULL;
-		if (c != NULL && conn_user(c) != user)
-			conn_send(c, json_pack("{s:s, s:s}", "event", online ? "arrived" : "departed", "user",
-			                       x->name));
-	}
+	const int64_t self[2] = { user, user };
+	followers_send(gs, user, self, presence_of, &online);
 }
 
 /* The live games `user` plays now, by id. */
@@ -109,41 +124,13 @@ static json_t *live_games_of(const struct games *gs, int64_t user)
 	return a;
 }
 
-/* May connection conn follow `user`?  PE_NONE (*known: it does already),
- * or the limit's error code. */
-static int follow_check(const struct follows *f, uint64_t conn, int64_t user, bool *known)
-{
-	size_t mine = 0;
-	*known = false;
-	for (size_t i = 0; f && i < f->n; i++)
-		if (f->v[i].conn == conn) {
-			mine++;
-			*known |= f->v[i].user == user;
-		}
-	if (*known)
-		return PE_NONE;   /* following twice is following once */
-	if (mine >= FOLLOW_PER_CONN)
-		return PE_ILLEGAL_ACTION;
-	return f && f->n >= FOLLOW_MAX ? PE_BUSY : PE_NONE;
-}
-
 /* Connection conn follows `user` (named `name`) from now on, if it does
- * not yet and the limits allow: 0, or the error code (nothing changed). */
+ * not yet and the limit allows: FOLLOW_ADDED, FOLLOW_KNOWN or FOLLOW_FULL. */
 static int follow_add(struct games *gs, uint64_t conn, int64_t user, const char *name)
 {
 	if (!gs->follows)
-		gs->follows = xcalloc(1, sizeof *gs->follows);
-	struct follows *f = gs->follows;
-	bool known;
-	int rc = follow_check(f, conn, user, &known);
-	if (rc != PE_NONE || known)
-		return rc;
-	f->v = xgrow(f->v, &f->cap, f->n + 1, sizeof *f->v, 16);
-	struct follow *x = &f->v[f->n++];
-	x->conn = conn;
-	x->user = user;
-	snprintf(x->name, sizeof x->name, "%.*s", PROTO_NAME_MAX, name);
-	return PE_NONE;
+		gs->follows = followset_new();
+	return followset_add(gs->follows, conn, user, name, FOLLOW_PER_CONN);
 }
 
 /* Whether c's account keeps its follows (a registered one; a guest's last a connection). */
@@ -155,7 +142,7 @@ static bool follows_kept(struct conn *c)
 static int follow_loaded(int64_t followed, const char *name, void *arg)
 {
 	struct conn *c = arg;
-	if (follow_add(conn_server(c)->games, conn_id(c), followed, name) != PE_NONE)
+	if (follow_add(conn_server(c)->games, conn_id(c), followed, name) == FOLLOW_FULL)
 		log_warnx("conn=%llu a kept follow of %s is not taken up (limits)", (unsigned long long)conn_id(c),
 		          name);
 	return 0;
@@ -166,6 +153,13 @@ void follow_login(struct games *gs, struct conn *c)
 	if (follows_kept(c) && store_follows_of(gs->srv->store, conn_user(c), follow_loaded, c) != STORE_OK)
 		log_warnx("follows of user=%lld could not be read: %s", (long long)conn_user(c),
 		          store_error(gs->srv->store));
+}
+
+static void list_one(uint64_t conn, int64_t user, const char *name, void *arg)
+{
+	(void)conn;
+	(void)user;
+	json_array_append_new(arg, json_string(name));
 }
 
 /*
@@ -181,9 +175,8 @@ static void cmd_follow(struct conn *c, json_t *id, json_t *req)
 	const char *name = json_string_value(json_object_get(req, "user"));
 	if (name == NULL) {   /* the list */
 		json_t *a = json_array();
-		for (size_t i = 0; gs->follows && i < gs->follows->n; i++)
-			if (gs->follows->v[i].conn == conn_id(c))
-				json_array_append_new(a, json_string(gs->follows->v[i].name));
+		if (gs->follows)
+			followset_each_of_conn(gs->follows, conn_id(c), list_one, a);
 		dispatch_ok(c, id, json_pack("{s:o, s:b}", "following", a, "kept", follows_kept(c)));
 		return;
 	}
@@ -194,14 +187,8 @@ static void cmd_follow(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "you cannot follow yourself");
 		return;
 	}
-	bool known;
-	int rc = follow_check(gs->follows, conn_id(c), u.id, &known);
-	if (rc == PE_BUSY) {
-		dispatch_error(c, id, rc, "too many follows on this server; try later");
-		return;
-	}
-	if (rc != PE_NONE) {
-		dispatch_error(c, id, rc, "you follow %d players already", FOLLOW_PER_CONN);
+	if (gs->follows && followset_check(gs->follows, conn_id(c), u.id, FOLLOW_PER_CONN) == FOLLOW_FULL) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "you follow %d players already", FOLLOW_PER_CONN);
 		return;
 	}
 	if (follows_kept(c) && store_follow_set(srv->store, conn_user(c), u.id) != STORE_OK) {
@@ -224,7 +211,7 @@ static void cmd_follow(struct conn *c, json_t *id, json_t *req)
 static void cmd_unfollow(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
-	struct follows *f = srv->games->follows;
+	struct followset *f = srv->games->follows;
 	const char *name = json_string_value(json_object_get(req, "user"));
 	int64_t who = 0;
 	struct store_user u;
@@ -239,16 +226,10 @@ static void cmd_unfollow(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_STORAGE, "the unfollow could not be stored");
 		return;
 	}
-	bool kept = follows_kept(c);
-	size_t k = 0;
-	for (size_t i = 0; f && i < f->n; i++) {
-		struct conn *o = conn_find(srv, f->v[i].conn);
-		bool mine = o == c || (kept && o != NULL && conn_user(o) == conn_user(c));
-		if (!mine || (who && f->v[i].user != who))
-			f->v[k++] = f->v[i];
-	}
-	if (f)
-		f->n = k;
+	/* this connection's list, or every connection's of the account's */
+	for (struct conn *o = follows_kept(c) ? conn_of_user(srv, conn_user(c), NULL) : c; f && o != NULL;
+	     o = follows_kept(c) ? conn_of_user(srv, conn_user(c), o) : NULL)
+		(void)followset_drop(f, conn_id(o), who);
 	dispatch_ok(c, id, NULL);
 }
 

@@ -155,7 +155,7 @@ struct games {
 	struct flagged_game *flagged;
 	size_t nflagged;
 	struct waiting *logins;      /* login game states waiting for a commit (game_cmd.c) */
-	struct follows *follows;     /* who follows whom (follow.c), NULL until first used */
+	struct followset *follows;   /* who follows whom (follow.c), NULL until first used */
 };
 
 /* watch.c: spectators and the umpire's chair (watch.c's header comment). */
