@@ -27,8 +27,8 @@
  * At login, after the game states, one `welcome` event lists the games
  * that wait for the player's move (with the time left), the standing draw
  * offers of their games, and the games that ended while they were away
- * (kept in memory from the end until their next login; a restart forgets
- * them: the `games` list has them still).
+ * (kept in memory from the end until their next login, within missed.h's
+ * bounds; a restart forgets them: the `games` list has them still).
  */
 #include <event2/event.h>
 #include <inttypes.h>
@@ -42,20 +42,11 @@
 #include "game.h"
 #include "game_priv.h"
 #include "log.h"
+#include "missed.h"
 #include "mstime.h"
 #include "referee.h"
 #include "server.h"
 #include "xmalloc.h"
-
-/* Games that ended while a player was away, kept for that player's next
- * login; the oldest go first past this many (a server-wide bound). */
-#define PRESENCE_MISSED_MAX 10000
-
-struct missed_game {
-	int64_t user, game;
-	int color, result, reason;          /* the user's side in it */
-	char opponent[PROTO_NAME_MAX + 1];
-};
 
 int64_t presence_grace(const struct game *g, int col)
 {
@@ -195,16 +186,22 @@ void presence_game_over(struct game *g)
 	for (int col = WHITE; col <= BLACK; col++) {
 		if (conn_of_user(gs->srv, g->user[col], NULL) != NULL)
 			continue;
-		if (gs->nmissed == PRESENCE_MISSED_MAX) {
-			memmove(gs->missed, gs->missed + 1, (gs->nmissed - 1) * sizeof *gs->missed);
-			gs->nmissed--;
-		}
-		gs->missed = xgrow(gs->missed, &gs->capmissed, gs->nmissed + 1, sizeof *gs->missed, 16);
-		struct missed_game *m = &gs->missed[gs->nmissed++];
-		*m = (struct missed_game){ g->user[col], g->id, col, referee_result(g->ref),
-		                           referee_reason(g->ref), "" };
-		snprintf(m->opponent, sizeof m->opponent, "%s", g->name[!col]);
+		if (!gs->missed)
+			gs->missed = missed_new(MISSED_PER_USER, MISSED_MAX);
+		struct missed_game m = { g->id, col, referee_result(g->ref), referee_reason(g->ref), "" };
+		snprintf(m.opponent, sizeof m.opponent, "%s", g->name[!col]);
+		missed_add(gs->missed, g->user[col], &m);
 	}
+}
+
+static void ended_json(const struct missed_game *m, void *arg)
+{
+	json_t *j = json_pack("{s:I, s:s, s:s, s:s}", "game", (json_int_t)m->game, "color",
+	                      game_color_name(m->color), "opponent", m->opponent, "result",
+	                      game_result_name(m->result));
+	if (game_reason_name(m->reason))
+		json_object_set_new(j, "reason", json_string(game_reason_name(m->reason)));
+	json_array_append_new(arg, j);
 }
 
 void presence_login(struct games *gs, struct conn *c)
@@ -231,21 +228,8 @@ void presence_login(struct games *gs, struct conn *c)
 				json_array_append_new(offers, json_pack("{s:I, s:s}", "game", (json_int_t)g->id,
 				                                        "by", game_color_name(g->draw_offer)));
 		}
-	size_t k = 0;
-	for (size_t i = 0; i < gs->nmissed; i++) {
-		struct missed_game *m = &gs->missed[i];
-		if (m->user != uid) {
-			gs->missed[k++] = *m;
-			continue;
-		}
-		json_t *j = json_pack("{s:I, s:s, s:s, s:s}", "game", (json_int_t)m->game, "color",
-		                      game_color_name(m->color), "opponent", m->opponent, "result",
-		                      game_result_name(m->result));
-		if (game_reason_name(m->reason))
-			json_object_set_new(j, "reason", json_string(game_reason_name(m->reason)));
-		json_array_append_new(ended, j);
-	}
-	gs->nmissed = k;
+	if (gs->missed)
+		(void)missed_take(gs->missed, uid, ended_json, ended);
 	if (json_array_size(turn) + json_array_size(offers) + json_array_size(ended) == 0) {
 		json_decref(turn);
 		json_decref(offers);
@@ -258,5 +242,6 @@ void presence_login(struct games *gs, struct conn *c)
 
 void presence_free(struct games *gs)
 {
-	free(gs->missed);
+	missed_free(gs->missed);
+	gs->missed = NULL;
 }

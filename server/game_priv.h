@@ -26,6 +26,8 @@ enum { RECORD_BY_SPECTATORS = 2, RECORD_BY_UMPIRE = 3, RECORD_BY_COUNT = 4 };
 struct conn;
 struct event;
 struct evlist;
+struct followset;
+struct missed;
 struct referee;
 struct ruleset;
 struct server;
@@ -137,8 +139,7 @@ struct games {
 	int64_t untimed_grace_ms;    /* of an untimed game; 0: never (game_presence.c) */
 	int64_t grace_hook_ms;       /* KRIEGD_ABANDON_GRACE_MS, both graces whatever is set; 0: none */
 	size_t actions_max;          /* a record's actions (game_act), KRIEGD_RECORD_MAX in tests */
-	struct missed_game *missed;  /* games that ended while a player was away */
-	size_t nmissed, capmissed;
+	struct missed *missed;       /* ended while a player was away (missed.h); NULL until one */
 	struct chat *chat;           /* rates and mutes (chat.c), NULL until first used */
 	struct event *heartbeat;     /* GAME_HEARTBEAT_MS */
 	/* Where the stored lease reaches (mstime_mono): no clock is read or
@@ -259,7 +260,6 @@ void game_wait_for_commit(struct conn *c, const struct game *g, json_t *id, json
 bool game_conn_awaiting(const struct games *gs, uint64_t conn);
 
 /* game_presence.c: the abandonment policy, away/back, the login welcome. */
-struct missed_game;
 /* The abandonment grace (ms) of col's player when away, 0 for none
  * (correspondence, adjourned, an untimed game's registered player...). */
 int64_t presence_grace(const struct game *g, int col);
