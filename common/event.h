@@ -143,6 +143,15 @@ void evlist_clear(struct evlist *l);                        /* n = 0, keeps the 
 bool event_equal(const struct event *a, const struct event *b);
 void evlist_free(struct evlist *l);
 
+/* Who heard the announcement that l->v[i] is a copy of.  The referee
+ * splits one announcement into two copies where the mover may hear more
+ * than the others (a refused try's move where both hear of it, a split en
+ * passant's square): the mover's with the umpire, then the others', of the
+ * same type and by the same side.  The umpire reads only the first, and is
+ * shown who heard it all (an english try told to both is not the icc try
+ * told to the mover alone: rules probe).  Any other event: its audience. */
+unsigned event_heard(const struct evlist *l, size_t i);
+
 /* Stable lower-case wire names ("move", "illegal", "rank", "long_diagonal",
  * "checkmate", ...); NULL for an unknown value. */
 const char *event_type_name(int type);

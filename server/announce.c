@@ -297,7 +297,7 @@ static int replay_cb(const struct store_action *sa, void *arg)
 		const struct event *e = &rp->out.v[i];
 		if (in_list(rp->aud, rp->how, e->audience, 0) && replay_wants(rp))
 			replay_put(rp, announce_event(rp->g->id, rp->rs, e, NULL, rp->ref, &a),
-			           e->audience);
+			           event_heard(&rp->out, i));
 	}
 	/* The action's notice, if this list has it (a private note is left
 	 * out before it is counted: the page's "total" and "next" are those of

@@ -301,9 +301,10 @@ static void to_user(struct game *g, struct batch_action *ba, int64_t user, struc
 /* The players' line of an event is written straight from the event (no
  * tree: announce.h); the umpires' and spectators' copies, which watch.c
  * changes per seat, are parsed from it only when a seat may need them. */
-static void route_event(struct game *g, struct batch_action *ba, const struct event *e,
+static void route_event(struct game *g, struct batch_action *ba, const struct evlist *out, size_t i,
                         const struct action *a, const int64_t *clock)
 {
+	const struct event *e = &out->v[i];
 	char buf[PROTO_LINE_MAX];
 	struct jsonline_out o = { .buf = buf, .size = sizeof buf, .used = 0 };
 	if (announce_event_put(&o, g->id, g->rs, e, clock, g->ref, a) != 0) {
@@ -317,7 +318,7 @@ static void route_event(struct game *g, struct batch_action *ba, const struct ev
 		to_user(g, ba, g->user[BLACK], l);
 	if (l != NULL && watch_wants(g)) {
 		json_t *j = json_loadb(buf, o.used, 0, NULL);
-		watch_route(g, ba, e->audience, j);
+		watch_route(g, ba, e->audience, event_heard(out, i), j);
 		json_decref(j);
 	}
 	line_unref(l);
@@ -882,7 +883,7 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	int64_t clock_ms[2];
 	const int64_t *clk = game_clock_read(g, now, clock_ms);
 	for (size_t i = 0; i < p->out.n; i++)
-		route_event(g, ba, &p->out.v[i], &a, clk);
+		route_event(g, ba, &p->out, i, &a, clk);
 	unsigned naud = 0;
 	json_t *notice = announce_notice(g->id, &a, referee_plies(g->ref), clk, &naud);
 	announce_heard_at(g->heard_seq, heard, p->a.seq);
@@ -895,7 +896,7 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		if ((naud & AUD_BLACK) && !(said && chat_muted(g->gs, g->user[BLACK], g->user[a.color])))
 			to_user(g, ba, g->user[BLACK], l);
 		line_unref(l);
-		watch_route(g, ba, naud, notice);
+		watch_route(g, ba, naud, naud, notice);
 		json_decref(notice);
 	}
 	if (referee_plies(g->ref) > plies)
@@ -1178,7 +1179,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 		line_unref(l);
 	}
 	for (size_t i = 0; i < out.n; i++)
-		route_event(g, NULL, &out.v[i], &begin, clk_ms);
+		route_event(g, NULL, &out, i, &begin, clk_ms);
 	json_decref(clk);
 	evlist_free(&out);
 	log_info("game=%" PRId64 " start rules=%s white=%" PRId64 " black=%" PRId64

@@ -78,7 +78,7 @@ static void presence_send(struct game *g, int col, json_t *msg)
 	for (struct conn *c = NULL; (c = conn_of_user(gs->srv, g->user[!col], c)) != NULL;)
 		if (!game_conn_awaiting(gs, conn_id(c)))
 			conn_send(c, json_incref(msg));
-	watch_route(g, NULL, AUD_SPECTATOR, msg);
+	watch_route(g, NULL, AUD_SPECTATOR, AUD_SPECTATOR, msg);
 	json_decref(msg);
 }
 

@@ -164,8 +164,9 @@ struct batch_action;
 struct watcher;
 void watch_users_changed(struct games *gs);
 /* An announcement (not stolen) heard by aud: to the seats of g that hear
- * it (umpires get it with its audience), held in ba (NULL: sent now). */
-void watch_route(struct game *g, struct batch_action *ba, unsigned aud, const json_t *msg);
+ * it (umpires get it with `heard`, who heard the announcement it is a copy
+ * of: event_heard), held in ba (NULL: sent now). */
+void watch_route(struct game *g, struct batch_action *ba, unsigned aud, unsigned heard, const json_t *msg);
 /* May watch_route have anyone to send to, or a delayed stream to keep
  * (g has a seat, or had one)?  When not, the caller need not build the
  * seats' copy of an event. */

@@ -302,12 +302,12 @@ bool watch_wants(const struct game *g)
 	return g->watchers != NULL || g->delay != NULL;
 }
 
-void watch_route(struct game *g, struct batch_action *ba, unsigned aud, const json_t *msg)
+void watch_route(struct game *g, struct batch_action *ba, unsigned aud, unsigned heard, const json_t *msg)
 {
 	for (struct watcher *w = g->watchers; w; w = w->next)
 		if (w->umpire && (aud & AUD_UMPIRE)) {
 			json_t *j = json_deep_copy(msg);
-			json_object_set_new(j, "audience", event_json_audience(aud));
+			json_object_set_new(j, "audience", event_json_audience(heard));
 			to_conn(ba, g->gs->srv, w->conn, j);
 		}
 	if (!(aud & AUD_SPECTATOR))

@@ -224,6 +224,26 @@ static void slot_check(struct slot *sl, json_t *s_all, json_t *u_all, json_t *bo
 		 * opponent and known to the mover, so at least one player has
 		 * the very copy. */
 		ck_assert_msg(!spect || white || black, "a spectator heard what no player did");
+		/* A refused try's audience as the rule documents give it, not as
+		 * the core computes it (rules probe: the umpire was shown an
+		 * english try told to both as heard by the mover alone). */
+		const char *ev = json_string_value(json_object_get(e, "event"));
+		const char *by = json_string_value(json_object_get(e, "by"));
+		bool told = false;
+		if (!strcmp(ev, "illegal"))
+			told = !strcmp(rules, "english") || !strcmp(rules, "insurance") || !strcmp(rules, "gollon") ||
+			       !strcmp(rules, "berkeley") || !strcmp(rules, "berkeley_any") ||
+			       !strcmp(rules, "cincinnati") || !strcmp(rules, "rand") || !strcmp(rules, "crazykrieg");
+		else if (!strcmp(ev, "impossible"))
+			told = !strcmp(rules, "gollon") || !strcmp(rules, "cincinnati") || !strcmp(rules, "rand") ||
+			       !strcmp(rules, "crazykrieg");
+		else
+			continue;
+		bool opponent = by && !strcmp(by, "white") ? black : white;
+		if (opponent != told || spect != told) {
+			char *shown = json_dumps(aud, 0);
+			ck_abort_msg("%s: the umpire's %s heard by %s", rules, ev, shown);
+		}
 	}
 	/* One true board after each move, none between. */
 	size_t moves = 0;

@@ -431,6 +431,57 @@ START_TEST(test_nost_ep_split)
 }
 END_TEST
 
+/* Who heard an announcement the referee split into two copies
+ * (event_heard): the umpire reads the mover's copy and is shown both
+ * audiences (rules probe: an english try told to both sides read as the
+ * icc try told to the mover alone).  Every other event: its own. */
+static unsigned heard_of(const struct evlist *ev, int type)
+{
+	for (size_t i = 0; i < ev->n; i++)
+		if (ev->v[i].type == type && (ev->v[i].audience & U))
+			return event_heard(ev, i);
+	ck_abort_msg("no umpire's copy of type %d", type);
+	return 0;
+}
+
+START_TEST(test_heard_across_copies)
+{
+	struct evlist ev;
+	struct referee *r = mk("english", NULL, &ev);
+	play(r, "e4", &ev);
+	for (size_t i = 0; i < ev.n; i++)   /* nothing split: each its own */
+		ck_assert_uint_eq(event_heard(&ev, i), ev.v[i].audience);
+	play(r, "d5", &ev);
+	play(r, "exf5", &ev);                /* illegal, told to both */
+	ck_assert_uint_eq(heard_of(&ev, EV_ILLEGAL), AUD_PUBLIC);
+	done(r, &ev);
+	r = mk("icc", NULL, &ev);
+	play(r, "e4", &ev);
+	play(r, "d5", &ev);
+	play(r, "exf5", &ev);                /* illegal, told to the mover */
+	ck_assert_uint_eq(heard_of(&ev, EV_ILLEGAL), W | U);
+	done(r, &ev);
+	r = mk("cincinnati", NULL, &ev);
+	play(r, "Ra1a3", &ev);               /* nonsense, told to both */
+	ck_assert_uint_eq(heard_of(&ev, EV_IMPOSSIBLE), AUD_PUBLIC);
+	done(r, &ev);
+	r = mk("nost", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", &ev);
+	play(r, "exd6", &ev);                /* the split en passant */
+	ck_assert_uint_eq(heard_of(&ev, EV_CAPTURE), AUD_PUBLIC);
+	done(r, &ev);
+	/* nost's list: the mover's copies one after another are not copies of one */
+	r = mk("nost", NULL, &ev);
+	play(r, "e4", &ev);
+	play(r, "e5", &ev);
+	const char *l1[] = { "e5", "d4" };
+	evlist_clear(&ev);
+	ck_assert_int_eq(referee_attempt_list(r, WHITE, l1, 2, &ev), REF_OK);
+	for (size_t i = 0; i < ev.n; i++)
+		ck_assert_uint_eq(event_heard(&ev, i), ev.v[i].audience);
+	done(r, &ev);
+}
+END_TEST
+
 START_TEST(test_nost_lists_and_counts)
 {
 	struct evlist ev;
@@ -1387,6 +1438,7 @@ static Suite *rulesets_suite(void)
 	tcase_add_test(tc, test_rand_squares);
 	tcase_add_test(tc, test_rand_promotion_stalemate);
 	tcase_add_test(tc, test_complete_games);
+	tcase_add_test(tc, test_heard_across_copies);
 	suite_add_tcase(s, tc);
 	return s;
 }
