@@ -52,6 +52,7 @@
 #include "check_main.h"
 #include "harness.h"
 #include "proto.h"
+#include "../unit/srcfile.h"
 
 #define RUN_TIMEOUT_MS 20000
 #define ARGS_MAX 16
@@ -1230,12 +1231,69 @@ START_TEST(help_names_every_documented_option)
 }
 END_TEST
 
+/* RULESETS.md's complete games, each "(`printf '...' | krieg-referee
+ * --rules R`)" and the block after it, are what krieg-referee prints
+ * (rules probe: the rand game's block had gone stale, the mover's
+ * "Qf7" where the tool says "Qxf7#"). */
+START_TEST(rulesets_doc_games)
+{
+	char path[PATH_MAX];
+	char *doc = srcfile_read("proto/RULESETS.md", "KRIEG_RULESETS_MD", __FILE__, path, sizeof path);
+	ck_assert_msg(doc != NULL, "proto/RULESETS.md not found (%s)", path);
+	int found = 0;
+	for (const char *p = doc; (p = strstr(p, "`printf '")) != NULL;) {
+		p += strlen("`printf '");
+		const char *end = strchr(p, '\'');
+		ck_assert_ptr_nonnull(end);
+		char input[512];
+		size_t n = 0;
+		for (const char *q = p; q < end && n + 1 < sizeof input; q++) {
+			if (q[0] == '\\' && q[1] == 'n') {
+				input[n++] = '\n';
+				q++;
+			} else if (*q != '\n') {   /* the doc wraps a long printf */
+				input[n++] = *q;
+			}
+		}
+		input[n] = '\0';
+		const char *rules = strstr(end, "krieg-referee --rules ");
+		ck_assert_ptr_nonnull(rules);
+		rules += strlen("krieg-referee --rules ");
+		char rs[32];
+		ck_assert_int_eq(sscanf(rules, "%31[a-z_]", rs), 1);
+		const char *open = strstr(rules, "\n```\n"), *close = open ? strstr(open + 5, "\n```") : NULL;
+		ck_assert_msg(open && close, "%s: no block after the %s game", path, rs);
+		char *want = strndup(open + 5, (size_t)(close - open - 5) + 1);   /* with its last newline */
+		struct run r;
+		ref_run(&r, (const char *const[]){ "--rules", rs, NULL }, input);
+		ck_assert_msg(r.status == 0, "%s game: exit %d: %s", rs, r.status, r.err);
+		if (strcmp(r.out, want) != 0) {   /* the first line that differs */
+			size_t i = 0, line = 1;
+			for (; r.out[i] && r.out[i] == want[i]; i++)
+				line += r.out[i] == '\n';
+			size_t from = i;
+			while (from > 0 && r.out[from - 1] != '\n')
+				from--;
+			ck_abort_msg("%s: the %s game's line %zu is not what krieg-referee prints: %.300s", path, rs,
+			             line, r.out + from);
+		}
+		free(want);
+		run_free(&r);
+		found++;
+		p = close;
+	}
+	ck_assert_int_ge(found, 2);   /* rand's and crazykrieg's */
+	free(doc);
+}
+END_TEST
+
 static Suite *referee_cli_suite(void)
 {
 	Suite *s = suite_create("referee_cli");
 	TCase *tc = tcase_create("referee_cli");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, icc_short_game);
+	tcase_add_test(tc, rulesets_doc_games);
 	tcase_add_test(tc, pov_filters);
 	tcase_add_test(tc, bad_input_changes_nothing);
 	tcase_add_test(tc, nul_and_keyword_words_refused);
