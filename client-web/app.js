@@ -9,6 +9,10 @@ import { WatchView } from './watch.js';
 import { Hands } from './hands.js';
 import { announce, awayText, fmtClock, said, side, tagsText, timeText, who, words } from './words.js';
 
+// The rule sets where a player asks "any?" (common/ruleset.c: pawn_info
+// PAWN_INFO_ASK; test_rulesets checks this line against it).
+const ASKS_ANY = new Set(['english', 'insurance', 'gollon', 'berkeley_any', 'crazykrieg']);
+
 const $ = (id) => document.getElementById(id);
 const show = (id) => ['login', 'lobby', 'game', 'watch', 'record'].forEach((s) => { $(s).hidden = s !== id; });
 // The status line: a line's parts (strings, and users' words and names in
@@ -548,6 +552,7 @@ function enterGame(g) {
   const bot = (c) => ((g.bots || []).includes(c) ? ' (a bot)' : '');   // accounts flagged as bots
   // who watches it, as the view says when the game is opened (a reload, a reconnection tells it again)
   $('game-title').textContent = `Game ${g.game}: ${g.white}${bot('white')} – ${g.black}${bot('black')} (${g.rules}${tagsText(g)}), you play ${g.color}${g.live !== false ? watching(g) : ''}`;
+  $('btn-any').hidden = !ASKS_ANY.has(g.rules);   // elsewhere the server says "no any?" (rules probe)
   $('btn-quiet').hidden = g.rules !== 'nost';
   $('move-help').hidden = g.rules !== 'nost';
   show('game');

@@ -1,10 +1,12 @@
 // words.js — how the page words what it shows.  An announcement's words
 // are the server's (`say`, from the rule set's wording table in
-// common/ruleset.c, the terminal client's too); only the notices that are
-// not the referee's (an umpire's actions, draw offers, adjournment,
-// presence, chat), who heard an
-// announcement, and move numbers are worded here, as client-cli/krieg/words.c
-// words them for the terminal.
+// common/ruleset.c: english's "File check", insurance's "You cannot do
+// that").  The terminal client words announcements its own way, one
+// wording for every rule set with the same information (client-cli/krieg/
+// words.c), and uses the table only for a player's own impossible try.
+// Only the notices that are not the referee's (an umpire's actions, draw
+// offers, adjournment, presence, chat), who heard an announcement, and
+// move numbers are worded here, as words.c words them for the terminal.
 // (A null-prototype map: a colour from the wire, "constructor" say, finds nothing.)
 const SIDE = Object.assign(Object.create(null), { white: 'White', black: 'Black' });
 

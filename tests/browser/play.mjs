@@ -430,6 +430,8 @@ try {
   await until(b, (g) => window.krieg.state.game !== null && window.krieg.state.game !== g && window.krieg.state.rules === 'nost',
     g2, 'the nost game');
   const g3 = await b.evaluate(() => window.krieg.state.game);
+  // no "any?" in nost: the button is not offered (rules probe: it was, in every rule set)
+  check(await b.evaluate(() => document.getElementById('btn-any').hidden), 'the Any? button in a nost game');
   await b.fill('#move', 'f3, g4');
   await b.click('#btn-quiet');                         // f3 now, g4 if quiet
   await lp.waitFor((m) => m.event === 'moved' && m.game === g3 && m.ply === 1);
@@ -451,6 +453,7 @@ try {
   await b.click('#seeks button[data-offer]', { timeout: 10000 });
   await until(b, () => window.krieg.state.rules === 'crazykrieg', null, 'the crazykrieg game');
   const g4 = await b.evaluate(() => window.krieg.state.game);
+  check(await b.evaluate(() => !document.getElementById('btn-any').hidden), 'no Any? button in a crazykrieg game');
   const hands = () => b.textContent('#hands');
   await c.click('#btn-unwatch');                      // the spectator's page follows this game
   await c.click('#btn-live');

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check_main.h"
+#include "srcfile.h"
 #include "notation.h"
 #include "referee.h"
 #include "view.h"
@@ -479,6 +480,38 @@ START_TEST(test_heard_across_copies)
 	for (size_t i = 0; i < ev.n; i++)
 		ck_assert_uint_eq(event_heard(&ev, i), ev.v[i].audience);
 	done(r, &ev);
+}
+END_TEST
+
+/* The web page's "Any?" button shows in the rule sets where "any?" is
+ * asked, and only there (rules probe: it showed in all ten, and the
+ * server refused it in five): client-web/app.js's ASKS_ANY against
+ * pawn_info. */
+START_TEST(test_web_asks_any)
+{
+	char path[PATH_MAX];
+	char *js = srcfile_read("client-web/app.js", "KRIEG_APP_JS", __FILE__, path, sizeof path);
+	ck_assert_msg(js != NULL, "client-web/app.js not found (%s)", path);
+	const char *set = strstr(js, "const ASKS_ANY = new Set([");
+	ck_assert_ptr_nonnull(set);
+	const char *end = strstr(set, "]);");
+	ck_assert_ptr_nonnull(end);
+	size_t listed = 0;
+	for (size_t i = 0; i < ruleset_count(); i++) {
+		const struct ruleset *rs = ruleset_at(i);
+		char quoted[40];
+		snprintf(quoted, sizeof quoted, "'%s'", rs->name);
+		const char *at = strstr(set, quoted);
+		bool in = at != NULL && at < end;
+		ck_assert_msg(in == (rs->pawn_info == PAWN_INFO_ASK), "%s: ASKS_ANY %s it", rs->name,
+		              in ? "lists" : "leaves out");
+		listed += in;
+	}
+	size_t quotes = 0;
+	for (const char *q = set; q < end; q++)
+		quotes += *q == '\'';
+	ck_assert_uint_eq(quotes, 2 * listed);   /* nothing else in the set */
+	free(js);
 }
 END_TEST
 
@@ -1439,6 +1472,7 @@ static Suite *rulesets_suite(void)
 	tcase_add_test(tc, test_rand_promotion_stalemate);
 	tcase_add_test(tc, test_complete_games);
 	tcase_add_test(tc, test_heard_across_copies);
+	tcase_add_test(tc, test_web_asks_any);
 	suite_add_tcase(s, tc);
 	return s;
 }
