@@ -113,7 +113,14 @@ void words_event(const struct event *e, int me, const char *san, char *buf, size
 		/* Not "your own pieces cannot make it": a pawn capture the turn's
 		 * pawn information rules out is refused the same way
 		 * (words_impossible says why, where the listener's view tells). */
-		if (mine && mv[0])
+		/* Told to both players without a move: gollon's answer to "any?"
+		 * asked with no pawn left (seed 004), not a try (rules probe:
+		 * "Your try was impossible" after an "any?"); a try's public
+		 * copy goes to the others alone. */
+		if (!mv[0] && (e->audience & AUD_WHITE) && (e->audience & AUD_BLACK))
+			snprintf(buf, len, mine ? "Impossible: you have no pawns to ask \"any?\" about"
+			                        : "%s asked \"any?\" with no pawns: impossible", who);
+		else if (mine && mv[0])
 			snprintf(buf, len, "Impossible: %s", mv);
 		else if (mine)
 			snprintf(buf, len, "Your try was impossible");

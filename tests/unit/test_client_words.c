@@ -203,6 +203,17 @@ START_TEST(impossible_words)
 	e.move = move_make(square_parse("a1"), square_parse("a5"), MOVE_NORMAL, KNIGHT);
 	words_impossible(ruleset_find("icc"), &e, WHY_OWN_PIECES, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Impossible: a1a5 (your own pieces cannot make it)");
+	/* gollon's answer to "any?" with no pawns left, told to both: not a
+	 * try (rules probe: "Your try was impossible"); a try's copy for the
+	 * others stays a try */
+	e = ev(EV_IMPOSSIBLE, WHITE);
+	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Impossible: you have no pawns to ask \"any?\" about");
+	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "White asked \"any?\" with no pawns: impossible");
+	e.audience = AUD_BLACK | AUD_SPECTATOR;
+	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "White tried an impossible move");
 }
 END_TEST
 
