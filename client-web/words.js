@@ -33,10 +33,15 @@ export function who(name) {
 // (and krieg's record) does.  `ply` counts the half-moves played when it was
 // said: an event of the side that just moved (a capture, a check) belongs
 // to that half-move, any other (tries, pawn-try counts) to the next one.
+const MOVE_ENDS = new Set(['checkmate', 'stalemate', 'repetition', 'fifty_moves', 'insufficient_material']);
 export function moveNumber(ev) {
   if (!Number.isInteger(ev.ply)) return '';
   const by = ev.by === 'white' ? 0 : ev.by === 'black' ? 1 : -1;
-  const half = ev.ply > 0 && by === (ev.ply - 1) % 2 ? ev.ply : ev.ply + 1;
+  // An end a move made belongs to that move; a resignation, a flag, an
+  // agreement to the turn in progress (rules probe: "4. White resigns" on
+  // Black's turn), as client-cli/krieg/words.c words_half numbers them.
+  const half = ev.event === 'game_over' ? (MOVE_ENDS.has(ev.reason) && ev.ply > 0 ? ev.ply : ev.ply + 1)
+    : ev.ply > 0 && by === (ev.ply - 1) % 2 ? ev.ply : ev.ply + 1;
   return `${Math.floor((half + 1) / 2)}${half % 2 === 0 ? '...' : '.'} `;
 }
 

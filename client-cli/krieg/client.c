@@ -285,13 +285,6 @@ static void game_log(struct cgame *g, int half, const char *text)
 	g->log_n++;
 }
 
-/* The half-move an announcement belongs to: the one just played when its
- * mover's (a capture, a check), else the next one (tries, pawn-try counts). */
-static int event_half(const struct event *e)
-{
-	return e->ply > 0 && e->by == (e->ply - 1) % 2 ? e->ply : e->ply + 1;
-}
-
 /* A notice (the umpire's action, adjournment): before the next half-move. */
 static int notice_half(const json_t *msg)
 {
@@ -544,7 +537,7 @@ static void apply_events(struct cgame *g, const json_t *evs)
 			e.audience = (uint8_t)aud_of(g->color);
 		announcement_words(g, ev, &e, words, sizeof words);
 		view_apply(&g->view, &e);
-		game_log(g, event_half(&e), words);
+		game_log(g, words_half(&e), words);
 	}
 	ghost_sync(&g->ghosts, &g->view.own);
 }
@@ -689,7 +682,7 @@ static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 	               memcmp(before.hand, g->view.own.hand, sizeof before.hand) != 0 ||
 	               memcmp(&ghosts_before, &g->ghosts, sizeof ghosts_before) != 0;
 	read_clock(c, g, msg);
-	game_log(g, event_half(&e), words);
+	game_log(g, words_half(&e), words);
 	if (e.type == EV_GAME_OVER) {
 		g->live = false;
 		g->view.over = true;

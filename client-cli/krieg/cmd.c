@@ -1876,10 +1876,7 @@ static void done_record(struct client *c, const json_t *msg, const struct pendin
 			c->replay_ok = true;
 		if (e.type != EV_GAME_OVER || words_umpire_end(ev, words, sizeof words) != 0)
 			record_words(rs, &e, me, words, sizeof words);
-		/* Numbered as chess does ("1. e4", "1... e5"): an event belongs to
-		 * the half-move just played when its mover's (a capture, a check),
-		 * else to the next one (tries, pawn-try counts). */
-		int half = e.ply > 0 && e.by == (e.ply - 1) % 2 ? e.ply : e.ply + 1;
+		int half = words_half(&e);   /* numbered as chess does: "1. e4", "1... e5" */
 		client_out(c, "  %3d%s %s", (half + 1) / 2, half % 2 == 0 ? "..." : ".", words);
 	}
 	json_t *next = json_object_get(msg, "next");

@@ -83,6 +83,17 @@ static void game_over(const struct event *e, char *buf, size_t len)
 	}
 }
 
+int words_half(const struct event *e)
+{
+	if (e->type == EV_GAME_OVER) {   /* `by` may name the other side: a stalemate's is the stalemated */
+		bool by_move = e->reason == REASON_CHECKMATE || e->reason == REASON_STALEMATE ||
+		               e->reason == REASON_REPETITION || e->reason == REASON_FIFTY_MOVES ||
+		               e->reason == REASON_INSUFFICIENT;
+		return by_move && e->ply > 0 ? e->ply : e->ply + 1;
+	}
+	return e->ply > 0 && e->by == (e->ply - 1) % 2 ? e->ply : e->ply + 1;
+}
+
 void words_event(const struct event *e, int me, const char *san, char *buf, size_t len)
 {
 	char mv[NOTATION_MAX] = "";

@@ -26,6 +26,12 @@
  * EV_IMPOSSIBLE / EV_UMPIRE_MOVE; else the move is written in coordinates.
  */
 void words_event(const struct event *e, int me, const char *san, char *buf, size_t len);
+/* The half-move (from 1) an announcement is numbered by, as chess numbers
+ * them ("12." White's, "12..." Black's): the one just played when it is
+ * its mover's (a capture, a check, a mate or another end a move made),
+ * else the one in progress (tries, pawn-try counts, a resignation, a
+ * flag: rules probe, "4. White resigns" on Black's turn). */
+int words_half(const struct event *e);
 
 /* Why the listener's own try was refused as impossible, as far as their own view tells. */
 enum words_why {

@@ -217,6 +217,36 @@ START_TEST(impossible_words)
 }
 END_TEST
 
+/* The half-move an announcement is numbered by: an end a move made
+ * belongs to that move, whoever `by` names; a resignation or a flag to the
+ * turn in progress (rules probe: "4. White resigns" on Black's turn). */
+START_TEST(numbered_as_chess)
+{
+	struct event e = ev(EV_CAPTURE, WHITE);
+	e.ply = 7;                                  /* 4.Qxf7: White's capture */
+	ck_assert_int_eq(words_half(&e), 7);
+	e = ev(EV_PAWN_TRIES, BLACK);
+	e.ply = 7;                                  /* Black's count, before 4... */
+	ck_assert_int_eq(words_half(&e), 8);
+	e = ev(EV_GAME_OVER, WHITE);
+	e.ply = 7;
+	e.reason = REASON_CHECKMATE;                /* 4.Qxf7# */
+	ck_assert_int_eq(words_half(&e), 7);
+	e.reason = REASON_RESIGNATION;              /* White resigns on Black's turn: 4... */
+	ck_assert_int_eq(words_half(&e), 8);
+	e = ev(EV_GAME_OVER, BLACK);
+	e.ply = 19;
+	e.reason = REASON_STALEMATE;                /* by the stalemated side, after 10. */
+	ck_assert_int_eq(words_half(&e), 19);
+	e.reason = REASON_TIME;                     /* Black's flag on its turn: 10... */
+	ck_assert_int_eq(words_half(&e), 20);
+	e = ev(EV_GAME_OVER, WHITE);
+	e.ply = 0;
+	e.reason = REASON_RESIGNATION;              /* before any move: 1. */
+	ck_assert_int_eq(words_half(&e), 1);
+}
+END_TEST
+
 /* An offer's instructions reach the one who answers it; its maker, and
  * anyone else (a record, the umpire's chair), reads what happened. */
 START_TEST(offers_as_each_side_hears_them)
@@ -295,6 +325,7 @@ static Suite *words_suite(void)
 	tcase_add_test(tc, adjournment_words);
 	tcase_add_test(tc, pawn_squares_words);
 	tcase_add_test(tc, impossible_words);
+	tcase_add_test(tc, numbered_as_chess);
 	tcase_add_test(tc, offers_as_each_side_hears_them);
 	tcase_add_test(tc, time_control_words);
 	suite_add_tcase(s, tc);
