@@ -25,6 +25,7 @@
 #define GAME_ERRORS_MAX 32        /* refused requests in one game before resigning it */
 #define BUDGET_MIN_MS 20          /* a decision from the clock thinks at least this long ... */
 #define BUDGET_MAX_MS 10000       /* ... and at most this */
+#define UNCLOCKED_BUDGET_MS 1000  /* an untimed or correspondence game's, at most */
 
 long long sess_send(struct sess *s, json_t *req)
 {
@@ -579,6 +580,14 @@ static void offer_answer(struct sess *s, struct bgame *g, const char *kind, cons
 	                       accept ? "accept" : "decline"));
 }
 
+/* A game's time control, from its game_start or its view's "time". */
+static void game_terms(struct bgame *g, const json_t *t)
+{
+	if (json_is_object(t) && json_is_number(json_object_get(t, "inc")))
+		g->inc_ms = scrub_ms(json_object_get(t, "inc"), 1000);
+	g->corr = json_is_object(t) && json_is_integer(json_object_get(t, "days"));
+}
+
 static void on_game_view(struct sess *s, const json_t *o)
 {
 	long id = (long)json_integer_value(json_object_get(o, "game"));
@@ -602,6 +611,7 @@ static void on_game_view(struct sess *s, const json_t *o)
 	    w ? w : "?", b ? b : "?", rules ? rules : RULESET_DEFAULT, tct,
 	    json_is_integer(total) ? (long long)json_integer_value(total)
 	                           : (long long)json_array_size(json_object_get(o, "events")));
+	game_terms(g, json_object_get(o, "time"));   /* a resumed game's increment counts too */
 	g->paused = json_is_true(json_object_get(o, "paused"));
 	g->adjourned = json_is_true(json_object_get(o, "adjourned"));
 	/* a long record's state comes in pages (game_events follow, each with
@@ -852,8 +862,8 @@ static void on_line(struct sess *s, const char *line)
 		struct bgame *g = game_open(s, gid, rules,
 		                            color_parse(json_string_value(json_object_get(o, "color"))), NULL);
 		json_t *t = json_object_get(o, "time");
-		if (g && json_is_object(t) && json_is_number(json_object_get(t, "inc")))
-			g->inc_ms = scrub_ms(json_object_get(t, "inc"), 1000);
+		if (g)
+			game_terms(g, t);
 		if (g) {
 			char tct[32];
 			words_time(t, tct, sizeof tct);
@@ -911,12 +921,12 @@ static void on_line(struct sess *s, const char *line)
 
 /*
  * The thinking budget of one decision.  From the clock: a 40th of the time
- * left plus three quarters of the increment, shared among the live timed
- * games.  One thread thinks for every game in turn, and while it thinks
- * for one the others' clocks run: each game's clock pays for all of them
- * (with the whole share each, three 1+0 games lost on time).  The time
- * left is the reading less what has passed since it was read (thinking
- * for the other games meanwhile).
+ * left plus three quarters of the increment, shared among the live games.
+ * One thread thinks for every game in turn, and while it thinks for one
+ * the others' clocks run: each game's clock pays for all of them (with the
+ * whole share each, three 1+0 games lost on time).  The time left is the
+ * reading less what has passed since it was read (thinking for the other
+ * games meanwhile).
  */
 long sess_budget_ms(long left_ms, long inc_ms, int timed_games)
 {
@@ -925,16 +935,40 @@ long sess_budget_ms(long left_ms, long inc_ms, int timed_games)
 	return b < BUDGET_MIN_MS ? BUDGET_MIN_MS : b > BUDGET_MAX_MS ? BUDGET_MAX_MS : b;
 }
 
-static long budget(const struct sess *s, const struct bgame *g)
+/* A game whose own clock pays for its decisions: timed, not by
+ * correspondence (whose "clock" is a deadline days away). */
+static bool on_clock(const struct bgame *g)
+{
+	return g->bot && g->clock_ms >= 0 && !g->corr;
+}
+
+static long clock_share(const struct bgame *g, int live)
+{
+	return sess_budget_ms(g->clock_ms - (long)(mstime_mono() - g->clock_at), g->inc_ms, live);
+}
+
+/*
+ * An untimed or correspondence game has no clock of its own to spend, but
+ * while one of the bot's games is on the clock, no decision for it may
+ * take longer than that game's own share: its clock runs meanwhile (bot
+ * probe: three correspondence games, thinking the 10 s cap each, lost a
+ * 1+0 game on time; three untimed ones at 1 s each did too).  Every live
+ * game counts in the share, since each may take a decision in turn.
+ */
+long sess_budget(const struct sess *s, const struct bgame *g)
 {
 	if (s->movetime_ms > 0)
 		return s->movetime_ms;
-	if (g->clock_ms < 0)
-		return 1000;
-	int timed = 0;
+	int live = 0;
 	for (int i = 0; i < SESS_GAMES_MAX; i++)
-		timed += s->games[i].bot && s->games[i].clock_ms >= 0;
-	return sess_budget_ms(g->clock_ms - (long)(mstime_mono() - g->clock_at), g->inc_ms, timed);
+		live += s->games[i].bot != NULL;
+	if (on_clock(g))
+		return clock_share(g, live);
+	long b = UNCLOCKED_BUDGET_MS;
+	for (int i = 0; i < SESS_GAMES_MAX; i++)
+		if (on_clock(&s->games[i]) && clock_share(&s->games[i], live) < b)
+			b = clock_share(&s->games[i], live);
+	return b;
 }
 
 static void sess_act(struct sess *s)
@@ -987,7 +1021,7 @@ static void sess_act(struct sess *s)
 		}
 		move_t m;
 		int64_t t0 = mstime_mono();
-		enum bot_action a = bot_choose(g->bot, budget(s, g), &m);
+		enum bot_action a = bot_choose(g->bot, sess_budget(s, g), &m);
 		s->think_ms += (long)(mstime_mono() - t0);
 		s->try_turn = (i + 1) % SESS_GAMES_MAX;
 		g->req_at = mstime_mono();

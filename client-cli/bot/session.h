@@ -67,6 +67,7 @@ struct bgame {
 	int64_t wait_until;
 	int errors;
 	long clock_ms;            /* our clock at the last event, -1 untimed */
+	bool corr;                /* by correspondence: clock_ms is the move's deadline, days away */
 	int64_t clock_at;         /* when clock_ms was read (mstime_mono) */
 	long inc_ms;
 	int ply;                  /* plies played, from the last event's "ply" */
@@ -231,6 +232,9 @@ int sess_tc_parse(const char *t, struct tc *out);
  * timed_games live at once (one thread thinks for them all), within
  * 20 ms .. 10 s. */
 long sess_budget_ms(long left_ms, long inc_ms, int timed_games);
+/* The budget of g's next decision in s (sess_budget_ms for a game on the
+ * clock; an untimed or correspondence game's, bounded by those). */
+long sess_budget(const struct sess *s, const struct bgame *g);
 /* The first line of a password file, without its newline: 0, or -1. */
 int sess_read_password(const char *path, char *buf, size_t len);
 

@@ -7,6 +7,7 @@
  * addressed to its colour, as kriegd and the arena hand them.
  */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bitboard.h"
@@ -15,6 +16,7 @@
 #include "fen.h"
 #include "local.h"
 #include "movegen.h"
+#include "mstime.h"
 #include "notation.h"
 #include "referee.h"
 #include "ruleset.h"
@@ -331,6 +333,47 @@ START_TEST(test_budget_shared_among_games)
 }
 END_TEST
 
+/* A game of s in slot i: on the clock with left ms (inc 0), untimed (-1),
+ * or by correspondence (corr, a deadline a day away). */
+static void budget_game(struct sess *s, int i, long left, bool corr)
+{
+	static struct bot *placeholder;   /* sess_budget reads only whether a slot holds a bot */
+	s->games[i].bot = (struct bot *)&placeholder;
+	s->games[i].clock_ms = corr ? 86400000 : left;
+	s->games[i].clock_at = mstime_mono();
+	s->games[i].corr = corr;
+}
+
+/*
+ * An untimed or correspondence game thinks a second at most, and no
+ * longer than the share of a game on the clock: one thread thinks for all,
+ * and that clock runs meanwhile (bot probe: three correspondence games
+ * thinking the 10 s cap each, or three untimed ones at 1 s each, lost a
+ * 1+0 game on time).
+ */
+START_TEST(test_budget_of_games_off_the_clock)
+{
+	struct sess *s = calloc(1, sizeof *s);
+	budget_game(s, 0, 0, true);
+	ck_assert_int_eq(sess_budget(s, &s->games[0]), 1000);     /* a day's deadline is no clock */
+	budget_game(s, 1, 60020, false);   /* and a 1+0 game (20 ms to spare: the clock reads on) */
+	ck_assert_int_eq(sess_budget(s, &s->games[1]), 750);
+	ck_assert_int_eq(sess_budget(s, &s->games[0]), 750);
+	budget_game(s, 2, 0, true);
+	budget_game(s, 3, -1, false);                             /* two more off the clock */
+	ck_assert_int_eq(sess_budget(s, &s->games[1]), 375);      /* every live game shares */
+	ck_assert_int_eq(sess_budget(s, &s->games[2]), 375);
+	ck_assert_int_eq(sess_budget(s, &s->games[3]), 375);
+	s->games[1].clock_ms = 3600000;                           /* an hour: the 10 s cap */
+	ck_assert_int_eq(sess_budget(s, &s->games[1]), 10000);
+	ck_assert_int_eq(sess_budget(s, &s->games[3]), 1000);     /* a second at most all the same */
+	s->movetime_ms = 250;                                     /* --movetime rules them all */
+	ck_assert_int_eq(sess_budget(s, &s->games[0]), 250);
+	ck_assert_int_eq(sess_budget(s, &s->games[1]), 250);
+	free(s);
+}
+END_TEST
+
 /*
  * play's reconnection waits: 1 s doubling to a minute with no game at
  * stake; with one, never more than SESS_RETRY_GAMES_MS, so that a server
@@ -528,6 +571,7 @@ static Suite *bot_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_repeats_counted_after_own_moves);
 	tcase_add_test(tc, test_budget_shared_among_games);
+	tcase_add_test(tc, test_budget_of_games_off_the_clock);
 	tcase_add_test(tc, test_black_remembers_the_start);
 	tcase_add_test(tc, test_winning_side_avoids_the_third_repetition);
 	tcase_add_test(tc, test_krk_starts);
