@@ -118,6 +118,19 @@ static int opt_num(const char *opt, const char *v, long long lo, long long hi, l
 	return 0;
 }
 
+/* --level, --white, --black: a level's name (the message names the option:
+ * it said "counts are positive" of a misspelt level; bot probe). */
+static int opt_level(const char *opt, const char *v, int *out)
+{
+	int l = bot_level_parse(v);
+	if (l < 0) {
+		fprintf(stderr, "krieg-bot: %s takes a level, random, greedy or full, not '%s'\n", opt, v);
+		return -1;
+	}
+	*out = l;
+	return 0;
+}
+
 /*
  * --rules R,R,...: each a known rule set, none empty (`--rules ""` or
  * "icc,,english" named nothing and was read as "all"), at most RULES_MAX.
@@ -215,11 +228,11 @@ int main(int argc, char **argv)
 		else if (NUM("--seed", 0, LLONG_MAX))
 			seed = (uint64_t)x;
 		else if (TAKE("--white"))
-			la = bot_level_parse(v);
+			bad = opt_level(a, v, &la) != 0;
 		else if (TAKE("--black"))
-			lb = bot_level_parse(v);
+			bad = opt_level(a, v, &lb) != 0;
 		else if (TAKE("--level"))
-			level = bot_level_parse(v);
+			bad = opt_level(a, v, &level) != 0;
 		else if (TAKE("--rules"))
 			rules = v;
 		else if (TAKE("--server"))
@@ -261,10 +274,6 @@ int main(int argc, char **argv)
 			return 2;
 #undef NUM
 #undef TAKE
-	}
-	if (la < 0 || lb < 0 || level < 0 || games < 1 || max_games < 1 || movetime < 0 || max_plies < 0) {
-		fprintf(stderr, "krieg-bot: levels are random, greedy, full; counts are positive\n");
-		return 2;
 	}
 	if (kriegd && !*kriegd)
 		kriegd = NULL;   /* KRIEGD= names nothing: as unset (it was "could not start ") */

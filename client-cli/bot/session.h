@@ -235,6 +235,9 @@ long sess_budget_ms(long left_ms, long inc_ms, int timed_games);
 /* The budget of g's next decision in s (sess_budget_ms for a game on the
  * clock; an untimed or correspondence game's, bounded by those). */
 long sess_budget(const struct sess *s, const struct bgame *g);
+/* The order of s's game slots for the next decisions at time now: the
+ * games on the clock by time left, then the rest in turn. */
+void sess_turn_order(const struct sess *s, int64_t now, int order[SESS_GAMES_MAX]);
 /* The first line of a password file, without its newline: 0, or -1. */
 int sess_read_password(const char *path, char *buf, size_t len);
 

@@ -278,7 +278,9 @@ START_TEST(test_bad_arguments)
 	snprintf(cmd, sizeof cmd, "'%s' --help", bin);
 	ck_assert_ptr_nonnull(strstr(run(cmd, &status), "usage: krieg-bot play"));
 	ck_assert_int_eq(status, 0);
-	refused("arena --white nobody --black random --local", "levels are");
+	/* a level's refusal names its option (it said "counts are positive": bot probe) */
+	refused("arena --white nobody --black random --local", "--white takes a level, random, greedy or full, not 'nobody'");
+	refused("play 127.0.0.1:1 --guest --level best", "--level takes a level, random, greedy or full, not 'best'");
 	refused("arena --rules nosuch --local", "unknown rule set");
 	refused("arena --local --pgn /nonexistent/dir/games.pgn", "/nonexistent/dir/games.pgn: No such file");
 	refused("arena --server 127.0.0.1:1 --pgn games.pgn", "--pgn and --fen are for --local");

@@ -375,6 +375,39 @@ START_TEST(test_budget_of_games_off_the_clock)
 END_TEST
 
 /*
+ * The games on the clock are offered the pace's tokens first, the least
+ * time left first; the rest take turns from the one after the last to try
+ * (bot probe: with four 1+0 games, one near its flag waited behind the
+ * others' tries for each of its own, and half of them lost on time).
+ */
+START_TEST(test_turns_by_the_clock)
+{
+	struct sess *s = calloc(1, sizeof *s);
+	budget_game(s, 0, -1, false);      /* untimed */
+	budget_game(s, 1, 30000, false);
+	budget_game(s, 2, 0, true);        /* by correspondence */
+	budget_game(s, 3, 5000, false);
+	s->try_turn = 2;
+	int order[SESS_GAMES_MAX];
+	sess_turn_order(s, mstime_mono(), order);
+	ck_assert_int_eq(order[0], 3);
+	ck_assert_int_eq(order[1], 1);
+	int k = 2;
+	for (int j = 0; j < SESS_GAMES_MAX; j++) {   /* then in turn from slot 2 */
+		int i = (2 + j) % SESS_GAMES_MAX;
+		if (i != 1 && i != 3)
+			ck_assert_int_eq(order[k++], i);
+	}
+	ck_assert_int_eq(k, SESS_GAMES_MAX);
+	s->games[1].clock_at -= 26000;     /* 4 s left now: first */
+	sess_turn_order(s, mstime_mono(), order);
+	ck_assert_int_eq(order[0], 1);
+	ck_assert_int_eq(order[1], 3);
+	free(s);
+}
+END_TEST
+
+/*
  * play's reconnection waits: 1 s doubling to a minute with no game at
  * stake; with one, never more than SESS_RETRY_GAMES_MS, so that a server
  * back from an outage sees the bot again well within its abandonment grace
@@ -572,6 +605,7 @@ static Suite *bot_suite(void)
 	tcase_add_test(tc, test_repeats_counted_after_own_moves);
 	tcase_add_test(tc, test_budget_shared_among_games);
 	tcase_add_test(tc, test_budget_of_games_off_the_clock);
+	tcase_add_test(tc, test_turns_by_the_clock);
 	tcase_add_test(tc, test_black_remembers_the_start);
 	tcase_add_test(tc, test_winning_side_avoids_the_third_repetition);
 	tcase_add_test(tc, test_krk_starts);
