@@ -182,6 +182,17 @@ void sess_say(const struct sess *s, const char *fmt, ...)
 	fprintf(stderr, "krieg-bot: %s\n", buf);
 }
 
+/* Whether a rule set is one of ours (--rules; none given: any). */
+static bool rules_ok(const struct sess *s, const char *rules)
+{
+	if (s->nrules == 0)
+		return true;
+	for (int i = 0; i < s->nrules; i++)
+		if (rules && strcmp(s->rules[i], rules) == 0)
+			return true;
+	return false;
+}
+
 /* Whether a challenge's time control is one of ours (--time; none given: any). */
 static bool tc_ok(const struct sess *s, const json_t *time)
 {
@@ -284,9 +295,60 @@ static void challenges_settle(struct sess *s)
 	for (int i = 0; i < held; i++) {
 		struct held_challenge *h = &s->held[i];
 		bool room = live_games(s) + 1 + seeks_open(s, false) <= s->max_games;
-		challenge_answer(s, h->offer, h->from, h->rules, h->time,
-		                 room ? NULL : "declined: at its limit of games at once");
+		if (h->seek && !room)   /* a seek is not declined: left to others */
+			sess_say(s, "seek %lld of %s (%s, %s): not taken: at its limit of games at once", h->offer,
+			    h->from, h->rules, h->time);
+		else
+			challenge_answer(s, h->offer, h->from, h->rules, h->time,
+			                 room ? NULL : "declined: at its limit of games at once");
 	}
+}
+
+/* One offer that fits and may start a game now (accepted) or once our
+ * seeks are withdrawn (held, challenges_settle answers it). */
+static void offer_fits(struct sess *s, json_int_t offer, const char *from, const char *rules, const char *tct,
+                       bool seek)
+{
+	if (live_games(s) + 1 + seeks_open(s, false) <= s->max_games) {
+		challenge_answer(s, offer, from, rules, tct, NULL);
+		return;
+	}
+	struct held_challenge *h = &s->held[s->nheld++];
+	h->offer = offer;
+	h->seek = seek;
+	snprintf(h->from, sizeof h->from, "%s", from);
+	snprintf(h->rules, sizeof h->rules, "%s", rules);
+	snprintf(h->time, sizeof h->time, "%s", tct);
+	challenges_settle(s);
+}
+
+/*
+ * A player's open seek (lobby_watch's list or a pushed `seek`): with
+ * --seek, one that fits its rule sets and time controls is taken as a
+ * fitting challenge would be, when there is room (bot probe: a player's
+ * icc 1+0 seek stood 25 s beside a bot seeking icc 1+0 in turn with its
+ * other seeks).  Never its own, another bot's (two bots are not matched)
+ * or a challenge.
+ */
+static void seek_offered(struct sess *s, const json_t *x)
+{
+	const char *from = json_string_value(json_object_get(x, "user"));
+	const char *rules = json_string_value(json_object_get(x, "rules"));
+	json_t *offer = json_object_get(x, "offer"), *time = json_object_get(x, "time");
+	if (!s->nseeks || !from || !json_is_integer(offer) || strcasecmp(from, s->user) == 0 ||
+	    json_is_true(json_object_get(x, "bot")) || json_object_get(x, "to"))
+		return;
+	if (!rules)
+		rules = RULESET_DEFAULT;
+	if (!rules_ok(s, rules) || !tc_ok(s, time) || live_games(s) >= s->max_games ||
+	    s->nheld >= PLAY_GAMES_MAX)
+		return;
+	for (int i = 0; i < s->nheld; i++)
+		if (s->held[i].offer == json_integer_value(offer))
+			return;
+	char tct[32];
+	words_time(time, tct, sizeof tct);
+	offer_fits(s, json_integer_value(offer), from, rules, tct, true);
 }
 
 /* The end of a refusal's log line: its message, or the whole line (scrubbed,
@@ -399,15 +461,6 @@ static bool seeks_answer(struct sess *s, long long rid, const json_t *o)
 	return false;
 }
 
-static bool rules_ok(const struct sess *s, const char *rules)
-{
-	if (s->nrules == 0)
-		return true;
-	for (int i = 0; i < s->nrules; i++)
-		if (rules && strcmp(s->rules[i], rules) == 0)
-			return true;
-	return false;
-}
 
 static struct bgame *game_open(struct sess *s, long id, const char *rules, int color, const char *fen)
 {
@@ -737,6 +790,16 @@ static void on_line(struct sess *s, const char *line)
 			json_decref(o);
 			return;
 		}
+		if (s->watch_req && json_integer_value(id) == s->watch_req) {
+			/* the seeks open now (its first page): each as if pushed */
+			s->watch_req = 0;
+			size_t i;
+			json_t *x;
+			json_array_foreach(json_object_get(o, "offers"), i, x)
+				seek_offered(s, x);
+			json_decref(o);
+			return;
+		}
 		if (json_is_true(ok) && user && json_object_get(o, "token")) {
 			snprintf(s->user, sizeof s->user, "%s", user);
 			s->logged_in = true;
@@ -755,6 +818,8 @@ static void on_line(struct sess *s, const char *line)
 			s->seeks_dirty = true;
 			s->naccepts = 0;
 			s->nheld = 0;
+			/* with --seek, players' seeks that fit are taken too (seek_offered) */
+			s->watch_req = s->nseeks ? sess_send(s, json_pack("{s:s}", "type", "lobby_watch")) : 0;
 			/* its live games, counted before any challenge is answered:
 			 * one waiting for the bot may come before their game_states */
 			s->nlogin_games = 0;
@@ -817,7 +882,9 @@ static void on_line(struct sess *s, const char *line)
 			req_answered(s, g, o);
 		}
 		/* anything else about a game (a resign, a draw answer): nothing to do */
-	} else if (ev && strcmp(ev, "challenge_cancelled") == 0) {
+	} else if (ev && strcmp(ev, "seek") == 0) {
+		seek_offered(s, o);
+	} else if (ev && (strcmp(ev, "challenge_cancelled") == 0 || strcmp(ev, "seek_gone") == 0)) {
 		/* one held (its room was being made) is forgotten, and its room
 		 * given back to the seeks withdrawn for it */
 		json_int_t offer = json_integer_value(json_object_get(o, "offer"));
@@ -843,18 +910,10 @@ static void on_line(struct sess *s, const char *line)
 			                 : NULL;
 			char tct[32];
 			words_time(time, tct, sizeof tct);   /* as krieg says it */
-			if (no || live_games(s) + 1 + seeks_open(s, false) <= s->max_games) {
+			if (no)
 				challenge_answer(s, json_integer_value(offer), from ? from : "?", rules, tct, no);
-			} else {
-				/* room, but its seeks could fill it: held until they
-				 * are withdrawn (challenges_settle) */
-				struct held_challenge *h = &s->held[s->nheld++];
-				h->offer = json_integer_value(offer);
-				snprintf(h->from, sizeof h->from, "%s", from ? from : "?");
-				snprintf(h->rules, sizeof h->rules, "%s", rules);
-				snprintf(h->time, sizeof h->time, "%s", tct);
-				challenges_settle(s);
-			}
+			else   /* room, but its seeks may fill it: held until they are withdrawn */
+				offer_fits(s, json_integer_value(offer), from ? from : "?", rules, tct, false);
 		}
 	} else if (ev && strcmp(ev, "game_start") == 0) {
 		long gid = (long)json_integer_value(json_object_get(o, "game"));

@@ -98,6 +98,7 @@ struct seekslot {
  * it is accepted (or declined, if one of them was taken meanwhile). */
 struct held_challenge {
 	long long offer;
+	bool seek;                /* a player's open seek (taken, never declined) */
 	char from[PROTO_NAME_MAX + 1];
 	char rules[32];
 	char time[32];            /* as krieg says it (words_time) */
@@ -150,6 +151,7 @@ struct sess {
 	int nseeks;               /* 0: seek nothing, only answer challenges */
 	bool seeks_dirty;         /* a game began or ended, or we logged in: reconcile the seeks */
 	long long seeks_req;      /* the `seeks` request being read; 0: none */
+	long long watch_req;      /* --seek: the `lobby_watch` awaiting its answer; 0: none */
 	/* The `games` request sent once the listing is read: a barrier, since
 	 * kriegd answers it only after every game begun before it has been
 	 * announced to us (PROTOCOL.md, Games): a seek missing from the

@@ -649,6 +649,61 @@ START_TEST(test_play_seek_met)
 END_TEST
 
 /*
+ * With --seek the bot also takes a player's open seek that fits its rule
+ * sets and time controls, withdrawing its own to make room (bot probe: a
+ * player's fitting seek stood unanswered while the bot's seeks took their
+ * turns).  One in another rule set is left open.
+ */
+START_TEST(test_play_takes_fitting_seeks)
+{
+	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
+	struct kcl_scratch sc;
+	kcl_scratch_make(&sc, "krieg-bot");
+	struct playbot pb;
+	playbot_start(&pb, d, (const char *const[]){ "--guest", "--known-servers", sc.known, "--rules", "english",
+	                                             "--time", "1+1,5+0", "--seek", "--max-games", "1", "--movetime",
+	                                             "1", "--level", "random", NULL });
+	struct kp me;
+	kp_guest(d, &me);
+	json_t *o = wait_seek(me.c, me.name);   /* its own seek, one time control of two */
+	char bot[64];
+	snprintf(bot, sizeof bot, "%s", json_string_value(json_object_get(o, "user")));
+	json_t *t = json_object_get(o, "time");
+	int other = json_number_value(json_object_get(t, "base")) == 60.0 ? 300 : 60;
+	json_int_t icc = json_integer_value(json_object_get(kc_ok(me.c, kc_req(me.c, "seek",
+		"{s:s, s:{s:i, s:i}}", "rules", "icc", "time", "base", other, "inc", other == 60 ? 1 : 0)), "offer"));
+	json_int_t mine = json_integer_value(json_object_get(kc_ok(me.c, kc_req(me.c, "seek",
+		"{s:s, s:{s:i, s:i}, s:s}", "rules", "english", "time", "base", other, "inc", other == 60 ? 1 : 0,
+		"color", "white")), "offer"));
+	json_t *gs = kc_event(me.c, "game_start");
+	json_int_t game = json_integer_value(json_object_get(gs, "game"));
+	ck_assert_str_eq(json_string_value(json_object_get(gs, "color")), "white");
+	ck_assert_str_eq(json_string_value(json_object_get(gs, "black")), bot);
+	ck_assert_str_eq(json_string_value(json_object_get(gs, "rules")), "english");
+	/* the icc seek is still open, and the bot, at its limit, has none */
+	bool open = false;
+	size_t i;
+	json_t *x;
+	json_array_foreach(json_object_get(kc_ok(me.c, kc_req(me.c, "seeks", NULL)), "offers"), i, x)
+		open |= json_integer_value(json_object_get(x, "offer")) == icc;
+	ck_assert(open);
+	kt_sleep_ms(300);
+	ck_assert_ptr_null(seek_of(me.c, bot));
+	kc_ok(me.c, kc_req(me.c, "resign", "{s:I}", "game", game));
+	const char *journal = playbot_end(&pb, 0);
+	kcl_scratch_remove(&sc);
+	char head[160];
+	snprintf(head, sizeof head, "krieg-bot: offer %lld from %s (english, %s): ", (long long)mine, me.name,
+	         other == 60 ? "1+1" : "5+0");
+	journal_has(journal, head, "accepted");
+	snprintf(head, sizeof head, "krieg-bot: offer %lld from", (long long)icc);
+	ck_assert_msg(strstr(journal, head) == NULL, "the icc seek was answered:\n%s", journal);
+	kc_close(me.c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
  * Regression: kriegd keeps a registered account's correspondence seek while
  * it is away, and krieg-bot, started again, posted another beside it: one
  * more at every restart, up to the 16 an account may have.  It takes up
@@ -1841,6 +1896,7 @@ static Suite *bot_suite(void)
 	tcase_add_test(tc, test_bot_accounts);
 	tcase_add_test(tc, test_play_seeks);
 	tcase_add_test(tc, test_play_seek_met);
+	tcase_add_test(tc, test_play_takes_fitting_seeks);
 	tcase_add_test(tc, test_play_seek_outlives_the_bot);
 	tcase_add_test(tc, test_play_guest_resumes);
 	tcase_add_test(tc, test_play_refused_login);
