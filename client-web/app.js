@@ -663,7 +663,12 @@ function onEvent(ev) {
   }
   // Ours: declined (now, or told at login: `while_away`), or lapsed while we were away.
   const away = ev.while_away ? ' while you were away' : '';
-  if (ev.event === 'challenge_declined') { note(who(ev.by), ` declined your challenge${away}`); return; }
+  // With the decliner's words when they gave a reason (a person's: said()).
+  if (ev.event === 'challenge_declined') {
+    if (typeof ev.reason === 'string' && ev.reason !== '') note(who(ev.by), ` declined your challenge${away}: "`, said(ev.reason), '"');
+    else note(who(ev.by), ` declined your challenge${away}`);
+    return;
+  }
   if (ev.event === 'offer_lapsed') {
     if (ev.user) note('your challenge to ', who(ev.user), ` lapsed unanswered${away}`);
     else note(`your seek lapsed unanswered${away}`);

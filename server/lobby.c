@@ -33,6 +33,7 @@
 
 #include <event2/event.h>
 
+#include "action.h"
 #include "board.h"
 #include "clock.h"
 #include "config.h"
@@ -78,6 +79,7 @@
 #define LOBBY_WAITING_SHARE 2        /* offers that may wait (offer_waits) fill 1/this of it at most */
 #define LOBBY_OFFERS_PER_USER 16     /* open offers one user may have */
 #define LOBBY_OFFER_ID_MAX (1LL << 53)
+#define LOBBY_REASON_IN_MAX (4 * ACTION_REASON_MAX)   /* a decline's reason before it is normalised (chat's) */
 #define LOBBY_GAME_ID_MAX (1LL << 53)  /* JSON-safe integers, as game_cmd.c */
 #define LOBBY_RULES_MAX 16
 #define COLOR_RANDOM (-1)
@@ -1231,9 +1233,23 @@ static void cmd_pair(struct conn *c, json_t *id, json_t *req)
 	dispatch_ok(c, id, json_pack("{s:I}", "game", (json_int_t)game));
 }
 
+/*
+ * decline {offer, reason?}: the target says no to a challenge.  The
+ * reason, a person's words, is taken as chat's text is (text_words, then
+ * action_umpire_text's trimmed, one-spaced form) and goes with the
+ * challenger's live event only: the news kept for an away owner
+ * (offer_retire) stores no reason.  A malformed one changes nothing.
+ */
 static void cmd_decline(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
+	const char *why = json_string_value(json_object_get(req, "reason"));
+	char words[LOBBY_REASON_IN_MAX + 1], reason[ACTION_REASON_MAX + 1];
+	if (why != NULL && (!text_words(why, words, sizeof words) ||
+	                    action_umpire_text(words, reason, sizeof reason) != REF_OK)) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "reason: " TEXT_RULE, ACTION_REASON_MAX);
+		return;
+	}
 	struct offer *o = offer_visible(c, id, req);
 	if (!o)
 		return;
@@ -1242,9 +1258,11 @@ static void cmd_decline(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	json_int_t oid = o->id;
-	if (offer_close(srv->lobby, o, o->owner,
-	                json_pack("{s:s, s:I, s:s}", "event", "challenge_declined", "offer", oid, "by",
-	                          conn_user_name(c)), "declined") != 0) {
+	json_t *ev = json_pack("{s:s, s:I, s:s}", "event", "challenge_declined", "offer", oid, "by",
+	                       conn_user_name(c));
+	if (why != NULL)
+		json_object_set_new(ev, "reason", json_string(reason));
+	if (offer_close(srv->lobby, o, o->owner, ev, "declined") != 0) {
 		dispatch_error(c, id, PE_STORAGE, "the challenge could not be declined; it stands");
 		return;
 	}
@@ -1351,6 +1369,11 @@ static const struct field f_offer[] = {
 	{ "offer", F_INT, 1, LOBBY_OFFER_ID_MAX },
 	{ NULL, 0, 0, 0 },
 };
+static const struct field f_decline[] = {
+	{ "offer", F_INT, 1, LOBBY_OFFER_ID_MAX },
+	{ "reason", F_STRING, 0, LOBBY_REASON_IN_MAX },   /* the exact bound is checked after */
+	{ NULL, 0, 0, 0 },
+};
 static const struct field f_rematch[] = {
 	{ "game", F_INT, 1, LOBBY_GAME_ID_MAX },
 	{ NULL, 0, 0, 0 },
@@ -1371,7 +1394,7 @@ const struct cmd lobby_cmds[] = {
 	{ "accept", 0, f_offer, cmd_accept },
 	{ "rematch", 0, f_rematch, cmd_rematch },
 	{ "pair", CMD_UMPIRE, f_pair, cmd_pair },
-	{ "decline", 0, f_offer, cmd_decline },
+	{ "decline", 0, f_decline, cmd_decline },
 	{ "cancel", 0, f_cancel, cmd_cancel },
 	{ "lobby_watch", 0, f_list, cmd_lobby_watch },
 	{ "lobby_unwatch", 0, f_none, cmd_lobby_unwatch },

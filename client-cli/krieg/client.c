@@ -1134,7 +1134,12 @@ static void event(struct client *c, const json_t *msg, const char *name)
 		long long offer = (long long)json_integer_value(json_object_get(msg, "offer"));
 		words_clean(json_string_value(json_object_get(msg, key)), who, sizeof who);
 		const char *away = json_is_true(json_object_get(msg, "while_away")) ? " while you were away" : "";
-		if (name[0] == 'c')
+		char why[256];   /* the decliner's words, if they gave any (at most 200 bytes) */
+		words_clean(json_string_value(json_object_get(msg, "reason")), why, sizeof why);
+		if (name[0] == 'c' && why[0])
+			client_out(c, "%s declined your challenge (offer %lld)%s: \"%s\".",
+			           who[0] ? who : "Your opponent", offer, away, why);
+		else if (name[0] == 'c')
 			client_out(c, "%s declined your challenge (offer %lld)%s.", who[0] ? who : "Your opponent",
 			           offer, away);
 		else if (who[0])

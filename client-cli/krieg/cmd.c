@@ -141,10 +141,10 @@ static const char *const draw_actions[] = { [DRAW_OFFER] = "offer", [DRAW_ACCEPT
 
 /* --- parse hooks --------------------------------------------------------------- */
 
-/* accept / decline / cancel [OFFER], switch / watch / umpire / unwatch GAME */
+/* accept / cancel [OFFER], switch / watch / umpire / unwatch GAME */
 static int parse_number(struct cmd *c, char *err, size_t errlen)
 {
-	bool offer = c->type == CMD_ACCEPT || c->type == CMD_DECLINE || c->type == CMD_CANCEL || c->type == CMD_PLAY;
+	bool offer = c->type == CMD_ACCEPT || c->type == CMD_CANCEL || c->type == CMD_PLAY;
 	if (c->argc == 1 && !parse_long(c->argv[0], &c->number))
 		return failf(err, errlen, "%s is a number", offer ? "an offer" : "a game");
 	return 0;
@@ -278,6 +278,24 @@ static int parse_abort(struct cmd *c, char *err, size_t errlen)
 		return 0;
 	c->type = CMD_UMPIRE_ABORT;
 	return take_text(c, c->raw, NULL, err, errlen);
+}
+
+/* decline [OFFER] [REASON...]: a first word of digits is the offer (so a
+ * reason that starts with a number follows the offer's); the rest, if
+ * any, the reason, taken as a note is.  Without a number exec takes the
+ * last challenge received. */
+static int parse_decline(struct cmd *c, char *err, size_t errlen)
+{
+	char w[CMD_ARG_MAX];
+	const char *p = next_word(c->raw, w, sizeof w);
+	if (w[0] && strspn(w, "0123456789") == strlen(w)) {
+		if (!parse_long(w, &c->number))
+			return failf(err, errlen, "an offer is a number");
+	} else
+		p = c->raw;
+	if (p[strspn(p, " \t\r\n")] == '\0')
+		return 0;
+	return take_text(c, p, NULL, err, errlen);
 }
 
 /* note [--public] TEXT... */
@@ -616,8 +634,11 @@ static json_t *req_offer(const struct cmd *c, long long id, long game, char *err
 		failf(err, errlen, "which offer? (a number; see \"seeks\")");
 		return NULL;
 	}
-	return json_pack("{s:I, s:I, s:s}", "id", (json_int_t)id, "offer", (json_int_t)c->number,
-	                 "type", c->type == CMD_PLAY ? "accept" : c->entry->name);
+	json_t *r = json_pack("{s:I, s:I, s:s}", "id", (json_int_t)id, "offer", (json_int_t)c->number,
+	                      "type", c->type == CMD_PLAY ? "accept" : c->entry->name);
+	if (c->type == CMD_DECLINE && c->text[0])
+		json_object_set_new(r, "reason", json_string(c->text));
+	return r;
 }
 
 /* lobby [on|off] */
@@ -1992,8 +2013,9 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "rematch", .type = CMD_REMATCH, .max = 1, .parse = parse_number, .request = req_rematch,
 	  .exec = exec_rematch, .done = done_rematch,
 	  .usage = "rematch [GAME]            the same game again, colours swapped (default: the current one)" },
-	{ .name = "decline", .type = CMD_DECLINE, .max = 1, .parse = parse_number, .request = req_offer,
-	  .exec = exec_last_challenge, .done = done_ok, .usage = "decline [OFFER]           decline a challenge" },
+	{ .name = "decline", .type = CMD_DECLINE, .max = MANY, .verbatim = true, .parse = parse_decline,
+	  .request = req_offer, .exec = exec_last_challenge, .done = done_ok,
+	  .usage = "decline [OFFER] [REASON...]   decline a challenge (default: the last one), saying why if you like" },
 	{ .name = "cancel", .type = CMD_CANCEL, .max = 1, .parse = parse_number, .request = req_offer, .done = done_ok,
 	  .usage = "cancel [OFFER]            withdraw your own seek or challenge (default: your only one)" },
 	{ .name = "lobby", .type = CMD_LOBBY, .max = 1, .parse = parse_lobby, .request = req_lobby, .done = done_lobby,

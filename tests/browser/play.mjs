@@ -18,7 +18,7 @@
 //      note that reach the players; a try typed while
 //      the last one is unanswered is not cleared by that answer;
 //   5. nost: an "if quiet" sequence sent from a page plays on by itself;
-//   6. a challenge pushed to a page, declined there;
+//   6. a challenge pushed to a page, declined there (and one declined with a reason);
 //   7. crazykrieg: both reserves shown under the board (the player's and a
 //      spectator's), a typed drop drawn; an untimed seek listed and taken;
 //      a spectator's words to the spectators, never to a player;
@@ -502,6 +502,14 @@ try {
   await b.click('#challenges button[data-decline]', { timeout: 10000 });
   await until(a, () => /declined your challenge/.test(document.getElementById('status').textContent), null,
     'the decline on the challenger\'s page');
+  // declined with a reason (from a line client): the decliner's words, as kriegd keeps them
+  await a.fill('#challenge-user', lp.user);
+  await a.click('#btn-challenge');
+  const toLine = await lp.waitFor((m) => m.event === 'challenge' && m.user === wName);
+  await lp.ok('decline', { offer: toLine.offer, reason: '  not   <b>tonight</b> ' });
+  await until(a, () => /declined your challenge: "not <b>tonight<\/b>"$/.test(document.getElementById('status').textContent) &&
+    document.querySelector('#status .said')?.textContent === 'not <b>tonight</b>', null,
+    'the decline\'s reason on the challenger\'s page');
 
   // ---- 6b. the club: a rated game in the standings, a player's profile ----
   const lw = await LineClient.open(linePort), ll = await LineClient.open(linePort);

@@ -884,6 +884,81 @@ static const char *message_of(json_t *e)
 	return json_string_value(json_object_get(json_object_get(e, "error"), "message"));
 }
 
+/* decline's reason: a person's words, taken as chat's text is (trimmed,
+ * runs of spaces one, U+3000 a space), on the challenger's event; none,
+ * no key; a malformed one is bad_request and the challenge stands, to be
+ * declined or accepted after. */
+START_TEST(decline_gives_a_reason)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct kp a, b;
+	kp_guest(d, &a);
+	kp_guest(d, &b);
+	json_int_t offer = json_integer_value(json_object_get(
+		kc_ok(a.c, kc_req(a.c, "challenge", "{s:s}", "user", b.name)), "offer"));
+	kc_event(b.c, "challenge");
+	char long201[202], long801[802], exact[210];
+	memset(long201, 'x', 201);
+	long201[201] = '\0';
+	memset(long801, ' ', 801);   /* spaces: past the field's bound, not only the words' */
+	long801[801] = '\0';
+	snprintf(exact, sizeof exact, "   %.200s   ", long801);
+	memset(exact + 3, 'y', 200);
+	static const char *const bad[] = { "", "   ", "\xe3\x80\x80\xe2\x80\x8b", "a\tb", "no\nline",
+	                                   "turn \xe2\x80\xae this", "\x7f", "\xc2\x85" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		json_t *e = kc_error(b.c, kc_req(b.c, "decline", "{s:I, s:s}", "offer", offer, "reason", bad[i]),
+		                     "bad_request");
+		ck_assert_msg(strcmp(message_of(e), "reason: 1..200 bytes of UTF-8 without control or "
+		                                    "direction-changing characters") == 0,
+		              "#%zu: %s", i, message_of(e));
+	}
+	kc_error(b.c, kc_req(b.c, "decline", "{s:I, s:s}", "offer", offer, "reason", long201), "bad_request");
+	kc_error(b.c, kc_req(b.c, "decline", "{s:I, s:s}", "offer", offer, "reason", long801), "bad_request");
+	kc_error(b.c, kc_req(b.c, "decline", "{s:I, s:i}", "offer", offer, "reason", 7), "bad_request");
+	kc_no_event(a.c, "challenge_declined");
+	/* it stands: listed, and declined now with words in their normal form */
+	ck_assert_int_eq(json_array_size(json_object_get(kc_ok(b.c, kc_req(b.c, "seeks", NULL)), "offers")), 1);
+	kc_ok(b.c, kc_req(b.c, "decline", "{s:I, s:s}", "offer", offer, "reason",
+	                  "  only\xe3\x80\x80\xe3\x80\x80untimed   games, \xc3\xa9t\xc3\xa9 "));
+	json_t *e = kc_event(a.c, "challenge_declined");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), offer);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "by")), b.name);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "only untimed games, \xc3\xa9t\xc3\xa9");
+	kc_error(b.c, kc_req(b.c, "accept", "{s:I}", "offer", offer), "no_such_offer");
+
+	/* 200 bytes once trimmed: taken */
+	offer = json_integer_value(json_object_get(
+		kc_ok(a.c, kc_req(a.c, "challenge", "{s:s}", "user", b.name)), "offer"));
+	kc_event(b.c, "challenge");
+	kc_ok(b.c, kc_req(b.c, "decline", "{s:I, s:s}", "offer", offer, "reason", exact));
+	e = kc_event(a.c, "challenge_declined");
+	ck_assert_uint_eq(strlen(json_string_value(json_object_get(e, "reason"))), 200);
+
+	/* no reason: no key */
+	offer = json_integer_value(json_object_get(
+		kc_ok(a.c, kc_req(a.c, "challenge", "{s:s}", "user", b.name)), "offer"));
+	kc_event(b.c, "challenge");
+	kc_ok(b.c, kc_req(b.c, "decline", "{s:I}", "offer", offer));
+	e = kc_event(a.c, "challenge_declined");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), offer);
+	ck_assert_ptr_null(json_object_get(e, "reason"));
+
+	/* a bad reason, then the challenge accepted: the game starts */
+	offer = json_integer_value(json_object_get(
+		kc_ok(a.c, kc_req(a.c, "challenge", "{s:s}", "user", b.name)), "offer"));
+	kc_event(b.c, "challenge");
+	kc_error(b.c, kc_req(b.c, "decline", "{s:I, s:s}", "offer", offer, "reason", " \t "), "bad_request");
+	json_t *r = kc_ok(b.c, kc_req(b.c, "accept", "{s:I}", "offer", offer));
+	ck_assert_int_gt(json_integer_value(json_object_get(r, "game")), 0);
+	kc_event(a.c, "game_start");
+	kc_no_event(a.c, "challenge_declined");
+	kc_close(a.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* With d down, `users` registered accounts (sybil0000...) are written to
  * its store, each with 16 correspondence seeks waiting (icc, 3 days,
  * random, unrated, made now), as accounts that posted them and left
@@ -1015,6 +1090,7 @@ static Suite *lobby_suite(void)
 	tcase_add_test(tc, seek_list_accept);
 	tcase_add_test(tc, live_games_capped);
 	tcase_add_test(tc, challenge_decline_cancel_accept);
+	tcase_add_test(tc, decline_gives_a_reason);
 	tcase_add_test(tc, seeks_vanish_with_last_connection);
 	tcase_add_test(tc, correspondence_challenge_waits);
 	tcase_add_test(tc, lapsed_challenge_not_told_to_a_login);

@@ -332,6 +332,14 @@ START_TEST(the_lobby_comes_to_the_client)
 	client_receive(&c, "{\"event\":\"challenge_declined\",\"offer\":9,\"by\":\"carol\","
 	                   "\"while_away\":true}");
 	ck_assert_ptr_nonnull(strstr(s.printed, "carol declined your challenge (offer 9) while you were away."));
+	/* with the decliner's words, quoted, and cleaned as any user's words are */
+	client_receive(&c, "{\"event\":\"challenge_declined\",\"offer\":14,\"by\":\"botty\","
+	                   "\"reason\":\"not a rule set it plays\"}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "botty declined your challenge (offer 14): \"not a rule set it plays\"."));
+	client_receive(&c, "{\"event\":\"challenge_declined\",\"offer\":15,\"by\":\"carol\","
+	                   "\"reason\":\"\\u001b[2Jbusy\"}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "carol declined your challenge (offer 15): \""));
+	ck_assert_msg(strchr(s.printed, 0x1b) == NULL, "%s", s.printed);
 	client_receive(&c, "{\"event\":\"offer_lapsed\",\"offer\":10,\"user\":\"carol\","
 	                   "\"while_away\":true}");
 	ck_assert_ptr_nonnull(strstr(s.printed, "Your challenge to carol (offer 10) lapsed unanswered while "

@@ -85,6 +85,36 @@ START_TEST(lobby)
 	       "{\"color\":\"black\",\"id\":7,\"rated\":false,\"time\":{\"base\":600,\"inc\":0},\"type\":\"challenge\",\"user\":\"carol\"}");
 	expect("accept 4", -1, "{\"id\":7,\"offer\":4,\"type\":\"accept\"}");
 	expect("decline 4", -1, "{\"id\":7,\"offer\":4,\"type\":\"decline\"}");
+	/* a reason: the rest of the line, after the offer if a number comes first */
+	expect("decline 4  only untimed   games ", -1,
+	       "{\"id\":7,\"offer\":4,\"reason\":\"only untimed   games\",\"type\":\"decline\"}");
+	expect("decline 14 3 games at once", -1,
+	       "{\"id\":7,\"offer\":14,\"reason\":\"3 games at once\",\"type\":\"decline\"}");
+	expect("decline 4 caf\u00e9 closes", -1,
+	       "{\"id\":7,\"offer\":4,\"reason\":\"caf\u00e9 closes\",\"type\":\"decline\"}");
+	/* no number: the last challenge (exec fills it in), with or without a reason */
+	ck_assert_int_eq(cmd_parse("decline not tonight", &c, err, sizeof err), 0);
+	ck_assert_int_eq(c.number, -1);
+	ck_assert_str_eq(c.text, "not tonight");
+	ck_assert_int_eq(cmd_parse("decline", &c, err, sizeof err), 0);
+	ck_assert_int_eq(c.number, -1);
+	ck_assert_str_eq(c.text, "");
+	ck_assert_int_eq(cmd_parse("decline 4 ", &c, err, sizeof err), 0);
+	ck_assert_int_eq(c.number, 4);
+	ck_assert_str_eq(c.text, "");
+	c.number = -1;
+	ck_assert_int_eq(cmd_parse("decline 4x too slow", &c, err, sizeof err), 0);   /* no number: all words */
+	ck_assert_int_eq(c.number, -1);
+	ck_assert_str_eq(c.text, "4x too slow");
+	/* the wire's limits, told before sending */
+	char long_decline[CMD_REASON_MAX + 16] = "decline 4 ";
+	memset(long_decline + 10, 'x', CMD_REASON_MAX + 1);
+	long_decline[10 + CMD_REASON_MAX + 1] = '\0';
+	const char *bad_declines[] = { "decline 4 a\tb", "decline 4 \xff\xfe", "decline \x1b[2J",
+	                               "decline 99999999999999999999 x", long_decline };
+	for (size_t i = 0; i < sizeof bad_declines / sizeof *bad_declines; i++)
+		ck_assert_msg(cmd_parse(bad_declines[i], &c, err, sizeof err) == -1, "%s parsed", bad_declines[i]);
+	ck_assert_ptr_nonnull(strstr(cmd_help(), "decline [OFFER] [REASON...]"));
 	expect("cancel 9", -1, "{\"id\":7,\"offer\":9,\"type\":\"cancel\"}");
 	expect("rematch 12", -1, "{\"game\":12,\"id\":7,\"type\":\"rematch\"}");
 	expect("rematch", 5, "{\"game\":5,\"id\":7,\"type\":\"rematch\"}");   /* the current game */
