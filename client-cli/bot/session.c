@@ -267,7 +267,11 @@ static void challenge_answer(struct sess *s, json_int_t offer, const char *from,
 {
 	sess_say(s, "offer %" JSON_INTEGER_FORMAT " from %s (%s, %s): %s", offer, from, rules, tct,
 	    no ? no : "accepted");
-	long long rid = sess_send(s, json_pack("{s:s,s:I}", "type", no ? "decline" : "accept", "offer", offer));
+	json_t *req = json_pack("{s:s,s:I}", "type", no ? "decline" : "accept", "offer", offer);
+	/* the challenger is told why (a human was told nothing: bot probe) */
+	if (no)
+		json_object_set_new(req, "reason", json_string(strncmp(no, "declined: ", 10) == 0 ? no + 10 : no));
+	long long rid = sess_send(s, req);
 	if (!no)   /* room: live_games < max_games <= PLAY_GAMES_MAX, naccepts counted in it */
 		s->accepts[s->naccepts++] = rid;
 }

@@ -547,13 +547,16 @@ START_TEST(test_play_seeks)
 	ck_assert(json_number_value(json_object_get(t, "inc")) == 1.0);
 	json_int_t seek = json_integer_value(json_object_get(o, "offer"));
 
-	/* another time control, or rule set: declined */
+	/* another time control, or rule set: declined, saying why (bot probe:
+	 * the human was told nothing) */
 	json_int_t ch1 = challenge(me.c, bot, "english", 300, 2);
 	json_t *dec = kc_event(me.c, "challenge_declined");
 	ck_assert_int_eq(json_integer_value(json_object_get(dec, "offer")), ch1);
+	ck_assert_str_eq(json_string_value(json_object_get(dec, "reason")), "not a time control it plays");
 	json_int_t ch2 = challenge(me.c, bot, "icc", 60, 1);
 	dec = kc_event(me.c, "challenge_declined");
 	ck_assert_int_eq(json_integer_value(json_object_get(dec, "offer")), ch2);
+	ck_assert_str_eq(json_string_value(json_object_get(dec, "reason")), "not a rule set it plays");
 
 	/* its seek taken: a game; a fitting challenge now finds it busy (--max-games 1) */
 	json_t *acc = kc_ok(me.c, kc_req(me.c, "accept", "{s:I}", "offer", seek));
@@ -561,6 +564,7 @@ START_TEST(test_play_seeks)
 	json_int_t ch = challenge(me.c, bot, "english", 60, 1);
 	dec = kc_event(me.c, "challenge_declined");
 	ck_assert_int_eq(json_integer_value(json_object_get(dec, "offer")), ch);
+	ck_assert_str_eq(json_string_value(json_object_get(dec, "reason")), "at its limit of games at once");
 
 	/* the game over, the seek is open again */
 	kc_ok(me.c, kc_req(me.c, "resign", "{s:I}", "game", game));
