@@ -1011,9 +1011,21 @@ static bool on_clock(const struct bgame *g)
 	return g->bot && g->clock_ms >= 0 && !g->corr;
 }
 
+/*
+ * A decision's share of g's clock.  sess_budget_ms gives a move's; a move
+ * takes several decisions (refused tries, an "any?"), so it is divided by
+ * the decisions a move has taken in this game so far, 1 to 8 (bot probe:
+ * four 1+0 games at once still lost two on time, the budget spent once a
+ * try).
+ */
 static long clock_share(const struct bgame *g, int live)
 {
-	return sess_budget_ms(clock_left(g, mstime_mono()), g->inc_ms, live);
+	long b = sess_budget_ms(clock_left(g, mstime_mono()), g->inc_ms, live);
+	long moves = g->ply / 2 + 1;   /* ours, about, and the one being chosen */
+	long per_move = (g->decisions + 1 + moves / 2) / moves;   /* rounded */
+	per_move = per_move < 1 ? 1 : per_move > 8 ? 8 : per_move;
+	b /= per_move;
+	return b < BUDGET_MIN_MS ? BUDGET_MIN_MS : b;
 }
 
 /*
@@ -1122,6 +1134,7 @@ static void sess_act(struct sess *s)
 		s->think_ms += (long)(mstime_mono() - t0);
 		s->try_turn = (i + 1) % SESS_GAMES_MAX;
 		g->req_at = mstime_mono();
+		g->decisions += a == BOT_ANY || a == BOT_TRY;
 		if (a == BOT_ANY) {
 			g->req = sess_send(s, json_pack("{s:s,s:I}", "type", "any", "game", (json_int_t)g->id));
 			g->req_any = true;

@@ -71,6 +71,7 @@ struct bgame {
 	int64_t clock_at;         /* when clock_ms was read (mstime_mono) */
 	long inc_ms;
 	int ply;                  /* plies played, from the last event's "ply" */
+	int decisions;            /* tries and "any?"s sent: a move takes several (clock_share) */
 	bool draw_offered;        /* arena: the ply cap's draw offer is sent */
 	int checked_ply;          /* arena: the last ply the umpire's board was checked against the belief */
 	struct local_belief_stats bs;  /* arena: this game's checks */

@@ -367,6 +367,14 @@ START_TEST(test_budget_of_games_off_the_clock)
 	s->games[1].clock_ms = 3600000;                           /* an hour: the 10 s cap */
 	ck_assert_int_eq(sess_budget(s, &s->games[1]), 10000);
 	ck_assert_int_eq(sess_budget(s, &s->games[3]), 1000);     /* a second at most all the same */
+	s->games[1].clock_ms = 60020;
+	s->games[1].clock_at = mstime_mono();
+	s->games[1].ply = 20;                                     /* ten moves of ours ... */
+	s->games[1].decisions = 31;                               /* ... three decisions each */
+	ck_assert_int_eq(sess_budget(s, &s->games[1]), 125);      /* a decision's share: a third */
+	ck_assert_int_eq(sess_budget(s, &s->games[3]), 125);
+	s->games[1].decisions = 900;                              /* at most an eighth */
+	ck_assert_int_eq(sess_budget(s, &s->games[1]), 46);
 	s->movetime_ms = 250;                                     /* --movetime rules them all */
 	ck_assert_int_eq(sess_budget(s, &s->games[0]), 250);
 	ck_assert_int_eq(sess_budget(s, &s->games[1]), 250);
