@@ -40,14 +40,17 @@ bool event_equal(const struct event *a, const struct event *b)
 	       strcmp(a->san, b->san) == 0 && a->squares == b->squares;
 }
 
+bool event_copies(const struct event *e, const struct event *next)
+{
+	return (e->audience & AUD_UMPIRE) && !(next->audience & AUD_UMPIRE) &&
+	       !(e->audience & next->audience) && next->type == e->type && next->by == e->by &&
+	       next->by >= 0;
+}
+
 unsigned event_heard(const struct evlist *l, size_t i)
 {
 	const struct event *e = &l->v[i], *next = i + 1 < l->n ? &l->v[i + 1] : NULL;
-	if (next && (e->audience & AUD_UMPIRE) && !(next->audience & AUD_UMPIRE) &&
-	    !(e->audience & next->audience) && next->type == e->type && next->by == e->by &&
-	    next->by >= 0)
-		return e->audience | next->audience;
-	return e->audience;
+	return next && event_copies(e, next) ? e->audience | next->audience : e->audience;
 }
 
 void evlist_free(struct evlist *l)

@@ -151,6 +151,9 @@ void evlist_free(struct evlist *l);
  * shown who heard it all (an english try told to both is not the icc try
  * told to the mover alone: rules probe).  Any other event: its audience. */
 unsigned event_heard(const struct evlist *l, size_t i);
+/* Is `next`, the event after e in its action's list, the others' copy of
+ * e's announcement (event_heard)? */
+bool event_copies(const struct event *e, const struct event *next);
 
 /* Stable lower-case wire names ("move", "illegal", "rank", "long_diagonal",
  * "checkmate", ...); NULL for an unknown value. */

@@ -295,9 +295,15 @@ static int replay_cb(const struct store_action *sa, void *arg)
 	rp->applied++;
 	for (size_t i = 0; i < rp->out.n; i++) {
 		const struct event *e = &rp->out.v[i];
-		if (in_list(rp->aud, rp->how, e->audience, 0) && replay_wants(rp))
-			replay_put(rp, announce_event(rp->g->id, rp->rs, e, NULL, rp->ref, &a),
-			           event_heard(&rp->out, i));
+		if (!in_list(rp->aud, rp->how, e->audience, 0) || !replay_wants(rp))
+			continue;
+		json_t *j = announce_event(rp->g->id, rp->rs, e, NULL, rp->ref, &a);
+		unsigned heard = event_heard(&rp->out, i);
+		/* The umpire's list says who heard an announcement told in two
+		 * copies (the record view as the chair: rules probe). */
+		if (j != NULL && rp->aud == AUD_UMPIRE && heard != e->audience)
+			json_object_set_new(j, "audience", event_json_audience(heard));
+		replay_put(rp, j, heard);
 	}
 	/* The action's notice, if this list has it (a private note is left
 	 * out before it is counted: the page's "total" and "next" are those of
@@ -968,23 +974,34 @@ struct stored {
 	const struct ruleset *rs;
 	unsigned aud;
 	json_t *arr;
+	/* the umpire's list: its last event, which the next may be the
+	 * others' copy of (event_heard, as a replayed view says it) */
+	struct event last;
+	int last_seq;
+	json_t *last_j;              /* borrowed: arr holds it */
 };
 
 static int stored_cb(int seq, const struct event *e, void *arg)
 {
 	struct stored *sv = arg;
-	(void)seq;
+	if (sv->aud == AUD_UMPIRE && sv->last_j && seq == sv->last_seq && event_copies(&sv->last, e))
+		json_object_set_new(sv->last_j, "audience", event_json_audience(sv->last.audience | e->audience));
+	sv->last_j = NULL;
 	if (!(e->audience & sv->aud))
 		return 0;
 	json_t *j = announce_event(sv->game, sv->rs, e, NULL, NULL, NULL);
-	if (j != NULL)
+	if (j != NULL) {
 		json_array_append_new(sv->arr, j);
+		sv->last = *e;
+		sv->last_seq = seq;
+		sv->last_j = j;
+	}
 	return 0;
 }
 
 json_t *announce_stored(struct store *st, const struct store_game *g, unsigned aud)
 {
-	struct stored sv = { g->id, ruleset_find(g->rules), aud, json_array() };
+	struct stored sv = { .game = g->id, .rs = ruleset_find(g->rules), .aud = aud, .arr = json_array() };
 	if (sv.rs == NULL || store_game_event_list(st, g->id, stored_cb, &sv) != STORE_OK) {
 		json_decref(sv.arr);
 		return NULL;

@@ -21,6 +21,7 @@
 #include "action.h"
 #include "errbuf.h"
 #include "event.h"
+#include "event_json.h"
 #include "pgn.h"
 #include "recover.h"
 #include "referee.h"
@@ -129,6 +130,9 @@ static json_t *replay_json(const struct store_game *g, const struct action *a, s
 		for (size_t k = 0; k < out.n; k++)
 			if (out.v[k].audience & aud) {
 				json_t *j = announce_event(g->id, rs, &out.v[k], NULL, r, done);
+				/* the umpire's view: who heard the announcement in either copy */
+				if (j && aud == AUD_UMPIRE && event_heard(&out, k) != out.v[k].audience)
+					json_object_set_new(j, "audience", event_json_audience(event_heard(&out, k)));
 				json_array_append_new(arr, j);
 			}
 		unsigned naud = 0;

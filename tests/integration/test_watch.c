@@ -198,6 +198,36 @@ static void slot_send(struct slot *sl, unsigned *seed)
 	sl->pending_col = col;
 }
 
+/* A refused try's audience in the umpire's list as the rule documents
+ * give it, not as the core computes it (rules probe: the umpire was shown
+ * an english try told to both as heard by the mover alone). */
+static void check_refusal_heard(const char *rules, json_t *e, json_t *aud, const char *where)
+{
+	const char *ev = json_string_value(json_object_get(e, "event"));
+	const char *by = json_string_value(json_object_get(e, "by"));
+	bool told;
+	if (!strcmp(ev, "illegal"))
+		told = !strcmp(rules, "english") || !strcmp(rules, "insurance") || !strcmp(rules, "gollon") ||
+		       !strcmp(rules, "berkeley") || !strcmp(rules, "berkeley_any") ||
+		       !strcmp(rules, "cincinnati") || !strcmp(rules, "rand") || !strcmp(rules, "crazykrieg");
+	else if (!strcmp(ev, "impossible"))
+		told = !strcmp(rules, "gollon") || !strcmp(rules, "cincinnati") || !strcmp(rules, "rand") ||
+		       !strcmp(rules, "crazykrieg");
+	else
+		return;
+	bool spect = false, opponent = false;
+	size_t k;
+	json_t *a;
+	json_array_foreach(aud, k, a) {
+		spect |= strcmp(json_string_value(a), "spectator") == 0;
+		opponent |= by && strcmp(json_string_value(a), strcmp(by, "white") ? "white" : "black") == 0;
+	}
+	if (opponent != told || spect != told) {
+		char *shown = json_dumps(aud, 0);
+		ck_abort_msg("%s: %s: the umpire's %s heard by %s", where, rules, ev, shown);
+	}
+}
+
 static void slot_check(struct slot *sl, json_t *s_all, json_t *u_all, json_t *boards, json_t *l_live)
 {
 	const char *rules = sl->rules;
@@ -224,26 +254,7 @@ static void slot_check(struct slot *sl, json_t *s_all, json_t *u_all, json_t *bo
 		 * opponent and known to the mover, so at least one player has
 		 * the very copy. */
 		ck_assert_msg(!spect || white || black, "a spectator heard what no player did");
-		/* A refused try's audience as the rule documents give it, not as
-		 * the core computes it (rules probe: the umpire was shown an
-		 * english try told to both as heard by the mover alone). */
-		const char *ev = json_string_value(json_object_get(e, "event"));
-		const char *by = json_string_value(json_object_get(e, "by"));
-		bool told = false;
-		if (!strcmp(ev, "illegal"))
-			told = !strcmp(rules, "english") || !strcmp(rules, "insurance") || !strcmp(rules, "gollon") ||
-			       !strcmp(rules, "berkeley") || !strcmp(rules, "berkeley_any") ||
-			       !strcmp(rules, "cincinnati") || !strcmp(rules, "rand") || !strcmp(rules, "crazykrieg");
-		else if (!strcmp(ev, "impossible"))
-			told = !strcmp(rules, "gollon") || !strcmp(rules, "cincinnati") || !strcmp(rules, "rand") ||
-			       !strcmp(rules, "crazykrieg");
-		else
-			continue;
-		bool opponent = by && !strcmp(by, "white") ? black : white;
-		if (opponent != told || spect != told) {
-			char *shown = json_dumps(aud, 0);
-			ck_abort_msg("%s: the umpire's %s heard by %s", rules, ev, shown);
-		}
+		check_refusal_heard(rules, e, aud, "the chair");
 	}
 	/* One true board after each move, none between. */
 	size_t moves = 0;
@@ -338,6 +349,23 @@ static void play_rules(struct slot *slots, size_t nslots, struct kp *spec, struc
 		json_array_extend(sl->s_first, sl->live[SEAT_SPEC]);
 		json_array_extend(sl->u_first, sl->live[SEAT_UMP]);
 		slot_check(sl, sl->s_first, sl->u_first, sl->boards, sl->live[SEAT_LATE]);
+		if (k == 0) {   /* the umpire's record view of it says the same */
+			json_t *rec = json_array();
+			for (json_int_t from = 0;;) {
+				json_t *r = kc_ok(ump->c, kc_req(ump->c, "record", "{s:I, s:s, s:I}", "game",
+				                                 (json_int_t)sl->game, "view", "umpire", "from", from));
+				json_array_extend(rec, json_object_get(r, "events"));
+				json_t *next = json_object_get(r, "next");
+				if (!next)
+					break;
+				from = json_integer_value(next);
+			}
+			size_t ri;
+			json_t *re;
+			json_array_foreach(rec, ri, re)
+				check_refusal_heard(rules, re, json_object_get(re, "audience"), "record");
+			json_decref(rec);
+		}
 		json_decref(sl->s_first);
 		json_decref(sl->u_first);
 		json_decref(sl->l_first);
