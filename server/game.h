@@ -66,8 +66,9 @@ void chat_conn_login(struct server *srv, struct conn *c);
 /* Number of live games a user plays in (the lobby's `who`). */
 int games_user_count(const struct games *g, int64_t user);
 /* The id of a live timed game `user` plays that is not by
- * correspondence (a clock that runs while they sit at it), or 0: a
- * director does not pair a player into a second one (lobby.c). */
+ * correspondence and not adjourned (a clock that runs while they sit at
+ * it), or 0: a director does not pair a player into a second one
+ * (lobby.c). */
 int64_t games_user_on_clock(const struct games *g, int64_t user);
 /* Games being played now (the service status line). */
 size_t games_live_count(const struct games *g);

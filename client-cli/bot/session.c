@@ -342,6 +342,12 @@ static void seek_offered(struct sess *s, const json_t *x)
 	if (!s->nseeks || !from || !json_is_integer(offer) || strcasecmp(from, s->user) == 0 ||
 	    json_is_true(json_object_get(x, "bot")) || json_object_get(x, "to"))
 		return;
+	/* what the server would refuse it: a rated game for a guest, and a
+	 * rating range it does not know it is in (review: its own seeks were
+	 * withdrawn for an accept refused) */
+	if ((!s->login_user && json_is_true(json_object_get(x, "rated"))) ||
+	    json_object_get(x, "rating_min") || json_object_get(x, "rating_max"))
+		return;
 	if (!rules)
 		rules = RULESET_DEFAULT;
 	if (!rules_ok(s, rules) || !tc_ok(s, time) || live_games(s) >= s->max_games ||
@@ -795,12 +801,20 @@ static void on_line(struct sess *s, const char *line)
 			return;
 		}
 		if (s->watch_req && json_integer_value(id) == s->watch_req) {
-			/* the seeks open now (its first page): each as if pushed */
+			/* the seeks open now, page by page: each as if pushed */
 			s->watch_req = 0;
+			if (!json_is_true(ok)) {
+				fprintf(stderr, "krieg-bot: the lobby could not be watched (players' seeks are not "
+				        "taken until it reconnects): ");
+				say_refusal(o);
+			}
 			size_t i;
 			json_t *x;
 			json_array_foreach(json_object_get(o, "offers"), i, x)
 				seek_offered(s, x);
+			json_t *next = json_object_get(o, "next");
+			if (json_is_true(ok) && json_is_integer(next))
+				s->watch_req = sess_send(s, json_pack("{s:s,s:O}", "type", "lobby_watch", "from", next));
 			json_decref(o);
 			return;
 		}
@@ -1021,7 +1035,9 @@ static bool on_clock(const struct bgame *g)
 static long clock_share(const struct bgame *g, int live)
 {
 	long b = sess_budget_ms(clock_left(g, mstime_mono()), g->inc_ms, live);
-	long moves = g->ply / 2 + 1;   /* ours, about, and the one being chosen */
+	/* ours since the first decision counted (a game reopened after a lost
+	 * connection counts again from there: review), and the one being chosen */
+	long moves = (g->ply - g->decision_ply) / 2 + 1;
 	long per_move = (g->decisions + 1 + moves / 2) / moves;   /* rounded */
 	per_move = per_move < 1 ? 1 : per_move > 8 ? 8 : per_move;
 	b /= per_move;
@@ -1134,7 +1150,10 @@ static void sess_act(struct sess *s)
 		s->think_ms += (long)(mstime_mono() - t0);
 		s->try_turn = (i + 1) % SESS_GAMES_MAX;
 		g->req_at = mstime_mono();
-		g->decisions += a == BOT_ANY || a == BOT_TRY;
+		if (a == BOT_ANY || a == BOT_TRY) {
+			if (g->decisions++ == 0)
+				g->decision_ply = g->ply;
+		}
 		if (a == BOT_ANY) {
 			g->req = sess_send(s, json_pack("{s:s,s:I}", "type", "any", "game", (json_int_t)g->id));
 			g->req_any = true;

@@ -72,6 +72,7 @@ struct bgame {
 	long inc_ms;
 	int ply;                  /* plies played, from the last event's "ply" */
 	int decisions;            /* tries and "any?"s sent: a move takes several (clock_share) */
+	int decision_ply;         /* the ply of its first decision on this connection */
 	bool draw_offered;        /* arena: the ply cap's draw offer is sent */
 	int checked_ply;          /* arena: the last ply the umpire's board was checked against the belief */
 	struct local_belief_stats bs;  /* arena: this game's checks */

@@ -837,7 +837,15 @@ START_TEST(pairing)
 	        kc_ok(td.c, kc_req(td.c, "pair", "{s:s, s:s, s:{s:i}}", "white", "director", "black", "ann",
 	                           "time", "days", 3)), "game"));
 	kc_event(ann.c, "game_start");
-	kc_ok(bob.c, kc_req(bob.c, "resign", "{s:I}", "game", game));
+	/* an adjourned game's clocks are stopped: it holds up no pairing (review) */
+	kc_ok(bob.c, kc_req(bob.c, "adjourn", "{s:I, s:s}", "game", game, "action", "offer"));
+	kc_ok(ann.c, kc_req(ann.c, "adjourn", "{s:I, s:s}", "game", game, "action", "accept"));
+	json_int_t while_adjourned = json_integer_value(json_object_get(
+	        kc_ok(td.c, kc_req(td.c, "pair", "{s:s, s:s, s:{s:i}}", "white", "director", "black", "ann",
+	                           "time", "base", 60)), "game"));
+	kc_event(ann.c, "game_start");
+	kc_ok(ann.c, kc_req(ann.c, "resign", "{s:I}", "game", while_adjourned));
+	kc_ok(bob.c, kc_req(bob.c, "resign", "{s:I}", "game", game));   /* resigning is not refused */
 	kc_event(ann.c, "game_over");
 	json_int_t timed = json_integer_value(json_object_get(
 	        kc_ok(td.c, kc_req(td.c, "pair", "{s:s, s:s, s:{s:i}}", "white", "director", "black", "ann",

@@ -375,6 +375,10 @@ START_TEST(test_budget_of_games_off_the_clock)
 	ck_assert_int_eq(sess_budget(s, &s->games[3]), 125);
 	s->games[1].decisions = 900;                              /* at most an eighth */
 	ck_assert_int_eq(sess_budget(s, &s->games[1]), 46);
+	s->games[1].ply = 60;                                     /* reopened after a lost connection: */
+	s->games[1].decision_ply = 40;                            /* counted from its first decision since */
+	s->games[1].decisions = 31;
+	ck_assert_int_eq(sess_budget(s, &s->games[1]), 125);
 	s->movetime_ms = 250;                                     /* --movetime rules them all */
 	ck_assert_int_eq(sess_budget(s, &s->games[0]), 250);
 	ck_assert_int_eq(sess_budget(s, &s->games[1]), 250);
