@@ -266,12 +266,14 @@ static bool replay_wants(struct replay *rp)
 }
 
 /* An announcement built (j, NULL for none) into rp's page or array; with
- * ANNOUNCE_AUDIENCE it says who heard it. */
-static void replay_put(struct replay *rp, json_t *j, unsigned heard)
+ * ANNOUNCE_AUDIENCE it says who heard it (`heard`), and so does the
+ * umpire's list where that is more than the copy's own audience (`own`:
+ * an announcement told in two copies, event_heard; rules probe). */
+static void replay_put(struct replay *rp, json_t *j, unsigned heard, unsigned own)
 {
 	if (j == NULL)
 		return;
-	if (rp->how & ANNOUNCE_AUDIENCE)
+	if ((rp->how & ANNOUNCE_AUDIENCE) || (rp->aud == AUD_UMPIRE && heard != own))
 		json_object_set_new(j, "audience", event_json_audience(heard));
 	if (rp->pg != NULL)
 		pager_take(rp->pg, j);
@@ -297,22 +299,18 @@ static int replay_cb(const struct store_action *sa, void *arg)
 		const struct event *e = &rp->out.v[i];
 		if (!in_list(rp->aud, rp->how, e->audience, 0) || !replay_wants(rp))
 			continue;
-		json_t *j = announce_event(rp->g->id, rp->rs, e, NULL, rp->ref, &a);
-		unsigned heard = event_heard(&rp->out, i);
-		/* The umpire's list says who heard an announcement told in two
-		 * copies (the record view as the chair: rules probe). */
-		if (j != NULL && rp->aud == AUD_UMPIRE && heard != e->audience)
-			json_object_set_new(j, "audience", event_json_audience(heard));
-		replay_put(rp, j, heard);
+		replay_put(rp, announce_event(rp->g->id, rp->rs, e, NULL, rp->ref, &a), event_heard(&rp->out, i),
+		           e->audience);
 	}
 	/* The action's notice, if this list has it (a private note is left
 	 * out before it is counted: the page's "total" and "next" are those of
 	 * the list without it). */
 	unsigned hide;
 	unsigned naud = notice_audience(&a, &hide);
-	if (in_list(rp->aud, rp->how, naud, hide) && replay_wants(rp))
-		replay_put(rp, announce_notice(rp->g->id, &a, referee_plies(rp->ref), NULL, &naud),
-		           naud);
+	if (in_list(rp->aud, rp->how, naud, hide) && replay_wants(rp)) {
+		json_t *n = announce_notice(rp->g->id, &a, referee_plies(rp->ref), NULL, &naud);
+		replay_put(rp, n, naud, naud);
+	}
 	return replay_done(rp);
 }
 

@@ -158,12 +158,6 @@ static void seat_revoke(struct game *g, struct watcher *w, const char *reason)
 	seat_remove(g, w);
 }
 
-/* Does the user play in any live game? */
-static bool user_playing(const struct games *gs, int64_t uid)
-{
-	return games_user_count(gs, uid) > 0;
-}
-
 void watch_game_started(struct games *gs, const int64_t user[2])
 {
 	for (struct game *g = gs->live; g; g = g->next)
@@ -393,7 +387,7 @@ static struct game *seat_game(struct conn *c, json_t *id, json_t *req, bool umpi
 		return NULL;
 	}
 	/* Checked before the game is looked at: the refusal says nothing of it. */
-	if (umpire && user_playing(srv->games, uid)) {
+	if (umpire && games_user_count(srv->games, uid) > 0) {   /* plays a live game (history.c too) */
 		dispatch_error(c, id, PE_FORBIDDEN, "an umpire who plays a live game cannot umpire");
 		return NULL;
 	}

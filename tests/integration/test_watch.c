@@ -98,13 +98,16 @@ static void assert_same(json_t *got, json_t *want, bool drop_audience, const cha
 	}
 }
 
-/* Every seated event comes with the first page; fetch the rest. */
-static json_t *seat_events(struct kc *c, const char *type, int64_t game, json_t **reply)
+/* Every event of a paged reply (a seat's, or a `record` view's: view not
+ * NULL), its pages fetched in turn. */
+static json_t *paged_events(struct kc *c, const char *type, int64_t game, const char *view, json_t **reply)
 {
 	json_t *all = json_array();
 	json_int_t from = 0;
 	for (;;) {
-		json_t *r = kc_ok(c, kc_req(c, type, "{s:I, s:I}", "game", (json_int_t)game, "from", from));
+		json_t *r = view ? kc_ok(c, kc_req(c, type, "{s:I, s:s, s:I}", "game", (json_int_t)game, "view",
+		                                   view, "from", from))
+		                 : kc_ok(c, kc_req(c, type, "{s:I, s:I}", "game", (json_int_t)game, "from", from));
 		if (reply && from == 0)
 			*reply = json_deep_copy(r);
 		json_array_extend(all, json_object_get(r, "events"));
@@ -114,6 +117,12 @@ static json_t *seat_events(struct kc *c, const char *type, int64_t game, json_t 
 		from = json_integer_value(next);
 	}
 	return all;
+}
+
+/* Every seated event comes with the first page; fetch the rest. */
+static json_t *seat_events(struct kc *c, const char *type, int64_t game, json_t **reply)
+{
+	return paged_events(c, type, game, NULL, reply);
 }
 
 /* One game of the random test, played alongside others (struct slot). */
@@ -350,16 +359,7 @@ static void play_rules(struct slot *slots, size_t nslots, struct kp *spec, struc
 		json_array_extend(sl->u_first, sl->live[SEAT_UMP]);
 		slot_check(sl, sl->s_first, sl->u_first, sl->boards, sl->live[SEAT_LATE]);
 		if (k == 0) {   /* the umpire's record view of it says the same */
-			json_t *rec = json_array();
-			for (json_int_t from = 0;;) {
-				json_t *r = kc_ok(ump->c, kc_req(ump->c, "record", "{s:I, s:s, s:I}", "game",
-				                                 (json_int_t)sl->game, "view", "umpire", "from", from));
-				json_array_extend(rec, json_object_get(r, "events"));
-				json_t *next = json_object_get(r, "next");
-				if (!next)
-					break;
-				from = json_integer_value(next);
-			}
+			json_t *rec = paged_events(ump->c, "record", sl->game, "umpire", NULL);
 			size_t ri;
 			json_t *re;
 			json_array_foreach(rec, ri, re)
