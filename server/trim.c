@@ -45,9 +45,19 @@ static void trim_cb(evutil_socket_t fd, short what, void *arg)
 	trim_once(arg);
 }
 
+/* trim.h: what free() keeps for the next allocation between trims. */
+static void trim_policy(void)
+{
+#if defined(__GLIBC__)
+	if (mallopt(M_TRIM_THRESHOLD, TRIM_TOP_KEEP) != 1 || mallopt(M_MMAP_THRESHOLD, TRIM_MMAP_MIN) != 1)
+		log_debug("trim: the allocator keeps its own thresholds (not glibc's malloc)");
+#endif
+}
+
 struct trim *trim_new(struct event_base *base, int64_t interval_ms)
 {
 	struct trim *t = xcalloc(1, sizeof *t);
+	trim_policy();
 	struct timeval tv = mstime_timeval(interval_ms);
 	if ((t->timer = event_new(base, -1, EV_PERSIST, trim_cb, t)) == NULL || event_add(t->timer, &tv) != 0) {
 		trim_free(t);

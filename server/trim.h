@@ -15,6 +15,17 @@
  * costs the loop nothing it would notice.  Elsewhere than glibc it does
  * nothing.
  *
+ * The trim is also why free() need not give memory back itself.  By
+ * default glibc's free() returns a heap's top once more than 128 KiB of it
+ * is free, and the next allocation faults the pages in again: at 200
+ * connections every turn's TLS read buffers (OpenSSL's, released after
+ * each read, and the bufferevents') did that, about 17,000 page faults a
+ * second, a quarter of kriegd's CPU a try (BENCHMARKS.md, "2026-12-06").
+ * So trim_new() lets a heap keep up to TRIM_TOP_KEEP free at its top
+ * between trims, and takes blocks under TRIM_MMAP_MIN from the heaps, as
+ * glibc's own sliding threshold (which setting the first turns off) would
+ * after freeing one such block.
+ *
  * Owns one persistent timer on the daemon's event base.
  */
 #ifndef KRIEG_TRIM_H
@@ -26,8 +37,12 @@ struct event_base;
 struct trim;
 
 #define TRIM_INTERVAL_MS 10000
+#define TRIM_TOP_KEEP    (8 * 1024 * 1024)   /* bytes: M_TRIM_THRESHOLD */
+#define TRIM_MMAP_MIN    (4 * 1024 * 1024)   /* bytes: M_MMAP_THRESHOLD */
 
-/* A timer every interval_ms (> 0) on base; NULL when it cannot be made. */
+/* A timer every interval_ms (> 0) on base; NULL when it cannot be made.
+ * Also sets the process's allocator as said above (once is enough; again
+ * is harmless). */
 struct trim *trim_new(struct event_base *base, int64_t interval_ms);
 void trim_free(struct trim *t);
 

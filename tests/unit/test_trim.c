@@ -10,8 +10,17 @@
  *                        and a trim has nothing to do, so this test is
  *                        not built in; `make check` runs it from the
  *                        release tree (PLAIN_TESTS).
+ *   free_keeps_the_top   after trim_new, 4 MiB freed at the heap's top
+ *                        stays resident for the next allocation (glibc's
+ *                        default gave it back at the free, and the next
+ *                        turn faulted it in again), until a trim; a 1 MiB
+ *                        block comes from the heap, not from mmap.  Also
+ *                        glibc-only.
  */
 #include <check.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +101,45 @@ START_TEST(gives_back_freed_pages)
 	event_base_free(base);
 }
 END_TEST
+
+#define TOP_BLOCKS 512   /* 4 MiB of BLOCK_SIZE: under TRIM_TOP_KEEP */
+
+START_TEST(free_keeps_the_top)
+{
+	static char *block[TOP_BLOCKS];
+	struct event_base *base = event_base_new();
+	struct trim *t = trim_new(base, TRIM_INTERVAL_MS);
+	ck_assert_ptr_nonnull(t);
+	trim_once(t);   /* start from a trimmed heap */
+
+	/* Carved from the top one after the other; freed, they are the top. */
+	for (int i = 0; i < TOP_BLOCKS; i++) {
+		block[i] = malloc(BLOCK_SIZE);
+		ck_assert_ptr_nonnull(block[i]);
+		memset(block[i], i & 0xff, BLOCK_SIZE);
+	}
+	long used = rss_anon_kib();
+	for (int i = TOP_BLOCKS - 1; i >= 0; i--)
+		free(block[i]);
+	long freed = rss_anon_kib();
+	const long kib = (long)TOP_BLOCKS * BLOCK_SIZE / 1024;
+	ck_assert_msg(used - freed < kib / 4, "free() gave back %ld KiB of %ld", used - freed, kib);
+	ck_assert_int_eq(trim_once(t), 1);
+	long trimmed = rss_anon_kib();
+	ck_assert_msg(freed - trimmed >= kib / 2, "RssAnon %ld KiB before the trim, %ld KiB after",
+	              freed, trimmed);
+
+	/* Under TRIM_MMAP_MIN: the heap's, not a mapping of its own. */
+	struct mallinfo2 before = mallinfo2();
+	char *big = malloc(1024 * 1024);
+	ck_assert_ptr_nonnull(big);
+	struct mallinfo2 after = mallinfo2();
+	ck_assert_uint_eq(after.hblks, before.hblks);
+	free(big);
+	trim_free(t);
+	event_base_free(base);
+}
+END_TEST
 #endif
 
 static Suite *trim_suite(void)
@@ -101,6 +149,7 @@ static Suite *trim_suite(void)
 	tcase_add_test(tc, timer_trims);
 #if defined(__GLIBC__) && !defined(TRIM_UNDER_ASAN)
 	tcase_add_test(tc, gives_back_freed_pages);
+	tcase_add_test(tc, free_keeps_the_top);
 #endif
 	suite_add_tcase(s, tc);
 	return s;
