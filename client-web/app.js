@@ -14,7 +14,12 @@ import { announce, awayText, fmtClock, said, side, tagsText, timeText, who, word
 const ASKS_ANY = new Set(['english', 'insurance', 'gollon', 'berkeley_any', 'crazykrieg']);
 
 const $ = (id) => document.getElementById(id);
-const show = (id) => ['login', 'lobby', 'game', 'watch', 'record'].forEach((s) => { $(s).hidden = s !== id; });
+// A view newly shown from its top (on a phone, a lobby scrolled far down
+// would leave the board out of sight above).
+const show = (id) => {
+  if ($(id).hidden) scrollTo(0, 0);
+  ['login', 'lobby', 'game', 'watch', 'record'].forEach((s) => { $(s).hidden = s !== id; });
+};
 // The status line: a line's parts (strings, and users' words and names in
 // their own elements: words.js said, who).
 const status = (...parts) => { $('status').replaceChildren(...parts); };

@@ -3,7 +3,7 @@
 // finished game may be read in every view; a live one of one's own only in
 // one's own colour, and any live one by an umpire (the server refuses the
 // rest, and the page says so).
-import { announce } from './words.js';
+import { announce, reveal } from './words.js';
 import { Board, applyTrue, fenPieces } from './board.js';
 
 const $ = (id) => document.getElementById(id);
@@ -46,7 +46,8 @@ export class RecordView {
     this.board.render();
     // The record's line of the move shown, marked and scrolled to.
     this.moveItems.forEach((li, i) => li.classList.toggle('current', i === this.at - 1));
-    this.moveItems[this.at - 1]?.scrollIntoView({ block: 'nearest' });
+    const li = this.moveItems[this.at - 1];
+    if (li) reveal(li.parentElement, li);
     const last = this.moves[this.at - 1];
     $('replay-at').textContent = `move ${this.at} of ${this.moves.length}${last ? `: ${last.by} played ${last.san || last.move}` : ''}`;
   }

@@ -103,8 +103,18 @@ export function announce(ol, ev, withAudience = false) {
   li.append(moveNumber(ev), ...parts, withAudience && ev.audience ? ` — ${audience(ev.audience)}` : '');
   li.dataset.event = ev.event;
   ol.appendChild(li);
-  li.scrollIntoView({ block: 'nearest' });
+  reveal(ol, li);
   return li;
+}
+
+// Bring li into sight inside its own scrolling list (a max-height one),
+// the page left where it is: scrollIntoView scrolls the page too, and on a
+// phone, where the lists sit under the board, every announcement took the
+// board from under the player's finger (tests/browser/phone.mjs).
+export function reveal(ol, li) {
+  const o = ol.getBoundingClientRect(), r = li.getBoundingClientRect();
+  if (r.bottom > o.bottom) ol.scrollTop += r.bottom - o.bottom;
+  else if (r.top < o.top) ol.scrollTop -= o.top - r.top;
 }
 
 // An offer's or a game's time control in words, as krieg writes them:
