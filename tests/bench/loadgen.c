@@ -205,6 +205,7 @@ struct run {
 	double t_window0, t_window1;
 	long tries, games_done, errors;
 	long cpu0, cpu1;            /* daemon's utime+stime, ticks */
+	long flt0, flt1;            /* daemon's minor page faults */
 	long rss_base, rss_conns, rss_games;   /* KiB */
 	double self_cpu0, self_cpu1;
 	struct samples answer, ann;
@@ -285,8 +286,11 @@ static double quantile_ms(const struct samples *s, double q)
 	return s->v[i] / 1000.0;
 }
 
-/* utime + stime of a process, in clock ticks. */
-static long proc_cpu(pid_t pid)
+/* utime + stime of a process, in clock ticks; its minor page faults in
+ * *minflt when not NULL (malloc giving memory back and faulting it in
+ * again once cost kriegd a quarter of its CPU a try: BENCHMARKS.md,
+ * "2026-12-06"). */
+static long proc_cpu(pid_t pid, long *minflt)
 {
 	char path[64], buf[1024];
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
@@ -297,9 +301,11 @@ static long proc_cpu(pid_t pid)
 	buf[n] = '\0';
 	/* Fields after the command name, which ends at the last ')'. */
 	char *p = strrchr(buf, ')');
-	long ut = 0, st = 0;
-	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %ld %ld", &ut, &st) != 2)
+	long ut = 0, st = 0, mf = 0;
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %ld %*u %*u %*u %ld %ld", &mf, &ut, &st) != 3)
 		die("cannot read %s", path);
+	if (minflt)
+		*minflt = mf;
 	return ut + st;
 }
 
@@ -965,7 +971,7 @@ static void soak_take(struct run *r)
 		s->live += r->pr[i].playing;
 	s->games = r->games_all;
 	s->tries = r->tries_all;
-	s->cpu = proc_cpu(r->pid);
+	s->cpu = proc_cpu(r->pid, NULL);
 	s->db_kib = file_kib(r->dir, "kriegd.db");
 	s->wal_kib = file_kib(r->dir, "kriegd.db-wal");
 
@@ -1175,12 +1181,12 @@ static void run_one(struct run *r)
 		if (!r->who_timer || evtimer_add(r->who_timer, &tv) != 0)
 			die("out of memory");
 	}
-	r->cpu0 = proc_cpu(r->pid);
+	r->cpu0 = proc_cpu(r->pid, &r->flt0);
 	r->self_cpu0 = self_cpu();
 	r->t_window0 = now_s();
 	loop_for(r, r->window_s);
 	r->t_window1 = now_s();
-	r->cpu1 = proc_cpu(r->pid);
+	r->cpu1 = proc_cpu(r->pid, &r->flt1);
 	r->self_cpu1 = self_cpu();
 	if (r->sampler) {
 		event_free(r->sampler);
@@ -1227,7 +1233,7 @@ static void run_free(struct run *r)
 /* ---- reports ---------------------------------------------------------------- */
 
 struct figures {
-	double tries_s, games_s, cpu_us, self_us;
+	double tries_s, games_s, cpu_us, self_us, faults;   /* faults: the daemon's minor faults a try */
 	double ans[3], ann[3];     /* p50, p99, p99.9 in ms */
 	double kib_conn, kib_game;
 };
@@ -1247,6 +1253,7 @@ static struct figures figures_of(struct run *r)
 	f.games_s = r->games_done / w;
 	f.cpu_us = r->tries ? (double)(r->cpu1 - r->cpu0) / tick / r->tries * 1e6 : 0;
 	f.self_us = r->tries ? (r->self_cpu1 - r->self_cpu0) / r->tries * 1e6 : 0;
+	f.faults = r->tries ? (double)(r->flt1 - r->flt0) / r->tries : 0;
 	f.kib_game = (double)(r->rss_games - r->rss_conns) / r->pairs;
 	qsort(r->answer.v, r->answer.n, sizeof *r->answer.v, cmp_u32);
 	qsort(r->ann.v, r->ann.n, sizeof *r->ann.v, cmp_u32);
@@ -1269,9 +1276,9 @@ static void print_figures(const char *name, const struct figures *f, const struc
 	printf("%-7s %8.0f tries/s %7.2f games/s  try->ok p50/p99/p99.9 %.2f/%.2f/%.2f ms"
 	       "  try->opponent %.2f/%.2f/%.2f ms\n", name, f->tries_s, f->games_s, f->ans[0],
 	       f->ans[1], f->ans[2], f->ann[0], f->ann[1], f->ann[2]);
-	printf("%-7s %8.1f us server CPU/try  %.1f us loadgen CPU/try  %.1f KiB/connection"
-	       "  %.1f KiB/live game  (%ld tries, %ld errors)\n", "", f->cpu_us, f->self_us,
-	       f->kib_conn, f->kib_game, r->tries, r->errors);
+	printf("%-7s %8.1f us server CPU/try  %.1f us loadgen CPU/try  %.2f server page faults/try"
+	       "  %.1f KiB/connection  %.1f KiB/live game  (%ld tries, %ld errors)\n", "", f->cpu_us,
+	       f->self_us, f->faults, f->kib_conn, f->kib_game, r->tries, r->errors);
 	if (r->who.n > 0)   /* sorted by figures_of */
 		printf("%-7s who every %.0f ms: %zu answered (%zu pages), a page p50/max %.2f/%.2f ms,"
 		       " the whole list %.2f/%.2f ms\n", "", r->who_ms, r->who.n, r->who_page.n,
