@@ -40,9 +40,9 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/ssl.h>
+#include <openssl/x509.h>
 
 #include "trim.h"
-#include <openssl/x509.h>
 
 #define ECHOD_LINE_MAX 16384      /* kriegd's PROTO_LINE_MAX order of size */
 #define ECHOD_KEYS 65536          /* pair keys 0..ECHOD_KEYS-1 */
