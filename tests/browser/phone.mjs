@@ -13,7 +13,8 @@
 //   - the key buttons and fields in sight, within the screen's width, at
 //     least 40 px high, and reached by a tap where they are;
 //   - a try made by two taps answered, the board left where it was (the
-//     announcement of it does not scroll the page under the header).
+//     announcement of it does not scroll the page under the header), and
+//     a spectator's newest announcement in sight in its scrolling list.
 // Every failing measurement is reported, then the test fails.
 // KRIEG_WEB_ROOT=DIR serves the page from DIR instead of the copy built
 // into kriegd (to run this test against another client-web).
@@ -209,21 +210,41 @@ try {
   await fits(a, 'game');
   await reachable(a, 'game', GAME_KEYS);
   await boardFits(a, 'board', 'game', true);
-  // The spectator's phone held upright: its board, scrolled just under the
-  // header (the announcements under it), stays there while the try's
-  // announcements arrive.
+  // The spectator's phone held upright, then sideways again: its board,
+  // scrolled just under the header, stays there while the tries'
+  // announcements arrive, and the newest line is in sight in its list,
+  // which by then scrolls (more lines than it shows).  In this layout the
+  // list is on the screen (under the board upright, beside it sideways), so
+  // scrollIntoView would not have moved this page; the board's place is
+  // kept as a measurement all the same.
   await c.setViewportSize({ width: 375, height: 667 });
   await fits(c, 'watch');
   await boardFits(c, 'watch-board', 'watch', true);
-  const heard = await c.evaluate(() => document.getElementById('watch-announcements').children.length);
+  await c.setViewportSize({ width: 667, height: 375 });
+  await boardFits(c, 'watch-board', 'watch', true);
   const watchTop = () => c.evaluate(() => document.querySelector('#watch-board svg').getBoundingClientRect().top);
-  const watchBefore = await watchTop();
-  await tapTry(a, 'f1', 'c4', 'black');   // a try by taps, held sideways, the board scrolled to
-  await until(c, (n) => document.getElementById('watch-announcements').children.length > n, heard,
-    "the spectator's announcement of the try");
-  const watchAfter = await watchTop();
-  if (Math.abs(watchAfter - watchBefore) > 1)
-    problems.push(`${where(c, 'watch')}: an announcement moved the board from ${Math.round(watchBefore)} to ${Math.round(watchAfter)} px`);
+  const heard = () => c.evaluate(() => document.getElementById('watch-announcements').children.length);
+  let moved = false;
+  for (const [p, from, to, next] of [[a, 'f1', 'c4', 'black'], [b, 'g8', 'f6', 'white'], [a, 'd2', 'd3', 'black'],
+    [b, 'f8', 'c5', 'white'], [a, 'b1', 'c3', 'black'], [b, 'd7', 'd6', 'white'], [a, 'c1', 'g5', 'black'],
+    [b, 'c8', 'e6', 'white']]) {
+    const was = await heard(), watchBefore = await watchTop();
+    await tapTry(p, from, to, next);   // a's tries by taps held sideways, the board scrolled to
+    await until(c, (n) => document.getElementById('watch-announcements').children.length > n, was,
+      `the spectator's announcement of ${from}-${to}`);
+    const watchAfter = await watchTop();
+    if (!moved && Math.abs(watchAfter - watchBefore) > 1) {
+      moved = true;
+      problems.push(`${where(c, 'watch')}: the announcement of ${from}-${to} moved the board from ${Math.round(watchBefore)} to ${Math.round(watchAfter)} px`);
+    }
+  }
+  const list = await c.evaluate(() => {
+    const ol = document.getElementById('watch-announcements');
+    const o = ol.getBoundingClientRect(), r = ol.lastElementChild.getBoundingClientRect();
+    return { scrolls: ol.scrollHeight > ol.clientHeight, seen: r.top >= o.top - 1 && r.bottom <= o.bottom + 1 };
+  });
+  check(list.scrolls, "the spectator's list of announcements never had more lines than it shows");
+  if (!list.seen) problems.push(`${where(c, 'watch')}: the newest announcement is out of sight in its list`);
 
   // The record: b resigns; both see what really happened.
   await b.tap('#btn-resign');
