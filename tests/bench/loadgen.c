@@ -286,11 +286,11 @@ static double quantile_ms(const struct samples *s, double q)
 	return s->v[i] / 1000.0;
 }
 
-/* utime + stime of a process, in clock ticks; its minor page faults in
- * *minflt when not NULL (malloc giving memory back and faulting it in
- * again once cost kriegd a quarter of its CPU a try: BENCHMARKS.md,
- * "2026-12-06"). */
-static long proc_cpu(pid_t pid, long *minflt)
+/* What a process's /proc/PID/stat says of it: utime + stime in clock
+ * ticks, returned, and its minor page faults in *minflt when not NULL
+ * (malloc giving memory back and faulting it in again once cost kriegd a
+ * quarter of its CPU a try: BENCHMARKS.md, "2026-12-06"). */
+static long proc_stat(pid_t pid, long *minflt)
 {
 	char path[64], buf[1024];
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
@@ -971,7 +971,7 @@ static void soak_take(struct run *r)
 		s->live += r->pr[i].playing;
 	s->games = r->games_all;
 	s->tries = r->tries_all;
-	s->cpu = proc_cpu(r->pid, NULL);
+	s->cpu = proc_stat(r->pid, NULL);
 	s->db_kib = file_kib(r->dir, "kriegd.db");
 	s->wal_kib = file_kib(r->dir, "kriegd.db-wal");
 
@@ -1181,12 +1181,12 @@ static void run_one(struct run *r)
 		if (!r->who_timer || evtimer_add(r->who_timer, &tv) != 0)
 			die("out of memory");
 	}
-	r->cpu0 = proc_cpu(r->pid, &r->flt0);
+	r->cpu0 = proc_stat(r->pid, &r->flt0);
 	r->self_cpu0 = self_cpu();
 	r->t_window0 = now_s();
 	loop_for(r, r->window_s);
 	r->t_window1 = now_s();
-	r->cpu1 = proc_cpu(r->pid, &r->flt1);
+	r->cpu1 = proc_stat(r->pid, &r->flt1);
 	r->self_cpu1 = self_cpu();
 	if (r->sampler) {
 		event_free(r->sampler);
