@@ -1258,10 +1258,14 @@ static void bot_account(struct kd *d, struct kcl_scratch *sc, const char *name, 
 
 /* The grace given here, and the outage: longer than the bot's old back-off
  * (1 s doubling: tries 1, 3, 7 and 15 s after the loss) tolerated, as the
- * try at 15 s came more than the grace after the server's return. */
-#define OUTAGE_GRACE "5s"
-#define OUTAGE_GRACE_MS 5000
-#define OUTAGE_MS 7500
+ * try at 15 s came more than the grace after the server's return.  Both are
+ * stretched by $KRIEG_TIMEOUT_SCALE: under valgrind (`make memcheck`) the
+ * daemon's start and the bot's login took most of 5 s, the game was
+ * abandoned before the bot was back, and alice waited for a game_state that
+ * never came.  Stretched together, the old back-off still comes too late
+ * (at scale 20: down 150 s, its try at 255 s, 105 s after a 100 s grace). */
+#define OUTAGE_GRACE_MS (5000LL * kt_timeout_scale())
+#define OUTAGE_MS (7500LL * kt_timeout_scale())
 
 /*
  * Regression: the bot lost its timed games by abandonment after a kriegd
@@ -1274,7 +1278,10 @@ static void bot_account(struct kd *d, struct kcl_scratch *sc, const char *name, 
  */
 START_TEST(test_play_outage_within_grace)
 {
-	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\nabandon_grace = " OUTAGE_GRACE "\n");
+	char conf[128];
+	snprintf(conf, sizeof conf, "rate_limit = 1000\nrate_burst = 1000\nabandon_grace = %llds\n",
+	         OUTAGE_GRACE_MS / 1000);
+	struct kd *d = kd_start(conf);
 	ck_assert_int_eq(user_cmd(d, "add", "alice", "--password-stdin"), 0);
 	struct kcl_scratch sc;
 	char pw[256];
@@ -1295,7 +1302,7 @@ START_TEST(test_play_outage_within_grace)
 
 	relay_stop(&rl);                             /* the bot's connection is cut at once */
 	kd_down(d);
-	kt_sleep_ms(OUTAGE_MS);
+	kt_sleep_ms((int)OUTAGE_MS);
 	kd_up(d);                                    /* the grace runs from here, for both */
 	relay_start(&rl, kd_port(d));
 	me = login(d, "alice");
