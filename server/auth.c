@@ -614,7 +614,7 @@ static void login_failed(struct auth *a, struct job *j)
 	if (j->user != 0 && j->result < 0)
 		log_msg(LOGL_ERROR, "auth: stored hash of user=%lld unusable", (long long)j->user);
 	guard_login_failed(a->guard, j->host, j->name, j->user != 0, mstime_mono());
-	log_always(LOGL_WARN, "conn=%llu login failed addr=%s user=%s", (unsigned long long)j->conn,
+	log_always(LOGL_WARN, "conn=%llu login failed addr=%s user=\"%s\"", (unsigned long long)j->conn,
 	        j->addr, j->tried);
 }
 

@@ -170,7 +170,7 @@ static void cmd_login(struct conn *c, json_t *id, json_t *req)
 		char esc[LOG_ESCAPE_BUF];
 		unsigned more = 0;
 		if (guard_log_allow(guard_settings(a->guard), &a->log_refused, mstime_mono(), &more))
-			log_always(LOGL_WARN, "conn=%llu login refused addr=%s user=%s retry_after_ms=%lld "
+			log_always(LOGL_WARN, "conn=%llu login refused addr=%s user=\"%s\" retry_after_ms=%lld "
 			        "(%u like it not logged)", (unsigned long long)conn_id(c), conn_host(c),
 			        log_escape(name, nlen, esc, sizeof esc), (long long)wait, more);
 		OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
