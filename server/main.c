@@ -307,6 +307,14 @@ static int hold_database(const char *db)
 			fatalx("%s: another kriegd serves this database; stop it first", db);
 		fatal("flock %s", db);
 	}
+	/* The umask made a new one private; one put back by hand (a restored
+	 * backup, a copy) keeps its mode, and SQLite gives its -wal and -shm
+	 * the same. */
+	struct stat st;
+	if (fstat(fd, &st) == 0 && (st.st_mode & 077) != 0)
+		log_warnx("database=%s is readable by group or others (mode %04o): it holds password "
+		          "hashes and every game's hidden moves; chmod 600 it (and its -wal and -shm)",
+		          db, (unsigned)(st.st_mode & 07777));
 	return fd;
 }
 

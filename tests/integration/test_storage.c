@@ -153,6 +153,30 @@ START_TEST(corrupt_at_start)
 }
 END_TEST
 
+/* A database the daemon made is its owner's alone (umask); one put back by
+ * hand with a wider mode (a restored backup copied as 0644) is served, and
+ * a warning says it is readable (a probe found it served silently, its
+ * -wal and -shm made with the same mode). */
+START_TEST(readable_database_warned)
+{
+	struct kd *d = kd_start("");
+	char db[400];
+	snprintf(db, sizeof db, "%s/kriegd.db", kd_state_dir(d));
+	struct stat st;
+	ck_assert_int_eq(stat(db, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 077, 0);
+	ck_assert_int_eq(kd_log_count(d, "is readable by group or others"), 0);
+	kd_down(d);
+	ck_assert_int_eq(chmod(db, 0644), 0);
+	kd_up(d);
+	ck_assert(kd_log_wait(d, "is readable by group or others (mode 0644)", 5000));
+	struct kc *c = kc_hello(d);
+	kc_ok(c, kc_req(c, "guest", NULL));   /* served all the same */
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(locked_database)
 {
 	unsigned seed = 9;
@@ -498,6 +522,7 @@ static Suite *storage_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, corrupt_at_start);
 	tcase_add_test(tc, locked_database);
+	tcase_add_test(tc, readable_database_warned);
 	tcase_add_test(tc, failed_offer_counts_nothing);
 	tcase_add_test(tc, locked_database_keeps_challenges);
 	tcase_add_test(tc, disk_full);
