@@ -144,6 +144,29 @@ static int64_t host_key(const struct connset *set, const char *host)
 
 static void bucket_refill(const struct config *cfg, double *tokens, int64_t *last, int64_t now);
 
+/* The log budget refilled to now (CONN_LOG_PER_SEC, at most CONN_LOG_BURST). */
+static void log_refill(struct hostbudget *hb, int64_t now)
+{
+	hb->log_tokens += (double)(now - hb->log_refill) * CONN_LOG_PER_SEC / 1000.0;
+	hb->log_refill = now;
+	if (hb->log_tokens > CONN_LOG_BURST)
+		hb->log_tokens = CONN_LOG_BURST;
+}
+
+/* An idle budget may be forgotten: both buckets full again.  What its log
+ * budget left out is said then, as no later connection will say it. */
+static bool host_forgettable(struct server *srv, struct hostbudget *hb, int64_t now)
+{
+	bucket_refill(srv->cfg, &hb->tokens, &hb->last_refill, now);
+	log_refill(hb, now);
+	if (hb->tokens < srv->cfg->rate_burst || hb->log_tokens < CONN_LOG_BURST)
+		return false;
+	if (hb->unlogged > 0)
+		log_info("addr=%s %u connections or web requests not logged (over %d a second)",
+		         hb->addr, hb->unlogged, CONN_LOG_PER_SEC);
+	return true;
+}
+
 /* Forget idle budgets that are full again, oldest first, a few at a time. */
 static void hosts_sweep(struct server *srv)
 {
@@ -152,8 +175,7 @@ static void hosts_sweep(struct server *srv)
 	int64_t now = mstime_mono();
 
 	for (int i = 0; i < HOSTS_SWEEP && (hb = TAILQ_FIRST(&set->idle_hosts)) != NULL; i++) {
-		bucket_refill(srv->cfg, &hb->tokens, &hb->last_refill, now);
-		if (hb->tokens < srv->cfg->rate_burst)
+		if (!host_forgettable(srv, hb, now))
 			break;
 		TAILQ_REMOVE(&set->idle_hosts, hb, idle);
 		idtable_remove(&set->hosts, &hb->node);
@@ -178,7 +200,9 @@ static struct hostbudget *host_hold(struct server *srv, const char *host)
 		hb = xcalloc(1, sizeof *hb);
 		hb->node.id = key;
 		hb->tokens = srv->cfg->rate_burst;
-		hb->last_refill = mstime_mono();
+		hb->last_refill = hb->log_refill = mstime_mono();
+		hb->log_tokens = CONN_LOG_BURST;
+		snprintf(hb->addr, sizeof hb->addr, "%s", host);
 		idtable_add(&set->hosts, &hb->node);
 	}
 	hb->conns++;
@@ -191,14 +215,47 @@ static void host_release(struct server *srv, struct hostbudget *hb)
 
 	if (--hb->conns > 0)
 		return;
-	bucket_refill(srv->cfg, &hb->tokens, &hb->last_refill, mstime_mono());
-	if (hb->tokens >= srv->cfg->rate_burst) {
+	if (host_forgettable(srv, hb, mstime_mono())) {
 		idtable_remove(&set->hosts, &hb->node);
 		free(hb);
 	} else {
 		TAILQ_INSERT_TAIL(&set->idle_hosts, hb, idle);
 	}
 	hosts_sweep(srv);
+}
+
+/* A line of hb's address's to be logged now?  Taken from its log budget;
+ * over it, counted instead.  note: "" or what was left out since the last
+ * line logged, to append to this one. */
+static bool host_log_take(struct hostbudget *hb, char *note, size_t len)
+{
+	log_refill(hb, mstime_mono());
+	note[0] = '\0';
+	if (hb->log_tokens < 1) {
+		hb->unlogged++;
+		return false;
+	}
+	hb->log_tokens -= 1;
+	if (hb->unlogged > 0)
+		snprintf(note, len, " (%u before it from this address not logged)", hb->unlogged);
+	hb->unlogged = 0;
+	return true;
+}
+
+bool conn_log_allow(struct server *srv, const char *host, char *note, size_t len)
+{
+	char key[GUARD_ADDR_MAX];
+
+	guard_addr_key(host, srv->cfg->guard.ipv6_prefix, key);
+	struct hostbudget *hb = host_hold(srv, key);
+	bool allow = host_log_take(hb, note, len);
+	host_release(srv, hb);
+	return allow;
+}
+
+bool conn_quiet(const struct conn *c)
+{
+	return c->quiet;
 }
 
 static void free_host(struct idnode *n)
@@ -666,8 +723,9 @@ static void linger_begin(struct conn *c, bool going_away)
 /* The one line a connection's end is logged with (teardown, drain). */
 static void log_closed(const struct conn *c, const char *reason)
 {
-	log_info("conn=%llu closed reason=\"%s\" user=%lld", (unsigned long long)c->id, reason,
-	         (long long)c->user);
+	if (!c->quiet)
+		log_info("conn=%llu closed reason=\"%s\" user=%lld", (unsigned long long)c->id, reason,
+		         (long long)c->user);
 }
 
 void conn_teardown(struct conn *c, const char *reason, bool flush)
@@ -807,8 +865,9 @@ static bool http_on_line_door(struct conn *c, const char *line, size_t n)
 	c->first_line_seen = true;
 	if (!http_request_line(line, n))
 		return false;
-	log_info("conn=%llu peer=%s sent an HTTP request to the line port; closing it unread",
-	         (unsigned long long)c->id, c->peer);
+	if (!c->quiet)
+		log_info("conn=%llu peer=%s sent an HTTP request to the line port; closing it unread",
+		         (unsigned long long)c->id, c->peer);
 	conn_close(c, "http request on the line port");
 	return true;
 }
@@ -903,6 +962,13 @@ static void log_tls_failure(struct conn *c, const char *what)
 	unsigned long e;
 	char buf[256];
 	int n = 0;
+
+	if (c->quiet) {
+		while (bufferevent_get_openssl_error(c->bev) != 0)
+			;
+		ERR_clear_error();
+		return;
+	}
 
 	while ((e = bufferevent_get_openssl_error(c->bev)) != 0) {
 		if (ERR_GET_LIB(e) == 0)
@@ -1142,9 +1208,11 @@ struct conn *conn_adopt(struct server *srv, struct bufferevent *bev, const char 
 	c->refused_addr = refused_addr;
 	if (refused)
 		srv->conns->refusing++;
-	log_info("conn=%llu accepted peer=%s transport=websocket%s", (unsigned long long)c->id, peer,
-	         refused_addr ? " over max_connections_per_ip"
-	                      : refused ? " over max_connections" : "");
+	char note[96];
+	if (!(c->quiet = !host_log_take(c->hb, note, sizeof note)))
+		log_info("conn=%llu accepted peer=%s transport=websocket%s%s", (unsigned long long)c->id,
+		         peer, refused_addr ? " over max_connections_per_ip"
+		                            : refused ? " over max_connections" : "", note);
 	conn_opened(c);
 	/* Bytes that came with the upgrade request (a first message) are
 	 * already buffered: no read event will announce them. */
@@ -1190,7 +1258,9 @@ void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int sock
 	/* A client may close without close_notify: that is an EOF, not an error. */
 	bufferevent_openssl_set_allow_dirty_shutdown(bev, 1);
 	timer_in(c, cfg->handshake_timeout_ms);
-	log_info("conn=%llu accepted peer=%s%s", (unsigned long long)c->id, peer,
-	         refused_addr ? " over max_connections_per_ip"
-	                      : refused ? " over max_connections" : "");
+	char note[96];
+	if (!(c->quiet = !host_log_take(c->hb, note, sizeof note)))
+		log_info("conn=%llu accepted peer=%s%s%s", (unsigned long long)c->id, peer,
+		         refused_addr ? " over max_connections_per_ip"
+		                      : refused ? " over max_connections" : "", note);
 }

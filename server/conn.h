@@ -39,10 +39,24 @@ struct sockaddr;
 #define CONN_REFUSE_EXTRA 16             /* over max_connections: at most this many
                                             more get a server_full reply; the rest are
                                             closed right after accept */
+/* One address's connections logged (accepted, handshake failure, hello,
+ * closed): this many at once, then this many a second; the rest are
+ * counted, not logged.  A loop of connections from one address wrote 2 MB
+ * of log a second (a probe).  The web door's refused requests share it. */
+#define CONN_LOG_BURST 30
+#define CONN_LOG_PER_SEC 1
 
 /* Add a module's hooks (either may be NULL); fatal past SERVER_HOOKS_MAX. */
 void conn_hook_add(struct server *srv, void (*login)(struct server *srv, struct conn *c),
                    void (*closed)(struct server *srv, struct conn *c));
+
+/* May a line of host's (the web door's refused request) be logged now?
+ * Taken from the address's log budget (CONN_LOG_BURST); over it, counted
+ * and false.  note gets "" or what was left out before it, to append. */
+bool conn_log_allow(struct server *srv, const char *host, char *note, size_t len);
+/* c's own lines (accepted, hello, handshake failure, closed) are left out:
+ * its address was over its log budget when it connected. */
+bool conn_quiet(const struct conn *c);
 
 /* An open connection by id, or NULL (closed, closing, or no set any more). */
 struct conn *conn_find(struct server *srv, uint64_t id);

@@ -37,6 +37,8 @@ struct conn {
 	bool leaving;              /* running the closed hooks (logout): skipped by conn_of_user */
 	bool shut;                 /* LINGER: close_notify and FIN sent */
 	bool held;                 /* waiting for a token: input neither read nor run */
+	bool quiet;                /* over its address's log budget (host_log_take): its
+	                              accepted, handshake, hello and closed lines left out */
 	bool owing;                /* charged into debt (conn_rate_charge) since its bucket
 	                              was last full and its address's out of debt: a
 	                              request waits for its token, and for the address's
@@ -119,9 +121,17 @@ struct hostbudget {
 	double tokens;             /* may be below 0: a debt */
 	int64_t last_refill;
 	size_t conns;              /* connections that hold it */
+	/* The log budget: connections (and the web door's refused requests)
+	 * whose lines are logged, CONN_LOG_BURST at once and CONN_LOG_PER_SEC
+	 * after; those over it are counted and said with the next logged one,
+	 * or when the record is forgotten. */
+	double log_tokens;
+	int64_t log_refill;
+	unsigned unlogged;
+	char addr[GUARD_ADDR_MAX]; /* the address as limited (guard_addr_key), for that line */
 	/* With no connection left it is kept (in connset.idle_hosts, oldest
-	 * first) until its bucket is full again: closing and opening again is
-	 * no way out of a debt. */
+	 * first) until both buckets are full again: closing and opening again
+	 * is no way out of a debt, nor out of the log budget. */
 	TAILQ_ENTRY(hostbudget) idle;
 };
 TAILQ_HEAD(hostlist, hostbudget);

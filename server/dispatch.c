@@ -580,7 +580,7 @@ static void cmd_hello(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	conn_set_hello(c);
-	if (client != NULL)
+	if (client != NULL && !conn_quiet(c))
 		log_info("conn=%llu hello client=\"%s\"", (unsigned long long)conn_id(c),
 		         log_escape(json_string_value(client), json_string_length(client), esc,
 		                    sizeof esc));

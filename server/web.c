@@ -484,9 +484,11 @@ static void reply_status(struct wreq *r, int status, const char *why)
 {
 	char body[160];
 	int n = snprintf(body, sizeof body, "%d %s\n", status, http_reason(status));
+	char note[96];
 
-	log_info("web=%llu peer=%s status=%d reason=\"%s\"", (unsigned long long)r->id, r->peer,
-	         status, why);
+	if (conn_log_allow(r->w->srv, r->host, note, sizeof note))
+		log_info("web=%llu peer=%s status=%d reason=\"%s\"%s", (unsigned long long)r->id,
+		         r->peer, status, why, note);
 	add_headers(r, status);
 	evbuffer_add_printf(bufferevent_get_output(r->bev),
 	                    "%sContent-Type: text/plain; charset=utf-8\r\n"
@@ -648,9 +650,11 @@ static void upgrade(struct wreq *r, const struct http_req *req)
 		return;
 	}
 	if (!origin_ok(r, req)) {
-		log_warnx("web=%llu peer=%s refused cross-origin upgrade origin=\"%s\"",
-		          (unsigned long long)r->id, r->peer,
-		          log_escape(req->origin, strlen(req->origin), esc, sizeof esc));
+		char note[96];
+		if (conn_log_allow(r->w->srv, r->host, note, sizeof note))
+			log_warnx("web=%llu peer=%s refused cross-origin upgrade origin=\"%s\"%s",
+			          (unsigned long long)r->id, r->peer,
+			          log_escape(req->origin, strlen(req->origin), esc, sizeof esc), note);
 		reply_status(r, 403, "cross-origin upgrade");
 		return;
 	}
@@ -788,9 +792,10 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 		reply_status(r, 408, "request head timeout");
 		return;
 	}
-	if (r->state == WR_HANDSHAKE)
-		log_info("web=%llu peer=%s closed reason=\"tls handshake timeout\"",
-		         (unsigned long long)r->id, r->peer);
+	char note[96];
+	if (r->state == WR_HANDSHAKE && conn_log_allow(r->w->srv, r->host, note, sizeof note))
+		log_info("web=%llu peer=%s closed reason=\"tls handshake timeout\"%s",
+		         (unsigned long long)r->id, r->peer, note);
 	wreq_finish(r, false);
 }
 

@@ -472,6 +472,11 @@ int kd_tcp(struct kd *d)
 	return tcp_connect(d, 0, NULL);
 }
 
+int kd_tcp_from(struct kd *d, const char *from)
+{
+	return tcp_connect(d, 0, from);
+}
+
 /* Wait for fd readiness until deadline; false on timeout. */
 static bool wait_fd(int fd, short events, long long deadline)
 {

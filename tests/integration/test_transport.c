@@ -22,7 +22,7 @@
 #include <openssl/ssl.h>
 
 #include "check_main.h"
-#include "conn.h"   /* CONN_REFUSE_EXTRA */
+#include "conn.h"   /* CONN_REFUSE_EXTRA, CONN_LOG_BURST */
 #include "harness.h"
 #include "harness_game.h"
 #include "proto.h"
@@ -1371,6 +1371,48 @@ START_TEST(test_refusal_storm_logged_once)
 }
 END_TEST
 
+/*
+ * One address's connections are logged up to its log budget
+ * (CONN_LOG_BURST at once, CONN_LOG_PER_SEC after), the rest counted and
+ * said with the next one logged.  Regression: a loop of connections from
+ * one address, each a bad TLS hello, wrote three lines each (accepted,
+ * handshake failed, closed), 2 MB of log a second (a probe).  Another
+ * address is logged as ever, and a failed login always (fail2ban).
+ */
+START_TEST(test_connection_flood_log_bounded)
+{
+	struct kd *d = kd_start(NULL);
+	enum { N = 200 };
+	long long t0 = kt_now_ms();
+	for (int i = 0; i < N; i++) {
+		int fd = kd_tcp_from(d, "127.0.0.9");
+		ck_assert_int_eq(write(fd, "x\n", 2), 2);   /* not a TLS hello */
+		close(fd);
+	}
+	/* accepted in order: this one's greeting comes after all of those */
+	struct kc *other = kc_hello_from(d, "127.0.0.10");
+	long long secs = (kt_now_ms() - t0) / 1000 + 1;
+	ck_assert(kd_log_wait(d, "accepted peer=127.0.0.10:", KC_TIMEOUT_MS));
+	int logged = kd_log_count(d, "accepted peer=127.0.0.9:");
+	ck_assert_msg(logged >= CONN_LOG_BURST && logged <= CONN_LOG_BURST + secs * CONN_LOG_PER_SEC,
+	              "%d of %d connections logged in %lld s", logged, N, secs);
+	ck_assert_int_le(kd_log_count(d, "tls handshake failed"), logged);
+	/* a second on, the next is logged, saying what was left out */
+	kt_sleep_ms(1100);
+	close(kd_tcp_from(d, "127.0.0.9"));
+	ck_assert(kd_log_wait(d, "before it from this address not logged", KC_TIMEOUT_MS));
+	/* a connection over the budget: its failed login is logged all the same */
+	struct kc *g = kc_hello_from(d, "127.0.0.9");
+	kc_error(g, kc_req(g, "login", "{s:s, s:s}", "user", "nobody", "password", "wrong guess"),
+	         "auth_failed");
+	ck_assert(kd_log_wait(d, "login failed addr=127.0.0.9 ", KC_TIMEOUT_MS));
+	expect_usable(other);
+	kc_close(other);
+	kc_close(g);
+	kd_stop(d);
+}
+END_TEST
+
 /* Out of file descriptors, the daemon pauses accepting instead of spinning,
  * and serves again once descriptors are free. */
 START_TEST(test_emfile_pause)
@@ -1422,6 +1464,7 @@ static Suite *transport_suite(void)
 	tcase_add_test(tc, test_ticket_key_rotated);
 	tcase_add_test(tc, test_handshake_timeout);
 	tcase_add_test(tc, test_refusal_storm_logged_once);
+	tcase_add_test(tc, test_connection_flood_log_bounded);
 	tcase_add_test(tc, test_idle_timeout);
 	tcase_add_test(tc, test_max_connections);
 	tcase_add_test(tc, test_rate_limit);
