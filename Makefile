@@ -169,6 +169,7 @@ check-browser: browser-deps $(BINDIR)/kriegd
 	node tests/browser/session.mjs $(abspath $(BINDIR)/kriegd)
 	node tests/browser/guard.mjs $(abspath $(BINDIR)/kriegd)
 	node tests/browser/phone.mjs $(abspath $(BINDIR)/kriegd)
+	node tests/browser/a11y.mjs $(abspath $(BINDIR)/kriegd)
 	tests/browser/proxy.sh $(abspath $(BINDIR)/kriegd)
 # --- end web client -------------------------------------------------------------
 

@@ -7,7 +7,7 @@ import { Board, fenPieces } from './board.js';
 import { RecordView } from './record.js';
 import { WatchView } from './watch.js';
 import { Hands } from './hands.js';
-import { announce, awayText, fmtClock, said, side, tagsText, timeText, who, words } from './words.js';
+import { announce, awayText, fmtClock, said, side, speak, tagsText, timeText, who, words } from './words.js';
 
 // The rule sets where a player asks "any?" (common/ruleset.c: pawn_info
 // PAWN_INFO_ASK; test_rulesets checks this line against it).
@@ -15,10 +15,15 @@ const ASKS_ANY = new Set(['english', 'insurance', 'gollon', 'berkeley_any', 'cra
 
 const $ = (id) => document.getElementById(id);
 // A view newly shown from its top (on a phone, a lobby scrolled far down
-// would leave the board out of sight above).
+// would leave the board out of sight above), the focus on its heading: the
+// control that had it is hidden with the view it was in, and a keyboard or
+// a screen reader would be left at the top of the page, not told where it is.
+const VIEWS = ['login', 'lobby', 'game', 'watch', 'record'];
 const show = (id) => {
+  const was = VIEWS.find((s) => !$(s).hidden);
   if ($(id).hidden) scrollTo(0, 0);
-  ['login', 'lobby', 'game', 'watch', 'record'].forEach((s) => { $(s).hidden = s !== id; });
+  VIEWS.forEach((s) => { $(s).hidden = s !== id; });
+  if (was !== undefined && was !== id) $(id).querySelector('h2').focus({ preventScroll: true });
 };
 // The status line: a line's parts (strings, and users' words and names in
 // their own elements: words.js said, who).
@@ -41,7 +46,7 @@ const TITLE = document.title;
 
 const state = { game: null, color: null, clock: null, toMove: null, ticked: 0, rules: null,
   drawOffer: null, adjournOffer: null, away: null, hands: new Hands(), welcome: null, flagged: new Map() };
-const board = new Board($('board'), tryMove);
+const board = new Board($('board'), tryMove, { label: 'your board', help: 'board-help' });
 let promoPending = null;
 // One's colour in each of one's games seen (a login's game_states, a
 // game_start): to word an offer in a game not on screen.
@@ -143,7 +148,7 @@ function clearSession() {
   keepFollows();
   ['announcements', 'game-title', 'turn', 'hands', 'possible', 'clock-white', 'clock-black',
     'challenges', 'seeks', 'who', 'profile', 'profile-games', 'standings', 'tournament', 'messages', 'live', 'history', 'me',
-    'welcome', 'log', 'status', 'offer', 'away']
+    'welcome', 'log', 'status', 'offer', 'away', 'heard']
     .forEach((id) => $(id).replaceChildren());
   $('profile').hidden = true;
   $('possible').hidden = true;
@@ -519,7 +524,8 @@ $('seek-form').addEventListener('submit', async (e) => {
   refreshSeeks();
 });
 
-const say = (ev) => announce($('announcements'), ev);
+// Listed; and said to a screen reader when it arrives (not the record read when the game is opened).
+const say = (ev, live) => { const li = announce($('announcements'), ev); if (live) speak(li); };
 
 // A game's view as the page can show it: a broken server's (a `fen` not a
 // string, `events` not a list) is left alone, the page as it was.
@@ -599,7 +605,7 @@ function gameEvent(ev, live = true) {
   if (ev.event === 'clock_unpaused') state.paused = false;
   if (ev.event === 'adjourned') { state.paused = true; state.adjourned = true; }
   if (ev.event === 'unadjourned') { state.paused = false; state.adjourned = false; }
-  say(ev);
+  say(ev, live);
   // The opponent's offer is answered with the buttons turn() shows, never
   // a modal question (offers sent one after another would hold the page,
   // and Enter would accept).
@@ -726,6 +732,7 @@ function onEvent(ev) {
 }
 
 function turn() {
+  const had = document.activeElement;   // (hiding it, below, takes the focus from it at once)
   $('turn').textContent = state.toMove === null ? 'Game over'
     : state.toMove === state.color ? 'Your move' : "Opponent's move";
   if (state.rules === 'crazykrieg') $('hands').textContent = state.hands.text();
@@ -743,28 +750,39 @@ function turn() {
   $('btn-truth').hidden = state.toMove !== null;   // a finished game's umpire view is everyone's
   // From another tab, the tab's title says whose move it is.
   document.title = `${state.toMove !== null && state.toMove === state.color ? '(your move) ' : ''}${TITLE}`;
+  // A button that had the focus and is now hidden (an offer answered,
+  // Adjourn once adjourned): the focus goes to the board, not to the top of the page.
+  if (had && had !== document.body && !$('game').hidden && $('game').contains(had) && had.closest('[hidden]')) board.focus();
 }
 
 // The promotion chooser, for one try: gone once the try is made otherwise,
 // the position changes or another game is shown (a later click on Queen
-// would send a try nobody meant).
+// would send a try nobody meant).  Chosen from the board with the keyboard,
+// it takes the focus, and gives it back to the board when it goes.
 function closePromo() {
   promoPending = null;
+  const had = $('promo').contains(document.activeElement);
   $('promo').hidden = true;
+  if (had) board.focus();
 }
 async function tryMove(uci, promotes) {
-  if (promotes) { promoPending = uci; $('promo').hidden = false; return; }
+  if (promotes) {
+    promoPending = uci;
+    $('promo').hidden = false;
+    if ($('board').contains(document.activeElement)) $('promo').querySelector('button').focus();
+    return;
+  }
   const r = await net.call('move', { game: state.game, move: uci });
   if (!r.ok) status(r.error.message);
 }
 $('promo').addEventListener('click', (e) => {
   const p = e.target.dataset.p;
   if (!p || !promoPending) return;
-  $('promo').hidden = true;
   const uci = promoPending + p;
-  promoPending = null;
+  closePromo();
   tryMove(uci, false);
 });
+$('promo').addEventListener('keydown', (e) => { if (e.key === 'Escape') closePromo(); });
 // Several tries separated by commas (or spaces) are a preference list (nost).
 const typedMoves = () => $('move').value.split(/[,\s]+/).map((s) => s.trim()).filter(Boolean);
 // The answer clears the text it answered, not what was typed since: the

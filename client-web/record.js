@@ -18,7 +18,7 @@ export class RecordView {
     $('btn-pgn').addEventListener('click', () => this.downloadPgn());
     $('btn-record-back').addEventListener('click', () => this.show('lobby'));
     // The umpire's view holds every move: the true board, replayed move by move.
-    this.board = new Board($('record-board'), null);
+    this.board = new Board($('record-board'), null, { label: 'the true board', help: 'view-board-help' });
     this.moves = [];
     this.moveItems = [];   // the record's line of each move (open), marked by replay
     this.at = 0;
@@ -28,10 +28,10 @@ export class RecordView {
     $('btn-replay-next').addEventListener('click', go(() => this.at + 1));
     $('btn-replay-end').addEventListener('click', go(() => this.moves.length));
     // The arrow keys step too, and Home and End, while the replay is shown
-    // (not while a field has the keys).
+    // (not while a field has the keys, nor the board, whose squares they walk).
     const keys = { ArrowLeft: () => this.at - 1, ArrowRight: () => this.at + 1, Home: () => 0, End: () => this.moves.length };
     document.addEventListener('keydown', (e) => {
-      if (!keys[e.key] || $('replay').hidden || $('record').hidden || e.target.closest('input, textarea, select')) return;
+      if (!keys[e.key] || $('replay').hidden || $('record').hidden || e.target.closest('input, textarea, select, [role=grid]')) return;
       e.preventDefault();
       this.replay(keys[e.key]());
     });

@@ -6,7 +6,7 @@
 // adjudicate, abort, notes).  What arrives is what the server chose to
 // send this seat: the page adds nothing.
 import { Board, fenPieces } from './board.js';
-import { announce, awayText, fmtClock, moveNumber, tagsText } from './words.js';
+import { announce, awayText, fmtClock, moveNumber, speak, tagsText } from './words.js';
 import { Hands } from './hands.js';
 import { savePgn } from './record.js';
 
@@ -20,7 +20,7 @@ export class WatchView {
     this.show = show;
     this.status = status;
     this.onLeave = onLeave;
-    this.board = new Board($('watch-board'), null);
+    this.board = new Board($('watch-board'), null, { label: 'the board', help: 'view-board-help' });
     this.hands = new Hands();
     this.reset();
     $('btn-unwatch').addEventListener('click', () => this.leave());
@@ -116,7 +116,8 @@ export class WatchView {
       break;
     default: break;
     }
-    announce($('watch-announcements'), ev, this.seat === 'umpire');
+    const li = announce($('watch-announcements'), ev, this.seat === 'umpire');
+    if (live) speak(li);   // said as it arrives, not the record read at the seat's opening
     if (this.seat === 'umpire' && TRIES.has(ev.event) && ev.move && (ev.by === 'white' || ev.by === 'black')) {
       const li = document.createElement('li');
       li.textContent = `${moveNumber(ev)}${ev.san || ev.move}${ev.event === 'umpire_move' ? '' : ` (${ev.event})`}`;

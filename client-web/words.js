@@ -95,7 +95,7 @@ export function audience(list) {
   return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
-// Append one numbered line to an announcement list (an aria-live region).
+// Append one numbered line to an announcement list (said as it arrives: speak).
 export function announce(ol, ev, withAudience = false) {
   const parts = words(ev);
   if (!parts) return null;
@@ -105,6 +105,22 @@ export function announce(ol, ev, withAudience = false) {
   ol.appendChild(li);
   reveal(ol, li);
   return li;
+}
+
+// An announcement as it arrives, said to a screen reader: its words put in
+// the page's polite live region (#heard, out of sight), which says each line
+// added and nothing else.  The lists themselves are not live: a game opened
+// again (a reload, a reconnection) refills its list, which must not be read
+// out whole.  The last few lines are kept (two arriving together are both
+// said); older ones are dropped (a removal is not said).
+const HEARD_KEPT = 5;
+export function speak(li) {
+  const out = document.getElementById('heard');
+  if (!out || !li) return;
+  const p = document.createElement('p');
+  p.textContent = li.textContent;
+  out.append(p);
+  while (out.children.length > HEARD_KEPT) out.firstElementChild.remove();
 }
 
 // Bring li into sight inside its own scrolling list (a max-height one),
