@@ -110,6 +110,14 @@ static void accept_cb(struct evconnlistener *evl, evutil_socket_t fd, struct soc
 	 * then its ok): without this, Nagle holds the later ones for the peer's
 	 * delayed ACK, ~40 ms per request. */
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	/* A dead path noticed (listener.h). */
+	int idle = LISTENER_KEEPIDLE_S, intvl = LISTENER_KEEPINTVL_S, cnt = LISTENER_KEEPCNT;
+	unsigned int user = LISTENER_USER_TIMEOUT_MS;
+	(void)setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof intvl);
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user, sizeof user);
 	if (l->kind == LISTENER_LINE)
 		conn_accept(l->srv, fd, sa, socklen);
 	else

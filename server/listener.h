@@ -13,6 +13,24 @@ struct server;
 struct listener;
 
 /*
+ * A peer whose path has died without a word (a phone off its network, a
+ * NAT that forgot the connection: no FIN, no RST) is noticed by the
+ * kernel: TCP keep-alive probes after LISTENER_KEEPIDLE_S of silence, and
+ * data (an opponent's move, a probe) left unacknowledged for
+ * LISTENER_USER_TIMEOUT_MS ends the connection.  Before, such a player
+ * held its seat as connected until idle_timeout (5 minutes), and the
+ * opponent heard nothing of it; now the abandonment grace starts within a
+ * minute.  A live peer acknowledges in the kernel, whatever its program
+ * is doing, so a slow reader or a player thinking is not cut.  (libevent's
+ * listener already turned keep-alive on, at the system's default of a
+ * first probe after two hours.)
+ */
+#define LISTENER_KEEPIDLE_S 20
+#define LISTENER_KEEPINTVL_S 5
+#define LISTENER_KEEPCNT 4
+#define LISTENER_USER_TIMEOUT_MS 45000
+
+/*
  * Bind "1.2.3.4:PORT" or "[v6addr]:PORT" (numeric addresses; port 0 picks a
  * free one) and start accepting once the event loop runs.  Logs
  * "listening on ADDR:PORT" with the bound port.  Returns 0, or -1 with a

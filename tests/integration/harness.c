@@ -472,6 +472,11 @@ int kd_tcp(struct kd *d)
 	return tcp_connect(d, 0, NULL);
 }
 
+int kc_fd(const struct kc *c)
+{
+	return c->fd;
+}
+
 int kd_tcp_from(struct kd *d, const char *from)
 {
 	return tcp_connect(d, 0, from);

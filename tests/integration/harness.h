@@ -122,6 +122,8 @@ struct kc *kc_hello(struct kd *d);
 struct kc *kc_hello_from(struct kd *d, const char *from);
 /* A plain TCP socket to the daemon (no TLS), blocking; close() it. */
 int kd_tcp(struct kd *d);
+/* The client's socket (its address, its TCP state; not for reading or writing). */
+int kc_fd(const struct kc *c);
 /* The same from another loopback address (127.0.0.N: kc_hello_from). */
 int kd_tcp_from(struct kd *d, const char *from);
 void kc_close(struct kc *c);

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -23,6 +25,7 @@
 
 #include "check_main.h"
 #include "conn.h"   /* CONN_REFUSE_EXTRA, CONN_LOG_BURST */
+#include "listener.h"   /* LISTENER_KEEPIDLE_S */
 #include "harness.h"
 #include "harness_game.h"
 #include "proto.h"
@@ -1371,6 +1374,64 @@ START_TEST(test_refusal_storm_logged_once)
 }
 END_TEST
 
+/* The server's end of kc's connection in /proc/net/tcp: its timer's kind
+ * (0 none, 1 retransmit, 2 keep-alive, 4 zero-window probe) and when it is
+ * due, in clock ticks; false if not found. */
+static bool server_timer(struct kd *d, struct kc *c, int *kind, long *when)
+{
+	struct sockaddr_in me;
+	socklen_t len = sizeof me;
+	ck_assert_int_eq(getsockname(kc_fd(c), (struct sockaddr *)&me, &len), 0);
+	FILE *f = fopen("/proc/net/tcp", "r");
+	ck_assert_ptr_nonnull(f);
+	char line[512];
+	bool found = false;
+	while (!found && fgets(line, sizeof line, f)) {
+		unsigned la, lp, ra, rp, st, tr;
+		unsigned long tm;
+		if (sscanf(line, " %*d: %8X:%4X %8X:%4X %2X %*8X:%*8X %2X:%8lX", &la, &lp, &ra, &rp, &st,
+		           &tr, &tm) == 7 &&
+		    lp == (unsigned)kd_port(d) && rp == ntohs(me.sin_port) && st == 1 /* ESTABLISHED */) {
+			*kind = (int)tr;
+			*when = (long)tm;
+			found = true;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * Regression: a peer whose path died without a FIN or a RST (a phone off
+ * its network) kept its seat as connected for the whole idle_timeout, and
+ * its opponent heard nothing for five minutes (a probe through a relay
+ * that stopped forwarding).  The server's end of an idle connection now
+ * runs TCP's keep-alive timer due within LISTENER_KEEPIDLE_S (before: the
+ * system's default, two hours; libevent's listener turns keep-alive on).
+ */
+START_TEST(test_dead_path_probed)
+{
+	struct kd *d = kd_start(NULL);
+	struct kc *c = kc_hello(d);
+	kc_ok(c, kc_req(c, "ping", NULL));
+	long tick = sysconf(_SC_CLK_TCK), when = -1;
+	int kind = -1;
+	for (int i = 0; i < 100; i++) {   /* until what the ping sent is acknowledged */
+		ck_assert_msg(server_timer(d, c, &kind, &when), "the server's socket not in /proc/net/tcp");
+		if (kind == 2)
+			break;
+		kt_sleep_ms(20);
+	}
+	ck_assert_msg(kind == 2, "no keep-alive timer on the server's end of an idle connection (timer %d)",
+	              kind);
+	ck_assert_msg(when > 0 && when <= (long)LISTENER_KEEPIDLE_S * tick,
+	              "the keep-alive probe is due in %ld ticks, more than %d s", when, LISTENER_KEEPIDLE_S);
+	expect_usable(c);
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
 /*
  * One address's connections are logged up to its log budget
  * (CONN_LOG_BURST at once, CONN_LOG_PER_SEC after), the rest counted and
@@ -1465,6 +1526,7 @@ static Suite *transport_suite(void)
 	tcase_add_test(tc, test_handshake_timeout);
 	tcase_add_test(tc, test_refusal_storm_logged_once);
 	tcase_add_test(tc, test_connection_flood_log_bounded);
+	tcase_add_test(tc, test_dead_path_probed);
 	tcase_add_test(tc, test_idle_timeout);
 	tcase_add_test(tc, test_max_connections);
 	tcase_add_test(tc, test_rate_limit);
