@@ -448,6 +448,7 @@ void client_send_request(struct client *c, json_t *req, const struct pending *p)
 	json_t *id = json_object_get(req, "id");
 	if (c->npending < CLIENT_PENDING_MAX && json_is_integer(id)) {
 		c->pending[c->npending] = *p;
+		c->pending[c->npending].sent_at = now(c);
 		c->pending[c->npending++].id = json_integer_value(id);
 	}
 	if (c->send && c->send(c->ctx, text) != 0)
@@ -519,7 +520,56 @@ static void announcement_words(const struct cgame *g, const json_t *msg, const s
 		words_event(e, g->color, e->san, words, len);
 }
 
-/* Apply a page of a view's events: the board and the announcement log. */
+/* A chat line of game g shown (live, or caught up): later views show only those after it. */
+static void chat_shown(struct cgame *g, int ply)
+{
+	if (g->chat_ply == ply) {
+		g->chat_n++;
+	} else {
+		g->chat_ply = ply;
+		g->chat_n = 1;
+	}
+}
+
+/*
+ * A chat event of a view being read (game_state, `game`): kept to be shown
+ * with the view if it was not shown before, which the last line shown (its
+ * ply, and its rank among that ply's lines) tells.  Counted by place, not
+ * by text: the same words said twice are two lines.
+ */
+static void view_chat(struct cgame *g, const json_t *ev)
+{
+	int ply = (int)json_integer_value(json_object_get(ev, "ply"));
+	if (g->view_chat_ply == ply) {
+		g->view_chat_n++;
+	} else {
+		g->view_chat_ply = ply;
+		g->view_chat_n = 1;
+	}
+	bool seen = g->chat_ply > ply || (g->chat_ply == ply && g->chat_n >= g->view_chat_n);
+	char words[WORDS_CHAT_MAX];
+	if (seen || words_chat(ev, g->name[WHITE], g->name[BLACK], g->color, words, sizeof words) != 0)
+		return;
+	snprintf(g->chat_missed[g->chat_missed_n % CLIENT_CHAT_CATCHUP], WORDS_CHAT_MAX, "%s", words);
+	g->chat_missed_n++;
+	g->chat_ply = ply;
+	g->chat_n = g->view_chat_n;
+}
+
+/* The chat lines a view brought that had not been shown: before its board. */
+static void chat_catch_up(struct client *c, struct cgame *g)
+{
+	int n = g->chat_missed_n, first = n > CLIENT_CHAT_CATCHUP ? n - CLIENT_CHAT_CATCHUP : 0;
+	const char *tag = g->id == c->current ? "" : " (another game)";
+	if (first > 0)
+		client_out(c, "#%ld%s: %d earlier chat line%s (\"record %ld\" shows them).", g->id, tag, first,
+		           first == 1 ? "" : "s", g->id);
+	for (int i = first; i < n; i++)
+		client_out(c, "#%ld%s: %s", g->id, tag, g->chat_missed[i % CLIENT_CHAT_CATCHUP]);
+	g->chat_missed_n = 0;
+}
+
+/* Apply a page of a view's events: the board and the announcement log, and the chat not seen yet. */
 static void apply_events(struct cgame *g, const json_t *evs)
 {
 	size_t i;
@@ -527,6 +577,11 @@ static void apply_events(struct cgame *g, const json_t *evs)
 	json_array_foreach(evs, i, ev) {
 		struct event e;
 		char words[WORDS_MAX];
+		const char *name = json_string_value(json_object_get(ev, "event"));
+		if (name && !strcmp(name, "chat")) {
+			view_chat(g, ev);
+			continue;
+		}
 		if (words_notice(ev, g->color, words, sizeof words) == 0) {
 			game_log(g, notice_half(ev), words);   /* a record with the umpire's actions in it */
 			continue;
@@ -546,6 +601,7 @@ static void apply_events(struct cgame *g, const json_t *evs)
 static void game_shown(struct client *c, struct cgame *g)
 {
 	g->loading = false;
+	chat_catch_up(c, g);
 	g->redraw = g->id == c->current;
 	g->turn_notice = g->live && !g->view.over && g->view.to_move == g->color;
 	flush_game(c, g);
@@ -568,12 +624,20 @@ static struct cgame *game_begin(struct client *c, const json_t *msg, bool state,
 
 	if (!g || color < 0)
 		return NULL;
-	/* the player's guesses survive a reconnection: they are theirs, not the server's */
+	/* the player's guesses survive a reconnection: they are theirs, not the server's;
+	 * and so does the last chat line shown, so that only what was said since is */
 	struct ghosts keep;
 	bool keep_ghosts = g->used && g->id == id && g->color == color;
-	if (keep_ghosts)
+	int chat_ply = -1, chat_n = 0;
+	if (keep_ghosts) {
 		keep = g->ghosts;
+		chat_ply = g->chat_ply;
+		chat_n = g->chat_n;
+	}
 	memset(g, 0, sizeof *g);
+	g->chat_ply = chat_ply;
+	g->chat_n = chat_n;
+	g->view_chat_ply = -1;
 	g->used = true;
 	g->id = id;
 	g->color = color;
@@ -848,7 +912,7 @@ static void unwatched(struct client *c, const json_t *msg)
 }
 
 /* Chat of one's own game or of a watched one: the players' words, set apart from the umpire's. */
-static void chat_event(struct client *c, const json_t *msg, long id, const struct cgame *g,
+static void chat_event(struct client *c, const json_t *msg, long id, struct cgame *g,
                        const struct seat *s)
 {
 	char words[WORDS_CHAT_MAX];
@@ -857,10 +921,12 @@ static void chat_event(struct client *c, const json_t *msg, long id, const struc
 	const char *wn = g ? g->name[WHITE] : s->name[WHITE], *bn = g ? g->name[BLACK] : s->name[BLACK];
 	if (words_chat(msg, wn, bn, g ? g->color : -1, words, sizeof words) != 0)
 		return;
-	if (g)
+	if (g) {
+		chat_shown(g, (int)json_integer_value(json_object_get(msg, "ply")));
 		client_out(c, "#%ld%s: %s", id, id == c->current ? "" : " (another game)", words);
-	else
+	} else {
 		client_out(c, "#%ld (%s): %s", id, seat_kind(s), words);
+	}
 }
 
 /* opponent_away / opponent_back: the prompt of one's own game counts the grace down. */
@@ -1159,6 +1225,8 @@ static void event(struct client *c, const json_t *msg, const char *name)
  * shown, the verbatim copy of batch mode included. */
 void client_receive(struct client *c, const char *line)
 {
+	c->last_rx = now(c);   /* whatever it is, the connection is alive */
+	c->probing = false;
 	if (c->batch && c->print_raw) {
 		char *shown = xstrdup(line);
 		scrub_text(shown, strlen(shown));
@@ -1187,6 +1255,7 @@ void client_receive(struct client *c, const char *line)
 int client_disconnected(struct client *c)
 {
 	int dropped = 0;
+	c->probing = false;
 	for (int i = 0; i < c->npending; i++)
 		if (c->pending[i].cmd)
 			dropped++;
@@ -1194,6 +1263,49 @@ int client_disconnected(struct client *c)
 	if (c->pgn_busy)
 		client_pgn_reset(c);
 	return dropped;
+}
+
+/* A game here that goes on: one's own, or a watched one. */
+static bool live_here(const struct client *c)
+{
+	for (int i = 0; i < c->ngames; i++)
+		if (c->games[i].used && c->games[i].live && !c->games[i].view.over)
+			return true;
+	for (int i = 0; i < CLIENT_SEATS_MAX; i++)
+		if (c->seats[i].used && !c->seats[i].over)
+			return true;
+	return false;
+}
+
+bool client_alive(struct client *c)
+{
+	long t = now(c);
+	if (c->probing)
+		return t - c->probe_at < CLIENT_DEAD_MS;
+	/* quiet since when: the last line received, or the oldest request's
+	 * sending if it came after that (its answer is awaited from then on) */
+	bool due = live_here(c);
+	long since = c->last_rx;
+	if (!due && c->npending > 0) {
+		long oldest = c->pending[0].sent_at;
+		for (int i = 1; i < c->npending; i++)
+			if (c->pending[i].sent_at < oldest)
+				oldest = c->pending[i].sent_at;
+		since = oldest > since ? oldest : since;
+		due = true;
+	}
+	if (!due || t - since < CLIENT_QUIET_MS)
+		return true;
+	/* the answer, or any line at all, says the path still carries */
+	send_bare(c, json_pack("{s:I, s:s}", "id", (json_int_t)c->next_id++, "type", "ping"));
+	c->probing = true;
+	c->probe_at = t;
+	return true;
+}
+
+long client_silent_ms(const struct client *c)
+{
+	return now(c) - c->last_rx;
 }
 
 int client_resume(struct client *c)
@@ -1211,6 +1323,8 @@ int client_resume(struct client *c)
 
 int client_hello(struct client *c)
 {
+	c->last_rx = now(c);   /* a new connection: its silence counts from here */
+	c->probing = false;
 	send_bare(c, json_pack("{s:I, s:s, s:i}", "id", (json_int_t)c->next_id++, "type", "hello",
 	                       "version", PROTO_VERSION));
 	return 0;

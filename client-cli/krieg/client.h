@@ -41,6 +41,19 @@
 /* Said after a login an admin's reset left waiting, and at each request refused for it. */
 #define CLIENT_PASSWD_HINT "An admin has reset this account's password: choose your own with " \
 	"\"passwd\" (the old one is the password you were given) before anything else."
+/* A dead path (a phone's network gone, a NAT that forgot the connection:
+ * no FIN, no RST) says nothing; only the server's silence tells.  When a
+ * request has waited CLIENT_QUIET_MS for its answer, or a live game has
+ * heard nothing for that long, a `ping` is sent; nothing at all from the
+ * server within CLIENT_DEAD_MS after it, and the connection is lost
+ * (client_alive).  The server answers a ping at once, even behind a game
+ * action awaiting its commit (PROTOCOL.md); only behind a password being
+ * hashed does it wait, which takes well under a second. */
+#define CLIENT_QUIET_MS 15000
+#define CLIENT_DEAD_MS 10000
+/* Chat said while one was away, shown from a rebuilt view (a reconnection's
+ * game_state): the last this many lines not seen yet, the older counted. */
+#define CLIENT_CHAT_CATCHUP 8
 #define CLIENT_QUIT 1
 #define CLIENT_HANDLED 2        /* an exec hook did all there was to do: nothing to send */
 
@@ -70,6 +83,16 @@ struct cgame {
 	/* the opponent's last connection dropped (opponent_away): shown in the prompt */
 	bool opp_away;
 	long away_deadline;                 /* monotonic ms when the grace ends; 0: the game waits */
+	/* The last chat line shown: its ply, and how many lines of that ply were
+	 * shown (-1: none yet).  A rebuilt view (game_state after a reconnection,
+	 * `game`) shows only the lines after it: chat said while one was away,
+	 * none seen before the drop again.  view_chat_*: the same count for the
+	 * view being read; chat_missed: its lines not seen yet, the last
+	 * CLIENT_CHAT_CATCHUP of them, shown with the view (chat_missed_n in all). */
+	int chat_ply, chat_n;
+	int view_chat_ply, view_chat_n;
+	char chat_missed[CLIENT_CHAT_CATCHUP][WORDS_CHAT_MAX];
+	int chat_missed_n;
 };
 
 struct pending {
@@ -78,6 +101,7 @@ struct pending {
 	long game;                          /* the game it is about, or -1 */
 	long arg;                           /* draw: the action; game/switch/record/pgn/watch/umpire/live:
 	                                     * the page's `from`; an umpire's action: its enum cmd_type */
+	long sent_at;                       /* client_now() when it was sent (client_alive) */
 };
 
 struct client {
@@ -114,6 +138,11 @@ struct client {
 	int errors;                         /* error responses and local errors so far */
 	char refused_code[32];              /* the last refusal's error code, for refused hooks */
 	char token[CLIENT_TOKEN_MAX + 1];   /* the session's resume token ("" = none) */
+	/* the connection's liveness (client_alive): when the last line came (or
+	 * the connection was made: client_hello), and the `ping` sent to ask */
+	long last_rx;
+	bool probing;
+	long probe_at;
 	/* an umpire's record arriving in pages: its true board, replayed from
 	 * its umpire_move events, shown at the end (record GAME umpire) */
 	struct board replay;
@@ -141,7 +170,8 @@ struct client {
 void client_init(struct client *c);
 void client_free(struct client *c);
 
-/* The hello request (sent once, first). */
+/* The hello request (sent first on each connection, a reconnection's too):
+ * the connection's silence (client_alive) is counted from here. */
 int client_hello(struct client *c);
 
 /*
@@ -167,6 +197,20 @@ bool client_deferred(const struct client *c);
  * Returns how many of the player's requests were dropped (pings not counted).
  */
 int client_disconnected(struct client *c);
+
+/*
+ * Is the connection alive?  Called by the loops at least once a second,
+ * with no line waiting.  When a request has had no answer for
+ * CLIENT_QUIET_MS (counted from the later of its sending and the last line
+ * received), or a live game here (one's own, or a watched one) has heard
+ * nothing for that long, it sends a `ping` request; once one is out, any
+ * line received is an answer.  False when nothing at all came within
+ * CLIENT_DEAD_MS of that ping: the connection is lost (a dead path), and
+ * the caller drops it as if the server had closed it.
+ */
+bool client_alive(struct client *c);
+/* ms since the last line from the server (or since the connection was made). */
+long client_silent_ms(const struct client *c);
 
 /* After client_hello() on a new connection: resume {token}.  0 sent, -1 no session to resume. */
 int client_resume(struct client *c);

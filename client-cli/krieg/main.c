@@ -234,8 +234,17 @@ static enum net_status pump_net(struct ui *u)
 static const char *lost_why(enum net_status st)
 {
 	return st == NET_E_CLOSED ? "the server closed the connection"
+	     : st == NET_E_RESET ? "the connection was reset"
 	     : st == NET_E_LINE_TOO_LONG ? "the server sent an over-long line"
 	     : "connection error";
+}
+
+/* Why a silent connection is taken for lost (client_alive), for the messages. */
+static const char *silent_why(struct ui *u, char *buf, size_t len)
+{
+	snprintf(buf, len, "no answer from the server for %ld s; the network may be down",
+	         (client_silent_ms(&u->cl) + 500) / 1000);
+	return buf;
 }
 
 static volatile sig_atomic_t interrupted;
@@ -252,17 +261,17 @@ static void on_sigint(int sig)
  * and resume the session: the server then sends each live game's state,
  * which rebuilds the views.  0 reconnected, -1 gave up.
  */
-static int reconnect(struct ui *u, enum net_status why)
+static int reconnect(struct ui *u, const char *why)
 {
 	char msg[NET_ERR_MAX + 128];
 	net_free(u->net);
 	u->net = NULL;
 	int dropped = client_disconnected(&u->cl);
 	snprintf(msg, sizeof msg, "Connection to %s lost (%s); your games go on. Reconnecting\u2026 (Ctrl-C gives up)",
-	         u->hostport, lost_why(why));
+	         u->hostport, why);
 	if (!u->cl.ropts.unicode)
 		snprintf(msg, sizeof msg, "Connection to %s lost (%s); your games go on. Reconnecting... (Ctrl-C gives up)",
-		         u->hostport, lost_why(why));
+		         u->hostport, why);
 	ui_print(u, msg);
 	if (dropped > 0) {
 		snprintf(msg, sizeof msg, "(%d request%s got no answer; the games' state after reconnecting shows what happened)",
@@ -314,18 +323,23 @@ static int reconnect(struct ui *u, enum net_status why)
 	return 0;
 }
 
-/* Interactive: read from the server; on a lost connection, reconnect.  0, or -1: give up. */
-static int serve_net(struct ui *u)
+/* Interactive: read from the server (when `ready`), and see that it still
+ * answers (client_alive); on a lost connection, reconnect.  0, or -1: give up. */
+static int serve_net(struct ui *u, bool ready)
 {
-	enum net_status st = pump_net(u);
-	if (st == NET_OK)
+	enum net_status st = ready ? pump_net(u) : NET_OK;
+	if (st == NET_OK && (ready || client_alive(&u->cl)))
 		return 0;
 	client_flush(&u->cl);
+	if (st == NET_OK) {   /* a dead path: nothing came, not even a close */
+		char why[128];
+		return reconnect(u, silent_why(u, why, sizeof why));
+	}
 	if (u->cl.ended) {
 		ui_print(u, "Not reconnecting: the server ended the session. Your games go on; run krieg again to log in.");
 		return -1;
 	}
-	return reconnect(u, st);
+	return reconnect(u, lost_why(st));
 }
 
 /* stdin without libedit: read what is there, split into lines. */
@@ -433,6 +447,11 @@ static int batch_loop(struct ui *u)
 				        u->hostport, lost_why(st));
 				return 1;
 			}
+		} else if (!client_alive(&u->cl)) {
+			char why[128];
+			fprintf(stderr, "krieg: connection to %s lost (%s); --batch does not reconnect\n",
+			        u->hostport, silent_why(u, why, sizeof why));
+			return 1;
 		}
 		if (p[1].revents & (POLLIN | POLLHUP | POLLERR))
 			read_stdin(u);
@@ -484,14 +503,12 @@ static int next_key(struct ui *u)
 		if (n < 0)
 			FD_ZERO(&rd);
 		bool net_ready = FD_ISSET(nfd, &rd) || net_has_line(u->net);
-		if (net_ready) {
-			if (serve_net(u) != 0) {
-				u->net_down = true;
-				return EOF;
-			}
-		} else if (deferred) {
-			client_flush(&u->cl);   /* nothing more came: the action's words are all in */
+		if (serve_net(u, net_ready) != 0) {
+			u->net_down = true;
+			return EOF;
 		}
+		if (!net_ready && deferred)
+			client_flush(&u->cl);   /* nothing more came: the action's words are all in */
 		update_prompt(u, false);
 		if (FD_ISSET(STDIN_FILENO, &rd)) {
 			unsigned char ch;
@@ -682,12 +699,11 @@ static int interactive_loop(struct ui *u)
 		bool deferred = client_deferred(&u->cl);
 		if (poll(p, 2, deferred ? QUIET_MS : 1000) < 0 && errno != EINTR)
 			break;
-		if ((p[0].revents & (POLLIN | POLLHUP | POLLERR)) || net_has_line(u->net)) {
-			if (serve_net(u) != 0)
-				return 1;
-		} else if (deferred) {
+		bool ready = (p[0].revents & (POLLIN | POLLHUP | POLLERR)) || net_has_line(u->net);
+		if (serve_net(u, ready) != 0)
+			return 1;
+		if (!ready && deferred)
 			client_flush(&u->cl);
-		}
 		if (p[1].revents & (POLLIN | POLLHUP | POLLERR)) {
 			read_stdin(u);
 			while (!u->quit && next_stdin_line(u, line, sizeof line))

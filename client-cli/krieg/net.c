@@ -571,7 +571,9 @@ enum net_status net_read(struct net *n)
 			return NET_OK;   /* let the caller take lines out first */
 		}
 		ERR_clear_error();
+		errno = 0;
 		int r = SSL_read(n->ssl, n->in + n->in_len, (int)(NET_IN_CAP - n->in_len));
+		int sys = errno;
 		if (r > 0) {
 			n->in_len += (size_t)r;
 			continue;
@@ -579,6 +581,12 @@ enum net_status net_read(struct net *n)
 		int e = SSL_get_error(n->ssl, r);
 		if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE)
 			return NET_OK;
+		/* a reset (RST: a NAT or firewall that dropped the connection, a
+		 * server's host that no longer knows it) is no close by the server */
+		if (e == SSL_ERROR_SYSCALL && (sys == ECONNRESET || sys == ECONNABORTED || sys == EPIPE))
+			return NET_E_RESET;
+		if (e == SSL_ERROR_SYSCALL && (sys == ETIMEDOUT || sys == EHOSTUNREACH || sys == ENETUNREACH))
+			return NET_E_IO;   /* TCP gave up on the path */
 		if (e == SSL_ERROR_ZERO_RETURN || (e == SSL_ERROR_SYSCALL && ERR_peek_error() == 0))
 			return NET_E_CLOSED;
 		/* OpenSSL 3 reports a close without close_notify as an error; only whole

@@ -43,6 +43,7 @@ enum net_status {
 	NET_E_IO = 7,            /* read/write error */
 	NET_E_LINE_TOO_LONG = 8, /* the server sent a line over PROTO_LINE_MAX */
 	NET_E_NOT_TRUSTED = 9,   /* a first-seen certificate was not accepted: nothing pinned */
+	NET_E_RESET = 10,        /* the connection was reset (RST), by the network or the server's host */
 };
 
 enum net_tofu {
@@ -80,7 +81,8 @@ enum net_status net_send_line(struct net *n, const char *line);
 
 /*
  * Read what the socket has (call when poll() says net_fd() is readable).
- * NET_OK (maybe nothing new), NET_E_CLOSED, NET_E_IO, NET_E_LINE_TOO_LONG.
+ * NET_OK (maybe nothing new), NET_E_CLOSED (an end of stream), NET_E_RESET,
+ * NET_E_IO, NET_E_LINE_TOO_LONG.
  */
 enum net_status net_read(struct net *n);
 

@@ -11,13 +11,17 @@
  *     terminal (yes pins it, no stops), pinned silently with --trust-new;
  *   - the server restarts mid-game: the interactive client reconnects,
  *     resumes and plays on, a --batch one exits non-zero;
- *   - history, record and pgn read a finished game back.
+ *   - history, record and pgn read a finished game back;
+ *   - a bad network, through a relay of the test's own: a dead path (no
+ *     FIN, no RST) is noticed, a reset is told as one, and chat said while
+ *     the connection was down is shown after reconnecting.
  * $KRIEG names the client (set by `make integration`); else
  * build/asan/bin/krieg, else bin/krieg.  Likewise $KRIEGD for the cert test.
  */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pty.h>
@@ -27,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -1157,6 +1162,279 @@ START_TEST(reconnects_and_resumes_after_a_restart)
 }
 END_TEST
 
+/* ---- a bad network: a relay between krieg and kriegd ------------------------------ */
+
+/*
+ * A TCP relay from a port of its own to kriegd's (as test_bot.c's, but one
+ * process for every connection, told what to do through a socket): 'f'
+ * freezes the connections it holds, which then forward nothing either way
+ * and are never closed (a dead path: a phone's network gone, a NAT that
+ * forgot the connection: no FIN, no RST); 'r' resets them (RST to krieg,
+ * as a NAT or a firewall that dropped them).  Connections made after
+ * either are relayed as usual.  Each command is acknowledged once done.
+ */
+struct relay {
+	pid_t pid;
+	int port;
+	int ctl;
+};
+
+#define RELAY_PAIRS_MAX 16
+
+static void relay_serve(int l, int ctl, int to_port)
+{
+	struct { int c, k; bool frozen; } pr[RELAY_PAIRS_MAX];
+	int n = 0;
+	char buf[16384];
+	for (;;) {
+		struct pollfd p[2 + 2 * RELAY_PAIRS_MAX];
+		int np = 0;
+		p[np++] = (struct pollfd){ .fd = l, .events = POLLIN };
+		p[np++] = (struct pollfd){ .fd = ctl, .events = POLLIN };
+		for (int i = 0; i < n; i++) {
+			p[np++] = (struct pollfd){ .fd = pr[i].frozen ? -1 : pr[i].c, .events = POLLIN };
+			p[np++] = (struct pollfd){ .fd = pr[i].frozen ? -1 : pr[i].k, .events = POLLIN };
+		}
+		if (poll(p, (nfds_t)np, -1) < 0)
+			continue;
+		if (p[1].revents) {
+			char cmd;
+			if (read(ctl, &cmd, 1) != 1)
+				_exit(0);   /* the test is gone */
+			for (int i = 0; i < n && cmd == 'f'; i++)
+				pr[i].frozen = true;
+			for (int i = 0; i < n && cmd == 'r'; i++) {
+				struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+				setsockopt(pr[i].c, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+				close(pr[i].c);
+				close(pr[i].k);
+			}
+			if (cmd == 'r')
+				n = 0;
+			if (write(ctl, &cmd, 1) != 1)
+				_exit(1);
+			continue;   /* the pairs changed under the poll set */
+		}
+		bool changed = false;
+		for (int i = 0; i < n && !changed; i++) {
+			for (int side = 0; side < 2 && !changed; side++) {
+				if (!(p[2 + 2 * i + side].revents & (POLLIN | POLLHUP | POLLERR)))
+					continue;
+				int from = side ? pr[i].k : pr[i].c, to = side ? pr[i].c : pr[i].k;
+				ssize_t r = read(from, buf, sizeof buf);
+				if (r > 0 && write(to, buf, (size_t)r) == r)
+					continue;
+				close(pr[i].c);
+				close(pr[i].k);
+				pr[i] = pr[--n];
+				changed = true;
+			}
+		}
+		if (!changed && (p[0].revents & POLLIN)) {
+			int c = accept(l, NULL, NULL);
+			int k = socket(AF_INET, SOCK_STREAM, 0);
+			struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons((uint16_t)to_port),
+			                          .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+			if (c >= 0 && n < RELAY_PAIRS_MAX && connect(k, (struct sockaddr *)&to, sizeof to) == 0) {
+				pr[n].c = c;
+				pr[n].k = k;
+				pr[n++].frozen = false;
+			} else {
+				if (c >= 0)
+					close(c);
+				close(k);
+			}
+		}
+	}
+}
+
+static void relay_start(struct relay *r, int to_port)
+{
+	int sv[2];
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	int l = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof sa;
+	ck_assert_int_eq(bind(l, (struct sockaddr *)&sa, sizeof sa), 0);
+	ck_assert_int_eq(listen(l, 16), 0);
+	ck_assert_int_eq(getsockname(l, (struct sockaddr *)&sa, &len), 0);
+	r->port = ntohs(sa.sin_port);
+	r->pid = fork();
+	ck_assert_int_ge(r->pid, 0);
+	if (r->pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(sv[0]);
+		relay_serve(l, sv[1], to_port);
+		_exit(0);
+	}
+	close(l);
+	close(sv[1]);
+	r->ctl = sv[0];
+}
+
+/* 'f' (freeze) or 'r' (reset) the connections the relay holds; returns once done. */
+static void relay_do(struct relay *r, char cmd)
+{
+	char ack = 0;
+	ck_assert_int_eq(write(r->ctl, &cmd, 1), 1);
+	ck_assert_int_eq(read(r->ctl, &ack, 1), 1);
+	ck_assert_int_eq(ack, cmd);
+}
+
+static void relay_stop(struct relay *r)
+{
+	close(r->ctl);
+	kill(r->pid, SIGKILL);
+	waitpid(r->pid, NULL, 0);
+}
+
+/* How long krieg may take to give a dead connection up: CLIENT_QUIET_MS
+ * then CLIENT_DEAD_MS (25 s), and a loop's tick, with room to spare. */
+#define DEAD_PATH_NOTICED_MS ((25000 + 10000) * kt_timeout_scale())
+
+/*
+ * Regression (a probe over a bad network): a dead path, no FIN and no RST,
+ * was never noticed.  A player typed a try and heard nothing for minutes;
+ * a --batch `ping` waited 90 s and more, though krieg(1) promises a
+ * non-zero exit on a lost connection.  Both clients ping when an answer is
+ * overdue and give the connection up when nothing at all comes back: the
+ * script exits 1 saying why, the player is told and krieg reconnects,
+ * resumes and plays on.
+ */
+START_TEST(dead_path_is_noticed)
+{
+	struct kd *d = kd_start(NULL);
+	struct relay rl;
+	relay_start(&rl, kd_port(d));
+	char addr[64];
+	snprintf(addr, sizeof addr, "127.0.0.1:%d", rl.port);
+
+	struct tty *t = calloc(1, sizeof *t);
+	ck_assert_ptr_nonnull(t);
+	tty_start_with(t, rl.port, "--trust-new");
+	struct kc *bob;
+	json_int_t game = tty_game_as_white(t, d, "bob_dead", &bob);
+	EXPECT(t, "| your move] > ");
+
+	char *argv[] = { (char *)kcl_krieg_path(), "--batch", addr, NULL };
+	struct kcl_proc p;
+	kcl_proc_start(&p, argv, sc.known, false);
+	kcl_proc_write(&p, "guest\n");
+	ck_assert_msg(kcl_proc_wait_out(&p, "\"user\":\"guest-", RUN_TIMEOUT_MS), "%s", p.ebuf);
+
+	relay_do(&rl, 'f');   /* the path dies under both */
+	long cut = kcl_now_ms();
+	kcl_proc_write(&p, "ping\n");
+	tty_type(t, "e4");
+
+	/* the script: a non-zero exit, saying why, in bounded time */
+	int rc = kcl_proc_finish(&p, DEAD_PATH_NOTICED_MS);
+	long took = kcl_now_ms() - cut;
+	ck_assert_msg(rc == 1, "exit %d after %ld ms\nstderr:\n%s", rc, took, p.ebuf);
+	ck_assert_msg(strstr(p.ebuf, "krieg: connection to 127.0.0.1:") &&
+	              strstr(p.ebuf, " lost (no answer from the server for ") &&
+	              strstr(p.ebuf, "--batch does not reconnect"), "stderr:\n%s", p.ebuf);
+	ck_assert_msg(took >= 20000, "gave up after %ld ms", took);
+	kcl_proc_free(&p);
+
+	/* the player: told, reconnected, the game as it stands (the try never reached the server) */
+	ck_assert_msg(tty_expect_ms(t, "lost (no answer from the server for ", DEAD_PATH_NOTICED_MS),
+	              "the dead path was never noticed:\n%s", t->buf + t->mark);
+	EXPECT(t, "your games go on. Reconnecting");
+	ck_assert_msg(tty_expect_ms(t, "Reconnected to 127.0.0.1:", 20000), "never reconnected:\n%s", t->buf + t->mark);
+	EXPECT(t, "Session resumed as guest-");
+	EXPECT(t, "| your move] > ");
+	tty_type(t, "e4");
+	EXPECT(t, "You played e4");
+	kc_event(bob, "moved");
+	kc_ok(bob, kc_req(bob, "move", "{s:I, s:s}", "game", game, "move", "e5"));
+	EXPECT(t, "Black has moved");
+	relay_stop(&rl);
+	tty_game_end(t, bob, d);
+}
+END_TEST
+
+/*
+ * Regression (the same probe): a connection reset (an RST: a NAT or a
+ * firewall that dropped it) was told as "the server closed the
+ * connection".  It says the connection was reset.
+ */
+START_TEST(reset_is_told_as_a_reset)
+{
+	struct kd *d = kd_start(NULL);
+	struct relay rl;
+	relay_start(&rl, kd_port(d));
+	char addr[64];
+	snprintf(addr, sizeof addr, "127.0.0.1:%d", rl.port);
+
+	char *argv[] = { (char *)kcl_krieg_path(), "--batch", addr, NULL };
+	struct kcl_proc p;
+	kcl_proc_start(&p, argv, sc.known, false);
+	kcl_proc_write(&p, "guest\nsleep 20\nwho\n");
+	ck_assert_msg(kcl_proc_wait_out(&p, "\"user\":\"guest-", RUN_TIMEOUT_MS), "%s", p.ebuf);
+	relay_do(&rl, 'r');
+	int rc = kcl_proc_finish(&p, RUN_TIMEOUT_MS);
+	ck_assert_msg(rc == 1, "exit %d\nstderr:\n%s", rc, p.ebuf);
+	ck_assert_msg(strstr(p.ebuf, " lost (the connection was reset); --batch does not reconnect") &&
+	              !strstr(p.ebuf, "server closed"), "stderr:\n%s", p.ebuf);
+	kcl_proc_free(&p);
+
+	struct tty *t = calloc(1, sizeof *t);
+	ck_assert_ptr_nonnull(t);
+	tty_start_with(t, rl.port, "--trust-new");
+	EXPECT(t, "krieg> ");
+	tty_type(t, "guest");
+	EXPECT(t, "Logged in as guest-");
+	relay_do(&rl, 'r');
+	EXPECT(t, "lost (the connection was reset); your games go on. Reconnecting");
+	ck_assert_msg(!strstr(t->buf, "server closed"), "%s", t->buf);
+	ck_assert_msg(tty_expect_ms(t, "Reconnected to 127.0.0.1:", 20000), "never reconnected:\n%s", t->buf + t->mark);
+	relay_stop(&rl);
+	tty_game_end(t, NULL, d);
+}
+END_TEST
+
+/*
+ * Regression (the same probe): chat said while the player's connection
+ * was down came in the reconnection's game_state, and krieg dropped it
+ * unread.  The lines not seen are shown once; those seen before the drop
+ * are not shown again.
+ */
+START_TEST(chat_said_while_away_is_shown)
+{
+	struct kd *d = kd_start(NULL);
+	struct relay rl;
+	relay_start(&rl, kd_port(d));
+	struct tty *t = calloc(1, sizeof *t);
+	ck_assert_ptr_nonnull(t);
+	tty_start_with(t, rl.port, "--trust-new");
+	struct kc *bob;
+	json_int_t game = tty_game_as_white(t, d, "bob_away", &bob);
+	kc_ok(bob, kc_req(bob, "say", "{s:I, s:s}", "game", game, "text", "good luck"));
+	EXPECT(t, ": bob_away (Black) says: \"good luck\"");
+	tty_type(t, "say thanks");
+	EXPECT(t, ": You say: \"thanks\"");
+	EXPECT(t, "| your move] > ");
+
+	relay_do(&rl, 'f');   /* what bob says now never reaches the terminal... */
+	kc_ok(bob, kc_req(bob, "say", "{s:I, s:s}", "game", game, "text", "are you there?"));
+	kc_ok(bob, kc_req(bob, "say", "{s:I, s:s}", "game", game, "text", "your move"));
+	relay_do(&rl, 'r');   /* ...and the connection drops */
+	ck_assert_msg(tty_expect_ms(t, "Reconnected to 127.0.0.1:", 20000), "never reconnected:\n%s", t->buf + t->mark);
+	size_t back = t->mark;
+	EXPECT(t, ": bob_away (Black) says: \"are you there?\"");
+	EXPECT(t, ": bob_away (Black) says: \"your move\"");
+	EXPECT(t, "| your move] > ");
+	ck_assert_msg(!strstr(t->buf + back, "good luck") && !strstr(t->buf + back, "thanks"),
+	              "chat seen before the drop shown again:\n%s", t->buf + back);
+	tty_type(t, "say sorry, my network");
+	EXPECT(t, ": You say: \"sorry, my network\"");
+	ck_assert_msg(!strstr(t->buf + back, "good luck"), "%s", t->buf + back);
+	relay_stop(&rl);
+	tty_game_end(t, bob, d);
+}
+END_TEST
+
 static Suite *client_suite(void)
 {
 	Suite *s = suite_create("client");
@@ -1178,6 +1456,14 @@ static Suite *client_suite(void)
 	tcase_add_test(tc, first_use_answered_no_is_refused);
 	tcase_add_test(tc, reconnects_and_resumes_after_a_restart);
 	suite_add_tcase(s, tc);
+	/* a bad network, through the relay (CK_RUN_CASE=badnet runs these alone) */
+	TCase *bn = tcase_create("badnet");
+	tcase_set_timeout(bn, 90);
+	tcase_add_checked_fixture(bn, setup, teardown);
+	tcase_add_test(bn, dead_path_is_noticed);
+	tcase_add_test(bn, reset_is_told_as_a_reset);
+	tcase_add_test(bn, chat_said_while_away_is_shown);
+	suite_add_tcase(s, bn);
 	return s;
 }
 
