@@ -170,6 +170,7 @@ check-browser: browser-deps $(BINDIR)/kriegd
 	node tests/browser/guard.mjs $(abspath $(BINDIR)/kriegd)
 	node tests/browser/phone.mjs $(abspath $(BINDIR)/kriegd)
 	node tests/browser/a11y.mjs $(abspath $(BINDIR)/kriegd)
+	node tests/browser/deadpath.mjs $(abspath $(BINDIR)/kriegd)
 	tests/browser/proxy.sh $(abspath $(BINDIR)/kriegd)
 # --- end web client -------------------------------------------------------------
 

@@ -56,6 +56,9 @@ const net = new Net(onEvent, lost);
 const records = new RecordView(net, show, status);
 const watch = new WatchView(net, show, status, toLobby);
 window.krieg = { net, state, board, watch, records };   // for the browser tests
+// A game here goes on (one's own, shown or not, or the seat watched): a
+// silence of QUIET_MS is asked about (net.js alive).
+net.live = () => (state.game !== null && state.toMove !== null) || (watch.game !== null && watch.toMove !== null);
 
 async function start() {
   const g = await net.open();
@@ -79,10 +82,13 @@ async function start() {
 // (one's game, the seat watched, the lobby).  Not after the server ended
 // the session (a kick, a disabled account): its reason, said when it came,
 // stays in the status line (the close follows it at once).
+// A dead path (net.js alive: the server silent past its ping) is said as
+// such, as krieg says it.
 let ended = false, retry = 1000;
-function lost() {
+function lost(e) {
   if (ended) return;
-  status(`connection lost — reconnecting in ${retry / 1000} s…`);
+  const why = e && e.silent ? ` (no answer from the server for ${Math.round(e.silentMs / 1000)} s; the network may be down)` : '';
+  status(`connection lost${why} — reconnecting in ${retry / 1000} s…`);
   setTimeout(reconnect, retry);
   retry = Math.min(retry * 2, 30000);
 }

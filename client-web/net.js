@@ -1,6 +1,18 @@
 // net.js — the protocol over a WebSocket: one JSON line per text message
 // (proto/PROTOCOL.md, "WebSocket transport").  Requests get ids; replies are
 // matched by id; events go to the listener.
+
+// A dead path (a phone's network gone, a NAT that forgot the connection: no
+// FIN, no RST) closes no socket: only the server's silence tells, as it
+// does krieg (client-cli/krieg/client.h, the same values).  When a request
+// has waited QUIET_MS for its answer, or a live game here has heard nothing
+// for that long, a `ping` is sent; nothing at all from the server within
+// DEAD_MS after it, and the connection is taken for lost: the socket is
+// closed and the page reconnects as after any drop.  A socket still
+// connecting (or opened, its greeting awaited) is given QUIET_MS + DEAD_MS.
+export const QUIET_MS = 15000;
+export const DEAD_MS = 10000;
+const ALIVE_CHECK_MS = 1000;   // how often the silence is measured
 export class Net {
   constructor(onEvent, onClose) {
     this.nextId = 1;
@@ -8,12 +20,25 @@ export class Net {
     this.onEvent = onEvent;
     this.onClose = onClose;
     this.frames = [];   // every message received, as sent: the tests compare them
+    // Whether a game here goes on (set by the page): its silence is a question.
+    this.live = () => false;
+    this.lastRx = 0;      // when the last message came (or the socket was made): performance.now()
+    this.probeAt = null;  // when the liveness `ping` went out; null: none out
+    this.sentAt = new Map();   // request id → when it was sent
+    this.timer = null;
   }
   open() {
     return new Promise((resolve, reject) => {
       const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
       this.ws = ws;
+      this.greeting = null;
+      this.lastRx = performance.now();   // a new connection: its silence counts from here
+      this.probeAt = null;
+      clearInterval(this.timer);
+      this.timer = setInterval(() => this.alive(), ALIVE_CHECK_MS);
       ws.onmessage = (m) => {
+        this.lastRx = performance.now();   // whatever it is, the path carries
+        this.probeAt = null;
         this.frames.push(m.data);
         const msg = parse(m.data);
         if (!msg) return;   // not a JSON object: nothing the protocol sends
@@ -21,20 +46,65 @@ export class Net {
         if ('id' in msg && 'ok' in msg && this.pending.has(msg.id)) {
           const p = this.pending.get(msg.id);
           this.pending.delete(msg.id);
+          this.sentAt.delete(msg.id);
           p(msg);
           return;
         }
         if (typeof msg.event === 'string') this.onEvent(msg);
       };
-      ws.onclose = (e) => {
+      // The end of this socket: closed, or its path found dead (alive()).
+      this.ended = (e) => {
+        clearInterval(this.timer);
+        this.timer = null;
+        this.ended = null;
+        this.probeAt = null;
         // Nothing more will answer: each request waiting is answered here.
         const lost = { ok: false, error: { code: 'disconnected', message: 'the connection was lost' } };
         for (const p of this.pending.values()) p(lost);
         this.pending.clear();
+        this.sentAt.clear();
         this.onClose(e);
         reject(e);
       };
+      ws.onclose = (e) => { if (this.ws === ws && this.ended) this.ended(e); };
     });
+  }
+  // Is the connection alive?  Run every ALIVE_CHECK_MS while a socket is
+  // open (see QUIET_MS).  A dead one is given up at once: its close would
+  // wait for a closing handshake the dead path never carries (a minute in
+  // Chromium), so its handlers are dropped and the drop is told now, as
+  // {silent: true, silentMs} (the page says so, and reconnects).
+  alive() {
+    const ws = this.ws;
+    if (!ws || !this.ended) return;
+    const t = performance.now();
+    if (ws.readyState !== WebSocket.OPEN || !this.greeting) {
+      // connecting, or the greeting awaited: nothing to ping with yet
+      if (t - this.lastRx >= QUIET_MS + DEAD_MS) this.dead(t);
+      return;
+    }
+    if (this.probeAt !== null) {
+      if (t - this.probeAt >= DEAD_MS) this.dead(t);
+      return;
+    }
+    // quiet since when: the last message received, or the oldest request's
+    // sending if it came after that (its answer is awaited from then on)
+    let due = this.live(), since = this.lastRx;
+    if (!due && this.sentAt.size) {
+      since = Math.max(since, Math.min(...this.sentAt.values()));
+      due = true;
+    }
+    if (!due || t - since < QUIET_MS) return;
+    // the answer, or any message at all, says the path still carries
+    this.probeAt = t;
+    this.call('ping');
+  }
+  dead(t) {
+    const ws = this.ws, ended = this.ended;
+    ws.onmessage = null;
+    ws.onclose = null;
+    try { ws.close(); } catch { /* closing already */ }
+    ended({ silent: true, silentMs: t - this.lastRx });
   }
   // A paged request (PROTOCOL.md: `next` while more remain) read to its end:
   // the first reply with every page's `key` items (or text) joined.  A
@@ -60,6 +130,7 @@ export class Net {
         return;
       }
       this.pending.set(id, resolve);
+      this.sentAt.set(id, performance.now());
       this.ws.send(JSON.stringify({ id, type, ...fields }));
     });
   }

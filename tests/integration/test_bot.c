@@ -1179,6 +1179,25 @@ struct relay {
 	int port;
 };
 
+/*
+ * A relay's copiers, one a connection (kept in the relay's process):
+ * relay_freeze stops each (SIGSTOP) through the relay's SIGUSR1.  A frozen
+ * connection is a dead path: nothing is carried either way and nothing is
+ * closed (the kernel still acknowledges what comes, as a path whose far
+ * end is gone behind a proxy or NAT would say nothing).  Connections made
+ * after it are carried as before.
+ */
+#define RELAY_COPIERS_MAX 64
+static pid_t relay_copiers[RELAY_COPIERS_MAX];
+static volatile sig_atomic_t relay_ncopiers;
+
+static void relay_on_freeze(int sig)
+{
+	(void)sig;
+	for (int i = 0; i < relay_ncopiers; i++)
+		kill(relay_copiers[i], SIGSTOP);
+}
+
 static void relay_pump(int a, int b)
 {
 	struct pollfd p[2] = { { .fd = a, .events = POLLIN }, { .fd = b, .events = POLLIN } };
@@ -1205,6 +1224,10 @@ static void relay_start(struct relay *r, int to_port)
 	if (r->pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		signal(SIGCHLD, SIG_IGN);   /* the copiers reap themselves */
+		relay_ncopiers = 0;
+		struct sigaction fz = { .sa_handler = relay_on_freeze };   /* no SA_RESTART: accept says EINTR */
+		sigemptyset(&fz.sa_mask);
+		sigaction(SIGUSR1, &fz, NULL);
 		int l = socket(AF_INET, SOCK_STREAM, 0), one = 1;
 		setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
 		struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)r->port),
@@ -1220,7 +1243,11 @@ static void relay_start(struct relay *r, int to_port)
 			int c = accept(l, NULL, NULL);
 			if (c < 0)
 				continue;
-			if (fork() == 0) {
+			pid_t copier = fork();
+			if (copier > 0 && relay_ncopiers < RELAY_COPIERS_MAX)
+				relay_copiers[relay_ncopiers++] = copier;
+			if (copier == 0) {
+				signal(SIGUSR1, SIG_DFL);
 				prctl(PR_SET_PDEATHSIG, SIGKILL);   /* cut when the relay stops */
 				close(l);
 				int k = socket(AF_INET, SOCK_STREAM, 0);
@@ -1245,6 +1272,13 @@ static void relay_stop(struct relay *r)
 {
 	kill(r->pid, SIGKILL);
 	waitpid(r->pid, NULL, 0);
+}
+
+/* Every connection the relay carries now frozen (relay_on_freeze); new ones carried. */
+static void relay_freeze(struct relay *r)
+{
+	ck_assert_int_eq(kill(r->pid, SIGUSR1), 0);
+	kt_sleep_ms(200);   /* the signal delivered, the copiers stopped */
 }
 
 /* A registered bot account `name` (password PASSWORD) and its password
@@ -1901,6 +1935,79 @@ START_TEST(test_play_journal_while_away)
 }
 END_TEST
 
+/*
+ * Regression: a bot whose network path died in silence (a phone's network
+ * gone, a NAT that forgot the connection: no FIN, no RST) waited for ever.
+ * Its connection never closed, so it never reconnected; the opponent's
+ * move never reached it and the game stood still until the server's idle
+ * timeout closed its end, the abandonment grace ran out, and the game was
+ * lost.  Now a game quiet for SESS_QUIET_MS is asked about with a `ping`;
+ * nothing back within SESS_DEAD_MS, and the connection is taken for lost
+ * (said in the journal) and made again: the bot is back in its game and
+ * answers the move, well within the grace (60 s by default).  Through a
+ * relay that freezes the bot's connection mid-game and carries the new one.
+ */
+#define DEAD_PATH_BACK_MS ((15000LL + 10000LL + 10000LL) * kt_timeout_scale())
+START_TEST(test_play_dead_path)
+{
+	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\nabandon_grace = 60s\n");
+	ck_assert_int_eq(user_cmd(d, "add", "alice", "--password-stdin"), 0);
+	struct kcl_scratch sc;
+	char pw[256];
+	bot_account(d, &sc, "robo", pw, sizeof pw);
+	struct relay rl = { 0 };
+	relay_start(&rl, kd_port(d));
+	struct playbot pb;
+	playbot_start_at(&pb, rl.port, (const char *const[]){ "--user", "robo", "--password-file", pw, "--insecure",
+	                                                      "--rules", "icc", "--movetime", "1", "--level",
+	                                                      "random", NULL });
+	char bot[64];
+	playbot_user(&pb, bot, sizeof bot);
+	struct kc *me = login(d, "alice");
+	json_int_t game = game_with(me, bot, 600);
+	kc_ok(me, kc_req(me, "move", "{s:I, s:s}", "game", game, "move", "e4"));
+	kc_event(me, "moved");                       /* the bot's reply: White to move */
+
+	relay_freeze(&rl);                           /* the bot's path dies: open, silent */
+	long long frozen = kt_now_ms();
+	kc_ok(me, kc_req(me, "move", "{s:I, s:s}", "game", game, "move", "d4"));
+	const char *ev = NULL;
+	while (kt_now_ms() < frozen + DEAD_PATH_BACK_MS) {
+		json_t *e = kc_next(me, 1000);
+		if (!e)
+			continue;
+		ev = json_string_value(json_object_get(e, "event"));
+		if (ev && (strcmp(ev, "moved") == 0 || strcmp(ev, "opponent_back") == 0 || strcmp(ev, "game_over") == 0))
+			break;
+		ev = NULL;
+	}
+	ck_assert_msg(ev && strcmp(ev, "game_over") != 0,
+	              "the bot was not back in its game %lld s after its path froze (%s); journal:\n%s",
+	              (kt_now_ms() - frozen) / 1000, ev ? ev : "nothing", playbot_read(&pb));
+	long long back = kt_now_ms() - frozen;
+	ck_assert_msg(back < 60000LL * kt_timeout_scale(), "back after %lld ms, past the grace", back);
+	if (strcmp(ev, "moved") != 0)
+		kc_event(me, "moved");                   /* it plays on */
+	ck_assert_msg(!kc_saw(me, "abandoned"), "the game was abandoned");
+	const char *journal = playbot_read(&pb);
+	ck_assert_msg(strstr(journal, "krieg-bot: no answer from the server for ") &&
+	              strstr(journal, "; the network may be down: the connection is taken for lost\n"),
+	              "the journal does not say the silent connection was taken for lost:\n%s", journal);
+	kc_ok(me, kc_req(me, "resign", "{s:I}", "game", game));
+	char head[128];
+	snprintf(head, sizeof head, "krieg-bot: game %lld ends: ", (long long)game);
+	playbot_wait(&pb, head);
+	journal = playbot_end(&pb, 0);
+	journal_has(journal, head, ", resignation; won");
+	snprintf(head, sizeof head, "krieg-bot: game %lld resumed: ", (long long)game);
+	journal_has(journal, head, "");
+	relay_stop(&rl);
+	kc_close(me);
+	kcl_scratch_remove(&sc);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *bot_suite(void)
 {
 	Suite *s = suite_create("bot");
@@ -1932,6 +2039,7 @@ static Suite *bot_suite(void)
 	tc = tcase_create("operator");
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_play_outage_within_grace);
+	tcase_add_test(tc, test_play_dead_path);
 	tcase_add_test(tc, test_play_max_games_seeks);
 	tcase_add_test(tc, test_play_seeks_fill_free_slots);
 	tcase_add_test(tc, test_play_held_challenge_withdrawn);
