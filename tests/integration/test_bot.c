@@ -1290,6 +1290,36 @@ static void bot_account(struct kd *d, struct kcl_scratch *sc, const char *name, 
 	scratch_file(sc, "pw", PASSWORD "\n", pw, len);
 }
 
+/* alice against the bot robo, whose connection goes through a relay (so a
+ * test can cut or freeze its path): the game begun, 10 minutes each, and
+ * answered once (alice's e4, the bot's reply: White to move). */
+struct relayed {
+	struct kcl_scratch sc;
+	char pw[256];
+	struct relay rl;
+	struct playbot pb;
+	char bot[64];
+	struct kc *me;
+	json_int_t game;
+};
+
+static void relayed_game(struct kd *d, struct relayed *r)
+{
+	memset(r, 0, sizeof *r);
+	ck_assert_int_eq(user_cmd(d, "add", "alice", "--password-stdin"), 0);
+	bot_account(d, &r->sc, "robo", r->pw, sizeof r->pw);
+	relay_start(&r->rl, kd_port(d));
+	playbot_start_at(&r->pb, r->rl.port,
+	                 (const char *const[]){ "--user", "robo", "--password-file", r->pw, "--insecure",
+	                                        "--rules", "icc", "--movetime", "1", "--level", "random",
+	                                        NULL });
+	playbot_user(&r->pb, r->bot, sizeof r->bot);
+	r->me = login(d, "alice");
+	r->game = game_with(r->me, r->bot, 600);
+	kc_ok(r->me, kc_req(r->me, "move", "{s:I, s:s}", "game", r->game, "move", "e4"));
+	kc_event(r->me, "moved");
+}
+
 /* The grace given here, and the outage: longer than the bot's old back-off
  * (1 s doubling: tries 1, 3, 7 and 15 s after the loss) tolerated, as the
  * try at 15 s came more than the grace after the server's return.  Both are
@@ -1316,29 +1346,18 @@ START_TEST(test_play_outage_within_grace)
 	snprintf(conf, sizeof conf, "rate_limit = 1000\nrate_burst = 1000\nabandon_grace = %llds\n",
 	         OUTAGE_GRACE_MS / 1000);
 	struct kd *d = kd_start(conf);
-	ck_assert_int_eq(user_cmd(d, "add", "alice", "--password-stdin"), 0);
-	struct kcl_scratch sc;
-	char pw[256];
-	bot_account(d, &sc, "robo", pw, sizeof pw);
-	struct relay rl = { 0 };
-	relay_start(&rl, kd_port(d));
-	struct playbot pb;
-	playbot_start_at(&pb, rl.port, (const char *const[]){ "--user", "robo", "--password-file", pw, "--insecure",
-	                                                      "--rules", "icc", "--movetime", "1", "--level",
-	                                                      "random", NULL });
-	char bot[64];
-	playbot_user(&pb, bot, sizeof bot);
-	struct kc *me = login(d, "alice");
-	json_int_t game = game_with(me, bot, 600);
-	kc_ok(me, kc_req(me, "move", "{s:I, s:s}", "game", game, "move", "e4"));
-	kc_event(me, "moved");                       /* the bot's reply: White to move */
+	struct relayed r;
+	relayed_game(d, &r);
+	struct kc *me = r.me;
+	json_int_t game = r.game;
+	char *bot = r.bot;
 	kc_close(me);
 
-	relay_stop(&rl);                             /* the bot's connection is cut at once */
+	relay_stop(&r.rl);                           /* the bot's connection is cut at once */
 	kd_down(d);
 	kt_sleep_ms((int)OUTAGE_MS);
 	kd_up(d);                                    /* the grace runs from here, for both */
-	relay_start(&rl, kd_port(d));
+	relay_start(&r.rl, kd_port(d));
 	me = login(d, "alice");
 	json_t *st = kc_event(me, "game_state");
 	ck_assert_int_eq(json_integer_value(json_object_get(st, "game")), game);
@@ -1356,7 +1375,7 @@ START_TEST(test_play_outage_within_grace)
 			ev = NULL;
 		}
 		ck_assert_msg(ev && strcmp(ev, "opponent_back") == 0, "the bot did not come back in time (%s); journal:\n%s",
-		              ev ? ev : "nothing", playbot_read(&pb));
+		              ev ? ev : "nothing", playbot_read(&r.pb));
 	}
 	kc_ok(me, kc_req(me, "move", "{s:I, s:s}", "game", game, "move", "d4"));
 	kc_event(me, "moved");                       /* it plays on */
@@ -1364,15 +1383,15 @@ START_TEST(test_play_outage_within_grace)
 	kc_ok(me, kc_req(me, "resign", "{s:I}", "game", game));
 	char head[128], tail[128];
 	snprintf(head, sizeof head, "krieg-bot: game %lld ends: ", (long long)game);
-	playbot_wait(&pb, head);
-	const char *journal = playbot_end(&pb, 0);
+	playbot_wait(&r.pb, head);
+	const char *journal = playbot_end(&r.pb, 0);
 	journal_has(journal, head, ", resignation; won");
 	snprintf(head, sizeof head, "krieg-bot: game %lld resumed: ", (long long)game);
 	snprintf(tail, sizeof tail, "alice (White) v %s (Black), icc, 10+0 (its view rebuilt from ", bot);
 	journal_has(journal, head, tail);
-	relay_stop(&rl);
+	relay_stop(&r.rl);
 	kc_close(me);
-	kcl_scratch_remove(&sc);
+	kcl_scratch_remove(&r.sc);
 	kd_stop(d);
 }
 END_TEST
@@ -1951,24 +1970,12 @@ END_TEST
 START_TEST(test_play_dead_path)
 {
 	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\nabandon_grace = 60s\n");
-	ck_assert_int_eq(user_cmd(d, "add", "alice", "--password-stdin"), 0);
-	struct kcl_scratch sc;
-	char pw[256];
-	bot_account(d, &sc, "robo", pw, sizeof pw);
-	struct relay rl = { 0 };
-	relay_start(&rl, kd_port(d));
-	struct playbot pb;
-	playbot_start_at(&pb, rl.port, (const char *const[]){ "--user", "robo", "--password-file", pw, "--insecure",
-	                                                      "--rules", "icc", "--movetime", "1", "--level",
-	                                                      "random", NULL });
-	char bot[64];
-	playbot_user(&pb, bot, sizeof bot);
-	struct kc *me = login(d, "alice");
-	json_int_t game = game_with(me, bot, 600);
-	kc_ok(me, kc_req(me, "move", "{s:I, s:s}", "game", game, "move", "e4"));
-	kc_event(me, "moved");                       /* the bot's reply: White to move */
+	struct relayed r;
+	relayed_game(d, &r);
+	struct kc *me = r.me;
+	json_int_t game = r.game;
 
-	relay_freeze(&rl);                           /* the bot's path dies: open, silent */
+	relay_freeze(&r.rl);                         /* the bot's path dies: open, silent */
 	long long frozen = kt_now_ms();
 	kc_ok(me, kc_req(me, "move", "{s:I, s:s}", "game", game, "move", "d4"));
 	const char *ev = NULL;
@@ -1983,27 +1990,27 @@ START_TEST(test_play_dead_path)
 	}
 	ck_assert_msg(ev && strcmp(ev, "game_over") != 0,
 	              "the bot was not back in its game %lld s after its path froze (%s); journal:\n%s",
-	              (kt_now_ms() - frozen) / 1000, ev ? ev : "nothing", playbot_read(&pb));
+	              (kt_now_ms() - frozen) / 1000, ev ? ev : "nothing", playbot_read(&r.pb));
 	long long back = kt_now_ms() - frozen;
 	ck_assert_msg(back < 60000LL * kt_timeout_scale(), "back after %lld ms, past the grace", back);
 	if (strcmp(ev, "moved") != 0)
 		kc_event(me, "moved");                   /* it plays on */
 	ck_assert_msg(!kc_saw(me, "abandoned"), "the game was abandoned");
-	const char *journal = playbot_read(&pb);
+	const char *journal = playbot_read(&r.pb);
 	ck_assert_msg(strstr(journal, "krieg-bot: no answer from the server for ") &&
 	              strstr(journal, "; the network may be down: the connection is taken for lost\n"),
 	              "the journal does not say the silent connection was taken for lost:\n%s", journal);
 	kc_ok(me, kc_req(me, "resign", "{s:I}", "game", game));
 	char head[128];
 	snprintf(head, sizeof head, "krieg-bot: game %lld ends: ", (long long)game);
-	playbot_wait(&pb, head);
-	journal = playbot_end(&pb, 0);
+	playbot_wait(&r.pb, head);
+	journal = playbot_end(&r.pb, 0);
 	journal_has(journal, head, ", resignation; won");
 	snprintf(head, sizeof head, "krieg-bot: game %lld resumed: ", (long long)game);
 	journal_has(journal, head, "");
-	relay_stop(&rl);
+	relay_stop(&r.rl);
 	kc_close(me);
-	kcl_scratch_remove(&sc);
+	kcl_scratch_remove(&r.sc);
 	kd_stop(d);
 }
 END_TEST
