@@ -70,6 +70,7 @@ async function start() {
   if (token) {
     const r = await net.call('resume', { token });
     if (r.ok) { await refollow(); return signedIn(r); }
+    if (lostAgain(r)) return;
     sessionStorage.removeItem('krieg.token');
     sessionStorage.removeItem('krieg.follows');
   }
@@ -85,6 +86,11 @@ async function start() {
 // A dead path (net.js alive: the server silent past its ping) is said as
 // such, as krieg says it.
 let ended = false, retry = 1000;
+// A request answered by the connection's loss (net.js), not by the server:
+// the session is not refused, only unreached; lost() tries again with it.
+// (A dead path found while `resume` waited signed the player out: a guest
+// for good.)
+const lostAgain = (r) => !r.ok && r.error && r.error.code === 'disconnected';
 function lost(e) {
   if (ended) return;
   const why = e && e.silent ? ` (no answer from the server for ${Math.round(e.silentMs / 1000)} s; the network may be down)` : '';
@@ -97,9 +103,10 @@ async function reconnect() {
   const { game } = state, seat = { game: watch.game, role: watch.seat };
   try { await net.open(); } catch { return; }   // closed again: lost() tries later
   retry = 1000;
-  await net.call('hello', { version: net.greeting.protocol });
+  if (lostAgain(await net.call('hello', { version: net.greeting.protocol }))) return;
   const token = sessionStorage.getItem('krieg.token');
   const r = token ? await net.call('resume', { token }) : { ok: false };
+  if (lostAgain(r)) return;
   if (!r.ok) {
     sessionStorage.removeItem('krieg.token');
     // The session is gone: whoever signs in next (another account, maybe)

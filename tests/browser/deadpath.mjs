@@ -118,6 +118,29 @@ try {
     .filter((m) => m.event === 'moved' && m.game === game && m.by === 'white').length;
   for (const end = Date.now() + 10000; whiteMoves() < 2 && Date.now() < end;) await sleep(50);
   check(whiteMoves() === 2, "bob was not told of alice's try after the reconnection");
+  // Regression: the path lost again while `resume` waited for its answer
+  // (the request answered `disconnected` by the page itself) signed the
+  // player out and forgot the session.  It is kept, and tried again.
+  const token = await p.evaluate(() => sessionStorage.getItem('krieg.token'));
+  await p.evaluate(() => {
+    const net = window.krieg.net, call = net.call.bind(net);
+    let once = true;
+    net.call = (type, fields) => {
+      if (type === 'resume' && once) {
+        once = false;
+        net.ws.close();   // gone before the answer: the page answers it itself
+        return Promise.resolve({ ok: false, error: { code: 'disconnected', message: 'the connection was lost' } });
+      }
+      return call(type, fields);
+    };
+    net.ws.close();
+  });
+  await statusIs(/reconnected as /, 'the reconnection after a resume lost on its way', 20000);
+  check(await p.evaluate(() => sessionStorage.getItem('krieg.token')) !== null, 'the session token was forgotten');
+  check(await p.evaluate(() => window.krieg.state.user) === alice && token !== null,
+    'not signed in again as alice after a resume lost on its way');
+  await until(p, (g) => window.krieg.state.game === g && !document.getElementById('game').hidden, game,
+    `game ${game} shown after the resume lost on its way`);
   console.log(`browser dead path: noticed ${noticed.toFixed(1)} s after the freeze, reconnected, played on ` +
     `(${((Date.now() - T0) / 1000).toFixed(1)} s)`);
   lb.close();
