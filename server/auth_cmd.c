@@ -117,9 +117,11 @@ static void cmd_register(struct conn *c, json_t *id, json_t *req)
 	 * the hour's allowance (names are no secret: challenge and profile
 	 * tell them too). */
 	int64_t wait = guard_hourly_wait(a->guard, GUARD_REGISTER, conn_limit_host(c), mstime_mono());
+	char note[96];
 	if (wait > 0) {
-		log_info("conn=%llu register refused addr=%s retry_after_ms=%lld",
-		         (unsigned long long)conn_id(c), conn_host(c), (long long)wait);
+		if (conn_log_line(c, note, sizeof note))
+			log_info("conn=%llu register refused addr=%s retry_after_ms=%lld%s",
+			         (unsigned long long)conn_id(c), conn_host(c), (long long)wait, note);
 		reply_retry(c, id, wait, "too many registrations from your address; try again later");
 		return;
 	}
@@ -213,8 +215,10 @@ static bool guests_full(struct auth *a, struct conn *c, json_t *id, int64_t user
 		        auth_is_guest_name(conn_user_name(o));
 	if (live < cap)
 		return false;
-	log_info("conn=%llu guest refused addr=%s live=%d", (unsigned long long)conn_id(c), conn_host(c),
-	         live);
+	char note[96];
+	if (conn_log_line(c, note, sizeof note))
+		log_info("conn=%llu guest refused addr=%s live=%d%s", (unsigned long long)conn_id(c),
+		         conn_host(c), live, note);
 	dispatch_error(c, id, PE_RATE_LIMITED, "too many guests from your address (%d); register an account",
 	               cap);
 	return true;
@@ -239,9 +243,11 @@ static void cmd_guest(struct conn *c, json_t *id, json_t *req)
 	/* guests_per_hour: each account made counts (a `guest` on a guest's
 	 * connection makes another, the live count staying one). */
 	int64_t wait = guard_hourly(a->guard, GUARD_GUEST, conn_limit_host(c), mstime_mono());
+	char note[96];
 	if (wait > 0) {
-		log_info("conn=%llu guest refused addr=%s retry_after_ms=%lld", (unsigned long long)conn_id(c),
-		         conn_host(c), (long long)wait);
+		if (conn_log_line(c, note, sizeof note))
+			log_info("conn=%llu guest refused addr=%s retry_after_ms=%lld%s",
+			         (unsigned long long)conn_id(c), conn_host(c), (long long)wait, note);
 		reply_retry(c, id, wait, "too many guest accounts from your address; register an account");
 		return;
 	}

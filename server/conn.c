@@ -253,6 +253,11 @@ bool conn_log_allow(struct server *srv, const char *host, char *note, size_t len
 	return allow;
 }
 
+bool conn_log_line(struct conn *c, char *note, size_t len)
+{
+	return host_log_take(c->hb, note, len);
+}
+
 bool conn_quiet(const struct conn *c)
 {
 	return c->quiet;

@@ -54,6 +54,9 @@ void conn_hook_add(struct server *srv, void (*login)(struct server *srv, struct 
  * Taken from the address's log budget (CONN_LOG_BURST); over it, counted
  * and false.  note gets "" or what was left out before it, to append. */
 bool conn_log_allow(struct server *srv, const char *host, char *note, size_t len);
+/* The same for a line of c's that a client can repeat at will (a refused
+ * guest or registration): from its address's budget. */
+bool conn_log_line(struct conn *c, char *note, size_t len);
 /* c's own lines (accepted, hello, handshake failure, closed) are left out:
  * its address was over its log budget when it connected. */
 bool conn_quiet(const struct conn *c);

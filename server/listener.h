@@ -21,7 +21,10 @@ struct listener;
  * held its seat as connected until idle_timeout (5 minutes), and the
  * opponent heard nothing of it; now the abandonment grace starts within a
  * minute.  A live peer acknowledges in the kernel, whatever its program
- * is doing, so a slow reader or a player thinking is not cut.  (libevent's
+ * is doing, so a player thinking is not cut, nor a slow reader while its
+ * receive buffer has room; one that has stopped reading altogether (a
+ * client suspended with ^Z) and left a full window for 45 s is closed too,
+ * as a dead one is (Linux 5.11 and later).  (libevent's
  * listener already turned keep-alive on, at the system's default of a
  * first probe after two hours.)
  */

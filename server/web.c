@@ -55,6 +55,8 @@ struct wreq {
 	bool plain;
 	bool shut;
 	bool head;                  /* a HEAD request: heads only, no bodies */
+	bool said;                  /* its refusal's line already logged (or left out): the
+	                               status that follows draws no second from the budget */
 	char peer[64];
 	char host[INET6_ADDRSTRLEN];
 	char limit[GUARD_ADDR_MAX];  /* the socket's host as the limits count it (guard_addr_key) */
@@ -486,7 +488,7 @@ static void reply_status(struct wreq *r, int status, const char *why)
 	int n = snprintf(body, sizeof body, "%d %s\n", status, http_reason(status));
 	char note[96];
 
-	if (conn_log_allow(r->w->srv, r->host, note, sizeof note))
+	if (!r->said && conn_log_allow(r->w->srv, r->host, note, sizeof note))
 		log_info("web=%llu peer=%s status=%d reason=\"%s\"%s", (unsigned long long)r->id,
 		         r->peer, status, why, note);
 	add_headers(r, status);
@@ -655,6 +657,7 @@ static void upgrade(struct wreq *r, const struct http_req *req)
 			log_warnx("web=%llu peer=%s refused cross-origin upgrade origin=\"%s\"%s",
 			          (unsigned long long)r->id, r->peer,
 			          log_escape(req->origin, strlen(req->origin), esc, sizeof esc), note);
+		r->said = true;
 		reply_status(r, 403, "cross-origin upgrade");
 		return;
 	}

@@ -47,8 +47,11 @@
  * heard nothing for that long, a `ping` is sent; nothing at all from the
  * server within CLIENT_DEAD_MS after it, and the connection is lost
  * (client_alive).  The server answers a ping at once, even behind a game
- * action awaiting its commit (PROTOCOL.md); only behind a password being
- * hashed does it wait, which takes well under a second. */
+ * action awaiting its commit, unless the connection is held (PROTOCOL.md,
+ * "Rate": a request waiting for a token, a replay waiting for its
+ * address's debt, a long record read off the loop; a password being
+ * hashed): such a hold lasts seconds, and one longer than CLIENT_QUIET_MS
+ * + CLIENT_DEAD_MS is taken for a dead path, the connection made again. */
 #define CLIENT_QUIET_MS 15000
 #define CLIENT_DEAD_MS 10000
 /* Chat said while one was away, shown from a rebuilt view (a reconnection's

@@ -19,6 +19,7 @@
 #include <sqlite3.h>
 
 #include "check_main.h"
+#include "conn.h"   /* CONN_LOG_BURST */
 #include "event.h"
 #include "fen.h"
 #include "harness.h"
@@ -584,6 +585,28 @@ START_TEST(registration_rate_per_address)
 }
 END_TEST
 
+/* Regression: a refused guest was logged every time, and one connection
+ * may ask twenty times a second: its lines come out of the address's log
+ * budget (CONN_LOG_BURST at once), the rest counted (a review's finding
+ * after the connection flood's). */
+START_TEST(guest_refusals_log_bounded)
+{
+	struct kd *d = kd_start("guests_per_address = 1\nrate_limit = 1000\nrate_burst = 1000\n");
+	struct kc *g = kc_hello_from(d, "127.0.0.4"), *x = kc_hello_from(d, "127.0.0.4");
+	kc_ok(g, kc_req(g, "guest", NULL));
+	long long t0 = kt_now_ms();
+	for (int i = 0; i < 200; i++)
+		kc_error(x, kc_req(x, "guest", NULL), "rate_limited");
+	long long secs = (kt_now_ms() - t0) / 1000 + 1;
+	int logged = kd_log_count(d, "guest refused addr=127.0.0.4");
+	ck_assert_msg(logged >= CONN_LOG_BURST - 2 && logged <= CONN_LOG_BURST + secs * CONN_LOG_PER_SEC,
+	              "%d of 200 refusals logged in %lld s", logged, secs);
+	kc_close(g);
+	kc_close(x);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(guests_per_address)
 {
 	struct kd *d = kd_start("guests_per_address = 2\n");
@@ -1105,6 +1128,7 @@ static Suite *club_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, registration_rate_per_address);
 	tcase_add_test(tc, guests_per_address);
+	tcase_add_test(tc, guest_refusals_log_bounded);
 	tcase_add_test(tc, guests_per_hour);
 	tcase_add_test(tc, backoff_slows_guesser_not_owner);
 	tcase_add_test(tc, guesser_with_an_account_is_held);
