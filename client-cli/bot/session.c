@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "client.h"   /* CLIENT_QUIET_MS, CLIENT_DEAD_MS: krieg's, which the bot's match */
 #include "event_json.h"
 #include "fen.h"
 #include "movegen.h"
@@ -27,9 +26,6 @@
 #define BUDGET_MIN_MS 20          /* a decision from the clock thinks at least this long ... */
 #define BUDGET_MAX_MS 10000       /* ... and at most this */
 #define UNCLOCKED_BUDGET_MS 1000  /* an untimed or correspondence game's, at most */
-
-_Static_assert(SESS_QUIET_MS == CLIENT_QUIET_MS && SESS_DEAD_MS == CLIENT_DEAD_MS,
-               "krieg-bot notices a dead path as krieg does");
 
 long long sess_send(struct sess *s, json_t *req)
 {
@@ -1203,48 +1199,29 @@ int sess_connect(struct sess *s, const char *hostport, bool insecure, const char
 		return st == NET_E_CERT_CHANGED || st == NET_E_NOT_TRUSTED ? SESS_CONNECT_UNTRUSTED : -1;
 	}
 	/* a new connection: its silence counts from here */
-	s->last_rx = mstime_mono();
+	liveness_heard(&s->alive, mstime_mono());
 	s->awaiting = 0;
-	s->probing = false;
 	sess_send(s, json_pack("{s:s,s:i,s:s}", "type", "hello", "version", PROTO_VERSION, "client", BOT_VERSION));
 	return 0;
 }
 
 /*
- * Is s's connection alive (see SESS_QUIET_MS)?  Run by the pump when
+ * Is s's connection alive (see CLIENT_QUIET_MS)?  Run by the pump when
  * nothing came from it.  Quiet since the last line received, or since the
  * oldest request still awaited was sent if that came later; a game here
  * makes any such quiet a question, a request awaited its own.  Past
- * SESS_QUIET_MS a `ping` asks; false once SESS_DEAD_MS has passed after it
+ * CLIENT_QUIET_MS a `ping` asks; false once CLIENT_DEAD_MS has passed after it
  * without a line (a line read resets it: the pump).
  */
 static bool sess_alive(struct sess *s, int64_t now)
 {
-	if (s->probing)
-		return now - s->probe_at < SESS_DEAD_MS;
-	bool due = false;
-	for (int i = 0; i < SESS_GAMES_MAX && !due; i++)
-		due = s->games[i].bot != NULL;
-	int64_t since = s->last_rx;
-	if (!due && s->awaiting > 0) {
-		due = true;
-		since = s->await_since > since ? s->await_since : since;
-	}
-	if (!due || now - since < SESS_QUIET_MS)
-		return true;
-	/* the answer, or any line at all, says the path still carries */
-	sess_send(s, json_pack("{s:s}", "type", "ping"));
-	s->probing = true;
-	s->probe_at = now;
-	return true;
-}
-
-/* Whether fd has something to read now (a line that came while another
- * session was thinking, after the pump's poll): not a silence. */
-static bool readable_now(int fd)
-{
-	struct pollfd q = { .fd = fd, .events = POLLIN };
-	return poll(&q, 1, 0) > 0;
+	bool games = false;
+	for (int i = 0; i < SESS_GAMES_MAX && !games; i++)
+		games = s->games[i].bot != NULL;
+	enum liveness_step st = liveness_step(&s->alive, now, games, s->awaiting > 0, s->await_since);
+	if (st == LIVENESS_ASK)
+		sess_send(s, json_pack("{s:s}", "type", "ping"));
+	return st != LIVENESS_LOST;
 }
 
 void sess_pump(struct sess **ss, int n, int timeout_ms)
@@ -1276,17 +1253,16 @@ void sess_pump(struct sess **ss, int n, int timeout_ms)
 			on_line(s, line);
 		}
 		if (heard) {   /* whatever it was, the connection is alive */
-			s->last_rx = mstime_mono();
-			s->probing = false;
+			liveness_heard(&s->alive, mstime_mono());
 		}
 		if (closed) {
 			s->dead = true;
 		} else if (!s->dead && !heard && !(p[i].revents & POLLIN) && !sess_alive(s, mstime_mono()) &&
-		           !readable_now(net_fd(s->net))) {
+		           !net_readable(s->net)) {
 			/* a dead path: nothing came, not even a close */
 			sess_say(s, "no answer from the server for %ld s; the network may be down: "
 			         "the connection is taken for lost",
-			         (long)((mstime_mono() - s->last_rx + 500) / 1000));
+			         (long)((mstime_mono() - s->alive.last_rx + 500) / 1000));
 			s->dead = true;
 		}
 		if (!s->dead)

@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "bot.h"
+#include "client.h"   /* struct liveness: krieg's record of a connection's silence */
 #include "local.h"
 #include "net.h"
 #include "proto.h"
@@ -29,17 +30,14 @@
 
 /*
  * A dead path (a phone's network gone, a NAT that forgot the connection:
- * no FIN, no RST) says nothing; only the server's silence tells, as it
- * does krieg (the same values as client-cli/krieg/client.h's
- * CLIENT_QUIET_MS and CLIENT_DEAD_MS; session.c checks that they are).
- * When a request has waited SESS_QUIET_MS for its answer, or a game here
- * has heard nothing for that long, a `ping` is sent; nothing at all from
- * the server within SESS_DEAD_MS after it, and the connection is taken for
- * lost (said in the journal): play reconnects as after any loss, well
- * within the server's abandonment grace.
+ * no FIN, no RST) says nothing; only the server's silence tells.  The bot
+ * decides as krieg does (client.h, liveness_step): when a request has
+ * waited CLIENT_QUIET_MS for its answer, or a game here has heard nothing
+ * for that long, a `ping` is sent; nothing at all from the server within
+ * CLIENT_DEAD_MS after it, and the connection is taken for lost (said in
+ * the journal): play reconnects as after any loss, well within the
+ * server's abandonment grace.
  */
-#define SESS_QUIET_MS 15000
-#define SESS_DEAD_MS 10000
 
 #define SESS_RATE_DEFAULT 15      /* play: tries a second at most (--rate); kriegd's default rate_limit
                                    * is 20 requests a second: the rest for the bot's other requests */
@@ -185,15 +183,12 @@ struct sess {
 	char token[PROTO_TOKEN_LEN + 1];
 	long long resume_req;     /* the `resume` being answered; 0: none */
 	struct bgame games[SESS_GAMES_MAX];
-	/* The connection's liveness (see SESS_QUIET_MS), all mstime_mono():
-	 * when the last line came (or the connection was made); the requests
-	 * sent and not answered yet, and since when one has been; the `ping`
-	 * sent to ask (probing, when). */
-	int64_t last_rx;
+	/* The connection's liveness (see CLIENT_QUIET_MS), all mstime_mono():
+	 * krieg's record of it (client.h), and the requests sent and not
+	 * answered yet, and since when one has been. */
+	struct liveness alive;
 	int awaiting;
 	int64_t await_since;
-	bool probing;
-	int64_t probe_at;
 	uint64_t seed;
 	/* statistics */
 	long finished, moves, think_ms;

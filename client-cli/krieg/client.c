@@ -1225,8 +1225,7 @@ static void event(struct client *c, const json_t *msg, const char *name)
  * shown, the verbatim copy of batch mode included. */
 void client_receive(struct client *c, const char *line)
 {
-	c->last_rx = now(c);   /* whatever it is, the connection is alive */
-	c->probing = false;
+	liveness_heard(&c->alive, now(c));   /* whatever it is, the connection is alive */
 	if (c->batch && c->print_raw) {
 		char *shown = xstrdup(line);
 		scrub_text(shown, strlen(shown));
@@ -1255,7 +1254,7 @@ void client_receive(struct client *c, const char *line)
 int client_disconnected(struct client *c)
 {
 	int dropped = 0;
-	c->probing = false;
+	c->alive.probing = false;
 	for (int i = 0; i < c->npending; i++)
 		if (c->pending[i].cmd)
 			dropped++;
@@ -1277,35 +1276,43 @@ static bool live_here(const struct client *c)
 	return false;
 }
 
+void liveness_heard(struct liveness *l, long now)
+{
+	l->last_rx = now;
+	l->probing = false;
+}
+
+enum liveness_step liveness_step(struct liveness *l, long now, bool live, bool awaiting,
+                                 long await_since)
+{
+	if (l->probing)
+		return now - l->probe_at < CLIENT_DEAD_MS ? LIVENESS_OK : LIVENESS_LOST;
+	long since = l->last_rx;
+	if (!live && awaiting && await_since > since)
+		since = await_since;   /* its answer is awaited from then on */
+	if (!(live || awaiting) || now - since < CLIENT_QUIET_MS)
+		return LIVENESS_OK;
+	/* the answer, or any line at all, says the path still carries */
+	l->probing = true;
+	l->probe_at = now;
+	return LIVENESS_ASK;
+}
+
 bool client_alive(struct client *c)
 {
-	long t = now(c);
-	if (c->probing)
-		return t - c->probe_at < CLIENT_DEAD_MS;
-	/* quiet since when: the last line received, or the oldest request's
-	 * sending if it came after that (its answer is awaited from then on) */
-	bool due = live_here(c);
-	long since = c->last_rx;
-	if (!due && c->npending > 0) {
-		long oldest = c->pending[0].sent_at;
-		for (int i = 1; i < c->npending; i++)
-			if (c->pending[i].sent_at < oldest)
-				oldest = c->pending[i].sent_at;
-		since = oldest > since ? oldest : since;
-		due = true;
-	}
-	if (!due || t - since < CLIENT_QUIET_MS)
-		return true;
-	/* the answer, or any line at all, says the path still carries */
-	send_bare(c, json_pack("{s:I, s:s}", "id", (json_int_t)c->next_id++, "type", "ping"));
-	c->probing = true;
-	c->probe_at = t;
-	return true;
+	long oldest = 0;
+	for (int i = 0; i < c->npending; i++)
+		if (i == 0 || c->pending[i].sent_at < oldest)
+			oldest = c->pending[i].sent_at;
+	enum liveness_step st = liveness_step(&c->alive, now(c), live_here(c), c->npending > 0, oldest);
+	if (st == LIVENESS_ASK)
+		send_bare(c, json_pack("{s:I, s:s}", "id", (json_int_t)c->next_id++, "type", "ping"));
+	return st != LIVENESS_LOST;
 }
 
 long client_silent_ms(const struct client *c)
 {
-	return now(c) - c->last_rx;
+	return now(c) - c->alive.last_rx;
 }
 
 int client_resume(struct client *c)
@@ -1323,8 +1330,7 @@ int client_resume(struct client *c)
 
 int client_hello(struct client *c)
 {
-	c->last_rx = now(c);   /* a new connection: its silence counts from here */
-	c->probing = false;
+	liveness_heard(&c->alive, now(c));   /* a new connection: its silence counts from here */
 	send_bare(c, json_pack("{s:I, s:s, s:i}", "id", (json_int_t)c->next_id++, "type", "hello",
 	                       "version", PROTO_VERSION));
 	return 0;

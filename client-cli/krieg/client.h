@@ -54,6 +54,26 @@
  * + CLIENT_DEAD_MS is taken for a dead path, the connection made again. */
 #define CLIENT_QUIET_MS 15000
 #define CLIENT_DEAD_MS 10000
+/* A connection's liveness as krieg and krieg-bot keep it (ms on one
+ * monotonic clock): when the last line came (or the connection was made),
+ * and the `ping` sent to ask, if one is out. */
+struct liveness {
+	long last_rx;
+	bool probing;
+	long probe_at;
+};
+/* A line came, or a new connection was made, at now: the path carries. */
+void liveness_heard(struct liveness *l, long now);
+/*
+ * The decision of client_alive (and krieg-bot's): LIVENESS_LOST once
+ * CLIENT_DEAD_MS passed after the ping; else quiet since the last line, or
+ * since await_since (the oldest request awaited, when `awaiting`) if later;
+ * past CLIENT_QUIET_MS while a game goes on here (`live`) or a request is
+ * awaited, LIVENESS_ASK: the caller sends a `ping` (marked out from now).
+ */
+enum liveness_step { LIVENESS_OK, LIVENESS_ASK, LIVENESS_LOST };
+enum liveness_step liveness_step(struct liveness *l, long now, bool live, bool awaiting,
+                                 long await_since);
 /* Chat said while one was away, shown from a rebuilt view (a reconnection's
  * game_state): the last this many lines not seen yet, the older counted. */
 #define CLIENT_CHAT_CATCHUP 8
@@ -141,11 +161,8 @@ struct client {
 	int errors;                         /* error responses and local errors so far */
 	char refused_code[32];              /* the last refusal's error code, for refused hooks */
 	char token[CLIENT_TOKEN_MAX + 1];   /* the session's resume token ("" = none) */
-	/* the connection's liveness (client_alive): when the last line came (or
-	 * the connection was made: client_hello), and the `ping` sent to ask */
-	long last_rx;
-	bool probing;
-	long probe_at;
+	/* the connection's liveness (client_alive): from client_hello on */
+	struct liveness alive;
 	/* an umpire's record arriving in pages: its true board, replayed from
 	 * its umpire_move events, shown at the end (record GAME umpire) */
 	struct board replay;

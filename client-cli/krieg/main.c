@@ -323,20 +323,11 @@ static int reconnect(struct ui *u, const char *why)
 	return 0;
 }
 
-/* Whether the server's socket has something to read now: what came while
- * the loop was not looking (a password prompt, a signal's EINTR) is no
- * silence, and must not be taken for a dead path (client_alive). */
-static bool readable_now(int fd)
-{
-	struct pollfd q = { .fd = fd, .events = POLLIN };
-	return poll(&q, 1, 0) > 0;
-}
-
 /* Interactive: read from the server (when `ready`), and see that it still
  * answers (client_alive); on a lost connection, reconnect.  0, or -1: give up. */
 static int serve_net(struct ui *u, bool ready)
 {
-	if (!ready && readable_now(net_fd(u->net)))
+	if (!ready && net_readable(u->net))
 		ready = true;
 	enum net_status st = ready ? pump_net(u) : NET_OK;
 	if (st == NET_OK && (ready || client_alive(&u->cl)))
@@ -451,7 +442,7 @@ static int batch_loop(struct ui *u)
 		if (poll(p, 2, timeout) < 0 && errno != EINTR)
 			return 1;
 		if ((p[0].revents & (POLLIN | POLLHUP | POLLERR)) || net_has_line(u->net) ||
-		    readable_now(net_fd(u->net))) {
+		    net_readable(u->net)) {
 			enum net_status st = pump_net(u);
 			if (st != NET_OK) {
 				/* scripts decide what to do next: no reconnecting behind their back */

@@ -530,6 +530,12 @@ int net_fd(const struct net *n)
 	return n->fd;
 }
 
+bool net_readable(const struct net *n)
+{
+	struct pollfd q = { .fd = n->fd, .events = POLLIN };
+	return n->fd >= 0 && poll(&q, 1, 0) > 0;
+}
+
 const char *net_fingerprint(const struct net *n)
 {
 	return n->fp;

@@ -75,6 +75,10 @@ enum net_status net_connect(const struct net_opts *o, struct net **out, char *er
 void net_free(struct net *n);
 
 int net_fd(const struct net *n);
+/* Whether the socket has something to read now (no wait): what came while
+ * the caller was not looking (a prompt, a signal, another session's
+ * thinking) is no silence, and must not be taken for a dead path. */
+bool net_readable(const struct net *n);
 
 /* Send one line ('\n' appended).  Blocks until written.  NET_OK or an error. */
 enum net_status net_send_line(struct net *n, const char *line);

@@ -1960,8 +1960,8 @@ END_TEST
  * Its connection never closed, so it never reconnected; the opponent's
  * move never reached it and the game stood still until the server's idle
  * timeout closed its end, the abandonment grace ran out, and the game was
- * lost.  Now a game quiet for SESS_QUIET_MS is asked about with a `ping`;
- * nothing back within SESS_DEAD_MS, and the connection is taken for lost
+ * lost.  Now a game quiet for CLIENT_QUIET_MS is asked about with a `ping`;
+ * nothing back within CLIENT_DEAD_MS, and the connection is taken for lost
  * (said in the journal) and made again: the bot is back in its game and
  * answers the move, well within the grace (60 s by default).  Through a
  * relay that freezes the bot's connection mid-game and carries the new one.
