@@ -552,8 +552,11 @@ static void view_chat(struct cgame *g, const json_t *ev)
 		return;
 	snprintf(g->chat_missed[g->chat_missed_n % CLIENT_CHAT_CATCHUP], WORDS_CHAT_MAX, "%s", words);
 	g->chat_missed_n++;
-	g->chat_ply = ply;
-	g->chat_n = g->view_chat_n;
+	/* not the last line shown until it is: a view whose later pages never
+	 * come (the connection lost again) shows nothing, and the next one must
+	 * still count this line as unseen */
+	g->missed_ply = ply;
+	g->missed_n = g->view_chat_n;
 }
 
 /* The chat lines a view brought that had not been shown: before its board. */
@@ -566,6 +569,10 @@ static void chat_catch_up(struct client *c, struct cgame *g)
 		           first == 1 ? "" : "s", g->id);
 	for (int i = first; i < n; i++)
 		client_out(c, "#%ld%s: %s", g->id, tag, g->chat_missed[i % CLIENT_CHAT_CATCHUP]);
+	if (n > 0) {
+		g->chat_ply = g->missed_ply;
+		g->chat_n = g->missed_n;
+	}
 	g->chat_missed_n = 0;
 }
 

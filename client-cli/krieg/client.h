@@ -111,11 +111,14 @@ struct cgame {
 	 * `game`) shows only the lines after it: chat said while one was away,
 	 * none seen before the drop again.  view_chat_*: the same count for the
 	 * view being read; chat_missed: its lines not seen yet, the last
-	 * CLIENT_CHAT_CATCHUP of them, shown with the view (chat_missed_n in all). */
+	 * CLIENT_CHAT_CATCHUP of them, shown with the view (chat_missed_n in all),
+	 * the last of them at missed_ply/missed_n: the last line shown only once
+	 * the view is. */
 	int chat_ply, chat_n;
 	int view_chat_ply, view_chat_n;
 	char chat_missed[CLIENT_CHAT_CATCHUP][WORDS_CHAT_MAX];
 	int chat_missed_n;
+	int missed_ply, missed_n;
 };
 
 struct pending {

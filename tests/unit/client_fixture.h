@@ -76,6 +76,17 @@ static inline void sink_client(struct client *c, struct sink *s)
 	c->now = sink_now;
 }
 
+/* sink_client, then logged in as "alice", its wall clock reading s->wall
+ * from 2026-01-01. */
+static inline void sink_logged_in(struct client *c, struct sink *s)
+{
+	sink_client(c, s);
+	s->wall = 1767225600000LL;
+	c->wall = sink_wall;
+	c->logged_in = true;
+	snprintf(c->user, sizeof c->user, "alice");
+}
+
 /* The last request sent, parsed (a new reference). */
 static inline json_t *sink_last(const struct sink *s)
 {

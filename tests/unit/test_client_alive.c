@@ -20,11 +20,7 @@
 
 static void make_client(struct client *c, struct sink *s)
 {
-	sink_client(c, s);
-	s->wall = 1767225600000LL;
-	c->wall = sink_wall;
-	c->logged_in = true;
-	snprintf(c->user, sizeof c->user, "alice");
+	sink_logged_in(c, s);
 	client_hello(c);
 	sink_reply_ok(c, s, "\"protocol\":1");
 }
@@ -223,6 +219,37 @@ START_TEST(chat_missed_while_away_is_shown_once)
 }
 END_TEST
 
+/* Regression (a review): a view's chat not seen was counted as shown when
+ * its page was read, not when the view was: a reconnection's game_state
+ * whose later pages never came (the connection lost again in between)
+ * showed nothing, and the next state took those lines for seen. */
+START_TEST(chat_of_a_view_cut_short_is_shown_with_the_next)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s);
+	start_game(&c, 4);
+	client_receive(&c, SAY_LIVE("black", "good luck", 0));
+	client_disconnected(&c);
+	client_hello(&c);
+	s.printed[0] = '\0';
+	/* the first page of a long state, with a line not seen; the rest never comes */
+	client_receive(&c, "{\"event\":\"game_state\",\"game\":4,\"rules\":\"icc\",\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"color\":\"white\",\"rated\":false,\"live\":true,"
+	                   "\"to_move\":\"white\",\"total\":3,\"next\":2,\"events\":["
+	                   SAY("black", "good luck", 0) "," SAY("black", "still there?", 0) "]}");
+	client_flush(&c);
+	ck_assert_msg(!strstr(s.printed, "says"), "shown before its view was complete:\n%s", s.printed);
+	client_disconnected(&c);
+	client_hello(&c);
+	game_state(&c, SAY("black", "good luck", 0) "," SAY("black", "still there?", 0) "," SAY("black", "hello", 0));
+	ck_assert_msg(count(s.printed, "bob (Black) says: \"still there?\"") == 1, "%s", s.printed);
+	ck_assert_msg(count(s.printed, "bob (Black) says: \"hello\"") == 1, "%s", s.printed);
+	ck_assert_msg(!strstr(s.printed, "good luck"), "%s", s.printed);
+	client_free(&c);
+}
+END_TEST
+
 /* A long chat missed (a first login to a game with a long talk): the last
  * CLIENT_CHAT_CATCHUP lines, and how many came before them. */
 START_TEST(long_missed_chat_is_cut_to_its_end)
@@ -253,6 +280,7 @@ static Suite *alive_suite(void)
 	tcase_add_test(tc, any_line_answers_the_ping);
 	tcase_add_test(tc, live_game_silence_is_checked);
 	tcase_add_test(tc, chat_missed_while_away_is_shown_once);
+	tcase_add_test(tc, chat_of_a_view_cut_short_is_shown_with_the_next);
 	tcase_add_test(tc, long_missed_chat_is_cut_to_its_end);
 	suite_add_tcase(s, tc);
 	return s;

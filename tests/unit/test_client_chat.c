@@ -16,15 +16,6 @@
 #include "client.h"
 #include "client_fixture.h"
 
-static void make_client(struct client *c, struct sink *s)
-{
-	sink_client(c, s);
-	s->wall = 1767225600000LL;
-	c->wall = sink_wall;
-	c->logged_in = true;
-	snprintf(c->user, sizeof c->user, "alice");
-}
-
 static void start_game(struct client *c, long id, const char *color)
 {
 	char line[512];
@@ -46,7 +37,7 @@ START_TEST(chat_is_the_players_words)
 {
 	struct client c;
 	struct sink s;
-	make_client(&c, &s);
+	sink_logged_in(&c, &s);
 	start_game(&c, 4, "white");
 	struct cgame *g = client_current(&c);
 	int logged = g->log_n;
@@ -79,7 +70,7 @@ START_TEST(chat_commands_send_their_requests)
 {
 	struct client c;
 	struct sink s;
-	make_client(&c, &s);
+	sink_logged_in(&c, &s);
 	start_game(&c, 4, "white");
 
 	ck_assert_int_eq(client_command(&c, "say good luck, have fun"), 0);
@@ -132,7 +123,7 @@ START_TEST(messages_in_words)
 {
 	struct client c;
 	struct sink s;
-	make_client(&c, &s);
+	sink_logged_in(&c, &s);
 	ck_assert_int_eq(client_command(&c, "message bob  tomorrow at  eight?"), 0);
 	json_t *j = sink_last(&s);
 	ck_assert_str_eq(field(j, "type"), "message");
@@ -197,7 +188,7 @@ START_TEST(a_seek_said_open_or_met)
 {
 	struct client c;
 	struct sink s;
-	make_client(&c, &s);
+	sink_logged_in(&c, &s);
 	ck_assert_int_eq(client_command(&c, "seek icc 5+0 black"), 0);
 	sink_reply_ok(&c, &s, "\"offer\":4");
 	ck_assert_ptr_nonnull(strstr(s.printed, "Offer 4 is open.\n"));
@@ -214,7 +205,7 @@ START_TEST(opponent_away_in_the_prompt)
 	struct client c;
 	struct sink s;
 	char prompt[256];
-	make_client(&c, &s);
+	sink_logged_in(&c, &s);
 	start_game(&c, 4, "white");
 	client_prompt(&c, prompt, sizeof prompt);
 	ck_assert_ptr_null(strstr(prompt, "away"));
@@ -259,7 +250,7 @@ START_TEST(welcome_says_what_waited)
 {
 	struct client c;
 	struct sink s;
-	make_client(&c, &s);
+	sink_logged_in(&c, &s);
 	start_game(&c, 12, "black");
 	client_receive(&c, "{\"event\":\"welcome\",\"your_move\":[{\"game\":12,\"color\":\"black\","
 	                   "\"opponent\":\"alice\",\"left\":172790000}],\"draw_offers\":[{\"game\":12,"
@@ -305,7 +296,7 @@ START_TEST(the_lobby_comes_to_the_client)
 {
 	struct client c;
 	struct sink s;
-	make_client(&c, &s);
+	sink_logged_in(&c, &s);
 	/* a challenge shows its terms; the colour named is the challenger's */
 	client_receive(&c, "{\"event\":\"challenge\",\"offer\":5,\"user\":\"bob\",\"to\":\"alice\","
 	                   "\"rules\":\"nost\",\"color\":\"white\",\"rated\":true,\"time\":{\"days\":3},"
@@ -410,7 +401,7 @@ static void possible_shows(const char *rules, const char *color, const char *fen
 	struct client c;
 	struct sink s;
 	char line[512];
-	make_client(&c, &s);
+	sink_logged_in(&c, &s);
 	snprintf(line, sizeof line, "{\"event\":\"game_start\",\"game\":6,\"rules\":\"%s\",\"white\":\"alice\","
 	         "\"black\":\"bob\",\"color\":\"%s\",\"rated\":false%s%s%s}", rules, color,
 	         fen ? ",\"fen\":\"" : "", fen ? fen : "", fen ? "\"" : "");
@@ -426,7 +417,7 @@ START_TEST(possible_grouped_by_piece)
 {
 	struct client c;
 	struct sink s;
-	make_client(&c, &s);
+	sink_logged_in(&c, &s);
 	start_game(&c, 4, "white");
 	ck_assert_int_eq(client_command(&c, "possible"), 0);
 	sink_reply_ok(&c, &s, "\"game\":4,\"moves\":[\"a2a3\",\"a2a4\",\"b1a3\",\"b1c3\",\"b2b3\",\"b2b4\",\"c2c3\","
@@ -461,7 +452,7 @@ START_TEST(resign_asks_first)
 {
 	struct client c;
 	struct sink s;
-	make_client(&c, &s);
+	sink_logged_in(&c, &s);
 	c.interactive = true;
 	start_game(&c, 4, "white");
 	int n = s.nsent;
@@ -509,7 +500,7 @@ START_TEST(register_asks_twice)
 {
 	struct client c;
 	struct sink s;
-	make_client(&c, &s);
+	sink_logged_in(&c, &s);
 	c.interactive = true;
 	c.ask_password = ask_from_sink;
 	/* on the line at a terminal: refused, with the way to do it */
