@@ -153,18 +153,22 @@ static void log_refill(struct hostbudget *hb, int64_t now)
 		hb->log_tokens = CONN_LOG_BURST;
 }
 
-/* An idle budget may be forgotten: both buckets full again.  What its log
- * budget left out is said then, as no later connection will say it. */
+/* A budget forgotten: what its log budget left out is said now, as no
+ * later line of its address will say it. */
+static void host_forget(struct hostbudget *hb)
+{
+	if (hb->unlogged > 0)
+		log_info("addr=%s %u connections or web requests not logged (over %d a second)",
+		         hb->addr, hb->unlogged, CONN_LOG_PER_SEC);
+	free(hb);
+}
+
+/* An idle budget may be forgotten: both buckets full again. */
 static bool host_forgettable(struct server *srv, struct hostbudget *hb, int64_t now)
 {
 	bucket_refill(srv->cfg, &hb->tokens, &hb->last_refill, now);
 	log_refill(hb, now);
-	if (hb->tokens < srv->cfg->rate_burst || hb->log_tokens < CONN_LOG_BURST)
-		return false;
-	if (hb->unlogged > 0)
-		log_info("addr=%s %u connections or web requests not logged (over %d a second)",
-		         hb->addr, hb->unlogged, CONN_LOG_PER_SEC);
-	return true;
+	return hb->tokens >= srv->cfg->rate_burst && hb->log_tokens >= CONN_LOG_BURST;
 }
 
 /* Forget idle budgets that are full again, oldest first, a few at a time. */
@@ -179,7 +183,7 @@ static void hosts_sweep(struct server *srv)
 			break;
 		TAILQ_REMOVE(&set->idle_hosts, hb, idle);
 		idtable_remove(&set->hosts, &hb->node);
-		free(hb);
+		host_forget(hb);
 	}
 }
 
@@ -217,7 +221,7 @@ static void host_release(struct server *srv, struct hostbudget *hb)
 		return;
 	if (host_forgettable(srv, hb, mstime_mono())) {
 		idtable_remove(&set->hosts, &hb->node);
-		free(hb);
+		host_forget(hb);
 	} else {
 		TAILQ_INSERT_TAIL(&set->idle_hosts, hb, idle);
 	}
@@ -263,9 +267,10 @@ bool conn_quiet(const struct conn *c)
 	return c->quiet;
 }
 
+/* At the end: a flood's count is said even if no connection came after it. */
 static void free_host(struct idnode *n)
 {
-	free(IDTABLE_ENTRY(n, struct hostbudget, node));
+	host_forget(IDTABLE_ENTRY(n, struct hostbudget, node));
 }
 
 static void conn_free(struct conn *c)

@@ -1470,6 +1470,23 @@ START_TEST(test_connection_flood_log_bounded)
 	expect_usable(other);
 	kc_close(other);
 	kc_close(g);
+	/* another flood, and nothing from anywhere after it: its count is said
+	 * at the end all the same (it was said only when a later connection
+	 * forgot the address's record) */
+	for (int i = 0; i < 60; i++) {
+		int fd = kd_tcp_from(d, "127.0.0.11");
+		ck_assert_int_eq(write(fd, "x\n", 2), 2);
+		close(fd);
+	}
+	other = kc_hello_from(d, "127.0.0.12");   /* greeted after all of those were accepted */
+	kc_close(other);
+	kd_down(d);
+	char *log = kd_log(d);
+	ck_assert_ptr_nonnull(log);
+	ck_assert_msg(strstr(log, "addr=127.0.0.11 ") && strstr(strstr(log, "addr=127.0.0.11 "), " not logged"),
+	              "the flood's count never said:\n%s", log + (strlen(log) > 3000 ? strlen(log) - 3000 : 0));
+	free(log);
+	kd_up(d);
 	kd_stop(d);
 }
 END_TEST
