@@ -23,6 +23,7 @@
 #include "reader.h"
 #include "server.h"
 #include "store.h"
+#include "text.h"
 #include "xmalloc.h"
 
 static void cmd_hello(struct conn *c, json_t *id, json_t *req);
@@ -531,12 +532,41 @@ json_t *dispatch_ok_msg(json_t *id, json_t *fields)
 	return resp;
 }
 
+/* in, with every byte that is not part of a whole UTF-8 character left
+ * out, into out (cut at a character to fit len). */
+static const char *utf8_whole(const char *in, char *out, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)in;
+	size_t n = 0, k;
+
+	while (*p != '\0') {
+		k = text_utf8_seq(p, strnlen((const char *)p, 4));
+		if (k == 0) {
+			p++;
+			continue;
+		}
+		if (n + k >= len)
+			break;
+		memcpy(out + n, p, k);
+		n += k;
+		p += k;
+	}
+	out[n] = '\0';
+	return out;
+}
+
 json_t *dispatch_error_msg(json_t *id, enum proto_error code, const char *message)
 {
 	const char *name = proto_error_name(code);
+	char whole[DISPATCH_MESSAGE_MAX];
 
+	/* jansson takes only UTF-8, and a message it refused was no answer at
+	 * all (a request left unanswered): one quoting a client's text cut by
+	 * bytes (an unknown type's first 32) could end inside a character.
+	 * Such bytes are left out. */
 	return json_pack("{s:O, s:b, s:{s:s, s:s}}", "id", id != NULL ? id : json_null(), "ok", 0,
-	                 "error", "code", name != NULL ? name : "internal", "message", message);
+	                 "error", "code", name != NULL ? name : "internal", "message",
+	                 utf8_whole(message, whole, sizeof whole));
 }
 
 void dispatch_ok(struct conn *c, json_t *id, json_t *fields)
@@ -546,7 +576,7 @@ void dispatch_ok(struct conn *c, json_t *id, json_t *fields)
 
 void dispatch_error(struct conn *c, json_t *id, enum proto_error code, const char *fmt, ...)
 {
-	char msg[512], esc[LOG_ESCAPE_BUF];
+	char msg[DISPATCH_MESSAGE_MAX], esc[LOG_ESCAPE_BUF];
 	const char *name = proto_error_name(code);
 	va_list ap;
 

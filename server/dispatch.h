@@ -204,8 +204,13 @@ void dispatch_later_keep(struct dispatch_later *l, struct conn *c, json_t *id, j
                          void (*proceed)(struct conn *c, json_t *id, json_t *req));
 void dispatch_later_run(struct dispatch_later *l);
 
+/* An error's message at most (bytes, its NUL included): longer ones are cut,
+ * at a character. */
+#define DISPATCH_MESSAGE_MAX 512
+
 /* The responses built without sending (group commit holds them until the
- * commit): fields stolen, may be NULL. */
+ * commit): fields stolen, may be NULL.  An error's message is sent as valid
+ * UTF-8 whatever it holds (bytes of no whole character left out). */
 json_t *dispatch_ok_msg(json_t *id, json_t *fields);
 json_t *dispatch_error_msg(json_t *id, enum proto_error code, const char *message);
 

@@ -142,6 +142,19 @@ START_TEST(test_malformed)
 	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(r, "error"), "code")),
 	                 "unknown_type");
 
+	/* Regression (a probe): the quoted type or field cut at 32 bytes in the
+	 * middle of a character made a message jansson refused, and no answer
+	 * came at all. */
+	char utype[256] = "{\"id\":15,\"type\":\"a", ufield[256] = "{\"id\":16,\"type\":\"ping\",\"a";
+	for (int i = 0; i < 40; i++) {
+		strcat(utype, "\xc3\xa9");
+		strcat(ufield, "\xc3\xa9");
+	}
+	strcat(utype, "\"}");
+	strcat(ufield, "\":1}");
+	expect_line_error(c, utype, 15, "unknown_type");
+	expect_line_error(c, ufield, 16, "bad_request");
+
 	/* Missing or mistyped type. */
 	expect_line_error(c, "{\"id\":12}", 12, "bad_request");
 	expect_line_error(c, "{\"id\":13,\"type\":5}", 13, "bad_request");
