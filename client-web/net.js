@@ -10,9 +10,28 @@
 // DEAD_MS after it, and the connection is taken for lost: the socket is
 // closed and the page reconnects as after any drop.  A socket still
 // connecting (or opened, its greeting awaited) is given QUIET_MS + DEAD_MS.
+// The silence is the server's only while the page could hear it.  A page
+// that does not run for a while (frozen by the browser: a background tab;
+// its process stopped: a phone's suspended tab; the machine asleep) runs no
+// timer and no handler, while performance.now() may go on (it does in
+// Chromium for a frozen or stopped page).  At the thaw the overdue check can
+// run before what came meanwhile, or what comes just after (the network back
+// a moment after the wake), is delivered: the ping would be found DEAD_MS
+// old and a healthy path given up.  So a check that comes late (more than
+// LATE_MS after the one before: the page did not run meanwhile) restarts
+// the wait it finds: the ping out counts as sent now (DEAD_MS from the
+// thaw), a socket connecting has its QUIET_MS + DEAD_MS from now.  A quiet
+// live game (or a request) past QUIET_MS is pinged at once, as ever.  A
+// dead path is still given up DEAD_MS (or QUIET_MS + DEAD_MS) after the
+// thaw.  Once per wait: a page whose every check comes late (Chromium runs
+// the timers of a tab hidden for 5 minutes once a minute) but which hears
+// what comes meanwhile would else never give a dead path up; its next late
+// check judges as ever.  The lateness is the rule, not the Page Lifecycle's
+// `resume` event: a machine's sleep fires none.
 export const QUIET_MS = 15000;
 export const DEAD_MS = 10000;
 const ALIVE_CHECK_MS = 1000;   // how often the silence is measured
+const LATE_MS = 3 * ALIVE_CHECK_MS;   // a check this late: the page was not running
 export class Net {
   constructor(onEvent, onClose) {
     this.nextId = 1;
@@ -26,6 +45,8 @@ export class Net {
     this.probeAt = null;  // when the liveness `ping` went out; null: none out
     this.sentAt = new Map();   // request id → when it was sent
     this.timer = null;
+    this.tickAt = 0;       // when alive() last ran (or the socket was made)
+    this.excused = false;  // the wait measured now was restarted by a late check
   }
   open() {
     return new Promise((resolve, reject) => {
@@ -33,12 +54,15 @@ export class Net {
       this.ws = ws;
       this.greeting = null;
       this.lastRx = performance.now();   // a new connection: its silence counts from here
+      this.tickAt = this.lastRx;
       this.probeAt = null;
+      this.excused = false;
       clearInterval(this.timer);
       this.timer = setInterval(() => this.alive(), ALIVE_CHECK_MS);
       ws.onmessage = (m) => {
         this.lastRx = performance.now();   // whatever it is, the path carries
         this.probeAt = null;
+        this.excused = false;
         this.frames.push(m.data);
         const msg = parse(m.data);
         if (!msg) return;   // not a JSON object: nothing the protocol sends
@@ -73,17 +97,22 @@ export class Net {
   // open (see QUIET_MS).  A dead one is given up at once: its close would
   // wait for a closing handshake the dead path never carries (a minute in
   // Chromium), so its handlers are dropped and the drop is told now, as
-  // {silent: true, silentMs} (the page says so, and reconnects).
+  // {silent: true, silentMs} (the page says so, and reconnects).  A late
+  // check (LATE_MS) restarts the wait it finds, once (see QUIET_MS).
   alive() {
     const ws = this.ws;
     if (!ws || !this.ended) return;
     const t = performance.now();
+    const thawed = t - this.tickAt > LATE_MS && !this.excused;
+    this.tickAt = t;
     if (ws.readyState !== WebSocket.OPEN || !this.greeting) {
       // connecting, or the greeting awaited: nothing to ping with yet
+      if (thawed) { this.lastRx = t; this.excused = true; }
       if (t - this.lastRx >= QUIET_MS + DEAD_MS) this.dead(t);
       return;
     }
     if (this.probeAt !== null) {
+      if (thawed) { this.probeAt = t; this.excused = true; }
       if (t - this.probeAt >= DEAD_MS) this.dead(t);
       return;
     }
@@ -97,6 +126,7 @@ export class Net {
     if (!due || t - since < QUIET_MS) return;
     // the answer, or any message at all, says the path still carries
     this.probeAt = t;
+    this.excused = false;
     this.call('ping');
   }
   dead(t) {
