@@ -3,7 +3,10 @@
  */
 #include "text.h"
 
+#include <stdint.h>
 #include <string.h>
+
+#include "text_marks.h"
 
 size_t text_utf8_seq(const unsigned char *p, size_t n)
 {
@@ -54,7 +57,31 @@ static bool in(unsigned long cp, const struct range *r, size_t n)
 }
 #define IN(cp, table) in(cp, table, sizeof table / sizeof table[0])
 
-/* How text_words takes each character (text.h). */
+/* Is cp a mark (general category M: text_marks.h, from the UCD)?  By
+ * halves: some 300 ranges, and text_words asks of every character
+ * above U+009F of every line. */
+static bool is_mark(unsigned long cp)
+{
+	size_t lo = 0, hi = sizeof text_marks / sizeof text_marks[0];
+
+	if (cp < text_marks[0][0])
+		return false;
+	while (lo < hi) {   /* the range holding cp, if any, is in [lo, hi) */
+		size_t mid = lo + (hi - lo) / 2;
+		if (cp < text_marks[mid][0])
+			hi = mid;
+		else if (cp > text_marks[mid][1])
+			lo = mid + 1;
+		else
+			return true;
+	}
+	return false;
+}
+
+/* How text_words takes each character (text.h).  The tables before
+ * K_COMBINING's come first: the variation selectors (U+FE00..U+FE0F,
+ * U+E0100..U+E01EF), U+034F, U+17B4, U+17B5 and U+180B..U+180D, U+180F are
+ * marks too, but zero-width or dropped. */
 enum kind { K_KEEP, K_REFUSE, K_SPACE, K_DROP, K_ZERO_WIDTH, K_COMBINING };
 
 static enum kind kind_of(unsigned long cp)
@@ -75,10 +102,6 @@ static enum kind kind_of(unsigned long cp)
 	static const struct range zero_width[] = {
 		{ 0x61c, 0x61c }, { 0x200c, 0x200f }, { 0xfe00, 0xfe0f },
 	};
-	static const struct range combining[] = {
-		{ 0x300, 0x36f }, { 0x483, 0x489 }, { 0x1ab0, 0x1aff }, { 0x1dc0, 0x1dff },
-		{ 0x20d0, 0x20ff }, { 0xfe20, 0xfe2f },
-	};
 	if (cp < 0xa0)
 		return K_KEEP;
 	if (IN(cp, refused))
@@ -89,7 +112,7 @@ static enum kind kind_of(unsigned long cp)
 		return K_DROP;
 	if (IN(cp, zero_width))
 		return K_ZERO_WIDTH;
-	return IN(cp, combining) ? K_COMBINING : K_KEEP;
+	return is_mark(cp) ? K_COMBINING : K_KEEP;
 }
 
 /* The length of the plain character at p (text_plain's rule), 0 if none. */
@@ -134,9 +157,16 @@ bool text_words(const char *in, char *out, size_t len)
 		enum kind kd = next_kind(p, &k);
 		if (kd == K_REFUSE)
 			return false;
-		marks = kd == K_COMBINING ? marks + 1 : 0;
-		if (marks > TEXT_COMBINING_RUN)
-			return false;
+		/* A run of marks is ended only by what starts a new letter (a
+		 * character kept, a space): not by one dropped or zero-width,
+		 * which left the marks on either side of it on one letter
+		 * ("e" + (4 accents + U+034F or U+FE0F) * 10: 44 accents). */
+		if (kd == K_COMBINING) {
+			if (++marks > TEXT_COMBINING_RUN)
+				return false;
+		} else if (kd == K_KEEP || kd == K_SPACE) {
+			marks = 0;
+		}
 		if (kd == K_ZERO_WIDTH) {
 			/* Dropped where it touches a space or an end: the next
 			 * character other than one of these decides. */

@@ -12,9 +12,15 @@
  *               (U+202A..U+202E, U+2066..U+2069: "\u202e" turned the rest
  *               of a line around, and the buttons beside it), the line and
  *               paragraph separators (U+2028, U+2029), the interlinear
- *               annotations (U+FFF9..U+FFFB), and a run of more than
- *               TEXT_COMBINING_RUN combining marks on one letter (they
- *               draw over the lines around);
+ *               annotations (U+FFF9..U+FFFB), and a letter (or space)
+ *               carrying more than TEXT_COMBINING_RUN marks (they draw
+ *               over the lines around): every character of Unicode's
+ *               general category M (Mn, Mc, Me: Thai's tone marks,
+ *               Arabic's harakat, Devanagari's vowel signs as much as
+ *               U+0300..), common/text_marks.h, generated from the
+ *               Unicode Character Database by common/gen/gen_marks.sh;
+ *               a run is ended by a character kept or a space, not by
+ *               one dropped or zero-width (below) among its marks;
  *   a space     every Unicode space (U+00A0, U+1680, U+2000..U+200A,
  *               U+202F, U+205F, U+3000) and the blank letters (U+115F,
  *               U+1160, U+3164, U+FFA0, U+2800), so that a run of them is
@@ -57,7 +63,7 @@ size_t text_utf8_len(const unsigned char *p);
 /* Is s (NUL-terminated) plain text by the rule above?  "" is. */
 bool text_plain(const char *s);
 
-#define TEXT_COMBINING_RUN 4   /* combining marks one letter may carry */
+#define TEXT_COMBINING_RUN 4   /* marks (category M) one letter may carry */
 
 /* A person's words as they come in, in the form above, into out (len
  * bytes, at least strlen(in) + 1: the text only shrinks).  Spaces are

@@ -1,0 +1,372 @@
+/*
+ * test_text.c — common/text.c's run of marks on one letter (text.h,
+ * TEXT_COMBINING_RUN): "Zalgo" text, marks piled on a letter so high they
+ * draw over the lines around, is refused; the world's writing is not.
+ * (test_action's test_text_plain and test_text_disguises check the rest of
+ * text.h's rule.)
+ *   marks_across_dropped      regression: a dropped character (U+034F,
+ *                             U+200B, U+00AD, a tag...) between marks ended
+ *                             the run, and was dropped: "e" + (4 acutes +
+ *                             U+034F) * 10 + 4 acutes came out as e with 44
+ *   marks_across_zero_width   regression: so did one kept as zero-width
+ *                             (U+FE0F, ZWJ, ZWNJ...): 54 marks on one e
+ *   marks_of_every_script     regression: only a few generic blocks were
+ *                             counted; Thai's tone marks (the classic Thai
+ *                             Zalgo), Arabic's harakat, Hebrew's points,
+ *                             Tamil's virama, Devanagari's spacing vowel
+ *                             signs (Mc), enclosing marks (Me), marks past
+ *                             the BMP: four pass unchanged, five do not
+ *   every_mark_counted        every code point of general category M in
+ *                             text_marks.h (generated from the UCD) counts
+ *                             but the few dropped or zero-width; the code
+ *                             points beside each range do not
+ *   run_ends_at_a_letter      a kept character or a space ends a run
+ *   legitimate_text           Vietnamese (precomposed and decomposed),
+ *                             Hindi, Thai, Arabic with harakat and the
+ *                             Quran's marks, Hebrew with niqqud and
+ *                             cantillation, Tibetan stacks, Myanmar,
+ *                             Japanese, Korean, emoji (skin tones, ZWJ
+ *                             sequences, keycaps, flags): taken unchanged
+ */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "text.h"
+#include "text_marks.h"
+
+/* The text under test, built a code point at a time. */
+static char in[1024];
+static size_t in_len;
+static char out[1024];
+
+static void start(void)
+{
+	in_len = 0;
+	in[0] = '\0';
+}
+
+/* cp, times times, in UTF-8. */
+static void add(unsigned long cp, int times)
+{
+	static const unsigned char lead[] = { 0, 0, 0xc0, 0xe0, 0xf0 };
+	size_t k = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+
+	for (int t = 0; t < times; t++) {
+		ck_assert_uint_lt(in_len + k, sizeof in);
+		unsigned long c = cp;
+		for (size_t i = k - 1; i > 0; i--, c >>= 6)
+			in[in_len + i] = (char)(0x80 | (c & 0x3f));
+		in[in_len] = (char)(lead[k] | c);
+		in_len += k;
+		in[in_len] = '\0';
+	}
+}
+
+static bool words(void)
+{
+	return text_words(in, out, sizeof out);
+}
+
+/* The characters dropped (text.h): the marks on either side of one are on
+ * one letter. */
+static const unsigned long dropped[] = {
+	0x34f,     /* COMBINING GRAPHEME JOINER (a mark itself, but dropped) */
+	0x200b,    /* ZERO WIDTH SPACE */
+	0xad,      /* SOFT HYPHEN */
+	0xe0041,   /* TAG LATIN CAPITAL LETTER A */
+	0x2060,    /* WORD JOINER */
+	0xfeff,    /* ZERO WIDTH NO-BREAK SPACE */
+	0x180e,    /* MONGOLIAN VOWEL SEPARATOR */
+};
+
+/* The zero-width characters kept inside a word (text.h). */
+static const unsigned long zero_width[] = {
+	0xfe0f,   /* VARIATION SELECTOR-16 */
+	0xfe00,   /* VARIATION SELECTOR-1 */
+	0x200d,   /* ZERO WIDTH JOINER */
+	0x200c,   /* ZERO WIDTH NON-JOINER */
+	0x200e,   /* LEFT-TO-RIGHT MARK */
+	0x200f,   /* RIGHT-TO-LEFT MARK */
+	0x61c,    /* ARABIC LETTER MARK */
+};
+
+/* e + (4 acutes + between) * 10 + 4 acutes; and at the least, e + 4
+ * acutes + between + 1 acute. */
+static void refused_across(unsigned long between, const char *what)
+{
+	start();
+	add('e', 1);
+	for (int i = 0; i < 10; i++) {
+		add(0x301, TEXT_COMBINING_RUN);
+		add(between, 1);
+	}
+	add(0x301, TEXT_COMBINING_RUN);
+	ck_assert_msg(!words(), "accepted: e + (4 U+0301 + %s U+%04lX) * 10 + 4 U+0301, as \"%s\"",
+	              what, between, out);
+
+	start();
+	add('e', 1);
+	add(0x301, TEXT_COMBINING_RUN);
+	add(between, 1);
+	add(0x301, 1);
+	ck_assert_msg(!words(), "accepted: e + 4 U+0301 + %s U+%04lX + U+0301, as \"%s\"", what,
+	              between, out);
+
+	/* Four in all, the character between them or not, are a letter's. */
+	start();
+	add('e', 1);
+	add(0x301, 2);
+	add(between, 1);
+	add(0x301, TEXT_COMBINING_RUN - 2);
+	add('x', 1);
+	ck_assert_msg(words(), "refused: e + 2 U+0301 + %s U+%04lX + 2 U+0301 + x", what, between);
+}
+
+START_TEST(marks_across_dropped)
+{
+	for (size_t i = 0; i < sizeof dropped / sizeof dropped[0]; i++)
+		refused_across(dropped[i], "dropped");
+}
+END_TEST
+
+START_TEST(marks_across_zero_width)
+{
+	for (size_t i = 0; i < sizeof zero_width / sizeof zero_width[0]; i++)
+		refused_across(zero_width[i], "zero-width");
+	/* The probe's own: 54 marks on one e, U+FE0F kept among them. */
+	start();
+	add('e', 1);
+	for (int i = 0; i < 10; i++) {
+		add(0x301, 4);
+		add(0xfe0f, 1);
+	}
+	add(0x301, 14);
+	ck_assert_msg(!words(), "accepted: e + (4 U+0301 + U+FE0F) * 10 + 14 U+0301");
+}
+END_TEST
+
+START_TEST(marks_of_every_script)
+{
+	static const struct {
+		unsigned long base, mark;
+		int pile;   /* the probe's run */
+		const char *what;
+	} marks[] = {
+		{ 0xe01, 0xe49, 30, "Thai KO KAI + MAI THO (Mn)" },
+		{ 0x628, 0x64b, 30, "Arabic BEH + FATHATAN (Mn)" },
+		{ 0x5d0, 0x5b0, 30, "Hebrew ALEF + SHEVA (Mn)" },
+		{ 0xb95, 0xbcd, 30, "Tamil KA + VIRAMA (Mn)" },
+		{ 0x915, 0x93e, 40, "Devanagari KA + SIGN AA (Mc)" },
+		{ 0x915, 0x94d, 30, "Devanagari KA + VIRAMA (Mn)" },
+		{ 0xf40, 0xf90, 30, "Tibetan KA + SUBJOINED KA (Mn)" },
+		{ 0x1000, 0x103b, 30, "Myanmar KA + MEDIAL YA (Mc)" },
+		{ 0x995, 0x9be, 30, "Bengali KA + SIGN AA (Mc)" },
+		{ 0x1780, 0x17c6, 30, "Khmer KA + NIKAHIT (Mn)" },
+		{ 0x3042, 0x3099, 30, "Hiragana A + VOICED SOUND MARK (Mn)" },
+		{ 'o', 0x20dd, 30, "o + ENCLOSING CIRCLE (Me)" },
+		{ 0x430, 0x488, 30, "Cyrillic a + HUNDRED THOUSANDS SIGN (Me)" },
+		{ 'a', 0x301, 30, "a + ACUTE (Mn)" },
+		{ 0x11013, 0x11038, 30, "Brahmi KA + VOWEL SIGN AA (Mn, past the BMP)" },
+		{ 'a', 0x1d167, 30, "a + MUSICAL SYMBOL COMBINING TREMOLO-1 (Mn, past the BMP)" },
+		{ 0x1e4d0, 0x1e4ec, 30, "Nag Mundari A + SIGN MUHOR (Mn, Unicode 15)" },
+	};
+	for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
+		start();
+		add(marks[i].base, 1);
+		add(marks[i].mark, TEXT_COMBINING_RUN);
+		ck_assert_msg(words(), "refused: %s * 4", marks[i].what);
+		ck_assert_msg(strcmp(out, in) == 0, "%s * 4 changed", marks[i].what);
+		add(marks[i].mark, 1);
+		ck_assert_msg(!words(), "accepted: %s * 5, as \"%s\"", marks[i].what, out);
+		start();
+		add(marks[i].base, 1);
+		add(marks[i].mark, marks[i].pile);
+		ck_assert_msg(!words(), "accepted: %s * %d, as \"%s\"", marks[i].what, marks[i].pile,
+		              out);
+	}
+}
+END_TEST
+
+/* The marks text.h drops or keeps as zero-width: not counted. */
+static bool not_counted(unsigned long cp)
+{
+	return cp == 0x34f || cp == 0x17b4 || cp == 0x17b5 || (cp >= 0x180b && cp <= 0x180f) ||
+	       (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef);
+}
+
+static bool in_table(unsigned long cp)
+{
+	for (size_t i = 0; i < sizeof text_marks / sizeof text_marks[0]; i++)
+		if (cp >= text_marks[i][0] && cp <= text_marks[i][1])
+			return true;
+	return false;
+}
+
+START_TEST(every_mark_counted)
+{
+	size_t n = sizeof text_marks / sizeof text_marks[0], counted = 0;
+
+	ck_assert_uint_gt(n, 250);   /* Unicode 15: 310 ranges, 2,450 marks */
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_msg(text_marks[i][0] <= text_marks[i][1], "range %zu backwards", i);
+		ck_assert_msg(i == 0 || text_marks[i - 1][1] + 1 < text_marks[i][0],
+		              "range %zu not after %zu, or adjacent", i, i - 1);
+		for (unsigned long cp = text_marks[i][0]; cp <= text_marks[i][1]; cp++) {
+			start();
+			add('a', 1);
+			add(cp, TEXT_COMBINING_RUN + 1);
+			if (not_counted(cp)) {
+				ck_assert_msg(words(), "refused: a + 5 U+%04lX (not counted)", cp);
+			} else {
+				ck_assert_msg(!words(), "accepted: a + 5 U+%04lX (a mark, Unicode %s)", cp,
+				              TEXT_MARKS_UNICODE);
+				counted++;
+			}
+		}
+		/* The code points on either side (not surrogates) are not marks. */
+		unsigned long beside[] = { text_marks[i][0] - 1, text_marks[i][1] + 1 };
+		for (size_t b = 0; b < 2; b++) {
+			unsigned long cp = beside[b];
+			if (in_table(cp) || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+				continue;
+			start();
+			add('a', 1);
+			add(cp, TEXT_COMBINING_RUN + 1);
+			ck_assert_msg(words(), "refused: a + 5 U+%04lX (not a mark)", cp);
+		}
+	}
+	ck_assert_uint_gt(counted, 2000);
+}
+END_TEST
+
+START_TEST(run_ends_at_a_letter)
+{
+	/* A kept character: each e has its four. */
+	start();
+	add('e', 1);
+	add(0x301, 4);
+	add('e', 1);
+	add(0x301, 4);
+	ck_assert(words());
+	ck_assert_str_eq(out, in);
+	/* A space: the marks after it are the space's (a run of their own). */
+	start();
+	add('e', 1);
+	add(0x301, 4);
+	add(' ', 1);
+	add(0x301, 4);
+	ck_assert(words());
+	start();
+	add('e', 1);
+	add(0x301, 4);
+	add(0x3000, 1);   /* IDEOGRAPHIC SPACE, a space */
+	add(0x301, 4);
+	ck_assert(words());
+	ck_assert(!(add(0x301, 1), words()));
+	/* An emoji after a ZWJ is a letter of its own. */
+	start();
+	add(0x1f469, 1);
+	add(0x20e3, 4);
+	add(0x200d, 1);
+	add(0x1f4bb, 1);
+	add(0x20e3, 4);
+	ck_assert(words());
+	/* Marks at the start are on nothing: four, not five. */
+	start();
+	add(0x301, 4);
+	ck_assert(words());
+	add(0x301, 1);
+	ck_assert(!words());
+	/* Marks of two scripts on one letter are one run. */
+	start();
+	add('a', 1);
+	add(0x301, 2);
+	add(0xe49, 3);
+	ck_assert_msg(!words(), "accepted: a + 2 U+0301 + 3 U+0E49, as \"%s\"", out);
+}
+END_TEST
+
+START_TEST(legitimate_text)
+{
+	static const char *const texts[] = {
+		/* Vietnamese, precomposed, then decomposed (NFD: e + U+0302 + U+0301,
+		 * e + U+0323 + U+0302) */
+		"Ti\u1ebfng Vi\u1ec7t",
+		"Tie\u0302\u0301ng Vie\u0323\u0302t",
+		/* Hindi: हिन्दी, क्षत्रिय; क़ीं (nukta, vowel sign, anusvara: 3) */
+		"\u0939\u093f\u0928\u094d\u0926\u0940", "\u0915\u094d\u0937\u0924\u094d\u0930\u093f\u092f",
+		"\u0915\u093c\u0940\u0902",
+		/* Thai: ภาษาไทย ที่นี่ น้ำ สวัสดีครับ กี๊ (vowel + tone mark) */
+		"\u0e20\u0e32\u0e29\u0e32\u0e44\u0e17\u0e22 \u0e17\u0e35\u0e48\u0e19\u0e35\u0e48 "
+		"\u0e19\u0e49\u0e33 \u0e2a\u0e27\u0e31\u0e2a\u0e14\u0e35\u0e04\u0e23\u0e31\u0e1a "
+		"\u0e01\u0e35\u0e4a",
+		/* Arabic with harakat: مَرْحَبًا, مُحَمَّدٌ (shadda + fatha) */
+		"\u0645\u064e\u0631\u0652\u062d\u064e\u0628\u064b\u0627",
+		"\u0645\u064f\u062d\u064e\u0645\u0651\u064e\u062f\u064c",
+		/* the Basmala, with the superscript alef: بِسْمِ ٱللَّهِ ٱلرَّحْمَٰنِ ٱلرَّحِيمِ */
+		"\u0628\u0650\u0633\u0652\u0645\u0650 \u0671\u0644\u0644\u064e\u0651\u0647\u0650 "
+		"\u0671\u0644\u0631\u064e\u0651\u062d\u0652\u0645\u064e\u0670\u0646\u0650 "
+		"\u0671\u0644\u0631\u064e\u0651\u062d\u0650\u064a\u0645\u0650",
+		/* Hebrew with niqqud: שָׁלוֹם, בְּרֵאשִׁית */
+		"\u05e9\u05b8\u05c1\u05dc\u05d5\u05b9\u05dd",
+		"\u05d1\u05b0\u05bc\u05e8\u05b5\u05d0\u05e9\u05b4\u05c1\u05d9\u05ea",
+		/* ... and cantillation (Genesis 1:1: הַשָּׁמַ֖יִם, shin with qamats,
+		 * dagesh and shin dot) */
+		"\u05d1\u05b0\u05bc\u05e8\u05b5\u05d0\u05e9\u05b4\u05c1\u0596\u05d9\u05ea "
+		"\u05d1\u05b8\u05bc\u05e8\u05b8\u05a3\u05d0 \u05d0\u05b1\u05dc\u05b9\u05d4\u05b4\u0591"
+		"\u05d9\u05dd \u05d0\u05b5\u05a5\u05ea \u05d4\u05b7\u05e9\u05b8\u05bc\u05c1\u05de\u05b7"
+		"\u0596\u05d9\u05b4\u05dd",
+		/* Tibetan stacks: བསྒྲུབས་ (subjoined ga, ra, vowel u),
+		 * ཨོཾ་མ་ཎི་པདྨེ་ཧཱུྃ, and ཧྲཱིཿ (HRIH: 4, the most) */
+		"\u0f56\u0f66\u0f92\u0fb2\u0f74\u0f56\u0f66\u0f0b",
+		"\u0f68\u0f7c\u0f7e\u0f0b\u0f58\u0f0b\u0f4e\u0f72\u0f0b\u0f54\u0f51\u0fa8\u0f7a\u0f0b"
+		"\u0f67\u0f71\u0f74\u0f83",
+		"\u0f67\u0fb2\u0f71\u0f72\u0f7f",
+		/* Myanmar: ချွေး (sweat: 4 marks on one letter) */
+		"\u1001\u103b\u103d\u1031\u1038",
+		/* Tamil: தமிழ் */
+		"\u0ba4\u0bae\u0bbf\u0bb4\u0bcd",
+		/* Japanese, decomposed: か + U+3099; Korean */
+		"\u304b\u3099\u304d\u3099", "\ud55c\uad6d\uc5b4",
+		/* Yoruba: ẹ̀ */
+		"e\u0323\u0300 Yor\u00f9b\u00e1",
+		/* emoji: woman technologist, medium skin tone (👩🏽‍💻); family
+		 * (👨‍👩‍👧); flags 🇫🇷 🇯🇵; keycap 1️⃣; ❤️ inside a word; rainbow
+		 * flag 🏳️‍🌈 */
+		"\U0001f469\U0001f3fd\u200d\U0001f4bb \U0001f468\u200d\U0001f469\u200d\U0001f467 "
+		"\U0001f1eb\U0001f1f7\U0001f1ef\U0001f1f5 1\ufe0f\u20e3 \u2764\ufe0f! "
+		"\U0001f3f3\ufe0f\u200d\U0001f308",
+	};
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		ck_assert_msg(text_words(texts[i], out, sizeof out), "refused #%zu: %s", i, texts[i]);
+		ck_assert_msg(strcmp(out, texts[i]) == 0, "#%zu: \"%s\", not \"%s\"", i, out, texts[i]);
+	}
+	/* A VS16 that ends a word (❤️, the pirate flag 🏴‍☠️) touches a space or
+	 * the end: taken, the VS16 dropped by text.h's zero-width rule (not
+	 * this file's: only taken is checked here). */
+	ck_assert(text_words("\u2764\ufe0f \U0001f3f4\u200d\u2620\ufe0f", out, sizeof out));
+	/* A subdivision flag (🏴 + tags): taken, its tags dropped (text.h's
+	 * default ignorables: U+E0000..U+E0FFF), a black flag. */
+	ck_assert(text_words("\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f",
+	                     out, sizeof out));
+	ck_assert_str_eq(out, "\U0001f3f4");
+}
+END_TEST
+
+static Suite *text_suite(void)
+{
+	Suite *s = suite_create("text");
+	TCase *tc = tcase_create("text");
+	tcase_add_test(tc, marks_across_dropped);
+	tcase_add_test(tc, marks_across_zero_width);
+	tcase_add_test(tc, marks_of_every_script);
+	tcase_add_test(tc, every_mark_counted);
+	tcase_add_test(tc, run_ends_at_a_letter);
+	tcase_add_test(tc, legitimate_text);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KRIEG_TEST_MAIN(text_suite)
