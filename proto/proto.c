@@ -4,6 +4,7 @@
  */
 #include "proto.h"
 
+#include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -83,4 +84,30 @@ int proto_error_parse(const char *name)
 		if (error_names[i] != NULL && strcmp(error_names[i], name) == 0)
 			return i;
 	return PE_NONE;
+}
+
+size_t proto_name_skeleton(const char *name, char *out, size_t len)
+{
+	size_t n = 0, stem = 0;
+
+	for (const char *p = name; *p != '\0' && n + 1 < len; p++) {
+		char raw = *p, ch = (char)tolower((unsigned char)raw), next = (char)tolower((unsigned char)p[1]);
+		if (ch == '_' || ch == '-')
+			continue;
+		if (ch == 'r' && next == 'n') {   /* two letters that read as one (p[1] is no NUL) */
+			ch = 'm';
+			p++;
+		} else if (ch == 'v' && next == 'v') {
+			ch = 'w';
+			p++;
+		} else {
+			ch = ch == '1' || ch == 'l' ? 'i' : ch == '0' ? 'o' : ch == '3' ? 'e' : ch == '5' ? 's' : ch;
+		}
+		out[n++] = ch;
+		/* the stem ends after the last character that is not a digit or one's look-alike */
+		if (!isdigit((unsigned char)raw) && raw != 'l' && raw != 'I' && raw != 'O')
+			stem = n;
+	}
+	out[n] = '\0';
+	return stem;
 }

@@ -269,7 +269,7 @@ static void created(struct conn *c, json_t *id, json_t *req, const char *hash)
 	rc = audit_commit(c, rc, &row);
 	if (rc != STORE_OK) {
 		if (rc == STORE_EXISTS)
-			dispatch_error(c, id, PE_USER_EXISTS, "that name is taken");
+			dispatch_error(c, id, PE_USER_EXISTS, "that name, or one that reads the same, is taken");
 		else
 			reply_storage(c, id, "user_create");
 		return;
@@ -284,7 +284,6 @@ static void cmd_user_create(struct conn *c, json_t *id, json_t *req)
 	const char *name = json_string_value(json_object_get(req, "user"));
 	json_t *pw = json_object_get(req, "password");
 	json_t *role = json_object_get(req, "role");
-	int64_t existing;
 
 	if (auth_check_name(name, strlen(name)) != PE_NONE) {
 		dispatch_error(c, id, PE_BAD_NAME, AUTH_NAME_RULE_FMT, AUTH_NAME_RULE_ARGS);
@@ -300,9 +299,10 @@ static void cmd_user_create(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_BAD_REQUEST, "role is \"player\", \"umpire\" or \"admin\"");
 		return;
 	}
-	int rc = store_user_get(srv->store, name, &existing, NULL, 0);
+	char taken[PROTO_NAME_MAX + 1];
+	int rc = store_user_alike(srv->store, name, taken, sizeof taken);
 	if (rc == STORE_OK) {
-		dispatch_error(c, id, PE_USER_EXISTS, "that name is taken");
+		auth_reply_taken(c, id, name, taken);
 		return;
 	}
 	if (rc != STORE_NOT_FOUND) {

@@ -67,29 +67,6 @@ enum proto_error auth_check_name(const char *name, size_t len)
 	return PE_NONE;
 }
 
-/* What a name reads as (auth_name_reserved): lower case, without '_' and
- * '-' and trailing digits, the digits and letters that pass for others
- * taken as them ("Wh1te_", "BIack", "adm1n2" read as white, black,
- * admin). */
-static void name_skeleton(const char *name, char *out, size_t len)
-{
-	size_t n = 0;
-	for (const char *p = name; *p != '\0' && n + 1 < len; p++) {
-		char ch = (char)tolower((unsigned char)*p);
-		if (ch == '_' || ch == '-')
-			continue;
-		out[n++] = ch == '1' || ch == 'l' ? 'i' : ch == '0' ? 'o' : ch == '3' ? 'e' :
-		           ch == '5' ? 's' : ch;
-	}
-	/* trailing digits ("umpire2"), those above taken as letters again */
-	size_t end = strlen(name);
-	while (end > 0 && n > 0 && isdigit((unsigned char)name[end - 1])) {
-		end--;
-		n--;
-	}
-	out[n] = '\0';
-}
-
 bool auth_name_reserved(const char *name)
 {
 	static const char *const reserved[] = {
@@ -98,14 +75,27 @@ bool auth_name_reserved(const char *name)
 		"spectators", "staff", "system", "umpire", "white", "you",
 	};
 	char mine[PROTO_NAME_MAX + 1], theirs[PROTO_NAME_MAX + 1];
+	size_t stem = proto_name_skeleton(name, mine, sizeof mine);
 
-	name_skeleton(name, mine, sizeof mine);
+	/* a registered account that reads as a guest ("guest_k3x9" beside
+	 * the guests' "guest-k3x9") is refused as a reserved word is */
+	if (strncmp(mine, "guest", 5) == 0)
+		return true;
+	mine[stem] = '\0';   /* "umpire2", "admin1_", "Adminl" */
 	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {
-		name_skeleton(reserved[i], theirs, sizeof theirs);
+		proto_name_skeleton(reserved[i], theirs, sizeof theirs);
 		if (strcmp(mine, theirs) == 0)
 			return true;
 	}
 	return false;
+}
+
+void auth_reply_taken(struct conn *c, json_t *id, const char *name, const char *taken)
+{
+	if (strcasecmp(taken, name) == 0)
+		dispatch_error(c, id, PE_USER_EXISTS, "that name is taken");
+	else
+		dispatch_error(c, id, PE_USER_EXISTS, "that name reads as %s, an account that exists", taken);
 }
 
 bool auth_is_guest_name(const char *name)
@@ -582,7 +572,7 @@ static void finish_register(struct auth *a, struct conn *c, struct job *j)
 	rc = store_user_create(st, j->name, j->hash, 0, &user);
 	if (rc == STORE_EXISTS) {
 		store_rollback(st);
-		dispatch_error(c, j->id, PE_USER_EXISTS, "that name is taken");
+		dispatch_error(c, j->id, PE_USER_EXISTS, "that name, or one that reads the same, is taken");
 		return;
 	}
 	/* The code was checked before hashing; using it now, in the same

@@ -81,6 +81,10 @@ enum proto_error auth_check_password(const char *name, const char *pw, size_t le
  * saying "I resign" read as White's words).  An admin may still make them
  * (user_create, `kriegd user add`). */
 bool auth_name_reserved(const char *name);
+struct conn;
+/* A new account's name refused, user_exists: taken (any case), or it reads
+ * as taken, the registered name (store_user_alike). */
+void auth_reply_taken(struct conn *c, json_t *id, const char *name, const char *taken);
 /* Whether an account name is a guest's (the prefix no registration may take). */
 bool auth_is_guest_name(const char *name);
 

@@ -67,7 +67,6 @@ static void cmd_register(struct conn *c, json_t *id, json_t *req)
 	const char *invite = str_field(req, "invite", &ilen);
 	char idigest[KDF_DIGEST_HEX + 1] = "";
 	struct job *j;
-	int64_t existing;
 	int rc;
 
 	/* The club's policy first (admin.h): a refusal names the policy, so
@@ -125,10 +124,12 @@ static void cmd_register(struct conn *c, json_t *id, json_t *req)
 		reply_retry(c, id, wait, "too many registrations from your address; try again later");
 		return;
 	}
-	/* Fail fast on a taken name (the insert checks again after hashing). */
-	rc = store_user_get(a->srv->store, name, &existing, NULL, 0);
+	/* Fail fast on a taken name, or one that reads as it (the insert
+	 * checks again after hashing). */
+	char taken[PROTO_NAME_MAX + 1];
+	rc = store_user_alike(a->srv->store, name, taken, sizeof taken);
 	if (rc == STORE_OK) {
-		dispatch_error(c, id, PE_USER_EXISTS, "that name is taken");
+		auth_reply_taken(c, id, name, taken);
 		return;
 	}
 	if (rc != STORE_NOT_FOUND) {

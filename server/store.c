@@ -468,6 +468,7 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_USER_SET_DISABLED] = "UPDATE users SET disabled = ?2 WHERE name = ?1",
 	[S_USER_SET_PWHASH] = "UPDATE users SET pwhash = ?2 WHERE name = ?1 AND guest = 0",
 	[S_USERS_LIST] = "SELECT " USER_COLS " FROM users WHERE guest = 0 ORDER BY name",
+	[S_USER_NAMES] = "SELECT name FROM users WHERE guest = 0",
 	[S_RATING_GET] = "SELECT r, rd, vol, games FROM ratings WHERE user = ?1 AND pool = ?2",
 	[S_RATING_PUT] = "INSERT INTO ratings (user, pool, r, rd, vol, games, updated)"
 	                 " VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6) ON CONFLICT(user, pool) DO UPDATE"

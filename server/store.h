@@ -100,7 +100,8 @@ int store_begin_read(struct store *st);
 int store_commit(struct store *st);
 void store_rollback(struct store *st);
 
-/* Users. */
+/* Users.  A registered account (guest 0) is refused, STORE_EXISTS, when
+ * its name is taken or reads as a registered account's (store_user_alike). */
 int store_user_create(struct store *st, const char *name, const char *pwhash, int guest,
                       int64_t *id);
 int store_user_get(struct store *st, const char *name, int64_t *id, char *pwhash, size_t len);
@@ -139,6 +140,11 @@ int store_user_set_pwhash(struct store *st, const char *name, const char *pwhash
  * registered account (a guest is never a bot). */
 int store_user_bot(struct store *st, int64_t id, int *bot);
 int store_user_set_bot(struct store *st, const char *name, int bot);
+/* Is there a registered account whose name reads as name to a person
+ * (proto_name_skeleton: "aIice", "a1ice" and "alice_" read as "alice")?
+ * STORE_OK, its name in found (len > PROTO_NAME_MAX), or STORE_NOT_FOUND.
+ * Reads every registered name: asked only when an account is made. */
+int store_user_alike(struct store *st, const char *name, char *found, size_t len);
 /* Every registered (not guest) account, by name. */
 int store_users_list(struct store *st, int (*fn)(const struct store_user *u, void *arg),
                      void *arg);

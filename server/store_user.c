@@ -34,12 +34,49 @@ static int user_row(struct store *st, sqlite3_stmt *s, struct store_user *out)
 	return rc;
 }
 
+int store_user_alike(struct store *st, const char *name, char *found, size_t len)
+{
+	int temp, rc = STORE_NOT_FOUND, step;
+	sqlite3_stmt *s;
+	char mine[PROTO_NAME_MAX + 1], theirs[PROTO_NAME_MAX + 1];
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_USER_NAMES, &temp)) == NULL)
+		return STORE_ERROR;
+	proto_name_skeleton(name, mine, sizeof mine);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *other = (const char *)sqlite3_column_text(s, 0);
+		if (other == NULL || strlen(other) > PROTO_NAME_MAX)
+			continue;   /* not a name this rule was made for */
+		proto_name_skeleton(other, theirs, sizeof theirs);
+		if (strcmp(mine, theirs) == 0) {
+			snprintf(found, len, "%s", other);
+			rc = STORE_OK;
+			break;
+		}
+	}
+	if (rc == STORE_NOT_FOUND && step != SQLITE_DONE)
+		rc = store_fail_db(st, "user alike");
+	store_stmt_done(s, temp);
+	return rc;
+}
+
 int store_user_create(struct store *st, const char *name, const char *pwhash, int guest,
                       int64_t *id)
 {
 	int temp, rc, step;
 	sqlite3_stmt *s;
+	char other[PROTO_NAME_MAX + 1];
 
+	/* Looked at in the insert's own transaction (the callers' begin):
+	 * two registrations of names alike, one after the other, the second
+	 * is refused.  Guests' names are drawn, not chosen. */
+	if (!guest && (rc = store_user_alike(st, name, other, sizeof other)) != STORE_NOT_FOUND) {
+		if (rc == STORE_OK && st->depth == 0)
+			snprintf(st->err, sizeof st->err, "user create: name taken");
+		return rc == STORE_OK ? STORE_EXISTS : rc;
+	}
 	if (!store_enter(st))
 		return STORE_ERROR;
 	if ((s = store_stmt(st, S_USER_CREATE, &temp)) == NULL)

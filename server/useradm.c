@@ -273,7 +273,7 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 			rc = store_audit_add(st, &row);
 		rc = finish(st, rc);
 		if (rc == STORE_EXISTS)
-			status = fail(1, "%s: that name is taken", name);
+			status = fail(1, "%s: that name, or one that reads the same, is taken", name);
 		else
 			status = changed(st, rc, name, "added");
 	} else if ((rc = store_user_find(st, name, &u)) != STORE_OK || u.guest) {
@@ -282,7 +282,7 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 		status = changed(st, rc == STORE_OK ? STORE_NOT_FOUND : rc, name, "reading");
 	} else if (strcmp(verb, "role") == 0 && strcmp(u.role, role) == 0) {
 		/* Nothing to change: no row (as over the wire), no write. */
-		status = changed(st, STORE_OK, name, "role set");
+		status = changed(st, STORE_OK, u.name, "role set");
 	} else if (strcmp(verb, "role") == 0) {
 		audit_row(&row, "user_role", u.name, "%s -> %s", u.role, role);
 		rc = store_begin(st);
@@ -290,9 +290,9 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 			rc = store_user_set_role(st, u.name, role);
 		if (rc == STORE_OK)
 			rc = store_audit_add(st, &row);
-		status = changed(st, finish(st, rc), name, "role set");
+		status = changed(st, finish(st, rc), u.name, "role set");
 	} else if (strcmp(verb, "bot") == 0 && (u.bot != 0) == bot) {
-		status = /* nothing to change, as above */ changed(st, STORE_OK, name, bot ? "bot on" : "bot off");
+		status = /* nothing to change, as above */ changed(st, STORE_OK, u.name, bot ? "bot on" : "bot off");
 	} else if (strcmp(verb, "bot") == 0) {
 		audit_row(&row, "user_bot", u.name, "bot=%d -> %d", u.bot, bot);
 		rc = store_begin(st);
@@ -300,7 +300,7 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 			rc = store_user_set_bot(st, u.name, bot);
 		if (rc == STORE_OK)
 			rc = store_audit_add(st, &row);
-		status = changed(st, finish(st, rc), name, bot ? "bot on" : "bot off");
+		status = changed(st, finish(st, rc), u.name, bot ? "bot on" : "bot off");
 	} else if (strcmp(verb, "passwd") == 0) {
 		/* A password set here is an operator's answer to a forgotten or a
 		 * stolen one: as an admin's user_reset, every stored session ends
@@ -315,9 +315,9 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 			rc = store_sessions_end_user(st, u.id, "");
 		if (rc == STORE_OK)
 			rc = store_audit_add(st, &row);
-		status = changed(st, finish(st, rc), name, "password set");
+		status = changed(st, finish(st, rc), u.name, "password set");
 	} else if ((u.disabled != 0) == (strcmp(verb, "disable") == 0)) {
-		status = /* nothing to change, as above */ changed(st, STORE_OK, name, u.disabled ? "disabled" : "enabled");
+		status = /* nothing to change, as above */ changed(st, STORE_OK, u.name, u.disabled ? "disabled" : "enabled");
 	} else {
 		bool off = strcmp(verb, "disable") == 0;
 		audit_row(&row, off ? "user_disable" : "user_enable", u.name, "%s", "");
@@ -326,7 +326,7 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 			rc = store_user_set_disabled(st, u.name, off);
 		if (rc == STORE_OK)
 			rc = store_audit_add(st, &row);
-		status = changed(st, finish(st, rc), name, off ? "disabled" : "enabled");
+		status = changed(st, finish(st, rc), u.name, off ? "disabled" : "enabled");
 	}
 	OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
 	OPENSSL_cleanse(hash, sizeof hash);

@@ -172,6 +172,9 @@ START_TEST(policy_closed)
 	                   "first-password"), "user_exists");
 	kc_error(b, kc_req(b, "user_create", "{s:s, s:s}", "user", "guest-x", "password",
 	                   "first-password"), "bad_name");
+	/* (a probe) nor one that reads as it: a person could not tell them apart */
+	kc_error(b, kc_req(b, "user_create", "{s:s, s:s}", "user", "aIice", "password",
+	                   "first-password"), "user_exists");
 	kc_error(b, kc_req(b, "user_create", "{s:s, s:s}", "user", "dave", "password", "short"),
 	         "weak_password");
 	kc_error(b, kc_req(b, "user_create", "{s:s, s:s}", "user", "dave", "password", too_long()),
@@ -703,6 +706,11 @@ START_TEST(offline_audit)
 	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "role", "alice", "umpire"), 0);
 	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "enable", "alice"), 0);
 	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "bot", "alice", "off"), 0);
+	/* (a probe) named as registered, not as typed */
+	char said[256];
+	ck_assert_int_eq(kg_user(d, NULL, said, sizeof said, "disable", "ALICE"), 0);
+	ck_assert_msg(strstr(said, "alice: disabled") != NULL, "%s", said);
+	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "enable", "Alice"), 0);
 	/* Refused: no row. */
 	ck_assert_int_ne(kg_user(d, "x-password\n", NULL, 0, "passwd", "nobody", "--password-stdin"), 0);
 	/* Regression (accounts probe): the name forgotten, an option was taken
@@ -730,14 +738,15 @@ START_TEST(offline_audit)
 	ck_assert_ptr_nonnull(pw);
 	r = kc_ok(b, kc_req(b, "audit", NULL));
 	const char *want[] = {
-		"user_enable alice ", "user_disable alice ", "user_role alice player -> umpire",
+		"user_enable alice ", "user_disable alice ", "user_enable alice ", "user_disable alice ",
+		"user_role alice player -> umpire",
 		"user_passwd alice must_change=0 sessions ended",
 		"user_passwd alice must_change=1 sessions ended",
 		"user_create carol role=player must_change=1", "user_create boss role=admin must_change=0",
 	};
 	json_t *entries = json_object_get(r, "entries"), *e;
 	size_t i;
-	ck_assert_int_eq((int)json_array_size(entries), 7);
+	ck_assert_int_eq((int)json_array_size(entries), 9);
 	json_array_foreach(entries, i, e) {
 		char row[256];
 		snprintf(row, sizeof row, "%s %s %s", json_string_value(json_object_get(e, "action")),

@@ -193,11 +193,18 @@ START_TEST(name_rules)
 	                                        "Whlte", "wh1te", "White_", "_White", "BIack", "B1ack",
 	                                        "admin-", "adm1n", "Administrat0r", "Umpire_", "umpire1",
 	                                        "UMP1RE", "referee_", "Spectator1", "admin2", "operator",
-	                                        "You", "Guest" };
+	                                        "You", "Guest",
+	                                        /* (a later probe) a trailing separator hid
+	                                         * the digits; l, I and O pass for 1 and 0;
+	                                         * rn for m; a registered name as a guest's */
+	                                        "admin1_", "umpire1-", "white0_", "Adminl", "AdminI",
+	                                        "rootl", "modl", "umpirel", "whiteO", "blackO", "rnod",
+	                                        "guest_k3x9", "Gue5t_x", "GUEST1" };
 	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
 		ck_assert_msg(auth_name_reserved(reserved[i]), "%s", reserved[i]);
 	static const char *const free_names[] = { "whitey", "umpire_bob", "alice", "kriegfan", "bobby",
-	                                          "the_umpire", "blackbird", "modern", "youth", "r2d2" };
+	                                          "the_umpire", "blackbird", "modern", "youth", "r2d2",
+	                                          "modi", "rooted", "guesser", "whiteout", "Ada1" };
 	for (size_t i = 0; i < sizeof free_names / sizeof free_names[0]; i++)
 		ck_assert_msg(!auth_name_reserved(free_names[i]), "%s", free_names[i]);
 }
