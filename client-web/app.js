@@ -44,6 +44,34 @@ function note(...parts) {
 }
 const TITLE = document.title;
 
+// A field's limit is the server's, in bytes of UTF-8 (PROTOCOL.md: a chat's
+// text 1..200 bytes, a tournament's name 1..64...), but its maxlength counts
+// UTF-16 code units: 150 Cyrillic letters (300 bytes) passed a maxlength of
+// 200 and were refused once sent; an emoji counts 2 and takes 4.  maxlength
+// stays (a text within the bytes is within the code units too, and it stops
+// ASCII text at the limit as it did); every field that has one also says, as
+// it is typed, how many bytes too long it is, and the browser's validation
+// of the form then sends nothing (no form is novalidate).  What is measured
+// is what is sent: the text trimmed (every such field's is).  A value set by
+// the page's code (a field cleared once sent, a session's forms emptied) is
+// measured again too, and leaves no stale error.
+const utf8 = new TextEncoder();
+function fitBytes(field) {
+  const over = utf8.encode(field.value.trim()).length - field.maxLength;
+  field.setCustomValidity(over > 0
+    ? `${over} byte${over === 1 ? '' : 's'} too long: at most ${field.maxLength} bytes (a letter outside ASCII takes 2 to 4)` : '');
+}
+for (const field of document.querySelectorAll('input[maxlength], textarea[maxlength]')) {
+  const value = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(field), 'value');
+  Object.defineProperty(field, 'value', {
+    configurable: true,
+    get() { return value.get.call(this); },
+    set(v) { value.set.call(this, v); fitBytes(this); },
+  });
+  field.addEventListener('input', () => fitBytes(field));
+  fitBytes(field);
+}
+
 const state = { game: null, color: null, clock: null, toMove: null, ticked: 0, rules: null,
   drawOffer: null, adjournOffer: null, away: null, hands: new Hands(), welcome: null, flagged: new Map() };
 const board = new Board($('board'), tryMove, { label: 'your board', help: 'board-help' });

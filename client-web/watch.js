@@ -159,6 +159,9 @@ export class WatchView {
     if (!type || !this.game) return;
     const text = $('umpire-text').value.trim();
     if (!text) { this.status('Write a reason (or the note) first'); return; }
+    // its buttons send without a submit: the field's own check (too long
+    // in bytes, app.js) is asked here, as a submit would
+    if (!$('umpire-text').reportValidity()) return;
     const f = { game: this.game };
     if (type === 'note') { f.text = text; f.public = btn.dataset.public === 'true'; } else f.reason = text;
     if (type === 'add_time') { f.color = btn.dataset.color; f.seconds = +$('umpire-seconds').value; }

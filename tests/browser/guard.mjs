@@ -9,6 +9,10 @@
 //      wrapped in its line; only ever text;
 //   2. the opponent's draw and adjourn offers shown with their buttons,
 //      never a modal question (Enter accepts nothing);
+//   2b. a text over its field's limit in bytes of UTF-8 (150 Cyrillic
+//      letters within a maxlength of 200): said too long, in bytes, and not
+//      sent (the game's say, a spectator's words, the umpire's note);
+//      shortened, sent and taken; a value set by code keeps no stale error;
 //   3. an opponent away: said with their deadline, also after a reload and
 //      in a seat watched, and gone when they are back;
 //   4. the login's welcome: the games waiting for one's move, the draw
@@ -209,6 +213,70 @@ await scenario("the opponent's offers without a modal question", async () => {
   await lb.waitFor((m) => m.event === 'adjourn_declined' && m.game === g1, 3000);
   const answers = (await a.evaluate(() => window.sent)).slice(mark).filter((m) => m.type === 'draw' || m.type === 'adjourn');
   check(answers.length === 2 && answers.every((m) => m.action === 'decline'), `the answers sent: ${JSON.stringify(answers)}`);
+});
+
+// Regression (outside probe): a field's maxlength counts UTF-16 code units,
+// the server bytes of UTF-8: 150 Cyrillic letters (300 bytes) were sent, and
+// refused.  Now the field says it is too long, in bytes, and nothing is
+// sent; shortened, it is sent and taken.  Checked on the game's say-text,
+// a spectator's spec-text, the umpire's note (a form sent by its buttons),
+// and values set by code (no stale error; emoji, 2 code units and 4 bytes).
+await scenario('a text over its limit in bytes is not sent', async () => {
+  if (await a.isHidden('#game')) {
+    await a.click('#btn-history');
+    await a.click(`#history button[data-play="${g1}"]`);
+  }
+  await shownGame(a, g1);
+  const validity = (p, sel) => p.evaluate((s) => {
+    const el = document.querySelector(s);
+    return { valid: el.validity.valid, message: el.validationMessage, value: el.value };
+  }, sel);
+  const CYR = 'ж'.repeat(150);   // 150 code units, 300 bytes
+  const short = `${'ж'.repeat(90)} ok ${Date.now()}`;   // 197 bytes
+  // one field: too long said and not sent, then shortened, sent and taken
+  const field = async (p, sel, type, submit) => {
+    const mark = await p.evaluate(() => window.sent.length);
+    await p.fill(sel, CYR);
+    await submit();
+    await sleep(300);
+    const out = (await p.evaluate(() => window.sent)).slice(mark).filter((m) => m.type === type);
+    check(out.length === 0, `${sel}: 300 bytes sent: ${JSON.stringify(out.map((m) => `${m.type}, ${new TextEncoder().encode(m.text).length} bytes`))}`
+      + `; the page said: ${await text(p, '#status')}`);
+    const v = await validity(p, sel);
+    check(!v.valid && /100 bytes too long/.test(v.message) && /200 bytes/.test(v.message),
+      `${sel}: not said too long in bytes: valid ${v.valid}, ${JSON.stringify(v.message)}`);
+    await p.fill(sel, short);
+    check((await validity(p, sel)).valid, `${sel}: invalid once shortened: ${JSON.stringify(await validity(p, sel))}`);
+    await submit();
+    await until(p, ([s, t]) => document.querySelector(s).value === '' && window.sent.some((m) => m.text === t), [sel, short],
+      `${sel}: the shortened text sent and taken (the field cleared)`);
+    return short;
+  };
+  const said = await field(a, '#say-text', 'say', () => a.press('#say-text', 'Enter'));
+  await lb.waitFor((m) => m.event === 'chat' && m.text === said, 3000);
+  await field(w, '#spec-text', 'spec', () => w.click('#spec-form button[type=submit]'));
+  // the umpire's chair: a form sent by its buttons (a note, an action with its reason)
+  const u = await newPage('ump');
+  await u.waitForSelector('#btn-guest:visible', { timeout: 10000 });
+  await signIn(u, 'ump', 'umpire-password', false);
+  await u.evaluate((g) => window.krieg.watch.open(g, 'umpire'), g1);
+  await u.waitForSelector('#umpire-form:visible');
+  await field(u, '#umpire-text', 'note', () => u.click('#umpire-form button[data-act=note][data-public=false]'));
+  await u.context().close();
+  // a value set by code keeps no stale error (a field cleared, a session's forms emptied)
+  await a.fill('#say-text', CYR);
+  check(!(await validity(a, '#say-text')).valid, 'say-text: 300 bytes taken as valid');
+  await a.evaluate(() => { document.getElementById('say-text').value = 'short'; });
+  const v = await validity(a, '#say-text');
+  check(v.valid && v.value === 'short', `say-text: a value set by code kept the error: ${JSON.stringify(v)}`);
+  const emoji = async (n) => {
+    await a.evaluate((k) => { document.getElementById('say-text').value = '\u{1F600}'.repeat(k); }, n);
+    return validity(a, '#say-text');
+  };
+  check((await emoji(50)).valid, `say-text: 50 emoji (200 bytes) refused: ${JSON.stringify((await emoji(50)).message)}`);
+  const e51 = await emoji(51);
+  check(!e51.valid && /^4 bytes too long/.test(e51.message), `say-text: 51 emoji (204 bytes): valid ${e51.valid}, ${JSON.stringify(e51.message)}`);
+  await a.evaluate(() => { document.getElementById('say-text').value = ''; });
 });
 
 await scenario('an opponent away, and back', async () => {
@@ -443,5 +511,5 @@ if (failures.length) {
   console.error(`FAIL: guard.mjs\n  ${failures.join('\n  ')}\n--- kriegd log (tail):\n${readFileSync(log, 'utf8').split('\n').slice(-20).join('\n')}`);
   finish(1);
 }
-console.log(`browser guard: users' words isolated and quoted, offers without a modal question, an opponent away and back, the welcome, sign out, the log, a followed player's game and a form being typed, a broken server (${((Date.now() - T0) / 1000).toFixed(1)} s)`);
+console.log(`browser guard: users' words isolated and quoted, offers without a modal question, a text too long in bytes not sent, an opponent away and back, the welcome, sign out, the log, a followed player's game and a form being typed, a broken server (${((Date.now() - T0) / 1000).toFixed(1)} s)`);
 finish(0);
