@@ -81,8 +81,8 @@ static bool is_mark(unsigned long cp)
 /* How text_words takes each character (text.h).  The tables before
  * K_COMBINING's come first: the variation selectors (U+FE00..U+FE0F,
  * U+E0100..U+E01EF), U+034F, U+17B4, U+17B5 and U+180B..U+180D, U+180F are
- * marks too, but zero-width or dropped. */
-enum kind { K_KEEP, K_REFUSE, K_SPACE, K_DROP, K_ZERO_WIDTH, K_COMBINING };
+ * marks too, but selectors or dropped. */
+enum kind { K_KEEP, K_REFUSE, K_SPACE, K_DROP, K_ZERO_WIDTH, K_SELECTOR, K_COMBINING };
 
 static enum kind kind_of(unsigned long cp)
 {
@@ -97,10 +97,13 @@ static enum kind kind_of(unsigned long cp)
 	static const struct range ignorable[] = {
 		{ 0xad, 0xad }, { 0x34f, 0x34f }, { 0x17b4, 0x17b5 }, { 0x180b, 0x180f },
 		{ 0x200b, 0x200b }, { 0x2060, 0x2065 }, { 0x206a, 0x206f }, { 0xfeff, 0xfeff },
-		{ 0x1bca0, 0x1bca3 }, { 0x1d173, 0x1d17a }, { 0xe0000, 0xe0fff },
+		{ 0x1bca0, 0x1bca3 }, { 0x1d173, 0x1d17a }, { 0xe0000, 0xe00ff }, { 0xe01f0, 0xe0fff },
 	};
 	static const struct range zero_width[] = {
-		{ 0x61c, 0x61c }, { 0x200c, 0x200f }, { 0xfe00, 0xfe0f },
+		{ 0x61c, 0x61c }, { 0x200c, 0x200f },
+	};
+	static const struct range selectors[] = {
+		{ 0xfe00, 0xfe0f }, { 0xe0100, 0xe01ef },
 	};
 	if (cp < 0xa0)
 		return K_KEEP;
@@ -112,6 +115,8 @@ static enum kind kind_of(unsigned long cp)
 		return K_DROP;
 	if (IN(cp, zero_width))
 		return K_ZERO_WIDTH;
+	if (IN(cp, selectors))
+		return K_SELECTOR;
 	return is_mark(cp) ? K_COMBINING : K_KEEP;
 }
 
@@ -173,14 +178,19 @@ bool text_words(const char *in, char *out, size_t len)
 			const unsigned char *q = p + k;
 			size_t qk;
 			enum kind after;
-			while ((after = next_kind(q, &qk)) == K_ZERO_WIDTH || after == K_DROP)
+			while ((after = next_kind(q, &qk)) == K_ZERO_WIDTH || after == K_DROP || after == K_SELECTOR)
 				q += qk;
 			if (n == 0 || out[n - 1] == ' ' || after == K_SPACE) {
 				p += k;
 				continue;
 			}
 		}
-		if (kd == K_DROP) {
+		/* A variation selector chooses how the character before it is
+		 * drawn ("❤" + U+FE0F: the red emoji, not the black text heart):
+		 * kept right after a character kept, whatever follows (at a
+		 * word's end it was dropped, and "I ❤️" lost its colour);
+		 * dropped anywhere else, where it selects nothing. */
+		if (kd == K_DROP || (kd == K_SELECTOR && (n == 0 || out[n - 1] == ' '))) {
 			p += k;
 			continue;
 		}

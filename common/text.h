@@ -29,12 +29,16 @@
  *   dropped     the characters meant to be invisible (Unicode's default
  *               ignorables: U+00AD, U+034F, U+17B4, U+17B5, U+180B..U+180F,
  *               U+200B, U+2060..U+2065, U+206A..U+206F, U+FEFF,
- *               U+1BCA0..U+1BCA3, U+1D173..U+1D17A, U+E0000..U+E0FFF), and
+ *               U+1BCA0..U+1BCA3, U+1D173..U+1D17A, U+E0000..U+E00FF,
+ *               U+E01F0..U+E0FFF), and
  *               the zero-width marks and joiners that must stay inside
  *               words (U+200C, U+200D: Persian, emoji; U+200E, U+200F,
- *               U+061C: right-to-left writing; U+FE00..U+FE0F) wherever
- *               they touch a space or an end (between spaces they kept a
- *               run of them from being one).
+ *               U+061C: right-to-left writing) wherever they touch a
+ *               space or an end (between spaces they kept a run of them
+ *               from being one), and the variation selectors (U+FE00..
+ *               U+FE0F, U+E0100..U+E01EF) unless they follow a character
+ *               kept, whose drawing they choose ("❤" + U+FE0F at a word's
+ *               end is the emoji).
  * kriegd checks what it accepts with these; krieg checks what its user
  * types before it goes out, so that a typo is told at once.  Pure: no
  * I/O, no state.
