@@ -279,9 +279,12 @@ static void game_log(struct cgame *g, int half, const char *text)
 {
 	if (half < 1)
 		half = 1;
-	/* The number takes at most 16 bytes of the line: the words are cut first. */
-	snprintf(g->log[g->log_n % CLIENT_LOG_MAX], WORDS_MAX, "%d%s %.*s", (half + 1) / 2 % 100000,
-	         half % 2 == 0 ? "..." : ".", WORDS_MAX - 16, text);
+	/* WORDS_MAX holds the words and the number (WORDS_NUMBER_MAX); words
+	 * longer than any the server may cause are cut, between characters. */
+	char num[WORDS_NUMBER_MAX];
+	int k = snprintf(num, sizeof num, "%d%s ", (half + 1) / 2 % 100000, half % 2 == 0 ? "..." : ".");
+	size_t room = WORDS_MAX - 1 - (k > 0 ? (size_t)k : 0);
+	snprintf(g->log[g->log_n % CLIENT_LOG_MAX], WORDS_MAX, "%s%.*s", num, (int)words_fit(text, room), text);
 	g->log_n++;
 }
 

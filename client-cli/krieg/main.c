@@ -9,12 +9,20 @@
  * the prompt and the line off the screen first, every row they wrap over,
  * and only el_wline() says where in the line the cursor stands (the
  * wrapper's rl_point is not kept up to date while a line is read).
+ *
+ * Every word shown passes through show() (and the prompt through
+ * set_prompt), in the locale's character set (render_term_out): UTF-8 as
+ * it is, any other converted, so that a C1 control byte from a server's
+ * text never reaches an 8-bit terminal; a line typed is read back into
+ * UTF-8 (typed()).  --batch's protocol lines stay as the server sent them.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <langinfo.h>
 #include <locale.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +40,7 @@
 #include "net.h"
 #include "proto.h"
 #include "render.h"
+#include "words.h"
 #include "xmalloc.h"
 
 #define STDIN_LINE_MAX CMD_LINE_MAX
@@ -54,7 +63,9 @@ struct ui {
 	sigset_t wait_mask;   /* the signal mask while next_key waits: SIGWINCH let in (edit_open) */
 	bool net_down;
 	bool quit;
-	char prompt[256];
+	struct render_term term;   /* the terminal's character set */
+	char prompt_said[256];     /* the client's prompt (UTF-8) */
+	char *prompt;              /* as the terminal shows it: what libedit draws */
 	/* stdin line reader (batch, and interactive without a terminal) */
 	char in[STDIN_LINE_MAX + 1];
 	size_t in_len;
@@ -103,23 +114,55 @@ static void redraw(struct ui *u)
 	el_set(u->el, EL_REFRESH);   /* everything, from where the cursor is: the prompt's first row */
 }
 
+/* Words (UTF-8) onto the terminal, in its character set: the one place they are written. */
+__attribute__((format(printf, 3, 4)))
+static void show(struct ui *u, FILE *f, const char *fmt, ...)
+{
+	va_list ap, again;
+	va_start(ap, fmt);
+	va_copy(again, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n >= 0) {
+		char *text = xmalloc((size_t)n + 1);
+		vsnprintf(text, (size_t)n + 1, fmt, again);
+		char *shown = render_term_out(&u->term, text);
+		fputs(shown, f);
+		free(shown);
+		free(text);
+	}
+	va_end(again);
+}
+
+/* A line typed (libedit's, stdin's), in UTF-8 for the client: a new string. */
+static char *typed(struct ui *u, const char *line)
+{
+	return render_term_in(&u->term, line);
+}
+
+/* The client's prompt p, and as libedit is to draw it. */
+static void set_prompt(struct ui *u, const char *p)
+{
+	snprintf(u->prompt_said, sizeof u->prompt_said, "%s", p);
+	free(u->prompt);
+	u->prompt = render_term_out(&u->term, p);
+}
+
 static void ui_print(void *ctx, const char *text)
 {
 	struct ui *u = ctx;
 	if (u->cl.batch) {
-		fprintf(stderr, "krieg: %s\n", text);
+		show(u, stderr, "krieg: %s\n", text);
 		return;
 	}
 	if (u->readline && u->editing) {
 		/* erase the prompt and the typed text, print, then draw them again */
 		edit_erase(u);
-		fputs(text, stdout);
-		fputc('\n', stdout);
+		show(u, stdout, "%s\n", text);
 		redraw(u);
 		return;
 	}
-	fputs(text, stdout);
-	fputc('\n', stdout);
+	show(u, stdout, "%s\n", text);
 	fflush(stdout);
 }
 
@@ -148,7 +191,7 @@ static int ui_ask_password(void *ctx, const char *prompt, char *buf, size_t len)
 		quiet.c_lflag |= ICANON;
 		tcsetattr(STDIN_FILENO, TCSANOW, &quiet);
 	}
-	fputs(prompt, stdout);
+	show(u, stdout, "%s", prompt);
 	fflush(stdout);
 	size_t n = 0;
 	int rc = 0;
@@ -169,6 +212,12 @@ static int ui_ask_password(void *ctx, const char *prompt, char *buf, size_t len)
 	buf[n] = '\0';
 	if (tty)
 		tcsetattr(STDIN_FILENO, TCSANOW, &old);
+	/* typed in the terminal's character set, as a command line is (typed) */
+	char *utf8 = typed(u, buf);
+	if (strlen(utf8) < len)
+		memcpy(buf, utf8, strlen(utf8) + 1);
+	explicit_bzero(utf8, strlen(utf8));
+	free(utf8);
 	fputc('\n', stdout);
 	fflush(stdout);
 	return rc;
@@ -177,8 +226,8 @@ static int ui_ask_password(void *ctx, const char *prompt, char *buf, size_t len)
 /* ssh's question for a first-seen server: yes or no, typed out in full; end of input is no. */
 static int ui_confirm(void *ctx, const char *question)
 {
-	(void)ctx;
-	fputs(question, stdout);
+	struct ui *u = ctx;
+	show(u, stdout, "%s", question);
 	fflush(stdout);
 	for (;;) {
 		char ans[16];
@@ -210,13 +259,13 @@ static int ui_confirm(void *ctx, const char *question)
 
 static void update_prompt(struct ui *u, bool force)
 {
-	char p[sizeof u->prompt];
+	char p[sizeof u->prompt_said];
 	client_prompt(&u->cl, p, sizeof p);
-	if (!force && strcmp(p, u->prompt) == 0)
+	if (!force && strcmp(p, u->prompt_said) == 0)
 		return;
 	if (u->readline && u->editing)
 		edit_erase(u);   /* laid out with the old prompt, which is still on the screen */
-	snprintf(u->prompt, sizeof u->prompt, "%s", p);
+	set_prompt(u, p);
 	if (u->readline && u->editing)
 		redraw(u);   /* libedit reads the prompt from u->prompt (edit_prompt) */
 }
@@ -393,7 +442,7 @@ static int batch_loop(struct ui *u)
 		if (waiting[0] && client_take_event(&u->cl, waiting))
 			waiting[0] = '\0';
 		if (waiting[0] && t >= wait_until) {
-			fprintf(stderr, "krieg: timed out waiting for \"%s\"\n", waiting);
+			show(u, stderr, "krieg: timed out waiting for \"%s\"\n", waiting);
 			return 1;
 		}
 		if (sleep_until && t >= sleep_until)
@@ -402,22 +451,28 @@ static int batch_loop(struct ui *u)
 		       next_stdin_line(u, line, sizeof line)) {
 			struct cmd cmd;
 			char err[256];
-			if (cmd_parse(line, &cmd, err, sizeof err) != 0) {
-				fprintf(stderr, "krieg: %s\n", err);
+			char *l = typed(u, line);
+			if (cmd_parse(l, &cmd, err, sizeof err) != 0) {
+				show(u, stderr, "krieg: %s\n", err);
+				free(l);
 				return 1;
 			}
 			if (cmd.type == CMD_WAIT) {
-				snprintf(waiting, sizeof waiting, "%.23s", cmd.argv[0]);
+				snprintf(waiting, sizeof waiting, "%.*s", (int)words_fit(cmd.argv[0], sizeof waiting - 1),
+				         cmd.argv[0]);
 				wait_until = t + cmd.number;
 				if (client_take_event(&u->cl, waiting))
 					waiting[0] = '\0';
+				free(l);
 				continue;
 			}
 			if (cmd.type == CMD_SLEEP) {
 				sleep_until = t + cmd.number;
+				free(l);
 				break;
 			}
-			int rc = client_command(&u->cl, line);
+			int rc = client_command(&u->cl, l);
+			free(l);
 			if (rc == CLIENT_QUIT)
 				return 0;
 			if (rc != 0)
@@ -446,14 +501,14 @@ static int batch_loop(struct ui *u)
 			enum net_status st = pump_net(u);
 			if (st != NET_OK) {
 				/* scripts decide what to do next: no reconnecting behind their back */
-				fprintf(stderr, "krieg: connection to %s lost (%s); --batch does not reconnect\n",
-				        u->hostport, lost_why(st));
+				show(u, stderr, "krieg: connection to %s lost (%s); --batch does not reconnect\n",
+				     u->hostport, lost_why(st));
 				return 1;
 			}
 		} else if (!client_alive(&u->cl)) {
 			char why[128];
-			fprintf(stderr, "krieg: connection to %s lost (%s); --batch does not reconnect\n",
-			        u->hostport, silent_why(u, why, sizeof why));
+			show(u, stderr, "krieg: connection to %s lost (%s); --batch does not reconnect\n",
+			     u->hostport, silent_why(u, why, sizeof why));
 			return 1;
 		}
 		if (p[1].revents & (POLLIN | POLLHUP | POLLERR))
@@ -660,7 +715,9 @@ static int interactive_loop(struct ui *u)
 			return 1;
 		}
 		while (!u->quit && !u->net_down) {
-			client_prompt(&u->cl, u->prompt, sizeof u->prompt);
+			char p[sizeof u->prompt_said];
+			client_prompt(&u->cl, p, sizeof p);
+			set_prompt(u, p);
 			u->editing = true;
 			int n = 0;
 			const char *got = el_gets(u->el, &n);
@@ -673,10 +730,12 @@ static int interactive_loop(struct ui *u)
 			l[strcspn(l, "\n")] = '\0';
 			if (*l && !cmd_has_secret(l)) {
 				HistEvent ev;
-				history(u->hist, &ev, H_ENTER, l);
+				history(u->hist, &ev, H_ENTER, l);   /* as typed: in the terminal's character set */
 			}
-			if (client_command(&u->cl, l) == CLIENT_QUIT)
+			char *said = typed(u, l);
+			if (client_command(&u->cl, said) == CLIENT_QUIT)
 				u->quit = true;
+			free(said);
 			free(l);
 		}
 		edit_close(u);
@@ -709,9 +768,12 @@ static int interactive_loop(struct ui *u)
 			client_flush(&u->cl);
 		if (p[1].revents & (POLLIN | POLLHUP | POLLERR)) {
 			read_stdin(u);
-			while (!u->quit && next_stdin_line(u, line, sizeof line))
-				if (client_command(&u->cl, line) == CLIENT_QUIT)
+			while (!u->quit && next_stdin_line(u, line, sizeof line)) {
+				char *said = typed(u, line);
+				if (client_command(&u->cl, said) == CLIENT_QUIT)
 					u->quit = true;
+				free(said);
+			}
 		}
 	}
 	return 0;
@@ -751,6 +813,7 @@ int main(int argc, char **argv)
 	bool trust_new = getenv("KRIEG_TRUST_NEW") && !strcmp(getenv("KRIEG_TRUST_NEW"), "1");
 
 	setlocale(LC_ALL, "");
+	render_term_open(&u.term, nl_langinfo(CODESET));   /* u is static: kept to the end, as the prompt */
 	signal(SIGPIPE, SIG_IGN);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -780,7 +843,7 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(a, "help") && i == argc - 1) {
 			usage(stdout);
-			printf("\n%s", cmd_help());
+			show(&u, stdout, "\n%s", cmd_help());
 			printf("\nSee krieg(1) for more.\n");
 			return 0;
 		} else if (!strcmp(a, "watch") || !strcmp(a, "umpire")) {
@@ -799,9 +862,16 @@ int main(int argc, char **argv)
 			target = a;
 	}
 
+	/* the name as the client sends it (typed: in the terminal's character set) */
+	char name[65] = "";
+	if (user) {
+		char *said = typed(&u, user);
+		snprintf(name, sizeof name, "%.*s", (int)words_fit(said, sizeof name - 1), said);
+		free(said);
+	}
 	if (batch && user) {
-		fprintf(stderr, "krieg: --user asks for the password, which --batch cannot; "
-		        "send \"login %.64s PASSWORD\" as the first line instead\n", user);
+		show(&u, stderr, "krieg: --user asks for the password, which --batch cannot; "
+		     "send \"login %s PASSWORD\" as the first line instead\n", name);
 		return 2;
 	}
 
@@ -821,7 +891,7 @@ int main(int argc, char **argv)
 	         strchr(host, ':') ? "]" : "", port);
 	char err[NET_ERR_MAX];
 	if (net_connect(&u.nopts, &u.net, err, sizeof err) != NET_OK) {
-		fprintf(stderr, "krieg: %s\n", err);
+		show(&u, stderr, "krieg: %s\n", err);
 		return 1;
 	}
 
@@ -852,14 +922,16 @@ int main(int argc, char **argv)
 			client_command(&u.cl, "guest");
 		else if (user) {
 			char cmdline[128];
-			snprintf(cmdline, sizeof cmdline, "login %.64s", user);
+			snprintf(cmdline, sizeof cmdline, "login %s", name);
 			client_command(&u.cl, cmdline);
 		} else
-			printf("Connected to %s:%s. Type \"login NAME\", \"register NAME\", \"guest\" or \"help\"%s%s%s.\n",
-			       host, port, then[0] ? " (then: " : "", then, then[0] ? ")" : "");
+			show(&u, stdout, "Connected to %s:%s. Type \"login NAME\", \"register NAME\", \"guest\" or "
+			     "\"help\"%s%s%s.\n", host, port, then[0] ? " (then: " : "", then, then[0] ? ")" : "");
 		rc = interactive_loop(&u);
 	}
 	net_free(u.net);
 	client_free(&u.cl);
+	free(u.prompt);
+	render_term_close(&u.term);
 	return rc;
 }

@@ -1,5 +1,5 @@
 /*
- * render.c — terminal boards (see render.h).
+ * render.c — terminal boards, and text in the terminal's character set (see render.h).
  */
 #define _XOPEN_SOURCE 700   /* wcwidth (the line being edited) */
 #include "render.h"
@@ -14,6 +14,8 @@
 #include <wctype.h>
 
 #include "event.h"
+#include "text.h"
+#include "xmalloc.h"
 
 #define ANSI_RESET "\033[0m"
 #define ANSI_OWN "\033[1m"          /* pieces on the board: bold */
@@ -248,10 +250,134 @@ int render_edit_row(const char *prompt, const wchar_t *line, size_t len, size_t 
 	return a.row;
 }
 
+static bool codeset_utf8(const char *cs)
+{
+	return cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
+}
+
 bool render_locale_utf8(void)
 {
-	const char *cs = nl_langinfo(CODESET);
-	return cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
+	return codeset_utf8(nl_langinfo(CODESET));
+}
+
+/* --- text to and from the terminal's character set ------------------------------ */
+
+/* Does codeset write one character in several bytes (EUC-JP, GB18030, Big5...)?  中 tells. */
+static bool codeset_multibyte(const char *cs)
+{
+	iconv_t cd = iconv_open(cs, "UTF-8");
+	if (cd == (iconv_t)-1)
+		return false;
+	char zh[] = "\xe4\xb8\xad", got[16], *in = zh, *o = got;
+	size_t il = 3, ol = sizeof got;
+	bool multi = iconv(cd, &in, &il, &o, &ol) != (size_t)-1 && il == 0 && o - got >= 2;
+	iconv_close(cd);
+	return multi;
+}
+
+void render_term_open(struct render_term *t, const char *codeset)
+{
+	t->utf8 = codeset_utf8(codeset);
+	t->multibyte = false;
+	t->out = t->in = (iconv_t)-1;
+	t->translit = (locale_t)0;
+	if (t->utf8 || !codeset || !codeset[0])
+		return;
+	char to[128];
+	snprintf(to, sizeof to, "%s//TRANSLIT", codeset);
+	t->out = iconv_open(to, "UTF-8");
+	t->in = iconv_open("UTF-8", codeset);
+	t->multibyte = codeset_multibyte(codeset);
+	/* The C locale's transliterations know no accented letter ("ě" was
+	 * '?' in ASCII); a UTF-8 C locale's do ("e"), where there is one. */
+	const char *now = setlocale(LC_CTYPE, NULL);
+	if (now && (!strcmp(now, "C") || !strcmp(now, "POSIX")))
+		t->translit = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+}
+
+void render_term_close(struct render_term *t)
+{
+	if (t->out != (iconv_t)-1)
+		iconv_close(t->out);
+	if (t->in != (iconv_t)-1)
+		iconv_close(t->in);
+	if (t->translit)
+		freelocale(t->translit);
+	t->out = t->in = (iconv_t)-1;
+	t->translit = (locale_t)0;
+}
+
+/* The UTF-8 character c[0..k) in t's character set, into one (len bytes); its length. */
+static size_t to_codeset(const struct render_term *t, const unsigned char *c, size_t k, char *one, size_t len)
+{
+	char *in = (char *)c, *o = one;
+	size_t il = k, ol = len;
+	if (t->out == (iconv_t)-1)
+		goto none;
+	iconv(t->out, NULL, NULL, NULL, NULL);
+	if (iconv(t->out, &in, &il, &o, &ol) == (size_t)-1 || il != 0 ||
+	    iconv(t->out, NULL, NULL, &o, &ol) == (size_t)-1)
+		goto none;
+	size_t got = (size_t)(o - one);
+	/* A byte 0x80..0x9F alone is a C1 control to an 8-bit terminal, whatever
+	 * the character set names it (KOI8-R's box lines, CP1252's "€"); inside a
+	 * multi-byte character (EUC-JP's 0x8E lead) it is that character's. */
+	for (size_t j = 0; j < got; j++) {
+		unsigned char b = (unsigned char)one[j];
+		if (b < 0x20 || b == 0x7f || (b >= 0x80 && b <= 0x9f && (!t->multibyte || got == 1)))
+			one[j] = '?';
+	}
+	return got;
+none:
+	one[0] = '?';
+	return 1;
+}
+
+char *render_term_out(const struct render_term *t, const char *text)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t n = strlen(text), cap = n + 1, used = 0;
+	char *out = xmalloc(cap);
+	locale_t was = t->translit ? uselocale(t->translit) : (locale_t)0;
+	for (size_t i = 0; i < n;) {
+		char one[64];
+		size_t k = p[i] < 0x80 ? 1 : text_utf8_seq(p + i, n - i), got = 1;
+		if (p[i] < 0x80)
+			one[0] = (char)p[i];   /* ASCII: the same in every character set a locale has */
+		else if (k == 0 || (k == 2 && p[i] == 0xc2 && p[i + 1] <= 0x9f))
+			one[0] = '?';   /* not UTF-8, or U+0080..U+009F */
+		else if (t->utf8)
+			memcpy(one, p + i, got = k);
+		else
+			got = to_codeset(t, p + i, k, one, sizeof one);
+		i += k ? k : 1;
+		out = xgrow(out, &cap, used + got + 1, 1, 64);
+		memcpy(out + used, one, got);
+		used += got;
+	}
+	if (t->translit)
+		uselocale(was);
+	out[used] = '\0';
+	return out;
+}
+
+char *render_term_in(const struct render_term *t, const char *line)
+{
+	const unsigned char *p = (const unsigned char *)line;
+	size_t n = strlen(line), i = 0, k;
+	for (; i < n && (k = text_utf8_seq(p + i, n - i)) > 0; i += k)
+		;
+	if (i == n || t->utf8 || t->in == (iconv_t)-1)
+		return xstrdup(line);   /* UTF-8 already, or nothing to read it as */
+	size_t cap = 4 * n + 1, il = n, ol = cap - 1;
+	char *out = xmalloc(cap), *in = (char *)line, *o = out;
+	iconv(t->in, NULL, NULL, NULL, NULL);
+	if (iconv(t->in, &in, &il, &o, &ol) == (size_t)-1 || il != 0) {
+		free(out);
+		return xstrdup(line);   /* not in the locale's character set either: refused as it is */
+	}
+	*o = '\0';
+	return out;
 }
 
 bool render_want_color(int fd)

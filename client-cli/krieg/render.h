@@ -1,5 +1,6 @@
 /*
- * render.h — drawing a board for a terminal.
+ * render.h — drawing a board for a terminal, and text in the terminal's
+ * character set (render_term_out, render_term_in).
  *
  * The renderer draws whatever board it is given for a named audience: a
  * player's own board (their pieces, plus their ghosts in a distinct style),
@@ -10,6 +11,8 @@
 #ifndef KRIEG_RENDER_H
 #define KRIEG_RENDER_H
 
+#include <iconv.h>
+#include <locale.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <wchar.h>
@@ -60,5 +63,40 @@ int render_edit_row(const char *prompt, const wchar_t *line, size_t len, size_t 
 /* Should this terminal get Unicode / colour?  (locale codeset, NO_COLOR, isatty) */
 bool render_locale_utf8(void);
 bool render_want_color(int fd);
+
+/*
+ * Text to and from a terminal in the locale's character set (the
+ * codeset: nl_langinfo(CODESET) after setlocale(LC_ALL, "")).  krieg's
+ * words are UTF-8, as the server's are; a terminal in another character
+ * set (LANG=C, a Latin-1 locale) shows them converted, through iconv and
+ * its transliterations ("ě" is "e" in ASCII, "é" stays "é" in Latin-1, a
+ * character it has no form for is '?').  No byte 0x80..0x9F reaches such
+ * a terminal, where they are C1 controls (0x9B is CSI: clear the screen,
+ * colours, forged lines); nor, in a UTF-8 one, a byte that is not UTF-8
+ * or U+0080..U+009F.  Bytes below 0x80 go as they are (the board's
+ * colours, newlines, the bell).
+ */
+struct render_term {
+	bool utf8;        /* the codeset is UTF-8: nothing to convert */
+	bool multibyte;   /* its characters take more than a byte (EUC-JP, GB18030...) */
+	iconv_t out;      /* UTF-8 to the codeset, transliterated; (iconv_t)-1: ASCII alone */
+	iconv_t in;       /* the codeset to UTF-8; (iconv_t)-1: none */
+	locale_t translit;   /* the LC_CTYPE whose transliterations iconv uses; 0: the process's */
+};
+
+/* Ready t for a terminal whose character set is `codeset` ("UTF-8",
+ * "ANSI_X3.4-1968", "ISO-8859-1"...).  One iconv does not know is shown
+ * as ASCII, every other character as '?'. */
+void render_term_open(struct render_term *t, const char *codeset);
+void render_term_close(struct render_term *t);
+
+/* text (UTF-8) as the terminal shows it: a new string (free it). */
+char *render_term_out(const struct render_term *t, const char *text);
+
+/* A line typed on the terminal, in UTF-8: a new string (free it).  A line
+ * that is UTF-8 already (ASCII, a script's) is taken as it is; any other
+ * is read in the terminal's character set ("tr\xe8s" in Latin-1 is
+ * "très"), or left as it is when it is not in that either. */
+char *render_term_in(const struct render_term *t, const char *line);
 
 #endif

@@ -3,15 +3,69 @@
  */
 #include "words.h"
 
+#include <assert.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
+#include "action.h"
 #include "event_json.h"
 #include "notation.h"
 #include "proto.h"
 #include "ruleset.h"
 #include "scrub.h"
+#include "text.h"
+
+/*
+ * What the server may send fits whole (words.h).  Each sum is a sentence's
+ * fixed words, its longest inserts, and the text: the longest of each
+ * kind, below, must fit in the buffer its callers give it.
+ */
+static_assert(WORDS_TEXT_MAX == ACTION_REASON_MAX, "an umpire's reason or note, chat, a tell: 200 bytes");
+#define TEXT_BUF (WORDS_TEXT_MAX + 1)   /* one such text, cleaned, with its NUL */
+#define RESULT_BUF 16                   /* a game's result as shown: "1/2-1/2", or what a server wrote */
+#define INT_TEXT_MAX 20                 /* the longest json_int_t: "-9223372036854775808" */
+#define WHEN_BUF 40                     /* ", 2026-12-03 18:02 UTC" (words_utc: "" if longer) */
+/* the umpire's longest sentences, in a log line with its number */
+static_assert(sizeof "Game over: no result by the umpire's decision ()" - 1 + RESULT_BUF - 1 + sizeof ": " - 1 +
+              WORDS_TEXT_MAX + WORDS_NUMBER_MAX < WORDS_MAX, "an adjudication's note");
+static_assert(sizeof "The umpire gave a side  more seconds: " - 1 + INT_TEXT_MAX + WORDS_TEXT_MAX +
+              WORDS_NUMBER_MAX < WORDS_MAX, "a time's reason");
+static_assert(sizeof "The umpire restarted the clocks: " - 1 + WORDS_TEXT_MAX + WORDS_NUMBER_MAX < WORDS_MAX,
+              "a pause's reason");
+static_assert(sizeof "Umpire's note (umpires only): " - 1 + WORDS_TEXT_MAX + WORDS_NUMBER_MAX < WORDS_MAX,
+              "a note");
+/* people's words */
+static_assert(sizeof "A message for you: . from : \"\"" - 1 + INT_TEXT_MAX + PROTO_NAME_MAX + WHEN_BUF - 1 +
+              WORDS_TEXT_MAX < WORDS_CHAT_MAX, "a message");
+static_assert(sizeof " (spectator) says: \"\"" - 1 + PROTO_NAME_MAX + WORDS_TEXT_MAX < WORDS_CHAT_MAX, "chat");
+static_assert(sizeof " tells you: \"\"" - 1 + PROTO_NAME_MAX + WORDS_TEXT_MAX < WORDS_CHAT_MAX, "a tell");
+
+/* buf's last character, if vsnprintf cut it short, taken off: the words end between characters. */
+static void whole_end(char *buf, size_t n)
+{
+	for (size_t back = 1; back <= 4 && back <= n; back++) {
+		const unsigned char *c = (const unsigned char *)buf + n - back;
+		if ((*c & 0xc0) == 0x80)
+			continue;   /* a continuation byte: its lead is further back */
+		if (*c >= 0x80 && text_utf8_seq(c, back) == 0)
+			buf[n - back] = '\0';
+		return;
+	}
+}
+
+/* snprintf, except that words cut short are cut between characters. */
+__attribute__((format(printf, 3, 4)))
+static void say(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && len > 0 && (size_t)n >= len)
+		whole_end(buf, len - 1);
+}
 
 const char *words_side(int color)
 {
@@ -55,7 +109,7 @@ static void game_over(const struct event *e, char *buf, size_t len)
 	if (!res)
 		res = "*";
 	if (e->reason == REASON_ABORTED) {
-		snprintf(buf, len, "Game aborted");
+		say(buf, len, "Game aborted");
 		return;
 	}
 	char lead[64] = "";
@@ -69,17 +123,17 @@ static void game_over(const struct event *e, char *buf, size_t len)
 	if (e->result == RESULT_WHITE || e->result == RESULT_BLACK) {
 		const char *winner = e->result == RESULT_WHITE ? "White" : "Black";
 		if (lead[0])
-			snprintf(buf, len, "Game over: %s%s wins (%s)", lead, winner, res);
+			say(buf, len, "Game over: %s%s wins (%s)", lead, winner, res);
 		else
-			snprintf(buf, len, "Game over: %s wins by %s (%s)", winner,
+			say(buf, len, "Game over: %s wins by %s (%s)", winner,
 			         reason_words(e->reason), res);
 	} else if (e->result == RESULT_DRAW) {
 		if (lead[0])
-			snprintf(buf, len, "Game over: %sDrawn (%s)", lead, res);
+			say(buf, len, "Game over: %sDrawn (%s)", lead, res);
 		else
-			snprintf(buf, len, "Game over: drawn by %s (%s)", reason_words(e->reason), res);
+			say(buf, len, "Game over: drawn by %s (%s)", reason_words(e->reason), res);
 	} else {
-		snprintf(buf, len, "Game over: %s(%s)", lead, res);
+		say(buf, len, "Game over: %s(%s)", lead, res);
 	}
 }
 
@@ -107,18 +161,18 @@ void words_event(const struct event *e, int me, const char *san, char *buf, size
 
 	switch (e->type) {
 	case EV_MOVE:
-		snprintf(buf, len, "You played %s", mv[0] ? mv : "your move");
+		say(buf, len, "You played %s", mv[0] ? mv : "your move");
 		break;
 	case EV_MOVED:
-		snprintf(buf, len, mine ? "You have moved" : "%s has moved", who);
+		say(buf, len, mine ? "You have moved" : "%s has moved", who);
 		break;
 	case EV_ILLEGAL:
 		if (mine && mv[0])
-			snprintf(buf, len, "Illegal: %s. Try again", mv);
+			say(buf, len, "Illegal: %s. Try again", mv);
 		else if (mine)
-			snprintf(buf, len, "Your try was illegal");
+			say(buf, len, "Your try was illegal");
 		else
-			snprintf(buf, len, "%s tried an illegal move", who);
+			say(buf, len, "%s tried an illegal move", who);
 		break;
 	case EV_IMPOSSIBLE:
 		/* Not "your own pieces cannot make it": a pawn capture the turn's
@@ -129,14 +183,14 @@ void words_event(const struct event *e, int me, const char *san, char *buf, size
 		 * "Your try was impossible" after an "any?"); a try's public
 		 * copy goes to the others alone. */
 		if (!mv[0] && (e->audience & AUD_WHITE) && (e->audience & AUD_BLACK))
-			snprintf(buf, len, mine ? "Impossible: you have no pawns to ask \"any?\" about"
+			say(buf, len, mine ? "Impossible: you have no pawns to ask \"any?\" about"
 			                        : "%s asked \"any?\" with no pawns: impossible", who);
 		else if (mine && mv[0])
-			snprintf(buf, len, "Impossible: %s", mv);
+			say(buf, len, "Impossible: %s", mv);
 		else if (mine)
-			snprintf(buf, len, "Your try was impossible");
+			say(buf, len, "Your try was impossible");
 		else
-			snprintf(buf, len, "%s tried an impossible move", who);
+			say(buf, len, "%s tried an impossible move", who);
 		break;
 	case EV_CAPTURE: {
 		char sq[3] = "??";
@@ -146,16 +200,16 @@ void words_event(const struct event *e, int me, const char *san, char *buf, size
 		int exact = captured_type(e->what); /* crazykrieg names the man */
 		const char *what = e->what == CAPTURED_PIECE ? " a piece"
 		                 : exact >= PAWN && exact <= QUEEN ? man[exact] : "";
-		snprintf(buf, len, "%s captured%s on %s%s", who, what, sq,
+		say(buf, len, "%s captured%s on %s%s", who, what, sq,
 		         e->en_passant ? " en passant" : "");
 		break;
 	}
 	case EV_CHECK:
 		if (e->checks[1] != CHECK_NONE)
-			snprintf(buf, len, "Double check: %s and %s", check_words(e->checks[0]),
+			say(buf, len, "Double check: %s and %s", check_words(e->checks[0]),
 			         check_words(e->checks[1]));
 		else
-			snprintf(buf, len, "Check %s", check_words(e->checks[0]));
+			say(buf, len, "Check %s", check_words(e->checks[0]));
 		break;
 	case EV_PAWN_TRIES: {
 		char n[24];
@@ -164,16 +218,16 @@ void words_event(const struct event *e, int me, const char *san, char *buf, size
 		else
 			snprintf(n, sizeof n, "%d pawn %s", e->count, e->count == 1 ? "try" : "tries");
 		if (mine)
-			snprintf(buf, len, "You have %s", n);
+			say(buf, len, "You have %s", n);
 		else
-			snprintf(buf, len, "%s has %s", who, n);
+			say(buf, len, "%s has %s", who, n);
 		break;
 	}
 	case EV_PAWN_CAPTURES:
 		if (mine)
-			snprintf(buf, len, e->answer ? "You have a pawn capture" : "You have no pawn captures");
+			say(buf, len, e->answer ? "You have a pawn capture" : "You have no pawn captures");
 		else
-			snprintf(buf, len, e->answer ? "%s has a pawn capture" : "%s has no pawn captures", who);
+			say(buf, len, e->answer ? "%s has a pawn capture" : "%s has no pawn captures", who);
 		break;
 	case EV_PAWN_SQUARES: {
 		/* rand: the squares of the pawns that can capture */
@@ -196,11 +250,11 @@ void words_event(const struct event *e, int me, const char *san, char *buf, size
 		/* The squares are where the pawns stand, never where they capture:
 		 * "from", not "on" (RULESETS.md, rand: "White has pawn tries from e4"). */
 		if (!list[0])
-			snprintf(buf, len, mine ? "You have no pawn tries" : "%s has no pawn tries", who);
+			say(buf, len, mine ? "You have no pawn tries" : "%s has no pawn tries", who);
 		else if (mine)
-			snprintf(buf, len, "Your pawns that can capture: %s", list);
+			say(buf, len, "Your pawns that can capture: %s", list);
 		else
-			snprintf(buf, len, "%s can capture with %s from %s", who, total == 1 ? "a pawn" : "pawns", from);
+			say(buf, len, "%s can capture with %s from %s", who, total == 1 ? "a pawn" : "pawns", from);
 		break;
 	}
 	case EV_DROP: {
@@ -208,44 +262,44 @@ void words_event(const struct event *e, int me, const char *san, char *buf, size
 		static const char *const man[] = { "a pawn", "a knight", "a bishop", "a rook", "a queen" };
 		int t = captured_type(e->what);
 		const char *m = t >= PAWN && t <= QUEEN ? man[t] : "a man";
-		snprintf(buf, len, mine ? "You dropped %s" : "%s dropped %s", mine ? m : who, m);
+		say(buf, len, mine ? "You dropped %s" : "%s dropped %s", mine ? m : who, m);
 		break;
 	}
 	case EV_PROMOTION:
-		snprintf(buf, len, mine ? "You promoted a pawn" : "%s promoted a pawn", who);
+		say(buf, len, mine ? "You promoted a pawn" : "%s promoted a pawn", who);
 		break;
 	case EV_ANY: {
 		const char *ans = e->answer == ANY_YES ? "yes" : e->answer == ANY_TRY ? "try!" : "no";
 		if (mine && e->answer != ANY_NO)
-			snprintf(buf, len, "Any? %s You have a pawn capture to try", e->answer == ANY_TRY ? "Try!" : "Yes.");
+			say(buf, len, "Any? %s You have a pawn capture to try", e->answer == ANY_TRY ? "Try!" : "Yes.");
 		else if (mine)
-			snprintf(buf, len, "Any? No. You have no pawn captures");
+			say(buf, len, "Any? No. You have no pawn captures");
 		else
-			snprintf(buf, len, "%s asked \"any?\": %s", who, ans);
+			say(buf, len, "%s asked \"any?\": %s", who, ans);
 		break;
 	}
 	case EV_ILLEGAL_COUNT:
-		snprintf(buf, len, "%s made %d illegal %s before moving", mine ? "You" : who, e->count,
+		say(buf, len, "%s made %d illegal %s before moving", mine ? "You" : who, e->count,
 		         e->count == 1 ? "try" : "tries");
 		break;
 	case EV_ALL_ILLEGAL:
 		if (mine)
-			snprintf(buf, len, "All your tries were illegal: send more");
+			say(buf, len, "All your tries were illegal: send more");
 		else
-			snprintf(buf, len, "All of %s's tries were illegal", who);
+			say(buf, len, "All of %s's tries were illegal", who);
 		break;
 	case EV_QUIET_ENDED:
-		snprintf(buf, len, "%s%s quiet sequence stopped with %d %s unplayed",
+		say(buf, len, "%s%s quiet sequence stopped with %d %s unplayed",
 		         mine ? "Your" : who, mine ? "" : "'s", e->count, e->count == 1 ? "move" : "moves");
 		break;
 	case EV_GAME_OVER:
 		game_over(e, buf, len);
 		break;
 	case EV_UMPIRE_MOVE:
-		snprintf(buf, len, "%s played %s", who, mv[0] ? mv : "a move");
+		say(buf, len, "%s played %s", who, mv[0] ? mv : "a move");
 		break;
 	default:
-		snprintf(buf, len, "The umpire said something this client does not know");
+		say(buf, len, "The umpire said something this client does not know");
 		break;
 	}
 }
@@ -258,11 +312,11 @@ void words_impossible(const struct ruleset *rs, const struct event *e, enum word
 	char said[WORDS_MAX];
 	ruleset_say(rs, e, said, sizeof said);
 	if (why == WHY_OWN_PIECES)
-		snprintf(buf, len, "%s (your own pieces cannot make it)", said);
+		say(buf, len, "%s (your own pieces cannot make it)", said);
 	else if (why == WHY_PAWN_INFO)
-		snprintf(buf, len, "%s (this turn's pawn announcement rules it out)", said);
+		say(buf, len, "%s (this turn's pawn announcement rules it out)", said);
 	else
-		snprintf(buf, len, "%s", said);
+		say(buf, len, "%s", said);
 }
 
 /* --- the umpire's chair, and the umpire's actions --------------------------------- */
@@ -275,7 +329,7 @@ void words_umpire(const struct event *e, char *buf, size_t len)
 	else if (e->move != MOVE_NONE)
 		notation_uci(e->move, mv);
 	if ((e->type == EV_ILLEGAL || e->type == EV_IMPOSSIBLE) && mv[0])
-		snprintf(buf, len, "%s tried %s: %s", words_side(e->by), mv,
+		say(buf, len, "%s tried %s: %s", words_side(e->by), mv,
 		         e->type == EV_ILLEGAL ? "illegal" : "impossible");
 	else
 		words_event(e, -1, e->san, buf, len);
@@ -285,11 +339,11 @@ void words_audience(unsigned aud, char *buf, size_t len)
 {
 	unsigned heard = aud & (AUD_WHITE | AUD_BLACK | AUD_SPECTATOR);
 	if (heard == (AUD_WHITE | AUD_BLACK | AUD_SPECTATOR)) {
-		snprintf(buf, len, "everyone");
+		say(buf, len, "everyone");
 		return;
 	}
 	if (!heard) {
-		snprintf(buf, len, "umpire only");
+		say(buf, len, "umpire only");
 		return;
 	}
 	const char *names[3] = { "", "", "" };
@@ -301,22 +355,45 @@ void words_audience(unsigned aud, char *buf, size_t len)
 	if (heard & AUD_SPECTATOR)
 		names[n++] = "spectators";
 	if (n == 1)
-		snprintf(buf, len, "%s", names[0]);
+		say(buf, len, "%s", names[0]);
 	else if (n == 2)
-		snprintf(buf, len, "%s and %s", names[0], names[1]);
+		say(buf, len, "%s and %s", names[0], names[1]);
 	else
-		snprintf(buf, len, "%s, %s and %s", names[0], names[1], names[2]);
+		say(buf, len, "%s, %s and %s", names[0], names[1], names[2]);
 }
 
 void words_clean(const char *in, char *out, size_t len)
 {
-	size_t n = 0;
 	if (len == 0)
 		return;
-	for (; in && *in && n + 1 < len; in++)
-		out[n++] = *in == '\n' || *in == '\t' ? '?' : *in;
+	const unsigned char *p = (const unsigned char *)(in ? in : "");
+	size_t avail = strlen((const char *)p), n = 0;
+	for (size_t i = 0; i < avail;) {
+		size_t k = text_utf8_seq(p + i, avail - i);
+		if (n + (k ? k : 1) >= len)
+			break;   /* a character that does not fit: none after it either */
+		if (k == 0 || (k == 1 && (p[i] == '\n' || p[i] == '\t'))) {
+			out[n++] = '?';   /* not UTF-8 (a server's own cut), or a line's end */
+			i++;
+			continue;
+		}
+		memmove(out + n, p + i, k);   /* n <= i: in may be out */
+		n += k;
+		i += k;
+	}
 	out[n] = '\0';
 	scrub_text(out, n);
+}
+
+size_t words_fit(const char *s, size_t room)
+{
+	size_t n = strnlen(s, room < SIZE_MAX ? room + 1 : room);
+	if (n <= room)
+		return n;
+	n = room;   /* s[n] is the first byte left off: not a continuation of the last one kept */
+	for (int back = 0; back < 3 && n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80; back++)
+		n--;
+	return n;
 }
 
 /* The umpire's text of a message (`reason`, `text` or `note`), cleaned; "" when absent. */
@@ -328,12 +405,12 @@ static void umpire_text(const json_t *msg, const char *key, char *out, size_t le
 int words_umpire_action(const json_t *msg, char *buf, size_t len)
 {
 	const char *name = json_string_value(json_object_get(msg, "event"));
-	char text[256];
+	char text[TEXT_BUF];
 	if (!name)
 		return -1;
 	if (!strcmp(name, "clock_paused") || !strcmp(name, "clock_unpaused")) {
 		umpire_text(msg, "reason", text, sizeof text);
-		snprintf(buf, len, "The umpire %s the clocks%s%s", name[6] == 'p' ? "paused" : "restarted",
+		say(buf, len, "The umpire %s the clocks%s%s", name[6] == 'p' ? "paused" : "restarted",
 		         text[0] ? ": " : "", text);
 		return 0;
 	}
@@ -342,26 +419,26 @@ int words_umpire_action(const json_t *msg, char *buf, size_t len)
 	const char *side = by && !strcmp(by, "white") ? "White" : by && !strcmp(by, "black") ? "Black"
 	                                                                                     : "A player";
 	if (!strcmp(name, "adjourn_offer")) {
-		snprintf(buf, len, "%s offers to adjourn", side);   /* how to answer: words_notice, to the opponent */
+		say(buf, len, "%s offers to adjourn", side);   /* how to answer: words_notice, to the opponent */
 		return 0;
 	}
 	if (!strcmp(name, "adjourn_declined")) {
-		snprintf(buf, len, "%s declined to adjourn", side);
+		say(buf, len, "%s declined to adjourn", side);
 		return 0;
 	}
 	if (!strcmp(name, "adjourned")) {
-		snprintf(buf, len, "Adjourned (%s agreed): the clocks are stopped until \"unadjourn\"", side);
+		say(buf, len, "Adjourned (%s agreed): the clocks are stopped until \"unadjourn\"", side);
 		return 0;
 	}
 	if (!strcmp(name, "unadjourned")) {
-		snprintf(buf, len, "%s resumed the adjourned game: the clocks run again", side);
+		say(buf, len, "%s resumed the adjourned game: the clocks run again", side);
 		return 0;
 	}
 	if (!strcmp(name, "time_added")) {
 		const char *color = json_string_value(json_object_get(msg, "color"));
 		json_int_t secs = json_integer_value(json_object_get(msg, "seconds"));
 		umpire_text(msg, "reason", text, sizeof text);
-		snprintf(buf, len, "The umpire gave %s %lld more second%s%s%s",
+		say(buf, len, "The umpire gave %s %lld more second%s%s%s",
 		         color && !strcmp(color, "black") ? "Black" : color && !strcmp(color, "white") ? "White" : "a side",
 		         (long long)secs, secs == 1 ? "" : "s", text[0] ? ": " : "", text);
 		return 0;
@@ -369,9 +446,9 @@ int words_umpire_action(const json_t *msg, char *buf, size_t len)
 	if (!strcmp(name, "umpire_note")) {
 		umpire_text(msg, "text", text, sizeof text);
 		if (json_is_true(json_object_get(msg, "private")))
-			snprintf(buf, len, "Umpire's note (umpires only): %s", text);
+			say(buf, len, "Umpire's note (umpires only): %s", text);
 		else
-			snprintf(buf, len, "The umpire says: %s", text);
+			say(buf, len, "The umpire says: %s", text);
 		return 0;
 	}
 	return -1;
@@ -389,12 +466,12 @@ int words_notice(const json_t *msg, int me, char *buf, size_t len)
 	/* An offer's instructions are for the one who answers it; its maker
 	 * is told it was made (as "draw" says "Draw offered."). */
 	if (!strcmp(name, "adjourn_offer") && col == me)
-		snprintf(buf, len, "You offered to adjourn");
+		say(buf, len, "You offered to adjourn");
 	else if (!strcmp(name, "adjourn_offer"))
-		snprintf(buf, len, "%s offers to adjourn (\"adjourn\" accepts, \"adjourn decline\" declines)",
+		say(buf, len, "%s offers to adjourn (\"adjourn\" accepts, \"adjourn decline\" declines)",
 		         words_side(col));
 	else if (!strcmp(name, "adjourn_declined") && col == me)
-		snprintf(buf, len, "You declined to adjourn");
+		say(buf, len, "You declined to adjourn");
 	return 0;
 }
 
@@ -407,9 +484,9 @@ int words_draw(const json_t *msg, char *buf, size_t len)
 		return -1;
 	const char *who = col >= 0 ? words_side(col) : "A player";
 	if (name[5] == 'o')
-		snprintf(buf, len, "%s offers a draw", who);
+		say(buf, len, "%s offers a draw", who);
 	else
-		snprintf(buf, len, "%s declined the draw", who);
+		say(buf, len, "%s declined the draw", who);
 	return 0;
 }
 
@@ -418,7 +495,7 @@ int words_umpire_end(const json_t *msg, char *buf, size_t len)
 	const char *name = json_string_value(json_object_get(msg, "event"));
 	const char *reason = json_string_value(json_object_get(msg, "reason"));
 	const char *result = json_string_value(json_object_get(msg, "result"));
-	char note[256];
+	char note[TEXT_BUF];
 	if (!name || strcmp(name, "game_over") != 0)
 		return -1;
 	umpire_text(msg, "note", note, sizeof note);
@@ -426,16 +503,16 @@ int words_umpire_end(const json_t *msg, char *buf, size_t len)
 	if (!adjudged && !note[0])
 		return -1;   /* an ordinary end: words_event says it */
 	if (!adjudged && reason && !strcmp(reason, "aborted")) {
-		snprintf(buf, len, "Game aborted by the umpire: %s", note);
+		say(buf, len, "Game aborted by the umpire: %s", note);
 		return 0;
 	}
 	const char *who = !result ? "no result"
 	                : !strcmp(result, "1-0") ? "White wins"
 	                : !strcmp(result, "0-1") ? "Black wins"
 	                : !strcmp(result, "1/2-1/2") ? "drawn" : "no result";
-	char res[16];
+	char res[RESULT_BUF];
 	words_clean(result ? result : "*", res, sizeof res);
-	snprintf(buf, len, "Game over: %s by the umpire's decision (%s)%s%s", who, res, note[0] ? ": " : "", note);
+	say(buf, len, "Game over: %s by the umpire's decision (%s)%s%s", who, res, note[0] ? ": " : "", note);
 	return 0;
 }
 
@@ -460,11 +537,11 @@ int words_chat(const json_t *msg, const char *white, const char *black, int me, 
 	const char *channel = json_string_value(json_object_get(msg, "channel"));
 	if (!name || strcmp(name, "chat") != 0 || !channel)
 		return -1;
-	char text[256], who[64];
+	char text[TEXT_BUF], who[PROTO_NAME_MAX + 1];
 	words_clean(json_string_value(json_object_get(msg, "text")), text, sizeof text);
 	if (!strcmp(channel, "spectators")) {
 		words_clean(json_string_value(json_object_get(msg, "user")), who, sizeof who);
-		snprintf(buf, len, "%s (spectator) says: \"%s\"", who[0] ? who : "a spectator", text);
+		say(buf, len, "%s (spectator) says: \"%s\"", who[0] ? who : "a spectator", text);
 		return 0;
 	}
 	const char *col = json_string_value(json_object_get(msg, "color"));
@@ -472,15 +549,15 @@ int words_chat(const json_t *msg, const char *white, const char *black, int me, 
 	if (c < 0)
 		return -1;
 	if (c == me) {
-		snprintf(buf, len, "You say: \"%s\"", text);
+		say(buf, len, "You say: \"%s\"", text);
 		return 0;
 	}
 	const char *n = c == WHITE ? white : black;
 	words_clean(n, who, sizeof who);
 	if (who[0])
-		snprintf(buf, len, "%s (%s) says: \"%s\"", who, words_side(c), text);
+		say(buf, len, "%s (%s) says: \"%s\"", who, words_side(c), text);
 	else
-		snprintf(buf, len, "%s says: \"%s\"", words_side(c), text);
+		say(buf, len, "%s says: \"%s\"", words_side(c), text);
 	return 0;
 }
 
@@ -495,11 +572,11 @@ void words_utc(const json_t *o, const char *key, const char *fmt, char *buf, siz
 
 void words_message(const json_t *m, char *buf, size_t len)
 {
-	char text[256], who[64], when[40];
+	char text[TEXT_BUF], who[PROTO_NAME_MAX + 1], when[WHEN_BUF];
 	words_clean(json_string_value(json_object_get(m, "text")), text, sizeof text);
 	words_clean(json_string_value(json_object_get(m, "from")), who, sizeof who);
 	words_utc(m, "sent", ", %Y-%m-%d %H:%M UTC", when, sizeof when);
-	snprintf(buf, len, "%lld. from %s%s: \"%s\"", (long long)json_integer_value(json_object_get(m, "message")),
+	say(buf, len, "%lld. from %s%s: \"%s\"", (long long)json_integer_value(json_object_get(m, "message")),
 	         who[0] ? who : "someone", when, text);
 }
 
@@ -509,15 +586,15 @@ int words_tell(const json_t *msg, char *buf, size_t len)
 	if (name && strcmp(name, "message") == 0) {
 		char line[WORDS_CHAT_MAX];
 		words_message(msg, line, sizeof line);
-		snprintf(buf, len, "A message for you: %s", line);
+		say(buf, len, "A message for you: %s", line);
 		return 0;
 	}
 	if (!name || strcmp(name, "tell") != 0)
 		return -1;
-	char text[256], who[64];
+	char text[TEXT_BUF], who[PROTO_NAME_MAX + 1];
 	words_clean(json_string_value(json_object_get(msg, "text")), text, sizeof text);
 	words_clean(json_string_value(json_object_get(msg, "from")), who, sizeof who);
-	snprintf(buf, len, "%s tells you: \"%s\"", who[0] ? who : "someone", text);
+	say(buf, len, "%s tells you: \"%s\"", who[0] ? who : "someone", text);
 	return 0;
 }
 
@@ -525,11 +602,11 @@ void words_duration(long long ms, char *buf, size_t len)
 {
 	long long s = ms > 0 ? (ms + 999) / 1000 : 0;   /* a deadline: round up, never early */
 	if (s >= 86400)
-		snprintf(buf, len, "%lldd %lldh", s / 86400, s % 86400 / 3600);
+		say(buf, len, "%lldd %lldh", s / 86400, s % 86400 / 3600);
 	else if (s >= 3600)
-		snprintf(buf, len, "%lld:%02lld:%02lld", s / 3600, s % 3600 / 60, s % 60);
+		say(buf, len, "%lld:%02lld:%02lld", s / 3600, s % 3600 / 60, s % 60);
 	else
-		snprintf(buf, len, "%lld:%02lld", s / 60, s % 60);
+		say(buf, len, "%lld:%02lld", s / 60, s % 60);
 }
 
 /* ms as seconds: "2", "0.5" (the fraction's trailing zeros dropped). */
@@ -539,9 +616,9 @@ static void seconds_text(long long ms, char *buf, size_t len)
 	for (; frac && frac % 10 == 0; frac /= 10)
 		digits--;
 	if (frac)
-		snprintf(buf, len, "%lld.%0*d", ms / 1000, digits, frac);
+		say(buf, len, "%lld.%0*d", ms / 1000, digits, frac);
 	else
-		snprintf(buf, len, "%lld", ms / 1000);
+		say(buf, len, "%lld", ms / 1000);
 }
 
 /*
@@ -557,15 +634,15 @@ static void base_text(long long ms, char *buf, size_t len)
 	if (ms % 1000 == 0 && ms / 1000 % 3 == 0) {
 		long long hundredths = ms / 1000 * 5 / 3;   /* of a minute */
 		if (hundredths % 100 == 0)
-			snprintf(buf, len, "%lld", hundredths / 100);
+			say(buf, len, "%lld", hundredths / 100);
 		else if (hundredths % 10 == 0)
-			snprintf(buf, len, "%lld.%lld", hundredths / 100, hundredths / 10 % 10);
+			say(buf, len, "%lld.%lld", hundredths / 100, hundredths / 10 % 10);
 		else
-			snprintf(buf, len, "%lld.%02lld", hundredths / 100, hundredths % 100);
+			say(buf, len, "%lld.%02lld", hundredths / 100, hundredths % 100);
 		return;
 	}
 	seconds_text(ms % 60000, sec, sizeof sec);
-	snprintf(buf, len, "%lld:%s%s", ms / 60000, ms % 60000 < 10000 ? "0" : "", sec);
+	say(buf, len, "%lld:%s%s", ms / 60000, ms % 60000 < 10000 ? "0" : "", sec);
 }
 
 /* A wire number of seconds (>= 0) in whole ms, rounded. */
@@ -580,24 +657,24 @@ void words_time(const json_t *t, char *buf, size_t len)
 	json_t *days = json_object_get(t, "days"), *base = json_object_get(t, "base");
 	char b[72], inc[32];
 	if (json_is_integer(days)) {
-		snprintf(buf, len, "%lld day%s a move", (long long)json_integer_value(days),
+		say(buf, len, "%lld day%s a move", (long long)json_integer_value(days),
 		         json_integer_value(days) == 1 ? "" : "s");
 	} else if (json_is_number(base)) {
 		base_text(wire_ms(base), b, sizeof b);
 		seconds_text(wire_ms(json_object_get(t, "inc")), inc, sizeof inc);
-		snprintf(buf, len, "%s+%s", b, inc);
+		say(buf, len, "%s+%s", b, inc);
 	} else {
-		snprintf(buf, len, "untimed");
+		say(buf, len, "untimed");
 	}
 }
 
 void words_rating(const json_t *r, char *buf, size_t len)
 {
 	if (!json_is_integer(json_object_get(r, "rating"))) {
-		snprintf(buf, len, "%s", "");
+		say(buf, len, "%s", "");
 		return;
 	}
-	snprintf(buf, len, "%lld%s", (long long)json_integer_value(json_object_get(r, "rating")),
+	say(buf, len, "%lld%s", (long long)json_integer_value(json_object_get(r, "rating")),
 	         json_is_true(json_object_get(r, "provisional")) ? "?" : "");
 }
 
@@ -605,9 +682,9 @@ void words_watching(const json_t *spectators, const char *lead, char *buf, size_
 {
 	json_int_t n = json_integer_value(spectators);
 	if (n > 0)
-		snprintf(buf, len, "%s%lld watching", lead, (long long)n);
+		say(buf, len, "%s%lld watching", lead, (long long)n);
 	else
-		snprintf(buf, len, "%s", "");
+		say(buf, len, "%s", "");
 }
 
 void words_offer(const json_t *o, const char *me, char *buf, size_t len)
@@ -633,6 +710,6 @@ void words_offer(const json_t *o, const char *me, char *buf, size_t len)
 		snprintf(range, sizeof range, ", ratings %lld..%lld",
 		         (long long)json_integer_value(json_object_get(o, "rating_min")),
 		         (long long)json_integer_value(json_object_get(o, "rating_max")));
-	snprintf(buf, len, "%s%s: %s, %s, %s, %s%s", who[0] ? who : "?", rating, rules[0] ? rules : "?", tc,
+	say(buf, len, "%s%s: %s, %s, %s, %s%s", who[0] ? who : "?", rating, rules[0] ? rules : "?", tc,
 	         json_is_true(json_object_get(o, "rated")) ? "rated" : "unrated", side, range);
 }

@@ -16,9 +16,26 @@
 
 #include "event.h"
 
-#define WORDS_MAX 160
-#define WORDS_CHAT_MAX 320   /* a chat line: a name, the channel, and up to 200 bytes of text */
-#define WORDS_NOTICE_MAX 512 /* an admin's notice or the message of the day: up to 500 bytes */
+/*
+ * Room for words, with its NUL: every text the server may send fits whole
+ * in the sentence it is shown in (words.c checks the sums: static_assert).
+ * Its limits (PROTOCOL.md): an umpire's reason or note, chat, a tell, a
+ * message, a declined offer's reason, a kick's reason: WORDS_TEXT_MAX
+ * bytes (= ACTION_REASON_MAX); names PROTO_NAME_MAX; an admin's notice and
+ * the message of the day WORDS_NOTICE_TEXT_MAX.  More than that (a hostile
+ * server) is cut, between characters, never inside one (words_clean).
+ */
+#define WORDS_TEXT_MAX 200          /* a person's or an umpire's words, in bytes (= ACTION_REASON_MAX) */
+#define WORDS_NOTICE_TEXT_MAX 500   /* an admin's notice or the message of the day, in bytes */
+/* The most bytes of a sentence around one text: "A message for you: 9007199254740993.
+ * from NAME, 2026-12-03 18:02 UTC: "TEXT"" with the longest name, number and year;
+ * "Game over: no result by the umpire's decision (RESULT): TEXT". */
+#define WORDS_LEAD_MAX 120
+#define WORDS_NUMBER_MAX 16         /* a log line's number before the words: "12345... " */
+/* An announcement or an umpire's action: its words, and room for the log's number before them. */
+#define WORDS_MAX (WORDS_LEAD_MAX + WORDS_TEXT_MAX + WORDS_NUMBER_MAX)
+#define WORDS_CHAT_MAX (WORDS_LEAD_MAX + WORDS_TEXT_MAX + 1)   /* a line of chat, a tell, a message */
+#define WORDS_NOTICE_MAX (WORDS_NOTICE_TEXT_MAX + 12)         /* a notice or the motd, cleaned */
 
 /*
  * me is the listener's colour (WHITE/BLACK) or -1 for an umpire or spectator.
@@ -105,8 +122,14 @@ int words_umpire_end(const json_t *msg, char *buf, size_t len);
 int words_read_event(const json_t *msg, struct event *e);
 
 /* Free text from the server made one safe line for a terminal: control characters
- * (scrub.h), tabs and newlines become '?'. */
+ * (scrub.h), tabs and newlines become '?', and so does a byte that starts no UTF-8
+ * character.  What does not fit in out (len bytes with the NUL) is left off, a
+ * whole character at a time: a cut never splits one.  in may be out. */
 void words_clean(const char *in, char *out, size_t len);
+
+/* How many bytes of s (UTF-8) fit in `room` bytes, cut between characters:
+ * strlen(s) if all of it does. */
+size_t words_fit(const char *s, size_t room);
 
 /*
  * A `chat` event (PROTOCOL.md, "Chat") in words that are plainly a

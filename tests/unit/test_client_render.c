@@ -1,6 +1,7 @@
 /*
  * test_client_render.c — krieg's board drawing: ASCII and Unicode, from
- * each side, with ghosts, with and without colour; and the clock text.
+ * each side, with ghosts, with and without colour; the clock text; the
+ * announcement log under the board.
  */
 #include <check.h>
 #include <locale.h>
@@ -9,11 +10,14 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "action.h"
 #include "board.h"
 #include "check_main.h"
+#include "client_fixture.h"
 #include "event.h"
 #include "ghost.h"
 #include "render.h"
+#include "text.h"
 
 static char out[RENDER_BOARD_MAX];
 
@@ -269,6 +273,152 @@ START_TEST(edit_row_follows_the_wrap)
 }
 END_TEST
 
+/* Valid UTF-8 from end to end, as common/text.h reads it. */
+static bool utf8_whole(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+	for (size_t i = 0, k; i < n; i += k)
+		if ((k = text_utf8_seq(p + i, n - i)) == 0)
+			return false;
+	return true;
+}
+
+/*
+ * The umpire's longest note (ACTION_REASON_MAX bytes) and a pause's reason
+ * are shown whole, on their line and in the log under the board (probe:
+ * "#3: The umpire says: 中…中\xe4", 164 bytes of 200, and the log the same).
+ */
+START_TEST(umpire_texts_whole_under_the_board)
+{
+	struct client c;
+	struct sink s;
+	char note[ACTION_REASON_MAX + 1] = "", zh[ACTION_REASON_MAX + 1] = "", want[1024];
+	for (int i = 0; i < 66; i++)
+		strcat(note, "\xe4\xb8\xad");   /* 中 */
+	strcat(note, "ab");
+	for (int i = 0; i < 100; i++)
+		strcat(zh, "\xd0\x96");   /* Ж */
+	sink_logged_in(&c, &s);
+	client_receive(&c, "{\"event\":\"game_start\",\"game\":3,\"rules\":\"icc\",\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"color\":\"black\",\"rated\":false}");
+	client_flush(&c);
+	json_t *j = json_pack("{s:s, s:i, s:s, s:i}", "event", "umpire_note", "game", 3, "text", note, "ply", 0);
+	char *line = json_dumps(j, JSON_COMPACT);
+	client_receive(&c, line);
+	free(line);
+	json_decref(j);
+	j = json_pack("{s:s, s:i, s:s, s:s, s:i}", "event", "clock_paused", "game", 3, "by", "umpire", "reason", zh,
+	              "ply", 0);
+	line = json_dumps(j, JSON_COMPACT);
+	client_receive(&c, line);
+	free(line);
+	json_decref(j);
+	client_flush(&c);
+	ck_assert_msg(utf8_whole(s.printed), "not UTF-8: %s", s.printed);
+	snprintf(want, sizeof want, "#3: The umpire says: %s\n", note);
+	ck_assert_msg(strstr(s.printed, want), "%s", s.printed);
+	snprintf(want, sizeof want, "#3: The umpire paused the clocks: %s\n", zh);
+	ck_assert_msg(strstr(s.printed, want), "%s", s.printed);
+
+	static char board[RENDER_BOARD_MAX + CLIENT_LOG_MAX * (WORDS_MAX + 4)];
+	ck_assert_ptr_nonnull(client_current(&c));
+	client_render(&c, client_current(&c), board, sizeof board);
+	ck_assert_msg(utf8_whole(board), "not UTF-8: %s", board);
+	snprintf(want, sizeof want, "  1. The umpire says: %s\n", note);
+	ck_assert_msg(strstr(board, want), "%s", board);
+	snprintf(want, sizeof want, "  1. The umpire paused the clocks: %s", zh);
+	ck_assert_msg(strstr(board, want), "%s", board);
+	client_free(&c);
+}
+END_TEST
+
+/* No byte 0x80..0x9F in s (a C1 control to an 8-bit terminal: 0x9B is CSI). */
+static bool no_c1(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p >= 0x80 && *p <= 0x9f)
+			return false;
+	return true;
+}
+
+/* text as a terminal in `codeset` is shown it (render_term_out), into a static buffer. */
+static const char *shown_in(const char *codeset, const char *text)
+{
+	static char shown[1024];
+	struct render_term t;
+	render_term_open(&t, codeset);
+	char *s = render_term_out(&t, text);
+	render_term_close(&t);
+	snprintf(shown, sizeof shown, "%s", s);
+	free(s);
+	return shown;
+}
+
+/*
+ * In a locale whose character set is not UTF-8 (LANG=C, Latin-1), what
+ * krieg prints is converted to it: chat's "ě2Jě31mRED" reached the
+ * terminal as \xC4\x9B2J\xC4\x9B31mRED, and 0x9B is CSI on an 8-bit one
+ * (xterm in 8-bit mode, the Linux console outside UTF-8 mode).
+ */
+START_TEST(terminal_text_in_the_locale_charset)
+{
+	static const char probe[] = "\xc4\x9b" "2J\xc4\x9b" "31mRED";   /* ě2Jě31mRED */
+	const char *s = shown_in("ANSI_X3.4-1968", probe);
+	ck_assert_msg(no_c1(s), "%s", s);
+	ck_assert_str_eq(s, "e2Je31mRED");
+	s = shown_in("ISO-8859-1", probe);
+	ck_assert_msg(no_c1(s), "%s", s);
+	ck_assert_str_eq(s, "e2Je31mRED");
+	/* Latin-1 keeps its own letters; anything else is transliterated or '?' */
+	ck_assert_str_eq(shown_in("ISO-8859-1", "tr\xc3\xa8s \xc3\xa9t\xc3\xa9"), "tr\xe8s \xe9t\xe9");
+	ck_assert_str_eq(shown_in("ISO-8859-1", "\xe4\xb8\xad!"), "?!");
+	ck_assert_str_eq(shown_in("ANSI_X3.4-1968", "caf\xc3\xa9 \xe4\xb8\xad"), "cafe ?");
+	/* U+0080..U+009F, and bytes that are not UTF-8 (a cut character), are '?' everywhere */
+	ck_assert_str_eq(shown_in("ISO-8859-1", "a\xc2\x9b" "b\xe4"), "a?b?");
+	ck_assert_str_eq(shown_in("UTF-8", "a\xc2\x9b" "b\xe4\xb8\xad\xe4"), "a?b\xe4\xb8\xad?");
+	/* ASCII as it is: the board's colours, lines, the bell */
+	ck_assert_str_eq(shown_in("ISO-8859-1", "\033[1mK\033[0m\n\t\a"), "\033[1mK\033[0m\n\t\a");
+	/* character sets whose letters sit at 0x80..0x9F: '?' there (KOI8-R's box line, CP1252's euro) */
+	s = shown_in("KOI8-R", "\xe2\x94\x80\xd0\x96");   /* ─Ж */
+	ck_assert_msg(no_c1(s), "%s", s);
+	ck_assert_str_eq(s, "?\xf6");
+	s = shown_in("CP1252", "\xe2\x82\xac \xc3\xa9");   /* € é */
+	ck_assert_msg(no_c1(s), "%s", s);
+	ck_assert_str_eq(s, "? \xe9");
+	/* a multi-byte one keeps its characters' own bytes (EUC-JP's half-width kana lead with 0x8E) */
+	ck_assert_str_eq(shown_in("EUC-JP", "\xe4\xb8\xad\xef\xbd\xb1"), "\xc3\xe6\x8e\xb1");
+	/* a character set iconv does not know: ASCII alone */
+	ck_assert_str_eq(shown_in("NO-SUCH-CHARSET", "caf\xc3\xa9"), "caf?");
+}
+END_TEST
+
+/* And what is typed in that character set reaches the server as UTF-8
+ * (typed Latin-1 was refused as "not UTF-8"). */
+START_TEST(typed_text_read_in_the_locale_charset)
+{
+	struct render_term t;
+	render_term_open(&t, "ISO-8859-1");
+	char *s = render_term_in(&t, "say tr\xe8s bien");
+	ck_assert_str_eq(s, "say tr\xc3\xa8s bien");
+	free(s);
+	s = render_term_in(&t, "say tr\xc3\xa8s");   /* UTF-8 already (a script's): as it is */
+	ck_assert_str_eq(s, "say tr\xc3\xa8s");
+	free(s);
+	render_term_close(&t);
+	render_term_open(&t, "ANSI_X3.4-1968");
+	s = render_term_in(&t, "say tr\xe8s");   /* in neither: as it is, for the client to refuse */
+	ck_assert_str_eq(s, "say tr\xe8s");
+	free(s);
+	render_term_close(&t);
+	render_term_open(&t, "UTF-8");
+	s = render_term_in(&t, "say \xe8");
+	ck_assert_str_eq(s, "say \xe8");
+	free(s);
+	render_term_close(&t);
+}
+END_TEST
+
 static Suite *render_suite(void)
 {
 	Suite *s = suite_create("client_render");
@@ -284,6 +434,9 @@ static Suite *render_suite(void)
 	tcase_add_test(tc, clock_text);
 	tcase_add_test(tc, edit_row_follows_the_wrap);
 	tcase_add_test(tc, no_color_env);
+	tcase_add_test(tc, umpire_texts_whole_under_the_board);
+	tcase_add_test(tc, terminal_text_in_the_locale_charset);
+	tcase_add_test(tc, typed_text_read_in_the_locale_charset);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,18 +1,34 @@
 /*
  * test_client_words.c — krieg's plain-words announcements.
  */
+#include <assert.h>
 #include <check.h>
 #include <jansson.h>
 #include <locale.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
+#include "action.h"
+#include "admin.h"
 #include "board.h"
 #include "check_main.h"
+#include "cmd.h"
+#include "config.h"
 #include "event.h"
+#include "proto.h"
 #include "ruleset.h"
+#include "text.h"
 #include "words.h"
 
 static char buf[WORDS_MAX];
+
+/* The client's room for a text is the server's limit for it (words.h). */
+static_assert(WORDS_TEXT_MAX == ACTION_REASON_MAX && WORDS_TEXT_MAX == ADMIN_REASON_MAX &&
+              WORDS_TEXT_MAX == CMD_REASON_MAX, "reasons, notes, chat: one limit");
+static_assert(WORDS_NOTICE_TEXT_MAX >= ADMIN_NOTICE_MAX && WORDS_NOTICE_TEXT_MAX >= CONFIG_MOTD_MAX,
+              "a notice, the message of the day");
+static_assert(WORDS_NOTICE_MAX > WORDS_NOTICE_TEXT_MAX, "a notice with its NUL");
 
 static struct event ev(int type, int by)
 {
@@ -312,6 +328,185 @@ START_TEST(time_control_words)
 }
 END_TEST
 
+/* --- the server's texts, whole, and never cut inside a character ------------------ */
+
+/* Valid UTF-8 from end to end, as common/text.h reads it. */
+static bool utf8_whole(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+	for (size_t i = 0, k; i < n; i += k)
+		if ((k = text_utf8_seq(p + i, n - i)) == 0)
+			return false;
+	return true;
+}
+
+/* unit, times times, then tail, into out (len bytes). */
+static const char *repeat(const char *unit, int times, const char *tail, char *out, size_t len)
+{
+	size_t n = 0;
+	for (int i = 0; i < times; i++)
+		n += (size_t)snprintf(out + n, len - n, "%s", unit);
+	snprintf(out + n, len - n, "%s", tail);
+	return out;
+}
+
+/* msg's words (words_umpire_action, or words_umpire_end for a game_over) must be exactly want. */
+static void says(json_t *msg, const char *want)
+{
+	ck_assert_ptr_nonnull(msg);
+	const char *name = json_string_value(json_object_get(msg, "event"));
+	if (!strcmp(name, "game_over"))
+		ck_assert_int_eq(words_umpire_end(msg, buf, sizeof buf), 0);
+	else
+		ck_assert_int_eq(words_umpire_action(msg, buf, sizeof buf), 0);
+	ck_assert_msg(utf8_whole(buf), "not UTF-8 (%zu bytes): %s", strlen(buf), buf);
+	ck_assert_msg(!strcmp(buf, want), "%zu bytes, not the %zu of the whole text: %s", strlen(buf), strlen(want),
+	              buf);
+	json_decref(msg);
+}
+
+/*
+ * Every umpire's text the server may send (ACTION_REASON_MAX bytes: a note,
+ * a pause's or a time's reason, an adjudication's note) reaches the player
+ * whole (probe: "中"x66+"ab", 200 bytes, arrived as "The umpire says: 中…中"
+ * and the first byte of a 中, 164 bytes; a pause's "Ж"x100 as "…ЖЖ\xd0").
+ */
+START_TEST(umpire_texts_shown_whole)
+{
+	char note[ACTION_REASON_MAX + 1], zh[ACTION_REASON_MAX + 1], ascii[ACTION_REASON_MAX + 1];
+	char want[1024];
+	repeat("\xe4\xb8\xad", 66, "ab", note, sizeof note);   /* 中 */
+	repeat("\xd0\x96", 100, "", zh, sizeof zh);           /* Ж */
+	repeat("r", ACTION_REASON_MAX, "", ascii, sizeof ascii);
+	ck_assert_uint_eq(strlen(note), ACTION_REASON_MAX);
+	ck_assert_uint_eq(strlen(zh), ACTION_REASON_MAX);
+
+	snprintf(want, sizeof want, "The umpire says: %s", note);
+	says(json_pack("{s:s, s:i, s:s, s:i}", "event", "umpire_note", "game", 3, "text", note, "ply", 4), want);
+	snprintf(want, sizeof want, "Umpire's note (umpires only): %s", note);
+	says(json_pack("{s:s, s:i, s:s, s:b}", "event", "umpire_note", "game", 3, "text", note, "private", 1), want);
+	snprintf(want, sizeof want, "The umpire paused the clocks: %s", zh);
+	says(json_pack("{s:s, s:i, s:s}", "event", "clock_paused", "game", 3, "reason", zh), want);
+	snprintf(want, sizeof want, "The umpire restarted the clocks: %s", ascii);
+	says(json_pack("{s:s, s:i, s:s}", "event", "clock_unpaused", "game", 3, "reason", ascii), want);
+	/* the longest number a server could write, and no colour it names */
+	snprintf(want, sizeof want, "The umpire gave a side -9223372036854775808 more seconds: %s", note);
+	says(json_pack("{s:s, s:i, s:I, s:s}", "event", "time_added", "game", 3, "seconds",
+	               (json_int_t)INT64_MIN, "reason", note), want);
+	snprintf(want, sizeof want, "Game over: drawn by the umpire's decision (1/2-1/2): %s", zh);
+	says(json_pack("{s:s, s:i, s:s, s:s, s:s}", "event", "game_over", "game", 3, "result", "1/2-1/2",
+	               "reason", "adjudication", "note", zh), want);
+	/* a result this build does not know, as long as the words keep one */
+	snprintf(want, sizeof want, "Game over: no result by the umpire's decision (%s): %s", "123456789012345", note);
+	says(json_pack("{s:s, s:i, s:s, s:s, s:s}", "event", "game_over", "game", 3, "result", "123456789012345",
+	               "reason", "adjudication", "note", note), want);
+	snprintf(want, sizeof want, "Game aborted by the umpire: %s", note);
+	says(json_pack("{s:s, s:i, s:s, s:s, s:s}", "event", "game_over", "game", 3, "result", "*",
+	               "reason", "aborted", "note", note), want);
+}
+END_TEST
+
+/*
+ * People's words (chat, tells, messages: ACTION_REASON_MAX bytes, names
+ * PROTO_NAME_MAX) are shown whole too, with the longest names and numbers.
+ */
+START_TEST(peoples_words_shown_whole)
+{
+	char text[ACTION_REASON_MAX + 1], name[PROTO_NAME_MAX + 1], want[1024], line[WORDS_CHAT_MAX];
+	repeat("\xc3\xa9", ACTION_REASON_MAX / 2, "", text, sizeof text);   /* é */
+	repeat("n", PROTO_NAME_MAX, "", name, sizeof name);
+	json_t *j = json_pack("{s:s, s:i, s:s, s:s, s:s}", "event", "chat", "game", 3, "channel", "spectators",
+	                      "user", name, "text", text);
+	ck_assert_int_eq(words_chat(j, "w", "b", WHITE, line, sizeof line), 0);
+	snprintf(want, sizeof want, "%s (spectator) says: \"%s\"", name, text);
+	ck_assert_str_eq(line, want);
+	json_decref(j);
+	j = json_pack("{s:s, s:i, s:s, s:s, s:s}", "event", "chat", "game", 3, "channel", "game", "color", "black",
+	              "text", text);
+	ck_assert_int_eq(words_chat(j, "w", name, WHITE, line, sizeof line), 0);
+	snprintf(want, sizeof want, "%s (Black) says: \"%s\"", name, text);
+	ck_assert_str_eq(line, want);
+	json_decref(j);
+	j = json_pack("{s:s, s:s, s:s}", "event", "tell", "from", name, "text", text);
+	ck_assert_int_eq(words_tell(j, line, sizeof line), 0);
+	snprintf(want, sizeof want, "%s tells you: \"%s\"", name, text);
+	ck_assert_str_eq(line, want);
+	json_decref(j);
+	/* a message, with the largest number JSON keeps exactly, sent 2026-12-03 18:02 UTC */
+	j = json_pack("{s:s, s:I, s:s, s:I, s:s}", "event", "message", "message", (json_int_t)9007199254740993LL,
+	              "from", name, "sent", (json_int_t)1796320920, "text", text);
+	ck_assert_int_eq(words_tell(j, line, sizeof line), 0);
+	snprintf(want, sizeof want, "A message for you: 9007199254740993. from %s, 2026-12-03 18:02 UTC: \"%s\"", name,
+	         text);
+	ck_assert_str_eq(line, want);
+	json_decref(j);
+}
+END_TEST
+
+/*
+ * A hostile server's over-long text (more than the protocol allows) is cut,
+ * but between characters: what reaches the terminal stays UTF-8.
+ */
+START_TEST(over_long_text_cut_between_characters)
+{
+	char big[4 * ACTION_REASON_MAX], out[8];
+	repeat("\xe4\xb8\xad", ACTION_REASON_MAX / 2, "", big, sizeof big);   /* 300 bytes of 中 */
+	json_t *j = json_pack("{s:s, s:i, s:s}", "event", "umpire_note", "game", 3, "text", big);
+	ck_assert_int_eq(words_umpire_action(j, buf, sizeof buf), 0);
+	ck_assert_msg(utf8_whole(buf), "not UTF-8 (%zu bytes): %s", strlen(buf), buf);
+	ck_assert_msg(!strncmp(buf, "The umpire says: \xe4\xb8\xad", 20), "%s", buf);
+	/* all the protocol allows is kept: 66 whole characters, 198 bytes */
+	ck_assert_uint_ge(strlen(buf), strlen("The umpire says: ") + ACTION_REASON_MAX - 2);
+	json_decref(j);
+
+	repeat("\xd0\x96", ACTION_REASON_MAX, "", big, sizeof big);   /* 400 bytes of Ж */
+	j = json_pack("{s:s, s:i, s:s, s:s, s:s}", "event", "game_over", "game", 3, "result", "1-0", "reason",
+	              "adjudication", "note", big);
+	ck_assert_int_eq(words_umpire_end(j, buf, sizeof buf), 0);
+	ck_assert_msg(utf8_whole(buf), "not UTF-8 (%zu bytes): %s", strlen(buf), buf);
+	json_decref(j);
+
+	/* a buffer smaller than the text: whole characters only */
+	words_clean("a\xc3\xa9", out, 3);
+	ck_assert_str_eq(out, "a");
+	words_clean("\xe4\xb8\xad\xe4\xb8\xad", out, 6);
+	ck_assert_str_eq(out, "\xe4\xb8\xad");
+	words_clean("ab\xf0\x9f\x98\x80", out, sizeof out);
+	ck_assert_str_eq(out, "ab\xf0\x9f\x98\x80");
+	words_clean("abcd\xf0\x9f\x98\x80", out, sizeof out);
+	ck_assert_str_eq(out, "abcd");
+	/* and into a caller's small buffer: the sentence is cut between characters too */
+	repeat("\xe4\xb8\xad", 10, "", big, sizeof big);
+	j = json_pack("{s:s, s:i, s:s}", "event", "umpire_note", "game", 3, "text", big);
+	char small[24];
+	ck_assert_int_eq(words_umpire_action(j, small, sizeof small), 0);
+	ck_assert_str_eq(small, "The umpire says: \xe4\xb8\xad\xe4\xb8\xad");
+	json_decref(j);
+
+	/* a name longer than the protocol allows, in an offer and in chat */
+	big[0] = 'x';
+	repeat("\xc3\xa9", 13, "", big + 1, sizeof big - 1);   /* 27 bytes: "x" and 13 é */
+	j = json_pack("{s:s, s:s, s:s}", "user", big, "rules", "icc", "color", "white");
+	words_offer(j, "me", buf, sizeof buf);
+	ck_assert_msg(utf8_whole(buf), "not UTF-8: %s", buf);
+	ck_assert_msg(!strncmp(buf, "x\xc3\xa9", 3), "%s", buf);
+	json_decref(j);
+	j = json_pack("{s:s, s:i, s:s, s:s, s:s}", "event", "chat", "game", 3, "channel", "spectators", "user",
+	              repeat("yy", 1, "\xd0\x96\xd0\x96\xd0\x96\xd0\x96\xd0\x96\xd0\x96\xd0\x96\xd0\x96\xd0\x96\xd0\x96"
+	                             "\xd0\x96\xd0\x96\xd0\x96\xd0\x96\xd0\x96\xd0\x96\xd0\x96\xd0\x96\xd0\x96\xd0\x96"
+	                             "\xd0\x96\xd0\x96\xd0\x96\xd0\x96\xd0\x96\xd0\x96\xd0\x96\xd0\x96\xd0\x96\xd0\x96"
+	                             "\xd0\x96\xd0\x96",
+	                     big, sizeof big),
+	              "text", "hi");
+	char line[WORDS_CHAT_MAX];
+	ck_assert_int_eq(words_chat(j, NULL, NULL, -1, line, sizeof line), 0);
+	ck_assert_msg(utf8_whole(line), "not UTF-8: %s", line);
+	ck_assert_msg(strstr(line, " (spectator) says: \"hi\""), "%s", line);
+	json_decref(j);
+}
+END_TEST
+
 static Suite *words_suite(void)
 {
 	Suite *s = suite_create("client_words");
@@ -328,6 +523,9 @@ static Suite *words_suite(void)
 	tcase_add_test(tc, numbered_as_chess);
 	tcase_add_test(tc, offers_as_each_side_hears_them);
 	tcase_add_test(tc, time_control_words);
+	tcase_add_test(tc, umpire_texts_shown_whole);
+	tcase_add_test(tc, peoples_words_shown_whole);
+	tcase_add_test(tc, over_long_text_cut_between_characters);
 	suite_add_tcase(s, tc);
 	return s;
 }
