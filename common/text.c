@@ -57,7 +57,7 @@ static bool in(unsigned long cp, const struct range *r, size_t n)
 }
 #define IN(cp, table) in(cp, table, sizeof table / sizeof table[0])
 
-/* Is cp a mark (general category M: text_marks.h, from the UCD)?  By
+/* Is cp a mark drawn on a letter (Mn, Me: text_marks.h, from the UCD)?  By
  * halves: some 300 ranges, and text_words asks of every character
  * above U+009F of every line. */
 static bool is_mark(unsigned long cp)

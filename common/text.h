@@ -15,9 +15,11 @@
  *               annotations (U+FFF9..U+FFFB), and a letter (or space)
  *               carrying more than TEXT_COMBINING_RUN marks (they draw
  *               over the lines around): every character of Unicode's
- *               general category M (Mn, Mc, Me: Thai's tone marks,
- *               Arabic's harakat, Devanagari's vowel signs as much as
- *               U+0300..), common/text_marks.h, generated from the
+ *               general categories Mn and Me, the marks drawn on a letter
+ *               (Thai's tone marks, Arabic's harakat, Hebrew's points as
+ *               much as U+0300..; not the spacing marks, Mc, which take a
+ *               place of their own: Burmese writes five on a letter),
+ *               common/text_marks.h, generated from the
  *               Unicode Character Database by common/gen/gen_marks.sh;
  *               a run is ended by a character kept or a space, not by
  *               one dropped or zero-width (below) among its marks;

@@ -13,10 +13,11 @@
  *   marks_of_every_script     regression: only a few generic blocks were
  *                             counted; Thai's tone marks (the classic Thai
  *                             Zalgo), Arabic's harakat, Hebrew's points,
- *                             Tamil's virama, Devanagari's spacing vowel
- *                             signs (Mc), enclosing marks (Me), marks past
- *                             the BMP: four pass unchanged, five do not
- *   every_mark_counted        every code point of general category M in
+ *                             Tamil's virama, enclosing marks (Me), marks
+ *                             past the BMP: four pass unchanged, five do
+ *                             not (spacing marks, Mc, are not counted: they
+ *                             do not pile up, and Burmese writes five)
+ *   every_mark_counted        every code point of general category Mn, Me in
  *                             text_marks.h (generated from the UCD) counts
  *                             but the few dropped or zero-width; the code
  *                             points beside each range do not
@@ -158,11 +159,9 @@ START_TEST(marks_of_every_script)
 		{ 0x628, 0x64b, 30, "Arabic BEH + FATHATAN (Mn)" },
 		{ 0x5d0, 0x5b0, 30, "Hebrew ALEF + SHEVA (Mn)" },
 		{ 0xb95, 0xbcd, 30, "Tamil KA + VIRAMA (Mn)" },
-		{ 0x915, 0x93e, 40, "Devanagari KA + SIGN AA (Mc)" },
 		{ 0x915, 0x94d, 30, "Devanagari KA + VIRAMA (Mn)" },
 		{ 0xf40, 0xf90, 30, "Tibetan KA + SUBJOINED KA (Mn)" },
-		{ 0x1000, 0x103b, 30, "Myanmar KA + MEDIAL YA (Mc)" },
-		{ 0x995, 0x9be, 30, "Bengali KA + SIGN AA (Mc)" },
+		{ 0x1000, 0x103d, 30, "Myanmar KA + MEDIAL WA (Mn)" },
 		{ 0x1780, 0x17c6, 30, "Khmer KA + NIKAHIT (Mn)" },
 		{ 0x3042, 0x3099, 30, "Hiragana A + VOICED SOUND MARK (Mn)" },
 		{ 'o', 0x20dd, 30, "o + ENCLOSING CIRCLE (Me)" },
@@ -208,7 +207,7 @@ START_TEST(every_mark_counted)
 {
 	size_t n = sizeof text_marks / sizeof text_marks[0], counted = 0;
 
-	ck_assert_uint_gt(n, 250);   /* Unicode 15: 310 ranges, 2,450 marks */
+	ck_assert_uint_gt(n, 250);   /* Unicode 15: 343 ranges, 1,998 marks */
 	for (size_t i = 0; i < n; i++) {
 		ck_assert_msg(text_marks[i][0] <= text_marks[i][1], "range %zu backwards", i);
 		ck_assert_msg(i == 0 || text_marks[i - 1][1] + 1 < text_marks[i][0],
@@ -237,7 +236,7 @@ START_TEST(every_mark_counted)
 			ck_assert_msg(words(), "refused: a + 5 U+%04lX (not a mark)", cp);
 		}
 	}
-	ck_assert_uint_gt(counted, 2000);
+	ck_assert_uint_gt(counted, 1700);   /* 1,735: the selectors and a few more are not counted */
 }
 END_TEST
 
@@ -324,8 +323,11 @@ START_TEST(legitimate_text)
 		"\u0f68\u0f7c\u0f7e\u0f0b\u0f58\u0f0b\u0f4e\u0f72\u0f0b\u0f54\u0f51\u0fa8\u0f7a\u0f0b"
 		"\u0f67\u0f71\u0f74\u0f83",
 		"\u0f67\u0fb2\u0f71\u0f72\u0f7f",
-		/* Myanmar: ချွေး (sweat: 4 marks on one letter) */
-		"\u1001\u103b\u103d\u1031\u1038",
+		/* Myanmar: ချွေး (sweat), and, regression (a review), မျှော်လင့်
+		 * (hope: five marks on one letter, three of them spacing) */
+		"\u1001\u103b\u103d\u1031\u1038", "\u1019\u103b\u103e\u1031\u102c\u103a\u101c\u1004\u1037\u103a",
+		/* Devanagari's spacing vowel signs (Mc) take places of their own */
+		"\u0915\u093e\u093e\u093e\u093e\u093e\u093e",
 		/* Tamil: தமிழ் */
 		"\u0ba4\u0bae\u0bbf\u0bb4\u0bcd",
 		/* Japanese, decomposed: か + U+3099; Korean */
