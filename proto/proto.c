@@ -111,3 +111,24 @@ size_t proto_name_skeleton(const char *name, char *out, size_t len)
 	out[n] = '\0';
 	return stem;
 }
+
+void proto_name_look(const char *name, char *out, size_t len)
+{
+	size_t n = 0;
+
+	for (const char *p = name; *p != '\0' && n + 1 < len; p++) {
+		char ch = *p;
+		if (ch == '_' || ch == '-')
+			continue;
+		if ((ch == 'r' && p[1] == 'n') || (ch == 'v' && p[1] == 'v') || (ch == 'V' && p[1] == 'V')) {
+			ch = ch == 'r' ? 'm' : ch == 'v' ? 'w' : 'W';   /* two letters that look one (p[1] no NUL) */
+			p++;
+		} else if (ch == 'I' || ch == '1') {
+			ch = 'l';
+		} else if (ch == '0') {
+			ch = 'O';
+		}
+		out[n++] = ch;
+	}
+	out[n] = '\0';
+}

@@ -78,14 +78,23 @@ int proto_round_ok(const char *s);
  * (len > PROTO_TOURNAMENT_MAX); 0 if there is none such. */
 int proto_tournament_name(const char *in, char *out, size_t len);
 
-/* What an account name (ASCII: [A-Za-z0-9_-]) reads as to a person, into
- * out (len > PROTO_NAME_MAX): lower case, '_' and '-' left out, and what
- * passes for another character taken as it: 1, l and I read as i; 0 as o;
- * 3 as e; 5 as s; rn as m; vv as w.  Two names that read the same are one
- * name (PROTOCOL.md "register": `aIice`, `a1ice` and `alice_` are alice).
+/* What an account name (ASCII: [A-Za-z0-9_-]) reads as, as a reserved
+ * word is matched (PROTOCOL.md "register"), into out (len >
+ * PROTO_NAME_MAX): lower case, '_' and '-' left out, and what passes for
+ * another character, to the eye or as a digit written for a letter, taken
+ * as it: 1, l and I read as i; 0 as o; 3 as e; 5 as s; rn as m; vv as w.
  * Returns the length of its stem: the skeleton without the characters at
- * its end that were digits or look like them (l, I, O), as a reserved word
- * is matched ("umpire2", "Adminl"). */
+ * its end that were digits or look like them (l, I, O): "umpire2",
+ * "Adminl". */
 size_t proto_name_skeleton(const char *name, char *out, size_t len);
+
+/* What an account name looks like, into out (len > PROTO_NAME_MAX): as
+ * written, case kept, '_' and '-' left out, and what a person cannot tell
+ * from another character taken as it: I and 1 as l, 0 as O, rn as m, vv as
+ * w (VV as W).  Two registered names that look the same are one name
+ * (`aIice`, `a1ice` and `alice_` look as `alice`; `Ella` and `Elia`, or
+ * `bob` and `b0b`, do not).  Narrower than proto_name_skeleton's reading,
+ * which would keep people apart whose names are only alike. */
+void proto_name_look(const char *name, char *out, size_t len);
 
 #endif

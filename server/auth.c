@@ -81,10 +81,13 @@ bool auth_name_reserved(const char *name)
 	 * the guests' "guest-k3x9") is refused as a reserved word is */
 	if (strncmp(mine, "guest", 5) == 0)
 		return true;
-	mine[stem] = '\0';   /* "umpire2", "admin1_", "Adminl" */
+	/* The word may end anywhere from the stem on: "umpire2", "admin1_",
+	 * "Adminl" (the stem), "Umpir3" (a digit read as a letter: the whole) */
+	size_t whole = strlen(mine);
 	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {
 		proto_name_skeleton(reserved[i], theirs, sizeof theirs);
-		if (strcmp(mine, theirs) == 0)
+		size_t k = strlen(theirs);
+		if (k >= stem && k <= whole && strncmp(mine, theirs, k) == 0)
 			return true;
 	}
 	return false;
@@ -95,7 +98,7 @@ void auth_reply_taken(struct conn *c, json_t *id, const char *name, const char *
 	if (strcasecmp(taken, name) == 0)
 		dispatch_error(c, id, PE_USER_EXISTS, "that name is taken");
 	else
-		dispatch_error(c, id, PE_USER_EXISTS, "that name reads as %s, an account that exists", taken);
+		dispatch_error(c, id, PE_USER_EXISTS, "that name looks like %s, an account that exists", taken);
 }
 
 bool auth_is_guest_name(const char *name)

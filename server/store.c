@@ -365,6 +365,18 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	("ALTER TABLE games ADD COLUMN tournament TEXT NOT NULL DEFAULT '';"
 	 "ALTER TABLE games ADD COLUMN round TEXT NOT NULL DEFAULT '';"
 	 "CREATE INDEX games_tournament ON games(tournament COLLATE NOCASE);"),
+
+	/* 21: what a registered account's name looks like (proto_name_look:
+	 * "aIice" looks as "alice"), so that a new account whose name looks
+	 * as one registered is refused by an index, not by reading every
+	 * name (a stranger's register could make the loop do that at will).
+	 * Not unique: look-alikes registered before this rule are kept.  NULL
+	 * for guests (their names are drawn, not chosen).  Filled here by
+	 * krieg_name_look(), which every connection of kriegd's has
+	 * (store.c name_look_sql); later rows by store_user_create. */
+	("ALTER TABLE users ADD COLUMN look TEXT;"
+	 "UPDATE users SET look = krieg_name_look(name) WHERE guest = 0;"
+	 "CREATE INDEX users_look ON users(look) WHERE look IS NOT NULL;"),
 };
 
 /* --- statements ----------------------------------------------------------- */
@@ -400,7 +412,7 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_BEGIN_READ] = "BEGIN",
 	[S_COMMIT] = "COMMIT",
 	[S_ROLLBACK] = "ROLLBACK",
-	[S_USER_CREATE] = "INSERT INTO users (name, pwhash, guest, created) VALUES (?1, ?2, ?3, ?4)",
+	[S_USER_CREATE] = "INSERT INTO users (name, pwhash, guest, created, look) VALUES (?1, ?2, ?3, ?4, ?5)",
 	[S_USER_FIND] = "SELECT " USER_COLS " FROM users WHERE name = ?1",
 	[S_USER_NAME] = "SELECT name FROM users WHERE id = ?1",
 	[S_SESSION_CREATE] = "INSERT INTO sessions (token_hash, user, created, expires)"
@@ -468,7 +480,7 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_USER_SET_DISABLED] = "UPDATE users SET disabled = ?2 WHERE name = ?1",
 	[S_USER_SET_PWHASH] = "UPDATE users SET pwhash = ?2 WHERE name = ?1 AND guest = 0",
 	[S_USERS_LIST] = "SELECT " USER_COLS " FROM users WHERE guest = 0 ORDER BY name",
-	[S_USER_NAMES] = "SELECT name FROM users WHERE guest = 0",
+	[S_USER_LOOK] = "SELECT name FROM users WHERE name = ?1 OR look = ?2 ORDER BY name <> ?1 LIMIT 1",
 	[S_RATING_GET] = "SELECT r, rd, vol, games FROM ratings WHERE user = ?1 AND pool = ?2",
 	[S_RATING_PUT] = "INSERT INTO ratings (user, pool, r, rd, vol, games, updated)"
 	                 " VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6) ON CONFLICT(user, pool) DO UPDATE"
@@ -713,6 +725,20 @@ static int exec_int(sqlite3 *db, const char *sql, int64_t *out)
 	return rc;
 }
 
+/* krieg_name_look(name): proto_name_look in SQL, for migration 21. */
+static void name_look_sql(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const unsigned char *name = argc == 1 ? sqlite3_value_text(argv[0]) : NULL;
+	char look[PROTO_NAME_MAX + 1];
+
+	if (name == NULL) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	proto_name_look((const char *)name, look, sizeof look);
+	sqlite3_result_text(ctx, look, -1, SQLITE_TRANSIENT);
+}
+
 static const char *const sync_names[] = { "off", "normal", "full", "extra" };
 
 int store_synchronous_valid(const char *name)
@@ -886,6 +912,9 @@ struct store *store_open_opts(const char *path, const struct store_options *opt,
 	sqlite3_extended_result_codes(db, 1);
 	sqlite3_busy_timeout(db, opt->busy_timeout_ms > 0 ? opt->busy_timeout_ms
 	                                                  : STORE_BUSY_TIMEOUT_MS);
+	if (sqlite3_create_function(db, "krieg_name_look", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+	                            name_look_sql, NULL, NULL) != SQLITE_OK)
+		goto fail;
 
 	/* foreign_keys and synchronous are per connection, not stored. */
 	snprintf(sql, sizeof sql, "PRAGMA foreign_keys = ON; PRAGMA synchronous = %s", sync);

@@ -36,7 +36,7 @@ struct store *store_open(const char *path, char *err, size_t errlen);
 /* The schema version this binary writes (PRAGMA user_version).  A newer
  * binary upgrades an older database in place at open; an older binary
  * refuses a newer database. */
-#define STORE_SCHEMA_VERSION 20
+#define STORE_SCHEMA_VERSION 21
 #define STORE_BUSY_TIMEOUT_MS 5000
 
 /* store_open() with options; NULL options = the defaults. */
@@ -140,10 +140,10 @@ int store_user_set_pwhash(struct store *st, const char *name, const char *pwhash
  * registered account (a guest is never a bot). */
 int store_user_bot(struct store *st, int64_t id, int *bot);
 int store_user_set_bot(struct store *st, const char *name, int bot);
-/* Is there a registered account whose name reads as name to a person
- * (proto_name_skeleton: "aIice", "a1ice" and "alice_" read as "alice")?
- * STORE_OK, its name in found (len > PROTO_NAME_MAX), or STORE_NOT_FOUND.
- * Reads every registered name: asked only when an account is made. */
+/* Is there an account named name (any case), or a registered one whose
+ * name looks as name to a person (proto_name_look: "aIice", "a1ice" and
+ * "alice_" look as "alice")?  STORE_OK, its name in found (len >
+ * PROTO_NAME_MAX), the same name first; or STORE_NOT_FOUND.  By index. */
 int store_user_alike(struct store *st, const char *name, char *found, size_t len);
 /* Every registered (not guest) account, by name. */
 int store_users_list(struct store *st, int (*fn)(const struct store_user *u, void *arg),

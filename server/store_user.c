@@ -36,28 +36,28 @@ static int user_row(struct store *st, sqlite3_stmt *s, struct store_user *out)
 
 int store_user_alike(struct store *st, const char *name, char *found, size_t len)
 {
-	int temp, rc = STORE_NOT_FOUND, step;
+	int temp, rc, step;
 	sqlite3_stmt *s;
-	char mine[PROTO_NAME_MAX + 1], theirs[PROTO_NAME_MAX + 1];
+	char look[PROTO_NAME_MAX + 1];
 
 	if (!store_enter(st))
 		return STORE_ERROR;
-	if ((s = store_stmt(st, S_USER_NAMES, &temp)) == NULL)
+	if ((s = store_stmt(st, S_USER_LOOK, &temp)) == NULL)
 		return STORE_ERROR;
-	proto_name_skeleton(name, mine, sizeof mine);
-	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *other = (const char *)sqlite3_column_text(s, 0);
-		if (other == NULL || strlen(other) > PROTO_NAME_MAX)
-			continue;   /* not a name this rule was made for */
-		proto_name_skeleton(other, theirs, sizeof theirs);
-		if (strcmp(mine, theirs) == 0) {
-			snprintf(found, len, "%s", other);
-			rc = STORE_OK;
-			break;
-		}
+	proto_name_look(name, look, sizeof look);
+	if (store_bind_text(s, 1, name, PROTO_NAME_MAX + 1) != SQLITE_OK ||
+	    store_bind_text(s, 2, look, sizeof look) != SQLITE_OK) {
+		rc = store_fail(st, "user alike: name too long");
+		goto out;
 	}
-	if (rc == STORE_NOT_FOUND && step != SQLITE_DONE)
+	step = sqlite3_step(s);
+	if (step == SQLITE_ROW)
+		rc = store_col_text(st, s, 0, found, len, "user alike");
+	else if (step == SQLITE_DONE)
+		rc = STORE_NOT_FOUND;
+	else
 		rc = store_fail_db(st, "user alike");
+out:
 	store_stmt_done(s, temp);
 	return rc;
 }
@@ -67,7 +67,7 @@ int store_user_create(struct store *st, const char *name, const char *pwhash, in
 {
 	int temp, rc, step;
 	sqlite3_stmt *s;
-	char other[PROTO_NAME_MAX + 1];
+	char other[PROTO_NAME_MAX + 1], look[PROTO_NAME_MAX + 1];
 
 	/* Looked at in the insert's own transaction (the callers' begin):
 	 * two registrations of names alike, one after the other, the second
@@ -86,7 +86,10 @@ int store_user_create(struct store *st, const char *name, const char *pwhash, in
 	         ? store_bind_text(s, 2, pwhash, STORE_HASH_MAX)
 	         : sqlite3_bind_null(s, 2)) != SQLITE_OK ||
 	    sqlite3_bind_int(s, 3, guest ? 1 : 0) != SQLITE_OK ||
-	    sqlite3_bind_int64(s, 4, (int64_t)time(NULL)) != SQLITE_OK) {
+	    sqlite3_bind_int64(s, 4, (int64_t)time(NULL)) != SQLITE_OK ||
+	    (guest ? sqlite3_bind_null(s, 5)
+	           : (proto_name_look(name, look, sizeof look), store_bind_text(s, 5, look, sizeof look))) !=
+	            SQLITE_OK) {
 		rc = store_fail(st, "user create: name or hash too long");
 		goto out;
 	}

@@ -199,12 +199,15 @@ START_TEST(name_rules)
 	                                         * rn for m; a registered name as a guest's */
 	                                        "admin1_", "umpire1-", "white0_", "Adminl", "AdminI",
 	                                        "rootl", "modl", "umpirel", "whiteO", "blackO", "rnod",
-	                                        "guest_k3x9", "Gue5t_x", "GUEST1" };
+	                                        "guest_k3x9", "Gue5t_x", "GUEST1",
+	                                        /* (a review) a digit read as a letter at the end */
+	                                        "Umpir3", "Whit3", "Refere3", "Consol3" };
 	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
 		ck_assert_msg(auth_name_reserved(reserved[i]), "%s", reserved[i]);
 	static const char *const free_names[] = { "whitey", "umpire_bob", "alice", "kriegfan", "bobby",
 	                                          "the_umpire", "blackbird", "modern", "youth", "r2d2",
-	                                          "modi", "rooted", "guesser", "whiteout", "Ada1" };
+	                                          "modi", "rooted", "guesser", "whiteout", "Ada1", "Ella",
+	                                          "Elia", "umpire_3rd", "whiter" };
 	for (size_t i = 0; i < sizeof free_names / sizeof free_names[0]; i++)
 		ck_assert_msg(!auth_name_reserved(free_names[i]), "%s", free_names[i]);
 }

@@ -147,7 +147,7 @@ START_TEST(pairing_tags_kept)
 	ck_assert_str_eq(got.tournament, "");
 	ck_assert_str_eq(got.round, "");
 	store_close(st);
-	raw_exec("BEGIN; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament; ALTER TABLE games DROP COLUMN round;"
+	raw_exec("BEGIN; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament; ALTER TABLE games DROP COLUMN round;"
 	         " PRAGMA user_version = 19; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
@@ -404,6 +404,49 @@ START_TEST(user_names_unique_ignoring_case)
 	ck_assert_str_eq(u.pwhash, "");
 	ck_assert_int_eq(u.id, g);
 	ck_assert_int_ne(g, a);
+	store_close(st);
+}
+END_TEST
+
+/* Regression (a probe, then a review): a name that looks as a registered
+ * one ("aIice" beside "alice") is refused, by an index (it read every name
+ * on the loop, at a stranger's will); names only alike are not (Ella and
+ * Elia; bob and b0b); look-alikes made before schema 21 are kept, and the
+ * upgrade reads their look. */
+START_TEST(lookalike_names_refused_by_index)
+{
+	struct store *st = open_ok();
+	int64_t id = 0;
+	char found[PROTO_NAME_MAX + 1];
+	mkuser(st, "alice");
+	mkuser(st, "Ella");
+	mkuser(st, "bob");
+	static const char *const alike[] = { "aIice", "a1ice", "alice_", "al-ice", "EIIa", "E1la" };
+	for (size_t i = 0; i < sizeof alike / sizeof alike[0]; i++)
+		ck_assert_msg(store_user_create(st, alike[i], "h", 0, &id) == STORE_EXISTS, "%s made", alike[i]);
+	ck_assert_int_eq(store_user_alike(st, "a1ice", found, sizeof found), STORE_OK);
+	ck_assert_str_eq(found, "alice");
+	ck_assert_int_eq(store_user_alike(st, "ALICE", found, sizeof found), STORE_OK);   /* the same name */
+	ck_assert_str_eq(found, "alice");
+	static const char *const apart[] = { "Elia", "b0b", "Lisa", "alice2", "Ilsa" };
+	for (size_t i = 0; i < sizeof apart / sizeof apart[0]; i++)
+		ck_assert_msg(store_user_create(st, apart[i], "h", 0, &id) == STORE_OK, "%s refused", apart[i]);
+	/* a guest's drawn name is not looked at */
+	ck_assert_int_eq(store_user_create(st, "guest-a1", NULL, 1, &id), STORE_OK);
+	ck_assert_int_eq(store_user_create(st, "guest-al", NULL, 1, &id), STORE_OK);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM users WHERE guest = 1 AND look IS NOT NULL"), 0);
+	store_close(st);
+	/* the same accounts at schema 20, with a look-alike pair made then */
+	raw_exec("BEGIN; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look;"
+	         " INSERT INTO users (name, guest, created) VALUES ('aIice', 0, 1);"
+	         " PRAGMA user_version = 20; COMMIT;");
+	st = open_ok();
+	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM users WHERE look = 'alice'"), 2);   /* both kept */
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM users WHERE guest = 0 AND look IS NULL"), 0);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM users WHERE look = 'Elia'"), 1);
+	ck_assert_int_eq(store_user_create(st, "a1ice", "h", 0, &id), STORE_EXISTS);
+	ck_assert_int_eq(store_user_create(st, "Eli_a", "h", 0, &id), STORE_EXISTS);
 	store_close(st);
 }
 END_TEST
@@ -1138,7 +1181,7 @@ START_TEST(tallies_follow_finished_games)
 	store_close(st);
 	/* the same games on a database of schema 12: counted by the migration */
 	raw_exec("BEGIN; DROP TRIGGER games_tally; DROP TABLE tallies; DROP TABLE waiting_offers;"
-	         " DROP TABLE messages; DROP TABLE follows; DROP TABLE offer_news; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
+	         " DROP TABLE messages; DROP TABLE follows; DROP TABLE offer_news; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
 	         " ALTER TABLE games DROP COLUMN round; PRAGMA user_version = 12; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
@@ -1209,7 +1252,7 @@ START_TEST(waiting_offers_kept)
 	         " rematch INTEGER NOT NULL, made_ms INTEGER NOT NULL);"
 	         "INSERT INTO challenges SELECT 11, u.id, v.id, 'nost', 2, 'black', 0, 0, 5 FROM users u, users v"
 	         " WHERE u.name = 'Anna' AND v.name = 'boris';"
-	         "DROP TABLE follows; DROP TABLE offer_news; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
+	         "DROP TABLE follows; DROP TABLE offer_news; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
 	         " ALTER TABLE games DROP COLUMN round; PRAGMA user_version = 15; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
@@ -1304,7 +1347,7 @@ START_TEST(message_ids_never_come_back)
 	         "INSERT INTO m16 SELECT * FROM messages; DROP TABLE messages; ALTER TABLE m16 RENAME TO messages;"
 	         "CREATE INDEX messages_recipient ON messages(recipient, id);"
 	         "CREATE INDEX messages_sender ON messages(sender);"
-	         "DROP TABLE follows; DROP TABLE offer_news; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
+	         "DROP TABLE follows; DROP TABLE offer_news; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
 	         " ALTER TABLE games DROP COLUMN round; PRAGMA user_version = 16; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
@@ -1352,7 +1395,7 @@ START_TEST(migrates_v10_actions)
 	         "DROP TABLE tallies;"
 	         "DROP TABLE waiting_offers;"
 	         "DROP TABLE messages;"
-	         "DROP TABLE follows; DROP TABLE offer_news; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
+	         "DROP TABLE follows; DROP TABLE offer_news; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
 	         " ALTER TABLE games DROP COLUMN round;"
 	         "PRAGMA user_version = 10;"
 	         "COMMIT;");
@@ -1481,6 +1524,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, bad_options_and_paths);
 	tcase_add_test(tc, readonly_store_refuses_writes);
 	tcase_add_test(tc, user_names_unique_ignoring_case);
+	tcase_add_test(tc, lookalike_names_refused_by_index);
 	tcase_add_test(tc, sessions_expire);
 	tcase_add_test(tc, sessions_of_user_least_recent_first);
 	tcase_add_test(tc, game_record_round_trip);
