@@ -49,9 +49,10 @@ const TITLE = document.title;
 // UTF-16 code units: 150 Cyrillic letters (300 bytes) passed a maxlength of
 // 200 and were refused once sent; an emoji counts 2 and takes 4.  maxlength
 // stays (a text within the bytes is within the code units too, and it stops
-// ASCII text at the limit as it did); every field that has one also says, as
-// it is typed, how many bytes too long it is, and the browser's validation
-// of the form then sends nothing (no form is novalidate).  What is measured
+// ASCII text at the limit as it did); every field that has one is also
+// measured in bytes as it is typed, and one too long is invalid: the
+// browser's validation of the form then sends nothing and says how many
+// bytes too long it is (no form is novalidate).  What is measured
 // is what is sent: the text trimmed (every such field's is).  A value set by
 // the page's code (a field cleared once sent, a session's forms emptied) is
 // measured again too, and leaves no stale error.
