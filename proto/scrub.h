@@ -17,7 +17,12 @@
  * terminal in an 8-bit locale: a raw line need not be UTF-8), and the
  * bidirectional overrides, embeddings and isolates (U+202A..U+202E,
  * U+2066..U+2069), which reorder what a line shows.  Each is replaced by
- * '?' byte for byte, so lengths and UTF-8 validity are kept.
+ * '?' byte for byte, so lengths and UTF-8 validity are kept.  A byte
+ * 0x80..0x9F INSIDE a valid sequence ("ě" is C4 9B) stays: to a terminal
+ * in an 8-bit locale it is a C1 control all the same, so krieg converts
+ * what it shows to the locale's character set before it writes
+ * (client-cli/krieg/render.h, render_term_out); krieg-bot's lines are
+ * written for the journal, which takes UTF-8.
  *
  * Numbers too: a clock reading or a time control is a JSON number, any
  * finite double to jansson, and casting 1e300 to long is undefined
