@@ -155,6 +155,7 @@ bool text_words(const char *in, char *out, size_t len)
 	const unsigned char *p = (const unsigned char *)in;
 	size_t n = 0, k;
 	int marks = 0;
+	enum kind last = K_SPACE;   /* of the last character written; the start counts as a space */
 
 	if (len == 0)
 		return false;
@@ -188,9 +189,10 @@ bool text_words(const char *in, char *out, size_t len)
 		/* A variation selector chooses how the character before it is
 		 * drawn ("❤" + U+FE0F: the red emoji, not the black text heart):
 		 * kept right after a character kept, whatever follows (at a
-		 * word's end it was dropped, and "I ❤️" lost its colour);
-		 * dropped anywhere else, where it selects nothing. */
-		if (kd == K_DROP || (kd == K_SELECTOR && (n == 0 || out[n - 1] == ' '))) {
+		 * word's end it was dropped, and "I ❤️" lost its colour), one
+		 * there; dropped anywhere else, where it selects nothing (a run
+		 * of them would be an invisible run of any length). */
+		if (kd == K_DROP || (kd == K_SELECTOR && last != K_KEEP && last != K_COMBINING)) {
 			p += k;
 			continue;
 		}
@@ -201,6 +203,7 @@ bool text_words(const char *in, char *out, size_t len)
 		memcpy(out + n, c, m);
 		n += m;
 		p += k;
+		last = kd;
 	}
 	out[n] = '\0';
 	return true;

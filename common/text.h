@@ -38,8 +38,8 @@
  *               U+061C: right-to-left writing) wherever they touch a
  *               space or an end (between spaces they kept a run of them
  *               from being one), and the variation selectors (U+FE00..
- *               U+FE0F, U+E0100..U+E01EF) unless they follow a character
- *               kept, whose drawing they choose ("❤" + U+FE0F at a word's
+ *               U+FE0F, U+E0100..U+E01EF) but one right after a character
+ *               kept, whose drawing it chooses ("❤" + U+FE0F at a word's
  *               end is the emoji).
  * kriegd checks what it accepts with these; krieg checks what its user
  * types before it goes out, so that a typo is told at once.  Pure: no
