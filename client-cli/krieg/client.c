@@ -350,12 +350,37 @@ long client_prompt_tick(const struct client *c)
 	return t;
 }
 
+/* Whose move it is, as the prompt and `time` say it. */
+static const char *turn_words(const struct cgame *g)
+{
+	return !g->live || g->view.over ? "game over"
+	     : g->adjourned ? "adjourned"   /* nobody moves until "unadjourn" */
+	     : g->paused ? "paused by the umpire"   /* nor until the unpause */
+	     : g->view.to_move == g->color ? "your move" : "their move";
+}
+
+void client_clocks_words(const struct client *c, const struct cgame *g, char *buf, size_t len)
+{
+	long w = client_clock(c, g, WHITE), b = client_clock(c, g, BLACK);
+	char wc[RENDER_CLOCK_MAX], bc[RENDER_CLOCK_MAX];
+	if (w < 0 || b < 0) {
+		snprintf(buf, len, "#%ld: untimed; %s", g->id, turn_words(g));
+		return;
+	}
+	render_clock(w, wc);
+	render_clock(b, bc);
+	snprintf(buf, len, "#%ld: White %s, Black %s; %s", g->id, wc, bc, turn_words(g));
+}
+
 void client_prompt(const struct client *c, char *buf, size_t len)
 {
 	const struct cgame *g = NULL;
 	for (int i = 0; c->seat_focus && i < CLIENT_SEATS_MAX; i++)
 		if (c->seats[i].used && c->seats[i].id == c->seat_current) {
-			seat_prompt(&c->seats[i], now(c), buf, len);
+			if (c->plain)
+				snprintf(buf, len, "[#%ld %s] > ", c->seats[i].id, seat_kind(&c->seats[i]));
+			else
+				seat_prompt(&c->seats[i], now(c), buf, len);
 			return;
 		}
 	for (int i = 0; i < c->ngames; i++)
@@ -372,11 +397,12 @@ void client_prompt(const struct client *c, char *buf, size_t len)
 		render_clock(w, wc);
 	if (b >= 0)
 		render_clock(b, bc);
-	const char *turn = !g->live || g->view.over ? "game over"
-	                 : g->adjourned ? "adjourned"   /* nobody moves until "unadjourn" */
-	                 : g->paused ? "paused by the umpire"   /* nor until the unpause */
-	                 : g->view.to_move == g->color ? "your move" : "their move";
+	const char *turn = turn_words(g);
 	char away[64] = "";
+	if (c->plain) {   /* no clock to tick: the prompt changes only when the game does */
+		snprintf(buf, len, "[#%ld %s | %s] > ", g->id, words_side(g->color), turn);
+		return;
+	}
 	if (g->opp_away && g->live && !g->view.over) {
 		char left[32] = "";
 		if (g->away_deadline > 0)
@@ -387,6 +413,28 @@ void client_prompt(const struct client *c, char *buf, size_t len)
 		snprintf(buf, len, "[#%ld White %s | Black %s | %s%s] > ", g->id, wc, bc, turn, away);
 	else
 		snprintf(buf, len, "[#%ld %s | %s%s] > ", g->id, words_side(g->color), turn, away);
+}
+
+void client_tick(struct client *c)
+{
+	for (int i = 0; c->plain && !c->batch && i < c->ngames; i++) {
+		struct cgame *g = &c->games[i];
+		if (!g->used || !g->live || g->view.over || g->paused || g->view.to_move != g->color)
+			continue;
+		long v = client_clock(c, g, g->color);
+		if (v < 0)
+			continue;
+		long secs = (v + 999) / 1000;
+		if (secs > 30) {
+			g->low_said = 0;   /* time added, or an increment: said again when it runs low again */
+			continue;
+		}
+		long mark = secs > 10 ? 30 : 10;
+		if (g->low_said > 0 && g->low_said <= mark)
+			continue;
+		g->low_said = mark;
+		client_out(c, "#%ld: %ld second%s left on your clock", g->id, secs, secs == 1 ? "" : "s");
+	}
 }
 
 /* --- deferred words ------------------------------------------------------------ */
@@ -424,7 +472,7 @@ void client_flush(struct client *c)
 		struct seat *s = &c->seats[i];
 		if (s->used && s->redraw) {
 			s->redraw = false;
-			if (s->id == c->seat_current && c->seat_focus)
+			if (s->id == c->seat_current && c->seat_focus && !c->plain)   /* --plain: `board` shows it */
 				client_show_seat(c, s);
 		}
 	}
@@ -521,6 +569,15 @@ static void announcement_words(const struct cgame *g, const json_t *msg, const s
 		words_impossible(g->rs, e, impossible_why(g, e), words, len);
 	else
 		words_event(e, g->color, e->san, words, len);
+	/* One's own man taken: which one, read off one's own board as it stood
+	 * (the player knew it; a screen reader user cannot glance at it).  Only
+	 * one's own: nothing is said of the capturing side beyond the rules' words. */
+	if (e->type == EV_CAPTURE && e->by != g->color && e->square >= 0 && e->square < 64) {
+		uint8_t code = g->view.own.mailbox[e->square];
+		size_t n = strlen(words);
+		if (code != MAILBOX_EMPTY && piece_code_color(code) == g->color && n < len)
+			snprintf(words + n, len - n, " (your %s)", words_man(piece_code_type(code)));
+	}
 }
 
 /* A chat line of game g shown (live, or caught up): later views show only those after it. */
@@ -715,8 +772,9 @@ static struct cgame *game_begin(struct client *c, const json_t *msg, bool state,
 	if (json_object_get(msg, "next")) {
 		g->loading = true;   /* the rest of the events follow */
 	} else if (!state) {
-		/* a new game: its opening announcements follow; show it after them */
-		g->redraw = g->id == c->current;
+		/* a new game: its opening announcements follow; show it after them
+		 * (--plain: on demand only) */
+		g->redraw = g->id == c->current && !c->plain;
 		g->turn_notice = true;
 	} else {
 		game_shown(c, g);
@@ -769,8 +827,8 @@ static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 		g->rematch_notice = true;
 	/* Redrawn after every event that changes what the board shows (and at
 	 * the end), once the action's announcements are all in. */
-	if (g->id == c->current && (changed || e.type == EV_GAME_OVER))
-		g->redraw = true;
+	if (g->id == c->current && (changed || e.type == EV_GAME_OVER) && !c->plain)
+		g->redraw = true;   /* --plain: on demand only (board, game) */
 	if (g->live && !g->view.over && !was_mine && g->view.to_move == g->color)
 		g->turn_notice = true;
 	/* a turn starts, or the game ends: nothing more of this action is coming */
@@ -806,8 +864,16 @@ void client_game_answer(struct client *c, const json_t *msg, const struct pendin
 	json_t *next = json_object_get(msg, "next");
 	if (g && json_is_integer(next) && json_integer_value(next) > p->arg)
 		client_send_page(c, "game", p->cmd, g->id, NULL, (long)json_integer_value(next));
-	else if (g && g->loading)
-		game_shown(c, g);
+	else {
+		if (g && g->loading)
+			game_shown(c, g);
+		if (g && p->cmd && p->cmd->type == CMD_GAME) {
+			/* `game`: the clocks too, in words, under the board */
+			char clocks[128];
+			client_clocks_words(c, g, clocks, sizeof clocks);
+			client_out(c, "%s", clocks);
+		}
+	}
 }
 
 static void response(struct client *c, const json_t *msg)

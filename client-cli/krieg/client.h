@@ -119,6 +119,7 @@ struct cgame {
 	char chat_missed[CLIENT_CHAT_CATCHUP][WORDS_CHAT_MAX];
 	int chat_missed_n;
 	int missed_ply, missed_n;
+	long low_said;                      /* --plain: the seconds last said left on one's clock (0: none) */
 };
 
 struct pending {
@@ -136,6 +137,10 @@ struct client {
 	                                     * on the line (it lands in the history); resign asks first */
 	bool bell;                          /* BEL after "your move" and a challenge (krieg --bell): the
 	                                     * terminal's alert while one looks at another window */
+	/* krieg --plain, for screen readers: no clocks in the prompt (asked with
+	 * `time`), no board after every move (`board`, `game` show it), and a
+	 * word when one's own clock runs low (client_tick) */
+	bool plain;
 	struct render_opts ropts;
 	char user[PROTO_NAME_MAX + 1];
 	bool logged_in;
@@ -252,6 +257,17 @@ long client_now(const struct client *c);
 
 /* A game's clock for `color` now, in ms (-1 untimed). */
 long client_clock(const struct client *c, const struct cgame *g, int color);
+
+/*
+ * Called by the loop once a second or so: in --plain, where no clock ticks
+ * in the prompt, one's own clock running low is said once at 30 seconds
+ * and once at 10 ("#7: 30 seconds left on your clock"), on one's move.
+ */
+void client_tick(struct client *c);
+
+/* The clocks of game g in words, for `time` and `game`: "#7: White 4:57, Black
+ * 5:00; your move", or "#7: untimed; your move". */
+void client_clocks_words(const struct client *c, const struct cgame *g, char *buf, size_t len);
 
 /* The prompt: "[#12 White 4:59 · Black 5:00 · your move] krieg> ". */
 void client_prompt(const struct client *c, char *buf, size_t len);

@@ -893,6 +893,43 @@ static int exec_board(struct client *cl, struct cmd *cmd, struct pending *p)
 	return 0;
 }
 
+/* time / clock: the clocks of the current game (or the watched one) in words. */
+static int exec_time(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	struct seat *seat = cl->seat_focus ? client_seat(cl, cl->seat_current) : NULL;
+	char words[160], wc[RENDER_CLOCK_MAX], bc[RENDER_CLOCK_MAX];
+	if (seat) {
+		long now = client_now(cl), w = seat_clock(seat, WHITE, now), b = seat_clock(seat, BLACK, now);
+		if (w < 0 || b < 0) {
+			client_out(cl, "#%ld (%s): untimed", seat->id, seat_kind(seat));
+			return 0;
+		}
+		render_clock(w, wc);
+		render_clock(b, bc);
+		client_out(cl, "#%ld (%s): White %s, Black %s%s", seat->id, seat_kind(seat), wc, bc,
+		           seat->over ? "; game over" : seat->paused ? "; paused" : "");
+		return 0;
+	}
+	if (!client_current(cl))
+		return client_error(cl, "%s: no current game", cmd->entry->name);
+	client_clocks_words(cl, client_current(cl), words, sizeof words);
+	client_out(cl, "%s", words);
+	return 0;
+}
+
+/* pieces: one's own men by square in words, and the ghosts placed (the board, read out). */
+static int exec_pieces(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	struct cgame *g = client_current(cl);
+	char words[WORDS_MAX * 2];
+	words_pieces(&g->view.own, g->color, words, sizeof words);
+	client_out(cl, "#%ld: %s", g->id, words);
+	words_ghosts(&g->ghosts, words, sizeof words);
+	if (words[0])
+		client_out(cl, "#%ld: %s", g->id, words);
+	return 0;
+}
+
 /* watch / umpire GAME: a seat needs a free place here before the server gives one. */
 static int exec_seat(struct client *cl, struct cmd *cmd, struct pending *p)
 {
@@ -1117,9 +1154,59 @@ static int exec_draw(struct client *cl, struct cmd *cmd, struct pending *p)
  * without a game.  Early feedback: resolve each try on the player's own
  * pieces before sending.
  */
+/* A bare square, "e2" (what speech input writes between spaces). */
+static bool bare_square(const char *w)
+{
+	return strlen(w) == 2 && w[0] >= 'a' && w[0] <= 'h' && w[1] >= '1' && w[1] <= '8';
+}
+
+/*
+ * Moves as speech input and quick typing write them, read as meant:
+ *   "e2 e4": two squares, the first holding one's own man, are one move
+ *   (e2e4); "e3 e4" with nothing of one's own on e3 stays a preference list;
+ *   "nf3", "qh5", "kd2", "rd1": a lower-case piece letter that is no file
+ *   is the piece (Nf3); "bc4" is a bishop's move only when no pawn of
+ *   one's own could make it as a b-pawn's ("bxc3" stays a pawn capture).
+ */
+static void spoken_moves(const struct cgame *g, struct cmd *cmd)
+{
+	for (int i = 0; i < cmd->argc; i++) {
+		char *w = cmd->argv[i], piece[CMD_ARG_MAX];
+		struct notation_parts parts;
+		if (w[0] != 'n' && w[0] != 'q' && w[0] != 'k' && w[0] != 'r')
+			continue;
+		snprintf(piece, sizeof piece, "%c%s", toupper((unsigned char)w[0]), w + 1);
+		if (notation_lex(w, &parts, NULL, 0) != NOTATION_OK && notation_lex(piece, &parts, NULL, 0) == NOTATION_OK)
+			w[0] = piece[0];   /* else left as typed: an error quotes what was typed */
+	}
+	if (!g || cmd->type != CMD_MOVE)
+		return;
+	for (int i = 0; i + 1 < cmd->argc; i++) {
+		if (!bare_square(cmd->argv[i]) || !bare_square(cmd->argv[i + 1]))
+			continue;
+		uint8_t code = g->view.own.mailbox[square_parse(cmd->argv[i])];
+		if (code == MAILBOX_EMPTY || piece_code_color(code) != g->color)
+			continue;
+		strcat(cmd->argv[i], cmd->argv[i + 1]);
+		memmove(cmd->argv[i + 1], cmd->argv[i + 2], (size_t)(cmd->argc - i - 2) * sizeof cmd->argv[0]);
+		cmd->argc--;
+	}
+	for (int i = 0; i < cmd->argc; i++) {
+		char *w = cmd->argv[i], piece[CMD_ARG_MAX];
+		move_t m;
+		if (w[0] != 'b' || strlen(w) < 3 ||
+		    notation_parse(&g->view.own, g->color, w, &m, NULL, 0) == NOTATION_OK)
+			continue;
+		snprintf(piece, sizeof piece, "B%s", w + 1);
+		if (notation_parse(&g->view.own, g->color, piece, &m, NULL, 0) == NOTATION_OK)
+			memcpy(w, piece, strlen(piece) + 1);
+	}
+}
+
 static int exec_move(struct client *cl, struct cmd *cmd, struct pending *p)
 {
 	struct cgame *g = client_current(cl);
+	spoken_moves(g, cmd);
 	for (int i = 0; i < cmd->argc; i++) {
 		struct notation_parts parts;
 		if (notation_lex(cmd->argv[i], &parts, NULL, 0) != NOTATION_OK)
@@ -2120,6 +2207,12 @@ static const struct cmd_entry cmd_table[] = {
 	  .usage = "broadcast TEXT...         (admins) a notice to everyone logged in" },
 	{ .name = "board", .type = CMD_BOARD, .exec = exec_board,
 	  .usage = "board                     draw the board again" },
+	{ .name = "time", .type = CMD_TIME, .exec = exec_time,
+	  .usage = "time                      the clocks of the current game, in words" },
+	{ .name = "clock", .type = CMD_TIME, .exec = exec_time,
+	  .usage = "clock                     the same as time" },
+	{ .name = "pieces", .type = CMD_PIECES, .game = true, .exec = exec_pieces,
+	  .usage = "pieces                    your own men by square, in words, and your ghosts" },
 	{ .name = "ghost", .type = CMD_GHOST_PLACE, .min = 1, .max = 3, .game = true, .parse = parse_ghost,
 	  .exec = exec_ghost, .usage = "ghost place Nf6 | ghost move f6 e4 | ghost clear [SQ]   guesses, never sent" },
 	/* wait and sleep block the main loop: main.c's --batch loop does them (exec: elsewhere) */

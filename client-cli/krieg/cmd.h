@@ -71,7 +71,7 @@ enum cmd_type {
 	/* an admin's (PROTOCOL.md, "Administration"); the rest through raw */
 	CMD_INVITE, CMD_KICK, CMD_BROADCAST,
 	/* local only */
-	CMD_BOARD, CMD_GHOST_PLACE, CMD_GHOST_MOVE, CMD_GHOST_CLEAR, CMD_WAIT, CMD_SLEEP,
+	CMD_BOARD, CMD_TIME, CMD_PIECES, CMD_GHOST_PLACE, CMD_GHOST_MOVE, CMD_GHOST_CLEAR, CMD_WAIT, CMD_SLEEP,
 	/* a JSON request line sent as it is (scripts, tests) */
 	CMD_RAW,
 };

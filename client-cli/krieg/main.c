@@ -57,6 +57,11 @@ struct ui {
 	struct net_opts nopts;  /* how to connect again */
 	char hostport[NET_HOST_MAX + 16];
 	bool readline;        /* libedit owns the terminal */
+	/* --plain (screen readers): no libedit, no redraws; the prompt printed
+	 * once when krieg waits for input after output (prompting: stdin a terminal) */
+	bool prompting;
+	bool owe_prompt;      /* output (or a line typed) since the prompt was last printed */
+	bool prompt_open;     /* the prompt is the last thing on the screen's line */
 	EditLine *el;         /* the line editor (readline), and its history */
 	History *hist;
 	bool editing;         /* inside el_gets(): a prompt and a half-typed line are on screen */
@@ -162,8 +167,27 @@ static void ui_print(void *ctx, const char *text)
 		redraw(u);
 		return;
 	}
+	if (u->prompting) {
+		if (u->prompt_open)
+			fputc('\n', stdout);   /* not on the prompt's line */
+		u->prompt_open = false;
+		u->owe_prompt = true;
+	}
 	show(u, stdout, "%s\n", text);
 	fflush(stdout);
+}
+
+/* --plain: the prompt, once, when krieg waits for input after output. */
+static void plain_prompt(struct ui *u)
+{
+	if (!u->prompting || !u->owe_prompt)
+		return;
+	char p[sizeof u->prompt_said];
+	client_prompt(&u->cl, p, sizeof p);
+	show(u, stdout, "%s", p);
+	fflush(stdout);
+	u->owe_prompt = false;
+	u->prompt_open = true;
 }
 
 static void ui_print_raw(void *ctx, const char *line)
@@ -759,22 +783,30 @@ static int interactive_loop(struct ui *u)
 			{ .fd = u->in_eof ? -1 : STDIN_FILENO, .events = POLLIN },
 		};
 		bool deferred = client_deferred(&u->cl);
-		if (poll(p, 2, deferred ? QUIET_MS : 1000) < 0 && errno != EINTR)
+		bool owed = u->prompting && u->owe_prompt;
+		if (poll(p, 2, deferred || owed ? QUIET_MS : 1000) < 0 && errno != EINTR)
 			break;
 		bool ready = (p[0].revents & (POLLIN | POLLHUP | POLLERR)) || net_has_line(u->net);
 		if (serve_net(u, ready) != 0)
 			return 1;
 		if (!ready && deferred)
 			client_flush(&u->cl);
-		if (p[1].revents & (POLLIN | POLLHUP | POLLERR)) {
+		client_tick(&u->cl);
+		bool typing = p[1].revents & (POLLIN | POLLHUP | POLLERR);
+		if (typing) {
 			read_stdin(u);
 			while (!u->quit && next_stdin_line(u, line, sizeof line)) {
 				char *said = typed(u, line);
+				u->prompt_open = false;   /* the line typed ended with its newline */
+				u->owe_prompt = true;     /* a prompt again after its answer, or at once if none */
 				if (client_command(&u->cl, said) == CLIENT_QUIT)
 					u->quit = true;
 				free(said);
 			}
 		}
+		/* all that arrived together is shown, and nothing is being typed: ask */
+		if (!ready && !typing && !client_deferred(&u->cl) && !u->quit)
+			plain_prompt(u);
 	}
 	return 0;
 }
@@ -794,6 +826,10 @@ static void usage(FILE *f)
 	        "  --guest               play as a guest at start\n"
 	        "  --ascii               letters instead of chess glyphs\n"
 	        "  --no-color            no colour (also: NO_COLOR set, or stdout not a terminal)\n"
+	        "  --plain               for screen readers and braille: no redraws, no escape\n"
+	        "                        sequences, no ticking clock (ask with \"time\"), the board\n"
+	        "                        on demand; the prompt once when krieg waits (also on a\n"
+	        "                        terminal with TERM=dumb, or with INSIDE_EMACS set)\n"
 	        "  --bell                ring the terminal's bell when it is your move or you are challenged\n"
 	        "  --known-servers FILE  pinned certificates (default: $KRIEG_KNOWN_SERVERS,\n"
 	        "                        $XDG_CONFIG_HOME/krieg/known_servers, ~/.config/krieg/known_servers)\n"
@@ -810,6 +846,10 @@ int main(int argc, char **argv)
 	const char *target = "localhost", *known = NULL, *user = NULL;
 	char then[64] = "";   /* krieg watch GAME / krieg umpire GAME: run once logged in */
 	bool batch = false, ascii = false, no_color = false, insecure = false, guest = false, bell = false;
+	/* plain: asked for, or output to a terminal that cannot take escape
+	 * sequences (TERM=dumb, Emacs's shell); TERM says nothing of a pipe */
+	const char *term = getenv("TERM"), *emacs = getenv("INSIDE_EMACS");
+	bool plain = isatty(STDOUT_FILENO) && ((term && !strcmp(term, "dumb")) || (emacs && emacs[0]));
 	bool trust_new = getenv("KRIEG_TRUST_NEW") && !strcmp(getenv("KRIEG_TRUST_NEW"), "1");
 
 	setlocale(LC_ALL, "");
@@ -825,6 +865,8 @@ int main(int argc, char **argv)
 			no_color = true;
 		else if (!strcmp(a, "--bell"))
 			bell = true;
+		else if (!strcmp(a, "--plain"))
+			plain = true;
 		else if (!strcmp(a, "--insecure"))
 			insecure = true;
 		else if (!strcmp(a, "--guest"))
@@ -907,8 +949,20 @@ int main(int argc, char **argv)
 	u.cl.ropts.unicode = !ascii && render_locale_utf8();
 	u.cl.ropts.color = !no_color && render_want_color(STDOUT_FILENO);
 	u.cl.bell = bell;
-	u.readline = !batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
-	u.cl.interactive = u.readline;
+	plain = plain && !batch;
+	if (plain) {   /* letters, no colour: nothing but text and newlines */
+		u.cl.ropts.unicode = false;
+		u.cl.ropts.color = false;
+	}
+	u.cl.plain = plain;
+	u.prompting = plain && isatty(STDIN_FILENO);
+	u.owe_prompt = true;
+	u.readline = !batch && !plain && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+	/* Someone types at a terminal, whether or not krieg draws on one:
+	 * `krieg | tee log` (stdout a pipe) still asks before a resign, and
+	 * still asks for passwords unseen.  What may be asked depends on
+	 * stdin, what is drawn on stdout. */
+	u.cl.interactive = !batch && isatty(STDIN_FILENO);
 	snprintf(u.cl.on_login, sizeof u.cl.on_login, "%s", then);
 
 	client_hello(&u.cl);

@@ -11,6 +11,7 @@
 
 #include "action.h"
 #include "event_json.h"
+#include "ghost.h"
 #include "notation.h"
 #include "proto.h"
 #include "ruleset.h"
@@ -204,13 +205,28 @@ void words_event(const struct event *e, int me, const char *san, char *buf, size
 		         e->en_passant ? " en passant" : "");
 		break;
 	}
-	case EV_CHECK:
-		if (e->checks[1] != CHECK_NONE)
+	case EV_CHECK: {
+		/* The check is on the side the mover (`by`) moved against: said with
+		 * whom it is on, a sentence that reads alone (a screen reader's
+		 * line, the log); an event that names no mover, as before. */
+		int on = e->by == WHITE ? BLACK : e->by == BLACK ? WHITE : -1;
+		char subject[32] = "";
+		if (on >= 0 && on == me)
+			snprintf(subject, sizeof subject, "You are");
+		else if (on >= 0)
+			snprintf(subject, sizeof subject, "%s is", words_side(on));
+		if (subject[0] && e->checks[1] != CHECK_NONE)
+			say(buf, len, "%s in double check: %s and %s", subject, check_words(e->checks[0]),
+			    check_words(e->checks[1]));
+		else if (subject[0])
+			say(buf, len, "%s in check %s", subject, check_words(e->checks[0]));
+		else if (e->checks[1] != CHECK_NONE)
 			say(buf, len, "Double check: %s and %s", check_words(e->checks[0]),
 			         check_words(e->checks[1]));
 		else
 			say(buf, len, "Check %s", check_words(e->checks[0]));
 		break;
+	}
 	case EV_PAWN_TRIES: {
 		char n[24];
 		if (e->count == 0)
@@ -712,4 +728,73 @@ void words_offer(const json_t *o, const char *me, char *buf, size_t len)
 		         (long long)json_integer_value(json_object_get(o, "rating_max")));
 	say(buf, len, "%s%s: %s, %s, %s, %s%s", who[0] ? who : "?", rating, rules[0] ? rules : "?", tc,
 	         json_is_true(json_object_get(o, "rated")) ? "rated" : "unrated", side, range);
+}
+
+/* The names of the men, singular and plural, by piece_type. */
+static const char *const man_one[] = { "pawn", "knight", "bishop", "rook", "queen", "king" };
+static const char *const man_many[] = { "pawns", "knights", "bishops", "rooks", "queens", "kings" };
+
+void words_pieces(const struct board *own, int color, char *buf, size_t len)
+{
+	static const int order[] = { KING, QUEEN, ROOK, BISHOP, KNIGHT, PAWN };
+	size_t n = 0;
+	buf[0] = '\0';
+	say(buf, len, "%s:", words_side(color));
+	n = strlen(buf);
+	bool first = true;
+	for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+		uint8_t code = piece_code(color, order[k]);
+		char squares[64 * 3 + 1] = "";
+		size_t used = 0;
+		int count = 0;
+		for (int file = 0; file < 8; file++)   /* a file at a time: "a2 b2 c2", "rooks a1 h1" */
+			for (int rank = 0; rank < 8; rank++) {
+				int sq = rank * 8 + file;
+				if (own->mailbox[sq] != code)
+					continue;
+				char name[3];
+				square_name(sq, name);
+				used += (size_t)snprintf(squares + used, sizeof squares - used, " %s", name);
+				count++;
+			}
+		if (count == 0 || n + 1 >= len)
+			continue;
+		say(buf + n, len - n, "%s %s%s", first ? "" : ",", count == 1 ? man_one[order[k]] : man_many[order[k]],
+		    squares);
+		n += strlen(buf + n);
+		first = false;
+	}
+	/* crazykrieg: one's own reserve, which the board shows under it */
+	bool lead = true;
+	for (int t = PAWN; t <= QUEEN && n + 1 < len; t++) {
+		int k = own->hand[color][t];
+		if (k == 0)
+			continue;
+		say(buf + n, len - n, "%s %d %s", lead ? "; in reserve:" : ",", k, k == 1 ? man_one[t] : man_many[t]);
+		n += strlen(buf + n);
+		lead = false;
+	}
+}
+
+void words_ghosts(const struct ghosts *g, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int file = 0; file < 8; file++)
+		for (int rank = 0; rank < 8 && n + 1 < len; rank++) {
+			int sq = rank * 8 + file;
+			uint8_t code = g->sq[sq];
+			if (code == MAILBOX_EMPTY)
+				continue;
+			char name[3];
+			square_name(sq, name);
+			say(buf + n, len - n, "%s%s %s %s", n ? ", " : "Your ghosts: ",
+			    piece_code_color(code) == WHITE ? "white" : "black", man_one[piece_code_type(code)], name);
+			n += strlen(buf + n);
+		}
+}
+
+const char *words_man(int type)
+{
+	return type >= PAWN && type <= KING ? man_one[type] : "man";
 }

@@ -176,4 +176,17 @@ void words_watching(const json_t *spectators, const char *lead, char *buf, size_
 /* A span of time: "0:45", "1:02:03", "2d 3h" (a day or more); negative as "0:00". */
 void words_duration(long long ms, char *buf, size_t len);
 
+/* One's own men by square, for `pieces`: "White: king e1, queen d1, rooks a1
+ * h1, bishops c1 f1, knights b1 g1, pawns a2 b2 c2 d2 e2 f2 g2 h2", a file at a
+ * time, then (crazykrieg) "; in reserve: 2 pawns, 1 knight". */
+struct board;
+void words_pieces(const struct board *own, int color, char *buf, size_t len);
+
+/* The ghosts placed: "Your ghosts: black knight f6, black pawn e5"; "" when none. */
+struct ghosts;
+void words_ghosts(const struct ghosts *g, char *buf, size_t len);
+
+/* "pawn", "knight" ... "king", by piece_type. */
+const char *words_man(int type);
+
 #endif

@@ -232,6 +232,7 @@ static pid_t tty_fork(struct tty *t, int rows, int cols)
 	if (t->pid == 0) {
 		setenv("KRIEG_KNOWN_SERVERS", sc.known, 1);
 		unsetenv("KRIEG_TRUST_NEW");
+		unsetenv("INSIDE_EMACS");   /* would make krieg --plain */
 		setenv("TERM", "xterm", 1);
 		setenv("NO_COLOR", "1", 1);
 	}
@@ -701,6 +702,147 @@ static void tty_game_end(struct tty *t, struct kc *opponent, struct kd *d)
 	free(t);
 	kd_stop(d);
 }
+
+/* ---- a person at a terminal whose output is not drawn on one ------------------------- */
+
+/* What krieg wrote to out (a file) from *mark on: wait for needle, move *mark past it. */
+static bool file_expect(const char *out, size_t *mark, const char *needle, char *buf, size_t len)
+{
+	long end = kcl_now_ms() + KC_TIMEOUT_MS;
+	for (;;) {
+		FILE *f = fopen(out, "r");
+		size_t n = 0;
+		if (f) {
+			n = fread(buf, 1, len - 1, f);
+			fclose(f);
+		}
+		buf[n] = '\0';
+		char *hit = *mark <= n ? strstr(buf + *mark, needle) : NULL;
+		if (hit) {
+			*mark = (size_t)(hit - buf) + strlen(needle);
+			return true;
+		}
+		if (kcl_now_ms() > end)
+			return false;
+		poll(NULL, 0, 50);
+	}
+}
+
+#define FEXPECT(out, mark, s, buf) \
+	ck_assert_msg(file_expect(out, mark, s, buf, KCL_OUT_MAX), "never saw \"%s\" in:\n%s", s, (buf) + *(mark))
+
+/*
+ * A blind player's probe: `krieg | tee log` (typed at a terminal, the
+ * output into a pipe: no redraws for a screen reader to read again) resigned
+ * at the first "resign", with no question, although someone types at a
+ * terminal.  Whether krieg asks depends on stdin, not on what it draws on.
+ */
+START_TEST(resign_asks_with_stdout_not_a_terminal)
+{
+	struct kd *d = kd_start(NULL);
+	struct tty *t = calloc(1, sizeof *t);
+	char *buf = calloc(1, KCL_OUT_MAX);
+	char out[256], addr[64], line[128];
+	size_t mark = 0;
+	ck_assert(t && buf);
+	snprintf(out, sizeof out, "%s/stdout.log", sc.dir);
+	snprintf(addr, sizeof addr, "127.0.0.1:%d", kd_port(d));
+	if (tty_fork(t, 50, 120) == 0) {
+		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+			_exit(126);
+		execl(kcl_krieg_path(), "krieg", "--ascii", "--trust-new", addr, (char *)NULL);
+		_exit(127);
+	}
+	struct kc *bob = kc_hello(d);
+	kc_ok(bob, kc_req(bob, "register", "{s:s, s:s}", "user", "bob_p", "password", "password123"));
+	FEXPECT(out, &mark, "Connected to", buf);
+	tty_type(t, "guest");
+	FEXPECT(out, &mark, "Logged in as guest-", buf);
+	snprintf(line, sizeof line, "challenge bob_p icc 5 white");
+	tty_type(t, line);
+	json_t *ch = kc_event(bob, "challenge");
+	kc_ok(bob, kc_req(bob, "accept", "{s:I}", "offer", json_integer_value(json_object_get(ch, "offer"))));
+	kc_event(bob, "game_start");
+	FEXPECT(out, &mark, "you play White", buf);
+	tty_type(t, "resign");
+	FEXPECT(out, &mark, "Type \"resign\" again to confirm", buf);
+	ck_assert_msg(strstr(buf, "resigned") == NULL, "resigned at once:\n%s", buf);
+	tty_type(t, "resign");
+	FEXPECT(out, &mark, "White resigned", buf);
+	kc_event(bob, "game_over");
+	free(buf);
+	tty_game_end(t, bob, d);
+}
+END_TEST
+
+/* How many times needle occurs in hay. */
+static int count_of(const char *hay, const char *needle)
+{
+	int n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+		n++;
+	return n;
+}
+
+/*
+ * A blind player's probe: in a timed game the prompt, both clocks in it,
+ * was drawn again every second with the half-typed line ("\r\033[J[#7
+ * White 4:57 | ...] > Nf"), read out again and again by a screen reader,
+ * and nothing turned it off.  --plain: no escape sequence at all, no
+ * clock ticking, the prompt printed once when krieg waits after output,
+ * the board only when asked for.
+ */
+START_TEST(plain_mode_writes_no_redraws)
+{
+	struct kd *d = kd_start(NULL);
+	struct tty *t = calloc(1, sizeof *t);
+	char addr[64];
+	ck_assert_ptr_nonnull(t);
+	snprintf(addr, sizeof addr, "127.0.0.1:%d", kd_port(d));
+	/* --plain, and the terminals that take no escape sequences: TERM=dumb, Emacs's shell */
+	if (tty_fork(t, 50, 120) == 0) {
+		if (_i == 1)
+			setenv("TERM", "dumb", 1);
+		if (_i == 2)
+			setenv("INSIDE_EMACS", "29.1,comint", 1);
+		execl(kcl_krieg_path(), "krieg", _i == 0 ? "--plain" : "--ascii", "--trust-new", addr, (char *)NULL);
+		_exit(127);
+	}
+	struct kc *bob;
+	char bobname[16];
+	snprintf(bobname, sizeof bobname, "bob_pl%d", _i);
+	json_int_t game = tty_game_as_white(t, d, bobname, &bob);
+	EXPECT(t, ": your move");
+	EXPECT(t, "White | your move] > ");
+	/* a few seconds of White's clock running, nobody typing: nothing written */
+	size_t from = t->len;
+	for (int i = 0; i < 35; i++)
+		tty_pump(t, 100);
+	ck_assert_msg(t->len == from, "written while nobody typed: \"%s\"", t->buf + from);
+	/* the clocks, asked: one prompt after the answer */
+	tty_type(t, "time");
+	char said[64];
+	snprintf(said, sizeof said, "#%lld: White 4:5", (long long)game);
+	EXPECT(t, said);
+	from = t->mark;
+	tty_pump(t, 1500);
+	ck_assert_msg(count_of(t->buf + from, "] > ") == 1, "not one prompt: \"%s\"", t->buf + from);
+	/* a move: words, and no board after it */
+	tty_type(t, "e4");
+	EXPECT(t, "You played e4");
+	kc_event(bob, "moved");
+	kc_ok(bob, kc_req(bob, "move", "{s:I, s:s}", "game", game, "move", "d5"));
+	EXPECT(t, "Black has moved");
+	EXPECT(t, "| your move] > ");
+	tty_pump(t, 500);
+	ck_assert_msg(strstr(t->buf, " 1  R  N  B  Q  K  B  N  R  1") == NULL, "a board unasked: %s", t->buf);
+	tty_type(t, "board");
+	EXPECT(t, " 4  .  .  .  .  P  .  .  .  4");
+	ck_assert_msg(memchr(t->buf, '\033', t->len) == NULL, "an escape sequence: %s", t->buf);
+	tty_game_end(t, bob, d);
+}
+END_TEST
 
 /*
  * Regression: libedit's own SIGWINCH handler resizes its buffers inside
@@ -1464,6 +1606,13 @@ static Suite *client_suite(void)
 	tcase_add_test(bn, reset_is_told_as_a_reset);
 	tcase_add_test(bn, chat_said_while_away_is_shown);
 	suite_add_tcase(s, bn);
+	/* a player who does not see the screen (CK_RUN_CASE=blind runs these alone) */
+	TCase *bl = tcase_create("blind");
+	tcase_set_timeout(bl, 90);
+	tcase_add_checked_fixture(bl, setup, teardown);
+	tcase_add_test(bl, resign_asks_with_stdout_not_a_terminal);
+	tcase_add_loop_test(bl, plain_mode_writes_no_redraws, 0, 3);
+	suite_add_tcase(s, bl);
 	return s;
 }
 

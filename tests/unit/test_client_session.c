@@ -938,7 +938,7 @@ START_TEST(your_move_follows_the_last_announcement)
 		sb.printed[0] = '\0';
 		deliver_rs(&b, &evs, from, BLACK, 2, rules[r]);
 		client_flush(&b);   /* the end of what arrived together */
-		const char *check = strstr(sb.printed, "Check");
+		const char *check = strstr(sb.printed, "in check");
 		const char *turn = last_of(sb.printed, "#2: your move");
 		ck_assert_msg(check && turn && check < turn, "%s: %s", rules[r], sb.printed);
 		ck_assert_ptr_eq(strstr(sb.printed, "#2: your move"), turn);   /* once */

@@ -59,18 +59,31 @@ START_TEST(capture_words)
 }
 END_TEST
 
+/* A check says whom it is on (a blind player's probe: both sides heard
+ * "Check on the short diagonal", a line that means nothing read alone):
+ * the side the mover moved against, which every listener knows. */
 START_TEST(check_words)
 {
 	struct event e = ev(EV_CHECK, WHITE);
 	e.checks[0] = CHECK_LONG_DIAGONAL;
 	words_event(&e, BLACK, NULL, buf, sizeof buf);
-	ck_assert_str_eq(buf, "Check on the long diagonal");
+	ck_assert_str_eq(buf, "You are in check on the long diagonal");
+	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Black is in check on the long diagonal");
+	words_event(&e, -1, NULL, buf, sizeof buf);   /* a spectator */
+	ck_assert_str_eq(buf, "Black is in check on the long diagonal");
 	e.checks[0] = CHECK_KNIGHT;
+	e.by = BLACK;
+	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "You are in check by a knight");
 	words_event(&e, BLACK, NULL, buf, sizeof buf);
-	ck_assert_str_eq(buf, "Check by a knight");
+	ck_assert_str_eq(buf, "White is in check by a knight");
 	e.checks[0] = CHECK_RANK;
 	e.checks[1] = CHECK_KNIGHT;
-	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "You are in double check: on the rank and by a knight");
+	e.by = -1;   /* no mover named: nothing more than the direction */
+	words_event(&e, WHITE, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Double check: on the rank and by a knight");
 }
 END_TEST
