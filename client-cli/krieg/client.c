@@ -583,6 +583,17 @@ static void announcement_words(const struct cgame *g, const json_t *msg, const s
 /* A chat line of game g shown (live, or caught up): later views show only those after it. */
 static void chat_shown(struct cgame *g, int ply)
 {
+	if (g->loading) {
+		/* said after the view being read was taken: after its lines,
+		 * whose count is not known yet (chat_catch_up places them) */
+		if (g->live_ply == ply) {
+			g->live_n++;
+		} else {
+			g->live_ply = ply;
+			g->live_n = 1;
+		}
+		return;
+	}
 	if (g->chat_ply == ply) {
 		g->chat_n++;
 	} else {
@@ -610,13 +621,11 @@ static void view_chat(struct cgame *g, const json_t *ev)
 	char words[WORDS_CHAT_MAX];
 	if (seen || words_chat(ev, g->name[WHITE], g->name[BLACK], g->color, words, sizeof words) != 0)
 		return;
-	snprintf(g->chat_missed[g->chat_missed_n % CLIENT_CHAT_CATCHUP], WORDS_CHAT_MAX, "%s", words);
-	g->chat_missed_n++;
 	/* not the last line shown until it is: a view whose later pages never
 	 * come (the connection lost again) shows nothing, and the next one must
-	 * still count this line as unseen */
-	g->missed_ply = ply;
-	g->missed_n = g->view_chat_n;
+	 * still count this line as unseen (chat_catch_up moves the mark) */
+	snprintf(g->chat_missed[g->chat_missed_n % CLIENT_CHAT_CATCHUP], WORDS_CHAT_MAX, "%s", words);
+	g->chat_missed_n++;
 }
 
 /* The chat lines a view brought that had not been shown: before its board. */
@@ -629,11 +638,22 @@ static void chat_catch_up(struct client *c, struct cgame *g)
 		           first == 1 ? "" : "s", g->id);
 	for (int i = first; i < n; i++)
 		client_out(c, "#%ld%s: %s", g->id, tag, g->chat_missed[i % CLIENT_CHAT_CATCHUP]);
-	if (n > 0) {
-		g->chat_ply = g->missed_ply;
-		g->chat_n = g->missed_n;
-	}
 	g->chat_missed_n = 0;
+	/* The mark: the view's last line, every one up to it shown now; then
+	 * the live lines shown while it came in, which were said after it.
+	 * Never back (a view holds at least what was shown before it). */
+	if (g->view_chat_ply > g->chat_ply || (g->view_chat_ply == g->chat_ply && g->view_chat_n > g->chat_n)) {
+		g->chat_ply = g->view_chat_ply;
+		g->chat_n = g->view_chat_n;
+	}
+	if (g->live_n > 0 && g->live_ply == g->chat_ply) {
+		g->chat_n += g->live_n;
+	} else if (g->live_n > 0 && g->live_ply > g->chat_ply) {
+		g->chat_ply = g->live_ply;
+		g->chat_n = g->live_n;
+	}
+	g->live_ply = -1;
+	g->live_n = 0;
 }
 
 /* Apply a page of a view's events: the board and the announcement log, and the chat not seen yet. */
@@ -705,6 +725,7 @@ static struct cgame *game_begin(struct client *c, const json_t *msg, bool state,
 	g->chat_ply = chat_ply;
 	g->chat_n = chat_n;
 	g->view_chat_ply = -1;
+	g->live_ply = -1;
 	g->used = true;
 	g->id = id;
 	g->color = color;

@@ -111,14 +111,16 @@ struct cgame {
 	 * `game`) shows only the lines after it: chat said while one was away,
 	 * none seen before the drop again.  view_chat_*: the same count for the
 	 * view being read; chat_missed: its lines not seen yet, the last
-	 * CLIENT_CHAT_CATCHUP of them, shown with the view (chat_missed_n in all),
-	 * the last of them at missed_ply/missed_n: the last line shown only once
-	 * the view is. */
+	 * CLIENT_CHAT_CATCHUP of them, shown with the view (chat_missed_n in all):
+	 * the mark moves to the view's last line only once the view is shown.
+	 * live_*: the lines shown live while a view was coming in (said after
+	 * it), placed after its last line then.  (A view cut short by another
+	 * drop places nothing: its live lines may be shown once more.) */
 	int chat_ply, chat_n;
 	int view_chat_ply, view_chat_n;
 	char chat_missed[CLIENT_CHAT_CATCHUP][WORDS_CHAT_MAX];
 	int chat_missed_n;
-	int missed_ply, missed_n;
+	int live_ply, live_n;
 	long low_said;                      /* --plain: the seconds last said left on one's clock (0: none) */
 };
 

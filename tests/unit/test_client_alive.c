@@ -250,6 +250,37 @@ START_TEST(chat_of_a_view_cut_short_is_shown_with_the_next)
 }
 END_TEST
 
+/* Regression (a review): a live line shown while a paged view was still
+ * coming in, then the view's own missed lines shown when it completed,
+ * moved the last-line-shown mark back to before the live line, and the
+ * next reconnection showed the live line again. */
+START_TEST(chat_mark_never_moves_back)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s);
+	start_game(&c, 4);
+	client_disconnected(&c);
+	client_hello(&c);
+	client_receive(&c, "{\"event\":\"game_state\",\"game\":4,\"rules\":\"icc\",\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"color\":\"white\",\"rated\":false,\"live\":true,"
+	                   "\"to_move\":\"white\",\"total\":2,\"next\":1,\"events\":["
+	                   SAY("black", "missed", 0) "]}");
+	client_receive(&c, SAY_LIVE("black", "live now", 0));
+	client_receive(&c, "{\"event\":\"game_events\",\"game\":4,\"from\":1,\"total\":2,\"events\":["
+	                   SAY("black", "missed too", 0) "]}");
+	client_flush(&c);
+	ck_assert_msg(count(s.printed, "\"live now\"") == 1 && count(s.printed, "\"missed too\"") == 1, "%s",
+	              s.printed);
+	client_disconnected(&c);
+	client_hello(&c);
+	s.printed[0] = '\0';
+	game_state(&c, SAY("black", "missed", 0) "," SAY("black", "missed too", 0) "," SAY("black", "live now", 0));
+	ck_assert_msg(!strstr(s.printed, "says"), "shown again:\n%s", s.printed);
+	client_free(&c);
+}
+END_TEST
+
 /* A long chat missed (a first login to a game with a long talk): the last
  * CLIENT_CHAT_CATCHUP lines, and how many came before them. */
 START_TEST(long_missed_chat_is_cut_to_its_end)
@@ -281,6 +312,7 @@ static Suite *alive_suite(void)
 	tcase_add_test(tc, live_game_silence_is_checked);
 	tcase_add_test(tc, chat_missed_while_away_is_shown_once);
 	tcase_add_test(tc, chat_of_a_view_cut_short_is_shown_with_the_next);
+	tcase_add_test(tc, chat_mark_never_moves_back);
 	tcase_add_test(tc, long_missed_chat_is_cut_to_its_end);
 	suite_add_tcase(s, tc);
 	return s;
