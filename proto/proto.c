@@ -120,13 +120,15 @@ void proto_name_look(const char *name, char *out, size_t len)
 		char ch = *p;
 		if (ch == '_' || ch == '-')
 			continue;
-		if ((ch == 'r' && p[1] == 'n') || (ch == 'v' && p[1] == 'v') || (ch == 'V' && p[1] == 'V')) {
-			ch = ch == 'r' ? 'm' : ch == 'v' ? 'w' : 'W';   /* two letters that look one (p[1] no NUL) */
+		if ((ch == 'r' && p[1] == 'n') || (tolower((unsigned char)ch) == 'v' && tolower((unsigned char)p[1]) == 'v')) {
+			ch = ch == 'r' ? 'm' : 'w';   /* two letters that look one (p[1] no NUL) */
 			p++;
-		} else if (ch == 'I' || ch == '1') {
-			ch = 'l';
-		} else if (ch == '0') {
-			ch = 'O';
+		} else if (ch == 'I' || ch == 'l' || ch == '1') {
+			ch = '|';   /* one stroke: out of case folding's reach ('L' and 'i' are not it) */
+		} else if (ch == 'O' || ch == '0') {
+			ch = '0';   /* a ring: 'o' is not it */
+		} else {
+			ch = (char)tolower((unsigned char)ch);   /* names are one in any case */
 		}
 		out[n++] = ch;
 	}

@@ -88,13 +88,15 @@ int proto_tournament_name(const char *in, char *out, size_t len);
  * "Adminl". */
 size_t proto_name_skeleton(const char *name, char *out, size_t len);
 
-/* What an account name looks like, into out (len > PROTO_NAME_MAX): as
- * written, case kept, '_' and '-' left out, and what a person cannot tell
- * from another character taken as it: I and 1 as l, 0 as O, rn as m, vv as
- * w (VV as W).  Two registered names that look the same are one name
- * (`aIice`, `a1ice` and `alice_` look as `alice`; `Ella` and `Elia`, or
- * `bob` and `b0b`, do not).  Narrower than proto_name_skeleton's reading,
- * which would keep people apart whose names are only alike. */
+/* What an account name looks like, into out (len > PROTO_NAME_MAX): '_'
+ * and '-' left out, the characters a person cannot tell apart made one
+ * before case is folded (I, l and 1 one stroke '|'; O and 0 one ring '0';
+ * rn as m; vv as w), then the rest in lower case, as names are one in any
+ * case.  Two registered names that look the same are one name (`aIice`,
+ * `AIice`, `a1ice` and `alice_` look as `alice`, `BiII` as `bill`, `rnary`
+ * as `Mary`; `Ella` and `Elia`, `Lisa` and `Iisa`, `bob` and `b0b` do
+ * not).  Narrower than proto_name_skeleton's reading, which would keep
+ * apart no people whose names are only alike. */
 void proto_name_look(const char *name, char *out, size_t len);
 
 #endif

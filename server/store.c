@@ -372,8 +372,11 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	 * name (a stranger's register could make the loop do that at will).
 	 * Not unique: look-alikes registered before this rule are kept.  NULL
 	 * for guests (their names are drawn, not chosen).  Filled here by
-	 * krieg_name_look(), which every connection of kriegd's has
-	 * (store.c name_look_sql); later rows by store_user_create. */
+	 * krieg_name_look() (store.c name_look_sql, on the connection that
+	 * migrates: never use it in an index, a trigger or a view, which
+	 * every other connection, the sqlite3 shell's too, would need);
+	 * later rows by store_user_create, rows written by hand at the next
+	 * start (store_open_opts). */
 	("ALTER TABLE users ADD COLUMN look TEXT;"
 	 "UPDATE users SET look = krieg_name_look(name) WHERE guest = 0;"
 	 "CREATE INDEX users_look ON users(look) WHERE look IS NOT NULL;"),
@@ -965,6 +968,16 @@ struct store *store_open_opts(const char *path, const struct store_options *opt,
 		sqlite3_close(db);
 		return NULL;
 	}
+	/* An account written by hand (the sqlite3 shell) has no look: given
+	 * one, so that a name looking like it is refused too.  One pass over
+	 * the accounts at start (a few ms for 100,000), nothing when none. */
+	int64_t unlooked = 0;   /* read first: an UPDATE of nothing would still ask for the write lock */
+	if (!opt->readonly &&
+	    (exec_int(db, "SELECT count(*) FROM (SELECT 1 FROM users WHERE guest = 0 AND look IS NULL LIMIT 1)",
+	              &unlooked) != SQLITE_OK ||
+	     (unlooked > 0 && sqlite3_exec(db, "UPDATE users SET look = krieg_name_look(name)"
+	                                       " WHERE guest = 0 AND look IS NULL", NULL, NULL, &msg) != SQLITE_OK)))
+		goto fail;
 
 	st = xcalloc(1, sizeof *st);
 	st->db = db;
