@@ -57,32 +57,33 @@ static bool in(unsigned long cp, const struct range *r, size_t n)
 }
 #define IN(cp, table) in(cp, table, sizeof table / sizeof table[0])
 
-/* Is cp a mark drawn on a letter (Mn, Me: text_marks.h, from the UCD)?  By
- * halves: some 300 ranges, and text_words asks of every character
- * above U+009F of every line. */
-static bool is_mark(unsigned long cp)
+/* Is cp in ranges r[0..n) (sorted, disjoint)?  By halves: some 300
+ * ranges, and text_words asks of every character above U+009F of every
+ * line. */
+static bool in_ranges(unsigned long cp, const uint32_t (*r)[2], size_t n)
 {
-	size_t lo = 0, hi = sizeof text_marks / sizeof text_marks[0];
+	size_t lo = 0, hi = n;
 
-	if (cp < text_marks[0][0])
+	if (n == 0 || cp < r[0][0])
 		return false;
 	while (lo < hi) {   /* the range holding cp, if any, is in [lo, hi) */
 		size_t mid = lo + (hi - lo) / 2;
-		if (cp < text_marks[mid][0])
+		if (cp < r[mid][0])
 			hi = mid;
-		else if (cp > text_marks[mid][1])
+		else if (cp > r[mid][1])
 			lo = mid + 1;
 		else
 			return true;
 	}
 	return false;
 }
+#define IN_RANGES(cp, table) in_ranges(cp, table, sizeof table / sizeof table[0])
 
 /* How text_words takes each character (text.h).  The tables before
  * K_COMBINING's come first: the variation selectors (U+FE00..U+FE0F,
  * U+E0100..U+E01EF), U+034F, U+17B4, U+17B5 and U+180B..U+180D, U+180F are
  * marks too, but selectors or dropped. */
-enum kind { K_KEEP, K_REFUSE, K_SPACE, K_DROP, K_ZERO_WIDTH, K_SELECTOR, K_COMBINING };
+enum kind { K_KEEP, K_REFUSE, K_SPACE, K_DROP, K_ZERO_WIDTH, K_SELECTOR, K_COMBINING, K_SPACING };
 
 static enum kind kind_of(unsigned long cp)
 {
@@ -117,7 +118,7 @@ static enum kind kind_of(unsigned long cp)
 		return K_ZERO_WIDTH;
 	if (IN(cp, selectors))
 		return K_SELECTOR;
-	return is_mark(cp) ? K_COMBINING : K_KEEP;
+	return IN_RANGES(cp, text_marks) ? K_COMBINING : IN_RANGES(cp, text_spacing_marks) ? K_SPACING : K_KEEP;
 }
 
 /* The length of the plain character at p (text_plain's rule), 0 if none. */
@@ -171,7 +172,7 @@ bool text_words(const char *in, char *out, size_t len)
 			if (++marks > TEXT_COMBINING_RUN)
 				return false;
 		} else if (kd == K_KEEP || kd == K_SPACE) {
-			marks = 0;
+			marks = 0;   /* a spacing mark (Mc) does not end a run: one letter + 4 + U+0903 + 4... */
 		}
 		if (kd == K_ZERO_WIDTH) {
 			/* Dropped where it touches a space or an end: the next
@@ -192,7 +193,7 @@ bool text_words(const char *in, char *out, size_t len)
 		 * word's end it was dropped, and "I ❤️" lost its colour), one
 		 * there; dropped anywhere else, where it selects nothing (a run
 		 * of them would be an invisible run of any length). */
-		if (kd == K_DROP || (kd == K_SELECTOR && last != K_KEEP && last != K_COMBINING)) {
+		if (kd == K_DROP || (kd == K_SELECTOR && last != K_KEEP && last != K_COMBINING && last != K_SPACING)) {
 			p += k;
 			continue;
 		}

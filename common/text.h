@@ -18,7 +18,8 @@
  *               general categories Mn and Me, the marks drawn on a letter
  *               (Thai's tone marks, Arabic's harakat, Hebrew's points as
  *               much as U+0300..; not the spacing marks, Mc, which take a
- *               place of their own: Burmese writes five on a letter),
+ *               place of their own, Burmese writes five on a letter, and
+ *               neither count nor end a run),
  *               common/text_marks.h, generated from the
  *               Unicode Character Database by common/gen/gen_marks.sh;
  *               a run is ended by a character kept or a space, not by

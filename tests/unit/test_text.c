@@ -240,6 +240,27 @@ START_TEST(every_mark_counted)
 }
 END_TEST
 
+/* Regression (a second review): a spacing mark (Mc) took a place of its
+ * own but ended the run, so e + (4 acutes + U+0903) * 8 put 32 acutes on
+ * one cluster; it neither counts nor ends a run. */
+START_TEST(spacing_mark_does_not_end_a_run)
+{
+	start();
+	add('e', 1);
+	add(0x301, 4);
+	add(0x903, 1);
+	add(0x301, 1);
+	ck_assert_msg(!words(), "accepted: e + 4 U+0301 + U+0903 + U+0301, as \"%s\"", out);
+	start();
+	add(0x915, 1);
+	add(0x94d, 2);
+	add(0x903, 1);
+	add(0x94d, 2);
+	add(0x93e, 6);   /* six spacing vowel signs: not a pile */
+	ck_assert_msg(words(), "refused: KA + 2 virama + visarga + 2 virama + 6 AA");
+}
+END_TEST
+
 START_TEST(run_ends_at_a_letter)
 {
 	/* A kept character: each e has its four. */
@@ -375,6 +396,7 @@ static Suite *text_suite(void)
 	tcase_add_test(tc, marks_across_zero_width);
 	tcase_add_test(tc, marks_of_every_script);
 	tcase_add_test(tc, every_mark_counted);
+	tcase_add_test(tc, spacing_mark_does_not_end_a_run);
 	tcase_add_test(tc, run_ends_at_a_letter);
 	tcase_add_test(tc, legitimate_text);
 	suite_add_tcase(s, tc);
