@@ -238,11 +238,17 @@ static int ui_ask_password(void *ctx, const char *prompt, char *buf, size_t len)
 		tcsetattr(STDIN_FILENO, TCSANOW, &old);
 	/* typed in the terminal's character set, as a command line is (typed) */
 	char *utf8 = typed(u, buf);
-	if (strlen(utf8) < len)
+	if (strlen(utf8) < len) {
 		memcpy(buf, utf8, strlen(utf8) + 1);
+	} else {   /* longer once in UTF-8 than any password may be: said, not sent as typed */
+		explicit_bzero(buf, len);
+		rc = -1;
+	}
 	explicit_bzero(utf8, strlen(utf8));
 	free(utf8);
 	fputc('\n', stdout);
+	if (rc != 0 && n > 0)
+		show(u, stdout, "That password is too long once written in UTF-8 (at most %zu bytes).\n", len - 1);
 	fflush(stdout);
 	return rc;
 }

@@ -363,12 +363,14 @@ char *render_term_out(const struct render_term *t, const char *text)
 
 char *render_term_in(const struct render_term *t, const char *line)
 {
-	const unsigned char *p = (const unsigned char *)line;
-	size_t n = strlen(line), i = 0, k;
-	for (; i < n && (k = text_utf8_seq(p + i, n - i)) > 0; i += k)
-		;
-	if (i == n || t->utf8 || t->in == (iconv_t)-1)
-		return xstrdup(line);   /* UTF-8 already, or nothing to read it as */
+	size_t n = strlen(line);
+	/* The locale's character set first: in EUC-JP, GB18030 or KOI8-R many
+	 * characters are byte pairs that are UTF-8 too (EUC-JP's 誰, C3 AF, is
+	 * UTF-8's ï), and what a terminal sends is in its own set.  In ASCII
+	 * (a C locale) a byte above 0x7F is in none: the line goes as it is,
+	 * UTF-8 from a UTF-8 terminal whose locale was not set. */
+	if (t->utf8 || t->in == (iconv_t)-1)
+		return xstrdup(line);   /* nothing to read it as */
 	size_t cap = 4 * n + 1, il = n, ol = cap - 1;
 	char *out = xmalloc(cap), *in = (char *)line, *o = out;
 	iconv(t->in, NULL, NULL, NULL, NULL);

@@ -93,10 +93,10 @@ void render_term_close(struct render_term *t);
 /* text (UTF-8) as the terminal shows it: a new string (free it). */
 char *render_term_out(const struct render_term *t, const char *text);
 
-/* A line typed on the terminal, in UTF-8: a new string (free it).  A line
- * that is UTF-8 already (ASCII, a script's) is taken as it is; any other
- * is read in the terminal's character set ("tr\xe8s" in Latin-1 is
- * "très"), or left as it is when it is not in that either. */
+/* A line typed on the terminal, in UTF-8: a new string (free it).  Read
+ * in the terminal's character set ("tr\xe8s" in Latin-1 is "très"; in
+ * EUC-JP C3 AF is 誰, though it is UTF-8's ï too), or left as it is when it
+ * is not in that (a UTF-8 line in a C locale's ASCII) or the set is UTF-8. */
 char *render_term_in(const struct render_term *t, const char *line);
 
 #endif

@@ -402,13 +402,20 @@ START_TEST(typed_text_read_in_the_locale_charset)
 	char *s = render_term_in(&t, "say tr\xe8s bien");
 	ck_assert_str_eq(s, "say tr\xc3\xa8s bien");
 	free(s);
-	s = render_term_in(&t, "say tr\xc3\xa8s");   /* UTF-8 already (a script's): as it is */
-	ck_assert_str_eq(s, "say tr\xc3\xa8s");
+	render_term_close(&t);
+	/* Regression (a second review): a line that was UTF-8 too was taken
+	 * as UTF-8: EUC-JP's 誰 (C3 AF) went out as ï */
+	render_term_open(&t, "EUC-JP");
+	s = render_term_in(&t, "say \xc3\xaf");
+	ck_assert_str_eq(s, "say \xe8\xaa\xb0");
 	free(s);
 	render_term_close(&t);
 	render_term_open(&t, "ANSI_X3.4-1968");
 	s = render_term_in(&t, "say tr\xe8s");   /* in neither: as it is, for the client to refuse */
 	ck_assert_str_eq(s, "say tr\xe8s");
+	free(s);
+	s = render_term_in(&t, "say tr\xc3\xa8s");   /* UTF-8 from a terminal whose locale was not set */
+	ck_assert_str_eq(s, "say tr\xc3\xa8s");
 	free(s);
 	render_term_close(&t);
 	render_term_open(&t, "UTF-8");
