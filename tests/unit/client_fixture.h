@@ -9,10 +9,12 @@
 
 #include "check_main.h"   /* check.h, with assertions that do not write on a pass */
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "client.h"
+#include "text.h"
 
 #define SINK_SENT_MAX 64   /* requests kept (nsent counts them all) */
 
@@ -85,6 +87,30 @@ static inline void sink_logged_in(struct client *c, struct sink *s)
 	c->wall = sink_wall;
 	c->logged_in = true;
 	snprintf(c->user, sizeof c->user, "alice");
+}
+
+/* A game of alice's and bob's (icc) starts for c, then the client's output
+ * is flushed; timed: 5+0 with both clocks full. */
+static inline void sink_game_start(struct client *c, long id, const char *color, bool timed)
+{
+	char line[512];
+	snprintf(line, sizeof line,
+	         "{\"event\":\"game_start\",\"game\":%ld,\"rules\":\"icc\",\"white\":\"alice\","
+	         "\"black\":\"bob\",\"color\":\"%s\",\"rated\":false%s}",
+	         id, color, timed ? ",\"time\":{\"base\":300,\"inc\":0},\"clock\":{\"white\":300000,\"black\":300000}" : "");
+	client_receive(c, line);
+	client_flush(c);
+}
+
+/* Valid UTF-8 from end to end, as common/text.h reads it. */
+static inline bool sink_utf8_whole(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+	for (size_t i = 0, k; i < n; i += k)
+		if ((k = text_utf8_seq(p + i, n - i)) == 0)
+			return false;
+	return true;
 }
 
 /* The last request sent, parsed (a new reference). */

@@ -25,16 +25,6 @@ static void make_client(struct client *c, struct sink *s)
 	sink_reply_ok(c, s, "\"protocol\":1");
 }
 
-static void start_game(struct client *c, long id)
-{
-	char line[512];
-	snprintf(line, sizeof line,
-	         "{\"event\":\"game_start\",\"game\":%ld,\"rules\":\"icc\",\"white\":\"alice\","
-	         "\"black\":\"bob\",\"color\":\"white\",\"rated\":false}", id);
-	client_receive(c, line);
-	client_flush(c);
-}
-
 /* How many ping requests the client sent. */
 static int pings(const struct sink *s)
 {
@@ -123,7 +113,7 @@ START_TEST(live_game_silence_is_checked)
 	struct client c;
 	struct sink s;
 	make_client(&c, &s);
-	start_game(&c, 4);
+	sink_game_start(&c, 4, "white", false);
 	for (int round = 1; round <= 3; round++) {
 		s.now += CLIENT_QUIET_MS;
 		ck_assert(client_alive(&c));
@@ -186,7 +176,7 @@ START_TEST(chat_missed_while_away_is_shown_once)
 	struct client c;
 	struct sink s;
 	make_client(&c, &s);
-	start_game(&c, 4);
+	sink_game_start(&c, 4, "white", false);
 	client_receive(&c, SAY_LIVE("black", "good luck", 0));
 	client_receive(&c, SAY_LIVE("white", "you too", 0));
 	ck_assert_int_eq(count(s.printed, "bob (Black) says: \"good luck\""), 1);
@@ -228,7 +218,7 @@ START_TEST(chat_of_a_view_cut_short_is_shown_with_the_next)
 	struct client c;
 	struct sink s;
 	make_client(&c, &s);
-	start_game(&c, 4);
+	sink_game_start(&c, 4, "white", false);
 	client_receive(&c, SAY_LIVE("black", "good luck", 0));
 	client_disconnected(&c);
 	client_hello(&c);
@@ -259,7 +249,7 @@ START_TEST(chat_mark_never_moves_back)
 	struct client c;
 	struct sink s;
 	make_client(&c, &s);
-	start_game(&c, 4);
+	sink_game_start(&c, 4, "white", false);
 	client_disconnected(&c);
 	client_hello(&c);
 	client_receive(&c, "{\"event\":\"game_state\",\"game\":4,\"rules\":\"icc\",\"white\":\"alice\","

@@ -22,17 +22,6 @@
 #include "referee.h"
 #include "words.h"
 
-static void start_game(struct client *c, long id, const char *color, bool timed)
-{
-	char line[512];
-	snprintf(line, sizeof line,
-	         "{\"event\":\"game_start\",\"game\":%ld,\"rules\":\"icc\",\"white\":\"alice\","
-	         "\"black\":\"bob\",\"color\":\"%s\",\"rated\":false%s}",
-	         id, color, timed ? ",\"time\":{\"base\":300,\"inc\":0},\"clock\":{\"white\":300000,\"black\":300000}" : "");
-	client_receive(c, line);
-	client_flush(c);
-}
-
 /* What was printed from `from` on. */
 static const char *since(const struct sink *s, size_t from)
 {
@@ -45,7 +34,7 @@ START_TEST(time_says_the_clocks)
 	struct client c;
 	struct sink s;
 	sink_client(&c, &s);
-	start_game(&c, 7, "white", true);
+	sink_game_start(&c, 7, "white", true);
 	s.now += 3000;   /* White's clock runs */
 	size_t from = strlen(s.printed);
 	ck_assert_int_eq(client_command(&c, "time"), 0);
@@ -59,7 +48,7 @@ START_TEST(time_says_the_clocks)
 	client_free(&c);
 
 	sink_client(&c, &s);
-	start_game(&c, 8, "black", false);
+	sink_game_start(&c, 8, "black", false);
 	from = strlen(s.printed);
 	ck_assert_int_eq(client_command(&c, "time"), 0);
 	ck_assert_msg(strstr(since(&s, from), "#8: untimed; their move\n") != NULL, "%s", since(&s, from));
@@ -92,7 +81,7 @@ START_TEST(game_shows_the_clocks)
 	struct client c;
 	struct sink s;
 	sink_client(&c, &s);
-	start_game(&c, 7, "white", true);
+	sink_game_start(&c, 7, "white", true);
 	size_t from = strlen(s.printed);
 	ck_assert_int_eq(client_command(&c, "game"), 0);
 	sink_reply_ok(&c, &s, "\"game\":7,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\","
@@ -115,7 +104,7 @@ START_TEST(plain_prompt_and_low_time)
 	char p[256];
 	sink_client(&c, &s);
 	c.plain = true;
-	start_game(&c, 7, "white", true);
+	sink_game_start(&c, 7, "white", true);
 	ck_assert_ptr_null(strstr(s.printed, "White's own board"));   /* not drawn unasked */
 	client_prompt(&c, p, sizeof p);
 	ck_assert_str_eq(p, "[#7 White | your move] > ");
@@ -140,7 +129,7 @@ START_TEST(plain_prompt_and_low_time)
 
 	/* not --plain: the prompt ticks, and nothing is said */
 	sink_client(&c, &s);
-	start_game(&c, 7, "white", true);
+	sink_game_start(&c, 7, "white", true);
 	ck_assert_ptr_nonnull(strstr(s.printed, "White's own board"));
 	client_prompt(&c, p, sizeof p);
 	ck_assert_str_eq(p, "[#7 White 5:00 | Black 5:00 | your move] > ");
@@ -158,7 +147,7 @@ START_TEST(pieces_reads_the_board_out)
 	struct client c;
 	struct sink s;
 	sink_client(&c, &s);
-	start_game(&c, 7, "white", false);
+	sink_game_start(&c, 7, "white", false);
 	size_t from = strlen(s.printed);
 	ck_assert_int_eq(client_command(&c, "pieces"), 0);
 	ck_assert_str_eq(since(&s, from), "#7: White: king e1, queen d1, rooks a1 h1, bishops c1 f1, knights b1 g1, "

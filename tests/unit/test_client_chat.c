@@ -16,17 +16,6 @@
 #include "client.h"
 #include "client_fixture.h"
 
-static void start_game(struct client *c, long id, const char *color)
-{
-	char line[512];
-	snprintf(line, sizeof line,
-	         "{\"event\":\"game_start\",\"game\":%ld,\"rules\":\"icc\",\"white\":\"alice\","
-	         "\"black\":\"bob\",\"color\":\"%s\",\"rated\":false,\"time\":{\"base\":300,\"inc\":0},"
-	         "\"clock\":{\"white\":300000,\"black\":300000}}", id, color);
-	client_receive(c, line);
-	client_flush(c);
-}
-
 static const char *field(const json_t *j, const char *key)
 {
 	const char *v = json_string_value(json_object_get(j, key));
@@ -38,7 +27,7 @@ START_TEST(chat_is_the_players_words)
 	struct client c;
 	struct sink s;
 	sink_logged_in(&c, &s);
-	start_game(&c, 4, "white");
+	sink_game_start(&c, 4, "white", true);
 	struct cgame *g = client_current(&c);
 	int logged = g->log_n;
 	client_receive(&c, "{\"event\":\"chat\",\"game\":4,\"channel\":\"game\",\"color\":\"black\","
@@ -71,7 +60,7 @@ START_TEST(chat_commands_send_their_requests)
 	struct client c;
 	struct sink s;
 	sink_logged_in(&c, &s);
-	start_game(&c, 4, "white");
+	sink_game_start(&c, 4, "white", true);
 
 	ck_assert_int_eq(client_command(&c, "say good luck, have fun"), 0);
 	json_t *j = sink_last(&s);
@@ -206,7 +195,7 @@ START_TEST(opponent_away_in_the_prompt)
 	struct sink s;
 	char prompt[256];
 	sink_logged_in(&c, &s);
-	start_game(&c, 4, "white");
+	sink_game_start(&c, 4, "white", true);
 	client_prompt(&c, prompt, sizeof prompt);
 	ck_assert_ptr_null(strstr(prompt, "away"));
 
@@ -251,7 +240,7 @@ START_TEST(welcome_says_what_waited)
 	struct client c;
 	struct sink s;
 	sink_logged_in(&c, &s);
-	start_game(&c, 12, "black");
+	sink_game_start(&c, 12, "black", true);
 	client_receive(&c, "{\"event\":\"welcome\",\"your_move\":[{\"game\":12,\"color\":\"black\","
 	                   "\"opponent\":\"alice\",\"left\":172790000}],\"draw_offers\":[{\"game\":12,"
 	                   "\"by\":\"white\"},{\"game\":13,\"by\":\"black\"}],\"ended\":[{\"game\":9,"
@@ -418,7 +407,7 @@ START_TEST(possible_grouped_by_piece)
 	struct client c;
 	struct sink s;
 	sink_logged_in(&c, &s);
-	start_game(&c, 4, "white");
+	sink_game_start(&c, 4, "white", true);
 	ck_assert_int_eq(client_command(&c, "possible"), 0);
 	sink_reply_ok(&c, &s, "\"game\":4,\"moves\":[\"a2a3\",\"a2a4\",\"b1a3\",\"b1c3\",\"b2b3\",\"b2b4\",\"c2c3\","
 	               "\"c2c4\",\"d2d3\",\"d2d4\",\"e2e3\",\"e2e4\",\"f2f3\",\"f2f4\",\"g1f3\",\"g1h3\",\"g2g3\","
@@ -454,7 +443,7 @@ START_TEST(resign_asks_first)
 	struct sink s;
 	sink_logged_in(&c, &s);
 	c.interactive = true;
-	start_game(&c, 4, "white");
+	sink_game_start(&c, 4, "white", true);
 	int n = s.nsent;
 	ck_assert_int_eq(client_command(&c, "resign"), 0);
 	ck_assert_int_eq(s.nsent, n);

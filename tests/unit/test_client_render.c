@@ -273,17 +273,6 @@ START_TEST(edit_row_follows_the_wrap)
 }
 END_TEST
 
-/* Valid UTF-8 from end to end, as common/text.h reads it. */
-static bool utf8_whole(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s);
-	for (size_t i = 0, k; i < n; i += k)
-		if ((k = text_utf8_seq(p + i, n - i)) == 0)
-			return false;
-	return true;
-}
-
 /*
  * The umpire's longest note (ACTION_REASON_MAX bytes) and a pause's reason
  * are shown whole, on their line and in the log under the board (probe:
@@ -315,7 +304,7 @@ START_TEST(umpire_texts_whole_under_the_board)
 	free(line);
 	json_decref(j);
 	client_flush(&c);
-	ck_assert_msg(utf8_whole(s.printed), "not UTF-8: %s", s.printed);
+	ck_assert_msg(sink_utf8_whole(s.printed), "not UTF-8: %s", s.printed);
 	snprintf(want, sizeof want, "#3: The umpire says: %s\n", note);
 	ck_assert_msg(strstr(s.printed, want), "%s", s.printed);
 	snprintf(want, sizeof want, "#3: The umpire paused the clocks: %s\n", zh);
@@ -324,7 +313,7 @@ START_TEST(umpire_texts_whole_under_the_board)
 	static char board[RENDER_BOARD_MAX + CLIENT_LOG_MAX * (WORDS_MAX + 4)];
 	ck_assert_ptr_nonnull(client_current(&c));
 	client_render(&c, client_current(&c), board, sizeof board);
-	ck_assert_msg(utf8_whole(board), "not UTF-8: %s", board);
+	ck_assert_msg(sink_utf8_whole(board), "not UTF-8: %s", board);
 	snprintf(want, sizeof want, "  1. The umpire says: %s\n", note);
 	ck_assert_msg(strstr(board, want), "%s", board);
 	snprintf(want, sizeof want, "  1. The umpire paused the clocks: %s", zh);

@@ -30,16 +30,6 @@ static void make_client(struct client *c, struct sink *s, bool batch)
 	c->print_raw = sink_raw;
 }
 
-static void start_game(struct client *c, long id, const char *color, bool timed)
-{
-	char line[512];
-	snprintf(line, sizeof line,
-	         "{\"event\":\"game_start\",\"game\":%ld,\"rules\":\"icc\",\"white\":\"alice\","
-	         "\"black\":\"bob\",\"color\":\"%s\",\"rated\":false%s}",
-	         id, color, timed ? ",\"time\":{\"base\":300,\"inc\":0},\"clock\":{\"white\":300000,\"black\":300000}" : "");
-	client_receive(c, line);
-}
-
 /* Hand every event of `evs` addressed to `color` to client c, as the server would. */
 static void deliver(struct client *c, const struct evlist *evs, int color, long game)
 {
@@ -119,7 +109,7 @@ START_TEST(board_list_has_no_duplicates)
 	struct sink s;
 	char err[128];
 	make_client(&c, &s, false);
-	start_game(&c, 6, "white", false);
+	sink_game_start(&c, 6, "white", false);
 	const struct ruleset *rs = ruleset_find("icc");
 	struct referee *r = referee_new(rs, NULL, err, sizeof err);
 	struct evlist ev, all;
@@ -192,7 +182,7 @@ START_TEST(ghosts_never_reach_the_server)
 	struct client c;
 	struct sink s;
 	make_client(&c, &s, false);
-	start_game(&c, 4, "white", false);
+	sink_game_start(&c, 4, "white", false);
 	ck_assert_int_eq(c.current, 4);
 	size_t before = s.bytes;
 	int nbefore = s.nsent;
@@ -270,7 +260,7 @@ START_TEST(guest_quit_warns)
 		ck_assert_str_eq(c.user, k == 0 ? "guest-ab12" : "alice");
 		ck_assert_int_eq(client_command(&c, "quit"), CLIENT_QUIT);
 		ck_assert_ptr_null(strstr(s.printed, "You are a guest"));   /* no game: nothing to lose */
-		start_game(&c, 4, "white", false);
+		sink_game_start(&c, 4, "white", false);
 		ck_assert_int_eq(client_command(&c, "quit"), CLIENT_QUIT);
 		ck_assert_msg((strstr(s.printed, "You are a guest") != NULL) == (k == 0), "%s", s.printed);
 		client_free(&c);
@@ -417,7 +407,7 @@ START_TEST(moves_checked_on_own_pieces)
 	struct client c;
 	struct sink s;
 	make_client(&c, &s, false);
-	start_game(&c, 9, "white", false);
+	sink_game_start(&c, 9, "white", false);
 	ck_assert_int_eq(client_command(&c, "Nf3"), 0);
 	ck_assert_int_eq(s.nsent, 1);
 	json_t *r = json_loads(s.sent[0], 0, NULL);
@@ -445,8 +435,8 @@ START_TEST(referee_events_build_the_views)
 	struct sink sw, sb;
 	make_client(&w, &sw, false);
 	make_client(&b, &sb, false);
-	start_game(&w, 2, "white", false);
-	start_game(&b, 2, "black", false);
+	sink_game_start(&w, 2, "white", false);
+	sink_game_start(&b, 2, "black", false);
 
 	char err[128];
 	struct referee *ref = referee_new(ruleset_find("icc"), NULL, err, sizeof err);
@@ -494,7 +484,7 @@ START_TEST(clocks_tick)
 	struct client c;
 	struct sink s;
 	make_client(&c, &s, false);
-	start_game(&c, 3, "black", true);
+	sink_game_start(&c, 3, "black", true);
 	struct cgame *g = client_current(&c);
 	ck_assert_int_eq(client_clock(&c, g, WHITE), 300000);
 	s.now += 1500;
@@ -554,7 +544,7 @@ START_TEST(batch_prints_verbatim_and_waits)
 	make_client(&c, &s, true);
 	const char *l1 = "{\"event\":\"greeting\",\"protocol\":1,\"server\":\"x\" ,\"rulesets\":[]}";
 	client_receive(&c, l1);
-	start_game(&c, 5, "white", false);
+	sink_game_start(&c, 5, "white", false);
 	client_receive(&c, "{\"event\":\"ping\"}");
 	ck_assert(strncmp(s.raw, l1, strlen(l1)) == 0);   /* byte for byte, odd spacing kept */
 	ck_assert_str_eq(s.printed, "");                  /* no words in batch mode */
@@ -573,7 +563,7 @@ START_TEST(switch_fetches_a_game_and_draws)
 	struct client c;
 	struct sink s;
 	make_client(&c, &s, false);
-	start_game(&c, 4, "white", false);
+	sink_game_start(&c, 4, "white", false);
 	ck_assert_int_eq(client_command(&c, "switch 9"), 0);
 	ck_assert_int_eq(s.nsent, 1);
 	json_t *r = json_loads(s.sent[0], 0, NULL);
@@ -639,7 +629,7 @@ START_TEST(logout_forgets_the_games)
 	char prompt[256];
 	make_client(&c, &s, false);
 	login_as(&c, &s, "alice");
-	start_game(&c, 9, "white", false);
+	sink_game_start(&c, 9, "white", false);
 	client_prompt(&c, prompt, sizeof prompt);
 	ck_assert(strncmp(prompt, "[#9 ", 4) == 0);
 
@@ -662,7 +652,7 @@ START_TEST(logout_forgets_the_games)
 	ck_assert_int_eq(client_command(&c, "board"), -1);
 
 	/* a login as someone else without a logout forgets too; the same user keeps them */
-	start_game(&c, 11, "black", false);
+	sink_game_start(&c, 11, "black", false);
 	login_as(&c, &s, "bob");
 	ck_assert_ptr_nonnull(client_current(&c));
 	login_as(&c, &s, "carol");
@@ -678,7 +668,7 @@ START_TEST(draw_responses_say_what_happened)
 	struct client c;
 	struct sink s;
 	make_client(&c, &s, false);
-	start_game(&c, 4, "white", false);
+	sink_game_start(&c, 4, "white", false);
 	ck_assert_int_eq(client_command(&c, "draw"), 0);
 	client_receive(&c, "{\"event\":\"draw_offer\",\"game\":4,\"by\":\"white\"}");
 	sink_reply_ok(&c, &s, "\"game\":4");
@@ -711,7 +701,7 @@ START_TEST(rematch_after_the_end)
 	make_client(&c, &s, false);
 	ck_assert_int_eq(client_command(&c, "rematch"), -1);   /* no game yet */
 	ck_assert_int_eq(s.nsent, 0);
-	start_game(&c, 4, "white", false);
+	sink_game_start(&c, 4, "white", false);
 	client_receive(&c, "{\"event\":\"game_over\",\"game\":4,\"ply\":0,\"audience\":[\"white\",\"black\"],"
 	                   "\"result\":\"0-1\",\"reason\":\"resignation\"}");
 	/* the last words, under the final board */
@@ -841,7 +831,7 @@ START_TEST(following_in_words)
 	ck_assert_int_eq(json_integer_value(json_object_get(j, "game")), 15);
 	json_decref(j);
 	/* playing a game of one's own: said, not watched */
-	start_game(&c, 4, "white", false);
+	sink_game_start(&c, 4, "white", false);
 	sent = s.nsent;
 	client_receive(&c, "{\"event\":\"following\",\"user\":\"alice\",\"game\":16,\"white\":\"carol\","
 	                   "\"black\":\"alice\",\"rules\":\"english\",\"rated\":true}");
@@ -981,7 +971,7 @@ START_TEST(own_move_echoes_the_capture_mark_typed)
 	struct client b;
 	struct sink sb;
 	make_client(&b, &sb, false);
-	start_game(&b, 6, "black", false);
+	sink_game_start(&b, 6, "black", false);
 	char err[128];
 	struct referee *ref = referee_new(ruleset_find("icc"), NULL, err, sizeof err);
 	struct evlist evs;
@@ -1114,7 +1104,7 @@ START_TEST(history_and_record_pages)
 	ck_assert(!client_busy(&c));
 
 	/* a game followed here: our own side by default */
-	start_game(&c, 12, "black", false);
+	sink_game_start(&c, 12, "black", false);
 	ck_assert_int_eq(client_command(&c, "record 12"), 0);
 	r = sink_last(&s);
 	ck_assert_str_eq(json_string_value(json_object_get(r, "view")), "black");
@@ -1387,8 +1377,8 @@ START_TEST(adjournment_from_both_sides)
 	make_client(&d, &t, false);
 	login_as(&c, &s, "alice");
 	login_as(&d, &t, "bob");
-	start_game(&c, 4, "white", true);
-	start_game(&d, 4, "black", true);
+	sink_game_start(&c, 4, "white", true);
+	sink_game_start(&d, 4, "black", true);
 	client_flush(&c);
 	client_flush(&d);
 	static const char offer[] = "{\"event\":\"adjourn_offer\",\"game\":4,\"by\":\"white\",\"ply\":0,"
@@ -1483,7 +1473,7 @@ START_TEST(every_live_game_is_followed)
 	}
 	ck_assert_int_eq(s.nsent, sent);
 	/* one more, begun now: followed too, and current */
-	start_game(&c, LIVE + 1, "black", false);
+	sink_game_start(&c, LIVE + 1, "black", false);
 	ck_assert_int_eq(c.current, LIVE + 1);
 	ck_assert_ptr_nonnull(client_game(&c, 1));
 	client_free(&c);
@@ -1522,8 +1512,8 @@ START_TEST(resume_after_a_lost_connection)
 	make_client(&c, &s, false);
 	ck_assert_int_eq(client_resume(&c), -1);   /* nothing to resume yet */
 	login_as(&c, &s, "alice");
-	start_game(&c, 4, "white", false);
-	start_game(&c, 5, "black", false);
+	sink_game_start(&c, 4, "white", false);
+	sink_game_start(&c, 5, "black", false);
 	ck_assert_int_eq(client_command(&c, "switch 4"), 0);
 	ck_assert_int_eq(client_command(&c, "ghost place Nf6"), 0);
 	ck_assert_int_eq(client_command(&c, "e4"), 0);   /* in flight when the line drops */
@@ -1625,7 +1615,7 @@ START_TEST(follows_and_lobby_outlive_a_reconnection)
 	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":true,\"user\":\"Anna\",\"games\":[]}", sink_sent_id(&s, before));
 	client_receive(&c, line);
 	ck_assert_uint_eq(strlen(s.printed), said);
-	start_game(&c, 13, "white", false);   /* a game of alice's own against carol: not said */
+	sink_game_start(&c, 13, "white", false);   /* a game of alice's own against carol: not said */
 	said = strlen(s.printed);
 	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":true,\"user\":\"carol\",\"games\":[12,13]}", sink_sent_id(&s, before + 1));
 	client_receive(&c, line);
