@@ -1187,7 +1187,10 @@ static void spoken_moves(const struct cgame *g, struct cmd *cmd)
 		uint8_t code = g->view.own.mailbox[square_parse(cmd->argv[i])];
 		if (code == MAILBOX_EMPTY || piece_code_color(code) != g->color)
 			continue;
-		strcat(cmd->argv[i], cmd->argv[i + 1]);
+		/* two squares of two letters each (bare_square): "e2" "e4" -> "e2e4" */
+		cmd->argv[i][2] = cmd->argv[i + 1][0];
+		cmd->argv[i][3] = cmd->argv[i + 1][1];
+		cmd->argv[i][4] = '\0';
 		memmove(cmd->argv[i + 1], cmd->argv[i + 2], (size_t)(cmd->argc - i - 2) * sizeof cmd->argv[0]);
 		cmd->argc--;
 	}
