@@ -26,6 +26,16 @@ size_t text_utf8_seq(const unsigned char *p, size_t n)
 	return len;
 }
 
+bool text_utf8_valid(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (size_t i = 0, k; i < n; i += k)
+		if ((k = text_utf8_seq(p + i, n - i)) == 0)
+			return false;
+	return true;
+}
+
 size_t text_utf8_len(const unsigned char *p)
 {
 	/* a NUL ends the bytes there are (a cut sequence is none) */
@@ -44,22 +54,9 @@ static unsigned long code_point(const unsigned char *p, size_t k)
 	return cp;
 }
 
-struct range {
-	unsigned long lo, hi;
-};
-
-static bool in(unsigned long cp, const struct range *r, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (cp >= r[i].lo && cp <= r[i].hi)
-			return true;
-	return false;
-}
-#define IN(cp, table) in(cp, table, sizeof table / sizeof table[0])
-
-/* Is cp in ranges r[0..n) (sorted, disjoint)?  By halves: some 300
- * ranges, and text_words asks of every character above U+009F of every
- * line. */
+/* Is cp in ranges r[0..n) (sorted, disjoint)?  By halves: text_marks
+ * holds some 300 ranges, and text_words asks of every character above
+ * U+009F of every line. */
 static bool in_ranges(unsigned long cp, const uint32_t (*r)[2], size_t n)
 {
 	size_t lo = 0, hi = n;
@@ -77,7 +74,7 @@ static bool in_ranges(unsigned long cp, const uint32_t (*r)[2], size_t n)
 	}
 	return false;
 }
-#define IN_RANGES(cp, table) in_ranges(cp, table, sizeof table / sizeof table[0])
+#define IN(cp, table) in_ranges(cp, table, sizeof table / sizeof table[0])
 
 /* How text_words takes each character (text.h).  The tables before
  * K_COMBINING's come first: the variation selectors (U+FE00..U+FE0F,
@@ -87,23 +84,23 @@ enum kind { K_KEEP, K_REFUSE, K_SPACE, K_DROP, K_ZERO_WIDTH, K_SELECTOR, K_COMBI
 
 static enum kind kind_of(unsigned long cp)
 {
-	static const struct range refused[] = {
+	static const uint32_t refused[][2] = {
 		{ 0x2028, 0x202e }, { 0x2066, 0x2069 }, { 0xfff9, 0xfffb },
 	};
-	static const struct range spaces[] = {
+	static const uint32_t spaces[][2] = {
 		{ 0xa0, 0xa0 }, { 0x115f, 0x1160 }, { 0x1680, 0x1680 }, { 0x2000, 0x200a },
 		{ 0x202f, 0x202f }, { 0x205f, 0x205f }, { 0x2800, 0x2800 }, { 0x3000, 0x3000 },
 		{ 0x3164, 0x3164 }, { 0xffa0, 0xffa0 },
 	};
-	static const struct range ignorable[] = {
+	static const uint32_t ignorable[][2] = {
 		{ 0xad, 0xad }, { 0x34f, 0x34f }, { 0x17b4, 0x17b5 }, { 0x180b, 0x180f },
 		{ 0x200b, 0x200b }, { 0x2060, 0x2065 }, { 0x206a, 0x206f }, { 0xfeff, 0xfeff },
 		{ 0x1bca0, 0x1bca3 }, { 0x1d173, 0x1d17a }, { 0xe0000, 0xe00ff }, { 0xe01f0, 0xe0fff },
 	};
-	static const struct range zero_width[] = {
+	static const uint32_t zero_width[][2] = {
 		{ 0x61c, 0x61c }, { 0x200c, 0x200f },
 	};
-	static const struct range selectors[] = {
+	static const uint32_t selectors[][2] = {
 		{ 0xfe00, 0xfe0f }, { 0xe0100, 0xe01ef },
 	};
 	if (cp < 0xa0)
@@ -118,7 +115,7 @@ static enum kind kind_of(unsigned long cp)
 		return K_ZERO_WIDTH;
 	if (IN(cp, selectors))
 		return K_SELECTOR;
-	return IN_RANGES(cp, text_marks) ? K_COMBINING : IN_RANGES(cp, text_spacing_marks) ? K_SPACING : K_KEEP;
+	return IN(cp, text_marks) ? K_COMBINING : IN(cp, text_spacing_marks) ? K_SPACING : K_KEEP;
 }
 
 /* The length of the plain character at p (text_plain's rule), 0 if none. */

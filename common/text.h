@@ -63,6 +63,10 @@
  * it is not one. */
 size_t text_utf8_seq(const unsigned char *p, size_t n);
 
+/* Are s[0..n) whole UTF-8 sequences (text_utf8_seq's rule, NULs and C1
+ * controls allowed)? */
+bool text_utf8_valid(const char *s, size_t n);
+
 /* Length of the UTF-8 sequence at p (as text_utf8_seq, no C1 control), or
  * 0 if it is not one.  p is NUL-terminated. */
 size_t text_utf8_len(const unsigned char *p);

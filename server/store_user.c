@@ -36,7 +36,7 @@ static int user_row(struct store *st, sqlite3_stmt *s, struct store_user *out)
 
 int store_user_alike(struct store *st, const char *name, char *found, size_t len)
 {
-	int temp, rc, step;
+	int temp, rc;
 	sqlite3_stmt *s;
 	char look[PROTO_NAME_MAX + 1];
 
@@ -46,18 +46,10 @@ int store_user_alike(struct store *st, const char *name, char *found, size_t len
 		return STORE_ERROR;
 	proto_name_look(name, look, sizeof look);
 	if (store_bind_text(s, 1, name, PROTO_NAME_MAX + 1) != SQLITE_OK ||
-	    store_bind_text(s, 2, look, sizeof look) != SQLITE_OK) {
+	    store_bind_text(s, 2, look, sizeof look) != SQLITE_OK)
 		rc = store_fail(st, "user alike: name too long");
-		goto out;
-	}
-	step = sqlite3_step(s);
-	if (step == SQLITE_ROW)
+	else if ((rc = store_step_row(st, s, "user alike")) == STORE_OK)
 		rc = store_col_text(st, s, 0, found, len, "user alike");
-	else if (step == SQLITE_DONE)
-		rc = STORE_NOT_FOUND;
-	else
-		rc = store_fail_db(st, "user alike");
-out:
 	store_stmt_done(s, temp);
 	return rc;
 }

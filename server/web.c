@@ -41,6 +41,7 @@
 #include "mstime.h"
 #include "proto.h"
 #include "server.h"
+#include "text.h"
 #include "tls.h"
 #include "xmalloc.h"
 
@@ -98,38 +99,7 @@ static void timer_in(struct event *ev, int64_t ms)
 
 bool web_utf8_valid(const unsigned char *s, size_t n)
 {
-	size_t i = 0;
-
-	while (i < n) {
-		unsigned char b = s[i];
-		size_t k;
-		uint32_t cp;
-
-		if (b < 0x80) {
-			i++;
-			continue;
-		} else if (b >= 0xc2 && b <= 0xdf) {
-			k = 1, cp = b & 0x1f;
-		} else if (b >= 0xe0 && b <= 0xef) {
-			k = 2, cp = b & 0x0f;
-		} else if (b >= 0xf0 && b <= 0xf4) {
-			k = 3, cp = b & 0x07;
-		} else {
-			return false;
-		}
-		if (n - i <= k)
-			return false;
-		for (size_t j = 1; j <= k; j++) {
-			if ((s[i + j] & 0xc0) != 0x80)
-				return false;
-			cp = cp << 6 | (s[i + j] & 0x3f);
-		}
-		if ((k == 2 && cp < 0x800) || (k == 3 && cp < 0x10000) || cp > 0x10ffff ||
-		    (cp >= 0xd800 && cp <= 0xdfff))
-			return false;
-		i += k + 1;
-	}
-	return true;
+	return text_utf8_valid((const char *)s, n);
 }
 
 /* ---- the WebSocket framing (conn_framing) --------------------------------------- */

@@ -43,17 +43,17 @@ static_assert(sizeof "A message for you: . from : \"\"" - 1 + INT_TEXT_MAX + PRO
 static_assert(sizeof " (spectator) says: \"\"" - 1 + PROTO_NAME_MAX + WORDS_TEXT_MAX < WORDS_CHAT_MAX, "chat");
 static_assert(sizeof " tells you: \"\"" - 1 + PROTO_NAME_MAX + WORDS_TEXT_MAX < WORDS_CHAT_MAX, "a tell");
 
-/* buf's last character, if vsnprintf cut it short, taken off: the words end between characters. */
-static void whole_end(char *buf, size_t n)
+/* How much of s[0..n) is whole characters: n, or less the last one if a
+ * cut at n left it short. */
+static size_t whole_len(const char *s, size_t n)
 {
 	for (size_t back = 1; back <= 4 && back <= n; back++) {
-		const unsigned char *c = (const unsigned char *)buf + n - back;
+		const unsigned char *c = (const unsigned char *)s + n - back;
 		if ((*c & 0xc0) == 0x80)
 			continue;   /* a continuation byte: its lead is further back */
-		if (*c >= 0x80 && text_utf8_seq(c, back) == 0)
-			buf[n - back] = '\0';
-		return;
+		return *c >= 0x80 && text_utf8_seq(c, back) == 0 ? n - back : n;
 	}
+	return n;
 }
 
 /* snprintf, except that words cut short are cut between characters. */
@@ -65,7 +65,7 @@ static void say(char *buf, size_t len, const char *fmt, ...)
 	int n = vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
 	if (n >= 0 && len > 0 && (size_t)n >= len)
-		whole_end(buf, len - 1);
+		buf[whole_len(buf, len - 1)] = '\0';   /* cut short: between characters */
 }
 
 const char *words_side(int color)
@@ -404,12 +404,7 @@ void words_clean(const char *in, char *out, size_t len)
 size_t words_fit(const char *s, size_t room)
 {
 	size_t n = strnlen(s, room < SIZE_MAX ? room + 1 : room);
-	if (n <= room)
-		return n;
-	n = room;   /* s[n] is the first byte left off: not a continuation of the last one kept */
-	for (int back = 0; back < 3 && n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80; back++)
-		n--;
-	return n;
+	return n <= room ? n : whole_len(s, room);
 }
 
 /* The umpire's text of a message (`reason`, `text` or `note`), cleaned; "" when absent. */

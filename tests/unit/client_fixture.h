@@ -102,17 +102,6 @@ static inline void sink_game_start(struct client *c, long id, const char *color,
 	client_flush(c);
 }
 
-/* Valid UTF-8 from end to end, as common/text.h reads it. */
-static inline bool sink_utf8_whole(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s);
-	for (size_t i = 0, k; i < n; i += k)
-		if ((k = text_utf8_seq(p + i, n - i)) == 0)
-			return false;
-	return true;
-}
-
 /* The last request sent, parsed (a new reference). */
 static inline json_t *sink_last(const struct sink *s)
 {

@@ -304,7 +304,7 @@ START_TEST(umpire_texts_whole_under_the_board)
 	free(line);
 	json_decref(j);
 	client_flush(&c);
-	ck_assert_msg(sink_utf8_whole(s.printed), "not UTF-8: %s", s.printed);
+	ck_assert_msg(text_utf8_valid(s.printed, strlen(s.printed)), "not UTF-8: %s", s.printed);
 	snprintf(want, sizeof want, "#3: The umpire says: %s\n", note);
 	ck_assert_msg(strstr(s.printed, want), "%s", s.printed);
 	snprintf(want, sizeof want, "#3: The umpire paused the clocks: %s\n", zh);
@@ -313,7 +313,7 @@ START_TEST(umpire_texts_whole_under_the_board)
 	static char board[RENDER_BOARD_MAX + CLIENT_LOG_MAX * (WORDS_MAX + 4)];
 	ck_assert_ptr_nonnull(client_current(&c));
 	client_render(&c, client_current(&c), board, sizeof board);
-	ck_assert_msg(sink_utf8_whole(board), "not UTF-8: %s", board);
+	ck_assert_msg(text_utf8_valid(board, strlen(board)), "not UTF-8: %s", board);
 	snprintf(want, sizeof want, "  1. The umpire says: %s\n", note);
 	ck_assert_msg(strstr(board, want), "%s", board);
 	snprintf(want, sizeof want, "  1. The umpire paused the clocks: %s", zh);

@@ -363,7 +363,7 @@ static void says(json_t *msg, const char *want)
 		ck_assert_int_eq(words_umpire_end(msg, buf, sizeof buf), 0);
 	else
 		ck_assert_int_eq(words_umpire_action(msg, buf, sizeof buf), 0);
-	ck_assert_msg(sink_utf8_whole(buf), "not UTF-8 (%zu bytes): %s", strlen(buf), buf);
+	ck_assert_msg(text_utf8_valid(buf, strlen(buf)), "not UTF-8 (%zu bytes): %s", strlen(buf), buf);
 	ck_assert_msg(!strcmp(buf, want), "%zu bytes, not the %zu of the whole text: %s", strlen(buf), strlen(want),
 	              buf);
 	json_decref(msg);
@@ -457,7 +457,7 @@ START_TEST(over_long_text_cut_between_characters)
 	repeat("\xe4\xb8\xad", ACTION_REASON_MAX / 2, "", big, sizeof big);   /* 300 bytes of 中 */
 	json_t *j = json_pack("{s:s, s:i, s:s}", "event", "umpire_note", "game", 3, "text", big);
 	ck_assert_int_eq(words_umpire_action(j, buf, sizeof buf), 0);
-	ck_assert_msg(sink_utf8_whole(buf), "not UTF-8 (%zu bytes): %s", strlen(buf), buf);
+	ck_assert_msg(text_utf8_valid(buf, strlen(buf)), "not UTF-8 (%zu bytes): %s", strlen(buf), buf);
 	ck_assert_msg(!strncmp(buf, "The umpire says: \xe4\xb8\xad", 20), "%s", buf);
 	/* all the protocol allows is kept: 66 whole characters, 198 bytes */
 	ck_assert_uint_ge(strlen(buf), strlen("The umpire says: ") + ACTION_REASON_MAX - 2);
@@ -467,7 +467,7 @@ START_TEST(over_long_text_cut_between_characters)
 	j = json_pack("{s:s, s:i, s:s, s:s, s:s}", "event", "game_over", "game", 3, "result", "1-0", "reason",
 	              "adjudication", "note", big);
 	ck_assert_int_eq(words_umpire_end(j, buf, sizeof buf), 0);
-	ck_assert_msg(sink_utf8_whole(buf), "not UTF-8 (%zu bytes): %s", strlen(buf), buf);
+	ck_assert_msg(text_utf8_valid(buf, strlen(buf)), "not UTF-8 (%zu bytes): %s", strlen(buf), buf);
 	json_decref(j);
 
 	/* a buffer smaller than the text: whole characters only */
@@ -492,7 +492,7 @@ START_TEST(over_long_text_cut_between_characters)
 	repeat("\xc3\xa9", 13, "", big + 1, sizeof big - 1);   /* 27 bytes: "x" and 13 é */
 	j = json_pack("{s:s, s:s, s:s}", "user", big, "rules", "icc", "color", "white");
 	words_offer(j, "me", buf, sizeof buf);
-	ck_assert_msg(sink_utf8_whole(buf), "not UTF-8: %s", buf);
+	ck_assert_msg(text_utf8_valid(buf, strlen(buf)), "not UTF-8: %s", buf);
 	ck_assert_msg(!strncmp(buf, "x\xc3\xa9", 3), "%s", buf);
 	json_decref(j);
 	j = json_pack("{s:s, s:i, s:s, s:s, s:s}", "event", "chat", "game", 3, "channel", "spectators", "user",
@@ -504,7 +504,7 @@ START_TEST(over_long_text_cut_between_characters)
 	              "text", "hi");
 	char line[WORDS_CHAT_MAX];
 	ck_assert_int_eq(words_chat(j, NULL, NULL, -1, line, sizeof line), 0);
-	ck_assert_msg(sink_utf8_whole(line), "not UTF-8: %s", line);
+	ck_assert_msg(text_utf8_valid(line, strlen(line)), "not UTF-8: %s", line);
 	ck_assert_msg(strstr(line, " (spectator) says: \"hi\""), "%s", line);
 	json_decref(j);
 }

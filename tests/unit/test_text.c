@@ -388,6 +388,22 @@ START_TEST(legitimate_text)
 }
 END_TEST
 
+/* Whole UTF-8 (the WebSocket door's check of a text frame, the clients'
+ * tests): NULs and C1 controls are characters; overlong forms, surrogates,
+ * code points past U+10FFFF, stray and cut sequences are not. */
+START_TEST(utf8_valid)
+{
+	static const struct { const char *s; size_t n; bool ok; } cases[] = {
+		{ "", 0, true }, { "a\0b", 3, true }, { "\xc2\x9b", 2, true }, { "\xe4\xb8\xad", 3, true },
+		{ "\xf4\x8f\xbf\xbf", 4, true }, { "\xc0\xaf", 2, false }, { "\xe0\x80\xaf", 3, false },
+		{ "\xed\xa0\x80", 3, false }, { "\xf4\x90\x80\x80", 4, false }, { "\x80", 1, false },
+		{ "\xe4\xb8", 2, false }, { "ok\xe4\xb8\xad\xe4", 7, false },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		ck_assert_msg(text_utf8_valid(cases[i].s, cases[i].n) == cases[i].ok, "case %zu", i);
+}
+END_TEST
+
 static Suite *text_suite(void)
 {
 	Suite *s = suite_create("text");
@@ -399,6 +415,7 @@ static Suite *text_suite(void)
 	tcase_add_test(tc, spacing_mark_does_not_end_a_run);
 	tcase_add_test(tc, run_ends_at_a_letter);
 	tcase_add_test(tc, legitimate_text);
+	tcase_add_test(tc, utf8_valid);
 	suite_add_tcase(s, tc);
 	return s;
 }
