@@ -69,6 +69,7 @@ struct ui {
 	bool net_down;
 	bool quit;
 	struct render_term term;   /* the terminal's character set */
+	bool lossy_said;           /* the word on the C locale's ASCII was said (show) */
 	char prompt_said[256];     /* the client's prompt (UTF-8) */
 	char *prompt;              /* as the terminal shows it: what libedit draws */
 	/* stdin line reader (batch, and interactive without a terminal) */
@@ -133,6 +134,13 @@ static void show(struct ui *u, FILE *f, const char *fmt, ...)
 		vsnprintf(text, (size_t)n + 1, fmt, again);
 		char *shown = render_term_out(&u->term, text);
 		fputs(shown, f);
+		/* Once, after the first whole line that lost a character to the
+		 * C locale (LANG unset: "ě" shown as "e"), how to see it. */
+		if (!u->lossy_said && n > 0 && text[n - 1] == '\n' && render_term_lossy(&u->term, text)) {
+			u->lossy_said = true;
+			fputs("krieg: (no locale is set, so letters beyond ASCII are shown plainer or as '?'; "
+			      "LANG=C.UTF-8 shows them)\n", f);
+		}
 		free(shown);
 		free(text);
 	}

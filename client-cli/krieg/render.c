@@ -281,6 +281,8 @@ void render_term_open(struct render_term *t, const char *codeset)
 	t->multibyte = false;
 	t->out = t->in = (iconv_t)-1;
 	t->translit = (locale_t)0;
+	const char *now = setlocale(LC_CTYPE, NULL);
+	t->bare = !t->utf8 && now && (!strcmp(now, "C") || !strcmp(now, "POSIX"));
 	if (t->utf8 || !codeset || !codeset[0])
 		return;
 	char to[128];
@@ -290,8 +292,7 @@ void render_term_open(struct render_term *t, const char *codeset)
 	t->multibyte = codeset_multibyte(codeset);
 	/* The C locale's transliterations know no accented letter ("ě" was
 	 * '?' in ASCII); a UTF-8 C locale's do ("e"), where there is one. */
-	const char *now = setlocale(LC_CTYPE, NULL);
-	if (now && (!strcmp(now, "C") || !strcmp(now, "POSIX")))
+	if (t->bare)
 		t->translit = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
 }
 
@@ -359,6 +360,16 @@ char *render_term_out(const struct render_term *t, const char *text)
 		uselocale(was);
 	out[used] = '\0';
 	return out;
+}
+
+bool render_term_lossy(const struct render_term *t, const char *text)
+{
+	if (!t->bare)
+		return false;
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+		if (*p >= 0x80)
+			return true;
+	return false;
 }
 
 char *render_term_in(const struct render_term *t, const char *line)

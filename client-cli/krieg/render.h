@@ -82,6 +82,7 @@ struct render_term {
 	iconv_t out;      /* UTF-8 to the codeset, transliterated; (iconv_t)-1: ASCII alone */
 	iconv_t in;       /* the codeset to UTF-8; (iconv_t)-1: none */
 	locale_t translit;   /* the LC_CTYPE whose transliterations iconv uses; 0: the process's */
+	bool bare;        /* the C (POSIX) locale: no locale was set; ASCII alone */
 };
 
 /* Ready t for a terminal whose character set is `codeset` ("UTF-8",
@@ -92,6 +93,11 @@ void render_term_close(struct render_term *t);
 
 /* text (UTF-8) as the terminal shows it: a new string (free it). */
 char *render_term_out(const struct render_term *t, const char *text);
+
+/* text (UTF-8) holds a character that t shows as another only because no
+ * locale was set (the C locale's ASCII: "ě" as "e", "中" as "?"): worth a
+ * word on how to see it. */
+bool render_term_lossy(const struct render_term *t, const char *text);
 
 /* A line typed on the terminal, in UTF-8: a new string (free it).  Read
  * in the terminal's character set ("tr\xe8s" in Latin-1 is "très"; in

@@ -942,6 +942,35 @@ START_TEST(typed_utf8_reaches_the_wire)
 END_TEST
 
 /*
+ * With no locale set (LANG unset: the C locale), the opponent's "très" is
+ * shown "tres", and krieg says once how to see it as written.  Before, the
+ * user was not told why the letters had changed.
+ */
+START_TEST(bare_locale_says_how_to_see_letters)
+{
+	struct kd *d = kd_start(NULL);
+	struct tty *t = calloc(1, sizeof *t);
+	ck_assert_ptr_nonnull(t);
+	setenv("LC_ALL", "C", 1);   /* krieg's, inherited */
+	tty_start_with(t, kd_port(d), "--trust-new");
+	unsetenv("LC_ALL");
+	struct kc *bob;
+	json_int_t game = tty_game_as_white(t, d, "bob_l", &bob);
+	kc_ok(bob, kc_req(bob, "say", "{s:I, s:s}", "game", game, "text", "tr\xc3\xa8s bien"));
+	EXPECT(t, "tres bien");
+	EXPECT(t, "LANG=C.UTF-8 shows them");
+	kc_ok(bob, kc_req(bob, "say", "{s:I, s:s}", "game", game, "text", "d\xc3\xa9j\xc3\xa0 vu"));
+	EXPECT(t, "deja vu");
+	tty_pump(t, 300);
+	size_t said = 0;
+	for (const char *p = t->buf; (p = strstr(p, "LANG=C.UTF-8 shows them")) != NULL; p++)
+		said++;
+	ck_assert_msg(said == 1, "the word on the locale said %zu times:\n%s", said, t->buf);
+	tty_game_end(t, bob, d);
+}
+END_TEST
+
+/*
  * Regression (the own-changes probe): after Ctrl-Z and fg the prompt and
  * the half-typed line were not drawn again until the next clock tick
  * (none outside a timed game; libedit's own redraw on SIGCONT draws
@@ -1593,6 +1622,7 @@ static Suite *client_suite(void)
 	tcase_add_test(tc, resized_while_busy);
 	tcase_add_test(tc, piped_input_waits_for_its_answers);
 	tcase_add_test(tc, typed_utf8_reaches_the_wire);
+	tcase_add_test(tc, bare_locale_says_how_to_see_letters);
 	tcase_add_test(tc, prompt_redrawn_after_suspend);
 	tcase_add_test(tc, changed_certificate_is_refused);
 	tcase_add_test(tc, first_use_answered_no_is_refused);

@@ -415,6 +415,23 @@ START_TEST(typed_text_read_in_the_locale_charset)
 }
 END_TEST
 
+/* With no locale set (the C locale: LANG unset), letters beyond ASCII are
+ * shown plainer; krieg says so once (main.c show) when one was. */
+START_TEST(bare_locale_loss_is_known)
+{
+	ck_assert_ptr_nonnull(setlocale(LC_CTYPE, "C"));
+	struct render_term t;
+	render_term_open(&t, "ANSI_X3.4-1968");
+	ck_assert(render_term_lossy(&t, "caf\xc3\xa9"));
+	ck_assert(render_term_lossy(&t, "\xe4\xb8\xad"));
+	ck_assert(!render_term_lossy(&t, "cafe \033[1mK\033[0m\n"));
+	render_term_close(&t);
+	render_term_open(&t, "UTF-8");   /* a UTF-8 locale loses nothing */
+	ck_assert(!render_term_lossy(&t, "caf\xc3\xa9"));
+	render_term_close(&t);
+}
+END_TEST
+
 static Suite *render_suite(void)
 {
 	Suite *s = suite_create("client_render");
@@ -433,6 +450,7 @@ static Suite *render_suite(void)
 	tcase_add_test(tc, umpire_texts_whole_under_the_board);
 	tcase_add_test(tc, terminal_text_in_the_locale_charset);
 	tcase_add_test(tc, typed_text_read_in_the_locale_charset);
+	tcase_add_test(tc, bare_locale_loss_is_known);
 	suite_add_tcase(s, tc);
 	return s;
 }
