@@ -876,6 +876,12 @@ static int exec_switch(struct client *cl, struct cmd *cmd, struct pending *p)
 		return 0;
 	}
 	cl->current = to->id;
+	if (cl->plain) {   /* --plain: which game, in words; the board on demand */
+		char words[WORDS_MAX];
+		client_clocks_words(cl, to, words, sizeof words);
+		client_out(cl, "%s", words);
+		return 0;
+	}
 	client_show_board(cl, to);
 	return 0;
 }
@@ -1052,6 +1058,12 @@ static int exec_ghost(struct client *cl, struct cmd *cmd, struct pending *p)
 	                     : ghost_clear(&g->ghosts, cmd->argc ? cmd->argv[0] : NULL);
 	if (gs != GHOST_OK)
 		return client_error(cl, "ghost: %s", ghost_error(gs));
+	if (cl->plain) {   /* --plain: the ghosts in words, not a board to read out again */
+		char words[WORDS_MAX * 2];
+		words_ghosts(&g->ghosts, words, sizeof words);
+		client_out(cl, "#%ld: %s", g->id, words[0] ? words : "No ghosts");
+		return 0;
+	}
 	client_show_board(cl, g);
 	return 0;
 }

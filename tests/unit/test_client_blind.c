@@ -127,6 +127,25 @@ START_TEST(plain_prompt_and_low_time)
 	ck_assert_str_eq(since(&s, from), "#7: 30 seconds left on your clock\n#7: 10 seconds left on your clock\n");
 	client_free(&c);
 
+	/* ghosts and a switch in words, not a board read out again */
+	sink_client(&c, &s);
+	c.plain = true;
+	sink_game_start(&c, 7, "white", false);
+	sink_game_start(&c, 8, "black", true);
+	from = strlen(s.printed);
+	ck_assert_int_eq(client_command(&c, "ghost place Nf3"), 0);
+	ck_assert_str_eq(since(&s, from), "#8: Your ghosts: white knight f3\n");
+	from = strlen(s.printed);
+	ck_assert_int_eq(client_command(&c, "ghost clear"), 0);
+	ck_assert_str_eq(since(&s, from), "#8: No ghosts\n");
+	from = strlen(s.printed);
+	ck_assert_int_eq(client_command(&c, "switch 7"), 0);
+	ck_assert_str_eq(since(&s, from), "#7: untimed; your move\n");
+	client_prompt(&c, p, sizeof p);
+	ck_assert_str_eq(p, "[#7 White | your move] > ");
+	ck_assert_int_eq(s.nsent, 0);
+	client_free(&c);
+
 	/* not --plain: the prompt ticks, and nothing is said */
 	sink_client(&c, &s);
 	sink_game_start(&c, 7, "white", true);
