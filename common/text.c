@@ -148,6 +148,28 @@ static enum kind next_kind(const unsigned char *p, size_t *k)
 	return *p == ' ' ? K_SPACE : kind_of(code_point(p, *k));
 }
 
+/*
+ * The tags of a subdivision flag at p, right after U+1F3F4 (the black
+ * flag): 3..6 tag letters or digits (U+E0061..U+E007A, U+E0030..U+E0039:
+ * a region and its subdivision, "gbsct") and the cancel tag U+E007F.
+ * Their length in bytes, 0 if they are not that.  Kept whole, so that
+ * Scotland's flag is not a black one; every other tag is dropped, as tags
+ * spell invisible text.
+ */
+static size_t flag_tags(const unsigned char *p)
+{
+	size_t n = 0;
+	for (int count = 0;; count++) {
+		size_t k = text_utf8_len(p + n);
+		unsigned long cp = k == 4 ? code_point(p + n, k) : 0;
+		if (cp == 0xe007f)
+			return count >= 3 ? n + k : 0;
+		if (count == 6 || !((cp >= 0xe0061 && cp <= 0xe007a) || (cp >= 0xe0030 && cp <= 0xe0039)))
+			return 0;
+		n += k;
+	}
+}
+
 bool text_words(const char *in, char *out, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)in;
@@ -196,11 +218,13 @@ bool text_words(const char *in, char *out, size_t len)
 		}
 		const unsigned char *c = kd == K_SPACE ? (const unsigned char *)" " : p;
 		size_t m = kd == K_SPACE ? 1 : k;
+		if (kd == K_KEEP && k == 4 && code_point(p, k) == 0x1f3f4)
+			m += flag_tags(p + k);   /* its tags with it, when they name a subdivision */
 		if (n + m >= len)
 			return false;
 		memcpy(out + n, c, m);
 		n += m;
-		p += k;
+		p += kd == K_SPACE ? k : m;
 		last = kd;
 	}
 	out[n] = '\0';

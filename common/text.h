@@ -33,7 +33,9 @@
  *               ignorables: U+00AD, U+034F, U+17B4, U+17B5, U+180B..U+180F,
  *               U+200B, U+2060..U+2065, U+206A..U+206F, U+FEFF,
  *               U+1BCA0..U+1BCA3, U+1D173..U+1D17A, U+E0000..U+E00FF,
- *               U+E01F0..U+E0FFF), and
+ *               U+E01F0..U+E0FFF; but the tags of a subdivision flag, U+1F3F4
+ *               then 3..6 tag letters or digits and U+E007F, stay with it:
+ *               Scotland's, Wales's, England's flags), and
  *               the zero-width marks and joiners that must stay inside
  *               words (U+200C, U+200D: Persian, emoji; U+200E, U+200F,
  *               U+061C: right-to-left writing) wherever they touch a

@@ -27,7 +27,8 @@
  *                             Quran's marks, Hebrew with niqqud and
  *                             cantillation, Tibetan stacks, Myanmar,
  *                             Japanese, Korean, emoji (skin tones, ZWJ
- *                             sequences, keycaps, flags): taken unchanged
+ *                             sequences, keycaps, flags, subdivision flags
+ *                             with their tags): taken unchanged
  */
 #include <check.h>
 #include <stdio.h>
@@ -380,11 +381,41 @@ START_TEST(legitimate_text)
 	}
 	ck_assert(text_words("\ufe0fa \ufe0f\ufe0fb\ufe0f\ufe0f\u200d\ufe0f", out, sizeof out));
 	ck_assert_str_eq(out, "a b\ufe0f");   /* one a character: a run of them is an invisible run */
-	/* A subdivision flag (🏴 + tags): taken, its tags dropped (text.h's
-	 * default ignorables: U+E0000..U+E0FFF), a black flag. */
-	ck_assert(text_words("\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f",
-	                     out, sizeof out));
-	ck_assert_str_eq(out, "\U0001f3f4");
+	/* Regression (left by the Unicode probe): a subdivision flag (🏴 +
+	 * tags) lost its tags with every other default ignorable and was a
+	 * black flag.  England's, Scotland's, Wales's flags are kept whole. */
+	static const char *const flags[] = {
+		"\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f",
+		"Scotland \U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f!",
+		"\U0001f3f4\U000e0067\U000e0062\U000e0077\U000e006c\U000e0073\U000e007f\U0001f3f4",
+		"\U0001f3f4\U000e0075\U000e0073\U000e0074\U000e0078\U000e007f",   /* us-tx: 4 */
+	};
+	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+		ck_assert(text_words(flags[i], out, sizeof out));
+		ck_assert_msg(strcmp(out, flags[i]) == 0, "flag #%zu cut to \"%s\"", i, out);
+	}
+	/* Tags that are not a flag's stay dropped (they spell invisible text):
+	 * after another character, capitals, too few or too many, no cancel
+	 * tag, or more after the cancel. */
+	static const struct { const char *in, *out; } tags[] = {
+		{ "a\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007fb", "ab" },
+		{ "\U0001f3f4\U000e0047\U000e0042\U000e0053\U000e0043\U000e0054\U000e007f", "\U0001f3f4" },
+		{ "\U0001f3f4\U000e0067\U000e0062\U000e007f", "\U0001f3f4" },
+		{ "\U0001f3f4\U000e0068\U000e0069\U000e0064\U000e0064\U000e0065\U000e006e\U000e0021"
+		  "\U000e007f", "\U0001f3f4" },
+		{ "\U0001f3f4\U000e0068\U000e0069\U000e0064\U000e0064\U000e0065\U000e006e\U000e0078"
+		  "\U000e007f", "\U0001f3f4" },
+		{ "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074 x", "\U0001f3f4 x" },
+		{ "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f\U000e0068"
+		  "\U000e0069\U000e007f", "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074"
+		  "\U000e007f" },
+	};
+	for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++) {
+		ck_assert(text_words(tags[i].in, out, sizeof out));
+		ck_assert_msg(strcmp(out, tags[i].out) == 0, "tags #%zu: \"%s\"", i, out);
+	}
+	/* a flag whose tags do not fit is refused whole, never cut */
+	ck_assert(!text_words(flags[0], out, 8));
 }
 END_TEST
 
