@@ -7,7 +7,7 @@ import { Board, fenPieces } from './board.js';
 import { RecordView } from './record.js';
 import { WatchView } from './watch.js';
 import { Hands } from './hands.js';
-import { announce, awayText, fmtClock, said, side, speak, tagsText, timeText, who, words } from './words.js';
+import { announce, awayDeadline, awayText, fmtClock, localStamp, said, side, speak, tagsText, timeText, who, words } from './words.js';
 
 // The rule sets where a player asks "any?" (common/ruleset.c: pawn_info
 // PAWN_INFO_ASK; test_rulesets checks this line against it).
@@ -349,7 +349,7 @@ async function showProfile(user) {
   const { won, lost, drawn, aborted } = r.record;
   const what = r.guest ? ' (a guest)' : r.bot ? ' (a bot)' : '';
   const ratings = Object.entries(r.ratings || {}).map(([pool, x]) => `${pool} ${x.rating}${x.provisional ? '?' : ''}`);
-  $('profile').textContent = `${r.name}${what}: ${r.role}, since ${new Date(r.registered * 1000).toISOString().slice(0, 10)}, `
+  $('profile').textContent = `${r.name}${what}: ${r.role}, since ${localStamp(r.registered * 1000).slice(0, 10)}, `
     + `${r.online ? 'online' : 'offline'}${r.games ? `, in ${r.games} live game${r.games === 1 ? '' : 's'}` : ''}; `
     + `${won} won, ${lost} lost, ${drawn} drawn, ${aborted} aborted; `
     + `${ratings.length ? `rated ${ratings.join(', ')}` : 'not rated yet'}`;
@@ -380,11 +380,11 @@ $('tournament-form').addEventListener('submit', async (e) => {
 $('btn-who').addEventListener('click', refreshWho);
 
 // Messages left for this user (kept by the server until deleted), oldest first.
-const sent = (m) => new Date(m.sent * 1000).toISOString().slice(0, 16).replace('T', ' ');
+const sent = (m) => localStamp(m.sent * 1000);
 async function refreshMessages() {
   const r = await net.callAll('messages', {}, 'messages');
   if (!r.ok) return;
-  fill('messages', r.messages, (m) => [[who(m.from), `, ${sent(m)} UTC: "`, said(m.text), '" '],
+  fill('messages', r.messages, (m) => [[who(m.from), `, ${sent(m)}: "`, said(m.text), '" '],
     button('Reply', messageTo(m.from), { reply: m.message }),
     button('Delete', async () => {
       const d = await net.call('message_delete', { message: m.message });
@@ -577,8 +577,8 @@ const validGame = (g) => Number.isSafeInteger(g.game) && (g.color === 'white' ||
 const isEvent = (ev) => ev !== null && typeof ev === 'object' && typeof ev.event === 'string';
 
 // The opponent away (PROTOCOL.md, Presence): `until`, their deadline (ms
-// since the epoch), or null when the game has none.
-const awayUntil = (x) => ({ until: Number.isFinite(x?.until) ? x.until : null });
+// since the epoch, by this computer's clock), or null when the game has none.
+const awayUntil = (x) => ({ until: awayDeadline(x, Date.now()) });
 
 function enterGame(g) {
   closePromo();   // a promotion chosen for the game shown before

@@ -6,7 +6,7 @@
 // adjudicate, abort, notes).  What arrives is what the server chose to
 // send this seat: the page adds nothing.
 import { Board, fenPieces } from './board.js';
-import { announce, awayText, fmtClock, moveNumber, speak, tagsText } from './words.js';
+import { announce, awayDeadline, awayText, fmtClock, moveNumber, speak, tagsText } from './words.js';
 import { Hands } from './hands.js';
 import { savePgn } from './record.js';
 
@@ -75,7 +75,7 @@ export class WatchView {
     // The players away now (the stream tells only the changes from here).
     for (const side of ['white', 'black']) {
       const a = r.away && typeof r.away === 'object' ? r.away[side] : null;
-      if (a && typeof a === 'object') this.away.set(side, Number.isFinite(a.until) ? a.until : null);
+      if (a && typeof a === 'object') this.away.set(side, awayDeadline(a, Date.now()));
     }
     this.rules = r.rules;
     $('watch-hands').hidden = r.rules !== 'crazykrieg';
@@ -101,7 +101,7 @@ export class WatchView {
     case 'connection': this.connected = { ...this.connected, [ev.color]: ev.connected }; break;
     case 'moved': case 'umpire_move': this.toMove = other(ev.by); break;
     case 'opponent_away':
-      if (ev.color === 'white' || ev.color === 'black') this.away.set(ev.color, Number.isFinite(ev.until) ? ev.until : null);
+      if (ev.color === 'white' || ev.color === 'black') this.away.set(ev.color, awayDeadline(ev, Date.now()));
       break;
     case 'opponent_back': this.away.delete(ev.color); break;
     case 'clock_paused': this.paused = true; break;

@@ -62,7 +62,8 @@ export function words(ev) {
   case 'clock_paused': return ['The umpire paused the clocks', ...umpireText(ev, 'reason')];
   case 'clock_unpaused': return ['The umpire restarted the clocks', ...umpireText(ev, 'reason')];
   case 'time_added':
-    return [`The umpire gave ${side(ev.color, 'a side')} ${ev.seconds} more second${ev.seconds === 1 ? '' : 's'}`, ...umpireText(ev, 'reason')];
+    return [`The umpire gave ${side(ev.color, 'a side')} ${ev.seconds} more second${ev.seconds === 1 ? '' : 's'}`
+      + (Number.isInteger(ev.seconds) && ev.seconds > 60 ? ` (${fmtClock(ev.seconds * 1000)})` : ''), ...umpireText(ev, 'reason')];
   case 'umpire_note':
     return [ev.private ? "Umpire's note (umpires only)" : 'The umpire says', ...umpireText(ev, 'text')];
   case 'draw_offer': return [`${side(ev.by, 'A player')} offers a draw`];
@@ -135,10 +136,18 @@ export function reveal(ol, li) {
 
 // An offer's or a game's time control in words, as krieg writes them:
 // "5+2" (minutes and seconds of increment), "3 days a move", "untimed".
+// The base as krieg writes it (words.c base_text): minutes when they are an
+// exact decimal (a whole number of seconds divisible by 3: "5", "0.5",
+// "1.25"), else as a clock ("1:40", "0:00.5"); it was base / 60 as it
+// came, "1.6666666666666667" for 100 s.  Seconds to the millisecond.
+const secondsText = (ms) => String(ms / 1000);
 export function timeText(t) {
   if (!t) return 'untimed';
   if (t.days) return `${t.days} day${t.days === 1 ? '' : 's'} a move`;
-  return `${t.base / 60}+${t.inc}`;
+  const ms = Math.round(t.base * 1000), inc = secondsText(Math.round((t.inc || 0) * 1000));
+  if (ms % 3000 === 0) return `${ms / 60000}+${inc}`;
+  const sec = ms % 60000;
+  return `${Math.floor(ms / 60000)}:${sec < 10000 ? '0' : ''}${secondsText(sec)}+${inc}`;
 }
 
 // A director's pairing's tournament and round, as a title says them:
@@ -147,6 +156,25 @@ export function tagsText(g) {
   const t = typeof g.tournament === 'string' ? g.tournament : '';
   const r = typeof g.round === 'string' ? `round ${g.round}` : '';
   return [t, r].filter((x) => x).map((x) => `, ${x}`).join('');
+}
+
+// A moment (ms since the epoch) as "2026-12-06 19:02" in this computer's
+// own time, as every time on the page is (the log's, the away deadline's):
+// messages were in UTC and the profile's date in UTC's day, the log local.
+export function localStamp(ms) {
+  const d = new Date(ms), two = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+// An away player's deadline by this computer's clock (ms since the epoch),
+// from what the server said (`x`: an opponent_away event, a game_state's
+// opponent_away, a seat's away entry) at `now`: the server's `left` from
+// now, as this computer's clock may be minutes off the server's (a clock 2
+// minutes fast said "in 0:00" of a minute's grace); its `until` from a
+// server that sends no `left`; null for no deadline.
+export function awayDeadline(x, now) {
+  if (Number.isFinite(x?.left)) return now + Math.max(0, x.left);
+  return Number.isFinite(x?.until) ? x.until : null;
 }
 
 // A player away (PROTOCOL.md, Presence), and their deadline: the time of

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,14 +258,19 @@ void config_free(struct config *cfg)
 
 int config_parse_duration_ms(const char *s, int *ms)
 {
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno != 0 || v < 0)
+	/* Decimal digits only, with one optional fraction: strtod alone took
+	 * "0x10" for 16 s, "1e3", "inf" and leading spaces (the time probe). */
+	size_t n = strspn(s, "0123456789");
+	if (n == 0)
 		return -1;
-	double mult = 1000.0;
+	if (s[n] == '.') {
+		size_t f = strspn(s + n + 1, "0123456789");
+		if (f == 0)
+			return -1;
+		n += 1 + f;
+	}
+	const char *end = s + n;
+	double mult;
 	if (*end == '\0' || strcmp(end, "s") == 0)
 		mult = 1000.0;
 	else if (strcmp(end, "ms") == 0)
@@ -273,12 +279,17 @@ int config_parse_duration_ms(const char *s, int *ms)
 		mult = 60000.0;
 	else if (strcmp(end, "h") == 0)
 		mult = 3600000.0;
+	else if (strcmp(end, "d") == 0)
+		mult = 86400000.0;
 	else
 		return -1;
-	v *= mult;
+	double v = strtod(s, NULL) * mult;
 	if (v > INT_MAX)
 		return -1;
-	*ms = (int)v;
+	/* A value above 0 is never 0 ms: several settings read 0 as "never"
+	 * ("0.5ms" of grace had untimed games never abandoned). */
+	long long r = llround(v);
+	*ms = (int)(v > 0 && r == 0 ? 1 : r);
 	return 0;
 }
 
@@ -501,9 +512,11 @@ int config_set(struct config *cfg, const char *key, const char *value, char *err
 				snprintf(err, errlen, "%s: expected a duration from %dms to %dms (\"5s\", "
 				         "\"500ms\"; a bare number is seconds)", key, durations[i].min_ms,
 				         durations[i].max_ms);
-			else
-				snprintf(err, errlen, "%s: expected a duration of at least %dms (\"30s\", "
-				         "\"500ms\")", key, durations[i].min_ms);
+			else   /* INT_MAX ms: the most an int of ms holds, and said so (720h was
+			        * "expected at least 0ms") */
+				snprintf(err, errlen, "%s: expected a duration of at least %dms and at most "
+				         "596h (\"30s\", \"500ms\", \"2h\", \"7d\"; a bare number is seconds)", key,
+				         durations[i].min_ms);
 			return -1;
 		}
 		*slot = ms;

@@ -93,8 +93,23 @@ static void presence_arm(struct game *g, int col)
 	 * is the timer, on libevent's monotonic clock, so a wall-clock step
 	 * moves only the time shown, never when the game is abandoned. */
 	g->away_until[col] = mstime_wall() + grace;
+	g->away_due[col] = mstime_mono() + grace;
 	struct timeval tv = mstime_timeval(grace);
 	evtimer_add(g->abandon_timer[col], &tv);
+}
+
+/* col's deadline into j, when there is one: `until` (the wall clock's,
+ * for a time of day) and `left` (ms from now, on the monotonic clock): a
+ * client counts down from `left`, not from its own wall clock, which may be
+ * minutes off the server's (probe: 2 minutes fast, it said "back within
+ * 0:00" of a 60 s grace). */
+static void deadline_set(const struct game *g, int col, json_t *j)
+{
+	if (g->away_until[col] <= 0)
+		return;
+	int64_t left = g->away_due[col] - mstime_mono();
+	json_object_set_new(j, "until", json_integer(g->away_until[col]));
+	json_object_set_new(j, "left", json_integer(left > 0 ? left : 0));
 }
 
 /* col's player is away: said with the deadline it has now (none: no `until`). */
@@ -102,8 +117,7 @@ static void away_send(struct game *g, int col)
 {
 	json_t *j = json_pack("{s:s, s:I, s:s}", "event", "opponent_away", "game", (json_int_t)g->id,
 	                      "color", game_color_name(col));
-	if (g->away_until[col] > 0)
-		json_object_set_new(j, "until", json_integer(g->away_until[col]));
+	deadline_set(g, col, j);
 	g->told_until[col] = g->away_until[col];
 	presence_send(g, col, j);
 }
@@ -113,8 +127,7 @@ json_t *presence_json(const struct game *g, int col)
 	if (!g->away[col])
 		return NULL;
 	json_t *aw = json_object();
-	if (g->away_until[col] > 0)
-		json_object_set_new(aw, "until", json_integer(g->away_until[col]));
+	deadline_set(g, col, aw);
 	return aw;
 }
 

@@ -107,16 +107,31 @@ static long long wall(const struct client *c)
 	return c->wall ? c->wall(c->ctx) : (long long)mstime_wall();
 }
 
-/* The opponent is away: the deadline (`until`, ms since the epoch) made monotonic, so the
- * prompt counts it down with the clocks; no `until`: the game waits for them. */
+/* The ms left to an away player's deadline, as the server told it (`left`:
+ * by its own clock, whatever this computer's wall clock says; a server
+ * before `left`: its `until` against ours); -1: no deadline. */
+static long long away_left(const struct client *c, const json_t *away)
+{
+	json_t *left = json_object_get(away, "left"), *until = json_object_get(away, "until");
+	long long ms;
+	if (json_is_integer(left))
+		ms = (long long)json_integer_value(left);
+	else if (json_is_integer(until))
+		ms = (long long)json_integer_value(until) - wall(c);
+	else
+		return -1;
+	return ms > 0 ? ms : 0;
+}
+
+/* The opponent is away: the deadline made monotonic, so the prompt counts
+ * it down with the clocks; none: the game waits for them. */
 static void set_away(struct client *c, struct cgame *g, const json_t *away)
 {
-	json_t *until = json_object_get(away, "until");
+	long long left = away_left(c, away);
 	g->opp_away = true;
 	g->away_deadline = 0;
-	if (json_is_integer(until)) {
-		long long left = (long long)json_integer_value(until) - wall(c);
-		g->away_deadline = now(c) + (long)(left > 0 ? left : 0);
+	if (left >= 0) {
+		g->away_deadline = now(c) + (long)left;
 		if (g->away_deadline == 0)
 			g->away_deadline = 1;   /* 0 means "no deadline" */
 	}
@@ -1048,10 +1063,10 @@ static void presence_event(struct client *c, const json_t *msg, const char *name
 		client_out(c, "#%ld%s: %s is back.", id, tag, who);
 		return;
 	}
-	json_t *until = json_object_get(msg, "until");
+	long long ms = away_left(c, msg);
 	char left[32] = "";
-	if (json_is_integer(until))
-		words_duration((long long)json_integer_value(until) - wall(c), left, sizeof left);
+	if (ms >= 0)
+		words_duration(ms, left, sizeof left);
 	if (g)
 		set_away(c, g, msg);
 	if (left[0])
@@ -1069,9 +1084,12 @@ void client_seat_away(struct client *c, const struct seat *s, const json_t *away
 		if (!json_is_object(aw))
 			continue;
 		json_t *msg = json_pack("{s:s}", "color", names[col]);
-		json_t *until = json_object_get(aw, "until");
-		if (json_is_integer(until))
-			json_object_set(msg, "until", until);
+		for (int k = 0; k < 2; k++) {
+			const char *key = k ? "left" : "until";
+			json_t *v = json_object_get(aw, key);
+			if (json_is_integer(v))
+				json_object_set(msg, key, v);
+		}
 		presence_event(c, msg, "opponent_away", s->id, NULL, s);
 		json_decref(msg);
 	}

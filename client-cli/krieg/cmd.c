@@ -43,48 +43,52 @@ static bool parse_long(const char *s, long *out)
 }
 
 /*
- * Minutes, whole or decimal ("5", "0.5", "1.25"), into *sec as whole
- * seconds.  Read by hand, not with strtod(): main.c sets the locale, and
- * where the decimal mark is a comma strtod() stops at the point.  A
- * fraction that is no whole number of seconds (0.01) is refused rather
- * than rounded behind the player's back.
+ * s, a decimal number of `unit` ms ("5", "0.5", "1.25" minutes or
+ * seconds), in whole ms into *ms; false if it is not one or passes 10^9
+ * ms.  Read by hand, not with strtod(): main.c sets the locale, and where
+ * the decimal mark is a comma strtod() stops at the point.  A fraction
+ * that is no whole number of ms is refused rather than rounded behind the
+ * player's back.
  */
-static bool parse_minutes(const char *s, long *sec)
+static bool parse_decimal_ms(const char *s, long long unit, long long *ms)
 {
 	long long whole = 0, frac = 0, scale = 1;
 	const char *p = s;
 	if (!isdigit((unsigned char)*p))
 		return false;
 	for (; isdigit((unsigned char)*p); p++)
-		if ((whole = whole * 10 + (*p - '0')) > 1000000)
+		if ((whole = whole * 10 + (*p - '0')) * unit > 1000000000LL)
 			return false;
 	if (*p == '.') {
 		if (!isdigit((unsigned char)*++p))
 			return false;
 		for (; isdigit((unsigned char)*p); p++) {
 			if (scale == 1000000)
-				return false;   /* more decimals than any whole second needs */
+				return false;   /* more decimals than any whole ms needs */
 			frac = frac * 10 + (*p - '0');
 			scale *= 10;
 		}
 	}
-	if (*p || frac * 60 % scale != 0)
+	if (*p || frac * unit % scale != 0)
 		return false;
-	*sec = (long)(whole * 60 + frac * 60 / scale);
-	return true;
+	*ms = whole * unit + frac * unit / scale;
+	return *ms <= 1000000000LL;
 }
 
-/* "5+2" (minutes + seconds increment), "0.5+0" (half a minute), "5" (minutes),
- * "3d" (days), "untimed"; within the wire's limits (PROTOCOL.md, seek):
- * a base of 1 s to 86400 s, an increment of 0..600 s, 1..60 days. */
+/* "5+2" (minutes + seconds increment), "0.5+0" (half a minute), "1:40+0.5"
+ * (minutes:seconds, as words_time writes a base that is not an exact
+ * decimal of minutes), "5" (minutes), "3d" (days), "untimed"; within the
+ * wire's limits (PROTOCOL.md, seek) and this client's: a base of 1 s to
+ * 86400 s, an increment of 0..600 s, to the ms; 1..60 days. */
 static bool parse_time(const char *s, struct cmd *c)
 {
-	long a, b = 0;
+	long a;
+	long long base = 0, inc = 0, sec;
 	char tmp[CMD_ARG_MAX];
 	size_t n = strlen(s);
 
 	if (strcmp(s, "untimed") == 0 || strcmp(s, "none") == 0) {
-		c->base = c->inc = c->days = 0;
+		c->base_ms = c->inc_ms = c->days = 0;
 		return true;
 	}
 	if (n >= 2 && s[n - 1] == 'd') {
@@ -96,12 +100,22 @@ static bool parse_time(const char *s, struct cmd *c)
 	}
 	const char *plus = strchr(s, '+');
 	snprintf(tmp, sizeof tmp, "%.*s", (int)(plus ? (size_t)(plus - s) : n), s);
-	if (!parse_minutes(tmp, &a) || a < 1 || a > 86400)
+	char *colon = strchr(tmp, ':');
+	if (colon) {   /* m:ss[.fff] */
+		*colon = '\0';
+		if (!parse_decimal_ms(tmp, 60000, &base) || strchr(tmp, '.') || strlen(colon + 1) < 2 ||
+		    !isdigit((unsigned char)colon[2]) || !parse_decimal_ms(colon + 1, 1000, &sec) || sec >= 60000)
+			return false;
+		base += sec;
+	} else if (!parse_decimal_ms(tmp, 60000, &base)) {
 		return false;
-	if (plus && (!isdigit((unsigned char)plus[1]) || !parse_long(plus + 1, &b) || b > 600))
+	}
+	if (base < 1000 || base > 86400000LL)
 		return false;
-	c->base = a;
-	c->inc = b;
+	if (plus && (!parse_decimal_ms(plus + 1, 1000, &inc) || inc > 600000))
+		return false;
+	c->base_ms = base;
+	c->inc_ms = inc;
 	return true;
 }
 
@@ -124,7 +138,7 @@ static int parse_terms(struct cmd *c, char *err, size_t errlen)
 			snprintf(c->rules, sizeof c->rules, "%s", w);
 		else if (isdigit((unsigned char)w[0]) || !strcmp(w, "untimed") || !strcmp(w, "none")) {
 			if (!parse_time(w, c))
-				return failf(err, errlen, "bad time control \"%s\" (try 5+2, 0.5+0, 10, 3d or untimed)", w);
+				return failf(err, errlen, "bad time control \"%s\" (try 5+2, 0.5+0, 1:40+0.5, 10, 3d or untimed)", w);
 		} else
 			return failf(err, errlen, "unknown term \"%s\" (rule sets, a time like 5+2, white/black/random, rated)", w);
 	}
@@ -569,6 +583,12 @@ static json_t *req_record(const struct cmd *c, long long id, long game, char *er
 }
 
 /* seek / challenge USER */
+/* ms as the wire's seconds: an integer when whole (5 minutes: 300), else a fraction (100.5). */
+static json_t *seconds_json(long long ms)
+{
+	return ms % 1000 == 0 ? json_integer(ms / 1000) : json_real((double)ms / 1000.0);
+}
+
 static json_t *req_terms(const struct cmd *c, long long id, long game, char *err, size_t errlen)
 {
 	json_t *r = req_begin(id);
@@ -585,7 +605,8 @@ static json_t *req_terms(const struct cmd *c, long long id, long game, char *err
 	if (c->rules[0])
 		json_object_set_new(r, "rules", json_string(c->rules));
 	json_t *tc = c->days ? json_pack("{s:I}", "days", (json_int_t)c->days)
-	           : c->base || c->inc ? json_pack("{s:I,s:I}", "base", (json_int_t)c->base, "inc", (json_int_t)c->inc)
+	           : c->base_ms || c->inc_ms ? json_pack("{s:o,s:o}", "base", seconds_json(c->base_ms), "inc",
+	                                                 seconds_json(c->inc_ms))
 	           : NULL;
 	json_object_set_new(r, "time", tc);   /* untimed: no "time" */
 	if (c->type != CMD_PAIR)
@@ -1820,7 +1841,7 @@ static void done_history(struct client *c, const json_t *res, const struct pendi
 		const char *result = json_string_value(json_object_get(x, "result"));
 		const char *reason = json_string_value(json_object_get(x, "reason"));
 		char when[32];
-		words_utc(x, "created", "%Y-%m-%d", when, sizeof when);
+		words_utc(x, "created", "%Y-%m-%d %H:%M UTC", when, sizeof when);   /* its zone said, as everywhere */
 		client_out(c, "  game %lld: %s (White) vs %s (Black), %s%s%s, %s%s%s%s",
 		           (long long)json_integer_value(json_object_get(x, "game")), str(x, "white"),
 		           str(x, "black"), str(x, "rules"), when[0] ? ", " : "", when,

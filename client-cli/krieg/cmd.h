@@ -85,7 +85,8 @@ struct cmd {
 	char argv[CMD_ARGS_MAX][CMD_ARG_MAX];
 	/* seek / challenge terms */
 	char rules[32];                        /* "" = server default */
-	long base, inc, days;                  /* seconds / days; all 0 = untimed */
+	long long base_ms, inc_ms;             /* the clock's base and increment, ms */
+	long days;                             /* correspondence: days a move; all 0 = untimed */
 	char color[8];                         /* "white", "black", "random" */
 	bool rated;
 	enum draw_action draw;

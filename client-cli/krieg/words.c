@@ -31,8 +31,9 @@ static_assert(WORDS_TEXT_MAX == ACTION_REASON_MAX, "an umpire's reason or note, 
 /* the umpire's longest sentences, in a log line with its number */
 static_assert(sizeof "Game over: no result by the umpire's decision ()" - 1 + RESULT_BUF - 1 + sizeof ": " - 1 +
               WORDS_TEXT_MAX + WORDS_NUMBER_MAX < WORDS_MAX, "an adjudication's note");
-static_assert(sizeof "The umpire gave a side  more seconds: " - 1 + INT_TEXT_MAX + WORDS_TEXT_MAX +
-              WORDS_NUMBER_MAX < WORDS_MAX, "a time's reason");
+#define DURATION_BUF 32                 /* words_duration's "106751991167d 7h" at most */
+static_assert(sizeof "The umpire gave a side  more seconds (): " - 1 + INT_TEXT_MAX + DURATION_BUF - 1 +
+              WORDS_TEXT_MAX + WORDS_NUMBER_MAX < WORDS_MAX, "a time's reason");
 static_assert(sizeof "The umpire restarted the clocks: " - 1 + WORDS_TEXT_MAX + WORDS_NUMBER_MAX < WORDS_MAX,
               "a pause's reason");
 static_assert(sizeof "Umpire's note (umpires only): " - 1 + WORDS_TEXT_MAX + WORDS_NUMBER_MAX < WORDS_MAX,
@@ -449,9 +450,14 @@ int words_umpire_action(const json_t *msg, char *buf, size_t len)
 		const char *color = json_string_value(json_object_get(msg, "color"));
 		json_int_t secs = json_integer_value(json_object_get(msg, "seconds"));
 		umpire_text(msg, "reason", text, sizeof text);
-		say(buf, len, "The umpire gave %s %lld more second%s%s%s",
+		/* more than a minute also as a clock says it ("86400 more seconds (1d 0h)") */
+		char dur[DURATION_BUF] = "";
+		if (secs > 60 && secs <= 1000000000)
+			words_duration((long long)secs * 1000, dur, sizeof dur);
+		say(buf, len, "The umpire gave %s %lld more second%s%s%s%s%s%s",
 		         color && !strcmp(color, "black") ? "Black" : color && !strcmp(color, "white") ? "White" : "a side",
-		         (long long)secs, secs == 1 ? "" : "s", text[0] ? ": " : "", text);
+		         (long long)secs, secs == 1 ? "" : "s", dur[0] ? " (" : "", dur, dur[0] ? ")" : "",
+		         text[0] ? ": " : "", text);
 		return 0;
 	}
 	if (!strcmp(name, "umpire_note")) {

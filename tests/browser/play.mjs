@@ -732,7 +732,7 @@ try {
   await lu.ok('login', { user: 'ump', password: 'umpire-password' });
   await until(n, () => !document.getElementById('lobby').hidden, null, 'newbie in the lobby');
   await lu.ok('message', { user: 'newbie', text: 'welcome to the club' });
-  await until(n, () => /^ump, .* UTC: "welcome to the club" /.test(document.querySelector('#messages li')?.textContent || ''),
+  await until(n, () => /^ump, \d{4}-\d\d-\d\d \d\d:\d\d: "welcome to the club" /.test(document.querySelector('#messages li')?.textContent || ''),
     null, 'the message listed');
   await until(n, () => document.getElementById('status').textContent === 'a message from ump: "welcome to the club"',
     null, 'the message said');
@@ -795,6 +795,16 @@ try {
     return [299001, 3723000, 3 * 86400000, 60 * 86400000 - 61000].map(fmtClock);
   });
   check(clocks.join(' ') === '5:00 1:02:03 3d 00:00 59d 23:58', `fmtClock: ${clocks.join(' ')}`);
+  // Regressions (the time probe): time controls as krieg writes them (100 s
+  // was "1.6666666666666667+0"); an away deadline counted from the server's
+  // `left`, not its `until` against this computer's clock (2 minutes fast:
+  // "in 0:00" of a minute's grace).
+  const times = await a.evaluate(async () => {
+    const { timeText, awayDeadline } = await import('/words.js');
+    return [{ base: 100, inc: 0 }, { base: 20, inc: 0 }, { base: 300, inc: 2 }, { base: 30, inc: 0.5 }, { base: 90.5, inc: 2 }]
+      .map(timeText).concat([awayDeadline({ until: 1, left: 60000 }, 1000), awayDeadline({ until: 5 }, 1000)]);
+  });
+  check(times.join(' ') === '1:40+0 0:20+0 5+2 0.5+0.5 1:30.5+2 61000 5', `timeText, awayDeadline: ${times.join(' ')}`);
 
   if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
   for (const l of [la, lb, lc, lp, lr]) l.close();

@@ -162,6 +162,13 @@ static void away_and_back(struct kd *d, struct kp *p, struct kp *o, long long st
 	ck_assert_msg(until >= lo + want - 2000 && until <= hi + want + 2000,
 	              "opponent_away until %lld, not the daemon's stepped clock (%+lld s) + grace: "
 	              "is the shim preloaded?", until, step_s);
+	/* Regression (the time probe): what a client counts down from is
+	 * `left`, the grace on the monotonic clock, whatever the wall clock
+	 * on either side says (a client's own clock minutes off had the
+	 * countdown said against it). */
+	long long left = json_integer_value(json_object_get(e, "left"));
+	ck_assert_msg(left > GRACE_MS - 2000 && left <= GRACE_MS, "opponent_away left %lld, not the grace "
+	              "(%lld ms) with the wall clock stepped %+lld s", left, GRACE_MS, step_s);
 	kp_resume(d, p);
 	kc_event(o->c, "opponent_back");
 }

@@ -222,11 +222,24 @@ START_TEST(opponent_away_in_the_prompt)
 	client_prompt(&c, prompt, sizeof prompt);
 	ck_assert_ptr_nonnull(strstr(prompt, "| Black away] > "));
 
+	/* Regression (the time probe): this computer's clock 2 minutes fast;
+	 * the server's `left` is counted down, not its `until` against our
+	 * clock (which said "within 0:00" of a minute's grace). */
+	client_receive(&c, "{\"event\":\"opponent_back\",\"game\":4,\"color\":\"black\"}");
+	size_t from = strlen(s.printed);
+	snprintf(line, sizeof line, "{\"event\":\"opponent_away\",\"game\":4,\"color\":\"black\","
+	         "\"until\":%lld,\"left\":60000}", s.wall - 120000 + 60000);
+	client_receive(&c, line);
+	ck_assert_msg(strstr(s.printed + from, "unless they are back within 1:00.") != NULL, "%s", s.printed + from);
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_ptr_nonnull(strstr(prompt, "| Black away 1:00] > "));
+
 	/* a reconnection's game_state says it too */
 	snprintf(line, sizeof line,
 	         "{\"event\":\"game_state\",\"game\":5,\"rules\":\"icc\",\"white\":\"carol\",\"black\":\"alice\","
 	         "\"color\":\"black\",\"rated\":false,\"live\":true,\"to_move\":\"white\",\"events\":[],"
-	         "\"opponent_away\":{\"until\":%lld}}", s.wall + 3 * 3600 * 1000LL);
+	         "\"opponent_away\":{\"until\":%lld,\"left\":%lld}}", s.wall + 3 * 3600 * 1000LL + 3600000LL,
+	         3 * 3600 * 1000LL);   /* our clock an hour slow: `left` counts */
 	client_receive(&c, line);
 	ck_assert_int_eq(client_command(&c, "switch 5"), 0);
 	client_prompt(&c, prompt, sizeof prompt);

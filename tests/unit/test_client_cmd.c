@@ -459,9 +459,13 @@ START_TEST(fractional_time_controls)
 	expect("challenge carol 1.5+2", -1,
 	       "{\"color\":\"random\",\"id\":7,\"rated\":false,\"time\":{\"base\":90,\"inc\":2},"
 	       "\"type\":\"challenge\",\"user\":\"carol\"}");
-	static const struct { const char *t; long base, inc; } ok[] = {
-		{ "0.25", 15, 0 }, { "0.05+1", 3, 1 }, { "2.50+0", 150, 0 }, { "1440+600", 86400, 600 },
-		{ "0.75+3", 45, 3 }, { "10", 600, 0 }, { "0+0", -1, -1 },
+	static const struct { const char *t; long long base, inc; } ok[] = {
+		{ "0.25", 15000, 0 }, { "0.05+1", 3000, 1000 }, { "2.50+0", 150000, 0 }, { "1440+600", 86400000, 600000 },
+		{ "0.75+3", 45000, 3000 }, { "10", 600000, 0 }, { "0+0", -1, -1 },
+		/* Regression (the time probe): what words_time writes is read
+		 * back: a base as minutes:seconds, an increment's fraction */
+		{ "1:40+0.5", 100000, 500 }, { "0:20", 20000, 0 }, { "1:30.5+2", 90500, 2000 },
+		{ "0:01", 1000, 0 }, { "5+0.25", 300000, 250 },
 	};
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
 		char line[64];
@@ -472,8 +476,8 @@ START_TEST(fractional_time_controls)
 			continue;
 		}
 		ck_assert_msg(rc == 0, "%s: %s", line, err);
-		ck_assert_int_eq(c.base, ok[i].base);
-		ck_assert_int_eq(c.inc, ok[i].inc);
+		ck_assert_int_eq(c.base_ms, ok[i].base);
+		ck_assert_int_eq(c.inc_ms, ok[i].inc);
 	}
 	static const char *const bad[] = {
 		"seek 0.01+0",    /* not a whole second */
@@ -481,10 +485,16 @@ START_TEST(fractional_time_controls)
 		"seek 0", "seek 0.0", "seek .5+0", "seek 5.+0", "seek 0.5.5", "seek 0,5+0", "seek 1440.5",
 		"seek 1441", "seek 5+601", "seek 5++2", "seek 5+-2", "seek 5+", "seek 0.1234567",
 		"seek 61d",       /* the wire's 60 days */
+		"seek 0:00.5",    /* under this client's second */
+		"seek 1:60", "seek 1:5", "seek 1.5:00", "seek :30", "seek 1:", "seek 1:40+0.0001", "seek 1:+40",
+		"seek 1:0x", "seek 1441:00",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		ck_assert_msg(cmd_parse(bad[i], &c, err, sizeof err) == -1, "\"%s\" parsed", bad[i]);
 	ck_assert_ptr_nonnull(strstr(err, "bad time control"));
+	expect("seek icc 1:40+0.5", -1,
+	       "{\"color\":\"random\",\"id\":7,\"rated\":false,\"rules\":\"icc\","
+	       "\"time\":{\"base\":100,\"inc\":0.5},\"type\":\"seek\"}");
 	expect("seek 60d", -1, "{\"color\":\"random\",\"id\":7,\"rated\":false,\"time\":{\"days\":60},\"type\":\"seek\"}");
 }
 END_TEST

@@ -1074,7 +1074,9 @@ START_TEST(history_and_record_pages)
 	ck_assert_int_eq(client_command(&c, "history bob"), 0);
 	sink_reply_ok(&c, &s, "\"games\":[{\"game\":9,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\","
 	         "\"rated\":false,\"created\":1735689600,\"live\":false,\"result\":\"0-1\",\"reason\":\"checkmate\"}]");
-	ck_assert_msg(strstr(s.printed, "game 9: alice (White) vs bob (Black), icc, 2025-01-01, finished 0-1 by checkmate"),
+	/* the start's time and zone (the time probe: a date alone, in UTC unsaid) */
+	ck_assert_msg(strstr(s.printed, "game 9: alice (White) vs bob (Black), icc, 2025-01-01 00:00 UTC, finished 0-1 by "
+	                                "checkmate"),
 	              "%s", s.printed);
 
 	ck_assert_int_eq(client_command(&c, "record 9"), 0);   /* not followed here: the umpire's view */

@@ -215,8 +215,10 @@ START_TEST(spectator_told_who_is_away)
 	free(last_sent(&s, &id));
 	json_t *r = ok_reply(id, 12, "spectator", "icc", 1, "black");
 	json_object_set_new(r, "events", json_array());
-	json_object_set_new(r, "away", json_pack("{s:{s:I}, s:{}}", "black", "until",
-	                                         (json_int_t)(s.wall + 45000), "white"));
+	/* `until` by a server's clock 10 minutes behind ours: `left` counts */
+	json_object_set_new(r, "away", json_pack("{s:{s:I, s:I}, s:{}}", "black", "until",
+	                                         (json_int_t)(s.wall - 600000 + 45000), "left", (json_int_t)45000,
+	                                         "white"));
 	receive(&c, r);
 	ck_assert_msg(strstr(s.printed, "#12 (watching): Black (bob) has left; the game is lost by "
 	                                "abandonment unless they are back within 0:45.") != NULL,

@@ -394,6 +394,12 @@ START_TEST(umpire_texts_shown_whole)
 	snprintf(want, sizeof want, "The umpire restarted the clocks: %s", ascii);
 	says(json_pack("{s:s, s:i, s:s}", "event", "clock_unpaused", "game", 3, "reason", ascii), want);
 	/* the longest number a server could write, and no colour it names */
+	/* Regression (the time probe): a day given was "86400 more seconds" alone */
+	snprintf(want, sizeof want, "The umpire gave White 86400 more seconds (1d 0h): %s", note);
+	says(json_pack("{s:s, s:i, s:s, s:I, s:s}", "event", "time_added", "game", 3, "color", "white", "seconds",
+	               (json_int_t)86400, "reason", note), want);
+	says(json_pack("{s:s, s:i, s:s, s:I}", "event", "time_added", "game", 3, "color", "black", "seconds",
+	               (json_int_t)5400), "The umpire gave Black 5400 more seconds (1:30:00)");
 	snprintf(want, sizeof want, "The umpire gave a side -9223372036854775808 more seconds: %s", note);
 	says(json_pack("{s:s, s:i, s:I, s:s}", "event", "time_added", "game", 3, "seconds",
 	               (json_int_t)INT64_MIN, "reason", note), want);

@@ -62,6 +62,23 @@ START_TEST(test_config_values)
 	ck_assert_int_eq(config_parse_duration_ms("10 parsecs", &ms), -1);
 	ck_assert_int_eq(config_parse_duration_ms("", &ms), -1);
 	ck_assert_int_eq(config_parse_duration_ms("99999999h", &ms), -1);
+	/* Regressions (the time probe): hex, exponents, infinities and
+	 * spaces were read by strtod ("0x10" was 16 s); a value above 0 that
+	 * rounded to 0 ms was 0, which several settings read as "never"; no
+	 * unit for days. */
+	const char *const refused[] = { "0x10", "1e3", "inf", " 5", "+5", ".5", "5.", "5 s", "nan", "5sec" };
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+		ck_assert_msg(config_parse_duration_ms(refused[i], &ms) == -1, "\"%s\" taken", refused[i]);
+	ck_assert_int_eq(config_parse_duration_ms("0.5ms", &ms), 0);
+	ck_assert_int_eq(ms, 1);
+	ck_assert_int_eq(config_parse_duration_ms("0", &ms), 0);
+	ck_assert_int_eq(ms, 0);
+	ck_assert_int_eq(config_parse_duration_ms("1.2s", &ms), 0);
+	ck_assert_int_eq(ms, 1200);
+	ck_assert_int_eq(config_parse_duration_ms("7d", &ms), 0);
+	ck_assert_int_eq(ms, 7 * 86400000);
+	ck_assert_int_eq(config_parse_duration_ms("596h", &ms), 0);
+	ck_assert_int_eq(config_parse_duration_ms("597h", &ms), -1);
 
 	ck_assert_int_eq(config_parse_size("64k", &sz), 0);
 	ck_assert_uint_eq(sz, 65536);
