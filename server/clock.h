@@ -24,6 +24,9 @@
 
 #define CLOCK_DAY_MS (24LL * 60 * 60 * 1000)
 #define CLOCK_BASE_MAX_MS (24LL * 60 * 60 * 1000)   /* one day of base time */
+/* A second at least: a game of 1 ms (taken before) was lost on time before
+ * White's first try could arrive. */
+#define CLOCK_BASE_MIN_MS 1000LL
 #define CLOCK_INC_MAX_MS (10LL * 60 * 1000)         /* ten minutes of increment */
 #define CLOCK_DAYS_MAX 60
 

@@ -566,7 +566,7 @@ static int offer_terms(struct conn *c, json_t *id, json_t *req, struct offer *o)
 			if (!(s > 0) || s * 1000 > (double)CLOCK_BASE_MAX_MS)
 				goto bad;
 			o->base_ms = llround(s * 1000);
-			if (o->base_ms <= 0)
+			if (o->base_ms < CLOCK_BASE_MIN_MS)
 				goto bad;
 		} else if (strcmp(key, "inc") == 0 && json_is_number(v)) {
 			double s = json_number_value(v);
@@ -589,7 +589,8 @@ static int offer_terms(struct conn *c, json_t *id, json_t *req, struct offer *o)
 	return 0;
 bad:
 	dispatch_error(c, id, PE_BAD_REQUEST,
-	               "time must be {\"base\":s,\"inc\":s} or {\"days\":n}, within limits");
+	               "time must be {\"base\":s,\"inc\":s} (base 1..86400 s, inc 0..600 s) or {\"days\":n} "
+	               "(1..60)");
 	return -1;
 }
 

@@ -160,12 +160,12 @@ START_TEST(clock_flag_falls_without_any_message)
 	struct kp w, b;
 	kp_guest(d, &w);
 	kp_guest(d, &b);
-	long long g = start_game(&w, &b, "icc", json_pack("{s:f, s:i}", "base", 0.6, "inc", 0));
+	long long g = start_game(&w, &b, "icc", json_pack("{s:f, s:i}", "base", 1.0, "inc", 0));
 	/* Clock readings ride on the events (the opening ones were sent with game_start). */
 	json_t *clk = json_object_get(json_array_get(json_object_get(
 		kc_ok(b.c, kc_req(b.c, "games", NULL)), "games"), 0), "clock");
 	ck_assert(json_is_integer(json_object_get(clk, "white")));
-	ck_assert_int_eq(json_integer_value(json_object_get(clk, "black")), 600);
+	ck_assert_int_eq(json_integer_value(json_object_get(clk, "black")), 1000);
 	/* A refused try does not stop White's clock; then nobody sends anything. */
 	move(&w, g, "exd3");
 	json_t *e = kc_event(b.c, "game_over");
@@ -196,8 +196,8 @@ START_TEST(time_forfeit_is_a_draw_when_the_other_side_cannot_mate)
 	kp_guest(d, &b1);
 	kp_guest(d, &w2);
 	kp_guest(d, &b2);
-	long long g1 = start_game(&w1, &b1, "icc", json_pack("{s:f, s:i}", "base", 0.5, "inc", 0));
-	long long g2 = start_game(&w2, &b2, "icc", json_pack("{s:f, s:i}", "base", 1.5, "inc", 0));
+	long long g1 = start_game(&w1, &b1, "icc", json_pack("{s:f, s:i}", "base", 1.0, "inc", 0));
+	long long g2 = start_game(&w2, &b2, "icc", json_pack("{s:f, s:i}", "base", 2.0, "inc", 0));
 	json_t *r = kc_ok(w1.c, kc_req(w1.c, "game", "{s:I}", "game", g1));
 	ck_assert_str_eq(json_string_value(json_object_get(r, "fen")), KQK_FEN);
 	/* Game 2: White moves at once, then Black's flag falls: 1-0. */

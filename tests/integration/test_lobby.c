@@ -613,6 +613,12 @@ START_TEST(bad_lobby_requests)
 	kc_error(c, kc_req(c, "seek", "{s:s}", "color", "green"), "bad_request");
 	kc_error(c, kc_req(c, "seek", "{s:{s:i}}", "time", "base", -1), "bad_request");
 	kc_error(c, kc_req(c, "seek", "{s:{s:i}}", "time", "base", 999999), "bad_request");
+	/* Regression (the time probe): a base of 1 ms was taken, and the game
+	 * lost on time before White's first try could arrive: a second at least */
+	kc_error(c, kc_req(c, "seek", "{s:{s:f}}", "time", "base", 0.001), "bad_request");
+	kc_error(c, kc_req(c, "seek", "{s:{s:f}}", "time", "base", 0.9994), "bad_request");
+	kc_ok(c, kc_req(c, "seek", "{s:{s:f}}", "time", "base", 0.9996));   /* 1000 ms, rounded */
+	kc_ok(c, kc_req(c, "cancel", NULL));
 	kc_error(c, kc_req(c, "seek", "{s:{s:i, s:i}}", "time", "days", 3, "base", 5), "bad_request");
 	kc_error(c, kc_req(c, "seek", "{s:{s:i}}", "time", "inc", 5), "bad_request");
 	kc_error(c, kc_req(c, "seek", "{s:{s:i}}", "time", "days", 0), "bad_request");
