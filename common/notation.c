@@ -347,7 +347,11 @@ enum notation_status notation_resolve_legal(const struct board *b, const struct 
 {
 	if (!parts_sane(p))
 		return NOTATION_SYNTAX;
-	int type = p->piece == PIECE_NONE ? PAWN : p->piece;
+	/* No letter: a pawn, or, from a written origin, the man standing there
+	 * ("g1f3" was a pawn's move to f3 and refused: the PGN probe). */
+	int type = p->piece != PIECE_NONE ? p->piece
+	         : p->from != SQ_NONE && b->mailbox[p->from] != MAILBOX_EMPTY ? piece_code_type(b->mailbox[p->from])
+	         : PAWN;
 	int castle_file = p->castle == NOTATION_CASTLE_SHORT ? 6 : 2;
 	struct movelist ml;
 	movegen_legal(b, &ml);
@@ -374,8 +378,8 @@ enum notation_status notation_resolve_legal(const struct board *b, const struct 
 			} else if (p->promo != PIECE_NONE) {
 				continue;
 			}
-			if (type == KING && move_kind(m) == MOVE_CASTLING)
-				continue; /* castling is written O-O, never Kg1 */
+			if (type == KING && move_kind(m) == MOVE_CASTLING && p->from == SQ_NONE)
+				continue; /* castling is written O-O, never Kg1; e1g1 gives both squares */
 		}
 		found = m;
 		count++;

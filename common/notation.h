@@ -80,8 +80,9 @@ enum notation_status notation_resolve(const struct board *own, int color,
  * Resolve parts against the legal moves of the side to move on the true
  * board b, leniently as a PGN reader should: superfluous disambiguation, a
  * missing capture mark, a pawn capture without its file ("xd5") and a
- * missing promotion piece (= queen) are accepted; a king move never means
- * castling.  NOTATION_NO_PIECE when no legal move fits, NOTATION_AMBIGUOUS
+ * missing promotion piece (= queen) are accepted, and coordinates without
+ * a letter ("g1f3") move the man on the origin; a king move means castling
+ * only with both squares written (e1g1), never as Kg1.  NOTATION_NO_PIECE when no legal move fits, NOTATION_AMBIGUOUS
  * when several do; *out is written only on NOTATION_OK.
  */
 enum notation_status notation_resolve_legal(const struct board *b, const struct notation_parts *p,

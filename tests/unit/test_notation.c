@@ -343,6 +343,35 @@ START_TEST(test_drops)
 }
 END_TEST
 
+/* Regression (the PGN probe): a PGN reader took a piece's move in
+ * coordinates ("g1f3", "g1-f3") for a pawn's and refused it, though pawns'
+ * ("e2e4") and "Ng1f3" read; a king's two squares (e1g1) are castling. */
+START_TEST(test_resolve_legal_coordinates)
+{
+	struct board b = load(FEN_START);
+	struct notation_parts p;
+	move_t m;
+	static const struct { const char *text, *uci; } ok[] = {
+		{ "g1f3", "g1f3" }, { "g1-f3", "g1f3" }, { "b1c3", "b1c3" }, { "e2e4", "e2e4" }, { "Ng1f3", "g1f3" },
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		ck_assert_int_eq(notation_lex(ok[i].text, &p, NULL, 0), NOTATION_OK);
+		ck_assert_msg(notation_resolve_legal(&b, &p, &m) == NOTATION_OK, "%s", ok[i].text);
+		ck_assert_uint_eq(m, uci(ok[i].uci));
+	}
+	ck_assert_int_eq(notation_lex("f1c4", &p, NULL, 0), NOTATION_OK);   /* blocked: not legal */
+	ck_assert_int_eq(notation_resolve_legal(&b, &p, &m), NOTATION_NO_PIECE);
+	ck_assert_int_eq(notation_lex("e3e4", &p, NULL, 0), NOTATION_OK);   /* nothing on e3 */
+	ck_assert_int_eq(notation_resolve_legal(&b, &p, &m), NOTATION_NO_PIECE);
+	struct board c = load("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+	ck_assert_int_eq(notation_lex("e1g1", &p, NULL, 0), NOTATION_OK);
+	ck_assert_int_eq(notation_resolve_legal(&c, &p, &m), NOTATION_OK);
+	ck_assert_int_eq(move_kind(m), MOVE_CASTLING);
+	ck_assert_int_eq(notation_lex("Kg1", &p, NULL, 0), NOTATION_OK);
+	ck_assert_int_eq(notation_resolve_legal(&c, &p, &m), NOTATION_NO_PIECE);
+}
+END_TEST
+
 static void san_is(const char *fen, const char *move, enum move_kind kind, bool own_view,
                    const char *want)
 {
@@ -441,6 +470,7 @@ static Suite *notation_suite(void)
 	tcase_add_test(tc, test_uci_out);
 	tcase_add_test(tc, test_san_out);
 	tcase_add_test(tc, test_drops);
+	tcase_add_test(tc, test_resolve_legal_coordinates);
 	tcase_add_test(tc, test_san_round_trip);
 	suite_add_tcase(s, tc);
 	return s;
