@@ -28,7 +28,9 @@
 #include "fen.h"
 #include "referee.h"
 
-#define PGN_TAG_MAX 128           /* longest tag value kept in a pgn_header field */
+#define PGN_TAG_MAX 256           /* a tag value kept in a pgn_header field, with its NUL: the
+                                   * PGN standard's 255 characters (it was 128: a longer Site
+                                   * refused the game; the PGN probe) */
 #define PGN_INPUT_MAX (8u << 20)  /* pgn_read refuses longer texts unread */
 #define PGN_ACTIONS_MAX 50000     /* = the server's GAME_ACTIONS_MAX */
 
@@ -74,7 +76,8 @@ int pgn_write(const struct pgn_header *h, const struct action *a, size_t n, unsi
  * replayed; so is an action kriegd would not have taken in the game's
  * state (action_record_refusal: an agreement with no offer standing, a
  * move while paused, ...).  A plain UMD PGN without [%krieg] commands reads too: each
- * (K:...) attempt becomes a try, then the move.
+ * (K:...) attempt becomes a try, then the move.  A text holding no game
+ * (nothing but blanks and escape lines) is refused: "no game in the text".
  */
 int pgn_read(const char *text, struct pgn_header *h, struct action **a, size_t *n, char *err,
              size_t errlen);
@@ -97,12 +100,23 @@ struct pgn_pos {
  * (%) lines after it, to the next game or to the end (*pos->p == '\0'),
  * also when its replay is then refused (-1): the next game can still be
  * read.  A text that does not read (-1) sets pos->p to NULL: where the
- * next game begins is not known.  A blank text is a game of no moves, as
- * for pgn_read: stop at the end.  The text's length is the caller's to
- * bound (PGN_INPUT_MAX, as pgn_read).
+ * next game begins is not known (pgn_resync finds where it may).  A text
+ * holding no game (nothing but blanks and escape lines) is refused, as by
+ * pgn_read: stop at the end.  The text's length is the caller's to bound
+ * (PGN_INPUT_MAX, as pgn_read).
  */
 int pgn_read_next(struct pgn_pos *pos, struct pgn_header *h, struct action **a, size_t *n, char *err,
                   size_t errlen);
+
+/*
+ * After pgn_read_next refused a game whose text does not read (pos->p
+ * NULL), where the next game may begin, found as pgn-extract finds it:
+ * the first line after the unread game's own tag pairs that starts with
+ * a tag pair ('[' and a tag name).  game and line are where the unread
+ * game began (pos before the call); pos is set past it, to the end of the
+ * text (*pos->p == '\0') when no such line follows.
+ */
+void pgn_resync(struct pgn_pos *pos, const char *game, int line);
 
 /* Fill h with defaults ("?" fields, Result "*", rules RULESET_DEFAULT). */
 void pgn_header_init(struct pgn_header *h);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <strings.h>
 
+#define UTF8_BOM "\xEF\xBB\xBF"
+
 /* ------------------------------------------------------------------ */
 /* reading SAN on the true board, leniently                            */
 
@@ -78,47 +80,52 @@ static void put_trimmed(struct sbuf *b, const char *s, size_t n)
 
 struct comment_parts {
 	bool has_k, has_krieg;
+	bool commentary;    /* words of free text beside them */
 	struct sbuf k_att, k_info, krieg, ann;
 	size_t nann;
 };
 
-/* Split one comment body (whitespace already made spaces) into its parts. */
+/* The items of a (K:...) part, s[0..n), trimmed one by one into b:
+ * "d4, Nf3" reads as "d4,Nf3". */
+static void put_items(struct sbuf *b, const char *s, size_t n)
+{
+	const char *end = s + n;
+	for (const char *q = s; q < end;) {
+		const char *comma = memchr(q, ',', (size_t)(end - q));
+		const char *stop = comma ? comma : end;
+		put_trimmed(b, q, (size_t)(stop - q));
+		if (comma)
+			sb_puts(b, ",");
+		q = comma ? comma + 1 : end;
+	}
+}
+
+/*
+ * Split one comment body (whitespace already made spaces) into its parts:
+ * the (K:...) block, the [%krieg] command and the quoted announcements,
+ * each found wherever it starts (another program's [%clk 0:01:00] may
+ * stand before them), and whether free text stands beside them.
+ */
 static int parse_comment(const char *s, struct comment_parts *cp, int line, char *err, size_t errlen)
 {
 	const char *p = s;
-	while (*p == ' ')
-		p++;
-	if (strncmp(p, "(K:", 3) == 0) {
-		const char *end = strchr(p, ')');
-		const char *c1 = p + 3, *c2 = end ? memchr(c1, ':', (size_t)(end - c1)) : NULL;
-		if (end == NULL || c2 == NULL)
-			return failf(err, errlen, "line %d: bad (K:...) block", line);
-		cp->has_k = true;
-		/* Items trimmed one by one: "d4, Nf3" reads as "d4,Nf3". */
-		for (const char *q = c1; q < c2;) {
-			const char *comma = memchr(q, ',', (size_t)(c2 - q));
-			const char *stop = comma ? comma : c2;
-			put_trimmed(&cp->k_att, q, (size_t)(stop - q));
-			if (comma)
-				sb_puts(&cp->k_att, ",");
-			q = comma ? comma + 1 : c2;
-		}
-		for (const char *q = c2 + 1; q < end;) {
-			const char *comma = memchr(q, ',', (size_t)(end - q));
-			const char *stop = comma ? comma : end;
-			put_trimmed(&cp->k_info, q, (size_t)(stop - q));
-			if (comma)
-				sb_puts(&cp->k_info, ",");
-			q = comma ? comma + 1 : end;
-		}
-		p = end + 1;
-	}
 	for (;;) {
 		while (*p == ' ')
 			p++;
 		if (*p == '\0')
 			break;
-		if (strncmp(p, "[%krieg", 7) == 0 && (p[7] == ' ' || p[7] == ']')) {
+		if (strncmp(p, "(K:", 3) == 0) {
+			const char *end = strchr(p, ')');
+			const char *c1 = p + 3, *c2 = end ? memchr(c1, ':', (size_t)(end - c1)) : NULL;
+			if (end == NULL || c2 == NULL)
+				return failf(err, errlen, "line %d: bad (K:...) block", line);
+			if (cp->has_k)
+				return failf(err, errlen, "line %d: two (K:...) blocks in one comment", line);
+			cp->has_k = true;
+			put_items(&cp->k_att, c1, (size_t)(c2 - c1));
+			put_items(&cp->k_info, c2 + 1, (size_t)(end - c2 - 1));
+			p = end + 1;
+		} else if (strncmp(p, "[%krieg", 7) == 0 && (p[7] == ' ' || p[7] == ']')) {
 			const char *end = strchr(p, ']');
 			if (end == NULL)
 				return failf(err, errlen, "line %d: unterminated [%%krieg] command", line);
@@ -136,10 +143,24 @@ static int parse_comment(const char *s, struct comment_parts *cp, int line, char
 			cp->nann++;
 			p = end + 1;
 		} else {
-			p += strcspn(p, " "); /* free text: ignored */
+			/* A word of free text, up to where one of the parts above may
+			 * start: ignored, but it makes the comment commentary unless
+			 * a (K:...) block or a [%krieg] command stands in it too. */
+			cp->commentary = true;
+			p++;
+			p += strcspn(p, " ([\"");
 		}
 	}
 	return 0;
+}
+
+/* Is the comment krieg's (PGN.md), not commentary?  One with a (K:...)
+ * block or a [%krieg] command, or of quoted announcements alone (the one
+ * before the first move).  Quotes in free text are words quoted, not the
+ * umpire's ("Kasparov called this "best by test"": the PGN probe). */
+static bool krieg_comment(const struct comment_parts *cp)
+{
+	return cp->has_k || cp->has_krieg || (cp->nann > 0 && !cp->commentary);
 }
 
 static int parse_tag_value(const char **pp, char *val, size_t cap, size_t *len, int line, char *err,
@@ -198,6 +219,8 @@ struct ptext {
 	bool has_trail;
 	char result_token[8];
 	bool setup;
+	bool has_result;    /* a Result tag was read */
+	size_t ntags;       /* tag pairs read */
 };
 
 static void ptext_free(struct ptext *t)
@@ -209,14 +232,14 @@ static void ptext_free(struct ptext *t)
 	free(t->hm);
 }
 
-static void merge_parts(struct pgroup *g, struct comment_parts *cp)
+static void merge_parts(struct pgroup *g, const struct comment_parts *cp)
 {
-	if (cp->has_k && !g->has_k) {
+	if (cp->has_k) {
 		g->has_k = true;
 		sb_putn(&g->k_att, cp->k_att.p, cp->k_att.n);
 		sb_putn(&g->k_info, cp->k_info.p, cp->k_info.n);
 	}
-	if (cp->has_krieg && !g->has_krieg) {
+	if (cp->has_krieg) {
 		g->has_krieg = true;
 		sb_putn(&g->krieg, cp->krieg.p, cp->krieg.n);
 	}
@@ -226,11 +249,73 @@ static void merge_parts(struct pgroup *g, struct comment_parts *cp)
 	}
 }
 
+/*
+ * The group a comment of krieg's belongs to, *curp the group comments
+ * attach to (the opening one, the last half-move, the trailing one).  A
+ * half-move's first comment of krieg's is its own, whatever commentary
+ * stood before it; a later one with a (K:...) block is its own too (the
+ * block may follow an engine's comment), one with a [%krieg] command
+ * alone opens the trailing group, one of announcements alone continues
+ * the group.  A (K:...) block is never dropped: one the text cannot place
+ * (before the first move, after the trailing comment, a half-move's
+ * second) is an error.
+ */
+static int attach_comment(struct ptext *t, struct pgroup **curp, const struct comment_parts *cp,
+                          int line, char *err, size_t errlen)
+{
+	struct pgroup *cur = *curp;
+	bool hm = cur != &t->open && cur != &t->trail;
+	if (hm && cur->comments == 0) {
+		/* the half-move's own */
+	} else if (cp->has_k) {
+		if (cur == &t->open)
+			return failf(err, errlen, "line %d: a (K:...) block before the first move", line);
+		if (cur == &t->trail)
+			return failf(err, errlen, "line %d: a (K:...) block after the trailing [%%krieg] comment",
+			             line);
+		if (cur->has_k)
+			return failf(err, errlen, "line %d: a second (K:...) block for the move %s", line,
+			             cur->san);
+		if (cp->has_krieg && cur->has_krieg)
+			return failf(err, errlen, "line %d: a second [%%krieg] command for the move %s", line,
+			             cur->san);
+	} else if (cp->has_krieg) {
+		if (t->has_trail)
+			return failf(err, errlen, "line %d: two trailing [%%krieg] comments", line);
+		t->has_trail = true;
+		cur = *curp = &t->trail;
+	}
+	merge_parts(cur, cp);
+	cur->comments++;
+	return 0;
+}
+
+/* Blanks between a tag pair's tokens: any whitespace but the newline
+ * that ends the pair's line ([Event<TAB>"x"] is the standard's too). */
+static bool tag_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static const char *skip_tag_blanks(const char *p)
+{
+	while (tag_blank(*p))
+		p++;
+	return p;
+}
+
+static bool tag_name_char(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
 static int parse_tags(const char **pp, int *line, struct pgn_header *h, struct ptext *t, char *err,
                       size_t errlen)
 {
 	const char *p = *pp;
-	char val[FEN_INPUT_MAX + 2];
+	/* The longest value kept (a field's, a FEN) and one more character,
+	 * so that a longer one is known to be: parse_tag_value cuts there. */
+	char val[(PGN_TAG_MAX > FEN_INPUT_MAX ? PGN_TAG_MAX : FEN_INPUT_MAX) + 2];
 	for (;;) {
 		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') {
 			if (*p == '\n')
@@ -243,13 +328,10 @@ static int parse_tags(const char **pp, int *line, struct pgn_header *h, struct p
 		}
 		if (*p != '[')
 			break;
-		p++;
-		while (*p == ' ')
-			p++;
+		p = skip_tag_blanks(p + 1);
 		char name[32];
 		size_t nn = 0;
-		while ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-		       *p == '_') {
+		while (tag_name_char(*p)) {
 			if (nn + 1 >= sizeof name)
 				return failf(err, errlen, "line %d: tag name too long", *line);
 			name[nn++] = *p++;
@@ -257,16 +339,15 @@ static int parse_tags(const char **pp, int *line, struct pgn_header *h, struct p
 		name[nn] = '\0';
 		if (nn == 0)
 			return failf(err, errlen, "line %d: bad tag pair", *line);
-		while (*p == ' ')
-			p++;
+		p = skip_tag_blanks(p);
 		size_t len = 0;
 		if (parse_tag_value(&p, val, sizeof val, &len, *line, err, errlen) != 0)
 			return -1;
-		while (*p == ' ')
-			p++;
+		p = skip_tag_blanks(p);
 		if (*p != ']')
 			return failf(err, errlen, "line %d: tag pair without ']'", *line);
 		p++;
+		t->ntags++;
 
 		size_t cap;
 		char *field = tag_field(h, name, &cap);
@@ -278,6 +359,7 @@ static int parse_tags(const char **pp, int *line, struct pgn_header *h, struct p
 			if (game_result_parse(val) < 0)
 				return failf(err, errlen, "line %d: unknown Result \"%.20s\"", *line, val);
 			snprintf(h->result, sizeof h->result, "%.7s", val);
+			t->has_result = true;
 		} else if (strcmp(name, "Variant") == 0) {
 			if (strcasecmp(val, "Kriegspiel") != 0)
 				return failf(err, errlen, "line %d: Variant \"%.40s\" is not Kriegspiel", *line, val);
@@ -312,6 +394,13 @@ static int parse_tags(const char **pp, int *line, struct pgn_header *h, struct p
 	return 0;
 }
 
+/* Past a UTF-8 byte order mark at p, as editors on Windows write one at
+ * a file's start: not text (the PGN probe: "unexpected character"). */
+static const char *skip_bom(const char *p)
+{
+	return strncmp(p, UTF8_BOM, sizeof UTF8_BOM - 1) == 0 ? p + sizeof UTF8_BOM - 1 : p;
+}
+
 static bool san_char(char c)
 {
 	/* Not the NUL: strchr finds every string's terminator, and a token
@@ -333,6 +422,7 @@ static int parse_movetext(const char **pp, int *linep, bool one, struct ptext *t
 	int line = *linep;
 	struct pgroup *cur = &t->open; /* the group comments attach to */
 	bool at_line_start = true;
+	bool after_move = false;       /* the last token read was cur's move */
 	struct comment_parts cp;
 
 	for (;;) {
@@ -374,27 +464,10 @@ static int parse_movetext(const char **pp, int *linep, bool one, struct ptext *t
 			sb_init(&cp.ann);
 			int rc = parse_comment(body, &cp, start_line, err, errlen);
 			free(body);
-			if (rc == 0) {
-				struct pgroup *g = NULL;
-				if (cur != &t->open && cur->comments == 0 && cur != &t->trail) {
-					g = cur; /* a half-move's own comment */
-				} else if (cp.has_krieg && !cp.has_k) {
-					if (t->has_trail)
-						rc = failf(err, errlen, "line %d: two trailing [%%krieg] comments",
-						           start_line);
-					t->has_trail = true;
-					g = cur = &t->trail;
-				} else if (cur == &t->open && !cp.has_k) {
-					g = &t->open;
-				}
-				/* Anything else is free commentary: ignored. */
-				if (g && rc == 0) {
-					merge_parts(g, &cp);
-					g->comments++;
-				} else if (cur != &t->open && cur != &t->trail) {
-					cur->comments++;
-				}
-			}
+			/* Commentary ([%clk], an engine's or a person's words) is ignored. */
+			if (rc == 0 && krieg_comment(&cp))
+				rc = attach_comment(t, &cur, &cp, start_line, err, errlen);
+			after_move = false;
 			free(cp.k_att.p);
 			free(cp.k_info.p);
 			free(cp.krieg.p);
@@ -406,6 +479,7 @@ static int parse_movetext(const char **pp, int *linep, bool one, struct ptext *t
 		}
 		if (*p == ';') {
 			p += strcspn(p, "\n");
+			after_move = false;
 			continue;
 		}
 		if (*p == '(' || *p == ')')
@@ -421,12 +495,28 @@ static int parse_movetext(const char **pp, int *linep, bool one, struct ptext *t
 			p++;
 			while (*p >= '0' && *p <= '9')
 				p++;
+			after_move = false;
 			continue;
 		}
 		if (*p == '*') {
 			snprintf(t->result_token, sizeof t->result_token, "*");
 			p++;
 			continue;
+		}
+		if (*p == '.') {
+			/* A period is a token of its own (the standard, 7): "1 . e4". */
+			p += strspn(p, ".");
+			after_move = false;
+			continue;
+		}
+		if (*p >= '0' && *p <= '9') {
+			/* A move number ends at its periods: "1.e4", "1...e5" (8.2.2.1). */
+			size_t d = strspn(p, "0123456789");
+			if (p[d] == '.') {
+				p += d + strspn(p + d, ".");
+				after_move = false;
+				continue;
+			}
 		}
 		if (!san_char(*p))
 			return failf(err, errlen, "line %d: unexpected character '%c'", line,
@@ -447,10 +537,23 @@ static int parse_movetext(const char **pp, int *linep, bool one, struct ptext *t
 			memcpy(t->result_token, tok, n + 1); /* n <= 7 here */
 			continue;
 		}
-		if (tok[0] >= '0' && tok[0] <= '9' && strcmp(tok, "0-0") != 0 && strcmp(tok, "0-0-0") != 0) {
-			size_t d = strspn(tok, "0123456789");
-			if (tok[d] != '.' || tok[d + strspn(tok + d, ".")] != '\0')
+		if (tok[0] >= '0' && tok[0] <= '9' && strncmp(tok, "0-0", 3) != 0) { /* not castling, 0-0+ */
+			/* Those with periods were read above: a number without is one
+			 * too (the standard: zero or more periods). */
+			if (tok[strspn(tok, "0123456789")] != '\0')
 				return failf(err, errlen, "line %d: bad move number \"%s\"", line, tok);
+			after_move = false;
+			continue;
+		}
+		if (after_move && notation_is_ep_word(tok)) {
+			/* "exd6 e.p.": the suffix is the move's, written as a word of
+			 * its own (the PGN probe: it was read as Black's move). */
+			size_t have = strlen(cur->san);
+			if (have + 1 + n > PGN_SAN_TOKEN_MAX)
+				return failf(err, errlen, "line %d: token too long", line);
+			cur->san[have] = ' ';
+			memcpy(cur->san + have + 1, tok, n + 1);
+			after_move = false;
 			continue;
 		}
 		if (strchr(tok, '/'))
@@ -468,6 +571,7 @@ static int parse_movetext(const char **pp, int *linep, bool one, struct ptext *t
 		pgroup_init(cur);
 		snprintf(cur->san, sizeof cur->san, "%s", tok);
 		cur->line = line;
+		after_move = true;
 	}
 	*pp = p;
 	*linep = line;
@@ -546,8 +650,10 @@ static int side_word(const char *w)
 }
 
 /* Undo the %XX escapes of an umpire's text (PGN_ESCAPED and every byte
- * from 0x80: PGN is ASCII), in place.  What it gives is checked again by
- * referee_apply (action_umpire_parse: UTF-8, the normal form). */
+ * from 0x80: PGN is ASCII), in place.  A line may break after an escape's
+ * '%' (pgn_write does, never before it: a line starting with '%' is an
+ * escape line), read as spaces: "% XX" is XX.  What it gives is checked
+ * again by referee_apply (action_umpire_parse: UTF-8, the normal form). */
 static int unescape(char *s)
 {
 	char *o = s;
@@ -556,6 +662,8 @@ static int unescape(char *s)
 			*o++ = *p;
 			continue;
 		}
+		while (p[1] == ' ')
+			p++;
 		int v = 0;
 		for (int k = 1; k <= 2; k++) {
 			char c = p[k];
@@ -875,8 +983,12 @@ static int read_game(const char *text, int line, bool one, const char **next, in
 	memset(&t, 0, sizeof t);
 	pgroup_init(&t.open);
 	pgroup_init(&t.trail);
-	const char *p = text;
+	const char *p = skip_bom(text);
 	int rc = parse_tags(&p, &line, h, &t, err, errlen);
+	/* Nothing but blanks and escape lines: no game at all, not one of no
+	 * moves (the PGN probe: an empty file "replayed"). */
+	if (rc == 0 && t.ntags == 0 && *p == '\0')
+		rc = failf(err, errlen, "no game in the text");
 	if (rc == 0 && t.setup && h->fen[0] == '\0')
 		rc = failf(err, errlen, "SetUp \"1\" without a FEN tag");
 	if (rc == 0)
@@ -885,9 +997,15 @@ static int read_game(const char *text, int line, bool one, const char **next, in
 		*next = p;
 		*next_line = line;
 	}
+	/* The Result tag must agree with the movetext's result (PGN.md); an
+	 * absent one reads as "*", so only "*" agrees with it.  Said as it is:
+	 * the message named a tag the text does not hold ("the Result tag says
+	 * *": the PGN probe). */
 	if (rc == 0 && t.result_token[0] && strcmp(t.result_token, h->result) != 0)
-		rc = failf(err, errlen, "the movetext ends %s but the Result tag says %s", t.result_token,
-		           h->result);
+		rc = t.has_result ? failf(err, errlen, "the movetext ends %s but the Result tag says %s",
+		                          t.result_token, h->result)
+		                  : failf(err, errlen, "the movetext ends %s but there is no Result tag",
+		                          t.result_token);
 
 	struct alist l = { 0 };
 	const struct ruleset *rs = ruleset_find(h->rules);
@@ -939,4 +1057,43 @@ int pgn_read_next(struct pgn_pos *pos, struct pgn_header *h, struct action **a, 
 		return failf(err, errlen, "no text");
 	}
 	return read_game(pos->p, pos->line, false, &pos->p, &pos->line, h, a, n, err, errlen);
+}
+
+/* Does the line at p start with a tag pair: '[', blanks, a tag name? */
+static bool tag_line(const char *p)
+{
+	return *p == '[' && tag_name_char(*skip_tag_blanks(p + 1));
+}
+
+/* The line after the one at *p (or the end of the text), counted. */
+static void next_line(const char **p, int *line)
+{
+	*p += strcspn(*p, "\n");
+	if (**p == '\n') {
+		(*p)++;
+		(*line)++;
+	}
+}
+
+void pgn_resync(struct pgn_pos *pos, const char *game, int line)
+{
+	const char *p = skip_bom(game);
+	/* The unread game's own tag pairs (its error may be in one of them),
+	 * blank and escape lines: never where the next game begins. */
+	while (*p != '\0') {
+		const char *q = skip_tag_blanks(p);
+		if (!tag_line(p) && *q != '\n' && *q != '\0' && *p != '%')
+			break;
+		next_line(&p, &line);
+	}
+	/* Its movetext, up to the next line that starts with a tag pair (a
+	 * line of krieg's movetext starts with '[' only inside a comment, as
+	 * "[%krieg": no tag pair). */
+	while (*p != '\0') {
+		next_line(&p, &line);
+		if (tag_line(p))
+			break;
+	}
+	pos->p = p;
+	pos->line = line;
 }

@@ -23,6 +23,7 @@
 #include "xmalloc.h"
 
 #define TOPGN_LINE_MAX 1024   /* = the normal mode's LINE_MAX_BYTES */
+#define SLURP_FIRST (1u << 16) /* the first read's buffer; it doubles, up to the limit's */
 
 static void usage(void)
 {
@@ -50,7 +51,13 @@ static void print_events(const struct evlist *ev, const struct ruleset *rs, unsi
 	}
 }
 
-/* The whole of a file (or stdin for "-"), refusing more than PGN_INPUT_MAX bytes. */
+/*
+ * The whole of a file (or stdin for "-"), refused once more than
+ * PGN_INPUT_MAX bytes have been read: at most one byte more is asked for,
+ * enough to know.  (The limit was checked on the buffer's size before it
+ * doubled: files of up to 16 MiB were taken, and a longer one refused
+ * only after 16 MiB were read; the PGN probe.)
+ */
 static char *slurp(const char *path, char *err, size_t errlen)
 {
 	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
@@ -58,41 +65,41 @@ static char *slurp(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s", strerror(errno));
 		return NULL;
 	}
-	size_t cap = 1 << 16, n = 0;
+	const size_t most = (size_t)PGN_INPUT_MAX + 1; /* bytes ever read: one past the limit */
+	size_t cap = SLURP_FIRST, n = 0;
 	char *buf = xmalloc(cap);
-	while (buf) {
+	for (;;) {
 		if (n + 1 == cap) {
-			if (cap > PGN_INPUT_MAX) {
-				snprintf(err, errlen, "longer than %u bytes", PGN_INPUT_MAX);
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = xgrow(buf, &cap, cap + 1, 1, 0);
+			/* Room for `most` bytes and the NUL at the most. */
+			cap = cap * 2 < most + 1 ? cap * 2 : most + 1;
+			buf = xreallocarray(buf, cap, 1);
 		}
-		size_t got = fread(buf + n, 1, cap - 1 - n, f);
+		size_t want = cap - 1 - n;
+		if (want > most - n)
+			want = most - n;
+		size_t got = fread(buf + n, 1, want, f);
 		n += got;
-		if (got == 0) {
-			if (ferror(f)) {
+		if (n > PGN_INPUT_MAX) {
+			snprintf(err, errlen, "longer than %u bytes (%u MiB), the most a PGN may hold",
+			         PGN_INPUT_MAX, PGN_INPUT_MAX >> 20);
+			break;
+		}
+		if (got < want) {
+			if (ferror(f))
 				snprintf(err, errlen, "read error");
-				free(buf);
-				buf = NULL;
-			}
+			else
+				buf[n] = '\0';
 			break;
 		}
 	}
-	if (buf) {
-		buf[n] = '\0';
-		if (strlen(buf) != n) {
-			snprintf(err, errlen, "a NUL byte in the text");
-			free(buf);
-			buf = NULL;
-		}
-	} else if (!err[0]) {
-		snprintf(err, errlen, "out of memory");
-	}
 	if (f != stdin)
 		fclose(f);
+	if (err[0] == '\0' && strlen(buf) != n)
+		snprintf(err, errlen, "a NUL byte in the text");
+	if (err[0] != '\0') {
+		free(buf);
+		return NULL;
+	}
 	return buf;
 }
 
@@ -105,12 +112,18 @@ static char *slurp(const char *path, char *err, size_t errlen)
 static int replay_game(struct pgn_pos *pos, const char *path, int game, bool *several, unsigned pov)
 {
 	char err[256] = "", gname[32] = "";
+	const char *start = pos->p;
 	int line = pos->line;
 	struct pgn_header h;
 	struct action *a;
 	size_t n;
 	int rc = pgn_read_next(pos, &h, &a, &n, err, sizeof err);
-	*several |= pos->p != NULL && *pos->p != '\0';
+	/* A game whose text does not read: the next game begins at the next
+	 * tag pair, as pgn-extract reads on (the rest of the file was dropped
+	 * unread and uncounted: the PGN probe). */
+	if (pos->p == NULL)
+		pgn_resync(pos, start, line);
+	*several |= *pos->p != '\0';
 	if (*several)
 		snprintf(gname, sizeof gname, "game %d: ", game);
 	if (rc != 0) {
@@ -188,8 +201,10 @@ int pgn_cmd_replay(int argc, char **argv)
 	}
 	/* Every game of the file in turn (PGN's export form, as krieg-bot
 	 * arena --pgn writes it).  A file of one game reads as it always has;
-	 * in a file of several, each game's messages name it, and a game whose
-	 * replay is refused does not stop the next from being read. */
+	 * in a file of several, each game's messages name it, and a game that
+	 * is refused, or does not read, does not stop the next from being read.
+	 * A file of no game (empty, blank) is refused by pgn_read_next: "no
+	 * game in the text". */
 	struct pgn_pos pos = { text, 1 };
 	int rc = 0, game = 0, failed = 0;
 	bool several = false;
@@ -199,7 +214,7 @@ int pgn_cmd_replay(int argc, char **argv)
 			rc = 1;
 			failed++;
 		}
-	} while (pos.p != NULL && *pos.p != '\0');
+	} while (*pos.p != '\0');
 	if (several && failed)
 		fprintf(stderr, "krieg-referee: %s: %d of %d games did not replay\n", path, failed, game);
 	free(text);

@@ -21,7 +21,11 @@
  *   pgn_round_trip          topgn then pgn - gives the direct run's bytes,
  *                           per rule set; tampered PGNs are refused
  *   pgn_several_games       a file of several games replays each in turn;
- *                           a refused one is named, the others printed
+ *                           a refused one is named, the others printed,
+ *                           also after one that does not read
+ *   pgn_file_limit_no_game_and_resync  a file past PGN_INPUT_MAX is
+ *                           refused, one of no game too; a first game that
+ *                           does not read leaves the next replayed
  *   nost_lists_and_quiet    preference lists, all_illegal, illegal_count,
  *                           "if quiet" sequences and their stop
  *   ep_suffix_and_resign_side  "exd6 e.p." is one move; "resign white|black"
@@ -51,6 +55,7 @@
 
 #include "check_main.h"
 #include "harness.h"
+#include "pgn.h"
 #include "proto.h"
 #include "../unit/srcfile.h"
 
@@ -1160,7 +1165,9 @@ START_TEST(pgn_several_games)
 	at[strlen("\"Black has ")] = '0';
 	run_free(&r);
 
-	/* a third that does not read: its line in the file, and the end */
+	/* a third that does not read: its line in the file; the fourth after
+	 * it is still replayed (regression, the PGN probe: the rest of the
+	 * file was dropped, "1 of 3 games did not replay"), found at its tags */
 	size_t len = strlen(file);
 	snprintf(file + len, cap - len, "\n[Event \"third\"]\n\n1. e4 (1. d4) *\n\n%s", pgn[1]);
 	ref_run(&r, ARGS("pgn", "-"), file);
@@ -1169,8 +1176,15 @@ START_TEST(pgn_several_games)
 	snprintf(line, sizeof line, "krieg-referee: -: game 3: line %d: variations are not supported\n",
 	         line2 + count_lines(pgn[1]) + 3);
 	ck_assert_msg(strstr(r.err, line) != NULL, "no \"%s\" in: %s", line, r.err);
-	ck_assert_ptr_nonnull(strstr(r.err, "1 of 3 games did not replay"));
-	ck_assert_ptr_null(strstr(r.out, "\"game\":4"));
+	ck_assert_msg(strstr(r.err, "krieg-referee: -: 1 of 4 games did not replay\n"), "%s", r.err);
+	char head4[160];
+	snprintf(head4, sizeof head4, "{\"game\":4,\"line\":%d,\"white\":\"Carol\"",
+	         line2 + count_lines(pgn[1]) + 5);
+	const char *at4 = strstr(r.out, head4);
+	ck_assert_msg(at4 != NULL, "no %s in:\n%s", head4, r.out);
+	at4 = strchr(at4, '\n');
+	ck_assert_ptr_nonnull(at4);
+	ck_assert_str_eq(at4 + 1, direct[1]);
 	run_free(&r);
 
 	for (int k = 0; k < 2; k++) {
@@ -1181,6 +1195,56 @@ START_TEST(pgn_several_games)
 	free(file);
 	free(want);
 	free(bwant);
+}
+END_TEST
+
+/*
+ * Regression (the PGN probe), the file as `pgn` reads it: a file longer
+ * than PGN_INPUT_MAX (8 MiB) was replayed up to 16 MiB (the limit was
+ * checked on the buffer's size before it doubled); an empty or blank
+ * file replayed as a game of no moves, exit 0; a first game that did not
+ * read dropped the rest of the file.
+ */
+START_TEST(pgn_file_limit_no_game_and_resync)
+{
+	struct run r;
+	static const char game[] = "[Event \"t\"]\n[Result \"*\"]\n\n1. e4 {(K::)} *\n";
+	size_t most = PGN_INPUT_MAX;
+	char *big = malloc(most + 2);
+	ck_assert_ptr_nonnull(big);
+	memcpy(big, game, sizeof game - 1);
+	memset(big + sizeof game - 1, '\n', most + 1 - (sizeof game - 1));   /* blank lines after it */
+	big[most + 1] = '\0';
+	ref_run_n(&r, ARGS("pgn", "-"), big, most);   /* at the limit: read */
+	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+	ck_assert_str_eq(r.err, "");
+	run_free(&r);
+	ref_run_n(&r, ARGS("pgn", "-"), big, most + 1);   /* a byte more: refused */
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_str_eq(r.out, "");
+	ck_assert_msg(strstr(r.err, "krieg-referee: -: longer than 8388608 bytes") == r.err, "%s", r.err);
+	run_free(&r);
+	free(big);
+
+	static const char *const blank[] = { "", "\n\n   \n", "% an escape line alone\n" };
+	for (size_t k = 0; k < sizeof blank / sizeof blank[0]; k++) {
+		ref_run(&r, ARGS("pgn", "-"), blank[k]);
+		ck_assert_int_eq(r.status, 1);
+		ck_assert_str_eq(r.out, "");
+		ck_assert_str_eq(r.err, "krieg-referee: -: no game in the text\n");
+		run_free(&r);
+	}
+
+	/* The first game does not read: the second is replayed. */
+	char file[512];
+	snprintf(file, sizeof file, "[Event \"bad\"]\n\n1. e4 (1. d4) *\n\n%s", game);
+	ref_run(&r, ARGS("pgn", "-"), file);
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_str_eq(r.err, "krieg-referee: -: game 1: line 3: variations are not supported\n"
+	                        "krieg-referee: -: 1 of 2 games did not replay\n");
+	static const char head2[] = "{\"game\":2,\"line\":5,";
+	ck_assert_msg(strncmp(r.out, head2, sizeof head2 - 1) == 0, "%s", r.out);
+	run_free(&r);
 }
 END_TEST
 
@@ -1305,6 +1369,7 @@ static Suite *referee_cli_suite(void)
 	tcase_add_test(tc, ep_suffix_and_resign_side);
 	tcase_add_test(tc, pgn_list_over_16_refused);
 	tcase_add_test(tc, pgn_several_games);
+	tcase_add_test(tc, pgn_file_limit_no_game_and_resync);
 	tcase_add_test(tc, help_names_every_documented_option);
 	suite_add_tcase(s, tc);
 	return s;
