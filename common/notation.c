@@ -378,8 +378,8 @@ enum notation_status notation_resolve_legal(const struct board *b, const struct 
 			} else if (p->promo != PIECE_NONE) {
 				continue;
 			}
-			if (type == KING && move_kind(m) == MOVE_CASTLING && p->from == SQ_NONE)
-				continue; /* castling is written O-O, never Kg1; e1g1 gives both squares */
+			if (type == KING && move_kind(m) == MOVE_CASTLING && (p->piece != PIECE_NONE || p->from == SQ_NONE))
+				continue; /* castling is written O-O, never Kg1 or Ke1g1; bare e1g1 (UCI's) is it */
 		}
 		found = m;
 		count++;

@@ -82,7 +82,7 @@ enum notation_status notation_resolve(const struct board *own, int color,
  * missing capture mark, a pawn capture without its file ("xd5") and a
  * missing promotion piece (= queen) are accepted, and coordinates without
  * a letter ("g1f3") move the man on the origin; a king move means castling
- * only with both squares written (e1g1), never as Kg1.  NOTATION_NO_PIECE when no legal move fits, NOTATION_AMBIGUOUS
+ * only as UCI writes it (e1g1), never as Kg1 or Ke1g1.  NOTATION_NO_PIECE when no legal move fits, NOTATION_AMBIGUOUS
  * when several do; *out is written only on NOTATION_OK.
  */
 enum notation_status notation_resolve_legal(const struct board *b, const struct notation_parts *p,

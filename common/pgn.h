@@ -51,6 +51,8 @@ struct pgn_header {
 	char time_control[PGN_TAG_MAX]; /* TimeControl: "300+2", "1/259200" (days a move: PGN's
 	                                 * moves/seconds), "-" untimed; "" none known (not written) */
 	char fen[FEN_INPUT_MAX + 1];
+	char utc_time[16];              /* UTCTime "HH:MM:SS", written with UTCDate (= date) when
+	                                 * set (kriegd: the game's start); "" none */
 };
 
 /*

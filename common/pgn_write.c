@@ -6,6 +6,18 @@
 
 #include <stdlib.h>
 
+/*
+ * Where a line may break inside an atom of movetext, besides its spaces
+ * (a newline for a space: the reader reads any whitespace in a comment as
+ * a space).  Neither is written when no line breaks there.  A comment
+ * element was one unbreakable atom, and a (K:...) block of many refused
+ * tries, a chat line or an umpire's reason of 200 bytes escaped (600
+ * characters) made lines of up to 757 characters, past the PGN standard's
+ * 255 (the PGN probe).
+ */
+#define BRK_ITEM '\x01'    /* after a (K:...) block's comma: the reader trims its items */
+#define BRK_ESCAPE '\x02'  /* inside a %XX escape, after the '%' (PGN.md: "% XX" is XX) */
+
 /* ------------------------------------------------------------------ */
 /* the actions of a half-move                                          */
 
@@ -39,7 +51,7 @@ static void render_krieg(const struct glog *g, size_t first, size_t n, unsigned 
 			sb_puts(out, " ");
 			for (const char *t = a->text; *t; t++)
 				if (strchr(PGN_ESCAPED, *t) || (unsigned char)*t >= 0x80)
-					sb_printf(out, "%%%02X", (unsigned)(unsigned char)*t);
+					sb_printf(out, "%%%c%02X", BRK_ESCAPE, (unsigned)(unsigned char)*t);
 				else
 					sb_putn(out, t, 1);
 		} else if (a->text[0] && a->kind != ACTION_ANY) {
@@ -106,38 +118,82 @@ struct wrap {
 	size_t col;
 };
 
-/* An unbreakable piece of movetext; lines are broken between atoms only. */
-static void wr_atom(struct wrap *w, const char *s, size_t n)
+static bool is_brk(char c)
 {
-	if (w->col > 0) {
-		if (w->col + 1 + n > PGN_LINE) {
+	return c == ' ' || c == BRK_ITEM || c == BRK_ESCAPE;
+}
+
+/*
+ * s[0..n) after what was written before it, a space between; each line
+ * ends before column PGN_LINE where a break can be had: between atoms
+ * and, when `inner`, at s's own breaks (is_brk).  Never before a '%' (a
+ * line that starts with one is the standard's escape line, which readers
+ * skip): an escape breaks after its '%' instead.  The one run that cannot
+ * break is plain text without a space, a text's 200 bytes at most.
+ */
+static void wr_text(struct wrap *w, const char *s, size_t n, bool inner)
+{
+	char sep = w->col > 0 ? ' ' : '\0';   /* what stands before the piece */
+	for (size_t i = 0;;) {
+		/* the piece: to the next break, a space before a '%' not one */
+		size_t j = i;
+		while (j < n && (!inner || !is_brk(s[j]) || (s[j] == ' ' && j + 1 < n && s[j + 1] == '%')))
+			j++;
+		size_t len = j - i, need = len + (sep == ' ');
+		bool breakable = sep != '\0' && w->col > 0;
+		if (breakable && w->col + need > PGN_LINE) {
 			sb_puts(w->b, "\n");
 			w->col = 0;
-		} else {
+		} else if (sep == ' ') {
 			sb_puts(w->b, " ");
 			w->col++;
 		}
+		sb_putn(w->b, s + i, len);
+		w->col += len;
+		if (j >= n)
+			return;
+		sep = s[j];
+		i = j + 1;
 	}
-	sb_putn(w->b, s, n);
-	w->col += n;
 }
 
-/* A comment: {el1 el2 ...}; each element one atom, the braces glued on. */
+/* An unbreakable piece of movetext: a move with its number, the result. */
+static void wr_atom(struct wrap *w, const char *s, size_t n)
+{
+	wr_text(w, s, n, false);
+}
+
+/* A (K:...) block, a line break allowed after each comma. */
+static void k_breakable(struct sbuf *out, const struct sbuf *k)
+{
+	for (size_t i = 0; i < k->n; i++) {
+		sb_putn(out, k->p + i, 1);
+		if (k->p[i] == ',')
+			sb_putn(out, (char[]){ BRK_ITEM }, 1);
+	}
+}
+
+/* A comment: {el1 el2 ...}; the braces glued on, lines broken between
+ * elements and inside them (wr_text). */
 struct comment {
 	struct sbuf el[64];
+	bool inner[64];   /* broken inside (wr_text): not a quoted announcement, kept whole to read */
 	size_t n;
 };
 
-static void cm_add(struct comment *c, const char *s, size_t n)
+static void cm_add(struct comment *c, const char *s, size_t n, bool inner)
 {
 	if (c->n == sizeof c->el / sizeof c->el[0]) {
-		/* Too many announcements for separate atoms: glue onto the last. */
+		/* Too many announcements for separate atoms: glue onto the last,
+		 * which then breaks at its spaces. */
 		sb_puts(&c->el[c->n - 1], " ");
 		sb_putn(&c->el[c->n - 1], s, n);
+		c->inner[c->n - 1] = true;
 		return;
 	}
 	sb_init(&c->el[c->n]);
 	sb_putn(&c->el[c->n], s, n);
+	c->inner[c->n] = inner;
 	c->n++;
 }
 
@@ -148,7 +204,7 @@ static void cm_add_quoted(struct comment *c, const char *list)
 		size_t len = strcspn(list, "\n");
 		char q[PGN_SAY_MAX + 24];
 		snprintf(q, sizeof q, "\"%.*s\"", (int)(len < PGN_SAY_MAX + 16 ? len : PGN_SAY_MAX + 16), list);
-		cm_add(c, q, strlen(q));
+		cm_add(c, q, strlen(q), false);
 		list += len;
 		if (*list)
 			list++;
@@ -158,14 +214,23 @@ static void cm_add_quoted(struct comment *c, const char *list)
 static void cm_flush(struct comment *c, struct wrap *w)
 {
 	for (size_t i = 0; i < c->n; i++) {
+		/* An element that fits a line of its own is kept whole (moved to
+		 * the next line when it does not fit this one): only a longer one
+		 * is broken inside.  Its break marks are then left out. */
+		size_t shown = 2;   /* the braces, say */
+		for (size_t k = 0; k < c->el[i].n; k++)
+			shown += c->el[i].p[k] != BRK_ITEM && c->el[i].p[k] != BRK_ESCAPE;
+		bool inner = c->inner[i] && shown > PGN_LINE;
 		struct sbuf t;
 		sb_init(&t);
 		if (i == 0)
 			sb_puts(&t, "{");
-		sb_putn(&t, c->el[i].p, c->el[i].n);
+		for (size_t k = 0; k < c->el[i].n; k++)
+			if (inner || (c->el[i].p[k] != BRK_ITEM && c->el[i].p[k] != BRK_ESCAPE))
+				sb_putn(&t, c->el[i].p + k, 1);
 		if (i + 1 == c->n)
 			sb_puts(&t, "}");
-		wr_atom(w, t.p, t.n);
+		wr_text(w, t.p, t.n, inner);
 		free(t.p);
 		free(c->el[i].p);
 	}
@@ -220,6 +285,18 @@ static bool is_standard_start(const struct board *b)
 	       !board_hand_any(b, BLACK) && b->promoted == 0;
 }
 
+struct tag_pair {
+	const char *name, *value;
+};
+
+static int tag_order(const void *a, const void *b)
+{
+	return strcmp(((const struct tag_pair *)a)->name, ((const struct tag_pair *)b)->name);
+}
+
+/* The Seven Tag Roster in its order, then the others in ASCII order of
+ * their names, as the standard's export format has them (8.1.1; they were
+ * in an order of krieg's own: the PGN probe). */
 static void write_tags(const struct pgn_header *h, const struct glog *g, unsigned view,
                        struct sbuf *b)
 {
@@ -230,19 +307,29 @@ static void write_tags(const struct pgn_header *h, const struct glog *g, unsigne
 	tag(b, "White", h->white, "?");
 	tag(b, "Black", h->black, "?");
 	tag(b, "Result", pgn_result_of(g), "*");
-	tag(b, "Variant", "Kriegspiel", "");
-	tag(b, "KriegRules", g->rs->name, "");
+
+	struct tag_pair more[10];
+	size_t n = 0;
+	char fen[FEN_MAX];
+	more[n++] = (struct tag_pair){ "Variant", "Kriegspiel" };
+	more[n++] = (struct tag_pair){ "KriegRules", g->rs->name };
 	if (view != AUD_UMPIRE)
-		tag(b, "KriegView", audience_name(view), "");
+		more[n++] = (struct tag_pair){ "KriegView", audience_name(view) };
 	if (h->time_control[0] != '\0')
-		tag(b, "TimeControl", h->time_control, "");
+		more[n++] = (struct tag_pair){ "TimeControl", h->time_control };
 	if (!is_standard_start(&g->start)) {
-		char fen[FEN_MAX];
 		fen_format(&g->start, fen, sizeof fen);
-		tag(b, "SetUp", "1", "");
-		tag(b, "FEN", fen, "");
+		more[n++] = (struct tag_pair){ "SetUp", "1" };
+		more[n++] = (struct tag_pair){ "FEN", fen };
 	}
-	tag(b, "Termination", termination_of(g), "");
+	if (h->utc_time[0] != '\0') {   /* when the game began, in UTC (Date is UTC's day too) */
+		more[n++] = (struct tag_pair){ "UTCDate", h->date };
+		more[n++] = (struct tag_pair){ "UTCTime", h->utc_time };
+	}
+	more[n++] = (struct tag_pair){ "Termination", termination_of(g) };
+	qsort(more, n, sizeof more[0], tag_order);
+	for (size_t i = 0; i < n; i++)
+		tag(b, more[i].name, more[i].value, "");
 	sb_puts(b, "\n");
 }
 
@@ -267,12 +354,9 @@ static void write_hm(const struct glog *g, size_t i, unsigned view, struct wrap 
 	/* The move number and the move stay on one line. */
 	char num[32];
 	const char *san = view == AUD_UMPIRE ? hm->san : view == aud_of(hm->color) ? hm->own : "??";
-	if (hm->color == WHITE)
-		snprintf(num, sizeof num, "%d. %s", hm->before.fullmove, san);
-	else if (i == 0)
-		snprintf(num, sizeof num, "%d... %s", hm->before.fullmove, san);
-	else
-		snprintf(num, sizeof num, "%s", san);
+	/* Black's with its "N..." too: every move of White's has a comment
+	 * after it, and the standard (8.2.2.2) numbers a move after one. */
+	snprintf(num, sizeof num, "%d%s %s", hm->before.fullmove, hm->color == WHITE ? "." : "...", san);
 	wr_atom(w, num, strlen(num));
 
 	sb_clear(t);
@@ -281,12 +365,16 @@ static void write_hm(const struct glog *g, size_t i, unsigned view, struct wrap 
 	sb_puts(t, ":");
 	pgn_render_info(g, hm, view, t);
 	sb_puts(t, ")");
-	cm_add(c, t->p, t->n);
+	struct sbuf k;
+	sb_init(&k);
+	k_breakable(&k, t);
+	cm_add(c, k.p, k.n, true);
+	free(k.p);
 	if (view != AUD_UMPIRE || !is_default(g, hm)) {
 		sb_clear(t);
 		render_krieg(g, hm->act_first, hm->act_n, view, t);
 		if (t->n)
-			cm_add(c, t->p, t->n);
+			cm_add(c, t->p, t->n, true);
 	}
 	sb_clear(t);
 	pgn_render_announcements(g, hm->ev_first, hm->ev_end, view, t);
@@ -337,7 +425,7 @@ int pgn_write(const struct pgn_header *h, const struct action *a, size_t n, unsi
 		sb_clear(&t);
 		render_krieg(&g, g.tr_act_first, g.na - g.tr_act_first, view, &t);
 		if (t.n)
-			cm_add(c, t.p, t.n);
+			cm_add(c, t.p, t.n, true);
 		sb_clear(&t);
 		pgn_render_announcements(&g, g.tr_ev_first, g.ev.n, view, &t);
 		cm_add_quoted(c, t.p);

@@ -331,8 +331,10 @@ static void pgn_header_of(struct store *st, const struct store_game *g, struct p
 	snprintf(h->site, sizeof h->site, "kriegd");
 	time_t t = (time_t)g->created_unix;
 	struct tm tm;
-	if (gmtime_r(&t, &tm) != NULL)
+	if (gmtime_r(&t, &tm) != NULL) {   /* Date is UTC's day: said by UTCDate and UTCTime too */
 		strftime(h->date, sizeof h->date, "%Y.%m.%d", &tm);
+		strftime(h->utc_time, sizeof h->utc_time, "%H:%M:%S", &tm);
+	}
 	snprintf(h->white, sizeof h->white, "%s", names[WHITE]);
 	snprintf(h->black, sizeof h->black, "%s", names[BLACK]);
 	snprintf(h->rules, sizeof h->rules, "%s", g->rules);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check_main.h"
 #include "event.h"
@@ -473,6 +474,21 @@ START_TEST(pgn_names_the_time_control)
 		kc_ok(w.c, kc_req(w.c, "resign", "{s:I}", "game", game));
 		pgn = kg_fetch_pgn(b.c, game, NULL, NULL, 0);   /* over: the full record */
 		ck_assert_msg(pgn != NULL && strstr(pgn, tag) != NULL, "%s in\n%s", tag, pgn);
+		/* Regression (the time probe): the date was UTC's unsaid, the time
+		 * of day nowhere: UTCDate (Date's) and UTCTime, within seconds of now */
+		const char *date = strstr(pgn, "[Date \""), *udate = strstr(pgn, "[UTCDate \""),
+		           *utime = strstr(pgn, "[UTCTime \"");
+		ck_assert_msg(date && udate && utime, "%s", pgn);
+		ck_assert_msg(strncmp(date + 7, udate + 10, 10) == 0, "%s", pgn);
+		struct timespec ts;   /* (`time` is the seek's terms here) */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		struct tm tm;
+		gmtime_r(&ts.tv_sec, &tm);
+		int hh, mm, ss;
+		ck_assert_int_eq(sscanf(utime + 10, "%2d:%2d:%2d", &hh, &mm, &ss), 3);
+		long diff = ((long)tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec) - ((long)hh * 3600 + mm * 60 + ss);
+		ck_assert_msg((diff >= 0 && diff < 60) || diff < -86340, "UTCTime %.8s, now %02d:%02d:%02d", utime + 10,
+		              tm.tm_hour, tm.tm_min, tm.tm_sec);
 		free(pgn);
 	}
 	kc_close(w.c);

@@ -822,7 +822,7 @@ START_TEST(pgn_round_trip)
 		{ "\"Pawn captured on f7\"", "\"Piece captured on f7\"", "Qxf7" },
 		{ "[Result \"1-0\"]", "[Result \"0-1\"]", "" },
 		{ "(K:e5,d1d3:)", "(K:e5:)", "Qh5" },
-		{ "\"Black has 0 pawn tries\"} Nc6", "\"Black has 1 pawn try\"} Nc6", "Qh5" },
+		{ "\"Black has 0 pawn tries\"} 2... Nc6", "\"Black has 1 pawn try\"} 2... Nc6", "Qh5" },
 		{ "Nf6 {", "Nh6 {", "" },
 		{ "\"Check along the short diagonal\"", "\"Check along the long diagonal\"", "Qxf7" },
 		{ "[KriegRules \"icc\"]", "[KriegRules \"blitz\"]", "blitz" },
