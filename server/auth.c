@@ -444,28 +444,38 @@ static int session_listed(const char *token_hash, void *arg)
 	return 0;
 }
 
-/* End session row r: its row, then the connections logged in with it,
- * but `login`, the connection logging in (its token is replaced by the
- * new one: ending it closed the connection and left the login unanswered,
- * own-changes probe). */
-static void session_end(struct auth *a, const struct session_row *r, uint64_t login)
+/* End session `digest`: see auth_priv.h. */
+int auth_session_end(struct auth *a, const char *digest, uint64_t keep, const char *reason,
+                     const char *why)
 {
-	if (store_session_delete(a->srv->store, r->digest) == STORE_ERROR) {
+	int n = 0;
+
+	if (store_session_delete(a->srv->store, digest) == STORE_ERROR) {
 		log_warnx("auth: ending a session: %s", store_error(a->srv->store));
-		return;
+		return -1;
 	}
 	for (size_t i = 0; i < a->ntokens;) {
 		struct conn *c = conn_find(a->srv, a->tokens[i].conn);
-		if (c == NULL || a->tokens[i].conn == login || strcmp(a->tokens[i].digest, r->digest) != 0) {
+		if (c == NULL || a->tokens[i].conn == keep || strcmp(a->tokens[i].digest, digest) != 0) {
 			i++;
 			continue;
 		}
 		char dg[KDF_DIGEST_HEX + 1];
 		auth_token_take(a, conn_id(c), dg);   /* tokens[i] is another now */
-		conn_send(c, json_pack("{s:s, s:s}", "event", "session_ended", "reason",
-		                       SESSIONS_ENDED_REASON));
-		conn_close(c, "session ended: too many sessions");
+		conn_send(c, json_pack("{s:s, s:s}", "event", "session_ended", "reason", reason));
+		conn_close(c, why);
+		n++;
 	}
+	return n;
+}
+
+/* End session row r, but not for `login`, the connection logging in (its
+ * token is replaced by the new one: ending it closed the connection and
+ * left the login unanswered, own-changes probe). */
+static void session_end(struct auth *a, const struct session_row *r, uint64_t login)
+{
+	(void)auth_session_end(a, r->digest, login, SESSIONS_ENDED_REASON,
+	                       "session ended: too many sessions");
 }
 
 static void sessions_cap(struct auth *a, int64_t user, const char *fresh, uint64_t conn)

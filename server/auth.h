@@ -30,7 +30,8 @@
  * resumed: resume keeps the same token and slides its expiry (simpler for
  * clients than rotation, and a token that is used never dies under a
  * player mid-game).  logout revokes the token this connection logged in
- * with or obtained; the user's other sessions stay valid.  An account
+ * with or obtained, and closes every other connection logged in with it
+ * (told session_ended); the user's other sessions stay valid.  An account
  * keeps AUTH_SESSIONS_MAX sessions at most: a login beyond them ends its
  * least recently used one, one that no connection is logged in with
  * first (auth.c, sessions_cap).

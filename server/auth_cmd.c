@@ -320,6 +320,18 @@ static void cmd_resume(struct conn *c, json_t *id, json_t *req)
 	auth_login_done(a, c, id, user, name, token, digest, true);
 }
 
+/*
+ * logout {}: the session this connection holds ends, for every connection
+ * that holds it.  Before, only its row went: another connection that had
+ * resumed the same token (a second device, or whoever copied it) stayed
+ * logged in as the account for as long as it kept its socket, though the
+ * token no longer resumed (the two-devices probe; a guest's only session
+ * went and its other connection played on).  They are ended as the
+ * session cap ends a session in use: told session_ended, then closed.
+ * The account's other sessions (other tokens) stay.
+ */
+#define LOGOUT_ENDED_REASON "the session was logged out on another connection"
+
 static void cmd_logout(struct conn *c, json_t *id, json_t *req)
 {
 	struct auth *a = conn_server(c)->auth;
@@ -327,9 +339,12 @@ static void cmd_logout(struct conn *c, json_t *id, json_t *req)
 
 	(void)req;
 	auth_changing_forget(a, conn_id(c));
-	if (auth_token_take(a, conn_id(c), digest) &&
-	    store_session_delete(a->srv->store, digest) == STORE_ERROR)
-		log_warnx("auth: revoking a session: %s", store_error(a->srv->store));
+	if (auth_token_take(a, conn_id(c), digest)) {
+		int n = auth_session_end(a, digest, 0, LOGOUT_ENDED_REASON, "session ended: logged out");
+		if (n > 0)
+			log_info("conn=%llu logout user=%lld ended its session on %d other connection%s",
+			         (unsigned long long)conn_id(c), (long long)conn_user(c), n, n == 1 ? "" : "s");
+	}
 	conn_set_user(c, 0, NULL);
 	dispatch_ok(c, id, NULL);
 }

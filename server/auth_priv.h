@@ -123,6 +123,13 @@ uint64_t auth_pw_mark_of(const char *pwhash);
 struct job *auth_job_new(struct auth *a, struct conn *c, json_t *id, enum job_kind kind,
                            const char *pw, size_t pwlen);
 int auth_token_take(struct auth *a, uint64_t conn, char *digest);
+/* End the session whose token hashes to `digest`: its stored row first,
+ * then every connection logged in with it but `keep` (0: none), each
+ * sent {"event":"session_ended","reason":reason} and closed (`why` for
+ * the log).  The connections closed, or -1 if the store failed (logged;
+ * nothing closed: the token still works, so they keep it). */
+int auth_session_end(struct auth *a, const char *digest, uint64_t keep, const char *reason,
+                     const char *why);
 int auth_session_new(struct auth *a, int64_t user, char *token, char *digest);
 void auth_changing_forget(struct auth *a, uint64_t conn);
 void auth_login_done(struct auth *a, struct conn *c, json_t *id, int64_t user,

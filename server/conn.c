@@ -445,7 +445,13 @@ void conn_set_user(struct conn *c, int64_t user_id, const char *name)
 		log_info("conn=%llu logout user=%lld", (unsigned long long)c->id, (long long)c->user);
 		run_closed_hooks(c);
 	}
+	/* A login of the user this connection is logged in as already sends
+	 * what any login sends (its game states, welcome, challenges): a
+	 * client logging in again to read its state again was answered with
+	 * its games and sent none of them (the two-devices probe).  It is no
+	 * arrival: the user was here (conn_user_arrived). */
 	bool login = user_id != 0 && user_id != c->user;
+	bool again = user_id != 0 && user_id == c->user;
 	free(c->user_name);
 	c->user_name = NULL;
 	if (user_id != c->user) {
@@ -453,15 +459,23 @@ void conn_set_user(struct conn *c, int64_t user_id, const char *name)
 		c->user = user_id;
 		if (user_id != 0)
 			index_add(c);
+		c->arrival = login;
 	}
 	if (user_id != 0)
 		c->user_name = xstrdup(name != NULL ? name : "");
-	if (login) {
-		log_info("conn=%llu login user=%lld name=\"%s\"", (unsigned long long)c->id,
-		         (long long)user_id,
+	if (login || again) {
+		log_info("conn=%llu login%s user=%lld name=\"%s\"", (unsigned long long)c->id,
+		         again ? " again" : "", (long long)user_id,
 		         log_escape(c->user_name, strlen(c->user_name), esc, sizeof esc));
 		run_login_hooks(c);
 	}
+}
+
+bool conn_user_arrived(struct conn *c)
+{
+	bool first = c->arrival && c->user != 0 && conn_of_user(c->srv, c->user, NULL) == c;
+	c->arrival = false;
+	return first;
 }
 
 /* Tokens earned at rate_limit a second since *last, up to the burst. */

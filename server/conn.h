@@ -13,6 +13,10 @@
  *   conn_set_user() with a new user runs every login hook, in the order
  *   added, at once; so a handler that logs a connection in answers first
  *   (its "ok" precedes the challenges and game states the hooks send).
+ *   With the user it is logged in as already (a `login` or `resume` of
+ *   the same account, to read its state again) it runs them again: what
+ *   a login is sent is sent again, but the user did not arrive
+ *   (conn_user_arrived), and no closed hook runs.
  *   Setting user 0 (logout) or another user first runs every closed hook
  *   for the old user, during which conn_of_user() skips this connection.
  *   conn_close() runs the closed hooks once for a logged-in connection;
@@ -80,6 +84,13 @@ int64_t conn_user(const struct conn *c);
 const char *conn_user_name(const struct conn *c);
 /* Log in as user_id (0: log out), running the hooks above. */
 void conn_set_user(struct conn *c, int64_t user_id, const char *name);
+/* For a login hook: did this login bring c's user online (c is their
+ * first connection), and is this the first time it is asked since?  What
+ * is told once per arrival (followers' `arrived`, the umpires'
+ * `connection`) is told when it says so: never for a repeated login of
+ * the same user on c, nor twice for one login whose hook ran again (a
+ * login that waited for a commit). */
+bool conn_user_arrived(struct conn *c);
 
 /*
  * The connections logged in as user (0: as anyone), in accept order: the

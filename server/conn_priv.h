@@ -50,6 +50,8 @@ struct conn {
 	                              (conn_auth_hold): input neither read nor run */
 	int64_t user;
 	char *user_name;
+	bool arrival;              /* its login of `user` is one the user's arrival may be
+	                              told for, not yet asked (conn_user_arrived) */
 	char peer[64];
 	char host[INET6_ADDRSTRLEN]; /* the peer's address without the port */
 	char limit[GUARD_ADDR_MAX];  /* host as the per-address limits count it (guard_addr_key) */

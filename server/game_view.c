@@ -373,9 +373,10 @@ void games_conn_login(struct server *srv, struct conn *c)
 		game_wait_for_commit(c, NULL, NULL, NULL, login_again);
 		return;
 	}
-	/* The umpires of its games see the player back (first connection only). */
+	/* The umpires of its games see the player back (first connection only;
+	 * not for a login of the same user again on c, conn.h). */
 	follow_login(gs, c);
-	if (conn_of_user(srv, uid, NULL) == c) {
+	if (conn_user_arrived(c)) {
 		watch_connection(gs, uid, true);
 		follow_presence(gs, uid, true);
 	}

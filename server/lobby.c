@@ -303,6 +303,25 @@ static int offer_close(struct lobby *l, struct offer *o, int64_t to, json_t *ev,
 	return 0;
 }
 
+/*
+ * The target of challenge `oid` answered it on connection c (`how`:
+ * "declined", "accepted"; game: the game it started, or 0); their other
+ * connections, shown the challenge too, hear it is gone, as a withdrawn
+ * one is.  Before, they heard nothing (the two-devices probe): a decline
+ * on the phone left it listed on the laptop, whose accept then found
+ * no_such_offer; an accept told the laptop only game_start.  Not sent
+ * when the challenge was hidden from the target (hidden_from): never shown.
+ */
+static void challenge_answered(struct server *srv, struct conn *c, json_int_t oid, const char *how,
+                               int64_t game)
+{
+	json_t *ev = json_pack("{s:s, s:I, s:s}", "event", "challenge_cancelled", "offer", oid,
+	                       "reason", how);
+	if (game != 0)
+		json_object_set_new(ev, "game", json_integer(game));
+	conn_send_user_but(srv, conn_user(c), conn_id(c), ev);
+}
+
 /* Waiting offers whose owner is away and whose time is up go; a
  * challenge's target, if here, hears it as a cancellation, the lobby's
  * watchers a seek's going.  Run on a timer (sweep_ev) and whenever the
@@ -1050,7 +1069,11 @@ static void offer_take(struct conn *c, json_t *id, struct offer *o, int taker_co
 		return;
 	}
 	json_int_t oid = o->id;
+	/* A challenge taken by its target (accept, or a rematch asked back). */
+	bool shown = o->target == uid && !hidden_from(srv, o, uid);
 	offer_remove(srv->lobby, o);
+	if (shown)
+		challenge_answered(srv, c, oid, "accepted", game);
 	dispatch_ok(c, id, json_pack("{s:I, s:I}", "offer", oid, "game", (json_int_t)game));
 }
 
@@ -1259,6 +1282,7 @@ static void cmd_decline(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	json_int_t oid = o->id;
+	bool shown = !hidden_from(srv, o, o->target);
 	json_t *ev = json_pack("{s:s, s:I, s:s}", "event", "challenge_declined", "offer", oid, "by",
 	                       conn_user_name(c));
 	if (why != NULL)
@@ -1267,6 +1291,8 @@ static void cmd_decline(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_STORAGE, "the challenge could not be declined; it stands");
 		return;
 	}
+	if (shown)
+		challenge_answered(srv, c, oid, "declined", 0);
 	dispatch_ok(c, id, json_pack("{s:I}", "offer", oid));
 }
 

@@ -680,6 +680,108 @@ START_TEST(waiting_request_keeps_its_account)
 }
 END_TEST
 
+/*
+ * Regression (the two-devices probe): `logout` forgot its token, but a
+ * connection that had resumed the same token stayed logged in as the
+ * account (seeking, playing, reading messages) while the token no longer
+ * resumed, and was told nothing; a guest's only session the same.  Now
+ * the session ends on every connection that holds it: told
+ * session_ended, then closed.  The account's other sessions stay.
+ */
+START_TEST(logout_ends_the_session_everywhere)
+{
+	struct kd *d = kd_start(NULL);
+	char tok[PROTO_TOKEN_LEN + 1];
+	struct kc *x = registered(d, "carol", "carols password", tok);
+	struct kc *y = kc_hello(d);
+	kc_ok(y, kc_req(y, "resume", "{s:s}", "token", tok));
+	struct kc *w = kg_login(d, "carol", "carols password", NULL, 0);   /* another session */
+	kc_ok(x, kc_req(x, "logout", NULL));
+	json_t *e = kc_event(y, "session_ended");
+	ck_assert_str_eq(str(e, "reason"), "the session was logged out on another connection");
+	ck_assert(kc_closed(y, KC_TIMEOUT_MS));
+	struct kc *z = kc_hello(d);
+	kc_error(z, kc_req(z, "resume", "{s:s}", "token", tok), "auth_failed");
+	/* The logging-out connection stays, logged out; the other session is untouched. */
+	kc_error(x, kc_req(x, "profile", NULL), "not_logged_in");
+	ck_assert(!kc_saw(x, "session_ended"));
+	kc_ok(w, kc_req(w, "seek", NULL));
+	kc_no_event(w, "session_ended");
+
+	/* A guest: its one session, and every connection of it, ends. */
+	struct kp g;
+	kp_guest(d, &g);
+	struct kc *g1 = g.c;
+	kp_resume(d, &g);
+	kc_ok(g1, kc_req(g1, "logout", NULL));
+	e = kc_event(g.c, "session_ended");
+	ck_assert_str_eq(str(e, "reason"), "the session was logged out on another connection");
+	ck_assert(kc_closed(g.c, KC_TIMEOUT_MS));
+	kc_error(z, kc_req(z, "resume", "{s:s}", "token", g.token), "auth_failed");
+	kc_close(g1);
+	kc_close(g.c);
+	kc_close(x);
+	kc_close(y);
+	kc_close(z);
+	kc_close(w);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * Regression (the two-devices probe): a `login` or `resume` on a
+ * connection already logged in as the same account was answered with its
+ * "games" and sent none of the game_state events a login brings, nor the
+ * welcome, nor the challenges that stand.  Now it sends what any login
+ * sends; and it is no arrival: a follower hears no second `arrived`, the
+ * opponent no `opponent_back`.
+ */
+START_TEST(login_again_sends_the_state)
+{
+	struct kd *d = kd_start(NULL);
+	struct kp w, b, f;
+	kp_register(d, &w, "wendy");
+	kp_register(d, &b, "bravo");
+	kp_guest(d, &f);
+	kc_ok(f.c, kc_req(f.c, "follow", "{s:s}", "user", "bravo"));
+	int64_t game = kg_new_game(&w, &b);
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e4"));
+	kc_event(b.c, "moved");
+	json_int_t offer = json_integer_value(json_object_get(
+		kc_ok(w.c, kc_req(w.c, "challenge", "{s:s}", "user", "bravo")), "offer"));
+	kc_event(b.c, "challenge");
+
+	for (int pass = 0; pass < 2; pass++) {   /* resume, then login by password */
+		json_t *r = pass == 0
+		    ? kc_ok(b.c, kc_req(b.c, "resume", "{s:s}", "token", b.token))
+		    : kc_ok(b.c, kc_req(b.c, "login", "{s:s, s:s}", "user", "bravo", "password",
+		                        "harness-password"));
+		ck_assert_str_eq(str(r, "user"), "bravo");
+		ck_assert_int_eq(json_array_size(json_object_get(r, "games")), 1);
+		json_t *st = kc_event(b.c, "game_state");
+		ck_assert_int_eq(json_integer_value(json_object_get(st, "game")), game);
+		json_t *wl = kc_event(b.c, "welcome");
+		json_t *mine = json_array_get(json_object_get(wl, "your_move"), 0);
+		ck_assert_int_eq(json_integer_value(json_object_get(mine, "game")), game);
+		json_t *ch = kc_event(b.c, "challenge");
+		ck_assert_int_eq(json_integer_value(json_object_get(ch, "offer")), offer);
+		/* Still bravo, playing on. */
+		kc_ok(b.c, kc_req(b.c, "possible", "{s:I}", "game", (json_int_t)game));
+	}
+	kc_no_event(f.c, "arrived");
+	kc_no_game_event(w.c, "opponent_back");
+	/* An arrival after a departure is still told. */
+	kc_close(b.c);
+	kc_event(f.c, "departed");
+	kp_resume(d, &b);
+	ck_assert_str_eq(str(kc_event(f.c, "arrived"), "user"), "bravo");
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(f.c);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *auth_suite(void)
 {
 	Suite *s = suite_create("auth-integration");
@@ -705,6 +807,8 @@ static Suite *auth_suite(void)
 	tcase_add_test(sessions, sessions_capped);
 	tcase_add_test(sessions, relogin_keeps_its_connection);
 	tcase_add_test(sessions, stale_guests_deleted);
+	tcase_add_test(sessions, logout_ends_the_session_everywhere);
+	tcase_add_test(sessions, login_again_sends_the_state);
 	suite_add_tcase(s, sessions);
 	return s;
 }

@@ -208,6 +208,83 @@ START_TEST(challenge_decline_cancel_accept)
 }
 END_TEST
 
+/* Where the first line of c's holding needle is among every line it
+ * received (-1: none). */
+static long line_pos(struct kc *c, const char *needle)
+{
+	for (size_t i = 0; i < kc_nlines(c); i++)
+		if (strstr(kc_line(c, i), needle) != NULL)
+			return (long)i;
+	return -1;
+}
+
+/*
+ * Regression (the two-devices probe): a challenge answered on one
+ * connection of its target stayed listed on the target's others: declined
+ * on one, the other heard nothing (and its accept found no_such_offer);
+ * accepted on one, the other heard only game_start.  Now each other
+ * connection hears the challenge gone, challenge_cancelled with the
+ * reason, and the one that answered only its answer.
+ */
+START_TEST(challenge_answered_on_one_device)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct kp a, b;
+	kp_guest(d, &a);
+	kp_guest(d, &b);
+	struct kc *b1 = b.c;
+	kp_resume(d, &b);
+	struct kc *b2 = b.c;
+
+	/* Declined on b2. */
+	json_int_t offer = json_integer_value(json_object_get(
+		kc_ok(a.c, kc_req(a.c, "challenge", "{s:s}", "user", b.name)), "offer"));
+	kc_event(b1, "challenge");
+	kc_event(b2, "challenge");
+	kc_ok(b2, kc_req(b2, "decline", "{s:I, s:s}", "offer", offer, "reason", "not now"));
+	json_t *e = kc_event(b1, "challenge_cancelled");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), offer);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "declined");
+	ck_assert_ptr_null(json_object_get(e, "game"));
+	kc_no_event(b2, "challenge_cancelled");
+	e = kc_event(a.c, "challenge_declined");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "not now");
+	kc_no_event(a.c, "challenge_cancelled");
+
+	/* Accepted on b1: b2 hears the game start, then the challenge gone. */
+	offer = json_integer_value(json_object_get(
+		kc_ok(a.c, kc_req(a.c, "challenge", "{s:s}", "user", b.name)), "offer"));
+	kc_event(b1, "challenge");
+	kc_event(b2, "challenge");
+	json_int_t game = json_integer_value(json_object_get(
+		kc_ok(b1, kc_req(b1, "accept", "{s:I}", "offer", offer)), "game"));
+	kc_event(b2, "game_start");
+	e = kc_event(b2, "challenge_cancelled");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), offer);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "accepted");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), game);
+	ck_assert(line_pos(b2, "\"game_start\"") < line_pos(b2, "\"accepted\""));
+	kc_no_event(b1, "challenge_cancelled");
+	kc_no_event(a.c, "challenge_cancelled");
+
+	/* A rematch asked back on b2 takes a's rematch challenge: b1 hears it gone. */
+	kc_ok(a.c, kc_req(a.c, "resign", "{s:I}", "game", game));
+	offer = json_integer_value(json_object_get(
+		kc_ok(a.c, kc_req(a.c, "rematch", "{s:I}", "game", game)), "offer"));
+	kc_event(b1, "challenge");
+	json_int_t again = json_integer_value(json_object_get(
+		kc_ok(b2, kc_req(b2, "rematch", "{s:I}", "game", game)), "game"));
+	e = kc_event(b1, "challenge_cancelled");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), offer);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "accepted");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), again);
+	kc_close(a.c);
+	kc_close(b1);
+	kc_close(b2);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(seeks_vanish_with_last_connection)
 {
 	struct kd *d = kd_start(FAST_CONFIG);
@@ -1103,6 +1180,7 @@ static Suite *lobby_suite(void)
 	tcase_add_test(tc, live_games_capped);
 	tcase_add_test(tc, challenge_decline_cancel_accept);
 	tcase_add_test(tc, decline_gives_a_reason);
+	tcase_add_test(tc, challenge_answered_on_one_device);
 	tcase_add_test(tc, seeks_vanish_with_last_connection);
 	tcase_add_test(tc, correspondence_challenge_waits);
 	tcase_add_test(tc, lapsed_challenge_not_told_to_a_login);
