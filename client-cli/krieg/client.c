@@ -1328,11 +1328,24 @@ static void event(struct client *c, const json_t *msg, const char *name)
 		else
 			client_out(c, "Your seek (offer %lld) lapsed unanswered%s.", offer, away);
 	} else if (!strcmp(name, "challenge_cancelled")) {
+		/* Answered on another connection of ours (the two-devices probe),
+		 * lapsed, hidden by a mute; any other reason, or none, a withdrawal
+		 * (PROTOCOL.md: an unknown reason read so; "lapsed unanswered" was
+		 * said of any). */
 		const char *why = json_string_value(json_object_get(msg, "reason"));
-		client_out(c, !why ? "Challenge %lld was withdrawn."
-		              : !strcmp(why, "muted") ? "Challenge %lld is hidden: you muted its sender."
-		                                      : "Challenge %lld lapsed unanswered.",
-		           (long long)json_integer_value(json_object_get(msg, "offer")));
+		long long offer = (long long)json_integer_value(json_object_get(msg, "offer"));
+		json_t *game = json_object_get(msg, "game");
+		if (why && !strcmp(why, "accepted") && json_is_integer(game))
+			client_out(c, "Challenge %lld was accepted on another connection: game %lld.", offer,
+			           (long long)json_integer_value(game));
+		else
+			client_out(c, !why ? "Challenge %lld was withdrawn."
+			              : !strcmp(why, "muted") ? "Challenge %lld is hidden: you muted its sender."
+			              : !strcmp(why, "lapsed") ? "Challenge %lld lapsed unanswered."
+			              : !strcmp(why, "declined") ? "Challenge %lld was declined on another connection."
+			              : !strcmp(why, "accepted") ? "Challenge %lld was accepted on another connection."
+			                                          : "Challenge %lld was withdrawn.",
+			           offer);
 	}
 }
 

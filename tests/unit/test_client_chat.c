@@ -319,6 +319,14 @@ START_TEST(the_lobby_comes_to_the_client)
 	ck_assert_ptr_nonnull(strstr(s.printed, "Challenge 5 lapsed unanswered."));
 	client_receive(&c, "{\"event\":\"challenge_cancelled\",\"offer\":7,\"reason\":\"muted\"}");
 	ck_assert_ptr_nonnull(strstr(s.printed, "Challenge 7 is hidden: you muted its sender."));
+	/* Regression (the two-devices probe): answered on another connection
+	 * of ours, and a reason this client does not know, were "lapsed" */
+	client_receive(&c, "{\"event\":\"challenge_cancelled\",\"offer\":15,\"reason\":\"declined\"}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Challenge 15 was declined on another connection."));
+	client_receive(&c, "{\"event\":\"challenge_cancelled\",\"offer\":16,\"reason\":\"accepted\",\"game\":40}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Challenge 16 was accepted on another connection: game 40."));
+	client_receive(&c, "{\"event\":\"challenge_cancelled\",\"offer\":17,\"reason\":\"no-such-reason\"}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "Challenge 17 was withdrawn."));
 	/* ours: declined (live, or told at a login), lapsed while we were away */
 	client_receive(&c, "{\"event\":\"challenge_declined\",\"offer\":8,\"by\":\"carol\"}");
 	ck_assert_ptr_nonnull(strstr(s.printed, "carol declined your challenge (offer 8)."));
