@@ -22,6 +22,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "timectl.h"
+
 #define CLOCK_DAY_MS (24LL * 60 * 60 * 1000)
 #define CLOCK_BASE_MAX_MS (24LL * 60 * 60 * 1000)   /* one day of base time */
 /* A second at least: a game of 1 ms (taken before) was lost on time before
@@ -29,6 +31,13 @@
 #define CLOCK_BASE_MIN_MS 1000LL
 #define CLOCK_INC_MAX_MS (10LL * 60 * 1000)         /* ten minutes of increment */
 #define CLOCK_DAYS_MAX 60
+/* What the clients' time-control parser (common/timectl.h) refuses, the
+ * server refuses too, and what it accepts the server takes. */
+_Static_assert(CLOCK_BASE_MIN_MS == TIMECTL_BASE_MIN_MS, "timectl.h's least base is the server's");
+_Static_assert(CLOCK_BASE_MAX_MS == TIMECTL_BASE_MAX_MS, "timectl.h's greatest base is the server's");
+_Static_assert(CLOCK_INC_MAX_MS == TIMECTL_INC_MAX_MS, "timectl.h's greatest increment is the server's");
+_Static_assert(CLOCK_DAYS_MAX == TIMECTL_DAYS_MAX, "timectl.h's most days are the server's");
+_Static_assert(TIMECTL_DAYS_MIN == 1, "the server takes 1 day a move at least (lobby.c)");
 
 enum clock_mode { CLOCK_UNTIMED = 0, CLOCK_FISCHER = 1, CLOCK_CORRESPONDENCE = 2 };
 

@@ -4,7 +4,6 @@
  * "any?", an answer to a challenge, the seeks play mode keeps open).
  */
 #include <errno.h>
-#include <math.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 #include "notation.h"
 #include "scrub.h"
 #include "session.h"
+#include "timectl.h"
 #include "words.h"
 
 #define BOT_VERSION "krieg-bot/" KRIEG_RELEASE
@@ -117,35 +117,25 @@ static bool accept_answered(struct sess *s, long long rid)
 /* time controls and seeks (play)                                      */
 
 /*
- * "untimed", "Nd" (correspondence, days per move), "BASE+INC" or "BASE":
- * minutes and seconds of increment, as the chess servers and `krieg`'s
- * seek and challenge write them ("5+2"); BASE may be fractional ("0.5+0",
- * half a minute), within the wire's 86,400 seconds.
+ * A --time word, read as krieg's seek and challenge read it (timectl.h,
+ * the parser they share): "untimed" or "none", "Nd" (correspondence, days
+ * per move), "BASE+INC" or "BASE", minutes and seconds of increment as
+ * the chess servers and krieg write them ("5+2", "0.5+0", "1:40+0.5",
+ * "5+0.25"), within the server's limits (server/clock.h): a base of 1 s
+ * to a day, an increment to 600 s, to the ms; 1..60 days.  (It read with
+ * strtod(): "0.01+0", 600 ms that the server refuses, "0x10+0" and
+ * "1e1+0" passed, and "1:40+0.5" and "5+0.5", which krieg writes, did
+ * not.)
  */
 int sess_tc_parse(const char *t, struct tc *out)
 {
-	char *end;
+	struct timectl tc;
 	memset(out, 0, sizeof *out);
-	if (strcmp(t, "untimed") == 0)
-		return 0;
-	if (t[0] < '0' || t[0] > '9')
+	if (!timectl_parse(t, &tc))
 		return -1;
-	double base = strtod(t, &end);
-	if (*end == 'd' && end[1] == '\0' && base >= 1 && base <= 60 && base == (int)base) {
-		out->days = (int)base;
-		return 0;
-	}
-	long inc = 0;
-	if (*end == '+') {
-		if (end[1] < '0' || end[1] > '9')
-			return -1;
-		inc = strtol(end + 1, &end, 10);
-	}
-	/* base > 0 and <= 1440: whole milliseconds, at least one (0 is untimed) */
-	if (*end != '\0' || !(base > 0 && base <= 1440) || inc < 0 || inc > 600 || lround(base * 60000) < 1)
-		return -1;
-	out->base_ms = lround(base * 60000);
-	out->inc_ms = inc * 1000;
+	out->base_ms = (long)tc.base_ms;
+	out->inc_ms = (long)tc.inc_ms;
+	out->days = tc.days;
 	return 0;
 }
 

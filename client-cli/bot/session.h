@@ -247,7 +247,9 @@ long sess_pace_wait_ms(const struct sess_pace *p, int64_t now);
 int sess_pace_slower(struct sess_pace *p, int64_t sent, int64_t now);
 /* One line of play mode's journal (stderr: the service's journal). */
 void sess_say(const struct sess *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* "untimed", "Nd", "BASE+INC" or "BASE" (minutes, seconds of increment): 0, or -1. */
+/* "untimed"/"none", "Nd", "BASE+INC" or "BASE" (minutes, seconds of
+ * increment; "1:40+0.5" too), read by timectl.h as krieg reads them: 0,
+ * or -1 (and *out zeroed). */
 int sess_tc_parse(const char *t, struct tc *out);
 /* A decision's thinking budget from the clock (ms): a 40th of the time
  * left plus three quarters of the increment, shared among the

@@ -25,6 +25,7 @@
 #include "ruleset.h"
 #include "scrub.h"
 #include "text.h"
+#include "timectl.h"
 #include "xmalloc.h"
 
 static const struct cmd_entry *find_entry(const char *word);
@@ -42,80 +43,30 @@ static bool parse_long(const char *s, long *out)
 	return true;
 }
 
-/*
- * s, a decimal number of `unit` ms ("5", "0.5", "1.25" minutes or
- * seconds), in whole ms into *ms; false if it is not one or passes 10^9
- * ms.  Read by hand, not with strtod(): main.c sets the locale, and where
- * the decimal mark is a comma strtod() stops at the point.  A fraction
- * that is no whole number of ms is refused rather than rounded behind the
- * player's back.
- */
-static bool parse_decimal_ms(const char *s, long long unit, long long *ms)
-{
-	long long whole = 0, frac = 0, scale = 1;
-	const char *p = s;
-	if (!isdigit((unsigned char)*p))
-		return false;
-	for (; isdigit((unsigned char)*p); p++)
-		if ((whole = whole * 10 + (*p - '0')) * unit > 1000000000LL)
-			return false;
-	if (*p == '.') {
-		if (!isdigit((unsigned char)*++p))
-			return false;
-		for (; isdigit((unsigned char)*p); p++) {
-			if (scale == 1000000)
-				return false;   /* more decimals than any whole ms needs */
-			frac = frac * 10 + (*p - '0');
-			scale *= 10;
-		}
-	}
-	if (*p || frac * unit % scale != 0)
-		return false;
-	*ms = whole * unit + frac * unit / scale;
-	return *ms <= 1000000000LL;
-}
-
 /* "5+2" (minutes + seconds increment), "0.5+0" (half a minute), "1:40+0.5"
  * (minutes:seconds, as words_time writes a base that is not an exact
  * decimal of minutes), "5" (minutes), "3d" (days), "untimed"; within the
- * wire's limits (PROTOCOL.md, seek) and this client's: a base of 1 s to
- * 86400 s, an increment of 0..600 s, to the ms; 1..60 days. */
+ * wire's limits (PROTOCOL.md, seek): a base of 1 s to 86400 s, an
+ * increment of 0..600 s, to the ms; 1..60 days.  Read by timectl.h, the
+ * parser krieg-bot's --time shares.  Days set only c->days, a clock only
+ * c->base_ms and c->inc_ms; a refused word changes nothing. */
 static bool parse_time(const char *s, struct cmd *c)
 {
-	long a;
-	long long base = 0, inc = 0, sec;
-	char tmp[CMD_ARG_MAX];
-	size_t n = strlen(s);
-
-	if (strcmp(s, "untimed") == 0 || strcmp(s, "none") == 0) {
+	struct timectl t;
+	if (!timectl_parse(s, &t))
+		return false;
+	switch (t.kind) {
+	case TIMECTL_UNTIMED:
 		c->base_ms = c->inc_ms = c->days = 0;
-		return true;
+		break;
+	case TIMECTL_DAYS:
+		c->days = t.days;
+		break;
+	case TIMECTL_FISCHER:
+		c->base_ms = t.base_ms;
+		c->inc_ms = t.inc_ms;
+		break;
 	}
-	if (n >= 2 && s[n - 1] == 'd') {
-		snprintf(tmp, sizeof tmp, "%.*s", (int)(n - 1), s);
-		if (!parse_long(tmp, &a) || a < 1 || a > 60)
-			return false;
-		c->days = a;
-		return true;
-	}
-	const char *plus = strchr(s, '+');
-	snprintf(tmp, sizeof tmp, "%.*s", (int)(plus ? (size_t)(plus - s) : n), s);
-	char *colon = strchr(tmp, ':');
-	if (colon) {   /* m:ss[.fff] */
-		*colon = '\0';
-		if (!parse_decimal_ms(tmp, 60000, &base) || strchr(tmp, '.') || strlen(colon + 1) < 2 ||
-		    !isdigit((unsigned char)colon[2]) || !parse_decimal_ms(colon + 1, 1000, &sec) || sec >= 60000)
-			return false;
-		base += sec;
-	} else if (!parse_decimal_ms(tmp, 60000, &base)) {
-		return false;
-	}
-	if (base < 1000 || base > 86400000LL)
-		return false;
-	if (plus && (!parse_decimal_ms(plus + 1, 1000, &inc) || inc > 600000))
-		return false;
-	c->base_ms = base;
-	c->inc_ms = inc;
 	return true;
 }
 

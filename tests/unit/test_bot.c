@@ -609,6 +609,34 @@ START_TEST(test_belief_work_within_budget)
 }
 END_TEST
 
+/* Regression (the time-control probe): --time read with strtod(), so
+ * "0.01+0" (600 ms, which the server refuses), "0x10+0" and "1e1+0" were
+ * taken, and "1:40+0.5" and "5+0.5", which krieg's seek and challenge
+ * write (krieg-bot.1: --time takes them as krieg writes them), refused.
+ * It reads them as krieg does now (common/timectl.h). */
+START_TEST(test_time_controls_read_as_krieg_writes_them)
+{
+	static const struct { const char *t; long base, inc; int days; } ok[] = {
+		{ "1:40+0.5", 100000, 500, 0 }, { "5+0.5", 300000, 500, 0 }, { "5+2", 300000, 2000, 0 },
+		{ "0.5+0", 30000, 0, 0 },      { "10", 600000, 0, 0 },      { "3d", 0, 0, 3 },
+		{ "untimed", 0, 0, 0 },        { "none", 0, 0, 0 },         { "1440+600", 86400000, 600000, 0 },
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		struct tc tc = { -1, -1, -1 };
+		ck_assert_msg(sess_tc_parse(ok[i].t, &tc) == 0, "\"%s\" refused", ok[i].t);
+		ck_assert_msg(tc.base_ms == ok[i].base && tc.inc_ms == ok[i].inc && tc.days == ok[i].days,
+		              "\"%s\": %ld+%ld %dd", ok[i].t, tc.base_ms, tc.inc_ms, tc.days);
+	}
+	static const char *const bad[] = { "0.01+0", "0x10+0", "1e1+0", "3.0d", "0:00.5", "1:60", "5+601",
+		                           "61d",    "1441",   "",      "5+",   "+5",     "0+2" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct tc tc = { 1, 1, 1 };
+		ck_assert_msg(sess_tc_parse(bad[i], &tc) == -1, "\"%s\" read: %ld+%ld", bad[i], tc.base_ms, tc.inc_ms);
+		ck_assert_msg(tc.base_ms == 0 && tc.inc_ms == 0 && tc.days == 0, "\"%s\"", bad[i]);
+	}
+}
+END_TEST
+
 static Suite *bot_suite(void)
 {
 	Suite *s = suite_create("bot");
@@ -627,6 +655,7 @@ static Suite *bot_suite(void)
 	tcase_add_test(tc, test_belief_work_within_budget);
 	tcase_add_test(tc, test_retry_short_while_games_wait);
 	tcase_add_test(tc, test_pace_bucket);
+	tcase_add_test(tc, test_time_controls_read_as_krieg_writes_them);
 	suite_add_tcase(s, tc);
 	return s;
 }
