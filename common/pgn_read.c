@@ -451,11 +451,18 @@ static int parse_movetext(const char **pp, int *linep, bool one, struct ptext *t
 			size_t n = (size_t)(end - p - 1);
 			char *body = xcalloc(n + 1, 1);
 			int start_line = line;
+			/* Each line end one space: a CRLF is one, not two (a review:
+			 * a text broken at its space by pgn_write read "a  b" from a
+			 * CRLF file, which the referee refuses, texts having no runs
+			 * of spaces). */
+			size_t bn = 0;
 			for (size_t i = 0; i < n; i++) {
 				char c = p[1 + i];
+				if (c == '\r' && i + 1 < n && p[2 + i] == '\n')
+					continue;
 				if (c == '\n')
 					line++;
-				body[i] = (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
+				body[bn++] = (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
 			}
 			memset(&cp, 0, sizeof cp);
 			sb_init(&cp.k_att);
@@ -1075,24 +1082,51 @@ static void next_line(const char **p, int *line)
 	}
 }
 
+/* Is the line at p blank (nothing but blanks before its end)? */
+static bool blank_line(const char *p)
+{
+	p = skip_tag_blanks(p);
+	return *p == '\n' || *p == '\r' || *p == '\0';
+}
+
 void pgn_resync(struct pgn_pos *pos, const char *game, int line)
 {
 	const char *p = skip_bom(game);
-	/* The unread game's own tag pairs (its error may be in one of them),
-	 * blank and escape lines: never where the next game begins. */
-	while (*p != '\0') {
-		const char *q = skip_tag_blanks(p);
-		if (!tag_line(p) && *q != '\n' && *q != '\0' && *p != '%')
-			break;
+	while (*p != '\0' && (blank_line(p) || *p == '%'))
 		next_line(&p, &line);
-	}
-	/* Its movetext, up to the next line that starts with a tag pair (a
-	 * line of krieg's movetext starts with '[' only inside a comment, as
-	 * "[%krieg": no tag pair). */
+	/* The unread game's own tag pairs, to the blank line after them: its
+	 * error may be in one, whose value may run on over lines (a review:
+	 * the resync landed on the game's own next tag pair, a remnant read as
+	 * a game). */
+	if (tag_line(p))
+		while (*p != '\0' && !blank_line(p))
+			next_line(&p, &line);
+	/* Its movetext, to the next line that starts with a tag pair outside
+	 * a comment (a review: a comment's line "[Event ..." was taken for the
+	 * next game, whose own tags were then skipped, the game lost; a line
+	 * of krieg's movetext starting "[%krieg" is no tag pair either). */
+	bool in_comment = false, line_start = true;
 	while (*p != '\0') {
-		next_line(&p, &line);
-		if (tag_line(p))
-			break;
+		if (line_start && !in_comment && (tag_line(p) || *p == '%')) {
+			if (*p != '%')
+				break;
+			next_line(&p, &line);   /* an escape line */
+			continue;
+		}
+		line_start = false;
+		if (!in_comment && *p == ';') {   /* a comment to the line's end */
+			p += strcspn(p, "\n");
+			continue;
+		}
+		if (*p == '{')
+			in_comment = true;   /* comments do not nest */
+		else if (*p == '}')
+			in_comment = false;
+		if (*p == '\n') {
+			line++;
+			line_start = true;
+		}
+		p++;
 	}
 	pos->p = p;
 	pos->line = line;

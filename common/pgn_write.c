@@ -128,8 +128,9 @@ static bool is_brk(char c)
  * ends before column PGN_LINE where a break can be had: between atoms
  * and, when `inner`, at s's own breaks (is_brk).  Never before a '%' (a
  * line that starts with one is the standard's escape line, which readers
- * skip): an escape breaks after its '%' instead.  The one run that cannot
- * break is plain text without a space, a text's 200 bytes at most.
+ * skip): an escape breaks after its '%' instead, and the word before an
+ * escape stays with it.  What cannot break is plain text without a space
+ * (with the escape's '%' after it), a text's 200 bytes at most.
  */
 static void wr_text(struct wrap *w, const char *s, size_t n, bool inner)
 {
@@ -174,23 +175,19 @@ static void k_breakable(struct sbuf *out, const struct sbuf *k)
 }
 
 /* A comment: {el1 el2 ...}; the braces glued on, lines broken between
- * elements and inside them (wr_text). */
+ * elements and inside them (wr_text).  As many elements as it takes: a
+ * half-move's announcements were glued into one past 64, and that one
+ * broken inside its quotes. */
 struct comment {
-	struct sbuf el[64];
-	bool inner[64];   /* broken inside (wr_text): not a quoted announcement, kept whole to read */
-	size_t n;
+	struct sbuf *el;
+	bool *inner;   /* broken inside (wr_text): not a quoted announcement, kept whole to read */
+	size_t n, cap, capi;
 };
 
 static void cm_add(struct comment *c, const char *s, size_t n, bool inner)
 {
-	if (c->n == sizeof c->el / sizeof c->el[0]) {
-		/* Too many announcements for separate atoms: glue onto the last,
-		 * which then breaks at its spaces. */
-		sb_puts(&c->el[c->n - 1], " ");
-		sb_putn(&c->el[c->n - 1], s, n);
-		c->inner[c->n - 1] = true;
-		return;
-	}
+	c->el = xgrow(c->el, &c->cap, c->n + 1, sizeof *c->el, 16);
+	c->inner = xgrow(c->inner, &c->capi, c->n + 1, sizeof *c->inner, 16);
 	sb_init(&c->el[c->n]);
 	sb_putn(&c->el[c->n], s, n);
 	c->inner[c->n] = inner;
@@ -436,6 +433,8 @@ int pgn_write(const struct pgn_header *h, const struct action *a, size_t n, unsi
 	sb_puts(&b, "\n");
 
 	free(t.p);
+	free(c->el);
+	free(c->inner);
 	free(c);
 	pgn_glog_free(&g);
 	*out = b.p;

@@ -515,7 +515,7 @@ int config_set(struct config *cfg, const char *key, const char *value, char *err
 			else   /* INT_MAX ms: the most an int of ms holds, and said so (720h was
 			        * "expected at least 0ms") */
 				snprintf(err, errlen, "%s: expected a duration of at least %dms and at most "
-				         "596h (\"30s\", \"500ms\", \"2h\", \"7d\"; a bare number is seconds)", key,
+				         "about 596.5h (\"30s\", \"500ms\", \"2h\", \"7d\"; a bare number is seconds)", key,
 				         durations[i].min_ms);
 			return -1;
 		}

@@ -77,8 +77,21 @@ struct watcher {
 struct watch_delay {
 	json_t **msg;
 	int *ply;
-	size_t n, cap, capply;
+	int64_t *at;   /* when each was queued (mstime_mono) */
+	size_t n, cap, capply, capat;
 };
+
+/* Queue msg (a reference, taken) at the ply it says. */
+static void delay_push(struct watch_delay *q, json_t *msg)
+{
+	q->msg = xgrow(q->msg, &q->cap, q->n + 1, sizeof *q->msg, 32);
+	q->ply = xgrow(q->ply, &q->capply, q->n + 1, sizeof *q->ply, 32);
+	q->at = xgrow(q->at, &q->capat, q->n + 1, sizeof *q->at, 32);
+	q->msg[q->n] = msg;
+	q->ply[q->n] = (int)json_integer_value(json_object_get(msg, "ply"));
+	q->at[q->n] = mstime_mono();
+	q->n++;
+}
 
 /* ---- seats ------------------------------------------------------------- */
 
@@ -129,6 +142,7 @@ static void delay_free(struct game *g)
 		json_decref(q->msg[i]);
 	free(q->msg);
 	free(q->ply);
+	free(q->at);
 	free(q);
 	g->delay = NULL;
 }
@@ -275,19 +289,25 @@ static void spectators_send(struct game *g, struct batch_action *ba, const json_
 static void delay_route(struct game *g, struct batch_action *ba, const json_t *msg)
 {
 	struct watch_delay *q = g->delay;
-	q->msg = xgrow(q->msg, &q->cap, q->n + 1, sizeof *q->msg, 32);
-	q->ply = xgrow(q->ply, &q->capply, q->n + 1, sizeof *q->ply, 32);
-	q->msg[q->n] = json_deep_copy(msg);
-	q->ply[q->n] = (int)json_integer_value(json_object_get(msg, "ply"));
-	q->n++;
+	delay_push(q, json_deep_copy(msg));
 	size_t k = 0;
+	int64_t now = mstime_mono();
 	while (k < q->n && released(g, q->ply[k])) {
+		/* An away deadline's `left` was what was left when it was said:
+		 * less the time it waited here (a review: counted from its
+		 * arrival, a delayed spectator's countdown ran late by that). */
+		json_t *left = json_object_get(q->msg[k], "left");
+		if (json_is_integer(left)) {
+			int64_t v = json_integer_value(left) - (now - q->at[k]);
+			json_integer_set(left, v > 0 ? v : 0);
+		}
 		spectators_send(g, ba, q->msg[k]);
 		json_decref(q->msg[k]);
 		k++;
 	}
 	memmove(q->msg, q->msg + k, (q->n - k) * sizeof *q->msg);
 	memmove(q->ply, q->ply + k, (q->n - k) * sizeof *q->ply);
+	memmove(q->at, q->at + k, (q->n - k) * sizeof *q->at);
 	q->n -= k;
 }
 
@@ -537,14 +557,8 @@ static json_t *seat_view(struct game *g, int64_t viewer, bool umpire, size_t fro
 		if (g->delay == NULL) {
 			struct watch_delay *q = xcalloc(1, sizeof *q);
 			g->delay = q;
-			for (size_t i = keep; i < json_array_size(events); i++) {
-				json_t *e = json_array_get(events, i);
-				q->msg = xgrow(q->msg, &q->cap, q->n + 1, sizeof *q->msg, 32);
-				q->ply = xgrow(q->ply, &q->capply, q->n + 1, sizeof *q->ply, 32);
-				q->msg[q->n] = json_incref(e);
-				q->ply[q->n] = (int)json_integer_value(json_object_get(e, "ply"));
-				q->n++;
-			}
+			for (size_t i = keep; i < json_array_size(events); i++)
+				delay_push(q, json_incref(json_array_get(events, i)));
 		}
 		if (keep > end)
 			keep = end;

@@ -114,12 +114,16 @@ static long long away_left(const struct client *c, const json_t *away)
 {
 	json_t *left = json_object_get(away, "left"), *until = json_object_get(away, "until");
 	long long ms;
-	if (json_is_integer(left))
-		ms = (long long)json_integer_value(left);
-	else if (json_is_integer(until))
-		ms = (long long)json_integer_value(until) - wall(c);
-	else
+	/* held to scrub_ms's range first, as clocks are: a server's INT64_MAX
+	 * overflowed the sums after it (a review, fuzz_client) */
+	if (json_is_integer(left)) {
+		ms = scrub_ms(left, 1);
+	} else if (json_is_integer(until)) {
+		long long u = (long long)json_integer_value(until), w = wall(c);
+		ms = u <= w ? 0 : u - w > SCRUB_MS_MAX ? SCRUB_MS_MAX : u - w;   /* w > 0: no overflow */
+	} else {
 		return -1;
+	}
 	return ms > 0 ? ms : 0;
 }
 

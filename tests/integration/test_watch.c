@@ -1013,6 +1013,39 @@ START_TEST(delayed_state_hidden)
 END_TEST
 
 /*
+ * Regression (a review): a delayed game's spectator is told a player left
+ * when the events before it are released; its `left` was the grace as it
+ * stood when said, and counted from its arrival the countdown ran late by
+ * the time it waited.  Black leaves with both moves held back; the game
+ * is abandoned 2 s later, releasing everything: `left` is what was left.
+ */
+START_TEST(delayed_away_left_counts_the_wait)
+{
+	setenv("KRIEGD_ABANDON_GRACE_MS", "2000", 1);
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nspectator_delay = 2\n");
+	unsetenv("KRIEGD_ABANDON_GRACE_MS");
+	struct kp w, b, spec;
+	account(d, &w, "whitey", "player");
+	account(d, &b, "blacky", "player");
+	account(d, &spec, "watcher", "player");
+	int64_t game = timed_game(&w, &b, true);   /* rated: watched with the delay */
+	kc_ok(spec.c, kc_req(spec.c, "watch", "{s:I}", "game", (json_int_t)game));
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e4"));
+	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e5"));
+	kc_close(b.c);
+	json_t *e = kc_event(w.c, "opponent_away");
+	ck_assert_int_gt(json_integer_value(json_object_get(e, "left")), 1500);   /* the player's: at once */
+	e = kc_event(spec.c, "opponent_away");   /* held behind e4 and e5 to the end */
+	long long left = (long long)json_integer_value(json_object_get(e, "left"));
+	ck_assert_msg(left < 1000, "a delayed spectator told %lld ms left of a grace that had run out", left);
+	kc_event(spec.c, "game_over");
+	kc_close(w.c);
+	kc_close(spec.c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
  * A seat taken while a player is away is told so, with the deadline: the
  * stream's opponent_away says only the changes, and a spectator (or an
  * umpire) arriving after one heard nothing of it (probe).
@@ -1382,6 +1415,7 @@ static Suite *watch_suite(void)
 	tcase_add_test(tc, spectators_channel_after_the_end);
 	tcase_add_test(tc, mute_holds_in_views);
 	tcase_add_test(tc, delayed_state_hidden);
+	tcase_add_test(tc, delayed_away_left_counts_the_wait);
 	tcase_add_test(tc, seat_told_who_is_away);
 	tcase_add_test(tc, seat_exchanged_on_one_connection);
 	tcase_add_test(tc, delayed_long_catchup);

@@ -234,6 +234,14 @@ START_TEST(opponent_away_in_the_prompt)
 	client_prompt(&c, prompt, sizeof prompt);
 	ck_assert_ptr_nonnull(strstr(prompt, "| Black away 1:00] > "));
 
+	/* Regression (a review): a server's `left` of INT64_MAX overflowed
+	 * the sums after it (UBSan); held to a year, as clocks are */
+	client_receive(&c, "{\"event\":\"opponent_back\",\"game\":4,\"color\":\"black\"}");
+	client_receive(&c, "{\"event\":\"opponent_away\",\"game\":4,\"color\":\"black\","
+	                   "\"left\":9223372036854775807,\"until\":-9223372036854775807}");
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_ptr_nonnull(strstr(prompt, "| Black away 366d 0h] > "));
+
 	/* a reconnection's game_state says it too */
 	snprintf(line, sizeof line,
 	         "{\"event\":\"game_state\",\"game\":5,\"rules\":\"icc\",\"white\":\"carol\",\"black\":\"alice\","

@@ -480,7 +480,8 @@ START_TEST(fractional_time_controls)
 		ck_assert_int_eq(c.inc_ms, ok[i].inc);
 	}
 	static const char *const bad[] = {
-		"seek 0.01+0",    /* not a whole second */
+		"seek 0.01+0",    /* under a second */
+		"seek 1.000001",  /* not a whole millisecond */
 		"seek 0+5",       /* no base: the server refuses it */
 		"seek 0", "seek 0.0", "seek .5+0", "seek 5.+0", "seek 0.5.5", "seek 0,5+0", "seek 1440.5",
 		"seek 1441", "seek 5+601", "seek 5++2", "seek 5+-2", "seek 5+", "seek 0.1234567",

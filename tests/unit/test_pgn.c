@@ -18,6 +18,7 @@
 #include "pgn.h"
 #include "referee.h"
 #include "ruleset.h"
+#include "xmalloc.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -942,7 +943,10 @@ START_TEST(test_lines_fit)
 	for (size_t i = 0; i < sizeof impossible / sizeof impossible[0]; i++)
 		act(&a[n++], WHITE, "try", impossible[i]);
 	act(&a[n++], WHITE, "try", "e4");
-	act(&a[n++], -1, "note", umlaut[0] ? "public x" : "");
+	char words[256] = "public";   /* an umpire's note broken at its spaces */
+	for (int i = 0; i < 30; i++)
+		strcat(words, " word");
+	act(&a[n++], -1, "note", words);
 	act(&a[n++], BLACK, "say", umlaut);
 	act(&a[n++], BLACK, "try", "e5");
 	struct pgn_header h;
@@ -955,15 +959,88 @@ START_TEST(test_lines_fit)
 		ck_assert_msg(*l != '%', "a line starting with %%: %.*s", (int)len, l);
 		l += len + (l[len] == '\n');
 	}
+	/* Read back as written, with CRLF line ends (a review: "a\r\nb" was
+	 * read "a  b", refused), and reflowed as pgn-extract may (every line
+	 * end a space). */
+	size_t len = strlen(out);
+	char *crlf = xcalloc(2 * len + 1, 1), *reflowed = xstrdup(out);
+	for (size_t i = 0, k = 0; i < len; i++) {
+		if (out[i] == '\n')
+			crlf[k++] = '\r';
+		crlf[k++] = out[i];
+	}
+	for (char *q = strstr(reflowed, "\n\n") + 2; *q; q++)   /* the movetext, to its last line end */
+		if (*q == '\n' && q[1] != '\0')
+			*q = ' ';
+	const char *const texts[] = { out, crlf, reflowed };
+	for (size_t t = 0; t < 3; t++) {
+		struct pgn_header h2;
+		struct action *b;
+		size_t nb;
+		ck_assert_msg(pgn_read(texts[t], &h2, &b, &nb, err, sizeof err) == 0, "#%zu: %s\n%s", t, err, texts[t]);
+		ck_assert_uint_eq(nb, n);
+		for (size_t i = 0; i < n; i++) {
+			ck_assert_int_eq(b[i].kind, a[i].kind);
+			ck_assert_str_eq(b[i].text, a[i].text);
+		}
+		free(b);
+	}
+	free(crlf);
+	free(reflowed);
+	free(out);
+}
+END_TEST
+
+/* Regression (a review): past 64 elements a comment glued its
+ * announcements into one, broken inside its quotes ("Black has 0 pawn\n
+ * tries"), though PGN.md says a quoted announcement is never broken.
+ * Seventy refused tries: every announcement whole on its line. */
+START_TEST(test_many_announcements_whole)
+{
+	const char *fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+	struct action a[80];
+	size_t n = 0;
+	for (int sq = 0; sq < 64 && n < 70; sq++) {   /* the rook off its lines: never a move */
+		if (sq % 8 == 0 || sq / 8 == 0)
+			continue;
+		char t[8];
+		square_name(sq, t + 2);
+		t[0] = 'a';
+		t[1] = '1';
+		act(&a[n++], WHITE, "try", t);
+	}
+	for (int sq = 8; sq < 64 && n < 70; sq++) {   /* the king two squares or more away */
+		int df = sq % 8 - 4, dr = sq / 8;
+		if (df >= -1 && df <= 1 && dr <= 1)
+			continue;
+		char t[8];
+		square_name(sq, t + 2);
+		t[0] = 'e';
+		t[1] = '1';
+		act(&a[n++], WHITE, "try", t);
+	}
+	ck_assert_uint_eq(n, 70);
+	act(&a[n++], WHITE, "try", "Ra2");
+	struct pgn_header h;
+	pgn_header_init(&h);
+	snprintf(h.fen, sizeof h.fen, "%s", fen);
+	char *out, err[200];
+	ck_assert_msg(pgn_write(&h, a, n, AUD_UMPIRE, &out, err, sizeof err) == 0, "%s", err);
+	size_t quoted = 0;
+	for (const char *l = out; *l;) {
+		size_t len = strcspn(l, "\n"), q = 0;
+		for (size_t i = 0; i < len; i++)
+			q += l[i] == '"';
+		ck_assert_msg(q % 2 == 0, "an announcement broken across lines: %.*s", (int)len, l);
+		quoted += q / 2;
+		l += len + (l[len] == '\n');
+	}
+	ck_assert_uint_gt(quoted, 70);
 	struct pgn_header h2;
 	struct action *b;
 	size_t nb;
-	ck_assert_msg(pgn_read(out, &h2, &b, &nb, err, sizeof err) == 0, "%s\n%s", err, out);
+	ck_assert_msg(pgn_read(out, &h2, &b, &nb, err, sizeof err) == 0, "%s", err);
 	ck_assert_uint_eq(nb, n);
-	for (size_t i = 0; i < n; i++) {
-		ck_assert_int_eq(b[i].kind, a[i].kind);
-		ck_assert_str_eq(b[i].text, a[i].text);
-	}
 	free(b);
 	free(out);
 }
@@ -1220,6 +1297,7 @@ static Suite *pgn_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_literal_umd);
 	tcase_add_test(tc, test_lines_fit);
+	tcase_add_test(tc, test_many_announcements_whole);
 	tcase_add_test(tc, test_literal_filtered_black);
 	tcase_add_test(tc, test_filtered_views_carry_heard_chat);
 	tcase_add_loop_test(tc, test_round_trip_random, 0, (int)(6 * ruleset_count()));

@@ -328,6 +328,25 @@ START_TEST(test_resync_after_unreadable_game)
 	ck_assert_ptr_eq(pos.p, strstr(cut, "[Event \"next\"]"));
 	ck_assert_int_eq(pos.line, 2);
 	read_event(&pos, "next");
+
+	/* Regressions (a review): a tag value run on to the next line had the
+	 * resync land on the game's own next tag pair (its remnant read as a
+	 * game); a comment's line starting with a tag pair was taken for the
+	 * next game, whose own tags were then skipped and the game lost. */
+	static const char runon[] = "[Event \"bad\"]\n[Site \"x\ny\"]\n[Round \"2\"]\n\n1. e4 *\n\n"
+	                            "[Event \"after\"]\n\n1. d4 *\n";
+	pos = (struct pgn_pos){ runon, 1 };
+	unreadable_then_resync(&pos, "unterminated tag value");
+	ck_assert_ptr_eq(pos.p, strstr(runon, "[Event \"after\"]"));
+	ck_assert_int_eq(pos.line, 8);
+	read_event(&pos, "after");
+	static const char inside[] = "[Event \"bad\"]\n\n1. e4 (1. d4) {a note\n[Event \"inside\"]\n"
+	                             "; {not a comment\n} e5 *\n\n[Event \"after\"]\n\n1. d4 *\n";
+	pos = (struct pgn_pos){ inside, 1 };
+	unreadable_then_resync(&pos, "variations are not supported");
+	ck_assert_ptr_eq(pos.p, strstr(inside, "[Event \"after\"]"));
+	ck_assert_int_eq(pos.line, 8);
+	read_event(&pos, "after");
 }
 END_TEST
 
