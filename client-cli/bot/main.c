@@ -165,7 +165,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: krieg-bot play HOST[:PORT] (--user NAME --password-file FILE | --guest)\n"
 	      "                [--level random|greedy|full] [--rules R,R,...] [--max-games N]\n"
-	      "                [--time untimed|Nd|MINUTES+INC,...] [--seek]\n"
+	      "                [--time untimed|Nd|MINUTES+INC|M:SS+INC,...] [--seek]\n"
 	      "                [--movetime MS] [--rate N] [--insecure] [--known-servers FILE]\n"
 	      "       krieg-bot arena --white LEVEL --black LEVEL --games N --rules R [--movetime MS]\n"
 	      "                [--max-plies N (a draw by agreement there; 0: none)]\n"
@@ -331,8 +331,9 @@ int main(int argc, char **argv)
 		snprintf(tbuf, sizeof tbuf, "%s", times ? times : "");
 		for (char *t = strtok(tbuf, ","); t; t = strtok(NULL, ",")) {
 			if (s.ntimes >= TIMES_MAX || sess_tc_parse(t, &s.times[s.ntimes]) != 0) {
-				fprintf(stderr, "krieg-bot: --time takes at most %d of untimed, Nd (days per move) or "
-				        "MINUTES+INC (5+2: five minutes, two seconds more a move), not '%s'\n", TIMES_MAX, t);
+				fprintf(stderr, "krieg-bot: --time takes at most %d of untimed, Nd (days per move, 1..60) or "
+				        "MINUTES+INC (5+2: five minutes, two seconds more a move; 1:40+0.5; a base of 1 s "
+				        "to 1440 minutes, an increment to 600 s), not '%s'\n", TIMES_MAX, t);
 				return 2;
 			}
 			s.ntimes++;
