@@ -1089,44 +1089,70 @@ static bool blank_line(const char *p)
 	return *p == '\n' || *p == '\r' || *p == '\0';
 }
 
+/* Could the line at p begin a movetext: a move number, a comment, a
+ * variation, a NAG, the unfinished result? */
+static bool movetext_line(const char *p)
+{
+	p = skip_tag_blanks(p);
+	return (*p >= '0' && *p <= '9') || *p == '{' || *p == '(' || *p == ';' || *p == '$' || *p == '*';
+}
+
+/* From *p, to the next line that starts with a tag pair, outside comments
+ * when `comments` (a comment's line "[Event ..." is no game; a line of
+ * krieg's movetext starting "[%krieg" is no tag pair either); escape lines
+ * skipped.  Whether the text ended inside a comment. */
+static bool resync_scan(const char **pp, int *line, bool comments)
+{
+	const char *p = *pp;
+	bool in_comment = false, line_start = true;
+	while (*p != '\0') {
+		if (line_start && !in_comment && *p == '%') {
+			next_line(&p, line);   /* an escape line */
+			continue;
+		}
+		if (line_start && !in_comment && tag_line(p))
+			break;
+		line_start = false;
+		if (comments && !in_comment && *p == ';') {   /* a comment to the line's end */
+			p += strcspn(p, "\n");
+			continue;
+		}
+		if (comments && *p == '{')
+			in_comment = true;   /* comments do not nest */
+		else if (*p == '}')
+			in_comment = false;
+		if (*p == '\n') {
+			(*line)++;
+			line_start = true;
+		}
+		p++;
+	}
+	*pp = p;
+	return in_comment;
+}
+
 void pgn_resync(struct pgn_pos *pos, const char *game, int line)
 {
 	const char *p = skip_bom(game);
 	while (*p != '\0' && (blank_line(p) || *p == '%'))
 		next_line(&p, &line);
-	/* The unread game's own tag pairs, to the blank line after them: its
-	 * error may be in one, whose value may run on over lines (a review:
-	 * the resync landed on the game's own next tag pair, a remnant read as
-	 * a game). */
+	/* The unread game's own tag pairs, to the blank line after them or
+	 * its movetext: its error may be in one, whose value may run on over
+	 * lines (a review: the resync landed on the game's own next tag pair,
+	 * a remnant read as a game; and, to a blank line alone, a game without
+	 * one swallowed the next game's tags). */
 	if (tag_line(p))
-		while (*p != '\0' && !blank_line(p))
+		while (*p != '\0' && !blank_line(p) && (tag_line(p) || !movetext_line(p)))
 			next_line(&p, &line);
-	/* Its movetext, to the next line that starts with a tag pair outside
-	 * a comment (a review: a comment's line "[Event ..." was taken for the
-	 * next game, whose own tags were then skipped, the game lost; a line
-	 * of krieg's movetext starting "[%krieg" is no tag pair either). */
-	bool in_comment = false, line_start = true;
-	while (*p != '\0') {
-		if (line_start && !in_comment && (tag_line(p) || *p == '%')) {
-			if (*p != '%')
-				break;
-			next_line(&p, &line);   /* an escape line */
-			continue;
-		}
-		line_start = false;
-		if (!in_comment && *p == ';') {   /* a comment to the line's end */
-			p += strcspn(p, "\n");
-			continue;
-		}
-		if (*p == '{')
-			in_comment = true;   /* comments do not nest */
-		else if (*p == '}')
-			in_comment = false;
-		if (*p == '\n') {
-			line++;
-			line_start = true;
-		}
-		p++;
+	/* Its movetext, to the next game's tag pairs outside its comments; a
+	 * comment never closed (which is why it did not read) hides none: the
+	 * next game then after any line, as the reader itself ends it. */
+	const char *moves = p;
+	int moves_line = line;
+	if (resync_scan(&p, &line, true)) {
+		p = moves;
+		line = moves_line;
+		resync_scan(&p, &line, false);
 	}
 	pos->p = p;
 	pos->line = line;

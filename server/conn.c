@@ -455,11 +455,16 @@ void conn_set_user(struct conn *c, int64_t user_id, const char *name)
 	free(c->user_name);
 	c->user_name = NULL;
 	if (user_id != c->user) {
+		/* An arrival when no other connection of the user is in: asked
+		 * before this one is indexed.  "This is the user's first
+		 * connection" (the index is in accept order) took an older
+		 * connection logging in beside a newer one for an arrival, and
+		 * followers were told twice (a review). */
+		c->arrival = login && conn_of_user(c->srv, user_id, NULL) == NULL;
 		index_remove(c);
 		c->user = user_id;
 		if (user_id != 0)
 			index_add(c);
-		c->arrival = login;
 	}
 	if (user_id != 0)
 		c->user_name = xstrdup(name != NULL ? name : "");
@@ -473,7 +478,7 @@ void conn_set_user(struct conn *c, int64_t user_id, const char *name)
 
 bool conn_user_arrived(struct conn *c)
 {
-	bool first = c->arrival && c->user != 0 && conn_of_user(c->srv, c->user, NULL) == c;
+	bool first = c->arrival && c->user != 0;
 	c->arrival = false;
 	return first;
 }

@@ -84,8 +84,9 @@ int64_t conn_user(const struct conn *c);
 const char *conn_user_name(const struct conn *c);
 /* Log in as user_id (0: log out), running the hooks above. */
 void conn_set_user(struct conn *c, int64_t user_id, const char *name);
-/* For a login hook: did this login bring c's user online (c is their
- * first connection), and is this the first time it is asked since?  What
+/* For a login hook: did this login bring c's user online (no other
+ * connection of theirs was in when it was made), and is this the first
+ * time it is asked since?  What
  * is told once per arrival (followers' `arrived`, the umpires'
  * `connection`) is told when it says so: never for a repeated login of
  * the same user on c, nor twice for one login whose hook ran again (a

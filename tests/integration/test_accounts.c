@@ -741,6 +741,7 @@ START_TEST(login_again_sends_the_state)
 	struct kd *d = kd_start(NULL);
 	struct kp w, b, f;
 	kp_register(d, &w, "wendy");
+	struct kc *older = kc_hello(d);   /* accepted before bravo's own */
 	kp_register(d, &b, "bravo");
 	kp_guest(d, &f);
 	kc_ok(f.c, kc_req(f.c, "follow", "{s:s}", "user", "bravo"));
@@ -770,6 +771,15 @@ START_TEST(login_again_sends_the_state)
 	}
 	kc_no_event(f.c, "arrived");
 	kc_no_game_event(w.c, "opponent_back");
+	/* Regression (a review): an older connection logging in beside bravo's
+	 * was taken for an arrival (the first of the user's connections, in
+	 * accept order), and followers were told bravo arrived, online all
+	 * along. */
+	kc_ok(older, kc_req(older, "resume", "{s:s}", "token", b.token));
+	kc_event(older, "welcome");
+	kc_no_event(f.c, "arrived");
+	kc_close(older);
+	kc_no_event(f.c, "departed");   /* bravo's own connection stays */
 	/* An arrival after a departure is still told. */
 	kc_close(b.c);
 	kc_event(f.c, "departed");

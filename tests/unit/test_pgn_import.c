@@ -347,6 +347,24 @@ START_TEST(test_resync_after_unreadable_game)
 	ck_assert_ptr_eq(pos.p, strstr(inside, "[Event \"after\"]"));
 	ck_assert_int_eq(pos.line, 8);
 	read_event(&pos, "after");
+
+	/* Regressions (a second review of the resync): a comment never closed
+	 * had the scan run to the end, past every game after it; and a game
+	 * without a blank line after its tags had them skipped with its
+	 * movetext and the next game's tags. */
+	static const char unclosed[] = "[Event \"b\"]\n\n1. e4 { unclosed *\n\n[Event \"c\"]\n\n1. d4 *\n";
+	pos = (struct pgn_pos){ unclosed, 1 };
+	unreadable_then_resync(&pos, "unterminated comment");
+	ck_assert_ptr_eq(pos.p, strstr(unclosed, "[Event \"c\"]"));
+	ck_assert_int_eq(pos.line, 5);
+	read_event(&pos, "c");
+	static const char noblank[] = "[Event \"b\" junk]\n[Result \"*\"]\n1. e4 *\n[Event \"c\"]\n"
+	                              "[Result \"*\"]\n1. d4 *\n";
+	pos = (struct pgn_pos){ noblank, 1 };
+	unreadable_then_resync(&pos, "line 1");
+	ck_assert_ptr_eq(pos.p, strstr(noblank, "[Event \"c\"]"));
+	ck_assert_int_eq(pos.line, 4);
+	read_event(&pos, "c");
 }
 END_TEST
 
