@@ -309,6 +309,12 @@ static bool tag_name_char(char c)
 	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
 }
 
+/* Does the line at p start with a tag pair: '[', blanks, a tag name? */
+static bool tag_line(const char *p)
+{
+	return *p == '[' && tag_name_char(*skip_tag_blanks(p + 1));
+}
+
 static int parse_tags(const char **pp, int *line, struct pgn_header *h, struct ptext *t, char *err,
                       size_t errlen)
 {
@@ -416,6 +422,27 @@ static bool san_char(char c)
  * blanks and escape lines: the next game's, where *pp and *linep are left.
  * With `one`, text after the result is refused (pgn_read: one game).
  */
+/*
+ * Does a game begin in [p, end): a blank line, then a line that starts
+ * with a tag pair?  A comment never closed in one game took the next '}'
+ * anywhere for its end, and the games between were read as its text: no
+ * error, a game lost (a review).  A tag pair after a blank line begins a
+ * game, inside an unclosed comment too (pgn_resync agrees); pgn_write
+ * writes no blank line inside a comment.
+ */
+static bool game_after_blank(const char *p, const char *end)
+{
+	for (const char *q = memchr(p, '\n', (size_t)(end - p)); q != NULL && q < end;
+	     q = memchr(q + 1, '\n', (size_t)(end - q - 1))) {
+		const char *b = skip_tag_blanks(q + 1);
+		if (*b == '\r')
+			b++;
+		if (b < end && *b == '\n' && tag_line(b + 1))
+			return true;
+	}
+	return false;
+}
+
 static int parse_movetext(const char **pp, int *linep, bool one, struct ptext *t, char *err, size_t errlen)
 {
 	const char *p = *pp;
@@ -446,7 +473,7 @@ static int parse_movetext(const char **pp, int *linep, bool one, struct ptext *t
 		at_line_start = false;
 		if (*p == '{') {
 			const char *end = strchr(p + 1, '}');
-			if (end == NULL)
+			if (end == NULL || game_after_blank(p + 1, end))
 				return failf(err, errlen, "line %d: unterminated comment", line);
 			size_t n = (size_t)(end - p - 1);
 			char *body = xcalloc(n + 1, 1);
@@ -1066,11 +1093,6 @@ int pgn_read_next(struct pgn_pos *pos, struct pgn_header *h, struct action **a, 
 	return read_game(pos->p, pos->line, false, &pos->p, &pos->line, h, a, n, err, errlen);
 }
 
-/* Does the line at p start with a tag pair: '[', blanks, a tag name? */
-static bool tag_line(const char *p)
-{
-	return *p == '[' && tag_name_char(*skip_tag_blanks(p + 1));
-}
 
 /* The line after the one at *p (or the end of the text), counted. */
 static void next_line(const char **p, int *line)
@@ -1104,14 +1126,18 @@ static bool movetext_line(const char *p)
 static bool resync_scan(const char **pp, int *line, bool comments)
 {
 	const char *p = *pp;
-	bool in_comment = false, line_start = true;
+	bool in_comment = false, line_start = true, after_blank = false;
 	while (*p != '\0') {
 		if (line_start && !in_comment && *p == '%') {
 			next_line(&p, line);   /* an escape line */
 			continue;
 		}
-		if (line_start && !in_comment && tag_line(p))
+		/* after a blank line, inside a comment too: as the reader ends an
+		 * unclosed comment there (game_after_blank) */
+		if (line_start && (!in_comment || after_blank) && tag_line(p))
 			break;
+		if (line_start)
+			after_blank = blank_line(p);
 		line_start = false;
 		if (comments && !in_comment && *p == ';') {   /* a comment to the line's end */
 			p += strcspn(p, "\n");

@@ -365,6 +365,25 @@ START_TEST(test_resync_after_unreadable_game)
 	ck_assert_ptr_eq(pos.p, strstr(noblank, "[Event \"c\"]"));
 	ck_assert_int_eq(pos.line, 4);
 	read_event(&pos, "c");
+
+	/* Regression (a review): a comment never closed took the next '}'
+	 * anywhere for its end (the next game's "{ok}"), the game between read
+	 * as its text: no error, a game lost.  A tag pair after a blank line
+	 * begins a game, inside an unclosed comment too; a blank line inside a
+	 * comment is still a comment's. */
+	static const char eaten[] = "[Event \"b\"]\n\n1. e4 { unclosed *\n\n[Event \"c\"]\n\n1. d4 {ok} *\n\n"
+	                            "[Event \"d\"]\n\n1. c4 *\n";
+	pos = (struct pgn_pos){ eaten, 1 };
+	unreadable_then_resync(&pos, "line 3: unterminated comment");
+	ck_assert_ptr_eq(pos.p, strstr(eaten, "[Event \"c\"]"));
+	read_event(&pos, "c");
+	read_event(&pos, "d");
+	struct pgn_header h;
+	struct action *b;
+	size_t nb;
+	char err[ERR_MAX];
+	ck_assert_msg(pgn_read("1. e4 {a\n\nb\n[not a tag} *\n", &h, &b, &nb, err, sizeof err) == 0, "%s", err);
+	free(b);
 }
 END_TEST
 
