@@ -75,22 +75,19 @@ struct watcher {
 /* A delayed game's public stream not yet released to its spectators: the
  * events of the last spectator_delay plies, in order (watch_route). */
 struct watch_delay {
-	json_t **msg;
-	int *ply;
-	int64_t *at;   /* when each was queued (mstime_mono) */
-	size_t n, cap, capply, capat;
+	struct delayed {
+		json_t *msg;
+		int ply;      /* the ply it says */
+		int64_t at;   /* when it was queued (mstime_mono) */
+	} *e;
+	size_t n, cap;
 };
 
 /* Queue msg (a reference, taken) at the ply it says. */
 static void delay_push(struct watch_delay *q, json_t *msg)
 {
-	q->msg = xgrow(q->msg, &q->cap, q->n + 1, sizeof *q->msg, 32);
-	q->ply = xgrow(q->ply, &q->capply, q->n + 1, sizeof *q->ply, 32);
-	q->at = xgrow(q->at, &q->capat, q->n + 1, sizeof *q->at, 32);
-	q->msg[q->n] = msg;
-	q->ply[q->n] = (int)json_integer_value(json_object_get(msg, "ply"));
-	q->at[q->n] = mstime_mono();
-	q->n++;
+	q->e = xgrow(q->e, &q->cap, q->n + 1, sizeof *q->e, 32);
+	q->e[q->n++] = (struct delayed){ msg, (int)json_integer_value(json_object_get(msg, "ply")), mstime_mono() };
 }
 
 /* ---- seats ------------------------------------------------------------- */
@@ -139,10 +136,8 @@ static void delay_free(struct game *g)
 	if (q == NULL)
 		return;
 	for (size_t i = 0; i < q->n; i++)
-		json_decref(q->msg[i]);
-	free(q->msg);
-	free(q->ply);
-	free(q->at);
+		json_decref(q->e[i].msg);
+	free(q->e);
 	free(q);
 	g->delay = NULL;
 }
@@ -292,22 +287,20 @@ static void delay_route(struct game *g, struct batch_action *ba, const json_t *m
 	delay_push(q, json_deep_copy(msg));
 	size_t k = 0;
 	int64_t now = mstime_mono();
-	while (k < q->n && released(g, q->ply[k])) {
+	while (k < q->n && released(g, q->e[k].ply)) {
 		/* An away deadline's `left` was what was left when it was said:
 		 * less the time it waited here (a review: counted from its
 		 * arrival, a delayed spectator's countdown ran late by that). */
-		json_t *left = json_object_get(q->msg[k], "left");
+		json_t *left = json_object_get(q->e[k].msg, "left");
 		if (json_is_integer(left)) {
-			int64_t v = json_integer_value(left) - (now - q->at[k]);
+			int64_t v = json_integer_value(left) - (now - q->e[k].at);
 			json_integer_set(left, v > 0 ? v : 0);
 		}
-		spectators_send(g, ba, q->msg[k]);
-		json_decref(q->msg[k]);
+		spectators_send(g, ba, q->e[k].msg);
+		json_decref(q->e[k].msg);
 		k++;
 	}
-	memmove(q->msg, q->msg + k, (q->n - k) * sizeof *q->msg);
-	memmove(q->ply, q->ply + k, (q->n - k) * sizeof *q->ply);
-	memmove(q->at, q->at + k, (q->n - k) * sizeof *q->at);
+	memmove(q->e, q->e + k, (q->n - k) * sizeof *q->e);
 	q->n -= k;
 }
 
