@@ -422,6 +422,13 @@ static bool san_char(char c)
  * blanks and escape lines: the next game's, where *pp and *linep are left.
  * With `one`, text after the result is refused (pgn_read: one game).
  */
+/* Is the line at p blank (nothing but blanks before its end)? */
+static bool blank_line(const char *p)
+{
+	p = skip_tag_blanks(p);
+	return *p == '\n' || *p == '\r' || *p == '\0';
+}
+
 /*
  * Does a game begin in [p, end): a blank line, then a line that starts
  * with a tag pair?  A comment never closed in one game took the next '}'
@@ -434,9 +441,10 @@ static bool game_after_blank(const char *p, const char *end)
 {
 	for (const char *q = memchr(p, '\n', (size_t)(end - p)); q != NULL && q < end;
 	     q = memchr(q + 1, '\n', (size_t)(end - q - 1))) {
-		const char *b = skip_tag_blanks(q + 1);
-		if (*b == '\r')
-			b++;
+		const char *b = q + 1;
+		if (!blank_line(b))
+			continue;
+		b += strcspn(b, "\n");
 		if (b < end && *b == '\n' && tag_line(b + 1))
 			return true;
 	}
@@ -1102,13 +1110,6 @@ static void next_line(const char **p, int *line)
 		(*p)++;
 		(*line)++;
 	}
-}
-
-/* Is the line at p blank (nothing but blanks before its end)? */
-static bool blank_line(const char *p)
-{
-	p = skip_tag_blanks(p);
-	return *p == '\n' || *p == '\r' || *p == '\0';
 }
 
 /* Could the line at p begin a movetext: a move number, a comment, a

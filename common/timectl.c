@@ -87,9 +87,10 @@ bool timectl_parse(const char *s, struct timectl *out)
 	const char *base_end = plus ? plus : end;
 	const char *colon = memchr(s, ':', (size_t)(base_end - s));
 	long long base, inc = 0, sec;
-	if (colon) {   /* m:ss[.fff]: whole minutes, seconds of two digits at least, under 60 */
+	if (colon) {   /* m:ss[.fff]: whole minutes, seconds of two digits ("1:059" is no clock), under 60 */
 		if (!decimal_ms(s, colon, MINUTE_MS, &base) || memchr(s, '.', (size_t)(colon - s)) ||
-		    base_end - (colon + 1) < 2 || !is_digit(colon[2]) ||
+		    base_end - (colon + 1) < 2 || !is_digit(colon[1]) || !is_digit(colon[2]) ||
+		    (colon + 3 < base_end && colon[3] != '.') ||
 		    !decimal_ms(colon + 1, base_end, SECOND_MS, &sec) || sec >= MINUTE_MS)
 			return false;
 		base += sec;

@@ -410,18 +410,18 @@ void client_prompt(const struct client *c, char *buf, size_t len)
 		         c->logged_in ? " " : "");
 		return;
 	}
+	const char *turn = turn_words(g);
+	if (c->plain) {   /* no clock to tick: the prompt changes only when the game does */
+		snprintf(buf, len, "[#%ld %s | %s] > ", g->id, words_side(g->color), turn);
+		return;
+	}
 	char wc[RENDER_CLOCK_MAX] = "-", bc[RENDER_CLOCK_MAX] = "-";
 	long w = client_clock(c, g, WHITE), b = client_clock(c, g, BLACK);
 	if (w >= 0)
 		render_clock(w, wc);
 	if (b >= 0)
 		render_clock(b, bc);
-	const char *turn = turn_words(g);
 	char away[64] = "";
-	if (c->plain) {   /* no clock to tick: the prompt changes only when the game does */
-		snprintf(buf, len, "[#%ld %s | %s] > ", g->id, words_side(g->color), turn);
-		return;
-	}
 	if (g->opp_away && g->live && !g->view.over) {
 		char left[32] = "";
 		if (g->away_deadline > 0)

@@ -17,6 +17,7 @@
 #include "event.h"
 #include "fuzz_util.h"
 #include "pgn.h"
+#include "pgn_flat.h"
 #include "ruleset.h"
 
 /* An announcement as a record writes it: the umpire's words, "White: Any?
@@ -57,15 +58,7 @@ static void check_view_record(const struct pgn_header *h, const struct action *a
 	FUZZ_ASSERT(pgn_write(h, a, n, view, &f, err, sizeof err) == 0, "write %u: %s", view, err);
 	char *movetext = strstr(f, "\n\n");   /* after the tags */
 	FUZZ_ASSERT(movetext != NULL, "no movetext:\n%s", f);
-	/* Read as one line, as a reader does (PGN.md): a line end is a space,
-	 * but after an escape's '%', where the writer breaks a long text. */
-	char *o = movetext + 2;
-	for (const char *q = movetext + 2; *q; q++)
-		if (*q != '\n')
-			*o++ = *q;
-		else if (q[-1] != '%')
-			*o++ = ' ';
-	*o = '\0';
+	pgn_flat(movetext + 2);   /* read as one line, as a reader does */
 	const char *p = movetext;
 	size_t k = 0;
 	while ((p = strchr(p, '"')) != NULL) {

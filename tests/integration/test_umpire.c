@@ -31,6 +31,7 @@
 #include "harness.h"
 #include "harness_game.h"
 #include "mstime.h"
+#include "pgn_flat.h"
 #include "proto.h"
 
 static const char *const fast_conf = "rate_limit = 10000\nrate_burst = 10000\n";
@@ -279,15 +280,9 @@ START_TEST(pause_addtime_crash)
 	pg = kc_ok(ump.c, kc_req(ump.c, "pgn", "{s:I, s:s}", "game", (json_int_t)game, "view", "umpire"));
 	text = json_string_value(json_object_get(pg, "pgn"));
 	ck_assert_ptr_nonnull(text);
-	char *flat = strdup(text), *o = flat;
+	char *flat = strdup(text);
 	ck_assert_ptr_nonnull(flat);
-	for (const char *q = text; *q; q++)
-		if (*q != '\n')
-			*o++ = *q;
-		else if (q == text || q[-1] != '%')
-			*o++ = ' ';
-	*o = '\0';
-	text = flat;
+	text = pgn_flat(flat);
 	ck_assert_msg(strstr(text, "pause light failure%3B hall B %5D %7D %25 %C3%A9") != NULL, "%s", text);
 	ck_assert_msg(strstr(text, "addtime white 30 compensation") != NULL, "%s", text);
 	ck_assert_msg(strstr(text, "note private white looked at a phone") != NULL, "%s", text);

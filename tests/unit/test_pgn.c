@@ -16,6 +16,7 @@
 #include "fen.h"
 #include "notation.h"
 #include "pgn.h"
+#include "pgn_flat.h"
 #include "referee.h"
 #include "ruleset.h"
 #include "xmalloc.h"
@@ -49,14 +50,12 @@ static void replay(const char *rules, const char *fen, const struct action *a, s
 	referee_free(r);
 }
 
-/* The text with line breaks made spaces: assertions must not depend on wrapping. */
+/* A copy read as one line: assertions must not depend on wrapping. */
 static char *flat(const char *s)
 {
 	char *f = strdup(s);
-	for (char *p = f; *p; p++)
-		if (*p == '\n')
-			*p = ' ';
-	return f;
+	ck_assert_ptr_nonnull(f);
+	return pgn_flat(f);
 }
 
 /* The move tokens of a PGN's movetext, in order (comments, numbers, result skipped). */

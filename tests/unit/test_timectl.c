@@ -62,6 +62,8 @@ START_TEST(refused_forms)
 		"1e1+0",         /* an exponent (strtod read 10) */
 		"0:00.5",        /* half a second */
 		"1:60",          /* seconds under 60 */
+		"1:059",         /* seconds of two digits (a review: read as 1:59) */
+		"1:05x", "1:0.5",
 		"5+601",         /* the increment's 600 s */
 		"61d",           /* the days' 60 */
 		"1441",          /* a day's 1440 minutes */
