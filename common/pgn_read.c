@@ -437,18 +437,60 @@ static bool blank_line(const char *p)
  * game, inside an unclosed comment too (pgn_resync agrees); pgn_write
  * writes no blank line inside a comment.
  */
+static bool blank_then_tag(const char *nl, const char *end)
+{
+	const char *b = nl + 1;
+	if (!blank_line(b))
+		return false;
+	b += strcspn(b, "\n");
+	return b < end && *b == '\n' && tag_line(b + 1);
+}
+
 static bool game_after_blank(const char *p, const char *end)
 {
 	for (const char *q = memchr(p, '\n', (size_t)(end - p)); q != NULL && q < end;
-	     q = memchr(q + 1, '\n', (size_t)(end - q - 1))) {
-		const char *b = q + 1;
-		if (!blank_line(b))
-			continue;
-		b += strcspn(b, "\n");
-		if (b < end && *b == '\n' && tag_line(b + 1))
+	     q = memchr(q + 1, '\n', (size_t)(end - q - 1)))
+		if (blank_then_tag(q, end))
 			return true;
-	}
 	return false;
+}
+
+/*
+ * From the '(' at *pp to past its ')': a variation (the standard's RAV,
+ * 8.2.5) is a line of play that was not played, nested ones in it too; its
+ * moves, comments and (K:...) blocks are skipped.  An analysis export
+ * (lichess's, ChessBase's) has them, and they were refused (the PGN
+ * probe).  Comments, ';' comments and escape lines inside are read only to
+ * find the ')' that ends it; one never closed is refused, as a comment is,
+ * before a blank line and a tag pair (game_after_blank).
+ */
+static int skip_variation(const char **pp, int *linep, char *err, size_t errlen)
+{
+	const char *p = *pp + 1, *text_end = p + strlen(p);
+	int line = *linep, depth = 1;
+	bool at_line_start = false;
+	while (depth > 0) {
+		char c = *p;
+		if (c == '\0' || (c == '\n' && blank_then_tag(p, text_end)))
+			return failf(err, errlen, "line %d: unterminated variation", *linep);
+		if ((c == '%' && at_line_start) || c == ';') {
+			p += strcspn(p, "\n");
+		} else if (c == '{') {
+			const char *end = strchr(p + 1, '}');
+			if (end == NULL || game_after_blank(p + 1, end))
+				return failf(err, errlen, "line %d: unterminated comment", line);
+			for (; p <= end; p++)
+				line += *p == '\n';
+		} else {
+			line += c == '\n';
+			depth += (c == '(') - (c == ')');
+			p++;
+		}
+		at_line_start = c == '\n' || (at_line_start && (c == ' ' || c == '\t'));
+	}
+	*pp = p;
+	*linep = line;
+	return 0;
 }
 
 static int parse_movetext(const char **pp, int *linep, bool one, struct ptext *t, char *err, size_t errlen)
@@ -524,8 +566,14 @@ static int parse_movetext(const char **pp, int *linep, bool one, struct ptext *t
 			after_move = false;
 			continue;
 		}
-		if (*p == '(' || *p == ')')
-			return failf(err, errlen, "line %d: variations are not supported", line);
+		if (*p == '(') {
+			if (skip_variation(&p, &line, err, errlen) != 0)
+				return -1;
+			after_move = false;
+			continue;
+		}
+		if (*p == ')')
+			return failf(err, errlen, "line %d: a ')' without its variation's '('", line);
 		if (*p == '[' && one)
 			return failf(err, errlen, "line %d: a tag pair after the moves (one game per file)", line);
 		if (*p == '[')

@@ -1169,11 +1169,11 @@ START_TEST(pgn_several_games)
 	 * it is still replayed (regression, the PGN probe: the rest of the
 	 * file was dropped, "1 of 3 games did not replay"), found at its tags */
 	size_t len = strlen(file);
-	snprintf(file + len, cap - len, "\n[Event \"third\"]\n\n1. e4 (1. d4) *\n\n%s", pgn[1]);
+	snprintf(file + len, cap - len, "\n[Event \"third\"]\n\n1. e4 1. d4) *\n\n%s", pgn[1]);
 	ref_run(&r, ARGS("pgn", "-"), file);
 	ck_assert_int_eq(r.status, 1);
 	char line[160];
-	snprintf(line, sizeof line, "krieg-referee: -: game 3: line %d: variations are not supported\n",
+	snprintf(line, sizeof line, "krieg-referee: -: game 3: line %d: a ')' without its variation's '('\n",
 	         line2 + count_lines(pgn[1]) + 3);
 	ck_assert_msg(strstr(r.err, line) != NULL, "no \"%s\" in: %s", line, r.err);
 	ck_assert_msg(strstr(r.err, "krieg-referee: -: 1 of 4 games did not replay\n"), "%s", r.err);
@@ -1237,10 +1237,10 @@ START_TEST(pgn_file_limit_no_game_and_resync)
 
 	/* The first game does not read: the second is replayed. */
 	char file[512];
-	snprintf(file, sizeof file, "[Event \"bad\"]\n\n1. e4 (1. d4) *\n\n%s", game);
+	snprintf(file, sizeof file, "[Event \"bad\"]\n\n1. e4 (1. d4 *\n\n%s", game);
 	ref_run(&r, ARGS("pgn", "-"), file);
 	ck_assert_int_eq(r.status, 1);
-	ck_assert_str_eq(r.err, "krieg-referee: -: game 1: line 3: variations are not supported\n"
+	ck_assert_str_eq(r.err, "krieg-referee: -: game 1: line 3: unterminated variation\n"
 	                        "krieg-referee: -: 1 of 2 games did not replay\n");
 	static const char head2[] = "{\"game\":2,\"line\":5,";
 	ck_assert_msg(strncmp(r.out, head2, sizeof head2 - 1) == 0, "%s", r.out);

@@ -778,7 +778,7 @@ START_TEST(test_bad_input)
 	expect_error("[Event \"unterminated\n1. e4", "unterminated tag value");
 	expect_error("1. e5 *", "illegal move");
 	expect_error("1. e4 {(K::)} e5 {(K::)} 2. Ke3 *", "illegal move");
-	expect_error("1. e4 (1. d4) *", "variations");
+	expect_error("1. e4 (1. d4 *", "unterminated variation");
 	expect_error("1. e4 * 1. d4 *", "one game per file");
 	expect_error("1. e4 ?? *", "filtered");
 	expect_error("1. e4 {(K:Nf3:)} *", "Nf3 is legal");

@@ -60,6 +60,31 @@ static void expect_error(const char *text, const char *want)
 	ck_assert_msg(strstr(err, want) != NULL, "%s\nerror \"%s\" does not say \"%s\"", text, err, want);
 }
 
+/* ---- variations ------------------------------------------------------------ */
+
+/*
+ * Regression (the PGN probe's "variations refused, not skipped"): an
+ * analysis export (lichess's, ChessBase's) has variations, nested, with
+ * comments, (K:...) blocks, ';' comments and escape lines in them; they are
+ * lines not played and are skipped, and nothing in them is the game's.
+ */
+START_TEST(test_variations_skipped)
+{
+	expect_actions("1. e4 (1. d4 d5 (1... Nf6 2. c4)) e5 2. Nf3 *", "e4 e5 Nf3");
+	/* the (K:) block inside is not e4's: Nf3 would be a legal "refused" try */
+	expect_actions("1. e4 {(K::)} (1. d4 {(K:Nf3:) a ) and a (} d5) e5 *", "e4 e5");
+	expect_actions("1. e4 (1. d4 ; a ) in a line comment\n d5) e5 *", "e4 e5");
+	expect_actions("1. e4 (1. d4\n% an escape line )\nd5) e5 *", "e4 e5");
+	expect_actions("1. e4 (1. d4) (1. c4) e5 *", "e4 e5");
+	/* the lines of a variation are counted */
+	expect_error("1. e4 (1. d4\n{a\nnote}\n) e5 )", "line 4: a ')' without its variation's '('");
+	expect_error("1. e4 ) e5 *", "line 1: a ')' without its variation's '('");
+	expect_error("1. e4 (1. d4 e5 *", "line 1: unterminated variation");
+	expect_error("1. e4 (1. d4 (1... d5) e5 *", "unterminated variation");
+	expect_error("1. e4 (1. d4 {never closed) e5 *", "unterminated comment");
+}
+END_TEST
+
 /* ---- (K:...) blocks -------------------------------------------------------- */
 
 /*
@@ -302,7 +327,7 @@ static void read_event(struct pgn_pos *pos, const char *event)
 START_TEST(test_resync_after_unreadable_game)
 {
 	static const char text[] = "[Event \"one\"]\n\n1. e4 *\n\n"                  /* lines 1-4 */
-	                           "[Event \"bad\"]\n[Site \"x\"]\n\n1. e4 (1. d4) e5\n" /* lines 5-8 */
+	                           "[Event \"bad\"]\n[Site \"x\"]\n\n1. e4 1. d4) e5\n" /* lines 5-8 */
 	                           "{(K::)\n[%krieg try e5]} *\n\n"                   /* lines 9-11 */
 	                           "[Event \"two\"]\n\n1. d4 *\n\n"                   /* lines 12-15 */
 	                           "[Event \"bad tag]\n[Site \"x\"]\n\n1. e4 *\n\n"    /* lines 16-20 */
@@ -310,7 +335,7 @@ START_TEST(test_resync_after_unreadable_game)
 	                           "[Event \"bad\"]\n\n1. e4 {never closed\n";
 	struct pgn_pos pos = { text, 1 };
 	read_event(&pos, "one");
-	unreadable_then_resync(&pos, "line 8: variations are not supported");
+	unreadable_then_resync(&pos, "line 8: a ')' without its variation's '('");
 	ck_assert_ptr_eq(pos.p, strstr(text, "[Event \"two\"]"));
 	ck_assert_int_eq(pos.line, 12);
 	read_event(&pos, "two");
@@ -340,10 +365,10 @@ START_TEST(test_resync_after_unreadable_game)
 	ck_assert_ptr_eq(pos.p, strstr(runon, "[Event \"after\"]"));
 	ck_assert_int_eq(pos.line, 8);
 	read_event(&pos, "after");
-	static const char inside[] = "[Event \"bad\"]\n\n1. e4 (1. d4) {a note\n[Event \"inside\"]\n"
+	static const char inside[] = "[Event \"bad\"]\n\n1. e4 1. d4) {a note\n[Event \"inside\"]\n"
 	                             "; {not a comment\n} e5 *\n\n[Event \"after\"]\n\n1. d4 *\n";
 	pos = (struct pgn_pos){ inside, 1 };
-	unreadable_then_resync(&pos, "variations are not supported");
+	unreadable_then_resync(&pos, "without its variation");
 	ck_assert_ptr_eq(pos.p, strstr(inside, "[Event \"after\"]"));
 	ck_assert_int_eq(pos.line, 8);
 	read_event(&pos, "after");
@@ -378,6 +403,12 @@ START_TEST(test_resync_after_unreadable_game)
 	ck_assert_ptr_eq(pos.p, strstr(eaten, "[Event \"c\"]"));
 	read_event(&pos, "c");
 	read_event(&pos, "d");
+	/* A variation never closed does not take the next game either. */
+	static const char var[] = "[Event \"v\"]\n\n1. e4 (1. d4 e5 *\n\n[Event \"w\"]\n\n1. d4 {ok} *\n";
+	pos = (struct pgn_pos){ var, 1 };
+	unreadable_then_resync(&pos, "line 3: unterminated variation");
+	ck_assert_ptr_eq(pos.p, strstr(var, "[Event \"w\"]"));
+	read_event(&pos, "w");
 	struct pgn_header h;
 	struct action *b;
 	size_t nb;
@@ -410,6 +441,7 @@ static Suite *pgn_import_suite(void)
 {
 	Suite *s = suite_create("pgn_import");
 	TCase *tc = tcase_create("pgn_import");
+	tcase_add_test(tc, test_variations_skipped);
 	tcase_add_test(tc, test_k_block_after_other_comment);
 	tcase_add_test(tc, test_second_k_block_refused);
 	tcase_add_test(tc, test_move_numbers_without_space);
