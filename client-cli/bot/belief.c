@@ -373,7 +373,12 @@ static void set_reserve(struct belief *bel, size_t n)
 static bool replay(struct belief *bel, struct belief_hyp *h, bool last_pending)
 {
 	struct movelist ml;
+	/* The children that fit, as many as the position has legal moves: a
+	 * MOVES_MAX array (150 KiB) was a fresh mapping for every replay under
+	 * ASan, whose allocator maps blocks that large, made and unmapped
+	 * thousands of times a move (most of krieg-bot's time in the tests). */
 	struct belief_hyp *ok = NULL;
+	size_t okcap = 0;
 	size_t i = 0;
 	bool good = true;
 	while (good && i < bel->nlog) {
@@ -391,8 +396,10 @@ static bool replay(struct belief *bel, struct belief_hyp *h, bool last_pending)
 			break;
 		}
 		movegen_legal(&h->b, &ml);
-		if (!ok)
-			ok = xreallocarray(NULL, MOVES_MAX, sizeof *ok);
+		if ((size_t)ml.n > okcap) {
+			okcap = (size_t)ml.n;
+			ok = xreallocarray(ok, okcap, sizeof *ok);
+		}
 		int legal = 0, nok = 0;
 		for (int j = 0; j < ml.n; j++) {
 			if (o->obliged && !is_pawn_capture(&h->b, ml.m[j]))
