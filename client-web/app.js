@@ -7,7 +7,7 @@ import { Board, fenPieces } from './board.js';
 import { RecordView } from './record.js';
 import { WatchView } from './watch.js';
 import { Hands } from './hands.js';
-import { announce, awayDeadline, awayText, fmtClock, localStamp, said, side, speak, tagsText, timeText, who, words } from './words.js';
+import { announce, awayDeadline, awayText, ending, fmtClock, localStamp, said, side, speak, tagsText, timeText, who, words } from './words.js';
 
 // The rule sets where a player asks "any?" (common/ruleset.c: pawn_info
 // PAWN_INFO_ASK; test_rulesets checks this line against it).
@@ -423,7 +423,7 @@ function showWelcome() {
     playButton(x.game)]),
     ...list(w.draw_offers).map((x) => [`Game ${x.game}: ${x.by === myColors.get(x.game) ? 'your draw offer stands'
       : `${side(x.by, 'your opponent')} offers a draw`} `, playButton(x.game)]),
-    ...list(w.ended).map((x) => [[`Game ${x.game} against `, who(x.opponent), ` ended: ${x.result} (${x.reason}), you played ${x.color} `],
+    ...list(w.ended).map((x) => [[`Game ${x.game} against `, who(x.opponent), ` ended: ${ending(x.result, x.reason)}, you played ${x.color} `],
       button('Record', () => records.open(x.game, 'umpire'), { record: x.game, view: 'umpire' })]),
     ...[...state.flagged].map(([game, reason]) => [[`Game ${game} is flagged, not played on: its record failed its check`,
       ...(reason ? [' (', said(reason), ')'] : [])]]),
@@ -533,7 +533,7 @@ $('btn-live').addEventListener('click', refreshLive);
 function gameRow(g) {
   const mine = g.white === state.user ? 'white' : g.black === state.user ? 'black' : null;
   const views = g.live ? [mine] : ['white', 'black', 'umpire'];
-  return [`Game ${g.game}: ${g.white} – ${g.black} (${g.rules}) ${g.live ? 'in progress' : `${g.result} ${g.reason}`} `,
+  return [`Game ${g.game}: ${g.white} – ${g.black} (${g.rules}) ${g.live ? 'in progress' : ending(g.result, g.reason)} `,
     // A live game of one's own is played from here: the page shows one game
     // at a time, and a login's game_state of each leaves the last one shown.
     ...(!mine ? [] : g.live ? [button('Play', () => openGame(g.game), { play: g.game })]
@@ -643,6 +643,9 @@ function gameEvent(ev, live = true) {
   if (ev.clock) { state.clock = ev.clock; state.ticked = performance.now(); }
   if (ev.event === 'move' || ev.event === 'moved') state.toMove = ev.by === 'white' ? 'black' : 'white';
   if (ev.event === 'game_over') state.toMove = null;
+  // The end is the one moment a player sees the other side's men: the
+  // true position, as a spectator's board shows it (the endings probe).
+  if (ev.event === 'game_over' && typeof ev.fen === 'string') { board.pieces = fenPieces(ev.fen, null); board.ghosts = new Map(); }
   if (ev.event === 'clock_paused') state.paused = true;
   if (ev.event === 'clock_unpaused') state.paused = false;
   if (ev.event === 'adjourned') { state.paused = true; state.adjourned = true; }
@@ -693,7 +696,7 @@ function onEvent(ev) {
     // The page may open a game instead of the lobby: what ended meanwhile
     // is said in the log too, which every view shows.
     list(ev.ended).forEach((x) => note(`Game ${x.game} against `, who(x.opponent),
-      ` ended while you were away: ${x.result} (${x.reason})`));
+      ` ended while you were away: ${ending(x.result, x.reason)}`));
     return;
   }
   if (ev.event === 'game_flagged') {

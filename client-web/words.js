@@ -197,3 +197,20 @@ export function fmtClock(ms) {
   if (h) return `${h}:${two(m)}:${two(s % 60)}`;
   return `${m}:${two(s % 60)}`;
 }
+
+// A finished game's result and reason as the wire names them ("0-1",
+// "resignation") in words, as krieg's words_ending: "0-1 by resignation",
+// "1-0 on time", "aborted"; a reason this page does not know as it came.
+const ENDINGS = Object.assign(Object.create(null), {
+  checkmate: 'checkmate', stalemate: 'stalemate', repetition: 'threefold repetition',
+  fifty_moves: 'the fifty-move rule', insufficient_material: 'insufficient material',
+  resignation: 'resignation', agreement: 'agreement', abandoned: 'abandonment',
+  adjudication: "the umpire's decision",
+});
+export function ending(result, reason) {
+  const r = typeof result === 'string' && result ? result : '*';
+  if (reason === 'aborted') return 'aborted';
+  if (reason === 'time') return `${r} on time`;
+  if (typeof reason === 'string' && ENDINGS[reason]) return `${r} by ${ENDINGS[reason]}`;
+  return typeof reason === 'string' && reason ? `${r} (${reason})` : r;
+}

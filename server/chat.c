@@ -246,9 +246,18 @@ static void cmd_say(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
 	int64_t uid = conn_user(c);
-	struct game *g = game_find(srv->games, json_integer_value(json_object_get(req, "game")));
+	json_int_t gid = json_integer_value(json_object_get(req, "game"));
+	struct game *g = game_find(srv->games, gid);
 	if (g == NULL || g->dead || (g->user[WHITE] != uid && g->user[BLACK] != uid)) {
-		dispatch_error(c, id, PE_NO_SUCH_GAME, "no such live game of yours");
+		/* One's own finished game is game_over, as every game request's
+		 * (the endings probe: `say` alone answered no_such_game). */
+		struct store_game info;
+		bool mine = g ? g->user[WHITE] == uid || g->user[BLACK] == uid
+		              : games_finished_of(srv, gid, uid, &info) == GAME_DONE;
+		if (mine)
+			dispatch_error(c, id, PE_GAME_OVER, "the game is over");
+		else
+			dispatch_error(c, id, PE_NO_SUCH_GAME, "no such live game of yours");
 		return;
 	}
 	if (game_user_busy(srv->games, g, uid)) {

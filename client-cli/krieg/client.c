@@ -475,10 +475,26 @@ static void flush_game(struct client *c, struct cgame *g)
 		else if (g->live && !g->view.over && g->view.to_move == g->color)
 			client_out(c, "#%ld: your move%s", g->id, c->bell ? "\a" : "");
 	}
+	if (g->final_notice) {   /* under the player's own board, above the rematch */
+		g->final_notice = false;
+		if (c->plain) {
+			char w[WORDS_MAX * 2], b[WORDS_MAX * 2];
+			words_pieces(&g->final, WHITE, w, sizeof w);
+			words_pieces(&g->final, BLACK, b, sizeof b);
+			client_out(c, "#%ld: the true position at the end: %s. %s.", g->id, w, b);
+		} else {
+			struct render_opts ro = c->ropts;
+			ro.bottom = g->color;
+			ro.audience = AUD_UMPIRE;
+			char board[RENDER_BOARD_MAX];
+			render_board(&g->final, NULL, &ro, board, sizeof board);
+			client_out(c, "The true board at the end:\n%s", board);
+		}
+	}
 	if (g->rematch_notice) {   /* under the final board, not above it */
 		g->rematch_notice = false;
-		client_out(c, "(\"rematch\" to play %s again, colours swapped; \"record %ld umpire\" shows what "
-		           "really happened.)", g->name[!g->color], g->id);
+		client_out(c, "(\"rematch\" to play %s again, colours swapped; \"record %ld umpire\" shows every "
+		           "move and try.)", g->name[!g->color], g->id);
 	}
 }
 
@@ -863,8 +879,13 @@ static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 		return;
 	const char *tag = g->id == c->current ? "" : " (another game)";
 	client_out(c, "#%ld%s: %s", g->id, tag, words);
-	if (e.type == EV_GAME_OVER && g->id == c->current)
+	if (e.type == EV_GAME_OVER && g->id == c->current) {
 		g->rematch_notice = true;
+		/* The end is the one moment a player sees the other side's men
+		 * (the endings probe: the fen came and was not shown). */
+		const char *fen = json_string_value(json_object_get(msg, "fen"));
+		g->final_notice = fen && fen_parse(fen, &g->final, NULL, 0) == 0;
+	}
 	/* Redrawn after every event that changes what the board shows (and at
 	 * the end), once the action's announcements are all in. */
 	if (g->id == c->current && (changed || e.type == EV_GAME_OVER) && !c->plain)
@@ -1145,9 +1166,10 @@ static void welcome(struct client *c, const json_t *msg)
 			mine = ", a draw";
 		else if (col >= 0 && (strcmp(res, "1-0") == 0 || strcmp(res, "0-1") == 0))
 			mine = (strcmp(res, "1-0") == 0) == (col == WHITE) ? ", you won" : ", you lost";
-		client_out(c, "  game %lld%s ended: %s%s%s%s%s.",
-		           (long long)json_integer_value(json_object_get(x, "game")), against,
-		           res[0] ? res : "*", why[0] ? " (" : "", why, why[0] ? ")" : "", mine);
+		char ending[64];
+		words_ending(res[0] ? res : NULL, why[0] ? why : NULL, ending, sizeof ending);
+		client_out(c, "  game %lld%s ended: %s%s.",
+		           (long long)json_integer_value(json_object_get(x, "game")), against, ending, mine);
 	}
 }
 

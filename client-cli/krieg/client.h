@@ -101,6 +101,8 @@ struct cgame {
 	 * first one: "your move" must not come before the same move's check. */
 	bool turn_notice;
 	bool rematch_notice;                /* the game ended: "rematch" offered, after the board */
+	bool final_notice;                  /* the game ended with its true position: `final` shown */
+	struct board final;                 /* game_over's fen: both sides' men, seen at the end */
 	bool redraw;
 	bool loading;                       /* the view's events continue in later pages */
 	/* the opponent's last connection dropped (opponent_away): shown in the prompt */

@@ -1791,13 +1791,13 @@ static void done_history(struct client *c, const json_t *res, const struct pendi
 	json_array_foreach(games, i, x) {
 		const char *result = json_string_value(json_object_get(x, "result"));
 		const char *reason = json_string_value(json_object_get(x, "reason"));
-		char when[32];
+		char when[32], ending[64];
 		words_utc(x, "created", "%Y-%m-%d %H:%M UTC", when, sizeof when);   /* its zone said, as everywhere */
-		client_out(c, "  game %lld: %s (White) vs %s (Black), %s%s%s, %s%s%s%s",
+		words_ending(result, reason, ending, sizeof ending);
+		client_out(c, "  game %lld: %s (White) vs %s (Black), %s%s%s, %s%s",
 		           (long long)json_integer_value(json_object_get(x, "game")), str(x, "white"),
 		           str(x, "black"), str(x, "rules"), when[0] ? ", " : "", when,
-		           result ? "finished " : "live", result ? result : "", reason ? " by " : "",
-		           reason ? reason : "");
+		           result ? "finished " : "live", result ? ending : "");
 	}
 }
 
@@ -1929,9 +1929,11 @@ static void done_record(struct client *c, const json_t *msg, const struct pendin
 	if (p->arg == 0) {
 		const char *result = json_string_value(json_object_get(msg, "result"));
 		const char *reason = json_string_value(json_object_get(msg, "reason"));
-		client_out(c, "Game %ld, %s: %s (White) vs %s (Black), %s%s%s; as %s%s heard it:", game,
-		           str(msg, "rules"), str(msg, "white"), str(msg, "black"), result ? result : "live",
-		           reason ? " by " : "", reason ? reason : "", !strcmp(view, "umpire") ? "the " : "",
+		char ending[64];
+		words_ending(result, reason, ending, sizeof ending);
+		client_out(c, "Game %ld, %s: %s (White) vs %s (Black), %s; as %s%s heard it:", game,
+		           str(msg, "rules"), str(msg, "white"), str(msg, "black"), result ? ending : "live",
+		           !strcmp(view, "umpire") ? "the " : "",
 		           !strcmp(view, "umpire") ? "umpire" : !strcmp(view, "white") ? "White" : "Black");
 		const char *fen = json_string_value(json_object_get(msg, "fen"));
 		c->replay_ok = !strcmp(view, "umpire") && fen && fen_parse(fen, &c->replay, NULL, 0) == 0;

@@ -105,13 +105,33 @@ static const char *reason_words(int reason)
 	}
 }
 
+void words_ending(const char *result, const char *reason, char *buf, size_t len)
+{
+	int r = reason ? game_reason_parse(reason) : -1;
+	if (!result)
+		result = "*";
+	if (r == REASON_ABORTED)
+		snprintf(buf, len, "aborted");
+	else if (r == REASON_TIME)
+		snprintf(buf, len, "%s on time", result);
+	else if (r > REASON_NONE)
+		snprintf(buf, len, "%s by %s", result, reason_words(r));
+	else if (reason)   /* a reason this client does not know: as it came */
+		snprintf(buf, len, "%s (%s)", result, reason);
+	else
+		snprintf(buf, len, "%s", result);
+}
+
 static void game_over(const struct event *e, char *buf, size_t len)
 {
 	const char *res = game_result_name(e->result);
 	if (!res)
 		res = "*";
-	if (e->reason == REASON_ABORTED) {
-		say(buf, len, "Game aborted");
+	if (e->reason == REASON_ABORTED) {   /* by whom, when the server says (an umpire's: nobody) */
+		if (e->by == WHITE || e->by == BLACK)
+			say(buf, len, "Game aborted by %s", words_side(e->by));
+		else
+			say(buf, len, "Game aborted");
 		return;
 	}
 	char lead[64] = "";

@@ -72,6 +72,11 @@ void words_impossible(const struct ruleset *rs, const struct event *e, enum word
 /* "White" / "Black" / "Nobody". */
 const char *words_side(int color);
 
+/* A finished game's result and reason as the wire names them ("0-1",
+ * "resignation") in words: "0-1 by resignation", "1-0 on time",
+ * "aborted"; a reason this client does not know is shown as it came. */
+void words_ending(const char *result, const char *reason, char *buf, size_t len);
+
 /*
  * The umpire's reading of an event from the chair: as words_event() for a
  * listener who is neither side, except that a try the umpire's copy names

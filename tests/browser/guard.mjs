@@ -310,11 +310,11 @@ await scenario('the welcome', async () => {
     : document.getElementById('welcome')?.innerText ?? '(no welcome list)'));
   check(new RegExp(`Game ${g1} against bob: your move \\(\\d+:\\d\\d left\\)`).test(list), `g1 not listed as your move:\n${list}`);
   check(new RegExp(`Game ${g2}: Black offers a draw`).test(list), `g2's draw offer not listed:\n${list}`);
-  check(new RegExp(`Game ${g3} against bob ended: 1-0 \\(resignation\\), you played white`).test(list), `g3's end not listed:\n${list}`);
+  check(new RegExp(`Game ${g3} against bob ended: 1-0 by resignation, you played white`).test(list), `g3's end not listed:\n${list}`);
   check(new RegExp(`Game ${g1} against bob: your move .*\\(paused by the umpire`).test(list), `g1 not said paused:\n${list}`);
   // and what ended in the log, which every view shows (the page may open a game, not the lobby)
   const log = await a.evaluate(() => document.getElementById('log').innerText);
-  check(new RegExp(`Game ${g3} against bob ended while you were away: 1-0 \\(resignation\\)`).test(log), `g3's end not in the log:\n${log}`);
+  check(new RegExp(`Game ${g3} against bob ended while you were away: 1-0 by resignation`).test(log), `g3's end not in the log:\n${log}`);
   await lu.ok('clock_unpause', { game: g1, reason: 'back' });
 });
 

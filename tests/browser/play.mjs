@@ -278,6 +278,10 @@ try {
   check(over.result === '1-0', `the game ended ${over.result}`);
   await la.waitFor((m) => m.event === 'game_over' && m.game === game);
   await lb.waitFor((m) => m.event === 'game_over' && m.game === game);
+  // The end shows each player the true position (the endings probe): White
+  // sees Black's knight on f6, Black White's queen on f7, never seen before.
+  await until(a, () => window.krieg.board.pieces.get('f6') === 'n', null, "Black's knight on White's board at the end");
+  await until(b, () => window.krieg.board.pieces.get('f7') === 'Q', null, "White's queen on Black's board at the end");
 
   // ---- 2. the same lines on both transports ----
   sameLines('white', gameLines(await frames(a), game), gameLines(la.lines, game));

@@ -138,6 +138,8 @@ START_TEST(fools_mate_in_every_ruleset)
 	assert_over(&w, g, "0-1", "checkmate");
 	assert_over(&b, g, "0-1", "checkmate");
 	kc_error(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", g, "move", "e4"), "game_over");
+	/* Regression (the endings probe): `say` alone answered no_such_game */
+	kc_error(w.c, kc_req(w.c, "say", "{s:I, s:s}", "game", g, "text", "gg"), "game_over");
 
 	const char *const black_moves[] = { "\"e7e5\"", "\"d8h4\"", "\"e7f6\"", NULL };
 	const char *const white_moves[] = { "\"f2f3\"", "\"g2g4\"", "\"f3e4\"", NULL };

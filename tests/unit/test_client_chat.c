@@ -272,9 +272,9 @@ START_TEST(welcome_says_what_waited)
 	ck_assert_ptr_nonnull(strstr(s.printed, "game 12 against alice: your move (1d 23h left)."));
 	ck_assert_ptr_nonnull(strstr(s.printed, "game 12: White offers a draw"));
 	ck_assert_ptr_nonnull(strstr(s.printed, "game 13: Black offers a draw"));
-	ck_assert_ptr_nonnull(strstr(s.printed, "game 9 ended: 1-0 (abandoned)."));
+	ck_assert_ptr_nonnull(strstr(s.printed, "game 9 ended: 1-0 by abandonment."));
 	/* with the side played (a newer server): whose result it was */
-	ck_assert_ptr_nonnull(strstr(s.printed, "game 10 against carol ended: 1-0 (time), you lost."));
+	ck_assert_ptr_nonnull(strstr(s.printed, "game 10 against carol ended: 1-0 on time, you lost."));
 	ck_assert_ptr_nonnull(strstr(s.printed, "game 11 against dave ended: 1/2-1/2, a draw."));
 	/* Regression (probe): a game an umpire paused read "your move", and the
 	 * move was refused. */

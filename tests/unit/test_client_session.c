@@ -705,10 +705,11 @@ START_TEST(rematch_after_the_end)
 	client_receive(&c, "{\"event\":\"game_over\",\"game\":4,\"ply\":0,\"audience\":[\"white\",\"black\"],"
 	                   "\"result\":\"0-1\",\"reason\":\"resignation\"}");
 	/* the last words, under the final board */
-	const char *hint = "(\"rematch\" to play bob again, colours swapped; \"record 4 umpire\" shows what "
-	                   "really happened.)\n";
+	const char *hint = "(\"rematch\" to play bob again, colours swapped; \"record 4 umpire\" shows every "
+	                   "move and try.)\n";
 	ck_assert_str_eq(s.printed + strlen(s.printed) - strlen(hint), hint);
 	ck_assert_ptr_nonnull(strstr(s.printed, "Game over"));
+	ck_assert_ptr_null(strstr(s.printed, "true board"));   /* no fen came: none shown */
 	ck_assert_int_eq(client_command(&c, "rematch"), 0);
 	json_t *j = sink_last(&s);
 	ck_assert_str_eq(json_string_value(json_object_get(j, "type")), "rematch");
@@ -726,6 +727,39 @@ START_TEST(rematch_after_the_end)
 	ck_assert_str_eq(s.printed, "");
 	ck_assert_int_eq(client_command(&c, "rematch three"), -1);
 	client_free(&c);
+}
+END_TEST
+
+/*
+ * Regression (the endings probe): game_over carries the true final
+ * position to both players, and neither client showed it; the end is the
+ * one moment a player sees the other side's men.  Drawn under the
+ * player's own board, before the rematch hint; in words with --plain.
+ */
+START_TEST(final_position_shown)
+{
+	static const char over[] =
+		"{\"event\":\"game_over\",\"game\":4,\"ply\":3,\"by\":\"black\",\"audience\":[\"white\","
+		"\"black\"],\"result\":\"0-1\",\"reason\":\"checkmate\","
+		"\"fen\":\"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3\"}";
+	for (int plain = 0; plain < 2; plain++) {
+		struct client c;
+		struct sink s;
+		make_client(&c, &s, false);
+		c.plain = plain;
+		sink_game_start(&c, 4, "white", false);
+		s.printed[0] = '\0';
+		client_receive(&c, over);
+		client_flush(&c);
+		const char *end = plain ? strstr(s.printed, "#4: the true position at the end: White:")
+		                        : strstr(s.printed, "The true board at the end:");
+		ck_assert_msg(end != NULL, "%s", s.printed);
+		if (plain)   /* Black's queen, which White never saw, is said */
+			ck_assert_msg(strstr(end, "Black:") && strstr(end, "queen h4"), "%s", end);
+		const char *hint = strstr(s.printed, "(\"rematch\"");
+		ck_assert_msg(hint != NULL && hint > end, "%s", s.printed);
+		client_free(&c);
+	}
 }
 END_TEST
 
@@ -1806,6 +1840,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, logout_forgets_the_games);
 	tcase_add_test(tc, draw_responses_say_what_happened);
 	tcase_add_test(tc, rematch_after_the_end);
+	tcase_add_test(tc, final_position_shown);
 	tcase_add_test(tc, profile_and_standings_in_words);
 	tcase_add_test(tc, following_in_words);
 	tcase_add_test(tc, mutes_in_words);

@@ -156,6 +156,48 @@ START_TEST(any_and_game_over)
 	e.reason = REASON_STALEMATE;
 	words_event(&e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Game over: drawn by stalemate (1/2-1/2)");
+	/* Regression (the endings probe): who aborted was not said */
+	e = ev(EV_GAME_OVER, WHITE);
+	e.reason = REASON_ABORTED;
+	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Game aborted by White");
+	e.by = -1;   /* an umpire's abort */
+	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Game aborted");
+}
+END_TEST
+
+/* Regression (the endings probe): `history`, `record` and the welcome's
+ * ended games wrote the wire's names ("1-0 by time", "* by aborted",
+ * "1/2-1/2 by fifty_moves") where the game's own words are English. */
+START_TEST(ending_in_words)
+{
+	static const char *const cases[][3] = {
+		{ "1-0", "checkmate", "1-0 by checkmate" },
+		{ "1/2-1/2", "stalemate", "1/2-1/2 by stalemate" },
+		{ "1/2-1/2", "repetition", "1/2-1/2 by threefold repetition" },
+		{ "1/2-1/2", "fifty_moves", "1/2-1/2 by the fifty-move rule" },
+		{ "1/2-1/2", "insufficient_material", "1/2-1/2 by insufficient material" },
+		{ "0-1", "resignation", "0-1 by resignation" },
+		{ "1/2-1/2", "agreement", "1/2-1/2 by agreement" },
+		{ "1-0", "time", "1-0 on time" },
+		{ "0-1", "abandoned", "0-1 by abandonment" },
+		{ "*", "aborted", "aborted" },
+		{ NULL, "aborted", "aborted" },
+		{ "1/2-1/2", "adjudication", "1/2-1/2 by the umpire's decision" },
+		{ "1-0", "forfeit", "1-0 (forfeit)" },   /* a reason of a newer server: as it came */
+		{ "1/2-1/2", NULL, "1/2-1/2" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		words_ending(cases[i][0], cases[i][1], buf, sizeof buf);
+		ck_assert_str_eq(buf, cases[i][2]);
+	}
+	/* every reason the server names has its words */
+	for (int r = REASON_CHECKMATE; r <= REASON_ADJUDICATION; r++) {
+		words_ending("1-0", game_reason_name(r), buf, sizeof buf);
+		ck_assert_msg(strchr(buf, '(') == NULL && strchr(buf, '_') == NULL, "%s: %s",
+		              game_reason_name(r), buf);
+	}
 }
 END_TEST
 
@@ -525,6 +567,7 @@ static Suite *words_suite(void)
 	tcase_add_test(tc, pawn_tries_words);
 	tcase_add_test(tc, moves_and_tries);
 	tcase_add_test(tc, any_and_game_over);
+	tcase_add_test(tc, ending_in_words);
 	tcase_add_test(tc, nost_words);
 	tcase_add_test(tc, adjournment_words);
 	tcase_add_test(tc, pawn_squares_words);
