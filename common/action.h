@@ -156,6 +156,10 @@ int action_draw_offer(int offer, const struct action *a, int plies_before, int p
 /* ---- umpire actions ---- */
 
 #define ACTION_REASON_MAX 200            /* bytes of an umpire's reason or note */
+/* Bytes such a text, a chat message or a decline's reason may have as it
+ * comes, before it is normalised (text_words: ends trimmed, invisible
+ * characters dropped); ACTION_REASON_MAX is checked after. */
+#define ACTION_TEXT_IN_MAX (4 * ACTION_REASON_MAX)
 #define ACTION_ADDTIME_MAX_S 86400       /* most seconds one addtime gives */
 
 /* Is this kind an umpire's? */

@@ -63,7 +63,6 @@
 #define CHAT_GAME_ID_MAX (1LL << 53)
 #define CHAT_MAILBOX_MAX 100        /* messages kept for one user ... */
 #define CHAT_FROM_ONE_MAX 10        /* ... of them from one sender: no pest fills a mailbox */
-#define CHAT_TEXT_IN_MAX (4 * ACTION_REASON_MAX)   /* bytes a text may have before it is normalised */
 
 struct chat_user {
 	struct idnode node;          /* in chat's users; node.id = the user */
@@ -209,7 +208,7 @@ bool chat_muted(struct games *gs, int64_t listener, int64_t speaker)
 static bool chat_checked(struct conn *c, json_t *id, json_t *req, char *out, size_t len)
 {
 	const char *text = json_string_value(json_object_get(req, "text"));
-	char words[CHAT_TEXT_IN_MAX + 1];
+	char words[ACTION_TEXT_IN_MAX + 1];
 	if (!text_words(text, words, sizeof words) || action_umpire_text(words, out, len) != REF_OK) {
 		dispatch_error(c, id, PE_BAD_REQUEST, "text: " TEXT_RULE, ACTION_REASON_MAX);
 		return false;
@@ -244,30 +243,16 @@ static void chat_sent(struct conn *c)
 
 static void cmd_say(struct conn *c, json_t *id, json_t *req)
 {
-	struct server *srv = conn_server(c);
-	int64_t uid = conn_user(c);
-	json_int_t gid = json_integer_value(json_object_get(req, "game"));
-	struct game *g = game_find(srv->games, gid);
-	if (g == NULL || g->dead || (g->user[WHITE] != uid && g->user[BLACK] != uid)) {
-		/* One's own finished game is game_over, as every game request's
-		 * (the endings probe: `say` alone answered no_such_game). */
-		struct store_game info;
-		bool mine = g ? g->user[WHITE] == uid || g->user[BLACK] == uid
-		              : games_finished_of(srv, gid, uid, &info) == GAME_DONE;
-		if (mine)
-			dispatch_error(c, id, PE_GAME_OVER, "the game is over");
-		else
-			dispatch_error(c, id, PE_NO_SUCH_GAME, "no such live game of yours");
+	/* The refusals of every game request (game_mine): `say` had its own,
+	 * no_such_game for one's own finished or flagged game (two probes). */
+	int color;
+	struct game *g = game_mine(c, id, req, &color, cmd_say);
+	if (g == NULL)
 		return;
-	}
-	if (game_user_busy(srv->games, g, uid)) {
-		game_wait_for_commit(c, g, id, req, cmd_say);
-		return;
-	}
 	char text[ACTION_REASON_MAX + 1];
 	if (!chat_checked(c, id, req, text, sizeof text))
 		return;
-	if (game_act(g, ACTION_SAY, g->user[WHITE] == uid ? WHITE : BLACK, text, c, id, NULL) == 0)
+	if (game_act(g, ACTION_SAY, color, text, c, id, NULL) == 0)
 		chat_sent(c);
 }
 
@@ -280,8 +265,12 @@ static void cmd_spec(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	if (!watch_is_spectator(g, conn_id(c))) {
-		dispatch_error(c, id, PE_FORBIDDEN, "watch the game first: the spectators' channel is "
-		               "for its spectators");
+		/* No advice to watch where watching is refused too (the refusals
+		 * probe): a player of the game, anyone but an umpire in a rated one. */
+		bool player = g->user[WHITE] == conn_user(c) || g->user[BLACK] == conn_user(c);
+		dispatch_error(c, id, PE_FORBIDDEN, player ? "you play in this game: the spectators' channel "
+		               "is for its spectators" : "the spectators' channel is for the game's "
+		               "spectators");
 		return;
 	}
 	if (game_user_busy(srv->games, g, conn_user(c))) {
@@ -562,12 +551,12 @@ static const struct field f_none[] = {
 
 static const struct field f_say[] = {
 	{ "game", F_INT, 1, CHAT_GAME_ID_MAX },
-	{ "text", F_STRING, 1, CHAT_TEXT_IN_MAX },   /* the exact bound is checked after */
+	{ "text", F_STRING, 1, ACTION_TEXT_IN_MAX },   /* the exact bound is checked after */
 	{ NULL, 0, 0, 0 },
 };
 static const struct field f_tell[] = {
 	{ "user", F_STRING, 1, PROTO_NAME_MAX },
-	{ "text", F_STRING, 1, CHAT_TEXT_IN_MAX },
+	{ "text", F_STRING, 1, ACTION_TEXT_IN_MAX },
 	{ NULL, 0, 0, 0 },
 };
 static const struct field f_list[] = {

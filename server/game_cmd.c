@@ -82,12 +82,8 @@ bool game_user_busy(const struct games *gs, const struct game *g, int64_t uid)
 	return batch_waiting(gs->batch, g, uid);
 }
 
-/* The live game `id` if the connection's user plays in it.  Otherwise an
- * error is sent: game_over for a finished game of theirs, no_such_game for
- * anything else (no existence oracle).  NULL too when the user must wait
- * (batch.h): the request (handler self) runs again after that. */
-static struct game *my_game(struct conn *c, json_t *id, json_t *req, int *color,
-                            proceed_fn self)
+/* See game_priv.h. */
+struct game *game_mine(struct conn *c, json_t *id, json_t *req, int *color, proceed_fn self)
 {
 	struct server *srv = conn_server(c);
 	int64_t uid = conn_user(c);
@@ -152,7 +148,7 @@ static void cmd_move(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	int color;
-	struct game *g = my_game(c, id, req, &color, cmd_move);
+	struct game *g = game_mine(c, id, req, &color, cmd_move);
 	if (!g)
 		return;
 	if (one) {
@@ -171,7 +167,7 @@ static void cmd_move(struct conn *c, json_t *id, json_t *req)
 static void cmd_quiet(struct conn *c, json_t *id, json_t *req)
 {
 	int color;
-	struct game *g = my_game(c, id, req, &color, cmd_quiet);
+	struct game *g = game_mine(c, id, req, &color, cmd_quiet);
 	if (!g)
 		return;
 	char text[ACTION_TEXT_MAX];
@@ -186,7 +182,7 @@ static void cmd_quiet(struct conn *c, json_t *id, json_t *req)
 static void cmd_any(struct conn *c, json_t *id, json_t *req)
 {
 	int color;
-	struct game *g = my_game(c, id, req, &color, cmd_any);
+	struct game *g = game_mine(c, id, req, &color, cmd_any);
 	if (g)
 		game_act(g, ACTION_ANY, color, "", c, id, NULL);
 }
@@ -194,7 +190,7 @@ static void cmd_any(struct conn *c, json_t *id, json_t *req)
 static void cmd_resign(struct conn *c, json_t *id, json_t *req)
 {
 	int color;
-	struct game *g = my_game(c, id, req, &color, cmd_resign);
+	struct game *g = game_mine(c, id, req, &color, cmd_resign);
 	if (g)
 		game_act(g, ACTION_END, color, game_reason_name(game_forfeit_reason(g, REASON_RESIGNATION)), c,
 		         id, NULL);
@@ -203,18 +199,37 @@ static void cmd_resign(struct conn *c, json_t *id, json_t *req)
 static void cmd_abort(struct conn *c, json_t *id, json_t *req)
 {
 	int color;
-	struct game *g = my_game(c, id, req, &color, cmd_abort);
+	struct game *g = game_mine(c, id, req, &color, cmd_abort);
 	if (!g)
 		return;
 	/* Only before both sides moved: game_act refuses (action_record_refusal). */
 	game_act(g, ACTION_END, color, game_reason_name(REASON_ABORTED), c, id, NULL);
 }
 
-static void cmd_draw(struct conn *c, json_t *id, json_t *req)
+/* An offer's "action" (absent: `dflt`), checked before the game is looked
+ * up, so that a bad one is bad_request in every game, as every field's
+ * shape is (the refusals probe: `draw` checked it only in one's own live
+ * game); NULL once refused. */
+static const char *offer_action(struct conn *c, json_t *id, json_t *req, const char *dflt)
 {
 	const char *action = json_string_value(json_object_get(req, "action"));
+	if (action == NULL)
+		action = dflt;
+	if (action == NULL || (strcmp(action, "offer") != 0 && strcmp(action, "accept") != 0 &&
+	                       strcmp(action, "decline") != 0)) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "action must be offer, accept or decline");
+		return NULL;
+	}
+	return action;
+}
+
+static void cmd_draw(struct conn *c, json_t *id, json_t *req)
+{
+	const char *action = offer_action(c, id, req, NULL);
 	int color;
-	struct game *g = my_game(c, id, req, &color, cmd_draw);
+	if (action == NULL)
+		return;
+	struct game *g = game_mine(c, id, req, &color, cmd_draw);
 	if (!g)
 		return;
 	/* One standing offer a side (another would only repeat the notice
@@ -230,27 +245,19 @@ static void cmd_draw(struct conn *c, json_t *id, json_t *req)
 		game_act(g, ACTION_DRAW, color, "offer", c, id, NULL);
 	else if (strcmp(action, "accept") == 0)
 		game_act(g, ACTION_END, color, game_reason_name(agreed), c, id, NULL);
-	else if (strcmp(action, "decline") == 0)
+	else
 		game_act(g, ACTION_DRAW, color, "decline", c, id, NULL);
-	else {
-		dispatch_error(c, id, PE_BAD_REQUEST, "action must be offer, accept or decline");
-	}
 }
 
 /* Adjournment (PROTOCOL.md "Adjournment"): offered, accepted and
  * declined as a draw is; the clocks stop in game_act. */
 static void cmd_adjourn(struct conn *c, json_t *id, json_t *req)
 {
-	const char *action = json_string_value(json_object_get(req, "action"));
+	const char *action = offer_action(c, id, req, "offer");
 	int color;
 	if (action == NULL)
-		action = "offer";
-	if (strcmp(action, "offer") != 0 && strcmp(action, "accept") != 0 &&
-	    strcmp(action, "decline") != 0) {
-		dispatch_error(c, id, PE_BAD_REQUEST, "action must be offer, accept or decline");
 		return;
-	}
-	struct game *g = my_game(c, id, req, &color, cmd_adjourn);
+	struct game *g = game_mine(c, id, req, &color, cmd_adjourn);
 	if (!g)
 		return;
 	/* Offering back is accepting; the rest is game_act's to refuse
@@ -266,7 +273,7 @@ static void cmd_adjourn(struct conn *c, json_t *id, json_t *req)
 static void cmd_unadjourn(struct conn *c, json_t *id, json_t *req)
 {
 	int color;
-	struct game *g = my_game(c, id, req, &color, cmd_unadjourn);
+	struct game *g = game_mine(c, id, req, &color, cmd_unadjourn);
 	if (!g)
 		return;
 	/* Both at the board, or the clock would run for an absent player. */
@@ -280,7 +287,7 @@ static void cmd_unadjourn(struct conn *c, json_t *id, json_t *req)
 static void cmd_possible(struct conn *c, json_t *id, json_t *req)
 {
 	int color;
-	struct game *g = my_game(c, id, req, &color, cmd_possible);
+	struct game *g = game_mine(c, id, req, &color, cmd_possible);
 	if (!g)
 		return;
 	struct movelist ml;

@@ -261,6 +261,13 @@ bool game_user_busy(const struct games *gs, const struct game *g, int64_t uid);
 void game_wait_for_commit(struct conn *c, const struct game *g, json_t *id, json_t *req,
                           proceed_fn proceed);
 bool game_conn_awaiting(const struct games *gs, uint64_t conn);
+/* The live game req's "game" names if the connection's user plays in it
+ * (*color theirs).  Otherwise NULL, with the one refusal every game
+ * request makes: game_over for a finished game of theirs, flagged for one
+ * whose record failed its check, no_such_game for anything else (no
+ * existence oracle); NULL too when the user must wait (batch.h), self
+ * then running again after the commit. */
+struct game *game_mine(struct conn *c, json_t *id, json_t *req, int *color, proceed_fn self);
 
 /* game_presence.c: the abandonment policy, away/back, the login welcome. */
 /* The abandonment grace (ms) of col's player when away, 0 for none

@@ -225,7 +225,7 @@ static bool readable(struct conn *c, json_t *id, json_t *req, unsigned aud, stru
 	if (auth_user_role(conn_server(c), uid) >= AUTH_ROLE_UMPIRE) {
 		if (games_user_count(conn_server(c)->games, uid) > 0) {
 			dispatch_error(c, id, PE_FORBIDDEN, "an umpire who plays a live game reads no "
-			               "other game until it ends");
+			               "other unfinished game until their own ends");
 			return false;
 		}
 		if (rc == STORE_OK)

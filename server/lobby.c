@@ -79,7 +79,6 @@
 #define LOBBY_WAITING_SHARE 2        /* offers that may wait (offer_waits) fill 1/this of it at most */
 #define LOBBY_OFFERS_PER_USER 16     /* open offers one user may have */
 #define LOBBY_OFFER_ID_MAX (1LL << 53)
-#define LOBBY_REASON_IN_MAX (4 * ACTION_REASON_MAX)   /* a decline's reason before it is normalised (chat's) */
 #define LOBBY_GAME_ID_MAX (1LL << 53)  /* JSON-safe integers, as game_cmd.c */
 #define LOBBY_RULES_MAX 16
 #define COLOR_RANDOM (-1)
@@ -1268,7 +1267,7 @@ static void cmd_decline(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
 	const char *why = json_string_value(json_object_get(req, "reason"));
-	char words[LOBBY_REASON_IN_MAX + 1], reason[ACTION_REASON_MAX + 1];
+	char words[ACTION_TEXT_IN_MAX + 1], reason[ACTION_REASON_MAX + 1];
 	if (why != NULL && (!text_words(why, words, sizeof words) ||
 	                    action_umpire_text(words, reason, sizeof reason) != REF_OK)) {
 		dispatch_error(c, id, PE_BAD_REQUEST, "reason: " TEXT_RULE, ACTION_REASON_MAX);
@@ -1398,7 +1397,7 @@ static const struct field f_offer[] = {
 };
 static const struct field f_decline[] = {
 	{ "offer", F_INT, 1, LOBBY_OFFER_ID_MAX },
-	{ "reason", F_STRING, 0, LOBBY_REASON_IN_MAX },   /* the exact bound is checked after */
+	{ "reason", F_STRING, 0, ACTION_TEXT_IN_MAX },   /* the exact bound is checked after */
 	{ NULL, 0, 0, 0 },
 };
 static const struct field f_rematch[] = {

@@ -768,7 +768,10 @@ static void umpire_act(struct conn *c, json_t *id, json_t *req, int kind, int co
 	if (g == NULL)
 		return;
 	struct action a;
-	char words[ACTION_REASON_MAX + 1];
+	/* Taken as chat's text is (PROTOCOL.md): the limit is the normalised
+	 * text's, not the request's (the refusals probe: 199 letters and 5
+	 * spaces were refused here and accepted by `say`). */
+	char words[ACTION_TEXT_IN_MAX + 1];
 	bool plain = u->reason == NULL || text_words(u->reason, words, sizeof words);
 	if (plain && u->reason != NULL)
 		u->reason = words;
@@ -842,25 +845,25 @@ static void cmd_note(struct conn *c, json_t *id, json_t *req)
 
 static const struct field f_reason[] = {
 	{ "game", F_INT, 1, WATCH_GAME_ID_MAX },
-	{ "reason", F_STRING, 1, ACTION_REASON_MAX },
+	{ "reason", F_STRING, 1, ACTION_TEXT_IN_MAX },
 	{ NULL, 0, 0, 0 },
 };
 static const struct field f_add_time[] = {
 	{ "game", F_INT, 1, WATCH_GAME_ID_MAX },
 	{ "color", F_STRING, 1, 5 },
 	{ "seconds", F_COUNT, 1, ACTION_ADDTIME_MAX_S },
-	{ "reason", F_STRING, 1, ACTION_REASON_MAX },
+	{ "reason", F_STRING, 1, ACTION_TEXT_IN_MAX },
 	{ NULL, 0, 0, 0 },
 };
 static const struct field f_adjudicate[] = {
 	{ "game", F_INT, 1, WATCH_GAME_ID_MAX },
 	{ "result", F_STRING, 1, 7 },
-	{ "reason", F_STRING, 1, ACTION_REASON_MAX },
+	{ "reason", F_STRING, 1, ACTION_TEXT_IN_MAX },
 	{ NULL, 0, 0, 0 },
 };
 static const struct field f_note[] = {
 	{ "game", F_INT, 1, WATCH_GAME_ID_MAX },
-	{ "text", F_STRING, 1, ACTION_REASON_MAX },
+	{ "text", F_STRING, 1, ACTION_TEXT_IN_MAX },
 	{ "public", F_BOOL, 0, 0 },
 	{ NULL, 0, 0, 0 },
 };

@@ -559,7 +559,11 @@ START_TEST(chat_requests)
 	/* Only a player says, only a spectator speaks on the spectators' channel. */
 	kc_error(s.c, kc_req(s.c, "say", "{s:I, s:s}", "game", g, "text", "hi"), "no_such_game");
 	kc_error(x.c, kc_req(x.c, "say", "{s:I, s:s}", "game", g, "text", "hi"), "no_such_game");
-	kc_error(w.c, kc_req(w.c, "spec", "{s:I, s:s}", "game", g, "text", "hi"), "forbidden");
+	/* ... with no advice to watch where watching is refused (the refusals probe) */
+	json_t *refusal = kc_error(w.c, kc_req(w.c, "spec", "{s:I, s:s}", "game", g, "text", "hi"),
+	                           "forbidden");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(refusal, "error"), "message")),
+	                 "you play in this game: the spectators' channel is for its spectators");
 	kc_error(x.c, kc_req(x.c, "spec", "{s:I, s:s}", "game", g, "text", "hi"), "forbidden");
 	/* Checked at the edge: empty, control characters, bad UTF-8, too long. */
 	kc_error(w.c, kc_req(w.c, "say", "{s:I, s:s}", "game", g, "text", "  "), "bad_request");

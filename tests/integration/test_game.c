@@ -889,6 +889,12 @@ START_TEST(malformed_game_requests)
 	kc_error(c, kc_req(c, "move", "{s:I, s:I}", "game", -1LL, "move", 1), "bad_request");
 	kc_error(c, kc_req(c, "draw", "{s:I, s:s}", "game", g, "action", "maybe"), "bad_request");
 	kc_error(c, kc_req(c, "draw", "{s:I}", "game", g), "bad_request");
+	/* Regression (the refusals probe): a bad action is bad_request in any
+	 * game, as `adjourn`'s is, not no_such_game outside one's own */
+	kc_error(c, kc_req(c, "draw", "{s:I, s:s}", "game", (json_int_t)999999, "action", "maybe"),
+	         "bad_request");
+	kc_error(c, kc_req(c, "adjourn", "{s:I, s:s}", "game", (json_int_t)999999, "action", "maybe"),
+	         "bad_request");
 	kc_error(c, kc_req(c, "move", "{s:I, s:s}", "game", g, "move", "Zz9"), "notation");
 	kc_error(c, kc_req(c, "move", "{s:I, s:s}", "game", g, "move", "Ke2"), "notation");
 	/* Lists and quiet sequences are nost's. */

@@ -761,6 +761,19 @@ START_TEST(refusals)
 	kc_no_game_event(b.c, "umpire_note");
 	kc_no_game_event(b.c, "game_over");
 	move(&b, game, "e5");
+	/* Regression (the refusals probe): the 200 bytes are the text's as
+	 * chat takes it, ends trimmed and invisible characters dropped; the
+	 * request's field was held to 200 (199 letters and 5 spaces refused,
+	 * which `say` takes). */
+	char padded[200 + 12 * 3 + 1];
+	memset(padded, 'x', 199);
+	memcpy(padded + 199, "     ", 6);
+	kc_ok(ump.c, kc_req(ump.c, "note", "{s:I, s:s}", "game", g, "text", padded));
+	memset(padded, 'x', 190);
+	for (int i = 0; i < 12; i++)
+		memcpy(padded + 190 + 3 * i, "\xe2\x80\x8b", 3);   /* U+200B, zero width */
+	padded[190 + 36] = '\0';
+	kc_ok(ump.c, kc_req(ump.c, "note", "{s:I, s:s}", "game", g, "text", padded));
 	kc_close(w.c);
 	kc_close(b.c);
 	kc_close(other.c);
