@@ -261,8 +261,9 @@ check-build: all $(UNIT_BINS) $(INTEG_BINS) $(BENCH_BINS)
 
 # tests/run-tests.sh runs a suite per core, in the order given: the
 # longest (by the times it prints) go first, so that the lanes end together.
-UNIT_FIRST  = test_belief test_bot test_view
-INTEG_FIRST = test_watch test_recovery test_client_watch test_leak
+UNIT_FIRST  = test_belief test_replay_page test_bot test_view
+INTEG_FIRST = test_watch test_recovery test_bot test_client test_transport test_umpire test_club \
+              test_game test_accounts
 longest_first = $(foreach t,$(1),$(filter %/$(t),$(2))) $(filter-out $(addprefix %/,$(1)),$(2))
 
 unit: $(UNIT_BINS)
