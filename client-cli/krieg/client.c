@@ -388,7 +388,17 @@ void client_clocks_words(const struct client *c, const struct cgame *g, char *bu
 	}
 	render_clock(w, wc);
 	render_clock(b, bc);
-	snprintf(buf, len, "#%ld: White %s, Black %s; %s", g->id, wc, bc, turn_words(g));
+	/* A clock of days (a correspondence game's) also as the date it runs
+	 * out, by this computer's clock: "2d 23:59" is a count, not a day. */
+	char due[80] = "";
+	long run = g->view.to_move == WHITE ? w : b;
+	if (g->live && !g->view.over && !g->paused && run > 86400000L) {
+		char at[48];
+		words_utc_at((wall(c) + run) / 1000, "%Y-%m-%d %H:%M UTC", at, sizeof at);
+		if (at[0])
+			snprintf(due, sizeof due, " (%s's time runs out %s)", words_side(g->view.to_move), at);
+	}
+	snprintf(buf, len, "#%ld: White %s, Black %s; %s%s", g->id, wc, bc, turn_words(g), due);
 }
 
 void client_prompt(const struct client *c, char *buf, size_t len)

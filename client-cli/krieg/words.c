@@ -598,13 +598,18 @@ int words_chat(const json_t *msg, const char *white, const char *black, int me, 
 	return 0;
 }
 
-void words_utc(const json_t *o, const char *key, const char *fmt, char *buf, size_t len)
+void words_utc_at(long long secs, const char *fmt, char *buf, size_t len)
 {
-	time_t t = (time_t)json_integer_value(json_object_get(o, key));
+	time_t t = (time_t)secs;
 	struct tm tm;
 	buf[0] = '\0';
 	if (t > 0 && gmtime_r(&t, &tm) && strftime(buf, len, fmt, &tm) == 0)
 		buf[0] = '\0';
+}
+
+void words_utc(const json_t *o, const char *key, const char *fmt, char *buf, size_t len)
+{
+	words_utc_at((long long)json_integer_value(json_object_get(o, key)), fmt, buf, len);
 }
 
 void words_message(const json_t *m, char *buf, size_t len)

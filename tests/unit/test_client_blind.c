@@ -54,6 +54,19 @@ START_TEST(time_says_the_clocks)
 	ck_assert_msg(strstr(since(&s, from), "#8: untimed; their move\n") != NULL, "%s", since(&s, from));
 	client_free(&c);
 
+	/* a correspondence clock also as the date it runs out (from the
+	 * leftovers of the times probe: "2d 23:59" is a count, not a day) */
+	sink_logged_in(&c, &s);   /* the wall clock: 2026-01-01 00:00 UTC */
+	client_receive(&c, "{\"event\":\"game_start\",\"game\":9,\"rules\":\"icc\",\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"color\":\"white\",\"rated\":false,\"time\":{\"days\":3},"
+	                   "\"clock\":{\"white\":259200000,\"black\":259200000}}");
+	client_flush(&c);
+	from = strlen(s.printed);
+	ck_assert_int_eq(client_command(&c, "time"), 0);
+	ck_assert_msg(strstr(since(&s, from), "#9: White 3d 00:00, Black 3d 00:00; your move (White's time "
+	                                      "runs out 2026-01-04 00:00 UTC)\n") != NULL, "%s", since(&s, from));
+	client_free(&c);
+
 	/* a watched game's clocks: the seat's */
 	sink_client(&c, &s);
 	ck_assert_int_eq(client_command(&c, "watch 12"), 0);
