@@ -1052,7 +1052,7 @@ int games_finished_of(struct server *srv, int64_t id, int64_t user, struct store
 		return GAME_UNKNOWN;
 	/* Unfinished in the store and not live: a game whose record failed its
 	 * check (game_flagged_find), never played on and never over. */
-	return out->result != RESULT_NONE || out->reason != REASON_NONE ? GAME_DONE : GAME_PLAYING;
+	return out->result != RESULT_NONE || out->reason != REASON_NONE ? GAME_DONE : GAME_FLAGGED;
 }
 
 int games_start(struct server *srv, int64_t white, int64_t black, const char *rules,

@@ -47,10 +47,11 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 
 /* A finished game of `user`'s, for a rematch (lobby.c): its terms in *out.
  * GAME_DONE; GAME_PLAYING while it is played (or its end is not yet
- * committed: the players have not been told); GAME_UNKNOWN for no such
- * game or one `user` did not play (no existence oracle); GAME_UNREADABLE
- * when the store failed. */
-enum { GAME_DONE, GAME_PLAYING, GAME_UNKNOWN, GAME_UNREADABLE };
+ * committed: the players have not been told); GAME_FLAGGED for one never
+ * finished and not live (its record failed its check at the start);
+ * GAME_UNKNOWN for no such game or one `user` did not play (no existence
+ * oracle); GAME_UNREADABLE when the store failed. */
+enum { GAME_DONE, GAME_PLAYING, GAME_UNKNOWN, GAME_UNREADABLE, GAME_FLAGGED };
 struct store_game;
 int games_finished_of(struct server *srv, int64_t id, int64_t user, struct store_game *out);
 

@@ -1123,6 +1123,9 @@ static void cmd_rematch(struct conn *c, json_t *id, json_t *req)
 	case GAME_PLAYING:
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "the game is not over");
 		return;
+	case GAME_FLAGGED:   /* the refusals probe: it said "not over", as if played on */
+		dispatch_error(c, id, PE_FLAGGED, "the game's record failed its check; it is not played on");
+		return;
 	case GAME_UNREADABLE:
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 		return;

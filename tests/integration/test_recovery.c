@@ -408,6 +408,7 @@ static void check_flagged_on_the_wire(struct kp p[2], int64_t bad, int64_t good)
 		kc_error(c, kc_req(c, "pgn", "{s:I}", "game", (json_int_t)bad), "flagged");
 		/* Regression (the refusals probe): `say` alone answered no_such_game */
 		kc_error(c, kc_req(c, "say", "{s:I, s:s}", "game", (json_int_t)bad, "text", "hi"), "flagged");
+		kc_error(c, kc_req(c, "rematch", "{s:I}", "game", (json_int_t)bad), "flagged");
 	}
 	ck_assert_int_eq(kc_saw(p[0].c, "\"game_flagged\"") + kc_saw(p[1].c, "\"game_flagged\""), 2);
 }
