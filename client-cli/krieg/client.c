@@ -50,6 +50,14 @@ void client_out(struct client *c, const char *fmt, ...)
 	va_end(ap);
 }
 
+void client_out_asked(struct client *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	client_vprint(c, fmt, ap);
+	va_end(ap);
+}
+
 int client_error(struct client *c, const char *fmt, ...)
 {
 	va_list ap;
@@ -1419,6 +1427,7 @@ int client_disconnected(struct client *c)
 {
 	int dropped = 0;
 	c->alive.probing = false;
+	c->login_here = false;
 	for (int i = 0; i < c->npending; i++)
 		if (c->pending[i].cmd)
 			dropped++;
@@ -1521,11 +1530,20 @@ int client_command(struct client *c, const char *line)
 		return 0;
 	struct cgame *g = client_current(c);
 	const struct seat *seat = c->seat_focus ? client_seat(c, c->seat_current) : NULL;
-	if (!g && cmd.entry->game && seat)   /* a move typed at a watched board: say why it goes nowhere */
-		return client_error(c, "game %ld is watched here%s: moves and offers are its players'%s", seat->id,
-		                    seat->umpire ? " from the umpire's chair" : "",
-		                    seat->umpire ? " (\"help\" lists the umpire's commands)"
-		                                 : " (\"spec\" speaks to its other spectators)");
+	/* A player's command typed at a watched board goes nowhere, even with
+	 * a game of one's own behind the seat: it acted on that game, out of
+	 * sight (the help probe: `possible`, `pieces` and `game` on the own
+	 * finished game while the prompt showed the chair). */
+	if (cmd.entry->game && seat) {
+		char what[48] = "moves and offers";
+		if (cmd.type != CMD_MOVE)
+			snprintf(what, sizeof what, "moves, offers and \"%s\"", cmd.entry->name);
+		return client_error(c, "game %ld is watched here%s: %s are its players'%s",
+		                    seat->id, seat->umpire ? " from the umpire's chair" : "", what,
+		                    g ? " (\"switch GAME\" to a game of your own)"
+		                      : seat->umpire ? " (\"help\" lists the umpire's commands)"
+		                                     : " (\"spec\" speaks to its other spectators)");
+	}
 	if (!g && cmd.entry->game && cmd_is_local(&cmd))
 		return client_error(c, "no current game");   /* a request says more (cmd_request) */
 	if (c->confirm != cmd.type)

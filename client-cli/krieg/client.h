@@ -148,6 +148,9 @@ struct client {
 	struct render_opts ropts;
 	char user[PROTO_NAME_MAX + 1];
 	bool logged_in;
+	bool login_here;                    /* this connection holds the login at the server: a
+	                                       login's answer sets it, a dropped connection clears
+	                                       it (logged_in stays, for the resume) */
 	bool guest;                         /* logged in by `guest`: no coming back after quit */
 	bool ended;                         /* the server ended the session (kick, password reset,
 	                                     * account disabled): its close is not reconnected */
@@ -287,6 +290,9 @@ void client_render(const struct client *c, const struct cgame *g, char *buf, siz
 /* Words for the person (nothing in --batch: scripts read the protocol lines). */
 __attribute__((format(printf, 2, 3)))
 void client_out(struct client *c, const char *fmt, ...);
+/* Words the person asked for (help): printed in --batch too. */
+__attribute__((format(printf, 2, 3)))
+void client_out_asked(struct client *c, const char *fmt, ...);
 /* An error, printed even in --batch and counted in c->errors.  Returns -1. */
 __attribute__((format(printf, 2, 3)))
 int client_error(struct client *c, const char *fmt, ...);

@@ -227,7 +227,7 @@ static int parse_adjudicate(struct cmd *c, char *err, size_t errlen)
 	if (!strcmp(w, "draw") || !strcmp(w, "1/2"))
 		snprintf(w, sizeof w, "1/2-1/2");
 	if (strcmp(w, "1-0") != 0 && strcmp(w, "0-1") != 0 && strcmp(w, "1/2-1/2") != 0)
-		return failf(err, errlen, "adjudicate: the result is 1-0, 0-1 or 1/2-1/2 (usage: %s)", c->entry->usage);
+		return failf(err, errlen, "adjudicate: the result is 1-0, 0-1, 1/2-1/2 or draw (usage: %s)", c->entry->usage);
 	snprintf(c->result, sizeof c->result, "%.7s", w);   /* at most "1/2-1/2" */
 	return take_text(c, p, NULL, err, errlen);
 }
@@ -796,15 +796,17 @@ static size_t help_about(const char *word, char *out, size_t len);
 /* help [WORD]: every command, or the one named WORD, else those whose line mentions it. */
 static int exec_help(struct client *cl, struct cmd *cmd, struct pending *p)
 {
+	/* Words asked for: --batch prints them too (the help probe: nothing
+	 * at all came out there), where a person's words go (standard error). */
 	if (cmd->argc == 0) {
-		client_out(cl, "%s", cmd_help());
+		client_out_asked(cl, "%s", cmd_help());
 		return 0;
 	}
 	char text[4096];
 	if (help_about(cmd->argv[0], text, sizeof text) == 0)
 		return client_error(cl, "No command is named \"%s\" or mentions it; \"help\" lists them all.",
 		                    cmd->argv[0]);
-	client_out(cl, "%s", text);
+	client_out_asked(cl, "%s", text);
 	return 0;
 }
 
@@ -1271,6 +1273,7 @@ static void done_login(struct client *c, const json_t *msg, const struct pending
 	/* The right password, but an admin reset it: not logged in until passwd. */
 	if (json_is_true(json_object_get(msg, "must_change_password")) && !tok) {
 		c->logged_in = false;
+		c->login_here = false;
 		client_out(c, "%s", CLIENT_PASSWD_HINT);
 		return;
 	}
@@ -1278,6 +1281,7 @@ static void done_login(struct client *c, const json_t *msg, const struct pending
 		client_forget_games(c);
 	snprintf(c->user, sizeof c->user, "%s", u);
 	c->logged_in = true;
+	c->login_here = true;
 	if (p->cmd->type != CMD_RESUME)
 		c->guest = p->cmd->type == CMD_GUEST;
 	if (tok && strlen(tok) <= CLIENT_TOKEN_MAX)
@@ -1341,6 +1345,13 @@ static void refused_register(struct client *c, const struct pending *p)
 
 static void refused_resume(struct client *c, const struct pending *p)
 {
+	/* A refused resume leaves the server's login as it was (the help
+	 * probe: a mistyped token had the client say logged out while the
+	 * server kept the user logged in). */
+	if (c->logged_in && c->login_here) {
+		client_out(c, "The session was not resumed: you are still logged in as %s.", c->user);
+		return;
+	}
 	c->logged_in = false;
 	memset(c->token, 0, sizeof c->token);
 	client_out(c, "The session could not be resumed: log in again.");
@@ -1361,6 +1372,7 @@ static void done_passwd(struct client *c, const json_t *res, const struct pendin
 static void done_logout(struct client *c, const json_t *res, const struct pending *p)
 {
 	c->logged_in = false;
+	c->login_here = false;
 	c->user[0] = '\0';
 	memset(c->token, 0, sizeof c->token);
 	client_forget_games(c);
@@ -2078,7 +2090,7 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "finger", .type = CMD_PROFILE, .max = 1, .request = req_named, .done = done_profile,
 	  .usage = "finger [USER]             the same as profile" },
 	{ .name = "seeks", .type = CMD_SEEKS, .request = req_plain, .done = done_seeks,
-	  .usage = "seeks                     open seeks" },
+	  .usage = "seeks                     open seeks and your challenges" },
 	{ .name = "seek", .type = CMD_SEEK, .max = 4, .parse = parse_terms, .request = req_terms, .done = done_open,
 	  .usage = "seek [RULES] [TIME] [COLOR] [rated]   offer a game to anyone (TIME: 5+2, 3d, untimed)" },
 	{ .name = "challenge", .type = CMD_CHALLENGE, .min = 1, .max = 5, .parse = parse_terms, .request = req_terms,
@@ -2141,7 +2153,7 @@ static const struct cmd_entry cmd_table[] = {
 	  .usage = "watch GAME                watch a live game: what both players hear, and the clocks" },
 	{ .name = "umpire", .type = CMD_UMPIRE, .min = 1, .max = 1, .parse = parse_number, .request = req_seat,
 	  .exec = exec_seat, .done = done_seat, .refused = refused_seat,
-	  .usage = "umpire GAME               (umpires) the umpire's chair: the true board, every try, who heard what" },
+	  .usage = "umpire GAME               (umpire) the umpire's chair: the true board, every try, who heard what" },
 	{ .name = "follow", .type = CMD_FOLLOW, .max = 1, .request = req_named, .done = done_follow,
 	  .usage = "follow [USER]             show each game USER starts, watched if you play none (alone: the list)" },
 	{ .name = "unfollow", .type = CMD_UNFOLLOW, .max = 1, .request = req_named, .exec = exec_unfollow, .done = done_ok,
@@ -2151,7 +2163,7 @@ static const struct cmd_entry cmd_table[] = {
 	  .usage = "unwatch [GAME]            leave a seat (default: the current one)" },
 	{ .name = "pair", .type = CMD_PAIR, .min = 2, .max = MANY, .verbatim = true, .parse = parse_pair,
 	  .request = req_terms, .done = done_pair,
-	  .usage = "pair WHITE BLACK [RULES] [TIME] [rated] [round N] [tournament NAME...]   (umpires) start a game "
+	  .usage = "pair WHITE BLACK [RULES] [TIME] [rated] [round N] [tournament NAME...]   (umpire) start a game "
 	           "between two players online" },
 	{ .name = "pause", .type = CMD_PAUSE, .max = MANY, .verbatim = true, .parse = parse_pause,
 	  .request = req_umpire, .exec = exec_chair, .done = done_umpire,
@@ -2164,7 +2176,7 @@ static const struct cmd_entry cmd_table[] = {
 	  .usage = "addtime COLOR SECONDS REASON...   (umpire) give white or black more time" },
 	{ .name = "adjudicate", .type = CMD_ADJUDICATE, .min = 2, .max = MANY, .verbatim = true,
 	  .parse = parse_adjudicate, .request = req_umpire, .exec = exec_chair, .done = done_umpire,
-	  .usage = "adjudicate RESULT REASON...   (umpire) end the game 1-0, 0-1 or 1/2-1/2" },
+	  .usage = "adjudicate RESULT REASON...   (umpire) end the game 1-0, 0-1, 1/2-1/2 or draw" },
 	{ .name = "note", .type = CMD_NOTE, .min = 1, .max = MANY, .verbatim = true, .parse = parse_note,
 	  .request = req_umpire, .exec = exec_chair, .done = done_umpire,
 	  .usage = "note [--public] TEXT...   (umpire) a note for umpires, or with --public a message to all" },
@@ -2203,7 +2215,7 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "pieces", .type = CMD_PIECES, .game = true, .exec = exec_pieces,
 	  .usage = "pieces                    your own men by square, in words, and your ghosts" },
 	{ .name = "ghost", .type = CMD_GHOST_PLACE, .min = 1, .max = 3, .game = true, .parse = parse_ghost,
-	  .exec = exec_ghost, .usage = "ghost place Nf6 | ghost move f6 e4 | ghost clear [SQ]   guesses, never sent" },
+	  .exec = exec_ghost, .usage = "ghost place Nf6 | ghost move f6 e4 | ghost clear [SQUARE]   guesses, never sent" },
 	/* wait and sleep block the main loop: main.c's --batch loop does them (exec: elsewhere) */
 	{ .name = "wait", .type = CMD_WAIT, .min = 1, .max = 2, .parse = parse_seconds, .exec = exec_batch_only,
 	  .usage = "wait EVENT [SECONDS]      (batch) wait for the next EVENT (default 30 s)" },

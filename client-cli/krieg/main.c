@@ -850,7 +850,8 @@ static void usage(FILE *f)
 	        "  --insecure            do not verify the server (development only; warns every time)\n"
 	        "  --trust-new           pin a server seen for the first time without asking\n"
 	        "                        (also KRIEG_TRUST_NEW=1; always so in --batch)\n"
-	        "  --version             print the version\n",
+	        "  -V, --version         print the version\n"
+	        "  -h, --help            print this\n",
 	        NET_PORT_DEFAULT);
 }
 
@@ -858,6 +859,7 @@ int main(int argc, char **argv)
 {
 	static struct ui u;
 	const char *target = "localhost", *known = NULL, *user = NULL;
+	bool target_given = false;
 	char then[64] = "";   /* krieg watch GAME / krieg umpire GAME: run once logged in */
 	bool batch = false, ascii = false, no_color = false, insecure = false, guest = false, bell = false;
 	/* plain: asked for, or output to a terminal that cannot take escape
@@ -891,13 +893,18 @@ int main(int argc, char **argv)
 			known = argv[++i];
 		else if (!strcmp(a, "--user") && i + 1 < argc)
 			user = argv[++i];
-		else if (!strcmp(a, "--version")) {
+		else if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
 			printf("krieg %s (protocol %d)\n", KRIEG_RELEASE, PROTO_VERSION);
 			return 0;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			return 0;
-		} else if (!strcmp(a, "help") && i == argc - 1) {
+		} else if (!strcmp(a, "help")) {
+			if (i != argc - 1) {   /* "krieg help login" tried to reach a host named "login" */
+				fprintf(stderr, "krieg: \"help\" takes nothing after it; inside krieg, \"help %s\" "
+				        "says more\n", argv[i + 1]);
+				return 2;
+			}
 			usage(stdout);
 			show(&u, stdout, "\n%s", cmd_help());
 			printf("\nSee krieg(1) for more.\n");
@@ -912,10 +919,20 @@ int main(int argc, char **argv)
 			snprintf(then, sizeof then, "%s %ld", a, game);
 			i++;
 		} else if (a[0] == '-') {
+			fprintf(stderr, "krieg: unknown option \"%s\"%s\n", a,
+			        !strcmp(a, "--known-servers") || !strcmp(a, "--user") ? " without its value" : "");
 			usage(stderr);
 			return 2;
-		} else
+		} else if (target_given || then[0]) {
+			/* one HOST[:PORT], before watch/umpire GAME: a second word was
+			 * taken for the host (the help probe: "watch 1 2" reached "2") */
+			fprintf(stderr, "krieg: unexpected \"%s\"\n", a);
+			usage(stderr);
+			return 2;
+		} else {
 			target = a;
+			target_given = true;
+		}
 	}
 
 	/* the name as the client sends it (typed: in the terminal's character set) */

@@ -167,6 +167,23 @@ START_TEST(batch_login_options)
 	ck_assert_int_eq(rc, 2);
 	ck_assert_msg(strstr(p.ebuf, "send \"login alice PASSWORD\" as the first line") != NULL, "%s", p.ebuf);
 	kcl_proc_free(&p);
+
+	/* Regression (the help probe): a word past the usage was taken for the
+	 * host ("watch 1 2" reached a host "2", "help login" one "login") */
+	char *extra[][6] = {
+		{ (char *)kcl_krieg_path(), addr, "watch", "1", "2", NULL },
+		{ (char *)kcl_krieg_path(), "nosuchhost", addr, NULL },
+		{ (char *)kcl_krieg_path(), "help", "login", NULL },
+		{ (char *)kcl_krieg_path(), "--bogus", addr, NULL },
+	};
+	static const char *const said[] = { "unexpected \"2\"", "unexpected \"", "\"help login\" says more",
+	                                     "unknown option \"--bogus\"" };
+	for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++) {
+		kcl_proc_start(&p, extra[i], sc.known, false);
+		rc = kcl_proc_finish(&p, RUN_TIMEOUT_MS);
+		ck_assert_msg(rc == 2 && strstr(p.ebuf, said[i]) != NULL, "%zu: exit %d: %s", i, rc, p.ebuf);
+		kcl_proc_free(&p);
+	}
 	kd_stop(d);
 }
 END_TEST

@@ -448,6 +448,24 @@ START_TEST(wait_and_sleep_only_in_batch)
 }
 END_TEST
 
+/* Regression (the help probe): `help` in --batch printed nothing at all;
+ * words asked for are printed there too (main.c: to standard error). */
+START_TEST(help_in_batch)
+{
+	static struct client cl;
+	static struct sink s;
+	sink_client(&cl, &s);
+	cl.batch = true;
+	ck_assert_int_eq(client_command(&cl, "help seek"), 0);
+	ck_assert_msg(strstr(s.printed, "seek") != NULL && strlen(s.printed) > 40, "%s", s.printed);
+	size_t had = strlen(s.printed);
+	ck_assert_int_eq(client_command(&cl, "help"), 0);
+	ck_assert_msg(strlen(s.printed) > had + 400, "%s", s.printed + had);
+	ck_assert_int_eq(s.nsent, 0);
+	client_free(&cl);
+}
+END_TEST
+
 /* Time controls: the base in minutes, a fraction of a minute as the bots'
  * --time and the wire take it (0.5+0 was "bad time control"); the wire's
  * limits told before sending. */
@@ -512,6 +530,7 @@ static Suite *cmd_suite(void)
 	tcase_add_test(tc, history_commands);
 	tcase_add_test(tc, command_table);
 	tcase_add_test(tc, wait_and_sleep_only_in_batch);
+	tcase_add_test(tc, help_in_batch);
 	tcase_add_test(tc, watching_and_umpire_actions);
 	tcase_add_test(tc, passwords_with_spaces);
 	tcase_add_test(tc, fractional_time_controls);

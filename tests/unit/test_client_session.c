@@ -1594,6 +1594,17 @@ START_TEST(resume_after_a_lost_connection)
 	ck_assert(!c.logged_in);
 	ck_assert_int_eq(client_resume(&c), -1);
 	ck_assert_ptr_nonnull(strstr(s.printed, "log in again"));
+
+	/* Regression (the help probe): a mistyped `resume TOKEN` while logged
+	 * in is refused by the server, which keeps the login: so does krieg */
+	login_as(&c, &s, "alice");
+	ck_assert_int_eq(client_command(&c, "resume not-a-token"), 0);
+	snprintf(line, sizeof line, "{\"id\":%lld,\"ok\":false,\"error\":{\"code\":\"auth_failed\",\"message\":\"x\"}}",
+	         sink_sent_id(&s, s.nsent - 1));
+	client_receive(&c, line);
+	ck_assert(c.logged_in);
+	ck_assert_str_eq(c.token, "tok-alice");
+	ck_assert_ptr_nonnull(strstr(s.printed, "The session was not resumed: you are still logged in as alice."));
 	client_free(&c);
 }
 END_TEST

@@ -616,14 +616,14 @@ START_TEST(live_list_and_seat_commands)
 	/* a move or an offer typed at a watched board is refused in words that say why, nothing sent */
 	int sent = s.nsent;
 	ck_assert_int_eq(client_command(&c, "e4"), -1);
-	ck_assert_msg(strstr(s.printed, "game 14 is watched here from the umpire's chair: moves and offers are its "
-	                                "players'"), "%s", s.printed);
+	ck_assert_msg(strstr(s.printed, "game 14 is watched here from the umpire's chair: moves and offers are "
+	                                "its players'"), "%s", s.printed);
 	ck_assert_int_eq(client_command(&c, "switch 13"), 0);
 	client_prompt(&c, prompt, sizeof prompt);
 	ck_assert_str_eq(prompt, "[#13 watching | White 5:00 | Black 5:00 | White to move] > ");
 	ck_assert_int_eq(client_command(&c, "draw"), -1);
-	ck_assert_msg(strstr(s.printed, "game 13 is watched here: moves and offers are its players' (\"spec\""),
-	              "%s", s.printed);
+	ck_assert_msg(strstr(s.printed, "game 13 is watched here: moves, offers and \"draw\" are its players' "
+	                                "(\"spec\""), "%s", s.printed);
 	ck_assert_int_eq(s.nsent, sent);
 	/* the umpire's commands act on the only chair, whichever seat is current */
 	ck_assert_int_eq(client_command(&c, "pause tea"), 0);
@@ -647,6 +647,43 @@ START_TEST(live_list_and_seat_commands)
 END_TEST
 
 /* krieg watch GAME: the seat is asked for once the login is in. */
+/*
+ * Regression (the help probe): with a chair current and a finished game of
+ * one's own behind it, `possible`, `pieces` and `game` acted on the own
+ * game while the prompt showed the chair.  A player's command at a
+ * watched board is refused, saying how to get back; nothing is sent.
+ */
+START_TEST(player_commands_follow_the_prompt)
+{
+	struct client c;
+	struct sink s;
+	long long id;
+	sink_logged_in(&c, &s);
+	sink_game_start(&c, 5, "white", false);
+	client_receive(&c, "{\"event\":\"game_over\",\"game\":5,\"ply\":0,\"by\":\"white\","
+	                   "\"audience\":[\"white\",\"black\"],\"result\":\"0-1\",\"reason\":\"resignation\"}");
+	client_flush(&c);
+	ck_assert_int_eq(client_command(&c, "umpire 3"), 0);
+	free(last_sent(&s, &id));
+	json_t *r = ok_reply(id, 3, "umpire", "icc", 0, "white");
+	json_object_set_new(r, "events", json_array());
+	json_object_set_new(r, "total", json_integer(0));
+	receive(&c, r);
+	int sent = s.nsent;
+	static const char *const cmds[] = { "possible", "pieces", "game", "resign" };
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		size_t from = strlen(s.printed);
+		ck_assert_int_eq(client_command(&c, cmds[i]), -1);
+		char want[160];
+		snprintf(want, sizeof want, "game 3 is watched here from the umpire's chair: moves, offers and "
+		         "\"%s\" are its players' (\"switch GAME\" to a game of your own)", cmds[i]);
+		ck_assert_msg(strstr(s.printed + from, want) != NULL, "%s", s.printed + from);
+	}
+	ck_assert_int_eq(s.nsent, sent);
+	client_free(&c);
+}
+END_TEST
+
 START_TEST(watch_after_login)
 {
 	struct client c;
@@ -680,6 +717,7 @@ static Suite *watch_suite(void)
 	tcase_add_test(tc, players_and_spectators_hear_the_umpire);
 	tcase_add_test(tc, live_list_and_seat_commands);
 	tcase_add_test(tc, watch_after_login);
+	tcase_add_test(tc, player_commands_follow_the_prompt);
 	suite_add_tcase(s, tc);
 	return s;
 }
