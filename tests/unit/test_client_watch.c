@@ -102,6 +102,20 @@ static void assert_no_secret(const char *text)
 		ck_assert_msg(strstr(text, secret[i]) == NULL, "\"%s\" shown to a spectator:\n%s", secret[i], text);
 }
 
+/* `command` (watch/umpire GAME) answered with an empty view of icc's
+ * start: the seat taken, nothing in it yet. */
+static void take_empty_seat(struct client *c, struct sink *s, const char *command, long game,
+                            const char *seat)
+{
+	long long id;
+	ck_assert_int_eq(client_command(c, command), 0);
+	free(last_sent(s, &id));
+	json_t *r = ok_reply(id, game, seat, "icc", 0, "white");
+	json_object_set_new(r, "events", json_array());
+	json_object_set_new(r, "total", json_integer(0));
+	receive(c, r);
+}
+
 START_TEST(spectator_sees_the_public_stream)
 {
 	struct client c;
@@ -586,30 +600,15 @@ START_TEST(live_list_and_seat_commands)
 	ck_assert_msg(strstr(s.printed, "game 16: erin (White) vs fred (Black), icc, untimed, unrated, move 2, black to "
 	                                "move (adjourned)"), "%s", s.printed);
 	/* the server takes a seat away */
-	ck_assert_int_eq(client_command(&c, "umpire 12"), 0);
-	free(last_sent(&s, &id));
-	json_t *r = ok_reply(id, 12, "umpire", "icc", 0, "white");
-	json_object_set_new(r, "events", json_array());
-	json_object_set_new(r, "total", json_integer(0));
-	receive(&c, r);
+	take_empty_seat(&c, &s, "umpire 12", 12, "umpire");
 	ck_assert_ptr_nonnull(client_seat(&c, 12));
 	client_receive(&c, "{\"event\":\"unwatched\",\"game\":12,\"seat\":\"umpire\",\"reason\":\"your own game started\"}");
 	ck_assert_ptr_null(client_seat(&c, 12));
 	ck_assert_ptr_nonnull(strstr(s.printed, "#12: you no longer hold the umpire's seat: your own game started."));
 	/* unwatch GAME asks the server, and the answer clears the seat */
-	ck_assert_int_eq(client_command(&c, "watch 13"), 0);
-	free(last_sent(&s, &id));
-	r = ok_reply(id, 13, "spectator", "icc", 0, "white");
-	json_object_set_new(r, "events", json_array());
-	json_object_set_new(r, "total", json_integer(0));
-	receive(&c, r);
+	take_empty_seat(&c, &s, "watch 13", 13, "spectator");
 	/* two seats and a game of one's own: switch moves between them, the prompt follows */
-	ck_assert_int_eq(client_command(&c, "umpire 14"), 0);
-	free(last_sent(&s, &id));
-	r = ok_reply(id, 14, "umpire", "icc", 0, "white");
-	json_object_set_new(r, "events", json_array());
-	json_object_set_new(r, "total", json_integer(0));
-	receive(&c, r);
+	take_empty_seat(&c, &s, "umpire 14", 14, "umpire");
 	char prompt[256];
 	client_prompt(&c, prompt, sizeof prompt);
 	ck_assert_str_eq(prompt, "[#14 umpire | White 5:00 | Black 5:00 | White to move] > ");
@@ -657,18 +656,12 @@ START_TEST(player_commands_follow_the_prompt)
 {
 	struct client c;
 	struct sink s;
-	long long id;
 	sink_logged_in(&c, &s);
 	sink_game_start(&c, 5, "white", false);
 	client_receive(&c, "{\"event\":\"game_over\",\"game\":5,\"ply\":0,\"by\":\"white\","
 	                   "\"audience\":[\"white\",\"black\"],\"result\":\"0-1\",\"reason\":\"resignation\"}");
 	client_flush(&c);
-	ck_assert_int_eq(client_command(&c, "umpire 3"), 0);
-	free(last_sent(&s, &id));
-	json_t *r = ok_reply(id, 3, "umpire", "icc", 0, "white");
-	json_object_set_new(r, "events", json_array());
-	json_object_set_new(r, "total", json_integer(0));
-	receive(&c, r);
+	take_empty_seat(&c, &s, "umpire 3", 3, "umpire");
 	int sent = s.nsent;
 	static const char *const cmds[] = { "possible", "pieces", "game", "resign" };
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
