@@ -142,7 +142,8 @@ static int take_text(struct cmd *c, const char *p, const char *dflt, char *err, 
 		n = strlen(dflt);
 	}
 	if (n == 0)
-		return failf(err, errlen, "%s: a reason is needed (usage: %s)", c->entry->name, c->entry->usage);
+		return failf(err, errlen, "%s: %s is needed (usage: %s)", c->entry->name,
+		             c->type == CMD_NOTE ? "a text" : "a reason", c->entry->usage);
 	if (n > CMD_REASON_MAX)
 		return failf(err, errlen, "%s: the text is %zu bytes, at most %d", c->entry->name, n, CMD_REASON_MAX);
 	memcpy(c->text, p, n);
@@ -1082,6 +1083,10 @@ static int exec_login(struct client *cl, struct cmd *cmd, struct pending *p)
 static int exec_passwd(struct client *cl, struct cmd *cmd, struct pending *p)
 {
 	char pw[CMD_ARG_MAX], again[CMD_ARG_MAX];
+	/* Said before three passwords are asked for, or a typed one is
+	 * refused as weak (the help probe) */
+	if (cl->logged_in && cl->guest)
+		return client_error(cl, "passwd: a guest has no password to change (\"register\" makes an account)");
 	static const char *const prompts[] = { "Old password: ", "New password: " };
 	for (int i = cmd->argc; i < 2; i++) {
 		if (!cl->ask_password || cl->ask_password(cl->ctx, prompts[i], pw, sizeof pw) != 0)
@@ -1341,6 +1346,13 @@ static void refused_register(struct client *c, const struct pending *p)
 	else if (strcmp(code, "bad_invite") == 0)
 		client_out(c, "That invite code is unknown, already used or expired: ask an admin "
 		              "for a new one.");
+}
+
+/* tell to someone offline: what to type instead (the help probe). */
+static void refused_tell(struct client *c, const struct pending *p)
+{
+	if (strcmp(c->refused_code, "illegal_action") == 0)
+		client_out(c, "(\"message USER TEXT\" leaves a message for a user who is offline.)");
 }
 
 static void refused_resume(struct client *c, const struct pending *p)
@@ -1653,8 +1665,13 @@ static void refused_seat(struct client *c, const struct pending *p)
 
 static void done_unwatch(struct client *c, const json_t *res, const struct pending *p)
 {
+	const struct seat *s = client_seat(c, p->game);
+	bool chair = s && s->umpire;
 	client_seat_drop(c, p->game);
-	client_out(c, "Stopped watching game %ld.", p->game);
+	if (chair)   /* the help probe: "Stopped watching" of the umpire's chair */
+		client_out(c, "Left the umpire's chair of game %ld.", p->game);
+	else
+		client_out(c, "Stopped watching game %ld.", p->game);
 }
 
 /* The umpire's actions: the events say what changed; the answer says it was done. */
@@ -2187,7 +2204,7 @@ static const struct cmd_entry cmd_table[] = {
 	  .request = req_chat, .exec = exec_spec,
 	  .usage = "spec TEXT...              to the other spectators of the game you watch (never to its players)" },
 	{ .name = "tell", .type = CMD_TELL, .min = 2, .max = MANY, .verbatim = true, .parse = parse_tell,
-	  .request = req_user, .exec = exec_user, .done = done_tell,
+	  .request = req_user, .exec = exec_user, .done = done_tell, .refused = refused_tell,
 	  .usage = "tell USER TEXT...         a message to a user who is online" },
 	{ .name = "message", .type = CMD_MESSAGE, .min = 2, .max = MANY, .verbatim = true, .parse = parse_tell,
 	  .request = req_user, .exec = exec_user, .done = done_message,

@@ -75,6 +75,13 @@ START_TEST(chat_commands_send_their_requests)
 	ck_assert_str_eq(field(j, "user"), "bob");
 	ck_assert_str_eq(field(j, "text"), "see you at  eight");
 	json_decref(j);
+	/* bob is offline: the refusal says what to type instead (the help probe) */
+	char no[200];
+	snprintf(no, sizeof no, "{\"id\":%lld,\"ok\":false,\"error\":{\"code\":\"illegal_action\","
+	         "\"message\":\"bob is not online\"}}", sink_sent_id(&s, s.nsent - 1));
+	client_receive(&c, no);
+	ck_assert_msg(strstr(s.printed, "bob is not online") && strstr(s.printed, "\"message USER TEXT\" leaves"),
+	              "%s", s.printed);
 
 	ck_assert_int_eq(client_command(&c, "mute bob"), 0);
 	j = sink_last(&s);

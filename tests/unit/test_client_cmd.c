@@ -362,6 +362,9 @@ START_TEST(watching_and_umpire_actions)
 	                                   "note a\tb", "note \xff\xfe", "pause \x1b[2J" };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		ck_assert_msg(cmd_parse(bad[i], &c, err, sizeof err) == -1, "\"%s\" accepted", bad[i]);
+	/* a note's is a text, as its help says (the help probe: "a reason") */
+	ck_assert_int_eq(cmd_parse("note --public", &c, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "note: a text is needed") != NULL, "%s", err);
 	char line[CMD_REASON_MAX + 16] = "note ";
 	memset(line + 5, 'x', CMD_REASON_MAX);
 	line[5 + CMD_REASON_MAX] = '\0';

@@ -263,6 +263,15 @@ START_TEST(guest_quit_warns)
 		sink_game_start(&c, 4, "white", false);
 		ck_assert_int_eq(client_command(&c, "quit"), CLIENT_QUIT);
 		ck_assert_msg((strstr(s.printed, "You are a guest") != NULL) == (k == 0), "%s", s.printed);
+		/* Regression (the help probe): a guest's passwd asked for three
+		 * passwords, or took one on the line, before the server said no */
+		if (k == 0) {
+			int sent = s.nsent;
+			ck_assert_int_eq(client_command(&c, "passwd old-password new-password"), -1);
+			ck_assert_msg(strstr(s.printed, "passwd: a guest has no password to change") != NULL, "%s",
+			              s.printed);
+			ck_assert_int_eq(s.nsent, sent);
+		}
 		client_free(&c);
 	}
 }

@@ -639,6 +639,7 @@ START_TEST(live_list_and_seat_commands)
 	ck_assert_str_eq(req, "{\"game\":14,\"type\":\"unwatch\"}");
 	free(req);
 	receive(&c, json_pack("{s:I, s:b, s:i}", "id", (json_int_t)id, "ok", 1, "game", 14));
+	ck_assert_msg(strstr(s.printed, "Left the umpire's chair of game 14.") != NULL, "%s", s.printed);
 	ck_assert_int_eq(client_command(&c, "unwatch"), -1);   /* none left */
 	ck_assert_int_eq(client_command(&c, "watch x"), -1);
 	client_free(&c);
