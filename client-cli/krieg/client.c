@@ -742,7 +742,9 @@ static void game_shown(struct client *c, struct cgame *g)
 {
 	g->loading = false;
 	chat_catch_up(c, g);
-	g->redraw = g->id == c->current;
+	/* --plain: on demand only, as after a move; a login's game states came
+	 * unasked (the help probe: a board at every login) */
+	g->redraw = g->id == c->current && (!c->plain || c->view_asked);
 	g->turn_notice = g->live && !g->view.over && g->view.to_move == g->color;
 	flush_game(c, g);
 }
@@ -933,6 +935,7 @@ static bool pending_take(struct client *c, long long id, struct pending *p)
 void client_game_answer(struct client *c, const json_t *msg, const struct pending *p)
 {
 	struct cgame *g;
+	c->view_asked = true;
 	if (p->arg > 0) {
 		g = client_game(c, p->game);
 		if (g)
@@ -953,6 +956,7 @@ void client_game_answer(struct client *c, const json_t *msg, const struct pendin
 			client_out(c, "%s", clocks);
 		}
 	}
+	c->view_asked = false;
 }
 
 static void response(struct client *c, const json_t *msg)

@@ -182,6 +182,8 @@ struct client {
 	 * its umpire_move events, shown at the end (record GAME umpire) */
 	struct board replay;
 	bool replay_ok;
+	bool view_asked;                    /* a `game` or `switch` answer is being read: its board
+	                                       is drawn with --plain too (asked for) */
 	int record_ply;                     /* the last ply a record's events named: a draw offer,
 	                                     * which names none, is numbered after it */
 	/* a PGN arriving in chunks (one at a time) */

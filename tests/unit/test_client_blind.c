@@ -119,6 +119,20 @@ START_TEST(plain_prompt_and_low_time)
 	c.plain = true;
 	sink_game_start(&c, 7, "white", true);
 	ck_assert_ptr_null(strstr(s.printed, "White's own board"));   /* not drawn unasked */
+	/* Regression (the help probe): a login's game state drew it, unasked */
+	client_receive(&c, "{\"event\":\"game_state\",\"game\":7,\"rules\":\"icc\",\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"color\":\"white\",\"rated\":false,\"live\":true,"
+	                   "\"to_move\":\"white\",\"events\":[],\"time\":{\"base\":300,\"inc\":0},"
+	                   "\"clock\":{\"white\":300000,\"black\":300000}}");
+	client_flush(&c);
+	ck_assert_ptr_null(strstr(s.printed, "White's own board"));
+	/* ... and `game`, asked, draws it */
+	ck_assert_int_eq(client_command(&c, "game"), 0);
+	sink_reply_ok(&c, &s, "\"game\":7,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\","
+	                      "\"color\":\"white\",\"to_move\":\"white\",\"events\":[],"
+	                      "\"time\":{\"base\":300,\"inc\":0},\"clock\":{\"white\":300000,\"black\":300000}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "White's own board"));
+	s.printed[0] = '\0';
 	client_prompt(&c, p, sizeof p);
 	ck_assert_str_eq(p, "[#7 White | your move] > ");
 	s.now += 5000;
