@@ -211,6 +211,14 @@ bool action_is_umpire(int kind)
 	return kind >= ACTION_PAUSE && kind <= ACTION_NOTE;
 }
 
+int action_text_in(const char *in, char *out, size_t len)
+{
+	char words[ACTION_TEXT_IN_MAX + 1];
+	if (!text_words(in, words, sizeof words))
+		return REF_E_BAD_ARGUMENT;
+	return action_umpire_text(words, out, len);
+}
+
 int action_umpire_text(const char *in, char *out, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)in;

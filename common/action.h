@@ -174,6 +174,13 @@ bool action_is_umpire(int kind);
  */
 int action_umpire_text(const char *in, char *out, size_t len);
 
+/* A person's text as it came (a chat message, a decline's or an umpire's
+ * reason, at most ACTION_TEXT_IN_MAX bytes) in that normal form, after
+ * text_words (text.h: invisible characters dropped): action_umpire_text's
+ * answer.  The one reading of such a text, so that the requests that take
+ * one count its length alike (the refusals probe). */
+int action_text_in(const char *in, char *out, size_t len);
+
 /* An umpire action's parts, read from its text (reason points into it). */
 struct action_umpire {
 	int seconds;                 /* addtime */

@@ -207,9 +207,7 @@ bool chat_muted(struct games *gs, int64_t listener, int64_t speaker)
  * mailbox, a game that refuses it) uses nothing of the allowance. */
 static bool chat_checked(struct conn *c, json_t *id, json_t *req, char *out, size_t len)
 {
-	const char *text = json_string_value(json_object_get(req, "text"));
-	char words[ACTION_TEXT_IN_MAX + 1];
-	if (!text_words(text, words, sizeof words) || action_umpire_text(words, out, len) != REF_OK) {
+	if (action_text_in(json_string_value(json_object_get(req, "text")), out, len) != REF_OK) {
 		dispatch_error(c, id, PE_BAD_REQUEST, "text: " TEXT_RULE, ACTION_REASON_MAX);
 		return false;
 	}

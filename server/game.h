@@ -52,6 +52,8 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
  * GAME_UNKNOWN for no such game or one `user` did not play (no existence
  * oracle); GAME_UNREADABLE when the store failed. */
 enum { GAME_DONE, GAME_PLAYING, GAME_UNKNOWN, GAME_UNREADABLE, GAME_FLAGGED };
+/* The refusal (PE_FLAGGED) of every request of such a game, in one wording. */
+#define GAME_FLAGGED_SAY "the game's record failed its check; it is not played on"
 struct store_game;
 int games_finished_of(struct server *srv, int64_t id, int64_t user, struct store_game *out);
 

@@ -106,7 +106,7 @@ struct game *game_mine(struct conn *c, json_t *id, json_t *req, int *color, proc
 	}
 	const struct flagged_game *fl = g ? NULL : game_flagged_find(srv->games, gid);
 	if (fl && (fl->user[WHITE] == uid || fl->user[BLACK] == uid)) {
-		dispatch_error(c, id, PE_FLAGGED, "the game's record failed its check; it is not played on");
+		dispatch_error(c, id, PE_FLAGGED, GAME_FLAGGED_SAY);
 		return NULL;
 	}
 	dispatch_error(c, id, PE_NO_SUCH_GAME, "no such game");

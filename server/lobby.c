@@ -1124,7 +1124,7 @@ static void cmd_rematch(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "the game is not over");
 		return;
 	case GAME_FLAGGED:   /* the refusals probe: it said "not over", as if played on */
-		dispatch_error(c, id, PE_FLAGGED, "the game's record failed its check; it is not played on");
+		dispatch_error(c, id, PE_FLAGGED, GAME_FLAGGED_SAY);
 		return;
 	case GAME_UNREADABLE:
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
@@ -1270,9 +1270,8 @@ static void cmd_decline(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
 	const char *why = json_string_value(json_object_get(req, "reason"));
-	char words[ACTION_TEXT_IN_MAX + 1], reason[ACTION_REASON_MAX + 1];
-	if (why != NULL && (!text_words(why, words, sizeof words) ||
-	                    action_umpire_text(words, reason, sizeof reason) != REF_OK)) {
+	char reason[ACTION_REASON_MAX + 1];
+	if (why != NULL && action_text_in(why, reason, sizeof reason) != REF_OK) {
 		dispatch_error(c, id, PE_BAD_REQUEST, "reason: " TEXT_RULE, ACTION_REASON_MAX);
 		return;
 	}

@@ -771,10 +771,10 @@ static void umpire_act(struct conn *c, json_t *id, json_t *req, int kind, int co
 	/* Taken as chat's text is (PROTOCOL.md): the limit is the normalised
 	 * text's, not the request's (the refusals probe: 199 letters and 5
 	 * spaces were refused here and accepted by `say`). */
-	char words[ACTION_TEXT_IN_MAX + 1];
-	bool plain = u->reason == NULL || text_words(u->reason, words, sizeof words);
+	char reason[ACTION_REASON_MAX + 1];
+	bool plain = u->reason == NULL || action_text_in(u->reason, reason, sizeof reason) == REF_OK;
 	if (plain && u->reason != NULL)
-		u->reason = words;
+		u->reason = reason;
 	if (!plain || action_set_umpire(&a, kind, color, u) != REF_OK) {
 		dispatch_error(c, id, PE_BAD_REQUEST, "%s: " TEXT_RULE, kind == ACTION_NOTE ? "text" : "reason",
 		               ACTION_REASON_MAX);

@@ -341,6 +341,16 @@ void client_render(const struct client *c, const struct cgame *g, char *buf, siz
 		buf[--n] = '\0';
 }
 
+void client_show_true_board(struct client *c, const struct board *b, int bottom)
+{
+	struct render_opts ro = c->ropts;
+	ro.bottom = bottom;
+	ro.audience = AUD_UMPIRE;
+	char board[RENDER_BOARD_MAX];
+	render_board(b, NULL, &ro, board, sizeof board);
+	client_out(c, "The true board at the end:\n%s", board);
+}
+
 void client_show_board(struct client *c, const struct cgame *g)
 {
 	if (c->batch || !c->print)
@@ -501,12 +511,7 @@ static void flush_game(struct client *c, struct cgame *g)
 			words_pieces(&g->final, BLACK, b, sizeof b);
 			client_out(c, "#%ld: the true position at the end: %s. %s.", g->id, w, b);
 		} else {
-			struct render_opts ro = c->ropts;
-			ro.bottom = g->color;
-			ro.audience = AUD_UMPIRE;
-			char board[RENDER_BOARD_MAX];
-			render_board(&g->final, NULL, &ro, board, sizeof board);
-			client_out(c, "The true board at the end:\n%s", board);
+			client_show_true_board(c, &g->final, g->color);
 		}
 	}
 	if (g->rematch_notice) {   /* under the final board, not above it */

@@ -2012,14 +2012,8 @@ static void done_record(struct client *c, const json_t *msg, const struct pendin
 	}
 	long long total = (long long)json_integer_value(json_object_get(msg, "total"));
 	client_out(c, "(%lld announcement%s)", total, total == 1 ? "" : "s");
-	if (c->replay_ok && !c->batch) {   /* what really happened: the umpire's board at the end */
-		struct render_opts ro = c->ropts;
-		ro.bottom = WHITE;
-		ro.audience = AUD_UMPIRE;
-		char board[RENDER_BOARD_MAX];
-		render_board(&c->replay, NULL, &ro, board, sizeof board);
-		client_out(c, "The true board at the end:\n%s", board);
-	}
+	if (c->replay_ok && !c->batch)   /* what really happened: the umpire's board at the end */
+		client_show_true_board(c, &c->replay, WHITE);
 }
 
 static void refused_pgn(struct client *c, const struct pending *p)

@@ -919,8 +919,8 @@ int main(int argc, char **argv)
 			snprintf(then, sizeof then, "%s %ld", a, game);
 			i++;
 		} else if (a[0] == '-') {
-			fprintf(stderr, "krieg: unknown option \"%s\"%s\n", a,
-			        !strcmp(a, "--known-servers") || !strcmp(a, "--user") ? " without its value" : "");
+			bool valued = !strcmp(a, "--known-servers") || !strcmp(a, "--user");   /* the last word */
+			fprintf(stderr, valued ? "krieg: %s needs a value\n" : "krieg: unknown option \"%s\"\n", a);
 			usage(stderr);
 			return 2;
 		} else if (target_given || then[0]) {
