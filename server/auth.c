@@ -1008,7 +1008,7 @@ struct auth *auth_new(struct server *srv)
 	struct timeval tv = { AUTH_PURGE_INTERVAL_S, 0 };
 
 	a->srv = srv;
-	a->ln = KDF_LN_DEFAULT;
+	a->ln = srv->cfg != NULL ? srv->cfg->password_cost : KDF_LN_DEFAULT;
 	a->pipefd[0] = a->pipefd[1] = -1;
 	a->queued_tail = &a->queued;
 	a->done_tail = &a->done;

@@ -20,6 +20,7 @@
 #include "fen.h"
 #include "text.h"
 #include "game.h"
+#include "kdf.h"
 #include "listener.h"
 #include "log.h"
 #include "proto.h"
@@ -46,6 +47,7 @@ struct config *config_new(void)
 	cfg->accept_pause_ms = ACCEPT_PAUSE_MS_DEFAULT;
 	cfg->store_synchronous = xstrdup("full");
 	cfg->store_ckpt_pages = STORE_CKPT_PAGES;
+	cfg->password_cost = KDF_LN_DEFAULT;
 	guard_settings_default(&cfg->guard);
 	admin_policy_default(&cfg->policy);
 	return cfg;
@@ -348,6 +350,7 @@ static const struct {
 	{ "rate_rows", offsetof(struct config, rate_rows), 1, 100000000 },
 	{ "spectator_delay", offsetof(struct config, spectator_delay), 0, 1000 },
 	{ "store_checkpoint_pages", offsetof(struct config, store_ckpt_pages), 10, 1000000 },
+	{ "password_cost", offsetof(struct config, password_cost), KDF_LN_MIN, KDF_LN_MAX },
 };
 
 static const struct {
@@ -753,6 +756,12 @@ void config_keep_restart_only(struct config *next, const struct config *cur, cha
 	if (next->spectator_delay != cur->spectator_delay) {
 		name_append(names, len, "spectator_delay");
 		next->spectator_delay = cur->spectator_delay;
+	}
+	/* Unknown names are verified against a hash made at start at this
+	 * cost (auth.c), so that their answer takes as long as a real one's. */
+	if (next->password_cost != cur->password_cost) {
+		name_append(names, len, "password_cost");
+		next->password_cost = cur->password_cost;
 	}
 	if (next->store_ckpt_pages != cur->store_ckpt_pages) {
 		name_append(names, len, "store_checkpoint_pages");

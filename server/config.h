@@ -62,6 +62,7 @@ struct config {
 	/* Durability and storage (deploy/BACKUP.md). */
 	char *store_synchronous;    /* store_synchronous: off, normal, full (default), extra */
 	int busy_timeout_ms;        /* busy_timeout; 0: STORE_BUSY_TIMEOUT_MS */
+	int password_cost;          /* password_cost: scrypt's log2(N) for new hashes (kdf.h) */
 	int store_ckpt_pages;       /* store_checkpoint_pages (store_ckpt.c) */
 	int abandon_grace_ms;       /* abandon_grace; 0: GAME_ABANDON_GRACE_MS */
 	int untimed_abandon_grace_ms; /* untimed_abandon_grace; 0: untimed games are never abandoned */

@@ -74,7 +74,7 @@ static int prompt(FILE *tty, const char *what, char *buf, size_t len)
 }
 
 /* The new password of name, checked (auth_check_password), hashed into hash. */
-static int new_password(const char *name, bool from_stdin, char *hash, size_t hashlen)
+static int new_password(const char *name, bool from_stdin, int cost, char *hash, size_t hashlen)
 {
 	char pw[USERADM_PW_BUF], again[USERADM_PW_BUF];
 	int rc = 1;
@@ -100,7 +100,7 @@ static int new_password(const char *name, bool from_stdin, char *hash, size_t ha
 	if (auth_check_password(name, pw, strlen(pw)) != PE_NONE)
 		rc = fail(1, "passwords are %d to %d bytes and not the user name", PROTO_PASSWORD_MIN,
 		          PROTO_PASSWORD_MAX);
-	else if (kdf_hash(pw, strlen(pw), KDF_LN_DEFAULT, hash, hashlen) != 0)
+	else if (kdf_hash(pw, strlen(pw), cost, hash, hashlen) != 0)
 		rc = fail(1, "password hashing failed");
 	else
 		rc = 0;
@@ -239,7 +239,7 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 		            strerror(errno));
 	/* Before the database is opened: a password prompt holds no lock. */
 	if ((strcmp(verb, "add") == 0 || strcmp(verb, "passwd") == 0) &&
-	    new_password(name, from_stdin, hash, sizeof hash) != 0)
+	    new_password(name, from_stdin, cfg->password_cost, hash, sizeof hash) != 0)
 		return 1;
 
 	struct store_options opt = { 0 };

@@ -360,6 +360,11 @@ const char *kd_state_dir(const struct kd *d)
 	return d->state;
 }
 
+const char *kd_config_path(const struct kd *d)
+{
+	return d->has_conf ? d->confpath : NULL;
+}
+
 bool kd_alive(struct kd *d)
 {
 	int status;

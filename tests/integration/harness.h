@@ -53,10 +53,20 @@ struct kc;
 /* ---- the daemon ---- */
 
 /* What every test's config starts with: the per-address defences against
- * abuse (server/guard.h) off, since every client is 127.0.0.1; a test of
- * them sets its own values after these. */
+ * abuse (server/guard.h) off, since every client is 127.0.0.1 (a test of
+ * them sets its own values after these); and scrypt at the lowest cost
+ * kriegd takes (kdf.h's KDF_LN_MIN: 1 MiB and about 1 ms a hash, against
+ * 32 MiB and 170 ms at the default 15, paid at every daemon's start and
+ * every registration and login): the suites' hashing was a third of their
+ * CPU.  test_accounts' password_cost tests run at other costs. */
+#define KD_PASSWORD_COST "10"
+/* For a test whose point needs hashing to take its time (a queue that
+ * fills, a login still being hashed while something changes): the
+ * default cost, after KD_BASE_CONFIG's. */
+#define KD_SLOW_HASH "password_cost = 15\n"
 #define KD_BASE_CONFIG "register_per_hour = 0\nguests_per_address = 0\n" \
-	"login_free_failures = 1000\nlogin_failure_delay = 0\nhash_queue_per_address = 1000\n"
+	"login_free_failures = 1000\nlogin_failure_delay = 0\nhash_queue_per_address = 1000\n" \
+	"password_cost = " KD_PASSWORD_COST "\n"
 
 /* Start kriegd; config: extra "key = value\n" lines, or NULL.  Asserts it
  * came up.  Values that make tests fast: "idle_timeout = 1s",
@@ -83,6 +93,8 @@ void kd_reload(struct kd *d, const char *config);
 int kd_port(const struct kd *d);
 pid_t kd_pid(const struct kd *d);
 const char *kd_state_dir(const struct kd *d);
+/* The daemon's config file (kd_start's lines), or NULL when it has none. */
+const char *kd_config_path(const struct kd *d);
 /* Another process takes the database's write lock and keeps it (a storage
  * fault the daemon must survive); kd_unlock_db releases it. */
 struct sqlite3;

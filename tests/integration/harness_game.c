@@ -299,9 +299,17 @@ int kg_run_kriegd_input(char *const argv[], const char *input, int timeout_ms, c
 int kg_user_argv(struct kd *d, const char *input, char *out, size_t outlen,
                  const char *const args[])
 {
-	char *argv[32] = { "kriegd", "--state-dir", (char *)kd_state_dir(d), "user" };
+	char *argv[32] = { "kriegd", "--state-dir", (char *)kd_state_dir(d) };
 	char spill[1024];
-	int n = 4;
+	int n = 3;
+
+	/* The daemon's config: its password_cost is the cost of what user add
+	 * and passwd hash (KD_BASE_CONFIG). */
+	if (kd_config_path(d) != NULL) {
+		argv[n++] = "--config";
+		argv[n++] = (char *)kd_config_path(d);
+	}
+	argv[n++] = "user";
 
 	for (int k = 0; args[k] != NULL; k++) {
 		ck_assert_int_lt(n, 28);

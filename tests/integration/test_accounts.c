@@ -272,6 +272,49 @@ static void db_exec(sqlite3 *db, const char *sql)
 	ck_assert_msg(sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK, "%s: %s", sql, msg ? msg : "?");
 }
 
+/* The scrypt cost of account name's stored hash ("$scrypt$ln=N,..."). */
+static int hash_cost(struct kd *d, const char *name)
+{
+	return stored_count(d, "SELECT CAST(substr(pwhash, 12, instr(pwhash, ',') - 12) AS INTEGER)"
+	                       " FROM users WHERE name = ?1 AND pwhash LIKE '$scrypt$ln=%'", name);
+}
+
+/* password_cost is the cost of what is hashed from then on, by the wire
+ * (register, passwd) and by the command line (user add, which reads the
+ * same file); a reload keeps the running one and names it; a hash keeps
+ * the cost it was made with and still verifies at another. */
+START_TEST(password_cost_of_new_hashes)
+{
+	struct kd *d = kd_start("password_cost = 11\n");
+	kc_close(registered(d, "ivan", "ivans password", NULL));
+	kg_user_add(d, "jane", "player", "janes password");
+	ck_assert_int_eq(hash_cost(d, "ivan"), 11);
+	ck_assert_int_eq(hash_cost(d, "jane"), 11);
+
+	kd_reload(d, "password_cost = 12\n");
+	ck_assert_int_eq(kd_log_count(d, "take effect only on restart: password_cost"), 1);
+	kc_close(registered(d, "kate", "kates password", NULL));
+	ck_assert_int_eq(hash_cost(d, "kate"), 11);
+
+	kd_restart(d);
+	kc_close(registered(d, "lena", "lenas password", NULL));
+	ck_assert_int_eq(hash_cost(d, "lena"), 12);
+	struct kc *c = kc_hello(d);
+	kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", "ivan", "password", "ivans password"));
+	ck_assert_int_eq(hash_cost(d, "ivan"), 11);
+	kc_ok(c, kc_req(c, "passwd", "{s:s, s:s}", "old", "ivans password", "new", "ivans new one"));
+	ck_assert_int_eq(hash_cost(d, "ivan"), 12);
+	kc_close(c);
+	c = kc_hello(d);
+	kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", "ivan", "password", "ivans new one"));
+	kc_close(c);
+	c = kc_hello(d);
+	kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", "jane", "password", "janes password"));
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
 /*
  * A guest nobody can be any more (no session left: the last expired) and
  * nothing refers to is deleted.  Kept: a guest with a game, one with a
@@ -426,7 +469,7 @@ END_TEST
 
 START_TEST(hashing_does_not_block_the_loop)
 {
-	struct kd *d = kd_start("rate_limit = 1000\n");
+	struct kd *d = kd_start(KD_SLOW_HASH "rate_limit = 1000\n");
 	struct kc *hog[HOG_CLIENTS];
 	long long hog_id[HOG_CLIENTS];
 	struct kc *a, *b;
@@ -802,6 +845,7 @@ static Suite *auth_suite(void)
 	tcase_add_test(tc, guests);
 	tcase_add_test(tc, resume_and_logout);
 	tcase_add_test(tc, accounts_survive_restart);
+	tcase_add_test(tc, password_cost_of_new_hashes);
 	tcase_add_test(tc, hashing_does_not_block_the_loop);
 	tcase_add_test(tc, password_not_logged);
 	tcase_add_test(tc, pipelined_identity_in_order);

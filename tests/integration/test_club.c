@@ -810,7 +810,7 @@ static int lines_before(const char *log, const char *needle, const char *what)
  */
 START_TEST(login_in_flight_sees_changes)
 {
-	struct kd *d = kd_start("hash_queue_per_address = 12\nrate_limit = 1000\n"
+	struct kd *d = kd_start(KD_SLOW_HASH "hash_queue_per_address = 12\nrate_limit = 1000\n"
 	                        "rate_burst = 1000\nhandshake_timeout = 300s\n");
 	kg_user_add(d, "hank", "player", "hank-password");
 	kg_user_add(d, "boss", "admin", "boss-password");
@@ -860,7 +860,7 @@ START_TEST(passwd_in_flight_sees_changes)
 	/* The daemon's check of offline changes held back (it would close
 	 * the connection first, before the passwd is answered). */
 	setenv("KRIEGD_USERS_CHECK_MS", "600000", 1);
-	struct kd *d = kd_start("hash_queue_per_address = 12\nrate_limit = 1000\n"
+	struct kd *d = kd_start(KD_SLOW_HASH "hash_queue_per_address = 12\nrate_limit = 1000\n"
 	                        "rate_burst = 1000\nhandshake_timeout = 300s\n");
 	unsetenv("KRIEGD_USERS_CHECK_MS");
 	kg_user_add(d, "hank", "player", "hank-password");
@@ -912,7 +912,7 @@ START_TEST(fair_hashing_under_flood)
 	 * the third login is queued. */
 	/* A long handshake timeout: 35 TLS handshakes at once take long under
 	 * valgrind (make memcheck), and a closed connection is no test. */
-	struct kd *d = kd_start("hash_queue_per_address = 12\nrate_limit = 1000\n"
+	struct kd *d = kd_start(KD_SLOW_HASH "hash_queue_per_address = 12\nrate_limit = 1000\n"
 	                        "rate_burst = 1000\nhandshake_timeout = 300s\n");
 	struct kc *owner = kc_hello_from(d, "127.0.0.4");
 	json_t *r = kc_ok(owner, kc_req(owner, "register", "{s:s, s:s}", "user", "frank",

@@ -442,6 +442,7 @@ START_TEST(check_config)
 	ck_assert_msg(strstr(out, "output_buffer_max = 65536\n") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "log_level = warn\n") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "max_connections = 1024\n") != NULL, "defaults shown: %s", out);
+	ck_assert_msg(strstr(out, "\npassword_cost = 15\n") != NULL, "defaults shown: %s", out);
 	/* a default of 0 is a value, shown as one (it said "the built-in default") */
 	ck_assert_msg(strstr(out, "\nuntimed_abandon_grace = 0s\n") != NULL, "%s", out);
 
@@ -460,7 +461,7 @@ START_TEST(check_config)
 		"register_per_hour = 2", "guests_per_address = 3", "guests_per_hour = 9", "login_free_failures = 4",
 		"hash_queue_per_address = 7", "login_backoff = 5s", "login_backoff_max = 20m",
 		"login_failure_memory = 2h", "login_failure_delay = 250ms", "log_repeat_interval = 30s",
-		"ipv6_prefix = 56", "close_linger = 0s",
+		"ipv6_prefix = 56", "close_linger = 0s", "password_cost = 12",
 	};
 	char conf[1024] = "";
 	for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++)
@@ -494,6 +495,11 @@ START_TEST(check_config)
 	char *sub[] = { "kriegd", "--check-config", "--config", path, "user", "list", NULL };
 	ck_assert_int_ne(kg_run_kriegd(sub, 10000, out, sizeof out), 0);
 	ck_assert_msg(strstr(out, "--check-config takes no subcommand (user)") != NULL, "%s", out);
+
+	/* A password cost below scrypt's floor here (kdf.h) is refused. */
+	write_file(path, "password_cost = 9\n");
+	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "password_cost: expected an integer from 10 to 20") != NULL, "%s", out);
 
 	/* An address a start would refuse is refused here, file and line named. */
 	write_file(path, "idle_timeout = 90s\nlisten = 1.2.3.4\n");
