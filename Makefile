@@ -163,21 +163,25 @@ browser-deps:
 	  { echo "make check-browser: could not install$$need; the browser tests cannot run" >&2; exit 1; }; \
 	fi
 	@[ -d tests/browser/node_modules/playwright-core ] || (cd tests/browser && npm ci --no-audit --no-fund)
-# deadpath.mjs spends most of its 75 s waiting on timers (a relay frozen,
-# the page's renderer stopped: only its own browser's, found by process
-# tree), so it runs beside the others, its output printed after theirs.
+# The browser tests wait more than they compute (deadpath.mjs's 75 s are
+# mostly timers: a relay frozen, the page's renderer stopped, only its own
+# browser's, found by process tree), so three run at once: deadpath, play
+# then phone then a11y, session then guard (about 75 s against 130 s one
+# after another).  Each has its own kriegd and browser; the outputs are
+# printed whole, one after another.
 check-browser: browser-deps $(BINDIR)/kriegd
 	@mkdir -p $(BUILD)/browser
-	@kd=$(abspath $(BINDIR)/kriegd); log=$(abspath $(BUILD)/browser/deadpath.log); \
-	 node tests/browser/deadpath.mjs $$kd > $$log 2>&1 & dp=$$!; \
+	@kd=$(abspath $(BINDIR)/kriegd); b=$(abspath $(BUILD)/browser); \
 	 run() { echo "$$*"; "$$@"; }; \
-	 run node tests/browser/play.mjs $$kd $(abspath $(BUILD)/browser/screenshot.png) && \
+	 node tests/browser/deadpath.mjs $$kd > $$b/deadpath.log 2>&1 & dp=$$!; \
+	 { run node tests/browser/play.mjs $$kd $$b/screenshot.png && \
+	   run node tests/browser/phone.mjs $$kd && \
+	   run node tests/browser/a11y.mjs $$kd; } > $$b/play.log 2>&1 & pl=$$!; \
 	 run node tests/browser/session.mjs $$kd && \
-	 run node tests/browser/guard.mjs $$kd && \
-	 run node tests/browser/phone.mjs $$kd && \
-	 run node tests/browser/a11y.mjs $$kd; s=$$?; \
-	 wait $$dp; d=$$?; echo "node tests/browser/deadpath.mjs $$kd (beside them)"; cat $$log; \
-	 [ $$s = 0 ] && [ $$d = 0 ]
+	 run node tests/browser/guard.mjs $$kd; s=$$?; \
+	 wait $$pl; p=$$?; cat $$b/play.log; \
+	 wait $$dp; d=$$?; echo "node tests/browser/deadpath.mjs $$kd"; cat $$b/deadpath.log; \
+	 [ $$s = 0 ] && [ $$p = 0 ] && [ $$d = 0 ]
 	tests/browser/proxy.sh $(abspath $(BINDIR)/kriegd)
 # --- end web client -------------------------------------------------------------
 
