@@ -3,7 +3,7 @@
 # Usage: tests/run-tests.sh LABEL BINARY...
 # KRIEG_TEST_JOBS suites run at once (default: one per core); each suite's
 # output is held until it ends and printed whole, with its wall time (make
-# check is kept under ten minutes: these say where the time goes).  The
+# check aims at ten minutes: these say where the time goes).  The
 # suites start in the order given, so the longest should come first.
 # With LABEL memcheck they run one at a time, and with
 # KRIEG_MEMCHECK_LOGDIR set (tests/integration/valgrind-kriegd writes one
