@@ -477,6 +477,19 @@ const struct ruleset *ruleset_at(size_t i)
 	return i < NRULESETS ? &rulesets[i] : NULL;
 }
 
+void ruleset_names(char *out, size_t len)
+{
+	size_t used = 0;
+
+	if (len == 0)
+		return;
+	out[0] = '\0';
+	for (size_t i = 0; i < NRULESETS && used < len; i++) {
+		int n = snprintf(out + used, len - used, "%s%s", i ? ", " : "", rulesets[i].name);
+		used += n > 0 ? (size_t)n : 0;
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* Saying one event.                                                   */
 

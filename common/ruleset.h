@@ -92,6 +92,11 @@ const struct ruleset *ruleset_find(const char *name);
 const struct ruleset *ruleset_default(void);
 size_t ruleset_count(void);
 const struct ruleset *ruleset_at(size_t i);
+/* Every rule set's name, in the table's order, ", " between them (the
+ * words an "unknown rule set" refusal offers): into out, cut short at
+ * len.  RULESET_NAMES_MAX holds them all. */
+#define RULESET_NAMES_MAX 160
+void ruleset_names(char *out, size_t len);
 
 /*
  * The umpire's words for one event as its audience hears them, in the

@@ -142,7 +142,9 @@ static void cmd_standings(struct conn *c, json_t *id, json_t *req)
 	const char *rules = json_string_value(json_object_get(req, "rules"));
 	const struct ruleset *rs = rules ? ruleset_find(rules) : ruleset_default();
 	if (!rs) {
-		dispatch_error(c, id, PE_BAD_REQUEST, "unknown rule set");
+		char names[RULESET_NAMES_MAX];
+		ruleset_names(names, sizeof names);
+		dispatch_error(c, id, PE_BAD_REQUEST, "unknown rule set (%s)", names);
 		return;
 	}
 	const char *pool = rating_pool(rs->name);

@@ -547,7 +547,9 @@ static int offer_terms(struct conn *c, json_t *id, json_t *req, struct offer *o)
 	const char *rules = json_string_value(json_object_get(req, "rules"));
 	o->rs = rules ? ruleset_find(rules) : ruleset_default();
 	if (!o->rs) {
-		dispatch_error(c, id, PE_BAD_REQUEST, "unknown rule set");
+		char names[RULESET_NAMES_MAX];
+		ruleset_names(names, sizeof names);
+		dispatch_error(c, id, PE_BAD_REQUEST, "unknown rule set (%s)", names);
 		return -1;
 	}
 	const char *color = json_string_value(json_object_get(req, "color"));

@@ -90,8 +90,12 @@ static int parse_terms(struct cmd *c, char *err, size_t errlen)
 		else if (isdigit((unsigned char)w[0]) || !strcmp(w, "untimed") || !strcmp(w, "none")) {
 			if (!parse_time(w, c))
 				return failf(err, errlen, "bad time control \"%s\" (try 5+2, 0.5+0, 1:40+0.5, 10, 3d or untimed)", w);
-		} else
-			return failf(err, errlen, "unknown term \"%s\" (rule sets, a time like 5+2, white/black/random, rated)", w);
+		} else {
+			char names[RULESET_NAMES_MAX];
+			ruleset_names(names, sizeof names);
+			return failf(err, errlen, "unknown term \"%s\" (a rule set: %s; a time like 5+2; "
+			             "white/black/random; rated)", w, names);
+		}
 	}
 	return 0;
 }
@@ -570,8 +574,11 @@ static json_t *req_terms(const struct cmd *c, long long id, long game, char *err
 /* standings [RULES] */
 static int parse_standings(struct cmd *c, char *err, size_t errlen)
 {
-	if (c->argc == 1 && !ruleset_find(c->argv[0]))
-		return failf(err, errlen, "unknown rule set \"%.32s\"", c->argv[0]);
+	if (c->argc == 1 && !ruleset_find(c->argv[0])) {
+		char names[RULESET_NAMES_MAX];
+		ruleset_names(names, sizeof names);
+		return failf(err, errlen, "unknown rule set \"%.32s\" (%s)", c->argv[0], names);
+	}
 	return 0;
 }
 

@@ -685,7 +685,11 @@ START_TEST(bad_lobby_requests)
 	kp_guest(d, &a);
 	kp_guest(d, &b);
 	struct kc *c = a.c;
-	kc_error(c, kc_req(c, "seek", "{s:s}", "rules", "blitzkrieg"), "bad_request");
+	/* An unknown rule set's refusal names those there are (the help probe). */
+	json_t *r = kc_error(c, kc_req(c, "seek", "{s:s}", "rules", "blitzkrieg"), "bad_request");
+	const char *msg = json_string_value(json_object_get(json_object_get(r, "error"), "message"));
+	ck_assert_msg(msg && strstr(msg, "unknown rule set (icc, english, ") && strstr(msg, ", crazykrieg"),
+	              "%s", msg ? msg : "(none)");
 	kc_error(c, kc_req(c, "seek", "{s:i}", "rules", 3), "bad_request");
 	kc_error(c, kc_req(c, "seek", "{s:s}", "color", "green"), "bad_request");
 	kc_error(c, kc_req(c, "seek", "{s:{s:i}}", "time", "base", -1), "bad_request");

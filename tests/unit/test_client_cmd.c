@@ -157,6 +157,8 @@ START_TEST(lobby)
 	expect("standings", -1, "{\"id\":7,\"type\":\"standings\"}");
 	expect("standings nost", -1, "{\"id\":7,\"rules\":\"nost\",\"type\":\"standings\"}");
 	ck_assert_int_eq(cmd_parse("standings chess960", &c, err, sizeof err), -1);
+	/* the rule sets there are, named (the help probe) */
+	ck_assert_msg(strstr(err, "unknown rule set \"chess960\" (icc, english, ") != NULL, "%s", err);
 	expect("profile", -1, "{\"id\":7,\"type\":\"profile\"}");
 	expect("profile bob", -1, "{\"id\":7,\"type\":\"profile\",\"user\":\"bob\"}");
 	/* regression: finger, profile's other name, was sent as a type of its own */
@@ -173,6 +175,8 @@ START_TEST(lobby)
 	ck_assert_ptr_null(req("accept", -1));    /* which offer? the client fills it in */
 	ck_assert_int_eq(cmd_parse("seek 5+x", &c, err, sizeof err), -1);
 	ck_assert_int_eq(cmd_parse("seek chess960", &c, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "unknown term \"chess960\" (a rule set: icc, english, ") != NULL &&
+	              strstr(err, "crazykrieg; a time like 5+2") != NULL, "%s", err);
 	ck_assert_int_eq(cmd_parse("accept four", &c, err, sizeof err), -1);
 	/* a password-less login parses; the request needs the password first */
 	ck_assert_ptr_null(req("login alice", -1));
