@@ -1025,6 +1025,10 @@ struct auth *auth_new(struct server *srv)
 		log_msg(LOGL_ERROR, "auth: scrypt is unavailable (OpenSSL EVP_KDF SCRYPT)");
 		goto fail;
 	}
+	/* The running cost, which a reload does not change (the file may say
+	 * another already: kriegd user reads the file's). */
+	log_info("auth: passwords hashed at password_cost=%d (%d MiB a hash, %d at once)", a->ln,
+	         1 << (a->ln - 10), AUTH_WORKERS);
 	if (wake_pipe_open(a->pipefd) != 0) {
 		log_warn("auth: pipe");
 		goto fail;

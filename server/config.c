@@ -424,6 +424,15 @@ int config_set(struct config *cfg, const char *key, const char *value, char *err
 		v[(*n)++] = xstrdup(value);
 		return 0;
 	}
+	/* An empty path is no path: state_dir's would be the filesystem's
+	 * root ("/kriegd.db"), the others' a file named "" that only a start
+	 * finds missing; refused here, where --check-config sees it too. */
+	static const char *const paths[] = { "state_dir", "cert", "key", "database", "web_root" };
+	for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
+		if (strcmp(key, paths[i]) == 0 && value[0] == '\0') {
+			snprintf(err, errlen, "%s: an empty path (leave the setting out for its default)", key);
+			return -1;
+		}
 	if (strcmp(key, "web_root") == 0) {
 		set_str(&cfg->web_root, value);
 		return 0;
@@ -553,6 +562,18 @@ static char *trim(char *s)
 	return s;
 }
 
+int config_split(char *s, char **key, char **value)
+{
+	char *eq = strchr(s, '=');
+
+	if (eq == NULL)
+		return -1;
+	*eq = '\0';
+	*key = trim(s);
+	*value = trim(eq + 1);
+	return 0;
+}
+
 int config_load(struct config *cfg, const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
@@ -576,14 +597,12 @@ int config_load(struct config *cfg, const char *path, char *err, size_t errlen)
 		char *s = trim(line);
 		if (*s == '\0')
 			continue;
-		char *eq = strchr(s, '=');
-		if (eq == NULL) {
+		char *key, *value;
+		if (config_split(s, &key, &value) != 0) {
 			snprintf(err, errlen, "%s:%d: expected 'key = value'", path, lineno);
 			rc = -1;
 			break;
 		}
-		*eq = '\0';
-		char *key = trim(s), *value = trim(eq + 1);
 		if (config_set(cfg, key, value, msg, sizeof msg) != 0) {
 			snprintf(err, errlen, "%s:%d: %s", path, lineno, msg);
 			rc = -1;

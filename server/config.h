@@ -101,6 +101,9 @@ void config_free(struct config *cfg);
 int config_set(struct config *cfg, const char *key, const char *value, char *err, size_t errlen);
 /* Read a file of settings; returns 0, or -1 with "path:line: message" in err. */
 int config_load(struct config *cfg, const char *path, char *err, size_t errlen);
+/* "key = value" as a config file's line reads: split at the first '='
+ * (in place), blanks around both dropped.  0, or -1 without a '='. */
+int config_split(char *s, char **key, char **value);
 /* Forget configured listen addresses (the command line replaces them). */
 void config_clear_listen(struct config *cfg);
 /* A repeatable key's values forgotten (`--set` replaces the file's list):

@@ -42,6 +42,7 @@
 #include "pgn_cache.h"
 #include "reader.h"
 #include "server.h"
+#include "xmalloc.h"
 #include "service.h"
 #include "store.h"
 #include "tls.h"
@@ -104,24 +105,28 @@ static struct config *config_build(const struct cli *cli, char *err, size_t errl
 
 	if (cli->config_file != NULL && config_load(cfg, cli->config_file, err, errlen) != 0)
 		goto fail;
+	/* Each --set as the file's line reads ("key = value" too): the keys
+	 * kept, to tell a repeatable key's first --set from its next. */
+	char keys[CLI_SETS_MAX][64];
 	for (size_t i = 0; i < cli->nsets; i++) {
-		char key[64];
-		const char *eq = strchr(cli->sets[i], '=');
-
-		if (eq == NULL || (size_t)(eq - cli->sets[i]) >= sizeof key) {
+		char *text = xstrdup(cli->sets[i]), *key, *value;
+		if (config_split(text, &key, &value) != 0 || key[0] == '\0' ||
+		    strlen(key) >= sizeof keys[i]) {
 			snprintf(err, errlen, "--set %s: expected KEY=VALUE", cli->sets[i]);
+			free(text);
 			goto fail;
 		}
-		memcpy(key, cli->sets[i], (size_t)(eq - cli->sets[i]));
-		key[eq - cli->sets[i]] = '\0';
+		snprintf(keys[i], sizeof keys[i], "%s", key);
 		/* A repeatable key's first --set replaces the file's values (the
 		 * command line wins, as for every other key); its next add. */
 		bool first = true;
 		for (size_t k = 0; k < i && first; k++)
-			first = strncmp(cli->sets[k], key, strlen(key)) != 0 || cli->sets[k][strlen(key)] != '=';
+			first = strcmp(keys[k], key) != 0;
 		if (first)
 			config_clear_list(cfg, key);
-		if (config_set(cfg, key, eq + 1, msg, sizeof msg) != 0) {
+		int rc = config_set(cfg, key, value, msg, sizeof msg);
+		free(text);
+		if (rc != 0) {
 			snprintf(err, errlen, "--set: %s", msg);
 			goto fail;
 		}

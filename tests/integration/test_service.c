@@ -496,6 +496,19 @@ START_TEST(check_config)
 	ck_assert_int_ne(kg_run_kriegd(sub, 10000, out, sizeof out), 0);
 	ck_assert_msg(strstr(out, "--check-config takes no subcommand (user)") != NULL, "%s", out);
 
+	/* --set reads as the file's line does: blanks around the key and the
+	 * value (it said "unknown setting 'password_cost '": admin probe). */
+	char *spaced[] = { "kriegd", "--check-config", "--set", "password_cost = 12", NULL };
+	ck_assert_int_eq(kg_run_kriegd(spaced, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "\npassword_cost = 12\n") != NULL, "%s", out);
+	/* An empty path is refused where a start would fail on it, or, for
+	 * state_dir, take the filesystem's root (admin probe). */
+	char *nodb[] = { "kriegd", "--check-config", "--set", "database=", NULL };
+	ck_assert_int_ne(kg_run_kriegd(nodb, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "database: an empty path") != NULL, "%s", out);
+	write_file(path, "state_dir =\n");
+	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "kriegd.conf:1: state_dir: an empty path") != NULL, "%s", out);
 	/* A password cost below scrypt's floor here (kdf.h) is refused. */
 	write_file(path, "password_cost = 9\n");
 	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
