@@ -681,6 +681,8 @@ void config_print(const struct config *cfg, FILE *f)
 	guard_settings_print(&cfg->guard, f);
 	if (cfg->test_start_fen != NULL)
 		fprintf(f, "test_start_fen = %s\n", cfg->test_start_fen);
+	else   /* every key shows, unset ones as comments (admin probe) */
+		fprintf(f, "# test_start_fen: unset; games start from the standard position\n");
 	/* The web door's keys, unset ones as comments, so that every key shows
 	 * (and tests/service/run.sh holds kriegd.conf(5) to documenting it). */
 	static const char *const web_unset[] = {

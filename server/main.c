@@ -468,6 +468,12 @@ int main(int argc, char **argv)
 	bool backup = optind + 2 == argc && strcmp(argv[optind], "backup") == 0;
 	bool user = optind < argc && strcmp(argv[optind], "user") == 0;
 	if (optind != argc && !backup && !user) {
+		/* What was wrong first, then how it is said (it printed the usage
+		 * alone: admin probe). */
+		if (strcmp(argv[optind], "backup") == 0)
+			fprintf(stderr, "kriegd: backup takes one FILE, the copy to write\n");
+		else
+			fprintf(stderr, "kriegd: unexpected word '%s'\n", argv[optind]);
 		usage(stderr);
 		return 2;
 	}

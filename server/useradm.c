@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <termios.h>
 #include <time.h>
@@ -272,9 +273,17 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 		if (rc == STORE_OK)
 			rc = store_audit_add(st, &row);
 		rc = finish(st, rc);
-		if (rc == STORE_EXISTS)
-			status = fail(1, "%s: that name, or one that reads the same, is taken", name);
-		else
+		if (rc == STORE_EXISTS) {
+			/* Named, as the wire names it (auth_reply_taken): the admin
+			 * needs to know which account it clashes with (admin probe). */
+			char taken[PROTO_NAME_MAX + 1];
+			if (store_user_alike(st, name, taken, sizeof taken) == STORE_OK &&
+			    strcasecmp(taken, name) != 0)
+				status = fail(1, "%s: that name looks like %s, an account that exists", name,
+				              taken);
+			else
+				status = fail(1, "%s: that name is taken", name);
+		} else
 			status = changed(st, rc, name, "added");
 	} else if ((rc = store_user_find(st, name, &u)) != STORE_OK || u.guest) {
 		/* role, passwd, disable, enable: of a registered account. */

@@ -678,6 +678,16 @@ START_TEST(offline_audit)
 	struct kc *b = boss(d);
 	ck_assert_int_eq(kg_user(d, "carol-password\n", NULL, 0, "add", "carol", "--must-change",
 	                           "--password-stdin"), 0);
+	/* A name taken, or one that reads as a taken one, is refused naming
+	 * the account it clashes with, as the wire names it (admin probe). */
+	char out[1024];
+	ck_assert_int_eq(kg_user(d, "carol-password\n", out, sizeof out, "add", "CAROL",
+	                         "--password-stdin"), 1);
+	ck_assert_msg(strstr(out, "CAROL: that name is taken") != NULL, "%s", out);
+	ck_assert_int_eq(kg_user(d, "carol-password\n", out, sizeof out, "add", "caro1",
+	                         "--password-stdin"), 1);
+	ck_assert_msg(strstr(out, "caro1: that name looks like carol, an account that exists") != NULL,
+	              "%s", out);
 	struct kc *c = kc_hello(d);
 	json_t *r = kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", "carol", "password",
 	                            "carol-password"));
@@ -716,7 +726,6 @@ START_TEST(offline_audit)
 	/* Regression (accounts probe): the name forgotten, an option was taken
 	 * for it: an account named "--must-change" was made.  Names do not
 	 * start with '-'. */
-	char out[1024];
 	ck_assert_int_ne(kg_user(d, "x-password\n", out, sizeof out, "add", "--must-change", "--password-stdin"), 0);
 	ck_assert_msg(strstr(out, "starting with neither '-'") != NULL, "%s", out);
 	/* Regression (operations probe): a failed change read as done

@@ -443,6 +443,7 @@ START_TEST(check_config)
 	ck_assert_msg(strstr(out, "log_level = warn\n") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "max_connections = 1024\n") != NULL, "defaults shown: %s", out);
 	ck_assert_msg(strstr(out, "\npassword_cost = 15\n") != NULL, "defaults shown: %s", out);
+	ck_assert_msg(strstr(out, "\n# test_start_fen: unset;") != NULL, "unset keys shown: %s", out);
 	/* a default of 0 is a value, shown as one (it said "the built-in default") */
 	ck_assert_msg(strstr(out, "\nuntimed_abandon_grace = 0s\n") != NULL, "%s", out);
 
@@ -509,6 +510,14 @@ START_TEST(check_config)
 	write_file(path, "state_dir =\n");
 	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
 	ck_assert_msg(strstr(out, "kriegd.conf:1: state_dir: an empty path") != NULL, "%s", out);
+	/* A stray word is named before the usage (it printed the usage alone:
+	 * admin probe); so is a backup without its FILE. */
+	char *stray[] = { "kriegd", "extra", NULL };
+	ck_assert_int_eq(kg_run_kriegd(stray, 10000, out, sizeof out), 2);
+	ck_assert_msg(strstr(out, "kriegd: unexpected word 'extra'\nusage:") != NULL, "%s", out);
+	char *nofile[] = { "kriegd", "backup", NULL };
+	ck_assert_int_eq(kg_run_kriegd(nofile, 10000, out, sizeof out), 2);
+	ck_assert_msg(strstr(out, "kriegd: backup takes one FILE") != NULL, "%s", out);
 	/* A password cost below scrypt's floor here (kdf.h) is refused. */
 	write_file(path, "password_cost = 9\n");
 	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
