@@ -520,15 +520,7 @@ int config_set(struct config *cfg, const char *key, const char *value, char *err
 			continue;
 		if (config_parse_duration_ms(value, &ms) != 0 || ms < durations[i].min_ms ||
 		    ms > durations[i].max_ms) {
-			if (durations[i].max_ms < INT_MAX)
-				snprintf(err, errlen, "%s: expected a duration from %dms to %dms (\"5s\", "
-				         "\"500ms\"; a bare number is seconds)", key, durations[i].min_ms,
-				         durations[i].max_ms);
-			else   /* INT_MAX ms: the most an int of ms holds, and said so (720h was
-			        * "expected at least 0ms") */
-				snprintf(err, errlen, "%s: expected a duration of at least %dms and at most "
-				         "about 596.5h (\"30s\", \"500ms\", \"2h\", \"7d\"; a bare number is seconds)", key,
-				         durations[i].min_ms);
+			config_duration_range_err(err, errlen, key, durations[i].min_ms, durations[i].max_ms);
 			return -1;
 		}
 		*slot = ms;
@@ -626,16 +618,40 @@ int config_validate(const struct config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
-void config_print_duration(FILE *f, const char *key, int ms)
+void config_duration_str(char *out, size_t len, int ms)
 {
 	if (ms % 3600000 == 0 && ms > 0)
-		fprintf(f, "%s = %dh\n", key, ms / 3600000);
+		snprintf(out, len, "%dh", ms / 3600000);
 	else if (ms % 60000 == 0 && ms > 0)
-		fprintf(f, "%s = %dm\n", key, ms / 60000);
+		snprintf(out, len, "%dm", ms / 60000);
 	else if (ms % 1000 == 0)
-		fprintf(f, "%s = %ds\n", key, ms / 1000);
+		snprintf(out, len, "%ds", ms / 1000);
 	else
-		fprintf(f, "%s = %dms\n", key, ms);
+		snprintf(out, len, "%dms", ms);
+}
+
+void config_duration_range_err(char *err, size_t errlen, const char *key, int lo, int hi)
+{
+	/* In the units a person writes them (they said "1000ms to 3600000ms":
+	 * admin probe); INT_MAX ms, the most an int of ms holds, said so
+	 * (720h was "expected at least 0ms"). */
+	char los[CONFIG_DURATION_STR_MAX], his[CONFIG_DURATION_STR_MAX];
+	config_duration_str(los, sizeof los, lo);
+	config_duration_str(his, sizeof his, hi);
+	if (hi < INT_MAX)
+		snprintf(err, errlen, "%s: expected a duration from %s to %s (\"5s\", \"500ms\", \"15m\"; "
+		         "a bare number is seconds)", key, los, his);
+	else
+		snprintf(err, errlen, "%s: expected a duration of at least %s and at most about 596.5h "
+		         "(\"30s\", \"500ms\", \"2h\", \"7d\"; a bare number is seconds)", key, los);
+}
+
+void config_print_duration(FILE *f, const char *key, int ms)
+{
+	char d[CONFIG_DURATION_STR_MAX];
+
+	config_duration_str(d, sizeof d, ms);
+	fprintf(f, "%s = %s\n", key, d);
 }
 
 void config_print(const struct config *cfg, FILE *f)

@@ -90,8 +90,7 @@ int guard_settings_set(struct guard_settings *s, const char *key, const char *va
 		long n;
 		if (keys[i].duration) {
 			if (config_parse_duration_ms(value, &v) != 0 || v < keys[i].lo || v > keys[i].hi) {
-				snprintf(err, errlen, "%s: expected a duration from %dms to %dms (\"2s\", \"15m\")",
-				         key, keys[i].lo, keys[i].hi);
+				config_duration_range_err(err, errlen, key, keys[i].lo, keys[i].hi);
 				return -1;
 			}
 		} else {

@@ -518,6 +518,11 @@ START_TEST(check_config)
 	char *nofile[] = { "kriegd", "backup", NULL };
 	ck_assert_int_eq(kg_run_kriegd(nofile, 10000, out, sizeof out), 2);
 	ck_assert_msg(strstr(out, "kriegd: backup takes one FILE") != NULL, "%s", out);
+	/* A duration's range in the units a person writes (it said "from
+	 * 1ms to 3600000ms": admin probe). */
+	char *longer[] = { "kriegd", "--check-config", "--set", "login_backoff=2h", NULL };
+	ck_assert_int_ne(kg_run_kriegd(longer, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "login_backoff: expected a duration from 1ms to 1h (") != NULL, "%s", out);
 	/* A password cost below scrypt's floor here (kdf.h) is refused. */
 	write_file(path, "password_cost = 9\n");
 	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
