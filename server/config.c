@@ -615,6 +615,17 @@ int config_validate(const struct config *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "set both 'cert' and 'key', or neither");
 		return -1;
 	}
+	/* Each failure doubles the window up to the longest: a first one
+	 * longer than that is a contradiction, taken without a word before
+	 * (admin probe). */
+	if (cfg->guard.login_backoff_ms > cfg->guard.login_backoff_max_ms) {
+		char first[CONFIG_DURATION_STR_MAX], most[CONFIG_DURATION_STR_MAX];
+		config_duration_str(first, sizeof first, cfg->guard.login_backoff_ms);
+		config_duration_str(most, sizeof most, cfg->guard.login_backoff_max_ms);
+		snprintf(err, errlen, "login_backoff (%s) is longer than login_backoff_max (%s), the "
+		         "longest window", first, most);
+		return -1;
+	}
 	return 0;
 }
 

@@ -523,6 +523,12 @@ START_TEST(check_config)
 	char *longer[] = { "kriegd", "--check-config", "--set", "login_backoff=2h", NULL };
 	ck_assert_int_ne(kg_run_kriegd(longer, 10000, out, sizeof out), 0);
 	ck_assert_msg(strstr(out, "login_backoff: expected a duration from 1ms to 1h (") != NULL, "%s", out);
+	/* Settings that contradict each other: refused, both named. */
+	char *contra[] = { "kriegd", "--check-config", "--set", "login_backoff=1h", "--set",
+	                   "login_backoff_max=1s", NULL };
+	ck_assert_int_ne(kg_run_kriegd(contra, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "login_backoff (1h) is longer than login_backoff_max (1s)") != NULL,
+	              "%s", out);
 	/* A password cost below scrypt's floor here (kdf.h) is refused. */
 	write_file(path, "password_cost = 9\n");
 	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
