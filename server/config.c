@@ -583,10 +583,16 @@ int config_load(struct config *cfg, const char *path, char *err, size_t errlen)
 			rc = -1;
 			break;
 		}
-		char *hash = strchr(line, '#');
+		/* A UTF-8 byte-order mark, which some Windows editors write, is
+		 * no part of the first key (it was "unknown setting" with the
+		 * mark unseen inside the quotes: admin probe). */
+		char *start = line;
+		if (lineno == 1 && strncmp(line, "\xEF\xBB\xBF", 3) == 0)
+			start += 3;
+		char *hash = strchr(start, '#');
 		if (hash != NULL)
 			*hash = '\0';
-		char *s = trim(line);
+		char *s = trim(start);
 		if (*s == '\0')
 			continue;
 		char *key, *value;

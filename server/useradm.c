@@ -112,7 +112,9 @@ static int new_password(const char *name, bool from_stdin, int cost, char *hash,
 static int list_cb(const struct store_user *u, void *arg)
 {
 	(void)arg;
-	printf("%s %s %s%s\n", u->name, u->role, u->disabled ? "disabled" : "enabled", u->bot ? " bot" : "");
+	/* The flags an admin sets here, all shown (must-change was not: admin probe). */
+	printf("%s %s %s%s%s\n", u->name, u->role, u->disabled ? "disabled" : "enabled", u->bot ? " bot" : "",
+	       u->must_change ? " must-change" : "");
 	return 0;
 }
 
@@ -286,9 +288,14 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 		} else
 			status = changed(st, rc, name, "added");
 	} else if ((rc = store_user_find(st, name, &u)) != STORE_OK || u.guest) {
-		/* role, passwd, disable, enable: of a registered account. */
+		/* role, passwd, disable, enable: of a registered account; a
+		 * guest's name said so, not "no such account" (admin probe). */
 		OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
-		status = changed(st, rc == STORE_OK ? STORE_NOT_FOUND : rc, name, "reading");
+		if (rc == STORE_OK)
+			status = fail(1, "%s: a guest, not an account: only registered accounts are changed "
+			              "here (a guest goes with its last session)", name);
+		else
+			status = changed(st, rc, name, "reading");
 	} else if (strcmp(verb, "role") == 0 && strcmp(u.role, role) == 0) {
 		/* Nothing to change: no row (as over the wire), no write. */
 		status = changed(st, STORE_OK, u.name, "role set");

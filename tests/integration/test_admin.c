@@ -678,9 +678,18 @@ START_TEST(offline_audit)
 	struct kc *b = boss(d);
 	ck_assert_int_eq(kg_user(d, "carol-password\n", NULL, 0, "add", "carol", "--must-change",
 	                           "--password-stdin"), 0);
+	/* list shows what was set here, must-change too (admin probe); a
+	 * guest's name is said to be a guest's, not "no such account". */
+	char out[1024];
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "list"), 0);
+	ck_assert_msg(strstr(out, "carol player enabled must-change\n") != NULL, "%s", out);
+	struct kp g;
+	kp_guest(d, &g);
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "disable", g.name), 1);
+	ck_assert_msg(strstr(out, ": a guest, not an account") != NULL, "%s", out);
+	kc_close(g.c);
 	/* A name taken, or one that reads as a taken one, is refused naming
 	 * the account it clashes with, as the wire names it (admin probe). */
-	char out[1024];
 	ck_assert_int_eq(kg_user(d, "carol-password\n", out, sizeof out, "add", "CAROL",
 	                         "--password-stdin"), 1);
 	ck_assert_msg(strstr(out, "CAROL: that name is taken") != NULL, "%s", out);

@@ -529,6 +529,10 @@ START_TEST(check_config)
 	ck_assert_int_ne(kg_run_kriegd(contra, 10000, out, sizeof out), 0);
 	ck_assert_msg(strstr(out, "login_backoff (1h) is longer than login_backoff_max (1s)") != NULL,
 	              "%s", out);
+	/* A byte-order mark before the first key is skipped (admin probe). */
+	write_file(path, "\xEF\xBB\xBFpassword_cost = 13\n");
+	ck_assert_int_eq(kg_run_kriegd(good, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "\npassword_cost = 13\n") != NULL, "%s", out);
 	/* A password cost below scrypt's floor here (kdf.h) is refused. */
 	write_file(path, "password_cost = 9\n");
 	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
