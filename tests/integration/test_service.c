@@ -427,6 +427,16 @@ END_TEST
 
 /* ---- --check-config ---- */
 
+/* write conf to path, run kriegd with argv (which reads it): it fails,
+ * saying want. */
+static void refused_conf(char *const argv[], const char *path, const char *conf, const char *want)
+{
+	char out[16384];
+	write_file(path, conf);
+	ck_assert_int_ne(kg_run_kriegd(argv, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, want) != NULL, "%s", out);
+}
+
 START_TEST(check_config)
 {
 	char dir[] = "/tmp/kcc-XXXXXX", path[256], out[16384];
@@ -507,9 +517,7 @@ START_TEST(check_config)
 	char *nodb[] = { "kriegd", "--check-config", "--set", "database=", NULL };
 	ck_assert_int_ne(kg_run_kriegd(nodb, 10000, out, sizeof out), 0);
 	ck_assert_msg(strstr(out, "database: an empty path") != NULL, "%s", out);
-	write_file(path, "state_dir =\n");
-	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
-	ck_assert_msg(strstr(out, "kriegd.conf:1: state_dir: an empty path") != NULL, "%s", out);
+	refused_conf(good, path, "state_dir =\n", "kriegd.conf:1: state_dir: an empty path");
 	/* A stray word is named before the usage (it printed the usage alone:
 	 * admin probe); so is a backup without its FILE. */
 	char *stray[] = { "kriegd", "extra", NULL };
@@ -534,37 +542,25 @@ START_TEST(check_config)
 	ck_assert_int_eq(kg_run_kriegd(good, 10000, out, sizeof out), 0);
 	ck_assert_msg(strstr(out, "\npassword_cost = 13\n") != NULL, "%s", out);
 	/* A password cost below scrypt's floor here (kdf.h) is refused. */
-	write_file(path, "password_cost = 9\n");
-	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
-	ck_assert_msg(strstr(out, "password_cost: expected an integer from 10 to 20") != NULL, "%s", out);
+	refused_conf(good, path, "password_cost = 9\n",
+	             "password_cost: expected an integer from 10 to 20");
 
 	/* An address a start would refuse is refused here, file and line named. */
-	write_file(path, "idle_timeout = 90s\nlisten = 1.2.3.4\n");
-	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
-	ck_assert_msg(strstr(out, "kriegd.conf:2: listen 1.2.3.4: expected") != NULL, "%s", out);
-	write_file(path, "listen_web_plain = 0.0.0.0:17719\n");
-	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
-	ck_assert_msg(strstr(out, "kriegd.conf:1: listen_web_plain 0.0.0.0:17719: refused, not a "
-	                          "loopback address") != NULL, "%s", out);
-	write_file(path, "listen_web = 127.0.0.1\n");
-	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
-	ck_assert_msg(strstr(out, "kriegd.conf:1: listen_web 127.0.0.1: expected") != NULL, "%s", out);
+	refused_conf(good, path, "idle_timeout = 90s\nlisten = 1.2.3.4\n",
+	             "kriegd.conf:2: listen 1.2.3.4: expected");
+	refused_conf(good, path, "listen_web_plain = 0.0.0.0:17719\n",
+	             "kriegd.conf:1: listen_web_plain 0.0.0.0:17719: refused, not a loopback address");
+	refused_conf(good, path, "listen_web = 127.0.0.1\n",
+	             "kriegd.conf:1: listen_web 127.0.0.1: expected");
 
 	/* An unknown key and a bad value: non-zero, file and line named. */
-	write_file(path, "listen = 127.0.0.1:7575\n\nlisten_adress = 1.2.3.4:1\n");
-	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
-	ck_assert_msg(strstr(out, "kriegd.conf:3: unknown setting 'listen_adress'") != NULL, "%s",
-	              out);
-	write_file(path, "idle_timeout = soon\n");
-	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
-	ck_assert_msg(strstr(out, "kriegd.conf:1: idle_timeout:") != NULL, "%s", out);
+	refused_conf(good, path, "listen = 127.0.0.1:7575\n\nlisten_adress = 1.2.3.4:1\n",
+	             "kriegd.conf:3: unknown setting 'listen_adress'");
+	refused_conf(good, path, "idle_timeout = soon\n", "kriegd.conf:1: idle_timeout:");
 	/* cert without key, and a certificate that does not load. */
-	write_file(path, "cert = /nonexistent/cert.pem\n");
-	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
-	ck_assert_msg(strstr(out, "set both 'cert' and 'key'") != NULL, "%s", out);
-	write_file(path, "cert = /nonexistent/cert.pem\nkey = /nonexistent/key.pem\n");
-	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
-	ck_assert_msg(strstr(out, "/nonexistent/cert.pem") != NULL, "%s", out);
+	refused_conf(good, path, "cert = /nonexistent/cert.pem\n", "set both 'cert' and 'key'");
+	refused_conf(good, path, "cert = /nonexistent/cert.pem\nkey = /nonexistent/key.pem\n",
+	             "/nonexistent/cert.pem");
 
 	/* A credential name (no '/') is read from $CREDENTIALS_DIRECTORY. */
 	char cred[256], c[300], k[300];
@@ -582,9 +578,8 @@ START_TEST(check_config)
 	ck_assert_msg(strstr(out, "cert = tls-cert and key = tls-key name systemd credentials") != NULL &&
 	              strstr(out, "the certificate is not checked") != NULL &&
 	              strstr(out, "\ncert = tls-cert\n") != NULL, "%s", out);
-	write_file(path, "cert = tls-cert\nkey = tls-key\nidle_timeout = soon\n");
-	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
-	ck_assert_msg(strstr(out, "kriegd.conf:3: idle_timeout:") != NULL, "%s", out);
+	refused_conf(good, path, "cert = tls-cert\nkey = tls-key\nidle_timeout = soon\n",
+	             "kriegd.conf:3: idle_timeout:");
 	/* A credential and a path: the name read as a path, and the refusal
 	 * says why. */
 	write_file(path, "cert = tls-cert\nkey = /nonexistent/key.pem\n");
