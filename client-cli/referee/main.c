@@ -19,12 +19,15 @@
  * standing one, as kriegd's `draw`); "possible" (the mover's possible
  * attempts, a tool-only line).  What kriegd would refuse between actions
  * is refused too (line_record: e.g. an offer made twice).  Empty lines and lines starting with '#'
- * are skipped.  A refused action, or a line holding a NUL byte, prints
- * {"event":"error",...} (whatever --pov says: it answers the line just
- * read) and changes nothing.
- * Exit 0 at end of input, 2 on a usage error.
+ * are skipped.  A refused action prints {"event":"error",...} (under
+ * --pov only to the side that acted, or the umpire: its words are the
+ * mover's) and changes nothing; so does a line too long or holding a NUL
+ * byte (an answer about the input, whatever --pov says).
+ * Exit 0 at end of input, 1 when the output cannot be written or the
+ * input read, 2 on a usage error.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,17 +126,26 @@ static void flush_events(struct tool *t)
 	evlist_clear(&t->ev);
 }
 
-static void print_error(struct tool *t, int status)
+/* Under --pov, what the side to move alone hears (its refusals, its
+ * possible attempts) reaches P only if P is that side or the umpire: a
+ * refusal's words name the mover's men ("no own queen can move to e3"),
+ * which Black printed for White's try (referee probe). */
+static bool mover_heard(const struct tool *t)
 {
-	print_json(event_json_error(status, referee_error(t->ref)));
+	return !t->pov || (t->pov & (aud_of(referee_side_to_move(t->ref)) | AUD_UMPIRE));
+}
+
+static void print_refusal(struct tool *t, int status, const char *msg)
+{
+	if (mover_heard(t))
+		print_json(event_json_error(status, msg));
 }
 
 static void print_possible(struct tool *t)
 {
 	struct movelist ml;
 	int side = referee_side_to_move(t->ref);
-	/* Under --pov, only the side to move (or the umpire) may see its attempts. */
-	if (t->pov && !(t->pov & (aud_of(side) | AUD_UMPIRE)))
+	if (!mover_heard(t))
 		return;
 	referee_possible(t->ref, side, &ml);
 	json_t *o = json_object(), *a = json_array();
@@ -162,22 +174,42 @@ static void act(struct tool *t, char *line)
 		print_possible(t);
 		return;
 	case LINE_BAD:
-		print_json(event_json_error(status, msg));
+		print_refusal(t, status, msg);
 		return;
 	}
 	msg = line_record(&t->rec, t->ref, &a);
 	if (msg != NULL) {
-		print_json(event_json_error(REF_E_UNSUPPORTED, msg));   /* kriegd's illegal_action */
+		print_refusal(t, REF_E_UNSUPPORTED, msg);   /* kriegd's illegal_action */
 		return;
 	}
 	int plies = referee_plies(t->ref);
 	int st = referee_apply(t->ref, &a, &t->ev);
 	if (st != REF_OK) {
-		print_error(t, st);
+		print_refusal(t, st, referee_error(t->ref));
 		return;
 	}
 	action_record_next(&t->rec, &a, plies, referee_plies(t->ref));
 	flush_events(t);
+}
+
+/* What was printed reached its reader, or exit 1 saying why: a full disk
+ * or a closed pipe was exit 0 with a truncated record (referee probe). */
+static int output_done(int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "krieg-referee: writing the output: %s\n", strerror(errno));
+		return rc == 2 ? 2 : 1;
+	}
+	return rc;
+}
+
+/* A usage error: what was wrong, then the usage (it printed the usage
+ * alone: referee probe). */
+static int usage_error(const char *what, const char *word)
+{
+	fprintf(stderr, "krieg-referee: %s '%s'\n", what, word);
+	usage(stderr);
+	return 2;
 }
 
 int main(int argc, char **argv)
@@ -188,33 +220,34 @@ int main(int argc, char **argv)
 
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("krieg-referee %s (protocol %d)\n", KRIEG_RELEASE, PROTO_VERSION);
-		return 0;
+		return output_done(0);
 	}
 	if (argc >= 2 && strcmp(argv[1], "perft") == 0)
-		return run_perft(argc, argv);
+		return output_done(run_perft(argc, argv));
 	if (argc >= 2 && strcmp(argv[1], "pgn") == 0)
-		return pgn_cmd_replay(argc, argv);
+		return output_done(pgn_cmd_replay(argc, argv));
 	if (argc >= 2 && strcmp(argv[1], "topgn") == 0)
-		return pgn_cmd_topgn(argc, argv);
+		return output_done(pgn_cmd_topgn(argc, argv));
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (strcmp(a, "--rules") == 0 && i + 1 < argc) {
+		bool valued = strcmp(a, "--rules") == 0 || strcmp(a, "--fen") == 0 ||
+		              strcmp(a, "--pov") == 0;
+		if (valued && i + 1 == argc)
+			return usage_error("a value is needed after", a);
+		if (strcmp(a, "--rules") == 0) {
 			rules = argv[++i];
-		} else if (strcmp(a, "--fen") == 0 && i + 1 < argc) {
+		} else if (strcmp(a, "--fen") == 0) {
 			fen = argv[++i];
-		} else if (strcmp(a, "--pov") == 0 && i + 1 < argc) {
+		} else if (strcmp(a, "--pov") == 0) {
 			int bit = audience_parse(argv[++i]);
-			if (bit < 0) {
-				usage(stderr);
-				return 2;
-			}
+			if (bit < 0)
+				return usage_error("--pov is white, black, umpire or spectator, not", argv[i]);
 			t.pov = (unsigned)bit;
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			usage(stdout);   /* asked for: the answer, not an error */
-			return 0;
+			return output_done(0);
 		} else {
-			usage(stderr);
-			return 2;
+			return usage_error(a[0] == '-' ? "unknown option" : "unexpected word", a);
 		}
 	}
 	t.rs = ruleset_find(rules);
@@ -257,8 +290,13 @@ int main(int argc, char **argv)
 		act(&t, p);
 		fflush(stdout);
 	}
+	int unread = ferror(stdin) ? errno : 0;
 	free(line);
 	evlist_free(&t.ev);
 	referee_free(t.ref);
-	return 0;
+	if (unread) {   /* not the end of the input: said, not taken for it (referee probe) */
+		fprintf(stderr, "krieg-referee: reading the input: %s\n", strerror(unread));
+		return output_done(1);
+	}
+	return output_done(0);
 }

@@ -85,8 +85,8 @@ static char *slurp(const char *path, char *err, size_t errlen)
 			break;
 		}
 		if (got < want) {
-			if (ferror(f))
-				snprintf(err, errlen, "read error");
+			if (ferror(f))   /* why ("Is a directory"), not only that (referee probe) */
+				snprintf(err, errlen, "%s", strerror(errno));
 			else
 				buf[n] = '\0';
 			break;
@@ -348,17 +348,25 @@ int pgn_cmd_topgn(int argc, char **argv)
 		int plies = referee_plies(r);
 		evlist_clear(&ev);
 		st = referee_apply(r, &a, &ev);
-		if (st != REF_OK) {
+		if (st != REF_OK) {   /* the referee's words, as the normal mode says them */
 			fprintf(stderr, "krieg-referee: line %ld: refused (%s), not recorded\n", lineno,
-			        referee_status_name(st));
+			        referee_error(r));
 			continue;
 		}
 		action_record_next(&state, &a, plies, referee_plies(r));
 		record_push(&rec, &a);
 	}
+	/* An input that could not be read is no game: it was taken for
+	 * the end of one, and an empty record written (referee probe). */
+	int unread = ferror(stdin) ? errno : 0;
 	free(line);
 	evlist_free(&ev);
 	referee_free(r);
+	if (unread) {
+		free(rec.v);
+		fprintf(stderr, "krieg-referee: reading the actions: %s\n", strerror(unread));
+		return 1;
+	}
 
 	char *out;
 	int rc = pgn_write(&h, rec.v, rec.n, view, &out, err, sizeof err);

@@ -383,6 +383,70 @@ END_TEST
 static const char pov_script[] =
     "e4\ne5\ne4e5\nd1d3\nQh5\nNc6\nBc4\nNf6\nQxf7\n";
 
+/* A refused line's words are its mover's ("no own queen can move to
+ * e3"): under --pov, the other side's view prints nothing of it (Black
+ * read White's queen try: referee probe). */
+START_TEST(pov_refusals_are_the_movers)
+{
+	char *out = ref_ok(ARGS("--pov", "black"), "e4\nd5\nQe3\n");
+	ck_assert_msg(strstr(out, "\"error\"") == NULL && strstr(out, "queen") == NULL, "%s", out);
+	free(out);
+	out = ref_ok(ARGS("--pov", "spectator"), "e4\nd5\nQe3\n");
+	ck_assert_msg(strstr(out, "\"error\"") == NULL, "%s", out);
+	free(out);
+	out = ref_ok(ARGS("--pov", "white"), "e4\nd5\nQe3\n");
+	ck_assert_msg(strstr(out, "no own queen can move to e3") != NULL, "%s", out);
+	free(out);
+	out = ref_ok(ARGS("--pov", "umpire"), "e4\nd5\nQe3\n");
+	ck_assert_msg(strstr(out, "no own queen can move to e3") != NULL, "%s", out);
+	free(out);
+}
+END_TEST
+
+/* Exit status of a shell command line. */
+static int sh_status(const char *fmt, ...)
+{
+	char cmd[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	int st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Output that could not be written, or input that could not be read, is
+ * exit 1 and said, not a quiet success with a truncated record; a usage
+ * error says what was wrong before the usage (referee probe). */
+START_TEST(output_and_usage_errors)
+{
+	const char *bin = referee_bin();
+	ck_assert_int_eq(sh_status("%s perft 1 > /dev/full 2>/dev/null", bin), 1);
+	ck_assert_int_eq(sh_status("printf 'e4\\n' | %s topgn > /dev/full 2>/dev/null", bin), 1);
+	ck_assert_int_eq(sh_status("printf 'e4\\n' | %s > /dev/full 2>/dev/null", bin), 1);
+	ck_assert_int_eq(sh_status("%s topgn < / > /dev/null 2>&1", bin), 1);
+	ck_assert_int_eq(sh_status("%s < / > /dev/null 2>&1", bin), 1);
+
+	struct run r = { 0 };
+	const struct {
+		const char *const *args;
+		const char *says;
+	} bad[] = {
+		{ ARGS("--bogus"), "krieg-referee: unknown option '--bogus'\nusage:" },
+		{ ARGS("extra"), "krieg-referee: unexpected word 'extra'\nusage:" },
+		{ ARGS("--rules"), "krieg-referee: a value is needed after '--rules'\nusage:" },
+		{ ARGS("--pov", "foo"), "--pov is white, black, umpire or spectator, not 'foo'\nusage:" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ref_run(&r, bad[i].args, "");
+		ck_assert_int_eq(r.status, 2);
+		ck_assert_msg(strstr(r.err, bad[i].says) != NULL, "%s", r.err);
+	}
+	free(r.out);
+	free(r.err);
+}
+END_TEST
+
 START_TEST(pov_filters)
 {
 	static const char *const povs[] = { "white", "black", "umpire", "spectator" };
@@ -496,11 +560,17 @@ START_TEST(bad_input_changes_nothing)
 	free(kept);
 	free(got);
 
-	/* Errors answer the line just read, whatever --pov says. */
-	got = ref_ok(ARGS("--pov", "black"), "Nf6\ne4\n");
+	/* A refusal answers the line just read to the side that acted (and
+	 * the umpire): White's, not Black's (pov_refusals_are_the_movers). */
+	got = ref_ok(ARGS("--pov", "white"), "Nf6\ne4\n");
 	ev = parse_lines(got);
 	ck_assert(is(json_array_get(ev, 1), "error", NULL));
 	ck_assert_int_eq(count_events(ev, "error", NULL), 1);
+	json_decref(ev);
+	free(got);
+	got = ref_ok(ARGS("--pov", "black"), "Nf6\ne4\n");
+	ev = parse_lines(got);
+	ck_assert_int_eq(count_events(ev, "error", NULL), 0);
 	ck_assert_int_eq(count_events(ev, "moved", "white"), 1);
 	json_decref(ev);
 	free(got);
@@ -1359,6 +1429,8 @@ static Suite *referee_cli_suite(void)
 	tcase_add_test(tc, icc_short_game);
 	tcase_add_test(tc, rulesets_doc_games);
 	tcase_add_test(tc, pov_filters);
+	tcase_add_test(tc, pov_refusals_are_the_movers);
+	tcase_add_test(tc, output_and_usage_errors);
 	tcase_add_test(tc, bad_input_changes_nothing);
 	tcase_add_test(tc, nul_and_keyword_words_refused);
 	tcase_add_test(tc, draw_offers_as_kriegd);
