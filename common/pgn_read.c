@@ -332,6 +332,31 @@ static int parse_tags(const char **pp, int *line, struct pgn_header *h, struct p
 			p += strcspn(p, "\n");
 			continue;
 		}
+		/* A comment before a tag pair (the import format allows one
+		 * anywhere): skipped when a tag pair follows it, the moves'
+		 * otherwise.  It was read as the moves' start, and the tags
+		 * after it refused (referee probe). */
+		if (*p == '{' || *p == ';') {
+			const char *q = p;
+			int nl = 0;
+			while (q != NULL && (*q == '{' || *q == ';')) {
+				const char *e = *q == '{' ? strchr(q, '}') : q + strcspn(q, "\n");
+				if (e == NULL) {
+					q = NULL;   /* unterminated: the moves' reader says so */
+					break;
+				}
+				for (const char *r = q; r < e; r++)
+					nl += *r == '\n';
+				q = *e == '}' ? e + 1 : e;
+				while (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')
+					nl += *q++ == '\n';
+			}
+			if (q == NULL || !tag_line(q))
+				break;
+			*line += nl;
+			p = q;
+			continue;
+		}
 		if (*p != '[')
 			break;
 		p = skip_tag_blanks(p + 1);

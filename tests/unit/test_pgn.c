@@ -1096,6 +1096,25 @@ START_TEST(test_runs_of_spaces_read_as_written)
 }
 END_TEST
 
+/* Comments before the tag pairs (the import format allows them anywhere)
+ * are skipped: the game was read as starting there, and its tags after
+ * the moves refused (referee probe). */
+START_TEST(test_comments_before_the_tags)
+{
+	struct action a[3];
+	struct pgn_header h2;
+	char *out = nost_quiet_record(a);
+	size_t len = strlen(out) + 64;
+	char *text = malloc(len);
+	ck_assert_ptr_nonnull(text);
+	snprintf(text, len, "{a note\nover two lines} ; and one to the line's end\n\n%s", out);
+	free(read_texts(text, a, 3, &h2));
+	ck_assert_str_eq(h2.rules, "nost");
+	free(text);
+	free(out);
+}
+END_TEST
+
 /* Found by tests/fuzz/fuzz_pgn: a text ending inside a token with a '/'
  * (the scan of "1/2-1/2") read past its end, because the NUL passed for a
  * SAN character.  Each text in a buffer of exactly its size, so ASan sees
@@ -1316,6 +1335,7 @@ static Suite *pgn_suite(void)
 	tcase_add_test(tc, test_text_ending_in_slash_token);
 	tcase_add_test(tc, test_write_refuses);
 	tcase_add_test(tc, test_list_limit);
+	tcase_add_test(tc, test_comments_before_the_tags);
 	suite_add_tcase(s, tc);
 	return s;
 }
