@@ -441,9 +441,8 @@ START_TEST(output_and_usage_errors)
 		ref_run(&r, bad[i].args, "");
 		ck_assert_int_eq(r.status, 2);
 		ck_assert_msg(strstr(r.err, bad[i].says) != NULL, "%s", r.err);
+		run_free(&r);
 	}
-	free(r.out);
-	free(r.err);
 }
 END_TEST
 
