@@ -101,6 +101,17 @@ static long long scaled(int timeout_ms)
 	return t < KC_TIMEOUT_MS ? t : KC_TIMEOUT_MS;
 }
 
+int kt_sh(const char *fmt, ...)
+{
+	char cmd[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	int st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
 void kt_sleep_ms(int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };

@@ -229,5 +229,8 @@ json_t *kp_resume(struct kd *d, struct kp *p);
 long long kt_now_ms(void);
 /* Milliseconds sleep, for pacing. */
 void kt_sleep_ms(int ms);
+/* Run a shell command line (printf-style): its exit status, 128 when a
+ * signal ended it. */
+int kt_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -403,29 +403,17 @@ START_TEST(pov_refusals_are_the_movers)
 }
 END_TEST
 
-/* Exit status of a shell command line. */
-static int sh_status(const char *fmt, ...)
-{
-	char cmd[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof cmd, fmt, ap);
-	va_end(ap);
-	int st = system(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* Output that could not be written, or input that could not be read, is
  * exit 1 and said, not a quiet success with a truncated record; a usage
  * error says what was wrong before the usage (referee probe). */
 START_TEST(output_and_usage_errors)
 {
 	const char *bin = referee_bin();
-	ck_assert_int_eq(sh_status("%s perft 1 > /dev/full 2>/dev/null", bin), 1);
-	ck_assert_int_eq(sh_status("printf 'e4\\n' | %s topgn > /dev/full 2>/dev/null", bin), 1);
-	ck_assert_int_eq(sh_status("printf 'e4\\n' | %s > /dev/full 2>/dev/null", bin), 1);
-	ck_assert_int_eq(sh_status("%s topgn < / > /dev/null 2>&1", bin), 1);
-	ck_assert_int_eq(sh_status("%s < / > /dev/null 2>&1", bin), 1);
+	ck_assert_int_eq(kt_sh("%s perft 1 > /dev/full 2>/dev/null", bin), 1);
+	ck_assert_int_eq(kt_sh("printf 'e4\\n' | %s topgn > /dev/full 2>/dev/null", bin), 1);
+	ck_assert_int_eq(kt_sh("printf 'e4\\n' | %s > /dev/full 2>/dev/null", bin), 1);
+	ck_assert_int_eq(kt_sh("%s topgn < / > /dev/null 2>&1", bin), 1);
+	ck_assert_int_eq(kt_sh("%s < / > /dev/null 2>&1", bin), 1);
 
 	struct run r = { 0 };
 	const struct {

@@ -318,17 +318,6 @@ END_TEST
  * emergency read-only state cannot be remounted read-write (the journal is
  * aborted), so "writable again" is: stop kriegd, unmount, fsck, mount, start.
  */
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-	char cmd[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof cmd, fmt, ap);
-	va_end(ap);
-	int st = system(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
 
 /* /sys/fs/ext4/<dev>/trigger_fs_error for the file system mounted at mnt. */
 static bool ext4_trigger_path(const char *mnt, char *out, size_t outlen)
@@ -382,7 +371,7 @@ static void ro_teardown(void)
 		return;
 	snprintf(mnt, sizeof mnt, "%s/mnt", ro_dir);
 	umount2(mnt, MNT_DETACH);
-	sh("rm -rf '%s'", ro_dir);
+	kt_sh("rm -rf '%s'", ro_dir);
 	ro_dir[0] = '\0';
 }
 
@@ -393,9 +382,9 @@ START_TEST(read_only_database)
 	snprintf(img, sizeof img, "%s/fs.img", ro_dir);
 	snprintf(mnt, sizeof mnt, "%s/mnt", ro_dir);
 	ck_assert_int_eq(mkdir(mnt, 0700), 0);
-	if (geteuid() != 0 || sh("command -v e2fsck >/dev/null") != 0 ||
-	    sh("truncate -s 16M '%s' && mkfs.ext4 -q -F '%s' >/dev/null 2>&1", img, img) != 0 ||
-	    sh("mount -o loop,errors=remount-ro '%s' '%s' 2>/dev/null", img, mnt) != 0) {
+	if (geteuid() != 0 || kt_sh("command -v e2fsck >/dev/null") != 0 ||
+	    kt_sh("truncate -s 16M '%s' && mkfs.ext4 -q -F '%s' >/dev/null 2>&1", img, img) != 0 ||
+	    kt_sh("mount -o loop,errors=remount-ro '%s' '%s' 2>/dev/null", img, mnt) != 0) {
 		fprintf(stderr, "SKIP read_only_database: cannot make and loop-mount an ext4 image "
 		        "(needs root, loop devices, mkfs.ext4 and e2fsck)\n");
 		return;
@@ -447,8 +436,8 @@ START_TEST(read_only_database)
 	/* Writable again: stop, repair the file system, start on it. */
 	kd_down(d);
 	ck_assert_int_eq(umount2(mnt, 0), 0);
-	ck_assert_int_le(sh("e2fsck -fy '%s' >/dev/null 2>&1", img), 1);
-	ck_assert_int_eq(sh("mount -o loop '%s' '%s'", img, mnt), 0);
+	ck_assert_int_le(kt_sh("e2fsck -fy '%s' >/dev/null 2>&1", img), 1);
+	ck_assert_int_eq(kt_sh("mount -o loop '%s' '%s'", img, mnt), 0);
 	ck_assert(mount_writable(mnt));
 	kd_up(d);
 	ck_assert_int_eq(kd_log_count(d, "record check failed"), 0);
