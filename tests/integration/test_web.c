@@ -1035,7 +1035,7 @@ START_TEST(test_web_values_checked)
 	};
 	static const char *const bad_proxies[] = {
 		"127.0.0.0/8", "localhost", "[::1]", "127.0.0.1:80", "", "1.2.3", "::1/128", "*",
-		"127.0.0.1 ",
+		"127.0.0.1 x",
 	};
 	char args[512], out[16384], want[256];
 
@@ -1051,6 +1051,10 @@ START_TEST(test_web_values_checked)
 		snprintf(want, sizeof want, "web_trusted_proxy '%s': ", bad_proxies[i]);
 		ck_assert_msg(strstr(out, want) != NULL, "%s: %s", args, out);
 	}
+	/* Blanks around a --set value go, as around a file line's (admin
+	 * probe): a proxy written with a trailing blank is that proxy. */
+	ck_assert_int_eq(check_config("--set 'web_trusted_proxy= 127.0.0.1 '", out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "\nweb_trusted_proxy = 127.0.0.1\n") != NULL, "%s", out);
 	ck_assert_int_eq(check_config("--set web_trusted_proxy=127.0.0.0/8", out, sizeof out), 1);
 	ck_assert_msg(strstr(out, "list each proxy's address") != NULL, "%s", out);
 
