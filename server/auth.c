@@ -93,12 +93,20 @@ bool auth_name_reserved(const char *name)
 	return false;
 }
 
-void auth_reply_taken(struct conn *c, json_t *id, const char *name, const char *taken)
+void auth_taken_words(const char *name, const char *taken, char *out, size_t len)
 {
 	if (strcasecmp(taken, name) == 0)
-		dispatch_error(c, id, PE_USER_EXISTS, "that name is taken");
+		snprintf(out, len, "that name is taken");
 	else
-		dispatch_error(c, id, PE_USER_EXISTS, "that name looks like %s, an account that exists", taken);
+		snprintf(out, len, "that name looks like %s, an account that exists", taken);
+}
+
+void auth_reply_taken(struct conn *c, json_t *id, const char *name, const char *taken)
+{
+	char words[PROTO_NAME_MAX + 64];
+
+	auth_taken_words(name, taken, words, sizeof words);
+	dispatch_error(c, id, PE_USER_EXISTS, "%s", words);
 }
 
 bool auth_is_guest_name(const char *name)

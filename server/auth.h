@@ -86,6 +86,9 @@ struct conn;
 /* A new account's name refused, user_exists: taken (any case), or it reads
  * as taken, the registered name (store_user_alike). */
 void auth_reply_taken(struct conn *c, json_t *id, const char *name, const char *taken);
+/* Its words, the wire's and `kriegd user add`'s: "that name is taken", or
+ * "that name looks like TAKEN, an account that exists". */
+void auth_taken_words(const char *name, const char *taken, char *out, size_t len);
 /* Whether an account name is a guest's (the prefix no registration may take). */
 bool auth_is_guest_name(const char *name);
 

@@ -130,8 +130,6 @@ void config_keep_restart_only(struct config *next, const struct config *cur, cha
 
 /* Durations: "250ms", "10s", "5m", "1h"; a bare number is seconds. */
 int config_parse_duration_ms(const char *s, int *ms);
-/* "KEY = 90s" (or 250ms, 5m, 2h: the largest unit that divides ms exactly),
- * as config_print writes a duration, so that it loads back the same. */
 /* ms in the largest whole unit ("2h", "15m", "30s", "250ms"), as
  * config_print and the range errors say it. */
 #define CONFIG_DURATION_STR_MAX 16
@@ -139,6 +137,8 @@ void config_duration_str(char *out, size_t len, int ms);
 /* "KEY: expected a duration from LO to HI ..." into err: a duration
  * setting's range error, config's and the guard's alike. */
 void config_duration_range_err(char *err, size_t errlen, const char *key, int lo, int hi);
+/* "KEY = 90s" (or 250ms, 5m, 2h: the largest unit that divides ms exactly),
+ * as config_print writes a duration, so that it loads back the same. */
 void config_print_duration(FILE *f, const char *key, int ms);
 /* Sizes: "65536", "64k", "1M". */
 int config_parse_size(const char *s, size_t *bytes);

@@ -42,13 +42,13 @@
 #include "pgn_cache.h"
 #include "reader.h"
 #include "server.h"
-#include "xmalloc.h"
 #include "service.h"
 #include "store.h"
 #include "tls.h"
 #include "trim.h"
 #include "useradm.h"
 #include "web.h"
+#include "xmalloc.h"
 
 #define CLI_SETS_MAX 64
 #define DRAIN_TICK_MS 20   /* stopping: how often to look whether the connections are gone */

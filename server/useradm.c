@@ -10,7 +10,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <termios.h>
 #include <time.h>
@@ -278,13 +277,11 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 		if (rc == STORE_EXISTS) {
 			/* Named, as the wire names it (auth_reply_taken): the admin
 			 * needs to know which account it clashes with (admin probe). */
-			char taken[PROTO_NAME_MAX + 1];
-			if (store_user_alike(st, name, taken, sizeof taken) == STORE_OK &&
-			    strcasecmp(taken, name) != 0)
-				status = fail(1, "%s: that name looks like %s, an account that exists", name,
-				              taken);
-			else
-				status = fail(1, "%s: that name is taken", name);
+			char taken[PROTO_NAME_MAX + 1], words[PROTO_NAME_MAX + 64];
+			if (store_user_alike(st, name, taken, sizeof taken) != STORE_OK)
+				snprintf(taken, sizeof taken, "%s", name);
+			auth_taken_words(name, taken, words, sizeof words);
+			status = fail(1, "%s: %s", name, words);
 		} else
 			status = changed(st, rc, name, "added");
 	} else if ((rc = store_user_find(st, name, &u)) != STORE_OK || u.guest) {
