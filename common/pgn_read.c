@@ -6,6 +6,7 @@
  */
 #include "pgn_priv.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <strings.h>
 
@@ -40,6 +41,8 @@ static move_t san_resolve(const struct board *b, const char *tok, const char **w
 struct pgroup {
 	char san[PGN_SAN_TOKEN_MAX + 1];
 	int line;
+	long num;           /* the move number written before it, 0: none */
+	int dots;           /* its periods: 1 "3.", 3 "3...", 0 "3" */
 	int comments;       /* comments read after the move */
 	bool has_k;
 	struct sbuf k_att, k_info;
@@ -518,6 +521,18 @@ static int skip_variation(const char **pp, int *linep, char *err, size_t errlen)
 	return 0;
 }
 
+/* The n digits at p as a move number; a number too long for any game
+ * (more than 9 digits) reads as LONG_MAX, which numbers no move. */
+static long move_number(const char *p, size_t n)
+{
+	long v = 0;
+	if (n > 9)
+		return LONG_MAX;
+	for (size_t i = 0; i < n; i++)
+		v = v * 10 + (p[i] - '0');
+	return v;
+}
+
 static int parse_movetext(const char **pp, int *linep, bool one, struct ptext *t, char *err, size_t errlen)
 {
 	const char *p = *pp;
@@ -525,6 +540,8 @@ static int parse_movetext(const char **pp, int *linep, bool one, struct ptext *t
 	struct pgroup *cur = &t->open; /* the group comments attach to */
 	bool at_line_start = true;
 	bool after_move = false;       /* the last token read was cur's move */
+	long num = 0;                  /* a move number read, for the next move (0: none) */
+	int dots = 0;                  /* its periods */
 	struct comment_parts cp;
 
 	for (;;) {
@@ -620,7 +637,9 @@ static int parse_movetext(const char **pp, int *linep, bool one, struct ptext *t
 		}
 		if (*p == '.') {
 			/* A period is a token of its own (the standard, 7): "1 . e4". */
-			p += strspn(p, ".");
+			size_t k = strspn(p, ".");
+			dots += num ? (int)k : 0;
+			p += k;
 			after_move = false;
 			continue;
 		}
@@ -628,7 +647,9 @@ static int parse_movetext(const char **pp, int *linep, bool one, struct ptext *t
 			/* A move number ends at its periods: "1.e4", "1...e5" (8.2.2.1). */
 			size_t d = strspn(p, "0123456789");
 			if (p[d] == '.') {
-				p += d + strspn(p + d, ".");
+				num = move_number(p, d);
+				dots = (int)strspn(p + d, ".");
+				p += d + (size_t)dots;
 				after_move = false;
 				continue;
 			}
@@ -657,6 +678,8 @@ static int parse_movetext(const char **pp, int *linep, bool one, struct ptext *t
 			 * too (the standard: zero or more periods). */
 			if (tok[strspn(tok, "0123456789")] != '\0')
 				return failf(err, errlen, "line %d: bad move number \"%s\"", line, tok);
+			num = move_number(tok, n);
+			dots = 0;
 			after_move = false;
 			continue;
 		}
@@ -686,6 +709,10 @@ static int parse_movetext(const char **pp, int *linep, bool one, struct ptext *t
 		pgroup_init(cur);
 		snprintf(cur->san, sizeof cur->san, "%s", tok);
 		cur->line = line;
+		cur->num = num;
+		cur->dots = dots;
+		num = 0;
+		dots = 0;
 		after_move = true;
 	}
 	*pp = p;
@@ -1030,6 +1057,15 @@ static int recover(const struct ptext *t, const struct pgn_header *h, const stru
 			if (pg->has_krieg && pg->krieg.p[0])
 				rc = failf(err, errlen, "%s: a move played by a quiet sequence has no actions", where);
 			continue;
+		}
+		/* Its number, when written, is this move's: "1... e5" at the start
+		 * was read as White's e5 and refused as an illegal move (the
+		 * referee probe).  "3." before Black's move is taken, as readers do. */
+		if (pg->num != 0 && (pg->num != b->fullmove || (pg->dots >= 3 && b->side == WHITE))) {
+			rc = failf(err, errlen, "%s: numbered %ld%s, but %s is to play move %d", where, pg->num,
+			           pg->dots >= 3 ? "..." : pg->dots ? "." : "",
+			           b->side == WHITE ? "White" : "Black", b->fullmove);
+			break;
 		}
 		if (pg->has_krieg) {
 			rc = apply_krieg(&rp, pg->krieg.p, where, err, errlen);

@@ -3,9 +3,13 @@
  */
 #include "line.h"
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "board.h"
+#include "event.h"
+#include "event_json.h"
 #include "referee.h"
 
 /* Split line in place into at most max words; max + 1 when there are more. */
@@ -134,4 +138,18 @@ const char *line_record(const struct action_record_state *s, const struct refere
 	if (referee_over(r))
 		return NULL;   /* the referee's to refuse: game_over */
 	return action_record_refusal(s, a, referee_side_to_move(r), referee_plies(r));
+}
+
+json_t *line_notice(const struct action *a, int ply, unsigned *aud)
+{
+	if (a->kind != ACTION_DRAW || (a->color != WHITE && a->color != BLACK))
+		return NULL;
+	bool offer = strcmp(a->text, "offer") == 0;
+	const char *side = a->color == WHITE ? "White" : "Black";
+	char say[64];
+	snprintf(say, sizeof say, offer ? "%s offers a draw" : "%s declines the draw", side);
+	*aud = AUD_WHITE | AUD_BLACK | AUD_UMPIRE;   /* kriegd's ANNOUNCE_DRAW_AUDIENCE */
+	return json_pack("{s:s, s:s, s:i, s:o, s:s}", "event", offer ? "draw_offer" : "draw_declined",
+	                 "by", a->color == WHITE ? "white" : "black", "ply", ply, "audience",
+	                 event_json_audience(*aud), "say", say);
 }

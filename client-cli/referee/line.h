@@ -6,6 +6,7 @@
 #ifndef KRIEG_REFEREE_LINE_H
 #define KRIEG_REFEREE_LINE_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 #include "action.h"
@@ -49,5 +50,16 @@ int line_action(char *line, int side, struct action *a, int *status, const char 
  */
 const char *line_record(const struct action_record_state *s, const struct referee *r,
                         struct action *a);
+
+/*
+ * What kriegd announces for an applied action that the referee itself
+ * announces nothing for: a draw offer or its refusal, kriegd's
+ * `draw_offer` / `draw_declined` notice to both players and the umpire
+ * (server/announce.c), as an event line: {"event":"draw_offer","by":
+ * "white","ply":P,"audience":[...],"say":...} (it printed nothing: the
+ * referee probe).  ply: the plies played when it was made.  A new
+ * reference, or NULL for any other action; *aud its audience (AUD_ bits).
+ */
+json_t *line_notice(const struct action *a, int ply, unsigned *aud);
 
 #endif

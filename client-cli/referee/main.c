@@ -22,7 +22,9 @@
  * are skipped.  A refused action prints {"event":"error",...} (under
  * --pov only to the side that acted, or the umpire: its words are the
  * mover's) and changes nothing; so does a line too long or holding a NUL
- * byte (an answer about the input, whatever --pov says).
+ * byte (an answer about the input, whatever --pov says).  An error names
+ * its input line ("line": N).  A draw offer or its refusal prints kriegd's
+ * notice (draw_offer, draw_declined: line_notice).
  * Exit 0 at end of input, 1 when the output cannot be written or the
  * input read, 2 on a usage error.
  */
@@ -76,12 +78,24 @@ static void print_json(json_t *o)
 	json_decref(o);
 }
 
+/* A usage error: what was wrong, then the usage (it printed the usage
+ * alone: referee probe). */
+static int usage_error(const char *what, const char *word)
+{
+	fprintf(stderr, "krieg-referee: %s '%s'\n", what, word);
+	usage(stderr);
+	return 2;
+}
+
 static int run_perft(int argc, char **argv)
 {
-	if (argc < 3 || argc > 4) {
+	if (argc < 3) {
+		fprintf(stderr, "krieg-referee: perft needs a DEPTH\n");
 		usage(stderr);
 		return 2;
 	}
+	if (argc > 4)
+		return usage_error("unexpected word", argv[4]);
 	char *end;
 	errno = 0;
 	long depth = strtol(argv[2], &end, 10);
@@ -111,6 +125,7 @@ struct tool {
 	unsigned pov;     /* 0 = everything */
 	struct evlist ev;
 	struct action_record_state rec;   /* offers, as kriegd keeps them (line_record) */
+	long lineno;      /* the input line being read, named in its refusal */
 };
 
 static void flush_events(struct tool *t)
@@ -135,10 +150,21 @@ static bool mover_heard(const struct tool *t)
 	return !t->pov || (t->pov & (aud_of(referee_side_to_move(t->ref)) | AUD_UMPIRE));
 }
 
+/* A refusal names its input line ("line": N, the tool's own member):
+ * which of a script's lines was refused was left to counting (the
+ * referee probe). */
+static void print_error(const struct tool *t, int status, const char *msg)
+{
+	json_t *o = event_json_error(status, msg);
+	if (o != NULL)
+		json_object_set_new(o, "line", json_integer(t->lineno));
+	print_json(o);
+}
+
 static void print_refusal(struct tool *t, int status, const char *msg)
 {
 	if (mover_heard(t))
-		print_json(event_json_error(status, msg));
+		print_error(t, status, msg);
 }
 
 static void print_possible(struct tool *t)
@@ -190,6 +216,12 @@ static void act(struct tool *t, char *line)
 	}
 	action_record_next(&t->rec, &a, plies, referee_plies(t->ref));
 	flush_events(t);
+	unsigned aud;
+	json_t *notice = line_notice(&a, plies, &aud);
+	if (notice != NULL && t->pov && !(aud & t->pov))
+		json_decref(notice);
+	else if (notice != NULL)
+		print_json(notice);
 }
 
 /* What was printed reached its reader, or exit 1 saying why: a full disk
@@ -201,15 +233,6 @@ static int output_done(int rc)
 		return rc == 2 ? 2 : 1;
 	}
 	return rc;
-}
-
-/* A usage error: what was wrong, then the usage (it printed the usage
- * alone: referee probe). */
-static int usage_error(const char *what, const char *word)
-{
-	fprintf(stderr, "krieg-referee: %s '%s'\n", what, word);
-	usage(stderr);
-	return 2;
 }
 
 int main(int argc, char **argv)
@@ -271,13 +294,14 @@ int main(int argc, char **argv)
 	size_t cap = 0;
 	ssize_t len;
 	while ((len = getline(&line, &cap, stdin)) != -1) {
+		t.lineno++;
 		if (len > LINE_MAX_BYTES) {
-			print_json(event_json_error(REF_E_BAD_ARGUMENT, "line too long"));
+			print_error(&t, REF_E_BAD_ARGUMENT, "line too long");
 			continue;
 		}
 		const char *why = line_check(line, (size_t)len);
 		if (why != NULL) {
-			print_json(event_json_error(REF_E_BAD_ARGUMENT, why));
+			print_error(&t, REF_E_BAD_ARGUMENT, why);
 			fflush(stdout);
 			continue;
 		}

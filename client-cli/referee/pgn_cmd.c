@@ -33,22 +33,30 @@ static void usage(void)
 	      stderr);
 }
 
+/* A usage error: what was wrong, then the usage (it printed the usage
+ * alone: the referee probe). */
+static int usage_error(const char *what, const char *word)
+{
+	fprintf(stderr, "krieg-referee: %s '%s'\n", what, word);
+	usage();
+	return 2;
+}
+
+/* o as a line if its audience aud reaches pov (0: everything); o is consumed. */
+static void print_heard(json_t *o, unsigned aud, unsigned pov)
+{
+	char *s = o != NULL && (!pov || (aud & pov)) ? json_dumps(o, JSON_COMPACT) : NULL;
+	if (s) {
+		puts(s);
+		free(s);
+	}
+	json_decref(o);
+}
+
 static void print_events(const struct evlist *ev, const struct ruleset *rs, unsigned pov)
 {
-	for (size_t i = 0; i < ev->n; i++) {
-		const struct event *e = &ev->v[i];
-		if (pov && !(e->audience & pov))
-			continue;
-		json_t *o = event_to_json(e, rs, -1);
-		if (o == NULL)
-			continue;
-		char *s = json_dumps(o, JSON_COMPACT);
-		if (s) {
-			puts(s);
-			free(s);
-		}
-		json_decref(o);
-	}
+	for (size_t i = 0; i < ev->n; i++)
+		print_heard(event_to_json(&ev->v[i], rs, -1), ev->v[i].audience, pov);
 }
 
 /*
@@ -154,6 +162,7 @@ static int replay_game(struct pgn_pos *pos, const char *path, int game, bool *se
 	print_events(&ev, rs, pov);
 	for (size_t i = 0; i < n; i++) {
 		evlist_clear(&ev);
+		int plies = referee_plies(r);
 		if (referee_apply(r, &a[i], &ev) != REF_OK) {
 			/* Cannot happen after pgn_read_next succeeded; said rather than hidden. */
 			fprintf(stderr, "krieg-referee: %s: %saction %zu refused on replay: %s\n", path, gname, i + 1,
@@ -162,7 +171,17 @@ static int replay_game(struct pgn_pos *pos, const char *path, int game, bool *se
 			break;
 		}
 		print_events(&ev, rs, pov);
+		unsigned aud;
+		json_t *notice = line_notice(&a[i], plies, &aud);   /* as the normal mode prints it */
+		print_heard(notice, aud, pov);
 	}
+	/* A result the record does not reach (a resignation or a flag fall
+	 * another program did not write down): taken, as PGN.md says, and
+	 * said, as it replayed silently (the referee probe). */
+	if (rc == 0 && !referee_over(r) && strcmp(h.result, "*") != 0)
+		fprintf(stderr, "krieg-referee: %s: %sResult \"%s\" but the record does not end the game "
+		        "(no mate, resignation or other end in it): the events stop where the record does\n",
+		        path, gname, h.result);
 	evlist_free(&ev);
 	referee_free(r);
 	free(a);
@@ -174,21 +193,22 @@ int pgn_cmd_replay(int argc, char **argv)
 	unsigned pov = 0;
 	const char *path = NULL;
 	for (int i = 2; i < argc; i++) {
-		if (strcmp(argv[i], "--pov") == 0 && i + 1 < argc) {
+		if (strcmp(argv[i], "--pov") == 0 && i + 1 == argc)
+			return usage_error("a value is needed after", argv[i]);
+		if (strcmp(argv[i], "--pov") == 0) {
 			int bit = audience_parse(argv[++i]);
-			if (bit < 0) {
-				usage();
-				return 2;
-			}
+			if (bit < 0)
+				return usage_error("--pov is white, black, umpire or spectator, not", argv[i]);
 			pov = (unsigned)bit;
 		} else if (path == NULL && (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)) {
 			path = argv[i];
 		} else {
-			usage();
-			return 2;
+			return usage_error(argv[i][0] == '-' && argv[i][1] ? "unknown option" : "unexpected word",
+			                   argv[i]);
 		}
 	}
 	if (path == NULL) {
+		fprintf(stderr, "krieg-referee: pgn needs a FILE (- for standard input)\n");
 		usage();
 		return 2;
 	}
@@ -244,10 +264,10 @@ int pgn_cmd_topgn(int argc, char **argv)
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		char *field = NULL;
 		size_t cap = 0;
-		if (v == NULL) {
-			usage();
-			return 2;
-		}
+		if (o[0] != '-')
+			return usage_error("unexpected word", o);
+		if (v == NULL)
+			return usage_error("a value is needed after", o);
 		if (strcmp(o, "--rules") == 0) {
 			field = h.rules;
 			cap = sizeof h.rules;
@@ -271,14 +291,11 @@ int pgn_cmd_topgn(int argc, char **argv)
 			cap = sizeof h.date;
 		} else if (strcmp(o, "--view") == 0) {
 			int bit = audience_parse(v);
-			if (bit < 0) {
-				usage();
-				return 2;
-			}
+			if (bit < 0)
+				return usage_error("--view is white, black, umpire or spectator, not", v);
 			view = (unsigned)bit;
 		} else {
-			usage();
-			return 2;
+			return usage_error("unknown option", o);
 		}
 		if (field) {
 			if (strlen(v) >= cap) {
@@ -290,7 +307,9 @@ int pgn_cmd_topgn(int argc, char **argv)
 	}
 	const struct ruleset *rs = ruleset_find(h.rules);
 	if (rs == NULL) {
-		fprintf(stderr, "krieg-referee: unknown rule set \"%s\"\n", h.rules);
+		char names[RULESET_NAMES_MAX];
+		ruleset_names(names, sizeof names);
+		fprintf(stderr, "krieg-referee: unknown rule set \"%s\" (%s)\n", h.rules, names);
 		return 2;
 	}
 	char err[256];

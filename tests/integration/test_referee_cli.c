@@ -424,6 +424,17 @@ START_TEST(output_and_usage_errors)
 		{ ARGS("extra"), "krieg-referee: unexpected word 'extra'\nusage:" },
 		{ ARGS("--rules"), "krieg-referee: a value is needed after '--rules'\nusage:" },
 		{ ARGS("--pov", "foo"), "--pov is white, black, umpire or spectator, not 'foo'\nusage:" },
+		{ ARGS("pgn", "--pov", "foo", "-"), "--pov is white, black, umpire or spectator, not 'foo'\nusage:" },
+		{ ARGS("pgn", "--bogus", "-"), "krieg-referee: unknown option '--bogus'\nusage:" },
+		{ ARGS("pgn", "a", "b"), "krieg-referee: unexpected word 'b'\nusage:" },
+		{ ARGS("pgn"), "krieg-referee: pgn needs a FILE (- for standard input)\nusage:" },
+		{ ARGS("topgn", "--white"), "krieg-referee: a value is needed after '--white'\nusage:" },
+		{ ARGS("topgn", "--view", "foo"), "--view is white, black, umpire or spectator, not 'foo'\nusage:" },
+		{ ARGS("topgn", "--bogus", "x"), "krieg-referee: unknown option '--bogus'\nusage:" },
+		{ ARGS("topgn", "extra"), "krieg-referee: unexpected word 'extra'\nusage:" },
+		{ ARGS("topgn", "--rules", "zz"), "unknown rule set \"zz\" (icc, english," },
+		{ ARGS("perft"), "krieg-referee: perft needs a DEPTH\nusage:" },
+		{ ARGS("perft", "1", "8/8/8/8/8/8/8/K6k w - - 0 1", "x"), "krieg-referee: unexpected word 'x'\nusage:" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		ref_run(&r, bad[i].args, "");
@@ -621,12 +632,23 @@ START_TEST(draw_offers_as_kriegd)
 	char *got = ref_ok(NOARGS, "e4\ndraw\ndraw\ndraw white\n");
 	json_t *ev = parse_lines(got);
 	ck_assert_int_eq(count_events(ev, "error", NULL), 1);
+	/* The offer is heard as kriegd's notice (it printed nothing: the
+	 * referee probe), once: the refused second offer is not. */
+	ck_assert_int_eq(count_events(ev, "draw_offer", "black"), 1);
 	size_t i;
 	json_t *o;
 	json_array_foreach(ev, i, o) {
 		if (is(o, "error", NULL)) {
 			ck_assert_str_eq(str(o, "code"), "illegal_action");
 			ck_assert_str_eq(str(o, "message"), "your draw offer stands already");
+			/* The refused line is named (the third of the input). */
+			ck_assert_int_eq(json_integer_value(json_object_get(o, "line")), 3);
+		}
+		if (is(o, "draw_offer", "black")) {
+			ck_assert_int_eq(json_integer_value(json_object_get(o, "ply")), 1);
+			ck_assert_str_eq(str(o, "say"), "Black offers a draw");
+			ck_assert(audience_has(o, "white") && audience_has(o, "umpire"));
+			ck_assert(!audience_has(o, "spectator"));
 		}
 	}
 	o = json_array_get(ev, json_array_size(ev) - 1);
@@ -642,9 +664,49 @@ START_TEST(draw_offers_as_kriegd)
 	ck_assert_msg(strstr(pgn, "end agreement") == NULL && strstr(pgn, "Result \"*\""), "%s", pgn);
 	char *replay = ref_ok(ARGS("pgn", "-"), pgn);
 	char *direct = ref_ok(NOARGS, script);
-	ck_assert_str_eq(replay, direct);
+	ck_assert_str_eq(replay, direct);   /* the notices too */
+	ev = parse_lines(direct);
+	ck_assert_int_eq(count_events(ev, "draw_offer", "white"), 2);
+	json_decref(ev);
 	free(replay);
 	free(direct);
+	/* The players and the umpire hear an offer; a spectator does not. */
+	static const struct {
+		const char *pov;
+		size_t offers;
+	} heard[] = { { "white", 2 }, { "black", 2 }, { "umpire", 2 }, { "spectator", 0 } };
+	for (size_t k = 0; k < sizeof heard / sizeof heard[0]; k++) {
+		direct = ref_ok(ARGS("--pov", heard[k].pov), script);
+		replay = ref_ok(ARGS("pgn", "--pov", heard[k].pov, "-"), pgn);
+		ck_assert_str_eq(replay, direct);
+		ev = parse_lines(direct);
+		ck_assert_int_eq(count_events(ev, "draw_offer", "white"), heard[k].offers);
+		json_decref(ev);
+		free(replay);
+		free(direct);
+	}
+	free(pgn);
+}
+END_TEST
+
+/* A Result the record does not reach (another program's record of a
+ * resignation, unwritten) replays, and is said (it was silent: the
+ * referee probe); a record that ends the game says nothing. */
+START_TEST(pgn_result_beyond_the_record_said)
+{
+	struct run r = { 0 };
+	ref_run(&r, ARGS("pgn", "-"), "[Event \"x\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_msg(strstr(r.err, "Result \"1-0\" but the record does not end the game") != NULL, "%s",
+	              r.err);
+	ck_assert_msg(strstr(r.out, "Black played e5") != NULL, "%s", r.out);
+	run_free(&r);
+	char *pgn = ref_ok(ARGS("topgn"), "f3\ne5\ng4\nQh4\n");
+	ck_assert_msg(strstr(pgn, "Result \"0-1\""), "%s", pgn);
+	ref_run(&r, ARGS("pgn", "-"), pgn);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.err, "");
+	run_free(&r);
 	free(pgn);
 }
 END_TEST
@@ -1421,6 +1483,7 @@ static Suite *referee_cli_suite(void)
 	tcase_add_test(tc, bad_input_changes_nothing);
 	tcase_add_test(tc, nul_and_keyword_words_refused);
 	tcase_add_test(tc, draw_offers_as_kriegd);
+	tcase_add_test(tc, pgn_result_beyond_the_record_said);
 	tcase_add_test(tc, rule_sets);
 	tcase_add_test(tc, perft_counts);
 	tcase_add_test(tc, pgn_round_trip);

@@ -1115,6 +1115,31 @@ START_TEST(test_comments_before_the_tags)
 }
 END_TEST
 
+/* A move number, when written, is the move's: "1... e5" at the start was
+ * read as White's e5 and refused as an illegal move (the referee probe).
+ * Numbers with and without periods, spaced, before Black's move with one
+ * period, and a FEN's numbering read; a wrong number or a Black number
+ * on White's move is refused, naming both. */
+START_TEST(test_move_numbers_checked)
+{
+	expect_error("1... e5 *", "move 1. e5: numbered 1..., but White is to play move 1");
+	expect_error("1. e4 2... e5 *", "move 1... e5: numbered 2..., but Black is to play move 1");
+	expect_error("1. e4 e5 3. Nf3 *", "move 2. Nf3: numbered 3., but White is to play move 2");
+	expect_error("1. e4 e5 3 Nf3 *", "numbered 3, but White is to play move 2");
+	expect_error("1. e4 e5 2 . . . Nf3 *", "numbered 2..., but White is to play move 2");
+	expect_error("1. e4 e5 12345678901. Nf3 *", "but White is to play move 2");
+	expect_ok("1. e4 e5 2. Nf3 *");
+	expect_ok("1.e4 1...e5 2 Nf3 2 . Nc6 *");
+	expect_ok("1. e4 1. e5 *");
+	expect_ok("1. e4 {a note} 1... e5 (1... c5 2. Nf3) 2. Nf3 *");
+	expect_ok("[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 30\"]\n"
+	          "[SetUp \"1\"]\n\n30... e5 31. Nf3 *");
+	expect_error("[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 30\"]\n"
+	             "[SetUp \"1\"]\n\n1... e5 *",
+	             "numbered 1..., but Black is to play move 30");
+}
+END_TEST
+
 /* Found by tests/fuzz/fuzz_pgn: a text ending inside a token with a '/'
  * (the scan of "1/2-1/2") read past its end, because the NUL passed for a
  * SAN character.  Each text in a buffer of exactly its size, so ASan sees
@@ -1336,6 +1361,7 @@ static Suite *pgn_suite(void)
 	tcase_add_test(tc, test_write_refuses);
 	tcase_add_test(tc, test_list_limit);
 	tcase_add_test(tc, test_comments_before_the_tags);
+	tcase_add_test(tc, test_move_numbers_checked);
 	suite_add_tcase(s, tc);
 	return s;
 }
