@@ -427,7 +427,7 @@ int main(int argc, char **argv)
 	struct server srv;
 	char err[1024], path[4096];
 	bool check_config = false;
-	int ch;
+	int ch, asked = 0;   /* 'h' or 'V': --help or --version */
 
 	memset(&srv, 0, sizeof srv);
 	/* '+': options end at the first word, so a subcommand's own options
@@ -454,15 +454,29 @@ int main(int argc, char **argv)
 			check_config = true;
 			break;
 		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':   /* as the other programs say theirs */
-			printf("kriegd %s (protocol %d)\n", KRIEG_RELEASE, PROTO_VERSION);
-			return 0;
+		case 'V':
+			asked = ch;
+			break;
 		default:
 			usage(stderr);
 			return 2;
 		}
+	}
+	/* --help and --version answer, after every option was read: `--help
+	 * extra` answered 0 (admin probe). */
+	if (asked != 0 && optind != argc) {
+		fprintf(stderr, "kriegd: unexpected word '%s' after %s\n", argv[optind],
+		        asked == 'h' ? "--help" : "--version");
+		usage(stderr);
+		return 2;
+	}
+	if (asked == 'h') {
+		usage(stdout);
+		return 0;
+	}
+	if (asked == 'V') {   /* as the other programs say theirs */
+		printf("kriegd %s (protocol %d)\n", KRIEG_RELEASE, PROTO_VERSION);
+		return 0;
 	}
 	/* `kriegd [flags] backup FILE`: an online copy of the database (backup.c). */
 	bool backup = optind + 2 == argc && strcmp(argv[optind], "backup") == 0;

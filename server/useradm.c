@@ -166,12 +166,36 @@ static int changed(struct store *st, int rc, const char *name, const char *what)
 	return 0;
 }
 
-static int usage(void)
+/* A usage error: what was wrong (it printed the usage alone for some:
+ * admin probe), then how it is said; exit 2, as every usage error. */
+static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage(const char *fmt, ...)
 {
+	va_list ap;
+	fputs("kriegd: user: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 	return fail(2, "usage: user add NAME [--role ROLE] [--bot] [--must-change] [--password-stdin] |"
 	               " role NAME ROLE | bot NAME on|off | passwd NAME [--must-change] [--password-stdin] |"
 	               " disable NAME | enable NAME | list");
 }
+
+/* The verbs and the words after NAME each takes (add and passwd: options). */
+static const struct {
+	const char *verb;
+	int words;          /* after the verb, NAME included; -1: NAME, then options */
+	const char *what;   /* what those words are, for the error */
+} verbs[] = {
+	{ "add", -1, "NAME" },
+	{ "passwd", -1, "NAME" },
+	{ "role", 2, "NAME and ROLE" },
+	{ "bot", 2, "NAME and on or off" },
+	{ "disable", 1, "NAME" },
+	{ "enable", 1, "NAME" },
+	{ "list", 0, "nothing" },
+};
 
 int useradm_main(const struct config *cfg, int argc, char **argv)
 {
@@ -183,45 +207,51 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 	int first_opt = 3;
 
 	/* Words: verb, then NAME (not for list), then the verb's own. */
-	if (strcmp(verb, "list") == 0) {
-		if (argc != 2)
-			return usage();
-	} else if (strcmp(verb, "role") == 0) {
-		if (argc != 4)
-			return usage();
+	size_t v = 0;
+	while (v < sizeof verbs / sizeof verbs[0] && strcmp(verbs[v].verb, verb) != 0)
+		v++;
+	if (verb[0] == '\0')
+		return usage("a command is needed");
+	if (v == sizeof verbs / sizeof verbs[0])
+		return usage("unknown command '%s'", verb);
+	int nwords = verbs[v].words;
+	if (argc - 2 < (nwords < 0 ? 1 : nwords))
+		return usage("%s takes %s", verb, verbs[v].what);
+	if (nwords >= 0 && argc - 2 > nwords)
+		return usage("%s takes %s: unexpected word '%s'", verb, verbs[v].what, argv[2 + nwords]);
+	if (strcmp(verb, "role") == 0) {
 		role = argv[3];
 		first_opt = argc;
 	} else if (strcmp(verb, "bot") == 0) {
-		if (argc != 4 || (strcmp(argv[3], "on") != 0 && strcmp(argv[3], "off") != 0))
-			return usage();
+		if (strcmp(argv[3], "on") != 0 && strcmp(argv[3], "off") != 0)
+			return usage("bot takes on or off, not '%s'", argv[3]);
 		bot = strcmp(argv[3], "on") == 0;
 		first_opt = argc;
-	} else if (strcmp(verb, "disable") == 0 || strcmp(verb, "enable") == 0) {
-		if (argc != 3)
-			return usage();
-	} else if (strcmp(verb, "add") != 0 && strcmp(verb, "passwd") != 0) {
-		return usage();
 	}
-	if (name == NULL && strcmp(verb, "list") != 0)
-		return usage();
 	for (int i = first_opt; i < argc; i++) {
+		bool adding = strcmp(verb, "add") == 0;
 		if (strcmp(argv[i], "--password-stdin") == 0)
 			from_stdin = true;
 		else if (strcmp(argv[i], "--must-change") == 0)
 			must_change = true;   /* add and passwd only: the others take no options */
-		else if (strcmp(verb, "add") == 0 && strcmp(argv[i], "--bot") == 0)
+		else if (adding && strcmp(argv[i], "--bot") == 0)
 			bot = true;
-		else if (strcmp(verb, "add") == 0 && strcmp(argv[i], "--role") == 0 && i + 1 < argc)
+		else if (adding && strcmp(argv[i], "--role") == 0 && i + 1 == argc)
+			return usage("a value is needed after '--role'");
+		else if (adding && strcmp(argv[i], "--role") == 0)
 			role = argv[++i];
-		else if (strcmp(verb, "add") == 0 && strncmp(argv[i], "--role=", 7) == 0)
+		else if (adding && strncmp(argv[i], "--role=", 7) == 0)
 			role = argv[i] + 7;
 		else
-			return usage();
+			return usage("%s '%s'", argv[i][0] == '-' ? "unknown option" : "unexpected word",
+			             argv[i]);
 	}
 	if (auth_role_parse(role) == AUTH_ROLE_NONE)
 		return fail(2, "unknown role '%s': the role is player, umpire or admin", role);
+	/* A name no account can have is the command line's mistake, as a
+	 * role none has is (both exit 2: admin probe). */
 	if (strcmp(verb, "add") == 0 && auth_check_name(name, strlen(name)) != PE_NONE)
-		return fail(1, "%s: " AUTH_NAME_RULE_FMT, name, AUTH_NAME_RULE_ARGS);
+		return fail(2, "%s: " AUTH_NAME_RULE_FMT, name, AUTH_NAME_RULE_ARGS);
 
 	bool adding = strcmp(verb, "add") == 0;
 	if (cfg->db_file != NULL) {
@@ -236,6 +266,8 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 	/* Only `add` makes the database: the others, pointed at the wrong
 	 * place (a mistyped --state-dir), would leave an empty one behind
 	 * and answer as if it were the server's. */
+	if (!adding && access(path, F_OK) != 0 && errno == ENOTDIR && cfg->db_file == NULL)
+		return fail(1, "the state directory %s is not a directory", cfg->state_dir);
 	if (!adding && access(path, F_OK) != 0)
 		return fail(1, "%s: %s (the daemon's first start, or `kriegd user add`, makes it)", path,
 		            strerror(errno));

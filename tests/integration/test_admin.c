@@ -751,6 +751,30 @@ START_TEST(offline_audit)
 	sqlite3_close(lock);
 	ck_assert_int_ne(kg_user(d, NULL, NULL, 0, "role", "alice", "--must-change"), 0);
 	ck_assert_int_ne(kg_user(d, NULL, NULL, 0, "disable", "alice", "--must-change"), 0);
+	/* Usage errors name what was wrong before the usage, and exit 2, a
+	 * name no account can have too (some printed the usage alone, and a
+	 * bad name was 1 where a bad role was 2: admin probe). */
+	static const struct {
+		const char *args[5];
+		const char *says;
+	} bad[] = {
+		{ { "bot", "alice", "maybe" }, "bot takes on or off, not 'maybe'\n" },
+		{ { "bot", "alice" }, "bot takes NAME and on or off\n" },
+		{ { "role", "alice", "king" }, "unknown role 'king'" },
+		{ { "role", "alice", "umpire", "now" }, "role takes NAME and ROLE: unexpected word 'now'\n" },
+		{ { "enable" }, "enable takes NAME\n" },
+		{ { "list", "all" }, "list takes nothing: unexpected word 'all'\n" },
+		{ { "lsit" }, "unknown command 'lsit'\n" },
+		{ { "add", "dora", "--role" }, "a value is needed after '--role'\n" },
+		{ { "add", "dora", "--zap" }, "unknown option '--zap'\n" },
+		{ { "add", "dora", "zap" }, "unexpected word 'zap'\n" },
+		{ { "add", "d" }, "d: names are 3 to 24" },
+	};
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		const char *const *a = bad[k].args;
+		ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, a[0], a[1], a[2], a[3], a[4]), 2);
+		ck_assert_msg(strstr(out, bad[k].says) != NULL, "%s: %s", a[0], out);
+	}
 
 	struct passwd *pw = getpwuid(getuid());
 	ck_assert_ptr_nonnull(pw);

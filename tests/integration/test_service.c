@@ -526,6 +526,21 @@ START_TEST(check_config)
 	char *nofile[] = { "kriegd", "backup", NULL };
 	ck_assert_int_eq(kg_run_kriegd(nofile, 10000, out, sizeof out), 2);
 	ck_assert_msg(strstr(out, "kriegd: backup takes one FILE") != NULL, "%s", out);
+	/* --help with a stray word is a usage error, not the answer (exit 0:
+	 * admin probe); alone it is the answer. */
+	char *helpx[] = { "kriegd", "--help", "extra", NULL };
+	ck_assert_int_eq(kg_run_kriegd(helpx, 10000, out, sizeof out), 2);
+	ck_assert_msg(strstr(out, "kriegd: unexpected word 'extra' after --help\nusage:") != NULL, "%s",
+	              out);
+	/* A state directory that is a file is named as such (it said "Not a
+	 * directory (... makes it)": admin probe). */
+	char *notdir[] = { "kriegd", "--state-dir", path, "user", "list", NULL };
+	ck_assert_int_eq(kg_run_kriegd(notdir, 10000, out, sizeof out), 1);
+	ck_assert_msg(strstr(out, "is not a directory") != NULL && strstr(out, "makes it") == NULL, "%s",
+	              out);
+	char *help[] = { "kriegd", "--help", NULL };
+	ck_assert_int_eq(kg_run_kriegd(help, 10000, out, sizeof out), 0);
+	ck_assert_msg(strncmp(out, "usage: kriegd", 13) == 0, "%s", out);
 	/* A duration's range in the units a person writes (it said "from
 	 * 1ms to 3600000ms": admin probe). */
 	char *longer[] = { "kriegd", "--check-config", "--set", "login_backoff=2h", NULL };
