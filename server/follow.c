@@ -207,7 +207,9 @@ static void cmd_follow(struct conn *c, json_t *id, json_t *req)
 
 /* unfollow {user?}: one, or everyone, for every connection of a
  * registered account and in the store first; for this connection alone
- * for a guest.  Not followed: ok all the same. */
+ * for a guest.  Not followed: ok all the same, "dropped" saying how many
+ * left this connection's list (0: none was followed; a client said
+ * "Done." to the unfollow of a stranger: help probe). */
 static void cmd_unfollow(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
@@ -218,7 +220,7 @@ static void cmd_unfollow(struct conn *c, json_t *id, json_t *req)
 	if (name && store_user_find(srv->store, name, &u) == STORE_OK)
 		who = u.id;
 	else if (name) {   /* no such account: nobody followed under that name */
-		dispatch_ok(c, id, NULL);
+		dispatch_ok(c, id, json_pack("{s:i}", "dropped", 0));
 		return;
 	}
 	if (follows_kept(c) && store_follow_clear(srv->store, conn_user(c), who) != STORE_OK) {
@@ -227,10 +229,14 @@ static void cmd_unfollow(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	/* this connection's list, or every connection's of the account's */
+	size_t dropped = 0;
 	for (struct conn *o = follows_kept(c) ? conn_of_user(srv, conn_user(c), NULL) : c; f && o != NULL;
-	     o = follows_kept(c) ? conn_of_user(srv, conn_user(c), o) : NULL)
-		(void)followset_drop(f, conn_id(o), who);
-	dispatch_ok(c, id, NULL);
+	     o = follows_kept(c) ? conn_of_user(srv, conn_user(c), o) : NULL) {
+		size_t k = followset_drop(f, conn_id(o), who);
+		if (o == c)
+			dropped = k;
+	}
+	dispatch_ok(c, id, json_pack("{s:I}", "dropped", (json_int_t)dropped));
 }
 
 static const struct field f_follow[] = {

@@ -737,6 +737,7 @@ static void apply_events(struct cgame *g, const json_t *evs)
 			e.audience = (uint8_t)aud_of(g->color);
 		announcement_words(g, ev, &e, words, sizeof words);
 		view_apply(&g->view, &e);
+		g->plies = e.ply > g->plies ? e.ply : g->plies;
 		game_log(g, words_half(&e), words);
 	}
 	ghost_sync(&g->ghosts, &g->view.own);
@@ -889,6 +890,7 @@ static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 	char words[WORDS_MAX];
 	announcement_words(g, msg, &e, words, sizeof words);
 	view_apply(&g->view, &e);
+	g->plies = e.ply > g->plies ? e.ply : g->plies;
 	ghost_sync(&g->ghosts, &g->view.own);
 	/* What the board shows: own men, both reserves, the ghosts. */
 	bool changed = memcmp(before.mailbox, g->view.own.mailbox, sizeof before.mailbox) != 0 ||

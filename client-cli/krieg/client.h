@@ -95,6 +95,8 @@ struct cgame {
 	long clock_ms[2];                   /* readings at clock_at */
 	long clock_at;
 	int draw_offer_from;                /* colour with a standing offer, or -1 */
+	int plies;                          /* the most plies an announcement of it has said were played:
+	                                     * from 2 on, both sides have moved (no abort) */
 	char log[CLIENT_LOG_MAX][WORDS_MAX];
 	int log_n;                          /* total logged; the last CLIENT_LOG_MAX are kept */
 	/* Said once the action's last announcement is in (client_flush), not on the

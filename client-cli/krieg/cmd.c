@@ -1014,6 +1014,7 @@ static int exec_unfollow(struct client *cl, struct cmd *cmd, struct pending *p)
 	for (int i = 0; i < cl->nfollows; i++)
 		if (cmd->argc == 0 || strcasecmp(cl->follows[i], cmd->argv[0]) == 0)
 			memcpy(cl->follows[i--], cl->follows[--cl->nfollows], sizeof cl->follows[0]);
+	p->arg = cmd->argc;   /* 1: one player named (done_unfollow) */
 	return 0;
 }
 
@@ -1028,6 +1029,12 @@ static int exec_abort(struct client *cl, struct cmd *cmd, struct pending *p)
 		return exec_chair(cl, cmd, p);
 	if (!client_current(cl) && client_chair(cl))
 		return client_error(cl, "abort: the umpire's abort gives its reason (abort REASON...)");
+	/* Known here: asking to confirm an abort the server must refuse
+	 * wasted the question (help probe). */
+	struct cgame *g = client_current(cl);
+	if (g != NULL && g->plies >= 2)
+		return client_error(cl, "abort: both sides have moved in game %ld; \"resign\" or \"draw\" "
+		                    "ends it now", g->id);
 	return confirm(cl, cmd, "Abort");
 }
 
@@ -1459,6 +1466,20 @@ static void done_pair(struct client *c, const json_t *res, const struct pending 
 static void done_ok(struct client *c, const json_t *res, const struct pending *p)
 {
 	client_out(c, "Done.");
+}
+
+/* What an unfollow changed: "Done." to the unfollow of a player never
+ * followed read as if it had (help probe); the server says how many
+ * left the list. */
+static void done_unfollow(struct client *c, const json_t *res, const struct pending *p)
+{
+	json_int_t n = json_integer_value(json_object_get(res, "dropped"));
+	if (p->arg == 1)
+		client_out(c, n ? "Unfollowed." : "You were not following them: nothing changed.");
+	else if (n)
+		client_out(c, "You follow nobody now (%lld unfollowed).", (long long)n);
+	else
+		client_out(c, "You followed nobody: nothing changed.");
 }
 
 static void done_ping(struct client *c, const json_t *res, const struct pending *p)
@@ -2174,7 +2195,7 @@ static const struct cmd_entry cmd_table[] = {
 	  .usage = "umpire GAME               (umpire) the umpire's chair: the true board, every try, who heard what" },
 	{ .name = "follow", .type = CMD_FOLLOW, .max = 1, .request = req_named, .done = done_follow,
 	  .usage = "follow [USER]             show each game USER starts, watched if you play none (alone: the list)" },
-	{ .name = "unfollow", .type = CMD_UNFOLLOW, .max = 1, .request = req_named, .exec = exec_unfollow, .done = done_ok,
+	{ .name = "unfollow", .type = CMD_UNFOLLOW, .max = 1, .request = req_named, .exec = exec_unfollow, .done = done_unfollow,
 	  .usage = "unfollow [USER]           stop following USER (no USER: everyone)" },
 	{ .name = "unwatch", .type = CMD_UNWATCH, .max = 1, .parse = parse_number, .request = req_seat,
 	  .exec = exec_unwatch, .done = done_unwatch,

@@ -832,9 +832,15 @@ START_TEST(following_players)
 	r = kc_ok(f.c, kc_req(f.c, "follow", "{s:s}", "user", b.name));
 	ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(r, "games"), 0)), game);
 
-	/* unfollowed: not told any more */
-	kc_ok(f.c, kc_req(f.c, "unfollow", "{s:s}", "user", b.name));
-	kc_ok(f.c, kc_req(f.c, "unfollow", "{s:s}", "user", b.name));   /* not followed: ok */
+	/* unfollowed: not told any more; the reply says how many left the
+	 * list (0: not followed, ok all the same) */
+	r = kc_ok(f.c, kc_req(f.c, "unfollow", "{s:s}", "user", b.name));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "dropped")), 1);
+	r = kc_ok(f.c, kc_req(f.c, "unfollow", "{s:s}", "user", b.name));   /* not followed: ok */
+	ck_assert(json_is_integer(json_object_get(r, "dropped")));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "dropped")), 0);
+	r = kc_ok(f.c, kc_req(f.c, "unfollow", "{s:s}", "user", "nobody-such"));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "dropped")), 0);
 	int64_t g2 = new_game(&b, &a, "icc", false);
 	kc_event(a.c, "game_start");
 	kc_no_event(f.c, "following");

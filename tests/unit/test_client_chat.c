@@ -508,6 +508,23 @@ START_TEST(resign_asks_first)
 	c.interactive = false;
 	ck_assert_int_eq(client_command(&c, "resign"), 0);
 	ck_assert_int_eq(s.nsent, n + 4);
+	/* Both sides moved: an abort is refused here, not asked and then
+	 * refused by the server (help probe); after one move it is asked. */
+	c.interactive = true;
+	sink_game_start(&c, 5, "white", true);
+	n = s.nsent;
+	client_receive(&c, "{\"event\":\"move\",\"game\":5,\"by\":\"white\",\"ply\":1,\"move\":\"e2e4\","
+	                   "\"san\":\"e4\"}");
+	size_t at = strlen(s.printed);
+	ck_assert_int_eq(client_command(&c, "abort"), 0);
+	ck_assert_ptr_nonnull(strstr(s.printed + at, "Abort game 5 against bob?"));
+	client_receive(&c, "{\"event\":\"moved\",\"game\":5,\"by\":\"black\",\"ply\":2}");
+	at = strlen(s.printed);
+	ck_assert_int_eq(client_command(&c, "abort --yes"), -1);
+	ck_assert_int_eq(client_command(&c, "abort"), -1);
+	ck_assert_int_eq(s.nsent, n);
+	ck_assert_ptr_nonnull(strstr(s.printed + at, "abort: both sides have moved in game 5"));
+	ck_assert_ptr_null(strstr(s.printed + at, "Abort game 5"));
 	client_free(&c);
 }
 END_TEST

@@ -1652,7 +1652,15 @@ START_TEST(follows_and_lobby_outlive_a_reconnection)
 	ck_assert_int_eq(client_command(&c, "follow ANNA"), 0);   /* twice is once */
 	sink_reply_ok(&c, &s, "\"user\":\"Anna\",\"games\":[]");
 	ck_assert_int_eq(client_command(&c, "unfollow BOB"), 0);
-	sink_reply_ok(&c, &s, NULL);
+	size_t at = strlen(s.printed);
+	sink_reply_ok(&c, &s, "\"dropped\":1");
+	ck_assert_ptr_nonnull(strstr(s.printed + at, "Unfollowed."));
+	/* One never followed: said so, not "Done." (help probe). */
+	ck_assert_int_eq(client_command(&c, "unfollow zed"), 0);
+	at = strlen(s.printed);
+	sink_reply_ok(&c, &s, "\"dropped\":0");
+	ck_assert_ptr_nonnull(strstr(s.printed + at, "You were not following them: nothing changed."));
+	ck_assert_ptr_null(strstr(s.printed + at, "Done."));
 	ck_assert_int_eq(client_command(&c, "lobby"), 0);
 	sink_reply_ok(&c, &s, "\"offers\":[],\"total\":0");
 
@@ -1681,7 +1689,13 @@ START_TEST(follows_and_lobby_outlive_a_reconnection)
 
 	/* unfollow alone: all gone; lobby off: not watched; the next reconnection asks for nothing */
 	ck_assert_int_eq(client_command(&c, "unfollow"), 0);
-	sink_reply_ok(&c, &s, NULL);
+	at = strlen(s.printed);
+	sink_reply_ok(&c, &s, "\"dropped\":2");
+	ck_assert_ptr_nonnull(strstr(s.printed + at, "You follow nobody now (2 unfollowed)."));
+	ck_assert_int_eq(client_command(&c, "unfollow"), 0);
+	at = strlen(s.printed);
+	sink_reply_ok(&c, &s, "\"dropped\":0");
+	ck_assert_ptr_nonnull(strstr(s.printed + at, "You followed nobody: nothing changed."));
 	ck_assert_int_eq(client_command(&c, "lobby off"), 0);
 	sink_reply_ok(&c, &s, NULL);
 	client_disconnected(&c);
