@@ -868,6 +868,14 @@ static int exec_switch(struct client *cl, struct cmd *cmd, struct pending *p)
 	return 0;
 }
 
+/* switch GAME to a game one neither plays nor watches: the server's "no
+ * such game" left the way to it unsaid (help probe). */
+static void refused_switch(struct client *c, const struct pending *p)
+{
+	if (strcmp(c->refused_code, "no_such_game") == 0 && p->game >= 0)
+		client_out(c, "Not a game of yours: \"watch %ld\" watches it, if it is being played.", p->game);
+}
+
 static int exec_board(struct client *cl, struct cmd *cmd, struct pending *p)
 {
 	struct seat *seat = cl->seat_focus ? client_seat(cl, cl->seat_current) : NULL;
@@ -2176,7 +2184,7 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "possible", .type = CMD_POSSIBLE, .game = true, .request = req_plain, .done = done_possible,
 	  .usage = "possible                  the tries you may still make this turn" },
 	{ .name = "switch", .type = CMD_SWITCH, .min = 1, .max = 1, .parse = parse_number, .exec = exec_switch,
-	  .done = client_game_answer, .usage = "switch GAME               make GAME (played or watched) the current game" },
+	  .done = client_game_answer, .refused = refused_switch, .usage = "switch GAME               make GAME (played or watched) the current game" },
 	{ .name = "history", .type = CMD_HISTORY, .max = 1, .request = req_history, .done = done_history,
 	  .usage = "history [USER]            your games, or USER's finished games" },
 	{ .name = "record", .type = CMD_RECORD, .min = 1, .max = 2, .parse = parse_view_file, .request = req_record,
@@ -2272,10 +2280,13 @@ const struct cmd_entry *cmd_entry_at(size_t i)
 	return i < CMD_COUNT ? &cmd_table[i] : NULL;
 }
 
+/* A command's word in any case ("Resign", "BOARD"): typed so it was
+ * taken for a move and refused as one (help probe); no command's name
+ * reads as a move in any case. */
 static const struct cmd_entry *find_entry(const char *word)
 {
 	for (size_t i = 0; i < CMD_COUNT; i++)
-		if (strcmp(cmd_table[i].name, word) == 0)
+		if (strcasecmp(cmd_table[i].name, word) == 0)
 			return &cmd_table[i];
 	return NULL;
 }

@@ -154,6 +154,15 @@ START_TEST(lobby)
 	expect("follow alice", -1, "{\"id\":7,\"type\":\"follow\",\"user\":\"alice\"}");
 	expect("follow", -1, "{\"id\":7,\"type\":\"follow\"}");
 	expect("unfollow", -1, "{\"id\":7,\"type\":\"unfollow\"}");
+	/* A command in any case is the command, not a move (help probe). */
+	expect("Follow alice", -1, "{\"id\":7,\"type\":\"follow\",\"user\":\"alice\"}");
+	expect("UNFOLLOW", -1, "{\"id\":7,\"type\":\"unfollow\"}");
+	ck_assert_int_eq(cmd_parse("Resign --yes", &c, err, sizeof err), 0);
+	ck_assert_int_eq(c.type, CMD_RESIGN);
+	ck_assert_int_eq(cmd_parse("Board", &c, err, sizeof err), 0);
+	ck_assert_int_eq(c.type, CMD_BOARD);
+	ck_assert_int_eq(cmd_parse("Bb5", &c, err, sizeof err), 0);   /* a move still */
+	ck_assert_int_eq(c.type, CMD_MOVE);
 	expect("standings", -1, "{\"id\":7,\"type\":\"standings\"}");
 	expect("standings nost", -1, "{\"id\":7,\"rules\":\"nost\",\"type\":\"standings\"}");
 	ck_assert_int_eq(cmd_parse("standings chess960", &c, err, sizeof err), -1);

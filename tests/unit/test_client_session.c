@@ -613,6 +613,20 @@ START_TEST(switch_fetches_a_game_and_draws)
 	client_receive(&c, "{\"event\":\"draw_offer\",\"game\":4,\"by\":\"white\"}");
 	ck_assert_int_eq(client_command(&c, "draw"), 0);
 	ck_assert_ptr_nonnull(strstr(s.sent[2], "\"action\":\"offer\""));
+	/* Another's game: the server's "no such game", and the way to watch
+	 * it said (help probe). */
+	ck_assert_int_eq(client_command(&c, "switch 31"), 0);
+	r = json_loads(s.sent[s.nsent - 1], 0, NULL);
+	id = json_integer_value(json_object_get(r, "id"));
+	json_decref(r);
+	size_t at = strlen(s.printed);
+	snprintf(line, sizeof line,
+	         "{\"id\":%lld,\"ok\":false,\"error\":{\"code\":\"no_such_game\",\"message\":\"no such game\"}}",
+	         id);
+	client_receive(&c, line);
+	ck_assert_ptr_nonnull(strstr(s.printed + at, "switch refused: no such game"));
+	ck_assert_ptr_nonnull(strstr(s.printed + at, "\"watch 31\" watches it"));
+	ck_assert_int_eq(c.current, 4);
 	client_free(&c);
 }
 END_TEST
