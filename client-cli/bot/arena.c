@@ -313,8 +313,12 @@ int arena_net(const struct arena_opts *ao)
 	if (ao->server) {
 		snprintf(hostport, sizeof hostport, "%s", ao->server);
 		if (ao->umpire) {
-			if (!ao->umpire_pwfile || sess_read_password(ao->umpire_pwfile, umpire_pw, sizeof umpire_pw) != 0) {
-				fprintf(stderr, "krieg-bot: --umpire needs a readable --umpire-password-file\n");
+			const char *why = ao->umpire_pwfile ? sess_read_password(ao->umpire_pwfile, umpire_pw,
+			                                                         sizeof umpire_pw)
+			                                    : "none given";
+			if (why != NULL) {
+				fprintf(stderr, "krieg-bot: --umpire needs a readable --umpire-password-file (%s%s%s)\n",
+				        ao->umpire_pwfile ? ao->umpire_pwfile : "", ao->umpire_pwfile ? ": " : "", why);
 				return 2;
 			}
 			umpire = ao->umpire;

@@ -161,6 +161,105 @@ static int rules_parse(struct sess *s, const char *list)
 	return 0;
 }
 
+/*
+ * Which runs an option is for: one given to the other was read and
+ * ignored (`play --games 5 --local` played; `arena --local --server X`
+ * played locally: bot probe).
+ */
+enum {
+	FOR_PLAY = 1,
+	FOR_LOCAL = 2,   /* arena --local */
+	FOR_NET = 4,     /* arena over the network */
+	FOR_KRK = 8,     /* krk-fen, the benchmark's starts */
+	FOR_ARENA = FOR_LOCAL | FOR_NET,
+};
+
+static const struct {
+	const char *name;
+	unsigned runs;
+} option_runs[] = {
+	{ "--games", FOR_ARENA }, { "--max-games", FOR_PLAY }, { "--max-plies", FOR_ARENA },
+	{ "--movetime", FOR_PLAY | FOR_ARENA }, { "--rate", FOR_PLAY }, { "--particles", FOR_LOCAL },
+	{ "--exact-max", FOR_LOCAL }, { "--rejuv-div", FOR_LOCAL }, { "--seed", FOR_PLAY | FOR_LOCAL | FOR_KRK },
+	{ "--white", FOR_ARENA }, { "--black", FOR_ARENA }, { "--level", FOR_PLAY },
+	{ "--rules", FOR_PLAY | FOR_ARENA }, { "--server", FOR_NET }, { "--kriegd", FOR_NET },
+	{ "--fen", FOR_LOCAL }, { "--pgn", FOR_LOCAL }, { "--user", FOR_PLAY }, { "--password-file", FOR_PLAY },
+	{ "--umpire", FOR_NET }, { "--umpire-password-file", FOR_NET }, { "--known-servers", FOR_PLAY },
+	{ "--time", FOR_PLAY }, { "--seek", FOR_PLAY }, { "--local", FOR_ARENA }, { "--insecure", FOR_PLAY },
+	{ "--guest", FOR_PLAY },
+};
+
+/* Was --kriegd among the options given ($KRIEGD is a default, not a choice)? */
+static bool given_kriegd(const char *const *given, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(given[i], "--kriegd") == 0)
+			return true;
+	return false;
+}
+
+/* The runs in r, in words: "play and arena --local". */
+static void runs_words(unsigned r, char *buf, size_t len)
+{
+	const char *w[3];
+	int n = 0;
+	if (r & FOR_PLAY)
+		w[n++] = "play";
+	if ((r & FOR_ARENA) == FOR_ARENA)
+		w[n++] = "arena";
+	else if (r & FOR_LOCAL)
+		w[n++] = "arena --local";
+	else if (r & FOR_NET)
+		w[n++] = "arena without --local";
+	if (r & FOR_KRK)
+		w[n++] = "krk-fen";
+	snprintf(buf, len, "%s%s%s%s%s", n > 0 ? w[0] : "", n > 1 ? " and " : "", n > 1 ? w[1] : "",
+	         n > 2 ? " and " : "", n > 2 ? w[2] : "");
+}
+
+/* 0, or -1 said: the option `opt` (as typed) is not for this run. */
+static int option_fits(const char *opt, unsigned run)
+{
+	for (size_t i = 0; i < sizeof option_runs / sizeof option_runs[0]; i++) {
+		if (strcmp(option_runs[i].name, opt) != 0 || (option_runs[i].runs & run))
+			continue;
+		char is_for[64], here[64];
+		runs_words(option_runs[i].runs & ~(unsigned)FOR_KRK, is_for, sizeof is_for);
+		runs_words(run, here, sizeof here);
+		fprintf(stderr, "krieg-bot: %s is for %s, not %s\n", opt, is_for, here);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * --time a,b,c: each untimed, Nd or MINUTES+INC, none empty (`--time ""`
+ * named nothing and was read as "any": bot probe), at most TIMES_MAX.
+ * 0, or -1 said on stderr (the caller exits 2).
+ */
+static int times_parse(struct sess *s, const char *list)
+{
+	static char buf[256];
+	if (snprintf(buf, sizeof buf, "%s", list) >= (int)sizeof buf) {
+		fprintf(stderr, "krieg-bot: --time is too long\n");
+		return -1;
+	}
+	for (char *t = buf, *next; t; t = next) {
+		next = strchr(t, ',');
+		if (next)
+			*next++ = '\0';
+		if (s->ntimes >= TIMES_MAX || !*t || sess_tc_parse(t, &s->times[s->ntimes]) != 0) {
+			fprintf(stderr, "krieg-bot: --time takes at most %d of untimed, Nd (days per move, 1..60) or "
+			        "MINUTES+INC (5+2: five minutes, two seconds more a move; 1:40+0.5; a base of 1 s "
+			        "to 1440 minutes, an increment to 600 s), separated by commas, not '%s'\n",
+			        TIMES_MAX, *t ? t : "(empty)");
+			return -1;
+		}
+		s->ntimes++;
+	}
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: krieg-bot play HOST[:PORT] (--user NAME --password-file FILE | --guest)\n"
@@ -191,6 +290,14 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	const char *cmd = argv[1];
+	if (strcmp(cmd, "play") != 0 && strcmp(cmd, "arena") != 0 && strcmp(cmd, "krk-fen") != 0) {
+		fprintf(stderr, "krieg-bot: unknown command '%s' (play or arena)\n", cmd);
+		usage(stderr);
+		return 2;
+	}
+	const char *given[argc];   /* the options given, for option_fits */
+	int ngiven = 0;
+	bool movetime_given = false;
 	int la = BOT_FULL, lb = BOT_RANDOM, games = 2, level = BOT_FULL, max_games = 4, max_plies = 0;
 	long movetime = 0;
 	int rate = SESS_RATE_DEFAULT;
@@ -263,20 +370,29 @@ int main(int argc, char **argv)
 			insecure = true;
 		else if (strcmp(a, "--guest") == 0)
 			guest = true;
-		else if (a[0] != '-' && !target)
+		else if (a[0] != '-' && !target && strcmp(cmd, "play") == 0)
 			target = a;
 		else {
-			fprintf(stderr, "krieg-bot: unknown or incomplete option '%s'\n", a);
+			fprintf(stderr, "krieg-bot: %s '%s'\n",
+			        a[0] != '-' ? "unexpected word" : "unknown or incomplete option", a);
 			usage(stderr);
 			return 2;
 		}
 		if (bad)
 			return 2;
+		if (a[0] == '-')
+			given[ngiven++] = a;
+		movetime_given |= strcmp(a, "--movetime") == 0;
 #undef NUM
 #undef TAKE
 	}
 	if (kriegd && !*kriegd)
 		kriegd = NULL;   /* KRIEGD= names nothing: as unset (it was "could not start ") */
+	unsigned run = strcmp(cmd, "play") == 0 ? FOR_PLAY : strcmp(cmd, "krk-fen") == 0 ? FOR_KRK
+	             : local ? FOR_LOCAL : FOR_NET;
+	for (int i = 0; i < ngiven; i++)
+		if (option_fits(given[i], run) != 0)
+			return 2;
 	if (strcmp(cmd, "arena") == 0) {
 		if (!rules)
 			rules = RULESET_DEFAULT;
@@ -285,11 +401,16 @@ int main(int argc, char **argv)
 			fprintf(stderr, "krieg-bot: unknown rule set '%s'\n", rules);
 			return 2;
 		}
+		/* Thinking as play's default (an untimed game's: bot.h), as the
+		 * network arena's bots think: 0 here was the least search, so
+		 * the man page's example measured a weaker bot (bot probe). */
+		if (local && !movetime_given)
+			movetime = BOT_BUDGET_DEFAULT_MS;
 		if (local)
 			return arena_local(la, lb, games, rs, movetime, max_plies, fen, seed, &lim, pgn);
-		if (pgn || fen) {
-			/* over the network the games are kriegd's: its record and PGN export */
-			fprintf(stderr, "krieg-bot: --pgn and --fen are for --local\n");
+		if (server && given_kriegd(given, ngiven)) {
+			fprintf(stderr, "krieg-bot: --server and --kriegd are alternatives: a running kriegd, or one "
+			        "the arena starts\n");
 			return 2;
 		}
 		if (!server && !kriegd) {
@@ -310,12 +431,31 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(cmd, "play") == 0) {
 		static char password[PROTO_PASSWORD_MAX + 2];
-		if (!target || (!guest && (!user || !pwfile))) {
+		/* What is missing or at odds, named (the usage alone was printed,
+		 * and --guest beside --user quietly made a guest: bot probe). */
+		const char *wrong = !target ? "play needs HOST[:PORT], the server"
+		                  : guest && (user || pwfile) ? "--guest and --user/--password-file are "
+		                                                "alternatives: a guest has no account"
+		                  : guest ? NULL
+		                  : !user && !pwfile ? "play needs --user NAME --password-file FILE, or --guest"
+		                  : !pwfile ? "--user needs --password-file FILE"
+		                  : !user ? "--password-file needs --user NAME" : NULL;
+		if (wrong) {
+			fprintf(stderr, "krieg-bot: %s\n", wrong);
 			usage(stderr);
 			return 2;
 		}
-		if (!guest && sess_read_password(pwfile, password, sizeof password) != 0) {
-			fprintf(stderr, "krieg-bot: cannot read the password file %s\n", pwfile);
+		/* A mistyped address is a usage error, not a server to wait for:
+		 * it was retried for good, a journal line a minute (bot probe). */
+		char host[NET_HOST_MAX], port[16];
+		if (net_split_hostport(target, host, sizeof host, port, sizeof port) != 0) {
+			fprintf(stderr, "krieg-bot: bad address '%s': HOST or HOST:PORT (a port from 1 to 65535; "
+			        "[::1]:7474 for IPv6)\n", target);
+			return 2;
+		}
+		const char *why = guest ? NULL : sess_read_password(pwfile, password, sizeof password);
+		if (why != NULL) {
+			fprintf(stderr, "krieg-bot: cannot read the password file %s: %s\n", pwfile, why);
 			return 2;
 		}
 		struct sess s = { .name = "play", .journal = true, .level = level, .movetime_ms = movetime, .max_games = max_games,
@@ -327,17 +467,8 @@ int main(int argc, char **argv)
 		if (rules && rules_parse(&s, rules) != 0)
 			return 2;
 		/* --time a,b,c: the time controls it accepts and seeks */
-		static char tbuf[256];
-		snprintf(tbuf, sizeof tbuf, "%s", times ? times : "");
-		for (char *t = strtok(tbuf, ","); t; t = strtok(NULL, ",")) {
-			if (s.ntimes >= TIMES_MAX || sess_tc_parse(t, &s.times[s.ntimes]) != 0) {
-				fprintf(stderr, "krieg-bot: --time takes at most %d of untimed, Nd (days per move, 1..60) or "
-				        "MINUTES+INC (5+2: five minutes, two seconds more a move; 1:40+0.5; a base of 1 s "
-				        "to 1440 minutes, an increment to 600 s), not '%s'\n", TIMES_MAX, t);
-				return 2;
-			}
-			s.ntimes++;
-		}
+		if (times && times_parse(&s, times) != 0)
+			return 2;
 		/* --seek: a seek per rule set and time control, as many open as
 		 * --max-games leaves room for (seeks_reconcile) */
 		if (seek) {
@@ -353,6 +484,5 @@ int main(int argc, char **argv)
 		}
 		return play(&s, target, insecure, known);
 	}
-	usage(stderr);
-	return 2;
+	return 2;   /* not reached: the command was checked first */
 }

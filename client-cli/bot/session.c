@@ -240,7 +240,7 @@ static void seeks_reconcile(struct sess *s)
 	for (int n = 0; n < s->nseeks && room > 0; n++) {
 		int i = (first + n) % s->nseeks;
 		struct seekslot *k = &s->seeks[i];
-		if (k->offer || k->req || k->cancel || k->failed)
+		if (k->offer || k->req || k->cancel || k->failed || k->bot_open)
 			continue;
 		json_t *req = json_pack("{s:s,s:s,s:s}", "type", "seek", "rules", k->rules, "color", "random");
 		json_t *t = tc_json(&k->tc);
@@ -319,6 +319,27 @@ static void offer_fits(struct sess *s, json_int_t offer, const char *from, const
 }
 
 /*
+ * Another bot's open seek: a guest bot (which the server cannot tell from
+ * a person) does not post the seek of its own that would meet it, since
+ * the two would start a game between bots (bot probe).  Our seeks are
+ * unrated, with a random colour, so the rules and time decide.  A bot
+ * account's seeks the server keeps apart itself.
+ */
+static void bot_seek_listed(struct sess *s, const char *rules, const json_t *time, bool rated)
+{
+	if (s->login_user != NULL || rated)
+		return;
+	struct tc tc;
+	tc_of_json(time, &tc);
+	for (int i = 0; i < s->nseeks; i++) {
+		struct seekslot *k = &s->seeks[i];
+		if (strcmp(k->rules, rules) == 0 && k->tc.base_ms == tc.base_ms && k->tc.inc_ms == tc.inc_ms &&
+		    k->tc.days == tc.days)
+			k->bot_open = true;
+	}
+}
+
+/*
  * A player's open seek (lobby_watch's list or a pushed `seek`): with
  * --seek, one that fits its rule sets and time controls is taken as a
  * fitting challenge would be, when there is room (bot probe: a player's
@@ -331,6 +352,8 @@ static void seek_offered(struct sess *s, const json_t *x)
 	const char *from = json_string_value(json_object_get(x, "user"));
 	const char *rules = json_string_value(json_object_get(x, "rules"));
 	json_t *offer = json_object_get(x, "offer"), *time = json_object_get(x, "time");
+	if (json_is_true(json_object_get(x, "bot")) && !json_object_get(x, "to"))
+		bot_seek_listed(s, rules ? rules : RULESET_DEFAULT, time, json_is_true(json_object_get(x, "rated")));
 	if (!s->nseeks || !from || !json_is_integer(offer) || strcasecmp(from, s->user) == 0 ||
 	    json_is_true(json_object_get(x, "bot")) || json_object_get(x, "to"))
 		return;
@@ -407,6 +430,10 @@ static bool seeks_answer(struct sess *s, long long rid, const json_t *o)
 		json_array_foreach(json_object_get(o, "offers"), i, x) {
 			json_int_t id = json_integer_value(json_object_get(x, "offer"));
 			bool known = false;
+			const char *rules = json_string_value(json_object_get(x, "rules"));
+			if (json_is_true(json_object_get(x, "bot")) && !json_object_get(x, "to"))
+				bot_seek_listed(s, rules ? rules : RULESET_DEFAULT, json_object_get(x, "time"),
+				                json_is_true(json_object_get(x, "rated")));
 			for (int k = 0; k < s->nseeks; k++)
 				if (s->seeks[k].offer == id)
 					known = s->seeks[k].seen = true;
@@ -633,6 +660,36 @@ static void offer_answer(struct sess *s, struct bgame *g, const char *kind, cons
 	sess_say(s, "game %ld: %s offer %s", g->id, kind, accept ? "accepted" : "declined");
 	sess_send(s, json_pack("{s:s,s:I,s:s}", "type", kind, "game", (json_int_t)g->id, "action",
 	                       accept ? "accept" : "decline"));
+}
+
+/* Does game_start o's "bots" (the colours bot accounts play) hold color? */
+static bool bots_play(const json_t *o, int color)
+{
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(o, "bots"), i, c)
+		if (color_parse(json_string_value(c)) == color)
+			return true;
+	return false;
+}
+
+/*
+ * A game against a bot account, this bot not one to the server (a guest,
+ * or an account not flagged): the server keeps two bot accounts' seeks
+ * apart and cannot tell this one, so a guest bot's seek met a bot's and
+ * the two filled each other's places (bot probe).  Aborted at once, as
+ * any game may be before both sides moved, and said.
+ */
+static void bots_met(struct sess *s, struct bgame *g, const json_t *start)
+{
+	if (s->is_umpire || !g->bot || !bots_play(start, !g->bot->color) || bots_play(start, g->bot->color))
+		return;
+	sess_say(s, "game %ld: the opponent is a bot, and bots do not play bots here: aborted", g->id);
+	g->aborting = true;
+	sess_send(s, json_pack("{s:s,s:I}", "type", "abort", "game", (json_int_t)g->id));
+	/* Both bots would post their seeks again at once and meet again:
+	 * this one's wait (the listing then shows the other's seek). */
+	s->seeks_wait = mstime_mono() + SESS_BOTS_MET_WAIT_MS;
 }
 
 /* A game's time control, from its game_start or its view's "time". */
@@ -907,6 +964,10 @@ static void on_line(struct sess *s, const char *line)
 				s->held[i--] = s->held[--s->nheld];
 				s->seeks_dirty = true;
 			}
+		/* a seek held back for a bot's (bot_seek_listed): listed again,
+		 * in case the bot's was the one gone */
+		for (int i = 0; i < s->nseeks; i++)
+			s->seeks_dirty |= s->seeks[i].bot_open;
 	} else if (ev && strcmp(ev, "challenge") == 0) {
 		const char *rules = json_string_value(json_object_get(o, "rules"));
 		const char *to = json_string_value(json_object_get(o, "to"));
@@ -942,6 +1003,7 @@ static void on_line(struct sess *s, const char *line)
 			const char *b = json_string_value(json_object_get(o, "black"));
 			sess_say(s, "game %ld begins: %s (White) v %s (Black), %s, %s", gid, w ? w : "?", b ? b : "?",
 			    rules ? rules : RULESET_DEFAULT, tct);
+			bots_met(s, g, o);
 		}
 		s->seeks_dirty = true;
 	} else if (ev && strcmp(ev, "game_state") == 0) {
@@ -1107,7 +1169,7 @@ static void sess_act(struct sess *s)
 		 * taken for gone */
 		s->seeks_dirty = false;
 		for (int k = 0; k < s->nseeks; k++)
-			s->seeks[k].seen = false;
+			s->seeks[k].seen = s->seeks[k].bot_open = false;
 		s->seeks_req = sess_send(s, json_pack("{s:s}", "type", "seeks"));
 	}
 	int order[SESS_GAMES_MAX];
@@ -1120,7 +1182,7 @@ static void sess_act(struct sess *s)
 			sess_send(s, json_pack("{s:s,s:I,s:s}", "type", "draw", "game", (json_int_t)g->id, "action", "offer"));
 			g->draw_offered = true;
 		}
-		if (!g->bot || g->req || g->paused || g->adjourned)
+		if (!g->bot || g->req || g->paused || g->adjourned || g->aborting)
 			continue;
 		struct sess *u = s->umpire;
 		if (u && !u->dead && !u->ufailed) {
@@ -1260,16 +1322,22 @@ void sess_pump(struct sess **ss, int n, int timeout_ms)
 	}
 }
 
-int sess_read_password(const char *path, char *buf, size_t len)
+const char *sess_read_password(const char *path, char *buf, size_t len)
 {
+	/* Why, not only that it could not (bot probe): a missing file, a
+	 * permission, a directory, an empty file each say so. */
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return -1;
+		return strerror(errno);
+	errno = 0;
 	if (!fgets(buf, (int)len, f)) {
+		const char *why = ferror(f) && errno ? strerror(errno) : "it is empty";
 		fclose(f);
-		return -1;
+		return why;
 	}
 	fclose(f);
 	buf[strcspn(buf, "\r\n")] = '\0';
-	return 0;
+	if (buf[0] == '\0')
+		return "its first line is empty";
+	return NULL;
 }

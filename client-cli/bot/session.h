@@ -44,6 +44,7 @@
 #define SESS_RATE_MAX 1000
 #define SESS_RATE_BURST_MAX 20    /* tries at once after a quiet while (kriegd's default burst: 40) */
 #define SESS_RATE_RECOVER_MS 10000 /* halved: one try a second more each this long without a refusal */
+#define SESS_BOTS_MET_WAIT_MS 30000 /* a game against a bot aborted: no seek posted for this long */
 
 /*
  * play: the tries of all its games, paced by a token bucket under the
@@ -76,6 +77,7 @@ struct bgame {
 	bool paused;              /* an umpire's clock_pause stands: nothing is tried until clock_unpaused */
 	bool adjourned;           /* adjourned: nothing is tried until unadjourned */
 	bool paging;              /* a resumed game's view has more pages to come: nothing is tried yet */
+	bool aborting;            /* against another bot, aborted (sess: bots_met): nothing is tried */
 	int64_t wait_until;
 	int errors;
 	long clock_ms;            /* our clock at the last event, -1 untimed */
@@ -106,6 +108,8 @@ struct seekslot {
 	                           * answered it may still start a game (taken meanwhile) */
 	bool failed;              /* refused: not asked again this connection */
 	bool seen;                /* in the `seeks` list being read */
+	bool bot_open;            /* a guest's: another bot's seek it would meet is listed, so it
+	                           * is not posted (two bots' seeks meeting: bot probe) */
 };
 
 /* A challenge that fits, waiting for seeks of ours to be withdrawn before
@@ -262,7 +266,8 @@ long sess_budget(const struct sess *s, const struct bgame *g);
 /* The order of s's game slots for the next decisions at time now: the
  * games on the clock by time left, then the rest in turn. */
 void sess_turn_order(const struct sess *s, int64_t now, int order[SESS_GAMES_MAX]);
-/* The first line of a password file, without its newline: 0, or -1. */
-int sess_read_password(const char *path, char *buf, size_t len);
+/* The first line of a password file, without its newline: NULL, or why
+ * it could not be read ("No such file or directory", "it is empty"). */
+const char *sess_read_password(const char *path, char *buf, size_t len);
 
 #endif

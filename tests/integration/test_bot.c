@@ -283,7 +283,30 @@ START_TEST(test_bad_arguments)
 	refused("play 127.0.0.1:1 --guest --level best", "--level takes a level, random, greedy or full, not 'best'");
 	refused("arena --rules nosuch --local", "unknown rule set");
 	refused("arena --local --pgn /nonexistent/dir/games.pgn", "/nonexistent/dir/games.pgn: No such file");
-	refused("arena --server 127.0.0.1:1 --pgn games.pgn", "--pgn and --fen are for --local");
+	refused("arena --server 127.0.0.1:1 --pgn games.pgn", "--pgn is for arena --local, not arena without --local");
+	/* An option of the other run, or two that are alternatives, is
+	 * refused, not ignored; what is missing is named (bot probe). */
+	refused("play 127.0.0.1:1 --guest --games 5", "--games is for arena, not play");
+	refused("play 127.0.0.1:1 --guest --local", "--local is for arena, not play");
+	refused("arena --local --server 127.0.0.1:1", "--server is for arena without --local, not arena --local");
+	refused("arena --local --seek", "--seek is for play, not arena --local");
+	refused("arena --server 127.0.0.1:1 --kriegd /bin/true", "--server and --kriegd are alternatives");
+	refused("play 127.0.0.1:1 --guest --user robo", "--guest and --user/--password-file are alternatives");
+	refused("play 127.0.0.1:1 --user robo", "--user needs --password-file FILE");
+	refused("play 127.0.0.1:1", "play needs --user NAME --password-file FILE, or --guest");
+	refused("play --guest", "play needs HOST[:PORT]");
+	refused("play 127.0.0.1:1 extra --guest", "unexpected word 'extra'");
+	refused("nosuch --guest", "unknown command 'nosuch' (play or arena)");
+	refused("play 127.0.0.1:1 --user robo --password-file /nonexistent/pw",
+	        "cannot read the password file /nonexistent/pw: No such file or directory");
+	refused("play 127.0.0.1:1 --user robo --password-file /dev/null",
+	        "cannot read the password file /dev/null: it is empty");
+	/* A mistyped address is refused at once: it was retried for good. */
+	refused("play localhost:notaport --guest", "bad address 'localhost:notaport'");
+	refused("play localhost:0 --guest", "bad address 'localhost:0'");
+	/* --time names time controls: an empty list or entry was "any" */
+	refused("play 127.0.0.1:1 --guest --time ''", "not '(empty)'");
+	refused("play 127.0.0.1:1 --guest --time 5+2,,15+10", "not '(empty)'");
 	/* --time is in minutes (as krieg writes it), at most a day, increments at most 600 s */
 	refused("play 127.0.0.1:1 --guest --time 1441+0", "--time takes");
 	refused("play 127.0.0.1:1 --guest --time 5+601", "--time takes");
@@ -1464,6 +1487,52 @@ START_TEST(test_play_max_games_seeks)
 }
 END_TEST
 
+/*
+ * A guest bot is a person to the server, so its seek met a bot account's
+ * and the two bots played (bot probe).  Now: with the bot's seek listed,
+ * the guest bot does not post the seek that would meet it; and a game
+ * that starts against a bot all the same (the bot's seek posted after
+ * the guest's) is aborted at once, said in the journal.
+ */
+START_TEST(test_guest_bot_meets_no_bot)
+{
+	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
+	ck_assert_int_eq(user_cmd(d, "add", "robo", "--bot", "--password-stdin"), 0);
+	struct kc *robo = login(d, "robo");
+	struct kp p;
+	kp_guest(d, &p);
+	/* the bot account's seek first: the guest bot holds its own back */
+	json_t *r = kc_ok(robo, kc_req(robo, "seek", "{s:s, s:s}", "rules", "icc", "color", "random"));
+	json_int_t robo_offer = json_integer_value(json_object_get(r, "offer"));
+	struct playbot pb;
+	playbot_start(&pb, d, (const char *const[]){ "--guest", "--insecure", "--rules", "icc", "--seek",
+	                                             "--max-games", "1", "--movetime", "1", "--level", "random",
+	                                             NULL });
+	char bot[64];
+	playbot_user(&pb, bot, sizeof bot);
+	kt_sleep_ms(1500);
+	kc_no_event(robo, "game_start");
+	json_int_t offers[4];
+	ck_assert_msg(seeks_of(p.c, bot, offers, 4) == 0, "the guest bot posted a seek meeting a bot's; journal:\n%s",
+	              playbot_read(&pb));
+	/* the bot's seek gone: the guest bot's is posted */
+	kc_ok(robo, kc_req(robo, "cancel", "{s:I}", "offer", robo_offer));
+	json_t *theirs = wait_seek_of(p.c, bot);
+	ck_assert_str_eq(json_string_value(json_object_get(theirs, "rules")), "icc");
+	/* the bot account seeks it after it is listed: the server meets them,
+	 * and the guest bot aborts the game before a move */
+	r = kc_ok(robo, kc_req(robo, "seek", "{s:s, s:s}", "rules", "icc", "color", "random"));
+	ck_assert_msg(json_integer_value(json_object_get(r, "game")) > 0, "the seeks did not meet");
+	json_t *over = kc_event(robo, "game_over");
+	ck_assert_str_eq(json_string_value(json_object_get(over, "reason")), "aborted");
+	playbot_wait(&pb, "the opponent is a bot, and bots do not play bots here: aborted");
+	playbot_end(&pb, 0);
+	kc_close(robo);
+	kc_close(p.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* Poll until `bot` has `want` seeks open (bounded); how many it had last. */
 static int wait_seeks_of(struct kc *c, const char *bot, int want)
 {
@@ -2028,6 +2097,7 @@ static Suite *bot_suite(void)
 	tcase_add_test(tc, test_arena_local_pgn);
 	tcase_add_test(tc, test_bad_arguments);
 	tcase_add_test(tc, test_bot_accounts);
+	tcase_add_test(tc, test_guest_bot_meets_no_bot);
 	tcase_add_test(tc, test_play_seeks);
 	tcase_add_test(tc, test_play_seek_met);
 	tcase_add_test(tc, test_play_takes_fitting_seeks);
