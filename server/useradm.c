@@ -26,15 +26,20 @@
 #define USERADM_PATH_MAX 4096
 #define USERADM_PW_BUF (PROTO_PASSWORD_MAX + 2)   /* a password, its newline, its NUL */
 
+static void say(const char *fmt, va_list ap)
+{
+	fputs("kriegd: user: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 static int fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(int status, const char *fmt, ...)
 {
 	va_list ap;
-	fputs("kriegd: user: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return status;
 }
 
@@ -172,11 +177,9 @@ static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("kriegd: user: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return fail(2, "usage: user add NAME [--role ROLE] [--bot] [--must-change] [--password-stdin] |"
 	               " role NAME ROLE | bot NAME on|off | passwd NAME [--must-change] [--password-stdin] |"
 	               " disable NAME | enable NAME | list");

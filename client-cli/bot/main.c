@@ -136,17 +136,37 @@ static int opt_level(const char *opt, const char *v, int *out)
  * "icc,,english" named nothing and was read as "all"), at most RULES_MAX.
  * 0, or -1 said on stderr (the caller exits 2).
  */
-static int rules_parse(struct sess *s, const char *list)
+/*
+ * The comma-separated items of option opt's value, split in buf (kept:
+ * the items point into it), empty ones kept for the caller to refuse:
+ * their count, or -1 said (too long).
+ */
+#define LIST_ITEMS_MAX 64
+static int list_items(const char *opt, const char *list, char *buf, size_t len, char **items)
 {
-	static char buf[256];
-	if (snprintf(buf, sizeof buf, "%s", list) >= (int)sizeof buf) {
-		fprintf(stderr, "krieg-bot: --rules is too long\n");
+	if (snprintf(buf, len, "%s", list) >= (int)len) {
+		fprintf(stderr, "krieg-bot: %s is too long\n", opt);
 		return -1;
 	}
-	for (char *t = buf, *next; t; t = next) {
+	int n = 0;
+	for (char *t = buf, *next; t && n < LIST_ITEMS_MAX; t = next) {
 		next = strchr(t, ',');
 		if (next)
 			*next++ = '\0';
+		items[n++] = t;
+	}
+	return n;
+}
+
+static int rules_parse(struct sess *s, const char *list)
+{
+	static char buf[256];
+	char *items[LIST_ITEMS_MAX];
+	int n = list_items("--rules", list, buf, sizeof buf, items);
+	if (n < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		char *t = items[i];
 		if (!*t || !ruleset_find(t)) {
 			fprintf(stderr, "krieg-bot: --rules takes rule sets separated by commas; %s%s%s\n",
 			        *t ? "unknown rule set '" : "an empty name", t, *t ? "'" : "");
@@ -239,15 +259,12 @@ static int option_fits(const char *opt, unsigned run)
  */
 static int times_parse(struct sess *s, const char *list)
 {
-	static char buf[256];
-	if (snprintf(buf, sizeof buf, "%s", list) >= (int)sizeof buf) {
-		fprintf(stderr, "krieg-bot: --time is too long\n");
+	char buf[256], *items[LIST_ITEMS_MAX];
+	int n = list_items("--time", list, buf, sizeof buf, items);
+	if (n < 0)
 		return -1;
-	}
-	for (char *t = buf, *next; t; t = next) {
-		next = strchr(t, ',');
-		if (next)
-			*next++ = '\0';
+	for (int i = 0; i < n; i++) {
+		const char *t = items[i];
 		if (s->ntimes >= TIMES_MAX || !*t || sess_tc_parse(t, &s->times[s->ntimes]) != 0) {
 			fprintf(stderr, "krieg-bot: --time takes at most %d of untimed, Nd (days per move, 1..60) or "
 			        "MINUTES+INC (5+2: five minutes, two seconds more a move; 1:40+0.5; a base of 1 s "
