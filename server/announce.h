@@ -84,7 +84,7 @@ void announce_heard_at(int seq[HEARD_LISTS], unsigned heard, int at);
 /* How a replayed view is written (bits): */
 enum {
 	ANNOUNCE_AUDIENCE = 1,       /* each event says who heard it ("audience": the
-	                              * umpire's seat) */
+	                              * umpire's seat and record view) */
 	ANNOUNCE_NO_PRIVATE = 2,     /* an umpire's private notes left out (the umpire's
 	                              * record read by one who is not an umpire) */
 	ANNOUNCE_NO_SPECTATORS = 4,  /* the spectators' channel left out (the umpire's

@@ -298,6 +298,14 @@ static bool blank(const char *line, size_t len)
 	return true;
 }
 
+/* A line past the connection's rate: refused, and the flooder closed. */
+static void refuse_rate(struct conn *c, json_t *id, enum conn_rate rate)
+{
+	dispatch_error(c, id, PE_RATE_LIMITED, "too many requests; slow down");
+	if (rate == CONN_RATE_CLOSE)
+		conn_close(c, "rate limit: flooding");
+}
+
 void dispatch_line(struct conn *c, const char *line, size_t len)
 {
 	json_error_t jerr;
@@ -309,10 +317,14 @@ void dispatch_line(struct conn *c, const char *line, size_t len)
 	 * and paid its token the first time. */
 	bool rerun = conn_take_rerun(c);
 
-	/* Blank lines are allowed (typing by hand); they still cost a token. */
+	/* Blank lines are allowed (typing by hand) and get no answer, but they
+	 * cost a token, and one past the rate is refused like any other line:
+	 * a flood of blank lines was otherwise closed without a word
+	 * (protocol probe). */
 	if (blank(line, len)) {
-		if (conn_rate_take(c) == CONN_RATE_CLOSE)
-			conn_close(c, "rate limit: flooding");
+		enum conn_rate rate = conn_rate_take(c);
+		if (rate != CONN_RATE_OK)
+			refuse_rate(c, NULL, rate);
 		return;
 	}
 	req = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
@@ -326,9 +338,7 @@ void dispatch_line(struct conn *c, const char *line, size_t len)
 		goto out;
 	enum conn_rate rate = rerun ? CONN_RATE_OK : conn_rate_take(c);
 	if (rate != CONN_RATE_OK) {
-		dispatch_error(c, id, PE_RATE_LIMITED, "too many requests; slow down");
-		if (rate == CONN_RATE_CLOSE)
-			conn_close(c, "rate limit: flooding");
+		refuse_rate(c, id, rate);
 		goto out;
 	}
 	if (req == NULL) {

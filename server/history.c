@@ -277,7 +277,10 @@ static void cmd_record(struct conn *c, json_t *id, json_t *req)
 	if (!flagged && announce_offload_marks(c, &g))
 		return;
 	if (!flagged) {
-		unsigned how = aud == AUD_UMPIRE ? record_hides(c, &g) : 0;
+		/* The umpire's view says who heard each line, its notices (chat,
+		 * draws, the umpire's) too, as the chair's copies do (protocol
+		 * probe: a spectators' chat line came without its audience). */
+		unsigned how = aud == AUD_UMPIRE ? record_hides(c, &g) | ANNOUNCE_AUDIENCE : 0;
 		pager_init(&pg, from);
 		if (announce_replay_page(st, conn_server(c)->replays, &g, (unsigned)aud, how, &pg) != 0) {
 			pager_free(&pg);

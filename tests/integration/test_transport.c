@@ -658,6 +658,38 @@ START_TEST(test_rate_limit)
 }
 END_TEST
 
+/* protocol probe: a blank line past the rate is refused like any other
+ * line (rate_limited, "id":null), so a flood of blank lines hears why it
+ * is closed; blank lines were once closed by rate_limit_close without a
+ * word.  Within the rate a blank line still gets no answer. */
+START_TEST(test_rate_limit_blank_lines)
+{
+	struct kd *d = kd_start("rate_limit = 1\nrate_burst = 5\nrate_limit_close = 5\n");
+	struct kc *c = kc_hello(d);   /* hello took one token */
+	size_t before = kc_nlines(c);
+	int limited = 0;
+
+	for (int i = 0; i < 60; i++)
+		if (kc_write(c, "\n", 1, 2000) != 0)
+			break;
+	ck_assert(kc_closed(c, KC_TIMEOUT_MS));
+	for (size_t i = before; i < kc_nlines(c); i++) {
+		json_t *r = json_loads(kc_line(c, i), 0, NULL);
+		ck_assert_ptr_nonnull(r);
+		ck_assert(json_is_null(json_object_get(r, "id")));
+		ck_assert_str_eq(json_string_value(json_object_get(json_object_get(r, "error"), "code")),
+		                 "rate_limited");
+		json_decref(r);
+		limited++;
+	}
+	/* One answer per refusal up to rate_limit_close, the closing one too. */
+	ck_assert_int_eq(limited, 5);
+	ck_assert(kd_log_wait(d, "rate limit", KC_TIMEOUT_MS));
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
 /* A request that continues a paged list (`from` above 0) and finds no
  * token waits for one instead of being refused: twelve pages of `who` at
  * once, against a bucket of 5 refilled at 5 a second, all answered, in
@@ -1560,6 +1592,7 @@ static Suite *transport_suite(void)
 	tcase_add_test(tc, test_idle_timeout);
 	tcase_add_test(tc, test_max_connections);
 	tcase_add_test(tc, test_rate_limit);
+	tcase_add_test(tc, test_rate_limit_blank_lines);
 	tcase_add_test(tc, test_page_waits_for_token);
 	tcase_add_test(tc, test_replay_cost_holds);
 	tcase_add_test(tc, test_login_replay_cost_holds);

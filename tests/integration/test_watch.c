@@ -643,6 +643,69 @@ START_TEST(spectators_channel_after_the_end)
 END_TEST
 
 /*
+ * protocol probe: the umpire's `record` view says who heard each notice
+ * as the chair's live copy does.  A spectators' chat line (and every
+ * other notice: a player's chat, draws, the umpire's notes) came without
+ * its "audience" in the record, while the chair's copy had it.
+ */
+START_TEST(umpire_record_notices_say_audience)
+{
+	struct kd *d = kd_start(fast_conf);
+	struct kp w, b, s, ump;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	kp_guest(d, &s);
+	account(d, &ump, "umpire1", "umpire");
+	int64_t game = new_game(&w, &b, "icc", false);
+	json_int_t gid = (json_int_t)game;
+	kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", gid));
+	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", gid));
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", gid, "move", "e2e4"));
+	kc_ok(s.c, kc_req(s.c, "spec", "{s:I, s:s}", "game", gid, "text", "SPEC-WORDS"));
+	kc_ok(w.c, kc_req(w.c, "say", "{s:I, s:s}", "game", gid, "text", "SAY-WORDS"));
+	kc_ok(b.c, kc_req(b.c, "draw", "{s:I, s:s}", "game", gid, "action", "offer"));
+	kc_ok(w.c, kc_req(w.c, "draw", "{s:I, s:s}", "game", gid, "action", "decline"));
+	kc_ok(ump.c, kc_req(ump.c, "note", "{s:I, s:s, s:b}", "game", gid, "text", "PUBLIC-NOTE",
+	                    "public", 1));
+	kc_ok(ump.c, kc_req(ump.c, "note", "{s:I, s:s, s:b}", "game", gid, "text", "PRIVATE-NOTE",
+	                    "public", 0));
+	static const char *const names[] = { "chat", "chat", "draw_offer", "draw_declined",
+	                                     "umpire_note", "umpire_note" };
+	json_t *live = json_array();
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		json_array_append(live, kc_event(ump.c, names[i]));
+	kc_ok(b.c, kc_req(b.c, "resign", "{s:I}", "game", gid));
+	kc_event(ump.c, "game_over");
+
+	json_t *rec = kg_fetch_events(ump.c, "record", game, "umpire", NULL, 0);
+	ck_assert_ptr_nonnull(rec);
+	json_t *notices = json_array();
+	size_t i;
+	json_t *e;
+	json_array_foreach(rec, i, e) {
+		const char *name = json_string_value(json_object_get(e, "event"));
+		for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+			if (strcmp(name, names[k]) == 0) {
+				json_array_append(notices, e);
+				break;
+			}
+	}
+	/* The same lines, "audience" and all (the replay carries no clock). */
+	assert_same(notices, live, false, "the umpire's record view against the chair");
+	json_array_foreach(notices, i, e)
+		ck_assert_ptr_nonnull(json_object_get(e, "audience"));
+	json_decref(notices);
+	json_decref(rec);
+	json_decref(live);
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(s.c);
+	kc_close(ump.c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
  * A mute holds in the views rebuilt from the record, not only live: the
  * muted player's words are not in the `game` view or the login's
  * game_state of the player who muted them, nor a muted player's or
@@ -1419,6 +1482,7 @@ static Suite *watch_suite(void)
 	tcase_add_test(tc, delayed_stream);
 	tcase_add_test(tc, delay_kept_across_reload);
 	tcase_add_test(tc, spectators_channel_after_the_end);
+	tcase_add_test(tc, umpire_record_notices_say_audience);
 	tcase_add_test(tc, mute_holds_in_views);
 	tcase_add_test(tc, delayed_state_hidden);
 	tcase_add_test(tc, delayed_away_left_counts_the_wait);
