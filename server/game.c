@@ -560,6 +560,8 @@ struct pending {
 	struct evlist out;
 	bool over;
 	int result, reason;          /* when over: what the game row gets */
+	bool unplayed;               /* over before both sides moved: a result (an umpire's
+	                              * adjudication, a forfeit) that moves no rating */
 	struct event *retry;         /* a timer to re-arm if the commit fails, or NULL */
 	uint64_t conn;               /* the requester, answered `storage` if it fails (0: a timer) */
 	json_t *id;
@@ -583,12 +585,16 @@ struct pending {
 
 /* The game's end in its row, in the commit of the action that ended it:
  * the result, and a rated game with a result moves both ratings (an
- * aborted game has none). */
-static int finish_rows(struct store *st, const struct game *g, int result, int reason)
+ * aborted game has none), if it was played: one the umpire adjudicated
+ * before both sides moved (a forfeit for not turning up) keeps its result
+ * and moves no rating, as a forfeit is not rated (FIDE; it moved them:
+ * the probe of the endings), as every player's own ending then is aborted
+ * (game_forfeit_reason). */
+static int finish_rows(struct store *st, const struct game *g, int result, int reason, bool unplayed)
 {
 	if (store_game_finish(st, g->id, result, reason) != STORE_OK)
 		return STORE_ERROR;
-	if (g->info.rated && result != RESULT_NONE &&
+	if (g->info.rated && result != RESULT_NONE && !unplayed &&
 	    store_rating_game(st, g->id, g->user[WHITE], g->user[BLACK], rating_pool(g->info.rules),
 	                      result == RESULT_WHITE ? 1.0 : result == RESULT_BLACK ? 0.0 : 0.5)
 	        != STORE_OK)
@@ -601,7 +607,7 @@ static int pending_write(void *arg, struct store *st)
 	struct pending *p = arg;
 	struct game *g = p->g;
 	if (store_game_action(st, &p->a, p->out.v, p->out.n) != STORE_OK ||
-	    (p->over && finish_rows(st, g, p->result, p->reason) != STORE_OK)) {
+	    (p->over && finish_rows(st, g, p->result, p->reason, p->unplayed) != STORE_OK)) {
 		log_warnx("game=%" PRId64 " seq=%d store failed: %s", g->id, p->a.seq, store_error(st));
 		return STORE_ERROR;
 	}
@@ -856,6 +862,7 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	if (p->over) {
 		p->result = referee_result(g->ref);
 		p->reason = referee_reason(g->ref);
+		p->unplayed = referee_plies(g->ref) < 2;
 	}
 	game_record_push(g, &a);
 	p->g = g;
@@ -1131,7 +1138,8 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	 * heartbeat (none while no clock ran): the lease covers it
 	 * (recover.h). */
 	if (store_game_action(st, &a, out.v, out.n) != STORE_OK ||
-	    (over && finish_rows(st, g, referee_result(g->ref), referee_reason(g->ref)) != STORE_OK) ||
+	    (over && finish_rows(st, g, referee_result(g->ref), referee_reason(g->ref),
+	                         referee_plies(g->ref) < 2) != STORE_OK) ||
 	    (clock_timed(&g->clock) &&
 	     store_state_set(st, recover_lease_key(game_lease(g)),
 	                     recover_clock_ms() + recover_lease_ms(game_lease(g))) != STORE_OK) ||

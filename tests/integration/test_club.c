@@ -204,6 +204,34 @@ START_TEST(rated_left_before_moving_is_aborted)
 	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "aborted");
 	kc_event(b, "game_over");
 	ck_assert_uint_eq(json_array_size(standings(a, "icc")), 0);
+	/* An umpire's adjudication before both moved (a forfeit for not
+	 * turning up) keeps its result and moves no rating (it moved them:
+	 * endings probe); after both moved it is rated as any result. */
+	kg_user_add(d, "judge", "umpire", "judge-password");
+	struct kc *u = kg_login(d, "judge", "judge-password", NULL, 0);
+	g = play(a, b, "icc", 1);
+	kc_ok(a, kc_req(a, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e4"));
+	kc_ok(u, kc_req(u, "umpire", "{s:I}", "game", (json_int_t)g));
+	kc_ok(u, kc_req(u, "adjudicate", "{s:I, s:s, s:s}", "game", (json_int_t)g, "result", "1-0",
+	                "reason", "black did not turn up"));
+	e = kc_event(a, "game_over");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "result")), "1-0");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "adjudication");
+	kc_event(b, "game_over");
+	ck_assert_uint_eq(json_array_size(standings(a, "icc")), 0);
+	g = play(a, b, "icc", 1);
+	both_move(a, b, g);
+	kc_ok(u, kc_req(u, "umpire", "{s:I}", "game", (json_int_t)g));
+	kc_ok(u, kc_req(u, "adjudicate", "{s:I, s:s, s:s}", "game", (json_int_t)g, "result", "0-1",
+	                "reason", "white's flag fell on the wall clock"));
+	kc_event(a, "game_over");
+	kc_event(b, "game_over");
+	json_t *rated = standings(a, "icc");
+	ck_assert_uint_eq(json_array_size(rated), 2);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(rated, 0), "name")), "bobby");
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(rated, 0), "games")), 1);
+	kc_close(u);
+
 	/* Unrated, a resignation at once is one, as before. */
 	g = play(a, b, "icc", 0);
 	kc_ok(b, kc_req(b, "resign", "{s:I}", "game", (json_int_t)g));
@@ -220,7 +248,7 @@ START_TEST(rated_left_before_moving_is_aborted)
 	ck_assert_str_eq(json_string_value(json_object_get(e, "result")), "1-0");
 	json_t *tab = standings(a, "icc");
 	ck_assert_uint_eq(json_array_size(tab), 2);
-	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(tab, 0), "name")), "alice");
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(tab, 0), "games")), 2);
 	kc_close(a);
 	kd_stop(d);
 }
