@@ -168,6 +168,8 @@ static int entrant_row(const struct store_entrant *e, void *arg)
 	                        e->lost);
 	if (e->playing)
 		json_object_set_new(row, "playing", json_integer(e->playing));
+	if (e->aborted)
+		json_object_set_new(row, "aborted", json_integer(e->aborted));
 	if (e->bot)
 		json_object_set_new(row, "bot", json_true());
 	pager_take(&t->pg, row);

@@ -1241,6 +1241,11 @@ static void cmd_pair(struct conn *c, json_t *id, json_t *req)
 			return;
 		}
 	}
+	/* One tournament, one spelling: "club open" after "Club Open" was
+	 * kept as typed, and the two games' PGNs named two events (TD probe). */
+	char spelled[PROTO_TOURNAMENT_MAX + 1];
+	if (tournament[0] && store_tournament_spelling(srv->store, tournament, spelled, sizeof spelled) == STORE_OK)
+		snprintf(tournament, sizeof tournament, "%s", spelled);
 	int64_t game = 0;
 	if (games_start(srv, u[WHITE].id, u[BLACK].id, o.rs->name, o.base_ms, o.inc_ms, o.days, o.rated,
 	                tournament, round, &game) != 0) {

@@ -389,6 +389,9 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 #define GAME_COLS "id, white, black, rules, fen, base_ms, inc_ms, days, rated, created, result, reason," \
                   " tournament, round"
 #define TOURNAMENT_LIVE "(result = 0 AND reason = 0 AND id NOT IN (SELECT game FROM flagged_games))"
+/* An aborted game of a tournament (REASON_ABORTED, 10): counted apart, as a
+ * director re-pairs it (it counted nowhere, and read as a bye: TD probe). */
+#define TOURNAMENT_ABORTED "(result = 0 AND reason = 10)"
 #define EVENT_COLS "type, audience, by_color, square, move, what, en_passant, check1, check2," \
                    " count, answer, result, reason, ply"
 
@@ -462,15 +465,21 @@ static const char *const stmt_sql[S__COUNT] = {
 	 * halves (a win 2, a draw 1), most first; a game whose record failed
 	 * its check is never played on, so not live. */
 	[S_TOURNAMENT] = "SELECT p, users.name, users.bot, sum(pts), sum(won), sum(drawn), sum(lost),"
-	                 " sum(live) FROM (SELECT white AS p,"
+	                 " sum(live), sum(aborted) FROM (SELECT white AS p,"
 	                 " CASE result WHEN 1 THEN 2 WHEN 3 THEN 1 ELSE 0 END AS pts, result = 1 AS won,"
-	                 " result = 3 AS drawn, result = 2 AS lost, " TOURNAMENT_LIVE " AS live"
+	                 " result = 3 AS drawn, result = 2 AS lost, " TOURNAMENT_LIVE " AS live, "
+	                 TOURNAMENT_ABORTED " AS aborted"
 	                 " FROM games WHERE tournament = ?1 COLLATE NOCASE"
 	                 " UNION ALL SELECT black, CASE result WHEN 2 THEN 2 WHEN 3 THEN 1 ELSE 0 END,"
-	                 " result = 2, result = 3, result = 1, " TOURNAMENT_LIVE
+	                 " result = 2, result = 3, result = 1, " TOURNAMENT_LIVE ", " TOURNAMENT_ABORTED
 	                 " FROM games WHERE tournament = ?1 COLLATE NOCASE)"
 	                 " JOIN users ON users.id = p GROUP BY p ORDER BY sum(pts) DESC, users.name"
 	                 " LIMIT -1 OFFSET ?2",
+	/* The spelling the tournament was first paired under, for a pairing
+	 * that names it in another case (the index's order: the oldest game
+	 * first among equal names). */
+	[S_TOURNAMENT_SPELLING] = "SELECT tournament FROM games WHERE tournament = ?1 COLLATE NOCASE"
+	                          " ORDER BY tournament COLLATE NOCASE, id LIMIT 1",
 	[S_TOURNAMENT_COUNT] = "SELECT count(*) FROM (SELECT white FROM games WHERE tournament = ?1 COLLATE NOCASE"
 	                       " UNION SELECT black FROM games WHERE tournament = ?1 COLLATE NOCASE)",
 	[S_GAMES_COUNT_FINISHED_OF_USER] = "SELECT count(*) FROM games WHERE (white = ?1 OR black = ?1)"

@@ -434,10 +434,14 @@ struct store_entrant {
 	bool bot;
 	int points2;       /* in halves: a win 2, a draw 1 */
 	int won, drawn, lost, playing;
+	int aborted;       /* its games aborted: no result, counted apart */
 };
 int store_tournament(struct store *st, const char *name, int64_t offset,
                      int (*fn)(const struct store_entrant *e, void *arg), void *arg);
 int store_tournament_count(struct store *st, const char *name, int64_t *n);
+/* The tournament's name as first paired, into buf (len bytes), when a
+ * game names one equal to `name` in any ASCII case; else `name` itself. */
+int store_tournament_spelling(struct store *st, const char *name, char *buf, size_t len);
 
 /* Callbacks of the listing functions may call other store functions
  * (e.g. read a game's actions while listing unfinished games). */

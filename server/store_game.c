@@ -680,6 +680,25 @@ int store_games_tally(struct store *st, int64_t user, struct store_tally *out)
 	return rc;
 }
 
+int store_tournament_spelling(struct store *st, const char *name, char *buf, size_t len)
+{
+	int temp, step, rc = STORE_OK;
+	sqlite3_stmt *s;
+
+	snprintf(buf, len, "%s", name);
+	if (!store_enter(st))
+		return STORE_ERROR;
+	if ((s = store_stmt(st, S_TOURNAMENT_SPELLING, &temp)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT);
+	if ((step = sqlite3_step(s)) == SQLITE_ROW)
+		rc = store_col_text(st, s, 0, buf, len, "tournament spelling");
+	else if (step != SQLITE_DONE)
+		rc = store_fail_db(st, "tournament spelling");
+	store_stmt_done(s, temp);
+	return rc;
+}
+
 int store_tournament_count(struct store *st, const char *name, int64_t *n)
 {
 	int temp, rc;
@@ -720,6 +739,7 @@ int store_tournament(struct store *st, const char *name, int64_t offset,
 		e.drawn = sqlite3_column_int(s, 5);
 		e.lost = sqlite3_column_int(s, 6);
 		e.playing = sqlite3_column_int(s, 7);
+		e.aborted = sqlite3_column_int(s, 8);
 		if (fn(&e, arg) != 0)
 			break;
 	}

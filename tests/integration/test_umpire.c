@@ -988,8 +988,30 @@ START_TEST(pairing)
 	ck_assert_str_eq(json_string_value(json_object_get(second, "name")), "ann");
 	ck_assert(json_real_value(json_object_get(second, "points")) == 0.5);
 	ck_assert_int_eq(json_integer_value(json_object_get(second, "lost")), 1);
+	/* A pairing that names the tournament in another case keeps its first
+	 * spelling (two PGN events for one tournament: TD probe); an aborted
+	 * game counts apart, as a director re-pairs it (it counted nowhere,
+	 * and read as a bye). */
+	json_int_t g4 = json_integer_value(json_object_get(
+	        kc_ok(adm.c, kc_req(adm.c, "pair", "{s:s, s:s, s:s, s:s}", "white", "ann", "black", "bob",
+	                            "tournament", "club \"OPEN\"   2026", "round", "3")), "game"));
+	int spelled = 0;
+	json_array_foreach(json_object_get(kc_ok(adm.c, kc_req(adm.c, "live", NULL)), "games"), xi, x)
+		if (json_integer_value(json_object_get(x, "game")) == g4) {
+			ck_assert_str_eq(json_string_value(json_object_get(x, "tournament")), club);
+			spelled++;
+		}
+	ck_assert_int_eq(spelled, 1);
+	kc_ok(ann.c, kc_req(ann.c, "abort", "{s:I}", "game", g4));
+	tt = kc_ok(ann.c, kc_req(ann.c, "tournament", "{s:s}", "name", club));
+	json_array_foreach(json_object_get(tt, "players"), xi, x) {
+		ck_assert_int_eq(json_integer_value(json_object_get(x, "aborted")), 1);
+		ck_assert_int_eq(json_integer_value(json_object_get(x, "playing")), 1);   /* g3 */
+	}
+	ck_assert(json_real_value(json_object_get(json_array_get(json_object_get(tt, "players"), 0), "points")) == 1.5);
 	tt = kc_ok(ann.c, kc_req(ann.c, "tournament", "{s:s}", "name", "Another Cup"));
 	ck_assert(json_real_value(json_object_get(json_array_get(json_object_get(tt, "players"), 0), "points")) == 0);
+	ck_assert_ptr_null(json_object_get(json_array_get(json_object_get(tt, "players"), 0), "aborted"));
 	tt = kc_ok(ann.c, kc_req(ann.c, "tournament", "{s:s}", "name", "Nobody's Cup"));
 	ck_assert_int_eq(json_integer_value(json_object_get(tt, "total")), 0);
 	ck_assert_uint_eq(json_array_size(json_object_get(tt, "players")), 0);
