@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "admin.h"
 #include "announce.h"
@@ -52,6 +53,7 @@
 #include "game_priv.h"
 #include "log.h"
 #include "mstime.h"
+#include "proto.h"
 #include "reader.h"
 #include "referee.h"
 #include "ruleset.h"
@@ -843,6 +845,51 @@ static void cmd_note(struct conn *c, json_t *id, json_t *req)
 	umpire_act(c, id, req, ACTION_NOTE, -1, &u);
 }
 
+/*
+ * tournament_note {tournament, text, round?}: a public note in every live
+ * game of a director's tournament (of that round, when named), as `note`
+ * would put it in each: a director spoke to one board at a time, taking
+ * each chair (TD probe).  The umpire's role is enough (CMD_UMPIRE); no
+ * chair is needed, as nothing of the games comes back: the answer lists
+ * the games told.  Each game's note is its own action, in its record.
+ */
+static void cmd_tournament_note(struct conn *c, json_t *id, json_t *req)
+{
+	struct server *srv = conn_server(c);
+	char name[PROTO_TOURNAMENT_MAX + 1], text[ACTION_REASON_MAX + 1];
+	const char *round = req_str(req, "round");
+	struct action a;
+	if (!proto_tournament_name(req_str(req, "tournament"), name, sizeof name)) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "tournament: " TEXT_RULE, PROTO_TOURNAMENT_MAX);
+		return;
+	}
+	if (round && !proto_round_ok(round)) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "round: digits and dots, as \"3\" or \"2.1\"");
+		return;
+	}
+	struct action_umpire u = { .public = true, .reason = text };
+	if (action_text_in(req_str(req, "text"), text, sizeof text) != REF_OK ||
+	    action_set_umpire(&a, ACTION_NOTE, -1, &u) != REF_OK) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "text: " TEXT_RULE, ACTION_REASON_MAX);
+		return;
+	}
+	/* The name as pair keeps it, matched as the tournament's table
+	 * matches it: in any case of ASCII. */
+	json_t *told = json_array();
+	for (struct game *g = srv->games->live; g; g = g->next)
+		if (!g->dead && strcasecmp(g->info.tournament, name) == 0 &&
+		    (round == NULL || strcmp(g->info.round, round) == 0) &&
+		    game_act(g, a.kind, a.color, a.text, NULL, NULL, NULL) == 0)
+			json_array_append_new(told, json_integer(g->id));
+	if (json_array_size(told) == 0) {
+		json_decref(told);
+		dispatch_error(c, id, PE_NO_SUCH_GAME, "no live game of that tournament%s", round ? " and round" : "");
+		return;
+	}
+	log_info("user=%" PRId64 " umpire tournament_note games=%zu", conn_user(c), json_array_size(told));
+	dispatch_ok(c, id, json_pack("{s:o}", "games", told));
+}
+
 static const struct field f_reason[] = {
 	{ "game", F_INT, 1, WATCH_GAME_ID_MAX },
 	{ "reason", F_STRING, 1, ACTION_TEXT_IN_MAX },
@@ -865,6 +912,13 @@ static const struct field f_note[] = {
 	{ "game", F_INT, 1, WATCH_GAME_ID_MAX },
 	{ "text", F_STRING, 1, ACTION_TEXT_IN_MAX },
 	{ "public", F_BOOL, 0, 0 },
+	{ NULL, 0, 0, 0 },
+};
+
+static const struct field f_tournament_note[] = {
+	{ "tournament", F_STRING, 1, PROTO_TOURNAMENT_MAX },
+	{ "text", F_STRING, 1, ACTION_TEXT_IN_MAX },
+	{ "round", F_STRING, 0, PROTO_ROUND_MAX },
 	{ NULL, 0, 0, 0 },
 };
 
@@ -893,5 +947,6 @@ const struct cmd watch_cmds[] = {
 	{ "adjudicate", CMD_UMPIRE, f_adjudicate, cmd_adjudicate },
 	{ "umpire_abort", CMD_UMPIRE, f_reason, cmd_umpire_abort },
 	{ "note", CMD_UMPIRE, f_note, cmd_note },
+	{ "tournament_note", CMD_UMPIRE, f_tournament_note, cmd_tournament_note },
 	{ NULL, 0, NULL, NULL },
 };

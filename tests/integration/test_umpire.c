@@ -1009,6 +1009,30 @@ START_TEST(pairing)
 		ck_assert_int_eq(json_integer_value(json_object_get(x, "playing")), 1);   /* g3 */
 	}
 	ck_assert(json_real_value(json_object_get(json_array_get(json_object_get(tt, "players"), 0), "points")) == 1.5);
+	/* A director speaks to every live board of the tournament at once (he
+	 * took each chair in turn: TD probe), or of one round; a player may
+	 * not; a tournament or round with no live game is said. */
+	json_t *tn = kc_ok(adm.c, kc_req(adm.c, "tournament_note", "{s:s, s:s}", "tournament", "club \"open\" 2026",
+	                                 "text", "round 3 ends at ten"));
+	ck_assert_uint_eq(json_array_size(json_object_get(tn, "games")), 1);
+	ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(tn, "games"), 0)), g3);
+	for (int k = 0; k < 2; k++) {
+		json_t *n = kc_event(k ? bob.c : ann.c, "umpire_note");
+		ck_assert_int_eq(json_integer_value(json_object_get(n, "game")), g3);
+		ck_assert_str_eq(json_string_value(json_object_get(n, "text")), "round 3 ends at ten");
+	}
+	tn = kc_ok(adm.c, kc_req(adm.c, "tournament_note", "{s:s, s:s, s:s}", "tournament", club, "text",
+	                         "for round 3", "round", "3"));
+	ck_assert_uint_eq(json_array_size(json_object_get(tn, "games")), 1);
+	kc_event(ann.c, "umpire_note");
+	kc_event(bob.c, "umpire_note");
+	kc_error(adm.c, kc_req(adm.c, "tournament_note", "{s:s, s:s, s:s}", "tournament", club, "text", "x",
+	                       "round", "2"), "no_such_game");
+	kc_error(adm.c, kc_req(adm.c, "tournament_note", "{s:s, s:s}", "tournament", "Nobody's Cup", "text", "x"),
+	         "no_such_game");
+	kc_error(ann.c, kc_req(ann.c, "tournament_note", "{s:s, s:s}", "tournament", club, "text", "x"),
+	         "forbidden");
+	kc_no_event(bob.c, "umpire_note");
 	tt = kc_ok(ann.c, kc_req(ann.c, "tournament", "{s:s}", "name", "Another Cup"));
 	ck_assert(json_real_value(json_object_get(json_array_get(json_object_get(tt, "players"), 0), "points")) == 0);
 	ck_assert_ptr_null(json_object_get(json_array_get(json_object_get(tt, "players"), 0), "aborted"));
