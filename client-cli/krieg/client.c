@@ -425,7 +425,8 @@ void client_prompt(const struct client *c, char *buf, size_t len)
 	for (int i = 0; c->seat_focus && i < CLIENT_SEATS_MAX; i++)
 		if (c->seats[i].used && c->seats[i].id == c->seat_current) {
 			if (c->plain)
-				snprintf(buf, len, "[#%ld %s] > ", c->seats[i].id, seat_kind(&c->seats[i]));
+				snprintf(buf, len, "[#%ld %s%s] > ", c->seats[i].id, seat_prompt_kind(&c->seats[i]),
+				         c->seats[i].over ? ", game over" : "");
 			else
 				seat_prompt(&c->seats[i], now(c), buf, len);
 			return;

@@ -133,7 +133,8 @@ struct pending {
 	const struct cmd_entry *cmd;        /* NULL: hello or a keep-alive ping */
 	long game;                          /* the game it is about, or -1 */
 	long arg;                           /* draw: the action; game/switch/record/pgn/watch/umpire/live:
-	                                     * the page's `from`; an umpire's action: its enum cmd_type */
+	                                     * the page's `from`; an umpire's action: its enum cmd_type;
+	                                     * pair: 1 when the director pairs himself */
 	long sent_at;                       /* client_now() when it was sent (client_alive) */
 };
 

@@ -1026,6 +1026,13 @@ static int exec_unfollow(struct client *cl, struct cmd *cmd, struct pending *p)
 	return 0;
 }
 
+/* pair: whether the director pairs himself (done_pair's words) */
+static int exec_pair(struct client *cl, struct cmd *cmd, struct pending *p)
+{
+	p->arg = cl->logged_in && (strcasecmp(cmd->argv[0], cl->user) == 0 || strcasecmp(cmd->argv[1], cl->user) == 0);
+	return 0;
+}
+
 static int exec_resign(struct client *cl, struct cmd *cmd, struct pending *p)
 {
 	return confirm(cl, cmd, "Resign");
@@ -1468,7 +1475,13 @@ static void done_follow(struct client *c, const json_t *res, const struct pendin
 static void done_pair(struct client *c, const json_t *res, const struct pending *p)
 {
 	long long g = (long long)json_integer_value(json_object_get(res, "game"));
-	client_out(c, "Paired: game %lld (\"watch %lld\" or \"umpire %lld\" to follow it).", g, g, g);
+	/* TD probe: a director who pairs himself was told to watch or umpire
+	 * his own game, which a player may not (and its start took his chairs) */
+	if (p->arg == 1)
+		client_out(c, "Paired: game %lld; you play it (an umpire who plays a live game holds no chair "
+		              "until it ends).", g);
+	else
+		client_out(c, "Paired: game %lld (\"watch %lld\" or \"umpire %lld\" to follow it).", g, g, g);
 }
 
 static void done_ok(struct client *c, const json_t *res, const struct pending *p)
@@ -1649,16 +1662,18 @@ static void done_live(struct client *c, const json_t *res, const struct pending 
 			snprintf(clk, sizeof clk, ", clocks %s | %s", wc, bc);
 		}
 		json_int_t ply = json_integer_value(json_object_get(x, "ply"));
-		char watching[40];
+		char watching[40], paired[PROTO_TOURNAMENT_MAX + PROTO_ROUND_MAX + 16];
 		words_watching(json_object_get(x, "spectators"), ", ", watching, sizeof watching);
+		/* TD probe: a director's round was listed without its tournament and round */
+		words_pairing(x, ", ", paired, sizeof paired);
 		const char *stands = json_is_true(json_object_get(x, "paused"))      ? " (paused by the umpire)"
 		                     : json_is_true(json_object_get(x, "adjourned")) ? " (adjourned)"
 		                                                                      : "";
-		client_out(c, "  game %lld: %s (White) vs %s (Black), %s, %s, %s, move %lld, %s to move%s%s%s",
+		client_out(c, "  game %lld: %s (White) vs %s (Black), %s, %s, %s%s, move %lld, %s to move%s%s%s",
 		           (long long)json_integer_value(json_object_get(x, "game")), str(x, "white"),
 		           str(x, "black"), str(x, "rules"), tc,
-		           json_is_true(json_object_get(x, "rated")) ? "rated" : "unrated", (long long)(ply / 2 + 1),
-		           str(x, "to_move"), stands, clk, watching);
+		           json_is_true(json_object_get(x, "rated")) ? "rated" : "unrated", paired,
+		           (long long)(ply / 2 + 1), str(x, "to_move"), stands, clk, watching);
 	}
 	next_page(c, res, p, "live");
 }
@@ -1839,9 +1854,13 @@ static void done_games(struct client *c, const json_t *res, const struct pending
 		                             (known && g->adjourned));
 		bool paused = !result && !adjourned && (json_is_true(json_object_get(x, "paused")) ||
 		                                        (known && g->paused));
-		client_out(c, "  game %lld: %s vs %s, %s, you are %s, %s%s%s",
+		/* TD probe: rated and a director's tournament and round went unsaid */
+		char paired[PROTO_TOURNAMENT_MAX + PROTO_ROUND_MAX + 16];
+		words_pairing(x, ", ", paired, sizeof paired);
+		client_out(c, "  game %lld: %s vs %s, %s%s%s, you are %s, %s%s%s",
 		           (long long)json_integer_value(json_object_get(x, "game")), str(x, "white"),
-		           str(x, "black"), str(x, "rules"), str(x, "color"),
+		           str(x, "black"), str(x, "rules"), json_is_true(json_object_get(x, "rated")) ? ", rated" : "",
+		           paired, str(x, "color"),
 		           result ? "finished " : tm ? tm : "", result ? result : tm ? " to move" : "",
 		           adjourned ? " (adjourned)" : paused ? " (paused by the umpire)" : "");
 	}
@@ -1859,9 +1878,13 @@ static void done_history(struct client *c, const json_t *res, const struct pendi
 		char when[32], ending[64];
 		words_utc(x, "created", "%Y-%m-%d %H:%M UTC", when, sizeof when);   /* its zone said, as everywhere */
 		words_ending(result, reason, ending, sizeof ending);
-		client_out(c, "  game %lld: %s (White) vs %s (Black), %s%s%s, %s%s",
+		/* TD probe: rated and a director's tournament and round went unsaid */
+		char paired[PROTO_TOURNAMENT_MAX + PROTO_ROUND_MAX + 16];
+		words_pairing(x, ", ", paired, sizeof paired);
+		client_out(c, "  game %lld: %s (White) vs %s (Black), %s%s%s%s%s, %s%s",
 		           (long long)json_integer_value(json_object_get(x, "game")), str(x, "white"),
-		           str(x, "black"), str(x, "rules"), when[0] ? ", " : "", when,
+		           str(x, "black"), str(x, "rules"), json_is_true(json_object_get(x, "rated")) ? ", rated" : "",
+		           paired, when[0] ? ", " : "", when,
 		           result ? "finished " : "live", result ? ending : "");
 	}
 }
@@ -2184,7 +2207,7 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "possible", .type = CMD_POSSIBLE, .game = true, .request = req_plain, .done = done_possible,
 	  .usage = "possible                  the tries you may still make this turn" },
 	{ .name = "switch", .type = CMD_SWITCH, .min = 1, .max = 1, .parse = parse_number, .exec = exec_switch,
-	  .done = client_game_answer, .refused = refused_switch, .usage = "switch GAME               make GAME (played or watched) the current game" },
+	  .done = client_game_answer, .refused = refused_switch, .usage = "switch GAME               make GAME (played, watched or umpired) the current game" },
 	{ .name = "history", .type = CMD_HISTORY, .max = 1, .request = req_history, .done = done_history,
 	  .usage = "history [USER]            your games, or USER's finished games" },
 	{ .name = "record", .type = CMD_RECORD, .min = 1, .max = 2, .parse = parse_view_file, .request = req_record,
@@ -2197,7 +2220,7 @@ static const struct cmd_entry cmd_table[] = {
 	  .usage = "live                      the live games (a rated one: umpires only, unless the server delays it)" },
 	{ .name = "watch", .type = CMD_WATCH, .min = 1, .max = 1, .parse = parse_number, .request = req_seat,
 	  .exec = exec_seat, .done = done_seat, .refused = refused_seat,
-	  .usage = "watch GAME                watch a live game: what both players hear, and the clocks" },
+	  .usage = "watch GAME                watch a live game: what both players hear, and the clocks (umpire GAME: the chair)" },
 	{ .name = "umpire", .type = CMD_UMPIRE, .min = 1, .max = 1, .parse = parse_number, .request = req_seat,
 	  .exec = exec_seat, .done = done_seat, .refused = refused_seat,
 	  .usage = "umpire GAME               (umpire) the umpire's chair: the true board, every try, who heard what" },
@@ -2207,9 +2230,9 @@ static const struct cmd_entry cmd_table[] = {
 	  .usage = "unfollow [USER]           stop following USER (no USER: everyone)" },
 	{ .name = "unwatch", .type = CMD_UNWATCH, .max = 1, .parse = parse_number, .request = req_seat,
 	  .exec = exec_unwatch, .done = done_unwatch,
-	  .usage = "unwatch [GAME]            leave a seat (default: the current one)" },
+	  .usage = "unwatch [GAME]            leave a seat or the umpire's chair (default: the current one)" },
 	{ .name = "pair", .type = CMD_PAIR, .min = 2, .max = MANY, .verbatim = true, .parse = parse_pair,
-	  .request = req_terms, .done = done_pair,
+	  .request = req_terms, .exec = exec_pair, .done = done_pair,
 	  .usage = "pair WHITE BLACK [RULES] [TIME] [rated] [round N] [tournament NAME...]   (umpire) start a game "
 	           "between two players online" },
 	{ .name = "pause", .type = CMD_PAUSE, .max = MANY, .verbatim = true, .parse = parse_pause,

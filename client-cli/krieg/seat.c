@@ -24,6 +24,13 @@ const char *seat_kind(const struct seat *s)
 	return s->umpire ? "umpire" : "watching";
 }
 
+/* TD probe: a finished game's prompt read "umpire" as if the chair were
+ * still held; its seat is closed (kept until "unwatch N" clears it). */
+const char *seat_prompt_kind(const struct seat *s)
+{
+	return !s->over ? seat_kind(s) : s->umpire ? "chair closed" : "seat closed";
+}
+
 static void read_clock(struct seat *s, const json_t *msg, long now)
 {
 	json_t *clk = json_object_get(msg, "clock");
@@ -302,9 +309,12 @@ void seat_render(const struct seat *s, const struct render_opts *ro, long now, c
 	if (len == 0)
 		return;
 	buf[0] = '\0';
+	/* TD probe: the header redrawn at the game's end said the chair was still held */
+	const char *held = s->over ? (s->umpire ? "; you held the umpire's chair; the game is over"
+	                                        : "; you watched it; the game is over")
+	                 : s->umpire ? "; you hold the umpire's chair" : "; you are watching";
 	put(&o, "Game %ld: %s (White) vs %s (Black), %s, %s%s\n", s->id, s->name[WHITE], s->name[BLACK],
-	    s->rs->name, s->rated ? "rated" : "unrated",
-	    s->umpire ? "; you hold the umpire's chair" : "; you are watching");
+	    s->rs->name, s->rated ? "rated" : "unrated", held);
 	if (s->umpire && s->has_board) {
 		struct render_opts r = *ro;
 		r.bottom = WHITE;
@@ -349,8 +359,8 @@ void seat_prompt(const struct seat *s, long now, char *buf, size_t len)
 	clock_text(s, WHITE, now, wc);
 	clock_text(s, BLACK, now, bc);
 	if (s->timed)
-		snprintf(buf, len, "[#%ld %s | White %s | Black %s | %s] > ", s->id, seat_kind(s), wc, bc,
+		snprintf(buf, len, "[#%ld %s | White %s | Black %s | %s] > ", s->id, seat_prompt_kind(s), wc, bc,
 		         turn_text(s));
 	else
-		snprintf(buf, len, "[#%ld %s | %s] > ", s->id, seat_kind(s), turn_text(s));
+		snprintf(buf, len, "[#%ld %s | %s] > ", s->id, seat_prompt_kind(s), turn_text(s));
 }

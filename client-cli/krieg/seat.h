@@ -92,4 +92,8 @@ void seat_prompt(const struct seat *s, long now, char *buf, size_t len);
 /* "watching" or "umpire", for messages */
 const char *seat_kind(const struct seat *s);
 
+/* The prompt's word: seat_kind while the game goes on, "chair closed" or
+ * "seat closed" once it is over (nothing is held then). */
+const char *seat_prompt_kind(const struct seat *s);
+
 #endif

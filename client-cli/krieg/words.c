@@ -729,6 +729,18 @@ void words_watching(const json_t *spectators, const char *lead, char *buf, size_
 		say(buf, len, "%s", "");
 }
 
+void words_pairing(const json_t *o, const char *lead, char *buf, size_t len)
+{
+	/* both names come from the director, through the server: cleaned */
+	char tour[PROTO_TOURNAMENT_MAX + 1], round[PROTO_ROUND_MAX + 1];
+	words_clean(json_string_value(json_object_get(o, "tournament")), tour, sizeof tour);
+	words_clean(json_string_value(json_object_get(o, "round")), round, sizeof round);
+	if (tour[0] || round[0])
+		say(buf, len, "%s%s%s%s%s", lead, tour, tour[0] && round[0] ? " " : "", round[0] ? "round " : "", round);
+	else
+		say(buf, len, "%s", "");
+}
+
 void words_offer(const json_t *o, const char *me, char *buf, size_t len)
 {
 	char who[PROTO_NAME_MAX + 1], rules[32], tc[48], rating[40] = "", side[48], range[48] = "", r[24];

@@ -180,6 +180,11 @@ void words_rating(const json_t *rating, char *buf, size_t len);
  * "" when none (or no count). */
 void words_watching(const json_t *spectators, const char *lead, char *buf, size_t len);
 
+/* A director's pairing named by a summary (`games`, `live`, `history`
+ * entries: "tournament", "round"), after `lead`: ", Club Open round 3",
+ * ", round 2.1"; "" when it names neither. */
+void words_pairing(const json_t *summary, const char *lead, char *buf, size_t len);
+
 /* A span of time: "0:45", "1:02:03", "2d 3h" (a day or more); negative as "0:00". */
 void words_duration(long long ms, char *buf, size_t len);
 

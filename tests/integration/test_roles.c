@@ -103,8 +103,10 @@ START_TEST(user_cli_errors)
 	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "frobnicate"), 2);
 	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "add"), 2);
 	ck_assert_int_eq(kg_user(d, "x\n", out, sizeof out, "add", "two", "--password-stdin"), 1);
+	/* a name no account can have is the command line's mistake: 2, as a
+	 * role none has (admin probe) */
 	ck_assert_int_eq(kg_user(d, "sesame-two\n", out, sizeof out, "add", "guest-abc",
-	                          "--password-stdin"), 1);
+	                          "--password-stdin"), 2);
 	/* No terminal and no --password-stdin: refused, not hung. */
 	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "add", "three"), 1);
 	/* Nothing of the refused ones exists. */

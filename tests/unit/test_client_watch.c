@@ -697,6 +697,134 @@ START_TEST(watch_after_login)
 }
 END_TEST
 
+/* TD probe: live, history and games named no director's tournament and
+ * round (and history and games not whether the game is rated). */
+START_TEST(td_lists_name_the_pairing)
+{
+	struct client c;
+	struct sink s;
+	sink_logged_in(&c, &s);
+	ck_assert_int_eq(client_command(&c, "live"), 0);
+	sink_reply_ok(&c, &s, "\"games\":[{\"game\":5,\"rules\":\"icc\",\"white\":\"bert\",\"black\":\"dave\","
+	              "\"rated\":true,\"tournament\":\"Club Open\",\"round\":\"3\",\"ply\":0,\"to_move\":\"white\","
+	              "\"spectators\":1},{\"game\":7,\"rules\":\"icc\",\"white\":\"erin\",\"black\":\"fred\","
+	              "\"rated\":false,\"round\":\"2.1\",\"ply\":0,\"to_move\":\"white\"}],\"total\":2");
+	ck_assert_msg(strstr(s.printed, "game 5: bert (White) vs dave (Black), icc, untimed, rated, Club Open round 3, "
+	                                "move 1, white to move, 1 watching"), "%s", s.printed);
+	ck_assert_msg(strstr(s.printed, "game 7: erin (White) vs fred (Black), icc, untimed, unrated, round 2.1, "
+	                                "move 1, white to move\n"), "%s", s.printed);
+	ck_assert_int_eq(client_command(&c, "history dave"), 0);
+	sink_reply_ok(&c, &s, "\"games\":[{\"game\":4,\"rules\":\"icc\",\"white\":\"bert\",\"black\":\"dave\","
+	              "\"rated\":true,\"tournament\":\"Club\\u001b[31m Open\",\"round\":\"3\",\"created\":1735689600,"
+	              "\"live\":false,\"result\":\"0-1\",\"reason\":\"adjudication\"}],\"total\":1");
+	ck_assert_msg(strstr(s.printed, "game 4: bert (White) vs dave (Black), icc, rated, Club?[31m Open round 3, "
+	                                "2025-01-01 00:00 UTC, finished 0-1 by "), "%s", s.printed);
+	ck_assert_int_eq(client_command(&c, "games"), 0);
+	sink_reply_ok(&c, &s, "\"games\":[{\"game\":8,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\","
+	              "\"color\":\"white\",\"rated\":true,\"tournament\":\"Club Open\",\"round\":\"4\",\"live\":true,"
+	              "\"to_move\":\"white\"},{\"game\":9,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\","
+	              "\"color\":\"black\",\"rated\":false,\"live\":false,\"result\":\"1-0\"}],\"total\":2");
+	ck_assert_msg(strstr(s.printed, "game 8: alice vs bob, icc, rated, Club Open round 4, you are white, white to move"),
+	              "%s", s.printed);
+	ck_assert_msg(strstr(s.printed, "game 9: alice vs bob, icc, you are black, finished 1-0"), "%s", s.printed);
+	ck_assert_ptr_null(strstr(s.printed, "\033["));
+	client_free(&c);
+}
+END_TEST
+
+/* TD probe: a director who pairs himself was told to watch or umpire the
+ * game, which its player may not. */
+START_TEST(td_pairs_himself)
+{
+	struct client c;
+	struct sink s;
+	sink_logged_in(&c, &s);   /* alice */
+	ck_assert_int_eq(client_command(&c, "pair ALICE bob icc untimed round 3 tournament Club Open"), 0);
+	expect_sent(&s, "{\"black\":\"bob\",\"rated\":false,\"round\":\"3\",\"rules\":\"icc\",\"tournament\":\"Club Open\","
+	                "\"type\":\"pair\",\"white\":\"ALICE\"}");
+	long long id;
+	free(last_sent(&s, &id));
+	sink_game_start(&c, 6, "white", false);   /* before the answer, as the server sends them */
+	receive(&c, json_pack("{s:I, s:b, s:i}", "id", (json_int_t)id, "ok", 1, "game", 6));
+	ck_assert_msg(strstr(s.printed, "Paired: game 6; you play it (an umpire who plays a live game holds no chair "
+	                                "until it ends)."), "%s", s.printed);
+	ck_assert_ptr_null(strstr(s.printed, "\"umpire 6\""));
+	/* as Black too; and a pairing of others still says how to follow it */
+	ck_assert_int_eq(client_command(&c, "pair carl alice"), 0);
+	free(last_sent(&s, &id));
+	receive(&c, json_pack("{s:I, s:b, s:i}", "id", (json_int_t)id, "ok", 1, "game", 10));
+	ck_assert_msg(strstr(s.printed, "Paired: game 10; you play it"), "%s", s.printed);
+	ck_assert_int_eq(client_command(&c, "pair carl dave"), 0);
+	free(last_sent(&s, &id));
+	receive(&c, json_pack("{s:I, s:b, s:i}", "id", (json_int_t)id, "ok", 1, "game", 11));
+	ck_assert_msg(strstr(s.printed, "Paired: game 11 (\"watch 11\" or \"umpire 11\" to follow it)."), "%s", s.printed);
+	client_free(&c);
+}
+END_TEST
+
+/* TD probe: after adjudicate (or the umpire's abort) the chair's header was
+ * redrawn as "you hold the umpire's chair" and the prompt still read
+ * "umpire"; the seat is closed, kept until "unwatch N" clears it. */
+START_TEST(td_closed_chair_not_held)
+{
+	static const char over[] = "{\"event\":\"game_over\",\"game\":%d,\"result\":\"0-1\",\"reason\":\"adjudication\","
+	                           "\"ply\":0,\"audience\":[\"white\",\"black\",\"umpire\",\"spectator\"]}";
+	struct client c;
+	struct sink s;
+	char line[512], prompt[256];
+	sink_client(&c, &s);
+	c.ropts.unicode = false;
+	take_empty_seat(&c, &s, "umpire 2", 2, "umpire");
+	client_flush(&c);
+	ck_assert_msg(strstr(s.printed, "; you hold the umpire's chair"), "%s", s.printed);
+	s.printed[0] = '\0';
+	snprintf(line, sizeof line, over, 2);
+	client_receive(&c, line);
+	client_flush(&c);   /* the chair's board is drawn again */
+	const char *closed = strstr(s.printed, "#2: the game is over and the seat closed (\"unwatch 2\" clears it here).");
+	ck_assert_msg(closed, "%s", s.printed);
+	ck_assert_msg(strstr(closed, "Game 2: alice (White) vs bob (Black), icc, unrated; you held the umpire's chair; "
+	                             "the game is over"), "%s", s.printed);
+	ck_assert_msg(!strstr(s.printed, "you hold the umpire's chair"), "%s", s.printed);
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_str_eq(prompt, "[#2 chair closed | White 5:00 | Black 5:00 | game over] > ");
+	c.plain = true;
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_str_eq(prompt, "[#2 chair closed, game over] > ");
+	c.plain = false;
+	/* a spectator's seat the same */
+	take_empty_seat(&c, &s, "watch 3", 3, "spectator");
+	snprintf(line, sizeof line, over, 3);
+	client_receive(&c, line);
+	s.printed[0] = '\0';
+	ck_assert_int_eq(client_command(&c, "board"), 0);
+	ck_assert_msg(strstr(s.printed, "; you watched it; the game is over"), "%s", s.printed);
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_str_eq(prompt, "[#3 seat closed | White 5:00 | Black 5:00 | game over] > ");
+	/* unwatch N clears a closed seat here, as before */
+	int sent = s.nsent;
+	ck_assert_int_eq(client_command(&c, "unwatch 2"), 0);
+	ck_assert_ptr_null(client_seat(&c, 2));
+	ck_assert_int_eq(s.nsent, sent);
+	client_free(&c);
+}
+END_TEST
+
+/* TD probe: "help umpire" left out the commands that move a director
+ * between boards. */
+START_TEST(td_help_umpire_lists_the_seat_commands)
+{
+	struct client c;
+	struct sink s;
+	sink_client(&c, &s);
+	ck_assert_int_eq(client_command(&c, "help umpire"), 0);
+	static const char *const want[] = { "\n  watch GAME ", "\n  unwatch [GAME] ", "\n  switch GAME ", "\n  pair " };
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		ck_assert_msg(strstr(s.printed, want[i]), "no \"%s\" in:\n%s", want[i] + 3, s.printed);
+	client_free(&c);
+}
+END_TEST
+
 static Suite *watch_suite(void)
 {
 	Suite *s = suite_create("client_watch");
@@ -713,6 +841,12 @@ static Suite *watch_suite(void)
 	tcase_add_test(tc, watch_after_login);
 	tcase_add_test(tc, player_commands_follow_the_prompt);
 	suite_add_tcase(s, tc);
+	TCase *td = tcase_create("td");
+	tcase_add_test(td, td_lists_name_the_pairing);
+	tcase_add_test(td, td_pairs_himself);
+	tcase_add_test(td, td_closed_chair_not_held);
+	tcase_add_test(td, td_help_umpire_lists_the_seat_commands);
+	suite_add_tcase(s, td);
 	return s;
 }
 
