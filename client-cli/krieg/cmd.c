@@ -147,7 +147,7 @@ static int take_text(struct cmd *c, const char *p, const char *dflt, char *err, 
 	}
 	if (n == 0)
 		return failf(err, errlen, "%s: %s is needed (usage: %s)", c->entry->name,
-		             c->type == CMD_NOTE ? "a text" : "a reason", c->entry->usage);
+		             c->type == CMD_NOTE || c->type == CMD_ANNOUNCE ? "a text" : "a reason", c->entry->usage);
 	if (n > CMD_REASON_MAX)
 		return failf(err, errlen, "%s: the text is %zu bytes, at most %d", c->entry->name, n, CMD_REASON_MAX);
 	memcpy(c->text, p, n);
@@ -278,6 +278,31 @@ static int parse_note(struct cmd *c, char *err, size_t errlen)
 		return take_text(c, p, NULL, err, errlen);
 	}
 	return take_text(c, c->raw, NULL, err, errlen);
+}
+
+/* announce [round N] TOURNAMENT: TEXT: the name up to the first colon (a
+ * name may hold spaces, as pair's), the note after it. */
+static int parse_announce(struct cmd *c, char *err, size_t errlen)
+{
+	char w[CMD_ARG_MAX];
+	const char *p = c->raw, *q = next_word(p, w, sizeof w);
+	if (!strcmp(w, "round")) {
+		p = next_word(q, w, sizeof w);
+		if (!proto_round_ok(w))
+			return failf(err, errlen, "announce: the round is digits and dots, as 3 or 2.1 (usage: %s)",
+			             c->entry->usage);
+		snprintf(c->round, sizeof c->round, "%.*s", PROTO_ROUND_MAX, w);
+	}
+	const char *colon = strchr(p, ':');
+	char name[CMD_LINE_MAX];
+	if (colon == NULL)
+		return failf(err, errlen, "announce: a colon after the tournament's name, then the text (usage: %s)",
+		             c->entry->usage);
+	snprintf(name, sizeof name, "%.*s", (int)(colon - p), p);
+	if (!proto_tournament_name(name, c->tournament, sizeof c->tournament))
+		return failf(err, errlen, "announce: a tournament's name is 1 to %d bytes of UTF-8 without control or "
+		             "direction-changing characters (usage: %s)", PROTO_TOURNAMENT_MAX, c->entry->usage);
+	return take_text(c, colon + 1, NULL, err, errlen);
 }
 
 /*
@@ -583,6 +608,15 @@ static int parse_standings(struct cmd *c, char *err, size_t errlen)
 }
 
 /* tournament NAME... */
+static json_t *req_announce(const struct cmd *c, long long id, long game, char *err, size_t errlen)
+{
+	json_t *r = json_pack("{s:I, s:s, s:s, s:s}", "id", (json_int_t)id, "type", "tournament_note",
+	                      "tournament", c->tournament, "text", c->text);
+	if (c->round[0])
+		json_object_set_new(r, "round", json_string(c->round));
+	return r;
+}
+
 static json_t *req_tournament(const struct cmd *c, long long id, long game, char *err, size_t errlen)
 {
 	json_t *r = req_begin(id);
@@ -1575,6 +1609,21 @@ static void done_standings(struct client *c, const json_t *res, const struct pen
 	}
 }
 
+/* announce: the games told */
+static void done_announce(struct client *c, const json_t *res, const struct pending *p)
+{
+	char list[256] = "";
+	size_t i, used = 0;
+	json_t *x;
+	json_t *games = json_object_get(res, "games");
+	json_array_foreach(games, i, x)
+		if (used < sizeof list)
+			used += (size_t)snprintf(list + used, sizeof list - used, "%s#%lld", i ? ", " : "",
+			                         (long long)json_integer_value(x));
+	client_out(c, "Told %zu live game%s: %s.", json_array_size(games), json_array_size(games) == 1 ? "" : "s",
+	           list);
+}
+
 /* tournament: its score table, a page at a time, as standings */
 static void done_tournament(struct client *c, const json_t *res, const struct pending *p)
 {
@@ -1587,9 +1636,11 @@ static void done_tournament(struct client *c, const json_t *res, const struct pe
 		           name);
 	json_array_foreach(json_object_get(res, "players"), i, x) {
 		long long playing = (long long)json_integer_value(json_object_get(x, "playing"));
-		char live[32] = "";
-		if (playing)
-			snprintf(live, sizeof live, ", %lld playing", playing);
+		long long aborted = (long long)json_integer_value(json_object_get(x, "aborted"));
+		char live[64] = "";
+		int k = playing ? snprintf(live, sizeof live, ", %lld playing", playing) : 0;
+		if (aborted)   /* said: they counted nowhere, and read as a bye (TD probe) */
+			snprintf(live + k, sizeof live - (size_t)k, ", %lld aborted", aborted);
 		client_out(c, "  %3lld. %-24s %4.1f  (+%lld =%lld -%lld%s)%s",
 		           (long long)json_integer_value(json_object_get(x, "rank")), str(x, "name"),
 		           json_number_value(json_object_get(x, "points")),
@@ -2247,6 +2298,9 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "adjudicate", .type = CMD_ADJUDICATE, .min = 2, .max = MANY, .verbatim = true,
 	  .parse = parse_adjudicate, .request = req_umpire, .exec = exec_chair, .done = done_umpire,
 	  .usage = "adjudicate RESULT REASON...   (umpire) end the game 1-0, 0-1, 1/2-1/2 or draw" },
+	{ .name = "announce", .type = CMD_ANNOUNCE, .min = 1, .max = MANY, .verbatim = true, .parse = parse_announce,
+	  .request = req_announce, .done = done_announce,
+	  .usage = "announce [round N] TOURNAMENT: TEXT  (umpire) a message to every live game of a tournament" },
 	{ .name = "note", .type = CMD_NOTE, .min = 1, .max = MANY, .verbatim = true, .parse = parse_note,
 	  .request = req_umpire, .exec = exec_chair, .done = done_umpire,
 	  .usage = "note [--public] TEXT...   (umpire) a note for umpires, or with --public a message to all" },

@@ -66,6 +66,7 @@ enum cmd_type {
 	CMD_PAIR,          /* pair WHITE BLACK [TERMS] [round N] [tournament NAME...]: a director starts a game */
 	CMD_UMPIRE_ABORT,  /* "abort REASON...": the entry is abort's; a reason makes it the umpire's */
 	CMD_NOTE,
+	CMD_ANNOUNCE,      /* announce [round N] TOURNAMENT: TEXT: a note to every live game of it */
 	/* words between people (PROTOCOL.md, "Chat") */
 	CMD_SAY, CMD_SPEC, CMD_TELL, CMD_MESSAGE, CMD_MESSAGES, CMD_MUTE, CMD_UNMUTE,
 	/* an admin's (PROTOCOL.md, "Administration"); the rest through raw */
@@ -102,7 +103,8 @@ struct cmd {
 	bool public_note;                      /* note --public */
 	char text[CMD_REASON_MAX + 1];         /* the reason, or the note's text */
 	bool yes;                              /* resign / abort --yes: no confirmation asked */
-	char round[PROTO_ROUND_MAX + 1];       /* pair: the round ("" = none); the tournament is text */
+	char round[PROTO_ROUND_MAX + 1];       /* pair, announce: the round ("" = none); pair's tournament is text */
+	char tournament[PROTO_TOURNAMENT_MAX + 1];   /* announce: the tournament (text: the note) */
 };
 
 struct client;

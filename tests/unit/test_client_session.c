@@ -845,12 +845,35 @@ START_TEST(profile_and_standings_in_words)
 	json_decref(j);
 	sent = s.nsent;
 	sink_reply_ok(&c, &s, "\"tournament\":\"Club Open 2026\",\"total\":3,\"players\":["
-	              "{\"rank\":3,\"name\":\"robo\",\"points\":0.0,\"won\":0,\"drawn\":0,\"lost\":0,\"bot\":true}]");
+	              "{\"rank\":3,\"name\":\"robo\",\"points\":0.0,\"won\":0,\"drawn\":0,\"lost\":0,\"bot\":true,"
+	              "\"playing\":1,\"aborted\":2}]");
 	ck_assert_int_eq(s.nsent, sent);   /* the last page */
+	/* aborted games said (they read as a bye: TD probe) */
 	ck_assert_str_eq(s.printed, "Club Open 2026:\n"
 	                            "    1. bob                       1.5  (+1 =1 -0, 1 playing)\n"
 	                            "    2. ann                       0.5  (+0 =1 -1)\n"
-	                            "    3. robo                      0.0  (+0 =0 -0) (bot)\n");
+	                            "    3. robo                      0.0  (+0 =0 -0, 1 playing, 2 aborted) (bot)\n");
+
+	/* announce: a director's note to a tournament's live games (TD probe) */
+	s.printed[0] = '\0';
+	ck_assert_int_eq(client_command(&c, "announce round 3 Club  Open 2026 : the round ends at ten"), 0);
+	j = sink_last(&s);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "type")), "tournament_note");
+	ck_assert_str_eq(json_string_value(json_object_get(j, "tournament")), "Club Open 2026");
+	ck_assert_str_eq(json_string_value(json_object_get(j, "round")), "3");
+	ck_assert_str_eq(json_string_value(json_object_get(j, "text")), "the round ends at ten");
+	json_decref(j);
+	sink_reply_ok(&c, &s, "\"games\":[14,15]");
+	ck_assert_str_eq(s.printed, "Told 2 live games: #14, #15.\n");
+	ck_assert_int_eq(client_command(&c, "announce Club Open 2026: now"), 0);
+	j = sink_last(&s);
+	ck_assert_ptr_null(json_object_get(j, "round"));
+	json_decref(j);
+	sink_reply_ok(&c, &s, "\"games\":[14]");
+	ck_assert_int_eq(client_command(&c, "announce Club Open no colon"), -1);
+	ck_assert_int_eq(client_command(&c, "announce round x Club: t"), -1);
+	ck_assert_int_eq(client_command(&c, "announce : no name"), -1);
+	ck_assert_int_eq(client_command(&c, "announce Club:   "), -1);
 	client_free(&c);
 }
 END_TEST
