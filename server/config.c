@@ -742,6 +742,58 @@ void config_print(const struct config *cfg, FILE *f)
 		fprintf(f, "# motd: unset; no message of the day\n");
 }
 
+/* The values of key in config_print's text t, joined by ", " into out
+ * ("unset" when the text has none: a comment stands for it). */
+static void printed_values(const char *t, const char *key, char *out, size_t len)
+{
+	size_t klen = strlen(key), used = 0;
+	out[0] = '\0';
+	for (const char *p = t; *p && used < len;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		if (n > klen + 3 && strncmp(p, key, klen) == 0 && strncmp(p + klen, " = ", 3) == 0)
+			used += (size_t)snprintf(out + used, len - used, "%s%.*s", used ? ", " : "",
+			                         (int)(n - klen - 3), p + klen + 3);
+		p += n + (nl != NULL);
+	}
+	if (out[0] == '\0')
+		snprintf(out, len, "unset");
+}
+
+char *config_text(const struct config *cfg)
+{
+	char *text = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&text, &n);
+	if (f == NULL)
+		return NULL;
+	config_print(cfg, f);
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+void config_restart_only_words(const char *ft, const struct config *running, const char *names, char *out,
+                               size_t len)
+{
+	char *rt = config_text(running);
+	size_t used = 0;
+	out[0] = '\0';
+	for (const char *p = names; ft && rt && *p && used < len;) {
+		size_t n = strcspn(p, ",");
+		char key[64], was[256], wants[256];
+		snprintf(key, sizeof key, "%.*s", (int)n, p);
+		printed_values(rt, key, was, sizeof was);
+		printed_values(ft, key, wants, sizeof wants);
+		used += (size_t)snprintf(out + used, len - used, "%s%s = %s (the file: %s)", used ? "; " : "", key,
+		                         was, wants);
+		p += n + (p[n] == ',');
+	}
+	free(rt);
+}
+
 static bool str_differs(const char *a, const char *b)
 {
 	if (a == NULL || b == NULL)

@@ -128,6 +128,20 @@ void config_print(const struct config *cfg, FILE *f);
 void config_keep_restart_only(struct config *next, const struct config *cur, char *names,
                               size_t len);
 
+/* config_print's text of cfg, as a string to free; NULL if out of memory. */
+char *config_text(const struct config *cfg);
+
+/*
+ * For the reload's warning: each of the comma-separated setting names
+ * (config_keep_restart_only's) with the value that runs on and the
+ * file's, as --check-config prints them, into out: "password_cost = 10
+ * (the file: 12); ...".  file_text: config_text of the settings read,
+ * before config_keep_restart_only put the running values back; NULL
+ * leaves out empty.
+ */
+void config_restart_only_words(const char *file_text, const struct config *running, const char *names,
+                               char *out, size_t len);
+
 /* Durations: "250ms", "10s", "5m", "1h"; a bare number is seconds. */
 int config_parse_duration_ms(const char *s, int *ms);
 /* ms in the largest whole unit ("2h", "15m", "30s", "250ms"), as

@@ -236,7 +236,7 @@ static void on_reload(evutil_socket_t sig, short what, void *arg)
 {
 	struct daemon *dm = arg;
 	struct server *srv = dm->srv;
-	char err[1024], fixed[256];
+	char err[1024], fixed[256], kept[1024] = "";
 	struct config *next;
 
 	service_reloading(dm->svc);
@@ -246,7 +246,13 @@ static void on_reload(evutil_socket_t sig, short what, void *arg)
 		log_msg(LOGL_ERROR, "reload failed, keeping the running settings: %s", err);
 		goto out;
 	}
+	/* The file's values before the running ones are put back, for the
+	 * warning (it named the settings alone: admin probe). */
+	char *asked = config_text(next);
 	config_keep_restart_only(next, srv->cfg, fixed, sizeof fixed);
+	if (asked != NULL && fixed[0] != '\0')
+		config_restart_only_words(asked, srv->cfg, fixed, kept, sizeof kept);
+	free(asked);
 	if (tls_reload(srv->tls, next, err, sizeof err) != 0) {
 		log_msg(LOGL_ERROR, "reload failed, keeping the running settings and certificate: %s",
 		        err);
@@ -254,7 +260,8 @@ static void on_reload(evutil_socket_t sig, short what, void *arg)
 		goto out;
 	}
 	if (fixed[0] != '\0')
-		log_warnx("reload: changed settings that take effect only on restart: %s", fixed);
+		log_warnx("reload: changed settings that take effect only on restart: %s; running on: %s",
+		          fixed, kept);
 	config_free(srv->cfg);
 	srv->cfg = next;
 	log_set_level((enum log_level)next->log_level);

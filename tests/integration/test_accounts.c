@@ -293,6 +293,8 @@ START_TEST(password_cost_of_new_hashes)
 
 	kd_reload(d, "password_cost = 12\n");
 	ck_assert_int_eq(kd_log_count(d, "take effect only on restart: password_cost"), 1);
+	/* the values said, the running one and the file's (admin probe) */
+	ck_assert_int_eq(kd_log_count(d, "running on: password_cost = 11 (the file: 12)"), 1);
 	kc_close(registered(d, "kate", "kates password", NULL));
 	ck_assert_int_eq(hash_cost(d, "kate"), 11);
 

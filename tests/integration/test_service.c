@@ -244,6 +244,9 @@ START_TEST(reload_certificate)
 	hup_and_wait(d, "reloaded sha256=");
 	ck_assert_int_ge(kd_log_count(d, "take effect only on restart: database,store_synchronous"),
 	                 1);
+	/* with the value that runs on and the file's (admin probe) */
+	ck_assert_int_ge(kd_log_count(d, "(the file: /nonexistent/k.db); store_synchronous = full (the file: normal)"),
+	                 1);
 	fp_served(kd_port(d), now);
 	ck_assert_str_eq(now, fp2);
 	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", g, "move", "Nc6"));
