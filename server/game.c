@@ -1202,6 +1202,12 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 		game_bury(g);
 		return 0;
 	}
+	/* A player with no connection (a correspondence offer that waited,
+	 * taken while its owner is away) is away from the start, as one who
+	 * left is: the other was never told so (friends probe). */
+	for (int col = WHITE; col <= BLACK; col++)
+		if (conn_of_user(srv, g->user[col], NULL) == NULL)
+			presence_away(g, col);
 	game_flag_arm(g);
 	follow_game_started(gs, g);
 	return 0;

@@ -342,11 +342,21 @@ START_TEST(correspondence_challenge_waits)
 		kc_ok(b.c, kc_req(b.c, "accept", "{s:I}", "offer", corr)), "game"));
 	e = kc_event(b.c, "game_start");
 	ck_assert_str_eq(json_string_value(json_object_get(e, "color")), "black");
+	/* anna is away from the start, said as if she had left (bob was told
+	 * nothing, and his view had no opponent_away: friends probe) */
+	e = kc_event(b.c, "opponent_away");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), game);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "color")), "white");
+	ck_assert_ptr_null(json_object_get(e, "until"));   /* by correspondence: no grace runs */
+	json_t *view = kc_ok(b.c, kc_req(b.c, "game", "{s:I}", "game", game));
+	ck_assert(json_is_object(json_object_get(view, "opponent_away")));
 	/* anna comes back to a game she offered */
 	struct kp a2;
 	kp_login(d, &a2, "anna", "harness-password");
 	e = kc_event(a2.c, "game_state");
 	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), game);
+	e = kc_event(b.c, "opponent_back");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "color")), "white");
 
 	/* an unanswered one goes when its time is up, its target told; one
 	 * from someone bob muted goes unheard, as it came */
