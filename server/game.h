@@ -68,6 +68,9 @@ void chat_conn_login(struct server *srv, struct conn *c);
 
 /* Number of live games a user plays in (the lobby's `who`). */
 int games_user_count(const struct games *g, int64_t user);
+/* Does connection conn watch live game `game` as a spectator (a seat,
+ * not the umpire's chair)? */
+bool games_conn_spectates(const struct games *g, int64_t game, uint64_t conn);
 /* The id of a live timed game `user` plays that is not by
  * correspondence and not adjourned (a clock that runs while they sit at
  * it), or 0: a director does not pair a player into a second one

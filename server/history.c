@@ -231,6 +231,13 @@ static bool readable(struct conn *c, json_t *id, json_t *req, unsigned aud, stru
 		if (rc == STORE_OK)
 			return true;
 	}
+	/* A spectator in its seat knows the game: told why (it read "no such
+	 * game" of the game it watched: friends probe). */
+	if (rc == STORE_OK && games_conn_spectates(conn_server(c)->games, gid, conn_id(c))) {
+		dispatch_error(c, id, PE_FORBIDDEN, "the game is not over: a spectator follows it from the "
+		               "seat (watch), and reads its record once it ends");
+		return false;
+	}
 	dispatch_error(c, id, PE_NO_SUCH_GAME, "no such game");
 	return false;
 }

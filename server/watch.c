@@ -108,6 +108,12 @@ bool watch_is_spectator(const struct game *g, uint64_t conn)
 	return w != NULL && !w->umpire;
 }
 
+bool games_conn_spectates(const struct games *gs, int64_t game, uint64_t conn)
+{
+	const struct game *g = game_find(gs, game);
+	return g != NULL && !g->dead && watch_is_spectator(g, conn);
+}
+
 int watch_spectators(const struct game *g)
 {
 	int n = 0;

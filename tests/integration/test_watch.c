@@ -619,6 +619,15 @@ START_TEST(spectators_channel_after_the_end)
 	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e2e4"));
 	kc_ok(s.c, kc_req(s.c, "spec", "{s:I, s:s}", "game", (json_int_t)game, "text", "SPEC-WORDS"));
 	kc_ok(w.c, kc_req(w.c, "say", "{s:I, s:s}", "game", (json_int_t)game, "text", "SAY-WORDS"));
+	/* While it is played, a spectator asking for a record is told why it
+	 * is refused (it read "no such game" of the game it watched: friends
+	 * probe); anyone else still reads "no such game". */
+	json_t *why = kc_error(s.c, kc_req(s.c, "record", "{s:I, s:s}", "game", (json_int_t)game, "view", "black"),
+	                       "forbidden");
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(json_object_get(why, "error"), "message")),
+	                             "a spectator follows it from the seat"));
+	kc_error(o.c, kc_req(o.c, "record", "{s:I, s:s}", "game", (json_int_t)game, "view", "black"),
+	         "no_such_game");
 	kc_ok(b.c, kc_req(b.c, "resign", "{s:I}", "game", (json_int_t)game));
 	kc_event(s.c, "game_over");
 	struct kp *readers[] = { &w, &b, &o };
