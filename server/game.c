@@ -965,7 +965,6 @@ void games_free(struct games *gs)
 	if (gs->heartbeat)
 		event_free(gs->heartbeat);
 	free(gs->flagged);
-	presence_free(gs);
 	chat_free(gs);
 	follow_free(gs);
 	while (gs->live) {

@@ -27,8 +27,10 @@
  * At login, after the game states, one `welcome` event lists the games
  * that wait for the player's move (with the time left), the standing draw
  * offers of their games, and the games that ended while they were away
- * (kept in memory from the end until their next login, within missed.h's
- * bounds; a restart forgets them: the `games` list has them still).
+ * (kept in the store from the end until their next login, a player's
+ * newest PRESENCE_MISSED_KEEP: a restart forgot them when they were kept
+ * in memory, and a correspondence player away for days missed the end of
+ * a game: friends probe).
  */
 #include <event2/event.h>
 #include <inttypes.h>
@@ -42,11 +44,13 @@
 #include "game.h"
 #include "game_priv.h"
 #include "log.h"
-#include "missed.h"
+#include "store.h"
 #include "mstime.h"
 #include "referee.h"
 #include "server.h"
 #include "xmalloc.h"
+
+#define PRESENCE_MISSED_KEEP 64   /* a player's games ended while away, kept for the login */
 
 int64_t presence_grace(const struct game *g, int col)
 {
@@ -196,18 +200,14 @@ void presence_tell(struct game *g)
 void presence_game_over(struct game *g)
 {
 	struct games *gs = g->gs;
-	for (int col = WHITE; col <= BLACK; col++) {
-		if (conn_of_user(gs->srv, g->user[col], NULL) != NULL)
-			continue;
-		if (!gs->missed)
-			gs->missed = missed_new(MISSED_PER_USER, MISSED_MAX);
-		struct missed_game m = { g->id, col, referee_result(g->ref), referee_reason(g->ref), "" };
-		snprintf(m.opponent, sizeof m.opponent, "%s", g->name[!col]);
-		missed_add(gs->missed, g->user[col], &m);
-	}
+	for (int col = WHITE; col <= BLACK; col++)
+		if (conn_of_user(gs->srv, g->user[col], NULL) == NULL &&
+		    store_missed_add(gs->srv->store, g->user[col], g->id, PRESENCE_MISSED_KEEP) != STORE_OK)
+			log_warnx("game=%" PRId64 " user=%" PRId64 " ended while away, not kept for the login: %s",
+			          g->id, g->user[col], store_error(gs->srv->store));
 }
 
-static void ended_json(const struct missed_game *m, void *arg)
+static void ended_json(const struct store_missed *m, void *arg)
 {
 	json_t *j = json_pack("{s:I, s:s, s:s, s:s}", "game", (json_int_t)m->game, "color",
 	                      game_color_name(m->color), "opponent", m->opponent, "result",
@@ -241,8 +241,8 @@ void presence_login(struct games *gs, struct conn *c)
 				json_array_append_new(offers, json_pack("{s:I, s:s}", "game", (json_int_t)g->id,
 				                                        "by", game_color_name(g->draw_offer)));
 		}
-	if (gs->missed)
-		(void)missed_take(gs->missed, uid, ended_json, ended);
+	if (store_missed_take(gs->srv->store, uid, ended_json, ended) != STORE_OK)
+		log_warnx("user=%" PRId64 " games ended while away not read: %s", uid, store_error(gs->srv->store));
 	if (json_array_size(turn) + json_array_size(offers) + json_array_size(ended) == 0) {
 		json_decref(turn);
 		json_decref(offers);
@@ -251,10 +251,4 @@ void presence_login(struct games *gs, struct conn *c)
 	}
 	conn_send_paced(c, json_pack("{s:s, s:o, s:o, s:o}", "event", "welcome", "your_move", turn,
 	                             "draw_offers", offers, "ended", ended));
-}
-
-void presence_free(struct games *gs)
-{
-	missed_free(gs->missed);
-	gs->missed = NULL;
 }

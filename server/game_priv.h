@@ -27,7 +27,6 @@ struct conn;
 struct event;
 struct evlist;
 struct followset;
-struct missed;
 struct referee;
 struct ruleset;
 struct server;
@@ -141,7 +140,6 @@ struct games {
 	int64_t untimed_grace_ms;    /* of an untimed game; 0: never (game_presence.c) */
 	int64_t grace_hook_ms;       /* KRIEGD_ABANDON_GRACE_MS, both graces whatever is set; 0: none */
 	size_t actions_max;          /* a record's actions (game_act), KRIEGD_RECORD_MAX in tests */
-	struct missed *missed;       /* ended while a player was away (missed.h); NULL until one */
 	struct chat *chat;           /* rates and mutes (chat.c), NULL until first used */
 	struct event *heartbeat;     /* GAME_HEARTBEAT_MS */
 	/* Where the stored lease reaches (mstime_mono): no clock is read or
@@ -290,7 +288,6 @@ json_t *presence_json(const struct game *g, int col);
 void presence_game_over(struct game *g);
 /* After a login's game states: the `welcome` summary, if there is anything to say. */
 void presence_login(struct games *gs, struct conn *c);
-void presence_free(struct games *gs);
 
 /* chat.c */
 struct chat;

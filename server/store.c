@@ -380,6 +380,16 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	("ALTER TABLE users ADD COLUMN look TEXT;"
 	 "UPDATE users SET look = krieg_name_look(name) WHERE guest = 0;"
 	 "CREATE INDEX users_look ON users(look) WHERE look IS NOT NULL;"),
+
+	/* 22: the games that ended while a player was away, for their next
+	 * login's `welcome` (game_presence.c).  Kept in memory before, so a
+	 * restart forgot them: a correspondence player, away for days, never
+	 * heard that a game was won or lost (friends probe).  A row goes with
+	 * its login, its account (a guest's too) or its game. */
+	("CREATE TABLE missed_games ("
+	 " user INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	 " game INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+	 " PRIMARY KEY (user, game)) WITHOUT ROWID;"),
 };
 
 /* --- statements ----------------------------------------------------------- */
@@ -569,6 +579,15 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_MESSAGES_DELIVERED] = "UPDATE messages SET delivered = 1 WHERE recipient = ?1 AND id <= ?2"
 	                         " AND delivered = 0",
 	[S_FOLLOW_SET] = "INSERT OR IGNORE INTO follows (user, followed) VALUES (?1, ?2)",
+	[S_MISSED_ADD] = "INSERT OR IGNORE INTO missed_games (user, game) VALUES (?1, ?2)",
+	/* A player's newest MISSED_PER_USER kept: those below the oldest of them go. */
+	[S_MISSED_TRIM] = "DELETE FROM missed_games WHERE user = ?1 AND game < (SELECT game FROM missed_games"
+	                  " WHERE user = ?1 ORDER BY game DESC LIMIT 1 OFFSET ?2)",
+	[S_MISSED_OF] = "SELECT games.id, games.white = ?1, games.result, games.reason, users.name"
+	                " FROM missed_games JOIN games ON games.id = missed_games.game"
+	                " JOIN users ON users.id = (CASE WHEN games.white = ?1 THEN games.black ELSE games.white END)"
+	                " WHERE missed_games.user = ?1 ORDER BY missed_games.game",
+	[S_MISSED_CLEAR] = "DELETE FROM missed_games WHERE user = ?1",
 	[S_FOLLOW_CLEAR] = "DELETE FROM follows WHERE user = ?1 AND (?2 = 0 OR followed = ?2)",
 	[S_FOLLOWS_OF] = "SELECT f.followed, u.name FROM follows f JOIN users u ON u.id = f.followed"
 	                 " WHERE f.user = ?1 ORDER BY f.followed",

@@ -36,7 +36,7 @@ struct store *store_open(const char *path, char *err, size_t errlen);
 /* The schema version this binary writes (PRAGMA user_version).  A newer
  * binary upgrades an older database in place at open; an older binary
  * refuses a newer database. */
-#define STORE_SCHEMA_VERSION 21
+#define STORE_SCHEMA_VERSION 22
 #define STORE_BUSY_TIMEOUT_MS 5000
 
 /* store_open() with options; NULL options = the defaults. */
@@ -442,6 +442,20 @@ int store_tournament_count(struct store *st, const char *name, int64_t *n);
 /* The tournament's name as first paired, into buf (len bytes), when a
  * game names one equal to `name` in any ASCII case; else `name` itself. */
 int store_tournament_spelling(struct store *st, const char *name, char *buf, size_t len);
+
+/* The games that ended while a player was away (schema 22), for their
+ * next login: store_missed_add keeps one, and the player's newest `keep`
+ * only; store_missed_take gives each to fn, oldest first, and forgets
+ * them, in one transaction. */
+struct store_missed {
+	int64_t game;
+	int color;                   /* the player's side */
+	int result, reason;
+	char opponent[32];
+};
+int store_missed_add(struct store *st, int64_t user, int64_t game, int keep);
+int store_missed_take(struct store *st, int64_t user, void (*fn)(const struct store_missed *m, void *arg),
+                      void *arg);
 
 /* Callbacks of the listing functions may call other store functions
  * (e.g. read a game's actions while listing unfinished games). */

@@ -8,6 +8,7 @@
 
 #include <sqlite3.h>
 
+#include "board.h"
 #include "store_priv.h"
 
 /* --- users ---------------------------------------------------------------- */
@@ -726,6 +727,54 @@ int store_follow_set(struct store *st, int64_t user, int64_t followed)
 int store_follow_clear(struct store *st, int64_t user, int64_t followed)
 {
 	return pair_write(st, S_FOLLOW_CLEAR, user, followed, "unfollow");
+}
+
+int store_missed_add(struct store *st, int64_t user, int64_t game, int keep)
+{
+	int rc = store_begin(st);
+	if (rc == STORE_OK)
+		rc = pair_write(st, S_MISSED_ADD, user, game, "missed game");
+	if (rc == STORE_OK)
+		rc = pair_write(st, S_MISSED_TRIM, user, keep - 1, "missed games trim");
+	if (rc != STORE_OK) {
+		store_rollback(st);
+		return rc;
+	}
+	return store_commit(st);
+}
+
+int store_missed_take(struct store *st, int64_t user, void (*fn)(const struct store_missed *m, void *arg),
+                      void *arg)
+{
+	int temp, rc, step;
+	sqlite3_stmt *s;
+
+	if ((rc = store_begin(st)) != STORE_OK)
+		return rc;
+	if ((s = store_stmt(st, S_MISSED_OF, &temp)) == NULL) {
+		store_rollback(st);
+		return STORE_ERROR;
+	}
+	sqlite3_bind_int64(s, 1, user);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_missed m = { .game = sqlite3_column_int64(s, 0),
+		                          .color = sqlite3_column_int(s, 1) ? WHITE : BLACK,
+		                          .result = sqlite3_column_int(s, 2),
+		                          .reason = sqlite3_column_int(s, 3) };
+		if ((rc = store_col_text(st, s, 4, m.opponent, sizeof m.opponent, "missed games")) != STORE_OK)
+			break;
+		fn(&m, arg);
+	}
+	if (rc == STORE_OK && step != SQLITE_DONE)
+		rc = store_fail_db(st, "missed games");
+	store_stmt_done(s, temp);
+	if (rc == STORE_OK)
+		rc = pair_write(st, S_MISSED_CLEAR, user, 0, "missed games clear");
+	if (rc != STORE_OK) {
+		store_rollback(st);
+		return rc;
+	}
+	return store_commit(st);
 }
 
 int store_follows_of(struct store *st, int64_t user,

@@ -407,10 +407,12 @@ void client_clocks_words(const struct client *c, const struct cgame *g, char *bu
 	render_clock(w, wc);
 	render_clock(b, bc);
 	/* A clock of days (a correspondence game's) also as the date it runs
-	 * out, by this computer's clock: "2d 23:59" is a count, not a day. */
+	 * out, by this computer's clock: "2d 23:59" is a count, not a day.  A
+	 * correspondence deadline whatever is left: under a day it matters
+	 * most (the friends probe: "23:59:58" said no hour). */
 	char due[80] = "";
 	long run = g->view.to_move == WHITE ? w : b;
-	if (g->live && !g->view.over && !g->paused && run > 86400000L) {
+	if (g->live && !g->view.over && !g->paused && (g->days || run > 86400000L)) {
 		char at[48];
 		words_utc_at((wall(c) + run) / 1000, "%Y-%m-%d %H:%M UTC", at, sizeof at);
 		if (at[0])
@@ -715,6 +717,22 @@ static void chat_catch_up(struct client *c, struct cgame *g)
 	g->live_n = 0;
 }
 
+/* A draw offer or decline as this game's player reads it in its list:
+ * "You offered a draw", "Black declined your draw offer" (words_draw's
+ * otherwise).  0, or -1 for any other object. */
+static int draw_words(const struct cgame *g, const json_t *ev, char *buf, size_t len)
+{
+	if (words_draw(ev, buf, len) != 0)
+		return -1;
+	bool offer = !strcmp(json_string_value(json_object_get(ev, "event")), "draw_offer");
+	int by = color_parse(json_string_value(json_object_get(ev, "by")));
+	if (by == g->color)
+		snprintf(buf, len, "%s", offer ? "You offered a draw" : "You declined the draw");
+	else if (by >= 0 && !offer)
+		snprintf(buf, len, "%s declined your draw offer", words_side(by));
+	return 0;
+}
+
 /* Apply a page of a view's events: the board and the announcement log, and the chat not seen yet. */
 static void apply_events(struct cgame *g, const json_t *evs)
 {
@@ -728,8 +746,17 @@ static void apply_events(struct cgame *g, const json_t *evs)
 			view_chat(g, ev);
 			continue;
 		}
-		if (words_notice(ev, g->color, words, sizeof words) == 0) {
+		if (words_notice(ev, g->color, false, words, sizeof words) == 0) {
 			game_log(g, notice_half(ev), words);   /* a record with the umpire's actions in it */
+			continue;
+		}
+		/* Draw offers and declines, as adjournment's are (the friends
+		 * probe: a decline while one was away was shown nowhere).  They
+		 * name no ply: after the last half-move one did. */
+		if (draw_words(g, ev, words, sizeof words) == 0) {
+			game_log(g, g->plies + 1, words);
+			int by = color_parse(json_string_value(json_object_get(ev, "by")));
+			g->draw_declined = name[5] == 'd' && by == !g->color;
 			continue;
 		}
 		if (words_read_event(ev, &e) != 0)
@@ -739,6 +766,8 @@ static void apply_events(struct cgame *g, const json_t *evs)
 		announcement_words(g, ev, &e, words, sizeof words);
 		view_apply(&g->view, &e);
 		g->plies = e.ply > g->plies ? e.ply : g->plies;
+		if (e.type == EV_MOVE)   /* one moved since: one was there, and heard the decline */
+			g->draw_declined = false;
 		game_log(g, words_half(&e), words);
 	}
 	ghost_sync(&g->ghosts, &g->view.own);
@@ -799,6 +828,7 @@ static struct cgame *game_begin(struct client *c, const json_t *msg, bool state,
 	snprintf(g->name[WHITE], sizeof g->name[WHITE], "%s", wn ? wn : "?");
 	snprintf(g->name[BLACK], sizeof g->name[BLACK], "%s", bn ? bn : "?");
 	g->live = !json_is_false(json_object_get(msg, "live"));
+	g->days = json_object_get(json_object_get(msg, "time"), "days") != NULL;
 
 	struct board start;
 	board_start(&start);
@@ -1039,7 +1069,7 @@ bool client_take_event(struct client *c, const char *name)
 static void umpire_action(struct client *c, struct cgame *g, const json_t *msg, const char *name)
 {
 	char words[WORDS_MAX];
-	if (words_notice(msg, g->color, words, sizeof words) != 0)
+	if (words_notice(msg, g->color, true, words, sizeof words) != 0)
 		return;
 	if (!strcmp(name, "clock_paused") || !strcmp(name, "adjourned"))
 		g->paused = true;
@@ -1176,12 +1206,20 @@ static void welcome(struct client *c, const json_t *msg)
 		long id = (long)json_integer_value(json_object_get(x, "game"));
 		int by = color_parse(json_string_value(json_object_get(x, "by")));
 		const struct cgame *g = client_game(c, id);
+		char sw[48] = "";   /* the current game needs no switch (the friends probe) */
+		if (id != c->current)
+			snprintf(sw, sizeof sw, "\"switch %ld\", then ", id);
 		if (g && by == g->color)
 			client_out(c, "  game %ld: your draw offer stands.", id);
 		else
-			client_out(c, "  game %ld: %s offers a draw (\"switch %ld\", then \"draw accept\" or "
-			           "\"draw decline\").", id, words_side(by), id);
+			client_out(c, "  game %ld: %s offers a draw (%s\"draw accept\" or \"draw decline\").", id,
+			           words_side(by), sw);
 	}
+	/* One's own offer declined meanwhile: only its game's view had it (the friends probe). */
+	for (int k = 0; k < c->ngames; k++)
+		if (c->games[k].used && c->games[k].live && c->games[k].draw_declined)
+			client_out(c, "  game %ld: %s declined your draw offer.", c->games[k].id,
+			           words_side(!c->games[k].color));
 	json_array_foreach(ended, i, x) {
 		char res[16], why[32], opp[PROTO_NAME_MAX + 1], against[PROTO_NAME_MAX + 16] = "";
 		words_clean(json_string_value(json_object_get(x, "result")), res, sizeof res);
@@ -1201,6 +1239,35 @@ static void welcome(struct client *c, const json_t *msg)
 		client_out(c, "  game %lld%s ended: %s%s.",
 		           (long long)json_integer_value(json_object_get(x, "game")), against, ending, mine);
 	}
+	/* The challenges waiting, said before the games' boards scrolled them away. */
+	for (int k = 0; k < c->nwaiting; k++)
+		client_out(c, "  %s", c->waiting[k].line);
+	if (c->nwaiting == CLIENT_WAITING_MAX)
+		client_out(c, "  (\"seeks\" lists every challenge to you.)");
+}
+
+/* A challenge to us (its line as shown), kept for the login summary. */
+static void waiting_add(struct client *c, long offer, const char *line)
+{
+	int k = 0;
+	while (k < c->nwaiting && c->waiting[k].offer != offer)
+		k++;   /* one shown again (an unmute) keeps its place */
+	if (k == CLIENT_WAITING_MAX)
+		return;   /* more: the summary points at "seeks" */
+	c->waiting[k].offer = offer;
+	snprintf(c->waiting[k].line, sizeof c->waiting[k].line, "%s", line);
+	c->nwaiting += k == c->nwaiting;
+}
+
+/* A challenge gone (cancelled, accepted elsewhere): no longer waiting. */
+static void waiting_drop(struct client *c, long offer)
+{
+	for (int k = 0; k < c->nwaiting; k++)
+		if (c->waiting[k].offer == offer) {
+			memmove(&c->waiting[k], &c->waiting[k + 1], (size_t)(c->nwaiting - k - 1) * sizeof c->waiting[0]);
+			c->nwaiting--;
+			return;
+		}
 }
 
 /* A followed player's game began: watched at once by someone playing no
@@ -1246,10 +1313,13 @@ static void event(struct client *c, const json_t *msg, const char *name)
 		char asks[48];
 		if (rematch > 0)
 			snprintf(asks, sizeof asks, "asks for a rematch of game %ld", rematch);
-		if (colon)
-			client_out(c, "%.*s %s:%s. Type \"accept %ld\" or \"decline %ld\".%s", (int)(colon - terms),
-			           terms, rematch > 0 ? asks : "challenges you", colon + 1, c->last_challenge,
-			           c->last_challenge, c->bell ? "\a" : "");
+		char line[sizeof c->waiting[0].line];
+		if (!colon)
+			return;
+		snprintf(line, sizeof line, "%.*s %s:%s. Type \"accept %ld\" or \"decline %ld\".", (int)(colon - terms),
+		         terms, rematch > 0 ? asks : "challenges you", colon + 1, c->last_challenge, c->last_challenge);
+		client_out(c, "%s%s", line, c->bell ? "\a" : "");
+		waiting_add(c, c->last_challenge, line);
 		return;
 	}
 	if (!strcmp(name, "seek") || !strcmp(name, "seek_gone")) {
@@ -1317,6 +1387,9 @@ static void event(struct client *c, const json_t *msg, const char *name)
 		announcement(c, msg, g);
 		return;
 	}
+	char said[WORDS_MAX];
+	if (g && draw_words(g, msg, said, sizeof said) == 0)
+		game_log(g, g->plies + 1, said);   /* in the list as a view replays it */
 	if (g && !strcmp(name, "draw_offer")) {
 		int by = color_parse(json_string_value(json_object_get(msg, "by")));
 		g->draw_offer_from = by >= 0 ? by : !g->color;
@@ -1391,6 +1464,7 @@ static void event(struct client *c, const json_t *msg, const char *name)
 		const char *why = json_string_value(json_object_get(msg, "reason"));
 		long long offer = (long long)json_integer_value(json_object_get(msg, "offer"));
 		json_t *game = json_object_get(msg, "game");
+		waiting_drop(c, (long)offer);
 		if (why && !strcmp(why, "accepted") && json_is_integer(game))
 			client_out(c, "Challenge %lld was accepted on another connection: game %lld.", offer,
 			           (long long)json_integer_value(game));

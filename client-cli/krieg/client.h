@@ -38,6 +38,7 @@
 #define CLIENT_PGN_MAX (4L << 20) /* a PGN fetched in chunks; longer ones are refused */
 #define CLIENT_SEATS_MAX 8      /* games watched at once (spectator seats and umpire's chairs) */
 #define CLIENT_FOLLOWS_MAX 32   /* players followed (the server's FOLLOW_PER_CONN) */
+#define CLIENT_WAITING_MAX 8    /* challenges to us a login summary repeats whole */
 /* Said after a login an admin's reset left waiting, and at each request refused for it. */
 #define CLIENT_PASSWD_HINT "An admin has reset this account's password: choose your own with " \
 	"\"passwd\" (the old one is the password you were given) before anything else."
@@ -95,6 +96,9 @@ struct cgame {
 	long clock_ms[2];                   /* readings at clock_at */
 	long clock_at;
 	int draw_offer_from;                /* colour with a standing offer, or -1 */
+	bool draw_declined;                 /* the view's last draw notice: the opponent declined mine
+	                                     * (the login summary says it: the friends probe) */
+	bool days;                          /* correspondence (days a move): `time` gives the deadline */
 	int plies;                          /* the most plies an announcement of it has said were played:
 	                                     * from 2 on, both sides have moved (no abort) */
 	char log[CLIENT_LOG_MAX][WORDS_MAX];
@@ -173,6 +177,15 @@ struct client {
 	int nfollows;
 	bool lobby_watched;
 	long last_challenge;                /* offer id of the last challenge received, or -1 */
+	/* The challenges to us since the login (those waiting are sent first),
+	 * as their lines said them: the login summary repeats them, since the
+	 * games' boards scroll them away (the friends probe): the first
+	 * CLIENT_WAITING_MAX. */
+	struct {
+		long offer;
+		char line[WORDS_CHAT_MAX + 128];   /* the terms, a rematch's words, the hint */
+	} waiting[CLIENT_WAITING_MAX];
+	int nwaiting;
 	/* resign / abort asked once at a terminal: the same command again (on the same game) confirms */
 	enum cmd_type confirm;              /* CMD_NONE: nothing asked */
 	long confirm_game;

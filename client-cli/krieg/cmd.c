@@ -1350,6 +1350,7 @@ static void done_login(struct client *c, const json_t *msg, const struct pending
 	snprintf(c->user, sizeof c->user, "%s", u);
 	c->logged_in = true;
 	c->login_here = true;
+	c->nwaiting = 0;   /* the challenges waiting follow this answer (the login summary's) */
 	if (p->cmd->type != CMD_RESUME)
 		c->guest = p->cmd->type == CMD_GUEST;
 	if (tok && strlen(tok) <= CLIENT_TOKEN_MAX)

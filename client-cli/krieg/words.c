@@ -491,7 +491,7 @@ int words_umpire_action(const json_t *msg, char *buf, size_t len)
 	return -1;
 }
 
-int words_notice(const json_t *msg, int me, char *buf, size_t len)
+int words_notice(const json_t *msg, int me, bool live, char *buf, size_t len)
 {
 	if (words_umpire_action(msg, buf, len) != 0)
 		return -1;
@@ -501,10 +501,12 @@ int words_notice(const json_t *msg, int me, char *buf, size_t len)
 	if ((me != WHITE && me != BLACK) || col < 0)
 		return 0;
 	/* An offer's instructions are for the one who answers it; its maker
-	 * is told it was made (as "draw" says "Draw offered."). */
+	 * is told it was made (as "draw" says "Draw offered.").  A replayed
+	 * offer has none: it is history, likely answered a line below (the
+	 * friends probe). */
 	if (!strcmp(name, "adjourn_offer") && col == me)
 		say(buf, len, "You offered to adjourn");
-	else if (!strcmp(name, "adjourn_offer"))
+	else if (!strcmp(name, "adjourn_offer") && live)
 		say(buf, len, "%s offers to adjourn (\"adjourn\" accepts, \"adjourn decline\" declines)",
 		         words_side(col));
 	else if (!strcmp(name, "adjourn_declined") && col == me)

@@ -100,10 +100,11 @@ int words_umpire_action(const json_t *msg, char *buf, size_t len);
 /*
  * words_umpire_action() as player `me` (WHITE/BLACK; -1 for anyone else,
  * who reads words_umpire_action's) hears it: an offer to adjourn is "You
- * offered to adjourn" to its maker, and tells the opponent how to answer
- * it.  0 and the words, or -1 for an object words_umpire_action() does not read.
+ * offered to adjourn" to its maker, and, `live` (not a view's replayed
+ * copy), tells the opponent how to answer it.  0 and the words, or -1 for
+ * an object words_umpire_action() does not read.
  */
-int words_notice(const json_t *msg, int me, char *buf, size_t len);
+int words_notice(const json_t *msg, int me, bool live, char *buf, size_t len);
 
 /*
  * A draw offer or its decline (draw_offer, draw_declined: PROTOCOL.md,

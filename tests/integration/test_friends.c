@@ -255,6 +255,30 @@ START_TEST(welcome_after_leaving)
 	kc_close(a.c);
 	kc_close(b.c);
 	kc_close(c.c);
+	/* Kept through a restart (kept in memory, a restart forgot them: a
+	 * correspondence player away for days never heard of an end: friends
+	 * probe).  Registered players: a guest's session would not outlive it. */
+	struct kp r1, r2;
+	kp_register(d, &r1, "rita");
+	kp_register(d, &r2, "ruth");
+	json_int_t kept = start_game(&r1, &r2, "icc", json_pack("{s:i}", "days", 3));
+	kc_close(r2.c);
+	kc_ok(r1.c, kc_req(r1.c, "resign", "{s:I}", "game", kept));
+	kc_event(r1.c, "game_over");
+	kc_close(r1.c);
+	kd_restart(d);
+	kp_login(d, &r2, "ruth", "harness-password");
+	w = kc_event(r2.c, "welcome");
+	x = entry(w, "ended", kept);
+	ck_assert_ptr_nonnull(x);
+	ck_assert_str_eq(json_string_value(json_object_get(x, "result")), "0-1");
+	ck_assert_str_eq(json_string_value(json_object_get(x, "reason")), "resignation");
+	ck_assert_str_eq(json_string_value(json_object_get(x, "color")), "black");
+	ck_assert_str_eq(json_string_value(json_object_get(x, "opponent")), "rita");
+	kc_close(r2.c);
+	kp_login(d, &r2, "ruth", "harness-password");
+	kc_no_game_event(r2.c, "welcome");   /* told once */
+	kc_close(r2.c);
 	kd_stop(d);
 }
 END_TEST

@@ -67,6 +67,20 @@ START_TEST(time_says_the_clocks)
 	                                      "runs out 2026-01-04 00:00 UTC)\n") != NULL, "%s", since(&s, from));
 	client_free(&c);
 
+	/* The friends probe: a correspondence deadline under a day was given
+	 * as a count only ("23:59:58"): the date whatever is left */
+	sink_logged_in(&c, &s);
+	client_receive(&c, "{\"event\":\"game_state\",\"game\":5,\"rules\":\"icc\",\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"color\":\"white\",\"rated\":false,\"live\":true,"
+	                   "\"to_move\":\"black\",\"time\":{\"days\":1},\"events\":[],"
+	                   "\"clock\":{\"white\":86400000,\"black\":86398000}}");
+	client_flush(&c);
+	from = strlen(s.printed);
+	ck_assert_int_eq(client_command(&c, "time"), 0);
+	ck_assert_msg(strstr(since(&s, from), "#5: White 1d 00:00, Black 23:59:58; their move (Black's time "
+	                                      "runs out 2026-01-01 23:59 UTC)\n") != NULL, "%s", since(&s, from));
+	client_free(&c);
+
 	/* a watched game's clocks: the seat's */
 	sink_client(&c, &s);
 	ck_assert_int_eq(client_command(&c, "watch 12"), 0);

@@ -1515,6 +1515,121 @@ START_TEST(adjournment_from_both_sides)
 }
 END_TEST
 
+/* The friends probe: alice offered a draw and moved; bob declined while
+ * she was away.  Her game's list and the login summary say so (the view
+ * carried it; neither showed it). */
+START_TEST(declined_draw_offer_shown_at_login)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	login_as(&c, &s, "alice");
+	s.printed[0] = '\0';
+	client_receive(&c, "{\"event\":\"game_state\",\"game\":1,\"rules\":\"icc\",\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"color\":\"white\",\"rated\":false,\"live\":true,\"to_move\":\"white\","
+	                   "\"time\":{\"days\":1},\"clock\":{\"white\":86400000,\"black\":86400000},\"events\":["
+	                   "{\"event\":\"draw_offer\",\"game\":1,\"by\":\"white\"},"
+	                   "{\"event\":\"move\",\"by\":\"white\",\"ply\":1,\"audience\":[\"white\"],\"move\":\"e2e4\",\"san\":\"e4\"},"
+	                   "{\"event\":\"draw_declined\",\"game\":1,\"by\":\"black\"}]}");
+	client_flush(&c);
+	ck_assert_msg(strstr(s.printed, "  1. You offered a draw\n"), "%s", s.printed);
+	ck_assert_msg(strstr(s.printed, "  1... Black declined your draw offer\n"), "%s", s.printed);
+	client_receive(&c, "{\"event\":\"welcome\",\"your_move\":[{\"game\":1,\"color\":\"white\","
+	                   "\"opponent\":\"bob\",\"left\":86000000}],\"draw_offers\":[],\"ended\":[]}");
+	const char *away = strstr(s.printed, "While you were away:");
+	ck_assert_msg(away && strstr(away, "  game 1: Black declined your draw offer.\n"), "%s", s.printed);
+	/* an offer of hers standing, or one made after the decline: no decline said */
+	s.printed[0] = '\0';
+	client_receive(&c, "{\"event\":\"game_state\",\"game\":1,\"rules\":\"icc\",\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"color\":\"white\",\"rated\":false,\"live\":true,\"to_move\":\"black\","
+	                   "\"draw_offer\":\"white\",\"events\":[{\"event\":\"draw_declined\",\"game\":1,\"by\":\"black\"},"
+	                   "{\"event\":\"draw_offer\",\"game\":1,\"by\":\"white\"}]}");
+	client_receive(&c, "{\"event\":\"welcome\",\"your_move\":[],\"draw_offers\":[{\"game\":1,\"by\":\"white\"}],"
+	                   "\"ended\":[]}");
+	ck_assert_msg(strstr(s.printed, "game 1: your draw offer stands."), "%s", s.printed);
+	ck_assert_msg(!strstr(s.printed, "declined your draw offer."), "%s", s.printed);
+	/* a move of hers after the decline: she was there and heard it; not
+	 * said at every login after */
+	s.printed[0] = '\0';
+	client_receive(&c, "{\"event\":\"game_state\",\"game\":1,\"rules\":\"icc\",\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"color\":\"white\",\"rated\":false,\"live\":true,\"to_move\":\"white\","
+	                   "\"events\":[{\"event\":\"draw_offer\",\"game\":1,\"by\":\"white\"},"
+	                   "{\"event\":\"draw_declined\",\"game\":1,\"by\":\"black\"},"
+	                   "{\"event\":\"move\",\"by\":\"white\",\"ply\":1,\"audience\":[\"white\"],\"move\":\"e2e4\",\"san\":\"e4\"},"
+	                   "{\"event\":\"moved\",\"by\":\"black\",\"ply\":2,\"audience\":[\"white\"]}]}");
+	client_receive(&c, "{\"event\":\"welcome\",\"your_move\":[{\"game\":1,\"color\":\"white\","
+	                   "\"opponent\":\"bob\"}],\"draw_offers\":[],\"ended\":[]}");
+	ck_assert_msg(strstr(s.printed, "While you were away:"), "%s", s.printed);
+	ck_assert_msg(!strstr(s.printed, "declined your draw offer."), "%s", s.printed);
+	client_free(&c);
+}
+END_TEST
+
+/* The friends probe: a challenge waiting at login was printed first, then
+ * scrolled away by the games' boards; the summary repeats it, hint and all. */
+START_TEST(waiting_challenges_in_the_login_summary)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	login_as(&c, &s, "alice");
+	static const char *const chal[] = {
+		"{\"event\":\"challenge\",\"offer\":5,\"user\":\"carol\",\"to\":\"alice\",\"rules\":\"icc\","
+		"\"time\":{\"days\":3},\"rated\":false,\"color\":\"white\"}",
+		"{\"event\":\"challenge\",\"offer\":6,\"user\":\"dave\",\"to\":\"alice\",\"rules\":\"icc\","
+		"\"time\":{\"days\":3},\"rated\":false}",
+	};
+	client_receive(&c, chal[0]);
+	client_receive(&c, chal[1]);
+	client_receive(&c, "{\"event\":\"challenge_cancelled\",\"offer\":6}");   /* gone: not repeated */
+	sink_game_start(&c, 1, "white", true);
+	s.printed[0] = '\0';
+	client_receive(&c, "{\"event\":\"welcome\",\"your_move\":[{\"game\":1,\"color\":\"white\","
+	                   "\"opponent\":\"bob\"}],\"draw_offers\":[],\"ended\":[]}");
+	ck_assert_msg(strstr(s.printed, "\n  carol challenges you: icc, 3 days a move, unrated, you play Black. "
+	                                "Type \"accept 5\" or \"decline 5\".\n"), "%s", s.printed);
+	ck_assert_msg(!strstr(s.printed, "dave"), "%s", s.printed);
+	/* a new login: only what it sends again */
+	login_as(&c, &s, "alice");
+	s.printed[0] = '\0';
+	client_receive(&c, "{\"event\":\"welcome\",\"your_move\":[{\"game\":1,\"color\":\"white\","
+	                   "\"opponent\":\"bob\"}],\"draw_offers\":[],\"ended\":[]}");
+	ck_assert_msg(!strstr(s.printed, "carol"), "%s", s.printed);
+	client_free(&c);
+}
+END_TEST
+
+/* The friends probe: replayed history carries no how-to-answer hint (it
+ * read "White offers to adjourn (\"adjourn\" accepts ...)" over "Adjourned
+ * (Black agreed)"), and the current game's draw offer needs no "switch". */
+START_TEST(replayed_offers_carry_no_hint)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	login_as(&c, &s, "bob");
+	s.printed[0] = '\0';
+	client_receive(&c, "{\"event\":\"game_state\",\"game\":1,\"rules\":\"icc\",\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"color\":\"black\",\"rated\":false,\"live\":true,\"to_move\":\"white\","
+	                   "\"adjourned\":true,\"draw_offer\":\"white\",\"events\":["
+	                   "{\"event\":\"adjourn_offer\",\"game\":1,\"by\":\"white\",\"ply\":0},"
+	                   "{\"event\":\"adjourned\",\"game\":1,\"by\":\"black\",\"ply\":0},"
+	                   "{\"event\":\"draw_offer\",\"game\":1,\"by\":\"white\"}]}");
+	client_flush(&c);
+	ck_assert_msg(strstr(s.printed, "  1. White offers to adjourn\n"), "%s", s.printed);
+	ck_assert_msg(strstr(s.printed, "  1. White offers a draw\n"), "%s", s.printed);
+	ck_assert_msg(!strstr(s.printed, "accepts"), "%s", s.printed);
+	ck_assert_int_eq(c.current, 1);
+	client_receive(&c, "{\"event\":\"welcome\",\"your_move\":[],\"draw_offers\":[{\"game\":1,\"by\":\"white\"},"
+	                   "{\"game\":2,\"by\":\"white\"}],\"ended\":[]}");
+	ck_assert_msg(strstr(s.printed, "game 1: White offers a draw (\"draw accept\" or \"draw decline\").\n"),
+	              "%s", s.printed);
+	ck_assert_msg(strstr(s.printed, "game 2: White offers a draw (\"switch 2\", then \"draw accept\" or "
+	                                "\"draw decline\").\n"), "%s", s.printed);
+	client_free(&c);
+}
+END_TEST
+
 /*
  * Every live game is followed, however many there are (the server caps no
  * one's correspondence games): past the 32nd, a game_state at login was
@@ -1935,6 +2050,9 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, server_text_is_scrubbed_before_it_is_shown);
 	tcase_add_test(tc, every_live_game_is_followed);
 	tcase_add_test(tc, negative_clock_shows_zero);
+	tcase_add_test(tc, declined_draw_offer_shown_at_login);
+	tcase_add_test(tc, waiting_challenges_in_the_login_summary);
+	tcase_add_test(tc, replayed_offers_carry_no_hint);
 	suite_add_tcase(s, tc);
 	return s;
 }

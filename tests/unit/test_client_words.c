@@ -324,18 +324,21 @@ END_TEST
 START_TEST(offers_as_each_side_hears_them)
 {
 	json_t *j = json_loads("{\"event\":\"adjourn_offer\",\"game\":3,\"by\":\"white\",\"ply\":1}", 0, NULL);
-	ck_assert_int_eq(words_notice(j, WHITE, buf, sizeof buf), 0);
+	ck_assert_int_eq(words_notice(j, WHITE, true, buf, sizeof buf), 0);
 	ck_assert_str_eq(buf, "You offered to adjourn");
-	ck_assert_int_eq(words_notice(j, BLACK, buf, sizeof buf), 0);
+	ck_assert_int_eq(words_notice(j, BLACK, true, buf, sizeof buf), 0);
 	ck_assert_str_eq(buf, "White offers to adjourn (\"adjourn\" accepts, \"adjourn decline\" declines)");
-	ck_assert_int_eq(words_notice(j, -1, buf, sizeof buf), 0);
+	/* replayed (a view), history: no hint (the friends probe) */
+	ck_assert_int_eq(words_notice(j, BLACK, false, buf, sizeof buf), 0);
+	ck_assert_str_eq(buf, "White offers to adjourn");
+	ck_assert_int_eq(words_notice(j, -1, true, buf, sizeof buf), 0);
 	ck_assert_str_eq(buf, "White offers to adjourn");
 	ck_assert_int_eq(words_draw(j, buf, sizeof buf), -1);
 	json_decref(j);
 	j = json_loads("{\"event\":\"draw_offer\",\"game\":3,\"by\":\"black\"}", 0, NULL);
 	ck_assert_int_eq(words_draw(j, buf, sizeof buf), 0);
 	ck_assert_str_eq(buf, "Black offers a draw");
-	ck_assert_int_eq(words_notice(j, WHITE, buf, sizeof buf), -1);
+	ck_assert_int_eq(words_notice(j, WHITE, true, buf, sizeof buf), -1);
 	json_decref(j);
 	j = json_loads("{\"event\":\"draw_declined\",\"game\":3,\"by\":\"white\"}", 0, NULL);
 	ck_assert_int_eq(words_draw(j, buf, sizeof buf), 0);

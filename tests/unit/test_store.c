@@ -147,7 +147,7 @@ START_TEST(pairing_tags_kept)
 	ck_assert_str_eq(got.tournament, "");
 	ck_assert_str_eq(got.round, "");
 	store_close(st);
-	raw_exec("BEGIN; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament; ALTER TABLE games DROP COLUMN round;"
+	raw_exec("BEGIN; DROP TABLE missed_games; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament; ALTER TABLE games DROP COLUMN round;"
 	         " PRAGMA user_version = 19; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
@@ -441,7 +441,7 @@ START_TEST(lookalike_names_refused_by_index)
 	ck_assert_int_eq(raw_int("SELECT count(*) FROM users WHERE guest = 1 AND look IS NOT NULL"), 0);
 	store_close(st);
 	/* the same accounts at schema 20, with a look-alike pair made then */
-	raw_exec("BEGIN; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look;"
+	raw_exec("BEGIN; DROP TABLE missed_games; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look;"
 	         " INSERT INTO users (name, guest, created) VALUES ('aIice', 0, 1);"
 	         " PRAGMA user_version = 20; COMMIT;");
 	st = open_ok();
@@ -1190,7 +1190,7 @@ START_TEST(tallies_follow_finished_games)
 	store_close(st);
 	/* the same games on a database of schema 12: counted by the migration */
 	raw_exec("BEGIN; DROP TRIGGER games_tally; DROP TABLE tallies; DROP TABLE waiting_offers;"
-	         " DROP TABLE messages; DROP TABLE follows; DROP TABLE offer_news; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
+	         " DROP TABLE messages; DROP TABLE follows; DROP TABLE offer_news; DROP TABLE missed_games; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
 	         " ALTER TABLE games DROP COLUMN round; PRAGMA user_version = 12; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
@@ -1261,7 +1261,7 @@ START_TEST(waiting_offers_kept)
 	         " rematch INTEGER NOT NULL, made_ms INTEGER NOT NULL);"
 	         "INSERT INTO challenges SELECT 11, u.id, v.id, 'nost', 2, 'black', 0, 0, 5 FROM users u, users v"
 	         " WHERE u.name = 'Anna' AND v.name = 'boris';"
-	         "DROP TABLE follows; DROP TABLE offer_news; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
+	         "DROP TABLE follows; DROP TABLE offer_news; DROP TABLE missed_games; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
 	         " ALTER TABLE games DROP COLUMN round; PRAGMA user_version = 15; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
@@ -1276,6 +1276,58 @@ START_TEST(waiting_offers_kept)
 	ck_assert_int_eq(out[0].rating_max, 0);
 	ck_assert_int_eq(out[1].id, 0);   /* one row */
 	store_close(st);
+}
+END_TEST
+
+static void collect_missed(const struct store_missed *m, void *arg)
+{
+	struct store_missed *out = arg;
+	int i = 0;
+	while (out[i].game != 0)
+		i++;
+	ck_assert_int_lt(i, 3);
+	out[i] = *m;
+}
+
+/* Schema 22: the games that ended while a player was away, kept in the
+ * database for their login (in memory, a restart forgot them: friends
+ * probe): the player's newest `keep`, each told once, with the side and
+ * the opponent; gone with the account. */
+START_TEST(missed_games_kept_for_the_login)
+{
+	struct store *st = open_ok();
+	int64_t a = mkuser(st, "Anna"), b = mkuser(st, "boris");
+	int64_t g1 = mkgame(st, a, b), g2 = mkgame(st, b, a), g3 = mkgame(st, a, b);
+	ck_assert_int_eq(store_game_finish(st, g2, RESULT_BLACK, REASON_RESIGNATION), STORE_OK);
+	ck_assert_int_eq(store_game_finish(st, g3, RESULT_DRAW, REASON_AGREEMENT), STORE_OK);
+	ck_assert_int_eq(store_missed_add(st, b, g1, 2), STORE_OK);
+	ck_assert_int_eq(store_missed_add(st, b, g2, 2), STORE_OK);
+	ck_assert_int_eq(store_missed_add(st, b, g3, 2), STORE_OK);   /* g1 goes: two kept */
+	ck_assert_int_eq(store_missed_add(st, b, g3, 2), STORE_OK);   /* twice is once */
+	ck_assert_int_eq(store_missed_add(st, a, g3, 2), STORE_OK);
+	store_close(st);
+	st = open_ok();   /* a restart between */
+	struct store_missed out[3];
+	memset(out, 0, sizeof out);
+	ck_assert_int_eq(store_missed_take(st, b, collect_missed, out), STORE_OK);
+	ck_assert_int_eq(out[0].game, g2);
+	ck_assert_int_eq(out[0].color, WHITE);
+	ck_assert_int_eq(out[0].result, RESULT_BLACK);
+	ck_assert_int_eq(out[0].reason, REASON_RESIGNATION);
+	ck_assert_str_eq(out[0].opponent, "Anna");
+	ck_assert_int_eq(out[1].game, g3);
+	ck_assert_int_eq(out[1].color, BLACK);
+	ck_assert_int_eq(out[1].result, RESULT_DRAW);
+	ck_assert_int_eq(out[2].game, 0);
+	memset(out, 0, sizeof out);
+	ck_assert_int_eq(store_missed_take(st, b, collect_missed, out), STORE_OK);   /* told once */
+	ck_assert_int_eq(out[0].game, 0);
+	int64_t c = mkuser(st, "carl");   /* the row goes with its account (a guest's, say) */
+	ck_assert_int_eq(store_missed_add(st, c, g3, 2), STORE_OK);
+	store_close(st);
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM missed_games"), 2);   /* Anna's, carl's */
+	raw_exec("PRAGMA foreign_keys = ON; DELETE FROM users WHERE name = 'carl';");
+	ck_assert_int_eq(raw_int("SELECT count(*) FROM missed_games"), 1);
 }
 END_TEST
 
@@ -1356,7 +1408,7 @@ START_TEST(message_ids_never_come_back)
 	         "INSERT INTO m16 SELECT * FROM messages; DROP TABLE messages; ALTER TABLE m16 RENAME TO messages;"
 	         "CREATE INDEX messages_recipient ON messages(recipient, id);"
 	         "CREATE INDEX messages_sender ON messages(sender);"
-	         "DROP TABLE follows; DROP TABLE offer_news; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
+	         "DROP TABLE follows; DROP TABLE offer_news; DROP TABLE missed_games; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
 	         " ALTER TABLE games DROP COLUMN round; PRAGMA user_version = 16; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
@@ -1404,7 +1456,7 @@ START_TEST(migrates_v10_actions)
 	         "DROP TABLE tallies;"
 	         "DROP TABLE waiting_offers;"
 	         "DROP TABLE messages;"
-	         "DROP TABLE follows; DROP TABLE offer_news; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
+	         "DROP TABLE follows; DROP TABLE offer_news; DROP TABLE missed_games; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
 	         " ALTER TABLE games DROP COLUMN round;"
 	         "PRAGMA user_version = 10;"
 	         "COMMIT;");
@@ -1543,6 +1595,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, migrates_v10_actions);
 	tcase_add_test(tc, tallies_follow_finished_games);
 	tcase_add_test(tc, waiting_offers_kept);
+	tcase_add_test(tc, missed_games_kept_for_the_login);
 	tcase_add_test(tc, offer_news_kept_for_the_owner);
 	tcase_add_test(tc, message_ids_never_come_back);
 	tcase_add_test(tc, no_statement_scans_the_record);
