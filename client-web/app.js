@@ -373,7 +373,8 @@ $('tournament-form').addEventListener('submit', async (e) => {
   const r = await net.callAll('tournament', { name: $('tournament-name').value.trim() }, 'players');
   if (!r.ok) { status(r.error.message); return; }
   fill('tournament', r.players, (x) => [`${x.name}${x.bot === true ? ' (bot)' : ''} ${x.points} `
-    + `(+${x.won} =${x.drawn} -${x.lost}${x.playing ? `, ${x.playing} playing` : ''}) `,
+    + `(+${x.won} =${x.drawn} -${x.lost}${x.playing ? `, ${x.playing} playing` : ''}`
+    + `${x.aborted ? `, ${x.aborted} aborted` : ''}) `,
   button('Profile', () => showProfile(x.name), { profile: x.name })]);
   if (!r.players.length) status(`nobody was paired in ${r.tournament}`);
 });
