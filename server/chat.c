@@ -337,7 +337,7 @@ static void cmd_tell(struct conn *c, json_t *id, json_t *req)
 
 static json_t *message_json(const struct store_message *m)
 {
-	return json_pack("{s:I, s:s, s:s, s:I}", "message", (json_int_t)m->id, "from", m->from, "text",
+	return json_pack("{s:I, s:s, s:s, s:I}", "message", (json_int_t)m->num, "from", m->from, "text",
 	                 m->text, "sent", (json_int_t)m->sent_unix);
 }
 
@@ -396,7 +396,7 @@ static void cmd_message(struct conn *c, json_t *id, json_t *req)
 	snprintf(m.from, sizeof m.from, "%s", conn_user_name(c));
 	snprintf(m.text, sizeof m.text, "%s", text);
 	int state = muted ? STORE_MESSAGE_WITHHELD : online ? STORE_MESSAGE_DELIVERED : STORE_MESSAGE_NEW;
-	if (store_message_put(srv->store, u.id, uid, text, m.sent_unix, state, &m.id) != STORE_OK) {
+	if (store_message_put(srv->store, u.id, uid, text, m.sent_unix, state, &m.num) != STORE_OK) {
 		log_warnx("chat: storing a message: %s", store_error(srv->store));
 		dispatch_error(c, id, PE_STORAGE, "the message could not be stored");
 		return;

@@ -389,7 +389,17 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	("CREATE TABLE missed_games ("
 	 " user INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
 	 " game INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
-	 " PRIMARY KEY (user, game)) WITHOUT ROWID;"),
+	 " PRIMARY KEY (user, game)) WITHOUT ROWID;"
+	 /* and a message's number is its reader's own (1, 2, ... for each
+	  * reader, never given again: users.message_seq): the server-wide id
+	  * told a reader how many messages the server had kept before theirs
+	  * (friends probe).  A withheld one (its sender muted) takes none, so
+	  * no gap tells of it; the numbers read before stay. */
+	 "ALTER TABLE users ADD COLUMN message_seq INTEGER NOT NULL DEFAULT 0;"
+	 "ALTER TABLE messages ADD COLUMN num INTEGER NOT NULL DEFAULT 0;"
+	 "UPDATE messages SET num = id WHERE delivered != 2;"
+	 "UPDATE users SET message_seq = (SELECT coalesce(max(num), 0) FROM messages"
+	 " WHERE recipient = users.id);"),
 };
 
 /* --- statements ----------------------------------------------------------- */
@@ -569,12 +579,17 @@ static const char *const stmt_sql[S__COUNT] = {
 	                  " w.days, w.color, w.rated, w.rematch, w.made_ms, w.rating_min, w.rating_max"
 	                  " FROM waiting_offers w JOIN users o ON o.id = w.owner"
 	                  " LEFT JOIN users t ON t.id = w.target ORDER BY w.id",
-	[S_MESSAGE_PUT] = "INSERT INTO messages (recipient, sender, text, sent, delivered)"
-	                  " VALUES (?1, ?2, ?3, ?4, ?5)",
+	/* The reader's next number: the same write whether the message is
+	 * withheld or not (a withheld one takes none), so the answer's time
+	 * does not tell of a mute. */
+	[S_MESSAGE_SEQ] = "UPDATE users SET message_seq = message_seq + (?2 != 2) WHERE id = ?1"
+	                  " RETURNING message_seq",
+	[S_MESSAGE_PUT] = "INSERT INTO messages (recipient, sender, text, sent, delivered, num)"
+	                  " VALUES (?1, ?2, ?3, ?4, ?5, CASE ?5 WHEN 2 THEN 0 ELSE ?6 END)",
 	[S_MESSAGES_COUNT] = "SELECT coalesce(sum(delivered != 2 OR sender = ?2), 0),"
 	                     " coalesce(sum(sender = ?2), 0)"
 	                     " FROM messages WHERE recipient = ?1",
-	[S_MESSAGES_LIST] = "SELECT m.id, u.name, m.text, m.sent, m.delivered FROM messages m"
+	[S_MESSAGES_LIST] = "SELECT m.id, u.name, m.text, m.sent, m.delivered, m.num FROM messages m"
 	                    " JOIN users u ON u.id = m.sender WHERE m.recipient = ?1 ORDER BY m.id",
 	[S_MESSAGES_DELIVERED] = "UPDATE messages SET delivered = 1 WHERE recipient = ?1 AND id <= ?2"
 	                         " AND delivered = 0",
@@ -592,7 +607,7 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_FOLLOWS_OF] = "SELECT f.followed, u.name FROM follows f JOIN users u ON u.id = f.followed"
 	                 " WHERE f.user = ?1 ORDER BY f.followed",
 	[S_MESSAGES_DELETE] = "DELETE FROM messages WHERE recipient = ?1"
-	                      " AND (?2 = 0 OR (id = ?2 AND delivered != 2))",
+	                      " AND (?2 = 0 OR (num = ?2 AND delivered != 2))",
 };
 
 /* --- errors -------------------------------------------------------------- */

@@ -361,14 +361,17 @@ int store_offer_news_drop(struct store *st, int64_t owner, int64_t last);
  * (id 0, the withheld too) of theirs; how many went in *n. */
 enum { STORE_MESSAGE_NEW = 0, STORE_MESSAGE_DELIVERED = 1, STORE_MESSAGE_WITHHELD = 2 };
 struct store_message {
-	int64_t id;
+	int64_t id;                  /* the server's (delivered marks go up to one) */
+	int64_t num;                 /* its reader's number, the one shown (0: withheld) */
 	char from[32];
 	char text[1024];
 	int64_t sent_unix;
 	int delivered;               /* STORE_MESSAGE_*: withheld, from a user the reader muted */
 };
+/* *num: the reader's number for it (0 for one withheld); store_messages_delete
+ * takes that number (0: all). */
 int store_message_put(struct store *st, int64_t recipient, int64_t sender, const char *text,
-                      int64_t sent_unix, int delivered, int64_t *id);
+                      int64_t sent_unix, int delivered, int64_t *num);
 int store_messages_count(struct store *st, int64_t recipient, int64_t sender, int64_t *n,
                          int64_t *from_sender);
 int store_messages_list(struct store *st, int64_t recipient,

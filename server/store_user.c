@@ -617,25 +617,44 @@ int store_offer_news_drop(struct store *st, int64_t owner, int64_t last)
 }
 
 int store_message_put(struct store *st, int64_t recipient, int64_t sender, const char *text,
-                      int64_t sent_unix, int delivered, int64_t *id)
+                      int64_t sent_unix, int delivered, int64_t *num)
 {
 	int temp, rc;
 	sqlite3_stmt *s;
+	int64_t seq = 0;
 
-	if (!store_enter(st))
+	if ((rc = store_begin(st)) != STORE_OK)
+		return rc;
+	if ((s = store_stmt(st, S_MESSAGE_SEQ, &temp)) == NULL) {
+		store_rollback(st);
 		return STORE_ERROR;
-	if ((s = store_stmt(st, S_MESSAGE_PUT, &temp)) == NULL)
-		return STORE_ERROR;
+	}
 	sqlite3_bind_int64(s, 1, recipient);
-	sqlite3_bind_int64(s, 2, sender);
-	sqlite3_bind_int64(s, 4, sent_unix);
-	sqlite3_bind_int(s, 5, delivered);
-	if (store_bind_text(s, 3, text, sizeof ((struct store_message *)0)->text) != SQLITE_OK)
-		rc = store_fail(st, "message put: text too long");
-	else if ((rc = store_run(st, s, "message put")) == STORE_OK && id != NULL)
-		*id = sqlite3_last_insert_rowid(st->db);
+	sqlite3_bind_int(s, 2, delivered);
+	if ((rc = store_step_row(st, s, "message number")) == STORE_OK)
+		seq = sqlite3_column_int64(s, 0);
 	store_stmt_done(s, temp);
-	return rc;
+	if (rc == STORE_OK && (s = store_stmt(st, S_MESSAGE_PUT, &temp)) == NULL)
+		rc = STORE_ERROR;
+	else if (rc == STORE_OK) {
+		sqlite3_bind_int64(s, 1, recipient);
+		sqlite3_bind_int64(s, 2, sender);
+		sqlite3_bind_int64(s, 4, sent_unix);
+		sqlite3_bind_int(s, 5, delivered);
+		sqlite3_bind_int64(s, 6, seq);
+		if (store_bind_text(s, 3, text, sizeof ((struct store_message *)0)->text) != SQLITE_OK)
+			rc = store_fail(st, "message put: text too long");
+		else
+			rc = store_run(st, s, "message put");
+		store_stmt_done(s, temp);
+	}
+	if (rc != STORE_OK) {
+		store_rollback(st);
+		return rc;
+	}
+	if (num != NULL)
+		*num = delivered == STORE_MESSAGE_WITHHELD ? 0 : seq;
+	return store_commit(st);
 }
 
 int store_messages_count(struct store *st, int64_t recipient, int64_t sender, int64_t *n,
@@ -675,6 +694,7 @@ int store_messages_list(struct store *st, int64_t recipient,
 		m.id = sqlite3_column_int64(s, 0);
 		m.sent_unix = sqlite3_column_int64(s, 3);
 		m.delivered = sqlite3_column_int(s, 4);
+		m.num = sqlite3_column_int64(s, 5);
 		if ((rc = store_col_text(st, s, 1, m.from, sizeof m.from, "messages list")) != STORE_OK ||
 		    (rc = store_col_text(st, s, 2, m.text, sizeof m.text, "messages list")) != STORE_OK ||
 		    fn(&m, arg) != 0)

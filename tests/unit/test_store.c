@@ -147,7 +147,7 @@ START_TEST(pairing_tags_kept)
 	ck_assert_str_eq(got.tournament, "");
 	ck_assert_str_eq(got.round, "");
 	store_close(st);
-	raw_exec("BEGIN; DROP TABLE missed_games; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament; ALTER TABLE games DROP COLUMN round;"
+	raw_exec("BEGIN; DROP TABLE missed_games; ALTER TABLE users DROP COLUMN message_seq; ALTER TABLE messages DROP COLUMN num; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament; ALTER TABLE games DROP COLUMN round;"
 	         " PRAGMA user_version = 19; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
@@ -441,7 +441,7 @@ START_TEST(lookalike_names_refused_by_index)
 	ck_assert_int_eq(raw_int("SELECT count(*) FROM users WHERE guest = 1 AND look IS NOT NULL"), 0);
 	store_close(st);
 	/* the same accounts at schema 20, with a look-alike pair made then */
-	raw_exec("BEGIN; DROP TABLE missed_games; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look;"
+	raw_exec("BEGIN; DROP TABLE missed_games; ALTER TABLE users DROP COLUMN message_seq; ALTER TABLE messages DROP COLUMN num; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look;"
 	         " INSERT INTO users (name, guest, created) VALUES ('aIice', 0, 1);"
 	         " PRAGMA user_version = 20; COMMIT;");
 	st = open_ok();
@@ -1190,7 +1190,7 @@ START_TEST(tallies_follow_finished_games)
 	store_close(st);
 	/* the same games on a database of schema 12: counted by the migration */
 	raw_exec("BEGIN; DROP TRIGGER games_tally; DROP TABLE tallies; DROP TABLE waiting_offers;"
-	         " DROP TABLE messages; DROP TABLE follows; DROP TABLE offer_news; DROP TABLE missed_games; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
+	         " DROP TABLE messages; DROP TABLE follows; DROP TABLE offer_news; DROP TABLE missed_games; ALTER TABLE users DROP COLUMN message_seq; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
 	         " ALTER TABLE games DROP COLUMN round; PRAGMA user_version = 12; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
@@ -1261,7 +1261,7 @@ START_TEST(waiting_offers_kept)
 	         " rematch INTEGER NOT NULL, made_ms INTEGER NOT NULL);"
 	         "INSERT INTO challenges SELECT 11, u.id, v.id, 'nost', 2, 'black', 0, 0, 5 FROM users u, users v"
 	         " WHERE u.name = 'Anna' AND v.name = 'boris';"
-	         "DROP TABLE follows; DROP TABLE offer_news; DROP TABLE missed_games; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
+	         "DROP TABLE follows; DROP TABLE offer_news; DROP TABLE missed_games; ALTER TABLE users DROP COLUMN message_seq; ALTER TABLE messages DROP COLUMN num; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
 	         " ALTER TABLE games DROP COLUMN round; PRAGMA user_version = 15; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
@@ -1399,16 +1399,30 @@ START_TEST(message_ids_never_come_back)
 	ck_assert_int_eq(n, 1);
 	ck_assert_int_eq(store_message_put(st, b, a, "three", 12, STORE_MESSAGE_NEW, &id3), STORE_OK);
 	ck_assert_int_gt(id3, id2);
+	/* Each reader's own numbers (the server's told a reader how many
+	 * messages it kept before theirs: friends probe), 1 for a first
+	 * message; a withheld one takes none, so no gap tells of it. */
+	ck_assert_int_eq(id1, 1);
+	ck_assert_int_eq(id3, 3);
+	int64_t c = mkuser(st, "carl"), cid = 0, held = -1;
+	ck_assert_int_eq(store_message_put(st, c, a, "to carl", 12, STORE_MESSAGE_NEW, &cid), STORE_OK);
+	ck_assert_int_eq(cid, 1);
+	ck_assert_int_eq(store_message_put(st, c, b, "muted", 12, STORE_MESSAGE_WITHHELD, &held), STORE_OK);
+	ck_assert_int_eq(held, 0);
+	ck_assert_int_eq(store_message_put(st, c, a, "again", 12, STORE_MESSAGE_NEW, &cid), STORE_OK);
+	ck_assert_int_eq(cid, 2);
+	ck_assert_int_eq(store_messages_delete(st, c, 0, &n), STORE_OK);   /* all, the withheld too */
+	ck_assert_int_eq(n, 3);
 	store_close(st);
 
 	/* schema 16's table, a plain rowid: rebuilt with its rows */
 	raw_exec("BEGIN; DROP INDEX messages_recipient; DROP INDEX messages_sender;"
 	         "CREATE TABLE m16 (id INTEGER PRIMARY KEY, recipient INTEGER NOT NULL, sender INTEGER NOT NULL,"
 	         " text TEXT NOT NULL, sent INTEGER NOT NULL, delivered INTEGER NOT NULL);"
-	         "INSERT INTO m16 SELECT * FROM messages; DROP TABLE messages; ALTER TABLE m16 RENAME TO messages;"
+	         "INSERT INTO m16 SELECT id, recipient, sender, text, sent, delivered FROM messages; DROP TABLE messages; ALTER TABLE m16 RENAME TO messages;"
 	         "CREATE INDEX messages_recipient ON messages(recipient, id);"
 	         "CREATE INDEX messages_sender ON messages(sender);"
-	         "DROP TABLE follows; DROP TABLE offer_news; DROP TABLE missed_games; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
+	         "DROP TABLE follows; DROP TABLE offer_news; DROP TABLE missed_games; ALTER TABLE users DROP COLUMN message_seq; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
 	         " ALTER TABLE games DROP COLUMN round; PRAGMA user_version = 16; COMMIT;");
 	st = open_ok();
 	ck_assert_int_eq(raw_int("PRAGMA user_version"), STORE_SCHEMA_VERSION);
@@ -1456,7 +1470,7 @@ START_TEST(migrates_v10_actions)
 	         "DROP TABLE tallies;"
 	         "DROP TABLE waiting_offers;"
 	         "DROP TABLE messages;"
-	         "DROP TABLE follows; DROP TABLE offer_news; DROP TABLE missed_games; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
+	         "DROP TABLE follows; DROP TABLE offer_news; DROP TABLE missed_games; ALTER TABLE users DROP COLUMN message_seq; DROP INDEX users_look; ALTER TABLE users DROP COLUMN look; DROP INDEX games_tournament; ALTER TABLE games DROP COLUMN tournament;"
 	         " ALTER TABLE games DROP COLUMN round;"
 	         "PRAGMA user_version = 10;"
 	         "COMMIT;");
