@@ -733,8 +733,12 @@ static json_t *live_item(size_t i, void *arg)
 static void cmd_live(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
+	/* An umpire who plays a live game sees the others as a spectator
+	 * does, as the chair and the record refuse such an umpire (spectators
+	 * probe: `live` gave a delayed rated game's true ply, side and clocks). */
 	struct live_list ll = { .now = mstime_mono(), .user = conn_user(c),
-		                .umpire = auth_user_role(srv, conn_user(c)) >= AUTH_ROLE_UMPIRE };
+		                .umpire = auth_user_role(srv, conn_user(c)) >= AUTH_ROLE_UMPIRE &&
+		                          games_user_count(srv->games, conn_user(c)) == 0 };
 
 	for (struct game *g = srv->games->live; g; g = g->next) {
 		if (g->dead)

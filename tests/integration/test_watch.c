@@ -1083,6 +1083,21 @@ START_TEST(delayed_state_hidden)
 	ck_assert_ptr_null(json_object_get(json_object_get(r, "away"), "white"));
 	r = kc_ok(spec.c, kc_req(spec.c, "watch", "{s:I}", "game", (json_int_t)game));
 	ck_assert_ptr_null(json_object_get(r, "away"));
+	/* An umpire who plays a live game of their own sees the delayed game
+	 * in `live` as a spectator does, as the chair and the record refuse
+	 * them (it listed the true ply, side and clocks: spectators probe). */
+	struct kp ump2, opp;
+	account(d, &ump2, "ref2", "umpire");
+	kp_guest(d, &opp);
+	e = live_of(ump2.c, game);
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "ply")), 3);   /* not playing: as it stands */
+	new_game(&ump2, &opp, "icc", false);
+	e = live_of(ump2.c, game);
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "ply")), 1);
+	ck_assert_ptr_null(json_object_get(e, "clock"));
+	ck_assert_ptr_null(json_object_get(e, "paused"));
+	kc_close(ump2.c);
+	kc_close(opp.c);
 	kc_close(w.c);
 	kc_close(spec.c);
 	kc_close(ump.c);
