@@ -108,6 +108,71 @@ static bool is_source(const char *src, const char *path)
 	return is;
 }
 
+/* Why could SQLite not open or read src?  It says only "unable to open
+ * database file", whichever of the database, its -wal or its -shm it
+ * could not open (probe: -shm unreadable to the user running the backup,
+ * which BACKUP.md says the backup needs, and the message named neither).
+ * The journals sit beside the file a link names, as for is_source.
+ * shm_made: whether the error may be the -shm that could not be made.
+ * Writes the reason into err and returns true when one is found. */
+static bool explain_unreadable(const char *src, bool shm_made, char *err, size_t errlen)
+{
+	static const char *const suffix[] = { "", "-wal", "-shm" };
+	char name[BACKUP_PATH_MAX], dir[BACKUP_PATH_MAX];
+	char *real = realpath(src, NULL);
+	const char *base = real != NULL ? real : src;
+	bool found = false;
+
+	for (size_t i = 0; i < sizeof suffix / sizeof suffix[0] && !found; i++) {
+		if ((size_t)snprintf(name, sizeof name, "%s%s", base, suffix[i]) >= sizeof name)
+			continue;
+		int fd = open(name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (fd >= 0) {
+			close(fd);
+			continue;
+		}
+		if (i > 0 && errno == ENOENT)
+			continue;
+		snprintf(err, errlen, "cannot read %s%s: %s (the backup reads the database and its "
+		         "-wal and -shm files: run it as their owner or as root)",
+		         i == 0 ? "the database " : "", name, strerror(errno));
+		found = true;
+	}
+	/* No -shm (no daemon has the file open): a connection to a database
+	 * in WAL mode makes one beside it, which needs the directory
+	 * writable (SQLite then says "attempt to write a readonly database"). */
+	if (!found && shm_made && (size_t)snprintf(name, sizeof name, "%s-shm", base) < sizeof name &&
+	    access(name, F_OK) != 0 && errno == ENOENT) {
+		snprintf(dir, sizeof dir, "%s", base);
+		const char *d = dirname(dir);
+		if (access(d, W_OK) != 0) {
+			snprintf(err, errlen, "cannot create %s: the directory %s: %s (with no daemon "
+			         "running, the backup makes the database's -shm file: run it as the "
+			         "directory's owner or as root)", name, d, strerror(errno));
+			found = true;
+		}
+	}
+	free(real);
+	return found;
+}
+
+/* An error of SQLite's opening or reading src, explained when it can be. */
+static void source_fail(int rc, const char *what, const char *src, const char *msg, char *err,
+                        size_t errlen)
+{
+	int primary = rc & 0xff;
+
+	if ((primary == SQLITE_CANTOPEN || primary == SQLITE_READONLY || primary == SQLITE_PERM ||
+	     primary == SQLITE_AUTH || primary == SQLITE_IOERR) &&
+	    explain_unreadable(src, primary == SQLITE_CANTOPEN || primary == SQLITE_READONLY, err,
+	                       errlen))
+		return;
+	snprintf(err, errlen, "%s %s: %s%s", what, src, msg,
+	         primary == SQLITE_CANTOPEN ? " (the database or its -wal or -shm file could not be "
+	                                      "opened)"
+	                                    : "");
+}
+
 int backup_copy(const char *src, const char *dest, char *err, size_t errlen)
 {
 	char tmp[BACKUP_PATH_MAX];
@@ -126,8 +191,13 @@ int backup_copy(const char *src, const char *dest, char *err, size_t errlen)
 	}
 	/* Read-only: the backup never writes the live database.  No CREATE:
 	 * a wrong path must not leave an empty database behind. */
-	if (sqlite3_open_v2(src, &from, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		db_fail(from, "open", src, err, errlen);
+	int orc = sqlite3_open_v2(src, &from, SQLITE_OPEN_READONLY, NULL);
+	if (orc != SQLITE_OK) {
+		if (from == NULL)
+			db_fail(from, "open", src, err, errlen);
+		else
+			source_fail(sqlite3_extended_errcode(from), "open", src, sqlite3_errmsg(from), err,
+			            errlen);
 		goto out;
 	}
 	sqlite3_busy_timeout(from, STORE_BUSY_TIMEOUT_MS);
@@ -165,8 +235,8 @@ int backup_copy(const char *src, const char *dest, char *err, size_t errlen)
 	}
 	int fin = sqlite3_backup_finish(b);
 	if (step != SQLITE_DONE || fin != SQLITE_OK) {
-		snprintf(err, errlen, "backup of %s: %s", src,
-		         sqlite3_errstr(step != SQLITE_DONE ? step : fin));
+		int brc = step != SQLITE_DONE ? step : fin;
+		source_fail(brc, "backup of", src, sqlite3_errstr(brc), err, errlen);
 		goto out;
 	}
 	/* The copy keeps the source's WAL flag in its header; checkpoint so
@@ -208,8 +278,15 @@ int backup_main(const struct config *cfg, const char *dest)
 		fprintf(stderr, "kriegd: backup: state directory path too long\n");
 		return 1;
 	}
+	/* Only a missing file is "no database": one in a directory the user
+	 * cannot search exists as far as anyone knows, and is unreadable
+	 * (probe: "no database at ...: Permission denied"). */
 	if (stat(path, &sb) != 0) {
-		fprintf(stderr, "kriegd: backup: no database at %s: %s\n", path, strerror(errno));
+		if (errno == ENOENT || errno == ENOTDIR)
+			fprintf(stderr, "kriegd: backup: no database at %s: %s\n", path, strerror(errno));
+		else
+			fprintf(stderr, "kriegd: backup: cannot read the database %s: %s (run the backup "
+			        "as the database's owner or as root)\n", path, strerror(errno));
 		return 1;
 	}
 	if (backup_copy(path, dest, err, sizeof err) != 0) {

@@ -6,10 +6,14 @@
 #   2. `systemd-analyze verify` on every unit (skipped with a notice where
 #      the tool is missing);
 #   3. kriegd.conf(5) documents every key `kriegd --check-config` prints;
-#   4. kriegd-backup keeps the newest N copies;
+#   4. kriegd-backup keeps the newest N copies (and names a DIR or KRIEGD it
+#      cannot use; `kriegd backup` names the file it cannot read);
+#   4b. the fail2ban jail bans every port the docs use, its file form in UTC;
 #   5. every ```sh block of deploy/CLUB.md (not "```sh remote"), in order, in a temporary root,
 #      with stand-ins for apt-get, systemctl, certbot, ufw, git and make
-#      (needs root for chown/install -o: skipped with a notice otherwise).
+#      (needs root for chown/install -o: skipped with a notice otherwise),
+#      then the restore block again (no backup, twice, socket active) and
+#      the deploy hook with a key that does not match.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 bindir=${1:?usage: run.sh BINDIR BUILD}
@@ -130,6 +134,24 @@ for p in $pids; do wait "$p" || fail "kriegd-backup run together with others: $(
 	fail "kriegd-backup runs together: $(ls "$B/out")"
 if ls "$B/out" | grep -q tmp; then fail "kriegd-backup left temporary files: $(ls "$B/out")"; fi
 echo "service: kriegd-backup runs take turns, leftovers removed, KEEP checked: ok"
+# deploy probe: DIR a regular file said only mkdir's "File exists"; a
+# missing KRIEGD binary ended with the shell's "not found", status 127.
+# Both are usage errors now (status 2), named, and nothing is made.
+: >"$B/afile"
+st=0
+KRIEGD="$R/usr/local/bin/kriegd" KRIEGD_CONFIG=/nonexistent KRIEGD_STATE_DIR="$B/state" \
+	"$R/usr/local/lib/krieg/kriegd-backup" "$B/afile" >"$B/err" 2>&1 || st=$?
+[ $st = 2 ] && grep -q "kriegd-backup: $B/afile is not a directory" "$B/err" ||
+	fail "kriegd-backup DIR a file: status $st: $(cat "$B/err")"
+for k in "$B/no/such/kriegd" no-such-kriegd-binary; do
+	st=0
+	KRIEGD=$k KRIEGD_CONFIG=/nonexistent KRIEGD_STATE_DIR="$B/state" \
+		"$R/usr/local/lib/krieg/kriegd-backup" "$B/out-nokriegd" >"$B/err" 2>&1 || st=$?
+	[ $st = 2 ] && grep -q "kriegd-backup: KRIEGD=$k: .*set KRIEGD to kriegd's path" "$B/err" ||
+		fail "kriegd-backup KRIEGD=$k: status $st: $(cat "$B/err")"
+	[ ! -e "$B/out-nokriegd" ] || fail "kriegd-backup KRIEGD=$k made its DIR"
+done
+echo "service: kriegd-backup names a DIR that is a file and a missing KRIEGD (status 2): ok"
 # Regression (probe of the change above): its lock file, made by a run as
 # root, could not be opened by the service's own user: every later run
 # failed.  A run by hand as root, then one as the directory's owner.
@@ -147,7 +169,62 @@ if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null && id nobody >/dev/null 2
 		KRIEGD_STATE_DIR="$O/state" "$R/usr/local/lib/krieg/kriegd-backup" "$O/out" >"$O/user.log" 2>&1 ||
 		fail "kriegd-backup as the directory's owner after a run as root: $(cat "$O/user.log")"
 	echo "service: kriegd-backup as root, then as the service's user: ok"
+	# deploy probe: `kriegd backup` as a user who cannot read the database
+	# said "no database at ...: Permission denied" (it exists), and with
+	# only the -shm unreadable "unable to open database file", naming
+	# neither.  The database here is root's; the backup runs as nobody.
+	P=$T/perm
+	mkdir -p "$P/out"
+	cp -a "$B/state" "$P/state"
+	chown -R root "$P/state"
+	chown nobody "$P/out"
+	kb() {
+		if runuser -u nobody -- "$R/usr/local/bin/kriegd" --state-dir "$P/state" backup "$P/out/$1" \
+			>"$P/err" 2>&1; then fail "kriegd backup as nobody ($1) succeeded"; fi
+	}
+	chmod 700 "$P/state"
+	kb dir.db
+	grep -q "kriegd: backup: cannot read the database $P/state/kriegd.db: Permission denied" "$P/err" &&
+		! grep -q "no database" "$P/err" || fail "kriegd backup, directory unreadable: $(cat "$P/err")"
+	chmod 755 "$P/state"
+	chmod 600 "$P/state/kriegd.db"
+	kb db.db
+	grep -q "kriegd: backup: cannot read the database $P/state/kriegd.db: Permission denied" "$P/err" ||
+		fail "kriegd backup, database unreadable: $(cat "$P/err")"
+	# A daemon has it open (the -wal and -shm exist); all readable but the -shm.
+	"$R/usr/local/bin/kriegd" --state-dir "$P/state" --listen 127.0.0.1:0 >"$P/log" 2>&1 &
+	echo $! >"$T/kriegd.pid"
+	for _ in $(seq 500); do grep -q "kriegd: ready" "$P/log" && break; sleep 0.02; done
+	[ -e "$P/state/kriegd.db-shm" ] || fail "no -shm beside a running daemon's database: $(cat "$P/log")"
+	chmod 644 "$P/state/kriegd.db" "$P/state/kriegd.db-wal"
+	chmod 600 "$P/state/kriegd.db-shm"
+	kb shm.db
+	grep -q "kriegd: backup: cannot read $P/state/kriegd.db-shm: Permission denied" "$P/err" ||
+		fail "kriegd backup, -shm unreadable: $(cat "$P/err")"
+	chmod 644 "$P/state/kriegd.db-shm"
+	runuser -u nobody -- "$R/usr/local/bin/kriegd" --state-dir "$P/state" backup "$P/out/all.db" \
+		>"$P/err" 2>&1 || fail "kriegd backup as nobody, all readable: $(cat "$P/err")"
+	kill "$(cat "$T/kriegd.pid")"
+	wait "$(cat "$T/kriegd.pid")" || true
+	: >"$T/kriegd.pid"
+	echo "service: kriegd backup names the file it cannot read: ok"
 fi
+
+# ---- 4b. the fail2ban jail (deploy probe) ----
+# It banned port 7474 only, while the filter matches failures through the
+# web door (listen_web 7480, a proxy on 443, kriegd.socket moved to 443);
+# and its file form had no time zone for kriegd's UTC times ("...Z"), so
+# on a machine not on UTC every failure was read hours off and ignored.
+jail=$repo/deploy/fail2ban/jail.d/kriegd.local
+ports=$(sed -n 's/^port *= *//p' "$jail")
+for port in 7474 7480 443; do
+	case ",$ports," in *",$port,"*) ;; *) fail "fail2ban jail: port $port not banned (port = $ports)" ;; esac
+done
+grep -q '^#logpath' "$jail" && grep -q '^#logtimezone = UTC$' "$jail" ||
+	fail "fail2ban jail: the file form has no logtimezone = UTC"
+grep -q '^datepattern = {^LN-BEG}%%Y-%%m-%%dT%%H:%%M:%%S$' "$repo/deploy/fail2ban/filter.d/kriegd.conf" ||
+	fail "fail2ban filter: datepattern changed; check the jail's logtimezone still applies"
+echo "service: fail2ban jail bans kriegd's ports, file form in UTC: ok"
 
 # ---- 5. deploy/CLUB.md ----
 if [ "$(id -u)" != 0 ]; then
@@ -227,12 +304,21 @@ backup() {
 	KRIEGD_STATE_DIR="$R/var/lib/kriegd" KRIEGD_BACKUP_KEEP=14 \
 		"$R/usr/local/lib/krieg/kriegd-backup" "$R/var/lib/kriegd-backups"
 }
+# Every call is logged (the restore's order is checked); kriegd.socket
+# and the timer are only marked active or not.
+echo "\$*" >>"$C/systemctl.log"
 now=0
 [ "\${1:-}" = enable ] && [ "\${2:-}" = --now ] && { now=1; shift; }
-verb=\$1; unit=\${2:-}
+verb=\$1; shift
 [ \$now = 1 ] && verb=start
+[ "\$verb" = is-active ] && [ "\${1:-}" = --quiet ] && shift
+[ \$# -gt 0 ] || set -- ""
+for unit in "\$@"; do
 case "\$verb \$unit" in
 "daemon-reload "|"enable "*) ;;
+"is-active kriegd.socket"|"is-active kriegd-backup.timer") [ -e "$C/active.\$unit" ] || exit 3 ;;
+"start kriegd.socket") : >"$C/active.\$unit" ;;
+"stop kriegd.socket"|"stop kriegd-backup.timer") rm -f "$C/active.\$unit" ;;
 "start kriegd"|"start kriegd.service") start ;;
 "stop kriegd") stop ;;
 "restart kriegd") stop; start ;;
@@ -243,9 +329,11 @@ case "\$verb \$unit" in
 	waitfor "reloaded sha256=\|reload failed" "\$n"
 	if [ "\$(count "reload failed")" -gt "\$f" ]; then echo "reload failed" >&2; exit 1; fi ;;
 "status kriegd") running || { echo "kriegd is not running" >&2; exit 3; }; echo "kriegd running" ;;
-"start kriegd-backup"|"start kriegd-backup.timer") backup ;;
-*) echo "systemctl stand-in: '\$*' not emulated" >&2; exit 1 ;;
+"start kriegd-backup") backup ;;
+"start kriegd-backup.timer") : >"$C/active.\$unit"; backup ;;
+*) echo "systemctl stand-in: '\$verb \$unit' not emulated" >&2; exit 1 ;;
 esac
+done
 STUB
 cat >"$S/journalctl" <<STUB
 #!/bin/sh
@@ -264,9 +352,72 @@ chmod 700 "$R/var/lib/kriegd"
 grep -q "alice" "$C/out" || fail "CLUB.md: the admin is not listed"
 grep -q "certificate cert=$R/var/lib/kriegd/tls/fullchain.pem" "$LOG" ||
 	fail "CLUB.md: kriegd never loaded the certbot certificate"
-[ "$(grep -c "reloaded sha256=" "$LOG")" -ge 2 ] || fail "CLUB.md: no reload"
+[ "$(grep -c "reloaded sha256=" "$LOG")" -ge 1 ] || fail "CLUB.md: no reload"
 [ "$(ls "$R/var/lib/kriegd-backups" | wc -l)" -ge 3 ] || fail "CLUB.md: backups missing"
-[ -e "$R/var/lib/kriegd/before-restore/kriegd.db" ] || fail "CLUB.md: restore did not move the db aside"
+aside=$(ls -d "$R"/var/lib/kriegd/before-restore-*Z 2>/dev/null || true)
+[ "$(echo "$aside" | wc -l)" = 1 ] && [ -e "$aside/kriegd.db" ] ||
+	fail "CLUB.md: restore did not move the db aside into one dated folder: $aside"
+# deploy probe: the restore stops kriegd.socket (a connection to it started
+# kriegd, which made a new empty database while the backup was copied in)
+# and the timer before kriegd, and starts the timer, active since step 5,
+# again after kriegd.
+grep -n "" "$C/systemctl.log" >"$C/calls"
+stopline=$(grep -m1 ":stop kriegd.socket kriegd-backup.timer kriegd$" "$C/calls" | cut -d: -f1 || true)
+[ -n "$stopline" ] || fail "CLUB.md: the restore does not stop the socket and the timer with kriegd: $(cat "$C/calls")"
+tail -n +"$stopline" "$C/calls" | grep -A1 ":start kriegd$" | grep -q ":start kriegd-backup.timer$" ||
+	fail "CLUB.md: the restore did not start the timer again after kriegd: $(cat "$C/calls")"
+# The restore block alone, as the walkthrough runs it.
+awk '/^## 6\. Restore/ { s = 1 } s && /^```sh$/ { on = 1; next } on && /^```/ { exit } on' \
+	"$repo/deploy/CLUB.md" | sed -E "s#(/etc/kriegd|/etc/letsencrypt|/var/lib/kriegd|/usr/local)#$R\\1#g" \
+	>"$C/restore.sh"
+grep -q "before-restore" "$C/restore.sh" || fail "no restore block in deploy/CLUB.md"
+restore() { ( cd "$C" && PATH="$S:$R/usr/local/bin:$PATH" bash "$C/restore.sh" ) >"$C/rout" 2>&1; }
+# deploy probe: with no backup it went on (`cp` of nothing) and kriegd
+# started on a new empty database: now it stops before changing anything.
+mv "$R/var/lib/kriegd-backups" "$C/backups-saved"
+mkdir -m 700 "$R/var/lib/kriegd-backups"
+calls=$(wc -l <"$C/systemctl.log")
+if restore; then fail "CLUB.md: the restore went on without a backup: $(cat "$C/rout")"; fi
+grep -q "restore: no backup" "$C/rout" || fail "CLUB.md: restore without a backup: $(cat "$C/rout")"
+[ -s "$R/var/lib/kriegd/kriegd.db" ] && [ "$(ls -d "$R"/var/lib/kriegd/before-restore-*Z)" = "$aside" ] ||
+	fail "CLUB.md: the restore without a backup moved the database"
+tail -n +"$((calls + 1))" "$C/systemctl.log" | grep -q "^stop" &&
+	fail "CLUB.md: the restore without a backup stopped something"
+PATH="$S:$PATH" systemctl status kriegd >/dev/null || fail "CLUB.md: restore without a backup stopped kriegd"
+rmdir "$R/var/lib/kriegd-backups"
+mv "$C/backups-saved" "$R/var/lib/kriegd-backups"
+# deploy probe: a second restore overwrote the only copy from before the
+# first (one "before-restore" folder); and with kriegd.socket active, it is
+# started again before kriegd (which is handed it).
+sleep 1   # a new second, a new folder
+: >"$C/active.kriegd.socket"
+calls=$(wc -l <"$C/systemctl.log")
+restore || fail "CLUB.md: second restore: $(cat "$C/rout")"
+[ "$(ls -d "$R"/var/lib/kriegd/before-restore-*Z | wc -l)" = 2 ] && [ -e "$aside/kriegd.db" ] ||
+	fail "CLUB.md: a second restore did not keep the first's folder: $(ls "$R/var/lib/kriegd")"
+{ tail -n +"$((calls + 1))" "$C/systemctl.log" | grep -E "^(start|stop)" || true; } | tr '\n' '|' >"$C/seq"
+[ "$(cat "$C/seq")" = "stop kriegd.socket kriegd-backup.timer kriegd|start kriegd.socket|start kriegd|start kriegd-backup.timer|" ] ||
+	fail "CLUB.md: the restore's stops and starts with the socket active: $(cat "$C/seq")"
+PATH="$S:$PATH" systemctl status kriegd >/dev/null || fail "CLUB.md: kriegd is not running after the second restore"
+echo "service: CLUB.md restore: stops without a backup, socket and timer, a dated folder each: ok"
+# deploy probe: the deploy hook reloaded before the settings were checked;
+# now a pair that does not load stops it before the pair is moved in or
+# kriegd reloaded.
+live=$R/etc/letsencrypt/live/krieg.example.org
+cp "$live/privkey.pem" "$C/privkey.saved"
+cp "$R/var/lib/kriegd/tls/privkey.pem" "$C/tls-privkey.before"
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$live/privkey.pem" 2>/dev/null
+reloads=$(grep -c "reloaded sha256=\|reload failed" "$LOG" || true)
+if PATH="$S:$PATH" "$R/etc/letsencrypt/renewal-hooks/deploy/kriegd" >"$C/hook" 2>&1; then
+	fail "CLUB.md: the deploy hook took a key that does not match its certificate"
+fi
+grep -q "key values mismatch" "$C/hook" || fail "CLUB.md: the deploy hook's failure: $(cat "$C/hook")"
+cmp -s "$C/tls-privkey.before" "$R/var/lib/kriegd/tls/privkey.pem" ||
+	fail "CLUB.md: the deploy hook moved a pair that does not load into place"
+[ "$(grep -c "reloaded sha256=\|reload failed" "$LOG" || true)" = "$reloads" ] ||
+	fail "CLUB.md: the deploy hook reloaded kriegd with a pair that does not load"
+cp "$C/privkey.saved" "$live/privkey.pem"
+echo "service: CLUB.md deploy hook checks before it reloads: ok"
 PATH="$S:$PATH" systemctl status kriegd >/dev/null || fail "CLUB.md: kriegd is not running at the end"
 PATH="$S:$PATH" systemctl stop kriegd
 grep -q "kriegd: stopped" "$LOG" || fail "CLUB.md: kriegd did not stop cleanly"
