@@ -602,7 +602,7 @@ static const char *const stmt_sql[S__COUNT] = {
 	                " FROM missed_games JOIN games ON games.id = missed_games.game"
 	                " JOIN users ON users.id = (CASE WHEN games.white = ?1 THEN games.black ELSE games.white END)"
 	                " WHERE missed_games.user = ?1 ORDER BY missed_games.game",
-	[S_MISSED_CLEAR] = "DELETE FROM missed_games WHERE user = ?1",
+	[S_MISSED_DROP] = "DELETE FROM missed_games WHERE user = ?1 AND game = ?2",
 	[S_FOLLOW_CLEAR] = "DELETE FROM follows WHERE user = ?1 AND (?2 = 0 OR followed = ?2)",
 	[S_FOLLOWS_OF] = "SELECT f.followed, u.name FROM follows f JOIN users u ON u.id = f.followed"
 	                 " WHERE f.user = ?1 ORDER BY f.followed",

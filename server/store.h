@@ -449,7 +449,7 @@ int store_tournament_spelling(struct store *st, const char *name, char *buf, siz
 /* The games that ended while a player was away (schema 22), for their
  * next login: store_missed_add keeps one, and the player's newest `keep`
  * only; store_missed_take gives each to fn, oldest first, and forgets
- * them, in one transaction. */
+ * those it gave (at most 256 a call). */
 struct store_missed {
 	int64_t game;
 	int color;                   /* the player's side */

@@ -766,17 +766,24 @@ int store_missed_add(struct store *st, int64_t user, int64_t game, int keep)
 int store_missed_take(struct store *st, int64_t user, void (*fn)(const struct store_missed *m, void *arg),
                       void *arg)
 {
-	int temp, rc, step;
+	/* Read first, in a read transaction: every login asks, and most have
+	 * nothing waiting; a write transaction would take the write lock (and
+	 * wait behind the group commit) for nothing.  Those told are then
+	 * deleted, one by one: a game that ended meanwhile stays for the next
+	 * login (told twice, should the delete fail, rather than never). */
+	enum { TAKE_MAX = 256 };
+	int64_t told[TAKE_MAX];
+	int temp, rc, step, n = 0;
 	sqlite3_stmt *s;
 
-	if ((rc = store_begin(st)) != STORE_OK)
+	if ((rc = store_begin_read(st)) != STORE_OK)
 		return rc;
 	if ((s = store_stmt(st, S_MISSED_OF, &temp)) == NULL) {
 		store_rollback(st);
 		return STORE_ERROR;
 	}
 	sqlite3_bind_int64(s, 1, user);
-	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+	while (n < TAKE_MAX && (step = sqlite3_step(s)) == SQLITE_ROW) {
 		struct store_missed m = { .game = sqlite3_column_int64(s, 0),
 		                          .color = sqlite3_column_int(s, 1) ? WHITE : BLACK,
 		                          .result = sqlite3_column_int(s, 2),
@@ -784,12 +791,21 @@ int store_missed_take(struct store *st, int64_t user, void (*fn)(const struct st
 		if ((rc = store_col_text(st, s, 4, m.opponent, sizeof m.opponent, "missed games")) != STORE_OK)
 			break;
 		fn(&m, arg);
+		told[n++] = m.game;
 	}
-	if (rc == STORE_OK && step != SQLITE_DONE)
+	if (rc == STORE_OK && n < TAKE_MAX && step != SQLITE_DONE)
 		rc = store_fail_db(st, "missed games");
 	store_stmt_done(s, temp);
-	if (rc == STORE_OK)
-		rc = pair_write(st, S_MISSED_CLEAR, user, 0, "missed games clear");
+	if (rc != STORE_OK) {
+		store_rollback(st);
+		return rc;
+	}
+	if ((rc = store_commit(st)) != STORE_OK || n == 0)
+		return rc;
+	if ((rc = store_begin(st)) != STORE_OK)
+		return rc;
+	for (int k = 0; k < n && rc == STORE_OK; k++)
+		rc = pair_write(st, S_MISSED_DROP, user, told[k], "missed game told");
 	if (rc != STORE_OK) {
 		store_rollback(st);
 		return rc;
