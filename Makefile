@@ -456,7 +456,7 @@ install: all
 	  sed '$(UNIT_SED)' systemd/$$u > $(DESTDIR)$(PREFIX)/lib/systemd/system/$$u && \
 	  chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/system/$$u || exit 1; done
 	install -m 644 deploy/kriegd.conf.example deploy/BACKUP.md deploy/CLUB.md deploy/BOTS.md proto/PROTOCOL.md \
-	  $(DESTDIR)$(PREFIX)/share/doc/krieg/
+	  proto/RULESETS.md proto/PGN.md $(DESTDIR)$(PREFIX)/share/doc/krieg/
 	# What kriegd.conf(5) and the example point to: the proxy and fail2ban examples.
 	install -m 644 deploy/proxy/PROXY.md deploy/proxy/Caddyfile deploy/proxy/nginx-kriegd.conf \
 	  $(DESTDIR)$(PREFIX)/share/doc/krieg/proxy/

@@ -72,9 +72,18 @@ static bool parse_time(const char *s, struct cmd *c)
 
 /* seek [TERMS], challenge USER [TERMS], pair WHITE BLACK [TERMS]: the terms in any order
  * (a pairing's colours are its names' order). */
+/* A term in any case, as a command is ("seek English": a new player's
+ * capital was an unknown term: first-game probe). */
+static void lower(char *w)
+{
+	for (; *w; w++)
+		*w = (char)tolower((unsigned char)*w);
+}
+
 static int parse_terms(struct cmd *c, char *err, size_t errlen)
 {
 	for (int i = c->type == CMD_CHALLENGE ? 1 : c->type == CMD_PAIR ? 2 : 0; i < c->argc; i++) {
+		lower(c->argv[i]);
 		const char *w = c->argv[i];
 		bool colour = !strcmp(w, "white") || !strcmp(w, "black") || !strcmp(w, "random");
 		if (colour && c->type == CMD_PAIR)
@@ -599,6 +608,8 @@ static json_t *req_terms(const struct cmd *c, long long id, long game, char *err
 /* standings [RULES] */
 static int parse_standings(struct cmd *c, char *err, size_t errlen)
 {
+	if (c->argc == 1)
+		lower(c->argv[0]);
 	if (c->argc == 1 && !ruleset_find(c->argv[0])) {
 		char names[RULESET_NAMES_MAX];
 		ruleset_names(names, sizeof names);
@@ -1082,8 +1093,8 @@ static int exec_abort(struct client *cl, struct cmd *cmd, struct pending *p)
 	 * wasted the question (help probe). */
 	struct cgame *g = client_current(cl);
 	if (g != NULL && g->plies >= 2)
-		return client_error(cl, "abort: both sides have moved in game %ld; \"resign\" or \"draw\" "
-		                    "ends it now", g->id);
+		return client_error(cl, "abort: both sides have moved in game %ld: \"resign\" ends it, or "
+		                    "offer a draw (\"draw\")", g->id);
 	return confirm(cl, cmd, "Abort");
 }
 
@@ -1263,6 +1274,18 @@ static void spoken_moves(const struct cgame *g, struct cmd *cmd)
 static int exec_move(struct client *cl, struct cmd *cmd, struct pending *p)
 {
 	struct cgame *g = client_current(cl);
+	/* A finished game says so, before the move is read on its board (it
+	 * said "no own pawn can move to e4": first-game probe). */
+	if (g && g->view.over)
+		return client_error(cl, "game %ld is over (\"games\" lists yours)", g->id);
+	/* "exd6 e.p.": the suffix a word of its own, as krieg-referee reads
+	 * it; the umpire knows an en passant capture without it. */
+	for (int i = 1; i < cmd->argc; i++)
+		if (notation_is_ep_word(cmd->argv[i])) {
+			memmove(cmd->argv[i], cmd->argv[i + 1], (size_t)(cmd->argc - i - 1) * sizeof cmd->argv[0]);
+			cmd->argc--;
+			i--;
+		}
 	spoken_moves(g, cmd);
 	for (int i = 0; i < cmd->argc; i++) {
 		struct notation_parts parts;
@@ -2363,6 +2386,8 @@ const struct cmd_entry *cmd_entry_at(size_t i)
  * reads as a move in any case. */
 static const struct cmd_entry *find_entry(const char *word)
 {
+	if (strcasecmp(word, "any?") == 0)
+		word = "any";   /* as the help and the announcements write it (first-game probe) */
 	for (size_t i = 0; i < CMD_COUNT; i++)
 		if (strcasecmp(cmd_table[i].name, word) == 0)
 			return &cmd_table[i];

@@ -308,7 +308,9 @@ void words_event(const struct event *e, int me, const char *san, char *buf, size
 	case EV_ANY: {
 		const char *ans = e->answer == ANY_YES ? "yes" : e->answer == ANY_TRY ? "try!" : "no";
 		if (mine && e->answer != ANY_NO)
-			say(buf, len, "Any? %s You have a pawn capture to try", e->answer == ANY_TRY ? "Try!" : "Yes.");
+			/* a try is owed (seed 001, rule 11): said, not learnt from a refusal (first-game probe) */
+			say(buf, len, "Any? %s You have a pawn capture to try, and must try one first",
+			    e->answer == ANY_TRY ? "Try!" : "Yes.");
 		else if (mine)
 			say(buf, len, "Any? No. You have no pawn captures");
 		else

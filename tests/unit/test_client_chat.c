@@ -524,7 +524,44 @@ START_TEST(resign_asks_first)
 	ck_assert_int_eq(client_command(&c, "abort"), -1);
 	ck_assert_int_eq(s.nsent, n);
 	ck_assert_ptr_nonnull(strstr(s.printed + at, "abort: both sides have moved in game 5"));
+	/* what ends it, truly: a draw is only offered (first-game probe) */
+	ck_assert_ptr_nonnull(strstr(s.printed + at, "\"resign\" ends it, or offer a draw (\"draw\")"));
 	ck_assert_ptr_null(strstr(s.printed + at, "Abort game 5"));
+	client_free(&c);
+}
+END_TEST
+
+/* First-game probe: "exd5 e.p." (the suffix a word of its own, as
+ * krieg-referee takes it) is the capture; a move typed in a finished game
+ * is told the game is over, not read on its board; "Any? Yes" says the
+ * capture try is owed. */
+START_TEST(moves_as_players_type_them)
+{
+	struct client c;
+	struct sink s;
+	sink_logged_in(&c, &s);
+	sink_game_start(&c, 4, "white", false);
+	client_receive(&c, "{\"event\":\"move\",\"game\":4,\"by\":\"white\",\"ply\":1,\"move\":\"e2e4\","
+	                   "\"san\":\"e4\"}");
+	client_receive(&c, "{\"event\":\"moved\",\"game\":4,\"by\":\"black\",\"ply\":2}");
+	int n = s.nsent;
+	ck_assert_int_eq(client_command(&c, "exd5 e.p."), 0);
+	ck_assert_int_eq(s.nsent, n + 1);
+	json_t *j = sink_last(&s);
+	ck_assert_str_eq(field(j, "type"), "move");
+	ck_assert_str_eq(field(j, "move"), "exd5");
+	json_decref(j);
+	client_receive(&c, "{\"event\":\"any\",\"game\":4,\"by\":\"white\",\"ply\":2,\"audience\":[\"white\"],"
+	                   "\"answer\":\"yes\"}");
+	client_flush(&c);
+	ck_assert_msg(strstr(s.printed, "must try one first") != NULL, "%s", s.printed);
+	client_receive(&c, "{\"event\":\"game_over\",\"game\":4,\"ply\":2,\"audience\":[\"white\",\"black\"],"
+	                   "\"result\":\"0-1\",\"reason\":\"resignation\",\"by\":\"white\"}");
+	n = s.nsent;
+	size_t at = strlen(s.printed);
+	ck_assert_int_eq(client_command(&c, "d4"), -1);
+	ck_assert_int_eq(s.nsent, n);
+	ck_assert_msg(strstr(s.printed + at, "game 4 is over") != NULL, "%s", s.printed + at);
 	client_free(&c);
 }
 END_TEST
@@ -601,6 +638,7 @@ static Suite *chat_suite(void)
 	tcase_add_test(tc, the_lobby_comes_to_the_client);
 	tcase_add_test(tc, possible_grouped_by_piece);
 	tcase_add_test(tc, resign_asks_first);
+	tcase_add_test(tc, moves_as_players_type_them);
 	tcase_add_test(tc, register_asks_twice);
 	suite_add_tcase(s, tc);
 	return s;

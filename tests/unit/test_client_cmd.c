@@ -78,6 +78,12 @@ START_TEST(lobby)
 	expect("who", -1, "{\"id\":7,\"type\":\"who\"}");
 	expect("seeks", -1, "{\"id\":7,\"type\":\"seeks\"}");
 	expect("seek", -1, "{\"color\":\"random\",\"id\":7,\"rated\":false,\"type\":\"seek\"}");
+	/* Terms in any case, "any?" as the help writes it (first-game probe). */
+	expect("seek English White", -1,
+	       "{\"color\":\"white\",\"id\":7,\"rated\":false,\"rules\":\"english\",\"type\":\"seek\"}");
+	expect("standings ICC", -1, "{\"id\":7,\"rules\":\"icc\",\"type\":\"standings\"}");
+	ck_assert_int_eq(cmd_parse("any?", &c, err, sizeof err), 0);
+	ck_assert_int_eq(c.type, CMD_ANY);
 	expect("seek nost 5+2 white rated", -1,
 	       "{\"color\":\"white\",\"id\":7,\"rated\":true,\"rules\":\"nost\",\"time\":{\"base\":300,\"inc\":2},\"type\":\"seek\"}");
 	expect("seek 3d", -1, "{\"color\":\"random\",\"id\":7,\"rated\":false,\"time\":{\"days\":3},\"type\":\"seek\"}");
