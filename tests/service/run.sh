@@ -36,6 +36,7 @@ for f in usr/local/bin/kriegd usr/local/bin/krieg usr/local/bin/krieg-referee us
          usr/local/lib/krieg/kriegd-backup usr/local/share/man/man8/kriegd.8 \
          usr/local/share/man/man5/kriegd.conf.5 usr/local/share/man/man1/krieg-referee.1 \
          usr/local/share/man/man1/krieg.1 usr/local/share/man/man1/krieg-bot.1 usr/local/share/doc/krieg/CLUB.md \
+         usr/local/share/doc/krieg/RULESETS.md usr/local/share/doc/krieg/PGN.md \
          usr/local/lib/systemd/system/kriegd.service usr/local/lib/systemd/system/kriegd.socket \
          usr/local/lib/systemd/system/kriegd-backup.service \
          usr/local/lib/systemd/system/kriegd-backup.timer etc/kriegd/kriegd.conf; do
