@@ -209,11 +209,11 @@ static const struct {
 	{ "--guest", FOR_PLAY },
 };
 
-/* Was --kriegd among the options given ($KRIEGD is a default, not a choice)? */
-static bool given_kriegd(const char *const *given, int n)
+/* Was option `name` among those given (not a default: $KRIEGD is one)? */
+static bool option_given(const char *const *given, int n, const char *name)
 {
 	for (int i = 0; i < n; i++)
-		if (strcmp(given[i], "--kriegd") == 0)
+		if (strcmp(given[i], name) == 0)
 			return true;
 	return false;
 }
@@ -314,7 +314,6 @@ int main(int argc, char **argv)
 	}
 	const char *given[argc];   /* the options given, for option_fits */
 	int ngiven = 0;
-	bool movetime_given = false;
 	int la = BOT_FULL, lb = BOT_RANDOM, games = 2, level = BOT_FULL, max_games = 4, max_plies = 0;
 	long movetime = 0;
 	int rate = SESS_RATE_DEFAULT;
@@ -399,7 +398,6 @@ int main(int argc, char **argv)
 			return 2;
 		if (a[0] == '-')
 			given[ngiven++] = a;
-		movetime_given |= strcmp(a, "--movetime") == 0;
 #undef NUM
 #undef TAKE
 	}
@@ -421,11 +419,11 @@ int main(int argc, char **argv)
 		/* Thinking as play's default (an untimed game's: bot.h), as the
 		 * network arena's bots think: 0 here was the least search, so
 		 * the man page's example measured a weaker bot (bot probe). */
-		if (local && !movetime_given)
+		if (local && !option_given(given, ngiven, "--movetime"))
 			movetime = BOT_BUDGET_DEFAULT_MS;
 		if (local)
 			return arena_local(la, lb, games, rs, movetime, max_plies, fen, seed, &lim, pgn);
-		if (server && given_kriegd(given, ngiven)) {
+		if (server && option_given(given, ngiven, "--kriegd")) {
 			fprintf(stderr, "krieg-bot: --server and --kriegd are alternatives: a running kriegd, or one "
 			        "the arena starts\n");
 			return 2;

@@ -319,18 +319,22 @@ static void offer_fits(struct sess *s, json_int_t offer, const char *from, const
 }
 
 /*
- * Another bot's open seek: a guest bot (which the server cannot tell from
+ * A listed offer x, when it is another bot's open seek: a guest bot (which the server cannot tell from
  * a person) does not post the seek of its own that would meet it, since
  * the two would start a game between bots (bot probe).  Our seeks are
  * unrated, with a random colour, so the rules and time decide.  A bot
  * account's seeks the server keeps apart itself.
  */
-static void bot_seek_listed(struct sess *s, const char *rules, const json_t *time, bool rated)
+static void bot_seek_listed(struct sess *s, const json_t *x)
 {
-	if (s->login_user != NULL || rated)
+	if (s->login_user != NULL || !json_is_true(json_object_get(x, "bot")) || json_object_get(x, "to") ||
+	    json_is_true(json_object_get(x, "rated")))
 		return;
+	const char *rules = json_string_value(json_object_get(x, "rules"));
+	if (!rules)
+		rules = RULESET_DEFAULT;
 	struct tc tc;
-	tc_of_json(time, &tc);
+	tc_of_json(json_object_get(x, "time"), &tc);
 	for (int i = 0; i < s->nseeks; i++) {
 		struct seekslot *k = &s->seeks[i];
 		if (strcmp(k->rules, rules) == 0 && k->tc.base_ms == tc.base_ms && k->tc.inc_ms == tc.inc_ms &&
@@ -352,8 +356,7 @@ static void seek_offered(struct sess *s, const json_t *x)
 	const char *from = json_string_value(json_object_get(x, "user"));
 	const char *rules = json_string_value(json_object_get(x, "rules"));
 	json_t *offer = json_object_get(x, "offer"), *time = json_object_get(x, "time");
-	if (json_is_true(json_object_get(x, "bot")) && !json_object_get(x, "to"))
-		bot_seek_listed(s, rules ? rules : RULESET_DEFAULT, time, json_is_true(json_object_get(x, "rated")));
+	bot_seek_listed(s, x);
 	if (!s->nseeks || !from || !json_is_integer(offer) || strcasecmp(from, s->user) == 0 ||
 	    json_is_true(json_object_get(x, "bot")) || json_object_get(x, "to"))
 		return;
@@ -430,10 +433,7 @@ static bool seeks_answer(struct sess *s, long long rid, const json_t *o)
 		json_array_foreach(json_object_get(o, "offers"), i, x) {
 			json_int_t id = json_integer_value(json_object_get(x, "offer"));
 			bool known = false;
-			const char *rules = json_string_value(json_object_get(x, "rules"));
-			if (json_is_true(json_object_get(x, "bot")) && !json_object_get(x, "to"))
-				bot_seek_listed(s, rules ? rules : RULESET_DEFAULT, json_object_get(x, "time"),
-				                json_is_true(json_object_get(x, "rated")));
+			bot_seek_listed(s, x);
 			for (int k = 0; k < s->nseeks; k++)
 				if (s->seeks[k].offer == id)
 					known = s->seeks[k].seen = true;

@@ -68,14 +68,10 @@ static void usage(FILE *f)
 	fputc('\n', f);
 }
 
+/* One line of what every view hears (pgn_cmd_print_heard, pov 0). */
 static void print_json(json_t *o)
 {
-	char *s = json_dumps(o, JSON_COMPACT);
-	if (s) {
-		puts(s);
-		free(s);
-	}
-	json_decref(o);
+	pgn_cmd_print_heard(o, 0, 0);
 }
 
 /* A usage error: what was wrong, then the usage (it printed the usage
@@ -130,14 +126,7 @@ struct tool {
 
 static void flush_events(struct tool *t)
 {
-	for (size_t i = 0; i < t->ev.n; i++) {
-		const struct event *e = &t->ev.v[i];
-		if (t->pov && !(e->audience & t->pov))
-			continue;
-		json_t *o = event_to_json(e, t->rs, -1);
-		if (o)
-			print_json(o);
-	}
+	pgn_cmd_print_events(&t->ev, t->rs, t->pov);
 	evlist_clear(&t->ev);
 }
 
@@ -218,10 +207,7 @@ static void act(struct tool *t, char *line)
 	flush_events(t);
 	unsigned aud;
 	json_t *notice = line_notice(&a, plies, &aud);
-	if (notice != NULL && t->pov && !(aud & t->pov))
-		json_decref(notice);
-	else if (notice != NULL)
-		print_json(notice);
+	pgn_cmd_print_heard(notice, aud, t->pov);
 }
 
 /* What was printed reached its reader, or exit 1 saying why: a full disk

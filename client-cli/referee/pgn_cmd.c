@@ -42,8 +42,7 @@ static int usage_error(const char *what, const char *word)
 	return 2;
 }
 
-/* o as a line if its audience aud reaches pov (0: everything); o is consumed. */
-static void print_heard(json_t *o, unsigned aud, unsigned pov)
+void pgn_cmd_print_heard(json_t *o, unsigned aud, unsigned pov)
 {
 	char *s = o != NULL && (!pov || (aud & pov)) ? json_dumps(o, JSON_COMPACT) : NULL;
 	if (s) {
@@ -53,10 +52,10 @@ static void print_heard(json_t *o, unsigned aud, unsigned pov)
 	json_decref(o);
 }
 
-static void print_events(const struct evlist *ev, const struct ruleset *rs, unsigned pov)
+void pgn_cmd_print_events(const struct evlist *ev, const struct ruleset *rs, unsigned pov)
 {
 	for (size_t i = 0; i < ev->n; i++)
-		print_heard(event_to_json(&ev->v[i], rs, -1), ev->v[i].audience, pov);
+		pgn_cmd_print_heard(event_to_json(&ev->v[i], rs, -1), ev->v[i].audience, pov);
 }
 
 /*
@@ -159,7 +158,7 @@ static int replay_game(struct pgn_pos *pos, const char *path, int game, bool *se
 	struct evlist ev;
 	evlist_init(&ev);
 	referee_begin(r, &ev);
-	print_events(&ev, rs, pov);
+	pgn_cmd_print_events(&ev, rs, pov);
 	for (size_t i = 0; i < n; i++) {
 		evlist_clear(&ev);
 		int plies = referee_plies(r);
@@ -170,10 +169,10 @@ static int replay_game(struct pgn_pos *pos, const char *path, int game, bool *se
 			rc = 1;
 			break;
 		}
-		print_events(&ev, rs, pov);
+		pgn_cmd_print_events(&ev, rs, pov);
 		unsigned aud;
 		json_t *notice = line_notice(&a[i], plies, &aud);   /* as the normal mode prints it */
-		print_heard(notice, aud, pov);
+		pgn_cmd_print_heard(notice, aud, pov);
 	}
 	/* A result the record does not reach (a resignation or a flag fall
 	 * another program did not write down): taken, as PGN.md says, and

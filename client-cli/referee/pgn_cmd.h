@@ -16,8 +16,18 @@
 #ifndef KRIEG_PGN_CMD_H
 #define KRIEG_PGN_CMD_H
 
+#include <jansson.h>
+
 /* argv[1] is "pgn" / "topgn".  Returns the exit status. */
 int pgn_cmd_replay(int argc, char **argv);
 int pgn_cmd_topgn(int argc, char **argv);
+
+/* The output both modes print (the normal mode's too, main.c): o as one
+ * JSON line if its audience aud reaches pov (pov 0: everything), o
+ * consumed (NULL: nothing); and each event of ev so. */
+struct evlist;
+struct ruleset;
+void pgn_cmd_print_heard(json_t *o, unsigned aud, unsigned pov);
+void pgn_cmd_print_events(const struct evlist *ev, const struct ruleset *rs, unsigned pov);
 
 #endif
