@@ -318,7 +318,7 @@ static void route_event(struct game *g, struct batch_action *ba, const struct ev
 		to_user(g, ba, g->user[BLACK], l);
 	if (l != NULL && watch_wants(g)) {
 		json_t *j = json_loadb(buf, o.used, 0, NULL);
-		watch_route(g, ba, e->audience, event_heard(out, i), j);
+		watch_route_recorded(g, ba, e->audience, event_heard(out, i), j);
 		json_decref(j);
 	}
 	line_unref(l);
@@ -573,6 +573,7 @@ struct pending {
 	int before_adjourn_offer;
 	int before_heard[HEARD_LISTS];
 	size_t before_nacts;
+	size_t before_listed;        /* the spectators' list's length (watch_listed) */
 	struct announce_step step;   /* what it adds to the game's replay (announce.h) */
 	bool spec;                   /* spectators hear something of it (counted in pending_spec) */
 	bool rearmed;                /* it changed the away players' deadlines: told at the commit */
@@ -674,7 +675,7 @@ static void pending_failed(void *arg)
 		g->seq = p->a.seq - 1;
 		if (game_rebuild(g) != 0)
 			log_warnx("game=%" PRId64 " rebuild after a failed commit failed", g->id);
-		watch_storage_failed(g);
+		watch_storage_failed(g, p->before_listed);
 		game_flag_arm(g);
 	}
 	struct conn *c = p->conn ? conn_find(g->gs->srv, p->conn) : NULL;
@@ -859,6 +860,7 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	p->before_adjourn_offer = before_adjourn_offer;
 	memcpy(p->before_heard, g->heard_seq, sizeof p->before_heard);
 	p->before_nacts = g->nacts;
+	p->before_listed = watch_listed(g);
 	if (p->over) {
 		p->result = referee_result(g->ref);
 		p->reason = referee_reason(g->ref);
@@ -903,7 +905,7 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		if ((naud & AUD_BLACK) && !(said && chat_muted(g->gs, g->user[BLACK], g->user[a.color])))
 			to_user(g, ba, g->user[BLACK], l);
 		line_unref(l);
-		watch_route(g, ba, naud, naud, notice);
+		watch_route_recorded(g, ba, naud, naud, notice);
 		json_decref(notice);
 	}
 	if (referee_plies(g->ref) > plies)
@@ -1185,6 +1187,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 		send_user(gs, g->user[col], l);
 		line_unref(l);
 	}
+	watch_list_begin(g, false);
 	for (size_t i = 0; i < out.n; i++)
 		route_event(g, NULL, &out, i, &begin, clk_ms);
 	json_decref(clk);

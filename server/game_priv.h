@@ -112,11 +112,7 @@ struct game {
 	int offered_ply[2][2];
 	struct watcher *watchers;    /* spectator and umpire seats (watch.c) */
 	struct watch_delay *delay;   /* a delayed game's unreleased public stream (watch.c), or NULL */
-	/* A delayed game's spectators' list through the action of seq
-	 * catchup_seq, built on the reader thread for the `watch` that asked,
-	 * which takes it when it runs again (watch.c), or NULL. */
-	json_t *catchup;
-	int catchup_seq;
+	struct watch_list *spect;    /* a delayed game's spectators' list (watch.c), or NULL */
 	bool dead;
 };
 
@@ -167,9 +163,17 @@ void watch_users_changed(struct games *gs);
  * it (umpires get it with `heard`, who heard the announcement it is a copy
  * of: event_heard), held in ba (NULL: sent now). */
 void watch_route(struct game *g, struct batch_action *ba, unsigned aud, unsigned heard, const json_t *msg);
-/* May watch_route have anyone to send to, or a delayed stream to keep
- * (g has a seat, or had one)?  When not, the caller need not build the
- * seats' copy of an event. */
+/* The same for an event of g's record (an action's, ba NULL only at the
+ * game's start): a delayed game's spectators' list keeps it too. */
+void watch_route_recorded(struct game *g, struct batch_action *ba, unsigned aud, unsigned heard,
+                          const json_t *msg);
+/* A delayed game's spectators' list begun, when g goes live: empty at its
+ * start, read from its record when it is recovered.  0, or -1 (logged):
+ * the list is then read from the record at its first `watch`. */
+int watch_list_begin(struct game *g, bool recovered);
+/* May watch_route have anyone to send to, or a delayed stream or list to
+ * keep (g has a seat, or had one, or is delayed)?  When not, the caller
+ * need not build the seats' copy of an event. */
 bool watch_wants(const struct game *g);
 /* The true board after a move, to g's umpires. */
 void watch_board(struct game *g, struct batch_action *ba);
@@ -189,8 +193,10 @@ void follow_presence(struct games *gs, int64_t user, bool online);
 void follow_free(struct games *gs);
 void watch_free(struct game *g);
 /* A commit of g failed: a delayed game's spectators lose their seats (what
- * the batch released is lost) and its queue goes. */
-void watch_storage_failed(struct game *g);
+ * the batch released is lost), its queue goes, and its list is cut back
+ * to its length `listed` before the first failed action (watch_listed). */
+void watch_storage_failed(struct game *g, size_t listed);
+size_t watch_listed(const struct game *g);
 
 /* game.c */
 const char *game_color_name(int color);

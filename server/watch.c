@@ -54,7 +54,6 @@
 #include "log.h"
 #include "mstime.h"
 #include "proto.h"
-#include "reader.h"
 #include "referee.h"
 #include "ruleset.h"
 #include "server.h"
@@ -85,11 +84,67 @@ struct watch_delay {
 	size_t n, cap;
 };
 
+/*
+ * A delayed game's spectators' list: every event of its record that
+ * spectators hear, in order, each kept as its line (compact JSON) with the
+ * ply it says.  It is kept as the game goes (watch_route_recorded) from
+ * its start, or read from the record once when the game is recovered
+ * (watch_list_begin), so that a `watch` reads what a spectator is told of
+ * and nothing else.  A catch-up replayed from the record cost about 2.7 us
+ * for every action in it, heard or not, and how long it took told a
+ * spectator how many actions it was not told of (refused tries, private
+ * notes) among the plies the delay hides (probe).  A `watch` now costs
+ * the list's length in plies read (an int each) and the page's events
+ * parsed.  About 100 bytes an event, for rated games only (game_delay).
+ */
+struct watch_list {
+	char *buf;
+	size_t len, cap;
+	struct listed {
+		size_t off, len;
+		int ply;
+	} *e;
+	size_t n, ecap;
+};
+
+static int msg_ply(const json_t *msg)
+{
+	return (int)json_integer_value(json_object_get(msg, "ply"));
+}
+
+static void list_push(struct watch_list *l, const json_t *msg)
+{
+	size_t len = json_dumpb(msg, NULL, 0, JSON_COMPACT);
+	l->buf = xgrow(l->buf, &l->cap, l->len + len, 1, 4096);
+	json_dumpb(msg, l->buf + l->len, len, JSON_COMPACT);
+	l->e = xgrow(l->e, &l->ecap, l->n + 1, sizeof *l->e, 64);
+	l->e[l->n++] = (struct listed){ l->len, len, msg_ply(msg) };
+	l->len += len;
+}
+
+/* Event i of the list, parsed (a new reference); dispatch_page_built's item. */
+static json_t *list_item(size_t i, void *arg)
+{
+	const struct watch_list *l = arg;
+	return json_loadb(l->buf + l->e[i].off, l->e[i].len, 0, NULL);
+}
+
+static void list_free(struct game *g)
+{
+	struct watch_list *l = g->spect;
+	if (l == NULL)
+		return;
+	free(l->buf);
+	free(l->e);
+	free(l);
+	g->spect = NULL;
+}
+
 /* Queue msg (a reference, taken) at the ply it says. */
 static void delay_push(struct watch_delay *q, json_t *msg)
 {
 	q->e = xgrow(q->e, &q->cap, q->n + 1, sizeof *q->e, 32);
-	q->e[q->n++] = (struct delayed){ msg, (int)json_integer_value(json_object_get(msg, "ply")), mstime_mono() };
+	q->e[q->n++] = (struct delayed){ msg, msg_ply(msg), mstime_mono() };
 }
 
 /* ---- seats ------------------------------------------------------------- */
@@ -158,8 +213,7 @@ void watch_free(struct game *g)
 		free(w);
 	}
 	delay_free(g);
-	json_decref(g->catchup);
-	g->catchup = NULL;
+	list_free(g);
 }
 
 /* A seat taken away (not left): its holder is told why. */
@@ -209,8 +263,18 @@ void watch_users_changed(struct games *gs)
 		}
 }
 
-void watch_storage_failed(struct game *g)
+size_t watch_listed(const struct game *g)
 {
+	return g->spect != NULL ? g->spect->n : 0;
+}
+
+void watch_storage_failed(struct game *g, size_t listed)
+{
+	struct watch_list *l = g->spect;
+	if (l != NULL && listed < l->n) {   /* the failed actions' events */
+		l->len = l->e[listed].off;
+		l->n = listed;
+	}
 	if (g->delay == NULL)
 		return;
 	/* What the failed batch released is lost with it: the spectators
@@ -314,7 +378,33 @@ static void delay_route(struct game *g, struct batch_action *ba, const json_t *m
 
 bool watch_wants(const struct game *g)
 {
-	return g->watchers != NULL || g->delay != NULL;
+	return g->watchers != NULL || g->delay != NULL || g->spect != NULL;
+}
+
+int watch_list_begin(struct game *g, bool recovered)
+{
+	if (game_delay(g) == 0 || g->spect != NULL)
+		return 0;
+	json_t *events = NULL;
+	if (recovered && (events = announce_replay(g->gs->srv->store, &g->info, AUD_SPECTATOR, 0)) ==
+	                         NULL)
+		return -1;
+	g->spect = xcalloc(1, sizeof *g->spect);
+	size_t i;
+	json_t *e;
+	json_array_foreach(events, i, e)
+		list_push(g->spect, e);
+	json_decref(events);
+	log_debug("game=%" PRId64 " spectators' list begun events=%zu", g->id, g->spect->n);
+	return 0;
+}
+
+void watch_route_recorded(struct game *g, struct batch_action *ba, unsigned aud, unsigned heard,
+                          const json_t *msg)
+{
+	if (g->spect != NULL && (aud & AUD_SPECTATOR))
+		list_push(g->spect, msg);
+	watch_route(g, ba, aud, heard, msg);
 }
 
 void watch_route(struct game *g, struct batch_action *ba, unsigned aud, unsigned heard, const json_t *msg)
@@ -427,78 +517,6 @@ static struct game *seat_game(struct conn *c, json_t *id, json_t *req, bool umpi
 	return g;
 }
 
-/*
- * A delayed game's catch-up is cut from the spectators' whole list (the
- * released part; the rest fills the queue), built whole for each `watch`.
- * For a long record that list is built on the reader thread
- * (dispatch_offload): through the last action spectators heard anything
- * of (committed: a seat waits while the game has an uncommitted action;
- * the list ends there, and what only the players or umpires heard since
- * costs a spectator nothing), kept in g->catchup, and taken by the request
- * when it runs again, as long as spectators have heard nothing since;
- * otherwise the request builds it in place.
- */
-struct catchup_job {
-	struct games *gs;
-	struct store_game info;
-	int through;
-	json_t *events;
-	char err[256];
-};
-
-static void catchup_run(void *arg, struct store *st)
-{
-	struct catchup_job *j = arg;
-	j->events = announce_replay_through(st, &j->info, AUD_SPECTATOR, 0, j->through, j->err,
-	                                    sizeof j->err);
-}
-
-static void catchup_done(void *arg, uint64_t rows)
-{
-	struct catchup_job *j = arg;
-	struct game *g = game_find(j->gs, j->info.id);
-	(void)rows;
-	if (j->events == NULL) {
-		log_warnx("game=%" PRId64 " record could not be replayed: %s", j->info.id, j->err);
-	} else if (g != NULL && !g->dead && g->heard_seq[HEARD_SPECTATORS] == j->through) {
-		json_decref(g->catchup);
-		g->catchup = j->events;
-		g->catchup_seq = j->through;
-		j->events = NULL;
-	}
-	json_decref(j->events);
-	free(j);
-}
-
-static const struct reader_ops catchup_ops = { catchup_run, catchup_done };
-
-static bool catchup_offload(struct conn *c, struct game *g)
-{
-	int through = g->heard_seq[HEARD_SPECTATORS];
-	if (!dispatch_can_offload(c) || !reader_wants(conn_server(c)->reader, through))
-		return false;
-	struct catchup_job *j = xcalloc(1, sizeof *j);
-	j->gs = g->gs;
-	j->info = g->info;
-	j->through = through;
-	log_debug("game=%" PRId64 " catch-up through=%d", g->id, through);
-	dispatch_offload(c, &catchup_ops, j, (uint64_t)through);
-	return true;
-}
-
-/* The list built off the loop for the request running again, if the game
- * has had no action since (a new reference), or NULL. */
-static json_t *catchup_take(struct game *g)
-{
-	json_t *events = g->catchup;
-	g->catchup = NULL;
-	if (events != NULL && g->catchup_seq != g->heard_seq[HEARD_SPECTATORS]) {
-		json_decref(events);
-		events = NULL;
-	}
-	return events;
-}
-
 /* A spectator who muted a speaker does not hear their words in the
  * catch-up either (spectators_send for the live ones; probe: they came
  * back on a second connection's `watch`).  The page's "total" and "next"
@@ -521,12 +539,12 @@ static json_t *seat_view(struct game *g, int64_t viewer, bool umpire, size_t fro
 	struct store *st = g->gs->srv->store;
 	unsigned aud = umpire ? AUD_UMPIRE : AUD_SPECTATOR;
 	unsigned how = umpire ? ANNOUNCE_AUDIENCE : 0;
-	/* Only the page's events are built (announce_replay_page), except
-	 * for a spectator of a delayed game, whose catch-up is cut at what is
-	 * released and whose queue is filled from the same replay. */
+	/* Only the page's events are built: replayed (announce_replay_page),
+	 * or for a spectator of a delayed game read from its list, which is
+	 * cut at what is released and fills the seats' queue. */
 	bool paged = umpire || game_delay(g) == 0;
 	struct pager pg;
-	json_t *events = NULL;
+	size_t keep = 0;
 	if (paged) {
 		pager_init(&pg, from);
 		pg.end = end;
@@ -534,37 +552,25 @@ static json_t *seat_view(struct game *g, int64_t viewer, bool umpire, size_t fro
 			pager_free(&pg);
 			return NULL;
 		}
-	} else if ((events = catchup_take(g)) == NULL) {
-		/* Through the last action a spectator heard: what only others
-		 * heard since costs a spectator nothing (announce.h). */
-		char err[256];
-		int through = g->heard_seq[HEARD_SPECTATORS];
-		log_debug("game=%" PRId64 " catch-up through=%d", g->id, through);
-		if ((events = announce_replay_through(st, &g->info, aud, how, through, err, sizeof err)) ==
-		    NULL) {
-			log_warnx("game=%" PRId64 " record could not be replayed: %s", g->id, err);
+	} else {
+		/* A list that could not be read at the recovery is read now. */
+		if (g->spect == NULL && watch_list_begin(g, true) != 0)
 			return NULL;
-		}
-	}
-	if (!paged) {
-		/* A delayed game: the catch-up is what is released; the rest is
-		 * the queue (filled here at the first spectator: the game has no
-		 * uncommitted action, so the record and the stream agree). */
-		size_t keep = 0;
-		while (keep < json_array_size(events) &&
-		       released(g, (int)json_integer_value(
-		                           json_object_get(json_array_get(events, keep), "ply"))))
+		const struct watch_list *l = g->spect;
+		while (keep < l->n && released(g, l->e[keep].ply))
 			keep++;
+		/* The rest is the queue (filled here at the first spectator: the
+		 * game has no uncommitted action, so the list and the stream
+		 * agree). */
 		if (g->delay == NULL) {
 			struct watch_delay *q = xcalloc(1, sizeof *q);
 			g->delay = q;
-			for (size_t i = keep; i < json_array_size(events); i++)
-				delay_push(q, json_incref(json_array_get(events, i)));
+			for (size_t i = keep; i < l->n; i++)
+				delay_push(q, list_item(i, g->spect));
 		}
 		if (keep > end)
 			keep = end;
-		while (json_array_size(events) > keep)
-			json_array_remove(events, keep);
+		log_debug("game=%" PRId64 " catch-up from the spectators' list events=%zu", g->id, keep);
 	}
 	/* A delayed game's spectator is shown the state of what is released. */
 	bool delayed = shown_delayed(g, umpire);
@@ -578,10 +584,9 @@ static json_t *seat_view(struct game *g, int64_t viewer, bool umpire, size_t fro
 		pager_finish(&pg, j, "events");
 		*total = pg.n;
 	} else {
-		dispatch_page(j, "events", events, from);
-		*total = json_array_size(events);
+		dispatch_page_built(j, "events", keep, from, list_item, g->spect);
+		*total = keep;
 	}
-	json_decref(events);
 	if (!umpire)
 		drop_muted(g, viewer, json_object_get(j, "events"));
 	if (g->info.fen[0])
@@ -639,10 +644,8 @@ static void take_seat(struct conn *c, json_t *id, json_t *req, bool umpire,
 		seat_remove(g, w);
 		w = NULL;
 	}
-	/* A long replay for a paged view (seat_view) is made off the loop, and
-	 * so is a delayed game's whole list. */
-	if ((umpire || game_delay(g) == 0) ? announce_offload_marks(c, &g->info)
-	                                   : catchup_offload(c, g))
+	/* A long replay for a paged view (seat_view) is made off the loop. */
+	if ((umpire || game_delay(g) == 0) && announce_offload_marks(c, &g->info))
 		return;
 	/* A held seat's later pages (`from` past 0) end where its catch-up
 	 * began; a request from 0 (the seat's first, or a reader starting
