@@ -115,6 +115,11 @@ static long long wall(const struct client *c)
 	return c->wall ? c->wall(c->ctx) : (long long)mstime_wall();
 }
 
+long long client_wall(const struct client *c)
+{
+	return wall(c);
+}
+
 /* The ms left to an away player's deadline, as the server told it (`left`:
  * by its own clock, whatever this computer's wall clock says; a server
  * before `left`: its `until` against ours); -1: no deadline. */
@@ -872,9 +877,12 @@ static struct cgame *game_begin(struct client *c, const json_t *msg, bool state,
 	/* the people watching it now (a live game's view says) */
 	char watching[40];
 	words_watching(g->live ? json_object_get(msg, "spectators") : NULL, "; ", watching, sizeof watching);
-	client_out(c, "%s %ld: %s (White%s) vs %s (Black%s), rules %s; you play %s%s%s.",
+	/* the time control: an untimed game says so, as a timed one's clocks do (untimed probe) */
+	char tc[72];
+	words_time(json_object_get(msg, "time"), tc, sizeof tc);
+	client_out(c, "%s %ld: %s (White%s) vs %s (Black%s), rules %s, %s; you play %s%s%s.",
 	           state ? "Game" : "New game", id, g->name[WHITE], bot[WHITE] ? ", a bot" : "", g->name[BLACK],
-	           bot[BLACK] ? ", a bot" : "", g->rs->name, words_side(color), watching,
+	           bot[BLACK] ? ", a bot" : "", g->rs->name, tc, words_side(color), watching,
 	           g->id == c->current ? "" : " (\"switch\" to it to see it)");
 	/* a director's pairing: its tournament and round (game_start) */
 	char tour[PROTO_TOURNAMENT_MAX + 1], round[PROTO_ROUND_MAX + 1];

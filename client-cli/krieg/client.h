@@ -279,6 +279,8 @@ struct cgame *client_current(struct client *c);
 
 /* The client's monotonic time (ms). */
 long client_now(const struct client *c);
+/* The wall clock, ms since the epoch (c->wall, else the system's). */
+long long client_wall(const struct client *c);
 
 /* A game's clock for `color` now, in ms (-1 untimed). */
 long client_clock(const struct client *c, const struct cgame *g, int color);

@@ -846,7 +846,9 @@ static void done_raw(struct client *c, const json_t *res, const struct pending *
 
 static size_t help_about(const char *word, char *out, size_t len);
 
-/* help [WORD]: every command, or the one named WORD, else those whose line mentions it. */
+/* help [WORD]: every command, or the one named WORD, else those whose line
+ * mentions it; a rule set's name: what its umpire says (words_rules_help),
+ * then the commands that mention it ("help nost": move, quiet). */
 static int exec_help(struct client *cl, struct cmd *cmd, struct pending *p)
 {
 	/* Words asked for: --batch prints them too (the help probe: nothing
@@ -856,10 +858,15 @@ static int exec_help(struct client *cl, struct cmd *cmd, struct pending *p)
 		return 0;
 	}
 	char text[4096];
-	if (help_about(cmd->argv[0], text, sizeof text) == 0)
-		return client_error(cl, "No command is named \"%s\" or mentions it; \"help\" lists them all.",
-		                    cmd->argv[0]);
-	client_out_asked(cl, "%s", text);
+	const char *rules = words_rules_help(cmd->argv[0]);
+	size_t n = help_about(cmd->argv[0], text, sizeof text);
+	if (n == 0 && !rules)
+		return client_error(cl, "No command or rule set is named \"%s\", nor does a command mention it; "
+		                    "\"help\" lists them all.", cmd->argv[0]);
+	if (rules)
+		client_out_asked(cl, "%s", rules);
+	if (n)
+		client_out_asked(cl, "%s", text);
 	return 0;
 }
 
@@ -1113,7 +1120,28 @@ static int exec_ghost(struct client *cl, struct cmd *cmd, struct pending *p)
 		client_out(cl, "#%ld: %s", g->id, words[0] ? words : "No ghosts");
 		return 0;
 	}
-	client_show_board(cl, g);
+	if (!cl->batch) {
+		client_show_board(cl, g);   /* the ghosts where they stand now */
+		return 0;
+	}
+	/* --batch draws no board: one line of what was done, asked for as help
+	 * is (the ghost probe: nothing at all came out) */
+	if (cmd->type == CMD_GHOST_CLEAR) {
+		if (cmd->argc && strcmp(cmd->argv[0], "all") != 0)
+			client_out_asked(cl, "#%ld: ghost on %s cleared", g->id, cmd->argv[0]);
+		else
+			client_out_asked(cl, "#%ld: all ghosts cleared", g->id);
+		return 0;
+	}
+	const char *to = cmd->type == CMD_GHOST_PLACE ? cmd->argv[0] + strlen(cmd->argv[0]) - 2 : cmd->argv[1];
+	int sq = square_parse(to);
+	uint8_t code = sq >= 0 && sq < 64 ? g->ghosts.sq[sq] : MAILBOX_EMPTY;
+	const char *man = words_man(piece_code_type(code));
+	const char *side = piece_code_color(code) == WHITE ? "white" : "black";
+	if (cmd->type == CMD_GHOST_PLACE)
+		client_out_asked(cl, "#%ld: ghost %s %s placed on %s", g->id, side, man, to);
+	else
+		client_out_asked(cl, "#%ld: ghost %s %s moved from %s to %s", g->id, side, man, cmd->argv[0], to);
 	return 0;
 }
 
@@ -1271,6 +1299,48 @@ static void spoken_moves(const struct cgame *g, struct cmd *cmd)
 	}
 }
 
+/*
+ * The moves an ambiguous try could be, read on one's own board, into buf:
+ * "Nbd2 or Nfd2" (SAN as one's own board writes it, each naming its man);
+ * "" when there are none to name.  Each own man of the kind the text names
+ * (on the file or rank it writes, if any) that the text, given that man's
+ * square, makes a possible move.
+ */
+static void ambiguous_candidates(const struct board *own, int color, const char *text, char *buf, size_t len)
+{
+	struct notation_parts parts;
+	char san[64][NOTATION_MAX];
+	int n = 0;
+	buf[0] = '\0';
+	if (notation_lex(text, &parts, NULL, 0) != NOTATION_OK || parts.castle != NOTATION_CASTLE_NONE ||
+	    parts.drop || parts.from != SQ_NONE || parts.to == SQ_NONE)
+		return;
+	int type = parts.piece != PIECE_NONE ? parts.piece : PAWN;
+	for (int sq = 0; sq < 64; sq++) {
+		uint8_t code = own->mailbox[sq];
+		if (code == MAILBOX_EMPTY || piece_code_color(code) != color || piece_code_type(code) != type)
+			continue;
+		if ((parts.from_file >= 0 && (sq & 7) != parts.from_file) ||
+		    (parts.from_rank >= 0 && (sq >> 3) != parts.from_rank))
+			continue;
+		if (type == PAWN && parts.from_file < 0 && (sq & 7) != (parts.to & 7))
+			continue;   /* a bare pawn destination is a push, as the lexer's reader takes it */
+		struct notation_parts one = parts;
+		one.from = sq;
+		one.from_file = sq & 7;
+		one.from_rank = sq >> 3;
+		move_t m;
+		if (notation_resolve(own, color, &one, &m, NULL, 0) == NOTATION_OK)
+			notation_san(own, m, true, san[n++]);
+	}
+	size_t used = 0;
+	for (int i = 0; i < n && used < len; i++) {
+		int w = snprintf(buf + used, len - used, "%s%.*s", i == 0 ? "" : i + 1 == n ? " or " : ", ",
+		                 NOTATION_MAX - 1, san[i]);
+		used += w > 0 ? (size_t)w : 0;
+	}
+}
+
 static int exec_move(struct client *cl, struct cmd *cmd, struct pending *p)
 {
 	struct cgame *g = client_current(cl);
@@ -1305,6 +1375,12 @@ static int exec_move(struct client *cl, struct cmd *cmd, struct pending *p)
 			continue;
 		if (st == NOTATION_SYNTAX)
 			return client_error(cl, "\"%s\" is not a command or a move (type \"help\")", cmd->argv[i]);
+		if (st == NOTATION_AMBIGUOUS) {   /* the candidates named, not only "say which" (probe) */
+			char which[160];
+			ambiguous_candidates(&g->view.own, g->color, cmd->argv[i], which, sizeof which);
+			if (which[0])
+				return client_error(cl, "%s: ambiguous, say which: %s", cmd->argv[i], which);
+		}
 		return client_error(cl, "%s: %s", cmd->argv[i], err[0] ? err :
 		                    st == NOTATION_AMBIGUOUS ? "ambiguous" : "none of your pieces can make that move");
 	}
@@ -1932,12 +2008,24 @@ static void done_games(struct client *c, const json_t *res, const struct pending
 		/* TD probe: rated and a director's tournament and round went unsaid */
 		char paired[PROTO_TOURNAMENT_MAX + PROTO_ROUND_MAX + 16];
 		words_pairing(x, ", ", paired, sizeof paired);
-		client_out(c, "  game %lld: %s vs %s, %s%s%s, you are %s, %s%s%s",
+		/* The time control, and a correspondence game's running deadline by
+		 * this computer's clock, as `time` gives it (games probe: neither said) */
+		const json_t *tcj = json_object_get(x, "time");
+		const json_t *left = tm ? json_object_get(json_object_get(x, "clock"), tm) : NULL;
+		char tc[72], due[96] = "";
+		words_time(tcj, tc, sizeof tc);
+		if (!result && !adjourned && !paused && json_object_get(tcj, "days") && json_is_integer(left)) {
+			char at[48];
+			words_utc_at((client_wall(c) + json_integer_value(left)) / 1000, "%Y-%m-%d %H:%M UTC", at, sizeof at);
+			if (at[0])
+				snprintf(due, sizeof due, ", %s's time runs out %s", strcmp(tm, "white") ? "Black" : "White", at);
+		}
+		client_out(c, "  game %lld: %s vs %s, %s%s%s, you are %s, %s%s%s; %s%s",
 		           (long long)json_integer_value(json_object_get(x, "game")), str(x, "white"),
 		           str(x, "black"), str(x, "rules"), json_is_true(json_object_get(x, "rated")) ? ", rated" : "",
 		           paired, str(x, "color"),
 		           result ? "finished " : tm ? tm : "", result ? result : tm ? " to move" : "",
-		           adjourned ? " (adjourned)" : paused ? " (paused by the umpire)" : "");
+		           adjourned ? " (adjourned)" : paused ? " (paused by the umpire)" : "", tc, due);
 	}
 }
 
@@ -2199,7 +2287,7 @@ static void done_pgn(struct client *c, const json_t *msg, const struct pending *
 
 static const struct cmd_entry cmd_table[] = {
 	{ .name = "help", .type = CMD_HELP, .max = 1, .exec = exec_help,
-	  .usage = "help [WORD]               this text; or the command WORD, or those that mention it" },
+	  .usage = "help [WORD]               this text; or the command WORD, or those that mention it; or the rule set WORD" },
 	{ .name = "quit", .type = CMD_QUIT, .exec = exec_quit,
 	  .usage = "quit                      leave (games go on; resume later)" },
 	{ .name = "exit", .type = CMD_QUIT, .exec = exec_quit,

@@ -202,4 +202,13 @@ void words_ghosts(const struct ghosts *g, char *buf, size_t len);
 /* "pawn", "knight" ... "king", by piece_type. */
 const char *words_man(int type);
 
+/*
+ * `help RULES`: what a rule set's umpire says, in a few lines, after
+ * proto/RULESETS.md (which gives every option with its source).  The name
+ * in any case; kriegspiel.org's "wild16" is icc.  NULL for a word that
+ * names no rule set.  Every row of the core's table has its lines
+ * (test_client_words: an eleventh row without them fails).
+ */
+const char *words_rules_help(const char *name);
+
 #endif

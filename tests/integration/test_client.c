@@ -402,7 +402,7 @@ START_TEST(interactive_under_a_pty)
 	                  "rules", "icc", "color", "black", "rated", 0, "time", "base", 300, "inc", 0));
 	EXPECT(t, "bob_t (1500?) challenges you: icc, 5+0, unrated, you play White.");
 	tty_type(t, "accept");
-	EXPECT(t, "you play White");
+	EXPECT(t, "rules icc, 5+0; you play White");   /* the game's line says its time control */
 	EXPECT(t, " 1  R  N  B  Q  K  B  N  R  1");
 	kc_event(bob, "game_start");
 	/* White's clock runs and the prompt shows it, with nobody typing */
@@ -427,6 +427,12 @@ START_TEST(interactive_under_a_pty)
 	kc_event(bob, "capture");
 	tty_type(t, "board");
 	EXPECT(t, " 5  .  .  .  P  .  .  .  .  5");
+	/* the list says each game's time control, as the server's summary gives it */
+	tty_type(t, "games");
+	EXPECT(t, "you are white, black to move; 5+0");
+	/* a rule set explained (help english printed nothing about it) */
+	tty_type(t, "help english");
+	EXPECT(t, "Rule set english (the Gambit Club, London, 1933):");
 	/* Black never heard of White's moves or ghosts */
 	ck_assert(!saw_in_events(bob, "e2e4"));
 	ck_assert(!saw_in_events(bob, "exd5"));
@@ -1296,7 +1302,7 @@ START_TEST(reconnects_and_resumes_after_a_restart)
 	                 "wait game_over 60\n");
 	EXPECT(t, "bob_r (1500?) challenges you: icc, untimed, unrated, you play White.");
 	tty_type(t, "accept");
-	EXPECT(t, "you play White");
+	EXPECT(t, "rules icc, untimed; you play White");   /* untimed said (its prompt has no clocks) */
 	tty_type(t, "ghost place Nf6");
 	EXPECT(t, " 6  .  .  .  .  . [n] .  .  6");
 	tty_type(t, "e4");

@@ -153,7 +153,7 @@ START_TEST(board_list_has_no_duplicates)
 	}
 	client_flush(&c);
 	/* who watches, as the state said */
-	ck_assert_msg(strstr(s.printed, "Game 6: alice (White) vs bob (Black), rules icc; you play White; 2 watching."),
+	ck_assert_msg(strstr(s.printed, "Game 6: alice (White) vs bob (Black), rules icc, untimed; you play White; 2 watching."),
 	              "%s", s.printed);
 	struct cgame *g = client_current(&c);
 	ck_assert_ptr_nonnull(g);
@@ -238,7 +238,171 @@ START_TEST(help_about_a_word)
 	ck_assert_ptr_null(strstr(s.printed, "  resign "));
 	s.printed[0] = '\0';
 	ck_assert_int_eq(client_command(&c, "help zzzz"), -1);
-	ck_assert_ptr_nonnull(strstr(s.printed, "No command is named \"zzzz\" or mentions it"));
+	ck_assert_msg(strstr(s.printed, "No command or rule set is named \"zzzz\", nor does a command mention it"),
+	              "%s", s.printed);
+	client_free(&c);
+}
+END_TEST
+
+/* help RULES: what that rule set's umpire says (a probe: "help english"
+ * printed nothing about english), then the commands that mention it; in
+ * --batch too (words asked for); an unknown word stays unknown. */
+START_TEST(help_about_a_rule_set)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	ck_assert_int_eq(client_command(&c, "help english"), 0);
+	ck_assert_msg(strncmp(s.printed, "Rule set english (the Gambit Club, London, 1933):\n", 50) == 0, "%s", s.printed);
+	ck_assert_msg(strstr(s.printed, "The umpire answers \"Yes\" or \"No\", heard by both."), "%s", s.printed);
+	ck_assert_msg(strstr(s.printed, "After a Yes you must try\n  a pawn capture first"), "%s", s.printed);
+	ck_assert_msg(strstr(s.printed, "\"White tried an illegal move\" to the opponent"), "%s", s.printed);
+	ck_assert_ptr_null(strstr(s.printed, "Commands ("));
+	s.printed[0] = '\0';
+	/* kriegspiel.org's name for icc, in any case */
+	ck_assert_int_eq(client_command(&c, "help WILD16"), 0);
+	ck_assert_msg(strncmp(s.printed, "Rule set icc (the default;", 26) == 0, "%s", s.printed);
+	ck_assert_msg(strstr(s.printed, "(\"Black has 2 pawn tries\"); there is no \"any?\"."), "%s", s.printed);
+	s.printed[0] = '\0';
+	/* the rule set, then the commands that name it */
+	ck_assert_int_eq(client_command(&c, "help nost"), 0);
+	const char *rules = strstr(s.printed, "Rule set nost (NOST postal rules, 1995):");
+	const char *quiet = strstr(s.printed, "\n  quiet MOVE MOVE...");
+	ck_assert_msg(rules == s.printed && quiet != NULL, "%s", s.printed);
+	ck_assert_ptr_nonnull(strstr(s.printed, "(\"White tried one illegal\n  move\")"));
+	client_free(&c);
+	make_client(&c, &s, true);
+	ck_assert_int_eq(client_command(&c, "help rand"), 0);
+	ck_assert_msg(strstr(s.printed, "Stalemate loses: the\n  stalemated side loses."), "%s", s.printed);
+	ck_assert_int_eq(client_command(&c, "help wild17"), -1);
+	ck_assert_ptr_nonnull(strstr(s.printed, "No command or rule set is named \"wild17\""));
+	client_free(&c);
+}
+END_TEST
+
+/* The game's line says its time control, "untimed" too (a probe: an
+ * untimed game's header said nothing, where a timed one's prompt shows the
+ * clocks): a game_start, a login's game_state, correspondence. */
+START_TEST(game_header_says_the_time_control)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	sink_game_start(&c, 6, "white", false);
+	ck_assert_msg(strstr(s.printed, "New game 6: alice (White) vs bob (Black), rules icc, untimed; you play White."),
+	              "%s", s.printed);
+	sink_game_start(&c, 7, "black", true);
+	ck_assert_msg(strstr(s.printed, "New game 7: alice (White) vs bob (Black), rules icc, 5+0; you play Black."),
+	              "%s", s.printed);
+	client_receive(&c, "{\"event\":\"game_state\",\"game\":8,\"rules\":\"nost\",\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"color\":\"white\",\"rated\":false,\"live\":true,"
+	                   "\"to_move\":\"white\",\"time\":{\"days\":3},"
+	                   "\"clock\":{\"white\":259200000,\"black\":259200000}}");
+	ck_assert_msg(strstr(s.printed, "Game 8: alice (White) vs bob (Black), rules nost, 3 days a move; you play White"),
+	              "%s", s.printed);
+	client_free(&c);
+}
+END_TEST
+
+/* An ambiguous try names what it could be, on the player's own board (a
+ * probe: "Nd2" was refused without the candidates); nothing is sent. */
+START_TEST(ambiguous_try_lists_the_candidates)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	client_receive(&c, "{\"event\":\"game_start\",\"game\":3,\"rules\":\"icc\",\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"color\":\"white\",\"rated\":false,"
+	                   "\"fen\":\"4k3/8/8/8/8/5N2/8/1N2K2R w K - 0 1\"}");
+	client_flush(&c);
+	int sent = s.nsent;
+	s.printed[0] = '\0';
+	ck_assert_int_eq(client_command(&c, "Nd2"), -1);
+	ck_assert_msg(strstr(s.printed, "Nd2: ambiguous, say which: Nbd2 or Nfd2\n"), "%s", s.printed);
+	/* spoken, and in a preference list */
+	ck_assert_int_eq(client_command(&c, "Kf1 nd2"), -1);
+	ck_assert_msg(strstr(s.printed, "Nd2: ambiguous, say which: Nbd2 or Nfd2\n"), "%s", s.printed);
+	ck_assert_int_eq(client_command(&c, "Nbd2"), 0);
+	ck_assert_int_eq(s.nsent, sent + 1);
+	client_free(&c);
+	/* three knights: each named as the player's own board tells them apart */
+	make_client(&c, &s, false);
+	client_receive(&c, "{\"event\":\"game_start\",\"game\":3,\"rules\":\"icc\",\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"color\":\"white\",\"rated\":false,"
+	                   "\"fen\":\"4k3/8/8/8/8/1N3N2/8/1N2K3 w - - 0 1\"}");
+	client_flush(&c);
+	s.printed[0] = '\0';
+	ck_assert_int_eq(client_command(&c, "Nxd2"), -1);
+	ck_assert_msg(strstr(s.printed, "Nxd2: ambiguous, say which: N1d2, Nb3d2 or Nfd2\n"), "%s", s.printed);
+	ck_assert_int_eq(client_command(&c, "Nbd2"), -1);   /* b1 and b3 */
+	ck_assert_msg(strstr(s.printed, "Nbd2: ambiguous, say which: N1d2 or Nb3d2\n"), "%s", s.printed);
+	ck_assert_int_eq(s.nsent, 0);
+	client_free(&c);
+}
+END_TEST
+
+/* Ghost commands where no board is drawn (--batch) say what they did, a
+ * line each (a probe: nothing at all came out); at a terminal the board
+ * redrawn shows it. */
+START_TEST(ghosts_say_what_they_did)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, true);
+	sink_game_start(&c, 4, "white", false);
+	s.printed[0] = '\0';
+	static const struct { const char *cmd, *said; } steps[] = {
+		{ "ghost place Nf6", "#4: ghost black knight placed on f6\n" },
+		{ "ghost place e5", "#4: ghost black pawn placed on e5\n" },
+		{ "ghost move f6 g4", "#4: ghost black knight moved from f6 to g4\n" },
+		{ "ghost clear e5", "#4: ghost on e5 cleared\n" },
+		{ "ghost clear", "#4: all ghosts cleared\n" },
+	};
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+		ck_assert_int_eq(client_command(&c, steps[i].cmd), 0);
+		ck_assert_str_eq(s.printed, steps[i].said);
+		s.printed[0] = '\0';
+	}
+	ck_assert_int_eq(s.nsent, 0);
+	client_free(&c);
+	make_client(&c, &s, false);
+	sink_game_start(&c, 4, "white", false);
+	s.printed[0] = '\0';
+	ck_assert_int_eq(client_command(&c, "ghost place Nf6"), 0);
+	ck_assert_msg(strstr(s.printed, "White's own board") && strstr(s.printed, "[n]") && !strstr(s.printed, "placed"),
+	              "%s", s.printed);
+	client_free(&c);
+}
+END_TEST
+
+/* games: each game's time control, and a correspondence game's deadline
+ * as `time` gives it (a probe: neither was shown). */
+START_TEST(games_list_the_time_control)
+{
+	struct client c;
+	struct sink s;
+	sink_logged_in(&c, &s);   /* wall clock 2026-01-01 00:00 UTC */
+	ck_assert_int_eq(client_command(&c, "games"), 0);
+	sink_reply_ok(&c, &s, "\"games\":["
+	              "{\"game\":12,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\",\"color\":\"white\","
+	              "\"rated\":false,\"live\":true,\"to_move\":\"black\",\"clock\":{\"white\":299000,"
+	              "\"black\":300000},\"time\":{\"base\":300.0,\"inc\":2.0}},"
+	              "{\"game\":13,\"rules\":\"nost\",\"white\":\"carl\",\"black\":\"alice\",\"color\":\"black\","
+	              "\"rated\":false,\"live\":true,\"to_move\":\"white\",\"clock\":{\"white\":90000000,"
+	              "\"black\":259200000},\"time\":{\"days\":3}},"
+	              "{\"game\":14,\"rules\":\"english\",\"white\":\"alice\",\"black\":\"dave\",\"color\":\"white\","
+	              "\"rated\":false,\"live\":true,\"to_move\":\"white\"},"
+	              "{\"game\":9,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\",\"color\":\"white\","
+	              "\"rated\":false,\"live\":false,\"result\":\"0-1\",\"reason\":\"checkmate\","
+	              "\"time\":{\"base\":60.0,\"inc\":0.0}}],\"total\":4");
+	ck_assert_msg(strstr(s.printed, "  game 12: alice vs bob, icc, you are white, black to move; 5+2\n"), "%s",
+	              s.printed);
+	ck_assert_msg(strstr(s.printed, "  game 13: carl vs alice, nost, you are black, white to move; 3 days a move, "
+	                     "White's time runs out 2026-01-02 01:00 UTC\n"), "%s", s.printed);
+	ck_assert_msg(strstr(s.printed, "  game 14: alice vs dave, english, you are white, white to move; untimed\n"),
+	              "%s", s.printed);
+	ck_assert_msg(strstr(s.printed, "  game 9: alice vs bob, icc, you are white, finished 0-1; 1+0\n"), "%s",
+	              s.printed);
 	client_free(&c);
 }
 END_TEST
@@ -2011,6 +2175,11 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, board_redrawn_when_what_it_shows_changes);
 	tcase_add_test(tc, help_is_shown_whole);
 	tcase_add_test(tc, help_about_a_word);
+	tcase_add_test(tc, help_about_a_rule_set);
+	tcase_add_test(tc, game_header_says_the_time_control);
+	tcase_add_test(tc, ambiguous_try_lists_the_candidates);
+	tcase_add_test(tc, ghosts_say_what_they_did);
+	tcase_add_test(tc, games_list_the_time_control);
 	tcase_add_test(tc, guest_quit_warns);
 	tcase_add_test(tc, paged_lists_read_to_the_end);
 	tcase_add_test(tc, admin_words_and_server_notices);

@@ -561,6 +561,39 @@ START_TEST(over_long_text_cut_between_characters)
 }
 END_TEST
 
+/* help RULES: every rule set of the core's table has its lines, headed by
+ * its name, short (at most 10 lines, none over 100 columns); any case and
+ * kriegspiel.org's "wild16" find them; no other word does. */
+START_TEST(every_rule_set_has_help)
+{
+	const struct ruleset *rs;
+	for (size_t i = 0; (rs = ruleset_at(i)) != NULL; i++) {
+		const char *text = words_rules_help(rs->name);
+		ck_assert_msg(text != NULL, "no help for rule set %s", rs->name);
+		char head[64];
+		snprintf(head, sizeof head, "Rule set %s ", rs->name);
+		ck_assert_msg(strncmp(text, head, strlen(head)) == 0, "%s: %.60s", rs->name, text);
+		int lines = 1;
+		for (const char *p = text, *nl; p; p = nl ? nl + 1 : NULL, lines += nl != NULL) {
+			nl = strchr(p, '\n');
+			size_t n = nl ? (size_t)(nl - p) : strlen(p);
+			ck_assert_msg(n <= 100, "%s: a line of %zu bytes: %.*s", rs->name, n, (int)n, p);
+		}
+		ck_assert_msg(lines >= 3 && lines <= 10, "%s: %d lines", rs->name, lines);
+		ck_assert_msg(text[strlen(text) - 1] != '\n', "%s ends in a newline", rs->name);
+	}
+	ck_assert_ptr_eq(words_rules_help("English"), words_rules_help("english"));
+	ck_assert_ptr_eq(words_rules_help("wild16"), words_rules_help("icc"));
+	ck_assert_ptr_null(words_rules_help("wild"));
+	ck_assert_ptr_null(words_rules_help(""));
+	ck_assert_ptr_null(words_rules_help(NULL));
+	/* what each says its pawn tries and "any?" are, as the umpire words them */
+	ck_assert_ptr_nonnull(strstr(words_rules_help("gollon"), "\"Try!\" when a pawn capture"));
+	ck_assert_ptr_nonnull(strstr(words_rules_help("insurance"), "a yes is \"Try\""));
+	ck_assert_ptr_nonnull(strstr(words_rules_help("berkeley"), "there is no \"any?\""));
+}
+END_TEST
+
 static Suite *words_suite(void)
 {
 	Suite *s = suite_create("client_words");
@@ -578,6 +611,7 @@ static Suite *words_suite(void)
 	tcase_add_test(tc, numbered_as_chess);
 	tcase_add_test(tc, offers_as_each_side_hears_them);
 	tcase_add_test(tc, time_control_words);
+	tcase_add_test(tc, every_rule_set_has_help);
 	tcase_add_test(tc, umpire_texts_shown_whole);
 	tcase_add_test(tc, peoples_words_shown_whole);
 	tcase_add_test(tc, over_long_text_cut_between_characters);
