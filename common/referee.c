@@ -709,6 +709,26 @@ int referee_end(struct referee *r, enum game_reason reason, int color, struct ev
 	}
 }
 
+/*
+ * Was the mover told this turn that it has no pawn capture: icc's zero
+ * count, nost's and cincinnati's "no", a "No" to its own "any?"?  (The
+ * board does not change within a turn, so the count now is the count
+ * said.)  Such a try cannot succeed; where the information does not bind
+ * it is still an attempt (refused as illegal), but not among `possible`.
+ */
+static bool told_no_pawn_capture(const struct referee *r)
+{
+	switch (r->rs->pawn_info) {
+	case PAWN_INFO_COUNT:
+	case PAWN_INFO_YESNO:
+		return movegen_pawn_captures(&r->b) == 0;
+	case PAWN_INFO_ASK:
+		return r->any_asked && movegen_pawn_captures(&r->b) == 0;
+	default:
+		return false;
+	}
+}
+
 void referee_possible(const struct referee *r, int color, struct movelist *out)
 {
 	struct movelist all;
@@ -718,6 +738,7 @@ void referee_possible(const struct referee *r, int color, struct movelist *out)
 		return;
 	board_own_view(&r->b, color, &own);
 	movegen_possible(&own, color, &all);
+	bool no_pawn_capture = told_no_pawn_capture(r);
 	for (int i = 0; i < all.n; i++) {
 		move_t m = all.m[i];
 		if (referee_refused_has(r, m))
@@ -725,6 +746,8 @@ void referee_possible(const struct referee *r, int color, struct movelist *out)
 		if (r->must_capture && !referee_is_pawn_capture(&own, m))
 			continue;
 		if (referee_ruled_out(r, m))
+			continue;
+		if (no_pawn_capture && referee_is_pawn_capture(&own, m))
 			continue;
 		out->m[out->n++] = m;
 	}

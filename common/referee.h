@@ -96,8 +96,9 @@ int referee_umpire_end(struct referee *r, enum game_result result, enum game_rea
 /* The moves `color` may still attempt this turn as seen from its own
  * pieces alone: movegen_possible() minus tries already refused this turn
  * (a try is an origin and a destination: a refused promotion takes every
- * promotion piece with it), and only pawn captures while a yes to "any?"
- * obliges one. */
+ * promotion piece with it), only pawn captures while a yes to "any?"
+ * obliges one, and no pawn capture the turn's pawn information rules out
+ * (a zero count, a "no", a square not named), bound or not. */
 void referee_possible(const struct referee *r, int color, struct movelist *out);
 
 int referee_side_to_move(const struct referee *r);

@@ -35,11 +35,6 @@ static bool drops(const struct view *v)
 	return v->rs != NULL && v->rs->drops;
 }
 
-static bool binds(const struct view *v)
-{
-	return v->rs != NULL && v->rs->pawn_info_binds;
-}
-
 static void apply_own_move(struct view *v, move_t m)
 {
 	struct board *b = &v->own;
@@ -142,18 +137,25 @@ void view_apply(struct view *v, const struct event *e)
 		if (drops(v) && e->by == !me && captured_type(e->what) != PIECE_NONE)
 			board_hand_take(&v->own, !me, captured_type(e->what));
 		break;
+	/* The turn's pawn information is about legal pawn captures
+	 * (movegen_pawn_captures): a "no" or a zero leaves none that can
+	 * succeed, in every rule set that says it, whether or not it binds. */
 	case EV_ANY:
 		if (e->by == me && (e->answer == ANY_YES || e->answer == ANY_TRY))
 			v->must_try_capture = true;
-		if (e->by == me && e->answer == ANY_NO && binds(v))
+		if (e->by == me && e->answer == ANY_NO)
+			v->pawn_ok = 0;
+		break;
+	case EV_PAWN_TRIES:
+		if (e->by == me && e->count == 0)
 			v->pawn_ok = 0;
 		break;
 	case EV_PAWN_CAPTURES:
-		if (e->by == me && !e->answer && binds(v))
+		if (e->by == me && !e->answer)
 			v->pawn_ok = 0;
 		break;
 	case EV_PAWN_SQUARES:
-		if (e->by == me && binds(v))
+		if (e->by == me)
 			v->pawn_ok = e->squares;
 		break;
 	case EV_GAME_OVER:
@@ -183,6 +185,8 @@ void view_possible(const struct view *v, struct movelist *out)
 			continue;
 		if (v->must_try_capture && !is_pawn_capture(&v->own, m))
 			continue;
+		/* Ruled out by the turn's pawn information: impossible where
+		 * it binds, certainly refused as illegal where it does not. */
 		if (is_pawn_capture(&v->own, m) && !(v->pawn_ok >> move_from(m) & 1))
 			continue;
 		out->m[out->n++] = m;

@@ -22,8 +22,12 @@ struct view {
 	                          * set with "any?" has the obligation); cleared by the first
 	                          * pawn-capture try (berkeley_any: by the move) */
 	uint64_t pawn_ok;        /* pawns whose capture tries the turn's pawn information leaves
-	                          * open (rule sets with pawn_info_binds; else all) */
-	const struct ruleset *rs; /* NULL: the obligation of english, nothing ruled out */
+	                          * open: none after a "No" to "any?", a zero count of pawn tries
+	                          * (icc) or "no pawn capture" (nost, cincinnati); rand's squares;
+	                          * else all.  In every rule set: where the information does not
+	                          * bind (pawn_info_binds false) such a try is not impossible,
+	                          * but it cannot succeed */
+	const struct ruleset *rs; /* NULL: the obligation of english, nothing bound */
 	bool over;
 };
 
@@ -31,13 +35,19 @@ struct view {
 void view_init(struct view *v, const struct board *start, int color);
 
 /* The game's rule set, where the view must know what its words bind
- * (berkeley_any, cincinnati, rand): call after view_init. */
+ * (berkeley_any's obligation, crazykrieg's reserves): call after view_init. */
 void view_set_ruleset(struct view *v, const struct ruleset *rs);
 
 /* Apply one event this player received (events for other audiences are ignored). */
 void view_apply(struct view *v, const struct event *e);
 
-/* The attempts the player may still make this turn, from its own view alone. */
+/* The attempts the player may still make this turn with a chance of
+ * success, from its own view alone: the possible moves on its own pieces
+ * (movegen_possible) less the tries refused this turn, only pawn captures
+ * while a yes to "any?" obliges one, and no pawn capture the turn's pawn
+ * information rules out (pawn_ok), whether or not the rule set binds it:
+ * in icc, nost, english, insurance and gollon such a try would be taken,
+ * and refused as illegal. */
 void view_possible(const struct view *v, struct movelist *out);
 
 #endif

@@ -367,7 +367,8 @@ START_TEST(test_promotion_piece_same_try)
 	ASSERT_FAILS_CLEANLY(r, &ev, referee_attempt_list(r, WHITE, twice, 3, &ev), REF_E_ALREADY_TRIED);
 	referee_possible(r, WHITE, &ml);
 	ck_assert(!has_from_to(&ml, 52, 59)); /* no e7d8 of any piece */
-	ck_assert(has_from_to(&ml, 52, 61));  /* e7f8 still open */
+	ck_assert(!has_from_to(&ml, 52, 61)); /* nor e7f8: "no pawn capture" was said */
+	ck_assert(has_from_to(&ml, 52, 60));  /* the push e7e8 still open */
 	ck_assert_int_eq(play(r, "Kd2", &ev), REF_OK);
 	const struct event *c = find(&ev, EV_ILLEGAL_COUNT);
 	ck_assert_ptr_nonnull(c);

@@ -80,7 +80,8 @@ static void assert_view_matches(const struct view *v, const struct referee *r)
 	ck_assert_uint_eq(v->own.castling, truth.castling);
 	ck_assert_int_eq(v->to_move, referee_side_to_move(r));
 	ck_assert_int_eq(v->over, referee_over(r));
-	/* what the player may still try agrees with the referee */
+	/* what the player may still try agrees with the referee (the pawn
+	 * captures the turn's pawn information rules out left out by both) */
 	struct movelist a, b;
 	view_possible(v, &a);
 	referee_possible(r, v->color, &b);
@@ -273,6 +274,217 @@ START_TEST(test_view_refused_promotion)
 }
 END_TEST
 
+/*
+ * The pawn information of a turn, heard by the player to move, leaves out
+ * of view_possible the pawn captures it rules out, in every rule set
+ * that says anything about pawn captures: where it binds (the referee
+ * calls such a try impossible) and where it does not (the try would be
+ * refused as illegal: it cannot succeed).  The pawn on e4 has two
+ * diagonals on its own board (d5, f5) and nothing to take on either.
+ */
+#define LONE_PAWN "4k3/8/8/8/4P3/8/8/4K3 w - - 0 1"
+
+static bool has_try(const struct movelist *ml, int from, int to)
+{
+	for (int i = 0; i < ml->n; i++)
+		if (move_from(ml->m[i]) == from && move_to(ml->m[i]) == to)
+			return true;
+	return false;
+}
+
+struct game {
+	struct referee *r;
+	struct view v[2];
+	struct evlist ev;
+};
+
+static void game_start(struct game *g, const char *rules, const char *fen)
+{
+	char err[160];
+	const struct ruleset *rs = ruleset_find(rules);
+	ck_assert_ptr_nonnull(rs);
+	g->r = referee_new(rs, fen, err, sizeof err);
+	ck_assert_msg(g->r != NULL, "%s", err);
+	for (int c = WHITE; c <= BLACK; c++) {
+		view_init(&g->v[c], referee_board(g->r), c);
+		view_set_ruleset(&g->v[c], rs);
+	}
+	evlist_init(&g->ev);
+	ck_assert_int_eq(referee_begin(g->r, &g->ev), REF_OK);
+	feed(g->v, &g->ev, g->r);
+}
+
+/* One attempt by color, fed to both views: the type of the first event it brought. */
+static int game_try(struct game *g, int color, const char *text)
+{
+	evlist_clear(&g->ev);
+	ck_assert_msg(referee_attempt(g->r, color, text, &g->ev) == REF_OK, "%s: %s", text, referee_error(g->r));
+	ck_assert_uint_gt(g->ev.n, 0);
+	feed(g->v, &g->ev, g->r);
+	return g->ev.v[0].type;
+}
+
+static int game_any(struct game *g, int color)
+{
+	evlist_clear(&g->ev);
+	ck_assert_int_eq(referee_any(g->r, color, &g->ev), REF_OK);
+	ck_assert_uint_eq(g->ev.n, 1);
+	feed(g->v, &g->ev, g->r);
+	return g->ev.v[0].type == EV_ANY ? g->ev.v[0].answer : -1;
+}
+
+static void game_end(struct game *g)
+{
+	evlist_free(&g->ev);
+	referee_free(g->r);
+}
+
+/* White's possible tries: no capture from e4, but the pawn's push and the king's step up. */
+static void assert_no_pawn_captures(const struct game *g, const char *what)
+{
+	struct movelist ml;
+	view_possible(&g->v[WHITE], &ml);
+	ck_assert_msg(!has_try(&ml, 28, 35), "%s: e4xd5 still possible", what);
+	ck_assert_msg(!has_try(&ml, 28, 37), "%s: e4xf5 still possible", what);
+	ck_assert_msg(has_try(&ml, 28, 36), "%s: e4-e5 gone", what);
+	int k = board_king(&g->v[WHITE].own, WHITE);
+	ck_assert_msg(has_try(&ml, k, k + 8), "%s: the king's step up gone", what);
+}
+
+static void assert_pawn_captures(const struct game *g, const char *what)
+{
+	struct movelist ml;
+	view_possible(&g->v[WHITE], &ml);
+	ck_assert_msg(has_try(&ml, 28, 35) && has_try(&ml, 28, 37), "%s: e4's captures missing", what);
+}
+
+/* icc (seed 003): "White has 0 pawn tries" as the turn begins. */
+START_TEST(test_view_icc_zero_pawn_tries)
+{
+	struct game g;
+	game_start(&g, "icc", LONE_PAWN);
+	ck_assert_int_eq(g.ev.v[0].type, EV_PAWN_TRIES);
+	ck_assert_int_eq(g.ev.v[0].count, 0);
+	assert_no_pawn_captures(&g, "icc, 0 pawn tries");
+	/* and again at the next turn's "0 pawn tries" */
+	ck_assert_int_eq(game_try(&g, WHITE, "e1f2"), EV_MOVE);
+	ck_assert_int_eq(game_try(&g, BLACK, "e8d8"), EV_MOVE);
+	assert_no_pawn_captures(&g, "icc, 0 pawn tries next turn");
+	game_end(&g);
+
+	/* one pawn try: both diagonals stay open (which one is not said) and,
+	 * once one is refused, the other */
+	game_start(&g, "icc", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
+	ck_assert_int_eq(g.ev.v[0].count, 1);
+	assert_pawn_captures(&g, "icc, 1 pawn try");
+	ck_assert_int_eq(game_try(&g, WHITE, "e4f5"), EV_ILLEGAL);
+	struct movelist ml;
+	view_possible(&g.v[WHITE], &ml);
+	ck_assert(has_try(&ml, 28, 35));
+	ck_assert(!has_try(&ml, 28, 37));
+	game_end(&g);
+}
+END_TEST
+
+/* english (seed 001 rule 11): "Any?" answered "No". */
+START_TEST(test_view_english_any_no)
+{
+	struct game g;
+	game_start(&g, "english", LONE_PAWN);
+	assert_pawn_captures(&g, "english, not asked");
+	ck_assert_int_eq(game_any(&g, WHITE), ANY_NO);
+	assert_no_pawn_captures(&g, "english, any? no");
+	/* the answer holds for its turn only */
+	ck_assert_int_eq(game_try(&g, WHITE, "e1f2"), EV_MOVE);
+	ck_assert_int_eq(game_try(&g, BLACK, "e8d8"), EV_MOVE);
+	assert_pawn_captures(&g, "english, the next turn");
+	game_end(&g);
+}
+END_TEST
+
+/* insurance: "any?" after the first move, answered "No". */
+START_TEST(test_view_insurance_any_no)
+{
+	struct game g;
+	game_start(&g, "insurance", LONE_PAWN);
+	ck_assert_int_eq(game_try(&g, WHITE, "e1f2"), EV_MOVE);
+	ck_assert_int_eq(game_try(&g, BLACK, "e8d8"), EV_MOVE);
+	assert_pawn_captures(&g, "insurance, not asked");
+	ck_assert_int_eq(game_any(&g, WHITE), ANY_NO);
+	struct movelist ml;
+	view_possible(&g.v[WHITE], &ml);
+	ck_assert(!has_try(&ml, 28, 35) && !has_try(&ml, 28, 37));
+	ck_assert(has_try(&ml, 28, 36) && has_try(&ml, 13, 21)); /* e4-e5, Kf2-f3 */
+	game_end(&g);
+}
+END_TEST
+
+/* gollon: "Any?" answered "No" (a yes would be "Try!"). */
+START_TEST(test_view_gollon_any_no)
+{
+	struct game g;
+	game_start(&g, "gollon", LONE_PAWN);
+	ck_assert_int_eq(game_any(&g, WHITE), ANY_NO);
+	assert_no_pawn_captures(&g, "gollon, any? no");
+	game_end(&g);
+}
+END_TEST
+
+/* nost (seed 000): "White has no pawn capture" as the turn begins; a yes leaves both. */
+START_TEST(test_view_nost_no_pawn_capture)
+{
+	struct game g;
+	game_start(&g, "nost", LONE_PAWN);
+	ck_assert_int_eq(g.ev.v[0].type, EV_PAWN_CAPTURES);
+	ck_assert_int_eq(g.ev.v[0].answer, 0);
+	assert_no_pawn_captures(&g, "nost, no pawn capture");
+	game_end(&g);
+	game_start(&g, "nost", "4k3/8/8/5p2/4P3/8/8/4K3 w - - 0 1");
+	ck_assert_int_eq(g.ev.v[0].answer, 1);
+	assert_pawn_captures(&g, "nost, a pawn capture");
+	game_end(&g);
+}
+END_TEST
+
+/* The rule sets whose pawn information binds did so already: kept so. */
+START_TEST(test_view_binding_no_pawn_capture)
+{
+	static const char *const ask[] = { "berkeley_any", "crazykrieg" };
+	static const char *const told[] = { "cincinnati", "rand" };
+	struct game g;
+	for (size_t k = 0; k < 2; k++) {
+		game_start(&g, ask[k], LONE_PAWN);
+		ck_assert_int_eq(game_any(&g, WHITE), ANY_NO);
+		assert_no_pawn_captures(&g, ask[k]);
+		game_end(&g);
+		game_start(&g, told[k], LONE_PAWN);
+		assert_no_pawn_captures(&g, told[k]);
+		game_end(&g);
+	}
+	/* berkeley says nothing of pawn captures: both stay */
+	game_start(&g, "berkeley", LONE_PAWN);
+	assert_pawn_captures(&g, "berkeley");
+	game_end(&g);
+	/* a view without its rule set: a "No" still rules the captures out */
+	struct board b;
+	char err[80];
+	ck_assert_int_eq(fen_parse(LONE_PAWN, &b, err, sizeof err), 0);
+	struct view v;
+	view_init(&v, &b, WHITE);
+	struct event e;
+	memset(&e, 0, sizeof e);
+	e.type = EV_ANY;
+	e.by = WHITE;
+	e.answer = ANY_NO;
+	e.audience = AUD_PUBLIC;
+	e.move = MOVE_NONE;
+	view_apply(&v, &e);
+	struct movelist ml;
+	view_possible(&v, &ml);
+	ck_assert(!has_try(&ml, 28, 35) && !has_try(&ml, 28, 37) && has_try(&ml, 28, 36));
+}
+END_TEST
+
 static Suite *view_suite(void)
 {
 	Suite *s = suite_create("view");
@@ -281,6 +493,12 @@ static Suite *view_suite(void)
 	tcase_add_test(tc, test_view_basics);
 	tcase_add_test(tc, test_random_games_every_ruleset);
 	tcase_add_test(tc, test_view_refused_promotion);
+	tcase_add_test(tc, test_view_icc_zero_pawn_tries);
+	tcase_add_test(tc, test_view_english_any_no);
+	tcase_add_test(tc, test_view_insurance_any_no);
+	tcase_add_test(tc, test_view_gollon_any_no);
+	tcase_add_test(tc, test_view_nost_no_pawn_capture);
+	tcase_add_test(tc, test_view_binding_no_pawn_capture);
 	suite_add_tcase(s, tc);
 	return s;
 }
