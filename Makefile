@@ -250,18 +250,31 @@ ASAN_VARS = BUILD=build/asan BINDIR=build/asan/bin OPT=-O1 \
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check: deps
 	$(MAKE) -j$(JOBS) all check-compile $(BENCH_BINS) $(addprefix $(BUILD)/tests/unit/,$(PLAIN_TESTS))
-	if command -v clang >/dev/null; then \
-	  $(MAKE) -j$(JOBS) CC=clang BUILD=build/clang BINDIR=build/clang/bin OPT=-O0 check-compile; fi
 	$(MAKE) -j$(JOBS) $(ASAN_VARS) check-build
 	$(MAKE) $(ASAN_VARS) suites
 	tests/run-tests.sh plain $(addprefix $(BUILD)/tests/unit/,$(PLAIN_TESTS))
+	$(MAKE) -j3 --output-sync=target check-after
+	$(MAKE) $(ASAN_VARS) check-browser
+
+# After the suites, side by side (each target's output printed whole when
+# it ends): the service checks then the benchmarks' smoke, the TSan build
+# and thread tests, and when clang is there its compilation of the tree and
+# the fuzz smoke.  Alone, one after the other, they took 170 s of make
+# check; the first two use a fifth of a core and a core at most, so they
+# leave room for the builds.  The browser tests come last and alone:
+# chromium fills both cores.
+CLANG := $(shell command -v clang 2>/dev/null)
+.PHONY: check-after check-service-smoke check-tsan check-clang
+check-after: check-service-smoke check-tsan $(if $(CLANG),check-clang fuzz-smoke)
+check-clang:
+	$(MAKE) -j$(JOBS) CC=clang BUILD=build/clang BINDIR=build/clang/bin OPT=-O0 check-compile
+check-service-smoke:
 	$(MAKE) check-service
 	$(MAKE) bench-smoke
+check-tsan:
 	$(MAKE) -j$(JOBS) $(TSAN_VARS) build/tsan/bin/kriegd
 	ASAN_OPTIONS=$${ASAN_OPTIONS:-$(SUITE_ASAN)} KRIEGD=$(abspath build/tsan/bin/kriegd) tests/run-tests.sh tsan \
 	  $(addprefix build/asan/tests/integration/,$(THREAD_TESTS))
-	if command -v clang >/dev/null; then $(MAKE) fuzz-smoke; fi
-	$(MAKE) $(ASAN_VARS) check-browser
 
 # The daemon's threads (store writer, password hashing, reader) under ThreadSanitizer:
 # the integration tests that drive them run against a TSan-built kriegd.
