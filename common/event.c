@@ -53,6 +53,16 @@ unsigned event_heard(const struct evlist *l, size_t i)
 	return next && event_copies(e, next) ? e->audience | next->audience : e->audience;
 }
 
+unsigned event_told(const struct evlist *l, size_t i)
+{
+	const struct event *e = &l->v[i];
+	if (e->type != EV_CAPTURE)
+		return e->audience;
+	if (i > 0 && event_copies(&l->v[i - 1], e))
+		return l->v[i - 1].audience | e->audience;
+	return event_heard(l, i);
+}
+
 void evlist_free(struct evlist *l)
 {
 	free(l->v);

@@ -151,6 +151,14 @@ void evlist_free(struct evlist *l);
  * shown who heard it all (an english try told to both is not the icc try
  * told to the mover alone: rules probe).  Any other event: its audience. */
 unsigned event_heard(const struct evlist *l, size_t i);
+/* The audience a copy of an announcement says it had, to whoever reads
+ * it.  A capture told in two copies (nost's en passant: each side hears
+ * its own square) says who heard either, as an ordinary capture does: its
+ * own audience told its reader that the capture was en passant, which
+ * rule 8 hides from both players (a probe read it from
+ * "audience":["black","spectator"]).  Any other copy says its own: who
+ * hears what of a refused try is the rule set's, known to both. */
+unsigned event_told(const struct evlist *l, size_t i);
 /* Is `next`, the event after e in its action's list, the others' copy of
  * e's announcement (event_heard)? */
 bool event_copies(const struct event *e, const struct event *next);

@@ -299,8 +299,10 @@ static int replay_cb(const struct store_action *sa, void *arg)
 		const struct event *e = &rp->out.v[i];
 		if (!in_list(rp->aud, rp->how, e->audience, 0) || !replay_wants(rp))
 			continue;
-		replay_put(rp, announce_event(rp->g->id, rp->rs, e, NULL, rp->ref, &a), event_heard(&rp->out, i),
-		           e->audience);
+		struct event told = *e;   /* as it was sent: event_told's audience */
+		told.audience = (uint8_t)event_told(&rp->out, i);
+		replay_put(rp, announce_event(rp->g->id, rp->rs, &told, NULL, rp->ref, &a),
+		           event_heard(&rp->out, i), e->audience);
 	}
 	/* The action's notice, if this list has it (a private note is left
 	 * out before it is counted: the page's "total" and "next" are those of
@@ -972,26 +974,33 @@ struct stored {
 	const struct ruleset *rs;
 	unsigned aud;
 	json_t *arr;
-	/* the umpire's list: its last event, which the next may be the
-	 * others' copy of (event_heard, as a replayed view says it) */
+	/* the record's last event, which the next may be the others' copy of
+	 * (each copy says who heard either, event_told, as a replayed view
+	 * says it), and its line if this list holds it */
 	struct event last;
-	int last_seq;
+	int last_seq;                /* 0: none yet */
 	json_t *last_j;              /* borrowed: arr holds it */
 };
 
 static int stored_cb(int seq, const struct event *e, void *arg)
 {
 	struct stored *sv = arg;
-	if (sv->aud == AUD_UMPIRE && sv->last_j && seq == sv->last_seq && event_copies(&sv->last, e))
-		json_object_set_new(sv->last_j, "audience", event_json_audience(sv->last.audience | e->audience));
+	bool copy = sv->last_seq > 0 && seq == sv->last_seq && event_copies(&sv->last, e);
+	unsigned told = copy ? sv->last.audience | e->audience : e->audience;
+	/* the umpire's copy says who heard either; so does each copy of a
+	 * capture (event_told) */
+	if (copy && sv->last_j && (sv->aud == AUD_UMPIRE || e->type == EV_CAPTURE))
+		json_object_set_new(sv->last_j, "audience", event_json_audience(told));
+	sv->last = *e;
+	sv->last_seq = seq;
 	sv->last_j = NULL;
 	if (!(e->audience & sv->aud))
 		return 0;
 	json_t *j = announce_event(sv->game, sv->rs, e, NULL, NULL, NULL);
 	if (j != NULL) {
+		if (copy && e->type == EV_CAPTURE)
+			json_object_set_new(j, "audience", event_json_audience(told));
 		json_array_append_new(sv->arr, j);
-		sv->last = *e;
-		sv->last_seq = seq;
 		sv->last_j = j;
 	}
 	return 0;

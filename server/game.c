@@ -307,7 +307,9 @@ static void route_event(struct game *g, struct batch_action *ba, const struct ev
 	const struct event *e = &out->v[i];
 	char buf[PROTO_LINE_MAX];
 	struct jsonline_out o = { .buf = buf, .size = sizeof buf, .used = 0 };
-	if (announce_event_put(&o, g->id, g->rs, e, clock, g->ref, a) != 0) {
+	struct event told = *e;   /* routed by its own audience, saying event_told's */
+	told.audience = (uint8_t)event_told(out, i);
+	if (announce_event_put(&o, g->id, g->rs, &told, clock, g->ref, a) != 0) {
 		log_warnx("game=%" PRId64 " event type=%d has no wire form", g->id, e->type);
 		return;
 	}

@@ -54,8 +54,11 @@ void pgn_cmd_print_heard(json_t *o, unsigned aud, unsigned pov)
 
 void pgn_cmd_print_events(const struct evlist *ev, const struct ruleset *rs, unsigned pov)
 {
-	for (size_t i = 0; i < ev->n; i++)
-		pgn_cmd_print_heard(event_to_json(&ev->v[i], rs, -1), ev->v[i].audience, pov);
+	for (size_t i = 0; i < ev->n; i++) {
+		struct event told = ev->v[i];   /* as kriegd sends it: event_told's audience */
+		told.audience = (uint8_t)event_told(ev, i);
+		pgn_cmd_print_heard(event_to_json(&told, rs, -1), ev->v[i].audience, pov);
+	}
 }
 
 /*

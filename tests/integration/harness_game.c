@@ -175,7 +175,9 @@ json_t *kg_expected(const char *rules, const struct action *acts, size_t n, int6
 		for (size_t k = 0; k < out.n; k++) {
 			if (!(out.v[k].audience & aud))
 				continue;
-			json_t *j = event_to_json(&out.v[k], rs, -1);
+			struct event told = out.v[k];   /* as sent: event_told's audience */
+			told.audience = (uint8_t)event_told(&out, k);
+			json_t *j = event_to_json(&told, rs, -1);
 			ck_assert_ptr_nonnull(j);
 			json_object_set_new(j, "game", json_integer((json_int_t)game));
 			/* The server's additions, stated here on their own (announce.h):

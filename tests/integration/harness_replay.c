@@ -129,10 +129,11 @@ static json_t *replay_json(const struct store_game *g, const struct action *a, s
 		const struct action *done = i > 0 ? &a[i - 1] : &begin;
 		for (size_t k = 0; k < out.n; k++)
 			if (out.v[k].audience & aud) {
-				json_t *j = announce_event(g->id, rs, &out.v[k], NULL, r, done);
-				/* the umpire's view: who heard the announcement in either copy */
-				if (j && aud == AUD_UMPIRE && event_heard(&out, k) != out.v[k].audience)
-					json_object_set_new(j, "audience", event_json_audience(event_heard(&out, k)));
+				/* the umpire's view: who heard the announcement in either
+				 * copy; a player's or spectator's: event_told's */
+				struct event told = out.v[k];
+				told.audience = (uint8_t)(aud == AUD_UMPIRE ? event_heard(&out, k) : event_told(&out, k));
+				json_t *j = announce_event(g->id, rs, &told, NULL, r, done);
 				json_array_append_new(arr, j);
 			}
 		unsigned naud = 0;

@@ -204,6 +204,12 @@ static void check_line(const char *text, int color, const struct ruleset *rs)
 				ck_assert_msg(rs_is(rs, "crazykrieg"), "%s: captured man: %s", rs->name, text);
 			if (json_object_get(j, "en_passant"))
 				ck_assert_msg(rs_is(rs, "gollon"), "%s: en passant told: %s", rs->name, text);
+			/* Every capture says everyone heard it: a nost en passant's
+			 * copies said their own ("black","spectator"), which told the
+			 * reader it was en passant (probe). */
+			json_t *aud = json_object_get(j, "audience");
+			ck_assert_msg(json_array_size(aud) == 4, "%s: a capture's audience tells of its copies: %s",
+			              rs->name, text);
 		}
 		/* crazykrieg's drop: the man, never the square or the move. */
 		if (!strcmp(ev, "drop")) {
@@ -243,7 +249,9 @@ static void expect_events(struct lgame *g, const struct evlist *out)
 	for (size_t i = 0; i < out->n; i++)
 		for (int col = WHITE; col <= BLACK; col++)
 			if (out->v[i].audience & aud_of(col)) {
-				json_t *j = event_to_json(&out->v[i], g->rs, -1);
+				struct event told = out->v[i];   /* as sent: event_told's audience */
+				told.audience = (uint8_t)event_told(out, i);
+				json_t *j = event_to_json(&told, g->rs, -1);
 				/* Once the game is over, both players are shown the true
 				 * final position (PROTOCOL.md, game_over): the test's own
 				 * referee says what it must be. */

@@ -1288,6 +1288,52 @@ START_TEST(delayed_list_after_failed_commit)
 }
 END_TEST
 
+/* Regression (a probe: an information leak): a nost en passant is told in
+ * two copies, each side its own square (rule 8 hides the en passant from
+ * both), and each copy's audience was its own: Black and the spectators
+ * read ["black","spectator"] where an ordinary capture says everyone, and
+ * so knew it was en passant.  Every copy says everyone now, live and in
+ * the replayed views. */
+START_TEST(nost_en_passant_audience)
+{
+	struct kd *d = kd_start(fast_conf);
+	struct kp w, b, s;
+	account(d, &w, "whitey", "player");
+	account(d, &b, "blacky", "player");
+	account(d, &s, "watcher", "player");
+	int64_t game = new_game(&w, &b, "nost", false);
+	kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)game));
+	static const char *const moves[] = { "e4", "a6", "e5", "d5", "exd6" };
+	for (int i = 0; i < 5; i++) {
+		struct kp *p = i % 2 ? &b : &w;
+		kc_ok(p->c, kc_req(p->c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", moves[i]));
+	}
+	struct kc *readers[3] = { w.c, b.c, s.c };
+	const char *square[3] = { "d6", "d5", "d5" };
+	for (int k = 0; k < 3; k++) {
+		json_t *e = kc_event(readers[k], "capture");
+		ck_assert_str_eq(json_string_value(json_object_get(e, "square")), square[k]);
+		ck_assert_int_eq(json_array_size(json_object_get(e, "audience")), 4);
+	}
+	for (int k = 0; k < 2; k++) {   /* the replayed views say the same */
+		json_t *r = kc_ok(readers[k], kc_req(readers[k], "game", "{s:I}", "game", (json_int_t)game));
+		size_t i;
+		json_t *e;
+		int captures = 0;
+		json_array_foreach(json_object_get(r, "events"), i, e)
+			if (!strcmp(json_string_value(json_object_get(e, "event")), "capture")) {
+				captures++;
+				ck_assert_int_eq(json_array_size(json_object_get(e, "audience")), 4);
+			}
+		ck_assert_int_eq(captures, 1);
+	}
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(s.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* Regression: on one connection, `umpire` after `watch` of the same game
  * (a director watching a board who must act on it) was refused, "unwatch
  * first".  The seat is exchanged: the chair's view from the start, the
@@ -1586,6 +1632,7 @@ static Suite *watch_suite(void)
 	tcase_add_test(tc, delayed_long_catchup);
 	tcase_add_test(tc, delayed_catchup_reads_no_record);
 	tcase_add_test(tc, delayed_list_after_failed_commit);
+	tcase_add_test(tc, nost_en_passant_audience);
 	tcase_add_test(tc, pages_end_where_the_seat_began);
 	tcase_add_test(tc, streams_every_ruleset);
 	suite_add_tcase(s, tc);

@@ -469,6 +469,25 @@ START_TEST(test_heard_across_copies)
 	r = mk("nost", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", &ev);
 	play(r, "exd6", &ev);                /* the split en passant */
 	ck_assert_uint_eq(heard_of(&ev, EV_CAPTURE), AUD_PUBLIC);
+	/* Regression (a probe: an information leak): each copy of it says
+	 * what an ordinary capture says, everyone; Black's copy said
+	 * ["black","spectator"], which told Black it was en passant. */
+	int copies = 0;
+	for (size_t i = 0; i < ev.n; i++)
+		if (ev.v[i].type == EV_CAPTURE) {
+			copies++;
+			ck_assert_uint_ne(ev.v[i].audience, AUD_PUBLIC);
+			ck_assert_uint_eq(event_told(&ev, i), AUD_PUBLIC);
+		}
+	ck_assert_int_eq(copies, 2);
+	done(r, &ev);
+	/* a refused try's copies say their own: who hears what of a try is
+	 * the rule set's (cincinnati: the mover the move, the others that
+	 * there was nonsense) */
+	r = mk("cincinnati", NULL, &ev);
+	play(r, "Ra1a3", &ev);
+	for (size_t i = 0; i < ev.n; i++)
+		ck_assert_uint_eq(event_told(&ev, i), ev.v[i].audience);
 	done(r, &ev);
 	/* nost's list: the mover's copies one after another are not copies of one */
 	r = mk("nost", NULL, &ev);
