@@ -238,18 +238,19 @@ static void turn_start(struct referee *r, struct evlist *out)
 		struct event e = ev_base(r, EV_PAWN_TRIES, AUD_PUBLIC, side);
 		e.count = (int16_t)movegen_pawn_captures(&r->b);
 		evlist_push(out, &e);
+		if (e.count == 0)
+			r->pawn_ok = 0;
 	} else if (r->rs->pawn_info == PAWN_INFO_YESNO) {
 		struct event e = ev_base(r, EV_PAWN_CAPTURES, AUD_PUBLIC, side);
 		e.answer = movegen_pawn_captures(&r->b) > 0;
 		evlist_push(out, &e);
-		if (r->rs->pawn_info_binds && !e.answer)
+		if (!e.answer)
 			r->pawn_ok = 0;
 	} else if (r->rs->pawn_info == PAWN_INFO_SQUARES) {
 		struct event e = ev_base(r, EV_PAWN_SQUARES, AUD_PUBLIC, side);
 		e.squares = movegen_pawn_capture_squares(&r->b);
 		evlist_push(out, &e);
-		if (r->rs->pawn_info_binds)
-			r->pawn_ok = e.squares;
+		r->pawn_ok = e.squares;
 	}
 }
 
@@ -639,7 +640,7 @@ int referee_any(struct referee *r, int color, struct evlist *out)
 	evlist_push(out, &e);
 	if (n > 0 && r->rs->any_obliges != ANY_FREE)
 		r->must_capture = true;
-	if (n == 0 && r->rs->pawn_info_binds)
+	if (n == 0)
 		r->pawn_ok = 0;
 	return REF_OK;
 }
@@ -709,26 +710,6 @@ int referee_end(struct referee *r, enum game_reason reason, int color, struct ev
 	}
 }
 
-/*
- * Was the mover told this turn that it has no pawn capture: icc's zero
- * count, nost's and cincinnati's "no", a "No" to its own "any?"?  (The
- * board does not change within a turn, so the count now is the count
- * said.)  Such a try cannot succeed; where the information does not bind
- * it is still an attempt (refused as illegal), but not among `possible`.
- */
-static bool told_no_pawn_capture(const struct referee *r)
-{
-	switch (r->rs->pawn_info) {
-	case PAWN_INFO_COUNT:
-	case PAWN_INFO_YESNO:
-		return movegen_pawn_captures(&r->b) == 0;
-	case PAWN_INFO_ASK:
-		return r->any_asked && movegen_pawn_captures(&r->b) == 0;
-	default:
-		return false;
-	}
-}
-
 void referee_possible(const struct referee *r, int color, struct movelist *out)
 {
 	struct movelist all;
@@ -738,16 +719,16 @@ void referee_possible(const struct referee *r, int color, struct movelist *out)
 		return;
 	board_own_view(&r->b, color, &own);
 	movegen_possible(&own, color, &all);
-	bool no_pawn_capture = told_no_pawn_capture(r);
 	for (int i = 0; i < all.n; i++) {
 		move_t m = all.m[i];
 		if (referee_refused_has(r, m))
 			continue;
 		if (r->must_capture && !referee_is_pawn_capture(&own, m))
 			continue;
-		if (referee_ruled_out(r, m))
-			continue;
-		if (no_pawn_capture && referee_is_pawn_capture(&own, m))
+		/* Ruled out by the turn's pawn information (pawn_ok), bound or
+		 * not: impossible where it binds (referee_ruled_out), certainly
+		 * refused as illegal where it does not (view_possible alike). */
+		if (referee_is_pawn_capture(&own, m) && !(r->pawn_ok >> move_from(m) & 1))
 			continue;
 		out->m[out->n++] = m;
 	}

@@ -37,8 +37,10 @@ struct referee {
 	struct movelist refused;   /* tries refused this turn (illegal ones) */
 	bool any_asked;
 	bool must_capture;         /* a yes to "any?" obliges a pawn-capture try */
-	uint64_t pawn_ok;          /* pawn_info_binds: pawns whose capture tries this turn's pawn
-	                            * information leaves open (all, until it says otherwise) */
+	uint64_t pawn_ok;          /* pawns whose capture tries this turn's pawn information
+	                            * leaves open (all, until it says otherwise); a try it
+	                            * rules out is impossible where pawn_info_binds
+	                            * (referee_ruled_out), and not among referee_possible */
 	int illegal_count;         /* nost: counted illegal tries this turn */
 	struct quiet quiet[2];     /* nost: pending "if quiet" sequences */
 	/* positions since the start, for repetition */
