@@ -53,10 +53,15 @@ unsigned event_heard(const struct evlist *l, size_t i)
 	return next && event_copies(e, next) ? e->audience | next->audience : e->audience;
 }
 
+bool event_told_whole(const struct event *e)
+{
+	return e->type == EV_CAPTURE;
+}
+
 unsigned event_told(const struct evlist *l, size_t i)
 {
 	const struct event *e = &l->v[i];
-	if (e->type != EV_CAPTURE)
+	if (!event_told_whole(e))
 		return e->audience;
 	if (i > 0 && event_copies(&l->v[i - 1], e))
 		return l->v[i - 1].audience | e->audience;

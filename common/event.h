@@ -159,6 +159,8 @@ unsigned event_heard(const struct evlist *l, size_t i);
  * "audience":["black","spectator"]).  Any other copy says its own: who
  * hears what of a refused try is the rule set's, known to both. */
 unsigned event_told(const struct evlist *l, size_t i);
+/* Do the copies of e's announcement each say who heard either (a capture)? */
+bool event_told_whole(const struct event *e);
 /* Is `next`, the event after e in its action's list, the others' copy of
  * e's announcement (event_heard)? */
 bool event_copies(const struct event *e, const struct event *next);

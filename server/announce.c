@@ -989,7 +989,7 @@ static int stored_cb(int seq, const struct event *e, void *arg)
 	unsigned told = copy ? sv->last.audience | e->audience : e->audience;
 	/* the umpire's copy says who heard either; so does each copy of a
 	 * capture (event_told) */
-	if (copy && sv->last_j && (sv->aud == AUD_UMPIRE || e->type == EV_CAPTURE))
+	if (copy && sv->last_j && (sv->aud == AUD_UMPIRE || event_told_whole(e)))
 		json_object_set_new(sv->last_j, "audience", event_json_audience(told));
 	sv->last = *e;
 	sv->last_seq = seq;
@@ -998,7 +998,7 @@ static int stored_cb(int seq, const struct event *e, void *arg)
 		return 0;
 	json_t *j = announce_event(sv->game, sv->rs, e, NULL, NULL, NULL);
 	if (j != NULL) {
-		if (copy && e->type == EV_CAPTURE)
+		if (copy && event_told_whole(e))
 			json_object_set_new(j, "audience", event_json_audience(told));
 		json_array_append_new(sv->arr, j);
 		sv->last_j = j;
