@@ -320,7 +320,7 @@ static void route_event(struct game *g, struct batch_action *ba, const struct ev
 		to_user(g, ba, g->user[BLACK], l);
 	if (l != NULL && watch_wants(g)) {
 		json_t *j = json_loadb(buf, o.used, 0, NULL);
-		watch_route_recorded(g, ba, e->audience, event_heard(out, i), j);
+		watch_route_recorded(g, ba, e->audience, event_heard(out, i), j, l);
 		json_decref(j);
 	}
 	line_unref(l);
@@ -906,8 +906,8 @@ int game_act(struct game *g, int kind, int color, const char *text,
 			to_user(g, ba, g->user[WHITE], l);
 		if ((naud & AUD_BLACK) && !(said && chat_muted(g->gs, g->user[BLACK], g->user[a.color])))
 			to_user(g, ba, g->user[BLACK], l);
+		watch_route_recorded(g, ba, naud, naud, notice, l);
 		line_unref(l);
-		watch_route_recorded(g, ba, naud, naud, notice);
 		json_decref(notice);
 	}
 	if (referee_plies(g->ref) > plies)

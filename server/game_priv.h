@@ -164,9 +164,12 @@ void watch_users_changed(struct games *gs);
  * of: event_heard), held in ba (NULL: sent now). */
 void watch_route(struct game *g, struct batch_action *ba, unsigned aud, unsigned heard, const json_t *msg);
 /* The same for an event of g's record (an action's, ba NULL only at the
- * game's start): a delayed game's spectators' list keeps it too. */
+ * game's start), written as l (msg's line, already encoded for the
+ * players; NULL: none could be): a delayed game's spectators' list keeps
+ * its text too. */
+struct line;
 void watch_route_recorded(struct game *g, struct batch_action *ba, unsigned aud, unsigned heard,
-                          const json_t *msg);
+                          const json_t *msg, const struct line *l);
 /* A delayed game's spectators' list begun, when g goes live: empty at its
  * start, read from its record when it is recovered.  0, or -1 (logged):
  * the list is then read from the record at its first `watch`. */

@@ -51,6 +51,7 @@
 #include "fen.h"
 #include "game.h"
 #include "game_priv.h"
+#include "line.h"
 #include "log.h"
 #include "mstime.h"
 #include "proto.h"
@@ -112,13 +113,13 @@ static int msg_ply(const json_t *msg)
 	return (int)json_integer_value(json_object_get(msg, "ply"));
 }
 
-static void list_push(struct watch_list *l, const json_t *msg)
+/* One event: its line's text (len bytes) and the ply it says. */
+static void list_push(struct watch_list *l, const char *text, size_t len, int ply)
 {
-	size_t len = json_dumpb(msg, NULL, 0, JSON_COMPACT);
 	l->buf = xgrow(l->buf, &l->cap, l->len + len, 1, 4096);
-	json_dumpb(msg, l->buf + l->len, len, JSON_COMPACT);
+	memcpy(l->buf + l->len, text, len);
 	l->e = xgrow(l->e, &l->ecap, l->n + 1, sizeof *l->e, 64);
-	l->e[l->n++] = (struct listed){ l->len, len, msg_ply(msg) };
+	l->e[l->n++] = (struct listed){ l->len, len, ply };
 	l->len += len;
 }
 
@@ -392,18 +393,22 @@ int watch_list_begin(struct game *g, bool recovered)
 	g->spect = xcalloc(1, sizeof *g->spect);
 	size_t i;
 	json_t *e;
-	json_array_foreach(events, i, e)
-		list_push(g->spect, e);
+	json_array_foreach(events, i, e) {
+		char *text = json_dumps(e, JSON_COMPACT);
+		if (text != NULL)
+			list_push(g->spect, text, strlen(text), msg_ply(e));
+		free(text);
+	}
 	json_decref(events);
 	log_debug("game=%" PRId64 " spectators' list begun events=%zu", g->id, g->spect->n);
 	return 0;
 }
 
 void watch_route_recorded(struct game *g, struct batch_action *ba, unsigned aud, unsigned heard,
-                          const json_t *msg)
+                          const json_t *msg, const struct line *l)
 {
-	if (g->spect != NULL && (aud & AUD_SPECTATOR))
-		list_push(g->spect, msg);
+	if (g->spect != NULL && (aud & AUD_SPECTATOR) && l != NULL)
+		list_push(g->spect, line_text(l), line_len(l), msg_ply(msg));
 	watch_route(g, ba, aud, heard, msg);
 }
 
