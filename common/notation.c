@@ -232,6 +232,66 @@ static enum notation_status resolve_castling(const struct board *own, int color,
 	return NOTATION_OK;
 }
 
+/* The moves of `color`'s men of type ptype that p could name, one per
+ * origin square (the last that fits), into *l; whether a move fitted
+ * but for its promotion. */
+static bool fitting(const struct board *own, int color, const struct notation_parts *p, int ptype,
+                    struct movelist *l)
+{
+	struct movelist all;
+	bool promo_mismatch = false;
+	int to = p->to;
+	movegen_possible(own, color, &all);
+	l->n = 0;
+	for (int k = 0; k < all.n; k++) {
+		move_t m = all.m[k];
+		int mf = move_from(m);
+		if (move_to(m) != to || piece_code_type(own->mailbox[mf]) != ptype)
+			continue;
+		if (p->from_file >= 0 && (mf & 7) != p->from_file)
+			continue;
+		if (p->from_rank >= 0 && (mf >> 3) != p->from_rank)
+			continue;
+		/* A bare pawn destination is a push; a diagonal needs its file. */
+		if (ptype == PAWN && p->from_file < 0 && (mf & 7) != (to & 7))
+			continue;
+		/* Castling written as a king move needs the origin square too. */
+		if (move_kind(m) == MOVE_CASTLING && p->from == SQ_NONE)
+			continue;
+		if (move_kind(m) == MOVE_PROMOTION) {
+			if (move_promo(m) != (p->promo != PIECE_NONE ? p->promo : QUEEN))
+				continue;
+		} else if (p->promo != PIECE_NONE) {
+			promo_mismatch = true;
+			continue;
+		}
+		if (l->n == 0 || move_from(l->m[l->n - 1]) != mf)
+			l->n++;
+		l->m[l->n - 1] = m;
+	}
+	return promo_mismatch;
+}
+
+int notation_candidates(const struct board *own, int color, const struct notation_parts *p,
+                        struct movelist *l)
+{
+	l->n = 0;
+	if (!parts_sane(p) || p->castle != NOTATION_CASTLE_NONE || p->drop || p->to == SQ_NONE)
+		return 0;
+	int ptype = p->piece;
+	if (p->from != SQ_NONE) {
+		uint8_t code = own->mailbox[p->from];
+		if (code == MAILBOX_EMPTY || piece_code_color(code) != color ||
+		    (ptype != PIECE_NONE && piece_code_type(code) != ptype))
+			return 0;
+		ptype = piece_code_type(code);
+	} else if (ptype == PIECE_NONE) {
+		ptype = PAWN;
+	}
+	fitting(own, color, p, ptype, l);
+	return l->n;
+}
+
 enum notation_status notation_resolve(const struct board *own, int color,
                                       const struct notation_parts *p, move_t *out, char *err,
                                       size_t errlen)
@@ -281,41 +341,12 @@ enum notation_status notation_resolve(const struct board *own, int color,
 	}
 
 	struct movelist l;
-	movegen_possible(own, color, &l);
-	move_t found = MOVE_NONE;
-	int count = 0;
-	bool promo_mismatch = false;
-	for (int k = 0; k < l.n; k++) {
-		move_t m = l.m[k];
-		int mf = move_from(m);
-		if (move_to(m) != to || piece_code_type(own->mailbox[mf]) != ptype)
-			continue;
-		if (p->from_file >= 0 && (mf & 7) != p->from_file)
-			continue;
-		if (p->from_rank >= 0 && (mf >> 3) != p->from_rank)
-			continue;
-		/* A bare pawn destination is a push; a diagonal needs its file. */
-		if (ptype == PAWN && p->from_file < 0 && (mf & 7) != (to & 7))
-			continue;
-		/* Castling written as a king move needs the origin square too. */
-		if (move_kind(m) == MOVE_CASTLING && from == SQ_NONE)
-			continue;
-		if (move_kind(m) == MOVE_PROMOTION) {
-			if (move_promo(m) != (p->promo != PIECE_NONE ? p->promo : QUEEN))
-				continue;
-		} else if (p->promo != PIECE_NONE) {
-			promo_mismatch = true;
-			continue;
-		}
-		if (count == 0 || move_from(found) != mf)
-			count++;
-		found = m;
-	}
-	if (count == 1) {
-		*out = found;
+	bool promo_mismatch = fitting(own, color, p, ptype, &l);
+	if (l.n == 1) {
+		*out = l.m[0];
 		return NOTATION_OK;
 	}
-	if (count > 1) {
+	if (l.n > 1) {
 		snprintf(msg, sizeof msg, "more than one own %s can move to %s: say which",
 		         PIECE_NAME[ptype], to_name);
 		return fail(NOTATION_AMBIGUOUS, err, errlen, msg);

@@ -77,6 +77,15 @@ enum notation_status notation_resolve(const struct board *own, int color,
                                       size_t errlen);
 
 /*
+ * The moves parts could name as notation_resolve() reads them on `own`, one
+ * per origin square, into *l (the candidates of a NOTATION_AMBIGUOUS
+ * text, to list them); their number (0 for castling and drops).
+ */
+struct movelist;
+int notation_candidates(const struct board *own, int color, const struct notation_parts *p,
+                        struct movelist *l);
+
+/*
  * Resolve parts against the legal moves of the side to move on the true
  * board b, leniently as a PGN reader should: superfluous disambiguation, a
  * missing capture mark, a pawn capture without its file ("xd5") and a

@@ -1301,42 +1301,22 @@ static void spoken_moves(const struct cgame *g, struct cmd *cmd)
 
 /*
  * The moves an ambiguous try could be, read on one's own board, into buf:
- * "Nbd2 or Nfd2" (SAN as one's own board writes it, each naming its man);
- * "" when there are none to name.  Each own man of the kind the text names
- * (on the file or rank it writes, if any) that the text, given that man's
- * square, makes a possible move.
+ * "Nbd2 or Nfd2" (SAN as one's own board writes it, each naming its man:
+ * notation_candidates); "" when there are none to name.
  */
 static void ambiguous_candidates(const struct board *own, int color, const char *text, char *buf, size_t len)
 {
 	struct notation_parts parts;
-	char san[64][NOTATION_MAX];
-	int n = 0;
+	struct movelist ml;
 	buf[0] = '\0';
-	if (notation_lex(text, &parts, NULL, 0) != NOTATION_OK || parts.castle != NOTATION_CASTLE_NONE ||
-	    parts.drop || parts.from != SQ_NONE || parts.to == SQ_NONE)
+	if (notation_lex(text, &parts, NULL, 0) != NOTATION_OK)
 		return;
-	int type = parts.piece != PIECE_NONE ? parts.piece : PAWN;
-	for (int sq = 0; sq < 64; sq++) {
-		uint8_t code = own->mailbox[sq];
-		if (code == MAILBOX_EMPTY || piece_code_color(code) != color || piece_code_type(code) != type)
-			continue;
-		if ((parts.from_file >= 0 && (sq & 7) != parts.from_file) ||
-		    (parts.from_rank >= 0 && (sq >> 3) != parts.from_rank))
-			continue;
-		if (type == PAWN && parts.from_file < 0 && (sq & 7) != (parts.to & 7))
-			continue;   /* a bare pawn destination is a push, as the lexer's reader takes it */
-		struct notation_parts one = parts;
-		one.from = sq;
-		one.from_file = sq & 7;
-		one.from_rank = sq >> 3;
-		move_t m;
-		if (notation_resolve(own, color, &one, &m, NULL, 0) == NOTATION_OK)
-			notation_san(own, m, true, san[n++]);
-	}
+	int n = notation_candidates(own, color, &parts, &ml);
 	size_t used = 0;
 	for (int i = 0; i < n && used < len; i++) {
-		int w = snprintf(buf + used, len - used, "%s%.*s", i == 0 ? "" : i + 1 == n ? " or " : ", ",
-		                 NOTATION_MAX - 1, san[i]);
+		char san[NOTATION_MAX];
+		notation_san(own, ml.m[i], true, san);
+		int w = snprintf(buf + used, len - used, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", san);
 		used += w > 0 ? (size_t)w : 0;
 	}
 }
