@@ -418,10 +418,10 @@ void client_clocks_words(const struct client *c, const struct cgame *g, char *bu
 	char due[80] = "";
 	long run = g->view.to_move == WHITE ? w : b;
 	if (g->live && !g->view.over && !g->paused && (g->days || run > 86400000L)) {
-		char at[48];
-		words_utc_at((wall(c) + run) / 1000, "%Y-%m-%d %H:%M UTC", at, sizeof at);
+		char at[72];
+		words_runs_out(g->view.to_move, wall(c) + run, at, sizeof at);
 		if (at[0])
-			snprintf(due, sizeof due, " (%s's time runs out %s)", words_side(g->view.to_move), at);
+			snprintf(due, sizeof due, " (%s)", at);
 	}
 	snprintf(buf, len, "#%ld: White %s, Black %s; %s%s", g->id, wc, bc, turn_words(g), due);
 }

@@ -1995,10 +1995,11 @@ static void done_games(struct client *c, const json_t *res, const struct pending
 		char tc[72], due[96] = "";
 		words_time(tcj, tc, sizeof tc);
 		if (!result && !adjourned && !paused && json_object_get(tcj, "days") && json_is_integer(left)) {
-			char at[48];
-			words_utc_at((client_wall(c) + json_integer_value(left)) / 1000, "%Y-%m-%d %H:%M UTC", at, sizeof at);
+			char at[72];
+			words_runs_out(strcmp(tm, "white") ? BLACK : WHITE, client_wall(c) + json_integer_value(left), at,
+			               sizeof at);
 			if (at[0])
-				snprintf(due, sizeof due, ", %s's time runs out %s", strcmp(tm, "white") ? "Black" : "White", at);
+				snprintf(due, sizeof due, ", %s", at);
 		}
 		client_out(c, "  game %lld: %s vs %s, %s%s%s, you are %s, %s%s%s; %s%s",
 		           (long long)json_integer_value(json_object_get(x, "game")), str(x, "white"),

@@ -612,6 +612,16 @@ void words_utc_at(long long secs, const char *fmt, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
+void words_runs_out(int side, long long at_ms, char *buf, size_t len)
+{
+	char at[48];
+	words_utc_at(at_ms / 1000, "%Y-%m-%d %H:%M UTC", at, sizeof at);
+	if (at[0])
+		say(buf, len, "%s's time runs out %s", words_side(side), at);
+	else
+		say(buf, len, "%s", "");
+}
+
 void words_utc(const json_t *o, const char *key, const char *fmt, char *buf, size_t len)
 {
 	words_utc_at((long long)json_integer_value(json_object_get(o, key)), fmt, buf, len);

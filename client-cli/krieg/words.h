@@ -160,6 +160,9 @@ void words_message(const json_t *m, char *buf, size_t len);
 void words_utc(const json_t *o, const char *key, const char *fmt, char *buf, size_t len);
 /* The same of a moment in seconds since the epoch. */
 void words_utc_at(long long secs, const char *fmt, char *buf, size_t len);
+/* "White's time runs out 2026-01-02 01:00 UTC": side's deadline at at_ms
+ * (wall ms); "" when it cannot be said. */
+void words_runs_out(int side, long long at_ms, char *buf, size_t len);
 
 /* A time control ({"base","inc"} / {"days"} / NULL) in words: "5+2", "0.5+0" (base in minutes, as
  * seek takes it), "0:20+0" (a base no decimal of minutes is exact for), "3 days a move", "untimed". */
