@@ -315,8 +315,7 @@ SUITE_ENV  = ASAN_OPTIONS=$${ASAN_OPTIONS:-$(SUITE_ASAN)} \
              KRIEG_REFEREE=$(abspath $(BINDIR)/krieg-referee)
 
 unit: $(UNIT_BINS)
-	@ASAN_OPTIONS=$${ASAN_OPTIONS:-$(SUITE_ASAN)} \
-	 tests/run-tests.sh unit $(call longest_first,$(UNIT_FIRST),$(UNIT_BINS))
+	@$(SUITE_ENV) tests/run-tests.sh unit $(call longest_first,$(UNIT_FIRST),$(UNIT_BINS))
 
 integration: $(INTEG_BINS) all
 	@$(SUITE_ENV) KRIEG_TEST_JOBS=$${KRIEG_TEST_JOBS:-$$(( $(JOBS) * 2 ))} \
