@@ -1677,10 +1677,12 @@ struct mitm {
 	int fd;                   /* the bot's connection, kept until mitm_close */
 	SSL *ssl;
 	struct kc *k;             /* to kriegd */
+	bool until_refused;       /* mitm_serve: on past run_ms until a rate_limited */
 };
 
 static void mitm_open(struct mitm *m, struct kd *d)
 {
+	*m = (struct mitm){ 0 };
 	m->listener = socket(AF_INET, SOCK_STREAM, 0);
 	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t len = sizeof sa;
@@ -1727,6 +1729,8 @@ static json_int_t try_game(const char *line)
 	return game;
 }
 
+#define MITM_REFUSAL_WAIT_MS 30000
+
 /* What mitm_serve saw. */
 struct mitm_seen {
 	bool paged;           /* game's state came in pages */
@@ -1740,7 +1744,10 @@ struct mitm_seen {
 /*
  * Serve the bot's one connection: with game, until it tries something in
  * game after the last page of that game's state went to it (the pages
- * after the first held back for hold_ms); without (0), for run_ms.
+ * after the first held back for hold_ms); without (0), for run_ms, and
+ * with m->until_refused on until kriegd has refused the bot rate_limited
+ * and a second more for the bot to hear it (MITM_REFUSAL_WAIT_MS at most:
+ * on a loaded machine the bot's games may not reach a low rate in run_ms).
  */
 static void mitm_serve(struct mitm *m, struct kd *d, json_int_t game, int hold_ms, int run_ms,
                        struct mitm_seen *seen)
@@ -1754,11 +1761,14 @@ static void mitm_serve(struct mitm *m, struct kd *d, json_int_t game, int hold_m
 	struct kc *k = kc_open(d);
 	char in[65536];
 	size_t inlen = 0, fwd = 0;
-	long long hold_until = 0, end = kt_now_ms() + (game ? 6LL * KC_TIMEOUT_MS : run_ms);
+	long long start = kt_now_ms(), hold_until = 0, end = start + (game ? 6LL * KC_TIMEOUT_MS : run_ms);
 	bool last_page_sent = false;
 	*seen = (struct mitm_seen){ 0 };
 	while (!seen->tried_after) {
-		if (kt_now_ms() >= end) {
+		long long now = kt_now_ms();
+		if (now >= end && m->until_refused && !seen->rate_limited && now < start + MITM_REFUSAL_WAIT_MS)
+			end = now + 1000;   /* not refused yet: on */
+		if (now >= end) {
 			ck_assert_msg(!game, "the bot tried nothing in game %lld after its pages (%d before)",
 			              (long long)game, seen->early);
 			break;
@@ -1773,7 +1783,9 @@ static void mitm_serve(struct mitm *m, struct kd *d, json_int_t game, int hold_m
 			buf[n] = '\n';
 			ck_assert_int_eq(SSL_write(ssl, buf, (int)n + 1), (int)n + 1);
 			free(buf);
-			seen->rate_limited += strstr(line, "\"rate_limited\"") != NULL;
+			if (strstr(line, "\"rate_limited\"") != NULL && seen->rate_limited++ == 0 && m->until_refused &&
+			    end < kt_now_ms() + 1000)
+				end = kt_now_ms() + 1000;
 			bool more;
 			if (game && !seen->paged && page_of(line, "game_state", game, &more) && more) {
 				seen->paged = true;
@@ -1896,6 +1908,7 @@ START_TEST(test_play_paced_under_the_rate_limit)
 		kc_close(r2);
 		struct mitm m;
 		mitm_open(&m, d);
+		m.until_refused = round == 1;
 		struct playbot b1, b2;
 		playbot_start_at(&b1, m.port, (const char *const[]){ "--user", "robo1", "--password-file", pw1,
 		                 "--insecure", "--rules", "icc", "--max-games", "4", "--movetime", "1", "--level",
