@@ -123,11 +123,15 @@ static void list_push(struct watch_list *l, const char *text, size_t len, int pl
 	l->len += len;
 }
 
-/* Event i of the list, parsed (a new reference); dispatch_page_built's item. */
+/* Event i of the list, parsed (a new reference); dispatch_page_built's
+ * item.  Without the clock its live line carried: a catch-up carries none
+ * (PROTOCOL.md), nor does the list read from the record at a restart. */
 static json_t *list_item(size_t i, void *arg)
 {
 	const struct watch_list *l = arg;
-	return json_loadb(l->buf + l->e[i].off, l->e[i].len, 0, NULL);
+	json_t *j = json_loadb(l->buf + l->e[i].off, l->e[i].len, 0, NULL);
+	json_object_del(j, "clock");
+	return j;
 }
 
 static void list_free(struct game *g)

@@ -1239,6 +1239,43 @@ START_TEST(delayed_catchup_reads_no_record)
 }
 END_TEST
 
+/* Regression (probe): a timed delayed game's catch-up, read from the
+ * spectators' list, gave the live lines' clocks, which a catch-up carries
+ * none of (PROTOCOL.md) and the list read from the record at a restart
+ * has not: the same catch-up before the restart and after, no clock. */
+START_TEST(delayed_catchup_carries_no_clock)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nspectator_delay = 2\n");
+	struct kp w, b, s;
+	account(d, &w, "whitey", "player");
+	account(d, &b, "blacky", "player");
+	account(d, &s, "watcher", "player");
+	int64_t game = timed_game(&w, &b, true);
+	static const char *const moves[] = { "e4", "e5", "Nf3", "Nc6", "Bc4" };
+	for (int i = 0; i < 5; i++) {
+		struct kp *p = i % 2 ? &b : &w;
+		kc_ok(p->c, kc_req(p->c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", moves[i]));
+	}
+	json_t *r = kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)game));
+	json_t *first = json_deep_copy(json_object_get(r, "events"));
+	ck_assert_int_gt(json_array_size(first), 3);
+	size_t i;
+	json_t *e;
+	json_array_foreach(first, i, e)
+		ck_assert_msg(json_object_get(e, "clock") == NULL, "catch-up event %zu has a clock", i);
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(s.c);
+	kd_restart(d);
+	kp_login(d, &s, "watcher", "sesame-open");
+	r = kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)game));
+	ck_assert(json_equal(json_object_get(r, "events"), first));
+	json_decref(first);
+	kc_close(s.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* A commit that fails takes its action's events out of a delayed game's
  * spectators' list again (watch_storage_failed): the move played instead
  * is there once, as in the list read from the record at a restart. */
@@ -1632,6 +1669,7 @@ static Suite *watch_suite(void)
 	tcase_add_test(tc, delayed_long_catchup);
 	tcase_add_test(tc, delayed_catchup_reads_no_record);
 	tcase_add_test(tc, delayed_list_after_failed_commit);
+	tcase_add_test(tc, delayed_catchup_carries_no_clock);
 	tcase_add_test(tc, nost_en_passant_audience);
 	tcase_add_test(tc, pages_end_where_the_seat_began);
 	tcase_add_test(tc, streams_every_ruleset);
