@@ -214,7 +214,7 @@ function toLobby() {
 }
 
 // Log in or register (with an invite code where the club asks for one).
-// A password an admin reset must be replaced before the login counts: the
+// A password an admin set (a new account, a reset) must be replaced before the login counts: the
 // server answers without a token until `passwd` (PROTOCOL.md, Accounts).
 async function auth(type) {
   const f = { user: $('user').value, password: $('password').value };

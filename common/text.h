@@ -57,8 +57,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The rule as a refusal says it (a printf format; its %d: the byte limit). */
-#define TEXT_RULE "1..%d bytes of UTF-8 without control or direction-changing characters"
+#define TEXT_COMBINING_RUN 4   /* marks (category M) one letter may carry */
+
+/* What text_words refuses, and the rule as a refusal says it (a printf
+ * format; its %d: the byte limit).  Every part of it, so that a refusal
+ * never points at a part the text did not break (probe: five marks on a
+ * letter were refused as a "control or direction-changing" character). */
+#define TEXT_STR_(x) #x
+#define TEXT_STR(x) TEXT_STR_(x)
+#define TEXT_REFUSED "control or direction-changing characters or more than " \
+                     TEXT_STR(TEXT_COMBINING_RUN) " marks on a letter"
+#define TEXT_RULE "1..%d bytes of UTF-8, not blank, without " TEXT_REFUSED
 
 /* Length of the UTF-8 sequence at p, of the n bytes there are (shortest
  * form, no surrogates, at most U+10FFFF; C1 controls included), or 0 if
@@ -75,8 +84,6 @@ size_t text_utf8_len(const unsigned char *p);
 
 /* Is s (NUL-terminated) plain text by the rule above?  "" is. */
 bool text_plain(const char *s);
-
-#define TEXT_COMBINING_RUN 4   /* marks (category M) one letter may carry */
 
 /* A person's words as they come in, in the form above, into out (len
  * bytes, at least strlen(in) + 1: the text only shrinks).  Spaces are

@@ -39,8 +39,10 @@
 #define CLIENT_SEATS_MAX 8      /* games watched at once (spectator seats and umpire's chairs) */
 #define CLIENT_FOLLOWS_MAX 32   /* players followed (the server's FOLLOW_PER_CONN) */
 #define CLIENT_WAITING_MAX 8    /* challenges to us a login summary repeats whole */
-/* Said after a login an admin's reset left waiting, and at each request refused for it. */
-#define CLIENT_PASSWD_HINT "An admin has reset this account's password: choose your own with " \
+/* Said after a login an admin's password left waiting (an account an admin
+ * created or whose password an admin reset: the wire does not say which),
+ * and at each request refused for it. */
+#define CLIENT_PASSWD_HINT "An admin set this account's password: choose your own with " \
 	"\"passwd\" (the old one is the password you were given) before anything else."
 /* A dead path (a phone's network gone, a NAT that forgot the connection:
  * no FIN, no RST) says nothing; only the server's silence tells.  When a

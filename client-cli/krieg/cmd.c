@@ -163,7 +163,7 @@ static int take_text(struct cmd *c, const char *p, const char *dflt, char *err, 
 	c->text[n] = '\0';
 	char words[CMD_REASON_MAX + 1];   /* the server's check (text.h): what it would refuse */
 	if (!text_words(c->text, words, sizeof words))
-		return failf(err, errlen, "%s: the text must be UTF-8 without control (tabs included) or direction-changing characters",
+		return failf(err, errlen, "%s: the text must be UTF-8 without " TEXT_REFUSED " (a tab is a control character)",
 		             c->entry->name);
 	return 0;
 }
@@ -173,8 +173,8 @@ static int take_text(struct cmd *c, const char *p, const char *dflt, char *err, 
 static int take_tournament(struct cmd *c, const char *p, char *err, size_t errlen)
 {
 	if (!proto_tournament_name(p, c->text, sizeof c->text))
-		return failf(err, errlen, "%s: a tournament's name is 1 to %d bytes of UTF-8 without control or "
-		             "direction-changing characters (usage: %s)", c->entry->name, PROTO_TOURNAMENT_MAX,
+		return failf(err, errlen, "%s: a tournament's name is 1 to %d bytes of UTF-8, not blank, without "
+		             TEXT_REFUSED " (usage: %s)", c->entry->name, PROTO_TOURNAMENT_MAX,
 		             c->entry->usage);
 	return 0;
 }
@@ -309,8 +309,8 @@ static int parse_announce(struct cmd *c, char *err, size_t errlen)
 		             c->entry->usage);
 	snprintf(name, sizeof name, "%.*s", (int)(colon - p), p);
 	if (!proto_tournament_name(name, c->tournament, sizeof c->tournament))
-		return failf(err, errlen, "announce: a tournament's name is 1 to %d bytes of UTF-8 without control or "
-		             "direction-changing characters (usage: %s)", PROTO_TOURNAMENT_MAX, c->entry->usage);
+		return failf(err, errlen, "announce: a tournament's name is 1 to %d bytes of UTF-8, not blank, without "
+		             TEXT_REFUSED " (usage: %s)", PROTO_TOURNAMENT_MAX, c->entry->usage);
 	return take_text(c, colon + 1, NULL, err, errlen);
 }
 
@@ -1417,7 +1417,7 @@ static void done_login(struct client *c, const json_t *msg, const struct pending
 	const char *tok = json_string_value(json_object_get(msg, "token"));
 	if (!u)
 		u = "?";
-	/* The right password, but an admin reset it: not logged in until passwd. */
+	/* The right password, but one an admin set: not logged in until passwd. */
 	if (json_is_true(json_object_get(msg, "must_change_password")) && !tok) {
 		c->logged_in = false;
 		c->login_here = false;

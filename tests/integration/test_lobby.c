@@ -1002,19 +1002,22 @@ START_TEST(decline_gives_a_reason)
 	snprintf(exact, sizeof exact, "   %.200s   ", long801);
 	memset(exact + 3, 'y', 200);
 	static const char *const bad[] = { "", "   ", "\xe3\x80\x80\xe2\x80\x8b", "a\tb", "no\nline",
-	                                   "turn \xe2\x80\xae this", "\x7f", "\xc2\x85" };
+	                                   "turn \xe2\x80\xae this", "\x7f", "\xc2\x85",
+	                                   /* five marks on a letter (U+0301): the message names it */
+	                                   "a\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81" };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		json_t *e = kc_error(b.c, kc_req(b.c, "decline", "{s:I, s:s}", "offer", offer, "reason", bad[i]),
 		                     "bad_request");
-		ck_assert_msg(strcmp(message_of(e), "reason: 1..200 bytes of UTF-8 without control or "
-		                                    "direction-changing characters") == 0,
+		ck_assert_msg(strcmp(message_of(e), "reason: 1..200 bytes of UTF-8, not blank, without control or "
+		                                    "direction-changing characters or more than 4 marks on a letter") == 0,
 		              "#%zu: %s", i, message_of(e));
 	}
 	/* PROTOCOL.md's two messages: the request's own check, and the field check past 800 */
 	json_t *e201 = kc_error(b.c, kc_req(b.c, "decline", "{s:I, s:s}", "offer", offer, "reason", long201),
 	                        "bad_request");
 	ck_assert_str_eq(message_of(e201),
-	                 "reason: 1..200 bytes of UTF-8 without control or direction-changing characters");
+	                 "reason: 1..200 bytes of UTF-8, not blank, without control or direction-changing "
+	                 "characters or more than 4 marks on a letter");
 	json_t *e801 = kc_error(b.c, kc_req(b.c, "decline", "{s:I, s:s}", "offer", offer, "reason", long801),
 	                        "bad_request");
 	ck_assert_str_eq(message_of(e801), "field 'reason' is longer than 800 bytes");

@@ -120,6 +120,10 @@ START_TEST(lobby)
 	                               "decline 99999999999999999999 x", long_decline };
 	for (size_t i = 0; i < sizeof bad_declines / sizeof *bad_declines; i++)
 		ck_assert_msg(cmd_parse(bad_declines[i], &c, err, sizeof err) == -1, "%s parsed", bad_declines[i]);
+	/* the refusal names the part of the rule broken: five marks on a letter */
+	ck_assert_int_eq(cmd_parse("decline 4 a\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81", &c, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "more than 4 marks on a letter") != NULL, "%s", err);
+	ck_assert_int_eq(cmd_parse("decline 4 a\xcc\x81\xcc\x81\xcc\x81\xcc\x81", &c, err, sizeof err), 0);
 	ck_assert_ptr_nonnull(strstr(cmd_help(), "decline [OFFER] [REASON...]"));
 	expect("cancel 9", -1, "{\"id\":7,\"offer\":9,\"type\":\"cancel\"}");
 	expect("rematch 12", -1, "{\"game\":12,\"id\":7,\"type\":\"rematch\"}");
