@@ -1239,6 +1239,30 @@ START_TEST(delayed_catchup_reads_no_record)
 }
 END_TEST
 
+/* Moves [from, to) of moves in game, White's the even ones. */
+static void play_moves(struct kp *w, struct kp *b, int64_t game, const char *const *moves, int from, int to)
+{
+	for (int i = from; i < to; i++) {
+		struct kp *p = i % 2 ? b : w;
+		kc_ok(p->c, kc_req(p->c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", moves[i]));
+	}
+}
+
+/* Everyone gone, kriegd restarted: the spectator s (account "watcher")
+ * watches game again and is given the same catch-up, want. */
+static void same_catchup_after_restart(struct kd *d, struct kp *w, struct kp *b, struct kp *s,
+                                       int64_t game, json_t *want)
+{
+	kc_close(w->c);
+	kc_close(b->c);
+	kc_close(s->c);
+	kd_restart(d);
+	kp_login(d, s, "watcher", "sesame-open");
+	json_t *r = kc_ok(s->c, kc_req(s->c, "watch", "{s:I}", "game", (json_int_t)game));
+	ck_assert(json_equal(json_object_get(r, "events"), want));
+	kc_close(s->c);
+}
+
 /* Regression (probe): a timed delayed game's catch-up, read from the
  * spectators' list, gave the live lines' clocks, which a catch-up carries
  * none of (PROTOCOL.md) and the list read from the record at a restart
@@ -1252,10 +1276,7 @@ START_TEST(delayed_catchup_carries_no_clock)
 	account(d, &s, "watcher", "player");
 	int64_t game = timed_game(&w, &b, true);
 	static const char *const moves[] = { "e4", "e5", "Nf3", "Nc6", "Bc4" };
-	for (int i = 0; i < 5; i++) {
-		struct kp *p = i % 2 ? &b : &w;
-		kc_ok(p->c, kc_req(p->c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", moves[i]));
-	}
+	play_moves(&w, &b, game, moves, 0, 5);
 	json_t *r = kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)game));
 	json_t *first = json_deep_copy(json_object_get(r, "events"));
 	ck_assert_int_gt(json_array_size(first), 3);
@@ -1263,15 +1284,8 @@ START_TEST(delayed_catchup_carries_no_clock)
 	json_t *e;
 	json_array_foreach(first, i, e)
 		ck_assert_msg(json_object_get(e, "clock") == NULL, "catch-up event %zu has a clock", i);
-	kc_close(w.c);
-	kc_close(b.c);
-	kc_close(s.c);
-	kd_restart(d);
-	kp_login(d, &s, "watcher", "sesame-open");
-	r = kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)game));
-	ck_assert(json_equal(json_object_get(r, "events"), first));
+	same_catchup_after_restart(d, &w, &b, &s, game, first);
 	json_decref(first);
-	kc_close(s.c);
 	kd_stop(d);
 }
 END_TEST
@@ -1289,10 +1303,7 @@ START_TEST(delayed_list_after_failed_commit)
 	account(d, &s, "watcher", "player");
 	int64_t game = new_game(&w, &b, "icc", true);
 	static const char *const moves[] = { "e4", "e5", "Nf3", "Nc6", "Bc4", "a6", "d3" };
-	for (int i = 0; i < 4; i++) {
-		struct kp *p = i % 2 ? &b : &w;
-		kc_ok(p->c, kc_req(p->c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", moves[i]));
-	}
+	play_moves(&w, &b, game, moves, 0, 4);
 	kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)game));
 	struct sqlite3 *lock = kd_lock_db(d);
 	kc_error(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "Bb5"),
@@ -1301,10 +1312,7 @@ START_TEST(delayed_list_after_failed_commit)
 	json_t *e = kc_event(s.c, "unwatched");
 	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")),
 	                 "the game could not be saved; watch again");
-	for (int i = 4; i < 7; i++) {
-		struct kp *p = i % 2 ? &b : &w;
-		kc_ok(p->c, kc_req(p->c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", moves[i]));
-	}
+	play_moves(&w, &b, game, moves, 4, 7);
 	json_t *r = kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)game));
 	json_t *before = json_deep_copy(json_object_get(r, "events"));
 	int fifth = 0;
@@ -1312,15 +1320,8 @@ START_TEST(delayed_list_after_failed_commit)
 	json_array_foreach(before, i, e)
 		fifth += ply_of(e) == 5 && strcmp(json_string_value(json_object_get(e, "event")), "moved") == 0;
 	ck_assert_int_eq(fifth, 1);
-	kc_close(w.c);
-	kc_close(b.c);
-	kc_close(s.c);
-	kd_restart(d);
-	kp_login(d, &s, "watcher", "sesame-open");
-	r = kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)game));
-	ck_assert(json_equal(json_object_get(r, "events"), before));
+	same_catchup_after_restart(d, &w, &b, &s, game, before);
 	json_decref(before);
-	kc_close(s.c);
 	kd_stop(d);
 }
 END_TEST
