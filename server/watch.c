@@ -768,7 +768,14 @@ static void cmd_live(struct conn *c, json_t *id, json_t *req)
 /* The live game of an umpire action, if c holds its chair; NULL with the
  * refusal sent.  The role was checked before anything else (CMD_UMPIRE),
  * so a refusal for it names nothing of the game. */
-static struct game *chair_game(struct conn *c, json_t *id, json_t *req)
+/* The game of a request from the chair, or NULL with the refusal sent, or
+ * the request kept to run again (proceed) after the commit in progress:
+ * the chair hears every action, so it is answered after the announcements
+ * of any action being committed, as a player's request waits for one it
+ * hears (probe: a flag's fall read just ahead answered a pause game_over
+ * before the umpire had heard the game end). */
+static struct game *chair_game(struct conn *c, json_t *id, json_t *req,
+                               void (*proceed)(struct conn *c, json_t *id, json_t *req))
 {
 	struct server *srv = conn_server(c);
 	struct game *g = game_find(srv->games, json_integer_value(json_object_get(req, "game")));
@@ -781,14 +788,14 @@ static struct game *chair_game(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_FORBIDDEN, "take the umpire's chair of this game first");
 		return NULL;
 	}
-	return g;
+	return must_wait(c, g, true, id, req, proceed) ? NULL : g;
 }
 
 /* Record and announce one umpire action (game_act, the path of every action). */
 static void umpire_act(struct conn *c, json_t *id, json_t *req, int kind, int color,
-                       struct action_umpire *u)
+                       struct action_umpire *u, void (*self)(struct conn *c, json_t *id, json_t *req))
 {
-	struct game *g = chair_game(c, id, req);
+	struct game *g = chair_game(c, id, req, self);
 	if (g == NULL)
 		return;
 	struct action a;
@@ -821,13 +828,13 @@ static const char *req_str(json_t *req, const char *key)
 static void cmd_clock_pause(struct conn *c, json_t *id, json_t *req)
 {
 	struct action_umpire u = { .reason = req_str(req, "reason") };
-	umpire_act(c, id, req, ACTION_PAUSE, -1, &u);
+	umpire_act(c, id, req, ACTION_PAUSE, -1, &u, cmd_clock_pause);
 }
 
 static void cmd_clock_unpause(struct conn *c, json_t *id, json_t *req)
 {
 	struct action_umpire u = { .reason = req_str(req, "reason") };
-	umpire_act(c, id, req, ACTION_UNPAUSE, -1, &u);
+	umpire_act(c, id, req, ACTION_UNPAUSE, -1, &u, cmd_clock_unpause);
 }
 
 static void cmd_add_time(struct conn *c, json_t *id, json_t *req)
@@ -840,7 +847,7 @@ static void cmd_add_time(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	struct action_umpire u = { .seconds = (int)secs, .reason = req_str(req, "reason") };
-	umpire_act(c, id, req, ACTION_ADDTIME, color, &u);
+	umpire_act(c, id, req, ACTION_ADDTIME, color, &u, cmd_add_time);
 }
 
 static void cmd_adjudicate(struct conn *c, json_t *id, json_t *req)
@@ -851,20 +858,20 @@ static void cmd_adjudicate(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	struct action_umpire u = { .result = res, .reason = req_str(req, "reason") };
-	umpire_act(c, id, req, ACTION_ADJUDGE, -1, &u);
+	umpire_act(c, id, req, ACTION_ADJUDGE, -1, &u, cmd_adjudicate);
 }
 
 static void cmd_umpire_abort(struct conn *c, json_t *id, json_t *req)
 {
 	struct action_umpire u = { .reason = req_str(req, "reason") };
-	umpire_act(c, id, req, ACTION_UABORT, -1, &u);
+	umpire_act(c, id, req, ACTION_UABORT, -1, &u, cmd_umpire_abort);
 }
 
 static void cmd_note(struct conn *c, json_t *id, json_t *req)
 {
 	struct action_umpire u = { .public = json_is_true(json_object_get(req, "public")),
 	                           .reason = req_str(req, "text") };
-	umpire_act(c, id, req, ACTION_NOTE, -1, &u);
+	umpire_act(c, id, req, ACTION_NOTE, -1, &u, cmd_note);
 }
 
 /*

@@ -664,6 +664,55 @@ START_TEST(long_record_pages)
 }
 END_TEST
 
+/* The index of the first line of c's holding needle; -1 if none. */
+static long first_line(const struct kc *c, const char *needle)
+{
+	for (size_t i = 0; i < kc_nlines(c); i++)
+		if (strstr(kc_line(c, i), needle) != NULL)
+			return (long)i;
+	return -1;
+}
+
+/*
+ * Regression (umpire probe): a request from the chair made while an
+ * action of its game was being committed was answered at once, so a
+ * pause read just after a flag's fall was refused game_over before the
+ * chair had heard how the game ended.  The chair hears every action: its
+ * request waits for the commit, and is answered after the ending's
+ * announcement (then no_such_game: the game is no longer live).  The
+ * store, held by another process, keeps a resignation uncommitted.
+ */
+START_TEST(chair_answered_after_the_commit)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 60s\n");
+	struct kp w, b, ump;
+	int64_t game = players_and_umpire(d, &w, &b, &ump);
+	json_int_t g = (json_int_t)game;
+	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", g));
+	struct sqlite3 *lock = kd_lock_db(d);
+	long long resign = kc_req(b.c, "resign", "{s:I}", "game", g);
+	kt_sleep_ms(200);   /* the resignation read: in the batch, its commit held */
+	long long pause = kc_req(ump.c, "clock_pause", "{s:I, s:s}", "game", g, "reason", "edge");
+	kt_sleep_ms(300);
+	while (kc_next(ump.c, 0) != NULL)
+		;
+	ck_assert_msg(first_line(ump.c, "\"error\"") < 0, "the chair was answered before the commit:\n%s",
+	              kc_line(ump.c, kc_nlines(ump.c) - 1));
+	ck_assert_int_lt(first_line(ump.c, "\"game_over\""), 0);
+	kd_unlock_db(lock);
+	kc_ok(b.c, resign);
+	kc_error(ump.c, pause, "no_such_game");
+	char id[32];
+	snprintf(id, sizeof id, "\"id\":%lld", pause);
+	long over = first_line(ump.c, "\"event\":\"game_over\""), answer = first_line(ump.c, id);
+	ck_assert_msg(over >= 0 && over < answer, "game_over at line %ld, the answer at %ld", over, answer);
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(ump.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* An umpire request of type, well formed. */
 static long long umpire_req(struct kp *p, const char *type, int64_t game)
 {
@@ -1058,6 +1107,7 @@ static Suite *umpire_suite(void)
 	tcase_add_test(tc, pause_holds_abandonment);
 	tcase_add_test(tc, pause_after_restart_told);
 	tcase_add_test(tc, refusals);
+	tcase_add_test(tc, chair_answered_after_the_commit);
 	tcase_add_test(tc, long_record_pages);
 	tcase_add_test(tc, pairing);
 	suite_add_tcase(s, tc);
