@@ -295,13 +295,16 @@ static int replay_cb(const struct store_action *sa, void *arg)
 		return 1;
 	}
 	rp->applied++;
+	int64_t stored[2] = { sa->clock_white_ms, sa->clock_black_ms };
+	const int64_t *clk = (rp->how & ANNOUNCE_CLOCKS) && (rp->g->base_ms > 0 || rp->g->days > 0)
+	                     ? stored : NULL;
 	for (size_t i = 0; i < rp->out.n; i++) {
 		const struct event *e = &rp->out.v[i];
 		if (!in_list(rp->aud, rp->how, e->audience, 0) || !replay_wants(rp))
 			continue;
 		struct event told = *e;   /* as it was sent: event_told's audience */
 		told.audience = (uint8_t)event_told(&rp->out, i);
-		replay_put(rp, announce_event(rp->g->id, rp->rs, &told, NULL, rp->ref, &a),
+		replay_put(rp, announce_event(rp->g->id, rp->rs, &told, clk, rp->ref, &a),
 		           event_heard(&rp->out, i), e->audience);
 	}
 	/* The action's notice, if this list has it (a private note is left
@@ -310,7 +313,7 @@ static int replay_cb(const struct store_action *sa, void *arg)
 	unsigned hide;
 	unsigned naud = notice_audience(&a, &hide);
 	if (in_list(rp->aud, rp->how, naud, hide) && replay_wants(rp)) {
-		json_t *n = announce_notice(rp->g->id, &a, referee_plies(rp->ref), NULL, &naud);
+		json_t *n = announce_notice(rp->g->id, &a, referee_plies(rp->ref), clk, &naud);
 		replay_put(rp, n, naud, naud);
 	}
 	return replay_done(rp);

@@ -89,6 +89,9 @@ enum {
 	                              * record read by one who is not an umpire) */
 	ANNOUNCE_NO_SPECTATORS = 4,  /* the spectators' channel left out (the umpire's
 	                              * record read by a player of the game) */
+	ANNOUNCE_CLOCKS = 8,         /* a timed game's events and notices carry the clocks
+	                              * their action stored, as live ones carried the clocks
+	                              * then (a delayed game's spectators' list, watch.c) */
 };
 
 /* Every announcement of game g heard by audience aud (AUD_ bits),

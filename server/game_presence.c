@@ -82,7 +82,7 @@ static void presence_send(struct game *g, int col, json_t *msg)
 	for (struct conn *c = NULL; (c = conn_of_user(gs->srv, g->user[!col], c)) != NULL;)
 		if (!game_conn_awaiting(gs, conn_id(c)))
 			conn_send(c, json_incref(msg));
-	watch_route(g, NULL, AUD_SPECTATOR, AUD_SPECTATOR, msg);
+	watch_route_presence(g, msg);
 	json_decref(msg);
 }
 
@@ -116,14 +116,21 @@ static void deadline_set(const struct game *g, int col, json_t *j)
 	json_object_set_new(j, "left", json_integer(left > 0 ? left : 0));
 }
 
-/* col's player is away: said with the deadline it has now (none: no `until`). */
-static void away_send(struct game *g, int col)
+json_t *presence_away_event(const struct game *g, int col)
 {
+	if (!g->away[col])
+		return NULL;
 	json_t *j = json_pack("{s:s, s:I, s:s}", "event", "opponent_away", "game", (json_int_t)g->id,
 	                      "color", game_color_name(col));
 	deadline_set(g, col, j);
+	return j;
+}
+
+/* col's player is away: said with the deadline it has now (none: no `until`). */
+static void away_send(struct game *g, int col)
+{
 	g->told_until[col] = g->away_until[col];
-	presence_send(g, col, j);
+	presence_send(g, col, presence_away_event(g, col));
 }
 
 json_t *presence_json(const struct game *g, int col)
@@ -173,6 +180,11 @@ void presence_recovered(struct game *g)
 		g->away[col] = true;
 		presence_arm(g, col);
 		g->told_until[col] = g->away_until[col];
+		/* A delayed game's spectators' list has it, as its spectators
+		 * would have heard it (there are none yet). */
+		json_t *j = presence_away_event(g, col);
+		watch_route_presence(g, j);
+		json_decref(j);
 	}
 }
 

@@ -174,6 +174,9 @@ void watch_route_recorded(struct game *g, struct batch_action *ba, unsigned aud,
  * start, read from its record when it is recovered.  0, or -1 (logged):
  * the list is then read from the record at its first `watch`. */
 int watch_list_begin(struct game *g, bool recovered);
+/* A player's coming or going (opponent_away, opponent_back), told to the
+ * spectators: a delayed game's list keeps it too (watch.c). */
+void watch_route_presence(struct game *g, const json_t *msg);
 /* May watch_route have anyone to send to, or a delayed stream or list to
  * keep (g has a seat, or had one, or is delayed)?  When not, the caller
  * need not build the seats' copy of an event. */
@@ -293,6 +296,9 @@ void presence_tell(struct game *g);
 /* col's player away as a view says it: {"until":ms} ({} without a
  * deadline), or NULL while they are connected. */
 json_t *presence_json(const struct game *g, int col);
+/* col's opponent_away event with the deadline it has now (a new
+ * reference), or NULL when col's player is not away. */
+json_t *presence_away_event(const struct game *g, int col);
 /* g ended (committed): its absent players hear of it at their next login. */
 void presence_game_over(struct game *g);
 /* After a login's game states: the `welcome` summary, if there is anything to say. */

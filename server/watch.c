@@ -97,6 +97,16 @@ struct watch_delay {
  * notes) among the plies the delay hides (probe).  A `watch` now costs
  * the list's length in plies read (an int each) and the page's events
  * parsed.  About 100 bytes an event, for rated games only (game_delay).
+ *
+ * The players' comings and goings (opponent_away, opponent_back) are in it
+ * too, where they were told, though no record keeps them: a spectator
+ * seated after a player left heard that player come back and never leave
+ * (probe), the more so after a restart, when both are away (the away
+ * events are listed then, presence_recovered).  Read from the record, an
+ * event carries the clocks its action stored, as the live line carried the
+ * clocks then: what the queue releases has them either way (probe: the
+ * events of plies the delay still held when the first spectator sat came
+ * without), a catch-up none (list_page_item).
  */
 struct watch_list {
 	char *buf;
@@ -104,6 +114,8 @@ struct watch_list {
 	struct listed {
 		size_t off, len;
 		int ply;
+		bool presence;         /* no action's: kept when a commit fails */
+		int64_t at;            /* mstime_mono() when listed: an away's `left` counts from it */
 	} *e;
 	size_t n, ecap;
 };
@@ -114,22 +126,49 @@ static int msg_ply(const json_t *msg)
 }
 
 /* One event: its line's text (len bytes) and the ply it says. */
-static void list_push(struct watch_list *l, const char *text, size_t len, int ply)
+static void list_push(struct watch_list *l, const char *text, size_t len, int ply, bool presence)
 {
 	l->buf = xgrow(l->buf, &l->cap, l->len + len, 1, 4096);
 	memcpy(l->buf + l->len, text, len);
 	l->e = xgrow(l->e, &l->ecap, l->n + 1, sizeof *l->e, 64);
-	l->e[l->n++] = (struct listed){ l->len, len, ply };
+	l->e[l->n++] = (struct listed){ l->len, len, ply, presence, mstime_mono() };
 	l->len += len;
 }
 
-/* Event i of the list, parsed (a new reference); dispatch_page_built's
- * item.  Without the clock its live line carried: a catch-up carries none
- * (PROTOCOL.md), nor does the list read from the record at a restart. */
+/* The same, from msg. */
+static void list_push_json(struct watch_list *l, const json_t *msg, bool presence)
+{
+	char *text = json_dumps(msg, JSON_COMPACT);
+	if (text != NULL)
+		list_push(l, text, strlen(text), msg_ply(msg), presence);
+	free(text);
+}
+
+/* An away deadline's `left` was what was left when it was said: less the
+ * time since `at` (a delayed spectator's countdown ran late by that). */
+static void left_since(json_t *msg, int64_t at, int64_t now)
+{
+	json_t *left = json_object_get(msg, "left");
+	if (json_is_integer(left)) {
+		int64_t v = json_integer_value(left) - (now - at);
+		json_integer_set(left, v > 0 ? v : 0);
+	}
+}
+
+/* Event i of the list, parsed (a new reference), as the queue takes it. */
 static json_t *list_item(size_t i, void *arg)
 {
 	const struct watch_list *l = arg;
 	json_t *j = json_loadb(l->buf + l->e[i].off, l->e[i].len, 0, NULL);
+	left_since(j, l->e[i].at, mstime_mono());
+	return j;
+}
+
+/* The same for a catch-up's page (dispatch_page_built's item): without a
+ * clock, as every catch-up is (PROTOCOL.md). */
+static json_t *list_page_item(size_t i, void *arg)
+{
+	json_t *j = list_item(i, arg);
 	json_object_del(j, "clock");
 	return j;
 }
@@ -276,9 +315,18 @@ size_t watch_listed(const struct game *g)
 void watch_storage_failed(struct game *g, size_t listed)
 {
 	struct watch_list *l = g->spect;
-	if (l != NULL && listed < l->n) {   /* the failed actions' events */
-		l->len = l->e[listed].off;
-		l->n = listed;
+	if (l != NULL && listed < l->n) {   /* the failed actions' events go, comings and goings stay */
+		size_t n = listed, len = l->e[listed].off;
+		for (size_t i = listed; i < l->n; i++) {
+			if (!l->e[i].presence)
+				continue;
+			memmove(l->buf + len, l->buf + l->e[i].off, l->e[i].len);
+			l->e[n] = l->e[i];
+			l->e[n++].off = len;
+			len += l->e[i].len;
+		}
+		l->len = len;
+		l->n = n;
 	}
 	if (g->delay == NULL)
 		return;
@@ -365,14 +413,9 @@ static void delay_route(struct game *g, struct batch_action *ba, const json_t *m
 	size_t k = 0;
 	int64_t now = mstime_mono();
 	while (k < q->n && released(g, q->e[k].ply)) {
-		/* An away deadline's `left` was what was left when it was said:
-		 * less the time it waited here (a review: counted from its
-		 * arrival, a delayed spectator's countdown ran late by that). */
-		json_t *left = json_object_get(q->e[k].msg, "left");
-		if (json_is_integer(left)) {
-			int64_t v = json_integer_value(left) - (now - q->e[k].at);
-			json_integer_set(left, v > 0 ? v : 0);
-		}
+		/* less the time it waited here (a review: counted from its
+		 * arrival, a delayed spectator's countdown ran late by that) */
+		left_since(q->e[k].msg, q->e[k].at, now);
 		spectators_send(g, ba, q->e[k].msg);
 		json_decref(q->e[k].msg);
 		k++;
@@ -391,19 +434,23 @@ int watch_list_begin(struct game *g, bool recovered)
 	if (game_delay(g) == 0 || g->spect != NULL)
 		return 0;
 	json_t *events = NULL;
-	if (recovered && (events = announce_replay(g->gs->srv->store, &g->info, AUD_SPECTATOR, 0)) ==
-	                         NULL)
+	if (recovered && (events = announce_replay(g->gs->srv->store, &g->info, AUD_SPECTATOR,
+	                                           ANNOUNCE_CLOCKS)) == NULL)
 		return -1;
 	g->spect = xcalloc(1, sizeof *g->spect);
 	size_t i;
 	json_t *e;
-	json_array_foreach(events, i, e) {
-		char *text = json_dumps(e, JSON_COMPACT);
-		if (text != NULL)
-			list_push(g->spect, text, strlen(text), msg_ply(e));
-		free(text);
-	}
+	json_array_foreach(events, i, e)
+		list_push_json(g->spect, e, false);
 	json_decref(events);
+	/* Read at a first `watch` (not at the recovery, where nobody is away
+	 * yet): who is away now, as a spectator would have heard it. */
+	for (int col = WHITE; col <= BLACK; col++) {
+		json_t *aw = presence_away_event(g, col);
+		if (aw != NULL)
+			list_push_json(g->spect, aw, true);
+		json_decref(aw);
+	}
 	log_debug("game=%" PRId64 " spectators' list begun events=%zu", g->id, g->spect->n);
 	return 0;
 }
@@ -412,8 +459,15 @@ void watch_route_recorded(struct game *g, struct batch_action *ba, unsigned aud,
                           const json_t *msg, const struct line *l)
 {
 	if (g->spect != NULL && (aud & AUD_SPECTATOR) && l != NULL)
-		list_push(g->spect, line_text(l), line_len(l), msg_ply(msg));
+		list_push(g->spect, line_text(l), line_len(l), msg_ply(msg), false);
 	watch_route(g, ba, aud, heard, msg);
+}
+
+void watch_route_presence(struct game *g, const json_t *msg)
+{
+	if (g->spect != NULL)
+		list_push_json(g->spect, msg, true);
+	watch_route(g, NULL, AUD_SPECTATOR, AUD_SPECTATOR, msg);
 }
 
 void watch_route(struct game *g, struct batch_action *ba, unsigned aud, unsigned heard, const json_t *msg)
@@ -593,7 +647,7 @@ static json_t *seat_view(struct game *g, int64_t viewer, bool umpire, size_t fro
 		pager_finish(&pg, j, "events");
 		*total = pg.n;
 	} else {
-		dispatch_page_built(j, "events", keep, from, list_item, g->spect);
+		dispatch_page_built(j, "events", keep, from, list_page_item, g->spect);
 		*total = keep;
 	}
 	if (!umpire)

@@ -1290,6 +1290,85 @@ START_TEST(delayed_catchup_carries_no_clock)
 }
 END_TEST
 
+/* The stream c was sent of game (its event lines, the catch-up not one of
+ * them) until its game_over: each opponent_back said after an
+ * opponent_away of its colour, and every `moved` with a clock. */
+static void delayed_stream_whole(struct kc *c, int64_t game, int backs)
+{
+	kc_event(c, "game_over");
+	bool away[2] = { false, false };
+	int moved = 0, back = 0;
+	for (size_t i = 0; i < kc_nlines(c); i++) {
+		json_t *e = json_loads(kc_line(c, i), 0, NULL);
+		const char *ev = json_string_value(json_object_get(e, "event"));
+		const char *col = json_string_value(json_object_get(e, "color"));
+		if (ev && json_integer_value(json_object_get(e, "game")) == game) {
+			int k = col && strcmp(col, "black") == 0 ? BLACK : WHITE;
+			if (strcmp(ev, "opponent_away") == 0)
+				away[k] = true;
+			if (strcmp(ev, "opponent_back") == 0) {
+				ck_assert_msg(away[k], "%s came back, never having left: %s", col, kc_line(c, i));
+				back++;
+			}
+			if (strcmp(ev, "moved") == 0) {
+				ck_assert_msg(json_object_get(e, "clock") != NULL, "released without a clock: %s",
+				              kc_line(c, i));
+				moved++;
+			}
+		}
+		json_decref(e);
+	}
+	ck_assert_int_eq(back, backs);
+	ck_assert_int_ge(moved, 2);
+}
+
+/*
+ * Regression (umpire probe): a delayed game's spectator heard a player
+ * come back without having heard them leave, when they left before the
+ * seat was taken or were away since a restart (no list held the away);
+ * and the events of plies the delay still held when the first spectator
+ * sat came without their clocks (the list read at a restart had none).
+ */
+START_TEST(delayed_comings_and_goings)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nspectator_delay = 2\n");
+	struct kp w, b, s;
+	account(d, &w, "whitey", "player");
+	account(d, &b, "blacky", "player");
+	account(d, &s, "watcher", "player");
+	static const char *const moves[] = { "e4", "e5", "Nf3", "Nc6", "Bc4" };
+	/* White leaves before the seat is taken, and comes back. */
+	int64_t game = timed_game(&w, &b, true);
+	play_moves(&w, &b, game, moves, 0, 3);
+	kc_close(w.c);
+	kc_event(b.c, "opponent_away");
+	kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)game));
+	kp_login(d, &w, "whitey", "sesame-open");
+	kc_event(b.c, "opponent_back");
+	play_moves(&w, &b, game, moves, 3, 5);
+	kc_ok(b.c, kc_req(b.c, "resign", "{s:I}", "game", (json_int_t)game));
+	delayed_stream_whole(s.c, game, 1);
+	/* Both away since a restart, and back. */
+	game = timed_game(&w, &b, true);
+	play_moves(&w, &b, game, moves, 0, 3);
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(s.c);
+	kd_restart(d);
+	kp_login(d, &s, "watcher", "sesame-open");
+	kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)game));
+	kp_login(d, &w, "whitey", "sesame-open");
+	kp_login(d, &b, "blacky", "sesame-open");
+	play_moves(&w, &b, game, moves, 3, 5);
+	kc_ok(b.c, kc_req(b.c, "resign", "{s:I}", "game", (json_int_t)game));
+	delayed_stream_whole(s.c, game, 2);
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(s.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* A commit that fails takes its action's events out of a delayed game's
  * spectators' list again (watch_storage_failed): the move played instead
  * is there once, as in the list read from the record at a restart. */
@@ -1322,6 +1401,50 @@ START_TEST(delayed_list_after_failed_commit)
 	ck_assert_int_eq(fifth, 1);
 	same_catchup_after_restart(d, &w, &b, &s, game, before);
 	json_decref(before);
+	kd_stop(d);
+}
+END_TEST
+
+/* A player's going, said while an action was being committed, stays in the
+ * spectators' list when that commit fails (watch_storage_failed cuts the
+ * action's events, not the comings and goings after them): a spectator
+ * seated later hears Black leave, then come back. */
+START_TEST(delayed_list_keeps_goings_past_a_failed_commit)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nspectator_delay = 2\n"
+	                        "busy_timeout = 2s\n");
+	struct kp w, b, s;
+	account(d, &w, "whitey", "player");
+	account(d, &b, "blacky", "player");
+	account(d, &s, "watcher", "player");
+	int64_t game = new_game(&w, &b, "icc", true);
+	static const char *const moves[] = { "e4", "e5", "Nf3", "Nc6", "Bb5", "a6" };
+	play_moves(&w, &b, game, moves, 0, 4);
+	struct sqlite3 *lock = kd_lock_db(d);
+	long long held = kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "Bb5");
+	kt_sleep_ms(300);   /* read: its commit waits for the lock */
+	kc_close(b.c);
+	kc_event(w.c, "opponent_away");
+	kc_error(w.c, held, "storage");
+	kd_unlock_db(lock);
+	kp_login(d, &b, "blacky", "sesame-open");
+	kc_event(w.c, "opponent_back");
+	play_moves(&w, &b, game, moves, 4, 6);
+	json_t *r = kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)game));
+	long away = -1, back = -1;
+	size_t i;
+	json_t *e;
+	json_array_foreach(json_object_get(r, "events"), i, e) {
+		const char *ev = json_string_value(json_object_get(e, "event"));
+		if (strcmp(ev, "opponent_away") == 0 && away < 0)
+			away = (long)i;
+		if (strcmp(ev, "opponent_back") == 0 && back < 0)
+			back = (long)i;
+	}
+	ck_assert_msg(away >= 0 && away < back, "the catch-up's away at %ld, back at %ld", away, back);
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(s.c);
 	kd_stop(d);
 }
 END_TEST
@@ -1671,6 +1794,8 @@ static Suite *watch_suite(void)
 	tcase_add_test(tc, delayed_catchup_reads_no_record);
 	tcase_add_test(tc, delayed_list_after_failed_commit);
 	tcase_add_test(tc, delayed_catchup_carries_no_clock);
+	tcase_add_test(tc, delayed_comings_and_goings);
+	tcase_add_test(tc, delayed_list_keeps_goings_past_a_failed_commit);
 	tcase_add_test(tc, nost_en_passant_audience);
 	tcase_add_test(tc, pages_end_where_the_seat_began);
 	tcase_add_test(tc, streams_every_ruleset);
