@@ -1062,8 +1062,14 @@ static int recover(const struct ptext *t, const struct pgn_header *h, const stru
 		 * was read as White's e5 and refused as an illegal move (the
 		 * referee probe).  "3." before Black's move is taken, as readers do. */
 		if (pg->num != 0 && (pg->num != b->fullmove || (pg->dots >= 3 && b->side == WHITE))) {
-			rc = failf(err, errlen, "%s: numbered %ld%s, but %s is to play move %d", where, pg->num,
-			           pg->dots >= 3 ? "..." : pg->dots ? "." : "",
+			/* move_number's LONG_MAX is a number of more digits, not
+			 * that one (a probe read "numbered 9223372036854775807."). */
+			char num[32];
+			if (pg->num == LONG_MAX)
+				snprintf(num, sizeof num, "with more than 9 digits");
+			else
+				snprintf(num, sizeof num, "%ld%s", pg->num, pg->dots >= 3 ? "..." : pg->dots ? "." : "");
+			rc = failf(err, errlen, "%s: numbered %s, but %s is to play move %d", where, num,
 			           b->side == WHITE ? "White" : "Black", b->fullmove);
 			break;
 		}

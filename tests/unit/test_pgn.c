@@ -369,6 +369,37 @@ START_TEST(test_literal_filtered_black)
 }
 END_TEST
 
+/* Regression (PGN probe): nost tells the opponent how many tries were
+ * refused, not which: a filtered record writes each as `??`, as other rule
+ * sets do for a try told without the move; the mover's own record names
+ * them. */
+START_TEST(test_nost_counted_tries_filtered)
+{
+	struct action a[3];
+	act(&a[0], WHITE, "try", "e4");
+	act(&a[1], BLACK, "try", "exf6");  /* no capture there: refused, counted */
+	act(&a[2], BLACK, "try", "e5");
+	struct pgn_header h;
+	pgn_header_init(&h);
+	snprintf(h.rules, sizeof h.rules, "nost");
+	static const struct {
+		unsigned view;
+		const char *want;
+	} views[] = { { AUD_WHITE, "1... ?? {(K:??:) \"Black tried one illegal move\"" },
+		      { AUD_SPECTATOR, "1... ?? {(K:??:) \"Black tried one illegal move\"" },
+		      { AUD_BLACK, "1... e5 {(K:exf6:)" } };
+	for (size_t v = 0; v < sizeof views / sizeof views[0]; v++) {
+		char *out, err[200];
+		ck_assert_msg(pgn_write(&h, a, 3, views[v].view, &out, err, sizeof err) == 0, "%s", err);
+		char *f = flat(out);
+		ck_assert_msg(strstr(f, views[v].want) != NULL, "want %s in %s", views[v].want, f);
+		ck_assert(views[v].view == AUD_BLACK || strstr(f, "exf6") == NULL);
+		free(f);
+		free(out);
+	}
+}
+END_TEST
+
 /* ---- round trips ------------------------------------------------------------ */
 
 static void round_trip(const char *rules, uint64_t seed)
@@ -1127,7 +1158,7 @@ START_TEST(test_move_numbers_checked)
 	expect_error("1. e4 e5 3. Nf3 *", "move 2. Nf3: numbered 3., but White is to play move 2");
 	expect_error("1. e4 e5 3 Nf3 *", "numbered 3, but White is to play move 2");
 	expect_error("1. e4 e5 2 . . . Nf3 *", "numbered 2..., but White is to play move 2");
-	expect_error("1. e4 e5 12345678901. Nf3 *", "but White is to play move 2");
+	expect_error("1. e4 e5 12345678901. Nf3 *", "numbered with more than 9 digits, but White is to play move 2");
 	expect_ok("1. e4 e5 2. Nf3 *");
 	expect_ok("1.e4 1...e5 2 Nf3 2 . Nc6 *");
 	expect_ok("1. e4 1. e5 *");
@@ -1342,6 +1373,7 @@ static Suite *pgn_suite(void)
 	tcase_add_test(tc, test_lines_fit);
 	tcase_add_test(tc, test_many_announcements_whole);
 	tcase_add_test(tc, test_literal_filtered_black);
+	tcase_add_test(tc, test_nost_counted_tries_filtered);
 	tcase_add_test(tc, test_filtered_views_carry_heard_chat);
 	tcase_add_loop_test(tc, test_round_trip_random, 0, (int)(6 * ruleset_count()));
 	tcase_add_test(tc, test_quiet_sequence_automatic_move);
