@@ -1239,6 +1239,14 @@ START_TEST(delayed_catchup_reads_no_record)
 }
 END_TEST
 
+/* whitey and blacky, players, and watcher, their spectator, logged in. */
+static void players_and_watcher(struct kd *d, struct kp *w, struct kp *b, struct kp *s)
+{
+	account(d, w, "whitey", "player");
+	account(d, b, "blacky", "player");
+	account(d, s, "watcher", "player");
+}
+
 /* Moves [from, to) of moves in game, White's the even ones. */
 static void play_moves(struct kp *w, struct kp *b, int64_t game, const char *const *moves, int from, int to)
 {
@@ -1271,9 +1279,7 @@ START_TEST(delayed_catchup_carries_no_clock)
 {
 	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nspectator_delay = 2\n");
 	struct kp w, b, s;
-	account(d, &w, "whitey", "player");
-	account(d, &b, "blacky", "player");
-	account(d, &s, "watcher", "player");
+	players_and_watcher(d, &w, &b, &s);
 	int64_t game = timed_game(&w, &b, true);
 	static const char *const moves[] = { "e4", "e5", "Nf3", "Nc6", "Bc4" };
 	play_moves(&w, &b, game, moves, 0, 5);
@@ -1333,9 +1339,7 @@ START_TEST(delayed_comings_and_goings)
 {
 	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nspectator_delay = 2\n");
 	struct kp w, b, s;
-	account(d, &w, "whitey", "player");
-	account(d, &b, "blacky", "player");
-	account(d, &s, "watcher", "player");
+	players_and_watcher(d, &w, &b, &s);
 	static const char *const moves[] = { "e4", "e5", "Nf3", "Nc6", "Bc4" };
 	/* White leaves before the seat is taken, and comes back. */
 	int64_t game = timed_game(&w, &b, true);
@@ -1377,9 +1381,7 @@ START_TEST(delayed_list_after_failed_commit)
 	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nspectator_delay = 2\n"
 	                        "busy_timeout = 200ms\n");
 	struct kp w, b, s;
-	account(d, &w, "whitey", "player");
-	account(d, &b, "blacky", "player");
-	account(d, &s, "watcher", "player");
+	players_and_watcher(d, &w, &b, &s);
 	int64_t game = new_game(&w, &b, "icc", true);
 	static const char *const moves[] = { "e4", "e5", "Nf3", "Nc6", "Bc4", "a6", "d3" };
 	play_moves(&w, &b, game, moves, 0, 4);
@@ -1414,9 +1416,7 @@ START_TEST(delayed_list_keeps_goings_past_a_failed_commit)
 	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nspectator_delay = 2\n"
 	                        "busy_timeout = 2s\n");
 	struct kp w, b, s;
-	account(d, &w, "whitey", "player");
-	account(d, &b, "blacky", "player");
-	account(d, &s, "watcher", "player");
+	players_and_watcher(d, &w, &b, &s);
 	int64_t game = new_game(&w, &b, "icc", true);
 	static const char *const moves[] = { "e4", "e5", "Nf3", "Nc6", "Bb5", "a6" };
 	play_moves(&w, &b, game, moves, 0, 4);
@@ -1459,9 +1459,7 @@ START_TEST(nost_en_passant_audience)
 {
 	struct kd *d = kd_start(fast_conf);
 	struct kp w, b, s;
-	account(d, &w, "whitey", "player");
-	account(d, &b, "blacky", "player");
-	account(d, &s, "watcher", "player");
+	players_and_watcher(d, &w, &b, &s);
 	int64_t game = new_game(&w, &b, "nost", false);
 	kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)game));
 	static const char *const moves[] = { "e4", "a6", "e5", "d5", "exd6" };
