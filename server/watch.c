@@ -115,6 +115,7 @@ struct watch_list {
 		size_t off, len;
 		int ply;
 		bool presence;         /* no action's: kept when a commit fails */
+		int8_t away;           /* an opponent_away's colour; else -1 */
 		int64_t at;            /* mstime_mono() when listed: an away's `left` counts from it */
 	} *e;
 	size_t n, ecap;
@@ -131,7 +132,7 @@ static void list_push(struct watch_list *l, const char *text, size_t len, int pl
 	l->buf = xgrow(l->buf, &l->cap, l->len + len, 1, 4096);
 	memcpy(l->buf + l->len, text, len);
 	l->e = xgrow(l->e, &l->ecap, l->n + 1, sizeof *l->e, 64);
-	l->e[l->n++] = (struct listed){ l->len, len, ply, presence, mstime_mono() };
+	l->e[l->n++] = (struct listed){ l->len, len, ply, presence, -1, mstime_mono() };
 	l->len += len;
 }
 
@@ -139,8 +140,13 @@ static void list_push(struct watch_list *l, const char *text, size_t len, int pl
 static void list_push_json(struct watch_list *l, const json_t *msg, bool presence)
 {
 	char *text = json_dumps(msg, JSON_COMPACT);
-	if (text != NULL)
+	if (text != NULL) {
 		list_push(l, text, strlen(text), msg_ply(msg), presence);
+		const char *ev = json_string_value(json_object_get(msg, "event"));
+		const char *col = json_string_value(json_object_get(msg, "color"));
+		if (presence && ev && col && strcmp(ev, "opponent_away") == 0)
+			l->e[l->n - 1].away = (int8_t)(strcmp(col, "black") == 0 ? BLACK : WHITE);
+	}
 	free(text);
 }
 
@@ -465,8 +471,23 @@ void watch_route_recorded(struct game *g, struct batch_action *ba, unsigned aud,
 
 void watch_route_presence(struct game *g, const json_t *msg)
 {
-	if (g->spect != NULL)
-		list_push_json(g->spect, msg, true);
+	struct watch_list *l = g->spect;
+	if (l != NULL) {
+		/* A player back with nothing listed since they left takes the
+		 * away out instead: a later catch-up is the same without both,
+		 * and a player who comes and goes a thousand times does not
+		 * grow the list by two thousand. */
+		const char *ev = json_string_value(json_object_get(msg, "event"));
+		const char *col = json_string_value(json_object_get(msg, "color"));
+		const struct listed *last = l->n > 0 ? &l->e[l->n - 1] : NULL;
+		if (ev && col && strcmp(ev, "opponent_back") == 0 && last && last->away >= 0 &&
+		    strcmp(col, game_color_name(last->away)) == 0) {
+			l->len = last->off;
+			l->n--;
+		} else {
+			list_push_json(l, msg, true);
+		}
+	}
 	watch_route(g, NULL, AUD_SPECTATOR, AUD_SPECTATOR, msg);
 }
 

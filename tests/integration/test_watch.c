@@ -1409,8 +1409,9 @@ END_TEST
 
 /* A player's going, said while an action was being committed, stays in the
  * spectators' list when that commit fails (watch_storage_failed cuts the
- * action's events, not the comings and goings after them): a spectator
- * seated later hears Black leave, then come back. */
+ * action's events, not the comings and goings after them): the spectator
+ * who watches again after the failure hears Black leave, held back with
+ * the plies before it until the game's end releases everything. */
 START_TEST(delayed_list_keeps_goings_past_a_failed_commit)
 {
 	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nspectator_delay = 2\n"
@@ -1418,8 +1419,9 @@ START_TEST(delayed_list_keeps_goings_past_a_failed_commit)
 	struct kp w, b, s;
 	players_and_watcher(d, &w, &b, &s);
 	int64_t game = new_game(&w, &b, "icc", true);
-	static const char *const moves[] = { "e4", "e5", "Nf3", "Nc6", "Bb5", "a6" };
+	static const char *const moves[] = { "e4", "e5", "Nf3", "Nc6" };
 	play_moves(&w, &b, game, moves, 0, 4);
+	kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)game));
 	struct sqlite3 *lock = kd_lock_db(d);
 	long long held = kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "Bb5");
 	kt_sleep_ms(300);   /* read: its commit waits for the lock */
@@ -1427,23 +1429,54 @@ START_TEST(delayed_list_keeps_goings_past_a_failed_commit)
 	kc_event(w.c, "opponent_away");
 	kc_error(w.c, held, "storage");
 	kd_unlock_db(lock);
-	kp_login(d, &b, "blacky", "sesame-open");
-	kc_event(w.c, "opponent_back");
+	kc_event(s.c, "unwatched");
+	kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)game));
+	ck_assert(!kc_saw(s.c, "opponent_away"));   /* held back: plies 3 and 4 come first */
+	kc_ok(w.c, kc_req(w.c, "resign", "{s:I}", "game", (json_int_t)game));
+	json_t *e = kc_event(s.c, "opponent_away");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "color")), "black");
+	kc_close(w.c);
+	kc_close(s.c);
+	kd_stop(d);
+}
+END_TEST
+
+/* A player who leaves and comes back with nothing said in between adds
+ * nothing to the spectators' list (watch_route_presence): twenty such
+ * round trips leave no trace in a later catch-up, while a player away at
+ * the end is there. */
+START_TEST(delayed_list_folds_round_trips)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nspectator_delay = 2\n");
+	struct kp w, b, s;
+	players_and_watcher(d, &w, &b, &s);
+	int64_t game = new_game(&w, &b, "icc", true);
+	static const char *const moves[] = { "e4", "e5", "Nf3", "Nc6", "Bc4", "a6" };
+	play_moves(&w, &b, game, moves, 0, 4);
+	for (int i = 0; i < 20; i++) {
+		kc_close(w.c);
+		kc_event(b.c, "opponent_away");
+		kp_login(d, &w, "whitey", "sesame-open");
+		kc_event(b.c, "opponent_back");
+	}
 	play_moves(&w, &b, game, moves, 4, 6);
+	kc_close(b.c);
+	kc_event(w.c, "opponent_away");
 	json_t *r = kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)game));
-	long away = -1, back = -1;
+	int aways = 0, backs = 0;
 	size_t i;
 	json_t *e;
 	json_array_foreach(json_object_get(r, "events"), i, e) {
 		const char *ev = json_string_value(json_object_get(e, "event"));
-		if (strcmp(ev, "opponent_away") == 0 && away < 0)
-			away = (long)i;
-		if (strcmp(ev, "opponent_back") == 0 && back < 0)
-			back = (long)i;
+		aways += strcmp(ev, "opponent_away") == 0;
+		backs += strcmp(ev, "opponent_back") == 0;
 	}
-	ck_assert_msg(away >= 0 && away < back, "the catch-up's away at %ld, back at %ld", away, back);
+	ck_assert_int_eq(aways, 0);
+	ck_assert_int_eq(backs, 0);
+	kc_ok(w.c, kc_req(w.c, "resign", "{s:I}", "game", (json_int_t)game));
+	e = kc_event(s.c, "opponent_away");   /* released by the end */
+	ck_assert_str_eq(json_string_value(json_object_get(e, "color")), "black");
 	kc_close(w.c);
-	kc_close(b.c);
 	kc_close(s.c);
 	kd_stop(d);
 }
@@ -1794,6 +1827,7 @@ static Suite *watch_suite(void)
 	tcase_add_test(tc, delayed_catchup_carries_no_clock);
 	tcase_add_test(tc, delayed_comings_and_goings);
 	tcase_add_test(tc, delayed_list_keeps_goings_past_a_failed_commit);
+	tcase_add_test(tc, delayed_list_folds_round_trips);
 	tcase_add_test(tc, nost_en_passant_audience);
 	tcase_add_test(tc, pages_end_where_the_seat_began);
 	tcase_add_test(tc, streams_every_ruleset);
