@@ -777,6 +777,11 @@ static void cmd_unwatch(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_NO_SUCH_GAME, "not watching that game");
 		return;
 	}
+	/* After the commit in progress, as the seat was taken: what that
+	 * action routed to the seat arrives before the ok, nothing after it
+	 * (probe: its events followed the ok). */
+	if (must_wait(c, g, w->umpire, id, req, cmd_unwatch))
+		return;
 	seat_remove(g, w);
 	dispatch_ok(c, id, json_pack("{s:I}", "game", (json_int_t)gid));
 }

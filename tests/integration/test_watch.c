@@ -52,6 +52,14 @@ static void account(struct kd *d, struct kp *p, const char *name, const char *ro
 	kp_login(d, p, name, "sesame-open");
 }
 
+/* whitey and blacky, players, and watcher, their spectator, logged in. */
+static void players_and_watcher(struct kd *d, struct kp *w, struct kp *b, struct kp *s)
+{
+	account(d, w, "whitey", "player");
+	account(d, b, "blacky", "player");
+	account(d, s, "watcher", "player");
+}
+
 static int64_t new_game(struct kp *w, struct kp *b, const char *rules, bool rated)
 {
 	json_t *r = kc_ok(w->c, kc_req(w->c, "seek", "{s:s, s:s, s:b}", "color", "white", "rules", rules,
@@ -817,6 +825,48 @@ START_TEST(watch_waits_for_nothing_it_does_not_hear)
 }
 END_TEST
 
+/* Regression (watching re-probe): an `unwatch` made while an action the
+ * seat hears was being committed was answered at once, and that action's
+ * events followed the ok.  It waits for the commit: the events, then the
+ * ok, then nothing. */
+START_TEST(unwatch_after_the_commit)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 60s\n");
+	struct kp w, b, s;
+	players_and_watcher(d, &w, &b, &s);
+	int64_t g = new_game(&w, &b, "icc", false);
+	kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)g));
+	struct sqlite3 *lock = kd_lock_db(d);
+	long long mv = kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e4");
+	kt_sleep_ms(200);   /* read: its commit waits for the lock */
+	long long un = kc_req(s.c, "unwatch", "{s:I}", "game", (json_int_t)g);
+	kt_sleep_ms(300);
+	char id[32];
+	snprintf(id, sizeof id, "\"id\":%lld", un);
+	while (kc_next(s.c, 0) != NULL)
+		;
+	ck_assert_msg(!kc_saw(s.c, id), "unwatch answered before the commit");
+	kd_unlock_db(lock);
+	kc_ok(w.c, mv);
+	kc_ok(s.c, un);
+	long moved = -1, ok = -1;
+	for (size_t i = 0; i < kc_nlines(s.c); i++) {
+		if (moved < 0 && strstr(kc_line(s.c, i), "\"event\":\"moved\""))
+			moved = (long)i;
+		if (ok < 0 && strstr(kc_line(s.c, i), id))
+			ok = (long)i;
+	}
+	ck_assert_msg(moved >= 0 && moved < ok, "moved at line %ld, the ok at %ld", moved, ok);
+	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e5"));
+	kc_ok(s.c, kc_req(s.c, "ping", NULL));
+	ck_assert_int_eq((long)kc_nlines(s.c) - 1, ok + 1);   /* the ping's answer alone since */
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(s.c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(live_list)
 {
 	struct kd *d = kd_start(fast_conf);
@@ -1238,14 +1288,6 @@ START_TEST(delayed_catchup_reads_no_record)
 	kd_stop(d);
 }
 END_TEST
-
-/* whitey and blacky, players, and watcher, their spectator, logged in. */
-static void players_and_watcher(struct kd *d, struct kp *w, struct kp *b, struct kp *s)
-{
-	account(d, w, "whitey", "player");
-	account(d, b, "blacky", "player");
-	account(d, s, "watcher", "player");
-}
 
 /* Moves [from, to) of moves in game, White's the even ones. */
 static void play_moves(struct kp *w, struct kp *b, int64_t game, const char *const *moves, int from, int to)
@@ -1808,6 +1850,7 @@ static Suite *watch_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, live_list);
 	tcase_add_test(tc, watch_waits_for_nothing_it_does_not_hear);
+	tcase_add_test(tc, unwatch_after_the_commit);
 	tcase_add_test(tc, following_players);
 	tcase_add_test(tc, follows_kept_for_an_account);
 	tcase_add_test(tc, permission_matrix);
