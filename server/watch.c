@@ -846,14 +846,13 @@ static void cmd_live(struct conn *c, json_t *id, json_t *req)
 /* ---- the umpire's actions ------------------------------------------------ */
 
 /* The live game of an umpire action, if c holds its chair; NULL with the
- * refusal sent.  The role was checked before anything else (CMD_UMPIRE),
- * so a refusal for it names nothing of the game. */
-/* The game of a request from the chair, or NULL with the refusal sent, or
- * the request kept to run again (proceed) after the commit in progress:
- * the chair hears every action, so it is answered after the announcements
- * of any action being committed, as a player's request waits for one it
- * hears (probe: a flag's fall read just ahead answered a pause game_over
- * before the umpire had heard the game end). */
+ * refusal sent, or with the request kept to run again (proceed) after the
+ * commit in progress: the chair hears every action, so it is answered
+ * after the announcements of any action being committed, as a player's
+ * request waits for one it hears (probe: a flag's fall read just ahead
+ * answered a pause game_over before the umpire had heard the game end).
+ * The role was checked before anything else (CMD_UMPIRE), so a refusal
+ * for it names nothing of the game. */
 static struct game *chair_game(struct conn *c, json_t *id, json_t *req,
                                void (*proceed)(struct conn *c, json_t *id, json_t *req))
 {
