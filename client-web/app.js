@@ -197,8 +197,11 @@ function clearSession() {
   $('welcome-box').hidden = true;
   $('log-box').hidden = true;
   ['move', 'say-text', 'challenge-user', 'message-user', 'message-text', 'pair-white', 'pair-black',
-    'pair-tournament', 'pair-round', 'tournament-name']
+    'pair-tournament', 'pair-round', 'tournament-name', 'user', 'invite']
     .forEach((id) => { $(id).value = ''; });
+  // and what the connection received for it (a probe: the last account's
+  // login reply, token included, and its tells stayed in net.frames)
+  net.frames.length = 0;
   document.body.classList.remove('staff');
   document.title = TITLE;
 }

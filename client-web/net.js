@@ -32,6 +32,9 @@ export const QUIET_MS = 15000;
 export const DEAD_MS = 10000;
 const ALIVE_CHECK_MS = 1000;   // how often the silence is measured
 const LATE_MS = 3 * ALIVE_CHECK_MS;   // a check this late: the page was not running
+// The messages kept as received (the tests compare them): the last
+// FRAMES_KEPT at least, so that a long session does not grow without end.
+const FRAMES_KEPT = 5000;
 export class Net {
   constructor(onEvent, onClose) {
     this.nextId = 1;
@@ -64,6 +67,7 @@ export class Net {
         this.probeAt = null;
         this.excused = false;
         this.frames.push(m.data);
+        if (this.frames.length > 2 * FRAMES_KEPT) this.frames.splice(0, this.frames.length - FRAMES_KEPT);
         const msg = parse(m.data);
         if (!msg) return;   // not a JSON object: nothing the protocol sends
         if (msg.event === 'greeting') { this.greeting = msg; resolve(msg); }

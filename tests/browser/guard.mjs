@@ -328,6 +328,10 @@ await scenario('sign out', async () => {
   check(await a.evaluate(() => sessionStorage.length) === 0, 'the tab kept its storage');
   check(await a.evaluate(() => !document.getElementById('welcome').children.length && !document.getElementById('me').textContent),
     'the account left on the page');
+  check(await a.evaluate(() => !window.krieg.net.frames.some((f) => f.includes('"token"') || f.includes('"tell"'))),
+    "the account's messages (its token, its tells) kept by the page");
+  check(await a.evaluate(() => document.getElementById('user').value === '' && document.getElementById('invite').value === ''),
+    "the account's name left in the sign-in form");
   await a.reload();
   await a.waitForSelector('#btn-guest:visible', { timeout: 10000 });
   await sleep(300);
