@@ -80,12 +80,27 @@ static void lower(char *w)
 		*w = (char)tolower((unsigned char)*w);
 }
 
+/* Each kind of term once: "challenge bob 5+0 untimed" made an untimed
+ * offer of the last one, the first dropped without a word (a play probe). */
+enum { TERM_COLOR, TERM_RATED, TERM_RULES, TERM_TIME, TERM__COUNT };
+
 static int parse_terms(struct cmd *c, char *err, size_t errlen)
 {
+	static const char *const kinds[TERM__COUNT] = { "colour", "rated or unrated", "rule set",
+		                                        "time control" };
+	const char *seen[TERM__COUNT] = { NULL };
 	for (int i = c->type == CMD_CHALLENGE ? 1 : c->type == CMD_PAIR ? 2 : 0; i < c->argc; i++) {
 		lower(c->argv[i]);
 		const char *w = c->argv[i];
 		bool colour = !strcmp(w, "white") || !strcmp(w, "black") || !strcmp(w, "random");
+		bool rated = !strcmp(w, "rated") || !strcmp(w, "unrated");
+		bool timed = isdigit((unsigned char)w[0]) || !strcmp(w, "untimed") || !strcmp(w, "none");
+		int kind = colour ? TERM_COLOR : rated ? TERM_RATED : timed ? TERM_TIME
+		         : ruleset_find(w) ? TERM_RULES : -1;
+		if (kind >= 0 && seen[kind])
+			return failf(err, errlen, "\"%s\" and \"%s\": one %s, not two", seen[kind], w, kinds[kind]);
+		if (kind >= 0)
+			seen[kind] = w;
 		if (colour && c->type == CMD_PAIR)
 			return failf(err, errlen, "pair: the first name plays White, the second Black");
 		if (colour)
@@ -94,9 +109,9 @@ static int parse_terms(struct cmd *c, char *err, size_t errlen)
 			c->rated = true;
 		else if (!strcmp(w, "unrated"))
 			c->rated = false;
-		else if (ruleset_find(w))
+		else if (kind == TERM_RULES)
 			snprintf(c->rules, sizeof c->rules, "%s", w);
-		else if (isdigit((unsigned char)w[0]) || !strcmp(w, "untimed") || !strcmp(w, "none")) {
+		else if (timed) {
 			if (!parse_time(w, c))
 				return failf(err, errlen, "bad time control \"%s\" (try 5+2, 0.5+0, 1:40+0.5, 10, 3d or untimed)", w);
 		} else {
@@ -913,7 +928,7 @@ static int exec_switch(struct client *cl, struct cmd *cmd, struct pending *p)
 	if (cl->plain) {   /* --plain: which game, in words; the board on demand */
 		char words[WORDS_MAX];
 		client_clocks_words(cl, to, words, sizeof words);
-		client_out(cl, "%s", words);
+		client_out_asked(cl, "%s", words);
 		return 0;
 	}
 	client_show_board(cl, to);
@@ -941,7 +956,9 @@ static int exec_board(struct client *cl, struct cmd *cmd, struct pending *p)
 	return 0;
 }
 
-/* time / clock: the clocks of the current game (or the watched one) in words. */
+/* time / clock: the clocks of the current game (or the watched one) in
+ * words; asked for, so --batch prints them too (a play probe: time, clock,
+ * pieces and --plain's switch said nothing there). */
 static int exec_time(struct client *cl, struct cmd *cmd, struct pending *p)
 {
 	struct seat *seat = cl->seat_focus ? client_seat(cl, cl->seat_current) : NULL;
@@ -949,19 +966,19 @@ static int exec_time(struct client *cl, struct cmd *cmd, struct pending *p)
 	if (seat) {
 		long now = client_now(cl), w = seat_clock(seat, WHITE, now), b = seat_clock(seat, BLACK, now);
 		if (w < 0 || b < 0) {
-			client_out(cl, "#%ld (%s): untimed", seat->id, seat_kind(seat));
+			client_out_asked(cl, "#%ld (%s): untimed", seat->id, seat_kind(seat));
 			return 0;
 		}
 		render_clock(w, wc);
 		render_clock(b, bc);
-		client_out(cl, "#%ld (%s): White %s, Black %s%s", seat->id, seat_kind(seat), wc, bc,
+		client_out_asked(cl, "#%ld (%s): White %s, Black %s%s", seat->id, seat_kind(seat), wc, bc,
 		           seat->over ? "; game over" : seat->paused ? "; paused" : "");
 		return 0;
 	}
 	if (!client_current(cl))
 		return client_error(cl, "%s: no current game", cmd->entry->name);
 	client_clocks_words(cl, client_current(cl), words, sizeof words);
-	client_out(cl, "%s", words);
+	client_out_asked(cl, "%s", words);
 	return 0;
 }
 
@@ -971,10 +988,10 @@ static int exec_pieces(struct client *cl, struct cmd *cmd, struct pending *p)
 	struct cgame *g = client_current(cl);
 	char words[WORDS_MAX * 2];
 	words_pieces(&g->view.own, g->color, words, sizeof words);
-	client_out(cl, "#%ld: %s", g->id, words);
+	client_out_asked(cl, "#%ld: %s", g->id, words);
 	words_ghosts(&g->ghosts, words, sizeof words);
 	if (words[0])
-		client_out(cl, "#%ld: %s", g->id, words);
+		client_out_asked(cl, "#%ld: %s", g->id, words);
 	return 0;
 }
 
@@ -1117,7 +1134,7 @@ static int exec_ghost(struct client *cl, struct cmd *cmd, struct pending *p)
 	if (cl->plain) {   /* --plain: the ghosts in words, not a board to read out again */
 		char words[WORDS_MAX * 2];
 		words_ghosts(&g->ghosts, words, sizeof words);
-		client_out(cl, "#%ld: %s", g->id, words[0] ? words : "No ghosts");
+		client_out_asked(cl, "#%ld: %s", g->id, words[0] ? words : "No ghosts");
 		return 0;
 	}
 	if (!cl->batch) {

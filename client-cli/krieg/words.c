@@ -853,7 +853,11 @@ const char *words_man(int type)
 }
 
 /* The rule sets in a few lines each: proto/RULESETS.md shortened (what the
- * umpire says, to whom, and what "any?" and the pawn tries mean there). */
+ * umpire says, to whom, and what "any?" and the pawn tries mean there),
+ * quoted as this client writes it (words_event), with the umpire's own
+ * word where the rule set is known by it (a play probe: the help quoted
+ * the seeds' words, "Long check", "You cannot do that", which the screen
+ * never shows). */
 static const struct {
 	const char *name;
 	const char *text;
@@ -862,83 +866,84 @@ static const struct {
 	  "Rule set icc (the default; ICC wild 16, the Computer Olympiad; kriegspiel.org's wild16):\n"
 	  "  Each turn starts with the number of pawn captures the side to move has, en passant\n"
 	  "  included (\"Black has 2 pawn tries\"); there is no \"any?\".\n"
-	  "  A refused try is told to its mover alone (\"Illegal: Nf3\"); the opponent hears only\n"
-	  "  \"White has moved\" once a move is made.  A try impossible on your own board\n"
+	  "  A refused try is told to its mover alone (\"Illegal: Nf3. Try again\"); the opponent\n"
+	  "  hears only \"White has moved\" once a move is made.  A try impossible on your own board\n"
 	  "  (\"Impossible: a1a5\") is yours alone too, and no try.\n"
-	  "  Captures: the square, and pawn or piece (\"Pawn captured on e4\"), never which piece.\n"
-	  "  Checks by direction: rank, file, long or short diagonal, knight." },
+	  "  Captures: the square, and pawn or piece (\"White captured a pawn on e4\"), never which\n"
+	  "  piece.  Checks by direction (\"Black is in check on the long diagonal\")." },
 	{ "english",
 	  "Rule set english (the Gambit Club, London, 1933):\n"
 	  "  \"any?\" (the command any), once a turn, the first included: can any of your pawns\n"
-	  "  capture?  The umpire answers \"Yes\" or \"No\", heard by both.  After a Yes you must try\n"
-	  "  a pawn capture first; if it is refused you may move any man.\n"
-	  "  A refused try, impossible ones included, is announced to both: \"Illegal: Bd3\" to you,\n"
-	  "  \"White tried an illegal move\" to the opponent.\n"
-	  "  A move is told as \"White\"; a capture by its square alone (\"Capture on e4\"); checks as\n"
-	  "  \"Rank check\", \"File check\", \"Long check\", \"Short check\", \"Knight check\"." },
+	  "  capture?  Answered yes or no, heard by both (\"White asked \"any?\": yes\").  After\n"
+	  "  a yes you must try a pawn capture first; if it is refused you may move any man.\n"
+	  "  A refused try, impossible ones included, is announced to both: \"Illegal: Bd3. Try\n"
+	  "  again\" to you, \"White tried an illegal move\" to the opponent.\n"
+	  "  Captures by their square alone (\"White captured on e4\"); checks by direction\n"
+	  "  (\"Black is in check on the long diagonal\"; the umpire: \"White\", \"Long check\")." },
 	{ "insurance",
 	  "Rule set insurance (the Insurance Chess Club, 1993):\n"
-	  "  \"any?\" (the command any) once a turn, from your second move on; a yes is \"Try\",\n"
-	  "  heard by both, and you must then try at least one pawn capture first.\n"
-	  "  A refused try, impossible ones included, is \"You cannot do that\", heard by both.\n"
-	  "  Each move is one sentence: \"White has moved\", \"White has captured on e4\", \"White has\n"
-	  "  moved giving check on the rank\"; captures by their square alone." },
+	  "  \"any?\" (the command any) once a turn, from your second move on; a yes (the umpire's\n"
+	  "  \"Try\") is heard by both, and you must then try at least one pawn capture first.\n"
+	  "  A refused try, impossible ones included, is heard by both (\"White tried an illegal\n"
+	  "  move\"; the umpire: \"You cannot do that\").\n"
+	  "  Captures by their square alone (\"White captured on e4\"); checks by direction; the\n"
+	  "  umpire says each move in one sentence (\"White has moved giving check on the rank\")." },
 	{ "nost",
 	  "Rule set nost (NOST postal rules, 1995):\n"
 	  "  Each turn starts with whether the side to move has a pawn capture, told to both\n"
-	  "  (\"Black has a pawn capture\" / \"Black has no pawn capture\"); no \"any?\", and no\n"
+	  "  (\"Black has a pawn capture\" / \"Black has no pawn captures\"); no \"any?\", and no\n"
 	  "  capture need be tried.\n"
-	  "  You hear each refused try; the opponent hears how many (\"White tried one illegal\n"
-	  "  move\").  Tries impossible on your own board are not counted.\n"
+	  "  You hear each refused try; the opponent hears how many (\"White made 1 illegal try\n"
+	  "  before moving\").  Tries impossible on your own board are not counted.\n"
 	  "  Several tries on a line are a preference list (the first legal one is played);\n"
 	  "  \"quiet\" sends an \"if quiet\" sequence, played on later turns until a capture, a\n"
-	  "  check or a pawn capture.  Captures by their square alone (\"White captured at d5\");\n"
+	  "  check or a pawn capture.  Captures by their square alone (\"White captured on d5\");\n"
 	  "  en passant is hidden: each side hears its own square." },
 	{ "gollon",
 	  "Rule set gollon (the Gollon / Pritchard card, chessvariants):\n"
 	  "  \"any?\" once a turn, before any try or between them: \"Try!\" when a pawn capture\n"
-	  "  exists (then you must try one first), else \"No\"; \"Impossible\" with no pawns.\n"
-	  "  Every announcement is heard by both: an illegal try is announced, and a try\n"
-	  "  impossible on your own board is \"Impossible\".\n"
-	  "  Captures by their square alone; en passant is named (\"Black has taken en passant on\n"
-	  "  f3\").  Diagonal checks by direction: the \"small\" (a1-h8) and the \"large\" (h1-a8)." },
+	  "  exists (then you must try one first), else \"No\"; impossible with no pawns.\n"
+	  "  Every announcement is heard by both: an illegal try is announced, and so is a try\n"
+	  "  impossible on your own board (\"White tried an impossible move\").\n"
+	  "  Captures by their square alone; en passant is named (\"Black captured on f3 en\n"
+	  "  passant\").  Diagonal checks by direction: the \"small\" (a1-h8) and the \"large\" (h1-a8)." },
 	{ "berkeley",
 	  "Rule set berkeley (Berkeley, as kriegspiel.org plays it):\n"
 	  "  Nothing is said about pawn captures, and there is no \"any?\".\n"
 	  "  An illegal try is heard by both (\"White tried an illegal move\"); a try impossible on\n"
-	  "  your own board is \"Impossible\", to you alone, and no try.\n"
-	  "  Captures by their square alone (\"Capture on d5\"); checks by direction." },
+	  "  your own board (\"Impossible: a1a5\") is yours alone, and no try.\n"
+	  "  Captures by their square alone (\"White captured on d5\"); checks by direction." },
 	{ "berkeley_any",
 	  "Rule set berkeley_any (Berkeley with \"any?\", as kriegspiel.org plays it):\n"
-	  "  As berkeley, and \"any?\" once a turn, answered \"Yes\" or \"No\", heard by both.\n"
-	  "  After a Yes only pawn captures may be tried until one is played (a refused one does\n"
-	  "  not free you); after a No a pawn capture is impossible (to you alone)." },
+	  "  As berkeley, and \"any?\" once a turn, answered yes or no, heard by both.\n"
+	  "  After a yes only pawn captures may be tried until one is played (a refused one does\n"
+	  "  not free you); after a no a pawn capture is impossible (to you alone)." },
 	{ "cincinnati",
 	  "Rule set cincinnati (Cincinnati, as kriegspiel.org plays it):\n"
 	  "  Each turn starts with whether the side to move has a pawn capture, told to both\n"
-	  "  (\"White has a pawn capture\" / \"no pawn capture\"); no \"any?\".  After \"no\", a pawn\n"
-	  "  capture try is nonsense.\n"
-	  "  An illegal try is heard by both; a try impossible on your own board is \"Nonsense\",\n"
-	  "  heard by both (\"White tried nonsense\").\n"
-	  "  Captures: the square, and pawn or piece (\"Pawn captured on d5\")." },
+	  "  (\"White has a pawn capture\" / \"White has no pawn captures\"); no \"any?\".  After\n"
+	  "  a no, a pawn capture try is impossible (the umpire's \"nonsense\").\n"
+	  "  An illegal try is heard by both; so is a try impossible on your own board (\"White\n"
+	  "  tried an impossible move\").\n"
+	  "  Captures: the square, and pawn or piece (\"White captured a pawn on d5\")." },
 	{ "rand",
 	  "Rule set rand (RAND rules, as kriegspiel.org plays them):\n"
-	  "  Each turn starts with the squares of the pawns that can capture (\"White has pawn\n"
-	  "  tries from c4 and e4\"); a capture by a pawn not named is nonsense.  No \"any?\".\n"
-	  "  An illegal try is \"No\", heard by both; one impossible on your own board is\n"
-	  "  \"Nonsense\", heard by both.\n"
-	  "  Captures: the square, and pawn or piece (\"Pawn gone on d5\").  A promotion is said\n"
-	  "  (\"White promoted a pawn\"), not its piece or square.  Stalemate loses: the\n"
-	  "  stalemated side loses." },
+	  "  Each turn starts with the squares of the pawns that can capture (\"White can capture\n"
+	  "  with pawns from c4 and e4\"); a capture by a pawn not named is impossible.  No \"any?\".\n"
+	  "  An illegal try is heard by both (\"White tried an illegal move\"; the umpire: \"No\");\n"
+	  "  so is one impossible on your own board (\"White tried an impossible move\").\n"
+	  "  Captures: the square, and pawn or piece (\"White captured a pawn on d5\").  A\n"
+	  "  promotion is said (\"White promoted a pawn\"), not its piece or square.  Stalemate\n"
+	  "  loses: the stalemated side loses." },
 	{ "crazykrieg",
 	  "Rule set crazykrieg (Kriegspiel with Crazyhouse drops, as kriegspiel.org plays it):\n"
 	  "  A man you capture goes to your reserve, which both see, and may be dropped instead\n"
 	  "  of a move on an empty square (\"N@f3\", \"P@e4\"; no pawn on the first or last rank).\n"
 	  "  A drop is told to both by its man, never its square (\"White dropped a knight\").\n"
-	  "  Captures name the man taken (\"Knight captured on a5\").\n"
-	  "  \"any?\" once a turn, \"Yes\" or \"No\", heard by both: after a Yes try one pawn capture\n"
-	  "  first; after a No a pawn capture is nonsense.  Illegal and nonsense tries are heard\n"
-	  "  by both." },
+	  "  Captures name the man taken (\"White captured a knight on a5\").\n"
+	  "  \"any?\" once a turn, yes or no, heard by both: after a yes try one pawn capture\n"
+	  "  first; after a no a pawn capture is impossible.  Illegal and impossible tries are\n"
+	  "  heard by both." },
 };
 
 const char *words_rules_help(const char *name)

@@ -124,6 +124,14 @@ START_TEST(lobby)
 	ck_assert_int_eq(cmd_parse("decline 4 a\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81", &c, err, sizeof err), -1);
 	ck_assert_msg(strstr(err, "more than 4 marks on a letter") != NULL, "%s", err);
 	ck_assert_int_eq(cmd_parse("decline 4 a\xcc\x81\xcc\x81\xcc\x81\xcc\x81", &c, err, sizeof err), 0);
+	/* Regression (a play probe): two of one kind of term, the first was dropped */
+	static const char *const twice[] = { "challenge bob icc 5+0 untimed", "seek 1+2 3d", "seek icc english",
+	                                     "challenge bob white black", "seek rated unrated" };
+	for (size_t i = 0; i < sizeof twice / sizeof *twice; i++) {
+		ck_assert_msg(cmd_parse(twice[i], &c, err, sizeof err) == -1, "%s parsed", twice[i]);
+		ck_assert_msg(strstr(err, ", not two") != NULL, "%s: %s", twice[i], err);
+	}
+	ck_assert_int_eq(cmd_parse("challenge bob icc 5+0 white rated", &c, err, sizeof err), 0);
 	ck_assert_ptr_nonnull(strstr(cmd_help(), "decline [OFFER] [REASON...]"));
 	expect("cancel 9", -1, "{\"id\":7,\"offer\":9,\"type\":\"cancel\"}");
 	expect("rematch 12", -1, "{\"game\":12,\"id\":7,\"type\":\"rematch\"}");
@@ -492,6 +500,36 @@ START_TEST(help_in_batch)
 }
 END_TEST
 
+/* Regression (a play probe): in --batch `time`, `clock`, `pieces` and,
+ * with --plain, `switch` printed nothing, though asked for. */
+START_TEST(asked_words_in_batch)
+{
+	static struct client cl;
+	static struct sink s;
+	sink_client(&cl, &s);
+	cl.batch = true;
+	cl.plain = true;
+	client_receive(&cl, "{\"event\":\"game_start\",\"game\":5,\"rules\":\"icc\",\"white\":\"alice\","
+	                    "\"black\":\"bob\",\"color\":\"white\",\"rated\":false}");
+	static const struct {
+		const char *line, *want;
+	} asked[] = {
+		{ "time", "#5: untimed; your move" },
+		{ "clock", "#5: untimed; your move" },
+		{ "pieces", "#5: White: king e1, queen d1" },
+		{ "switch 5", "#5: untimed; your move" },
+	};
+	for (size_t i = 0; i < sizeof asked / sizeof asked[0]; i++) {
+		size_t had = strlen(s.printed);
+		ck_assert_int_eq(client_command(&cl, asked[i].line), 0);
+		ck_assert_msg(strstr(s.printed + had, asked[i].want) != NULL, "%s: printed \"%s\"", asked[i].line,
+		              s.printed + had);
+	}
+	ck_assert_int_eq(s.nsent, 0);
+	client_free(&cl);
+}
+END_TEST
+
 /* Time controls: the base in minutes, a fraction of a minute as the bots'
  * --time and the wire take it (0.5+0 was "bad time control"); the wire's
  * limits told before sending. */
@@ -557,6 +595,7 @@ static Suite *cmd_suite(void)
 	tcase_add_test(tc, command_table);
 	tcase_add_test(tc, wait_and_sleep_only_in_batch);
 	tcase_add_test(tc, help_in_batch);
+	tcase_add_test(tc, asked_words_in_batch);
 	tcase_add_test(tc, watching_and_umpire_actions);
 	tcase_add_test(tc, passwords_with_spaces);
 	tcase_add_test(tc, fractional_time_controls);

@@ -587,10 +587,47 @@ START_TEST(every_rule_set_has_help)
 	ck_assert_ptr_null(words_rules_help("wild"));
 	ck_assert_ptr_null(words_rules_help(""));
 	ck_assert_ptr_null(words_rules_help(NULL));
-	/* what each says its pawn tries and "any?" are, as the umpire words them */
+	/* what each says its pawn tries and "any?" are */
 	ck_assert_ptr_nonnull(strstr(words_rules_help("gollon"), "\"Try!\" when a pawn capture"));
-	ck_assert_ptr_nonnull(strstr(words_rules_help("insurance"), "a yes is \"Try\""));
+	ck_assert_ptr_nonnull(strstr(words_rules_help("insurance"), "a yes (the umpire's\n  \"Try\")"));
 	ck_assert_ptr_nonnull(strstr(words_rules_help("berkeley"), "there is no \"any?\""));
+	/* Regression (a play probe): the help quoted the umpire's words
+	 * ("Long check", "White tried nonsense"), which the screen never shows:
+	 * what it quotes is what words_event writes. */
+	static const struct {
+		const char *rules;
+		struct event e;
+	} shown[] = {
+		{ "english", { .type = EV_CAPTURE, .by = WHITE, .square = 28, .what = CAPTURED_UNSAID } },
+		{ "english", { .type = EV_CHECK, .by = WHITE, .checks = { CHECK_LONG_DIAGONAL } } },
+		{ "icc", { .type = EV_CHECK, .by = WHITE, .checks = { CHECK_LONG_DIAGONAL } } },
+		{ "icc", { .type = EV_CAPTURE, .by = WHITE, .square = 28, .what = CAPTURED_PAWN } },
+		{ "nost", { .type = EV_ILLEGAL_COUNT, .by = WHITE, .count = 1 } },
+		{ "nost", { .type = EV_PAWN_CAPTURES, .by = BLACK, .answer = 0 } },
+		{ "cincinnati", { .type = EV_IMPOSSIBLE, .by = WHITE, .move = MOVE_NONE } },
+		{ "rand", { .type = EV_PAWN_SQUARES, .by = WHITE, .squares = 1ULL << 26 | 1ULL << 28 } },
+		{ "rand", { .type = EV_ILLEGAL, .by = WHITE, .move = MOVE_NONE } },
+		{ "crazykrieg", { .type = EV_CAPTURE, .by = WHITE, .square = 32, .what = CAPTURED_KNIGHT } },
+		{ "gollon", { .type = EV_CAPTURE, .by = BLACK, .square = 21, .en_passant = true } },
+	};
+	for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
+		char said[256], flat[1024];
+		words_event(&shown[i].e, -1, NULL, said, sizeof said);
+		/* the help's lines joined as one (a quote may be broken over two) */
+		size_t k = 0;
+		for (const char *p = words_rules_help(shown[i].rules); *p && k + 1 < sizeof flat; p++) {
+			if (*p == '\n') {
+				while (p[1] == ' ')
+					p++;
+				flat[k++] = ' ';
+			} else {
+				flat[k++] = *p;
+			}
+		}
+		flat[k] = '\0';
+		ck_assert_msg(strstr(flat, said) != NULL, "help %s does not quote \"%s\" as shown", shown[i].rules,
+		              said);
+	}
 }
 END_TEST
 
