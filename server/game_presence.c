@@ -76,13 +76,13 @@ int64_t presence_grace(const struct game *g, int col)
 
 /* To the other player's connections (not one waiting for its login's
  * states: those carry the state) and to the spectators. */
-static void presence_send(struct game *g, int col, json_t *msg)
+static void presence_send(struct game *g, int col, bool away, json_t *msg)
 {
 	struct games *gs = g->gs;
 	for (struct conn *c = NULL; (c = conn_of_user(gs->srv, g->user[!col], c)) != NULL;)
 		if (!game_conn_awaiting(gs, conn_id(c)))
 			conn_send(c, json_incref(msg));
-	watch_route_presence(g, msg);
+	watch_route_presence(g, col, away, msg);
 	json_decref(msg);
 }
 
@@ -130,7 +130,7 @@ json_t *presence_away_event(const struct game *g, int col)
 static void away_send(struct game *g, int col)
 {
 	g->told_until[col] = g->away_until[col];
-	presence_send(g, col, presence_away_event(g, col));
+	presence_send(g, col, true, presence_away_event(g, col));
 }
 
 json_t *presence_json(const struct game *g, int col)
@@ -159,7 +159,7 @@ void presence_back(struct game *g, int col)
 	g->away[col] = false;
 	g->away_until[col] = 0;
 	g->abandon_due[col] = false;
-	presence_send(g, col, json_pack("{s:s, s:I, s:s}", "event", "opponent_back", "game",
+	presence_send(g, col, false, json_pack("{s:s, s:I, s:s}", "event", "opponent_back", "game",
 	                                (json_int_t)g->id, "color", game_color_name(col)));
 	/* Back before its own deadline to a game the other left past theirs
 	 * (abandon_fire): the other has abandoned it, ended from the loop
@@ -180,11 +180,6 @@ void presence_recovered(struct game *g)
 		g->away[col] = true;
 		presence_arm(g, col);
 		g->told_until[col] = g->away_until[col];
-		/* A delayed game's spectators' list has it, as its spectators
-		 * would have heard it (there are none yet). */
-		json_t *j = presence_away_event(g, col);
-		watch_route_presence(g, j);
-		json_decref(j);
 	}
 }
 

@@ -174,9 +174,10 @@ void watch_route_recorded(struct game *g, struct batch_action *ba, unsigned aud,
  * start, read from its record when it is recovered.  0, or -1 (logged):
  * the list is then read from the record at its first `watch`. */
 int watch_list_begin(struct game *g, bool recovered);
-/* A player's coming or going (opponent_away, opponent_back), told to the
- * spectators: a delayed game's list keeps it too (watch.c). */
-void watch_route_presence(struct game *g, const json_t *msg);
+/* col's player's going (away: opponent_away) or coming back
+ * (opponent_back), msg, told to the spectators: a delayed game's list
+ * keeps it too (watch.c). */
+void watch_route_presence(struct game *g, int col, bool away, const json_t *msg);
 /* May watch_route have anyone to send to, or a delayed stream or list to
  * keep (g has a seat, or had one, or is delayed)?  When not, the caller
  * need not build the seats' copy of an event. */

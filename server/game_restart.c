@@ -265,11 +265,12 @@ static void recovered_resume(void *arg, const struct store_game *info, struct re
 	else
 		clock_start(&g->clock, referee_side_to_move(g->ref), mstime_mono());
 	games_link(gs, g);
+	/* Nobody is connected yet: each player has the game's grace to come
+	 * back (games_conn_login cancels it), as after a dropped connection;
+	 * a delayed game's spectators' list, begun after, says so. */
+	presence_recovered(g);
 	watch_list_begin(g, true);
 	game_flag_arm(g);
-	/* Nobody is connected yet: each player has the game's grace to come
-	 * back (games_conn_login cancels it), as after a dropped connection. */
-	presence_recovered(g);
 	log_info("game=%" PRId64 " resumed actions=%zu", g->id, g->nacts);
 }
 

@@ -101,8 +101,8 @@ struct watch_delay {
  * The players' comings and goings (opponent_away, opponent_back) are in it
  * too, where they were told, though no record keeps them: a spectator
  * seated after a player left heard that player come back and never leave
- * (probe), the more so after a restart, when both are away (the away
- * events are listed then, presence_recovered).  Read from the record, an
+ * (probe), the more so after a restart, when both are away (the list
+ * read from the record ends with both aways: watch_list_begin).  Read from the record, an
  * event carries the clocks its action stored, as the live line carried the
  * clocks then: what the queue releases has them either way (probe: the
  * events of plies the delay still held when the first spectator sat came
@@ -126,27 +126,24 @@ static int msg_ply(const json_t *msg)
 	return (int)json_integer_value(json_object_get(msg, "ply"));
 }
 
-/* One event: its line's text (len bytes) and the ply it says. */
-static void list_push(struct watch_list *l, const char *text, size_t len, int ply, bool presence)
+/* One event: its line's text (len bytes) and the ply it says; presence
+ * and away as struct listed has them (an action's event: false, -1). */
+static void list_push(struct watch_list *l, const char *text, size_t len, int ply, bool presence,
+                      int away)
 {
 	l->buf = xgrow(l->buf, &l->cap, l->len + len, 1, 4096);
 	memcpy(l->buf + l->len, text, len);
 	l->e = xgrow(l->e, &l->ecap, l->n + 1, sizeof *l->e, 64);
-	l->e[l->n++] = (struct listed){ l->len, len, ply, presence, -1, mstime_mono() };
+	l->e[l->n++] = (struct listed){ l->len, len, ply, presence, (int8_t)away, mstime_mono() };
 	l->len += len;
 }
 
 /* The same, from msg. */
-static void list_push_json(struct watch_list *l, const json_t *msg, bool presence)
+static void list_push_json(struct watch_list *l, const json_t *msg, bool presence, int away)
 {
 	char *text = json_dumps(msg, JSON_COMPACT);
-	if (text != NULL) {
-		list_push(l, text, strlen(text), msg_ply(msg), presence);
-		const char *ev = json_string_value(json_object_get(msg, "event"));
-		const char *col = json_string_value(json_object_get(msg, "color"));
-		if (presence && ev && col && strcmp(ev, "opponent_away") == 0)
-			l->e[l->n - 1].away = (int8_t)(strcmp(col, "black") == 0 ? BLACK : WHITE);
-	}
+	if (text != NULL)
+		list_push(l, text, strlen(text), msg_ply(msg), presence, away);
 	free(text);
 }
 
@@ -447,14 +444,15 @@ int watch_list_begin(struct game *g, bool recovered)
 	size_t i;
 	json_t *e;
 	json_array_foreach(events, i, e)
-		list_push_json(g->spect, e, false);
+		list_push_json(g->spect, e, false, -1);
 	json_decref(events);
-	/* Read at a first `watch` (not at the recovery, where nobody is away
-	 * yet): who is away now, as a spectator would have heard it. */
+	/* Who is away now, as a spectator would have heard it: both players
+	 * at a recovery (presence_recovered comes first), any at a list read
+	 * late. */
 	for (int col = WHITE; col <= BLACK; col++) {
 		json_t *aw = presence_away_event(g, col);
 		if (aw != NULL)
-			list_push_json(g->spect, aw, true);
+			list_push_json(g->spect, aw, true, col);
 		json_decref(aw);
 	}
 	log_debug("game=%" PRId64 " spectators' list begun events=%zu", g->id, g->spect->n);
@@ -465,11 +463,11 @@ void watch_route_recorded(struct game *g, struct batch_action *ba, unsigned aud,
                           const json_t *msg, const struct line *l)
 {
 	if (g->spect != NULL && (aud & AUD_SPECTATOR) && l != NULL)
-		list_push(g->spect, line_text(l), line_len(l), msg_ply(msg), false);
+		list_push(g->spect, line_text(l), line_len(l), msg_ply(msg), false, -1);
 	watch_route(g, ba, aud, heard, msg);
 }
 
-void watch_route_presence(struct game *g, const json_t *msg)
+void watch_route_presence(struct game *g, int col, bool away, const json_t *msg)
 {
 	struct watch_list *l = g->spect;
 	if (l != NULL) {
@@ -477,15 +475,11 @@ void watch_route_presence(struct game *g, const json_t *msg)
 		 * away out instead: a later catch-up is the same without both,
 		 * and a player who comes and goes a thousand times does not
 		 * grow the list by two thousand. */
-		const char *ev = json_string_value(json_object_get(msg, "event"));
-		const char *col = json_string_value(json_object_get(msg, "color"));
-		const struct listed *last = l->n > 0 ? &l->e[l->n - 1] : NULL;
-		if (ev && col && strcmp(ev, "opponent_back") == 0 && last && last->away >= 0 &&
-		    strcmp(col, game_color_name(last->away)) == 0) {
-			l->len = last->off;
+		if (!away && l->n > 0 && l->e[l->n - 1].away == col) {
+			l->len = l->e[l->n - 1].off;
 			l->n--;
 		} else {
-			list_push_json(l, msg, true);
+			list_push_json(l, msg, true, away ? col : -1);
 		}
 	}
 	watch_route(g, NULL, AUD_SPECTATOR, AUD_SPECTATOR, msg);
