@@ -176,18 +176,14 @@ void pgn_render_attempts(const struct glog *g, const struct hm *h, unsigned view
 		}
 	}
 	/* nost tells the opponent how many tries were refused, none of them
-	 * (illegal_count, just before the move): as many tries told of
-	 * without the move, `??` each, as every rule set that tells them
-	 * writes them (a PGN probe: the list was empty beside "Black tried
-	 * 2 illegal moves"). */
-	for (size_t p = h->ev_first; !any && p < h->ev_end; p++) {
-		const struct event *e = &g->ev.v[p];
-		if (e->type != EV_ILLEGAL_COUNT || e->by != h->color || !(e->audience & view))
-			continue;
-		for (int k = 0; k < e->count; k++)
+	 * (illegal_count, the half-move's start when there is one: cut_moves):
+	 * as many tries told of without the move, `??` each, as every rule
+	 * set that tells them writes them (a PGN probe: the list was empty
+	 * beside "Black tried 2 illegal moves"). */
+	const struct event *c = &g->ev.v[h->mv_start];
+	if (!any && c->type == EV_ILLEGAL_COUNT && c->by == h->color && (c->audience & view))
+		for (int k = 0; k < c->count; k++)
 			sb_puts(out, k ? ",??" : "??");
-		break;
-	}
 }
 
 static const char *check_code(int dir)

@@ -101,17 +101,15 @@ static int parse_terms(struct cmd *c, char *err, size_t errlen)
 			return failf(err, errlen, "\"%s\" and \"%s\": one %s, not two", seen[kind], w, kinds[kind]);
 		if (kind >= 0)
 			seen[kind] = w;
-		if (colour && c->type == CMD_PAIR)
+		if (kind == TERM_COLOR && c->type == CMD_PAIR)
 			return failf(err, errlen, "pair: the first name plays White, the second Black");
-		if (colour)
+		if (kind == TERM_COLOR)
 			snprintf(c->color, sizeof c->color, "%s", w);
-		else if (!strcmp(w, "rated"))
-			c->rated = true;
-		else if (!strcmp(w, "unrated"))
-			c->rated = false;
+		else if (kind == TERM_RATED)
+			c->rated = w[0] == 'r';
 		else if (kind == TERM_RULES)
 			snprintf(c->rules, sizeof c->rules, "%s", w);
-		else if (timed) {
+		else if (kind == TERM_TIME) {
 			if (!parse_time(w, c))
 				return failf(err, errlen, "bad time control \"%s\" (try 5+2, 0.5+0, 1:40+0.5, 10, 3d or untimed)", w);
 		} else {
