@@ -346,6 +346,8 @@ bench: deps
 	@$(BUILD)/bench/move_bench $(abspath $(BINDIR)/kriegd)
 	@echo "== one client's first read of a long record (40,000 notes) against everyone else's pings"
 	@$(BUILD)/bench/move_bench --stall 40000 6 $(abspath $(BINDIR)/kriegd)
+	@echo "== a live game's views against the actions their reader was not told of (2,000 private notes)"
+	@$(BUILD)/bench/move_bench --hidden 2000 300 $(abspath $(BINDIR)/kriegd)
 	@echo "== load: kriegd against the transport ceiling (tests/bench/loadgen, echod)"
 	@tests/bench/load.sh $(abspath $(BINDIR)) $(abspath $(BUILD)/bench)
 	@client-cli/bot/bench.sh $(abspath $(BINDIR))

@@ -171,7 +171,11 @@ void announce_cache_adopt(struct announce_cache *ac, struct announce_marks *m);
  * of a live game then replays from a mark to its page's last event and
  * no further: what follows the last event a player heard costs that
  * player nothing.  At the end the slot is one of those kept for reading
- * (announce_cache_untrack).
+ * (announce_cache_untrack).  A replay still costs the actions between a
+ * mark and the page's end, heard or not: the players' and the
+ * spectators' views of a live game are read from what they were told
+ * instead (audlist.h); the umpire's (who hears everything) and a
+ * player's PGN (history.c) read this cache.
  */
 #define ANNOUNCE_LISTS 6
 struct announce_step {

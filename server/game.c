@@ -64,6 +64,7 @@
 #include <time.h>
 
 #include "action.h"
+#include "audlist.h"
 #include "batch.h"
 #include "clock.h"
 #include "club.h"
@@ -87,6 +88,7 @@
 #include "server.h"
 #include "store.h"
 #include "announce.h"
+#include "audlist.h"
 #include "auth.h"
 #include "xmalloc.h"
 
@@ -298,6 +300,15 @@ static void to_user(struct game *g, struct batch_action *ba, int64_t user, struc
 		send_user(g->gs, user, l);
 }
 
+/* A line told to the audiences aud (AUD_ bits), kept for the views of
+ * those who read from a list (audlist.h). */
+static void told_push(struct game *g, unsigned aud, const char *text, size_t len)
+{
+	for (int i = 0; i < HEARD_LISTS; i++)
+		if ((aud & told_aud(i)) && g->told[i] != NULL)
+			audlist_push(g->told[i], text, len);
+}
+
 /* The players' line of an event is written straight from the event (no
  * tree: announce.h); the umpires' and spectators' copies, which watch.c
  * changes per seat, are parsed from it only when a seat may need them. */
@@ -313,6 +324,7 @@ static void route_event(struct game *g, struct batch_action *ba, const struct ev
 		log_warnx("game=%" PRId64 " event type=%d has no wire form", g->id, e->type);
 		return;
 	}
+	told_push(g, e->audience, buf, o.used);
 	struct line *l = line_new(buf, o.used);
 	if (e->audience & AUD_WHITE)
 		to_user(g, ba, g->user[WHITE], l);
@@ -355,6 +367,8 @@ static void game_free(struct game *g)
 		if (g->abandon_timer[i])
 			event_free(g->abandon_timer[i]);
 	watch_free(g);
+	for (int i = 0; i < HEARD_LISTS; i++)
+		audlist_unref(g->told[i]);
 	referee_free(g->ref);
 	free(g->rec);
 	free(g->texts);
@@ -576,6 +590,7 @@ struct pending {
 	int before_heard[HEARD_LISTS];
 	size_t before_nacts;
 	size_t before_listed;        /* the spectators' list's length (watch_listed) */
+	size_t before_told[HEARD_LISTS];   /* each audience's list's (audlist.h) */
 	struct announce_step step;   /* what it adds to the game's replay (announce.h) */
 	bool spec;                   /* spectators hear something of it (counted in pending_spec) */
 	bool rearmed;                /* it changed the away players' deadlines: told at the commit */
@@ -678,6 +693,9 @@ static void pending_failed(void *arg)
 		if (game_rebuild(g) != 0)
 			log_warnx("game=%" PRId64 " rebuild after a failed commit failed", g->id);
 		watch_storage_failed(g, p->before_listed);
+		for (int i = 0; i < HEARD_LISTS; i++)
+			if (g->told[i] != NULL)
+				audlist_cut(g->told[i], p->before_told[i]);
 		game_flag_arm(g);
 	}
 	struct conn *c = p->conn ? conn_find(g->gs->srv, p->conn) : NULL;
@@ -863,6 +881,8 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	memcpy(p->before_heard, g->heard_seq, sizeof p->before_heard);
 	p->before_nacts = g->nacts;
 	p->before_listed = watch_listed(g);
+	for (int i = 0; i < HEARD_LISTS; i++)
+		p->before_told[i] = g->told[i] != NULL ? audlist_count(g->told[i]) : 0;
 	if (p->over) {
 		p->result = referee_result(g->ref);
 		p->reason = referee_reason(g->ref);
@@ -902,6 +922,8 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		/* A player who muted the other does not receive their chat (chat.c). */
 		bool said = a.kind == ACTION_SAY;
 		struct line *l = line_encode(json_incref(notice));
+		if (l != NULL)   /* a muted player's too: their view drops it (game_view.c) */
+			told_push(g, naud, line_text(l), line_len(l));
 		if ((naud & AUD_WHITE) && !(said && chat_muted(g->gs, g->user[WHITE], g->user[a.color])))
 			to_user(g, ba, g->user[WHITE], l);
 		if ((naud & AUD_BLACK) && !(said && chat_muted(g->gs, g->user[BLACK], g->user[a.color])))
@@ -1190,6 +1212,8 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 		line_unref(l);
 	}
 	watch_list_begin(g, false);
+	for (int i = 0; i < HEARD_LISTS; i++)
+		g->told[i] = audlist_new();
 	for (size_t i = 0; i < out.n; i++)
 		route_event(g, NULL, &out, i, &begin, clk_ms);
 	json_decref(clk);

@@ -81,6 +81,14 @@ size_t games_live_count(const struct games *g);
 /* The last action of live game `id` that player `color` heard anything
  * of (game_priv.h heard_seq), or -1 if the game is not live. */
 int games_heard_seq(struct server *srv, int64_t id, int color);
+/* The player of `color` of live game `id` (c's user) reads their own
+ * `record` of it: the page from `from` of what they were told (audlist.h)
+ * into j, charged to c (1), as their `game` view is; the request waits for
+ * an action of theirs being committed and comes back to self (-1:
+ * answer nothing); or 0: not live, or no list (replay the record). */
+int games_told_record(struct conn *c, json_t *id, json_t *req,
+                      void (*self)(struct conn *c, json_t *id, json_t *req), int64_t game,
+                      int color, json_t *j, size_t from);
 
 /* Commit this turn's actions now and send what they announced (the end
  * of a loop turn does it by itself; shutdown calls it before the

@@ -314,9 +314,12 @@ static void cmd_game(struct conn *c, json_t *id, json_t *req)
 			game_wait_for_commit(c, g, id, req, cmd_game);
 			return;
 		}
-		if (announce_offload_marks(c, &g->info))
+		/* Read from what the player was told (audlist.h): no replay, so
+		 * nothing off the loop either. */
+		int col = g->user[WHITE] == uid ? WHITE : BLACK;
+		if (g->told[col] == NULL && announce_offload_marks(c, &g->info))
 			return;   /* a long replay, made off the loop: it comes back */
-		v = game_live_view(g, g->user[WHITE] == uid ? WHITE : BLACK, from);
+		v = game_live_view(c, g, col, from);
 	} else if (!g) {
 		struct store_game info;
 		char names[2][PROTO_NAME_MAX + 1];
@@ -328,7 +331,7 @@ static void cmd_game(struct conn *c, json_t *id, json_t *req)
 				if (store_user_name(srv->store, col == WHITE ? info.white : info.black,
 				                    names[col], sizeof names[col]) != STORE_OK)
 					snprintf(names[col], sizeof names[col], "?");
-			v = game_view_json(srv->games, &info, (const char (*)[PROTO_NAME_MAX + 1])names,
+			v = game_view_json(c, srv->games, &info, (const char (*)[PROTO_NAME_MAX + 1])names,
 			                   info.white == uid ? WHITE : BLACK, NULL, from);
 		} else if (st == STORE_ERROR) {
 			dispatch_error(c, id, PE_STORAGE, "the game could not be read");

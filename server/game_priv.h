@@ -23,6 +23,7 @@
 enum { RECORD_BY_SPECTATORS = 2, RECORD_BY_UMPIRE = 3, RECORD_BY_COUNT = 4 };
 #include "store.h"
 
+struct audlist;
 struct conn;
 struct event;
 struct evlist;
@@ -113,6 +114,10 @@ struct game {
 	struct watcher *watchers;    /* spectator and umpire seats (watch.c) */
 	struct watch_delay *delay;   /* a delayed game's unreleased public stream (watch.c), or NULL */
 	struct watch_list *spect;    /* a delayed game's spectators' list (watch.c), or NULL */
+	/* What WHITE, BLACK and the spectators (HEARD_SPECTATORS) were told,
+	 * read by their views (audlist.h); NULL for a list a recovery could
+	 * not read (its views replay the record). */
+	struct audlist *told[HEARD_LISTS];
 	bool dead;
 };
 
@@ -216,6 +221,11 @@ const int64_t *game_clock_read(const struct game *g, int64_t now, int64_t ms[2])
 int64_t game_clock_now(const struct game *g, int64_t now);
 /* Which lease g's clock runs on (recover.h): a correspondence clock's, or
  * every other's. */
+/* Who the list g->told[i] is of (AUD_ bits). */
+static inline unsigned told_aud(int i)
+{
+	return i == WHITE ? AUD_WHITE : i == BLACK ? AUD_BLACK : AUD_SPECTATOR;
+}
 static inline int game_lease(const struct game *g)
 {
 	return recover_lease_kind(g->info.days);
@@ -323,9 +333,15 @@ bool watch_is_spectator(const struct game *g, uint64_t conn);
 int watch_spectators(const struct game *g);
 
 /* game_view.c */
-json_t *game_view_json(struct games *gs, const struct store_game *info,
+json_t *game_view_json(struct conn *c, struct games *gs, const struct store_game *info,
                        const char names[2][PROTO_NAME_MAX + 1], int color,
                        const struct game *live, size_t from);
-json_t *game_live_view(struct game *g, int color, size_t from);
+json_t *game_live_view(struct conn *c, struct game *g, int color, size_t from);
+/* The page of list l (audlist.h) from `from` into j (as dispatch_page:
+ * "events", "total", "next"), the list cut at `end` (SIZE_MAX: whole),
+ * charged to c as a replay's rows are (rate_rows to a token), one an
+ * event built: what the reader was told, nothing else.  Returns the index
+ * after the page. */
+size_t game_told_page(struct conn *c, json_t *j, struct audlist *l, size_t from, size_t end);
 
 #endif

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "action.h"
+#include "audlist.h"
 #include "batch.h"
 #include "clock.h"
 #include "club.h"
@@ -238,6 +239,29 @@ static void recovered_flagged(void *arg, const struct store_game *info, const ch
 	snprintf(fl->reason, sizeof fl->reason, "%s", reason);
 }
 
+/* What each audience was told, read once from the record (audlist.h),
+ * as a replayed view read it.  A list that cannot be read stays NULL: its
+ * views replay the record, as they did before there were lists. */
+static void told_read(struct game *g)
+{
+	for (int i = 0; i < HEARD_LISTS; i++) {
+		json_t *events = announce_replay(g->gs->srv->store, &g->info, told_aud(i), 0);
+		if (events == NULL)
+			continue;
+		g->told[i] = audlist_new();
+		size_t k;
+		json_t *e;
+		json_array_foreach(events, k, e)
+			if (audlist_push_json(g->told[i], e) != 0) {
+				log_warnx("game=%" PRId64 " a list of what was told could not be made", g->id);
+				audlist_unref(g->told[i]);
+				g->told[i] = NULL;
+				break;
+			}
+		json_decref(events);
+	}
+}
+
 static void recovered_resume(void *arg, const struct store_game *info, struct recover_result *rr)
 {
 	struct games *gs = arg;
@@ -264,6 +288,7 @@ static void recovered_resume(void *arg, const struct store_game *info, struct re
 		clock_pause(&g->clock, mstime_mono());
 	else
 		clock_start(&g->clock, referee_side_to_move(g->ref), mstime_mono());
+	told_read(g);
 	games_link(gs, g);
 	/* Nobody is connected yet: each player has the game's grace to come
 	 * back (games_conn_login cancels it), as after a dropped connection;

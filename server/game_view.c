@@ -3,10 +3,11 @@
  * game_state sent at login) and its paging.
  *
  * A player's view (game_state on login, the `game` request) is the
- * record replayed for that player's audience (announce_replay, announce.h): the
- * same events, SAN included, that were sent live.  It is paged
- * (dispatch_page) to stay under one line.  A login's state of a long
- * record is built on the reader thread (state_offload).
+ * events sent to that player: of a live game, the lines they were told
+ * (audlist.h); of a finished one, the record replayed for their audience
+ * (announce_replay, announce.h), the same events, SAN included.  It is
+ * paged (dispatch_page) to stay under one line.  A login's state of a
+ * long game is built on the reader thread (state_fill).
  */
 #include <event2/event.h>
 #include <inttypes.h>
@@ -28,6 +29,7 @@
 #include "server.h"
 #include "store.h"
 #include "announce.h"
+#include "audlist.h"
 #include "reader.h"
 #include "xmalloc.h"
 
@@ -144,10 +146,21 @@ static json_t *view_head(const struct store_game *info,
 	return j;
 }
 
+size_t game_told_page(struct conn *c, json_t *j, struct audlist *l, size_t from, size_t end)
+{
+	size_t n = audlist_count(l) < end ? audlist_count(l) : end;
+	size_t next = dispatch_page_built(j, "events", n, from, audlist_item, l);
+	conn_rate_charge(c, (double)json_array_size(json_object_get(j, "events")) /
+	                    conn_server(c)->cfg->rate_rows);
+	return next;
+}
+
 /* A player's own view of a game: its head plus the page of the events
- * addressed to them that begins at `from`, replayed from the stored
- * record (a flagged game's: its stored events).  NULL if the store fails. */
-json_t *game_view_json(struct games *gs, const struct store_game *info,
+ * addressed to them that begins at `from`: of a live game, read from what
+ * they were told (game_told_page, charged to c), else replayed from the
+ * stored record (a flagged game's: its stored events).  NULL if the store
+ * fails. */
+json_t *game_view_json(struct conn *c, struct games *gs, const struct store_game *info,
                        const char names[2][PROTO_NAME_MAX + 1], int color,
                        const struct game *live, size_t from)
 {
@@ -156,6 +169,12 @@ json_t *game_view_json(struct games *gs, const struct store_game *info,
 	json_t *j = view_head(info, names, color, live, fl);
 	if (!j)
 		return NULL;
+	if (live && live->told[color] != NULL) {
+		game_told_page(c, j, live->told[color], from, SIZE_MAX);
+		/* The page's "total" and "next" count the words dropped. */
+		drop_say(json_object_get(j, "events"), muted_say(gs, info, color));
+		return j;
+	}
 	if (fl) {
 		json_t *events = announce_stored(st, info, aud_of(color));
 		if (!events) {
@@ -180,9 +199,27 @@ json_t *game_view_json(struct games *gs, const struct store_game *info,
 	return j;
 }
 
-json_t *game_live_view(struct game *g, int color, size_t from)
+int games_told_record(struct conn *c, json_t *id, json_t *req,
+                      void (*self)(struct conn *c, json_t *id, json_t *req), int64_t game,
+                      int color, json_t *j, size_t from)
 {
-	return game_view_json(g->gs, &g->info, (const char (*)[PROTO_NAME_MAX + 1])g->name, color, g,
+	struct games *gs = conn_server(c)->games;
+	struct game *g = gs != NULL ? game_find(gs, game) : NULL;
+	if (g == NULL || g->dead || g->told[color] == NULL)
+		return 0;
+	/* Not before an action they hear is committed: the list has its
+	 * lines already, the connection not yet (as cmd_game). */
+	if (game_user_busy(gs, g, conn_user(c))) {
+		game_wait_for_commit(c, g, id, req, self);
+		return -1;
+	}
+	game_told_page(c, j, g->told[color], from, SIZE_MAX);
+	return 1;
+}
+
+json_t *game_live_view(struct conn *c, struct game *g, int color, size_t from)
+{
+	return game_view_json(c, g->gs, &g->info, (const char (*)[PROTO_NAME_MAX + 1])g->name, color, g,
 	                      from);
 }
 
@@ -213,24 +250,26 @@ static void state_pages(json_t *v, json_t *all, int muted, void (*put)(void *arg
 /*
  * A login's state of each game waits in the connection's paced queue as
  * a lazy gate (conn.h) with the little made at the login: the view's
- * head, where the game stood, and `through`, the last action the player
- * heard anything of then (heard_seq: the game was not busy, so that
- * action is committed; the player's list ends there).  Its lines are made
- * only when the gate is first in the queue and the client has read what
- * went before (state_fill), so a connection that does not read holds no
- * game's record (memory probe: 16 MB a connection, 280 at 100 long
- * games), and one that reads holds one game's at a time.  Made then or
- * now, they are the same: a replay of the stored record through `through`
- * with the head made at the login.  What the game announces after the
- * login goes to the connection live, as for any state, and waits behind
- * the gate, as does everything else sent to it meanwhile: nothing is
- * missed, repeated or sent ahead of the state.
+ * head, where the game stood, and how many lines of the list of what the
+ * player was told (audlist.h) it holds then (the game was not busy, so
+ * they are committed).  Its lines are made only when the gate is first in
+ * the queue and the client has read what went before (state_fill), so a
+ * connection that does not read holds no pages (memory probe: 16 MB a
+ * connection, 280 at 100 long games), only a reference to the list, and
+ * one that reads holds one game's at a time.  Made then or now, they are
+ * the same: the list's first lines with the head made at the login.  What
+ * the game announces after the login goes to the connection live, as for
+ * any state, and waits behind the gate, as does everything else sent to
+ * it meanwhile: nothing is missed, repeated or sent ahead of the state.
  *
- * A long record's replay, tens of ms of the loop for tens of thousands of
- * actions, is made on the reader thread (reader.h); a login is not run
- * twice, so the gate keeps the state's place while the connection goes on
- * reading.  Neither its cost nor whether it goes to the reader counts the
- * actions the player did not hear.
+ * A long game's pages, tens of ms of the loop for tens of thousands of
+ * events, are made on the reader thread (reader.h) from a copy of the
+ * list's lines; a login is not run twice, so the gate keeps the state's
+ * place while the connection goes on reading.  Neither its cost nor
+ * whether it goes to the reader counts the actions the player did not
+ * hear.  A game whose list a recovery could not read (NULL) is replayed
+ * from the record through `through`, the last action the player heard
+ * anything of (heard_seq), as before there were lists.
  */
 struct state_job {
 	struct server *srv;
@@ -238,11 +277,13 @@ struct state_job {
 	struct paced *gate;
 	struct store_game info;
 	unsigned aud;
+	struct audlist *told;        /* the player's list, or NULL: replay through `through` */
+	size_t n;                    /* its lines in the state */
 	int through;
 	int muted;                   /* whose words go (muted_say) */
 	json_t *head;                /* the view but its events, made at the login */
 	struct paced **lines;        /* the state's lines, made by state_run */
-	size_t n, cap;
+	size_t nlines, cap;
 	bool failed;
 	char err[256];
 };
@@ -261,15 +302,22 @@ static void put_line(void *arg, json_t *msg)
 		j->failed = true;
 		return;
 	}
-	j->lines = xgrow(j->lines, &j->cap, j->n + 1, sizeof *j->lines, 64);
-	j->lines[j->n++] = conn_paced_new(buf, n);
+	j->lines = xgrow(j->lines, &j->cap, j->nlines + 1, sizeof *j->lines, 64);
+	j->lines[j->nlines++] = conn_paced_new(buf, n);
 }
 
 static void state_run(void *arg, struct store *st)
 {
 	struct state_job *j = arg;
-	json_t *all = announce_replay_through(st, &j->info, j->aud, 0, j->through, j->err,
-	                                      sizeof j->err);
+	json_t *all = NULL;
+	if (j->told != NULL) {
+		all = json_array();
+		for (size_t i = 0; i < j->n; i++)
+			json_array_append_new(all, audlist_item(i, j->told));
+	} else {
+		all = announce_replay_through(st, &j->info, j->aud, 0, j->through, j->err,
+		                              sizeof j->err);
+	}
 	if (all == NULL) {
 		j->failed = true;
 		return;
@@ -282,8 +330,9 @@ static void state_run(void *arg, struct store *st)
 static void state_free(void *arg)
 {
 	struct state_job *j = arg;
-	for (size_t i = 0; i < j->n; i++)
+	for (size_t i = 0; i < j->nlines; i++)
 		conn_paced_free(j->lines[i]);
+	audlist_unref(j->told);
 	json_decref(j->head);
 	free(j->lines);
 	free(j);
@@ -298,14 +347,14 @@ static void state_done(void *arg, uint64_t rows)
 		log_warnx("game=%" PRId64 " state for a login could not be read: %s", j->info.id,
 		          j->err);
 	if (c != NULL) {
-		/* The rows beyond those charged at the login. */
-		if (rows > (uint64_t)j->through)
+		/* A replay's rows beyond those charged at the login. */
+		if (j->told == NULL && rows > (uint64_t)j->through)
 			conn_rate_charge(c, (double)(rows - (uint64_t)j->through) /
 			                    j->srv->cfg->rate_rows);
-		for (size_t i = 0; !j->failed && i < j->n; i++)
+		for (size_t i = 0; !j->failed && i < j->nlines; i++)
 			conn_gate_put(c, j->gate, j->lines[i]);
 		if (!j->failed)
-			j->n = 0;   /* put: the connection's now */
+			j->nlines = 0;   /* put: the connection's now */
 		conn_gate_close(c, j->gate);
 	}
 	state_free(j);
@@ -315,19 +364,32 @@ static void state_done(void *arg, uint64_t rows)
 
 static const struct reader_ops state_ops = { state_run, state_done };
 
+/* What the state costs: the lines of the list it reads, or the actions
+ * of the record it replays. */
+static int64_t state_size(const struct state_job *j)
+{
+	return j->told != NULL ? (int64_t)j->n : j->through;
+}
+
 /* The gate is first and c reads: the state's lines, on the reader thread
- * for a long record, else now. */
+ * for a long game (from a copy of the list: the loop goes on adding to
+ * it), else now. */
 static void state_fill(struct conn *c, struct paced *gate, void *arg)
 {
 	struct state_job *j = arg;
 	j->gate = gate;
-	if (reader_wants(j->srv->reader, j->through)) {
-		log_debug("conn=%llu game=%" PRId64 " state goes to the reader through=%d",
-		          (unsigned long long)j->conn, j->info.id, j->through);
+	if (reader_wants(j->srv->reader, state_size(j))) {
+		log_debug("conn=%llu game=%" PRId64 " state goes to the reader lines=%zu through=%d",
+		          (unsigned long long)j->conn, j->info.id, j->n, j->through);
+		if (j->told != NULL) {
+			struct audlist *copy = audlist_copy(j->told, j->n);
+			audlist_unref(j->told);
+			j->told = copy;
+		}
 		reader_submit(j->srv->reader, &state_ops, j);
 		return;
 	}
-	log_debug("game=%" PRId64 " state replayed through=%d", j->info.id, j->through);
+	log_debug("game=%" PRId64 " state made lines=%zu through=%d", j->info.id, j->n, j->through);
 	state_run(j, j->srv->store);
 	state_done(j, (uint64_t)j->through);
 }
@@ -343,6 +405,10 @@ static void state_queue(struct conn *c, struct game *g, int col, json_t *v)
 	j->conn = conn_id(c);
 	j->info = g->info;
 	j->aud = aud_of(col);
+	if (g->told[col] != NULL) {
+		j->told = audlist_ref(g->told[col]);
+		j->n = audlist_count(g->told[col]);
+	}
 	j->through = g->heard_seq[col];
 	j->muted = muted_say(g->gs, &g->info, col);
 	j->head = v;
@@ -350,10 +416,13 @@ static void state_queue(struct conn *c, struct game *g, int col, json_t *v)
 		state_free(j);
 		return;
 	}
-	/* A long replay is charged at the login, to the connection and its
-	 * address, as a request's replay handed over is (dispatch.h): logins
-	 * into long games are spaced out whether or not the client reads. */
-	if (reader_wants(srv->reader, j->through))
+	/* Charged at the login, to the connection and its address, as a
+	 * request's replay handed over is (dispatch.h): logins into long
+	 * games are spaced out whether or not the client reads.  A list's
+	 * lines, one an event the player was told; a replay when long. */
+	if (j->told != NULL)
+		conn_rate_charge(c, (double)j->n / srv->cfg->rate_rows);
+	else if (reader_wants(srv->reader, j->through))
 		conn_rate_charge(c, (double)j->through / srv->cfg->rate_rows);
 }
 

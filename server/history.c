@@ -281,9 +281,23 @@ static void cmd_record(struct conn *c, json_t *id, json_t *req)
 	 * they are not events) are built whole and paged after. */
 	struct pager pg;
 	json_t *events = NULL;
-	if (!flagged && announce_offload_marks(c, &g))
-		return;
-	if (!flagged) {
+	/* A player's own view of a live game: what they were told, as their
+	 * `game` view reads it (game_view.c), no replay. */
+	json_t *told = NULL;
+	if (!flagged && aud != AUD_UMPIRE && !game_finished(&g)) {
+		told = json_object();
+		int r = games_told_record(c, id, req, cmd_record, g.id, aud == AUD_WHITE ? WHITE : BLACK,
+		                          told, from);
+		if (r <= 0) {
+			json_decref(told);
+			told = NULL;
+		}
+		if (r < 0)
+			return;   /* it comes back after the commit */
+	}
+	if (told == NULL && !flagged) {
+		if (announce_offload_marks(c, &g))
+			return;
 		/* The umpire's view says who heard each line, its notices (chat,
 		 * draws, the umpire's) too, as the chair's copies do (protocol
 		 * probe: a spectators' chat line came without its audience). */
@@ -294,7 +308,7 @@ static void cmd_record(struct conn *c, json_t *id, json_t *req)
 			dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 			return;
 		}
-	} else if ((events = announce_stored(st, &g, (unsigned)aud)) == NULL) {
+	} else if (flagged && (events = announce_stored(st, &g, (unsigned)aud)) == NULL) {
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 		return;
 	}
@@ -302,10 +316,14 @@ static void cmd_record(struct conn *c, json_t *id, json_t *req)
 	json_object_set_new(j, "view", json_string(view));
 	if (g.fen[0])
 		json_object_set_new(j, "fen", json_string(g.fen));
-	if (!flagged)
+	if (told != NULL) {
+		json_object_update(j, told);
+		json_decref(told);
+	} else if (!flagged) {
 		pager_finish(&pg, j, "events");
-	else
+	} else {
 		dispatch_page(j, "events", events, from);
+	}
 	json_decref(events);
 	dispatch_ok(c, id, j);
 }

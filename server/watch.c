@@ -608,22 +608,37 @@ static void drop_muted(struct game *g, int64_t viewer, json_t *events)
 	}
 }
 
-/* The seat's view for viewer: its catch-up's page from `from`, the list
- * cut at `end` (SIZE_MAX: the whole list so far), whose length goes to
- * *total. */
-static json_t *seat_view(struct game *g, int64_t viewer, bool umpire, size_t from, size_t end,
+/* Is a seat's catch-up read from what the spectators were told
+ * (audlist.h), not replayed?  A spectator's of a game not delayed. */
+static bool seat_told(const struct game *g, bool umpire)
+{
+	return !umpire && game_delay(g) == 0 && g->told[HEARD_SPECTATORS] != NULL;
+}
+
+/* The seat's view for c's user: its catch-up's page from `from`, the
+ * list cut at `end` (SIZE_MAX: the whole list so far), whose length goes
+ * to *total. */
+static json_t *seat_view(struct conn *c, struct game *g, bool umpire, size_t from, size_t end,
                          size_t *total)
 {
 	struct store *st = g->gs->srv->store;
+	int64_t viewer = conn_user(c);
 	unsigned aud = umpire ? AUD_UMPIRE : AUD_SPECTATOR;
 	unsigned how = umpire ? ANNOUNCE_AUDIENCE : 0;
-	/* Only the page's events are built: replayed (announce_replay_page),
-	 * or for a spectator of a delayed game read from its list, which is
-	 * cut at what is released and fills the seats' queue. */
-	bool paged = umpire || game_delay(g) == 0;
+	/* Only the page's events are built: for a spectator read from what
+	 * the spectators were told (game_told_page) or, of a delayed game,
+	 * from its list, which is cut at what is released and fills the
+	 * seats' queue; for the umpire replayed (announce_replay_page). */
+	bool told = seat_told(g, umpire);
+	bool paged = !told && (umpire || game_delay(g) == 0);
 	struct pager pg;
 	size_t keep = 0;
-	if (paged) {
+	json_t *page = NULL;
+	if (told) {
+		page = json_object();
+		game_told_page(c, page, g->told[HEARD_SPECTATORS], from, end);
+		*total = (size_t)json_integer_value(json_object_get(page, "total"));
+	} else if (paged) {
 		pager_init(&pg, from);
 		pg.end = end;
 		if (announce_replay_page(st, g->gs->srv->replays, &g->info, aud, how, &pg) != 0) {
@@ -658,7 +673,10 @@ static json_t *seat_view(struct game *g, int64_t viewer, bool umpire, size_t fro
 	                      "rules", g->rs->name, "white", g->name[WHITE], "black", g->name[BLACK],
 	                      "rated", g->info.rated != 0, "seat", umpire ? "umpire" : "spectator",
 	                      "ply", ply, "to_move", game_color_name(to_move));
-	if (paged) {
+	if (told) {
+		json_object_update(j, page);
+		json_decref(page);
+	} else if (paged) {
 		pager_finish(&pg, j, "events");
 		*total = pg.n;
 	} else {
@@ -723,7 +741,8 @@ static void take_seat(struct conn *c, json_t *id, json_t *req, bool umpire,
 		w = NULL;
 	}
 	/* A long replay for a paged view (seat_view) is made off the loop. */
-	if ((umpire || game_delay(g) == 0) && announce_offload_marks(c, &g->info))
+	if (!seat_told(g, umpire) && (umpire || game_delay(g) == 0) &&
+	    announce_offload_marks(c, &g->info))
 		return;
 	/* A held seat's later pages (`from` past 0) end where its catch-up
 	 * began; a request from 0 (the seat's first, or a reader starting
@@ -731,7 +750,7 @@ static void take_seat(struct conn *c, json_t *id, json_t *req, bool umpire,
 	size_t from = dispatch_from(req);
 	bool cut = w != NULL && from > 0;
 	size_t total;
-	json_t *v = seat_view(g, conn_user(c), umpire, from, cut ? w->upto : SIZE_MAX, &total);
+	json_t *v = seat_view(c, g, umpire, from, cut ? w->upto : SIZE_MAX, &total);
 	if (!v) {
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 		return;

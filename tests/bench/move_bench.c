@@ -7,6 +7,9 @@
  *   build/release/bench/move_bench --stall NOTES ROUNDS [KRIEGD]
  *                       (how long one client's first read of a long
  *                       record holds every other client: stall() below)
+ *   build/release/bench/move_bench --hidden NOTES ROUNDS [KRIEGD]
+ *                       (what a view of a live game costs for the actions
+ *                       its reader was not told of: hidden() below)
  *
  * For each setting it starts kriegd on a fresh state directory (under
  * $TMPDIR) with log_level = debug, opens G games between guests, and keeps
@@ -324,19 +327,43 @@ static void next_try(struct bgame *g, unsigned *seed)
 	bsend(c, line);
 }
 
-static void run(const char *kriegd, const char *sync, int ngames, double seconds)
+/* A setting's fresh state directory into dir (BENCH_DIR_MAX) under the
+ * disk under test, TMPDIR (e.g. the file system kriegd's state lives
+ * on), and a TLS client context for it: bench_end undoes both. */
+#define BENCH_DIR_MAX 256
+static SSL_CTX *bench_begin(char *dir)
 {
-	char dir[256], logpath[300], cmd[400];
 	const char *tmp = getenv("TMPDIR");
-	/* The disk under test: TMPDIR, e.g. the file system kriegd's state lives on. */
-	snprintf(dir, sizeof dir, "%s/krieg-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	int port;
-	unsigned seed = 7;
+	snprintf(dir, BENCH_DIR_MAX, "%s/krieg-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir))
 		die("mkdtemp");
-	pid_t pid = start_kriegd(kriegd, dir, sync, &port, logpath, sizeof logpath);
 	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
 	SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);   /* a benchmark on localhost */
+	return ctx;
+}
+
+/* The setting's daemon stopped (if it still runs), ctx freed, dir gone. */
+static void bench_end(SSL_CTX *ctx, const char *dir)
+{
+	char cmd[BENCH_DIR_MAX + 16];
+	if (daemon_pid > 0) {
+		kill(daemon_pid, SIGTERM);
+		waitpid(daemon_pid, NULL, 0);
+		daemon_pid = 0;
+	}
+	SSL_CTX_free(ctx);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "move_bench: could not remove %s\n", dir);
+}
+
+static void run(const char *kriegd, const char *sync, int ngames, double seconds)
+{
+	char dir[BENCH_DIR_MAX], logpath[300];
+	int port;
+	unsigned seed = 7;
+	SSL_CTX *ctx = bench_begin(dir);
+	pid_t pid = start_kriegd(kriegd, dir, sync, &port, logpath, sizeof logpath);
 
 	static struct bgame games[GAMES_MAX];
 	const struct ruleset *rs = ruleset_find("icc");
@@ -425,10 +452,7 @@ static void run(const char *kriegd, const char *sync, int ngames, double seconds
 	printf("synchronous=%-6s games=%-3d %7.0f tries/s  %6ld commits  %5.2f actions/commit"
 	       "  (%ld games finished)\n", sync, ngames, moves / elapsed, commits,
 	       commits ? (double)actions / commits : 0.0, finished);
-	SSL_CTX_free(ctx);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "move_bench: could not remove %s\n", dir);
+	bench_end(ctx, dir);
 }
 
 /* ---- --stall: how long one reader of a long record holds the others ---- */
@@ -494,25 +518,9 @@ static void add_umpire(const char *kriegd, const char *dir)
 		die("user add");
 }
 
-/* A game of two guests with `notes` umpire's notes: its id.  Finished,
- * or with token (STALL_TOKEN_MAX) live, White's session token in it. */
-#define STALL_TOKEN_MAX 128
-static long long noted_game(SSL_CTX *ctx, int port, int notes, char *token)
+/* `notes` notes (public or private) in game from u, in the chair: n0, n1 ... */
+static void umpire_notes(struct bconn *u, long long game, int notes, bool public)
 {
-	struct bconn *w = bopen(ctx, port), *b = bconnect(ctx, port), *u = bopen(ctx, port);
-	json_t *r = call(w, "guest", NULL);
-	if (token != NULL)
-		snprintf(token, STALL_TOKEN_MAX, "%s", json_string_value(json_object_get(r, "token")));
-	json_decref(r);
-	json_decref(call(u, "login", json_pack("{s:s, s:s}", "user", "ump", "password", STALL_PASSWORD)));
-	r = call(w, "seek", json_pack("{s:s}", "color", "white"));
-	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
-	json_decref(r);
-	r = call(b, "accept", json_pack("{s:I}", "offer", offer));
-	long long game = json_integer_value(json_object_get(r, "game"));
-	json_decref(r);
-	json_decref(call(w, "move", json_pack("{s:I, s:s}", "game", (json_int_t)game, "move", "e4")));
-	json_decref(call(u, "umpire", json_pack("{s:I}", "game", (json_int_t)game)));
 	for (int k = 0; k < notes; k += 100) {
 		long long ids[100];
 		int n = notes - k < 100 ? notes - k : 100;
@@ -520,11 +528,41 @@ static long long noted_game(SSL_CTX *ctx, int port, int notes, char *token)
 			char text[16];
 			snprintf(text, sizeof text, "n%d", k + i);
 			ids[i] = request(u, "note", json_pack("{s:I, s:s, s:b}", "game", (json_int_t)game,
-			                                      "text", text, "public", 1));
+			                                      "text", text, "public", public));
 		}
 		for (int i = 0; i < n; i++)
 			json_decref(response(u, ids[i], "note"));
 	}
+}
+
+/* A game of two guests with `notes` umpire's notes: its id.  Finished,
+ * or with token (STALL_TOKEN_MAX) live, White's session token in it. */
+#define STALL_TOKEN_MAX 128
+/* A game of guests w (White) and b, 1. e4 played, u logged in as the
+ * umpire (add_umpire) and in its chair: its id. */
+static long long umpired_game(struct bconn *w, struct bconn *b, struct bconn *u)
+{
+	json_decref(call(u, "login", json_pack("{s:s, s:s}", "user", "ump", "password", STALL_PASSWORD)));
+	json_t *r = call(w, "seek", json_pack("{s:s}", "color", "white"));
+	json_int_t offer = json_integer_value(json_object_get(r, "offer"));
+	json_decref(r);
+	r = call(b, "accept", json_pack("{s:I}", "offer", offer));
+	long long game = json_integer_value(json_object_get(r, "game"));
+	json_decref(r);
+	json_decref(call(w, "move", json_pack("{s:I, s:s}", "game", (json_int_t)game, "move", "e4")));
+	json_decref(call(u, "umpire", json_pack("{s:I}", "game", (json_int_t)game)));
+	return game;
+}
+
+static long long noted_game(SSL_CTX *ctx, int port, int notes, char *token)
+{
+	struct bconn *w = bopen(ctx, port), *b = bconnect(ctx, port), *u = bopen(ctx, port);
+	json_t *r = call(w, "guest", NULL);
+	if (token != NULL)
+		snprintf(token, STALL_TOKEN_MAX, "%s", json_string_value(json_object_get(r, "token")));
+	json_decref(r);
+	long long game = umpired_game(w, b, u);
+	umpire_notes(u, game, notes, true);
 	if (token == NULL)
 		json_decref(call(w, "resign", json_pack("{s:I}", "game", (json_int_t)game)));
 	bclose(w);
@@ -564,13 +602,8 @@ static void stall_read(struct bconn *a, int kind, long long game, const char *to
  */
 static void stall(const char *kriegd, int notes, int rounds)
 {
-	char dir[256], logpath[300], cmd[400];
-	const char *tmp = getenv("TMPDIR");
-	snprintf(dir, sizeof dir, "%s/krieg-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir))
-		die("mkdtemp");
-	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
-	SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);   /* a benchmark on localhost */
+	char dir[BENCH_DIR_MAX], logpath[300];
+	SSL_CTX *ctx = bench_begin(dir);
 	add_umpire(kriegd, dir);
 	int port;
 	pid_t pid = start_kriegd(kriegd, dir, "full", &port, logpath, sizeof logpath);
@@ -611,21 +644,101 @@ static void stall(const char *kriegd, int notes, int rounds)
 	printf("stall: worst ping while a long record was first read: pgn %.2f ms, record %.2f ms, "
 	       "login %.2f ms\n", worst[STALL_PGN] * 1000, worst[STALL_RECORD] * 1000,
 	       worst[STALL_LOGIN] * 1000);
-	kill(pid, SIGTERM);
-	waitpid(pid, NULL, 0);
-	daemon_pid = 0;
-	SSL_CTX_free(ctx);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "move_bench: could not remove %s\n", dir);
+	bench_end(ctx, dir);
+}
+
+/* ---- --hidden: what a view costs for the actions its reader was not told of ---- */
+
+#define HIDDEN_ROUNDS_MAX 100000
+
+/* A live game of two guests with `hidden` private notes (heard by no
+ * player and no spectator) and then a public one: its id, and in c
+ * White's connection, Black's and a seated spectator's (HIDDEN_WHITE ...). */
+enum { HIDDEN_WHITE, HIDDEN_BLACK, HIDDEN_SPECTATOR, HIDDEN__CONNS };
+static long long hidden_game(SSL_CTX *ctx, int port, int hidden, struct bconn *c[HIDDEN__CONNS])
+{
+	struct bconn *w = bconnect(ctx, port), *b = bconnect(ctx, port), *u = bopen(ctx, port);
+	struct bconn *s = bconnect(ctx, port);
+	long long game = umpired_game(w, b, u);
+	umpire_notes(u, game, hidden, false);
+	umpire_notes(u, game, 1, true);
+	json_decref(call(s, "watch", json_pack("{s:I}", "game", (json_int_t)game)));
+	bclose(u);
+	c[HIDDEN_WHITE] = w;
+	c[HIDDEN_BLACK] = b;
+	c[HIDDEN_SPECTATOR] = s;
+	return game;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The median of n readings (sorted in place). */
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* What a live game's views read (server/audlist.h) measured from outside, as
+ * the timing probe did: two games in one kriegd, one with no hidden
+ * action and one with `hidden` private notes, both then with a public
+ * note; White's `game` and own `record`, and a spectator's `watch`, of
+ * each in turn, `rounds` times: the medians, and what the hidden actions
+ * add (a replay of the record added about 0.7 us each: PROTOCOL.md
+ * "Games"). */
+enum { HIDDEN_GAME, HIDDEN_RECORD, HIDDEN_WATCH, HIDDEN__VIEWS };
+static const char *const hidden_view[HIDDEN__VIEWS] = { "game", "record", "watch" };
+
+static void hidden(const char *kriegd, int notes, int rounds)
+{
+	char dir[BENCH_DIR_MAX], logpath[300];
+	if (rounds > HIDDEN_ROUNDS_MAX)
+		rounds = HIDDEN_ROUNDS_MAX;
+	SSL_CTX *ctx = bench_begin(dir);
+	add_umpire(kriegd, dir);
+	int port;
+	start_kriegd(kriegd, dir, "normal", &port, logpath, sizeof logpath);
+	struct bconn *c[2][HIDDEN__CONNS];
+	long long game[2] = { hidden_game(ctx, port, 0, c[0]), hidden_game(ctx, port, notes, c[1]) };
+	static double t[HIDDEN__VIEWS][2][HIDDEN_ROUNDS_MAX];
+	for (int r = 0; r < rounds; r++)
+		for (int v = 0; v < HIDDEN__VIEWS; v++)
+			for (int k = 0; k < 2; k++) {
+				json_t *f = v == HIDDEN_RECORD
+				            ? json_pack("{s:I, s:s}", "game", (json_int_t)game[k], "view", "white")
+				            : json_pack("{s:I}", "game", (json_int_t)game[k]);
+				double t0 = now_s();
+				json_decref(call(c[k][v == HIDDEN_WATCH ? HIDDEN_SPECTATOR : HIDDEN_WHITE],
+				                 hidden_view[v], f));
+				t[v][k][r] = now_s() - t0;
+			}
+	for (int v = 0; v < HIDDEN__VIEWS; v++) {
+		double none = median(t[v][0], rounds), some = median(t[v][1], rounds);
+		printf("hidden: %-6s median %7.1f us with no hidden action, %7.1f us with %d: "
+		       "%+7.1f us (%+.3f us an action)\n", hidden_view[v], none * 1e6, some * 1e6, notes,
+		       (some - none) * 1e6, (some - none) * 1e6 / notes);
+	}
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < HIDDEN__CONNS; i++)
+			bclose(c[k][i]);
+	bench_end(ctx, dir);
 }
 
 int main(int argc, char **argv)
 {
-	int stall_notes = 0, stall_rounds = 0;
+	int stall_notes = 0, stall_rounds = 0, hidden_notes = 0, hidden_rounds = 0;
 	if (argc > 3 && strcmp(argv[1], "--stall") == 0) {
 		stall_notes = atoi(argv[2]);
 		stall_rounds = atoi(argv[3]);
+		argv += 3;
+		argc -= 3;
+	} else if (argc > 3 && strcmp(argv[1], "--hidden") == 0) {
+		hidden_notes = atoi(argv[2]);
+		hidden_rounds = atoi(argv[3]);
 		argv += 3;
 		argc -= 3;
 	}
@@ -638,6 +751,10 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if (stall_notes > 0) {
 		stall(kriegd, stall_notes, stall_rounds > 0 ? stall_rounds : 2);
+		return 0;
+	}
+	if (hidden_notes > 0) {
+		hidden(kriegd, hidden_notes, hidden_rounds > 0 ? hidden_rounds : 200);
 		return 0;
 	}
 	run(kriegd, "full", 1, seconds);

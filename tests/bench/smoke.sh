@@ -1,7 +1,8 @@
 #!/bin/sh
 # smoke.sh — the benchmark programs run, not timed (make bench-smoke, in
 # make check): a second of move_bench, its --stall on a short record (three
-# rounds: pgn, record, login), and a second of loadgen against
+# rounds: pgn, record, login), its --hidden on a few private notes (a line
+# for each of the three views), and a second of loadgen against
 # kriegd and echod, with a `who` every 100 ms, from more guests than
 # kriegd's defaults let one address make (guests_per_hour 60): a limit
 # loadgen does not lift fails here, not first in `make bench`'s table (it
@@ -21,6 +22,13 @@ rc=$?
 cat "$out"
 if [ "$rc" -ne 0 ] || ! grep -q '^stall: worst ping' "$out"; then
 	echo "bench-smoke: move_bench --stall failed"
+	exit 1
+fi
+"$bench/move_bench" --hidden 200 10 "$kriegd" >"$out" 2>&1
+rc=$?
+cat "$out"
+if [ "$rc" -ne 0 ] || [ "$(grep -c '^hidden: .* with 200: ' "$out")" -ne 3 ]; then
+	echo "bench-smoke: move_bench --hidden failed"
 	exit 1
 fi
 "$bench/loadgen" -c 64 -d 1 -w 0 --who 100 "$kriegd" "$bench/echod" >"$out" 2>&1

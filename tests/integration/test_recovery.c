@@ -21,6 +21,9 @@
  *   abandonment_after_restart  recovered games start the grace period;
  *                    both away: the side to move forfeits
  *   draw_offer_survives_restart  draw offers/declines are recorded actions
+ *   told_lists_after_restart  the views of a live game read from what each
+ *                    reader was told (server/audlist.h) are the same after
+ *                    a restart, which reads those lists from the record
  *   files_private    database files and backups are mode 0600
  *   backup_restore   `kriegd backup FILE` while a game is in progress;
  *                    stop, restore the copy as the database, start: the
@@ -970,6 +973,115 @@ static bool answered_ok(const struct kc *c, long long id)
  * happens is a race (the line read before the signal or after), so the
  * test repeats it and wants the first at least once.
  */
+/* Does a list of events hold one with this text, or one with a clock? */
+static bool has_text(json_t *events, const char *text)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(events, i, e) {
+		const char *t = json_string_value(json_object_get(e, "text"));
+		if (t != NULL && strcmp(t, text) == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool has_clock(json_t *events)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(events, i, e)
+		if (json_object_get(e, "clock") != NULL)
+			return true;
+	return false;
+}
+
+/* The views of a live game read from its lists (server/audlist.h): each
+ * player's `game`, White's own `record`, a spectator's `watch` catch-up. */
+enum { TOLD_WHITE, TOLD_BLACK, TOLD_RECORD, TOLD_SPECTATOR, TOLD_VIEWS };
+
+static void told_views(struct kp *w, struct kp *b, struct kp *s, int64_t game, json_t *v[TOLD_VIEWS])
+{
+	v[TOLD_WHITE] = kg_fetch_events(w->c, "game", game, NULL, NULL, 0);
+	v[TOLD_BLACK] = kg_fetch_events(b->c, "game", game, NULL, NULL, 0);
+	v[TOLD_RECORD] = kg_fetch_events(w->c, "record", game, "white", NULL, 0);
+	v[TOLD_SPECTATOR] = kg_fetch_events(s->c, "watch", game, NULL, NULL, 0);
+	for (int i = 0; i < TOLD_VIEWS; i++) {
+		ck_assert_ptr_nonnull(v[i]);
+		ck_assert_msg(!has_clock(v[i]), "view %d: an event with its clock", i);   /* as live lines had */
+	}
+}
+
+/*
+ * A live game's views are read from what each reader was told, kept as
+ * the lines went out (clocks and all) and read from the record when the
+ * daemon starts again: the same views either way.  A timed game with a
+ * spectator and an umpire: moves, Black's illegal try (icc: Black's
+ * alone), a player's and a spectator's words, public and private notes,
+ * a draw offered and declined.
+ */
+START_TEST(told_lists_after_restart)
+{
+	struct kd *d = kd_start(fast_conf);
+	struct kp w, b, s, u;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	kp_guest(d, &s);
+	kg_user_add(d, "ump", "umpire", "sesame-open");
+	kp_login(d, &u, "ump", "sesame-open");
+	int64_t game = kg_new_timed_game(&w, &b, 300, 5);
+	kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)game));
+	kc_ok(u.c, kc_req(u.c, "umpire", "{s:I}", "game", (json_int_t)game));
+	const char *moves[][2] = { { "w", "e2e4" }, { "b", "e7e5" }, { "w", "g1f3" }, { "b", "e5e4" },
+	                           { "b", "b8c6" } };
+	for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++) {
+		struct kp *p = moves[i][0][0] == 'w' ? &w : &b;
+		kc_ok(p->c, kc_req(p->c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", moves[i][1]));
+	}
+	kc_ok(w.c, kc_req(w.c, "say", "{s:I, s:s}", "game", (json_int_t)game, "text", "good luck"));
+	kc_ok(s.c, kc_req(s.c, "spec", "{s:I, s:s}", "game", (json_int_t)game, "text", "among us"));
+	kc_ok(u.c, kc_req(u.c, "note", "{s:I, s:s, s:b}", "game", (json_int_t)game, "text", "heard",
+	                  "public", 1));
+	kc_ok(u.c, kc_req(u.c, "note", "{s:I, s:s, s:b}", "game", (json_int_t)game, "text", "unheard",
+	                  "public", 0));
+	kc_ok(w.c, kc_req(w.c, "draw", "{s:I, s:s}", "game", (json_int_t)game, "action", "offer"));
+	kc_ok(b.c, kc_req(b.c, "draw", "{s:I, s:s}", "game", (json_int_t)game, "action", "decline"));
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "d2d4"));
+
+	json_t *before[TOLD_VIEWS], *after[TOLD_VIEWS];
+	told_views(&w, &b, &s, game, before);
+	ck_assert(has_text(before[TOLD_WHITE], "good luck") && has_text(before[TOLD_SPECTATOR], "good luck"));
+	ck_assert(has_text(before[TOLD_SPECTATOR], "among us") && !has_text(before[TOLD_WHITE], "among us"));
+	ck_assert(has_text(before[TOLD_BLACK], "heard") && !has_text(before[TOLD_BLACK], "unheard"));
+	ck_assert(!has_text(before[TOLD_SPECTATOR], "unheard"));
+	ck_assert_uint_gt(json_array_size(before[TOLD_BLACK]), json_array_size(before[TOLD_WHITE]) - 2);
+	kc_close(s.c);
+	kc_close(u.c);
+	kd_restart(d);
+	kc_close(w.c);
+	kc_close(b.c);
+	kp_resume(d, &w);
+	kp_resume(d, &b);
+	kp_guest(d, &s);
+	told_views(&w, &b, &s, game, after);
+	static const char *const name[TOLD_VIEWS] = { "white's game", "black's game", "white's record",
+	                                              "the spectator's watch" };
+	for (int i = 0; i < TOLD_VIEWS; i++) {
+		char *x = json_dumps(before[i], JSON_COMPACT), *y = json_dumps(after[i], JSON_COMPACT);
+		ck_assert_msg(json_equal(before[i], after[i]), "%s changed over the restart:\n%s\n%s",
+		              name[i], x, y);
+		free(x);
+		free(y);
+		json_decref(before[i]);
+		json_decref(after[i]);
+	}
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(s.c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(stop_tells_the_last_turn)
 {
 	struct kd *d = kd_start(fast_conf);
@@ -1412,6 +1524,7 @@ static Suite *recovery_suite(void)
 	tcase_add_test(tc, clock_never_rises);
 	tcase_add_test(tc, abandonment_after_restart);
 	tcase_add_test(tc, draw_offer_survives_restart);
+	tcase_add_test(tc, told_lists_after_restart);
 	tcase_add_test(tc, stop_tells_the_last_turn);
 	tcase_add_test(tc, one_daemon_a_database);
 	tcase_add_test(tc, files_private);

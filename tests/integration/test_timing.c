@@ -20,6 +20,10 @@
  *   per_ip_cap           max_connections_per_ip: one more connection from
  *                        the address gets server_full naming the
  *                        per-address limit, then room again once one leaves
+ *   hidden_actions_cost_nothing  a live game's views (a player's `game`,
+ *                        own `record`, a login's state, a spectator's
+ *                        `watch`) are charged what their reader was told,
+ *                        not the actions hidden from them
  */
 #include <check.h>
 #include <stdbool.h>
@@ -332,6 +336,121 @@ START_TEST(per_ip_cap)
 }
 END_TEST
 
+/*
+ * A view of a live game is read from what its reader was told
+ * (server/audlist.h), not replayed from the record: a replay cost every
+ * action of it, heard or not, and under rate_rows = 1 its rows, a token
+ * each, held the reader's next request for as long as the actions they
+ * were not told of took to pay for (the timing probe: the refusals
+ * counted an opponent's private tries exactly).  The umpire writes
+ * PRIVATE_NOTES private notes, heard by no player and no spectator, then
+ * a public one; at one token a row and 50 a second, White's `game`, own
+ * `record`, a login's (a resume's) state, and a spectator's `watch` are
+ * each sent with a ping behind them in one write: the ping is answered
+ * at once (before: held a minute, past the wait), and no view holds a
+ * private note; a login's state and the `game` view again after a
+ * restart.
+ */
+#define PRIVATE_NOTES 3000
+#define ONE_TOKEN_A_ROW "rate_limit = 50\nrate_burst = 20\nrate_rows = 1\n"
+
+/* Request `req` (a line with "id":900) and a ping (901) in one write from
+ * c: both answered, in order, nothing refused; the request's answer (or,
+ * for `resume`, nothing: its state's events are in c's lines). */
+static json_t *with_ping(struct kc *c, const char *req)
+{
+	char batch[512];
+	int n = snprintf(batch, sizeof batch, "%s\n{\"id\":901,\"type\":\"ping\"}\n", req);
+	ck_assert_int_eq(kc_write(c, batch, (size_t)n, KC_TIMEOUT_MS), 0);
+	json_t *r = kc_ok(c, 900);
+	kc_ok(c, 901);
+	ck_assert(!kc_saw(c, "rate_limited"));
+	return r;
+}
+
+/* The view's events say the last, public note and no private one. */
+static void told_only_public(json_t *events, const char *who)
+{
+	ck_assert_msg(json_is_array(events), "%s: no events", who);
+	bool last = false;
+	size_t i;
+	json_t *e;
+	json_array_foreach(events, i, e) {
+		const char *text = json_string_value(json_object_get(e, "text"));
+		ck_assert_msg(text == NULL || text[0] != 'n', "%s heard a private note: %s", who, text);
+		last |= text != NULL && strcmp(text, "last") == 0;
+	}
+	ck_assert_msg(last, "%s: the public note is not in the view", who);
+}
+
+START_TEST(hidden_actions_cost_nothing)
+{
+	struct kd *d = kd_start(FAST);
+	struct kp w, b, u, s;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	kg_user_add(d, "ump", "umpire", "sesame-open");
+	kp_login(d, &u, "ump", "sesame-open");
+	int64_t game = kg_new_game(&w, &b);
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e4"));
+	kc_ok(u.c, kc_req(u.c, "umpire", "{s:I}", "game", (json_int_t)game));
+	for (int k = 0; k < PRIVATE_NOTES; k += 100) {
+		long long ids[100];
+		for (int i = 0; i < 100; i++) {
+			char text[16];
+			snprintf(text, sizeof text, "n%d", k + i);
+			ids[i] = kc_req(u.c, "note", "{s:I, s:s, s:b}", "game", (json_int_t)game, "text",
+			                text, "public", 0);
+		}
+		for (int i = 0; i < 100; i++)
+			kc_ok(u.c, ids[i]);
+	}
+	kc_ok(u.c, kc_req(u.c, "note", "{s:I, s:s, s:b}", "game", (json_int_t)game, "text", "last",
+	                  "public", 1));
+	kc_event(w.c, "umpire_note");
+	kd_reload(d, ONE_TOKEN_A_ROW);
+
+	char req[256];
+	snprintf(req, sizeof req, "{\"id\":900,\"type\":\"game\",\"game\":%lld}", (long long)game);
+	json_t *v = with_ping(w.c, req);
+	ck_assert_int_lt(json_integer_value(json_object_get(v, "total")), 20);
+	told_only_public(json_object_get(v, "events"), "white's game view");
+
+	snprintf(req, sizeof req, "{\"id\":900,\"type\":\"record\",\"game\":%lld,\"view\":\"white\"}",
+	         (long long)game);
+	told_only_public(json_object_get(with_ping(w.c, req), "events"), "white's record");
+
+	kp_guest(d, &s);
+	snprintf(req, sizeof req, "{\"id\":900,\"type\":\"watch\",\"game\":%lld}", (long long)game);
+	told_only_public(json_object_get(with_ping(s.c, req), "events"), "the spectator's catch-up");
+
+	struct kc *again = kc_hello(d);
+	snprintf(req, sizeof req, "{\"id\":900,\"type\":\"resume\",\"token\":\"%s\"}", w.token);
+	with_ping(again, req);
+	json_t *st = kc_event(again, "game_state");
+	told_only_public(json_object_get(st, "events"), "white's state at a login");
+	kc_close(again);
+
+	/* The same after a restart, which reads the lists from the record. */
+	kd_restart(d);
+	again = kc_hello(d);
+	snprintf(req, sizeof req, "{\"id\":900,\"type\":\"resume\",\"token\":\"%s\"}", w.token);
+	with_ping(again, req);
+	told_only_public(json_object_get(kc_event(again, "game_state"), "events"),
+	                 "white's state after a restart");
+	snprintf(req, sizeof req, "{\"id\":900,\"type\":\"game\",\"game\":%lld}", (long long)game);
+	told_only_public(json_object_get(with_ping(again, req), "events"),
+	                 "white's game view after a restart");
+
+	kc_close(again);
+	kc_close(s.c);
+	kc_close(u.c);
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 static Suite *timing_suite(void)
 {
 	Suite *s = suite_create("timing");
@@ -341,6 +460,7 @@ static Suite *timing_suite(void)
 	tcase_add_test(tc, loop_not_blocked);
 	tcase_add_test(tc, failed_commit_cascade);
 	tcase_add_test(tc, per_ip_cap);
+	tcase_add_test(tc, hidden_actions_cost_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -745,6 +745,12 @@ static int64_t live_long_record(struct kd *d, struct kp *w, struct kp *b)
 	return live_noted_record(d, w, b, KG_HOLD_NOTES);
 }
 
+/* A live game with so many notes that a player is told READER_REPLAY_MIN
+ * (server/reader.h) events or more: two in three notes are public
+ * (kg_notes), and a login's state is the list of what its player was told
+ * (server/audlist.h). */
+#define TOLD_LONG_NOTES 1800
+
 /* A daemon holding a finished game of KG_HOLD_NOTES notes (made at a
  * rate that allows it), restarted (a live game's replay is kept while it
  * is played, announce.h: after a restart a finished record's first read
@@ -801,9 +807,10 @@ START_TEST(test_replay_cost_holds)
 }
 END_TEST
 
-/* A login's game_state events replay each live game of the user: that is
- * charged too, after the password was hashed (auth_login_done), so the
- * next request waits. */
+/* A login's game_state events are what the player was told of each live
+ * game of theirs (server/audlist.h): charged too, a token for every
+ * rate_rows events, after the password was hashed (auth_login_done), so
+ * the next request waits (1,200 events at 10 a token). */
 START_TEST(test_login_replay_cost_holds)
 {
 	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\n");
@@ -811,7 +818,7 @@ START_TEST(test_login_replay_cost_holds)
 	kg_user_add(d, "whitey", "player", "sesame-open");
 	kp_login(d, &w, "whitey", "sesame-open");
 	kp_guest(d, &b);
-	int64_t game = live_long_record(d, &w, &b);
+	int64_t game = live_noted_record(d, &w, &b, TOLD_LONG_NOTES);
 	kd_reload(d, KG_HOLD_CONF);
 	struct kc *c = kc_hello(d);
 	kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", "whitey", "password", "sesame-open"));
@@ -865,18 +872,18 @@ START_TEST(test_replay_budget_per_address)
 }
 END_TEST
 
-/* A live game's view replays its page's span only (its replay is kept at
- * each commit: announce.h), a few hundred rows here: a row costs more in
- * the tests of such views, so that it still holds the next request for
+/* A live game's view is read from what its reader was told (audlist.h)
+ * and costs its page, a hundred events or so here: an event costs a token
+ * in the tests of such views, so that it still holds the next request for
  * KG_HOLD_MIN_MS. */
-#define PAGE_HOLD_CONF "rate_limit = 50\nrate_burst = 10\nrate_rows = 2\n"
+#define PAGE_HOLD_CONF "rate_limit = 50\nrate_burst = 10\nrate_rows = 1\n"
 
 /* A request that waits for the commit of an action in its game (here a
- * player's `game` view) reads the store after its request has returned:
+ * player's `game` view) reads its page after its request has returned:
  * it is charged the same.  The database is locked while Black moves, so
  * the move's commit, and White's view with it, wait; once unlocked, the
- * view comes, and White's next request waits for the replay's cost.  It
- * needs no replay before its page, off the loop or on it. */
+ * view comes, and White's next request waits for the page's cost.  It
+ * needs no replay, off the loop or on it. */
 START_TEST(test_deferred_replay_cost_holds)
 {
 	const char *waits = "request waits for the turn's commit";   /* logged at debug */
@@ -928,13 +935,12 @@ static json_t *seat_while_busy(struct kd *d, struct kp *b, struct kp *s, int64_t
 
 /*
  * The same for a seat: a spectator's `watch` of a game with an action
- * awaiting its commit waits for the commit (watch.c), then replays the
- * record outside its request, and is charged the same.  Before, the rows
- * it read then were charged to nobody: a spectator who asked while the
- * game was busy replayed a record for free.  The record is one the loop
- * replays in place (under READER_REPLAY_MIN actions, server/reader.h), and
- * still long enough that its cost holds the next request for
- * KG_HOLD_MIN_MS.
+ * awaiting its commit waits for the commit (watch.c), then reads its page
+ * of what the spectators were told (server/audlist.h) outside its
+ * request, and is charged the same.  Before, what it read then was
+ * charged to nobody: a spectator who asked while the game was busy
+ * replayed a record for free.  Nothing goes to the reader thread, and the
+ * page's cost holds the next request for KG_HOLD_MIN_MS.
  */
 #define IN_PLACE_NOTES 1000
 START_TEST(test_deferred_watch_cost_holds)
@@ -1062,7 +1068,8 @@ END_TEST
 
 /* A player's `game` view of a live game with a long record, and an
  * umpire's seat at it after a restart, need no replay before their page:
- * a live game's replay is kept at each commit, and made again when the
+ * the player's is read from what they were told (audlist.h), the
+ * umpire's from the replay kept at each commit and made again when the
  * game is recovered (announce.h), so nothing goes to the reader thread and
  * the cache replays on over nothing (before, each went to the reader once,
  * its cost telling a player how many actions they had not heard). */
@@ -1127,15 +1134,15 @@ static int count_named(json_t *events, const char *name)
 }
 
 /*
- * A login's (here a resume's) game_state of a live game with a long
- * record is built on the reader thread (server/game_view.c), once, and
+ * A login's (here a resume's) game_state of a live game whose player was
+ * told many events is built on the reader thread (server/game_view.c),
+ * from a copy of what they were told (server/audlist.h), once, and
  * keeps its place in the connection's output: a ping sent in the same
  * write as the resume is answered after the whole state (the game_state
  * and every game_events page), whose events are the player's view, the
  * same as the `game` request's pages.  The opponent moves right after the
  * resume is sent: the move reaches the player once, in the state or after
- * it, never in both (the state is replayed through the game's last action
- * at the login).
+ * it, never in both (the state is the list as it stood at the login).
  */
 START_TEST(test_login_state_off_the_loop)
 {
@@ -1143,7 +1150,7 @@ START_TEST(test_login_state_off_the_loop)
 	struct kp w, b;
 	kp_guest(d, &w);
 	kp_guest(d, &b);
-	int64_t game = live_long_record(d, &w, &b);
+	int64_t game = live_noted_record(d, &w, &b, TOLD_LONG_NOTES);
 	json_t *want = kg_fetch_events(w.c, "game", game, NULL, NULL, 0);
 	ck_assert_int_eq(count_named(want, "moved"), 0);
 	int before = kd_log_count(d, STATE_OFF_LOOP);
@@ -1232,11 +1239,11 @@ START_TEST(test_login_states_add_up)
 	}
 	kc_close(u.c);
 	int before = kd_log_count(d, STATE_OFF_LOOP);
-	int in_place = kd_log_count(d, "state replayed through");
+	int in_place = kd_log_count(d, "state made lines");
 	struct kc *c = resume_with_ping(d, &w);
 	kc_ok(c, 101);
 	ck_assert_int_eq(kd_log_count(d, STATE_OFF_LOOP), before);
-	ck_assert_int_eq(kd_log_count(d, "state replayed through"), in_place + 2);
+	ck_assert_int_eq(kd_log_count(d, "state made lines"), in_place + 2);
 	/* Every event of both states came before the ping's answer. */
 	json_int_t got[2] = { 0, 0 };
 	for (size_t i = 0; i < kc_nlines(c); i++) {
