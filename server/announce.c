@@ -205,10 +205,9 @@ unsigned announce_heard(const struct action *a, const struct evlist *out)
 
 void announce_heard_at(int seq[HEARD_LISTS], unsigned heard, int at)
 {
-	static const unsigned aud[HEARD_LISTS] = { AUD_WHITE, AUD_BLACK, AUD_SPECTATOR };
 	_Static_assert(WHITE == 0 && BLACK == 1, "the players' lists first");
 	for (int i = 0; i < HEARD_LISTS; i++)
-		if (heard & aud[i])
+		if (heard & announce_heard_aud(i))
 			seq[i] = at;
 }
 

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "event.h"
+
 struct action;
 struct event;
 struct evlist;
@@ -79,6 +81,11 @@ unsigned announce_heard(const struct action *a, const struct evlist *out);
  * is the whole view, and costs nothing for the actions after it. */
 #define HEARD_SPECTATORS 2
 #define HEARD_LISTS 3
+/* Whose list i (WHITE, BLACK, HEARD_SPECTATORS) is, as AUD_ bits. */
+static inline unsigned announce_heard_aud(int i)
+{
+	return i == WHITE ? AUD_WHITE : i == BLACK ? AUD_BLACK : AUD_SPECTATOR;
+}
 void announce_heard_at(int seq[HEARD_LISTS], unsigned heard, int at);
 
 /* How a replayed view is written (bits): */

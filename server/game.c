@@ -305,7 +305,7 @@ static void to_user(struct game *g, struct batch_action *ba, int64_t user, struc
 static void told_push(struct game *g, unsigned aud, const char *text, size_t len)
 {
 	for (int i = 0; i < HEARD_LISTS; i++)
-		if ((aud & told_aud(i)) && g->told[i] != NULL)
+		if ((aud & announce_heard_aud(i)) && g->told[i] != NULL)
 			audlist_push(g->told[i], text, len);
 }
 

@@ -221,11 +221,6 @@ const int64_t *game_clock_read(const struct game *g, int64_t now, int64_t ms[2])
 int64_t game_clock_now(const struct game *g, int64_t now);
 /* Which lease g's clock runs on (recover.h): a correspondence clock's, or
  * every other's. */
-/* Who the list g->told[i] is of (AUD_ bits). */
-static inline unsigned told_aud(int i)
-{
-	return i == WHITE ? AUD_WHITE : i == BLACK ? AUD_BLACK : AUD_SPECTATOR;
-}
 static inline int game_lease(const struct game *g)
 {
 	return recover_lease_kind(g->info.days);

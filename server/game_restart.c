@@ -245,7 +245,7 @@ static void recovered_flagged(void *arg, const struct store_game *info, const ch
 static void told_read(struct game *g)
 {
 	for (int i = 0; i < HEARD_LISTS; i++) {
-		json_t *events = announce_replay(g->gs->srv->store, &g->info, told_aud(i), 0);
+		json_t *events = announce_replay(g->gs->srv->store, &g->info, announce_heard_aud(i), 0);
 		if (events == NULL)
 			continue;
 		g->told[i] = audlist_new();
