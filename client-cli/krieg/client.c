@@ -1062,6 +1062,32 @@ static void remember_event(struct client *c, const char *name)
 	snprintf(c->evnames[c->ev_n++], sizeof *c->evnames, "%s", name);
 }
 
+/* kriegd's events that are not the referee's announcements (those are
+ * common/event.h's event types), as PROTOCOL.md names them. */
+static const char *const server_events[] = {
+	"account_disabled", "adjourn_declined", "adjourn_offer", "adjourned", "arrived", "board",
+	"challenge", "challenge_cancelled", "challenge_declined", "chat", "clock_paused",
+	"clock_unpaused", "connection", "departed", "draw_declined", "draw_offer", "following",
+	"game_events", "game_flagged", "game_start", "game_state", "greeting", "message", "notice",
+	"offer_lapsed", "opponent_away", "opponent_back", "ping", "seek", "seek_gone",
+	"session_ended", "tell", "time_added", "umpire_note", "unadjourned", "unwatched", "welcome",
+};
+
+const char *client_server_event_at(size_t i)
+{
+	return i < sizeof server_events / sizeof server_events[0] ? server_events[i] : NULL;
+}
+
+bool client_event_known(const char *name)
+{
+	if (event_type_parse(name) >= 0)
+		return true;
+	for (size_t i = 0; client_server_event_at(i) != NULL; i++)
+		if (strcmp(client_server_event_at(i), name) == 0)
+			return true;
+	return false;
+}
+
 bool client_take_event(struct client *c, const char *name)
 {
 	for (size_t i = c->ev_cursor; i < c->ev_n; i++) {

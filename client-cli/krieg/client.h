@@ -275,6 +275,12 @@ static inline bool client_busy(const struct client *c) { return c->npending > 0;
 
 /* Batch `wait`: has an event named `name` arrived since the cursor?  Consumes it and everything before. */
 bool client_take_event(struct client *c, const char *name);
+/* Is `name` an event kriegd sends (PROTOCOL.md: the referee's
+ * announcements and the server's own events)?  `wait` takes no other: a
+ * name mistyped waited out its time (play probe).  The i-th of the
+ * server's own, NULL past the last (tests: each is in PROTOCOL.md). */
+bool client_event_known(const char *name);
+const char *client_server_event_at(size_t i);
 
 struct cgame *client_game(struct client *c, long id);
 struct cgame *client_current(struct client *c);

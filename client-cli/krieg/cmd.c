@@ -502,6 +502,16 @@ static int parse_seconds(struct cmd *c, char *err, size_t errlen)
 	return 0;
 }
 
+/* wait EVENT [SECONDS]: an event kriegd sends (a name mistyped waited
+ * out its time, then said "timed out"). */
+static int parse_wait(struct cmd *c, char *err, size_t errlen)
+{
+	if (!client_event_known(c->argv[0]))
+		return failf(err, errlen, "wait: kriegd sends no event called \"%.40s\" (its events: "
+		             "PROTOCOL.md, e.g. game_start, moved, game_over)", c->argv[0]);
+	return parse_seconds(c, err, errlen);
+}
+
 static int parse_moves(struct cmd *c, char *err, size_t errlen)
 {
 	for (int i = 0; i < c->argc; i++)
@@ -2449,7 +2459,7 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "ghost", .type = CMD_GHOST_PLACE, .min = 1, .max = 3, .game = true, .parse = parse_ghost,
 	  .exec = exec_ghost, .usage = "ghost place Nf6 | ghost move f6 e4 | ghost clear [SQUARE]   guesses, never sent" },
 	/* wait and sleep block the main loop: main.c's --batch loop does them (exec: elsewhere) */
-	{ .name = "wait", .type = CMD_WAIT, .min = 1, .max = 2, .parse = parse_seconds, .exec = exec_batch_only,
+	{ .name = "wait", .type = CMD_WAIT, .min = 1, .max = 2, .parse = parse_wait, .exec = exec_batch_only,
 	  .usage = "wait EVENT [SECONDS]      (batch) wait for the next EVENT (default 30 s)" },
 	{ .name = "sleep", .type = CMD_SLEEP, .min = 1, .max = 1, .parse = parse_seconds, .exec = exec_batch_only,
 	  .usage = "sleep SECONDS             (batch) pause" },

@@ -12,6 +12,11 @@
  * "KRIEG_KNOWN_SERVERS", a placeholder ".I TRY") is not a command's.  A
  * command with two entries (abort: a player's, an umpire's) is fine.
  *
+ * The events `wait` takes (client_event_known) and PROTOCOL.md agree too:
+ * every event the document shows ("event":"NAME" in an example) is one
+ * krieg knows, but krieg-referee's "error", and each of kriegd's own
+ * events krieg names is shown there; a name mistyped is refused.
+ *
  * The page is found from $KRIEG_MAN_PAGE, this file's compile-time path,
  * or by walking up from the working directory (tests/run-tests.sh runs
  * from the repository root) and from the binary (build/<tree>/tests/unit/).
@@ -26,6 +31,7 @@
 
 #include "check_main.h"
 #include "srcfile.h"
+#include "client.h"
 #include "cmd.h"
 
 #define PAGE_REL "client-cli/krieg.1"
@@ -160,6 +166,46 @@ START_TEST(help_lists_every_command)
 }
 END_TEST
 
+/* Every "event":"NAME" of PROTOCOL.md is an event `wait` takes (but
+ * krieg-referee's "error"); every server event krieg names is shown there;
+ * `wait` refuses a name it does not know, and takes one it does. */
+START_TEST(wait_knows_protocol_events)
+{
+	char path[PATH_MAX];
+	char *doc = srcfile_read("proto/PROTOCOL.md", "KRIEG_PROTOCOL_MD", __FILE__, path, sizeof path);
+	ck_assert_msg(doc != NULL, "cannot read %s (set KRIEG_PROTOCOL_MD)", path);
+	static const char key[] = "\"event\":\"";
+	size_t shown = 0;
+	for (const char *p = doc; (p = strstr(p, key)) != NULL; p++) {
+		char name[WORD_MAX];
+		size_t n = strcspn(p + strlen(key), "\"");
+		ck_assert_uint_lt(n, WORD_MAX);
+		snprintf(name, sizeof name, "%.*s", (int)n, p + strlen(key));
+		if (strcmp(name, "error") == 0)
+			continue;   /* krieg-referee's answer to a refused action */
+		ck_assert_msg(client_event_known(name), "%s shows event \"%s\", which wait does not take",
+		              path, name);
+		shown++;
+	}
+	ck_assert_uint_gt(shown, 40);
+	const char *ev;
+	for (size_t i = 0; (ev = client_server_event_at(i)) != NULL; i++) {
+		char want[64];
+		snprintf(want, sizeof want, "%s%s\"", key, ev);
+		ck_assert_msg(strstr(doc, want) != NULL, "krieg names event \"%s\", which %s never shows",
+		              ev, path);
+	}
+	free(doc);
+	struct cmd c;
+	char err[256];
+	ck_assert_int_ne(cmd_parse("wait game_strat", &c, err, sizeof err), 0);
+	ck_assert_msg(strstr(err, "game_strat") != NULL, "%s", err);
+	ck_assert_int_eq(cmd_parse("wait game_start 5", &c, err, sizeof err), 0);
+	ck_assert_int_eq(c.number, 5000);
+	ck_assert_int_eq(cmd_parse("wait pawn_tries", &c, err, sizeof err), 0);   /* an announcement */
+}
+END_TEST
+
 static Suite *client_doc_suite(void)
 {
 	Suite *s = suite_create("client_doc");
@@ -168,6 +214,7 @@ static Suite *client_doc_suite(void)
 	tcase_add_test(tc, every_command_has_a_man_page_entry);
 	tcase_add_test(tc, every_man_page_entry_is_a_command);
 	tcase_add_test(tc, help_lists_every_command);
+	tcase_add_test(tc, wait_knows_protocol_events);
 	suite_add_tcase(s, tc);
 	return s;
 }
