@@ -713,6 +713,70 @@ START_TEST(chair_answered_after_the_commit)
 }
 END_TEST
 
+/* A private note from the chair (heard by no player): its request id. */
+static long long private_note(struct kp *ump, int64_t game, const char *text)
+{
+	return kc_req(ump->c, "note", "{s:I, s:s, s:b}", "game", (json_int_t)game, "text", text,
+	              "public", 0);
+}
+
+/*
+ * Regression (views probe): an umpire's notes sent one after another were
+ * now and then stored and answered out of order.  A request that waited
+ * for a commit and found, that commit done, another action of its game
+ * still uncommitted (a player's, taken meanwhile) waited again, behind
+ * the requests that had come after it and were waiting for that action.
+ * Here the store, held by another process, keeps note a uncommitted; x
+ * waits for it; Black's refused try (heard by Black alone, so it waits
+ * for nothing) is taken; y waits for it.  The store let go: a, x and y
+ * are answered, and stored, in the order they were sent.
+ */
+START_TEST(chair_requests_keep_their_order)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 60s\n");
+	struct kp w, b, ump;
+	int64_t game = players_and_umpire(d, &w, &b, &ump);
+	move(&b, game, "e5");
+	move(&w, game, "g1f3");
+	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
+	struct sqlite3 *lock = kd_lock_db(d);
+	long long a = private_note(&ump, game, "a");
+	kt_sleep_ms(200);   /* a read and handed to the writer, which waits for the store */
+	long long x = private_note(&ump, game, "x");
+	kt_sleep_ms(200);   /* x waits for a's commit */
+	long long t = kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e5e4");
+	kt_sleep_ms(200);   /* the try taken, in the next batch */
+	long long y = private_note(&ump, game, "y");
+	kt_sleep_ms(200);   /* y waits for the try's commit */
+	kd_unlock_db(lock);
+	kc_ok(b.c, t);
+	kc_ok(ump.c, a);
+	kc_ok(ump.c, x);
+	kc_ok(ump.c, y);
+	char idx[32], idy[32];
+	snprintf(idx, sizeof idx, "\"id\":%lld,", x);
+	snprintf(idy, sizeof idy, "\"id\":%lld,", y);
+	long ax = first_line(ump.c, idx), ay = first_line(ump.c, idy);
+	ck_assert_msg(ax >= 0 && ax < ay, "x answered at line %ld, y at %ld", ax, ay);
+	json_t *events = record(ump.c, game, "umpire");
+	char order[8] = "";
+	size_t i;
+	json_t *e;
+	json_array_foreach(events, i, e) {
+		const char *text = json_string_value(json_object_get(e, "text"));
+		if (strcmp(json_string_value(json_object_get(e, "event")), "umpire_note") == 0 && text &&
+		    strlen(order) + 1 < sizeof order)
+			strcat(order, text);
+	}
+	json_decref(events);
+	ck_assert_str_eq(order, "axy");
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(ump.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* An umpire request of type, well formed. */
 static long long umpire_req(struct kp *p, const char *type, int64_t game)
 {
@@ -1108,6 +1172,7 @@ static Suite *umpire_suite(void)
 	tcase_add_test(tc, pause_after_restart_told);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, chair_answered_after_the_commit);
+	tcase_add_test(tc, chair_requests_keep_their_order);
 	tcase_add_test(tc, long_record_pages);
 	tcase_add_test(tc, pairing);
 	suite_add_tcase(s, tc);
