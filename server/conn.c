@@ -36,6 +36,7 @@
 
 #include "config.h"
 #include "dispatch.h"
+#include "game.h"
 #include "log.h"
 #include "mstime.h"
 #include "proto.h"
@@ -784,10 +785,41 @@ void conn_teardown(struct conn *c, const char *reason, bool flush)
 	event_active(c->timer, EV_TIMEOUT, 1);
 }
 
+/*
+ * A close the server makes (a line too long, a flood, a kick, a
+ * WebSocket's close) waits for the actions it took from the connection,
+ * and from any other, to be committed, so that their answers and
+ * announcements go out first (probe: a move, then a line too long in the
+ * same write: the move was played and never answered).  Meanwhile
+ * nothing more is read from it or run; then it lingers as any close.
+ */
+struct closing {
+	struct server *srv;
+	uint64_t id;
+};
+
+static void close_after_commits(void *arg)
+{
+	struct closing *k = arg;
+	struct conn *c = conn_find(k->srv, k->id);
+	free(k);
+	if (c != NULL && c->closing)
+		conn_teardown(c, c->closing_why, true);
+}
+
 void conn_close(struct conn *c, const char *reason)
 {
-	if (c != NULL)
+	if (c == NULL || c->closing)
+		return;
+	if (c->state != CS_OPEN) {
 		conn_teardown(c, reason, true);
+		return;
+	}
+	c->closing = true;
+	snprintf(c->closing_why, sizeof c->closing_why, "%s", reason);
+	struct closing *k = xmalloc(sizeof *k);
+	*k = (struct closing){ c->srv, c->id };
+	games_after_commits(c->srv, close_after_commits, k);
 }
 
 /*
@@ -822,7 +854,7 @@ void connset_drain(struct server *srv)
 
 void conn_message(struct conn *c, const char *msg, size_t n)
 {
-	if (c->state != CS_OPEN)
+	if (c->state != CS_OPEN || c->closing)
 		return;
 	if (must_wait(c)) {
 		/* It, and whatever a framing decodes after it, keep their turn. */
@@ -907,7 +939,7 @@ static void lines_from(struct conn *c, struct evbuffer *in)
 {
 	char line[PROTO_LINE_MAX];
 
-	while (c->state == CS_OPEN) {
+	while (c->state == CS_OPEN && !c->closing) {
 		size_t eol_len = 0;
 		struct evbuffer_ptr p = evbuffer_search_eol(in, NULL, &eol_len, EVBUFFER_EOL_LF);
 
@@ -941,12 +973,12 @@ static void read_cb(struct bufferevent *bev, void *arg)
 	struct evbuffer *in = bufferevent_get_input(bev);
 
 	if (c->framing != NULL) {
-		if (c->state == CS_OPEN)
+		if (c->state == CS_OPEN && !c->closing)
 			c->framing->input(c, c->framing_ctx);
 	} else {
 		lines_from(c, in);
 	}
-	if (c->state != CS_OPEN)
+	if (c->state != CS_OPEN || c->closing)
 		evbuffer_drain(in, evbuffer_get_length(in));
 }
 
@@ -956,7 +988,7 @@ static void go_on(struct conn *c)
 	c->last_rx = mstime_mono();   /* the wait was ours, not the peer's silence */
 	if (c->held_in != NULL)
 		lines_from(c, c->held_in);
-	if (c->state != CS_OPEN || c->held || c->offloaded || c->authing)
+	if (c->state != CS_OPEN || c->closing || c->held || c->offloaded || c->authing)
 		return;
 	bufferevent_enable(c->bev, EV_READ);
 	if (evbuffer_get_length(bufferevent_get_input(c->bev)) > 0)

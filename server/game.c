@@ -1006,6 +1006,14 @@ void games_free(struct games *gs)
 	free(gs);
 }
 
+void games_after_commits(struct server *srv, void (*fn)(void *arg), void *arg)
+{
+	if (srv->games != NULL && srv->games->batch != NULL)
+		batch_after(srv->games->batch, fn, arg);
+	else
+		fn(arg);
+}
+
 void games_flush(struct games *gs)
 {
 	if (gs)

@@ -90,6 +90,10 @@ int games_told_record(struct conn *c, json_t *id, json_t *req,
                       void (*self)(struct conn *c, json_t *id, json_t *req), int64_t game,
                       int color, json_t *j, size_t from);
 
+/* Run fn(arg) once every action taken so far is committed (or failed) and
+ * what it announced is sent: at once if none waits (conn_close). */
+void games_after_commits(struct server *srv, void (*fn)(void *arg), void *arg);
+
 /* Commit this turn's actions now and send what they announced (the end
  * of a loop turn does it by itself; shutdown calls it before the
  * connections go). */

@@ -284,6 +284,54 @@ START_TEST(test_line_too_long_1mib)
 }
 END_TEST
 
+/*
+ * Regression (hostile-input probe): a close the server makes answers what
+ * it took first.  A move and a line too long in one write: the move was
+ * played and never answered (the connection closed before its commit);
+ * a move and then a flood of pings (closed at its 100th refusal) the
+ * same.  Now the close waits for the commit: the move's event and answer
+ * come, with the line_too_long (or the refusals), then the close; the
+ * move is in the opponent's view.
+ */
+START_TEST(test_close_answers_what_it_took)
+{
+	struct kd *d = kd_start(NULL);
+	for (int flood = 0; flood <= 1; flood++) {
+		struct kp w, b;
+		kp_guest(d, &w);
+		kp_guest(d, &b);
+		int64_t game = kg_new_game(&w, &b);
+		size_t cap = PROTO_LINE_MAX + 16 * 1024;
+		char *batch = malloc(cap);
+		ck_assert_ptr_nonnull(batch);
+		int n = snprintf(batch, cap, "{\"id\":77,\"type\":\"move\",\"game\":%lld,\"move\":\"e4\"}\n",
+		                 (long long)game);
+		size_t len = (size_t)n;
+		if (flood) {
+			for (int i = 0; i < 200; i++)
+				len += (size_t)snprintf(batch + len, cap - len, "{\"id\":%d,\"type\":\"ping\"}\n", 100 + i);
+		} else {
+			memset(batch + len, 'x', PROTO_LINE_MAX + 10);
+			len += PROTO_LINE_MAX + 10;
+			batch[len++] = '\n';
+		}
+		(void)kc_write(w.c, batch, len, KC_TIMEOUT_MS);
+		free(batch);
+		kc_ok(w.c, 77);
+		kc_event(w.c, "move");
+		if (!flood)
+			kc_error(w.c, KC_NULL_ID, "line_too_long");
+		ck_assert(kc_closed(w.c, KC_TIMEOUT_MS));
+		ck_assert_msg(flood == kc_saw(w.c, "rate_limited"), "the flood: %d", flood);
+		json_t *v = kc_ok(b.c, kc_req(b.c, "game", "{s:I}", "game", (json_int_t)game));
+		ck_assert_str_eq(json_string_value(json_object_get(v, "to_move")), "black");
+		kc_close(w.c);
+		kc_close(b.c);
+	}
+	kd_stop(d);
+}
+END_TEST
+
 /* Read a plain socket until EOF/reset; returns bytes read, -1 on timeout. */
 static long drain_plain(int fd, char *buf, size_t len, int timeout_ms)
 {
@@ -1587,6 +1635,7 @@ static Suite *transport_suite(void)
 	tcase_add_test(tc, test_log_escaping);
 	tcase_add_test(tc, test_line_limit_boundary);
 	tcase_add_test(tc, test_line_too_long_1mib);
+	tcase_add_test(tc, test_close_answers_what_it_took);
 	tcase_add_test(tc, test_plaintext_refused);
 	tcase_add_test(tc, test_alpn_refused_on_line_port);
 	tcase_add_test(tc, test_http_request_on_line_port);
