@@ -429,8 +429,9 @@ function showWelcome() {
       : `${side(x.by, 'your opponent')} offers a draw`} `, playButton(x.game)]),
     ...list(w.ended).map((x) => [[`Game ${x.game} against `, who(x.opponent), ` ended: ${ending(x.result, x.reason)}, you played ${x.color} `],
       button('Record', () => records.open(x.game, 'umpire'), { record: x.game, view: 'umpire' })]),
-    ...[...state.flagged].map(([game, reason]) => [[`Game ${game} is flagged, not played on: its record failed its check`,
-      ...(reason ? [' (', said(reason), ')'] : [])]]),
+    // (the server's reason is a sentence of its own: "its record failed its check when ...")
+    ...[...state.flagged].map(([game, reason]) => [[`Game ${game} is flagged, not played on: `,
+      ...(reason ? [said(reason)] : ['its record failed its check'])]]),
   ];
   fill('welcome', rows, (row) => row);
   $('welcome-box').hidden = !rows.length;

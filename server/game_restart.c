@@ -236,7 +236,8 @@ static void recovered_flagged(void *arg, const struct store_game *info, const ch
 	fl->id = info->id;
 	fl->user[WHITE] = info->white;
 	fl->user[BLACK] = info->black;
-	snprintf(fl->reason, sizeof fl->reason, "%s", reason);
+	snprintf(fl->reason, sizeof fl->reason, "%s", RECOVER_FLAGGED_SAY);   /* reason: logged */
+	(void)reason;
 }
 
 /* What each audience was told, read once from the record (audlist.h),

@@ -93,7 +93,7 @@ static json_t *summary_json(struct store *st, const struct store_game *g)
 	game_tags_json(g, j);
 	if (flagged) {
 		json_object_set_new(j, "flagged", json_true());
-		json_object_set_new(j, "flag_reason", json_string(why));
+		json_object_set_new(j, "flag_reason", json_string(RECOVER_FLAGGED_SAY));   /* why: logged */
 	}
 	if (g->days > 0)
 		json_object_set_new(j, "time", json_pack("{s:I}", "days", (json_int_t)g->days));

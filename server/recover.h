@@ -34,6 +34,12 @@ struct referee;
 /* store_state keys: a daemon with live games records that it is alive
  * (game.c's heartbeat), and each restart's clock readings are a server
  * umpire action of this kind after the record's last action. */
+/* What a flagged game's players and readers are told of why (flag_reason,
+ * game_flagged): the check's own words ("seq 3: event 1 (move) differs in
+ * move (stored 2356, replay 2291)") named the opponent's stored move, so
+ * they go to the log alone (hostile-input probe). */
+#define RECOVER_FLAGGED_SAY "its record failed its check when the server started (the server's log says where)"
+
 #define RECOVER_ALIVE_KEY "alive_ms"
 /* The heartbeat is a lease: each records "alive until" its time plus this
  * (a heartbeat's period, GAME_HEARTBEAT_MS, and room for its commit), and
@@ -131,7 +137,9 @@ struct recover_ops {
 	 * stand at this restart (-1 for an untimed game without readings);
 	 * the callee takes rr->ref (sets it NULL); the caller frees the rest. */
 	void (*resume)(void *arg, const struct store_game *g, struct recover_result *rr);
-	/* A game whose record failed its check, now or at an earlier start. */
+	/* A game whose record failed its check, now or at an earlier start.
+	 * reason says where (logged): not for the wire, where it may name what
+	 * a player was not told (a stored move's squares); RECOVER_FLAGGED_SAY is. */
 	void (*flagged)(void *arg, const struct store_game *g, const char *reason);
 };
 

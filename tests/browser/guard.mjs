@@ -506,7 +506,7 @@ await broken('direction marks the server let through', async (p, s) => {
   { message: 2, from: 'bob', sent: 1767225600, text: `${RLO}elpmis` }] } });
 
 await broken("a flagged game, and the log's bound", async (p, s) => {
-  s.send({ event: 'game_flagged', game: 7, reason: 'seq 4: event 2 (check) differs in ply' });
+  s.send({ event: 'game_flagged', game: 7, reason: "its record failed its check when the server started (the server's log says where)" });
   for (let i = 0; i < 55; i++) s.send({ event: 'tell', from: 'bob', text: `tell ${i}` });
   await statusSays(p, /tell 54/, 'the last tell');
   check(/Game 7 is flagged/.test(await p.evaluate(() => document.getElementById('lobby').innerText)), 'the flagged game not listed');

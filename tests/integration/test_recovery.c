@@ -50,6 +50,7 @@
 #include "harness.h"
 #include "harness_game.h"
 #include "proto.h"
+#include "recover.h"
 #include "store.h"
 
 #define LOOP_GAMES 3
@@ -381,6 +382,10 @@ static void assert_flagged(json_t *item, bool flagged, const char *where)
 	              "%s: flagged should be %d", where, flagged);
 	if (flagged) {
 		ck_assert_msg(json_is_string(json_object_get(item, "flag_reason")), "%s: no reason", where);
+		/* Regression (hostile-input probe): the check's words, which named
+		 * the stored announcement ("stored 2356" was the opponent's move),
+		 * are the log's alone. */
+		ck_assert_str_eq(json_string_value(json_object_get(item, "flag_reason")), RECOVER_FLAGGED_SAY);
 		ck_assert_msg(json_is_false(json_object_get(item, "live")), "%s: flagged but live", where);
 		ck_assert_msg(json_object_get(item, "result") == NULL, "%s: flagged with a result", where);
 	}
@@ -394,7 +399,7 @@ static void check_flagged_on_the_wire(struct kp p[2], int64_t bad, int64_t good)
 		/* At login (here: resume) one game_flagged event, for the flagged game only. */
 		json_t *ev = kc_event(c, "game_flagged");
 		ck_assert_int_eq(json_integer_value(json_object_get(ev, "game")), bad);
-		ck_assert(json_is_string(json_object_get(ev, "reason")));
+		ck_assert_str_eq(json_string_value(json_object_get(ev, "reason")), RECOVER_FLAGGED_SAY);
 		json_t *r = kc_ok(c, kc_req(c, "games", NULL));
 		assert_flagged(listed_game(json_object_get(r, "games"), bad), true, "games");
 		assert_flagged(listed_game(json_object_get(r, "games"), good), false, "games (good)");
