@@ -118,6 +118,9 @@ static void accept_cb(struct evconnlistener *evl, evutil_socket_t fd, struct soc
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof intvl);
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user, sizeof user);
+	/* What a silent reader pins in the kernel, bounded (listener.h). */
+	int sndbuf = LISTENER_SNDBUF;
+	(void)setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
 	if (l->kind == LISTENER_LINE)
 		conn_accept(l->srv, fd, sa, socklen);
 	else

@@ -34,6 +34,17 @@ struct listener;
 #define LISTENER_USER_TIMEOUT_MS 45000
 
 /*
+ * An accepted socket's send buffer, fixed: what the kernel holds for a
+ * client that does not read comes on top of output_buffer_max (conn.c),
+ * and left to grow (Linux's autotuning, up to net.ipv4.tcp_wmem's top:
+ * 4 MiB) it held 2.7 MB for one silent reader (hostile-input probe), three
+ * times the cap.  The kernel doubles the value for its bookkeeping.
+ * Kriegd's lines are small and a login's long state is paced by what the
+ * client reads: 64 KiB is room for a few hundred lines in flight.
+ */
+#define LISTENER_SNDBUF (64 * 1024)
+
+/*
  * Bind "1.2.3.4:PORT" or "[v6addr]:PORT" (numeric addresses; port 0 picks a
  * free one) and start accepting once the event loop runs.  Logs
  * "listening on ADDR:PORT" with the bound port.  Returns 0, or -1 with a

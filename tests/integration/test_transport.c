@@ -1388,6 +1388,48 @@ START_TEST(test_slow_reader_dropped)
 }
 END_TEST
 
+/*
+ * Regression (hostile-input probe): what the kernel holds for a client
+ * that does not read comes on top of output_buffer_max, and left to
+ * autotuning the server's send buffer grew to hold 1.4-2.7 MB of a silent
+ * lobby watcher's events, past the cap many times over, before the cap
+ * was even reached.  kriegd fixes its send buffer (server/listener.h):
+ * the watcher is dropped, having been sent the cap, the two sockets'
+ * buffers and no more.  Another client's seeks, made and cancelled, are
+ * what it is told.
+ */
+START_TEST(test_silent_reader_bounded)
+{
+	struct kd *d = kd_start("output_buffer_max = 64k\nrate_limit = 1000000\nrate_burst = 1000000\n"
+	                        "guests_per_address = 0\n");
+	struct kc *silent = kc_hello(d), *busy = kc_hello(d);
+	kc_ok(silent, kc_req(silent, "guest", NULL));
+	kc_ok(silent, kc_req(silent, "lobby_watch", NULL));
+	kc_ok(busy, kc_req(busy, "guest", NULL));
+	for (int round = 0; round < 1000 && kd_log_count(d, "slow reader") == 0; round++) {
+		long long ids[15];   /* a user's open offers: 16 at most */
+		for (int k = 0; k < 15; k++)
+			ids[k] = kc_req(busy, "seek", "{s:s}", "rules", "icc");
+		for (int k = 0; k < 15; k++) {
+			json_int_t offer = json_integer_value(json_object_get(kc_ok(busy, ids[k]), "offer"));
+			ids[k] = kc_req(busy, "cancel", "{s:I}", "offer", offer);
+		}
+		for (int k = 0; k < 15; k++)
+			kc_ok(busy, ids[k]);
+	}
+	ck_assert_msg(kd_log_wait(d, "reason=\"output buffer over cap (slow reader)\"", 10000),
+	              "the watcher that never reads was not dropped");
+	ck_assert(kc_closed(silent, KC_TIMEOUT_MS));
+	size_t got = 0;
+	for (size_t i = 0; i < kc_nlines(silent); i++)
+		got += strlen(kc_line(silent, i)) + 1;
+	ck_assert_msg(got < 64 * 1024 + 512 * 1024, "a reader that never read was sent %zu bytes", got);
+	kc_close(silent);
+	kc_close(busy);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(test_stop_with_clients)
 {
 	struct kd *d = kd_start(NULL);
@@ -1636,6 +1678,7 @@ static Suite *transport_suite(void)
 	tcase_add_test(tc, test_line_limit_boundary);
 	tcase_add_test(tc, test_line_too_long_1mib);
 	tcase_add_test(tc, test_close_answers_what_it_took);
+	tcase_add_test(tc, test_silent_reader_bounded);
 	tcase_add_test(tc, test_plaintext_refused);
 	tcase_add_test(tc, test_alpn_refused_on_line_port);
 	tcase_add_test(tc, test_http_request_on_line_port);
