@@ -290,10 +290,13 @@ bool dispatch_role_allows(struct conn *c, json_t *id, unsigned flags)
 	return false;
 }
 
+/* A line of spaces, tabs and carriage returns: a `\r` is blank too, as the
+ * line door drops one before `\n` (a WebSocket message "\r" was bad_json,
+ * a line "\r\r" too: hostile-input probe). */
 static bool blank(const char *line, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
-		if (line[i] != ' ' && line[i] != '\t')
+		if (line[i] != ' ' && line[i] != '\t' && line[i] != '\r')
 			return false;
 	return true;
 }

@@ -738,6 +738,25 @@ START_TEST(test_rate_limit_blank_lines)
 }
 END_TEST
 
+/* Regression (hostile-input probe): a line of carriage returns, spaces and
+ * tabs is blank, as one of spaces and tabs is: no answer ("\r\r\n" was
+ * bad_json; a WebSocket message "\r" too, through the same dispatch). */
+START_TEST(test_blank_lines_with_cr)
+{
+	struct kd *d = kd_start(NULL);
+	struct kc *c = kc_hello(d);
+	static const char lines[] = "\r\r\n \r\t\r\n\t\n  \r\n";
+	ck_assert_int_eq(kc_write(c, lines, strlen(lines), KC_TIMEOUT_MS), 0);
+	long long ping = kc_req(c, "ping", NULL);
+	json_t *r = kc_next(c, KC_TIMEOUT_MS);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_msg(json_integer_value(json_object_get(r, "id")) == ping, "a blank line answered: %s",
+	              kc_line(c, kc_nlines(c) - 1));
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
 /* A request that continues a paged list (`from` above 0) and finds no
  * token waits for one instead of being refused: twelve pages of `who` at
  * once, against a bucket of 5 refilled at 5 a second, all answered, in
@@ -1679,6 +1698,7 @@ static Suite *transport_suite(void)
 	tcase_add_test(tc, test_line_too_long_1mib);
 	tcase_add_test(tc, test_close_answers_what_it_took);
 	tcase_add_test(tc, test_silent_reader_bounded);
+	tcase_add_test(tc, test_blank_lines_with_cr);
 	tcase_add_test(tc, test_plaintext_refused);
 	tcase_add_test(tc, test_alpn_refused_on_line_port);
 	tcase_add_test(tc, test_http_request_on_line_port);
