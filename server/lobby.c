@@ -981,18 +981,24 @@ static void cmd_challenge(struct conn *c, json_t *id, json_t *req)
 	/* Names are unique regardless of case: look the account up
 	 * case-insensitively (guests have rows too) and name it as it was
 	 * registered, whatever spelling the challenger typed. */
-	struct store_user u;
-	if (auth_find_user(c, id, json_string_value(json_object_get(req, "user")), &u) != 0)
+	/* The terms first: a bad one is said whoever is named (it was
+	 * answered no_such_user for an unknown name: hostile-input probe). */
+	struct offer *o = offer_new(c, id, req);
+	if (o == NULL)
 		return;
-	if (u.id == conn_user(c)) {
-		dispatch_error(c, id, PE_ILLEGAL_ACTION, "you cannot challenge yourself");
+	struct store_user u;
+	if (auth_find_user(c, id, json_string_value(json_object_get(req, "user")), &u) != 0) {
+		free(o);
 		return;
 	}
-	struct offer *o = offer_new(c, id, req);
-	if (o && guest_rated(c, id, o->rated, u.name, u.guest))
+	if (u.id == conn_user(c)) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "you cannot challenge yourself");
 		free(o);
-	else if (o)
+	} else if (guest_rated(c, id, o->rated, u.name, u.guest)) {
+		free(o);
+	} else {
 		offer_challenge(c, id, o, u.id, u.name);
+	}
 }
 
 /* The offer named by the request, if this user may see it; else an error is sent. */

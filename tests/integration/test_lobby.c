@@ -719,6 +719,9 @@ START_TEST(bad_lobby_requests)
 	kc_error(c, kc_req(c, "seek", "{s:i}", "colour", 1), "bad_request");
 	kc_error(c, kc_req(c, "challenge", NULL), "bad_request");
 	kc_error(c, kc_req(c, "challenge", "{s:s}", "user", "nosuchuser"), "no_such_user");
+	/* Regression (hostile-input probe): the terms are checked before the
+	 * name is looked up (this was no_such_user) */
+	kc_error(c, kc_req(c, "challenge", "{s:s, s:s}", "user", "nosuchuser", "rules", "str"), "bad_request");
 	kc_error(c, kc_req(c, "challenge", "{s:s}", "user", a.name), "illegal_action");
 	kc_error(c, kc_req(c, "challenge", "{s:s}", "user", "a-name-far-too-long-for-anyone-here"),
 	         "bad_request");
