@@ -659,6 +659,11 @@ void conn_auth_done(struct server *srv, uint64_t id)
 		go_on(c);
 }
 
+bool conn_closing(const struct conn *c)
+{
+	return c->closing;
+}
+
 bool conn_offloaded(const struct conn *c)
 {
 	return c->offloaded;

@@ -244,8 +244,12 @@ void conn_send_user(struct server *srv, int64_t user_id, json_t *msg);
 void conn_send_user_but(struct server *srv, int64_t user_id, uint64_t but, json_t *msg);
 
 /* Mark for closing; the free happens from a deferred event, never inside
- * the connection's own callback.  reason is logged. */
+ * the connection's own callback.  reason is logged.  The close waits for
+ * the commits in progress (what was taken from it is answered first);
+ * meanwhile c reads and runs nothing more, and conn_closing says so: a
+ * request of it that was waiting is not run (dispatch_later_run). */
 void conn_close(struct conn *c, const char *reason);
+bool conn_closing(const struct conn *c);
 
 /* The set (main.c, listener.c). */
 struct connset *connset_new(void);

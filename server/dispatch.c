@@ -463,6 +463,10 @@ void dispatch_later_run(struct dispatch_later *l)
 {
 	struct server *srv = l->srv;
 	struct conn *c = conn_find(srv, l->conn);
+	/* Its connection is being closed (a kick, a line too long): what it
+	 * had not run is not run, as if the connection were gone. */
+	if (c != NULL && conn_closing(c))
+		c = NULL;
 	if (c != NULL && conn_user(c) != l->user) {
 		/* The connection logged out, or in as another account, while the
 		 * request waited (a `guest` or `logout` sent behind it runs at

@@ -332,6 +332,48 @@ START_TEST(test_close_answers_what_it_took)
 }
 END_TEST
 
+/*
+ * What a connection being closed had not run is not run: White's move
+ * awaits its commit (the store held by another process), White's words
+ * wait for that commit, then a line too long.  The store let go: the move
+ * is answered, then the close; the words are never said (Black hears
+ * none, White gets no answer for them), as if the connection had closed
+ * at once, as it did before the close waited for the commit.
+ */
+START_TEST(test_close_runs_nothing_more)
+{
+	struct kd *d = kd_start("busy_timeout = 60s\n");
+	struct kp w, b;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	int64_t game = kg_new_game(&w, &b);
+	struct sqlite3 *lock = kd_lock_db(d);
+	long long mv = kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e4");
+	kt_sleep_ms(200);   /* taken, its commit held */
+	long long say = kc_req(w.c, "say", "{s:I, s:s}", "game", (json_int_t)game, "text", "unsaid");
+	kt_sleep_ms(200);   /* waits for the move's commit */
+	char *big = malloc(PROTO_LINE_MAX + 2);
+	ck_assert_ptr_nonnull(big);
+	memset(big, 'x', PROTO_LINE_MAX + 1);
+	big[PROTO_LINE_MAX + 1] = '\n';
+	(void)kc_write(w.c, big, PROTO_LINE_MAX + 2, KC_TIMEOUT_MS);
+	free(big);
+	kc_error(w.c, KC_NULL_ID, "line_too_long");
+	kd_unlock_db(lock);
+	kc_ok(w.c, mv);
+	ck_assert(kc_closed(w.c, KC_TIMEOUT_MS));
+	char id[32];
+	snprintf(id, sizeof id, "\"id\":%lld,", say);
+	ck_assert_msg(!kc_saw(w.c, id), "the words waiting behind the move were answered");
+	json_t *v = kc_ok(b.c, kc_req(b.c, "game", "{s:I}", "game", (json_int_t)game));
+	ck_assert_str_eq(json_string_value(json_object_get(v, "to_move")), "black");
+	ck_assert(!kc_saw(b.c, "unsaid"));
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* Read a plain socket until EOF/reset; returns bytes read, -1 on timeout. */
 static long drain_plain(int fd, char *buf, size_t len, int timeout_ms)
 {
@@ -1697,6 +1739,7 @@ static Suite *transport_suite(void)
 	tcase_add_test(tc, test_line_limit_boundary);
 	tcase_add_test(tc, test_line_too_long_1mib);
 	tcase_add_test(tc, test_close_answers_what_it_took);
+	tcase_add_test(tc, test_close_runs_nothing_more);
 	tcase_add_test(tc, test_silent_reader_bounded);
 	tcase_add_test(tc, test_blank_lines_with_cr);
 	tcase_add_test(tc, test_plaintext_refused);
