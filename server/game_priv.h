@@ -112,6 +112,10 @@ struct game {
 	 * over a restart (nor in a record: it is the server's pace, not a rule). */
 	int offered_ply[2][2];
 	struct watcher *watchers;    /* spectator and umpire seats (watch.c) */
+	/* Requests of the seats waiting for a commit (watch.c must_wait):
+	 * [0] spectators', [1] the chair's.  While one waits, a new one waits
+	 * behind it, even once the game has nothing uncommitted. */
+	int seat_waiting[2];
 	struct watch_delay *delay;   /* a delayed game's unreleased public stream (watch.c), or NULL */
 	struct watch_list *spect;    /* a delayed game's spectators' list (watch.c), or NULL */
 	/* What WHITE, BLACK and the spectators (HEARD_SPECTATORS) were told,
@@ -129,6 +133,8 @@ struct flagged_game {
 
 struct games {
 	struct server *srv;
+	bool seat_rerun;             /* a seat's request that waited runs again (watch.c wait_run):
+	                              * it is first of those waiting, behind none of them */
 	struct game *live;
 	struct idtable index;        /* the live games by id (game_find) */
 	/* How many live games each player is in (games_user_count: `who`,

@@ -777,6 +777,66 @@ START_TEST(chair_requests_keep_their_order)
 }
 END_TEST
 
+/*
+ * Regression (lifecycle probe): a chair's request waits for every action
+ * opened so far, other games' too, so its game could have nothing
+ * uncommitted while it still waited, and a request sent after it ran at
+ * once, first.  Here White's move in game 1 is held by the store (taken
+ * by another process) and then fails; Black's move in game 2 was taken
+ * meanwhile, into the next commit, which the store holds in turn; note x
+ * from game 1's chair waits for that commit; note y comes after the
+ * failure, when game 1 has nothing uncommitted: it waits behind x.  The
+ * store let go, x and y are answered and stored in that order.
+ */
+START_TEST(chair_requests_wait_behind_the_waiting)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 1s\n");
+	struct kp w, b, ump, w2, b2;
+	int64_t game = players_and_umpire(d, &w, &b, &ump);
+	kp_guest(d, &w2);
+	kp_guest(d, &b2);
+	int64_t other = new_game(&w2, &b2, 300);
+	move(&b, game, "e5");
+	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
+	struct sqlite3 *lock = kd_lock_db(d);
+	long long mv = kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "g1f3");
+	kt_sleep_ms(150);   /* with the writer, held */
+	long long mv2 = kc_req(w2.c, "move", "{s:I, s:s}", "game", (json_int_t)other, "move", "e4");
+	kt_sleep_ms(150);   /* in the next commit */
+	long long x = private_note(&ump, game, "x");
+	kc_error(w.c, mv, "storage");   /* game 1 has nothing uncommitted now */
+	long long y = private_note(&ump, game, "y");
+	kt_sleep_ms(200);
+	kd_unlock_db(lock);
+	kc_ok(w2.c, mv2);
+	kc_ok(ump.c, x);
+	kc_ok(ump.c, y);
+	char idx[32], idy[32];
+	snprintf(idx, sizeof idx, "\"id\":%lld,", x);
+	snprintf(idy, sizeof idy, "\"id\":%lld,", y);
+	long ax = first_line(ump.c, idx), ay = first_line(ump.c, idy);
+	ck_assert_msg(ax >= 0 && ax < ay, "x answered at line %ld, y at %ld", ax, ay);
+	json_t *events = record(ump.c, game, "umpire");
+	char order[8] = "";
+	size_t i;
+	json_t *e;
+	json_array_foreach(events, i, e) {
+		const char *text = json_string_value(json_object_get(e, "text"));
+		if (strcmp(json_string_value(json_object_get(e, "event")), "umpire_note") == 0 && text &&
+		    strlen(order) + 1 < sizeof order)
+			strcat(order, text);
+	}
+	json_decref(events);
+	ck_assert_str_eq(order, "xy");
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(w2.c);
+	kc_close(b2.c);
+	kc_close(ump.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* An umpire request of type, well formed. */
 static long long umpire_req(struct kp *p, const char *type, int64_t game)
 {
@@ -1173,6 +1233,7 @@ static Suite *umpire_suite(void)
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, chair_answered_after_the_commit);
 	tcase_add_test(tc, chair_requests_keep_their_order);
+	tcase_add_test(tc, chair_requests_wait_behind_the_waiting);
 	tcase_add_test(tc, long_record_pages);
 	tcase_add_test(tc, pairing);
 	suite_add_tcase(s, tc);
