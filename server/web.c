@@ -84,6 +84,8 @@ struct ws {
 	uint64_t skip;              /* payload bytes left of the current frame */
 	bool frag;                  /* a fragmented data message is not finished */
 	int depth;                  /* inside wslay_event_recv: ctx stays */
+	uint16_t fail_code;         /* the close code ws_fail chose (0: none), sent at the goodbye */
+	char fail_why[32];
 };
 
 static void wreq_finish(struct wreq *r, bool flush);
@@ -215,13 +217,16 @@ static ssize_t ws_send_cb(wslay_event_context_ptr ctx, const uint8_t *data, size
 	return (ssize_t)len;
 }
 
-/* Close with code: the close frame goes out behind what is queued, and
- * nothing more is read. */
+/* Close with code: nothing more is read, and the close frame goes out at
+ * the goodbye (ws_goodbye), behind the answers of what the connection
+ * sent before the bad frame: conn_close waits for their commits, and a
+ * close frame queued here went before them, and they were lost (a move
+ * then a binary frame: the move played, never answered). */
 static void ws_fail(struct ws *ws, uint16_t code, const char *why, const char *reason)
 {
-	(void)wslay_event_queue_close(ws->ctx, code, (const uint8_t *)why, strlen(why));
 	wslay_event_shutdown_read(ws->ctx);
-	(void)wslay_event_send(ws->ctx);
+	ws->fail_code = code;
+	snprintf(ws->fail_why, sizeof ws->fail_why, "%s", why);
 	conn_close(ws->c, reason);
 }
 
@@ -304,10 +309,11 @@ static void ws_put(void *arg, const char *msg, size_t n)
 static void ws_goodbye(void *arg, bool going_away)
 {
 	struct ws *ws = arg;
+	uint16_t code = ws->fail_code != 0 ? ws->fail_code
+	                : going_away ? WSLAY_CODE_GOING_AWAY : WSLAY_CODE_NORMAL_CLOSURE;
 
-	(void)wslay_event_queue_close(ws_ctx(ws),
-	                              going_away ? WSLAY_CODE_GOING_AWAY : WSLAY_CODE_NORMAL_CLOSURE,
-	                              NULL, 0);
+	(void)wslay_event_queue_close(ws_ctx(ws), code, (const uint8_t *)ws->fail_why,
+	                              strlen(ws->fail_why));
 	(void)wslay_event_send(ws->ctx);
 }
 

@@ -706,6 +706,55 @@ START_TEST(test_close_codes)
 }
 END_TEST
 
+/* The next message of w that answers id (events before it skipped); its
+ * "ok" must be true. */
+static json_t *wsc_ok(struct wsc *w, long long id)
+{
+	for (;;) {
+		json_t *m = wsc_msg(w);
+		if (json_integer_value(json_object_get(m, "id")) == id && json_object_get(m, "ok") != NULL) {
+			ck_assert_msg(json_is_true(json_object_get(m, "ok")), "request %lld refused", id);
+			return m;
+		}
+		json_decref(m);
+	}
+}
+
+/*
+ * A close the server makes for a bad frame answers what was taken before
+ * it (PROTOCOL.md, the closes): a move and a binary frame in one write.
+ * The close frame was queued at once, ahead of the move's answer, which
+ * was lost though the move was played; it goes out behind them now, with
+ * its code (1003).
+ */
+START_TEST(test_bad_frame_answers_what_it_took)
+{
+	struct kd *d = start_web(NULL);
+	struct wsc *w = wsc_upgrade(listen_port(d, 1), true, NULL);
+	json_decref(wsc_hello(w));
+	wsc_text(w, "{\"id\":2,\"type\":\"guest\"}");
+	json_decref(wsc_ok(w, 2));
+	wsc_text(w, "{\"id\":3,\"type\":\"seek\",\"color\":\"white\"}");
+	json_int_t offer = json_integer_value(json_object_get(wsc_ok(w, 3), "offer"));
+	struct kc *b = kc_hello(d);
+	kc_ok(b, kc_req(b, "guest", NULL));
+	json_int_t game = json_integer_value(json_object_get(kc_ok(b, kc_req(b, "accept", "{s:I}", "offer", offer)), "game"));
+	unsigned char buf[256];
+	char mv[128];
+	snprintf(mv, sizeof mv, "{\"id\":4,\"type\":\"move\",\"game\":%lld,\"move\":\"e4\"}", (long long)game);
+	size_t len = frame_put(buf, true, 1, mv, strlen(mv), true);
+	len += frame_put(buf + len, true, 2, "\x01\x02", 2, true);
+	wsc_raw_write(w, buf, len);
+	json_decref(wsc_ok(w, 4));
+	ck_assert_int_eq(wsc_close_code(w), 1003);
+	json_t *v = kc_ok(b, kc_req(b, "game", "{s:I}", "game", game));
+	ck_assert_str_eq(json_string_value(json_object_get(v, "to_move")), "black");
+	wsc_close(w);
+	kc_close(b);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(test_cross_origin_refused)
 {
 	struct kd *d = start_web("web_origins = https://play.example.org\n");
@@ -1383,6 +1432,7 @@ static Suite *web_suite(void)
 	tcase_add_test(tc, test_stop_says_going_away);
 	tcase_add_test(tc, test_upgrade_lines);
 	tcase_add_test(tc, test_close_codes);
+	tcase_add_test(tc, test_bad_frame_answers_what_it_took);
 	tcase_add_test(tc, test_cross_origin_refused);
 	tcase_add_test(tc, test_slow_reader);
 	tcase_add_test(tc, test_ping_flood_is_a_slow_reader);
