@@ -720,6 +720,31 @@ static long long private_note(struct kp *ump, int64_t game, const char *text)
 	              "public", 0);
 }
 
+/* The chair's notes x and y (request ids) of game answered, x first, and
+ * the game's notes stored in the order `want` spells (one letter each). */
+static void notes_in_order(struct kp *ump, int64_t game, long long x, long long y, const char *want)
+{
+	kc_ok(ump->c, x);
+	kc_ok(ump->c, y);
+	char idx[32], idy[32];
+	snprintf(idx, sizeof idx, "\"id\":%lld,", x);
+	snprintf(idy, sizeof idy, "\"id\":%lld,", y);
+	long ax = first_line(ump->c, idx), ay = first_line(ump->c, idy);
+	ck_assert_msg(ax >= 0 && ax < ay, "x answered at line %ld, y at %ld", ax, ay);
+	json_t *events = record(ump->c, game, "umpire");
+	char order[8] = "";
+	size_t i;
+	json_t *e;
+	json_array_foreach(events, i, e) {
+		const char *text = json_string_value(json_object_get(e, "text"));
+		if (strcmp(json_string_value(json_object_get(e, "event")), "umpire_note") == 0 && text &&
+		    strlen(order) + 1 < sizeof order)
+			strcat(order, text);
+	}
+	json_decref(events);
+	ck_assert_str_eq(order, want);
+}
+
 /*
  * Regression (views probe): an umpire's notes sent one after another were
  * now and then stored and answered out of order.  A request that waited
@@ -751,25 +776,7 @@ START_TEST(chair_requests_keep_their_order)
 	kd_unlock_db(lock);
 	kc_ok(b.c, t);
 	kc_ok(ump.c, a);
-	kc_ok(ump.c, x);
-	kc_ok(ump.c, y);
-	char idx[32], idy[32];
-	snprintf(idx, sizeof idx, "\"id\":%lld,", x);
-	snprintf(idy, sizeof idy, "\"id\":%lld,", y);
-	long ax = first_line(ump.c, idx), ay = first_line(ump.c, idy);
-	ck_assert_msg(ax >= 0 && ax < ay, "x answered at line %ld, y at %ld", ax, ay);
-	json_t *events = record(ump.c, game, "umpire");
-	char order[8] = "";
-	size_t i;
-	json_t *e;
-	json_array_foreach(events, i, e) {
-		const char *text = json_string_value(json_object_get(e, "text"));
-		if (strcmp(json_string_value(json_object_get(e, "event")), "umpire_note") == 0 && text &&
-		    strlen(order) + 1 < sizeof order)
-			strcat(order, text);
-	}
-	json_decref(events);
-	ck_assert_str_eq(order, "axy");
+	notes_in_order(&ump, game, x, y, "axy");
 	kc_close(w.c);
 	kc_close(b.c);
 	kc_close(ump.c);
@@ -809,25 +816,7 @@ START_TEST(chair_requests_wait_behind_the_waiting)
 	kt_sleep_ms(200);
 	kd_unlock_db(lock);
 	kc_ok(w2.c, mv2);
-	kc_ok(ump.c, x);
-	kc_ok(ump.c, y);
-	char idx[32], idy[32];
-	snprintf(idx, sizeof idx, "\"id\":%lld,", x);
-	snprintf(idy, sizeof idy, "\"id\":%lld,", y);
-	long ax = first_line(ump.c, idx), ay = first_line(ump.c, idy);
-	ck_assert_msg(ax >= 0 && ax < ay, "x answered at line %ld, y at %ld", ax, ay);
-	json_t *events = record(ump.c, game, "umpire");
-	char order[8] = "";
-	size_t i;
-	json_t *e;
-	json_array_foreach(events, i, e) {
-		const char *text = json_string_value(json_object_get(e, "text"));
-		if (strcmp(json_string_value(json_object_get(e, "event")), "umpire_note") == 0 && text &&
-		    strlen(order) + 1 < sizeof order)
-			strcat(order, text);
-	}
-	json_decref(events);
-	ck_assert_str_eq(order, "xy");
+	notes_in_order(&ump, game, x, y, "xy");
 	kc_close(w.c);
 	kc_close(b.c);
 	kc_close(w2.c);
