@@ -262,17 +262,22 @@ static void cmd_spec(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_NO_SUCH_GAME, "no such live game");
 		return;
 	}
-	if (!watch_is_spectator(g, conn_id(c))) {
-		/* No advice to watch where watching is refused too (the refusals
-		 * probe): a player of the game, anyone but an umpire in a rated one. */
-		bool player = g->user[WHITE] == conn_user(c) || g->user[BLACK] == conn_user(c);
-		dispatch_error(c, id, PE_FORBIDDEN, player ? "you play in this game: the spectators' channel "
-		               "is for its spectators" : "the spectators' channel is for the game's "
-		               "spectators");
+	/* No advice to watch where watching is refused too (the refusals
+	 * probe): a player of the game, anyone but an umpire in a rated one.
+	 * A player is refused at once: no wait for what spectators hear. */
+	bool player = g->user[WHITE] == conn_user(c) || g->user[BLACK] == conn_user(c);
+	if (player) {
+		dispatch_error(c, id, PE_FORBIDDEN, "you play in this game: the spectators' channel is for "
+		               "its spectators");
 		return;
 	}
-	if (game_user_busy(srv->games, g, conn_user(c))) {
-		game_wait_for_commit(c, g, id, req, cmd_spec);
+	/* After the commits spectators hear of, and behind the connection's
+	 * `watch` still waiting (probe: a `spec` sent after it was refused as
+	 * from no spectator, one after `unwatch` said). */
+	if (watch_must_wait(c, g, id, req, cmd_spec))
+		return;
+	if (!watch_is_spectator(g, conn_id(c))) {
+		dispatch_error(c, id, PE_FORBIDDEN, "the spectators' channel is for the game's spectators");
 		return;
 	}
 	char text[ACTION_REASON_MAX + 1], line[ACTION_TEXT_MAX];

@@ -664,6 +664,11 @@ bool conn_closing(const struct conn *c)
 	return c->closing;
 }
 
+int *conn_waiting(struct conn *c)
+{
+	return &c->waiting;
+}
+
 bool conn_offloaded(const struct conn *c)
 {
 	return c->offloaded;

@@ -250,6 +250,10 @@ void conn_send_user_but(struct server *srv, int64_t user_id, uint64_t but, json_
  * request of it that was waiting is not run (dispatch_later_run). */
 void conn_close(struct conn *c, const char *reason);
 bool conn_closing(const struct conn *c);
+/* How many of c's requests wait for a commit (dispatch_later_keep, up to
+ * their dispatch_later_run): while one does, c's next game request waits
+ * behind it (dispatch_behind). */
+int *conn_waiting(struct conn *c);
 
 /* The set (main.c, listener.c). */
 struct connset *connset_new(void);

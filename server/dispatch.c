@@ -457,12 +457,20 @@ void dispatch_later_keep(struct dispatch_later *l, struct conn *c, json_t *id, j
 	l->proceed = proceed;
 	l->rerun = l->srv->req != NULL && l->srv->req->rerun;
 	l->user = conn_user(c);
+	(*conn_waiting(c))++;
+}
+
+bool dispatch_behind(struct conn *c)
+{
+	return *conn_waiting(c) > 0 && !conn_server(c)->later_running;
 }
 
 void dispatch_later_run(struct dispatch_later *l)
 {
 	struct server *srv = l->srv;
 	struct conn *c = conn_find(srv, l->conn);
+	if (c != NULL)
+		(*conn_waiting(c))--;
 	/* Its connection is being closed (a kick, a line too long): what it
 	 * had not run is not run, as if the connection were gone. */
 	if (c != NULL && conn_closing(c))
@@ -484,7 +492,10 @@ void dispatch_later_run(struct dispatch_later *l)
 			                    cmd != NULL && (cmd->flags & CMD_REPLAYS) };
 		srv->req = line != NULL ? &cur : NULL;
 		uint64_t mark = dispatch_rows_mark(srv);
+		bool running = srv->later_running;
+		srv->later_running = true;   /* first of c's waiting: behind none (dispatch_behind) */
 		l->proceed(c, l->id, l->req);
+		srv->later_running = running;
 		dispatch_charge_rows(c, mark);
 		srv->req = outer;
 		free(line);

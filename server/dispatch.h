@@ -203,6 +203,17 @@ struct dispatch_later {
 void dispatch_later_keep(struct dispatch_later *l, struct conn *c, json_t *id, json_t *req,
                          void (*proceed)(struct conn *c, json_t *id, json_t *req));
 void dispatch_later_run(struct dispatch_later *l);
+/*
+ * Must c's game request wait behind a request of c's already waiting for
+ * a commit (conn_waiting)?  Then it does, whether or not anything of its
+ * own is uncommitted: a connection's actions on a game are carried out in
+ * the order sent (PROTOCOL.md).  Not the waiting request itself when it
+ * runs again (dispatch_later_run): it is the first of them.  Before, a
+ * request waited only for what it needed, and one sent later, needing
+ * nothing, ran first (probes: a chair's notes, a spectator's `spec` before
+ * its `watch`).
+ */
+bool dispatch_behind(struct conn *c);
 
 /* An error's message at most (bytes, its NUL included): longer ones are cut,
  * at a character. */

@@ -65,6 +65,27 @@ void game_wait_for_commit(struct conn *c, const struct game *g, json_t *id, json
 	batch_after_waiting(gs->batch, g, conn_user(c), waiting_run, w);
 }
 
+bool game_must_wait(struct conn *c, const struct game *g, json_t *id, json_t *req,
+                    proceed_fn proceed)
+{
+	struct games *gs = conn_server(c)->games;
+	if (game_user_busy(gs, g, conn_user(c))) {
+		game_wait_for_commit(c, g, id, req, proceed);
+		return true;
+	}
+	if (!dispatch_behind(c))
+		return false;
+	/* Behind the connection's waiting request: after every action opened
+	 * so far, as that one is (batch.c puts a request that waits again
+	 * first). */
+	struct waiting *w = xcalloc(1, sizeof *w);
+	w->gs = gs;
+	dispatch_later_keep(&w->later, c, id, req, proceed);
+	log_debug("conn=%llu request waits behind the connection's", (unsigned long long)conn_id(c));
+	batch_after(gs->batch, waiting_run, w);
+	return true;
+}
+
 /* Does the connection wait for its login's game states?  Live game events
  * skip it then: the states, built after the commit, will hold them. */
 bool game_conn_awaiting(const struct games *gs, uint64_t conn)
@@ -90,10 +111,8 @@ struct game *game_mine(struct conn *c, json_t *id, json_t *req, int *color, proc
 	json_int_t gid = json_integer_value(json_object_get(req, "game"));
 	struct game *g = game_find(srv->games, gid);
 	if (g && (g->user[WHITE] == uid || g->user[BLACK] == uid)) {
-		if (game_user_busy(srv->games, g, uid)) {
-			game_wait_for_commit(c, g, id, req, self);
+		if (game_must_wait(c, g, id, req, self))
 			return NULL;
-		}
 		*color = g->user[WHITE] == uid ? WHITE : BLACK;
 		return g;
 	}
@@ -310,10 +329,8 @@ static void cmd_game(struct conn *c, json_t *id, json_t *req)
 	struct game *g = game_find(srv->games, gid);
 	json_t *v = NULL;
 	if (g && (g->user[WHITE] == uid || g->user[BLACK] == uid)) {
-		if (game_user_busy(srv->games, g, uid)) {
-			game_wait_for_commit(c, g, id, req, cmd_game);
+		if (game_must_wait(c, g, id, req, cmd_game))
 			return;
-		}
 		/* Read from what the player was told (audlist.h): no replay, so
 		 * nothing off the loop either. */
 		int col = g->user[WHITE] == uid ? WHITE : BLACK;
@@ -405,10 +422,8 @@ static void cmd_games(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
 	int64_t uid = conn_user(c);
-	if (game_user_busy(srv->games, NULL, uid)) {
-		game_wait_for_commit(c, NULL, id, req, cmd_games);
+	if (game_must_wait(c, NULL, id, req, cmd_games))
 		return;
-	}
 	json_t *arr = json_array();
 	for (struct game *g = srv->games->live; g; g = g->next)
 		if (g->user[WHITE] == uid || g->user[BLACK] == uid)

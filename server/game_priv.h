@@ -112,10 +112,6 @@ struct game {
 	 * over a restart (nor in a record: it is the server's pace, not a rule). */
 	int offered_ply[2][2];
 	struct watcher *watchers;    /* spectator and umpire seats (watch.c) */
-	/* Requests of the seats waiting for a commit (watch.c must_wait):
-	 * [0] spectators', [1] the chair's.  While one waits, a new one waits
-	 * behind it, even once the game has nothing uncommitted. */
-	int seat_waiting[2];
 	struct watch_delay *delay;   /* a delayed game's unreleased public stream (watch.c), or NULL */
 	struct watch_list *spect;    /* a delayed game's spectators' list (watch.c), or NULL */
 	/* What WHITE, BLACK and the spectators (HEARD_SPECTATORS) were told,
@@ -133,8 +129,6 @@ struct flagged_game {
 
 struct games {
 	struct server *srv;
-	bool seat_rerun;             /* a seat's request that waited runs again (watch.c wait_run):
-	                              * it is first of those waiting, behind none of them */
 	struct game *live;
 	struct idtable index;        /* the live games by id (game_find) */
 	/* How many live games each player is in (games_user_count: `who`,
@@ -282,6 +276,11 @@ typedef void (*proceed_fn)(struct conn *c, json_t *id, json_t *req);
 bool game_user_busy(const struct games *gs, const struct game *g, int64_t uid);
 void game_wait_for_commit(struct conn *c, const struct game *g, json_t *id, json_t *req,
                           proceed_fn proceed);
+/* c's request about g (NULL: all its user's games) waits, and true: while
+ * an action addressing c's user is uncommitted (game_user_busy), or
+ * behind a request of c's already waiting (dispatch_behind). */
+bool game_must_wait(struct conn *c, const struct game *g, json_t *id, json_t *req,
+                    proceed_fn proceed);
 bool game_conn_awaiting(const struct games *gs, uint64_t conn);
 /* The live game req's "game" names if the connection's user plays in it
  * (*color theirs).  Otherwise NULL, with the one refusal every game
@@ -331,6 +330,11 @@ int64_t chat_speaker(const struct game *g, const json_t *msg);
  * people hold one (an account with two seats counted once; the chair not
  * counted: `live` and the players' `game` say so many watch). */
 bool watch_is_spectator(const struct game *g, uint64_t conn);
+/* A spectator's request about g waits (true) as a seat's does: for an
+ * action spectators hear being committed, or behind a request of its
+ * connection already waiting (watch.c must_wait). */
+bool watch_must_wait(struct conn *c, const struct game *g, json_t *id, json_t *req,
+                     void (*proceed)(struct conn *c, json_t *id, json_t *req));
 int watch_spectators(const struct game *g);
 
 /* game_view.c */

@@ -209,10 +209,8 @@ int games_told_record(struct conn *c, json_t *id, json_t *req,
 		return 0;
 	/* Not before an action they hear is committed: the list has its
 	 * lines already, the connection not yet (as cmd_game). */
-	if (game_user_busy(gs, g, conn_user(c))) {
-		game_wait_for_commit(c, g, id, req, self);
+	if (game_must_wait(c, g, id, req, self))
 		return -1;
-	}
 	game_told_page(c, j, g->told[color], from, SIZE_MAX);
 	return 1;
 }

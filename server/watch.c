@@ -539,52 +539,37 @@ void watch_connection(struct games *gs, int64_t uid, bool connected)
  * replayed view so far and the live events after it meet without a gap
  * (an action in the batch was routed to the seats that existed then).
  * It goes on as in its request: charged, and able to go to the reader. */
-struct seat_wait {
-	struct dispatch_later later;
-	struct games *gs;
-	int64_t game;
-	bool umpire;
-};
-
 static void wait_run(void *arg)
 {
-	struct seat_wait *w = arg;
-	struct game *g = game_find(w->gs, w->game);
-	if (g != NULL)
-		g->seat_waiting[w->umpire]--;
-	/* First of those waiting (they run in the order they waited, batch.c):
-	 * it waits again for an uncommitted action, not for those behind it. */
-	bool outer = w->gs->seat_rerun;
-	w->gs->seat_rerun = true;
-	dispatch_later_run(&w->later);
-	w->gs->seat_rerun = outer;
-	free(w);
+	dispatch_later_run(arg);
+	free(arg);
 }
 
 /*
  * A spectator waits only for actions it hears something of: waiting for
  * one it does not (an icc illegal try, a draw offer) told its timing
  * (probe: 1.3 ms against 4.7 ms); the umpire hears them all.  And behind
- * a request of the same kind of seat already waiting: the wait is for
- * every action opened so far (batch_after), other games' too, so the game
- * could have nothing uncommitted while the first still waited, and a
- * later note from the chair ran before earlier ones (lifecycle probe:
- * four games, the chair's acts u20-u29 before u10-u19).
+ * a request of its connection already waiting (dispatch_behind): the wait
+ * is for every action opened so far (batch_after), other games' too, so
+ * the game could have nothing uncommitted while the first still waited,
+ * and a later note from the chair ran before earlier ones (lifecycle
+ * probe: four games, the chair's acts u20-u29 before u10-u19).
  */
-static bool must_wait(struct conn *c, struct game *g, bool umpire, json_t *id, json_t *req,
+static bool must_wait(struct conn *c, const struct game *g, bool umpire, json_t *id, json_t *req,
                       void (*proceed)(struct conn *c, json_t *id, json_t *req))
 {
-	bool behind = g->seat_waiting[umpire] > 0 && !g->gs->seat_rerun;
-	if ((umpire ? g->pending : g->pending_spec) == 0 && !behind)
+	if ((umpire ? g->pending : g->pending_spec) == 0 && !dispatch_behind(c))
 		return false;
-	struct seat_wait *w = xcalloc(1, sizeof *w);
-	dispatch_later_keep(&w->later, c, id, req, proceed);
-	w->gs = g->gs;
-	w->game = g->id;
-	w->umpire = umpire;
-	g->seat_waiting[umpire]++;
+	struct dispatch_later *w = xcalloc(1, sizeof *w);
+	dispatch_later_keep(w, c, id, req, proceed);
 	batch_after(g->gs->batch, wait_run, w);
 	return true;
+}
+
+bool watch_must_wait(struct conn *c, const struct game *g, json_t *id, json_t *req,
+                     void (*proceed)(struct conn *c, json_t *id, json_t *req))
+{
+	return must_wait(c, g, false, id, req, proceed);
 }
 
 /* The live game of a watch/umpire request, or NULL with the refusal sent. */
@@ -814,15 +799,16 @@ static void cmd_unwatch(struct conn *c, json_t *id, json_t *req)
 	json_int_t gid = json_integer_value(json_object_get(req, "game"));
 	struct game *g = game_find(srv->games, gid);
 	struct watcher *w = g ? seat_find(g, conn_id(c)) : NULL;
+	/* After the commit in progress, as the seat was taken: what that
+	 * action routed to the seat arrives before the ok, nothing after it
+	 * (probe: its events followed the ok).  And after the connection's
+	 * `watch` still waiting, before it says there is no seat (probe). */
+	if (g != NULL && must_wait(c, g, w != NULL && w->umpire, id, req, cmd_unwatch))
+		return;
 	if (!w) {
 		dispatch_error(c, id, PE_NO_SUCH_GAME, "not watching that game");
 		return;
 	}
-	/* After the commit in progress, as the seat was taken: what that
-	 * action routed to the seat arrives before the ok, nothing after it
-	 * (probe: its events followed the ok). */
-	if (must_wait(c, g, w->umpire, id, req, cmd_unwatch))
-		return;
 	seat_remove(g, w);
 	dispatch_ok(c, id, json_pack("{s:I}", "game", (json_int_t)gid));
 }

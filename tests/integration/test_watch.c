@@ -867,6 +867,62 @@ START_TEST(unwatch_after_the_commit)
 }
 END_TEST
 
+/* The index of the first line c received holding needle; -1 if none. */
+static long first_line(const struct kc *c, const char *needle)
+{
+	for (size_t i = 0; i < kc_nlines(c); i++)
+		if (strstr(kc_line(c, i), needle) != NULL)
+			return (long)i;
+	return -1;
+}
+
+/* Regression (ordering re-probe): a spectator's requests about a game
+ * are carried out in the order sent: watch, spec, unwatch, spec, watch,
+ * spec in one write while a move spectators hear is being committed.
+ * The watch waited for the commit and the spec behind it ran first
+ * (refused: no seat), the unwatch said "not watching", the second spec
+ * was taken with the seat still held.  Now: ok, ok, ok, forbidden, ok,
+ * ok, in that order. */
+START_TEST(spectator_requests_keep_their_order)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 60s\n");
+	struct kp w, b, s;
+	players_and_watcher(d, &w, &b, &s);
+	int64_t g = new_game(&w, &b, "icc", false);
+	struct sqlite3 *lock = kd_lock_db(d);
+	long long mv = kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e4");
+	kt_sleep_ms(200);   /* read: its commit waits for the lock */
+	static const char *const types[] = { "watch", "spec", "unwatch", "spec", "watch", "spec" };
+	static const char *const texts[] = { NULL, "one", NULL, "two", NULL, "three" };
+	char batch[1024];
+	size_t len = 0;
+	for (int i = 0; i < 6; i++)
+		len += (size_t)snprintf(batch + len, sizeof batch - len,
+		                        texts[i] ? "{\"id\":%d,\"type\":\"%s\",\"game\":%lld,\"text\":\"%s\"}\n"
+		                                 : "{\"id\":%d,\"type\":\"%s\",\"game\":%lld}\n",
+		                        500 + i, types[i], (long long)g, texts[i]);
+	ck_assert_int_eq(kc_write(s.c, batch, len, KC_TIMEOUT_MS), 0);
+	kt_sleep_ms(200);
+	kd_unlock_db(lock);
+	kc_ok(w.c, mv);
+	long at = -1;
+	for (int i = 0; i < 6; i++) {
+		json_t *r = kc_response(s.c, 500 + i);
+		ck_assert_msg(json_is_true(json_object_get(r, "ok")) == (i != 3), "request %d (%s): %s", i,
+		              types[i], kc_line(s.c, kc_nlines(s.c) - 1));
+		char id[32];
+		snprintf(id, sizeof id, "\"id\":%d,", 500 + i);
+		long line = first_line(s.c, id);
+		ck_assert_msg(line > at, "request %d (%s) answered out of order", i, types[i]);
+		at = line;
+	}
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(s.c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(live_list)
 {
 	struct kd *d = kd_start(fast_conf);
@@ -1851,6 +1907,7 @@ static Suite *watch_suite(void)
 	tcase_add_test(tc, live_list);
 	tcase_add_test(tc, watch_waits_for_nothing_it_does_not_hear);
 	tcase_add_test(tc, unwatch_after_the_commit);
+	tcase_add_test(tc, spectator_requests_keep_their_order);
 	tcase_add_test(tc, following_players);
 	tcase_add_test(tc, follows_kept_for_an_account);
 	tcase_add_test(tc, permission_matrix);
