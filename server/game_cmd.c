@@ -75,14 +75,16 @@ bool game_must_wait(struct conn *c, const struct game *g, json_t *id, json_t *re
 	}
 	if (!dispatch_behind(c))
 		return false;
-	/* Behind the connection's waiting request: after every action opened
-	 * so far, as that one is (batch.c puts a request that waits again
-	 * first). */
+	/* Behind the connection's waiting request, which waits for the newest
+	 * action addressing its user: so does this one (turns complete in
+	 * order; batch.c puts a request that waits again first).  Not for
+	 * every action opened so far: that would wait for an opponent's
+	 * private try too, and tell it. */
 	struct waiting *w = xcalloc(1, sizeof *w);
 	w->gs = gs;
 	dispatch_later_keep(&w->later, c, id, req, proceed);
 	log_debug("conn=%llu request waits behind the connection's", (unsigned long long)conn_id(c));
-	batch_after(gs->batch, waiting_run, w);
+	batch_after_waiting(gs->batch, NULL, conn_user(c), waiting_run, w);
 	return true;
 }
 
