@@ -74,7 +74,7 @@ struct turn {
 	size_t nmsgs, capmsgs;
 	struct after *afters;
 	size_t nafters, capafters;
-	size_t front;                /* afters queued by the drain running now: first (run_afters) */
+	size_t front;                /* afters queued again by drains (run_afters): first, in order */
 	/* Written by the writer thread, read after its report. */
 	int rc;
 	int64_t took_ms;             /* the transaction, begin to commit */
@@ -195,13 +195,12 @@ static void turn_after(struct batch *b, struct turn *t, void (*fn)(void *arg), v
 }
 
 /* Run the work that waited for t's outcome (turn_after: what it queues
- * again goes first on the turn it waits for). */
+ * again goes first on the turn it waits for, behind what earlier turns'
+ * work queued again there: a turn's `front` is never reset, or work that
+ * waited for a later turn went before work that had waited longer
+ * (ordering re-probe: eight games, a chair's batch overtaken)). */
 static void run_afters(struct batch *b, struct turn *t)
 {
-	if (b->open != NULL)
-		b->open->front = 0;
-	if (b->busy != NULL && b->busy != t)
-		b->busy->front = 0;
 	b->draining++;
 	for (size_t i = 0; i < t->nafters; i++)
 		t->afters[i].fn(t->afters[i].arg);
