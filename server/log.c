@@ -5,6 +5,7 @@
 #include "log.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,10 @@
 #include <unistd.h>
 
 /* The level is process-wide configuration, set once at start-up. */
-static enum log_level log_level = LOGL_INFO;
+/* Read by every thread that logs (the store writer, the checkpointer, the
+ * reader), written by the loop at a reload: atomic, or a SIGHUP while the
+ * checkpointer logged was a data race (ThreadSanitizer, test_timing). */
+static atomic_int log_level = LOGL_INFO;
 
 static const char *const level_names[] = { "debug", "info", "warn", "error" };
 /* syslog(3) priorities of the levels: LOG_DEBUG, LOG_INFO, LOG_WARNING, LOG_ERR. */
@@ -41,12 +45,12 @@ static bool stderr_is_journal(void)
 
 void log_set_level(enum log_level lvl)
 {
-	log_level = lvl;
+	atomic_store_explicit(&log_level, (int)lvl, memory_order_relaxed);
 }
 
 enum log_level log_get_level(void)
 {
-	return log_level;
+	return (enum log_level)atomic_load_explicit(&log_level, memory_order_relaxed);
 }
 
 int log_level_parse(const char *name)
@@ -99,7 +103,7 @@ static void log_emit(enum log_level lvl, const char *fmt, va_list ap, const char
 
 void log_vmsg(enum log_level lvl, const char *fmt, va_list ap)
 {
-	if (lvl < log_level)
+	if (lvl < log_get_level())
 		return;
 	log_emit(lvl, fmt, ap, NULL);
 }
@@ -108,7 +112,7 @@ void log_msg(enum log_level lvl, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (lvl < log_level)
+	if (lvl < log_get_level())
 		return;
 	va_start(ap, fmt);
 	log_emit(lvl, fmt, ap, NULL);
@@ -129,7 +133,7 @@ void log_warn(const char *fmt, ...)
 	va_list ap;
 	int saved = errno;
 
-	if (LOGL_WARN < log_level)
+	if (LOGL_WARN < log_get_level())
 		return;
 	va_start(ap, fmt);
 	log_emit(LOGL_WARN, fmt, ap, strerror(saved));
