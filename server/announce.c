@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "action.h"
+#include "audlist.h"
 #include "conn.h"
 #include "dispatch.h"
 #include "event.h"
@@ -246,6 +247,10 @@ struct replay {
 	struct evlist out;
 	int applied;                 /* the actions replayed (a debug log's count) */
 	bool failed;
+	/* The lists of what each was told, in one replay (announce_replay_told):
+	 * each line written once; aud, arr and pg unused then. */
+	struct audlist **told;
+	int told_rc;
 };
 
 /* Whether rp's page needs nothing more of the record. */
@@ -272,6 +277,17 @@ static void replay_put(struct replay *rp, json_t *j, unsigned heard, unsigned ow
 {
 	if (j == NULL)
 		return;
+	if (rp->told != NULL) {   /* how is 0 and no list is the umpire's: one line for all */
+		char *text = json_dumps(j, JSON_COMPACT);
+		for (int i = 0; i < HEARD_LISTS && text != NULL; i++)
+			if (in_list(announce_heard_aud(i), 0, own, 0))
+				audlist_push(rp->told[i], text, strlen(text));
+		if (text == NULL)
+			rp->told_rc = -1;
+		free(text);
+		json_decref(j);
+		return;
+	}
 	if ((rp->how & ANNOUNCE_AUDIENCE) || (rp->aud == AUD_UMPIRE && heard != own))
 		json_object_set_new(j, "audience", event_json_audience(heard));
 	if (rp->pg != NULL)
@@ -299,7 +315,8 @@ static int replay_cb(const struct store_action *sa, void *arg)
 	                     ? stored : NULL;
 	for (size_t i = 0; i < rp->out.n; i++) {
 		const struct event *e = &rp->out.v[i];
-		if (!in_list(rp->aud, rp->how, e->audience, 0) || !replay_wants(rp))
+		if (rp->told != NULL ? (e->audience & (AUD_WHITE | AUD_BLACK | AUD_SPECTATOR)) == 0
+		             : !in_list(rp->aud, rp->how, e->audience, 0) || !replay_wants(rp))
 			continue;
 		struct event told = *e;   /* as it was sent: event_told's audience */
 		told.audience = (uint8_t)event_told(&rp->out, i);
@@ -311,7 +328,10 @@ static int replay_cb(const struct store_action *sa, void *arg)
 	 * the list without it). */
 	unsigned hide;
 	unsigned naud = notice_audience(&a, &hide);
-	if (in_list(rp->aud, rp->how, naud, hide) && replay_wants(rp)) {
+	bool any = false;
+	for (int k = 0; rp->told != NULL && k < HEARD_LISTS; k++)
+		any = any || in_list(announce_heard_aud(k), 0, naud, hide);
+	if (rp->told != NULL ? any : in_list(rp->aud, rp->how, naud, hide) && replay_wants(rp)) {
 		json_t *n = announce_notice(rp->g->id, &a, referee_plies(rp->ref), clk, &naud);
 		replay_put(rp, n, naud, naud);
 	}
@@ -404,6 +424,13 @@ json_t *announce_replay(struct store *st, const struct store_game *g, unsigned a
 	if (arr == NULL)
 		log_warnx("game=%" PRId64 " record could not be replayed: %s", g->id, err);
 	return arr;
+}
+
+int announce_replay_told(struct store *st, const struct store_game *g,
+                         struct audlist *lists[HEARD_LISTS])
+{
+	struct replay rp = { .told = lists };
+	return replay_into(st, g, &rp) != 0 || rp.told_rc != 0 ? -1 : 0;
 }
 
 /* ---- the replay cache (announce.h) --------------------------------------- */

@@ -107,6 +107,13 @@ enum {
  * store fails or the record does not replay. */
 json_t *announce_replay(struct store *st, const struct store_game *g, unsigned aud,
                         unsigned how);
+/* The same for White, Black and the spectators (announce_heard_aud), in
+ * one replay, as the lines each was told (a live game's lists at
+ * start-up: audlist.h), pushed onto lists: 0, or -1 (logged unless a
+ * line could not be written; the lists are then partly filled). */
+struct audlist;
+int announce_replay_told(struct store *st, const struct store_game *g,
+                         struct audlist *lists[HEARD_LISTS]);
 /* The same through the action of seq `through` (0: all), for the reader
  * thread (reader.h): NULL with err, nothing logged. */
 json_t *announce_replay_through(struct store *st, const struct store_game *g, unsigned aud,

@@ -240,26 +240,24 @@ static void recovered_flagged(void *arg, const struct store_game *info, const ch
 	(void)reason;
 }
 
-/* What each audience was told, read once from the record (audlist.h),
- * as a replayed view read it.  A list that cannot be read stays NULL: its
- * views replay the record, as they did before there were lists. */
+/* What each audience was told, read from the record (audlist.h) in one
+ * replay, as a replayed view read it.  A list that cannot be read stays
+ * NULL: its views replay the record, as they did before there were lists.
+ * (Recovery has replayed the record once already, for the position; its
+ * replay keeps no announcements, so this is the second.) */
 static void told_read(struct game *g)
 {
+	struct audlist *lists[HEARD_LISTS];
+	for (int i = 0; i < HEARD_LISTS; i++)
+		lists[i] = audlist_new();
+	bool ok = announce_replay_told(g->gs->srv->store, &g->info, lists) == 0;
+	if (!ok)
+		log_warnx("game=%" PRId64 " the lists of what was told could not be made", g->id);
 	for (int i = 0; i < HEARD_LISTS; i++) {
-		json_t *events = announce_replay(g->gs->srv->store, &g->info, announce_heard_aud(i), 0);
-		if (events == NULL)
-			continue;
-		g->told[i] = audlist_new();
-		size_t k;
-		json_t *e;
-		json_array_foreach(events, k, e)
-			if (audlist_push_json(g->told[i], e) != 0) {
-				log_warnx("game=%" PRId64 " a list of what was told could not be made", g->id);
-				audlist_unref(g->told[i]);
-				g->told[i] = NULL;
-				break;
-			}
-		json_decref(events);
+		if (ok)
+			g->told[i] = lists[i];
+		else
+			audlist_unref(lists[i]);
 	}
 }
 
