@@ -74,7 +74,6 @@ struct turn {
 	size_t nmsgs, capmsgs;
 	struct after *afters;
 	size_t nafters, capafters;
-	size_t front;                /* afters queued again by drains (run_afters): first, in order */
 	/* Written by the writer thread, read after its report. */
 	int rc;
 	int64_t took_ms;             /* the transaction, begin to commit */
@@ -88,7 +87,6 @@ struct batch {
 	struct turn *open;           /* collecting; NULL: nothing */
 	struct turn *busy;           /* with the writer; NULL: idle */
 	uint64_t commits;
-	int draining;                /* run_afters is running a turn's waiting work */
 
 	struct store *wst;           /* the writer's own connection */
 	bool threaded;               /* false: no event base, commit in place */
@@ -176,35 +174,19 @@ static bool turn_addresses(const struct turn *t, const void *group, int64_t user
 	return false;
 }
 
-/*
- * Work that waits for turn t's outcome, run in the order it was queued.
- * What the work of a finished turn queues again (a request that, its
- * wait over, finds another action it must wait for) goes before what
- * others queued on t meanwhile, in the order it is queued: it was waiting
- * first.  Appended, a chair's note that waited again for a player's try
- * taken meanwhile ran after the notes sent behind it, which had queued on
- * that try's turn (views probe: notes stored and answered out of order).
- */
-static void turn_after(struct batch *b, struct turn *t, void (*fn)(void *arg), void *arg)
+/* Work that waits for turn t's outcome, run in the order it was queued.
+ * (A connection's requests keep their order by its own queue, dispatch.h:
+ * only its first waits here.) */
+static void turn_after(struct turn *t, void (*fn)(void *arg), void *arg)
 {
 	t->afters = xgrow(t->afters, &t->capafters, t->nafters + 1, sizeof *t->afters, 16);
-	size_t at = b->draining ? t->front++ : t->nafters;
-	memmove(t->afters + at + 1, t->afters + at, (t->nafters - at) * sizeof *t->afters);
-	t->afters[at] = (struct after){ fn, arg };
-	t->nafters++;
+	t->afters[t->nafters++] = (struct after){ fn, arg };
 }
 
-/* Run the work that waited for t's outcome (turn_after: what it queues
- * again goes first on the turn it waits for, behind what earlier turns'
- * work queued again there: a turn's `front` is never reset, or work that
- * waited for a later turn went before work that had waited longer
- * (ordering re-probe: eight games, a chair's batch overtaken)). */
-static void run_afters(struct batch *b, struct turn *t)
+static void run_afters(struct turn *t)
 {
-	b->draining++;
 	for (size_t i = 0; i < t->nafters; i++)
 		t->afters[i].fn(t->afters[i].arg);
-	b->draining--;
 }
 
 /* Send the held messages of a committed turn, in order.  Once shutdown
@@ -283,7 +265,7 @@ static void complete(struct batch *b)
 		cascade(b, t);
 	}
 	/* The work that waited for this outcome, in the order it was queued. */
-	run_afters(b, t);
+	run_afters(t);
 	turn_free(t);
 	if (b->open != NULL && b->flush_ev != NULL)
 		event_active(b->flush_ev, EV_TIMEOUT, 1);
@@ -300,7 +282,7 @@ static void submit(struct batch *b)
 		/* Every action failed with an earlier turn: nothing to write. */
 		t->rc = STORE_OK;
 		b->busy = NULL;
-		run_afters(b, t);
+		run_afters(t);
 		turn_free(t);
 		return;
 	}
@@ -495,9 +477,9 @@ void batch_after_waiting(struct batch *b, const void *group, int64_t user,
 	/* Turns complete in order: waiting for the newest one that addresses
 	 * user waits for all of them. */
 	if (turn_addresses(b->open, group, user))
-		turn_after(b, b->open, fn, arg);
+		turn_after(b->open, fn, arg);
 	else if (turn_addresses(b->busy, group, user))
-		turn_after(b, b->busy, fn, arg);
+		turn_after(b->busy, fn, arg);
 	else
 		fn(arg);
 }
@@ -505,9 +487,9 @@ void batch_after_waiting(struct batch *b, const void *group, int64_t user,
 void batch_after(struct batch *b, void (*fn)(void *arg), void *arg)
 {
 	if (b->open != NULL)
-		turn_after(b, b->open, fn, arg);
+		turn_after(b->open, fn, arg);
 	else if (b->busy != NULL)
-		turn_after(b, b->busy, fn, arg);
+		turn_after(b->busy, fn, arg);
 	else
 		fn(arg);
 }

@@ -24,9 +24,7 @@
  *                 (game.c: the same game) fails with it: it was built on
  *                 the state just undone.
  * Then the work queued with batch_after*() on that batch runs (requests
- * that had to wait for its outcome), in the order it was queued; what it
- * queues again, on a later batch, goes before what was queued there
- * meanwhile (it was waiting first: batch.c turn_after).
+ * that had to wait for its outcome), in the order it was queued.
  *
  * One batch commits at a time; while it does, new actions go into the
  * next one, handed over once the first is done.  So batches commit in

@@ -291,6 +291,7 @@ static void conn_free(struct conn *c)
 		bufferevent_free(c->bev);   /* closes the SSL and the socket */
 	if (c->held_in != NULL)
 		evbuffer_free(c->held_in);
+	dispatch_queue_free(c);
 	ERR_clear_error();
 	event_free(c->timer);
 	struct paced *pl;
@@ -664,9 +665,9 @@ bool conn_closing(const struct conn *c)
 	return c->closing;
 }
 
-int *conn_waiting(struct conn *c)
+struct dispatch_later **conn_queue(struct conn *c)
 {
-	return &c->waiting;
+	return &c->queue;
 }
 
 bool conn_offloaded(const struct conn *c)

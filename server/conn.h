@@ -247,13 +247,13 @@ void conn_send_user_but(struct server *srv, int64_t user_id, uint64_t but, json_
  * the connection's own callback.  reason is logged.  The close waits for
  * the commits in progress (what was taken from it is answered first);
  * meanwhile c reads and runs nothing more, and conn_closing says so: a
- * request of it that was waiting is not run (dispatch_later_run). */
+ * request of it that was waiting is not run (dispatch.h). */
 void conn_close(struct conn *c, const char *reason);
 bool conn_closing(const struct conn *c);
-/* How many of c's requests wait for a commit (dispatch_later_keep, up to
- * their dispatch_later_run): while one does, c's next game request waits
- * behind it (dispatch_behind). */
-int *conn_waiting(struct conn *c);
+/* c's requests that wait, in the order sent: dispatch.c's (dispatch.h),
+ * freed with c (dispatch_queue_free). */
+struct dispatch_later;
+struct dispatch_later **conn_queue(struct conn *c);
 
 /* The set (main.c, listener.c). */
 struct connset *connset_new(void);

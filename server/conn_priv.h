@@ -48,7 +48,7 @@ struct conn {
 	bool rerun;                /* the next request run is that one again */
 	bool authing;              /* an authentication job of its request is in flight
 	                              (conn_auth_hold): input neither read nor run */
-	int waiting;               /* its requests waiting for a commit (dispatch_later_keep) */
+	struct dispatch_later *queue; /* its requests waiting, in order (dispatch.h) */
 	bool closing;              /* conn_close waits for the commits of what it took:
 	                              input neither read nor run, then closed */
 	char closing_why[96];      /* the reason the close will log */

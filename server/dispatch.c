@@ -309,6 +309,8 @@ static void refuse_rate(struct conn *c, json_t *id, enum conn_rate rate)
 		conn_close(c, "rate limit: flooding");
 }
 
+static void queue_go_on(struct server *srv, uint64_t id);
+
 void dispatch_line(struct conn *c, const char *line, size_t len)
 {
 	json_error_t jerr;
@@ -398,14 +400,21 @@ void dispatch_line(struct conn *c, const char *line, size_t len)
 	uint64_t mark = dispatch_rows_mark(srv);
 	struct dispatch_req cur = { line, len, rerun, (cmd->flags & CMD_REPLAYS) != 0 };
 	const struct dispatch_req *outer = srv->req;
+	uint64_t head = srv->queue_head;
+	/* A fresh line is behind c's queue; one back from the reader was
+	 * the first of it (or c had none) when it went there. */
+	srv->queue_head = rerun ? conn_id(c) : 0;
 	srv->req = &cur;
 	cmd->proceed(c, id, req);
 	srv->req = outer;
+	srv->queue_head = head;
 	uint64_t rows = dispatch_rows_mark(srv) - mark;
 	if (!(cmd->flags & CMD_REPLAYS) && rows > DISPATCH_UNMARKED_ROWS)
 		log_warnx("dispatch: %s read %llu rows of records and %s", cmd->type,
 		          (unsigned long long)rows, DISPATCH_UNMARKED_LOG);
 	dispatch_charge_rows(c, mark);
+	if (rerun)
+		queue_go_on(srv, conn_id(c));   /* what was queued behind it */
 out:
 	json_decref(req);
 }
@@ -447,62 +456,171 @@ bool dispatch_can_offload(const struct conn *c)
 	       !conn_offloaded(c);
 }
 
-void dispatch_later_keep(struct dispatch_later *l, struct conn *c, json_t *id, json_t *req,
-                         void (*proceed)(struct conn *c, json_t *id, json_t *req))
+/* ---- a connection's queue of waiting requests (dispatch.h) ---- */
+
+struct dispatch_later {
+	struct dispatch_later *next;   /* behind it in its connection's queue */
+	struct server *srv;
+	uint64_t conn;
+	json_t *id, *req;
+	dispatch_proceed_fn proceed;
+	bool rerun;                    /* back from the reader when it began to wait */
+	bool armed;                    /* the first: a commit's waiting work holds it */
+	int64_t user;                  /* whose request it is: run as no one else */
+};
+
+static struct dispatch_later *later_new(struct conn *c, json_t *id, json_t *req,
+                                        dispatch_proceed_fn proceed)
 {
-	l->srv = conn_server(c);
+	struct server *srv = conn_server(c);
+	struct dispatch_later *l = xcalloc(1, sizeof *l);
+	l->srv = srv;
 	l->conn = conn_id(c);
 	l->id = id != NULL ? json_incref(id) : NULL;
 	l->req = req != NULL ? json_incref(req) : NULL;
 	l->proceed = proceed;
-	l->rerun = l->srv->req != NULL && l->srv->req->rerun;
+	l->rerun = srv->req != NULL && srv->req->rerun;
 	l->user = conn_user(c);
-	(*conn_waiting(c))++;
+	return l;
+}
+
+static void later_free(struct dispatch_later *l)
+{
+	json_decref(l->id);
+	json_decref(l->req);
+	free(l);
 }
 
 bool dispatch_behind(struct conn *c)
 {
-	return *conn_waiting(c) > 0 && !conn_server(c)->later_running;
+	return *conn_queue(c) != NULL && conn_server(c)->queue_head != conn_id(c);
 }
 
-void dispatch_later_run(struct dispatch_later *l)
+bool dispatch_wait_behind(struct conn *c, json_t *id, json_t *req, dispatch_proceed_fn proceed)
+{
+	if (!dispatch_behind(c))
+		return false;
+	struct dispatch_later **p = conn_queue(c);
+	while (*p != NULL)
+		p = &(*p)->next;
+	*p = later_new(c, id, req, proceed);
+	log_debug("conn=%llu request waits behind the connection's", (unsigned long long)conn_id(c));
+	return true;
+}
+
+struct dispatch_later *dispatch_wait_first(struct conn *c, json_t *id, json_t *req,
+                                           dispatch_proceed_fn proceed)
+{
+	struct dispatch_later **q = conn_queue(c);
+	struct dispatch_later *l = later_new(c, id, req, proceed);
+	if (*q != NULL && (*q)->armed)
+		fatalx("dispatch: conn=%llu has a first request waiting already",
+		       (unsigned long long)conn_id(c));
+	l->armed = true;
+	l->next = *q;
+	*q = l;
+	log_debug("conn=%llu request waits for the turn's commit", (unsigned long long)conn_id(c));
+	return l;
+}
+
+bool dispatch_waits_with(const struct conn *c, dispatch_proceed_fn proceed)
+{
+	for (const struct dispatch_later *l = *conn_queue((struct conn *)c); l; l = l->next)
+		if (l->proceed == proceed)
+			return true;
+	return false;
+}
+
+/* Drop c's queue: the armed first stays with its commit's waiting work,
+ * which finds c gone and frees it (dispatch_later_run). */
+static void queue_drop(struct conn *c)
+{
+	struct dispatch_later **q = conn_queue(c), *l = *q;
+	*q = NULL;
+	while (l != NULL) {
+		struct dispatch_later *next = l->next;
+		l->next = NULL;
+		if (!l->armed)
+			later_free(l);
+		l = next;
+	}
+}
+
+void dispatch_queue_free(struct conn *c)
+{
+	queue_drop(c);
+}
+
+/* Run l, taken off c's queue, as dispatch_line would have run it. */
+static void later_run(struct conn *c, struct dispatch_later *l)
 {
 	struct server *srv = l->srv;
-	struct conn *c = conn_find(srv, l->conn);
-	if (c != NULL)
-		(*conn_waiting(c))--;
-	/* Its connection is being closed (a kick, a line too long): what it
-	 * had not run is not run, as if the connection were gone. */
-	if (c != NULL && conn_closing(c))
-		c = NULL;
-	if (c != NULL && conn_user(c) != l->user) {
+	if (conn_user(c) != l->user) {
 		/* The connection logged out, or in as another account, while the
 		 * request waited (a `guest` or `logout` sent behind it runs at
 		 * once): it is not run as someone it was not sent by (probe: a
 		 * `games` behind which a `guest` ran answered the guest's). */
 		dispatch_error(c, l->id, PE_NOT_LOGGED_IN,
 		               "the account that sent this is no longer logged in here");
-	} else if (c != NULL) {
-		const struct dispatch_req *outer = srv->req;
-		const struct cmd *cmd =
-		    l->req != NULL ? find_cmd(json_string_value(json_object_get(l->req, "type"))) : NULL;
-		/* Its line again, to be kept first if it goes to the reader. */
-		char *line = cmd != NULL ? json_dumps(l->req, JSON_COMPACT) : NULL;
-		struct dispatch_req cur = { line, line != NULL ? strlen(line) : 0, l->rerun,
-			                    cmd != NULL && (cmd->flags & CMD_REPLAYS) };
-		srv->req = line != NULL ? &cur : NULL;
-		uint64_t mark = dispatch_rows_mark(srv);
-		bool running = srv->later_running;
-		srv->later_running = true;   /* first of c's waiting: behind none (dispatch_behind) */
-		l->proceed(c, l->id, l->req);
-		srv->later_running = running;
-		dispatch_charge_rows(c, mark);
-		srv->req = outer;
-		free(line);
+		return;
 	}
-	json_decref(l->id);
-	json_decref(l->req);
-	l->id = l->req = NULL;
+	const struct dispatch_req *outer = srv->req;
+	uint64_t head = srv->queue_head;
+	const struct cmd *cmd =
+	    l->req != NULL ? find_cmd(json_string_value(json_object_get(l->req, "type"))) : NULL;
+	/* Its line again, to be kept first if it goes to the reader. */
+	char *line = cmd != NULL ? json_dumps(l->req, JSON_COMPACT) : NULL;
+	struct dispatch_req cur = { line, line != NULL ? strlen(line) : 0, l->rerun,
+		                    cmd != NULL && (cmd->flags & CMD_REPLAYS) };
+	srv->req = line != NULL ? &cur : NULL;
+	srv->queue_head = conn_id(c);   /* the first of c's queue: behind none */
+	uint64_t mark = dispatch_rows_mark(srv);
+	l->proceed(c, l->id, l->req);
+	dispatch_charge_rows(c, mark);
+	srv->queue_head = head;
+	srv->req = outer;
+	free(line);
+}
+
+/* Run what waits first in conn's queue and needs no commit, in order,
+ * until one waits for a commit (armed), the connection's request is with
+ * the reader (its return goes on: dispatch_line), or none is left. */
+static void queue_go_on(struct server *srv, uint64_t id)
+{
+	struct conn *c;
+	struct dispatch_later *l;
+	while ((c = conn_find(srv, id)) != NULL && (l = *conn_queue(c)) != NULL && !l->armed &&
+	       !conn_offloaded(c)) {
+		if (conn_closing(c)) {
+			queue_drop(c);   /* a kick, a line too long: not run */
+			return;
+		}
+		*conn_queue(c) = l->next;
+		later_run(c, l);
+		later_free(l);
+	}
+}
+
+void dispatch_later_run(void *later)
+{
+	struct dispatch_later *l = later;
+	struct server *srv = l->srv;
+	uint64_t id = l->conn;
+	struct conn *c = conn_find(srv, id);
+	if (c == NULL) {
+		later_free(l);   /* closed: its queue went with it */
+		return;
+	}
+	if (*conn_queue(c) != l)
+		fatalx("dispatch: conn=%llu's waiting request is not its first",
+		       (unsigned long long)id);
+	*conn_queue(c) = l->next;
+	if (conn_closing(c))
+		queue_drop(c);
+	else
+		later_run(c, l);
+	later_free(l);
+	queue_go_on(srv, id);
 }
 
 void dispatch_offload(struct conn *c, const struct reader_ops *ops, void *arg, uint64_t rows)

@@ -181,39 +181,47 @@ bool dispatch_can_offload(const struct conn *c);
 void dispatch_offload(struct conn *c, const struct reader_ops *ops, void *arg, uint64_t rows);
 
 /*
- * A request that waits (for a commit: game_cmd.c, watch.c) goes on later,
- * outside dispatch_line.  dispatch_later_keep() keeps it (id and req
- * referenced, either may be NULL: a login's game states) with what
- * dispatch_line knew of it; dispatch_later_run() then runs proceed as
- * dispatch_line would, if the connection is still open: the rows it reads
- * are charged to it, and its line (req again, with its id and type) is at
- * hand, so that it too may hand a long replay to the reader, unless it
- * had already come back from there when it began to wait (a request goes
- * to the reader once at most).  req NULL: charged only.  It drops the
- * references; the caller frees l.
+ * A connection's requests that wait (for a commit: game_cmd.c, watch.c)
+ * are kept in its queue, in the order sent, and run in that order: a
+ * connection's requests about a game are carried out and answered in the
+ * order sent (PROTOCOL.md), whatever each of them waits for.  Only the
+ * first of the queue waits for a commit: dispatch_wait_first() puts it
+ * there and the caller arms it, handing dispatch_later_run() to the batch
+ * (batch_after*).  Every other one waits behind it: dispatch_behind()
+ * says a request must (a request of c's is queued), dispatch_wait_behind()
+ * queues it, and nothing else holds it.  When the first has run, the next
+ * runs, as dispatch_line would have run it, and so on, until one must
+ * wait for a commit in its turn (it is the first then, armed) or the
+ * queue is empty.  A request that runs as the first of its queue (and
+ * one back from the reader) is behind nothing: if it must wait again it
+ * goes back to the front.  Before, each waiting request was held by the
+ * turn it waited for, and one that waited again was queued on the newest
+ * turn while the request sent after it, held by an older one, ran first
+ * (the ordering re-probe: a chair's notes stored out of order).
+ *
+ * A request run from the queue runs as dispatch_line would run it: the
+ * rows it reads are charged to c, its line (req again, with its id and
+ * type) is at hand, so that it too may hand a long replay to the reader
+ * (unless it had already come back from there when it began to wait: a
+ * request goes to the reader once at most; what is queued behind it waits
+ * for its return), and it is run as the account that sent it: if c logged
+ * out or in as another meanwhile, it is answered not_logged_in.  id and
+ * req are referenced; both NULL: a login's game states (charged only).
+ * A closing connection's queue is not run; a closed one's is freed
+ * (dispatch_queue_free, from conn.c), the armed first when its commit is
+ * done.
  */
-struct dispatch_later {
-	struct server *srv;
-	uint64_t conn;
-	json_t *id, *req;
-	void (*proceed)(struct conn *c, json_t *id, json_t *req);
-	bool rerun;                  /* back from the reader when it began to wait */
-	int64_t user;                /* whose request it is: run as no one else */
-};
-void dispatch_later_keep(struct dispatch_later *l, struct conn *c, json_t *id, json_t *req,
-                         void (*proceed)(struct conn *c, json_t *id, json_t *req));
-void dispatch_later_run(struct dispatch_later *l);
-/*
- * Must c's game request wait behind a request of c's already waiting for
- * a commit (conn_waiting)?  Then it does, whether or not anything of its
- * own is uncommitted: a connection's actions on a game are carried out in
- * the order sent (PROTOCOL.md).  Not the waiting request itself when it
- * runs again (dispatch_later_run): it is the first of them.  Before, a
- * request waited only for what it needed, and one sent later, needing
- * nothing, ran first (probes: a chair's notes, a spectator's `spec` before
- * its `watch`).
- */
+struct dispatch_later;
+typedef void (*dispatch_proceed_fn)(struct conn *c, json_t *id, json_t *req);
 bool dispatch_behind(struct conn *c);
+bool dispatch_wait_behind(struct conn *c, json_t *id, json_t *req, dispatch_proceed_fn proceed);
+struct dispatch_later *dispatch_wait_first(struct conn *c, json_t *id, json_t *req,
+                                           dispatch_proceed_fn proceed);
+void dispatch_later_run(void *later);
+/* Is a request of c queued that goes on with proceed (game.c: a login's
+ * game states)? */
+bool dispatch_waits_with(const struct conn *c, dispatch_proceed_fn proceed);
+void dispatch_queue_free(struct conn *c);
 
 /* An error's message at most (bytes, its NUL included): longer ones are cut,
  * at a character. */

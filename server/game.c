@@ -285,7 +285,7 @@ json_t *game_time_json(const struct store_game *info)
 static void send_user(struct games *gs, int64_t user, const struct line *l)
 {
 	for (struct conn *c = NULL; (c = conn_of_user(gs->srv, user, c)) != NULL;)
-		if (!game_conn_awaiting(gs, conn_id(c)))
+		if (!game_conn_awaiting(c))
 			conn_send_line(c, l);
 }
 

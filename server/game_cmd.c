@@ -30,72 +30,27 @@
 
 /* ---- requests ------------------------------------------------------------- */
 
-/* A request (or a login's game states: id NULL) waiting for a commit,
- * under the deferral rule (batch.h). */
-struct waiting {
-	struct waiting *next;        /* in gs->logins: a login's */
-	struct games *gs;
-	struct dispatch_later later;
-};
-
-static void waiting_run(void *arg)
-{
-	struct waiting *w = arg;
-	for (struct waiting **p = &w->gs->logins; *p; p = &(*p)->next)
-		if (*p == w) {
-			*p = w->next;
-			break;
-		}
-	dispatch_later_run(&w->later);
-	free(w);
-}
-
 void game_wait_for_commit(struct conn *c, const struct game *g, json_t *id, json_t *req,
                           proceed_fn proceed)
 {
+	if (dispatch_wait_behind(c, id, req, proceed))
+		return;
 	struct games *gs = conn_server(c)->games;
-	struct waiting *w = xcalloc(1, sizeof *w);
-	w->gs = gs;
-	dispatch_later_keep(&w->later, c, id, req, proceed);
-	if (!id) {
-		w->next = gs->logins;
-		gs->logins = w;
-	}
-	log_debug("conn=%llu request waits for the turn's commit", (unsigned long long)conn_id(c));
-	batch_after_waiting(gs->batch, g, conn_user(c), waiting_run, w);
+	batch_after_waiting(gs->batch, g, conn_user(c), dispatch_later_run,
+	                    dispatch_wait_first(c, id, req, proceed));
 }
 
 bool game_must_wait(struct conn *c, const struct game *g, json_t *id, json_t *req,
                     proceed_fn proceed)
 {
-	struct games *gs = conn_server(c)->games;
-	if (game_user_busy(gs, g, conn_user(c))) {
-		game_wait_for_commit(c, g, id, req, proceed);
+	/* Behind the connection's waiting request, whatever this one needs:
+	 * its requests run in the order sent (dispatch.h). */
+	if (dispatch_wait_behind(c, id, req, proceed))
 		return true;
-	}
-	if (!dispatch_behind(c))
+	if (!game_user_busy(conn_server(c)->games, g, conn_user(c)))
 		return false;
-	/* Behind the connection's waiting request, which waits for the newest
-	 * action addressing its user: so does this one (turns complete in
-	 * order; batch.c puts a request that waits again first).  Not for
-	 * every action opened so far: that would wait for an opponent's
-	 * private try too, and tell it. */
-	struct waiting *w = xcalloc(1, sizeof *w);
-	w->gs = gs;
-	dispatch_later_keep(&w->later, c, id, req, proceed);
-	log_debug("conn=%llu request waits behind the connection's", (unsigned long long)conn_id(c));
-	batch_after_waiting(gs->batch, NULL, conn_user(c), waiting_run, w);
+	game_wait_for_commit(c, g, id, req, proceed);
 	return true;
-}
-
-/* Does the connection wait for its login's game states?  Live game events
- * skip it then: the states, built after the commit, will hold them. */
-bool game_conn_awaiting(const struct games *gs, uint64_t conn)
-{
-	for (const struct waiting *w = gs->logins; w; w = w->next)
-		if (w->later.conn == conn)
-			return true;
-	return false;
 }
 
 /* Must a request of user about game g (NULL: about all their games) wait

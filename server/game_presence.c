@@ -80,7 +80,7 @@ static void presence_send(struct game *g, int col, bool away, json_t *msg)
 {
 	struct games *gs = g->gs;
 	for (struct conn *c = NULL; (c = conn_of_user(gs->srv, g->user[!col], c)) != NULL;)
-		if (!game_conn_awaiting(gs, conn_id(c)))
+		if (!game_conn_awaiting(c))
 			conn_send(c, json_incref(msg));
 	watch_route_presence(g, col, away, msg);
 	json_decref(msg);

@@ -16,6 +16,7 @@
 #include "action.h"
 #include "announce.h"
 #include "clock.h"
+#include "dispatch.h"
 #include "idtable.h"
 #include "proto.h"
 #include "recover.h"
@@ -156,7 +157,6 @@ struct games {
 	 * announcements only, never from a replay. */
 	struct flagged_game *flagged;
 	size_t nflagged;
-	struct waiting *logins;      /* login game states waiting for a commit (game_cmd.c) */
 	struct followset *follows;   /* who follows whom (follow.c), NULL until first used */
 };
 
@@ -270,18 +270,19 @@ struct alive *game_alive_record(struct games *gs, int lease, int64_t lease_ms);
 void games_alive_stop(struct games *gs);
 void game_heartbeat_cb(evutil_socket_t fd, short what, void *arg);
 
-/* game_cmd.c: the deferral rule (batch.h).  id NULL: a login's game
- * states, during whose wait live game events skip the connection. */
-typedef void (*proceed_fn)(struct conn *c, json_t *id, json_t *req);
+/* game_cmd.c: the deferral rule (batch.h), and the connection's order
+ * (dispatch.h).  id NULL: a login's game states, during whose wait live
+ * game events skip the connection (game_conn_awaiting, game_view.c). */
+typedef dispatch_proceed_fn proceed_fn;
 bool game_user_busy(const struct games *gs, const struct game *g, int64_t uid);
 void game_wait_for_commit(struct conn *c, const struct game *g, json_t *id, json_t *req,
                           proceed_fn proceed);
-/* c's request about g (NULL: all its user's games) waits, and true: while
- * an action addressing c's user is uncommitted (game_user_busy), or
- * behind a request of c's already waiting (dispatch_behind). */
+/* c's request about g (NULL: all its user's games) waits, and true: behind
+ * a request of c's already waiting (dispatch_behind), or while an action
+ * addressing c's user is uncommitted (game_user_busy). */
 bool game_must_wait(struct conn *c, const struct game *g, json_t *id, json_t *req,
                     proceed_fn proceed);
-bool game_conn_awaiting(const struct games *gs, uint64_t conn);
+bool game_conn_awaiting(const struct conn *c);
 /* The live game req's "game" names if the connection's user plays in it
  * (*color theirs).  Otherwise NULL, with the one refusal every game
  * request makes: game_over for a finished game of theirs, flagged for one

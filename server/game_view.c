@@ -429,6 +429,13 @@ static void login_again(struct conn *c, json_t *id, json_t *req)
 	games_conn_login(conn_server(c), c);
 }
 
+/* Does the connection wait for its login's game states?  Live game events
+ * skip it then: the states, built after the commit, will hold them. */
+bool game_conn_awaiting(const struct conn *c)
+{
+	return dispatch_waits_with(c, login_again);
+}
+
 void games_conn_login(struct server *srv, struct conn *c)
 {
 	struct games *gs = srv->games;

@@ -50,7 +50,8 @@ struct server {
 	uint64_t rows_charged;      /* store rows already charged to a request (dispatch.c) */
 	struct reader *reader;      /* long replays off the loop (reader.c); NULL: in place */
 	const struct dispatch_req *req;  /* the request dispatch_line runs now; NULL: none */
-	bool later_running;              /* a request that waited runs again (dispatch_later_run) */
+	uint64_t queue_head;             /* the connection whose first waiting request runs now
+	                                    (dispatch.h: behind none); 0: none */
 	struct conn_hook hooks[SERVER_HOOKS_MAX];  /* run in this order (conn.c) */
 	size_t nhooks;
 };

@@ -535,34 +535,26 @@ void watch_connection(struct games *gs, int64_t uid, bool connected)
 
 /* ---- requests ---------------------------------------------------------- */
 
-/* A request that waits until the game has no uncommitted action: the
+/*
+ * A request that waits until the game has no uncommitted action: the
  * replayed view so far and the live events after it meet without a gap
  * (an action in the batch was routed to the seats that existed then).
- * It goes on as in its request: charged, and able to go to the reader. */
-static void wait_run(void *arg)
-{
-	dispatch_later_run(arg);
-	free(arg);
-}
-
-/*
+ * It goes on as in its request: charged, and able to go to the reader.
  * A spectator waits only for actions it hears something of: waiting for
  * one it does not (an icc illegal try, a draw offer) told its timing
  * (probe: 1.3 ms against 4.7 ms); the umpire hears them all.  And behind
- * a request of its connection already waiting (dispatch_behind): the wait
- * is for every action opened so far (batch_after), other games' too, so
- * the game could have nothing uncommitted while the first still waited,
- * and a later note from the chair ran before earlier ones (lifecycle
+ * a request of its connection already waiting, whatever this one needs:
+ * a connection's requests run in the order sent (dispatch.h; lifecycle
  * probe: four games, the chair's acts u20-u29 before u10-u19).
  */
 static bool must_wait(struct conn *c, const struct game *g, bool umpire, json_t *id, json_t *req,
-                      void (*proceed)(struct conn *c, json_t *id, json_t *req))
+                      dispatch_proceed_fn proceed)
 {
-	if ((umpire ? g->pending : g->pending_spec) == 0 && !dispatch_behind(c))
+	if (dispatch_wait_behind(c, id, req, proceed))
+		return true;
+	if ((umpire ? g->pending : g->pending_spec) == 0)
 		return false;
-	struct dispatch_later *w = xcalloc(1, sizeof *w);
-	dispatch_later_keep(w, c, id, req, proceed);
-	batch_after(g->gs->batch, wait_run, w);
+	batch_after(g->gs->batch, dispatch_later_run, dispatch_wait_first(c, id, req, proceed));
 	return true;
 }
 

@@ -934,12 +934,17 @@ const char *kc_line(const struct kc *c, size_t i)
 	return i < c->n ? c->lines[i].text : NULL;
 }
 
-bool kc_saw(const struct kc *c, const char *needle)
+long kc_first_line(const struct kc *c, const char *needle)
 {
 	for (size_t i = 0; i < c->n; i++)
 		if (strstr(c->lines[i].text, needle) != NULL)
-			return true;
-	return false;
+			return (long)i;
+	return -1;
+}
+
+bool kc_saw(const struct kc *c, const char *needle)
+{
+	return kc_first_line(c, needle) >= 0;
 }
 
 /* ---- players ------------------------------------------------------------------ */

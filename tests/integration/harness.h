@@ -204,6 +204,9 @@ size_t kc_nlines(const struct kc *c);
 const char *kc_line(const struct kc *c, size_t i);
 /* Whether any line received so far contains needle. */
 bool kc_saw(const struct kc *c, const char *needle);
+/* The index of the first line received so far containing needle; -1 if
+ * none (the order of answers and events). */
+long kc_first_line(const struct kc *c, const char *needle);
 
 /* ---- players ---- */
 

@@ -664,15 +664,6 @@ START_TEST(long_record_pages)
 }
 END_TEST
 
-/* The index of the first line of c's holding needle; -1 if none. */
-static long first_line(const struct kc *c, const char *needle)
-{
-	for (size_t i = 0; i < kc_nlines(c); i++)
-		if (strstr(kc_line(c, i), needle) != NULL)
-			return (long)i;
-	return -1;
-}
-
 /*
  * Regression (umpire probe): a request from the chair made while an
  * action of its game was being committed was answered at once, so a
@@ -696,15 +687,15 @@ START_TEST(chair_answered_after_the_commit)
 	kt_sleep_ms(300);
 	while (kc_next(ump.c, 0) != NULL)
 		;
-	ck_assert_msg(first_line(ump.c, "\"error\"") < 0, "the chair was answered before the commit:\n%s",
+	ck_assert_msg(kc_first_line(ump.c, "\"error\"") < 0, "the chair was answered before the commit:\n%s",
 	              kc_line(ump.c, kc_nlines(ump.c) - 1));
-	ck_assert_int_lt(first_line(ump.c, "\"game_over\""), 0);
+	ck_assert_int_lt(kc_first_line(ump.c, "\"game_over\""), 0);
 	kd_unlock_db(lock);
 	kc_ok(b.c, resign);
 	kc_error(ump.c, pause, "no_such_game");
 	char id[32];
 	snprintf(id, sizeof id, "\"id\":%lld", pause);
-	long over = first_line(ump.c, "\"event\":\"game_over\""), answer = first_line(ump.c, id);
+	long over = kc_first_line(ump.c, "\"event\":\"game_over\""), answer = kc_first_line(ump.c, id);
 	ck_assert_msg(over >= 0 && over < answer, "game_over at line %ld, the answer at %ld", over, answer);
 	kc_close(w.c);
 	kc_close(b.c);
@@ -729,7 +720,7 @@ static void notes_in_order(struct kp *ump, int64_t game, long long x, long long 
 	char idx[32], idy[32];
 	snprintf(idx, sizeof idx, "\"id\":%lld,", x);
 	snprintf(idy, sizeof idy, "\"id\":%lld,", y);
-	long ax = first_line(ump->c, idx), ay = first_line(ump->c, idy);
+	long ax = kc_first_line(ump->c, idx), ay = kc_first_line(ump->c, idy);
 	ck_assert_msg(ax >= 0 && ax < ay, "x answered at line %ld, y at %ld", ax, ay);
 	json_t *events = record(ump->c, game, "umpire");
 	char order[8] = "";
@@ -822,6 +813,62 @@ START_TEST(chair_requests_wait_behind_the_waiting)
 	kc_close(w2.c);
 	kc_close(b2.c);
 	kc_close(ump.c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * Regression (ordering re-probe: six games at once, a chair's batch of
+ * notes answered and stored after the next one in two runs of twelve):
+ * a request that waited, ran again and waited again was queued on the
+ * newest turn, which another game's action had opened meanwhile, while
+ * the request sent after it was queued on an older turn, ran first when
+ * that one committed, and found its game with nothing uncommitted.
+ * Three commits, held in turn by the store (taken by another process;
+ * busy_timeout 1 s fails the first): game 3's move is held; note a goes
+ * into the next commit with White's e4 of game 2, whose Black's e5 waits
+ * for it, and note x waits for it too; game 3's move fails, the next
+ * commit is held; Black's refused try of game 1 goes into the one after,
+ * and note y waits behind x.  The store let go: Black's e5 of game 2 is
+ * taken into a fourth commit, x waits again (for the refused try) and y
+ * must still come after it.
+ */
+START_TEST(chair_requests_keep_their_order_across_games)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 1s\n");
+	struct kp w, b, ump, w2, b2, w3, b3;
+	int64_t game = players_and_umpire(d, &w, &b, &ump);
+	kp_guest(d, &w2);
+	kp_guest(d, &b2);
+	kp_guest(d, &w3);
+	kp_guest(d, &b3);
+	int64_t two = new_game(&w2, &b2, 300), three = new_game(&w3, &b3, 300);
+	move(&b, game, "e5");
+	move(&w, game, "g1f3");
+	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
+	struct sqlite3 *lock = kd_lock_db(d);
+	long long m3 = kc_req(w3.c, "move", "{s:I, s:s}", "game", (json_int_t)three, "move", "e4");
+	kt_sleep_ms(150);   /* with the writer, held */
+	long long a = private_note(&ump, game, "a");
+	long long m2 = kc_req(w2.c, "move", "{s:I, s:s}", "game", (json_int_t)two, "move", "e4");
+	kt_sleep_ms(150);   /* both in the next commit */
+	long long r2 = kc_req(b2.c, "move", "{s:I, s:s}", "game", (json_int_t)two, "move", "e5");
+	kt_sleep_ms(100);   /* waits for White's e4 */
+	long long x = private_note(&ump, game, "x");
+	kc_error(w3.c, m3, "storage");   /* the next commit with the writer, held */
+	long long t = kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e5e4");
+	kt_sleep_ms(150);   /* the refused try, in the third commit */
+	long long y = private_note(&ump, game, "y");
+	kt_sleep_ms(150);   /* y waits behind x */
+	kd_unlock_db(lock);
+	kc_ok(w2.c, m2);
+	kc_ok(b2.c, r2);
+	kc_ok(b.c, t);
+	kc_ok(ump.c, a);
+	notes_in_order(&ump, game, x, y, "axy");
+	struct kp *all[] = { &w, &b, &ump, &w2, &b2, &w3, &b3 };
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+		kc_close(all[i]->c);
 	kd_stop(d);
 }
 END_TEST
@@ -1223,6 +1270,7 @@ static Suite *umpire_suite(void)
 	tcase_add_test(tc, chair_answered_after_the_commit);
 	tcase_add_test(tc, chair_requests_keep_their_order);
 	tcase_add_test(tc, chair_requests_wait_behind_the_waiting);
+	tcase_add_test(tc, chair_requests_keep_their_order_across_games);
 	tcase_add_test(tc, long_record_pages);
 	tcase_add_test(tc, pairing);
 	suite_add_tcase(s, tc);

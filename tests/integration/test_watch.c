@@ -867,15 +867,6 @@ START_TEST(unwatch_after_the_commit)
 }
 END_TEST
 
-/* The index of the first line c received holding needle; -1 if none. */
-static long first_line(const struct kc *c, const char *needle)
-{
-	for (size_t i = 0; i < kc_nlines(c); i++)
-		if (strstr(kc_line(c, i), needle) != NULL)
-			return (long)i;
-	return -1;
-}
-
 /* Regression (ordering re-probe): a spectator's requests about a game
  * are carried out in the order sent: watch, spec, unwatch, spec, watch,
  * spec in one write while a move spectators hear is being committed.
@@ -912,7 +903,7 @@ START_TEST(spectator_requests_keep_their_order)
 		              types[i], kc_line(s.c, kc_nlines(s.c) - 1));
 		char id[32];
 		snprintf(id, sizeof id, "\"id\":%d,", 500 + i);
-		long line = first_line(s.c, id);
+		long line = kc_first_line(s.c, id);
 		ck_assert_msg(line > at, "request %d (%s) answered out of order", i, types[i]);
 		at = line;
 	}

@@ -15,16 +15,6 @@
  *                        turn's action of the same game is failed and never
  *                        written, and another game's action is written
  *                        after it, as before.
- *   waiting_again_keeps_its_place  work that waited for the first turn
- *                        and, run, waits again (for the next turn) runs
- *                        before the work queued on the next turn meanwhile:
- *                        a request waiting twice is not overtaken by those
- *                        sent after it (views probe: an umpire's notes
- *                        stored out of order).
- *   waiting_again_twice_keeps_its_place  work waiting again on a turn
- *                        from an earlier drain stays before work waiting
- *                        again on it from a later drain (a turn's front
- *                        was reset at each drain: ordering re-probe).
  * The integration suite test_batch.c checks the same hand-over from the
  * wire (one commit per turn, events before their ok, a failed commit).
  */
@@ -225,89 +215,6 @@ START_TEST(failed_turn_holds_the_next)
 }
 END_TEST
 
-/* Work waiting for a turn's outcome: each run is noted in `ran`, in
- * order; the first one waits again once (as a request that finds another
- * action to wait for). */
-static char ran[8];
-static bool waits_again = true;
-
-static void note_run(void *arg)
-{
-	const char *name = arg;
-	if (waits_again && name[0] == '1') {
-		waits_again = false;
-		batch_after(b, note_run, arg);
-		return;
-	}
-	size_t n = strlen(ran);
-	if (n + 1 < sizeof ran)
-		ran[n] = name[0];
-}
-
-START_TEST(waiting_again_keeps_its_place)
-{
-	struct act a = { .name = "game 1", .block = true };
-	struct act n = { .name = "game 1" };
-
-	world_new();
-	ran[0] = '\0';
-	waits_again = true;
-	batch_begin_action(b, &ops, &a, a.name);
-	event_base_loop(srv.base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
-	ck_assert_msg(wait_flag(&a.started), "the first turn never reached the writer");
-	batch_after(b, note_run, (void *)"1");   /* waits for a's turn */
-	batch_begin_action(b, &ops, &n, n.name);
-	batch_after(b, note_run, (void *)"2");   /* waits for n's */
-	set_flag(&a.go);
-	loop_until(&n.committed);
-	event_base_loop(srv.base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
-	ck_assert_str_eq(ran, "12");
-	world_free();
-}
-END_TEST
-
-/* Two waiters queued again on one turn from two drains: "1" waits for the
- * first turn and, run, opens an action (the next turn but one) and waits
- * again on it; "2" waits for the next turn and, run, waits again, on the
- * same turn, now with the writer.  "1" waited longer: it runs first. */
-static struct act third = { .name = "game 2" };
-
-static void twice_run(void *arg)
-{
-	const char *name = arg;
-	size_t n = strlen(ran);
-	if (name[1] == '\0') {   /* first run: wait again ("1" opening the third turn first) */
-		if (name[0] == '1')
-			batch_begin_action(b, &ops, &third, third.name);
-		batch_after(b, twice_run, name[0] == '1' ? (void *)"1'" : (void *)"2'");
-		return;
-	}
-	if (n + 1 < sizeof ran)
-		ran[n] = name[0];
-}
-
-START_TEST(waiting_again_twice_keeps_its_place)
-{
-	struct act a = { .name = "game 1", .block = true };
-	struct act n = { .name = "game 1" };
-
-	world_new();
-	ran[0] = '\0';
-	third = (struct act){ .name = "game 2" };
-	batch_begin_action(b, &ops, &a, a.name);
-	event_base_loop(srv.base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
-	ck_assert_msg(wait_flag(&a.started), "the first turn never reached the writer");
-	batch_after(b, twice_run, (void *)"1");   /* waits for a's turn */
-	batch_begin_action(b, &ops, &n, n.name);
-	batch_after(b, twice_run, (void *)"2");   /* waits for n's */
-	set_flag(&a.go);
-	loop_until(&third.committed);
-	event_base_loop(srv.base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
-	ck_assert_str_eq(ran, "12");
-	world_free();
-}
-END_TEST
-
 static Suite *batch_suite(void)
 {
 	Suite *s = suite_create("batch");
@@ -316,8 +223,6 @@ static Suite *batch_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, next_turn_commits_while_sending);
 	tcase_add_test(tc, failed_turn_holds_the_next);
-	tcase_add_test(tc, waiting_again_keeps_its_place);
-	tcase_add_test(tc, waiting_again_twice_keeps_its_place);
 	suite_add_tcase(s, tc);
 	return s;
 }
