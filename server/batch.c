@@ -49,6 +49,7 @@ struct batch_action {
 	const struct batch_ops *ops;
 	void *arg;
 	const void *group;
+	unsigned tags;               /* batch_tag (batch.h) */
 	bool cancelled;              /* failed with an earlier turn (open turn only) */
 };
 
@@ -423,6 +424,7 @@ struct batch_action *batch_begin_action(struct batch *b, const struct batch_ops 
 	a->ops = ops;
 	a->arg = arg;
 	a->group = group;
+	a->tags = BATCH_TAG_ANY;
 	t->acts = xgrow(t->acts, &t->capacts, t->nacts + 1, sizeof *t->acts, 16);
 	t->acts[t->nacts++] = a;
 	t->live++;
@@ -479,6 +481,37 @@ void batch_after_waiting(struct batch *b, const void *group, int64_t user,
 	if (turn_addresses(b->open, group, user))
 		turn_after(b->open, fn, arg);
 	else if (turn_addresses(b->busy, group, user))
+		turn_after(b->busy, fn, arg);
+	else
+		fn(arg);
+}
+
+void batch_tag(struct batch_action *a, unsigned tags)
+{
+	a->tags |= tags;
+}
+
+/* Does t hold a live action of group carrying one of tags? */
+static bool turn_holds(const struct turn *t, const void *group, unsigned tags)
+{
+	for (size_t i = 0; t != NULL && i < t->nacts; i++)
+		if (!t->acts[i]->cancelled && t->acts[i]->group == group && (t->acts[i]->tags & tags))
+			return true;
+	return false;
+}
+
+bool batch_holds(const struct batch *b, const void *group, unsigned tags)
+{
+	return turn_holds(b->open, group, tags) || turn_holds(b->busy, group, tags);
+}
+
+void batch_after_tagged(struct batch *b, const void *group, unsigned tags,
+                        void (*fn)(void *arg), void *arg)
+{
+	/* Turns complete in order: the newest one holding such an action. */
+	if (turn_holds(b->open, group, tags))
+		turn_after(b->open, fn, arg);
+	else if (turn_holds(b->busy, group, tags))
 		turn_after(b->busy, fn, arg);
 	else
 		fn(arg);

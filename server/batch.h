@@ -114,6 +114,21 @@ void batch_after_waiting(struct batch *b, const void *group, int64_t user,
                          void (*fn)(void *arg), void *arg);
 /* Run fn(arg) after every action opened so far; at once if none is open. */
 void batch_after(struct batch *b, void (*fn)(void *arg), void *arg);
+/*
+ * An action's tags (bits, the caller's meaning; every action has
+ * BATCH_TAG_ANY): batch_tag() adds some.  batch_after_tagged() runs
+ * fn(arg) once every uncommitted action of group carrying one of tags is
+ * committed or failed, at once if there is none: for a reader who hears
+ * only some of a group's actions (a game's spectators: game.c tags the
+ * actions they hear something of), so that waiting for one it does not
+ * hear, opened after, does not tell its timing.
+ */
+enum { BATCH_TAG_ANY = 1u };
+void batch_tag(struct batch_action *a, unsigned tags);
+/* Is an action of group carrying one of tags uncommitted? */
+bool batch_holds(const struct batch *b, const void *group, unsigned tags);
+void batch_after_tagged(struct batch *b, const void *group, unsigned tags,
+                        void (*fn)(void *arg), void *arg);
 
 /* Is an action waiting for its commit (open or committing)? */
 bool batch_is_open(const struct batch *b);

@@ -592,7 +592,7 @@ struct pending {
 	size_t before_listed;        /* the spectators' list's length (watch_listed) */
 	size_t before_told[HEARD_LISTS];   /* each audience's list's (audlist.h) */
 	struct announce_step step;   /* what it adds to the game's replay (announce.h) */
-	bool spec;                   /* spectators hear something of it (counted in pending_spec) */
+	bool spec;                   /* spectators hear something of it (GAME_TAG_SPECTATORS) */
 	bool rearmed;                /* it changed the away players' deadlines: told at the commit */
 	int before_offered[2][2];    /* struct game offered_ply before it */
 };
@@ -645,7 +645,6 @@ static void pending_committed(void *arg)
 	struct pending *p = arg;
 	struct game *g = p->g;
 	g->pending--;
-	g->pending_spec -= p->spec;
 	announce_step_commit(g->gs->srv->replays, g->gs->srv->store, &g->info, &p->step);
 	if (p->rearmed)
 		presence_tell(g);
@@ -675,7 +674,6 @@ static void pending_failed(void *arg)
 	struct pending *p = arg;
 	struct game *g = p->g;
 	g->pending--;
-	g->pending_spec -= p->spec;
 	if (p->a.seq <= g->seq) {
 		g->clock = p->before_clock;
 		g->untold_seq = 0;   /* the tries from this one on are gone */
@@ -872,7 +870,6 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	 * use (events and notice: announce_heard). */
 	unsigned heard = announce_heard(&a, &p->out);
 	p->spec = (heard & AUD_SPECTATOR) != 0;
-	g->pending_spec += p->spec;
 	p->before_clock = before_clock;
 	p->before_offer = before_offer;
 	p->before_paused = before_paused;
@@ -911,6 +908,8 @@ int game_act(struct game *g, int kind, int color, const char *text,
 
 	/* Events first, then the answer: a client holding the ok has all its events. */
 	struct batch_action *ba = batch_begin_action(g->gs->batch, &pending_ops, p, g);
+	if (p->spec)
+		batch_tag(ba, GAME_TAG_SPECTATORS);
 	int64_t clock_ms[2];
 	const int64_t *clk = game_clock_read(g, now, clock_ms);
 	for (size_t i = 0; i < p->out.n; i++)

@@ -78,10 +78,6 @@ struct game {
 	 * the store writer); game.c keeps, with each, the state before it:
 	 * what a failed commit puts back. */
 	int pending;
-	/* Of them, those spectators hear something of: a spectator's watch
-	 * waits for these only (one waiting for an opponent's hidden try timed
-	 * it for a player's second account). */
-	int pending_spec;
 	/* The last move played whose announcement is not out yet: its seq
 	 * (0: none) and when it was made.  Until its commit is done the side
 	 * to move has not been told it is its turn: the clocks stand at
@@ -127,6 +123,13 @@ struct flagged_game {
 	int64_t user[2];
 	char reason[256];
 };
+
+/* A game's actions that its spectators hear something of (batch_tag): a
+ * spectator's wait is for these only, never for one it does not hear
+ * (one waiting for an opponent's hidden try timed it for a player's second
+ * account; one waiting for every action opened so far timed a hidden try
+ * opened after the last heard one). */
+enum { GAME_TAG_SPECTATORS = 2u };
 
 struct games {
 	struct server *srv;

@@ -540,9 +540,11 @@ void watch_connection(struct games *gs, int64_t uid, bool connected)
  * replayed view so far and the live events after it meet without a gap
  * (an action in the batch was routed to the seats that existed then).
  * It goes on as in its request: charged, and able to go to the reader.
- * A spectator waits only for actions it hears something of: waiting for
- * one it does not (an icc illegal try, a draw offer) told its timing
- * (probe: 1.3 ms against 4.7 ms); the umpire hears them all.  And behind
+ * A spectator waits only for actions it hears something of, and for the
+ * commit of the newest of them, not for every action opened so far:
+ * waiting for one it does not (an icc illegal try, a draw offer) told its
+ * timing (probe: 1.3 ms against 4.7 ms); the umpire hears them all (of its
+ * game: not other games').  And behind
  * a request of its connection already waiting, whatever this one needs:
  * a connection's requests run in the order sent (dispatch.h; lifecycle
  * probe: four games, the chair's acts u20-u29 before u10-u19).
@@ -552,9 +554,11 @@ static bool must_wait(struct conn *c, const struct game *g, bool umpire, json_t 
 {
 	if (dispatch_wait_behind(c, id, req, proceed))
 		return true;
-	if ((umpire ? g->pending : g->pending_spec) == 0)
+	unsigned tags = umpire ? BATCH_TAG_ANY : GAME_TAG_SPECTATORS;
+	if (!batch_holds(g->gs->batch, g, tags))
 		return false;
-	batch_after(g->gs->batch, dispatch_later_run, dispatch_wait_first(c, id, req, proceed));
+	batch_after_tagged(g->gs->batch, g, tags, dispatch_later_run,
+	                   dispatch_wait_first(c, id, req, proceed));
 	return true;
 }
 

@@ -825,6 +825,46 @@ START_TEST(watch_waits_for_nothing_it_does_not_hear)
 }
 END_TEST
 
+/*
+ * A spectator's watch that must wait for a move it hears waits for that
+ * move's commit, not for every action opened after it: it waited for the
+ * newest turn, and so for a move of another game (or a try of its own
+ * game it does not hear) taken meanwhile, whose commit then timed it.
+ * The store, held by another process, fails game 1's move after
+ * busy_timeout; game 2's move, taken meanwhile into the next commit, is
+ * held in turn: the watch is answered while that one still waits.
+ */
+START_TEST(watch_waits_for_the_move_it_hears_alone)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 1s\n");
+	struct kp w, b, s, w2, b2;
+	players_and_watcher(d, &w, &b, &s);
+	kp_guest(d, &w2);
+	kp_guest(d, &b2);
+	int64_t g = new_game(&w, &b, "icc", false), other = new_game(&w2, &b2, "icc", false);
+	struct sqlite3 *lock = kd_lock_db(d);
+	long long mv = kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e4");
+	kt_sleep_ms(150);   /* with the writer, held */
+	long long mv2 = kc_req(w2.c, "move", "{s:I, s:s}", "game", (json_int_t)other, "move", "e4");
+	kt_sleep_ms(150);   /* in the next commit */
+	long long wt = kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)g);
+	kc_error(w.c, mv, "storage");   /* the next commit with the writer, held */
+	kc_ok(s.c, wt);
+	while (kc_next(w2.c, 0) != NULL)
+		;
+	char id[32];
+	snprintf(id, sizeof id, "\"id\":%lld,", mv2);
+	ck_assert_msg(kc_first_line(w2.c, id) < 0,
+	              "the watch was answered after another game's commit");
+	kd_unlock_db(lock);
+	kc_ok(w2.c, mv2);
+	struct kp *all[] = { &w, &b, &s, &w2, &b2 };
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+		kc_close(all[i]->c);
+	kd_stop(d);
+}
+END_TEST
+
 /* Regression (watching re-probe): an `unwatch` made while an action the
  * seat hears was being committed was answered at once, and that action's
  * events followed the ok.  It waits for the commit: the events, then the
@@ -1899,6 +1939,7 @@ static Suite *watch_suite(void)
 	tcase_add_test(tc, watch_waits_for_nothing_it_does_not_hear);
 	tcase_add_test(tc, unwatch_after_the_commit);
 	tcase_add_test(tc, spectator_requests_keep_their_order);
+	tcase_add_test(tc, watch_waits_for_the_move_it_hears_alone);
 	tcase_add_test(tc, following_players);
 	tcase_add_test(tc, follows_kept_for_an_account);
 	tcase_add_test(tc, permission_matrix);

@@ -15,6 +15,11 @@
  *                        turn's action of the same game is failed and never
  *                        written, and another game's action is written
  *                        after it, as before.
+ *   tagged_wait_is_for_the_newest_tagged  work waiting for a group's
+ *                        actions of a tag runs once the newest such action
+ *                        is committed, not after an untagged action of the
+ *                        group opened later (a spectator's wait timed an
+ *                        opponent's hidden try), and at once if none.
  * The integration suite test_batch.c checks the same hand-over from the
  * wire (one commit per turn, events before their ok, a failed commit).
  */
@@ -215,6 +220,50 @@ START_TEST(failed_turn_holds_the_next)
 }
 END_TEST
 
+static char ran[8];
+
+static void note_run(void *arg)
+{
+	size_t n = strlen(ran);
+	if (n + 1 < sizeof ran)
+		ran[n] = ((const char *)arg)[0];
+}
+
+START_TEST(tagged_wait_is_for_the_newest_tagged)
+{
+	struct act a = { .name = "game 1", .block = true };
+	struct act n = { .name = "game 1", .block = true };
+	enum { HEARD = 2u };
+
+	world_new();
+	ran[0] = '\0';
+	n.name = a.name;
+	struct batch_action *ba = batch_begin_action(b, &ops, &a, a.name);
+	batch_tag(ba, HEARD);
+	event_base_loop(srv.base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
+	ck_assert_msg(wait_flag(&a.started), "the first turn never reached the writer");
+	batch_begin_action(b, &ops, &n, n.name);   /* untagged, in the next turn */
+	ck_assert(batch_holds(b, a.name, HEARD));
+	ck_assert(!batch_holds(b, "game 2", BATCH_TAG_ANY));
+	batch_after_tagged(b, a.name, HEARD, note_run, (void *)"h");
+	batch_after_tagged(b, a.name, BATCH_TAG_ANY, note_run, (void *)"u");
+	batch_after_tagged(b, "game 2", BATCH_TAG_ANY, note_run, (void *)"o");
+	ck_assert_str_eq(ran, "o");   /* nothing of game 2: at once */
+	set_flag(&a.go);
+	loop_until(&a.committed);
+	event_base_loop(srv.base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
+	ck_assert_msg(wait_flag(&n.started), "the next turn never reached the writer");
+	ck_assert_msg(!n.committed, "the untagged action committed");
+	ck_assert_str_eq(ran, "oh");   /* after a, before n */
+	ck_assert(!batch_holds(b, a.name, HEARD));
+	set_flag(&n.go);
+	loop_until(&n.committed);
+	event_base_loop(srv.base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
+	ck_assert_str_eq(ran, "ohu");
+	world_free();
+}
+END_TEST
+
 static Suite *batch_suite(void)
 {
 	Suite *s = suite_create("batch");
@@ -223,6 +272,7 @@ static Suite *batch_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, next_turn_commits_while_sending);
 	tcase_add_test(tc, failed_turn_holds_the_next);
+	tcase_add_test(tc, tagged_wait_is_for_the_newest_tagged);
 	suite_add_tcase(s, tc);
 	return s;
 }
