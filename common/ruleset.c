@@ -587,6 +587,19 @@ static void say_squares(char *buf, size_t len, const char *who, uint64_t squares
 	}
 }
 
+unsigned ruleset_told_later(const struct ruleset *rs, const struct evlist *out)
+{
+	unsigned told = 0;
+	if (rs->illegal != ILLEGAL_COUNTED)
+		return 0;
+	for (size_t i = 0; i < out->n; i++) {
+		const struct event *e = &out->v[i];
+		if ((e->type == EV_ILLEGAL || e->type == EV_ALL_ILLEGAL) && (e->by == WHITE || e->by == BLACK))
+			told |= e->by == WHITE ? AUD_BLACK : AUD_WHITE;
+	}
+	return told;
+}
+
 void ruleset_say(const struct ruleset *rs, const struct event *e, char *buf, size_t len)
 {
 	const struct wording *w = (rs != NULL ? rs : ruleset_default())->wording;

@@ -105,4 +105,14 @@ void ruleset_names(char *out, size_t len);
  */
 void ruleset_say(const struct ruleset *rs, const struct event *e, char *buf, size_t len);
 
+/*
+ * Which players (AUD_WHITE, AUD_BLACK) are told of an action later, though
+ * none of its own events (out) reached them: nost's refused tries, whose
+ * number the opponent hears with the mover's next move (ILLEGAL_COUNTED).
+ * Their view of the game from then on depends on it (a player's PGN of a
+ * live game is made from what they heard or were told of: server/game.c).
+ */
+struct evlist;
+unsigned ruleset_told_later(const struct ruleset *rs, const struct evlist *out);
+
 #endif

@@ -468,22 +468,47 @@ void batch_hold_user(struct batch_action *a, int64_t user, struct line *msg)
 	hold(a, true, 0, user, msg);
 }
 
+/* Does t hold a live action of group carrying one of tags? */
+static bool turn_holds(const struct turn *t, const void *group, int64_t tags)
+{
+	for (size_t i = 0; t != NULL && i < t->nacts; i++)
+		if (!t->acts[i]->cancelled && t->acts[i]->group == group &&
+		    (t->acts[i]->tags & (unsigned)tags))
+			return true;
+	return false;
+}
+
+/* What a turn holds that a waiter waits for: turn_addresses (a user),
+ * turn_holds (tags). */
+typedef bool (*turn_test)(const struct turn *t, const void *group, int64_t key);
+
+static bool any_turn(const struct batch *b, turn_test in, const void *group, int64_t key)
+{
+	return in(b->open, group, key) || in(b->busy, group, key);
+}
+
+/* Turns complete in order: waiting for the newest one that holds it waits
+ * for all of them. */
+static void after_newest(struct batch *b, turn_test in, const void *group, int64_t key,
+                         void (*fn)(void *arg), void *arg)
+{
+	if (in(b->open, group, key))
+		turn_after(b->open, fn, arg);
+	else if (in(b->busy, group, key))
+		turn_after(b->busy, fn, arg);
+	else
+		fn(arg);
+}
+
 bool batch_waiting(const struct batch *b, const void *group, int64_t user)
 {
-	return turn_addresses(b->open, group, user) || turn_addresses(b->busy, group, user);
+	return any_turn(b, turn_addresses, group, user);
 }
 
 void batch_after_waiting(struct batch *b, const void *group, int64_t user,
                          void (*fn)(void *arg), void *arg)
 {
-	/* Turns complete in order: waiting for the newest one that addresses
-	 * user waits for all of them. */
-	if (turn_addresses(b->open, group, user))
-		turn_after(b->open, fn, arg);
-	else if (turn_addresses(b->busy, group, user))
-		turn_after(b->busy, fn, arg);
-	else
-		fn(arg);
+	after_newest(b, turn_addresses, group, user, fn, arg);
 }
 
 void batch_tag(struct batch_action *a, unsigned tags)
@@ -491,30 +516,15 @@ void batch_tag(struct batch_action *a, unsigned tags)
 	a->tags |= tags;
 }
 
-/* Does t hold a live action of group carrying one of tags? */
-static bool turn_holds(const struct turn *t, const void *group, unsigned tags)
-{
-	for (size_t i = 0; t != NULL && i < t->nacts; i++)
-		if (!t->acts[i]->cancelled && t->acts[i]->group == group && (t->acts[i]->tags & tags))
-			return true;
-	return false;
-}
-
 bool batch_holds(const struct batch *b, const void *group, unsigned tags)
 {
-	return turn_holds(b->open, group, tags) || turn_holds(b->busy, group, tags);
+	return any_turn(b, turn_holds, group, tags);
 }
 
 void batch_after_tagged(struct batch *b, const void *group, unsigned tags,
                         void (*fn)(void *arg), void *arg)
 {
-	/* Turns complete in order: the newest one holding such an action. */
-	if (turn_holds(b->open, group, tags))
-		turn_after(b->open, fn, arg);
-	else if (turn_holds(b->busy, group, tags))
-		turn_after(b->busy, fn, arg);
-	else
-		fn(arg);
+	after_newest(b, turn_holds, group, tags, fn, arg);
 }
 
 void batch_after(struct batch *b, void (*fn)(void *arg), void *arg)

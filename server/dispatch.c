@@ -311,6 +311,32 @@ static void refuse_rate(struct conn *c, json_t *id, enum conn_rate rate)
 
 static void queue_go_on(struct server *srv, uint64_t id);
 
+/* Does the request name a game (a "game" field in its spec)? */
+static bool about_game(const struct cmd *cmd)
+{
+	for (const struct field *f = cmd->fields; f != NULL && f->name != NULL; f++)
+		if (strcmp(f->name, "game") == 0)
+			return true;
+	return false;
+}
+
+/*
+ * A request about a game waits, before its handler runs (and so before
+ * any refusal of it), behind c's waiting requests, and for the commit of
+ * an action that addressed c's user in that game (its own, or one it
+ * hears): so a connection's requests about a game are answered in the
+ * order sent, and each sees what was sent before it (the ordering probe:
+ * a `pgn` of a live game, the chair's `record`, a `watch` behind the
+ * chair's private note, and refusals, answered before an earlier move or
+ * note).  The handler's own waits (game_cmd.c, watch.c) then apply.
+ */
+static bool game_waits(struct server *srv, const struct cmd *cmd, struct conn *c, json_t *id,
+                       json_t *req)
+{
+	return srv->game_waits != NULL && req != NULL && about_game(cmd) &&
+	       srv->game_waits(c, id, req, cmd->proceed);
+}
+
 void dispatch_line(struct conn *c, const char *line, size_t len)
 {
 	json_error_t jerr;
@@ -405,7 +431,8 @@ void dispatch_line(struct conn *c, const char *line, size_t len)
 	 * the first of it (or c had none) when it went there. */
 	srv->queue_head = rerun ? conn_id(c) : 0;
 	srv->req = &cur;
-	cmd->proceed(c, id, req);
+	if (!game_waits(srv, cmd, c, id, req))
+		cmd->proceed(c, id, req);
 	srv->req = outer;
 	srv->queue_head = head;
 	uint64_t rows = dispatch_rows_mark(srv) - mark;
@@ -575,7 +602,8 @@ static void later_run(struct conn *c, struct dispatch_later *l)
 	srv->req = line != NULL ? &cur : NULL;
 	srv->queue_head = conn_id(c);   /* the first of c's queue: behind none */
 	uint64_t mark = dispatch_rows_mark(srv);
-	l->proceed(c, l->id, l->req);
+	if (cmd == NULL || !game_waits(srv, cmd, c, l->id, l->req))
+		l->proceed(c, l->id, l->req);
 	dispatch_charge_rows(c, mark);
 	srv->queue_head = head;
 	srv->req = outer;

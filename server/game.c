@@ -140,7 +140,7 @@ static int record_actor(const struct action *a)
 	return record_actor_of(a->kind, a->color);
 }
 
-void game_record_push(struct game *g, const struct action *a)
+void game_record_push(struct game *g, const struct action *a, unsigned heard, int seq)
 {
 	_Static_assert(ACTION_TEXT_MAX - 1 <= UINT8_MAX && ACTION_KIND_COUNT <= INT8_MAX &&
 	               (uint64_t)GAME_ACTIONS_MAX * ACTION_TEXT_MAX < UINT32_MAX,
@@ -157,6 +157,13 @@ void game_record_push(struct game *g, const struct action *a)
 	                                        .kind = (int8_t)a->kind, .color = (int8_t)a->color };
 	g->ntexts += len;
 	g->record_by[record_actor(a)]++;
+	for (int col = WHITE; col <= BLACK; col++)
+		if (heard & announce_heard_aud(col)) {
+			g->heard_at[col] = xgrow(g->heard_at[col], &g->capheard[col], g->nheard[col] + 1,
+			                         sizeof *g->heard_at[col], 64);
+			g->heard_at[col][g->nheard[col]++] =
+			    (struct game_heard){ (uint32_t)(g->nacts - 1), (int32_t)seq };
+		}
 }
 
 /* Action i of g's record, whole again, into *a. */
@@ -175,6 +182,9 @@ static void record_truncate(struct game *g, size_t n)
 {
 	g->nacts = n;
 	g->ntexts = n > 0 ? g->rec[n - 1].off + g->rec[n - 1].len : 0;
+	for (int col = WHITE; col <= BLACK; col++)
+		while (g->nheard[col] > 0 && g->heard_at[col][g->nheard[col] - 1].at >= n)
+			g->nheard[col]--;
 	memset(g->record_by, 0, sizeof g->record_by);
 	for (size_t i = 0; i < n; i++)
 		g->record_by[record_actor_of(g->rec[i].kind, g->rec[i].color)]++;
@@ -372,6 +382,8 @@ static void game_free(struct game *g)
 	referee_free(g->ref);
 	free(g->rec);
 	free(g->texts);
+	free(g->heard_at[WHITE]);
+	free(g->heard_at[BLACK]);
 	free(g);
 }
 
@@ -885,7 +897,7 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		p->reason = referee_reason(g->ref);
 		p->unplayed = referee_plies(g->ref) < 2;
 	}
-	game_record_push(g, &a);
+	game_record_push(g, &a, heard | ruleset_told_later(g->rs, &p->out), g->seq + 1);
 	p->g = g;
 	p->retry = retry;
 	p->conn = c ? conn_id(c) : 0;
@@ -951,6 +963,7 @@ struct games *games_new(struct server *srv)
 {
 	struct games *gs = xcalloc(1, sizeof *gs);
 	gs->srv = srv;
+	srv->game_waits = game_request_waits;
 	gs->grace_ms = GAME_ABANDON_GRACE_MS;
 	/* Test hook: integration tests shorten the grace period without a
 	 * flag of their own; it wins over the settings, a reload's too. */
@@ -1002,6 +1015,7 @@ void games_free(struct games *gs)
 	reaper_cb(-1, 0, gs);
 	if (gs->reaper)
 		event_free(gs->reaper);
+	gs->srv->game_waits = NULL;
 	free(gs);
 }
 
@@ -1048,6 +1062,27 @@ void games_set_untimed_grace(struct games *gs, int64_t ms)
 {
 	if (gs->grace_hook_ms == 0 && ms >= 0)
 		gs->untimed_grace_ms = ms;
+}
+
+size_t games_heard_actions(struct server *srv, int64_t id, unsigned aud, struct action **out,
+                           int *through)
+{
+	const struct game *g = srv->games != NULL ? game_find(srv->games, id) : NULL;
+	*out = NULL;
+	if (g == NULL || (aud != AUD_WHITE && aud != AUD_BLACK))
+		return 0;
+	int col = aud == AUD_WHITE ? WHITE : BLACK;
+	/* The uncommitted actions are the newest (per game, actions commit in
+	 * the order they were taken: batch.h), and their seqs the last.  One
+	 * told of later is not in it before they hear what tells them. */
+	int last = g->seq - g->pending;
+	*through = g->heard_seq[col] < last ? g->heard_seq[col] : last;
+	struct action *acts = xcalloc(g->nheard[col] > 0 ? g->nheard[col] : 1, sizeof *acts);
+	size_t n = 0;
+	for (size_t k = 0; k < g->nheard[col] && g->heard_at[col][k].seq <= *through; k++)
+		record_get(g, g->heard_at[col][k].at, &acts[n++]);
+	*out = acts;
+	return n;
 }
 
 int games_heard_seq(struct server *srv, int64_t id, int color)
@@ -1182,7 +1217,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	}
 	g->seq = 1;
 	announce_heard_at(g->heard_seq, AUD_PUBLIC, 1);
-	game_record_push(g, &begin);
+	game_record_push(g, &begin, AUD_PUBLIC, 1);
 	if (clock_timed(&g->clock))
 		games_lease_extend(gs, game_lease(g), now + recover_lease_ms(game_lease(g)));
 	watch_game_started(gs, g->user);

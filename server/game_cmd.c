@@ -40,6 +40,23 @@ void game_wait_for_commit(struct conn *c, const struct game *g, json_t *id, json
 	                    dispatch_wait_first(c, id, req, proceed));
 }
 
+/* srv->game_waits (server.h): before the handler of any request naming a
+ * game.  Its order (dispatch.h), and the commit of an action that
+ * addressed its user in that game, if it is live: never one they do not
+ * hear (an opponent's private try). */
+bool game_request_waits(struct conn *c, json_t *id, json_t *req, proceed_fn proceed)
+{
+	if (dispatch_wait_behind(c, id, req, proceed))
+		return true;
+	struct games *gs = conn_server(c)->games;
+	const struct game *g =
+	    gs != NULL ? game_find(gs, json_integer_value(json_object_get(req, "game"))) : NULL;
+	if (g == NULL || g->dead || !game_user_busy(gs, g, conn_user(c)))
+		return false;
+	game_wait_for_commit(c, g, id, req, proceed);
+	return true;
+}
+
 bool game_must_wait(struct conn *c, const struct game *g, json_t *id, json_t *req,
                     proceed_fn proceed)
 {

@@ -43,6 +43,13 @@ struct game_rec {
 	int8_t color;                /* WHITE, BLACK, or -1 */
 };
 
+/* An action a player heard something of, or is told of later
+ * (ruleset_told_later): where it is in the record, and its seq. */
+struct game_heard {
+	uint32_t at;                 /* index into rec */
+	int32_t seq;
+};
+
 struct game {
 	struct games *gs;
 	struct game *next;           /* the live list, or the graveyard */
@@ -63,6 +70,11 @@ struct game {
 	size_t nacts, caprec;
 	char *texts;                 /* the texts, back to back, without NULs */
 	size_t ntexts, captexts;
+	/* For each player, the indexes into rec of the actions they heard
+	 * something of: their PGN of the game is made from these alone, at a
+	 * cost that does not count the others (games_heard_actions). */
+	struct game_heard *heard_at[2];
+	size_t nheard[2], capheard[2];
 	/* The record's actions by whose share they take (game.c record_full):
 	 * WHITE, BLACK, the spectators', the umpire's (and the server's). */
 	size_t record_by[RECORD_BY_COUNT];
@@ -253,7 +265,9 @@ int game_act(struct game *g, int kind, int color, const char *text,
 struct game *game_alloc(struct games *gs, const struct store_game *info);
 /* g joins the live games (the list and the index). */
 void games_link(struct games *gs, struct game *g);
-void game_record_push(struct game *g, const struct action *a);
+/* heard: AUD_ bits of who heard something of it or is told of it later
+ * (the players' lists: heard_at); seq: its seq. */
+void game_record_push(struct game *g, const struct action *a, unsigned heard, int seq);
 void game_flag_arm(struct game *g);
 
 /* game_restart.c: the heartbeat (a lease, recover.h), and games_recover */
@@ -286,6 +300,8 @@ void game_wait_for_commit(struct conn *c, const struct game *g, json_t *id, json
 bool game_must_wait(struct conn *c, const struct game *g, json_t *id, json_t *req,
                     proceed_fn proceed);
 bool game_conn_awaiting(const struct conn *c);
+/* srv->game_waits (server.h), set by games_new. */
+bool game_request_waits(struct conn *c, json_t *id, json_t *req, proceed_fn proceed);
 /* The live game req's "game" names if the connection's user plays in it
  * (*color theirs).  Otherwise NULL, with the one refusal every game
  * request makes: game_over for a finished game of theirs, flagged for one

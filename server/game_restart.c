@@ -273,7 +273,7 @@ static void recovered_resume(void *arg, const struct store_game *info, struct re
 	g->ref = rr->ref;
 	rr->ref = NULL;
 	for (size_t i = 0; i < rr->nacts; i++)
-		game_record_push(g, &rr->acts[i]);
+		game_record_push(g, &rr->acts[i], rr->heard[i], rr->seq[i]);
 	g->seq = rr->last_seq;
 	memcpy(g->heard_seq, rr->heard_seq, sizeof g->heard_seq);
 	g->draw_offer = rr->rec.draw_offer;

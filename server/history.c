@@ -30,6 +30,7 @@
 
 #include "action.h"
 #include "auth.h"
+#include "config.h"
 #include "conn.h"
 #include "dispatch.h"
 #include "event_json.h"
@@ -434,6 +435,9 @@ struct pgn_job {
 	unsigned aud, kind;
 	unsigned hides;              /* record_hides */
 	int last;
+	struct action *acts;         /* a player's heard actions of a live game, or NULL:
+	                              * the record through `last` */
+	size_t nacts;
 	char *text;
 	char err[256];
 };
@@ -441,7 +445,12 @@ struct pgn_job {
 static void pgn_run(void *arg, struct store *st)
 {
 	struct pgn_job *j = arg;
-	j->text = pgn_build(st, &j->h, j->game, j->last, j->aud, j->hides, j->err, sizeof j->err);
+	if (j->acts != NULL && pgn_write(&j->h, j->acts, j->nacts, j->aud, &j->text, j->err,
+	                                 sizeof j->err) != 0)
+		j->text = NULL;
+	else if (j->acts == NULL)
+		j->text = pgn_build(st, &j->h, j->game, j->last, j->aud, j->hides, j->err,
+		                    sizeof j->err);
 }
 
 static void pgn_done(void *arg, uint64_t rows)
@@ -452,10 +461,92 @@ static void pgn_done(void *arg, uint64_t rows)
 		pgn_cache_put(j->pc, j->game, j->kind, j->last, j->text);
 	else   /* the request, run again in place, answers the failure */
 		log_warnx("game=%" PRId64 " pgn: %s", j->game, j->err);
+	free(j->acts);
 	free(j);
 }
 
 static const struct reader_ops pgn_ops = { pgn_run, pgn_done };
+
+/* Answer the chunk of text from `from` (a long PGN goes in chunks, cut on
+ * UTF-8 character boundaries). */
+static void pgn_answer(struct conn *c, json_t *id, int64_t game, const char *view, const char *text,
+                       size_t from)
+{
+	size_t total = strlen(text);
+	if (from > total)
+		from = total;
+	size_t end = from + HISTORY_PGN_CHUNK < total ? from + HISTORY_PGN_CHUNK : total;
+	while (end < total && end > from && ((unsigned char)text[end] & 0xC0) == 0x80)
+		end--;
+	json_t *chunk = json_stringn(text + from, end - from);
+	if (chunk == NULL) {
+		dispatch_error(c, id, PE_INTERNAL, "the PGN could not be encoded");
+		return;
+	}
+	json_t *j = json_pack("{s:I, s:s, s:o, s:I}", "game", (json_int_t)game, "view", view,
+	                      "pgn", chunk, "total", (json_int_t)total);
+	if (end < total)
+		json_object_set_new(j, "next", json_integer((json_int_t)end));
+	dispatch_ok(c, id, j);
+}
+
+/*
+ * A player's PGN of their live game, made from the actions they heard
+ * something of (games_heard_actions), not from the record replayed through
+ * the last of them: that cost, in time and in the rows charged, the
+ * actions they had not heard in between (an opponent's refused tries, an
+ * umpire's private notes), and so told how many there were.  Charged a
+ * token for every rate_rows actions made, as the told views are.  False:
+ * the game is no longer live (the record's PGN, below).
+ */
+static bool live_pgn(struct conn *c, json_t *id, const struct store_game *g, unsigned aud,
+                     unsigned kind, const char *view, size_t from)
+{
+	struct server *srv = conn_server(c);
+	struct action *acts;
+	int through = 0;
+	size_t n = games_heard_actions(srv, g->id, aud, &acts, &through);
+	if (acts == NULL)
+		return false;
+	struct pgn_cache *pc = srv->pgns;
+	bool keep = pc != NULL && n >= PGN_CACHE_MIN;
+	const char *text = keep ? pgn_cache_get(pc, g->id, kind, through) : NULL;
+	if (text == NULL && keep && reader_wants(srv->reader, (int)n) && dispatch_can_offload(c)) {
+		/* Made off the loop into the cache; the request comes back. */
+		struct pgn_job *j = xcalloc(1, sizeof *j);
+		j->pc = pc;
+		pgn_header_of(srv->store, g, &j->h);
+		j->game = g->id;
+		j->aud = aud;
+		j->kind = kind;
+		j->last = through;
+		j->acts = acts;
+		j->nacts = n;
+		dispatch_offload(c, &pgn_ops, j, (uint64_t)n);
+		return true;
+	}
+	char *built = NULL;
+	if (text == NULL) {
+		struct pgn_header h;
+		char err[256];
+		pgn_header_of(srv->store, g, &h);
+		if (pgn_write(&h, acts, n, aud, &built, err, sizeof err) != 0) {
+			log_warnx("game=%" PRId64 " pgn: %s", g->id, err);
+			free(acts);
+			dispatch_error(c, id, PE_STORAGE, "the game could not be read");
+			return true;
+		}
+		text = built;
+		conn_rate_charge(c, (double)n / srv->cfg->rate_rows);
+	}
+	free(acts);
+	pgn_answer(c, id, g->id, view, text, from);
+	if (built != NULL && keep)
+		pgn_cache_put(pc, g->id, kind, through, built);
+	else
+		free(built);
+	return true;
+}
 
 static void cmd_pgn(struct conn *c, json_t *id, json_t *req)
 {
@@ -494,19 +585,14 @@ static void cmd_pgn(struct conn *c, json_t *id, json_t *req)
 	struct pgn_cache *pc = conn_server(c)->pgns;
 	unsigned hides = record_hides(c, &g);
 	unsigned kind = (unsigned)aud << 3 | hides;
+	if (!game_finished(&g) && (aud == AUD_WHITE || aud == AUD_BLACK) &&
+	    live_pgn(c, id, &g, (unsigned)aud, kind, view, from))
+		return;
 	int last = 0;
 	if (pc != NULL && store_game_last_seq(st, g.id, &last) != STORE_OK) {
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 		return;
 	}
-	/* A player's view of a live game is the same text whatever the other
-	 * did since they last heard anything: keyed there, an opponent's
-	 * private try changes neither the text nor how fast it is answered
-	 * (probe: a cached chunk against a rebuild on the reader thread). */
-	int heard = !game_finished(&g) && aud != AUD_UMPIRE
-	            ? games_heard_seq(conn_server(c), g.id, aud == AUD_WHITE ? WHITE : BLACK) : -1;
-	if (heard > 0 && heard < last)
-		last = heard;
 	const char *text = pc != NULL ? pgn_cache_get(pc, g.id, kind, last) : NULL;
 	if (text == NULL && pc != NULL && last >= PGN_CACHE_MIN &&
 	    reader_wants(conn_server(c)->reader, last) && dispatch_can_offload(c)) {
@@ -528,27 +614,11 @@ static void cmd_pgn(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 		return;
 	}
-	/* A long PGN goes in chunks, cut on UTF-8 character boundaries. */
-	size_t total = strlen(text);
-	if (from > total)
-		from = total;
-	size_t end = from + HISTORY_PGN_CHUNK < total ? from + HISTORY_PGN_CHUNK : total;
-	while (end < total && end > from && ((unsigned char)text[end] & 0xC0) == 0x80)
-		end--;
-	json_t *chunk = json_stringn(text + from, end - from);
+	pgn_answer(c, id, g.id, view, text, from);
 	if (built != NULL && pc != NULL && last >= PGN_CACHE_MIN)
 		pgn_cache_put(pc, g.id, kind, last, built);
 	else
 		free(built);
-	if (chunk == NULL) {
-		dispatch_error(c, id, PE_INTERNAL, "the PGN could not be encoded");
-		return;
-	}
-	json_t *j = json_pack("{s:I, s:s, s:o, s:I}", "game", (json_int_t)g.id, "view", view,
-	                      "pgn", chunk, "total", (json_int_t)total);
-	if (end < total)
-		json_object_set_new(j, "next", json_integer((json_int_t)end));
-	dispatch_ok(c, id, j);
 }
 
 static const struct field f_history[] = {

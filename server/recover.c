@@ -108,7 +108,7 @@ struct replay {
 	size_t next;                 /* first stored event not yet matched */
 	struct evlist out;
 	struct recover_result *res;
-	size_t cap;
+	size_t cap, hcap, scap;
 	int prev_seq;
 	int bad;
 	char *err;
@@ -175,10 +175,15 @@ static int replay_action(const struct store_action *a, void *arg)
 
 	struct recover_result *res = rp->res;
 	res->acts = xgrow(res->acts, &rp->cap, res->nacts + 1, sizeof *res->acts, 64);
-	res->acts[res->nacts++] = act;
-	res->last_seq = a->seq;
+	res->heard = xgrow(res->heard, &rp->hcap, res->nacts + 1, sizeof *res->heard, 64);
 	/* The start is both players' (games_start), whatever it announced. */
 	unsigned heard = act.kind == ACTION_BEGIN ? AUD_PUBLIC : announce_heard(&act, &rp->out);
+	res->heard[res->nacts] =
+	    (unsigned char)(heard | ruleset_told_later(referee_ruleset(rp->ref), &rp->out));
+	res->seq = xgrow(res->seq, &rp->scap, res->nacts + 1, sizeof *res->seq, 64);
+	res->seq[res->nacts] = a->seq;
+	res->acts[res->nacts++] = act;
+	res->last_seq = a->seq;
 	announce_heard_at(res->heard_seq, heard, a->seq);
 	res->clock_ms[WHITE] = a->clock_white_ms;
 	res->clock_ms[BLACK] = a->clock_black_ms;
@@ -201,6 +206,8 @@ void recover_result_free(struct recover_result *r)
 		return;
 	referee_free(r->ref);
 	free(r->acts);
+	free(r->heard);
+	free(r->seq);
 	result_clear(r);
 }
 
@@ -271,6 +278,8 @@ fail:
 	free(rp.stored.v);
 	referee_free(rp.ref);
 	free(out->acts);
+	free(out->heard);
+	free(out->seq);
 	result_clear(out);
 	return rc;
 }

@@ -94,6 +94,10 @@ int64_t recover_clock_ms(void);
 struct recover_result {
 	struct referee *ref;           /* owned by the caller once returned */
 	struct action *acts;           /* the applied (ok) actions, in order */
+	unsigned char *heard;          /* for each, who heard something of it or is told of
+	                                * it later (AUD_ bits: announce_heard,
+	                                * ruleset_told_later) */
+	int *seq;                      /* for each, its seq */
 	size_t nacts;
 	int last_seq;                  /* seq of the last action, 0 if none */
 	int heard_seq[HEARD_LISTS];              /* of the last action each player (and the

@@ -20,6 +20,7 @@ struct announce_cache;
 struct pgn_cache;
 struct reader;
 struct dispatch_req;
+struct json_t;
 struct connset;
 struct web;
 struct conn;
@@ -52,6 +53,12 @@ struct server {
 	const struct dispatch_req *req;  /* the request dispatch_line runs now; NULL: none */
 	uint64_t queue_head;             /* the connection whose first waiting request runs now
 	                                    (dispatch.h: behind none); 0: none */
+	/* Must c's request about a game (one with a "game" field) wait, for the
+	 * order of c's requests or for a commit?  Then it is queued (true).
+	 * The games module's (game_cmd.c), run by dispatch.c before the
+	 * request's handler; NULL: none waits there. */
+	bool (*game_waits)(struct conn *c, struct json_t *id, struct json_t *req,
+	                   void (*proceed)(struct conn *c, struct json_t *id, struct json_t *req));
 	struct conn_hook hooks[SERVER_HOOKS_MAX];  /* run in this order (conn.c) */
 	size_t nhooks;
 };

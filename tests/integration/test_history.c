@@ -296,7 +296,9 @@ START_TEST(private_try_keeps_the_pgn_cached)
 	kp_guest(d, &b);
 	kg_user_add(d, "pgnump", "umpire", "sesame-open");
 	kp_login(d, &u, "pgnump", "sesame-open");
-	int64_t game = kg_noted_game(d, &w, &b, &u, 1500);
+	/* Two notes in three public: Black's PGN is made from about 1,200
+	 * actions it heard, long enough for the reader (games_heard_actions). */
+	int64_t game = kg_noted_game(d, &w, &b, &u, 1800);
 	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e7e5"));
 	kc_ok(w.c, kc_req(w.c, "ping", NULL));
 	char *first = kg_fetch_pgn(b.c, game, "black", NULL, 0);
@@ -401,7 +403,9 @@ START_TEST(unheard_actions_cost_no_view)
 	kp_login(d, &w, "quietw", "sesame-open");
 	kp_login(d, &b, "quietb", "sesame-open");
 	kp_login(d, &u, "quietu", "sesame-open");
-	int64_t game = kg_noted_game(d, &w, &b, &u, 1500);
+	/* Two notes in three public: Black's PGN is made from about 1,200
+	 * actions it heard, long enough for the reader (games_heard_actions). */
+	int64_t game = kg_noted_game(d, &w, &b, &u, 1800);
 	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e7e5"));
 	kc_ok(w.c, kc_req(w.c, "ping", NULL));
 	json_t *before = kg_fetch_events(b.c, "game", game, NULL, NULL, 0);

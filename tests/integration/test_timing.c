@@ -383,6 +383,20 @@ static void told_only_public(json_t *events, const char *who)
 	ck_assert_msg(last, "%s: the public note is not in the view", who);
 }
 
+/* White's PGN of the live game (one chunk: nothing of the notes, which a
+ * player's PGN never carries), made from what White heard: before, from
+ * the record read and replayed through the public note, 3,000 rows
+ * charged, and the ping behind it held a minute. */
+static void pgn_of_what_was_heard(struct kc *c, int64_t game, const char *who)
+{
+	char req[128];
+	snprintf(req, sizeof req, "{\"id\":900,\"type\":\"pgn\",\"game\":%lld}", (long long)game);
+	json_t *r = with_ping(c, req);
+	const char *text = json_string_value(json_object_get(r, "pgn"));
+	ck_assert_msg(text != NULL && strstr(text, "1. e4") != NULL, "%s: %s", who, text);
+	ck_assert_msg(json_object_get(r, "next") == NULL, "%s: more than one chunk", who);
+}
+
 START_TEST(hidden_actions_cost_nothing)
 {
 	struct kd *d = kd_start(FAST);
@@ -419,6 +433,7 @@ START_TEST(hidden_actions_cost_nothing)
 	snprintf(req, sizeof req, "{\"id\":900,\"type\":\"record\",\"game\":%lld,\"view\":\"white\"}",
 	         (long long)game);
 	told_only_public(json_object_get(with_ping(w.c, req), "events"), "white's record");
+	pgn_of_what_was_heard(w.c, game, "white's pgn");
 
 	kp_guest(d, &s);
 	snprintf(req, sizeof req, "{\"id\":900,\"type\":\"watch\",\"game\":%lld}", (long long)game);
@@ -441,6 +456,7 @@ START_TEST(hidden_actions_cost_nothing)
 	snprintf(req, sizeof req, "{\"id\":900,\"type\":\"game\",\"game\":%lld}", (long long)game);
 	told_only_public(json_object_get(with_ping(again, req), "events"),
 	                 "white's game view after a restart");
+	pgn_of_what_was_heard(again, game, "white's pgn after a restart");
 
 	kc_close(again);
 	kc_close(s.c);

@@ -873,6 +873,84 @@ START_TEST(chair_requests_keep_their_order_across_games)
 }
 END_TEST
 
+/* Lines written in one write from c (ids from `first` on), each given as
+ * a printf format of the game id. */
+static void write_lines(struct kc *c, int64_t game, const char *const *fmts, size_t n)
+{
+	char batch[1024], one[256];
+	size_t len = 0;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(one, sizeof one, fmts[i], (long long)game);
+		len += (size_t)snprintf(batch + len, sizeof batch - len, "%s\n", one);
+	}
+	ck_assert_int_eq(kc_write(c, batch, len, KC_TIMEOUT_MS), 0);
+}
+
+/* c's answers to ids from..to came in that order. */
+static void answered_in_order(const struct kc *c, int from, int to, const char *who)
+{
+	long at = -1;
+	for (int i = from; i <= to; i++) {
+		char id[32];
+		snprintf(id, sizeof id, "\"id\":%d,", i);
+		long line = kc_first_line(c, id);
+		ck_assert_msg(line > at, "%s: request %d answered out of order", who, i);
+		at = line;
+	}
+}
+
+/*
+ * Regression (ordering probe): requests about a game that read it without
+ * waiting for anything of their own (a `pgn` of the live game, the chair's
+ * `record`, a seat's `watch` behind the chair's private note, a refusal)
+ * were answered at once, before the connection's action sent just before
+ * them was committed and answered, and without it.  They wait for the
+ * commit of an action that addressed their sender now, before their
+ * handler runs.  The store, held by another process, keeps both actions
+ * uncommitted while the lines are read.
+ */
+START_TEST(requests_behind_an_action_see_it)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 60s\n");
+	struct kp w, b, ump;
+	int64_t game = players_and_umpire(d, &w, &b, &ump);
+	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
+	struct sqlite3 *lock = kd_lock_db(d);
+	static const char *const black[] = {
+		"{\"id\":801,\"type\":\"move\",\"game\":%lld,\"move\":\"e7e5\"}",
+		"{\"id\":802,\"type\":\"pgn\",\"game\":%lld}",
+		"{\"id\":803,\"type\":\"record\",\"game\":%lld,\"view\":\"umpire\"}",   /* refused */
+	};
+	static const char *const chair[] = {
+		"{\"id\":811,\"type\":\"note\",\"game\":%lld,\"text\":\"A\",\"public\":false}",
+		"{\"id\":812,\"type\":\"record\",\"game\":%lld,\"view\":\"umpire\"}",
+		"{\"id\":813,\"type\":\"pgn\",\"game\":%lld,\"view\":\"umpire\"}",
+		"{\"id\":814,\"type\":\"watch\",\"game\":%lld}",
+	};
+	write_lines(b.c, game, black, 3);
+	kt_sleep_ms(150);   /* the move read: in the batch, its commit held */
+	write_lines(ump.c, game, chair, 4);
+	kt_sleep_ms(200);
+	kd_unlock_db(lock);
+	kc_ok(b.c, 801);
+	const char *pgn = json_string_value(json_object_get(kc_ok(b.c, 802), "pgn"));
+	ck_assert_msg(pgn != NULL && strstr(pgn, "1... e5") != NULL, "black's pgn without e5: %s", pgn);
+	kc_error(b.c, 803, "forbidden");
+	answered_in_order(b.c, 801, 803, "black");
+	kc_ok(ump.c, 811);
+	json_t *events = json_object_get(kc_ok(ump.c, 812), "events");
+	ck_assert_msg(has_event(events, "umpire_note", "text", "A"), "the chair's record without its note");
+	pgn = json_string_value(json_object_get(kc_ok(ump.c, 813), "pgn"));
+	ck_assert_msg(pgn != NULL && strstr(pgn, "e5") != NULL, "the chair's pgn without e5: %s", pgn);
+	kc_ok(ump.c, 814);
+	answered_in_order(ump.c, 811, 814, "the chair");
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(ump.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* An umpire request of type, well formed. */
 static long long umpire_req(struct kp *p, const char *type, int64_t game)
 {
@@ -1271,6 +1349,7 @@ static Suite *umpire_suite(void)
 	tcase_add_test(tc, chair_requests_keep_their_order);
 	tcase_add_test(tc, chair_requests_wait_behind_the_waiting);
 	tcase_add_test(tc, chair_requests_keep_their_order_across_games);
+	tcase_add_test(tc, requests_behind_an_action_see_it);
 	tcase_add_test(tc, long_record_pages);
 	tcase_add_test(tc, pairing);
 	suite_add_tcase(s, tc);

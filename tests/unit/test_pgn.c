@@ -402,6 +402,70 @@ END_TEST
 
 /* ---- round trips ------------------------------------------------------------ */
 
+/* Who heard something of each of n actions, or is told of it later
+ * (AUD_ bits), as the server counts it for a player's list (server/game.c:
+ * announce_heard and ruleset_told_later): every audience of its events, a
+ * draw's notice is the players' and the umpire's, and nost's refused tries
+ * the opponent's. */
+static void heard_of(const char *rules, const struct action *a, size_t n, unsigned char *heard,
+                     unsigned char *later)
+{
+	char err[160];
+	struct referee *r = referee_new(ruleset_find(rules), NULL, err, sizeof err);
+	ck_assert_msg(r != NULL, "%s", err);
+	struct evlist ev;
+	evlist_init(&ev);
+	referee_begin(r, &ev);
+	for (size_t i = 0; i < n; i++) {
+		evlist_clear(&ev);
+		ck_assert_int_eq(referee_apply(r, &a[i], &ev), REF_OK);
+		unsigned h = a[i].kind == ACTION_DRAW ? AUD_WHITE | AUD_BLACK | AUD_UMPIRE : 0;
+		for (size_t k = 0; k < ev.n; k++)
+			h |= ev.v[k].audience;
+		heard[i] = (unsigned char)h;
+		later[i] = (unsigned char)ruleset_told_later(ruleset_find(rules), &ev);
+	}
+	evlist_free(&ev);
+	referee_free(r);
+}
+
+/*
+ * A player's PGN of a live game is made from the actions they heard
+ * something of (server/game.c games_heard_actions), so that its cost does
+ * not count the others: it must be the text the whole record gives their
+ * view, through each action they heard.
+ */
+static void heard_alone_same_text(const char *rules, uint64_t seed, const struct game *g,
+                                  const struct pgn_header *h)
+{
+	unsigned char heard[sizeof g->a / sizeof g->a[0]], later[sizeof g->a / sizeof g->a[0]];
+	heard_of(rules, g->a, g->n, heard, later);
+	struct action *mine = calloc(g->n + 1, sizeof *mine);
+	for (int c = WHITE; c <= BLACK; c++) {
+		unsigned view = aud_of(c);
+		/* Through each action they heard (the server's `through`: the
+		 * last action heard is where their view of the live game ends). */
+		for (size_t through = 0; through <= g->n; through++) {
+			if (through > 0 && !(heard[through - 1] & view))
+				continue;
+			size_t k = 0;
+			for (size_t i = 0; i < through; i++)
+				if ((heard[i] | later[i]) & view)
+					mine[k++] = g->a[i];
+			char *all, *part, err[300];
+			ck_assert_int_eq(pgn_write(h, g->a, through, view, &all, err, sizeof err), 0);
+			ck_assert_msg(pgn_write(h, mine, k, view, &part, err, sizeof err) == 0,
+			              "%s seed %llu, %s through %zu: %s", rules, (unsigned long long)seed,
+			              audience_name(view), through, err);
+			ck_assert_msg(strcmp(all, part) == 0, "%s seed %llu, %s through %zu:\n%s\n--\n%s",
+			              rules, (unsigned long long)seed, audience_name(view), through, all, part);
+			free(all);
+			free(part);
+		}
+	}
+	free(mine);
+}
+
 static void round_trip(const char *rules, uint64_t seed)
 {
 	struct game *g = calloc(1, sizeof *g);
@@ -412,6 +476,7 @@ static void round_trip(const char *rules, uint64_t seed)
 	char *out, err[300];
 	ck_assert_msg(pgn_write(&h, g->a, g->n, AUD_UMPIRE, &out, err, sizeof err) == 0, "%s seed %llu: %s",
 	              rules, (unsigned long long)seed, err);
+	heard_alone_same_text(rules, seed, g, &h);
 	if (getenv("PGN_DUMP"))
 		fputs(out, stderr);
 	struct pgn_header h2;
