@@ -554,11 +554,6 @@ static bool must_wait(struct conn *c, const struct game *g, bool umpire, json_t 
 {
 	if (dispatch_wait_behind(c, id, req, proceed))
 		return true;
-	/* A delayed game's spectator hears an action plies after it: waiting
-	 * for its commit would time the move now (its seat is fed what is
-	 * released, which a commit releases to every seat then). */
-	if (!umpire && game_delay(g) > 0)
-		return false;
 	unsigned tags = umpire ? BATCH_TAG_ANY : GAME_TAG_SPECTATORS;
 	if (!batch_holds(g->gs->batch, g, tags))
 		return false;

@@ -865,42 +865,6 @@ START_TEST(watch_waits_for_the_move_it_hears_alone)
 }
 END_TEST
 
-/*
- * A delayed game's spectator hears a move plies after it is made: its
- * `watch` does not wait for the commit of one being made (it did, and so
- * timed the move as it was made).  The store, held by another process,
- * keeps White's move uncommitted: the watch is answered meanwhile, with
- * nothing of the move, and the stream after it is the delayed one.
- */
-START_TEST(delayed_watch_waits_for_no_move)
-{
-	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 60s\n"
-	                        "spectator_delay = 2\n");
-	struct kp w, b, s;
-	players_and_watcher(d, &w, &b, &s);
-	int64_t g = new_game(&w, &b, "icc", true);
-	struct sqlite3 *lock = kd_lock_db(d);
-	long long mv = kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e4");
-	kt_sleep_ms(150);   /* with the writer, held */
-	json_t *r = kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)g));
-	ck_assert_msg(kc_first_line(w.c, "\"event\":\"move\"") < 0, "the move was committed: no test");
-	ck_assert_int_eq(json_array_size(json_object_get(r, "events")), 0);
-	kd_unlock_db(lock);
-	kc_ok(w.c, mv);
-	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e5"));
-	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "g1f3"));
-	/* Two plies back: White's first move released, and only it. */
-	json_t *e = kc_event(s.c, "moved");
-	ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "white");
-	kc_ok(s.c, kc_req(s.c, "ping", NULL));
-	kc_no_game_event(s.c, "moved");
-	kc_close(w.c);
-	kc_close(b.c);
-	kc_close(s.c);
-	kd_stop(d);
-}
-END_TEST
-
 /* Regression (watching re-probe): an `unwatch` made while an action the
  * seat hears was being committed was answered at once, and that action's
  * events followed the ok.  It waits for the commit: the events, then the
@@ -1976,7 +1940,6 @@ static Suite *watch_suite(void)
 	tcase_add_test(tc, unwatch_after_the_commit);
 	tcase_add_test(tc, spectator_requests_keep_their_order);
 	tcase_add_test(tc, watch_waits_for_the_move_it_hears_alone);
-	tcase_add_test(tc, delayed_watch_waits_for_no_move);
 	tcase_add_test(tc, following_players);
 	tcase_add_test(tc, follows_kept_for_an_account);
 	tcase_add_test(tc, permission_matrix);
