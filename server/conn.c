@@ -675,6 +675,11 @@ bool conn_offloaded(const struct conn *c)
 	return c->offloaded;
 }
 
+bool conn_authing(const struct conn *c)
+{
+	return c->authing;
+}
+
 bool conn_take_rerun(struct conn *c)
 {
 	bool r = c->rerun;

@@ -152,6 +152,9 @@ bool conn_offload(struct conn *c, const char *line, size_t n);
  * then the connection goes on.  Nothing if it closed meanwhile. */
 void conn_offload_done(struct server *srv, uint64_t id, double tokens);
 /* Is a request of c with the reader now (conn_offload)? */
+/* Is an authentication of its request in flight (conn_auth_hold)?  Its
+ * user may change when it is done. */
+bool conn_authing(const struct conn *c);
 bool conn_offloaded(const struct conn *c);
 /* Is the request about to run the one that came back from the reader?
  * (dispatch_line asks once per request, which clears it.) */

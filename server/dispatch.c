@@ -280,14 +280,32 @@ json_t *dispatch_page_of(const json_t *req, const char *key, size_t n,
 	return j;
 }
 
-bool dispatch_role_allows(struct conn *c, json_t *id, unsigned flags)
+static bool role_permits(struct conn *c, unsigned flags)
 {
 	int role = auth_user_role(conn_server(c), conn_user(c));
-	if ((flags & CMD_ADMIN) ? role == AUTH_ROLE_ADMIN : role >= AUTH_ROLE_UMPIRE)
-		return true;
+	return (flags & CMD_ADMIN) ? role == AUTH_ROLE_ADMIN : role >= AUTH_ROLE_UMPIRE;
+}
+
+static void refuse_role(struct conn *c, json_t *id, unsigned flags)
+{
 	dispatch_error(c, id, PE_FORBIDDEN, (flags & CMD_ADMIN) ? "only admins may do this"
 	                                                         : "only umpires and admins may do this");
+}
+
+bool dispatch_role_allows(struct conn *c, json_t *id, unsigned flags)
+{
+	if (role_permits(c, flags))
+		return true;
+	refuse_role(c, id, flags);
 	return false;
+}
+
+/* A request its sender's role does not allow, refused in its turn
+ * (dispatch_line). */
+static void refused_role(struct conn *c, json_t *id, json_t *req)
+{
+	const struct cmd *cmd = find_cmd(json_string_value(json_object_get(req, "type")));
+	refuse_role(c, id, cmd != NULL ? cmd->flags : CMD_UMPIRE);
 }
 
 /* A line of spaces, tabs and carriage returns: a `\r` is blank too, as the
@@ -331,10 +349,37 @@ static bool about_game(const struct cmd *cmd)
  * note).  The handler's own waits (game_cmd.c, watch.c) then apply.
  */
 static bool game_waits(struct server *srv, const struct cmd *cmd, struct conn *c, json_t *id,
-                       json_t *req)
+                       json_t *req, dispatch_proceed_fn proceed)
 {
 	return srv->game_waits != NULL && req != NULL && about_game(cmd) &&
-	       srv->game_waits(c, id, req, cmd->proceed);
+	       srv->game_waits(c, id, req, proceed);
+}
+
+/*
+ * Run a request's handler (proceed; cmd NULL: a login's game states) for c
+ * as the request cur (srv->req, NULL: none), the first of c's queue when
+ * head (behind none: dispatch.h), after srv->game_waits: the rows of
+ * records it reads are charged to c, and one not flagged CMD_REPLAYS that
+ * reads many is logged.
+ */
+static void run_handler(struct conn *c, const struct cmd *cmd, dispatch_proceed_fn proceed,
+                        json_t *id, json_t *req, const struct dispatch_req *cur, bool head)
+{
+	struct server *srv = conn_server(c);
+	const struct dispatch_req *outer = srv->req;
+	uint64_t outer_head = srv->queue_head;
+	uint64_t mark = dispatch_rows_mark(srv);
+	srv->queue_head = head ? conn_id(c) : 0;
+	srv->req = cur;
+	if (cmd == NULL || !game_waits(srv, cmd, c, id, req, proceed))
+		proceed(c, id, req);
+	srv->req = outer;
+	srv->queue_head = outer_head;
+	uint64_t rows = dispatch_rows_mark(srv) - mark;
+	if (cmd != NULL && !(cmd->flags & CMD_REPLAYS) && rows > DISPATCH_UNMARKED_ROWS)
+		log_warnx("dispatch: %s read %llu rows of records and %s", cmd->type,
+		          (unsigned long long)rows, DISPATCH_UNMARKED_LOG);
+	dispatch_charge_rows(c, mark);
 }
 
 void dispatch_line(struct conn *c, const char *line, size_t len)
@@ -413,8 +458,15 @@ void dispatch_line(struct conn *c, const char *line, size_t len)
 			dispatch_error(c, id, PE_NOT_LOGGED_IN, "log in first");
 		goto out;
 	}
-	if ((cmd->flags & (CMD_UMPIRE | CMD_ADMIN)) && !dispatch_role_allows(c, id, cmd->flags))
+	if ((cmd->flags & (CMD_UMPIRE | CMD_ADMIN)) && !role_permits(c, cmd->flags)) {
+		/* Refused before its fields are read (the refusal names nothing
+		 * of a game), but in its turn: behind what the connection sent
+		 * before about the same game (re-probe: a player's clock_pause
+		 * refused before their move was answered). */
+		struct dispatch_req cur = { line, len, rerun, false };
+		run_handler(c, cmd, refused_role, id, req, &cur, rerun);
 		goto out;
+	}
 	if (check_fields(cmd, req, msg, sizeof msg) != 0) {
 		dispatch_error(c, id, PE_BAD_REQUEST, "%s", msg);
 		goto out;
@@ -422,27 +474,15 @@ void dispatch_line(struct conn *c, const char *line, size_t len)
 	if ((cmd->flags & CMD_REPLAYS) && !rerun && conn_defer_replay(c, line, len))
 		goto out;
 	log_debug("conn=%llu request type=%s", (unsigned long long)conn_id(c), cmd->type);
-	struct server *srv = conn_server(c);
-	uint64_t mark = dispatch_rows_mark(srv);
 	struct dispatch_req cur = { line, len, rerun, (cmd->flags & CMD_REPLAYS) != 0 };
-	const struct dispatch_req *outer = srv->req;
-	uint64_t head = srv->queue_head;
 	/* A fresh line is behind c's queue; one back from the reader was
 	 * the first of it (or c had none) when it went there. */
-	srv->queue_head = rerun ? conn_id(c) : 0;
-	srv->req = &cur;
-	if (!game_waits(srv, cmd, c, id, req))
-		cmd->proceed(c, id, req);
-	srv->req = outer;
-	srv->queue_head = head;
-	uint64_t rows = dispatch_rows_mark(srv) - mark;
-	if (!(cmd->flags & CMD_REPLAYS) && rows > DISPATCH_UNMARKED_ROWS)
-		log_warnx("dispatch: %s read %llu rows of records and %s", cmd->type,
-		          (unsigned long long)rows, DISPATCH_UNMARKED_LOG);
-	dispatch_charge_rows(c, mark);
-	if (rerun)
-		queue_go_on(srv, conn_id(c));   /* what was queued behind it */
+	run_handler(c, cmd, cmd->proceed, id, req, &cur, rerun);
 out:
+	/* Back from the reader, run or refused: what was queued behind it goes
+	 * on (code review: a rerun refused "log in first" left it stranded). */
+	if (rerun)
+		queue_go_on(conn_server(c), conn_id(c));
 	json_decref(req);
 }
 
@@ -479,8 +519,12 @@ static const struct reader_ops offload_ops = { offload_run, offload_done };
 bool dispatch_can_offload(const struct conn *c)
 {
 	const struct server *srv = conn_server((struct conn *)c);
+	/* Not while a login of the connection is being checked: the request
+	 * comes back as a line and would run as whoever it logged in as (code
+	 * review: a queued request, run when its commit was done, behind a
+	 * login sent after it). */
 	return srv->reader != NULL && srv->req != NULL && srv->req->replays && !srv->req->rerun &&
-	       !conn_offloaded(c);
+	       !conn_offloaded(c) && !conn_authing(c);
 }
 
 /* ---- a connection's queue of waiting requests (dispatch.h) ---- */
@@ -539,10 +583,17 @@ struct dispatch_later *dispatch_wait_first(struct conn *c, json_t *id, json_t *r
                                            dispatch_proceed_fn proceed)
 {
 	struct dispatch_later **q = conn_queue(c);
+	if (*q != NULL && (*q)->armed) {
+		/* Not reached (only the first is armed, and a request that runs
+		 * as the first was taken off): behind it, then, not a second. */
+		log_warnx("dispatch: conn=%llu has a first request waiting already",
+		          (unsigned long long)conn_id(c));
+		while (*q != NULL)
+			q = &(*q)->next;
+		*q = later_new(c, id, req, proceed);
+		return NULL;
+	}
 	struct dispatch_later *l = later_new(c, id, req, proceed);
-	if (*q != NULL && (*q)->armed)
-		fatalx("dispatch: conn=%llu has a first request waiting already",
-		       (unsigned long long)conn_id(c));
 	l->armed = true;
 	l->next = *q;
 	*q = l;
@@ -581,32 +632,24 @@ void dispatch_queue_free(struct conn *c)
 /* Run l, taken off c's queue, as dispatch_line would have run it. */
 static void later_run(struct conn *c, struct dispatch_later *l)
 {
-	struct server *srv = l->srv;
 	if (conn_user(c) != l->user) {
 		/* The connection logged out, or in as another account, while the
 		 * request waited (a `guest` or `logout` sent behind it runs at
 		 * once): it is not run as someone it was not sent by (probe: a
-		 * `games` behind which a `guest` ran answered the guest's). */
-		dispatch_error(c, l->id, PE_NOT_LOGGED_IN,
-		               "the account that sent this is no longer logged in here");
+		 * `games` behind which a `guest` ran answered the guest's).  A
+		 * login's game states go with their login, unanswered. */
+		if (l->req != NULL)
+			dispatch_error(c, l->id, PE_NOT_LOGGED_IN,
+			               "the account that sent this is no longer logged in here");
 		return;
 	}
-	const struct dispatch_req *outer = srv->req;
-	uint64_t head = srv->queue_head;
 	const struct cmd *cmd =
 	    l->req != NULL ? find_cmd(json_string_value(json_object_get(l->req, "type"))) : NULL;
 	/* Its line again, to be kept first if it goes to the reader. */
 	char *line = cmd != NULL ? json_dumps(l->req, JSON_COMPACT) : NULL;
 	struct dispatch_req cur = { line, line != NULL ? strlen(line) : 0, l->rerun,
 		                    cmd != NULL && (cmd->flags & CMD_REPLAYS) };
-	srv->req = line != NULL ? &cur : NULL;
-	srv->queue_head = conn_id(c);   /* the first of c's queue: behind none */
-	uint64_t mark = dispatch_rows_mark(srv);
-	if (cmd == NULL || !game_waits(srv, cmd, c, l->id, l->req))
-		l->proceed(c, l->id, l->req);
-	dispatch_charge_rows(c, mark);
-	srv->queue_head = head;
-	srv->req = outer;
+	run_handler(c, cmd, l->proceed, l->id, l->req, line != NULL ? &cur : NULL, true);
 	free(line);
 }
 
@@ -639,10 +682,14 @@ void dispatch_later_run(void *later)
 		later_free(l);   /* closed: its queue went with it */
 		return;
 	}
-	if (*conn_queue(c) != l)
-		fatalx("dispatch: conn=%llu's waiting request is not its first",
-		       (unsigned long long)id);
-	*conn_queue(c) = l->next;
+	struct dispatch_later **q = conn_queue(c);
+	while (*q != NULL && *q != l)
+		q = &(*q)->next;
+	if (*q == NULL) {   /* detached (its queue dropped): not run */
+		later_free(l);
+		return;
+	}
+	*q = l->next;
 	if (conn_closing(c))
 		queue_drop(c);
 	else

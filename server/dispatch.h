@@ -187,7 +187,8 @@ void dispatch_offload(struct conn *c, const struct reader_ops *ops, void *arg, u
  * order sent (PROTOCOL.md), whatever each of them waits for.  Only the
  * first of the queue waits for a commit: dispatch_wait_first() puts it
  * there and the caller arms it, handing dispatch_later_run() to the batch
- * (batch_after*).  Every other one waits behind it: dispatch_behind()
+ * (batch_after*); NULL: it is behind another after all (not reached), and
+ * nothing is armed.  Every other one waits behind it: dispatch_behind()
  * says a request must (a request of c's is queued), dispatch_wait_behind()
  * queues it, and nothing else holds it.  When the first has run, the next
  * runs, as dispatch_line would have run it, and so on, until one must

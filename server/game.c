@@ -1064,25 +1064,35 @@ void games_set_untimed_grace(struct games *gs, int64_t ms)
 		gs->untimed_grace_ms = ms;
 }
 
-size_t games_heard_actions(struct server *srv, int64_t id, unsigned aud, struct action **out,
-                           int *through)
+int games_heard_actions(struct server *srv, int64_t id, unsigned aud, int *through, size_t *n,
+                        struct action **out)
 {
 	const struct game *g = srv->games != NULL ? game_find(srv->games, id) : NULL;
-	*out = NULL;
 	if (g == NULL || (aud != AUD_WHITE && aud != AUD_BLACK))
-		return 0;
+		return -1;
 	int col = aud == AUD_WHITE ? WHITE : BLACK;
 	/* The uncommitted actions are the newest (per game, actions commit in
 	 * the order they were taken: batch.h), and their seqs the last.  One
 	 * told of later is not in it before they hear what tells them. */
 	int last = g->seq - g->pending;
 	*through = g->heard_seq[col] < last ? g->heard_seq[col] : last;
-	struct action *acts = xcalloc(g->nheard[col] > 0 ? g->nheard[col] : 1, sizeof *acts);
-	size_t n = 0;
-	for (size_t k = 0; k < g->nheard[col] && g->heard_at[col][k].seq <= *through; k++)
-		record_get(g, g->heard_at[col][k].at, &acts[n++]);
-	*out = acts;
-	return n;
+	/* The list is in seq order: how many are through it, found by halves
+	 * (a cached text's chunk costs no more than that). */
+	size_t lo = 0, hi = g->nheard[col];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (g->heard_at[col][mid].seq <= *through)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*n = lo;
+	if (out != NULL) {
+		*out = xcalloc(lo > 0 ? lo : 1, sizeof **out);
+		for (size_t k = 0; k < lo; k++)
+			record_get(g, g->heard_at[col][k].at, &(*out)[k]);
+	}
+	return 0;
 }
 
 int games_heard_seq(struct server *srv, int64_t id, int color)

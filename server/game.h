@@ -82,17 +82,17 @@ size_t games_live_count(const struct games *g);
  * of (game_priv.h heard_seq), or -1 if the game is not live. */
 int games_heard_seq(struct server *srv, int64_t id, int color);
 /* The committed actions of live game `id` that a player (aud: AUD_WHITE or
- * AUD_BLACK) heard something of, in order, into *out (a new array, the
- * caller's to free): how many; 0 with *out NULL if the game is not live.
- * *through: the seq of the last committed action they heard anything of
- * (heard_seq), the PGN cache's key.  Their PGN is the player's PGN of the
- * record through it
- * (the actions they did not hear change nothing they were told: test_pgn),
- * made without the actions they did not hear, whose number its cost and
- * its rows told (history.c). */
+ * AUD_BLACK) heard something of, or was told of since (ruleset_told_later),
+ * through *through: the seq of the last committed action they heard
+ * anything of (heard_seq), the PGN cache's key.  *n: how many; with out,
+ * they are copied, in order, into *out (a new array, the caller's to
+ * free).  0, or -1 if the game is not live.  Their PGN is the player's
+ * PGN of the record through *through (the actions they did not hear change
+ * nothing they were told: test_pgn), made without the actions they did
+ * not hear, whose number its cost and its rows told (history.c). */
 struct action;
-size_t games_heard_actions(struct server *srv, int64_t id, unsigned aud, struct action **out,
-                           int *through);
+int games_heard_actions(struct server *srv, int64_t id, unsigned aud, int *through, size_t *n,
+                        struct action **out);
 /* The player of `color` of live game `id` (c's user) reads their own
  * `record` of it: the page from `from` of what they were told (audlist.h)
  * into j, charged to c (1), as their `game` view is; the request waits for

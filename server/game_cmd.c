@@ -36,8 +36,9 @@ void game_wait_for_commit(struct conn *c, const struct game *g, json_t *id, json
 	if (dispatch_wait_behind(c, id, req, proceed))
 		return;
 	struct games *gs = conn_server(c)->games;
-	batch_after_waiting(gs->batch, g, conn_user(c), dispatch_later_run,
-	                    dispatch_wait_first(c, id, req, proceed));
+	struct dispatch_later *l = dispatch_wait_first(c, id, req, proceed);
+	if (l != NULL)
+		batch_after_waiting(gs->batch, g, conn_user(c), dispatch_later_run, l);
 }
 
 /* srv->game_waits (server.h): before the handler of any request naming a
@@ -46,15 +47,12 @@ void game_wait_for_commit(struct conn *c, const struct game *g, json_t *id, json
  * hear (an opponent's private try). */
 bool game_request_waits(struct conn *c, json_t *id, json_t *req, proceed_fn proceed)
 {
-	if (dispatch_wait_behind(c, id, req, proceed))
-		return true;
 	struct games *gs = conn_server(c)->games;
 	const struct game *g =
 	    gs != NULL ? game_find(gs, json_integer_value(json_object_get(req, "game"))) : NULL;
-	if (g == NULL || g->dead || !game_user_busy(gs, g, conn_user(c)))
-		return false;
-	game_wait_for_commit(c, g, id, req, proceed);
-	return true;
+	if (g == NULL || g->dead)
+		return dispatch_wait_behind(c, id, req, proceed);
+	return game_must_wait(c, g, id, req, proceed);
 }
 
 bool game_must_wait(struct conn *c, const struct game *g, json_t *id, json_t *req,

@@ -503,14 +503,16 @@ static bool live_pgn(struct conn *c, json_t *id, const struct store_game *g, uns
                      unsigned kind, const char *view, size_t from)
 {
 	struct server *srv = conn_server(c);
-	struct action *acts;
+	struct action *acts = NULL;
 	int through = 0;
-	size_t n = games_heard_actions(srv, g->id, aud, &acts, &through);
-	if (acts == NULL)
+	size_t n = 0;
+	if (games_heard_actions(srv, g->id, aud, &through, &n, NULL) != 0)
 		return false;
 	struct pgn_cache *pc = srv->pgns;
 	bool keep = pc != NULL && n >= PGN_CACHE_MIN;
 	const char *text = keep ? pgn_cache_get(pc, g->id, kind, through) : NULL;
+	if (text == NULL)   /* made from them: a copy */
+		games_heard_actions(srv, g->id, aud, &through, &n, &acts);
 	if (text == NULL && keep && reader_wants(srv->reader, (int)n) && dispatch_can_offload(c)) {
 		/* Made off the loop into the cache; the request comes back. */
 		struct pgn_job *j = xcalloc(1, sizeof *j);

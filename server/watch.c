@@ -557,8 +557,9 @@ static bool must_wait(struct conn *c, const struct game *g, bool umpire, json_t 
 	unsigned tags = umpire ? BATCH_TAG_ANY : GAME_TAG_SPECTATORS;
 	if (!batch_holds(g->gs->batch, g, tags))
 		return false;
-	batch_after_tagged(g->gs->batch, g, tags, dispatch_later_run,
-	                   dispatch_wait_first(c, id, req, proceed));
+	struct dispatch_later *l = dispatch_wait_first(c, id, req, proceed);
+	if (l != NULL)
+		batch_after_tagged(g->gs->batch, g, tags, dispatch_later_run, l);
 	return true;
 }
 
