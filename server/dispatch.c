@@ -300,6 +300,21 @@ bool dispatch_role_allows(struct conn *c, json_t *id, unsigned flags)
 	return false;
 }
 
+/* A request about a game, its fields checked when its turn comes
+ * (dispatch_line), then its handler. */
+static void checked_run(struct conn *c, json_t *id, json_t *req)
+{
+	const struct cmd *cmd = find_cmd(json_string_value(json_object_get(req, "type")));
+	char msg[256];
+	if (cmd == NULL)
+		return;
+	if (check_fields(cmd, req, msg, sizeof msg) != 0) {
+		dispatch_error(c, id, PE_BAD_REQUEST, "%s", msg);
+		return;
+	}
+	cmd->proceed(c, id, req);
+}
+
 /* A request its sender's role does not allow, refused in its turn
  * (dispatch_line). */
 static void refused_role(struct conn *c, json_t *id, json_t *req)
@@ -467,7 +482,10 @@ void dispatch_line(struct conn *c, const char *line, size_t len)
 		run_handler(c, cmd, refused_role, id, req, &cur, rerun);
 		goto out;
 	}
-	if (check_fields(cmd, req, msg, sizeof msg) != 0) {
+	/* A request about a game has its fields checked in its turn too
+	 * (checked_run), so that even a bad one is answered in order. */
+	bool in_turn = about_game(cmd);
+	if (!in_turn && check_fields(cmd, req, msg, sizeof msg) != 0) {
 		dispatch_error(c, id, PE_BAD_REQUEST, "%s", msg);
 		goto out;
 	}
@@ -477,7 +495,7 @@ void dispatch_line(struct conn *c, const char *line, size_t len)
 	struct dispatch_req cur = { line, len, rerun, (cmd->flags & CMD_REPLAYS) != 0 };
 	/* A fresh line is behind c's queue; one back from the reader was
 	 * the first of it (or c had none) when it went there. */
-	run_handler(c, cmd, cmd->proceed, id, req, &cur, rerun);
+	run_handler(c, cmd, in_turn ? checked_run : cmd->proceed, id, req, &cur, rerun);
 out:
 	/* Back from the reader, run or refused: what was queued behind it goes
 	 * on (code review: a rerun refused "log in first" left it stranded). */

@@ -903,7 +903,7 @@ static void answered_in_order(const struct kc *c, int from, int to, const char *
  * Regression (ordering probe): requests about a game that read it without
  * waiting for anything of their own (a `pgn` of the live game, the chair's
  * `record`, a seat's `watch` behind the chair's private note, a refusal,
- * one for the sender's role too)
+ * one for the sender's role or a bad field too)
  * were answered at once, before the connection's action sent just before
  * them was committed and answered, and without it.  They wait for the
  * commit of an action that addressed their sender now, before their
@@ -922,6 +922,7 @@ START_TEST(requests_behind_an_action_see_it)
 		"{\"id\":802,\"type\":\"pgn\",\"game\":%lld}",
 		"{\"id\":803,\"type\":\"record\",\"game\":%lld,\"view\":\"umpire\"}",   /* refused */
 		"{\"id\":804,\"type\":\"clock_pause\",\"game\":%lld,\"reason\":\"r\"}",  /* the role */
+		"{\"id\":805,\"type\":\"game\",\"game\":%lld,\"from\":\"x\"}",   /* a bad field */
 	};
 	static const char *const chair[] = {
 		"{\"id\":811,\"type\":\"note\",\"game\":%lld,\"text\":\"A\",\"public\":false}",
@@ -929,7 +930,7 @@ START_TEST(requests_behind_an_action_see_it)
 		"{\"id\":813,\"type\":\"pgn\",\"game\":%lld,\"view\":\"umpire\"}",
 		"{\"id\":814,\"type\":\"watch\",\"game\":%lld}",
 	};
-	write_lines(b.c, game, black, 4);
+	write_lines(b.c, game, black, 5);
 	kt_sleep_ms(150);   /* the move read: in the batch, its commit held */
 	write_lines(ump.c, game, chair, 4);
 	kt_sleep_ms(200);
@@ -939,7 +940,8 @@ START_TEST(requests_behind_an_action_see_it)
 	ck_assert_msg(pgn != NULL && strstr(pgn, "1... e5") != NULL, "black's pgn without e5: %s", pgn);
 	kc_error(b.c, 803, "forbidden");
 	kc_error(b.c, 804, "forbidden");
-	answered_in_order(b.c, 801, 804, "black");
+	kc_error(b.c, 805, "bad_request");
+	answered_in_order(b.c, 801, 805, "black");
 	kc_ok(ump.c, 811);
 	json_t *events = json_object_get(kc_ok(ump.c, 812), "events");
 	ck_assert_msg(has_event(events, "umpire_note", "text", "A"), "the chair's record without its note");
