@@ -561,8 +561,16 @@ static bool must_wait(struct conn *c)
 {
 	if (c->rerun)
 		return false;
-	if (c->held || c->offloaded || c->authing)
+	if (c->held || c->offloaded || c->authing || c->queue_full)
 		return true;
+	if (dispatch_queue_full(c)) {
+		/* Its requests wait in the kernel's buffer, not in ours. */
+		c->queue_full = true;
+		bufferevent_disable(c->bev, EV_READ);
+		log_debug("conn=%llu input waits: its queue of waiting requests is full",
+		          (unsigned long long)c->id);
+		return true;
+	}
 	if (!c->owing)
 		return false;
 	refill(c);
@@ -678,6 +686,15 @@ bool conn_offloaded(const struct conn *c)
 bool conn_authing(const struct conn *c)
 {
 	return c->authing;
+}
+
+void conn_queue_room(struct conn *c)
+{
+	if (!c->queue_full || dispatch_queue_full(c))
+		return;
+	c->queue_full = false;
+	if (c->state == CS_OPEN && !c->closing && !c->held && !c->offloaded && !c->authing)
+		go_on(c);
 }
 
 bool conn_take_rerun(struct conn *c)
@@ -1004,7 +1021,8 @@ static void go_on(struct conn *c)
 	c->last_rx = mstime_mono();   /* the wait was ours, not the peer's silence */
 	if (c->held_in != NULL)
 		lines_from(c, c->held_in);
-	if (c->state != CS_OPEN || c->closing || c->held || c->offloaded || c->authing)
+	if (c->state != CS_OPEN || c->closing || c->held || c->offloaded || c->authing ||
+	    c->queue_full)
 		return;
 	bufferevent_enable(c->bev, EV_READ);
 	if (evbuffer_get_length(bufferevent_get_input(c->bev)) > 0)

@@ -152,6 +152,9 @@ bool conn_offload(struct conn *c, const char *line, size_t n);
  * then the connection goes on.  Nothing if it closed meanwhile. */
 void conn_offload_done(struct server *srv, uint64_t id, double tokens);
 /* Is a request of c with the reader now (conn_offload)? */
+/* c's queue of waiting requests has room again (dispatch.c): its input,
+ * stopped while the queue was full, goes on. */
+void conn_queue_room(struct conn *c);
 /* Is an authentication of its request in flight (conn_auth_hold)?  Its
  * user may change when it is done. */
 bool conn_authing(const struct conn *c);

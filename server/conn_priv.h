@@ -49,6 +49,8 @@ struct conn {
 	bool authing;              /* an authentication job of its request is in flight
 	                              (conn_auth_hold): input neither read nor run */
 	struct dispatch_later *queue; /* its requests waiting, in order (dispatch.h) */
+	bool queue_full;           /* that queue is full (DISPATCH_QUEUE_MAX): input neither
+	                              read nor run until it has room (conn_queue_room) */
 	bool closing;              /* conn_close waits for the commits of what it took:
 	                              input neither read nor run, then closed */
 	char closing_why[96];      /* the reason the close will log */

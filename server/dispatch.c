@@ -619,6 +619,15 @@ struct dispatch_later *dispatch_wait_first(struct conn *c, json_t *id, json_t *r
 	return l;
 }
 
+bool dispatch_queue_full(const struct conn *c)
+{
+	size_t n = 0;
+	for (const struct dispatch_later *l = *conn_queue((struct conn *)c); l && n < DISPATCH_QUEUE_MAX;
+	     l = l->next)
+		n++;
+	return n >= DISPATCH_QUEUE_MAX;
+}
+
 bool dispatch_waits_with(const struct conn *c, dispatch_proceed_fn proceed)
 {
 	for (const struct dispatch_later *l = *conn_queue((struct conn *)c); l; l = l->next)
@@ -688,6 +697,9 @@ static void queue_go_on(struct server *srv, uint64_t id)
 		later_run(c, l);
 		later_free(l);
 	}
+	/* Room again: its input goes on (it stopped at DISPATCH_QUEUE_MAX). */
+	if ((c = conn_find(srv, id)) != NULL)
+		conn_queue_room(c);
 }
 
 void dispatch_later_run(void *later)

@@ -214,6 +214,12 @@ void dispatch_offload(struct conn *c, const struct reader_ops *ops, void *arg, u
  */
 struct dispatch_later;
 typedef void (*dispatch_proceed_fn)(struct conn *c, json_t *id, json_t *req);
+/* A connection's requests waiting at most: with this many queued, its
+ * input is neither read nor run until one has run (conn.c; about 750
+ * bytes a request: a client pipelining behind a commit held by a slow
+ * disk grew the daemon by 15 MB for 20,000, hostile-input probe). */
+#define DISPATCH_QUEUE_MAX 256
+bool dispatch_queue_full(const struct conn *c);
 bool dispatch_behind(struct conn *c);
 bool dispatch_wait_behind(struct conn *c, json_t *id, json_t *req, dispatch_proceed_fn proceed);
 struct dispatch_later *dispatch_wait_first(struct conn *c, json_t *id, json_t *req,

@@ -25,6 +25,7 @@
 
 #include "check_main.h"
 #include "conn.h"   /* CONN_REFUSE_EXTRA, CONN_LOG_BURST */
+#include "dispatch.h"   /* DISPATCH_QUEUE_MAX */
 #include "listener.h"   /* LISTENER_KEEPIDLE_S */
 #include "harness.h"
 #include "harness_game.h"
@@ -368,6 +369,51 @@ START_TEST(test_close_runs_nothing_more)
 	json_t *v = kc_ok(b.c, kc_req(b.c, "game", "{s:I}", "game", (json_int_t)game));
 	ck_assert_str_eq(json_string_value(json_object_get(v, "to_move")), "black");
 	ck_assert(!kc_saw(b.c, "unsaid"));
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * A connection's queue of waiting requests is bounded (hostile-input
+ * probe: 20,000 pipelined behind a move whose commit a locked database
+ * held grew kriegd by 15 MB): at DISPATCH_QUEUE_MAX its input is not read
+ * until the queue has room, and then every request is answered, in the
+ * order sent.
+ */
+#define QUEUED_VIEWS (DISPATCH_QUEUE_MAX + 150)
+START_TEST(test_queue_bounded)
+{
+	struct kd *d = kd_start("busy_timeout = 60s\nrate_limit = 100000\nrate_burst = 100000\n"
+	                        "log_level = debug\n");
+	struct kp w, b;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	int64_t game = kg_new_game(&w, &b);
+	struct sqlite3 *lock = kd_lock_db(d);
+	long long mv = kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e4");
+	kt_sleep_ms(200);   /* taken, its commit held */
+	static char batch[QUEUED_VIEWS * 64];
+	size_t len = 0;
+	for (int i = 0; i < QUEUED_VIEWS; i++)
+		len += (size_t)snprintf(batch + len, sizeof batch - len,
+		                        "{\"id\":%d,\"type\":\"game\",\"game\":%lld}\n", 5000 + i,
+		                        (long long)game);
+	ck_assert_int_eq(kc_write(w.c, batch, len, KC_TIMEOUT_MS), 0);
+	ck_assert(kd_log_wait(d, "its queue of waiting requests is full", 5000));
+	kd_unlock_db(lock);
+	kc_ok(w.c, mv);
+	long at = kc_first_line(w.c, "\"event\":\"move\"");
+	for (int i = 0; i < QUEUED_VIEWS; i++) {
+		json_t *v = kc_ok(w.c, 5000 + i);
+		ck_assert_str_eq(json_string_value(json_object_get(v, "to_move")), "black");
+		char id[32];
+		snprintf(id, sizeof id, "\"id\":%d,", 5000 + i);
+		long line = kc_first_line(w.c, id);
+		ck_assert_msg(line > at, "view %d answered out of order", i);
+		at = line;
+	}
 	kc_close(w.c);
 	kc_close(b.c);
 	kd_stop(d);
@@ -1771,6 +1817,7 @@ static Suite *transport_suite(void)
 	tcase_add_test(tc, test_emfile_pause);
 	tcase_add_test(tc, test_stop_with_clients);
 	tcase_add_test(tc, test_restart_reuses_certificate);
+	tcase_add_test(tc, test_queue_bounded);
 	suite_add_tcase(s, tc);
 	return s;
 }
