@@ -333,6 +333,20 @@ START_TEST(test_close_answers_what_it_took)
 }
 END_TEST
 
+/* Two guests' game in d, and White's e4 taken with its commit held by
+ * another process's lock (*lock; kd_unlock_db lets it go): its request id. */
+static long long held_move(struct kd *d, struct kp *w, struct kp *b, int64_t *game,
+                           struct sqlite3 **lock)
+{
+	kp_guest(d, w);
+	kp_guest(d, b);
+	*game = kg_new_game(w, b);
+	*lock = kd_lock_db(d);
+	long long mv = kc_req(w->c, "move", "{s:I, s:s}", "game", (json_int_t)*game, "move", "e4");
+	kt_sleep_ms(200);   /* taken, its commit held */
+	return mv;
+}
+
 /*
  * What a connection being closed had not run is not run: White's move
  * awaits its commit (the store held by another process), White's words
@@ -345,12 +359,9 @@ START_TEST(test_close_runs_nothing_more)
 {
 	struct kd *d = kd_start("busy_timeout = 60s\n");
 	struct kp w, b;
-	kp_guest(d, &w);
-	kp_guest(d, &b);
-	int64_t game = kg_new_game(&w, &b);
-	struct sqlite3 *lock = kd_lock_db(d);
-	long long mv = kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e4");
-	kt_sleep_ms(200);   /* taken, its commit held */
+	int64_t game;
+	struct sqlite3 *lock;
+	long long mv = held_move(d, &w, &b, &game, &lock);
 	long long say = kc_req(w.c, "say", "{s:I, s:s}", "game", (json_int_t)game, "text", "unsaid");
 	kt_sleep_ms(200);   /* waits for the move's commit */
 	char *big = malloc(PROTO_LINE_MAX + 2);
@@ -388,12 +399,9 @@ START_TEST(test_queue_bounded)
 	struct kd *d = kd_start("busy_timeout = 60s\nrate_limit = 100000\nrate_burst = 100000\n"
 	                        "log_level = debug\n");
 	struct kp w, b;
-	kp_guest(d, &w);
-	kp_guest(d, &b);
-	int64_t game = kg_new_game(&w, &b);
-	struct sqlite3 *lock = kd_lock_db(d);
-	long long mv = kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e4");
-	kt_sleep_ms(200);   /* taken, its commit held */
+	int64_t game;
+	struct sqlite3 *lock;
+	long long mv = held_move(d, &w, &b, &game, &lock);
 	static char batch[QUEUED_VIEWS * 64];
 	size_t len = 0;
 	for (int i = 0; i < QUEUED_VIEWS; i++)
