@@ -580,7 +580,8 @@ static void later_free(struct dispatch_later *l)
 	free(l);
 }
 
-bool dispatch_behind(struct conn *c)
+/* Must c's request wait behind its queue (not the first of it, running)? */
+static bool dispatch_behind(struct conn *c)
 {
 	return *conn_queue(c) != NULL && conn_server(c)->queue_head != conn_id(c);
 }

@@ -188,9 +188,10 @@ void dispatch_offload(struct conn *c, const struct reader_ops *ops, void *arg, u
  * first of the queue waits for a commit: dispatch_wait_first() puts it
  * there and the caller arms it, handing dispatch_later_run() to the batch
  * (batch_after*); NULL: it is behind another after all (not reached), and
- * nothing is armed.  Every other one waits behind it: dispatch_behind()
- * says a request must (a request of c's is queued), dispatch_wait_behind()
- * queues it, and nothing else holds it.  When the first has run, the next
+ * nothing is armed.  Every other one waits behind it:
+ * dispatch_wait_behind() queues it if a request of c's is queued (true),
+ * and nothing else holds it; dispatch.c runs it for every request naming
+ * a game, before its handler (srv->game_waits).  When the first has run, the next
  * runs, as dispatch_line would have run it, and so on, until one must
  * wait for a commit in its turn (it is the first then, armed) or the
  * queue is empty.  A request that runs as the first of its queue (and
@@ -220,7 +221,6 @@ typedef void (*dispatch_proceed_fn)(struct conn *c, json_t *id, json_t *req);
  * disk grew the daemon by 15 MB for 20,000, hostile-input probe). */
 #define DISPATCH_QUEUE_MAX 256
 bool dispatch_queue_full(const struct conn *c);
-bool dispatch_behind(struct conn *c);
 bool dispatch_wait_behind(struct conn *c, json_t *id, json_t *req, dispatch_proceed_fn proceed);
 struct dispatch_later *dispatch_wait_first(struct conn *c, json_t *id, json_t *req,
                                            dispatch_proceed_fn proceed);

@@ -32,7 +32,6 @@ struct followset;
 struct referee;
 struct ruleset;
 struct server;
-struct waiting;
 
 
 /* One action of a game's record (struct game rec). */
@@ -295,7 +294,7 @@ bool game_user_busy(const struct games *gs, const struct game *g, int64_t uid);
 void game_wait_for_commit(struct conn *c, const struct game *g, json_t *id, json_t *req,
                           proceed_fn proceed);
 /* c's request about g (NULL: all its user's games) waits, and true: behind
- * a request of c's already waiting (dispatch_behind), or while an action
+ * a request of c's already waiting (dispatch_wait_behind), or while an action
  * addressing c's user is uncommitted (game_user_busy). */
 bool game_must_wait(struct conn *c, const struct game *g, json_t *id, json_t *req,
                     proceed_fn proceed);

@@ -412,16 +412,21 @@ static char *pgn_build(struct store *st, const struct pgn_header *h, int64_t gam
 	return text;
 }
 
-/* The PGN text of game g through `through` as audience aud sees it; NULL
- * on failure (logged). */
+/* The PGN text of game g through `through` as audience aud sees it, made
+ * from acts (n of them: a player's heard actions) or, acts NULL, from the
+ * record; NULL on failure (logged). */
 static char *game_pgn(struct store *st, const struct store_game *g, int through, unsigned aud,
-                      unsigned hides)
+                      unsigned hides, const struct action *acts, size_t n)
 {
 	struct pgn_header h;
 	char err[256];
+	char *text = NULL;
 
 	pgn_header_of(st, g, &h);
-	char *text = pgn_build(st, &h, g->id, through, aud, hides, err, sizeof err);
+	if (acts == NULL)
+		text = pgn_build(st, &h, g->id, through, aud, hides, err, sizeof err);
+	else if (pgn_write(&h, acts, n, aud, &text, err, sizeof err) != 0)
+		text = NULL;
 	if (text == NULL)
 		log_warnx("game=%" PRId64 " pgn: %s", g->id, err);
 	return text;
@@ -491,6 +496,49 @@ static void pgn_answer(struct conn *c, json_t *id, int64_t game, const char *vie
 }
 
 /*
+ * g's PGN text under the cache's key (kind, key), not in the cache: made
+ * from `size` actions, a player's heard ones (acts, taken) or, acts NULL,
+ * the record through key.  Long, off the loop into the cache (the request
+ * comes back, charged size); else here, kept when long, and answered.
+ */
+static void pgn_make(struct conn *c, json_t *id, const struct store_game *g, const char *view,
+                     size_t from, unsigned aud, unsigned hides, int key, struct action *acts,
+                     size_t size)
+{
+	struct server *srv = conn_server(c);
+	struct pgn_cache *pc = srv->pgns;
+	unsigned kind = aud << 3 | hides;
+	bool keep = pc != NULL && size >= PGN_CACHE_MIN;
+	if (keep && reader_wants(srv->reader, (int64_t)size) && dispatch_can_offload(c)) {
+		struct pgn_job *j = xcalloc(1, sizeof *j);
+		j->pc = pc;
+		pgn_header_of(srv->store, g, &j->h);
+		j->game = g->id;
+		j->aud = aud;
+		j->kind = kind;
+		j->hides = hides;
+		j->last = key;
+		j->acts = acts;
+		j->nacts = size;
+		dispatch_offload(c, &pgn_ops, j, (uint64_t)size);
+		return;
+	}
+	char *text = game_pgn(srv->store, g, pc != NULL ? key : INT_MAX, aud, hides, acts, size);
+	if (acts != NULL && text != NULL)   /* the record's rows are charged as read */
+		conn_rate_charge(c, (double)size / srv->cfg->rate_rows);
+	free(acts);
+	if (text == NULL) {
+		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
+		return;
+	}
+	pgn_answer(c, id, g->id, view, text, from);
+	if (keep)
+		pgn_cache_put(pc, g->id, kind, key, text);
+	else
+		free(text);
+}
+
+/*
  * A player's PGN of their live game, made from the actions they heard
  * something of (games_heard_actions), not from the record replayed through
  * the last of them: that cost, in time and in the rows charged, the
@@ -500,53 +548,22 @@ static void pgn_answer(struct conn *c, json_t *id, int64_t game, const char *vie
  * the game is no longer live (the record's PGN, below).
  */
 static bool live_pgn(struct conn *c, json_t *id, const struct store_game *g, unsigned aud,
-                     unsigned kind, const char *view, size_t from)
+                     unsigned hides, const char *view, size_t from)
 {
 	struct server *srv = conn_server(c);
-	struct action *acts = NULL;
 	int through = 0;
 	size_t n = 0;
 	if (games_heard_actions(srv, g->id, aud, &through, &n, NULL) != 0)
 		return false;
-	struct pgn_cache *pc = srv->pgns;
-	bool keep = pc != NULL && n >= PGN_CACHE_MIN;
-	const char *text = keep ? pgn_cache_get(pc, g->id, kind, through) : NULL;
-	if (text == NULL)   /* made from them: a copy */
-		games_heard_actions(srv, g->id, aud, &through, &n, &acts);
-	if (text == NULL && keep && reader_wants(srv->reader, (int)n) && dispatch_can_offload(c)) {
-		/* Made off the loop into the cache; the request comes back. */
-		struct pgn_job *j = xcalloc(1, sizeof *j);
-		j->pc = pc;
-		pgn_header_of(srv->store, g, &j->h);
-		j->game = g->id;
-		j->aud = aud;
-		j->kind = kind;
-		j->last = through;
-		j->acts = acts;
-		j->nacts = n;
-		dispatch_offload(c, &pgn_ops, j, (uint64_t)n);
+	const char *text = srv->pgns != NULL && n >= PGN_CACHE_MIN
+	                   ? pgn_cache_get(srv->pgns, g->id, aud << 3 | hides, through) : NULL;
+	if (text != NULL) {
+		pgn_answer(c, id, g->id, view, text, from);
 		return true;
 	}
-	char *built = NULL;
-	if (text == NULL) {
-		struct pgn_header h;
-		char err[256];
-		pgn_header_of(srv->store, g, &h);
-		if (pgn_write(&h, acts, n, aud, &built, err, sizeof err) != 0) {
-			log_warnx("game=%" PRId64 " pgn: %s", g->id, err);
-			free(acts);
-			dispatch_error(c, id, PE_STORAGE, "the game could not be read");
-			return true;
-		}
-		text = built;
-		conn_rate_charge(c, (double)n / srv->cfg->rate_rows);
-	}
-	free(acts);
-	pgn_answer(c, id, g->id, view, text, from);
-	if (built != NULL && keep)
-		pgn_cache_put(pc, g->id, kind, through, built);
-	else
-		free(built);
+	struct action *acts;   /* made from them: a copy */
+	games_heard_actions(srv, g->id, aud, &through, &n, &acts);
+	pgn_make(c, id, g, view, from, aud, hides, through, acts, n);
 	return true;
 }
 
@@ -586,41 +603,19 @@ static void cmd_pgn(struct conn *c, json_t *id, json_t *req)
 	 * under its view: the audience, and what is left out for the reader. */
 	struct pgn_cache *pc = conn_server(c)->pgns;
 	unsigned hides = record_hides(c, &g);
-	unsigned kind = (unsigned)aud << 3 | hides;
 	if (!game_finished(&g) && (aud == AUD_WHITE || aud == AUD_BLACK) &&
-	    live_pgn(c, id, &g, (unsigned)aud, kind, view, from))
+	    live_pgn(c, id, &g, (unsigned)aud, hides, view, from))
 		return;
 	int last = 0;
 	if (pc != NULL && store_game_last_seq(st, g.id, &last) != STORE_OK) {
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 		return;
 	}
-	const char *text = pc != NULL ? pgn_cache_get(pc, g.id, kind, last) : NULL;
-	if (text == NULL && pc != NULL && last >= PGN_CACHE_MIN &&
-	    reader_wants(conn_server(c)->reader, last) && dispatch_can_offload(c)) {
-		/* Built off the loop into the cache; the request comes back. */
-		struct pgn_job *j = xcalloc(1, sizeof *j);
-		j->pc = pc;
-		pgn_header_of(st, &g, &j->h);
-		j->game = g.id;
-		j->aud = (unsigned)aud;
-		j->kind = kind;
-		j->hides = hides;
-		j->last = last;
-		dispatch_offload(c, &pgn_ops, j, (uint64_t)last);
-		return;
-	}
-	char *built = NULL;
-	if (text == NULL && (text = built = game_pgn(st, &g, pc != NULL ? last : INT_MAX,
-	                                             (unsigned)aud, hides)) == NULL) {
-		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
-		return;
-	}
-	pgn_answer(c, id, g.id, view, text, from);
-	if (built != NULL && pc != NULL && last >= PGN_CACHE_MIN)
-		pgn_cache_put(pc, g.id, kind, last, built);
+	const char *text = pc != NULL ? pgn_cache_get(pc, g.id, (unsigned)aud << 3 | hides, last) : NULL;
+	if (text != NULL)
+		pgn_answer(c, id, g.id, view, text, from);
 	else
-		free(built);
+		pgn_make(c, id, &g, view, from, (unsigned)aud, hides, last, NULL, (size_t)last);
 }
 
 static const struct field f_history[] = {

@@ -544,16 +544,13 @@ void watch_connection(struct games *gs, int64_t uid, bool connected)
  * commit of the newest of them, not for every action opened so far:
  * waiting for one it does not (an icc illegal try, a draw offer) told its
  * timing (probe: 1.3 ms against 4.7 ms); the umpire hears them all (of its
- * game: not other games').  And behind
- * a request of its connection already waiting, whatever this one needs:
- * a connection's requests run in the order sent (dispatch.h; lifecycle
- * probe: four games, the chair's acts u20-u29 before u10-u19).
+ * game: not other games').
  */
 static bool must_wait(struct conn *c, const struct game *g, bool umpire, json_t *id, json_t *req,
                       dispatch_proceed_fn proceed)
 {
-	if (dispatch_wait_behind(c, id, req, proceed))
-		return true;
+	/* (Behind the connection's waiting requests it waited already: every
+	 * seat request names its game, srv->game_waits.) */
 	unsigned tags = umpire ? BATCH_TAG_ANY : GAME_TAG_SPECTATORS;
 	if (!batch_holds(g->gs->batch, g, tags))
 		return false;
