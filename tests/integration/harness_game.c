@@ -352,6 +352,17 @@ void kp_login(struct kd *d, struct kp *p, const char *name, const char *password
 	snprintf(p->name, sizeof p->name, "%s", name);
 }
 
+struct sqlite3 *kg_held_in_turn(struct kd *d, struct kp *p1, int64_t g1, const char *m1,
+                                struct kp *p2, int64_t g2, const char *m2, long long ids[2])
+{
+	struct sqlite3 *lock = kd_lock_db(d);
+	ids[0] = kc_req(p1->c, "move", "{s:I, s:s}", "game", (json_int_t)g1, "move", m1);
+	kt_sleep_ms(150);   /* with the writer, held */
+	ids[1] = kc_req(p2->c, "move", "{s:I, s:s}", "game", (json_int_t)g2, "move", m2);
+	kt_sleep_ms(150);   /* in the next commit */
+	return lock;
+}
+
 int64_t kg_noted_game(struct kd *d, struct kp *w, struct kp *b, struct kp *u, int notes)
 {
 	int64_t game = kg_new_game(w, b);

@@ -99,6 +99,13 @@ void kp_login(struct kd *d, struct kp *p, const char *name, const char *password
  * time (the daemon's rate limit must allow that).  The game stays live.
  * Returns it. */
 int64_t kg_noted_game(struct kd *d, struct kp *w, struct kp *b, struct kp *u, int notes);
+/* Two commits held in turn by another process's lock (returned;
+ * kd_unlock_db lets it go): p1's move m1 in game g1, with the writer and
+ * held, then p2's m2 in game g2, taken into the next commit; their request
+ * ids into ids.  Under a short busy_timeout the first fails (`storage`)
+ * and the next is held in its turn. */
+struct sqlite3 *kg_held_in_turn(struct kd *d, struct kp *p1, int64_t g1, const char *m1,
+                                struct kp *p2, int64_t g2, const char *m2, long long ids[2]);
 /* Those notes alone, by u in the chair of game. */
 void kg_notes(struct kp *u, int64_t game, int notes);
 /* The same between two guests, with an umpire account `umpire` made for

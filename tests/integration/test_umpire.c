@@ -796,17 +796,14 @@ START_TEST(chair_requests_wait_behind_the_waiting)
 	int64_t other = new_game(&w2, &b2, 300);
 	move(&b, game, "e5");
 	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
-	struct sqlite3 *lock = kd_lock_db(d);
-	long long mv = kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "g1f3");
-	kt_sleep_ms(150);   /* with the writer, held */
-	long long mv2 = kc_req(w2.c, "move", "{s:I, s:s}", "game", (json_int_t)other, "move", "e4");
-	kt_sleep_ms(150);   /* in the next commit */
+	long long mv[2];
+	struct sqlite3 *lock = kg_held_in_turn(d, &w, game, "g1f3", &w2, other, "e4", mv);
 	long long x = private_note(&ump, game, "x");
-	kc_error(w.c, mv, "storage");   /* game 1 has nothing uncommitted now */
+	kc_error(w.c, mv[0], "storage");   /* game 1 has nothing uncommitted now */
 	long long y = private_note(&ump, game, "y");
 	kt_sleep_ms(200);
 	kd_unlock_db(lock);
-	kc_ok(w2.c, mv2);
+	kc_ok(w2.c, mv[1]);
 	notes_in_order(&ump, game, x, y, "xy");
 	kc_close(w.c);
 	kc_close(b.c);

@@ -842,22 +842,19 @@ START_TEST(watch_waits_for_the_move_it_hears_alone)
 	kp_guest(d, &w2);
 	kp_guest(d, &b2);
 	int64_t g = new_game(&w, &b, "icc", false), other = new_game(&w2, &b2, "icc", false);
-	struct sqlite3 *lock = kd_lock_db(d);
-	long long mv = kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e4");
-	kt_sleep_ms(150);   /* with the writer, held */
-	long long mv2 = kc_req(w2.c, "move", "{s:I, s:s}", "game", (json_int_t)other, "move", "e4");
-	kt_sleep_ms(150);   /* in the next commit */
+	long long mv[2];
+	struct sqlite3 *lock = kg_held_in_turn(d, &w, g, "e4", &w2, other, "e4", mv);
 	long long wt = kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)g);
-	kc_error(w.c, mv, "storage");   /* the next commit with the writer, held */
+	kc_error(w.c, mv[0], "storage");   /* the next commit with the writer, held */
 	kc_ok(s.c, wt);
 	while (kc_next(w2.c, 0) != NULL)
 		;
 	char id[32];
-	snprintf(id, sizeof id, "\"id\":%lld,", mv2);
+	snprintf(id, sizeof id, "\"id\":%lld,", mv[1]);
 	ck_assert_msg(kc_first_line(w2.c, id) < 0,
 	              "the watch was answered after another game's commit");
 	kd_unlock_db(lock);
-	kc_ok(w2.c, mv2);
+	kc_ok(w2.c, mv[1]);
 	struct kp *all[] = { &w, &b, &s, &w2, &b2 };
 	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
 		kc_close(all[i]->c);
