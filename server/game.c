@@ -604,7 +604,7 @@ struct pending {
 	size_t before_listed;        /* the spectators' list's length (watch_listed) */
 	size_t before_told[HEARD_LISTS];   /* each audience's list's (audlist.h) */
 	struct announce_step step;   /* what it adds to the game's replay (announce.h) */
-	bool spec;                   /* spectators hear something of it (GAME_TAG_SPECTATORS) */
+	bool spec;                   /* it changes what spectators are shown (GAME_TAG_SPECTATORS) */
 	bool rearmed;                /* it changed the away players' deadlines: told at the commit */
 	int before_offered[2][2];    /* struct game offered_ply before it */
 };
@@ -881,7 +881,7 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	/* Who hears it, by the one rule the replayed views and their counts
 	 * use (events and notice: announce_heard). */
 	unsigned heard = announce_heard(&a, &p->out);
-	p->spec = (heard & AUD_SPECTATOR) != 0;
+	p->spec = watch_shows(g, plies, heard);
 	p->before_clock = before_clock;
 	p->before_offer = before_offer;
 	p->before_paused = before_paused;

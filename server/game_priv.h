@@ -135,11 +135,12 @@ struct flagged_game {
 	char reason[256];
 };
 
-/* A game's actions that its spectators hear something of (batch_tag): a
- * spectator's wait is for these only, never for one it does not hear
- * (one waiting for an opponent's hidden try timed it for a player's second
- * account; one waiting for every action opened so far timed a hidden try
- * opened after the last heard one). */
+/* A game's actions that change what its spectators are shown (batch_tag,
+ * watch_shows): a spectator's wait is for these only, never for one it
+ * does not hear (one waiting for an opponent's hidden try timed it for a
+ * player's second account; one waiting for every action opened so far
+ * timed a hidden try opened after the last heard one), nor, in a delayed
+ * game, for one the delay still holds. */
 enum { GAME_TAG_SPECTATORS = 2u };
 
 struct games {
@@ -201,6 +202,10 @@ void watch_route_presence(struct game *g, int col, bool away, const json_t *msg)
  * keep (g has a seat, or had one, or is delayed)?  When not, the caller
  * need not build the seats' copy of an event. */
 bool watch_wants(const struct game *g);
+/* Does the action just made on g, which found it at `plies` plies and
+ * which `heard` says who hears, change what a spectator is shown, so that
+ * a seat's request waits for its commit (GAME_TAG_SPECTATORS)? */
+bool watch_shows(const struct game *g, int plies, unsigned heard);
 /* The true board after a move, to g's umpires. */
 void watch_board(struct game *g, struct batch_action *ba);
 /* A player's first connection came or last one went: their games' umpires hear it. */

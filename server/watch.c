@@ -432,6 +432,19 @@ bool watch_wants(const struct game *g)
 	return g->watchers != NULL || g->delay != NULL || g->spect != NULL;
 }
 
+/* Of a game watched live, every action its spectators hear; of a delayed
+ * one, only what releases something (the game's end, or a ply past the
+ * delay): one the delay still holds (a move of its first plies, a word, a
+ * try) is heard plies later, and a seat's request that waited for its
+ * commit told, as it was made, that it was (the delayed-seat probe). */
+bool watch_shows(const struct game *g, int plies, unsigned heard)
+{
+	if (game_delay(g) == 0)
+		return (heard & AUD_SPECTATOR) != 0;
+	int now = referee_plies(g->ref);
+	return referee_over(g->ref) || (now > plies && now > game_delay(g));
+}
+
 int watch_list_begin(struct game *g, bool recovered)
 {
 	if (game_delay(g) == 0 || g->spect != NULL)
@@ -540,11 +553,12 @@ void watch_connection(struct games *gs, int64_t uid, bool connected)
  * replayed view so far and the live events after it meet without a gap
  * (an action in the batch was routed to the seats that existed then).
  * It goes on as in its request: charged, and able to go to the reader.
- * A spectator waits only for actions it hears something of, and for the
- * commit of the newest of them, not for every action opened so far:
- * waiting for one it does not (an icc illegal try, a draw offer) told its
- * timing (probe: 1.3 ms against 4.7 ms); the umpire hears them all (of its
- * game: not other games').
+ * A spectator waits only for actions that change what it is shown
+ * (watch_shows), and for the commit of the newest of them, not for every
+ * action opened so far: waiting for one it does not hear (an icc illegal
+ * try, a draw offer) told its timing (probe: 1.3 ms against 4.7 ms), and
+ * in a delayed game one the delay holds; the umpire hears them all (of
+ * its game: not other games').
  */
 static bool must_wait(struct conn *c, const struct game *g, bool umpire, json_t *id, json_t *req,
                       dispatch_proceed_fn proceed)
@@ -659,9 +673,11 @@ static json_t *seat_view(struct conn *c, struct game *g, bool umpire, size_t fro
 		const struct watch_list *l = g->spect;
 		while (keep < l->n && released(g, l->e[keep].ply))
 			keep++;
-		/* The rest is the queue (filled here at the first spectator: the
-		 * game has no uncommitted action, so the list and the stream
-		 * agree). */
+		/* The rest is the queue, filled here at the first spectator:
+		 * the game has no uncommitted action that released anything
+		 * (watch_shows), and one the delay holds, made with no queue to
+		 * enter, is in the list and enters it here, so the list and
+		 * the stream agree. */
 		if (g->delay == NULL) {
 			struct watch_delay *q = xcalloc(1, sizeof *q);
 			g->delay = q;
