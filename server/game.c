@@ -702,7 +702,7 @@ static void pending_failed(void *arg)
 		g->seq = p->a.seq - 1;
 		if (game_rebuild(g) != 0)
 			log_warnx("game=%" PRId64 " rebuild after a failed commit failed", g->id);
-		watch_storage_failed(g, p->before_listed);
+		watch_storage_failed(g, p->before_listed, p->a.seq);
 		for (int i = 0; i < HEARD_LISTS; i++)
 			if (g->told[i] != NULL)
 				audlist_cut(g->told[i], p->before_told[i]);

@@ -179,14 +179,12 @@ struct games {
 struct batch_action;
 struct watcher;
 void watch_users_changed(struct games *gs);
-/* An announcement (not stolen) heard by aud: to the seats of g that hear
- * it (umpires get it with `heard`, who heard the announcement it is a copy
- * of: event_heard), held in ba (NULL: sent now). */
-void watch_route(struct game *g, struct batch_action *ba, unsigned aud, unsigned heard, const json_t *msg);
-/* The same for an event of g's record (an action's, ba NULL only at the
- * game's start), written as l (msg's line, already encoded for the
- * players; NULL: none could be): a delayed game's spectators' list keeps
- * its text too. */
+/* An announcement (not stolen) of g's record heard by aud (an action's,
+ * ba NULL only at the game's start): to the seats of g that hear it
+ * (umpires get it with `heard`, who heard the announcement it is a copy
+ * of: event_heard), held in ba (NULL: sent now).  l is msg's line, already
+ * encoded for the players (NULL: none could be): a delayed game's
+ * spectators' list keeps its text too. */
 struct line;
 void watch_route_recorded(struct game *g, struct batch_action *ba, unsigned aud, unsigned heard,
                           const json_t *msg, const struct line *l);
@@ -198,9 +196,9 @@ int watch_list_begin(struct game *g, bool recovered);
  * (opponent_back), msg, told to the spectators: a delayed game's list
  * keeps it too (watch.c). */
 void watch_route_presence(struct game *g, int col, bool away, const json_t *msg);
-/* May watch_route have anyone to send to, or a delayed stream or list to
- * keep (g has a seat, or had one, or is delayed)?  When not, the caller
- * need not build the seats' copy of an event. */
+/* May watch_route_recorded have anyone to send to, or a delayed stream or
+ * list to keep (g has a seat, or had one, or is delayed)?  When not, the
+ * caller need not build the seats' copy of an event. */
 bool watch_wants(const struct game *g);
 /* Does the action just made on g, which found it at `plies` plies and
  * which `heard` says who hears, change what a spectator is shown, so that
@@ -223,10 +221,12 @@ void follow_login(struct games *gs, struct conn *c);
 void follow_presence(struct games *gs, int64_t user, bool online);
 void follow_free(struct games *gs);
 void watch_free(struct game *g);
-/* A commit of g failed: a delayed game's spectators lose their seats (what
- * the batch released is lost), its queue goes, and its list is cut back
- * to its length `listed` before the first failed action (watch_listed). */
-void watch_storage_failed(struct game *g, size_t listed);
+/* A commit of g failed, from its action seq on: a delayed game's list is
+ * cut back to its length `listed` before that action (watch_listed) and
+ * its queue loses those actions' events; if their making released
+ * anything to the seats (lost with the batch), the spectators lose their
+ * seats and the queue goes. */
+void watch_storage_failed(struct game *g, size_t listed, int seq);
 size_t watch_listed(const struct game *g);
 
 /* game.c */

@@ -17,9 +17,9 @@
  *
  * Nothing here decides what anyone may know: the referee gave every event
  * its audience, and this file only routes AUD_SPECTATOR and AUD_UMPIRE to
- * the connections that hold those seats (game.c calls watch_route for
- * every event, inside the same batch action, so a watcher's events are
- * held until the commit like a player's).  What it decides is who may
+ * the connections that hold those seats (game.c calls
+ * watch_route_recorded for every event, inside the same batch action, so
+ * a watcher's events are held until the commit like a player's).  What it decides is who may
  * hold a seat:
  *   - spectator: any logged-in account that is not disabled and does not
  *     play in the game; a rated game only for umpires (a player's second
@@ -75,14 +75,18 @@ struct watcher {
 };
 
 /* A delayed game's public stream not yet released to its spectators: the
- * events of the last spectator_delay plies, in order (watch_route). */
+ * events of the last spectator_delay plies, in order (route). */
 struct watch_delay {
 	struct delayed {
 		json_t *msg;
 		int ply;      /* the ply it says */
+		int seq;      /* its action's (0: none's, or one committed before the
+		               * list began): a failed commit takes those from its own on */
 		int64_t at;   /* when it was queued (mstime_mono) */
 	} *e;
 	size_t n, cap;
+	int released_seq;   /* the newest action whose making released events to the
+	                     * seats (held with it: lost if its commit fails) */
 };
 
 /*
@@ -114,6 +118,7 @@ struct watch_list {
 	struct listed {
 		size_t off, len;
 		int ply;
+		int seq;               /* its action's, as struct delayed has it */
 		bool presence;         /* no action's: kept when a commit fails */
 		int8_t away;           /* an opponent_away's colour; else -1 */
 		int64_t at;            /* mstime_mono() when listed: an away's `left` counts from it */
@@ -126,15 +131,16 @@ static int msg_ply(const json_t *msg)
 	return (int)json_integer_value(json_object_get(msg, "ply"));
 }
 
-/* One event: its line's text (len bytes) and the ply it says; presence
- * and away as struct listed has them (an action's event: false, -1). */
-static void list_push(struct watch_list *l, const char *text, size_t len, int ply, bool presence,
-                      int away)
+/* One event: its line's text (len bytes) and the ply it says; seq,
+ * presence and away as struct listed has them (an action's event: its
+ * seq, false, -1). */
+static void list_push(struct watch_list *l, const char *text, size_t len, int ply, int seq,
+                      bool presence, int away)
 {
 	l->buf = xgrow(l->buf, &l->cap, l->len + len, 1, 4096);
 	memcpy(l->buf + l->len, text, len);
 	l->e = xgrow(l->e, &l->ecap, l->n + 1, sizeof *l->e, 64);
-	l->e[l->n++] = (struct listed){ l->len, len, ply, presence, (int8_t)away, mstime_mono() };
+	l->e[l->n++] = (struct listed){ l->len, len, ply, seq, presence, (int8_t)away, mstime_mono() };
 	l->len += len;
 }
 
@@ -143,7 +149,7 @@ static void list_push_json(struct watch_list *l, const json_t *msg, bool presenc
 {
 	char *text = json_dumps(msg, JSON_COMPACT);
 	if (text != NULL)
-		list_push(l, text, strlen(text), msg_ply(msg), presence, away);
+		list_push(l, text, strlen(text), msg_ply(msg), 0, presence, away);
 	free(text);
 }
 
@@ -187,11 +193,11 @@ static void list_free(struct game *g)
 	g->spect = NULL;
 }
 
-/* Queue msg (a reference, taken) at the ply it says. */
-static void delay_push(struct watch_delay *q, json_t *msg)
+/* Queue msg (a reference, taken) at the ply it says, of action seq. */
+static void delay_push(struct watch_delay *q, json_t *msg, int seq)
 {
 	q->e = xgrow(q->e, &q->cap, q->n + 1, sizeof *q->e, 32);
-	q->e[q->n++] = (struct delayed){ msg, msg_ply(msg), mstime_mono() };
+	q->e[q->n++] = (struct delayed){ msg, msg_ply(msg), seq, mstime_mono() };
 }
 
 /* ---- seats ------------------------------------------------------------- */
@@ -315,7 +321,7 @@ size_t watch_listed(const struct game *g)
 	return g->spect != NULL ? g->spect->n : 0;
 }
 
-void watch_storage_failed(struct game *g, size_t listed)
+void watch_storage_failed(struct game *g, size_t listed, int seq)
 {
 	struct watch_list *l = g->spect;
 	if (l != NULL && listed < l->n) {   /* the failed actions' events go, comings and goings stay */
@@ -331,8 +337,25 @@ void watch_storage_failed(struct game *g, size_t listed)
 		l->len = len;
 		l->n = n;
 	}
-	if (g->delay == NULL)
+	struct watch_delay *q = g->delay;
+	if (q == NULL)
 		return;
+	if (q->released_seq < seq) {
+		/* Nothing was released: the failed actions' events leave the
+		 * queue, and the seats hear nothing of them.  (Every seat lost
+		 * its seat at any failure: a spectator learned, as it happened,
+		 * that a try or a private note it is never told of was made:
+		 * the delayed-seat probe.) */
+		size_t n = 0;
+		for (size_t i = 0; i < q->n; i++) {
+			if (q->e[i].seq >= seq)
+				json_decref(q->e[i].msg);
+			else
+				q->e[n++] = q->e[i];
+		}
+		q->n = n;
+		return;
+	}
 	/* What the failed batch released is lost with it: the spectators
 	 * start again from a catch-up the record and the stream agree on. */
 	for (struct watcher *w = g->watchers, *next; w; w = next) {
@@ -407,12 +430,13 @@ static void spectators_send(struct game *g, struct batch_action *ba, const json_
 			to_conn(ba, g->gs->srv, w->conn, json_deep_copy(msg));
 }
 
-/* Queue a delayed game's public event, then release what is due.  Its
- * ply is the one the event says (an event or notice always has it). */
-static void delay_route(struct game *g, struct batch_action *ba, const json_t *msg)
+/* Queue a delayed game's public event, of action seq (0: none's), then
+ * release what is due.  Its ply is the one the event says (an event or
+ * notice always has it). */
+static void delay_route(struct game *g, struct batch_action *ba, const json_t *msg, int seq)
 {
 	struct watch_delay *q = g->delay;
-	delay_push(q, json_deep_copy(msg));
+	delay_push(q, json_deep_copy(msg), seq);
 	size_t k = 0;
 	int64_t now = mstime_mono();
 	while (k < q->n && released(g, q->e[k].ply)) {
@@ -425,6 +449,8 @@ static void delay_route(struct game *g, struct batch_action *ba, const json_t *m
 	}
 	memmove(q->e, q->e + k, (q->n - k) * sizeof *q->e);
 	q->n -= k;
+	if (k > 0 && ba != NULL)
+		q->released_seq = seq;
 }
 
 bool watch_wants(const struct game *g)
@@ -442,7 +468,8 @@ bool watch_shows(const struct game *g, int plies, unsigned heard)
 	if (game_delay(g) == 0)
 		return (heard & AUD_SPECTATOR) != 0;
 	int now = referee_plies(g->ref);
-	return referee_over(g->ref) || (now > plies && now > game_delay(g));
+	/* (released: ply 0's events go at ply N) */
+	return referee_over(g->ref) || (now > plies && now >= game_delay(g));
 }
 
 int watch_list_begin(struct game *g, bool recovered)
@@ -472,12 +499,34 @@ int watch_list_begin(struct game *g, bool recovered)
 	return 0;
 }
 
+/* An announcement (not stolen) heard by aud, of action seq (0: none's): to
+ * the seats of g that hear it (umpires get it with `heard`, who heard the
+ * announcement it is a copy of: event_heard), held in ba (NULL: sent now). */
+static void route(struct game *g, struct batch_action *ba, unsigned aud, unsigned heard,
+                  const json_t *msg, int seq)
+{
+	for (struct watcher *w = g->watchers; w; w = w->next)
+		if (w->umpire && (aud & AUD_UMPIRE)) {
+			json_t *j = json_deep_copy(msg);
+			json_object_set_new(j, "audience", event_json_audience(heard));
+			to_conn(ba, g->gs->srv, w->conn, j);
+		}
+	if (!(aud & AUD_SPECTATOR))
+		return;
+	/* A delayed game's queue exists from its first spectator on (take_seat
+	 * fills it from the record); before that, nobody is to be sent anything. */
+	if (g->delay != NULL)
+		delay_route(g, ba, msg, seq);
+	else if (game_delay(g) == 0)
+		spectators_send(g, ba, msg);
+}
+
 void watch_route_recorded(struct game *g, struct batch_action *ba, unsigned aud, unsigned heard,
                           const json_t *msg, const struct line *l)
 {
 	if (g->spect != NULL && (aud & AUD_SPECTATOR) && l != NULL)
-		list_push(g->spect, line_text(l), line_len(l), msg_ply(msg), false, -1);
-	watch_route(g, ba, aud, heard, msg);
+		list_push(g->spect, line_text(l), line_len(l), msg_ply(msg), g->seq, false, -1);
+	route(g, ba, aud, heard, msg, g->seq);
 }
 
 void watch_route_presence(struct game *g, int col, bool away, const json_t *msg)
@@ -495,26 +544,9 @@ void watch_route_presence(struct game *g, int col, bool away, const json_t *msg)
 			list_push_json(l, msg, true, away ? col : -1);
 		}
 	}
-	watch_route(g, NULL, AUD_SPECTATOR, AUD_SPECTATOR, msg);
+	route(g, NULL, AUD_SPECTATOR, AUD_SPECTATOR, msg, 0);
 }
 
-void watch_route(struct game *g, struct batch_action *ba, unsigned aud, unsigned heard, const json_t *msg)
-{
-	for (struct watcher *w = g->watchers; w; w = w->next)
-		if (w->umpire && (aud & AUD_UMPIRE)) {
-			json_t *j = json_deep_copy(msg);
-			json_object_set_new(j, "audience", event_json_audience(heard));
-			to_conn(ba, g->gs->srv, w->conn, j);
-		}
-	if (!(aud & AUD_SPECTATOR))
-		return;
-	/* A delayed game's queue exists from its first spectator on (take_seat
-	 * fills it from the record); before that, nobody is to be sent anything. */
-	if (g->delay != NULL)
-		delay_route(g, ba, msg);
-	else if (game_delay(g) == 0)
-		spectators_send(g, ba, msg);
-}
 
 static json_t *board_json(const struct game *g)
 {
@@ -682,7 +714,7 @@ static json_t *seat_view(struct conn *c, struct game *g, bool umpire, size_t fro
 			struct watch_delay *q = xcalloc(1, sizeof *q);
 			g->delay = q;
 			for (size_t i = keep; i < l->n; i++)
-				delay_push(q, list_item(i, g->spect));
+				delay_push(q, list_item(i, g->spect), g->spect->e[i].seq);
 		}
 		if (keep > end)
 			keep = end;

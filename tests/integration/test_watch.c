@@ -862,60 +862,6 @@ START_TEST(watch_waits_for_the_move_it_hears_alone)
 }
 END_TEST
 
-/* Regression (the last session's known item): a delayed game's spectator
- * waited for the commit of every action it hears, though the delay holds
- * it plies more: the wait told, as it was made, that a move of the first
- * plies (or a word, or a try) was being committed.  It waits only for an
- * action that releases something: here White's third ply, not the first.
- * The first seat is taken while the first move is held, so its queue is
- * filled from the list with that move in it (released two plies later). */
-START_TEST(delayed_seat_waits_for_releases_alone)
-{
-	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 60s\n"
-	                        "spectator_delay = 2\n");
-	struct kp w, b, s;
-	players_and_watcher(d, &w, &b, &s);
-	int64_t g = new_game(&w, &b, "icc", true);
-	struct sqlite3 *lock = kd_lock_db(d);
-	long long mv = kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e4");
-	kt_sleep_ms(200);   /* read: its commit waits for the lock */
-	json_t *r = kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)g));
-	ck_assert_int_eq(json_integer_value(json_object_get(r, "ply")), 0);
-	ck_assert_int_eq(json_array_size(json_object_get(r, "events")), 0);
-	char mid[32];
-	snprintf(mid, sizeof mid, "\"id\":%lld,", mv);
-	while (kc_next(w.c, 0) != NULL)
-		;
-	ck_assert_msg(!kc_saw(w.c, mid), "the move was committed before the watch");
-	kd_unlock_db(lock);
-	kc_ok(w.c, mv);
-	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e5"));
-	/* The third ply releases the first: the seat's request waits for it. */
-	lock = kd_lock_db(d);
-	mv = kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "Nf3");
-	kt_sleep_ms(200);
-	long long wt = kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)g);
-	kt_sleep_ms(300);
-	while (kc_next(s.c, 0) != NULL)
-		;
-	char id[32];
-	snprintf(id, sizeof id, "\"id\":%lld,", wt);
-	ck_assert_msg(!kc_saw(s.c, id), "the watch was answered before the releasing commit");
-	kd_unlock_db(lock);
-	kc_ok(w.c, mv);
-	r = kc_ok(s.c, wt);
-	ck_assert_int_eq(json_integer_value(json_object_get(r, "ply")), 1);
-	ck_assert_str_eq(json_string_value(json_object_get(r, "to_move")), "black");
-	/* the stream released the first ply (queued at the first seat) before it */
-	long moved = kc_first_line(s.c, "\"event\":\"moved\""), ok = kc_first_line(s.c, id);
-	ck_assert_msg(moved >= 0 && moved < ok, "moved at line %ld, the ok at %ld", moved, ok);
-	kc_close(w.c);
-	kc_close(b.c);
-	kc_close(s.c);
-	kd_stop(d);
-}
-END_TEST
-
 /* Regression (watching re-probe): an `unwatch` made while an action the
  * seat hears was being committed was answered at once, and that action's
  * events followed the ok.  It waits for the commit: the events, then the
@@ -1587,6 +1533,97 @@ START_TEST(delayed_list_after_failed_commit)
 }
 END_TEST
 
+/* Regression (the last session's known item): a delayed game's spectator
+ * waited for the commit of every action it hears, though the delay holds
+ * it plies more: the wait told, as it was made, that a move of the first
+ * plies (or a word, or a try) was being committed.  It waits only for an
+ * action that releases something: here Black's, the second ply (it
+ * releases ply 0's pawn tries: the probe found a first version waiting
+ * from the third), not White's first.  Each `watch` is a seat's first, so
+ * it has nothing held for it that would make it wait anyway; the first is
+ * taken while the first move is held, so the game's queue is filled from
+ * the list with that move in it. */
+START_TEST(delayed_seat_waits_for_releases_alone)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 60s\n"
+	                        "spectator_delay = 2\n");
+	struct kp w, b, s, s2;
+	players_and_watcher(d, &w, &b, &s);
+	kp_guest(d, &s2);
+	int64_t g = new_game(&w, &b, "icc", true);
+	struct sqlite3 *lock = kd_lock_db(d);
+	long long mv = kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e4");
+	kt_sleep_ms(200);   /* read: its commit waits for the lock */
+	json_t *r = kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)g));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "ply")), 0);
+	ck_assert_int_eq(json_array_size(json_object_get(r, "events")), 0);
+	char id[32];
+	snprintf(id, sizeof id, "\"id\":%lld,", mv);
+	while (kc_next(w.c, 0) != NULL)
+		;
+	ck_assert_msg(!kc_saw(w.c, id), "the move was committed before the watch");
+	kd_unlock_db(lock);
+	kc_ok(w.c, mv);
+	/* The second ply releases ply 0: a new seat's request waits for it. */
+	lock = kd_lock_db(d);
+	mv = kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e5");
+	kt_sleep_ms(200);
+	long long wt = kc_req(s2.c, "watch", "{s:I}", "game", (json_int_t)g);
+	kt_sleep_ms(300);
+	while (kc_next(s2.c, 0) != NULL)
+		;
+	snprintf(id, sizeof id, "\"id\":%lld,", wt);
+	ck_assert_msg(!kc_saw(s2.c, id), "the watch was answered before the releasing commit");
+	kd_unlock_db(lock);
+	kc_ok(b.c, mv);
+	r = kc_ok(s2.c, wt);
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "ply")), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "to_move")), "white");
+	json_t *ev = json_array_get(json_object_get(r, "events"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(ev, "event")), "pawn_tries");
+	/* the first seat's stream released it (queued at that seat) too, once */
+	kc_event(s.c, "pawn_tries");
+	kc_no_event(s.c, "pawn_tries");
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(s.c);
+	kc_close(s2.c);
+	kd_stop(d);
+}
+END_TEST
+
+/* Regression (the delayed-seat probe): any failed commit of a delayed
+ * game took every spectator's seat ("could not be saved; watch again"),
+ * so a spectator learned, as it happened, that an action was made, even
+ * one it is never told of.  A failed action that released nothing takes
+ * its events out of the queue and leaves the seats alone: here White's
+ * first move; played again, it reaches the seat once, two plies later. */
+START_TEST(delayed_failed_hidden_action_keeps_seats)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nspectator_delay = 2\n"
+	                        "busy_timeout = 200ms\n");
+	struct kp w, b, s;
+	players_and_watcher(d, &w, &b, &s);
+	int64_t g = new_game(&w, &b, "icc", true);
+	kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)g));
+	struct sqlite3 *lock = kd_lock_db(d);
+	kc_error(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e4"),
+	         "storage");
+	kd_unlock_db(lock);
+	kc_no_event(s.c, "unwatched");
+	static const char *const moves[] = { "e4", "e5", "Nf3" };
+	play_moves(&w, &b, g, moves, 0, 3);
+	json_t *e = kc_event(s.c, "moved");
+	ck_assert_int_eq(ply_of(e), 1);
+	kc_no_event(s.c, "moved");
+	kc_no_event(s.c, "unwatched");
+	kc_close(w.c);
+	kc_close(b.c);
+	kc_close(s.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* A player's going, said while an action was being committed, stays in the
  * spectators' list when that commit fails (watch_storage_failed cuts the
  * action's events, not the comings and goings after them): the spectator
@@ -1992,6 +2029,7 @@ static Suite *watch_suite(void)
 	tcase_add_test(tc, spectator_requests_keep_their_order);
 	tcase_add_test(tc, watch_waits_for_the_move_it_hears_alone);
 	tcase_add_test(tc, delayed_seat_waits_for_releases_alone);
+	tcase_add_test(tc, delayed_failed_hidden_action_keeps_seats);
 	tcase_add_test(tc, following_players);
 	tcase_add_test(tc, follows_kept_for_an_account);
 	tcase_add_test(tc, permission_matrix);
