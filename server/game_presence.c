@@ -68,8 +68,13 @@ int64_t presence_grace(const struct game *g, int col)
 		return 0;
 	if (g->info.base_ms > 0)
 		return g->gs->grace_ms;
+	/* Untimed: a guest, and a player whose opponent is a bot account,
+	 * are waited for abandon_grace at most.  A bot waits for nobody for
+	 * ever: it plays few games at once, and registered players who left
+	 * such games filled them for good (bot probe). */
 	int64_t u = g->gs->untimed_grace_ms;
-	if (auth_is_guest_name(g->name[col]) && (u <= 0 || u > g->gs->grace_ms))
+	if ((auth_is_guest_name(g->name[col]) || auth_user_is_bot(g->gs->srv, g->user[!col])) &&
+	    (u <= 0 || u > g->gs->grace_ms))
 		return g->gs->grace_ms;
 	return u;
 }

@@ -171,7 +171,9 @@ static void listener_add(struct server *srv, struct listener *l, const char *fal
 	/* What it is for, after the address (which log readers parse). */
 	static const char *const kinds[] = { "line protocol, TLS", "web door, TLS",
 		                             "web door, plain HTTP for a local proxy" };
-	log_info("listening on %s (%s)", l->name, kinds[l->kind]);
+	/* Whatever log_level says: a port 0's is found here alone (admin
+	 * probe: not at log_level = warn). */
+	log_always(LOGL_INFO, "listening on %s (%s)", l->name, kinds[l->kind]);
 
 	l->next = srv->listeners;
 	srv->listeners = l;

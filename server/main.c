@@ -139,12 +139,62 @@ static struct config *config_build(const struct cli *cli, char *err, size_t errl
 			if (config_set(cfg, "listen", cli->listens[i], err, errlen) != 0)
 				goto fail;
 	}
-	if (config_validate(cfg, err, errlen) != 0)
+	if (config_validate(cfg, msg, sizeof msg) != 0) {
+		/* Two settings that disagree: the file they may be in named. */
+		if (cli->config_file != NULL)
+			snprintf(err, errlen, "%s: %s", cli->config_file, msg);
+		else
+			snprintf(err, errlen, "%s", msg);
 		goto fail;
+	}
 	return cfg;
 fail:
 	config_free(cfg);
 	return NULL;
+}
+
+/* Is path's directory (".", without a '/') one?  0 if it is, -1 if surely
+ * not (missing, or not a directory), 1 if this user cannot tell. */
+static int dir_of(const char *path)
+{
+	struct stat st;
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	size_t n = slash == NULL ? 0 : slash == path ? 1 : (size_t)(slash - path);
+	snprintf(dir, sizeof dir, "%.*s", n == 0 ? 1 : (int)n, n == 0 ? "." : path);
+	if (stat(dir, &st) == 0)
+		return S_ISDIR(st.st_mode) ? 0 : -1;
+	return errno == ENOENT || errno == ENOTDIR ? -1 : 1;
+}
+
+/*
+ * The paths the settings name, where the daemon will use them: at
+ * --check-config, the start and a reload.  --check-config passed a
+ * state_dir or database whose directory did not exist (the start then
+ * failed naming no setting) and a web_root without the client's files
+ * (found by every visitor: admin probe).  Only what is surely wrong: a
+ * directory the checking user may not read is the service's to judge.
+ */
+static int paths_check(const struct config *cfg, char *err, size_t errlen)
+{
+	struct stat st;
+	if (stat(cfg->state_dir, &st) == 0) {
+		if (!S_ISDIR(st.st_mode)) {
+			snprintf(err, errlen, "state_dir = %s: not a directory", cfg->state_dir);
+			return -1;
+		}
+	} else if (errno == ENOENT && dir_of(cfg->state_dir) < 0) {
+		snprintf(err, errlen, "state_dir = %s: its parent directory does not exist (kriegd "
+		         "makes the last directory alone)", cfg->state_dir);
+		return -1;
+	}
+	if (cfg->db_file != NULL && dir_of(cfg->db_file) < 0) {
+		snprintf(err, errlen, "database = %s: its directory does not exist", cfg->db_file);
+		return -1;
+	}
+	if (cfg->web_root != NULL && web_root_check(cfg->web_root, err, errlen) != 0)
+		return -1;
+	return 0;
 }
 
 /* A socket the service manager passed: bound beyond loopback?  Its
@@ -253,6 +303,11 @@ static void on_reload(evutil_socket_t sig, short what, void *arg)
 	if (asked != NULL && fixed[0] != '\0')
 		config_restart_only_words(asked, srv->cfg, fixed, kept, sizeof kept);
 	free(asked);
+	if (paths_check(next, err, sizeof err) != 0) {
+		log_msg(LOGL_ERROR, "reload failed, keeping the running settings: %s", err);
+		config_free(next);
+		goto out;
+	}
 	if (tls_reload(srv->tls, next, err, sizeof err) != 0) {
 		log_msg(LOGL_ERROR, "reload failed, keeping the running settings and certificate: %s",
 		        err);
@@ -515,7 +570,8 @@ int main(int argc, char **argv)
 		 * service can read those (CLUB.md); the rest is checked. */
 		bool elsewhere = tls_credentials_elsewhere(cfg);
 		int bad = (elsewhere ? config_validate(cfg, err, sizeof err)
-		                     : tls_check(cfg, err, sizeof err)) != 0;
+		                     : tls_check(cfg, err, sizeof err)) != 0 ||
+		          paths_check(cfg, err, sizeof err) != 0;
 		if (elsewhere && !bad)
 			log_warnx("cert = %s and key = %s name systemd credentials, and "
 			          "$CREDENTIALS_DIRECTORY is not set here: the certificate is not checked "
@@ -546,6 +602,8 @@ int main(int argc, char **argv)
 		return status;
 	}
 
+	if (paths_check(cfg, err, sizeof err) != 0)
+		fatalx("%s", err);
 	/* A client that vanishes must not kill the daemon with SIGPIPE. */
 	signal(SIGPIPE, SIG_IGN);
 	if (mkdir(cfg->state_dir, 0700) != 0 && errno != EEXIST)
@@ -612,8 +670,9 @@ int main(int argc, char **argv)
 	dm.passed = open_listeners(&srv);
 	open_web_listeners(&srv);
 	warn_dev_cert(cfg, dm.passed);
-	log_info("ready database=%s synchronous=%s max_connections=%d", path, cfg->store_synchronous,
-	         cfg->max_conns);
+	/* Whatever log_level says, as the listening lines (listener.c). */
+	log_always(LOGL_INFO, "ready database=%s synchronous=%s max_connections=%d", path,
+	           cfg->store_synchronous, cfg->max_conns);
 	service_ready(dm.svc);
 
 	if (event_base_dispatch(srv.base) < 0)

@@ -231,6 +231,40 @@ static bool credential_unseen(const char *value)
 /* A credential's name read as a path because $CREDENTIALS_DIRECTORY is
  * unset (`kriegd --check-config` from a shell, with the unit's
  * `cert = NAME`): say so, or the message is a bare "No such file". */
+static void err_append(char *err, size_t errlen, const char *text)
+{
+	size_t n = strlen(err);
+	if (n < errlen)
+		snprintf(err + n, errlen - n, "%s", text);
+}
+
+/* Does the file at path (its first 64 KiB) hold text? */
+static bool file_holds(const char *path, const char *text)
+{
+	char buf[65536];
+	FILE *f = fopen(path, "r");
+	if (f == NULL)
+		return false;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return strstr(buf, text) != NULL;
+}
+
+/* A pair swapped: the file named as one holds the other alone (admin
+ * probe: the key file as cert said OpenSSL's "no start line", no more). */
+static void swapped_hint(const char *path, bool cert, char *err, size_t errlen)
+{
+	bool has_cert = file_holds(path, "-----BEGIN CERTIFICATE-----");
+	bool has_key = file_holds(path, "PRIVATE KEY-----");
+	if (cert && has_key && !has_cert)
+		err_append(err, errlen, " (it holds a private key, not a certificate: cert and key "
+		           "swapped?)");
+	else if (!cert && has_cert && !has_key)
+		err_append(err, errlen, " (it holds a certificate, not a private key: cert and key "
+		           "swapped?)");
+}
+
 static void credential_hint(const char *value, char *err, size_t errlen)
 {
 	size_t n = strlen(err);
@@ -400,8 +434,12 @@ static SSL_CTX *ctx_build(const struct config *cfg, bool may_generate, char *fp,
 	int asked = 0;
 	SSL_CTX_set_default_passwd_cb(ctx, no_passphrase);
 	SSL_CTX_set_default_passwd_cb_userdata(ctx, &asked);
+	char what[4200];
 	if (SSL_CTX_use_certificate_chain_file(ctx, cert) != 1) {
-		ssl_err(err, errlen, cert);
+		/* The setting named (admin probe), and a swapped pair said. */
+		snprintf(what, sizeof what, "cert %s", cert);
+		ssl_err(err, errlen, what);
+		swapped_hint(cert, true, err, errlen);
 		credential_hint(cfg->cert_file, err, errlen);
 		goto fail;
 	}
@@ -414,7 +452,9 @@ static SSL_CTX *ctx_build(const struct config *cfg, bool may_generate, char *fp,
 			         "krieg needs an unencrypted key (openssl pkey -in ENCRYPTED -out KEY "
 			         "writes one; keep it readable by kriegd only)", key);
 		} else {
-			ssl_err(err, errlen, key);
+			snprintf(what, sizeof what, "key %s", key);
+			ssl_err(err, errlen, what);
+			swapped_hint(key, false, err, errlen);
 			credential_hint(cfg->key_file, err, errlen);
 		}
 		goto fail;

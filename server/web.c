@@ -71,6 +71,7 @@ struct web {
 	TAILQ_HEAD(, wreq) reqs;
 	size_t count;
 	uint64_t next_id;
+	bool root_failing;           /* a web_root file could not be opened (read_root_file) */
 };
 
 /* A WebSocket's framing state, owned by its conn (conn_framing). */
@@ -429,6 +430,27 @@ const struct web_asset *web_asset_find(const char *target)
 	return NULL;
 }
 
+int web_root_check(const char *root, char *err, size_t errlen)
+{
+	char full[4096];
+	struct stat st;
+
+	for (size_t i = 0; i < web_nassets; i++) {
+		if ((size_t)snprintf(full, sizeof full, "%s%s", root, web_assets[i].path) >= sizeof full) {
+			snprintf(err, errlen, "web_root = %s: too long a path", root);
+			return -1;
+		}
+		const char *why = stat(full, &st) != 0 ? strerror(errno)
+		                  : !S_ISREG(st.st_mode) ? "not a file" : NULL;
+		if (why != NULL) {
+			snprintf(err, errlen, "web_root = %s: %s: %s (it must hold the client's files, "
+			         "as client-web/ does)", root, full, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* HSTS (RFC 6797) only where the browser was shown the operator's own
  * certificate (cert/key set): the development one is self-signed, and
  * HSTS would turn the warning a browser shows for it into a refusal it
@@ -493,10 +515,16 @@ static unsigned char *read_root_file(struct wreq *r, const char *path, size_t *l
 	if ((size_t)snprintf(full, sizeof full, "%s%s", root, path) >= sizeof full)
 		return NULL;
 	if ((fd = open(full, O_RDONLY | O_CLOEXEC)) < 0) {
-		log_warnx("web=%llu web_root file=\"%s\" error=\"%s\"", (unsigned long long)r->id, full,
-		          strerror(errno));
+		/* Once until a file is read again: every visitor's request
+		 * wrote a warning (admin probe). */
+		log_msg(r->w->root_failing ? LOGL_DEBUG : LOGL_WARN,
+		        "web=%llu web_root file=\"%s\" error=\"%s\"%s", (unsigned long long)r->id, full,
+		        strerror(errno), r->w->root_failing ? "" : " (the next such at debug level until "
+		        "one is read)");
+		r->w->root_failing = true;
 		return NULL;
 	}
+	r->w->root_failing = false;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > WEB_FILE_MAX)
 		goto out;
 	buf = xmalloc((size_t)st.st_size + 1);

@@ -52,6 +52,12 @@ extern const size_t web_nassets;
  * traversal. */
 const struct web_asset *web_asset_find(const char *target);
 
+/* Does root hold every file of the set, each a regular file?  0, or -1
+ * with err naming the first missing one (--check-config, the start and
+ * a reload: a web_root without them was found by each visitor, a 500 and
+ * a warning a request: admin probe). */
+int web_root_check(const char *root, char *err, size_t errlen);
+
 /* Is a UTF-8 byte string well formed (RFC 3629: no overlongs, no
  * surrogates, at most U+10FFFF)? */
 bool web_utf8_valid(const unsigned char *s, size_t n);

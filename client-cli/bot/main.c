@@ -71,10 +71,15 @@ static int play(struct sess *s, const char *hostport, bool insecure, const char 
 			return PLAY_EXIT_UNTRUSTED;
 		}
 		if (c == 0) {
-			delay = 0;
 			struct sess *ss[1] = { s };
 			while (!s->dead && !stop_requested)
 				sess_pump(ss, 1, 100);
+			/* A connection the server closed before a login (its
+			 * address's limit: "try again later") is no return of the
+			 * server: the wait goes on growing (it started again at 1 s,
+			 * a connection a second: bot probe). */
+			if (s->logged_in)
+				delay = 0;
 			if (s->refused) {
 				net_free(s->net);
 				s->net = NULL;

@@ -859,6 +859,73 @@ START_TEST(test_play_refused_login)
 }
 END_TEST
 
+/*
+ * Regression (bot probe): a registered player who left an untimed game
+ * against a bot kept it for ever (untimed_abandon_grace: never by
+ * default), and a few such games filled the bot's --max-games for good:
+ * it turned everyone away.  A player whose opponent is a bot account is
+ * abandoned after abandon_grace at most, as a guest is.
+ */
+START_TEST(test_untimed_player_of_a_bot_abandons)
+{
+	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\nabandon_grace = 300ms\n");
+	ck_assert_int_eq(user_cmd(d, "add", "robo", "--bot", "--password-stdin"), 0);
+	ck_assert_int_eq(user_cmd(d, "add", "alice", "--password-stdin"), 0);
+	struct kc *robo = login(d, "robo"), *alice = login(d, "alice");
+	kc_ok(alice, kc_req(alice, "challenge", "{s:s, s:s, s:s}", "user", "robo", "rules", "icc", "color",
+	                    "white"));
+	json_int_t offer = json_integer_value(json_object_get(kc_event(robo, "challenge"), "offer"));
+	kc_ok(robo, kc_req(robo, "accept", "{s:I}", "offer", offer));
+	json_int_t game = json_integer_value(json_object_get(kc_event(alice, "game_start"), "game"));
+	kc_ok(alice, kc_req(alice, "move", "{s:I, s:s}", "game", game, "move", "e4"));
+	kc_close(alice);
+	json_t *e = kc_event(robo, "opponent_away");
+	ck_assert_ptr_nonnull(json_object_get(e, "until"));   /* a deadline, told */
+	e = kc_event(robo, "game_over");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), game);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "abandoned");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "result")), "0-1");
+	kc_close(robo);
+	kd_stop(d);
+}
+END_TEST
+
+/* Lines of the journal so far that start with head. */
+static int journal_count(struct playbot *b, const char *head)
+{
+	int n = 0;
+	for (const char *p = playbot_read(b); *p; p += strcspn(p, "\n"), p += *p == '\n')
+		n += strncmp(p, head, strlen(head)) == 0;
+	return n;
+}
+
+/*
+ * Regression (bot probe): a server that closes the connection before a
+ * login (its address's limit: "try again later") was called again every
+ * second for as long as it did, two journal lines each time: a connection
+ * made reset the wait to its first second.  Only a login does now: the
+ * wait grows to 2 s (its cap while the bot cannot know it has no games).
+ * In 4.5 s that is three attempts at most (at 0, 1 and 3 s; five before),
+ * and the bot logs in once the address has room.
+ */
+START_TEST(test_play_refused_connection_backs_off)
+{
+	struct kd *d = kd_start("max_connections_per_ip = 1\n");
+	struct kc *held = kc_connect(d);
+	kc_ok(held, kc_req(held, "ping", NULL));
+	struct playbot pb;
+	playbot_start(&pb, d, (const char *const[]){ "--guest", "--insecure", NULL });
+	kt_sleep_ms(4500);
+	int lost = journal_count(&pb, "krieg-bot: connection lost; reconnecting");
+	ck_assert_msg(lost >= 1 && lost <= 3, "%d attempts in 4.5 s:\n%s", lost, pb.text);
+	kc_close(held);
+	char name[64];
+	playbot_user(&pb, name, sizeof name);
+	playbot_end(&pb, 0);
+	kd_stop(d);
+}
+END_TEST
+
 /* Wait (bounded) until the bot's journal holds needle. */
 static void playbot_wait(struct playbot *b, const char *needle)
 {
@@ -2117,6 +2184,8 @@ static Suite *bot_suite(void)
 	tcase_add_test(tc, test_play_seek_outlives_the_bot);
 	tcase_add_test(tc, test_play_guest_resumes);
 	tcase_add_test(tc, test_play_refused_login);
+	tcase_add_test(tc, test_play_refused_connection_backs_off);
+	tcase_add_test(tc, test_untimed_player_of_a_bot_abandons);
 	tcase_add_test(tc, test_play_changed_certificate);
 	tcase_add_test(tc, test_play_after_pause);
 	tcase_add_test(tc, test_play_declines_offers);

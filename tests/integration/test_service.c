@@ -413,6 +413,21 @@ START_TEST(notify_failure_logged_once)
 }
 END_TEST
 
+/* Regression (admin probe): at log_level = warn a port 0's listener was
+ * never told (its "listening on" line, and "ready", were info's): both
+ * are said whatever the level, so this start finds its port and serves. */
+START_TEST(start_lines_at_any_log_level)
+{
+	struct kd *d = kd_start("log_level = warn\n");
+	ck_assert_int_eq(kd_log_count(d, "kriegd: listening on 127.0.0.1:"), 1);
+	ck_assert_int_eq(kd_log_count(d, "kriegd: ready "), 1);
+	struct kc *c = kc_connect(d);
+	kc_ok(c, kc_req(c, "ping", NULL));
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(notify_none_without_socket)
 {
 	/* No NOTIFY_SOCKET: no watchdog line, no complaint, a normal start. */
@@ -549,12 +564,32 @@ START_TEST(check_config)
 	char *longer[] = { "kriegd", "--check-config", "--set", "login_backoff=2h", NULL };
 	ck_assert_int_ne(kg_run_kriegd(longer, 10000, out, sizeof out), 0);
 	ck_assert_msg(strstr(out, "login_backoff: expected a duration from 1ms to 1h (") != NULL, "%s", out);
+	/* Paths a start would not find: refused here, the setting named
+	 * (they passed, and the start failed naming none: admin probe). */
+	char missing[300], arg[320];
+	snprintf(missing, sizeof missing, "%s/no/such", dir);
+	snprintf(arg, sizeof arg, "state_dir=%s", missing);
+	char *nostate[] = { "kriegd", "--check-config", "--set", arg, NULL };
+	ck_assert_int_ne(kg_run_kriegd(nostate, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "state_dir = ") != NULL &&
+	              strstr(out, "/no/such: its parent directory does not exist") != NULL, "%s", out);
+	char *nostart[] = { "kriegd", "--set", arg, NULL };
+	ck_assert_int_ne(kg_run_kriegd(nostart, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "/no/such: its parent directory does not exist") != NULL, "%s", out);
+	snprintf(arg, sizeof arg, "database=%s/x.db", missing);
+	char *nodbdir[] = { "kriegd", "--check-config", "--set", arg, NULL };
+	ck_assert_int_ne(kg_run_kriegd(nodbdir, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "database = ") != NULL &&
+	              strstr(out, "/no/such/x.db: its directory does not exist") != NULL, "%s", out);
 	/* Settings that contradict each other: refused, both named. */
 	char *contra[] = { "kriegd", "--check-config", "--set", "login_backoff=1h", "--set",
 	                   "login_backoff_max=1s", NULL };
 	ck_assert_int_ne(kg_run_kriegd(contra, 10000, out, sizeof out), 0);
 	ck_assert_msg(strstr(out, "login_backoff (1h) is longer than login_backoff_max (1s)") != NULL,
 	              "%s", out);
+	/* ... and in a file, the file named (admin probe). */
+	refused_conf(good, path, "login_backoff = 1h\nlogin_backoff_max = 1s\n",
+	             "kriegd.conf: login_backoff (1h) is longer than login_backoff_max (1s)");
 	/* A byte-order mark before the first key is skipped (admin probe). */
 	write_file(path, "\xEF\xBB\xBFpassword_cost = 13\n");
 	ck_assert_int_eq(kg_run_kriegd(good, 10000, out, sizeof out), 0);
@@ -604,6 +639,18 @@ START_TEST(check_config)
 	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
 	ck_assert_msg(strstr(out, "\"tls-cert\" without a '/' names a systemd credential") != NULL &&
 	              strstr(out, "$CREDENTIALS_DIRECTORY, which is not set here") != NULL, "%s", out);
+	/* A pair swapped: each setting named, and said to hold the other
+	 * (it said OpenSSL's "no start line" alone: admin probe). */
+	char swapped[700];
+	snprintf(swapped, sizeof swapped, "cert = %s\nkey = %s\n", k, c);
+	char want[400];
+	snprintf(want, sizeof want, "cert %s: ", k);
+	refused_conf(good, path, swapped, want);
+	refused_conf(good, path, swapped, "(it holds a private key, not a certificate: cert and key "
+	             "swapped?)");
+	snprintf(swapped, sizeof swapped, "cert = %s\nkey = %s\n", c, c);
+	refused_conf(good, path, swapped, "(it holds a certificate, not a private key: cert and key "
+	             "swapped?)");
 	write_file(path, "cert = tls-cert\nkey = tls-key\n");
 	setenv("CREDENTIALS_DIRECTORY", cred, 1);
 	int rc = kg_run_kriegd(good, 10000, out, sizeof out);
@@ -816,6 +863,7 @@ static Suite *service_suite(void)
 	tcase_add_test(tc, motd_in_the_greeting);
 	tcase_add_test(tc, notify_ready_status_watchdog);
 	tcase_add_test(tc, notify_none_without_socket);
+	tcase_add_test(tc, start_lines_at_any_log_level);
 	tcase_add_test(tc, notify_failure_logged_once);
 	tcase_add_test(tc, check_config);
 	tcase_add_test(tc, encrypted_key_refused);

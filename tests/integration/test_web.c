@@ -1053,6 +1053,59 @@ START_TEST(test_check_config_prints_web_keys)
 }
 END_TEST
 
+/* GET path on a new connection to port: the status. */
+static int get_status(int port, const char *path)
+{
+	char req[512];
+	struct wsc *w = wsc_connect(port, true, 0);
+	snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n", path, port);
+	int status = wsc_request(w, req);
+	wsc_close(w);
+	return status;
+}
+
+/* Regression (admin probe): a web_root without the client's files passed
+ * --check-config and the start, and every visitor's request then wrote a
+ * warning.  It is refused where a setting is checked, naming the file;
+ * one that loses a file while serving warns once until a file is read. */
+START_TEST(test_web_root_checked_and_warned_once)
+{
+	const char *bin = getenv("KRIEGD"), *src = getenv("KRIEG_SRCDIR");
+	char cmd[4096], out[16384], root[] = "/tmp/kwr-XXXXXX", conf[600], index[300];
+	if (bin == NULL)
+		bin = "build/asan/bin/kriegd";
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	/* an empty directory: refused by --check-config, naming the file */
+	snprintf(cmd, sizeof cmd, "'%s' --check-config --state-dir /nonexistent --set web_root=%s 2>&1",
+	         bin, root);
+	FILE *p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	size_t n = fread(out, 1, sizeof out - 1, p);
+	out[n] = '\0';
+	ck_assert_int_ne(pclose(p), 0);
+	snprintf(index, sizeof index, "web_root = %s: %s/index.html: No such file", root, root);
+	ck_assert_msg(strstr(out, index) != NULL, "%s", out);
+	/* the client's files: served */
+	snprintf(cmd, sizeof cmd, "cp '%s'/client-web/* '%s'/", src != NULL ? src : ".", root);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(conf, sizeof conf, "web_root = %s\n", root);
+	struct kd *d = start_web(conf);
+	int port = listen_port(d, 1);
+	ck_assert_int_eq(get_status(port, "/"), 200);
+	/* one lost: a 500 to every request, one warning */
+	snprintf(index, sizeof index, "%s/index.html", root);
+	ck_assert_int_eq(unlink(index), 0);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(get_status(port, "/"), 500);
+	ck_assert_int_eq(get_status(port, "/app.js"), 200);   /* read: the next failure warns */
+	ck_assert_int_eq(get_status(port, "/"), 500);
+	ck_assert_int_eq(kd_log_count(d, "warning: web="), 2);   /* logged before each answer */
+	kd_stop(d);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 /* `kriegd --check-config --state-dir /nonexistent ARGS`: its exit status,
  * its output (stdout and stderr) in out. */
 static int check_config(const char *args, char *out, size_t len)
@@ -1451,6 +1504,7 @@ static Suite *web_suite(void)
 	tcase_add_test(tc, test_forwarded_for_untrusted_ignored);
 	tcase_add_test(tc, test_forwarded_ipv6_counts_by_network);
 	tcase_add_test(tc, test_check_config_prints_web_keys);
+	tcase_add_test(tc, test_web_root_checked_and_warned_once);
 	tcase_add_test(tc, test_reload_names_web_listeners);
 	tcase_add_test(tc, test_web_values_checked);
 	tcase_add_test(tc, test_reload_bad_web_value_refused);
