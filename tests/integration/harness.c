@@ -942,6 +942,16 @@ long kc_first_line(const struct kc *c, const char *needle)
 	return -1;
 }
 
+bool kc_answered(struct kc *c, long long id)
+{
+	while (pump(c, kt_now_ms()))
+		;
+	for (size_t i = 0; i < c->n; i++)
+		if (match_id(c->lines[i].json, &id))
+			return true;
+	return false;
+}
+
 bool kc_saw(const struct kc *c, const char *needle)
 {
 	return kc_first_line(c, needle) >= 0;

@@ -202,6 +202,10 @@ bool kc_closed_cleanly(const struct kc *c);
 /* Every line received so far, in order (raw text without '\n'). */
 size_t kc_nlines(const struct kc *c);
 const char *kc_line(const struct kc *c, size_t i);
+/* Has the answer to c's request id arrived (what has arrived is read
+ * first, without waiting; nothing is taken)?  To assert that a request is
+ * still held, after the time its answer would have needed. */
+bool kc_answered(struct kc *c, long long id);
 /* Whether any line received so far contains needle. */
 bool kc_saw(const struct kc *c, const char *needle);
 /* The index of the first line received so far containing needle; -1 if
