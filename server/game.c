@@ -601,7 +601,6 @@ struct pending {
 	int before_adjourn_offer;
 	int before_heard[HEARD_LISTS];
 	size_t before_nacts;
-	size_t before_listed;        /* the spectators' list's length (watch_listed) */
 	size_t before_told[HEARD_LISTS];   /* each audience's list's (audlist.h) */
 	struct announce_step step;   /* what it adds to the game's replay (announce.h) */
 	bool spec;                   /* it changes what spectators are shown (GAME_TAG_SPECTATORS) */
@@ -702,7 +701,7 @@ static void pending_failed(void *arg)
 		g->seq = p->a.seq - 1;
 		if (game_rebuild(g) != 0)
 			log_warnx("game=%" PRId64 " rebuild after a failed commit failed", g->id);
-		watch_storage_failed(g, p->before_listed, p->a.seq);
+		watch_storage_failed(g, p->a.seq);
 		for (int i = 0; i < HEARD_LISTS; i++)
 			if (g->told[i] != NULL)
 				audlist_cut(g->told[i], p->before_told[i]);
@@ -889,7 +888,6 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	p->before_adjourn_offer = before_adjourn_offer;
 	memcpy(p->before_heard, g->heard_seq, sizeof p->before_heard);
 	p->before_nacts = g->nacts;
-	p->before_listed = watch_listed(g);
 	for (int i = 0; i < HEARD_LISTS; i++)
 		p->before_told[i] = g->told[i] != NULL ? audlist_count(g->told[i]) : 0;
 	if (p->over) {

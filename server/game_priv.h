@@ -121,7 +121,7 @@ struct game {
 	int offered_ply[2][2];
 	struct watcher *watchers;    /* spectator and umpire seats (watch.c) */
 	struct watch_delay *delay;   /* a delayed game's unreleased public stream (watch.c), or NULL */
-	struct watch_list *spect;    /* a delayed game's spectators' list (watch.c), or NULL */
+	struct speclist *spect;      /* a delayed game's spectators' list (speclist.h), or NULL */
 	/* What WHITE, BLACK and the spectators (HEARD_SPECTATORS) were told,
 	 * read by their views (audlist.h); NULL for a list a recovery could
 	 * not read (its views replay the record). */
@@ -221,13 +221,11 @@ void follow_login(struct games *gs, struct conn *c);
 void follow_presence(struct games *gs, int64_t user, bool online);
 void follow_free(struct games *gs);
 void watch_free(struct game *g);
-/* A commit of g failed, from its action seq on: a delayed game's list is
- * cut back to its length `listed` before that action (watch_listed) and
- * its queue loses those actions' events; if their making released
- * anything to the seats (lost with the batch), the spectators lose their
- * seats and the queue goes. */
-void watch_storage_failed(struct game *g, size_t listed, int seq);
-size_t watch_listed(const struct game *g);
+/* A commit of g failed, from its action seq on: a delayed game's list
+ * and queue lose those actions' events; if their making released anything
+ * to the seats (lost with the batch), the spectators lose their seats and
+ * the queue goes. */
+void watch_storage_failed(struct game *g, int seq);
 
 /* game.c */
 const char *game_color_name(int color);

@@ -159,8 +159,15 @@ static int dir_of(const char *path)
 {
 	struct stat st;
 	char dir[4096];
-	const char *slash = strrchr(path, '/');
-	size_t n = slash == NULL ? 0 : slash == path ? 1 : (size_t)(slash - path);
+	/* "state/" names state, in state's parent (a review: it checked state) */
+	size_t end = strlen(path);
+	while (end > 1 && path[end - 1] == '/')
+		end--;
+	size_t slash = end;
+	while (slash > 0 && path[slash - 1] != '/')
+		slash--;
+	/* slash: just past the last '/' (0: none); the directory before it */
+	size_t n = slash == 0 ? 0 : slash == 1 ? 1 : slash - 1;
 	snprintf(dir, sizeof dir, "%.*s", n == 0 ? 1 : (int)n, n == 0 ? "." : path);
 	if (stat(dir, &st) == 0)
 		return S_ISDIR(st.st_mode) ? 0 : -1;
@@ -175,7 +182,8 @@ static int dir_of(const char *path)
  * (found by every visitor: admin probe).  Only what is surely wrong: a
  * directory the checking user may not read is the service's to judge.
  */
-static int paths_check(const struct config *cfg, char *err, size_t errlen)
+static int paths_check(const struct config *cfg, const struct config *running, char *err,
+                       size_t errlen)
 {
 	struct stat st;
 	if (stat(cfg->state_dir, &st) == 0) {
@@ -192,8 +200,14 @@ static int paths_check(const struct config *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "database = %s: its directory does not exist", cfg->db_file);
 		return -1;
 	}
-	if (cfg->web_root != NULL && web_root_check(cfg->web_root, err, errlen) != 0)
-		return -1;
+	if (cfg->web_root != NULL && web_root_check(cfg->web_root, err, errlen) != 0) {
+		/* A reload keeping the running web_root is not refused for it:
+		 * a certificate's renewal would be, for a file gone (a review). */
+		if (running == NULL || running->web_root == NULL ||
+		    strcmp(running->web_root, cfg->web_root) != 0)
+			return -1;
+		log_warnx("%s (the running web_root, kept)", err);
+	}
 	return 0;
 }
 
@@ -303,7 +317,7 @@ static void on_reload(evutil_socket_t sig, short what, void *arg)
 	if (asked != NULL && fixed[0] != '\0')
 		config_restart_only_words(asked, srv->cfg, fixed, kept, sizeof kept);
 	free(asked);
-	if (paths_check(next, err, sizeof err) != 0) {
+	if (paths_check(next, srv->cfg, err, sizeof err) != 0) {
 		log_msg(LOGL_ERROR, "reload failed, keeping the running settings: %s", err);
 		config_free(next);
 		goto out;
@@ -571,7 +585,7 @@ int main(int argc, char **argv)
 		bool elsewhere = tls_credentials_elsewhere(cfg);
 		int bad = (elsewhere ? config_validate(cfg, err, sizeof err)
 		                     : tls_check(cfg, err, sizeof err)) != 0 ||
-		          paths_check(cfg, err, sizeof err) != 0;
+		          paths_check(cfg, NULL, err, sizeof err) != 0;
 		if (elsewhere && !bad)
 			log_warnx("cert = %s and key = %s name systemd credentials, and "
 			          "$CREDENTIALS_DIRECTORY is not set here: the certificate is not checked "
@@ -602,7 +616,7 @@ int main(int argc, char **argv)
 		return status;
 	}
 
-	if (paths_check(cfg, err, sizeof err) != 0)
+	if (paths_check(cfg, NULL, err, sizeof err) != 0)
 		fatalx("%s", err);
 	/* A client that vanishes must not kill the daemon with SIGPIPE. */
 	signal(SIGPIPE, SIG_IGN);

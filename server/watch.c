@@ -58,6 +58,7 @@
 #include "referee.h"
 #include "ruleset.h"
 #include "server.h"
+#include "speclist.h"
 #include "text.h"
 #include "xmalloc.h"
 
@@ -89,108 +90,9 @@ struct watch_delay {
 	                     * seats (held with it: lost if its commit fails) */
 };
 
-/*
- * A delayed game's spectators' list: every event of its record that
- * spectators hear, in order, each kept as its line (compact JSON) with the
- * ply it says.  It is kept as the game goes (watch_route_recorded) from
- * its start, or read from the record once when the game is recovered
- * (watch_list_begin), so that a `watch` reads what a spectator is told of
- * and nothing else.  A catch-up replayed from the record cost about 2.7 us
- * for every action in it, heard or not, and how long it took told a
- * spectator how many actions it was not told of (refused tries, private
- * notes) among the plies the delay hides (probe).  A `watch` now costs
- * the list's length in plies read (an int each) and the page's events
- * parsed.  About 100 bytes an event, for rated games only (game_delay).
- *
- * The players' comings and goings (opponent_away, opponent_back) are in it
- * too, where they were told, though no record keeps them: a spectator
- * seated after a player left heard that player come back and never leave
- * (probe), the more so after a restart, when both are away (the list
- * read from the record ends with both aways: watch_list_begin).  Read from the record, an
- * event carries the clocks its action stored, as the live line carried the
- * clocks then: what the queue releases has them either way (probe: the
- * events of plies the delay still held when the first spectator sat came
- * without), a catch-up none (list_page_item).
- */
-struct watch_list {
-	char *buf;
-	size_t len, cap;
-	struct listed {
-		size_t off, len;
-		int ply;
-		int seq;               /* its action's, as struct delayed has it */
-		bool presence;         /* no action's: kept when a commit fails */
-		int8_t away;           /* an opponent_away's colour; else -1 */
-		int64_t at;            /* mstime_mono() when listed: an away's `left` counts from it */
-	} *e;
-	size_t n, ecap;
-};
-
 static int msg_ply(const json_t *msg)
 {
 	return (int)json_integer_value(json_object_get(msg, "ply"));
-}
-
-/* One event: its line's text (len bytes) and the ply it says; seq,
- * presence and away as struct listed has them (an action's event: its
- * seq, false, -1). */
-static void list_push(struct watch_list *l, const char *text, size_t len, int ply, int seq,
-                      bool presence, int away)
-{
-	l->buf = xgrow(l->buf, &l->cap, l->len + len, 1, 4096);
-	memcpy(l->buf + l->len, text, len);
-	l->e = xgrow(l->e, &l->ecap, l->n + 1, sizeof *l->e, 64);
-	l->e[l->n++] = (struct listed){ l->len, len, ply, seq, presence, (int8_t)away, mstime_mono() };
-	l->len += len;
-}
-
-/* The same, from msg. */
-static void list_push_json(struct watch_list *l, const json_t *msg, bool presence, int away)
-{
-	char *text = json_dumps(msg, JSON_COMPACT);
-	if (text != NULL)
-		list_push(l, text, strlen(text), msg_ply(msg), 0, presence, away);
-	free(text);
-}
-
-/* An away deadline's `left` was what was left when it was said: less the
- * time since `at` (a delayed spectator's countdown ran late by that). */
-static void left_since(json_t *msg, int64_t at, int64_t now)
-{
-	json_t *left = json_object_get(msg, "left");
-	if (json_is_integer(left)) {
-		int64_t v = json_integer_value(left) - (now - at);
-		json_integer_set(left, v > 0 ? v : 0);
-	}
-}
-
-/* Event i of the list, parsed (a new reference), as the queue takes it. */
-static json_t *list_item(size_t i, void *arg)
-{
-	const struct watch_list *l = arg;
-	json_t *j = json_loadb(l->buf + l->e[i].off, l->e[i].len, 0, NULL);
-	left_since(j, l->e[i].at, mstime_mono());
-	return j;
-}
-
-/* The same for a catch-up's page (dispatch_page_built's item): without a
- * clock, as every catch-up is (PROTOCOL.md). */
-static json_t *list_page_item(size_t i, void *arg)
-{
-	json_t *j = list_item(i, arg);
-	json_object_del(j, "clock");
-	return j;
-}
-
-static void list_free(struct game *g)
-{
-	struct watch_list *l = g->spect;
-	if (l == NULL)
-		return;
-	free(l->buf);
-	free(l->e);
-	free(l);
-	g->spect = NULL;
 }
 
 /* Queue msg (a reference, taken) at the ply it says, of action seq. */
@@ -266,7 +168,8 @@ void watch_free(struct game *g)
 		free(w);
 	}
 	delay_free(g);
-	list_free(g);
+	speclist_free(g->spect);
+	g->spect = NULL;
 }
 
 /* A seat taken away (not left): its holder is told why. */
@@ -316,27 +219,11 @@ void watch_users_changed(struct games *gs)
 		}
 }
 
-size_t watch_listed(const struct game *g)
+void watch_storage_failed(struct game *g, int seq)
 {
-	return g->spect != NULL ? g->spect->n : 0;
-}
-
-void watch_storage_failed(struct game *g, size_t listed, int seq)
-{
-	struct watch_list *l = g->spect;
-	if (l != NULL && listed < l->n) {   /* the failed actions' events go, comings and goings stay */
-		size_t n = listed, len = l->e[listed].off;
-		for (size_t i = listed; i < l->n; i++) {
-			if (!l->e[i].presence)
-				continue;
-			memmove(l->buf + len, l->buf + l->e[i].off, l->e[i].len);
-			l->e[n] = l->e[i];
-			l->e[n++].off = len;
-			len += l->e[i].len;
-		}
-		l->len = len;
-		l->n = n;
-	}
+	/* The failed actions' events go, the comings and goings stay. */
+	if (g->spect != NULL)
+		speclist_cut_from(g->spect, seq);
 	struct watch_delay *q = g->delay;
 	if (q == NULL)
 		return;
@@ -442,7 +329,7 @@ static void delay_route(struct game *g, struct batch_action *ba, const json_t *m
 	while (k < q->n && released(g, q->e[k].ply)) {
 		/* less the time it waited here (a review: counted from its
 		 * arrival, a delayed spectator's countdown ran late by that) */
-		left_since(q->e[k].msg, q->e[k].at, now);
+		speclist_left_since(q->e[k].msg, q->e[k].at, now);
 		spectators_send(g, ba, q->e[k].msg);
 		json_decref(q->e[k].msg);
 		k++;
@@ -480,11 +367,11 @@ int watch_list_begin(struct game *g, bool recovered)
 	if (recovered && (events = announce_replay(g->gs->srv->store, &g->info, AUD_SPECTATOR,
 	                                           ANNOUNCE_CLOCKS)) == NULL)
 		return -1;
-	g->spect = xcalloc(1, sizeof *g->spect);
+	g->spect = speclist_new();
 	size_t i;
 	json_t *e;
 	json_array_foreach(events, i, e)
-		list_push_json(g->spect, e, false, -1);
+		speclist_push_json(g->spect, e, -1);
 	json_decref(events);
 	/* Who is away now, as a spectator would have heard it: both players
 	 * at a recovery (presence_recovered comes first), any at a list read
@@ -492,10 +379,11 @@ int watch_list_begin(struct game *g, bool recovered)
 	for (int col = WHITE; col <= BLACK; col++) {
 		json_t *aw = presence_away_event(g, col);
 		if (aw != NULL)
-			list_push_json(g->spect, aw, true, col);
+			speclist_push_json(g->spect, aw, col);
 		json_decref(aw);
 	}
-	log_debug("game=%" PRId64 " spectators' list begun events=%zu", g->id, g->spect->n);
+	log_debug("game=%" PRId64 " spectators' list begun events=%zu", g->id,
+	          speclist_count(g->spect));
 	return 0;
 }
 
@@ -525,25 +413,17 @@ void watch_route_recorded(struct game *g, struct batch_action *ba, unsigned aud,
                           const json_t *msg, const struct line *l)
 {
 	if (g->spect != NULL && (aud & AUD_SPECTATOR) && l != NULL)
-		list_push(g->spect, line_text(l), line_len(l), msg_ply(msg), g->seq, false, -1);
+		speclist_push(g->spect, line_text(l), line_len(l), msg_ply(msg), g->seq, -1);
 	route(g, ba, aud, heard, msg, g->seq);
 }
 
 void watch_route_presence(struct game *g, int col, bool away, const json_t *msg)
 {
-	struct watch_list *l = g->spect;
-	if (l != NULL) {
-		/* A player back with nothing listed since they left takes the
-		 * away out instead: a later catch-up is the same without both,
-		 * and a player who comes and goes a thousand times does not
-		 * grow the list by two thousand. */
-		if (!away && l->n > 0 && l->e[l->n - 1].away == col) {
-			l->len = l->e[l->n - 1].off;
-			l->n--;
-		} else {
-			list_push_json(l, msg, true, away ? col : -1);
-		}
-	}
+	/* A player back with nothing listed since they left takes the away
+	 * out instead (speclist_fold_back). */
+	struct speclist *l = g->spect;
+	if (l != NULL && (away || !speclist_fold_back(l, col)))
+		speclist_push_json(l, msg, away ? col : -1);
 	route(g, NULL, AUD_SPECTATOR, AUD_SPECTATOR, msg, 0);
 }
 
@@ -598,6 +478,12 @@ static bool must_wait(struct conn *c, const struct game *g, bool umpire, json_t 
 	/* (Behind the connection's waiting requests it waited already: every
 	 * seat request names its game, srv->game_waits.) */
 	unsigned tags = umpire ? BATCH_TAG_ANY : GAME_TAG_SPECTATORS;
+	/* A delayed game whose list could not be read at its recovery has
+	 * it read from the record at its first seat (seat_view): an action
+	 * not yet committed is not there, and would be in neither the list
+	 * nor the queue (a review).  That read waits for every action. */
+	if (!umpire && game_delay(g) > 0 && g->spect == NULL)
+		tags = BATCH_TAG_ANY;
 	if (!batch_holds(g->gs->batch, g, tags))
 		return false;
 	struct dispatch_later *l = dispatch_wait_first(c, id, req, proceed);
@@ -702,8 +588,9 @@ static json_t *seat_view(struct conn *c, struct game *g, bool umpire, size_t fro
 		/* A list that could not be read at the recovery is read now. */
 		if (g->spect == NULL && watch_list_begin(g, true) != 0)
 			return NULL;
-		const struct watch_list *l = g->spect;
-		while (keep < l->n && released(g, l->e[keep].ply))
+		const struct speclist *l = g->spect;
+		size_t n = speclist_count(l);
+		while (keep < n && released(g, speclist_ply(l, keep)))
 			keep++;
 		/* The rest is the queue, filled here at the first spectator:
 		 * the game has no uncommitted action that released anything
@@ -713,8 +600,8 @@ static json_t *seat_view(struct conn *c, struct game *g, bool umpire, size_t fro
 		if (g->delay == NULL) {
 			struct watch_delay *q = xcalloc(1, sizeof *q);
 			g->delay = q;
-			for (size_t i = keep; i < l->n; i++)
-				delay_push(q, list_item(i, g->spect), g->spect->e[i].seq);
+			for (size_t i = keep; i < n; i++)
+				delay_push(q, speclist_item(i, g->spect), speclist_seq(l, i));
 		}
 		if (keep > end)
 			keep = end;
@@ -735,7 +622,7 @@ static json_t *seat_view(struct conn *c, struct game *g, bool umpire, size_t fro
 		pager_finish(&pg, j, "events");
 		*total = pg.n;
 	} else {
-		dispatch_page_built(j, "events", keep, from, list_page_item, g->spect);
+		dispatch_page_built(j, "events", keep, from, speclist_page_item, g->spect);
 		*total = keep;
 	}
 	if (!umpire)

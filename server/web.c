@@ -71,7 +71,8 @@ struct web {
 	TAILQ_HEAD(, wreq) reqs;
 	size_t count;
 	uint64_t next_id;
-	bool root_failing;           /* a web_root file could not be opened (read_root_file) */
+	bool *root_failing;          /* each asset's web_root file could not be opened when last
+	                              * read (read_root_file), [web_nassets] */
 };
 
 /* A WebSocket's framing state, owned by its conn (conn_framing). */
@@ -378,6 +379,7 @@ struct web *web_new(struct server *srv)
 	struct web *w = xcalloc(1, sizeof *w);
 
 	w->srv = srv;
+	w->root_failing = xcalloc(web_nassets, sizeof *w->root_failing);
 	TAILQ_INIT(&w->reqs);
 	w->next_id = 1;
 	return w;
@@ -403,6 +405,7 @@ void web_free(struct web *w)
 		return;
 	while ((r = TAILQ_FIRST(&w->reqs)) != NULL)
 		wreq_free(r);
+	free(w->root_failing);
 	free(w);
 }
 
@@ -440,7 +443,10 @@ int web_root_check(const char *root, char *err, size_t errlen)
 			snprintf(err, errlen, "web_root = %s: too long a path", root);
 			return -1;
 		}
-		const char *why = stat(full, &st) != 0 ? strerror(errno)
+		/* Only what is surely wrong: a file this user may not read
+		 * is the service's to judge (a review). */
+		const char *why = stat(full, &st) != 0 ? (errno == ENOENT || errno == ENOTDIR ?
+		                                          strerror(errno) : NULL)
 		                  : !S_ISREG(st.st_mode) ? "not a file" : NULL;
 		if (why != NULL) {
 			snprintf(err, errlen, "web_root = %s: %s: %s (it must hold the client's files, "
@@ -504,7 +510,7 @@ static void reply_status(struct wreq *r, int status, const char *why)
 
 /* web_root's copy of a file of the set, or NULL (logged): the set is
  * still the compiled one, so web_root adds no name of its own. */
-static unsigned char *read_root_file(struct wreq *r, const char *path, size_t *len)
+static unsigned char *read_root_file(struct wreq *r, const struct web_asset *a, size_t *len)
 {
 	const char *root = r->w->srv->cfg->web_root;
 	char full[4096];
@@ -512,19 +518,20 @@ static unsigned char *read_root_file(struct wreq *r, const char *path, size_t *l
 	unsigned char *buf = NULL;
 	int fd;
 
-	if ((size_t)snprintf(full, sizeof full, "%s%s", root, path) >= sizeof full)
+	bool *failing = &r->w->root_failing[a - web_assets];
+	if ((size_t)snprintf(full, sizeof full, "%s%s", root, a->path) >= sizeof full)
 		return NULL;
 	if ((fd = open(full, O_RDONLY | O_CLOEXEC)) < 0) {
-		/* Once until a file is read again: every visitor's request
-		 * wrote a warning (admin probe). */
-		log_msg(r->w->root_failing ? LOGL_DEBUG : LOGL_WARN,
+		/* Once for each file until it is read again: every visitor's
+		 * request wrote a warning (admin probe). */
+		log_msg(*failing ? LOGL_DEBUG : LOGL_WARN,
 		        "web=%llu web_root file=\"%s\" error=\"%s\"%s", (unsigned long long)r->id, full,
-		        strerror(errno), r->w->root_failing ? "" : " (the next such at debug level until "
-		        "one is read)");
-		r->w->root_failing = true;
+		        strerror(errno), *failing ? "" : " (the next such at debug level until it is "
+		        "read)");
+		*failing = true;
 		return NULL;
 	}
-	r->w->root_failing = false;
+	*failing = false;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > WEB_FILE_MAX)
 		goto out;
 	buf = xmalloc((size_t)st.st_size + 1);
@@ -551,7 +558,7 @@ static void reply_file(struct wreq *r, const struct web_asset *a, const char *ta
 	size_t len = a->len;
 
 	if (r->w->srv->cfg->web_root != NULL) {
-		if ((copy = read_root_file(r, a->path, &len)) == NULL) {
+		if ((copy = read_root_file(r, a, &len)) == NULL) {
 			reply_status(r, 500, "web_root file unreadable");
 			return;
 		}

@@ -573,6 +573,12 @@ START_TEST(check_config)
 	ck_assert_int_ne(kg_run_kriegd(nostate, 10000, out, sizeof out), 0);
 	ck_assert_msg(strstr(out, "state_dir = ") != NULL &&
 	              strstr(out, "/no/such: its parent directory does not exist") != NULL, "%s", out);
+	/* a trailing '/' names the same directory, whose parent exists (a
+	 * review: its own name was looked for) */
+	char fresh[320];
+	snprintf(fresh, sizeof fresh, "state_dir=%s/fresh/", dir);
+	char *slashed[] = { "kriegd", "--check-config", "--set", fresh, NULL };
+	ck_assert_msg(kg_run_kriegd(slashed, 10000, out, sizeof out) == 0, "%s", out);
 	char *nostart[] = { "kriegd", "--set", arg, NULL };
 	ck_assert_int_ne(kg_run_kriegd(nostart, 10000, out, sizeof out), 0);
 	ck_assert_msg(strstr(out, "/no/such: its parent directory does not exist") != NULL, "%s", out);

@@ -1067,7 +1067,9 @@ static int get_status(int port, const char *path)
 /* Regression (admin probe): a web_root without the client's files passed
  * --check-config and the start, and every visitor's request then wrote a
  * warning.  It is refused where a setting is checked, naming the file;
- * one that loses a file while serving warns once until a file is read. */
+ * one that loses a file while serving warns once for it until it is read
+ * again.  A reload keeps a running web_root that lost a file (a review:
+ * it refused the reload, and with it a certificate's renewal). */
 START_TEST(test_web_root_checked_and_warned_once)
 {
 	const char *bin = getenv("KRIEGD"), *src = getenv("KRIEG_SRCDIR");
@@ -1092,14 +1094,32 @@ START_TEST(test_web_root_checked_and_warned_once)
 	struct kd *d = start_web(conf);
 	int port = listen_port(d, 1);
 	ck_assert_int_eq(get_status(port, "/"), 200);
-	/* one lost: a 500 to every request, one warning */
+	/* one lost: a 500 to every request for it, one warning, whatever
+	 * else is read meanwhile (a page load reads the others: a review) */
 	snprintf(index, sizeof index, "%s/index.html", root);
-	ck_assert_int_eq(unlink(index), 0);
-	for (int i = 0; i < 3; i++)
+	snprintf(cmd, sizeof cmd, "mv '%s' '%s.away'", index, index);
+	ck_assert_int_eq(system(cmd), 0);
+	for (int i = 0; i < 3; i++) {
 		ck_assert_int_eq(get_status(port, "/"), 500);
-	ck_assert_int_eq(get_status(port, "/app.js"), 200);   /* read: the next failure warns */
+		ck_assert_int_eq(get_status(port, "/app.js"), 200);
+	}
+	ck_assert_int_eq(kd_log_count(d, "warning: web="), 1);   /* logged before each answer */
+	/* another file lost: its own warning */
+	snprintf(cmd, sizeof cmd, "rm '%s/app.js'", root);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(get_status(port, "/app.js"), 500);
+	ck_assert_int_eq(get_status(port, "/app.js"), 500);
+	ck_assert_int_eq(kd_log_count(d, "warning: web="), 2);
+	/* back, read, lost again: warned again */
+	snprintf(cmd, sizeof cmd, "mv '%s.away' '%s'", index, index);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(get_status(port, "/"), 200);
+	ck_assert_int_eq(unlink(index), 0);
 	ck_assert_int_eq(get_status(port, "/"), 500);
-	ck_assert_int_eq(kd_log_count(d, "warning: web="), 2);   /* logged before each answer */
+	ck_assert_int_eq(kd_log_count(d, "warning: web="), 3);
+	kd_reload(d, conf);
+	ck_assert_int_eq(kd_log_count(d, "(the running web_root, kept)"), 1);
+	ck_assert_int_eq(kd_log_count(d, "reload failed"), 0);
 	kd_stop(d);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
 	ck_assert_int_eq(system(cmd), 0);
