@@ -248,13 +248,21 @@ ASAN_VARS = BUILD=build/asan BINDIR=build/asan/bin OPT=-O1 \
 # two per core (they wait on sockets and timers: the cores were 30-40%
 # busy at one per core, and the suites' time fell by a quarter at two).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# Each step's start is stamped (the ten minutes: where they go).
 check: deps
+	@date '+== check %T: the -O2 tree'
 	$(MAKE) -j$(JOBS) all check-compile $(BENCH_BINS) $(addprefix $(BUILD)/tests/unit/,$(PLAIN_TESTS))
+	@date '+== check %T: the sanitized tree'
 	$(MAKE) -j$(JOBS) $(ASAN_VARS) check-build
+	@date '+== check %T: the suites'
 	$(MAKE) $(ASAN_VARS) suites
+	@date '+== check %T: the plain suites'
 	tests/run-tests.sh plain $(addprefix $(BUILD)/tests/unit/,$(PLAIN_TESTS))
+	@date '+== check %T: the service, TSan, clang and fuzz checks'
 	$(MAKE) -j3 --output-sync=target check-after
+	@date '+== check %T: the browser'
 	$(MAKE) $(ASAN_VARS) check-browser
+	@date '+== check %T: done'
 
 # After the suites, side by side (each target's output printed whole when
 # it ends): the service checks then the benchmarks' smoke, the TSan build
