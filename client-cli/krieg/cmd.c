@@ -972,15 +972,21 @@ static int exec_time(struct client *cl, struct cmd *cmd, struct pending *p)
 	struct seat *seat = cl->seat_focus ? client_seat(cl, cl->seat_current) : NULL;
 	char words[160], wc[RENDER_CLOCK_MAX], bc[RENDER_CLOCK_MAX];
 	if (seat) {
+		/* and whose move it is, as krieg.1 says (the client probe: a
+		 * --plain spectator, with no clock prompt, had it nowhere) */
+		char side[24] = "";
+		if (!seat->over)
+			snprintf(side, sizeof side, "; %s to move", seat->to_move == WHITE ? "White" : "Black");
 		long now = client_now(cl), w = seat_clock(seat, WHITE, now), b = seat_clock(seat, BLACK, now);
 		if (w < 0 || b < 0) {
-			client_out_asked(cl, "#%ld (%s): untimed", seat->id, seat_kind(seat));
+			client_out_asked(cl, "#%ld (%s): untimed%s", seat->id, seat_kind(seat),
+			                 seat->over ? "; game over" : side);
 			return 0;
 		}
 		render_clock(w, wc);
 		render_clock(b, bc);
-		client_out_asked(cl, "#%ld (%s): White %s, Black %s%s", seat->id, seat_kind(seat), wc, bc,
-		           seat->over ? "; game over" : seat->paused ? "; paused" : "");
+		client_out_asked(cl, "#%ld (%s): White %s, Black %s%s%s", seat->id, seat_kind(seat), wc, bc,
+		           seat->over ? "; game over" : seat->paused ? "; paused" : "", seat->over ? "" : side);
 		return 0;
 	}
 	if (!client_current(cl))

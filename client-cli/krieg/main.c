@@ -657,6 +657,27 @@ static unsigned char edit_suspend(EditLine *el, int ch)
 	return CC_REDISPLAY;   /* back (fg): the prompt and the half-typed line again */
 }
 
+/*
+ * Ctrl-C while a line is edited: a half-typed line is dropped, as a shell
+ * drops it; at an empty prompt krieg leaves (PROTOCOL's games go on, as
+ * after quit).  It left at once whatever was typed, killed by the signal
+ * (status 130): a player clearing a mistyped move left the club, and in a
+ * timed game began the countdown of its abandonment (the client probe).
+ * The terminal sends it as a character while libedit edits (edit_open:
+ * isig off in its edit mode), so nothing else runs in a signal handler.
+ */
+static unsigned char edit_interrupt(EditLine *el, int ch)
+{
+	(void)ch;
+	const LineInfoW *li = el_wline(el);
+	if (li->lastchar > li->buffer) {
+		el_cursor(el, (int)(li->lastchar - li->cursor));
+		el_wdeletestr(el, (int)(li->lastchar - li->buffer));
+		return CC_REDISPLAY;
+	}
+	return CC_EOF;   /* as Ctrl-D at an empty prompt */
+}
+
 /* libedit follows SIGWINCH only once an el_gets() (its handler is put back
  * at the next), so a window resized twice while one line was typed kept
  * the first new width, and each redraw went up the wrong number of rows,
@@ -726,6 +747,9 @@ static int edit_open(struct ui *u)
 	el_set(u->el, EL_BIND, "^I", "krieg-complete", NULL);
 	el_wset(u->el, EL_ADDFN, L"krieg-suspend", L"Suspend krieg", edit_suspend);
 	el_set(u->el, EL_BIND, "^Z", "krieg-suspend", NULL);
+	el_set(u->el, EL_SETTY, "-d", "-isig", NULL);   /* ^C (and ^\) are keys while editing */
+	el_wset(u->el, EL_ADDFN, L"krieg-interrupt", L"Drop the line, or leave", edit_interrupt);
+	el_set(u->el, EL_BIND, "^C", "krieg-interrupt", NULL);
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		el_set(u->el, EL_BIND, keys[i][0], keys[i][1], NULL);
 	el_source(u->el, NULL);

@@ -1028,6 +1028,34 @@ START_TEST(prompt_redrawn_after_suspend)
 END_TEST
 
 /*
+ * Regression (the client probe): Ctrl-C left at once whatever was typed,
+ * killed by the signal (status 130): a player clearing a mistyped move
+ * left the club.  A half-typed line is dropped, as a shell drops it, and
+ * at an empty prompt Ctrl-C leaves, status 0.
+ */
+START_TEST(ctrl_c_drops_the_line_then_leaves)
+{
+	struct kd *d = kd_start(NULL);
+	struct tty *t = calloc(1, sizeof *t);
+	ck_assert_ptr_nonnull(t);
+	tty_start_with(t, kd_port(d), "--trust-new");
+	EXPECT(t, "krieg> ");
+	ck_assert_int_eq(write(t->fd, "e2e", 3), 3);
+	EXPECT(t, "e2e");
+	ck_assert_int_eq(write(t->fd, "\x03", 1), 1);   /* Ctrl-C */
+	tty_type(t, "nosuchword");
+	EXPECT(t, "\"nosuchword\" is not a command");
+	ck_assert_msg(strstr(t->buf, "e2enosuchword") == NULL, "the line was kept:\n%s", t->buf);
+	EXPECT(t, "krieg> ");
+	ck_assert_int_eq(write(t->fd, "\x03", 1), 1);
+	ck_assert_int_eq(tty_exit(t, KC_TIMEOUT_MS), 0);
+	close(t->fd);
+	free(t);
+	kd_stop(d);
+}
+END_TEST
+
+/*
  * A line typed wider than the terminal (the prompt and a long "say" wrap
  * over two rows of 80 columns) while the clock ticks in the prompt, and a
  * message comes in: each redraw takes the whole of it off the screen first.
@@ -1647,6 +1675,7 @@ static Suite *client_suite(void)
 	tcase_add_test(tc, typed_utf8_reaches_the_wire);
 	tcase_add_test(tc, bare_locale_says_how_to_see_letters);
 	tcase_add_test(tc, prompt_redrawn_after_suspend);
+	tcase_add_test(tc, ctrl_c_drops_the_line_then_leaves);
 	tcase_add_test(tc, changed_certificate_is_refused);
 	tcase_add_test(tc, first_use_answered_no_is_refused);
 	tcase_add_test(tc, reconnects_and_resumes_after_a_restart);

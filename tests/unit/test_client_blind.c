@@ -90,8 +90,9 @@ START_TEST(time_says_the_clocks)
 	s.now += 2000;
 	from = strlen(s.printed);
 	ck_assert_int_eq(client_command(&c, "time"), 0);
-	ck_assert_msg(strstr(since(&s, from), "#12 (watching): White 4:50, Black 4:58\n") != NULL, "%s",
-	              since(&s, from));
+	/* and whose move it is (the client probe: a --plain spectator had it nowhere) */
+	ck_assert_msg(strstr(since(&s, from), "#12 (watching): White 4:50, Black 4:58; Black to move\n") != NULL,
+	              "%s", since(&s, from));
 	client_free(&c);
 
 	/* no game: said, not silent */
