@@ -659,8 +659,8 @@ static unsigned char edit_suspend(EditLine *el, int ch)
 
 /*
  * Ctrl-C while a line is edited: a half-typed line is dropped, as a shell
- * drops it; at an empty prompt krieg leaves (PROTOCOL's games go on, as
- * after quit).  It left at once whatever was typed, killed by the signal
+ * drops it; at an empty prompt krieg leaves, as at Ctrl-D (the games go
+ * on, as after quit).  It left at once whatever was typed, killed by the signal
  * (status 130): a player clearing a mistyped move left the club, and in a
  * timed game began the countdown of its abandonment (the client probe).
  * The terminal sends it as a character while libedit edits (edit_open:
