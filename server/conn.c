@@ -285,6 +285,8 @@ static void conn_free(struct conn *c)
 	set->count--;
 	if (c->refused)
 		set->refusing--;
+	else if (c->state == CS_DEAD)
+		set->dying--;
 	if (c->framing != NULL)
 		c->framing->free(c->framing_ctx);
 	if (c->bev != NULL)
@@ -803,6 +805,8 @@ void conn_teardown(struct conn *c, const char *reason, bool flush)
 	}
 	bool was_open = c->state == CS_OPEN;
 	c->state = flush && was_open ? CS_LINGER : CS_DEAD;
+	if (c->state == CS_DEAD && !c->refused)
+		c->srv->conns->dying++;
 	if (was_open && c->user != 0)
 		run_closed_hooks(c);
 	if (c->state == CS_LINGER) {
@@ -1175,6 +1179,7 @@ static struct conn *conn_add(struct server *srv, struct bufferevent *bev, enum c
 	c->srv = srv;
 	c->bev = bev;
 	c->state = state;
+	c->accepted = mstime_mono();
 	c->tokens = srv->cfg->rate_burst;
 	c->last_refill = mstime_mono();
 	snprintf(c->peer, sizeof c->peer, "%s", peer);
@@ -1236,6 +1241,29 @@ static size_t host_count(const struct connset *set, const char *host)
 	return n;
 }
 
+/*
+ * The server full: the oldest connection still in its TLS handshake after
+ * CONN_EVICT_HANDSHAKE_MS (not one being refused) is closed, so that a new
+ * one takes its place.  Connections that never finish their handshake,
+ * 32 from each of some 40 addresses (or IPv6 networks), held every slot
+ * for handshake_timeout at a time and kept every new client out (the
+ * exhaustion probe); a client's handshake takes milliseconds.  Whether
+ * one was closed.
+ */
+static bool evict_handshake(struct connset *set)
+{
+	int64_t now = mstime_mono();
+	struct conn *c;
+	TAILQ_FOREACH(c, &set->all, all)   /* in accept order: the oldest first */
+		if (c->state == CS_HANDSHAKE && !c->refused) {
+			if (now - c->accepted < CONN_EVICT_HANDSHAKE_MS)
+				return false;
+			conn_teardown(c, "tls handshake unfinished while the server is full", false);
+			return true;
+		}
+	return false;
+}
+
 /* Room for one more connection from the address whose limit key (an
  * IPv6 one's network: guard_addr_key) is key?  0 with *refused (and
  * *refused_addr) set as it is to be told; -1: refused with no room to say
@@ -1249,7 +1277,7 @@ static int admit(struct server *srv, const char *peer, const char *key, bool *re
 	const struct config *cfg = srv->cfg;
 
 	*refused = *refused_addr = false;
-	if (set->count - set->refusing >= (size_t)cfg->max_conns)
+	if (set->count - set->refusing - set->dying >= (size_t)cfg->max_conns && !evict_handshake(set))
 		*refused = true;
 	else if (host_count(set, key) >= (size_t)cfg->max_conns_per_ip)
 		*refused = *refused_addr = true;

@@ -43,6 +43,8 @@ struct sockaddr;
 #define CONN_REFUSE_EXTRA 16             /* over max_connections: at most this many
                                             more get a server_full reply; the rest are
                                             closed right after accept */
+#define CONN_EVICT_HANDSHAKE_MS 2000     /* full: a new connection takes the place of the
+                                            oldest still in its TLS handshake this long */
 /* One address's connections logged (accepted, handshake failure, hello,
  * closed): this many at once, then this many a second; the rest are
  * counted, not logged.  A loop of connections from one address wrote 2 MB

@@ -29,6 +29,7 @@ struct conn {
 	struct server *srv;
 	struct bufferevent *bev;
 	enum conn_state state;
+	int64_t accepted;            /* mstime_mono() at its accept (evict_handshake) */
 	bool refused;              /* over max_connections: server_full, then close */
 	bool refused_addr;         /* over max_connections_per_ip (refused too) */
 	bool hello;
@@ -149,6 +150,8 @@ struct connset {
 	struct idtable byid;       /* every connection by id (conn_find) */
 	size_t count;
 	size_t refusing;
+	size_t dying;              /* torn down (CS_DEAD, not refused), freed at the loop's next
+	                            * pass: their slots are free already (admit) */
 	uint64_t next_id;
 	struct idtable users;      /* the user index: struct userconns by user */
 	struct idtable hosts;      /* struct hostbudget by address (host_key) */

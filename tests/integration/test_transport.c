@@ -24,7 +24,7 @@
 #include <openssl/ssl.h>
 
 #include "check_main.h"
-#include "conn.h"   /* CONN_REFUSE_EXTRA, CONN_LOG_BURST */
+#include "conn.h"   /* CONN_REFUSE_EXTRA, CONN_LOG_BURST, CONN_EVICT_HANDSHAKE_MS */
 #include "dispatch.h"   /* DISPATCH_QUEUE_MAX */
 #include "listener.h"   /* LISTENER_KEEPIDLE_S */
 #include "harness.h"
@@ -758,6 +758,28 @@ START_TEST(test_max_connections)
 	expect_usable(b);
 	kc_close(b);
 	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+/* Regression (the exhaustion probe): connections that never finish their
+ * TLS handshake, 32 from each of some 40 addresses, held every slot for
+ * handshake_timeout at a time, and every new client was refused.  Full,
+ * the server closes the oldest still in its handshake after
+ * CONN_EVICT_HANDSHAKE_MS, and the new client takes its place. */
+START_TEST(test_full_evicts_unfinished_handshakes)
+{
+	struct kd *d = kd_start("max_connections = 4\nhandshake_timeout = 60s\n");
+	int fds[4];
+	for (int i = 0; i < 4; i++)
+		fds[i] = kd_tcp(d);   /* TCP only: each holds a slot in its handshake */
+	kt_sleep_ms(CONN_EVICT_HANDSHAKE_MS + 500);
+	struct kc *c = kc_hello(d);
+	expect_usable(c);
+	ck_assert_int_eq(kd_log_count(d, "tls handshake unfinished while the server is full"), 1);
+	kc_close(c);
+	for (int i = 0; i < 4; i++)
+		close(fds[i]);
 	kd_stop(d);
 }
 END_TEST
@@ -1807,6 +1829,7 @@ static Suite *transport_suite(void)
 	tcase_add_test(tc, test_dead_path_probed);
 	tcase_add_test(tc, test_idle_timeout);
 	tcase_add_test(tc, test_max_connections);
+	tcase_add_test(tc, test_full_evicts_unfinished_handshakes);
 	tcase_add_test(tc, test_rate_limit);
 	tcase_add_test(tc, test_rate_limit_blank_lines);
 	tcase_add_test(tc, test_page_waits_for_token);
