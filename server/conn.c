@@ -1227,38 +1227,44 @@ void conn_format_peer(const struct sockaddr *sa, char *buf, size_t len,
 	}
 }
 
-/* Connections from host (a limit key: guard_addr_key) that hold a slot (not themselves refused).  A
- * walk over all of them: accepts are rare next to requests, and bounded
- * by max_connections. */
-static size_t host_count(const struct connset *set, const char *host)
+/* Connections from host (a limit key: guard_addr_key) that hold a slot
+ * (not themselves refused), and in *handshaking those of them still in
+ * their TLS handshake.  A walk over all of them: accepts are rare next to
+ * requests, and bounded by max_connections. */
+static size_t host_count(const struct connset *set, const char *host, size_t *handshaking)
 {
 	const struct conn *c;
 	size_t n = 0;
 
+	*handshaking = 0;
 	TAILQ_FOREACH(c, &set->all, all)
-		if (!c->refused && strcmp(c->limit, host) == 0)
+		if (!c->refused && strcmp(c->limit, host) == 0) {
 			n++;
+			*handshaking += c->state == CS_HANDSHAKE;
+		}
 	return n;
 }
 
 /*
- * The server full: the oldest connection still in its TLS handshake after
- * CONN_EVICT_HANDSHAKE_MS (not one being refused) is closed, so that a new
- * one takes its place.  Connections that never finish their handshake,
- * 32 from each of some 40 addresses (or IPv6 networks), held every slot
- * for handshake_timeout at a time and kept every new client out (the
- * exhaustion probe); a client's handshake takes milliseconds.  Whether
- * one was closed.
+ * The oldest connection still in its TLS handshake (not one being
+ * refused), from the address whose limit key is key (NULL: any), is closed
+ * if it has been at it min_ms, so that a new one takes its place; whether
+ * one was.  Connections that never finish their handshake, 32 from each of
+ * some 40 addresses (or IPv6 networks), held every slot for
+ * handshake_timeout at a time and kept every new client out (the
+ * exhaustion probe); a client's handshake takes milliseconds.
  */
-static bool evict_handshake(struct connset *set)
+static bool evict_handshake(struct connset *set, const char *key, int64_t min_ms)
 {
 	int64_t now = mstime_mono();
 	struct conn *c;
 	TAILQ_FOREACH(c, &set->all, all)   /* in accept order: the oldest first */
-		if (c->state == CS_HANDSHAKE && !c->refused) {
-			if (now - c->accepted < CONN_EVICT_HANDSHAKE_MS)
+		if (c->state == CS_HANDSHAKE && !c->refused && (key == NULL || strcmp(c->limit, key) == 0)) {
+			if (now - c->accepted < min_ms)
 				return false;
-			conn_teardown(c, "tls handshake unfinished while the server is full", false);
+			conn_teardown(c, key != NULL ? "tls handshake unfinished, another from its address"
+			                             : "tls handshake unfinished while the server is full",
+			              false);
 			return true;
 		}
 	return false;
@@ -1277,16 +1283,33 @@ static int admit(struct server *srv, const char *peer, const char *key, bool *re
 	const struct config *cfg = srv->cfg;
 
 	*refused = *refused_addr = false;
-	if (set->count - set->refusing - set->dying >= (size_t)cfg->max_conns && !evict_handshake(set))
-		*refused = true;
-	else if (host_count(set, key) >= (size_t)cfg->max_conns_per_ip)
+	size_t handshaking;
+	size_t mine = host_count(set, key, &handshaking);
+	/* An address's handshakes not finished are few (a client's takes
+	 * milliseconds): past CONN_HANDSHAKES_PER_IP its oldest makes room,
+	 * so that filling the server with them takes many addresses (the
+	 * exhaustion probe: 32 from each of 40).  The address is checked
+	 * before the server is, so that one at its limit evicts nobody else's
+	 * (a review). */
+	size_t hs_cap = (size_t)cfg->max_conns_per_ip / 4;   /* a limit raised raises it */
+	if (hs_cap < CONN_HANDSHAKES_PER_IP)
+		hs_cap = CONN_HANDSHAKES_PER_IP;
+	if (handshaking >= hs_cap && evict_handshake(set, key, 0))
+		mine--;
+	if (mine >= (size_t)cfg->max_conns_per_ip)
 		*refused = *refused_addr = true;
-	if (*refused && set->refusing >= CONN_REFUSE_EXTRA) {
+	else if (set->count - set->refusing - set->dying >= (size_t)cfg->max_conns &&
+	         !evict_handshake(set, NULL, CONN_EVICT_HANDSHAKE_MS))
+		*refused = true;
+	const char *why = NULL;
+	if (*refused && set->refusing >= CONN_REFUSE_EXTRA)
+		why = *refused_addr ? "max_connections_per_ip" : "max_connections";
+	if (why != NULL) {
 		/* A storm of these is one line an interval (log_repeat_interval). */
 		unsigned more = 0;
 		if (guard_log_allow(&cfg->guard, &set->refused_log, mstime_mono(), &more))
 			log_warnx("refused peer=%s reason=\"%s, no room to say so\" (%u like it not logged)",
-			          peer, *refused_addr ? "max_connections_per_ip" : "max_connections", more);
+			          peer, why, more);
 		return -1;
 	}
 	return 0;

@@ -45,6 +45,10 @@ struct sockaddr;
                                             closed right after accept */
 #define CONN_EVICT_HANDSHAKE_MS 2000     /* full: a new connection takes the place of the
                                             oldest still in its TLS handshake this long */
+#define CONN_HANDSHAKES_PER_IP 8         /* TLS handshakes unfinished from one address
+                                            (limit key), or a quarter of
+                                            max_connections_per_ip if more: one more
+                                            closes the address's oldest */
 /* One address's connections logged (accepted, handshake failure, hello,
  * closed): this many at once, then this many a second; the rest are
  * counted, not logged.  A loop of connections from one address wrote 2 MB

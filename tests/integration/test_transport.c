@@ -24,7 +24,7 @@
 #include <openssl/ssl.h>
 
 #include "check_main.h"
-#include "conn.h"   /* CONN_REFUSE_EXTRA, CONN_LOG_BURST, CONN_EVICT_HANDSHAKE_MS */
+#include "conn.h"   /* CONN_REFUSE_EXTRA, CONN_LOG_BURST, CONN_EVICT_HANDSHAKE_MS ... */
 #include "dispatch.h"   /* DISPATCH_QUEUE_MAX */
 #include "listener.h"   /* LISTENER_KEEPIDLE_S */
 #include "harness.h"
@@ -779,6 +779,30 @@ START_TEST(test_full_evicts_unfinished_handshakes)
 	ck_assert_int_eq(kd_log_count(d, "tls handshake unfinished while the server is full"), 1);
 	kc_close(c);
 	for (int i = 0; i < 4; i++)
+		close(fds[i]);
+	kd_stop(d);
+}
+END_TEST
+
+/* The same probe: an address's handshakes not finished are at most
+ * CONN_HANDSHAKES_PER_IP (with the default max_connections_per_ip): one
+ * more closes the address's oldest still at it, so that filling the server
+ * with them takes many addresses. */
+START_TEST(test_handshakes_per_address)
+{
+	struct kd *d = kd_start("handshake_timeout = 60s\n");
+	int fds[CONN_HANDSHAKES_PER_IP];
+	for (int i = 0; i < CONN_HANDSHAKES_PER_IP; i++)
+		fds[i] = kd_tcp(d);   /* TCP only */
+	struct kc *c = kc_hello(d);   /* the ninth from this address */
+	expect_usable(c);
+	ck_assert_int_eq(kd_log_count(d, "tls handshake unfinished, another from its address"), 1);
+	struct pollfd p = { .fd = fds[0], .events = POLLIN };   /* the oldest: closed */
+	ck_assert_int_eq(poll(&p, 1, KC_TIMEOUT_MS), 1);
+	char b;
+	ck_assert_int_le(read(fds[0], &b, 1), 0);   /* EOF, or reset */
+	kc_close(c);
+	for (int i = 0; i < CONN_HANDSHAKES_PER_IP; i++)
 		close(fds[i]);
 	kd_stop(d);
 }
@@ -1830,6 +1854,7 @@ static Suite *transport_suite(void)
 	tcase_add_test(tc, test_idle_timeout);
 	tcase_add_test(tc, test_max_connections);
 	tcase_add_test(tc, test_full_evicts_unfinished_handshakes);
+	tcase_add_test(tc, test_handshakes_per_address);
 	tcase_add_test(tc, test_rate_limit);
 	tcase_add_test(tc, test_rate_limit_blank_lines);
 	tcase_add_test(tc, test_page_waits_for_token);
