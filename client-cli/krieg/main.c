@@ -206,6 +206,15 @@ static void ui_print_raw(void *ctx, const char *line)
 	fflush(stdout);
 }
 
+/* Ctrl-C outside the line editor: a wait or a prompt given up (no SA_RESTART). */
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
 /* Read a password with echo off (termios); the terminal is in cooked mode here. */
 static int ui_ask_password(void *ctx, const char *prompt, char *buf, size_t len)
 {
@@ -225,15 +234,21 @@ static int ui_ask_password(void *ctx, const char *prompt, char *buf, size_t len)
 	}
 	show(u, stdout, "%s", prompt);
 	fflush(stdout);
+	/* Ctrl-C gives the prompt up, the terminal's echo put back (it killed
+	 * krieg with echo off: a review), as it drops a line being edited. */
+	struct sigaction sa = { .sa_handler = on_sigint }, oldsa;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &oldsa);   /* no SA_RESTART: the read ends at once */
+	interrupted = 0;
 	size_t n = 0;
 	int rc = 0;
 	for (;;) {
 		char ch;
 		ssize_t r = read(STDIN_FILENO, &ch, 1);
-		if (r < 0 && errno == EINTR)
+		if (r < 0 && errno == EINTR && !interrupted)
 			continue;
-		if (r <= 0) {
-			rc = n ? 0 : -1;
+		if (r <= 0 || interrupted) {
+			rc = n && !interrupted ? 0 : -1;
 			break;
 		}
 		if (ch == '\n' || ch == '\r')
@@ -241,6 +256,9 @@ static int ui_ask_password(void *ctx, const char *prompt, char *buf, size_t len)
 		if (n + 1 < len)
 			buf[n++] = ch;
 	}
+	sigaction(SIGINT, &oldsa, NULL);
+	if (interrupted)
+		n = 0;   /* nothing of it said too long below */
 	buf[n] = '\0';
 	if (tty)
 		tcsetattr(STDIN_FILENO, TCSANOW, &old);
@@ -332,14 +350,6 @@ static const char *silent_why(struct ui *u, char *buf, size_t len)
 	snprintf(buf, len, "no answer from the server for %ld s; the network may be down",
 	         (client_silent_ms(&u->cl) + 500) / 1000);
 	return buf;
-}
-
-static volatile sig_atomic_t interrupted;
-
-static void on_sigint(int sig)
-{
-	(void)sig;
-	interrupted = 1;
 }
 
 /*

@@ -1030,8 +1030,9 @@ END_TEST
 /*
  * Regression (the client probe): Ctrl-C left at once whatever was typed,
  * killed by the signal (status 130): a player clearing a mistyped move
- * left the club.  A half-typed line is dropped, as a shell drops it, and
- * at an empty prompt Ctrl-C leaves, status 0.
+ * left the club.  A half-typed line is dropped, as a shell drops it, a
+ * password's prompt given up, and at an empty prompt Ctrl-C leaves,
+ * status 0.
  */
 START_TEST(ctrl_c_drops_the_line_then_leaves)
 {
@@ -1046,6 +1047,13 @@ START_TEST(ctrl_c_drops_the_line_then_leaves)
 	tty_type(t, "nosuchword");
 	EXPECT(t, "\"nosuchword\" is not a command");
 	ck_assert_msg(strstr(t->buf, "e2enosuchword") == NULL, "the line was kept:\n%s", t->buf);
+	/* at a password's prompt (outside the line editor): the prompt given
+	 * up, krieg stays (a review: it was killed, the terminal's echo off) */
+	EXPECT(t, "krieg> ");
+	tty_type(t, "login nobody_here");
+	EXPECT(t, "Password: ");
+	ck_assert_int_eq(write(t->fd, "sec\x03", 4), 4);
+	EXPECT(t, "login needs a password");
 	EXPECT(t, "krieg> ");
 	ck_assert_int_eq(write(t->fd, "\x03", 1), 1);
 	ck_assert_int_eq(tty_exit(t, KC_TIMEOUT_MS), 0);
