@@ -35,6 +35,7 @@
 #include "config.h"
 #include "conn.h"
 #include "dispatch.h"
+#include "guard.h"
 #include "http.h"
 #include "listener.h"
 #include "log.h"
@@ -56,6 +57,7 @@ struct wreq {
 	bool plain;
 	bool shut;
 	bool head;                  /* a HEAD request: heads only, no bodies */
+	int64_t accepted;           /* mstime_mono() at its accept (web_evict) */
 	bool said;                  /* its refusal's line already logged (or left out): the
 	                               status that follows draws no second from the budget */
 	char peer[64];
@@ -71,6 +73,9 @@ struct web {
 	TAILQ_HEAD(, wreq) reqs;
 	size_t count;
 	uint64_t next_id;
+	size_t dying;                /* requests finished (WR_DEAD), freed at the loop's next pass:
+	                              * their room is free already (web_accept) */
+	struct guard_log_limit refused_log;   /* refusals: one line an interval */
 	bool *root_failing;          /* each asset's web_root file could not be opened when last
 	                              * read (read_root_file), [web_nassets] */
 };
@@ -389,6 +394,8 @@ static void wreq_free(struct wreq *r)
 {
 	TAILQ_REMOVE(&r->w->reqs, r, all);
 	r->w->count--;
+	if (r->state == WR_DEAD)
+		r->w->dying--;
 	if (r->bev != NULL)
 		bufferevent_free(r->bev);
 	ERR_clear_error();
@@ -686,6 +693,7 @@ static void upgrade(struct wreq *r, const struct http_req *req)
 		bufferevent_free(bev);
 	}
 	r->state = WR_DEAD;
+	r->w->dying++;
 	event_del(r->timer);
 	event_active(r->free_ev, EV_TIMEOUT, 1);
 }
@@ -774,9 +782,33 @@ static void wreq_finish(struct wreq *r, bool flush)
 		return;
 	}
 	r->state = WR_DEAD;
+	r->w->dying++;
 	event_del(r->timer);
 	bufferevent_disable(r->bev, EV_READ | EV_WRITE);
 	event_active(r->free_ev, EV_TIMEOUT, 1);
+}
+
+/* Full (or key's address at its limit: key non-NULL), the oldest request
+ * still in its TLS handshake or its head, at it CONN_EVICT_HANDSHAKE_MS,
+ * is closed for a new one (conn.c evict_handshake: requests that never
+ * finish held the door's room, a review); whether one was. */
+static bool web_evict(struct web *w, const char *key)
+{
+	int64_t now = mstime_mono();
+	struct wreq *r;
+	TAILQ_FOREACH(r, &w->reqs, all)   /* in accept order */
+		if ((r->state == WR_HANDSHAKE || r->state == WR_HEAD) &&
+		    (key == NULL || strcmp(r->limit, key) == 0)) {
+			if (now - r->accepted < CONN_EVICT_HANDSHAKE_MS)
+				return false;
+			char note[96];
+			if (conn_log_allow(w->srv, r->host, note, sizeof note))
+				log_info("web=%llu peer=%s closed reason=\"unfinished while the door is full\"%s",
+				         (unsigned long long)r->id, r->peer, note);
+			wreq_finish(r, false);
+			return true;
+		}
+	return false;
 }
 
 static void event_cb(struct bufferevent *bev, short what, void *arg)
@@ -828,9 +860,15 @@ void web_accept(struct server *srv, int fd, const struct sockaddr *sa, bool plai
 	 * a flood of half-open requests cannot crowd out the line transport. */
 	guard_addr_key(host, cfg->guard.ipv6_prefix, key);
 	TAILQ_FOREACH(r, &w->reqs, all)
-		same += strcmp(r->limit, key) == 0;
-	if (w->count >= (size_t)cfg->max_conns || same >= (size_t)cfg->max_conns_per_ip) {
-		log_warnx("refused peer=%s reason=\"web: too many requests in progress\"", peer);
+		same += r->state != WR_DEAD && strcmp(r->limit, key) == 0;
+	bool addr_full = same >= (size_t)cfg->max_conns_per_ip;
+	bool full = w->count - w->dying >= (size_t)cfg->max_conns;
+	if (addr_full ? !web_evict(w, key) : full && !web_evict(w, NULL)) {
+		/* One line an interval: each refusal was a warning of its own. */
+		unsigned more = 0;
+		if (guard_log_allow(&cfg->guard, &w->refused_log, mstime_mono(), &more))
+			log_warnx("refused peer=%s reason=\"web: too many requests in progress\" (%u like it "
+			          "not logged)", peer, more);
 		evutil_closesocket(fd);
 		return;
 	}
@@ -859,6 +897,7 @@ void web_accept(struct server *srv, int fd, const struct sockaddr *sa, bool plai
 	r = xcalloc(1, sizeof *r);
 	r->w = w;
 	r->id = w->next_id++;
+	r->accepted = mstime_mono();
 	r->bev = bev;
 	r->plain = plain;
 	r->state = plain ? WR_HEAD : WR_HANDSHAKE;

@@ -33,6 +33,7 @@
 #include <openssl/ssl.h>
 
 #include "check_main.h"
+#include "conn.h"   /* CONN_EVICT_HANDSHAKE_MS */
 #include "harness.h"
 #include "harness_game.h"
 #include "proto.h"
@@ -1064,6 +1065,26 @@ static int get_status(int port, const char *path)
 	return status;
 }
 
+/* Regression (a review of the exhaustion probe's finding): the web door's
+ * room for requests in progress was held by connections that never begin
+ * their TLS handshake, and every visitor was refused, each refusal a
+ * warning of its own.  Full, the oldest at it 2 s gives its place. */
+START_TEST(test_web_full_evicts_unfinished)
+{
+	struct kd *d = start_web("max_connections = 4\nhandshake_timeout = 60s\n");
+	int port = listen_port(d, 1);
+	struct wsc *idle[4];
+	for (int i = 0; i < 4; i++)
+		idle[i] = wsc_connect(port, false, 0);   /* TCP only, on the TLS door */
+	kt_sleep_ms(CONN_EVICT_HANDSHAKE_MS + 500);
+	ck_assert_int_eq(get_status(port, "/"), 200);
+	ck_assert_int_eq(kd_log_count(d, "unfinished while the door is full"), 1);
+	for (int i = 0; i < 4; i++)
+		wsc_close(idle[i]);
+	kd_stop(d);
+}
+END_TEST
+
 /* Regression (admin probe): a web_root without the client's files passed
  * --check-config and the start, and every visitor's request then wrote a
  * warning.  It is refused where a setting is checked, naming the file;
@@ -1525,6 +1546,7 @@ static Suite *web_suite(void)
 	tcase_add_test(tc, test_forwarded_ipv6_counts_by_network);
 	tcase_add_test(tc, test_check_config_prints_web_keys);
 	tcase_add_test(tc, test_web_root_checked_and_warned_once);
+	tcase_add_test(tc, test_web_full_evicts_unfinished);
 	tcase_add_test(tc, test_reload_names_web_listeners);
 	tcase_add_test(tc, test_web_values_checked);
 	tcase_add_test(tc, test_reload_bad_web_value_refused);
