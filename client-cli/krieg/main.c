@@ -65,6 +65,7 @@ struct ui {
 	EditLine *el;         /* the line editor (readline), and its history */
 	History *hist;
 	bool editing;         /* inside el_gets(): a prompt and a half-typed line are on screen */
+	bool interrupt_signalled;   /* the Ctrl-C next_key hands libedit came as the signal */
 	sigset_t wait_mask;   /* the signal mask while next_key waits: SIGWINCH let in (edit_open) */
 	bool net_down;
 	bool quit;
@@ -259,6 +260,7 @@ static int ui_ask_password(void *ctx, const char *prompt, char *buf, size_t len)
 	sigaction(SIGINT, &oldsa, NULL);
 	if (interrupted)
 		n = 0;   /* nothing of it said too long below */
+	interrupted = 0;   /* the prompt's, not the line's being edited */
 	buf[n] = '\0';
 	if (tty)
 		tcsetattr(STDIN_FILENO, TCSANOW, &old);
@@ -574,6 +576,15 @@ static int next_key(struct ui *u)
 	for (;;) {
 		if (u->net_down)
 			return EOF;
+		/* A Ctrl-C that came as the signal (the terminal not in libedit's
+		 * edit mode: a line typed ahead of el_gets, as at the start before
+		 * the server's hello, keeps it cooked) is the key, that only drops
+		 * the line (edit_interrupt): the terminal took what was typed. */
+		if (interrupted) {
+			interrupted = 0;
+			u->interrupt_signalled = true;
+			return 0x03;
+		}
 		if (winched && u->el != NULL) {
 			winched = 0;
 			el_resize(u->el);   /* before the next erase lays the line out at the old width */
@@ -680,11 +691,15 @@ static unsigned char edit_interrupt(EditLine *el, int ch)
 {
 	(void)ch;
 	const LineInfoW *li = el_wline(el);
+	bool signalled = the_ui->interrupt_signalled;
+	the_ui->interrupt_signalled = false;
 	if (li->lastchar > li->buffer) {
 		el_cursor(el, (int)(li->lastchar - li->cursor));
 		el_wdeletestr(el, (int)(li->lastchar - li->buffer));
 		return CC_REDISPLAY;
 	}
+	if (signalled)
+		return CC_REDISPLAY;   /* the terminal dropped a line libedit never saw */
 	return CC_EOF;   /* as Ctrl-D at an empty prompt */
 }
 
@@ -781,8 +796,16 @@ static int interactive_loop(struct ui *u)
 	char line[STDIN_LINE_MAX + 1];
 
 	if (u->readline) {
+		/* Ctrl-C never kills krieg while it edits (next_key): it came as
+		 * the signal when libedit had left the terminal cooked, and the
+		 * player clearing a line left the club (a client probe). */
+		struct sigaction sa = { .sa_handler = on_sigint }, oldsa;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, &oldsa);
+		interrupted = 0;
 		if (edit_open(u) != 0) {
 			edit_close(u);
+			sigaction(SIGINT, &oldsa, NULL);
 			fprintf(stderr, "krieg: cannot start the line editor\n");
 			return 1;
 		}
@@ -811,6 +834,7 @@ static int interactive_loop(struct ui *u)
 			free(l);
 		}
 		edit_close(u);
+		sigaction(SIGINT, &oldsa, NULL);
 		return u->net_down ? 1 : 0;
 	}
 	/* no terminal: plain lines, same loop shape as --batch without waiting,
