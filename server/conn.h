@@ -48,7 +48,8 @@ struct sockaddr;
 #define CONN_HANDSHAKES_PER_IP 8         /* TLS handshakes unfinished from one address
                                             (limit key), or a quarter of
                                             max_connections_per_ip if more: one more
-                                            closes the address's oldest */
+                                            closes the address's oldest at it
+                                            CONN_EVICT_HANDSHAKE_MS */
 /* One address's connections logged (accepted, handshake failure, hello,
  * closed): this many at once, then this many a second; the rest are
  * counted, not logged.  A loop of connections from one address wrote 2 MB

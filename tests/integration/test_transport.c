@@ -786,14 +786,15 @@ END_TEST
 
 /* The same probe: an address's handshakes not finished are at most
  * CONN_HANDSHAKES_PER_IP (with the default max_connections_per_ip): one
- * more closes the address's oldest still at it, so that filling the server
- * with them takes many addresses. */
+ * more closes the address's oldest still at it CONN_EVICT_HANDSHAKE_MS,
+ * so that filling the server with them takes many addresses. */
 START_TEST(test_handshakes_per_address)
 {
 	struct kd *d = kd_start("handshake_timeout = 60s\n");
 	int fds[CONN_HANDSHAKES_PER_IP];
 	for (int i = 0; i < CONN_HANDSHAKES_PER_IP; i++)
 		fds[i] = kd_tcp(d);   /* TCP only */
+	kt_sleep_ms(CONN_EVICT_HANDSHAKE_MS + 500);
 	struct kc *c = kc_hello(d);   /* the ninth from this address */
 	expect_usable(c);
 	ck_assert_int_eq(kd_log_count(d, "tls handshake unfinished, another from its address"), 1);
