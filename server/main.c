@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -153,25 +154,17 @@ fail:
 	return NULL;
 }
 
-/* Is path's directory (".", without a '/') one?  0 if it is, -1 if surely
- * not (missing, or not a directory), 1 if this user cannot tell. */
+/* Is path's directory (dirname(3): "." without a '/', "state/"'s parent
+ * for "state/") one?  0 if it is, -1 if surely not (missing, or not a
+ * directory), 1 if this user cannot tell. */
 static int dir_of(const char *path)
 {
 	struct stat st;
-	char dir[4096];
-	/* "state/" names state, in state's parent (a review: it checked state) */
-	size_t end = strlen(path);
-	while (end > 1 && path[end - 1] == '/')
-		end--;
-	size_t slash = end;
-	while (slash > 0 && path[slash - 1] != '/')
-		slash--;
-	/* slash: just past the last '/' (0: none); the directory before it */
-	size_t n = slash == 0 ? 0 : slash == 1 ? 1 : slash - 1;
-	snprintf(dir, sizeof dir, "%.*s", n == 0 ? 1 : (int)n, n == 0 ? "." : path);
-	if (stat(dir, &st) == 0)
-		return S_ISDIR(st.st_mode) ? 0 : -1;
-	return errno == ENOENT || errno == ENOTDIR ? -1 : 1;
+	char *copy = xstrdup(path);   /* dirname may write into it */
+	int rc = stat(dirname(copy), &st) == 0 ? (S_ISDIR(st.st_mode) ? 0 : -1)
+	         : errno == ENOENT || errno == ENOTDIR ? -1 : 1;
+	free(copy);
+	return rc;
 }
 
 /*
