@@ -233,19 +233,21 @@ static int ui_ask_password(void *ctx, const char *prompt, char *buf, size_t len)
 		quiet.c_lflag |= ICANON;
 		tcsetattr(STDIN_FILENO, TCSANOW, &quiet);
 	}
-	show(u, stdout, "%s", prompt);
-	fflush(stdout);
 	/* Ctrl-C gives the prompt up, the terminal's echo put back (it killed
-	 * krieg with echo off: a review), as it drops a line being edited. */
+	 * krieg with echo off: a review), as it drops a line being edited.
+	 * Caught before the prompt shows, and looked for before each read: one
+	 * typed as soon as it showed was lost, the read waiting for ever. */
+	interrupted = 0;
 	struct sigaction sa = { .sa_handler = on_sigint }, oldsa;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &oldsa);   /* no SA_RESTART: the read ends at once */
-	interrupted = 0;
+	show(u, stdout, "%s", prompt);
+	fflush(stdout);
 	size_t n = 0;
 	int rc = 0;
 	for (;;) {
 		char ch;
-		ssize_t r = read(STDIN_FILENO, &ch, 1);
+		ssize_t r = interrupted ? -1 : read(STDIN_FILENO, &ch, 1);
 		if (r < 0 && errno == EINTR && !interrupted)
 			continue;
 		if (r <= 0 || interrupted) {
