@@ -815,6 +815,13 @@ static int interactive_loop(struct ui *u)
 			char p[sizeof u->prompt_said];
 			client_prompt(&u->cl, p, sizeof p);
 			set_prompt(u, p);
+			/* Edit mode (isig off) before the prompt shows: el_gets
+			 * draws the prompt first and sets the terminal as it reads
+			 * the first key (with a getc function of ours), so a Ctrl-C
+			 * typed as soon as the prompt showed came as the signal,
+			 * which only drops a line, and krieg stayed (the CI on
+			 * a861ab4, test_client ctrl_c_drops_the_line_then_leaves). */
+			el_set(u->el, EL_PREP_TERM, 1);
 			u->editing = true;
 			int n = 0;
 			const char *got = el_gets(u->el, &n);
