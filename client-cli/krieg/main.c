@@ -216,6 +216,16 @@ static void on_sigint(int sig)
 	interrupted = 1;
 }
 
+/* Catch Ctrl-C from now on, the flag cleared; without SA_RESTART, so a
+ * read or a wait it comes in ends at once.  The old handler into *old. */
+static void sigint_catch(struct sigaction *old)
+{
+	struct sigaction sa = { .sa_handler = on_sigint };
+	sigemptyset(&sa.sa_mask);
+	interrupted = 0;
+	sigaction(SIGINT, &sa, old);
+}
+
 /* Read a password with echo off (termios); the terminal is in cooked mode here. */
 static int ui_ask_password(void *ctx, const char *prompt, char *buf, size_t len)
 {
@@ -237,10 +247,8 @@ static int ui_ask_password(void *ctx, const char *prompt, char *buf, size_t len)
 	 * krieg with echo off: a review), as it drops a line being edited.
 	 * Caught before the prompt shows, and looked for before each read: one
 	 * typed as soon as it showed was lost, the read waiting for ever. */
-	interrupted = 0;
-	struct sigaction sa = { .sa_handler = on_sigint }, oldsa;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &oldsa);   /* no SA_RESTART: the read ends at once */
+	struct sigaction oldsa;
+	sigint_catch(&oldsa);
 	show(u, stdout, "%s", prompt);
 	fflush(stdout);
 	size_t n = 0;
@@ -380,10 +388,8 @@ static int reconnect(struct ui *u, const char *why)
 		ui_print(u, msg);
 	}
 
-	struct sigaction sa = { .sa_handler = on_sigint }, old;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old);   /* no SA_RESTART: a Ctrl-C ends the wait at once */
-	interrupted = 0;
+	struct sigaction old;
+	sigint_catch(&old);   /* a Ctrl-C ends the wait at once */
 	long start = mono_ms(NULL), delay = RECONNECT_FIRST_MS;
 	bool fatal = false;
 	int rc = -1;
@@ -687,7 +693,9 @@ static unsigned char edit_suspend(EditLine *el, int ch)
  * (status 130): a player clearing a mistyped move left the club, and in a
  * timed game began the countdown of its abandonment (the client probe).
  * The terminal sends it as a character while libedit edits (edit_open:
- * isig off in its edit mode), so nothing else runs in a signal handler.
+ * isig off in its edit mode); one that came as the signal (a line typed
+ * ahead while the terminal was cooked) is handed over by next_key, and
+ * only drops the line: the terminal took what was typed.
  */
 static unsigned char edit_interrupt(EditLine *el, int ch)
 {
@@ -801,10 +809,8 @@ static int interactive_loop(struct ui *u)
 		/* Ctrl-C never kills krieg while it edits (next_key): it came as
 		 * the signal when libedit had left the terminal cooked, and the
 		 * player clearing a line left the club (a client probe). */
-		struct sigaction sa = { .sa_handler = on_sigint }, oldsa;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGINT, &sa, &oldsa);
-		interrupted = 0;
+		struct sigaction oldsa;
+		sigint_catch(&oldsa);
 		if (edit_open(u) != 0) {
 			edit_close(u);
 			sigaction(SIGINT, &oldsa, NULL);
