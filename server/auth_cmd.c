@@ -38,14 +38,6 @@
 /* --- handlers ---------------------------------------------------------------- */
 
 /* A `retry_after` error: the error object says in how many seconds. */
-static void reply_retry(struct conn *c, json_t *id, int64_t wait_ms, const char *message)
-{
-	json_t *m = dispatch_error_msg(id, PE_RETRY_AFTER, message);
-	json_object_set_new(json_object_get(m, "error"), "retry_after",
-	                    json_integer((json_int_t)((wait_ms + 999) / 1000)));
-	conn_send(c, m);
-}
-
 static const char *str_field(json_t *req, const char *key, size_t *len)
 {
 	json_t *v = json_object_get(req, key);
@@ -121,7 +113,7 @@ static void cmd_register(struct conn *c, json_t *id, json_t *req)
 		if (conn_log_line(c, note, sizeof note))
 			log_info("conn=%llu register refused addr=%s retry_after_ms=%lld%s",
 			         (unsigned long long)conn_id(c), conn_host(c), (long long)wait, note);
-		reply_retry(c, id, wait, "too many registrations from your address; try again later");
+		dispatch_retry_after(c, id, wait, "too many registrations from your address; try again later");
 		return;
 	}
 	/* Fail fast on a taken name, or one that reads as it (the insert
@@ -177,7 +169,7 @@ static void cmd_login(struct conn *c, json_t *id, json_t *req)
 			        "(%u like it not logged)", (unsigned long long)conn_id(c), conn_host(c),
 			        log_escape(name, nlen, esc, sizeof esc), (long long)wait, more);
 		OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
-		reply_retry(c, id, wait, "too many failed logins; try again later");
+		dispatch_retry_after(c, id, wait, "too many failed logins; try again later");
 		return;
 	}
 	if ((j = auth_job_new(a, c, id, JOB_LOGIN, pw, plen)) == NULL)
@@ -225,6 +217,27 @@ static bool guests_full(struct auth *a, struct conn *c, json_t *id, int64_t user
 	return true;
 }
 
+bool auth_games_refused(struct conn *c, json_t *id)
+{
+	struct server *srv = conn_server(c);
+	int64_t wait = guard_hourly_wait(srv->auth->guard, GUARD_GAME, conn_limit_host(c), mstime_mono());
+	if (wait <= 0 || auth_user_is_bot(srv, conn_user(c)))
+		return false;
+	char note[96];
+	if (conn_log_line(c, note, sizeof note))
+		log_info("conn=%llu user=%s game refused addr=%s retry_after_ms=%lld%s",
+		         (unsigned long long)conn_id(c), conn_user_name(c), conn_host(c), (long long)wait, note);
+	dispatch_retry_after(c, id, wait, "too many games started from your address; try again later");
+	return true;
+}
+
+void auth_game_started(struct conn *c)
+{
+	struct server *srv = conn_server(c);
+	if (!auth_user_is_bot(srv, conn_user(c)))
+		(void)guard_hourly(srv->auth->guard, GUARD_GAME, conn_limit_host(c), mstime_mono());
+}
+
 static void cmd_guest(struct conn *c, json_t *id, json_t *req)
 {
 	struct auth *a = conn_server(c)->auth;
@@ -249,7 +262,7 @@ static void cmd_guest(struct conn *c, json_t *id, json_t *req)
 		if (conn_log_line(c, note, sizeof note))
 			log_info("conn=%llu guest refused addr=%s retry_after_ms=%lld%s",
 			         (unsigned long long)conn_id(c), conn_host(c), (long long)wait, note);
-		reply_retry(c, id, wait, "too many guest accounts from your address; register an account");
+		dispatch_retry_after(c, id, wait, "too many guest accounts from your address; register an account");
 		return;
 	}
 	/* Random names; after a few collisions, longer ones. */
@@ -403,7 +416,7 @@ static void cmd_passwd(struct conn *c, json_t *id, json_t *req)
 	int64_t wait = guard_login_check(a->guard, conn_limit_host(c), u.name, mstime_mono());
 	if (wait > 0) {
 		OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
-		reply_retry(c, id, wait, "too many failed logins; try again later");
+		dispatch_retry_after(c, id, wait, "too many failed logins; try again later");
 		return;
 	}
 	if ((j = auth_job_new(a, c, id, JOB_PASSWD, old, olen)) == NULL) {

@@ -846,6 +846,14 @@ void dispatch_error(struct conn *c, json_t *id, enum proto_error code, const cha
 	conn_send(c, dispatch_error_msg(id, code, msg));
 }
 
+void dispatch_retry_after(struct conn *c, json_t *id, int64_t wait_ms, const char *message)
+{
+	json_t *m = dispatch_error_msg(id, PE_RETRY_AFTER, message);
+	json_object_set_new(json_object_get(m, "error"), "retry_after",
+	                    json_integer((json_int_t)((wait_ms + 999) / 1000)));
+	conn_send(c, m);
+}
+
 static void cmd_hello(struct conn *c, json_t *id, json_t *req)
 {
 	json_int_t version = json_integer_value(json_object_get(req, "version"));

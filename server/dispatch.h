@@ -244,5 +244,8 @@ json_t *dispatch_error_msg(json_t *id, enum proto_error code, const char *messag
 void dispatch_ok(struct conn *c, json_t *id, json_t *fields);
 void dispatch_error(struct conn *c, json_t *id, enum proto_error code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* Refused for now (retry_after): error.retry_after is wait_ms in whole
+ * seconds, rounded up. */
+void dispatch_retry_after(struct conn *c, json_t *id, int64_t wait_ms, const char *message);
 
 #endif

@@ -47,6 +47,7 @@ void guard_settings_default(struct guard_settings *s)
 	s->register_per_hour = 5;
 	s->guests_per_address = 8;
 	s->guests_per_hour = 60;
+	s->games_per_hour = 600;
 	s->login_free_failures = 3;
 	s->login_backoff_ms = 2000;
 	s->login_backoff_max_ms = 15 * 60 * 1000;
@@ -68,6 +69,7 @@ static const struct {
 	{ "register_per_hour", offsetof(struct guard_settings, register_per_hour), 0, 1000000, 0 },
 	{ "guests_per_address", offsetof(struct guard_settings, guests_per_address), 0, 1000000, 0 },
 	{ "guests_per_hour", offsetof(struct guard_settings, guests_per_hour), 0, 1000000, 0 },
+	{ "games_per_hour", offsetof(struct guard_settings, games_per_hour), 0, 1000000, 0 },
 	{ "login_free_failures", offsetof(struct guard_settings, login_free_failures), 0, 1000, 0 },
 	{ "hash_queue_per_address", offsetof(struct guard_settings, hash_share), 1, 1000, 0 },
 	{ "login_backoff", offsetof(struct guard_settings, login_backoff_ms), 1, 3600000, 1 },
@@ -250,7 +252,9 @@ static struct record *find(struct guard *g, const char *addr, const char *name, 
 /* guard_hourly and guard_hourly_wait: count it (if allowed) or only ask. */
 static int64_t hourly(struct guard *g, enum guard_hourly kind, const char *addr, int64_t now, bool count)
 {
-	int limit = kind == GUARD_REGISTER ? g->s.register_per_hour : g->s.guests_per_hour;
+	int limit = kind == GUARD_REGISTER ? g->s.register_per_hour
+	          : kind == GUARD_GUEST  ? g->s.guests_per_hour
+	                                 : g->s.games_per_hour;
 	if (limit <= 0)
 		return 0;
 	struct record *r = find(g, addr, NULL, now, count);

@@ -51,6 +51,10 @@ struct guard_settings {
 	int guests_per_hour;          /* guests_per_hour: guest accounts made per address per
 	                               * hour (a `guest` on a connection that is one already
 	                               * makes another); 0: unlimited.  Default 60 */
+	int games_per_hour;           /* games_per_hour: games started per address per hour
+	                               * by taking an offer (accept, a seek that meets one, a
+	                               * rematch); a bot account's are not counted; 0:
+	                               * unlimited.  Default 600 */
 	int login_free_failures;      /* login_free_failures: failures before back-off. 3 */
 	int login_backoff_ms;         /* login_backoff: the first window. 2s */
 	int login_backoff_max_ms;     /* login_backoff_max: the longest window. 15m */
@@ -93,9 +97,10 @@ const struct guard_settings *guard_settings(const struct guard *g);
 void guard_addr_key(const char *addr, int prefix, char key[GUARD_ADDR_MAX]);
 
 /* What addr may do so many times an hour: register (register_per_hour),
- * make a guest account (guests_per_hour).  0 if allowed now (and
- * counted), else the ms until the address may again. */
-enum guard_hourly { GUARD_REGISTER, GUARD_GUEST, GUARD_HOURLY };
+ * make a guest account (guests_per_hour), start a game (games_per_hour).
+ * 0 if allowed now (and counted), else the ms until the address may
+ * again. */
+enum guard_hourly { GUARD_REGISTER, GUARD_GUEST, GUARD_GAME, GUARD_HOURLY };
 int64_t guard_hourly(struct guard *g, enum guard_hourly kind, const char *addr, int64_t now);
 /* The same wait, nothing counted (register: past the limit, a taken name
  * is not told either). */

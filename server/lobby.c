@@ -1062,6 +1062,10 @@ static void offer_take(struct conn *c, json_t *id, struct offer *o, int taker_co
 	                    (const char *const[2]){ owner_color == WHITE ? o->owner_name : conn_user_name(c),
 	                                            owner_color == WHITE ? conn_user_name(c) : o->owner_name }))
 		return;
+	/* games_per_hour: the taker's address (two guests of one address
+	 * started 46 games a second, each kept for good: the exhaustion probe). */
+	if (auth_games_refused(c, id))
+		return;
 	int64_t game = 0;
 	/* A stored challenge leaves the store first: one that outlived its
 	 * game in the store would come back at a restart to be taken twice. */
@@ -1075,6 +1079,7 @@ static void offer_take(struct conn *c, json_t *id, struct offer *o, int taker_co
 		dispatch_error(c, id, PE_STORAGE, "the game could not be created; the offer stands");
 		return;
 	}
+	auth_game_started(c);
 	json_int_t oid = o->id;
 	/* A challenge taken by its target (accept, or a rematch asked back). */
 	bool shown = o->target == uid && !hidden_from(srv, o, uid);

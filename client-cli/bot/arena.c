@@ -114,7 +114,7 @@ static int kriegd_start(const char *bin, char *hostport, size_t len, char *umpir
 	/* two bots from one address, as fast as they think; and a throwaway
 	 * daemon's passwords (the arena's random ones) hashed at scrypt's
 	 * lowest cost, not 170 ms at every login and at the daemon's start */
-	fputs("guests_per_address = 0\nrate_limit = 1000\nrate_burst = 1000\npassword_cost = 10\n", f);
+	fputs("guests_per_address = 0\ngames_per_hour = 0\nrate_limit = 1000\nrate_burst = 1000\npassword_cost = 10\n", f);
 	fclose(f);
 	if (kriegd_add_umpire(bin, state, conf, umpire_pw, pwlen) != 0) {
 		fprintf(stderr, "krieg-bot: could not make the arena's umpire account (%s user add)\n", bin);

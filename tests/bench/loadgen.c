@@ -413,7 +413,7 @@ static void start_server(struct run *r)
 			      "--set", "rate_limit=1000000", "--set", "rate_burst=1000000",
 			      "--set", maxc, "--set", maxip, "--set", sync,
 			      "--set", "guests_per_address=0", "--set", "guests_per_hour=0",
-			      "--set", "register_per_hour=0",
+			      "--set", "register_per_hour=0", "--set", "games_per_hour=0",
 			      "--set", "idle_timeout=600s", (char *)NULL);
 		else
 			/* The web listener opens after the line one: its
@@ -422,7 +422,7 @@ static void start_server(struct run *r)
 			      "--set", "rate_limit=1000000", "--set", "rate_burst=1000000",
 			      "--set", maxc, "--set", maxip, "--set", sync,
 			      "--set", "guests_per_address=0", "--set", "guests_per_hour=0",
-			      "--set", "register_per_hour=0",
+			      "--set", "register_per_hour=0", "--set", "games_per_hour=0",
 			      "--set", "idle_timeout=600s", "--set", "listen_web=127.0.0.1:0",
 			      (char *)NULL);
 		_exit(127);

@@ -247,7 +247,7 @@ static pid_t start_kriegd(const char *kriegd, const char *dir, const char *sync,
 		execl(kriegd, "kriegd", "--state-dir", dir, "--listen", "127.0.0.1:0", "--set",
 		      "log_level=debug", "--set", "rate_limit=1000000", "--set", "rate_burst=1000000",
 		      "--set", "max_connections_per_ip=1000", "--set", "guests_per_address=0",
-		      "--set", set_sync, (char *)NULL);
+		      "--set", "games_per_hour=0", "--set", set_sync, (char *)NULL);
 		_exit(127);
 	}
 	daemon_pid = pid;

@@ -64,7 +64,7 @@ struct kc;
  * fills, a login still being hashed while something changes): the
  * default cost, after KD_BASE_CONFIG's. */
 #define KD_SLOW_HASH "password_cost = 15\n"
-#define KD_BASE_CONFIG "register_per_hour = 0\nguests_per_address = 0\n" \
+#define KD_BASE_CONFIG "register_per_hour = 0\nguests_per_address = 0\ngames_per_hour = 0\n" \
 	"login_free_failures = 1000\nlogin_failure_delay = 0\nhash_queue_per_address = 1000\n" \
 	"password_cost = " KD_PASSWORD_COST "\n"
 

@@ -693,6 +693,54 @@ START_TEST(guests_per_hour)
 }
 END_TEST
 
+/* A guest on a new connection from the loopback address addr. */
+static void guest_from(struct kd *d, struct kp *p, const char *addr)
+{
+	p->c = kc_hello_from(d, addr);
+	json_t *r = kc_ok(p->c, kc_req(p->c, "guest", NULL));
+	snprintf(p->name, sizeof p->name, "%s", json_string_value(json_object_get(r, "user")));
+}
+
+/* Regression (the exhaustion probe): two guests of one address started 46
+ * games a second, each kept in the database for good.  An address starts
+ * games_per_hour games by taking offers; past it the offer stands, and
+ * another address, or a bot account of the same one, still takes one. */
+START_TEST(games_per_hour)
+{
+	struct kd *d = kd_start("games_per_hour = 2\nrate_limit = 1000\nrate_burst = 1000\n");
+	kg_user_add(d, "robo", "player", "robo-password-1");
+	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "bot", "robo", "on"), 0);
+	struct kp a, b, far;
+	guest_from(d, &a, "127.0.0.2");
+	guest_from(d, &b, "127.0.0.2");
+	guest_from(d, &far, "127.0.0.3");
+	for (int i = 0; i < 2; i++) {
+		int64_t g = kg_new_game(&a, &b);
+		kc_ok(b.c, kc_req(b.c, "resign", "{s:I}", "game", (json_int_t)g));
+	}
+	json_t *s = kc_ok(a.c, kc_req(a.c, "seek", "{s:s}", "color", "white"));
+	json_int_t offer = json_integer_value(json_object_get(s, "offer"));
+	json_t *e = kc_error(b.c, kc_req(b.c, "accept", "{s:I}", "offer", offer), "retry_after");
+	ck_assert_int_gt(json_integer_value(json_object_get(json_object_get(e, "error"), "retry_after")),
+	                 3000);
+	/* a seek of b's that meets a's is the same start: refused, not listed */
+	kc_error(b.c, kc_req(b.c, "seek", "{s:s}", "color", "black"), "retry_after");
+	json_t *took = kc_ok(far.c, kc_req(far.c, "accept", "{s:I}", "offer", offer));
+	ck_assert_int_gt(json_integer_value(json_object_get(took, "game")), 0);
+	struct kc *robo = kc_hello_from(d, "127.0.0.2");
+	kc_ok(robo, kc_req(robo, "login", "{s:s, s:s}", "user", "robo", "password", "robo-password-1"));
+	s = kc_ok(b.c, kc_req(b.c, "seek", "{s:s}", "color", "white"));
+	offer = json_integer_value(json_object_get(s, "offer"));
+	took = kc_ok(robo, kc_req(robo, "accept", "{s:I}", "offer", offer));
+	ck_assert_int_gt(json_integer_value(json_object_get(took, "game")), 0);
+	kc_close(robo);
+	kc_close(a.c);
+	kc_close(b.c);
+	kc_close(far.c);
+	kd_stop(d);
+}
+END_TEST
+
 static json_t *login(struct kc *c, const char *user, const char *pw)
 {
 	return kc_response(c, kc_req(c, "login", "{s:s, s:s}", "user", user, "password", pw));
@@ -1158,6 +1206,7 @@ static Suite *club_suite(void)
 	tcase_add_test(tc, guests_per_address);
 	tcase_add_test(tc, guest_refusals_log_bounded);
 	tcase_add_test(tc, guests_per_hour);
+	tcase_add_test(tc, games_per_hour);
 	tcase_add_test(tc, backoff_slows_guesser_not_owner);
 	tcase_add_test(tc, guesser_with_an_account_is_held);
 	tcase_add_test(tc, backoff_tells_no_account);

@@ -44,6 +44,23 @@ START_TEST(guest_rate)
 }
 END_TEST
 
+/* games_per_hour (600) per address, counted apart from the other kinds;
+ * guard_hourly_wait asks without counting (a refused start is not one). */
+START_TEST(game_rate)
+{
+	struct guard *g = fresh();
+	for (int i = 0; i < 600; i++) {
+		ck_assert_int_eq(guard_hourly_wait(g, GUARD_GAME, "10.0.0.1", 1000 + i), 0);
+		ck_assert_int_eq(guard_hourly(g, GUARD_GAME, "10.0.0.1", 1000 + i), 0);
+	}
+	ck_assert_int_eq(guard_hourly_wait(g, GUARD_GAME, "10.0.0.1", 2000), 3600 * 1000 - 1000);
+	ck_assert_int_eq(guard_hourly(g, GUARD_GUEST, "10.0.0.1", 2000), 0);   /* another kind */
+	ck_assert_int_eq(guard_hourly(g, GUARD_GAME, "10.0.0.2", 2000), 0);
+	ck_assert_int_eq(guard_hourly(g, GUARD_GAME, "10.0.0.1", 1000 + 3600 * 1000), 0);   /* a new hour */
+	guard_free(g);
+}
+END_TEST
+
 START_TEST(backoff_doubles_and_spares_a_clean_address)
 {
 	struct guard *g = fresh();
@@ -327,6 +344,7 @@ static Suite *guard_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, registration_rate);
 	tcase_add_test(tc, guest_rate);
+	tcase_add_test(tc, game_rate);
 	tcase_add_test(tc, backoff_doubles_and_spares_a_clean_address);
 	tcase_add_test(tc, own_login_between_guesses_forgives_none);
 	tcase_add_test(tc, members_behind_one_address_forgiven);
