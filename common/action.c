@@ -97,6 +97,25 @@ int action_split(const char *text, char buf[ACTION_TEXT_MAX],
 	return REF_OK;
 }
 
+bool referee_action_repeats_impossible(struct referee *r, const struct action *a)
+{
+	if (a->kind == ACTION_TRY)
+		return referee_impossible_again(r, a->color, a->text);
+	if (a->kind != ACTION_LIST && a->kind != ACTION_QUIET)
+		return false;
+	char buf[ACTION_TEXT_MAX];
+	const char *items[REFEREE_LIST_MAX];
+	size_t n;
+	if (action_split(a->text, buf, items, &n) != REF_OK)
+		return false;
+	if (a->kind == ACTION_QUIET)
+		n = 1;   /* the later tries are made when their turns come */
+	for (size_t i = 0; i < n; i++)
+		if (referee_impossible_again(r, a->color, items[i]))
+			return true;
+	return false;
+}
+
 int referee_apply(struct referee *r, const struct action *a, struct evlist *out)
 {
 	switch (a->kind) {

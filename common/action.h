@@ -143,6 +143,11 @@ int action_split(const char *text, char buf[ACTION_TEXT_MAX],
  */
 int referee_apply(struct referee *r, const struct action *a, struct evlist *out);
 
+/* Does a (a try, a list, a quiet sequence's first try) ask again a try
+ * ruled impossible this turn (referee_impossible_again)?  The server's
+ * refusal, never the referee's: records made before hold such repeats. */
+bool referee_action_repeats_impossible(struct referee *r, const struct action *a);
+
 /*
  * The draw-offer lapse rule: the colour with a standing draw offer after
  * action a, given the offer standing before it (-1 for none) and the

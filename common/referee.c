@@ -257,6 +257,7 @@ static void turn_start(struct referee *r, struct evlist *out)
 static void reset_turn(struct referee *r)
 {
 	r->refused.n = 0;
+	r->impossible.n = 0;
 	r->any_asked = false;
 	r->must_capture = false;
 	r->illegal_count = 0;
@@ -416,6 +417,8 @@ static enum outcome try_move(struct referee *r, int color, move_t m, bool possib
 			e = ev_base(r, EV_IMPOSSIBLE, others_of(color), color);
 			evlist_push(out, &e);
 		}
+		if (r->impossible.n < MOVES_MAX && !referee_impossible_has(r, m))
+			r->impossible.m[r->impossible.n++] = m;
 		return OUT_IMPOSSIBLE;
 	}
 	move_t legal = possible ? referee_legal_match(&r->b, m) : MOVE_NONE;
@@ -522,6 +525,20 @@ int referee_attempt(struct referee *r, int color, const char *text, struct evlis
 	if (try_move(r, color, m, possible, out, &captured, &checked) == OUT_PLAYED)
 		after_move(r, captured, checked, out);
 	return REF_OK;
+}
+
+bool referee_impossible_again(struct referee *r, int color, const char *text)
+{
+	move_t m;
+	bool possible;
+	if (r->over || color != r->b.side || !r->begun || r->impossible.n == 0)
+		return false;
+	char err[sizeof r->err];
+	memcpy(err, r->err, sizeof err);   /* a text that does not resolve is referee_apply's to refuse */
+	bool again = referee_resolve(r, color, text, &m, &possible) == REF_OK && !possible &&
+	             referee_impossible_has(r, m);
+	memcpy(r->err, err, sizeof err);
+	return again;
 }
 
 /* Resolve and validate a whole list before anything happens. */
@@ -768,6 +785,7 @@ uint64_t referee_state_hash(const struct referee *r)
 	h = fnv(h, r->b.mailbox, sizeof r->b.mailbox);
 	FNV(h, v);
 	h = fnv(h, r->refused.m, (size_t)r->refused.n * sizeof r->refused.m[0]);
+	h = fnv(h, r->impossible.m, (size_t)r->impossible.n * sizeof r->impossible.m[0]);
 	for (int c = 0; c < 2; c++) {
 		const struct quiet *q = &r->quiet[c];
 		int qv[2] = { q->n, q->next };

@@ -117,6 +117,16 @@ const char *referee_status_name(int status);              /* stable wire code, e
  * what the umpire would say for each position it holds possible. */
 void referee_check_dirs(const struct ruleset *rs, const struct board *b, uint8_t dirs[2]);
 
+/*
+ * Would `color`'s try `text` ask again a try ruled impossible this turn?
+ * The server refuses it, as it does an illegal try sent again
+ * (PROTOCOL.md: refused without being announced or counted again; where
+ * impossible tries are public each repeat was told to the opponent).
+ * The referee itself rules it again, so that records made before hold
+ * such repeats and replay.  Changes nothing (its last error included).
+ */
+bool referee_impossible_again(struct referee *r, int color, const char *text);
+
 /* Is `color`'s next try obliged to be a pawn capture (a yes to "any?")? */
 bool referee_must_try_capture(const struct referee *r);
 

@@ -35,6 +35,10 @@ struct referee {
 	int moves_made[2];         /* per colour, for insurance's "after the first move" */
 	/* the current turn */
 	struct movelist refused;   /* tries refused this turn (illegal ones) */
+	struct movelist impossible;   /* tries ruled impossible this turn: ruled again if
+	                               * sent again (records made before the server
+	                               * refused them hold such repeats), the server
+	                               * refuses them (referee_impossible_again) */
 	bool any_asked;
 	bool must_capture;         /* a yes to "any?" obliges a pawn-capture try */
 	uint64_t pawn_ok;          /* pawns whose capture tries this turn's pawn information
@@ -62,6 +66,7 @@ bool referee_ruled_out(const struct referee *r, move_t m);
 /* One try is one origin and one destination (see there). */
 bool referee_same_try(move_t a, move_t b);
 bool referee_refused_has(const struct referee *r, move_t m);
+bool referee_impossible_has(const struct referee *r, move_t m);
 /* The colour may act now: REF_OK, or the failure (nothing changed). */
 int referee_check_turn(struct referee *r, int color);
 /* One resolved try against the turn state (refused already, must capture). */

@@ -122,6 +122,14 @@ bool referee_same_try(move_t a, move_t b)
 	return move_from(a) == move_from(b) && move_to(a) == move_to(b);
 }
 
+bool referee_impossible_has(const struct referee *r, move_t m)
+{
+	for (int i = 0; i < r->impossible.n; i++)
+		if (referee_same_try(r->impossible.m[i], m))
+			return true;
+	return false;
+}
+
 bool referee_refused_has(const struct referee *r, move_t m)
 {
 	for (int i = 0; i < r->refused.n; i++)

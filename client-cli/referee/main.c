@@ -197,6 +197,12 @@ static void act(struct tool *t, char *line)
 		print_refusal(t, REF_E_UNSUPPORTED, msg);   /* kriegd's illegal_action */
 		return;
 	}
+	/* kriegd refuses an impossible try sent again this turn, as the
+	 * referee does an illegal one (referee_impossible_again). */
+	if (referee_action_repeats_impossible(t->ref, &a)) {
+		print_refusal(t, REF_E_ALREADY_TRIED, "that try was refused already this turn");
+		return;
+	}
 	int plies = referee_plies(t->ref);
 	int st = referee_apply(t->ref, &a, &t->ev);
 	if (st != REF_OK) {

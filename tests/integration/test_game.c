@@ -868,6 +868,49 @@ START_TEST(moving_out_of_turn)
 }
 END_TEST
 
+/*
+ * Regression (the protocol probe): an impossible try sent again in the same
+ * turn was ruled, recorded and announced again, and where impossible tries
+ * are public (cincinnati) the opponent heard every repeat.  It is refused,
+ * as an illegal try sent again is (illegal_action), and told once; a
+ * nost list holding one is refused the same way.
+ */
+START_TEST(impossible_try_again_is_refused)
+{
+	struct kd *d = kd_start(FAST_CONFIG);
+	struct kp w, b;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	long long g = start_game(&w, &b, "cincinnati", NULL);
+	move(&w, g, "a1a5");   /* through the own pawn: nonsense, told to both */
+	json_t *e = kc_error(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", g, "move", "Ra1a5"),
+	                     "illegal_action");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "error"), "message")),
+	                 "that try was refused already this turn");
+	kc_no_game_event(b.c, "move");   /* the barrier: every event of the game for b is in */
+	size_t told = 0;
+	for (size_t i = 0; i < kc_nlines(b.c); i++)
+		told += strstr(kc_line(b.c, i), "\"event\":\"impossible\"") != NULL;
+	ck_assert_uint_eq(told, 1);
+	move(&w, g, "e4");   /* the turn goes on */
+	json_t *r = kc_ok(w.c, kc_req(w.c, "game", "{s:I}", "game", g));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "to_move")), "black");
+	kc_close(w.c);
+	kc_close(b.c);
+
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	g = start_game(&w, &b, "nost", NULL);
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:[s]}", "game", g, "moves", "Qd1d5"));
+	kc_error(w.c, kc_req(w.c, "move", "{s:I, s:[ss]}", "game", g, "moves", "e2e4", "Qd1d5"),
+	         "illegal_action");
+	move(&w, g, "e4");
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(malformed_game_requests)
 {
 	struct kd *d = kd_start(FAST_CONFIG);
@@ -1219,6 +1262,7 @@ static Suite *game_suite(void)
 	tcase_add_test(tc, abort_only_before_both_moved);
 	tcase_add_test(tc, acting_in_another_users_game);
 	tcase_add_test(tc, moving_out_of_turn);
+	tcase_add_test(tc, impossible_try_again_is_refused);
 	tcase_add_test(tc, malformed_game_requests);
 	tcase_add_test(tc, game_survives_a_crash);
 	tcase_add_loop_test(tc, transcript_games, 0, 2);

@@ -273,7 +273,14 @@ static void act(struct lgame *g, int color, enum lkind kind, const char *const *
 	evlist_init(&out);
 	int plies = referee_plies(g->ref);
 	int st;
-	switch (kind) {
+	/* kriegd refuses an impossible try sent again this turn before the
+	 * referee sees it (referee_impossible_again): a quiet sequence's
+	 * first try, a list's every one. */
+	bool again = false;
+	for (size_t i = 0; (kind == L_TRY || kind == L_LIST || kind == L_QUIET) && i < n; i++)
+		again |= (i == 0 || kind == L_LIST) && referee_impossible_again(g->ref, color, items[i]);
+	switch (again ? -1 : (int)kind) {
+	case -1: st = REF_E_ALREADY_TRIED; break;
 	case L_TRY: st = referee_attempt(g->ref, color, items[0], &out); break;
 	case L_LIST: st = referee_attempt_list(g->ref, color, items, n, &out); break;
 	case L_QUIET: st = referee_quiet(g->ref, color, items, n, &out); break;

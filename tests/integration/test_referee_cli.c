@@ -689,6 +689,28 @@ START_TEST(draw_offers_as_kriegd)
 }
 END_TEST
 
+/* An impossible try sent again in the turn is refused as kriegd refuses
+ * it (it was ruled again, and told again to the opponent where impossible
+ * tries are public: the protocol probe). */
+START_TEST(impossible_again_refused_as_kriegd)
+{
+	char *got = ref_ok(ARGS("--rules", "cincinnati"), "a1a5\nRa1a5\ne4\n");
+	json_t *ev = parse_lines(got);
+	ck_assert_int_eq(count_events(ev, "error", NULL), 1);
+	ck_assert_int_eq(count_events(ev, "impossible", NULL), 2);   /* the mover's copy, the others' */
+	size_t i;
+	json_t *o;
+	json_array_foreach(ev, i, o)
+		if (is(o, "error", NULL)) {
+			ck_assert_str_eq(str(o, "message"), "that try was refused already this turn");
+			ck_assert_int_eq(json_integer_value(json_object_get(o, "line")), 2);
+		}
+	ck_assert_int_eq(count_events(ev, "move", "white"), 1);
+	json_decref(ev);
+	free(got);
+}
+END_TEST
+
 /* A Result the record does not reach (another program's record of a
  * resignation, unwritten) replays, and is said (it was silent: the
  * referee probe); a record that ends the game says nothing. */
@@ -1483,6 +1505,7 @@ static Suite *referee_cli_suite(void)
 	tcase_add_test(tc, bad_input_changes_nothing);
 	tcase_add_test(tc, nul_and_keyword_words_refused);
 	tcase_add_test(tc, draw_offers_as_kriegd);
+	tcase_add_test(tc, impossible_again_refused_as_kriegd);
 	tcase_add_test(tc, pgn_result_beyond_the_record_said);
 	tcase_add_test(tc, rule_sets);
 	tcase_add_test(tc, perft_counts);

@@ -6,6 +6,7 @@
 #include <check.h>
 #include <string.h>
 
+#include "action.h"
 #include "check_main.h"
 #include "fen.h"
 #include "notation.h"
@@ -387,6 +388,67 @@ START_TEST(test_promotion_piece_same_try)
 END_TEST
 
 /*
+ * Regression (the protocol probe): an impossible try sent again in the same
+ * turn was ruled again, and where impossible tries are public (cincinnati)
+ * the opponent heard each repeat.  referee_impossible_again tells the
+ * server so (it refuses it, as the referee refuses an illegal one again),
+ * for a try, a list and a quiet sequence's first try, never across a
+ * turn, never for an illegal try; the referee still rules a repeat, as
+ * records made before hold them.  Asking changes nothing.
+ */
+START_TEST(test_impossible_again)
+{
+	struct evlist ev;
+	struct referee *r = mk("cincinnati", FEN_START, &ev);
+	ck_assert(!referee_impossible_again(r, WHITE, "a1a5"));
+	ck_assert_int_eq(play(r, "a1a5", &ev), REF_OK);   /* through the own rook's pawn */
+	ck_assert_ptr_nonnull(find(&ev, EV_IMPOSSIBLE));
+	uint64_t h = referee_state_hash(r);
+	ck_assert(referee_impossible_again(r, WHITE, "a1a5"));
+	ck_assert(referee_impossible_again(r, WHITE, "Ra1a5"));
+	ck_assert(!referee_impossible_again(r, WHITE, "a2a4"));
+	ck_assert(!referee_impossible_again(r, BLACK, "a1a5"));
+	ck_assert(!referee_impossible_again(r, WHITE, "zz"));
+	struct action a;
+	ck_assert_int_eq(action_set(&a, ACTION_TRY, WHITE, "a1a5"), REF_OK);
+	ck_assert(referee_action_repeats_impossible(r, &a));
+	ck_assert_int_eq(action_set(&a, ACTION_TRY, WHITE, "e2e4"), REF_OK);
+	ck_assert(!referee_action_repeats_impossible(r, &a));
+	ck_assert_uint_eq(referee_state_hash(r), h);
+	/* the referee rules a repeat (a record's) as before */
+	ck_assert_int_eq(play(r, "a1a5", &ev), REF_OK);
+	ck_assert_ptr_nonnull(find(&ev, EV_IMPOSSIBLE));
+	ck_assert_int_eq(play(r, "e2e4", &ev), REF_OK);
+	ck_assert(!referee_impossible_again(r, BLACK, "a8a4"));
+	ck_assert_int_eq(play(r, "e7e5", &ev), REF_OK);
+	ck_assert(!referee_impossible_again(r, WHITE, "a1a5"));   /* a new turn */
+	referee_free(r);
+	evlist_free(&ev);
+
+	/* nost: a list's member and a quiet sequence's first try */
+	r = mk("nost", FEN_START, &ev);
+	ck_assert_int_eq(play(r, "Qd1d5", &ev), REF_OK);
+	ck_assert_ptr_nonnull(find(&ev, EV_IMPOSSIBLE));
+	ck_assert_int_eq(action_set(&a, ACTION_LIST, WHITE, "e2e4 Qd1d5"), REF_OK);
+	ck_assert(referee_action_repeats_impossible(r, &a));
+	ck_assert_int_eq(action_set(&a, ACTION_QUIET, WHITE, "Qd1d5 e2e4"), REF_OK);
+	ck_assert(referee_action_repeats_impossible(r, &a));
+	ck_assert_int_eq(action_set(&a, ACTION_QUIET, WHITE, "e2e4 Qd1d5"), REF_OK);
+	ck_assert(!referee_action_repeats_impossible(r, &a));
+	referee_free(r);
+	evlist_free(&ev);
+
+	/* an illegal try is the referee's to refuse again, not this */
+	r = mk("icc", "4k3/8/8/8/8/8/8/R3K2r w - - 0 1", &ev);
+	ck_assert_int_eq(play(r, "Ke1f1", &ev), REF_OK);
+	ck_assert_ptr_nonnull(find(&ev, EV_ILLEGAL));
+	ck_assert(!referee_impossible_again(r, WHITE, "Ke1f1"));
+	referee_free(r);
+	evlist_free(&ev);
+}
+END_TEST
+
+/*
  * Positions are the same only when the same moves are possible (FIDE
  * 9.2.3): an en-passant right that no legal capture can use does not make
  * a position different.  After 1...c5 the b5 pawn may not take en passant
@@ -590,6 +652,7 @@ static Suite *referee_suite(void)
 	tcase_add_test(tc, test_game_ends);
 	tcase_add_test(tc, test_repetition);
 	tcase_add_test(tc, test_repetition_illegal_en_passant);
+	tcase_add_test(tc, test_impossible_again);
 	tcase_add_test(tc, test_promotion_piece_same_try);
 	tcase_add_test(tc, test_begin_terminal);
 	tcase_add_test(tc, test_end_reasons);
