@@ -20,6 +20,9 @@
  *     exact", here under tries out of turn, impossible and garbage text,
  *     "any?", nost's lists and the endings, in every rule set).  A belief
  *     that turns into a sample is dropped: a sample may lose the truth.
+ *   - asking whether an action repeats a try ruled impossible this turn
+ *     (kriegd refuses it: referee_action_repeats_impossible) changes
+ *     nothing, and such a try is never played;
  *   - the game's record (its accepted actions, refused tries included,
  *     as kriegd keeps them): the umpire's PGN reads back to the same
  *     actions, and each filtered record holds exactly what its audience
@@ -331,14 +334,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fen_format(referee_board(r), fen_before, sizeof fen_before);
 		evlist_clear(&ev);
 		const char *server_refusal = action_record_refusal(&rec, &a, side, plies);
+		/* kriegd's own refusal of an impossible try sent again: asking
+		 * changes nothing, and the referee still rules it (a record's). */
+		bool again = referee_action_repeats_impossible(r, &a);
+		FUZZ_ASSERT(referee_state_hash(r) == hash, "asking whether %s repeats changed the hash", a.text);
 		st = referee_apply(r, &a, &ev);
+		FUZZ_ASSERT(!again || a.kind != ACTION_TRY || st != REF_OK || referee_plies(r) == plies,
+		            "an impossible try again (%s) was played", a.text);
 		if (getenv("FUZZ_VERBOSE") != NULL)
 			fprintf(stderr, "%s %s: %d '%s' -> %d (%s)\n", rs->name, fen_before, a.color,
 			        action_kind_name(a.kind), st, a.text);
 		if (copy != NULL)
 			check_copy(copy, r, &a, st, &ev, &cev);
 		if (st == REF_OK) {
-			server_could = server_could && server_refusal == NULL;
+			server_could = server_could && server_refusal == NULL;   /* a repeat too: records made before hold them */
 			action_record_next(&rec, &a, plies, referee_plies(r));
 			acts[nacts++] = a;
 			for (size_t i = 0; i < ev.n; i++)
