@@ -121,12 +121,14 @@ int auth_user_role(struct server *srv, int64_t uid);
  * false for guests, unknown ids and a failing store (read now, like the
  * role: the lobby and game start mark bots, and rating asks). */
 bool auth_user_is_bot(struct server *srv, int64_t uid);
-/* games_per_hour for the game c's user is about to start by taking an
- * offer: false, or true with the request answered (retry_after, logged).
- * A bot account is not held to it (it takes every challenge it is sent).
- * auth_game_started counts a start that was made. */
-bool auth_games_refused(struct conn *c, json_t *id);
-void auth_game_started(struct conn *c);
+/* games_per_hour for the game c's user is about to start by taking
+ * owner's offer: false, or true with the request answered (retry_after,
+ * logged).  The taker's address pays, or, the taker a bot account (it
+ * takes every challenge it is sent), the owner's (a connection's of its):
+ * a game between two bots is not counted.  auth_game_started counts a
+ * start that was made. */
+bool auth_games_refused(struct conn *c, json_t *id, int64_t owner);
+void auth_game_started(struct conn *c, int64_t owner);
 /* The account `name` names (case-insensitively; guests too) for a request
  * of c's: 0 with *u filled (the name as registered), or -1 with the
  * request answered (no_such_user; storage). */

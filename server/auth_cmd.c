@@ -37,7 +37,6 @@
 
 /* --- handlers ---------------------------------------------------------------- */
 
-/* A `retry_after` error: the error object says in how many seconds. */
 static const char *str_field(json_t *req, const char *key, size_t *len)
 {
 	json_t *v = json_object_get(req, key);
@@ -217,25 +216,47 @@ static bool guests_full(struct auth *a, struct conn *c, json_t *id, int64_t user
 	return true;
 }
 
-bool auth_games_refused(struct conn *c, json_t *id)
+/* The connection whose address pays (games_per_hour) for the game c's
+ * user starts by taking owner's offer: c, or, c's user a bot account
+ * (it takes every challenge it is sent), a connection of the owner's, so
+ * that challenging a club's bot again and again is held too (a review:
+ * it undid the cap); NULL when the owner is a bot too or not connected. */
+static struct conn *games_payer(struct conn *c, int64_t owner)
 {
 	struct server *srv = conn_server(c);
-	int64_t wait = guard_hourly_wait(srv->auth->guard, GUARD_GAME, conn_limit_host(c), mstime_mono());
-	if (wait <= 0 || auth_user_is_bot(srv, conn_user(c)))
+	if (!auth_user_is_bot(srv, conn_user(c)))
+		return c;
+	if (owner <= 0 || auth_user_is_bot(srv, owner))
+		return NULL;
+	return conn_of_user(srv, owner, NULL);
+}
+
+bool auth_games_refused(struct conn *c, json_t *id, int64_t owner)
+{
+	struct server *srv = conn_server(c);
+	struct conn *payer = games_payer(c, owner);
+	if (payer == NULL)
+		return false;
+	int64_t wait = guard_hourly_wait(srv->auth->guard, GUARD_GAME, conn_limit_host(payer), mstime_mono());
+	if (wait <= 0)
 		return false;
 	char note[96];
 	if (conn_log_line(c, note, sizeof note))
 		log_info("conn=%llu user=%s game refused addr=%s retry_after_ms=%lld%s",
-		         (unsigned long long)conn_id(c), conn_user_name(c), conn_host(c), (long long)wait, note);
-	dispatch_retry_after(c, id, wait, "too many games started from your address; try again later");
+		         (unsigned long long)conn_id(c), conn_user_name(c), conn_host(payer), (long long)wait,
+		         note);
+	dispatch_retry_after(c, id, wait, payer == c
+	                     ? "too many games started from your address; try again later"
+	                     : "too many games started from the offer's owner's address; try again later");
 	return true;
 }
 
-void auth_game_started(struct conn *c)
+void auth_game_started(struct conn *c, int64_t owner)
 {
 	struct server *srv = conn_server(c);
-	if (!auth_user_is_bot(srv, conn_user(c)))
-		(void)guard_hourly(srv->auth->guard, GUARD_GAME, conn_limit_host(c), mstime_mono());
+	struct conn *payer = games_payer(c, owner);
+	if (payer != NULL)
+		(void)guard_hourly(srv->auth->guard, GUARD_GAME, conn_limit_host(payer), mstime_mono());
 }
 
 static void cmd_guest(struct conn *c, json_t *id, json_t *req)

@@ -6,7 +6,8 @@
  *
  * What it keeps, bounded (GUARD_ENTRIES per table, the least recently
  * used record is forgotten first):
- *   per address:  registrations in the current hour; recent login
+ *   per address:  registrations, guest accounts made and games started
+ *                 in the current hour (guard_hourly); recent login
  *                 failures and the back-off window they opened;
  *   per name:     recent login failures and their back-off window, for
  *                 every name tried, an account's or not (keeping them
@@ -53,8 +54,8 @@ struct guard_settings {
 	                               * makes another); 0: unlimited.  Default 60 */
 	int games_per_hour;           /* games_per_hour: games started per address per hour
 	                               * by taking an offer (accept, a seek that meets one, a
-	                               * rematch); a bot account's are not counted; 0:
-	                               * unlimited.  Default 600 */
+	                               * rematch); a bot account taking one charges the
+	                               * offer's owner's address; 0: unlimited.  Default 600 */
 	int login_free_failures;      /* login_free_failures: failures before back-off. 3 */
 	int login_backoff_ms;         /* login_backoff: the first window. 2s */
 	int login_backoff_max_ms;     /* login_backoff_max: the longest window. 15m */

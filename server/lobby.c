@@ -1064,7 +1064,7 @@ static void offer_take(struct conn *c, json_t *id, struct offer *o, int taker_co
 		return;
 	/* games_per_hour: the taker's address (two guests of one address
 	 * started 46 games a second, each kept for good: the exhaustion probe). */
-	if (auth_games_refused(c, id))
+	if (auth_games_refused(c, id, o->owner))
 		return;
 	int64_t game = 0;
 	/* A stored challenge leaves the store first: one that outlived its
@@ -1079,7 +1079,7 @@ static void offer_take(struct conn *c, json_t *id, struct offer *o, int taker_co
 		dispatch_error(c, id, PE_STORAGE, "the game could not be created; the offer stands");
 		return;
 	}
-	auth_game_started(c);
+	auth_game_started(c, o->owner);
 	json_int_t oid = o->id;
 	/* A challenge taken by its target (accept, or a rematch asked back). */
 	bool shown = o->target == uid && !hidden_from(srv, o, uid);
@@ -1179,16 +1179,25 @@ static void cmd_rematch(struct conn *c, json_t *id, json_t *req)
 	offer_challenge(c, id, o, other, name);
 }
 
-/* The registered spelling and id of account `field`'s name, if it is online;
- * else an error is sent and -1 returned. */
-static int64_t online_user(struct conn *c, json_t *id, json_t *req, const char *field,
-                           struct store_user *u)
+/* The registered spelling and id of account `field`'s name, for a
+ * pairing; else an error is sent and -1 returned.  A registered account
+ * online or not: one not online is away from the game's start, and a
+ * timed game abandons it as it does one who left, so that a tournament's
+ * no-show forfeits (only online accounts could be paired, and a no-show's
+ * result could not be recorded: the tournament probe).  A guest only
+ * online (one who left may never come back), a disabled account never. */
+static int64_t pair_user(struct conn *c, json_t *id, json_t *req, const char *field,
+                         struct store_user *u)
 {
 	struct server *srv = conn_server(c);
 	if (auth_find_user(c, id, json_string_value(json_object_get(req, field)), u) != 0)
 		return -1;
-	if (conn_of_user(srv, u->id, NULL) == NULL) {
-		dispatch_error(c, id, PE_ILLEGAL_ACTION, "%s is not online", u->name);
+	if (u->disabled) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "%s is disabled", u->name);
+		return -1;
+	}
+	if (u->guest && conn_of_user(srv, u->id, NULL) == NULL) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "%s is not online (a guest)", u->name);
 		return -1;
 	}
 	return u->id;
@@ -1217,14 +1226,15 @@ static int pair_tags(struct conn *c, json_t *id, json_t *req, char *tournament, 
 /*
  * pair {white, black, rules, time, rated, tournament, round}: a
  * tournament director (an umpire or admin) starts a game between two
- * players who are online, on the terms given, as an accepted offer would;
+ * accounts (pair_user: registered ones online or not), on the terms
+ * given, as an accepted offer would;
  * each is told who paired them (a notice after their game_start).
  */
 static void cmd_pair(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
 	struct store_user u[2];
-	if (online_user(c, id, req, "white", &u[WHITE]) < 0 || online_user(c, id, req, "black", &u[BLACK]) < 0)
+	if (pair_user(c, id, req, "white", &u[WHITE]) < 0 || pair_user(c, id, req, "black", &u[BLACK]) < 0)
 		return;
 	if (u[WHITE].id == u[BLACK].id) {
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "a player cannot be paired with themselves");

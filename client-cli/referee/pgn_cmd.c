@@ -362,6 +362,8 @@ int pgn_cmd_topgn(int argc, char **argv)
 			continue;
 		}
 		why = line_record(&state, r, &a);
+		if (why == NULL && referee_action_repeats_impossible(r, &a))
+			why = "that try was refused already this turn";   /* as kriegd, and the normal mode */
 		if (why != NULL) {
 			fprintf(stderr, "krieg-referee: line %ld: refused (%s), not recorded\n", lineno, why);
 			continue;

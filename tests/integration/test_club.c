@@ -704,7 +704,9 @@ static void guest_from(struct kd *d, struct kp *p, const char *addr)
 /* Regression (the exhaustion probe): two guests of one address started 46
  * games a second, each kept in the database for good.  An address starts
  * games_per_hour games by taking offers; past it the offer stands, and
- * another address, or a bot account of the same one, still takes one. */
+ * another address still takes one.  A bot account taking an offer charges
+ * the owner's address (a review: a capped guest challenging the club's
+ * bot again and again was not held), never its own. */
 START_TEST(games_per_hour)
 {
 	struct kd *d = kd_start("games_per_hour = 2\nrate_limit = 1000\nrate_burst = 1000\n");
@@ -731,8 +733,20 @@ START_TEST(games_per_hour)
 	kc_ok(robo, kc_req(robo, "login", "{s:s, s:s}", "user", "robo", "password", "robo-password-1"));
 	s = kc_ok(b.c, kc_req(b.c, "seek", "{s:s}", "color", "white"));
 	offer = json_integer_value(json_object_get(s, "offer"));
-	took = kc_ok(robo, kc_req(robo, "accept", "{s:I}", "offer", offer));
+	e = kc_error(robo, kc_req(robo, "accept", "{s:I}", "offer", offer), "retry_after");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "error"), "message")),
+	                 "too many games started from the offer's owner's address; try again later");
+	s = kc_ok(far.c, kc_req(far.c, "seek", "{s:s}", "color", "white"));
+	offer = json_integer_value(json_object_get(s, "offer"));
+	took = kc_ok(robo, kc_req(robo, "accept", "{s:I}", "offer", offer));   /* robo's address is not charged */
 	ck_assert_int_gt(json_integer_value(json_object_get(took, "game")), 0);
+	/* and far's was: one of its two games taken by a bot */
+	struct kp near;
+	guest_from(d, &near, "127.0.0.4");
+	s = kc_ok(near.c, kc_req(near.c, "seek", "{s:s}", "color", "white"));
+	kc_error(far.c, kc_req(far.c, "accept", "{s:I}", "offer", json_integer_value(json_object_get(s, "offer"))),
+	         "retry_after");
+	kc_close(near.c);
 	kc_close(robo);
 	kc_close(a.c);
 	kc_close(b.c);

@@ -902,8 +902,10 @@ START_TEST(impossible_try_again_is_refused)
 	kp_guest(d, &b);
 	g = start_game(&w, &b, "nost", NULL);
 	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:[s]}", "game", g, "moves", "Qd1d5"));
-	kc_error(w.c, kc_req(w.c, "move", "{s:I, s:[ss]}", "game", g, "moves", "e2e4", "Qd1d5"),
-	         "illegal_action");
+	e = kc_error(w.c, kc_req(w.c, "move", "{s:I, s:[ss]}", "game", g, "moves", "e2e4", "Qd1d5"),
+	             "illegal_action");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "error"), "message")),
+	                 "that try was refused already this turn");
 	move(&w, g, "e4");
 	kc_close(w.c);
 	kc_close(b.c);

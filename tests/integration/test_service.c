@@ -487,7 +487,8 @@ START_TEST(check_config)
 	/* Every setting is shown, the account guard's too, and close_linger = 0
 	 * as the 0 it is (it said "unset; the built-in default", 2s). */
 	static const char *const shown[] = {
-		"register_per_hour = 2", "guests_per_address = 3", "guests_per_hour = 9", "login_free_failures = 4",
+		"register_per_hour = 2", "guests_per_address = 3", "guests_per_hour = 9", "games_per_hour = 11",
+		"login_free_failures = 4",
 		"hash_queue_per_address = 7", "login_backoff = 5s", "login_backoff_max = 20m",
 		"login_failure_memory = 2h", "login_failure_delay = 250ms", "log_repeat_interval = 30s",
 		"ipv6_prefix = 56", "close_linger = 0s", "password_cost = 12",

@@ -1074,9 +1074,53 @@ START_TEST(refusals)
 }
 END_TEST
 
-/* pair: a tournament director starts a game between two players online,
- * on the terms given; each is told who paired them.  Players may not;
- * nobody offline, unknown or twice. */
+/* Regression (the tournament probe): only players online could be paired,
+ * so a tournament's no-show could not be given its forfeit.  A registered
+ * account not online is paired, away from the start: a timed game abandons
+ * it after abandon_grace, a result in the tournament's table, and it finds
+ * the game over at its login.  A disabled account is not paired. */
+START_TEST(pairing_a_no_show)
+{
+	setenv("KRIEGD_ABANDON_GRACE_MS", "300", 1);
+	struct kd *d = kd_start(fast_conf);
+	unsetenv("KRIEGD_ABANDON_GRACE_MS");
+	struct kp td, ann, absent;
+	account(d, &td, "director", "umpire");
+	account(d, &ann, "ann", "player");
+	kg_user_add(d, "absent", "player", PASSWORD);
+	kg_user_add(d, "gone", "player", PASSWORD);
+	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "disable", "gone"), 0);
+	json_t *e = kc_error(td.c, kc_req(td.c, "pair", "{s:s, s:s}", "white", "ann", "black", "gone"),
+	                     "illegal_action");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "error"), "message")),
+	                 "gone is disabled");
+	kc_no_event(ann.c, "game_start");
+	json_t *r = kc_ok(td.c, kc_req(td.c, "pair", "{s:s, s:s, s:s, s:{s:i, s:i}}", "white", "ann", "black",
+	                               "absent", "tournament", "No Show Open", "time", "base", 60, "inc", 0));
+	json_int_t game = json_integer_value(json_object_get(r, "game"));
+	ck_assert_int_gt(game, 0);
+	kc_event(ann.c, "game_start");
+	kc_event(ann.c, "opponent_away");
+	e = kc_event(ann.c, "game_over");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "abandoned");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "result")), "1-0");
+	json_t *t = kc_ok(ann.c, kc_req(ann.c, "tournament", "{s:s}", "name", "No Show Open"));
+	json_t *first = json_array_get(json_object_get(t, "players"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(first, "name")), "ann");
+	ck_assert_int_eq(json_integer_value(json_object_get(first, "won")), 1);
+	/* the no-show finds it at its login */
+	kp_login(d, &absent, "absent", PASSWORD);
+	kg_assert_ended(absent.c, game, "1-0", "abandoned");
+	kc_close(absent.c);
+	kc_close(ann.c);
+	kc_close(td.c);
+	kd_stop(d);
+}
+END_TEST
+
+/* pair: a tournament director starts a game between two players, on the
+ * terms given; each is told who paired them.  Players may not; nobody
+ * unknown or twice (one offline: pairing_a_no_show). */
 START_TEST(pairing)
 {
 	struct kd *d = kd_start(fast_conf);
@@ -1085,12 +1129,10 @@ START_TEST(pairing)
 	account(d, &adm, "boss", "admin");
 	account(d, &ann, "ann", "player");
 	account(d, &bob, "bob", "player");
-	kg_user_add(d, "absent", "player", PASSWORD);
 	kc_error(ann.c, kc_req(ann.c, "pair", "{s:s, s:s}", "white", "ann", "black", "bob"), "forbidden");
 	kc_error(ann.c, kc_req(ann.c, "pair", NULL), "forbidden");   /* the role before the fields */
 	kc_error(ann.c, kc_req(ann.c, "pair", "{s:s, s:i}", "white", "ann", "zz", 1), "forbidden");
 	kc_error(td.c, kc_req(td.c, "pair", "{s:s, s:s}", "white", "ann", "black", "nobody"), "no_such_user");
-	kc_error(td.c, kc_req(td.c, "pair", "{s:s, s:s}", "white", "absent", "black", "bob"), "illegal_action");
 	kc_error(td.c, kc_req(td.c, "pair", "{s:s, s:s}", "white", "ann", "black", "ANN"), "illegal_action");
 	kc_error(td.c, kc_req(td.c, "pair", "{s:s}", "white", "ann"), "bad_request");
 	/* a guest plays unrated games only (regression: rated pairings of guests filled the standings) */
@@ -1354,6 +1396,7 @@ static Suite *umpire_suite(void)
 	tcase_add_test(tc, requests_behind_an_action_see_it);
 	tcase_add_test(tc, long_record_pages);
 	tcase_add_test(tc, pairing);
+	tcase_add_test(tc, pairing_a_no_show);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("heartbeat");
 	tcase_set_timeout(tc, 120);
