@@ -941,10 +941,17 @@ static void on_line(struct sess *s, const char *line)
 			 * gone (cancelled by its sender meanwhile), its room is free
 			 * again, for a seek (seeks withdrawn to make room for it) */
 			if (!json_is_true(ok)) {
-				const char *code = json_string_value(json_object_get(json_object_get(o, "error"),
-				                                                     "code"));
-				sess_say(s, "an offer it accepted was gone (%s): withdrawn meanwhile",
-				         code ? code : "?");
+				/* withdrawn meanwhile, mostly; or refused for now
+				 * (retry_after: its sender's address started too many
+				 * games this hour): the server's words say which */
+				json_t *err = json_object_get(o, "error");
+				const char *code = json_string_value(json_object_get(err, "code"));
+				const char *msg = json_string_value(json_object_get(err, "message"));
+				if (code && strcmp(code, "no_such_offer") == 0)
+					sess_say(s, "an offer it accepted was gone (%s): withdrawn meanwhile", code);
+				else
+					sess_say(s, "an offer it accepted was not taken (%s: %s)", code ? code : "?",
+					         msg ? msg : "");
 				s->seeks_dirty = true;
 			}
 		} else if (g) {
