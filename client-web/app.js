@@ -120,10 +120,12 @@ let ended = false, retry = 1000;
 // (A dead path found while `resume` waited signed the player out: a guest
 // for good.)
 const lostAgain = (r) => !r.ok && r.error && r.error.code === 'disconnected';
-function lost(e) {
+function lost(e, said) {
   if (ended) return;
   const why = e && e.silent ? ` (no answer from the server for ${Math.round(e.silentMs / 1000)} s; the network may be down)` : '';
-  status(`connection lost${why} — reconnecting in ${retry / 1000} s…`);
+  // the server's reason, when it said one before it closed (server_full)
+  if (said) status(`the server refused the connection: `, said.message, ` — trying again in ${retry / 1000} s…`);
+  else status(`connection lost${why} — reconnecting in ${retry / 1000} s…`);
   setTimeout(reconnect, retry);
   retry = Math.min(retry * 2, 30000);
 }
@@ -921,4 +923,5 @@ setInterval(() => {
   }
 }, 250);
 
-start().catch(() => status('could not connect'));
+// A close has said why and when it tries again (lost); anything else is said here.
+start().catch((e) => { if (!(e instanceof CloseEvent) && !(e && e.silent)) status('could not connect'); });

@@ -56,6 +56,7 @@ export class Net {
       const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
       this.ws = ws;
       this.greeting = null;
+      this.refusal = null;
       this.lastRx = performance.now();   // a new connection: its silence counts from here
       this.tickAt = this.lastRx;
       this.probeAt = null;
@@ -71,6 +72,13 @@ export class Net {
         const msg = parse(m.data);
         if (!msg) return;   // not a JSON object: nothing the protocol sends
         if (msg.event === 'greeting') { this.greeting = msg; resolve(msg); }
+        // A refusal said unasked ("id": null: server_full instead of the
+        // greeting, before the server closes): kept for the close to say
+        // (the page said only "connection lost": the browser probe).
+        if (msg.id === null && msg.ok === false && msg.error && typeof msg.error.message === 'string') {
+          this.refusal = msg.error;
+          return;
+        }
         if ('id' in msg && 'ok' in msg && this.pending.has(msg.id)) {
           const p = this.pending.get(msg.id);
           this.pending.delete(msg.id);
@@ -91,7 +99,9 @@ export class Net {
         for (const p of this.pending.values()) p(lost);
         this.pending.clear();
         this.sentAt.clear();
-        this.onClose(e);
+        const said = this.refusal;
+        this.refusal = null;
+        this.onClose(e, said);
         reject(e);
       };
       ws.onclose = (e) => { if (this.ws === ws && this.ended) this.ended(e); };

@@ -24,7 +24,8 @@
 //      game's view with a `fen` not a string or `events` not a list, a
 //      paged reply whose `next` does not move on, challenges whose offers
 //      are the page's own ids, colours named after Object's properties, a
-//      flagged game.
+//      flagged game;
+//   8. a refusal said before the server closes (server_full): shown.
 // Every failing check is reported (a scenario stops at its first one), then
 // the test fails.  KRIEG_WEB_ROOT=DIR serves the page from DIR instead of the
 // copy built into kriegd (to run these tests against another client-web).
@@ -512,6 +513,23 @@ await broken("a flagged game, and the log's bound", async (p, s) => {
   check(/Game 7 is flagged/.test(await p.evaluate(() => document.getElementById('lobby').innerText)), 'the flagged game not listed');
   const log = await p.evaluate(() => [...document.querySelectorAll('#log li')].map((li) => li.textContent));
   check(log.length === 50 && /tell 54/.test(log[0]) && /tell 5"/.test(log[49]), `the log: ${log.length} lines, ${JSON.stringify([log[0], log[49]])}`);
+});
+
+// Regression (the browser probe): a refusal the server said unasked
+// ("id": null: server_full instead of the greeting, then the close) was
+// dropped; the page said only "connection lost".  Said, with the retry.
+await scenario('a refusal said before the close', async () => {
+  const full = { id: null, ok: false, error: { code: 'server_full', message: 'too many connections from your address (32)' } };
+  const before = errors.length;
+  const p = await newPage('refused', { route: (ws) => { ws.send(JSON.stringify(full)); ws.close({ code: 1000 }); } });
+  try {
+    await statusSays(p, /refused the connection: too many connections from your address \(32\) — trying again in/,
+      'the server\'s reason');
+    check(errors.length === before, `errors in the page: ${errors.slice(before).join('; ')}`);
+  } finally {
+    errors.length = before;
+    await p.context().close();
+  }
 });
 
 if (errors.length) failures.push(`errors in the pages: ${errors.join('; ')}`);
