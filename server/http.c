@@ -87,6 +87,15 @@ static int parse_request_line(char *line, struct http_req *req)
 	return 0;
 }
 
+bool http_bare_lf(const unsigned char *buf, size_t n)
+{
+	const unsigned char *lf = memchr(buf, '\n', n);
+	for (; lf != NULL; lf = memchr(lf + 1, '\n', n - (size_t)(lf + 1 - buf)))
+		if (lf == buf || lf[-1] != '\r')
+			return true;
+	return false;
+}
+
 int http_parse_head(char *buf, size_t n, struct http_req *req)
 {
 	memset(req, 0, sizeof *req);

@@ -50,6 +50,11 @@ struct http_req {
  */
 int http_parse_head(char *buf, size_t n, struct http_req *req);
 
+/* Does a head's start of n bytes (its blank line not yet come) hold a
+ * line ended by a bare LF?  Then it never ends in CRLF CRLF: malformed
+ * at once (400), not waited for until the head's timeout (408). */
+bool http_bare_lf(const unsigned char *buf, size_t n);
+
 /* The reason phrase of a status the door sends ("Not Found"). */
 const char *http_reason(int status);
 

@@ -708,8 +708,13 @@ static void head_read(struct wreq *r)
 	struct http_req req;
 
 	if (p.pos < 0) {
-		if (evbuffer_get_length(in) >= HTTP_HEAD_MAX)
+		size_t len = evbuffer_get_length(in);
+		if (len >= HTTP_HEAD_MAX)
 			reply_status(r, 431, "request head over the limit");
+		/* Lines ended by a bare LF never make the blank line: it waited
+		 * for the head's timeout, then said 408 (the browser probe). */
+		else if (http_bare_lf(evbuffer_pullup(in, -1), len))
+			reply_status(r, 400, "malformed request head");
 		return;
 	}
 	size_t n = (size_t)p.pos + 4;
