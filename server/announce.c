@@ -10,6 +10,7 @@
 
 #include "action.h"
 #include "audlist.h"
+#include "clock.h"
 #include "conn.h"
 #include "dispatch.h"
 #include "event.h"
@@ -311,7 +312,7 @@ static int replay_cb(const struct store_action *sa, void *arg)
 	}
 	rp->applied++;
 	int64_t stored[2] = { sa->clock_white_ms, sa->clock_black_ms };
-	const int64_t *clk = (rp->how & ANNOUNCE_CLOCKS) && (rp->g->base_ms > 0 || rp->g->days > 0)
+	const int64_t *clk = (rp->how & ANNOUNCE_CLOCKS) && clock_terms_timed(rp->g->base_ms, rp->g->days)
 	                     ? stored : NULL;
 	for (size_t i = 0; i < rp->out.n; i++) {
 		const struct event *e = &rp->out.v[i];

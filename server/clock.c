@@ -31,6 +31,11 @@ bool clock_timed(const struct clock *c)
 	return c->mode != CLOCK_UNTIMED;
 }
 
+bool clock_terms_timed(int64_t base_ms, int64_t days)
+{
+	return days > 0 || base_ms > 0;
+}
+
 void clock_start(struct clock *c, int color, int64_t now)
 {
 	if (!clock_timed(c) || (color != 0 && color != 1))

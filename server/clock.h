@@ -55,6 +55,9 @@ struct clock {
 void clock_init(struct clock *c, int64_t base_ms, int64_t inc_ms, int64_t days);
 
 bool clock_timed(const struct clock *c);
+/* Would a clock of these terms run (clock_init's rule: correspondence or
+ * Fischer)?  For a game known by its terms alone (a stored row). */
+bool clock_terms_timed(int64_t base_ms, int64_t days);
 
 /* Start `color`'s clock at now (the game began, or a recovered game resumes). */
 void clock_start(struct clock *c, int color, int64_t now);

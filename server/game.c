@@ -1125,8 +1125,8 @@ int64_t games_user_on_clock(const struct games *gs, int64_t user)
 	if (games_user_count(gs, user) == 0)
 		return 0;
 	for (const struct game *g = gs->live; g; g = g->next)
-		if ((g->user[WHITE] == user || g->user[BLACK] == user) && g->info.days == 0 &&
-		    (g->info.base_ms > 0 || g->info.inc_ms > 0) && !g->adjourned)
+		if ((g->user[WHITE] == user || g->user[BLACK] == user) && g->clock.mode == CLOCK_FISCHER &&
+		    !g->adjourned)
 			return g->id;
 	return 0;
 }
