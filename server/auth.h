@@ -122,13 +122,19 @@ int auth_user_role(struct server *srv, int64_t uid);
  * role: the lobby and game start mark bots, and rating asks). */
 bool auth_user_is_bot(struct server *srv, int64_t uid);
 /* games_per_hour for the game c's user is about to start by taking
- * owner's offer: false, or true with the request answered (retry_after,
+ * owner's offer, made from the address made_from (as limits count it; ""
+ * unknown): false, or true with the request answered (retry_after,
  * logged).  The taker's address pays, or, the taker a bot account (it
- * takes every challenge it is sent), the owner's (a connection's of its):
- * a game between two bots is not counted.  auth_game_started counts a
- * start that was made. */
-bool auth_games_refused(struct conn *c, json_t *id, int64_t owner);
-void auth_game_started(struct conn *c, int64_t owner);
+ * takes every challenge it is sent), made_from: a game between two bots,
+ * or of an offer whose address is unknown, is not counted.
+ * auth_game_started counts a start that was made. */
+bool auth_games_refused(struct conn *c, json_t *id, int64_t owner, const char *made_from);
+void auth_game_started(struct conn *c, int64_t owner, const char *made_from);
+/* Would games_per_hour refuse a game a bot account takes from an offer
+ * made from c's address now?  The ms to wait, or 0 (nothing counted):
+ * a challenge to a bot is refused when made (retry_after), not left
+ * standing for the bot's accept to be refused unseen (a review). */
+int64_t auth_games_wait(struct conn *c);
 /* The account `name` names (case-insensitively; guests too) for a request
  * of c's: 0 with *u filled (the name as registered), or -1 with the
  * request answered (no_such_user; storage). */

@@ -216,47 +216,57 @@ static bool guests_full(struct auth *a, struct conn *c, json_t *id, int64_t user
 	return true;
 }
 
-/* The connection whose address pays (games_per_hour) for the game c's
- * user starts by taking owner's offer: c, or, c's user a bot account
- * (it takes every challenge it is sent), a connection of the owner's, so
- * that challenging a club's bot again and again is held too (a review:
- * it undid the cap); NULL when the owner is a bot too or not connected. */
-static struct conn *games_payer(struct conn *c, int64_t owner)
+/* The address (as limits count it) that pays (games_per_hour) for the
+ * game c's user starts by taking owner's offer made from made_from: c's,
+ * or, c's user a bot account (it takes every challenge it is sent), the
+ * offer's, so that challenging a club's bot again and again is held too
+ * (a review: it undid the cap); NULL when the owner is a bot too, or the
+ * offer's address is unknown (read back from the store at a start). */
+static const char *games_payer(struct conn *c, int64_t owner, const char *made_from)
 {
 	struct server *srv = conn_server(c);
 	if (!auth_user_is_bot(srv, conn_user(c)))
-		return c;
-	if (owner <= 0 || auth_user_is_bot(srv, owner))
+		return conn_limit_host(c);
+	if (owner <= 0 || auth_user_is_bot(srv, owner) || made_from == NULL || made_from[0] == '\0')
 		return NULL;
-	return conn_of_user(srv, owner, NULL);
+	return made_from;
 }
 
-bool auth_games_refused(struct conn *c, json_t *id, int64_t owner)
+bool auth_games_refused(struct conn *c, json_t *id, int64_t owner, const char *made_from)
 {
 	struct server *srv = conn_server(c);
-	struct conn *payer = games_payer(c, owner);
+	const char *payer = games_payer(c, owner, made_from);
 	if (payer == NULL)
 		return false;
-	int64_t wait = guard_hourly_wait(srv->auth->guard, GUARD_GAME, conn_limit_host(payer), mstime_mono());
+	int64_t wait = guard_hourly_wait(srv->auth->guard, GUARD_GAME, payer, mstime_mono());
 	if (wait <= 0)
 		return false;
+	bool own = payer == conn_limit_host(c);
 	char note[96];
 	if (conn_log_line(c, note, sizeof note))
-		log_info("conn=%llu user=%s game refused addr=%s retry_after_ms=%lld%s",
-		         (unsigned long long)conn_id(c), conn_user_name(c), conn_host(payer), (long long)wait,
-		         note);
-	dispatch_retry_after(c, id, wait, payer == c
+		log_info("conn=%llu user=%s game refused addr=%s%s retry_after_ms=%lld%s",
+		         (unsigned long long)conn_id(c), conn_user_name(c), own ? conn_host(c) : payer,
+		         own ? "" : " (the offer's)", (long long)wait, note);
+	dispatch_retry_after(c, id, wait, own
 	                     ? "too many games started from your address; try again later"
 	                     : "too many games started from the offer's owner's address; try again later");
 	return true;
 }
 
-void auth_game_started(struct conn *c, int64_t owner)
+void auth_game_started(struct conn *c, int64_t owner, const char *made_from)
 {
 	struct server *srv = conn_server(c);
-	struct conn *payer = games_payer(c, owner);
+	const char *payer = games_payer(c, owner, made_from);
 	if (payer != NULL)
-		(void)guard_hourly(srv->auth->guard, GUARD_GAME, conn_limit_host(payer), mstime_mono());
+		(void)guard_hourly(srv->auth->guard, GUARD_GAME, payer, mstime_mono());
+}
+
+int64_t auth_games_wait(struct conn *c)
+{
+	struct server *srv = conn_server(c);
+	if (auth_user_is_bot(srv, conn_user(c)))
+		return 0;
+	return guard_hourly_wait(srv->auth->guard, GUARD_GAME, conn_limit_host(c), mstime_mono());
 }
 
 static void cmd_guest(struct conn *c, json_t *id, json_t *req)

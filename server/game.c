@@ -503,6 +503,13 @@ void game_flag_arm(struct game *g)
  * or points handed to a friend). */
 int game_forfeit_reason(const struct game *g, int reason)
 {
+	/* A tournament's game (pair named one) keeps a forfeit's result: a
+	 * no-show, or a player who left, let the clock fall or resigned
+	 * before moving, loses it, and no rating moves (finish_rows: unplayed),
+	 * as FIDE scores a forfeit (a rated no-show was aborted and scored
+	 * nothing in the tournament's table: a review). */
+	if (g->info.tournament[0] != '\0' && reason != REASON_AGREEMENT)
+		return reason;
 	return g->info.rated && referee_plies(g->ref) < 2 ? REASON_ABORTED : reason;
 }
 

@@ -258,7 +258,7 @@ void game_stands_json(const struct game *g, json_t *j);
 const struct flagged_game *game_flagged_find(const struct games *gs, int64_t id);
 struct game *game_find(const struct games *gs, int64_t id);
 /* reason (REASON_*), or REASON_ABORTED for a rated game before both
- * sides moved (game.c). */
+ * sides moved but a tournament's forfeit (game.c). */
 int game_forfeit_reason(const struct game *g, int reason);
 /* kind: enum action_kind (action.h). */
 int game_act(struct game *g, int kind, int color, const char *text,

@@ -55,7 +55,8 @@ struct guard_settings {
 	int games_per_hour;           /* games_per_hour: games started per address per hour
 	                               * by taking an offer (accept, a seek that meets one, a
 	                               * rematch); a bot account taking one charges the
-	                               * offer's owner's address; 0: unlimited.  Default 600 */
+	                               * address the offer was made from; 0: unlimited.
+	                               * Default 600 */
 	int login_free_failures;      /* login_free_failures: failures before back-off. 3 */
 	int login_backoff_ms;         /* login_backoff: the first window. 2s */
 	int login_backoff_max_ms;     /* login_backoff_max: the longest window. 15m */

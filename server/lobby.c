@@ -42,6 +42,7 @@
 #include "conn.h"
 #include "dispatch.h"
 #include "game.h"
+#include "guard.h"
 #include "lobby.h"
 #include "log.h"
 #include "mstime.h"
@@ -106,6 +107,9 @@ struct offer {
 	int rating_min, rating_max;           /* who may accept a seek; 0, 0: anyone */
 	int64_t rematch;                      /* a challenge for a rematch of this game, or 0 */
 	int64_t made_ms;                      /* mstime_wall() when made */
+	char made_from[GUARD_ADDR_MAX];       /* the maker's address as limits count it (games_per_hour
+	                                       * charges it when a bot takes the offer); "" for
+	                                       * one read back from the store at a start */
 	bool stored;                          /* kept in the store (a waiting correspondence offer) */
 };
 
@@ -635,6 +639,7 @@ static struct offer *offer_alloc(struct conn *c, json_t *id)
 	o->owner = uid;
 	o->made_ms = mstime_wall();
 	snprintf(o->owner_name, sizeof o->owner_name, "%s", conn_user_name(c));
+	snprintf(o->made_from, sizeof o->made_from, "%s", conn_limit_host(c));
 	return o;
 }
 
@@ -962,6 +967,15 @@ static void offer_challenge(struct conn *c, json_t *id, struct offer *o, int64_t
 	struct server *srv = conn_server(c);
 	o->target = target;
 	snprintf(o->target_name, sizeof o->target_name, "%.*s", PROTO_NAME_MAX, name);
+	/* A bot takes every challenge it is sent, charging this address
+	 * (games_per_hour): one past it is refused now, not left standing
+	 * for the bot's accept to be refused unseen (a review). */
+	int64_t wait = auth_user_is_bot(srv, target) ? auth_games_wait(c) : 0;
+	if (wait > 0) {
+		free(o);
+		dispatch_retry_after(c, id, wait, "too many games started from your address; try again later");
+		return;
+	}
 	if (lobby_full(c, id, o))
 		return;
 	if (offer_add(srv->lobby, o) != 0) {
@@ -1064,7 +1078,7 @@ static void offer_take(struct conn *c, json_t *id, struct offer *o, int taker_co
 		return;
 	/* games_per_hour: the taker's address (two guests of one address
 	 * started 46 games a second, each kept for good: the exhaustion probe). */
-	if (auth_games_refused(c, id, o->owner))
+	if (auth_games_refused(c, id, o->owner, o->made_from))
 		return;
 	int64_t game = 0;
 	/* A stored challenge leaves the store first: one that outlived its
@@ -1079,7 +1093,7 @@ static void offer_take(struct conn *c, json_t *id, struct offer *o, int taker_co
 		dispatch_error(c, id, PE_STORAGE, "the game could not be created; the offer stands");
 		return;
 	}
-	auth_game_started(c, o->owner);
+	auth_game_started(c, o->owner, o->made_from);
 	json_int_t oid = o->id;
 	/* A challenge taken by its target (accept, or a rematch asked back). */
 	bool shown = o->target == uid && !hidden_from(srv, o, uid);
@@ -1236,6 +1250,13 @@ static void cmd_pair(struct conn *c, json_t *id, json_t *req)
 	struct store_user u[2];
 	if (pair_user(c, id, req, "white", &u[WHITE]) < 0 || pair_user(c, id, req, "black", &u[BLACK]) < 0)
 		return;
+	/* Both away from the start, the side to move (White) would forfeit
+	 * first, and Black score a game never come to (a review). */
+	if (conn_of_user(srv, u[WHITE].id, NULL) == NULL && conn_of_user(srv, u[BLACK].id, NULL) == NULL) {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION, "neither %s nor %s is online: pair them when one is",
+		               u[WHITE].name, u[BLACK].name);
+		return;
+	}
 	if (u[WHITE].id == u[BLACK].id) {
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "a player cannot be paired with themselves");
 		return;

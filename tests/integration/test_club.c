@@ -736,6 +736,12 @@ START_TEST(games_per_hour)
 	e = kc_error(robo, kc_req(robo, "accept", "{s:I}", "offer", offer), "retry_after");
 	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "error"), "message")),
 	                 "too many games started from the offer's owner's address; try again later");
+	/* a challenge to the bot from the capped address: refused when made,
+	 * not left standing for the bot's accept to be refused unseen */
+	e = kc_error(b.c, kc_req(b.c, "challenge", "{s:s}", "user", "robo"), "retry_after");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "error"), "message")),
+	                 "too many games started from your address; try again later");
+	kc_no_event(robo, "challenge");
 	s = kc_ok(far.c, kc_req(far.c, "seek", "{s:s}", "color", "white"));
 	offer = json_integer_value(json_object_get(s, "offer"));
 	took = kc_ok(robo, kc_req(robo, "accept", "{s:I}", "offer", offer));   /* robo's address is not charged */

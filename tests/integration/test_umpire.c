@@ -1108,6 +1108,26 @@ START_TEST(pairing_a_no_show)
 	json_t *first = json_array_get(json_object_get(t, "players"), 0);
 	ck_assert_str_eq(json_string_value(json_object_get(first, "name")), "ann");
 	ck_assert_int_eq(json_integer_value(json_object_get(first, "won")), 1);
+	/* neither online: not paired (both away from the start, White would
+	 * forfeit first and Black score a game nobody came to: a review) */
+	kg_user_add(d, "other", "player", PASSWORD);
+	e = kc_error(td.c, kc_req(td.c, "pair", "{s:s, s:s}", "white", "absent", "black", "other"),
+	             "illegal_action");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "error"), "message")),
+	                 "neither absent nor other is online: pair them when one is");
+	/* rated: the no-show forfeits all the same (it was aborted, and scored
+	 * nothing: a review), and no rating moves */
+	r = kc_ok(td.c, kc_req(td.c, "pair", "{s:s, s:s, s:s, s:{s:i, s:i}, s:b}", "white", "ann", "black",
+	                       "other", "tournament", "No Show Open", "time", "base", 60, "inc", 0, "rated", 1));
+	kc_event(ann.c, "game_start");
+	e = kc_event(ann.c, "game_over");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "abandoned");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "result")), "1-0");
+	t = kc_ok(ann.c, kc_req(ann.c, "tournament", "{s:s}", "name", "No Show Open"));
+	first = json_array_get(json_object_get(t, "players"), 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(first, "won")), 2);
+	json_t *st = kc_ok(ann.c, kc_req(ann.c, "standings", "{s:s}", "rules", "icc"));
+	ck_assert_int_eq(json_array_size(json_object_get(st, "standings")), 0);
 	/* the no-show finds it at its login */
 	kp_login(d, &absent, "absent", PASSWORD);
 	kg_assert_ended(absent.c, game, "1-0", "abandoned");
