@@ -89,11 +89,24 @@ window.krieg = { net, state, board, watch, records };   // for the browser tests
 // silence of QUIET_MS is asked about (net.js alive).
 net.live = () => (state.game !== null && state.toMove !== null) || (watch.game !== null && watch.toMove !== null);
 
+// What a greeting offers, taken at every connection: the club's message of
+// the day, the rule sets (a greeting without its list offers none; a
+// choice made stays if still offered).  A page whose first connection was
+// refused (server_full) came back through reconnect() with no rule set to
+// seek in (the second browser probe).
+function greeted(g) {
+  if (typeof g.motd === 'string' && g.motd) { $('motd').textContent = g.motd; $('motd').hidden = false; }
+  const sets = (Array.isArray(g.rulesets) ? g.rulesets : []).filter((r) => typeof r === 'string');
+  for (const id of ['rules', 'standings-rules']) {
+    const sel = $(id), was = sel.value;
+    sel.replaceChildren(...sets.map((r) => new Option(r, r)));
+    if (sets.includes(was)) sel.value = was;
+  }
+}
+
 async function start() {
   const g = await net.open();
-  if (typeof g.motd === 'string' && g.motd) { $('motd').textContent = g.motd; $('motd').hidden = false; }   // the club's message of the day
-  // (a greeting without its list of rule sets offers none)
-  (Array.isArray(g.rulesets) ? g.rulesets : []).filter((r) => typeof r === 'string').forEach((r) => { $('rules').add(new Option(r, r)); $('standings-rules').add(new Option(r, r)); });
+  greeted(g);
   await net.call('hello', { version: g.protocol });
   const token = sessionStorage.getItem('krieg.token');
   if (token) {
@@ -124,7 +137,10 @@ function lost(e, said) {
   if (ended) return;
   const why = e && e.silent ? ` (no answer from the server for ${Math.round(e.silentMs / 1000)} s; the network may be down)` : '';
   // the server's reason, when it said one before it closed (server_full)
-  if (said) status(`the server refused the connection: `, said.message, ` — trying again in ${retry / 1000} s…`);
+  if (said) {
+    status(said.code === 'server_full' ? 'the server refused the connection: ' : 'the server closed the connection: ',
+      said.message, ` — trying again in ${retry / 1000} s…`);
+  }
   else status(`connection lost${why} — reconnecting in ${retry / 1000} s…`);
   setTimeout(reconnect, retry);
   retry = Math.min(retry * 2, 30000);
@@ -134,6 +150,7 @@ async function reconnect() {
   const { game } = state, seat = { game: watch.game, role: watch.seat };
   try { await net.open(); } catch { return; }   // closed again: lost() tries later
   retry = 1000;
+  greeted(net.greeting);
   if (lostAgain(await net.call('hello', { version: net.greeting.protocol }))) return;
   const token = sessionStorage.getItem('krieg.token');
   const r = token ? await net.call('resume', { token }) : { ok: false };
@@ -772,6 +789,7 @@ function onEvent(ev) {
   // A game's events go to the view showing it: the seat watched (offers
   // there are the players' to answer, never a spectator's or an umpire's),
   // or one's own game shown.
+  if (ev.game !== undefined && ev.game === watch.opening) { watch.held.push(ev); return; }
   if (ev.game !== undefined && ev.game === watch.game) { watch.event(ev); return; }
   if (ev.game !== undefined && ev.game === state.game) { gameEvent(ev); return; }
   // Another game of one's own: said in the status line ("Play" it from Your

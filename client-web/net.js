@@ -70,6 +70,7 @@ export class Net {
         this.frames.push(m.data);
         if (this.frames.length > 2 * FRAMES_KEPT) this.frames.splice(0, this.frames.length - FRAMES_KEPT);
         const msg = parse(m.data);
+        this.refusal = null;   // one said before the close is its last message (a review: a stale one)
         if (!msg) return;   // not a JSON object: nothing the protocol sends
         if (msg.event === 'greeting') { this.greeting = msg; resolve(msg); }
         // A refusal said unasked ("id": null: server_full instead of the

@@ -32,6 +32,8 @@ export class WatchView {
   }
 
   reset() {
+    this.opening = null;   // the game whose seat is being taken (open): its live events held
+    this.held = [];
     this.game = null;
     this.seat = null;
     this.clock = null;
@@ -60,8 +62,18 @@ export class WatchView {
   }
 
   // `watch {game}` or `umpire {game}`: take the seat, read the record so far.
+  // The seat's live events come from its first reply on, and the later
+  // pages end where that reply put `total` (PROTOCOL.md, Watching): those
+  // that come while the pages are read are held (app.js: watch.opening)
+  // and shown after them.  They were dropped (the first seat) or wiped by
+  // the pages (a seat taken again after a reconnection): the browser probe.
   async open(game, seat) {
+    this.opening = game;
+    this.held = [];
     const r = await this.net.callAll(seat === 'umpire' ? 'umpire' : 'watch', { game }, 'events');
+    const held = this.held;
+    this.opening = null;
+    this.held = [];
     if (!r.ok) { this.status(r.error.message); return r; }
     this.reset();
     this.game = game;
@@ -89,6 +101,7 @@ export class WatchView {
     (Array.isArray(r.events) ? r.events : []).forEach((ev) => this.event(ev, false));
     this.render();
     this.show('watch');
+    held.forEach((ev) => { if (this.game === game) this.event(ev); });
     return r;
   }
 

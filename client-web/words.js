@@ -101,7 +101,11 @@ export function announce(ol, ev, withAudience = false) {
   const parts = words(ev);
   if (!parts) return null;
   const li = document.createElement('li');
-  li.append(moveNumber(ev), ...parts, withAudience && ev.audience ? ` — ${audience(ev.audience)}` : '');
+  // (not an umpire_move's: the mover heard that move, and the others that
+  // one was made, each in its own copy, so "umpire only" was untrue: the
+  // second browser probe)
+  li.append(moveNumber(ev), ...parts,
+    withAudience && ev.audience && ev.event !== 'umpire_move' ? ` — ${audience(ev.audience)}` : '');
   li.dataset.event = ev.event;
   ol.appendChild(li);
   reveal(ol, li);
