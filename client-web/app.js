@@ -631,7 +631,12 @@ function enterGame(g) {
   $('game-title').textContent = `Game ${g.game}: ${g.white}${bot('white')} – ${g.black}${bot('black')} (${g.rules}${tagsText(g)}), you play ${g.color}${g.live !== false ? watching(g) : ''}`;
   $('btn-any').hidden = !ASKS_ANY.has(g.rules);   // elsewhere the server says "no any?" (rules probe)
   $('btn-quiet').hidden = g.rules !== 'nost';
-  $('move-help').hidden = g.rules !== 'nost';
+  // how to write what only this rule set has (a drop was never said: the
+  // second browser probe)
+  const help = { nost: 'Several tries separated by commas: a preference list; "If quiet" plays them on your following turns while nothing happens.',
+    crazykrieg: 'A drop from your reserve: the man\'s letter, @ and the square (N@f3, P@e6).' }[g.rules];
+  $('move-help').textContent = help || '';
+  $('move-help').hidden = !help;
   show('game');
   status(`signed in as ${state.user}, playing game ${g.game}`);
   (g.events || []).forEach((ev) => gameEvent(ev, false));

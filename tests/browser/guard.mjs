@@ -550,6 +550,20 @@ await broken("the chair's labels", async (p) => {
     { event: 'umpire_move', by: 'white', ply: 1, audience: ['umpire'], move: 'e2e4', san: 'e4', say: 'White played e4', game: 6 },
     { event: 'umpire_note', ply: 1, audience: ['umpire'], private: true, text: 'checked', game: 6 }] }) });
 
+// Regression (the second browser probe): the page never said how a drop
+// is written (crazykrieg); nost's help is said in nost alone.
+await broken('how a rule set\'s own tries are written', async (p, s) => {
+  s.send({ ...game8, game: 11, rules: 'crazykrieg' });
+  await shownGame(p, 11);
+  check(/N@f3/.test(await text(p, '#move-help')) && await p.isVisible('#move-help'), `crazykrieg: ${await text(p, '#move-help')}`);
+  s.send({ ...game8, game: 12, rules: 'nost' });
+  await shownGame(p, 12);
+  check(/preference list/.test(await text(p, '#move-help')), `nost: ${await text(p, '#move-help')}`);
+  s.send({ ...game8, game: 13 });
+  await shownGame(p, 13);
+  check(!await p.isVisible('#move-help'), 'icc: a help shown');
+});
+
 // Regression (the browser probe): a refusal the server said unasked
 // ("id": null: server_full instead of the greeting, then the close) was
 // dropped; the page said only "connection lost".  Said, with the retry.
