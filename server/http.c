@@ -87,12 +87,14 @@ static int parse_request_line(char *line, struct http_req *req)
 	return 0;
 }
 
-bool http_bare_lf(const unsigned char *buf, size_t n)
+bool http_bad_eol(const unsigned char *buf, size_t n, bool first)
 {
-	const unsigned char *lf = memchr(buf, '\n', n);
-	for (; lf != NULL; lf = memchr(lf + 1, '\n', n - (size_t)(lf + 1 - buf)))
-		if (lf == buf || lf[-1] != '\r')
+	for (size_t i = 0; i < n; i++) {
+		if (buf[i] == '\n' && (i == 0 ? first : buf[i - 1] != '\r'))
 			return true;
+		if (buf[i] == '\r' && i + 1 < n && buf[i + 1] != '\n')
+			return true;
+	}
 	return false;
 }
 

@@ -50,10 +50,13 @@ struct http_req {
  */
 int http_parse_head(char *buf, size_t n, struct http_req *req);
 
-/* Does a head's start of n bytes (its blank line not yet come) hold a
- * line ended by a bare LF?  Then it never ends in CRLF CRLF: malformed
- * at once (400), not waited for until the head's timeout (408). */
-bool http_bare_lf(const unsigned char *buf, size_t n);
+/* Do the n bytes of a head (its blank line not yet come; buf[0] is the
+ * head's first byte when first is true, else one more byte after one
+ * already looked at) hold a line end that is not CRLF: a bare LF, or a
+ * CR followed by anything but LF (a CR at the end is not judged yet)?
+ * Then the head never ends in CRLF CRLF: malformed at once (400), not
+ * waited for until the head's timeout (408). */
+bool http_bad_eol(const unsigned char *buf, size_t n, bool first);
 
 /* The reason phrase of a status the door sends ("Not Found"). */
 const char *http_reason(int status);

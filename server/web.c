@@ -57,6 +57,7 @@ struct wreq {
 	bool plain;
 	bool shut;
 	bool head;                  /* a HEAD request: heads only, no bodies */
+	size_t eol_seen;            /* the head's bytes looked at for bad line ends (head_read) */
 	int64_t accepted;           /* mstime_mono() at its accept (web_evict) */
 	bool said;                  /* its refusal's line already logged (or left out): the
 	                               status that follows draws no second from the budget */
@@ -711,10 +712,23 @@ static void head_read(struct wreq *r)
 		size_t len = evbuffer_get_length(in);
 		if (len >= HTTP_HEAD_MAX)
 			reply_status(r, 431, "request head over the limit");
-		/* Lines ended by a bare LF never make the blank line: it waited
-		 * for the head's timeout, then said 408 (the browser probe). */
-		else if (http_bare_lf(evbuffer_pullup(in, -1), len))
-			reply_status(r, 400, "malformed request head");
+		/* Lines ended by a bare LF (or CR) never make the blank line:
+		 * it waited for the head's timeout, then said 408 (the browser
+		 * probe).  Each byte looked at once (the last again, a CR whose
+		 * LF may come next), not the whole head at every read (review). */
+		else if (len > r->eol_seen) {
+			size_t from = r->eol_seen > 0 ? r->eol_seen - 1 : 0;
+			unsigned char fresh[HTTP_HEAD_MAX];
+			struct evbuffer_ptr at;
+			ev_ssize_t got = -1;
+			if (evbuffer_ptr_set(in, &at, from, EVBUFFER_PTR_SET) == 0)
+				got = evbuffer_copyout_from(in, &at, fresh, len - from);
+			if (got < 0)
+				fatalx("evbuffer_copyout_from");
+			r->eol_seen = len;
+			if (http_bad_eol(fresh, (size_t)got, from == 0))
+				reply_status(r, 400, "malformed request head");
+		}
 		return;
 	}
 	size_t n = (size_t)p.pos + 4;

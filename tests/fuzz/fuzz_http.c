@@ -29,7 +29,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	memcpy(buf, data, size);
 	buf[size] = '\0';
+	/* the door's early refusal of a head with a line end not CRLF never
+	 * refuses one the parser would take, whole or in any two pieces */
+	bool bad_eol = http_bad_eol(data, size, true);
+	size_t cut = size > 0 ? data[0] % size : 0;
+	bool bad_eol_cut = http_bad_eol(data, cut, true) ||
+	                   http_bad_eol(data + (cut > 0 ? cut - 1 : 0), size - (cut > 0 ? cut - 1 : 0), cut == 0);
 	int st = http_parse_head(buf, size, &req);
+	if (st == 0)
+		FUZZ_ASSERT(!bad_eol && !bad_eol_cut, "a head taken had a bad line end (cut at %zu)", cut);
 	if (st == 0) {
 		FUZZ_ASSERT(req.target != NULL && req.target[0] == '/', "target %s", req.target);
 		FUZZ_ASSERT(strlen(req.target) <= HTTP_TARGET_MAX, "target of %zu bytes",

@@ -438,16 +438,25 @@ START_TEST(test_static_files)
 		wsc_close(w);
 	}
 	/* Regression (the browser probe): a head whose lines end in a bare LF
-	 * was waited for until handshake_timeout, then called slow (408).
+	 * (or CR: a review) was waited for until handshake_timeout, then
+	 * called slow (408).
 	 * Malformed at once (400), whether its first line or a later one
 	 * ends so. */
 	static const char *const bare[] = { "GET / HTTP/1.1\nHost: x\n\n", "GET / HTTP/1.1\r\nHost: x\n\r\n",
-	                                    "\n" };
+	                                    "\n", "GET / HTTP/1.1\rHost: x\r\r", "GET / HTTP/1.1\r\nHost: x\r\r\n" };
 	for (size_t i = 0; i < sizeof bare / sizeof bare[0]; i++) {
 		w = wsc_connect(port, true, 0);
 		ck_assert_msg(wsc_request(w, bare[i]) == 400, "bare LF %zu: %s", i, w->head);
 		wsc_close(w);
 	}
+	/* in pieces, a CR ending one and its LF starting the next: a head */
+	w = wsc_connect(port, true, 0);
+	wsc_raw_write(w, "GET / HTTP/1.1\r", 15);
+	usleep(50000);
+	wsc_raw_write(w, "\nHost: x\r", 9);
+	usleep(50000);
+	ck_assert_int_eq(wsc_request(w, "\n\r\n"), 200);
+	wsc_close(w);
 	/* HEAD: the GET's head (its length too), no body; of /ws, never an upgrade. */
 	w = wsc_connect(port, true, 0);
 	snprintf(req, sizeof req, "GET /app.js HTTP/1.1\r\nHost: x\r\n\r\n");
