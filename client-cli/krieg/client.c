@@ -91,6 +91,8 @@ void client_pgn_reset(struct client *c)
 
 void client_free(struct client *c)
 {
+	for (int i = 0; i < CLIENT_SEATS_MAX; i++)
+		seat_clear(&c->seats[i]);
 	free(c->evnames);
 	c->evnames = NULL;
 	free(c->games);
@@ -212,7 +214,7 @@ void client_seat_drop(struct client *c, long id)
 {
 	struct seat *s = client_seat(c, id);
 	if (s)
-		memset(s, 0, sizeof *s);
+		seat_clear(s);
 	if (c->seat_current != id)
 		return;
 	c->seat_current = -1;
@@ -1116,17 +1118,29 @@ static void umpire_action(struct client *c, struct cgame *g, const json_t *msg, 
 	client_out(c, "#%ld%s: %s", g->id, g->id == c->current ? "" : " (another game)", words);
 }
 
-/* A live event of a watched game. */
-static void seat_incoming(struct client *c, struct seat *s, const json_t *msg)
+/* What a watched game's event did, said (seat_event's effect and words). */
+static void seat_said(void *ctx, struct seat *s, unsigned fx, const char *words)
 {
-	char words[WORDS_MAX];
-	unsigned fx = seat_event(s, msg, now(c), words, sizeof words);
+	struct client *c = ctx;
 	if (!(fx & SEAT_SAID))
 		return;
 	/* the chair's line says who heard it */
 	client_out(c, "#%ld (%s): %s", s->id, seat_kind(s), s->umpire ? s->log[(s->log_n - 1) % SEAT_LOG_MAX] : words);
 	if (fx & SEAT_ENDED)
 		client_out(c, "#%ld: the game is over and the seat closed (\"unwatch %ld\" clears it here).", s->id, s->id);
+}
+
+/* A live event of a watched game. */
+static void seat_incoming(struct client *c, struct seat *s, const json_t *msg)
+{
+	char words[WORDS_MAX];
+	unsigned fx = seat_event(s, msg, now(c), words, sizeof words);
+	seat_said(c, s, fx, words);
+}
+
+void client_seat_loaded(struct client *c, struct seat *s)
+{
+	seat_loaded(s, now(c), seat_said, c);
 }
 
 /* The server took a seat away (the umpire's own game started, a role changed). */

@@ -1865,6 +1865,7 @@ static void done_seat(struct client *c, const json_t *msg, const struct pending 
 	           total > SEAT_LOG_MAX ? ", the latest below" : "");
 	client_show_seat(c, s);
 	client_seat_away(c, s, json_object_get(msg, "away"));
+	client_seat_loaded(c, s);
 }
 
 /* A page after the first refused: the seat is gone (the game ended meanwhile, most likely). */

@@ -215,7 +215,7 @@ void seat_begin(struct seat *s, const json_t *reply, bool umpire, long now)
 	const char *rules = json_string_value(json_object_get(reply, "rules"));
 	const char *wn = json_string_value(json_object_get(reply, "white"));
 	const char *bn = json_string_value(json_object_get(reply, "black"));
-	memset(s, 0, sizeof *s);
+	seat_clear(s);
 	s->used = true;
 	s->id = (long)json_integer_value(json_object_get(reply, "game"));
 	s->umpire = umpire;
@@ -252,9 +252,40 @@ unsigned seat_event(struct seat *s, const json_t *msg, long now, char *buf, size
 {
 	if (len)
 		buf[0] = '\0';
-	if (s->loading || s->over)
+	if (s->over)
 		return SEAT_QUIET;
+	if (s->loading) {
+		if (s->held == NULL)
+			s->held = json_array();
+		json_array_append_new(s->held, json_deep_copy(msg));
+		return SEAT_QUIET;
+	}
 	return apply(s, msg, now, buf, len);
+}
+
+void seat_loaded(struct seat *s, long now, void (*said)(void *ctx, struct seat *s, unsigned fx, const char *words),
+                 void *ctx)
+{
+	json_t *held = s->held;
+	s->held = NULL;
+	s->loading = false;
+	size_t i;
+	json_t *ev;
+	char words[WORDS_MAX];
+	json_array_foreach(held, i, ev) {
+		if (s->over)
+			break;
+		words[0] = '\0';
+		unsigned fx = apply(s, ev, now, words, sizeof words);
+		said(ctx, s, fx, words);
+	}
+	json_decref(held);
+}
+
+void seat_clear(struct seat *s)
+{
+	json_decref(s->held);
+	memset(s, 0, sizeof *s);
 }
 
 long seat_clock(const struct seat *s, int color, long now)

@@ -302,28 +302,36 @@ START_TEST(spectator_catch_up_pages)
 	size_t total = json_array_size(all);
 	ck_assert_uint_gt(total, 6);
 
+	/* The server's pages: the first reply's total is where the later
+	 * pages end (PROTOCOL.md, Watching: the seat's live events come from
+	 * that reply on), here all but the last event, which comes live while
+	 * the second page is asked for.  It was dropped (the catch-up was
+	 * thought to hold it: the second browser probe found the page's twin
+	 * of this); it is shown after the catch-up, once. */
 	json_t *r = ok_reply(id, 3, "spectator", "icc", 6, "white");
 	json_t *page = json_array();
 	for (size_t k = 0; k < 4; k++)
 		json_array_append(page, json_array_get(all, k));
 	json_object_set_new(r, "events", page);
-	json_object_set_new(r, "total", json_integer((json_int_t)total));
+	json_object_set_new(r, "total", json_integer((json_int_t)total - 1));
 	json_object_set_new(r, "next", json_integer(4));
 	receive(&c, r);
 	char *req = last_sent(&s, &id);
 	ck_assert_str_eq(req, "{\"from\":4,\"game\":3,\"type\":\"watch\"}");
 	free(req);
 	ck_assert_ptr_null(strstr(s.printed, "Watching game 3"));   /* not before the whole catch-up */
-	/* a live event before the last page: the page holds it; not shown twice */
 	receive(&c, json_incref(json_array_get(all, total - 1)));
 	r = ok_reply(id, 3, "spectator", "icc", 6, "white");
 	page = json_array();
-	for (size_t k = 4; k < total; k++)
+	for (size_t k = 4; k < total - 1; k++)
 		json_array_append(page, json_array_get(all, k));
 	json_object_set_new(r, "events", page);
-	json_object_set_new(r, "total", json_integer((json_int_t)total));
+	json_object_set_new(r, "total", json_integer((json_int_t)total - 1));
 	receive(&c, r);
 	ck_assert_msg(strstr(s.printed, "Watching game 3"), "%s", s.printed);
+	const char *shown = strstr(s.printed, "Watching game 3");
+	ck_assert_msg(strstr(shown, "#3 (watching): White has no pawn tries") != NULL,
+	              "the live event not shown after the catch-up:\n%s", shown);
 	struct seat *seat = client_seat(&c, 3);
 	ck_assert_ptr_nonnull(seat);
 	ck_assert_int_eq(seat->heard, (long)total);
