@@ -546,8 +546,15 @@ static void abandon_fire(struct game *g, int col)
 		return;
 	}
 	g->abandon_due[col] = false;
-	game_act(g, ACTION_END, col, game_reason_name(game_forfeit_reason(g, REASON_ABANDONED)), NULL, NULL,
-	         g->abandon_timer[col]);
+	/* Both away before the first move: nobody showed that they came, so
+	 * nobody wins by the other's absence.  White forfeited, and a paired
+	 * no-show scored the point of a game it never came to, when the one
+	 * who had come left for a moment or a restart came first (the
+	 * tournament probe): the game is aborted. */
+	bool unplayed = referee_plies(g->ref) == 0 && !conn_of_user(g->gs->srv, g->user[!col], NULL);
+	game_act(g, ACTION_END, col,
+	         game_reason_name(unplayed ? REASON_ABORTED : game_forfeit_reason(g, REASON_ABANDONED)), NULL,
+	         NULL, g->abandon_timer[col]);
 }
 
 static void abandon_white_cb(evutil_socket_t fd, short what, void *arg) { abandon_fire(arg, WHITE); }

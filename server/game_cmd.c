@@ -193,6 +193,14 @@ static void cmd_abort(struct conn *c, json_t *id, json_t *req)
 	struct game *g = game_mine(c, id, req, &color, cmd_abort);
 	if (!g)
 		return;
+	/* A tournament's game is its director's to abort (umpire_abort): a
+	 * player who did not want the pairing aborted it, the opponent's point
+	 * lost (the tournament probe, a review). */
+	if (g->info.tournament[0] != '\0') {
+		dispatch_error(c, id, PE_ILLEGAL_ACTION,
+		               "a tournament's game is not aborted by its players: ask its director");
+		return;
+	}
 	/* Only before both sides moved: game_act refuses (action_record_refusal). */
 	game_act(g, ACTION_END, color, game_reason_name(REASON_ABORTED), c, id, NULL);
 }

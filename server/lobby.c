@@ -1250,13 +1250,6 @@ static void cmd_pair(struct conn *c, json_t *id, json_t *req)
 	struct store_user u[2];
 	if (pair_user(c, id, req, "white", &u[WHITE]) < 0 || pair_user(c, id, req, "black", &u[BLACK]) < 0)
 		return;
-	/* Both away from the start, the side to move (White) would forfeit
-	 * first, and Black score a game never come to (a review). */
-	if (conn_of_user(srv, u[WHITE].id, NULL) == NULL && conn_of_user(srv, u[BLACK].id, NULL) == NULL) {
-		dispatch_error(c, id, PE_ILLEGAL_ACTION, "neither %s nor %s is online: pair them when one is",
-		               u[WHITE].name, u[BLACK].name);
-		return;
-	}
 	if (u[WHITE].id == u[BLACK].id) {
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "a player cannot be paired with themselves");
 		return;

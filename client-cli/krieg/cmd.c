@@ -2410,7 +2410,7 @@ static const struct cmd_entry cmd_table[] = {
 	{ .name = "pair", .type = CMD_PAIR, .min = 2, .max = MANY, .verbatim = true, .parse = parse_pair,
 	  .request = req_terms, .exec = exec_pair, .done = done_pair,
 	  .usage = "pair WHITE BLACK [RULES] [TIME] [rated] [round N] [tournament NAME...]   (umpire) start a game "
-	           "between two players (one online at least)" },
+	           "between two players (online or not)" },
 	{ .name = "pause", .type = CMD_PAUSE, .max = MANY, .verbatim = true, .parse = parse_pause,
 	  .request = req_umpire, .exec = exec_chair, .done = done_umpire,
 	  .usage = "pause [REASON...]         (umpire) stop both clocks of the chair's game" },

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check_main.h"
 #include "harness.h"
@@ -1074,6 +1075,23 @@ START_TEST(refusals)
 }
 END_TEST
 
+/* user's finished game `game`, once it has ended (another's history lists
+ * finished games alone): its entry. */
+static json_t *ended_game(struct kc *c, const char *user, json_int_t game)
+{
+	for (int i = 0; i < 200 * kt_timeout_scale(); i++) {
+		json_t *r = kc_ok(c, kc_req(c, "history", "{s:s}", "user", user));
+		json_t *g;
+		size_t k;
+		json_array_foreach(json_object_get(r, "games"), k, g)
+			if (json_integer_value(json_object_get(g, "game")) == game)
+				return g;
+		usleep(50000);
+	}
+	ck_abort_msg("game %lld never ended", (long long)game);
+	return NULL;
+}
+
 /* Regression (the tournament probe): only players online could be paired,
  * so a tournament's no-show could not be given its forfeit.  A registered
  * account not online is paired, away from the start: a timed game abandons
@@ -1108,13 +1126,29 @@ START_TEST(pairing_a_no_show)
 	json_t *first = json_array_get(json_object_get(t, "players"), 0);
 	ck_assert_str_eq(json_string_value(json_object_get(first, "name")), "ann");
 	ck_assert_int_eq(json_integer_value(json_object_get(first, "won")), 1);
-	/* neither online: not paired (both away from the start, White would
-	 * forfeit first and Black score a game nobody came to: a review) */
+	/* Neither comes: the game is aborted, nobody wins it (White forfeited
+	 * first, Black scoring a game nobody came to: a review, the second
+	 * tournament probe); so when the one who came leaves before the first
+	 * move, and does not come back. */
 	kg_user_add(d, "other", "player", PASSWORD);
-	e = kc_error(td.c, kc_req(td.c, "pair", "{s:s, s:s}", "white", "absent", "black", "other"),
-	             "illegal_action");
+	r = kc_ok(td.c, kc_req(td.c, "pair", "{s:s, s:s, s:s, s:{s:i, s:i}}", "white", "absent", "black", "other",
+	                       "tournament", "No Show Open", "time", "base", 60, "inc", 0));
+	json_int_t nobody = json_integer_value(json_object_get(r, "game"));
+	e = ended_game(td.c, "other", nobody);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "aborted");
+	struct kp left;
+	account(d, &left, "left", "player");
+	r = kc_ok(td.c, kc_req(td.c, "pair", "{s:s, s:s, s:s, s:{s:i, s:i}}", "white", "left", "black", "other",
+	                       "tournament", "No Show Open", "time", "base", 60, "inc", 0));
+	json_int_t gone = json_integer_value(json_object_get(r, "game"));
+	kc_event(left.c, "game_start");
+	/* a player does not abort a tournament's game (a way out of a pairing) */
+	e = kc_error(left.c, kc_req(left.c, "abort", "{s:I}", "game", gone), "illegal_action");
 	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "error"), "message")),
-	                 "neither absent nor other is online: pair them when one is");
+	                 "a tournament's game is not aborted by its players: ask its director");
+	kc_close(left.c);
+	e = ended_game(td.c, "left", gone);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "aborted");
 	/* rated: the no-show forfeits all the same (it was aborted, and scored
 	 * nothing: a review), and no rating moves */
 	r = kc_ok(td.c, kc_req(td.c, "pair", "{s:s, s:s, s:s, s:{s:i, s:i}, s:b}", "white", "ann", "black",
@@ -1353,7 +1387,10 @@ START_TEST(pairing)
 			spelled++;
 		}
 	ck_assert_int_eq(spelled, 1);
-	kc_ok(ann.c, kc_req(ann.c, "abort", "{s:I}", "game", g4));
+	/* (its director aborts it: a player may not, pairing_a_no_show) */
+	kc_ok(adm.c, kc_req(adm.c, "umpire", "{s:I}", "game", g4));
+	kc_ok(adm.c, kc_req(adm.c, "umpire_abort", "{s:I, s:s}", "game", g4, "reason", "wrong colours"));
+	kc_event(ann.c, "game_over");
 	tt = kc_ok(ann.c, kc_req(ann.c, "tournament", "{s:s}", "name", club));
 	json_array_foreach(json_object_get(tt, "players"), xi, x) {
 		ck_assert_int_eq(json_integer_value(json_object_get(x, "aborted")), 1);
