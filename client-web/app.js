@@ -794,7 +794,7 @@ function onEvent(ev) {
   // A game's events go to the view showing it: the seat watched (offers
   // there are the players' to answer, never a spectator's or an umpire's),
   // or one's own game shown.
-  if (ev.game !== undefined && ev.game === watch.opening) { watch.held.push(ev); return; }
+  if (ev.game !== undefined && watch.opening.has(ev.game)) { watch.opening.get(ev.game).push(ev); return; }
   if (ev.game !== undefined && ev.game === watch.game) { watch.event(ev); return; }
   if (ev.game !== undefined && ev.game === state.game) { gameEvent(ev); return; }
   // Another game of one's own: said in the status line ("Play" it from Your

@@ -22,6 +22,7 @@ export class WatchView {
     this.onLeave = onLeave;
     this.board = new Board($('watch-board'), null, { label: 'the board', help: 'view-board-help' });
     this.hands = new Hands();
+    this.opening = new Map();   // game → its live events held while its seat's pages are read (open)
     this.reset();
     $('btn-unwatch').addEventListener('click', () => this.leave());
     $('umpire-form').addEventListener('click', (e) => this.act(e.target));
@@ -32,8 +33,6 @@ export class WatchView {
   }
 
   reset() {
-    this.opening = null;   // the game whose seat is being taken (open): its live events held
-    this.held = [];
     this.game = null;
     this.seat = null;
     this.clock = null;
@@ -67,14 +66,23 @@ export class WatchView {
   // that come while the pages are read are held (app.js: watch.opening)
   // and shown after them.  They were dropped (the first seat) or wiped by
   // the pages (a seat taken again after a reconnection): the browser probe.
+  // Each open holds its own game's (two at once: two followed players'
+  // games begun together, a review).  A later page refused (the game ended
+  // meanwhile) says the game_over held, the why.
   async open(game, seat) {
-    this.opening = game;
-    this.held = [];
-    const r = await this.net.callAll(seat === 'umpire' ? 'umpire' : 'watch', { game }, 'events');
-    const held = this.held;
-    this.opening = null;
-    this.held = [];
-    if (!r.ok) { this.status(r.error.message); return r; }
+    const held = [];
+    this.opening.set(game, held);
+    let r;
+    try {
+      r = await this.net.callAll(seat === 'umpire' ? 'umpire' : 'watch', { game }, 'events');
+    } finally {
+      if (this.opening.get(game) === held) this.opening.delete(game);
+    }
+    if (!r.ok) {
+      const over = held.find((e) => e.event === 'game_over' && typeof e.say === 'string');
+      this.status(over ? `Game ${game} is over: ${over.say}` : r.error.message);
+      return r;
+    }
     this.reset();
     this.game = game;
     this.seat = seat;

@@ -176,7 +176,8 @@ void client_forget_games(struct client *c)
 	free(c->games);
 	c->games = NULL;
 	c->ngames = 0;
-	memset(c->seats, 0, sizeof c->seats);
+	for (int i = 0; i < CLIENT_SEATS_MAX; i++)
+		seat_clear(&c->seats[i]);   /* (a memset lost a seat's held events: a review) */
 	c->current = -1;
 	c->seat_current = -1;
 	c->seat_focus = false;

@@ -1871,10 +1871,16 @@ static void done_seat(struct client *c, const json_t *msg, const struct pending 
 /* A page after the first refused: the seat is gone (the game ended meanwhile, most likely). */
 static void refused_seat(struct client *c, const struct pending *p)
 {
-	if (p->arg > 0 && client_seat(c, p->game)) {
-		client_seat_drop(c, p->game);
+	struct seat *s = p->arg > 0 ? client_seat(c, p->game) : NULL;
+	if (s == NULL)
+		return;
+	/* What came live meanwhile is said first: a game_over among it is why
+	 * (it was dropped with the seat, the result never said: a review). */
+	client_seat_loaded(c, s);
+	bool ended = s->over;
+	client_seat_drop(c, p->game);
+	if (!ended)
 		client_out(c, "#%ld: the seat was lost while the game's record was arriving.", p->game);
-	}
 }
 
 static void done_unwatch(struct client *c, const json_t *res, const struct pending *p)

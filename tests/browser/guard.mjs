@@ -531,7 +531,16 @@ await broken('live events while a seat\'s pages are read', async (p, s) => {
     check(lines.length === 3 && /^1\. White/.test(lines[0]) && /Black/.test(lines[1]) && /^2\. White/.test(lines[2]),
       `round ${round}: the lines ${JSON.stringify(lines)}`);
   }
+  // a game that ends while its pages are read: the next page refused, the
+  // game_over that came live says why (a review: dropped, the refusal said)
+  await p.evaluate(() => window.krieg.watch.open(7, 'spectator'));
+  await statusSays(p, /Game 7 is over: White resigned/, 'the ending said');
 }, G, { watch: (q) => {
+  if (q.game === 7) {
+    if (!q.from) return { id: q.id, ok: true, game: 7, rules: 'icc', white: 'x', black: 'y', seat: 'spectator', to_move: 'white', total: 2, events: [moved(1, 'white')], next: 1 };
+    paged.send({ event: 'game_over', by: 'white', ply: 1, audience: ['white', 'black', 'spectator'], result: '0-1', reason: 'resignation', say: 'White resigned', game: 7 });
+    return { id: q.id, ok: false, error: { code: 'no_such_game', message: 'no such live game' } };
+  }
   const head = { id: q.id, ok: true, game: 5, rules: 'icc', white: 'x', black: 'y', seat: 'spectator', to_move: 'white', total: 2 };
   if (!q.from) return { ...head, events: [moved(1, 'white')], next: 1 };
   paged.send(moved(3, 'white'));   // live, while the second page is asked for

@@ -351,6 +351,26 @@ START_TEST(spectator_catch_up_pages)
 	                      "no_such_game", "message", "no such live game"));
 	ck_assert_ptr_null(client_seat(&c, 4));
 	ck_assert_ptr_nonnull(strstr(s.printed, "watch refused: no such live game (no_such_game)"));
+	/* a game_over that came live before the refusal is why: said (it was
+	 * dropped with the seat, the result never said: a review) */
+	ck_assert_int_eq(client_command(&c, "watch 5"), 0);
+	free(last_sent(&s, &id));
+	r = ok_reply(id, 5, "spectator", "icc", 0, "white");
+	json_object_set_new(r, "events", json_array());
+	json_object_set_new(r, "total", json_integer(9));
+	json_object_set_new(r, "next", json_integer(5));
+	receive(&c, r);
+	free(last_sent(&s, &id));
+	receive(&c, json_pack("{s:s, s:I, s:s, s:i, s:[s], s:s, s:s, s:s}", "event", "game_over", "game", (json_int_t)5,
+	                      "by", "white", "ply", 0, "audience", "spectator", "result", "0-1", "reason", "resignation",
+	                      "say", "White resigned"));
+	size_t before = strlen(s.printed);
+	receive(&c, json_pack("{s:I, s:b, s:{s:s, s:s}}", "id", (json_int_t)id, "ok", 0, "error", "code",
+	                      "no_such_game", "message", "no such live game"));
+	ck_assert_ptr_null(client_seat(&c, 5));
+	ck_assert_msg(strstr(s.printed + before, "#5 (watching): ") && strstr(s.printed + before, "the game is over"),
+	              "%s", s.printed + before);
+	ck_assert_ptr_null(strstr(s.printed + before, "the seat was lost"));
 	json_decref(all);
 	evlist_free(&evs);
 	referee_free(ref);
