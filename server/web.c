@@ -704,7 +704,16 @@ static void upgrade(struct wreq *r, const struct http_req *req)
 static void head_read(struct wreq *r)
 {
 	struct evbuffer *in = bufferevent_get_input(r->bev);
-	struct evbuffer_ptr p = evbuffer_search(in, "\r\n\r\n", 4, NULL);
+	/* The blank line looked for from where the last read's search ended
+	 * (three bytes back: it may straddle the reads), not from the head's
+	 * start at every read (a review: quadratic for a head sent a byte at
+	 * a time).  eol_seen is how far both have looked. */
+	struct evbuffer_ptr start, p;
+	size_t back = r->eol_seen > 3 ? r->eol_seen - 3 : 0;
+	if (evbuffer_ptr_set(in, &start, back, EVBUFFER_PTR_SET) == 0)
+		p = evbuffer_search(in, "\r\n\r\n", 4, &start);
+	else
+		p = evbuffer_search(in, "\r\n\r\n", 4, NULL);
 	char buf[HTTP_HEAD_MAX + 1];
 	struct http_req req;
 

@@ -449,6 +449,13 @@ START_TEST(test_static_files)
 		ck_assert_msg(wsc_request(w, bare[i]) == 400, "bare LF %zu: %s", i, w->head);
 		wsc_close(w);
 	}
+	/* a bare CR ending one piece, the next not starting with LF: refused
+	 * (the byte looked at again with the next piece's first) */
+	w = wsc_connect(port, true, 0);
+	wsc_raw_write(w, "GET / HTTP/1.1\r", 15);
+	usleep(50000);
+	ck_assert_int_eq(wsc_request(w, "Host: x\r\n"), 400);   /* no blank line yet: refused all the same */
+	wsc_close(w);
 	/* in pieces, a CR ending one and its LF starting the next: a head */
 	w = wsc_connect(port, true, 0);
 	wsc_raw_write(w, "GET / HTTP/1.1\r", 15);
