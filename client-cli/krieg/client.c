@@ -1139,9 +1139,23 @@ static void seat_incoming(struct client *c, struct seat *s, const json_t *msg)
 	seat_said(c, s, fx, words);
 }
 
+static void event_in(struct client *c, const json_t *msg, const char *name);
+
 void client_seat_loaded(struct client *c, struct seat *s)
 {
-	seat_loaded(s, now(c), seat_said, c);
+	json_t *held = s->held;
+	s->held = NULL;
+	s->loading = false;
+	size_t i;
+	json_t *ev;
+	long id = s->id;
+	json_array_foreach(held, i, ev) {
+		const char *name = json_string_value(json_object_get(ev, "event"));
+		if (name == NULL || client_seat(c, id) != s || s->over)
+			break;   /* the seat gone or closed by one of them */
+		event_in(c, ev, name);
+	}
+	json_decref(held);
 }
 
 /* The server took a seat away (the umpire's own game started, a role changed). */
@@ -1347,6 +1361,11 @@ static void following(struct client *c, const json_t *msg)
 static void event(struct client *c, const json_t *msg, const char *name)
 {
 	remember_event(c, name);
+	event_in(c, msg, name);
+}
+
+static void event_in(struct client *c, const json_t *msg, const char *name)
+{
 	if (!strcmp(name, "ping")) {
 		/* answer a quiet-client probe so the server keeps us */
 		send_bare(c, json_pack("{s:I, s:s}", "id", (json_int_t)c->next_id++, "type", "ping"));
@@ -1405,6 +1424,14 @@ static void event(struct client *c, const json_t *msg, const char *name)
 	}
 	if (!strcmp(name, "unwatched")) {
 		unwatched(c, msg);
+		return;
+	}
+	/* A watched game's every event while its catch-up is read (chat and
+	 * presence too, which came before the catch-up's lines: a review) is
+	 * held, and handled in order after it (client_seat_loaded). */
+	struct seat *loading = !g && json_object_get(msg, "game") ? client_seat(c, id) : NULL;
+	if (loading && loading->loading && !loading->over) {
+		seat_hold(loading, msg);
 		return;
 	}
 	if (!strcmp(name, "chat")) {

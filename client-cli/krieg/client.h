@@ -342,7 +342,8 @@ void client_seat_drop(struct client *c, long id);
 struct seat *client_chair(struct client *c);
 /* The view of a seat (its board for the chair), printed. */
 void client_show_seat(struct client *c, const struct seat *s);
-/* A seat's catch-up is in: the live events held meanwhile, said (seat_loaded). */
+/* A seat's catch-up is in: the live events held meanwhile (seat_hold),
+ * handled in order as they would have been. */
 void client_seat_loaded(struct client *c, struct seat *s);
 /* The players away as a seat's reply says (`away`), told as opponent_away would be. */
 void client_seat_away(struct client *c, const struct seat *s, const json_t *away);

@@ -255,31 +255,17 @@ unsigned seat_event(struct seat *s, const json_t *msg, long now, char *buf, size
 	if (s->over)
 		return SEAT_QUIET;
 	if (s->loading) {
-		if (s->held == NULL)
-			s->held = json_array();
-		json_array_append_new(s->held, json_deep_copy(msg));
+		seat_hold(s, msg);
 		return SEAT_QUIET;
 	}
 	return apply(s, msg, now, buf, len);
 }
 
-void seat_loaded(struct seat *s, long now, void (*said)(void *ctx, struct seat *s, unsigned fx, const char *words),
-                 void *ctx)
+void seat_hold(struct seat *s, const json_t *msg)
 {
-	json_t *held = s->held;
-	s->held = NULL;
-	s->loading = false;
-	size_t i;
-	json_t *ev;
-	char words[WORDS_MAX];
-	json_array_foreach(held, i, ev) {
-		if (s->over)
-			break;
-		words[0] = '\0';
-		unsigned fx = apply(s, ev, now, words, sizeof words);
-		said(ctx, s, fx, words);
-	}
-	json_decref(held);
+	if (s->held == NULL)
+		s->held = json_array();
+	json_array_append_new(s->held, json_deep_copy(msg));
 }
 
 void seat_clear(struct seat *s)

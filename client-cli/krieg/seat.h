@@ -43,7 +43,7 @@ struct seat {
 	json_t *held;                       /* live events that came meanwhile (seat_event): the
 	                                     * later pages end where the first began (PROTOCOL.md,
 	                                     * Watching), so they are applied after the last
-	                                     * (seat_loaded); they were dropped (the web probe) */
+	                                     * (client_seat_loaded); they were dropped (the web probe) */
 	bool over;                          /* game_over heard: the server has closed the seat */
 	bool redraw;                        /* the chair's board changed: show it once the batch is in */
 	/* clocks: readings at clock_at (monotonic ms); the side to move's runs unless paused */
@@ -79,14 +79,13 @@ void seat_page(struct seat *s, const json_t *reply, long now);
 /*
  * One live event of the seat's game.  Returns enum seat_effect bits; the
  * words (if any) in buf.  Events that arrive while the catch-up is still
- * loading are held (SEAT_QUIET now), for seat_loaded.
+ * loading are held (SEAT_QUIET now): the client handles them after it
+ * (client_seat_loaded).
  */
 unsigned seat_event(struct seat *s, const json_t *msg, long now, char *buf, size_t len);
 
-/* The catch-up's last page is in: the events held meanwhile applied in
- * order, each one's effect and words handed to said(ctx, ...). */
-void seat_loaded(struct seat *s, long now, void (*said)(void *ctx, struct seat *s, unsigned fx, const char *words),
-                 void *ctx);
+/* Keep a copy of msg, an event of the seat's game, in s->held. */
+void seat_hold(struct seat *s, const json_t *msg);
 
 /* What a seat holds freed, and the seat cleared (unused). */
 void seat_clear(struct seat *s);

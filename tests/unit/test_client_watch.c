@@ -320,6 +320,11 @@ START_TEST(spectator_catch_up_pages)
 	ck_assert_str_eq(req, "{\"from\":4,\"game\":3,\"type\":\"watch\"}");
 	free(req);
 	ck_assert_ptr_null(strstr(s.printed, "Watching game 3"));   /* not before the whole catch-up */
+	/* a spectator's words, then the live event: held, and said in order
+	 * after the catch-up (words were said before its lines: a review) */
+	client_receive(&c, "{\"event\":\"chat\",\"game\":3,\"channel\":\"spectators\",\"user\":\"dave\","
+	                   "\"text\":\"here now\",\"ply\":6}");
+	ck_assert_ptr_null(strstr(s.printed, "here now"));
 	receive(&c, json_incref(json_array_get(all, total - 1)));
 	r = ok_reply(id, 3, "spectator", "icc", 6, "white");
 	page = json_array();
@@ -330,8 +335,10 @@ START_TEST(spectator_catch_up_pages)
 	receive(&c, r);
 	ck_assert_msg(strstr(s.printed, "Watching game 3"), "%s", s.printed);
 	const char *shown = strstr(s.printed, "Watching game 3");
-	ck_assert_msg(strstr(shown, "#3 (watching): White has no pawn tries") != NULL,
-	              "the live event not shown after the catch-up:\n%s", shown);
+	const char *words = strstr(shown, "dave (spectator) says: \"here now\"");
+	ck_assert_msg(words != NULL, "the words not said after the catch-up:\n%s", shown);
+	ck_assert_msg(strstr(words, "#3 (watching): White has no pawn tries") != NULL,
+	              "the live event not shown after the catch-up, after the words:\n%s", shown);
 	struct seat *seat = client_seat(&c, 3);
 	ck_assert_ptr_nonnull(seat);
 	ck_assert_int_eq(seat->heard, (long)total);
