@@ -1055,6 +1055,25 @@ static bool live_games_full(struct conn *c, json_t *id, const int64_t user[2], c
 	return false;
 }
 
+/* o, a challenge to c's user, declined with reason (NULL: none): the
+ * challenger told (challenge_declined), the user's other connections
+ * (challenge_cancelled).  0, or -1 if it could not be (storage): it stands. */
+static int challenge_decline(struct conn *c, struct offer *o, const char *reason)
+{
+	struct server *srv = conn_server(c);
+	json_int_t oid = o->id;
+	bool shown = !hidden_from(srv, o, o->target);
+	json_t *ev = json_pack("{s:s, s:I, s:s}", "event", "challenge_declined", "offer", oid, "by",
+	                       conn_user_name(c));
+	if (reason != NULL)
+		json_object_set_new(ev, "reason", json_string(reason));
+	if (offer_close(srv->lobby, o, o->owner, ev, "declined") != 0)
+		return -1;
+	if (shown)
+		challenge_answered(srv, c, oid, "declined", 0);
+	return 0;
+}
+
 /* The connection's user takes offer o (checked): the game starts, and the
  * offer goes.  taker_color: the colour the taker asked for (a seek that
  * met o), or COLOR_RANDOM. */
@@ -1078,8 +1097,14 @@ static void offer_take(struct conn *c, json_t *id, struct offer *o, int taker_co
 		return;
 	/* games_per_hour: the taker's address (two guests of one address
 	 * started 46 games a second, each kept for good: the exhaustion probe). */
-	if (auth_games_refused(c, id, o->owner, o->made_from))
+	if (auth_games_refused(c, id, o->owner, o->made_from)) {
+		/* A challenge a bot took that its owner's address may not start
+		 * now (it was under games_per_hour when made) is declined for the
+		 * bot, saying why: it stood unanswered (the bot probe). */
+		if (o->target == uid && auth_user_is_bot(srv, uid))
+			(void)challenge_decline(c, o, "too many games started from your address this hour; try again later");
 		return;
+	}
 	int64_t game = 0;
 	/* A stored challenge leaves the store first: one that outlived its
 	 * game in the store would come back at a restart to be taken twice. */
@@ -1310,7 +1335,6 @@ static void cmd_pair(struct conn *c, json_t *id, json_t *req)
  */
 static void cmd_decline(struct conn *c, json_t *id, json_t *req)
 {
-	struct server *srv = conn_server(c);
 	const char *why = json_string_value(json_object_get(req, "reason"));
 	char reason[ACTION_REASON_MAX + 1];
 	if (why != NULL && action_text_in(why, reason, sizeof reason) != REF_OK) {
@@ -1325,17 +1349,10 @@ static void cmd_decline(struct conn *c, json_t *id, json_t *req)
 		return;
 	}
 	json_int_t oid = o->id;
-	bool shown = !hidden_from(srv, o, o->target);
-	json_t *ev = json_pack("{s:s, s:I, s:s}", "event", "challenge_declined", "offer", oid, "by",
-	                       conn_user_name(c));
-	if (why != NULL)
-		json_object_set_new(ev, "reason", json_string(reason));
-	if (offer_close(srv->lobby, o, o->owner, ev, "declined") != 0) {
+	if (challenge_decline(c, o, why != NULL ? reason : NULL) != 0) {
 		dispatch_error(c, id, PE_STORAGE, "the challenge could not be declined; it stands");
 		return;
 	}
-	if (shown)
-		challenge_answered(srv, c, oid, "declined", 0);
 	dispatch_ok(c, id, json_pack("{s:I}", "offer", oid));
 }
 

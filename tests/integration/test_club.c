@@ -752,6 +752,28 @@ START_TEST(games_per_hour)
 	s = kc_ok(near.c, kc_req(near.c, "seek", "{s:s}", "color", "white"));
 	kc_error(far.c, kc_req(far.c, "accept", "{s:I}", "offer", json_integer_value(json_object_get(s, "offer"))),
 	         "retry_after");
+	/* A challenge to the bot made under the limit, the limit reached
+	 * before the bot takes it: declined for the bot, saying why (it stood
+	 * unanswered: the bot probe). */
+	struct kp late, host;
+	guest_from(d, &late, "127.0.0.5");
+	guest_from(d, &host, "127.0.0.6");
+	json_int_t chal = json_integer_value(json_object_get(
+	        kc_ok(late.c, kc_req(late.c, "challenge", "{s:s}", "user", "robo")), "offer"));
+	kc_event(robo, "challenge");
+	for (int i = 0; i < 2; i++) {
+		s = kc_ok(host.c, kc_req(host.c, "seek", "{s:s}", "color", "white"));
+		kc_ok(late.c, kc_req(late.c, "accept", "{s:I}", "offer", json_integer_value(json_object_get(s, "offer"))));
+	}
+	kc_error(robo, kc_req(robo, "accept", "{s:I}", "offer", chal), "retry_after");
+	e = kc_event(late.c, "challenge_declined");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "offer")), chal);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "by")), "robo");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")),
+	                 "too many games started from your address this hour; try again later");
+	kc_error(robo, kc_req(robo, "accept", "{s:I}", "offer", chal), "no_such_offer");
+	kc_close(late.c);
+	kc_close(host.c);
 	kc_close(near.c);
 	kc_close(robo);
 	kc_close(a.c);
