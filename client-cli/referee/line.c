@@ -127,9 +127,10 @@ int line_action(char *line, int side, struct action *a, int *status, const char 
 	return set_list(a, ACTION_LIST, side, w, n, "too many moves on one line", status, msg);
 }
 
-const char *line_record(const struct action_record_state *s, const struct referee *r,
-                        struct action *a)
+const char *line_record(const struct action_record_state *s, struct referee *r, struct action *a,
+                        int *status)
 {
+	*status = REF_E_UNSUPPORTED;   /* kriegd's illegal_action */
 	/* Offering while the opponent's offer stands accepts it (kriegd's
 	 * `draw`, PROTOCOL.md "Games"). */
 	if (a->kind == ACTION_DRAW && strcmp(a->text, "offer") == 0 &&
@@ -137,7 +138,12 @@ const char *line_record(const struct action_record_state *s, const struct refere
 		action_set(a, ACTION_END, a->color, "agreement");
 	if (referee_over(r))
 		return NULL;   /* the referee's to refuse: game_over */
-	return action_record_refusal(s, a, referee_side_to_move(r), referee_plies(r));
+	const char *why = action_record_refusal(s, a, referee_side_to_move(r), referee_plies(r));
+	if (why == NULL && referee_action_repeats_impossible(r, a)) {
+		*status = REF_E_ALREADY_TRIED;
+		why = "that try was refused already this turn";
+	}
+	return why;
 }
 
 json_t *line_notice(const struct action *a, int ply, unsigned *aud)

@@ -44,12 +44,14 @@ int line_action(char *line, int side, struct action *a, int *status, const char 
  * the rules kriegd applies between actions.  A draw offer while the
  * opponent's stands becomes its acceptance ("end agreement"), as kriegd
  * makes it; then NULL, or why kriegd would refuse the action
- * (action_record_refusal: an agreement with no offer standing, ...), so
- * that the tool records only what kriegd could have.  After applying it,
- * the caller moves s on (action_record_next).
+ * (action_record_refusal: an agreement with no offer standing, ...; an
+ * impossible try sent again in its turn: referee_action_repeats_impossible),
+ * with *status the referee's code for it (REF_E_UNSUPPORTED, or
+ * REF_E_ALREADY_TRIED), so that the tool records only what kriegd could
+ * have.  After applying it, the caller moves s on (action_record_next).
  */
-const char *line_record(const struct action_record_state *s, const struct referee *r,
-                        struct action *a);
+const char *line_record(const struct action_record_state *s, struct referee *r, struct action *a,
+                        int *status);
 
 /*
  * What kriegd announces for an applied action that the referee itself

@@ -192,15 +192,9 @@ static void act(struct tool *t, char *line)
 		print_refusal(t, status, msg);
 		return;
 	}
-	msg = line_record(&t->rec, t->ref, &a);
+	msg = line_record(&t->rec, t->ref, &a, &status);
 	if (msg != NULL) {
-		print_refusal(t, REF_E_UNSUPPORTED, msg);   /* kriegd's illegal_action */
-		return;
-	}
-	/* kriegd refuses an impossible try sent again this turn, as the
-	 * referee does an illegal one (referee_impossible_again). */
-	if (referee_action_repeats_impossible(t->ref, &a)) {
-		print_refusal(t, REF_E_ALREADY_TRIED, "that try was refused already this turn");
+		print_refusal(t, status, msg);   /* kriegd's illegal_action */
 		return;
 	}
 	int plies = referee_plies(t->ref);

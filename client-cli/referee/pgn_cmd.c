@@ -361,9 +361,8 @@ int pgn_cmd_topgn(int argc, char **argv)
 			fprintf(stderr, "krieg-referee: line %ld: not an action, skipped\n", lineno);
 			continue;
 		}
-		why = line_record(&state, r, &a);
-		if (why == NULL && referee_action_repeats_impossible(r, &a))
-			why = "that try was refused already this turn";   /* as kriegd, and the normal mode */
+		int refusal;
+		why = line_record(&state, r, &a, &refusal);
 		if (why != NULL) {
 			fprintf(stderr, "krieg-referee: line %ld: refused (%s), not recorded\n", lineno, why);
 			continue;
