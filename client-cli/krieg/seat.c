@@ -252,12 +252,8 @@ unsigned seat_event(struct seat *s, const json_t *msg, long now, char *buf, size
 {
 	if (len)
 		buf[0] = '\0';
-	if (s->over)
-		return SEAT_QUIET;
-	if (s->loading) {
-		seat_hold(s, msg);
-		return SEAT_QUIET;
-	}
+	if (s->loading || s->over)
+		return SEAT_QUIET;   /* a loading seat's events are held before they come here */
 	return apply(s, msg, now, buf, len);
 }
 

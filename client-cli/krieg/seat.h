@@ -78,8 +78,8 @@ void seat_page(struct seat *s, const json_t *reply, long now);
 
 /*
  * One live event of the seat's game.  Returns enum seat_effect bits; the
- * words (if any) in buf.  Events that arrive while the catch-up is still
- * loading are held (SEAT_QUIET now): the client handles them after it
+ * words (if any) in buf.  Nothing while the catch-up is still loading: the
+ * client holds those (seat_hold) and hands them over after it
  * (client_seat_loaded).
  */
 unsigned seat_event(struct seat *s, const json_t *msg, long now, char *buf, size_t len);
