@@ -540,8 +540,8 @@ static void abandon_fire(struct game *g, int col)
 	 * (presence_back).  Otherwise the absent player forfeits; so does a
 	 * guest whose opponent's absence has no grace (an untimed game that
 	 * waits for a registered player who is away, not for the guest). */
-	if (!conn_of_user(g->gs->srv, g->user[!col], NULL) && presence_grace(g, !col) > 0 &&
-	    col != referee_side_to_move(g->ref)) {
+	bool other_away = conn_of_user(g->gs->srv, g->user[!col], NULL) == NULL;
+	if (other_away && presence_grace(g, !col) > 0 && col != referee_side_to_move(g->ref)) {
 		g->abandon_due[col] = true;
 		return;
 	}
@@ -551,7 +551,7 @@ static void abandon_fire(struct game *g, int col)
 	 * no-show scored the point of a game it never came to, when the one
 	 * who had come left for a moment or a restart came first (the
 	 * tournament probe): the game is aborted. */
-	bool unplayed = referee_plies(g->ref) == 0 && !conn_of_user(g->gs->srv, g->user[!col], NULL);
+	bool unplayed = referee_plies(g->ref) == 0 && other_away;
 	game_act(g, ACTION_END, col,
 	         game_reason_name(unplayed ? REASON_ABORTED : game_forfeit_reason(g, REASON_ABANDONED)), NULL,
 	         NULL, g->abandon_timer[col]);
