@@ -123,13 +123,15 @@ int auth_user_role(struct server *srv, int64_t uid);
 bool auth_user_is_bot(struct server *srv, int64_t uid);
 /* games_per_hour for the game c's user is about to start by taking
  * owner's offer, made from the address made_from (as limits count it; ""
- * unknown): false, or true with the request answered (retry_after,
- * logged).  The taker's address pays, or, the taker a bot account (it
- * takes every challenge it is sent), made_from: a game between two bots,
- * or of an offer whose address is unknown, is not counted.
+ * unknown).  auth_games_payer: the address that pays, c's own
+ * (conn_limit_host's pointer), or, the taker a bot account (it takes every
+ * challenge it is sent), made_from; NULL for a game between two bots, or
+ * of an offer whose address is unknown: not counted.  auth_games_refused:
+ * false, or true with the request answered (retry_after, logged).
  * auth_game_started counts a start that was made. */
-bool auth_games_refused(struct conn *c, json_t *id, int64_t owner, const char *made_from);
-void auth_game_started(struct conn *c, int64_t owner, const char *made_from);
+const char *auth_games_payer(struct conn *c, int64_t owner, const char *made_from);
+bool auth_games_refused(struct conn *c, json_t *id, const char *payer);
+void auth_game_started(struct conn *c, const char *payer);
 /* Would games_per_hour refuse a game a bot account takes from an offer
  * made from c's address now?  The ms to wait, or 0 (nothing counted):
  * a challenge to a bot is refused when made (retry_after), not left

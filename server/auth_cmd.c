@@ -222,7 +222,7 @@ static bool guests_full(struct auth *a, struct conn *c, json_t *id, int64_t user
  * offer's, so that challenging a club's bot again and again is held too
  * (a review: it undid the cap); NULL when the owner is a bot too, or the
  * offer's address is unknown (read back from the store at a start). */
-static const char *games_payer(struct conn *c, int64_t owner, const char *made_from)
+const char *auth_games_payer(struct conn *c, int64_t owner, const char *made_from)
 {
 	struct server *srv = conn_server(c);
 	if (!auth_user_is_bot(srv, conn_user(c)))
@@ -232,10 +232,9 @@ static const char *games_payer(struct conn *c, int64_t owner, const char *made_f
 	return made_from;
 }
 
-bool auth_games_refused(struct conn *c, json_t *id, int64_t owner, const char *made_from)
+bool auth_games_refused(struct conn *c, json_t *id, const char *payer)
 {
 	struct server *srv = conn_server(c);
-	const char *payer = games_payer(c, owner, made_from);
 	if (payer == NULL)
 		return false;
 	int64_t wait = guard_hourly_wait(srv->auth->guard, GUARD_GAME, payer, mstime_mono());
@@ -253,10 +252,9 @@ bool auth_games_refused(struct conn *c, json_t *id, int64_t owner, const char *m
 	return true;
 }
 
-void auth_game_started(struct conn *c, int64_t owner, const char *made_from)
+void auth_game_started(struct conn *c, const char *payer)
 {
 	struct server *srv = conn_server(c);
-	const char *payer = games_payer(c, owner, made_from);
 	if (payer != NULL)
 		(void)guard_hourly(srv->auth->guard, GUARD_GAME, payer, mstime_mono());
 }

@@ -1097,11 +1097,12 @@ static void offer_take(struct conn *c, json_t *id, struct offer *o, int taker_co
 		return;
 	/* games_per_hour: the taker's address (two guests of one address
 	 * started 46 games a second, each kept for good: the exhaustion probe). */
-	if (auth_games_refused(c, id, o->owner, o->made_from)) {
+	const char *payer = auth_games_payer(c, o->owner, o->made_from);
+	if (auth_games_refused(c, id, payer)) {
 		/* A challenge a bot took that its owner's address may not start
 		 * now (it was under games_per_hour when made) is declined for the
 		 * bot, saying why: it stood unanswered (the bot probe). */
-		if (o->target == uid && auth_user_is_bot(srv, uid))
+		if (o->target == uid && payer != conn_limit_host(c))
 			(void)challenge_decline(c, o, "too many games started from your address this hour; try again later");
 		return;
 	}
@@ -1118,7 +1119,7 @@ static void offer_take(struct conn *c, json_t *id, struct offer *o, int taker_co
 		dispatch_error(c, id, PE_STORAGE, "the game could not be created; the offer stands");
 		return;
 	}
-	auth_game_started(c, o->owner, o->made_from);
+	auth_game_started(c, payer);
 	json_int_t oid = o->id;
 	/* A challenge taken by its target (accept, or a rematch asked back). */
 	bool shown = o->target == uid && !hidden_from(srv, o, uid);
