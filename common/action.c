@@ -99,6 +99,8 @@ int action_split(const char *text, char buf[ACTION_TEXT_MAX],
 
 bool referee_action_repeats_impossible(struct referee *r, const struct action *a)
 {
+	if (!referee_impossible_tried(r, a->color))
+		return false;   /* every try of nearly every turn: no text split for nothing */
 	if (a->kind == ACTION_TRY)
 		return referee_impossible_again(r, a->color, a->text);
 	if (a->kind != ACTION_LIST && a->kind != ACTION_QUIET)

@@ -527,11 +527,16 @@ int referee_attempt(struct referee *r, int color, const char *text, struct evlis
 	return REF_OK;
 }
 
+bool referee_impossible_tried(const struct referee *r, int color)
+{
+	return !r->over && r->begun && color == r->b.side && r->impossible.n > 0;
+}
+
 bool referee_impossible_again(struct referee *r, int color, const char *text)
 {
 	move_t m;
 	bool possible;
-	if (r->over || color != r->b.side || !r->begun || r->impossible.n == 0)
+	if (!referee_impossible_tried(r, color))
 		return false;
 	char err[sizeof r->err];
 	memcpy(err, r->err, sizeof err);   /* a text that does not resolve is referee_apply's to refuse */

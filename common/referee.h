@@ -126,6 +126,9 @@ void referee_check_dirs(const struct ruleset *rs, const struct board *b, uint8_t
  * such repeats and replay.  Changes nothing (its last error included).
  */
 bool referee_impossible_again(struct referee *r, int color, const char *text);
+/* Has `color`, to move in a game going on, had a try ruled impossible
+ * this turn?  (Nearly never: what spares the question above its work.) */
+bool referee_impossible_tried(const struct referee *r, int color);
 
 /* Is `color`'s next try obliged to be a pawn capture (a yes to "any?")? */
 bool referee_must_try_capture(const struct referee *r);

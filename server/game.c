@@ -827,7 +827,7 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	/* An impossible try sent again this turn, as an illegal one is (the
 	 * referee's): where impossible tries are public the opponent heard
 	 * each repeat (the protocol probe). */
-	if (!referee_over(g->ref) && referee_action_repeats_impossible(g->ref, &a)) {
+	if (referee_action_repeats_impossible(g->ref, &a)) {
 		if (c)
 			dispatch_error(c, id, PE_ILLEGAL_ACTION, "that try was refused already this turn");
 		return 1;
