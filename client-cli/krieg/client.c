@@ -91,13 +91,9 @@ void client_pgn_reset(struct client *c)
 
 void client_free(struct client *c)
 {
-	for (int i = 0; i < CLIENT_SEATS_MAX; i++)
-		seat_clear(&c->seats[i]);
+	client_forget_games(c);   /* the games and the seats (their held events) */
 	free(c->evnames);
 	c->evnames = NULL;
-	free(c->games);
-	c->games = NULL;
-	c->ngames = 0;
 	client_pgn_reset(c);
 	memset(c->token, 0, sizeof c->token);
 }
@@ -1119,24 +1115,17 @@ static void umpire_action(struct client *c, struct cgame *g, const json_t *msg, 
 	client_out(c, "#%ld%s: %s", g->id, g->id == c->current ? "" : " (another game)", words);
 }
 
-/* What a watched game's event did, said (seat_event's effect and words). */
-static void seat_said(void *ctx, struct seat *s, unsigned fx, const char *words)
+/* A live event of a watched game. */
+static void seat_incoming(struct client *c, struct seat *s, const json_t *msg)
 {
-	struct client *c = ctx;
+	char words[WORDS_MAX];
+	unsigned fx = seat_event(s, msg, now(c), words, sizeof words);
 	if (!(fx & SEAT_SAID))
 		return;
 	/* the chair's line says who heard it */
 	client_out(c, "#%ld (%s): %s", s->id, seat_kind(s), s->umpire ? s->log[(s->log_n - 1) % SEAT_LOG_MAX] : words);
 	if (fx & SEAT_ENDED)
 		client_out(c, "#%ld: the game is over and the seat closed (\"unwatch %ld\" clears it here).", s->id, s->id);
-}
-
-/* A live event of a watched game. */
-static void seat_incoming(struct client *c, struct seat *s, const json_t *msg)
-{
-	char words[WORDS_MAX];
-	unsigned fx = seat_event(s, msg, now(c), words, sizeof words);
-	seat_said(c, s, fx, words);
 }
 
 static void event_in(struct client *c, const json_t *msg, const char *name);
@@ -1426,20 +1415,21 @@ static void event_in(struct client *c, const json_t *msg, const char *name)
 		unwatched(c, msg);
 		return;
 	}
-	/* A watched game's every event while its catch-up is read (chat and
+	/* A game one watches (never one's own: the server seats no player in
+	 * their game).  Its every event while its catch-up is read (chat and
 	 * presence too, which came before the catch-up's lines: a review) is
 	 * held, and handled in order after it (client_seat_loaded). */
-	struct seat *loading = !g && json_object_get(msg, "game") ? client_seat(c, id) : NULL;
-	if (loading && loading->loading && !loading->over) {
-		seat_hold(loading, msg);
+	struct seat *seat = !g && json_object_get(msg, "game") ? client_seat(c, id) : NULL;
+	if (seat && seat->loading && !seat->over) {
+		seat_hold(seat, msg);
 		return;
 	}
 	if (!strcmp(name, "chat")) {
-		chat_event(c, msg, id, g, g ? NULL : client_seat(c, id));
+		chat_event(c, msg, id, g, seat);
 		return;
 	}
 	if (!strcmp(name, "opponent_away") || !strcmp(name, "opponent_back")) {
-		presence_event(c, msg, name, id, g, g ? NULL : client_seat(c, id));
+		presence_event(c, msg, name, id, g, seat);
 		return;
 	}
 	if (g && (!strcmp(name, "clock_paused") || !strcmp(name, "clock_unpaused") ||
@@ -1449,8 +1439,6 @@ static void event_in(struct client *c, const json_t *msg, const char *name)
 		umpire_action(c, g, msg, name);
 		return;
 	}
-	/* a game one watches (never one's own: the server seats no player in their game) */
-	struct seat *seat = !g && json_object_get(msg, "game") ? client_seat(c, id) : NULL;
 	if (seat) {
 		seat_incoming(c, seat, msg);
 		return;
