@@ -974,19 +974,17 @@ static int exec_time(struct client *cl, struct cmd *cmd, struct pending *p)
 	if (seat) {
 		/* and whose move it is, as krieg.1 says (the client probe: a
 		 * --plain spectator, with no clock prompt, had it nowhere) */
-		char side[24] = "";
-		if (!seat->over)
-			snprintf(side, sizeof side, "; %s to move", seat->to_move == WHITE ? "White" : "Black");
+		const char *side = seat->over ? "; game over"
+		                 : seat->to_move == WHITE ? "; White to move" : "; Black to move";
 		long now = client_now(cl), w = seat_clock(seat, WHITE, now), b = seat_clock(seat, BLACK, now);
 		if (w < 0 || b < 0) {
-			client_out_asked(cl, "#%ld (%s): untimed%s", seat->id, seat_kind(seat),
-			                 seat->over ? "; game over" : side);
+			client_out_asked(cl, "#%ld (%s): untimed%s", seat->id, seat_kind(seat), side);
 			return 0;
 		}
 		render_clock(w, wc);
 		render_clock(b, bc);
 		client_out_asked(cl, "#%ld (%s): White %s, Black %s%s%s", seat->id, seat_kind(seat), wc, bc,
-		           seat->over ? "; game over" : seat->paused ? "; paused" : "", seat->over ? "" : side);
+		                 !seat->over && seat->paused ? "; paused" : "", side);
 		return 0;
 	}
 	if (!client_current(cl))
