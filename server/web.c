@@ -74,8 +74,6 @@ struct web {
 	TAILQ_HEAD(, wreq) reqs;
 	size_t count;
 	uint64_t next_id;
-	size_t dying;                /* requests finished (WR_DEAD), freed at the loop's next pass:
-	                              * their room is free already (web_accept) */
 	struct guard_log_limit refused_log;   /* refusals: one line an interval */
 	bool *root_failing;          /* each asset's web_root file could not be opened when last
 	                              * read (read_root_file), [web_nassets] */
@@ -395,8 +393,6 @@ static void wreq_free(struct wreq *r)
 {
 	TAILQ_REMOVE(&r->w->reqs, r, all);
 	r->w->count--;
-	if (r->state == WR_DEAD)
-		r->w->dying--;
 	if (r->bev != NULL)
 		bufferevent_free(r->bev);
 	ERR_clear_error();
@@ -694,7 +690,6 @@ static void upgrade(struct wreq *r, const struct http_req *req)
 		bufferevent_free(bev);
 	}
 	r->state = WR_DEAD;
-	r->w->dying++;
 	event_del(r->timer);
 	event_active(r->free_ev, EV_TIMEOUT, 1);
 }
@@ -810,7 +805,6 @@ static void wreq_finish(struct wreq *r, bool flush)
 		return;
 	}
 	r->state = WR_DEAD;
-	r->w->dying++;
 	event_del(r->timer);
 	bufferevent_disable(r->bev, EV_READ | EV_WRITE);
 	event_active(r->free_ev, EV_TIMEOUT, 1);
@@ -887,10 +881,15 @@ void web_accept(struct server *srv, int fd, const struct sockaddr *sa, bool plai
 	/* The HTTP phase has its own room, as large as the connections':
 	 * a flood of half-open requests cannot crowd out the line transport. */
 	guard_addr_key(host, cfg->guard.ipv6_prefix, key);
-	TAILQ_FOREACH(r, &w->reqs, all)
+	/* Finished requests (WR_DEAD) are freed at the loop's next pass:
+	 * their room is free already. */
+	size_t dead = 0;
+	TAILQ_FOREACH(r, &w->reqs, all) {
+		dead += r->state == WR_DEAD;
 		same += r->state != WR_DEAD && strcmp(r->limit, key) == 0;
+	}
 	bool addr_full = same >= (size_t)cfg->max_conns_per_ip;
-	bool full = w->count - w->dying >= (size_t)cfg->max_conns;
+	bool full = w->count - dead >= (size_t)cfg->max_conns;
 	if (addr_full ? !web_evict(w, key) : full && !web_evict(w, NULL)) {
 		/* One line an interval: each refusal was a warning of its own. */
 		unsigned more = 0;
