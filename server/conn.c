@@ -285,8 +285,6 @@ static void conn_free(struct conn *c)
 	set->count--;
 	if (c->refused)
 		set->refusing--;
-	else if (c->state == CS_DEAD)
-		set->dying--;
 	if (c->framing != NULL)
 		c->framing->free(c->framing_ctx);
 	if (c->bev != NULL)
@@ -805,8 +803,6 @@ void conn_teardown(struct conn *c, const char *reason, bool flush)
 	}
 	bool was_open = c->state == CS_OPEN;
 	c->state = flush && was_open ? CS_LINGER : CS_DEAD;
-	if (c->state == CS_DEAD && !c->refused)
-		c->srv->conns->dying++;
 	if (was_open && c->user != 0)
 		run_closed_hooks(c);
 	if (c->state == CS_LINGER) {
@@ -1231,17 +1227,21 @@ void conn_format_peer(const struct sockaddr *sa, char *buf, size_t len,
  * (not themselves refused), and in *handshaking those of them still in
  * their TLS handshake.  A walk over all of them: accepts are rare next to
  * requests, and bounded by max_connections. */
-static size_t host_count(const struct connset *set, const char *host, size_t *handshaking)
+static size_t host_count(const struct connset *set, const char *host, size_t *handshaking,
+                         size_t *dead)
 {
 	const struct conn *c;
 	size_t n = 0;
 
-	*handshaking = 0;
-	TAILQ_FOREACH(c, &set->all, all)
+	*handshaking = *dead = 0;
+	TAILQ_FOREACH(c, &set->all, all) {
+		/* torn down, freed at the loop's next pass: their slots are free already */
+		*dead += !c->refused && c->state == CS_DEAD;
 		if (!c->refused && strcmp(c->limit, host) == 0) {
 			n++;
 			*handshaking += c->state == CS_HANDSHAKE;
 		}
+	}
 	return n;
 }
 
@@ -1283,8 +1283,8 @@ static int admit(struct server *srv, const char *peer, const char *key, bool *re
 	const struct config *cfg = srv->cfg;
 
 	*refused = *refused_addr = false;
-	size_t handshaking;
-	size_t mine = host_count(set, key, &handshaking);
+	size_t handshaking, dead;
+	size_t mine = host_count(set, key, &handshaking, &dead);
 	/* An address's handshakes not finished are few (a client's takes
 	 * milliseconds): past CONN_HANDSHAKES_PER_IP its oldest at it
 	 * CONN_EVICT_HANDSHAKE_MS makes room, so that filling the server
@@ -1296,11 +1296,13 @@ static int admit(struct server *srv, const char *peer, const char *key, bool *re
 	size_t hs_cap = (size_t)cfg->max_conns_per_ip / 4;   /* a limit raised raises it */
 	if (hs_cap < CONN_HANDSHAKES_PER_IP)
 		hs_cap = CONN_HANDSHAKES_PER_IP;
-	if (handshaking >= hs_cap && evict_handshake(set, key, CONN_EVICT_HANDSHAKE_MS))
+	if (handshaking >= hs_cap && evict_handshake(set, key, CONN_EVICT_HANDSHAKE_MS)) {
 		mine--;
+		dead++;
+	}
 	if (mine >= (size_t)cfg->max_conns_per_ip)
 		*refused = *refused_addr = true;
-	else if (set->count - set->refusing - set->dying >= (size_t)cfg->max_conns &&
+	else if (set->count - set->refusing - dead >= (size_t)cfg->max_conns &&
 	         !evict_handshake(set, NULL, CONN_EVICT_HANDSHAKE_MS))
 		*refused = true;
 	const char *why = NULL;

@@ -150,8 +150,6 @@ struct connset {
 	struct idtable byid;       /* every connection by id (conn_find) */
 	size_t count;
 	size_t refusing;
-	size_t dying;              /* torn down (CS_DEAD, not refused), freed at the loop's next
-	                            * pass: their slots are free already (admit) */
 	uint64_t next_id;
 	struct idtable users;      /* the user index: struct userconns by user */
 	struct idtable hosts;      /* struct hostbudget by address (host_key) */
