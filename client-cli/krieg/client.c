@@ -887,6 +887,7 @@ static struct cgame *game_begin(struct client *c, const json_t *msg, bool state,
 	char tour[PROTO_TOURNAMENT_MAX + 1], round[PROTO_ROUND_MAX + 1];
 	words_clean(json_string_value(json_object_get(msg, "tournament")), tour, sizeof tour);
 	words_clean(json_string_value(json_object_get(msg, "round")), round, sizeof round);
+	g->tournament = tour[0] != '\0';
 	if (tour[0] || round[0])
 		client_out(c, "  %s%s%s%s.", tour, tour[0] && round[0] ? ", " : "", round[0] ? "round " : "", round);
 	if (json_object_get(msg, "next")) {

@@ -101,6 +101,7 @@ struct cgame {
 	bool draw_declined;                 /* the view's last draw notice: the opponent declined mine
 	                                     * (the login summary says it: the friends probe) */
 	bool days;                          /* correspondence (days a move): `time` gives the deadline */
+	bool tournament;                    /* a director's pairing: its players may not abort it */
 	int plies;                          /* the most plies an announcement of it has said were played:
 	                                     * from 2 on, both sides have moved (no abort) */
 	char log[CLIENT_LOG_MAX][WORDS_MAX];

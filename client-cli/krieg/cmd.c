@@ -1131,6 +1131,9 @@ static int exec_abort(struct client *cl, struct cmd *cmd, struct pending *p)
 	if (g != NULL && g->plies >= 2)
 		return client_error(cl, "abort: both sides have moved in game %ld: \"resign\" ends it, or "
 		                    "offer a draw (\"draw\")", g->id);
+	if (g != NULL && g->tournament)   /* the server refuses it: asked first, the question was wasted */
+		return client_error(cl, "abort: game %ld is a tournament's: its players do not abort it; ask its "
+		                    "director, or \"resign\"", g->id);
 	return confirm(cl, cmd, "Abort");
 }
 

@@ -527,6 +527,19 @@ START_TEST(resign_asks_first)
 	/* what ends it, truly: a draw is only offered (first-game probe) */
 	ck_assert_ptr_nonnull(strstr(s.printed + at, "\"resign\" ends it, or offer a draw (\"draw\")"));
 	ck_assert_ptr_null(strstr(s.printed + at, "Abort game 5"));
+	/* A director's pairing: its players may not abort it (kriegd refuses
+	 * it), so it is not asked first either, even before any move. */
+	client_receive(&c, "{\"event\":\"game_start\",\"game\":6,\"rules\":\"icc\",\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"color\":\"white\",\"rated\":false,\"tournament\":\"Club Open\","
+	                   "\"round\":\"1\"}");
+	client_command(&c, "switch 6");
+	n = s.nsent;
+	at = strlen(s.printed);
+	ck_assert_int_eq(client_command(&c, "abort"), -1);
+	ck_assert_int_eq(client_command(&c, "abort --yes"), -1);
+	ck_assert_int_eq(s.nsent, n);
+	ck_assert_ptr_nonnull(strstr(s.printed + at, "abort: game 6 is a tournament's"));
+	ck_assert_ptr_null(strstr(s.printed + at, "Abort game 6"));
 	client_free(&c);
 }
 END_TEST
