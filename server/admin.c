@@ -443,6 +443,15 @@ static void cmd_user_role(struct conn *c, json_t *id, json_t *req)
 	auth_users_changed(srv);   /* chairs no longer held by right are given up */
 }
 
+/* A person's words sent as they are (a kick's reason, a notice): chat's
+ * rule, spaces kept as sent, and not blank, as the refusal says (the club
+ * probe: "   " went out to everyone as a notice).  text_words writes
+ * every Unicode space as " ". */
+static bool admin_words(const char *in, char *out, size_t len)
+{
+	return text_words(in, out, len) && out[strspn(out, " ")] != '\0';
+}
+
 /* kick: close the account's connections now, a login waiting on a
  * password change among them.  Its sessions stay: the user may come back
  * (to keep them out, disable the account). */
@@ -459,7 +468,7 @@ static void cmd_kick(struct conn *c, json_t *id, json_t *req)
 	if (is_self(c, id, &u, "kick"))
 		return;
 	char words[ADMIN_REASON_MAX + 1];
-	if (!text_words(reason, words, sizeof words) || words[0] == '\0') {
+	if (!admin_words(reason, words, sizeof words)) {
 		dispatch_error(c, id, PE_BAD_REQUEST, "reason: " TEXT_RULE, ADMIN_REASON_MAX);
 		return;
 	}
@@ -634,7 +643,7 @@ static void cmd_broadcast(struct conn *c, json_t *id, json_t *req)
 	int n = 0;
 
 	char words[ADMIN_NOTICE_MAX + 1];
-	if (!text_words(text, words, sizeof words) || words[0] == '\0') {
+	if (!admin_words(text, words, sizeof words)) {
 		dispatch_error(c, id, PE_BAD_REQUEST, "text: " TEXT_RULE, ADMIN_NOTICE_MAX);
 		return;
 	}

@@ -552,7 +552,7 @@ static const char *const stmt_sql[S__COUNT] = {
 	                   " FROM invites i LEFT JOIN users cu ON cu.id = i.created_by"
 	                   " LEFT JOIN users uu ON uu.id = i.used_by"
 	                   " WHERE substr(i.code_hash, 1, length(?1)) = ?1"
-	                   " ORDER BY i.created DESC, i.code_hash LIMIT ?2",
+	                   " ORDER BY i.created DESC, i.rowid DESC LIMIT ?2",
 	/* A revoked code: used at the revocation by nobody, and expired then. */
 	/* Revoked: `used` set without `used_by`; the expiry stays as made. */
 	[S_INVITE_REVOKE] = "UPDATE invites SET used = ?2"

@@ -108,7 +108,23 @@ START_TEST(policy_open)
 	struct kc *a = reg(d, "alice");
 	struct kp g;
 	kp_guest(d, &g);
+	/* A guest disabled (PROTOCOL.md user_disable; the club probe found it
+	 * undocumented): its connection closes, its token no longer resumes,
+	 * the audit says it was a guest. */
+	struct kc *b = boss(d);
+	kc_ok(b, kc_req(b, "user_disable", "{s:s}", "user", g.name));
+	ck_assert(kc_closed(g.c, 10000));
+	ck_assert(kc_saw(g.c, "account_disabled"));
 	kc_close(g.c);
+	struct kc *c = kc_hello(d);
+	kc_error(c, kc_req(c, "resume", "{s:s}", "token", g.token), "account_disabled");
+	json_t *r = kc_ok(b, kc_req(b, "audit", NULL));
+	json_t *row = json_array_get(json_object_get(r, "entries"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(row, "action")), "user_disable");
+	ck_assert_str_eq(json_string_value(json_object_get(row, "target")), g.name);
+	ck_assert_str_eq(json_string_value(json_object_get(row, "detail")), "guest");
+	kc_close(c);
+	kc_close(b);
 	kc_close(a);
 	kd_stop(d);
 }
@@ -310,6 +326,11 @@ START_TEST(admin_invites)
 	for (int i = 0; i < 3; i++)
 		ck_assert_ptr_null(strstr(text, code[i]));   /* a code is never shown again */
 	free(text);
+	/* Newest first, also within a second (club probe: codes made in the
+	 * same second came in their digests' order) */
+	for (int i = 0; i < 3; i++)
+		ck_assert_str_eq(json_string_value(json_object_get(
+		                     json_array_get(json_object_get(r, "invites"), (size_t)i), "digest")), pre[2 - i]);
 	json_t *iv = invite_row(r, pre[0]);
 	ck_assert_ptr_nonnull(iv);
 	ck_assert_str_eq(json_string_value(json_object_get(iv, "state")), "used");
@@ -546,6 +567,13 @@ START_TEST(admin_kick_broadcast)
 	struct kc *bob = reg(d, "bob");
 	struct kc *anon = kc_hello(d);   /* not logged in: not "online" */
 	struct kc *b = boss(d);
+	/* Regression (club probe): a reason or notice of spaces only went
+	 * out (its refusal says "not blank"): refused, nothing closed or sent
+	 * (the kick below closes both, bob's first notice is the real one) */
+	kc_error(b, kc_req(b, "kick", "{s:s, s:s}", "user", "alice", "reason", "   "), "bad_request");
+	kc_error(b, kc_req(b, "kick", "{s:s, s:s}", "user", "alice", "reason", "\xc2\xa0"), "bad_request");
+	kc_error(b, kc_req(b, "broadcast", "{s:s}", "text", "   "), "bad_request");
+	kc_error(b, kc_req(b, "broadcast", "{s:s}", "text", " \xc2\xa0 "), "bad_request");
 	json_t *r = kc_ok(b, kc_req(b, "kick", "{s:s, s:s}", "user", "alice", "reason",
 	                            "cool down"));
 	ck_assert_int_eq(json_integer_value(json_object_get(r, "closed")), 2);
