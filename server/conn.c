@@ -42,6 +42,7 @@
 #include "proto.h"
 #include "ruleset.h"
 #include "server.h"
+#include "stall.h"
 #include "tls.h"
 #include "xmalloc.h"
 
@@ -1109,11 +1110,35 @@ static void event_cb(struct bufferevent *bev, short what, void *arg)
 	}
 }
 
+void conn_stalled(struct server *srv, int64_t ms)
+{
+	struct conn *c;
+	int64_t now = mstime_mono();
+
+	/* The loop stood (stall.h): what a connection sent meanwhile is
+	 * unread, so its silence and its handshake are not counted through
+	 * the standstill (the service probe: a line sent during a stop was
+	 * closed as idle, unanswered). */
+	TAILQ_FOREACH(c, &srv->conns->all, all) {
+		if (c->state == CS_HANDSHAKE) {
+			timer_in(c, srv->cfg->handshake_timeout_ms);
+		} else if (c->state == CS_OPEN) {
+			c->last_rx += ms;
+			if (c->last_rx > now)
+				c->last_rx = now;
+		}
+	}
+}
+
 static void timer_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct conn *c = arg;
 	const struct config *cfg = c->srv->cfg;
 
+	/* Due during a standstill the loop notices only now: conn_stalled
+	 * moved what it counts (a handshake's timer re-armed). */
+	if (stall_check(c->srv->stall) > 0 && evtimer_pending(c->timer, NULL))
+		return;
 	switch (c->state) {
 	case CS_HANDSHAKE:
 		conn_teardown(c, "tls handshake timeout", false);

@@ -278,6 +278,10 @@ struct connset *connset_new(void);
 void connset_drain(struct server *srv);
 bool connset_drained(const struct server *srv);
 void connset_free(struct server *srv);
+
+/* The loop stood ms (stall.h): each open connection's silence counts
+ * from that much later, each handshake has its whole time again. */
+void conn_stalled(struct server *srv, int64_t ms);
 void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int socklen);
 /*
  * A connection over a bufferevent the caller made, already open (no TLS,

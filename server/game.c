@@ -86,6 +86,7 @@
 #include "referee.h"
 #include "ruleset.h"
 #include "server.h"
+#include "stall.h"
 #include "store.h"
 #include "announce.h"
 #include "audlist.h"
@@ -531,6 +532,10 @@ static void flag_cb(evutil_socket_t fd, short what, void *arg)
 static void abandon_fire(struct game *g, int col)
 {
 	if (g->dead)
+		return;
+	/* Due during a standstill the loop notices only now: moved by it
+	 * (games_stalled re-armed this timer). */
+	if (stall_check(g->gs->srv->stall) > 0 && evtimer_pending(g->abandon_timer[col], NULL))
 		return;
 	/* Both players away when a grace period ends (e.g. a restart nobody
 	 * came back to): the side to move forfeits, as the one the game is

@@ -110,6 +110,9 @@ void games_after_commits(struct server *srv, void (*fn)(void *arg), void *arg);
  * of a loop turn does it by itself; shutdown calls it before the
  * connections go). */
 void games_flush(struct games *g);
+/* The loop stood ms (stall.h): each absent player's grace is that much
+ * longer, and said so. */
+void games_stalled(struct games *gs, int64_t ms);
 /* Shutdown: the clean-shutdown checkpoint is recorded now (the clocks
  * are charged up to the signal, not through the drain), and no clock or
  * abandonment timer fires any more (while the connections drain, nobody

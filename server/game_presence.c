@@ -175,6 +175,28 @@ void presence_back(struct game *g, int col)
 	}
 }
 
+void games_stalled(struct games *gs, int64_t ms)
+{
+	if (gs == NULL || gs->stopped)
+		return;
+	/* The loop stood (stall.h): nobody could come back meanwhile (a
+	 * return waited unread in the listen queue), so a grace running then
+	 * runs that much longer, said to those who were told the deadline.
+	 * Not one already past (abandon_due: decided at the other's return). */
+	int64_t now = mstime_mono();
+	for (struct game *g = gs->live; g != NULL; g = g->next)
+		for (int col = WHITE; col <= BLACK; col++) {
+			if (!g->away[col] || g->away_until[col] <= 0 || g->abandon_due[col])
+				continue;
+			g->away_until[col] += ms;
+			g->away_due[col] += ms;
+			int64_t left = g->away_due[col] - now;
+			struct timeval tv = mstime_timeval(left > 0 ? left : 0);
+			evtimer_add(g->abandon_timer[col], &tv);
+			away_send(g, col);
+		}
+}
+
 void presence_recovered(struct game *g)
 {
 	/* Nobody is connected yet: each player has the game's grace to come back.

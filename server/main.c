@@ -46,6 +46,7 @@
 #include "service.h"
 #include "store.h"
 #include "tls.h"
+#include "stall.h"
 #include "trim.h"
 #include "useradm.h"
 #include "web.h"
@@ -392,6 +393,14 @@ static int hold_database(const char *db)
 	return fd;
 }
 
+/* stall.h: the time the loop stood is charged to nobody's silence. */
+static void server_stalled(void *arg, int64_t ms)
+{
+	struct server *srv = arg;
+	games_stalled(srv->games, ms);
+	conn_stalled(srv, ms);
+}
+
 static void on_signal(evutil_socket_t sig, short what, void *arg)
 {
 	struct daemon *dm = arg;
@@ -673,6 +682,11 @@ int main(int argc, char **argv)
 		fatalx("cannot start the memory trim timer");
 	struct event *tickets = ticket_timer_new(&srv);
 
+	/* After the start's own work (a recovery's replays are not a
+	 * standstill of the games it resumes). */
+	if ((srv.stall = stall_new(srv.base, server_stalled, &srv)) == NULL)
+		fatalx("cannot start the standstill timer");
+
 	/* Last, so a client never reaches a half-started daemon. */
 	dm.passed = open_listeners(&srv);
 	open_web_listeners(&srv);
@@ -696,6 +710,8 @@ int main(int argc, char **argv)
 	srv.reader = NULL;
 	reader_free(reader);
 	listener_free_all(&srv);
+	stall_free(srv.stall);
+	srv.stall = NULL;
 	games_flush(srv.games);
 	web_free(srv.web);
 	connset_free(&srv);

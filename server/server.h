@@ -50,6 +50,7 @@ struct server {
 	struct pgn_cache *pgns;     /* long records' PGN texts (pgn_cache.c) */
 	uint64_t rows_charged;      /* store rows already charged to a request (dispatch.c) */
 	struct reader *reader;      /* long replays off the loop (reader.c); NULL: in place */
+	struct stall *stall;        /* the loop's standstills (stall.c); NULL: not running */
 	const struct dispatch_req *req;  /* the request dispatch_line runs now; NULL: none */
 	uint64_t queue_head;             /* the connection whose first waiting request runs now
 	                                    (dispatch.h: behind none); 0: none */

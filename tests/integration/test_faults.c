@@ -10,7 +10,10 @@
  *   - kriegd stopped (SIGSTOP) with a game in flight and continued: the
  *     time it was stopped is charged only up to the lease stored before
  *     (as a restart's downtime), connections made meanwhile are served,
- *     the game goes on.
+ *     the game goes on;
+ *   - kriegd stopped past an absent player's grace and a connection's
+ *     idle timeout: neither runs through the stop (a return and a line
+ *     sent meanwhile wait unread), the deadline moved is told.
  * The database locked by another process longer than busy_timeout is
  * test_storage.c's locked_database; the disk full and read-only cases are
  * there too.  The wall clock stepping an hour forward and back (without
@@ -182,6 +185,59 @@ START_TEST(stopped_and_continued)
 }
 END_TEST
 
+/*
+ * Regression (service probe): a player who came back while kriegd was
+ * stopped lost the game by abandonment at SIGCONT, the return unread in
+ * the listen queue, 3 s into an 8 s grace; and a line sent during the stop
+ * was closed as an idle connection's, unanswered.  The time the loop
+ * stood is charged to nobody's silence (server/stall.h).
+ */
+START_TEST(stopped_while_away)
+{
+	struct kd *d = kd_start(FAST_CONFIG "abandon_grace = 3s\nidle_timeout = 4s\n");
+	struct kp w, b;
+
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	json_int_t g = kg_new_timed_game(&w, &b, 300, 0);
+	kc_ok(w.c, kc_req(w.c, "move", "{s:I, s:s}", "game", g, "move", "e4"));
+	kc_event(b.c, "moved");
+	struct kc *left = b.c;
+	kc_close(left);
+	json_t *e = kc_event(w.c, "opponent_away");
+	long long left_before = json_integer_value(json_object_get(e, "left"));
+	struct kc *talker = kc_hello(d);
+	kc_ok(talker, kc_req(talker, "ping", NULL));
+
+	/* Stopped past the grace (3 s) and the idle timeout (4 s); the talker
+	 * speaks meanwhile, Black comes back at its end (the TLS handshake
+	 * waits for SIGCONT, sent from the background). */
+	ck_assert_int_eq(kill(kd_pid(d), SIGSTOP), 0);
+	kt_sleep_ms(500);
+	long long said = kc_req(talker, "ping", NULL);
+	kt_sleep_ms(4500);
+	ck_assert_int_eq(kt_sh("(sleep 1; kill -CONT %d) &", (int)kd_pid(d)), 0);
+	kp_resume(d, &b);
+
+	kc_ok(talker, said);
+	/* White heard the deadline moved (a later one), then Black back; the
+	 * game goes on. */
+	e = kc_event(w.c, "opponent_away");
+	ck_assert_int_gt(json_integer_value(json_object_get(e, "left")), 0);
+	ck_assert_int_le(json_integer_value(json_object_get(e, "left")), left_before);
+	kc_event(w.c, "opponent_back");
+	ck_assert(!kc_saw(w.c, "abandon"));
+	kc_ok(b.c, kc_req(b.c, "move", "{s:I, s:s}", "game", g, "move", "e5"));
+	kc_event(w.c, "moved");
+	ck_assert_int_eq(kd_log_count(d, "idle timeout"), 0);
+	ck_assert(kd_log_wait(d, "the loop stood", 5000));
+	kc_close(talker);
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(stopped_mid_traffic)
 {
 	/* More than the 32 deferred callbacks libevent runs in one turn. */
@@ -221,6 +277,7 @@ static Suite *faults_suite(void)
 	tcase_add_test(tc, vanish_mid_line);
 	tcase_add_test(tc, half_open_connection);
 	tcase_add_test(tc, stopped_and_continued);
+	tcase_add_test(tc, stopped_while_away);
 	tcase_add_test(tc, stopped_mid_traffic);
 	suite_add_tcase(s, tc);
 	return s;
