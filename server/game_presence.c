@@ -102,7 +102,8 @@ static void presence_arm(struct game *g, int col)
 	 * is the timer, on libevent's monotonic clock, so a wall-clock step
 	 * moves only the time shown, never when the game is abandoned. */
 	g->away_until[col] = mstime_wall() + grace;
-	g->away_due[col] = mstime_mono() + grace;
+	g->away_since[col] = mstime_mono();
+	g->away_due[col] = g->away_since[col] + grace;
 	struct timeval tv = mstime_timeval(grace);
 	evtimer_add(g->abandon_timer[col], &tv);
 }
@@ -181,15 +182,22 @@ void games_stalled(struct games *gs, int64_t ms)
 		return;
 	/* The loop stood (stall.h): nobody could come back meanwhile (a
 	 * return waited unread in the listen queue), so a grace running then
-	 * runs that much longer, said to those who were told the deadline.
-	 * Not one already past (abandon_due: decided at the other's return). */
+	 * runs that much longer, said to those who were told the deadline;
+	 * one begun since (the stop's first pass closed a connection before
+	 * the loop noticed it) by what of it passed.  Not one already past
+	 * (abandon_due: decided at the other's return), nor a game already
+	 * over, its end not yet committed (a review). */
 	int64_t now = mstime_mono();
 	for (struct game *g = gs->live; g != NULL; g = g->next)
 		for (int col = WHITE; col <= BLACK; col++) {
-			if (!g->away[col] || g->away_until[col] <= 0 || g->abandon_due[col])
+			if (!g->away[col] || g->away_until[col] <= 0 || g->abandon_due[col] ||
+			    referee_over(g->ref))
 				continue;
-			g->away_until[col] += ms;
-			g->away_due[col] += ms;
+			int64_t by = now - g->away_since[col] < ms ? now - g->away_since[col] : ms;
+			if (by <= 0)
+				continue;
+			g->away_until[col] += by;
+			g->away_due[col] += by;
 			int64_t left = g->away_due[col] - now;
 			struct timeval tv = mstime_timeval(left > 0 ? left : 0);
 			evtimer_add(g->abandon_timer[col], &tv);

@@ -104,6 +104,7 @@ struct game {
 	struct event *abandon_timer[2];
 	bool away[2];                /* the player's last connection dropped (game_presence.c) */
 	int64_t away_until[2];       /* when away: the abandonment deadline (wall ms), 0 for none */
+	int64_t away_since[2];       /* mstime_mono() when the grace began (games_stalled) */
 	int64_t away_due[2];         /* the same deadline on the monotonic clock (mstime_mono): what
 	                              * `left` is told from, whatever the wall clock does */
 	int64_t told_until[2];       /* the deadline last told of it (away_send): a changed one is

@@ -399,6 +399,7 @@ static void server_stalled(void *arg, int64_t ms)
 	struct server *srv = arg;
 	games_stalled(srv->games, ms);
 	conn_stalled(srv, ms);
+	web_stalled(srv);
 }
 
 static void on_signal(evutil_socket_t sig, short what, void *arg)

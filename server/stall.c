@@ -28,7 +28,7 @@ int64_t stall_check(struct stall *s)
 	if (gap <= STALL_BEAT_MS + STALL_SLACK_MS)
 		return 0;
 	int64_t ms = gap - STALL_BEAT_MS;
-	log_warnx("the loop stood %" PRId64 " ms (stopped, suspended or blocked): the graces and idle "
+	log_warnx("the loop stood %" PRId64 " ms (stopped or blocked): the graces and idle "
 	          "times running then are moved by it", ms);
 	s->fn(s->arg, ms);
 	return ms;

@@ -1,6 +1,8 @@
 /*
  * stall.h — the loop's own standstills: kriegd stopped (SIGSTOP), its
- * machine suspended, the loop blocked.
+ * loop blocked.  (A suspended machine's time is none of it: the monotonic
+ * clock, libevent's and ours, does not count it, so no deadline ran
+ * through it; only a wall-clock `until` said before it is late by it.)
  *
  * Time in which the daemon could not hear anyone is charged to nobody.
  * The clocks have their own rule for it, the lease (recover.h); this is

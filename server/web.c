@@ -42,6 +42,7 @@
 #include "mstime.h"
 #include "proto.h"
 #include "server.h"
+#include "stall.h"
 #include "text.h"
 #include "tls.h"
 #include "xmalloc.h"
@@ -851,10 +852,26 @@ static void event_cb(struct bufferevent *bev, short what, void *arg)
 	}
 }
 
+void web_stalled(struct server *srv)
+{
+	struct wreq *r;
+
+	/* The loop stood (stall.h): a handshake or a head sent meanwhile is
+	 * unread; each has its whole time again (a browser accepted before a
+	 * stop got 408 after it: a review). */
+	TAILQ_FOREACH(r, &srv->web->reqs, all)
+		if (r->state == WR_HANDSHAKE || r->state == WR_HEAD)
+			timer_in(r->timer, srv->cfg->handshake_timeout_ms);
+}
+
 static void timer_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct wreq *r = arg;
 
+	/* Due during a standstill the loop notices only now: web_stalled
+	 * re-armed it. */
+	if (stall_check(r->w->srv->stall) > 0 && evtimer_pending(r->timer, NULL))
+		return;
 	if (r->state == WR_HEAD) {
 		/* Too slow for one request head: tell it, then close. */
 		reply_status(r, 408, "request head timeout");

@@ -33,6 +33,9 @@ struct sockaddr;
 struct web *web_new(struct server *srv);
 /* Close every connection still in its HTTP phase (daemon shutdown). */
 void web_free(struct web *w);
+/* The loop stood (stall.h): each request still in its handshake or head
+ * has its whole handshake_timeout again. */
+void web_stalled(struct server *srv);
 /* A socket accepted on a web listener; plain: no TLS (listen_web_plain). */
 void web_accept(struct server *srv, int fd, const struct sockaddr *sa, bool plain);
 

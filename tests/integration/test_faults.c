@@ -11,9 +11,10 @@
  *     time it was stopped is charged only up to the lease stored before
  *     (as a restart's downtime), connections made meanwhile are served,
  *     the game goes on;
- *   - kriegd stopped past an absent player's grace and a connection's
- *     idle timeout: neither runs through the stop (a return and a line
- *     sent meanwhile wait unread), the deadline moved is told.
+ *   - kriegd stopped past an absent player's grace, a connection's idle
+ *     timeout and another's handshake timeout: none runs through the stop
+ *     (a return and a line sent meanwhile wait unread), the deadline moved
+ *     is told.
  * The database locked by another process longer than busy_timeout is
  * test_storage.c's locked_database; the disk full and read-only cases are
  * there too.  The wall clock stepping an hour forward and back (without
@@ -194,7 +195,7 @@ END_TEST
  */
 START_TEST(stopped_while_away)
 {
-	struct kd *d = kd_start(FAST_CONFIG "abandon_grace = 3s\nidle_timeout = 4s\n");
+	struct kd *d = kd_start(FAST_CONFIG "abandon_grace = 3s\nidle_timeout = 4s\nhandshake_timeout = 3s\n");
 	struct kp w, b;
 
 	kp_guest(d, &w);
@@ -208,6 +209,11 @@ START_TEST(stopped_while_away)
 	long long left_before = json_integer_value(json_object_get(e, "left"));
 	struct kc *talker = kc_hello(d);
 	kc_ok(talker, kc_req(talker, "ping", NULL));
+	/* A connection in its TLS handshake (accepted, nothing sent yet): its
+	 * handshake_timeout (3 s) runs out during the stop too. */
+	int accepted = kd_log_count(d, " accepted peer=");
+	int shaking = kd_tcp(d);
+	ck_assert(kd_log_wait_count(d, " accepted peer=", accepted, KC_TIMEOUT_MS));
 
 	/* Stopped past the grace (3 s) and the idle timeout (4 s); the talker
 	 * speaks meanwhile, Black comes back at its end (the TLS handshake
@@ -218,6 +224,11 @@ START_TEST(stopped_while_away)
 	kt_sleep_ms(4500);
 	ck_assert_int_eq(kt_sh("(sleep 1; kill -CONT %d) &", (int)kd_pid(d)), 0);
 	kp_resume(d, &b);
+	/* The handshake has its whole time again from the loop's return. */
+	char byte;
+	ck_assert_int_eq((int)recv(shaking, &byte, 1, MSG_DONTWAIT), -1);
+	ck_assert_int_eq(kd_log_count(d, "tls handshake timeout"), 0);
+	close(shaking);
 
 	kc_ok(talker, said);
 	/* White heard the deadline moved (a later one), then Black back; the

@@ -1112,6 +1112,27 @@ START_TEST(test_web_full_evicts_unfinished)
 }
 END_TEST
 
+/* Regression (a review of the standstill's mending, stall.h): a browser
+ * accepted before kriegd was stopped, its handshake unread until the
+ * stop's end, was closed by its handshake_timeout run out during it. */
+START_TEST(test_web_handshake_outlives_a_stop)
+{
+	struct kd *d = start_web("handshake_timeout = 2s\n");
+	int port = listen_port(d, 1);
+	struct wsc *w = wsc_connect(port, false, 0);   /* TCP only, on the TLS door */
+	kt_sleep_ms(300);   /* accepted (logged at debug level only) */
+	ck_assert_int_eq(kill(kd_pid(d), SIGSTOP), 0);
+	kt_sleep_ms(3500);
+	ck_assert_int_eq(kill(kd_pid(d), SIGCONT), 0);
+	ck_assert(kd_log_wait(d, "the loop stood", KC_TIMEOUT_MS));
+	kt_sleep_ms(300);
+	char byte;
+	ck_assert_int_eq((int)recv(w->fd, &byte, 1, MSG_DONTWAIT), -1);   /* still open */
+	wsc_close(w);
+	kd_stop(d);
+}
+END_TEST
+
 /* Regression (admin probe): a web_root without the client's files passed
  * --check-config and the start, and every visitor's request then wrote a
  * warning.  It is refused where a setting is checked, naming the file;
@@ -1574,6 +1595,7 @@ static Suite *web_suite(void)
 	tcase_add_test(tc, test_check_config_prints_web_keys);
 	tcase_add_test(tc, test_web_root_checked_and_warned_once);
 	tcase_add_test(tc, test_web_full_evicts_unfinished);
+	tcase_add_test(tc, test_web_handshake_outlives_a_stop);
 	tcase_add_test(tc, test_reload_names_web_listeners);
 	tcase_add_test(tc, test_web_values_checked);
 	tcase_add_test(tc, test_reload_bad_web_value_refused);
