@@ -21,9 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include <sqlite3.h>
 
+#include "mstime.h"
 #include "store_priv.h"
 #include "xmalloc.h"
 
@@ -1105,6 +1107,25 @@ static struct store *open_peer(struct store *st, int flags, const char *pragma, 
  * freezing every client.  The writer's transactions last a few ms, far
  * below that bound.
  */
+/* The loop's busy handler: SQLite's own sleeps 1 ms first, then longer,
+ * while the writer's commit that holds the lock takes well under that;
+ * every client waited the whole millisecond (a game's start, 43 a second
+ * at 200 connections, blocked the loop 1.1-1.5 ms each: BENCHMARKS.md).
+ * So it looks again every STORE_LOOP_BUSY_STEP_US, up to loop_busy_ms. */
+#define STORE_LOOP_BUSY_STEP_US 100
+static int loop_busy(void *arg, int n)
+{
+	struct store *st = arg;
+	int64_t now = mstime_mono();
+	if (n == 0)
+		st->busy_since = now;
+	if (now - st->busy_since >= st->loop_busy_ms)
+		return 0;
+	struct timespec ts = { 0, STORE_LOOP_BUSY_STEP_US * 1000L };
+	nanosleep(&ts, NULL);
+	return 1;
+}
+
 struct store *store_open_writer(struct store *st, char *err, size_t errlen)
 {
 	char sql[64];
@@ -1118,8 +1139,8 @@ struct store *store_open_writer(struct store *st, char *err, size_t errlen)
 		store_close(w);
 		return NULL;
 	}
-	sqlite3_busy_timeout(st->db, st->busy_ms < STORE_LOOP_BUSY_MS ? st->busy_ms
-	                                                               : STORE_LOOP_BUSY_MS);
+	st->loop_busy_ms = st->busy_ms < STORE_LOOP_BUSY_MS ? st->busy_ms : STORE_LOOP_BUSY_MS;
+	sqlite3_busy_handler(st->db, loop_busy, st);
 	return w;
 }
 

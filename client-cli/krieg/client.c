@@ -701,8 +701,10 @@ static void chat_catch_up(struct client *c, struct cgame *g)
 	if (first > 0)
 		client_out(c, "#%ld%s: %d earlier chat line%s (\"record %ld\" shows them).", g->id, tag, first,
 		           first == 1 ? "" : "s", g->id);
+	/* "(earlier)": said before this view, not now (the correspondence
+	 * probe read a line from days before, shown at the login, as live) */
 	for (int i = first; i < n; i++)
-		client_out(c, "#%ld%s: %s", g->id, tag, g->chat_missed[i % CLIENT_CHAT_CATCHUP]);
+		client_out(c, "#%ld%s: (earlier) %s", g->id, tag, g->chat_missed[i % CLIENT_CHAT_CATCHUP]);
 	g->chat_missed_n = 0;
 	/* The mark: the view's last line, every one up to it shown now; then
 	 * the live lines shown while it came in, which were said after it.

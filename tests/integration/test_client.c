@@ -1655,8 +1655,8 @@ START_TEST(chat_said_while_away_is_shown)
 	relay_do(&rl, 'r');   /* ...and the connection drops */
 	ck_assert_msg(tty_expect_ms(t, "Reconnected to 127.0.0.1:", 20000), "never reconnected:\n%s", t->buf + t->mark);
 	size_t back = t->mark;
-	EXPECT(t, ": bob_away (Black) says: \"are you there?\"");
-	EXPECT(t, ": bob_away (Black) says: \"your move\"");
+	EXPECT(t, ": (earlier) bob_away (Black) says: \"are you there?\"");
+	EXPECT(t, ": (earlier) bob_away (Black) says: \"your move\"");
 	EXPECT(t, "| your move] > ");
 	ck_assert_msg(!strstr(t->buf + back, "good luck") && !strstr(t->buf + back, "thanks"),
 	              "chat seen before the drop shown again:\n%s", t->buf + back);

@@ -187,7 +187,7 @@ START_TEST(chat_missed_while_away_is_shown_once)
 	s.printed[0] = '\0';
 	game_state(&c, SAY("black", "good luck", 0) "," SAY("white", "you too", 0) "," SAY("black", "hello?", 0) ","
 	               SAY("black", "hello?", 0) "," SAY("black", "are you there", 0));
-	ck_assert_msg(count(s.printed, "#4: bob (Black) says: \"hello?\"") == 2, "%s", s.printed);
+	ck_assert_msg(count(s.printed, "#4: (earlier) bob (Black) says: \"hello?\"") == 2, "%s", s.printed);
 	ck_assert_msg(count(s.printed, "bob (Black) says: \"are you there\"") == 1, "%s", s.printed);
 	ck_assert_msg(!strstr(s.printed, "good luck") && !strstr(s.printed, "you too"), "%s", s.printed);
 	/* before the board it comes with */
@@ -288,6 +288,8 @@ START_TEST(long_missed_chat_is_cut_to_its_end)
 	ck_assert_msg(strstr(s.printed, "#4: 3 earlier chat lines (\"record 4\" shows them)."), "%s", s.printed);
 	ck_assert_msg(!strstr(s.printed, "\"line 3\""), "%s", s.printed);
 	ck_assert_msg(strstr(s.printed, "\"line 4\"") && strstr(s.printed, "\"line 11\""), "%s", s.printed);
+	/* marked as said before the view, not now (correspondence probe) */
+	ck_assert_msg(strstr(s.printed, "#4: (earlier) bob (Black) says: \"line 11\""), "%s", s.printed);
 	client_free(&c);
 }
 END_TEST
