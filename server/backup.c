@@ -272,10 +272,8 @@ int backup_main(const struct config *cfg, const char *dest)
 	char path[BACKUP_PATH_MAX], err[1024];
 	struct stat sb;
 
-	if (cfg->db_file != NULL)
-		snprintf(path, sizeof path, "%s", cfg->db_file);
-	else if ((size_t)snprintf(path, sizeof path, "%s/kriegd.db", cfg->state_dir) >= sizeof path) {
-		fprintf(stderr, "kriegd: backup: state directory path too long\n");
+	if (!config_db_path(cfg, path, sizeof path)) {
+		fprintf(stderr, "kriegd: backup: database path too long\n");
 		return 1;
 	}
 	/* Only a missing file is "no database": one in a directory the user

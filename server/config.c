@@ -671,6 +671,13 @@ void config_print_duration(FILE *f, const char *key, int ms)
 	fprintf(f, "%s = %s\n", key, d);
 }
 
+bool config_db_path(const struct config *cfg, char *buf, size_t len)
+{
+	int n = cfg->db_file != NULL ? snprintf(buf, len, "%s", cfg->db_file)
+	                             : snprintf(buf, len, "%s/kriegd.db", cfg->state_dir);
+	return n >= 0 && (size_t)n < len;
+}
+
 void config_print(const struct config *cfg, FILE *f)
 {
 	static const char *const level_names[] = { "debug", "info", "warn", "error" };

@@ -116,6 +116,10 @@ int config_validate(const struct config *cfg, char *err, size_t errlen);
  * config_load reads back; unset optional ones as '#' comments
  * (`kriegd --check-config`). */
 void config_print(const struct config *cfg, FILE *f);
+
+/* The database's path into buf: db_file, else state_dir/kriegd.db.
+ * false if it does not fit. */
+bool config_db_path(const struct config *cfg, char *buf, size_t len);
 /*
  * A reload (SIGHUP) applies a new config to a running daemon, but some
  * settings are fixed at start: the listening sockets (listen), where the

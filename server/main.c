@@ -393,6 +393,28 @@ static int hold_database(const char *db)
 	return fd;
 }
 
+/* --check-config: the database the start would open, read only.  An
+ * upgrade it would make is said now, so that the backup is taken before
+ * the restart (the upgrade probe: CLUB.md runs --check-config first, and
+ * it said nothing of one); one it would refuse fails the check. */
+static int check_database(const struct config *cfg, char *err, size_t errlen)
+{
+	char path[4096];
+	int64_t version = 0;
+	if (!config_db_path(cfg, path, sizeof path)) {
+		snprintf(err, errlen, "database path too long");
+		return -1;
+	}
+	int rc = store_peek_version(path, &version, err, errlen);
+	if (rc < 0)
+		return -1;
+	if (rc == 0 && version > 0 && version < STORE_SCHEMA_VERSION)
+		log_warnx("database=%s is at schema version %lld: this kriegd upgrades it to %d at its "
+		          "start, in place; back it up first (deploy/BACKUP.md \"Upgrades and schema "
+		          "versions\")", path, (long long)version, STORE_SCHEMA_VERSION);
+	return 0;
+}
+
 /* stall.h: the time the loop stood is charged to nobody's silence. */
 static void server_stalled(void *arg, int64_t ms)
 {
@@ -594,6 +616,8 @@ int main(int argc, char **argv)
 			          "$CREDENTIALS_DIRECTORY is not set here: the certificate is not checked "
 			          "(the service reads it at its start; `systemctl status kriegd` after)",
 			          cfg->cert_file, cfg->key_file);
+		if (!bad)
+			bad = check_database(cfg, err, sizeof err) != 0;
 		if (bad) {
 			log_msg(LOGL_ERROR, "%s", err);
 		} else {
@@ -633,10 +657,8 @@ int main(int argc, char **argv)
 		fatalx("event_base_new failed");
 	/* The database first: a corrupt, foreign or newer one is refused
 	 * before anything (a generated certificate) is written. */
-	if (cfg->db_file != NULL)
-		snprintf(path, sizeof path, "%s", cfg->db_file);
-	else if ((size_t)snprintf(path, sizeof path, "%s/kriegd.db", cfg->state_dir) >= sizeof path)
-		fatalx("state directory path too long");
+	if (!config_db_path(cfg, path, sizeof path))
+		fatalx("database path too long");
 	int held = hold_database(path);
 	struct store_options sopt = { 0 };
 	sopt.synchronous = cfg->store_synchronous;

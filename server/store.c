@@ -16,12 +16,14 @@
  * as it was.  (A future step that rebuilds a table must turn foreign keys
  * off around the transaction: that PRAGMA is a no-op inside one.)
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -829,6 +831,23 @@ static int identify(sqlite3 *db, const char *path, int64_t *version, char *err, 
 		return -1;
 	}
 	return 0;
+}
+
+int store_peek_version(const char *path, int64_t *version, char *err, size_t errlen)
+{
+	sqlite3 *db = NULL;
+
+	*version = 0;
+	if (access(path, F_OK) != 0 && errno == ENOENT)
+		return 1;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", path, db != NULL ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		return -1;
+	}
+	int rc = identify(db, path, version, err, errlen);
+	sqlite3_close(db);
+	return rc;
 }
 
 /* Back to normal locking after an upgrade: the exclusive lock goes at

@@ -53,6 +53,12 @@ struct store_options {
 };
 struct store *store_open_opts(const char *path, const struct store_options *opt, char *err,
                               size_t errlen);
+/* The schema version of the database at path, read only (--check-config:
+ * an upgrade the next start will make is said before it).  0 with
+ * *version; 1 when there is no file yet; -1 with err when it is not a
+ * krieg database this kriegd can open (another program's, a newer
+ * schema's) or cannot be read. */
+int store_peek_version(const char *path, int64_t *version, char *err, size_t errlen);
 /* A second connection to st's database for the store writer thread
  * (batch.c), with st's synchronous and busy_timeout settings.  From then
  * on st is the event loop's: its busy handler waits at most

@@ -257,15 +257,11 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 		return fail(2, "%s: " AUTH_NAME_RULE_FMT, name, AUTH_NAME_RULE_ARGS);
 
 	bool adding = strcmp(verb, "add") == 0;
-	if (cfg->db_file != NULL) {
-		snprintf(path, sizeof path, "%s", cfg->db_file);
-	} else {
-		if ((size_t)snprintf(path, sizeof path, "%s/kriegd.db", cfg->state_dir) >= sizeof path)
-			return fail(1, "state directory path too long");
-		/* The first admin may be made before the daemon ever ran. */
-		if (adding && mkdir(cfg->state_dir, 0700) != 0 && errno != EEXIST)
-			return fail(1, "mkdir %s: %s", cfg->state_dir, strerror(errno));
-	}
+	if (!config_db_path(cfg, path, sizeof path))
+		return fail(1, "database path too long");
+	/* The first admin may be made before the daemon ever ran. */
+	if (cfg->db_file == NULL && adding && mkdir(cfg->state_dir, 0700) != 0 && errno != EEXIST)
+		return fail(1, "mkdir %s: %s", cfg->state_dir, strerror(errno));
 	/* Only `add` makes the database: the others, pointed at the wrong
 	 * place (a mistyped --state-dir), would leave an empty one behind
 	 * and answer as if it were the server's. */

@@ -1382,6 +1382,29 @@ START_TEST(migrate_v1)
 	raw_exec(db, schema_v1);
 	sqlite3_close(db);
 
+	/* --check-config says the upgrade the start will make, and changes
+	 * nothing (the upgrade probe: it said nothing, and CLUB.md runs it
+	 * before the restart); a foreign file fails the check. */
+	char out[16384], setdb[360], want[160];
+	snprintf(setdb, sizeof setdb, "database=%s", path);
+	char *check[] = { "kriegd", "--check-config", "--set", setdb, NULL };
+	ck_assert_int_eq(kg_run_kriegd(check, 10000, out, sizeof out), 0);
+	snprintf(want, sizeof want, "is at schema version 1: this kriegd upgrades it to %d at its start",
+	         STORE_SCHEMA_VERSION);
+	ck_assert_msg(strstr(out, want) != NULL, "%s", out);
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(raw_int(db, "PRAGMA user_version"), 1);
+	sqlite3_close(db);
+	char foreign[300], setforeign[360];
+	snprintf(foreign, sizeof foreign, "%s/foreign.db", dir);
+	ck_assert_int_eq(sqlite3_open(foreign, &db), SQLITE_OK);
+	raw_exec(db, "CREATE TABLE t (x); PRAGMA user_version = 3;");
+	sqlite3_close(db);
+	snprintf(setforeign, sizeof setforeign, "database=%s", foreign);
+	char *checkf[] = { "kriegd", "--check-config", "--set", setforeign, NULL };
+	ck_assert_int_ne(kg_run_kriegd(checkf, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "not a krieg database") != NULL, "%s", out);
+
 	snprintf(conf, sizeof conf, "%sdatabase = %s\n", fast_conf, path);
 	struct kd *d = kd_start(conf);
 	char said[64];   /* the start says why it may take a while */
