@@ -16,6 +16,7 @@
  * as it was.  (A future step that rebuilds a table must turn foreign keys
  * off around the transaction: that PRAGMA is a no-op inside one.)
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -836,11 +837,23 @@ static int identify(sqlite3 *db, const char *path, int64_t *version, char *err, 
 int store_peek_version(const char *path, int64_t *version, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
+	char uri[4200];
+	size_t n = (size_t)snprintf(uri, sizeof uri, "file:");
 
 	*version = 0;
 	if (access(path, F_OK) != 0 && errno == ENOENT)
 		return 1;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+	/* immutable: no lock taken, no -wal or -shm opened, so none is made
+	 * (a read-only open made both, root's own beside a service's file).
+	 * The main file's header, then: a running daemon's last commits may
+	 * be in its WAL yet, which a look before an upgrade does not need. */
+	for (const unsigned char *p = (const unsigned char *)path; *p != '\0' && n + 4 < sizeof uri; p++)
+		if (isalnum(*p) || strchr("/-._~", *p) != NULL)
+			uri[n++] = (char)*p;
+		else
+			n += (size_t)snprintf(uri + n, sizeof uri - n, "%%%02X", *p);
+	snprintf(uri + n, sizeof uri - n, "?immutable=1");
+	if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path, db != NULL ? sqlite3_errmsg(db) : "out of memory");
 		sqlite3_close(db);
 		return -1;
