@@ -396,23 +396,35 @@ static int hold_database(const char *db)
 /* --check-config: the database the start would open, read only.  An
  * upgrade it would make is said now, so that the backup is taken before
  * the restart (the upgrade probe: CLUB.md runs --check-config first, and
- * it said nothing of one); one it would refuse fails the check. */
+ * it said nothing of one); one it would refuse fails the check.  One this
+ * user cannot read is said, not failed (the settings are what is checked:
+ * a review). */
 static int check_database(const struct config *cfg, char *err, size_t errlen)
 {
 	char path[4096];
 	int64_t version = 0;
+	bool wal = false;
 	if (!config_db_path(cfg, path, sizeof path)) {
 		snprintf(err, errlen, "database path too long");
 		return -1;
 	}
-	int rc = store_peek_version(path, &version, err, errlen);
-	if (rc < 0)
+	switch (store_peek_version(path, &version, &wal, err, errlen)) {
+	case STORE_PEEK_REFUSED:
 		return -1;
-	if (rc == 0 && version > 0 && version < STORE_SCHEMA_VERSION)
-		log_warnx("database=%s is at schema version %lld: this kriegd upgrades it to %d at its "
-		          "start, in place; back it up first (deploy/BACKUP.md \"Upgrades and schema "
-		          "versions\")", path, (long long)version, STORE_SCHEMA_VERSION);
-	return 0;
+	case STORE_PEEK_UNREAD:
+		log_warnx("the database was not looked at (%s): the settings are checked", err);
+		return 0;
+	case STORE_PEEK_OK:
+		if (version > 0 && version < STORE_SCHEMA_VERSION)
+			log_warnx("database=%s is at schema version %lld%s: this kriegd upgrades it to %d at "
+			          "its start, in place; back it up first (deploy/BACKUP.md \"Upgrades and "
+			          "schema versions\")", path, (long long)version,
+			          wal ? " as its file says (its -wal, not read, may hold later commits)" : "",
+			          STORE_SCHEMA_VERSION);
+		return 0;
+	default:
+		return 0;
+	}
 }
 
 /* stall.h: the time the loop stood is charged to nobody's silence. */

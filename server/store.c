@@ -24,6 +24,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -800,66 +801,93 @@ int store_synchronous_valid(const char *name)
 	return 0;
 }
 
+/* What a file says of itself: its schema version, application id and
+ * objects.  -1 with err when it cannot be read. */
+static int read_marks(sqlite3 *db, const char *path, int64_t marks[3], char *err, size_t errlen)
+{
+	marks[0] = marks[1] = marks[2] = 0;
+	if (exec_int(db, "PRAGMA user_version", &marks[0]) != SQLITE_OK ||
+	    exec_int(db, "PRAGMA application_id", &marks[1]) != SQLITE_OK ||
+	    exec_int(db, "SELECT count(*) FROM sqlite_schema", &marks[2]) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(db));
+		return -1;
+	}
+	return 0;
+}
+
+/* Whose file is it, by its marks (read_marks)?  A krieg database this
+ * kriegd can open, or a new empty file: 0; else -1 with err set. */
+static int judge(const char *path, const int64_t marks[3], char *err, size_t errlen)
+{
+	int64_t version = marks[0], app = marks[1], objects = marks[2];
+	if (version > STORE_SCHEMA_VERSION) {
+		snprintf(err, errlen,
+		         "%s: database schema version %lld is newer than this kriegd's %d; "
+		         "refusing to open it (run a newer kriegd)",
+		         path, (long long)version, STORE_SCHEMA_VERSION);
+		return -1;
+	}
+	if ((version > 0 && app != STORE_APP_ID) || (version == 0 && (objects > 0 || app != 0))) {
+		snprintf(err, errlen, "%s: not a krieg database (application_id %lld, "
+		         "schema version %lld, %lld objects)", path, (long long)app,
+		         (long long)version, (long long)objects);
+		return -1;
+	}
+	return 0;
+}
+
 /* Whose file is it?  A krieg database this kriegd can open (of schema
  * *version), or a new empty file; else -1 with err set.  Read before
  * anything is written (the journal mode included): another program's
  * file, or a newer schema, is refused untouched. */
 static int identify(sqlite3 *db, const char *path, int64_t *version, char *err, size_t errlen)
 {
-	int64_t app = 0, objects = 0;
-
-	*version = 0;
-	if (exec_int(db, "PRAGMA user_version", version) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(db));
+	int64_t marks[3];
+	if (read_marks(db, path, marks, err, errlen) != 0)
 		return -1;
-	}
-	if (*version > STORE_SCHEMA_VERSION) {
-		snprintf(err, errlen,
-		         "%s: database schema version %lld is newer than this kriegd's %d; "
-		         "refusing to open it (run a newer kriegd)",
-		         path, (long long)*version, STORE_SCHEMA_VERSION);
-		return -1;
-	}
-	if (exec_int(db, "PRAGMA application_id", &app) != SQLITE_OK ||
-	    exec_int(db, "SELECT count(*) FROM sqlite_schema", &objects) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(db));
-		return -1;
-	}
-	if ((*version > 0 && app != STORE_APP_ID) || (*version == 0 && (objects > 0 || app != 0))) {
-		snprintf(err, errlen, "%s: not a krieg database (application_id %lld, "
-		         "schema version %lld, %lld objects)", path, (long long)app,
-		         (long long)*version, (long long)objects);
-		return -1;
-	}
-	return 0;
+	*version = marks[0];
+	return judge(path, marks, err, errlen);
 }
 
-int store_peek_version(const char *path, int64_t *version, char *err, size_t errlen)
+int store_peek_version(const char *path, int64_t *version, bool *wal, char *err, size_t errlen)
 {
-	sqlite3 *db = NULL;
-	char uri[4200];
-	size_t n = (size_t)snprintf(uri, sizeof uri, "file:");
-
 	*version = 0;
+	*wal = false;
 	if (access(path, F_OK) != 0 && errno == ENOENT)
-		return 1;
+		return STORE_PEEK_NONE;
 	/* immutable: no lock taken, no -wal or -shm opened, so none is made
 	 * (a read-only open made both, root's own beside a service's file).
-	 * The main file's header, then: a running daemon's last commits may
-	 * be in its WAL yet, which a look before an upgrade does not need. */
-	for (const unsigned char *p = (const unsigned char *)path; *p != '\0' && n + 4 < sizeof uri; p++)
+	 * So only the main file is read: commits still in a -wal beside it
+	 * (a kriegd running, or stopped uncleanly) are not, which *wal says.
+	 * "file://" before an absolute path: "file://tmp/x" names a host. */
+	size_t len = strlen(path), n = 0, cap = 3 * len + 32;
+	char *uri = xmalloc(cap);
+	n = (size_t)snprintf(uri, cap, path[0] == '/' ? "file://" : "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p != '\0'; p++)
 		if (isalnum(*p) || strchr("/-._~", *p) != NULL)
 			uri[n++] = (char)*p;
 		else
-			n += (size_t)snprintf(uri + n, sizeof uri - n, "%%%02X", *p);
-	snprintf(uri + n, sizeof uri - n, "?immutable=1");
-	if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) != SQLITE_OK) {
+			n += (size_t)snprintf(uri + n, cap - n, "%%%02X", *p);
+	snprintf(uri + n, cap - n, "?immutable=1");
+	sqlite3 *db = NULL;
+	int64_t marks[3];
+	int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	free(uri);
+	if (rc != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path, db != NULL ? sqlite3_errmsg(db) : "out of memory");
-		sqlite3_close(db);
-		return -1;
+		rc = STORE_PEEK_UNREAD;
+	} else if (read_marks(db, path, marks, err, errlen) != 0) {
+		rc = STORE_PEEK_UNREAD;   /* unreadable, or changed under the look (a checkpoint) */
+	} else {
+		*version = marks[0];
+		rc = judge(path, marks, err, errlen) == 0 ? STORE_PEEK_OK : STORE_PEEK_REFUSED;
 	}
-	int rc = identify(db, path, version, err, errlen);
 	sqlite3_close(db);
+	struct stat sb;
+	char walpath[4200];
+	if ((size_t)snprintf(walpath, sizeof walpath, "%s-wal", path) < sizeof walpath &&
+	    stat(walpath, &sb) == 0 && sb.st_size > 0)
+		*wal = true;
 	return rc;
 }
 

@@ -54,11 +54,15 @@ struct store_options {
 struct store *store_open_opts(const char *path, const struct store_options *opt, char *err,
                               size_t errlen);
 /* The schema version of the database at path, read only (--check-config:
- * an upgrade the next start will make is said before it).  0 with
- * *version; 1 when there is no file yet; -1 with err when it is not a
- * krieg database this kriegd can open (another program's, a newer
- * schema's) or cannot be read. */
-int store_peek_version(const char *path, int64_t *version, char *err, size_t errlen);
+ * an upgrade the next start will make is said before it).  *wal: a
+ * non-empty -wal lies beside it, whose commits were not read (a kriegd
+ * running, or one stopped uncleanly): the version may be later. */
+enum { STORE_PEEK_OK, STORE_PEEK_NONE, STORE_PEEK_REFUSED, STORE_PEEK_UNREAD };
+/* STORE_PEEK_OK with *version; STORE_PEEK_NONE: no file yet;
+ * STORE_PEEK_REFUSED with err: not a krieg database this kriegd can open
+ * (another program's, a newer schema's); STORE_PEEK_UNREAD with err: it
+ * could not be read (permissions, or changed under the look). */
+int store_peek_version(const char *path, int64_t *version, bool *wal, char *err, size_t errlen);
 /* A second connection to st's database for the store writer thread
  * (batch.c), with st's synchronous and busy_timeout settings.  From then
  * on st is the event loop's: its busy handler waits at most

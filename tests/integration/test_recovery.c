@@ -1395,6 +1395,13 @@ START_TEST(migrate_v1)
 	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
 	ck_assert_int_eq(raw_int(db, "PRAGMA user_version"), 1);
 	sqlite3_close(db);
+	/* a path the start opens is looked at too ("//tmp/...": a URI's
+	 * authority, refused, until written "file:///") */
+	char setslash[370];
+	snprintf(setslash, sizeof setslash, "database=/%s", path);
+	char *checks[] = { "kriegd", "--check-config", "--set", setslash, NULL };
+	ck_assert_int_eq(kg_run_kriegd(checks, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, want) != NULL, "%s", out);
 	char foreign[300], setforeign[360];
 	snprintf(foreign, sizeof foreign, "%s/foreign.db", dir);
 	ck_assert_int_eq(sqlite3_open(foreign, &db), SQLITE_OK);
