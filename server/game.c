@@ -1271,13 +1271,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 		json_t *t = game_time_json(&info);
 		if (t)
 			json_object_set_new(j, "time", t);
-		if (bot[WHITE] || bot[BLACK]) {   /* the colours played by bot accounts */
-			json_t *bots = json_array();
-			for (int k = WHITE; k <= BLACK; k++)
-				if (bot[k])
-					json_array_append_new(bots, json_string(game_color_name(k)));
-			json_object_set_new(j, "bots", bots);
-		}
+		game_bots_json(srv, white, black, j);
 		game_tags_json(&info, j);
 		if (rated)   /* both players' ratings before the game (club.h) */
 			json_object_set_new(j, "ratings", json_pack("{s:o*, s:o*}",

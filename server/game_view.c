@@ -29,6 +29,7 @@
 #include "server.h"
 #include "store.h"
 #include "announce.h"
+#include "auth.h"
 #include "audlist.h"
 #include "reader.h"
 #include "xmalloc.h"
@@ -93,6 +94,18 @@ void game_tags_json(const struct store_game *info, json_t *j)
 		json_object_set_new(j, "tournament", json_string(info->tournament));
 	if (info->round[0])
 		json_object_set_new(j, "round", json_string(info->round));
+}
+
+void game_bots_json(struct server *srv, int64_t white, int64_t black, json_t *j)
+{
+	bool bot[2] = { auth_user_is_bot(srv, white), auth_user_is_bot(srv, black) };
+	if (!bot[WHITE] && !bot[BLACK])
+		return;
+	json_t *bots = json_array();
+	for (int k = WHITE; k <= BLACK; k++)
+		if (bot[k])
+			json_array_append_new(bots, json_string(game_color_name(k)));
+	json_object_set_new(j, "bots", bots);
 }
 
 /* A player's view of a game but its events: who, how, and where it
@@ -169,6 +182,7 @@ json_t *game_view_json(struct conn *c, struct games *gs, const struct store_game
 	json_t *j = view_head(info, names, color, live, fl);
 	if (!j)
 		return NULL;
+	game_bots_json(gs->srv, info->white, info->black, j);
 	if (live && live->told[color] != NULL) {
 		game_told_page(c, j, live->told[color], from, SIZE_MAX);
 		/* The page's "total" and "next" count the words dropped. */
@@ -462,8 +476,10 @@ void games_conn_login(struct server *srv, struct conn *c)
 			presence_back(g, col);
 			json_t *v = view_head(&g->info,
 			                      (const char (*)[PROTO_NAME_MAX + 1])g->name, col, g, NULL);
-			if (v != NULL)
+			if (v != NULL) {
+				game_bots_json(gs->srv, g->user[WHITE], g->user[BLACK], v);
 				state_queue(c, g, col, v);
+			}
 		}
 	}
 	/* A game of theirs that was not resumed is not silently missing. */

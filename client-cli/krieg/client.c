@@ -867,7 +867,8 @@ static struct cgame *game_begin(struct client *c, const json_t *msg, bool state,
 		c->seat_focus = false;   /* a game of one's own comes first */
 
 	/* game_start's "bots": the colours played by accounts flagged as bots */
-	bool bot[2] = { false, false };
+	bool *bot = g->bot;
+	bot[WHITE] = bot[BLACK] = false;
 	size_t bi;
 	json_t *bx;
 	json_array_foreach(json_object_get(msg, "bots"), bi, bx) {
@@ -881,9 +882,14 @@ static struct cgame *game_begin(struct client *c, const json_t *msg, bool state,
 	/* the time control: an untimed game says so, as a timed one's clocks do (untimed probe) */
 	char tc[72];
 	words_time(json_object_get(msg, "time"), tc, sizeof tc);
-	client_out(c, "%s %ld: %s (White%s) vs %s (Black%s), rules %s, %s; you play %s%s%s.",
+	/* rated said; and unrated where a bot plays a person, which the server
+	 * makes unrated whatever was asked (the bot probe asked for a rated
+	 * game and was never told) */
+	bool rated = json_is_true(json_object_get(msg, "rated"));
+	const char *rating = rated ? ", rated" : bot[WHITE] != bot[BLACK] ? ", unrated (a bot's game)" : "";
+	client_out(c, "%s %ld: %s (White%s) vs %s (Black%s), rules %s, %s%s; you play %s%s%s.",
 	           state ? "Game" : "New game", id, g->name[WHITE], bot[WHITE] ? ", a bot" : "", g->name[BLACK],
-	           bot[BLACK] ? ", a bot" : "", g->rs->name, tc, words_side(color), watching,
+	           bot[BLACK] ? ", a bot" : "", g->rs->name, tc, rating, words_side(color), watching,
 	           g->id == c->current ? "" : " (\"switch\" to it to see it)");
 	/* a director's pairing: its tournament and round (game_start) */
 	char tour[PROTO_TOURNAMENT_MAX + 1], round[PROTO_ROUND_MAX + 1];

@@ -102,6 +102,7 @@ struct cgame {
 	                                     * (the login summary says it: the friends probe) */
 	bool days;                          /* correspondence (days a move): `time` gives the deadline */
 	bool tournament;                    /* a director's pairing: its players may not abort it */
+	bool bot[2];                        /* the colours played by bot accounts (its "bots") */
 	int plies;                          /* the most plies an announcement of it has said were played:
 	                                     * from 2 on, both sides have moved (no abort) */
 	char log[CLIENT_LOG_MAX][WORDS_MAX];

@@ -895,16 +895,26 @@ static int exec_help(struct client *cl, struct cmd *cmd, struct pending *p)
 
 /* quit: the games go on.  A guest is told what that means for its own:
  * its token leaves with this client, and the server abandons a guest's
- * games after a grace (PROTOCOL.md, "Presence"). */
+ * games after a grace (PROTOCOL.md, "Presence").  A player is told of
+ * the games the grace applies to: a clock's, and an untimed one against
+ * a bot (a bot waits for nobody: the bot probe quit one and lost it). */
 static int exec_quit(struct client *cl, struct cmd *cmd, struct pending *p)
 {
-	int live = 0;
-	for (int i = 0; i < cl->ngames; i++)
-		live += cl->games[i].used && cl->games[i].live && !cl->games[i].view.over;
+	int live = 0, graced = 0;
+	for (int i = 0; i < cl->ngames; i++) {
+		const struct cgame *g = &cl->games[i];
+		if (!g->used || !g->live || g->view.over)
+			continue;
+		live++;
+		graced += !g->days && !g->paused && (g->timed || g->bot[!g->color]);
+	}
 	if (cl->logged_in && cl->guest && live > 0)
 		client_out(cl, "You are a guest: once this client quits you cannot come back, and your %d "
 		           "game%s will be lost by abandonment after the server's grace (a minute by default). "
 		           "Register an account to leave games waiting for you.", live, live == 1 ? "" : "s");
+	else if (cl->logged_in && graced > 0)
+		client_out(cl, "%d of your games (with a clock, or against a bot) will be lost by abandonment "
+		           "unless you log in again within the server's grace (a minute by default).", graced);
 	return CLIENT_QUIT;
 }
 
@@ -2130,7 +2140,10 @@ static void done_possible(struct client *c, const json_t *res, const struct pend
 				    !strcmp(other, probe))
 					shared = true;
 			}
-			possible_item(&g->view.own, mv, shared, item, sizeof item);
+			/* a pawn's capture too: its square alone, typed back, is the
+			 * push (the bot probe: "h3" meant g2xh3, "move h3" pushed) */
+			bool capture = order[k] == PAWN && mv[0] != mv[2];
+			possible_item(&g->view.own, mv, shared || capture, item, sizeof item);
 			char word[80];
 			if (!opened)   /* the last group: drops (crazykrieg's "N@f3"), shown as they came */
 				snprintf(word, sizeof word, "%s%s: %s", first_group ? "" : "| ",

@@ -358,6 +358,16 @@ START_TEST(test_bot_accounts)
 	ck_assert_str_eq(json_string_value(json_array_get(bots, 0)), "white");
 	json_t *gsr = kc_event(robo, "game_start");
 	ck_assert(json_is_false(json_object_get(gsr, "rated")));
+	/* a view and a new connection's game_state say it too (bot probe: the
+	 * marker was gone once the game came back) */
+	json_int_t g1 = json_integer_value(json_object_get(gs, "game"));
+	json_t *v = kc_ok(alice, kc_req(alice, "game", "{s:I}", "game", g1));
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(v, "bots"), 0)), "white");
+	struct kc *alice2 = login(d, "alice");
+	json_t *st = kc_event(alice2, "game_state");
+	ck_assert_int_eq(json_array_size(json_object_get(st, "bots")), 1);
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(st, "bots"), 0)), "white");
+	kc_close(alice2);
 
 	/* a challenge from a bot says so too */
 	kc_ok(bob, kc_req(bob, "challenge", "{s:s}", "user", "alice"));

@@ -460,6 +460,10 @@ START_TEST(possible_grouped_by_piece)
 	possible_shows("icc", "white", "4k3/P7/8/8/8/8/8/N1N1K3 w - - 0 1",
 	               "\"a1b3\",\"c1b3\",\"c1d3\",\"a7a8q\",\"e1d2\"",
 	               "You may try: K: d2 | N: a1-b3 c1-b3 d3 | P: a8=Q");
+	/* a pawn's capture named by where it comes from (bot probe: "h3",
+	 * meaning g2xh3, was read back as the push) */
+	possible_shows("english", "white", "4k3/8/8/8/8/7p/6P1/4K3 w - - 0 1", "\"g2h3\",\"g2g3\",\"g2g4\"",
+	               "You may try: P: g2-h3 g3 g4");
 	/* crazykrieg's drops: a group of their own, named (it was "?") */
 	possible_shows("crazykrieg", "white", NULL, "\"g1f3\",\"N@e5\",\"P@d3\"",
 	               "You may try: N: f3 | drops: N@e5 P@d3");

@@ -427,6 +427,24 @@ START_TEST(guest_quit_warns)
 		sink_game_start(&c, 4, "white", false);
 		ck_assert_int_eq(client_command(&c, "quit"), CLIENT_QUIT);
 		ck_assert_msg((strstr(s.printed, "You are a guest") != NULL) == (k == 0), "%s", s.printed);
+		ck_assert_ptr_null(strstr(s.printed, "of your games"));   /* untimed, a person: it waits */
+		/* An account's games the grace applies to are said (bot probe: an
+		 * untimed game against a bot was quit, and lost, unwarned): one
+		 * against a bot, one with a clock. */
+		client_receive(&c, "{\"event\":\"game_start\",\"game\":5,\"rules\":\"icc\",\"white\":\"alice\","
+		                   "\"black\":\"robo\",\"color\":\"white\",\"rated\":false,\"bots\":[\"black\"]}");
+		sink_game_start(&c, 6, "white", true);
+		s.printed[0] = '\0';
+		ck_assert_int_eq(client_command(&c, "quit"), CLIENT_QUIT);
+		if (k == 1)
+			ck_assert_msg(strstr(s.printed, "2 of your games (with a clock, or against a bot) will be lost by "
+			                     "abandonment unless you log in again") != NULL, "%s", s.printed);
+		/* and the bot's game said unrated (bot probe: a rated challenge to
+		 * a bot started unrated, unsaid) */
+		client_receive(&c, "{\"event\":\"game_start\",\"game\":7,\"rules\":\"icc\",\"white\":\"alice\","
+		                   "\"black\":\"robo\",\"color\":\"white\",\"rated\":false,\"bots\":[\"black\"]}");
+		ck_assert_msg(strstr(s.printed, "vs robo (Black, a bot), rules icc, untimed, unrated (a bot's game); "
+		                     "you play White") != NULL, "%s", s.printed);
 		/* Regression (the help probe): a guest's passwd asked for three
 		 * passwords, or took one on the line, before the server said no */
 		if (k == 0) {
