@@ -489,8 +489,10 @@ install: all
 	  $(DESTDIR)$(PREFIX)/share/doc/krieg/fail2ban/jail.d $(DESTDIR)$(SYSCONFDIR)/kriegd
 	install -m 755 $(BINDIR)/kriegd $(BINDIR)/krieg $(BINDIR)/krieg-referee $(BINDIR)/krieg-bot \
 	  $(DESTDIR)$(PREFIX)/bin/
-	install -m 755 deploy/kriegd-backup $(DESTDIR)$(PREFIX)/lib/krieg/
-	# The units and man pages name the installed paths (PREFIX, SYSCONFDIR).
+	# The units, man pages and the backup script name the installed paths
+	# (PREFIX, SYSCONFDIR: the script's default config was left /etc's).
+	sed '$(UNIT_SED)' deploy/kriegd-backup > $(DESTDIR)$(PREFIX)/lib/krieg/kriegd-backup
+	chmod 755 $(DESTDIR)$(PREFIX)/lib/krieg/kriegd-backup
 	for m in client-cli/krieg.1:man1 client-cli/referee/krieg-referee.1:man1 client-cli/bot/krieg-bot.1:man1 \
 	  man/kriegd.conf.5:man5 man/kriegd.8:man8; do f=$${m%:*}; \
 	  sed '$(UNIT_SED)' $$f > $(DESTDIR)$(PREFIX)/share/man/$${m#*:}/$$(basename $$f) && \

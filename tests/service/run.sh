@@ -80,6 +80,12 @@ for f in $named; do [ -e "$f" ] || fail "installed man pages or units name $f, w
 if grep -l "/usr/local" "$Q"/share/man/man*/* "$Q"/lib/systemd/system/*; then
 	fail "installed with PREFIX=$Q, a man page or unit still names /usr/local"
 fi
+# the backup script's default config too (install probe: it kept /etc's)
+grep -q "KRIEGD_CONFIG:-$Q/etc/kriegd/kriegd.conf}" "$Q"/lib/krieg/kriegd-backup ||
+	fail "installed with SYSCONFDIR=$Q/etc, kriegd-backup's default config is not under it"
+if grep -l "/usr/local" "$Q"/lib/krieg/kriegd-backup; then
+	fail "installed with PREFIX=$Q, kriegd-backup still names /usr/local"
+fi
 echo "service: installed man pages and units name the installed files: ok"
 
 # ---- 3. every key in kriegd.conf(5) ----
