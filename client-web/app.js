@@ -459,6 +459,15 @@ function showWelcome() {
 // Signed out: the token forgotten by the server and the tab, and nothing
 // of the account's left on the page; the sign-in form again.
 async function signOut() {
+  // Live games go on without this tab: a guest's (it cannot come back), a
+  // clock's and one against a bot are lost after the server's grace
+  // (PROTOCOL.md, Presence); said first (the browser probe signed out of
+  // a game against a bot, and lost it, unwarned).
+  const mine = await net.callAll('games', {}, 'games');
+  const live = mine.ok && Array.isArray(mine.games) ? mine.games.filter((g) => g.live === true).length : 0;
+  if (live && !confirm(`Sign out? Your ${live} live game${live === 1 ? '' : 's'} go${live === 1 ? 'es' : ''} on: `
+    + 'one with a clock, against a bot, or any of a guest\'s is lost by abandonment unless you come back '
+    + 'within the server\'s grace (a minute by default).')) return;
   const r = await net.call('logout');
   clearSession();
   sessionStorage.clear();
@@ -505,6 +514,9 @@ function addChallenge(ev) {
 // chosen (a clock, days a move, or none: no "time").
 function terms() {
   const t = { rules: $('rules').value, color: $('color').value };
+  // rated games are registered accounts' (the server says so to a guest):
+  // the page had no way to ask for one (the browser probe)
+  if ($('rated').checked) t.rated = true;
   if ($('tc').value === 'clock') t.time = { base: +$('base').value * 60, inc: +$('inc').value };
   if ($('tc').value === 'days') t.time = { days: +$('days').value };
   return t;
@@ -688,7 +700,12 @@ function gameEvent(ev, live = true) {
 
 // The opponent away, and back (the game's end forgets it).
 function presenceEvent(ev) {
-  if (ev.event === 'opponent_away' && ev.color !== state.color) state.away = awayUntil(ev);
+  if (ev.event === 'opponent_away' && ev.color !== state.color) {
+    // told again while away: its deadline changed (a pause, the server
+    // stood still), not a second leaving (words.js; the browser probe)
+    if (state.away !== null) ev.again = true;
+    state.away = awayUntil(ev);
+  }
   if (ev.event === 'opponent_back' || ev.event === 'game_over') state.away = null;
 }
 

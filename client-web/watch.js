@@ -122,6 +122,7 @@ export class WatchView {
     case 'connection': this.connected = { ...this.connected, [ev.color]: ev.connected }; break;
     case 'moved': case 'umpire_move': this.toMove = other(ev.by); break;
     case 'opponent_away':
+      if (this.away.has(ev.color)) ev.again = true;   // a new deadline, not a second leaving (words.js)
       if (ev.color === 'white' || ev.color === 'black') this.away.set(ev.color, awayDeadline(ev, Date.now()));
       break;
     case 'opponent_back': this.away.delete(ev.color); break;

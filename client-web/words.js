@@ -72,7 +72,7 @@ export function words(ev) {
   case 'adjourn_declined': return [`${side(ev.by, 'A player')} declines to adjourn`];
   case 'adjourned': return ['The game is adjourned: the clocks are stopped'];
   case 'unadjourned': return [`${side(ev.by, 'A player')} resumes the adjourned game`];
-  case 'opponent_away': return [`${side(ev.color, 'Your opponent')} has left`];
+  case 'opponent_away': return [`${side(ev.color, 'Your opponent')} ${ev.again ? 'is still away: a new deadline' : 'has left'}`];
   case 'opponent_back': return [`${side(ev.color, 'Your opponent')} is back`];
   // Chat is a player's words, quoted and named, never the umpire's voice.
   case 'chat':

@@ -1213,13 +1213,17 @@ static void presence_event(struct client *c, const json_t *msg, const char *name
 	char left[32] = "";
 	if (ms >= 0)
 		words_duration(ms, left, sizeof left);
+	/* told again while away: the deadline changed (a pause, the server
+	 * stood still), not a second leaving (the browser probe: "has left"
+	 * twice) */
+	const char *did = g && g->opp_away ? "is still away" : "has left";
 	if (g)
 		set_away(c, g, msg);
 	if (left[0])
-		client_out(c, "#%ld%s: %s has left; the game is lost by abandonment unless they are back within %s.",
-		           id, tag, who, left);
+		client_out(c, "#%ld%s: %s %s; the game is lost by abandonment unless they are back within %s.",
+		           id, tag, who, did, left);
 	else
-		client_out(c, "#%ld%s: %s has left; the game waits for them.", id, tag, who);
+		client_out(c, "#%ld%s: %s %s; the game waits for them.", id, tag, who, did);
 }
 
 void client_seat_away(struct client *c, const struct seat *s, const json_t *away)

@@ -39,7 +39,7 @@ import {
 const [kriegd] = process.argv.slice(2);
 const browserPath = findBrowser();
 const T0 = Date.now();
-const { log, port, linePort, finish } = await startKriegd(kriegd, 'krieg-guard-', [
+const { d: daemon, log, port, linePort, finish } = await startKriegd(kriegd, 'krieg-guard-', [
   ['alice', 'alice-password'], ['bob', 'bob-password'], ['carl', 'carl-password'],
   ['ump', 'umpire-password', '--role', 'umpire'],
   ['boss', 'boss-password', '--role', 'admin'],
@@ -64,7 +64,7 @@ const newPage = async (name, { route, viewport } = {}) => {
   p.name = name;
   p.asked = [];
   p.on('pageerror', (e) => errors.push(`${name}: ${e}`));
-  p.on('dialog', (dlg) => { p.asked.push(dlg.message()); dlg.dismiss(); });
+  p.on('dialog', (dlg) => { p.asked.push(dlg.message()); if (p.yes) dlg.accept(); else dlg.dismiss(); });
   if (route) await p.routeWebSocket(/\/ws$/, route);
   await p.goto(`https://127.0.0.1:${port}/`);
   return p;
@@ -294,6 +294,15 @@ await scenario('an opponent away, and back', async () => {
   await a.reload();
   await shownGame(a, g1);
   await until(a, (src) => new RegExp(src).test(document.getElementById('game').innerText), away.source, 'the opponent away said after a reload');
+  // kriegd stood still 3 s (SIGSTOP): the deadline moves and is told again,
+  // said as one, not as a second leaving (the browser probe: "has left" twice)
+  daemon.kill('SIGSTOP');
+  await sleep(3000);
+  daemon.kill('SIGCONT');
+  await heard(a, 'announcements', /Black is still away: a new deadline/);
+  await heard(w, 'watch-announcements', /Black is still away: a new deadline/);
+  const lefts = await w.evaluate(() => [...document.querySelectorAll('#watch-announcements li')].filter((li) => /Black has left/.test(li.textContent)).length);
+  check(lefts === 1, `the spectator told "Black has left" ${lefts} times: ${await w.evaluate(() => document.getElementById('watch-announcements').innerText)}`);
   lb = await line('bob', 'bob-password');
   await until(a, () => !/ is away/.test(document.getElementById('game').innerText), null, 'the opponent back');
   await until(w, () => !/ is away/.test(document.getElementById('watch').innerText), null, 'the player back, watched');
@@ -326,8 +335,17 @@ await scenario('the welcome', async () => {
 });
 
 await scenario('sign out', async () => {
+  // with live games: asked first, and "no" keeps the page signed in (the
+  // browser probe signed out of a game against a bot and lost it unwarned)
+  const asked = a.asked.length;
+  await a.click('#btn-logout');
+  for (let i = 0; i < 50 && a.asked.length === asked; i++) await a.waitForTimeout(100);
+  check(a.asked.slice(asked).some((q) => /^Sign out\? Your \d+ live games? go/.test(q)), `not asked: ${a.asked.slice(asked)}`);
+  check(!(await a.evaluate(() => window.sent)).some((m) => m.type === 'logout'), 'signed out though the answer was no');
+  a.yes = true;
   await a.click('#btn-logout');
   await a.waitForSelector('#login:visible', { timeout: 3000 });
+  a.yes = false;
   check((await a.evaluate(() => window.sent)).some((m) => m.type === 'logout'), 'no logout sent');
   check(await a.evaluate(() => sessionStorage.length) === 0, 'the tab kept its storage');
   check(await a.evaluate(() => !document.getElementById('welcome').children.length && !document.getElementById('me').textContent),
@@ -435,6 +453,18 @@ await broken('sign out the server never heard', async (p) => {
   await p.waitForSelector('#login:visible', { timeout: 3000 });
   await statusSays(p, /could not be told.*session stays valid/, 'the session said to stand');
 }, G, { logout: (q) => ({ id: q.id, ok: false, error: { code: 'internal', message: 'down' } }) });
+
+// The seek and challenge forms ask for a rated game when told to (the
+// browser probe: a page could never make one); unrated by default.
+await broken('a rated seek', async (p, s) => {
+  await p.click('#btn-seek');
+  await p.check('#rated');
+  await p.click('#btn-seek');
+  for (let i = 0; i < 50 && s.asked.filter((q) => q.type === 'seek').length < 2; i++) await p.waitForTimeout(100);
+  const seeks = s.asked.filter((q) => q.type === 'seek');
+  check(seeks.length === 2 && seeks[0].rated === undefined && seeks[1].rated === true,
+    `the seeks sent: ${JSON.stringify(seeks)}`);
+});
 
 await broken('a greeting without rule sets', async (p, s) => {
   await tellSaid(p, s, 'signed in');

@@ -217,6 +217,16 @@ START_TEST(opponent_away_in_the_prompt)
 	s.now += 15000;   /* the grace counts down with the clocks */
 	client_prompt(&c, prompt, sizeof prompt);
 	ck_assert_ptr_nonnull(strstr(prompt, "| Black away 0:45] > "));
+	/* told again while away (the server stood still: a later deadline):
+	 * still away, not a second leaving (browser probe) */
+	size_t again = strlen(s.printed);
+	snprintf(line, sizeof line, "{\"event\":\"opponent_away\",\"game\":4,\"color\":\"black\",\"left\":50000}");
+	client_receive(&c, line);
+	ck_assert_msg(strstr(s.printed + again, "#4: Black (bob) is still away; the game is lost by abandonment "
+	                                         "unless they are back within 0:50.") != NULL, "%s", s.printed + again);
+	ck_assert_ptr_null(strstr(s.printed + again, "has left"));
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_ptr_nonnull(strstr(prompt, "| Black away 0:50] > "));
 
 	client_receive(&c, "{\"event\":\"opponent_back\",\"game\":4,\"color\":\"black\"}");
 	ck_assert_ptr_nonnull(strstr(s.printed, "#4: Black (bob) is back."));
