@@ -181,7 +181,9 @@ function signedIn(r) {
   $('password').value = '';
   state.user = r.user;
   $('me').textContent = `— ${r.user}`;
-  status(`signed in as ${r.user}`);
+  // a game already shown (its game_state came before this answer: a
+  // reload) keeps its words (the browser probe: "signed in as X" alone)
+  status(state.game ? `signed in as ${r.user}, playing game ${state.game}` : `signed in as ${r.user}`);
   if (!state.game) toLobby();
 }
 

@@ -261,6 +261,9 @@ try {
   check(await b.evaluate(() => window.krieg.board.pieces.get('e5')) === 'p', "after a reload black's board lost e5");
   check((await b.textContent('#game-title')).endsWith('you play black, 1 watching'),   // c's seat
     `the game's title after a reload: ${await b.textContent('#game-title')}`);
+  // the status keeps the game (the browser probe: "signed in as bob" alone)
+  await until(b, () => /^signed in as .*, playing game \d+$/.test(document.getElementById('status').textContent), null,
+    'the status after a reload names the game');
   await typeMove(b, 'Nc6');
   await toMove(a, 'white');
   await clickMove(a, 'd1', 'h5');                      // 3. Qh5, by clicks
