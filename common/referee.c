@@ -417,7 +417,7 @@ static enum outcome try_move(struct referee *r, int color, move_t m, bool possib
 			e = ev_base(r, EV_IMPOSSIBLE, others_of(color), color);
 			evlist_push(out, &e);
 		}
-		if (r->impossible.n < MOVES_MAX && !referee_impossible_has(r, m))
+		if (r->impossible.n < MOVES_MAX && !referee_list_has_try(&r->impossible, m))
 			r->impossible.m[r->impossible.n++] = m;
 		return OUT_IMPOSSIBLE;
 	}
@@ -458,6 +458,17 @@ static void quiet_end(struct referee *r, int color, int unplayed, struct evlist 
 	q->n = q->next = 0;
 }
 
+/* referee_resolve for a look, not a ruling: a text that does not resolve
+ * leaves r's error as it was (the caller's own ruling comes later). */
+static int resolve_silent(struct referee *r, int color, const char *text, move_t *m, bool *possible)
+{
+	char saved[sizeof r->err];
+	memcpy(saved, r->err, sizeof saved);
+	int st = referee_resolve(r, color, text, m, possible);
+	memcpy(r->err, saved, sizeof saved);
+	return st;
+}
+
 /*
  * After a move: stop "if quiet" sequences when the move captured or
  * checked or the side to move now has a pawn capture (seed 000 rule 4),
@@ -479,11 +490,8 @@ static void after_move(struct referee *r, bool captured, bool checked, struct ev
 			return;
 		move_t m;
 		bool possible;
-		char saved[sizeof r->err];
-		memcpy(saved, r->err, sizeof saved);
-		int st = referee_resolve(r, s, q->text[q->next], &m, &possible);
-		memcpy(r->err, saved, sizeof saved);
-		if (st != REF_OK || referee_refused_has(r, m)) {
+		int st = resolve_silent(r, s, q->text[q->next], &m, &possible);
+		if (st != REF_OK || referee_list_has_try(&r->refused, m)) {
 			quiet_end(r, s, q->n - q->next, out);
 			return;
 		}
@@ -538,12 +546,9 @@ bool referee_impossible_again(struct referee *r, int color, const char *text)
 	bool possible;
 	if (!referee_impossible_tried(r, color))
 		return false;
-	char err[sizeof r->err];
-	memcpy(err, r->err, sizeof err);   /* a text that does not resolve is referee_apply's to refuse */
-	bool again = referee_resolve(r, color, text, &m, &possible) == REF_OK && !possible &&
-	             referee_impossible_has(r, m);
-	memcpy(r->err, err, sizeof err);
-	return again;
+	/* a text that does not resolve is referee_apply's to refuse */
+	return resolve_silent(r, color, text, &m, &possible) == REF_OK && !possible &&
+	       referee_list_has_try(&r->impossible, m);
 }
 
 /* Resolve and validate a whole list before anything happens. */
@@ -576,8 +581,8 @@ int referee_attempt_list(struct referee *r, int color, const char *const *texts,
 	if (st != REF_OK)
 		return st;
 	for (size_t i = 0; i < n; i++)
-		if (referee_refused_has(r, m[i]))
-			return referee_fail(r, REF_E_ALREADY_TRIED, "that try was refused already this turn");
+		if (referee_list_has_try(&r->refused, m[i]))
+			return referee_fail(r, REF_E_ALREADY_TRIED, REFEREE_SAY_ALREADY_TRIED);
 	if ((st = referee_check_try(r, m[0], possible[0])) != REF_OK)
 		return st;
 
@@ -743,7 +748,7 @@ void referee_possible(const struct referee *r, int color, struct movelist *out)
 	movegen_possible(&own, color, &all);
 	for (int i = 0; i < all.n; i++) {
 		move_t m = all.m[i];
-		if (referee_refused_has(r, m))
+		if (referee_list_has_try(&r->refused, m))
 			continue;
 		if (r->must_capture && !referee_is_pawn_capture(&own, m))
 			continue;

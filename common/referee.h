@@ -35,6 +35,10 @@ enum referee_status {
 	REF_E_BAD_ARGUMENT = 12,    /* bad FEN, bad colour, ... */
 };
 
+/* REF_E_ALREADY_TRIED's words, the referee's and its callers' (kriegd's
+ * and krieg-referee's refusal of an impossible try sent again). */
+#define REFEREE_SAY_ALREADY_TRIED "that try was refused already this turn"
+
 struct referee;
 
 /* fen NULL means the standard start.  NULL with a message in err on a bad FEN. */

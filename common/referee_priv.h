@@ -65,8 +65,8 @@ bool referee_is_pawn_capture(const struct board *b, move_t m);
 bool referee_ruled_out(const struct referee *r, move_t m);
 /* One try is one origin and one destination (see there). */
 bool referee_same_try(move_t a, move_t b);
-bool referee_refused_has(const struct referee *r, move_t m);
-bool referee_impossible_has(const struct referee *r, move_t m);
+/* Is the try m (referee_same_try) in l (the turn's refused or impossible tries)? */
+bool referee_list_has_try(const struct movelist *l, move_t m);
 /* The colour may act now: REF_OK, or the failure (nothing changed). */
 int referee_check_turn(struct referee *r, int color);
 /* One resolved try against the turn state (refused already, must capture). */

@@ -122,18 +122,10 @@ bool referee_same_try(move_t a, move_t b)
 	return move_from(a) == move_from(b) && move_to(a) == move_to(b);
 }
 
-bool referee_impossible_has(const struct referee *r, move_t m)
+bool referee_list_has_try(const struct movelist *l, move_t m)
 {
-	for (int i = 0; i < r->impossible.n; i++)
-		if (referee_same_try(r->impossible.m[i], m))
-			return true;
-	return false;
-}
-
-bool referee_refused_has(const struct referee *r, move_t m)
-{
-	for (int i = 0; i < r->refused.n; i++)
-		if (referee_same_try(r->refused.m[i], m))
+	for (int i = 0; i < l->n; i++)
+		if (referee_same_try(l->m[i], m))
 			return true;
 	return false;
 }
@@ -154,8 +146,8 @@ int referee_check_turn(struct referee *r, int color)
 /* Validation of one resolved try against the turn state. */
 int referee_check_try(struct referee *r, move_t m, bool possible)
 {
-	if (referee_refused_has(r, m))
-		return referee_fail(r, REF_E_ALREADY_TRIED, "that try was refused already this turn");
+	if (referee_list_has_try(&r->refused, m))
+		return referee_fail(r, REF_E_ALREADY_TRIED, REFEREE_SAY_ALREADY_TRIED);
 	if (r->must_capture && !(possible && referee_is_pawn_capture(&r->b, m)))
 		return referee_fail(r, REF_E_MUST_TRY_CAPTURE, "a pawn capture must be tried first");
 	return REF_OK;

@@ -834,7 +834,7 @@ int game_act(struct game *g, int kind, int color, const char *text,
 	 * each repeat (the protocol probe). */
 	if (referee_action_repeats_impossible(g->ref, &a)) {
 		if (c)
-			dispatch_error(c, id, PE_ILLEGAL_ACTION, "that try was refused already this turn");
+			dispatch_error(c, id, PE_ILLEGAL_ACTION, REFEREE_SAY_ALREADY_TRIED);
 		return 1;
 	}
 
@@ -1176,7 +1176,8 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 	/* A bot is rated against a person only where the server says so
 	 * (rate_bots_vs_humans, off by default): such a game starts unrated,
 	 * and game_start says so, so that no rating moves at its end. */
-	bool bot[2] = { auth_user_is_bot(srv, white), auth_user_is_bot(srv, black) };
+	bool bot[2];
+	game_bots(srv, white, black, bot);
 	if (rated && bot[WHITE] != bot[BLACK] && !(srv->cfg && srv->cfg->rate_bots_vs_humans))
 		rated = 0;
 	struct store_game info = { 0 };
@@ -1271,7 +1272,7 @@ int games_start(struct server *srv, int64_t white, int64_t black, const char *ru
 		json_t *t = game_time_json(&info);
 		if (t)
 			json_object_set_new(j, "time", t);
-		game_bots_json(srv, white, black, j);
+		game_bots_json(bot, j);
 		game_tags_json(&info, j);
 		if (rated)   /* both players' ratings before the game (club.h) */
 			json_object_set_new(j, "ratings", json_pack("{s:o*, s:o*}",

@@ -141,7 +141,7 @@ const char *line_record(const struct action_record_state *s, struct referee *r, 
 	const char *why = action_record_refusal(s, a, referee_side_to_move(r), referee_plies(r));
 	if (why == NULL && referee_action_repeats_impossible(r, a)) {
 		*status = REF_E_ALREADY_TRIED;
-		why = "that try was refused already this turn";
+		why = REFEREE_SAY_ALREADY_TRIED;
 	}
 	return why;
 }
