@@ -132,11 +132,6 @@ bool auth_user_is_bot(struct server *srv, int64_t uid);
 const char *auth_games_payer(struct conn *c, int64_t owner, const char *made_from);
 bool auth_games_refused(struct conn *c, json_t *id, const char *payer);
 void auth_game_started(struct conn *c, const char *payer);
-/* Would games_per_hour refuse a game a bot account takes from an offer
- * made from c's address now?  The ms to wait, or 0 (nothing counted):
- * a challenge to a bot is refused when made (retry_after), not left
- * standing for the bot's accept to be refused unseen (a review). */
-int64_t auth_games_wait(struct conn *c);
 /* The account `name` names (case-insensitively; guests too) for a request
  * of c's: 0 with *u filled (the name as registered), or -1 with the
  * request answered (no_such_user; storage). */

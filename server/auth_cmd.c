@@ -259,14 +259,6 @@ void auth_game_started(struct conn *c, const char *payer)
 		(void)guard_hourly(srv->auth->guard, GUARD_GAME, payer, mstime_mono());
 }
 
-int64_t auth_games_wait(struct conn *c)
-{
-	struct server *srv = conn_server(c);
-	if (auth_user_is_bot(srv, conn_user(c)))
-		return 0;
-	return guard_hourly_wait(srv->auth->guard, GUARD_GAME, conn_limit_host(c), mstime_mono());
-}
-
 static void cmd_guest(struct conn *c, json_t *id, json_t *req)
 {
 	struct auth *a = conn_server(c)->auth;

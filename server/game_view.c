@@ -96,9 +96,14 @@ void game_tags_json(const struct store_game *info, json_t *j)
 		json_object_set_new(j, "round", json_string(info->round));
 }
 
-void game_bots_json(struct server *srv, int64_t white, int64_t black, json_t *j)
+void game_bots(struct server *srv, int64_t white, int64_t black, bool bot[2])
 {
-	bool bot[2] = { auth_user_is_bot(srv, white), auth_user_is_bot(srv, black) };
+	bot[WHITE] = auth_user_is_bot(srv, white);
+	bot[BLACK] = auth_user_is_bot(srv, black);
+}
+
+void game_bots_json(const bool bot[2], json_t *j)
+{
 	if (!bot[WHITE] && !bot[BLACK])
 		return;
 	json_t *bots = json_array();
@@ -182,7 +187,9 @@ json_t *game_view_json(struct conn *c, struct games *gs, const struct store_game
 	json_t *j = view_head(info, names, color, live, fl);
 	if (!j)
 		return NULL;
-	game_bots_json(gs->srv, info->white, info->black, j);
+	bool bot[2];
+	game_bots(gs->srv, info->white, info->black, bot);
+	game_bots_json(bot, j);
 	if (live && live->told[color] != NULL) {
 		game_told_page(c, j, live->told[color], from, SIZE_MAX);
 		/* The page's "total" and "next" count the words dropped. */
@@ -477,7 +484,9 @@ void games_conn_login(struct server *srv, struct conn *c)
 			json_t *v = view_head(&g->info,
 			                      (const char (*)[PROTO_NAME_MAX + 1])g->name, col, g, NULL);
 			if (v != NULL) {
-				game_bots_json(gs->srv, g->user[WHITE], g->user[BLACK], v);
+				bool bot[2];
+				game_bots(gs->srv, g->user[WHITE], g->user[BLACK], bot);
+				game_bots_json(bot, v);
 				state_queue(c, g, col, v);
 			}
 		}

@@ -968,12 +968,12 @@ static void offer_challenge(struct conn *c, json_t *id, struct offer *o, int64_t
 	o->target = target;
 	snprintf(o->target_name, sizeof o->target_name, "%.*s", PROTO_NAME_MAX, name);
 	/* A bot takes every challenge it is sent, charging this address
-	 * (games_per_hour): one past it is refused now, not left standing
-	 * for the bot's accept to be refused unseen (a review). */
-	int64_t wait = auth_user_is_bot(srv, target) ? auth_games_wait(c) : 0;
-	if (wait > 0) {
+	 * (games_per_hour; a bot's own challenge to a bot, nothing): one past
+	 * it is refused now, not left standing for the bot's accept to be
+	 * refused unseen (a review). */
+	if (auth_user_is_bot(srv, target) &&
+	    auth_games_refused(c, id, auth_user_is_bot(srv, conn_user(c)) ? NULL : conn_limit_host(c))) {
 		free(o);
-		dispatch_retry_after(c, id, wait, "too many games started from your address; try again later");
 		return;
 	}
 	if (lobby_full(c, id, o))

@@ -884,10 +884,10 @@ int store_peek_version(const char *path, int64_t *version, bool *wal, char *err,
 	}
 	sqlite3_close(db);
 	struct stat sb;
-	char walpath[4200];
-	if ((size_t)snprintf(walpath, sizeof walpath, "%s-wal", path) < sizeof walpath &&
-	    stat(walpath, &sb) == 0 && sb.st_size > 0)
-		*wal = true;
+	char *walpath = xmalloc(len + sizeof "-wal");
+	snprintf(walpath, len + sizeof "-wal", "%s-wal", path);
+	*wal = stat(walpath, &sb) == 0 && sb.st_size > 0;
+	free(walpath);
 	return rc;
 }
 
@@ -1155,18 +1155,6 @@ static struct store *open_peer(struct store *st, int flags, const char *pragma, 
 	return p;
 }
 
-/*
- * A second connection for the store writer thread (batch.c).  The file was
- * checked and migrated when st was opened, so only the per-connection
- * settings are applied.  SQLITE_BUSY between the two connections: WAL lets
- * st read while the writer writes; when both write, SQLite's lock decides
- * and the loser waits in its busy handler.  The writer may wait the whole
- * busy_timeout (it blocks no client); st now belongs to the event loop,
- * so its own writes (accounts, sessions, a game's creation) wait at most
- * STORE_LOOP_BUSY_MS and then fail with STORE_ERROR (`storage`) instead of
- * freezing every client.  The writer's transactions last a few ms, far
- * below that bound.
- */
 /* The loop's busy handler: SQLite's own sleeps 1 ms first, then longer,
  * while the writer's commit that holds the lock takes well under that;
  * every client waited the whole millisecond (a game's start, 43 a second
@@ -1186,6 +1174,18 @@ static int loop_busy(void *arg, int n)
 	return 1;
 }
 
+/*
+ * A second connection for the store writer thread (batch.c).  The file was
+ * checked and migrated when st was opened, so only the per-connection
+ * settings are applied.  SQLITE_BUSY between the two connections: WAL lets
+ * st read while the writer writes; when both write, SQLite's lock decides
+ * and the loser waits in its busy handler.  The writer may wait the whole
+ * busy_timeout (it blocks no client); st now belongs to the event loop,
+ * so its own writes (accounts, sessions, a game's creation) wait at most
+ * STORE_LOOP_BUSY_MS and then fail with STORE_ERROR (`storage`) instead of
+ * freezing every client.  The writer's transactions last a few ms, far
+ * below that bound.
+ */
 struct store *store_open_writer(struct store *st, char *err, size_t errlen)
 {
 	char sql[64];
