@@ -7,7 +7,7 @@ import { Board, fenPieces } from './board.js';
 import { RecordView } from './record.js';
 import { WatchView } from './watch.js';
 import { Hands } from './hands.js';
-import { announce, awayDeadline, awayText, ending, fmtClock, localStamp, said, side, speak, tagsText, timeText, who, words } from './words.js';
+import { announce, awayDeadline, awayText, botMark, ending, fmtClock, localStamp, said, side, speak, tagsText, timeText, who, words } from './words.js';
 
 // The rule sets where a player asks "any?" (common/ruleset.c: pawn_info
 // PAWN_INFO_ASK; test_rulesets checks this line against it).
@@ -104,17 +104,33 @@ function greeted(g) {
   }
 }
 
+// The seat watched when the page was left (watch.js keeps it), or null.
+function keptSeat() {
+  try {
+    const k = JSON.parse(sessionStorage.getItem('krieg.seat'));
+    return k && Number.isSafeInteger(k.game) && (k.seat === 'spectator' || k.seat === 'umpire') ? k : null;
+  } catch { return null; }
+}
+
 async function start() {
   const g = await net.open();
   greeted(g);
   await net.call('hello', { version: g.protocol });
   const token = sessionStorage.getItem('krieg.token');
   if (token) {
+    const seat = keptSeat();   // read before anything resets it
     const r = await net.call('resume', { token });
-    if (r.ok) { await refollow(); return signedIn(r); }
+    if (r.ok) {
+      await refollow();
+      signedIn(r);
+      // the seat watched before the reload taken again (a spectator's
+      // reload landed in the lobby: the browser probe); a refusal (the
+      // game over meanwhile) is said, and the page stays where it is
+      if (seat && !(await watch.open(seat.game, seat.seat)).ok) sessionStorage.removeItem('krieg.seat');
+      return;
+    }
     if (lostAgain(r)) return;
-    sessionStorage.removeItem('krieg.token');
-    sessionStorage.removeItem('krieg.follows');
+    ['krieg.token', 'krieg.follows', 'krieg.seat'].forEach((k) => sessionStorage.removeItem(k));
   }
   status('connected');
   show('login');
@@ -559,7 +575,7 @@ async function refreshLive() {
     b.classList.add('staff-only');
     return b;
   };
-  fill('live', r.games, (g) => [`Game ${g.game}: ${g.white} – ${g.black} (${g.rules}${g.rated ? ', rated' : ''}), `
+  fill('live', r.games, (g) => [`Game ${g.game}: ${g.white}${botMark(g, 'white')} – ${g.black}${botMark(g, 'black')} (${g.rules}${g.rated ? ', rated' : ''}), `
     + `move ${Math.floor(g.ply / 2) + 1}, ${g.to_move} to move${g.paused === true ? ' (paused by the umpire)' : g.adjourned === true ? ' (adjourned)' : ''}${watching(g)} `,
     ...(g.white !== state.user && g.black !== state.user
       ? [button('Watch', () => watch.open(g.game, 'spectator'), { watch: g.game }), chair(g)] : [])]);
@@ -640,9 +656,8 @@ function enterGame(g) {
   board.pieces = fenPieces(g.fen || 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', g.color);
   board.ghosts = new Map();
   $('announcements').replaceChildren();
-  const bot = (c) => ((g.bots || []).includes(c) ? ' (a bot)' : '');   // accounts flagged as bots
   // who watches it, as the view says when the game is opened (a reload, a reconnection tells it again)
-  $('game-title').textContent = `Game ${g.game}: ${g.white}${bot('white')} – ${g.black}${bot('black')} (${g.rules}${tagsText(g)}), you play ${g.color}${g.live !== false ? watching(g) : ''}`;
+  $('game-title').textContent = `Game ${g.game}: ${g.white}${botMark(g, 'white')} – ${g.black}${botMark(g, 'black')} (${g.rules}${tagsText(g)}), you play ${g.color}${g.live !== false ? watching(g) : ''}`;
   $('btn-any').hidden = !ASKS_ANY.has(g.rules);   // elsewhere the server says "no any?" (rules probe)
   $('btn-quiet').hidden = g.rules !== 'nost';
   // how to write what only this rule set has (a drop was never said: the
@@ -804,8 +819,7 @@ function onEvent(ev) {
   }
   if (ev.event === 'session_ended' || ev.event === 'account_disabled') {
     ended = true;
-    sessionStorage.removeItem('krieg.token');
-    sessionStorage.removeItem('krieg.follows');
+    ['krieg.token', 'krieg.follows', 'krieg.seat'].forEach((k) => sessionStorage.removeItem(k));
     const why = ev.event === 'account_disabled' ? 'this account is disabled' : ev.reason || 'no reason given';
     note('the server ended this session: ', said(why), ' — reload to sign in again');
     return;

@@ -6,7 +6,7 @@
 // adjudicate, abort, notes).  What arrives is what the server chose to
 // send this seat: the page adds nothing.
 import { Board, fenPieces } from './board.js';
-import { announce, awayDeadline, awayText, fmtClock, moveNumber, speak, tagsText } from './words.js';
+import { announce, awayDeadline, awayText, botMark, fmtClock, moveNumber, speak, tagsText } from './words.js';
 import { Hands } from './hands.js';
 import { savePgn } from './record.js';
 
@@ -49,6 +49,7 @@ export class WatchView {
   // The seat given up without a word to the server (the session is gone):
   // nothing of it kept, the umpire's true board least of all.
   clear() {
+    sessionStorage.removeItem('krieg.seat');
     this.reset();
     this.board.pieces = new Map();
     this.board.render();
@@ -99,7 +100,7 @@ export class WatchView {
     }
     this.rules = r.rules;
     $('watch-hands').hidden = r.rules !== 'crazykrieg';
-    $('watch-title').textContent = `Game ${game}: ${r.white} – ${r.black} (${r.rules}${tagsText(r)}), ${seat === 'umpire' ? "the umpire's chair" : 'watching'}`;
+    $('watch-title').textContent = `Game ${game}: ${r.white}${botMark(r, 'white')} – ${r.black}${botMark(r, 'black')} (${r.rules}${tagsText(r)}), ${seat === 'umpire' ? "the umpire's chair" : 'watching'}`;
     $('umpire-form').hidden = seat !== 'umpire';
     $('spec-form').hidden = seat === 'umpire';   // the umpire speaks by notes
     $('tries').hidden = seat !== 'umpire';
@@ -109,6 +110,9 @@ export class WatchView {
     (Array.isArray(r.events) ? r.events : []).forEach((ev) => this.event(ev, false));
     this.render();
     this.show('watch');
+    // kept for a reload of the page (app.js start: the seat taken again,
+    // as a player's game is resumed)
+    sessionStorage.setItem('krieg.seat', JSON.stringify({ game, seat }));
     held.forEach((ev) => { if (this.game === game) this.event(ev); });
     return r;
   }
@@ -205,6 +209,7 @@ export class WatchView {
   async leave(ask = true) {
     const g = this.game;
     if (ask && g !== null && this.toMove !== null) await this.net.call('unwatch', { game: g });
+    sessionStorage.removeItem('krieg.seat');
     this.reset();
     this.onLeave();
   }

@@ -154,6 +154,10 @@ export function timeText(t) {
   return `${Math.floor(ms / 60000)}:${sec < 10000 ? '0' : ''}${secondsText(sec)}+${inc}`;
 }
 
+// " (a bot)" after a colour's player when a bot account plays it (a game's
+// `bots`: its view, a seat's reply, the live list), else "".
+export const botMark = (g, color) => (Array.isArray(g.bots) && g.bots.includes(color) ? ' (a bot)' : '');
+
 // A director's pairing's tournament and round, as a title says them:
 // ", Club Open, round 3" ("" for any other game; strings only).
 export function tagsText(g) {

@@ -276,7 +276,10 @@ void board_own_view(const struct board *b, int color, struct board *out)
  * Crazyhouse: a captured man changes sides, so what one side holds is
  * what either may come to hold.  Dead only with nothing in either reserve
  * and at most one knight or bishop on the whole board: a lone minor piece
- * cannot mate, whoever ends up with it.
+ * cannot mate, whoever ends up with it.  Unless it was a pawn: taken, a
+ * promoted man goes to the reserve as the pawn it was, which can promote
+ * again and mate (rules probe: K+N~ v K was drawn at once; ks-game's
+ * python-chess board is never dead with a promoted man).
  */
 static bool crazy_dead(const struct board *b)
 {
@@ -287,7 +290,7 @@ static bool crazy_dead(const struct board *b)
 		heavy |= b->pieces[c][PAWN] | b->pieces[c][ROOK] | b->pieces[c][QUEEN];
 		minor |= b->pieces[c][KNIGHT] | b->pieces[c][BISHOP];
 	}
-	return heavy == 0 && !bb_several(minor);
+	return heavy == 0 && !bb_several(minor) && (minor & b->promoted) == 0;
 }
 
 /*

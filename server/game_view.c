@@ -113,6 +113,13 @@ void game_bots_json(const bool bot[2], json_t *j)
 	json_object_set_new(j, "bots", bots);
 }
 
+void game_bots_add(struct server *srv, int64_t white, int64_t black, json_t *j)
+{
+	bool bot[2];
+	game_bots(srv, white, black, bot);
+	game_bots_json(bot, j);
+}
+
 /* A player's view of a game but its events: who, how, and where it
  * stands (live) or how it ended.  NULL for rules the server does not know. */
 static json_t *view_head(const struct store_game *info,
@@ -187,9 +194,7 @@ json_t *game_view_json(struct conn *c, struct games *gs, const struct store_game
 	json_t *j = view_head(info, names, color, live, fl);
 	if (!j)
 		return NULL;
-	bool bot[2];
-	game_bots(gs->srv, info->white, info->black, bot);
-	game_bots_json(bot, j);
+	game_bots_add(gs->srv, info->white, info->black, j);
 	if (live && live->told[color] != NULL) {
 		game_told_page(c, j, live->told[color], from, SIZE_MAX);
 		/* The page's "total" and "next" count the words dropped. */
@@ -484,9 +489,7 @@ void games_conn_login(struct server *srv, struct conn *c)
 			json_t *v = view_head(&g->info,
 			                      (const char (*)[PROTO_NAME_MAX + 1])g->name, col, g, NULL);
 			if (v != NULL) {
-				bool bot[2];
-				game_bots(gs->srv, g->user[WHITE], g->user[BLACK], bot);
-				game_bots_json(bot, v);
+				game_bots_add(gs->srv, g->user[WHITE], g->user[BLACK], v);
 				state_queue(c, g, col, v);
 			}
 		}

@@ -633,6 +633,7 @@ static json_t *seat_view(struct conn *c, struct game *g, bool umpire, size_t fro
 	if (t)
 		json_object_set_new(j, "time", t);
 	game_tags_json(&g->info, j);
+	game_bots_add(g->gs->srv, g->user[WHITE], g->user[BLACK], j);
 	json_t *clk = delayed ? NULL : game_clock_json(g, mstime_mono());
 	if (clk)
 		json_object_set_new(j, "clock", clk);
@@ -769,6 +770,7 @@ static json_t *live_item(size_t i, void *arg)
 	if (t)
 		json_object_set_new(j, "time", t);
 	game_tags_json(&g->info, j);
+	game_bots_add(g->gs->srv, g->user[WHITE], g->user[BLACK], j);
 	json_t *clk = delayed ? NULL : game_clock_json(g, now);
 	if (clk)
 		json_object_set_new(j, "clock", clk);

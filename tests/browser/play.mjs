@@ -659,6 +659,25 @@ try {
   await until(a, (g) => window.krieg.state.game !== g && window.krieg.state.game !== null, g5, "robo's game shown");
   const g6 = await a.evaluate(() => window.krieg.state.game);
   await typeMove(a, 'e4');                             // in g6
+  // a spectator is told of the bot too: the live list and the seat's title
+  // (only a player's view said it); and a reload keeps the seat watched
+  // (it landed in the lobby: the browser probe)
+  if (await c.isVisible('#btn-unwatch')) await c.click('#btn-unwatch');
+  await c.click('#btn-live');
+  await until(c, (g) => [...document.querySelectorAll('#live li')].some((li) => li.textContent.startsWith(`Game ${g}: `)
+    && / – robo \(a bot\) \(icc\)/.test(li.textContent)), g6, 'the bot marked in the live list');
+  await c.click(`#live button[data-watch="${g6}"]`, { timeout: 10000 });
+  await until(c, (g) => window.krieg.watch.game === g, g6, 'the bot\'s game watched');
+  check(/ – robo \(a bot\) \(icc\), watching$/.test(await c.textContent('#watch-title')),
+    `the bot not marked in the seat's title: ${await c.textContent('#watch-title')}`);
+  await c.reload();
+  await until(c, (g) => window.krieg.watch.game === g && !document.getElementById('watch').hidden
+    && /robo \(a bot\)/.test(document.getElementById('watch-title').textContent), g6, 'the seat taken again after a reload');
+  await c.click('#btn-unwatch');
+  await c.reload();
+  await until(c, () => !document.getElementById('lobby').hidden && /^signed in as /.test(document.getElementById('status').textContent),
+    null, 'a reload after the seat was left: the lobby');
+  check(await c.evaluate(() => window.krieg.watch.game) === null, 'a seat left was taken again at a reload');
   await a.click('#btn-lobby');
   await a.click('#btn-history');
   await a.click(`#history button[data-play="${g5}"]`, { timeout: 10000 });

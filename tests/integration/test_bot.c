@@ -368,6 +368,14 @@ START_TEST(test_bot_accounts)
 	ck_assert_int_eq(json_array_size(json_object_get(st, "bots")), 1);
 	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(st, "bots"), 0)), "white");
 	kc_close(alice2);
+	/* and a spectator's seat and the live list (a spectator was not told) */
+	json_t *w = kc_ok(bob, kc_req(bob, "watch", "{s:I}", "game", g1));
+	ck_assert_int_eq(json_array_size(json_object_get(w, "bots")), 1);
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(w, "bots"), 0)), "white");
+	kc_ok(bob, kc_req(bob, "unwatch", "{s:I}", "game", g1));
+	json_t *live = json_array_get(json_object_get(kc_ok(bob, kc_req(bob, "live", "{}")), "games"), 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(live, "game")), g1);
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(live, "bots"), 0)), "white");
 
 	/* a challenge from a bot says so too */
 	kc_ok(bob, kc_req(bob, "challenge", "{s:s}", "user", "alice"));
@@ -387,6 +395,10 @@ START_TEST(test_bot_accounts)
 	gs = rated_game(robo, alice, false);
 	ck_assert(json_is_true(json_object_get(gs, "rated")));
 	ck_assert_ptr_null(json_object_get(gs, "bots"));
+	live = json_array_get(json_object_get(kc_ok(bob, kc_req(bob, "live", "{}")), "games"), 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(live, "game")),
+	                 json_integer_value(json_object_get(gs, "game")));
+	ck_assert_ptr_null(json_object_get(live, "bots"));
 	kc_close(robo);
 	kc_close(alice);
 	kc_close(bob);

@@ -1086,6 +1086,20 @@ START_TEST(test_crazykrieg)
 	ck_assert(referee_over(r));
 	ck_assert_int_eq(find(&ev, EV_GAME_OVER, AUD_PUBLIC)->reason, REASON_INSUFFICIENT);
 	done(r, &ev);
+	/* A lone promoted minor is no dead draw: taken, it is a pawn in the
+	 * captor's reserve (rules probe: drawn at once, at the promotion and
+	 * from a FEN); the same minor unpromoted is. */
+	r = mk("crazykrieg", "4k3/8/8/8/8/8/8/1N~2K3[] w - - 0 1", &ev);
+	ck_assert(!referee_over(r));
+	done(r, &ev);
+	r = mk("crazykrieg", "8/1P2k3/8/8/8/8/8/4K3[] w - - 0 1", &ev);
+	play(r, "b8=N", &ev);
+	ck_assert(!referee_over(r));
+	ck_assert(board_can_mate(referee_board(r), BLACK));
+	done(r, &ev);
+	r = mk("crazykrieg", "4k3/8/8/8/8/8/8/1N2K3[] w - - 0 1", &ev);
+	ck_assert(referee_over(r));
+	done(r, &ev);
 
 	/* "No": pawn captures are then nonsense (ks-game removes them from the possible set). */
 	r = mk("crazykrieg", "4k3/8/8/4p3/4P3/8/8/4K3 w - - 0 1", &ev);
