@@ -411,13 +411,6 @@ static void cmd_passwd(struct conn *c, json_t *id, json_t *req)
 	} else {
 		snprintf(name, sizeof name, "%s", conn_user_name(c));
 	}
-	if (auth_check_password(name, neu, nlen) != PE_NONE ||
-	    (olen == nlen && memcmp(old, neu, nlen) == 0)) {
-		dispatch_error(c, id, PE_WEAK_PASSWORD,
-		               "passwords are %d to %d bytes, not the user name and not the old one",
-		               PROTO_PASSWORD_MIN, PROTO_PASSWORD_MAX);
-		return;
-	}
 	int rc = store_user_find(a->srv->store, name, &u);
 	if (rc == STORE_ERROR) {
 		auth_reply_storage(a, c, id, "passwd");
@@ -427,6 +420,16 @@ static void cmd_passwd(struct conn *c, json_t *id, json_t *req)
 	    strlen(u.pwhash) >= sizeof j->hash) {
 		OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "a guest has no password to change");
+		return;
+	}
+	/* After the guest's refusal (the protocol probe: a guest's short
+	 * password was answered weak_password, as if it had one to change). */
+	if (auth_check_password(name, neu, nlen) != PE_NONE ||
+	    (olen == nlen && memcmp(old, neu, nlen) == 0)) {
+		OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
+		dispatch_error(c, id, PE_WEAK_PASSWORD,
+		               "passwords are %d to %d bytes, not the user name and not the old one",
+		               PROTO_PASSWORD_MIN, PROTO_PASSWORD_MAX);
 		return;
 	}
 	if (u.disabled) {

@@ -848,12 +848,15 @@ static void umpire_act(struct conn *c, json_t *id, json_t *req, int kind, int co
 		               ACTION_REASON_MAX);
 		return;
 	}
+	/* Logged, and an admin's ending audited, once the game took it (a
+	 * refusal is not an action: the director probe read a refused second
+	 * pause in the log as a pause; a commit that then fails, rare, leaves
+	 * the row and the line). */
+	if (game_act(g, a.kind, a.color, a.text, c, id, NULL) != 0)
+		return;
 	log_info("game=%" PRId64 " user=%" PRId64 " umpire %s", g->id, conn_user(c),
 	         action_kind_name(kind));
-	/* An admin's ending is audited once the game took it (a refusal is
-	 * not an action; a commit that then fails, rare, leaves the row). */
-	if (game_act(g, a.kind, a.color, a.text, c, id, NULL) == 0 &&
-	    (kind == ACTION_ADJUDGE || kind == ACTION_UABORT))
+	if (kind == ACTION_ADJUDGE || kind == ACTION_UABORT)
 		admin_audit_game(c, g->id, action_kind_name(kind), a.text);
 }
 
@@ -911,13 +914,46 @@ static void cmd_note(struct conn *c, json_t *id, json_t *req)
 	umpire_act(c, id, req, ACTION_NOTE, -1, &u, cmd_note);
 }
 
+/* tournament_note's answer, sent once the notes are committed: the games
+ * told, and each note's seq (one batch holds them all: committed together
+ * or undone together, when the game's seq is back below its note's). */
+struct note_answer {
+	struct server *srv;
+	uint64_t conn;
+	json_t *id;
+	json_t *told;
+	int *seq;
+};
+
+static void note_answered(void *arg)
+{
+	struct note_answer *k = arg;
+	struct conn *c = conn_find(k->srv, k->conn);
+	bool undone = false;
+	size_t i;
+	json_t *v;
+	json_array_foreach(k->told, i, v) {
+		const struct game *g = game_find(k->srv->games, json_integer_value(v));
+		undone |= g != NULL && g->seq < k->seq[i];   /* NULL: it ended since, the note kept */
+	}
+	if (c != NULL && undone)
+		dispatch_error(c, k->id, PE_STORAGE, "the notes could not be saved; nothing was changed");
+	else if (c != NULL)
+		dispatch_ok(c, k->id, json_pack("{s:O}", "games", k->told));
+	json_decref(k->id);
+	json_decref(k->told);
+	free(k->seq);
+	free(k);
+}
+
 /*
  * tournament_note {tournament, text, round?}: a public note in every live
  * game of a director's tournament (of that round, when named), as `note`
  * would put it in each: a director spoke to one board at a time, taking
  * each chair (TD probe).  The umpire's role is enough (CMD_UMPIRE); no
  * chair is needed, as nothing of the games comes back: the answer lists
- * the games told.  Each game's note is its own action, in its record.
+ * the games told, after their notes (a chair held hears them).  Each
+ * game's note is its own action, in its record.
  */
 static void cmd_tournament_note(struct conn *c, json_t *id, json_t *req)
 {
@@ -941,19 +977,31 @@ static void cmd_tournament_note(struct conn *c, json_t *id, json_t *req)
 	}
 	/* The name as pair keeps it, matched as the tournament's table
 	 * matches it: in any case of ASCII. */
+	struct note_answer *k = xcalloc(1, sizeof *k);
+	size_t cap = 0;
 	json_t *told = json_array();
 	for (struct game *g = srv->games->live; g; g = g->next)
 		if (!g->dead && strcasecmp(g->info.tournament, name) == 0 &&
 		    (round == NULL || strcmp(g->info.round, round) == 0) &&
-		    game_act(g, a.kind, a.color, a.text, NULL, NULL, NULL) == 0)
+		    game_act(g, a.kind, a.color, a.text, NULL, NULL, NULL) == 0) {
+			k->seq = xgrow(k->seq, &cap, json_array_size(told) + 1, sizeof *k->seq, 16);
+			k->seq[json_array_size(told)] = g->seq;
 			json_array_append_new(told, json_integer(g->id));
+		}
 	if (json_array_size(told) == 0) {
+		free(k->seq);
+		free(k);
 		json_decref(told);
 		dispatch_error(c, id, PE_NO_SUCH_GAME, "no live game of that tournament%s", round ? " and round" : "");
 		return;
 	}
 	log_info("user=%" PRId64 " umpire tournament_note games=%zu", conn_user(c), json_array_size(told));
-	dispatch_ok(c, id, json_pack("{s:o}", "games", told));
+	/* Answered after the notes' commit, as an action's requester is: a
+	 * director holding a chair of one of the games hears its note first
+	 * (protocol probe: the ok came before the umpire_note); `storage`
+	 * if their commit failed (undone, as a refused request). */
+	*k = (struct note_answer){ srv, conn_id(c), json_incref(id), told, k->seq };
+	games_after_commits(srv, note_answered, k);
 }
 
 static const struct field f_reason[] = {

@@ -345,14 +345,14 @@ void client_render(const struct client *c, const struct cgame *g, char *buf, siz
 		buf[--n] = '\0';
 }
 
-void client_show_true_board(struct client *c, const struct board *b, int bottom)
+void client_show_true_board(struct client *c, const struct board *b, int bottom, bool live)
 {
 	struct render_opts ro = c->ropts;
 	ro.bottom = bottom;
 	ro.audience = AUD_UMPIRE;
 	char board[RENDER_BOARD_MAX];
 	render_board(b, NULL, &ro, board, sizeof board);
-	client_out(c, "The true board at the end:\n%s", board);
+	client_out(c, "The true board %s:\n%s", live ? "now" : "at the end", board);
 }
 
 void client_show_board(struct client *c, const struct cgame *g)
@@ -518,7 +518,7 @@ static void flush_game(struct client *c, struct cgame *g)
 			words_pieces(&g->final, BLACK, b, sizeof b);
 			client_out(c, "#%ld: the true position at the end: %s. %s.", g->id, w, b);
 		} else {
-			client_show_true_board(c, &g->final, g->color);
+			client_show_true_board(c, &g->final, g->color, false);
 		}
 	}
 	if (g->rematch_notice) {   /* under the final board, not above it */
@@ -1353,7 +1353,9 @@ static void following(struct client *c, const json_t *msg)
 	client_out(c, "%s began game %ld: %s (White) vs %s (Black), %s, %s%s", who, game, w, b, rules,
 	           json_is_true(json_object_get(msg, "rated")) ? "rated" : "unrated",
 	           playing ? "; you are playing, so it is not watched here (\"watch\" it later)." : ".");
-	if (!playing && game > 0) {
+	/* Watched once: both of its players may be followed (director probe:
+	 * the catch-up was shown twice). */
+	if (!playing && game > 0 && client_seat(c, game) == NULL && !pending_has(c, CMD_WATCH, game)) {
 		char line[40];
 		snprintf(line, sizeof line, "watch %ld", game);
 		client_command(c, line);

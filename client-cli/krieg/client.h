@@ -202,6 +202,7 @@ struct client {
 	 * its umpire_move events, shown at the end (record GAME umpire) */
 	struct board replay;
 	bool replay_ok;
+	bool replay_live;                   /* the record replayed is a live game's: its board is "now" */
 	bool view_asked;                    /* a `game` or `switch` answer is being read: its board
 	                                       is drawn with --plain too (asked for) */
 	int record_ply;                     /* the last ply a record's events named: a draw offer,
@@ -327,8 +328,9 @@ void client_out_asked(struct client *c, const char *fmt, ...);
 __attribute__((format(printf, 2, 3)))
 int client_error(struct client *c, const char *fmt, ...);
 void client_show_board(struct client *c, const struct cgame *g);
-/* Both sides' men at a game's end (game_over's fen, an umpire's record), `bottom` nearest. */
-void client_show_true_board(struct client *c, const struct board *b, int bottom);
+/* Both sides' men at a game's end (game_over's fen, an umpire's record), `bottom` nearest;
+ * `live`: a live game's umpire's record, whose board is the position now. */
+void client_show_true_board(struct client *c, const struct board *b, int bottom, bool live);
 /* Send a request built by the caller (borrowed), awaiting p->cmd's answer. */
 void client_send_request(struct client *c, json_t *req, const struct pending *p);
 /* Send {id, type, from[, game][, view]} (a page of a paged reply; game < 0: a list of no game), awaiting cmd's answer. */

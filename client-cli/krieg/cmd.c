@@ -2221,6 +2221,7 @@ static void done_record(struct client *c, const json_t *msg, const struct pendin
 		           !strcmp(view, "umpire") ? "umpire" : !strcmp(view, "white") ? "White" : "Black");
 		const char *fen = json_string_value(json_object_get(msg, "fen"));
 		c->replay_ok = !strcmp(view, "umpire") && fen && fen_parse(fen, &c->replay, NULL, 0) == 0;
+		c->replay_live = json_is_true(json_object_get(msg, "live"));   /* a director's record of a round in play */
 		c->record_ply = 0;
 	}
 	const struct ruleset *rs = ruleset_find(str(msg, "rules"));
@@ -2267,8 +2268,8 @@ static void done_record(struct client *c, const json_t *msg, const struct pendin
 	}
 	long long total = (long long)json_integer_value(json_object_get(msg, "total"));
 	client_out(c, "(%lld announcement%s)", total, total == 1 ? "" : "s");
-	if (c->replay_ok && !c->batch)   /* what really happened: the umpire's board at the end */
-		client_show_true_board(c, &c->replay, WHITE);
+	if (c->replay_ok && !c->batch)   /* what really happened: the umpire's board at the end, or now */
+		client_show_true_board(c, &c->replay, WHITE, c->replay_live);
 }
 
 static void refused_pgn(struct client *c, const struct pending *p)

@@ -376,11 +376,14 @@ static int reconnect(struct ui *u, const char *why)
 	net_free(u->net);
 	u->net = NULL;
 	int dropped = client_disconnected(&u->cl);
-	snprintf(msg, sizeof msg, "Connection to %s lost (%s); your games go on. Reconnecting\u2026 (Ctrl-C gives up)",
-	         u->hostport, why);
-	if (!u->cl.ropts.unicode)
-		snprintf(msg, sizeof msg, "Connection to %s lost (%s); your games go on. Reconnecting... (Ctrl-C gives up)",
-		         u->hostport, why);
+	/* "your games go on" only to a player of one (director probe: said to
+	 * a director who played none) */
+	bool playing = false;
+	for (int i = 0; i < u->cl.ngames; i++)
+		playing |= u->cl.games[i].used && u->cl.games[i].live;
+	snprintf(msg, sizeof msg, "Connection to %s lost (%s)%s. Reconnecting%s (Ctrl-C gives up)",
+	         u->hostport, why, playing ? "; your games go on" : "",
+	         u->cl.ropts.unicode ? "\u2026" : "...");
 	ui_print(u, msg);
 	if (dropped > 0) {
 		snprintf(msg, sizeof msg, "(%d request%s got no answer; the games' state after reconnecting shows what happened)",

@@ -170,6 +170,11 @@ START_TEST(guests)
 	struct kc *c = kc_hello(d);
 	kc_error(c, kc_req(c, "login", "{s:s, s:s}", "user", na, "password", "anything at all"),
 	         "auth_failed");
+	/* Nor a password to change, whatever the new one (protocol probe: a
+	 * short one was answered weak_password). */
+	kc_error(a, kc_req(a, "passwd", "{s:s, s:s}", "old", "a", "new", "b"), "illegal_action");
+	kc_error(a, kc_req(a, "passwd", "{s:s, s:s}", "old", "anything at all", "new", "a long new password"),
+	         "illegal_action");
 	/* But its session resumes like anyone's. */
 	json_t *r = kc_ok(c, kc_req(c, "resume", "{s:s}", "token", str(ra, "token")));
 	ck_assert_str_eq(str(r, "user"), na);

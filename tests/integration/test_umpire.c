@@ -150,6 +150,9 @@ START_TEST(pause_addtime_crash)
 	         "illegal_action");
 	kc_error(ump.c, kc_req(ump.c, "clock_pause", "{s:I, s:s}", "game", (json_int_t)game, "reason",
 	                       "again"), "illegal_action");
+	/* The refused pause is not logged as one (director probe: the journal
+	 * read as two pauses). */
+	ck_assert_int_eq(kd_log_count(d, " umpire pause"), 1);
 	/* Time added to White while paused: White's reading grows by exactly
 	 * that, Black's (the side to move) does not move at all. */
 	kc_ok(ump.c, kc_req(ump.c, "add_time", "{s:I, s:s, s:i, s:s}", "game", (json_int_t)game,
@@ -1399,10 +1402,17 @@ START_TEST(pairing)
 	ck_assert(json_real_value(json_object_get(json_array_get(json_object_get(tt, "players"), 0), "points")) == 1.5);
 	/* A director speaks to every live board of the tournament at once (he
 	 * took each chair in turn: TD probe), or of one round; a player may
-	 * not; a tournament or round with no live game is said. */
+	 * not; a tournament or round with no live game is said.  The chair he
+	 * holds hears the note before the answer, as an action's events come
+	 * (protocol probe: the answer came first). */
+	kc_ok(adm.c, kc_req(adm.c, "umpire", "{s:I}", "game", g3));
 	json_t *tn = kc_ok(adm.c, kc_req(adm.c, "tournament_note", "{s:s, s:s}", "tournament", "club \"open\" 2026",
 	                                 "text", "round 3 ends at ten"));
 	ck_assert_uint_eq(json_array_size(json_object_get(tn, "games")), 1);
+	char told[64];
+	snprintf(told, sizeof told, "\"ok\":true,\"games\":[%lld]}", (long long)g3);
+	long noted = kc_first_line(adm.c, "round 3 ends at ten"), answered = kc_first_line(adm.c, told);
+	ck_assert_msg(noted >= 0 && noted < answered, "the note at line %ld, the answer at %ld", noted, answered);
 	ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(tn, "games"), 0)), g3);
 	for (int k = 0; k < 2; k++) {
 		json_t *n = kc_event(k ? bob.c : ann.c, "umpire_note");

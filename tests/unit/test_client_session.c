@@ -1092,6 +1092,19 @@ START_TEST(following_in_words)
 	ck_assert_str_eq(json_string_value(json_object_get(j, "type")), "watch");
 	ck_assert_int_eq(json_integer_value(json_object_get(j, "game")), 15);
 	json_decref(j);
+	/* both players followed: the second said, the game watched once
+	 * (director probe: its catch-up was shown twice), while the seat is
+	 * asked for and once it is held */
+	client_receive(&c, "{\"event\":\"following\",\"user\":\"bob\",\"game\":15,\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"rules\":\"icc\",\"rated\":false}");
+	ck_assert_ptr_nonnull(strstr(s.printed, "bob began game 15: alice (White) vs bob (Black), icc, unrated."));
+	ck_assert_int_eq(s.nsent, sent + 1);
+	sink_reply_ok(&c, &s, "\"game\":15,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\",\"rated\":false,"
+	                      "\"seat\":\"spectator\",\"ply\":0,\"to_move\":\"white\",\"events\":[],\"total\":0");
+	ck_assert_ptr_nonnull(client_seat(&c, 15));
+	client_receive(&c, "{\"event\":\"following\",\"user\":\"bob\",\"game\":15,\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"rules\":\"icc\",\"rated\":false}");
+	ck_assert_int_eq(s.nsent, sent + 1);
 	/* playing a game of one's own: said, not watched */
 	sink_game_start(&c, 4, "white", false);
 	sent = s.nsent;
@@ -1418,6 +1431,21 @@ START_TEST(record_shows_the_true_board)
 			              "%s\nwanted:\n%s", s.printed, want);
 		client_free(&c);
 	}
+	/* a live game's (a director's record of a round in play): the board
+	 * now, not "at the end" (director probe) */
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	login_as(&c, &s, "carol");
+	ck_assert_int_eq(client_command(&c, "record 9 umpire"), 0);
+	sink_reply_ok(&c, &s,
+	              "\"game\":9,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\",\"live\":true,"
+	              "\"fen\":\"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\","
+	              "\"view\":\"umpire\",\"total\":1,\"events\":["
+	              "{\"event\":\"umpire_move\",\"by\":\"white\",\"ply\":1,\"audience\":[\"umpire\"],\"move\":\"e2e4\",\"san\":\"e4\",\"game\":9}]");
+	ck_assert_msg(strstr(s.printed, ", live; as the umpire heard it:") && strstr(s.printed, "The true board now:") &&
+	              !strstr(s.printed, "at the end"), "%s", s.printed);
+	client_free(&c);
 }
 END_TEST
 
