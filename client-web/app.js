@@ -587,7 +587,7 @@ $('btn-live').addEventListener('click', refreshLive);
 function gameRow(g) {
   const mine = g.white === state.user ? 'white' : g.black === state.user ? 'black' : null;
   const views = g.live ? [mine] : ['white', 'black', 'umpire'];
-  return [`Game ${g.game}: ${g.white} – ${g.black} (${g.rules}) ${g.live ? 'in progress' : ending(g.result, g.reason)} `,
+  return [`Game ${g.game}: ${g.white}${botMark(g, 'white')} – ${g.black}${botMark(g, 'black')} (${g.rules}) ${g.live ? 'in progress' : ending(g.result, g.reason)} `,
     // A live game of one's own is played from here: the page shows one game
     // at a time, and a login's game_state of each leaves the last one shown.
     ...(!mine ? [] : g.live ? [button('Play', () => openGame(g.game), { play: g.game })]

@@ -92,6 +92,15 @@ static json_t *summary_json(struct store *st, const struct store_game *g)
 	                      "rated", g->rated != 0, "created", (json_int_t)g->created_unix,
 	                      "live", !game_finished(g) && !flagged);
 	game_tags_json(g, j);
+	/* the accounts flagged as bots, as a live game's view says them (the
+	 * browser probe: not in Your games); read from st, the caller's
+	 * connection (the reader thread's, for a long record's) */
+	bool bot[2];
+	for (int col = WHITE; col <= BLACK; col++) {
+		int b = 0;
+		bot[col] = store_user_bot(st, col == WHITE ? g->white : g->black, &b) == STORE_OK && b;
+	}
+	game_bots_json(bot, j);
 	if (flagged) {
 		json_object_set_new(j, "flagged", json_true());
 		json_object_set_new(j, "flag_reason", json_string(RECOVER_FLAGGED_SAY));   /* why: logged */

@@ -868,14 +868,8 @@ static struct cgame *game_begin(struct client *c, const json_t *msg, bool state,
 
 	/* game_start's "bots": the colours played by accounts flagged as bots */
 	bool *bot = g->bot;
-	bot[WHITE] = bot[BLACK] = false;
-	size_t bi;
-	json_t *bx;
-	json_array_foreach(json_object_get(msg, "bots"), bi, bx) {
-		int bc = color_parse(json_string_value(bx));
-		if (bc >= 0)
-			bot[bc] = true;
-	}
+	bot[WHITE] = words_bot(msg, WHITE);
+	bot[BLACK] = words_bot(msg, BLACK);
 	/* the people watching it now (a live game's view says) */
 	char watching[40];
 	words_watching(g->live ? json_object_get(msg, "spectators") : NULL, "; ", watching, sizeof watching);

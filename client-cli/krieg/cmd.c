@@ -1842,9 +1842,9 @@ static void done_live(struct client *c, const json_t *res, const struct pending 
 		const char *stands = json_is_true(json_object_get(x, "paused"))      ? " (paused by the umpire)"
 		                     : json_is_true(json_object_get(x, "adjourned")) ? " (adjourned)"
 		                                                                      : "";
-		client_out(c, "  game %lld: %s (White) vs %s (Black), %s, %s, %s%s, move %lld, %s to move%s%s%s",
+		client_out(c, "  game %lld: %s (White%s) vs %s (Black%s), %s, %s, %s%s, move %lld, %s to move%s%s%s",
 		           (long long)json_integer_value(json_object_get(x, "game")), str(x, "white"),
-		           str(x, "black"), str(x, "rules"), tc,
+		           words_bot_mark(x, WHITE), str(x, "black"), words_bot_mark(x, BLACK), str(x, "rules"), tc,
 		           json_is_true(json_object_get(x, "rated")) ? "rated" : "unrated", paired,
 		           (long long)(ply / 2 + 1), str(x, "to_move"), stands, clk, watching);
 	}
@@ -2074,9 +2074,9 @@ static void done_history(struct client *c, const json_t *res, const struct pendi
 		/* TD probe: rated and a director's tournament and round went unsaid */
 		char paired[PROTO_TOURNAMENT_MAX + PROTO_ROUND_MAX + 16];
 		words_pairing(x, ", ", paired, sizeof paired);
-		client_out(c, "  game %lld: %s (White) vs %s (Black), %s%s%s%s%s, %s%s",
+		client_out(c, "  game %lld: %s (White%s) vs %s (Black%s), %s%s%s%s%s, %s%s",
 		           (long long)json_integer_value(json_object_get(x, "game")), str(x, "white"),
-		           str(x, "black"), str(x, "rules"), json_is_true(json_object_get(x, "rated")) ? ", rated" : "",
+		           words_bot_mark(x, WHITE), str(x, "black"), words_bot_mark(x, BLACK), str(x, "rules"), json_is_true(json_object_get(x, "rated")) ? ", rated" : "",
 		           paired, when[0] ? ", " : "", when,
 		           result ? "finished " : "live", result ? ending : "");
 	}

@@ -11,6 +11,7 @@
 #include "fen.h"
 #include "notation.h"
 #include "scrub.h"
+#include "words.h"
 
 static int color_parse(const char *s)
 {
@@ -225,6 +226,8 @@ void seat_begin(struct seat *s, const json_t *reply, bool umpire, long now)
 	snprintf(s->name[WHITE], sizeof s->name[WHITE], "%s", wn ? wn : "?");
 	snprintf(s->name[BLACK], sizeof s->name[BLACK], "%s", bn ? bn : "?");
 	s->rated = json_is_true(json_object_get(reply, "rated"));
+	s->bot[WHITE] = words_bot(reply, WHITE);
+	s->bot[BLACK] = words_bot(reply, BLACK);
 	s->draw_offer_from = -1;
 	s->clock_ms[WHITE] = s->clock_ms[BLACK] = -1;
 	/* the side to move at ply 0, from the reply's present: events before it carry their ply */
@@ -326,8 +329,9 @@ void seat_render(const struct seat *s, const struct render_opts *ro, long now, c
 	const char *held = s->over ? (s->umpire ? "; you held the umpire's chair; the game is over"
 	                                        : "; you watched it; the game is over")
 	                 : s->umpire ? "; you hold the umpire's chair" : "; you are watching";
-	put(&o, "Game %ld: %s (White) vs %s (Black), %s, %s%s\n", s->id, s->name[WHITE], s->name[BLACK],
-	    s->rs->name, s->rated ? "rated" : "unrated", held);
+	put(&o, "Game %ld: %s (White%s) vs %s (Black%s), %s, %s%s\n", s->id, s->name[WHITE],
+	    s->bot[WHITE] ? ", a bot" : "", s->name[BLACK], s->bot[BLACK] ? ", a bot" : "", s->rs->name,
+	    s->rated ? "rated" : "unrated", held);
 	if (s->umpire && s->has_board) {
 		struct render_opts r = *ro;
 		r.bottom = WHITE;

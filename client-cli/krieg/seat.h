@@ -39,6 +39,7 @@ struct seat {
 	const struct ruleset *rs;
 	char name[2][PROTO_NAME_MAX + 1];   /* white, black */
 	bool rated;
+	bool bot[2];                        /* the colours bot accounts play (the reply's "bots") */
 	bool loading;                       /* catch-up pages still coming */
 	json_t *held;                       /* live events that came meanwhile (seat_event): the
 	                                     * later pages end where the first began (PROTOCOL.md,

@@ -744,6 +744,23 @@ void words_watching(const json_t *spectators, const char *lead, char *buf, size_
 		say(buf, len, "%s", "");
 }
 
+bool words_bot(const json_t *game, int color)
+{
+	size_t i;
+	json_t *x;
+	json_array_foreach(json_object_get(game, "bots"), i, x) {
+		const char *s = json_string_value(x);
+		if (s && !strcmp(s, color == WHITE ? "white" : "black"))
+			return true;
+	}
+	return false;
+}
+
+const char *words_bot_mark(const json_t *game, int color)
+{
+	return words_bot(game, color) ? ", a bot" : "";
+}
+
 void words_pairing(const json_t *o, const char *lead, char *buf, size_t len)
 {
 	/* both names come from the director, through the server: cleaned */

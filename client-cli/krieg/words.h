@@ -184,6 +184,12 @@ void words_rating(const json_t *rating, char *buf, size_t len);
  * "" when none (or no count). */
 void words_watching(const json_t *spectators, const char *lead, char *buf, size_t len);
 
+/* Does a game's summary or view (its "bots": game_start, a view, a seat's
+ * reply, `live`, `history`) say a bot account plays `color` (WHITE/BLACK)? */
+bool words_bot(const json_t *game, int color);
+/* ", a bot" when it does, else "": after the side, "robo (Black, a bot)". */
+const char *words_bot_mark(const json_t *game, int color);
+
 /* A director's pairing named by a summary (`games`, `live`, `history`
  * entries: "tournament", "round"), after `lead`: ", Club Open round 3",
  * ", round 2.1"; "" when it names neither. */

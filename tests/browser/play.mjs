@@ -659,6 +659,13 @@ try {
   await until(a, (g) => window.krieg.state.game !== g && window.krieg.state.game !== null, g5, "robo's game shown");
   const g6 = await a.evaluate(() => window.krieg.state.game);
   await typeMove(a, 'e4');                             // in g6
+  // one's games mark the bot too
+  await a.click('#btn-lobby');
+  await a.click('#btn-history');
+  await until(a, (g) => [...document.querySelectorAll('#history li')].some((li) => li.textContent.startsWith(`Game ${g}: `)
+    && / – robo \(a bot\) \(icc\) in progress/.test(li.textContent)), g6, 'the bot marked in Your games');
+  await a.click(`#history button[data-play="${g6}"]`, { timeout: 10000 });
+  await until(a, (g) => window.krieg.state.game === g, g6, "robo's game shown again");
   // a spectator is told of the bot too: the live list and the seat's title
   // (only a player's view said it); and a reload keeps the seat watched
   // (it landed in the lobby: the browser probe)

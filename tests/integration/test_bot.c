@@ -376,6 +376,11 @@ START_TEST(test_bot_accounts)
 	json_t *live = json_array_get(json_object_get(kc_ok(bob, kc_req(bob, "live", "{}")), "games"), 0);
 	ck_assert_int_eq(json_integer_value(json_object_get(live, "game")), g1);
 	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(live, "bots"), 0)), "white");
+	/* and one's games (history, and so a record's summary) */
+	json_t *h = json_array_get(json_object_get(kc_ok(alice, kc_req(alice, "history", "{}")), "games"), 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(h, "game")), g1);
+	ck_assert_int_eq(json_array_size(json_object_get(h, "bots")), 1);
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(h, "bots"), 0)), "white");
 
 	/* a challenge from a bot says so too */
 	kc_ok(bob, kc_req(bob, "challenge", "{s:s}", "user", "alice"));

@@ -139,6 +139,8 @@ START_TEST(spectator_sees_the_public_stream)
 	json_object_set_new(r, "total", json_integer(1));
 	receive(&c, r);
 	ck_assert_msg(strstr(s.printed, "Watching game 12"), "%s", s.printed);
+	ck_assert_msg(strstr(s.printed, "Game 12: alice (White) vs bob (Black), english, unrated; you are watching"),
+	              "%s", s.printed);
 	ck_assert_ptr_nonnull(strstr(s.printed, "White has moved"));
 	ck_assert_ptr_nonnull(strstr(s.printed, "you are watching"));
 
@@ -628,12 +630,28 @@ START_TEST(live_list_and_seat_commands)
 	client_receive(&c, "{\"id\":2,\"ok\":true,\"games\":[{\"game\":15,\"rules\":\"icc\",\"white\":\"carl\","
 	                   "\"black\":\"dave\",\"rated\":false,\"ply\":2,\"to_move\":\"white\",\"spectators\":0,"
 	                   "\"paused\":true},{\"game\":16,\"rules\":\"icc\",\"white\":\"erin\",\"black\":\"fred\","
-	                   "\"rated\":false,\"ply\":3,\"to_move\":\"black\",\"spectators\":0,\"adjourned\":true}],"
+	                   "\"rated\":false,\"ply\":3,\"to_move\":\"black\",\"spectators\":0,\"adjourned\":true,\"bots\":[\"black\"]}],"
 	                   "\"total\":3}");
 	ck_assert_msg(strstr(s.printed, "game 15: carl (White) vs dave (Black), icc, untimed, unrated, move 2, white to "
 	                                "move (paused by the umpire)"), "%s", s.printed);
-	ck_assert_msg(strstr(s.printed, "game 16: erin (White) vs fred (Black), icc, untimed, unrated, move 2, black to "
-	                                "move (adjourned)"), "%s", s.printed);
+	/* a bot's side marked (only a player's own game said it: the browser probe) */
+	ck_assert_msg(strstr(s.printed, "game 16: erin (White) vs fred (Black, a bot), icc, untimed, unrated, move 2, "
+	                                "black to move (adjourned)"), "%s", s.printed);
+	/* a seat's header marks a bot's side too */
+	long long sid;
+	ck_assert_int_eq(client_command(&c, "watch 17"), 0);
+	free(last_sent(&s, &sid));
+	json_t *r = ok_reply(sid, 17, "spectator", "icc", 0, "white");
+	json_object_set_new(r, "events", json_array());
+	json_object_set_new(r, "total", json_integer(0));
+	json_object_set_new(r, "bots", json_pack("[s]", "white"));
+	receive(&c, r);
+	ck_assert_msg(strstr(s.printed, "Game 17: alice (White, a bot) vs bob (Black), icc, unrated; you are watching"),
+	              "%s", s.printed);
+	ck_assert_int_eq(client_command(&c, "unwatch 17"), 0);
+	free(last_sent(&s, &sid));
+	receive(&c, json_pack("{s:I, s:b, s:i}", "id", (json_int_t)sid, "ok", 1, "game", 17));
+	ck_assert_ptr_null(client_seat(&c, 17));
 	/* the server takes a seat away */
 	take_empty_seat(&c, &s, "umpire 12", 12, "umpire");
 	ck_assert_ptr_nonnull(client_seat(&c, 12));
