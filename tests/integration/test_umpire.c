@@ -1178,6 +1178,43 @@ END_TEST
 /* pair: a tournament director starts a game between two players, on the
  * terms given; each is told who paired them.  Players may not; nobody
  * unknown or twice (one offline: pairing_a_no_show). */
+/* A director's note to a tournament whose commit fails is answered
+ * `storage` and reaches nobody; the next one is kept (tournament_note is
+ * answered after the commit now: it could say `ok` for notes undone). */
+START_TEST(tournament_note_not_saved)
+{
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 1s\n");
+	struct kp td, ann, bob;
+	account(d, &td, "director", "umpire");
+	account(d, &ann, "ann", "player");
+	account(d, &bob, "bob", "player");
+	json_int_t game = json_integer_value(json_object_get(
+	        kc_ok(td.c, kc_req(td.c, "pair", "{s:s, s:s, s:s}", "white", "ann", "black", "bob", "tournament", "Cup")),
+	        "game"));
+	kc_event(ann.c, "game_start");
+	kc_event(bob.c, "game_start");
+	struct sqlite3 *db = kd_lock_db(d);
+	kc_error(td.c, kc_req(td.c, "tournament_note", "{s:s, s:s}", "tournament", "Cup", "text", "lost words"),
+	         "storage");
+	kd_unlock_db(db);
+	json_t *r = kc_ok(td.c, kc_req(td.c, "tournament_note", "{s:s, s:s}", "tournament", "Cup", "text", "kept words"));
+	ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(r, "games"), 0)), game);
+	for (int k = 0; k < 2; k++) {
+		json_t *n = kc_event(k ? bob.c : ann.c, "umpire_note");
+		ck_assert_str_eq(json_string_value(json_object_get(n, "text")), "kept words");
+		ck_assert(!kc_saw(k ? bob.c : ann.c, "lost words"));
+	}
+	json_t *rec = kc_ok(td.c, kc_req(td.c, "record", "{s:I, s:s}", "game", game, "view", "umpire"));
+	char *text = json_dumps(rec, 0);
+	ck_assert_msg(strstr(text, "kept words") && !strstr(text, "lost words"), "%s", text);
+	free(text);
+	kc_close(td.c);
+	kc_close(ann.c);
+	kc_close(bob.c);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(pairing)
 {
 	struct kd *d = kd_start(fast_conf);
@@ -1463,6 +1500,7 @@ static Suite *umpire_suite(void)
 	tcase_add_test(tc, requests_behind_an_action_see_it);
 	tcase_add_test(tc, long_record_pages);
 	tcase_add_test(tc, pairing);
+	tcase_add_test(tc, tournament_note_not_saved);
 	tcase_add_test(tc, pairing_a_no_show);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("heartbeat");
