@@ -96,6 +96,18 @@ export function audience(list) {
   return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
+// Who heard an announcement of the umpire's list: its audience, or for the
+// detailed copy of a try the others heard without its move (a refused try
+// told to both: the server lists all who heard it, in either form) "White;
+// Black and spectators without the move" (the browser probe: "No: Qe8 —
+// everyone" read as if everyone had heard Qe8).  As krieg's words_heard.
+export function heardBy(ev) {
+  const mover = ev.by === 'white' || ev.by === 'black' ? ev.by : null;
+  const others = Array.isArray(ev.audience) ? ev.audience.filter((a) => a !== mover && a !== 'umpire') : [];
+  if (!mover || !(ev.move || ev.san) || !ev.audience.includes(mover) || !others.length) return audience(ev.audience);
+  return `${side(mover)}; ${audience(others)} without the move`;
+}
+
 // Append one numbered line to an announcement list (said as it arrives: speak).
 export function announce(ol, ev, withAudience = false) {
   const parts = words(ev);
@@ -105,7 +117,7 @@ export function announce(ol, ev, withAudience = false) {
   // one was made, each in its own copy, so "umpire only" was untrue: the
   // second browser probe)
   li.append(moveNumber(ev), ...parts,
-    withAudience && ev.audience && ev.event !== 'umpire_move' ? ` — ${audience(ev.audience)}` : '');
+    withAudience && ev.audience && ev.event !== 'umpire_move' ? ` — ${heardBy(ev)}` : '');
   li.dataset.event = ev.event;
   ol.appendChild(li);
   reveal(ol, li);

@@ -65,10 +65,15 @@ static void set_board(struct seat *s, const char *fen)
 	s->has_board = true;
 }
 
-static void seat_log(struct seat *s, const char *words, unsigned aud, bool tag)
+/* A line of the seat's log; the chair's lines say who heard them, `e`'s
+ * (an announcement) or `aud` (a notice). */
+static void seat_log(struct seat *s, const char *words, const struct event *e, unsigned aud)
 {
-	char who[64] = "";
-	if (tag)
+	char who[96] = "";
+	bool tag = s->umpire && (e ? e->audience != 0 : true);
+	if (tag && e)
+		words_heard(e, who, sizeof who);
+	else if (tag)
 		words_audience(aud, who, sizeof who);
 	snprintf(s->log[s->log_n % SEAT_LOG_MAX], SEAT_LINE_MAX, "%s%s%s%s", tag ? "[" : "", who,
 	         tag ? "] " : "", words);
@@ -124,7 +129,7 @@ static unsigned apply(struct seat *s, const json_t *msg, long now, char *buf, si
 		s->connected[col] = json_is_true(json_object_get(msg, "connected"));
 		snprintf(buf, len, "%s (%s) %s", words_side(col), s->name[col],
 		         s->connected[col] ? "is connected again" : "has lost the connection");
-		seat_log(s, buf, AUD_UMPIRE, s->umpire);
+		seat_log(s, buf, NULL, AUD_UMPIRE);
 		return SEAT_SAID;
 	}
 	read_clock(s, msg, now);
@@ -133,7 +138,7 @@ static unsigned apply(struct seat *s, const json_t *msg, long now, char *buf, si
 		bool offer = name[5] == 'o';
 		s->draw_offer_from = offer ? by : -1;
 		words_draw(msg, buf, len);
-		seat_log(s, buf, AUD_PUBLIC, s->umpire);
+		seat_log(s, buf, NULL, AUD_PUBLIC);
 		return SEAT_SAID;
 	}
 	if (words_umpire_action(msg, buf, len) == 0) {
@@ -142,7 +147,7 @@ static unsigned apply(struct seat *s, const json_t *msg, long now, char *buf, si
 		else if (!strcmp(name, "clock_unpaused") || !strcmp(name, "unadjourned"))
 			s->paused = false;
 		bool priv = json_is_true(json_object_get(msg, "private"));
-		seat_log(s, buf, priv ? AUD_UMPIRE : AUD_PUBLIC, s->umpire);
+		seat_log(s, buf, NULL, priv ? AUD_UMPIRE : AUD_PUBLIC);
 		return SEAT_SAID;
 	}
 	struct event e;
@@ -174,7 +179,7 @@ static unsigned apply(struct seat *s, const json_t *msg, long now, char *buf, si
 		fx |= SEAT_ENDED;
 	}
 	s->heard++;
-	seat_log(s, buf, e.audience, s->umpire && e.audience);
+	seat_log(s, buf, &e, e.audience);
 	return fx | SEAT_SAID;
 }
 

@@ -29,7 +29,7 @@
 #include "words.h"
 
 #define SEAT_LOG_MAX 12                 /* announcements kept for the view */
-#define SEAT_LINE_MAX (WORDS_MAX + 48)  /* one logged line: words and who heard them */
+#define SEAT_LINE_MAX (WORDS_MAX + 64)  /* one logged line: words and who heard them */
 #define SEAT_VIEW_MAX (RENDER_BOARD_MAX + SEAT_LOG_MAX * (SEAT_LINE_MAX + 4) + 1024)
 
 struct seat {

@@ -375,6 +375,21 @@ void words_umpire(const struct event *e, char *buf, size_t len)
 		words_event(e, -1, e->san, buf, len);
 }
 
+void words_heard(const struct event *e, char *buf, size_t len)
+{
+	bool side = e->by == WHITE || e->by == BLACK;
+	unsigned mover = side ? aud_of(e->by) : 0;
+	unsigned others = e->audience & (AUD_WHITE | AUD_BLACK | AUD_SPECTATOR) & ~mover;
+	if (!side || e->type == EV_UMPIRE_MOVE || (e->move == MOVE_NONE && !e->san[0]) || !(e->audience & mover) ||
+	    !others) {
+		words_audience(e->audience, buf, len);
+		return;
+	}
+	char rest[48];
+	words_audience(others, rest, sizeof rest);
+	say(buf, len, "%s; %s without the move", words_side(e->by), rest);
+}
+
 void words_audience(unsigned aud, char *buf, size_t len)
 {
 	unsigned heard = aud & (AUD_WHITE | AUD_BLACK | AUD_SPECTATOR);

@@ -86,6 +86,12 @@ void words_umpire(const struct event *e, char *buf, size_t len);
 
 /* Who heard a copy, for the umpire: "everyone", "White", "Black and spectators", "umpire only". */
 void words_audience(unsigned audience, char *buf, size_t len);
+/* Who heard announcement e, as the chair's log says it: its audience, or,
+ * for the detailed copy of a try the others heard without its move (a
+ * refused try told to both: PROTOCOL.md's `audience`), "White; Black and
+ * spectators without the move" (the browser probe: "everyone" beside
+ * "No: Qe8" read as if everyone had heard Qe8). */
+void words_heard(const struct event *e, char *buf, size_t len);
 
 /*
  * The umpire's actions as they reach players, spectators and umpires

@@ -579,15 +579,19 @@ await broken('live events while a seat\'s pages are read', async (p, s) => {
 
 // Regression (the second browser probe): the chair labelled each
 // umpire_move "umpire only", though the mover heard the move and the others
-// that one was made; a note the players did not hear still says so.
+// that one was made; a note the players did not hear still says so.  (The
+// third browser probe: a refused try the others heard without its move,
+// listed by the server with all who heard it, said "No: Qe8 — everyone".)
 await broken("the chair's labels", async (p) => {
   await p.evaluate(() => window.krieg.watch.open(6, 'umpire'));
   const lines = await p.evaluate(() => [...document.querySelectorAll('#watch-announcements li')].map((li) => li.textContent));
-  check(lines.length === 2 && !/umpire only/.test(lines[0]) && /umpire only/.test(lines[1]), `the lines ${JSON.stringify(lines)}`);
-}, G, { umpire: (q) => ({ id: q.id, ok: true, game: 6, rules: 'icc', white: 'x', black: 'y', seat: 'umpire', to_move: 'black',
-  fen: FEN, total: 2, events: [
+  check(lines.length === 3 && !/umpire only/.test(lines[0]) && /umpire only/.test(lines[1])
+    && /No: Qd1 — Black; White and spectators without the move$/.test(lines[2]), `the lines ${JSON.stringify(lines)}`);
+}, G, { umpire: (q) => ({ id: q.id, ok: true, game: 6, rules: 'rand', white: 'x', black: 'y', seat: 'umpire', to_move: 'black',
+  fen: FEN, total: 3, events: [
     { event: 'umpire_move', by: 'white', ply: 1, audience: ['umpire'], move: 'e2e4', san: 'e4', say: 'White played e4', game: 6 },
-    { event: 'umpire_note', ply: 1, audience: ['umpire'], private: true, text: 'checked', game: 6 }] }) });
+    { event: 'umpire_note', ply: 1, audience: ['umpire'], private: true, text: 'checked', game: 6 },
+    { event: 'illegal', by: 'black', ply: 1, audience: ['white', 'black', 'umpire', 'spectator'], move: 'd8d1', san: 'Qd1', say: 'No: Qd1', game: 6 }] }) });
 
 // Regression (the second browser probe): the page never said how a drop
 // is written (crazykrieg); nost's help is said in nost alone.

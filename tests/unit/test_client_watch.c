@@ -438,6 +438,13 @@ START_TEST(umpire_chair_shows_everything)
 	client_flush(&c);
 	const char *again = strstr(p, "Umpire's board");
 	ck_assert_msg(again && !strstr(again + 1, "Umpire's board"), "the chair drawn twice:\n%s", p);
+	/* the chair's copy of a try the others heard without its move (kriegd
+	 * lists all who heard it, in either form): not "everyone" beside the
+	 * move (the browser probe) */
+	client_receive(&c, "{\"event\":\"illegal\",\"by\":\"black\",\"ply\":1,\"audience\":[\"white\",\"black\","
+	                   "\"umpire\",\"spectator\"],\"move\":\"d8d1\",\"san\":\"Qd1\",\"say\":\"Illegal: Qd1\",\"game\":7}");
+	client_flush(&c);
+	ck_assert_msg(strstr(p, "[Black; White and spectators without the move] Black tried Qd1: illegal"), "%s", p);
 
 	/* live: Black's move, the new true board, a connection coming back */
 	size_t from = evs.n;
