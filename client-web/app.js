@@ -658,8 +658,6 @@ function enterGame(g) {
   $('announcements').replaceChildren();
   // who watches it, as the view says when the game is opened (a reload, a reconnection tells it again)
   $('game-title').textContent = `Game ${g.game}: ${g.white}${botMark(g, 'white')} – ${g.black}${botMark(g, 'black')} (${g.rules}${tagsText(g)}), you play ${g.color}${g.live !== false ? watching(g) : ''}`;
-  $('btn-any').hidden = !ASKS_ANY.has(g.rules);   // elsewhere the server says "no any?" (rules probe)
-  $('btn-quiet').hidden = g.rules !== 'nost';
   // how to write what only this rule set has (a drop was never said: the
   // second browser probe)
   const help = { nost: 'Several tries separated by commas: a preference list; "If quiet" plays them on your following turns while nothing happens.',
@@ -700,6 +698,7 @@ function gameEvent(ev, live = true) {
   presenceEvent(ev);
   if (ev.clock) { state.clock = ev.clock; state.ticked = performance.now(); }
   if (ev.event === 'move' || ev.event === 'moved') state.toMove = ev.by === 'white' ? 'black' : 'white';
+  if (live && ['move', 'moved', 'game_over'].includes(ev.event)) refusalDone();
   if (ev.event === 'game_over') state.toMove = null;
   // The end is the one moment a player sees the other side's men: the
   // true position, as a spectator's board shows it (the endings probe).
@@ -847,6 +846,14 @@ function turn() {
   $('btn-adjourn').hidden = !state.timed || state.adjourned || state.toMove === null;
   $('btn-unadjourn').hidden = !state.adjourned || state.toMove === null;
   $('btn-rematch').hidden = state.toMove !== null;
+  // What only a game going on takes: gone once it is over (the third
+  // browser probe: Any? stayed beside Rematch).  Any? where the rule set
+  // has it (elsewhere the server says "no any?": rules probe), If quiet in
+  // nost alone.
+  const over = state.toMove === null;
+  $('btn-any').hidden = over || !ASKS_ANY.has(state.rules);
+  $('btn-quiet').hidden = over || state.rules !== 'nost';
+  ['move-form', 'btn-possible', 'btn-draw', 'btn-resign', 'btn-abort'].forEach((id) => { $(id).hidden = over; });
   // The opponent's offer standing: answered here (also after a reload).
   const theirs = (side) => side !== null && side !== state.color && state.toMove !== null;
   $('btn-draw-accept').hidden = $('btn-draw-decline').hidden = !theirs(state.drawOffer);
@@ -873,6 +880,15 @@ function closePromo() {
   $('promo').hidden = true;
   if (had) board.focus();
 }
+// A try's refusal said in the status line (its text), until the game moves
+// on: then the game's line again (the third browser probe: "a pawn capture
+// must be tried first" stayed to the end of the game).
+let refusal = null;
+const refused = (r) => { status(r.error.message); refusal = $('status').textContent; };
+const refusalDone = () => {
+  if (refusal !== null && $('status').textContent === refusal) status(`signed in as ${state.user}, playing game ${state.game}`);
+  refusal = null;
+};
 async function tryMove(uci, promotes) {
   if (promotes) {
     promoPending = uci;
@@ -881,7 +897,7 @@ async function tryMove(uci, promotes) {
     return;
   }
   const r = await net.call('move', { game: state.game, move: uci });
-  if (!r.ok) status(r.error.message);
+  if (!r.ok) refused(r);
 }
 $('promo').addEventListener('click', (e) => {
   const p = e.target.dataset.p;
@@ -902,7 +918,7 @@ $('move-form').addEventListener('submit', async (e) => {
   if (!moves.length) return;
   closePromo();
   const r = await net.call('move', moves.length > 1 ? { game: state.game, moves } : { game: state.game, move: moves[0] });
-  if (!r.ok) status(r.error.message); else clearSent(text);
+  if (!r.ok) refused(r); else clearSent(text);
 });
 // An "if quiet" sequence (nost): the first now, the rest on the following turns.
 $('btn-quiet').addEventListener('click', async () => {
@@ -910,7 +926,7 @@ $('btn-quiet').addEventListener('click', async () => {
   if (!moves.length) return;
   closePromo();
   const r = await net.call('quiet', { game: state.game, moves });
-  if (!r.ok) status(r.error.message); else { clearSent(text); status(`if quiet: ${moves.join(' ')}`); }
+  if (!r.ok) refused(r); else { clearSent(text); status(`if quiet: ${moves.join(' ')}`); }
 });
 // A request about the game shown; a refusal is said (an abort after both
 // have moved, an adjournment of an untimed game...), never dropped.

@@ -469,7 +469,17 @@ try {
   await typeMove(b, 'e4');
   await lp.ok('move', { game: g4, move: 'd5' });
   await toMove(b, 'white');
+  // "Any?" answered yes: another try is refused until a pawn capture is
+  // tried; the refusal said, and gone once the game moves on (the third
+  // browser probe: it stayed to the end of the game)
+  await b.click('#btn-any');
+  await heard(b, 'announcements', /Yes/);
+  await typeMove(b, 'Nf3');
+  const mustTry = await b.textContent('#status');
+  check(/pawn capture/.test(mustTry), `the refused try not said: ${mustTry}`);
   await typeMove(b, 'exd5');
+  await until(b, () => /^signed in as .*, playing game \d+$/.test(document.getElementById('status').textContent), null,
+    'the refusal gone once the game moved on');
   check(await hands() === 'In hand: White P | Black –', `after exd5: ${await hands()}`);
   await lp.ok('move', { game: g4, move: 'Qxd5' });
   await toMove(b, 'white');
@@ -487,6 +497,10 @@ try {
   check(!(await frames(b)).some((l) => l.includes('nice drop')), "the spectators' words reached a player");
   await lp.ok('resign', { game: g4 });
   await heard(b, 'announcements', /Black resigns/);
+  // what only a game going on takes is gone (the third browser probe: Any? stayed)
+  for (const id of ['btn-any', 'btn-possible', 'btn-draw', 'btn-resign', 'btn-abort', 'move-form']) {
+    check(!(await b.isVisible(`#${id}`)), `#${id} shown after the game ended`);
+  }
   // A rematch from the finished game's page: a challenge to the line
   // player, who asks too, and the new game opens with the colours swapped.
   await b.click('#btn-rematch', { timeout: 10000 });
