@@ -638,7 +638,11 @@ static void announcement_words(const struct cgame *g, const json_t *msg, const s
 	 * (the player knew it; a screen reader user cannot glance at it).  Only
 	 * one's own: nothing is said of the capturing side beyond the rules' words. */
 	if (e->type == EV_CAPTURE && e->by != g->color && e->square >= 0 && e->square < 64) {
-		uint8_t code = g->view.own.mailbox[e->square];
+		/* gollon names en passant's landing square: one's pawn stood
+		 * behind it, a rank nearer its captor (the wording probe: no
+		 * "(your pawn)" for it) */
+		int sq = e->en_passant ? e->square + (e->by == WHITE ? -8 : 8) : e->square;
+		uint8_t code = sq >= 0 && sq < 64 ? g->view.own.mailbox[sq] : MAILBOX_EMPTY;
 		size_t n = strlen(words);
 		if (code != MAILBOX_EMPTY && piece_code_color(code) == g->color && n < len)
 			snprintf(words + n, len - n, " (your %s)", words_man(piece_code_type(code)));
@@ -913,6 +917,17 @@ static void game_more(struct client *c, struct cgame *g, const json_t *msg)
 		game_shown(c, g);
 }
 
+/* Is a preference list of game `game` awaiting its answer (exec_move
+ * keeps a move's number of tries in its pending arg)? */
+static bool list_pending(const struct client *c, long game)
+{
+	for (int i = 0; i < c->npending; i++)
+		if (c->pending[i].cmd && c->pending[i].cmd->type == CMD_MOVE && c->pending[i].game == game &&
+		    c->pending[i].arg > 1)
+			return true;
+	return false;
+}
+
 /* One announcement for this player. */
 static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 {
@@ -930,6 +945,14 @@ static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 	 * the move took a man (PROTOCOL.md), whatever the player typed. */
 	char words[WORDS_MAX];
 	announcement_words(g, msg, &e, words, sizeof words);
+	/* A refused try of a preference list: the list goes on by itself (its
+	 * next try, or "All your tries were illegal"), so no "Try again" in
+	 * its midst (the wording probe, nost) */
+	static const char again[] = ". Try again";
+	size_t wl = strlen(words);
+	if (e.type == EV_ILLEGAL && e.by == g->color && wl > sizeof again - 1 &&
+	    !strcmp(words + wl - (sizeof again - 1), again) && list_pending(c, g->id))
+		words[wl - (sizeof again - 1)] = '\0';
 	view_apply(&g->view, &e);
 	g->plies = e.ply > g->plies ? e.ply : g->plies;
 	ghost_sync(&g->ghosts, &g->view.own);

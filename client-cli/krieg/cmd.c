@@ -886,8 +886,12 @@ static int exec_help(struct client *cl, struct cmd *cmd, struct pending *p)
 	if (n == 0 && !rules)
 		return client_error(cl, "No command or rule set is named \"%s\", nor does a command mention it; "
 		                    "\"help\" lists them all.", cmd->argv[0]);
+	/* The rule sets' words for a try impossible on one's own board are
+	 * heard of another client's tries: krieg refuses one before sending it
+	 * (krieg.1 TRY; the wording probe read the help as a promise) */
 	if (rules)
-		client_out_asked(cl, "%s", rules);
+		client_out_asked(cl, "%s\n  (krieg refuses a try none of your men can make before it is sent: \"Ra8a5\"\n"
+		                 "  past your own pawn, O-O past your own men.  The umpire rules on all others.)", rules);
 	if (n)
 		client_out_asked(cl, "%s", text);
 	return 0;
@@ -1379,6 +1383,7 @@ static int exec_move(struct client *cl, struct cmd *cmd, struct pending *p)
 			i--;
 		}
 	spoken_moves(g, cmd);
+	p->arg = cmd->argc;   /* a preference list: its refusals say no "Try again" (client.c) */
 	for (int i = 0; i < cmd->argc; i++) {
 		struct notation_parts parts;
 		if (notation_lex(cmd->argv[i], &parts, NULL, 0) != NOTATION_OK)

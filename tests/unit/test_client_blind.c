@@ -317,6 +317,17 @@ START_TEST(own_man_captured_is_named)
 	ck_assert_msg(strstr(bs.printed, "1. White captured a pawn on d2 (your pawn)\n") != NULL, "%s", bs.printed);
 	client_free(&w);
 	client_free(&b);
+
+	/* gollon names en passant's landing square: the pawn taken stood
+	 * behind it (the wording probe: not named) */
+	static const char *const exd6[] = { "exd6" };
+	fen = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1";
+	both_start(&w, &ws, &b, &bs, "gollon", fen);
+	both_play(&w, &b, "gollon", fen, exd6, 1);
+	ck_assert_msg(strstr(bs.printed, "White captured on d6 en passant (your pawn)\n") != NULL, "%s", bs.printed);
+	ck_assert_msg(strstr(ws.printed, "(your") == NULL, "%s", ws.printed);
+	client_free(&w);
+	client_free(&b);
 }
 END_TEST
 

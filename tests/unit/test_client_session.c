@@ -257,6 +257,8 @@ START_TEST(help_about_a_rule_set)
 	ck_assert_msg(strstr(s.printed, "Answered yes or no, heard by both"), "%s", s.printed);
 	ck_assert_msg(strstr(s.printed, "After\n  a yes you must try a pawn capture first"), "%s", s.printed);
 	ck_assert_msg(strstr(s.printed, "\"White tried an illegal move\" to the opponent"), "%s", s.printed);
+	/* what krieg itself refuses, said (the wording probe) */
+	ck_assert_msg(strstr(s.printed, "(krieg refuses a try none of your men can make before it is sent"), "%s", s.printed);
 	ck_assert_ptr_null(strstr(s.printed, "Commands ("));
 	s.printed[0] = '\0';
 	/* kriegspiel.org's name for icc, in any case */
@@ -616,6 +618,20 @@ START_TEST(moves_checked_on_own_pieces)
 	ck_assert_int_eq(client_command(&c, "e4 d4"), 0);
 	ck_assert_int_eq(s.nsent, 2);
 	ck_assert_ptr_nonnull(strstr(s.sent[1], "\"moves\":[\"e4\",\"d4\"]"));
+	/* its refused try says no "Try again": the list goes on by itself (the
+	 * wording probe, nost: "Illegal: exf6. Try again", then "You played
+	 * exd6"); a single try's still does */
+	client_receive(&c, "{\"event\":\"illegal\",\"by\":\"white\",\"ply\":0,\"move\":\"e2e4\",\"san\":\"e4\",\"game\":9}");
+	client_receive(&c, "{\"event\":\"move\",\"by\":\"white\",\"ply\":1,\"move\":\"d2d4\",\"san\":\"d4\",\"game\":9}");
+	sink_reply_ok(&c, &s, "\"game\":9");
+	client_flush(&c);
+	ck_assert_msg(strstr(s.printed, "Illegal: e4\n") && strstr(s.printed, "You played d4") &&
+	              !strstr(s.printed, "Try again"), "%s", s.printed);
+	client_receive(&c, "{\"event\":\"moved\",\"by\":\"black\",\"ply\":2,\"game\":9}");
+	ck_assert_int_eq(client_command(&c, "Nf3"), 0);
+	client_receive(&c, "{\"event\":\"illegal\",\"by\":\"white\",\"ply\":2,\"move\":\"g1f3\",\"san\":\"Nf3\",\"game\":9}");
+	client_flush(&c);
+	ck_assert_msg(strstr(s.printed, "Illegal: Nf3. Try again"), "%s", s.printed);
 	client_free(&c);
 }
 END_TEST
