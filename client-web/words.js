@@ -40,8 +40,9 @@ export function moveNumber(ev) {
   // An end a move made belongs to that move; a resignation, a flag, an
   // agreement to the turn in progress (rules probe: "4. White resigns" on
   // Black's turn), as client-cli/krieg/words.c words_half numbers them.
+  // A quiet sequence stopped: in the turn that stopped it, as words_half.
   const half = ev.event === 'game_over' ? (MOVE_ENDS.has(ev.reason) && ev.ply > 0 ? ev.ply : ev.ply + 1)
-    : ev.ply > 0 && by === (ev.ply - 1) % 2 ? ev.ply : ev.ply + 1;
+    : ev.event !== 'quiet_ended' && ev.ply > 0 && by === (ev.ply - 1) % 2 ? ev.ply : ev.ply + 1;
   return `${Math.floor((half + 1) / 2)}${half % 2 === 0 ? '...' : '.'} `;
 }
 

@@ -507,7 +507,7 @@ static void flush_game(struct client *c, struct cgame *g)
 			client_out(c, "#%ld: adjourned (\"unadjourn\" resumes it).", g->id);
 		else if (g->live && !g->view.over && g->paused)
 			client_out(c, "#%ld: paused by the umpire (no move until the unpause).", g->id);
-		else if (g->live && !g->view.over && g->view.to_move == g->color)
+		else if (g->live && !g->view.over && g->view.to_move == g->color && g->quiet_left == 0)
 			client_out(c, "#%ld: your move%s", g->id, c->bell ? "\a" : "");
 	}
 	if (g->final_notice) {   /* under the player's own board, above the rematch */
@@ -983,6 +983,15 @@ static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 		g->redraw = true;   /* --plain: on demand only (board, game) */
 	if (g->live && !g->view.over && !was_mine && g->view.to_move == g->color)
 		g->turn_notice = true;
+	/* An "if quiet" sequence's items played for us, and its end: then the
+	 * move is ours again (the wording probe: "your move" was said before
+	 * each item the server played) */
+	if (e.type == EV_MOVE && e.by == g->color && g->quiet_left > 0)
+		g->quiet_left--;
+	if (e.type == EV_QUIET_ENDED && e.by == g->color) {
+		g->quiet_left = 0;
+		g->turn_notice = g->live && !g->view.over && g->view.to_move == g->color;
+	}
 	/* a turn starts, or the game ends: nothing more of this action is coming */
 	if (e.type == EV_PAWN_TRIES || e.type == EV_PAWN_CAPTURES || e.type == EV_PAWN_SQUARES ||
 	    e.type == EV_GAME_OVER)

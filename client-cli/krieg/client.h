@@ -103,6 +103,9 @@ struct cgame {
 	bool days;                          /* correspondence (days a move): `time` gives the deadline */
 	bool tournament;                    /* a director's pairing: its players may not abort it */
 	bool bot[2];                        /* the colours played by bot accounts (its "bots") */
+	int quiet_left;                     /* nost: items of one's "if quiet" sequence the server is still
+	                                     * to play on one's turns (no "your move" for them; a view
+	                                     * rebuilt forgets it: a "your move" too many, never one missing) */
 	int plies;                          /* the most plies an announcement of it has said were played:
 	                                     * from 2 on, both sides have moved (no abort) */
 	char log[CLIENT_LOG_MAX][WORDS_MAX];

@@ -1594,6 +1594,15 @@ static void done_open(struct client *c, const json_t *res, const struct pending 
 
 /* A rematch asked: a challenge made, or (they asked first) the game begun,
  * which its game_start says. */
+/* quiet: its first item played (the turn passed), the rest are the
+ * server's to play on our next turns (client.c: no "your move" for them). */
+static void done_quiet(struct client *c, const json_t *res, const struct pending *p)
+{
+	struct cgame *g = client_game(c, p->game);
+	if (g && g->live && !g->view.over && g->view.to_move != g->color && p->arg > 1)
+		g->quiet_left = (int)p->arg - 1;
+}
+
 static void done_rematch(struct client *c, const json_t *res, const struct pending *p)
 {
 	if (json_object_get(res, "game"))
@@ -2386,7 +2395,8 @@ static const struct cmd_entry cmd_table[] = {
 	  .request = req_move, .exec = exec_move,   /* no done: the announcements say it */
 	  .usage = "move TRY [TRY...]         a try (e4, Nf3, e2e4, O-O); several: a preference list (nost)" },
 	{ .name = "quiet", .type = CMD_QUIET, .min = 1, .max = MANY, .game = true, .parse = parse_moves,
-	  .request = req_move, .exec = exec_move, .usage = "quiet MOVE MOVE...        an \"if quiet\" sequence (nost)" },
+	  .request = req_move, .exec = exec_move, .done = done_quiet,
+	  .usage = "quiet MOVE MOVE...        an \"if quiet\" sequence (nost)" },
 	{ .name = "any", .type = CMD_ANY, .game = true, .request = req_plain,
 	  .usage = "any                       ask \"any?\" (are there pawn captures?)" },
 	{ .name = "resign", .type = CMD_RESIGN, .max = 1, .game = true, .parse = parse_yes, .request = req_plain,

@@ -168,6 +168,11 @@ int words_half(const struct event *e)
 		               e->reason == REASON_INSUFFICIENT;
 		return by_move && e->ply > 0 ? e->ply : e->ply + 1;
 	}
+	/* A sequence stopped is said in the turn that stopped it, not beside
+	 * its side's last move (the wording probe: "8." after "8..." in nost's
+	 * umpire record) */
+	if (e->type == EV_QUIET_ENDED)
+		return e->ply + 1;
 	return e->ply > 0 && e->by == (e->ply - 1) % 2 ? e->ply : e->ply + 1;
 }
 
@@ -269,30 +274,31 @@ void words_event(const struct event *e, int me, const char *san, char *buf, size
 		break;
 	case EV_PAWN_SQUARES: {
 		/* rand: the squares of the pawns that can capture */
-		char list[8 * 4 + 1] = "", from[8 * 5 + 4 + 1] = "";
-		size_t k = 0, f = 0;
+		char from[8 * 5 + 4 + 1] = "";
+		size_t f = 0;
 		int total = 0, n = 0;
 		for (int sq = 0; sq < 64; sq++)
 			total += (int)(e->squares >> sq & 1);
-		for (int sq = 0; sq < 64 && k + 4 < sizeof list; sq++) {
+		/* by file, a to h (the wording probe: "g2 b7"), each file up the board */
+		for (int i = 0; i < 64 && f + 6 < sizeof from; i++) {
+			int sq = (i % 8) * 8 + i / 8;
 			if (!(e->squares >> sq & 1))
 				continue;
 			char name[3];
 			square_name(sq, name);
-			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", k ? " " : "", name);
 			n++;
 			/* "c4, d4 and e4", as the rule set says it (ruleset_say) */
 			f += (size_t)snprintf(from + f, sizeof from - f, "%s%s",
 			                      n == 1 ? "" : n == total ? " and " : ", ", name);
 		}
 		/* The squares are where the pawns stand, never where they capture:
-		 * "from", not "on" (RULESETS.md, rand: "White has pawn tries from e4"). */
-		if (!list[0])
+		 * "from", not "on" (RULESETS.md, rand: "White has pawn tries from e4");
+		 * to the mover in the same words as to the opponent (wording probe). */
+		if (!from[0])
 			say(buf, len, mine ? "You have no pawn tries" : "%s has no pawn tries", who);
-		else if (mine)
-			say(buf, len, "Your pawns that can capture: %s", list);
 		else
-			say(buf, len, "%s can capture with %s from %s", who, total == 1 ? "a pawn" : "pawns", from);
+			say(buf, len, "%s can capture with %s from %s", mine ? "You" : who, total == 1 ? "a pawn" : "pawns",
+			    from);
 		break;
 	}
 	case EV_DROP: {

@@ -585,13 +585,17 @@ await broken('live events while a seat\'s pages are read', async (p, s) => {
 await broken("the chair's labels", async (p) => {
   await p.evaluate(() => window.krieg.watch.open(6, 'umpire'));
   const lines = await p.evaluate(() => [...document.querySelectorAll('#watch-announcements li')].map((li) => li.textContent));
-  check(lines.length === 3 && !/umpire only/.test(lines[0]) && /umpire only/.test(lines[1])
-    && /No: Qd1 — Black; White and spectators without the move$/.test(lines[2]), `the lines ${JSON.stringify(lines)}`);
+  // (and a quiet sequence stopped is numbered in the turn that stopped it:
+  // "1." after "1..." read backwards, the wording probe)
+  check(lines.length === 4 && !/umpire only/.test(lines[0]) && /umpire only/.test(lines[1])
+    && /No: Qd1 — Black; White and spectators without the move$/.test(lines[2])
+    && lines[3].startsWith('1... White\'s quiet sequence stopped'), `the lines ${JSON.stringify(lines)}`);
 }, G, { umpire: (q) => ({ id: q.id, ok: true, game: 6, rules: 'rand', white: 'x', black: 'y', seat: 'umpire', to_move: 'black',
-  fen: FEN, total: 3, events: [
+  fen: FEN, total: 4, events: [
     { event: 'umpire_move', by: 'white', ply: 1, audience: ['umpire'], move: 'e2e4', san: 'e4', say: 'White played e4', game: 6 },
     { event: 'umpire_note', ply: 1, audience: ['umpire'], private: true, text: 'checked', game: 6 },
-    { event: 'illegal', by: 'black', ply: 1, audience: ['white', 'black', 'umpire', 'spectator'], move: 'd8d1', san: 'Qd1', say: 'No: Qd1', game: 6 }] }) });
+    { event: 'illegal', by: 'black', ply: 1, audience: ['white', 'black', 'umpire', 'spectator'], move: 'd8d1', san: 'Qd1', say: 'No: Qd1', game: 6 },
+    { event: 'quiet_ended', by: 'white', ply: 1, audience: ['white', 'umpire'], unplayed: 1, say: "White's quiet sequence stopped with 1 move unplayed", game: 6 }] }) });
 
 // Regression (the second browser probe): the page never said how a drop
 // is written (crazykrieg); nost's help is said in nost alone.

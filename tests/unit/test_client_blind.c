@@ -257,6 +257,24 @@ static void both_start(struct client *w, struct sink *ws, struct client *b, stru
 	}
 }
 
+/* Each event of ev handed to whoever heard it, then both flushed; ev cleared. */
+static void both_hear(struct client *w, struct client *b, const struct ruleset *rs, struct evlist *ev)
+{
+	for (size_t k = 0; k < ev->n; k++)
+		for (int col = WHITE; col <= BLACK; col++) {
+			if (!(ev->v[k].audience & aud_of(col)))
+				continue;
+			json_t *j = event_to_json(&ev->v[k], rs, 4);
+			char *line = json_dumps(j, JSON_COMPACT);
+			client_receive(col == WHITE ? w : b, line);
+			free(line);
+			json_decref(j);
+		}
+	evlist_clear(ev);
+	client_flush(w);
+	client_flush(b);
+}
+
 /* The tries played in order by the side to move, each event handed to whoever heard it. */
 static void both_play(struct client *w, struct client *b, const char *rules, const char *fen,
                       const char *const *tries, size_t n)
@@ -272,19 +290,7 @@ static void both_play(struct client *w, struct client *b, const char *rules, con
 	evlist_clear(&ev);
 	for (size_t i = 0; i < n; i++) {
 		ck_assert_int_eq(referee_attempt(r, referee_side_to_move(r), tries[i], &ev), REF_OK);
-		for (size_t k = 0; k < ev.n; k++)
-			for (int col = WHITE; col <= BLACK; col++) {
-				if (!(ev.v[k].audience & aud_of(col)))
-					continue;
-				json_t *j = event_to_json(&ev.v[k], rs, 4);
-				char *line = json_dumps(j, JSON_COMPACT);
-				client_receive(col == WHITE ? w : b, line);
-				free(line);
-				json_decref(j);
-			}
-		evlist_clear(&ev);
-		client_flush(w);
-		client_flush(b);
+		both_hear(w, b, rs, &ev);
 	}
 	evlist_free(&ev);
 	referee_free(r);
@@ -326,6 +332,48 @@ START_TEST(own_man_captured_is_named)
 	both_play(&w, &b, "gollon", fen, exd6, 1);
 	ck_assert_msg(strstr(bs.printed, "White captured on d6 en passant (your pawn)\n") != NULL, "%s", bs.printed);
 	ck_assert_msg(strstr(ws.printed, "(your") == NULL, "%s", ws.printed);
+	client_free(&w);
+	client_free(&b);
+}
+END_TEST
+
+/* nost's "if quiet": the items the server plays for us get no "your move"
+ * before them (the wording probe: said before each); once the sequence
+ * has run out, the move is ours and said so. */
+START_TEST(quiet_sequence_no_your_move_between)
+{
+	struct client w, b;
+	struct sink ws, bs;
+	const char *fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+	both_start(&w, &ws, &b, &bs, "nost", fen);
+	char err[128];
+	const struct ruleset *rs = ruleset_find("nost");
+	struct referee *r = referee_new(rs, fen, err, sizeof err);
+	ck_assert_msg(r != NULL, "%s", err);
+	struct evlist ev;
+	evlist_init(&ev);
+	ck_assert_int_eq(referee_begin(r, &ev), REF_OK);
+	evlist_clear(&ev);
+	ck_assert_int_eq(client_command(&w, "quiet Nf3 Nc3 Rb1"), 0);
+	static const char *const seq[] = { "Nf3", "Nc3", "Rb1" };
+	ck_assert_int_eq(referee_quiet(r, WHITE, seq, 3, &ev), REF_OK);
+	both_hear(&w, &b, rs, &ev);
+	sink_reply_ok(&w, &ws, "\"game\":4");
+	client_flush(&w);
+	static const char *const black[] = { "a6", "a5", "h6" };
+	for (int i = 0; i < 3; i++) {
+		size_t from = strlen(ws.printed);
+		ck_assert_int_eq(referee_attempt(r, BLACK, black[i], &ev), REF_OK);
+		both_hear(&w, &b, rs, &ev);
+		const char *heard = ws.printed + from;
+		if (i < 2)   /* Nc3, then Rb1 played for White: no "your move" before them */
+			ck_assert_msg(strstr(heard, i ? "You played Rb1" : "You played Nc3") && !strstr(heard, "your move"),
+			              "%s", heard);
+		else         /* the sequence ran out: White's move, said */
+			ck_assert_msg(strstr(heard, "#4: your move"), "%s", heard);
+	}
+	evlist_free(&ev);
+	referee_free(r);
 	client_free(&w);
 	client_free(&b);
 }
@@ -398,6 +446,7 @@ static Suite *blind_suite(void)
 	tcase_add_test(tc, plain_prompt_and_low_time);
 	tcase_add_test(tc, pieces_reads_the_board_out);
 	tcase_add_test(tc, own_man_captured_is_named);
+	tcase_add_test(tc, quiet_sequence_no_your_move_between);
 	tcase_add_test(tc, spoken_moves_are_read_as_meant);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1643,7 +1643,7 @@ START_TEST(impossible_pawn_capture_says_why)
 		{ "cincinnati", { "e4", "a6", "e5", "h5" }, "exd6", "You have no pawn captures",
 		  "Nonsense: e5d6 (this turn's pawn announcement rules it out)" },
 		/* rand: only e4 named, then dxe5 */
-		{ "rand", { "e4", "d5", "d4", "a6" }, "dxe5", "Your pawns that can capture: e4",
+		{ "rand", { "e4", "d5", "d4", "a6" }, "dxe5", "You can capture with a pawn from e4",
 		  "Nonsense: d4e5 (this turn's pawn announcement rules it out)" },
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {

@@ -249,10 +249,12 @@ START_TEST(pawn_squares_words)
 	words_event(&e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "White can capture with a pawn from e4");
 	words_event(&e, WHITE, NULL, buf, sizeof buf);
-	ck_assert_str_eq(buf, "Your pawns that can capture: e4");
+	ck_assert_str_eq(buf, "You can capture with a pawn from e4");
 	e.squares |= 1ULL << square_parse("c4") | 1ULL << square_parse("h2");
 	words_event(&e, -1, NULL, buf, sizeof buf);
-	ck_assert_str_eq(buf, "White can capture with pawns from h2, c4 and e4");
+	ck_assert_str_eq(buf, "White can capture with pawns from c4, e4 and h2");   /* by file: wording probe */
+	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "You can capture with pawns from c4, e4 and h2");
 	e.squares = 0;
 	words_event(&e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "White has no pawn tries");
@@ -316,6 +318,9 @@ START_TEST(numbered_as_chess)
 	e.ply = 0;
 	e.reason = REASON_RESIGNATION;              /* before any move: 1. */
 	ck_assert_int_eq(words_half(&e), 1);
+	e = ev(EV_QUIET_ENDED, WHITE);
+	e.ply = 15;                                 /* stopped on Black's turn after 8.c5: 8... */
+	ck_assert_int_eq(words_half(&e), 16);       /* (it read "8." after "8...": wording probe) */
 }
 END_TEST
 
