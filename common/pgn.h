@@ -31,6 +31,7 @@
 #define PGN_TAG_MAX 256           /* a tag value kept in a pgn_header field, with its NUL: the
                                    * PGN standard's 255 characters (it was 128: a longer Site
                                    * refused the game; the PGN probe) */
+#define PGN_LINE_MAX 255          /* the standard's longest line (a tag pair's, written) */
 #define PGN_INPUT_MAX (8u << 20)  /* pgn_read refuses longer texts unread */
 #define PGN_ACTIONS_MAX 50000     /* = the server's GAME_ACTIONS_MAX */
 

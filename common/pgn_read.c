@@ -5,6 +5,7 @@
  * the game log those actions build (pgn_log.c).
  */
 #include "pgn_priv.h"
+#include "text.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -32,6 +33,18 @@ static move_t san_resolve(const struct board *b, const char *tok, const char **w
 	default: *why = "not a move"; break;
 	}
 	return MOVE_NONE;
+}
+
+/* A SAN token's check mark: '#', '+', or 0 when it writes none (annotation
+ * marks such as "!?" after it are no mark). */
+static char san_mark(const char *san)
+{
+	return strchr(san, '#') ? '#' : strchr(san, '+') ? '+' : 0;
+}
+
+static const char *mark_words(char mark)
+{
+	return mark == '#' ? "mate" : mark == '+' ? "check" : "neither check nor mate";
 }
 
 /* ------------------------------------------------------------------ */
@@ -386,9 +399,23 @@ static int parse_tags(const char **pp, int *line, struct pgn_header *h, struct p
 		size_t cap;
 		char *field = tag_field(h, name, &cap);
 		if (field) {
-			if (len >= cap)
+			/* Bytes that are no UTF-8 read as ISO 8859-1, the standard's
+			 * character set (the second PGN probe: "M\xfcller" made the
+			 * game's heading line, JSON, go unprinted) */
+			size_t k = 0, used;
+			for (size_t i = 0; i < len && k < cap; i += used) {
+				char c[4];
+				size_t w = text_latin1_char((const unsigned char *)val + i, len - i, c, &used);
+				if (k + w >= cap) {
+					k = cap;
+					break;
+				}
+				memcpy(field + k, c, w);
+				k += w;
+			}
+			if (len >= cap || k >= cap)
 				return failf(err, errlen, "line %d: tag %s too long", *line, name);
-			memcpy(field, val, len + 1);
+			field[k] = '\0';
 		} else if (strcmp(name, "Result") == 0) {
 			if (game_result_parse(val) < 0)
 				return failf(err, errlen, "line %d: unknown Result \"%.20s\"", *line, val);
@@ -994,6 +1021,15 @@ static int check_log(const struct ptext *t, const struct glog *g, const struct p
 		move_t m = san_resolve(&hm->before, pg->san, &why);
 		if (m != hm->move) {
 			rc = failf(err, errlen, "%s: the replay played %s", where, hm->san);
+			break;
+		}
+		/* A mark written must be true of the replay (PGN probe: "e4#"
+		 * read); one left out is no claim, nor is "+" for a mate, which is
+		 * a check (an import is lenient: writers drop or simplify them). */
+		char said = san_mark(pg->san), real = san_mark(hm->san);
+		if ((said == '+' && !real) || (said == '#' && real != '#')) {
+			rc = failf(err, errlen, "%s: PGN marks %s, the replay %s (%s)", where, mark_words(said),
+			           mark_words(real), hm->san);
 			break;
 		}
 		if (pg->has_k) {

@@ -3,6 +3,7 @@
  * of proto/PGN.md.
  */
 #include "pgn_priv.h"
+#include "text.h"
 
 #include <stdlib.h>
 
@@ -237,20 +238,32 @@ static void cm_flush(struct comment *c, struct wrap *w)
 /* ------------------------------------------------------------------ */
 /* tags                                                                */
 
+/* A tag pair on its line: quotes and backslashes escaped, controls as
+ * spaces, bytes that are no UTF-8 read as ISO 8859-1 (the second PGN
+ * probe: a raw 0xFF was written), and the line within the standard's 255
+ * characters, escapes included (it was the value that was held to 255):
+ * the value cut before a character that does not fit. */
 static void tag(struct sbuf *b, const char *name, const char *value, const char *dflt)
 {
 	if (value == NULL || value[0] == '\0')
 		value = dflt;
+	size_t room = PGN_LINE_MAX > strlen(name) + 5 ? PGN_LINE_MAX - strlen(name) - 5 : 0;   /* [N "" ] */
 	sb_printf(b, "[%s \"", name);
-	for (const char *p = value; *p; p++) {
-		if (*p == '"' || *p == '\\') {
-			char esc[2] = { '\\', *p };
-			sb_putn(b, esc, 2);
-		} else if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f) {
-			sb_puts(b, " ");
-		} else {
-			sb_putn(b, p, 1);
+	const unsigned char *p = (const unsigned char *)value;
+	for (size_t n = strlen(value), used; n > 0; p += used, n -= used) {
+		char c[4];
+		size_t k = text_latin1_char(p, n, c, &used);
+		if (k == 1 && (c[0] == '"' || c[0] == '\\')) {
+			c[1] = c[0];
+			c[0] = '\\';
+			k = 2;
+		} else if (k == 1 && ((unsigned char)c[0] < 0x20 || c[0] == 0x7f)) {
+			c[0] = ' ';
 		}
+		if (k > room)
+			break;
+		room -= k;
+		sb_putn(b, c, k);
 	}
 	sb_puts(b, "\"]\n");
 }

@@ -36,6 +36,24 @@ bool text_utf8_valid(const char *s, size_t n)
 	return true;
 }
 
+size_t text_latin1_char(const unsigned char *p, size_t n, char out[4], size_t *used)
+{
+	size_t k = text_utf8_seq(p, n);
+	if (k > 0) {
+		memcpy(out, p, k);
+		*used = k;
+		return k;
+	}
+	*used = 1;
+	if (p[0] < 0xa0) {   /* (below 0x80 every byte is a sequence) C1: no character to show */
+		out[0] = '?';
+		return 1;
+	}
+	out[0] = (char)(0xc0 | p[0] >> 6);
+	out[1] = (char)(0x80 | (p[0] & 0x3f));
+	return 2;
+}
+
 size_t text_utf8_len(const unsigned char *p)
 {
 	/* a NUL ends the bytes there are (a cut sequence is none) */

@@ -78,6 +78,12 @@ size_t text_utf8_seq(const unsigned char *p, size_t n);
  * controls allowed)? */
 bool text_utf8_valid(const char *s, size_t n);
 
+/* One character at p (n > 0 bytes there) as UTF-8 into out: a UTF-8
+ * sequence as it is, else its one byte read as ISO 8859-1, PGN's
+ * character set (a C1 control's byte as '?').  Returns the bytes written
+ * (1..4); *used gets the bytes of p taken. */
+size_t text_latin1_char(const unsigned char *p, size_t n, char out[4], size_t *used);
+
 /* Length of the UTF-8 sequence at p (as text_utf8_seq, no C1 control), or
  * 0 if it is not one.  p is NUL-terminated. */
 size_t text_utf8_len(const unsigned char *p);

@@ -227,6 +227,8 @@ int main(int argc, char **argv)
 	struct tool t;
 	memset(&t, 0, sizeof t);
 
+	if (argc > 2 && strcmp(argv[1], "--version") == 0)
+		return usage_error("unexpected word", argv[2]);   /* the word that was wrong (PGN probe) */
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("krieg-referee %s (protocol %d)\n", KRIEG_RELEASE, PROTO_VERSION);
 		return output_done(0);

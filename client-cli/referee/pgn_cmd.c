@@ -257,6 +257,25 @@ static void record_push(struct record *rec, const struct action *a)
 	rec->v[rec->n++] = *a;
 }
 
+/* A PGN Date: "YYYY.MM.DD", any part "??"s when unknown (the second PGN
+ * probe: "yesterday" was written as the game's date). */
+static bool date_ok(const char *d)
+{
+	if (strlen(d) != 10 || d[4] != '.' || d[7] != '.')
+		return false;
+	for (int i = 0; i < 10; i++)
+		if (i != 4 && i != 7 && !(d[i] >= '0' && d[i] <= '9') && d[i] != '?')
+			return false;
+	/* a part written whole is a real month or day; a part half known is none */
+	for (int at = 5; at <= 8; at += 3) {
+		bool q0 = d[at] == '?', q1 = d[at + 1] == '?';
+		int v = q0 || q1 ? 0 : (d[at] - '0') * 10 + (d[at + 1] - '0');
+		if (q0 != q1 || (!q0 && (v < 1 || v > (at == 5 ? 12 : 31))))
+			return false;
+	}
+	return true;
+}
+
 int pgn_cmd_topgn(int argc, char **argv)
 {
 	struct pgn_header h;
@@ -299,6 +318,8 @@ int pgn_cmd_topgn(int argc, char **argv)
 		} else {
 			return usage_error("unknown option", o);
 		}
+		if (field == h.date && !date_ok(v))
+			return usage_error("--date is YYYY.MM.DD (a part unknown: ?\?), not", v);
 		if (field) {
 			if (strlen(v) >= cap) {
 				fprintf(stderr, "krieg-referee: %s too long\n", o);

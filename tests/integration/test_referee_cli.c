@@ -433,6 +433,11 @@ START_TEST(output_and_usage_errors)
 		{ ARGS("topgn", "--bogus", "x"), "krieg-referee: unknown option '--bogus'\nusage:" },
 		{ ARGS("topgn", "extra"), "krieg-referee: unexpected word 'extra'\nusage:" },
 		{ ARGS("topgn", "--rules", "zz"), "unknown rule set \"zz\" (icc, english," },
+		/* (the second PGN probe) a date PGN cannot hold; the word after --version */
+		{ ARGS("topgn", "--date", "yesterday"), "--date is YYYY.MM.DD (a part unknown: ?\?), not 'yesterday'" },
+		{ ARGS("topgn", "--date", "2026.13.45"), "not '2026.13.45'" },
+		{ ARGS("topgn", "--date", "2026.1?.?\?"), "not '2026.1?.?\?'" },
+		{ ARGS("--version", "extra"), "krieg-referee: unexpected word 'extra'\nusage:" },
 		{ ARGS("perft"), "krieg-referee: perft needs a DEPTH\nusage:" },
 		{ ARGS("perft", "1", "8/8/8/8/8/8/8/K6k w - - 0 1", "x"), "krieg-referee: unexpected word 'x'\nusage:" },
 	};
@@ -1446,6 +1451,39 @@ START_TEST(help_names_every_documented_option)
 }
 END_TEST
 
+/* PGN.md's example is what topgn writes for its printf (the second PGN
+ * probe: it had gone stale, without the [%krieg try Qxd5] the tool writes). */
+START_TEST(pgn_doc_example)
+{
+	char path[PATH_MAX];
+	char *doc = srcfile_read("proto/PGN.md", "KRIEG_PGN_MD", __FILE__, path, sizeof path);
+	ck_assert_msg(doc != NULL, "proto/PGN.md not found (%s)", path);
+	const char *cmd = strstr(doc, "`printf '"), *end = cmd ? strstr(cmd, "' | krieg-referee topgn --white Alice --black Bob`") : NULL;
+	ck_assert_msg(cmd && end, "%s: no example command", path);
+	char input[256];
+	size_t n = 0;
+	for (const char *q = cmd + strlen("`printf '"); q < end && n + 1 < sizeof input; q++) {
+		if (q[0] == '\\' && q[1] == 'n') {
+			input[n++] = '\n';
+			q++;
+		} else {
+			input[n++] = *q;
+		}
+	}
+	input[n] = '\0';
+	const char *open = strstr(end, "\n```\n"), *close = open ? strstr(open + 5, "\n```") : NULL;
+	ck_assert_msg(open && close, "%s: no block after the example", path);
+	char *want = strndup(open + 5, (size_t)(close - open - 5) + 1);
+	struct run r;
+	ref_run(&r, ARGS("topgn", "--white", "Alice", "--black", "Bob"), input);
+	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+	ck_assert_msg(strcmp(r.out, want) == 0, "%s's example is not what topgn writes:\n%s", path, r.out);
+	free(want);
+	run_free(&r);
+	free(doc);
+}
+END_TEST
+
 /* RULESETS.md's complete games, each "(`printf '...' | krieg-referee
  * --rules R`)" and the block after it, are what krieg-referee prints
  * (rules probe: the rand game's block had gone stale, the mover's
@@ -1509,6 +1547,7 @@ static Suite *referee_cli_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, icc_short_game);
 	tcase_add_test(tc, rulesets_doc_games);
+	tcase_add_test(tc, pgn_doc_example);
 	tcase_add_test(tc, pov_filters);
 	tcase_add_test(tc, pov_refusals_are_the_movers);
 	tcase_add_test(tc, output_and_usage_errors);

@@ -1311,6 +1311,23 @@ START_TEST(test_write_refuses)
 	ck_assert_str_eq(h2.event, h.event);
 	free(b);
 	free(out);
+	/* (the second PGN probe) a byte that is no UTF-8 is written as the
+	 * ISO 8859-1 character it is, never raw; a line stays within 255
+	 * characters, escapes included (200 quotes made a 410-character line) */
+	snprintf(h.white, sizeof h.white, "M\xfcller \xff");
+	memset(h.black, '"', 200);
+	h.black[200] = '\0';
+	ck_assert_int_eq(pgn_write(&h, a, 0, AUD_UMPIRE, &out, err, sizeof err), 0);
+	ck_assert_msg(strstr(out, "[White \"M\xc3\xbcller \xc3\xbf\"]\n"), "%s", out);
+	for (const char *line = out; *line; line = strchr(line, '\n') + 1)
+		ck_assert_msg(strcspn(line, "\n") <= 255, "a line of %zu: %.60s", strcspn(line, "\n"), line);
+	const char *bl = strstr(out, "[Black \"");
+	ck_assert_ptr_nonnull(bl);
+	ck_assert_uint_eq(strcspn(bl, "\n"), 254);   /* 122 escaped quotes (244) and the 10 around: the next would not fit */
+	ck_assert_msg(pgn_read(out, &h2, &b, &nb, err, sizeof err) == 0, "%s", err);
+	ck_assert_str_eq(h2.white, "M\xc3\xbcller \xc3\xbf");
+	free(b);
+	free(out);
 }
 END_TEST
 

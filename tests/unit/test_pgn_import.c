@@ -160,6 +160,20 @@ START_TEST(test_move_numbers_without_space)
 }
 END_TEST
 
+/* Regression (the second PGN probe): a check or mate mark was never
+ * compared with the replay ("1. e4#" read).  A mark written must be true;
+ * one left out, or "+" on a mate (a check all the same), is no claim. */
+START_TEST(test_check_marks_checked)
+{
+	expect_error("1. e4+ *", "move 1. e4+: PGN marks check, the replay neither check nor mate (e4)");
+	expect_error("1. e4# *", "move 1. e4#: PGN marks mate, the replay neither check nor mate (e4)");
+	expect_error("1. e4 f5 2. Qh5# *", "move 2. Qh5#: PGN marks mate, the replay check (Qh5+)");
+	expect_actions("1. e4 f5 2. Qh5+ *", "e4 f5 Qh5");
+	expect_actions("1. e4 f5 2. Qh5 *", "e4 f5 Qh5");          /* left out: no claim */
+	expect_actions("1. e4 f5 2. Qh5+! *", "e4 f5 Qh5");        /* an annotation after it */
+}
+END_TEST
+
 /* Regression (the PGN probe): "exd6 e.p." with a space was read as two
  * moves, and the error named the wrong one ("move 3... e.p.: not a move"
  * for White's third).  The suffix belongs to the move before it. */
@@ -231,6 +245,11 @@ START_TEST(test_tag_value_of_255)
 	site[256] = '\0';
 	snprintf(text, sizeof text, "[Site \"%s\"]\n\n1. e4 *", site);
 	expect_error(text, "line 1: tag Site too long");
+	/* (the second PGN probe) bytes that are no UTF-8 read as ISO 8859-1,
+	 * the standard's own character set: the header holds UTF-8 */
+	read_ok("[White \"M\xfcller\"]\n[Black \"caf\xc3\xa9 \x85\"]\n\n1. e4 *", &h, acts, sizeof acts);
+	ck_assert_str_eq(h.white, "M\xc3\xbcller");
+	ck_assert_str_eq(h.black, "caf\xc3\xa9 ?");   /* UTF-8 kept; a C1 byte is no character */
 }
 END_TEST
 
@@ -446,6 +465,7 @@ static Suite *pgn_import_suite(void)
 	tcase_add_test(tc, test_second_k_block_refused);
 	tcase_add_test(tc, test_move_numbers_without_space);
 	tcase_add_test(tc, test_ep_suffix_word);
+	tcase_add_test(tc, test_check_marks_checked);
 	tcase_add_test(tc, test_byte_order_mark);
 	tcase_add_test(tc, test_quotes_in_commentary);
 	tcase_add_test(tc, test_tag_value_of_255);
