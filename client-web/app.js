@@ -557,6 +557,18 @@ $('pair-form').addEventListener('submit', async (e) => {
     ...(tournament && { tournament }), ...(round && { round }) });
   status(r.ok ? `paired: game ${r.game}` : r.error.message);
 });
+// A director's public note to every live game of a tournament (of one
+// round, when given): the director probe ran an evening from the page,
+// which could speak to one board at a time only.
+$('tnote-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const round = $('tnote-round').value.trim();
+  const text = $('tnote-text').value.trim();
+  const r = await net.call('tournament_note', { tournament: $('tnote-tournament').value.trim(), text, ...(round && { round }) });
+  if (!r.ok) { status(r.error.message); return; }
+  status(`note sent to game${r.games.length === 1 ? '' : 's'} ${r.games.join(', ')}`);
+  if ($('tnote-text').value.trim() === text) $('tnote-text').value = '';
+});
 $('challenge-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const r = await net.call('challenge', { user: $('challenge-user').value.trim(), ...terms() });
@@ -575,7 +587,7 @@ async function refreshLive() {
     b.classList.add('staff-only');
     return b;
   };
-  fill('live', r.games, (g) => [`Game ${g.game}: ${g.white}${botMark(g, 'white')} – ${g.black}${botMark(g, 'black')} (${g.rules}${g.rated ? ', rated' : ''}), `
+  fill('live', r.games, (g) => [`Game ${g.game}: ${g.white}${botMark(g, 'white')} – ${g.black}${botMark(g, 'black')} (${g.rules}${g.rated ? ', rated' : ''}${tagsText(g)}), `
     + `move ${Math.floor(g.ply / 2) + 1}, ${g.to_move} to move${g.paused === true ? ' (paused by the umpire)' : g.adjourned === true ? ' (adjourned)' : ''}${watching(g)} `,
     ...(g.white !== state.user && g.black !== state.user
       ? [button('Watch', () => watch.open(g.game, 'spectator'), { watch: g.game }), chair(g)] : [])]);
@@ -700,6 +712,10 @@ function gameEvent(ev, live = true) {
   if (ev.event === 'move' || ev.event === 'moved') state.toMove = ev.by === 'white' ? 'black' : 'white';
   if (live && ['move', 'moved', 'game_over'].includes(ev.event)) refusalDone();
   if (ev.event === 'game_over') state.toMove = null;
+  // the game's own line no longer says it is played (the director probe: an abort left "playing game 1")
+  if (live && ev.event === 'game_over' && $('status').textContent === `signed in as ${state.user}, playing game ${state.game}`) {
+    status(`signed in as ${state.user}, game ${state.game} is over`);
+  }
   // The end is the one moment a player sees the other side's men: the
   // true position, as a spectator's board shows it (the endings probe).
   if (ev.event === 'game_over' && typeof ev.fen === 'string') { board.pieces = fenPieces(ev.fen, null); board.ghosts = new Map(); }
@@ -740,6 +756,16 @@ function offerEvent(ev) {
 
 function onEvent(ev) {
   if (ev.event === 'game_start') {
+    // A game going on on screen stays there (the director probe: a pairing
+    // took a player's page from a game whose clock ran): said, and played
+    // from Your games; any other view, or a game this page asked for (its
+    // accept, seek or rematch waits), gives way to the new game.
+    if (!$('game').hidden && state.game !== null && state.toMove !== null && state.game !== ev.game
+        && !net.asking('accept', 'seek', 'rematch')) {
+      if (ev.color === 'white' || ev.color === 'black') myColors.set(ev.game, ev.color);
+      note(`Game ${ev.game} began: `, who(ev.white), ' – ', who(ev.black), ` (${ev.rules}); play it from Your games in the lobby`);
+      return;
+    }
     net.call('game', { game: ev.game }).then((g) => { if (g.ok && validGame(g)) enterGame(g); });
     return;
   }

@@ -47,6 +47,7 @@ export class Net {
     this.lastRx = 0;      // when the last message came (or the socket was made): performance.now()
     this.probeAt = null;  // when the liveness `ping` went out; null: none out
     this.sentAt = new Map();   // request id → when it was sent
+    this.types = new Map();    // request id → its type (asking())
     this.timer = null;
     this.tickAt = 0;       // when alive() last ran (or the socket was made)
     this.excused = false;  // the wait measured now was restarted by a late check
@@ -84,6 +85,7 @@ export class Net {
           const p = this.pending.get(msg.id);
           this.pending.delete(msg.id);
           this.sentAt.delete(msg.id);
+          this.types.delete(msg.id);
           p(msg);
           return;
         }
@@ -100,6 +102,7 @@ export class Net {
         for (const p of this.pending.values()) p(lost);
         this.pending.clear();
         this.sentAt.clear();
+        this.types.clear();
         const said = this.refusal;
         this.refusal = null;
         this.onClose(e, said);
@@ -167,6 +170,9 @@ export class Net {
     delete first.next;
     return first;
   }
+  // Is a request of one of these types awaiting its answer?  (A game that
+  // starts while this page's accept, seek or rematch waits is its own doing.)
+  asking(...types) { return [...this.types.values()].some((t) => types.includes(t)); }
   call(type, fields = {}) {
     const id = this.nextId++;
     return new Promise((resolve) => {
@@ -176,6 +182,7 @@ export class Net {
       }
       this.pending.set(id, resolve);
       this.sentAt.set(id, performance.now());
+      this.types.set(id, type);
       this.ws.send(JSON.stringify({ id, type, ...fields }));
     });
   }

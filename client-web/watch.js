@@ -33,6 +33,7 @@ export class WatchView {
   }
 
   reset() {
+    this.ended = false;
     this.game = null;
     this.seat = null;
     this.clock = null;
@@ -100,7 +101,8 @@ export class WatchView {
     }
     this.rules = r.rules;
     $('watch-hands').hidden = r.rules !== 'crazykrieg';
-    $('watch-title').textContent = `Game ${game}: ${r.white}${botMark(r, 'white')} – ${r.black}${botMark(r, 'black')} (${r.rules}${tagsText(r)}), ${seat === 'umpire' ? "the umpire's chair" : 'watching'}`;
+    this.titled = `Game ${game}: ${r.white}${botMark(r, 'white')} – ${r.black}${botMark(r, 'black')} (${r.rules}${tagsText(r)})`;
+    $('watch-title').textContent = `${this.titled}, ${seat === 'umpire' ? "the umpire's chair" : 'watching'}`;
     $('umpire-form').hidden = seat !== 'umpire';
     $('spec-form').hidden = seat === 'umpire';   // the umpire speaks by notes
     $('tries').hidden = seat !== 'umpire';
@@ -123,7 +125,10 @@ export class WatchView {
     if (this.rules === 'crazykrieg') this.hands.event(ev);
     switch (ev.event) {
     case 'board': if (typeof ev.fen === 'string') this.board.pieces = fenPieces(ev.fen, null); break;
-    case 'connection': this.connected = { ...this.connected, [ev.color]: ev.connected }; break;
+    case 'connection':
+      this.connected = { ...this.connected, [ev.color]: ev.connected };
+      if (ev.connected) this.away.delete(ev.color);   // back: no deadline runs (the director probe)
+      break;
     case 'moved': case 'umpire_move': this.toMove = other(ev.by); break;
     case 'opponent_away':
       if (this.away.has(ev.color)) ev.again = true;   // a new deadline, not a second leaving (words.js)
@@ -138,6 +143,16 @@ export class WatchView {
     case 'game_over':
       this.toMove = null;
       this.away.clear();
+      // nothing more to do in it: the chair's tools go, the clocks stand
+      // as they ended, and a reload lands in the lobby (the director probe:
+      // every button answered "no such live game")
+      this.paused = false;
+      this.adjourned = false;
+      this.ended = true;
+      if (this.titled) $('watch-title').textContent = `${this.titled}, over`;
+      $('umpire-form').hidden = true;
+      $('spec-form').hidden = true;
+      sessionStorage.removeItem('krieg.seat');
       if (typeof ev.fen === 'string') this.board.pieces = fenPieces(ev.fen, null);   // the game is over: public
       break;
     default: break;
@@ -171,7 +186,7 @@ export class WatchView {
       return;
     }
     const stands = this.paused ? ' (paused)' : this.adjourned ? ' (adjourned)' : '';
-    const el = stands ? 0 : performance.now() - this.ticked;
+    const el = stands || this.ended ? 0 : performance.now() - this.ticked;
     for (const side of ['white', 'black']) {
       const e = $(`watch-clock-${side}`);
       e.textContent = `${side} ${fmtClock(this.clock[side] - (side === this.toMove ? el : 0))}${stands}`;
@@ -194,8 +209,12 @@ export class WatchView {
     if (type === 'adjudicate') f.result = btn.dataset.result;
     if ((type === 'adjudicate' || type === 'umpire_abort') && !confirm(`${btn.textContent}?`)) return;
     const r = await this.net.call(type, f);
-    // Cleared once done, unless the umpire has typed the next one meanwhile.
-    if (!r.ok) this.status(r.error.message); else if ($('umpire-text').value.trim() === text) $('umpire-text').value = '';
+    if (!r.ok) { this.status(r.error.message); return; }
+    // Said done (an earlier refusal stayed in the status line, read as this
+    // action's: the director probe); the text cleared, unless the umpire
+    // has typed the next one meanwhile.
+    this.status(`${btn.textContent}: done`);
+    if ($('umpire-text').value.trim() === text) $('umpire-text').value = '';
   }
 
   // A spectator's words to the other spectators and the umpires (`spec`).

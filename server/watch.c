@@ -424,7 +424,11 @@ void watch_route_presence(struct game *g, int col, bool away, const json_t *msg)
 	struct speclist *l = g->spect;
 	if (l != NULL && (away || !speclist_fold_back(l, col)))
 		speclist_push_json(l, msg, away ? col : -1);
-	route(g, NULL, AUD_SPECTATOR, AUD_SPECTATOR, msg, 0);
+	/* The chairs too: their reply's `away` was all they heard of a
+	 * deadline, which a pause takes away and an unpause gives again (the
+	 * director probe: a chair counted down to an abandonment that was not
+	 * coming).  Heard by the other player, the spectators and the umpires. */
+	route(g, NULL, AUD_SPECTATOR | AUD_UMPIRE, aud_of(!col) | AUD_SPECTATOR | AUD_UMPIRE, msg, 0);
 }
 
 

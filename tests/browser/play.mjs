@@ -584,6 +584,19 @@ try {
   check(paired.tournament === 'Club Open' && paired.round === '3', `the pairing's tournament and round: ${JSON.stringify(paired)}`);
   await until(u, (g) => document.getElementById('status').textContent === `paired: game ${g}`, paired.game,
     "the director's answer");
+  // (the director probe) the live list names the tournament and round, and
+  // the page speaks to every board of a round at once
+  await u.click('#btn-live');
+  await until(u, (g) => [...document.querySelectorAll('#live li')].some((li) => li.textContent.startsWith(`Game ${g}: `)
+    && li.textContent.includes('(icc, Club Open, round 3)')), paired.game, 'the round in the live list');
+  check(!(await a.isVisible('#tnote-form')), "a player's page offers the tournament's note");
+  await u.fill('#tnote-tournament', 'Club Open');
+  await u.fill('#tnote-round', '3');
+  await u.fill('#tnote-text', 'round 3 ends at ten');
+  await u.click('#btn-tnote');
+  await until(u, (g) => document.getElementById('status').textContent === `note sent to game ${g}`, paired.game,
+    "the tournament's note answered");
+  await ll.waitFor((m) => m.event === 'umpire_note' && m.game === paired.game && m.text === 'round 3 ends at ten');
   // the tournament's table: both players, the game still being played
   await u.fill('#tournament-name', 'Club Open');
   await u.click('#btn-tournament');

@@ -175,6 +175,39 @@ await scenario('a seat taken while a player is away', async () => {
   lu.close();
   ld.close();
 });
+await scenario("the chair of a game whose player is away", async () => {
+  // (the director probe) the chair heard no deadline after its reply: it
+  // counted down through a pause; a refusal stayed in the status line after
+  // a later action succeeded; an adjudicated game kept every umpire button.
+  const lg = await line(`gina${suffix}`, 'gina-password', 'register');
+  const lh = await line(`hank${suffix}`, 'hank-password', 'register');
+  const { offer } = await lg.ok('seek', { rules: 'icc', color: 'white', time: { base: 600, inc: 0 } });
+  const game = (await lh.ok('accept', { offer })).game;
+  await lg.ok('move', { game, move: 'e2e4' });
+  await u.click('#btn-live');
+  await u.click(`#live button[data-umpire="${game}"]`, { timeout: 5000 });
+  await until(u, (x) => window.krieg.watch.game === x && window.krieg.watch.seat === 'umpire', game, 'the chair taken');
+  lh.close();
+  await until(u, () => /^Black is away: back by .* or the game is lost by abandonment$/.test(document.getElementById('watch-away').textContent),
+    null, 'Black away told to the chair');
+  await u.click('#umpire-form button[data-act="add_time"][data-color="white"]');   // no reason written: refused here
+  await statusIs(u, /^Write a reason/, 'the missing reason said');
+  await u.fill('#umpire-text', 'a break');
+  await u.click('#umpire-form button[data-act="clock_pause"]');
+  await statusIs(u, /^Pause clocks: done$/, 'the pause said done');
+  await until(u, () => document.getElementById('watch-away').textContent === 'Black is away (no deadline: the game waits for them)',
+    null, 'no deadline while paused');
+  await u.fill('#umpire-text', 'round over');
+  await u.click('#umpire-form button[data-act="adjudicate"][data-result="1-0"]');
+  await until(u, () => document.getElementById('umpire-form').hidden && / over$/.test(document.getElementById('watch-title').textContent),
+    null, "the chair's tools gone with the game");
+  check(!/\(paused\)/.test(await text(u, '#watch-clocks')), `the clocks still paused: ${await text(u, '#watch-clocks')}`);
+  check(u.asked.length === 1 && /^Adjudicate 1-0\?$/.test(u.asked[0]), `the questions: ${JSON.stringify(u.asked)}`);
+  u.asked.length = 0;   // (the adjudication's own question: a later scenario counts those offers make)
+  await u.click('#btn-unwatch');
+  await u.waitForSelector('#lobby:visible', { timeout: 5000 });
+  lg.close();
+});
 let g3;
 
 await scenario('offers in a game not shown', async () => {

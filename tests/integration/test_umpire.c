@@ -333,6 +333,11 @@ START_TEST(pause_holds_abandonment)
 	kc_close(b.c);
 	json_t *away = kc_event(w.c, "opponent_away");
 	ck_assert_ptr_null(json_object_get(away, "until"));   /* no deadline while paused */
+	/* the chair hears it too, with who heard it (the director probe: it
+	 * kept the deadline its reply had, and counted down through a pause) */
+	json_t *ua = kc_event(ump.c, "opponent_away");
+	ck_assert_ptr_null(json_object_get(ua, "until"));
+	ck_assert_int_eq(json_array_size(json_object_get(ua, "audience")), 3);   /* white, umpire, spectator */
 	kt_sleep_ms(2500);
 	kc_no_game_event(w.c, "game_over");
 	/* The unpause starts the grace, told (regression: the deadline it set
@@ -343,6 +348,8 @@ START_TEST(pause_holds_abandonment)
 	away = kc_event(w.c, "opponent_away");
 	ck_assert_str_eq(json_string_value(json_object_get(away, "color")), "black");
 	ck_assert_int_ge(json_integer_value(json_object_get(away, "until")), t0 + 1000);
+	ck_assert_int_eq(json_integer_value(json_object_get(kc_event(ump.c, "opponent_away"), "until")),
+	                 json_integer_value(json_object_get(away, "until")));
 	ck_assert_ptr_null(json_object_get(live_entry(&w, game), "paused"));
 	/* and a pause again takes the deadline away, said so */
 	kc_ok(ump.c, kc_req(ump.c, "clock_pause", "{s:I, s:s}", "game", g, "reason", "again"));
