@@ -332,6 +332,14 @@ void client_render(const struct client *c, const struct cgame *g, char *buf, siz
 	ro.audience = aud_of(g->color);
 	size_t n = render_board(&g->view.own, &g->ghosts, &ro, buf, len);
 	int first = g->log_n > CLIENT_LOG_MAX ? g->log_n - CLIENT_LOG_MAX : 0;
+	/* the older ones said to be left out, and where they are (the
+	 * screen-reader probe: the list began mid-game, silently) */
+	if (first > 0 && n < len) {
+		int w = snprintf(buf + n, len - n, "  (%d earlier announcement%s: \"record %ld\" has them all)\n", first,
+		                 first == 1 ? "" : "s", g->id);
+		if (w > 0)
+			n += (size_t)w;
+	}
 	for (int i = first; i < g->log_n && n < len; i++) {
 		int w = snprintf(buf + n, len - n, "  %s\n", g->log[i % CLIENT_LOG_MAX]);
 		if (w < 0)
@@ -345,8 +353,17 @@ void client_render(const struct client *c, const struct cgame *g, char *buf, siz
 		buf[--n] = '\0';
 }
 
-void client_show_true_board(struct client *c, const struct board *b, int bottom, bool live)
+void client_show_true_board(struct client *c, const struct board *b, int bottom, bool live, long game)
 {
+	/* --plain: in words, a picture being no use to it (the screen-reader
+	 * probe: an umpire's record ended with the grid alone) */
+	if (c->plain) {
+		char w[WORDS_MAX * 2], k[WORDS_MAX * 2];
+		words_pieces(b, WHITE, w, sizeof w);
+		words_pieces(b, BLACK, k, sizeof k);
+		client_out(c, "#%ld: the true position %s: %s. %s.", game, live ? "now" : "at the end", w, k);
+		return;
+	}
 	struct render_opts ro = c->ropts;
 	ro.bottom = bottom;
 	ro.audience = AUD_UMPIRE;
@@ -400,12 +417,32 @@ static const char *turn_words(const struct cgame *g)
 	     : g->view.to_move == g->color ? "your move" : "their move";
 }
 
+/* "; Black is away, back within 0:47 or the game is lost by abandonment"
+ * (no deadline: "; Black is away; the game waits"), or "": what the
+ * prompt shows of an absent opponent, for `time` (the screen-reader probe:
+ * --plain's prompt has no clock, so the deadline was said once only). */
+static void away_words(const struct client *c, const struct cgame *g, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (!g->opp_away || !g->live || g->view.over)
+		return;
+	char left[32] = "";
+	if (g->away_deadline > 0)
+		words_duration(g->away_deadline - now(c), left, sizeof left);
+	if (left[0])
+		snprintf(buf, len, "; %s is away, back within %s or the game is lost by abandonment",
+		         words_side(!g->color), left);
+	else
+		snprintf(buf, len, "; %s is away; the game waits", words_side(!g->color));
+}
+
 void client_clocks_words(const struct client *c, const struct cgame *g, char *buf, size_t len)
 {
 	long w = client_clock(c, g, WHITE), b = client_clock(c, g, BLACK);
-	char wc[RENDER_CLOCK_MAX], bc[RENDER_CLOCK_MAX];
+	char wc[RENDER_CLOCK_MAX], bc[RENDER_CLOCK_MAX], away[112];
+	away_words(c, g, away, sizeof away);
 	if (w < 0 || b < 0) {
-		snprintf(buf, len, "#%ld: untimed; %s", g->id, turn_words(g));
+		snprintf(buf, len, "#%ld: untimed; %s%s", g->id, turn_words(g), away);
 		return;
 	}
 	render_clock(w, wc);
@@ -422,7 +459,7 @@ void client_clocks_words(const struct client *c, const struct cgame *g, char *bu
 		if (at[0])
 			snprintf(due, sizeof due, " (%s)", at);
 	}
-	snprintf(buf, len, "#%ld: White %s, Black %s; %s%s", g->id, wc, bc, turn_words(g), due);
+	snprintf(buf, len, "#%ld: White %s, Black %s; %s%s%s", g->id, wc, bc, turn_words(g), due, away);
 }
 
 void client_prompt(const struct client *c, char *buf, size_t len)
@@ -512,14 +549,7 @@ static void flush_game(struct client *c, struct cgame *g)
 	}
 	if (g->final_notice) {   /* under the player's own board, above the rematch */
 		g->final_notice = false;
-		if (c->plain) {
-			char w[WORDS_MAX * 2], b[WORDS_MAX * 2];
-			words_pieces(&g->final, WHITE, w, sizeof w);
-			words_pieces(&g->final, BLACK, b, sizeof b);
-			client_out(c, "#%ld: the true position at the end: %s. %s.", g->id, w, b);
-		} else {
-			client_show_true_board(c, &g->final, g->color, false);
-		}
+		client_show_true_board(c, &g->final, g->color, false, g->id);
 	}
 	if (g->rematch_notice) {   /* under the final board, not above it */
 		g->rematch_notice = false;
@@ -1031,7 +1061,7 @@ void client_game_answer(struct client *c, const json_t *msg, const struct pendin
 			game_shown(c, g);
 		if (g && p->cmd && p->cmd->type == CMD_GAME) {
 			/* `game`: the clocks too, in words, under the board */
-			char clocks[128];
+			char clocks[256];
 			client_clocks_words(c, g, clocks, sizeof clocks);
 			client_out(c, "%s", clocks);
 		}
@@ -1052,9 +1082,16 @@ static void response(struct client *c, const json_t *msg)
 		const char *text = json_string_value(json_object_get(err, "message"));
 		c->errors++;
 		snprintf(c->refused_code, sizeof c->refused_code, "%s", code ? code : "");
-		char why[512];
-		snprintf(why, sizeof why, "%s refused: %s (%s)", known && p.cmd ? p.cmd->name : "request",
-		         text ? text : "no reason given", code ? code : "error");
+		/* the game it was about named, as every line of a game is; the
+		 * code is for scripts and reports, not read out by --plain (the
+		 * screen-reader probe: "not your turn (not_your_turn)", of which
+		 * of two games?) */
+		char why[512], game[32] = "";
+		if (known && p.game >= 0 && !c->batch)
+			snprintf(game, sizeof game, "#%ld: ", p.game);
+		snprintf(why, sizeof why, "%s%s refused: %s%s%s%s", game, known && p.cmd ? p.cmd->name : "request",
+		         text ? text : "no reason given", c->plain && !c->batch ? "" : " (",
+		         c->plain && !c->batch ? "" : code ? code : "error", c->plain && !c->batch ? "" : ")");
 		words_clean(why, why, sizeof why);   /* one line, whatever the server wrote */
 		if (c->batch && c->print)
 			c->print(c->ctx, why);   /* --batch fails with a reason (stderr), not silently */

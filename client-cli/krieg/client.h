@@ -332,8 +332,8 @@ __attribute__((format(printf, 2, 3)))
 int client_error(struct client *c, const char *fmt, ...);
 void client_show_board(struct client *c, const struct cgame *g);
 /* Both sides' men at a game's end (game_over's fen, an umpire's record), `bottom` nearest;
- * `live`: a live game's umpire's record, whose board is the position now. */
-void client_show_true_board(struct client *c, const struct board *b, int bottom, bool live);
+ * `live`: a live game's umpire's record, whose board is the position now.  --plain: in words. */
+void client_show_true_board(struct client *c, const struct board *b, int bottom, bool live, long game);
 /* Send a request built by the caller (borrowed), awaiting p->cmd's answer. */
 void client_send_request(struct client *c, json_t *req, const struct pending *p);
 /* Send {id, type, from[, game][, view]} (a page of a paged reply; game < 0: a list of no game), awaiting cmd's answer. */

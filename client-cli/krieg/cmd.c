@@ -984,7 +984,7 @@ static int exec_board(struct client *cl, struct cmd *cmd, struct pending *p)
 static int exec_time(struct client *cl, struct cmd *cmd, struct pending *p)
 {
 	struct seat *seat = cl->seat_focus ? client_seat(cl, cl->seat_current) : NULL;
-	char words[160], wc[RENDER_CLOCK_MAX], bc[RENDER_CLOCK_MAX];
+	char words[256], wc[RENDER_CLOCK_MAX], bc[RENDER_CLOCK_MAX];
 	if (seat) {
 		/* and whose move it is, as krieg.1 says (the client probe: a
 		 * --plain spectator, with no clock prompt, had it nowhere) */
@@ -1654,9 +1654,18 @@ static void done_pair(struct client *c, const json_t *res, const struct pending 
 		client_out(c, "Paired: game %lld (\"watch %lld\" or \"umpire %lld\" to follow it).", g, g, g);
 }
 
+/* What was done, named (the screen-reader probe: "Done." to a cancel or a
+ * decline said neither which offer nor what became of it). */
 static void done_ok(struct client *c, const json_t *res, const struct pending *p)
 {
-	client_out(c, "Done.");
+	json_t *offer = json_object_get(res, "offer");
+	if (json_is_integer(offer) && p->cmd && (p->cmd->type == CMD_CANCEL || p->cmd->type == CMD_DECLINE))
+		client_out(c, "Offer %lld %s.", (long long)json_integer_value(offer),
+		           p->cmd->type == CMD_CANCEL ? "withdrawn" : "declined");
+	else if (p->game >= 0)
+		client_out(c, "#%ld: done.", p->game);
+	else
+		client_out(c, "Done.");
 }
 
 /* What an unfollow changed: "Done." to the unfollow of a player never
@@ -2126,13 +2135,17 @@ static void done_possible(struct client *c, const json_t *res, const struct pend
 	json_t *moves = json_object_get(res, "moves");
 	size_t i, n = json_array_size(moves);
 	if (n == 0 || !g) {
-		client_out(c, "You may try: %s", n ? "(this client does not follow the game)"
+		client_out(c, "#%ld: You may try: %s", p->game, n ? "(this client does not follow the game)"
 		                                 : g && g->live && !g->view.over && g->view.to_move != g->color
 		                                 ? "nothing now (it is their move)" : "(nothing)");
 		return;
 	}
-	char line[256];   /* a line wraps before POSSIBLE_WIDTH; an item is under 80 */
-	size_t used = (size_t)snprintf(line, sizeof line, "You may try:");
+	/* The game named, as every line of a game is; --plain's one line, not
+	 * wrapped (the screen-reader probe: a braille display shows lines as
+	 * they come, and "h7-h6" alone on one read as nothing) */
+	char line[4096];   /* a line wraps before `width`; an item is under 80 */
+	size_t width = c->plain ? sizeof line - 80 : POSSIBLE_WIDTH;
+	size_t used = (size_t)snprintf(line, sizeof line, "#%ld: You may try:", p->game);
 	bool first_group = true;
 	for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
 		bool opened = false;
@@ -2164,7 +2177,7 @@ static void done_possible(struct client *c, const json_t *res, const struct pend
 				         order[k] == PIECE_NONE ? "drops" : (char[2]){ "PNBRQK"[order[k]], 0 }, item);
 			else
 				snprintf(word, sizeof word, "%s", item);
-			if (used + 1 + strlen(word) > POSSIBLE_WIDTH) {
+			if (used + 1 + strlen(word) > width) {
 				client_out(c, "%s", line);
 				used = (size_t)snprintf(line, sizeof line, "   ");
 			}
@@ -2283,7 +2296,7 @@ static void done_record(struct client *c, const json_t *msg, const struct pendin
 	long long total = (long long)json_integer_value(json_object_get(msg, "total"));
 	client_out(c, "(%lld announcement%s)", total, total == 1 ? "" : "s");
 	if (c->replay_ok && !c->batch)   /* what really happened: the umpire's board at the end, or now */
-		client_show_true_board(c, &c->replay, WHITE, c->replay_live);
+		client_show_true_board(c, &c->replay, WHITE, c->replay_live, game);
 }
 
 static void refused_pgn(struct client *c, const struct pending *p)

@@ -424,6 +424,9 @@ START_TEST(the_lobby_comes_to_the_client)
 	ck_assert_str_eq(field(j, "type"), "cancel");
 	ck_assert_ptr_null(json_object_get(j, "offer"));
 	json_decref(j);
+	/* its answer names the offer withdrawn (the screen-reader probe: "Done.") */
+	sink_reply_ok(&c, &s, "\"offer\":10");
+	ck_assert_msg(strstr(s.printed, "Offer 10 withdrawn.\n"), "%s", s.printed);
 	client_free(&c);
 }
 END_TEST
@@ -464,6 +467,18 @@ START_TEST(possible_grouped_by_piece)
 	for (const char *l = at; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
 		ck_assert_int_le((int)strcspn(l, "\n"), 76);
 	ck_assert_ptr_nonnull(strstr(at, " h3 h4\n"));
+	client_free(&c);
+
+	/* --plain: one line, the game named (the screen-reader probe) */
+	sink_logged_in(&c, &s);
+	c.plain = true;
+	sink_game_start(&c, 4, "white", true);
+	ck_assert_int_eq(client_command(&c, "possible"), 0);
+	sink_reply_ok(&c, &s, "\"game\":4,\"moves\":[\"a2a3\",\"a2a4\",\"b1a3\",\"b1c3\",\"b2b3\",\"b2b4\",\"c2c3\","
+	               "\"c2c4\",\"d2d3\",\"d2d4\",\"e2e3\",\"e2e4\",\"f2f3\",\"f2f4\",\"g1f3\",\"g1h3\",\"g2g3\","
+	               "\"g2g4\",\"h2h3\",\"h2h4\"]");
+	ck_assert_msg(strstr(s.printed, "#4: You may try: N: a3 c3 f3 h3 | P: a3 a4 b3 b4 c3 c4 d3 d4 e3 e4 f3 f4 g3 g4 "
+	                                "h3 h4\n"), "%s", s.printed);
 	client_free(&c);
 
 	/* two pieces of a kind to one square: each named by where it comes from; a promotion */

@@ -285,6 +285,40 @@ END_TEST
 /* The game's line says its time control, "untimed" too (a probe: an
  * untimed game's header said nothing, where a timed one's prompt shows the
  * clocks): a game_start, a login's game_state, correspondence. */
+/* What --plain's reader cannot glance at is said (the screen-reader
+ * probe): an absent opponent's deadline by `time` (said once, and in no
+ * prompt), the older announcements `board` leaves out, and which game a
+ * refusal is about, without the code read out. */
+START_TEST(plain_says_what_the_screen_shows)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	c.plain = true;
+	sink_game_start(&c, 3, "black", true);
+	client_receive(&c, "{\"event\":\"opponent_away\",\"game\":3,\"color\":\"white\",\"until\":1767225600000,"
+	                   "\"left\":60000}");
+	ck_assert_int_eq(client_command(&c, "time"), 0);
+	ck_assert_msg(strstr(s.printed, "#3: White 5:00, Black 5:00; their move; White is away, back within 1:00 or the "
+	                                "game is lost by abandonment\n"), "%s", s.printed);
+	for (int ply = 0; ply < 10; ply++) {
+		char line[160];
+		snprintf(line, sizeof line, "{\"event\":\"pawn_tries\",\"by\":\"white\",\"count\":%d,\"ply\":0,\"game\":3}", ply);
+		client_receive(&c, line);
+	}
+	client_flush(&c);
+	ck_assert_int_eq(client_command(&c, "board"), 0);
+	ck_assert_msg(strstr(s.printed, "(2 earlier announcements: \"record 3\" has them all)\n"), "%s", s.printed);
+	ck_assert_int_eq(client_command(&c, "possible"), 0);
+	char refusal[160];
+	snprintf(refusal, sizeof refusal, "{\"id\":%lld,\"ok\":false,\"error\":{\"code\":\"game_over\",\"message\":"
+	         "\"the game is over\"}}", sink_sent_id(&s, s.nsent - 1));
+	client_receive(&c, refusal);
+	ck_assert_msg(strstr(s.printed, "#3: possible refused: the game is over\n"), "%s", s.printed);
+	client_free(&c);
+}
+END_TEST
+
 START_TEST(game_header_says_the_time_control)
 {
 	struct client c;
@@ -1462,6 +1496,17 @@ START_TEST(record_shows_the_true_board)
 	ck_assert_msg(strstr(s.printed, ", live; as the umpire heard it:") && strstr(s.printed, "The true board now:") &&
 	              !strstr(s.printed, "at the end"), "%s", s.printed);
 	client_free(&c);
+	/* --plain: in words (the screen-reader probe: the grid alone) */
+	make_client(&c, &s, false);
+	c.plain = true;
+	login_as(&c, &s, "carol");
+	ck_assert_int_eq(client_command(&c, "record 9 umpire"), 0);
+	sink_reply_ok(&c, &s,
+	              "\"game\":9,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\",\"live\":true,"
+	              "\"fen\":\"4k3/8/8/8/8/8/8/4K3 w - - 0 1\",\"view\":\"umpire\",\"total\":0,\"events\":[]");
+	ck_assert_msg(strstr(s.printed, "#9: the true position now: White: king e1. Black: king e8.") &&
+	              !strstr(s.printed, "Umpire's board"), "%s", s.printed);
+	client_free(&c);
 }
 END_TEST
 
@@ -2239,6 +2284,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, help_about_a_word);
 	tcase_add_test(tc, help_about_a_rule_set);
 	tcase_add_test(tc, game_header_says_the_time_control);
+	tcase_add_test(tc, plain_says_what_the_screen_shows);
 	tcase_add_test(tc, ambiguous_try_lists_the_candidates);
 	tcase_add_test(tc, ghosts_say_what_they_did);
 	tcase_add_test(tc, games_list_the_time_control);
