@@ -648,6 +648,9 @@ const awayUntil = (x) => ({ until: awayDeadline(x, Date.now()) });
 
 function enterGame(g) {
   closePromo();   // a promotion chosen for the game shown before
+  // one's own game shown: a reload comes back to it, not to a seat watched
+  // before (a review: the seat kept was opened over the game)
+  sessionStorage.removeItem('krieg.seat');
   myColors.set(g.game, g.color);
   state.game = g.game;
   state.color = g.color;

@@ -241,8 +241,9 @@ static void cm_flush(struct comment *c, struct wrap *w)
 /* A tag pair on its line: quotes and backslashes escaped, controls as
  * spaces, bytes that are no UTF-8 read as ISO 8859-1 (the second PGN
  * probe: a raw 0xFF was written), and the line within the standard's 255
- * characters, escapes included (it was the value that was held to 255):
- * the value cut before a character that does not fit. */
+ * (bytes: the standard's characters are ISO 8859-1's, one byte each),
+ * escapes included (it was the value that was held to 255): the value cut
+ * before a character that does not fit. */
 static void tag(struct sbuf *b, const char *name, const char *value, const char *dflt)
 {
 	if (value == NULL || value[0] == '\0')
@@ -257,8 +258,10 @@ static void tag(struct sbuf *b, const char *name, const char *value, const char 
 			c[1] = c[0];
 			c[0] = '\\';
 			k = 2;
-		} else if (k == 1 && ((unsigned char)c[0] < 0x20 || c[0] == 0x7f)) {
-			c[0] = ' ';
+		} else if ((k == 1 && ((unsigned char)c[0] < 0x20 || c[0] == 0x7f)) ||
+		           (k == 2 && (unsigned char)c[0] == 0xc2 && (unsigned char)c[1] < 0xa0)) {
+			c[0] = ' ';   /* a control, C1 ones in UTF-8 too (a review) */
+			k = 1;
 		}
 		if (k > room)
 			break;

@@ -705,6 +705,7 @@ static void pending_failed(void *arg)
 	struct game *g = p->g;
 	g->pending--;
 	if (p->a.seq <= g->seq) {
+		g->undos++;
 		g->clock = p->before_clock;
 		g->untold_seq = 0;   /* the tries from this one on are gone */
 		g->draw_offer = p->before_offer;
@@ -774,8 +775,10 @@ static int *offer_mark(struct game *g, const struct action *a)
  * announces.  c/id are the requester (NULL for timers), retry the timer to
  * re-arm if the commit fails.  Returns 0 when the action was taken (it is
  * committed, or undone, at the end of the turn), 1 when it was refused
- * (answered now: a refusal changes nothing).  A game that ends stays live
- * until the commit, when it is buried.
+ * (answered now: a refusal changes nothing), 2 when a flag that had
+ * fallen was taken in its place (the requester hears game_over at the
+ * commit: its own action never was).  A game that ends stays live until
+ * the commit, when it is buried.
  */
 int game_act(struct game *g, int kind, int color, const char *text,
              struct conn *c, json_t *id, struct event *retry)
@@ -980,7 +983,9 @@ int game_act(struct game *g, int kind, int color, const char *text,
 		evtimer_del(g->flag_timer);
 	else
 		game_flag_arm(g);
-	return 0;
+	/* the flag's ending, not the request's action: not logged or audited
+	 * as that action by a caller (a review: an adjudication the flag beat) */
+	return flag_instead ? 2 : 0;
 }
 
 /* ---- public entry points -------------------------------------------------- */

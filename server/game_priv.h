@@ -78,6 +78,8 @@ struct game {
 	 * WHITE, BLACK, the spectators', the umpire's (and the server's). */
 	size_t record_by[RECORD_BY_COUNT];
 	int seq;                     /* last action's seq (committed or in the open batch) */
+	unsigned undos;              /* actions undone by a failed commit so far (pending_failed): a
+	                              * seq is used again after one, this never (watch.c's notes) */
 	/* The last action each player (WHITE, BLACK) heard anything of: their
 	 * own view's record ends there, whatever the other did since, so the
 	 * PGN cache keys a player's view of a live game by it (history.c: an

@@ -918,35 +918,40 @@ static void cmd_note(struct conn *c, json_t *id, json_t *req)
 	umpire_act(c, id, req, ACTION_NOTE, -1, &u, cmd_note);
 }
 
-/* tournament_note's answer, sent once the notes are committed: the games
- * told, and each note's seq (one batch holds them all: committed together
- * or undone together, when the game's seq is back below its note's). */
+/* tournament_note's answer, sent once the notes' turn is committed: the
+ * games whose note was kept.  A note is undone with its game's earlier
+ * action that failed in the turn before (batch.h's group rule) or with its
+ * own turn, and a seq is used again after an undo, so each game's undos
+ * are counted instead (a review: the notes of other games in the same
+ * turn may be kept while one is undone). */
 struct note_answer {
 	struct server *srv;
 	uint64_t conn;
 	json_t *id;
 	json_t *told;
-	int *seq;
+	unsigned *undos;
 };
 
 static void note_answered(void *arg)
 {
 	struct note_answer *k = arg;
 	struct conn *c = conn_find(k->srv, k->conn);
-	bool undone = false;
+	json_t *kept = json_array();
 	size_t i;
 	json_t *v;
 	json_array_foreach(k->told, i, v) {
 		const struct game *g = game_find(k->srv->games, json_integer_value(v));
-		undone |= g != NULL && g->seq < k->seq[i];   /* NULL: it ended since, the note kept */
+		if (g == NULL || g->undos == k->undos[i])   /* NULL: it ended since, the note kept */
+			json_array_append(kept, v);
 	}
-	if (c != NULL && undone)
+	if (c != NULL && json_array_size(kept) == 0)
 		dispatch_error(c, k->id, PE_STORAGE, "the notes could not be saved; nothing was changed");
 	else if (c != NULL)
-		dispatch_ok(c, k->id, json_pack("{s:O}", "games", k->told));
+		dispatch_ok(c, k->id, json_pack("{s:o}", "games", json_incref(kept)));
+	json_decref(kept);
 	json_decref(k->id);
 	json_decref(k->told);
-	free(k->seq);
+	free(k->undos);
 	free(k);
 }
 
@@ -988,12 +993,12 @@ static void cmd_tournament_note(struct conn *c, json_t *id, json_t *req)
 		if (!g->dead && strcasecmp(g->info.tournament, name) == 0 &&
 		    (round == NULL || strcmp(g->info.round, round) == 0) &&
 		    game_act(g, a.kind, a.color, a.text, NULL, NULL, NULL) == 0) {
-			k->seq = xgrow(k->seq, &cap, json_array_size(told) + 1, sizeof *k->seq, 16);
-			k->seq[json_array_size(told)] = g->seq;
+			k->undos = xgrow(k->undos, &cap, json_array_size(told) + 1, sizeof *k->undos, 16);
+			k->undos[json_array_size(told)] = g->undos;
 			json_array_append_new(told, json_integer(g->id));
 		}
 	if (json_array_size(told) == 0) {
-		free(k->seq);
+		free(k->undos);
 		free(k);
 		json_decref(told);
 		dispatch_error(c, id, PE_NO_SUCH_GAME, "no live game of that tournament%s", round ? " and round" : "");
@@ -1002,9 +1007,9 @@ static void cmd_tournament_note(struct conn *c, json_t *id, json_t *req)
 	log_info("user=%" PRId64 " umpire tournament_note games=%zu", conn_user(c), json_array_size(told));
 	/* Answered after the notes' commit, as an action's requester is: a
 	 * director holding a chair of one of the games hears its note first
-	 * (protocol probe: the ok came before the umpire_note); `storage`
-	 * if their commit failed (undone, as a refused request). */
-	*k = (struct note_answer){ srv, conn_id(c), json_incref(id), told, k->seq };
+	 * (protocol probe: the ok came before the umpire_note); listing the
+	 * games whose note was kept, `storage` when none was. */
+	*k = (struct note_answer){ srv, conn_id(c), json_incref(id), told, k->undos };
 	games_after_commits(srv, note_answered, k);
 }
 

@@ -1020,6 +1020,7 @@ static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 		g->quiet_left--;
 	if (e.type == EV_QUIET_ENDED && e.by == g->color) {
 		g->quiet_left = 0;
+		g->quiet_stopped = true;
 		g->turn_notice = g->live && !g->view.over && g->view.to_move == g->color;
 	}
 	/* a turn starts, or the game ends: nothing more of this action is coming */
@@ -1252,7 +1253,7 @@ static void chat_event(struct client *c, const json_t *msg, long id, struct cgam
 
 /* opponent_away / opponent_back: the prompt of one's own game counts the grace down. */
 static void presence_event(struct client *c, const json_t *msg, const char *name, long id, struct cgame *g,
-                           const struct seat *s)
+                           struct seat *s)
 {
 	int col = color_parse(json_string_value(json_object_get(msg, "color")));
 	bool away = strcmp(name, "opponent_away") == 0;
@@ -1269,6 +1270,8 @@ static void presence_event(struct client *c, const json_t *msg, const char *name
 	if (!away) {
 		if (g)
 			g->opp_away = false;
+		else
+			s->away[col] = false;
 		client_out(c, "#%ld%s: %s is back.", id, tag, who);
 		return;
 	}
@@ -1279,9 +1282,11 @@ static void presence_event(struct client *c, const json_t *msg, const char *name
 	/* told again while away: the deadline changed (a pause, the server
 	 * stood still), not a second leaving (the browser probe: "has left"
 	 * twice) */
-	const char *did = g && g->opp_away ? "is still away" : "has left";
+	const char *did = (g ? g->opp_away : s->away[col]) ? "is still away" : "has left";
 	if (g)
 		set_away(c, g, msg);
+	else
+		s->away[col] = true;   /* a chair hears each new deadline too (a review) */
 	if (left[0])
 		client_out(c, "#%ld%s: %s %s; the game is lost by abandonment unless they are back within %s.",
 		           id, tag, who, did, left);
@@ -1289,7 +1294,7 @@ static void presence_event(struct client *c, const json_t *msg, const char *name
 		client_out(c, "#%ld%s: %s %s; the game waits for them.", id, tag, who, did);
 }
 
-void client_seat_away(struct client *c, const struct seat *s, const json_t *away)
+void client_seat_away(struct client *c, struct seat *s, const json_t *away)
 {
 	static const char *const names[2] = { "white", "black" };
 	for (int col = WHITE; col <= BLACK; col++) {

@@ -106,6 +106,8 @@ struct cgame {
 	int quiet_left;                     /* nost: items of one's "if quiet" sequence the server is still
 	                                     * to play on one's turns (no "your move" for them; a view
 	                                     * rebuilt forgets it: a "your move" too many, never one missing) */
+	bool quiet_stopped;                 /* the sequence sent last ended (quiet_ended) before its answer:
+	                                     * its first item's own action stopped it (a review) */
 	int plies;                          /* the most plies an announcement of it has said were played:
 	                                     * from 2 on, both sides have moved (no abort) */
 	char log[CLIENT_LOG_MAX][WORDS_MAX];
@@ -353,7 +355,7 @@ void client_show_seat(struct client *c, const struct seat *s);
  * handled in order as they would have been. */
 void client_seat_loaded(struct client *c, struct seat *s);
 /* The players away as a seat's reply says (`away`), told as opponent_away would be. */
-void client_seat_away(struct client *c, const struct seat *s, const json_t *away);
+void client_seat_away(struct client *c, struct seat *s, const json_t *away);
 /* Drop a PGN arriving in chunks. */
 void client_pgn_reset(struct client *c);
 /* A page of a game's view: the answer to game and switch (switch makes it current). */

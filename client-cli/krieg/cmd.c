@@ -1391,8 +1391,10 @@ static int exec_move(struct client *cl, struct cmd *cmd, struct pending *p)
 	}
 	if (!g)
 		return 0;
-	if (cmd->type == CMD_QUIET)
+	if (cmd->type == CMD_QUIET) {
+		g->quiet_stopped = false;   /* until this sequence's own quiet_ended (done_quiet) */
 		return 0;   /* later moves of a sequence depend on earlier ones; the server judges */
+	}
 	for (int i = 0; i < cmd->argc; i++) {
 		move_t m;
 		char err[128] = "";
@@ -1599,7 +1601,7 @@ static void done_open(struct client *c, const json_t *res, const struct pending 
 static void done_quiet(struct client *c, const json_t *res, const struct pending *p)
 {
 	struct cgame *g = client_game(c, p->game);
-	if (g && g->live && !g->view.over && g->view.to_move != g->color && p->arg > 1)
+	if (g && g->live && !g->view.over && g->view.to_move != g->color && p->arg > 1 && !g->quiet_stopped)
 		g->quiet_left = (int)p->arg - 1;
 }
 

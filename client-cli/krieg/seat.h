@@ -40,6 +40,7 @@ struct seat {
 	char name[2][PROTO_NAME_MAX + 1];   /* white, black */
 	bool rated;
 	bool bot[2];                        /* the colours bot accounts play (the reply's "bots") */
+	bool away[2];                       /* a player away, as opponent_away told (client.c) */
 	bool loading;                       /* catch-up pages still coming */
 	json_t *held;                       /* live events that came meanwhile (seat_event): the
 	                                     * later pages end where the first began (PROTOCOL.md,

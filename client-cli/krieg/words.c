@@ -279,9 +279,9 @@ void words_event(const struct event *e, int me, const char *san, char *buf, size
 		int total = 0, n = 0;
 		for (int sq = 0; sq < 64; sq++)
 			total += (int)(e->squares >> sq & 1);
-		/* by file, a to h (the wording probe: "g2 b7"), each file up the board */
-		for (int i = 0; i < 64 && f + 6 < sizeof from; i++) {
-			int sq = (i % 8) * 8 + i / 8;
+		/* in the server's order (ruleset.c say_squares: a rank at a time,
+		 * as the page and the PGN's announcements say them) */
+		for (int sq = 0; sq < 64 && f + 6 < sizeof from; sq++) {
 			if (!(e->squares >> sq & 1))
 				continue;
 			char name[3];

@@ -208,6 +208,21 @@ await scenario("the chair of a game whose player is away", async () => {
   await u.waitForSelector('#lobby:visible', { timeout: 5000 });
   lg.close();
 });
+await scenario("a reload after one's own game began over a seat watched", async () => {
+  // (a review) the seat watched was kept for a reload after the page had
+  // gone to the player's own new game: the reload showed the seat instead
+  await g.click('#btn-live');
+  await g.click(`#live button[data-watch="${g4}"]`, { timeout: 5000 });
+  await until(g, (x) => window.krieg.watch.game === x && !document.getElementById('watch').hidden, g4, 'the seat watched');
+  const own = await takeSeek(g, lb, { rules: 'icc', color: 'white' });
+  await g.reload();
+  await until(g, (x) => window.krieg.state.game === x && !document.getElementById('game').hidden, own, 'the own game after a reload');
+  check(await g.isHidden('#watch'), 'the seat watched was shown over the own game after a reload');
+  await g.evaluate((x) => window.krieg.net.call('resign', { game: x }), own);
+  await until(g, () => window.krieg.state.toMove === null, null, 'the own game over');
+  await g.click('#btn-lobby');
+  await g.waitForSelector('#lobby:visible', { timeout: 5000 });
+});
 let g3;
 
 await scenario('offers in a game not shown', async () => {

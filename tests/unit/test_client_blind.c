@@ -379,6 +379,41 @@ START_TEST(quiet_sequence_no_your_move_between)
 }
 END_TEST
 
+/* A sequence whose first item stops it at once (e4 with a pawn capture
+ * there for either side: its quiet_ended comes before the request's
+ * answer) leaves the move ours, and said (a review: the answer counted the
+ * rest as still to be played, and "your move" was never said again). */
+START_TEST(quiet_stopped_at_once)
+{
+	struct client w, b;
+	struct sink ws, bs;
+	const char *fen = "rnbqkbnr/ppp1pppp/8/3p4/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+	both_start(&w, &ws, &b, &bs, "nost", fen);
+	char err[128];
+	const struct ruleset *rs = ruleset_find("nost");
+	struct referee *r = referee_new(rs, fen, err, sizeof err);
+	ck_assert_msg(r != NULL, "%s", err);
+	struct evlist ev;
+	evlist_init(&ev);
+	ck_assert_int_eq(referee_begin(r, &ev), REF_OK);
+	evlist_clear(&ev);
+	ck_assert_int_eq(client_command(&w, "quiet e4 Nf3"), 0);
+	static const char *const seq[] = { "e4", "Nf3" };
+	ck_assert_int_eq(referee_quiet(r, WHITE, seq, 2, &ev), REF_OK);
+	both_hear(&w, &b, rs, &ev);
+	sink_reply_ok(&w, &ws, "\"game\":4");
+	client_flush(&w);
+	size_t from = strlen(ws.printed);
+	ck_assert_int_eq(referee_attempt(r, BLACK, "a6", &ev), REF_OK);
+	both_hear(&w, &b, rs, &ev);
+	ck_assert_msg(strstr(ws.printed + from, "#4: your move"), "%s", ws.printed + from);
+	evlist_free(&ev);
+	referee_free(r);
+	client_free(&w);
+	client_free(&b);
+}
+END_TEST
+
 /* The last request sent, as its text. */
 static const char *last_sent(const struct sink *s)
 {
@@ -447,6 +482,7 @@ static Suite *blind_suite(void)
 	tcase_add_test(tc, pieces_reads_the_board_out);
 	tcase_add_test(tc, own_man_captured_is_named);
 	tcase_add_test(tc, quiet_sequence_no_your_move_between);
+	tcase_add_test(tc, quiet_stopped_at_once);
 	tcase_add_test(tc, spoken_moves_are_read_as_meant);
 	suite_add_tcase(s, tc);
 	return s;

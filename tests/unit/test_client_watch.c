@@ -445,6 +445,15 @@ START_TEST(umpire_chair_shows_everything)
 	                   "\"umpire\",\"spectator\"],\"move\":\"d8d1\",\"san\":\"Qd1\",\"say\":\"Illegal: Qd1\",\"game\":7}");
 	client_flush(&c);
 	ck_assert_msg(strstr(p, "[Black; White and spectators without the move] Black tried Qd1: illegal"), "%s", p);
+	/* the chair hears a player's absence, and each new deadline as such
+	 * (a review: a pause's re-tell read "has left" again) */
+	client_receive(&c, "{\"event\":\"opponent_away\",\"game\":7,\"color\":\"black\",\"until\":1767225600000,"
+	                   "\"left\":60000,\"audience\":[\"white\",\"umpire\",\"spectator\"]}");
+	client_receive(&c, "{\"event\":\"opponent_away\",\"game\":7,\"color\":\"black\","
+	                   "\"audience\":[\"white\",\"umpire\",\"spectator\"]}");
+	ck_assert_msg(strstr(p, "#7 (umpire): Black (bob) has left; the game is lost by abandonment unless they are back "
+	                        "within 1:00.") && strstr(p, "#7 (umpire): Black (bob) is still away; the game waits for them."),
+	              "%s", p);
 
 	/* live: Black's move, the new true board, a connection coming back */
 	size_t from = evs.n;

@@ -252,9 +252,9 @@ START_TEST(pawn_squares_words)
 	ck_assert_str_eq(buf, "You can capture with a pawn from e4");
 	e.squares |= 1ULL << square_parse("c4") | 1ULL << square_parse("h2");
 	words_event(&e, -1, NULL, buf, sizeof buf);
-	ck_assert_str_eq(buf, "White can capture with pawns from c4, e4 and h2");   /* by file: wording probe */
+	ck_assert_str_eq(buf, "White can capture with pawns from h2, c4 and e4");   /* the server's order */
 	words_event(&e, WHITE, NULL, buf, sizeof buf);
-	ck_assert_str_eq(buf, "You can capture with pawns from c4, e4 and h2");
+	ck_assert_str_eq(buf, "You can capture with pawns from h2, c4 and e4");     /* the opponent's words (probe) */
 	e.squares = 0;
 	words_event(&e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "White has no pawn tries");

@@ -1315,10 +1315,11 @@ START_TEST(test_write_refuses)
 	 * ISO 8859-1 character it is, never raw; a line stays within 255
 	 * characters, escapes included (200 quotes made a 410-character line) */
 	snprintf(h.white, sizeof h.white, "M\xfcller \xff");
+	snprintf(h.site, sizeof h.site, "a\xc2\x85" "b");   /* a C1 control in UTF-8: a space, as others (a review) */
 	memset(h.black, '"', 200);
 	h.black[200] = '\0';
 	ck_assert_int_eq(pgn_write(&h, a, 0, AUD_UMPIRE, &out, err, sizeof err), 0);
-	ck_assert_msg(strstr(out, "[White \"M\xc3\xbcller \xc3\xbf\"]\n"), "%s", out);
+	ck_assert_msg(strstr(out, "[White \"M\xc3\xbcller \xc3\xbf\"]\n") && strstr(out, "[Site \"a b\"]\n"), "%s", out);
 	for (const char *line = out; *line; line = strchr(line, '\n') + 1)
 		ck_assert_msg(strcspn(line, "\n") <= 255, "a line of %zu: %.60s", strcspn(line, "\n"), line);
 	const char *bl = strstr(out, "[Black \"");
