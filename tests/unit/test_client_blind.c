@@ -337,6 +337,39 @@ START_TEST(own_man_captured_is_named)
 }
 END_TEST
 
+/* A nost game from fen: White's client sends "quiet" with seq (n items),
+ * the referee plays it, both hear it and White's request is answered.
+ * *r and *ev are the caller's to free. */
+static void quiet_sent(struct client *w, struct sink *ws, struct client *b, struct sink *bs, const char *fen,
+                       const char *const *seq, size_t n, struct referee **r, struct evlist *ev)
+{
+	char err[128], line[128] = "quiet";
+	const struct ruleset *rs = ruleset_find("nost");
+	both_start(w, ws, b, bs, "nost", fen);
+	*r = referee_new(rs, fen, err, sizeof err);
+	ck_assert_msg(*r != NULL, "%s", err);
+	evlist_init(ev);
+	ck_assert_int_eq(referee_begin(*r, ev), REF_OK);
+	evlist_clear(ev);
+	for (size_t i = 0; i < n; i++)
+		snprintf(line + strlen(line), sizeof line - strlen(line), " %s", seq[i]);
+	ck_assert_int_eq(client_command(w, line), 0);
+	ck_assert_int_eq(referee_quiet(*r, WHITE, seq, n, ev), REF_OK);
+	both_hear(w, b, rs, ev);
+	sink_reply_ok(w, ws, "\"game\":4");
+	client_flush(w);
+}
+
+/* Black plays try; what White's client printed of it. */
+static const char *black_plays(struct client *w, struct sink *ws, struct client *b, struct referee *r,
+                               struct evlist *ev, const char *try)
+{
+	size_t from = strlen(ws->printed);
+	ck_assert_int_eq(referee_attempt(r, BLACK, try, ev), REF_OK);
+	both_hear(w, b, ruleset_find("nost"), ev);
+	return ws->printed + from;
+}
+
 /* nost's "if quiet": the items the server plays for us get no "your move"
  * before them (the wording probe: said before each); once the sequence
  * has run out, the move is ours and said so. */
@@ -344,28 +377,13 @@ START_TEST(quiet_sequence_no_your_move_between)
 {
 	struct client w, b;
 	struct sink ws, bs;
-	const char *fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-	both_start(&w, &ws, &b, &bs, "nost", fen);
-	char err[128];
-	const struct ruleset *rs = ruleset_find("nost");
-	struct referee *r = referee_new(rs, fen, err, sizeof err);
-	ck_assert_msg(r != NULL, "%s", err);
+	struct referee *r;
 	struct evlist ev;
-	evlist_init(&ev);
-	ck_assert_int_eq(referee_begin(r, &ev), REF_OK);
-	evlist_clear(&ev);
-	ck_assert_int_eq(client_command(&w, "quiet Nf3 Nc3 Rb1"), 0);
 	static const char *const seq[] = { "Nf3", "Nc3", "Rb1" };
-	ck_assert_int_eq(referee_quiet(r, WHITE, seq, 3, &ev), REF_OK);
-	both_hear(&w, &b, rs, &ev);
-	sink_reply_ok(&w, &ws, "\"game\":4");
-	client_flush(&w);
+	quiet_sent(&w, &ws, &b, &bs, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", seq, 3, &r, &ev);
 	static const char *const black[] = { "a6", "a5", "h6" };
 	for (int i = 0; i < 3; i++) {
-		size_t from = strlen(ws.printed);
-		ck_assert_int_eq(referee_attempt(r, BLACK, black[i], &ev), REF_OK);
-		both_hear(&w, &b, rs, &ev);
-		const char *heard = ws.printed + from;
+		const char *heard = black_plays(&w, &ws, &b, r, &ev, black[i]);
 		if (i < 2)   /* Nc3, then Rb1 played for White: no "your move" before them */
 			ck_assert_msg(strstr(heard, i ? "You played Rb1" : "You played Nc3") && !strstr(heard, "your move"),
 			              "%s", heard);
@@ -387,26 +405,12 @@ START_TEST(quiet_stopped_at_once)
 {
 	struct client w, b;
 	struct sink ws, bs;
-	const char *fen = "rnbqkbnr/ppp1pppp/8/3p4/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-	both_start(&w, &ws, &b, &bs, "nost", fen);
-	char err[128];
-	const struct ruleset *rs = ruleset_find("nost");
-	struct referee *r = referee_new(rs, fen, err, sizeof err);
-	ck_assert_msg(r != NULL, "%s", err);
+	struct referee *r;
 	struct evlist ev;
-	evlist_init(&ev);
-	ck_assert_int_eq(referee_begin(r, &ev), REF_OK);
-	evlist_clear(&ev);
-	ck_assert_int_eq(client_command(&w, "quiet e4 Nf3"), 0);
 	static const char *const seq[] = { "e4", "Nf3" };
-	ck_assert_int_eq(referee_quiet(r, WHITE, seq, 2, &ev), REF_OK);
-	both_hear(&w, &b, rs, &ev);
-	sink_reply_ok(&w, &ws, "\"game\":4");
-	client_flush(&w);
-	size_t from = strlen(ws.printed);
-	ck_assert_int_eq(referee_attempt(r, BLACK, "a6", &ev), REF_OK);
-	both_hear(&w, &b, rs, &ev);
-	ck_assert_msg(strstr(ws.printed + from, "#4: your move"), "%s", ws.printed + from);
+	quiet_sent(&w, &ws, &b, &bs, "rnbqkbnr/ppp1pppp/8/3p4/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", seq, 2, &r, &ev);
+	const char *heard = black_plays(&w, &ws, &b, r, &ev, "a6");
+	ck_assert_msg(strstr(heard, "#4: your move"), "%s", heard);
 	evlist_free(&ev);
 	referee_free(r);
 	client_free(&w);
