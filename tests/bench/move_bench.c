@@ -554,19 +554,30 @@ static long long umpired_game(struct bconn *w, struct bconn *b, struct bconn *u)
 	return game;
 }
 
+/* The players leave before the notes and White comes back after them by
+ * its session: they would read none of them, and a player who does not
+ * read is closed as a slow reader once its output passes
+ * output_buffer_max (40,000 notes did, on 2026-12-07: the bench died on
+ * the resign). An untimed game abandons nobody. */
 static long long noted_game(SSL_CTX *ctx, int port, int notes, char *token)
 {
 	struct bconn *w = bopen(ctx, port), *b = bconnect(ctx, port), *u = bopen(ctx, port);
+	char kept[STALL_TOKEN_MAX];
 	json_t *r = call(w, "guest", NULL);
+	snprintf(kept, sizeof kept, "%s", json_string_value(json_object_get(r, "token")));
 	if (token != NULL)
-		snprintf(token, STALL_TOKEN_MAX, "%s", json_string_value(json_object_get(r, "token")));
+		snprintf(token, STALL_TOKEN_MAX, "%s", kept);
 	json_decref(r);
 	long long game = umpired_game(w, b, u);
-	umpire_notes(u, game, notes, true);
-	if (token == NULL)
-		json_decref(call(w, "resign", json_pack("{s:I}", "game", (json_int_t)game)));
 	bclose(w);
 	bclose(b);
+	umpire_notes(u, game, notes, true);
+	if (token == NULL) {
+		w = bopen(ctx, port);
+		json_decref(call(w, "resume", json_pack("{s:s}", "token", kept)));
+		json_decref(call(w, "resign", json_pack("{s:I}", "game", (json_int_t)game)));
+		bclose(w);
+	}
 	bclose(u);
 	return game;
 }
