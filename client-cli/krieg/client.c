@@ -524,7 +524,9 @@ void client_tick(struct client *c)
 		if (g->low_said > 0 && g->low_said <= mark)
 			continue;
 		g->low_said = mark;
-		client_out(c, "#%ld: %ld second%s left on your clock", g->id, secs, secs == 1 ? "" : "s");
+		/* marked as a game not shown is everywhere (the screen-reader probe) */
+		client_out(c, "#%ld%s: %ld second%s left on your clock", g->id, g->id == c->current ? "" : " (another game)",
+		           secs, secs == 1 ? "" : "s");
 	}
 }
 
@@ -821,7 +823,9 @@ static void game_shown(struct client *c, struct cgame *g)
 	/* --plain: on demand only, as after a move; a login's game states came
 	 * unasked (the help probe: a board at every login) */
 	g->redraw = g->id == c->current && (!c->plain || c->view_asked);
-	g->turn_notice = g->live && !g->view.over && g->view.to_move == g->color;
+	/* `game` says whose move it is in its clocks' line: no "your move" of
+	 * its own before it (the screen-reader probe: said twice) */
+	g->turn_notice = g->live && !g->view.over && g->view.to_move == g->color && !c->game_asked;
 	flush_game(c, g);
 }
 
@@ -1047,6 +1051,7 @@ void client_game_answer(struct client *c, const json_t *msg, const struct pendin
 {
 	struct cgame *g;
 	c->view_asked = true;
+	c->game_asked = p->cmd && p->cmd->type == CMD_GAME;
 	if (p->arg > 0) {
 		g = client_game(c, p->game);
 		if (g)
@@ -1068,6 +1073,7 @@ void client_game_answer(struct client *c, const json_t *msg, const struct pendin
 		}
 	}
 	c->view_asked = false;
+	c->game_asked = false;
 }
 
 static void response(struct client *c, const json_t *msg)

@@ -210,6 +210,7 @@ struct client {
 	bool replay_live;                   /* the record replayed is a live game's: its board is "now" */
 	bool view_asked;                    /* a `game` or `switch` answer is being read: its board
 	                                       is drawn with --plain too (asked for) */
+	bool game_asked;                    /* ... a `game` answer, whose clocks' line says whose move */
 	int record_ply;                     /* the last ply a record's events named: a draw offer,
 	                                     * which names none, is numbered after it */
 	/* a PGN arriving in chunks (one at a time) */

@@ -1695,7 +1695,8 @@ static void done_draw(struct client *c, const json_t *res, const struct pending 
 	if (p->arg == DRAW_DECLINE)
 		client_out(c, "Draw declined.");
 	else if (p->arg == DRAW_ACCEPT || (g && g->view.over))
-		client_out(c, "Draw accepted.");   /* an offer while theirs stood accepts it */
+		return;   /* accepted (an offer while theirs stood accepts it): the game's end, said before
+		           * this answer, says so; "Draw accepted." came after it (screen-reader probe) */
 	else
 		client_out(c, "Draw offered.");
 }

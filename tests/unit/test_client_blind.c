@@ -141,12 +141,18 @@ START_TEST(plain_prompt_and_low_time)
 	                   "\"clock\":{\"white\":300000,\"black\":300000}}");
 	client_flush(&c);
 	ck_assert_ptr_null(strstr(s.printed, "White's own board"));
-	/* ... and `game`, asked, draws it */
+	/* ... and `game`, asked, draws it, saying whose move it is once (the
+	 * screen-reader probe: "your move", then the clocks' "; your move") */
+	size_t asked = strlen(s.printed);
 	ck_assert_int_eq(client_command(&c, "game"), 0);
 	sink_reply_ok(&c, &s, "\"game\":7,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\","
 	                      "\"color\":\"white\",\"to_move\":\"white\",\"events\":[],"
 	                      "\"time\":{\"base\":300,\"inc\":0},\"clock\":{\"white\":300000,\"black\":300000}");
 	ck_assert_ptr_nonnull(strstr(s.printed, "White's own board"));
+	int said = 0;
+	for (const char *q = s.printed + asked; (q = strstr(q, "your move")) != NULL; q++)
+		said++;
+	ck_assert_msg(said == 1, "%s", s.printed + asked);
 	s.printed[0] = '\0';
 	client_prompt(&c, p, sizeof p);
 	ck_assert_str_eq(p, "[#7 White | your move] > ");
@@ -167,6 +173,20 @@ START_TEST(plain_prompt_and_low_time)
 	client_tick(&c);
 	client_tick(&c);
 	ck_assert_str_eq(since(&s, from), "#7: 30 seconds left on your clock\n#7: 10 seconds left on your clock\n");
+	client_free(&c);
+
+	/* a game not shown says so, as its other lines do (the screen-reader probe) */
+	sink_client(&c, &s);
+	c.plain = true;
+	sink_game_start(&c, 7, "white", true);
+	sink_game_start(&c, 9, "white", true);
+	long shown = c.current;
+	from = strlen(s.printed);
+	s.now += 271000;
+	client_tick(&c);
+	char want[160];
+	snprintf(want, sizeof want, "#%ld (another game): 29 seconds left on your clock\n", shown == 7 ? 9L : 7L);
+	ck_assert_msg(strstr(since(&s, from), want), "%s", since(&s, from));
 	client_free(&c);
 
 	/* ghosts and a switch in words, not a board read out again */
