@@ -421,14 +421,24 @@ static const char *turn_words(const struct cgame *g)
  * (no deadline: "; Black is away; the game waits"), or "": what the
  * prompt shows of an absent opponent, for `time` (the screen-reader probe:
  * --plain's prompt has no clock, so the deadline was said once only). */
+/* Is g's opponent away (the game going on)?  left: the time to their
+ * deadline in words, "" when the game waits for them. */
+static bool opponent_away(const struct client *c, const struct cgame *g, char left[32])
+{
+	left[0] = '\0';
+	if (!g->opp_away || !g->live || g->view.over)
+		return false;
+	if (g->away_deadline > 0)
+		words_duration(g->away_deadline - now(c), left, 32);
+	return true;
+}
+
 static void away_words(const struct client *c, const struct cgame *g, char *buf, size_t len)
 {
+	char left[32];
 	buf[0] = '\0';
-	if (!g->opp_away || !g->live || g->view.over)
+	if (!opponent_away(c, g, left))
 		return;
-	char left[32] = "";
-	if (g->away_deadline > 0)
-		words_duration(g->away_deadline - now(c), left, sizeof left);
 	if (left[0])
 		snprintf(buf, len, "; %s is away, back within %s or the game is lost by abandonment",
 		         words_side(!g->color), left);
@@ -493,13 +503,9 @@ void client_prompt(const struct client *c, char *buf, size_t len)
 		render_clock(w, wc);
 	if (b >= 0)
 		render_clock(b, bc);
-	char away[64] = "";
-	if (g->opp_away && g->live && !g->view.over) {
-		char left[32] = "";
-		if (g->away_deadline > 0)
-			words_duration(g->away_deadline - now(c), left, sizeof left);
+	char away[64] = "", left[32];
+	if (opponent_away(c, g, left))
 		snprintf(away, sizeof away, " | %s away%s%s", words_side(!g->color), left[0] ? " " : "", left);
-	}
 	if (g->timed)
 		snprintf(buf, len, "[#%ld White %s | Black %s | %s%s] > ", g->id, wc, bc, turn, away);
 	else
