@@ -81,8 +81,9 @@ static bool game_flagged(struct store *st, const struct store_game *g, char *rea
 
 /* The summary of one game, as `history` lists it.  A flagged game is not
  * live (it is never played on) and says so, with the reason. */
-static json_t *summary_json(struct store *st, const struct store_game *g)
+static json_t *summary_json(struct server *srv, const struct store_game *g)
 {
+	struct store *st = srv->store;
 	char names[2][PROTO_NAME_MAX + 1], why[256];
 	bool flagged = game_flagged(st, g, why, sizeof why);
 
@@ -93,14 +94,8 @@ static json_t *summary_json(struct store *st, const struct store_game *g)
 	                      "live", !game_finished(g) && !flagged);
 	game_tags_json(g, j);
 	/* the accounts flagged as bots, as a live game's view says them (the
-	 * browser probe: not in Your games); read from st, the caller's
-	 * connection (the reader thread's, for a long record's) */
-	bool bot[2];
-	for (int col = WHITE; col <= BLACK; col++) {
-		int b = 0;
-		bot[col] = store_user_bot(st, col == WHITE ? g->white : g->black, &b) == STORE_OK && b;
-	}
-	game_bots_json(bot, j);
+	 * browser probe: not in Your games) */
+	game_bots_add(srv, g->white, g->black, j);
 	if (flagged) {
 		json_object_set_new(j, "flagged", json_true());
 		json_object_set_new(j, "flag_reason", json_string(RECOVER_FLAGGED_SAY));   /* why: logged */
@@ -122,14 +117,14 @@ static json_t *summary_json(struct store *st, const struct store_game *g)
 /* ---- history -------------------------------------------------------------- */
 
 struct listing {
-	struct store *st;
+	struct server *srv;
 	json_t *arr;
 };
 
 static int listing_cb(const struct store_game *g, void *arg)
 {
 	struct listing *ls = arg;
-	json_array_append_new(ls->arr, summary_json(ls->st, g));
+	json_array_append_new(ls->arr, summary_json(ls->srv, g));
 	return 0;
 }
 
@@ -161,7 +156,7 @@ static void cmd_history(struct conn *c, json_t *id, json_t *req)
 	/* The page: at most `limit` games from the from-th, newest first, as
 	 * many of them as fit a line; `total` and `next` are the whole list's. */
 	int64_t from = (int64_t)dispatch_from(req), total = 0;
-	struct listing ls = { st, json_array() };
+	struct listing ls = { conn_server(c), json_array() };
 	rc = store_games_count_of_user(st, uid, !own, &total);
 	if (rc == STORE_OK)
 		rc = own ? store_games_of_user(st, uid, limit, from, listing_cb, &ls)
@@ -322,7 +317,7 @@ static void cmd_record(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_STORAGE, "the game could not be read");
 		return;
 	}
-	json_t *j = summary_json(st, &g);
+	json_t *j = summary_json(conn_server(c), &g);
 	json_object_set_new(j, "view", json_string(view));
 	if (g.fen[0])
 		json_object_set_new(j, "fen", json_string(g.fen));
