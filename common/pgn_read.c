@@ -403,7 +403,7 @@ static int parse_tags(const char **pp, int *line, struct pgn_header *h, struct p
 			 * character set (the second PGN probe: "M\xfcller" made the
 			 * game's heading line, JSON, go unprinted) */
 			size_t k = 0, used;
-			for (size_t i = 0; i < len && k < cap; i += used) {
+			for (size_t i = 0; i < len; i += used) {
 				char c[4];
 				size_t w = text_latin1_char((const unsigned char *)val + i, len - i, c, &used);
 				if (k + w >= cap) {
@@ -413,7 +413,7 @@ static int parse_tags(const char **pp, int *line, struct pgn_header *h, struct p
 				memcpy(field + k, c, w);
 				k += w;
 			}
-			if (len >= cap || k >= cap)
+			if (k >= cap)
 				return failf(err, errlen, "line %d: tag %s too long", *line, name);
 			field[k] = '\0';
 		} else if (strcmp(name, "Result") == 0) {

@@ -1137,7 +1137,7 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 
 	/* Due during a standstill the loop notices only now: conn_stalled
 	 * moved what it counts (a handshake's timer re-armed). */
-	if (stall_check(c->srv->stall) > 0 && evtimer_pending(c->timer, NULL))
+	if (stall_moved(c->srv->stall, c->timer))
 		return;
 	switch (c->state) {
 	case CS_HANDSHAKE:

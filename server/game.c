@@ -535,7 +535,7 @@ static void abandon_fire(struct game *g, int col)
 		return;
 	/* Due during a standstill the loop notices only now: moved by it
 	 * (games_stalled re-armed this timer). */
-	if (stall_check(g->gs->srv->stall) > 0 && evtimer_pending(g->abandon_timer[col], NULL))
+	if (stall_moved(g->gs->srv->stall, g->abandon_timer[col]))
 		return;
 	/* Both players away when a grace period ends (e.g. a restart nobody
 	 * came back to): the side to move forfeits, as the one the game is

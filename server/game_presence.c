@@ -91,6 +91,14 @@ static void presence_send(struct game *g, int col, bool away, json_t *msg)
 	json_decref(msg);
 }
 
+/* The abandonment timer of col, due at away_due. */
+static void abandon_arm(struct game *g, int col, int64_t now)
+{
+	int64_t left = g->away_due[col] - now;
+	struct timeval tv = mstime_timeval(left > 0 ? left : 0);
+	evtimer_add(g->abandon_timer[col], &tv);
+}
+
 static void presence_arm(struct game *g, int col)
 {
 	int64_t grace = presence_grace(g, col);
@@ -104,8 +112,7 @@ static void presence_arm(struct game *g, int col)
 	g->away_until[col] = mstime_wall() + grace;
 	g->away_since[col] = mstime_mono();
 	g->away_due[col] = g->away_since[col] + grace;
-	struct timeval tv = mstime_timeval(grace);
-	evtimer_add(g->abandon_timer[col], &tv);
+	abandon_arm(g, col, g->away_since[col]);
 }
 
 /* col's deadline into j, when there is one: `until` (the wall clock's,
@@ -198,9 +205,7 @@ void games_stalled(struct games *gs, int64_t ms)
 				continue;
 			g->away_until[col] += by;
 			g->away_due[col] += by;
-			int64_t left = g->away_due[col] - now;
-			struct timeval tv = mstime_timeval(left > 0 ? left : 0);
-			evtimer_add(g->abandon_timer[col], &tv);
+			abandon_arm(g, col, now);
 			away_send(g, col);
 		}
 }

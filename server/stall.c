@@ -34,6 +34,11 @@ int64_t stall_check(struct stall *s)
 	return ms;
 }
 
+bool stall_moved(struct stall *s, struct event *ev)
+{
+	return stall_check(s) > 0 && evtimer_pending(ev, NULL);
+}
+
 static void beat_cb(evutil_socket_t fd, short what, void *arg)
 {
 	(void)fd;

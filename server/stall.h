@@ -26,6 +26,7 @@
 #ifndef KRIEG_STALL_H
 #define KRIEG_STALL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct event_base;
@@ -42,5 +43,11 @@ void stall_free(struct stall *s);
 /* A standstill since the last look, if any: fn is called with it first.
  * Returns its length in ms, 0 if none (also for s NULL: no loop). */
 int64_t stall_check(struct stall *s);
+
+/* For a timer's callback that ends something (an idle connection, a
+ * grace): was a standstill noticed now, and the timer ev moved by it (fn
+ * re-armed it)?  Then the callback has nothing to end yet. */
+struct event;
+bool stall_moved(struct stall *s, struct event *ev);
 
 #endif

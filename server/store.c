@@ -1159,7 +1159,8 @@ static struct store *open_peer(struct store *st, int flags, const char *pragma, 
  * while the writer's commit that holds the lock takes well under that;
  * every client waited the whole millisecond (a game's start, 43 a second
  * at 200 connections, blocked the loop 1.1-1.5 ms each: BENCHMARKS.md).
- * So it looks again every STORE_LOOP_BUSY_STEP_US, up to loop_busy_ms. */
+ * So it looks again every STORE_LOOP_BUSY_STEP_US, up to STORE_LOOP_BUSY_MS
+ * (busy_ms when that is less). */
 #define STORE_LOOP_BUSY_STEP_US 100
 static int loop_busy(void *arg, int n)
 {
@@ -1167,7 +1168,7 @@ static int loop_busy(void *arg, int n)
 	int64_t now = mstime_mono();
 	if (n == 0)
 		st->busy_since = now;
-	if (now - st->busy_since >= st->loop_busy_ms)
+	if (now - st->busy_since >= (st->busy_ms < STORE_LOOP_BUSY_MS ? st->busy_ms : STORE_LOOP_BUSY_MS))
 		return 0;
 	struct timespec ts = { 0, STORE_LOOP_BUSY_STEP_US * 1000L };
 	nanosleep(&ts, NULL);
@@ -1199,7 +1200,6 @@ struct store *store_open_writer(struct store *st, char *err, size_t errlen)
 		store_close(w);
 		return NULL;
 	}
-	st->loop_busy_ms = st->busy_ms < STORE_LOOP_BUSY_MS ? st->busy_ms : STORE_LOOP_BUSY_MS;
 	sqlite3_busy_handler(st->db, loop_busy, st);
 	return w;
 }

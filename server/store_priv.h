@@ -121,7 +121,6 @@ struct store {
 	char *path;                 /* for store_open_writer() */
 	char synchronous[8];
 	int busy_ms;                /* the configured busy_timeout */
-	int loop_busy_ms;           /* the loop's connection: how long loop_busy waits (store_open_writer) */
 	int64_t busy_since;         /* mstime_mono() when loop_busy began to wait */
 	sqlite3_stmt *stmt[S__COUNT];
 	int depth;                  /* store_begin() nesting */

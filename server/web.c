@@ -870,7 +870,7 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 
 	/* Due during a standstill the loop notices only now: web_stalled
 	 * re-armed it. */
-	if (stall_check(r->w->srv->stall) > 0 && evtimer_pending(r->timer, NULL))
+	if (stall_moved(r->w->srv->stall, r->timer))
 		return;
 	if (r->state == WR_HEAD) {
 		/* Too slow for one request head: tell it, then close. */
