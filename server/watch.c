@@ -924,34 +924,37 @@ static void cmd_note(struct conn *c, json_t *id, json_t *req)
  * own turn, and a seq is used again after an undo, so each game's undos
  * are counted instead (a review: the notes of other games in the same
  * turn may be kept while one is undone). */
+struct note_told {
+	int64_t game;
+	unsigned undos;   /* the game's when its note was taken */
+};
 struct note_answer {
 	struct server *srv;
 	uint64_t conn;
 	json_t *id;
-	json_t *told;
-	unsigned *undos;
+	size_t n;
+	struct note_told told[];
 };
 
 static void note_answered(void *arg)
 {
 	struct note_answer *k = arg;
 	struct conn *c = conn_find(k->srv, k->conn);
-	json_t *kept = json_array();
-	size_t i;
-	json_t *v;
-	json_array_foreach(k->told, i, v) {
-		const struct game *g = game_find(k->srv->games, json_integer_value(v));
-		if (g == NULL || g->undos == k->undos[i])   /* NULL: it ended since, the note kept */
-			json_array_append(kept, v);
+	if (c != NULL) {
+		json_t *kept = json_array();
+		for (size_t i = 0; i < k->n; i++) {
+			const struct game *g = game_find(k->srv->games, k->told[i].game);
+			if (g == NULL || g->undos == k->told[i].undos)   /* NULL: it ended since, the note kept */
+				json_array_append_new(kept, json_integer(k->told[i].game));
+		}
+		if (json_array_size(kept) == 0) {
+			json_decref(kept);
+			dispatch_error(c, k->id, PE_STORAGE, "the notes could not be saved; nothing was changed");
+		} else {
+			dispatch_ok(c, k->id, json_pack("{s:o}", "games", kept));
+		}
 	}
-	if (c != NULL && json_array_size(kept) == 0)
-		dispatch_error(c, k->id, PE_STORAGE, "the notes could not be saved; nothing was changed");
-	else if (c != NULL)
-		dispatch_ok(c, k->id, json_pack("{s:o}", "games", json_incref(kept)));
-	json_decref(kept);
 	json_decref(k->id);
-	json_decref(k->told);
-	free(k->undos);
 	free(k);
 }
 
@@ -986,30 +989,31 @@ static void cmd_tournament_note(struct conn *c, json_t *id, json_t *req)
 	}
 	/* The name as pair keeps it, matched as the tournament's table
 	 * matches it: in any case of ASCII. */
-	struct note_answer *k = xcalloc(1, sizeof *k);
-	size_t cap = 0;
-	json_t *told = json_array();
+	struct note_told *told = NULL;
+	size_t n = 0, cap = 0;
 	for (struct game *g = srv->games->live; g; g = g->next)
 		if (!g->dead && strcasecmp(g->info.tournament, name) == 0 &&
 		    (round == NULL || strcmp(g->info.round, round) == 0) &&
 		    game_act(g, a.kind, a.color, a.text, NULL, NULL, NULL) == 0) {
-			k->undos = xgrow(k->undos, &cap, json_array_size(told) + 1, sizeof *k->undos, 16);
-			k->undos[json_array_size(told)] = g->undos;
-			json_array_append_new(told, json_integer(g->id));
+			told = xgrow(told, &cap, n + 1, sizeof *told, 16);
+			told[n++] = (struct note_told){ g->id, g->undos };
 		}
-	if (json_array_size(told) == 0) {
-		free(k->undos);
-		free(k);
-		json_decref(told);
+	if (n == 0) {
 		dispatch_error(c, id, PE_NO_SUCH_GAME, "no live game of that tournament%s", round ? " and round" : "");
 		return;
 	}
-	log_info("user=%" PRId64 " umpire tournament_note games=%zu", conn_user(c), json_array_size(told));
+	log_info("user=%" PRId64 " umpire tournament_note games=%zu", conn_user(c), n);
 	/* Answered after the notes' commit, as an action's requester is: a
 	 * director holding a chair of one of the games hears its note first
 	 * (protocol probe: the ok came before the umpire_note); listing the
 	 * games whose note was kept, `storage` when none was. */
-	*k = (struct note_answer){ srv, conn_id(c), json_incref(id), told, k->undos };
+	struct note_answer *k = xmalloc(sizeof *k + n * sizeof *told);
+	k->srv = srv;
+	k->conn = conn_id(c);
+	k->id = json_incref(id);
+	k->n = n;
+	memcpy(k->told, told, n * sizeof *told);
+	free(told);
 	games_after_commits(srv, note_answered, k);
 }
 
