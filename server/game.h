@@ -39,11 +39,12 @@ void game_tags_json(const struct store_game *info, json_t *j);
 /* Which colours bot accounts play (the store's flags now), and those
  * into j as "bots", absent when neither is one (game_start, a player's
  * view and game_state: a reconnection lost the marker, bot probe; the
- * watch reply and `live`: a spectator was not told).  game_bots_add is
- * the two at once. */
+ * watch reply, `live` and `history`: a spectator was not told).
+ * game_marks_json: a game's tags and its bots, as every summary of it
+ * says them. */
 void game_bots(struct server *srv, int64_t white, int64_t black, bool bot[2]);
 void game_bots_json(const bool bot[2], json_t *j);
-void game_bots_add(struct server *srv, int64_t white, int64_t black, json_t *j);
+void game_marks_json(struct server *srv, const struct store_game *info, json_t *j);
 
 /* Start a game between two users (the lobby calls this on accept, and a
  * director's `pair`, which may name a tournament and a round: NULL or ""

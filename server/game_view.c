@@ -113,16 +113,17 @@ void game_bots_json(const bool bot[2], json_t *j)
 	json_object_set_new(j, "bots", bots);
 }
 
-void game_bots_add(struct server *srv, int64_t white, int64_t black, json_t *j)
+void game_marks_json(struct server *srv, const struct store_game *info, json_t *j)
 {
 	bool bot[2];
-	game_bots(srv, white, black, bot);
+	game_tags_json(info, j);
+	game_bots(srv, info->white, info->black, bot);
 	game_bots_json(bot, j);
 }
 
 /* A player's view of a game but its events: who, how, and where it
  * stands (live) or how it ended.  NULL for rules the server does not know. */
-static json_t *view_head(const struct store_game *info,
+static json_t *view_head(struct server *srv, const struct store_game *info,
                          const char names[2][PROTO_NAME_MAX + 1], int color,
                          const struct game *live, const struct flagged_game *fl)
 {
@@ -138,7 +139,7 @@ static json_t *view_head(const struct store_game *info,
 	json_t *t = game_time_json(info);
 	if (t)
 		json_object_set_new(j, "time", t);
-	game_tags_json(info, j);
+	game_marks_json(srv, info, j);
 	if (live) {
 		json_object_set_new(j, "live", json_true());
 		json_object_set_new(j, "to_move", json_string(game_color_name(referee_side_to_move(live->ref))));
@@ -191,10 +192,9 @@ json_t *game_view_json(struct conn *c, struct games *gs, const struct store_game
 {
 	const struct flagged_game *fl = live ? NULL : game_flagged_find(gs, info->id);
 	struct store *st = gs->srv->store;
-	json_t *j = view_head(info, names, color, live, fl);
+	json_t *j = view_head(gs->srv, info, names, color, live, fl);
 	if (!j)
 		return NULL;
-	game_bots_add(gs->srv, info->white, info->black, j);
 	if (live && live->told[color] != NULL) {
 		game_told_page(c, j, live->told[color], from, SIZE_MAX);
 		/* The page's "total" and "next" count the words dropped. */
@@ -486,12 +486,10 @@ void games_conn_login(struct server *srv, struct conn *c)
 			if (g->user[col] != uid)
 				continue;
 			presence_back(g, col);
-			json_t *v = view_head(&g->info,
+			json_t *v = view_head(gs->srv, &g->info,
 			                      (const char (*)[PROTO_NAME_MAX + 1])g->name, col, g, NULL);
-			if (v != NULL) {
-				game_bots_add(gs->srv, g->user[WHITE], g->user[BLACK], v);
+			if (v != NULL)
 				state_queue(c, g, col, v);
-			}
 		}
 	}
 	/* A game of theirs that was not resumed is not silently missing. */

@@ -92,10 +92,7 @@ static json_t *summary_json(struct server *srv, const struct store_game *g)
 	                      "rules", g->rules, "white", names[WHITE], "black", names[BLACK],
 	                      "rated", g->rated != 0, "created", (json_int_t)g->created_unix,
 	                      "live", !game_finished(g) && !flagged);
-	game_tags_json(g, j);
-	/* the accounts flagged as bots, as a live game's view says them (the
-	 * browser probe: not in Your games) */
-	game_bots_add(srv, g->white, g->black, j);
+	game_marks_json(srv, g, j);   /* bots too (the browser probe: not in Your games) */
 	if (flagged) {
 		json_object_set_new(j, "flagged", json_true());
 		json_object_set_new(j, "flag_reason", json_string(RECOVER_FLAGGED_SAY));   /* why: logged */

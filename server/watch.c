@@ -636,8 +636,7 @@ static json_t *seat_view(struct conn *c, struct game *g, bool umpire, size_t fro
 	json_t *t = game_time_json(&g->info);
 	if (t)
 		json_object_set_new(j, "time", t);
-	game_tags_json(&g->info, j);
-	game_bots_add(g->gs->srv, g->user[WHITE], g->user[BLACK], j);
+	game_marks_json(g->gs->srv, &g->info, j);
 	json_t *clk = delayed ? NULL : game_clock_json(g, mstime_mono());
 	if (clk)
 		json_object_set_new(j, "clock", clk);
@@ -773,8 +772,7 @@ static json_t *live_item(size_t i, void *arg)
 	json_t *t = game_time_json(&g->info);
 	if (t)
 		json_object_set_new(j, "time", t);
-	game_tags_json(&g->info, j);
-	game_bots_add(g->gs->srv, g->user[WHITE], g->user[BLACK], j);
+	game_marks_json(g->gs->srv, &g->info, j);
 	json_t *clk = delayed ? NULL : game_clock_json(g, now);
 	if (clk)
 		json_object_set_new(j, "clock", clk);
