@@ -6,6 +6,7 @@
  */
 #include "client.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -417,10 +418,6 @@ static const char *turn_words(const struct cgame *g)
 	     : g->view.to_move == g->color ? "your move" : "their move";
 }
 
-/* "; Black is away, back within 0:47 or the game is lost by abandonment"
- * (no deadline: "; Black is away; the game waits"), or "": what the
- * prompt shows of an absent opponent, for `time` (the screen-reader probe:
- * --plain's prompt has no clock, so the deadline was said once only). */
 /* Is g's opponent away (the game going on)?  left: the time to their
  * deadline in words, "" when the game waits for them. */
 static bool opponent_away(const struct client *c, const struct cgame *g, char left[32])
@@ -433,6 +430,10 @@ static bool opponent_away(const struct client *c, const struct cgame *g, char le
 	return true;
 }
 
+/* "; Black is away, back within 0:47 or the game is lost by abandonment"
+ * (no deadline: "; Black is away; the game waits"), or "": what the
+ * prompt shows of an absent opponent, for `time` (the screen-reader probe:
+ * --plain's prompt has no clock, so the deadline was said once only). */
 static void away_words(const struct client *c, const struct cgame *g, char *buf, size_t len)
 {
 	char left[32];
@@ -617,12 +618,19 @@ static void send_bare(struct client *c, json_t *req)
 	json_decref(req);
 }
 
-static bool pending_has(const struct client *c, enum cmd_type type, long game)
+/* Is a request of `type` about `game`, its arg above `above`, awaiting its answer? */
+static bool pending_above(const struct client *c, enum cmd_type type, long game, long above)
 {
 	for (int i = 0; i < c->npending; i++)
-		if (c->pending[i].cmd && c->pending[i].cmd->type == type && c->pending[i].game == game)
+		if (c->pending[i].cmd && c->pending[i].cmd->type == type && c->pending[i].game == game &&
+		    c->pending[i].arg > above)
 			return true;
 	return false;
+}
+
+static bool pending_has(const struct client *c, enum cmd_type type, long game)
+{
+	return pending_above(c, type, game, LONG_MIN);
 }
 
 void client_send_page(struct client *c, const char *type, const struct cmd_entry *cmd, long game,
@@ -957,17 +965,6 @@ static void game_more(struct client *c, struct cgame *g, const json_t *msg)
 		game_shown(c, g);
 }
 
-/* Is a preference list of game `game` awaiting its answer (exec_move
- * keeps a move's number of tries in its pending arg)? */
-static bool list_pending(const struct client *c, long game)
-{
-	for (int i = 0; i < c->npending; i++)
-		if (c->pending[i].cmd && c->pending[i].cmd->type == CMD_MOVE && c->pending[i].game == game &&
-		    c->pending[i].arg > 1)
-			return true;
-	return false;
-}
-
 /* One announcement for this player. */
 static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 {
@@ -985,13 +982,14 @@ static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 	 * the move took a man (PROTOCOL.md), whatever the player typed. */
 	char words[WORDS_MAX];
 	announcement_words(g, msg, &e, words, sizeof words);
-	/* A refused try of a preference list: the list goes on by itself (its
-	 * next try, or "All your tries were illegal"), so no "Try again" in
-	 * its midst (the wording probe, nost) */
+	/* A refused try of a preference list (exec_move keeps the number of
+	 * tries in its pending arg): the list goes on by itself (its next try,
+	 * or "All your tries were illegal"), so no "Try again" in its midst
+	 * (the wording probe, nost) */
 	static const char again[] = ". Try again";
 	size_t wl = strlen(words);
 	if (e.type == EV_ILLEGAL && e.by == g->color && wl > sizeof again - 1 &&
-	    !strcmp(words + wl - (sizeof again - 1), again) && list_pending(c, g->id))
+	    !strcmp(words + wl - (sizeof again - 1), again) && pending_above(c, CMD_MOVE, g->id, 1))
 		words[wl - (sizeof again - 1)] = '\0';
 	view_apply(&g->view, &e);
 	g->plies = e.ply > g->plies ? e.ply : g->plies;
@@ -1099,12 +1097,13 @@ static void response(struct client *c, const json_t *msg)
 		 * code is for scripts and reports, not read out by --plain (the
 		 * screen-reader probe: "not your turn (not_your_turn)", of which
 		 * of two games?) */
-		char why[512], game[32] = "";
+		char why[512], game[32] = "", coded[48] = "";
 		if (known && p.game >= 0 && !c->batch)
 			snprintf(game, sizeof game, "#%ld: ", p.game);
-		snprintf(why, sizeof why, "%s%s refused: %s%s%s%s", game, known && p.cmd ? p.cmd->name : "request",
-		         text ? text : "no reason given", c->plain && !c->batch ? "" : " (",
-		         c->plain && !c->batch ? "" : code ? code : "error", c->plain && !c->batch ? "" : ")");
+		if (!c->plain || c->batch)
+			snprintf(coded, sizeof coded, " (%s)", code ? code : "error");
+		snprintf(why, sizeof why, "%s%s refused: %s%s", game, known && p.cmd ? p.cmd->name : "request",
+		         text ? text : "no reason given", coded);
 		words_clean(why, why, sizeof why);   /* one line, whatever the server wrote */
 		if (c->batch && c->print)
 			c->print(c->ctx, why);   /* --batch fails with a reason (stderr), not silently */
@@ -1425,9 +1424,7 @@ static void following(struct client *c, const json_t *msg)
 	words_clean(json_string_value(json_object_get(msg, "black")), b, sizeof b);
 	words_clean(json_string_value(json_object_get(msg, "rules")), rules, sizeof rules);
 	long game = (long)json_integer_value(json_object_get(msg, "game"));
-	bool playing = false;
-	for (int i = 0; i < c->ngames; i++)
-		playing |= c->games[i].used && c->games[i].live;
+	bool playing = client_playing(c);
 	if (c->batch)
 		return;
 	client_out(c, "%s began game %ld: %s (White) vs %s (Black), %s, %s%s", who, game, w, b, rules,
@@ -1682,12 +1679,19 @@ int client_disconnected(struct client *c)
 	return dropped;
 }
 
-/* A game here that goes on: one's own, or a watched one. */
-static bool live_here(const struct client *c)
+bool client_playing(const struct client *c)
 {
 	for (int i = 0; i < c->ngames; i++)
 		if (c->games[i].used && c->games[i].live && !c->games[i].view.over)
 			return true;
+	return false;
+}
+
+/* A game here that goes on: one's own, or a watched one. */
+static bool live_here(const struct client *c)
+{
+	if (client_playing(c))
+		return true;
 	for (int i = 0; i < CLIENT_SEATS_MAX; i++)
 		if (c->seats[i].used && !c->seats[i].over)
 			return true;

@@ -273,6 +273,8 @@ int client_disconnected(struct client *c);
  * the caller drops it as if the server had closed it.
  */
 bool client_alive(struct client *c);
+/* Does one play a game here that goes on? */
+bool client_playing(const struct client *c);
 /* ms since the last line from the server (or since the connection was made). */
 long client_silent_ms(const struct client *c);
 

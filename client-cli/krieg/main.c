@@ -378,9 +378,7 @@ static int reconnect(struct ui *u, const char *why)
 	int dropped = client_disconnected(&u->cl);
 	/* "your games go on" only to a player of one (director probe: said to
 	 * a director who played none) */
-	bool playing = false;
-	for (int i = 0; i < u->cl.ngames; i++)
-		playing |= u->cl.games[i].used && u->cl.games[i].live;
+	bool playing = client_playing(&u->cl);
 	snprintf(msg, sizeof msg, "Connection to %s lost (%s)%s. Reconnecting%s (Ctrl-C gives up)",
 	         u->hostport, why, playing ? "; your games go on" : "",
 	         u->cl.ropts.unicode ? "\u2026" : "...");

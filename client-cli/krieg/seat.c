@@ -65,8 +65,8 @@ static void set_board(struct seat *s, const char *fen)
 	s->has_board = true;
 }
 
-/* A line of the seat's log; the chair's lines say who heard them, `e`'s
- * (an announcement) or `aud` (a notice). */
+/* A line of the seat's log; the chair's lines say who heard them: `e`'s
+ * audience (an announcement), else `aud` (a notice). */
 static void seat_log(struct seat *s, const char *words, const struct event *e, unsigned aud)
 {
 	char who[96] = "";
@@ -179,7 +179,7 @@ static unsigned apply(struct seat *s, const json_t *msg, long now, char *buf, si
 		fx |= SEAT_ENDED;
 	}
 	s->heard++;
-	seat_log(s, buf, &e, e.audience);
+	seat_log(s, buf, &e, 0);
 	return fx | SEAT_SAID;
 }
 
