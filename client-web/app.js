@@ -104,13 +104,13 @@ function greeted(g) {
   }
 }
 
-// The seat watched when the page was left (watch.js keeps it), or null.
-function keptSeat() {
-  try {
-    const k = JSON.parse(sessionStorage.getItem('krieg.seat'));
-    return k && Number.isSafeInteger(k.game) && (k.seat === 'spectator' || k.seat === 'umpire') ? k : null;
-  } catch { return null; }
-}
+// This session's keys forgotten (the token refused, the session ended): the seat is watch.js's.
+const forgetSession = () => {
+  ['krieg.token', 'krieg.follows'].forEach((k) => sessionStorage.removeItem(k));
+  watch.forget();
+};
+// The status line of the game shown.
+const playingLine = () => `signed in as ${state.user}, playing game ${state.game}`;
 
 async function start() {
   const g = await net.open();
@@ -118,7 +118,7 @@ async function start() {
   await net.call('hello', { version: g.protocol });
   const token = sessionStorage.getItem('krieg.token');
   if (token) {
-    const seat = keptSeat();   // read before anything resets it
+    const seat = watch.kept();   // read before anything resets it
     const r = await net.call('resume', { token });
     if (r.ok) {
       await refollow();
@@ -126,11 +126,11 @@ async function start() {
       // the seat watched before the reload taken again (a spectator's
       // reload landed in the lobby: the browser probe); a refusal (the
       // game over meanwhile) is said, and the page stays where it is
-      if (seat && !(await watch.open(seat.game, seat.seat)).ok) sessionStorage.removeItem('krieg.seat');
+      if (seat && !(await watch.open(seat.game, seat.seat)).ok) watch.forget();
       return;
     }
     if (lostAgain(r)) return;
-    ['krieg.token', 'krieg.follows', 'krieg.seat'].forEach((k) => sessionStorage.removeItem(k));
+    forgetSession();
   }
   status('connected');
   show('login');
@@ -199,7 +199,7 @@ function signedIn(r) {
   $('me').textContent = `— ${r.user}`;
   // a game already shown (its game_state came before this answer: a
   // reload) keeps its words (the browser probe: "signed in as X" alone)
-  status(state.game ? `signed in as ${r.user}, playing game ${state.game}` : `signed in as ${r.user}`);
+  status(state.game ? playingLine() : `signed in as ${r.user}`);
   if (!state.game) toLobby();
 }
 
@@ -650,7 +650,7 @@ function enterGame(g) {
   closePromo();   // a promotion chosen for the game shown before
   // one's own game shown: a reload comes back to it, not to a seat watched
   // before (a review: the seat kept was opened over the game)
-  sessionStorage.removeItem('krieg.seat');
+  watch.forget();
   myColors.set(g.game, g.color);
   state.game = g.game;
   state.color = g.color;
@@ -680,7 +680,7 @@ function enterGame(g) {
   $('move-help').textContent = help || '';
   $('move-help').hidden = !help;
   show('game');
-  status(`signed in as ${state.user}, playing game ${g.game}`);
+  status(playingLine());
   (g.events || []).forEach((ev) => gameEvent(ev, false));
   // The state as the server has it now: an umpire's pause, an adjournment,
   // the offers standing (answered with the buttons turn() shows).
@@ -716,7 +716,7 @@ function gameEvent(ev, live = true) {
   if (live && ['move', 'moved', 'game_over'].includes(ev.event)) refusalDone();
   if (ev.event === 'game_over') state.toMove = null;
   // the game's own line no longer says it is played (the director probe: an abort left "playing game 1")
-  if (live && ev.event === 'game_over' && $('status').textContent === `signed in as ${state.user}, playing game ${state.game}`) {
+  if (live && ev.event === 'game_over' && $('status').textContent === playingLine()) {
     status(`signed in as ${state.user}, game ${state.game} is over`);
   }
   // The end is the one moment a player sees the other side's men: the
@@ -847,7 +847,7 @@ function onEvent(ev) {
   }
   if (ev.event === 'session_ended' || ev.event === 'account_disabled') {
     ended = true;
-    ['krieg.token', 'krieg.follows', 'krieg.seat'].forEach((k) => sessionStorage.removeItem(k));
+    forgetSession();
     const why = ev.event === 'account_disabled' ? 'this account is disabled' : ev.reason || 'no reason given';
     note('the server ended this session: ', said(why), ' — reload to sign in again');
     return;
@@ -915,7 +915,7 @@ function closePromo() {
 let refusal = null;
 const refused = (r) => { status(r.error.message); refusal = $('status').textContent; };
 const refusalDone = () => {
-  if (refusal !== null && $('status').textContent === refusal) status(`signed in as ${state.user}, playing game ${state.game}`);
+  if (refusal !== null && $('status').textContent === refusal) status(playingLine());
   refusal = null;
 };
 async function tryMove(uci, promotes) {

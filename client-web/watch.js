@@ -47,10 +47,21 @@ export class WatchView {
     this.hands.reset();
   }
 
+  // The seat kept for a reload of the page (app.js start), or null; and
+  // forgotten (its seat left, its game over, the session gone).
+  kept() {
+    try {
+      const k = JSON.parse(sessionStorage.getItem('krieg.seat'));
+      return k && Number.isSafeInteger(k.game) && (k.seat === 'spectator' || k.seat === 'umpire') ? k : null;
+    } catch { return null; }
+  }
+
+  forget() { sessionStorage.removeItem('krieg.seat'); }
+
   // The seat given up without a word to the server (the session is gone):
   // nothing of it kept, the umpire's true board least of all.
   clear() {
-    sessionStorage.removeItem('krieg.seat');
+    this.forget();
     this.reset();
     this.board.pieces = new Map();
     this.board.render();
@@ -152,7 +163,7 @@ export class WatchView {
       if (this.titled) $('watch-title').textContent = `${this.titled}, over`;
       $('umpire-form').hidden = true;
       $('spec-form').hidden = true;
-      sessionStorage.removeItem('krieg.seat');
+      this.forget();
       if (typeof ev.fen === 'string') this.board.pieces = fenPieces(ev.fen, null);   // the game is over: public
       break;
     default: break;
@@ -228,7 +239,7 @@ export class WatchView {
   async leave(ask = true) {
     const g = this.game;
     if (ask && g !== null && this.toMove !== null) await this.net.call('unwatch', { game: g });
-    sessionStorage.removeItem('krieg.seat');
+    this.forget();
     this.reset();
     this.onLeave();
   }
