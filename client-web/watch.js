@@ -33,7 +33,6 @@ export class WatchView {
   }
 
   reset() {
-    this.ended = false;
     this.game = null;
     this.seat = null;
     this.clock = null;
@@ -159,7 +158,6 @@ export class WatchView {
       // every button answered "no such live game")
       this.paused = false;
       this.adjourned = false;
-      this.ended = true;
       if (this.titled) $('watch-title').textContent = `${this.titled}, over`;
       $('umpire-form').hidden = true;
       $('spec-form').hidden = true;
@@ -197,7 +195,7 @@ export class WatchView {
       return;
     }
     const stands = this.paused ? ' (paused)' : this.adjourned ? ' (adjourned)' : '';
-    const el = stands || this.ended ? 0 : performance.now() - this.ticked;
+    const el = stands ? 0 : performance.now() - this.ticked;   // (over: toMove null, no side runs)
     for (const side of ['white', 'black']) {
       const e = $(`watch-clock-${side}`);
       e.textContent = `${side} ${fmtClock(this.clock[side] - (side === this.toMove ? el : 0))}${stands}`;
