@@ -801,52 +801,37 @@ int store_synchronous_valid(const char *name)
 	return 0;
 }
 
-/* What a file says of itself: its schema version, application id and
- * objects.  -1 with err when it cannot be read. */
-static int read_marks(sqlite3 *db, const char *path, int64_t marks[3], char *err, size_t errlen)
+/* Whose file is it?  Read before anything is written (the journal mode
+ * included): another program's file, or a newer schema, is refused
+ * untouched.  A krieg database this kriegd can open (of schema *version),
+ * or a new empty file: 0; it cannot be read: IDENT_UNREAD; read, and not
+ * one to open: IDENT_REFUSED; err set for both. */
+enum { IDENT_UNREAD = -1, IDENT_REFUSED = -2 };
+static int identify(sqlite3 *db, const char *path, int64_t *version, char *err, size_t errlen)
 {
-	marks[0] = marks[1] = marks[2] = 0;
-	if (exec_int(db, "PRAGMA user_version", &marks[0]) != SQLITE_OK ||
-	    exec_int(db, "PRAGMA application_id", &marks[1]) != SQLITE_OK ||
-	    exec_int(db, "SELECT count(*) FROM sqlite_schema", &marks[2]) != SQLITE_OK) {
+	int64_t app = 0, objects = 0;
+	*version = 0;
+	if (exec_int(db, "PRAGMA user_version", version) != SQLITE_OK ||
+	    exec_int(db, "PRAGMA application_id", &app) != SQLITE_OK ||
+	    exec_int(db, "SELECT count(*) FROM sqlite_schema", &objects) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(db));
-		return -1;
+		*version = 0;
+		return IDENT_UNREAD;
 	}
-	return 0;
-}
-
-/* Whose file is it, by its marks (read_marks)?  A krieg database this
- * kriegd can open, or a new empty file: 0; else -1 with err set. */
-static int judge(const char *path, const int64_t marks[3], char *err, size_t errlen)
-{
-	int64_t version = marks[0], app = marks[1], objects = marks[2];
-	if (version > STORE_SCHEMA_VERSION) {
+	if (*version > STORE_SCHEMA_VERSION) {
 		snprintf(err, errlen,
 		         "%s: database schema version %lld is newer than this kriegd's %d; "
 		         "refusing to open it (run a newer kriegd)",
-		         path, (long long)version, STORE_SCHEMA_VERSION);
-		return -1;
+		         path, (long long)*version, STORE_SCHEMA_VERSION);
+		return IDENT_REFUSED;
 	}
-	if ((version > 0 && app != STORE_APP_ID) || (version == 0 && (objects > 0 || app != 0))) {
+	if ((*version > 0 && app != STORE_APP_ID) || (*version == 0 && (objects > 0 || app != 0))) {
 		snprintf(err, errlen, "%s: not a krieg database (application_id %lld, "
 		         "schema version %lld, %lld objects)", path, (long long)app,
-		         (long long)version, (long long)objects);
-		return -1;
+		         (long long)*version, (long long)objects);
+		return IDENT_REFUSED;
 	}
 	return 0;
-}
-
-/* Whose file is it?  A krieg database this kriegd can open (of schema
- * *version), or a new empty file; else -1 with err set.  Read before
- * anything is written (the journal mode included): another program's
- * file, or a newer schema, is refused untouched. */
-static int identify(sqlite3 *db, const char *path, int64_t *version, char *err, size_t errlen)
-{
-	int64_t marks[3];
-	if (read_marks(db, path, marks, err, errlen) != 0)
-		return -1;
-	*version = marks[0];
-	return judge(path, marks, err, errlen);
 }
 
 int store_peek_version(const char *path, int64_t *version, bool *wal, char *err, size_t errlen)
@@ -870,17 +855,15 @@ int store_peek_version(const char *path, int64_t *version, bool *wal, char *err,
 			n += (size_t)snprintf(uri + n, cap - n, "%%%02X", *p);
 	snprintf(uri + n, cap - n, "?immutable=1");
 	sqlite3 *db = NULL;
-	int64_t marks[3];
 	int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
 	free(uri);
 	if (rc != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path, db != NULL ? sqlite3_errmsg(db) : "out of memory");
 		rc = STORE_PEEK_UNREAD;
-	} else if (read_marks(db, path, marks, err, errlen) != 0) {
-		rc = STORE_PEEK_UNREAD;   /* unreadable, or changed under the look (a checkpoint) */
 	} else {
-		*version = marks[0];
-		rc = judge(path, marks, err, errlen) == 0 ? STORE_PEEK_OK : STORE_PEEK_REFUSED;
+		/* unread: unreadable, or changed under the look (a checkpoint) */
+		int id = identify(db, path, version, err, errlen);
+		rc = id == 0 ? STORE_PEEK_OK : id == IDENT_UNREAD ? STORE_PEEK_UNREAD : STORE_PEEK_REFUSED;
 	}
 	sqlite3_close(db);
 	struct stat sb;
