@@ -43,27 +43,38 @@ static void stand(int64_t ms)
 
 #define GAP_MS (STALL_BEAT_MS + STALL_SLACK_MS + 300)
 
+/* Each test's loop, its stall and what its callback heard (a checked
+ * fixture: made before each test, freed after). */
+static struct event_base *base;
+static struct stall *s;
+static struct heard h;
+
+static void loop_up(void)
+{
+	base = event_base_new();
+	h = (struct heard){ 0, 0 };
+	s = stall_new(base, heard_cb, &h);
+	ck_assert_ptr_nonnull(s);
+}
+
+static void loop_down(void)
+{
+	stall_free(s);
+	event_base_free(base);
+}
+
 START_TEST(no_standstill_within_a_beat)
 {
-	struct event_base *base = event_base_new();
-	struct heard h = { 0, 0 };
-	struct stall *s = stall_new(base, heard_cb, &h);
-	ck_assert_ptr_nonnull(s);
 	ck_assert_int_eq(stall_check(NULL), 0);
 	ck_assert_int_eq(stall_check(s), 0);
 	stand(STALL_BEAT_MS / 2);
 	ck_assert_int_eq(stall_check(s), 0);
 	ck_assert_int_eq(h.calls, 0);
-	stall_free(s);
-	event_base_free(base);
 }
 END_TEST
 
 START_TEST(a_timer_notices_it_once)
 {
-	struct event_base *base = event_base_new();
-	struct heard h = { 0, 0 };
-	struct stall *s = stall_new(base, heard_cb, &h);
 	int64_t t0 = mstime_mono();
 	stand(GAP_MS);
 	int64_t ms = stall_check(s);
@@ -74,36 +85,30 @@ START_TEST(a_timer_notices_it_once)
 	ck_assert_int_eq(h.ms, ms);
 	ck_assert_int_eq(stall_check(s), 0);
 	ck_assert_int_eq(h.calls, 1);
-	stall_free(s);
-	event_base_free(base);
 }
 END_TEST
 
 START_TEST(the_beat_notices_it)
 {
-	struct event_base *base = event_base_new();
-	struct heard h = { 0, 0 };
-	struct stall *s = stall_new(base, heard_cb, &h);
 	stand(GAP_MS);
 	/* The beat is overdue: the loop's next turn runs it. */
 	event_base_loop(base, EVLOOP_ONCE);
 	ck_assert_int_eq(h.calls, 1);
 	ck_assert_int_ge(h.ms, GAP_MS - STALL_BEAT_MS);
 	ck_assert_int_eq(stall_check(s), 0);
-	stall_free(s);
-	event_base_free(base);
 }
 END_TEST
 
 static Suite *stall_suite(void)
 {
-	Suite *s = suite_create("stall");
+	Suite *suite = suite_create("stall");
 	TCase *tc = tcase_create("stall");
+	tcase_add_checked_fixture(tc, loop_up, loop_down);
 	tcase_add_test(tc, no_standstill_within_a_beat);
 	tcase_add_test(tc, a_timer_notices_it_once);
 	tcase_add_test(tc, the_beat_notices_it);
-	suite_add_tcase(s, tc);
-	return s;
+	suite_add_tcase(suite, tc);
+	return suite;
 }
 
 KRIEG_TEST_MAIN(stall_suite)
