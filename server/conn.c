@@ -282,7 +282,6 @@ static void conn_free(struct conn *c)
 	TAILQ_REMOVE(&set->all, c, all);
 	idtable_remove(&set->byid, &c->byid);
 	index_remove(c);
-	host_release(c->srv, c->hb);
 	set->count--;
 	if (c->refused)
 		set->refusing--;
@@ -303,6 +302,7 @@ static void conn_free(struct conn *c)
 		free(pl);
 	}
 	free(c->user_name);
+	host_release(c->srv, c->hb);   /* last: it holds conn_limit_host's string */
 	free(c);
 }
 
@@ -386,11 +386,6 @@ const char *conn_user_name(const struct conn *c)
 	return c->user_name;
 }
 
-const char *conn_peer(const struct conn *c)
-{
-	return c->peer;
-}
-
 const char *conn_host(const struct conn *c)
 {
 	return c->host;
@@ -398,7 +393,7 @@ const char *conn_host(const struct conn *c)
 
 const char *conn_limit_host(const struct conn *c)
 {
-	return c->limit;
+	return c->hb->addr;
 }
 
 bool conn_hello_done(const struct conn *c)
@@ -827,18 +822,21 @@ void conn_teardown(struct conn *c, const char *reason, bool flush)
  * same write: the move was played and never answered).  Meanwhile
  * nothing more is read from it or run; then it lingers as any close.
  */
+/* The reason is kept here, for the few connections closing, and not in
+ * every connection. */
 struct closing {
 	struct server *srv;
 	uint64_t id;
+	char why[96];              /* the reason the close will log */
 };
 
 static void close_after_commits(void *arg)
 {
 	struct closing *k = arg;
 	struct conn *c = conn_find(k->srv, k->id);
-	free(k);
 	if (c != NULL && c->closing)
-		conn_teardown(c, c->closing_why, true);
+		conn_teardown(c, k->why, true);
+	free(k);
 }
 
 void conn_close(struct conn *c, const char *reason)
@@ -850,9 +848,9 @@ void conn_close(struct conn *c, const char *reason)
 		return;
 	}
 	c->closing = true;
-	snprintf(c->closing_why, sizeof c->closing_why, "%s", reason);
 	struct closing *k = xmalloc(sizeof *k);
-	*k = (struct closing){ c->srv, c->id };
+	*k = (struct closing){ c->srv, c->id, "" };
+	snprintf(k->why, sizeof k->why, "%s", reason);
 	games_after_commits(c->srv, close_after_commits, k);
 }
 
@@ -961,8 +959,8 @@ static bool http_on_line_door(struct conn *c, const char *line, size_t n)
 	if (!http_request_line(line, n))
 		return false;
 	if (!c->quiet)
-		log_info("conn=%llu peer=%s sent an HTTP request to the line port; closing it unread",
-		         (unsigned long long)c->id, c->peer);
+		log_info("conn=%llu host=%s sent an HTTP request to the line port; closing it unread",
+		         (unsigned long long)c->id, c->host);
 	conn_close(c, "http request on the line port");
 	return true;
 }
@@ -1190,7 +1188,7 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 /* A new connection over bev in the set, reading and writing; its timer
  * not armed yet. */
 static struct conn *conn_add(struct server *srv, struct bufferevent *bev, enum conn_state state,
-                             const char *peer, const char *host, const char *limit)
+                             const char *host, const char *limit)
 {
 	struct connset *set = srv->conns;
 	struct conn *c = xcalloc(1, sizeof *c);
@@ -1203,10 +1201,8 @@ static struct conn *conn_add(struct server *srv, struct bufferevent *bev, enum c
 	c->accepted = mstime_mono();
 	c->tokens = srv->cfg->rate_burst;
 	c->last_refill = mstime_mono();
-	snprintf(c->peer, sizeof c->peer, "%s", peer);
 	snprintf(c->host, sizeof c->host, "%s", host);
-	snprintf(c->limit, sizeof c->limit, "%s", limit);
-	c->hb = host_hold(srv, c->limit);
+	c->hb = host_hold(srv, limit);
 	if ((c->timer = evtimer_new(srv->base, timer_cb, c)) == NULL)
 		fatalx("evtimer_new: out of memory");
 	TAILQ_INSERT_TAIL(&set->all, c, all);
@@ -1220,9 +1216,9 @@ static struct conn *conn_add(struct server *srv, struct bufferevent *bev, enum c
 	return c;
 }
 
-struct conn *conn_attach(struct server *srv, struct bufferevent *bev, const char *peer)
+struct conn *conn_attach(struct server *srv, struct bufferevent *bev)
 {
-	struct conn *c = conn_add(srv, bev, CS_OPEN, peer, "attached", "attached");
+	struct conn *c = conn_add(srv, bev, CS_OPEN, "attached", "attached");
 
 	c->last_rx = c->last_refill = mstime_mono();
 	timer_in(c, srv->cfg->idle_timeout_ms / 2);
@@ -1262,7 +1258,7 @@ static size_t host_count(const struct connset *set, const char *host, size_t *ha
 	TAILQ_FOREACH(c, &set->all, all) {
 		/* torn down, freed at the loop's next pass: their slots are free already */
 		*dead += !c->refused && c->state == CS_DEAD;
-		if (!c->refused && strcmp(c->limit, host) == 0) {
+		if (!c->refused && strcmp(c->hb->addr, host) == 0) {
 			n++;
 			*handshaking += c->state == CS_HANDSHAKE;
 		}
@@ -1284,7 +1280,7 @@ static bool evict_handshake(struct connset *set, const char *key, int64_t min_ms
 	int64_t now = mstime_mono();
 	struct conn *c;
 	TAILQ_FOREACH(c, &set->all, all)   /* in accept order: the oldest first */
-		if (c->state == CS_HANDSHAKE && !c->refused && (key == NULL || strcmp(c->limit, key) == 0)) {
+		if (c->state == CS_HANDSHAKE && !c->refused && (key == NULL || strcmp(c->hb->addr, key) == 0)) {
 			if (now - c->accepted < min_ms)
 				return false;
 			conn_teardown(c, key != NULL ? "tls handshake unfinished, another from its address"
@@ -1376,7 +1372,7 @@ struct conn *conn_adopt(struct server *srv, struct bufferevent *bev, const char 
 	guard_addr_key(host, srv->cfg->guard.ipv6_prefix, key);
 	if (admit(srv, peer, key, &refused, &refused_addr) != 0)
 		return NULL;
-	struct conn *c = conn_add(srv, bev, CS_HANDSHAKE, peer, host, key);
+	struct conn *c = conn_add(srv, bev, CS_HANDSHAKE, host, key);
 	c->framing = framing;
 	c->framing_ctx = ctx;
 	c->refused = refused;
@@ -1425,7 +1421,7 @@ void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int sock
 		return;
 	}
 
-	struct conn *c = conn_add(srv, bev, CS_HANDSHAKE, peer, host, key);
+	struct conn *c = conn_add(srv, bev, CS_HANDSHAKE, host, key);
 	c->refused = refused;
 	c->refused_addr = refused_addr;
 	if (refused)

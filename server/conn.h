@@ -76,8 +76,6 @@ bool conn_quiet(const struct conn *c);
 struct conn *conn_find(struct server *srv, uint64_t id);
 uint64_t conn_id(const struct conn *c);
 struct server *conn_server(const struct conn *c);
-/* "1.2.3.4:5678", for logs. */
-const char *conn_peer(const struct conn *c);
 /* "1.2.3.4" (the peer's address without the port): for logs, the audit
  * and the admin's views. */
 const char *conn_host(const struct conn *c);
@@ -290,7 +288,7 @@ void conn_accept(struct server *srv, int fd, const struct sockaddr *sa, int sock
  * drives dispatch_line over a bufferevent pair; the daemon never calls it.
  */
 struct bufferevent;
-struct conn *conn_attach(struct server *srv, struct bufferevent *bev, const char *peer);
+struct conn *conn_attach(struct server *srv, struct bufferevent *bev);
 /*
  * The seam for message framings other than '\n'-terminated lines (the
  * WebSocket door, server/web.c): the connection keeps its limits,

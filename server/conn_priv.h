@@ -54,21 +54,21 @@ struct conn {
 	                              read nor run until it has room (conn_queue_room) */
 	bool closing;              /* conn_close waits for the commits of what it took:
 	                              input neither read nor run, then closed */
-	char closing_why[96];      /* the reason the close will log */
 	int64_t user;
 	char *user_name;
 	bool arrival;              /* its login of `user` is one the user's arrival may be
 	                              told for, not yet asked (conn_user_arrived) */
-	char peer[64];
 	char host[INET6_ADDRSTRLEN]; /* the peer's address without the port */
-	char limit[GUARD_ADDR_MAX];  /* host as the per-address limits count it (guard_addr_key) */
 	struct event *timer;       /* handshake, then idle/ping, then linger, then the deferred free */
 	int64_t last_rx;           /* last line received (mstime_mono) */
 	bool pinged;               /* keep-alive sent since last_rx */
 	bool kicking;              /* in conn_pace_kick: a gate it fills kicks no other */
 	double tokens;
 	int64_t last_refill;
-	struct hostbudget *hb;     /* its address's (every connection has one) */
+	struct hostbudget *hb;     /* its address's (every connection has one); hb->addr
+	                              is host as the per-address limits count it
+	                              (guard_addr_key), kept there and not in each
+	                              connection: 10,000 idle ones hold 0.5 MiB less */
 	int strikes;               /* refused requests since the bucket was last full */
 	/* Messages a framing decoded while the connection was held, each with
 	 * a '\n', run when the hold ends (NULL until the first). */

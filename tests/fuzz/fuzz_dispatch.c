@@ -175,7 +175,7 @@ static struct conn *attach(struct world *w, int color, struct bufferevent **far)
 		abort();
 	*far = pair[1];
 	bufferevent_enable(pair[1], EV_READ);
-	struct conn *c = conn_attach(&w->srv, pair[0], names[color]);
+	struct conn *c = conn_attach(&w->srv, pair[0]);
 	conn_set_hello(c);
 	conn_set_user(c, w->user[color], names[color]);
 	return c;

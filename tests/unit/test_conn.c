@@ -71,7 +71,7 @@ static int attach(void)
 
 	ck_assert_int_lt(nconns, T_CONNS);
 	ck_assert_int_eq(bufferevent_pair_new(srv.base, 0, pair), 0);
-	struct conn *c = conn_attach(&srv, pair[0], "test");
+	struct conn *c = conn_attach(&srv, pair[0]);
 	m[nconns] = (struct model){ c, conn_id(c), pair[1], 0, true };
 	return nconns++;
 }
