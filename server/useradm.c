@@ -270,6 +270,10 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 	if (!adding && access(path, F_OK) != 0)
 		return fail(1, "%s: %s (the daemon's first start, or `kriegd user add`, makes it)", path,
 		            strerror(errno));
+	/* An add that makes the database says where: without --state-dir or
+	 * --config it lands in ./var, and an admin who forgot them believed
+	 * the account was on the server's (the club admin probe). */
+	bool fresh = adding && access(path, F_OK) != 0;
 	/* Before the database is opened: a password prompt holds no lock. */
 	if ((strcmp(verb, "add") == 0 || strcmp(verb, "passwd") == 0) &&
 	    new_password(name, from_stdin, cfg->password_cost, hash, sizeof hash) != 0)
@@ -313,8 +317,12 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 				snprintf(taken, sizeof taken, "%s", name);
 			auth_taken_words(name, taken, words, sizeof words);
 			status = fail(1, "%s: %s", name, words);
-		} else
-			status = changed(st, rc, name, "added");
+		} else {
+			char what[USERADM_PATH_MAX + 64] = "added";
+			if (fresh)
+				snprintf(what, sizeof what, "added, to a new database: %s", path);
+			status = changed(st, rc, name, what);
+		}
 	} else if ((rc = store_user_find(st, name, &u)) != STORE_OK || u.guest) {
 		/* role, passwd, disable, enable: of a registered account; a
 		 * guest's name said so, not "no such account" (admin probe). */

@@ -148,6 +148,16 @@ START_TEST(user_cli_needs_a_database)
 	char *add[] = { "kriegd", "--state-dir", dir, "user", "add", "one", "--password-stdin", NULL };
 	ck_assert_int_eq(kg_run_kriegd_input(add, "sesame-one\n", KG_USER_TIMEOUT_MS, out, sizeof out), 0);
 	ck_assert_int_eq(access(db, F_OK), 0);
+	/* Regression (club admin probe): the add that made the database said
+	 * only "added", and one forgetting --state-dir made ./var/kriegd.db
+	 * believing the account was on the server's.  It names the new one;
+	 * an add to a database already there does not. */
+	char said[1200];
+	snprintf(said, sizeof said, "kriegd: user: one: added, to a new database: %s\n", db);
+	ck_assert_str_eq(out, said);
+	char *add2[] = { "kriegd", "--state-dir", dir, "user", "add", "two", "--password-stdin", NULL };
+	ck_assert_int_eq(kg_run_kriegd_input(add2, "sesame-two\n", KG_USER_TIMEOUT_MS, out, sizeof out), 0);
+	ck_assert_str_eq(out, "kriegd: user: two: added\n");
 	char *list[] = { "kriegd", "--state-dir", dir, "user", "list", NULL };
 	ck_assert_int_eq(kg_run_kriegd_input(list, NULL, KG_USER_TIMEOUT_MS, out, sizeof out), 0);
 	ck_assert_ptr_nonnull(strstr(out, "one"));
