@@ -1051,6 +1051,8 @@ struct auth *auth_new(struct server *srv)
 	struct timeval utv = { (time_t)(check_ms / 1000), (suseconds_t)(check_ms % 1000) * 1000 };
 	if (store_state_get(srv->store, STORE_USERS_VERSION_KEY, &a->users_version) == STORE_ERROR)
 		log_warnx("auth: reading the users version: %s", store_error(srv->store));
+	if (store_audit_disables(srv->store, &a->audit_seen, NULL, NULL) != STORE_OK)
+		log_warnx("auth: reading the audit: %s", store_error(srv->store));
 	if (a->wake == NULL || a->purge == NULL || a->users_timer == NULL ||
 	    event_add(a->wake, NULL) != 0 || event_add(a->purge, &tv) != 0 ||
 	    event_add(a->users_timer, &utv) != 0) {

@@ -99,6 +99,7 @@ struct auth {
 	struct event *purge;
 	struct event *users_timer;             /* AUTH_USERS_CHECK_MS: users_check() */
 	int64_t users_version;                 /* server_state STORE_USERS_VERSION_KEY last seen */
+	int64_t audit_seen;                    /* the newest audit row looked at (disables_apply) */
 
 	struct conn_token *tokens;
 	size_t ntokens, captokens;

@@ -193,6 +193,45 @@ int store_audit_list(struct store *st, int limit,
 	return rc;
 }
 
+int store_audit_disables(struct store *st, int64_t *seen,
+                         int (*fn)(const char *target, void *arg), void *arg)
+{
+	int temp, rc, step;
+	sqlite3_stmt *s;
+	int64_t newest = 0;
+
+	if (!store_enter(st))
+		return STORE_ERROR;
+	/* The newest row first: the rows up to it are committed, and the
+	 * next look starts after it whatever is written meanwhile. */
+	if ((s = store_stmt(st, S_AUDIT_NEWEST, &temp)) == NULL)
+		return STORE_ERROR;
+	rc = store_step_row(st, s, "audit newest");
+	if (rc == STORE_OK)
+		newest = sqlite3_column_int64(s, 0);
+	store_stmt_done(s, temp);
+	if (rc != STORE_OK)
+		return rc;
+	if (fn != NULL && newest > *seen) {
+		if ((s = store_stmt(st, S_AUDIT_DISABLES, &temp)) == NULL)
+			return STORE_ERROR;
+		sqlite3_bind_int64(s, 1, *seen);
+		sqlite3_bind_int64(s, 2, newest);
+		char target[sizeof ((struct store_audit *)0)->target];
+		while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+			rc = store_col_text(st, s, 0, target, sizeof target, "audit disables");
+			if (rc != STORE_OK || fn(target, arg) != 0)
+				break;
+		}
+		if (rc == STORE_OK && step != SQLITE_ROW && step != SQLITE_DONE)
+			rc = store_fail_db(st, "audit disables");
+		store_stmt_done(s, temp);
+	}
+	if (rc == STORE_OK)
+		*seen = newest;
+	return rc;
+}
+
 int store_invites_list(struct store *st, const char *prefix, int limit,
                        int (*fn)(const struct store_invite *iv, void *arg), void *arg)
 {
