@@ -773,22 +773,6 @@ static void chat_catch_up(struct client *c, struct cgame *g)
 	g->live_n = 0;
 }
 
-/* A draw offer or decline as this game's player reads it in its list:
- * "You offered a draw", "Black declined your draw offer" (words_draw's
- * otherwise).  0, or -1 for any other object. */
-static int draw_words(const struct cgame *g, const json_t *ev, char *buf, size_t len)
-{
-	if (words_draw(ev, buf, len) != 0)
-		return -1;
-	bool offer = !strcmp(json_string_value(json_object_get(ev, "event")), "draw_offer");
-	int by = color_parse(json_string_value(json_object_get(ev, "by")));
-	if (by == g->color)
-		snprintf(buf, len, "%s", offer ? "You offered a draw" : "You declined the draw");
-	else if (by >= 0 && !offer)
-		snprintf(buf, len, "%s declined your draw offer", words_side(by));
-	return 0;
-}
-
 /* Apply a page of a view's events: the board and the announcement log, and the chat not seen yet. */
 static void apply_events(struct cgame *g, const json_t *evs)
 {
@@ -809,7 +793,7 @@ static void apply_events(struct cgame *g, const json_t *evs)
 		/* Draw offers and declines, as adjournment's are (the friends
 		 * probe: a decline while one was away was shown nowhere).  They
 		 * name no ply: after the last half-move one did. */
-		if (draw_words(g, ev, words, sizeof words) == 0) {
+		if (words_draw(ev, g->color, words, sizeof words) == 0) {
 			game_log(g, g->plies + 1, words);
 			int by = color_parse(json_string_value(json_object_get(ev, "by")));
 			g->draw_declined = name[5] == 'd' && by == !g->color;
@@ -830,6 +814,18 @@ static void apply_events(struct cgame *g, const json_t *evs)
 }
 
 /* The whole view is in: show it. */
+/* "#12: Black (bob) has left; the game is lost by abandonment unless they
+ * are back within 0:47." (left "": "...; the game waits for them.") */
+static void say_away(struct client *c, long id, const char *tag, const char *who, const char *did,
+                     const char *left)
+{
+	if (left[0])
+		client_out(c, "#%ld%s: %s %s; the game is lost by abandonment unless they are back within %s.",
+		           id, tag, who, did, left);
+	else
+		client_out(c, "#%ld%s: %s %s; the game waits for them.", id, tag, who, did);
+}
+
 static void game_shown(struct client *c, struct cgame *g)
 {
 	g->loading = false;
@@ -841,6 +837,17 @@ static void game_shown(struct client *c, struct cgame *g)
 	 * its own before it (the screen-reader probe: said twice) */
 	g->turn_notice = g->live && !g->view.over && g->view.to_move == g->color && !c->game_asked;
 	flush_game(c, g);
+	/* A login's or a reconnection's state, with the opponent away: said
+	 * with the deadline, as their leaving is (the friends probe: --plain,
+	 * whose prompt has no clock, heard "is back" of a leaving never told;
+	 * a prompt shows the current game's only).  An asked view says it in
+	 * its clocks' line (away_words). */
+	char left[32];
+	if (!c->view_asked && !c->batch && opponent_away(c, g, left)) {
+		char who[PROTO_NAME_MAX + 32];
+		snprintf(who, sizeof who, "%s (%s)", words_side(!g->color), g->name[!g->color]);
+		say_away(c, g->id, g->id == c->current ? "" : " (another game)", who, "is away", left);
+	}
 }
 
 /*
@@ -1004,10 +1011,25 @@ static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 		g->live = false;
 		g->view.over = true;
 	}
+	/* A draw offer stands until the side it was made to moves (one made
+	 * for them counts: PROTOCOL.md), and no event says it lapsed: a bare
+	 * "draw" after one's own move accepted an offer gone, refused to the
+	 * end of the game (the friends probe). */
+	int lapsed = -1;
+	if ((e.type == EV_MOVE || e.type == EV_MOVED) && g->draw_offer_from >= 0 &&
+	    e.by != g->draw_offer_from) {
+		lapsed = g->draw_offer_from;
+		g->draw_offer_from = -1;
+	}
 	if (c->batch)
 		return;
 	const char *tag = g->id == c->current ? "" : " (another game)";
 	client_out(c, "#%ld%s: %s", g->id, tag, words);
+	if (lapsed == g->color)
+		client_out(c, "#%ld%s: your draw offer lapsed with %s's move.", g->id, tag,
+		           words_side(!g->color));
+	else if (lapsed >= 0)
+		client_out(c, "#%ld%s: %s's draw offer lapsed with your move.", g->id, tag, words_side(lapsed));
 	if (e.type == EV_GAME_OVER && g->id == c->current) {
 		g->rematch_notice = true;
 		/* The end is the one moment a player sees the other side's men
@@ -1298,11 +1320,7 @@ static void presence_event(struct client *c, const json_t *msg, const char *name
 		set_away(c, g, msg);
 	else
 		s->away[col] = true;   /* a chair hears each new deadline too (a review) */
-	if (left[0])
-		client_out(c, "#%ld%s: %s %s; the game is lost by abandonment unless they are back within %s.",
-		           id, tag, who, did, left);
-	else
-		client_out(c, "#%ld%s: %s %s; the game waits for them.", id, tag, who, did);
+	say_away(c, id, tag, who, did, left);
 }
 
 void client_seat_away(struct client *c, struct seat *s, const json_t *away)
@@ -1425,8 +1443,11 @@ static void following(struct client *c, const json_t *msg)
 	words_clean(json_string_value(json_object_get(msg, "rules")), rules, sizeof rules);
 	long game = (long)json_integer_value(json_object_get(msg, "game"));
 	bool playing = client_playing(c);
-	if (c->batch)
+	/* Said once: both of its players may be followed, each a `following`
+	 * (the friends probe: two lines of one game, one after the other). */
+	if (c->batch || (game > 0 && game == c->following_said))
 		return;
+	c->following_said = game;
 	client_out(c, "%s began game %ld: %s (White) vs %s (Black), %s, %s%s", who, game, w, b, rules,
 	           json_is_true(json_object_get(msg, "rated")) ? "rated" : "unrated",
 	           playing ? "; you are playing, so it is not watched here (\"watch\" it later)." : ".");
@@ -1544,7 +1565,7 @@ static void event_in(struct client *c, const json_t *msg, const char *name)
 		return;
 	}
 	char said[WORDS_MAX];
-	if (g && draw_words(g, msg, said, sizeof said) == 0)
+	if (g && words_draw(msg, g->color, said, sizeof said) == 0)
 		game_log(g, g->plies + 1, said);   /* in the list as a view replays it */
 	if (g && !strcmp(name, "draw_offer")) {
 		int by = color_parse(json_string_value(json_object_get(msg, "by")));

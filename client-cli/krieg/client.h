@@ -211,6 +211,7 @@ struct client {
 	bool view_asked;                    /* a `game` or `switch` answer is being read: its board
 	                                       is drawn with --plain too (asked for) */
 	bool game_asked;                    /* ... a `game` answer, whose clocks' line says whose move */
+	long following_said;                /* the game of the last "X began game N" said (following) */
 	int record_ply;                     /* the last ply a record's events named: a draw offer,
 	                                     * which names none, is numbered after it */
 	/* a PGN arriving in chunks (one at a time) */

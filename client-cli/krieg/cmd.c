@@ -2269,7 +2269,8 @@ static void done_record(struct client *c, const json_t *msg, const struct pendin
 		 * (a draw's, which names no ply, after the last event that does),
 		 * never as an announcement. */
 		if (words_chat(ev, str(msg, "white"), str(msg, "black"), me, words, sizeof words) == 0 ||
-		    words_umpire_action(ev, words, sizeof words) == 0 || words_draw(ev, words, sizeof words) == 0) {
+		    words_notice(ev, me, false, words, sizeof words) == 0 ||
+		    words_draw(ev, me, words, sizeof words) == 0) {
 			int next = c->record_ply + 1;
 			client_out(c, "  %3d%s %s", (next + 1) / 2, next % 2 == 0 ? "..." : ".", words);
 			continue;
@@ -2421,9 +2422,9 @@ static const struct cmd_entry cmd_table[] = {
 	  .exec = exec_draw, .done = done_draw,
 	  .usage = "draw [offer|accept|decline]  offer a draw, or accept the pending offer" },
 	{ .name = "adjourn", .type = CMD_ADJOURN, .max = 1, .game = true, .parse = parse_adjourn,
-	  .request = req_adjourn, .done = done_ok,
+	  .request = req_adjourn,   /* no .done: the offer's, decline's or adjournment's event said it */
 	  .usage = "adjourn [accept|decline]  offer to adjourn (timed games: clocks stop), or accept the offer" },
-	{ .name = "unadjourn", .type = CMD_UNADJOURN, .game = true, .request = req_plain, .done = done_ok,
+	{ .name = "unadjourn", .type = CMD_UNADJOURN, .game = true, .request = req_plain,   /* its event says it */
 	  .usage = "unadjourn                 resume the adjourned game (both players connected)" },
 	{ .name = "abort", .type = CMD_ABORT, .max = MANY, .verbatim = true, .parse = parse_abort,
 	  .request = req_abort, .exec = exec_abort, .done = done_umpire,

@@ -137,7 +137,7 @@ static unsigned apply(struct seat *s, const json_t *msg, long now, char *buf, si
 		int by = color_parse(json_string_value(json_object_get(msg, "by")));
 		bool offer = name[5] == 'o';
 		s->draw_offer_from = offer ? by : -1;
-		words_draw(msg, buf, len);
+		words_draw(msg, -1, buf, len);
 		seat_log(s, buf, NULL, AUD_PUBLIC);
 		return SEAT_SAID;
 	}
@@ -146,6 +146,8 @@ static unsigned apply(struct seat *s, const json_t *msg, long now, char *buf, si
 			s->paused = true;
 		else if (!strcmp(name, "clock_unpaused") || !strcmp(name, "unadjourned"))
 			s->paused = false;
+		if (!strcmp(name, "adjourned") || !strcmp(name, "unadjourned"))
+			s->adjourned = name[0] == 'a';
 		bool priv = json_is_true(json_object_get(msg, "private"));
 		seat_log(s, buf, NULL, priv ? AUD_UMPIRE : AUD_PUBLIC);
 		return SEAT_SAID;
@@ -320,7 +322,8 @@ static void clock_text(const struct seat *s, int color, long now, char out[RENDE
 
 static const char *turn_text(const struct seat *s)
 {
-	return s->over ? "game over" : s->paused ? "clocks paused"
+	/* the players' adjournment is no umpire's pause (the friends probe) */
+	return s->over ? "game over" : s->adjourned ? "adjourned" : s->paused ? "clocks paused"
 	     : s->to_move == WHITE ? "White to move" : "Black to move";
 }
 

@@ -50,6 +50,7 @@ struct seat {
 	bool redraw;                        /* the chair's board changed: show it once the batch is in */
 	/* clocks: readings at clock_at (monotonic ms); the side to move's runs unless paused */
 	bool timed, paused;
+	bool adjourned;                     /* paused by the players' adjournment, not an umpire */
 	long clock_ms[2], clock_at;
 	int ply, to_move;
 	int first;                          /* the side to move at ply 0 (a start FEN may say Black) */

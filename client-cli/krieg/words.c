@@ -535,18 +535,29 @@ int words_notice(const json_t *msg, int me, bool live, char *buf, size_t len)
 		         words_side(col));
 	else if (!strcmp(name, "adjourn_declined") && col == me)
 		say(buf, len, "You declined to adjourn");
+	/* one's own acceptance and resumption (the friends probe: "Adjourned
+	 * (White agreed)" to White, who had typed it) */
+	else if (!strcmp(name, "adjourned") && col == me)
+		say(buf, len, "Adjourned (you agreed): the clocks are stopped until \"unadjourn\"");
+	else if (!strcmp(name, "unadjourned") && col == me)
+		say(buf, len, "You resumed the adjourned game: the clocks run again");
 	return 0;
 }
 
-int words_draw(const json_t *msg, char *buf, size_t len)
+int words_draw(const json_t *msg, int me, char *buf, size_t len)
 {
 	const char *name = json_string_value(json_object_get(msg, "event"));
 	const char *by = json_string_value(json_object_get(msg, "by"));
 	int col = by && !strcmp(by, "white") ? WHITE : by && !strcmp(by, "black") ? BLACK : -1;
 	if (!name || (strcmp(name, "draw_offer") != 0 && strcmp(name, "draw_declined") != 0))
 		return -1;
+	bool offer = name[5] == 'o';
 	const char *who = col >= 0 ? words_side(col) : "A player";
-	if (name[5] == 'o')
+	if ((me == WHITE || me == BLACK) && col == me)
+		say(buf, len, "%s", offer ? "You offered a draw" : "You declined the draw");
+	else if ((me == WHITE || me == BLACK) && col >= 0 && !offer)
+		say(buf, len, "%s declined your draw offer", who);
+	else if (offer)
 		say(buf, len, "%s offers a draw", who);
 	else
 		say(buf, len, "%s declined the draw", who);

@@ -115,9 +115,11 @@ int words_notice(const json_t *msg, int me, bool live, char *buf, size_t len);
 /*
  * A draw offer or its decline (draw_offer, draw_declined: PROTOCOL.md,
  * "draw"), as a record or a seat reads it: "White offers a draw", "Black
- * declined the draw".  0 and the words, or -1 for any other object.
+ * declined the draw"; as player `me` (WHITE or BLACK; else -1) reads it:
+ * "You offered a draw", "Black declined your draw offer".  0 and the
+ * words, or -1 for any other object.
  */
-int words_draw(const json_t *msg, char *buf, size_t len);
+int words_draw(const json_t *msg, int me, char *buf, size_t len);
 
 /*
  * A game_over an umpire decided (reason "adjudication", or "aborted" with

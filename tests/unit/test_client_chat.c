@@ -265,7 +265,13 @@ START_TEST(opponent_away_in_the_prompt)
 	         "\"color\":\"black\",\"rated\":false,\"live\":true,\"to_move\":\"white\",\"events\":[],"
 	         "\"opponent_away\":{\"until\":%lld,\"left\":%lld}}", s.wall + 3 * 3600 * 1000LL + 3600000LL,
 	         3 * 3600 * 1000LL);   /* our clock an hour slow: `left` counts */
+	size_t at = strlen(s.printed);
 	client_receive(&c, line);
+	/* and in words (friends probe: --plain, whose prompt has no clock,
+	 * heard of it only at "is back") */
+	ck_assert_msg(strstr(s.printed + at, "#5 (another game): White (carol) is away; the game is lost by "
+	                                     "abandonment unless they are back within 3:00:00.\n") != NULL,
+	              "%s", s.printed + at);
 	ck_assert_int_eq(client_command(&c, "switch 5"), 0);
 	client_prompt(&c, prompt, sizeof prompt);
 	ck_assert_ptr_nonnull(strstr(prompt, "[#5 Black | their move | White away 3:00:00] > "));

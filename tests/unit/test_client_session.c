@@ -949,6 +949,45 @@ START_TEST(draw_responses_say_what_happened)
 }
 END_TEST
 
+/*
+ * Regression (friends probe): a draw offer lapses when the side it was
+ * made to moves, and no event says so; the client kept it, so a bare
+ * "draw" after one's own move asked to accept an offer gone, refused at
+ * every try.  Now the move ends it, said, and "draw" offers; the
+ * opponent's move ends one's own offer likewise, and one's own move
+ * does not.
+ */
+START_TEST(draw_offer_lapses_with_a_move)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	sink_game_start(&c, 4, "white", false);
+	client_receive(&c, "{\"event\":\"draw_offer\",\"game\":4,\"by\":\"black\"}");
+	client_receive(&c, "{\"event\":\"move\",\"by\":\"white\",\"ply\":1,\"move\":\"e2e4\","
+	                   "\"san\":\"e4\",\"game\":4}");
+	ck_assert_msg(strstr(s.printed, "#4: Black's draw offer lapsed with your move.\n") != NULL, "%s",
+	              s.printed);
+	ck_assert_int_eq(client_command(&c, "draw"), 0);
+	ck_assert_ptr_nonnull(strstr(s.sent[s.nsent - 1], "\"action\":\"offer\""));
+	client_receive(&c, "{\"event\":\"draw_offer\",\"game\":4,\"by\":\"white\"}");
+	sink_reply_ok(&c, &s, "\"game\":4");
+	size_t at = strlen(s.printed);
+	client_receive(&c, "{\"event\":\"moved\",\"by\":\"black\",\"ply\":2,\"game\":4}");
+	ck_assert_msg(strstr(s.printed + at, "#4: your draw offer lapsed with Black's move.\n") != NULL,
+	              "%s", s.printed + at);
+	ck_assert_int_eq(client_current(&c)->draw_offer_from, -1);
+	/* One's own offer stands through one's own move. */
+	client_receive(&c, "{\"event\":\"draw_offer\",\"game\":4,\"by\":\"white\"}");
+	at = strlen(s.printed);
+	client_receive(&c, "{\"event\":\"move\",\"by\":\"white\",\"ply\":3,\"move\":\"d2d4\","
+	                   "\"san\":\"d4\",\"game\":4}");
+	ck_assert_ptr_null(strstr(s.printed + at, "lapsed"));
+	ck_assert_int_eq(client_current(&c)->draw_offer_from, WHITE);
+	client_free(&c);
+}
+END_TEST
+
 /* rematch: offered at the end; alone it asks for the current game; the
  * answer names the opponent, or (they asked first) the game_start says it. */
 START_TEST(rematch_after_the_end)
@@ -1144,12 +1183,13 @@ START_TEST(following_in_words)
 	ck_assert_str_eq(json_string_value(json_object_get(j, "type")), "watch");
 	ck_assert_int_eq(json_integer_value(json_object_get(j, "game")), 15);
 	json_decref(j);
-	/* both players followed: the second said, the game watched once
-	 * (director probe: its catch-up was shown twice), while the seat is
-	 * asked for and once it is held */
+	/* both players followed: the game said once (friends probe: a line
+	 * for each, one after the other; the first names both) and watched
+	 * once (director probe: its catch-up was shown twice), while the seat
+	 * is asked for and once it is held */
 	client_receive(&c, "{\"event\":\"following\",\"user\":\"bob\",\"game\":15,\"white\":\"alice\","
 	                   "\"black\":\"bob\",\"rules\":\"icc\",\"rated\":false}");
-	ck_assert_ptr_nonnull(strstr(s.printed, "bob began game 15: alice (White) vs bob (Black), icc, unrated."));
+	ck_assert_ptr_null(strstr(s.printed, "bob began game 15"));
 	ck_assert_int_eq(s.nsent, sent + 1);
 	sink_reply_ok(&c, &s, "\"game\":15,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\",\"rated\":false,"
 	                      "\"seat\":\"spectator\",\"ply\":0,\"to_move\":\"white\",\"events\":[],\"total\":0");
@@ -1627,7 +1667,9 @@ static int record_lines(const char *printed)
 
 /* record (every view) shows the draw offers and declines it holds, so the
  * lines shown are as many as "(N announcements)" counts; a draw's event
- * names no ply: it goes after the event before it. */
+ * names no ply: it goes after the event before it.  A player's own record
+ * says "You" of the player's own offers, as the game's list does (the
+ * friends probe: "White offers to adjourn" to White, beside "You played"). */
 START_TEST(record_shows_draw_offers)
 {
 	struct client c;
@@ -1637,22 +1679,25 @@ START_TEST(record_shows_draw_offers)
 	ck_assert_int_eq(client_command(&c, "record 9 white"), 0);
 	sink_reply_ok(&c, &s,
 	              "\"game\":9,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\",\"live\":false,"
-	              "\"result\":\"1/2-1/2\",\"reason\":\"agreement\",\"view\":\"white\",\"total\":7,\"next\":3,\"events\":["
+	              "\"result\":\"1/2-1/2\",\"reason\":\"agreement\",\"view\":\"white\",\"total\":8,\"next\":3,\"events\":["
 	              "{\"event\":\"pawn_tries\",\"by\":\"white\",\"ply\":0,\"count\":0,\"game\":9},"
 	              "{\"event\":\"move\",\"by\":\"white\",\"ply\":1,\"move\":\"e2e4\",\"san\":\"e4\",\"game\":9},"
 	              "{\"event\":\"draw_offer\",\"game\":9,\"by\":\"white\"}]");
 	sink_reply_ok(&c, &s,
 	              "\"game\":9,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\",\"live\":false,"
-	              "\"result\":\"1/2-1/2\",\"reason\":\"agreement\",\"view\":\"white\",\"total\":7,\"events\":["
+	              "\"result\":\"1/2-1/2\",\"reason\":\"agreement\",\"view\":\"white\",\"total\":8,\"events\":["
 	              "{\"event\":\"draw_declined\",\"game\":9,\"by\":\"black\"},"
 	              "{\"event\":\"moved\",\"by\":\"black\",\"ply\":2,\"game\":9},"
+	              "{\"event\":\"adjourn_offer\",\"game\":9,\"by\":\"white\",\"ply\":2},"
 	              "{\"event\":\"draw_offer\",\"game\":9,\"by\":\"black\"},"
 	              "{\"event\":\"game_over\",\"ply\":2,\"result\":\"1/2-1/2\",\"reason\":\"agreement\",\"game\":9}]");
-	ck_assert_msg(strstr(s.printed, "1... White offers a draw"), "%s", s.printed);
-	ck_assert_msg(strstr(s.printed, "1... Black declined the draw"), "%s", s.printed);
-	ck_assert_msg(strstr(s.printed, "2. Black offers a draw"), "%s", s.printed);
-	ck_assert_ptr_nonnull(strstr(s.printed, "(7 announcements)"));
-	ck_assert_msg(record_lines(s.printed) == 7, "%d lines:\n%s", record_lines(s.printed), s.printed);
+	ck_assert_msg(strstr(s.printed, "1... You offered a draw\n"), "%s", s.printed);
+	ck_assert_msg(strstr(s.printed, "1... Black declined your draw offer\n"), "%s", s.printed);
+	ck_assert_msg(strstr(s.printed, "2. You offered to adjourn\n"), "%s", s.printed);
+	ck_assert_msg(strstr(s.printed, "2. Black offers a draw\n"), "%s", s.printed);
+	ck_assert_ptr_null(strstr(s.printed, "White offers"));
+	ck_assert_ptr_nonnull(strstr(s.printed, "(8 announcements)"));
+	ck_assert_msg(record_lines(s.printed) == 8, "%d lines:\n%s", record_lines(s.printed), s.printed);
 	client_free(&c);
 }
 END_TEST
@@ -1748,6 +1793,11 @@ START_TEST(adjournment_from_both_sides)
 	static const char done[] = "{\"event\":\"adjourned\",\"game\":4,\"by\":\"black\",\"ply\":0,"
 	                           "\"clock\":{\"white\":300000,\"black\":300000}}";
 	client_receive(&c, done);
+	client_receive(&d, done);
+	/* the one who agreed reads "you" (friends probe: "Adjourned (Black
+	 * agreed)" to Black, who had typed it) */
+	ck_assert_msg(strstr(t.printed, "#4: Adjourned (you agreed)"), "%s", t.printed);
+	ck_assert_msg(strstr(s.printed, "#4: Adjourned (Black agreed)"), "%s", s.printed);
 	client_prompt(&c, prompt, sizeof prompt);
 	ck_assert_msg(strstr(prompt, "| adjourned]") && !strstr(prompt, "your move"), "%s", prompt);
 	ck_assert_int_eq(client_command(&c, "games"), 0);   /* the list does not say it: the client does */
@@ -1757,6 +1807,17 @@ START_TEST(adjournment_from_both_sides)
 	client_receive(&c, "{\"event\":\"unadjourned\",\"game\":4,\"by\":\"black\",\"ply\":0}");
 	client_prompt(&c, prompt, sizeof prompt);
 	ck_assert_msg(strstr(prompt, "your move"), "%s", prompt);
+	client_receive(&d, "{\"event\":\"unadjourned\",\"game\":4,\"by\":\"black\",\"ply\":0}");
+	ck_assert_msg(strstr(t.printed, "#4: You resumed the adjourned game"), "%s", t.printed);
+	ck_assert_msg(strstr(s.printed, "#4: Black resumed the adjourned game"), "%s", s.printed);
+	/* "adjourn" is answered by its event alone (friends probe: "#4: done."
+	 * after "You offered to adjourn") */
+	ck_assert_int_eq(client_command(&c, "adjourn"), 0);
+	size_t at = strlen(s.printed);
+	client_receive(&c, "{\"event\":\"adjourn_offer\",\"game\":4,\"by\":\"white\",\"ply\":0}");
+	sink_reply_ok(&c, &s, "\"game\":4");
+	ck_assert_msg(!strcmp(s.printed + at, "#4: You offered to adjourn\n"), "%s", s.printed + at);
+	client_receive(&c, "{\"event\":\"adjourn_declined\",\"game\":4,\"by\":\"black\",\"ply\":0}");
 	/* Regression (probe): an umpire's pause read "your move" in the prompt
 	 * and the list, and the move was refused. */
 	client_receive(&c, "{\"event\":\"clock_paused\",\"game\":4,\"by\":\"umpire\",\"reason\":\"x\","
@@ -2304,6 +2365,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, switch_fetches_a_game_and_draws);
 	tcase_add_test(tc, logout_forgets_the_games);
 	tcase_add_test(tc, draw_responses_say_what_happened);
+	tcase_add_test(tc, draw_offer_lapses_with_a_move);
 	tcase_add_test(tc, rematch_after_the_end);
 	tcase_add_test(tc, final_position_shown);
 	tcase_add_test(tc, profile_and_standings_in_words);

@@ -623,6 +623,36 @@ START_TEST(players_and_spectators_hear_the_umpire)
 }
 END_TEST
 
+/* Regression (friends probe): a spectator of an adjourned game read
+ * "clocks paused", the umpire's word; the players' adjournment is said. */
+START_TEST(spectator_sees_an_adjournment)
+{
+	struct client c;
+	struct sink s;
+	char prompt[256];
+	sink_client(&c, &s);
+	ck_assert_int_eq(client_command(&c, "watch 6"), 0);
+	long long id;
+	free(last_sent(&s, &id));
+	json_t *r = ok_reply(id, 6, "spectator", "icc", 0, "white");
+	json_object_set_new(r, "events", json_array());
+	json_object_set_new(r, "total", json_integer(0));
+	receive(&c, r);
+	client_receive(&c, "{\"event\":\"adjourned\",\"game\":6,\"by\":\"black\",\"ply\":0,"
+	                   "\"clock\":{\"white\":250000,\"black\":200000}}");
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_msg(strstr(prompt, "| adjourned] > ") && !strstr(prompt, "paused"), "%s", prompt);
+	client_receive(&c, "{\"event\":\"unadjourned\",\"game\":6,\"by\":\"white\",\"ply\":0}");
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_msg(strstr(prompt, "| White to move] > "), "%s", prompt);
+	/* an umpire's pause is still the umpire's */
+	client_receive(&c, "{\"event\":\"clock_paused\",\"game\":6,\"by\":\"umpire\",\"reason\":\"x\"}");
+	client_prompt(&c, prompt, sizeof prompt);
+	ck_assert_msg(strstr(prompt, "| clocks paused] > "), "%s", prompt);
+	client_free(&c);
+}
+END_TEST
+
 START_TEST(live_list_and_seat_commands)
 {
 	struct client c;
@@ -906,6 +936,7 @@ static Suite *watch_suite(void)
 	tcase_add_test(tc, umpire_chair_shows_everything);
 	tcase_add_test(tc, umpire_actions_requests_and_refusals);
 	tcase_add_test(tc, players_and_spectators_hear_the_umpire);
+	tcase_add_test(tc, spectator_sees_an_adjournment);
 	tcase_add_test(tc, live_list_and_seat_commands);
 	tcase_add_test(tc, watch_after_login);
 	tcase_add_test(tc, player_commands_follow_the_prompt);

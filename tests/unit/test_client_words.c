@@ -338,15 +338,15 @@ START_TEST(offers_as_each_side_hears_them)
 	ck_assert_str_eq(buf, "White offers to adjourn");
 	ck_assert_int_eq(words_notice(j, -1, true, buf, sizeof buf), 0);
 	ck_assert_str_eq(buf, "White offers to adjourn");
-	ck_assert_int_eq(words_draw(j, buf, sizeof buf), -1);
+	ck_assert_int_eq(words_draw(j, -1, buf, sizeof buf), -1);
 	json_decref(j);
 	j = json_loads("{\"event\":\"draw_offer\",\"game\":3,\"by\":\"black\"}", 0, NULL);
-	ck_assert_int_eq(words_draw(j, buf, sizeof buf), 0);
+	ck_assert_int_eq(words_draw(j, -1, buf, sizeof buf), 0);
 	ck_assert_str_eq(buf, "Black offers a draw");
 	ck_assert_int_eq(words_notice(j, WHITE, true, buf, sizeof buf), -1);
 	json_decref(j);
 	j = json_loads("{\"event\":\"draw_declined\",\"game\":3,\"by\":\"white\"}", 0, NULL);
-	ck_assert_int_eq(words_draw(j, buf, sizeof buf), 0);
+	ck_assert_int_eq(words_draw(j, -1, buf, sizeof buf), 0);
 	ck_assert_str_eq(buf, "White declined the draw");
 	json_decref(j);
 }
