@@ -316,9 +316,10 @@ static int64_t named_user(struct conn *c, json_t *id, json_t *req)
 static void cmd_tell(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
-	int64_t to = named_user(c, id, req);
-	if (to == 0)
+	struct store_user u;
+	if (auth_find_user(c, id, json_string_value(json_object_get(req, "user")), &u) != 0)
 		return;
+	int64_t to = u.id;
 	if (to == conn_user(c)) {
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "that is you");
 		return;
@@ -337,7 +338,8 @@ static void cmd_tell(struct conn *c, json_t *id, json_t *req)
 		for (struct conn *o = NULL; (o = conn_of_user(srv, to, o)) != NULL;)
 			conn_send(o, json_pack("{s:s, s:s, s:s}", "event", "tell", "from", conn_user_name(c),
 			                       "text", text));
-	dispatch_ok(c, id, NULL);
+	/* whom it reached, as registered: the teller's words name them */
+	dispatch_ok(c, id, json_pack("{s:s}", "user", u.name));
 }
 
 static json_t *message_json(const struct store_message *m)

@@ -1944,9 +1944,15 @@ static void done_umpire(struct client *c, const json_t *res, const struct pendin
 		client_out(c, "#%ld: done (%s).", p->game, what);
 }
 
+/* "Told bob." (an older server names nobody: "Told.") */
 static void done_tell(struct client *c, const json_t *res, const struct pending *p)
 {
-	client_out(c, "Told.");
+	char who[PROTO_NAME_MAX + 1];
+	words_clean(json_string_value(json_object_get(res, "user")), who, sizeof who);
+	if (who[0])
+		client_out(c, "Told %s.", who);
+	else
+		client_out(c, "Told.");
 }
 
 static void done_message(struct client *c, const json_t *res, const struct pending *p)

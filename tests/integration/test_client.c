@@ -534,7 +534,7 @@ START_TEST(chat_and_presence_under_a_pty)
 	tty_type(t, "tell bob_c see you at eight");
 	e = kc_event(bob, "tell");
 	ck_assert_str_eq(json_string_value(json_object_get(e, "text")), "see you at eight");
-	EXPECT(t, "Told.");
+	EXPECT(t, "Told bob_c.");   /* whom (a probe: "Told." named nobody) */
 
 	/* Bob's only connection drops: the grace (60 s) counts down in Alice's prompt */
 	kc_close(bob);

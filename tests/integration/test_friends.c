@@ -635,7 +635,8 @@ START_TEST(chat_requests)
 		kc_ok(w.c, kc_req(w.c, "say", "{s:I, s:s}", "game", g, "text", "more"));
 	kc_error(w.c, kc_req(w.c, "say", "{s:I, s:s}", "game", g, "text", "too much"), "rate_limited");
 	/* tell, mute. */
-	kc_ok(x.c, kc_req(x.c, "tell", "{s:s, s:s}", "user", b.name, "text", "hello bob"));
+	json_t *told = kc_ok(x.c, kc_req(x.c, "tell", "{s:s, s:s}", "user", b.name, "text", "hello bob"));
+	ck_assert_str_eq(json_string_value(json_object_get(told, "user")), b.name);   /* whom */
 	e = kc_event(b.c, "tell");
 	ck_assert_str_eq(json_string_value(json_object_get(e, "from")), x.name);
 	ck_assert_str_eq(json_string_value(json_object_get(e, "text")), "hello bob");
