@@ -395,7 +395,8 @@ static void say_refusal(const json_t *o)
  * A seek of ours in the list that no slot holds: one that outlived an
  * earlier run (kriegd keeps a registered account's correspondence seek
  * while it is away).  Taken up by a free slot of the same terms, else
- * cancelled: left alone, every restart would add one more.
+ * cancelled (all of them without --seek): left alone, every restart
+ * would add one more.
  */
 static void seek_adopt(struct sess *s, const json_t *x, json_int_t id)
 {
@@ -414,6 +415,8 @@ static void seek_adopt(struct sess *s, const json_t *x, json_int_t id)
 			return;
 		}
 	}
+	sess_say(s, "offer %" JSON_INTEGER_FORMAT ": a seek an earlier run left open, cancelled (%s)", id,
+	    s->nseeks ? "no --rules x --time of this run wants it" : "this run does not --seek");
 	sess_send(s, json_pack("{s:s,s:I}", "type", "cancel", "offer", id));
 }
 
@@ -889,6 +892,12 @@ static void on_line(struct sess *s, const char *line)
 			s->nheld = 0;
 			/* with --seek, players' seeks that fit are taken too (seek_offered) */
 			s->watch_req = s->nseeks ? sess_send(s, json_pack("{s:s}", "type", "lobby_watch")) : 0;
+			/* Without --seek, a seek an earlier run left open (kriegd keeps
+			 * a registered account's correspondence seek while it is away)
+			 * is read once and cancelled (seek_adopt): players could start
+			 * games from it for 14 days (the bot probe). */
+			if (!s->nseeks && s->login_user)
+				s->seeks_req = sess_send(s, json_pack("{s:s}", "type", "seeks"));
 			/* its live games, counted before any challenge is answered:
 			 * one waiting for the bot may come before their game_states */
 			s->nlogin_games = 0;

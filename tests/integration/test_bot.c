@@ -813,6 +813,17 @@ START_TEST(test_play_seek_outlives_the_bot)
 	}
 	ck_assert_int_eq(mine, 1);
 	playbot_end(&pb, 0);
+
+	/* Regression (bot probe): started again without --seek, it left that
+	 * seek open, and players started games from it.  Cancelled now. */
+	const char *const plain[] = { "--user", "robo", "--password-file", pw, "--insecure", "--level", "random",
+		                      NULL };
+	playbot_start(&pb, d, plain);
+	playbot_user(&pb, name, sizeof name);
+	for (int t = 0; t < 100 * kt_timeout_scale() && seek_of(me.c, "robo") != NULL; t++)
+		kt_sleep_ms(100);   /* its login, the list read, the cancel */
+	ck_assert_ptr_null(seek_of(me.c, "robo"));
+	playbot_end(&pb, 0);
 	kcl_scratch_remove(&sc);
 	kc_close(me.c);
 	kd_stop(d);
