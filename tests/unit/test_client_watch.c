@@ -610,13 +610,7 @@ START_TEST(players_and_spectators_hear_the_umpire)
 	client_free(&c);
 
 	sink_client(&c, &s);
-	ck_assert_int_eq(client_command(&c, "watch 6"), 0);
-	long long id;
-	free(last_sent(&s, &id));
-	json_t *r = ok_reply(id, 6, "spectator", "icc", 0, "white");
-	json_object_set_new(r, "events", json_array());
-	json_object_set_new(r, "total", json_integer(0));
-	receive(&c, r);
+	take_empty_seat(&c, &s, "watch 6", 6, "spectator");
 	umpire_acts(&c, &s, 6, "#6 (watching): ");
 	ck_assert(client_seat(&c, 6)->over);
 	client_free(&c);
@@ -631,13 +625,7 @@ START_TEST(spectator_sees_an_adjournment)
 	struct sink s;
 	char prompt[256];
 	sink_client(&c, &s);
-	ck_assert_int_eq(client_command(&c, "watch 6"), 0);
-	long long id;
-	free(last_sent(&s, &id));
-	json_t *r = ok_reply(id, 6, "spectator", "icc", 0, "white");
-	json_object_set_new(r, "events", json_array());
-	json_object_set_new(r, "total", json_integer(0));
-	receive(&c, r);
+	take_empty_seat(&c, &s, "watch 6", 6, "spectator");
 	client_receive(&c, "{\"event\":\"adjourned\",\"game\":6,\"by\":\"black\",\"ply\":0,"
 	                   "\"clock\":{\"white\":250000,\"black\":200000}}");
 	client_prompt(&c, prompt, sizeof prompt);
