@@ -267,6 +267,7 @@ static void token_remember(struct auth *a, uint64_t conn, const char *digest)
 	a->tokens[i].conn = conn;
 	memcpy(a->tokens[i].digest, digest, sizeof a->tokens[i].digest);
 	a->tokens[i].pwmark = 0;
+	a->tokens[i].audit_mark = 0;
 }
 
 /* Take (and forget) the token digest of a connection; 0 if it had none. */
@@ -551,8 +552,13 @@ void auth_login_done(struct auth *a, struct conn *c, json_t *id, int64_t user,
 		json_object_set_new(reply, "games", games);
 	}
 	token_remember(a, conn_id(c), digest);
-	/* The password it logged in under: one set later offline ends it (users check). */
-	auth_token_find(a, conn_id(c))->pwmark = auth_pw_mark(a, name);
+	/* The password it logged in under: one set later offline ends it (users
+	 * check); and the audit as it stood: a disable written after it is one
+	 * this login was there for, one before it was undone before it. */
+	struct conn_token *t = auth_token_find(a, conn_id(c));
+	t->pwmark = auth_pw_mark(a, name);
+	if (store_audit_disables(a->srv->store, &t->audit_mark, NULL, NULL) != STORE_OK)
+		t->audit_mark = 0;   /* not known: any disable since the last look closes it */
 	auth_changing_forget(a, conn_id(c));
 	/* The admin's user list shows each account's last login (schema 8). */
 	if (store_user_seen(a->srv->store, user, auth_now_unix(), conn_host(c)) == STORE_ERROR)
@@ -1051,7 +1057,9 @@ struct auth *auth_new(struct server *srv)
 	struct timeval utv = { (time_t)(check_ms / 1000), (suseconds_t)(check_ms % 1000) * 1000 };
 	if (store_state_get(srv->store, STORE_USERS_VERSION_KEY, &a->users_version) == STORE_ERROR)
 		log_warnx("auth: reading the users version: %s", store_error(srv->store));
-	if (store_audit_disables(srv->store, &a->audit_seen, NULL, NULL) != STORE_OK)
+	if (store_audit_disables(srv->store, &a->audit_seen, NULL, NULL) == STORE_OK)
+		a->audit_known = true;
+	else
 		log_warnx("auth: reading the audit: %s", store_error(srv->store));
 	if (a->wake == NULL || a->purge == NULL || a->users_timer == NULL ||
 	    event_add(a->wake, NULL) != 0 || event_add(a->purge, &tv) != 0 ||

@@ -76,6 +76,8 @@ struct conn_token {
 	uint64_t conn;
 	char digest[KDF_DIGEST_HEX + 1];
 	uint64_t pwmark;              /* 0: none known (a guest; the store failed) */
+	int64_t audit_mark;           /* the newest audit row at its login: a disable
+	                                 after it is one it was there for (disables_apply) */
 };
 
 struct auth {
@@ -100,6 +102,7 @@ struct auth {
 	struct event *users_timer;             /* AUTH_USERS_CHECK_MS: users_check() */
 	int64_t users_version;                 /* server_state STORE_USERS_VERSION_KEY last seen */
 	int64_t audit_seen;                    /* the newest audit row looked at (disables_apply) */
+	bool audit_known;                      /* audit_seen read: a failed first read is no 0 */
 
 	struct conn_token *tokens;
 	size_t ntokens, captokens;

@@ -156,54 +156,71 @@ static bool password_changed(struct auth *a, const char *name, uint64_t mark)
 	return now != 0 && now != mark;
 }
 
+/* Told once: a connection closing waits for the commits in progress, and
+ * is still its user's meanwhile (the review: a second look, or the
+ * audit's look then the flag's, sent account_disabled twice). */
 static void close_disabled(struct conn *c)
 {
+	if (conn_closing(c))
+		return;
 	log_info("conn=%llu user=%lld disabled: closing", (unsigned long long)conn_id(c),
 	         (long long)conn_user(c));
 	conn_send(c, json_pack("{s:s}", "event", "account_disabled"));
 	conn_close(c, "account disabled");
 }
 
-struct namelist {
-	char (*v)[PROTO_NAME_MAX + 1];
+struct disables {
+	struct disable { int64_t row; char name[PROTO_NAME_MAX + 1]; } *v;
 	size_t n, cap;
 };
 
-static int disabled_name(const char *target, void *arg)
+static int disabled_row(int64_t row, const char *target, void *arg)
 {
-	struct namelist *l = arg;
+	struct disables *l = arg;
 	l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof *l->v, 8);
-	snprintf(l->v[l->n++], sizeof *l->v, "%s", target);
+	l->v[l->n].row = row;
+	snprintf(l->v[l->n++].name, sizeof l->v->name, "%s", target);
 	return 0;
 }
 
 /*
- * Every account disabled since the last look has its connections closed,
- * whatever its flag says now: `kriegd user disable NAME; kriegd user
- * enable NAME` within one AUTH_USERS_CHECK_MS left the flag as it was,
- * and the member logged in, told nothing (the club admin probe), where
- * PROTOCOL.md promises the close within about a second of the disable.
- * The audit rows say it: each change of the flag writes one, in the
- * change's own transaction (useradm.c, admin.c).  The names are read
- * first and looked up after, one statement at a time.
+ * Every account disabled since the last look has the connections it had
+ * then closed, whatever its flag says now: `kriegd user disable NAME;
+ * kriegd user enable NAME` within one AUTH_USERS_CHECK_MS left the flag
+ * as it was, and the member logged in, told nothing (the club admin
+ * probe), where PROTOCOL.md promises the close within about a second of
+ * the disable.  The audit rows say it: each change of the flag writes
+ * one, in the change's own transaction (useradm.c, admin.c).  A login
+ * after the disable's row (its token's audit_mark) came after the enable
+ * too, and stays.  Waiting logins (a password change asked) are closed
+ * all the same.  The rows are read first and looked up after, one
+ * statement at a time.
  */
 static void disables_apply(struct auth *a)
 {
 	struct server *srv = a->srv;
-	struct namelist names = { 0 };
-	if (store_audit_disables(srv->store, &a->audit_seen, disabled_name, &names) != STORE_OK)
+	if (!a->audit_known) {   /* the start's read failed: from now on, not all history */
+		if (store_audit_disables(srv->store, &a->audit_seen, NULL, NULL) == STORE_OK)
+			a->audit_known = true;
+		return;
+	}
+	struct disables rows = { 0 };
+	if (store_audit_disables(srv->store, &a->audit_seen, disabled_row, &rows) != STORE_OK)
 		log_warnx("auth: reading the audit: %s", store_error(srv->store));
-	for (size_t i = 0; i < names.n; i++) {
+	for (size_t i = 0; i < rows.n; i++) {
 		struct store_user u;
-		if (store_user_find(srv->store, names.v[i], &u) != STORE_OK)
+		if (store_user_find(srv->store, rows.v[i].name, &u) != STORE_OK)
 			continue;
-		for (struct conn *c = NULL; (c = conn_of_user(srv, u.id, c)) != NULL;)
-			close_disabled(c);
+		for (struct conn *c = NULL; (c = conn_of_user(srv, u.id, c)) != NULL;) {
+			const struct conn_token *t = auth_token_find(a, conn_id(c));
+			if (t == NULL || t->audit_mark < rows.v[i].row)
+				close_disabled(c);
+		}
 		json_t *msg = json_pack("{s:s}", "event", "account_disabled");
 		(void)auth_close_waiting(srv, u.id, NULL, msg, "account disabled");
 		json_decref(msg);
 	}
-	free(names.v);
+	free(rows.v);
 }
 
 static void users_apply(struct auth *a)

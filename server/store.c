@@ -555,7 +555,7 @@ static const char *const stmt_sql[S__COUNT] = {
 	[S_AUDIT_LIST] = "SELECT id, at, admin_name, addr, action, target, detail FROM audit"
 	                 " ORDER BY id DESC LIMIT ?1",
 	[S_AUDIT_NEWEST] = "SELECT coalesce(max(id), 0) FROM audit",
-	[S_AUDIT_DISABLES] = "SELECT target FROM audit WHERE id > ?1 AND id <= ?2"
+	[S_AUDIT_DISABLES] = "SELECT id, target FROM audit WHERE id > ?1 AND id <= ?2"
 	                     " AND action = 'user_disable' ORDER BY id",
 	[S_INVITES_LIST] = "SELECT i.code_hash, cu.name, i.created, i.expires, uu.name, i.used"
 	                   " FROM invites i LEFT JOIN users cu ON cu.id = i.created_by"

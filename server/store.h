@@ -209,13 +209,13 @@ int store_audit_add(struct store *st, const struct store_audit *a);
 /* Newest first, at most limit rows. */
 int store_audit_list(struct store *st, int limit,
                      int (*fn)(const struct store_audit *a, void *arg), void *arg);
-/* The accounts disabled (`user_disable` rows, their targets) after audit
- * row *seen, oldest first, each given to fn (NULL: none); *seen is then
- * the newest row of any action.  An account disabled and enabled again
- * between two looks of the daemon is found here, where its flag says
- * nothing (auth_roles.c). */
+/* The accounts disabled (`user_disable` rows: their ids and targets) after
+ * audit row *seen, oldest first, each given to fn (NULL: none); *seen is
+ * then the newest row of any action.  An account disabled and enabled
+ * again between two looks of the daemon is found here, where its flag
+ * says nothing (auth_roles.c). */
 int store_audit_disables(struct store *st, int64_t *seen,
-                         int (*fn)(const char *target, void *arg), void *arg);
+                         int (*fn)(int64_t id, const char *target, void *arg), void *arg);
 
 /* Sessions: only a hash of the resume token is stored. */
 int store_session_create(struct store *st, int64_t user, const char *token_hash,

@@ -194,7 +194,7 @@ int store_audit_list(struct store *st, int limit,
 }
 
 int store_audit_disables(struct store *st, int64_t *seen,
-                         int (*fn)(const char *target, void *arg), void *arg)
+                         int (*fn)(int64_t id, const char *target, void *arg), void *arg)
 {
 	int temp, rc, step;
 	sqlite3_stmt *s;
@@ -219,8 +219,8 @@ int store_audit_disables(struct store *st, int64_t *seen,
 		sqlite3_bind_int64(s, 2, newest);
 		char target[sizeof ((struct store_audit *)0)->target];
 		while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-			rc = store_col_text(st, s, 0, target, sizeof target, "audit disables");
-			if (rc != STORE_OK || fn(target, arg) != 0)
+			rc = store_col_text(st, s, 1, target, sizeof target, "audit disables");
+			if (rc != STORE_OK || fn(sqlite3_column_int64(s, 0), target, arg) != 0)
 				break;
 		}
 		if (rc == STORE_OK && step != SQLITE_ROW && step != SQLITE_DONE)

@@ -287,12 +287,18 @@ START_TEST(disable_then_enable_closes)
 	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "disable", "flip"), 0);
 	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "enable", "flip"), 0);
 	kc_ok(flip, kc_req(flip, "ping", NULL));   /* nobody has looked yet */
+	/* A login after the enable, before the look, is no login the disable
+	 * was for: it stays (the review: closed too). */
+	struct kc *again = kg_login(d, "flip", "sesame-flip", NULL, 0);
 	kc_ok(boss, kc_req(boss, "user_role", "{s:s, s:s}", "user", "stay", "role", "umpire"));
 	ck_assert(kc_closed(flip, 10000));
 	ck_assert(kc_saw(flip, "account_disabled"));
 	kc_ok(stay, kc_req(stay, "ping", NULL));
+	kc_ok(again, kc_req(again, "ping", NULL));
+	ck_assert(!kc_saw(again, "account_disabled"));
 	/* Enabled: its next login stays, at the next look too. */
 	kc_close(flip);
+	kc_close(again);
 	flip = kg_login(d, "flip", "sesame-flip", NULL, 0);
 	kc_ok(boss, kc_req(boss, "user_role", "{s:s, s:s}", "user", "stay", "role", "player"));
 	kc_ok(flip, kc_req(flip, "ping", NULL));
@@ -300,6 +306,45 @@ START_TEST(disable_then_enable_closes)
 	kc_close(flip);
 	kc_close(stay);
 	kc_close(boss);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * Regression (the review): a disabled account's connection closes after
+ * the commits in progress, and meanwhile is still its user's: the look at
+ * the audit then the look at the flags (or a second look) each sent it
+ * account_disabled.  Told once.  A move's commit is held by another
+ * process's lock while an admin disables the account.
+ */
+START_TEST(disabled_told_once)
+{
+	struct kd *d = kd_start("busy_timeout = 3s\n");
+	kg_user_add(d, "boss", "admin", "sesame-boss");
+	kg_user_add(d, "flip", "player", "sesame-flip");
+	struct kc *boss = kg_login(d, "boss", "sesame-boss", NULL, 0);
+	struct kc *flip = kg_login(d, "flip", "sesame-flip", NULL, 0);
+	struct kp w, b;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	int64_t g = kg_new_game(&w, &b);
+	struct sqlite3 *lock = kd_lock_db(d);
+	long long move = kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e4");
+	kt_sleep_ms(150);   /* its commit waits for the lock */
+	long long off = kc_req(boss, "user_disable", "{s:s}", "user", "flip");
+	kt_sleep_ms(100);
+	kd_unlock_db(lock);
+	kc_ok(boss, off);
+	kc_ok(w.c, move);
+	ck_assert(kc_closed(flip, 10000));
+	int told = 0;
+	for (size_t i = 0; i < kc_nlines(flip); i++)
+		told += strstr(kc_line(flip, i), "account_disabled") != NULL;
+	ck_assert_int_eq(told, 1);
+	kc_close(flip);
+	kc_close(boss);
+	kc_close(w.c);
+	kc_close(b.c);
 	kd_stop(d);
 }
 END_TEST
@@ -352,6 +397,7 @@ static Suite *roles_suite(void)
 	tcase_add_test(tc, cli_passwd_ends_sessions);
 	tcase_add_test(tc, disable_closes);
 	tcase_add_test(tc, disable_then_enable_closes);
+	tcase_add_test(tc, disabled_told_once);
 	suite_add_tcase(s, tc);
 	return s;
 }
