@@ -633,6 +633,16 @@ START_TEST(spectator_sees_an_adjournment)
 	client_receive(&c, "{\"event\":\"unadjourned\",\"game\":6,\"by\":\"white\",\"ply\":0}");
 	client_prompt(&c, prompt, sizeof prompt);
 	ck_assert_msg(strstr(prompt, "| White to move] > "), "%s", prompt);
+	/* a draw offer lapses with the other side's move, as the players'
+	 * do (the review: the seat kept "White offers a draw.") */
+	client_receive(&c, "{\"event\":\"draw_offer\",\"game\":6,\"by\":\"white\"}");
+	ck_assert_int_eq(client_seat(&c, 6)->draw_offer_from, WHITE);
+	client_receive(&c, "{\"event\":\"moved\",\"game\":6,\"by\":\"white\",\"ply\":1,"
+	                   "\"audience\":[\"black\",\"spectator\"]}");
+	ck_assert_int_eq(client_seat(&c, 6)->draw_offer_from, WHITE);   /* its own move: it stands */
+	client_receive(&c, "{\"event\":\"moved\",\"game\":6,\"by\":\"black\",\"ply\":2,"
+	                   "\"audience\":[\"white\",\"spectator\"]}");
+	ck_assert_int_eq(client_seat(&c, 6)->draw_offer_from, -1);
 	/* an umpire's pause is still the umpire's */
 	client_receive(&c, "{\"event\":\"clock_paused\",\"game\":6,\"by\":\"umpire\",\"reason\":\"x\"}");
 	client_prompt(&c, prompt, sizeof prompt);
