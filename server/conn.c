@@ -198,7 +198,13 @@ static struct hostbudget *host_hold(struct server *srv, const char *host)
 	struct hostbudget *hb;
 
 	hosts_sweep(srv);
-	if ((n = idtable_find(&set->hosts, key)) != NULL) {
+	/* Another address of the same key (the keyed hash makes it luck)
+	 * gets the next free key: hb->addr is each connection's limit key
+	 * (conn_limit_host), so two addresses must never share one. */
+	while ((n = idtable_find(&set->hosts, key)) != NULL &&
+	       strcmp(IDTABLE_ENTRY(n, struct hostbudget, node)->addr, host) != 0)
+		key = (int64_t)((uint64_t)key + 1);
+	if (n != NULL) {
 		hb = IDTABLE_ENTRY(n, struct hostbudget, node);
 		if (hb->conns == 0)
 			TAILQ_REMOVE(&set->idle_hosts, hb, idle);

@@ -122,8 +122,9 @@ struct userconns {
  * rows charged (conn_rate_charge) also come out of this bucket, of the
  * same size and refill as a connection's.  Without it, each connection
  * from one address (max_connections_per_ip of them) would have a
- * replay's worth of its own to spend.  Found by a hash of the address:
- * two addresses of one hash would share a bucket, which only slows them.
+ * replay's worth of its own to spend.  Found by a keyed hash of the
+ * address (host_hold: another address of the same hash takes the next
+ * key), and addr is each of its connections' limit key.
  */
 struct hostbudget {
 	struct idnode node;        /* in connset.hosts; node.id = the address's hash */
