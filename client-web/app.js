@@ -7,7 +7,7 @@ import { Board, fenPieces } from './board.js';
 import { RecordView } from './record.js';
 import { WatchView } from './watch.js';
 import { Hands } from './hands.js';
-import { announce, awayDeadline, awayText, botMark, ending, fmtClock, localStamp, said, side, speak, tagsText, timeText, who, words } from './words.js';
+import { announce, awayDeadline, awayText, botMark, ending, fmtClock, localStamp, said, side, speak, speakText, tagsText, timeText, who, words } from './words.js';
 
 // The rule sets where a player asks "any?" (common/ruleset.c: pawn_info
 // PAWN_INFO_ASK; test_rulesets checks this line against it).
@@ -82,7 +82,7 @@ let promoPending = null;
 const myColors = new Map();
 
 const net = new Net(onEvent, lost);
-const records = new RecordView(net, show, status);
+const records = new RecordView(net, show, status, () => toLobby());
 const watch = new WatchView(net, show, status, toLobby);
 window.krieg = { net, state, board, watch, records };   // for the browser tests
 // A game here goes on (one's own, shown or not, or the seat watched): a
@@ -276,10 +276,14 @@ $('btn-guest').addEventListener('click', async () => {
   if (r.ok) signedIn(r); else status(r.error.message);
 });
 
-const button = (text, f, data = {}) => {
+// `label`: its name for a screen reader where the rows' buttons would be
+// alike ("Accept", "Rematch"): the text and what it is about (the a11y
+// probe: a list of buttons all named "Accept" told nothing apart).
+const button = (text, f, data = {}, label = null) => {
   const b = document.createElement('button');
   b.type = 'button';
   b.textContent = text;
+  if (label) b.setAttribute('aria-label', label);
   Object.assign(b.dataset, data);
   b.addEventListener('click', f);
   return b;
@@ -321,12 +325,12 @@ async function refreshSeeks() {
   const r = await net.callAll('seeks', {}, 'offers');
   fill('seeks', r.offers, (o) => [`${o.user}${o.bot ? ' (a bot)' : ''}${o.to ? ` to ${o.to}` : ''}: ${o.rules} ${timeText(o.time)} ${o.color}`
     + `${o.rated ? ', rated' : ''}${range(o)} `,
-    o.user !== state.user ? button('Accept', () => acceptOffer(o.offer), { offer: o.offer })
+    o.user !== state.user ? button('Accept', () => acceptOffer(o.offer), { offer: o.offer }, `Accept ${o.user}'s seek, offer ${o.offer}`)
       : button('Cancel', async () => {
         const c = await net.call('cancel', { offer: o.offer });
         status(c.ok ? `offer ${o.offer} cancelled` : c.error.message);
         refreshSeeks();
-      }, { cancel: o.offer })]);
+      }, { cancel: o.offer }, `Cancel your offer ${o.offer}`)]);
 }
 $('btn-refresh').addEventListener('click', refreshSeeks);
 
@@ -349,13 +353,18 @@ async function refreshWho() {
   // the role as the list says now (an admin may change it at any time).
   if (r.ok) document.body.classList.toggle('staff', r.users.some((u) => u.name === state.user && isStaff(u)));
   fill('who', r.users, (u) => [`${u.name}${u.bot ? ' (a bot)' : ''}${staff(u)}, ${u.games} game${u.games === 1 ? '' : 's'} `,
-    button('Profile', () => showProfile(u.name), { profile: u.name }),
-    ...(u.name !== state.user ? [button('Challenge', () => { $('challenge-user').value = u.name; }, { who: u.name }),
-      button('Message', messageTo(u.name), { message: u.name }),
+    button('Profile', () => showProfile(u.name), { profile: u.name }, `Profile of ${u.name}`),
+    ...(u.name !== state.user ? [button('Challenge', () => {
+      // the name filled in, and the focus where the challenge is sent from
+      $('challenge-user').value = u.name;
+      $('btn-challenge').focus();
+      status(`challenge ${u.name}: the terms are the seek form's; press Challenge`);
+    }, { who: u.name }, `Challenge ${u.name}`),
+      button('Message', messageTo(u.name), { message: u.name }, `Message ${u.name}`),
       followButton(u.name, followed.has(u.name.toLowerCase())),
       button(muted.has(u.name.toLowerCase()) ? 'Unmute' : 'Mute', async () => {
         if (await setMute(u.name, !muted.has(u.name.toLowerCase()))) refreshWho();
-      }, { mute: u.name })] : [])]);
+      }, { mute: u.name }, `${muted.has(u.name.toLowerCase()) ? 'Unmute' : 'Mute'} ${u.name}`)] : [])]);
 }
 
 // Follow or unfollow a player: one button, as the follow list says.
@@ -380,7 +389,7 @@ const followButton = (user, following) => button(following ? 'Unfollow' : 'Follo
   status(!r.ok ? r.error.message : following ? `no longer following ${user}`
     : `following ${r.user}: their next game opens here when you are in the lobby, and their coming and going is said`);
   refreshWho();
-}, following ? { unfollow: user } : { follow: user });
+}, following ? { unfollow: user } : { follow: user }, `${following ? 'Unfollow' : 'Follow'} ${user}`);
 
 // What the club knows of a player: the record from their side, ratings.
 async function showProfile(user) {
@@ -404,7 +413,7 @@ $('btn-standings').addEventListener('click', async () => {
   const r = await net.callAll('standings', { rules: $('standings-rules').value }, 'standings');
   if (!r.ok) { status(r.error.message); return; }
   fill('standings', r.standings, (x) => [`${x.name}${x.bot === true ? ' (bot)' : ''} ${x.rating}${x.provisional ? '?' : ''} (${x.games} game${x.games === 1 ? '' : 's'}) `,
-    button('Profile', () => showProfile(x.name), { profile: x.name })]);
+    button('Profile', () => showProfile(x.name), { profile: x.name }, `Profile of ${x.name}`)]);
   if (!r.standings.length) status(`nobody is rated in the ${r.pool} pool yet`);
 });
 // A tournament's score table (the games a director paired with its name), every page.
@@ -415,7 +424,7 @@ $('tournament-form').addEventListener('submit', async (e) => {
   fill('tournament', r.players, (x) => [`${x.name}${x.bot === true ? ' (bot)' : ''} ${x.points} `
     + `(+${x.won} =${x.drawn} -${x.lost}${x.playing ? `, ${x.playing} playing` : ''}`
     + `${x.aborted ? `, ${x.aborted} aborted` : ''}) `,
-  button('Profile', () => showProfile(x.name), { profile: x.name })]);
+  button('Profile', () => showProfile(x.name), { profile: x.name }, `Profile of ${x.name}`)]);
   if (!r.players.length) status(`nobody was paired in ${r.tournament}`);
 });
 $('btn-who').addEventListener('click', refreshWho);
@@ -426,12 +435,12 @@ async function refreshMessages() {
   const r = await net.callAll('messages', {}, 'messages');
   if (!r.ok) return;
   fill('messages', r.messages, (m) => [[who(m.from), `, ${sent(m)}: "`, said(m.text), '" '],
-    button('Reply', messageTo(m.from), { reply: m.message }),
+    button('Reply', messageTo(m.from), { reply: m.message }, `Reply to ${m.from}`),
     button('Delete', async () => {
       const d = await net.call('message_delete', { message: m.message });
       if (!d.ok) status(d.error.message);
       refreshMessages();
-    }, { deleteMessage: m.message })]);
+    }, { deleteMessage: m.message }, `Delete the message of ${m.from}, ${sent(m)}`)]);
 }
 $('btn-messages').addEventListener('click', refreshMessages);
 $('btn-messages-clear').addEventListener('click', confirmed('Delete all your messages', async () => {
@@ -454,7 +463,7 @@ $('message-form').addEventListener('submit', async (e) => {
 // its check, and they are not played on).  Listed in the lobby until the
 // next login's welcome says otherwise.
 const list = (x) => (Array.isArray(x) ? x.filter((e) => e !== null && typeof e === 'object') : []);
-const playButton = (game) => button('Play', () => openGame(game), { play: game });
+const playButton = (game) => button('Play', () => openGame(game), { play: game }, `Play game ${game}`);
 function showWelcome() {
   const w = state.welcome || {};
   const rows = [
@@ -465,7 +474,7 @@ function showWelcome() {
     ...list(w.draw_offers).map((x) => [`Game ${x.game}: ${x.by === myColors.get(x.game) ? 'your draw offer stands'
       : `${side(x.by, 'your opponent')} offers a draw`} `, playButton(x.game)]),
     ...list(w.ended).map((x) => [[`Game ${x.game} against `, who(x.opponent), ` ended: ${ending(x.result, x.reason)}, you played ${x.color} `],
-      button('Record', () => records.open(x.game, 'umpire'), { record: x.game, view: 'umpire' })]),
+      button('Record', () => records.open(x.game, 'umpire'), { record: x.game, view: 'umpire' }, `Record of game ${x.game}`)]),
     // (the server's reason is a sentence of its own: "its record failed its check when ...")
     ...[...state.flagged].map(([game, reason]) => [[`Game ${game} is flagged, not played on: `,
       ...(reason ? [said(reason)] : ['its record failed its check'])]]),
@@ -518,12 +527,12 @@ function addChallenge(ev) {
   // Answered, it goes; refused, the refusal is said and it stays while it
   // stands (its withdrawal, challenge_cancelled, takes it away).
   const gone = (r) => { if (r.ok || r.error.code === 'no_such_offer') dropChallenge(ev.offer); };
-  li.append(button('Accept', async () => gone(await acceptOffer(ev.offer)), { accept: ev.offer }),
+  li.append(button('Accept', async () => gone(await acceptOffer(ev.offer)), { accept: ev.offer }, `Accept ${ev.user}'s challenge`),
     button('Decline', async () => {
       const r = await net.call('decline', { offer: ev.offer });
       if (!r.ok) status(r.error.message);
       gone(r);
-    }, { decline: ev.offer }));
+    }, { decline: ev.offer }, `Decline ${ev.user}'s challenge`));
   dropChallenge(ev.offer);
   challengeItems.set(ev.offer, li);
   $('challenges').appendChild(li);
@@ -583,14 +592,14 @@ const watching = (g) => (g.spectators > 0 ? `, ${g.spectators} watching` : '');
 async function refreshLive() {
   const r = await net.callAll('live', {}, 'games');
   const chair = (g) => {
-    const b = button('Umpire', () => watch.open(g.game, 'umpire'), { umpire: g.game });
+    const b = button('Umpire', () => watch.open(g.game, 'umpire'), { umpire: g.game }, `Umpire game ${g.game}`);
     b.classList.add('staff-only');
     return b;
   };
   fill('live', r.games, (g) => [`Game ${g.game}: ${g.white}${botMark(g, 'white')} – ${g.black}${botMark(g, 'black')} (${g.rules}${g.rated ? ', rated' : ''}${tagsText(g)}), `
     + `move ${Math.floor(g.ply / 2) + 1}, ${g.to_move} to move${g.paused === true ? ' (paused by the umpire)' : g.adjourned === true ? ' (adjourned)' : ''}${watching(g)} `,
     ...(g.white !== state.user && g.black !== state.user
-      ? [button('Watch', () => watch.open(g.game, 'spectator'), { watch: g.game }), chair(g)] : [])]);
+      ? [button('Watch', () => watch.open(g.game, 'spectator'), { watch: g.game }, `Watch game ${g.game}`), chair(g)] : [])]);
 }
 $('btn-live').addEventListener('click', refreshLive);
 
@@ -602,14 +611,15 @@ function gameRow(g) {
   return [`Game ${g.game}: ${g.white}${botMark(g, 'white')} – ${g.black}${botMark(g, 'black')} (${g.rules}) ${g.live ? 'in progress' : ending(g.result, g.reason)} `,
     // A live game of one's own is played from here: the page shows one game
     // at a time, and a login's game_state of each leaves the last one shown.
-    ...(!mine ? [] : g.live ? [button('Play', () => openGame(g.game), { play: g.game })]
-      : [button('Rematch', () => rematch(g.game), { rematch: g.game })]),
-    ...views.map((v) => button(`${v} record`, () => records.open(g.game, v), { record: g.game, view: v })),
+    ...(!mine ? [] : g.live ? [playButton(g.game)]
+      : [button('Rematch', () => rematch(g.game), { rematch: g.game }, `Rematch game ${g.game}`)]),
+    ...views.map((v) => button(`${v} record`, () => records.open(g.game, v), { record: g.game, view: v },
+      `${v} record of game ${g.game}`)),
     button('PGN', async () => {
       records.game = g.game;
       records.view = g.live ? mine : 'umpire';
       await records.downloadPgn();
-    }, { pgn: g.game })];
+    }, { pgn: g.game }, `PGN of game ${g.game}`)];
 }
 
 // One's games.
@@ -679,7 +689,12 @@ function enterGame(g) {
     crazykrieg: 'A drop from your reserve: the man\'s letter, @ and the square (N@f3, P@e6).' }[g.rules];
   $('move-help').textContent = help || '';
   $('move-help').hidden = !help;
+  const over = !$('game').hidden && $('game-title').dataset.game !== String(g.game);
+  $('game-title').dataset.game = String(g.game);
   show('game');
+  // a new game over the one shown (a rematch from its page): its heading
+  // takes the focus, as a view shown does (the a11y probe: left on a1)
+  if (over) $('game-title').focus({ preventScroll: true });
   status(playingLine());
   (g.events || []).forEach((ev) => gameEvent(ev, false));
   // The state as the server has it now: an umpire's pause, an adjournment,
@@ -727,10 +742,32 @@ function gameEvent(ev, live = true) {
   if (ev.event === 'adjourned') { state.paused = true; state.adjourned = true; }
   if (ev.event === 'unadjourned') { state.paused = false; state.adjourned = false; }
   say(ev, live);
+  if (live) spokenTurn(ev);
   // The opponent's offer is answered with the buttons turn() shows, never
   // a modal question (offers sent one after another would hold the page,
   // and Enter would accept).
   if (live) { board.render(); turn(); }
+}
+
+// What a screen reader is told beyond the announcements (the a11y probe):
+// "Your move" once the opponent's move and what it brought are all in (no
+// event of the game for a moment after it), and an opponent's leaving with
+// the deadline ("Black is away: back by ...", which #away shows and counts
+// down, not live).
+let yourMoveTimer = null;
+function spokenTurn(ev) {
+  clearTimeout(yourMoveTimer);
+  yourMoveTimer = null;
+  if (ev.event === 'opponent_away' && ev.color !== state.color && state.away) {
+    speakText(awayText(ev.color, state.away.until, Date.now()));
+  }
+  if (state.toMove === state.color && ['moved', 'pawn_tries', 'pawn_captures', 'pawn_squares', 'capture', 'check',
+    'unadjourned', 'clock_unpaused'].includes(ev.event)) {
+    const game = state.game;
+    yourMoveTimer = setTimeout(() => {
+      if (state.game === game && state.toMove === state.color && !state.paused) speakText('Your move');
+    }, 300);
+  }
 }
 
 // The opponent away, and back (the game's end forgets it).
@@ -801,6 +838,11 @@ function onEvent(ev) {
     addChallenge(ev);
     // Asked while the finished game is on screen: its Rematch button takes it.
     if (ev.rematch !== undefined && ev.rematch === state.game) status(`${ev.user} asks for a rematch: press Rematch to play`);
+    // Elsewhere out of the lobby, said, with where to answer it (the a11y
+    // probe: a challenge during a game was heard nowhere).
+    else if ($('lobby').hidden && !(ev.to !== undefined && ev.user === state.user)) {
+      note(who(ev.user), ` challenges you: ${ev.rules} ${timeText(ev.time)}; answer it in the lobby`);
+    }
     return;
   }
   if (ev.event === 'challenge_cancelled') {
@@ -978,6 +1020,10 @@ $('btn-possible').addEventListener('click', async () => {
   $('possible').textContent = r.moves.length ? `You may try: ${r.moves.join(' ')}`
     : state.toMove === state.color ? 'You may try: nothing' : 'You may try: nothing now (it is their move)';
   $('possible').hidden = false;
+  // said in a word, the list itself where the focus goes (the a11y probe:
+  // the answer appeared, silent, away from the button)
+  status(`${r.moves.length} possible ${r.moves.length === 1 ? 'try' : 'tries'}`);
+  $('possible').focus();
 });
 $('btn-any').addEventListener('click', act('any'));
 // Words to the opponent (PROTOCOL.md "Chat"): kept in the box if refused.
@@ -1006,6 +1052,18 @@ $('btn-truth').addEventListener('click', () => records.open(state.game, 'umpire'
 $('btn-lobby').addEventListener('click', () => { state.game = null; toLobby(); });
 const opponentColor = () => (state.color === 'white' ? 'black' : 'white');
 
+// One's own clock running low, said at 30 and at 10 seconds (the a11y
+// probe: the first word of it was "lost on time"); said again after time
+// came back above 30 (an increment, time added).
+let lowSaid = Infinity;
+function lowTime(ms, running) {
+  if (ms > 30000) { lowSaid = Infinity; return; }
+  const mark = ms > 10000 ? 30000 : 10000;
+  if (!running || ms <= 0 || lowSaid <= mark) return;
+  lowSaid = mark;
+  speakText(`${fmtClock(ms)} left on your clock`);
+}
+
 setInterval(() => {
   const away = state.away && state.toMove !== null ? awayText(opponentColor(), state.away.until, Date.now()) : '';
   if ($('away').textContent !== away) $('away').textContent = away;
@@ -1021,6 +1079,7 @@ setInterval(() => {
     const e = $(`clock-${side}`);
     e.textContent = `${side} ${fmtClock(ms)}${state.paused ? ' (paused)' : ''}`;
     e.classList.toggle('tomove', side === state.toMove);
+    if (side === state.color) lowTime(ms, side === state.toMove && !state.paused);
   }
 }, 250);
 

@@ -9,14 +9,16 @@ import { Board, applyTrue, fenPieces } from './board.js';
 const $ = (id) => document.getElementById(id);
 
 export class RecordView {
-  constructor(net, show, status) {
+  constructor(net, show, status, toLobby) {
     this.net = net;
     this.show = show;
     this.status = status;
     this.game = null;
     this.view = null;
     $('btn-pgn').addEventListener('click', () => this.downloadPgn());
-    $('btn-record-back').addEventListener('click', () => this.show('lobby'));
+    // the lobby as it is now (the a11y probe: the game just read was not
+    // in Your games, nor its Rematch)
+    $('btn-record-back').addEventListener('click', toLobby);
     // The umpire's view holds every move: the true board, replayed move by move.
     this.board = new Board($('record-board'), null, { label: 'the true board', help: 'view-board-help' });
     this.moves = [];

@@ -131,14 +131,22 @@ export function announce(ol, ev, withAudience = false) {
 // again (a reload, a reconnection) refills its list, which must not be read
 // out whole.  The last few lines are kept (two arriving together are both
 // said); older ones are dropped (a removal is not said).
+// Each line goes after HEARD_MS too: the region is in the accessibility
+// tree, and a reader going down the page met old announcements before the
+// game (the a11y probe).
 const HEARD_KEPT = 5;
-export function speak(li) {
+const HEARD_MS = 15000;
+export function speakText(text) {
   const out = document.getElementById('heard');
-  if (!out || !li) return;
+  if (!out || !text) return;
   const p = document.createElement('p');
-  p.textContent = li.textContent;
+  p.textContent = text;
   out.append(p);
   while (out.children.length > HEARD_KEPT) out.firstElementChild.remove();
+  setTimeout(() => p.remove(), HEARD_MS);
+}
+export function speak(li) {
+  if (li) speakText(li.textContent);
 }
 
 // Bring li into sight inside its own scrolling list (a max-height one),

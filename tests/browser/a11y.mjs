@@ -20,7 +20,13 @@
 //   - a try made by keyboard is answered; a button that hides once pressed
 //     (an offer answered) leaves the focus on the board, not the body;
 //   - the spectator's board names no man; the finished game's true board
-//     names both sides' men.
+//     names both sides' men;
+//   - (the keyboard probe) no heading holds a control; the buttons of the
+//     lobby's lists are told apart by their names; a draw offer is in one
+//     live region, not two; "Your move" is said when the turn comes back;
+//     a challenge arriving during a game is said; "Possible tries" says how
+//     many and takes the focus to them; the record's Lobby lists the game
+//     just read.
 // Every failing check is reported, then the test fails.
 // KRIEG_WEB_ROOT=DIR serves the page from DIR instead of the copy built
 // into kriegd (to run this test against another client-web).
@@ -185,7 +191,7 @@ try {
   await tabTo(b, (f) => f.id === 'btn-refresh', 'the seeks\' Refresh');
   await b.keyboard.press('Enter');
   await until(b, (n) => document.getElementById('seeks').textContent.includes(n), aName, "a's seek listed");
-  await tabTo(b, (f) => f.tag === 'button' && f.name === 'Accept', "Accept on a's seek");
+  await tabTo(b, (f) => f.tag === 'button' && f.name.startsWith('Accept'), "Accept on a's seek");
   await b.keyboard.press('Space');
   for (const p of [a, b]) {
     await p.waitForSelector('#game:visible', { timeout: 10000 });
@@ -232,12 +238,19 @@ try {
   await b.keyboard.press('Enter');
   await toMove(b, 'white', "b's typed try e7-e5 answered");
   await toMove(a, 'white', "a told of b's move");
+  await spoken(a, /Your move/, '"Your move" said when the turn came back');
   // a asks "Any?" (english has it): Shift+Tab back from the Try field... Tab on to the button.
   await tabTo(a, (f) => f.id === 'btn-any', 'Any?');
   const anyBefore = await a.evaluate(() => document.getElementById('announcements').children.length);
   await a.keyboard.press('Enter');
   await until(a, (n) => document.getElementById('announcements').children.length > n, anyBefore, 'the answer to Any?');
   await spoken(a, { last: 'announcements' }, 'the answer to Any?');
+  // "Possible tries": how many said, the list where the focus goes.
+  await tabTo(a, (f) => f.id === 'btn-possible', 'Possible tries');
+  await a.keyboard.press('Enter');
+  await until(a, () => !document.getElementById('possible').hidden, null, 'the possible tries shown');
+  if ((await focus(a)).id !== 'possible') problem(a, `the possible tries shown, the focus is on ${desc(await focus(a))}`);
+  if (!/\d+ possible tr/.test(await a.textContent('#status'))) problem(a, `the possible tries not said: "${await a.textContent('#status')}"`);
   // a's knight from the board, Shift+Tab back into it.
   const bk = await tabTo(a, (f) => f.square !== null, 'the board, backwards', { back: true, max: 20 });
   if (bk && await boardTry(a, 'g1', 'f3', 'white')) await toMove(a, 'black', "a's try g1-f3 answered");
@@ -263,7 +276,20 @@ try {
   await tabTo(c, (f) => f.id === 'btn-live', "Live games' Refresh", { max: 80 });
   await c.keyboard.press('Enter');
   await until(c, () => document.querySelector('#live button[data-watch]') !== null, null, 'a live game listed');
-  await tabTo(c, (f) => f.tag === 'button' && f.name === 'Watch', 'Watch');
+  await until(c, () => document.querySelectorAll('#who li').length >= 3, null, 'who is online listed');
+  const lobbyA11y = await c.evaluate(() => {
+    const inHeads = [...document.querySelectorAll('h1, h2, h3')].filter((h) => h.querySelector('button, select, input'))
+      .map((h) => h.textContent.trim());
+    const names = [...document.querySelectorAll('#lobby li button')].map((b) => b.getAttribute('aria-label') || b.textContent);
+    return { inHeads, twice: names.filter((n, i) => names.indexOf(n) !== i) };
+  });
+  if (lobbyA11y.inHeads.length) problem(c, `headings hold controls: ${lobbyA11y.inHeads.join('; ')}`);
+  if (lobbyA11y.twice.length) problem(c, `the lobby's buttons are not told apart: ${[...new Set(lobbyA11y.twice)].join('; ')}`);
+  // A challenge to a while a plays: said to a, where the lobby is out of sight.
+  await c.evaluate((u) => window.krieg.net.call('challenge', { user: u, rules: 'english' }), aName);
+  await until(a, () => /challenges you/.test(document.getElementById('status').textContent), null,
+    'a challenge during a game said in the status line');
+  await tabTo(c, (f) => f.tag === 'button' && f.name.startsWith('Watch'), 'Watch');
   await c.keyboard.press('Enter');
   await c.waitForSelector('#watch:visible', { timeout: 10000 });
   await answered(c);
@@ -282,6 +308,9 @@ try {
   await tabTo(a, (f) => f.id === 'btn-draw', 'Offer draw');
   await a.keyboard.press('Enter');
   await spoken(b, /offers a draw/, "a's draw offer heard by b");
+  const offerLive = await b.evaluate(() => [...document.querySelectorAll('[aria-live], [role="status"], [role="log"], [role="alert"]')]
+    .filter((e) => /offers? a draw/i.test(e.textContent) && !e.closest('[hidden]')).map((e) => e.id || e.tagName));
+  if (offerLive.length !== 1) problem(b, `the draw offer is in ${offerLive.length} live regions (${offerLive.join(', ')}): read more than once`);
   await tabTo(b, (f) => f.id === 'btn-draw-decline', 'Decline the draw');
   await b.keyboard.press('Enter');
   await until(b, () => document.getElementById('btn-draw-decline').hidden, null, 'the offer declined');
@@ -322,6 +351,12 @@ try {
   await a.keyboard.press('Tab');   // past "a move back" to "a move on"
   await a.keyboard.press('Enter');
   check(/^move 1 of/.test(await a.textContent('#replay-at')), `a move on: ${await a.textContent('#replay-at')}`);
+  // Back to the lobby from the record: the game just read is in Your games, with its Rematch.
+  await tabTo(a, (f) => f.id === 'btn-record-back', 'the record\'s Lobby', { back: true });
+  await a.keyboard.press('Enter');
+  await a.waitForSelector('#lobby:visible', { timeout: 10000 });
+  await until(a, () => document.querySelector('#history button[data-rematch]') !== null, null,
+    'the game just read listed in Your games, with its Rematch');
 
   if (errors.length) problems.push(`errors in the pages: ${errors.join('; ')}`);
 } catch (e) {
