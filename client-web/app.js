@@ -260,6 +260,12 @@ async function auth(type) {
   const f = { user: $('user').value, password: $('password').value };
   if (type === 'register' && $('invite').value.trim()) f.invite = $('invite').value.trim();
   let r = await net.call(type, f);
+  // a refused login marks the fields it was about (the keyboard probe: said,
+  // but the fields not marked invalid), until they are typed in again
+  const bad = !r.ok && ['auth_failed', 'weak_password', 'user_exists', 'bad_name'].includes(r.error.code);
+  for (const id of ['user', 'password']) {
+    if (bad) $(id).setAttribute('aria-invalid', 'true'); else $(id).removeAttribute('aria-invalid');
+  }
   if (!r.ok) return status(r.error.message);
   if (r.must_change_password && !r.token) {
     const chosen = prompt('An admin set this password: choose your own (8 characters or more)');
@@ -270,6 +276,7 @@ async function auth(type) {
   signedIn(r);
 }
 $('login-form').addEventListener('submit', (e) => { e.preventDefault(); auth('login'); });
+for (const id of ['user', 'password']) $(id).addEventListener('input', () => $(id).removeAttribute('aria-invalid'));
 $('btn-register').addEventListener('click', () => auth('register'));
 $('btn-guest').addEventListener('click', async () => {
   const r = await net.call('guest');

@@ -131,6 +131,16 @@ const LONG = 'w'.repeat(200);
 let a = await newPage('alice');
 const w = await newPage('guest');
 await a.waitForSelector('#btn-guest:visible', { timeout: 10000 });
+// A wrong password marks the fields invalid until they are typed in again
+// (the keyboard probe: said, not marked).
+await a.fill('#user', 'alice');
+await a.fill('#password', 'not-her-password');
+await a.click('#btn-login');
+await until(a, () => document.getElementById('password').getAttribute('aria-invalid') === 'true', null,
+  'a wrong password marked invalid');
+await a.type('#password', 'x');
+check(await a.evaluate(() => !document.getElementById('password').hasAttribute('aria-invalid')),
+  'the password typed in again is still marked invalid');
 await signIn(a, 'alice', 'alice-password', false);
 await w.waitForSelector('#btn-guest:visible', { timeout: 10000 });
 await w.click('#btn-guest');

@@ -512,6 +512,10 @@ try {
   await until(b, (g) => window.krieg.state.game === g && window.krieg.state.color === 'black', gR,
     'the rematch game, Black');
   check(!(await b.isVisible('#btn-rematch')), 'Rematch is offered in a game being played');
+  // the new game's heading has the focus, not a square of the board it took
+  // over (the keyboard probe)
+  check(await b.evaluate(() => document.activeElement?.id === 'game-title'),
+    `the rematch game opened, the focus is on ${await b.evaluate(() => document.activeElement?.outerHTML.slice(0, 80))}`);
   await lp.ok('abort', { game: gR });
   await heard(b, 'announcements', /abort/i);
 
