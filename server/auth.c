@@ -535,8 +535,17 @@ static int add_game_id(const struct store_game *g, void *arg)
 /* Answer, then log the connection in.  with_games: login and resume list
  * the user's unfinished games (their game_state events follow, sent by
  * the login hooks that conn_set_user runs: after the answer). */
+int64_t auth_audit_mark(struct auth *a)
+{
+	int64_t mark = 0;
+	if (store_audit_disables(a->srv->store, &mark, NULL, NULL) != STORE_OK)
+		mark = 0;   /* not known: any disable since the last look closes it */
+	return mark;
+}
+
 void auth_login_done(struct auth *a, struct conn *c, json_t *id, int64_t user,
-                       const char *name, const char *token, const char *digest, bool with_games)
+                       const char *name, const char *token, const char *digest, bool with_games,
+                       int64_t audit_mark)
 {
 	json_t *reply = json_pack("{s:s, s:s}", "user", name, "token", token);
 
@@ -553,12 +562,11 @@ void auth_login_done(struct auth *a, struct conn *c, json_t *id, int64_t user,
 	}
 	token_remember(a, conn_id(c), digest);
 	/* The password it logged in under: one set later offline ends it (users
-	 * check); and the audit as it stood: a disable written after it is one
-	 * this login was there for, one before it was undone before it. */
+	 * check); and the audit as it stood before the flag was checked: a
+	 * disable written after it is one this login was there for. */
 	struct conn_token *t = auth_token_find(a, conn_id(c));
 	t->pwmark = auth_pw_mark(a, name);
-	if (store_audit_disables(a->srv->store, &t->audit_mark, NULL, NULL) != STORE_OK)
-		t->audit_mark = 0;   /* not known: any disable since the last look closes it */
+	t->audit_mark = audit_mark;
 	auth_changing_forget(a, conn_id(c));
 	/* The admin's user list shows each account's last login (schema 8). */
 	if (store_user_seen(a->srv->store, user, auth_now_unix(), conn_host(c)) == STORE_ERROR)
@@ -621,7 +629,7 @@ static void finish_register(struct auth *a, struct conn *c, struct job *j)
 	}
 	log_info("conn=%llu register user=%lld name=%s%s", (unsigned long long)j->conn,
 	         (long long)user, j->name, j->invite[0] != '\0' ? " invited" : "");
-	auth_login_done(a, c, j->id, user, j->name, token, digest, false);
+	auth_login_done(a, c, j->id, user, j->name, token, digest, false, auth_audit_mark(a));
 }
 
 /* A failed login is counted by the guard at once, and logged with the
@@ -651,6 +659,7 @@ static void finish_login(struct auth *a, struct conn *c, struct job *j)
 	 * would otherwise let this login through after the sweep that closed
 	 * the account's connections had run (probe: a login queued behind
 	 * others, then user_disable, then the login answered ok). */
+	int64_t mark = auth_audit_mark(a);
 	struct store_user u;
 	int rc = store_user_find(a->srv->store, j->name, &u);
 	bool same = rc == STORE_OK && strcmp(u.pwhash, j->hash) == 0;
@@ -698,7 +707,7 @@ static void finish_login(struct auth *a, struct conn *c, struct job *j)
 	 * and the order of hashing the fair queue gave, test_club.c). */
 	log_info("conn=%llu login ok addr=%s user=%s", (unsigned long long)j->conn, j->addr,
 	         j->name);
-	auth_login_done(a, c, j->id, j->user, j->name, token, digest, true);
+	auth_login_done(a, c, j->id, j->user, j->name, token, digest, true, mark);
 }
 
 /* End the other sessions of user: see auth.h. */
@@ -815,7 +824,7 @@ static void finish_passwd(struct auth *a, struct conn *c, struct job *j)
 	         (unsigned long long)j->conn, (long long)j->user, j->name, ended,
 	         j->completes_login ? " (required)" : "");
 	if (j->completes_login)
-		auth_login_done(a, c, j->id, j->user, j->name, token, digest, true);
+		auth_login_done(a, c, j->id, j->user, j->name, token, digest, true, auth_audit_mark(a));
 	else
 		dispatch_ok(c, j->id, json_pack("{s:i}", "ended", ended));
 }

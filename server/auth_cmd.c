@@ -311,7 +311,7 @@ static void cmd_guest(struct conn *c, json_t *id, json_t *req)
 	}
 	log_info("conn=%llu guest user=%lld name=%s", (unsigned long long)conn_id(c),
 	         (long long)user, name);
-	auth_login_done(a, c, id, user, name, token, digest, false);
+	auth_login_done(a, c, id, user, name, token, digest, false, auth_audit_mark(a));
 }
 
 static void cmd_resume(struct conn *c, json_t *id, json_t *req)
@@ -332,6 +332,7 @@ static void cmd_resume(struct conn *c, json_t *id, json_t *req)
 		dispatch_error(c, id, PE_INTERNAL, "digest failed");
 		return;
 	}
+	int64_t mark = auth_audit_mark(a);   /* before the flag's check */
 	rc = store_session_lookup(st, digest, now, &user);
 	if (rc == STORE_OK)
 		rc = store_user_name(st, user, name, sizeof name);
@@ -351,7 +352,7 @@ static void cmd_resume(struct conn *c, json_t *id, json_t *req)
 		auth_reply_storage(a, c, id, "resume");
 		return;
 	}
-	auth_login_done(a, c, id, user, name, token, digest, true);
+	auth_login_done(a, c, id, user, name, token, digest, true, mark);
 }
 
 /*

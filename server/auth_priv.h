@@ -137,7 +137,12 @@ int auth_session_end(struct auth *a, const char *digest, uint64_t keep, const ch
 int auth_session_new(struct auth *a, int64_t user, char *token, char *digest);
 void auth_changing_forget(struct auth *a, uint64_t conn);
 void auth_login_done(struct auth *a, struct conn *c, json_t *id, int64_t user,
-                       const char *name, const char *token, const char *digest, bool with_games);
+                       const char *name, const char *token, const char *digest, bool with_games,
+                     int64_t audit_mark);
+/* The newest audit row now (0: not known), read before a login's check of
+ * the disabled flag: a disable written after it is one the login was
+ * there for (auth_roles.c disables_apply). */
+int64_t auth_audit_mark(struct auth *a);
 void auth_users_check(evutil_socket_t fd, short what, void *arg);
 
 #endif

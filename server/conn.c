@@ -143,6 +143,7 @@ static int64_t host_key(const struct connset *set, const char *host)
 }
 
 #define HOSTS_SWEEP 4   /* idle budgets looked at per connection opened or closed */
+#define HOST_PROBES 8   /* keys looked at for an address's budget (host_hold) */
 
 static void bucket_refill(const struct config *cfg, double *tokens, int64_t *last, int64_t now);
 
@@ -199,11 +200,26 @@ static struct hostbudget *host_hold(struct server *srv, const char *host)
 
 	hosts_sweep(srv);
 	/* Another address of the same key (the keyed hash makes it luck)
-	 * gets the next free key: hb->addr is each connection's limit key
-	 * (conn_limit_host), so two addresses must never share one. */
-	while ((n = idtable_find(&set->hosts, key)) != NULL &&
-	       strcmp(IDTABLE_ENTRY(n, struct hostbudget, node)->addr, host) != 0)
-		key = (int64_t)((uint64_t)key + 1);
+	 * takes one of the next keys: hb->addr is each connection's limit key
+	 * (conn_limit_host), so two addresses must not share one.  All
+	 * HOST_PROBES keys are looked at, holes too (a budget before it may
+	 * have gone since); a new one takes the first free. */
+	int64_t k = key, free_key = 0;
+	bool have_free = false;
+	for (int i = 0; i < HOST_PROBES; i++, k = (int64_t)((uint64_t)k + 1)) {
+		if ((n = idtable_find(&set->hosts, k)) == NULL) {
+			if (!have_free)
+				free_key = k;
+			have_free = true;
+		} else if (strcmp(IDTABLE_ENTRY(n, struct hostbudget, node)->addr, host) == 0) {
+			break;
+		}
+		n = NULL;
+	}
+	if (n == NULL && !have_free)
+		n = idtable_find(&set->hosts, key);   /* HOST_PROBES addresses of one key: shared */
+	else if (n == NULL)
+		key = free_key;
 	if (n != NULL) {
 		hb = IDTABLE_ENTRY(n, struct hostbudget, node);
 		if (hb->conns == 0)
