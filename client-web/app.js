@@ -262,9 +262,11 @@ async function auth(type) {
   let r = await net.call(type, f);
   // a refused login marks the fields it was about (the keyboard probe: said,
   // but the fields not marked invalid), until they are typed in again
-  const bad = !r.ok && ['auth_failed', 'weak_password', 'user_exists', 'bad_name'].includes(r.error.code);
+  const code = r.ok ? null : r.error.code;
+  const bad = { user: ['auth_failed', 'user_exists', 'bad_name'].includes(code),
+    password: ['auth_failed', 'weak_password'].includes(code) };
   for (const id of ['user', 'password']) {
-    if (bad) $(id).setAttribute('aria-invalid', 'true'); else $(id).removeAttribute('aria-invalid');
+    if (bad[id]) $(id).setAttribute('aria-invalid', 'true'); else $(id).removeAttribute('aria-invalid');
   }
   if (!r.ok) return status(r.error.message);
   if (r.must_change_password && !r.token) {
@@ -663,7 +665,12 @@ const isEvent = (ev) => ev !== null && typeof ev === 'object' && typeof ev.event
 // since the epoch, by this computer's clock), or null when the game has none.
 const awayUntil = (x) => ({ until: awayDeadline(x, Date.now()) });
 
-function enterGame(g) {
+// started: a game_start's (not a login's or a reconnection's game_state,
+// nor a game opened from the lobby).
+function enterGame(g, started = false) {
+  clearTimeout(yourMoveTimer);
+  turnPending = false;
+  lowSaid = Infinity;
   closePromo();   // a promotion chosen for the game shown before
   // one's own game shown: a reload comes back to it, not to a seat watched
   // before (a review: the seat kept was opened over the game)
@@ -696,7 +703,7 @@ function enterGame(g) {
     crazykrieg: 'A drop from your reserve: the man\'s letter, @ and the square (N@f3, P@e6).' }[g.rules];
   $('move-help').textContent = help || '';
   $('move-help').hidden = !help;
-  const over = !$('game').hidden && $('game-title').dataset.game !== String(g.game);
+  const over = started && !$('game').hidden && $('game-title').dataset.game !== String(g.game);
   $('game-title').dataset.game = String(g.game);
   show('game');
   // a new game over the one shown (a rematch from its page): its heading
@@ -761,20 +768,29 @@ function gameEvent(ev, live = true) {
 // event of the game for a moment after it), and an opponent's leaving with
 // the deadline ("Black is away: back by ...", which #away shows and counts
 // down, not live).
-let yourMoveTimer = null;
+// The turn is pending from the opponent's move (or the clocks' restart)
+// until it is said or one acts; every event of the game meanwhile (the
+// move's capture, a drop, a draw offer, nost's quiet_ended) waits again
+// (a review: the last event decided, and a draw offer after the move, or
+// crazykrieg's drop, left it unsaid).
+let yourMoveTimer = null, turnPending = false;
 function spokenTurn(ev) {
   clearTimeout(yourMoveTimer);
   yourMoveTimer = null;
   if (ev.event === 'opponent_away' && ev.color !== state.color && state.away) {
     speakText(awayText(ev.color, state.away.until, Date.now()));
   }
-  if (state.toMove === state.color && ['moved', 'pawn_tries', 'pawn_captures', 'pawn_squares', 'capture', 'check',
-    'unadjourned', 'clock_unpaused'].includes(ev.event)) {
-    const game = state.game;
-    yourMoveTimer = setTimeout(() => {
-      if (state.game === game && state.toMove === state.color && !state.paused) speakText('Your move');
-    }, 300);
+  if (['moved', 'unadjourned', 'clock_unpaused'].includes(ev.event)) turnPending = true;
+  if (ev.event === 'game_over' || (ev.by === state.color && ['move', 'illegal', 'impossible', 'any'].includes(ev.event))) {
+    turnPending = false;
   }
+  if (!turnPending || state.toMove !== state.color || state.paused) return;
+  const game = state.game;
+  yourMoveTimer = setTimeout(() => {
+    if (!turnPending || state.game !== game || state.toMove !== state.color || state.paused) return;
+    turnPending = false;
+    speakText('Your move');
+  }, 300);
 }
 
 // The opponent away, and back (the game's end forgets it).
@@ -813,7 +829,7 @@ function onEvent(ev) {
       note(`Game ${ev.game} began: `, who(ev.white), ' – ', who(ev.black), ` (${ev.rules}); play it from Your games in the lobby`);
       return;
     }
-    net.call('game', { game: ev.game }).then((g) => { if (g.ok && validGame(g)) enterGame(g); });
+    net.call('game', { game: ev.game }).then((g) => { if (g.ok && validGame(g)) enterGame(g, true); });
     return;
   }
   if (ev.event === 'game_state') { if (validGame(ev)) enterGame(ev); return; }
@@ -842,13 +858,15 @@ function onEvent(ev) {
   }
   if (ev.event === 'ping') { net.call('ping'); return; }
   if (ev.event === 'challenge') {
+    const known = challengeItems.has(ev.offer);   // said again at each login while it stands
     addChallenge(ev);
     // Asked while the finished game is on screen: its Rematch button takes it.
     if (ev.rematch !== undefined && ev.rematch === state.game) status(`${ev.user} asks for a rematch: press Rematch to play`);
     // Elsewhere out of the lobby, said, with where to answer it (the a11y
     // probe: a challenge during a game was heard nowhere).
-    else if ($('lobby').hidden && !(ev.to !== undefined && ev.user === state.user)) {
-      note(who(ev.user), ` challenges you: ${ev.rules} ${timeText(ev.time)}; answer it in the lobby`);
+    else if (!known && $('lobby').hidden && !(ev.to !== undefined && ev.user === state.user)) {
+      note(who(ev.user), ev.rematch !== undefined ? ` asks for a rematch of game ${ev.rematch}; answer it in the lobby`
+        : ` challenges you: ${ev.rules} ${timeText(ev.time)}; answer it in the lobby`);
     }
     return;
   }
@@ -1030,6 +1048,7 @@ $('btn-possible').addEventListener('click', async () => {
   // said in a word, the list itself where the focus goes (the a11y probe:
   // the answer appeared, silent, away from the button)
   status(`${r.moves.length} possible ${r.moves.length === 1 ? 'try' : 'tries'}`);
+  refusal = $('status').textContent;   // the game's line again once it moves on (refusalDone)
   $('possible').focus();
 });
 $('btn-any').addEventListener('click', act('any'));
@@ -1086,7 +1105,10 @@ setInterval(() => {
     const e = $(`clock-${side}`);
     e.textContent = `${side} ${fmtClock(ms)}${state.paused ? ' (paused)' : ''}`;
     e.classList.toggle('tomove', side === state.toMove);
-    if (side === state.color) lowTime(ms, side === state.toMove && !state.paused);
+    // the game shown only (the review: a game left for the lobby, or ended, was counted down)
+    if (side === state.color && state.game !== null && !$('game').hidden) {
+      lowTime(ms, side === state.toMove && !state.paused);
+    }
   }
 }, 250);
 

@@ -261,6 +261,9 @@ try {
     await toMove(b, 'white', "b's try b8-c6, from the board by keyboard, answered");
     await boardNamed(b, '#board', { c6: /^c6, black knight$/, b8: /^b8, empty$/ }, "b's board after b8-c6");
   } else { await tabTo(b, (f) => f.id === 'move', 'the Try field'); await b.keyboard.type('b8c6'); await b.keyboard.press('Enter'); await toMove(b, 'white', 'b8c6 typed'); }
+  // the count of possible tries is no longer said once the game moved on (a review)
+  await until(a, () => !/possible tr/.test(document.getElementById('status').textContent), null,
+    'the possible tries\' count gone from the status line after the moves');
 
   // Words to the opponent, heard as they arrive.
   await tabTo(a, (f) => f.id === 'say-text', 'the Say field');
@@ -303,6 +306,26 @@ try {
   else { await tabTo(a, (f) => f.id === 'move', 'the Try field'); await a.keyboard.type('f1c4'); await a.keyboard.press('Enter'); await toMove(a, 'black', 'f1c4 typed'); }
   await until(c, (n) => document.getElementById('watch-announcements').children.length > n, heardC, "the spectator told of a's try");
   await spoken(c, { last: 'watch-announcements' }, "the spectator hearing a's try");
+
+  // b moves and at once offers a draw: a still hears "Your move" after both
+  // (a review: the later event cancelled it); a declines by the wire.
+  const yours = () => a.evaluate(() => [...document.querySelectorAll('#heard p')].filter((p) => p.textContent === 'Your move').length);
+  const yoursBefore = await yours();
+  await b.evaluate(async () => {
+    const k = window.krieg;
+    const m = k.net.call('move', { game: k.state.game, move: 'g8f6' });
+    k.net.call('draw', { game: k.state.game, action: 'offer' });
+    await m;
+  });
+  await toMove(a, 'white', "a told of b's g8f6");
+  await until(a, () => window.krieg.state.drawOffer === 'black', null, "b's draw offer after its move");
+  await until(a, (n) => [...document.querySelectorAll('#heard p')].filter((p) => p.textContent === 'Your move').length > n,
+    yoursBefore, '"Your move" said after a move and a draw offer');
+  await a.evaluate(() => window.krieg.net.call('draw', { game: window.krieg.state.game, action: 'decline' }));
+  await until(b, () => window.krieg.state.drawOffer === null, null, "b's offer declined");
+  // a moves again so that it is b's move, as before
+  await a.evaluate(() => window.krieg.net.call('move', { game: window.krieg.state.game, move: 'b1c3' }));
+  await toMove(a, 'black', "a's b1c3");
 
   // a offers a draw (the browser's own question, answered yes); b hears it and declines by keyboard.
   await tabTo(a, (f) => f.id === 'btn-draw', 'Offer draw');
