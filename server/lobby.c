@@ -1324,7 +1324,14 @@ static void cmd_pair(struct conn *c, json_t *id, json_t *req)
 		                                         conn_user_name(c), "text", text, "game",
 		                                         (json_int_t)game));
 	}
-	dispatch_ok(c, id, json_pack("{s:I}", "game", (json_int_t)game));
+	/* the tournament (as the club spells it) and the round it was paired
+	 * in, said back: a director's words may have put them elsewhere */
+	json_t *ok = json_pack("{s:I}", "game", (json_int_t)game);
+	if (tournament[0])
+		json_object_set_new(ok, "tournament", json_string(tournament));
+	if (round[0])
+		json_object_set_new(ok, "round", json_string(round));
+	dispatch_ok(c, id, ok);
 }
 
 /*

@@ -1818,7 +1818,10 @@ int client_command(struct client *c, const char *line)
 		return client_error(c, "no current game");   /* a request says more (cmd_request) */
 	if (c->confirm != cmd.type)
 		c->confirm = CMD_NONE;   /* a question asked is forgotten at any other command */
-	struct pending p = { .cmd = cmd.entry, .game = g ? g->id : -1 };
+	/* the game a request is about: the current one for a game's command
+	 * (exec may name another); none for the others (the TD probe: an
+	 * announce's refusal was labelled "#10:", the current game's number) */
+	struct pending p = { .cmd = cmd.entry, .game = g && cmd.entry->game ? g->id : -1 };
 	int rc = cmd.entry->exec ? cmd.entry->exec(c, &cmd, &p) : 0;
 	if (rc == CLIENT_HANDLED)
 		return 0;

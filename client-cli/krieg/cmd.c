@@ -192,17 +192,42 @@ static int take_tournament(struct cmd *c, const char *p, char *err, size_t errle
 	return 0;
 }
 
+/* "tournament Spring Open round 2" with no round before it: the round is
+ * the last two words (the TD probe: they became the name, silently, a
+ * tournament of its own); a name of those two words alone stays one. */
+static void round_after_name(struct cmd *c)
+{
+	char *last = strrchr(c->text, ' ');
+	if (c->round[0] || last == NULL || !proto_round_ok(last + 1))
+		return;
+	char *word = last;
+	while (word > c->text && word[-1] != ' ')
+		word--;
+	if (word == c->text || strncmp(word, "round ", 6) != 0)
+		return;
+	snprintf(c->round, sizeof c->round, "%.*s", PROTO_ROUND_MAX, last + 1);
+	char *end = word;
+	while (end > c->text && end[-1] == ' ')
+		end--;
+	*end = '\0';
+}
+
 /* pair WHITE BLACK [TERMS] [round N] [tournament NAME...]: the two names
  * first (a player may be called "round"), then the words up to
- * "tournament", whose name is the rest of the line. */
+ * "tournament", whose name is the rest of the line (a round after it
+ * taken as the round: round_after_name). */
 static int parse_pair(struct cmd *c, char *err, size_t errlen)
 {
 	char w[CMD_ARG_MAX];
 	const char *p = c->raw, *q;
 	c->argc = 0;
 	for (q = next_word(p, w, sizeof w); w[0]; p = q, q = next_word(p, w, sizeof w)) {
-		if (c->argc >= 2 && !strcmp(w, "tournament"))
-			return take_tournament(c, q, err, errlen) != 0 ? -1 : parse_terms(c, err, errlen);
+		if (c->argc >= 2 && !strcmp(w, "tournament")) {
+			if (take_tournament(c, q, err, errlen) != 0)
+				return -1;
+			round_after_name(c);
+			return parse_terms(c, err, errlen);
+		}
 		if (c->argc >= 2 && !strcmp(w, "round")) {
 			q = next_word(q, w, sizeof w);
 			if (!proto_round_ok(w))
@@ -1647,13 +1672,20 @@ static void done_follow(struct client *c, const json_t *res, const struct pendin
 static void done_pair(struct client *c, const json_t *res, const struct pending *p)
 {
 	long long g = (long long)json_integer_value(json_object_get(res, "game"));
+	/* the tournament and round the server took, said back (the TD probe:
+	 * a round typed after the name had become part of it, unseen):
+	 * "Paired: game 15, Club Open, round 3 (...)" */
+	char tour[PROTO_TOURNAMENT_MAX + 1], round[PROTO_ROUND_MAX + 1], tags[PROTO_TOURNAMENT_MAX + 40] = "";
+	words_clean(json_string_value(json_object_get(res, "tournament")), tour, sizeof tour);
+	words_clean(json_string_value(json_object_get(res, "round")), round, sizeof round);
+	snprintf(tags, sizeof tags, "%s%s%s%s", tour[0] ? ", " : "", tour, round[0] ? ", round " : "", round);
 	/* TD probe: a director who pairs himself was told to watch or umpire
 	 * his own game, which a player may not (and its start took his chairs) */
 	if (p->arg == 1)
-		client_out(c, "Paired: game %lld; you play it (an umpire who plays a live game holds no chair "
-		              "until it ends).", g);
+		client_out(c, "Paired: game %lld%s; you play it (an umpire who plays a live game holds no chair "
+		              "until it ends).", g, tags);
 	else
-		client_out(c, "Paired: game %lld (\"watch %lld\" or \"umpire %lld\" to follow it).", g, g, g);
+		client_out(c, "Paired: game %lld%s (\"watch %lld\" or \"umpire %lld\" to follow it).", g, tags, g, g);
 }
 
 /* What was done, named (the screen-reader probe: "Done." to a cancel or a

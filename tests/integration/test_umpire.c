@@ -1335,6 +1335,9 @@ START_TEST(pairing)
 	r = kc_ok(td.c, kc_req(td.c, "pair", "{s:s, s:s, s:s, s:s}", "white", "ann", "black", "bob",
 	                       "tournament", "Club \"Open\" 2026", "round", "2.1"));
 	json_int_t tagged = json_integer_value(json_object_get(r, "game"));
+	/* said back to the director (the TD probe: krieg could not show what was taken) */
+	ck_assert_str_eq(json_string_value(json_object_get(r, "tournament")), "Club \"Open\" 2026");
+	ck_assert_str_eq(json_string_value(json_object_get(r, "round")), "2.1");
 	for (int i = 0; i < 2; i++) {
 		e = kc_event(i ? bob.c : ann.c, "game_start");
 		ck_assert_int_eq(json_integer_value(json_object_get(e, "game")), tagged);

@@ -855,6 +855,32 @@ START_TEST(td_pairs_himself)
 	free(last_sent(&s, &id));
 	receive(&c, json_pack("{s:I, s:b, s:i}", "id", (json_int_t)id, "ok", 1, "game", 11));
 	ck_assert_msg(strstr(s.printed, "Paired: game 11 (\"watch 11\" or \"umpire 11\" to follow it)."), "%s", s.printed);
+	/* Regression (the TD probe with bots): a round written after the
+	 * tournament's name became part of it, a tournament of its own, and
+	 * nothing said so.  It is the round; and the answer's tournament and
+	 * round are said back. */
+	ck_assert_int_eq(client_command(&c, "pair carl dave icc untimed tournament Spring Open round 2"), 0);
+	expect_sent(&s, "{\"black\":\"dave\",\"rated\":false,\"round\":\"2\",\"rules\":\"icc\","
+	                "\"tournament\":\"Spring Open\",\"type\":\"pair\",\"white\":\"carl\"}");
+	free(last_sent(&s, &id));
+	receive(&c, json_pack("{s:I, s:b, s:i, s:s, s:s}", "id", (json_int_t)id, "ok", 1, "game", 12,
+	                      "tournament", "Spring Open", "round", "2"));
+	ck_assert_msg(strstr(s.printed, "Paired: game 12, Spring Open, round 2 (\"watch 12\""), "%s", s.printed);
+	/* a tournament named "round 2" alone stays that name */
+	ck_assert_int_eq(client_command(&c, "pair carl dave tournament round 2"), 0);
+	expect_sent(&s, "{\"black\":\"dave\",\"rated\":false,\"tournament\":\"round 2\","
+	                "\"type\":\"pair\",\"white\":\"carl\"}");
+	free(last_sent(&s, &id));
+	/* A command about no game is refused without the current game's
+	 * number (the TD probe: "#6: announce refused: ..."). */
+	size_t at = strlen(s.printed);
+	ck_assert_int_eq(client_command(&c, "announce round 3 Club Open: nobody"), 0);
+	free(last_sent(&s, &id));
+	receive(&c, json_pack("{s:I, s:b, s:{s:s, s:s}}", "id", (json_int_t)id, "ok", 0, "error", "code",
+	                      "no_such_game", "message", "no live game of that tournament and round"));
+	ck_assert_msg(strstr(s.printed + at, "\nannounce refused: no live game") != NULL ||
+	              strncmp(s.printed + at, "announce refused: no live game", 30) == 0, "%s", s.printed + at);
+	ck_assert_ptr_null(strstr(s.printed + at, "#6:"));
 	client_free(&c);
 }
 END_TEST
