@@ -1173,6 +1173,8 @@ static int exec_abort(struct client *cl, struct cmd *cmd, struct pending *p)
 	if (g != NULL && g->tournament)   /* the server refuses it: asked first, the question was wasted */
 		return client_error(cl, "abort: game %ld is a tournament's: its players do not abort it; ask its "
 		                    "director, or \"resign\"", g->id);
+	if (g != NULL)
+		p->game = g->id;   /* the player's abort is the current game's (its refusal says which) */
 	return confirm(cl, cmd, "Abort");
 }
 

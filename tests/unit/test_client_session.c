@@ -315,6 +315,20 @@ START_TEST(plain_says_what_the_screen_shows)
 	         "\"the game is over\"}}", sink_sent_id(&s, s.nsent - 1));
 	client_receive(&c, refusal);
 	ck_assert_msg(strstr(s.printed, "#3: possible refused: the game is over\n"), "%s", s.printed);
+	/* a player's abort (a command that needs no game: the umpire's abort
+	 * names its chair's) is refused under its game's number too, and a
+	 * command about no game under none (the TD probe) */
+	ck_assert_int_eq(client_command(&c, "abort --yes"), 0);
+	snprintf(refusal, sizeof refusal, "{\"id\":%lld,\"ok\":false,\"error\":{\"code\":\"game_over\",\"message\":"
+	         "\"the game is over\"}}", sink_sent_id(&s, s.nsent - 1));
+	client_receive(&c, refusal);
+	ck_assert_msg(strstr(s.printed, "#3: abort refused: the game is over\n"), "%s", s.printed);
+	ck_assert_int_eq(client_command(&c, "follow bob"), 0);
+	size_t at = strlen(s.printed);
+	snprintf(refusal, sizeof refusal, "{\"id\":%lld,\"ok\":false,\"error\":{\"code\":\"no_such_user\",\"message\":"
+	         "\"no such user\"}}", sink_sent_id(&s, s.nsent - 1));
+	client_receive(&c, refusal);
+	ck_assert_msg(!strncmp(s.printed + at, "follow refused: no such user", 28), "%s", s.printed + at);
 	client_free(&c);
 }
 END_TEST
