@@ -767,6 +767,7 @@ static void finish_passwd(struct auth *a, struct conn *c, struct job *j)
 		return;
 	}
 	const char *keep = j->completes_login ? NULL : token_of(a, j->conn);
+	int64_t mark = auth_audit_mark(a);   /* before the flag's check, as a login's */
 	/* The old password was checked against the hash the row held when
 	 * the job was queued; set since (the command line's `user passwd`, an
 	 * admin's reset), the change is refused: it would undo theirs and keep
@@ -784,6 +785,16 @@ static void finish_passwd(struct auth *a, struct conn *c, struct job *j)
 		return;
 	}
 	OPENSSL_cleanse(u.pwhash, sizeof u.pwhash);
+	/* A login it completes is one: disabled meanwhile (the command line's
+	 * `user disable`, not yet looked at), refused, as a login is (the
+	 * review: completed, then kept by an enable before the look). */
+	if (rc == STORE_OK && j->completes_login && u.disabled) {
+		store_rollback(st);
+		log_info("conn=%llu passwd of user=%lld completing a login: disabled meanwhile",
+		         (unsigned long long)j->conn, (long long)j->user);
+		dispatch_error(c, j->id, PE_ACCOUNT_DISABLED, "this account is disabled");
+		return;
+	}
 	if (rc == STORE_OK)
 		rc = store_user_set_password(st, j->user, j->hash2, 0);
 	if (rc == STORE_OK)
@@ -824,7 +835,7 @@ static void finish_passwd(struct auth *a, struct conn *c, struct job *j)
 	         (unsigned long long)j->conn, (long long)j->user, j->name, ended,
 	         j->completes_login ? " (required)" : "");
 	if (j->completes_login)
-		auth_login_done(a, c, j->id, j->user, j->name, token, digest, true, auth_audit_mark(a));
+		auth_login_done(a, c, j->id, j->user, j->name, token, digest, true, mark);
 	else
 		dispatch_ok(c, j->id, json_pack("{s:i}", "ended", ended));
 }

@@ -1016,6 +1016,46 @@ START_TEST(passwd_in_flight_sees_changes)
 }
 END_TEST
 
+/* Regression (a review): a passwd completing a login waiting on a change
+ * (must_change) checked the disabled flag when it was asked, not when its
+ * hash ended: the command line's `user disable` meanwhile let the login
+ * through, and an enable before the daemon's look kept it.  Refused now,
+ * as a login is. */
+START_TEST(passwd_completing_a_login_sees_a_disable)
+{
+	setenv("KRIEGD_USERS_CHECK_MS", "600000", 1);
+	struct kd *d = kd_start(KD_SLOW_HASH "hash_queue_per_address = 12\nrate_limit = 1000\n"
+	                        "rate_burst = 1000\nhandshake_timeout = 300s\n");
+	unsetenv("KRIEGD_USERS_CHECK_MS");
+	char out[4096];
+	ck_assert_int_eq(kg_user(d, "ivy-password\n", out, sizeof out, "add", "ivy", "--must-change",
+	                         "--password-stdin"), 0);
+	struct kc *own = kc_hello_from(d, "127.0.0.2");
+	json_t *r = kc_ok(own, kc_req(own, "login", "{s:s, s:s}", "user", "ivy", "password", "ivy-password"));
+	ck_assert(json_is_true(json_object_get(r, "must_change_password")));
+	/* the passwd hashed after a flood, after the command line's disable */
+	enum { FLOOD = 22 };
+	struct kc *flood[FLOOD];
+	long long ids[FLOOD];
+	for (int i = 0; i < FLOOD; i++)
+		flood[i] = kc_hello_from(d, i % 2 ? "127.0.0.2" : "127.0.0.3");
+	for (int i = 0; i < FLOOD; i++)
+		ids[i] = kc_req(flood[i], "login", "{s:s, s:s}", "user", "nobody-here", "password",
+		                "not the password");
+	long long id = kc_req(own, "passwd", "{s:s, s:s}", "old", "ivy-password", "new", "ivy-new-password");
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "disable", "ivy"), 0);
+	r = kc_response(own, id);
+	ck_assert_msg(!json_is_true(json_object_get(r, "ok")), "a login completed by passwd while disabled");
+	ck_assert_str_eq(code_of(r), "account_disabled");
+	for (int i = 0; i < FLOOD; i++) {
+		kc_response(flood[i], ids[i]);
+		kc_close(flood[i]);
+	}
+	kc_close(own);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(fair_hashing_under_flood)
 {
 	/* Two addresses flood the hashing queue: 16 logins each, 12 of each
@@ -1255,6 +1295,7 @@ static Suite *club_suite(void)
 	tcase_add_test(tc, fair_hashing_under_flood);
 	tcase_add_test(tc, login_in_flight_sees_changes);
 	tcase_add_test(tc, passwd_in_flight_sees_changes);
+	tcase_add_test(tc, passwd_completing_a_login_sees_a_disable);
 	tcase_add_test(tc, fail2ban_filter);
 	suite_add_tcase(s, tc);
 	return s;
