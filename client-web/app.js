@@ -181,9 +181,13 @@ async function reconnect() {
     return;
   }
   if (r.token) sessionStorage.setItem('krieg.token', r.token);
-  clearChallenges();   // the login pushes those that still stand
+  // the login pushes those that still stand: listed again, not said again
+  // (a review: each reconnection noted every standing challenge)
+  challengesSaid = new Set(challengeItems.keys());
+  clearChallenges();
   await refollow();
   await net.call('ping');              // a barrier: the login's events are in
+  challengesSaid = new Set();
   if (shown === 'watch' && seat.game !== null) await watch.open(seat.game, seat.role);
   else if (shown === 'game' && game !== null) await openGame(game);
   else if (shown === 'record') show('record');
@@ -519,6 +523,7 @@ $('btn-logout').addEventListener('click', signOut);
 // Each one's item kept by its offer (never looked up by an element id made
 // from the wire: an offer "user" would find the page's own #challenge-user).
 const challengeItems = new Map();
+let challengesSaid = new Set();   // those listed before a reconnection (reconnect)
 function clearChallenges() {
   challengeItems.clear();
   $('challenges').replaceChildren();
@@ -670,7 +675,8 @@ const awayUntil = (x) => ({ until: awayDeadline(x, Date.now()) });
 function enterGame(g, started = false) {
   clearTimeout(yourMoveTimer);
   turnPending = false;
-  lowSaid = Infinity;
+  // said again for another game, not for the same one again (a reconnection)
+  if ($('game-title').dataset.game !== String(g.game)) lowSaid = Infinity;
   closePromo();   // a promotion chosen for the game shown before
   // one's own game shown: a reload comes back to it, not to a seat watched
   // before (a review: the seat kept was opened over the game)
@@ -858,7 +864,8 @@ function onEvent(ev) {
   }
   if (ev.event === 'ping') { net.call('ping'); return; }
   if (ev.event === 'challenge') {
-    const known = challengeItems.has(ev.offer);   // said again at each login while it stands
+    // said again at each login while it stands: said once
+    const known = challengeItems.has(ev.offer) || challengesSaid.has(ev.offer);
     addChallenge(ev);
     // Asked while the finished game is on screen: its Rematch button takes it.
     if (ev.rematch !== undefined && ev.rematch === state.game) status(`${ev.user} asks for a rematch: press Rematch to play`);

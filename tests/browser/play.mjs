@@ -752,6 +752,14 @@ try {
   await b.click('#btn-unadjourn');
   await lp.waitFor((m) => m.event === 'unadjourned' && m.game === g7);
   await b.waitForSelector('#btn-adjourn:visible', { timeout: 10000 });
+  // a challenge arriving while the game is shown is said once, and not again
+  // when a reconnection's login pushes it again (a review)
+  const standing = (await lp.ok('challenge', { user: bName, rules: 'icc', color: 'white' })).offer;
+  const saidOf = () => b.evaluate(() => [...document.querySelectorAll('#log li')]
+    .filter((li) => /challenges you/.test(li.textContent)).length);
+  await until(b, () => [...document.querySelectorAll('#log li')].some((li) => /challenges you/.test(li.textContent)),
+    null, 'the challenge during the game said');
+  const saidBefore = await saidOf();
   // the connection lost under the page mid-game: it reconnects by itself, resumes, and plays on
   await b.evaluate(() => window.krieg.net.ws.close());
   await until(b, () => document.getElementById('status').textContent.startsWith('connection lost'), null,
@@ -760,6 +768,10 @@ try {
     'the page reconnected', 15000);
   check(await b.evaluate(() => !document.getElementById('game').hidden && window.krieg.state.game) === g7,
     'the game shown again after the reconnection');
+  check(await b.evaluate((o) => document.querySelector(`#challenges button[data-accept="${o}"]`) !== null, standing),
+    'the standing challenge listed again after the reconnection');
+  check(await saidOf() === saidBefore, 'the standing challenge said again after the reconnection');
+  await lp.ok('cancel', { offer: standing });
   await typeMove(b, 'd4');
   await lp.waitFor((m) => m.event === 'moved' && m.game === g7 && m.ply === 3);
   // words to the opponent, from the page
