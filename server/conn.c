@@ -217,7 +217,8 @@ static struct hostbudget *host_hold(struct server *srv, const char *host)
 		n = NULL;
 	}
 	if (n == NULL && !have_free)
-		n = idtable_find(&set->hosts, key);   /* HOST_PROBES addresses of one key: shared */
+		n = idtable_find(&set->hosts, key);   /* HOST_PROBES collisions in a row: this address
+		                                         shares that one's budget and limit key */
 	else if (n == NULL)
 		key = free_key;
 	if (n != NULL) {

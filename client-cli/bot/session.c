@@ -431,6 +431,7 @@ static bool seeks_answer(struct sess *s, long long rid, const json_t *o)
 			s->seeks_wait = mstime_mono() + 1000;
 			return true;
 		}
+		s->seeks_orphans = false;   /* read: its pages follow */
 		size_t i;
 		json_t *x;
 		json_array_foreach(json_object_get(o, "offers"), i, x) {
@@ -894,10 +895,10 @@ static void on_line(struct sess *s, const char *line)
 			s->watch_req = s->nseeks ? sess_send(s, json_pack("{s:s}", "type", "lobby_watch")) : 0;
 			/* Without --seek, a seek an earlier run left open (kriegd keeps
 			 * a registered account's correspondence seek while it is away)
-			 * is read once and cancelled (seek_adopt): players could start
-			 * games from it for 14 days (the bot probe). */
-			if (!s->nseeks && s->login_user)
-				s->seeks_req = sess_send(s, json_pack("{s:s}", "type", "seeks"));
+			 * is read and cancelled (seek_adopt): players could start games
+			 * from it for 14 days (the bot probe).  sess_act lists them, and
+			 * again a second later if the listing is refused (a review). */
+			s->seeks_orphans = !s->nseeks && s->login_user;
 			/* its live games, counted before any challenge is answered:
 			 * one waiting for the bot may come before their game_states */
 			s->nlogin_games = 0;
@@ -1178,7 +1179,8 @@ static void sess_act(struct sess *s)
 		seeks_withdraw(s);
 		challenges_settle(s);
 	}
-	if (s->nseeks && s->logged_in && s->seeks_dirty && !s->seeks_req && !s->games_req && now >= s->seeks_wait) {
+	if ((s->nseeks || s->seeks_orphans) && s->logged_in && s->seeks_dirty && !s->seeks_req && !s->games_req &&
+	    now >= s->seeks_wait) {
 		/* which of our seeks are still open: a `seeks` listing, its barrier,
 		 * then seeks_reconcile.  Never one listing behind another's barrier:
 		 * a seek posted by the first reconcile would be missing from it, and

@@ -168,6 +168,8 @@ struct sess {
 	struct seekslot seeks[SEEKS_MAX];
 	int nseeks;               /* 0: seek nothing, only answer challenges */
 	bool seeks_dirty;         /* a game began or ended, or we logged in: reconcile the seeks */
+	bool seeks_orphans;       /* without --seek: the seeks an earlier run left still to be read
+	                             (and cancelled) since the login; listed again if refused */
 	long long seeks_req;      /* the `seeks` request being read; 0: none */
 	long long watch_req;      /* --seek: the `lobby_watch` awaiting its answer; 0: none */
 	/* The `games` request sent once the listing is read: a barrier, since

@@ -194,22 +194,30 @@ static int take_tournament(struct cmd *c, const char *p, char *err, size_t errle
 
 /* "tournament Spring Open round 2" with no round before it: the round is
  * the last two words (the TD probe: they became the name, silently, a
- * tournament of its own); a name of those two words alone stays one. */
-static void round_after_name(struct cmd *c)
+ * tournament of its own); a name of those two words alone stays one.
+ * Cut from the line as typed (name, a copy), before the name's length is
+ * checked: the round is not the name's. */
+static void round_after_name(struct cmd *c, char *name)
 {
-	char *last = strrchr(c->text, ' ');
+	size_t n = strlen(name);
+	while (n > 0 && strchr(" \t\r\n", name[n - 1]))
+		name[--n] = '\0';
+	char *last = strrchr(name, ' ');
+	char *tab = strrchr(name, '\t');
+	if (tab > last)
+		last = tab;
 	if (c->round[0] || last == NULL || !proto_round_ok(last + 1))
 		return;
-	char *word = last;
-	while (word > c->text && word[-1] != ' ')
-		word--;
-	if (word == c->text || strncmp(word, "round ", 6) != 0)
-		return;
-	snprintf(c->round, sizeof c->round, "%.*s", PROTO_ROUND_MAX, last + 1);
-	char *end = word;
-	while (end > c->text && end[-1] == ' ')
+	char *end = last;
+	while (end > name && strchr(" \t", end[-1]))
 		end--;
-	*end = '\0';
+	char *word = end;
+	while (word > name && !strchr(" \t", word[-1]))
+		word--;
+	if (word == name + strspn(name, " \t") || end - word != 5 || strncasecmp(word, "round", 5) != 0)
+		return;   /* a name of "round N" alone stays one */
+	snprintf(c->round, sizeof c->round, "%.*s", PROTO_ROUND_MAX, last + 1);
+	*word = '\0';
 }
 
 /* pair WHITE BLACK [TERMS] [round N] [tournament NAME...]: the two names
@@ -223,9 +231,11 @@ static int parse_pair(struct cmd *c, char *err, size_t errlen)
 	c->argc = 0;
 	for (q = next_word(p, w, sizeof w); w[0]; p = q, q = next_word(p, w, sizeof w)) {
 		if (c->argc >= 2 && !strcmp(w, "tournament")) {
-			if (take_tournament(c, q, err, errlen) != 0)
+			char name[CMD_LINE_MAX];
+			snprintf(name, sizeof name, "%s", q);
+			round_after_name(c, name);
+			if (take_tournament(c, name, err, errlen) != 0)
 				return -1;
-			round_after_name(c);
 			return parse_terms(c, err, errlen);
 		}
 		if (c->argc >= 2 && !strcmp(w, "round")) {

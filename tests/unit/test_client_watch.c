@@ -866,6 +866,20 @@ START_TEST(td_pairs_himself)
 	receive(&c, json_pack("{s:I, s:b, s:i, s:s, s:s}", "id", (json_int_t)id, "ok", 1, "game", 12,
 	                      "tournament", "Spring Open", "round", "2"));
 	ck_assert_msg(strstr(s.printed, "Paired: game 12, Spring Open, round 2 (\"watch 12\""), "%s", s.printed);
+	/* in capitals too, and cut before the name's length is checked (a
+	 * review): a name of 60 bytes and its round */
+	ck_assert_int_eq(client_command(&c, "pair carl dave tournament Spring Open Round 3"), 0);
+	expect_sent(&s, "{\"black\":\"dave\",\"rated\":false,\"round\":\"3\",\"tournament\":\"Spring Open\","
+	                "\"type\":\"pair\",\"white\":\"carl\"}");
+	free(last_sent(&s, &id));
+	char longer[128], want[256];
+	snprintf(longer, sizeof longer, "pair carl dave tournament %.60s round 12",
+	         "The Sixtieth Annual Open Kriegspiel Championship of the Club");
+	ck_assert_int_eq(client_command(&c, longer), 0);
+	snprintf(want, sizeof want, "{\"black\":\"dave\",\"rated\":false,\"round\":\"12\",\"tournament\":\"%.60s\","
+	         "\"type\":\"pair\",\"white\":\"carl\"}", "The Sixtieth Annual Open Kriegspiel Championship of the Club");
+	expect_sent(&s, want);
+	free(last_sent(&s, &id));
 	/* a tournament named "round 2" alone stays that name */
 	ck_assert_int_eq(client_command(&c, "pair carl dave tournament round 2"), 0);
 	expect_sent(&s, "{\"black\":\"dave\",\"rated\":false,\"tournament\":\"round 2\","
