@@ -181,6 +181,9 @@ async function reconnect() {
     return;
   }
   if (r.token) sessionStorage.setItem('krieg.token', r.token);
+  // what waited is said again by this login's welcome, if anything waits
+  state.welcome = null;
+  showWelcome();
   // the login pushes those that still stand: listed again, not said again
   // (a review: each reconnection noted every standing challenge)
   challengesSaid = new Set(challengeItems.keys());
@@ -504,7 +507,11 @@ async function signOut() {
   // (PROTOCOL.md, Presence); said first (the browser probe signed out of
   // a game against a bot, and lost it, unwarned).
   const mine = await net.callAll('games', {}, 'games');
-  const live = mine.ok && Array.isArray(mine.games) ? mine.games.filter((g) => g.live === true).length : 0;
+  // a correspondence game is never abandoned (PROTOCOL.md, Presence), but
+  // a guest's or one against a bot (the correspondence probe: warned of its 2)
+  const atRisk = (g) => g.live === true && (String(state.user || '').startsWith('guest-') || !(g.time && g.time.days)
+    || (Array.isArray(g.bots) && g.bots.length > 0));
+  const live = mine.ok && Array.isArray(mine.games) ? mine.games.filter(atRisk).length : 0;
   if (live && !confirm(`Sign out? Your ${live} live game${live === 1 ? '' : 's'} go${live === 1 ? 'es' : ''} on: `
     + 'one with a clock, against a bot, or any of a guest\'s is lost by abandonment unless you come back '
     + 'within the server\'s grace (a minute by default).')) return;
@@ -562,8 +569,13 @@ function terms() {
   if ($('tc').value === 'days') t.time = { days: +$('days').value };
   return t;
 }
+// A field of another time control is hidden and disabled: a bad value left
+// in it no longer holds the form back, silently (the correspondence probe:
+// "Seek a game" did nothing for an increment of 1.2 under "days a move").
 const tcShown = () => {
-  for (const [id, on] of [['base', 'clock'], ['inc', 'clock'], ['days', 'days']]) $(id).parentElement.hidden = $('tc').value !== on;
+  for (const [id, on] of [['base', 'clock'], ['inc', 'clock'], ['days', 'days']]) {
+    $(id).parentElement.hidden = $(id).disabled = $('tc').value !== on;
+  }
 };
 $('tc').addEventListener('change', tcShown);
 tcShown();
@@ -594,8 +606,12 @@ $('tnote-form').addEventListener('submit', async (e) => {
 });
 $('challenge-form').addEventListener('submit', async (e) => {
   e.preventDefault();
+  // its terms are the seek form's, checked as a seek's are (the
+  // correspondence probe: Days 0 sent, the server's wire words shown)
+  if (!$('seek-form').checkValidity()) { $('seek-form').reportValidity(); return; }
   const r = await net.call('challenge', { user: $('challenge-user').value.trim(), ...terms() });
   status(r.ok ? `challenge sent (offer ${r.offer})` : r.error.message);
+  if (r.ok) refreshSeeks();   // listed at once, as one's seek is
 });
 
 // How many watch a game (`live`, a game's view): ", 2 watching", or nothing.
@@ -692,6 +708,7 @@ function enterGame(g, started = false) {
   $('hands').hidden = g.rules !== 'crazykrieg';
   $('possible').hidden = true;
   state.timed = !!(g.time && g.time.base);   // only a clock's game is adjourned
+  state.days = !!(g.time && g.time.days);    // correspondence: the clock runs out on a date
   state.adjourned = false;
   state.paused = false;
   state.drawOffer = null;
@@ -784,7 +801,7 @@ function spokenTurn(ev) {
   clearTimeout(yourMoveTimer);
   yourMoveTimer = null;
   if (ev.event === 'opponent_away' && ev.color !== state.color && state.away) {
-    speakText(awayText(ev.color, state.away.until, Date.now()));
+    speakText(awayText(ev.color, state.away.until, Date.now(), state.days));
   }
   if (['moved', 'unadjourned', 'clock_unpaused'].includes(ev.event)) turnPending = true;
   if (ev.event === 'game_over' || (ev.by === state.color && ['move', 'illegal', 'impossible', 'any'].includes(ev.event))) {
@@ -823,7 +840,25 @@ function offerEvent(ev) {
   }
 }
 
+// What the welcome listed of a game, forgotten once the game says
+// otherwise (the correspondence probe: "your move" after one's move, an
+// offer declined or a game ended still listed, even after a reconnection
+// that brought no welcome).
+function welcomeForget(ev) {
+  const w = state.welcome;
+  if (!w || ev.game === undefined) return;
+  const mine = myColors.get(ev.game);
+  const drop = (key, f) => { if (Array.isArray(w[key])) w[key] = w[key].filter((x) => !(x && x.game === ev.game && f(x))); };
+  const before = JSON.stringify([w.your_move, w.draw_offers]);
+  if (ev.event === 'game_over') { drop('your_move', () => true); drop('draw_offers', () => true); }
+  if (ev.event === 'move' && ev.by === mine) drop('your_move', () => true);
+  if (['move', 'moved'].includes(ev.event)) drop('draw_offers', (x) => x.by !== ev.by);   // lapsed
+  if (ev.event === 'draw_declined') drop('draw_offers', () => true);
+  if (JSON.stringify([w.your_move, w.draw_offers]) !== before) showWelcome();
+}
+
 function onEvent(ev) {
+  welcomeForget(ev);
   if (ev.event === 'game_start') {
     // A game going on on screen stays there (the director probe: a pairing
     // took a player's page from a game whose clock ran): said, and played
@@ -885,6 +920,9 @@ function onEvent(ev) {
   // Ours: declined (now, or told at login: `while_away`), or lapsed while we were away.
   const away = ev.while_away ? ' while you were away' : '';
   // With the decliner's words when they gave a reason (a person's: said()).
+  // one's offers gone from the list at once (the correspondence probe: a
+  // declined challenge stayed, its Accept answered "no such offer")
+  if (['challenge_declined', 'offer_lapsed'].includes(ev.event) && !$('lobby').hidden) refreshSeeks();
   if (ev.event === 'challenge_declined') {
     if (typeof ev.reason === 'string' && ev.reason !== '') note(who(ev.by), ` declined your challenge${away}: "`, said(ev.reason), '"');
     else note(who(ev.by), ` declined your challenge${away}`);
@@ -1098,7 +1136,7 @@ function lowTime(ms, running) {
 }
 
 setInterval(() => {
-  const away = state.away && state.toMove !== null ? awayText(opponentColor(), state.away.until, Date.now()) : '';
+  const away = state.away && state.toMove !== null ? awayText(opponentColor(), state.away.until, Date.now(), state.days) : '';
   if ($('away').textContent !== away) $('away').textContent = away;
   $('away').hidden = !away;
   // An untimed game has no clock: none shown (not the last game's).
@@ -1110,7 +1148,10 @@ setInterval(() => {
   for (const side of ['white', 'black']) {
     const ms = state.clock[side] - (side === state.toMove ? el : 0);
     const e = $(`clock-${side}`);
-    e.textContent = `${side} ${fmtClock(ms)}${state.paused ? ' (paused)' : ''}`;
+    // a correspondence move's clock also as the date it runs out (the
+    // correspondence probe: only counted down, "1d 23:59")
+    const due = state.days && side === state.toMove && !state.paused && ms > 0 ? `, runs out ${localStamp(Date.now() + ms)}` : '';
+    e.textContent = `${side} ${fmtClock(ms)}${state.paused ? ' (paused)' : ''}${due}`;
     e.classList.toggle('tomove', side === state.toMove);
     // the game shown only (the review: a game left for the lobby, or ended, was counted down)
     if (side === state.color && state.game !== null && !$('game').hidden) {

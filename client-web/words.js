@@ -209,8 +209,12 @@ export function awayDeadline(x, now) {
 // A player away (PROTOCOL.md, Presence), and their deadline: the time of
 // day it falls (`until`, ms since the epoch) and what is left of it; null
 // for a game without one (correspondence, an adjourned or paused game...).
-export function awayText(color, until, now) {
+// A correspondence game (`days`) has no abandonment: its clock is the
+// limit (the correspondence probe: "the game waits for them" of a clock
+// that runs).
+export function awayText(color, until, now, days = false) {
   const name = side(color, 'Your opponent');
+  if (until === null && days) return `${name} is away (a correspondence game: only its clock limits a move)`;
   if (until === null) return `${name} is away (no deadline: the game waits for them)`;
   const at = new Date(until).toTimeString().slice(0, 8);
   return `${name} is away: back by ${at} (in ${fmtClock(until - now)}) or the game is lost by abandonment`;

@@ -342,6 +342,11 @@ await scenario('the welcome', async () => {
   const log = await a.evaluate(() => document.getElementById('log').innerText);
   check(new RegExp(`Game ${g3} against bob ended while you were away: 1-0 by resignation`).test(log), `g3's end not in the log:\n${log}`);
   await lu.ok('clock_unpause', { game: g1, reason: 'back' });
+  // what the welcome listed goes once the game says otherwise (the
+  // correspondence probe: an offer declined still listed)
+  await a.evaluate((g) => window.krieg.net.call('draw', { game: g, action: 'decline' }), g2);
+  await until(a, (g) => !new RegExp(`Game ${g}: Black offers a draw`).test(document.getElementById('welcome').innerText), g2,
+    "g2's declined offer gone from the welcome");
 });
 
 await scenario('sign out', async () => {

@@ -627,6 +627,10 @@ try {
     `the profile: ${prof}`);
 
   // ---- 8. a correspondence seek from the page: days a move ----
+  // a bad value left in a field of another time control holds nothing back
+  // (the correspondence probe: the seek did nothing, silently)
+  await a.selectOption('#tc', 'clock');
+  await a.fill('#inc', '1.2');
   await a.selectOption('#tc', 'days');
   check(await a.isVisible('#days') && !(await a.isVisible('#base')), 'the days field is not the one shown');
   await a.fill('#days', '3');
@@ -684,6 +688,10 @@ try {
   const corr = offers.find((o) => o.user === wName && o.time && o.time.days === 3).offer;
   const g5 = (await lp.ok('accept', { offer: corr })).game;
   await until(a, (g) => window.krieg.state.game === g, g5, 'the correspondence game shown');
+  // its clock says when the move runs out, and an absent opponent is no
+  // "the game waits for them" (the correspondence probe)
+  await until(a, () => /runs out \d{4}-\d\d-\d\d \d\d:\d\d/.test(document.getElementById('clocks').textContent), null,
+    'the correspondence clock dated');
   await a.click('#btn-lobby');
   await a.click('#btn-refresh');
   await a.click(`#seeks button[data-offer="${roboSeek}"]`, { timeout: 10000 });
