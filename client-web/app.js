@@ -709,6 +709,7 @@ function enterGame(g, started = false) {
   $('possible').hidden = true;
   state.timed = !!(g.time && g.time.base);   // only a clock's game is adjourned
   state.days = !!(g.time && g.time.days);    // correspondence: the clock runs out on a date
+  state.plies = 0;                            // half-moves played (its events say; Abort's)
   state.adjourned = false;
   state.paused = false;
   state.drawOffer = null;
@@ -765,6 +766,7 @@ function gameEvent(ev, live = true) {
   presenceEvent(ev);
   if (ev.clock) { state.clock = ev.clock; state.ticked = performance.now(); }
   if (ev.event === 'move' || ev.event === 'moved') state.toMove = ev.by === 'white' ? 'black' : 'white';
+  if ((ev.event === 'move' || ev.event === 'moved') && Number.isInteger(ev.ply)) state.plies = Math.max(state.plies, ev.ply);
   if (live && ['move', 'moved', 'game_over'].includes(ev.event)) refusalDone();
   if (ev.event === 'game_over') state.toMove = null;
   // the game's own line no longer says it is played (the director probe: an abort left "playing game 1")
@@ -889,6 +891,15 @@ function onEvent(ev) {
     // is said in the log too, which every view shows.
     list(ev.ended).forEach((x) => note(`Game ${x.game} against `, who(x.opponent),
       ` ended while you were away: ${ending(x.result, x.reason)}`));
+    // and the games waiting for one, when a game is shown over the lobby's
+    // list (the correspondence probe: signed in, the page showed the last
+    // game, and the one with one's move and an offer was nowhere in sight)
+    const waiting = [...new Set([...list(ev.your_move), ...list(ev.draw_offers)].map((x) => x.game))]
+      .filter((g) => g !== state.game && Number.isSafeInteger(g));
+    if ($('lobby').hidden && waiting.length) {
+      note(`Waiting for you in game${waiting.length === 1 ? '' : 's'} ${waiting.join(', ')}: your move or an offer; `
+        + 'the lobby lists them');
+    }
     return;
   }
   if (ev.event === 'game_flagged') {
@@ -995,6 +1006,9 @@ function turn() {
   $('btn-any').hidden = over || !ASKS_ANY.has(state.rules);
   $('btn-quiet').hidden = over || state.rules !== 'nost';
   ['move-form', 'btn-possible', 'btn-draw', 'btn-resign', 'btn-abort'].forEach((id) => { $(id).hidden = over; });
+  // Abort before both sides have moved only (the server refuses it after:
+  // the correspondence probe pressed it and was told so)
+  if (state.plies >= 2) $('btn-abort').hidden = true;
   // The opponent's offer standing: answered here (also after a reload).
   const theirs = (side) => side !== null && side !== state.color && state.toMove !== null;
   $('btn-draw-accept').hidden = $('btn-draw-decline').hidden = !theirs(state.drawOffer);
