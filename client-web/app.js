@@ -181,16 +181,17 @@ async function reconnect() {
     return;
   }
   if (r.token) sessionStorage.setItem('krieg.token', r.token);
-  // what waited is said again by this login's welcome, if anything waits
-  state.welcome = null;
+  // what waited is said again by this login's welcome, if anything waits;
+  // what ended is told once (PROTOCOL.md, Presence): kept
+  state.welcome = state.welcome && Array.isArray(state.welcome.ended) ? { ended: state.welcome.ended } : null;
   showWelcome();
   // the login pushes those that still stand: listed again, not said again
   // (a review: each reconnection noted every standing challenge)
   challengesSaid = new Set(challengeItems.keys());
   clearChallenges();
   await refollow();
-  await net.call('ping');              // a barrier: the login's events are in
-  challengesSaid = new Set();
+  const pong = await net.call('ping');  // a barrier: the login's events are in
+  if (pong.ok) challengesSaid = new Set();   // (lost again: kept for the next one)
   if (shown === 'watch' && seat.game !== null) await watch.open(seat.game, seat.role);
   else if (shown === 'game' && game !== null) await openGame(game);
   else if (shown === 'record') show('record');
@@ -215,7 +216,9 @@ function signedIn(r) {
 // holds the true board), its challenges, the seeks and lists it was shown,
 // the profile it looked up, its follows, half-written forms, the promotion
 // chooser and the clocks.  The next sign-in starts from nothing.
+const waitingSaid = new Set();   // games the welcome's note named (the welcome's handler)
 function clearSession() {
+  waitingSaid.clear();
   Object.assign(state, { game: null, color: null, opponent: null, clock: null, toMove: null, rules: null,
     timed: false, adjourned: false, paused: false, drawOffer: null, adjournOffer: null, away: null, user: undefined,
     welcome: null });
@@ -507,10 +510,10 @@ async function signOut() {
   // (PROTOCOL.md, Presence); said first (the browser probe signed out of
   // a game against a bot, and lost it, unwarned).
   const mine = await net.callAll('games', {}, 'games');
-  // a correspondence game is never abandoned (PROTOCOL.md, Presence), but
-  // a guest's or one against a bot (the correspondence probe: warned of its 2)
-  const atRisk = (g) => g.live === true && (String(state.user || '').startsWith('guest-') || !(g.time && g.time.days)
-    || (Array.isArray(g.bots) && g.bots.length > 0));
+  // a correspondence game is never abandoned (PROTOCOL.md, Presence; a
+  // guest's neither): not counted (the correspondence probe: warned of its 2)
+  // (an untimed game counted: against a bot it is lost too, and the list does not say who is one)
+  const atRisk = (g) => g.live === true && !(g.time && g.time.days);
   const live = mine.ok && Array.isArray(mine.games) ? mine.games.filter(atRisk).length : 0;
   if (live && !confirm(`Sign out? Your ${live} live game${live === 1 ? '' : 's'} go${live === 1 ? 'es' : ''} on: `
     + 'one with a clock, against a bot, or any of a guest\'s is lost by abandonment unless you come back '
@@ -584,6 +587,7 @@ tcShown();
 // online, on the seek form's terms; the colours are the fields'.
 $('pair-form').addEventListener('submit', async (e) => {
   e.preventDefault();
+  if (!$('seek-form').checkValidity()) { $('seek-form').reportValidity(); return; }   // its terms, as a challenge's
   const { color, ...t } = terms();
   // the tournament and round, when given, name the game's PGN Event and Round
   const tournament = $('pair-tournament').value.trim();
@@ -692,7 +696,7 @@ function enterGame(g, started = false) {
   clearTimeout(yourMoveTimer);
   turnPending = false;
   // said again for another game, not for the same one again (a reconnection)
-  if ($('game-title').dataset.game !== String(g.game)) lowSaid = Infinity;
+  if (lowSaidGame !== g.game) { lowSaid = Infinity; lowSaidGame = g.game; }
   closePromo();   // a promotion chosen for the game shown before
   // one's own game shown: a reload comes back to it, not to a seat watched
   // before (a review: the seat kept was opened over the game)
@@ -885,7 +889,8 @@ function onEvent(ev) {
     return;
   }
   if (ev.event === 'welcome') {
-    state.welcome = ev;
+    // (the ended lines a reconnection kept, and this login's)
+    state.welcome = { ...ev, ended: [...list(state.welcome?.ended), ...list(ev.ended)] };
     showWelcome();
     // The page may open a game instead of the lobby: what ended meanwhile
     // is said in the log too, which every view shows.
@@ -894,8 +899,10 @@ function onEvent(ev) {
     // and the games waiting for one, when a game is shown over the lobby's
     // list (the correspondence probe: signed in, the page showed the last
     // game, and the one with one's move and an offer was nowhere in sight)
-    const waiting = [...new Set([...list(ev.your_move), ...list(ev.draw_offers)].map((x) => x.game))]
-      .filter((g) => g !== state.game && Number.isSafeInteger(g));
+    const theirs = list(ev.draw_offers).filter((x) => x.by !== myColors.get(x.game));
+    const waiting = [...new Set([...list(ev.your_move), ...theirs].map((x) => x.game))]
+      .filter((g) => g !== state.game && Number.isSafeInteger(g) && !waitingSaid.has(g));
+    waiting.forEach((g) => waitingSaid.add(g));   // once a session, not at each reconnection
     if ($('lobby').hidden && waiting.length) {
       note(`Waiting for you in game${waiting.length === 1 ? '' : 's'} ${waiting.join(', ')}: your move or an offer; `
         + 'the lobby lists them');
@@ -1140,7 +1147,7 @@ const opponentColor = () => (state.color === 'white' ? 'black' : 'white');
 // One's own clock running low, said at 30 and at 10 seconds (the a11y
 // probe: the first word of it was "lost on time"); said again after time
 // came back above 30 (an increment, time added).
-let lowSaid = Infinity;
+let lowSaid = Infinity, lowSaidGame = null;
 function lowTime(ms, running) {
   if (ms > 30000) { lowSaid = Infinity; return; }
   const mark = ms > 10000 ? 30000 : 10000;
