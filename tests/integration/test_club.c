@@ -967,6 +967,27 @@ START_TEST(login_in_flight_sees_changes)
 }
 END_TEST
 
+/* Two addresses' failing logins queued (11 of them from 127.0.0.2): a
+ * hash asked after them from 127.0.0.2 is done after about 22 (round
+ * robin), after what the test does meanwhile (one hash's time). */
+enum { HASH_FLOOD = 22 };
+static void hash_flood(struct kd *d, struct kc *flood[HASH_FLOOD], long long ids[HASH_FLOOD])
+{
+	for (int i = 0; i < HASH_FLOOD; i++)
+		flood[i] = kc_hello_from(d, i % 2 ? "127.0.0.2" : "127.0.0.3");
+	for (int i = 0; i < HASH_FLOOD; i++)
+		ids[i] = kc_req(flood[i], "login", "{s:s, s:s}", "user", "nobody-here", "password",
+		                "not the password");
+}
+
+static void hash_flood_end(struct kc *flood[HASH_FLOOD], const long long ids[HASH_FLOOD])
+{
+	for (int i = 0; i < HASH_FLOOD; i++) {
+		kc_response(flood[i], ids[i]);
+		kc_close(flood[i]);
+	}
+}
+
 /* A password change being hashed when the command line sets the
  * password (`kriegd user passwd`) is refused when its hash ends: the old
  * password was checked against the hash the row held before.  Before, it
@@ -987,14 +1008,9 @@ START_TEST(passwd_in_flight_sees_changes)
 	/* Two addresses' logins queued first, 11 of them from the passwd's:
 	 * it is hashed after about 22 (round robin), after the command line's
 	 * change (one hash). */
-	enum { FLOOD = 22 };
-	struct kc *flood[FLOOD];
-	long long ids[FLOOD];
-	for (int i = 0; i < FLOOD; i++)
-		flood[i] = kc_hello_from(d, i % 2 ? "127.0.0.2" : "127.0.0.3");
-	for (int i = 0; i < FLOOD; i++)
-		ids[i] = kc_req(flood[i], "login", "{s:s, s:s}", "user", "nobody-here", "password",
-		                "not the password");
+	struct kc *flood[HASH_FLOOD];
+	long long ids[HASH_FLOOD];
+	hash_flood(d, flood, ids);
 	long long id = kc_req(own, "passwd", "{s:s, s:s}", "old", "hank-password", "new",
 	                      "wire-password");
 	char out[4096];
@@ -1004,10 +1020,7 @@ START_TEST(passwd_in_flight_sees_changes)
 	ck_assert_msg(!json_is_true(json_object_get(r, "ok")),
 	              "a passwd checked before the command line's went through");
 	ck_assert_str_eq(code_of(r), "auth_failed");
-	for (int i = 0; i < FLOOD; i++) {
-		kc_response(flood[i], ids[i]);
-		kc_close(flood[i]);
-	}
+	hash_flood_end(flood, ids);
 	kc_close(own);
 	struct kc *c = kc_hello(d);
 	kc_ok(c, kc_req(c, "login", "{s:s, s:s}", "user", "hank", "password", "cli-password"));
@@ -1034,23 +1047,15 @@ START_TEST(passwd_completing_a_login_sees_a_disable)
 	json_t *r = kc_ok(own, kc_req(own, "login", "{s:s, s:s}", "user", "ivy", "password", "ivy-password"));
 	ck_assert(json_is_true(json_object_get(r, "must_change_password")));
 	/* the passwd hashed after a flood, after the command line's disable */
-	enum { FLOOD = 22 };
-	struct kc *flood[FLOOD];
-	long long ids[FLOOD];
-	for (int i = 0; i < FLOOD; i++)
-		flood[i] = kc_hello_from(d, i % 2 ? "127.0.0.2" : "127.0.0.3");
-	for (int i = 0; i < FLOOD; i++)
-		ids[i] = kc_req(flood[i], "login", "{s:s, s:s}", "user", "nobody-here", "password",
-		                "not the password");
+	struct kc *flood[HASH_FLOOD];
+	long long ids[HASH_FLOOD];
+	hash_flood(d, flood, ids);
 	long long id = kc_req(own, "passwd", "{s:s, s:s}", "old", "ivy-password", "new", "ivy-new-password");
 	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "disable", "ivy"), 0);
 	r = kc_response(own, id);
 	ck_assert_msg(!json_is_true(json_object_get(r, "ok")), "a login completed by passwd while disabled");
 	ck_assert_str_eq(code_of(r), "account_disabled");
-	for (int i = 0; i < FLOOD; i++) {
-		kc_response(flood[i], ids[i]);
-		kc_close(flood[i]);
-	}
+	hash_flood_end(flood, ids);
 	kc_close(own);
 	kd_stop(d);
 }
