@@ -125,6 +125,16 @@ const lineGame = async (time) => {
   return (await lc.ok('accept', { offer })).game;
 };
 const g4 = await lineGame({ base: 600, inc: 0 }), g0 = await lineGame(null);
+// Two players registered as line clients, a ten-minute icc game between
+// them, White's e4 played: { lw, lb, game }.
+const timedPair = async (white, black) => {
+  const lw = await line(`${white}${suffix}`, `${white}-password`, 'register');
+  const lbk = await line(`${black}${suffix}`, `${black}-password`, 'register');
+  const { offer } = await lw.ok('seek', { rules: 'icc', color: 'white', time: { base: 600, inc: 0 } });
+  const game = (await lbk.ok('accept', { offer })).game;
+  await lw.ok('move', { game, move: 'e2e4' });
+  return { lw, lb: lbk, game };
+};
 
 await scenario('clocks', async () => {
   await until(a, () => /white \d+:\d\d/.test(document.getElementById('clocks').textContent), null, 'the timed clock shown');
@@ -151,11 +161,7 @@ await scenario('clocks watched', async () => {
 await scenario('a seat taken while a player is away', async () => {
   // fred against erin, timed; erin leaves; then the seat is taken: the
   // page knew nothing of it until erin came back (the reply said nothing).
-  const ld = await line(`fred${suffix}`, 'fred-password', 'register');
-  const le = await line(`erin${suffix}`, 'erin-password', 'register');
-  const { offer } = await ld.ok('seek', { rules: 'icc', color: 'white', time: { base: 600, inc: 0 } });
-  const game = (await le.ok('accept', { offer })).game;
-  await ld.ok('move', { game, move: 'e2e4' });
+  const { lw: ld, lb: le, game } = await timedPair('fred', 'erin');
   le.close();
   await ld.waitFor((m) => m.event === 'opponent_away' && m.game === game);
   await u.click('#btn-live');
@@ -179,11 +185,7 @@ await scenario("the chair of a game whose player is away", async () => {
   // (the director probe) the chair heard no deadline after its reply: it
   // counted down through a pause; a refusal stayed in the status line after
   // a later action succeeded; an adjudicated game kept every umpire button.
-  const lg = await line(`gina${suffix}`, 'gina-password', 'register');
-  const lh = await line(`hank${suffix}`, 'hank-password', 'register');
-  const { offer } = await lg.ok('seek', { rules: 'icc', color: 'white', time: { base: 600, inc: 0 } });
-  const game = (await lh.ok('accept', { offer })).game;
-  await lg.ok('move', { game, move: 'e2e4' });
+  const { lw: lg, lb: lh, game } = await timedPair('gina', 'hank');
   await u.click('#btn-live');
   await u.click(`#live button[data-umpire="${game}"]`, { timeout: 5000 });
   await until(u, (x) => window.krieg.watch.game === x && window.krieg.watch.seat === 'umpire', game, 'the chair taken');
