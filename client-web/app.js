@@ -853,14 +853,17 @@ function offerEvent(ev) {
 function welcomeForget(ev) {
   const w = state.welcome;
   if (!w || ev.game === undefined) return;
-  const mine = myColors.get(ev.game);
-  const drop = (key, f) => { if (Array.isArray(w[key])) w[key] = w[key].filter((x) => !(x && x.game === ev.game && f(x))); };
-  const before = JSON.stringify([w.your_move, w.draw_offers]);
-  if (ev.event === 'game_over') { drop('your_move', () => true); drop('draw_offers', () => true); }
-  if (ev.event === 'move' && ev.by === mine) drop('your_move', () => true);
+  let dropped = false;
+  const drop = (key, f = () => true) => {
+    const keep = list(w[key]).filter((x) => x.game !== ev.game || !f(x));
+    dropped ||= keep.length !== list(w[key]).length;
+    w[key] = keep;
+  };
+  if (ev.event === 'game_over') { drop('your_move'); drop('draw_offers'); }
+  if (ev.event === 'move' && ev.by === myColors.get(ev.game)) drop('your_move');
   if (['move', 'moved'].includes(ev.event)) drop('draw_offers', (x) => x.by !== ev.by);   // lapsed
-  if (ev.event === 'draw_declined') drop('draw_offers', () => true);
-  if (JSON.stringify([w.your_move, w.draw_offers]) !== before) showWelcome();
+  if (ev.event === 'draw_declined') drop('draw_offers');
+  if (dropped) showWelcome();
 }
 
 function onEvent(ev) {
