@@ -1016,8 +1016,7 @@ static void announcement(struct client *c, const json_t *msg, struct cgame *g)
 	 * "draw" after one's own move accepted an offer gone, refused to the
 	 * end of the game (the friends probe). */
 	int lapsed = -1;
-	if ((e.type == EV_MOVE || e.type == EV_MOVED) && g->draw_offer_from >= 0 &&
-	    e.by != g->draw_offer_from) {
+	if (words_offer_after(g->draw_offer_from, &e) != g->draw_offer_from) {
 		lapsed = g->draw_offer_from;
 		g->draw_offer_from = -1;
 	}

@@ -158,11 +158,7 @@ static unsigned apply(struct seat *s, const json_t *msg, long now, char *buf, si
 	if (!s->umpire && never_public(&e))
 		return fx;   /* never the spectator's: not shown, whatever sent it */
 	set_ply(s, msg);
-	/* a draw offer lapses with the move of the side it was made to (no
-	 * event says so: the review, after the players' own lapse) */
-	if ((e.type == EV_MOVE || e.type == EV_MOVED || e.type == EV_UMPIRE_MOVE) && s->draw_offer_from >= 0 &&
-	    (e.by == WHITE || e.by == BLACK) && e.by != s->draw_offer_from)
-		s->draw_offer_from = -1;
+	s->draw_offer_from = words_offer_after(s->draw_offer_from, &e);   /* a lapse (the review) */
 	if (s->rs && s->rs->drops && (e.type == EV_CAPTURE || e.type == EV_DROP) &&
 	    (e.by == WHITE || e.by == BLACK)) {
 		/* the reserves are public: a capture fills the captor's, a drop empties it */

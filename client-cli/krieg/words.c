@@ -564,6 +564,12 @@ int words_draw(const json_t *msg, int me, char *buf, size_t len)
 	return 0;
 }
 
+int words_offer_after(int offer, const struct event *e)
+{
+	bool moved = e->type == EV_MOVE || e->type == EV_MOVED || e->type == EV_UMPIRE_MOVE;
+	return offer >= 0 && moved && (e->by == WHITE || e->by == BLACK) && e->by != offer ? -1 : offer;
+}
+
 int words_umpire_end(const json_t *msg, char *buf, size_t len)
 {
 	const char *name = json_string_value(json_object_get(msg, "event"));

@@ -120,6 +120,13 @@ int words_notice(const json_t *msg, int me, bool live, char *buf, size_t len);
  * words, or -1 for any other object.
  */
 int words_draw(const json_t *msg, int me, char *buf, size_t len);
+/*
+ * The colour whose draw offer still stands after event e, from `offer`
+ * (-1: none): an offer lapses with a move of the side it was made to (one
+ * made for them counts: nost's quiet list), and no event says so
+ * (PROTOCOL.md, draw).  A player's view and a seat both read it here.
+ */
+int words_offer_after(int offer, const struct event *e);
 
 /*
  * A game_over an umpire decided (reason "adjudication", or "aborted" with
