@@ -306,20 +306,19 @@ int64_t chat_speaker(const struct game *g, const json_t *msg)
 	return 0;
 }
 
-/* The user named in the request, or 0 (the error sent). */
-static int64_t named_user(struct conn *c, json_t *id, json_t *req)
+/* The user named in the request (into u), or 0 (the error sent). */
+static int64_t named_user(struct conn *c, json_t *id, json_t *req, struct store_user *u)
 {
-	struct store_user u;
-	return auth_find_user(c, id, json_string_value(json_object_get(req, "user")), &u) == 0 ? u.id : 0;
+	return auth_find_user(c, id, json_string_value(json_object_get(req, "user")), u) == 0 ? u->id : 0;
 }
 
 static void cmd_tell(struct conn *c, json_t *id, json_t *req)
 {
 	struct server *srv = conn_server(c);
 	struct store_user u;
-	if (auth_find_user(c, id, json_string_value(json_object_get(req, "user")), &u) != 0)
+	int64_t to = named_user(c, id, req, &u);
+	if (to == 0)
 		return;
-	int64_t to = u.id;
 	if (to == conn_user(c)) {
 		dispatch_error(c, id, PE_ILLEGAL_ACTION, "that is you");
 		return;
@@ -494,7 +493,8 @@ static void cmd_message_delete(struct conn *c, json_t *id, json_t *req)
 static void cmd_mute(struct conn *c, json_t *id, json_t *req)
 {
 	bool mute = strcmp(json_string_value(json_object_get(req, "type")), "mute") == 0;
-	int64_t who = named_user(c, id, req);
+	struct store_user u;
+	int64_t who = named_user(c, id, req, &u);
 	if (who == 0)
 		return;
 	/* As tell and message: muting yourself would only hide your own
