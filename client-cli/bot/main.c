@@ -137,11 +137,6 @@ static int opt_level(const char *opt, const char *v, int *out)
 }
 
 /*
- * --rules R,R,...: each a known rule set, none empty (`--rules ""` or
- * "icc,,english" named nothing and was read as "all"), at most RULES_MAX.
- * 0, or -1 said on stderr (the caller exits 2).
- */
-/*
  * The comma-separated items of option opt's value, split in buf (kept:
  * the items point into it), empty ones kept for the caller to refuse:
  * their count, or -1 said (too long).
@@ -163,6 +158,11 @@ static int list_items(const char *opt, const char *list, char *buf, size_t len, 
 	return n;
 }
 
+/*
+ * --rules R,R,...: each a known rule set, none empty (`--rules ""` or
+ * "icc,,english" named nothing and was read as "all"), at most RULES_MAX.
+ * 0, or -1 said on stderr (the caller exits 2).
+ */
 static int rules_parse(struct sess *s, const char *list)
 {
 	static char buf[256];

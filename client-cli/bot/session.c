@@ -198,6 +198,51 @@ static bool tc_ok(const struct sess *s, const json_t *time)
 	return false;
 }
 
+/* Whether the i-th rule set (rules) or time control was given before it. */
+static bool named_before(const struct sess *s, bool rules, int i)
+{
+	for (int j = 0; j < i; j++)
+		if (rules ? strcmp(s->rules[j], s->rules[i]) == 0
+		          : s->times[j].base_ms == s->times[i].base_ms && s->times[j].inc_ms == s->times[i].inc_ms &&
+		            s->times[j].days == s->times[i].days)
+			return true;
+	return false;
+}
+
+/*
+ * Why a challenge is declined for its rule set (rules) or its time
+ * control, with what the bot plays instead (the newcomer probe: "not a
+ * time control it plays" left the challenger guessing), into out as
+ * "declined: ..."; what the server takes as a reason (ACTION_REASON_MAX
+ * bytes) after that prefix, a list too long cut at an item with "...".
+ */
+static const char *decline_words(const struct sess *s, bool rules, char *out, size_t len)
+{
+	size_t max = len < ACTION_REASON_MAX + 11 ? len : ACTION_REASON_MAX + 11;   /* "declined: " + NUL */
+	size_t n = (size_t)snprintf(out, max, "declined: not a %s it plays (it plays ", rules ? "rule set" : "time control");
+	int count = rules ? s->nrules : s->ntimes;
+	for (int i = 0, listed = 0; i < count; i++) {
+		char w[32];
+		if (named_before(s, rules, i))
+			continue;   /* --rules icc,icc: said once */
+		if (rules) {
+			snprintf(w, sizeof w, "%s", s->rules[i]);
+		} else {
+			json_t *t = tc_json(&s->times[i]);
+			words_time(t, w, sizeof w);
+			json_decref(t);
+		}
+		size_t need = strlen(w) + (listed ? 2 : 0) + (i + 1 < count ? 6 : 1);   /* room left for ", ...)" */
+		if (n + need >= max) {
+			n += (size_t)snprintf(out + n, max - n, "%s...", listed ? ", " : "");
+			break;
+		}
+		n += (size_t)snprintf(out + n, max - n, "%s%s", listed++ ? ", " : "", w);
+	}
+	snprintf(out + n, max - n, ")");
+	return out;
+}
+
 /*
  * Every open seek of ours can start a game, and several can be taken at
  * the same moment: the bot keeps its live games plus its seeks that could
@@ -994,8 +1039,9 @@ static void on_line(struct sess *s, const char *line)
 			const char *from = json_string_value(json_object_get(o, "user"));
 			if (!rules)
 				rules = RULESET_DEFAULT;
-			const char *no = !rules_ok(s, rules) ? "declined: not a rule set it plays"
-			                 : !tc_ok(s, time) ? "declined: not a time control it plays"
+			char why[ACTION_REASON_MAX + 16];
+			const char *no = !rules_ok(s, rules) ? decline_words(s, true, why, sizeof why)
+			                 : !tc_ok(s, time) ? decline_words(s, false, why, sizeof why)
 			                 : live_games(s) >= s->max_games ? "declined: at its limit of games at once"
 			                 : NULL;
 			char tct[32];

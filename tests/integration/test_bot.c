@@ -602,11 +602,12 @@ START_TEST(test_play_seeks)
 	json_int_t ch1 = challenge(me.c, bot, "english", 300, 2);
 	json_t *dec = kc_event(me.c, "challenge_declined");
 	ck_assert_int_eq(json_integer_value(json_object_get(dec, "offer")), ch1);
-	ck_assert_str_eq(json_string_value(json_object_get(dec, "reason")), "not a time control it plays");
+	/* and what it plays instead (the newcomer probe: left guessing) */
+	ck_assert_str_eq(json_string_value(json_object_get(dec, "reason")), "not a time control it plays (it plays 1+1)");
 	json_int_t ch2 = challenge(me.c, bot, "icc", 60, 1);
 	dec = kc_event(me.c, "challenge_declined");
 	ck_assert_int_eq(json_integer_value(json_object_get(dec, "offer")), ch2);
-	ck_assert_str_eq(json_string_value(json_object_get(dec, "reason")), "not a rule set it plays");
+	ck_assert_str_eq(json_string_value(json_object_get(dec, "reason")), "not a rule set it plays (it plays english)");
 
 	/* its seek taken: a game; a fitting challenge now finds it busy (--max-games 1) */
 	json_t *acc = kc_ok(me.c, kc_req(me.c, "accept", "{s:I}", "offer", seek));
@@ -642,9 +643,9 @@ START_TEST(test_play_seeks)
 	snprintf(head, sizeof head, "krieg-bot: logged in as %s", bot);
 	journal_has(journal, head, bot);
 	snprintf(head, sizeof head, "krieg-bot: offer %lld from %s (english, 5+2): ", (long long)ch1, me.name);
-	journal_has(journal, head, "declined: not a time control it plays");
+	journal_has(journal, head, "declined: not a time control it plays (it plays 1+1)");
 	snprintf(head, sizeof head, "krieg-bot: offer %lld from %s (icc, 1+1): ", (long long)ch2, me.name);
-	journal_has(journal, head, "declined: not a rule set it plays");
+	journal_has(journal, head, "declined: not a rule set it plays (it plays english)");
 	snprintf(head, sizeof head, "krieg-bot: offer %lld from %s (english, 1+1): ", (long long)ch, me.name);
 	journal_has(journal, head, "declined: at its limit of games at once");
 	snprintf(head, sizeof head, "krieg-bot: game %lld begins: ", (long long)game);
@@ -1075,8 +1076,9 @@ START_TEST(test_play_rules_restrict)
 {
 	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
 	struct playbot pb;
-	playbot_start(&pb, d, (const char *const[]){ "--guest", "--insecure", "--rules", "icc", "--movetime", "1",
-	                                             "--level", "random", NULL });
+	playbot_start(&pb, d, (const char *const[]){ "--guest", "--insecure", "--rules", "icc", "--time",
+	                                             "untimed,5+2,untimed", "--movetime", "1", "--level", "random",
+	                                             NULL });
 	char bot[64];
 	playbot_user(&pb, bot, sizeof bot);
 	struct kp me;
@@ -1085,12 +1087,19 @@ START_TEST(test_play_rules_restrict)
 		"{s:s, s:s, s:s}", "user", bot, "rules", "english", "color", "white")), "offer"));
 	json_t *dec = kc_event(me.c, "challenge_declined");
 	ck_assert_int_eq(json_integer_value(json_object_get(dec, "offer")), ch);
+	ck_assert_str_eq(json_string_value(json_object_get(dec, "reason")), "not a rule set it plays (it plays icc)");
+	/* the time controls it plays, each once (the newcomer probe) */
+	json_int_t ch2 = challenge(me.c, bot, "icc", 600, 0);
+	dec = kc_event(me.c, "challenge_declined");
+	ck_assert_int_eq(json_integer_value(json_object_get(dec, "offer")), ch2);
+	ck_assert_str_eq(json_string_value(json_object_get(dec, "reason")),
+	                 "not a time control it plays (it plays untimed, 5+2)");
 	json_int_t game = game_with(me.c, bot, 0);   /* icc: taken */
 	kc_ok(me.c, kc_req(me.c, "resign", "{s:I}", "game", game));
 	const char *journal = playbot_end(&pb, 0);
 	char head[160];
 	snprintf(head, sizeof head, "krieg-bot: offer %lld from %s (english, ", (long long)ch, me.name);
-	journal_has(journal, head, "declined: not a rule set it plays");
+	journal_has(journal, head, "declined: not a rule set it plays (it plays icc)");
 	kc_close(me.c);
 	kd_stop(d);
 }
