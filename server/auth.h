@@ -55,7 +55,7 @@
 #define AUTH_GUEST_PREFIX "guest-"            /* reserved: registration refuses it */
 /* bad_name's message (register, user_create, `kriegd user add`): printf's
  * format and its arguments. */
-#define AUTH_NAME_RULE_FMT "names are %d to %d letters, digits, '_' or '-', starting with neither '-' nor \"%s\""
+#define AUTH_NAME_RULE_FMT "names are %d to %d letters A-Z or a-z, digits, '_' or '-', starting with neither '-' nor \"%s\""
 #define AUTH_NAME_RULE_ARGS PROTO_NAME_MIN, PROTO_NAME_MAX, AUTH_GUEST_PREFIX
 #define AUTH_GUEST_CHARS 4                    /* guest-XXXX; longer after collisions */
 #define AUTH_GUEST_TRIES 12

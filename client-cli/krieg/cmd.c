@@ -904,9 +904,7 @@ static void done_raw(struct client *c, const json_t *res, const struct pending *
 
 static size_t help_about(const char *word, char *out, size_t len);
 
-/* help [WORD]: every command, or the one named WORD, else those whose line
- * mentions it; a rule set's name: what its umpire says (words_rules_help),
- * then the commands that mention it ("help nost": move, quiet). */
+/* help [WORD]: every command, or what cmd_help_about says of WORD. */
 static int exec_help(struct client *cl, struct cmd *cmd, struct pending *p)
 {
 	/* Words asked for: --batch prints them too (the help probe: nothing
@@ -915,20 +913,11 @@ static int exec_help(struct client *cl, struct cmd *cmd, struct pending *p)
 		client_out_asked(cl, "%s", cmd_help());
 		return 0;
 	}
-	char text[4096];
-	const char *rules = words_rules_help(cmd->argv[0]);
-	size_t n = help_about(cmd->argv[0], text, sizeof text);
-	if (n == 0 && !rules)
+	char text[CMD_HELP_MAX];
+	if (!cmd_help_about(cmd->argv[0], text, sizeof text))
 		return client_error(cl, "No command or rule set is named \"%s\", nor does a command mention it; "
 		                    "\"help\" lists them all.", cmd->argv[0]);
-	/* The rule sets' words for a try impossible on one's own board are
-	 * heard of another client's tries: krieg refuses one before sending it
-	 * (krieg.1 TRY; the wording probe read the help as a promise) */
-	if (rules)
-		client_out_asked(cl, "%s\n  (krieg refuses a try none of your men can make before it is sent: \"Ra8a5\"\n"
-		                 "  past your own pawn, O-O past your own men.  The umpire rules on all others.)", rules);
-	if (n)
-		client_out_asked(cl, "%s", text);
+	client_out_asked(cl, "%s", text);
 	return 0;
 }
 
@@ -1407,10 +1396,6 @@ static void ambiguous_candidates(const struct board *own, int color, const char 
 static int exec_move(struct client *cl, struct cmd *cmd, struct pending *p)
 {
 	struct cgame *g = client_current(cl);
-	/* A finished game says so, before the move is read on its board (it
-	 * said "no own pawn can move to e4": first-game probe). */
-	if (g && g->view.over)
-		return client_error(cl, "game %ld is over (\"games\" lists yours)", g->id);
 	/* "exd6 e.p.": the suffix a word of its own, as krieg-referee reads
 	 * it; the umpire knows an en passant capture without it. */
 	for (int i = 1; i < cmd->argc; i++)
@@ -1426,6 +1411,12 @@ static int exec_move(struct client *cl, struct cmd *cmd, struct pending *p)
 		if (notation_lex(cmd->argv[i], &parts, NULL, 0) != NOTATION_OK)
 			return client_error(cl, "\"%s\" is not a command or a move (type \"help\")", cmd->argv[i]);
 	}
+	/* A finished game says so, before the move is read on its board (it
+	 * said "no own pawn can move to e4": first-game probe), and after the
+	 * words are found to be moves at all ("clear" read "game 4 is over":
+	 * the newcomer probe). */
+	if (g && g->view.over)
+		return client_error(cl, "game %ld is over (\"games\" lists yours)", g->id);
 	if (!g)
 		return 0;
 	if (cmd->type == CMD_QUIET) {
@@ -2603,7 +2594,8 @@ const char *cmd_help(void)
 	static char text[8192];
 	if (text[0])
 		return text;
-	size_t used = (size_t)snprintf(text, sizeof text, "Commands (a line that is not a command is read as moves):\n");
+	size_t used = (size_t)snprintf(text, sizeof text, "Commands (a line that is not a command is read as moves; "
+	                               "\"help rules\" names the rule sets):\n");
 	for (size_t i = 0; i < CMD_COUNT && used < sizeof text; i++)
 		used += (size_t)snprintf(text + used, sizeof text - used, "  %s\n", cmd_table[i].usage);
 	return text;
@@ -2627,6 +2619,40 @@ static size_t help_about(const char *word, char *out, size_t len)
 		}
 	return n;
 }
+
+/*
+ * help WORD, into out: the command named WORD, then the others whose line
+ * mentions it; a rule set's name: what its umpire says (words_rules_help),
+ * then the commands that mention it ("help nost": move, quiet); "rules":
+ * the rule sets' names (words_rules_list: the newcomer probe found none
+ * named), then the commands taking one.  false: nothing is so named or
+ * mentions it.  The same inside krieg and as "krieg help WORD".
+ */
+bool cmd_help_about(const char *word, char *out, size_t len)
+{
+	char lines[4096];
+	size_t n = help_about(word, lines, sizeof lines);
+	if (!strcasecmp(word, "rules") || !strcasecmp(word, "rulesets")) {
+		words_rules_list(out, len);
+		size_t used = strlen(out);
+		snprintf(out + used, len - used, "\n%s", lines);
+		return true;
+	}
+	const char *rules = words_rules_help(word);
+	if (n == 0 && !rules)
+		return false;
+	/* The rule sets' words for a try impossible on one's own board are
+	 * heard of another client's tries: krieg refuses one before sending it
+	 * (krieg.1 TRY; the wording probe read the help as a promise) */
+	if (rules)
+		snprintf(out, len, "%s\n  (krieg refuses a try none of your men can make before it is sent: \"Ra8a5\"\n"
+		         "  past your own pawn, O-O past your own men.  The umpire rules on all others.)%s%s", rules,
+		         n ? "\n" : "", n ? lines : "");
+	else
+		snprintf(out, len, "%s", lines);
+	return true;
+}
+
 
 /* --- the parser and the request ---------------------------------------------------- */
 

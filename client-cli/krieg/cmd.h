@@ -161,5 +161,7 @@ bool cmd_has_secret(const char *line);
 
 /* The help text (all commands, one per line). */
 const char *cmd_help(void);
+#define CMD_HELP_MAX 8192   /* bytes of what help WORD says (cmd_help_about) */
+bool cmd_help_about(const char *word, char *out, size_t len);
 
 #endif

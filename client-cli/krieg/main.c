@@ -899,13 +899,19 @@ static int interactive_loop(struct ui *u)
 	return 0;
 }
 
+/* Whether host names this machine. */
+static bool is_local(const char *host)
+{
+	return !strcmp(host, "localhost") || !strncmp(host, "127.", 4) || !strcmp(host, "::1");
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
 	        "usage: krieg [options] [HOST[:PORT]]   (default localhost:%s)\n"
 	        "       krieg [options] [HOST[:PORT]] watch GAME    log in, then watch GAME\n"
 	        "       krieg [options] [HOST[:PORT]] umpire GAME   log in, then take GAME's umpire's chair\n"
-	        "       krieg help\n"
+	        "       krieg help [WORD]                    the commands; a command, or a rule set (help rules)\n"
 	        "options:\n"
 	        "  --batch               commands on stdin, each read once the one before is answered;\n"
 	        "                        received protocol lines on stdout (without it, piped lines\n"
@@ -974,10 +980,19 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		} else if (!strcmp(a, "help")) {
-			if (i != argc - 1) {   /* "krieg help login" tried to reach a host named "login" */
-				fprintf(stderr, "krieg: \"help\" takes nothing after it; inside krieg, \"help %s\" "
-				        "says more\n", argv[i + 1]);
+			if (i + 2 < argc) {   /* "krieg help login" tried to reach a host named "login" */
+				fprintf(stderr, "krieg: \"help\" takes one word at most\n");
 				return 2;
+			}
+			if (i + 1 < argc) {   /* what "help WORD" says inside krieg (the newcomer probe) */
+				char text[CMD_HELP_MAX];
+				if (!cmd_help_about(argv[i + 1], text, sizeof text)) {
+					fprintf(stderr, "krieg: no command or rule set is named \"%s\", nor does a command "
+					        "mention it; \"krieg help\" lists them all\n", argv[i + 1]);
+					return 2;
+				}
+				show(&u, stdout, "%s\n", text);
+				return 0;
 			}
 			usage(stdout);
 			show(&u, stdout, "\n%s", cmd_help());
@@ -1037,8 +1052,15 @@ int main(int argc, char **argv)
 	snprintf(u.hostport, sizeof u.hostport, "%s%s%s:%s", strchr(host, ':') ? "[" : "", host,
 	         strchr(host, ':') ? "]" : "", port);
 	char err[NET_ERR_MAX];
-	if (net_connect(&u.nopts, &u.net, err, sizeof err) != NET_OK) {
+	enum net_status st = net_connect(&u.nopts, &u.net, err, sizeof err);
+	if (st != NET_OK) {
+		/* nobody there: what to check, and for one's own machine how to
+		 * start a server (the newcomer probe: no next step was said) */
 		show(&u, stderr, "krieg: %s\n", err);
+		if (st == NET_E_CONNECT)
+			show(&u, stderr, "krieg: is kriegd running there, on that port (krieg HOST:PORT)?%s\n",
+			     is_local(host) ? " On this machine \"make run\" in krieg's source starts one, or "
+			                      "\"systemctl start kriegd\" where it is installed." : "");
 		return 1;
 	}
 

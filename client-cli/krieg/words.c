@@ -1001,6 +1001,21 @@ static const struct {
 	  "  heard by both." },
 };
 
+/* The rule sets a line each, each by its help's first line ("icc (the
+ * default; ...)"), into out (the newcomer probe: no help named them). */
+void words_rules_list(char *out, size_t len)
+{
+	size_t used = (size_t)snprintf(out, len, "Rule sets (seek, challenge and pair take the name; \"help NAME\" "
+	                               "says what its umpire tells):");
+	for (size_t i = 0; i < sizeof rules_help / sizeof rules_help[0] && used < len; i++) {
+		const char *t = rules_help[i].text + strlen("Rule set ");
+		int n = (int)strcspn(t, "\n");
+		if (n > 0 && t[n - 1] == ':')
+			n--;
+		used += (size_t)snprintf(out + used, len - used, "\n  %.*s", n, t);
+	}
+}
+
 const char *words_rules_help(const char *name)
 {
 	if (!name)

@@ -234,5 +234,6 @@ const char *words_man(int type);
  * (test_client_words: an eleventh row without them fails).
  */
 const char *words_rules_help(const char *name);
+void words_rules_list(char *out, size_t len);
 
 #endif

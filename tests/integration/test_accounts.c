@@ -128,6 +128,13 @@ START_TEST(bad_names_and_weak_passwords)
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		kc_error(c, kc_req(c, "register", "{s:s, s:s}", "user", names[i], "password",
 		                   "long enough pw"), "bad_name");
+	/* an accented letter is no letter here: the rule says which are (a
+	 * newcomer read "letters" and tried "jöns") */
+	json_t *e = kc_error(c, kc_req(c, "register", "{s:s, s:s}", "user", "j\xc3\xb6ns", "password", "long enough pw"),
+	                     "bad_name");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "error"), "message")),
+	                 "names are 3 to 24 letters A-Z or a-z, digits, '_' or '-', starting with neither '-' nor "
+	                 "\"guest-\"");
 	kc_error(c, kc_req(c, "register", "{s:s, s:s}", "user", "bobby", "password", "short"),
 	         "weak_password");
 	kc_error(c, kc_req(c, "register", "{s:s, s:s}", "user", "bobby12345", "password",

@@ -169,19 +169,33 @@ START_TEST(batch_login_options)
 	kcl_proc_free(&p);
 
 	/* Regression (the help probe): a word past the usage was taken for the
-	 * host ("watch 1 2" reached a host "2", "help login" one "login") */
+	 * host ("watch 1 2" reached a host "2", "help login" one "login");
+	 * "help WORD" is answered without connecting (the newcomer probe), a
+	 * word it does not know refused */
 	char *extra[][6] = {
 		{ (char *)kcl_krieg_path(), addr, "watch", "1", "2", NULL },
 		{ (char *)kcl_krieg_path(), "nosuchhost", addr, NULL },
-		{ (char *)kcl_krieg_path(), "help", "login", NULL },
+		{ (char *)kcl_krieg_path(), "help", "login", "alice", NULL },
+		{ (char *)kcl_krieg_path(), "help", "zzzz", NULL },
 		{ (char *)kcl_krieg_path(), "--bogus", addr, NULL },
 	};
-	static const char *const said[] = { "unexpected \"2\"", "unexpected \"", "\"help login\" says more",
-	                                     "unknown option \"--bogus\"" };
+	static const char *const said[] = { "unexpected \"2\"", "unexpected \"", "\"help\" takes one word at most",
+	                                     "no command or rule set is named \"zzzz\"", "unknown option \"--bogus\"" };
 	for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++) {
 		kcl_proc_start(&p, extra[i], sc.known, false);
 		rc = kcl_proc_finish(&p, RUN_TIMEOUT_MS);
 		ck_assert_msg(rc == 2 && strstr(p.ebuf, said[i]) != NULL, "%zu: exit %d: %s", i, rc, p.ebuf);
+		kcl_proc_free(&p);
+	}
+	char *help[][4] = {
+		{ (char *)kcl_krieg_path(), "help", "rules", NULL },
+		{ (char *)kcl_krieg_path(), "help", "login", NULL },
+	};
+	static const char *const shown[] = { "\n  berkeley_any (Berkeley with \"any?\"", "  login USER " };
+	for (size_t i = 0; i < sizeof help / sizeof help[0]; i++) {
+		kcl_proc_start(&p, help[i], sc.known, false);
+		rc = kcl_proc_finish(&p, RUN_TIMEOUT_MS);
+		ck_assert_msg(rc == 0 && strstr(p.obuf, shown[i]) != NULL, "%zu: exit %d: %s", i, rc, p.obuf);
 		kcl_proc_free(&p);
 	}
 	kd_stop(d);
@@ -220,8 +234,11 @@ START_TEST(batch_exit_status)
 	/* no server there at all */
 	int port = kd_port(d);
 	kd_stop(d);
-	ck_assert_int_ne(run_batch(port, "who\n", &p), 0);
+	ck_assert_int_eq(run_batch(port, "who\n", &p), 1);
 	ck_assert_ptr_nonnull(strstr(p.ebuf, "cannot connect"));
+	/* and what to check next (the newcomer probe) */
+	ck_assert_msg(strstr(p.ebuf, "\nkrieg: is kriegd running there, on that port (krieg HOST:PORT)? On this "
+	                             "machine \"make run\""), "%s", p.ebuf);
 	kcl_proc_free(&p);
 }
 END_TEST

@@ -603,6 +603,17 @@ START_TEST(moves_as_players_type_them)
 	                   "\"answer\":\"yes\"}");
 	client_flush(&c);
 	ck_assert_msg(strstr(s.printed, "must try one first") != NULL, "%s", s.printed);
+	ck_assert_msg(strstr(s.printed, "until one is played") == NULL, "%s", s.printed);
+	/* berkeley_any's yes binds until one is played (the rules probe) */
+	size_t was = strlen(s.printed);
+	client_receive(&c, "{\"event\":\"game_start\",\"game\":5,\"rules\":\"berkeley_any\",\"white\":\"alice\","
+	                   "\"black\":\"bob\",\"color\":\"white\",\"rated\":false}");
+	client_receive(&c, "{\"event\":\"any\",\"game\":5,\"by\":\"white\",\"ply\":0,\"audience\":[\"white\"],"
+	                   "\"answer\":\"yes\"}");
+	client_flush(&c);
+	ck_assert_msg(strstr(s.printed + was, "Any? Yes. You have a pawn capture: only pawn captures may be tried "
+	                                      "until one is played"), "%s", s.printed + was);
+	ck_assert_int_eq(client_command(&c, "switch 4"), 0);
 	client_receive(&c, "{\"event\":\"game_over\",\"game\":4,\"ply\":2,\"audience\":[\"white\",\"black\"],"
 	                   "\"result\":\"0-1\",\"reason\":\"resignation\",\"by\":\"white\"}");
 	n = s.nsent;
@@ -610,6 +621,12 @@ START_TEST(moves_as_players_type_them)
 	ck_assert_int_eq(client_command(&c, "d4"), -1);
 	ck_assert_int_eq(s.nsent, n);
 	ck_assert_msg(strstr(s.printed + at, "game 4 is over") != NULL, "%s", s.printed + at);
+	/* a word no move is, there: not a command, not "the game is over"
+	 * (the newcomer probe read that as about the game) */
+	at = strlen(s.printed);
+	ck_assert_int_eq(client_command(&c, "clear"), -1);
+	ck_assert_int_eq(s.nsent, n);
+	ck_assert_msg(strstr(s.printed + at, "\"clear\" is not a command or a move") != NULL, "%s", s.printed + at);
 	client_free(&c);
 }
 END_TEST

@@ -276,6 +276,20 @@ START_TEST(help_about_a_rule_set)
 	make_client(&c, &s, true);
 	ck_assert_int_eq(client_command(&c, "help rand"), 0);
 	ck_assert_msg(strstr(s.printed, "Stalemate\n  loses: the stalemated side loses."), "%s", s.printed);
+	/* the rule sets named, with their sources, then the commands taking
+	 * one (the newcomer probe: no help named them) */
+	s.printed[0] = '\0';
+	ck_assert_int_eq(client_command(&c, "help RULES"), 0);
+	ck_assert_msg(strncmp(s.printed, "Rule sets (seek, challenge and pair take the name;", 50) == 0, "%s", s.printed);
+	const char *names[] = { "icc (the default;", "english (the Gambit", "insurance (", "nost (", "gollon (",
+	                        "berkeley (", "berkeley_any (", "cincinnati (", "rand (", "crazykrieg (" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		char line[64];
+		snprintf(line, sizeof line, "\n  %s", names[i]);
+		ck_assert_msg(strstr(s.printed, line), "%s: %s", names[i], s.printed);
+	}
+	ck_assert_ptr_nonnull(strstr(s.printed, "\n  seek [RULES] "));
+	ck_assert_ptr_null(strstr(s.printed, "Rule set icc"));   /* names, not the rule sets' texts */
 	ck_assert_int_eq(client_command(&c, "help wild17"), -1);
 	ck_assert_ptr_nonnull(strstr(s.printed, "No command or rule set is named \"wild17\""));
 	client_free(&c);
