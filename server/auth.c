@@ -899,6 +899,17 @@ static void wake_cb(evutil_socket_t fd, short what, void *arg)
 
 	(void)what;
 	wake_drain(fd);
+	/* Jobs a full queue gave up for another address's (queue_make_room). */
+	while (a->evicted != NULL) {
+		struct job *j = a->evicted;
+		struct conn *c = conn_find(a->srv, j->conn);
+		a->evicted = j->pending_next;
+		if (c != NULL)
+			dispatch_error(c, j->id, PE_BUSY, "server busy, try again shortly");
+		uint64_t conn = j->conn;
+		job_free(j);
+		conn_auth_done(a->srv, conn);
+	}
 	pthread_mutex_lock(&a->mu);
 	list = a->done;
 	a->done = NULL;
@@ -978,8 +989,68 @@ static void purge_cb(evutil_socket_t fd, short what, void *arg)
 
 /* --- submitting ------------------------------------------------------------- */
 
+/* The jobs of address host (its limit key) not yet answered. */
+static size_t host_pending(const struct auth *a, const char *host)
+{
+	size_t n = 0;
+	for (const struct job *j = a->pending; j != NULL; j = j->pending_next)
+		n += strcmp(j->host, host) == 0;
+	return n;
+}
+
+/*
+ * A full queue makes room for an address that holds fewer of its jobs
+ * than another by two or more (the hostile-client probe: eight addresses
+ * of four jobs each kept it full, and every other address was refused
+ * `busy` for as long as they did, round robin or not): the newest queued
+ * login or registration of the address holding the most is answered
+ * `busy` in its place.  Answered by wake_cb on the loop's next pass, not
+ * here: its connection's later requests run from there, not inside the
+ * dispatch of this one's.  Jobs being hashed, failed logins held for
+ * their answer and other kinds (passwd, another module's hash) stay.
+ * Whether room was made.
+ */
+static bool queue_make_room(struct auth *a, const char *host, size_t mine)
+{
+	const char *most_host = NULL;
+	size_t most = 0;
+	pthread_mutex_lock(&a->mu);
+	for (struct job *q = a->queued; q != NULL; q = q->next) {
+		size_t held;
+		if ((q->kind == JOB_LOGIN || q->kind == JOB_REGISTER) && (held = host_pending(a, q->host)) > most) {
+			most = held;
+			most_host = q->host;
+		}
+	}
+	struct job **victim = NULL;
+	for (struct job **p = &a->queued; most > mine + 1 && *p != NULL; p = &(*p)->next)
+		if (((*p)->kind == JOB_LOGIN || (*p)->kind == JOB_REGISTER) && strcmp((*p)->host, most_host) == 0)
+			victim = p;   /* the last: its newest */
+	struct job *j = victim != NULL ? *victim : NULL;
+	if (j != NULL) {
+		*victim = j->next;
+		a->queued_tail = &a->queued;
+		while (*a->queued_tail != NULL)
+			a->queued_tail = &(*a->queued_tail)->next;
+	}
+	pthread_mutex_unlock(&a->mu);
+	if (j == NULL)
+		return false;
+	unsigned more = 0;
+	if (guard_log_allow(guard_settings(a->guard), &a->log_busy, mstime_mono(), &more))
+		log_warnx("auth: hashing queue full: a queued job of addr=%s (holding %zu) answered busy "
+		          "for one of addr=%s (holding %zu) (%u like it not logged)", j->addr, most, host, mine,
+		          more);
+	pending_remove(a, j);
+	j->pending_next = a->evicted;
+	a->evicted = j;
+	wake_poke(a->pipefd[1]);
+	return true;
+}
+
 /* Queue a hash for conn; answers `busy` itself and returns NULL when the
- * queue is full or the address holds its share.  A connection never has
+ * queue is full (and no room is made for it: queue_make_room) or the
+ * address holds its share.  A connection never has
  * two jobs: the one it has holds it (auth_job_submit), so a second login
  * runs only once the first was answered. */
 struct job *auth_job_new(struct auth *a, struct conn *c, json_t *id, enum job_kind kind,
@@ -990,10 +1061,9 @@ struct job *auth_job_new(struct auth *a, struct conn *c, json_t *id, enum job_ki
 
 	/* One address gets a bounded share of the queue (hash_queue_per_address),
 	 * so a flood from a few addresses leaves room for everyone else. */
-	size_t mine = 0;
-	for (j = a->pending; j != NULL; j = j->pending_next)
-		mine += strcmp(j->host, conn_limit_host(c)) == 0;
-	if (mine >= (size_t)guard_settings(a->guard)->hash_share || a->npending >= AUTH_QUEUE_MAX) {
+	size_t mine = host_pending(a, conn_limit_host(c));
+	if (mine >= (size_t)guard_settings(a->guard)->hash_share ||
+	    (a->npending >= AUTH_QUEUE_MAX && !queue_make_room(a, conn_limit_host(c), mine))) {
 		unsigned more = 0;
 		if (guard_log_allow(guard_settings(a->guard), &a->log_busy, mstime_mono(), &more))
 			log_warnx("auth: hashing queue busy addr=%s queued=%zu mine=%zu (%u like it "
@@ -1114,12 +1184,14 @@ void auth_free(struct auth *a)
 	pthread_mutex_unlock(&a->mu);
 	for (size_t i = 0; i < a->nthreads; i++)
 		pthread_join(a->threads[i], NULL);
-	/* Every job, wherever it was queued, is on the pending list. */
-	while (a->pending != NULL) {
-		struct job *j = a->pending;
-		a->pending = j->pending_next;
-		job_free(j);
-	}
+	/* Every job, wherever it was queued, is on the pending list, or
+	 * given up and not yet answered on the evicted one. */
+	for (struct job **list = &a->pending; list != NULL; list = list == &a->pending ? &a->evicted : NULL)
+		while (*list != NULL) {
+			struct job *j = *list;
+			*list = j->pending_next;
+			job_free(j);
+		}
 	if (a->wake != NULL)
 		event_free(a->wake);
 	if (a->purge != NULL)

@@ -96,6 +96,9 @@ struct auth {
 
 	struct job *pending;                   /* loop thread: every job not yet answered */
 	size_t npending;
+	struct job *evicted;                   /* loop thread: jobs taken off a full queue for
+	                                          another address's (queue_make_room), answered
+	                                          `busy` by wake_cb; on neither list above */
 	int pipefd[2];
 	struct event *wake;
 	struct event *purge;

@@ -1131,6 +1131,46 @@ START_TEST(fair_hashing_under_flood)
 }
 END_TEST
 
+/*
+ * Regression (the hostile-client probe): a few addresses holding their
+ * share each can fill the whole queue (AUTH_QUEUE_MAX, 32): eight of the
+ * default four did, and kept every other address's login `busy` for as
+ * long as they went on.  A full queue now makes room for an address
+ * holding fewer: the newest queued login of the address holding the most
+ * is answered `busy` in its place.  Here two addresses of 16 fill it
+ * (failed logins stay on it a second after their hash, so it is still
+ * full when the third address asks, right after).
+ */
+START_TEST(full_queue_makes_room)
+{
+	struct kd *d = kd_start(KD_SLOW_HASH "hash_queue_per_address = 16\nrate_limit = 1000\n"
+	                        "rate_burst = 1000\nhandshake_timeout = 300s\n");
+	kg_user_add(d, "gina", "player", "gina-password");
+	struct kc *c = kc_hello_from(d, "127.0.0.4");   /* greeted before the flood */
+	struct kc *flood[32];
+	long long ids[32];
+	for (int i = 0; i < 32; i++)
+		flood[i] = kc_hello_from(d, i % 2 ? "127.0.0.2" : "127.0.0.3");
+	for (int i = 0; i < 32; i++)
+		ids[i] = kc_req(flood[i], "login", "{s:s, s:s}", "user", "nobody-here", "password", "not the password");
+	json_t *r = login(c, "gina", "gina-password");
+	ck_assert_msg(json_is_true(json_object_get(r, "ok")), "a third address refused beside a full queue: %s",
+	              code_of(r));
+	int busy = 0;
+	for (int i = 0; i < 32; i++) {
+		const char *code = code_of(kc_response(flood[i], ids[i]));
+		ck_assert_msg(code != NULL, "a flooder logged in");
+		busy += strcmp(code, "busy") == 0;
+	}
+	ck_assert_int_eq(busy, 1);   /* the one given up for gina's */
+	ck_assert_int_eq(kd_log_count(d, "auth: hashing queue full: a queued job of addr=127.0.0."), 1);
+	for (int i = 0; i < 32; i++)
+		kc_close(flood[i]);
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
 /* The failregex of deploy/fail2ban/filter.d/kriegd.conf, <HOST> as a
  * group; returns that group's number. */
 static int filter_regex(regex_t *re)
@@ -1298,6 +1338,7 @@ static Suite *club_suite(void)
 	tcase_add_test(tc, guesser_with_an_account_is_held);
 	tcase_add_test(tc, backoff_tells_no_account);
 	tcase_add_test(tc, fair_hashing_under_flood);
+	tcase_add_test(tc, full_queue_makes_room);
 	tcase_add_test(tc, login_in_flight_sees_changes);
 	tcase_add_test(tc, passwd_in_flight_sees_changes);
 	tcase_add_test(tc, passwd_completing_a_login_sees_a_disable);
