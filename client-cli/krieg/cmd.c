@@ -542,8 +542,8 @@ static int parse_seconds(struct cmd *c, char *err, size_t errlen)
 static int parse_wait(struct cmd *c, char *err, size_t errlen)
 {
 	if (!client_event_known(c->argv[0]))
-		return failf(err, errlen, "wait: kriegd sends no event called \"%.40s\" (its events: "
-		             "PROTOCOL.md, e.g. game_start, moved, game_over)", c->argv[0]);
+		return failf(err, errlen, "wait: kriegd sends no event called \"%.*s\" (its events: "
+		             "PROTOCOL.md, e.g. game_start, moved, game_over)", (int)words_fit(c->argv[0], 40), c->argv[0]);
 	return parse_seconds(c, err, errlen);
 }
 
@@ -551,7 +551,8 @@ static int parse_moves(struct cmd *c, char *err, size_t errlen)
 {
 	for (int i = 0; i < c->argc; i++)
 		if (strlen(c->argv[i]) > 32)
-			return failf(err, errlen, "\"%.40s...\" is too long to be a move", c->argv[i]);
+			return failf(err, errlen, "\"%.*s...\" is too long to be a move", (int)words_fit(c->argv[i], 40),
+			             c->argv[i]);   /* cut between characters (fuzz_client: a UTF-8 one cut shown) */
 	return 0;
 }
 
@@ -671,7 +672,7 @@ static int parse_standings(struct cmd *c, char *err, size_t errlen)
 	if (c->argc == 1 && !ruleset_find(c->argv[0])) {
 		char names[RULESET_NAMES_MAX];
 		ruleset_names(names, sizeof names);
-		return failf(err, errlen, "unknown rule set \"%.32s\" (%s)", c->argv[0], names);
+		return failf(err, errlen, "unknown rule set \"%.*s\" (%s)", (int)words_fit(c->argv[0], 32), c->argv[0], names);
 	}
 	return 0;
 }
