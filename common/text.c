@@ -26,6 +26,17 @@ size_t text_utf8_seq(const unsigned char *p, size_t n)
 	return len;
 }
 
+size_t text_whole_len(const char *s, size_t n)
+{
+	for (size_t back = 1; back <= 4 && back <= n; back++) {
+		const unsigned char *c = (const unsigned char *)s + n - back;
+		if ((*c & 0xc0) == 0x80)
+			continue;   /* a continuation byte: its lead is further back */
+		return *c >= 0x80 && text_utf8_seq(c, back) == 0 ? n - back : n;
+	}
+	return n;
+}
+
 bool text_utf8_valid(const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -74,6 +74,10 @@
  * it is not one. */
 size_t text_utf8_seq(const unsigned char *p, size_t n);
 
+/* How much of s[0..n) is whole characters: n, or less the last one if a
+ * cut at n left it short (a message cut to its buffer is cut there). */
+size_t text_whole_len(const char *s, size_t n);
+
 /* Are s[0..n) whole UTF-8 sequences (text_utf8_seq's rule, NULs and C1
  * controls allowed)? */
 bool text_utf8_valid(const char *s, size_t n);

@@ -45,19 +45,6 @@ static_assert(sizeof "A message for you: . from : \"\"" - 1 + INT_TEXT_MAX + PRO
 static_assert(sizeof " (spectator) says: \"\"" - 1 + PROTO_NAME_MAX + WORDS_TEXT_MAX < WORDS_CHAT_MAX, "chat");
 static_assert(sizeof " tells you: \"\"" - 1 + PROTO_NAME_MAX + WORDS_TEXT_MAX < WORDS_CHAT_MAX, "a tell");
 
-/* How much of s[0..n) is whole characters: n, or less the last one if a
- * cut at n left it short. */
-static size_t whole_len(const char *s, size_t n)
-{
-	for (size_t back = 1; back <= 4 && back <= n; back++) {
-		const unsigned char *c = (const unsigned char *)s + n - back;
-		if ((*c & 0xc0) == 0x80)
-			continue;   /* a continuation byte: its lead is further back */
-		return *c >= 0x80 && text_utf8_seq(c, back) == 0 ? n - back : n;
-	}
-	return n;
-}
-
 /* snprintf, except that words cut short are cut between characters. */
 __attribute__((format(printf, 3, 4)))
 static void say(char *buf, size_t len, const char *fmt, ...)
@@ -67,7 +54,7 @@ static void say(char *buf, size_t len, const char *fmt, ...)
 	int n = vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
 	if (n >= 0 && len > 0 && (size_t)n >= len)
-		buf[whole_len(buf, len - 1)] = '\0';   /* cut short: between characters */
+		buf[text_whole_len(buf, len - 1)] = '\0';   /* cut short: between characters */
 }
 
 const char *words_side(int color)
@@ -350,6 +337,18 @@ void words_event(const struct event *e, int me, const char *san, char *buf, size
 	}
 }
 
+void words_event_in(const struct ruleset *rs, const struct event *e, int me, const char *san, char *buf,
+                    size_t len)
+{
+	/* berkeley_any's yes binds until a pawn capture is played, a refused
+	 * one included (the rules probe: "must try one first" said less) */
+	if (e->type == EV_ANY && e->by == me && e->answer != ANY_NO && rs != NULL &&
+	    rs->any_obliges == ANY_UNTIL_PLAYED)
+		say(buf, len, "Any? Yes. You have a pawn capture: only pawn captures may be tried until one is played");
+	else
+		words_event(e, me, san, buf, len);
+}
+
 void words_impossible(const struct ruleset *rs, const struct event *e, enum words_why why, char *buf,
                       size_t len)
 {
@@ -449,7 +448,7 @@ void words_clean(const char *in, char *out, size_t len)
 size_t words_fit(const char *s, size_t room)
 {
 	size_t n = strnlen(s, room < SIZE_MAX ? room + 1 : room);
-	return n <= room ? n : whole_len(s, room);
+	return n <= room ? n : text_whole_len(s, room);
 }
 
 /* The umpire's text of a message (`reason`, `text` or `note`), cleaned; "" when absent. */

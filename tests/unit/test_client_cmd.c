@@ -12,6 +12,8 @@
 #include "check_main.h"
 #include "client_fixture.h"   /* before the file's own c, which its parameters would shadow */
 #include "cmd.h"
+#include "scrub.h"
+#include "text.h"
 
 static struct cmd c;
 static char err[256];
@@ -250,6 +252,13 @@ START_TEST(raw_and_limits)
 	ck_assert_int_eq(cmd_parse("e4 e5 e4 e5 e4 e5 e4 e5 e4 e5 e4 e5 e4 e5 e4 e5 e4 e5 e4 e5 e4 e5",
 	                           &c, err, sizeof err), -1);
 	ck_assert_ptr_nonnull(strstr(cmd_help(), "ghost place"));
+	/* a word quoted whole in a refusal longer than its buffer is cut
+	 * between characters (a review: "seek aaa...狚" ended in a lone byte) */
+	char seek[300] = "seek ";
+	memset(seek + 5, 'a', 236);
+	strcpy(seek + 241, "\xe7\x8b\x9a\xe7\x8b\x9a\xe7\x8b\x9a\xe7\x8b\x9a");
+	ck_assert_int_eq(cmd_parse(seek, &c, err, sizeof err), -1);
+	ck_assert_msg(scrub_count(err, strlen(err)) == 0 && text_utf8_valid(err, strlen(err)), "%s", err);
 }
 END_TEST
 

@@ -29,12 +29,15 @@
  *                             Japanese, Korean, emoji (skin tones, ZWJ
  *                             sequences, keycaps, flags, subdivision flags
  *                             with their tags): taken unchanged
+ *   message_cut_between_characters  failf's message cut to its buffer
+ *                             between UTF-8 characters (text_whole_len)
  */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "check_main.h"
+#include "errbuf.h"
 #include "text.h"
 #include "text_marks.h"
 
@@ -435,6 +438,25 @@ START_TEST(utf8_valid)
 }
 END_TEST
 
+/* A message cut to its buffer is cut between characters (failf; a
+ * review found "bad time control \"aaa...狚\"" shown with a lone byte of
+ * 狚 at the end, a C1 control to an 8-bit terminal). */
+START_TEST(message_cut_between_characters)
+{
+	char err[9];
+	ck_assert_int_eq(failf(err, sizeof err, "aaaaa%s", "\xe7\x8b\x9a"), -1);   /* 8 bytes: fits */
+	ck_assert_str_eq(err, "aaaaa\xe7\x8b\x9a");
+	ck_assert_int_eq(failf(err, sizeof err, "aaaaaa%s", "\xe7\x8b\x9a"), -1);  /* 9: the character goes */
+	ck_assert_str_eq(err, "aaaaaa");
+	ck_assert_int_eq(failf(err, sizeof err, "aaaaaaa%s", "\xc3\xa9z"), -1);    /* a 2-byte one fits */
+	ck_assert_str_eq(err, "aaaaaaa");
+	ck_assert_int_eq(failf(err, sizeof err, "aaaaaa%s", "\xc3\xa9z"), -1);
+	ck_assert_str_eq(err, "aaaaaa\xc3\xa9");
+	ck_assert_int_eq(text_whole_len("ab\xf0\x9f\x98", 5), 2);   /* 3 of a 4-byte one */
+	ck_assert_int_eq(text_whole_len("ab\x80", 3), 3);             /* no lead: not a cut character */
+}
+END_TEST
+
 static Suite *text_suite(void)
 {
 	Suite *s = suite_create("text");
@@ -447,6 +469,7 @@ static Suite *text_suite(void)
 	tcase_add_test(tc, run_ends_at_a_letter);
 	tcase_add_test(tc, legitimate_text);
 	tcase_add_test(tc, utf8_valid);
+	tcase_add_test(tc, message_cut_between_characters);
 	suite_add_tcase(s, tc);
 	return s;
 }
