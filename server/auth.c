@@ -163,6 +163,16 @@ static void queue_turn(struct auth *a, struct job *j)
 			j->round = q->round + 1;
 }
 
+/* The queued job at *p taken off the queue (under mu). */
+static void queue_unlink(struct auth *a, struct job **p)
+{
+	*p = (*p)->next;
+	/* The tail pointer moves back when the last job was taken. */
+	a->queued_tail = &a->queued;
+	while (*a->queued_tail != NULL)
+		a->queued_tail = &(*a->queued_tail)->next;
+}
+
 static struct job *queue_take_fair(struct auth *a)
 {
 	struct job **best = NULL;
@@ -170,12 +180,8 @@ static struct job *queue_take_fair(struct auth *a)
 		if (best == NULL || (*p)->round < (*best)->round)
 			best = p;
 	struct job *j = *best;
-	*best = j->next;
+	queue_unlink(a, best);
 	a->round = j->round;
-	/* The tail pointer moves back when the last job was taken. */
-	a->queued_tail = &a->queued;
-	while (*a->queued_tail != NULL)
-		a->queued_tail = &(*a->queued_tail)->next;
 	return j;
 }
 
@@ -861,6 +867,7 @@ static void delayed_cb(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	pending_remove(a, j);
+	a->nheld--;
 	if (c != NULL)
 		finish_login(a, c, j);
 	uint64_t conn = j->conn;
@@ -889,6 +896,8 @@ static bool login_hold(struct auth *a, struct job *j)
 	login_failed(a, j);
 	struct timeval tv = mstime_timeval(ms);
 	evtimer_add(j->delay, &tv);
+	a->nheld++;   /* hashed: no longer the queue's (a review: held ones filled it, and
+	                 nothing queued was left to make room with) */
 	return true;
 }
 
@@ -1000,17 +1009,20 @@ static size_t host_pending(const struct auth *a, const char *host)
 
 /*
  * A full queue makes room for an address that holds fewer of its jobs
- * than another by two or more (the hostile-client probe: eight addresses
- * of four jobs each kept it full, and every other address was refused
- * `busy` for as long as they did, round robin or not): the newest queued
- * login or registration of the address holding the most is answered
- * `busy` in its place.  Answered by wake_cb on the loop's next pass, not
- * here: its connection's later requests run from there, not inside the
- * dispatch of this one's.  Jobs being hashed, failed logins held for
- * their answer and other kinds (passwd, another module's hash) stay.
+ * than another by AUTH_ROOM_GAP or more (the hostile-client probe: eight
+ * addresses of four jobs each kept it full, and every other address was
+ * refused `busy` for as long as they did, round robin or not): the newest
+ * queued login or registration of the address holding the most is
+ * answered `busy` in its place.  Answered by wake_cb on the loop's next
+ * pass, not here: its connection's later requests run from there, not
+ * inside the dispatch of this one's.  Jobs being hashed and other kinds
+ * (passwd, another module's hash) stay.  Each room made moves a job from
+ * an address holding m to one holding m - AUTH_ROOM_GAP or fewer, so
+ * flooding addresses cannot take it from each other back and forth; an
+ * attacker with many addresses can still fill the queue one job each.
  * Whether room was made.
  */
-static bool queue_make_room(struct auth *a, const char *host, size_t mine)
+static bool queue_make_room(struct auth *a, struct conn *c, size_t mine)
 {
 	const char *most_host = NULL;
 	size_t most = 0;
@@ -1023,24 +1035,20 @@ static bool queue_make_room(struct auth *a, const char *host, size_t mine)
 		}
 	}
 	struct job **victim = NULL;
-	for (struct job **p = &a->queued; most > mine + 1 && *p != NULL; p = &(*p)->next)
+	for (struct job **p = &a->queued; most >= mine + AUTH_ROOM_GAP && *p != NULL; p = &(*p)->next)
 		if (((*p)->kind == JOB_LOGIN || (*p)->kind == JOB_REGISTER) && strcmp((*p)->host, most_host) == 0)
 			victim = p;   /* the last: its newest */
 	struct job *j = victim != NULL ? *victim : NULL;
-	if (j != NULL) {
-		*victim = j->next;
-		a->queued_tail = &a->queued;
-		while (*a->queued_tail != NULL)
-			a->queued_tail = &(*a->queued_tail)->next;
-	}
+	if (j != NULL)
+		queue_unlink(a, victim);
 	pthread_mutex_unlock(&a->mu);
 	if (j == NULL)
 		return false;
 	unsigned more = 0;
-	if (guard_log_allow(guard_settings(a->guard), &a->log_busy, mstime_mono(), &more))
+	if (guard_log_allow(guard_settings(a->guard), &a->log_room, mstime_mono(), &more))
 		log_warnx("auth: hashing queue full: a queued job of addr=%s (holding %zu) answered busy "
-		          "for one of addr=%s (holding %zu) (%u like it not logged)", j->addr, most, host, mine,
-		          more);
+		          "for one of addr=%s (holding %zu) (%u like it not logged)", j->addr, most, conn_host(c),
+		          mine, more);
 	pending_remove(a, j);
 	j->pending_next = a->evicted;
 	a->evicted = j;
@@ -1063,7 +1071,7 @@ struct job *auth_job_new(struct auth *a, struct conn *c, json_t *id, enum job_ki
 	 * so a flood from a few addresses leaves room for everyone else. */
 	size_t mine = host_pending(a, conn_limit_host(c));
 	if (mine >= (size_t)guard_settings(a->guard)->hash_share ||
-	    (a->npending >= AUTH_QUEUE_MAX && !queue_make_room(a, conn_limit_host(c), mine))) {
+	    (a->npending - a->nheld >= AUTH_QUEUE_MAX && !queue_make_room(a, c, mine))) {
 		unsigned more = 0;
 		if (guard_log_allow(guard_settings(a->guard), &a->log_busy, mstime_mono(), &more))
 			log_warnx("auth: hashing queue busy addr=%s queued=%zu mine=%zu (%u like it "
@@ -1186,10 +1194,11 @@ void auth_free(struct auth *a)
 		pthread_join(a->threads[i], NULL);
 	/* Every job, wherever it was queued, is on the pending list, or
 	 * given up and not yet answered on the evicted one. */
-	for (struct job **list = &a->pending; list != NULL; list = list == &a->pending ? &a->evicted : NULL)
-		while (*list != NULL) {
-			struct job *j = *list;
-			*list = j->pending_next;
+	struct job **lists[] = { &a->pending, &a->evicted };
+	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+		while (*lists[i] != NULL) {
+			struct job *j = *lists[i];
+			*lists[i] = j->pending_next;
 			job_free(j);
 		}
 	if (a->wake != NULL)

@@ -49,6 +49,8 @@
 
 #define AUTH_WORKERS 2                        /* hashing threads */
 #define AUTH_QUEUE_MAX 32                     /* hashes queued or running; more -> busy */
+#define AUTH_ROOM_GAP 2                       /* a full queue makes room for an address holding
+                                                 this many jobs fewer than another (auth.c) */
 #define AUTH_SESSION_SECONDS (30 * 24 * 3600) /* token lifetime, slid by resume */
 #define AUTH_SESSIONS_MAX 32                  /* sessions one account keeps (a login ends the oldest) */
 #define AUTH_PURGE_INTERVAL_S 3600            /* expired sessions are deleted this often */

@@ -96,6 +96,9 @@ struct auth {
 
 	struct job *pending;                   /* loop thread: every job not yet answered */
 	size_t npending;
+	size_t nheld;                          /* loop thread: of them, failed logins hashed and
+	                                          held for their answer (login_hold): not in the
+	                                          queue's AUTH_QUEUE_MAX, still in their address's share */
 	struct job *evicted;                   /* loop thread: jobs taken off a full queue for
 	                                          another address's (queue_make_room), answered
 	                                          `busy` by wake_cb; on neither list above */
@@ -114,7 +117,7 @@ struct auth {
 	size_t nchanging, capchanging;
 
 	struct guard *guard;                   /* registration rate, login back-off (guard.h) */
-	struct guard_log_limit log_busy, log_refused;
+	struct guard_log_limit log_busy, log_refused, log_room;
 };
 
 void auth_job_submit(struct auth *a, struct job *j);

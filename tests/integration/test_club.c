@@ -1162,8 +1162,48 @@ START_TEST(full_queue_makes_room)
 		ck_assert_msg(code != NULL, "a flooder logged in");
 		busy += strcmp(code, "busy") == 0;
 	}
-	ck_assert_int_eq(busy, 1);   /* the one given up for gina's */
-	ck_assert_int_eq(kd_log_count(d, "auth: hashing queue full: a queued job of addr=127.0.0."), 1);
+	/* Not under valgrind (make memcheck), which runs one thread at a time:
+	 * the workers may hash part of the flood before gina's login is read
+	 * (as in fair_hashing_under_flood), and hashed failures, held for
+	 * their answer, leave room of themselves (held_logins_leave_room). */
+	if (getenv("KRIEGD_MEMCHECK") == NULL) {
+		ck_assert_int_eq(busy, 1);   /* the one given up for gina's */
+		ck_assert_int_eq(kd_log_count(d, "auth: hashing queue full: a queued job of addr=127.0.0."), 1);
+	}
+	for (int i = 0; i < 32; i++)
+		kc_close(flood[i]);
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * Regression (a review of the above): failed logins hashed and held for
+ * their answer (login_failure_delay, up to a minute) filled the queue all
+ * the same, with nothing queued left to give up: 32 of them kept a new
+ * address `busy` for the whole delay.  Held, they cost a timer, not a
+ * hash: they count in their address's share, not in the queue.
+ */
+START_TEST(held_logins_leave_room)
+{
+	struct kd *d = kd_start("password_cost = 10\nhash_queue_per_address = 16\nlogin_failure_delay = 30s\n"
+	                        "rate_limit = 1000\nrate_burst = 1000\nhandshake_timeout = 300s\n");
+	kg_user_add(d, "gina", "player", "gina-password");
+	struct kc *flood[32];
+	for (int i = 0; i < 32; i++) {
+		flood[i] = kc_hello_from(d, i % 2 ? "127.0.0.2" : "127.0.0.3");
+		kc_req(flood[i], "login", "{s:s, s:s}", "user", "nobody-here", "password", "not the password");
+	}
+	/* all 32 hashed, failed and held (each logged when it is held) */
+	ck_assert(kd_log_wait_count(d, "login failed addr=127.0.0.", 31, 60000));
+	struct kc *c = kc_hello_from(d, "127.0.0.4");
+	json_t *r = login(c, "gina", "gina-password");
+	ck_assert_msg(json_is_true(json_object_get(r, "ok")), "a new address refused beside held logins: %s",
+	              code_of(r));
+	/* still their address's share: a 17th from one of them is busy */
+	struct kc *more = kc_hello_from(d, "127.0.0.2");
+	kc_error(more, kc_req(more, "login", "{s:s, s:s}", "user", "gina", "password", "gina-password"), "busy");
+	kc_close(more);
 	for (int i = 0; i < 32; i++)
 		kc_close(flood[i]);
 	kc_close(c);
@@ -1339,6 +1379,7 @@ static Suite *club_suite(void)
 	tcase_add_test(tc, backoff_tells_no_account);
 	tcase_add_test(tc, fair_hashing_under_flood);
 	tcase_add_test(tc, full_queue_makes_room);
+	tcase_add_test(tc, held_logins_leave_room);
 	tcase_add_test(tc, login_in_flight_sees_changes);
 	tcase_add_test(tc, passwd_in_flight_sees_changes);
 	tcase_add_test(tc, passwd_completing_a_login_sees_a_disable);
