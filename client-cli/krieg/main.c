@@ -1057,7 +1057,7 @@ int main(int argc, char **argv)
 		/* nobody there: what to check, and for one's own machine how to
 		 * start a server (the newcomer probe: no next step was said) */
 		show(&u, stderr, "krieg: %s\n", err);
-		if (st == NET_E_CONNECT)
+		if (st == NET_E_REFUSED)
 			show(&u, stderr, "krieg: is kriegd running there, on that port (krieg HOST:PORT)?%s\n",
 			     is_local(host) ? " On this machine \"make run\" in krieg's source starts one, or "
 			                      "\"systemctl start kriegd\" where it is installed." : "");

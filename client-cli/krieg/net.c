@@ -155,7 +155,7 @@ static int tcp_connect(const char *host, const char *port, char *err, size_t err
 	freeaddrinfo(res);
 	if (fd < 0) {
 		failf(err, errlen, "cannot connect to %s port %s: %s", host, port, strerror(last_errno));
-		*st = NET_E_CONNECT;
+		*st = last_errno == ECONNREFUSED ? NET_E_REFUSED : NET_E_CONNECT;
 	}
 	return fd;
 }

@@ -44,6 +44,7 @@ enum net_status {
 	NET_E_LINE_TOO_LONG = 8, /* the server sent a line over PROTO_LINE_MAX */
 	NET_E_NOT_TRUSTED = 9,   /* a first-seen certificate was not accepted: nothing pinned */
 	NET_E_RESET = 10,        /* the connection was reset (RST), by the network or the server's host */
+	NET_E_REFUSED = 11,      /* TCP connect refused: nothing listens on that port there */
 };
 
 enum net_tofu {

@@ -16,6 +16,8 @@
 
 #include "event.h"
 
+struct ruleset;
+
 /*
  * Room for words, with its NUL: every text the server may send fits whole
  * in the sentence it is shown in (words.c checks the sums: static_assert).
@@ -43,6 +45,11 @@
  * EV_IMPOSSIBLE / EV_UMPIRE_MOVE; else the move is written in coordinates.
  */
 void words_event(const struct event *e, int me, const char *san, char *buf, size_t len);
+/* words_event in a game of rule set rs (NULL: not known): with what that
+ * rule set makes of it (berkeley_any's yes to "any?" binds until a pawn
+ * capture is played). */
+void words_event_in(const struct ruleset *rs, const struct event *e, int me, const char *san, char *buf,
+                    size_t len);
 /* The half-move (from 1) an announcement is numbered by, as chess numbers
  * them ("12." White's, "12..." Black's): the one just played when it is
  * its mover's (a capture, a check, a mate or another end a move made),
@@ -57,8 +64,6 @@ enum words_why {
 	WHY_PAWN_INFO,       /* a pawn capture the turn's pawn announcement rules out (pawn_info_binds:
 	                      * cincinnati's "no pawn captures", rand's squares, "No" to "any?") */
 };
-
-struct ruleset;
 
 /*
  * The mover's own impossible try (an EV_IMPOSSIBLE that names the move) in

@@ -140,6 +140,14 @@ START_TEST(any_and_game_over)
 	e.answer = ANY_YES;
 	words_event(&e, WHITE, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Black asked \"any?\": yes");
+	/* in the rule set's own terms, as the game and its record say it: a
+	 * yes in berkeley_any binds until a capture is played (rules probe) */
+	words_event_in(ruleset_find("english"), &e, BLACK, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Any? Yes. You have a pawn capture to try, and must try one first");
+	words_event_in(ruleset_find("berkeley_any"), &e, BLACK, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Any? Yes. You have a pawn capture: only pawn captures may be tried until one is played");
+	words_event_in(ruleset_find("berkeley_any"), &e, WHITE, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Black asked \"any?\": yes");
 
 	e = ev(EV_GAME_OVER, -1);
 	e.result = RESULT_WHITE;
