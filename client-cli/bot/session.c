@@ -214,7 +214,10 @@ static bool named_before(const struct sess *s, bool rules, int i)
  * control, with what the bot plays instead (the newcomer probe: "not a
  * time control it plays" left the challenger guessing), into out as
  * "declined: ..."; what the server takes as a reason (ACTION_REASON_MAX
- * bytes) after that prefix, a list too long cut at an item with "...".
+ * bytes) after that prefix.  A list too long is cut at an item with "...":
+ * a guard, as today's ten rule sets (each named once) and TIMES_MAX time
+ * controls fit, and a reason over the bound would leave the challenge
+ * standing (bad_request).
  */
 static const char *decline_words(const struct sess *s, bool rules, char *out, size_t len)
 {
