@@ -127,9 +127,12 @@ static void cmd_register(struct conn *c, json_t *id, json_t *req)
 		auth_reply_storage(a, c, id, "register");
 		return;
 	}
-	(void)guard_hourly(a->guard, GUARD_REGISTER, conn_limit_host(c), mstime_mono());   /* allowed: asked above */
+	/* Counted once queued: a registration refused `busy` costs none of
+	 * the hour's allowance (a review: one refused so took it all at
+	 * register_per_hour = 1). */
 	if ((j = auth_job_new(a, c, id, JOB_REGISTER, pw, plen)) == NULL)
 		return;
+	(void)guard_hourly(a->guard, GUARD_REGISTER, conn_limit_host(c), mstime_mono());   /* allowed: asked above */
 	memcpy(j->name, name, nlen);
 	j->name[nlen] = '\0';
 	memcpy(j->invite, idigest, sizeof j->invite);

@@ -613,6 +613,24 @@ START_TEST(registration_rate_per_address)
 }
 END_TEST
 
+/* Regression (a review): a registration refused `busy` (its address's
+ * share of the hashing queue held by a failed login waiting out its
+ * answer) took one of the hour's registrations all the same: at
+ * register_per_hour = 1, the address could not register after it. */
+START_TEST(busy_registration_costs_nothing)
+{
+	struct kd *d = kd_start("register_per_hour = 1\nhash_queue_per_address = 1\n");
+	struct kc *a = kc_hello_from(d, "127.0.0.2"), *b = kc_hello_from(d, "127.0.0.2");
+	long long id = kc_req(a, "login", "{s:s, s:s}", "user", "nobody-here", "password", "not the password");
+	kc_error(b, kc_req(b, "register", "{s:s, s:s}", "user", "reg1", "password", "correct horse"), "busy");
+	kc_error(a, id, "auth_failed");   /* the share free again */
+	kc_ok(b, kc_req(b, "register", "{s:s, s:s}", "user", "reg1", "password", "correct horse"));
+	kc_close(a);
+	kc_close(b);
+	kd_stop(d);
+}
+END_TEST
+
 /* Regression: a refused guest was logged every time, and one connection
  * may ask twenty times a second: its lines come out of the address's log
  * budget (CONN_LOG_BURST at once), the rest counted (a review's finding
@@ -1370,6 +1388,7 @@ static Suite *club_suite(void)
 	tc = tcase_create("abuse");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, registration_rate_per_address);
+	tcase_add_test(tc, busy_registration_costs_nothing);
 	tcase_add_test(tc, guests_per_address);
 	tcase_add_test(tc, guest_refusals_log_bounded);
 	tcase_add_test(tc, guests_per_hour);
