@@ -1079,6 +1079,18 @@ START_TEST(passwd_completing_a_login_sees_a_disable)
 }
 END_TEST
 
+/* The answers to n failing logins of a flood: none ok; how many `busy`. */
+static int flood_busy(struct kc *const *flood, const long long *ids, int n)
+{
+	int busy = 0;
+	for (int i = 0; i < n; i++) {
+		const char *code = code_of(kc_response(flood[i], ids[i]));
+		ck_assert_msg(code != NULL, "a flooder logged in");
+		busy += strcmp(code, "busy") == 0;
+	}
+	return busy;
+}
+
 START_TEST(fair_hashing_under_flood)
 {
 	/* Two addresses flood the hashing queue: 16 logins each, 12 of each
@@ -1116,12 +1128,7 @@ START_TEST(fair_hashing_under_flood)
 	r = login(c, "frank", "correct horse");
 	ck_assert_msg(json_is_true(json_object_get(r, "ok")), "third address refused: %s",
 	              code_of(r));
-	int busy = 0;
-	for (int i = 0; i < 32; i++) {
-		const char *code = code_of(kc_response(flood[i], ids[i]));
-		ck_assert_msg(code != NULL, "a flooder logged in");
-		busy += strcmp(code, "busy") == 0;
-	}
+	int busy = flood_busy(flood, ids, 32);
 	ck_assert_int_eq(busy, 8);   /* 12 of each address's 16 were queued */
 	/* Every flood hash has ended (each answered above); so has the third. */
 	ck_assert_int_eq(kd_log_count(d, "login failed addr=127.0.0."), 24);
@@ -1174,12 +1181,7 @@ START_TEST(full_queue_makes_room)
 	json_t *r = login(c, "gina", "gina-password");
 	ck_assert_msg(json_is_true(json_object_get(r, "ok")), "a third address refused beside a full queue: %s",
 	              code_of(r));
-	int busy = 0;
-	for (int i = 0; i < 32; i++) {
-		const char *code = code_of(kc_response(flood[i], ids[i]));
-		ck_assert_msg(code != NULL, "a flooder logged in");
-		busy += strcmp(code, "busy") == 0;
-	}
+	int busy = flood_busy(flood, ids, 32);
 	/* Not under valgrind (make memcheck), which runs one thread at a time:
 	 * the workers may hash part of the flood before gina's login is read
 	 * (as in fair_hashing_under_flood), and hashed failures, held for
