@@ -83,7 +83,7 @@ const myColors = new Map();
 
 const net = new Net(onEvent, lost);
 const records = new RecordView(net, show, status, () => toLobby());
-const watch = new WatchView(net, show, status, toLobby);
+const watch = new WatchView(net, show, status, toLobby, note);
 window.krieg = { net, state, board, watch, records };   // for the browser tests
 // A game here goes on (one's own, shown or not, or the seat watched): a
 // silence of QUIET_MS is asked about (net.js alive).
@@ -699,8 +699,10 @@ function enterGame(g, started = false) {
   if (lowSaidGame !== g.game) { lowSaid = Infinity; lowSaidGame = g.game; }
   closePromo();   // a promotion chosen for the game shown before
   // one's own game shown: a reload comes back to it, not to a seat watched
-  // before (a review: the seat kept was opened over the game)
+  // before (a review: the seat kept was opened over the game); a seat open
+  // is given up (watch.drop)
   watch.forget();
+  watch.drop();
   myColors.set(g.game, g.color);
   state.game = g.game;
   state.color = g.color;
@@ -724,7 +726,7 @@ function enterGame(g, started = false) {
   board.ghosts = new Map();
   $('announcements').replaceChildren();
   // who watches it, as the view says when the game is opened (a reload, a reconnection tells it again)
-  $('game-title').textContent = `Game ${g.game}: ${g.white}${botMark(g, 'white')} – ${g.black}${botMark(g, 'black')} (${g.rules}${tagsText(g)}), you play ${g.color}${g.live !== false ? watching(g) : ''}`;
+  $('game-title').textContent = `Game ${g.game}: ${g.white}${botMark(g, 'white')} – ${g.black}${botMark(g, 'black')} (${g.rules}${g.rated === true ? ', rated' : ''}${tagsText(g)}), you play ${g.color}${g.live !== false ? watching(g) : ''}`;
   // how to write what only this rule set has (a drop was never said: the
   // second browser probe)
   const help = { nost: 'Several tries separated by commas: a preference list; "If quiet" plays them on your following turns while nothing happens.',
@@ -989,6 +991,7 @@ function onEvent(ev) {
   // there are the players' to answer, never a spectator's or an umpire's),
   // or one's own game shown.
   if (ev.game !== undefined && watch.opening.has(ev.game)) { watch.opening.get(ev.game).push(ev); return; }
+  if (ev.game !== undefined && watch.left.has(ev.game) && ev.game !== state.game) return;   // its seat given up
   if (ev.game !== undefined && ev.game === watch.game) { watch.event(ev); return; }
   if (ev.game !== undefined && ev.game === state.game) { gameEvent(ev); return; }
   // Another game of one's own: said in the status line ("Play" it from Your

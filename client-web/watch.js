@@ -15,11 +15,13 @@ const other = (c) => (c === 'white' ? 'black' : 'white');
 const TRIES = new Set(['illegal', 'impossible', 'umpire_move']);
 
 export class WatchView {
-  constructor(net, show, status, onLeave) {
+  constructor(net, show, status, onLeave, note) {
     this.net = net;
     this.show = show;
     this.status = status;
     this.onLeave = onLeave;
+    this.note = note;           // a line for the page's log, which stays (status lines are overwritten)
+    this.left = new Set();      // games whose seat was given up for one's own game (drop), until unwatched
     this.board = new Board($('watch-board'), null, { label: 'the board', help: 'view-board-help' });
     this.hands = new Hands();
     this.opening = new Map();   // game → its live events held while its seat's pages are read (open)
@@ -110,8 +112,13 @@ export class WatchView {
       if (a && typeof a === 'object') this.away.set(side, awayDeadline(a, Date.now()));
     }
     this.rules = r.rules;
+    // a spectator of a rated game is shown it some plies behind (only a
+    // delay lets anyone but an umpire watch one): said (the page probe
+    // read the seat, its missing clocks and a chat line late, unexplained)
+    this.delayed = seat !== 'umpire' && r.rated === true;
     $('watch-hands').hidden = r.rules !== 'crazykrieg';
-    this.titled = `Game ${game}: ${r.white}${botMark(r, 'white')} – ${r.black}${botMark(r, 'black')} (${r.rules}${tagsText(r)})`;
+    this.titled = `Game ${game}: ${r.white}${botMark(r, 'white')} – ${r.black}${botMark(r, 'black')} (${r.rules}`
+      + `${r.rated === true ? ', rated' : ''}${tagsText(r)}${this.delayed ? ', shown some plies behind' : ''})`;
     $('watch-title').textContent = `${this.titled}, ${seat === 'umpire' ? "the umpire's chair" : 'watching'}`;
     $('umpire-form').hidden = seat !== 'umpire';
     $('spec-form').hidden = seat === 'umpire';   // the umpire speaks by notes
@@ -149,7 +156,16 @@ export class WatchView {
     case 'clock_unpaused': this.paused = false; break;
     case 'adjourned': this.adjourned = true; break;
     case 'unadjourned': this.adjourned = false; break;
-    case 'unwatched': this.status(`You left game ${this.game}: ${ev.reason}`); this.leave(false); return;
+    case 'unwatched': {
+      // kept in the log: a game starting next overwrites the status line
+      // at once (the page probe: "your own game started" was never read),
+      // and the true board wiped, not left in the page
+      const g = this.game;
+      this.note(`You left game ${g}: `, typeof ev.reason === 'string' ? ev.reason : 'the seat ended');
+      this.clear();
+      this.onLeave();
+      return;
+    }
     case 'game_over':
       this.toMove = null;
       this.away.clear();
@@ -231,7 +247,27 @@ export class WatchView {
     const text = $('spec-text').value.trim();
     if (!text || !this.game) return;
     const r = await this.net.call('spec', { game: this.game, text });
-    if (!r.ok) this.status(r.error.message); else if ($('spec-text').value.trim() === text) $('spec-text').value = '';
+    if (!r.ok) { this.status(r.error.message); return; }
+    if ($('spec-text').value.trim() === text) $('spec-text').value = '';
+    // in a delayed game it comes back with its ply (the page probe: it
+    // seemed lost)
+    if (this.delayed) this.status('Sent: shown with the game, some plies behind');
+  }
+
+  // The seat given up for one's own game (a game began, or one's game is
+  // shown): the page shows one game at a time, and the seat's words were
+  // read aloud during the player's own game, its watcher counted (the page
+  // probe).  Unwatched at the server (an umpire's chair has ended there
+  // already: the answer is then a refusal, unread), its board wiped, its
+  // events until then dropped (app.js: watch.left).
+  drop() {
+    const g = this.game;
+    if (g === null) return;
+    this.left.add(g);
+    this.note(`You left game ${g} (${this.seat === 'umpire' ? "the umpire's chair" : 'watching'}) for your own game`);
+    const done = () => this.left.delete(g);
+    if (this.toMove !== null) this.net.call('unwatch', { game: g }).then(done, done); else done();
+    this.clear();
   }
 
   async leave(ask = true) {

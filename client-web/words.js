@@ -83,9 +83,15 @@ export function words(ev) {
   default: break;
   }
   if (typeof ev.say !== 'string' || !ev.say) return null;
-  if (ev.event === 'game_over' && typeof ev.note === 'string' && ev.note) return [`${ev.say} (`, said(ev.note), ')'];   // the umpire's reason
-  return [ev.say];
+  const parts = ev.event === 'game_over' && typeof ev.note === 'string' && ev.note
+    ? [`${ev.say} (`, said(ev.note), ')'] : [ev.say];   // the umpire's reason
+  // a game's end with its result: "Black resigns" said no one won (the
+  // page probe, a spectator's), as krieg says "White wins (1-0)"
+  if (ev.event === 'game_over' && RESULTS[ev.result])
+    parts.push(/wins|draw/i.test(ev.say) ? ` (${ev.result})` : `. ${RESULTS[ev.result]} (${ev.result})`);
+  return parts;
 }
+const RESULTS = Object.assign(Object.create(null), { '1-0': 'White wins', '0-1': 'Black wins', '1/2-1/2': 'Drawn' });
 
 // Who heard an announcement, for the umpire's record ("everyone", "White").
 export function audience(list) {

@@ -358,7 +358,8 @@ try {
   await tabTo(b, (f) => f.id === 'btn-resign', 'Resign');
   await b.keyboard.press('Enter');
   await spoken(a, /resign/i, "b's resignation heard by a");
-  await spoken(c, /resign/i, "b's resignation heard by the spectator");
+  // and who won (the page probe: "Black resigns" said no result)
+  await spoken(c, /resigns\. (White|Black) wins \((1-0|0-1)\)/, "b's resignation and its result heard by the spectator");
   await a.waitForSelector('#btn-truth:visible', { timeout: 10000 });
   await tabTo(a, (f) => f.id === 'btn-truth', 'What really happened');
   await a.keyboard.press('Enter');

@@ -25,7 +25,9 @@
 //      paged reply whose `next` does not move on, challenges whose offers
 //      are the page's own ids, colours named after Object's properties, a
 //      flagged game;
-//   8. a refusal said before the server closes (server_full): shown.
+//   8. a refusal said before the server closes (server_full): shown;
+//   9. a seat watched given up when one's own game begins: unwatched,
+//      said in the log, its later events neither shown nor spoken.
 // Every failing check is reported (a scenario stops at its first one), then
 // the test fails.  KRIEG_WEB_ROOT=DIR serves the page from DIR instead of the
 // copy built into kriegd (to run these tests against another client-web).
@@ -629,6 +631,40 @@ await broken('how a rule set\'s own tries are written', async (p, s) => {
 // Regression (the browser probe): a refusal the server said unasked
 // ("id": null: server_full instead of the greeting, then the close) was
 // dropped; the page said only "connection lost".  Said, with the retry.
+// The page probe: a seat watched stayed open under one's own game begun
+// (the page shows one game at a time): its words were read aloud during
+// the game, and it counted as a watcher.  Given up: unwatched, said in the
+// log, its later events shown nowhere.
+await scenario("a seat given up for one's own game", async () => {
+  const guest = async () => {
+    const l = await LineClient.open(linePort);
+    await l.ok('hello', { version: 1 });
+    await l.ok('guest');
+    return l;
+  };
+  const lx = await guest(), ly = await guest(), lz = await guest();
+  const { offer } = await lx.ok('seek', { rules: 'icc', color: 'white' });
+  const gw = (await ly.ok('accept', { offer })).game;
+  const p = await newPage('watcher');
+  await p.waitForSelector('#btn-guest:visible', { timeout: 10000 });
+  await p.click('#btn-guest');
+  await p.waitForSelector('#lobby:visible', { timeout: 5000 });
+  await p.evaluate((g) => window.krieg.watch.open(g, 'spectator'), gw);
+  await p.waitForSelector('#watch:visible');
+  const own = await takeSeek(p, lz, { rules: 'icc', color: 'white' });
+  await until(p, (g) => window.sent.some((m) => m.type === 'unwatch' && m.game === g), gw, 'the seat unwatched');
+  check(await p.evaluate(() => window.krieg.watch.game === null), 'the seat still held');
+  await until(p, (src) => new RegExp(src).test(document.getElementById('log').textContent),
+    `You left game ${gw} \\(watching\\) for your own game`, 'the seat given up said in the log');
+  await lx.ok('move', { game: gw, move: 'e4' });
+  await sleep(500);
+  const shown = await p.evaluate(() => document.getElementById('status').textContent + document.getElementById('heard').textContent);
+  check(!shown.includes(`Game ${gw}`) && !/White has moved/.test(shown), `the watched game still heard: ${shown}`);
+  check(await p.evaluate((g) => window.krieg.state.game === g, own), 'its own game left');
+  for (const l of [lx, ly, lz]) l.close();
+  await p.context().close();
+});
+
 await scenario('a refusal said before the close', async () => {
   const full = { id: null, ok: false, error: { code: 'server_full', message: 'too many connections from your address (32)' } };
   const before = errors.length;
@@ -658,5 +694,5 @@ if (failures.length) {
   console.error(`FAIL: guard.mjs\n  ${failures.join('\n  ')}\n--- kriegd log (tail):\n${readFileSync(log, 'utf8').split('\n').slice(-20).join('\n')}`);
   finish(1);
 }
-console.log(`browser guard: users' words isolated and quoted, offers without a modal question, a text too long in bytes not sent, an opponent away and back, the welcome, sign out, the log, a followed player's game and a form being typed, a broken server (${((Date.now() - T0) / 1000).toFixed(1)} s)`);
+console.log(`browser guard: users' words isolated and quoted, offers without a modal question, a text too long in bytes not sent, an opponent away and back, the welcome, sign out, the log, a followed player's game and a form being typed, a seat given up for one's own game, a broken server (${((Date.now() - T0) / 1000).toFixed(1)} s)`);
 finish(0);
