@@ -595,6 +595,9 @@ $('pair-form').addEventListener('submit', async (e) => {
   const r = await net.call('pair', { white: $('pair-white').value.trim(), black: $('pair-black').value.trim(), ...t,
     ...(tournament && { tournament }), ...(round && { round }) });
   status(r.ok ? `paired: game ${r.game}` : r.error.message);
+  // the new game among Live games and its players' counts in Online (the
+  // page probe: both stale after a pairing)
+  if (r.ok) { refreshLive(); refreshWho(); }
 });
 // A director's public note to every live game of a tournament (of one
 // round, when given): the director probe ran an evening from the page,
@@ -1005,8 +1008,11 @@ function onEvent(ev) {
 
 function turn() {
   const had = document.activeElement;   // (hiding it, below, takes the focus from it at once)
-  $('turn').textContent = state.toMove === null ? 'Game over'
-    : state.toMove === state.color ? 'Your move' : "Opponent's move";
+  // paused by the umpire, said (the page probe: an untimed game paused
+  // read "Your move", and only a try was refused with why)
+  $('turn').textContent = (state.toMove === null ? 'Game over'
+    : state.toMove === state.color ? 'Your move' : "Opponent's move")
+    + (!state.paused || state.toMove === null ? '' : state.adjourned ? ' (adjourned)' : ' (the umpire has paused the game)');
   if (state.rules === 'crazykrieg') $('hands').textContent = state.hands.text();
   $('btn-adjourn').hidden = !state.timed || state.adjourned || state.toMove === null;
   $('btn-unadjourn').hidden = !state.adjourned || state.toMove === null;

@@ -121,6 +121,7 @@ export class WatchView {
       + `${r.rated === true ? ', rated' : ''}${tagsText(r)}${this.delayed ? ', shown some plies behind' : ''})`;
     $('watch-title').textContent = `${this.titled}, ${seat === 'umpire' ? "the umpire's chair" : 'watching'}`;
     $('umpire-form').hidden = seat !== 'umpire';
+    $('umpire-time').hidden = !r.clock && !(r.time && r.time.base);   // an untimed game has no clock to add to
     $('spec-form').hidden = seat === 'umpire';   // the umpire speaks by notes
     $('tries').hidden = seat !== 'umpire';
     ['watch-announcements', 'tries-white', 'tries-black'].forEach((id) => $(id).replaceChildren());
@@ -133,6 +134,11 @@ export class WatchView {
     // as a player's game is resumed)
     sessionStorage.setItem('krieg.seat', JSON.stringify({ game, seat }));
     held.forEach((ev) => { if (this.game === game) this.event(ev); });
+    // the newest line in sight (the page probe: on a phone the list opened
+    // at its top, the last line out of sight), and an earlier refusal gone
+    // from the status line
+    $('watch-announcements').scrollTop = $('watch-announcements').scrollHeight;
+    this.status(`${seat === 'umpire' ? "In the umpire's chair of" : 'Watching'} game ${game}`);
     return r;
   }
 

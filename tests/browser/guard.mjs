@@ -343,7 +343,14 @@ await scenario('the welcome', async () => {
   // and what ended in the log, which every view shows (the page may open a game, not the lobby)
   const log = await a.evaluate(() => document.getElementById('log').innerText);
   check(new RegExp(`Game ${g3} against bob ended while you were away: 1-0 by resignation`).test(log), `g3's end not in the log:\n${log}`);
+  // g1 shown: its turn says the pause (the page probe: "Your move" alone)
+  await a.click(`#history button[data-play="${g1}"]`);
+  await shownGame(a, g1);
+  await until(a, () => document.getElementById('turn').textContent === 'Your move (the umpire has paused the game)', null,
+    'the pause said beside "Your move"');
   await lu.ok('clock_unpause', { game: g1, reason: 'back' });
+  await until(a, () => document.getElementById('turn').textContent === 'Your move', null, 'the pause gone from the turn');
+  await a.click('#btn-lobby');
   // what the welcome listed goes once the game says otherwise (the
   // correspondence probe: an offer declined still listed)
   await a.evaluate((g) => window.krieg.net.call('draw', { game: g, action: 'decline' }), g2);
