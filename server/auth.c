@@ -1049,6 +1049,8 @@ static bool queue_make_room(struct auth *a, struct conn *c, size_t mine)
 		log_warnx("auth: hashing queue full: a queued job of addr=%s (holding %zu) answered busy "
 		          "for one of addr=%s (holding %zu) (%u like it not logged)", j->addr, most, conn_host(c),
 		          mine, more);
+	if (j->kind == JOB_REGISTER)   /* counted once queued (auth_cmd.c): given back (a probe) */
+		guard_hourly_refund(a->guard, GUARD_REGISTER, j->host, mstime_mono());
 	pending_remove(a, j);
 	j->pending_next = a->evicted;
 	a->evicted = j;

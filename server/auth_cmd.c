@@ -129,7 +129,8 @@ static void cmd_register(struct conn *c, json_t *id, json_t *req)
 	}
 	/* Counted once queued: a registration refused `busy` costs none of
 	 * the hour's allowance (a review: one refused so took it all at
-	 * register_per_hour = 1). */
+	 * register_per_hour = 1), nor does one queued and then given up for
+	 * another address's job (auth.c queue_make_room gives it back). */
 	if ((j = auth_job_new(a, c, id, JOB_REGISTER, pw, plen)) == NULL)
 		return;
 	(void)guard_hourly(a->guard, GUARD_REGISTER, conn_limit_host(c), mstime_mono());   /* allowed: asked above */

@@ -280,6 +280,13 @@ int64_t guard_hourly_wait(struct guard *g, enum guard_hourly kind, const char *a
 	return hourly(g, kind, addr, now, false);
 }
 
+void guard_hourly_refund(struct guard *g, enum guard_hourly kind, const char *addr, int64_t now)
+{
+	struct record *r = find(g, addr, NULL, now, false);
+	if (r != NULL && r->hour_count[kind] > 0 && now - r->hour_start_ms[kind] < HOUR_MS)
+		r->hour_count[kind]--;
+}
+
 static bool failing(const struct guard *g, const struct record *r, int64_t now)
 {
 	return r && r->fails > 0 && now - r->last_fail_ms < g->s.login_failure_memory_ms;

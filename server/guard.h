@@ -107,6 +107,9 @@ int64_t guard_hourly(struct guard *g, enum guard_hourly kind, const char *addr, 
 /* The same wait, nothing counted (register: past the limit, a taken name
  * is not told either). */
 int64_t guard_hourly_wait(struct guard *g, enum guard_hourly kind, const char *addr, int64_t now);
+/* One counted this hour given back (a registration queued, then answered
+ * `busy` to make room for another address's: auth.c queue_make_room). */
+void guard_hourly_refund(struct guard *g, enum guard_hourly kind, const char *addr, int64_t now);
 
 /* May addr try to log in as name (an account's or not) now?  0, or the
  * ms to wait (retry_after). */

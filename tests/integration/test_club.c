@@ -1198,6 +1198,55 @@ START_TEST(full_queue_makes_room)
 END_TEST
 
 /*
+ * Regression (the login-flood probe): a registration queued and then
+ * answered `busy` to make room for another address's job kept its count
+ * in register_per_hour: two addresses registering at their limit lost one
+ * registration of the hour each time.  Given back now: the address whose
+ * registration made room may register once more.
+ */
+START_TEST(evicted_registration_given_back)
+{
+	struct kd *d = kd_start(KD_SLOW_HASH "hash_queue_per_address = 16\nregister_per_hour = 16\nrate_limit = 1000\n"
+	                        "rate_burst = 1000\nhandshake_timeout = 300s\n");
+	kg_user_add(d, "gina", "player", "gina-password");
+	struct kc *c = kc_hello_from(d, "127.0.0.4");
+	struct kc *flood[32];
+	long long ids[32];
+	for (int i = 0; i < 32; i++)
+		flood[i] = kc_hello_from(d, i % 2 ? "127.0.0.2" : "127.0.0.3");
+	for (int i = 0; i < 32; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "reg%d", i);
+		ids[i] = kc_req(flood[i], "register", "{s:s, s:s}", "user", name, "password", "correct horse");
+	}
+	json_t *r = login(c, "gina", "gina-password");
+	ck_assert_msg(json_is_true(json_object_get(r, "ok")), "gina refused: %s", code_of(r));
+	int gave = -1;   /* the flood connection whose registration made room */
+	for (int i = 0; i < 32; i++) {
+		json_t *a = kc_response(flood[i], ids[i]);
+		if (!json_is_true(json_object_get(a, "ok"))) {
+			ck_assert_str_eq(code_of(a), "busy");
+			ck_assert_int_eq(gave, -1);
+			gave = i;
+		}
+	}
+	if (gave >= 0) {   /* (none under valgrind: see full_queue_makes_room) */
+		kc_ok(flood[gave], kc_req(flood[gave], "register", "{s:s, s:s}", "user", "reg-again", "password",
+		                          "correct horse"));
+		/* and that was the 16th: the hour's allowance is spent */
+		kc_error(flood[gave], kc_req(flood[gave], "register", "{s:s, s:s}", "user", "reg-more", "password",
+		                             "correct horse"), "retry_after");
+	} else {
+		ck_assert_msg(getenv("KRIEGD_MEMCHECK") != NULL, "no registration gave up its place");
+	}
+	for (int i = 0; i < 32; i++)
+		kc_close(flood[i]);
+	kc_close(c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
  * Regression (a review of the above): failed logins hashed and held for
  * their answer (login_failure_delay, up to a minute) filled the queue all
  * the same, with nothing queued left to give up: 32 of them kept a new
@@ -1401,6 +1450,7 @@ static Suite *club_suite(void)
 	tcase_add_test(tc, fair_hashing_under_flood);
 	tcase_add_test(tc, full_queue_makes_room);
 	tcase_add_test(tc, held_logins_leave_room);
+	tcase_add_test(tc, evicted_registration_given_back);
 	tcase_add_test(tc, login_in_flight_sees_changes);
 	tcase_add_test(tc, passwd_in_flight_sees_changes);
 	tcase_add_test(tc, passwd_completing_a_login_sees_a_disable);
