@@ -669,7 +669,10 @@ $('btn-history').addEventListener('click', refreshHistory);
 // One's own game, shown from its view (`game`: the shape of a game_state).
 async function openGame(game) {
   const r = await net.callAll('game', { game }, 'events');
-  if (!r.ok) status(r.error.message); else if (validGame(r)) enterGame(r);
+  if (!r.ok) { status(r.error.message); return; }
+  if (!validGame(r)) return;
+  if (r.live !== false) watch.drop();   // one game at a time: a seat watched is given up for it
+  enterGame(r);
 }
 $('seek-form').addEventListener('submit', async (e) => {
   e.preventDefault();
@@ -702,10 +705,8 @@ function enterGame(g, started = false) {
   if (lowSaidGame !== g.game) { lowSaid = Infinity; lowSaidGame = g.game; }
   closePromo();   // a promotion chosen for the game shown before
   // one's own game shown: a reload comes back to it, not to a seat watched
-  // before (a review: the seat kept was opened over the game); a seat open
-  // is given up (watch.drop)
+  // before (a review: the seat kept was opened over the game)
   watch.forget();
-  watch.drop();
   myColors.set(g.game, g.color);
   state.game = g.game;
   state.color = g.color;
@@ -884,6 +885,9 @@ function onEvent(ev) {
       note(`Game ${ev.game} began: `, who(ev.white), ' – ', who(ev.black), ` (${ev.rules}); play it from Your games in the lobby`);
       return;
     }
+    // a seat watched is given up for it (watch.drop); not at a login's or
+    // a reconnection's game_state, which bring back what was shown
+    watch.drop();
     net.call('game', { game: ev.game }).then((g) => { if (g.ok && validGame(g)) enterGame(g, true); });
     return;
   }

@@ -92,6 +92,11 @@ export class WatchView {
     } finally {
       if (this.opening.get(game) === held) this.opening.delete(game);
     }
+    if (this.left.has(game)) {   // given up meanwhile (drop): unwatched, not shown
+      const done = () => this.left.delete(game);
+      if (r.ok) this.net.call('unwatch', { game }).then(done, done); else done();
+      return { ok: false, error: { code: 'left', message: `game ${game} left for your own game` } };
+    }
     if (!r.ok) {
       const over = held.find((e) => e.event === 'game_over' && typeof e.say === 'string');
       this.status(over ? `Game ${game} is over: ${over.say}` : r.error.message);
@@ -112,13 +117,14 @@ export class WatchView {
       if (a && typeof a === 'object') this.away.set(side, awayDeadline(a, Date.now()));
     }
     this.rules = r.rules;
-    // a spectator of a rated game is shown it some plies behind (only a
-    // delay lets anyone but an umpire watch one): said (the page probe
-    // read the seat, its missing clocks and a chat line late, unexplained)
-    this.delayed = seat !== 'umpire' && r.rated === true;
+    // a seat shown behind the game (a rated game's spectator, the reply's
+    // `delay`): said (the page probe read the seat, its missing clocks and
+    // a chat line late, unexplained)
+    this.delayed = Number.isInteger(r.delay) && r.delay > 0 ? r.delay : 0;
     $('watch-hands').hidden = r.rules !== 'crazykrieg';
+    const behind = this.delayed ? `, shown ${this.delayed} ${this.delayed === 1 ? 'ply' : 'plies'} behind` : '';
     this.titled = `Game ${game}: ${r.white}${botMark(r, 'white')} – ${r.black}${botMark(r, 'black')} (${r.rules}`
-      + `${r.rated === true ? ', rated' : ''}${tagsText(r)}${this.delayed ? ', shown some plies behind' : ''})`;
+      + `${r.rated === true ? ', rated' : ''}${tagsText(r)}${behind})`;
     $('watch-title').textContent = `${this.titled}, ${seat === 'umpire' ? "the umpire's chair" : 'watching'}`;
     $('umpire-form').hidden = seat !== 'umpire';
     $('umpire-time').hidden = !r.clock && !(r.time && r.time.base);   // an untimed game has no clock to add to
@@ -257,7 +263,7 @@ export class WatchView {
     if ($('spec-text').value.trim() === text) $('spec-text').value = '';
     // in a delayed game it comes back with its ply (the page probe: it
     // seemed lost)
-    if (this.delayed) this.status('Sent: shown with the game, some plies behind');
+    if (this.delayed) this.status(`Sent: shown with the game, ${this.delayed} ${this.delayed === 1 ? 'ply' : 'plies'} behind`);
   }
 
   // The seat given up for one's own game (a game began, or one's game is
@@ -267,6 +273,10 @@ export class WatchView {
   // already: the answer is then a refusal, unread), its board wiped, its
   // events until then dropped (app.js: watch.left).
   drop() {
+    // a seat being opened is given up too: open() leaves it when its
+    // reply comes (a review: a followed player's game, opened as one's own
+    // began, was shown over it)
+    for (const o of this.opening.keys()) this.left.add(o);
     const g = this.game;
     if (g === null) return;
     this.left.add(g);

@@ -1077,7 +1077,7 @@ struct job *auth_job_new(struct auth *a, struct conn *c, json_t *id, enum job_ki
 		unsigned more = 0;
 		if (guard_log_allow(guard_settings(a->guard), &a->log_busy, mstime_mono(), &more))
 			log_warnx("auth: hashing queue busy addr=%s queued=%zu mine=%zu (%u like it "
-			          "not logged)", conn_host(c), a->npending, mine, more);
+			          "not logged)", conn_host(c), a->npending - a->nheld, mine, more);
 		dispatch_error(c, id, PE_BUSY, "server busy, try again shortly");
 		return NULL;
 	}

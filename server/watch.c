@@ -640,6 +640,10 @@ static json_t *seat_view(struct conn *c, struct game *g, bool umpire, size_t fro
 	json_t *clk = delayed ? NULL : game_clock_json(g, mstime_mono());
 	if (clk)
 		json_object_set_new(j, "clock", clk);
+	/* how far behind the seat is shown, said (the page probe: the page
+	 * could only guess, and guessed wrong for an admin's live seat) */
+	if (delayed)
+		json_object_set_new(j, "delay", json_integer(game_delay(g)));
 	if (umpire) {
 		char fen[FEN_MAX];
 		fen_format(referee_board(g->ref), fen, sizeof fen);

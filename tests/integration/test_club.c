@@ -1162,13 +1162,14 @@ END_TEST
  * default four did, and kept every other address's login `busy` for as
  * long as they went on.  A full queue now makes room for an address
  * holding fewer: the newest queued login of the address holding the most
- * is answered `busy` in its place.  Here two addresses of 16 fill it
- * (failed logins stay on it a second after their hash, so it is still
- * full when the third address asks, right after).
+ * is answered `busy` in its place.  Here two addresses of 16 fill it,
+ * with hashes slow enough (password_cost 16: 0.2 s or more each, two at a
+ * time) that none has ended when the third address asks, right after: a
+ * failed login hashed leaves the queue (held_logins_leave_room).
  */
 START_TEST(full_queue_makes_room)
 {
-	struct kd *d = kd_start(KD_SLOW_HASH "hash_queue_per_address = 16\nrate_limit = 1000\n"
+	struct kd *d = kd_start("password_cost = 16\nhash_queue_per_address = 16\nrate_limit = 1000\n"
 	                        "rate_burst = 1000\nhandshake_timeout = 300s\n");
 	kg_user_add(d, "gina", "player", "gina-password");
 	struct kc *c = kc_hello_from(d, "127.0.0.4");   /* greeted before the flood */
@@ -1206,7 +1207,8 @@ END_TEST
  */
 START_TEST(evicted_registration_given_back)
 {
-	struct kd *d = kd_start(KD_SLOW_HASH "hash_queue_per_address = 16\nregister_per_hour = 16\nrate_limit = 1000\n"
+	struct kd *d = kd_start("password_cost = 16\nhash_queue_per_address = 16\nregister_per_hour = 16\n"
+	                        "rate_limit = 1000\n"
 	                        "rate_burst = 1000\nhandshake_timeout = 300s\n");
 	kg_user_add(d, "gina", "player", "gina-password");
 	struct kc *c = kc_hello_from(d, "127.0.0.4");

@@ -185,6 +185,7 @@ static void slot_start(struct slot *sl, struct kp *spec, struct kp *ump, const c
 	sl->u_first = seat_events(ump->c, "umpire", sl->game, &u_reply);
 	ck_assert_str_eq(json_string_value(json_object_get(u_reply, "seat")), "umpire");
 	ck_assert_ptr_nonnull(json_object_get(u_reply, "fen"));
+	ck_assert_ptr_null(json_object_get(u_reply, "delay"));   /* a live seat */
 	json_decref(u_reply);
 }
 
@@ -1769,7 +1770,13 @@ START_TEST(delayed_stream)
 	account(d, &spec, "watcher", "player");
 	account(d, &late, "latecomer", "player");
 	int64_t game = new_game(&pl[WHITE], &pl[BLACK], "icc", true);
-	json_t *got = seat_events(spec.c, "watch", game, NULL);
+	json_t *reply = NULL;
+	json_t *got = seat_events(spec.c, "watch", game, &reply);
+	/* the reply says how far behind (the page probe: a page could only
+	 * guess it) */
+	ck_assert_int_eq(json_integer_value(json_object_get(reply, "delay")), DELAY);
+	ck_assert_ptr_null(json_object_get(reply, "clock"));
+	json_decref(reply);
 	struct slot sl = { 0 };
 	char err[128];
 	sl.ref = referee_new(ruleset_find("icc"), NULL, err, sizeof err);
