@@ -7,7 +7,7 @@ import { Board, fenPieces } from './board.js';
 import { RecordView } from './record.js';
 import { WatchView } from './watch.js';
 import { Hands } from './hands.js';
-import { announce, awayDeadline, awayText, botMark, ending, fmtClock, localStamp, said, side, speak, speakText, tagsText, timeText, who, words } from './words.js';
+import { announce, awayDeadline, awayText, botMark, ending, fmtClock, localStamp, RULESET_ABOUT, said, side, speak, speakText, tagsText, timeText, who, words } from './words.js';
 
 // The rule sets where a player asks "any?" (common/ruleset.c: pawn_info
 // PAWN_INFO_ASK; test_rulesets checks this line against it).
@@ -99,10 +99,23 @@ function greeted(g) {
   const sets = (Array.isArray(g.rulesets) ? g.rulesets : []).filter((r) => typeof r === 'string');
   for (const id of ['rules', 'standings-rules']) {
     const sel = $(id), was = sel.value;
-    sel.replaceChildren(...sets.map((r) => new Option(r, r)));
+    sel.replaceChildren(...sets.map((r) => {
+      const o = new Option(r, r);
+      if (RULESET_ABOUT[r]) o.title = RULESET_ABOUT[r];
+      return o;
+    }));
     if (sets.includes(was)) sel.value = was;
   }
+  // the rule sets in a line each, and the one chosen beside the list
+  $('rulesets-about').replaceChildren(...sets.filter((r) => RULESET_ABOUT[r]).map((r) => {
+    const li = document.createElement('li');
+    li.textContent = `${r}: ${RULESET_ABOUT[r]}`;
+    return li;
+  }));
+  aboutRules();
 }
+const aboutRules = () => { $('rules-about').textContent = RULESET_ABOUT[$('rules').value] ? `${$('rules').value}: ${RULESET_ABOUT[$('rules').value]}` : ''; };
+$('rules').addEventListener('change', aboutRules);
 
 // This session's keys forgotten (the token refused, the session ended): the seat is watch.js's.
 const forgetSession = () => {
@@ -737,6 +750,11 @@ function enterGame(g, started = false) {
     crazykrieg: 'A drop from your reserve: the man\'s letter, @ and the square (N@f3, P@e6).' }[g.rules];
   $('move-help').textContent = help || '';
   $('move-help').hidden = !help;
+  // a game lost by staying away: one with a clock (not by correspondence)
+  // or against a bot (the page newcomer probe lost an untimed one against
+  // the bot after a minute on another page, unwarned)
+  const theirs = g.color === 'white' ? 'black' : 'white';
+  $('grace-note').hidden = g.live === false || !!(g.time && g.time.days) || !(state.timed || botMark(g, theirs));
   const over = started && !$('game').hidden && $('game-title').dataset.game !== String(g.game);
   $('game-title').dataset.game = String(g.game);
   show('game');
@@ -777,8 +795,12 @@ function gameEvent(ev, live = true) {
   if (ev.clock) { state.clock = ev.clock; state.ticked = performance.now(); }
   if (ev.event === 'move' || ev.event === 'moved') state.toMove = ev.by === 'white' ? 'black' : 'white';
   if ((ev.event === 'move' || ev.event === 'moved') && Number.isInteger(ev.ply)) state.plies = Math.max(state.plies, ev.ply);
-  if (live && ['move', 'moved', 'game_over'].includes(ev.event)) refusalDone();
-  if (ev.event === 'game_over') state.toMove = null;
+  // a refusal said goes with the next answer of one's own too: a refused
+  // try's announcement, "any?"'s answer (the page newcomer probe: "a pawn
+  // capture must be tried first" stayed up through four tries answered)
+  if (live && (['move', 'moved', 'game_over'].includes(ev.event)
+    || (ev.by === state.color && ['illegal', 'impossible', 'any'].includes(ev.event)))) refusalDone();
+  if (ev.event === 'game_over') { state.toMove = null; $('grace-note').hidden = true; }
   // the game's own line no longer says it is played (the director probe: an abort left "playing game 1")
   if (live && ev.event === 'game_over' && $('status').textContent === playingLine()) {
     status(`signed in as ${state.user}, game ${state.game} is over`);
@@ -1110,7 +1132,7 @@ $('btn-quiet').addEventListener('click', async () => {
 // have moved, an adjournment of an untimed game...), never dropped.
 const act = (type, fields = {}) => async () => {
   const r = await net.call(type, { game: state.game, ...fields });
-  if (!r.ok) status(r.error.message);
+  if (!r.ok) refused(r);   // (gone with the next answer: refusalDone)
 };
 // An answer to the opponent's offer in the game shown; refused (the offer
 // lapsed meanwhile: they moved, or withdrew by resigning...) it is said.

@@ -183,6 +183,22 @@ export function timeText(t) {
 
 // " (a bot)" after a colour's player when a bot account plays it (a game's
 // `bots`: its view, a seat's reply, the live list), else "".
+// Each rule set in a line, as krieg's `help RULES` opens (client-cli/krieg/
+// words.c rules_help): where it comes from, and what it tells (the page
+// newcomer probe: the Rules list named them and nothing said more).
+export const RULESET_ABOUT = Object.assign(Object.create(null), {
+  icc: 'the default (ICC wild 16, the Computer Olympiad): the number of pawn captures at each turn; a refused try is told to its mover alone; captures say pawn or piece',
+  english: 'the Gambit Club, London, 1933: "Any?" asks whether a pawn can capture (after a yes try one first); refused tries heard by both; captures by square',
+  insurance: 'the Insurance Chess Club, 1993: "Any?" from your second move; refused tries heard by both; the umpire says each move in a sentence',
+  nost: 'NOST postal rules, 1995: whether a pawn can capture at each turn; the opponent hears how many tries you made; preference lists and "if quiet"',
+  gollon: 'the Gollon / Pritchard card: "Any?" answered "Try!"; every announcement heard by both; en passant named',
+  berkeley: 'Berkeley, as kriegspiel.org plays it: nothing said of pawn captures, no "Any?"; illegal tries heard by both',
+  berkeley_any: 'Berkeley with "Any?": after a yes only pawn captures may be tried until one is played',
+  cincinnati: 'whether a pawn can capture at each turn, heard by both; refused tries heard by both; captures say pawn or piece',
+  rand: 'RAND rules: the squares of the pawns that can capture; refused tries heard by both; stalemate loses',
+  crazykrieg: 'with Crazyhouse drops: a man you capture joins your reserve and may be dropped (N@f3); drops told by their man',
+});
+
 export const botMark = (g, color) => (Array.isArray(g.bots) && g.bots.includes(color) ? ' (a bot)' : '');
 
 // A director's pairing's tournament and round, as a title says them:

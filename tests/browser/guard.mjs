@@ -348,6 +348,9 @@ await scenario('the welcome', async () => {
   await shownGame(a, g1);
   await until(a, () => document.getElementById('turn').textContent === 'Your move (the umpire has paused the game)', null,
     'the pause said beside "Your move"');
+  // a game with a clock is lost by staying away: said beside it (the page
+  // newcomer probe lost one unwarned)
+  check(await a.isVisible('#grace-note'), 'no word that a timed game is lost by staying away');
   await lu.ok('clock_unpause', { game: g1, reason: 'back' });
   await until(a, () => document.getElementById('turn').textContent === 'Your move', null, 'the pause gone from the turn');
   await a.click('#btn-lobby');
@@ -658,7 +661,11 @@ await scenario("a seat given up for one's own game", async () => {
   await p.waitForSelector('#lobby:visible', { timeout: 5000 });
   await p.evaluate((g) => window.krieg.watch.open(g, 'spectator'), gw);
   await p.waitForSelector('#watch:visible');
+  // the rule sets said in the lobby, each in a line (the page newcomer probe)
+  const about = await p.evaluate(() => [...document.querySelectorAll('#rulesets-about li')].map((li) => li.textContent));
+  check(about.length === 10 && about.some((t) => /^nost: NOST postal rules/.test(t)), `the rule sets not said: ${about.join(' | ')}`);
   const own = await takeSeek(p, lz, { rules: 'icc', color: 'white' });
+  check(await p.isHidden('#grace-note'), 'an untimed game against a person said to be lost by staying away');
   await until(p, (g) => window.sent.some((m) => m.type === 'unwatch' && m.game === g), gw, 'the seat unwatched');
   check(await p.evaluate(() => window.krieg.watch.game === null), 'the seat still held');
   await until(p, (src) => new RegExp(src).test(document.getElementById('log').textContent),
