@@ -538,9 +538,6 @@ static int add_game_id(const struct store_game *g, void *arg)
 	return 0;
 }
 
-/* Answer, then log the connection in.  with_games: login and resume list
- * the user's unfinished games (their game_state events follow, sent by
- * the login hooks that conn_set_user runs: after the answer). */
 int64_t auth_audit_mark(struct auth *a)
 {
 	int64_t mark = 0;
@@ -549,6 +546,9 @@ int64_t auth_audit_mark(struct auth *a)
 	return mark;
 }
 
+/* Answer, then log the connection in.  with_games: login and resume list
+ * the user's unfinished games (their game_state events follow, sent by
+ * the login hooks that conn_set_user runs: after the answer). */
 void auth_login_done(struct auth *a, struct conn *c, json_t *id, int64_t user,
                        const char *name, const char *token, const char *digest, bool with_games,
                        int64_t audit_mark)
@@ -857,6 +857,15 @@ static void finish_hash(struct auth *a, struct conn *c, struct job *j)
 	j->done(c, j->id, j->req, j->hash);
 }
 
+/* A job answered (or its connection gone): freed, and what its connection
+ * sent after it runs now (which may queue another job). */
+static void job_answered(struct auth *a, struct job *j)
+{
+	uint64_t conn = j->conn;
+	job_free(j);
+	conn_auth_done(a->srv, conn);
+}
+
 /* The held answer of a failed login (login_hold). */
 static void delayed_cb(evutil_socket_t fd, short what, void *arg)
 {
@@ -870,9 +879,7 @@ static void delayed_cb(evutil_socket_t fd, short what, void *arg)
 	a->nheld--;
 	if (c != NULL)
 		finish_login(a, c, j);
-	uint64_t conn = j->conn;
-	job_free(j);
-	conn_auth_done(a->srv, conn);   /* what it sent after the login goes on */
+	job_answered(a, j);
 }
 
 /*
@@ -915,9 +922,7 @@ static void wake_cb(evutil_socket_t fd, short what, void *arg)
 		a->evicted = j->pending_next;
 		if (c != NULL)
 			dispatch_error(c, j->id, PE_BUSY, "server busy, try again shortly");
-		uint64_t conn = j->conn;
-		job_free(j);
-		conn_auth_done(a->srv, conn);
+		job_answered(a, j);
 	}
 	pthread_mutex_lock(&a->mu);
 	list = a->done;
@@ -940,11 +945,7 @@ static void wake_cb(evutil_socket_t fd, short what, void *arg)
 			case JOB_HASH: finish_hash(a, c, j); break;
 			}
 		}
-		uint64_t conn = j->conn;
-		job_free(j);
-		/* Answered: the connection runs what it sent next (which may
-		 * queue another job; the list taken above is this call's). */
-		conn_auth_done(a->srv, conn);
+		job_answered(a, j);   /* (a job it queues is not on the list taken above) */
 	}
 }
 
@@ -1157,9 +1158,7 @@ struct auth *auth_new(struct server *srv)
 	struct timeval utv = { (time_t)(check_ms / 1000), (suseconds_t)(check_ms % 1000) * 1000 };
 	if (store_state_get(srv->store, STORE_USERS_VERSION_KEY, &a->users_version) == STORE_ERROR)
 		log_warnx("auth: reading the users version: %s", store_error(srv->store));
-	if (store_audit_disables(srv->store, &a->audit_seen, NULL, NULL) == STORE_OK)
-		a->audit_known = true;
-	else
+	if (!auth_audit_skip(a))
 		log_warnx("auth: reading the audit: %s", store_error(srv->store));
 	if (a->wake == NULL || a->purge == NULL || a->users_timer == NULL ||
 	    event_add(a->wake, NULL) != 0 || event_add(a->purge, &tv) != 0 ||

@@ -149,6 +149,10 @@ void auth_login_done(struct auth *a, struct conn *c, json_t *id, int64_t user,
  * the disabled flag: a disable written after it is one the login was
  * there for (auth_roles.c disables_apply). */
 int64_t auth_audit_mark(struct auth *a);
+/* The audit read up to its newest row without looking at it (the start;
+ * a look after a failed start): audit_seen set, audit_known true; false
+ * if the store failed (auth_roles.c). */
+bool auth_audit_skip(struct auth *a);
 void auth_users_check(evutil_socket_t fd, short what, void *arg);
 
 #endif

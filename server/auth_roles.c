@@ -196,12 +196,18 @@ static int disabled_row(int64_t row, const char *target, void *arg)
  * all the same.  The rows are read first and looked up after, one
  * statement at a time.
  */
+bool auth_audit_skip(struct auth *a)
+{
+	a->audit_known = a->audit_known ||
+	                 store_audit_disables(a->srv->store, &a->audit_seen, NULL, NULL) == STORE_OK;
+	return a->audit_known;
+}
+
 static void disables_apply(struct auth *a)
 {
 	struct server *srv = a->srv;
 	if (!a->audit_known) {   /* the start's read failed: from now on, not all history */
-		if (store_audit_disables(srv->store, &a->audit_seen, NULL, NULL) == STORE_OK)
-			a->audit_known = true;
+		(void)auth_audit_skip(a);
 		return;
 	}
 	struct disables rows = { 0 };

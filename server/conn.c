@@ -204,23 +204,21 @@ static struct hostbudget *host_hold(struct server *srv, const char *host)
 	 * (conn_limit_host), so two addresses must not share one.  All
 	 * HOST_PROBES keys are looked at, holes too (a budget before it may
 	 * have gone since); a new one takes the first free. */
-	int64_t k = key, free_key = 0;
+	int64_t k = key, free_key = key;
 	bool have_free = false;
-	for (int i = 0; i < HOST_PROBES; i++, k = (int64_t)((uint64_t)k + 1)) {
-		if ((n = idtable_find(&set->hosts, k)) == NULL) {
-			if (!have_free)
-				free_key = k;
-			have_free = true;
-		} else if (strcmp(IDTABLE_ENTRY(n, struct hostbudget, node)->addr, host) == 0) {
-			break;
-		}
-		n = NULL;
+	n = NULL;
+	for (int i = 0; i < HOST_PROBES && n == NULL; i++, k = (int64_t)((uint64_t)k + 1)) {
+		struct idnode *x = idtable_find(&set->hosts, k);
+		if (x == NULL && !have_free)
+			free_key = k;
+		have_free |= x == NULL;
+		if (x != NULL && strcmp(IDTABLE_ENTRY(x, struct hostbudget, node)->addr, host) == 0)
+			n = x;
 	}
-	if (n == NULL && !have_free)
-		n = idtable_find(&set->hosts, key);   /* HOST_PROBES collisions in a row: this address
-		                                         shares that one's budget and limit key */
-	else if (n == NULL)
-		key = free_key;
+	if (n == NULL && !have_free)   /* HOST_PROBES collisions in a row: this address shares
+	                                  that one's budget and limit key */
+		n = idtable_find(&set->hosts, key);
+	key = free_key;
 	if (n != NULL) {
 		hb = IDTABLE_ENTRY(n, struct hostbudget, node);
 		if (hb->conns == 0)
