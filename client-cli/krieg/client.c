@@ -813,7 +813,6 @@ static void apply_events(struct cgame *g, const json_t *evs)
 	ghost_sync(&g->ghosts, &g->view.own);
 }
 
-/* The whole view is in: show it. */
 /* "#12: Black (bob) has left; the game is lost by abandonment unless they
  * are back within 0:47." (left "": "...; the game waits for them.") */
 static void say_away(struct client *c, long id, const char *tag, const char *who, const char *did,
@@ -826,6 +825,7 @@ static void say_away(struct client *c, long id, const char *tag, const char *who
 		client_out(c, "#%ld%s: %s %s; the game waits for them.", id, tag, who, did);
 }
 
+/* The whole view is in: show it. */
 static void game_shown(struct client *c, struct cgame *g)
 {
 	g->loading = false;

@@ -2654,7 +2654,6 @@ bool cmd_help_about(const char *word, char *out, size_t len)
 	return true;
 }
 
-
 /* --- the parser and the request ---------------------------------------------------- */
 
 int cmd_parse(const char *line, struct cmd *c, char *err, size_t errlen)
