@@ -74,15 +74,18 @@ for (const field of document.querySelectorAll('input[maxlength], textarea[maxlen
 }
 
 const state = { game: null, color: null, clock: null, toMove: null, ticked: 0, rules: null,
-  drawOffer: null, adjournOffer: null, away: null, hands: new Hands(), welcome: null, flagged: new Map() };
+  drawOffer: null, adjournOffer: null, away: null, hands: new Hands(), welcome: null, flagged: new Map(),
+  lostIfAway: false };   // lostIfAway: a game lost by staying away (a clock's, or against a bot: enterGame)
 const board = new Board($('board'), tryMove, { label: 'your board', help: 'board-help' });
 let promoPending = null;
 // One's colour in each of one's games seen (a login's game_states, a
 // game_start): to word an offer in a game not on screen.
 const myColors = new Map();
+// A correspondence game's (days a move): never lost by staying away.
+const byDays = (g) => !!(g.time && g.time.days);
 
 const net = new Net(onEvent, lost);
-const records = new RecordView(net, show, status, () => toLobby());
+const records = new RecordView(net, show, status, toLobby);
 const watch = new WatchView(net, show, status, toLobby, note);
 window.krieg = { net, state, board, watch, records };   // for the browser tests
 // A game here goes on (one's own, shown or not, or the seat watched): a
@@ -109,12 +112,13 @@ function greeted(g) {
   // the rule sets in a line each, and the one chosen beside the list
   $('rulesets-about').replaceChildren(...sets.filter((r) => RULESET_ABOUT[r]).map((r) => {
     const li = document.createElement('li');
-    li.textContent = `${r}: ${RULESET_ABOUT[r]}`;
+    li.textContent = aboutLine(r);
     return li;
   }));
   aboutRules();
 }
-const aboutRules = () => { $('rules-about').textContent = RULESET_ABOUT[$('rules').value] ? `${$('rules').value}: ${RULESET_ABOUT[$('rules').value]}` : ''; };
+const aboutLine = (r) => (RULESET_ABOUT[r] ? `${r}: ${RULESET_ABOUT[r]}` : '');
+const aboutRules = () => { $('rules-about').textContent = aboutLine($('rules').value); };
 $('rules').addEventListener('change', aboutRules);
 
 // This session's keys forgotten (the token refused, the session ended): the seat is watch.js's.
@@ -526,7 +530,7 @@ async function signOut() {
   // a correspondence game is never abandoned (PROTOCOL.md, Presence; a
   // guest's neither): not counted (the correspondence probe: warned of its 2)
   // (an untimed game counted: against a bot it is lost too, and the list does not say who is one)
-  const atRisk = (g) => g.live === true && !(g.time && g.time.days);
+  const atRisk = (g) => g.live === true && !byDays(g);
   const live = mine.ok && Array.isArray(mine.games) ? mine.games.filter(atRisk).length : 0;
   if (live && !confirm(`Sign out? Your ${live} live game${live === 1 ? '' : 's'} go${live === 1 ? 'es' : ''} on: `
     + 'one with a clock, against a bot, or any of a guest\'s is lost by abandonment unless you come back '
@@ -600,7 +604,7 @@ tcShown();
 // online, on the seek form's terms; the colours are the fields'.
 $('pair-form').addEventListener('submit', async (e) => {
   e.preventDefault();
-  if (!$('seek-form').checkValidity()) { $('seek-form').reportValidity(); return; }   // its terms, as a challenge's
+  if (!$('seek-form').reportValidity()) return;   // its terms, as a challenge's
   const { color, ...t } = terms();
   // the tournament and round, when given, name the game's PGN Event and Round
   const tournament = $('pair-tournament').value.trim();
@@ -628,7 +632,7 @@ $('challenge-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   // its terms are the seek form's, checked as a seek's are (the
   // correspondence probe: Days 0 sent, the server's wire words shown)
-  if (!$('seek-form').checkValidity()) { $('seek-form').reportValidity(); return; }
+  if (!$('seek-form').reportValidity()) return;
   const r = await net.call('challenge', { user: $('challenge-user').value.trim(), ...terms() });
   status(r.ok ? `challenge sent (offer ${r.offer})` : r.error.message);
   if (r.ok) refreshSeeks();   // listed at once, as one's seek is
@@ -731,7 +735,7 @@ function enterGame(g, started = false) {
   $('hands').hidden = g.rules !== 'crazykrieg';
   $('possible').hidden = true;
   state.timed = !!(g.time && g.time.base);   // only a clock's game is adjourned
-  state.days = !!(g.time && g.time.days);    // correspondence: the clock runs out on a date
+  state.days = byDays(g);                    // correspondence: the clock runs out on a date
   state.plies = 0;                            // half-moves played (its events say; Abort's)
   state.adjourned = false;
   state.paused = false;
@@ -753,8 +757,7 @@ function enterGame(g, started = false) {
   // a game lost by staying away: one with a clock (not by correspondence)
   // or against a bot (the page newcomer probe lost an untimed one against
   // the bot after a minute on another page, unwarned)
-  const theirs = g.color === 'white' ? 'black' : 'white';
-  $('grace-note').hidden = g.live === false || !!(g.time && g.time.days) || !(state.timed || botMark(g, theirs));
+  state.lostIfAway = !state.days && (state.timed || !!botMark(g, opponentColor()));   // (turn() shows it)
   const over = started && !$('game').hidden && $('game-title').dataset.game !== String(g.game);
   $('game-title').dataset.game = String(g.game);
   show('game');
@@ -798,9 +801,8 @@ function gameEvent(ev, live = true) {
   // a refusal said goes with the next answer of one's own too: a refused
   // try's announcement, "any?"'s answer (the page newcomer probe: "a pawn
   // capture must be tried first" stayed up through four tries answered)
-  if (live && (['move', 'moved', 'game_over'].includes(ev.event)
-    || (ev.by === state.color && ['illegal', 'impossible', 'any'].includes(ev.event)))) refusalDone();
-  if (ev.event === 'game_over') { state.toMove = null; $('grace-note').hidden = true; }
+  if (live && (['moved', 'game_over'].includes(ev.event) || ownAnswer(ev))) refusalDone();
+  if (ev.event === 'game_over') state.toMove = null;
   // the game's own line no longer says it is played (the director probe: an abort left "playing game 1")
   if (live && ev.event === 'game_over' && $('status').textContent === playingLine()) {
     status(`signed in as ${state.user}, game ${state.game} is over`);
@@ -833,14 +835,11 @@ function gameEvent(ev, live = true) {
 let yourMoveTimer = null, turnPending = false;
 function spokenTurn(ev) {
   clearTimeout(yourMoveTimer);
-  yourMoveTimer = null;
   if (ev.event === 'opponent_away' && ev.color !== state.color && state.away) {
     speakText(awayText(ev.color, state.away.until, Date.now(), state.days));
   }
   if (['moved', 'unadjourned', 'clock_unpaused'].includes(ev.event)) turnPending = true;
-  if (ev.event === 'game_over' || (ev.by === state.color && ['move', 'illegal', 'impossible', 'any'].includes(ev.event))) {
-    turnPending = false;
-  }
+  if (ev.event === 'game_over' || ownAnswer(ev)) turnPending = false;
   if (!turnPending || state.toMove !== state.color || state.paused) return;
   const game = state.game;
   yourMoveTimer = setTimeout(() => {
@@ -1050,10 +1049,11 @@ function turn() {
   const over = state.toMove === null;
   $('btn-any').hidden = over || !ASKS_ANY.has(state.rules);
   $('btn-quiet').hidden = over || state.rules !== 'nost';
-  ['move-form', 'btn-possible', 'btn-draw', 'btn-resign', 'btn-abort'].forEach((id) => { $(id).hidden = over; });
+  ['move-form', 'btn-possible', 'btn-draw', 'btn-resign'].forEach((id) => { $(id).hidden = over; });
   // Abort before both sides have moved only (the server refuses it after:
   // the correspondence probe pressed it and was told so)
-  if (state.plies >= 2) $('btn-abort').hidden = true;
+  $('btn-abort').hidden = over || state.plies >= 2;
+  $('grace-note').hidden = over || !state.lostIfAway;
   // The opponent's offer standing: answered here (also after a reload).
   const theirs = (side) => side !== null && side !== state.color && state.toMove !== null;
   $('btn-draw-accept').hidden = $('btn-draw-decline').hidden = !theirs(state.drawOffer);
@@ -1084,7 +1084,9 @@ function closePromo() {
 // on: then the game's line again (the third browser probe: "a pawn capture
 // must be tried first" stayed to the end of the game).
 let refusal = null;
-const refused = (r) => { status(r.error.message); refusal = $('status').textContent; };
+// A line of the status line that goes with the game's next answer (refusalDone).
+const transient = (...parts) => { status(...parts); refusal = $('status').textContent; };
+const refused = (r) => transient(r.error.message);
 const refusalDone = () => {
   if (refusal !== null && $('status').textContent === refusal) status(playingLine());
   refusal = null;
@@ -1151,8 +1153,7 @@ $('btn-possible').addEventListener('click', async () => {
   $('possible').hidden = false;
   // said in a word, the list itself where the focus goes (the a11y probe:
   // the answer appeared, silent, away from the button)
-  status(`${r.moves.length} possible ${r.moves.length === 1 ? 'try' : 'tries'}`);
-  refusal = $('status').textContent;   // the game's line again once it moves on (refusalDone)
+  transient(`${r.moves.length} possible ${r.moves.length === 1 ? 'try' : 'tries'}`);
   $('possible').focus();
 });
 $('btn-any').addEventListener('click', act('any'));
@@ -1181,6 +1182,8 @@ $('btn-rematch').addEventListener('click', () => rematch(state.game));
 $('btn-truth').addEventListener('click', () => records.open(state.game, 'umpire'));
 $('btn-lobby').addEventListener('click', () => { state.game = null; toLobby(); });
 const opponentColor = () => (state.color === 'white' ? 'black' : 'white');
+// An answer to one's own try or "any?" in the game shown.
+const ownAnswer = (ev) => ev.by === state.color && ['move', 'illegal', 'impossible', 'any'].includes(ev.event);
 
 // One's own clock running low, said at 30 and at 10 seconds (the a11y
 // probe: the first word of it was "lost on time"); said again after time

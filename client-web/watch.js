@@ -13,6 +13,7 @@ import { savePgn } from './record.js';
 const $ = (id) => document.getElementById(id);
 const other = (c) => (c === 'white' ? 'black' : 'white');
 const TRIES = new Set(['illegal', 'impossible', 'umpire_move']);
+const plies = (n) => `${n} ${n === 1 ? 'ply' : 'plies'}`;
 
 export class WatchView {
   constructor(net, show, status, onLeave, note) {
@@ -93,8 +94,7 @@ export class WatchView {
       if (this.opening.get(game) === held) this.opening.delete(game);
     }
     if (this.left.has(game)) {   // given up meanwhile (drop): unwatched, not shown
-      const done = () => this.left.delete(game);
-      if (r.ok) this.net.call('unwatch', { game }).then(done, done); else done();
+      this.unwatchLeft(game, r.ok);
       return { ok: false, error: { code: 'left', message: `game ${game} left for your own game` } };
     }
     if (!r.ok) {
@@ -122,7 +122,7 @@ export class WatchView {
     // a chat line late, unexplained)
     this.delayed = Number.isInteger(r.delay) && r.delay > 0 ? r.delay : 0;
     $('watch-hands').hidden = r.rules !== 'crazykrieg';
-    const behind = this.delayed ? `, shown ${this.delayed} ${this.delayed === 1 ? 'ply' : 'plies'} behind` : '';
+    const behind = this.delayed ? `, shown ${plies(this.delayed)} behind` : '';
     this.titled = `Game ${game}: ${r.white}${botMark(r, 'white')} – ${r.black}${botMark(r, 'black')} (${r.rules}`
       + `${r.rated === true ? ', rated' : ''}${tagsText(r)}${behind})`;
     $('watch-title').textContent = `${this.titled}, ${seat === 'umpire' ? "the umpire's chair" : 'watching'}`;
@@ -172,8 +172,7 @@ export class WatchView {
       // kept in the log: a game starting next overwrites the status line
       // at once (the page probe: "your own game started" was never read),
       // and the true board wiped, not left in the page
-      const g = this.game;
-      this.note(`You left game ${g}: `, typeof ev.reason === 'string' ? ev.reason : 'the seat ended');
+      this.note(`You left game ${this.game}: `, typeof ev.reason === 'string' ? ev.reason : 'the seat ended');
       this.clear();
       this.onLeave();
       return;
@@ -263,7 +262,7 @@ export class WatchView {
     if ($('spec-text').value.trim() === text) $('spec-text').value = '';
     // in a delayed game it comes back with its ply (the page probe: it
     // seemed lost)
-    if (this.delayed) this.status(`Sent: shown with the game, ${this.delayed} ${this.delayed === 1 ? 'ply' : 'plies'} behind`);
+    if (this.delayed) this.status(`Sent: shown with the game, ${plies(this.delayed)} behind`);
   }
 
   // The seat given up for one's own game (a game began, or one's game is
@@ -281,14 +280,20 @@ export class WatchView {
     if (g === null) return;
     this.left.add(g);
     this.note(`You left game ${g} (${this.seat === 'umpire' ? "the umpire's chair" : 'watching'}) for your own game`);
-    const done = () => this.left.delete(g);
-    if (this.toMove !== null) this.net.call('unwatch', { game: g }).then(done, done); else done();
+    this.unwatchLeft(g, this.toMove !== null);
     this.clear();
   }
 
-  async leave(ask = true) {
+  // A seat given up (drop), unwatched at the server when send (its game
+  // live, the seat taken), and forgotten once answered.
+  unwatchLeft(game, send) {
+    const done = () => this.left.delete(game);
+    if (send) this.net.call('unwatch', { game }).then(done, done); else done();
+  }
+
+  async leave() {
     const g = this.game;
-    if (ask && g !== null && this.toMove !== null) await this.net.call('unwatch', { game: g });
+    if (g !== null && this.toMove !== null) await this.net.call('unwatch', { game: g });
     this.forget();
     this.reset();
     this.onLeave();

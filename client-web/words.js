@@ -181,8 +181,6 @@ export function timeText(t) {
   return `${Math.floor(ms / 60000)}:${sec < 10000 ? '0' : ''}${secondsText(sec)}+${inc}`;
 }
 
-// " (a bot)" after a colour's player when a bot account plays it (a game's
-// `bots`: its view, a seat's reply, the live list), else "".
 // Each rule set in a line, as krieg's `help RULES` opens (client-cli/krieg/
 // words.c rules_help): where it comes from, and what it tells (the page
 // newcomer probe: the Rules list named them and nothing said more).
@@ -199,6 +197,8 @@ export const RULESET_ABOUT = Object.assign(Object.create(null), {
   crazykrieg: 'with Crazyhouse drops: a man you capture joins your reserve and may be dropped (N@f3); drops told by their man',
 });
 
+// " (a bot)" after a colour's player when a bot account plays it (a game's
+// `bots`: its view, a seat's reply, the live list), else "".
 export const botMark = (g, color) => (Array.isArray(g.bots) && g.bots.includes(color) ? ' (a bot)' : '');
 
 // A director's pairing's tournament and round, as a title says them:
