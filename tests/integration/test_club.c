@@ -619,9 +619,14 @@ END_TEST
  * register_per_hour = 1, the address could not register after it. */
 START_TEST(busy_registration_costs_nothing)
 {
-	struct kd *d = kd_start("register_per_hour = 1\nhash_queue_per_address = 1\n");
+	struct kd *d = kd_start("register_per_hour = 1\nhash_queue_per_address = 1\n"
+	                        "login_failure_delay = 3s\n");
 	struct kc *a = kc_hello_from(d, "127.0.0.2"), *b = kc_hello_from(d, "127.0.0.2");
 	long long id = kc_req(a, "login", "{s:s, s:s}", "user", "nobody-here", "password", "not the password");
+	/* Regression (CI, 0eb9546): b's registration was sent right after a's
+	 * login and once read first, taking the share itself.  The login's
+	 * failure logged, it is held (login_failure_delay) and holds the share. */
+	ck_assert(kd_log_wait(d, "login failed addr=127.0.0.2", 10000));
 	kc_error(b, kc_req(b, "register", "{s:s, s:s}", "user", "reg1", "password", "correct horse"), "busy");
 	kc_error(a, id, "auth_failed");   /* the share free again */
 	kc_ok(b, kc_req(b, "register", "{s:s, s:s}", "user", "reg1", "password", "correct horse"));
