@@ -1144,11 +1144,15 @@ $('btn-draw-decline').addEventListener('click', answer('draw', 'decline'));
 $('btn-adjourn-accept').addEventListener('click', answer('adjourn', 'accept'));
 $('btn-adjourn-decline').addEventListener('click', answer('adjourn', 'decline'));
 // The tries still open this turn as seen from one's own men (refused ones
-// left out): the server's list, in coordinates.
+// left out): the server's list, in SAN as the announcements write moves
+// (the newcomer probe: "g1f3" beside "Nf3"), the king's first, the pawns'
+// after the pieces', drops last (as krieg's `possible` groups them).
+const TRY_ORDER = (t) => (t.includes('@') ? 7 : t[0] === 'O' ? 0 : 'KQRBN'.indexOf(t[0]) + 1 || 6);
 $('btn-possible').addEventListener('click', async () => {
   const r = await net.call('possible', { game: state.game });
   if (!r.ok) { status(r.error.message); return; }
-  $('possible').textContent = r.moves.length ? `You may try: ${r.moves.join(' ')}`
+  const tries = (Array.isArray(r.san) ? [...r.san] : r.moves).sort((x, y) => TRY_ORDER(x) - TRY_ORDER(y));
+  $('possible').textContent = tries.length ? `You may try: ${tries.join(' ')}`
     : state.toMove === state.color ? 'You may try: nothing' : 'You may try: nothing now (it is their move)';
   $('possible').hidden = false;
   // said in a word, the list itself where the focus goes (the a11y probe:

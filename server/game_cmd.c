@@ -290,14 +290,21 @@ static void cmd_possible(struct conn *c, json_t *id, json_t *req)
 	if (!g)
 		return;
 	struct movelist ml;
+	struct board own;
 	referee_possible(g->ref, color, &ml);
-	json_t *arr = json_array();
+	/* SAN as written on one's own pieces alone (notation_san's own view:
+	 * nothing of the opponent's in it), beside each: the page lists these
+	 * (its newcomer probe: coordinates where the announcements write SAN) */
+	board_own_view(referee_board(g->ref), color, &own);
+	json_t *arr = json_array(), *san = json_array();
 	for (int i = 0; i < ml.n; i++) {
 		char buf[NOTATION_MAX];
 		notation_uci(ml.m[i], buf);
 		json_array_append_new(arr, json_string(buf));
+		notation_san(&own, ml.m[i], true, buf);
+		json_array_append_new(san, json_string(buf));
 	}
-	dispatch_ok(c, id, json_pack("{s:I, s:o}", "game", (json_int_t)g->id, "moves", arr));
+	dispatch_ok(c, id, json_pack("{s:I, s:o, s:o}", "game", (json_int_t)g->id, "moves", arr, "san", san));
 }
 
 static void cmd_game(struct conn *c, json_t *id, json_t *req)

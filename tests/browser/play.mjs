@@ -746,8 +746,10 @@ try {
   await lp.ok('move', { game: g7, move: 'e5' });
   await toMove(b, 'white');
   await b.click('#btn-possible');
-  await until(b, () => /^You may try: .*\bd2d4\b/.test(document.getElementById('possible').textContent), null,
-    'the possible tries shown');
+  // in SAN as the announcements write moves, not coordinates (the newcomer probe)
+  await until(b, () => /^You may try: .*\bNf3\b.*\bd4\b/.test(document.getElementById('possible').textContent), null,
+    'the possible tries shown in SAN, the pieces\' before the pawns\'');
+  check(!/\b[a-h][1-8][a-h][1-8]\b/.test(await b.textContent('#possible')), 'a possible try in coordinates');
   // both sides have moved: no Abort offered, which the server would refuse
   // (the correspondence probe pressed it and was told so)
   check(!(await b.isVisible('#btn-abort')), 'Abort offered after both sides moved');

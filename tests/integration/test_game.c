@@ -856,11 +856,21 @@ START_TEST(moving_out_of_turn)
 	/* White was told nothing about Black's refused attempts. */
 	ck_assert(!kc_saw(w.c, "e7e5"));
 	json_t *r = kc_ok(b.c, kc_req(b.c, "possible", "{s:I}", "game", g));
-	json_t *moves = json_object_get(r, "moves");
+	json_t *moves = json_object_get(r, "moves"), *san = json_object_get(r, "san");
 	bool e5 = false;
 	for (size_t i = 0; i < json_array_size(moves); i++)
 		e5 |= strcmp(json_string_value(json_array_get(moves, i)), "e7e5") == 0;
 	ck_assert(e5);
+	/* the same in SAN, in the same order (the page lists these) */
+	ck_assert_int_eq(json_array_size(san), json_array_size(moves));
+	for (size_t i = 0; i < json_array_size(moves); i++) {
+		const char *uci = json_string_value(json_array_get(moves, i));
+		const char *text = json_string_value(json_array_get(san, i));
+		if (strcmp(uci, "e7e5") == 0)
+			ck_assert_str_eq(text, "e5");
+		else if (strcmp(uci, "g8f6") == 0)
+			ck_assert_str_eq(text, "Nf6");
+	}
 	ck_assert_int_ge(json_array_size(moves), 20);
 	kc_close(w.c);
 	kc_close(b.c);

@@ -386,13 +386,30 @@ static void draw_step(struct lgame *g)
 	g->draw_notices++;
 }
 
-/* `possible` for color: the referee's attempts in coordinates, in any order. */
+/* `possible` for color: the referee's attempts in coordinates, in any order;
+ * beside each its SAN, which read back on color's own pieces (as a `move`
+ * is) is the same attempt, and which the own pieces alone decide. */
 static void check_possible(struct lgame *g, int color)
 {
 	json_t *r = kc_ok(g->cl[color], kc_req(g->cl[color], "possible", "{s:I}", "game", g->id));
-	json_t *got = json_object_get(r, "moves");
+	json_t *got = json_object_get(r, "moves"), *san = json_object_get(r, "san");
 	struct movelist ml;
+	struct board own;
 	referee_possible(g->ref, color, &ml);
+	board_own_view(referee_board(g->ref), color, &own);
+	ck_assert_int_eq(json_array_size(san), json_array_size(got));
+	for (size_t k = 0; k < json_array_size(san); k++) {
+		const char *text = json_string_value(json_array_get(san, k));
+		char want[NOTATION_MAX], back[NOTATION_MAX], err[64];
+		move_t m;
+		ck_assert_msg(text != NULL, "possible's san[%zu] not a string", k);
+		ck_assert_msg(notation_parse(&own, color, text, &m, err, sizeof err) == NOTATION_OK,
+		              "possible's %s not read back: %s", text, err);
+		notation_uci(m, back);
+		ck_assert_str_eq(back, json_string_value(json_array_get(got, k)));
+		notation_san(&own, m, true, want);
+		ck_assert_str_eq(text, want);
+	}
 	ck_assert_int_eq(json_array_size(got), ml.n);
 	for (int i = 0; i < ml.n; i++) {
 		char buf[NOTATION_MAX];
