@@ -19,12 +19,26 @@ const $ = (id) => document.getElementById(id);
 // control that had it is hidden with the view it was in, and a keyboard or
 // a screen reader would be left at the top of the page, not told where it is.
 const VIEWS = ['login', 'lobby', 'game', 'watch', 'record'];
+// The browser's Back (the page newcomer probe: it left the site): a game,
+// a seat watched or a record is one step of the tab's history over the
+// lobby, and Back takes it as the view's own button does (Lobby, Leave);
+// a view left by its button takes the step back itself, its popstate
+// (`stepping`) no user's.
+const BACK = { game: 'btn-lobby', watch: 'btn-unwatch', record: 'btn-record-back' };
+let stepping = false;
 const show = (id) => {
   const was = VIEWS.find((s) => !$(s).hidden);
   if ($(id).hidden) scrollTo(0, 0);
   VIEWS.forEach((s) => { $(s).hidden = s !== id; });
   if (was !== undefined && was !== id) $(id).querySelector('h2').focus({ preventScroll: true });
+  if (BACK[id] && !history.state?.krieg) history.pushState({ krieg: id }, '');
+  else if (!BACK[id] && history.state?.krieg) { stepping = true; history.back(); }
 };
+addEventListener('popstate', () => {
+  if (stepping) { stepping = false; return; }
+  const shown = VIEWS.find((s) => !$(s).hidden);
+  if (BACK[shown]) $(BACK[shown]).click();
+});
 // The status line: a line's parts (strings, and users' words and names in
 // their own elements: words.js said, who).
 const status = (...parts) => { $('status').replaceChildren(...parts); };

@@ -28,6 +28,8 @@
 //   8. a refusal said before the server closes (server_full): shown;
 //   9. a seat watched given up when one's own game begins: unwatched,
 //      said in the log, its later events neither shown nor spoken.
+//  10. the browser's Back in a game or a seat watched: the lobby, not
+//      another site (a seat so left unwatched).
 // Every failing check is reported (a scenario stops at its first one), then
 // the test fails.  KRIEG_WEB_ROOT=DIR serves the page from DIR instead of the
 // copy built into kriegd (to run these tests against another client-web).
@@ -679,6 +681,46 @@ await scenario("a seat given up for one's own game", async () => {
   await p.context().close();
 });
 
+// The page newcomer probe: the browser's Back in a game left the site.  A
+// game, a seat watched or a record is a step over the lobby: Back goes to
+// the lobby (a seat left, unwatched), the site stays; the view's own
+// button takes the step back too, so Back from the lobby is the browser's.
+await scenario("the browser's Back", async () => {
+  const guest = async () => {
+    const l = await LineClient.open(linePort);
+    await l.ok('hello', { version: 1 });
+    await l.ok('guest');
+    return l;
+  };
+  const lx = await guest(), ly = await guest(), lz = await guest();
+  const p = await newPage('back');
+  await p.waitForSelector('#btn-guest:visible', { timeout: 10000 });
+  await p.click('#btn-guest');
+  await p.waitForSelector('#lobby:visible', { timeout: 5000 });
+  const site = p.url();
+  await takeSeek(p, lz, { rules: 'icc', color: 'white' });
+  await p.goBack();
+  await p.waitForSelector('#lobby:visible', { timeout: 5000 });
+  check(p.url() === site, `Back from a game left the page for ${p.url()}`);
+  check(await p.evaluate(() => window.krieg.state.game === null), 'the game still the page\'s after Back');
+  // a seat watched: Back leaves it; left by its own button, its step goes too
+  const { offer } = await lx.ok('seek', { rules: 'icc', color: 'white' });
+  const gw = (await ly.ok('accept', { offer })).game;
+  await p.evaluate((g) => window.krieg.watch.open(g, 'spectator'), gw);
+  await p.waitForSelector('#watch:visible');
+  await p.goBack();
+  await p.waitForSelector('#lobby:visible', { timeout: 5000 });
+  check(p.url() === site, `Back from a seat left the page for ${p.url()}`);
+  await until(p, (g) => window.sent.some((m) => m.type === 'unwatch' && m.game === g), gw, 'the seat left by Back unwatched');
+  await p.evaluate((g) => window.krieg.watch.open(g, 'spectator'), gw);
+  await p.waitForSelector('#watch:visible');
+  await p.click('#btn-unwatch');
+  await p.waitForSelector('#lobby:visible', { timeout: 5000 });
+  check(await p.evaluate(() => !history.state?.krieg), 'the seat left by its button: its step still in the history');
+  for (const l of [lx, ly, lz]) l.close();
+  await p.context().close();
+});
+
 await scenario('a refusal said before the close', async () => {
   const full = { id: null, ok: false, error: { code: 'server_full', message: 'too many connections from your address (32)' } };
   const before = errors.length;
@@ -708,5 +750,5 @@ if (failures.length) {
   console.error(`FAIL: guard.mjs\n  ${failures.join('\n  ')}\n--- kriegd log (tail):\n${readFileSync(log, 'utf8').split('\n').slice(-20).join('\n')}`);
   finish(1);
 }
-console.log(`browser guard: users' words isolated and quoted, offers without a modal question, a text too long in bytes not sent, an opponent away and back, the welcome, sign out, the log, a followed player's game and a form being typed, a seat given up for one's own game, a broken server (${((Date.now() - T0) / 1000).toFixed(1)} s)`);
+console.log(`browser guard: users' words isolated and quoted, offers without a modal question, a text too long in bytes not sent, an opponent away and back, the welcome, sign out, the log, a followed player's game and a form being typed, a seat given up for one's own game, the browser's Back, a broken server (${((Date.now() - T0) / 1000).toFixed(1)} s)`);
 finish(0);
