@@ -356,11 +356,33 @@ struct sqlite3 *kg_held_in_turn(struct kd *d, struct kp *p1, int64_t g1, const c
                                 struct kp *p2, int64_t g2, const char *m2, long long ids[2])
 {
 	struct sqlite3 *lock = kd_lock_db(d);
+	int moves = kg_reads(d, "move");
 	ids[0] = kc_req(p1->c, "move", "{s:I, s:s}", "game", (json_int_t)g1, "move", m1);
-	kt_sleep_ms(150);   /* with the writer, held */
+	kg_read(d, "move", moves);   /* read before m2 (another connection): with the writer, held */
 	ids[1] = kc_req(p2->c, "move", "{s:I, s:s}", "game", (json_int_t)g2, "move", m2);
-	kt_sleep_ms(150);   /* in the next commit */
+	kg_read(d, "move", moves + 1);   /* in the next commit, before what the caller sends */
 	return lock;
+}
+
+/* The debug line dispatch logs for a request of type, read and run. */
+static void read_needle(char *buf, size_t len, const char *type)
+{
+	snprintf(buf, len, " request type=%s\n", type);
+}
+
+int kg_reads(struct kd *d, const char *type)
+{
+	char needle[64];
+	read_needle(needle, sizeof needle, type);
+	return kd_log_count(d, needle);
+}
+
+void kg_read(struct kd *d, const char *type, int before)
+{
+	char needle[64];
+	read_needle(needle, sizeof needle, type);
+	ck_assert_msg(kd_log_wait_count(d, needle, before, KC_TIMEOUT_MS),
+	              "the daemon never read request %s #%d (log_level = debug?)", type, before + 1);
 }
 
 int64_t kg_noted_game(struct kd *d, struct kp *w, struct kp *b, struct kp *u, int notes)

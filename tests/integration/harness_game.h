@@ -99,11 +99,20 @@ void kp_login(struct kd *d, struct kp *p, const char *name, const char *password
  * time (the daemon's rate limit must allow that).  The game stays live.
  * Returns it. */
 int64_t kg_noted_game(struct kd *d, struct kp *w, struct kp *b, struct kp *u, int notes);
+/* Requests of `type` the daemon has read so far, by its debug log
+ * ("request type=", logged as the handler runs: the daemon must run with
+ * log_level = debug). */
+int kg_reads(struct kd *d, const char *type);
+/* Wait (asserting) until it has read more than `before` of them: the last
+ * one handled, so that what any connection sends after is read after it.
+ * Two connections' lines come in no set order: a sleep is no proof. */
+void kg_read(struct kd *d, const char *type, int before);
 /* Two commits held in turn by another process's lock (returned;
  * kd_unlock_db lets it go): p1's move m1 in game g1, with the writer and
  * held, then p2's m2 in game g2, taken into the next commit; their request
  * ids into ids.  Under a short busy_timeout the first fails (`storage`)
- * and the next is held in its turn. */
+ * and the next is held in its turn.  The daemon must log at debug level
+ * (kg_read). */
 struct sqlite3 *kg_held_in_turn(struct kd *d, struct kp *p1, int64_t g1, const char *m1,
                                 struct kp *p2, int64_t g2, const char *m2, long long ids[2]);
 /* Those notes alone, by u in the chair of game. */

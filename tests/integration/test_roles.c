@@ -319,7 +319,7 @@ END_TEST
  */
 START_TEST(disabled_told_once)
 {
-	struct kd *d = kd_start("busy_timeout = 3s\n");
+	struct kd *d = kd_start("busy_timeout = 3s\nlog_level = debug\n");
 	kg_user_add(d, "boss", "admin", "sesame-boss");
 	kg_user_add(d, "flip", "player", "sesame-flip");
 	struct kc *boss = kg_login(d, "boss", "sesame-boss", NULL, 0);
@@ -329,10 +329,12 @@ START_TEST(disabled_told_once)
 	kp_guest(d, &b);
 	int64_t g = kg_new_game(&w, &b);
 	struct sqlite3 *lock = kd_lock_db(d);
+	int moves = kg_reads(d, "move"), disables = kg_reads(d, "user_disable");
 	long long move = kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e4");
-	kt_sleep_ms(150);   /* its commit waits for the lock */
+	/* read before the disable (another connection): its commit waits for the lock */
+	kg_read(d, "move", moves);
 	long long off = kc_req(boss, "user_disable", "{s:s}", "user", "flip");
-	kt_sleep_ms(100);
+	kg_read(d, "user_disable", disables);   /* read while the commit is held */
 	kd_unlock_db(lock);
 	kc_ok(boss, off);
 	kc_ok(w.c, move);

@@ -686,14 +686,17 @@ END_TEST
  */
 START_TEST(chair_answered_after_the_commit)
 {
-	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 60s\n");
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 60s\n"
+	                        "log_level = debug\n");
 	struct kp w, b, ump;
 	int64_t game = players_and_umpire(d, &w, &b, &ump);
 	json_int_t g = (json_int_t)game;
 	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", g));
 	struct sqlite3 *lock = kd_lock_db(d);
+	int resigns = kg_reads(d, "resign");
 	long long resign = kc_req(b.c, "resign", "{s:I}", "game", g);
-	kt_sleep_ms(200);   /* the resignation read: in the batch, its commit held */
+	/* the resignation read before the pause (another connection): in the batch, its commit held */
+	kg_read(d, "resign", resigns);
 	long long pause = kc_req(ump.c, "clock_pause", "{s:I, s:s}", "game", g, "reason", "edge");
 	kt_sleep_ms(300);
 	while (kc_next(ump.c, 0) != NULL)
@@ -760,21 +763,25 @@ static void notes_in_order(struct kp *ump, int64_t game, long long x, long long 
  */
 START_TEST(chair_requests_keep_their_order)
 {
-	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 60s\n");
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 60s\n"
+	                        "log_level = debug\n");
 	struct kp w, b, ump;
 	int64_t game = players_and_umpire(d, &w, &b, &ump);
 	move(&b, game, "e5");
 	move(&w, game, "g1f3");
 	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
 	struct sqlite3 *lock = kd_lock_db(d);
+	/* Each step read (its debug line) before the next is sent: the two
+	 * connections' lines come in no set order. */
+	int notes = kg_reads(d, "note"), moves = kg_reads(d, "move");
 	long long a = private_note(&ump, game, "a");
-	kt_sleep_ms(200);   /* a read and handed to the writer, which waits for the store */
+	kg_read(d, "note", notes);   /* a read and handed to the writer, which waits for the store */
 	long long x = private_note(&ump, game, "x");
-	kt_sleep_ms(200);   /* x waits for a's commit */
+	kg_read(d, "note", notes + 1);   /* x waits for a's commit */
 	long long t = kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e5e4");
-	kt_sleep_ms(200);   /* the try taken, in the next batch */
+	kg_read(d, "move", moves);   /* the try taken, in the next batch */
 	long long y = private_note(&ump, game, "y");
-	kt_sleep_ms(200);   /* y waits for the try's commit */
+	kg_read(d, "note", notes + 2);   /* y waits for the try's commit */
 	kd_unlock_db(lock);
 	kc_ok(b.c, t);
 	kc_ok(ump.c, a);
@@ -799,7 +806,8 @@ END_TEST
  */
 START_TEST(chair_requests_wait_behind_the_waiting)
 {
-	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 1s\n");
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 1s\n"
+	                        "log_level = debug\n");
 	struct kp w, b, ump, w2, b2;
 	int64_t game = players_and_umpire(d, &w, &b, &ump);
 	kp_guest(d, &w2);
@@ -809,10 +817,12 @@ START_TEST(chair_requests_wait_behind_the_waiting)
 	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
 	long long mv[2];
 	struct sqlite3 *lock = kg_held_in_turn(d, &w, game, "g1f3", &w2, other, "e4", mv);
+	int notes = kg_reads(d, "note");
 	long long x = private_note(&ump, game, "x");
+	kg_read(d, "note", notes);   /* x read while the first commit is still held */
 	kc_error(w.c, mv[0], "storage");   /* game 1 has nothing uncommitted now */
 	long long y = private_note(&ump, game, "y");
-	kt_sleep_ms(200);
+	kg_read(d, "note", notes + 1);   /* y read before the store is let go */
 	kd_unlock_db(lock);
 	kc_ok(w2.c, mv[1]);
 	notes_in_order(&ump, game, x, y, "xy");
@@ -843,7 +853,8 @@ END_TEST
  */
 START_TEST(chair_requests_keep_their_order_across_games)
 {
-	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 1s\n");
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 1s\n"
+	                        "log_level = debug\n");
 	struct kp w, b, ump, w2, b2, w3, b3;
 	int64_t game = players_and_umpire(d, &w, &b, &ump);
 	kp_guest(d, &w2);
@@ -855,19 +866,24 @@ START_TEST(chair_requests_keep_their_order_across_games)
 	move(&w, game, "g1f3");
 	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
 	struct sqlite3 *lock = kd_lock_db(d);
+	/* Each step read (its debug line) before the next is sent: the
+	 * connections' lines come in no set order. */
+	int notes = kg_reads(d, "note"), moves = kg_reads(d, "move");
 	long long m3 = kc_req(w3.c, "move", "{s:I, s:s}", "game", (json_int_t)three, "move", "e4");
-	kt_sleep_ms(150);   /* with the writer, held */
+	kg_read(d, "move", moves);   /* with the writer, held */
 	long long a = private_note(&ump, game, "a");
 	long long m2 = kc_req(w2.c, "move", "{s:I, s:s}", "game", (json_int_t)two, "move", "e4");
-	kt_sleep_ms(150);   /* both in the next commit */
+	kg_read(d, "note", notes);   /* both in the next commit */
+	kg_read(d, "move", moves + 1);
 	long long r2 = kc_req(b2.c, "move", "{s:I, s:s}", "game", (json_int_t)two, "move", "e5");
-	kt_sleep_ms(100);   /* waits for White's e4 */
+	kg_read(d, "move", moves + 2);   /* waits for White's e4 */
 	long long x = private_note(&ump, game, "x");
+	kg_read(d, "note", notes + 1);   /* x read before game 3's move fails */
 	kc_error(w3.c, m3, "storage");   /* the next commit with the writer, held */
 	long long t = kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "e5e4");
-	kt_sleep_ms(150);   /* the refused try, in the third commit */
+	kg_read(d, "move", moves + 3);   /* the refused try, in the third commit */
 	long long y = private_note(&ump, game, "y");
-	kt_sleep_ms(150);   /* y waits behind x */
+	kg_read(d, "note", notes + 2);   /* y waits behind x */
 	kd_unlock_db(lock);
 	kc_ok(w2.c, m2);
 	kc_ok(b2.c, r2);
@@ -920,7 +936,8 @@ static void answered_in_order(const struct kc *c, int from, int to, const char *
  */
 START_TEST(requests_behind_an_action_see_it)
 {
-	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 60s\n");
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 60s\n"
+	                        "log_level = debug\n");
 	struct kp w, b, ump;
 	int64_t game = players_and_umpire(d, &w, &b, &ump);
 	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", (json_int_t)game));
@@ -938,10 +955,12 @@ START_TEST(requests_behind_an_action_see_it)
 		"{\"id\":813,\"type\":\"pgn\",\"game\":%lld,\"view\":\"umpire\"}",
 		"{\"id\":814,\"type\":\"watch\",\"game\":%lld}",
 	};
+	int moves = kg_reads(d, "move"), notes = kg_reads(d, "note");
 	write_lines(b.c, game, black, 5);
-	kt_sleep_ms(150);   /* the move read: in the batch, its commit held */
+	/* the move read before the chair's lines (another connection): in the batch, its commit held */
+	kg_read(d, "move", moves);
 	write_lines(ump.c, game, chair, 4);
-	kt_sleep_ms(200);
+	kg_read(d, "note", notes);   /* the chair's lines read before the store is let go */
 	kd_unlock_db(lock);
 	kc_ok(b.c, 801);
 	const char *pgn = json_string_value(json_object_get(kc_ok(b.c, 802), "pgn"));

@@ -837,7 +837,8 @@ END_TEST
  */
 START_TEST(watch_waits_for_the_move_it_hears_alone)
 {
-	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 1s\n");
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 1s\n"
+	                        "log_level = debug\n");   /* kg_held_in_turn reads it */
 	struct kp w, b, s, w2, b2;
 	players_and_watcher(d, &w, &b, &s);
 	kp_guest(d, &w2);
@@ -864,14 +865,17 @@ END_TEST
  * ok, then nothing. */
 START_TEST(unwatch_after_the_commit)
 {
-	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 60s\n");
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 60s\n"
+	                        "log_level = debug\n");
 	struct kp w, b, s;
 	players_and_watcher(d, &w, &b, &s);
 	int64_t g = new_game(&w, &b, "icc", false);
 	kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)g));
 	struct sqlite3 *lock = kd_lock_db(d);
+	int moves = kg_reads(d, "move");
 	long long mv = kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e4");
-	kt_sleep_ms(200);   /* read: its commit waits for the lock */
+	/* read before the unwatch (another connection): its commit waits for the lock */
+	kg_read(d, "move", moves);
 	long long un = kc_req(s.c, "unwatch", "{s:I}", "game", (json_int_t)g);
 	kt_sleep_ms(300);
 	ck_assert_msg(!kc_answered(s.c, un), "unwatch answered before the commit");
@@ -907,13 +911,16 @@ END_TEST
  * ok, in that order. */
 START_TEST(spectator_requests_keep_their_order)
 {
-	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 60s\n");
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 60s\n"
+	                        "log_level = debug\n");
 	struct kp w, b, s;
 	players_and_watcher(d, &w, &b, &s);
 	int64_t g = new_game(&w, &b, "icc", false);
 	struct sqlite3 *lock = kd_lock_db(d);
+	int moves = kg_reads(d, "move");
 	long long mv = kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e4");
-	kt_sleep_ms(200);   /* read: its commit waits for the lock */
+	/* read before the spectator's lines (another connection): its commit waits for the lock */
+	kg_read(d, "move", moves);
 	static const char *const types[] = { "watch", "spec", "unwatch", "spec", "watch", "spec" };
 	static const char *const texts[] = { NULL, "one", NULL, "two", NULL, "three" };
 	char batch[1024];
@@ -1556,14 +1563,16 @@ END_TEST
 START_TEST(delayed_seat_waits_for_releases_alone)
 {
 	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 60s\n"
-	                        "spectator_delay = 2\n");
+	                        "spectator_delay = 2\nlog_level = debug\n");
 	struct kp w, b, s, s2;
 	players_and_watcher(d, &w, &b, &s);
 	kp_guest(d, &s2);
 	int64_t g = new_game(&w, &b, "icc", true);
 	struct sqlite3 *lock = kd_lock_db(d);
+	int moves = kg_reads(d, "move");
 	long long mv = kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e4");
-	kt_sleep_ms(200);   /* read: its commit waits for the lock */
+	/* read before the watch (another connection): its commit waits for the lock */
+	kg_read(d, "move", moves);
 	json_t *r = kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)g));
 	ck_assert_int_eq(json_integer_value(json_object_get(r, "ply")), 0);
 	ck_assert_int_eq(json_array_size(json_object_get(r, "events")), 0);
@@ -1573,7 +1582,7 @@ START_TEST(delayed_seat_waits_for_releases_alone)
 	/* The second ply releases ply 0: a new seat's request waits for it. */
 	lock = kd_lock_db(d);
 	mv = kc_req(b.c, "move", "{s:I, s:s}", "game", (json_int_t)g, "move", "e5");
-	kt_sleep_ms(200);
+	kg_read(d, "move", moves + 1);   /* read before s2's watch (another connection), held */
 	long long wt = kc_req(s2.c, "watch", "{s:I}", "game", (json_int_t)g);
 	kt_sleep_ms(300);
 	ck_assert_msg(!kc_answered(s2.c, wt), "the watch was answered before the releasing commit");
@@ -1603,7 +1612,7 @@ END_TEST
 START_TEST(delayed_list_keeps_goings_past_a_failed_commit)
 {
 	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nspectator_delay = 2\n"
-	                        "busy_timeout = 2s\n");
+	                        "busy_timeout = 2s\nlog_level = debug\n");
 	struct kp w, b, s;
 	players_and_watcher(d, &w, &b, &s);
 	int64_t game = new_game(&w, &b, "icc", true);
@@ -1611,8 +1620,10 @@ START_TEST(delayed_list_keeps_goings_past_a_failed_commit)
 	play_moves(&w, &b, game, moves, 0, 4);
 	kc_ok(s.c, kc_req(s.c, "watch", "{s:I}", "game", (json_int_t)game));
 	struct sqlite3 *lock = kd_lock_db(d);
+	int reads = kg_reads(d, "move");
 	long long held = kc_req(w.c, "move", "{s:I, s:s}", "game", (json_int_t)game, "move", "Bb5");
-	kt_sleep_ms(300);   /* read: its commit waits for the lock */
+	/* read before Black's close (another connection): its commit waits for the lock */
+	kg_read(d, "move", reads);
 	kc_close(b.c);
 	kc_event(w.c, "opponent_away");
 	kc_error(w.c, held, "storage");
