@@ -685,8 +685,11 @@ static void finish_login(struct auth *a, struct conn *c, struct job *j)
 	guard_login_ok(a->guard, j->host, j->name, mstime_mono());
 	/* Said only to whoever knows the password: it tells them nothing new. */
 	if (j->disabled) {
-		log_always(LOGL_INFO, "conn=%llu login of disabled user=%lld", (unsigned long long)j->conn,
-		           (long long)j->user);   /* a refused login: at every level */
+		/* a refused login: at every level, with its address and name (the
+		 * club admin probe: "user=3" alone), worded apart from a failure's
+		 * (the password was right: fail2ban's filter counts none of it) */
+		log_always(LOGL_INFO, "conn=%llu login of a disabled account addr=%s user=\"%s\"",
+		           (unsigned long long)j->conn, j->addr, u.name);
 		dispatch_error(c, j->id, PE_ACCOUNT_DISABLED, "this account is disabled");
 		return;
 	}

@@ -341,6 +341,10 @@ static void cmd_resume(struct conn *c, json_t *id, json_t *req)
 	if (rc == STORE_OK)
 		rc = store_user_name(st, user, name, sizeof name);
 	if (rc == STORE_OK && auth_user_role(a->srv, user) == AUTH_ROLE_NONE) {
+		/* Logged as a disabled account's login is (the club admin probe: a
+		 * token kept past the disable tried again left no trace). */
+		log_always(LOGL_INFO, "conn=%llu resume of a disabled account addr=%s user=\"%s\"",
+		           (unsigned long long)conn_id(c), conn_host(c), name);
 		dispatch_error(c, id, PE_ACCOUNT_DISABLED, "this account is disabled");
 		return;
 	}

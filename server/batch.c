@@ -30,7 +30,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "conn.h"
+#include "guard.h"
 #include "line.h"
 #include "log.h"
 #include "mstime.h"
@@ -88,6 +90,7 @@ struct batch {
 	struct turn *open;           /* collecting; NULL: nothing */
 	struct turn *busy;           /* with the writer; NULL: idle */
 	uint64_t commits;
+	struct guard_log_limit fail_log;   /* "store failed" lines (log_repeat_interval) */
 
 	struct store *wst;           /* the writer's own connection */
 	bool threaded;               /* false: no event base, commit in place */
@@ -259,7 +262,15 @@ static void complete(struct batch *b)
 			if (!t->acts[i]->cancelled)
 				t->acts[i]->ops->committed(t->acts[i]->arg);
 	} else {
-		log_warnx("store failed: %s; actions=%zu not saved, answered storage", t->err, t->live);
+		/* A full or failing disk fails every commit, the clocks' own
+		 * among them: one line a log_repeat_interval, the rest counted
+		 * (the ops probe: a line a second, into a journal that may sit
+		 * on the same full disk). */
+		unsigned more = 0;
+		if (b->srv->cfg == NULL ||
+		    guard_log_allow(&b->srv->cfg->guard, &b->fail_log, mstime_mono(), &more))
+			log_warnx("store failed: %s; actions=%zu not saved, answered storage (%u like it "
+			          "not logged)", t->err, t->live, more);
 		for (size_t i = 0; i < t->nacts; i++)
 			if (!t->acts[i]->cancelled)
 				t->acts[i]->ops->failed(t->acts[i]->arg);

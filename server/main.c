@@ -722,6 +722,13 @@ int main(int argc, char **argv)
 	if ((srv.stall = stall_new(srv.base, server_stalled, &srv)) == NULL)
 		fatalx("cannot start the standstill timer");
 
+	/* Nothing kriegd does needs root, and everything it reads comes from
+	 * the network (the ops probe: started by hand as root it served as
+	 * root, and said nothing).  kriegd.service runs it as a DynamicUser;
+	 * a start by hand is told. */
+	if (geteuid() == 0)
+		log_warnx("running as root: kriegd needs no privilege; run it as a user of its own "
+		          "(systemd/kriegd.service does, DynamicUser=yes)");
 	/* Last, so a client never reaches a half-started daemon. */
 	dm.passed = open_listeners(&srv);
 	open_web_listeners(&srv);

@@ -976,6 +976,33 @@ fail:
 	return -1;
 }
 
+/*
+ * SQLite's "attempt to write a readonly database" for a file one may
+ * write: its directory is not writable, and WAL mode makes its -wal and
+ * -shm files beside it (the ops probe: the error named the file alone).
+ * The words to add, or "".
+ */
+#define STORE_PATH_HINT_MAX 1200
+static const char *readonly_dir_hint(sqlite3 *db, const char *path, char *buf, size_t len)
+{
+	char dir[1024];
+	buf[0] = '\0';
+	if ((sqlite3_errcode(db) & 0xff) != SQLITE_READONLY || access(path, W_OK) != 0)
+		return buf;
+	snprintf(dir, sizeof dir, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash == NULL)
+		snprintf(dir, sizeof dir, ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (access(dir, W_OK) != 0)
+		snprintf(buf, len, " (the directory %s is not writable: SQLite makes the database's -wal "
+		         "and -shm files beside it)", dir);
+	return buf;
+}
+
 struct store *store_open_opts(const char *path, const struct store_options *opt, char *err,
                               size_t errlen)
 {
@@ -1077,8 +1104,10 @@ struct store *store_open_opts(const char *path, const struct store_options *opt,
 	snprintf(st->synchronous, sizeof st->synchronous, "%s", sync);
 	st->path = xstrdup(path);
 	return st;
-fail:
-	snprintf(err, errlen, "%s: %s", path, msg != NULL ? msg : sqlite3_errmsg(db));
+fail:;
+	char hint[STORE_PATH_HINT_MAX];
+	snprintf(err, errlen, "%s: %s%s", path, msg != NULL ? msg : sqlite3_errmsg(db),
+	         readonly_dir_hint(db, path, hint, sizeof hint));
 	sqlite3_free(msg);
 	sqlite3_close(db);
 	return NULL;

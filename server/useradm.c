@@ -333,8 +333,11 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 		else
 			status = changed(st, rc, name, "reading");
 	} else if (strcmp(verb, "role") == 0 && strcmp(u.role, role) == 0) {
-		/* Nothing to change: no row (as over the wire), no write. */
-		status = changed(st, STORE_OK, u.name, "role set");
+		/* Nothing to change: no row (as over the wire), no write, and
+		 * said so (the club admin probe: "role set" read as a change). */
+		char what[64];
+		snprintf(what, sizeof what, "already %s: nothing changed", u.role);
+		status = changed(st, STORE_OK, u.name, what);
 	} else if (strcmp(verb, "role") == 0) {
 		audit_row(&row, "user_role", u.name, "%s -> %s", u.role, role);
 		rc = store_begin(st);
@@ -344,7 +347,8 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 			rc = store_audit_add(st, &row);
 		status = changed(st, finish(st, rc), u.name, "role set");
 	} else if (strcmp(verb, "bot") == 0 && (u.bot != 0) == bot) {
-		status = /* nothing to change, as above */ changed(st, STORE_OK, u.name, bot ? "bot on" : "bot off");
+		status = /* nothing to change, as above */ changed(st, STORE_OK, u.name, bot ? "already a bot: nothing changed"
+		                                                                  : "already not a bot: nothing changed");
 	} else if (strcmp(verb, "bot") == 0) {
 		audit_row(&row, "user_bot", u.name, "bot=%d -> %d", u.bot, bot);
 		rc = store_begin(st);
@@ -369,7 +373,8 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 			rc = store_audit_add(st, &row);
 		status = changed(st, finish(st, rc), u.name, "password set");
 	} else if ((u.disabled != 0) == (strcmp(verb, "disable") == 0)) {
-		status = /* nothing to change, as above */ changed(st, STORE_OK, u.name, u.disabled ? "disabled" : "enabled");
+		status = /* nothing to change, as above */ changed(st, STORE_OK, u.name, u.disabled ? "already disabled: nothing changed"
+		                                                                  : "already enabled: nothing changed");
 	} else {
 		bool off = strcmp(verb, "disable") == 0;
 		audit_row(&row, off ? "user_disable" : "user_enable", u.name, "%s", "");

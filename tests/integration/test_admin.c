@@ -745,14 +745,19 @@ START_TEST(offline_audit)
 	/* Without --must-change the operator's password stands (and clears the flag). */
 	ck_assert_int_eq(kg_user(d, "chosen-password\n", NULL, 0, "passwd", "alice", "--password-stdin"), 0);
 	kc_close(kg_login(d, "alice", "chosen-password", NULL, 0));
-	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "role", "alice", "umpire"), 0);
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "role", "alice", "umpire"), 0);
+	ck_assert_msg(strstr(out, "alice: role set") != NULL, "%s", out);
 	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "disable", "alice"), 0);
 	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "enable", "alice"), 0);
 	/* Regression: changing nothing wrote a row ("umpire -> umpire"); it
-	 * succeeds as before, and writes none. */
-	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "role", "alice", "umpire"), 0);
-	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "enable", "alice"), 0);
-	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "bot", "alice", "off"), 0);
+	 * succeeds as before, and writes none.  Regression (the club admin
+	 * probe): it said "role set", "enabled", "bot off" as a change did. */
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "role", "alice", "umpire"), 0);
+	ck_assert_msg(strstr(out, "alice: already umpire: nothing changed") != NULL, "%s", out);
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "enable", "alice"), 0);
+	ck_assert_msg(strstr(out, "alice: already enabled: nothing changed") != NULL, "%s", out);
+	ck_assert_int_eq(kg_user(d, NULL, out, sizeof out, "bot", "alice", "off"), 0);
+	ck_assert_msg(strstr(out, "alice: already not a bot: nothing changed") != NULL, "%s", out);
 	/* (a probe) named as registered, not as typed */
 	char said[256];
 	ck_assert_int_eq(kg_user(d, NULL, said, sizeof said, "disable", "ALICE"), 0);

@@ -1409,14 +1409,27 @@ static void fail2ban_lines(bool quiet)
 	ck_assert_int_eq(fail2ban_hits(log, false, "127.0.0.7"), 3);
 	ck_assert_int_eq(fail2ban_hits(log, true, "127.0.0.7"), 3);
 	free(log);
-	/* A login to a disabled account is refused, and said at every level too. */
+	/* A login to a disabled account is refused, and said at every level
+	 * too; so is a session of it resumed.  Regression (the club admin
+	 * probe): the login's line named neither address nor name ("user=3"),
+	 * and the resume's was not written.  Neither counts for fail2ban: the
+	 * password (the token) was right. */
 	struct kp x;
 	kp_register(d, &x, quiet ? "shutout2" : "shutout1");
+	char want[160];
 	kc_close(x.c);
 	ck_assert_int_eq(kg_user(d, NULL, NULL, 0, "disable", x.name), 0);
-	struct kc *xc = kc_hello(d);
+	struct kc *xc = kc_hello_from(d, "127.0.0.9");
 	ck_assert_str_eq(code_of(login(xc, x.name, "harness-password")), "account_disabled");
-	ck_assert(kd_log_wait(d, "login of disabled", 5000));
+	snprintf(want, sizeof want, "login of a disabled account addr=127.0.0.9 user=\"%s\"", x.name);
+	ck_assert(kd_log_wait(d, want, 5000));
+	kc_error(xc, kc_req(xc, "resume", "{s:s}", "token", x.token), "account_disabled");
+	snprintf(want, sizeof want, "resume of a disabled account addr=127.0.0.9 user=\"%s\"", x.name);
+	ck_assert(kd_log_wait(d, want, 5000));
+	log = kd_log(d);   /* still the three above (a match of 127.0.0.9 would be the wrong host) */
+	ck_assert_int_eq(fail2ban_hits(log, false, "127.0.0.7"), 3);
+	ck_assert_int_eq(fail2ban_hits(log, true, "127.0.0.7"), 3);
+	free(log);
 	kc_close(xc);
 	kc_close(g);
 	kc_close(ok);

@@ -421,6 +421,10 @@ START_TEST(start_lines_at_any_log_level)
 	struct kd *d = kd_start("log_level = warn\n");
 	ck_assert_int_eq(kd_log_count(d, "kriegd: listening on 127.0.0.1:"), 1);
 	ck_assert_int_eq(kd_log_count(d, "kriegd: ready "), 1);
+	/* Regression (the ops probe): started as root, it served as root and
+	 * said nothing.  Said (once, at start) exactly when this test is root. */
+	ck_assert_int_eq(kd_log_count(d, "warning: running as root: kriegd needs no privilege"),
+	                 geteuid() == 0);
 	struct kc *c = kc_connect(d);
 	kc_ok(c, kc_req(c, "ping", NULL));
 	kc_close(c);

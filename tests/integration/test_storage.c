@@ -226,6 +226,34 @@ START_TEST(locked_database)
 }
 END_TEST
 
+/* Regression (the ops probe): a full disk failed a commit a second (the
+ * clocks' writes among them), each logged: a line a second into a journal
+ * that may sit on the same full disk.  One line a log_repeat_interval. */
+START_TEST(failed_commits_logged_bounded)
+{
+	unsigned seed = 9;
+	struct kd *d = kd_start("rate_limit = 10000\nrate_burst = 10000\nbusy_timeout = 100ms\n"
+	                        "log_repeat_interval = 60s\n");
+	struct kp w, b;
+	static struct tgame g;
+	kp_guest(d, &w);
+	kp_guest(d, &b);
+	memset(&g, 0, sizeof g);
+	g.id = kg_new_game(&w, &b);
+	ck_assert_str_eq(try_move(&w, &b, &g, &seed), "");
+	sqlite3 *db = kd_lock_db(d);
+	for (int i = 0; i < 4; i++)
+		ck_assert_str_eq(try_move(&w, &b, &g, &seed), "storage");
+	kd_unlock_db(db);
+	ck_assert_str_eq(try_move(&w, &b, &g, &seed), "");   /* after the failures: all logged by now */
+	ck_assert_int_eq(kd_log_count(d, "warning: store failed: "), 1);
+	check_views(&w, &b, &g);
+	kc_close(w.c);
+	kc_close(b.c);
+	kd_stop(d);
+}
+END_TEST
+
 /* Regression (probe of own changes): a draw offer whose commit failed
  * still counted as the side's one offer of the move; nothing changed. */
 START_TEST(failed_offer_counts_nothing)
@@ -511,6 +539,7 @@ static Suite *storage_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, corrupt_at_start);
 	tcase_add_test(tc, locked_database);
+	tcase_add_test(tc, failed_commits_logged_bounded);
 	tcase_add_test(tc, readable_database_warned);
 	tcase_add_test(tc, failed_offer_counts_nothing);
 	tcase_add_test(tc, locked_database_keeps_challenges);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -373,6 +374,38 @@ START_TEST(readonly_store_refuses_writes)
 			store_close(st);
 		}
 	}
+}
+END_TEST
+
+/* Regression (the ops probe): a database in a directory kriegd may not
+ * write was refused as "attempt to write a readonly database", the file
+ * itself writable: the directory is named (SQLite makes -wal and -shm
+ * beside the file).  Run as another user when the test is root (root
+ * writes anywhere); in a child, so the test's own identity stays. */
+START_TEST(readonly_directory_named)
+{
+	store_close(open_ok());
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		if (geteuid() == 0 && (chown(tdb.dir, 65534, 65534) != 0 || chown(path, 65534, 65534) != 0 ||
+		                       setgid(65534) != 0 || setuid(65534) != 0))
+			_exit(3);
+		if (chmod(tdb.dir, 0500) != 0)
+			_exit(4);
+		struct store *st = store_open(path, err, sizeof err);
+		bool named = st == NULL && strstr(err, "is not writable: SQLite makes the database's -wal") != NULL &&
+		             strstr(err, tdb.dir) != NULL;
+		if (!named)
+			fprintf(stderr, "readonly_directory_named: %s\n", st != NULL ? "opened" : err);
+		store_close(st);
+		chmod(tdb.dir, 0700);
+		_exit(named ? 0 : 1);
+	}
+	int status = 0;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
+	chmod(tdb.dir, 0700);
 }
 END_TEST
 
@@ -1594,6 +1627,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, migrates_v1_in_place);
 	tcase_add_test(tc, refuses_to_migrate_under_another_process);
 	tcase_add_test(tc, refuses_newer_version);
+	tcase_add_test(tc, readonly_directory_named);
 	tcase_add_test(tc, refuses_foreign_database);
 	tcase_add_test(tc, corrupt_file_is_an_error);
 	tcase_add_test(tc, bad_options_and_paths);
