@@ -74,10 +74,11 @@ int tls_log_errors(uint64_t conn_id, const char *what)
 	return n;
 }
 
-/* Append OpenSSL's first queued error to err (and drain the rest into the log). */
+/* OpenSSL's first queued error into err (the rest drained into the log:
+ * the first, said by err, not logged twice: the ops probe). */
 static void ssl_err(char *err, size_t errlen, const char *what)
 {
-	unsigned long e = ERR_peek_error();
+	unsigned long e = ERR_get_error();
 	char buf[256] = "unknown error";
 
 	if (e != 0)
@@ -451,6 +452,13 @@ static SSL_CTX *ctx_build(const struct config *cfg, bool may_generate, char *fp,
 			snprintf(err, errlen, "%s: the key file is encrypted (protected by a pass phrase); "
 			         "krieg needs an unencrypted key (openssl pkey -in ENCRYPTED -out KEY "
 			         "writes one; keep it readable by kriegd only)", key);
+		} else if (ERR_GET_REASON(ERR_peek_error()) == X509_R_KEY_VALUES_MISMATCH) {
+			/* A key of another pair: said in words (the ops probe: OpenSSL's
+			 * "x509 certificate routines::key values mismatch" alone). */
+			ERR_clear_error();
+			snprintf(err, errlen, "key %s does not match the certificate of cert %s: the two come "
+			         "from different pairs (openssl x509 -noout -pubkey -in CERT and openssl pkey "
+			         "-pubout -in KEY print the same key for a pair)", key, cert);
 		} else {
 			snprintf(what, sizeof what, "key %s", key);
 			ssl_err(err, errlen, what);

@@ -654,7 +654,7 @@ START_TEST(check_config)
 	 * (it said OpenSSL's "no start line" alone: admin probe). */
 	char swapped[700];
 	snprintf(swapped, sizeof swapped, "cert = %s\nkey = %s\n", k, c);
-	char want[400];
+	char want[800];
 	snprintf(want, sizeof want, "cert %s: ", k);
 	refused_conf(good, path, swapped, want);
 	refused_conf(good, path, swapped, "(it holds a private key, not a certificate: cert and key "
@@ -662,6 +662,20 @@ START_TEST(check_config)
 	snprintf(swapped, sizeof swapped, "cert = %s\nkey = %s\n", c, c);
 	refused_conf(good, path, swapped, "(it holds a certificate, not a private key: cert and key "
 	             "swapped?)");
+	/* A key of another pair: said in words, each file named (the ops
+	 * probe: OpenSSL's "key values mismatch", logged twice). */
+	char k2[300], c2[300];
+	snprintf(c2, sizeof c2, "%s/other-cert", cred);
+	snprintf(k2, sizeof k2, "%s/other-key", cred);
+	new_pair(c2, k2);
+	snprintf(swapped, sizeof swapped, "cert = %s\nkey = %s\n", c, k2);
+	snprintf(want, sizeof want, "key %s does not match the certificate of cert %s: the two come from "
+	         "different pairs", k2, c);
+	write_file(path, swapped);
+	ck_assert_int_ne(kg_run_kriegd(good, 10000, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, want) != NULL && strstr(out, "key values mismatch") == NULL, "%s", out);
+	unlink(c2);
+	unlink(k2);
 	write_file(path, "cert = tls-cert\nkey = tls-key\n");
 	setenv("CREDENTIALS_DIRECTORY", cred, 1);
 	int rc = kg_run_kriegd(good, 10000, out, sizeof out);
