@@ -174,7 +174,7 @@ async function start() {
 // stays in the status line (the close follows it at once).
 // A dead path (net.js alive: the server silent past its ping) is said as
 // such, as krieg says it.
-let ended = false, retry = 1000;
+let ended = false, stopping = false, retry = 1000;
 // A request answered by the connection's loss (net.js), not by the server:
 // the session is not refused, only unreached; lost() tries again with it.
 // (A dead path found while `resume` waited signed the player out: a guest
@@ -188,6 +188,7 @@ function lost(e, said) {
     status(said.code === 'server_full' ? 'the server refused the connection: ' : 'the server closed the connection: ',
       said.message, ` — trying again in ${retry / 1000} s…`);
   }
+  else if (stopping) status(`the server stopped (a restart?) — reconnecting in ${retry / 1000} s…`);
   else status(`connection lost${why} — reconnecting in ${retry / 1000} s…`);
   setTimeout(reconnect, retry);
   retry = Math.min(retry * 2, 30000);
@@ -197,6 +198,7 @@ async function reconnect() {
   const { game } = state, seat = { game: watch.game, role: watch.seat };
   try { await net.open(); } catch { return; }   // closed again: lost() tries later
   retry = 1000;
+  stopping = false;
   greeted(net.greeting);
   if (lostAgain(await net.call('hello', { version: net.greeting.protocol }))) return;
   const token = sessionStorage.getItem('krieg.token');
@@ -1020,6 +1022,13 @@ function onEvent(ev) {
   if (ev.event === 'message') {
     note('a message from ', who(ev.from), ': "', said(ev.text), '"');
     if (!$('lobby').hidden) refreshMessages();
+    return;
+  }
+  // kriegd stopping (a restart, an upgrade: the ops probe found it said
+  // as a lost connection): said, and the close that follows said so (lost)
+  if (ev.event === 'server_stopping') {
+    stopping = true;
+    note('the server is stopping (a restart, or its admin took it down); your games are kept');
     return;
   }
   if (ev.event === 'session_ended' || ev.event === 'account_disabled') {

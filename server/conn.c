@@ -880,7 +880,8 @@ void conn_close(struct conn *c, const char *reason)
  * what was sent to it (the last turn's answers and announcements) goes out
  * before its close_notify, but without the closed hooks: its user has not
  * left a game or the lobby, the server has stopped (presence and offers
- * are as they were at the next start).  A connection still in its
+ * are as they were at the next start).  Each is told
+ * {"event":"server_stopping"} last.  A connection still in its
  * handshake has been told nothing and just goes.  The daemon waits only
  * until each has its output out and its close_notify sent
  * (connset_drained), not for its peer to close: connset_free then reads
@@ -896,6 +897,10 @@ void connset_drain(struct server *srv)
 		if (c->state == CS_HANDSHAKE) {
 			conn_teardown(c, "shutdown", false);
 		} else if (c->state == CS_OPEN) {
+			/* Said before the close (the ops probe: a restart looked
+			 * like a lost connection): the client may say so, and
+			 * reconnect as it does. */
+			conn_send(c, json_pack("{s:s}", "event", "server_stopping"));
 			log_closed(c, "shutdown");
 			c->state = CS_LINGER;
 			linger_begin(c, true);

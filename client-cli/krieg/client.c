@@ -1174,7 +1174,7 @@ static const char *const server_events[] = {
 	"clock_unpaused", "connection", "departed", "draw_declined", "draw_offer", "following",
 	"game_events", "game_flagged", "game_start", "game_state", "greeting", "message", "notice",
 	"offer_lapsed", "opponent_away", "opponent_back", "ping", "seek", "seek_gone",
-	"session_ended", "tell", "time_added", "umpire_note", "unadjourned", "unwatched", "welcome",
+	"server_stopping", "session_ended", "tell", "time_added", "umpire_note", "unadjourned", "unwatched", "welcome",
 };
 
 const char *client_server_event_at(size_t i)
@@ -1602,6 +1602,10 @@ static void event_in(struct client *c, const json_t *msg, const char *name)
 		words_clean(json_string_value(json_object_get(msg, "text")), text, sizeof text);
 		words_clean(json_string_value(json_object_get(msg, "from")), from, sizeof from);
 		client_out(c, "Notice from %s: %s", from[0] ? from : "the server", text);
+	} else if (!strcmp(name, "server_stopping")) {
+		/* Before the close a restart makes (the ops probe: it read as a
+		 * lost connection); krieg reconnects as after any (main.c). */
+		client_out(c, "The server is stopping (a restart, or its admin took it down); your games are kept.");
 	} else if (!strcmp(name, "welcome"))
 		welcome(c, msg);
 	else if (words_tell(msg, words, sizeof words) == 0)

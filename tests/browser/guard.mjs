@@ -30,6 +30,7 @@
 //      said in the log, its later events neither shown nor spoken.
 //  10. the browser's Back in a game or a seat watched: the lobby, not
 //      another site (a seat so left unwatched).
+//  11. the server's stop said, and the close after it said as a stop.
 // Every failing check is reported (a scenario stops at its first one), then
 // the test fails.  KRIEG_WEB_ROOT=DIR serves the page from DIR instead of the
 // copy built into kriegd (to run these tests against another client-web).
@@ -719,6 +720,16 @@ await scenario("the browser's Back", async () => {
   check(await p.evaluate(() => !history.state?.krieg), 'the seat left by its button: its step still in the history');
   for (const l of [lx, ly, lz]) l.close();
   await p.context().close();
+});
+
+// The ops probe: a restart of kriegd read as a lost connection.  Its
+// server_stopping is said (in the log), and the close after it too.
+await broken('a stop said before the close', async (p, s) => {
+  s.send({ event: 'server_stopping' });
+  await until(p, () => /the server is stopping \(a restart, or its admin took it down\); your games are kept/
+    .test(document.getElementById('log').textContent), null, 'the stop said in the log');
+  s.ws.close({ code: 1001 });
+  await statusSays(p, /^the server stopped \(a restart\?\) — reconnecting in 1 s/, 'the close after the stop');
 });
 
 await scenario('a refusal said before the close', async () => {

@@ -1106,6 +1106,9 @@ START_TEST(stop_tells_the_last_turn)
 			ck_assert_msg(kc_closed(p[k].c, 10000), "round %d: not closed at the stop", round);
 			ck_assert_msg(kc_closed_cleanly(p[k].c), "round %d: the stop cut the connection",
 			              round);
+			/* and said before the close (the ops probe) */
+			ck_assert_msg(kc_saw(p[k].c, "{\"event\":\"server_stopping\"}"),
+			              "round %d: the stop not said", round);
 		}
 		bool ok = answered_ok(p[0].c, id), heard = kc_saw(p[1].c, "\"event\":\"moved\"");
 		kd_down(d);

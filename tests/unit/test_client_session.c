@@ -620,6 +620,12 @@ START_TEST(admin_words_and_server_notices)
 	client_receive(&c, line);
 	ck_assert_ptr_nonnull(strstr(s.printed, text));
 	ck_assert(!c.ended);
+	/* A stop said (the ops probe: it read as a lost connection), and
+	 * reconnected from as any close is: the session is not ended. */
+	client_receive(&c, "{\"event\":\"server_stopping\"}");
+	ck_assert_msg(strstr(s.printed, "The server is stopping (a restart, or its admin took it down); "
+	                                "your games are kept.") != NULL, "%s", s.printed);
+	ck_assert(!c.ended);
 	client_receive(&c, "{\"event\":\"session_ended\",\"reason\":\"cool down\"}");
 	ck_assert_ptr_nonnull(strstr(s.printed, "The server ended this session: cool down."));
 	ck_assert(c.ended);
