@@ -782,6 +782,37 @@ char *config_text(const struct config *cfg)
 	return text;
 }
 
+void config_changed_names(const struct config *a, const struct config *b, char *out, size_t len)
+{
+	char *ta = config_text(a), *tb = config_text(b), *both = NULL;
+	size_t used = 0;
+	out[0] = '\0';
+	/* every key printed in either (one unset is not printed: motd) */
+	if (ta != NULL && tb != NULL && (both = malloc(strlen(ta) + strlen(tb) + 1)) != NULL)
+		strcat(strcpy(both, ta), tb);
+	for (const char *p = both; p != NULL && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p), k = strcspn(p, " ");
+		char key[64], was[1024], now[1024];
+		if (k > 0 && k < sizeof key && k < n) {
+			snprintf(key, sizeof key, "%.*s", (int)k, p);
+			/* a key on several lines (listen), or in both, is seen once: at its first */
+			bool first = true;
+			for (const char *q = both; q < p; q = strchr(q, '\n') + 1)
+				if (strncmp(q, key, k) == 0 && q[k] == ' ')
+					first = false;
+			printed_values(ta, key, was, sizeof was);
+			printed_values(tb, key, now, sizeof now);
+			if (first && strcmp(was, now) != 0 && used + k + 2 < len)
+				used += (size_t)snprintf(out + used, len - used, "%s%s", used ? "," : "", key);
+		}
+		p += n + (nl != NULL);
+	}
+	free(both);
+	free(ta);
+	free(tb);
+}
+
 void config_restart_only_words(const char *ft, const struct config *running, const char *names, char *out,
                                size_t len)
 {

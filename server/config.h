@@ -146,6 +146,14 @@ char *config_text(const struct config *cfg);
 void config_restart_only_words(const char *file_text, const struct config *running, const char *names,
                                char *out, size_t len);
 
+/*
+ * The settings whose values differ between a and b (as config_print writes
+ * them), comma-separated in the order printed, into out; "" when none.
+ * The reload's log line names them (the club admin probe: a reload said
+ * nothing of what it changed).
+ */
+void config_changed_names(const struct config *a, const struct config *b, char *out, size_t len);
+
 /* Durations: "250ms", "10s", "5m", "1h"; a bare number is seconds. */
 int config_parse_duration_ms(const char *s, int *ms);
 /* ms in the largest whole unit ("2h", "15m", "30s", "250ms"), as

@@ -325,6 +325,8 @@ static void on_reload(evutil_socket_t sig, short what, void *arg)
 	if (fixed[0] != '\0')
 		log_warnx("reload: changed settings that take effect only on restart: %s; running on: %s",
 		          fixed, kept);
+	char changed[1024];
+	config_changed_names(srv->cfg, next, changed, sizeof changed);
 	config_free(srv->cfg);
 	srv->cfg = next;
 	log_set_level((enum log_level)next->log_level);
@@ -332,7 +334,8 @@ static void on_reload(evutil_socket_t sig, short what, void *arg)
 	games_set_untimed_grace(srv->games, next->untimed_abandon_grace_ms);
 	auth_reconfigure(srv);
 	warn_dev_cert(next, dm->passed);
-	log_info("reloaded sha256=%s", tls_fingerprint(srv->tls));
+	log_info("reloaded sha256=%s changed=%s", tls_fingerprint(srv->tls),
+	         changed[0] != '\0' ? changed : "none");
 out:
 	/* Back to READY either way: the daemon serves, with old or new settings. */
 	service_ready(dm->svc);
