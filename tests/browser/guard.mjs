@@ -80,6 +80,20 @@ const line = async (user, password) => {
   await l.ok('login', { user, password });
   return l;
 };
+const lineGuest = async () => {
+  const l = await LineClient.open(linePort);
+  await l.ok('hello', { version: 1 });
+  await l.ok('guest');
+  return l;
+};
+// A page of its own signed in as a guest, in the lobby.
+const guestPage = async (name) => {
+  const p = await newPage(name);
+  await p.waitForSelector('#btn-guest:visible', { timeout: 10000 });
+  await p.click('#btn-guest');
+  await p.waitForSelector('#lobby:visible', { timeout: 5000 });
+  return p;
+};
 const text = (p, sel) => p.evaluate((s) => document.querySelector(s)?.textContent.trim() ?? null, sel);
 const shownGame = (p, game) => until(p, (g) => window.krieg.state.game === g && !document.getElementById('game').hidden,
   game, `game ${game} shown`);
@@ -649,19 +663,10 @@ await broken('how a rule set\'s own tries are written', async (p, s) => {
 // the game, and it counted as a watcher.  Given up: unwatched, said in the
 // log, its later events shown nowhere.
 await scenario("a seat given up for one's own game", async () => {
-  const guest = async () => {
-    const l = await LineClient.open(linePort);
-    await l.ok('hello', { version: 1 });
-    await l.ok('guest');
-    return l;
-  };
-  const lx = await guest(), ly = await guest(), lz = await guest();
+  const lx = await lineGuest(), ly = await lineGuest(), lz = await lineGuest();
   const { offer } = await lx.ok('seek', { rules: 'icc', color: 'white' });
   const gw = (await ly.ok('accept', { offer })).game;
-  const p = await newPage('watcher');
-  await p.waitForSelector('#btn-guest:visible', { timeout: 10000 });
-  await p.click('#btn-guest');
-  await p.waitForSelector('#lobby:visible', { timeout: 5000 });
+  const p = await guestPage('watcher');
   await p.evaluate((g) => window.krieg.watch.open(g, 'spectator'), gw);
   await p.waitForSelector('#watch:visible');
   // the rule sets said in the lobby, each in a line (the page newcomer probe)
@@ -687,17 +692,8 @@ await scenario("a seat given up for one's own game", async () => {
 // the lobby (a seat left, unwatched), the site stays; the view's own
 // button takes the step back too, so Back from the lobby is the browser's.
 await scenario("the browser's Back", async () => {
-  const guest = async () => {
-    const l = await LineClient.open(linePort);
-    await l.ok('hello', { version: 1 });
-    await l.ok('guest');
-    return l;
-  };
-  const lx = await guest(), ly = await guest(), lz = await guest();
-  const p = await newPage('back');
-  await p.waitForSelector('#btn-guest:visible', { timeout: 10000 });
-  await p.click('#btn-guest');
-  await p.waitForSelector('#lobby:visible', { timeout: 5000 });
+  const lx = await lineGuest(), ly = await lineGuest(), lz = await lineGuest();
+  const p = await guestPage('back');
   const site = p.url();
   await takeSeek(p, lz, { rules: 'icc', color: 'white' });
   await p.goBack();

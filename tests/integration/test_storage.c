@@ -118,6 +118,15 @@ static void expect_refused_start(const char *dir, const char *needle)
 	              "%s", out);
 }
 
+/* Two guests and a new game between them, its moves not yet made. */
+static void tgame_begin(struct kd *d, struct kp *w, struct kp *b, struct tgame *g)
+{
+	kp_guest(d, w);
+	kp_guest(d, b);
+	memset(g, 0, sizeof *g);
+	g->id = kg_new_game(w, b);
+}
+
 START_TEST(corrupt_at_start)
 {
 	char dir[] = "/tmp/krieg-corrupt-XXXXXX", path[300], cmd[400];
@@ -184,10 +193,7 @@ START_TEST(locked_database)
 	struct kp w, b;
 	static struct tgame g;
 
-	kp_guest(d, &w);
-	kp_guest(d, &b);
-	memset(&g, 0, sizeof g);
-	g.id = kg_new_game(&w, &b);
+	tgame_begin(d, &w, &b, &g);
 	for (int i = 0; i < 4; i++)
 		ck_assert_str_eq(try_move(&w, &b, &g, &seed), "");
 
@@ -236,10 +242,7 @@ START_TEST(failed_commits_logged_bounded)
 	                        "log_repeat_interval = 60s\n");
 	struct kp w, b;
 	static struct tgame g;
-	kp_guest(d, &w);
-	kp_guest(d, &b);
-	memset(&g, 0, sizeof g);
-	g.id = kg_new_game(&w, &b);
+	tgame_begin(d, &w, &b, &g);
 	ck_assert_str_eq(try_move(&w, &b, &g, &seed), "");
 	sqlite3 *db = kd_lock_db(d);
 	for (int i = 0; i < 4; i++)
@@ -290,10 +293,7 @@ START_TEST(disk_full)
 	struct kd *d = kd_start(conf);
 	struct kp w, b;
 	static struct tgame g;
-	kp_guest(d, &w);
-	kp_guest(d, &b);
-	memset(&g, 0, sizeof g);
-	g.id = kg_new_game(&w, &b);
+	tgame_begin(d, &w, &b, &g);
 	for (int i = 0; i < 3; i++)
 		ck_assert_str_eq(try_move(&w, &b, &g, &seed), "");
 
@@ -427,10 +427,7 @@ START_TEST(read_only_database)
 	struct kd *d = kd_start(conf);
 	struct kp w, b;
 	static struct tgame g;
-	kp_guest(d, &w);
-	kp_guest(d, &b);
-	memset(&g, 0, sizeof g);
-	g.id = kg_new_game(&w, &b);
+	tgame_begin(d, &w, &b, &g);
 	for (int i = 0; i < 4; i++)
 		ck_assert_str_eq(try_move(&w, &b, &g, &seed), "");
 	size_t acked = g.n;
