@@ -473,10 +473,14 @@ $('tournament-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const r = await net.callAll('tournament', { name: $('tournament-name').value.trim() }, 'players');
   if (!r.ok) { status(r.error.message); return; }
+  // the tie-breaks beside the points (the TD probe: names broke ties)
   fill('tournament', r.players, (x) => [`${x.name}${x.bot === true ? ' (bot)' : ''} ${x.points} `
+    + `(Buchholz ${x.buchholz ?? 0}, Sonneborn-Berger ${x.sonneborn_berger ?? 0}) `
     + `(+${x.won} =${x.drawn} -${x.lost}${x.playing ? `, ${x.playing} playing` : ''}`
     + `${x.aborted ? `, ${x.aborted} aborted` : ''}) `,
   button('Profile', () => showProfile(x.name), { profile: x.name }, `Profile of ${x.name}`)]);
+  // each row numbered by its rank, shared by players equal on all three
+  [...$('tournament').children].forEach((li, i) => { if (Number.isSafeInteger(r.players[i].rank)) li.value = r.players[i].rank; });
   if (!r.players.length) status(`nobody was paired in ${r.tournament}`);
 });
 $('btn-who').addEventListener('click', refreshWho);

@@ -163,9 +163,9 @@ static void cmd_standings(struct conn *c, json_t *id, json_t *req)
 static int entrant_row(const struct store_entrant *e, void *arg)
 {
 	struct table *t = arg;
-	json_t *row = json_pack("{s:I, s:s, s:f, s:i, s:i, s:i}", "rank", (json_int_t)t->pg.n + 1, "name",
+	json_t *row = json_pack("{s:I, s:s, s:f, s:i, s:i, s:i, s:f, s:f}", "rank", (json_int_t)e->rank, "name",
 	                        e->name, "points", e->points2 / 2.0, "won", e->won, "drawn", e->drawn, "lost",
-	                        e->lost);
+	                        e->lost, "buchholz", e->buchholz2 / 2.0, "sonneborn_berger", e->sb4 / 4.0);
 	if (e->playing)
 		json_object_set_new(row, "playing", json_integer(e->playing));
 	if (e->aborted)

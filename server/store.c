@@ -490,17 +490,28 @@ static const char *const stmt_sql[S__COUNT] = {
 	 * games (the name in any case of ASCII, as the index has it), points in
 	 * halves (a win 2, a draw 1), most first; a game whose record failed
 	 * its check is never played on, so not live. */
-	[S_TOURNAMENT] = "SELECT p, users.name, users.bot, sum(pts), sum(won), sum(drawn), sum(lost),"
-	                 " sum(live), sum(aborted) FROM (SELECT white AS p,"
+	/* Ranked by points, then Buchholz (the opponents' points), then
+	 * Sonneborn-Berger (the points of those beaten, half of those drawn
+	 * with), each over the finished games; players equal on all three
+	 * share a rank (the TD probe: names broke ties).  In halves: pts,
+	 * buch; in quarters: sb. */
+	[S_TOURNAMENT] = "WITH s AS (SELECT white AS p, black AS o,"
 	                 " CASE result WHEN 1 THEN 2 WHEN 3 THEN 1 ELSE 0 END AS pts, result = 1 AS won,"
 	                 " result = 3 AS drawn, result = 2 AS lost, " TOURNAMENT_LIVE " AS live, "
-	                 TOURNAMENT_ABORTED " AS aborted"
+	                 TOURNAMENT_ABORTED " AS aborted, result != 0 AS done"
 	                 " FROM games WHERE tournament = ?1 COLLATE NOCASE"
-	                 " UNION ALL SELECT black, CASE result WHEN 2 THEN 2 WHEN 3 THEN 1 ELSE 0 END,"
+	                 " UNION ALL SELECT black, white, CASE result WHEN 2 THEN 2 WHEN 3 THEN 1 ELSE 0 END,"
 	                 " result = 2, result = 3, result = 1, " TOURNAMENT_LIVE ", " TOURNAMENT_ABORTED
-	                 " FROM games WHERE tournament = ?1 COLLATE NOCASE)"
-	                 " JOIN users ON users.id = p GROUP BY p ORDER BY sum(pts) DESC, users.name"
-	                 " LIMIT -1 OFFSET ?2",
+	                 ", result != 0 FROM games WHERE tournament = ?1 COLLATE NOCASE),"
+	                 " t AS (SELECT p, sum(pts) AS pts, sum(won) AS won, sum(drawn) AS drawn,"
+	                 " sum(lost) AS lost, sum(live) AS live, sum(aborted) AS aborted FROM s GROUP BY p),"
+	                 " tb AS (SELECT s.p, sum(CASE WHEN s.done THEN t.pts ELSE 0 END) AS buch,"
+	                 " sum(CASE WHEN s.done THEN s.pts * t.pts ELSE 0 END) AS sb"
+	                 " FROM s JOIN t ON t.p = s.o GROUP BY s.p)"
+	                 " SELECT t.p, users.name, users.bot, t.pts, t.won, t.drawn, t.lost, t.live, t.aborted,"
+	                 " tb.buch, tb.sb, rank() OVER (ORDER BY t.pts DESC, tb.buch DESC, tb.sb DESC)"
+	                 " FROM t JOIN tb ON tb.p = t.p JOIN users ON users.id = t.p"
+	                 " ORDER BY t.pts DESC, tb.buch DESC, tb.sb DESC, users.name LIMIT -1 OFFSET ?2",
 	/* The spelling the tournament was first paired under, for a pairing
 	 * that names it in another case (the index's order: the oldest game
 	 * first among equal names). */

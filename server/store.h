@@ -455,6 +455,9 @@ struct store_entrant {
 	int points2;       /* in halves: a win 2, a draw 1 */
 	int won, drawn, lost, playing;
 	int aborted;       /* its games aborted: no result, counted apart */
+	int buchholz2;     /* tie-breaks, over its finished games: the opponents' points, in halves */
+	int sb4;           /* Sonneborn-Berger, in quarters */
+	int64_t rank;      /* 1 + those ahead on points, Buchholz, Sonneborn-Berger */
 };
 int store_tournament(struct store *st, const char *name, int64_t offset,
                      int (*fn)(const struct store_entrant *e, void *arg), void *arg);

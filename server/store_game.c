@@ -740,6 +740,9 @@ int store_tournament(struct store *st, const char *name, int64_t offset,
 		e.lost = sqlite3_column_int(s, 6);
 		e.playing = sqlite3_column_int(s, 7);
 		e.aborted = sqlite3_column_int(s, 8);
+		e.buchholz2 = sqlite3_column_int(s, 9);
+		e.sb4 = sqlite3_column_int(s, 10);
+		e.rank = sqlite3_column_int64(s, 11);
 		if (fn(&e, arg) != 0)
 			break;
 	}

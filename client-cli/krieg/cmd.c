@@ -1825,9 +1825,12 @@ static void done_tournament(struct client *c, const json_t *res, const struct pe
 		int k = playing ? snprintf(live, sizeof live, ", %lld playing", playing) : 0;
 		if (aborted)   /* said: they counted nowhere, and read as a bye (TD probe) */
 			snprintf(live + k, sizeof live - (size_t)k, ", %lld aborted", aborted);
-		client_out(c, "  %3lld. %-24s %4.1f  (+%lld =%lld -%lld%s)%s",
+		/* the tie-breaks beside the points (the TD probe: names broke ties) */
+		client_out(c, "  %3lld. %-24s %4.1f  Bh %4.1f  SB %5.2f  (+%lld =%lld -%lld%s)%s",
 		           (long long)json_integer_value(json_object_get(x, "rank")), str(x, "name"),
 		           json_number_value(json_object_get(x, "points")),
+		           json_number_value(json_object_get(x, "buchholz")),
+		           json_number_value(json_object_get(x, "sonneborn_berger")),
 		           (long long)json_integer_value(json_object_get(x, "won")),
 		           (long long)json_integer_value(json_object_get(x, "drawn")),
 		           (long long)json_integer_value(json_object_get(x, "lost")), live,

@@ -606,8 +606,12 @@ try {
   await u.click('#btn-tournament');
   await until(u, () => document.querySelectorAll('#tournament li').length === 2, null, "the tournament's table");
   const tab = await u.textContent('#tournament');
-  check(tab.includes(`${ll.user} 0 (+0 =0 -0, 1 playing)`) && tab.includes(`${lw.user} 0 (+0 =0 -0, 1 playing)`),
+  check(tab.includes(`${ll.user} 0 (Buchholz 0, Sonneborn-Berger 0) (+0 =0 -0, 1 playing)`)
+    && tab.includes(`${lw.user} 0 (Buchholz 0, Sonneborn-Berger 0) (+0 =0 -0, 1 playing)`),
     `the tournament's table: ${tab}`);
+  // equal on points and both tie-breaks: one rank, numbered so (the TD probe)
+  const ranks = await u.evaluate(() => [...document.querySelectorAll('#tournament li')].map((li) => li.value));
+  check(ranks.join() === '1,1', `the tournament's ranks: ${ranks}`);
   const told = await lw.waitFor((m) => m.event === 'notice' && m.game === paired.game);
   check(told.from === 'ump' && told.text === `you are paired: game ${paired.game}, Black against ${ll.user}`,
     `the paired player's notice: ${JSON.stringify(told)}`);

@@ -316,7 +316,10 @@ START_TEST(tournament_every_row)
 			char want[16];
 			snprintf(want, sizeof want, "p%04lld", k);
 			ck_assert_str_eq(json_string_value(json_object_get(row, "name")), want);
-			ck_assert_int_eq(json_integer_value(json_object_get(row, "rank")), seen + 1);
+			/* equal on points and tie-breaks: the winners share rank 1
+			 * (their opponents scored nothing), the losers 201 */
+			ck_assert_int_eq(json_integer_value(json_object_get(row, "rank")), k % 2 == 0 ? 1 : N / 2 + 1);
+			ck_assert(json_real_value(json_object_get(row, "buchholz")) == (k % 2 == 0 ? 0.0 : 1.0));
 			ck_assert(json_real_value(json_object_get(row, "points")) == (k % 2 == 0 ? 1.0 : 0.0));
 			seen++;
 		}
@@ -334,6 +337,67 @@ START_TEST(tournament_every_row)
 	 * kd_stop's check of every record would refuse: gone first */
 	db = db_down(d);
 	db_exec(db, "DELETE FROM games WHERE tournament = 'Big Swiss'");
+	db_up(d, db);
+	kd_stop(d);
+}
+END_TEST
+
+/*
+ * Regression (the TD probe): players equal on points were ranked by name.
+ * Buchholz, then Sonneborn-Berger, then a shared rank.  Round 1: ann beats
+ * cat, bob beats dan; round 2: ann beats dan, cat beats bob.  ann 2, bob
+ * and cat 1 each, dan 0; cat's opponents scored 3 (ann 2, bob 1), bob's 1
+ * (dan 0, cat 1): cat ranks above bob, whose name comes first.  An
+ * aborted game (dan and bob) counts in neither tie-break.
+ */
+START_TEST(tournament_tie_breaks)
+{
+	struct kd *d = kd_start(NULL);
+	sqlite3 *db = db_down(d);
+	static const char *const names[] = { "ann", "bob", "cat", "dan" };
+	for (int i = 0; i < 4; i++) {
+		char sql[200];
+		snprintf(sql, sizeof sql, "INSERT INTO users (name, pwhash, created) VALUES ('%s', 'x', 1);", names[i]);
+		db_exec(db, sql);
+	}
+	static const struct { const char *w, *b; int result; } games[] = {
+		{ "ann", "cat", 1 }, { "bob", "dan", 1 }, { "ann", "dan", 1 }, { "bob", "cat", 2 }, { "dan", "bob", 0 },   /* aborted */
+	};
+	for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+		char sql[600];
+		snprintf(sql, sizeof sql,
+		         "INSERT INTO games (white, black, rules, fen, created, result, reason, finished,"
+		         " tournament, round) SELECT a.id, b.id, 'icc', '%s', 1, %d, %d, %d, 'Tie Cup', '1'"
+		         " FROM users a, users b WHERE a.name = '%s' AND b.name = '%s';",
+		         FEN_START, games[i].result, games[i].result ? REASON_RESIGNATION : REASON_ABORTED, 1,
+		         games[i].w, games[i].b);
+		db_exec(db, sql);
+	}
+	db_up(d, db);
+	struct kc *a = reg(d, "alice");
+	json_t *r = kc_ok(a, kc_req(a, "tournament", "{s:s}", "name", "Tie Cup"));
+	static const struct { const char *name; int rank; double points, bh, sb; } want[] = {
+		{ "ann", 1, 2.0, 1.0, 1.0 },   /* beat cat (1) and dan (0) */
+		{ "cat", 2, 1.0, 3.0, 1.0 },   /* lost to ann (2), beat bob (1) */
+		{ "bob", 3, 1.0, 1.0, 0.0 },   /* beat dan (0), lost to cat (1); the aborted game not counted */
+		{ "dan", 4, 0.0, 3.0, 0.0 },
+	};
+	json_t *rows = json_object_get(r, "players");
+	ck_assert_int_eq(json_array_size(rows), 4);
+	for (size_t i = 0; i < 4; i++) {
+		json_t *row = json_array_get(rows, i);
+		ck_assert_str_eq(json_string_value(json_object_get(row, "name")), want[i].name);
+		ck_assert_int_eq(json_integer_value(json_object_get(row, "rank")), want[i].rank);
+		ck_assert(json_real_value(json_object_get(row, "points")) == want[i].points);
+		ck_assert_msg(json_real_value(json_object_get(row, "buchholz")) == want[i].bh, "%s: buchholz %g",
+		              want[i].name, json_real_value(json_object_get(row, "buchholz")));
+		ck_assert_msg(json_real_value(json_object_get(row, "sonneborn_berger")) == want[i].sb,
+		              "%s: sonneborn_berger %g", want[i].name,
+		              json_real_value(json_object_get(row, "sonneborn_berger")));
+	}
+	kc_close(a);
+	db = db_down(d);   /* records without moves: gone before kd_stop's check (as above) */
+	db_exec(db, "DELETE FROM games WHERE tournament = 'Tie Cup'");
 	db_up(d, db);
 	kd_stop(d);
 }
@@ -1452,6 +1516,7 @@ static Suite *club_suite(void)
 	tcase_add_test(tc, rated_left_before_moving_is_aborted);
 	tcase_add_test(tc, standings_every_row);
 	tcase_add_test(tc, tournament_every_row);
+	tcase_add_test(tc, tournament_tie_breaks);
 	tcase_add_test(tc, tournament_flagged_not_playing);
 	tcase_add_test(tc, profile_counts_and_hides);
 	tcase_add_test(tc, seek_range);

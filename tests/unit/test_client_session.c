@@ -1143,8 +1143,10 @@ START_TEST(profile_and_standings_in_words)
 	ck_assert_str_eq(json_string_value(json_object_get(j, "name")), "Club Open 2026");
 	json_decref(j);
 	sink_reply_ok(&c, &s, "\"tournament\":\"Club Open 2026\",\"total\":3,\"next\":2,\"players\":["
-	              "{\"rank\":1,\"name\":\"bob\",\"points\":1.5,\"won\":1,\"drawn\":1,\"lost\":0,\"playing\":1},"
-	              "{\"rank\":2,\"name\":\"ann\",\"points\":0.5,\"won\":0,\"drawn\":1,\"lost\":1}]");
+	              "{\"rank\":1,\"name\":\"bob\",\"points\":1.5,\"won\":1,\"drawn\":1,\"lost\":0,\"playing\":1,"
+	              "\"buchholz\":1.0,\"sonneborn_berger\":0.75},"
+	              "{\"rank\":2,\"name\":\"ann\",\"points\":0.5,\"won\":0,\"drawn\":1,\"lost\":1,"
+	              "\"buchholz\":3.0,\"sonneborn_berger\":0.75}]");
 	j = sink_last(&s);
 	ck_assert_str_eq(json_string_value(json_object_get(j, "type")), "tournament");
 	ck_assert_str_eq(json_string_value(json_object_get(j, "name")), "Club Open 2026");
@@ -1153,13 +1155,13 @@ START_TEST(profile_and_standings_in_words)
 	sent = s.nsent;
 	sink_reply_ok(&c, &s, "\"tournament\":\"Club Open 2026\",\"total\":3,\"players\":["
 	              "{\"rank\":3,\"name\":\"robo\",\"points\":0.0,\"won\":0,\"drawn\":0,\"lost\":0,\"bot\":true,"
-	              "\"playing\":1,\"aborted\":2}]");
+	              "\"playing\":1,\"aborted\":2,\"buchholz\":0.0,\"sonneborn_berger\":0.0}]");
 	ck_assert_int_eq(s.nsent, sent);   /* the last page */
 	/* aborted games said (they read as a bye: TD probe) */
 	ck_assert_str_eq(s.printed, "Club Open 2026:\n"
-	                            "    1. bob                       1.5  (+1 =1 -0, 1 playing)\n"
-	                            "    2. ann                       0.5  (+0 =1 -1)\n"
-	                            "    3. robo                      0.0  (+0 =0 -0, 1 playing, 2 aborted) (bot)\n");
+	                            "    1. bob                       1.5  Bh  1.0  SB  0.75  (+1 =1 -0, 1 playing)\n"
+	                            "    2. ann                       0.5  Bh  3.0  SB  0.75  (+0 =1 -1)\n"
+	                            "    3. robo                      0.0  Bh  0.0  SB  0.00  (+0 =0 -0, 1 playing, 2 aborted) (bot)\n");
 
 	/* announce: a director's note to a tournament's live games (TD probe) */
 	s.printed[0] = '\0';
