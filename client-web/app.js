@@ -22,22 +22,34 @@ const VIEWS = ['login', 'lobby', 'game', 'watch', 'record'];
 // The browser's Back (the page newcomer probe: it left the site): a game,
 // a seat watched or a record is one step of the tab's history over the
 // lobby, and Back takes it as the view's own button does (Lobby, Leave);
-// a view left by its button takes the step back itself, its popstate
-// (`stepping`) no user's.
+// a view left by its button takes the step back itself.  `step`: the tab
+// stands on such a step of ours (a reload keeps it); `stepping`: our own
+// history.back() calls whose popstate is yet to come (they are
+// asynchronous: a view shown meanwhile pushes its step once they are
+// done, not on top of an entry about to be left).
 const BACK = { game: 'btn-lobby', watch: 'btn-unwatch', record: 'btn-record-back' };
-let stepping = false;
+let step = Boolean(history.state?.krieg), stepping = 0;
+const shownView = () => VIEWS.find((s) => !$(s).hidden);
+const stepFor = (id) => {
+  if (BACK[id] && !step && stepping === 0) { history.pushState({ krieg: id }, ''); step = true; }
+  else if (!BACK[id] && step) { step = false; stepping++; history.back(); }
+};
 const show = (id) => {
-  const was = VIEWS.find((s) => !$(s).hidden);
+  const was = shownView();
   if ($(id).hidden) scrollTo(0, 0);
   VIEWS.forEach((s) => { $(s).hidden = s !== id; });
   if (was !== undefined && was !== id) $(id).querySelector('h2').focus({ preventScroll: true });
-  if (BACK[id] && !history.state?.krieg) history.pushState({ krieg: id }, '');
-  else if (!BACK[id] && history.state?.krieg) { stepping = true; history.back(); }
+  stepFor(id);
 };
 addEventListener('popstate', () => {
-  if (stepping) { stepping = false; return; }
-  const shown = VIEWS.find((s) => !$(s).hidden);
-  if (BACK[shown]) $(BACK[shown]).click();
+  if (stepping > 0) {
+    if (--stepping === 0) stepFor(shownView());
+    return;
+  }
+  // the user's Back (or Forward): the entry they stand on now
+  step = Boolean(history.state?.krieg);
+  const shown = shownView();
+  if (BACK[shown] && !step) $(BACK[shown]).click();
 });
 // The status line: a line's parts (strings, and users' words and names in
 // their own elements: words.js said, who).

@@ -340,7 +340,14 @@ static void cmd_resume(struct conn *c, json_t *id, json_t *req)
 	rc = store_session_lookup(st, digest, now, &user);
 	if (rc == STORE_OK)
 		rc = store_user_name(st, user, name, sizeof name);
-	if (rc == STORE_OK && auth_user_role(a->srv, user) == AUTH_ROLE_NONE) {
+	/* The flag itself, not auth_user_role's NONE, which a failed read
+	 * gives too: that is `storage` below, not a disabled account (a
+	 * review: said so to the player and logged so). */
+	char role[8];
+	int disabled = 0, guest = 0;
+	if (rc == STORE_OK)
+		rc = store_user_role(st, user, role, sizeof role, &disabled, &guest);
+	if (rc == STORE_OK && disabled) {
 		/* Logged as a disabled account's login is (the club admin probe: a
 		 * token kept past the disable tried again left no trace). */
 		log_always(LOGL_INFO, "conn=%llu resume of a disabled account addr=%s user=\"%s\"",

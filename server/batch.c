@@ -91,6 +91,7 @@ struct batch {
 	struct turn *busy;           /* with the writer; NULL: idle */
 	uint64_t commits;
 	struct guard_log_limit fail_log;   /* "store failed" lines (log_repeat_interval) */
+	bool failing;                      /* the last commit failed */
 
 	struct store *wst;           /* the writer's own connection */
 	bool threaded;               /* false: no event base, commit in place */
@@ -257,6 +258,14 @@ static void complete(struct batch *b)
 		 * work ahead of t's; flush_ev hands it over after this. */
 		if (b->threaded && b->open != NULL && b->open->live > 0)
 			submit(b);
+		if (b->failing) {
+			/* the end of a run of failures said, with what went unsaid
+			 * (a review: the last count was never told); the next run's
+			 * first failure logged at once */
+			log_warnx("store commits succeed again (%u failed ones not logged)", b->fail_log.suppressed);
+			b->failing = false;
+			b->fail_log = (struct guard_log_limit){ 0 };
+		}
 		release(b, t);
 		for (size_t i = 0; i < t->nacts; i++)
 			if (!t->acts[i]->cancelled)
@@ -267,6 +276,7 @@ static void complete(struct batch *b)
 		 * (the ops probe: a line a second, into a journal that may sit
 		 * on the same full disk). */
 		unsigned more = 0;
+		b->failing = true;
 		if (b->srv->cfg == NULL ||
 		    guard_log_allow(&b->srv->cfg->guard, &b->fail_log, mstime_mono(), &more))
 			log_warnx("store failed: %s; actions=%zu not saved, answered storage (%u like it "

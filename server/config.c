@@ -793,7 +793,7 @@ void config_changed_names(const struct config *a, const struct config *b, char *
 	for (const char *p = both; p != NULL && *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p), k = strcspn(p, " ");
-		char key[64], was[1024], now[1024];
+		char key[64], was[4096], now[4096];   /* the longest value (motd, 500 bytes) whole */
 		if (k > 0 && k < sizeof key && k < n) {
 			snprintf(key, sizeof key, "%.*s", (int)k, p);
 			/* a key on several lines (listen), or in both, is seen once: at its first */

@@ -900,7 +900,7 @@ void connset_drain(struct server *srv)
 			/* Said before the close (the ops probe: a restart looked
 			 * like a lost connection): the client may say so, and
 			 * reconnect as it does. */
-			conn_send(c, json_pack("{s:s}", "event", "server_stopping"));
+			conn_send_last(c, json_pack("{s:s}", "event", "server_stopping"));
 			log_closed(c, "shutdown");
 			c->state = CS_LINGER;
 			linger_begin(c, true);

@@ -137,6 +137,17 @@ void conn_send(struct conn *c, json_t *msg)
 	send_text(c, s, n);
 }
 
+void conn_send_last(struct conn *c, json_t *msg)
+{
+	char s[PROTO_LINE_MAX];
+	size_t n;
+
+	if ((n = encode_line(c, msg, s)) == 0)
+		return;
+	s[n] = '\n';
+	out_msg(c, s, n);
+}
+
 void conn_send_line(struct conn *c, const struct line *l)
 {
 	if (c == NULL || l == NULL || c->state != CS_OPEN)

@@ -163,5 +163,11 @@ struct connset {
 void conn_teardown(struct conn *c, const char *reason, bool flush);
 /* conn_out.c: move paced lines into the output buffer while it is low. */
 void conn_pace_drain(struct conn *c);
+/* conn_out.c: the stop's last line (msg stolen), straight to the output
+ * behind what is there: no cap (the stop's linger bounds the wait, and a
+ * teardown inside connset_drain would run the closed hooks a stop must
+ * not), ahead of paced lines (a stop sends none of them: a long list
+ * being paged out is cut). */
+void conn_send_last(struct conn *c, json_t *msg);
 
 #endif

@@ -452,7 +452,9 @@ static SSL_CTX *ctx_build(const struct config *cfg, bool may_generate, char *fp,
 			snprintf(err, errlen, "%s: the key file is encrypted (protected by a pass phrase); "
 			         "krieg needs an unencrypted key (openssl pkey -in ENCRYPTED -out KEY "
 			         "writes one; keep it readable by kriegd only)", key);
-		} else if (ERR_GET_REASON(ERR_peek_error()) == X509_R_KEY_VALUES_MISMATCH) {
+		} else if (ERR_GET_LIB(ERR_peek_error()) == ERR_LIB_X509 &&
+		           (ERR_GET_REASON(ERR_peek_error()) == X509_R_KEY_VALUES_MISMATCH ||
+		            ERR_GET_REASON(ERR_peek_error()) == X509_R_KEY_TYPE_MISMATCH)) {
 			/* A key of another pair: said in words (the ops probe: OpenSSL's
 			 * "x509 certificate routines::key values mismatch" alone). */
 			ERR_clear_error();

@@ -280,21 +280,23 @@ START_TEST(motd_in_the_greeting)
 	/* a control character is refused (the running one kept); empty is none */
 	write_file(conf, "motd = ring \x07 the bell\n");
 	hup_and_wait(d, "reload failed");
+	int named = kd_log_count(d, " changed=motd\n");
 	write_file(conf, "motd =\n");
 	hup_and_wait(d, "reloaded sha256=");
-	ck_assert_int_eq(kd_log_count(d, " changed=motd\n"), 1);   /* named when it goes too (unset: not printed) */
+	ck_assert_int_eq(kd_log_count(d, " changed=motd\n"), named + 1);   /* named when it goes too (unset: not printed) */
 	c = kc_hello(d);
 	ck_assert_ptr_null(strstr(kc_line(c, 0), "motd"));
 	kc_close(c);
 	/* Regression (the club admin probe): a reload said nothing of what it
 	 * changed.  Its line names the settings, or says none. */
 	kd_reload(d, "motd = Round three at ten\n");
-	ck_assert_int_eq(kd_log_count(d, " changed=motd\n"), 2);
+	ck_assert_int_eq(kd_log_count(d, " changed=motd\n"), named + 2);
 	kd_reload(d, "registration = invite\nguests = off\n");
 	ck_assert_int_eq(kd_log_count(d, " changed=guests,registration\n") +
 	                 kd_log_count(d, " changed=registration,guests\n"), 1);
+	int none = kd_log_count(d, " changed=none\n");
 	kd_reload(d, "");
-	ck_assert_int_eq(kd_log_count(d, " changed=none\n"), 1);
+	ck_assert_int_eq(kd_log_count(d, " changed=none\n"), none + 1);
 	kd_stop(d);
 }
 END_TEST
