@@ -1487,6 +1487,31 @@ static void login_then(struct client *c)
 	client_command(c, line);
 }
 
+/*
+ * The login's game_state lines follow its answer: a ping's answer after
+ * them says they are all in, and only then does what comes after the
+ * login run (its on_login command; in --batch, the next line, which waits
+ * while this is pending).  The CLI probe: `record 3` straight after a
+ * login in --batch asked for the umpire's view of one's own live game,
+ * its game_state not read yet, and was refused.
+ */
+static void done_settled(struct client *c, const json_t *res, const struct pending *p)
+{
+	(void)res;
+	(void)p;
+	login_then(c);
+}
+
+static const struct cmd_entry settle_entry = { .name = "ping", .type = CMD_PING, .request = req_plain,
+	                                       .done = done_settled };
+
+static void login_settle(struct client *c)
+{
+	json_t *req = json_pack("{s:I, s:s}", "id", (json_int_t)c->next_id++, "type", "ping");
+	client_send_request(c, req, &(struct pending){ .cmd = &settle_entry, .game = -1 });
+	json_decref(req);
+}
+
 /* A login of any kind succeeded (login, register, guest, resume, the
  * passwd a reset login waited on). */
 static void done_login(struct client *c, const json_t *msg, const struct pending *p)
@@ -1531,7 +1556,7 @@ static void done_login(struct client *c, const json_t *msg, const struct pending
 		client_send_page(c, "lobby_watch", find_entry("lobby"), -1, NULL, 0);
 	if (p->cmd->type != CMD_RESUME) {
 		client_out(c, "Logged in as %s. Type \"help\" for commands.", c->user);
-		login_then(c);
+		login_settle(c);
 		return;
 	}
 	client_out(c, "Session resumed as %s.", c->user);
@@ -1550,7 +1575,7 @@ static void done_login(struct client *c, const json_t *msg, const struct pending
 		if (!still)
 			client_send_page(c, "game", find_entry("game"), g->id, NULL, 0);
 	}
-	login_then(c);
+	login_settle(c);
 }
 
 /* register refused by the server's registration policy: say what to do. */
@@ -1728,13 +1753,14 @@ static void done_ping(struct client *c, const json_t *res, const struct pending 
 static void done_draw(struct client *c, const json_t *res, const struct pending *p)
 {
 	struct cgame *g = client_game(c, p->game);
+	/* the game named, as every line of a game is (the CLI probe) */
 	if (p->arg == DRAW_DECLINE)
-		client_out(c, "Draw declined.");
+		client_out(c, "#%ld: Draw declined.", p->game);
 	else if (p->arg == DRAW_ACCEPT || (g && g->view.over))
 		return;   /* accepted (an offer while theirs stood accepts it): the game's end, said before
 		           * this answer, says so; "Draw accepted." came after it (screen-reader probe) */
 	else
-		client_out(c, "Draw offered.");
+		client_out(c, "#%ld: Draw offered.", p->game);
 }
 
 /* A paged list (PROTOCOL.md: who, seeks, games, live): while the answer
@@ -2121,11 +2147,15 @@ static void done_games(struct client *c, const json_t *res, const struct pending
 			if (at[0])
 				snprintf(due, sizeof due, ", %s", at);
 		}
+		/* how it ended, as `history` says it (the CLI probe: an aborted
+		 * game read "finished *", PGN's mark of an unfinished one) */
+		char ending[64];
+		words_ending(result, json_string_value(json_object_get(x, "reason")), ending, sizeof ending);
 		client_out(c, "  game %lld: %s vs %s, %s%s%s, you are %s, %s%s%s; %s%s",
 		           (long long)json_integer_value(json_object_get(x, "game")), str(x, "white"),
 		           str(x, "black"), str(x, "rules"), json_is_true(json_object_get(x, "rated")) ? ", rated" : "",
 		           paired, str(x, "color"),
-		           result ? "finished " : tm ? tm : "", result ? result : tm ? " to move" : "",
+		           result ? "finished " : tm ? tm : "", result ? ending : tm ? " to move" : "",
 		           adjourned ? " (adjourned)" : paused ? " (paused by the umpire)" : "", tc, due);
 	}
 }

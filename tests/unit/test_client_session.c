@@ -458,15 +458,20 @@ START_TEST(games_list_the_time_control)
 	              "\"rated\":false,\"live\":true,\"to_move\":\"white\"},"
 	              "{\"game\":9,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\",\"color\":\"white\","
 	              "\"rated\":false,\"live\":false,\"result\":\"0-1\",\"reason\":\"checkmate\","
-	              "\"time\":{\"base\":60.0,\"inc\":0.0}}],\"total\":4");
+	              "\"time\":{\"base\":60.0,\"inc\":0.0}},"
+	              "{\"game\":8,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\",\"color\":\"white\","
+	              "\"rated\":false,\"live\":false,\"result\":\"*\",\"reason\":\"aborted\"}],\"total\":5");
 	ck_assert_msg(strstr(s.printed, "  game 12: alice vs bob, icc, you are white, black to move; 5+2\n"), "%s",
 	              s.printed);
 	ck_assert_msg(strstr(s.printed, "  game 13: carl vs alice, nost, you are black, white to move; 3 days a move, "
 	                     "White's time runs out 2026-01-02 01:00 UTC\n"), "%s", s.printed);
 	ck_assert_msg(strstr(s.printed, "  game 14: alice vs dave, english, you are white, white to move; untimed\n"),
 	              "%s", s.printed);
-	ck_assert_msg(strstr(s.printed, "  game 9: alice vs bob, icc, you are white, finished 0-1; 1+0\n"), "%s",
-	              s.printed);
+	ck_assert_msg(strstr(s.printed, "  game 9: alice vs bob, icc, you are white, finished 0-1 by checkmate; 1+0\n"),
+	              "%s", s.printed);
+	/* its ending as history says it (the CLI probe: "finished *") */
+	ck_assert_msg(strstr(s.printed, "  game 8: alice vs bob, icc, you are white, finished aborted; untimed\n"),
+	              "%s", s.printed);
 	client_free(&c);
 }
 END_TEST
@@ -899,6 +904,8 @@ END_TEST
 
 
 /* The id of the n-th request sent, for a reply. */
+static void sent_is(const struct sink *s, int n, const char *type, const char *user);
+
 static void login_as(struct client *c, struct sink *s, const char *user)
 {
 	char cmd[128], extra[256];
@@ -908,7 +915,37 @@ static void login_as(struct client *c, struct sink *s, const char *user)
 	sink_reply_ok(c, s, extra);
 	ck_assert(c->logged_in);
 	ck_assert_str_eq(c->user, user);
+	sink_reply_ok(c, s, NULL);   /* the ping after it: its game_states are in (login_settle) */
+	ck_assert(!client_busy(c));
 }
+
+/*
+ * Regression (the CLI probe): the login's game_state lines follow its
+ * answer, and --batch sent the next line on the answer: `record 3` asked
+ * for the umpire's view of one's own live game 3 (not known yet), and was
+ * refused.  A ping after the login says they are in; until its answer the
+ * client is busy (--batch waits), and what follows the login runs after.
+ */
+START_TEST(login_settles_before_the_next_command)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	ck_assert_int_eq(client_command(&c, "login alice password123"), 0);
+	sink_reply_ok(&c, &s, "\"user\":\"alice\",\"token\":\"tok\",\"games\":[3]");
+	ck_assert(client_busy(&c));
+	sent_is(&s, s.nsent - 1, "ping", NULL);
+	sink_game_start(&c, 3, "black", false);   /* its game_state, before the ping's answer */
+	sink_reply_ok(&c, &s, NULL);
+	ck_assert(!client_busy(&c));
+	ck_assert_int_eq(client_command(&c, "record 3"), 0);
+	json_t *r = sink_last(&s);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "type")), "record");
+	ck_assert_str_eq(json_string_value(json_object_get(r, "view")), "black");
+	json_decref(r);
+	client_free(&c);
+}
+END_TEST
 
 /* Regression: after logout, or a login as someone else, the old user's game stayed current. */
 START_TEST(logout_forgets_the_games)
@@ -961,14 +998,14 @@ START_TEST(draw_responses_say_what_happened)
 	ck_assert_int_eq(client_command(&c, "draw"), 0);
 	client_receive(&c, "{\"event\":\"draw_offer\",\"game\":4,\"by\":\"white\"}");
 	sink_reply_ok(&c, &s, "\"game\":4");
-	ck_assert_ptr_nonnull(strstr(s.printed, "Draw offered."));
+	ck_assert_ptr_nonnull(strstr(s.printed, "#4: Draw offered."));
 	client_receive(&c, "{\"event\":\"draw_declined\",\"game\":4,\"by\":\"black\"}");
 
 	client_receive(&c, "{\"event\":\"draw_offer\",\"game\":4,\"by\":\"black\"}");
 	ck_assert_int_eq(client_command(&c, "draw decline"), 0);
 	client_receive(&c, "{\"event\":\"draw_declined\",\"game\":4,\"by\":\"white\"}");
 	sink_reply_ok(&c, &s, "\"game\":4");
-	ck_assert_ptr_nonnull(strstr(s.printed, "Draw declined."));
+	ck_assert_ptr_nonnull(strstr(s.printed, "#4: Draw declined."));
 
 	client_receive(&c, "{\"event\":\"draw_offer\",\"game\":4,\"by\":\"black\"}");
 	ck_assert_int_eq(client_command(&c, "draw"), 0);
@@ -2097,7 +2134,8 @@ START_TEST(resume_after_a_lost_connection)
 	/* game 5 ended meanwhile: not among the live games, so its end is fetched */
 	sink_reply_ok(&c, &s, "\"user\":\"alice\",\"token\":\"tok2\",\"games\":[4]");
 	ck_assert_str_eq(c.token, "tok2");
-	r = sink_last(&s);
+	sent_is(&s, s.nsent - 1, "ping", NULL);   /* last: login_settle's */
+	r = json_loads(s.sent[s.nsent - 2], 0, NULL);
 	ck_assert_str_eq(json_string_value(json_object_get(r, "type")), "game");
 	ck_assert_int_eq(json_integer_value(json_object_get(r, "game")), 5);
 	json_decref(r);
@@ -2110,8 +2148,11 @@ START_TEST(resume_after_a_lost_connection)
 	ck_assert_int_eq(g->ghosts.sq[square_parse("f6")], piece_code(BLACK, KNIGHT));
 	ck_assert_int_eq(g->view.own.mailbox[square_parse("e4")], piece_code(WHITE, PAWN));
 	ck_assert_int_eq(g->view.to_move, BLACK);
-	sink_reply_ok(&c, &s, "\"game\":5,\"rules\":\"icc\",\"white\":\"bob\",\"black\":\"alice\",\"color\":\"black\","
-	         "\"live\":false,\"result\":\"1-0\",\"reason\":\"time\",\"events\":[]");
+	char fetched[512];   /* the answer to the game fetch, sent before the ping */
+	snprintf(fetched, sizeof fetched, "{\"id\":%lld,\"ok\":true,\"game\":5,\"rules\":\"icc\",\"white\":\"bob\","
+	         "\"black\":\"alice\",\"color\":\"black\",\"live\":false,\"result\":\"1-0\",\"reason\":\"time\","
+	         "\"events\":[]}", sink_sent_id(&s, s.nsent - 2));
+	client_receive(&c, fetched);
 	ck_assert(!client_game(&c, 5)->live);
 	ck_assert_int_eq(c.current, 4);
 
@@ -2191,10 +2232,11 @@ START_TEST(follows_and_lobby_outlive_a_reconnection)
 	ck_assert_int_eq(client_resume(&c), 0);
 	int before = s.nsent;
 	sink_reply_ok(&c, &s, "\"user\":\"alice\",\"token\":\"tok2\",\"games\":[]");
-	ck_assert_int_eq(s.nsent, before + 3);
+	ck_assert_int_eq(s.nsent, before + 4);
 	sent_is(&s, before, "follow", "Anna");
 	sent_is(&s, before + 1, "follow", "carol");
 	sent_is(&s, before + 2, "lobby_watch", NULL);
+	sent_is(&s, before + 3, "ping", NULL);   /* login_settle */
 	/* the follows answered: quiet, but a game being played now is said */
 	size_t said = strlen(s.printed);
 	char line[256];
@@ -2224,7 +2266,8 @@ START_TEST(follows_and_lobby_outlive_a_reconnection)
 	ck_assert_int_eq(client_resume(&c), 0);
 	before = s.nsent;
 	sink_reply_ok(&c, &s, "\"user\":\"alice\",\"token\":\"tok3\",\"games\":[13]");
-	ck_assert_int_eq(s.nsent, before);
+	ck_assert_int_eq(s.nsent, before + 1);   /* login_settle's ping alone */
+	sent_is(&s, before, "ping", NULL);
 	client_free(&c);
 
 	/* a registered account: its follows kept by the server, only the lobby asked again */
@@ -2238,8 +2281,9 @@ START_TEST(follows_and_lobby_outlive_a_reconnection)
 	ck_assert_int_eq(client_resume(&c), 0);
 	before = s.nsent;
 	sink_reply_ok(&c, &s, "\"user\":\"bob\",\"token\":\"tok4\",\"games\":[]");
-	ck_assert_int_eq(s.nsent, before + 1);
+	ck_assert_int_eq(s.nsent, before + 2);
 	sent_is(&s, before, "lobby_watch", NULL);
+	sent_is(&s, before + 1, "ping", NULL);   /* login_settle */
 	client_free(&c);
 }
 END_TEST
@@ -2400,6 +2444,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, batch_prints_verbatim_and_waits);
 	tcase_add_test(tc, switch_fetches_a_game_and_draws);
 	tcase_add_test(tc, logout_forgets_the_games);
+	tcase_add_test(tc, login_settles_before_the_next_command);
 	tcase_add_test(tc, draw_responses_say_what_happened);
 	tcase_add_test(tc, draw_offer_lapses_with_a_move);
 	tcase_add_test(tc, rematch_after_the_end);

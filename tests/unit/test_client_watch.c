@@ -787,7 +787,11 @@ START_TEST(watch_after_login)
 	ck_assert_int_eq(s.nsent, 1);
 	receive(&c, json_pack("{s:I, s:b, s:s, s:s, s:[]}", "id", (json_int_t)id, "ok", 1, "user", "carol",
 	                      "token", "t", "games"));
+	/* first a ping, whose answer says the login's game_states are in (login_settle) */
 	ck_assert_int_eq(s.nsent, 2);
+	free(last_sent(&s, &id));
+	receive(&c, json_pack("{s:I, s:b}", "id", (json_int_t)id, "ok", 1));
+	ck_assert_int_eq(s.nsent, 3);
 	expect_sent(&s, "{\"game\":21,\"type\":\"watch\"}");
 	ck_assert_str_eq(c.on_login, "");
 	client_free(&c);
