@@ -418,7 +418,7 @@ reloads=$(grep -c "reloaded sha256=\|reload failed" "$LOG" || true)
 if PATH="$S:$PATH" "$R/etc/letsencrypt/renewal-hooks/deploy/kriegd" >"$C/hook" 2>&1; then
 	fail "CLUB.md: the deploy hook took a key that does not match its certificate"
 fi
-grep -q "key values mismatch" "$C/hook" || fail "CLUB.md: the deploy hook's failure: $(cat "$C/hook")"
+grep -q "does not match the certificate of cert" "$C/hook" || fail "CLUB.md: the deploy hook's failure: $(cat "$C/hook")"
 cmp -s "$C/tls-privkey.before" "$R/var/lib/kriegd/tls/privkey.pem" ||
 	fail "CLUB.md: the deploy hook moved a pair that does not load into place"
 [ "$(grep -c "reloaded sha256=\|reload failed" "$LOG" || true)" = "$reloads" ] ||
