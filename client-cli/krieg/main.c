@@ -54,6 +54,7 @@
 struct ui {
 	struct client cl;
 	struct net *net;
+	enum net_status send_status;   /* NET_OK, or why the last send failed (--batch says it) */
 	struct net_opts nopts;  /* how to connect again */
 	char hostport[NET_HOST_MAX + 16];
 	bool readline;        /* libedit owns the terminal */
@@ -91,7 +92,10 @@ static long mono_ms(void *ctx)
 static int ui_send(void *ctx, const char *line)
 {
 	struct ui *u = ctx;
-	return u->net && net_send_line(u->net, line) == NET_OK ? 0 : -1;
+	if (!u->net)
+		return -1;
+	u->send_status = net_send_line(u->net, line);
+	return u->send_status == NET_OK ? 0 : -1;
 }
 
 /*
@@ -495,6 +499,14 @@ static int batch_loop(struct ui *u)
 	long wait_until = 0, sleep_until = 0;
 
 	for (;;) {
+		/* a send that failed: the connection lost, said as a read's loss is
+		 * (CI: a reset met by login_settle's ping said only "could not
+		 * send the request") */
+		if (u->send_status != NET_OK) {
+			show(u, stderr, "krieg: connection to %s lost (%s); --batch does not reconnect\n",
+			     u->hostport, lost_why(u->send_status));
+			return 1;
+		}
 		if (u->cl.errors > 0)
 			return 1;
 		long t = mono_ms(NULL);

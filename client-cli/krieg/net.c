@@ -541,6 +541,14 @@ const char *net_fingerprint(const struct net *n)
 	return n->fp;
 }
 
+/* A reset (RST: a NAT or firewall that dropped the connection, a server's
+ * host that no longer knows it), met reading or writing: no close by the
+ * server. */
+static bool is_reset(int e, int sys)
+{
+	return e == SSL_ERROR_SYSCALL && (sys == ECONNRESET || sys == ECONNABORTED || sys == EPIPE);
+}
+
 enum net_status net_send_line(struct net *n, const char *line)
 {
 	size_t len = strlen(line);
@@ -551,16 +559,17 @@ enum net_status net_send_line(struct net *n, const char *line)
 	size_t off = 0;
 	while (off < len + 1) {
 		ERR_clear_error();
+		errno = 0;
 		int r = SSL_write(n->ssl, buf + off, (int)(len + 1 - off));
 		if (r > 0) {
 			off += (size_t)r;
 			continue;
 		}
-		int e = SSL_get_error(n->ssl, r);
+		int e = SSL_get_error(n->ssl, r), sys = errno;
 		short ev = e == SSL_ERROR_WANT_READ ? POLLIN : e == SSL_ERROR_WANT_WRITE ? POLLOUT : 0;
 		if (ev && wait_fd(n->fd, ev, mstime_mono() + NET_CONNECT_TIMEOUT_MS) == 1)
 			continue;
-		st = e == SSL_ERROR_ZERO_RETURN ? NET_E_CLOSED : NET_E_IO;
+		st = e == SSL_ERROR_ZERO_RETURN ? NET_E_CLOSED : is_reset(e, sys) ? NET_E_RESET : NET_E_IO;
 		break;
 	}
 	free(buf);
@@ -587,9 +596,7 @@ enum net_status net_read(struct net *n)
 		int e = SSL_get_error(n->ssl, r);
 		if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE)
 			return NET_OK;
-		/* a reset (RST: a NAT or firewall that dropped the connection, a
-		 * server's host that no longer knows it) is no close by the server */
-		if (e == SSL_ERROR_SYSCALL && (sys == ECONNRESET || sys == ECONNABORTED || sys == EPIPE))
+		if (is_reset(e, sys))
 			return NET_E_RESET;
 		if (e == SSL_ERROR_SYSCALL && (sys == ETIMEDOUT || sys == EHOSTUNREACH || sys == ENETUNREACH))
 			return NET_E_IO;   /* TCP gave up on the path */
