@@ -91,6 +91,7 @@ struct batch {
 	struct turn *busy;           /* with the writer; NULL: idle */
 	uint64_t commits;
 	struct guard_log_limit fail_log;   /* "store failed" lines (log_repeat_interval) */
+	struct guard_log_limit ok_log;     /* "succeed again" lines, likewise */
 	bool failing;                      /* the last commit failed */
 
 	struct store *wst;           /* the writer's own connection */
@@ -260,11 +261,17 @@ static void complete(struct batch *b)
 			submit(b);
 		if (b->failing) {
 			/* the end of a run of failures said, with what went unsaid
-			 * (a review: the last count was never told); the next run's
-			 * first failure logged at once */
-			log_warnx("store commits succeed again (%u failed ones not logged)", b->fail_log.suppressed);
+			 * (a review: the last count was never told), itself one line
+			 * an interval: a disk failing on and off logs no more lines
+			 * for it (another review) */
+			unsigned more = 0;
 			b->failing = false;
-			b->fail_log = (struct guard_log_limit){ 0 };
+			if (b->srv->cfg == NULL ||
+			    guard_log_allow(&b->srv->cfg->guard, &b->ok_log, mstime_mono(), &more)) {
+				log_warnx("store commits succeed again (%u failed ones not logged)",
+				          b->fail_log.suppressed);
+				b->fail_log.suppressed = 0;
+			}
 		}
 		release(b, t);
 		for (size_t i = 0; i < t->nacts; i++)

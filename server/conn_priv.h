@@ -166,8 +166,9 @@ void conn_pace_drain(struct conn *c);
 /* conn_out.c: the stop's last line (msg stolen), straight to the output
  * behind what is there: no cap (the stop's linger bounds the wait, and a
  * teardown inside connset_drain would run the closed hooks a stop must
- * not), ahead of paced lines (a stop sends none of them: a long list
- * being paged out is cut). */
+ * not), ahead of paced lines (a stop sends none of them: a long reply
+ * being paced out is cut, and every line queued behind it, answers
+ * among them: PROTOCOL.md says so). */
 void conn_send_last(struct conn *c, json_t *msg);
 
 #endif

@@ -266,6 +266,17 @@ static void swapped_hint(const char *path, bool cert, char *err, size_t errlen)
 		           "swapped?)");
 }
 
+/* A key of another pair (or of another type): said in words, each file
+ * named (the ops probe: OpenSSL's "x509 certificate routines::key values
+ * mismatch" alone, logged twice); OpenSSL's queue drained unlogged. */
+static void mismatch_words(const char *key, const char *cert, char *err, size_t errlen)
+{
+	ERR_clear_error();
+	snprintf(err, errlen, "key %s does not match the certificate of cert %s: the two come from "
+	         "different pairs (openssl x509 -noout -pubkey -in CERT and openssl pkey -pubout -in KEY "
+	         "print the same key for a pair)", key, cert);
+}
+
 static void credential_hint(const char *value, char *err, size_t errlen)
 {
 	size_t n = strlen(err);
@@ -455,12 +466,7 @@ static SSL_CTX *ctx_build(const struct config *cfg, bool may_generate, char *fp,
 		} else if (ERR_GET_LIB(ERR_peek_error()) == ERR_LIB_X509 &&
 		           (ERR_GET_REASON(ERR_peek_error()) == X509_R_KEY_VALUES_MISMATCH ||
 		            ERR_GET_REASON(ERR_peek_error()) == X509_R_KEY_TYPE_MISMATCH)) {
-			/* A key of another pair: said in words (the ops probe: OpenSSL's
-			 * "x509 certificate routines::key values mismatch" alone). */
-			ERR_clear_error();
-			snprintf(err, errlen, "key %s does not match the certificate of cert %s: the two come "
-			         "from different pairs (openssl x509 -noout -pubkey -in CERT and openssl pkey "
-			         "-pubout -in KEY print the same key for a pair)", key, cert);
+			mismatch_words(key, cert, err, errlen);
 		} else {
 			snprintf(what, sizeof what, "key %s", key);
 			ssl_err(err, errlen, what);
@@ -471,8 +477,8 @@ static SSL_CTX *ctx_build(const struct config *cfg, bool may_generate, char *fp,
 	}
 	/* `asked` ends with this call; the callback stays (no prompt, ever). */
 	SSL_CTX_set_default_passwd_cb_userdata(ctx, NULL);
-	if (SSL_CTX_check_private_key(ctx) != 1) {
-		ssl_err(err, errlen, "the key does not match the certificate");
+	if (SSL_CTX_check_private_key(ctx) != 1) {   /* a key of another type: loaded, then this */
+		mismatch_words(key, cert, err, errlen);
 		goto fail;
 	}
 

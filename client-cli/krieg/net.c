@@ -561,11 +561,12 @@ enum net_status net_send_line(struct net *n, const char *line)
 		ERR_clear_error();
 		errno = 0;
 		int r = SSL_write(n->ssl, buf + off, (int)(len + 1 - off));
+		int sys = errno;
 		if (r > 0) {
 			off += (size_t)r;
 			continue;
 		}
-		int e = SSL_get_error(n->ssl, r), sys = errno;
+		int e = SSL_get_error(n->ssl, r);
 		short ev = e == SSL_ERROR_WANT_READ ? POLLIN : e == SSL_ERROR_WANT_WRITE ? POLLOUT : 0;
 		if (ev && wait_fd(n->fd, ev, mstime_mono() + NET_CONNECT_TIMEOUT_MS) == 1)
 			continue;

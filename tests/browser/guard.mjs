@@ -717,6 +717,16 @@ await scenario("the browser's Back", async () => {
   await p.click('#btn-unwatch');
   await p.waitForSelector('#lobby:visible', { timeout: 5000 });
   check(await p.evaluate(() => !history.state?.krieg), 'the seat left by its button: its step still in the history');
+  // a view shown while the page's own step back is under way (the lobby,
+  // then a seat, in one task): its step is pushed once that is done (a
+  // review: Back then left the site)
+  await p.evaluate((g) => window.krieg.watch.open(g, 'spectator'), gw);
+  await p.waitForSelector('#watch:visible');
+  await p.evaluate(() => { window.krieg.watch.show('lobby'); window.krieg.watch.show('watch'); });
+  await until(p, () => history.state?.krieg === 'watch', null, "the seat's step pushed after the step back");
+  await p.goBack();
+  await p.waitForSelector('#lobby:visible', { timeout: 5000 });
+  check(p.url() === site, `Back after a step back under way left the page for ${p.url()}`);
   for (const l of [lx, ly, lz]) l.close();
   await p.context().close();
 });

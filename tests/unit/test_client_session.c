@@ -943,6 +943,22 @@ START_TEST(login_settles_before_the_next_command)
 	ck_assert_str_eq(json_string_value(json_object_get(r, "type")), "record");
 	ck_assert_str_eq(json_string_value(json_object_get(r, "view")), "black");
 	json_decref(r);
+	sink_reply_ok(&c, &s, "\"game\":3,\"view\":\"black\",\"events\":[],\"total\":0");
+	/* a review: the ping lost with the connection was no request of the
+	 * user's gone unanswered; refused, it still runs what follows */
+	ck_assert_int_eq(client_command(&c, "login alice password123"), 0);
+	sink_reply_ok(&c, &s, "\"user\":\"alice\",\"token\":\"tok\",\"games\":[]");
+	ck_assert(client_busy(&c));
+	ck_assert_int_eq(client_disconnected(&c), 0);
+	snprintf(c.on_login, sizeof c.on_login, "lobby");
+	ck_assert_int_eq(client_command(&c, "login alice password123"), 0);
+	sink_reply_ok(&c, &s, "\"user\":\"alice\",\"token\":\"tok\",\"games\":[]");
+	char refusal[256];
+	snprintf(refusal, sizeof refusal, "{\"id\":%lld,\"ok\":false,\"error\":{\"code\":\"rate_limited\","
+	         "\"message\":\"slow down\"}}", sink_sent_id(&s, s.nsent - 1));
+	client_receive(&c, refusal);
+	ck_assert_str_eq(c.on_login, "");
+	sent_is(&s, s.nsent - 1, "lobby_watch", NULL);
 	client_free(&c);
 }
 END_TEST
