@@ -126,7 +126,8 @@ bool conn_output_check(struct conn *c)
 	return true;
 }
 
-void conn_send(struct conn *c, json_t *msg)
+/* msg (stolen) as a line, handed to put: n bytes followed by a '\n'. */
+static void send_json(struct conn *c, json_t *msg, void (*put)(struct conn *, const char *, size_t))
 {
 	char s[PROTO_LINE_MAX];
 	size_t n;
@@ -134,18 +135,17 @@ void conn_send(struct conn *c, json_t *msg)
 	if ((n = encode_line(c, msg, s)) == 0)
 		return;
 	s[n] = '\n';
-	send_text(c, s, n);
+	put(c, s, n);
+}
+
+void conn_send(struct conn *c, json_t *msg)
+{
+	send_json(c, msg, send_text);
 }
 
 void conn_send_last(struct conn *c, json_t *msg)
 {
-	char s[PROTO_LINE_MAX];
-	size_t n;
-
-	if ((n = encode_line(c, msg, s)) == 0)
-		return;
-	s[n] = '\n';
-	out_msg(c, s, n);
+	send_json(c, msg, out_msg);
 }
 
 void conn_send_line(struct conn *c, const struct line *l)
@@ -155,15 +155,15 @@ void conn_send_line(struct conn *c, const struct line *l)
 	send_text(c, line_text(l), line_len(l));
 }
 
-void conn_send_paced(struct conn *c, json_t *msg)
+static void paced_text(struct conn *c, const char *s, size_t n)
 {
-	char s[PROTO_LINE_MAX];
-	size_t n;
-
-	if ((n = encode_line(c, msg, s)) == 0)
-		return;
 	paced_push(c, s, n, false);
 	conn_pace_drain(c);
+}
+
+void conn_send_paced(struct conn *c, json_t *msg)
+{
+	send_json(c, msg, paced_text);
 }
 
 struct paced *conn_gate_open(struct conn *c)
