@@ -679,7 +679,7 @@ static void announcement_words(const struct cgame *g, const json_t *msg, const s
 	if (e->type == EV_IMPOSSIBLE && e->by == g->color && e->move != MOVE_NONE)
 		words_impossible(g->rs, e, impossible_why(g, e), words, len);
 	else
-		words_event_in(g->rs, e, g->color, e->san, words, len);
+		words_event(g->rs, e, g->color, e->san, words, len);
 	/* One's own man taken: which one, read off one's own board as it stood
 	 * (the player knew it; a screen reader user cannot glance at it).  Only
 	 * one's own: nothing is said of the capturing side beyond the rules' words. */

@@ -2299,7 +2299,7 @@ static void record_words(const struct ruleset *rs, const struct event *e, int me
 	else if (e->type == EV_IMPOSSIBLE && e->by == me && mv[0])
 		words_impossible(rs, e, WHY_UNSAID, buf, len);   /* the record keeps no view to tell why */
 	else
-		words_event_in(rs, e, me, e->san, buf, len);
+		words_event(rs, e, me, e->san, buf, len);
 }
 
 /*

@@ -173,7 +173,7 @@ static unsigned apply(struct seat *s, const json_t *msg, long now, char *buf, si
 	} else {
 		e.move = MOVE_NONE;
 		e.san[0] = '\0';
-		words_event(&e, -1, NULL, buf, len);
+		words_event(NULL, &e, -1, NULL, buf, len);
 	}
 	if (e.type == EV_GAME_OVER) {
 		words_umpire_end(msg, buf, len);   /* an umpire's decision says so; else as above */

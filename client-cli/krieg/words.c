@@ -163,7 +163,8 @@ int words_half(const struct event *e)
 	return e->ply > 0 && e->by == (e->ply - 1) % 2 ? e->ply : e->ply + 1;
 }
 
-void words_event(const struct event *e, int me, const char *san, char *buf, size_t len)
+void words_event(const struct ruleset *rs, const struct event *e, int me, const char *san, char *buf,
+                 size_t len)
 {
 	char mv[NOTATION_MAX] = "";
 	bool mine = me >= 0 && e->by == me;
@@ -301,7 +302,13 @@ void words_event(const struct event *e, int me, const char *san, char *buf, size
 		break;
 	case EV_ANY: {
 		const char *ans = e->answer == ANY_YES ? "yes" : e->answer == ANY_TRY ? "try!" : "no";
-		if (mine && e->answer != ANY_NO)
+		if (mine && e->answer != ANY_NO && rs != NULL && rs->any_obliges == ANY_UNTIL_PLAYED)
+			/* berkeley_any's yes binds until a pawn capture is played, a
+			 * refused one included (the rules probe: "must try one first"
+			 * said less) */
+			say(buf, len, "Any? Yes. You have a pawn capture: only pawn captures may be tried until one "
+			    "is played");
+		else if (mine && e->answer != ANY_NO)
 			/* a try is owed (seed 001, rule 11): said, not learnt from a refusal (first-game probe) */
 			say(buf, len, "Any? %s You have a pawn capture to try, and must try one first",
 			    e->answer == ANY_TRY ? "Try!" : "Yes.");
@@ -337,18 +344,6 @@ void words_event(const struct event *e, int me, const char *san, char *buf, size
 	}
 }
 
-void words_event_in(const struct ruleset *rs, const struct event *e, int me, const char *san, char *buf,
-                    size_t len)
-{
-	/* berkeley_any's yes binds until a pawn capture is played, a refused
-	 * one included (the rules probe: "must try one first" said less) */
-	if (e->type == EV_ANY && e->by == me && e->answer != ANY_NO && rs != NULL &&
-	    rs->any_obliges == ANY_UNTIL_PLAYED)
-		say(buf, len, "Any? Yes. You have a pawn capture: only pawn captures may be tried until one is played");
-	else
-		words_event(e, me, san, buf, len);
-}
-
 void words_impossible(const struct ruleset *rs, const struct event *e, enum words_why why, char *buf,
                       size_t len)
 {
@@ -377,7 +372,7 @@ void words_umpire(const struct event *e, char *buf, size_t len)
 		say(buf, len, "%s tried %s: %s", words_side(e->by), mv,
 		         e->type == EV_ILLEGAL ? "illegal" : "impossible");
 	else
-		words_event(e, -1, e->san, buf, len);
+		words_event(NULL, e, -1, e->san, buf, len);
 }
 
 void words_heard(const struct event *e, char *buf, size_t len)

@@ -40,16 +40,15 @@ struct ruleset;
 #define WORDS_NOTICE_MAX (WORDS_NOTICE_TEXT_MAX + 12)         /* a notice or the motd, cleaned */
 
 /*
- * me is the listener's colour (WHITE/BLACK) or -1 for an umpire or spectator.
- * san, if non-NULL and non-empty, names the move of an EV_MOVE / EV_ILLEGAL /
- * EV_IMPOSSIBLE / EV_UMPIRE_MOVE; else the move is written in coordinates.
+ * An event in a game of rule set rs (NULL: not known), with what that rule
+ * set makes of it (berkeley_any's yes to "any?" binds until a pawn capture
+ * is played).  me is the listener's colour (WHITE/BLACK) or -1 for an
+ * umpire or spectator.  san, if non-NULL and non-empty, names the move of
+ * an EV_MOVE / EV_ILLEGAL / EV_IMPOSSIBLE / EV_UMPIRE_MOVE; else the move
+ * is written in coordinates.
  */
-void words_event(const struct event *e, int me, const char *san, char *buf, size_t len);
-/* words_event in a game of rule set rs (NULL: not known): with what that
- * rule set makes of it (berkeley_any's yes to "any?" binds until a pawn
- * capture is played). */
-void words_event_in(const struct ruleset *rs, const struct event *e, int me, const char *san, char *buf,
-                    size_t len);
+void words_event(const struct ruleset *rs, const struct event *e, int me, const char *san, char *buf,
+                 size_t len);
 /* The half-move (from 1) an announcement is numbered by, as chess numbers
  * them ("12." White's, "12..." Black's): the one just played when it is
  * its mover's (a capture, a check, a mate or another end a move made),

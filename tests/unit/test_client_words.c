@@ -46,16 +46,16 @@ START_TEST(capture_words)
 	struct event e = ev(EV_CAPTURE, WHITE);
 	e.square = (int8_t)square_parse("d5");
 	e.what = CAPTURED_PAWN;
-	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	words_event(NULL, &e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "White captured a pawn on d5");
 	e.what = CAPTURED_PIECE;
 	e.by = BLACK;
 	e.square = (int8_t)square_parse("e4");
-	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	words_event(NULL, &e, WHITE, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Black captured a piece on e4");
 	e.what = CAPTURED_UNSAID;
 	e.en_passant = true;
-	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	words_event(NULL, &e, WHITE, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Black captured on e4 en passant");
 }
 END_TEST
@@ -67,24 +67,24 @@ START_TEST(check_words)
 {
 	struct event e = ev(EV_CHECK, WHITE);
 	e.checks[0] = CHECK_LONG_DIAGONAL;
-	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	words_event(NULL, &e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "You are in check on the long diagonal");
-	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	words_event(NULL, &e, WHITE, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Black is in check on the long diagonal");
-	words_event(&e, -1, NULL, buf, sizeof buf);   /* a spectator */
+	words_event(NULL, &e, -1, NULL, buf, sizeof buf);   /* a spectator */
 	ck_assert_str_eq(buf, "Black is in check on the long diagonal");
 	e.checks[0] = CHECK_KNIGHT;
 	e.by = BLACK;
-	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	words_event(NULL, &e, WHITE, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "You are in check by a knight");
-	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	words_event(NULL, &e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "White is in check by a knight");
 	e.checks[0] = CHECK_RANK;
 	e.checks[1] = CHECK_KNIGHT;
-	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	words_event(NULL, &e, WHITE, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "You are in double check: on the rank and by a knight");
 	e.by = -1;   /* no mover named: nothing more than the direction */
-	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	words_event(NULL, &e, WHITE, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Double check: on the rank and by a knight");
 }
 END_TEST
@@ -93,15 +93,15 @@ START_TEST(pawn_tries_words)
 {
 	struct event e = ev(EV_PAWN_TRIES, WHITE);
 	e.count = 2;
-	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	words_event(NULL, &e, WHITE, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "You have 2 pawn tries");
 	e.count = 1;
-	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	words_event(NULL, &e, WHITE, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "You have 1 pawn try");
-	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	words_event(NULL, &e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "White has 1 pawn try");
 	e.count = 0;
-	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	words_event(NULL, &e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "White has no pawn tries");
 }
 END_TEST
@@ -110,22 +110,22 @@ START_TEST(moves_and_tries)
 {
 	struct event e = ev(EV_MOVE, WHITE);
 	e.move = move_make(square_parse("g1"), square_parse("f3"), MOVE_NORMAL, KNIGHT);
-	words_event(&e, WHITE, "Nf3", buf, sizeof buf);
+	words_event(NULL, &e, WHITE, "Nf3", buf, sizeof buf);
 	ck_assert_str_eq(buf, "You played Nf3");
-	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	words_event(NULL, &e, WHITE, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "You played g1f3");
 
 	e = ev(EV_MOVED, BLACK);
-	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	words_event(NULL, &e, WHITE, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Black has moved");
 
 	/* the mover hears which try; the opponent only that there was one */
 	e = ev(EV_ILLEGAL, WHITE);
 	e.move = move_make(square_parse("e1"), square_parse("e2"), MOVE_NORMAL, KNIGHT);
-	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	words_event(NULL, &e, WHITE, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Illegal: e1e2. Try again");
 	e.move = MOVE_NONE;
-	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	words_event(NULL, &e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "White tried an illegal move");
 	ck_assert_ptr_null(strstr(buf, "e1"));
 }
@@ -135,42 +135,42 @@ START_TEST(any_and_game_over)
 {
 	struct event e = ev(EV_ANY, BLACK);
 	e.answer = ANY_NO;
-	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	words_event(NULL, &e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Any? No. You have no pawn captures");
 	e.answer = ANY_YES;
-	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	words_event(NULL, &e, WHITE, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Black asked \"any?\": yes");
 	/* in the rule set's own terms, as the game and its record say it: a
 	 * yes in berkeley_any binds until a capture is played (rules probe) */
-	words_event_in(ruleset_find("english"), &e, BLACK, NULL, buf, sizeof buf);
+	words_event(ruleset_find("english"), &e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Any? Yes. You have a pawn capture to try, and must try one first");
-	words_event_in(ruleset_find("berkeley_any"), &e, BLACK, NULL, buf, sizeof buf);
+	words_event(ruleset_find("berkeley_any"), &e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Any? Yes. You have a pawn capture: only pawn captures may be tried until one is played");
-	words_event_in(ruleset_find("berkeley_any"), &e, WHITE, NULL, buf, sizeof buf);
+	words_event(ruleset_find("berkeley_any"), &e, WHITE, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Black asked \"any?\": yes");
 
 	e = ev(EV_GAME_OVER, -1);
 	e.result = RESULT_WHITE;
 	e.reason = REASON_CHECKMATE;
-	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	words_event(NULL, &e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Game over: White wins by checkmate (1-0)");
 	e = ev(EV_GAME_OVER, BLACK);
 	e.result = RESULT_WHITE;
 	e.reason = REASON_RESIGNATION;
-	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	words_event(NULL, &e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Game over: Black resigned. White wins (1-0)");
 	e = ev(EV_GAME_OVER, -1);
 	e.result = RESULT_DRAW;
 	e.reason = REASON_STALEMATE;
-	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	words_event(NULL, &e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Game over: drawn by stalemate (1/2-1/2)");
 	/* Regression (the endings probe): who aborted was not said */
 	e = ev(EV_GAME_OVER, WHITE);
 	e.reason = REASON_ABORTED;
-	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	words_event(NULL, &e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Game aborted by White");
 	e.by = -1;   /* an umpire's abort */
-	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	words_event(NULL, &e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Game aborted");
 }
 END_TEST
@@ -213,17 +213,17 @@ START_TEST(nost_words)
 {
 	struct event e = ev(EV_ILLEGAL_COUNT, WHITE);
 	e.count = 3;
-	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	words_event(NULL, &e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "White made 3 illegal tries before moving");
 	e = ev(EV_PAWN_CAPTURES, BLACK);
 	e.answer = 1;
-	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	words_event(NULL, &e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "You have a pawn capture");
 	e = ev(EV_QUIET_ENDED, WHITE);
 	e.count = 2;
-	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	words_event(NULL, &e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "White's quiet sequence stopped with 2 moves unplayed");
-	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	words_event(NULL, &e, WHITE, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Your quiet sequence stopped with 2 moves unplayed");
 }
 END_TEST
@@ -254,17 +254,17 @@ START_TEST(pawn_squares_words)
 {
 	struct event e = ev(EV_PAWN_SQUARES, WHITE);
 	e.squares = 1ULL << square_parse("e4");
-	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	words_event(NULL, &e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "White can capture with a pawn from e4");
-	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	words_event(NULL, &e, WHITE, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "You can capture with a pawn from e4");
 	e.squares |= 1ULL << square_parse("c4") | 1ULL << square_parse("h2");
-	words_event(&e, -1, NULL, buf, sizeof buf);
+	words_event(NULL, &e, -1, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "White can capture with pawns from h2, c4 and e4");   /* the server's order */
-	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	words_event(NULL, &e, WHITE, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "You can capture with pawns from h2, c4 and e4");     /* the opponent's words (probe) */
 	e.squares = 0;
-	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	words_event(NULL, &e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "White has no pawn tries");
 }
 END_TEST
@@ -276,7 +276,7 @@ START_TEST(impossible_words)
 	struct event e = ev(EV_IMPOSSIBLE, WHITE);
 	e.audience = AUD_WHITE | AUD_UMPIRE;
 	e.move = move_make(square_parse("e5"), square_parse("d6"), MOVE_NORMAL, KNIGHT);
-	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	words_event(NULL, &e, WHITE, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Impossible: e5d6");
 	words_impossible(ruleset_find("cincinnati"), &e, WHY_PAWN_INFO, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Nonsense: e5d6 (this turn's pawn announcement rules it out)");
@@ -289,12 +289,12 @@ START_TEST(impossible_words)
 	 * try (rules probe: "Your try was impossible"); a try's copy for the
 	 * others stays a try */
 	e = ev(EV_IMPOSSIBLE, WHITE);
-	words_event(&e, WHITE, NULL, buf, sizeof buf);
+	words_event(NULL, &e, WHITE, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Impossible: you have no pawns to ask \"any?\" about");
-	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	words_event(NULL, &e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "White asked \"any?\" with no pawns: impossible");
 	e.audience = AUD_BLACK | AUD_SPECTATOR;
-	words_event(&e, BLACK, NULL, buf, sizeof buf);
+	words_event(NULL, &e, BLACK, NULL, buf, sizeof buf);
 	ck_assert_str_eq(buf, "White tried an impossible move");
 }
 END_TEST
@@ -625,7 +625,7 @@ START_TEST(every_rule_set_has_help)
 	};
 	for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
 		char said[256], flat[1024];
-		words_event(&shown[i].e, -1, NULL, said, sizeof said);
+		words_event(NULL, &shown[i].e, -1, NULL, said, sizeof said);
 		/* the help's lines joined as one (a quote may be broken over two) */
 		size_t k = 0;
 		for (const char *p = words_rules_help(shown[i].rules); *p && k + 1 < sizeof flat; p++) {
