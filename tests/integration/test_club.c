@@ -992,6 +992,19 @@ START_TEST(backoff_tells_no_account)
 }
 END_TEST
 
+/* n connections flooding from two addresses, alternately (127.0.0.3 first). */
+static void flood_open(struct kd *d, struct kc **flood, int n)
+{
+	for (int i = 0; i < n; i++)
+		flood[i] = kc_hello_from(d, i % 2 ? "127.0.0.2" : "127.0.0.3");
+}
+
+static void flood_close(struct kc **flood, int n)
+{
+	for (int i = 0; i < n; i++)
+		kc_close(flood[i]);
+}
+
 /* The number of lines of log before the first that holds needle (-1 if
  * none) that hold what. */
 static int lines_before(const char *log, const char *needle, const char *what)
@@ -1025,8 +1038,7 @@ START_TEST(login_in_flight_sees_changes)
 	for (int round = 0; round < 2; round++) {
 		struct kc *flood[22];
 		long long ids[22];
-		for (int i = 0; i < 22; i++)
-			flood[i] = kc_hello_from(d, i % 2 ? "127.0.0.2" : "127.0.0.3");
+		flood_open(d, flood, 22);
 		for (int i = 0; i < 22; i++)
 			ids[i] = kc_req(flood[i], "login", "{s:s, s:s}", "user", "nobody-here",
 			                "password", "not the password");
@@ -1066,8 +1078,7 @@ END_TEST
 enum { HASH_FLOOD = 22 };
 static void hash_flood(struct kd *d, struct kc *flood[HASH_FLOOD], long long ids[HASH_FLOOD])
 {
-	for (int i = 0; i < HASH_FLOOD; i++)
-		flood[i] = kc_hello_from(d, i % 2 ? "127.0.0.2" : "127.0.0.3");
+	flood_open(d, flood, HASH_FLOOD);
 	for (int i = 0; i < HASH_FLOOD; i++)
 		ids[i] = kc_req(flood[i], "login", "{s:s, s:s}", "user", "nobody-here", "password",
 		                "not the password");
@@ -1190,8 +1201,7 @@ START_TEST(fair_hashing_under_flood)
 	kc_close(owner);
 	struct kc *flood[32];
 	long long ids[32];
-	for (int i = 0; i < 32; i++)
-		flood[i] = kc_hello_from(d, i % 2 ? "127.0.0.2" : "127.0.0.3");
+	flood_open(d, flood, 32);
 	for (int i = 0; i < 32; i++)
 		ids[i] = kc_req(flood[i], "login", "{s:s, s:s}", "user", "frank", "password",
 		                "not the password");
@@ -1223,8 +1233,7 @@ START_TEST(fair_hashing_under_flood)
 	if (getenv("KRIEGD_MEMCHECK") == NULL)
 		ck_assert_msg(before <= 24 - 8, "%d of 24 flood hashes ended before the third "
 		              "address's login: served first come first served", before);
-	for (int i = 0; i < 32; i++)
-		kc_close(flood[i]);
+	flood_close(flood, 32);
 	kc_close(res);
 	kc_close(c);
 	kd_stop(d);
@@ -1250,8 +1259,7 @@ START_TEST(full_queue_makes_room)
 	struct kc *c = kc_hello_from(d, "127.0.0.4");   /* greeted before the flood */
 	struct kc *flood[32];
 	long long ids[32];
-	for (int i = 0; i < 32; i++)
-		flood[i] = kc_hello_from(d, i % 2 ? "127.0.0.2" : "127.0.0.3");
+	flood_open(d, flood, 32);
 	for (int i = 0; i < 32; i++)
 		ids[i] = kc_req(flood[i], "login", "{s:s, s:s}", "user", "nobody-here", "password", "not the password");
 	json_t *r = login(c, "gina", "gina-password");
@@ -1266,8 +1274,7 @@ START_TEST(full_queue_makes_room)
 		ck_assert_int_eq(busy, 1);   /* the one given up for gina's */
 		ck_assert_int_eq(kd_log_count(d, "auth: hashing queue full: a queued job of addr=127.0.0."), 1);
 	}
-	for (int i = 0; i < 32; i++)
-		kc_close(flood[i]);
+	flood_close(flood, 32);
 	kc_close(c);
 	kd_stop(d);
 }
@@ -1289,8 +1296,7 @@ START_TEST(evicted_registration_given_back)
 	struct kc *c = kc_hello_from(d, "127.0.0.4");
 	struct kc *flood[32];
 	long long ids[32];
-	for (int i = 0; i < 32; i++)
-		flood[i] = kc_hello_from(d, i % 2 ? "127.0.0.2" : "127.0.0.3");
+	flood_open(d, flood, 32);
 	for (int i = 0; i < 32; i++) {
 		char name[32];
 		snprintf(name, sizeof name, "reg%d", i);
@@ -1316,8 +1322,7 @@ START_TEST(evicted_registration_given_back)
 	} else {
 		ck_assert_msg(getenv("KRIEGD_MEMCHECK") != NULL, "no registration gave up its place");
 	}
-	for (int i = 0; i < 32; i++)
-		kc_close(flood[i]);
+	flood_close(flood, 32);
 	kc_close(c);
 	kd_stop(d);
 }
@@ -1350,8 +1355,7 @@ START_TEST(held_logins_leave_room)
 	struct kc *more = kc_hello_from(d, "127.0.0.2");
 	kc_error(more, kc_req(more, "login", "{s:s, s:s}", "user", "gina", "password", "gina-password"), "busy");
 	kc_close(more);
-	for (int i = 0; i < 32; i++)
-		kc_close(flood[i]);
+	flood_close(flood, 32);
 	kc_close(c);
 	kd_stop(d);
 }
