@@ -167,10 +167,8 @@ static void queue_turn(struct auth *a, struct job *j)
 static void queue_unlink(struct auth *a, struct job **p)
 {
 	*p = (*p)->next;
-	/* The tail pointer moves back when the last job was taken. */
-	a->queued_tail = &a->queued;
-	while (*a->queued_tail != NULL)
-		a->queued_tail = &(*a->queued_tail)->next;
+	if (*p == NULL)   /* the last was taken: the tail is the link before it */
+		a->queued_tail = p;
 }
 
 static struct job *queue_take_fair(struct auth *a)
@@ -640,6 +638,13 @@ static void finish_register(struct auth *a, struct conn *c, struct job *j)
 
 /* A failed login is counted by the guard at once, and logged with the
  * name tried and the address on one line (deploy/fail2ban matches it). */
+void auth_refuse_disabled(struct conn *c, json_t *id, const char *what, const char *name)
+{
+	log_always(LOGL_INFO, "conn=%llu %s of a disabled account addr=%s user=\"%s\"",
+	           (unsigned long long)conn_id(c), what, conn_host(c), name);
+	dispatch_error(c, id, PE_ACCOUNT_DISABLED, "this account is disabled");
+}
+
 static void login_failed(struct auth *a, struct job *j)
 {
 	if (j->user != 0 && j->result < 0)
@@ -685,12 +690,7 @@ static void finish_login(struct auth *a, struct conn *c, struct job *j)
 	guard_login_ok(a->guard, j->host, j->name, mstime_mono());
 	/* Said only to whoever knows the password: it tells them nothing new. */
 	if (j->disabled) {
-		/* a refused login: at every level, with its address and name (the
-		 * club admin probe: "user=3" alone), worded apart from a failure's
-		 * (the password was right: fail2ban's filter counts none of it) */
-		log_always(LOGL_INFO, "conn=%llu login of a disabled account addr=%s user=\"%s\"",
-		           (unsigned long long)j->conn, j->addr, u.name);
-		dispatch_error(c, j->id, PE_ACCOUNT_DISABLED, "this account is disabled");
+		auth_refuse_disabled(c, j->id, "login", u.name);
 		return;
 	}
 	/* An admin reset the password: no session until it is changed. */

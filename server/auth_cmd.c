@@ -348,11 +348,9 @@ static void cmd_resume(struct conn *c, json_t *id, json_t *req)
 	if (rc == STORE_OK)
 		rc = store_user_role(st, user, role, sizeof role, &disabled, &guest);
 	if (rc == STORE_OK && disabled) {
-		/* Logged as a disabled account's login is (the club admin probe: a
-		 * token kept past the disable tried again left no trace). */
-		log_always(LOGL_INFO, "conn=%llu resume of a disabled account addr=%s user=\"%s\"",
-		           (unsigned long long)conn_id(c), conn_host(c), name);
-		dispatch_error(c, id, PE_ACCOUNT_DISABLED, "this account is disabled");
+		/* (the club admin probe: a token kept past the disable tried
+		 * again left no trace) */
+		auth_refuse_disabled(c, id, "resume", name);
 		return;
 	}
 	if (rc == STORE_OK && auth_is_guest_name(name) && guests_full(a, c, id, user))

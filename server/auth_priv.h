@@ -123,6 +123,12 @@ struct auth {
 void auth_job_submit(struct auth *a, struct job *j);
 int64_t auth_now_unix(void);
 void auth_reply_storage(struct auth *a, struct conn *c, json_t *id, const char *what);
+/* A disabled account's login or resume (what) answered account_disabled,
+ * and logged at every level with its address and name (the club admin
+ * probe: "user=3" alone, and a resume not at all), worded apart from a
+ * failure's: the password or the token was right, and fail2ban's filter
+ * counts none of it. */
+void auth_refuse_disabled(struct conn *c, json_t *id, const char *what, const char *name);
 struct conn_must_change *auth_changing_find(struct auth *a, uint64_t conn);
 struct conn_token *auth_token_find(struct auth *a, uint64_t conn);
 /* A mark of the password hash stored for the registered account `name`

@@ -105,6 +105,13 @@ struct batch {
 	int pipefd[2];
 };
 
+/* One of l's lines may be logged now (log_repeat_interval); always without
+ * settings (the unit tests' batch). */
+static bool log_allow(struct batch *b, struct guard_log_limit *l, unsigned *more)
+{
+	return b->srv->cfg == NULL || guard_log_allow(&b->srv->cfg->guard, l, mstime_mono(), more);
+}
+
 /* --- the writer thread --------------------------------------------------- */
 
 /* One transaction for every live action of t. */
@@ -264,10 +271,9 @@ static void complete(struct batch *b)
 			 * (a review: the last count was never told), itself one line
 			 * an interval: a disk failing on and off logs no more lines
 			 * for it (another review) */
-			unsigned more = 0;
+			unsigned more = 0;   /* (the "succeed again" lines left out: not said) */
 			b->failing = false;
-			if (b->srv->cfg == NULL ||
-			    guard_log_allow(&b->srv->cfg->guard, &b->ok_log, mstime_mono(), &more)) {
+			if (log_allow(b, &b->ok_log, &more)) {
 				log_warnx("store commits succeed again (%u failed ones not logged)",
 				          b->fail_log.suppressed);
 				b->fail_log.suppressed = 0;
@@ -284,8 +290,7 @@ static void complete(struct batch *b)
 		 * on the same full disk). */
 		unsigned more = 0;
 		b->failing = true;
-		if (b->srv->cfg == NULL ||
-		    guard_log_allow(&b->srv->cfg->guard, &b->fail_log, mstime_mono(), &more))
+		if (log_allow(b, &b->fail_log, &more))
 			log_warnx("store failed: %s; actions=%zu not saved, answered storage (%u like it "
 			          "not logged)", t->err, t->live, more);
 		for (size_t i = 0; i < t->nacts; i++)

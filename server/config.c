@@ -782,35 +782,42 @@ char *config_text(const struct config *cfg)
 	return text;
 }
 
+static void name_append(char *names, size_t len, const char *name);
+
+/* Does the comma-separated list names hold name? */
+static bool names_hold(const char *names, const char *name)
+{
+	size_t k = strlen(name);
+	for (const char *p = names; *p != '\0';) {
+		size_t n = strcspn(p, ",");
+		if (n == k && strncmp(p, name, k) == 0)
+			return true;
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
 void config_changed_names(const struct config *a, const struct config *b, char *out, size_t len)
 {
-	char *ta = config_text(a), *tb = config_text(b), *both = NULL;
-	size_t used = 0;
+	char *t[2] = { config_text(a), config_text(b) };
 	out[0] = '\0';
-	/* every key printed in either (one unset is not printed: motd) */
-	if (ta != NULL && tb != NULL && (both = malloc(strlen(ta) + strlen(tb) + 1)) != NULL)
-		strcat(strcpy(both, ta), tb);
-	for (const char *p = both; p != NULL && *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p), k = strcspn(p, " ");
-		char key[64], was[4096], now[4096];   /* the longest value (motd, 500 bytes) whole */
-		if (k > 0 && k < sizeof key && k < n) {
-			snprintf(key, sizeof key, "%.*s", (int)k, p);
-			/* a key on several lines (listen), or in both, is seen once: at its first */
-			bool first = true;
-			for (const char *q = both; q < p; q = strchr(q, '\n') + 1)
-				if (strncmp(q, key, k) == 0 && q[k] == ' ')
-					first = false;
-			printed_values(ta, key, was, sizeof was);
-			printed_values(tb, key, now, sizeof now);
-			if (first && strcmp(was, now) != 0 && used + k + 2 < len)
-				used += (size_t)snprintf(out + used, len - used, "%s%s", used ? "," : "", key);
+	/* every key printed in either (one unset is not printed: motd), once */
+	for (int i = 0; i < 2 && t[0] != NULL && t[1] != NULL; i++)
+		for (const char *p = t[i]; *p;) {
+			const char *nl = strchr(p, '\n');
+			size_t n = nl ? (size_t)(nl - p) : strlen(p), k = strcspn(p, " ");
+			char key[64], was[4096], now[4096];   /* the longest value (motd, 500 bytes) whole */
+			if (k > 0 && k < sizeof key && k < n) {
+				snprintf(key, sizeof key, "%.*s", (int)k, p);
+				printed_values(t[0], key, was, sizeof was);
+				printed_values(t[1], key, now, sizeof now);
+				if (strcmp(was, now) != 0 && !names_hold(out, key))
+					name_append(out, len, key);
+			}
+			p += n + (nl != NULL);
 		}
-		p += n + (nl != NULL);
-	}
-	free(both);
-	free(ta);
-	free(tb);
+	free(t[0]);
+	free(t[1]);
 }
 
 void config_restart_only_words(const char *ft, const struct config *running, const char *names, char *out,

@@ -17,6 +17,7 @@
  * off around the transaction: that PRAGMA is a no-op inside one.)
  */
 #include <ctype.h>
+#include <libgen.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -509,9 +510,9 @@ static const char *const stmt_sql[S__COUNT] = {
 	                 " sum(CASE WHEN s.done THEN s.pts * t.pts ELSE 0 END) AS sb"
 	                 " FROM s JOIN t ON t.p = s.o GROUP BY s.p)"
 	                 " SELECT t.p, users.name, users.bot, t.pts, t.won, t.drawn, t.lost, t.live, t.aborted,"
-	                 " tb.buch, tb.sb, rank() OVER (ORDER BY t.pts DESC, tb.buch DESC, tb.sb DESC)"
+	                 " tb.buch, tb.sb, rank() OVER (ORDER BY t.pts DESC, tb.buch DESC, tb.sb DESC) AS rnk"
 	                 " FROM t JOIN tb ON tb.p = t.p JOIN users ON users.id = t.p"
-	                 " ORDER BY t.pts DESC, tb.buch DESC, tb.sb DESC, users.name LIMIT -1 OFFSET ?2",
+	                 " ORDER BY rnk, users.name LIMIT -1 OFFSET ?2",
 	/* The spelling the tournament was first paired under, for a pairing
 	 * that names it in another case (the index's order: the oldest game
 	 * first among equal names). */
@@ -996,18 +997,12 @@ fail:
 #define STORE_PATH_HINT_MAX 1200
 static const char *readonly_dir_hint(sqlite3 *db, const char *path, char *buf, size_t len)
 {
-	char dir[1024];
+	char copy[1024];
 	buf[0] = '\0';
 	if ((sqlite3_errcode(db) & 0xff) != SQLITE_READONLY || access(path, W_OK) != 0)
 		return buf;
-	snprintf(dir, sizeof dir, "%s", path);
-	char *slash = strrchr(dir, '/');
-	if (slash == NULL)
-		snprintf(dir, sizeof dir, ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
+	snprintf(copy, sizeof copy, "%s", path);
+	const char *dir = dirname(copy);
 	if (access(dir, W_OK) != 0)
 		snprintf(buf, len, " (the directory %s is not writable: SQLite makes the database's -wal "
 		         "and -shm files beside it)", dir);

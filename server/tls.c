@@ -269,6 +269,12 @@ static void swapped_hint(const char *path, bool cert, char *err, size_t errlen)
 /* A key of another pair (or of another type): said in words, each file
  * named (the ops probe: OpenSSL's "x509 certificate routines::key values
  * mismatch" alone, logged twice); OpenSSL's queue drained unlogged. */
+static bool key_mismatch(unsigned long e)
+{
+	return ERR_GET_LIB(e) == ERR_LIB_X509 &&
+	       (ERR_GET_REASON(e) == X509_R_KEY_VALUES_MISMATCH || ERR_GET_REASON(e) == X509_R_KEY_TYPE_MISMATCH);
+}
+
 static void mismatch_words(const char *key, const char *cert, char *err, size_t errlen)
 {
 	ERR_clear_error();
@@ -463,9 +469,7 @@ static SSL_CTX *ctx_build(const struct config *cfg, bool may_generate, char *fp,
 			snprintf(err, errlen, "%s: the key file is encrypted (protected by a pass phrase); "
 			         "krieg needs an unencrypted key (openssl pkey -in ENCRYPTED -out KEY "
 			         "writes one; keep it readable by kriegd only)", key);
-		} else if (ERR_GET_LIB(ERR_peek_error()) == ERR_LIB_X509 &&
-		           (ERR_GET_REASON(ERR_peek_error()) == X509_R_KEY_VALUES_MISMATCH ||
-		            ERR_GET_REASON(ERR_peek_error()) == X509_R_KEY_TYPE_MISMATCH)) {
+		} else if (key_mismatch(ERR_peek_error())) {
 			mismatch_words(key, cert, err, errlen);
 		} else {
 			snprintf(what, sizeof what, "key %s", key);

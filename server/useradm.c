@@ -171,6 +171,13 @@ static int changed(struct store *st, int rc, const char *name, const char *what)
 	return 0;
 }
 
+/* A change asked for that is the account's state already: said, 0. */
+static int unchanged(const char *name, const char *state)
+{
+	fprintf(stderr, "kriegd: user: %s: already %s: nothing changed\n", name, state);
+	return 0;
+}
+
 /* A usage error: what was wrong (it printed the usage alone for some:
  * admin probe), then how it is said; exit 2, as every usage error. */
 static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -335,9 +342,7 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 	} else if (strcmp(verb, "role") == 0 && strcmp(u.role, role) == 0) {
 		/* Nothing to change: no row (as over the wire), no write, and
 		 * said so (the club admin probe: "role set" read as a change). */
-		char what[64];
-		snprintf(what, sizeof what, "already %s: nothing changed", u.role);
-		status = changed(st, STORE_OK, u.name, what);
+		status = unchanged(u.name, u.role);
 	} else if (strcmp(verb, "role") == 0) {
 		audit_row(&row, "user_role", u.name, "%s -> %s", u.role, role);
 		rc = store_begin(st);
@@ -347,8 +352,7 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 			rc = store_audit_add(st, &row);
 		status = changed(st, finish(st, rc), u.name, "role set");
 	} else if (strcmp(verb, "bot") == 0 && (u.bot != 0) == bot) {
-		status = /* nothing to change, as above */ changed(st, STORE_OK, u.name, bot ? "already a bot: nothing changed"
-		                                                                  : "already not a bot: nothing changed");
+		status = unchanged(u.name, bot ? "a bot" : "not a bot");   /* as above */
 	} else if (strcmp(verb, "bot") == 0) {
 		audit_row(&row, "user_bot", u.name, "bot=%d -> %d", u.bot, bot);
 		rc = store_begin(st);
@@ -373,8 +377,7 @@ int useradm_main(const struct config *cfg, int argc, char **argv)
 			rc = store_audit_add(st, &row);
 		status = changed(st, finish(st, rc), u.name, "password set");
 	} else if ((u.disabled != 0) == (strcmp(verb, "disable") == 0)) {
-		status = /* nothing to change, as above */ changed(st, STORE_OK, u.name, u.disabled ? "already disabled: nothing changed"
-		                                                                  : "already enabled: nothing changed");
+		status = unchanged(u.name, u.disabled ? "disabled" : "enabled");   /* as above */
 	} else {
 		bool off = strcmp(verb, "disable") == 0;
 		audit_row(&row, off ? "user_disable" : "user_enable", u.name, "%s", "");
