@@ -206,7 +206,7 @@ function lost(e, said) {
   retry = Math.min(retry * 2, 30000);
 }
 async function reconnect() {
-  const shown = ['game', 'watch', 'record', 'lobby'].find((s) => !$(s).hidden);
+  const shown = shownView();
   const { game } = state, seat = { game: watch.game, role: watch.seat };
   try { await net.open(); } catch { return; }   // closed again: lost() tries later
   retry = 1000;
@@ -231,12 +231,10 @@ async function reconnect() {
   state.welcome = state.welcome && Array.isArray(state.welcome.ended) ? { ended: state.welcome.ended } : null;
   showWelcome();
   // the login pushes those that still stand: listed again, not said again
-  // (a review: each reconnection noted every standing challenge)
-  challengesSaid = new Set(challengeItems.keys());
+  // (a review: each reconnection noted every standing challenge; challengesSaid)
   clearChallenges();
   await refollow();
-  const pong = await net.call('ping');  // a barrier: the login's events are in
-  if (pong.ok) challengesSaid = new Set();   // (lost again: kept for the next one)
+  await net.call('ping');  // a barrier: the login's events are in
   if (shown === 'watch' && seat.game !== null) await watch.open(seat.game, seat.role);
   else if (shown === 'game' && game !== null) await openGame(game);
   else if (shown === 'record') show('record');
@@ -262,8 +260,10 @@ function signedIn(r) {
 // the profile it looked up, its follows, half-written forms, the promotion
 // chooser and the clocks.  The next sign-in starts from nothing.
 const waitingSaid = new Set();   // games the welcome's note named (the welcome's handler)
+const challengesSaid = new Set();   // challenges said once a session (the challenge's handler)
 function clearSession() {
   waitingSaid.clear();
+  challengesSaid.clear();
   Object.assign(state, { game: null, color: null, opponent: null, clock: null, toMove: null, rules: null,
     timed: false, adjourned: false, paused: false, drawOffer: null, adjournOffer: null, away: null, user: undefined,
     welcome: null });
@@ -363,12 +363,14 @@ const confirmed = (what, f) => () => { if (confirm(`${what}?`)) f(); };
 // its buttons made by row(x) ([text, ...buttons]; the text a string, or a
 // line's parts: users' words and names in their own elements).
 function fill(id, items, row) {
-  $(id).replaceChildren(...(Array.isArray(items) ? items : []).map((x) => {
+  const lis = (Array.isArray(items) ? items : []).map((x) => {
     const li = document.createElement('li');
     const [text, ...buttons] = row(x);
     li.append(...[text].flat(), ...buttons);
     return li;
-  }));
+  });
+  $(id).replaceChildren(...lis);
+  return lis;
 }
 
 // A seek's terms say whether it is rated and whom it is for (its rating
@@ -486,13 +488,13 @@ $('tournament-form').addEventListener('submit', async (e) => {
   const r = await net.callAll('tournament', { name: $('tournament-name').value.trim() }, 'players');
   if (!r.ok) { status(r.error.message); return; }
   // the tie-breaks beside the points (the TD probe: names broke ties)
-  fill('tournament', r.players, (x) => [`${x.name}${x.bot === true ? ' (bot)' : ''} ${x.points} `
+  const rows = fill('tournament', r.players, (x) => [`${x.name}${x.bot === true ? ' (bot)' : ''} ${x.points} `
     + `(Buchholz ${x.buchholz ?? 0}, Sonneborn-Berger ${x.sonneborn_berger ?? 0}) `
     + `(+${x.won} =${x.drawn} -${x.lost}${x.playing ? `, ${x.playing} playing` : ''}`
     + `${x.aborted ? `, ${x.aborted} aborted` : ''}) `,
   button('Profile', () => showProfile(x.name), { profile: x.name }, `Profile of ${x.name}`)]);
   // each row numbered by its rank, shared by players equal on all three
-  [...$('tournament').children].forEach((li, i) => { if (Number.isSafeInteger(r.players[i].rank)) li.value = r.players[i].rank; });
+  rows.forEach((li, i) => { if (Number.isSafeInteger(r.players[i].rank)) li.value = r.players[i].rank; });
   if (!r.players.length) status(`nobody was paired in ${r.tournament}`);
 });
 $('btn-who').addEventListener('click', refreshWho);
@@ -582,7 +584,6 @@ $('btn-logout').addEventListener('click', signOut);
 // Each one's item kept by its offer (never looked up by an element id made
 // from the wire: an offer "user" would find the page's own #challenge-user).
 const challengeItems = new Map();
-let challengesSaid = new Set();   // those listed before a reconnection (reconnect)
 function clearChallenges() {
   challengeItems.clear();
   $('challenges').replaceChildren();
@@ -983,7 +984,8 @@ function onEvent(ev) {
   if (ev.event === 'ping') { net.call('ping'); return; }
   if (ev.event === 'challenge') {
     // said again at each login while it stands: said once
-    const known = challengeItems.has(ev.offer) || challengesSaid.has(ev.offer);
+    const known = challengesSaid.has(ev.offer);
+    challengesSaid.add(ev.offer);
     addChallenge(ev);
     // Asked while the finished game is on screen: its Rematch button takes it.
     if (ev.rematch !== undefined && ev.rematch === state.game) status(`${ev.user} asks for a rematch: press Rematch to play`);

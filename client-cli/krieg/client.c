@@ -1695,7 +1695,7 @@ int client_disconnected(struct client *c)
 	c->alive.probing = false;
 	c->login_here = false;
 	for (int i = 0; i < c->npending; i++)
-		if (c->pending[i].cmd && !c->pending[i].cmd->unasked)
+		if (c->pending[i].cmd && !c->pending[i].own)
 			dropped++;
 	c->npending = 0;
 	if (c->pgn_busy)

@@ -149,6 +149,8 @@ struct pending {
 	                                     * the page's `from`; an umpire's action: its enum cmd_type;
 	                                     * pair: 1 when the director pairs himself */
 	long sent_at;                       /* client_now() when it was sent (client_alive) */
+	bool own;                           /* sent by krieg itself: no request of the user's went
+	                                     * unanswered with it (client_disconnected) */
 };
 
 struct client {

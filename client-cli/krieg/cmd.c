@@ -1511,11 +1511,8 @@ static void refused_settled(struct client *c, const struct pending *p)
 	login_then(c);
 }
 
-/* unasked: a connection lost before its answer lost nothing the user
- * asked ("1 request got no answer" said of it: a review) */
 static const struct cmd_entry settle_entry = { .name = "ping", .type = CMD_PING, .request = req_plain,
-	                                       .done = done_settled, .refused = refused_settled,
-	                                       .unasked = true };
+	                                       .done = done_settled, .refused = refused_settled };
 
 static void login_settle(struct client *c)
 {
@@ -1524,7 +1521,9 @@ static void login_settle(struct client *c)
 		return;
 	}
 	json_t *req = json_pack("{s:I, s:s}", "id", (json_int_t)c->next_id++, "type", "ping");
-	client_send_request(c, req, &(struct pending){ .cmd = &settle_entry, .game = -1 });
+	/* own: a connection lost before its answer lost nothing the user
+	 * asked ("1 request got no answer" said of it: a review) */
+	client_send_request(c, req, &(struct pending){ .cmd = &settle_entry, .game = -1, .own = true });
 	json_decref(req);
 }
 

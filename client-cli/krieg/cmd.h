@@ -131,7 +131,6 @@ struct cmd_entry {
 	/* The server's answer: ok, or refused (after the refusal is shown).  NULL: nothing more. */
 	void (*done)(struct client *cl, const json_t *res, const struct pending *p);
 	void (*refused)(struct client *cl, const struct pending *p);
-	bool unasked;           /* sent by krieg itself: no request of the user's went unanswered with it */
 };
 
 /* The i-th command of the table, NULL past the last (tests, help). */

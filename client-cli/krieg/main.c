@@ -491,6 +491,14 @@ static bool next_stdin_line(struct ui *u, char *buf, size_t len)
 	return true;
 }
 
+/* --batch: the connection is gone, and said so; 1.  Scripts decide what
+ * to do next: no reconnecting behind their back. */
+static int batch_lost(struct ui *u, const char *why)
+{
+	show(u, stderr, "krieg: connection to %s lost (%s); --batch does not reconnect\n", u->hostport, why);
+	return 1;
+}
+
 /* --batch: one command per line, each waiting for its response. */
 static int batch_loop(struct ui *u)
 {
@@ -502,13 +510,8 @@ static int batch_loop(struct ui *u)
 		/* a send that failed: the connection lost, said as a read's loss is
 		 * (CI: a reset met by login_settle's ping said only "could not
 		 * send the request") */
-		if (u->send_status != NET_OK) {
-			show(u, stderr, "krieg: connection to %s lost (%s); --batch does not reconnect\n",
-			     u->hostport, lost_why(u->send_status));
-			return 1;
-		}
 		if (u->cl.errors > 0)
-			return 1;
+			return u->send_status != NET_OK ? batch_lost(u, lost_why(u->send_status)) : 1;
 		long t = mono_ms(NULL);
 		if (waiting[0] && client_take_event(&u->cl, waiting))
 			waiting[0] = '\0';
@@ -570,17 +573,11 @@ static int batch_loop(struct ui *u)
 		if ((p[0].revents & (POLLIN | POLLHUP | POLLERR)) || net_has_line(u->net) ||
 		    net_readable(u->net)) {
 			enum net_status st = pump_net(u);
-			if (st != NET_OK) {
-				/* scripts decide what to do next: no reconnecting behind their back */
-				show(u, stderr, "krieg: connection to %s lost (%s); --batch does not reconnect\n",
-				     u->hostport, lost_why(st));
-				return 1;
-			}
+			if (st != NET_OK)
+				return batch_lost(u, lost_why(st));
 		} else if (!client_alive(&u->cl)) {
 			char why[128];
-			show(u, stderr, "krieg: connection to %s lost (%s); --batch does not reconnect\n",
-			     u->hostport, silent_why(u, why, sizeof why));
-			return 1;
+			return batch_lost(u, silent_why(u, why, sizeof why));
 		}
 		if (p[1].revents & (POLLIN | POLLHUP | POLLERR))
 			read_stdin(u);
