@@ -442,8 +442,16 @@ static int serve_net(struct ui *u, bool ready)
 	if (!ready && net_readable(u->net))
 		ready = true;
 	enum net_status st = ready ? pump_net(u) : NET_OK;
-	if (st == NET_OK && (ready || client_alive(&u->cl)))
+	if (u->send_status != NET_OK) {
+		/* a send failed: gone, for the send's reason (a reset taken by
+		 * the write leaves the read an end of stream: CI saw "the server
+		 * closed the connection" said of a reset, after the login's
+		 * settling ping met it) */
+		st = u->send_status;
+		u->send_status = NET_OK;
+	} else if (st == NET_OK && (ready || client_alive(&u->cl))) {
 		return 0;
+	}
 	client_flush(&u->cl);
 	if (st == NET_OK) {   /* a dead path: nothing came, not even a close */
 		char why[128];
