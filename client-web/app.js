@@ -23,12 +23,16 @@ const VIEWS = ['login', 'lobby', 'game', 'watch', 'record'];
 // a seat watched or a record is one step of the tab's history over the
 // lobby, and Back takes it as the view's own button does (Lobby, Leave);
 // a view left by its button takes the step back itself.  `step`: the tab
-// stands on such a step of ours (a reload keeps it); `stepping`: our own
-// history.back() calls whose popstate is yet to come (they are
-// asynchronous: a view shown meanwhile pushes its step once they are
-// done, not on top of an entry about to be left).
+// stands on such a step of ours; `stepping`: our own history.back()
+// calls whose popstate is yet to come (they are asynchronous: a view
+// shown meanwhile pushes its step once they are done, not on top of an
+// entry about to be left).  A step reloaded is made this page's base: the
+// entry behind it belongs to the document before the reload, and a step
+// back to it loaded the page again (CI: a reload right after a seat left
+// was aborted by it).
 const BACK = { game: 'btn-lobby', watch: 'btn-unwatch', record: 'btn-record-back' };
-let step = Boolean(history.state?.krieg), stepping = 0;
+if (history.state?.krieg) history.replaceState(null, '');
+let step = false, stepping = 0;
 const shownView = () => VIEWS.find((s) => !$(s).hidden);
 const stepFor = (id) => {
   if (BACK[id] && !step && stepping === 0) { history.pushState({ krieg: id }, ''); step = true; }

@@ -724,6 +724,9 @@ try {
   await until(c, (g) => window.krieg.watch.game === g && !document.getElementById('watch').hidden
     && /robo \(a bot\)/.test(document.getElementById('watch-title').textContent), g6, 'the seat taken again after a reload');
   await c.click('#btn-unwatch');
+  // the seat left, and its step back in the tab's history taken, before the
+  // reload (a traversal still under way aborts a reload: CI)
+  await until(c, () => !document.getElementById('lobby').hidden && !history.state?.krieg, null, 'the seat left');
   await c.reload();
   await until(c, () => !document.getElementById('lobby').hidden && /^signed in as /.test(document.getElementById('status').textContent),
     null, 'a reload after the seat was left: the lobby');
