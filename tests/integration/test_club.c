@@ -1254,7 +1254,7 @@ END_TEST
 START_TEST(full_queue_makes_room)
 {
 	struct kd *d = kd_start("password_cost = 16\nhash_queue_per_address = 16\nrate_limit = 1000\n"
-	                        "rate_burst = 1000\nhandshake_timeout = 300s\n");
+	                        "rate_burst = 1000\nhandshake_timeout = 300s\nlog_level = debug\n");
 	kg_user_add(d, "gina", "player", "gina-password");
 	struct kc *c = kc_hello_from(d, "127.0.0.4");   /* greeted before the flood */
 	struct kc *flood[32];
@@ -1262,6 +1262,9 @@ START_TEST(full_queue_makes_room)
 	flood_open(d, flood, 32);
 	for (int i = 0; i < 32; i++)
 		ids[i] = kc_req(flood[i], "login", "{s:s, s:s}", "user", "nobody-here", "password", "not the password");
+	/* The 32 are queued before gina's login is read: nothing orders two
+	 * connections' lines but the daemon's own reading of them. */
+	kg_read(d, "login", 31);
 	json_t *r = login(c, "gina", "gina-password");
 	ck_assert_msg(json_is_true(json_object_get(r, "ok")), "a third address refused beside a full queue: %s",
 	              code_of(r));
@@ -1291,7 +1294,7 @@ START_TEST(evicted_registration_given_back)
 {
 	struct kd *d = kd_start("password_cost = 16\nhash_queue_per_address = 16\nregister_per_hour = 16\n"
 	                        "rate_limit = 1000\n"
-	                        "rate_burst = 1000\nhandshake_timeout = 300s\n");
+	                        "rate_burst = 1000\nhandshake_timeout = 300s\nlog_level = debug\n");
 	kg_user_add(d, "gina", "player", "gina-password");
 	struct kc *c = kc_hello_from(d, "127.0.0.4");
 	struct kc *flood[32];
@@ -1302,6 +1305,7 @@ START_TEST(evicted_registration_given_back)
 		snprintf(name, sizeof name, "reg%d", i);
 		ids[i] = kc_req(flood[i], "register", "{s:s, s:s}", "user", name, "password", "correct horse");
 	}
+	kg_read(d, "register", 31);   /* all queued first (full_queue_makes_room) */
 	json_t *r = login(c, "gina", "gina-password");
 	ck_assert_msg(json_is_true(json_object_get(r, "ok")), "gina refused: %s", code_of(r));
 	int gave = -1;   /* the flood connection whose registration made room */
