@@ -634,14 +634,14 @@ static bool pending_has(const struct client *c, enum cmd_type type, long game)
 }
 
 void client_send_page(struct client *c, const char *type, const struct cmd_entry *cmd, long game,
-                      const char *view, long from)
+                      const char *view, long from, bool own)
 {
 	json_t *r = json_pack("{s:I, s:s, s:I}", "id", (json_int_t)c->next_id++, "type", type, "from", (json_int_t)from);
 	if (game >= 0)
 		json_object_set_new(r, "game", json_integer(game));
 	if (view)
 		json_object_set_new(r, "view", json_string(view));
-	client_send_request(c, r, &(struct pending){ .cmd = cmd, .game = game, .arg = from });
+	client_send_request(c, r, &(struct pending){ .cmd = cmd, .game = game, .arg = from, .own = own });
 	json_decref(r);
 }
 
@@ -1086,7 +1086,7 @@ void client_game_answer(struct client *c, const json_t *msg, const struct pendin
 	}
 	json_t *next = json_object_get(msg, "next");
 	if (g && json_is_integer(next) && json_integer_value(next) > p->arg)
-		client_send_page(c, "game", p->cmd, g->id, NULL, (long)json_integer_value(next));
+		client_send_page(c, "game", p->cmd, g->id, NULL, (long)json_integer_value(next), p->own);
 	else {
 		if (g && g->loading)
 			game_shown(c, g);
@@ -1769,6 +1769,11 @@ int client_resume(struct client *c)
 	snprintf(line, sizeof line, "resume %s", c->token);
 	int rc = client_command(c, line);
 	memset(line, 0, sizeof line);
+	/* krieg's own, at a reconnection: lost with the connection, no request
+	 * of the user's went unanswered (client_disconnected) */
+	struct pending *p = rc == 0 && c->npending > 0 ? &c->pending[c->npending - 1] : NULL;
+	if (p && p->cmd && p->cmd->type == CMD_RESUME)
+		p->own = true;
 	return rc == 0 ? 0 : -1;
 }
 

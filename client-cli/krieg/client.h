@@ -344,9 +344,10 @@ void client_show_board(struct client *c, const struct cgame *g);
 void client_show_true_board(struct client *c, const struct board *b, int bottom, bool live, long game);
 /* Send a request built by the caller (borrowed), awaiting p->cmd's answer. */
 void client_send_request(struct client *c, json_t *req, const struct pending *p);
-/* Send {id, type, from[, game][, view]} (a page of a paged reply; game < 0: a list of no game), awaiting cmd's answer. */
+/* Send {id, type, from[, game][, view]} (a page of a paged reply; game < 0: a list of no game), awaiting cmd's answer.
+ * own: krieg's own request (pending.own), as a later page of one is. */
 void client_send_page(struct client *c, const char *type, const struct cmd_entry *cmd, long game,
-                      const char *view, long from);
+                      const char *view, long from, bool own);
 /* Logged out, or logged in as someone else: nothing of the last user's games stays on screen. */
 void client_forget_games(struct client *c);
 /* Seats: the one of game id, or NULL; a slot for a new one (reused if held); drop one. */

@@ -968,7 +968,7 @@ static int exec_switch(struct client *cl, struct cmd *cmd, struct pending *p)
 	cl->seat_focus = false;
 	if (!to) {
 		/* not followed here yet: fetch our own view of it; the answer starts it */
-		client_send_page(cl, "game", cmd->entry, cmd->number, NULL, 0);
+		client_send_page(cl, "game", cmd->entry, cmd->number, NULL, 0, false);
 		return 0;
 	}
 	cl->current = to->id;
@@ -1557,18 +1557,19 @@ static void done_login(struct client *c, const json_t *msg, const struct pending
 		struct seat *s = &c->seats[i];
 		if (s->used && !s->over)
 			client_send_page(c, s->umpire ? "umpire" : "watch", find_entry(s->umpire ? "umpire" : "watch"),
-			                 s->id, NULL, 0);
+			                 s->id, NULL, 0, true);
 	}
 	/* so do a guest's follows (asked again quietly: arg 1; a registered account's are kept by
 	 * the server) and the lobby watched (its seeks shown anew) */
 	for (int i = 0; c->guest && i < c->nfollows; i++) {
 		json_t *req = json_pack("{s:I, s:s, s:s}", "id", (json_int_t)c->next_id++, "type", "follow",
 		                        "user", c->follows[i]);
-		client_send_request(c, req, &(struct pending){ .cmd = find_entry("follow"), .game = -1, .arg = 1 });
+		client_send_request(c, req, &(struct pending){ .cmd = find_entry("follow"), .game = -1, .arg = 1,
+		                                               .own = true });
 		json_decref(req);
 	}
 	if (c->lobby_watched)
-		client_send_page(c, "lobby_watch", find_entry("lobby"), -1, NULL, 0);
+		client_send_page(c, "lobby_watch", find_entry("lobby"), -1, NULL, 0, true);
 	if (p->cmd->type != CMD_RESUME) {
 		client_out(c, "Logged in as %s. Type \"help\" for commands.", c->user);
 		login_settle(c);
@@ -1588,7 +1589,7 @@ static void done_login(struct client *c, const json_t *msg, const struct pending
 			if (json_integer_value(x) == g->id)
 				still = true;
 		if (!still)
-			client_send_page(c, "game", find_entry("game"), g->id, NULL, 0);
+			client_send_page(c, "game", find_entry("game"), g->id, NULL, 0, true);
 	}
 	login_settle(c);
 }
@@ -1786,7 +1787,7 @@ static bool next_page(struct client *c, const json_t *res, const struct pending 
 {
 	json_t *next = json_object_get(res, "next");
 	if (json_is_integer(next) && json_integer_value(next) > p->arg)
-		client_send_page(c, type, p->cmd, -1, NULL, (long)json_integer_value(next));
+		client_send_page(c, type, p->cmd, -1, NULL, (long)json_integer_value(next), p->own);
 	return p->arg == 0;
 }
 
@@ -1970,7 +1971,7 @@ static void done_seat(struct client *c, const json_t *msg, const struct pending 
 		seat_page(s, msg, client_now(c));
 	json_t *next = json_object_get(msg, "next");
 	if (json_is_integer(next) && json_integer_value(next) > p->arg) {
-		client_send_page(c, p->cmd->name, p->cmd, s->id, NULL, (long)json_integer_value(next));
+		client_send_page(c, p->cmd->name, p->cmd, s->id, NULL, (long)json_integer_value(next), p->own);
 		return;
 	}
 	s->loading = false;
@@ -2384,7 +2385,7 @@ static void done_record(struct client *c, const json_t *msg, const struct pendin
 	}
 	json_t *next = json_object_get(msg, "next");
 	if (json_is_integer(next) && json_integer_value(next) > p->arg) {
-		client_send_page(c, "record", p->cmd, game, view, (long)json_integer_value(next));
+		client_send_page(c, "record", p->cmd, game, view, (long)json_integer_value(next), p->own);
 		return;
 	}
 	long long total = (long long)json_integer_value(json_object_get(msg, "total"));
@@ -2415,7 +2416,7 @@ static void done_pgn(struct client *c, const json_t *msg, const struct pending *
 	c->pgn[c->pgn_len] = '\0';
 	json_t *next = json_object_get(msg, "next");
 	if (json_is_integer(next) && json_integer_value(next) > p->arg) {
-		client_send_page(c, "pgn", p->cmd, game, str(msg, "view"), (long)json_integer_value(next));
+		client_send_page(c, "pgn", p->cmd, game, str(msg, "view"), (long)json_integer_value(next), p->own);
 		return;
 	}
 	if (c->pgn_file[0]) {

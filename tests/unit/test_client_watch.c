@@ -217,6 +217,34 @@ START_TEST(spectator_negative_clock_shows_zero)
 }
 END_TEST
 
+/* Regression (a review): the seats a reconnection takes again are krieg's
+ * own requests: lost with the next drop, "a request got no answer" was
+ * said of them, of nothing the user asked. */
+START_TEST(seat_taken_again_is_kriegs_own)
+{
+	struct client c;
+	struct sink s;
+	sink_logged_in(&c, &s);
+	snprintf(c.user, sizeof c.user, "zed");   /* a spectator of alice's game */
+	snprintf(c.token, sizeof c.token, "tok");
+	ck_assert_int_eq(client_command(&c, "watch 12"), 0);
+	long long id;
+	free(last_sent(&s, &id));
+	json_t *r = ok_reply(id, 12, "spectator", "icc", 0, "white");
+	json_object_set_new(r, "events", json_array());
+	receive(&c, r);
+	ck_assert_int_eq(client_disconnected(&c), 0);
+	ck_assert_int_eq(client_resume(&c), 0);
+	sink_reply_ok(&c, &s, "\"user\":\"zed\",\"token\":\"tok2\",\"games\":[]");
+	json_t *w = json_loads(s.sent[s.nsent - 2], 0, NULL);   /* the seat, then the ping */
+	ck_assert_str_eq(json_string_value(json_object_get(w, "type")), "watch");
+	ck_assert_int_eq(json_integer_value(json_object_get(w, "game")), 12);
+	json_decref(w);
+	ck_assert_int_eq(client_disconnected(&c), 0);
+	client_free(&c);
+}
+END_TEST
+
 /* A seat taken while a player is away says so, as opponent_away would
  * have (the reply's `away`; before, nothing was said until they came back). */
 START_TEST(spectator_told_who_is_away)
@@ -972,6 +1000,7 @@ static Suite *watch_suite(void)
 	TCase *tc = tcase_create("watch");
 	tcase_add_test(tc, spectator_sees_the_public_stream);
 	tcase_add_test(tc, spectator_negative_clock_shows_zero);
+	tcase_add_test(tc, seat_taken_again_is_kriegs_own);
 	tcase_add_test(tc, spectator_told_who_is_away);
 	tcase_add_test(tc, spectator_sees_the_reserves);
 	tcase_add_test(tc, spectator_catch_up_pages);
