@@ -83,7 +83,8 @@ static int play(struct sess *s, const char *hostport, bool insecure, const char 
 			if (s->refused) {
 				net_free(s->net);
 				s->net = NULL;
-				sess_say(s, "the login was refused for good: not trying again (exit %d)", PLAY_EXIT_REFUSED);
+				sess_say(s, "the %s was refused for good: not trying again (exit %d)",
+				         s->logged_in ? "account" : "login", PLAY_EXIT_REFUSED);
 				return PLAY_EXIT_REFUSED;
 			}
 			/* its games are rebuilt from game_state at the next login */

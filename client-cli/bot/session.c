@@ -704,14 +704,37 @@ static void game_event(struct sess *s, struct bgame *g, const json_t *o)
  * stood for the rest of the game.  It declines at once.  (The arena's
  * second player accepts draws: its ply cap's adjudication.)
  */
-static void offer_answer(struct sess *s, struct bgame *g, const char *kind, const char *by)
+static const char *const offer_kinds[2] = { "draw", "adjourn" };
+
+static void offer_answer(struct sess *s, struct bgame *g, int kind, const char *by)
 {
 	if (!g || color_parse(by) != !g->bot->color)
 		return;
-	bool accept = s->accept_draws && strcmp(kind, "draw") == 0;
-	sess_say(s, "game %ld: %s offer %s", g->id, kind, accept ? "accepted" : "declined");
-	sess_send(s, json_pack("{s:s,s:I,s:s}", "type", kind, "game", (json_int_t)g->id, "action",
-	                       accept ? "accept" : "decline"));
+	bool accept = s->accept_draws && kind == 0;
+	g->offer_answer[kind] = sess_send(s, json_pack("{s:s,s:I,s:s}", "type", offer_kinds[kind], "game",
+	                                               (json_int_t)g->id, "action", accept ? "accept" : "decline"));
+}
+
+/* The server's answer to ours (offer_answer): said once taken.  Refused, the
+ * offer was gone before it came (a move of ours withdraws a draw offer). */
+static bool offer_answered(struct sess *s, long long rid, const json_t *o)
+{
+	for (int i = 0; i < SESS_GAMES_MAX; i++) {
+		struct bgame *g = &s->games[i];
+		for (int k = 0; g->bot && k < 2; k++) {
+			if (g->offer_answer[k] != rid)
+				continue;
+			g->offer_answer[k] = 0;
+			if (json_is_true(json_object_get(o, "ok")))
+				sess_say(s, "game %ld: %s offer %s", g->id, offer_kinds[k],
+				         s->accept_draws && k == 0 ? "accepted" : "declined");
+			else
+				sess_say(s, "game %ld: the %s offer was gone before its answer (%s)", g->id, offer_kinds[k],
+				         json_string_value(json_object_get(json_object_get(o, "error"), "code")) ?: "?");
+			return true;
+		}
+	}
+	return false;
 }
 
 /* Does game_start o's "bots" (the colours bot accounts play) hold color? */
@@ -792,8 +815,8 @@ static void on_game_view(struct sess *s, const json_t *o)
 	}
 	/* an offer that stood while we were away is answered now */
 	if (g->bot) {
-		offer_answer(s, g, "draw", json_string_value(json_object_get(o, "draw_offer")));
-		offer_answer(s, g, "adjourn", json_string_value(json_object_get(o, "adjourn_offer")));
+		offer_answer(s, g, 0, json_string_value(json_object_get(o, "draw_offer")));
+		offer_answer(s, g, 1, json_string_value(json_object_get(o, "adjourn_offer")));
 	}
 }
 
@@ -1014,8 +1037,10 @@ static void on_line(struct sess *s, const char *line)
 			}
 		} else if (g) {
 			req_answered(s, g, o);
+		} else {
+			offer_answered(s, rid, o);
 		}
-		/* anything else about a game (a resign, a draw answer): nothing to do */
+		/* anything else about a game (a resign): nothing to do */
 	} else if (ev && strcmp(ev, "seek") == 0) {
 		seek_offered(s, o);
 	} else if (ev && (strcmp(ev, "challenge_cancelled") == 0 || strcmp(ev, "seek_gone") == 0)) {
@@ -1086,8 +1111,8 @@ static void on_line(struct sess *s, const char *line)
 		if (g)
 			g->paging = json_object_get(o, "next") != NULL;
 	} else if (ev && (strcmp(ev, "draw_offer") == 0 || strcmp(ev, "adjourn_offer") == 0)) {
-		offer_answer(s, game_of(s, (long)json_integer_value(json_object_get(o, "game"))),
-		             ev[0] == 'd' ? "draw" : "adjourn", json_string_value(json_object_get(o, "by")));
+		offer_answer(s, game_of(s, (long)json_integer_value(json_object_get(o, "game"))), ev[0] == 'd' ? 0 : 1,
+		             json_string_value(json_object_get(o, "by")));
 	} else if (ev && (strcmp(ev, "clock_paused") == 0 || strcmp(ev, "clock_unpaused") == 0 ||
 	                  strcmp(ev, "adjourned") == 0 || strcmp(ev, "unadjourned") == 0)) {
 		/* while paused or adjourned every move is refused: none is tried
@@ -1100,10 +1125,12 @@ static void on_line(struct sess *s, const char *line)
 		if (g)
 			game_clock(g, o);
 	} else if (ev && (strcmp(ev, "session_ended") == 0 || strcmp(ev, "account_disabled") == 0)) {
-		/* the server closes: said; the bot comes back as a service does
-		 * (a disabled account's login is refused, which ends it) */
+		/* the server closes: said; the bot comes back as a service does,
+		 * but for a disabled account, whose login would be refused (it
+		 * said "reconnecting", then that: bot probe) */
 		const char *why = json_string_value(json_object_get(o, "reason"));
 		sess_say(s, "the server ended the session: %s", ev[0] == 'a' ? "the account is disabled" : why ? why : "?");
+		s->refused |= ev[0] == 'a';
 	} else if (ev && strcmp(ev, "ping") == 0) {
 		sess_send(s, json_pack("{s:s}", "type", "ping"));
 	} else if (ev && strcmp(ev, "welcome") == 0) {
@@ -1167,12 +1194,14 @@ static long clock_share(const struct bgame *g, int live)
 }
 
 /*
- * An untimed or correspondence game has no clock of its own to spend, but
- * while one of the bot's games is on the clock, no decision for it may
- * take longer than that game's own share: its clock runs meanwhile (bot
- * probe: three correspondence games, thinking the 10 s cap each, lost a
- * 1+0 game on time; three untimed ones at 1 s each did too).  Every live
- * game counts in the share, since each may take a decision in turn.
+ * A game on the clock spends its own share; an untimed or correspondence
+ * game has no clock of its own to spend.  But while one of the bot's games
+ * is on the clock, no decision for any other may take longer than that
+ * game's own share: its clock runs meanwhile (bot probes: three
+ * correspondence games, thinking the 10 s cap each, lost a 1+0 game on
+ * time; three untimed ones at 1 s each did too; and a 5+2 game's 4 s
+ * shares did, beside it).  Every live game counts in the share, since each
+ * may take a decision in turn.
  */
 long sess_budget(const struct sess *s, const struct bgame *g)
 {
@@ -1181,9 +1210,7 @@ long sess_budget(const struct sess *s, const struct bgame *g)
 	int live = 0;
 	for (int i = 0; i < SESS_GAMES_MAX; i++)
 		live += s->games[i].bot != NULL;
-	if (on_clock(g))
-		return clock_share(g, live);
-	long b = UNCLOCKED_BUDGET_MS;
+	long b = on_clock(g) ? clock_share(g, live) : UNCLOCKED_BUDGET_MS;
 	for (int i = 0; i < SESS_GAMES_MAX; i++)
 		if (on_clock(&s->games[i]) && clock_share(&s->games[i], live) < b)
 			b = clock_share(&s->games[i], live);

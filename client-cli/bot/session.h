@@ -88,6 +88,10 @@ struct bgame {
 	int decisions;            /* tries and "any?"s sent: a move takes several (clock_share) */
 	int decision_ply;         /* the ply of its first decision on this connection */
 	bool draw_offered;        /* arena: the ply cap's draw offer is sent */
+	/* Our answer to a draw [0] or adjournment [1] offer, awaiting the
+	 * server's (its request id; 0: none): the journal says it once taken
+	 * (an offer a move withdrew meanwhile was said declined: bot probe). */
+	long long offer_answer[2];
 	int checked_ply;          /* arena: the last ply the umpire's board was checked against the belief */
 	struct local_belief_stats bs;  /* arena: this game's checks */
 };

@@ -1068,6 +1068,42 @@ START_TEST(test_play_declines_offers)
 END_TEST
 
 /*
+ * Regression (the bot-hosting probe): an offer that came while the bot
+ * thought was gone when it was read (the bot's move withdrew it), and the
+ * decline, refused, was journaled "draw offer declined" all the same.  The
+ * journal says what the server took.  Two seconds a decision: the offer,
+ * made 0.3 s into it, is read after the move is sent.
+ */
+START_TEST(test_play_offer_gone_before_its_answer)
+{
+	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
+	struct playbot pb;
+	playbot_start(&pb, d, (const char *const[]){ "--guest", "--insecure", "--movetime", "2000", "--level", "full",
+	                                             NULL });
+	char bot[64];
+	playbot_user(&pb, bot, sizeof bot);
+	struct kp me;
+	kp_guest(d, &me);
+	json_int_t game = game_with(me.c, bot, 600);
+	kc_ok(me.c, kc_req(me.c, "move", "{s:I, s:s}", "game", game, "move", "e4"));
+	kt_sleep_ms(300);
+	kc_ok(me.c, kc_req(me.c, "draw", "{s:I, s:s}", "game", game, "action", "offer"));
+	kc_event(me.c, "moved");   /* black's first move: legal whatever it is */
+	char head[128];
+	snprintf(head, sizeof head, "krieg-bot: game %lld: the draw offer was gone", (long long)game);
+	playbot_wait(&pb, head);
+	ck_assert_msg(!kc_saw(me.c, "draw_declined"), "a decline reached the player");
+	kc_ok(me.c, kc_req(me.c, "resign", "{s:I}", "game", game));
+	const char *journal = playbot_end(&pb, 0);
+	journal_has(journal, head, " before its answer (illegal_action)");
+	snprintf(head, sizeof head, "krieg-bot: game %lld: draw offer declined", (long long)game);
+	ck_assert_msg(!strstr(journal, head), "a decline journaled that the server refused:\n%s", journal);
+	kc_close(me.c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
  * Regression: `--rules icc` accepted every rule set (a lone icc, the
  * default's name, was read as no list).  An explicit --rules restricts;
  * without one every rule set is played.
@@ -2057,6 +2093,37 @@ START_TEST(test_play_paced_under_the_rate_limit)
 END_TEST
 
 /*
+ * Regression (the bot-hosting probe): an account disabled while the bot
+ * plays ended its session, and the bot said "connection lost;
+ * reconnecting", then had its login refused.  It ends at once now, exit 3.
+ */
+START_TEST(test_play_account_disabled)
+{
+	struct kd *d = kd_start(NULL);
+	ck_assert_int_eq(user_cmd(d, "add", "robo", "--bot", "--password-stdin"), 0);
+	struct kcl_scratch sc;
+	char pw[256];
+	kcl_scratch_make(&sc, "krieg-bot");
+	scratch_file(&sc, "pw", PASSWORD "\n", pw, sizeof pw);
+	struct playbot pb;
+	playbot_start(&pb, d, (const char *const[]){ "--user", "robo", "--password-file", pw, "--insecure", NULL });
+	char bot[64];
+	playbot_user(&pb, bot, sizeof bot);
+	ck_assert_int_eq(user_cmd(d, "disable", "robo"), 0);
+	int st = playbot_exit_within(&pb, 10000 * kt_timeout_scale());
+	const char *journal = playbot_read(&pb);
+	ck_assert_msg(st == 3, "exit %d (not 3); journal:\n%s", st, journal);
+	journal_has(journal, "krieg-bot: the server ended the session: ", "the account is disabled");
+	journal_has(journal, "krieg-bot: the account was refused for good", "not trying again (exit 3)");
+	ck_assert_msg(!strstr(journal, "reconnecting"), "it meant to reconnect:\n%s", journal);
+	close(pb.fd);
+	unlink(pb.path);
+	kcl_scratch_remove(&sc);
+	kd_stop(d);
+}
+END_TEST
+
+/*
  * Regression: an account that must change its password (made with
  * --must-change, or reset so) left the bot connected, not logged in and
  * silent, for ever (the login's answer, ok without a token, matched
@@ -2236,6 +2303,8 @@ static Suite *bot_suite(void)
 	tcase_add_test(tc, test_play_changed_certificate);
 	tcase_add_test(tc, test_play_after_pause);
 	tcase_add_test(tc, test_play_declines_offers);
+	tcase_add_test(tc, test_play_offer_gone_before_its_answer);
+	tcase_add_test(tc, test_play_account_disabled);
 	tcase_add_test(tc, test_play_rules_restrict);
 	tcase_add_test(tc, test_play_max_games_at_once);
 	tcase_add_test(tc, test_arena_kriegd_missing);

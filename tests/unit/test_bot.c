@@ -387,6 +387,25 @@ START_TEST(test_budget_of_games_off_the_clock)
 END_TEST
 
 /*
+ * Regression (the bot-hosting probe): a 5+2 game and a 1+0 game at once.
+ * The 5+2 game spent its own share, 4 s a move, while the 1+0 game's clock
+ * ran (37 s left, a 470 ms share): the 1+0 game was lost on time.  No
+ * decision takes longer than any clocked game's share.
+ */
+START_TEST(test_budget_of_a_slow_game_beside_a_fast_one)
+{
+	struct sess *s = calloc(1, sizeof *s);
+	budget_game(s, 0, 290020, false);   /* 5+2: 4:50 left */
+	s->games[0].inc_ms = 2000;
+	ck_assert_int_eq(sess_budget(s, &s->games[0]), 7250 + 1500);   /* alone: its own share */
+	budget_game(s, 1, 37530, false);    /* 1+0: 37.5 s left */
+	ck_assert_int_eq(sess_budget(s, &s->games[1]), 938 / 2);
+	ck_assert_int_eq(sess_budget(s, &s->games[0]), 938 / 2);      /* not (7250 + 1500) / 2 */
+	free(s);
+}
+END_TEST
+
+/*
  * The games on the clock are offered the pace's tokens first, the least
  * time left first; the rest take turns from the one after the last to try
  * (bot probe: with four 1+0 games, one near its flag waited behind the
@@ -645,6 +664,7 @@ static Suite *bot_suite(void)
 	tcase_add_test(tc, test_repeats_counted_after_own_moves);
 	tcase_add_test(tc, test_budget_shared_among_games);
 	tcase_add_test(tc, test_budget_of_games_off_the_clock);
+	tcase_add_test(tc, test_budget_of_a_slow_game_beside_a_fast_one);
 	tcase_add_test(tc, test_turns_by_the_clock);
 	tcase_add_test(tc, test_black_remembers_the_start);
 	tcase_add_test(tc, test_winning_side_avoids_the_third_repetition);
