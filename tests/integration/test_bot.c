@@ -988,6 +988,18 @@ static json_int_t game_with(struct kc *me, const char *bot, int base)
 	return json_integer_value(json_object_get(kc_event(me, "game_start"), "game"));
 }
 
+/* A guest bot at movetime ms a decision and level, and a guest me playing
+ * White against it, 10+0: the game. */
+static json_int_t bot_game(struct kd *d, struct playbot *pb, struct kp *me, const char *movetime, const char *level)
+{
+	playbot_start(pb, d, (const char *const[]){ "--guest", "--insecure", "--movetime", movetime, "--level", level,
+	                                            NULL });
+	char bot[64];
+	playbot_user(pb, bot, sizeof bot);
+	kp_guest(d, me);
+	return game_with(me->c, bot, 600);
+}
+
 /*
  * Regression: a refused move froze its game for good.  Answers were
  * matched to games by their "game", which a refusal does not carry, so
@@ -1004,14 +1016,9 @@ START_TEST(test_play_after_pause)
 	struct kp ump;
 	kp_login(d, &ump, "ref", PASSWORD);
 	struct playbot pb;
-	/* two seconds a decision: the pause lands while it thinks */
-	playbot_start(&pb, d, (const char *const[]){ "--guest", "--insecure", "--movetime", "2000", "--level", "full",
-	                                             NULL });
-	char bot[64];
-	playbot_user(&pb, bot, sizeof bot);
 	struct kp me;
-	kp_guest(d, &me);
-	json_int_t game = game_with(me.c, bot, 600);
+	/* two seconds a decision: the pause lands while it thinks */
+	json_int_t game = bot_game(d, &pb, &me, "2000", "full");
 	kc_ok(ump.c, kc_req(ump.c, "umpire", "{s:I}", "game", game));
 	kc_ok(me.c, kc_req(me.c, "move", "{s:I, s:s}", "game", game, "move", "e4"));
 	kc_ok(ump.c, kc_req(ump.c, "clock_pause", "{s:I, s:s}", "game", game, "reason", "light failure"));
@@ -1042,13 +1049,8 @@ START_TEST(test_play_declines_offers)
 {
 	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
 	struct playbot pb;
-	playbot_start(&pb, d, (const char *const[]){ "--guest", "--insecure", "--movetime", "1", "--level", "random",
-	                                             NULL });
-	char bot[64];
-	playbot_user(&pb, bot, sizeof bot);
 	struct kp me;
-	kp_guest(d, &me);
-	json_int_t game = game_with(me.c, bot, 600);
+	json_int_t game = bot_game(d, &pb, &me, "1", "random");
 	kc_ok(me.c, kc_req(me.c, "draw", "{s:I, s:s}", "game", game, "action", "offer"));
 	json_t *dd = kc_event(me.c, "draw_declined");
 	ck_assert_str_eq(json_string_value(json_object_get(dd, "by")), "black");
@@ -1078,13 +1080,8 @@ START_TEST(test_play_offer_gone_before_its_answer)
 {
 	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
 	struct playbot pb;
-	playbot_start(&pb, d, (const char *const[]){ "--guest", "--insecure", "--movetime", "2000", "--level", "full",
-	                                             NULL });
-	char bot[64];
-	playbot_user(&pb, bot, sizeof bot);
 	struct kp me;
-	kp_guest(d, &me);
-	json_int_t game = game_with(me.c, bot, 600);
+	json_int_t game = bot_game(d, &pb, &me, "2000", "full");
 	kc_ok(me.c, kc_req(me.c, "move", "{s:I, s:s}", "game", game, "move", "e4"));
 	kt_sleep_ms(300);
 	kc_ok(me.c, kc_req(me.c, "draw", "{s:I, s:s}", "game", game, "action", "offer"));
