@@ -23,7 +23,7 @@
 #define CONN_MAX_PER_IP_DEFAULT 32         /* max_connections_per_ip */
 #define LIVE_GAMES_MAX_DEFAULT 100         /* max_live_games: one account's live games */
 #define HANDSHAKE_TIMEOUT_MS_DEFAULT 10000 /* handshake_timeout */
-#define IDLE_TIMEOUT_MS_DEFAULT 300000     /* idle_timeout; a ping event goes out at half */
+#define IDLE_TIMEOUT_MS_DEFAULT 60000      /* idle_timeout; a ping event goes out at half */
 #define OUTPUT_MAX_DEFAULT (1024 * 1024)   /* output_buffer_max, bytes queued to one client */
 /* Its least: two of the longest line (PROTO_LINE_MAX), so that a reply of
  * one long line (a record's page) does not drop a client that reads. */

@@ -19,6 +19,7 @@
 #include "dispatch.h"
 #include "log.h"
 #include "proto.h"
+#include "srcfile.h"
 
 START_TEST(test_error_names_round_trip)
 {
@@ -143,6 +144,69 @@ START_TEST(test_config_file)
 	ck_assert_int_eq(config_load(cfg, "/nonexistent/kriegd.conf", err, sizeof err), -1);
 	unlink(path);
 	config_free(cfg);
+}
+END_TEST
+
+/* key's line as config_print writes cfg (malloc'd), or NULL. */
+static char *printed_line(const struct config *cfg, const char *key)
+{
+	char *text = NULL, *line = NULL;
+	size_t len = 0, klen = strlen(key);
+	FILE *f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	config_print(cfg, f);
+	fclose(f);
+	for (char *at = text; at && *at; at = strchr(at, '\n') ? strchr(at, '\n') + 1 : NULL)
+		if (strncmp(at, key, klen) == 0 && strncmp(at + klen, " = ", 3) == 0) {
+			line = strndup(at, strcspn(at, "\n"));
+			break;
+		}
+	free(text);
+	return line;
+}
+
+/*
+ * deploy/kriegd.conf.example's commented settings ("#key = value") are the
+ * defaults, but for the keys it gives an example of.  Regression: the
+ * default idle_timeout went from 5m to 60s (the friends probe: behind the
+ * web door's proxy, a player gone in silence was seen gone, and the
+ * opponent told, five minutes later), and the file is where an operator
+ * reads it.
+ */
+START_TEST(test_example_config_states_the_defaults)
+{
+	static const char *const examples[] = { "listen", "cert", "key", "database", "test_start_fen", "motd",
+	                                        "listen_web", "listen_web_plain", "web_origins",
+	                                        "web_trusted_proxy", "web_root" };
+	char path[PATH_MAX], err[256];
+	char *text = srcfile_read("deploy/kriegd.conf.example", "KRIEG_SRCDIR", __FILE__, path, sizeof path);
+	ck_assert_msg(text != NULL, "deploy/kriegd.conf.example not found");
+	struct config *def = config_new();
+	int checked = 0;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char *key, *value;
+		if (line[0] != '#' || line[1] < 'a' || line[1] > 'z' || !strstr(line, " = ") ||
+		    config_split(line + 1, &key, &value) != 0 || strchr(key, ' '))
+			continue;
+		bool example = false;
+		for (size_t i = 0; i < sizeof examples / sizeof examples[0]; i++)
+			example |= strcmp(key, examples[i]) == 0;
+		if (example)
+			continue;
+		struct config *set = config_new();
+		ck_assert_msg(config_set(set, key, value, err, sizeof err) == 0, "#%s = %s: %s", key, value, err);
+		char *want = printed_line(def, key), *got = printed_line(set, key);
+		ck_assert_msg(want && got && strcmp(want, got) == 0, "kriegd.conf.example: #%s = %s; the default: %s",
+		              key, value, want ? want : "(not printed)");
+		free(want);
+		free(got);
+		config_free(set);
+		checked++;
+	}
+	ck_assert_int_ge(checked, 30);
+	ck_assert_int_eq(IDLE_TIMEOUT_MS_DEFAULT, 60000);
+	config_free(def);
+	free(text);
 }
 END_TEST
 
@@ -277,6 +341,7 @@ static Suite *dispatch_suite(void)
 	tcase_add_test(tc, test_error_names_round_trip);
 	tcase_add_test(tc, test_config_values);
 	tcase_add_test(tc, test_config_file);
+	tcase_add_test(tc, test_example_config_states_the_defaults);
 	tcase_add_test(tc, test_log_escape);
 	tcase_add_test(tc, test_page_builds_only_its_items);
 	tcase_add_test(tc, test_page_bytes_brackets_included);
