@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1103,6 +1104,27 @@ static void log_tls_failure(struct conn *c, const char *what)
 		          evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
 }
 
+/*
+ * An end of stream, as the log says it.  A dirty shutdown is an end of
+ * stream to libevent (allowed: clients close without TLS's close_notify),
+ * and a peer's reset and a dead path's keep-alive timing out were logged
+ * "eof" as a clean close was (the friends probe).  The socket's TCP state
+ * tells them apart: a peer that closed sent a FIN (CLOSE_WAIT), a reset
+ * or a timeout leaves it CLOSED; the read's errno, still set when
+ * libevent calls back from it, then says which (not trusted alone: a clean
+ * end of stream sets none, and another connection's could linger).
+ */
+static const char *eof_reason(struct bufferevent *bev)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof ti;
+	int e = EVUTIL_SOCKET_ERROR();
+	if (getsockopt(bufferevent_getfd(bev), IPPROTO_TCP, TCP_INFO, &ti, &len) != 0 || ti.tcpi_state != TCP_CLOSE)
+		return "eof";
+	return e == ECONNRESET ? "reset by the peer" : e == ETIMEDOUT ? "timed out (keep-alive unanswered)"
+	                                                                  : "connection lost";
+}
+
 static void event_cb(struct bufferevent *bev, short what, void *arg)
 {
 	struct conn *c = arg;
@@ -1124,7 +1146,7 @@ static void event_cb(struct bufferevent *bev, short what, void *arg)
 			reason = "tls handshake failed";
 			log_tls_failure(c, reason);
 		} else if (what & BEV_EVENT_EOF) {
-			reason = "eof";
+			reason = eof_reason(bev);
 		} else {
 			reason = "connection error";
 			log_tls_failure(c, reason);

@@ -84,6 +84,28 @@ START_TEST(vanish_mid_handshake)
 }
 END_TEST
 
+/*
+ * Regression (the friends probe): a peer's reset was logged "eof", as a
+ * clean close is; an operator reading why a player dropped could not tell
+ * a client that quit from a network that cut it.
+ */
+START_TEST(reset_logged_as_a_reset)
+{
+	struct kd *d = kd_start(NULL);
+	struct kc *quits = kc_hello(d), *cut = kc_hello(d);
+	kc_ok(quits, kc_req(quits, "ping", NULL));
+	kc_ok(cut, kc_req(cut, "ping", NULL));
+	kc_close(quits);
+	ck_assert(kd_log_wait(d, "closed reason=\"eof\"", KC_TIMEOUT_MS));
+	struct linger l = { 1, 0 };
+	setsockopt(kc_fd(cut), SOL_SOCKET, SO_LINGER, &l, sizeof l);
+	kc_close(cut);   /* its close is a reset now */
+	ck_assert(kd_log_wait(d, "closed reason=\"reset by the peer\"", KC_TIMEOUT_MS));
+	ck_assert_int_eq(kd_log_count(d, "closed reason=\"eof\""), 1);
+	kd_stop(d);
+}
+END_TEST
+
 START_TEST(vanish_mid_line)
 {
 	struct kd *d = kd_start(FAST_CONFIG);
@@ -286,6 +308,7 @@ static Suite *faults_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, vanish_mid_handshake);
 	tcase_add_test(tc, vanish_mid_line);
+	tcase_add_test(tc, reset_logged_as_a_reset);
 	tcase_add_test(tc, half_open_connection);
 	tcase_add_test(tc, stopped_and_continued);
 	tcase_add_test(tc, stopped_while_away);
