@@ -377,6 +377,9 @@ static void upgrading(const char *path, int64_t from, int to)
  * work beside a running daemon. */
 static int hold_database(const char *db)
 {
+	char err[1024];
+	if (store_file_empty(db, err, sizeof err))   /* before this open makes a new one so */
+		fatalx("%s", err);
 	int fd = open(db, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0)
 		fatal("open %s", db);

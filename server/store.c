@@ -822,6 +822,21 @@ int store_synchronous_valid(const char *name)
  * or a new empty file: 0; it cannot be read: IDENT_UNREAD; read, and not
  * one to open: IDENT_REFUSED; err set for both. */
 enum { IDENT_UNREAD = -1, IDENT_REFUSED = -2 };
+
+/* SQLite's last error on db is a damaged file (a truncated copy, pages of
+ * another file): said as one, with what to do (the backup probe: a half
+ * file was "database disk image is malformed", and --check-config passed
+ * it with a warning). */
+static bool damaged(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+	int ec = sqlite3_errcode(db) & 0xff;
+	if (ec != SQLITE_CORRUPT && ec != SQLITE_NOTADB)
+		return false;
+	snprintf(err, errlen, "%s: the database is damaged (%s); restore a backup (deploy/BACKUP.md)", path,
+	         sqlite3_errmsg(db));
+	return true;
+}
+
 static int identify(sqlite3 *db, const char *path, int64_t *version, char *err, size_t errlen)
 {
 	int64_t app = 0, objects = 0;
@@ -829,8 +844,10 @@ static int identify(sqlite3 *db, const char *path, int64_t *version, char *err, 
 	if (exec_int(db, "PRAGMA user_version", version) != SQLITE_OK ||
 	    exec_int(db, "PRAGMA application_id", &app) != SQLITE_OK ||
 	    exec_int(db, "SELECT count(*) FROM sqlite_schema", &objects) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(db));
 		*version = 0;
+		if (damaged(db, path, err, errlen))
+			return IDENT_REFUSED;
+		snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(db));
 		return IDENT_UNREAD;
 	}
 	if (*version > STORE_SCHEMA_VERSION) {
@@ -849,12 +866,36 @@ static int identify(sqlite3 *db, const char *path, int64_t *version, char *err, 
 	return 0;
 }
 
+/* path's -wal has commits (not empty). */
+static bool wal_beside(const char *path)
+{
+	struct stat sb;
+	size_t len = strlen(path);
+	char *walpath = xmalloc(len + sizeof "-wal");
+	snprintf(walpath, len + sizeof "-wal", "%s-wal", path);
+	bool has = stat(walpath, &sb) == 0 && sb.st_size > 0;
+	free(walpath);
+	return has;
+}
+
+bool store_file_empty(const char *path, char *err, size_t errlen)
+{
+	struct stat sb;
+	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size != 0 || wal_beside(path))
+		return false;
+	snprintf(err, errlen, "%s: the file is empty (0 bytes), not a krieg database: restore a backup "
+	         "(deploy/BACKUP.md), or remove the file to start a new, empty database", path);
+	return true;
+}
+
 int store_peek_version(const char *path, int64_t *version, bool *wal, char *err, size_t errlen)
 {
 	*version = 0;
 	*wal = false;
 	if (access(path, F_OK) != 0 && errno == ENOENT)
 		return STORE_PEEK_NONE;
+	if (store_file_empty(path, err, errlen))
+		return STORE_PEEK_REFUSED;
 	/* immutable: no lock taken, no -wal or -shm opened, so none is made
 	 * (a read-only open made both, root's own beside a service's file).
 	 * So only the main file is read: commits still in a -wal beside it
@@ -881,11 +922,7 @@ int store_peek_version(const char *path, int64_t *version, bool *wal, char *err,
 		rc = id == 0 ? STORE_PEEK_OK : id == IDENT_UNREAD ? STORE_PEEK_UNREAD : STORE_PEEK_REFUSED;
 	}
 	sqlite3_close(db);
-	struct stat sb;
-	char *walpath = xmalloc(len + sizeof "-wal");
-	snprintf(walpath, len + sizeof "-wal", "%s-wal", path);
-	*wal = stat(walpath, &sb) == 0 && sb.st_size > 0;
-	free(walpath);
+	*wal = wal_beside(path);
 	return rc;
 }
 
@@ -1112,8 +1149,9 @@ struct store *store_open_opts(const char *path, const struct store_options *opt,
 	return st;
 fail:;
 	char hint[STORE_PATH_HINT_MAX];
-	snprintf(err, errlen, "%s: %s%s", path, msg != NULL ? msg : sqlite3_errmsg(db),
-	         readonly_dir_hint(db, path, hint, sizeof hint));
+	if (!damaged(db, path, err, errlen))
+		snprintf(err, errlen, "%s: %s%s", path, msg != NULL ? msg : sqlite3_errmsg(db),
+		         readonly_dir_hint(db, path, hint, sizeof hint));
 	sqlite3_free(msg);
 	sqlite3_close(db);
 	return NULL;

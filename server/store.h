@@ -63,6 +63,12 @@ enum { STORE_PEEK_OK, STORE_PEEK_NONE, STORE_PEEK_REFUSED, STORE_PEEK_UNREAD };
  * (another program's, a newer schema's); STORE_PEEK_UNREAD with err: it
  * could not be read (permissions, or changed under the look). */
 int store_peek_version(const char *path, int64_t *version, bool *wal, char *err, size_t errlen);
+/* The file at path is there and empty (0 bytes, no -wal beside it with
+ * commits): no krieg database, but SQLite would make it a new one (the
+ * backup probe: a database emptied by accident was served as a new, empty
+ * club).  true with err set.  A daemon's start asks before it makes the
+ * file of a new database (main.c hold_database), and --check-config. */
+bool store_file_empty(const char *path, char *err, size_t errlen);
 /* A second connection to st's database for the store writer thread
  * (batch.c), with st's synchronous and busy_timeout settings.  From then
  * on st is the event loop's: its busy handler waits at most

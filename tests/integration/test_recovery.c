@@ -1380,6 +1380,55 @@ static const char *const schema_v1 =
 	"INSERT INTO users (name, pwhash, guest, created) VALUES ('oldtimer', NULL, 0, 1);"
 	"PRAGMA application_id = 1263683911; PRAGMA user_version = 1;";
 
+/*
+ * Regression (the backup probe): a database file emptied by accident was
+ * served as a new, empty club, and a truncated backup put back was
+ * refused only by the start, in SQLite's words ("database disk image is
+ * malformed"), --check-config passing it with a warning.  Both are
+ * refused by the check and by the start, saying what to do, and neither
+ * is changed.
+ */
+START_TEST(empty_or_truncated_database_refused)
+{
+	char dir[] = "/tmp/krieg-bad-XXXXXX", path[300], setdb[360], setdir[360], out[16384];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/k.db", dir);
+	snprintf(setdb, sizeof setdb, "database=%s", path);
+	snprintf(setdir, sizeof setdir, "state_dir=%s", dir);
+	char *check[] = { "kriegd", "--check-config", "--set", setdb, "--set", setdir, NULL };
+	char *start[] = { "kriegd", "--set", setdb, "--set", setdir, "--set", "listen=127.0.0.1:0", NULL };
+	static const char *const said[] = { "the file is empty (0 bytes), not a krieg database: restore a backup",
+	                                    "the database is damaged (" };
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	for (int k = 0; k < 2; k++) {
+		if (k == 1) {   /* a krieg database of a few pages, cut in half */
+			char conf[400];
+			snprintf(conf, sizeof conf, "%sdatabase = %s\n", fast_conf, path);
+			ck_assert_int_eq(unlink(path), 0);
+			struct kd *d = kd_start(conf);
+			kg_user_add(d, "someone", "player", "a password of theirs");
+			kd_stop(d);
+			struct stat sb;
+			ck_assert_int_eq(stat(path, &sb), 0);
+			ck_assert_int_eq(truncate(path, sb.st_size / 2), 0);
+		}
+		struct stat before, after;
+		ck_assert_int_eq(stat(path, &before), 0);
+		ck_assert_int_ne(kg_run_kriegd(check, 10000, out, sizeof out), 0);
+		ck_assert_msg(strstr(out, said[k]) && strstr(out, "restore a backup (deploy/BACKUP.md)"),
+		              "--check-config: %s", out);
+		ck_assert_int_ne(kg_run_kriegd(start, 10000, out, sizeof out), 0);
+		ck_assert_msg(strstr(out, said[k]) && strstr(out, "restore a backup (deploy/BACKUP.md)"),
+		              "the start: %s", out);
+		ck_assert_int_eq(stat(path, &after), 0);
+		ck_assert_int_eq(after.st_size, before.st_size);
+	}
+	ck_assert_int_eq(kt_sh("rm -rf %s", dir), 0);
+}
+END_TEST
+
 START_TEST(migrate_v1)
 {
 	char dir[] = "/tmp/krieg-mig-XXXXXX", path[300], conf[400];
@@ -1585,6 +1634,7 @@ static Suite *recovery_suite(void)
 	tcase_add_test(tc, backup_onto_the_database);
 	tcase_add_test(tc, backup_onto_a_linked_databases_wal);
 	tcase_add_test(tc, migrate_v1);
+	tcase_add_test(tc, empty_or_truncated_database_refused);
 	tcase_add_test(tc, record_from_before_v10);
 	tcase_add_test(tc, kill_loop);
 	suite_add_tcase(s, tc);
