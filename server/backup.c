@@ -236,7 +236,13 @@ int backup_copy(const char *src, const char *dest, char *err, size_t errlen)
 	int fin = sqlite3_backup_finish(b);
 	if (step != SQLITE_DONE || fin != SQLITE_OK) {
 		int brc = step != SQLITE_DONE ? step : fin;
-		source_fail(brc, "backup of", src, sqlite3_errstr(brc), err, errlen);
+		/* Full is the copy's file system (the source is only read): it
+		 * named the live database (the backup probe). */
+		if ((brc & 0xff) == SQLITE_FULL)
+			snprintf(err, errlen, "writing the copy %s: %s (the copy's file system; the database "
+			         "%s is untouched)", tmp, sqlite3_errstr(brc), src);
+		else
+			source_fail(brc, "backup of", src, sqlite3_errstr(brc), err, errlen);
 		goto out;
 	}
 	/* The copy keeps the source's WAL flag in its header; checkpoint so

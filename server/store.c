@@ -823,6 +823,11 @@ int store_synchronous_valid(const char *name)
  * one to open: IDENT_REFUSED; err set for both. */
 enum { IDENT_UNREAD = -1, IDENT_REFUSED = -2 };
 
+static void say_damaged(const char *path, const char *why, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: the database is damaged (%s); restore a backup (deploy/BACKUP.md)", path, why);
+}
+
 /* SQLite's last error on db is a damaged file (a truncated copy, pages of
  * another file): said as one, with what to do (the backup probe: a half
  * file was "database disk image is malformed", and --check-config passed
@@ -832,9 +837,24 @@ static bool damaged(sqlite3 *db, const char *path, char *err, size_t errlen)
 	int ec = sqlite3_errcode(db) & 0xff;
 	if (ec != SQLITE_CORRUPT && ec != SQLITE_NOTADB)
 		return false;
-	snprintf(err, errlen, "%s: the database is damaged (%s); restore a backup (deploy/BACKUP.md)", path,
-	         sqlite3_errmsg(db));
+	say_damaged(path, sqlite3_errmsg(db), err, errlen);
 	return true;
+}
+
+/* quick_check reads every page once (O(size), no index cross-check),
+ * which a start, or a check of a file, can afford.  false with err set. */
+static bool pages_ok(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &s, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(s);
+	const char *res = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(s, 0) : NULL;
+	bool ok = rc == SQLITE_ROW && res != NULL && strcmp(res, "ok") == 0;
+	if (!ok)
+		say_damaged(path, res != NULL ? res : sqlite3_errmsg(db), err, errlen);
+	sqlite3_finalize(s);
+	return ok;
 }
 
 static int identify(sqlite3 *db, const char *path, int64_t *version, char *err, size_t errlen)
@@ -920,6 +940,10 @@ int store_peek_version(const char *path, int64_t *version, bool *wal, char *err,
 		/* unread: unreadable, or changed under the look (a checkpoint) */
 		int id = identify(db, path, version, err, errlen);
 		rc = id == 0 ? STORE_PEEK_OK : id == IDENT_UNREAD ? STORE_PEEK_UNREAD : STORE_PEEK_REFUSED;
+		/* and its pages, as the start checks them: a copy about to be put
+		 * back is checked before anything is stopped (CLUB.md "Restore") */
+		if (rc == STORE_PEEK_OK && *version > 0 && !pages_ok(db, path, err, errlen))
+			rc = STORE_PEEK_REFUSED;
 	}
 	sqlite3_close(db);
 	*wal = wal_beside(path);
@@ -1085,22 +1109,10 @@ struct store *store_open_opts(const char *path, const struct store_options *opt,
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
 		goto fail;
 	/* A damaged file is refused at start with a clear message rather than
-	 * failing request by request later.  quick_check reads every page
-	 * once (O(size), no index cross-check), which start-up can afford. */
-	{
-		sqlite3_stmt *s = NULL;
-		int rc = sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &s, NULL);
-		if (rc == SQLITE_OK)
-			rc = sqlite3_step(s);
-		const char *res = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(s, 0) : NULL;
-		if (rc != SQLITE_ROW || res == NULL || strcmp(res, "ok") != 0) {
-			snprintf(err, errlen, "%s: the database is damaged (%s); restore a backup "
-			         "(deploy/BACKUP.md)", path, res != NULL ? res : sqlite3_errmsg(db));
-			sqlite3_finalize(s);
-			sqlite3_close(db);
-			return NULL;
-		}
-		sqlite3_finalize(s);
+	 * failing request by request later. */
+	if (!pages_ok(db, path, err, errlen)) {
+		sqlite3_close(db);
+		return NULL;
 	}
 	int64_t version;
 	if (identify(db, path, &version, err, errlen) != 0) {

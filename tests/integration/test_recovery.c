@@ -32,12 +32,15 @@
  */
 #define _GNU_SOURCE 1
 #include <check.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1270,6 +1273,44 @@ START_TEST(backup_errors)
 END_TEST
 
 /*
+ * Regression (the backup probe): a backup onto a full file system said
+ * "backup of /var/lib/kriegd/kriegd.db: database or disk is full", naming
+ * the live database.  It names the copy's file now, leaves no .tmp, and
+ * the database is untouched.  (A tmpfs needs root: skipped without.)
+ */
+START_TEST(backup_onto_a_full_disk)
+{
+	char mnt[] = "/tmp/krieg-bfull-XXXXXX", copy[300], out[4096];
+	ck_assert_ptr_nonnull(mkdtemp(mnt));
+	if (mount("tmpfs", mnt, "tmpfs", 0, "size=64k") != 0) {
+		fprintf(stderr, "SKIP backup_onto_a_full_disk: cannot mount a tmpfs (%s)\n", strerror(errno));
+		rmdir(mnt);
+		return;
+	}
+	struct kd *d = kd_start(fast_conf);
+	for (int i = 0; i < 4; i++) {   /* a database past 64 KiB */
+		char name[16];
+		snprintf(name, sizeof name, "member%d", i);
+		kg_user_add(d, name, "player", "a password of theirs");
+	}
+	snprintf(copy, sizeof copy, "%s/copy.db", mnt);
+	char setdb[400], *db = db_path(d);
+	snprintf(setdb, sizeof setdb, "database=%s", db);
+	free(db);
+	char *argv[] = { "kriegd", "--set", setdb, "backup", copy, NULL };
+	ck_assert_int_eq(kg_run_kriegd(argv, 30000, out, sizeof out), 1);
+	ck_assert_msg(strstr(out, "writing the copy ") && strstr(out, copy) && strstr(out, "is full"), "%s", out);
+	ck_assert_int_ne(kt_sh("ls %s | grep -q .", mnt), 0);   /* nothing left behind */
+	struct kc *c = kc_hello(d);
+	kc_ok(c, kc_req(c, "ping", NULL));
+	kc_close(c);
+	kd_stop(d);
+	umount2(mnt, MNT_DETACH);
+	rmdir(mnt);
+}
+END_TEST
+
+/*
  * A backup onto the live database or its WAL (by its path, through a link,
  * or as FILE.tmp) is refused before it writes anything: the file is the
  * same (device and inode) and the daemon's writes go on and are kept.
@@ -1398,12 +1439,12 @@ START_TEST(empty_or_truncated_database_refused)
 	char *check[] = { "kriegd", "--check-config", "--set", setdb, "--set", setdir, NULL };
 	char *start[] = { "kriegd", "--set", setdb, "--set", setdir, "--set", "listen=127.0.0.1:0", NULL };
 	static const char *const said[] = { "the file is empty (0 bytes), not a krieg database: restore a backup",
-	                                    "the database is damaged (" };
+	                                    "the database is damaged (", "the database is damaged (" };
 	FILE *f = fopen(path, "w");
 	ck_assert_ptr_nonnull(f);
 	fclose(f);
-	for (int k = 0; k < 2; k++) {
-		if (k == 1) {   /* a krieg database of a few pages, cut in half */
+	for (int k = 0; k < 3; k++) {
+		if (k > 0) {   /* a krieg database of a few pages, cut in half; one page of it overwritten */
 			char conf[400];
 			snprintf(conf, sizeof conf, "%sdatabase = %s\n", fast_conf, path);
 			ck_assert_int_eq(unlink(path), 0);
@@ -1412,7 +1453,16 @@ START_TEST(empty_or_truncated_database_refused)
 			kd_stop(d);
 			struct stat sb;
 			ck_assert_int_eq(stat(path, &sb), 0);
-			ck_assert_int_eq(truncate(path, sb.st_size / 2), 0);
+			if (k == 1) {
+				ck_assert_int_eq(truncate(path, sb.st_size / 2), 0);
+			} else {
+				char junk[4096];
+				memset(junk, 0xA5, sizeof junk);
+				int fd = open(path, O_WRONLY);
+				ck_assert_int_eq(pwrite(fd, junk, sizeof junk, 4096 * 2),   /* a table's, not the schema's */
+				                 (ssize_t)sizeof junk);
+				close(fd);
+			}
 		}
 		struct stat before, after;
 		ck_assert_int_eq(stat(path, &before), 0);
@@ -1631,6 +1681,7 @@ static Suite *recovery_suite(void)
 	tcase_add_test(tc, files_private);
 	tcase_add_test(tc, backup_restore);
 	tcase_add_test(tc, backup_errors);
+	tcase_add_test(tc, backup_onto_a_full_disk);
 	tcase_add_test(tc, backup_onto_the_database);
 	tcase_add_test(tc, backup_onto_a_linked_databases_wal);
 	tcase_add_test(tc, migrate_v1);
