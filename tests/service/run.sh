@@ -117,6 +117,9 @@ for i in 1 2 3; do
 		fail "kriegd-backup run $i"
 done
 [ "$(ls "$B/out" | wc -l)" = 2 ] || fail "kriegd-backup KEEP=2 left $(ls "$B/out" | wc -l) copies"
+# Regression (the backup probe): the DIR it made took the caller's umask
+# (0755 for root), listing the copies' names to every user.
+[ "$(stat -c %a "$B/out")" = 700 ] || fail "kriegd-backup made its DIR mode $(stat -c %a "$B/out"), not 700"
 echo "service: kriegd-backup keeps N: ok"
 # Regressions (operations probe): KEEP=010 kept 8 (octal), 08 rotated
 # nothing and exited 0; runs started together all failed, removing each
