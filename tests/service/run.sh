@@ -396,6 +396,20 @@ tail -n +"$((calls + 1))" "$C/systemctl.log" | grep -q "^stop" &&
 PATH="$S:$PATH" systemctl status kriegd >/dev/null || fail "CLUB.md: restore without a backup stopped kriegd"
 rmdir "$R/var/lib/kriegd-backups"
 mv "$C/backups-saved" "$R/var/lib/kriegd-backups"
+# backup probe: a newest copy cut short was put in place of the database,
+# and kriegd then refused to start: the copy is checked before anything.
+newest=$(ls "$R/var/lib/kriegd-backups" | sort | tail -n 1)
+cut="$R/var/lib/kriegd-backups/kriegd-99991231T235959Z.db"
+head -c "$(( $(stat -c %s "$R/var/lib/kriegd-backups/$newest") / 2 ))" "$R/var/lib/kriegd-backups/$newest" >"$cut"
+calls=$(wc -l <"$C/systemctl.log")
+if restore; then fail "CLUB.md: the restore put a cut-short copy in place: $(cat "$C/rout")"; fi
+grep -q "restore: .*kriegd-99991231T235959Z.db fails the check" "$C/rout" && grep -q "the database is damaged" "$C/rout" ||
+	fail "CLUB.md: restore of a cut-short copy: $(cat "$C/rout")"
+[ "$(ls -d "$R"/var/lib/kriegd/before-restore-*Z)" = "$aside" ] ||
+	fail "CLUB.md: the restore of a cut-short copy moved the database"
+tail -n +"$((calls + 1))" "$C/systemctl.log" | grep -q "^stop" &&
+	fail "CLUB.md: the restore of a cut-short copy stopped something"
+rm "$cut"
 # deploy probe: a second restore overwrote the only copy from before the
 # first (one "before-restore" folder); and with kriegd.socket active, it is
 # started again before kriegd (which is handed it).
