@@ -808,6 +808,10 @@ static void apply_events(struct cgame *g, const json_t *evs)
 		g->plies = e.ply > g->plies ? e.ply : g->plies;
 		if (e.type == EV_MOVE)   /* one moved since: one was there, and heard the decline */
 			g->draw_declined = false;
+		if (e.type == EV_MOVE && e.by == g->color) {
+			g->own_move_ply = e.ply;
+			g->own_move_log = g->log_n;
+		}
 		game_log(g, words_half(&e), words);
 	}
 	ghost_sync(&g->ghosts, &g->view.own);
@@ -826,9 +830,25 @@ static void say_away(struct client *c, long id, const char *tag, const char *who
 }
 
 /* The whole view is in: show it. */
+/* A try lost with the connection (try_lost): what became of it, from the
+ * view rebuilt. */
+static void say_try_lost(struct client *c, struct cgame *g)
+{
+	if (!g->try_lost)
+		return;
+	g->try_lost = false;
+	if (g->own_move_ply > g->try_lost_plies && g->own_move_log >= 0 && g->own_move_log >= g->log_n - CLIENT_LOG_MAX)
+		client_out(c, "#%ld: your try sent as the connection dropped was played (%s).", g->id,
+		           g->log[g->own_move_log % CLIENT_LOG_MAX]);
+	else if (g->live && !g->view.over && g->view.to_move == g->color)
+		client_out(c, "#%ld: your try sent as the connection dropped was not played: it is still your move.",
+		           g->id);
+}
+
 static void game_shown(struct client *c, struct cgame *g)
 {
 	g->loading = false;
+	say_try_lost(c, g);
 	chat_catch_up(c, g);
 	/* --plain: on demand only, as after a move; a login's game states came
 	 * unasked (the help probe: a board at every login) */
@@ -871,15 +891,21 @@ static struct cgame *game_begin(struct client *c, const json_t *msg, bool state,
 	 * and so does the last chat line shown, so that only what was said since is */
 	struct ghosts keep;
 	bool keep_ghosts = g->used && g->id == id && g->color == color;
-	int chat_ply = -1, chat_n = 0;
+	int chat_ply = -1, chat_n = 0, try_lost_plies = 0;
+	bool try_lost = false;
 	if (keep_ghosts) {
 		keep = g->ghosts;
 		chat_ply = g->chat_ply;
 		chat_n = g->chat_n;
+		try_lost = g->try_lost;
+		try_lost_plies = g->try_lost_plies;
 	}
 	memset(g, 0, sizeof *g);
 	g->chat_ply = chat_ply;
 	g->chat_n = chat_n;
+	g->try_lost = try_lost;
+	g->try_lost_plies = try_lost_plies;
+	g->own_move_log = -1;
 	g->view_chat_ply = -1;
 	g->live_ply = -1;
 	g->used = true;
@@ -1694,9 +1720,17 @@ int client_disconnected(struct client *c)
 	int dropped = 0;
 	c->alive.probing = false;
 	c->login_here = false;
-	for (int i = 0; i < c->npending; i++)
-		if (c->pending[i].cmd && !c->pending[i].own)
-			dropped++;
+	for (int i = 0; i < c->npending; i++) {
+		const struct pending *p = &c->pending[i];
+		if (!p->cmd || p->own)
+			continue;
+		dropped++;
+		struct cgame *g = p->cmd->type == CMD_MOVE ? client_game(c, p->game) : NULL;
+		if (g && g->live && !g->try_lost) {
+			g->try_lost = true;
+			g->try_lost_plies = g->plies;
+		}
+	}
 	c->npending = 0;
 	if (c->pgn_busy)
 		client_pgn_reset(c);

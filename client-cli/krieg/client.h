@@ -110,6 +110,13 @@ struct cgame {
 	                                     * its first item's own action stopped it (a review) */
 	int plies;                          /* the most plies an announcement of it has said were played:
 	                                     * from 2 on, both sides have moved (no abort) */
+	/* A try of ours awaited its answer when the connection dropped: the view
+	 * rebuilt after the reconnection says whether it was played (the friends
+	 * probe: --plain only flipped its prompt).  try_lost_plies: g->plies then. */
+	bool try_lost;
+	int try_lost_plies;
+	int own_move_ply, own_move_log;     /* the last own move apply_events read: its ply, its log
+	                                     * line (g->log_n then); 0, -1: none */
 	char log[CLIENT_LOG_MAX][WORDS_MAX];
 	int log_n;                          /* total logged; the last CLIENT_LOG_MAX are kept */
 	/* Said once the action's last announcement is in (client_flush), not on the

@@ -2133,6 +2133,44 @@ START_TEST(negative_clock_shows_zero)
 }
 END_TEST
 
+/* The view rebuilt after a reconnection says whether the try lost with the
+ * connection was played: not played, still one's move; played, and the
+ * opponent has answered it since (one's move again: the ply says). */
+START_TEST(lost_try_said_after_the_reconnection)
+{
+	struct client c;
+	struct sink s;
+	make_client(&c, &s, false);
+	login_as(&c, &s, "alice");
+	sink_game_start(&c, 4, "white", false);
+	static const char *const states[] = {
+		"\"to_move\":\"white\",\"events\":[]",
+		"\"to_move\":\"white\",\"events\":[{\"event\":\"move\",\"by\":\"white\",\"ply\":1,\"audience\":[\"white\"],"
+		"\"move\":\"e2e4\",\"san\":\"e4\"},{\"event\":\"move\",\"by\":\"black\",\"ply\":2}]",
+	};
+	static const char *const said[] = { "#4: your try sent as the connection dropped was not played: it is "
+	                                    "still your move.",
+	                                    "#4: your try sent as the connection dropped was played (1. You played e4)." };
+	for (int k = 0; k < 2; k++) {
+		ck_assert_int_eq(client_command(&c, "e4"), 0);
+		ck_assert_int_eq(client_disconnected(&c), 1);
+		ck_assert_int_eq(client_resume(&c), 0);
+		sink_reply_ok(&c, &s, "\"user\":\"alice\",\"token\":\"tok2\",\"games\":[4]");
+		size_t at = strlen(s.printed);
+		char line[1024];
+		snprintf(line, sizeof line, "{\"event\":\"game_state\",\"game\":4,\"rules\":\"icc\",\"white\":\"alice\","
+		         "\"black\":\"bob\",\"color\":\"white\",\"rated\":false,\"live\":true,%s}", states[k]);
+		client_receive(&c, line);
+		ck_assert_msg(strstr(s.printed + at, said[k]) != NULL, "%s", s.printed + at);
+		sink_reply_ok(&c, &s, NULL);   /* the settling ping */
+		at = strlen(s.printed);
+		client_receive(&c, line);      /* said once */
+		ck_assert_ptr_null(strstr(s.printed + at, "connection dropped"));
+	}
+	client_free(&c);
+}
+END_TEST
+
 /* After a lost connection: the token resumes; a resumed state keeps the guesses; an ended game is fetched. */
 START_TEST(resume_after_a_lost_connection)
 {
@@ -2170,6 +2208,10 @@ START_TEST(resume_after_a_lost_connection)
 	                   "{\"event\":\"move\",\"by\":\"white\",\"ply\":1,\"audience\":[\"white\"],\"move\":\"e2e4\",\"san\":\"e4\"}]}");
 	struct cgame *g = client_game(&c, 4);
 	ck_assert_ptr_nonnull(g);
+	/* Regression (the friends probe): the try in flight is said played
+	 * (--plain only flipped its prompt to "their move") */
+	ck_assert_msg(strstr(s.printed, "#4: your try sent as the connection dropped was played (1. You played e4).") != NULL,
+	              "%s", s.printed);
 	ck_assert_int_eq(c.current, 4);                 /* still the game the player was on */
 	ck_assert_int_eq(g->ghosts.sq[square_parse("f6")], piece_code(BLACK, KNIGHT));
 	ck_assert_int_eq(g->view.own.mailbox[square_parse("e4")], piece_code(WHITE, PAWN));
@@ -2499,6 +2541,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, impossible_pawn_capture_says_why);
 	tcase_add_test(tc, adjournment_from_both_sides);
 	tcase_add_test(tc, resume_after_a_lost_connection);
+	tcase_add_test(tc, lost_try_said_after_the_reconnection);
 	tcase_add_test(tc, follows_and_lobby_outlive_a_reconnection);
 	tcase_add_test(tc, paged_game_state_is_shown_once_complete);
 	tcase_add_test(tc, register_refusal_explains_the_policy);
