@@ -19,12 +19,14 @@
 #include <ctype.h>
 #include <libgen.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -898,6 +900,19 @@ static bool wal_beside(const char *path)
 	return has;
 }
 
+/* A kriegd holds path (main.c hold_database's flock).  Only a process with
+ * no SQLite connection to the file may ask: closing a descriptor of it
+ * drops the process's fcntl locks. */
+static bool served(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	bool held = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+	close(fd);
+	return held;
+}
+
 bool store_file_empty(const char *path, char *err, size_t errlen)
 {
 	struct stat sb;
@@ -941,8 +956,11 @@ int store_peek_version(const char *path, int64_t *version, bool *wal, char *err,
 		int id = identify(db, path, version, err, errlen);
 		rc = id == 0 ? STORE_PEEK_OK : id == IDENT_UNREAD ? STORE_PEEK_UNREAD : STORE_PEEK_REFUSED;
 		/* and its pages, as the start checks them: a copy about to be put
-		 * back is checked before anything is stopped (CLUB.md "Restore") */
-		if (rc == STORE_PEEK_OK && *version > 0 && !pages_ok(db, path, err, errlen))
+		 * back is checked before anything is stopped (CLUB.md "Restore").
+		 * Not a database a kriegd serves (its flock, main.c): it checked
+		 * them at its start, and its checkpoints write pages under this
+		 * look, which takes no lock (a deploy hook checks beside it). */
+		if (rc == STORE_PEEK_OK && *version > 0 && !served(path) && !pages_ok(db, path, err, errlen))
 			rc = STORE_PEEK_REFUSED;
 	}
 	sqlite3_close(db);
