@@ -1289,7 +1289,7 @@ START_TEST(backup_onto_a_full_disk)
 	}
 	struct kd *d = kd_start(fast_conf);
 	for (int i = 0; i < 4; i++) {   /* a database past 64 KiB */
-		char name[16];
+		char name[32];
 		snprintf(name, sizeof name, "member%d", i);
 		kg_user_add(d, name, "player", "a password of theirs");
 	}
