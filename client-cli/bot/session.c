@@ -260,6 +260,7 @@ static void seeks_withdraw(struct sess *s)
 		struct seekslot *x = &s->seeks[k];
 		if (x->offer && !x->cancel) {
 			x->cancel = sess_send(s, json_pack("{s:s,s:I}", "type", "cancel", "offer", (json_int_t)x->offer));
+			x->cancelling = x->offer;
 			x->offer = 0;
 			excess--;
 		}
@@ -486,9 +487,11 @@ static bool seeks_answer(struct sess *s, long long rid, const json_t *o)
 			json_int_t id = json_integer_value(json_object_get(x, "offer"));
 			bool known = false;
 			bot_seek_listed(s, x);
-			for (int k = 0; k < s->nseeks; k++)
+			for (int k = 0; k < s->nseeks; k++) {
 				if (s->seeks[k].offer == id)
 					known = s->seeks[k].seen = true;
+				known |= s->seeks[k].cancel && s->seeks[k].cancelling == id;   /* going */
+			}
 			if (!known)
 				seek_adopt(s, x, id);
 		}
@@ -509,6 +512,7 @@ static bool seeks_answer(struct sess *s, long long rid, const json_t *o)
 		struct seekslot *x = &s->seeks[k];
 		if (x->cancel && rid == x->cancel) {
 			x->cancel = 0;
+			x->cancelling = 0;
 			if (!ok) {
 				/* gone already: taken, most likely, its game not yet
 				 * announced; read the list again, and the barrier */

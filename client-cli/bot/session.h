@@ -110,6 +110,8 @@ struct seekslot {
 	long long req;            /* the `seek` request awaiting its answer; 0: none */
 	long long cancel;         /* our `cancel` of it awaiting its answer; 0: none.  Until
 	                           * answered it may still start a game (taken meanwhile) */
+	long long cancelling;     /* the offer that cancel is for: still ours in a `seeks` list
+	                           * read meanwhile (taken for an earlier run's: bot probe) */
 	bool failed;              /* refused: not asked again this connection */
 	bool seen;                /* in the `seeks` list being read */
 	bool bot_open;            /* a guest's: another bot's seek it would meet is listed, so it

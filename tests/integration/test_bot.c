@@ -768,6 +768,62 @@ START_TEST(test_play_takes_fitting_seeks)
 END_TEST
 
 /*
+ * Regression (the bot's second probe): two pairings at once filled a bot
+ * whose two seeks held its two slots.  It cancelled both, and a `seeks`
+ * listing read while the second cancel was in flight still held that seek:
+ * taken for one an earlier run left open, it was cancelled again, the
+ * journal saying "no --rules x --time of this run wants it" of a seek this
+ * run had posted.  A seek being cancelled is known.
+ */
+START_TEST(test_play_seeks_withdrawn_for_pairings)
+{
+	struct kd *d = kd_start("rate_limit = 1000\nrate_burst = 1000\n");
+	ck_assert_int_eq(user_cmd(d, "add", "robo", "--bot", "--password-stdin"), 0);
+	kg_user_add(d, "tdir", "umpire", PASSWORD);
+	kg_user_add(d, "ann", "player", PASSWORD);
+	kg_user_add(d, "ben", "player", PASSWORD);
+	struct kcl_scratch sc;
+	char pw[256];
+	kcl_scratch_make(&sc, "krieg-bot");
+	scratch_file(&sc, "pw", PASSWORD "\n", pw, sizeof pw);
+	struct playbot pb;
+	playbot_start(&pb, d, (const char *const[]){ "--user", "robo", "--password-file", pw, "--insecure", "--rules",
+	                                             "icc", "--time", "5+2,untimed", "--seek", "--max-games", "2",
+	                                             "--level", "random", NULL });
+	struct kp td, ann, ben;
+	kp_login(d, &td, "tdir", PASSWORD);
+	kp_login(d, &ann, "ann", PASSWORD);
+	kp_login(d, &ben, "ben", PASSWORD);
+	for (int t = 0; t < 400 * kt_timeout_scale(); t++) {   /* both its seeks open */
+		json_t *r = kc_ok(td.c, kc_req(td.c, "seeks", NULL));
+		size_t i, n = 0;
+		json_t *o;
+		json_array_foreach(json_object_get(r, "offers"), i, o)
+			n += strcmp(json_string_value(json_object_get(o, "user")), "robo") == 0;
+		if (n == 2)
+			break;
+		kt_sleep_ms(25);
+	}
+	long long a = kc_req(td.c, "pair", "{s:s, s:s, s:s}", "white", "ann", "black", "robo", "rules", "icc");
+	long long b = kc_req(td.c, "pair", "{s:s, s:s, s:s}", "white", "robo", "black", "ben", "rules", "icc");
+	kc_ok(td.c, a);
+	kc_ok(td.c, b);
+	kc_event(ann.c, "game_start");
+	kc_event(ben.c, "game_start");
+	kt_sleep_ms(1500);   /* its seeks withdrawn and the list read again */
+	ck_assert_ptr_null(seek_of(td.c, "robo"));
+	const char *journal = playbot_end(&pb, 0);
+	ck_assert_msg(!strstr(journal, "an earlier run left open"), "a seek of this run taken for an earlier's:\n%s",
+	              journal);
+	kcl_scratch_remove(&sc);
+	kc_close(td.c);
+	kc_close(ann.c);
+	kc_close(ben.c);
+	kd_stop(d);
+}
+END_TEST
+
+/*
  * Regression: kriegd keeps a registered account's correspondence seek while
  * it is away, and krieg-bot, started again, posted another beside it: one
  * more at every restart, up to the 16 an account may have.  It takes up
@@ -2302,6 +2358,7 @@ static Suite *bot_suite(void)
 	tcase_add_test(tc, test_play_declines_offers);
 	tcase_add_test(tc, test_play_offer_gone_before_its_answer);
 	tcase_add_test(tc, test_play_account_disabled);
+	tcase_add_test(tc, test_play_seeks_withdrawn_for_pairings);
 	tcase_add_test(tc, test_play_rules_restrict);
 	tcase_add_test(tc, test_play_max_games_at_once);
 	tcase_add_test(tc, test_arena_kriegd_missing);
