@@ -183,14 +183,18 @@ async function start() {
   show('login');
 }
 
-// A lost connection is made again, as krieg does: after 1, 2, 4 ... 30 s,
-// the session resumed with its token, and the view shown taken up again
-// (one's game, the seat watched, the lobby).  Not after the server ended
+// A lost connection is made again, as krieg does: after 1, 2, 4 ... 10 s,
+// and at once when the browser says the network is back (`online`) or the
+// page is shown again (a phone's tab brought back): the phone probe's
+// network came back 26 s before a 30 s wait ended, half the abandonment
+// grace gone.  The session is resumed with its token, and the view shown
+// taken up again (one's game, the seat watched, the lobby).  Not after the server ended
 // the session (a kick, a disabled account): its reason, said when it came,
 // stays in the status line (the close follows it at once).
 // A dead path (net.js alive: the server silent past its ping) is said as
 // such, as krieg says it.
-let ended = false, stopping = false, retry = 1000;
+const RETRY_MAX_MS = 10000;
+let ended = false, stopping = false, retry = 1000, retryTimer = null;
 // A request answered by the connection's loss (net.js), not by the server:
 // the session is not refused, only unreached; lost() tries again with it.
 // (A dead path found while `resume` waited signed the player out: a guest
@@ -206,10 +210,41 @@ function lost(e, said) {
   }
   else if (stopping) status(`the server stopped (a restart?) — reconnecting in ${retry / 1000} s…`);
   else status(`connection lost${why} — reconnecting in ${retry / 1000} s…`);
-  setTimeout(reconnect, retry);
-  retry = Math.min(retry * 2, 30000);
+  retryTimer = setTimeout(reconnect, retry);
+  retry = Math.min(retry * 2, RETRY_MAX_MS);
+}
+// A wait for the next attempt cut short: the network is said to be back.
+function reconnectNow() {
+  if (retryTimer === null) return;
+  clearTimeout(retryTimer);
+  reconnect();
+}
+window.addEventListener('online', reconnectNow);
+document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') reconnectNow(); });
+// A try whose answer the connection's loss gave (net.js: it may or may not
+// have reached the server): {game, plies, text}, said once the game is read
+// again (the phone probe: the field kept a try played, nothing said which).
+let lostTry = null;
+// A try's answer: refused, said; lost with the connection, kept for the
+// reconnection to say (the status line says the loss meanwhile); else the
+// text it answered cleared.
+function tryAnswered(r, text) {
+  if (lostAgain(r)) lostTry = { game: state.game, plies: state.ownPly, text };
+  else if (!r.ok) refused(r);
+  else clearSent(text);
+}
+// What became of the lost try, from the game read again.
+function lostTryWords() {
+  const t = lostTry;
+  lostTry = null;
+  if (!t || t.game !== state.game) return '';
+  if (state.ownPly > t.plies) { clearSent(t.text); return `; your try ${t.text}, sent as the connection dropped, was played`; }
+  if (state.toMove === state.color) return `; your try ${t.text}, sent as the connection dropped, was not played: it is still your move`;
+  return '';
 }
 async function reconnect() {
+  retryTimer = null;
+  status('reconnecting…');
   const shown = shownView();
   const { game } = state, seat = { game: watch.game, role: watch.seat };
   try { await net.open(); } catch { return; }   // closed again: lost() tries later
@@ -243,7 +278,7 @@ async function reconnect() {
   else if (shown === 'game' && game !== null) await openGame(game);
   else if (shown === 'record') show('record');
   else { state.game = null; toLobby(); }
-  status(`reconnected as ${r.user}`);
+  status(`reconnected as ${r.user}${shown === 'game' ? lostTryWords() : ''}`);
 }
 
 function signedIn(r) {
@@ -774,6 +809,7 @@ function enterGame(g, started = false) {
   state.timed = !!(g.time && g.time.base);   // only a clock's game is adjourned
   state.days = byDays(g);                    // correspondence: the clock runs out on a date
   state.plies = 0;                            // half-moves played (its events say; Abort's)
+  state.ownPly = 0;                           // the ply of one's own last move (lostTry)
   state.adjourned = false;
   state.paused = false;
   state.drawOffer = null;
@@ -835,6 +871,7 @@ function gameEvent(ev, live = true) {
   if (ev.clock) { state.clock = ev.clock; state.ticked = performance.now(); }
   if (ev.event === 'move' || ev.event === 'moved') state.toMove = ev.by === 'white' ? 'black' : 'white';
   if ((ev.event === 'move' || ev.event === 'moved') && Number.isInteger(ev.ply)) state.plies = Math.max(state.plies, ev.ply);
+  if (ev.event === 'move' && ev.by === state.color && Number.isInteger(ev.ply)) state.ownPly = Math.max(state.ownPly, ev.ply);
   // a refusal said goes with the next answer of one's own too: a refused
   // try's announcement, "any?"'s answer (the page newcomer probe: "a pawn
   // capture must be tried first" stayed up through four tries answered)
@@ -1144,7 +1181,7 @@ async function tryMove(uci, promotes) {
     return;
   }
   const r = await net.call('move', { game: state.game, move: uci });
-  if (!r.ok) refused(r);
+  tryAnswered(r, uci);
 }
 $('promo').addEventListener('click', (e) => {
   const p = e.target.dataset.p;
@@ -1165,7 +1202,7 @@ $('move-form').addEventListener('submit', async (e) => {
   if (!moves.length) return;
   closePromo();
   const r = await net.call('move', moves.length > 1 ? { game: state.game, moves } : { game: state.game, move: moves[0] });
-  if (!r.ok) refused(r); else clearSent(text);
+  tryAnswered(r, text);
 });
 // An "if quiet" sequence (nost): the first now, the rest on the following turns.
 $('btn-quiet').addEventListener('click', async () => {

@@ -41,7 +41,9 @@ const { log, port, linePort, finish } = await startKriegd(kriegd, 'krieg-deadpat
 // after it are forwarded normally.  hold() keeps what kriegd sends on the
 // connections made so far (the page's go through), release() delivers it.
 const links = [];
+let refusing = false;   // new connections closed at once (the network down)
 const relay = net.createServer((down) => {
+  if (refusing) { down.destroy(); return; }
   const up = net.connect(port, '127.0.0.1');
   const link = { down, up, frozen: false, held: null, bytes: 0 };
   links.push(link);
@@ -238,6 +240,45 @@ try {
   const st = await statusText();
   check(!/lost|not connected/.test(st), `the try after the reconnection: "${st}"`);
   await bobHears(3, 'after the reconnection');
+
+  // Regression (the phone probe): a try whose answer the connection's loss
+  // gave was never said played or not after the reconnection, and a played
+  // one stayed in the field, ready to be sent again.  Played: kriegd's
+  // answer held by the relay, then the connection cut.  Not played: the
+  // try itself dropped by the relay, then the connection cut.
+  const cut = () => { const l = links.at(-1); l.frozen = true; l.down.destroy(); l.up.destroy(); };
+  const submitMove = async (mv) => { await p.fill('#move', mv); await p.click('#move-form button[type="submit"]'); };
+  for (const [mv, reply, played] of [['f1c4', 'b8c6', true], ['d1e2', 'g8f6', false]]) {
+    await lb.ok('move', { game, move: reply });
+    await until(p, () => window.krieg.state.toMove === 'white', null, `bob's ${reply} heard: alice to move`);
+    const heard = whiteMoves();
+    if (played) hold(); else links.at(-1).frozen = true;
+    await submitMove(mv);
+    if (played) await bobHears(heard + 1, `the try ${mv} whose answer was held`);
+    else await sleep(500);
+    cut();
+    const words = played ? `your try ${mv}, sent as the connection dropped, was played`
+      : `your try ${mv}, sent as the connection dropped, was not played: it is still your move`;
+    await statusIs(new RegExp(`^reconnected as ${alice}; ${words}$`), `the lost try ${mv} said`, 15000);
+    const field = await p.evaluate(() => document.getElementById('move').value);
+    check(played ? field === '' : field === mv, `the move field after the lost try ${mv}: "${field}"`);
+    check(whiteMoves() === heard + (played ? 1 : 0), `bob heard ${whiteMoves() - heard} moves of the lost try ${mv}`);
+    links.forEach((l) => { l.held = null; });
+  }
+  await typeMove('d1e2');   // the try not played, sent again: played now
+  await bobHears(5, 'the try sent again');
+
+  // Regression (the phone probe): the network back, the page waited out its
+  // growing pause (up to 30 s) before trying again.  The browser's `online`
+  // cuts the wait short.
+  refusing = true;
+  cut();
+  await statusIs(/reconnecting in 8 s/, 'the pause grown to 8 s', 20000);
+  refusing = false;
+  const backAt = Date.now();
+  await p.evaluate(() => window.dispatchEvent(new Event('online')));
+  await statusIs(/^reconnected as /, 'the reconnection at `online`', 5000);
+  check(Date.now() - backAt < 4000, `reconnected ${Date.now() - backAt} ms after \`online\`, not at once`);
   // Regression: the path lost again while `resume` waited for its answer
   // (the request answered `disconnected` by the page itself) signed the
   // player out and forgot the session.  It is kept, and tried again.
