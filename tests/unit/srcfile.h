@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static bool srcfile_try(const char *dir, const char *rel, char *path, size_t len)
@@ -80,8 +81,14 @@ static char *srcfile_read(const char *rel, const char *env, const char *me, char
 	if (!srcfile_find(rel, env, me, path, len))
 		return NULL;
 	FILE *f = fopen(path, "r");
-	if (f == NULL)
+	struct stat sb;
+	if (f == NULL || fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		/* a directory opens, and its "size" is no file's (an $env naming
+		 * the source tree, not the file) */
+		if (f != NULL)
+			fclose(f);
 		return NULL;
+	}
 	fseek(f, 0, SEEK_END);
 	long n = ftell(f);
 	fseek(f, 0, SEEK_SET);

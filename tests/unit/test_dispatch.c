@@ -179,7 +179,7 @@ START_TEST(test_example_config_states_the_defaults)
 	                                        "listen_web", "listen_web_plain", "web_origins",
 	                                        "web_trusted_proxy", "web_root" };
 	char path[PATH_MAX], err[256];
-	char *text = srcfile_read("deploy/kriegd.conf.example", "KRIEG_SRCDIR", __FILE__, path, sizeof path);
+	char *text = srcfile_read("deploy/kriegd.conf.example", "KRIEG_CONF_EXAMPLE", __FILE__, path, sizeof path);
 	ck_assert_msg(text != NULL, "deploy/kriegd.conf.example not found");
 	struct config *def = config_new();
 	int checked = 0;
