@@ -46,7 +46,8 @@
 #define STDIN_LINE_MAX CMD_LINE_MAX
 #define QUIET_MS 40                    /* no more lines for this long: what arrived together is all in */
 #define RECONNECT_FIRST_MS 1000        /* then 2, 4, 8 ... s */
-#define RECONNECT_DELAY_MAX_MS 30000
+#define RECONNECT_DELAY_MAX_MS 10000  /* a network back waits no longer (30 s was half the
+                                       * abandonment grace: the phone probe, of the page's) */
 #define RECONNECT_GIVE_UP_MS 120000
 #define PIPE_EOF_WAIT_MS 10000         /* input from a pipe ended: its answers awaited this long at most */
 #define HISTORY_MAX 10000              /* lines the arrow keys go back over */
