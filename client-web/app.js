@@ -224,20 +224,25 @@ document.addEventListener('visibilitychange', () => { if (document.visibilitySta
 // A try whose answer the connection's loss gave (net.js: it may or may not
 // have reached the server): {game, plies, text}, said once the game is read
 // again (the phone probe: the field kept a try played, nothing said which).
+// plies: one's own last move's when it was sent (a move heard after it,
+// its answer lost, is this try's: a review).
 let lostTry = null;
-// A try's answer: refused, said; lost with the connection, kept for the
-// reconnection to say (the status line says the loss meanwhile); else the
-// text it answered cleared.
-function tryAnswered(r, text) {
-  if (lostAgain(r)) lostTry = { game: state.game, plies: state.ownPly, text };
+// A try sent: its answer, refused, said; lost with the connection, kept for
+// the reconnection to say (the status line says the loss meanwhile); else
+// the text it answered cleared.
+async function sendTry(fields, text) {
+  const game = state.game, plies = state.ownPly;
+  const r = await net.call('move', { game, ...fields });
+  if (lostAgain(r)) lostTry = { game, plies, text };
   else if (!r.ok) refused(r);
   else clearSent(text);
 }
-// What became of the lost try, from the game read again.
-function lostTryWords() {
+// What became of the lost try, from the game read again (the view shown
+// the game's: else it is forgotten, as at a sign-out: clearSession).
+function lostTryWords(shown) {
   const t = lostTry;
   lostTry = null;
-  if (!t || t.game !== state.game) return '';
+  if (!t || shown !== 'game' || t.game !== state.game) return '';
   if (state.ownPly > t.plies) { clearSent(t.text); return `; your try ${t.text}, sent as the connection dropped, was played`; }
   if (state.toMove === state.color) return `; your try ${t.text}, sent as the connection dropped, was not played: it is still your move`;
   return '';
@@ -278,7 +283,7 @@ async function reconnect() {
   else if (shown === 'game' && game !== null) await openGame(game);
   else if (shown === 'record') show('record');
   else { state.game = null; toLobby(); }
-  status(`reconnected as ${r.user}${shown === 'game' ? lostTryWords() : ''}`);
+  status(`reconnected as ${r.user}${lostTryWords(shown)}`);
 }
 
 function signedIn(r) {
@@ -301,6 +306,7 @@ function signedIn(r) {
 const waitingSaid = new Set();   // games the welcome's note named (the welcome's handler)
 const challengesSaid = new Set();   // challenges said once a session (the challenge's handler)
 function clearSession() {
+  lostTry = null;
   waitingSaid.clear();
   challengesSaid.clear();
   Object.assign(state, { game: null, color: null, opponent: null, clock: null, toMove: null, rules: null,
@@ -1180,8 +1186,7 @@ async function tryMove(uci, promotes) {
     if ($('board').contains(document.activeElement)) $('promo').querySelector('button').focus();
     return;
   }
-  const r = await net.call('move', { game: state.game, move: uci });
-  tryAnswered(r, uci);
+  await sendTry({ move: uci }, uci);
 }
 $('promo').addEventListener('click', (e) => {
   const p = e.target.dataset.p;
@@ -1201,8 +1206,7 @@ $('move-form').addEventListener('submit', async (e) => {
   const text = $('move').value, moves = typedMoves();
   if (!moves.length) return;
   closePromo();
-  const r = await net.call('move', moves.length > 1 ? { game: state.game, moves } : { game: state.game, move: moves[0] });
-  tryAnswered(r, text);
+  await sendTry(moves.length > 1 ? { moves } : { move: moves[0] }, text);
 });
 // An "if quiet" sequence (nost): the first now, the rest on the following turns.
 $('btn-quiet').addEventListener('click', async () => {

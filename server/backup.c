@@ -41,6 +41,17 @@ static int check_copy(sqlite3 *db, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	sqlite3_finalize(s);
+	/* No schema: an empty database copied is no backup, and a nightly run
+	 * would rotate the good copies out with it (a review) */
+	int version = 0;
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, NULL) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
+		version = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	if (version <= 0) {
+		snprintf(err, errlen, "the copy %s holds no krieg database (schema version %d): the database "
+		         "copied is empty", path, version);
+		return -1;
+	}
 	return 0;
 }
 
@@ -189,6 +200,8 @@ int backup_copy(const char *src, const char *dest, char *err, size_t errlen)
 		         "file", clash);
 		return -1;
 	}
+	if (store_file_empty(src, err, errlen))
+		goto out;
 	/* Read-only: the backup never writes the live database.  No CREATE:
 	 * a wrong path must not leave an empty database behind. */
 	int orc = sqlite3_open_v2(src, &from, SQLITE_OPEN_READONLY, NULL);

@@ -375,11 +375,9 @@ static void upgrading(const char *path, int64_t from, int to)
  * only after the store (closing a descriptor of the file would drop
  * SQLite's locks of this process).  Not `kriegd user` or `backup`, which
  * work beside a running daemon. */
-static int hold_database(const char *db)
+static int hold_database(const char *db, bool *made)
 {
-	char err[1024];
-	if (store_file_empty(db, err, sizeof err))   /* before this open makes a new one so */
-		fatalx("%s", err);
+	*made = access(db, F_OK) != 0 && errno == ENOENT;   /* a new database: empty, and ours */
 	int fd = open(db, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0)
 		fatal("open %s", db);
@@ -677,8 +675,10 @@ int main(int argc, char **argv)
 	 * before anything (a generated certificate) is written. */
 	if (!config_db_path(cfg, path, sizeof path))
 		fatalx("database path too long");
-	int held = hold_database(path);
+	bool made = false;
+	int held = hold_database(path, &made);
 	struct store_options sopt = { 0 };
+	sopt.made_empty = made;
 	sopt.synchronous = cfg->store_synchronous;
 	sopt.busy_timeout_ms = cfg->busy_timeout_ms;
 	sopt.checkpoint_pages = cfg->store_ckpt_pages;

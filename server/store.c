@@ -825,6 +825,14 @@ int store_synchronous_valid(const char *name)
  * one to open: IDENT_REFUSED; err set for both. */
 enum { IDENT_UNREAD = -1, IDENT_REFUSED = -2 };
 
+/* A file there before, with no schema: a database emptied, not a new one
+ * (kriegd makes a new one's schema in the open that makes the file). */
+static void say_no_schema(const char *path, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: an SQLite file with no krieg schema (version 0): restore a backup "
+	         "(deploy/BACKUP.md), or remove the file to start a new, empty database", path);
+}
+
 static void say_damaged(const char *path, const char *why, char *err, size_t errlen)
 {
 	snprintf(err, errlen, "%s: the database is damaged (%s); restore a backup (deploy/BACKUP.md)", path, why);
@@ -955,12 +963,20 @@ int store_peek_version(const char *path, int64_t *version, bool *wal, char *err,
 		/* unread: unreadable, or changed under the look (a checkpoint) */
 		int id = identify(db, path, version, err, errlen);
 		rc = id == 0 ? STORE_PEEK_OK : id == IDENT_UNREAD ? STORE_PEEK_UNREAD : STORE_PEEK_REFUSED;
-		/* and its pages, as the start checks them: a copy about to be put
-		 * back is checked before anything is stopped (CLUB.md "Restore").
-		 * Not a database a kriegd serves (its flock, main.c): it checked
-		 * them at its start, and its checkpoints write pages under this
-		 * look, which takes no lock (a deploy hook checks beside it). */
-		if (rc == STORE_PEEK_OK && *version > 0 && !served(path) && !pages_ok(db, path, err, errlen))
+		/* A file with no schema is no krieg database to put back (a
+		 * copy of an emptied one: a review).  And its pages, as the start
+		 * checks them: a copy about to be put back is checked before
+		 * anything is stopped (CLUB.md "Restore").  Not a database a
+		 * kriegd serves (its flock, main.c): it checked them at its
+		 * start, and its checkpoints write pages under this look, which
+		 * takes no lock (a deploy hook checks beside it); nor one with a
+		 * -wal beside it (a kriegd stopped uncleanly), whose main file
+		 * alone may be half checkpointed until the -wal completes it. */
+		if (rc == STORE_PEEK_OK && *version == 0) {
+			say_no_schema(path, err, errlen);
+			rc = STORE_PEEK_REFUSED;
+		}
+		if (rc == STORE_PEEK_OK && !served(path) && !wal_beside(path) && !pages_ok(db, path, err, errlen))
 			rc = STORE_PEEK_REFUSED;
 	}
 	sqlite3_close(db);
@@ -1109,6 +1125,10 @@ struct store *store_open_opts(const char *path, const struct store_options *opt,
 		snprintf(err, errlen, "store: store_synchronous must be off, normal, full or extra");
 		return NULL;
 	}
+	if (!opt->made_empty && store_file_empty(path, err, errlen))
+		return NULL;
+	struct stat had;
+	bool existed = stat(path, &had) == 0 && had.st_size > 0;
 	flags = opt->readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 	if (sqlite3_open_v2(path, &db, flags | STORE_OPEN_THREADING, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path, db != NULL ? sqlite3_errmsg(db) : "out of memory");
@@ -1134,6 +1154,11 @@ struct store *store_open_opts(const char *path, const struct store_options *opt,
 	}
 	int64_t version;
 	if (identify(db, path, &version, err, errlen) != 0) {
+		sqlite3_close(db);
+		return NULL;
+	}
+	if (existed && version == 0) {
+		say_no_schema(path, err, errlen);
 		sqlite3_close(db);
 		return NULL;
 	}

@@ -50,6 +50,9 @@ struct store_options {
 	 * take minutes: deploy/BACKUP.md), so that the caller can say so;
 	 * NULL: nothing said. */
 	void (*upgrading)(const char *path, int64_t from, int to);
+	/* The caller made path, empty, just now (main.c hold_database): a new
+	 * database.  Else an empty file at path is refused (store_file_empty). */
+	bool made_empty;
 };
 struct store *store_open_opts(const char *path, const struct store_options *opt, char *err,
                               size_t errlen);
@@ -66,8 +69,9 @@ int store_peek_version(const char *path, int64_t *version, bool *wal, char *err,
 /* The file at path is there and empty (0 bytes, no -wal beside it with
  * commits): no krieg database, but SQLite would make it a new one (the
  * backup probe: a database emptied by accident was served as a new, empty
- * club).  true with err set.  A daemon's start asks before it makes the
- * file of a new database (main.c hold_database), and --check-config. */
+ * club; a review: `kriegd user list` filled it with a new schema, and
+ * `kriegd backup` copied it).  true with err set.  store_open_opts,
+ * --check-config and `kriegd backup` ask. */
 bool store_file_empty(const char *path, char *err, size_t errlen);
 /* A second connection to st's database for the store writer thread
  * (batch.c), with st's synchronous and busy_timeout settings.  From then

@@ -604,6 +604,8 @@ void client_send_request(struct client *c, json_t *req, const struct pending *p)
 	if (c->npending < CLIENT_PENDING_MAX && json_is_integer(id)) {
 		c->pending[c->npending] = *p;
 		c->pending[c->npending].sent_at = now(c);
+		const struct cgame *g = p->cmd && p->cmd->type == CMD_MOVE ? client_game(c, p->game) : NULL;
+		c->pending[c->npending].plies = g ? g->plies : 0;
 		c->pending[c->npending++].id = json_integer_value(id);
 	}
 	if (c->send && c->send(c->ctx, text) != 0)
@@ -1728,7 +1730,7 @@ int client_disconnected(struct client *c)
 		struct cgame *g = p->cmd->type == CMD_MOVE ? client_game(c, p->game) : NULL;
 		if (g && g->live && !g->try_lost) {
 			g->try_lost = true;
-			g->try_lost_plies = g->plies;
+			g->try_lost_plies = p->plies;
 		}
 	}
 	c->npending = 0;

@@ -112,7 +112,8 @@ struct cgame {
 	                                     * from 2 on, both sides have moved (no abort) */
 	/* A try of ours awaited its answer when the connection dropped: the view
 	 * rebuilt after the reconnection says whether it was played (the friends
-	 * probe: --plain only flipped its prompt).  try_lost_plies: g->plies then. */
+	 * probe: --plain only flipped its prompt).  try_lost_plies: g->plies when
+	 * it was sent (pending.plies). */
 	bool try_lost;
 	int try_lost_plies;
 	int own_move_ply, own_move_log;     /* the last own move apply_events read: its ply, its log
@@ -158,6 +159,8 @@ struct pending {
 	long sent_at;                       /* client_now() when it was sent (client_alive) */
 	bool own;                           /* sent by krieg itself: no request of the user's went
 	                                     * unanswered with it (client_disconnected) */
+	int plies;                          /* a try's: its game's plies when it was sent (try_lost: a
+	                                     * move heard after, its answer lost, is this try's) */
 };
 
 struct client {

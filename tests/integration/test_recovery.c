@@ -1427,7 +1427,10 @@ static const char *const schema_v1 =
  * refused only by the start, in SQLite's words ("database disk image is
  * malformed"), --check-config passing it with a warning.  Both are
  * refused by the check and by the start, saying what to do, and neither
- * is changed.
+ * is changed.  A review: `kriegd user list` filled the empty file with a
+ * new schema, and `kriegd backup` copied it (an empty club each night,
+ * the good copies rotated out): both refuse it, and an SQLite file with
+ * no schema (version 0) is refused as the empty one is.
  */
 START_TEST(empty_or_truncated_database_refused)
 {
@@ -1438,13 +1441,24 @@ START_TEST(empty_or_truncated_database_refused)
 	snprintf(setdir, sizeof setdir, "state_dir=%s", dir);
 	char *check[] = { "kriegd", "--check-config", "--set", setdb, "--set", setdir, NULL };
 	char *start[] = { "kriegd", "--set", setdb, "--set", setdir, "--set", "listen=127.0.0.1:0", NULL };
+	char copy[320];
+	snprintf(copy, sizeof copy, "%s/copy.db", dir);
+	char *list[] = { "kriegd", "--set", setdb, "--set", setdir, "user", "list", NULL };
+	char *backup[] = { "kriegd", "--set", setdb, "--set", setdir, "backup", copy, NULL };
 	static const char *const said[] = { "the file is empty (0 bytes), not a krieg database: restore a backup",
-	                                    "the database is damaged (", "the database is damaged (" };
+	                                    "the database is damaged (", "the database is damaged (",
+	                                    "an SQLite file with no krieg schema (version 0): restore a backup" };
 	FILE *f = fopen(path, "w");
 	ck_assert_ptr_nonnull(f);
 	fclose(f);
-	for (int k = 0; k < 3; k++) {
-		if (k > 0) {   /* a krieg database of a few pages, cut in half; one page of it overwritten */
+	for (int k = 0; k < 4; k++) {
+		if (k == 3) {   /* an SQLite file with nothing in it */
+			sqlite3 *db;
+			ck_assert_int_eq(unlink(path), 0);
+			ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+			raw_exec(db, "CREATE TABLE t (x); DROP TABLE t;");
+			sqlite3_close(db);
+		} else if (k > 0) {   /* a krieg database of a few pages, cut in half; one page of it overwritten */
 			char conf[400];
 			snprintf(conf, sizeof conf, "%sdatabase = %s\n", fast_conf, path);
 			ck_assert_int_eq(unlink(path), 0);
@@ -1472,6 +1486,10 @@ START_TEST(empty_or_truncated_database_refused)
 		ck_assert_int_ne(kg_run_kriegd(start, 10000, out, sizeof out), 0);
 		ck_assert_msg(strstr(out, said[k]) && strstr(out, "restore a backup (deploy/BACKUP.md)"),
 		              "the start: %s", out);
+		ck_assert_int_ne(kg_run_kriegd(list, 10000, out, sizeof out), 0);
+		ck_assert_msg(strstr(out, said[k]) != NULL, "user list: %s", out);
+		ck_assert_int_ne(kg_run_kriegd(backup, 10000, out, sizeof out), 0);
+		ck_assert_msg(access(copy, F_OK) != 0, "a backup of it was written: %s", out);
 		ck_assert_int_eq(stat(path, &after), 0);
 		ck_assert_int_eq(after.st_size, before.st_size);
 	}

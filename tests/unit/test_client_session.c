@@ -2167,6 +2167,26 @@ START_TEST(lost_try_said_after_the_reconnection)
 		client_receive(&c, line);      /* said once */
 		ck_assert_ptr_null(strstr(s.printed + at, "connection dropped"));
 	}
+	/* A review: the try's own announcement heard, its answer lost, and the
+	 * opponent's move made while away: one's move again, and the try was
+	 * played (the plies are the try's sending's, not the loss's). */
+	sink_game_start(&c, 5, "white", false);
+	ck_assert_int_eq(client_command(&c, "switch 5"), 0);
+	sink_reply_ok(&c, &s, "\"game\":5,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\",\"color\":\"white\","
+	              "\"live\":true,\"to_move\":\"white\",\"events\":[]");
+	ck_assert_int_eq(client_command(&c, "e4"), 0);
+	client_receive(&c, "{\"event\":\"move\",\"game\":5,\"by\":\"white\",\"ply\":1,\"audience\":[\"white\"],"
+	                   "\"move\":\"e2e4\",\"san\":\"e4\"}");
+	ck_assert_int_eq(client_disconnected(&c), 1);
+	ck_assert_int_eq(client_resume(&c), 0);
+	sink_reply_ok(&c, &s, "\"user\":\"alice\",\"token\":\"tok3\",\"games\":[4,5]");
+	size_t at = strlen(s.printed);
+	client_receive(&c, "{\"event\":\"game_state\",\"game\":5,\"rules\":\"icc\",\"white\":\"alice\",\"black\":\"bob\","
+	                   "\"color\":\"white\",\"rated\":false,\"live\":true,\"to_move\":\"white\",\"events\":["
+	                   "{\"event\":\"move\",\"by\":\"white\",\"ply\":1,\"audience\":[\"white\"],\"move\":\"e2e4\",\"san\":\"e4\"},"
+	                   "{\"event\":\"move\",\"by\":\"black\",\"ply\":2}]}");
+	ck_assert_msg(strstr(s.printed + at, "#5: your try sent as the connection dropped was played (1. You played e4).") != NULL,
+	              "%s", s.printed + at);
 	client_free(&c);
 }
 END_TEST
