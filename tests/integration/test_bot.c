@@ -2146,6 +2146,26 @@ START_TEST(test_play_paced_under_the_rate_limit)
 }
 END_TEST
 
+/* robo's bot (the account made by the caller) started with its password
+ * file; once logged in, its account disabled when disable.  It must exit 3
+ * (a refusal for good): its journal. */
+static const char *robo_refused(struct kd *d, struct playbot *pb, struct kcl_scratch *sc, bool disable)
+{
+	char pw[256];
+	kcl_scratch_make(sc, "krieg-bot");
+	scratch_file(sc, "pw", PASSWORD "\n", pw, sizeof pw);
+	playbot_start(pb, d, (const char *const[]){ "--user", "robo", "--password-file", pw, "--insecure", NULL });
+	if (disable) {
+		char bot[64];
+		playbot_user(pb, bot, sizeof bot);
+		ck_assert_int_eq(user_cmd(d, "disable", "robo"), 0);
+	}
+	int st = playbot_exit_within(pb, 10000 * kt_timeout_scale());
+	const char *journal = playbot_read(pb);
+	ck_assert_msg(st == 3, "exit %d (not 3); journal:\n%s", st, journal);
+	return journal;
+}
+
 /*
  * Regression (the bot-hosting probe): an account disabled while the bot
  * plays ended its session, and the bot said "connection lost;
@@ -2156,17 +2176,8 @@ START_TEST(test_play_account_disabled)
 	struct kd *d = kd_start(NULL);
 	ck_assert_int_eq(user_cmd(d, "add", "robo", "--bot", "--password-stdin"), 0);
 	struct kcl_scratch sc;
-	char pw[256];
-	kcl_scratch_make(&sc, "krieg-bot");
-	scratch_file(&sc, "pw", PASSWORD "\n", pw, sizeof pw);
 	struct playbot pb;
-	playbot_start(&pb, d, (const char *const[]){ "--user", "robo", "--password-file", pw, "--insecure", NULL });
-	char bot[64];
-	playbot_user(&pb, bot, sizeof bot);
-	ck_assert_int_eq(user_cmd(d, "disable", "robo"), 0);
-	int st = playbot_exit_within(&pb, 10000 * kt_timeout_scale());
-	const char *journal = playbot_read(&pb);
-	ck_assert_msg(st == 3, "exit %d (not 3); journal:\n%s", st, journal);
+	const char *journal = robo_refused(d, &pb, &sc, true);
 	journal_has(journal, "krieg-bot: the server ended the session: ", "the account is disabled");
 	journal_has(journal, "krieg-bot: the account was refused for good", "not trying again (exit 3)");
 	ck_assert_msg(!strstr(journal, "reconnecting"), "it meant to reconnect:\n%s", journal);
@@ -2189,14 +2200,8 @@ START_TEST(test_play_must_change_password)
 	struct kd *d = kd_start(NULL);
 	ck_assert_int_eq(user_cmd(d, "add", "robo", "--bot", "--must-change", "--password-stdin"), 0);
 	struct kcl_scratch sc;
-	char pw[256];
-	kcl_scratch_make(&sc, "krieg-bot");
-	scratch_file(&sc, "pw", PASSWORD "\n", pw, sizeof pw);
 	struct playbot pb;
-	playbot_start(&pb, d, (const char *const[]){ "--user", "robo", "--password-file", pw, "--insecure", NULL });
-	int st = playbot_exit_within(&pb, 10000 * kt_timeout_scale());
-	const char *journal = playbot_read(&pb);
-	ck_assert_msg(st == 3, "exit %d (not 3); journal:\n%s", st, journal);
+	const char *journal = robo_refused(d, &pb, &sc, false);
 	journal_has(journal, "krieg-bot: the account robo must change its password",
 	            "`kriegd user passwd robo --password-stdin` (without --must-change)");
 	journal_has(journal, "krieg-bot: the login was refused for good", "not trying again (exit 3)");
