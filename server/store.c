@@ -827,10 +827,10 @@ enum { IDENT_UNREAD = -1, IDENT_REFUSED = -2 };
 
 /* A file there before, with no schema: a database emptied, not a new one
  * (kriegd makes a new one's schema in the open that makes the file). */
-static void say_no_schema(const char *path, char *err, size_t errlen)
+static void say_no_schema(const char *path, const char *what, char *err, size_t errlen)
 {
-	snprintf(err, errlen, "%s: an SQLite file with no krieg schema (version 0): restore a backup "
-	         "(deploy/BACKUP.md), or remove the file to start a new, empty database", path);
+	snprintf(err, errlen, "%s: %s: restore a backup (deploy/BACKUP.md), or remove the file to start a "
+	         "new, empty database", path, what);
 }
 
 static void say_damaged(const char *path, const char *why, char *err, size_t errlen)
@@ -926,8 +926,7 @@ bool store_file_empty(const char *path, char *err, size_t errlen)
 	struct stat sb;
 	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size != 0 || wal_beside(path))
 		return false;
-	snprintf(err, errlen, "%s: the file is empty (0 bytes), not a krieg database: restore a backup "
-	         "(deploy/BACKUP.md), or remove the file to start a new, empty database", path);
+	say_no_schema(path, "the file is empty (0 bytes), not a krieg database", err, errlen);
 	return true;
 }
 
@@ -973,14 +972,14 @@ int store_peek_version(const char *path, int64_t *version, bool *wal, char *err,
 		 * -wal beside it (a kriegd stopped uncleanly), whose main file
 		 * alone may be half checkpointed until the -wal completes it. */
 		if (rc == STORE_PEEK_OK && *version == 0) {
-			say_no_schema(path, err, errlen);
+			say_no_schema(path, "an SQLite file with no krieg schema (version 0)", err, errlen);
 			rc = STORE_PEEK_REFUSED;
 		}
 		if (rc == STORE_PEEK_OK && !served(path) && !wal_beside(path) && !pages_ok(db, path, err, errlen))
 			rc = STORE_PEEK_REFUSED;
 	}
 	sqlite3_close(db);
-	*wal = wal_beside(path);
+	*wal = wal_beside(path);   /* after the look: a checkpoint meanwhile empties it */
 	return rc;
 }
 
@@ -1158,7 +1157,7 @@ struct store *store_open_opts(const char *path, const struct store_options *opt,
 		return NULL;
 	}
 	if (existed && version == 0) {
-		say_no_schema(path, err, errlen);
+		say_no_schema(path, "an SQLite file with no krieg schema (version 0)", err, errlen);
 		sqlite3_close(db);
 		return NULL;
 	}
